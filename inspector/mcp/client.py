@@ -1,0 +1,230 @@
+"""The MCP client: each public method is one operation with one deadline across its legs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import httpx
+
+from .cancel import CancelSignal
+from .clock import Clock, MonotonicClock
+from .deadline import OperationDeadline
+from .errors import McpTransportError
+from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
+from .results import PingResult, ToolCallResult, ToolCatalogue
+from .server import ServerEndpoint
+from .transport import Leg, LegTransport, Session, SessionGone, new_http_client
+
+T = TypeVar("T")
+
+CLIENT_NAME = "run-inspector"
+CLIENT_VERSION = "0.1.0"
+#: Revisions of the handshake era this client speaks; the first one is what it offers.
+HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18")
+MAX_PAGES = 50
+#: Housekeeping after an operation (cancel notice, session DELETE) never takes longer than this.
+BACKGROUND_BOUND_S = 1.0
+
+
+class McpClient:
+    """Makes MCP operations over Streamable HTTP.
+
+    The client holds no per-operation state: every call opens its own deadline, HTTP
+    connection and MCP session, so one client may serve many operations and servers at once.
+    """
+
+    def __init__(self, *, clock: Clock | None = None, default_budget_s: object = None,
+                 protocol_versions: tuple[str, ...] = HANDSHAKE_VERSIONS,
+                 http_factory: Callable[[], httpx.AsyncClient] = new_http_client) -> None:
+        self.clock = clock or MonotonicClock()
+        self.default_budget_s = default_budget_s
+        self.protocol_versions = protocol_versions
+        self._http_factory = http_factory
+        self._background: set[asyncio.Task[None]] = set()
+
+    @property
+    def protocol_version(self) -> str:
+        """The revision offered in ``initialize``."""
+        return self.protocol_versions[0]
+
+    # -- public operations ---------------------------------------------------------------
+
+    async def call_tool(self, server: ServerEndpoint, name: str, arguments: dict[str, Any] | None = None,
+                        *, budget_s: object = None, cancel: CancelSignal | None = None,
+                        observer: OperationObserver | None = None) -> ToolCallResult:
+        """Handshake, then ``tools/call``. A tool reporting ``isError`` is a result, not an error."""
+
+        async def work(op: _Operation) -> ToolCallResult:
+            params = {"name": name, "arguments": arguments or {},
+                      "_meta": {"progressToken": "run-inspector"}}
+            result = await op.request("tools/call", params, is_work=True)
+            return ToolCallResult.from_result(name, result)
+
+        return await self._operate("tools/call", server, work, budget_s, cancel, observer)
+
+    async def list_tools(self, server: ServerEndpoint, *, budget_s: object = None,
+                         cancel: CancelSignal | None = None,
+                         observer: OperationObserver | None = None) -> ToolCatalogue:
+        """Handshake, then every page of ``tools/list`` under the one deadline (50 pages at most)."""
+
+        async def work(op: _Operation) -> ToolCatalogue:
+            tools: list[dict[str, Any]] = []
+            cursor: str | None = None
+            for page in range(1, MAX_PAGES + 1):
+                params: dict[str, Any] = {} if cursor is None else {"cursor": cursor}
+                result = await op.request("tools/list", params, is_work=True)
+                listed = result.get("tools")
+                if not isinstance(listed, list):
+                    raise McpTransportError.malformed(server.label, "tools/list",
+                                                      "its result has no list of tools")
+                tools.extend(tool for tool in listed if isinstance(tool, dict))
+                next_cursor = result.get("nextCursor")
+                if not isinstance(next_cursor, str) or not next_cursor:
+                    return ToolCatalogue(tools, page)
+                cursor = next_cursor
+            raise McpTransportError.malformed(server.label, "tools/list",
+                                              f"the catalogue did not end within {MAX_PAGES} pages")
+
+        return await self._operate("tools/list", server, work, budget_s, cancel, observer)
+
+    async def ping(self, server: ServerEndpoint, *, budget_s: object = None,
+                   cancel: CancelSignal | None = None,
+                   observer: OperationObserver | None = None) -> PingResult:
+        """The handshake only: is the server there, and what does it speak?"""
+
+        async def work(op: _Operation) -> PingResult:
+            info = op.server_info
+            name = info.get("name") if isinstance(info.get("name"), str) else None
+            version = info.get("version") if isinstance(info.get("version"), str) else None
+            return PingResult(op.session.protocol_version or "", name, version)
+
+        return await self._operate("ping", server, work, budget_s, cancel, observer)
+
+    async def drain(self, timeout: float = BACKGROUND_BOUND_S) -> None:
+        """Wait (bounded) for housekeeping started after operations: cancel notices, DELETEs."""
+        pending = [task for task in self._background if not task.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=timeout)
+
+    # -- the operation frame -------------------------------------------------------------
+
+    async def _operate(self, operation: str, server: ServerEndpoint,
+                       work: Callable[[_Operation], Awaitable[T]], budget_s: object,
+                       cancel: CancelSignal | None, observer: OperationObserver | None) -> T:
+        observer = observer or NullObserver()
+        deadline = OperationDeadline(self.default_budget_s if budget_s is None else budget_s, self.clock)
+        observer.operation_started(OperationStarted(operation, server.label, deadline.budget_s))
+        http = self._http_factory()
+        transport = LegTransport(http, server, deadline=deadline, observer=observer,
+                                 clock=self.clock, cancel=cancel)
+        op = _Operation(self, transport)
+        outcome, error = "failed", None
+        try:
+            with cancel.bind_current_task() if cancel is not None else contextlib.nullcontext():
+                try:
+                    await op.handshake()
+                    result = await work(op)
+                except asyncio.CancelledError:
+                    # A cancel that landed outside a leg (between legs): still ours to report.
+                    if cancel is None or not cancel.fired:
+                        raise
+                    task = asyncio.current_task()
+                    if task is not None:
+                        task.uncancel()
+                    raise McpTransportError.cancelled(server.label, operation,
+                                                      in_flight=transport.work_sent) from None
+            outcome = "ok"
+            return result
+        except McpTransportError as exc:
+            error = exc
+            outcome = "cancelled" if exc.is_cancellation else "failed"
+            raise
+        finally:
+            observer.operation_finished(OperationFinished(
+                operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error))
+            self._after(http, transport, op)
+
+    def _after(self, http: httpx.AsyncClient, transport: LegTransport, op: _Operation) -> None:
+        """Start the housekeeping in the background: the user never waits for it."""
+        task = asyncio.get_running_loop().create_task(
+            _housekeeping(http, transport.server, op.session, transport.interrupted))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+
+class _Operation:
+    """The legs of one operation: request ids, the session, the one-time fresh start on 404."""
+
+    def __init__(self, client: McpClient, transport: LegTransport) -> None:
+        self._client = client
+        self._transport = transport
+        self._ids = itertools.count(1)
+        self.session = Session()
+        self.server_info: dict[str, Any] = {}
+        self._restarted = False
+
+    async def handshake(self) -> None:
+        label = self._transport.server.label
+        self.session = Session()
+        params = {
+            "protocolVersion": self._client.protocol_version,
+            "capabilities": {},
+            "clientInfo": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
+        }
+        answer = await self._transport.send(Leg("initialize", params, next(self._ids)), self.session)
+        result = answer.result or {}
+        version = result.get("protocolVersion")
+        if not isinstance(version, str) or version not in self._client.protocol_versions:
+            raise McpTransportError.protocol_version(label, str(version) if version is not None else "",
+                                                     self._client.protocol_versions)
+        info = result.get("serverInfo")
+        self.server_info = info if isinstance(info, dict) else {}
+        self.session = Session(answer.session_id, version)
+        try:
+            await self._transport.send(Leg("notifications/initialized", None), self.session)
+        except SessionGone:
+            raise McpTransportError.session_expired(label, "notifications/initialized") from None
+
+    async def request(self, method: str, params: dict[str, Any], *, is_work: bool = False) -> dict[str, Any]:
+        """Send a request; on a first 404 for our session, start a fresh session and resend."""
+        while True:
+            leg = Leg(method, params, next(self._ids), is_work=is_work)
+            try:
+                answer = await self._transport.send(leg, self.session)
+                return answer.result or {}
+            except SessionGone:
+                if self._restarted:
+                    raise McpTransportError.session_expired(self._transport.server.label, method) from None
+                self._restarted = True
+                await self.handshake()
+
+
+async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session: Session,
+                        interrupted: Leg | None) -> None:
+    """After an operation: tell the server about a torn-down request, end the session, close."""
+    headers = dict(server.headers)
+    headers["Content-Type"] = "application/json"
+    headers["Accept"] = "application/json, text/event-stream"
+    if session.session_id:
+        headers["Mcp-Session-Id"] = session.session_id
+    if session.protocol_version:
+        headers["MCP-Protocol-Version"] = session.protocol_version
+    try:
+        async with asyncio.timeout(BACKGROUND_BOUND_S):
+            if interrupted is not None and interrupted.request_id is not None:
+                notice = Leg("notifications/cancelled",
+                             {"requestId": interrupted.request_id, "reason": "cancelled by the user"})
+                with contextlib.suppress(httpx.HTTPError):
+                    await http.post(server.url, content=notice.body(), headers=headers)
+            if session.session_id:
+                with contextlib.suppress(httpx.HTTPError):
+                    await http.delete(server.url, headers=headers)
+    except TimeoutError:
+        pass
+    finally:
+        with contextlib.suppress(Exception):
+            await http.aclose()

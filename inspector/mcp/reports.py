@@ -1,0 +1,132 @@
+"""What an operation tells its observer while it runs: the budget bar and the store read these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+
+class LegOutcome(str, Enum):
+    """How one leg (one HTTP request) ended."""
+
+    OK = "ok"
+    FAILED = "failed"
+    NOT_SENT = "not_sent"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class LegStarted:
+    method: str
+    granted_s: int
+    #: Seconds of the operation's budget already spent when the leg started.
+    offset_s: float
+
+
+@dataclass(frozen=True)
+class LegFinished:
+    method: str
+    granted_s: int | None
+    elapsed_ms: float | None
+    http_status: int | None
+    bytes_received: int
+    outcome: LegOutcome
+    error_kind: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "granted_s": self.granted_s,
+            "elapsed_ms": None if self.elapsed_ms is None else round(self.elapsed_ms, 2),
+            "http_status": self.http_status,
+            "outcome": self.outcome.value,
+        }
+
+
+@dataclass(frozen=True)
+class ProgressSeen:
+    """A ``notifications/progress`` message read from an event stream."""
+
+    method: str
+    progress: float
+    total: float | None
+    message: str | None
+
+
+@dataclass(frozen=True)
+class OperationStarted:
+    operation: str
+    server: str
+    budget_s: float
+
+
+@dataclass(frozen=True)
+class OperationFinished:
+    operation: str
+    server: str
+    budget_s: float
+    elapsed_ms: float
+    #: "ok", "failed" (transport failure) or "cancelled". A tool's ``isError`` is a transport
+    #: success: the server answered, the tool said it failed.
+    outcome: str
+    error: Any = None  # McpTransportError | None
+
+
+class OperationObserver(Protocol):
+    """Receives the reports of one operation, on the thread that runs it."""
+
+    def operation_started(self, report: OperationStarted) -> None: ...
+    def leg_started(self, report: LegStarted) -> None: ...
+    def leg_finished(self, report: LegFinished) -> None: ...
+    def progress(self, report: ProgressSeen) -> None: ...
+    def operation_finished(self, report: OperationFinished) -> None: ...
+
+
+class NullObserver:
+    """Ignores every report."""
+
+    def operation_started(self, report: OperationStarted) -> None:
+        pass
+
+    def leg_started(self, report: LegStarted) -> None:
+        pass
+
+    def leg_finished(self, report: LegFinished) -> None:
+        pass
+
+    def progress(self, report: ProgressSeen) -> None:
+        pass
+
+    def operation_finished(self, report: OperationFinished) -> None:
+        pass
+
+
+@dataclass
+class OperationRecorder(NullObserver):
+    """Keeps every report, in order: for the command line, the store and tests."""
+
+    started: OperationStarted | None = None
+    legs_started: list[LegStarted] = field(default_factory=list)
+    legs: list[LegFinished] = field(default_factory=list)
+    progress_seen: list[ProgressSeen] = field(default_factory=list)
+    finished: OperationFinished | None = None
+
+    def operation_started(self, report: OperationStarted) -> None:
+        self.started = report
+
+    def leg_started(self, report: LegStarted) -> None:
+        self.legs_started.append(report)
+
+    def leg_finished(self, report: LegFinished) -> None:
+        self.legs.append(report)
+
+    def progress(self, report: ProgressSeen) -> None:
+        self.progress_seen.append(report)
+
+    def operation_finished(self, report: OperationFinished) -> None:
+        self.finished = report
+
+    @property
+    def grants(self) -> list[int]:
+        return [leg.granted_s for leg in self.legs_started]

@@ -1,0 +1,84 @@
+"""Incremental unframing of a server-sent event stream into event data strings."""
+
+from __future__ import annotations
+
+
+class EventStreamParser:
+    """Feed decoded text, get the ``data`` of each complete event.
+
+    Lines end in CRLF, CR or LF; a blank line ends an event; ``data:`` lines (one leading space
+    dropped) are joined with ``\\n``; ``event:``, ``id:``, ``retry:`` and ``:`` comments are
+    ignored. :meth:`close` returns a last event that had no closing blank line.
+    """
+
+    def __init__(self) -> None:
+        self._pending = ""
+        self._data: list[str] = []
+        self._has_data = False
+
+    def feed(self, text: str) -> list[str]:
+        """Add text; return the data of every event it completed."""
+        self._pending += text
+        return self._drain(final=False)
+
+    def close(self) -> list[str]:
+        """End of stream: a last event without a closing blank line still counts."""
+        events = self._drain(final=True)
+        if self._pending:
+            self._line(self._pending, events)
+            self._pending = ""
+        if self._has_data:
+            events.append("\n".join(self._data))
+            self._data, self._has_data = [], False
+        return events
+
+    def _drain(self, final: bool) -> list[str]:
+        events: list[str] = []
+        buffer = self._pending
+        start = 0
+        while True:
+            cut = _next_line_end(buffer, start)
+            if cut is None:
+                break
+            end, after = cut
+            if not final and buffer[end] == "\r" and after == len(buffer):
+                break  # a CR at the very end may be the first half of CRLF: wait for more
+            self._line(buffer[start:end], events)
+            start = after
+        self._pending = buffer[start:]
+        return events
+
+    def _line(self, line: str, events: list[str]) -> None:
+        if line == "":
+            if self._has_data:
+                events.append("\n".join(self._data))
+            self._data, self._has_data = [], False
+            return
+        if line.startswith(":"):
+            return
+        field, _, value = line.partition(":")
+        if field != "data":
+            return
+        if value.startswith(" "):
+            value = value[1:]
+        self._data.append(value)
+        self._has_data = True
+
+
+def _next_line_end(buffer: str, start: int) -> tuple[int, int] | None:
+    """Index of the next line break at or after ``start`` and the index after it."""
+    cr = buffer.find("\r", start)
+    lf = buffer.find("\n", start)
+    if cr == -1 and lf == -1:
+        return None
+    if cr == -1 or (lf != -1 and lf < cr):
+        return lf, lf + 1
+    if cr + 1 < len(buffer) and buffer[cr + 1] == "\n":
+        return cr, cr + 2
+    return cr, cr + 1
+
+
+def unframe(text: str) -> list[str]:
+    """All event data strings of a complete stream."""
+    parser = EventStreamParser()
+    return parser.feed(text) + parser.close()

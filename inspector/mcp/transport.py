@@ -1,0 +1,293 @@
+"""Sending one leg (one HTTP POST) of an operation, bounded as a whole by its grant."""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import json
+import ssl
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import httpx
+
+from .cancel import CancelSignal
+from .clock import Clock
+from .deadline import BudgetExhausted, OperationDeadline
+from .errors import McpTransportError
+from .jsonrpc import NotAnAnswer, RpcAnswer, decode_answer, decode_body, is_answer
+from .reports import LegFinished, LegOutcome, LegStarted, OperationObserver, ProgressSeen
+from .server import ServerEndpoint
+from .sse import EventStreamParser
+
+MAX_BODY_BYTES = 2 * 1024 * 1024
+USER_AGENT = "run-inspector/0.1"
+_VISIBLE_ASCII = frozenset(range(0x21, 0x7F))
+
+
+@lru_cache(maxsize=1)
+def shared_ssl_context() -> ssl.SSLContext:
+    """One verified TLS context per process: building it costs milliseconds per client."""
+    return ssl.create_default_context()
+
+
+def new_http_client() -> httpx.AsyncClient:
+    """An httpx client for one operation: no redirects, no time-outs of its own (the leg's
+    grant bounds everything), no proxy or ``.netrc`` credentials taken from the environment."""
+    return httpx.AsyncClient(
+        verify=shared_ssl_context(),
+        follow_redirects=False,
+        timeout=httpx.Timeout(None),
+        trust_env=False,
+        headers={"User-Agent": USER_AGENT},
+    )
+
+
+@dataclass
+class Session:
+    """What the handshake of one operation established. Never shared between operations."""
+
+    session_id: str | None = None
+    protocol_version: str | None = None
+
+
+@dataclass
+class Leg:
+    """One message to send: a request (with an id) or a notification (without)."""
+
+    method: str
+    params: dict[str, Any] | None
+    request_id: int | None = None
+    #: True for the request that carries the work (``tools/call``, ``tools/list``).
+    is_work: bool = False
+    _on_wire: bool = field(default=False, repr=False)
+
+    @property
+    def is_notification(self) -> bool:
+        return self.request_id is None
+
+    def body(self) -> bytes:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": self.method}
+        if self.request_id is not None:
+            message["id"] = self.request_id
+        if self.params is not None:
+            message["params"] = self.params
+        return json.dumps(message, separators=(",", ":")).encode()
+
+
+@dataclass(frozen=True)
+class LegAnswer:
+    """A leg that succeeded: the JSON-RPC result (``None`` for a notification) and headers."""
+
+    result: dict[str, Any] | None
+    http_status: int
+    session_id: str | None
+
+
+class SessionGone(Exception):
+    """HTTP 404 on a leg that carried a session id: the client may start afresh once."""
+
+
+class LegTransport:
+    """Sends the legs of one operation to one server, each bounded by the deadline's grant.
+
+    The grant bounds connect, send and the whole body, including an event stream that keeps
+    sending progress. Every failure becomes a :class:`McpTransportError` naming the server.
+    """
+
+    def __init__(self, http: httpx.AsyncClient, server: ServerEndpoint, *, deadline: OperationDeadline,
+                 observer: OperationObserver, clock: Clock, cancel: CancelSignal | None = None,
+                 max_body_bytes: int = MAX_BODY_BYTES) -> None:
+        self._http = http
+        self._server = server
+        self._deadline = deadline
+        self._observer = observer
+        self._clock = clock
+        self._cancel = cancel
+        self._max_body = max_body_bytes
+        #: Has a work request (``tools/call``, ``tools/list``) been handed to the wire yet?
+        self.work_sent = False
+        #: The work request a cancellation tore down while on the wire, if any.
+        self.interrupted: Leg | None = None
+
+    @property
+    def server(self) -> ServerEndpoint:
+        return self._server
+
+    async def send(self, leg: Leg, session: Session) -> LegAnswer:
+        """Send one leg; return its answer or raise :class:`McpTransportError`."""
+        label = self._server.label
+        if self._cancel is not None and self._cancel.fired:
+            self._report_unsent(leg, LegOutcome.CANCELLED, "cancelled")
+            raise McpTransportError.cancelled(label, leg.method, in_flight=self.work_sent)
+        try:
+            grant = self._deadline.grant()  # before anything is built: a spent budget sends nothing
+        except BudgetExhausted as exhausted:
+            self._report_unsent(leg, LegOutcome.NOT_SENT, "exhausted_budget")
+            raise McpTransportError.exhausted_budget(label, leg.method, exhausted.budget_s) from None
+
+        self._observer.leg_started(LegStarted(leg.method, grant, self._deadline.elapsed_s()))
+        started = self._clock.now_ns()
+        status: int | None = None
+        received = [0]
+        outcome, error_kind = LegOutcome.FAILED, None
+        try:
+            try:
+                async with asyncio.timeout(grant):
+                    status, answer = await self._exchange(leg, session, received)
+                outcome = LegOutcome.OK
+                return answer
+            except TimeoutError:
+                raise McpTransportError.timed_out(label, leg.method, self._deadline.budget_s, grant) from None
+            except asyncio.CancelledError:
+                if self._cancel is None or not self._cancel.fired:
+                    raise
+                # Our own cancel: it ends here as a cancelled operation, not a cancelled task.
+                task = asyncio.current_task()
+                if task is not None:
+                    task.uncancel()
+                outcome = LegOutcome.CANCELLED
+                if leg.is_work and self.work_sent:
+                    self.interrupted = leg
+                raise McpTransportError.cancelled(label, leg.method, in_flight=self.work_sent) from None
+            except httpx.ConnectError as exc:
+                raise McpTransportError.unreachable(label, leg.method, _describe(exc)) from None
+            except httpx.TransportError as exc:
+                raise McpTransportError.connection_lost(label, leg.method, _describe(exc)) from None
+        except McpTransportError as exc:
+            error_kind = exc.kind.value
+            if exc.kind.value == "cancelled":
+                outcome = LegOutcome.CANCELLED
+            if status is None:
+                status = exc.http_status
+            raise
+        except SessionGone:
+            error_kind = "session_expired"
+            status = 404
+            raise
+        finally:
+            elapsed_ms = (self._clock.now_ns() - started) / 1e6
+            self._observer.leg_finished(LegFinished(
+                leg.method, grant, elapsed_ms, status, received[0], outcome, error_kind))
+
+    async def _exchange(self, leg: Leg, session: Session, received: list[int]) -> tuple[int, LegAnswer]:
+        label = self._server.label
+        headers = dict(self._server.headers)
+        headers["Content-Type"] = "application/json"
+        headers["Accept"] = "application/json, text/event-stream"
+        if session.session_id:
+            headers["Mcp-Session-Id"] = session.session_id
+        if session.protocol_version:
+            headers["MCP-Protocol-Version"] = session.protocol_version
+        request = self._http.build_request("POST", self._server.url, content=leg.body(), headers=headers)
+        if leg.is_work:
+            self.work_sent = True
+        response = await self._http.send(request, stream=True)
+        try:
+            status = response.status_code
+            if status >= 300:
+                if status == 404 and session.session_id:
+                    raise SessionGone()
+                raise McpTransportError.http_status(
+                    label, leg.method, status, response.reason_phrase,
+                    response.headers.get("location") if 300 <= status < 400 else None)
+            new_session = response.headers.get("mcp-session-id") or None
+            if new_session is not None and not all(ord(c) in _VISIBLE_ASCII for c in new_session):
+                raise McpTransportError.malformed(label, leg.method, "its session id has characters "
+                                                  "outside visible ASCII")
+            if leg.is_notification:
+                # The answer to a notification is not read; 202 without a body is the norm.
+                return status, LegAnswer(None, status, new_session)
+            answer = await self._read_answer(leg, response, received)
+            if answer.is_error:
+                raise McpTransportError.rpc_error(label, leg.method, answer.error_code or 0,
+                                                  answer.error_message or "no message")
+            return status, LegAnswer(answer.result, status, new_session)
+        finally:
+            await response.aclose()
+
+    async def _read_answer(self, leg: Leg, response: httpx.Response, received: list[int]) -> RpcAnswer:
+        label = self._server.label
+        raw_type = response.headers.get("content-type", "")
+        media_type = raw_type.split(";", 1)[0].strip().lower()
+        declared = response.headers.get("content-length")
+        if declared is not None and declared.strip().isdigit() and int(declared) > self._max_body:
+            raise McpTransportError.too_large(label, leg.method, self._max_body)
+        if media_type == "text/event-stream":
+            return await self._read_event_stream(leg, response, received)
+        if media_type not in ("application/json", ""):
+            raise McpTransportError.content_type(label, leg.method, raw_type)
+        body = bytearray()
+        async for chunk in response.aiter_bytes():
+            received[0] += len(chunk)
+            if received[0] > self._max_body:
+                raise McpTransportError.too_large(label, leg.method, self._max_body)
+            body += chunk
+        try:
+            return decode_body(bytes(body))
+        except NotAnAnswer as why:
+            raise McpTransportError.malformed(label, leg.method, str(why)) from None
+
+    async def _read_event_stream(self, leg: Leg, response: httpx.Response,
+                                 received: list[int]) -> RpcAnswer:
+        label = self._server.label
+        parser = EventStreamParser()
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        invalid = 0
+        async for chunk in response.aiter_bytes():
+            received[0] += len(chunk)
+            if received[0] > self._max_body:
+                raise McpTransportError.too_large(label, leg.method, self._max_body)
+            for data in parser.feed(decoder.decode(chunk)):
+                answer, bad = self._consider_event(leg, data)
+                invalid += bad
+                if answer is not None:
+                    return answer  # later events are not waited for; the stream is closed
+        for data in parser.feed(decoder.decode(b"", final=True)) + parser.close():
+            answer, bad = self._consider_event(leg, data)
+            invalid += bad
+            if answer is not None:
+                return answer
+        what = "its event stream ended without an answer"
+        if invalid:
+            what += f" ({invalid} event(s) were not valid JSON)"
+        raise McpTransportError.malformed(label, leg.method, what)
+
+    def _consider_event(self, leg: Leg, data: str) -> tuple[RpcAnswer | None, int]:
+        try:
+            obj = json.loads(data)
+        except ValueError:
+            return None, 1
+        if isinstance(obj, dict) and obj.get("method") == "notifications/progress":
+            self._report_progress(leg, obj.get("params"))
+            return None, 0
+        if not is_answer(obj):
+            return None, 0
+        try:
+            return decode_answer(obj), 0
+        except NotAnAnswer as why:
+            raise McpTransportError.malformed(self._server.label, leg.method, str(why)) from None
+
+    def _report_progress(self, leg: Leg, params: Any) -> None:
+        if not isinstance(params, dict):
+            return
+        progress = params.get("progress")
+        if not isinstance(progress, (int, float)) or isinstance(progress, bool):
+            return
+        total = params.get("total")
+        message = params.get("message")
+        self._observer.progress(ProgressSeen(
+            leg.method, float(progress),
+            float(total) if isinstance(total, (int, float)) and not isinstance(total, bool) else None,
+            message if isinstance(message, str) else None))
+
+    def _report_unsent(self, leg: Leg, outcome: LegOutcome, kind: str) -> None:
+        self._observer.leg_finished(LegFinished(leg.method, None, None, None, 0, outcome, kind))
+
+
+def _describe(exc: Exception) -> str:
+    text = str(exc)
+    if not text:
+        text = type(exc).__name__
+    return text

@@ -1,0 +1,74 @@
+"""Immutable copies of JSON-like values, and back.
+
+A step is a value object, but several of its payload fields are JSON lists
+and objects (messages, tool specs, arguments). Holding the caller's list
+would let anyone change a recorded step after the fact, so those fields are
+stored as tuples and :class:`FrozenMap` and turned back into lists and dicts
+only when the payload is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+
+class FrozenMap(Mapping[str, Any]):
+    """A read-only, hashable mapping with string keys.
+
+    It compares equal to any mapping with the same items, including a dict.
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, items: Mapping[str, Any]) -> None:
+        self._data = dict(items)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._data.items()))
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._data!r})"
+
+
+class NotJsonError(ValueError):
+    """A value cannot be stored in a JSON payload."""
+
+
+def freeze(value: Any, path: str = "") -> Any:
+    """Return an immutable copy of the JSON-like ``value``.
+
+    Lists and tuples become tuples, mappings become :class:`FrozenMap`,
+    scalars (``None``, bool, int, float, str) stay as they are. Anything
+    else raises :class:`NotJsonError` saying where it was found.
+    """
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(item, f"{path}[{index}]") for index, item in enumerate(value))
+    if isinstance(value, Mapping):
+        frozen = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise NotJsonError(f"{path or 'value'} has a non-string key {key!r}")
+            frozen[key] = freeze(item, f"{path}.{key}")
+        return FrozenMap(frozen)
+    raise NotJsonError(f"{path or 'value'} holds a {type(value).__name__}, which is not a JSON value")
+
+
+def thaw(value: Any) -> Any:
+    """Return a plain list/dict copy of a value made by :func:`freeze`."""
+    if isinstance(value, tuple):
+        return [thaw(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: thaw(item) for key, item in value.items()}
+    return value

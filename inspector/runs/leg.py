@@ -1,0 +1,112 @@
+"""One leg of an operation: a single request on the wire and how it went.
+
+A tool call may take several requests (e.g. ``initialize`` and then
+``tools/call``); each one gets a leg so a slow or failing hop is visible
+in the run without reading transport logs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .outcome import ToolOutcome
+
+
+class InvalidLegError(ValueError):
+    """A leg, or the stored form of one, breaks the rules of :class:`Leg`."""
+
+
+def _is_int(value: object) -> bool:
+    # bool is a subclass of int; a stored true/false is never a count.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_finite_non_negative(value: object) -> bool:
+    if not (_is_int(value) or isinstance(value, float)):
+        return False
+    try:
+        return math.isfinite(value) and value >= 0
+    except OverflowError:  # an int too large to be a float
+        return False
+
+
+@dataclass(frozen=True)
+class Leg:
+    """A request made as part of an operation.
+
+    ``granted_s`` is the time the deadline granted this leg (whole seconds),
+    ``elapsed_ms`` how long it took, ``http_status`` the status the server
+    answered with (``None`` when no answer came). ``outcome`` is one of
+    ``ok``, ``failed``, ``not_sent`` or ``cancelled``.
+    """
+
+    # The three tool outcome strings are reused rather than respelled, so a
+    # leg and its step never disagree on what "cancelled" is called.
+    OK: ClassVar[str] = ToolOutcome.OK.value
+    FAILED: ClassVar[str] = ToolOutcome.FAILED.value
+    NOT_SENT: ClassVar[str] = "not_sent"
+    CANCELLED: ClassVar[str] = ToolOutcome.CANCELLED.value
+    OUTCOMES: ClassVar[tuple[str, ...]] = (OK, FAILED, NOT_SENT, CANCELLED)
+
+    method: str
+    granted_s: int | None
+    elapsed_ms: float | None
+    http_status: int | None
+    outcome: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.method, str) or not self.method:
+            raise InvalidLegError(f"method must be a non-empty string, got {self.method!r}")
+        if self.granted_s is not None and (not _is_int(self.granted_s) or self.granted_s < 0):
+            raise InvalidLegError(
+                f"grantedS must be a non-negative whole number of seconds, got {self.granted_s!r}"
+            )
+        if self.elapsed_ms is not None:
+            if not _is_finite_non_negative(self.elapsed_ms):
+                raise InvalidLegError(
+                    f"elapsedMs must be a finite non-negative number, got {self.elapsed_ms!r}"
+                )
+            object.__setattr__(self, "elapsed_ms", float(self.elapsed_ms))
+        if self.http_status is not None and (
+            not _is_int(self.http_status) or not 100 <= self.http_status <= 599
+        ):
+            raise InvalidLegError(f"httpStatus must be an HTTP status (100-599), got {self.http_status!r}")
+        if self.outcome not in self.OUTCOMES:
+            raise InvalidLegError(f"outcome must be one of {list(self.OUTCOMES)}, got {self.outcome!r}")
+        # Normalise a str subclass (e.g. a ToolOutcome member) to plain str so
+        # equality with a leg read back from storage holds.
+        object.__setattr__(self, "outcome", str.__str__(self.outcome))
+        if self.outcome == self.NOT_SENT and self.http_status is not None:
+            raise InvalidLegError("a leg that was not sent cannot have an HTTP status")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the stored form; every key is present, ``None`` as null."""
+        return {
+            "method": self.method,
+            "grantedS": self.granted_s,
+            "elapsedMs": self.elapsed_ms,
+            "httpStatus": self.http_status,
+            "outcome": self.outcome,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Leg:
+        """Read a leg back from its stored form; unknown keys are ignored.
+
+        Raises :class:`InvalidLegError` naming the offending key.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidLegError(f"a leg must be a mapping, got {type(data).__name__}")
+        for key in ("method", "outcome"):
+            if key not in data:
+                raise InvalidLegError(f"a leg needs the key {key!r}")
+        return cls(
+            method=data["method"],
+            granted_s=data.get("grantedS"),
+            elapsed_ms=data.get("elapsedMs"),
+            http_status=data.get("httpStatus"),
+            outcome=data["outcome"],
+        )

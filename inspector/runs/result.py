@@ -1,0 +1,189 @@
+"""What a tool call returned, as the agent loop hands it on.
+
+A result states its outcome (ok, failed, cancelled) and keeps the ``is_error``
+boolean beside it, because every older reader decides on that boolean alone.
+The pair is checked on construction so that it can never disagree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .bounding import bound_text
+from .outcome import ToolOutcome
+
+MAX_CONTENT_BYTES = 50_000
+"""The reference bounds a tool result's text at 50,000 UTF-8 bytes."""
+
+MAX_ARTIFACTS = 20
+"""How many artifacts a bounded result keeps.
+
+The reference does not publish its number; 20 leaves room for a tool that
+returns a handful of files while stopping a runaway listing from flooding the
+model's context and the stored run.
+"""
+
+
+def _require_str(owner: str, name: str, value: object) -> None:
+    if not isinstance(value, str):
+        raise ValueError(f"{owner}.{name} must be a string, got {type(value).__name__}")
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """A named piece of output beside the text, e.g. a file or an image.
+
+    ``data`` is text; binary payloads are expected to arrive base64-encoded,
+    as MCP sends them.
+    """
+
+    name: str
+    media_type: str
+    data: str
+
+    def __post_init__(self) -> None:
+        _require_str("Artifact", "name", self.name)
+        _require_str("Artifact", "media_type", self.media_type)
+        _require_str("Artifact", "data", self.data)
+
+    def to_dict(self) -> dict[str, str]:
+        """Return the artifact as stored in a step payload (camelCase keys)."""
+        return {"name": self.name, "mediaType": self.media_type, "data": self.data}
+
+
+@dataclass(frozen=True)
+class WriteTarget:
+    """The record a tool call wrote to: a table name and a row uid."""
+
+    table: str
+    uid: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.table, str) or not self.table:
+            raise ValueError(f"WriteTarget.table must be a non-empty string, got {self.table!r}")
+        # bool is an int in Python; True as a uid is a bug, not a row.
+        if isinstance(self.uid, bool) or not isinstance(self.uid, int) or self.uid < 0:
+            raise ValueError(f"WriteTarget.uid must be a non-negative whole number, got {self.uid!r}")
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """The result of one tool call.
+
+    Invariants (checked on construction, ``ValueError`` otherwise):
+
+    * ``is_error`` is true exactly when ``outcome`` is not ``OK``;
+    * a failed or cancelled result carries no artifacts and no write target
+      (fail-closed: a call that did not finish has no claim to either);
+    * ``cancelled_in_flight`` is a bool for a cancelled result and ``None``
+      otherwise. ``True`` means the ``tools/call`` request had been sent, so
+      whether the remote side wrote anything is unknown; ``False`` means the
+      call was cancelled before the request went out.
+
+    Prefer the factories :meth:`text`, :meth:`error` and :meth:`cancelled`.
+    """
+
+    content: str
+    is_error: bool
+    artifacts: tuple[Artifact, ...]
+    outcome: ToolOutcome
+    write_target: WriteTarget | None
+    cancelled_in_flight: bool | None = None
+
+    def __post_init__(self) -> None:
+        _require_str("ToolResult", "content", self.content)
+        outcome = ToolOutcome.parse(self.outcome)
+        if outcome is None:
+            raise ValueError(
+                f"ToolResult.outcome must be one of {[o.value for o in ToolOutcome]}, got {self.outcome!r}"
+            )
+        # Normalise a plain "ok" string to the enum so equality and hashing
+        # do not depend on how the caller spelled it.
+        object.__setattr__(self, "outcome", outcome)
+        if not isinstance(self.is_error, bool):
+            raise ValueError(f"ToolResult.is_error must be a bool, got {type(self.is_error).__name__}")
+        if self.is_error != (outcome is not ToolOutcome.OK):
+            raise ValueError(
+                f"ToolResult.is_error={self.is_error} contradicts outcome '{outcome.value}': "
+                "is_error must be true exactly when the outcome is not ok"
+            )
+        artifacts = tuple(self.artifacts)
+        for artifact in artifacts:
+            if not isinstance(artifact, Artifact):
+                raise ValueError(
+                    f"ToolResult.artifacts must hold Artifact values, got {type(artifact).__name__}"
+                )
+        object.__setattr__(self, "artifacts", artifacts)
+        if self.write_target is not None and not isinstance(self.write_target, WriteTarget):
+            raise ValueError(
+                f"ToolResult.write_target must be a WriteTarget or None, got {type(self.write_target).__name__}"
+            )
+        if outcome is not ToolOutcome.OK:
+            if artifacts:
+                raise ValueError(f"a {outcome.value} tool result carries no artifacts")
+            if self.write_target is not None:
+                raise ValueError(f"a {outcome.value} tool result carries no write target")
+        if outcome is ToolOutcome.CANCELLED:
+            if not isinstance(self.cancelled_in_flight, bool):
+                raise ValueError(
+                    "a cancelled tool result must say whether the request had been sent: "
+                    f"cancelled_in_flight must be a bool, got {self.cancelled_in_flight!r}"
+                )
+        elif self.cancelled_in_flight is not None:
+            raise ValueError(
+                f"cancelled_in_flight is only for cancelled results, not for a {outcome.value} one"
+            )
+
+    @classmethod
+    def text(
+        cls,
+        content: str,
+        artifacts: Iterable[Artifact] = (),
+        write_target: WriteTarget | None = None,
+    ) -> ToolResult:
+        """Return a successful result."""
+        return cls(content, False, tuple(artifacts), ToolOutcome.OK, write_target)
+
+    @classmethod
+    def error(cls, content: str) -> ToolResult:
+        """Return a failed result: no artifacts, no write target."""
+        return cls(content, True, (), ToolOutcome.FAILED, None)
+
+    @classmethod
+    def cancelled(cls, content: str, in_flight: bool) -> ToolResult:
+        """Return a cancelled result, fail-closed exactly like :meth:`error`.
+
+        ``in_flight`` is true when the ``tools/call`` request had already been
+        sent: the remote write may or may not have happened, and nothing here
+        claims either.
+        """
+        return cls(content, True, (), ToolOutcome.CANCELLED, None, in_flight)
+
+    def with_bounded_channels(
+        self,
+        max_content_bytes: int = MAX_CONTENT_BYTES,
+        max_artifacts: int = MAX_ARTIFACTS,
+    ) -> ToolResult:
+        """Return a copy whose content and artifacts fit the bounds.
+
+        The content is cut to at most ``max_content_bytes`` UTF-8 bytes, on a
+        code point boundary; a cut content ends with a note giving the size of
+        the original, and the note counts within the bound. At most
+        ``max_artifacts`` artifacts are kept, in order.
+
+        Everything else is kept as it was, on every branch: a cancelled result
+        stays cancelled (with its ``cancelled_in_flight``) and a failed one
+        stays failed. Bounding an already bounded result returns an equal one.
+        """
+        if isinstance(max_artifacts, bool) or not isinstance(max_artifacts, int) or max_artifacts < 0:
+            raise ValueError(f"max_artifacts must be a non-negative whole number, got {max_artifacts!r}")
+        # dataclasses.replace copies every field not named here, so the
+        # outcome cannot be lost by rebuilding the result field by field;
+        # that is how a cancelled call would get relabelled as failed.
+        return dataclasses.replace(
+            self,
+            content=bound_text(self.content, max_content_bytes),
+            artifacts=self.artifacts[:max_artifacts],
+        )

@@ -1,0 +1,319 @@
+"""One step of a run, as recorded and as stored.
+
+The stored payload uses the reference's camelCase keys so that payloads
+exported from the reference read here unchanged; this project adds ``legs``
+and ``cancelledInFlight`` without changing the meaning of any reference key.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from ._frozen import NotJsonError, freeze, thaw
+from .leg import InvalidLegError, Leg
+from .outcome import ToolOutcome
+
+JsonList = tuple[Any, ...]
+"""A JSON list, held as a tuple so the step stays immutable."""
+
+JsonArray = Mapping[str, Any] | tuple[Any, ...]
+"""A JSON list or object (the reference writes both from one PHP array type:
+an empty PHP array is ``[]`` even where a non-empty one is ``{...}``)."""
+
+
+class StepKind(StrEnum):
+    """The kinds of step the reference records."""
+
+    REQUEST = "request"
+    LLM = "llm"
+    TOOL = "tool"
+    ASSEMBLED = "assembled"
+    CONTEXT = "context"
+    DROPPED = "dropped"
+    TOOL_WRITE = "tool_write"
+
+
+class InvalidStepError(ValueError):
+    """A step, or its stored payload, breaks the rules of :class:`RunStep`."""
+
+
+# What a field may hold. One table drives validation, to_payload and
+# from_payload, so a key cannot be checked in one place and forgotten in another.
+_TEXT = "a string"
+_COUNT = "a non-negative whole number"
+_NUMBER = "a finite non-negative number"
+_FLAG = "a boolean"
+_LIST = "a list"
+_ARRAY = "a list or an object"
+_ARRAY_OR_NUMBER = "a list, an object or a number"
+_OUTCOME = f"one of {[o.value for o in ToolOutcome]}"
+_LEGS = "a list of legs"
+
+
+@dataclass(frozen=True)
+class _Field:
+    attr: str
+    key: str
+    shape: str
+
+
+# In the reference's key order (then ours), which is the order to_payload writes.
+_OPTIONAL_FIELDS: tuple[_Field, ...] = (
+    _Field("messages_sent", "messagesSent", _LIST),
+    _Field("tool_specs", "toolSpecs", _LIST),
+    _Field("content", "content", _TEXT),
+    _Field("thinking", "thinking", _TEXT),
+    _Field("finish_reason", "finishReason", _TEXT),
+    _Field("prompt_tokens", "promptTokens", _COUNT),
+    _Field("completion_tokens", "completionTokens", _COUNT),
+    _Field("total_tokens", "totalTokens", _COUNT),
+    _Field("estimated_cost", "estimatedCost", _NUMBER),
+    _Field("requested_tool_calls", "requestedToolCalls", _LIST),
+    _Field("raw", "raw", _ARRAY),
+    _Field("dropped_sources", "droppedSources", _LIST),
+    _Field("tool_name", "toolName", _TEXT),
+    _Field("tool_arguments", "toolArguments", _ARRAY),
+    _Field("tool_result", "toolResult", _TEXT),
+    _Field("tool_is_error", "toolIsError", _FLAG),
+    _Field("tool_outcome", "toolOutcome", _OUTCOME),
+    _Field("tool_artifacts", "toolArtifacts", _LIST),
+    _Field("context_budget", "contextBudget", _ARRAY_OR_NUMBER),
+    _Field("write_target_table", "writeTargetTable", _TEXT),
+    _Field("write_target_uid", "writeTargetUid", _COUNT),
+    _Field("legs", "legs", _LEGS),
+    _Field("cancelled_in_flight", "cancelledInFlight", _FLAG),
+)
+
+
+def _is_int(value: object) -> bool:
+    # bool is a subclass of int; a stored true/false is never a count.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    return _is_int(value) or isinstance(value, float)
+
+
+def _is_finite(value: object) -> bool:
+    # NaN would make a step unequal to itself, and an int too large for a
+    # float is not a JSON number other readers agree on.
+    if not _is_number(value):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _is_finite_non_negative(value: object) -> bool:
+    return _is_finite(value) and value >= 0
+
+
+def _wrong(field: _Field, value: object) -> InvalidStepError:
+    return InvalidStepError(
+        f"{field.key} ({field.attr}) must be {field.shape}, got {type(value).__name__} {value!r:.80}"
+    )
+
+
+def _normalise(field: _Field, value: Any) -> Any:
+    """Return ``value`` checked against ``field.shape`` in its stored form."""
+    shape = field.shape
+    try:
+        if shape == _TEXT:
+            if isinstance(value, str):
+                return value
+        elif shape == _COUNT:
+            if _is_int(value) and value >= 0:
+                return value
+        elif shape == _NUMBER:
+            if _is_finite_non_negative(value):
+                return float(value)
+        elif shape == _FLAG:
+            if isinstance(value, bool):
+                return value
+        elif shape == _LIST:
+            if isinstance(value, (list, tuple)):
+                return freeze(value, field.key)
+        elif shape == _ARRAY:
+            if isinstance(value, (list, tuple, Mapping)):
+                return freeze(value, field.key)
+        elif shape == _ARRAY_OR_NUMBER:
+            if isinstance(value, (list, tuple, Mapping)):
+                return freeze(value, field.key)
+            if _is_finite(value):
+                return value
+        elif shape == _OUTCOME:
+            outcome = ToolOutcome.parse(value)
+            if outcome is not None:
+                return outcome
+        elif shape == _LEGS:
+            if isinstance(value, (list, tuple)) and all(isinstance(leg, Leg) for leg in value):
+                return tuple(value)
+    except NotJsonError as error:
+        raise InvalidStepError(f"{field.key} ({field.attr}): {error}") from error
+    raise _wrong(field, value)
+
+
+@dataclass(frozen=True)
+class RunStep:
+    """A recorded step of a run: a value object, immutable and comparable.
+
+    ``kind``, ``round`` and ``duration_ms`` are always present; every other
+    field is optional (``None`` when absent). JSON list/object fields are
+    held frozen (tuples and read-only mappings) and written back as lists
+    and dicts by :meth:`to_payload`.
+
+    Invariants (checked on construction, :class:`InvalidStepError`
+    otherwise): a known kind, ``round >= 0``, ``duration_ms >= 0``, each
+    field of its type; ``tool_outcome`` only on a ``tool`` step and only
+    beside a ``tool_is_error`` that agrees with it (true exactly when the
+    outcome is not ``ok``); ``cancelled_in_flight`` only on a step whose
+    outcome is ``cancelled``.
+
+    A step with ``tool_is_error`` and no ``tool_outcome`` is a row written
+    before outcomes existed; it stays that way and its outcome is derived
+    from the boolean when shown (see :func:`inspector.runs.timeline.step_outcome`).
+    """
+
+    kind: StepKind
+    round: int
+    duration_ms: float
+    messages_sent: JsonList | None = None
+    tool_specs: JsonList | None = None
+    content: str | None = None
+    thinking: str | None = None
+    finish_reason: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    total_tokens: int | None = None
+    estimated_cost: float | None = None
+    requested_tool_calls: JsonList | None = None
+    raw: JsonArray | None = None
+    dropped_sources: JsonList | None = None
+    tool_name: str | None = None
+    tool_arguments: JsonArray | None = None
+    tool_result: str | None = None
+    tool_is_error: bool | None = None
+    tool_outcome: ToolOutcome | None = None
+    tool_artifacts: JsonList | None = None
+    context_budget: JsonArray | float | None = None
+    write_target_table: str | None = None
+    write_target_uid: int | None = None
+    legs: tuple[Leg, ...] = ()
+    cancelled_in_flight: bool | None = None
+
+    def __post_init__(self) -> None:
+        try:
+            kind = StepKind(self.kind) if isinstance(self.kind, str) else None
+        except ValueError:
+            kind = None
+        if kind is None:
+            raise InvalidStepError(
+                f"kind must be one of {[k.value for k in StepKind]}, got {self.kind!r}"
+            )
+        object.__setattr__(self, "kind", kind)
+        if not _is_int(self.round) or self.round < 0:
+            raise InvalidStepError(f"round must be a non-negative whole number, got {self.round!r}")
+        if not _is_finite_non_negative(self.duration_ms):
+            raise InvalidStepError(
+                f"durationMs (duration_ms) must be a finite non-negative number, got {self.duration_ms!r}"
+            )
+        object.__setattr__(self, "duration_ms", float(self.duration_ms))
+        for field in _OPTIONAL_FIELDS:
+            value = getattr(self, field.attr)
+            if value is not None:
+                object.__setattr__(self, field.attr, _normalise(field, value))
+        self._check_outcome()
+
+    def _check_outcome(self) -> None:
+        # The pair is refused here, in the object that serialises it, so
+        # there is one definition of the rule rather than one per writer.
+        outcome = self.tool_outcome
+        if outcome is not None:
+            if self.kind is not StepKind.TOOL:
+                raise InvalidStepError(
+                    f"an outcome on a non-tool step is refused: toolOutcome '{outcome.value}' "
+                    f"on a '{self.kind.value}' step"
+                )
+            if self.tool_is_error is None:
+                raise InvalidStepError(
+                    f"toolOutcome '{outcome.value}' needs toolIsError beside it: without the "
+                    "boolean the step would be shown with no outcome at all"
+                )
+            if self.tool_is_error != (outcome is not ToolOutcome.OK):
+                raise InvalidStepError(
+                    f"toolIsError={str(self.tool_is_error).lower()} contradicts toolOutcome "
+                    f"'{outcome.value}': toolIsError must be true exactly when the outcome is not ok"
+                )
+        if self.cancelled_in_flight is not None and outcome is not ToolOutcome.CANCELLED:
+            raise InvalidStepError(
+                "cancelledInFlight is only for a step whose toolOutcome is 'cancelled', got "
+                f"toolOutcome {outcome.value if outcome else None!r}"
+            )
+
+    def to_payload(self) -> dict[str, Any]:
+        """Return the stored form: camelCase keys, absent (``None``) fields left out.
+
+        ``false`` and ``0`` are values and are kept. ``durationMs`` is rounded
+        to 2 decimals; ``legs`` is written only when there are any.
+        """
+        payload: dict[str, Any] = {
+            "kind": self.kind.value,
+            "round": self.round,
+            "durationMs": round(self.duration_ms, 2),
+        }
+        for field in _OPTIONAL_FIELDS:
+            value = getattr(self, field.attr)
+            if value is None:
+                continue
+            if field.shape == _OUTCOME:
+                payload[field.key] = value.value
+            elif field.shape == _LEGS:
+                if value:
+                    payload[field.key] = [leg.to_dict() for leg in value]
+            else:
+                payload[field.key] = thaw(value)
+        return payload
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> RunStep:
+        """Read a step back from its stored form.
+
+        Unknown keys are ignored and a JSON ``null`` counts as absent.
+        A wrong type or a broken invariant raises :class:`InvalidStepError`
+        naming the key.
+        """
+        if not isinstance(payload, Mapping):
+            raise InvalidStepError(f"a step payload must be a mapping, got {type(payload).__name__}")
+        for key in ("kind", "round", "durationMs"):
+            if payload.get(key) is None:
+                raise InvalidStepError(f"a step payload needs the key {key!r}")
+        values: dict[str, Any] = {
+            "kind": payload["kind"],
+            "round": payload["round"],
+            "duration_ms": payload["durationMs"],
+        }
+        for field in _OPTIONAL_FIELDS:
+            value = payload.get(field.key)
+            if value is None:
+                continue
+            if field.shape == _LEGS:
+                value = _read_legs(field, value)
+            values[field.attr] = value
+        return cls(**values)
+
+
+def _read_legs(field: _Field, value: Any) -> tuple[Leg, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise _wrong(field, value)
+    legs = []
+    for index, item in enumerate(value):
+        try:
+            legs.append(Leg.from_dict(item))
+        except InvalidLegError as error:
+            raise InvalidStepError(f"{field.key}[{index}]: {error}") from error
+    return tuple(legs)

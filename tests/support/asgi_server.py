@@ -1,0 +1,43 @@
+"""Run an ASGI app (e.g. the official MCP SDK server) with uvicorn on a free loopback port."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import uvicorn
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class _Server(uvicorn.Server):
+    def install_signal_handlers(self) -> None:  # the test process keeps its own handlers
+        pass
+
+
+@contextmanager
+def serve_asgi(app: Any, path: str = "/mcp") -> Iterator[str]:
+    """Serve ``app`` on 127.0.0.1 in a thread; yield its URL; stop it afterwards."""
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="on",
+                            timeout_graceful_shutdown=1)
+    server = _Server(config)
+    thread = threading.Thread(target=server.run, name=f"asgi-{port}", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}{path}"
+    finally:
+        server.should_exit = True
+        thread.join(5)

@@ -1,0 +1,83 @@
+"""The layers of ../shared/design.md as a checked contract: read every import of every module."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "inspector"
+
+# What each layer may import from our own code. Anything not listed here may import nothing
+# of ours except what is named.
+ALLOWED = {
+    "mcp": {"mcp"},
+    "runs": {"runs"},
+    "i18n": {"i18n", "runs"},
+    "store": {"store", "runs", "mcp"},
+    "agent": {"agent", "runs", "mcp"},
+    "demo": {"demo"},
+    "gui": {"gui", "agent", "store", "i18n", "runs", "mcp", "cli"},
+    "cli": {"cli", "mcp", "runs", "store", "agent", "i18n", "demo", "gui"},
+    "__main__": {"cli"},
+    "__init__": set(),
+}
+QT_MODULES = ("PySide6", "shiboken6", "PyQt5", "PyQt6")
+
+
+def _layer(path: Path) -> str:
+    relative = path.relative_to(PACKAGE)
+    return relative.parts[0].removesuffix(".py")
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package_parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package_parts[: len(package_parts) - node.level]
+                module = ".".join(base + ((node.module,) if node.module else ()))
+            else:
+                module = node.module or ""
+            names.append(module)
+    return names
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_there_are_modules_to_check() -> None:
+    assert len(MODULES) > 10
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_only_gui_imports_qt(path: Path) -> None:
+    if _layer(path) == "gui":
+        return
+    offending = [name for name in _imports(path) if name.split(".")[0] in QT_MODULES]
+    assert not offending, f"{path.relative_to(PACKAGE)} imports Qt ({offending}); only inspector/gui may"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_layers_point_one_way(path: Path) -> None:
+    layer = _layer(path)
+    allowed = ALLOWED.get(layer)
+    assert allowed is not None, f"inspector/{layer} is not a layer of the design; add it to ALLOWED"
+    ours = [name for name in _imports(path) if name == "inspector" or name.startswith("inspector.")]
+    for name in ours:
+        parts = name.split(".")
+        target = parts[1] if len(parts) > 1 else "__init__"
+        assert target in allowed, (
+            f"{path.relative_to(PACKAGE)} imports {name}: the {layer} layer may only use {sorted(allowed)}")
+
+
+def test_the_checker_sees_relative_imports(tmp_path: Path) -> None:
+    # Guard against a checker that silently sees nothing.
+    imports = _imports(PACKAGE / "mcp" / "client.py")
+    assert "inspector.mcp.cancel" in imports
+    assert "httpx" in imports
