@@ -5,14 +5,14 @@ from .client import HANDSHAKE_VERSIONS, MAX_PAGES, McpClient
 from .clock import Clock, FakeClock, MonotonicClock
 from .deadline import DEFAULT_BUDGET_SECONDS, MINIMUM_LEG_SECONDS, BudgetExhausted, OperationDeadline, parse_budget
 from .errors import ERROR_CODES, ErrorKind, McpTransportError
-from .reports import (LegFinished, LegOutcome, LegStarted, NullObserver, OperationFinished,
+from .reports import (FanOut, LegFinished, LegOutcome, LegStarted, NullObserver, OperationFinished,
                       OperationObserver, OperationRecorder, OperationStarted, ProgressSeen)
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import InvalidServerError, ServerEndpoint, public_url
 from .transport import MAX_BODY_BYTES
 
 __all__ = [
-    "BudgetExhausted", "CancelSignal", "Clock", "DEFAULT_BUDGET_SECONDS", "ERROR_CODES", "ErrorKind",
+    "BudgetExhausted", "CancelSignal", "FanOut", "Clock", "DEFAULT_BUDGET_SECONDS", "ERROR_CODES", "ErrorKind",
     "FakeClock", "HANDSHAKE_VERSIONS", "InvalidServerError", "LegFinished", "LegOutcome", "LegStarted",
     "MAX_BODY_BYTES", "MAX_PAGES", "MINIMUM_LEG_SECONDS", "McpClient", "McpTransportError",
     "MonotonicClock", "NullObserver", "OperationDeadline", "OperationFinished", "OperationObserver",

@@ -130,3 +130,30 @@ class OperationRecorder(NullObserver):
     @property
     def grants(self) -> list[int]:
         return [leg.granted_s for leg in self.legs_started]
+
+
+class FanOut(NullObserver):
+    """Passes every report to several observers, in order."""
+
+    def __init__(self, *observers: OperationObserver | None) -> None:
+        self._observers = [observer for observer in observers if observer is not None]
+
+    def operation_started(self, report: OperationStarted) -> None:
+        for observer in self._observers:
+            observer.operation_started(report)
+
+    def leg_started(self, report: LegStarted) -> None:
+        for observer in self._observers:
+            observer.leg_started(report)
+
+    def leg_finished(self, report: LegFinished) -> None:
+        for observer in self._observers:
+            observer.leg_finished(report)
+
+    def progress(self, report: ProgressSeen) -> None:
+        for observer in self._observers:
+            observer.progress(report)
+
+    def operation_finished(self, report: OperationFinished) -> None:
+        for observer in self._observers:
+            observer.operation_finished(report)

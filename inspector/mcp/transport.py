@@ -85,6 +85,14 @@ class LegAnswer:
     session_id: str | None
 
 
+@dataclass
+class _Wire:
+    """What one leg saw on the wire so far: reported even when the leg fails midway."""
+
+    status: int | None = None
+    received: int = 0
+
+
 class SessionGone(Exception):
     """HTTP 404 on a leg that carried a session id: the client may start afresh once."""
 
@@ -129,13 +137,12 @@ class LegTransport:
 
         self._observer.leg_started(LegStarted(leg.method, grant, self._deadline.elapsed_s()))
         started = self._clock.now_ns()
-        status: int | None = None
-        received = [0]
+        wire = _Wire()
         outcome, error_kind = LegOutcome.FAILED, None
         try:
             try:
                 async with asyncio.timeout(grant):
-                    status, answer = await self._exchange(leg, session, received)
+                    answer = await self._exchange(leg, session, wire)
                 outcome = LegOutcome.OK
                 return answer
             except TimeoutError:
@@ -159,19 +166,16 @@ class LegTransport:
             error_kind = exc.kind.value
             if exc.kind.value == "cancelled":
                 outcome = LegOutcome.CANCELLED
-            if status is None:
-                status = exc.http_status
             raise
         except SessionGone:
             error_kind = "session_expired"
-            status = 404
             raise
         finally:
             elapsed_ms = (self._clock.now_ns() - started) / 1e6
             self._observer.leg_finished(LegFinished(
-                leg.method, grant, elapsed_ms, status, received[0], outcome, error_kind))
+                leg.method, grant, elapsed_ms, wire.status, wire.received, outcome, error_kind))
 
-    async def _exchange(self, leg: Leg, session: Session, received: list[int]) -> tuple[int, LegAnswer]:
+    async def _exchange(self, leg: Leg, session: Session, wire: _Wire) -> LegAnswer:
         label = self._server.label
         headers = dict(self._server.headers)
         headers["Content-Type"] = "application/json"
@@ -185,7 +189,7 @@ class LegTransport:
             self.work_sent = True
         response = await self._http.send(request, stream=True)
         try:
-            status = response.status_code
+            status = wire.status = response.status_code
             if status >= 300:
                 if status == 404 and session.session_id:
                     raise SessionGone()
@@ -198,16 +202,16 @@ class LegTransport:
                                                   "outside visible ASCII")
             if leg.is_notification:
                 # The answer to a notification is not read; 202 without a body is the norm.
-                return status, LegAnswer(None, status, new_session)
-            answer = await self._read_answer(leg, response, received)
+                return LegAnswer(None, status, new_session)
+            answer = await self._read_answer(leg, response, wire)
             if answer.is_error:
                 raise McpTransportError.rpc_error(label, leg.method, answer.error_code or 0,
                                                   answer.error_message or "no message")
-            return status, LegAnswer(answer.result, status, new_session)
+            return LegAnswer(answer.result, status, new_session)
         finally:
             await response.aclose()
 
-    async def _read_answer(self, leg: Leg, response: httpx.Response, received: list[int]) -> RpcAnswer:
+    async def _read_answer(self, leg: Leg, response: httpx.Response, wire: _Wire) -> RpcAnswer:
         label = self._server.label
         raw_type = response.headers.get("content-type", "")
         media_type = raw_type.split(";", 1)[0].strip().lower()
@@ -215,13 +219,13 @@ class LegTransport:
         if declared is not None and declared.strip().isdigit() and int(declared) > self._max_body:
             raise McpTransportError.too_large(label, leg.method, self._max_body)
         if media_type == "text/event-stream":
-            return await self._read_event_stream(leg, response, received)
+            return await self._read_event_stream(leg, response, wire)
         if media_type not in ("application/json", ""):
             raise McpTransportError.content_type(label, leg.method, raw_type)
         body = bytearray()
         async for chunk in response.aiter_bytes():
-            received[0] += len(chunk)
-            if received[0] > self._max_body:
+            wire.received += len(chunk)
+            if wire.received > self._max_body:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
             body += chunk
         try:
@@ -230,14 +234,14 @@ class LegTransport:
             raise McpTransportError.malformed(label, leg.method, str(why)) from None
 
     async def _read_event_stream(self, leg: Leg, response: httpx.Response,
-                                 received: list[int]) -> RpcAnswer:
+                                 wire: _Wire) -> RpcAnswer:
         label = self._server.label
         parser = EventStreamParser()
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         invalid = 0
         async for chunk in response.aiter_bytes():
-            received[0] += len(chunk)
-            if received[0] > self._max_body:
+            wire.received += len(chunk)
+            if wire.received > self._max_body:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
             for data in parser.feed(decoder.decode(chunk)):
                 answer, bad = self._consider_event(leg, data)

@@ -1,0 +1,50 @@
+"""What every command shares: usage errors, exit statuses, opening the store, safe printing."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from typing import NoReturn
+
+from inspector.store import RunStore, StoreError, resolve_db_path
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_CANCELLED = 130
+_TERMINAL_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class UsageError(Exception):
+    """Bad input on the command line: reported in one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and our exit status."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def add_db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", metavar="PATH",
+                        help="the run database (default: RUN_INSPECTOR_DB, else runs.db in the user data folder)")
+
+
+def open_store(option: str | None) -> RunStore:
+    """Open the run database, or raise :class:`UsageError` saying why it cannot be used."""
+    try:
+        return RunStore.open(resolve_db_path(option))
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def safe(text: str) -> str:
+    """Server or file text on a terminal: no escape sequences or other control characters."""
+    return _TERMINAL_UNSAFE.sub(" ", text)
+
+
+def fail(message: str) -> int:
+    print(f"run-inspector: {message}", file=sys.stderr)
+    return EXIT_USAGE

@@ -1,0 +1,213 @@
+"""``call``, ``tools`` and ``ping``: one MCP operation, printed, and stored as a run."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import re
+import signal
+import sys
+from typing import Any
+
+from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
+from inspector.mcp import CancelSignal, McpClient, OperationRecorder, ServerEndpoint, parse_budget, public_url
+from inspector.store import RunStore, ServerRegistry, StoreError
+
+from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, add_db_option, open_store, safe
+
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping"}
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:
+    def server_options(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("url", help="the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp")
+        sub.add_argument("--budget", metavar="SECONDS",
+                         help="time budget for the whole operation (default 20; minimum 1)")
+        sub.add_argument("--header", action="append", default=[], metavar='"Name: value"',
+                         help="extra HTTP header, e.g. an Authorization token (sent, never printed or stored)")
+        sub.add_argument("--json", action="store_true", help="print exactly one JSON object")
+        sub.add_argument("--no-store", action="store_true", help="do not record this operation as a run")
+        add_db_option(sub)
+
+    call = commands.add_parser("call", help="call a tool")
+    server_options(call)
+    call.add_argument("tool", help="the tool's name")
+    call.add_argument("--args", default="{}", metavar="JSON", help="the tool's arguments as a JSON object")
+    server_options(commands.add_parser("tools", help="list the tools a server offers"))
+    server_options(commands.add_parser("ping", help="check that a server answers the handshake"))
+
+
+def run(args: argparse.Namespace) -> int:
+    server = ServerEndpoint(args.url, headers=parse_headers(args.header))
+    budget = parse_budget_option(args.budget)
+    arguments = parse_arguments(args.args) if args.command == "call" else None
+    store = None if args.no_store else open_store(args.db)
+    try:
+        return asyncio.run(_operate(args, server, budget, arguments, store))
+    finally:
+        if store is not None:
+            store.close()
+
+
+def parse_headers(raw: list[str]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for item in raw:
+        name, sep, value = item.partition(":")
+        name = name.strip()
+        if not sep or not _HEADER_NAME.match(name):
+            # Never echo the value: it may be a credential.
+            raise UsageError(f"--header needs the form 'Name: value' (got a header named {name[:40]!r})")
+        if any(ch in value for ch in "\r\n\x00"):
+            raise UsageError(f"--header {name}: the value contains a line break")
+        headers[name] = value.strip()
+    return headers
+
+
+def parse_budget_option(raw: str | None) -> float | None:
+    if raw is None:
+        return None
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise UsageError(f"--budget must be a number of seconds (got {raw[:40]!r})") from None
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise UsageError(f"--budget must be a positive number of seconds (got {raw[:40]!r})")
+    return parse_budget(seconds)
+
+
+def parse_arguments(raw: str) -> dict[str, Any]:
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:
+        raise UsageError(f"--args is not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise UsageError("--args must be a JSON object, e.g. '{\"text\": \"hi\"}'")
+    return value
+
+
+async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: float | None,
+                   arguments: dict[str, Any] | None, store: RunStore | None) -> int:
+    client = McpClient()
+    cancel = CancelSignal()
+    recorder = OperationRecorder()
+    _install_interrupt(cancel)
+    operation = OPERATIONS[args.command]
+    server_url = public_url(server.url)
+    title = f"{operation} {args.tool}" if args.command == "call" else f"{operation} {server_url}"
+    run_id = _start_run(store, title, server_url)
+    if args.command == "call":
+        record = await execute_tool(client, server, args.tool, arguments, budget_s=budget, cancel=cancel,
+                                    observer=recorder)
+    elif args.command == "tools":
+        record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=recorder)
+    else:
+        record = await ping_step(client, server, budget_s=budget, cancel=cancel, observer=recorder)
+    _finish_run(store, run_id, server_url, record)
+    report = build_report(operation, server, args, recorder, record, run_id)
+    print_report(report, args.json)
+    sys.stdout.flush()
+    # Housekeeping (cancel notice, session end) gets a short bound once the user has the answer.
+    cancelled = record.error is not None and record.error.is_cancellation
+    await client.drain(0.3 if cancelled else 1.0)
+    if cancelled:
+        return EXIT_CANCELLED
+    return EXIT_OK if record.status == "ok" else EXIT_FAILED
+
+
+def _start_run(store: RunStore | None, title: str, server_url: str) -> int | None:
+    if store is None:
+        return None
+    try:
+        return store.start_run(title, "live", server_url)
+    except StoreError as exc:
+        print(f"run-inspector: this operation will not be recorded: {exc}", file=sys.stderr)
+        return None
+
+
+def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, record: OperationRecord) -> None:
+    if store is None or run_id is None:
+        return
+    try:
+        store.append_step(run_id, record.step, record.started_at)
+        store.finish_run(run_id, record.status)
+        ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
+    except (StoreError, OSError, ValueError) as exc:
+        print(f"run-inspector: the run could not be stored completely: {exc}", file=sys.stderr)
+
+
+def _install_interrupt(cancel: CancelSignal) -> None:
+    """First Ctrl-C cancels the operation (the result is still printed); a second exits at once."""
+    loop = asyncio.get_running_loop()
+
+    def on_interrupt() -> None:
+        if cancel.fired:
+            os._exit(EXIT_CANCELLED)
+        cancel.fire()
+
+    try:
+        loop.add_signal_handler(signal.SIGINT, on_interrupt)
+    except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
+        pass
+
+
+def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespace, recorder: OperationRecorder,
+                 record: OperationRecord, run_id: int | None) -> dict[str, Any]:
+    """The one JSON object of ``--json`` (and the source of the readable summary)."""
+    error, result = record.error, record.result
+    report: dict[str, Any] = {"server": server.label, "operation": operation}
+    if operation == "tools/call":
+        report["tool"] = args.tool
+    report["outcome"] = record.status
+    report["is_error"] = record.status != "ok"
+    if error is not None and error.is_cancellation:
+        report["cancelled_in_flight"] = bool(error.in_flight)
+    if result is not None and operation == "tools/call":
+        report["content"] = result.content
+        report["structured_content"] = result.structured_content
+    if result is not None and operation == "tools/list":
+        report["tools"] = [{"name": t.get("name"), "description": t.get("description")} for t in result.tools]
+        report["pages"] = result.pages
+    if result is not None and operation == "ping":
+        report["protocol_version"] = result.protocol_version
+        report["server_name"] = result.server_name
+    report["error"] = error.to_dict() if error is not None else None
+    report["budget_s"] = recorder.started.budget_s if recorder.started else None
+    report["legs"] = [leg.to_dict() for leg in recorder.legs]
+    if run_id is not None:
+        report["run_id"] = run_id
+    return report
+
+
+def print_report(report: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(report, ensure_ascii=False))
+        return
+    subject = report["operation"] + (f" {report['tool']}" if "tool" in report else "")
+    print(safe(f"{subject} on {report['server']}: {report['outcome']} (budget {report['budget_s']:g} s)"))
+    for leg in report["legs"]:
+        granted = "-" if leg["granted_s"] is None else f"{leg['granted_s']} s"
+        elapsed = "-" if leg["elapsed_ms"] is None else f"{leg['elapsed_ms']:.1f} ms"
+        status = "-" if leg["http_status"] is None else str(leg["http_status"])
+        print(f"  {leg['method']:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {leg['outcome']}")
+    if report["error"] is not None:
+        print(safe(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
+                   f"{report['error']['message']}"))
+    elif report["outcome"] == "failed":
+        print(safe(f"The tool {report.get('tool')} reported an error:"))
+    if "content" in report:
+        print(safe(report["content"]))
+    if "tools" in report:
+        print(f"{len(report['tools'])} tool(s) in {report['pages']} page(s):")
+        for tool in report["tools"]:
+            line = f"  {tool['name']}"
+            if tool.get("description"):
+                line += f" - {str(tool['description']).splitlines()[0]}"
+            print(safe(line))
+    if "protocol_version" in report:
+        print(safe(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']}."))
+    if "run_id" in report:
+        print(f"Stored as run {report['run_id']}.")

@@ -1,0 +1,14 @@
+"""The run store: SQLite through sqlite-utils: runs, steps, legs, servers, health; export, import."""
+
+from .database import open_database
+from .errors import NewerSchemaError, StoreError, UnknownRunError
+from .paths import DB_ENV, default_db_path, resolve_db_path
+from .run_store import RUN_STATUSES, SOURCES, RunRecord, RunStore, StoredStep
+from .schema import SCHEMA_VERSION
+from .servers import ServerRecord, ServerRegistry
+
+__all__ = [
+    "DB_ENV", "NewerSchemaError", "RUN_STATUSES", "RunRecord", "RunStore", "SCHEMA_VERSION", "SOURCES",
+    "ServerRecord", "ServerRegistry", "StoreError", "StoredStep", "UnknownRunError", "default_db_path",
+    "open_database", "resolve_db_path",
+]

@@ -1,0 +1,100 @@
+"""Opening the run database: WAL, migrations, and the clean-up of runs a dead process left."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+
+import sqlite_utils
+
+from .errors import NewerSchemaError, StoreError
+from .schema import MIGRATIONS, SCHEMA_VERSION
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def to_stored_time(moment: datetime | None) -> str:
+    """UTC, ISO 8601, fixed width (so text order is time order). '' means unknown."""
+    if moment is None:
+        return ""
+    if moment.tzinfo is None:
+        raise ValueError("stored times must be timezone-aware")
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def from_stored_time(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+
+
+def open_database(path: str | os.PathLike[str]) -> sqlite_utils.Database:
+    """Open (creating if needed) and upgrade the database at ``path``.
+
+    A database from a newer version is refused before anything is written to it.
+    """
+    path = Path(path)
+    if path.exists() and path.is_dir():
+        raise StoreError(f"The run database path {path} is a folder, not a file.")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        # Autocommit mode: every transaction is opened and closed explicitly.
+        conn = sqlite3.connect(str(path), timeout=10, check_same_thread=False, isolation_level=None)
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path} is not a Run Inspector database ({exc}). Choose another file with "
+                         "--db or RUN_INSPECTOR_DB; this one was left untouched.") from None
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise NewerSchemaError(
+            f"The run database {path} was written by a newer Run Inspector (schema {version}; this "
+            f"version reads up to {SCHEMA_VERSION}). It was left untouched: update Run Inspector, "
+            "or use another file with --db.")
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA busy_timeout=10000")
+        # Fewer checkpoints (each one syncs): the write-ahead log may grow to about 40 MB.
+        conn.execute("PRAGMA wal_autocheckpoint=10000")
+        _migrate(conn, version)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise StoreError(f"The run database {path} could not be opened: {exc}.") from None
+    return sqlite_utils.Database(conn)
+
+
+def _migrate(conn: sqlite3.Connection, version: int) -> None:
+    for number in range(version, SCHEMA_VERSION):
+        # Each migration and its version bump commit together, or not at all.
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = conn.execute("PRAGMA user_version").fetchone()[0]
+            if current > number:  # another process migrated meanwhile
+                conn.execute("ROLLBACK")
+                continue
+            for statement in MIGRATIONS[number]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {number + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+
+def pid_alive(pid: int | None) -> bool:
+    if not pid or pid <= 0:
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

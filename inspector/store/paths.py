@@ -1,0 +1,27 @@
+"""Where the run database lives: ``--db``, else ``RUN_INSPECTOR_DB``, else the user data folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "run-inspector"
+DB_ENV = "RUN_INSPECTOR_DB"
+DB_FILENAME = "runs.db"
+
+
+def default_db_path() -> Path:
+    """``runs.db`` in the platform's user data folder (e.g. ``~/.local/share/run-inspector``)."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_FILENAME
+
+
+def resolve_db_path(option: str | os.PathLike[str] | None = None) -> Path:
+    """The database to use: the command-line option wins, then the environment, then the default."""
+    if option:
+        return Path(option).expanduser()
+    from_env = os.environ.get(DB_ENV, "").strip()
+    if from_env:
+        return Path(from_env).expanduser()
+    return default_db_path()

@@ -1,0 +1,274 @@
+"""Runs, their steps and the legs of each step, in the run database."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlite_utils
+
+from inspector.runs import Leg, RunStep, step_outcome
+
+from .database import from_stored_time, open_database, pid_alive, to_stored_time, utc_now
+from .errors import StoreError, UnknownRunError
+
+SOURCES = ("live", "scenario", "imported")
+RUN_STATUSES = ("running", "ok", "failed", "cancelled", "interrupted")
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One run as stored."""
+
+    id: int
+    uid: str
+    title: str
+    source: str
+    server: str | None
+    status: str
+    started_at: datetime | None
+    finished_at: datetime | None
+    origin: str | None = None
+    step_count: int | None = None
+
+
+@dataclass(frozen=True)
+class StoredStep:
+    """A step read back: its place in the run, its time and the step itself (legs included)."""
+
+    id: int
+    run_id: int
+    sequence: int
+    started_at: datetime | None
+    outcome: str
+    step: RunStep
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return self.step.to_payload()
+
+
+#: Where a page of the timeline ends: (started_at as stored, sequence).
+PageMark = tuple[str, int]
+
+
+class RunStore:
+    """The run database. One instance per thread that writes; SQLite serialises writers."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+        self._conn = db.conn
+        #: Next sequence per run this store appends to: saves a lookup per step.
+        self._next_sequence: dict[int, int] = {}
+        self.mark_interrupted_runs()
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> RunStore:
+        return cls(open_database(path))
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction; everything inside commits together or not at all."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    # -- runs ----------------------------------------------------------------------------
+
+    def start_run(self, title: str, source: str = "live", server: str | None = None, *,
+                  started_at: datetime | None = None, uid: str | None = None,
+                  status: str = "running", origin: str | None = None) -> int:
+        """Create a run and return its id. A ``running`` run is owned by this process."""
+        if source not in SOURCES:
+            raise ValueError(f"unknown run source {source!r}")
+        if status not in RUN_STATUSES:
+            raise ValueError(f"unknown run status {status!r}")
+        with self.transaction():
+            return self._insert_run(title, source, server, started_at or utc_now(), uid, status, origin)
+
+    def _insert_run(self, title: str, source: str, server: str | None, started_at: datetime | None,
+                    uid: str | None, status: str, origin: str | None,
+                    finished_at: datetime | None = None) -> int:
+        cursor = self._conn.execute(
+            "INSERT INTO runs (uid, title, source, server, status, started_at, finished_at, owner_pid, origin)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (uid or uuid.uuid4().hex, title, source, server, status, to_stored_time(started_at),
+             to_stored_time(finished_at) or None, os.getpid() if status == "running" else None, origin))
+        return int(cursor.lastrowid)
+
+    def finish_run(self, run_id: int, status: str, finished_at: datetime | None = None) -> None:
+        if status not in RUN_STATUSES or status == "running":
+            raise ValueError(f"a run cannot finish as {status!r}")
+        with self.transaction():
+            updated = self._conn.execute(
+                "UPDATE runs SET status = ?, finished_at = ?, owner_pid = NULL WHERE id = ?",
+                (status, to_stored_time(finished_at or utc_now()), run_id)).rowcount
+        if not updated:
+            raise UnknownRunError(f"There is no run {run_id}.")
+
+    def mark_interrupted_runs(self) -> int:
+        """Runs left ``running`` by a process that no longer exists become ``interrupted``."""
+        rows = self._conn.execute("SELECT id, owner_pid FROM runs WHERE status = 'running'").fetchall()
+        dead = [run_id for run_id, pid in rows if not pid_alive(pid)]
+        if dead:
+            with self.transaction():
+                self._conn.executemany(
+                    "UPDATE runs SET status = 'interrupted', owner_pid = NULL WHERE id = ? AND status = 'running'",
+                    [(run_id,) for run_id in dead])
+        return len(dead)
+
+    def get_run(self, run_id: int) -> RunRecord:
+        row = self._conn.execute(
+            f"SELECT {_RUN_COLUMNS}, (SELECT COUNT(*) FROM steps WHERE run_id = runs.id) FROM runs WHERE id = ?",
+            (run_id,)).fetchone()
+        if row is None:
+            raise UnknownRunError(f"There is no run {run_id}.")
+        return _run(row)
+
+    def find_run_by_uid(self, uid: str) -> RunRecord | None:
+        row = self._conn.execute(f"SELECT {_RUN_COLUMNS}, NULL FROM runs WHERE uid = ?", (uid,)).fetchone()
+        return _run(row) if row else None
+
+    def list_runs(self, *, outcome: str | None = None, server: str | None = None,
+                  limit: int | None = 50, run_ids: Sequence[int] | None = None) -> list[RunRecord]:
+        """Newest first. ``outcome`` filters by the run's status."""
+        where, params = [], []
+        if outcome:
+            where.append("status = ?")
+            params.append(outcome)
+        if server:
+            where.append("server = ?")
+            params.append(server)
+        if run_ids is not None:
+            where.append(f"id IN ({','.join('?' * len(run_ids))})" if run_ids else "0")
+            params.extend(run_ids)
+        sql = f"SELECT {_RUN_COLUMNS}, NULL FROM runs"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY started_at DESC, id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [_run(row) for row in self._conn.execute(sql, params)]
+
+    # -- steps ---------------------------------------------------------------------------
+
+    def append_step(self, run_id: int, step: RunStep, started_at: datetime | None = None) -> int:
+        """Store one step and its legs in one transaction; return the step's id."""
+        stamp = to_stored_time(started_at)
+        sequence = self._next_sequence.get(run_id)
+        with self.transaction():
+            if sequence is None:
+                sequence = self._conn.execute(
+                    "SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
+            try:
+                step_id = self.insert_step(run_id, sequence, step, stamp)
+            except sqlite3.IntegrityError:
+                # Another writer appended to this run meanwhile: take the next free place.
+                sequence = self._conn.execute(
+                    "SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
+                step_id = self.insert_step(run_id, sequence, step, stamp)
+        self._next_sequence[run_id] = sequence + 1
+        return step_id
+
+    def insert_step(self, run_id: int, sequence: int, step: RunStep, started_at: str) -> int:
+        """Insert inside an open transaction (for importers that write many steps at once)."""
+        payload = step.to_payload()
+        payload.pop("legs", None)  # legs live in their own table; one source of truth
+        cursor = self._conn.execute(
+            "INSERT INTO steps (run_id, sequence, kind, round, duration_ms, started_at, outcome, payload)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (run_id, sequence, str(step.kind), step.round, step.duration_ms, started_at,
+             step_outcome(payload), json.dumps(payload, ensure_ascii=False, separators=(",", ":"))))
+        step_id = int(cursor.lastrowid)
+        if step.legs:
+            self._conn.executemany(
+                "INSERT INTO legs (step_id, position, method, granted_s, elapsed_ms, http_status, outcome)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(step_id, position, leg.method, leg.granted_s, leg.elapsed_ms, leg.http_status, leg.outcome)
+                 for position, leg in enumerate(step.legs)])
+        return step_id
+
+    def count_steps(self, run_id: int) -> int:
+        return self._conn.execute("SELECT COUNT(*) FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
+
+    def steps_page(self, run_id: int, after: PageMark | None = None, limit: int = 200,
+                   outcome: str | None = None) -> list[StoredStep]:
+        """One page of the timeline, ordered by time then sequence; never the whole run."""
+        where = ["run_id = ?"]
+        params: list[Any] = [run_id]
+        if after is not None:
+            where.append("(started_at, sequence) > (?, ?)")
+            params.extend(after)
+        if outcome is not None:
+            where.append("outcome = ?")
+            params.append(outcome)
+        rows = self._conn.execute(
+            "SELECT id, run_id, sequence, started_at, outcome, payload FROM steps WHERE "
+            + " AND ".join(where) + " ORDER BY started_at, sequence LIMIT ?", (*params, limit)).fetchall()
+        legs = self._legs_for([row[0] for row in rows])
+        return [_stored_step(row, legs.get(row[0], ())) for row in rows]
+
+    def iter_steps(self, run_id: int, page_size: int = 500, outcome: str | None = None) -> Iterator[StoredStep]:
+        """Every step of a run, page by page (bounded memory)."""
+        mark: PageMark | None = None
+        while True:
+            page = self.steps_page(run_id, mark, page_size, outcome)
+            yield from page
+            if len(page) < page_size:
+                return
+            last = page[-1]
+            mark = (to_stored_time(last.started_at), last.sequence)
+
+    def _legs_for(self, step_ids: list[int]) -> dict[int, tuple[Leg, ...]]:
+        if not step_ids:
+            return {}
+        found: dict[int, list[Leg]] = {}
+        for start in range(0, len(step_ids), 500):
+            chunk = step_ids[start:start + 500]
+            for step_id, method, granted, elapsed, status, outcome in self._conn.execute(
+                    "SELECT step_id, method, granted_s, elapsed_ms, http_status, outcome FROM legs"
+                    f" WHERE step_id IN ({','.join('?' * len(chunk))}) ORDER BY step_id, position", chunk):
+                found.setdefault(step_id, []).append(Leg(method, granted, elapsed, status, outcome))
+        return {step_id: tuple(legs) for step_id, legs in found.items()}
+
+
+_RUN_COLUMNS = "id, uid, title, source, server, status, started_at, finished_at, origin"
+
+
+def _run(row: Sequence[Any]) -> RunRecord:
+    return RunRecord(id=row[0], uid=row[1], title=row[2], source=row[3], server=row[4], status=row[5],
+                     started_at=from_stored_time(row[6]), finished_at=from_stored_time(row[7]),
+                     origin=row[8], step_count=row[9])
+
+
+def _stored_step(row: Sequence[Any], legs: tuple[Leg, ...]) -> StoredStep:
+    step_id, run_id, sequence, started_at, outcome, payload_text = row
+    payload = json.loads(payload_text)
+    if legs:
+        payload["legs"] = [leg.to_dict() for leg in legs]
+    try:
+        step = RunStep.from_payload(payload)
+    except ValueError as exc:
+        raise StoreError(f"Step {sequence} of run {run_id} is damaged in the database: {exc}") from None
+    return StoredStep(step_id, run_id, sequence, from_stored_time(started_at), outcome, step)

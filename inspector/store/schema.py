@@ -1,0 +1,79 @@
+"""The database schema as a list of forward migrations; ``PRAGMA user_version`` is its version.
+
+Never edit a released migration: append a new one. A database whose version is newer than
+:data:`SCHEMA_VERSION` is refused untouched.
+"""
+
+from __future__ import annotations
+
+#: One migration is a sequence of statements, run in one transaction with its version bump.
+Migration = tuple[str, ...]
+
+
+def _statements(script: str) -> Migration:
+    return tuple(part.strip() for part in script.split(";") if part.strip())
+
+
+_V1_INITIAL = _statements("""
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            uid TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL,
+            source TEXT NOT NULL CHECK (source IN ('live', 'scenario', 'imported')),
+            server TEXT,
+            status TEXT NOT NULL
+                CHECK (status IN ('running', 'ok', 'failed', 'cancelled', 'interrupted')),
+            started_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE TABLE steps (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            sequence INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            round INTEGER NOT NULL,
+            duration_ms REAL NOT NULL,
+            started_at TEXT NOT NULL DEFAULT '',
+            outcome TEXT NOT NULL DEFAULT '',
+            payload TEXT NOT NULL,
+            UNIQUE (run_id, sequence)
+        );
+        CREATE TABLE legs (
+            id INTEGER PRIMARY KEY,
+            step_id INTEGER NOT NULL REFERENCES steps(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            method TEXT NOT NULL,
+            granted_s INTEGER,
+            elapsed_ms REAL,
+            http_status INTEGER,
+            outcome TEXT NOT NULL
+        );
+        CREATE INDEX legs_by_step ON legs (step_id, position);
+        CREATE TABLE servers (
+            url TEXT PRIMARY KEY,
+            name TEXT,
+            budget_s REAL,
+            headers TEXT NOT NULL DEFAULT '[]'
+        );
+        CREATE TABLE server_health (
+            url TEXT PRIMARY KEY,
+            last_contact_at TEXT,
+            last_latency_ms REAL,
+            ok_count INTEGER NOT NULL DEFAULT 0,
+            failed_count INTEGER NOT NULL DEFAULT 0,
+            cancelled_count INTEGER NOT NULL DEFAULT 0
+        );
+""")
+
+# Which process writes a running run, so a later open can tell a live run from a dead one;
+# where an imported run came from, so the same trace is not imported twice; and the index
+# the timeline pages through (time, then sequence).
+_V2_OWNER_ORIGIN_TIMELINE = _statements("""
+        ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+        ALTER TABLE runs ADD COLUMN origin TEXT;
+        CREATE INDEX steps_timeline ON steps (run_id, started_at, sequence);
+        CREATE INDEX runs_by_start ON runs (started_at);
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE)
+SCHEMA_VERSION = len(MIGRATIONS)

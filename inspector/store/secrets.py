@@ -1,0 +1,73 @@
+"""Secret header values: kept in the system keyring when one is usable, never in the database."""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+KEYRING_SERVICE = "run-inspector"
+_SECRET_HEADER = re.compile(r"(authorization|cookie|token|secret|api[-_]?key|password|credential|session)",
+                            re.IGNORECASE)
+
+
+def is_secret_header(name: str) -> bool:
+    """Headers whose values are credentials by their name (Authorization, X-Api-Key, ...)."""
+    return bool(_SECRET_HEADER.search(name))
+
+
+class SecretKeeper(Protocol):
+    """Where secret header values go. ``available`` is False when nothing can keep them."""
+
+    available: bool
+
+    def save(self, server_url: str, header: str, value: str) -> bool: ...
+    def load(self, server_url: str, header: str) -> str | None: ...
+
+
+class NoSecretKeeper:
+    """Keeps nothing: secret values must be given again (asked for) each time."""
+
+    available = False
+
+    def save(self, server_url: str, header: str, value: str) -> bool:
+        return False
+
+    def load(self, server_url: str, header: str) -> str | None:
+        return None
+
+
+class KeyringSecretKeeper:
+    """The system keyring through the optional ``keyring`` package."""
+
+    def __init__(self) -> None:
+        self.available = False
+        try:
+            import keyring  # type: ignore[import-not-found]
+            from keyring.backends import fail  # type: ignore[import-not-found]
+        except ImportError:
+            return
+        backend = keyring.get_keyring()
+        self._keyring = keyring
+        self.available = not isinstance(backend, fail.Keyring) and getattr(backend, "priority", 0) > 0
+
+    def save(self, server_url: str, header: str, value: str) -> bool:
+        if not self.available:
+            return False
+        try:
+            self._keyring.set_password(KEYRING_SERVICE, f"{server_url} {header}", value)
+        except Exception:  # noqa: BLE001 - any keyring failure means "not kept"
+            return False
+        return True
+
+    def load(self, server_url: str, header: str) -> str | None:
+        if not self.available:
+            return None
+        try:
+            return self._keyring.get_password(KEYRING_SERVICE, f"{server_url} {header}")
+        except Exception:  # noqa: BLE001
+            return None
+
+
+def system_secret_keeper() -> SecretKeeper:
+    keeper = KeyringSecretKeeper()
+    return keeper if keeper.available else NoSecretKeeper()

@@ -1,0 +1,140 @@
+"""Configured servers and their health: last contact, last latency, and counts per outcome.
+
+A cancel is the user's decision, never the server's fault: it is counted on its own and
+records no contact. Failed operations (including a budget the server used up) record no
+contact either; only a completed operation does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlite_utils
+
+from .database import from_stored_time, to_stored_time, utc_now
+from .secrets import NoSecretKeeper, SecretKeeper, is_secret_header
+
+OPERATION_OUTCOMES = ("ok", "failed", "cancelled")
+
+
+@dataclass(frozen=True)
+class HeaderSetting:
+    name: str
+    secret: bool
+    #: The value, for a header that is not secret; ``None`` for a secret one.
+    value: str | None
+
+
+@dataclass(frozen=True)
+class ServerRecord:
+    url: str
+    name: str | None
+    budget_s: float | None
+    headers: tuple[HeaderSetting, ...]
+    last_contact_at: datetime | None
+    last_latency_ms: float | None
+    ok_count: int
+    failed_count: int
+    cancelled_count: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "url": self.url,
+            "name": self.name,
+            "budget_s": self.budget_s,
+            "headers": [{"name": h.name, "secret": h.secret} for h in self.headers],
+            "last_contact_at": to_stored_time(self.last_contact_at) or None,
+            "last_latency_ms": self.last_latency_ms,
+            "ok": self.ok_count,
+            "failed": self.failed_count,
+            "cancelled": self.cancelled_count,
+        }
+
+
+class ServerRegistry:
+    """Servers and their health, in the run database."""
+
+    def __init__(self, db: sqlite_utils.Database, secrets: SecretKeeper | None = None) -> None:
+        self._conn = db.conn
+        self._secrets = secrets or NoSecretKeeper()
+
+    def save_server(self, url: str, *, name: str | None = None, budget_s: float | None = None,
+                    headers: Mapping[str, str] | None = None) -> None:
+        """Add or update a server. Secret header values go to the keyring, never to the file."""
+        settings = []
+        for header, value in (headers or {}).items():
+            if is_secret_header(header):
+                self._secrets.save(url, header, value)
+                settings.append({"name": header, "secret": True})
+            else:
+                settings.append({"name": header, "secret": False, "value": value})
+        self._write(
+            "INSERT INTO servers (url, name, budget_s, headers) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(url) DO UPDATE SET name = COALESCE(excluded.name, servers.name),"
+            " budget_s = COALESCE(excluded.budget_s, servers.budget_s),"
+            " headers = CASE WHEN excluded.headers = '[]' THEN servers.headers ELSE excluded.headers END",
+            (url, name, budget_s, json.dumps(settings)))
+
+    def headers_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> dict[str, str]:
+        """The headers to send: stored values, secrets from the keyring or from ``ask(name)``."""
+        record = self.get(url)
+        if record is None:
+            return {}
+        headers: dict[str, str] = {}
+        for setting in record.headers:
+            value = setting.value if not setting.secret else self._secrets.load(url, setting.name)
+            if value is None and setting.secret and ask is not None:
+                value = ask(setting.name)
+            if value is not None:
+                headers[setting.name] = value
+        return headers
+
+    def record_operation(self, url: str, outcome: str, latency_ms: float | None,
+                         at: datetime | None = None) -> None:
+        """Count one finished operation against its server."""
+        if outcome not in OPERATION_OUTCOMES:
+            raise ValueError(f"unknown operation outcome {outcome!r}")
+        column = f"{outcome}_count"
+        contact = outcome == "ok"
+        self._write(
+            f"INSERT INTO server_health (url, last_contact_at, last_latency_ms, {column}) VALUES (?, ?, ?, 1)"
+            f" ON CONFLICT(url) DO UPDATE SET {column} = {column} + 1"
+            + (", last_contact_at = excluded.last_contact_at, last_latency_ms = excluded.last_latency_ms"
+               if contact else ""),
+            (url, to_stored_time(at or utc_now()) if contact else None, latency_ms if contact else None))
+
+    def get(self, url: str) -> ServerRecord | None:
+        rows = self._select("WHERE u.url = ?", (url,))
+        return rows[0] if rows else None
+
+    def all(self) -> list[ServerRecord]:
+        return self._select("", ())
+
+    def _select(self, where: str, params: tuple[object, ...]) -> list[ServerRecord]:
+        # Servers seen only through health (never saved) are listed too.
+        sql = f"""
+            WITH u(url) AS (SELECT url FROM servers UNION SELECT url FROM server_health)
+            SELECT u.url, s.name, s.budget_s, COALESCE(s.headers, '[]'), h.last_contact_at,
+                   h.last_latency_ms, COALESCE(h.ok_count, 0), COALESCE(h.failed_count, 0),
+                   COALESCE(h.cancelled_count, 0)
+            FROM u LEFT JOIN servers s ON s.url = u.url LEFT JOIN server_health h ON h.url = u.url
+            {where} ORDER BY u.url"""
+        records = []
+        for row in self._conn.execute(sql, params):
+            headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value"))
+                            for h in json.loads(row[3]))
+            records.append(ServerRecord(row[0], row[1], row[2], headers, from_stored_time(row[4]), row[5],
+                                        row[6], row[7], row[8]))
+        return records
+
+    def _write(self, sql: str, params: tuple[object, ...]) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            self._conn.execute(sql, params)
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")

@@ -1,0 +1,17 @@
+"""Shared test settings: no test ever touches the user's real run database."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _isolated_run_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Every test (and every process it starts) gets its own RUN_INSPECTOR_DB and data folder."""
+    folder = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("RUN_INSPECTOR_DB", str(folder / "runs.db"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder / "xdg"))
+    yield folder / "runs.db"

@@ -1,0 +1,169 @@
+"""The command line as a user runs it: a real process against real servers on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.asgi_server import serve_asgi
+from tests.support.sdk_server import ToolEvents, build_sdk_server
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "Bearer s3cr3t-token-value"
+
+
+def run_cli(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def sdk_events() -> ToolEvents:
+    return ToolEvents()
+
+
+@pytest.fixture(scope="module")
+def sdk_url(sdk_events: ToolEvents) -> Iterator[str]:
+    with serve_asgi(build_sdk_server(sdk_events).streamable_http_app()) as url:
+        yield url
+
+
+def test_call_json_is_one_object_with_every_leg(sdk_url: str) -> None:
+    done = run_cli("call", sdk_url, "echo", "--args", '{"text": "hello"}', "--json", "--budget", "7")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)  # exactly one object: json.loads refuses trailing data
+    assert report["operation"] == "tools/call"
+    assert report["tool"] == "echo"
+    assert report["outcome"] == "ok"
+    assert report["is_error"] is False
+    assert report["content"] == "hello"
+    assert report["error"] is None
+    assert report["budget_s"] == 7
+    assert [leg["method"] for leg in report["legs"]] == ["initialize", "notifications/initialized", "tools/call"]
+    assert [leg["granted_s"] for leg in report["legs"]] == [7, 7, 7]
+    assert all(leg["outcome"] == "ok" and leg["elapsed_ms"] >= 0 for leg in report["legs"])
+    assert [leg["http_status"] for leg in report["legs"]] == [200, 202, 200]
+
+
+def test_a_tool_that_reports_an_error_exits_1(sdk_url: str) -> None:
+    done = run_cli("call", sdk_url, "explode", "--json")
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert report["outcome"] == "failed"
+    assert report["is_error"] is True
+    assert report["error"] is None  # the server answered; the tool said it failed
+
+
+def test_tools_lists_names_and_pages(sdk_url: str) -> None:
+    done = run_cli("tools", sdk_url, "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["operation"] == "tools/list"
+    assert {"echo", "add", "explode", "slow"} <= {tool["name"] for tool in report["tools"]}
+    assert report["pages"] == 1
+    readable = run_cli("tools", sdk_url)
+    assert "echo" in readable.stdout and "tools/list" in readable.stdout
+
+
+def test_ping_is_the_handshake_only(sdk_url: str) -> None:
+    done = run_cli("ping", sdk_url, "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [leg["method"] for leg in report["legs"]] == ["initialize", "notifications/initialized"]
+
+
+def test_readable_summary_names_legs_and_content(sdk_url: str) -> None:
+    done = run_cli("call", sdk_url, "echo", "--args", '{"text": "readable"}')
+    assert done.returncode == 0
+    assert "readable" in done.stdout
+    for method in ("initialize", "notifications/initialized", "tools/call"):
+        assert method in done.stdout
+    assert "granted" in done.stdout
+
+
+def test_unreachable_server_fails_with_the_error_sentence() -> None:
+    from tests.support.asgi_server import free_port
+
+    url = f"http://127.0.0.1:{free_port()}/mcp"
+    done = run_cli("call", url, "echo", "--json")
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert report["error"]["kind"] == "unreachable"
+    assert isinstance(report["error"]["code"], int)
+    assert url in report["error"]["message"]
+    assert report["legs"][0]["outcome"] == "failed"
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["call", "http://127.0.0.1:9/mcp", "echo", "--args", "{not json"], "--args"),
+    (["call", "http://127.0.0.1:9/mcp", "echo", "--args", "[1, 2]"], "JSON object"),
+    (["call", "not-a-url", "echo"], "not a server address"),
+    (["call", "ftp://127.0.0.1/mcp", "echo"], "not a server address"),
+    (["call", "http://127.0.0.1:9/mcp", "echo", "--budget", "soon"], "--budget"),
+    (["call", "http://127.0.0.1:9/mcp", "echo", "--budget", "-1"], "--budget"),
+    (["tools", "http://127.0.0.1:9/mcp", "--header", "no colon here"], "--header"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_usage_exits_2_with_one_line(args: list[str], fragment: str) -> None:
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert fragment in lines[0]
+
+
+def test_header_values_are_sent_but_never_printed(sdk_url: str) -> None:
+    from tests.support.asgi_server import free_port
+
+    for args in (["call", sdk_url, "echo", "--args", '{"text": "x"}'],
+                 ["call", sdk_url, "echo", "--args", '{"text": "x"}', "--json"],
+                 ["ping", f"http://127.0.0.1:{free_port()}/mcp"],
+                 ["ping", f"http://127.0.0.1:{free_port()}/mcp", "--json"],
+                 ["tools", sdk_url, "--header", f"Bad Name: {SECRET}"]):
+        done = run_cli(*args, "--header", f"Authorization: {SECRET}")
+        assert "s3cr3t" not in done.stdout + done.stderr
+
+
+def test_ctrl_c_cancels_in_flight_and_exits_130(sdk_url: str, sdk_events: ToolEvents) -> None:
+    sdk_events.started.clear()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "inspector", "call", sdk_url, "slow", "--args", '{"seconds": 20}', "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert sdk_events.started.wait(20), "the slow tool never started"
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        stdout, _stderr = process.communicate(timeout=10)
+        took = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    assert took < 2.0  # generous here; the benchmark measures the 0.5 s target
+    report = json.loads(stdout)
+    assert report["outcome"] == "cancelled"
+    assert report["cancelled_in_flight"] is True
+    assert report["error"]["kind"] == "cancelled"
+    assert report["legs"][-1]["method"] == "tools/call"
+    assert report["legs"][-1]["outcome"] == "cancelled"
+    assert sdk_events.cancelled.wait(5), "the server's tool was not told to stop"
+
+
+def test_python_dash_m_and_the_entry_point_agree() -> None:
+    script = Path(sys.executable).with_name("run-inspector")
+    if not script.exists():
+        pytest.fail("the run-inspector entry point is not installed in this environment")
+    by_module = run_cli("--help")
+    by_script = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=30,
+                               env={**os.environ})
+    assert by_module.returncode == by_script.returncode == 0
+    assert "call" in by_script.stdout and "tools" in by_script.stdout

@@ -1,0 +1,45 @@
+"""inspector.runs depends on nothing of ours, no Qt and no I/O libraries."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import inspector.runs
+
+PACKAGE_DIR = Path(inspector.runs.__file__).parent
+ALLOWED_STDLIB = {"__future__", "collections", "dataclasses", "datetime", "enum", "math", "typing"}
+
+
+def _imports(path: Path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield 0, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            yield node.level, node.module or ""
+
+
+def test_modules_import_only_each_other_and_a_few_stdlib_modules():
+    files = sorted(PACKAGE_DIR.glob("*.py"))
+    assert len(files) >= 8
+    for path in files:
+        for level, module in _imports(path):
+            if level:
+                assert level == 1, f"{path.name} reaches outside the package: {'.' * level}{module}"
+            else:
+                assert module.split(".")[0] in ALLOWED_STDLIB, f"{path.name} imports {module}"
+
+
+def test_importing_the_package_loads_no_other_inspector_package_or_qt():
+    code = (
+        "import sys, inspector.runs\n"
+        "bad = sorted(m for m in sys.modules if (m.startswith('inspector.') and not m.startswith('inspector.runs'))"
+        " or m.split('.')[0] in {'PySide6', 'httpx', 'sqlite3', 'sqlite_utils'})\n"
+        "print(','.join(bad))\n"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PACKAGE_DIR.parent.parent
+    )
+    assert output.stdout.strip() == ""
