@@ -156,6 +156,16 @@ def test_ctrl_c_cancels_in_flight_and_exits_130(sdk_url: str, sdk_events: ToolEv
     assert report["legs"][-1]["method"] == "tools/call"
     assert report["legs"][-1]["outcome"] == "cancelled"
     assert sdk_events.cancelled.wait(5), "the server's tool was not told to stop"
+    # Stored as cancelled, and the server's health does not count it as a failure.
+    from inspector.store import RunStore, ServerRegistry
+
+    with RunStore.open(os.environ["RUN_INSPECTOR_DB"]) as store:
+        run = store.get_run(report["run_id"])
+        assert run.status == "cancelled"
+        (step,) = store.steps_page(run.id)
+        assert step.outcome == "cancelled" and step.payload["cancelledInFlight"] is True
+        health = ServerRegistry(store.db).get(sdk_url)
+        assert health.cancelled_count == 1 and health.failed_count == 0
 
 
 def test_python_dash_m_and_the_entry_point_agree() -> None:

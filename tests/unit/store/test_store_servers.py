@@ -1,0 +1,82 @@
+"""Server health: a cancel is never a fault; secret header values never reach the file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspector.store import RunStore, ServerRegistry
+from inspector.store.secrets import is_secret_header
+
+
+class MemoryKeeper:
+    available = True
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[str, str], str] = {}
+
+    def save(self, server_url: str, header: str, value: str) -> bool:
+        self.kept[(server_url, header)] = value
+        return True
+
+    def load(self, server_url: str, header: str) -> str | None:
+        return self.kept.get((server_url, header))
+
+
+def test_cancelled_operations_are_not_failures_and_record_no_contact(tmp_path: Path) -> None:
+    with RunStore.open(tmp_path / "runs.db") as store:
+        registry = ServerRegistry(store.db)
+        url = "http://127.0.0.1:9/mcp"
+        registry.record_operation(url, "ok", 12.5)
+        contact = registry.get(url).last_contact_at
+        for _ in range(3):
+            registry.record_operation(url, "cancelled", 999.0)
+        registry.record_operation(url, "failed", 5000.0)
+        server = registry.get(url)
+        assert (server.ok_count, server.failed_count, server.cancelled_count) == (1, 1, 3)
+        assert server.last_latency_ms == 12.5  # neither the cancel nor the failure is "contact"
+        assert server.last_contact_at == contact
+        assert server.to_dict()["cancelled"] == 3
+
+
+def test_a_server_seen_only_failing_has_no_contact(tmp_path: Path) -> None:
+    with RunStore.open(tmp_path / "runs.db") as store:
+        registry = ServerRegistry(store.db)
+        registry.record_operation("http://down/mcp", "failed", None)
+        (server,) = registry.all()
+        assert server.last_contact_at is None and server.failed_count == 1 and server.ok_count == 0
+
+
+def test_secret_header_values_never_reach_the_database_file(tmp_path: Path) -> None:
+    path = tmp_path / "runs.db"
+    keeper = MemoryKeeper()
+    with RunStore.open(path) as store:
+        registry = ServerRegistry(store.db, keeper)
+        registry.save_server("http://a/mcp", name="A", budget_s=45,
+                             headers={"Authorization": "Bearer TOPSECRET-1", "X-Api-Key": "TOPSECRET-2",
+                                      "X-Tenant": "acme"})
+        server = registry.get("http://a/mcp")
+        assert [(h.name, h.secret, h.value) for h in server.headers] == [
+            ("Authorization", True, None), ("X-Api-Key", True, None), ("X-Tenant", False, "acme")]
+        assert registry.headers_for("http://a/mcp") == {
+            "Authorization": "Bearer TOPSECRET-1", "X-Api-Key": "TOPSECRET-2", "X-Tenant": "acme"}
+        assert server.budget_s == 45 and server.name == "A"
+    for file in tmp_path.iterdir():
+        assert b"TOPSECRET" not in file.read_bytes(), file.name
+
+
+def test_without_a_keyring_secrets_are_asked_for(tmp_path: Path) -> None:
+    with RunStore.open(tmp_path / "runs.db") as store:
+        registry = ServerRegistry(store.db)  # no keeper: nothing can keep a secret
+        registry.save_server("http://a/mcp", headers={"Authorization": "Bearer gone"})
+        asked: list[str] = []
+        headers = registry.headers_for("http://a/mcp", ask=lambda name: asked.append(name) or "Bearer typed")
+        assert asked == ["Authorization"]
+        assert headers == {"Authorization": "Bearer typed"}
+        assert registry.headers_for("http://a/mcp") == {}
+
+
+def test_secret_header_names() -> None:
+    for name in ("Authorization", "Proxy-Authorization", "Cookie", "X-API-Key", "X-Auth-Token", "api_key"):
+        assert is_secret_header(name), name
+    for name in ("Accept", "X-Tenant", "User-Agent"):
+        assert not is_secret_header(name), name
