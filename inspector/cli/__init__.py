@@ -4,20 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from inspector.mcp.server import InvalidServerError
-
-from . import operations, runs
-from .common import EXIT_OK, Parser, UsageError, fail
-
-
-def build_parser() -> Parser:
-    parser = Parser(prog="run-inspector",
-                    description="Make, cancel, store and inspect MCP tool calls. Without a subcommand "
-                                "the window opens (once the desktop interface is built).")
-    commands = parser.add_subparsers(dest="command", parser_class=Parser)
-    operations.add_parsers(commands)
-    runs.add_parsers(commands, Parser)
-    return parser
+from .common import EXIT_OK, UsageError, fail
+from .parser import OPERATIONS, build_parser
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,10 +15,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             build_parser().print_help()
             return EXIT_OK
-        if args.command in operations.OPERATIONS:
+        # Imported on demand: `runs show` should not pay for the network stack, nor `call` for more.
+        if args.command in OPERATIONS:
+            from . import operations
+
             return operations.run(args)
+        from . import runs
+
         return runs.run(args)
-    except (UsageError, InvalidServerError) as exc:
+    except UsageError as exc:
         return fail(str(exc))
 
 

@@ -7,7 +7,10 @@ import re
 import sys
 from typing import NoReturn
 
-from inspector.store import RunStore, StoreError, resolve_db_path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from inspector.store import RunStore
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -27,13 +30,10 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def add_db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="PATH",
-                        help="the run database (default: RUN_INSPECTOR_DB, else runs.db in the user data folder)")
-
-
 def open_store(option: str | None) -> RunStore:
     """Open the run database, or raise :class:`UsageError` saying why it cannot be used."""
+    from inspector.store import RunStore, StoreError, resolve_db_path
+
     try:
         return RunStore.open(resolve_db_path(option))
     except StoreError as exc:

@@ -14,35 +14,20 @@ from typing import Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
 from inspector.mcp import CancelSignal, McpClient, OperationRecorder, ServerEndpoint, parse_budget, public_url
+from inspector.mcp.server import InvalidServerError
 from inspector.store import RunStore, ServerRegistry, StoreError
 
-from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, add_db_option, open_store, safe
+from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
+from .parser import OPERATIONS
 
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
-OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping"}
-
-
-def add_parsers(commands: argparse._SubParsersAction) -> None:
-    def server_options(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("url", help="the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp")
-        sub.add_argument("--budget", metavar="SECONDS",
-                         help="time budget for the whole operation (default 20; minimum 1)")
-        sub.add_argument("--header", action="append", default=[], metavar='"Name: value"',
-                         help="extra HTTP header, e.g. an Authorization token (sent, never printed or stored)")
-        sub.add_argument("--json", action="store_true", help="print exactly one JSON object")
-        sub.add_argument("--no-store", action="store_true", help="do not record this operation as a run")
-        add_db_option(sub)
-
-    call = commands.add_parser("call", help="call a tool")
-    server_options(call)
-    call.add_argument("tool", help="the tool's name")
-    call.add_argument("--args", default="{}", metavar="JSON", help="the tool's arguments as a JSON object")
-    server_options(commands.add_parser("tools", help="list the tools a server offers"))
-    server_options(commands.add_parser("ping", help="check that a server answers the handshake"))
 
 
 def run(args: argparse.Namespace) -> int:
-    server = ServerEndpoint(args.url, headers=parse_headers(args.header))
+    try:
+        server = ServerEndpoint(args.url, headers=parse_headers(args.header))
+    except InvalidServerError as exc:
+        raise UsageError(str(exc)) from None
     budget = parse_budget_option(args.budget)
     arguments = parse_arguments(args.args) if args.command == "call" else None
     store = None if args.no_store else open_store(args.db)

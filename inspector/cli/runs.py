@@ -9,27 +9,9 @@ from datetime import datetime
 from typing import Any
 
 from inspector.runs import step_details
-from inspector.store import RUN_STATUSES, RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
+from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
-from .common import EXIT_FAILED, EXIT_OK, UsageError, add_db_option, open_store, safe
-
-
-def add_parsers(commands: argparse._SubParsersAction, parser_class: type[argparse.ArgumentParser]) -> None:
-    runs = commands.add_parser("runs", help="list or show stored runs")
-    actions = runs.add_subparsers(dest="runs_command", parser_class=parser_class, required=True)
-    listing = actions.add_parser("list", help="the most recent runs, newest first")
-    listing.add_argument("--outcome", choices=RUN_STATUSES, help="only runs with this status")
-    listing.add_argument("--server", metavar="URL", help="only runs against this server")
-    listing.add_argument("--limit", type=int, default=50, metavar="N", help="at most N runs (default 50)")
-    listing.add_argument("--json", action="store_true", help="print exactly one JSON object")
-    add_db_option(listing)
-    show = actions.add_parser("show", help="a run and its timeline")
-    show.add_argument("run_id", type=int, metavar="RUN_ID")
-    show.add_argument("--json", action="store_true", help="print exactly one JSON object")
-    add_db_option(show)
-    servers = commands.add_parser("servers", help="servers and their health")
-    servers.add_argument("--json", action="store_true", help="print exactly one JSON object")
-    add_db_option(servers)
+from .common import EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
 
 
 def run(args: argparse.Namespace) -> int:

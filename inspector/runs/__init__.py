@@ -8,6 +8,7 @@ from .bounding import bound_text, utf8_size
 from .leg import InvalidLegError, Leg
 from .outcome import ToolOutcome
 from .result import MAX_ARTIFACTS, MAX_CONTENT_BYTES, Artifact, ToolResult, WriteTarget
+from .status import RUN_SOURCES, RUN_STATUSES
 from .step import InvalidStepError, RunStep, StepKind
 from .timeline import (
     LABEL_KEY_PREFIX,
@@ -23,6 +24,8 @@ __all__ = [
     "LABEL_KEY_PREFIX",
     "MAX_ARTIFACTS",
     "MAX_CONTENT_BYTES",
+    "RUN_SOURCES",
+    "RUN_STATUSES",
     "Artifact",
     "InvalidLegError",
     "InvalidStepError",

@@ -14,13 +14,12 @@ from typing import Any
 
 import sqlite_utils
 
-from inspector.runs import Leg, RunStep, step_outcome
+from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, step_outcome
 
 from .database import from_stored_time, open_database, pid_alive, to_stored_time, utc_now
 from .errors import StoreError, UnknownRunError
 
-SOURCES = ("live", "scenario", "imported")
-RUN_STATUSES = ("running", "ok", "failed", "cancelled", "interrupted")
+SOURCES = RUN_SOURCES
 
 
 @dataclass(frozen=True)
@@ -190,6 +189,16 @@ class RunStore:
                 step_id = self.insert_step(run_id, sequence, step, stamp)
         self._next_sequence[run_id] = sequence + 1
         return step_id
+
+    def append_steps(self, run_id: int, steps: Sequence[tuple[RunStep, datetime | None]]) -> list[int]:
+        """Store several steps (each with its legs) in one transaction: all of them or none."""
+        with self.transaction():
+            sequence = self._conn.execute(
+                "SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
+            ids = [self.insert_step(run_id, sequence + offset, step, to_stored_time(moment))
+                   for offset, (step, moment) in enumerate(steps)]
+        self._next_sequence[run_id] = sequence + len(ids)
+        return ids
 
     def insert_step(self, run_id: int, sequence: int, step: RunStep, started_at: str) -> int:
         """Insert inside an open transaction (for importers that write many steps at once)."""

@@ -1,0 +1,63 @@
+"""The command line's grammar. Light on purpose: parsing must not import the network or the store."""
+
+from __future__ import annotations
+
+import argparse
+
+from inspector.runs.status import RUN_STATUSES
+
+from .common import Parser
+
+OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping"}
+
+
+def _db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", metavar="PATH",
+                        help="the run database (default: RUN_INSPECTOR_DB, else runs.db in the user data folder)")
+
+
+def _json_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print exactly one JSON object")
+
+
+def _server_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("url", help="the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp")
+    sub.add_argument("--budget", metavar="SECONDS",
+                     help="time budget for the whole operation (default 20; minimum 1)")
+    sub.add_argument("--header", action="append", default=[], metavar='"Name: value"',
+                     help="extra HTTP header, e.g. an Authorization token (sent, never printed or stored)")
+    _json_option(sub)
+    sub.add_argument("--no-store", action="store_true", help="do not record this operation as a run")
+    _db_option(sub)
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="run-inspector",
+                    description="Make, cancel, store and inspect MCP tool calls. Without a subcommand "
+                                "the window opens (once the desktop interface is built).")
+    commands = parser.add_subparsers(dest="command", parser_class=Parser)
+
+    call = commands.add_parser("call", help="call a tool")
+    _server_options(call)
+    call.add_argument("tool", help="the tool's name")
+    call.add_argument("--args", default="{}", metavar="JSON", help="the tool's arguments as a JSON object")
+    _server_options(commands.add_parser("tools", help="list the tools a server offers"))
+    _server_options(commands.add_parser("ping", help="check that a server answers the handshake"))
+
+    runs = commands.add_parser("runs", help="list or show stored runs")
+    actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, required=True)
+    listing = actions.add_parser("list", help="the most recent runs, newest first")
+    listing.add_argument("--outcome", choices=RUN_STATUSES, help="only runs with this status")
+    listing.add_argument("--server", metavar="URL", help="only runs against this server")
+    listing.add_argument("--limit", type=int, default=50, metavar="N", help="at most N runs (default 50)")
+    _json_option(listing)
+    _db_option(listing)
+    show = actions.add_parser("show", help="a run and its timeline")
+    show.add_argument("run_id", type=int, metavar="RUN_ID")
+    _json_option(show)
+    _db_option(show)
+
+    servers = commands.add_parser("servers", help="servers and their health")
+    _json_option(servers)
+    _db_option(servers)
+    return parser
