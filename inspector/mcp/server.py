@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
+
+
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+_HEADER_VALUE = re.compile(r"^[\t\x20-\x7e]*$")
 
 
 class InvalidServerError(ValueError):
@@ -32,6 +37,12 @@ class ServerEndpoint:
             raise InvalidServerError(
                 f"'{_clip(self.url)}' is not a server address: use an absolute http:// or https:// URL"
             )
+        for name, value in self.headers.items():
+            # Only the name is ever quoted: the value may be a credential.
+            if not _HEADER_NAME.match(name):
+                raise InvalidServerError(f"the header name {_clip(name, 40)!r} is not a valid HTTP header name")
+            if not _HEADER_VALUE.match(value):
+                raise InvalidServerError(f"the value of the header {name} must be printable ASCII on one line")
 
     @property
     def label(self) -> str:

@@ -158,6 +158,9 @@ class LegTransport:
                 if leg.is_work and self.work_sent:
                     self.interrupted = leg
                 raise McpTransportError.cancelled(label, leg.method, in_flight=self.work_sent) from None
+            except httpx.DecodingError:
+                raise McpTransportError.malformed(
+                    label, leg.method, "its body could not be decoded as its Content-Encoding claims") from None
             except httpx.ConnectError as exc:
                 raise McpTransportError.unreachable(label, leg.method, _describe(exc)) from None
             except httpx.TransportError as exc:

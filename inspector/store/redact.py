@@ -1,0 +1,161 @@
+"""Removing credentials from anything that leaves the machine in an exported trace.
+
+Step payloads hold whatever a model, a tool or a server sent: tool arguments with an
+``api_key``, raw responses echoing an ``Authorization`` header, messages quoting a URL with
+``user:password@``. An export must never carry those values, whatever the key is called and
+however deeply it is nested, so every exported value goes through :func:`redact`.
+
+The rules err on the side of removing too much: a field merely named like a secret (a JSON
+schema property called ``password``, say) loses its value too.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Mapping
+from typing import Any
+
+REDACTED = "[REDACTED]"
+"""What a removed value is replaced with."""
+
+# Key names are compared without case and without separators: "X-Api-Key", "x_api_key" and
+# "apiKey" are one name. A key is secret when it contains one of these...
+_SECRET_PARTS = ("authorization", "authorisation", "cookie", "apikey", "password", "passwd",
+                 "passphrase", "secret", "credential", "sessionid", "privatekey", "signature")
+# ...or ends with "token" ("access_token", "X-Auth-Token") but not "tokens": "promptTokens"
+# and "max_tokens" are counts, not credentials...
+_SECRET_SUFFIXES = ("token", "auth", "sessid")
+# ...or is exactly one of these.
+_SECRET_NAMES = frozenset({"pwd", "pass", "session", "jwt", "bearer", "sid"})
+
+# Objects shaped {"name": "Authorization", "value": "..."} (HAR files, header lists).
+_NAME_FIELDS = ("name", "key", "header")
+_VALUE_FIELDS = ("value", "values")
+
+_SEPARATORS = re.compile(r"[^a-z0-9]")
+
+# Cheap test whether a string can hold anything the patterns below would remove.
+_SUSPECT = re.compile(r"(?i)auth|cookie|token|key|pass|pwd|secret|credential|session|sid|bearer|basic"
+                      r"|signature|jwt|://|eyJ|sk-|gh[pousr]_|github_pat_|xox[abprs]-|AKIA")
+_BEARER = re.compile(r"(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=-]+")
+_BASIC = re.compile(r"(?i)\b(basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})")
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@?#\"'<>]+@")
+# Well-known token shapes, which are credentials wherever they appear.
+_KNOWN_TOKENS = re.compile(
+    r"\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"       # JSON web token
+    r"|\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}"                          # OpenAI / Anthropic keys
+    r"|\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}"     # GitHub tokens
+    r"|\bxox[abprs]-[A-Za-z0-9-]{10,}"                                  # Slack tokens
+    r"|\bAKIA[0-9A-Z]{16}\b")                                           # AWS access key ids
+# "name: value", "name=value", '"name": "value"' inside free text. Only the name and separator
+# are consumed, so a value that is not removed is still searched (a URL holding "?api_key=").
+# The name may be quoted, also with escaped quotes (JSON text inside a JSON string).
+_ASSIGNMENT = re.compile(
+    r"""(?P<q>\\?["']|)(?P<name>[A-Za-z0-9_.-]{2,64})(?P=q)(?P<sep>[ \t]*[:=][ \t]*)"""
+    r"""(?=(?P<value>\[REDACTED\]|\\"(?:[^"\\]|\\[^"])*\\"|"(?:[^"\\\n]|\\.)*"|'[^'\n]*'"""
+    r"""|(?i:bearer|basic|token|digest|negotiate|bot|jwt)[ \t]+(?:\[REDACTED\]|[^\s"'\\,;&}\]]+)|[^\s"'\\,;&}\]]+))""")
+# A header line ("Authorization: Basic abc def") loses everything up to the end of the line.
+_HEADER_LINE = re.compile(r"(?im)^([ \t]*)([A-Za-z0-9_-]{2,64})([ \t]*:[ \t]*)(\S[^\r\n]*)$")
+
+
+def is_secret_key(name: str) -> bool:
+    """True for a key whose value is a credential by its name (Authorization, api_key, ...)."""
+    folded = _SEPARATORS.sub("", name.lower())
+    if not folded:
+        return False
+    return (folded in _SECRET_NAMES or any(part in folded for part in _SECRET_PARTS)
+            or folded.endswith(_SECRET_SUFFIXES))
+
+
+def redact(value: Any) -> Any:
+    """Return a copy of the JSON-like ``value`` with every credential replaced by :data:`REDACTED`.
+
+    Objects lose the values of secret-named keys (at any depth, any case); strings lose bearer
+    and basic credentials, ``user:password@`` in URLs, ``secret=value`` assignments, secret
+    header lines and well-known token shapes. Lists, numbers, booleans and null are kept.
+    """
+    # Iterative, so a deeply nested payload cannot exhaust the interpreter's stack.
+    root: list[Any] = [None]
+    pending: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while pending:
+        item, parent, slot = pending.pop()
+        if isinstance(item, str):
+            parent[slot] = redact_text(item)
+        elif isinstance(item, Mapping):
+            copy: dict[str, Any] = {}
+            parent[slot] = copy
+            named_secret = _names_a_secret(item)
+            for key, child in item.items():
+                if (is_secret_key(key) or (named_secret and key in _VALUE_FIELDS)) and not _harmless(child):
+                    copy[key] = REDACTED
+                else:
+                    copy[key] = None
+                    pending.append((child, copy, key))
+        elif isinstance(item, (list, tuple)):
+            items: list[Any] = [None] * len(item)
+            parent[slot] = items
+            pending.extend((child, items, index) for index, child in enumerate(item))
+        else:
+            parent[slot] = item
+    return root[0]
+
+
+def redact_text(text: str) -> str:
+    """Return ``text`` with the credentials it spells out replaced by :data:`REDACTED`."""
+    if not _SUSPECT.search(text):
+        return text  # the common case: nothing that could be a credential
+    # Schemes first: once "Authorization: Bearer x" has lost its value, "x" is just a word.
+    text = _BEARER.sub(rf"\1\2{REDACTED}", text)
+    text = _BASIC.sub(_basic, text)
+    text = _HEADER_LINE.sub(_header_line, text)
+    text = _redact_assignments(text)
+    text = _USERINFO.sub(rf"\1{REDACTED}@", text)
+    return _KNOWN_TOKENS.sub(REDACTED, text)
+
+
+def _harmless(value: Any) -> bool:
+    # null and booleans carry no secret; keeping them keeps "password": null readable.
+    return value is None or isinstance(value, bool) or value == REDACTED
+
+
+def _names_a_secret(item: Mapping[str, Any]) -> bool:
+    return any(isinstance(item.get(field), str) and is_secret_key(item[field]) for field in _NAME_FIELDS)
+
+
+def _header_line(match: re.Match[str]) -> str:
+    if not is_secret_key(match.group(2)) or match.group(4) == REDACTED:
+        return match.group(0)
+    return f"{match.group(1)}{match.group(2)}{match.group(3)}{REDACTED}"
+
+
+def _redact_assignments(text: str) -> str:
+    parts: list[str] = []
+    done = 0
+    for match in _ASSIGNMENT.finditer(text):
+        if match.start() < done or not is_secret_key(match.group("name")):
+            continue  # inside a value already removed, or not a secret
+        value = match.group("value")
+        quote = "\\\"" if value.startswith("\\\"") else (value[0] if value[0] in "\"'" else "")
+        if value[len(quote):len(value) - len(quote)] in (REDACTED, "null", "true", "false", ""):
+            continue
+        start, end = match.span("value")
+        parts.append(text[done:start])
+        parts.append(f"{quote}{REDACTED}{quote}")
+        done = end
+    if not parts:
+        return text
+    parts.append(text[done:])
+    return "".join(parts)
+
+
+def _basic(match: re.Match[str]) -> str:
+    # "Basic" is also an English word: only a base64 "user:password" pair is a credential.
+    try:
+        decoded = base64.b64decode(match.group(3), validate=True)
+    except (binascii.Error, ValueError):
+        return match.group(0)
+    if b":" not in decoded:
+        return match.group(0)
+    return f"{match.group(1)}{match.group(2)}{REDACTED}"

@@ -1,0 +1,269 @@
+"""The trace file format: its names, limits and rules, and how one run or step of it is read.
+
+Shared by the exporter (which writes what is described here), the OTLP mapping and the importer
+(which refuses anything else). See ``docs/trace-format.md`` for the format itself.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from inspector.runs import InvalidStepError, RunStep
+
+from .database import to_stored_time
+from .errors import StoreError
+from .run_store import RUN_STATUSES
+
+FORMAT_NAME = "run-inspector-trace"
+FORMAT_VERSION = 1
+"""The newest version this code writes and reads; every older one is read too."""
+
+MAX_STRING_CHARS = 5_000_000
+"""No single string (or object key) in an imported file may be longer (characters)."""
+
+MAX_RECORD_SIZE = 10_000_000
+"""Budget of one step record (or one span): characters of its strings plus one per JSON value."""
+
+MAX_DEPTH = 100
+"""Deepest nesting of lists and objects allowed anywhere in an imported file."""
+
+MAX_UID_CHARS = 256
+
+# Keys of a step payload, so an error raised by RunStep can be pinned to the key it is about.
+_PAYLOAD_KEYS = (
+    "kind", "round", "durationMs", "messagesSent", "toolSpecs", "content", "thinking", "finishReason",
+    "promptTokens", "completionTokens", "totalTokens", "estimatedCost", "requestedToolCalls", "raw",
+    "droppedSources", "toolName", "toolArguments", "toolResult", "toolIsError", "toolOutcome",
+    "toolArtifacts", "contextBudget", "writeTargetTable", "writeTargetUid", "legs", "cancelledInFlight",
+)
+_KEY_IN_MESSAGE = re.compile(r"\b(" + "|".join(_PAYLOAD_KEYS) + r")\b(\[\d+\])?")
+
+Path = tuple[str | int, ...]
+"""Where a value sits in a JSON document: keys and list indexes from the top."""
+
+
+class TraceImportError(StoreError):
+    """A file cannot be imported. Nothing was written; the message says where and what is wrong.
+
+    ``location`` names the place (``runs[3].steps[17].payload.toolOutcome``, ``line 12: ...``
+    or ``byte 4096 (line 3, column 9)``); ``problem`` says what is wrong there.
+    """
+
+    def __init__(self, file_name: str, location: str, problem: str) -> None:
+        self.file_name = file_name
+        self.location = location
+        self.problem = problem
+        super().__init__(f"Cannot import {file_name}: {location}: {problem}. Nothing was imported.")
+
+
+class TraceProblem(Exception):
+    """A problem found at ``path``; the importer turns it into a :class:`TraceImportError`.
+
+    Readers raise this instead of the public error because only the importer knows the
+    file name and, for JSON Lines, the line the path is relative to.
+    """
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(problem)
+        self.path = path
+        self.problem = problem
+
+
+def format_path(path: Path) -> str:
+    """``("runs", 3, "steps", 17)`` → ``runs[3].steps[17]``; the empty path is the top level."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text or "the top level"
+
+
+def describe(value: Any) -> str:
+    """A short name of a JSON value's type for messages ("an object", "the number 5")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r:.40}"
+    if isinstance(value, str):
+        return f"a string ({len(value)} characters)" if len(value) > 60 else f"the string {value!r}"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+# -- times -----------------------------------------------------------------------------------------
+
+def format_time(moment: datetime | None) -> str | None:
+    """A stored time as written to a file: the stored text (UTC, ISO 8601, 'Z'), or null."""
+    return to_stored_time(moment) or None
+
+
+def read_time(value: Any, path: Path, *, required: bool = False) -> str:
+    """Read an ISO 8601 time with a zone; return it in the stored form ('' when null/absent)."""
+    if value is None or value == "":
+        if required:
+            raise TraceProblem(path, "a time is required here")
+        return ""
+    if not isinstance(value, str):
+        raise TraceProblem(path, f"must be an ISO 8601 time or null, got {describe(value)}")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise TraceProblem(path, f"{value!r:.60} is not an ISO 8601 time") from None
+    if moment.tzinfo is None:
+        # A time without a zone could be any of 24 hours; guessing would shift the whole run.
+        raise TraceProblem(path, f"{value!r:.60} has no time zone (write it in UTC, ending in 'Z')")
+    return to_stored_time(moment.astimezone(timezone.utc))
+
+
+# -- runs and steps ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RunHeader:
+    """What a file says about one run, apart from its steps. Times are in the stored form."""
+
+    uid: str
+    title: str
+    source: str
+    server: str | None
+    status: str
+    started_at: str
+    finished_at: str
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One step read from a file: its place in the run, its time (stored form) and the step."""
+
+    sequence: int
+    started_at: str
+    step: RunStep
+
+
+def read_text(value: Any, path: Path, *, optional: bool = False) -> str | None:
+    """A string field; ``None`` is allowed only when ``optional``."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise TraceProblem(path, f"must be a string{' or null' if optional else ''}, got {describe(value)}")
+    return value
+
+
+def read_uid(value: Any, path: Path) -> str:
+    """A run's identity: a non-empty string of at most :data:`MAX_UID_CHARS` characters."""
+    uid = read_text(value, path)
+    if not uid or len(uid) > MAX_UID_CHARS or not uid.isprintable():
+        raise TraceProblem(path, f"a run uid must be 1 to {MAX_UID_CHARS} printable characters")
+    return uid
+
+
+def read_status(value: Any, path: Path) -> str:
+    """A run status; ``running`` is accepted (the import stores it as ``interrupted``)."""
+    if value not in RUN_STATUSES:
+        raise TraceProblem(path, f"must be one of {list(RUN_STATUSES)}, got {describe(value)}")
+    return value
+
+
+def read_run_header(fields: Mapping[str, Any], path: Path) -> RunHeader:
+    """Check the run fields of a version-1 trace file (everything but ``steps``)."""
+    for key in ("uid", "title", "status"):
+        if key not in fields:
+            raise TraceProblem(path, f"the run has no {key!r}")
+    return RunHeader(
+        uid=read_uid(fields["uid"], (*path, "uid")),
+        title=read_text(fields["title"], (*path, "title")),
+        source=read_text(fields.get("source", ""), (*path, "source")),
+        server=read_text(fields.get("server"), (*path, "server"), optional=True),
+        status=read_status(fields["status"], (*path, "status")),
+        started_at=read_time(fields.get("started_at"), (*path, "started_at")),
+        finished_at=read_time(fields.get("finished_at"), (*path, "finished_at")),
+    )
+
+
+def read_sequence(value: Any, path: Path) -> int:
+    """A step's place in its run: a whole number, 0 or more."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise TraceProblem(path, f"must be a whole number (0 or more), got {describe(value)}")
+    return value
+
+
+def read_step_record(record: Any, path: Path) -> TraceStep:
+    """Check one ``{"sequence", "started_at", "payload"}`` record of a version-1 trace file."""
+    if not isinstance(record, Mapping):
+        raise TraceProblem(path, f"a step must be an object, got {describe(record)}")
+    for key in ("sequence", "payload"):
+        if key not in record:
+            raise TraceProblem(path, f"the step has no {key!r}")
+    return TraceStep(
+        sequence=read_sequence(record["sequence"], (*path, "sequence")),
+        started_at=read_time(record.get("started_at"), (*path, "started_at")),
+        step=read_payload(record["payload"], (*path, "payload")),
+    )
+
+
+def read_payload(payload: Any, path: Path) -> RunStep:
+    """Build the step a stored payload describes, with the step's own rules.
+
+    :class:`RunStep` is the one definition of a valid step; its message is kept and the
+    path is narrowed to the key it names (e.g. ``payload.toolOutcome``).
+    """
+    if not isinstance(payload, Mapping):
+        raise TraceProblem(path, f"a step payload must be an object, got {describe(payload)}")
+    try:
+        return RunStep.from_payload(payload)
+    except InvalidStepError as error:
+        raise TraceProblem(_narrow(path, str(error)), str(error)) from None
+
+
+def _narrow(path: Path, message: str) -> Path:
+    found = _KEY_IN_MESSAGE.search(message)
+    if found is None:
+        return path
+    narrowed: Path = (*path, found.group(1))
+    if found.group(2):
+        narrowed = (*narrowed, int(found.group(2)[1:-1]))
+    return narrowed
+
+
+def check_nesting(value: Any, path: Path, limit: int) -> None:
+    """Refuse a value nested deeper than ``limit`` lists/objects (walked without recursion)."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            raise TraceProblem(path, f"nested deeper than {limit} levels")
+        pending.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+
+
+def load_embedded_json(text: str, path: Path, depth_limit: int) -> Any:
+    """Parse JSON held in a string (an OTLP attribute): no NaN/Infinity, bounded nesting."""
+    def refuse_constant(name: str) -> Any:
+        raise TraceProblem(path, f"holds {name}, which is not a JSON number")
+
+    try:
+        value = json.loads(text, parse_constant=refuse_constant)
+    except RecursionError:
+        raise TraceProblem(path, f"nested deeper than {depth_limit} levels") from None
+    except ValueError as error:  # JSONDecodeError is a ValueError
+        raise TraceProblem(path, f"is not valid JSON ({error})") from None
+    check_nesting(value, path, depth_limit)
+    return value
+
+
+def dump_json(value: Any) -> str:
+    """Compact JSON as written to trace files and embedded in OTLP attributes."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
