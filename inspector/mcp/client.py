@@ -177,6 +177,8 @@ class _Operation:
         }
         answer = await self._transport.send(Leg("initialize", params, next(self._ids)), self.session)
         result = answer.result or {}
+        # Known before the version is checked, so the session is ended even if we refuse it.
+        self.session = Session(answer.session_id, None)
         version = result.get("protocolVersion")
         if not isinstance(version, str) or version not in self._client.protocol_versions:
             raise McpTransportError.protocol_version(label, str(version) if version is not None else "",

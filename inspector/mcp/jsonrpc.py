@@ -60,7 +60,7 @@ def decode_body(body: bytes) -> RpcAnswer:
         raise NotAnAnswer("the body is empty")
     try:
         obj = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # hostile nesting is malformed too
         raise NotAnAnswer("the body is not valid JSON") from None
     return decode_answer(obj)
 

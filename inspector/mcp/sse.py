@@ -41,7 +41,7 @@ class EventStreamParser:
             if cut is None:
                 break
             end, after = cut
-            if not final and buffer[end] == "\r" and after == len(buffer):
+            if not final and after == end + 1 and buffer[end] == "\r" and after == len(buffer):
                 break  # a CR at the very end may be the first half of CRLF: wait for more
             self._line(buffer[start:end], events)
             start = after

@@ -264,7 +264,7 @@ class LegTransport:
     def _consider_event(self, leg: Leg, data: str) -> tuple[RpcAnswer | None, int]:
         try:
             obj = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None, 1
         if isinstance(obj, dict) and obj.get("method") == "notifications/progress":
             self._report_progress(leg, obj.get("params"))

@@ -1,0 +1,88 @@
+"""The answer of tools/call as the client returns it (§2)."""
+
+from __future__ import annotations
+
+from inspector.mcp.results import NO_TEXT_SENTENCE, ToolCallResult, ToolCatalogue
+
+
+def text(value: str) -> dict:
+    return {"type": "text", "text": value}
+
+
+def test_text_blocks_are_joined_with_newlines():
+    result = ToolCallResult.from_result("echo", {"content": [text("one"), text("two"), text("")]})
+    assert result.content == "one\ntwo\n"
+    assert result.tool == "echo"
+    assert result.is_error is False
+    assert result.dropped_blocks == {}
+    assert result.structured_content is None
+
+
+def test_non_text_blocks_are_counted_and_named_in_a_leading_note():
+    result = ToolCallResult.from_result("t", {"content": [
+        text("before"),
+        {"type": "image", "data": "AAAA", "mimeType": "image/png"},
+        {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"},
+        {"type": "image", "data": "BBBB", "mimeType": "image/png"},
+        {"type": "resource", "resource": {"uri": "file:///x", "text": "x"}},
+        {"type": "resource_link", "uri": "file:///y", "name": "y"},
+        {"type": "hologram"},
+        "not even an object",
+        text("after"),
+    ]})
+    assert result.dropped_blocks == {"image": 2, "audio": 1, "resource": 1, "resource_link": 1, "other": 2}
+    first_line, rest = result.content.split("\n", 1)
+    assert "7" in first_line
+    for kind in ("2 image", "1 audio", "1 resource", "1 resource_link", "2 other"):
+        assert kind in first_line
+    assert "before" not in first_line
+    assert rest == "before\nafter"
+
+
+def test_only_non_text_blocks_give_the_note_alone():
+    result = ToolCallResult.from_result("t", {"content": [{"type": "image", "data": "", "mimeType": "image/png"}]})
+    assert result.dropped_blocks == {"image": 1}
+    assert "1 image" in result.content
+    assert "\n" not in result.content
+
+
+def test_is_error_true_is_kept():
+    result = ToolCallResult.from_result("t", {"content": [text("it broke")], "isError": True})
+    assert result.is_error is True
+    assert result.content == "it broke"
+
+
+def test_is_error_must_be_exactly_true():
+    for value in ("true", 1, None, False):
+        assert ToolCallResult.from_result("t", {"content": [text("x")], "isError": value}).is_error is False
+
+
+def test_structured_content_is_kept_next_to_its_text_copy():
+    result = ToolCallResult.from_result("add", {"content": [text('{"sum": 3}')],
+                                                "structuredContent": {"sum": 3}})
+    assert result.structured_content == {"sum": 3}
+    assert result.content == '{"sum": 3}'
+
+
+def test_structured_content_that_is_not_an_object_is_dropped():
+    result = ToolCallResult.from_result("t", {"content": [text("x")], "structuredContent": [1, 2]})
+    assert result.structured_content is None
+
+
+def test_no_text_at_all_gives_the_sentence():
+    for result in ({}, {"content": []}, {"content": None}, {"content": "text, but not a list"}):
+        called = ToolCallResult.from_result("t", result)
+        assert called.content == NO_TEXT_SENTENCE
+        assert "no textual content" in called.content
+
+
+def test_a_text_block_without_a_string_is_not_text():
+    result = ToolCallResult.from_result("t", {"content": [{"type": "text", "text": 5}, text("real")]})
+    assert result.content.endswith("\nreal")
+    assert sum(result.dropped_blocks.values()) == 1
+
+
+def test_catalogue_names():
+    catalogue = ToolCatalogue([{"name": "a"}, {"name": "b"}, {"title": "nameless"}], pages=2)
+    assert catalogue.names == ["a", "b", ""]
+    assert catalogue.pages == 2
