@@ -151,7 +151,8 @@ class McpClient:
     def _after(self, http: httpx.AsyncClient, transport: LegTransport, op: _Operation) -> None:
         """Start the housekeeping in the background: the user never waits for it."""
         task = asyncio.get_running_loop().create_task(
-            _housekeeping(http, transport.server, op.session, transport.interrupted))
+            _housekeeping(http, transport.server, op.session, transport.interrupted,
+                          transport.interrupted_because))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
@@ -206,7 +207,7 @@ class _Operation:
 
 
 async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session: Session,
-                        interrupted: Leg | None) -> None:
+                        interrupted: Leg | None, reason: str) -> None:
     """After an operation: tell the server about a torn-down request, end the session, close."""
     headers = dict(server.headers)
     headers["Content-Type"] = "application/json"
@@ -219,7 +220,7 @@ async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session
         async with asyncio.timeout(BACKGROUND_BOUND_S):
             if interrupted is not None and interrupted.request_id is not None:
                 notice = Leg("notifications/cancelled",
-                             {"requestId": interrupted.request_id, "reason": "cancelled by the user"})
+                             {"requestId": interrupted.request_id, "reason": reason})
                 with contextlib.suppress(httpx.HTTPError):
                     await http.post(server.url, content=notice.body(), headers=headers)
             if session.session_id:

@@ -116,8 +116,9 @@ class LegTransport:
         self._max_body = max_body_bytes
         #: Has a work request (``tools/call``, ``tools/list``) been handed to the wire yet?
         self.work_sent = False
-        #: The work request a cancellation tore down while on the wire, if any.
+        #: The work request torn down while on the wire (cancel or time-out), and why.
         self.interrupted: Leg | None = None
+        self.interrupted_because = ""
 
     @property
     def server(self) -> ServerEndpoint:
@@ -146,6 +147,9 @@ class LegTransport:
                 outcome = LegOutcome.OK
                 return answer
             except TimeoutError:
+                if leg.is_work and self.work_sent:
+                    # The protocol asks a client that stops waiting to say so.
+                    self.interrupted, self.interrupted_because = leg, "timed out on the client's budget"
                 raise McpTransportError.timed_out(label, leg.method, self._deadline.budget_s, grant) from None
             except asyncio.CancelledError:
                 if self._cancel is None or not self._cancel.fired:
@@ -156,7 +160,7 @@ class LegTransport:
                     task.uncancel()
                 outcome = LegOutcome.CANCELLED
                 if leg.is_work and self.work_sent:
-                    self.interrupted = leg
+                    self.interrupted, self.interrupted_because = leg, "cancelled by the user"
                 raise McpTransportError.cancelled(label, leg.method, in_flight=self.work_sent) from None
             except httpx.DecodingError:
                 raise McpTransportError.malformed(
@@ -205,6 +209,9 @@ class LegTransport:
                                                   "outside visible ASCII")
             if leg.is_notification:
                 # The answer to a notification is not read; 202 without a body is the norm.
+                # An announced empty body is consumed so that the connection can be reused.
+                if response.headers.get("content-length", "").strip() == "0":
+                    await response.aread()
                 return LegAnswer(None, status, new_session)
             answer = await self._read_answer(leg, response, wire)
             if answer.is_error:

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from inspector.runs import InvalidStepError, RunStep
+from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
 
 from .database import to_stored_time
 from .errors import StoreError
-from .run_store import RUN_STATUSES
+
 
 FORMAT_NAME = "run-inspector-trace"
 FORMAT_VERSION = 1
@@ -68,10 +68,11 @@ class TraceProblem(Exception):
     file name and, for JSON Lines, the line the path is relative to.
     """
 
-    def __init__(self, path: Path, problem: str) -> None:
+    def __init__(self, path: Path, problem: str, line: int | None = None) -> None:
         super().__init__(problem)
         self.path = path
         self.problem = problem
+        self.line = line  # the line of a JSON Lines file the path is relative to
 
 
 def format_path(path: Path) -> str:

@@ -242,3 +242,25 @@ def test_the_adapter_maps_failures_and_tool_errors(work: Callable[[Exchange], No
     assert record.tool_result.outcome.value == expected
     assert record.status == expected
     assert step_outcome(record.step.to_payload()) == expected
+
+
+def test_a_timed_out_call_also_tells_the_server() -> None:
+    """The protocol: a sender that stops waiting on a time-out SHOULD send the cancellation."""
+    with FaultServer("session", work=stall) as server:
+        async def go() -> McpTransportError:
+            client = McpClient()
+            try:
+                await client.call_tool(ServerEndpoint(server.url), "slow", {}, budget_s=1)
+            except McpTransportError as exc:
+                await client.drain()
+                return exc
+            raise AssertionError("the stalled call did not time out")
+
+        error = asyncio.run(go())
+        assert error.kind is ErrorKind.TIMED_OUT and not error.is_cancellation
+        assert server.wait_until(lambda: bool(server.posts("notifications/cancelled")), 3)
+        (call,) = server.posts("tools/call")
+        (notice,) = server.posts("notifications/cancelled")
+        assert notice.params["requestId"] == call.rpc_id
+        assert "timed out" in notice.params["reason"]
+        assert notice.headers.get("mcp-session-id") == call.headers["mcp-session-id"]

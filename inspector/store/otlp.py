@@ -1,0 +1,540 @@
+"""Runs as OpenTelemetry traces (OTLP JSON), and spans back as runs: the mapping only, no I/O.
+
+A run is a trace with one root span; each step is a child span of the root; each leg of a step
+is a child span of its step. Our attributes (``run_inspector.*``) carry everything needed to
+rebuild the run exactly; the standard fields (times, status, ``error.type``, ``gen_ai.tool.name``)
+are there so that any OTLP viewer shows the run sensibly.
+
+Spans that are not ours (no ``run_inspector.span`` attribute) are read too: each one becomes a
+step of a run per trace id; see :func:`foreign_step` and ``docs/trace-format.md``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from inspector.runs import Leg, ToolOutcome
+
+from .database import to_stored_time
+from .trace_format import (MAX_DEPTH, Path, RunHeader, TraceProblem, TraceStep, describe, dump_json,
+                           load_embedded_json, read_payload, read_sequence, read_status, read_text,
+                           read_time, read_uid)
+
+SERVICE_NAME = "run-inspector"
+SCOPE_NAME = "run-inspector"
+
+# Our attribute keys. One name per concept, as in the trace format.
+SPAN_ROLE = "run_inspector.span"            # "run", "step" or "leg"
+OUTCOME = "run_inspector.outcome"           # run status, step outcome, leg outcome
+RUN_UID = "run_inspector.run.uid"
+RUN_TITLE = "run_inspector.run.title"
+RUN_SOURCE = "run_inspector.run.source"
+RUN_SERVER = "run_inspector.run.server"
+RUN_STARTED_AT = "run_inspector.run.started_at"
+RUN_FINISHED_AT = "run_inspector.run.finished_at"
+STEP_SEQUENCE = "run_inspector.step.sequence"
+STEP_STARTED_AT = "run_inspector.step.started_at"
+STEP_KIND = "run_inspector.step.kind"
+STEP_PAYLOAD = "run_inspector.step.payload"
+LEG_POSITION = "run_inspector.leg.position"
+LEG_GRANTED_S = "run_inspector.leg.granted_s"
+LEG_ELAPSED_MS = "run_inspector.leg.elapsed_ms"
+
+STATUS_UNSET, STATUS_OK, STATUS_ERROR = 0, 1, 2
+KIND_INTERNAL, KIND_CLIENT = 1, 3
+UNFINISHED_NOTE = "unfinished: the span has no end time"
+
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_STATUS_NAMES = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}
+_MAX_NANOS = 2**64 - 1
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+# -- writing ------------------------------------------------------------------------------------------
+
+def trace_id(uid: str) -> str:
+    """The trace id of a run: 32 hex digits derived from its uid, so a re-export keeps it."""
+    return hashlib.sha256(f"run-inspector/{uid}".encode()).hexdigest()[:32]
+
+
+def span_id(uid: str, *parts: object) -> str:
+    """A span id (16 hex digits) derived from the run uid and the span's place in the run."""
+    text = "/".join([uid, *map(str, parts)])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def unix_nanos(moment: datetime | None) -> int:
+    """Nanoseconds since the epoch; an unknown time is 0 (our attributes say it is unknown)."""
+    if moment is None:
+        return 0
+    delta = moment - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1_000
+
+
+def attribute(key: str, value: Any) -> dict[str, Any]:
+    """One OTLP ``KeyValue``; 64-bit integers are strings, as the protobuf JSON mapping writes them."""
+    if isinstance(value, bool):
+        return {"key": key, "value": {"boolValue": value}}
+    if isinstance(value, int):
+        return {"key": key, "value": {"intValue": str(value)}}
+    if isinstance(value, float):
+        return {"key": key, "value": {"doubleValue": value}}
+    return {"key": key, "value": {"stringValue": str(value)}}
+
+
+def resource() -> dict[str, Any]:
+    """The resource every exported span belongs to."""
+    return {"attributes": [attribute("service.name", SERVICE_NAME)]}
+
+
+def _span(trace: str, span: str, parent: str, name: str, kind: int, start: int, end: int | None,
+          attributes: list[dict[str, Any]], status: dict[str, Any] | None) -> dict[str, Any]:
+    record: dict[str, Any] = {"traceId": trace, "spanId": span}
+    if parent:
+        record["parentSpanId"] = parent
+    record.update({"name": name, "kind": kind, "startTimeUnixNano": str(start)})
+    if end is not None:
+        # Stored times may disagree (a clock set back); a viewer must never see a negative span.
+        record["endTimeUnixNano"] = str(max(end, start))
+    record["attributes"] = attributes
+    if status:
+        record["status"] = status
+    return record
+
+
+def _status(outcome: str, message: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """OTLP status and extra attributes for an outcome: cancelled is not an error."""
+    if outcome == ToolOutcome.FAILED:
+        return {"code": STATUS_ERROR, "message": message or "failed"}, []
+    if outcome == ToolOutcome.CANCELLED:
+        return None, [attribute("error.type", "cancelled")]
+    if outcome == "interrupted":
+        return {"code": STATUS_ERROR, "message": "interrupted"}, [attribute("error.type", "interrupted")]
+    return None, []
+
+
+def run_span(uid: str, title: str, source: str, server: str | None, status: str,
+             started_at: datetime | None, finished_at: datetime | None) -> dict[str, Any]:
+    """The root span of a run. Pass the values as they may leave the machine (redacted)."""
+    attributes = [attribute(SPAN_ROLE, "run"), attribute(RUN_UID, uid), attribute(RUN_TITLE, title),
+                  attribute(RUN_SOURCE, source), attribute(OUTCOME, status)]
+    if server is not None:
+        attributes.append(attribute(RUN_SERVER, server))
+    if started_at is not None:
+        attributes.append(attribute(RUN_STARTED_AT, to_stored_time(started_at)))
+    if finished_at is not None:
+        attributes.append(attribute(RUN_FINISHED_AT, to_stored_time(finished_at)))
+    otlp_status, extra = _status(status, f"run {status}")
+    return _span(trace_id(uid), span_id(uid, "run"), "", title or "run", KIND_INTERNAL,
+                 unix_nanos(started_at), unix_nanos(finished_at) if finished_at else None,
+                 attributes + extra, otlp_status)
+
+
+def step_spans(uid: str, sequence: int, started_at: datetime | None, fallback_start: datetime | None,
+               payload: Mapping[str, Any], outcome: str) -> Iterator[dict[str, Any]]:
+    """The span of one step, then one child span per leg.
+
+    ``payload`` is the step's stored payload as it may leave the machine (redacted), legs
+    included; it is carried whole in ``run_inspector.step.payload``, which is what an import
+    reads. ``fallback_start`` places a step whose own time is unknown.
+    """
+    trace, step = trace_id(uid), span_id(uid, "step", sequence)
+    start = unix_nanos(started_at or fallback_start)
+    duration = payload.get("durationMs") or 0
+    kind = str(payload.get("kind", ""))
+    attributes = [attribute(SPAN_ROLE, "step"), attribute(STEP_SEQUENCE, sequence),
+                  attribute(STEP_KIND, kind), attribute(STEP_PAYLOAD, dump_json(payload))]
+    if started_at is not None:
+        attributes.append(attribute(STEP_STARTED_AT, to_stored_time(started_at)))
+    name = kind
+    if kind == "tool" and isinstance(payload.get("toolName"), str):
+        name = f"execute_tool {payload['toolName']}"
+        attributes += [attribute("gen_ai.operation.name", "execute_tool"),
+                       attribute("gen_ai.tool.name", payload["toolName"])]
+    if outcome:
+        attributes.append(attribute(OUTCOME, outcome))
+    status, extra = _status(outcome, str(payload.get("toolResult") or "")[:200])
+    yield _span(trace, step, span_id(uid, "run"), name, KIND_INTERNAL, start,
+                start + round(duration * 1_000_000), attributes + extra, status)
+    cursor = start  # legs run one after the other, so each starts where the previous ended
+    for position, leg in enumerate(payload.get("legs") or ()):
+        elapsed = round((leg.get("elapsedMs") or 0) * 1_000_000)
+        leg_attributes = [attribute(SPAN_ROLE, "leg"), attribute(LEG_POSITION, position),
+                          attribute("rpc.method", leg.get("method", "")), attribute(OUTCOME, leg["outcome"])]
+        if leg.get("grantedS") is not None:
+            leg_attributes.append(attribute(LEG_GRANTED_S, leg["grantedS"]))
+        if leg.get("elapsedMs") is not None:
+            leg_attributes.append(attribute(LEG_ELAPSED_MS, float(leg["elapsedMs"])))
+        if leg.get("httpStatus") is not None:
+            leg_attributes.append(attribute("http.response.status_code", leg["httpStatus"]))
+        leg_status, leg_extra = _status(leg["outcome"], f"{leg.get('method', '')} {leg['outcome']}")
+        if leg["outcome"] == Leg.NOT_SENT:
+            leg_extra = [attribute("error.type", Leg.NOT_SENT)]
+        yield _span(trace, span_id(uid, "step", sequence, "leg", position), step, str(leg.get("method", "")),
+                    KIND_CLIENT, cursor, cursor + elapsed, leg_attributes + leg_extra, leg_status)
+        cursor += elapsed
+
+
+# -- reading ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Span:
+    """The parts of an OTLP span an import uses, checked."""
+
+    trace_id: str
+    span_id: str
+    parent_id: str
+    name: str
+    kind: int | str
+    start_ns: int
+    end_ns: int | None  # None: the span never ended
+    status_code: int
+    status_message: str
+    attributes: dict[str, Any]
+
+
+def read_span(record: Any, path: Path) -> Span:
+    """Check one span object of OTLP JSON (ids in hex, times in nanoseconds as strings or numbers)."""
+    if not isinstance(record, Mapping):
+        raise TraceProblem(path, f"a span must be an object, got {describe(record)}")
+    start = _nanos(record.get("startTimeUnixNano"), (*path, "startTimeUnixNano"), required=True)
+    end = _nanos(record.get("endTimeUnixNano"), (*path, "endTimeUnixNano"), required=False)
+    if end == 0:
+        end = None  # the protobuf default: never set
+    if end is not None and end < start:
+        raise TraceProblem((*path, "endTimeUnixNano"), "the span ends before it starts")
+    status = record.get("status") or {}
+    if not isinstance(status, Mapping):
+        raise TraceProblem((*path, "status"), f"must be an object, got {describe(status)}")
+    kind = record.get("kind", 0)
+    if not isinstance(kind, (int, str)) or isinstance(kind, bool):
+        raise TraceProblem((*path, "kind"), f"must be a span kind, got {describe(kind)}")
+    return Span(
+        trace_id=_hex_id(record.get("traceId"), 32, (*path, "traceId")),
+        span_id=_hex_id(record.get("spanId"), 16, (*path, "spanId")),
+        parent_id=_hex_id(record.get("parentSpanId"), 16, (*path, "parentSpanId"), optional=True),
+        name=read_text(record.get("name", ""), (*path, "name")),
+        kind=kind,
+        start_ns=start,
+        end_ns=end,
+        status_code=_status_code(status.get("code", 0), (*path, "status", "code")),
+        status_message=read_text(status.get("message", ""), (*path, "status", "message")),
+        attributes=read_attributes(record.get("attributes"), (*path, "attributes")),
+    )
+
+
+def read_attributes(value: Any, path: Path) -> dict[str, Any]:
+    """OTLP ``KeyValue`` list → dict of plain JSON values (a later duplicate key wins)."""
+    if value is None:
+        return {}
+    if not isinstance(value, list):
+        raise TraceProblem(path, f"must be a list of key/value objects, got {describe(value)}")
+    attributes: dict[str, Any] = {}
+    for index, item in enumerate(value):
+        where = (*path, index)
+        if not isinstance(item, Mapping) or not isinstance(item.get("key"), str):
+            raise TraceProblem(where, "an attribute must be an object with a string 'key'")
+        attributes[item["key"]] = _any_value(item.get("value"), (*where, "value"))
+    return attributes
+
+
+def _any_value(value: Any, path: Path) -> Any:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise TraceProblem(path, f"must be an OTLP AnyValue object, got {describe(value)}")
+    if not value:
+        return None
+    if len(value) != 1:
+        raise TraceProblem(path, f"an AnyValue holds exactly one of its fields, got {sorted(value)}")
+    (name, item), = value.items()
+    where = (*path, name)
+    if name == "stringValue":
+        return read_text(item, where)
+    if name == "boolValue":
+        if not isinstance(item, bool):
+            raise TraceProblem(where, f"must be a boolean, got {describe(item)}")
+        return item
+    if name == "intValue":
+        return _integer(item, where)
+    if name == "doubleValue":
+        if isinstance(item, (int, float)) and not isinstance(item, bool):
+            return item
+        raise TraceProblem(where, f"must be a number, got {describe(item)}")
+    if name == "bytesValue":
+        try:
+            base64.b64decode(read_text(item, where), validate=True)
+        except (binascii.Error, ValueError):
+            raise TraceProblem(where, "must be base64") from None
+        return item
+    if name == "arrayValue":
+        values = _values(item, where)
+        return [_any_value(entry, (*where, "values", index)) for index, entry in enumerate(values)]
+    if name == "kvlistValue":
+        return read_attributes(_values(item, where), (*where, "values"))
+    raise TraceProblem(path, f"unknown AnyValue field {name!r}")
+
+
+def _values(item: Any, path: Path) -> list[Any]:
+    if not isinstance(item, Mapping):
+        raise TraceProblem(path, f"must be an object with 'values', got {describe(item)}")
+    values = item.get("values", [])
+    if not isinstance(values, list):
+        raise TraceProblem((*path, "values"), f"must be a list, got {describe(values)}")
+    return values
+
+
+def _integer(value: Any, path: Path) -> int:
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,20}", value):
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise TraceProblem(path, f"must be a whole number (as a string or a number), got {describe(value)}")
+
+
+def _nanos(value: Any, path: Path, *, required: bool) -> int | None:
+    if value is None:
+        if required:
+            raise TraceProblem(path, "the span has no start time")
+        return None
+    number = _integer(value, path)
+    if not 0 <= number <= _MAX_NANOS:
+        raise TraceProblem(path, f"must be nanoseconds since 1970 (0 to 2^64-1), got {number}")
+    return number
+
+
+def _hex_id(value: Any, digits: int, path: Path, *, optional: bool = False) -> str:
+    if optional and value in (None, ""):
+        return ""
+    if not isinstance(value, str) or len(value) != digits or not _HEX.fullmatch(value):
+        raise TraceProblem(path, f"must be {digits} hexadecimal digits, got {describe(value)}")
+    if not value.strip("0"):
+        raise TraceProblem(path, "an all-zero id is invalid")
+    return value.lower()
+
+
+def _status_code(value: Any, path: Path) -> int:
+    if isinstance(value, str) and value in _STATUS_NAMES:
+        return _STATUS_NAMES[value]
+    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1, 2):
+        return value
+    raise TraceProblem(path, f"must be a status code (0, 1 or 2), got {describe(value)}")
+
+
+def stored_time_of(nanos: int | None) -> str:
+    """Nanoseconds since the epoch → the stored time form ('' for 0 or unknown)."""
+    if not nanos:
+        return ""
+    seconds, rest = divmod(nanos, 1_000_000_000)
+    try:
+        moment = datetime.fromtimestamp(seconds, timezone.utc).replace(microsecond=rest // 1000)
+    except (OverflowError, ValueError, OSError):
+        return ""  # beyond what a datetime holds: treat as unknown rather than invent one
+    return to_stored_time(moment)
+
+
+# -- our spans back to runs and steps ---------------------------------------------------------------
+
+def is_ours(span: Span) -> bool:
+    """True for a span this application wrote (it names its role in the run)."""
+    return SPAN_ROLE in span.attributes
+
+
+def our_run_header(span: Span, path: Path) -> RunHeader:
+    """The run a root span of ours describes."""
+    attrs, where = span.attributes, (*path, "attributes")
+    return RunHeader(
+        uid=read_uid(attrs.get(RUN_UID), (*where, RUN_UID)),
+        title=read_text(attrs.get(RUN_TITLE, ""), (*where, RUN_TITLE)),
+        source=read_text(attrs.get(RUN_SOURCE, ""), (*where, RUN_SOURCE)),
+        server=read_text(attrs.get(RUN_SERVER), (*where, RUN_SERVER), optional=True),
+        status=read_status(attrs.get(OUTCOME), (*where, OUTCOME)),
+        started_at=read_time(attrs.get(RUN_STARTED_AT), (*where, RUN_STARTED_AT)),
+        finished_at=read_time(attrs.get(RUN_FINISHED_AT), (*where, RUN_FINISHED_AT)),
+    )
+
+
+def our_step(span: Span, path: Path) -> TraceStep:
+    """The step a step span of ours carries; its payload attribute is authoritative."""
+    attrs, where = span.attributes, (*path, "attributes")
+    if STEP_PAYLOAD not in attrs or STEP_SEQUENCE not in attrs:
+        raise TraceProblem(where, f"a step span needs {STEP_SEQUENCE!r} and {STEP_PAYLOAD!r}")
+    text = read_text(attrs[STEP_PAYLOAD], (*where, STEP_PAYLOAD))
+    payload = load_embedded_json(text, (*where, STEP_PAYLOAD), MAX_DEPTH)
+    return TraceStep(
+        sequence=read_sequence(attrs[STEP_SEQUENCE], (*where, STEP_SEQUENCE)),
+        started_at=read_time(attrs.get(STEP_STARTED_AT), (*where, STEP_STARTED_AT)),
+        step=read_payload(payload, (*where, STEP_PAYLOAD)),
+    )
+
+
+# -- foreign spans -------------------------------------------------------------------------------
+
+_LLM_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
+
+
+def foreign_kind(span: Span) -> str:
+    """The step kind of a span we did not write: ``tool``, ``llm`` or ``request``."""
+    attrs = span.attributes
+    operation = attrs.get("gen_ai.operation.name")
+    if isinstance(attrs.get("gen_ai.tool.name"), str) or operation == "execute_tool":
+        return "tool"
+    if operation in _LLM_OPERATIONS or isinstance(attrs.get("gen_ai.request.model"), str):
+        return "llm"
+    return "request"
+
+
+def foreign_step(span: Span, sequence: int, path: Path) -> TraceStep:
+    """A span from another tool as one step (see docs/trace-format.md, "Foreign spans").
+
+    An unfinished span (no end time) gets duration 0, no outcome, ``raw.otlp.unfinished`` and
+    a note in its details: its length is unknown and none is invented.
+    """
+    attrs = span.attributes
+    kind = foreign_kind(span)
+    finished = span.end_ns is not None
+    raw: dict[str, Any] = {"name": span.name, "traceId": span.trace_id, "spanId": span.span_id,
+                           "parentSpanId": span.parent_id, "kind": span.kind,
+                           "status": {"code": span.status_code, "message": span.status_message},
+                           "attributes": attrs}
+    if not finished:
+        raw["unfinished"] = True
+    payload: dict[str, Any] = {
+        "kind": kind, "round": 0,
+        "durationMs": round((span.end_ns - span.start_ns) / 1_000_000, 2) if finished else 0,
+        "raw": {"otlp": raw},
+    }
+    cancelled = attrs.get("error.type") == "cancelled"
+    if kind == "tool":
+        name = attrs.get("gen_ai.tool.name")
+        payload["toolName"] = name if isinstance(name, str) else span.name
+        arguments = attrs.get("gen_ai.tool.call.arguments")
+        if isinstance(arguments, (dict, list)):
+            payload["toolArguments"] = arguments
+        result = attrs.get("gen_ai.tool.call.result")
+        payload["toolResult"] = result if isinstance(result, str) else span.status_message
+        if finished:
+            outcome = (ToolOutcome.CANCELLED if cancelled else
+                       ToolOutcome.FAILED if span.status_code == STATUS_ERROR else ToolOutcome.OK)
+            payload["toolIsError"] = outcome is not ToolOutcome.OK
+            payload["toolOutcome"] = outcome.value
+        else:
+            payload["toolResult"] = UNFINISHED_NOTE
+    else:
+        notes = [span.name]
+        if not finished:
+            notes.append(f"({UNFINISHED_NOTE})")
+        elif span.status_code == STATUS_ERROR:
+            notes.append(f"(error: {span.status_message or 'no message'})")
+        payload["content"] = " ".join(note for note in notes if note)
+        if kind == "llm":
+            for ours, theirs in (("promptTokens", "gen_ai.usage.input_tokens"),
+                                 ("completionTokens", "gen_ai.usage.output_tokens")):
+                if isinstance(attrs.get(theirs), int) and attrs[theirs] >= 0:
+                    payload[ours] = attrs[theirs]
+    return TraceStep(sequence, stored_time_of(span.start_ns), read_payload(payload, path))
+
+
+@dataclass
+class ForeignTrace:
+    """What pass 1 gathers about a trace of foreign spans to describe its run."""
+
+    trace_id: str
+    path: Path
+    line: int | None
+    service: str | None = None
+    root_name: str | None = None
+    first_name: str = ""
+    start_ns: int | None = None
+    end_ns: int = 0
+    root_unfinished: bool = False
+    error: bool = False
+    cancelled_root: bool = False
+    count: int = 0
+
+    def add(self, span: Span, service: str | None) -> None:
+        """Account for one more span of this trace."""
+        if self.count == 0:
+            self.first_name = span.name
+        self.count += 1
+        if not span.parent_id and self.root_name is None:
+            self.root_name, self.service = span.name, service
+            self.root_unfinished = span.end_ns is None
+            self.cancelled_root = span.attributes.get("error.type") == "cancelled"
+        if span.start_ns and (self.start_ns is None or span.start_ns < self.start_ns):
+            self.start_ns = span.start_ns
+        self.end_ns = max(self.end_ns, span.end_ns or 0)
+        self.error = self.error or span.status_code == STATUS_ERROR
+
+    def header(self) -> RunHeader:
+        """The run of this trace: failed if any span failed; interrupted if the root never ended."""
+        status = ("cancelled" if self.cancelled_root else "failed" if self.error
+                  else "interrupted" if self.root_unfinished else "ok")
+        return RunHeader(uid=f"otlp-{self.trace_id}",
+                         title=self.root_name or self.first_name or f"trace {self.trace_id[:8]}",
+                         source="otlp", server=self.service, status=status,
+                         started_at=stored_time_of(self.start_ns),
+                         finished_at="" if self.root_unfinished else stored_time_of(self.end_ns))
+
+
+@dataclass
+class SpanSorter:
+    """Turns spans, in file order, into runs and steps; the same in both passes of an import.
+
+    ``on_run(key, header, path)`` and ``on_step(key, step, path)`` receive the results; the
+    key of a run is its trace id. Runs of foreign traces are only known at the end, so they
+    are reported by :meth:`finish`.
+    """
+
+    on_run: Callable[[str, RunHeader, Path], None]
+    on_step: Callable[[str, TraceStep, Path], None]
+    ours: dict[str, bool] = field(default_factory=dict)        # trace id → written by us?
+    has_run_span: dict[str, Path] = field(default_factory=dict)
+    first_step: dict[str, tuple[Path, int | None]] = field(default_factory=dict)
+    foreign: dict[str, ForeignTrace] = field(default_factory=dict)
+
+    def span(self, record: Any, path: Path, service: str | None, line: int | None) -> None:
+        """Read one span object."""
+        span = read_span(record, path)
+        mine = is_ours(span)
+        if self.ours.setdefault(span.trace_id, mine) != mine:
+            raise TraceProblem((*path, "attributes"), f"trace {span.trace_id} mixes spans written by "
+                               "Run Inspector with spans of another tool")
+        if not mine:
+            trace = self.foreign.setdefault(span.trace_id, ForeignTrace(span.trace_id, path, line))
+            trace.add(span, service)
+            self.on_step(span.trace_id, foreign_step(span, trace.count, path), path)
+            return
+        role = span.attributes[SPAN_ROLE]
+        if role == "run":
+            if span.trace_id in self.has_run_span:
+                raise TraceProblem(path, f"trace {span.trace_id} has a second run span "
+                                   f"(the first is at {self.has_run_span[span.trace_id]})")
+            self.has_run_span[span.trace_id] = path
+            self.on_run(span.trace_id, our_run_header(span, path), path)
+        elif role == "step":
+            self.first_step.setdefault(span.trace_id, (path, line))
+            self.on_step(span.trace_id, our_step(span, path), path)
+        elif role != "leg":  # legs are rebuilt from their step's payload; their spans are for viewers
+            raise TraceProblem((*path, "attributes", SPAN_ROLE),
+                               f"must be 'run', 'step' or 'leg', got {describe(role)}")
+
+    def finish(self) -> None:
+        """Report the runs of foreign traces; refuse steps of ours whose run span is missing."""
+        for trace, (path, line) in self.first_step.items():
+            if trace not in self.has_run_span:
+                raise TraceProblem(path, f"trace {trace} has steps but no run span (is the file complete?)",
+                                   line)
+        for trace in self.foreign.values():
+            try:
+                self.on_run(trace.trace_id, trace.header(), trace.path)
+            except TraceProblem as problem:
+                problem.line = problem.line or trace.line
+                raise
