@@ -14,4 +14,6 @@ def _isolated_run_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch
     folder = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("RUN_INSPECTOR_DB", str(folder / "runs.db"))
     monkeypatch.setenv("XDG_DATA_HOME", str(folder / "xdg"))
+    # Never the developer's real keyring, should the optional package be installed.
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     yield folder / "runs.db"

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import json
 import math
 import os
 import signal
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
 from inspector.mcp import CancelSignal, McpClient, OperationRecorder, ServerEndpoint, parse_budget, public_url
 from inspector.mcp.server import InvalidServerError
 from inspector.store import RunStore, ServerRegistry, StoreError
+from inspector.store.secrets import system_secret_keeper
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
 from .parser import OPERATIONS
@@ -22,13 +25,26 @@ from .parser import OPERATIONS
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        server = ServerEndpoint(args.url, headers=parse_headers(args.header))
-    except InvalidServerError as exc:
-        raise UsageError(str(exc)) from None
+    headers = parse_headers(args.header)
     budget = parse_budget_option(args.budget)
     arguments = parse_arguments(args.args) if args.command == "call" else None
     store = None if args.no_store else open_store(args.db)
+    name = None
+    if store is not None:
+        # A configured server lends its name, budget and headers to what the command line left out.
+        configured = ServerRegistry(store.db, system_secret_keeper()).get(public_url_or_raw(args.url))
+        if configured is not None:
+            name = configured.name
+            budget = budget if budget is not None else configured.budget_s
+            if not headers:
+                headers = ServerRegistry(store.db, system_secret_keeper()).headers_for(
+                    configured.url, ask=ask_secret(configured.url))
+    try:
+        server = ServerEndpoint(args.url, headers=headers, name=name)
+    except InvalidServerError as exc:
+        if store is not None:
+            store.close()
+        raise UsageError(str(exc)) from None
     try:
         return asyncio.run(_operate(args, server, budget, arguments, store))
     finally:
@@ -46,6 +62,27 @@ def parse_headers(raw: list[str]) -> dict[str, str]:
             raise UsageError(f"--header needs the form 'Name: value' (got a header named {name[:40]!r})")
         headers[name] = value.strip()  # ServerEndpoint checks what HTTP allows
     return headers
+
+
+def public_url_or_raw(url: str) -> str:
+    """The key a server is stored under (its URL without credentials), tolerant of bad input."""
+    try:
+        return public_url(url)
+    except ValueError:
+        return url
+
+
+def ask_secret(url: str) -> Callable[[str], str | None]:
+    """Ask for a secret header value the keyring could not give, when someone can answer."""
+
+    def ask(header: str) -> str | None:
+        if not sys.stdin.isatty():
+            print(f"run-inspector: the {header} header for {url} is not kept here (no system keyring) "
+                  "and cannot be asked for; pass it with --header.", file=sys.stderr)
+            return None
+        return getpass.getpass(f"{header} for {url}: ") or None
+
+    return ask
 
 
 def parse_budget_option(raw: str | None) -> float | None:

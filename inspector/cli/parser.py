@@ -57,7 +57,16 @@ def build_parser() -> Parser:
     _json_option(show)
     _db_option(show)
 
-    servers = commands.add_parser("servers", help="servers and their health")
+    servers = commands.add_parser("servers", help="servers and their health; `servers set` configures one")
     _json_option(servers)
     _db_option(servers)
+    server_actions = servers.add_subparsers(dest="servers_command", parser_class=Parser)
+    configure = server_actions.add_parser("set", help="name a server, give it a budget or headers")
+    configure.add_argument("url", help="the server's endpoint")
+    configure.add_argument("--name", help="a display name")
+    configure.add_argument("--budget", metavar="SECONDS", help="this server's operation budget")
+    configure.add_argument("--header", action="append", default=[], metavar='"Name: value"',
+                           help="a header to send to it; credential values go to the system keyring, "
+                                "never to the database")
+    _db_option(configure)
     return parser

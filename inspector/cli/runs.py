@@ -18,6 +18,8 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "runs" and args.runs_command == "list" and args.limit < 1:
         raise UsageError("--limit must be at least 1")
     with open_store(args.db) as store:
+        if args.command == "servers" and args.servers_command == "set":
+            return _configure_server(store, args)
         if args.command == "servers":
             return _servers(store, args.json)
         if args.runs_command == "list":
@@ -85,6 +87,32 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
                 f"{stored.step.round:>5}  {stored.step.duration_ms:>13.2f}  {stored.outcome or '-':<9}  "
                 f"{step_details(stored.payload)}")
         out.write(safe(line) + "\n")
+    return EXIT_OK
+
+
+def _configure_server(store: RunStore, args: argparse.Namespace) -> int:
+    from inspector.mcp import ServerEndpoint, public_url
+    from inspector.mcp.server import InvalidServerError
+    from inspector.store.secrets import system_secret_keeper
+
+    from .operations import parse_budget_option, parse_headers
+
+    headers = parse_headers(args.header)
+    try:
+        endpoint = ServerEndpoint(args.url, headers=headers, name=args.name)
+    except InvalidServerError as exc:
+        raise UsageError(str(exc)) from None
+    keeper = system_secret_keeper()
+    registry = ServerRegistry(store.db, keeper)
+    url = public_url(endpoint.url)
+    registry.save_server(url, name=args.name, budget_s=parse_budget_option(args.budget), headers=headers)
+    print(f"Saved {url}.")
+    from inspector.store.secrets import is_secret_header
+
+    secret = [name for name in headers if is_secret_header(name)]
+    if secret and not keeper.available:
+        print(f"No system keyring is available: the values of {', '.join(secret)} were not kept; "
+              "you will be asked for them (or pass them with --header).")
     return EXIT_OK
 
 

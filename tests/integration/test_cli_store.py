@@ -108,3 +108,25 @@ def test_bad_database_and_unknown_run(tmp_path: Path) -> None:
     conn.close()
     refused = cli("runs", "list", "--db", str(newer))
     assert refused.returncode == 2 and "newer Run Inspector" in refused.stderr
+
+
+def test_a_configured_server_lends_name_budget_and_headers(tmp_path: Path) -> None:
+    from tests.support.fault_server import FaultServer
+
+    db = str(tmp_path / "runs.db")
+    with FaultServer("stateless") as server:
+        saved = cli("servers", "set", server.url, "--name", "Staging", "--budget", "7",
+                    "--header", "Authorization: Bearer hush-hush", "--header", "X-Tenant: acme", "--db", db)
+        assert saved.returncode == 0, saved.stderr
+        assert "hush-hush" not in saved.stdout + saved.stderr
+        report = json.loads(cli("ping", server.url, "--json", "--db", db).stdout)
+        assert report["server"] == "Staging" and report["budget_s"] == 7
+        (initialize,) = server.posts("initialize")
+        assert initialize.headers.get("x-tenant") == "acme"
+        # No keyring here and nobody to ask: the secret is not sent, and the user is told.
+        assert "authorization" not in initialize.headers
+        listed = json.loads(cli("servers", "--json", "--db", db).stdout)["servers"]
+        assert listed[0]["headers"] == [{"name": "Authorization", "secret": True},
+                                        {"name": "X-Tenant", "secret": False}]
+    for file in tmp_path.iterdir():
+        assert b"hush-hush" not in file.read_bytes()
