@@ -17,7 +17,7 @@ from .errors import McpTransportError
 from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint
-from .transport import Leg, LegTransport, Session, SessionGone, new_http_client
+from .transport import Leg, LegTransport, Session, SessionGone, message_headers, new_http_client
 
 T = TypeVar("T")
 
@@ -209,13 +209,7 @@ class _Operation:
 async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session: Session,
                         interrupted: Leg | None, reason: str) -> None:
     """After an operation: tell the server about a torn-down request, end the session, close."""
-    headers = dict(server.headers)
-    headers["Content-Type"] = "application/json"
-    headers["Accept"] = "application/json, text/event-stream"
-    if session.session_id:
-        headers["Mcp-Session-Id"] = session.session_id
-    if session.protocol_version:
-        headers["MCP-Protocol-Version"] = session.protocol_version
+    headers = message_headers(server, session)
     try:
         async with asyncio.timeout(BACKGROUND_BOUND_S):
             if interrupted is not None and interrupted.request_id is not None:

@@ -1,4 +1,4 @@
-"""Building JSON-RPC messages and deciding what an answer body means."""
+"""Deciding what a JSON-RPC answer body means."""
 
 from __future__ import annotations
 
@@ -22,18 +22,6 @@ class RpcAnswer:
 
 class NotAnAnswer(ValueError):
     """The body is not a usable JSON-RPC response; the text says why, for the malformed error."""
-
-
-def request(method: str, params: dict[str, Any], request_id: int) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params},
-                      separators=(",", ":")).encode()
-
-
-def notification(method: str, params: dict[str, Any] | None = None) -> bytes:
-    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-    if params is not None:
-        message["params"] = params
-    return json.dumps(message, separators=(",", ":")).encode()
 
 
 def decode_answer(obj: Any) -> RpcAnswer:

@@ -52,6 +52,18 @@ class Session:
     protocol_version: str | None = None
 
 
+def message_headers(server: ServerEndpoint, session: Session) -> dict[str, str]:
+    """The headers of every message: the server's own, then ours (which win), then the session's."""
+    headers = dict(server.headers)
+    headers["Content-Type"] = "application/json"
+    headers["Accept"] = "application/json, text/event-stream"
+    if session.session_id:
+        headers["Mcp-Session-Id"] = session.session_id
+    if session.protocol_version:
+        headers["MCP-Protocol-Version"] = session.protocol_version
+    return headers
+
+
 @dataclass
 class Leg:
     """One message to send: a request (with an id) or a notification (without)."""
@@ -184,14 +196,8 @@ class LegTransport:
 
     async def _exchange(self, leg: Leg, session: Session, wire: _Wire) -> LegAnswer:
         label = self._server.label
-        headers = dict(self._server.headers)
-        headers["Content-Type"] = "application/json"
-        headers["Accept"] = "application/json, text/event-stream"
-        if session.session_id:
-            headers["Mcp-Session-Id"] = session.session_id
-        if session.protocol_version:
-            headers["MCP-Protocol-Version"] = session.protocol_version
-        request = self._http.build_request("POST", self._server.url, content=leg.body(), headers=headers)
+        request = self._http.build_request("POST", self._server.url, content=leg.body(),
+                                           headers=message_headers(self._server, session))
         if leg.is_work:
             self.work_sent = True
         response = await self._http.send(request, stream=True)
