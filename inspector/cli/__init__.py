@@ -20,6 +20,10 @@ def main(argv: list[str] | None = None) -> int:
             from . import operations
 
             return operations.run(args)
+        if args.command in ("export", "import"):
+            from . import traces
+
+            return traces.run(args)
         from . import runs
 
         return runs.run(args)

@@ -57,6 +57,20 @@ def build_parser() -> Parser:
     _json_option(show)
     _db_option(show)
 
+    export = commands.add_parser("export", help="write runs to a trace file (credentials are never written)")
+    export.add_argument("run_ids", nargs="*", type=int, metavar="RUN_ID", help="the runs to export")
+    export.add_argument("--all", action="store_true", help="export every run")
+    export.add_argument("--outcome", choices=("ok", "failed", "cancelled"), help="only runs with this status")
+    export.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write")
+    export.add_argument("--format", choices=("trace", "otlp"), default="trace",
+                        help="our trace format (default) or OTLP JSON for OpenTelemetry tools")
+    _json_option(export)
+    _db_option(export)
+    importing = commands.add_parser("import", help="read runs from a trace file (ours, reference payloads or OTLP)")
+    importing.add_argument("file", metavar="FILE")
+    _json_option(importing)
+    _db_option(importing)
+
     servers = commands.add_parser("servers", help="servers and their health; `servers set` configures one")
     _json_option(servers)
     _db_option(servers)

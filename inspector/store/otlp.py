@@ -488,20 +488,20 @@ class ForeignTrace:
 class SpanSorter:
     """Turns spans, in file order, into runs and steps; the same in both passes of an import.
 
-    ``on_run(key, header, path)`` and ``on_step(key, step, path)`` receive the results; the
-    key of a run is its trace id. Runs of foreign traces are only known at the end, so they
-    are reported by :meth:`finish`.
+    ``on_run(key, header, path)`` and ``on_step(key, step, path, size)`` receive the results;
+    the key of a run is its trace id; ``size`` is passed on from :meth:`span`. Runs of foreign
+    traces are only known at the end, so they are reported by :meth:`finish`.
     """
 
     on_run: Callable[[str, RunHeader, Path], None]
-    on_step: Callable[[str, TraceStep, Path], None]
+    on_step: Callable[[str, TraceStep, Path, int], None]
     ours: dict[str, bool] = field(default_factory=dict)        # trace id → written by us?
     has_run_span: dict[str, Path] = field(default_factory=dict)
     first_step: dict[str, tuple[Path, int | None]] = field(default_factory=dict)
     foreign: dict[str, ForeignTrace] = field(default_factory=dict)
 
-    def span(self, record: Any, path: Path, service: str | None, line: int | None) -> None:
-        """Read one span object."""
+    def span(self, record: Any, path: Path, service: str | None, line: int | None, size: int = 0) -> None:
+        """Read one span object (``size``: an estimate of the memory its step will hold)."""
         span = read_span(record, path)
         mine = is_ours(span)
         if self.ours.setdefault(span.trace_id, mine) != mine:
@@ -510,7 +510,7 @@ class SpanSorter:
         if not mine:
             trace = self.foreign.setdefault(span.trace_id, ForeignTrace(span.trace_id, path, line))
             trace.add(span, service)
-            self.on_step(span.trace_id, foreign_step(span, trace.count, path), path)
+            self.on_step(span.trace_id, foreign_step(span, trace.count, path), path, size)
             return
         role = span.attributes[SPAN_ROLE]
         if role == "run":
@@ -521,7 +521,7 @@ class SpanSorter:
             self.on_run(span.trace_id, our_run_header(span, path), path)
         elif role == "step":
             self.first_step.setdefault(span.trace_id, (path, line))
-            self.on_step(span.trace_id, our_step(span, path), path)
+            self.on_step(span.trace_id, our_step(span, path), path, size)
         elif role != "leg":  # legs are rebuilt from their step's payload; their spans are for viewers
             raise TraceProblem((*path, "attributes", SPAN_ROLE),
                                f"must be 'run', 'step' or 'leg', got {describe(role)}")

@@ -15,6 +15,7 @@ import base64
 import binascii
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 REDACTED = "[REDACTED]"
@@ -60,8 +61,10 @@ _ASSIGNMENT = re.compile(
 _HEADER_LINE = re.compile(r"(?im)^([ \t]*)([A-Za-z0-9_-]{2,64})([ \t]*:[ \t]*)(\S[^\r\n]*)$")
 
 
+@lru_cache(maxsize=4096)
 def is_secret_key(name: str) -> bool:
     """True for a key whose value is a credential by its name (Authorization, api_key, ...)."""
+    # Cached: an export asks about the same few key names hundreds of thousands of times.
     folded = _SEPARATORS.sub("", name.lower())
     if not folded:
         return False
@@ -76,14 +79,13 @@ def redact(value: Any) -> Any:
     and basic credentials, ``user:password@`` in URLs, ``secret=value`` assignments, secret
     header lines and well-known token shapes. Lists, numbers, booleans and null are kept.
     """
-    # Iterative, so a deeply nested payload cannot exhaust the interpreter's stack.
+    # Iterative, so a deeply nested payload cannot exhaust the interpreter's stack; scalars
+    # are copied in place and only lists and objects wait on the stack.
     root: list[Any] = [None]
     pending: list[tuple[Any, Any, Any]] = [(value, root, 0)]
     while pending:
         item, parent, slot = pending.pop()
-        if isinstance(item, str):
-            parent[slot] = redact_text(item)
-        elif isinstance(item, Mapping):
+        if isinstance(item, Mapping):
             copy: dict[str, Any] = {}
             parent[slot] = copy
             named_secret = _names_a_secret(item)
@@ -91,15 +93,26 @@ def redact(value: Any) -> Any:
                 if (is_secret_key(key) or (named_secret and key in _VALUE_FIELDS)) and not _harmless(child):
                     copy[key] = REDACTED
                 else:
-                    copy[key] = None
-                    pending.append((child, copy, key))
+                    copy[key] = _scalar(child, copy, key, pending)
         elif isinstance(item, (list, tuple)):
             items: list[Any] = [None] * len(item)
             parent[slot] = items
-            pending.extend((child, items, index) for index, child in enumerate(item))
+            for index, child in enumerate(item):
+                items[index] = _scalar(child, items, index, pending)
         else:
-            parent[slot] = item
+            parent[slot] = _scalar(item, parent, slot, pending)
     return root[0]
+
+
+def _scalar(item: Any, parent: Any, slot: Any, pending: list[tuple[Any, Any, Any]]) -> Any:
+    """A scalar's redacted copy; a list or object is queued and ``None`` stands in for now."""
+    kind = type(item)
+    if kind is str:
+        return _redact_short(item) if len(item) <= 64 else redact_text(item)
+    if kind is dict or kind is list or kind is tuple or isinstance(item, Mapping):
+        pending.append((item, parent, slot))
+        return None
+    return item
 
 
 def redact_text(text: str) -> str:
@@ -113,6 +126,10 @@ def redact_text(text: str) -> str:
     text = _redact_assignments(text)
     text = _USERINFO.sub(rf"\1{REDACTED}@", text)
     return _KNOWN_TOKENS.sub(REDACTED, text)
+
+
+# Short strings repeat (method names, outcomes, kinds): remember their redacted form.
+_redact_short = lru_cache(maxsize=8192)(lambda text: redact_text(text))
 
 
 def _harmless(value: Any) -> bool:

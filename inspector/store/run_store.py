@@ -103,11 +103,12 @@ class RunStore:
         if status not in RUN_STATUSES:
             raise ValueError(f"unknown run status {status!r}")
         with self.transaction():
-            return self._insert_run(title, source, server, started_at or utc_now(), uid, status, origin)
+            return self.insert_run(title, source, server, started_at or utc_now(), uid, status, origin)
 
-    def _insert_run(self, title: str, source: str, server: str | None, started_at: datetime | None,
-                    uid: str | None, status: str, origin: str | None,
-                    finished_at: datetime | None = None) -> int:
+    def insert_run(self, title: str, source: str, server: str | None, started_at: datetime | None,
+                   uid: str | None, status: str, origin: str | None,
+                   finished_at: datetime | None = None) -> int:
+        """Insert a run inside an open transaction (for importers); return its id."""
         cursor = self._conn.execute(
             "INSERT INTO runs (uid, title, source, server, status, started_at, finished_at, owner_pid, origin)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -25,6 +25,8 @@ from .redact import redact, redact_text
 from .run_store import RunRecord, RunStore
 from .trace_format import FORMAT_NAME, FORMAT_VERSION, dump_json, format_time
 
+__all__ = ["FORMATS", "ExportReport", "Progress", "TraceExportError", "export"]
+
 FORMATS = ("trace", "otlp")
 PROGRESS_INTERVAL_S = 0.1
 
@@ -66,10 +68,10 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
         try:
             with _replacing(target) as out:
                 steps = write(out, store, runs, meter)
+                meter.done()  # before the rename: a callback that cancels now still leaves nothing
         except OSError as error:
             raise TraceExportError(f"The trace could not be written to {target} ({error.strerror or error}). "
                                    "Choose another place; nothing was written there.") from None
-    meter.done()
     return ExportReport(target, format, len(runs), steps)
 
 

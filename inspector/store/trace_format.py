@@ -26,8 +26,10 @@ FORMAT_VERSION = 1
 MAX_STRING_CHARS = 5_000_000
 """No single string (or object key) in an imported file may be longer (characters)."""
 
-MAX_RECORD_SIZE = 10_000_000
-"""Budget of one step record (or one span): characters of its strings plus one per JSON value."""
+MAX_RECORD_BYTES = 32_000_000
+"""Largest step record (or span) an import builds, in estimated bytes of memory: 24 per value,
+160 per list or object, 48 per string plus its characters, 8 per object key plus its characters.
+A 5 MB string fits; half a million tiny objects do not."""
 
 MAX_DEPTH = 100
 """Deepest nesting of lists and objects allowed anywhere in an imported file."""
@@ -41,6 +43,7 @@ _PAYLOAD_KEYS = (
     "droppedSources", "toolName", "toolArguments", "toolResult", "toolIsError", "toolOutcome",
     "toolArtifacts", "contextBudget", "writeTargetTable", "writeTargetUid", "legs", "cancelledInFlight",
 )
+_STORED_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 _KEY_IN_MESSAGE = re.compile(r"\b(" + "|".join(_PAYLOAD_KEYS) + r")\b(\[\d+\])?")
 
 Path = tuple[str | int, ...]
@@ -115,6 +118,7 @@ def read_time(value: Any, path: Path, *, required: bool = False) -> str:
         return ""
     if not isinstance(value, str):
         raise TraceProblem(path, f"must be an ISO 8601 time or null, got {describe(value)}")
+    stored = _STORED_TIME.fullmatch(value) is not None
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
@@ -122,7 +126,8 @@ def read_time(value: Any, path: Path, *, required: bool = False) -> str:
     if moment.tzinfo is None:
         # A time without a zone could be any of 24 hours; guessing would shift the whole run.
         raise TraceProblem(path, f"{value!r:.60} has no time zone (write it in UTC, ending in 'Z')")
-    return to_stored_time(moment.astimezone(timezone.utc))
+    # Already in the stored form (what we export): keep the text, skip formatting it again.
+    return value if stored else to_stored_time(moment.astimezone(timezone.utc))
 
 
 # -- runs and steps ----------------------------------------------------------------------------------

@@ -4,18 +4,22 @@ Accepted: our trace format (``docs/trace-format.md``), a bare JSON list of step 
 reference stores them), and OTLP JSON (one object, a list of objects, or JSON Lines as the
 OpenTelemetry collector's file exporter writes them).
 
-The file is streamed twice with bounded memory. Pass 1 checks everything and plans the runs;
-only then does pass 2 read it again and write, inside one transaction. A file that changes
-between the passes is refused (its hash is compared) and the transaction rolled back.
+Nothing is written before the whole file has been checked. Pass 1 streams the file, checks
+everything and plans the runs, keeping the checked steps in memory up to :data:`CACHE_BUDGET`;
+then one transaction writes them. A file too big for that budget is streamed a second time to
+write (memory stays bounded either way); a file that changes between the two reads is refused
+(its hash is compared) and the transaction rolled back.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any
@@ -29,15 +33,24 @@ from .database import from_stored_time
 from .errors import StoreError
 from .otlp import SpanSorter, read_attributes
 from .run_store import RunStore
-from .trace_format import (FORMAT_NAME, FORMAT_VERSION, MAX_DEPTH, MAX_RECORD_SIZE, MAX_STRING_CHARS, Path,
+from .trace_format import (FORMAT_NAME, FORMAT_VERSION, MAX_DEPTH, MAX_RECORD_BYTES, MAX_STRING_CHARS, Path,
                            RunHeader, TraceImportError, TraceProblem, TraceStep, describe, dump_json,
                            format_path, read_run_header, read_step_record, read_payload, read_time)
 
+__all__ = ["CACHE_BUDGET", "ImportReport", "Progress", "TraceImportError", "import_trace"]
+
 Progress = Callable[[int, int], None]
-"""``progress(done_bytes, total_bytes)``; both passes count, so ``total`` is twice the file size.
-It may raise (e.g. to cancel): the import then stops and writes nothing."""
+"""``progress(done, total)`` with ``total`` twice the file size: reading counts the bytes read,
+writing the same share of the file per step written. It may raise (e.g. to cancel): the
+import then stops and writes nothing."""
 
 PROGRESS_INTERVAL_S = 0.1
+
+CACHE_BUDGET = 384_000_000
+"""Estimated bytes of checked steps pass 1 may keep for writing (see :meth:`_Plan.step`).
+
+Checking a step (building its :class:`RunStep`) is the dearest part of an import; keeping
+the checked steps saves doing it twice. Above the budget they are dropped and re-read."""
 _CHUNK = 256 * 1024
 _BOM = b"\xef\xbb\xbf"
 _JSON_ERRORS = (ijson.JSONError,)
@@ -70,13 +83,14 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     source = FilePath(path)
     name = source.name
     try:
-        total = source.stat().st_size
-        meter = _Meter(progress, 2 * total)
-        kind = _sniff(source)
-        plan = _Plan()
-        reader = _reader(kind, plan, checking=True, title=source.stem)
-        first_hash = _read(source, kind, reader, meter)
-        report = _write(store, source, kind, plan, first_hash, meter)
+        with _without_cyclic_gc():
+            total = source.stat().st_size
+            meter = _Meter(progress, 2 * total)
+            kind = _sniff(source)
+            plan = _Plan()
+            reader = _reader(kind, plan, checking=True, title=source.stem)
+            first_hash = _read(source, kind, reader, meter)
+            report = _write(store, source, kind, plan, first_hash, meter)
     except TraceProblem as problem:
         location = format_path(problem.path)
         raise TraceImportError(name, f"line {problem.line}: {location}" if problem.line else location,
@@ -88,8 +102,21 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     except sqlite3.Error as error:
         raise StoreError(f"The runs of {name} could not be written to the run database ({error}). "
                          "Nothing was imported.") from None
-    meter.done()
     return report
+
+
+@contextmanager
+def _without_cyclic_gc() -> Iterator[None]:
+    """Pause the cycle collector: an import makes hundreds of thousands of objects, none of
+    them in a cycle, and each collection would walk every one kept so far (about 10% of the
+    time of a large import). Reference counting still frees everything as usual."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _write(store: RunStore, source: FilePath, kind: _Kind, plan: _Plan, first_hash: str,
@@ -97,6 +124,7 @@ def _write(store: RunStore, source: FilePath, kind: _Kind, plan: _Plan, first_ha
     present = [run.header.uid for run in plan.runs.values() if store.find_run_by_uid(run.header.uid)]
     if len(present) == len(plan.runs):
         # Nothing new: the database is not even opened for writing.
+        meter.done()
         return ImportReport(kind.name, (), (), tuple(present), 0)
     with store.transaction():
         run_ids: dict[Any, int] = {}
@@ -108,12 +136,20 @@ def _write(store: RunStore, source: FilePath, kind: _Kind, plan: _Plan, first_ha
                 continue
             # A run still "running" in the file has no process here to finish it.
             status = "interrupted" if header.status == "running" else header.status
-            run_ids[key] = store._insert_run(
+            run_ids[key] = store.insert_run(
                 header.title, "imported", header.server, from_stored_time(header.started_at), header.uid,
                 status, source.name, finished_at=from_stored_time(header.finished_at))
         writer = _Writer(store, run_ids)
-        if run_ids and _read(source, kind, _reader(kind, writer, checking=False), meter) != first_hash:
+        if plan.cache is not None:
+            # Every step was kept when it was checked: write them without reading the file again.
+            share = meter.half / max(len(plan.cache), 1)
+            for number, (key, step) in enumerate(plan.cache, 1):
+                writer.step(key, step, ())
+                if number % 1000 == 0:
+                    meter.advance(int(1000 * share))
+        elif run_ids and _read(source, kind, _reader(kind, writer, checking=False), meter) != first_hash:
             raise TraceProblem((), "the file changed while it was being imported; try again")
+        meter.done()  # before the commit: a callback that cancels now still writes nothing
     uids = tuple(plan.runs[key].header.uid for key in run_ids)
     return ImportReport(kind.name, tuple(run_ids.values()), uids, tuple(present), writer.count)
 
@@ -126,11 +162,18 @@ class _PlannedRun:
     path: Path
 
 
+# A kept step costs about this much besides what its record held (objects, times, the list slot).
+_STEP_OVERHEAD = 512
+
+
 class _Plan:
-    """Pass 1's sink: the runs to create, in file order; refuses duplicate uids and sequences."""
+    """Pass 1's sink: the runs to create, in file order, and (within the budget) the checked
+    steps; refuses duplicate uids and sequences."""
 
     def __init__(self) -> None:
         self.runs: dict[Any, _PlannedRun] = {}
+        self.cache: list[tuple[Any, TraceStep]] | None = []
+        self._budget = CACHE_BUDGET
         self._uids: dict[str, Path] = {}
         self._sequences: dict[Any, set[int]] = {}
 
@@ -141,11 +184,18 @@ class _Plan:
         self._uids[header.uid] = path
         self.runs[key] = _PlannedRun(header, path)
 
-    def step(self, key: Any, step: TraceStep, path: Path) -> None:
+    def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
+        """Account for one checked step; ``size`` estimates the bytes it holds in memory."""
         sequences = self._sequences.setdefault(key, set())
         if step.sequence in sequences:
             raise TraceProblem((*path, "sequence"), f"sequence {step.sequence} appears twice in this run")
         sequences.add(step.sequence)
+        if self.cache is not None:
+            self._budget -= size + _STEP_OVERHEAD
+            if self._budget < 0:
+                self.cache = None  # too big to keep: pass 2 reads the file again
+            else:
+                self.cache.append((key, step))
 
 
 class _Writer:
@@ -159,7 +209,7 @@ class _Writer:
     def run(self, key: Any, header: RunHeader, path: Path) -> None:
         pass  # runs were created from pass 1's plan
 
-    def step(self, key: Any, step: TraceStep, path: Path) -> None:
+    def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
         run_id = self._run_ids.get(key)
         if run_id is not None:  # None: a run already present, skipped
             self._store.insert_step(run_id, step.sequence, step.step, step.started_at)
@@ -185,7 +235,8 @@ class _TraceReader:
         self._has_runs = False
         self._fields: dict[str, Any] = {}
         self._has_steps = False
-        step = _Rec(self._step)
+        self._run = -1  # the key of the run being read: counted, so a repeated "runs" key cannot merge runs
+        step = _Rec(self._step, sized=True)
         run = _Obj({"steps": _Arr(step, on_start=self._steps_start)}, self._RUN_FIELDS,
                    on_start=self._run_start, on_field=self._run_field, on_end=self._run_end)
         self.shape = _Obj({"runs": _Arr(run, on_start=self._runs_start)},
@@ -208,6 +259,7 @@ class _TraceReader:
     def _run_start(self, path: Path) -> None:
         self._fields = {}
         self._has_steps = False
+        self._run += 1
 
     def _run_field(self, path: Path, value: Any) -> None:
         self._fields[path[-1]] = value
@@ -215,13 +267,13 @@ class _TraceReader:
     def _steps_start(self, path: Path) -> None:
         self._has_steps = True
 
-    def _step(self, path: Path, value: Any) -> None:
-        self._sink.step(path[1], read_step_record(value, path), path)
+    def _step(self, path: Path, value: Any, size: int) -> None:
+        self._sink.step(self._run, read_step_record(value, path), path, size)
 
     def _run_end(self, path: Path) -> None:
         if not self._has_steps:
             raise TraceProblem(path, "the run has no 'steps' list")
-        self._sink.run(path[1], read_run_header(self._fields, path), path)
+        self._sink.run(self._run, read_run_header(self._fields, path), path)
 
     def finish(self) -> None:
         """Nothing is left to check once the document has ended."""
@@ -241,9 +293,9 @@ class _PayloadsReader:
         self._hash = hashlib.sha256()
         self._first_failed: RunStep | None = None
         self._last_tool: RunStep | None = None
-        self.shape = _Arr(_Rec(self._payload), on_end=self._end)
+        self.shape = _Arr(_Rec(self._payload, sized=True), on_end=self._end)
 
-    def _payload(self, path: Path, value: Any) -> None:
+    def _payload(self, path: Path, value: Any, size: int) -> None:
         step = read_payload(value, path)
         if self._checking:
             payload = step.to_payload()
@@ -252,7 +304,7 @@ class _PayloadsReader:
                 self._last_tool = step
                 if self._first_failed is None and step_outcome(payload) == ToolOutcome.FAILED:
                     self._first_failed = step
-        self._sink.step(0, TraceStep(int(path[-1]) + 1, "", step), path)
+        self._sink.step(0, TraceStep(int(path[-1]) + 1, "", step), path, size)
 
     def _end(self, path: Path, count: int) -> None:
         if count == 0:
@@ -275,7 +327,7 @@ class _OtlpReader:
         self._sorter = SpanSorter(sink.run, sink.step)
         self._service: str | None = None
         self.line: int | None = None
-        scope = _Obj({"spans": _Arr(_Rec(self._span))})
+        scope = _Obj({"spans": _Arr(_Rec(self._span, sized=True))})
         resource_spans = _Obj({"scopeSpans": _Arr(scope)}, frozenset({"resource"}),
                               on_start=self._resource_start, on_field=self._resource)
         traces = _Obj({"resourceSpans": _Arr(resource_spans)})
@@ -290,8 +342,8 @@ class _OtlpReader:
         service = read_attributes(value.get("attributes"), (*path, "attributes")).get("service.name")
         self._service = service if isinstance(service, str) else None
 
-    def _span(self, path: Path, value: Any) -> None:
-        self._sorter.span(value, path, self._service, self.line)
+    def _span(self, path: Path, value: Any, size: int) -> None:
+        self._sorter.span(value, path, self._service, self.line, size)
 
     def finish(self) -> None:
         """Report the foreign traces' runs; refuse steps whose run span never came."""
@@ -311,7 +363,7 @@ def _reader(kind: _Kind, sink: _Plan | _Writer, *, checking: bool, title: str = 
 
 def _check_format_field(key: str, value: Any) -> None:
     if key == "format" and value != FORMAT_NAME:
-        raise TraceProblem(("format",), f"unknown format {describe(value)} (expected {FORMAT_NAME!r})")
+        raise TraceProblem(("format",), f"unknown format {value!r:.60} (expected {FORMAT_NAME!r})")
     if key == "version":
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise TraceProblem(("version",), f"must be a whole number from 1, got {describe(value)}")
@@ -345,6 +397,11 @@ class _Meter:
         if self._callback is not None and now - self._last >= PROGRESS_INTERVAL_S:
             self._last = now
             self._callback(self._done, self._total)
+
+    @property
+    def half(self) -> int:
+        """The share of the total that writing accounts for."""
+        return self._total // 2
 
     def done(self) -> None:
         if self._callback is not None:
@@ -457,10 +514,9 @@ def _locate(source: FilePath, bad: _BadJson) -> tuple[str, str]:
         before = file.read(offset)
     line = before.count(b"\n") + 1
     column = offset - (before.rfind(b"\n") + 1) + 1
-    where = f"byte {offset} (line {line}, column {column})"
-    if bad.line is not None:
-        where = f"line {bad.line}, {where}"
-    return where, f"invalid JSON: {bad.reason}"
+    if bad.line is not None:  # JSON Lines: the line says more than the byte
+        return f"line {bad.line}, column {column} (byte {offset})", f"invalid JSON: {bad.reason}"
+    return f"byte {offset} (line {line}, column {column})", f"invalid JSON: {bad.reason}"
 
 
 # -- telling the kinds of file apart ----------------------------------------------------------------
@@ -479,6 +535,11 @@ def _sniff(source: FilePath) -> _Kind:
             try:
                 coro.send(chunk)
             except _JSON_ERRORS as error:
+                # The events before the error may already tell the kind (a JSON Lines file
+                # whose third line is broken); then pass 1 reports the error in its place.
+                decided = sniffer.feed(events)
+                if decided:
+                    break
                 raise _BadJson(_reason(error), start, position, position + len(chunk)) from None
             position += len(chunk)
             decided = sniffer.feed(events)
@@ -537,8 +598,8 @@ class _Sniffer:
             if len(self._keys) < 8:
                 self._keys.append(value)
             return "otlp-object" if value == "resourceSpans" else None
-        if depth == 1 and self._key in ("format", "version") and not opens and not closes:
-            _check_format_field(self._key, value)
+        if depth == 1 and self._key in ("format", "version") and not closes:
+            _check_format_field(self._key, ({} if event == "start_map" else []) if opens else value)
             self._format[self._key] = value
             return "trace" if len(self._format) == 2 else None
         return self.at_end() if self._depth == 0 else None
@@ -587,10 +648,15 @@ def _first_line_is_whole(source: FilePath, start: int) -> bool:
 # -- walking the events -----------------------------------------------------------------------------
 
 class _Rec:
-    """A value to build whole and hand to ``on_value(path, value)`` (a step, a span)."""
+    """A value to build whole and hand to ``on_value(path, value)`` (a step, a span).
 
-    def __init__(self, on_value: Callable[[Path, Any], None]) -> None:
+    When ``sized``, ``on_value(path, value, size)`` also gets an estimate of the bytes the
+    value holds in memory (the budget :data:`MAX_RECORD_BYTES` is counted in).
+    """
+
+    def __init__(self, on_value: Callable[..., None], *, sized: bool = False) -> None:
         self.on_value = on_value
+        self.sized = sized
 
 
 class _Obj:
@@ -615,6 +681,7 @@ class _Arr:
 
 
 _SKIP = _Rec(lambda path, value: None)
+_TOO_BIG = f"the record is larger than the limit of {MAX_RECORD_BYTES // 1_000_000} MB (estimated in memory)"
 _STARTS = ("start_map", "start_array")
 _ENDS = ("end_map", "end_array")
 _STRUCTURE, _BUILDING, _SKIPPING = 0, 1, 2
@@ -624,7 +691,7 @@ class _Walker:
     """Walks parser events along a shape: checks structure, builds records, skips the rest.
 
     Every string (and key) is capped at :data:`MAX_STRING_CHARS`, every record at
-    :data:`MAX_RECORD_SIZE`, nesting at :data:`MAX_DEPTH`, and exactly one value is allowed.
+    :data:`MAX_RECORD_BYTES`, nesting at :data:`MAX_DEPTH`, and exactly one value is allowed.
     """
 
     def __init__(self, root: Any) -> None:
@@ -635,23 +702,89 @@ class _Walker:
         # The record being built.
         self._target: _Rec = _SKIP
         self._target_path: Path = ()
-        self._stack: list[tuple[Any, Any]] = []
+        self._stack: list[tuple[Any, Any, bool]] = []
         self._current: Any = None
+        self._is_dict = False
         self._key: Any = None
         self._budget = 0
         self._skip_depth = 0
 
     def feed(self, events: list[tuple[str, Any]]) -> None:
-        index, count = 0, len(events)
-        while index < count:
-            if self._mode == _BUILDING:
-                index = self._build(events, index, count)
-            elif self._mode == _SKIPPING:
-                index = self._skip(events, index, count)
+        """Take the next batch of parser events.
+
+        One loop for all modes, with the record being built held in local variables: this
+        loop runs once per JSON token of the file, so every attribute lookup saved counts.
+        Records are built with an estimated-memory budget: 24 per value, 48 or 8 per string
+        or key plus its characters, 160 per list or object (see MAX_RECORD_BYTES).
+        """
+        mode = self._mode
+        stack, current, is_dict, key, budget = self._stack, self._current, self._is_dict, self._key, self._budget
+        depth, room = self._skip_depth, MAX_DEPTH - len(self._frames)
+        for event, value in events:
+            if mode == _BUILDING:
+                if event == "map_key":
+                    key = value
+                    budget -= len(value) + 8
+                    if len(value) > MAX_STRING_CHARS:
+                        self._fail(stack, current, is_dict, key, _too_long("an object key", value))
+                    continue
+                if event == "string":
+                    budget -= len(value) + 48
+                    if len(value) > MAX_STRING_CHARS:
+                        self._fail(stack, current, is_dict, key, _too_long("a string", value))
+                elif event == "number" or event == "boolean" or event == "null":
+                    budget -= 24
+                elif event == "start_map" or event == "start_array":
+                    child: Any = {} if event == "start_map" else []
+                    if is_dict:
+                        current[key] = child
+                    else:
+                        current.append(child)
+                    stack.append((current, key, is_dict))
+                    current, is_dict, key = child, event == "start_map", None
+                    budget -= 160
+                    if len(stack) >= room:
+                        self._fail(stack, current, is_dict, key, f"nested deeper than {MAX_DEPTH} levels")
+                    if budget < 0:
+                        self._fail(stack, current, is_dict, key, _TOO_BIG)
+                    continue
+                elif stack:  # the end of a list or object inside the record
+                    current, key, is_dict = stack.pop()
+                    continue
+                else:  # the end of the record
+                    mode = self._mode = _STRUCTURE
+                    record, current = current, None
+                    if self._target.sized:
+                        self._target.on_value(self._target_path, record, MAX_RECORD_BYTES - budget)
+                    else:
+                        self._target.on_value(self._target_path, record)
+                    continue
+                if budget < 0:
+                    self._fail(stack, current, is_dict, key, _TOO_BIG)
+                if is_dict:
+                    current[key] = value
+                else:
+                    current.append(value)
+            elif mode == _SKIPPING:
+                if event == "start_map" or event == "start_array":
+                    depth += 1
+                    if depth > room:
+                        raise TraceProblem(self._target_path, f"nested deeper than {MAX_DEPTH} levels")
+                elif event == "end_map" or event == "end_array":
+                    depth -= 1
+                    if depth == 0:
+                        mode = self._mode = _STRUCTURE
+                elif (event == "string" or event == "map_key") and len(value) > MAX_STRING_CHARS:
+                    raise TraceProblem(self._target_path, f"holds {_too_long('a string', value)}")
             else:
-                event, value = events[index]
-                index += 1
                 self._structure(event, value)
+                mode, room = self._mode, MAX_DEPTH - len(self._frames)
+                if mode == _BUILDING:
+                    stack, current, is_dict, key, budget = [], self._current, self._is_dict, None, self._budget
+                elif mode == _SKIPPING:
+                    depth = 1
+        self._stack, self._current, self._is_dict, self._key, self._budget = stack, current, is_dict, key, budget
+        self._skip_depth = depth
 
     # Structure: the levels above the records, one event at a time.
     def _structure(self, event: str, value: Any) -> None:
@@ -695,13 +828,16 @@ class _Walker:
             if not opens:
                 if event == "string":
                     _check_string(value, path, "string")
-                shape.on_value(path, value)
+                if shape.sized:
+                    shape.on_value(path, value, len(value) + 48 if event == "string" else 24)
+                else:
+                    shape.on_value(path, value)
             elif shape is _SKIP:
                 self._mode, self._skip_depth, self._target_path = _SKIPPING, 1, path
             else:
                 self._mode, self._target, self._target_path = _BUILDING, shape, path
-                self._current = {} if event == "start_map" else []
-                self._stack, self._key, self._budget = [], None, MAX_RECORD_SIZE
+                self._current, self._is_dict = ({}, True) if event == "start_map" else ([], False)
+                self._budget = MAX_RECORD_BYTES - 160
             return
         wanted = "start_map" if isinstance(shape, _Obj) else "start_array"
         if event != wanted:
@@ -711,92 +847,22 @@ class _Walker:
         if shape.on_start:
             shape.on_start(path)
 
-    # Building: the hot loop, one record at a time (most of a file is records).
-    def _build(self, events: list[tuple[str, Any]], index: int, count: int) -> int:
-        stack, current, key, budget = self._stack, self._current, self._key, self._budget
-        room = MAX_DEPTH - len(self._frames) - 1
-        while index < count:
-            event, value = events[index]
-            index += 1
-            if event == "map_key":
-                key = value
-                budget -= len(value) + 1
-                if len(value) > MAX_STRING_CHARS:
-                    self._fail(stack, current, key, f"an object key of {len(value)} characters is longer than "
-                               f"the limit of {MAX_STRING_CHARS}")
-                continue
-            if event == "start_map" or event == "start_array":
-                child: Any = {} if event == "start_map" else []
-                if type(current) is dict:
-                    current[key] = child
-                else:
-                    current.append(child)
-                stack.append((current, key))
-                current = child
-                budget -= 1
-                if len(stack) > room:
-                    self._fail(stack, current, None, f"nested deeper than {MAX_DEPTH} levels")
-                if budget < 0:
-                    self._fail(stack, current, None, f"the record is larger than the limit of "
-                               f"{MAX_RECORD_SIZE} characters")
-                continue
-            if event == "end_map" or event == "end_array":
-                if stack:
-                    current, key = stack.pop()
-                    continue
-                self._mode = _STRUCTURE
-                record, self._current, self._stack = current, None, []
-                self._target.on_value(self._target_path, record)
-                return index
-            if event == "string":
-                budget -= len(value)
-                if len(value) > MAX_STRING_CHARS:
-                    self._fail(stack, current, key, f"a string of {len(value)} characters is longer than the "
-                               f"limit of {MAX_STRING_CHARS}")
-            budget -= 1
-            if budget < 0:
-                self._fail(stack, current, key, f"the record is larger than the limit of {MAX_RECORD_SIZE} "
-                           "characters")
-            if type(current) is dict:
-                current[key] = value
-            else:
-                current.append(value)
-        self._current, self._key, self._budget = current, key, budget
-        return index
-
-    def _fail(self, stack: list[tuple[Any, Any]], current: Any, key: Any, problem: str) -> None:
+    def _fail(self, stack: list[tuple[Any, Any, bool]], current: Any, is_dict: bool, key: Any,
+              problem: str) -> None:
         path = list(self._target_path)
-        for container, child_key in stack:
-            path.append(child_key if type(container) is dict else len(container) - 1)
-        if key is not None and type(current) is dict:
+        for container, child_key, container_is_dict in stack:
+            path.append(child_key if container_is_dict else len(container) - 1)
+        if is_dict and key is not None:
             path.append(key)
-        elif type(current) is list:
+        elif not is_dict:
             path.append(len(current))
         raise TraceProblem(tuple(path), problem)
 
-    def _skip(self, events: list[tuple[str, Any]], index: int, count: int) -> int:
-        depth = self._skip_depth
-        room = MAX_DEPTH - len(self._frames)
-        while index < count:
-            event, value = events[index]
-            index += 1
-            if event in _STARTS:
-                depth += 1
-                if depth > room:
-                    raise TraceProblem(self._target_path, f"nested deeper than {MAX_DEPTH} levels")
-            elif event in _ENDS:
-                depth -= 1
-                if depth == 0:
-                    self._mode = _STRUCTURE
-                    return index
-            elif (event == "string" or event == "map_key") and len(value) > MAX_STRING_CHARS:
-                raise TraceProblem(self._target_path, f"holds a string of {len(value)} characters, longer "
-                                   f"than the limit of {MAX_STRING_CHARS}")
-        self._skip_depth = depth
-        return index
+
+def _too_long(what: str, value: str) -> str:
+    return f"{what} of {len(value)} characters, longer than the limit of {MAX_STRING_CHARS}"
 
 
 def _check_string(value: str, path: Path, what: str) -> None:
     if len(value) > MAX_STRING_CHARS:
-        raise TraceProblem(path, f"a {what} of {len(value)} characters is longer than the limit of "
-                           f"{MAX_STRING_CHARS}")
+        raise TraceProblem(path, _too_long(f"a {what}", value))
