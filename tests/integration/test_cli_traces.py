@@ -1,0 +1,124 @@
+"""Export and import from the command line: a trace recorded here opens elsewhere, unchanged."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from google.protobuf import json_format
+from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
+
+from inspector.store.redact import REDACTED
+from tests.support.fault_server import Exchange, FaultServer
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "Bearer do-not-export-me"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT, env=os.environ.copy())
+
+
+def record_three_runs(db: str) -> None:
+    """ok, failed (tool error) and failed (HTTP 500) runs against a real loopback server."""
+    def work(exchange: Exchange) -> None:
+        name = (exchange.request.params or {}).get("name")
+        if name == "broken":
+            exchange.send(500, b"down", content_type="text/plain")
+        else:
+            exchange.send_result({"content": [{"type": "text", "text": f"ran {name}"}],
+                                  "isError": name == "refuses"})
+
+    with FaultServer("session", work=work) as server:
+        for tool in ("fine", "refuses", "broken"):
+            cli("call", server.url, tool, "--args", '{"password": "hunter2-secret"}',
+                "--header", f"Authorization: {SECRET}", "--db", db)
+
+
+def timeline(db: str, run_id: int) -> list[dict]:
+    shown = json.loads(cli("runs", "show", str(run_id), "--json", "--db", db).stdout)
+    return [{key: entry[key] for key in ("time", "sequence", "kind", "round", "duration_ms", "outcome", "payload")}
+            for entry in shown["timeline"]]
+
+
+def test_export_then_import_elsewhere_gives_the_same_runs(tmp_path: Path) -> None:
+    here = str(tmp_path / "here.db")
+    record_three_runs(here)
+    for file_format in ("trace", "otlp"):
+        exported = tmp_path / f"all.{file_format}.json"
+        done = cli("export", "--all", "-o", str(exported), "--format", file_format, "--json", "--db", here)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["runs"] == 3
+        content = exported.read_bytes()
+        assert b"do-not-export-me" not in content and b"hunter2-secret" not in content
+        if file_format == "otlp":
+            json_format.Parse(content.decode(), TracesData())
+        target = str(tmp_path / f"there-{file_format}.db")
+        imported = cli("import", str(exported), "--json", "--db", target)
+        assert imported.returncode == 0, imported.stderr
+        report = json.loads(imported.stdout)
+        assert len(report["run_ids"]) == 3
+        originals = json.loads(cli("runs", "list", "--json", "--db", here).stdout)["runs"]
+        copies = json.loads(cli("runs", "list", "--json", "--db", target).stdout)["runs"]
+        assert [(r["uid"], r["status"], r["title"]) for r in originals] == [
+            (r["uid"], r["status"], r["title"]) for r in copies]
+        assert {r["source"] for r in copies} == {"imported"}
+        for original, copy in zip(originals, copies):
+            expected = timeline(here, original["id"])
+            for entry in expected:  # the only change: the credential never left this machine
+                assert entry["payload"]["toolArguments"] == {"password": "hunter2-secret"}
+                entry["payload"]["toolArguments"] = {"password": REDACTED}
+            assert timeline(target, copy["id"]) == expected
+        # The same trace again: nothing new.
+        again = json.loads(cli("import", str(exported), "--json", "--db", target).stdout)
+        assert again["run_ids"] == [] and len(again["already_present"]) == 3
+
+
+def test_export_filters_by_outcome_and_names_runs(tmp_path: Path) -> None:
+    db = str(tmp_path / "runs.db")
+    record_three_runs(db)
+    out = tmp_path / "failed.json"
+    assert cli("export", "--all", "--outcome", "failed", "-o", str(out), "--db", db).returncode == 0
+    assert [run["status"] for run in json.loads(out.read_text())["runs"]] == ["failed", "failed"]
+    first = tmp_path / "first.json"
+    assert cli("export", "1", "-o", str(first), "--db", db).returncode == 0
+    assert len(json.loads(first.read_text())["runs"]) == 1
+    missing = cli("export", "77", "-o", str(tmp_path / "none.json"), "--db", db)
+    assert missing.returncode == 1 and "77" in missing.stderr
+    assert not (tmp_path / "none.json").exists()
+    assert cli("export", "-o", str(tmp_path / "x.json"), "--db", db).returncode == 2
+
+
+def test_a_bad_file_changes_nothing_and_says_where(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    record_three_runs(str(db))
+    good = tmp_path / "good.json"
+    cli("export", "--all", "-o", str(good), "--db", str(db))
+    document = json.loads(good.read_text())
+    document["runs"][1]["steps"][0]["payload"]["toolOutcome"] = "ok"  # contradicts toolIsError: true
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(document))
+
+    def fingerprint() -> str:
+        digest = hashlib.sha256()
+        for suffix in ("", "-wal"):
+            file = Path(f"{db}{suffix}")
+            digest.update(file.read_bytes() if file.exists() else b"-")
+        return digest.hexdigest()
+
+    before = fingerprint()
+    done = cli("import", str(bad), "--db", str(db))
+    assert done.returncode == 2
+    assert "runs[1].steps[0].payload" in done.stderr
+    assert "Nothing was imported" in done.stderr
+    assert fingerprint() == before
+    truncated = tmp_path / "truncated.json"
+    truncated.write_text(good.read_text()[:200])
+    cut = cli("import", str(truncated), "--db", str(db))
+    assert cut.returncode == 2 and "byte" in cut.stderr
+    assert fingerprint() == before
