@@ -15,7 +15,7 @@ ALLOWED = {
     "mcp": {"mcp"},
     "runs": {"runs"},
     "i18n": {"i18n", "runs"},
-    "store": {"store", "runs", "mcp"},
+    "store": {"store", "runs"},
     "agent": {"agent", "runs", "mcp"},
     "demo": {"demo"},
     "gui": {"gui", "agent", "store", "i18n", "runs", "mcp", "cli"},
