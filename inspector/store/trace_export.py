@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import IO
 
 from . import otlp
 from .errors import StoreError, UnknownRunError
+from .progress_meter import PROGRESS_INTERVAL_S, ProgressMeter
 from .redact import redact, redact_text
 from .run_store import RunRecord, RunStore
 from .trace_format import FORMAT_NAME, FORMAT_VERSION, dump_json, format_time
@@ -28,7 +28,6 @@ from .trace_format import FORMAT_NAME, FORMAT_VERSION, dump_json, format_time
 __all__ = ["FORMATS", "ExportReport", "Progress", "TraceExportError", "export"]
 
 FORMATS = ("trace", "otlp")
-PROGRESS_INTERVAL_S = 0.1
 
 Progress = Callable[[int, int], None]
 """``progress(done_steps, total_steps)``; it may raise to cancel (nothing is left behind)."""
@@ -63,7 +62,7 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
     target = Path(destination)
     with _snapshot(store):
         runs = _selected_runs(store, run_ids, outcome)
-        meter = _Meter(progress, sum(store.count_steps(run.id) for run in runs))
+        meter = ProgressMeter(progress, sum(store.count_steps(run.id) for run in runs), PROGRESS_INTERVAL_S)
         write = _write_trace if format == "trace" else _write_otlp
         try:
             with _replacing(target) as out:
@@ -124,7 +123,7 @@ def _run_fields(run: RunRecord) -> dict[str, object]:
             "started_at": format_time(run.started_at), "finished_at": format_time(run.finished_at)}
 
 
-def _write_trace(out: IO[str], store: RunStore, runs: list[RunRecord], meter: _Meter) -> int:
+def _write_trace(out: IO[str], store: RunStore, runs: list[RunRecord], meter: ProgressMeter) -> int:
     exported_at = format_time(datetime.now(timezone.utc))
     out.write(f'{{"format": "{FORMAT_NAME}", "version": {FORMAT_VERSION}, "exported_at": "{exported_at}",\n'
               ' "runs": [')
@@ -143,7 +142,7 @@ def _write_trace(out: IO[str], store: RunStore, runs: list[RunRecord], meter: _M
     return count
 
 
-def _write_otlp(out: IO[str], store: RunStore, runs: list[RunRecord], meter: _Meter) -> int:
+def _write_otlp(out: IO[str], store: RunStore, runs: list[RunRecord], meter: ProgressMeter) -> int:
     scope = {"name": otlp.SCOPE_NAME, "version": str(FORMAT_VERSION)}
     out.write(f'{{"resourceSpans": [{{"resource": {dump_json(otlp.resource())}, '
               f'"scopeSpans": [{{"scope": {dump_json(scope)}, "spans": [')
@@ -161,22 +160,3 @@ def _write_otlp(out: IO[str], store: RunStore, runs: list[RunRecord], meter: _Me
             meter.advance()
     out.write("\n]}]}]}\n")
     return count
-
-
-class _Meter:
-    """Calls the progress callback at most every :data:`PROGRESS_INTERVAL_S` seconds."""
-
-    def __init__(self, callback: Progress | None, total: int) -> None:
-        self._callback, self._total, self._done = callback, total, 0
-        self._last = time.monotonic()
-
-    def advance(self) -> None:
-        self._done += 1
-        now = time.monotonic()
-        if self._callback is not None and now - self._last >= PROGRESS_INTERVAL_S:
-            self._last = now
-            self._callback(self._done, self._total)
-
-    def done(self) -> None:
-        if self._callback is not None:
-            self._callback(self._total, self._total)

@@ -1,0 +1,352 @@
+"""Streaming JSON for the importer: bytes in, checked structure and whole records out.
+
+Built on ijson's event parser (yajl), so a file of any size is read in bounded memory:
+
+* :class:`ValueParser` feeds one JSON value, in pieces, to the parser and hands the events on;
+  a syntax error becomes :class:`BadJson`, which :func:`locate_bad_json` pins to the byte.
+* :class:`Walker` walks those events along a *shape* (:class:`ObjectShape`, :class:`ListShape`,
+  :class:`Record`) that says what the document must look like: it checks the structure, builds
+  the records the caller wants (a step, a span) and skips everything else unread.
+
+Every string is capped at :data:`MAX_STRING_CHARS`, every record at :data:`MAX_RECORD_BYTES`
+and nesting at :data:`MAX_DEPTH`, so no file can make an import take unbounded memory. Problems
+with the content are raised as :class:`TraceProblem`, naming the place in the document.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path as FilePath
+from typing import Any
+
+import ijson
+from ijson.utils import sendable_list
+
+from .trace_format import MAX_DEPTH, MAX_RECORD_BYTES, MAX_STRING_CHARS, Path, TraceProblem, describe
+
+READ_CHUNK = 256 * 1024
+"""How many bytes are read from a file at a time."""
+
+JSON_ERRORS = (ijson.JSONError,)
+"""What the parser raises for bytes that are not JSON."""
+
+
+def event_parser() -> tuple[list[tuple[str, Any]], Any]:
+    """A fresh parser: the list its events collect in, and the coroutine to send bytes to.
+
+    It accepts several values one after the other, so that more than one is reported by
+    :class:`Walker` (or the sniffer) with a clear message rather than as a syntax error.
+    """
+    events = sendable_list()
+    return events, ijson.basic_parse_coro(events, use_float=True, multiple_values=True)
+
+
+# -- feeding the parser -----------------------------------------------------------------------------
+
+class BadJson(Exception):
+    """The parser refused the bytes fed between ``good`` and ``bad`` (file offsets)."""
+
+    def __init__(self, reason: str, start: int, good: int, bad: int, line: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason, self.start, self.good, self.bad, self.line = reason, start, good, bad, line
+
+
+class ValueParser:
+    """One JSON value (the document, or one line) fed in pieces to yajl and on to a walker."""
+
+    def __init__(self, walker: Walker, start: int, line: int | None = None) -> None:
+        self._events, self._coro = event_parser()
+        self._walker = walker
+        self._start = start
+        self._line = line
+        self._fed = start
+
+    def feed(self, data: bytes) -> None:
+        try:
+            self._coro.send(data)
+        except JSON_ERRORS as error:
+            raise BadJson(json_error_reason(error), self._start, self._fed, self._fed + len(data),
+                          self._line) from None
+        self._fed += len(data)
+        self._pass_on()
+
+    def close(self) -> None:
+        try:
+            self._coro.close()
+        except JSON_ERRORS as error:
+            raise BadJson(json_error_reason(error), self._start, self._fed, self._fed, self._line) from None
+        self._pass_on()
+
+    def _pass_on(self) -> None:
+        if self._events:
+            try:
+                self._walker.feed(self._events)
+            except TraceProblem as problem:
+                problem.line = problem.line or self._line
+                raise
+            del self._events[:]
+
+
+def json_error_reason(error: Exception) -> str:
+    """The reason in the parser's message (what follows ``lexical error:`` or ``parse error:``)."""
+    found = re.search(r"(?:lexical|parse) error: ([^\n\\]*)", str(error))
+    reason = (found.group(1) if found else str(error).splitlines()[0] if str(error) else "").strip(" .")
+    if reason == "premature EOF":
+        return "the JSON ends too early (is the file truncated?)"
+    return reason or "not JSON"
+
+
+def locate_bad_json(source: FilePath, bad: BadJson) -> tuple[str, str]:
+    """Find the exact byte yajl stops at by parsing again, one byte at a time near the error.
+
+    Returns the location (``byte …`` or, for JSON Lines, ``line …``) and the problem to report.
+    """
+    events, coro = event_parser()
+    offset = bad.bad
+    with source.open("rb") as file:
+        file.seek(bad.start)
+        position = bad.start
+        try:
+            while position < bad.good:
+                data = file.read(min(READ_CHUNK, bad.good - position))
+                coro.send(data)
+                position += len(data)
+                del events[:]
+            for byte in file.read(bad.bad - bad.good):
+                coro.send(bytes((byte,)))
+                position += 1
+                del events[:]
+            coro.close()
+        except JSON_ERRORS:
+            offset = position  # the byte being fed when yajl gave up
+        file.seek(0)
+        before = file.read(offset)
+    line = before.count(b"\n") + 1
+    column = offset - (before.rfind(b"\n") + 1) + 1
+    if bad.line is not None:  # JSON Lines: the line says more than the byte
+        return f"line {bad.line}, column {column} (byte {offset})", f"invalid JSON: {bad.reason}"
+    return f"byte {offset} (line {line}, column {column})", f"invalid JSON: {bad.reason}"
+
+
+# -- walking the events -----------------------------------------------------------------------------
+
+class Record:
+    """A value to build whole and hand to ``on_value(path, value)`` (a step, a span).
+
+    When ``sized``, ``on_value(path, value, size)`` also gets an estimate of the bytes the
+    value holds in memory (the budget :data:`MAX_RECORD_BYTES` is counted in).
+    """
+
+    def __init__(self, on_value: Callable[..., None], *, sized: bool = False) -> None:
+        self.on_value = on_value
+        self.sized = sized
+
+
+class ObjectShape:
+    """An object walked key by key: ``children`` have shapes of their own, ``fields`` are built
+    and handed to ``on_field(path, value)``, any other key is skipped unread."""
+
+    def __init__(self, children: Mapping[str, Any], fields: frozenset[str] = frozenset(), *,
+                 on_start: Callable[[Path], None] | None = None,
+                 on_field: Callable[[Path, Any], None] | None = None,
+                 on_end: Callable[[Path], None] | None = None) -> None:
+        self.children, self.fields = children, fields
+        self.on_start, self.on_end = on_start, on_end
+        self.field = Record(on_field) if on_field else None
+
+
+class ListShape:
+    """A list whose items all have the shape ``item``."""
+
+    def __init__(self, item: Any, *, on_start: Callable[[Path], None] | None = None,
+                 on_end: Callable[[Path, int], None] | None = None) -> None:
+        self.item, self.on_start, self.on_end = item, on_start, on_end
+
+
+_SKIP = Record(lambda path, value: None)
+_TOO_BIG = f"the record is larger than the limit of {MAX_RECORD_BYTES // 1_000_000} MB (estimated in memory)"
+_STARTS = ("start_map", "start_array")
+_ENDS = ("end_map", "end_array")
+_STRUCTURE, _BUILDING, _SKIPPING = 0, 1, 2
+
+
+class Walker:
+    """Walks parser events along a shape: checks structure, builds records, skips the rest.
+
+    Every string (and key) is capped at :data:`MAX_STRING_CHARS`, every record at
+    :data:`MAX_RECORD_BYTES`, nesting at :data:`MAX_DEPTH`, and exactly one value is allowed.
+    """
+
+    def __init__(self, root: Any) -> None:
+        self._root = root
+        self._frames: list[list[Any]] = []  # [shape, path, key or next index]
+        self._mode = _STRUCTURE
+        self._started = False
+        # The record being built.
+        self._target: Record = _SKIP
+        self._target_path: Path = ()
+        self._stack: list[tuple[Any, Any, bool]] = []
+        self._current: Any = None
+        self._is_dict = False
+        self._key: Any = None
+        self._budget = 0
+        self._skip_depth = 0
+
+    def feed(self, events: list[tuple[str, Any]]) -> None:
+        """Take the next batch of parser events.
+
+        One loop for all modes, with the record being built held in local variables: this
+        loop runs once per JSON token of the file, so every attribute lookup saved counts.
+        Records are built with an estimated-memory budget: 24 per value, 48 or 8 per string
+        or key plus its characters, 160 per list or object (see MAX_RECORD_BYTES).
+        """
+        mode = self._mode
+        stack, current, is_dict, key, budget = self._stack, self._current, self._is_dict, self._key, self._budget
+        depth, room = self._skip_depth, MAX_DEPTH - len(self._frames)
+        for event, value in events:
+            if mode == _BUILDING:
+                if event == "map_key":
+                    key = value
+                    budget -= len(value) + 8
+                    if len(value) > MAX_STRING_CHARS:
+                        self._fail(stack, current, is_dict, key, _too_long("an object key", value))
+                    continue
+                if event == "string":
+                    budget -= len(value) + 48
+                    if len(value) > MAX_STRING_CHARS:
+                        self._fail(stack, current, is_dict, key, _too_long("a string", value))
+                elif event == "number" or event == "boolean" or event == "null":
+                    budget -= 24
+                elif event == "start_map" or event == "start_array":
+                    child: Any = {} if event == "start_map" else []
+                    if is_dict:
+                        current[key] = child
+                    else:
+                        current.append(child)
+                    stack.append((current, key, is_dict))
+                    current, is_dict, key = child, event == "start_map", None
+                    budget -= 160
+                    if len(stack) >= room:
+                        self._fail(stack, current, is_dict, key, f"nested deeper than {MAX_DEPTH} levels")
+                    if budget < 0:
+                        self._fail(stack, current, is_dict, key, _TOO_BIG)
+                    continue
+                elif stack:  # the end of a list or object inside the record
+                    current, key, is_dict = stack.pop()
+                    continue
+                else:  # the end of the record
+                    mode = self._mode = _STRUCTURE
+                    record, current = current, None
+                    if self._target.sized:
+                        self._target.on_value(self._target_path, record, MAX_RECORD_BYTES - budget)
+                    else:
+                        self._target.on_value(self._target_path, record)
+                    continue
+                if budget < 0:
+                    self._fail(stack, current, is_dict, key, _TOO_BIG)
+                if is_dict:
+                    current[key] = value
+                else:
+                    current.append(value)
+            elif mode == _SKIPPING:
+                if event == "start_map" or event == "start_array":
+                    depth += 1
+                    if depth > room:
+                        raise TraceProblem(self._target_path, f"nested deeper than {MAX_DEPTH} levels")
+                elif event == "end_map" or event == "end_array":
+                    depth -= 1
+                    if depth == 0:
+                        mode = self._mode = _STRUCTURE
+                elif (event == "string" or event == "map_key") and len(value) > MAX_STRING_CHARS:
+                    raise TraceProblem(self._target_path, f"holds {_too_long('a string', value)}")
+            else:
+                self._structure(event, value)
+                mode, room = self._mode, MAX_DEPTH - len(self._frames)
+                if mode == _BUILDING:
+                    stack, current, is_dict, key, budget = [], self._current, self._is_dict, None, self._budget
+                elif mode == _SKIPPING:
+                    depth = 1
+        self._stack, self._current, self._is_dict, self._key, self._budget = stack, current, is_dict, key, budget
+        self._skip_depth = depth
+
+    # Structure: the levels above the records, one event at a time.
+    def _structure(self, event: str, value: Any) -> None:
+        frames = self._frames
+        if not frames:
+            if self._started:
+                raise TraceProblem((), "more than one JSON value (only one is allowed)")
+            self._started = True
+            self._begin(self._root, (), event, value)
+            return
+        frame = frames[-1]
+        shape, path = frame[0], frame[1]
+        if event in _ENDS:
+            frames.pop()
+            if isinstance(shape, ObjectShape):
+                if shape.on_end:
+                    shape.on_end(path)
+            elif shape.on_end:
+                shape.on_end(path, frame[2])
+            return
+        if isinstance(shape, ObjectShape):
+            if event == "map_key":
+                _check_string(value, path, "key")
+                frame[2] = value
+                return
+            key = frame[2]
+            child = shape.children.get(key)
+            if child is None:
+                child = shape.field if key in shape.fields and shape.field else _SKIP
+            self._begin(child, (*path, key), event, value)
+        else:
+            index = frame[2]
+            frame[2] = index + 1
+            self._begin(shape.item, (*path, index), event, value)
+
+    def _begin(self, shape: Any, path: Path, event: str, value: Any) -> None:
+        opens = event in _STARTS
+        if opens and len(self._frames) + 1 > MAX_DEPTH:
+            raise TraceProblem(path, f"nested deeper than {MAX_DEPTH} levels")
+        if isinstance(shape, Record):
+            if not opens:
+                if event == "string":
+                    _check_string(value, path, "string")
+                if shape.sized:
+                    shape.on_value(path, value, len(value) + 48 if event == "string" else 24)
+                else:
+                    shape.on_value(path, value)
+            elif shape is _SKIP:
+                self._mode, self._skip_depth, self._target_path = _SKIPPING, 1, path
+            else:
+                self._mode, self._target, self._target_path = _BUILDING, shape, path
+                self._current, self._is_dict = ({}, True) if event == "start_map" else ([], False)
+                self._budget = MAX_RECORD_BYTES - 160
+            return
+        wanted = "start_map" if isinstance(shape, ObjectShape) else "start_array"
+        if event != wanted:
+            found = {"start_map": "an object", "start_array": "a list"}.get(event) or describe(value)
+            raise TraceProblem(path, f"must be {'an object' if wanted == 'start_map' else 'a list'}, got {found}")
+        self._frames.append([shape, path, None if isinstance(shape, ObjectShape) else 0])
+        if shape.on_start:
+            shape.on_start(path)
+
+    def _fail(self, stack: list[tuple[Any, Any, bool]], current: Any, is_dict: bool, key: Any,
+              problem: str) -> None:
+        path = list(self._target_path)
+        for container, child_key, container_is_dict in stack:
+            path.append(child_key if container_is_dict else len(container) - 1)
+        if is_dict and key is not None:
+            path.append(key)
+        elif not is_dict:
+            path.append(len(current))
+        raise TraceProblem(tuple(path), problem)
+
+
+def _too_long(what: str, value: str) -> str:
+    return f"{what} of {len(value)} characters, longer than the limit of {MAX_STRING_CHARS}"
+
+
+def _check_string(value: str, path: Path, what: str) -> None:
+    if len(value) > MAX_STRING_CHARS:
+        raise TraceProblem(path, _too_long(f"a {what}", value))

@@ -1,0 +1,164 @@
+"""Telling the kinds of importable file apart, from as little of the start of the file as possible.
+
+A file is our trace format (an object with ``format`` and ``version``), a bare list of step
+payloads, or OTLP JSON: one ``TracesData`` object, a list of them, or JSON Lines with one on
+each line. A UTF-8 byte order mark is skipped. The trace format's ``format`` and ``version``
+are checked here already, so a trace from a newer Run Inspector is refused before anything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path as FilePath
+from typing import Any
+
+from .json_stream import JSON_ERRORS, READ_CHUNK, BadJson, event_parser, json_error_reason
+from .trace_format import FORMAT_NAME, FORMAT_VERSION, TraceProblem, describe
+
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class FileKind:
+    """What :func:`sniff` found: how to read the file."""
+
+    name: str          # "trace", "payloads" or "otlp"
+    start: int         # where the JSON begins (after a byte order mark)
+    layout: str        # "document", "array" (OTLP objects in a list) or "lines" (JSON Lines)
+
+
+def sniff(source: FilePath) -> FileKind:
+    """Look at the start of the file (as little as possible) to tell which kind it is."""
+    with source.open("rb") as file:
+        start = len(_BOM) if file.read(len(_BOM)) == _BOM else 0
+        file.seek(start)
+        events, coro = event_parser()
+        sniffer = _Sniffer()
+        position, seen_text = start, False
+        while chunk := file.read(READ_CHUNK):
+            seen_text = seen_text or bool(chunk.strip())
+            try:
+                coro.send(chunk)
+            except JSON_ERRORS as error:
+                # The events before the error may already tell the kind (a JSON Lines file
+                # whose third line is broken); then pass 1 reports the error in its place.
+                decided = sniffer.feed(events)
+                if decided:
+                    break
+                raise BadJson(json_error_reason(error), start, position, position + len(chunk)) from None
+            position += len(chunk)
+            decided = sniffer.feed(events)
+            if decided:
+                break
+        else:
+            if not seen_text:
+                raise TraceProblem((), "the file is empty")
+            try:
+                coro.close()
+            except JSON_ERRORS as error:
+                raise BadJson(json_error_reason(error), start, position, position) from None
+            decided = sniffer.feed(events) or sniffer.at_end()
+    if decided == "otlp-object":
+        return FileKind("otlp", start, "lines" if _first_line_is_whole(source, start) else "document")
+    if decided == "otlp-array":
+        return FileKind("otlp", start, "array")
+    return FileKind(decided, start, "document")
+
+
+class _Sniffer:
+    """Reads events from the start of the first value until the kind of file is clear."""
+
+    def __init__(self) -> None:
+        self._root: str | None = None
+        self._depth = 0
+        self._key: str | None = None
+        self._keys: list[str] = []
+        self._format: dict[str, Any] = {}
+
+    def feed(self, events: list[tuple[str, Any]]) -> str | None:
+        for event, value in events:
+            decided = self._event(event, value)
+            if decided:
+                return decided
+        del events[:]
+        return None
+
+    def _event(self, event: str, value: Any) -> str | None:
+        opens, closes = event in ("start_map", "start_array"), event in ("end_map", "end_array")
+        if self._root is None:
+            if not opens:
+                raise TraceProblem((), f"the file holds {describe(value)}; a trace is a JSON object or list")
+            self._root, self._depth = event, 1
+            return None
+        depth = self._depth
+        self._depth += opens - closes
+        if self._root == "start_array":
+            if depth == 1:  # the first element decides: OTLP objects, or step payloads
+                return None if event == "start_map" else "payloads"
+            if depth == 2 and event == "map_key" and value == "resourceSpans":
+                return "otlp-array"
+            return "payloads" if self._depth == 1 else None
+        if depth == 1 and event == "map_key":
+            self._key = value
+            if len(self._keys) < 8:
+                self._keys.append(value)
+            return "otlp-object" if value == "resourceSpans" else None
+        if depth == 1 and self._key in ("format", "version") and not closes:
+            check_format_field(self._key, ({} if event == "start_map" else []) if opens else value)
+            self._format[self._key] = value
+            return "trace" if len(self._format) == 2 else None
+        return self.at_end() if self._depth == 0 else None
+
+    def at_end(self) -> str:
+        if "format" in self._format:
+            if "version" not in self._format:
+                raise TraceProblem((), "the trace has no 'version'")
+            return "trace"
+        if self._root == "start_array":
+            return "payloads"
+        keys = ", ".join(repr(key[:40]) for key in self._keys) or "none"
+        raise TraceProblem((), "unknown format: an object with neither 'format' (a Run Inspector trace) "
+                           f"nor 'resourceSpans' (OTLP); its first keys: {keys}")
+
+
+def _first_line_is_whole(source: FilePath, start: int) -> bool:
+    """True when the first line with text holds a whole JSON value: the file is JSON Lines."""
+    events, coro = event_parser()
+    seen_text = False
+    with source.open("rb") as file:
+        file.seek(start)
+        try:
+            while chunk := file.read(READ_CHUNK):
+                position = 0
+                while position < len(chunk):
+                    newline = chunk.find(b"\n", position)
+                    piece = chunk[position:newline] if newline >= 0 else chunk[position:]
+                    if piece:  # never send b"": the parser takes it for the end of the file
+                        coro.send(piece)
+                        del events[:]
+                        seen_text = seen_text or bool(piece.strip())
+                    if newline < 0:
+                        break
+                    if seen_text:
+                        coro.close()
+                        return True
+                    position = newline + 1
+            coro.close()
+        except JSON_ERRORS:
+            return False  # a pretty-printed document; pass 1 reports any real syntax error
+    return True
+
+
+def check_format_field(key: str, value: Any) -> None:
+    """Refuse a trace's top-level ``format`` or ``version`` (``key``) that this code cannot read.
+
+    Used while sniffing, and again by the trace reader as it walks the whole document.
+    """
+    if key == "format" and value != FORMAT_NAME:
+        raise TraceProblem(("format",), f"unknown format {value!r:.60} (expected {FORMAT_NAME!r})")
+    if key == "version":
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise TraceProblem(("version",), f"must be a whole number from 1, got {describe(value)}")
+        if value > FORMAT_VERSION:
+            raise TraceProblem(("version",), f"the file is format version {value}, written by a newer Run "
+                               f"Inspector; this one reads up to version {FORMAT_VERSION}: update Run Inspector")
