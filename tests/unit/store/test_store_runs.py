@@ -128,3 +128,16 @@ def test_unknown_sources_and_statuses_are_refused(store: RunStore) -> None:
         store.start_run("x", source="telepathy")
     with pytest.raises(sqlite3.IntegrityError):
         store.append_step(12345, tool_step())  # no such run: the foreign key holds
+
+
+def test_the_store_and_the_timeline_model_order_alike(store: RunStore) -> None:
+    from inspector.runs import TimelineEntry, ordered
+
+    run_id = store.start_run("mixed", started_at=T0)
+    for moment in (T0 + timedelta(seconds=2), None, T0, None, T0 + timedelta(seconds=2)):
+        store.append_step(run_id, tool_step(), moment)
+    stored = list(store.iter_steps(run_id, page_size=2))
+    entries = [TimelineEntry.from_step_payload(s.payload, sequence=s.sequence, time=s.started_at)
+               for s in stored]
+    assert ordered(reversed(entries)) == entries
+    assert [s.sequence for s in stored] == [2, 4, 3, 1, 5]
