@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from .clock import NANOS_PER_SECOND, Clock, MonotonicClock
 
@@ -55,7 +56,8 @@ class OperationDeadline:
         self._clock = clock or MonotonicClock()
         self.budget_s = parse_budget(budget_s)
         self._started_ns = self._clock.now_ns()
-        self._end_ns = self._started_ns + round(self.budget_s * NANOS_PER_SECOND)
+        # Exact arithmetic: a budget of 1e300 s is allowed (no upper clamp) and must not overflow.
+        self._end_ns = self._started_ns + round(Fraction(self.budget_s) * NANOS_PER_SECOND)
 
     @property
     def clock(self) -> Clock:

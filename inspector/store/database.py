@@ -40,11 +40,18 @@ def open_database(path: str | os.PathLike[str]) -> sqlite_utils.Database:
     path = Path(path)
     if path.exists() and path.is_dir():
         raise StoreError(f"The run database path {path} is a folder, not a file.")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"The run database cannot be created in {path.parent}: {exc.strerror or exc}. "
+                         "Choose another place with --db or RUN_INSPECTOR_DB.") from None
     try:
         # Autocommit mode: every transaction is opened and closed explicitly.
         conn = sqlite3.connect(str(path), timeout=10, check_same_thread=False, isolation_level=None)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.OperationalError as exc:  # cannot open: permissions, a read-only place
+        raise StoreError(f"The run database {path} cannot be opened: {exc}. Choose another file with "
+                         "--db or RUN_INSPECTOR_DB.") from None
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path} is not a Run Inspector database ({exc}). Choose another file with "
                          "--db or RUN_INSPECTOR_DB; this one was left untouched.") from None

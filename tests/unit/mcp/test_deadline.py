@@ -269,3 +269,12 @@ def test_a_per_call_budget_wins_over_the_default():
 
     run(call())
     assert recorder.grants == [3, 3, 3]
+
+
+def test_a_huge_budget_has_no_clamp_and_no_overflow() -> None:
+    clock = FakeClock()
+    deadline = OperationDeadline(1e300, clock)
+    assert deadline.budget_s == 1e300
+    first = deadline.grant()
+    clock.advance(5)
+    assert deadline.grant() == first - 5  # exact whole-second arithmetic, even at this size

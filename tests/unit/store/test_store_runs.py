@@ -141,3 +141,10 @@ def test_the_store_and_the_timeline_model_order_alike(store: RunStore) -> None:
                for s in stored]
     assert ordered(reversed(entries)) == entries
     assert [s.sequence for s in stored] == [2, 4, 3, 1, 5]
+
+
+def test_a_database_that_cannot_be_created_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("in the way")
+    with pytest.raises(StoreError, match="cannot be created in"):
+        RunStore.open(blocker / "runs.db")
