@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
-from .common import EXIT_OK, UsageError, fail
+from .common import EXIT_CANCELLED, EXIT_OK, UsageError, fail
 from .parser import OPERATIONS, build_parser
 
 
@@ -29,6 +30,11 @@ def main(argv: list[str] | None = None) -> int:
         return runs.run(args)
     except UsageError as exc:
         return fail(str(exc))
+    except KeyboardInterrupt:  # outside an operation (e.g. a long `runs show`): just stop
+        return EXIT_CANCELLED
+    except BrokenPipeError:  # `runs show ... | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -98,8 +98,11 @@ def parse_budget_option(raw: str | None) -> float | None:
 
 
 def parse_arguments(raw: str) -> dict[str, Any]:
+    def refuse(constant: str) -> None:
+        raise ValueError(f"{constant} is not a JSON number")
+
     try:
-        value = json.loads(raw)
+        value = json.loads(raw, parse_constant=refuse)
     except ValueError as exc:
         raise UsageError(f"--args is not valid JSON: {exc}") from None
     if not isinstance(value, dict):

@@ -105,6 +105,7 @@ def test_unreachable_server_fails_with_the_error_sentence() -> None:
 @pytest.mark.parametrize("args, fragment", [
     (["call", "http://127.0.0.1:9/mcp", "echo", "--args", "{not json"], "--args"),
     (["call", "http://127.0.0.1:9/mcp", "echo", "--args", "[1, 2]"], "JSON object"),
+    (["call", "http://127.0.0.1:9/mcp", "echo", "--args", '{"x": NaN}'], "not valid JSON"),
     (["call", "not-a-url", "echo"], "not a server address"),
     (["call", "ftp://127.0.0.1/mcp", "echo"], "not a server address"),
     (["call", "http://127.0.0.1:9/mcp", "echo", "--budget", "soon"], "--budget"),
