@@ -585,3 +585,21 @@ def test_the_fault_server_releases_endless_answers_on_close(endless):
         assert time.monotonic() - started < 2
     assert server.released == [("tools/call", endless)]
     assert server.gone == []
+
+
+@pytest.mark.parametrize("framing", ["json", "events-length", "events-chunked"])
+def test_one_connection_serves_the_whole_operation(framing: str) -> None:
+    """The legs of an operation share one keep-alive connection, also after an event stream."""
+    def work(exchange: Exchange) -> None:
+        answer = {"jsonrpc": "2.0", "id": exchange.request.rpc_id,
+                  "result": {"content": [{"type": "text", "text": "hi"}]}}
+        if framing == "json":
+            exchange.send_json(answer)
+        else:
+            exchange.send_events([json.dumps(answer)], framing=framing.split("-")[1])
+
+    with FaultServer("session", work=work) as server:
+        (ran,) = operate(ServerEndpoint(server.url))
+        assert ran.error is None
+        assert server.wait_until(lambda: any(r.http_method == "DELETE" for r in server.received), 3)
+        assert server.connections_accepted == 1

@@ -378,6 +378,12 @@ class FaultServer:
         return [r.rpc_method for r in self.posts()]
 
     @property
+    def connections_accepted(self) -> int:
+        """How many TCP connections clients opened (one handler thread each)."""
+        with self._changed:
+            return len(self._threads)
+
+    @property
     def open_connections(self) -> int:
         with self._changed:
             return len(self._open)
