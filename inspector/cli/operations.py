@@ -131,9 +131,10 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     report = build_report(operation, server, args, recorder, record, run_id)
     print_report(report, args.json)
     sys.stdout.flush()
-    # Housekeeping (cancel notice, session end) gets a short bound once the user has the answer.
+    # Housekeeping (cancel notice, session end) gets a short bound once the user has the answer;
+    # after a Ctrl-C a shorter one, so that the process is gone within half a second.
     cancelled = record.error is not None and record.error.is_cancellation
-    await client.drain(0.3 if cancelled else 1.0)
+    await client.drain(0.15 if cancelled else 1.0)
     if cancelled:
         return EXIT_CANCELLED
     return EXIT_OK if record.status == "ok" else EXIT_FAILED

@@ -178,3 +178,34 @@ def test_python_dash_m_and_the_entry_point_agree() -> None:
                                env={**os.environ})
     assert by_module.returncode == by_script.returncode == 0
     assert "call" in by_script.stdout and "tools" in by_script.stdout
+
+
+@pytest.mark.parametrize("interrupts", [1, 2])
+def test_a_server_that_stalls_the_cancel_notice_does_not_hold_the_command(interrupts: int) -> None:
+    from tests.support.fault_server import Exchange, FaultServer
+
+    def notification(exchange: Exchange) -> None:
+        if exchange.request.rpc_method == "notifications/cancelled":
+            exchange.stall()
+        else:
+            exchange.send(202, b"", content_type=None)
+
+    with FaultServer("session", work=lambda exchange: exchange.stall(), notification=notification) as server:
+        process = subprocess.Popen([sys.executable, "-m", "inspector", "call", server.url, "x", "--json"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        try:
+            assert server.wait_until(lambda: bool(server.posts("tools/call")), 20)
+            process.send_signal(signal.SIGINT)
+            line = process.stdout.readline()  # the result comes before any housekeeping
+            started = time.monotonic()
+            if interrupts == 2:
+                process.send_signal(signal.SIGINT)
+            process.wait(10)
+            took = time.monotonic() - started
+        finally:
+            if process.poll() is None:
+                process.kill()
+        assert process.returncode == 130
+        assert json.loads(line)["outcome"] == "cancelled"
+        assert took < 2.0
+        assert server.wait_until(lambda: bool(server.posts("notifications/cancelled")), 3)
