@@ -208,4 +208,5 @@ def test_a_server_that_stalls_the_cancel_notice_does_not_hold_the_command(interr
         assert process.returncode == 130
         assert json.loads(line)["outcome"] == "cancelled"
         assert took < 2.0
-        assert server.wait_until(lambda: bool(server.posts("notifications/cancelled")), 3)
+        if interrupts == 1:  # a second Ctrl-C may leave before the notice is even sent
+            assert server.wait_until(lambda: bool(server.posts("notifications/cancelled")), 3)
