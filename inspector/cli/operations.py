@@ -36,9 +36,12 @@ def run(args: argparse.Namespace) -> int:
         if configured is not None:
             name = configured.name
             budget = budget if budget is not None else configured.budget_s
-            if not headers:
-                headers = ServerRegistry(store.db, system_secret_keeper()).headers_for(
-                    configured.url, ask=ask_secret(configured.url))
+            given = {header.lower() for header in headers}
+            ask = ask_secret(configured.url)
+            stored = ServerRegistry(store.db, system_secret_keeper()).headers_for(
+                configured.url, ask=lambda header: None if header.lower() in given else ask(header))
+            # What the command line gives wins over what is stored.
+            headers = {**{k: v for k, v in stored.items() if k.lower() not in given}, **headers}
     try:
         server = ServerEndpoint(args.url, headers=headers, name=name)
     except InvalidServerError as exc:

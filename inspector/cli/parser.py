@@ -82,5 +82,8 @@ def build_parser() -> Parser:
     configure.add_argument("--header", action="append", default=[], metavar='"Name: value"',
                            help="a header to send to it; credential values go to the system keyring, "
                                 "never to the database")
+    configure.add_argument("--secret-header", action="append", default=[], metavar='"Name: value"',
+                           help="a header whose value is a credential whatever its name says "
+                                "(kept like Authorization: never in the database)")
     _db_option(configure)
     return parser

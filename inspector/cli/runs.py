@@ -93,11 +93,13 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
 def _configure_server(store: RunStore, args: argparse.Namespace) -> int:
     from inspector.mcp import ServerEndpoint, public_url
     from inspector.mcp.server import InvalidServerError
-    from inspector.store.secrets import system_secret_keeper
+    from inspector.store.secrets import is_secret_header, system_secret_keeper
 
     from .operations import parse_budget_option, parse_headers
 
     headers = parse_headers(args.header)
+    marked = parse_headers(args.secret_header)
+    headers.update(marked)
     try:
         endpoint = ServerEndpoint(args.url, headers=headers, name=args.name)
     except InvalidServerError as exc:
@@ -105,11 +107,10 @@ def _configure_server(store: RunStore, args: argparse.Namespace) -> int:
     keeper = system_secret_keeper()
     registry = ServerRegistry(store.db, keeper)
     url = public_url(endpoint.url)
-    registry.save_server(url, name=args.name, budget_s=parse_budget_option(args.budget), headers=headers)
+    registry.save_server(url, name=args.name, budget_s=parse_budget_option(args.budget), headers=headers,
+                         secret=marked)
     print(f"Saved {url}.")
-    from inspector.store.secrets import is_secret_header
-
-    secret = [name for name in headers if is_secret_header(name)]
+    secret = [name for name in headers if is_secret_header(name) or name in marked]
     if secret and not keeper.available:
         print(f"No system keyring is available: the values of {', '.join(secret)} were not kept; "
               "you will be asked for them (or pass them with --header).")

@@ -8,7 +8,7 @@ contact either; only a completed operation does.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -62,11 +62,16 @@ class ServerRegistry:
         self._secrets = secrets or NoSecretKeeper()
 
     def save_server(self, url: str, *, name: str | None = None, budget_s: float | None = None,
-                    headers: Mapping[str, str] | None = None) -> None:
-        """Add or update a server. Secret header values go to the keyring, never to the file."""
+                    headers: Mapping[str, str] | None = None, secret: Iterable[str] = ()) -> None:
+        """Add or update a server. Secret header values go to the keyring, never to the file.
+
+        A header is secret when its name says so (``Authorization``, ``X-Api-Key``, ...) or
+        when it is named in ``secret``.
+        """
+        marked = {header.lower() for header in secret}
         settings = []
         for header, value in (headers or {}).items():
-            if is_secret_header(header):
+            if is_secret_header(header) or header.lower() in marked:
                 self._secrets.save(url, header, value)
                 settings.append({"name": header, "secret": True})
             else:

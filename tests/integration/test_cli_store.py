@@ -125,6 +125,12 @@ def test_a_configured_server_lends_name_budget_and_headers(tmp_path: Path) -> No
         assert initialize.headers.get("x-tenant") == "acme"
         # No keyring here and nobody to ask: the secret is not sent, and the user is told.
         assert "authorization" not in initialize.headers
+        # A header given on the command line wins, and the stored ones still come along.
+        cli("ping", server.url, "--header", "Authorization: Bearer typed-now", "--header", "X-Tenant: other",
+            "--db", db)
+        second = server.posts("initialize")[1]
+        assert second.headers.get("authorization") == "Bearer typed-now"
+        assert second.headers.get("x-tenant") == "other"
         listed = json.loads(cli("servers", "--json", "--db", db).stdout)["servers"]
         assert listed[0]["headers"] == [{"name": "Authorization", "secret": True},
                                         {"name": "X-Tenant", "secret": False}]

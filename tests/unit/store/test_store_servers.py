@@ -80,3 +80,17 @@ def test_secret_header_names() -> None:
         assert is_secret_header(name), name
     for name in ("Accept", "X-Tenant", "User-Agent"):
         assert not is_secret_header(name), name
+
+
+def test_a_header_marked_secret_is_kept_out_whatever_its_name(tmp_path: Path) -> None:
+    path = tmp_path / "runs.db"
+    with RunStore.open(path) as store:
+        registry = ServerRegistry(store.db, MemoryKeeper())
+        registry.save_server("http://a/mcp", headers={"X-Tenant-Pin": "PIN-4711", "X-Plain": "visible"},
+                             secret=["x-tenant-pin"])
+        server = registry.get("http://a/mcp")
+        assert [(h.name, h.secret, h.value) for h in server.headers] == [
+            ("X-Tenant-Pin", True, None), ("X-Plain", False, "visible")]
+        assert registry.headers_for("http://a/mcp")["X-Tenant-Pin"] == "PIN-4711"
+    for file in tmp_path.iterdir():
+        assert b"PIN-4711" not in file.read_bytes(), file.name
