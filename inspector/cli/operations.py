@@ -23,36 +23,37 @@ from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store
 from .parser import OPERATIONS
 
 
-
 def run(args: argparse.Namespace) -> int:
     headers = parse_headers(args.header)
     budget = parse_budget_option(args.budget)
     arguments = parse_arguments(args.args) if args.command == "call" else None
     store = None if args.no_store else open_store(args.db)
-    name = None
-    if store is not None:
-        # A configured server lends its name, budget and headers to what the command line left out.
-        configured = ServerRegistry(store.db, system_secret_keeper()).get(public_url_or_raw(args.url))
-        if configured is not None:
-            name = configured.name
-            budget = budget if budget is not None else configured.budget_s
-            given = {header.lower() for header in headers}
-            ask = ask_secret(configured.url)
-            stored = ServerRegistry(store.db, system_secret_keeper()).headers_for(
-                configured.url, ask=lambda header: None if header.lower() in given else ask(header))
-            # What the command line gives wins over what is stored.
-            headers = {**{k: v for k, v in stored.items() if k.lower() not in given}, **headers}
     try:
-        server = ServerEndpoint(args.url, headers=headers, name=name)
-    except InvalidServerError as exc:
+        name = None
         if store is not None:
-            store.close()
-        raise UsageError(str(exc)) from None
-    try:
+            name, budget, headers = _with_configuration(store, args.url, budget, headers)
+        try:
+            server = ServerEndpoint(args.url, headers=headers, name=name)
+        except InvalidServerError as exc:
+            raise UsageError(str(exc)) from None
         return asyncio.run(_operate(args, server, budget, arguments, store))
     finally:
         if store is not None:
             store.close()
+
+
+def _with_configuration(store: RunStore, url: str, budget: float | None,
+                        headers: dict[str, str]) -> tuple[str | None, float | None, dict[str, str]]:
+    """A configured server lends its name, budget and headers; what the command line gives wins."""
+    registry = ServerRegistry(store.db, system_secret_keeper())
+    configured = registry.get(public_url_or_raw(url))
+    if configured is None:
+        return None, budget, headers
+    given = {header.lower() for header in headers}
+    ask = ask_secret(configured.url)
+    stored = registry.headers_for(configured.url, ask=lambda header: None if header.lower() in given else ask(header))
+    merged = {**{k: v for k, v in stored.items() if k.lower() not in given}, **headers}
+    return configured.name, budget if budget is not None else configured.budget_s, merged
 
 
 def parse_headers(raw: list[str]) -> dict[str, str]:
