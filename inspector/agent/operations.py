@@ -6,6 +6,7 @@ A transport failure or a tool's ``isError`` becomes a *failed* tool result; a ca
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -77,7 +78,9 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
                            result, tool_result)
 
 
-async def _request_step(operation: str, describe: Any, call: Any) -> OperationRecord:
+async def _request_step(operation: str, describe: Callable[[Any], str],
+                        call: Callable[[OperationRecorder], Awaitable[Any]]) -> OperationRecord:
+    """Run a non-tool operation and record it as a ``request`` step (no tool outcome)."""
     recorder = OperationRecorder()
     started_at = datetime.now(timezone.utc)
     result, error = None, None
