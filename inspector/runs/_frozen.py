@@ -24,6 +24,13 @@ class FrozenMap(Mapping[str, Any]):
     def __init__(self, items: Mapping[str, Any]) -> None:
         self._data = dict(items)
 
+    @classmethod
+    def _adopt(cls, data: dict[str, Any]) -> FrozenMap:
+        """Wrap ``data`` without copying it: for a dict just built and shared with no one."""
+        frozen = cls.__new__(cls)
+        frozen._data = data
+        return frozen
+
     def __getitem__(self, key: str) -> Any:
         return self._data[key]
 
@@ -65,8 +72,43 @@ def freeze(value: Any, path: str = "") -> Any:
     raise NotJsonError(f"{path or 'value'} holds a {type(value).__name__}, which is not a JSON value")
 
 
+class NotPlainError(Exception):
+    """:func:`freeze_plain` met a value it leaves to :func:`freeze` (which decides what it is)."""
+
+
+# The scalars a JSON parser makes; exactly these types, not subclasses of them.
+_PLAIN_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def freeze_plain(value: Any) -> Any:
+    """:func:`freeze` for a value made only of dicts, lists and the plain scalars, as a JSON
+    parser makes them: the same result, faster (no path is kept for messages, nothing is
+    copied twice). Anything else, a subclass included, raises :class:`NotPlainError`.
+    """
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return tuple([item if type(item) in _PLAIN_SCALARS else freeze_plain(item) for item in value])
+    if kind is dict:
+        frozen = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise NotPlainError
+            frozen[key] = item if type(item) in _PLAIN_SCALARS else freeze_plain(item)
+        return FrozenMap._adopt(frozen)
+    if kind in _PLAIN_SCALARS:
+        return value
+    raise NotPlainError
+
+
 def thaw(value: Any) -> Any:
     """Return a plain list/dict copy of a value made by :func:`freeze`."""
+    kind = type(value)
+    if kind is tuple:  # the usual types first, then any subclass as before
+        return [item if type(item) in _PLAIN_SCALARS else thaw(item) for item in value]
+    if kind is FrozenMap:
+        return {key: item if type(item) in _PLAIN_SCALARS else thaw(item) for key, item in value._data.items()}
+    if kind in _PLAIN_SCALARS:
+        return value
     if isinstance(value, tuple):
         return [thaw(item) for item in value]
     if isinstance(value, Mapping):

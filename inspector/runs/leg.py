@@ -98,6 +98,10 @@ class Leg:
 
         Raises :class:`InvalidLegError` naming the offending key.
         """
+        if cls is Leg and type(data) is dict:
+            leg = _plain_leg(data)
+            if leg is not None:
+                return leg
         if not isinstance(data, Mapping):
             raise InvalidLegError(f"a leg must be a mapping, got {type(data).__name__}")
         for key in ("method", "outcome"):
@@ -110,3 +114,44 @@ class Leg:
             http_status=data.get("httpStatus"),
             outcome=data["outcome"],
         )
+
+
+_PLAIN_OUTCOMES = {outcome: outcome for outcome in Leg.OUTCOMES}
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _plain_leg(data: dict[str, Any]) -> Leg | None:
+    """The leg a valid stored form of plain types (as a JSON parser makes them) describes,
+    built without running the checks again; ``None`` for anything else, which
+    :meth:`Leg.from_dict` then checks in full (and refuses with its own message).
+
+    Accepts exactly what ``__post_init__`` accepts unchanged, so the leg is the same.
+    """
+    get = data.get
+    method, granted, elapsed, status, outcome = (get("method"), get("grantedS"), get("elapsedMs"),
+                                                 get("httpStatus"), get("outcome"))
+    if type(method) is not str or not method or type(outcome) is not str:
+        return None
+    outcome = _PLAIN_OUTCOMES.get(outcome)  # the one copy of the (equal) string: less memory per leg
+    if outcome is None:
+        return None
+    if granted is not None and (type(granted) is not int or granted < 0):
+        return None
+    if elapsed is not None:
+        if type(elapsed) is int and elapsed >= 0:
+            try:
+                elapsed = float(elapsed)
+            except OverflowError:
+                return None
+        elif type(elapsed) is not float or not 0.0 <= elapsed < math.inf:
+            return None
+    if status is not None and (type(status) is not int or not 100 <= status <= 599 or outcome == Leg.NOT_SENT):
+        return None
+    leg = _new(Leg)
+    _set(leg, "method", method)  # in field order, as the generated __init__ does: same layout
+    _set(leg, "granted_s", granted)
+    _set(leg, "elapsed_ms", elapsed)
+    _set(leg, "http_status", status)
+    _set(leg, "outcome", outcome)
+    return leg

@@ -30,9 +30,14 @@ class ToolOutcome(StrEnum):
         Stored rows may hold any JSON value (or nothing) under the outcome key,
         so this never raises: callers decide what a missing outcome means.
         """
+        if type(value) is str:  # the usual case: a plain string read from JSON
+            return _BY_VALUE.get(value)
         if not isinstance(value, str):
             return None
         try:
             return cls(value)
         except ValueError:
             return None
+
+
+_BY_VALUE = {outcome.value: outcome for outcome in ToolOutcome}

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
-from ._frozen import NotJsonError, freeze, thaw
-from .leg import InvalidLegError, Leg
+from ._frozen import _PLAIN_SCALARS, NotJsonError, NotPlainError, freeze, freeze_plain, thaw
+from .leg import InvalidLegError, Leg, _plain_leg
 from .outcome import ToolOutcome
 
 JsonList = tuple[Any, ...]
@@ -255,28 +255,31 @@ class RunStep:
                 f"toolOutcome {outcome.value if outcome else None!r}"
             )
 
-    def to_payload(self) -> dict[str, Any]:
+    def to_payload(self, *, legs: bool = True) -> dict[str, Any]:
         """Return the stored form: camelCase keys, absent (``None``) fields left out.
 
         ``false`` and ``0`` are values and are kept. ``durationMs`` is rounded
-        to 2 decimals; ``legs`` is written only when there are any.
+        to 2 decimals; ``legs`` is written only when there are any (and never
+        with ``legs=False``, for a store that keeps them in a table of their own).
         """
         payload: dict[str, Any] = {
-            "kind": self.kind.value,
+            "kind": self.kind._value_,
             "round": self.round,
             "durationMs": round(self.duration_ms, 2),
         }
-        for field in _OPTIONAL_FIELDS:
-            value = getattr(self, field.attr)
+        values = self.__dict__
+        for attr, key, code in _WRITE_TABLE:
+            value = values[attr]
             if value is None:
                 continue
-            if field.shape == _OUTCOME:
-                payload[field.key] = value.value
-            elif field.shape == _LEGS:
-                if value:
-                    payload[field.key] = [leg.to_dict() for leg in value]
-            else:
-                payload[field.key] = thaw(value)
+            if code == _AS_IS or type(value) in _PLAIN_SCALARS:
+                payload[key] = value
+            elif code == _THAW:
+                payload[key] = thaw(value)
+            elif code == _OUTCOME_CODE:
+                payload[key] = value._value_
+            elif value and legs:  # legs: written only when there are any
+                payload[key] = [leg.to_dict() for leg in value]
         return payload
 
     @classmethod
@@ -287,6 +290,13 @@ class RunStep:
         A wrong type or a broken invariant raises :class:`InvalidStepError`
         naming the key.
         """
+        if cls is RunStep and type(payload) is dict:
+            try:
+                step = _plain_step(payload)
+            except (NotPlainError, RecursionError):
+                step = None
+            if step is not None:
+                return step
         if not isinstance(payload, Mapping):
             raise InvalidStepError(f"a step payload must be a mapping, got {type(payload).__name__}")
         for key in ("kind", "round", "durationMs"):
@@ -317,3 +327,120 @@ def _read_legs(field: _Field, value: Any) -> tuple[Leg, ...]:
         except InvalidLegError as error:
             raise InvalidStepError(f"{field.key}[{index}]: {error}") from error
     return tuple(legs)
+
+
+# -- the fast paths ---------------------------------------------------------------------------------
+#
+# Reading a stored payload is most of the work of importing a trace, and almost every payload
+# read is valid and made of plain JSON types. ``_plain_step`` builds the step of such a payload
+# directly; anything else (a subclass, a value the checks refuse, an outcome that contradicts
+# its boolean) returns ``None`` and the full checks above run and raise their own message.
+
+# How to_payload writes each field (in _OPTIONAL_FIELDS order): as it is, thawed, ...
+_AS_IS, _THAW, _OUTCOME_CODE, _LEGS_CODE = range(4)
+_WRITE_CODES = {_LIST: _THAW, _ARRAY: _THAW, _ARRAY_OR_NUMBER: _THAW, _OUTCOME: _OUTCOME_CODE, _LEGS: _LEGS_CODE}
+_WRITE_TABLE = tuple((field.attr, field.key, _WRITE_CODES.get(field.shape, _AS_IS)) for field in _OPTIONAL_FIELDS)
+
+# How _plain_step reads each key of a payload: its attribute and the shape's code.
+_R_TEXT, _R_COUNT, _R_NUMBER, _R_FLAG, _R_LIST, _R_ARRAY, _R_ARRAY_OR_NUMBER, _R_OUTCOME, _R_LEGS = range(9)
+_READ_CODES = {_TEXT: _R_TEXT, _COUNT: _R_COUNT, _NUMBER: _R_NUMBER, _FLAG: _R_FLAG, _LIST: _R_LIST,
+               _ARRAY: _R_ARRAY, _ARRAY_OR_NUMBER: _R_ARRAY_OR_NUMBER, _OUTCOME: _R_OUTCOME, _LEGS: _R_LEGS}
+_READ_BY_KEY = {field.key: (field.attr, _READ_CODES[field.shape]) for field in _OPTIONAL_FIELDS}
+_ABSENT = {field.name: field.default for field in fields(RunStep)[3:]}  # each optional field, absent
+_KINDS_BY_VALUE = {kind.value: kind for kind in StepKind}
+_OUTCOMES_BY_VALUE = {outcome.value: outcome for outcome in ToolOutcome}
+_new = object.__new__
+
+
+def _plain_step(payload: dict[str, Any]) -> RunStep | None:
+    """The step a valid payload of plain types describes, or ``None`` (see above).
+
+    Accepts exactly what ``__post_init__`` accepts and normalises each value the same way,
+    so the step is equal, field by field and type by type, to the one the checks build.
+    Raises :class:`NotPlainError` (or ``RecursionError``) for a value to leave to them.
+    """
+    get = payload.get
+    kind, round_, duration = get("kind"), get("round"), get("durationMs")
+    if type(kind) is not str or type(round_) is not int or round_ < 0:
+        return None
+    kind = _KINDS_BY_VALUE.get(kind)
+    if kind is None:
+        return None
+    if type(duration) is float:
+        if not 0.0 <= duration < math.inf:
+            return None
+    elif type(duration) is int and duration >= 0:
+        try:
+            duration = float(duration)
+        except OverflowError:
+            return None
+    else:
+        return None
+    step = _new(RunStep)
+    # Filled in field order, as the generated __init__ does (the instance dict stays compact):
+    # every field absent first, then the payload's own keys (usually a third of them) set.
+    values = step.__dict__
+    values["kind"] = kind
+    values["round"] = round_
+    values["duration_ms"] = duration
+    values.update(_ABSENT)
+    for key, value in payload.items():
+        field = _READ_BY_KEY.get(key)
+        if field is None or value is None:  # an unknown key, or null: absent
+            continue
+        attr, code = field
+        if code == _R_TEXT:
+            if type(value) is not str:
+                return None
+        elif code == _R_FLAG:
+            if type(value) is not bool:
+                return None
+        elif code == _R_COUNT:
+            if type(value) is not int or value < 0:
+                return None
+        elif code == _R_OUTCOME:
+            value = _OUTCOMES_BY_VALUE.get(value) if type(value) is str else None
+            if value is None:
+                return None
+        elif code == _R_LEGS:
+            if type(value) is not list and type(value) is not tuple:
+                return None
+            legs = []
+            for item in value:
+                leg = _plain_leg(item) if type(item) is dict else None
+                if leg is None:
+                    return None
+                legs.append(leg)
+            value = tuple(legs)
+        elif code == _R_LIST:
+            if type(value) is not list and type(value) is not tuple:
+                return None
+            value = freeze_plain(value)
+        elif code == _R_ARRAY:
+            if type(value) is not list and type(value) is not tuple and type(value) is not dict:
+                return None
+            value = freeze_plain(value)
+        elif code == _R_NUMBER:
+            if type(value) is float:
+                if not 0.0 <= value < math.inf:
+                    return None
+            elif type(value) is int and value >= 0:
+                try:
+                    value = float(value)
+                except OverflowError:
+                    return None
+            else:
+                return None
+        elif type(value) is list or type(value) is tuple or type(value) is dict:  # _R_ARRAY_OR_NUMBER
+            value = freeze_plain(value)
+        elif type(value) is float or type(value) is int:
+            if not _is_finite(value):
+                return None
+        else:
+            return None
+        values[attr] = value
+    try:
+        step._check_outcome()
+    except InvalidStepError:
+        return None  # the checks raise it again, as they always have
+    return step

@@ -16,7 +16,7 @@ with the content are raised as :class:`TraceProblem`, naming the place in the do
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path as FilePath
 from typing import Any
 
@@ -28,6 +28,9 @@ from .trace_format import MAX_DEPTH, MAX_RECORD_BYTES, MAX_STRING_CHARS, Path, T
 READ_CHUNK = 256 * 1024
 """How many bytes are read from a file at a time."""
 
+_PARSE_PIECE = 16 * 1024
+"""How many bytes :class:`ValueParser` parses at a time: their events stay in the CPU's caches."""
+
 JSON_ERRORS = (ijson.JSONError,)
 """What the parser raises for bytes that are not JSON."""
 
@@ -38,8 +41,20 @@ def event_parser() -> tuple[list[tuple[str, Any]], Any]:
     It accepts several values one after the other, so that more than one is reported by
     :class:`Walker` (or the sniffer) with a clear message rather than as a syntax error.
     """
-    events = sendable_list()
-    return events, ijson.basic_parse_coro(events, use_float=True, multiple_values=True)
+    if ijson.backend == "yajl2_c":
+        events: list[tuple[str, Any]] = []
+        target: Any = _AppendTo(events)
+    else:
+        events = target = sendable_list()
+    return events, ijson.basic_parse_coro(target, use_float=True, multiple_values=True)
+
+
+class _AppendTo:
+    """A parser target whose ``send`` is the events list itself: ijson's C backend appends each
+    event to a list it is given as ``send`` directly, instead of calling ``send`` for each."""
+
+    def __init__(self, events: list[tuple[str, Any]]) -> None:
+        self.send = events
 
 
 # -- feeding the parser -----------------------------------------------------------------------------
@@ -63,13 +78,28 @@ class ValueParser:
         self._fed = start
 
     def feed(self, data: bytes) -> None:
+        """Parse and walk ``data``, a piece at a time (fewer events held at once: faster).
+
+        What is reported is what parsing all of ``data`` first and then walking it would report:
+        bytes that are not JSON anywhere in ``data`` before any problem with its content.
+        """
+        for start in range(0, max(len(data), 1), _PARSE_PIECE):  # (b"" is sent on, as it always was)
+            self._parse(data, data[start:start + _PARSE_PIECE])
+            try:
+                self._pass_on()
+            except BaseException:  # raised while walking: bytes of data that are not JSON come first
+                for rest in range(start + _PARSE_PIECE, len(data), _PARSE_PIECE):
+                    self._parse(data, data[rest:rest + _PARSE_PIECE])
+                    del self._events[:]
+                raise
+        self._fed += len(data)
+
+    def _parse(self, data: bytes, piece: bytes) -> None:
         try:
-            self._coro.send(data)
+            self._coro.send(piece)
         except JSON_ERRORS as error:
             raise BadJson(json_error_reason(error), self._start, self._fed, self._fed + len(data),
                           self._line) from None
-        self._fed += len(data)
-        self._pass_on()
 
     def close(self) -> None:
         try:
@@ -196,79 +226,106 @@ class Walker:
     def feed(self, events: list[tuple[str, Any]]) -> None:
         """Take the next batch of parser events.
 
-        One loop for all modes, with the record being built held in local variables: this
-        loop runs once per JSON token of the file, so every attribute lookup saved counts.
+        The events are consumed from one iterator by three loops, one per mode: structure
+        (the levels above the records, an event at a time), building a record and skipping a
+        value. The last two run once per JSON token of the file, so they hold their state in
+        local variables and test the commonest events first.
+        """
+        it = iter(events)
+        while True:
+            mode = self._mode
+            if mode == _BUILDING:
+                if not self._build(it):
+                    return
+            elif mode == _SKIPPING:
+                if not self._skip(it):
+                    return
+            else:
+                for event, value in it:
+                    self._structure(event, value)
+                    if self._mode != _STRUCTURE:
+                        break
+                else:
+                    return
+
+    def _build(self, it: Iterator[tuple[str, Any]]) -> bool:
+        """Build the record from the events of ``it``; True once it is whole (and handed on),
+        False when the events ran out first (the state is kept for the next batch).
+
         Records are built with an estimated-memory budget: 24 per value, 48 or 8 per string
         or key plus its characters, 160 per list or object (see MAX_RECORD_BYTES).
         """
-        mode = self._mode
         stack, current, is_dict, key, budget = self._stack, self._current, self._is_dict, self._key, self._budget
-        depth, room = self._skip_depth, MAX_DEPTH - len(self._frames)
-        for event, value in events:
-            if mode == _BUILDING:
-                if event == "map_key":
-                    key = value
-                    budget -= len(value) + 8
-                    if len(value) > MAX_STRING_CHARS:
-                        self._fail(stack, current, is_dict, key, _too_long("an object key", value))
-                    continue
-                if event == "string":
-                    budget -= len(value) + 48
-                    if len(value) > MAX_STRING_CHARS:
-                        self._fail(stack, current, is_dict, key, _too_long("a string", value))
-                elif event == "number" or event == "boolean" or event == "null":
-                    budget -= 24
-                elif event == "start_map" or event == "start_array":
-                    child: Any = {} if event == "start_map" else []
-                    if is_dict:
-                        current[key] = child
-                    else:
-                        current.append(child)
-                    stack.append((current, key, is_dict))
-                    current, is_dict, key = child, event == "start_map", None
-                    budget -= 160
-                    if len(stack) >= room:
-                        self._fail(stack, current, is_dict, key, f"nested deeper than {MAX_DEPTH} levels")
-                    if budget < 0:
-                        self._fail(stack, current, is_dict, key, _TOO_BIG)
-                    continue
-                elif stack:  # the end of a list or object inside the record
+        room = MAX_DEPTH - len(self._frames)
+        for event, value in it:
+            if event == "map_key":
+                key = value
+                size = len(value)
+                budget -= size + 8
+                if size > MAX_STRING_CHARS:
+                    self._fail(stack, current, is_dict, key, _too_long("an object key", value))
+                continue
+            if event == "number":
+                budget -= 24
+            elif event == "string":
+                size = len(value)
+                budget -= size + 48
+                if size > MAX_STRING_CHARS:
+                    self._fail(stack, current, is_dict, key, _too_long("a string", value))
+            elif event == "end_map" or event == "end_array":
+                if stack:  # the end of a list or object inside the record
                     current, key, is_dict = stack.pop()
                     continue
-                else:  # the end of the record
-                    mode = self._mode = _STRUCTURE
-                    record, current = current, None
-                    if self._target.sized:
-                        self._target.on_value(self._target_path, record, MAX_RECORD_BYTES - budget)
-                    else:
-                        self._target.on_value(self._target_path, record)
-                    continue
+                # The end of the record.
+                self._mode, self._current = _STRUCTURE, None
+                target = self._target
+                if target.sized:
+                    target.on_value(self._target_path, current, MAX_RECORD_BYTES - budget)
+                else:
+                    target.on_value(self._target_path, current)
+                return True
+            elif event == "start_map" or event == "start_array":
+                child: Any = {} if event == "start_map" else []
+                if is_dict:
+                    current[key] = child
+                else:
+                    current.append(child)
+                stack.append((current, key, is_dict))
+                current, is_dict, key = child, event == "start_map", None
+                budget -= 160
+                if len(stack) >= room:
+                    self._fail(stack, current, is_dict, key, f"nested deeper than {MAX_DEPTH} levels")
                 if budget < 0:
                     self._fail(stack, current, is_dict, key, _TOO_BIG)
-                if is_dict:
-                    current[key] = value
-                else:
-                    current.append(value)
-            elif mode == _SKIPPING:
-                if event == "start_map" or event == "start_array":
-                    depth += 1
-                    if depth > room:
-                        raise TraceProblem(self._target_path, f"nested deeper than {MAX_DEPTH} levels")
-                elif event == "end_map" or event == "end_array":
-                    depth -= 1
-                    if depth == 0:
-                        mode = self._mode = _STRUCTURE
-                elif (event == "string" or event == "map_key") and len(value) > MAX_STRING_CHARS:
-                    raise TraceProblem(self._target_path, f"holds {_too_long('a string', value)}")
+                continue
+            else:  # boolean, null
+                budget -= 24
+            if budget < 0:
+                self._fail(stack, current, is_dict, key, _TOO_BIG)
+            if is_dict:
+                current[key] = value
             else:
-                self._structure(event, value)
-                mode, room = self._mode, MAX_DEPTH - len(self._frames)
-                if mode == _BUILDING:
-                    stack, current, is_dict, key, budget = [], self._current, self._is_dict, None, self._budget
-                elif mode == _SKIPPING:
-                    depth = 1
-        self._stack, self._current, self._is_dict, self._key, self._budget = stack, current, is_dict, key, budget
+                current.append(value)
+        self._current, self._is_dict, self._key, self._budget = current, is_dict, key, budget
+        return False
+
+    def _skip(self, it: Iterator[tuple[str, Any]]) -> bool:
+        """Skip the value being read (checking its nesting and strings); True once it has ended."""
+        depth, room = self._skip_depth, MAX_DEPTH - len(self._frames)
+        for event, value in it:
+            if event == "start_map" or event == "start_array":
+                depth += 1
+                if depth > room:
+                    raise TraceProblem(self._target_path, f"nested deeper than {MAX_DEPTH} levels")
+            elif event == "end_map" or event == "end_array":
+                depth -= 1
+                if depth == 0:
+                    self._mode = _STRUCTURE
+                    return True
+            elif (event == "string" or event == "map_key") and len(value) > MAX_STRING_CHARS:
+                raise TraceProblem(self._target_path, f"holds {_too_long('a string', value)}")
         self._skip_depth = depth
+        return False
 
     # Structure: the levels above the records, one event at a time.
     def _structure(self, event: str, value: Any) -> None:
@@ -321,6 +378,7 @@ class Walker:
             else:
                 self._mode, self._target, self._target_path = _BUILDING, shape, path
                 self._current, self._is_dict = ({}, True) if event == "start_map" else ([], False)
+                self._stack, self._key = [], None
                 self._budget = MAX_RECORD_BYTES - 160
             return
         wanted = "start_map" if isinstance(shape, ObjectShape) else "start_array"

@@ -21,6 +21,10 @@ from .errors import StoreError, UnknownRunError
 
 SOURCES = RUN_SOURCES
 
+# What json.dumps(payload, ensure_ascii=False, separators=(",", ":")) would make, without
+# building an encoder for every step.
+_PAYLOAD_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
 
 @dataclass(frozen=True)
 class RunRecord:
@@ -203,13 +207,12 @@ class RunStore:
 
     def insert_step(self, run_id: int, sequence: int, step: RunStep, started_at: str) -> int:
         """Insert inside an open transaction (for importers that write many steps at once)."""
-        payload = step.to_payload()
-        payload.pop("legs", None)  # legs live in their own table; one source of truth
+        payload = step.to_payload(legs=False)  # legs live in their own table; one source of truth
         cursor = self._conn.execute(
             "INSERT INTO steps (run_id, sequence, kind, round, duration_ms, started_at, outcome, payload)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (run_id, sequence, str(step.kind), step.round, step.duration_ms, started_at,
-             step_outcome(payload), json.dumps(payload, ensure_ascii=False, separators=(",", ":"))))
+             step_outcome(payload), _PAYLOAD_ENCODER.encode(payload)))
         step_id = int(cursor.lastrowid)
         if step.legs:
             self._conn.executemany(

@@ -203,16 +203,16 @@ def read_sequence(value: Any, path: Path) -> int:
 
 def read_step_record(record: Any, path: Path) -> TraceStep:
     """Check one ``{"sequence", "started_at", "payload"}`` record of a version-1 trace file."""
-    if not isinstance(record, Mapping):
+    if type(record) is not dict and not isinstance(record, Mapping):
         raise TraceProblem(path, f"a step must be an object, got {describe(record)}")
     for key in ("sequence", "payload"):
         if key not in record:
             raise TraceProblem(path, f"the step has no {key!r}")
-    return TraceStep(
-        sequence=read_sequence(record["sequence"], (*path, "sequence")),
-        started_at=read_time(record.get("started_at"), (*path, "started_at")),
-        step=read_payload(record["payload"], (*path, "payload")),
-    )
+    sequence = record["sequence"]
+    if type(sequence) is not int or sequence < 0:  # read_sequence decides anything but the usual
+        sequence = read_sequence(sequence, (*path, "sequence"))
+    started_at = read_time(record.get("started_at"), (*path, "started_at"))
+    return TraceStep(sequence, started_at, read_payload(record["payload"], (*path, "payload")))
 
 
 def read_payload(payload: Any, path: Path) -> RunStep:
@@ -221,7 +221,7 @@ def read_payload(payload: Any, path: Path) -> RunStep:
     :class:`RunStep` is the one definition of a valid step; its message is kept and the
     path is narrowed to the key it names (e.g. ``payload.toolOutcome``).
     """
-    if not isinstance(payload, Mapping):
+    if type(payload) is not dict and not isinstance(payload, Mapping):
         raise TraceProblem(path, f"a step payload must be an object, got {describe(payload)}")
     try:
         return RunStep.from_payload(payload)

@@ -137,8 +137,11 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _Plan, first
         writer = _Writer(store, run_ids)
         if plan.cache is not None:
             # Every step was kept when it was checked: write them without reading the file again.
-            share = meter.total // 2 / max(len(plan.cache), 1)  # writing is the second half of the work
-            for number, (key, step) in enumerate(plan.cache, 1):
+            cache = plan.cache
+            share = meter.total // 2 / max(len(cache), 1)  # writing is the second half of the work
+            for number in range(1, len(cache) + 1):
+                key, step = cache[number - 1]
+                cache[number - 1] = None  # freed once written, while still in the CPU's cache
                 writer.step(key, step, ())
                 if number % 1000 == 0:
                     meter.advance(int(1000 * share))
@@ -181,7 +184,9 @@ class _Plan:
 
     def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
         """Account for one checked step; ``size`` estimates the bytes it holds in memory."""
-        sequences = self._sequences.setdefault(key, set())
+        sequences = self._sequences.get(key)
+        if sequences is None:
+            sequences = self._sequences[key] = set()
         if step.sequence in sequences:
             raise TraceProblem((*path, "sequence"), f"sequence {step.sequence} appears twice in this run")
         sequences.add(step.sequence)
