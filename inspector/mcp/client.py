@@ -17,7 +17,7 @@ from .errors import McpTransportError
 from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint
-from .transport import Leg, LegTransport, Session, SessionGone, message_headers, new_http_client
+from .transport import OutgoingMessage, LegTransport, Session, SessionGone, message_headers, new_http_client
 
 T = TypeVar("T")
 
@@ -176,7 +176,7 @@ class _Operation:
             "capabilities": {},
             "clientInfo": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
         }
-        answer = await self._transport.send(Leg("initialize", params, next(self._ids)), self.session)
+        answer = await self._transport.send(OutgoingMessage("initialize", params, next(self._ids)), self.session)
         result = answer.result or {}
         # Known before the version is checked, so the session is ended even if we refuse it.
         self.session = Session(answer.session_id, None)
@@ -188,14 +188,14 @@ class _Operation:
         self.server_info = info if isinstance(info, dict) else {}
         self.session = Session(answer.session_id, version)
         try:
-            await self._transport.send(Leg("notifications/initialized", None), self.session)
+            await self._transport.send(OutgoingMessage("notifications/initialized", None), self.session)
         except SessionGone:
             raise McpTransportError.session_expired(label, "notifications/initialized") from None
 
     async def request(self, method: str, params: dict[str, Any], *, is_work: bool = False) -> dict[str, Any]:
         """Send a request; on a first 404 for our session, start a fresh session and resend."""
         while True:
-            leg = Leg(method, params, next(self._ids), is_work=is_work)
+            leg = OutgoingMessage(method, params, next(self._ids), is_work=is_work)
             try:
                 answer = await self._transport.send(leg, self.session)
                 return answer.result or {}
@@ -207,13 +207,13 @@ class _Operation:
 
 
 async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session: Session,
-                        interrupted: Leg | None, reason: str) -> None:
+                        interrupted: OutgoingMessage | None, reason: str) -> None:
     """After an operation: tell the server about a torn-down request, end the session, close."""
     headers = message_headers(server, session)
     try:
         async with asyncio.timeout(BACKGROUND_BOUND_S):
             if interrupted is not None and interrupted.request_id is not None:
-                notice = Leg("notifications/cancelled",
+                notice = OutgoingMessage("notifications/cancelled",
                              {"requestId": interrupted.request_id, "reason": reason})
                 with contextlib.suppress(httpx.HTTPError):
                     await http.post(server.url, content=notice.body(), headers=headers)

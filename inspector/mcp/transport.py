@@ -68,8 +68,11 @@ def message_headers(server: ServerEndpoint, session: Session) -> dict[str, str]:
 
 
 @dataclass
-class Leg:
-    """One message to send: a request (with an id) or a notification (without)."""
+class OutgoingMessage:
+    """One message a leg sends: a request (with an id) or a notification (without).
+
+    Not to be confused with :class:`inspector.runs.Leg`, the recorded leg of a step.
+    """
 
     method: str
     params: dict[str, Any] | None
@@ -132,14 +135,14 @@ class LegTransport:
         #: Has a work request (``tools/call``, ``tools/list``) been handed to the wire yet?
         self.work_sent = False
         #: The work request torn down while on the wire (cancel or time-out), and why.
-        self.interrupted: Leg | None = None
+        self.interrupted: OutgoingMessage | None = None
         self.interrupted_because = ""
 
     @property
     def server(self) -> ServerEndpoint:
         return self._server
 
-    async def send(self, leg: Leg, session: Session) -> LegAnswer:
+    async def send(self, leg: OutgoingMessage, session: Session) -> LegAnswer:
         """Send one leg; return its answer or raise :class:`McpTransportError`."""
         label = self._server.label
         if self._cancel is not None and self._cancel.fired:
@@ -197,7 +200,7 @@ class LegTransport:
             self._observer.leg_finished(LegFinished(
                 leg.method, grant, elapsed_ms, wire.status, wire.received, outcome, error_kind))
 
-    async def _exchange(self, leg: Leg, session: Session, wire: _Wire) -> LegAnswer:
+    async def _exchange(self, leg: OutgoingMessage, session: Session, wire: _Wire) -> LegAnswer:
         label = self._server.label
         request = self._http.build_request("POST", self._server.url, content=leg.body(),
                                            headers=message_headers(self._server, session))
@@ -230,7 +233,7 @@ class LegTransport:
         finally:
             await response.aclose()
 
-    async def _read_answer(self, leg: Leg, response: httpx.Response, wire: _Wire) -> RpcAnswer:
+    async def _read_answer(self, leg: OutgoingMessage, response: httpx.Response, wire: _Wire) -> RpcAnswer:
         label = self._server.label
         raw_type = response.headers.get("content-type", "")
         media_type = raw_type.split(";", 1)[0].strip().lower()
@@ -252,7 +255,7 @@ class LegTransport:
         except NotAnAnswer as why:
             raise McpTransportError.malformed(label, leg.method, str(why)) from None
 
-    async def _read_event_stream(self, leg: Leg, response: httpx.Response,
+    async def _read_event_stream(self, leg: OutgoingMessage, response: httpx.Response,
                                  wire: _Wire) -> RpcAnswer:
         label = self._server.label
         parser = EventStreamParser()
@@ -279,7 +282,7 @@ class LegTransport:
             what += f" ({invalid} event(s) were not valid JSON)"
         raise McpTransportError.malformed(label, leg.method, what)
 
-    def _consider_event(self, leg: Leg, data: str) -> tuple[RpcAnswer | None, int]:
+    def _consider_event(self, leg: OutgoingMessage, data: str) -> tuple[RpcAnswer | None, int]:
         try:
             obj = json.loads(data)
         except (ValueError, RecursionError):
@@ -294,7 +297,7 @@ class LegTransport:
         except NotAnAnswer as why:
             raise McpTransportError.malformed(self._server.label, leg.method, str(why)) from None
 
-    def _report_progress(self, leg: Leg, params: Any) -> None:
+    def _report_progress(self, leg: OutgoingMessage, params: Any) -> None:
         if not isinstance(params, dict):
             return
         progress = params.get("progress")
@@ -307,7 +310,7 @@ class LegTransport:
             float(total) if isinstance(total, (int, float)) and not isinstance(total, bool) else None,
             message if isinstance(message, str) else None))
 
-    def _report_unsent(self, leg: Leg, outcome: LegOutcome, kind: str) -> None:
+    def _report_unsent(self, leg: OutgoingMessage, outcome: LegOutcome, kind: str) -> None:
         self._observer.leg_finished(LegFinished(leg.method, None, None, None, 0, outcome, kind))
 
 
