@@ -88,3 +88,11 @@ def test_failed_and_cancelled_are_told_apart():
 def test_every_shipped_scenario_has_a_one_line_description():
     for name, shipped in shipped_scenarios().items():
         assert shipped.name == name and "\n" not in shipped.description and shipped.description.endswith(".")
+
+
+def test_the_example_in_the_documentation_is_a_valid_scenario():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    example = text.split("```json\n", 1)[1].split("```", 1)[0]
+    assert parse_scenario(example, "docs/scenarios.md").name == "note-twice"
