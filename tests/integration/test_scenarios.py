@@ -163,3 +163,41 @@ def test_a_scenario_file_plays_against_a_given_server(tmp_path, capsys):
     assert code == 1 and report["status"] == "failed"
     assert [s["outcome"] for s in report["steps"]] == ["", "failed", ""]
     assert report["steps"][-1]["content"] == "It failed, I stop."
+
+
+def test_scenario_list_as_json(capsys):
+    assert main(["scenario", "--list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["scenarios"]
+    assert [item["name"] for item in listed] == sorted(EXPECTED)
+
+
+def test_ctrl_c_cancels_the_run_as_cancel_after_does(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from inspector.demo import DemoServer
+
+    path = tmp_path / "wait.json"
+    path.write_text(json.dumps({"scenario": 1, "name": "wait", "description": "d", "prompt": "p",
+                                "rounds": [{"calls": [{"tool": "hang"}]}, {"calls": [{"tool": "echo"}]}]}))
+    db = tmp_path / "runs.db"
+    with DemoServer() as server:
+        process = subprocess.Popen([sys.executable, "-m", "inspector", "scenario", str(path), "--server", server.url,
+                                    "--json", "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, env=os.environ.copy())
+        try:
+            assert server.state.hang_started.wait(30)
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=15)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        assert server.state.hang_cancelled.wait(5)
+    assert process.returncode == 130, err
+    report = json.loads(out)
+    assert report["status"] == "cancelled"
+    assert [(s["kind"], s["outcome"], s.get("cancelled_in_flight")) for s in report["steps"]] == [
+        ("llm", "", None), ("tool", "cancelled", True)]
