@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import json
 import os
 import signal
@@ -23,6 +24,8 @@ from .operations import parse_budget_option
 
 #: Where the chat model's API key is read from unless --api-key-env names another variable.
 DEFAULT_KEY_VARIABLE = "RUN_INSPECTOR_MODEL_API_KEY"
+#: The keyring entry of a model's API key, beside its completions URL.
+KEYRING_ENTRY = "api-key"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,13 +95,8 @@ def _agent(args: argparse.Namespace) -> int:
     max_rounds = _whole_number("--max-rounds", args.max_rounds, 1)
     cancel_after = _seconds("--cancel-after", args.cancel_after)
     budget = parse_budget_option(args.budget)
-    variable = args.api_key_env or DEFAULT_KEY_VARIABLE
-    api_key = os.environ.get(variable) or None
-    if args.api_key_env and api_key is None:
-        raise UsageError(f"The environment variable {variable} is empty or not set; put the model's API key "
-                         "there, or leave out --api-key-env for a model that needs none.")
     try:
-        model = OpenAIChatModel(args.model_url, args.model, api_key=api_key)
+        model = OpenAIChatModel(args.model_url, args.model, api_key=_api_key(args))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     with open_store(args.db) as store:
@@ -107,6 +105,35 @@ def _agent(args: argparse.Namespace) -> int:
                          max_rounds=max_rounds, budget_s=budget, cancel_after_s=cancel_after)
         outcome = _play(agent)
         return _report(store, sink.run_id, outcome, args.json)
+
+
+def _api_key(args: argparse.Namespace) -> str | None:
+    """The model's API key, a secret: from --api-key-env, the system keyring, the default variable,
+    or (--ask-api-key) a prompt at the terminal. Never printed; never written to the database."""
+    from inspector.agent.chat_model import completions_url
+    from inspector.mcp import public_url
+    from inspector.store.secrets import system_secret_keeper
+
+    if args.api_key_env:
+        api_key = os.environ.get(args.api_key_env) or None
+        if api_key is None:
+            raise UsageError(f"The environment variable {args.api_key_env} is empty or not set; put the model's "
+                             "API key there, or leave out --api-key-env for a model that needs none.")
+        return api_key
+    try:
+        place = public_url(completions_url(args.model_url))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    keeper = system_secret_keeper()
+    if args.ask_api_key:
+        if not sys.stdin.isatty():
+            raise UsageError("--ask-api-key needs a terminal to ask at; put the key in an environment variable "
+                             "and name it with --api-key-env instead.")
+        api_key = getpass.getpass(f"API key for {place}: ") or None
+        if api_key and keeper.save(place, KEYRING_ENTRY, api_key):
+            print(f"The API key for {place} is kept in the system keyring for next time.", file=sys.stderr)
+        return api_key
+    return keeper.load(place, KEYRING_ENTRY) or os.environ.get(DEFAULT_KEY_VARIABLE) or None
 
 
 def _play(agent: AgentRun) -> AgentOutcome:

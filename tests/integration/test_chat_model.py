@@ -189,3 +189,32 @@ def test_agent_command_refuses_a_missing_key_variable(capsys, monkeypatch):
     assert main(["agent", "--model-url", "http://127.0.0.1:1/v1", "--model", "m", "--server",
                  "http://127.0.0.1:2/mcp", "--api-key-env", "NO_SUCH_KEY", "hi"]) == 2
     assert "NO_SUCH_KEY is empty or not set" in capsys.readouterr().err
+
+
+def test_the_key_from_the_default_variable_and_from_a_prompt(demo, tmp_path, capsys, monkeypatch):
+    import getpass
+    import sys
+
+    fake = FakeChatModel(lambda body: answer("Nothing to do."))
+    db = tmp_path / "runs.db"
+    with fake_endpoint(fake) as model_url:
+        monkeypatch.setenv("RUN_INSPECTOR_MODEL_API_KEY", SECRET)
+        assert main(["agent", "--model-url", model_url, "--model", "m", "--server", demo.url, "--db", str(db),
+                     "hi"]) == 0
+        # No terminal here: the prompt itself is stood in for (getpass needs a real one).
+        monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+        monkeypatch.setattr(getpass, "getpass", lambda prompt: SECRET + "-typed")
+        assert main(["agent", "--model-url", model_url, "--model", "m", "--server", demo.url, "--db", str(db),
+                     "--ask-api-key", "hi"]) == 0
+    out, err = capsys.readouterr()
+    assert [h["authorization"] for h in fake.headers] == [f"Bearer {SECRET}", f"Bearer {SECRET}-typed"]
+    assert SECRET not in out + err and SECRET.encode() not in db.read_bytes()
+
+
+def test_ask_api_key_without_a_terminal_is_a_usage_error(capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False, raising=False)
+    assert main(["agent", "--model-url", "http://127.0.0.1:1/v1", "--model", "m", "--server",
+                 "http://127.0.0.1:2/mcp", "--ask-api-key", "hi"]) == 2
+    assert "--ask-api-key needs a terminal" in capsys.readouterr().err
