@@ -9,6 +9,7 @@ step and ends the run ``cancelled``.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -177,8 +178,9 @@ class AgentRun:
                 break  # a cancelled run records no further step
             signal = CancelSignal()
             self._call_cancel = signal
-            if self.cancelled:  # cancel() may have read the previous call's signal
-                signal.fire()
+            if self.cancelled:  # cancel() came between the check above and now: send nothing
+                self._call_cancel = None
+                break
             try:
                 record = await execute_tool(self.client, self.server, call.name, call.arguments, round=round_number,
                                             trace=self.trace, budget_s=self.budget_s, cancel=signal,
@@ -245,8 +247,6 @@ def _llm_step(round_number: int, duration_ms: float, messages: list[dict[str, An
 
 
 def _assistant_message(turn: ModelTurn) -> dict[str, Any]:
-    import json
-
     message: dict[str, Any] = {"role": "assistant", "content": turn.content or None}
     if turn.tool_calls:
         message["tool_calls"] = [{"id": call.id, "type": "function",

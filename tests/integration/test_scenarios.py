@@ -201,3 +201,28 @@ def test_ctrl_c_cancels_the_run_as_cancel_after_does(tmp_path):
     assert report["status"] == "cancelled"
     assert [(s["kind"], s["outcome"], s.get("cancelled_in_flight")) for s in report["steps"]] == [
         ("llm", "", None), ("tool", "cancelled", True)]
+
+
+def test_a_cancelled_run_does_not_make_the_rest_of_the_rounds_calls(tmp_path):
+    import asyncio
+    import threading
+
+    from inspector.agent import AgentRun, ScriptedModel, parse_scenario
+    from inspector.demo import DemoServer
+    from inspector.mcp import ServerEndpoint
+
+    scenario = parse_scenario(json.dumps({
+        "scenario": 1, "name": "two", "description": "d", "prompt": "p",
+        "rounds": [{"calls": [{"tool": "hang"}, {"tool": "write_note", "arguments": {"text": "never"}}]}]}), "t")
+    with DemoServer() as server:
+        run = AgentRun(ScriptedModel(scenario), ServerEndpoint(server.url), scenario.prompt)
+
+        def cancel_when_hanging() -> None:
+            assert server.state.hang_started.wait(10)
+            run.cancel()
+
+        threading.Thread(target=cancel_when_hanging, daemon=True).start()
+        outcome = asyncio.run(run.run())
+        assert server.state.notes_snapshot() == []
+    assert outcome.status == "cancelled"
+    assert [(s.kind.value, s.tool_name) for s in outcome.trace.steps] == [("llm", None), ("tool", "hang")]
