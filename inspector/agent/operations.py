@@ -110,8 +110,9 @@ async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s
 async def ping_step(client: McpClient, server: ServerEndpoint, *, budget_s: object = None,
                     cancel: CancelSignal | None = None,
                     observer: OperationObserver | None = None) -> OperationRecord:
-    """The handshake only, recorded as a ``request`` step."""
+    """The handshake and MCP's ``ping`` request, recorded as a ``request`` step."""
     return await _request_step(
         "ping",
-        lambda ping: f"the server {ping.server_name or '(unnamed)'} speaks MCP {ping.protocol_version}",
+        lambda ping: (f"the server {ping.server_name or '(unnamed)'} speaks MCP {ping.protocol_version} "
+                      f"and answered ping in {ping.latency_ms:.1f} ms"),
         lambda recorder: client.ping(server, budget_s=budget_s, cancel=cancel, observer=FanOut(recorder, observer)))

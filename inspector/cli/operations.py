@@ -200,6 +200,7 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     if result is not None and operation == "ping":
         report["protocol_version"] = result.protocol_version
         report["server_name"] = result.server_name
+        report["ping_ms"] = result.latency_ms
     report["error"] = error.to_dict() if error is not None else None
     report["budget_s"] = recorder.started.budget_s if recorder.started else None
     report["legs"] = [leg.to_dict() for leg in recorder.legs]
@@ -234,6 +235,7 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
                 line += f" - {str(tool['description']).splitlines()[0]}"
             print(safe(line))
     if "protocol_version" in report:
-        print(safe(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']}."))
+        print(safe(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']} "
+                   f"and answered ping in {report['ping_ms']:.1f} ms."))
     if "run_id" in report:
         print(f"Stored as run {report['run_id']}.")

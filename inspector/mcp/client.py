@@ -94,13 +94,17 @@ class McpClient:
     async def ping(self, server: ServerEndpoint, *, budget_s: object = None,
                    cancel: CancelSignal | None = None,
                    observer: OperationObserver | None = None) -> PingResult:
-        """The handshake only: is the server there, and what does it speak?"""
+        """The handshake, then MCP's own ``ping`` request as a leg of its own: is the server
+        there, what does it speak, and how long does a request take once the session stands?"""
 
         async def work(op: _Operation) -> PingResult:
+            started = self.clock.now_ns()
+            await op.request("ping", {}, is_work=True)
+            latency_ms = (self.clock.now_ns() - started) / 1e6
             info = op.server_info
             name = info.get("name") if isinstance(info.get("name"), str) else None
             version = info.get("version") if isinstance(info.get("version"), str) else None
-            return PingResult(op.session.protocol_version or "", name, version)
+            return PingResult(op.session.protocol_version or "", name, version, round(latency_ms, 2))
 
         return await self._operate("ping", server, work, budget_s, cancel, observer)
 

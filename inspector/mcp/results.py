@@ -64,8 +64,10 @@ class ToolCatalogue:
 
 @dataclass(frozen=True)
 class PingResult:
-    """What the handshake told us about the server."""
+    """What the handshake told us about the server, and how fast it answered ``ping``."""
 
     protocol_version: str
     server_name: str | None
     server_version: str | None
+    #: How long the ``ping`` request took, from sending it to its answer (milliseconds).
+    latency_ms: float | None = None

@@ -73,11 +73,15 @@ def test_tools_lists_names_and_pages(sdk_url: str) -> None:
     assert "echo" in readable.stdout and "tools/list" in readable.stdout
 
 
-def test_ping_is_the_handshake_only(sdk_url: str) -> None:
+def test_ping_sends_a_ping_request_after_the_handshake(sdk_url: str) -> None:
     done = run_cli("ping", sdk_url, "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert [leg["method"] for leg in report["legs"]] == ["initialize", "notifications/initialized"]
+    assert [leg["method"] for leg in report["legs"]] == ["initialize", "notifications/initialized", "ping"]
+    assert report["ping_ms"] >= 0
+    readable = run_cli("ping", sdk_url)
+    assert readable.returncode == 0, readable.stderr
+    assert "answered ping in" in readable.stdout
 
 
 def test_readable_summary_names_legs_and_content(sdk_url: str) -> None:
