@@ -21,6 +21,7 @@ from inspector.store.secrets import system_secret_keeper
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
 from .parser import OPERATIONS
+from .results import tool_entry, tool_lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -195,7 +196,7 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
         report["content"] = result.content
         report["structured_content"] = result.structured_content
     if result is not None and operation == "tools/list":
-        report["tools"] = [{"name": t.get("name"), "description": t.get("description")} for t in result.tools]
+        report["tools"] = [tool_entry(tool) for tool in result.tools]
         report["pages"] = result.pages
     if result is not None and operation == "ping":
         report["protocol_version"] = result.protocol_version
@@ -230,10 +231,8 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
     if "tools" in report:
         print(f"{len(report['tools'])} tool(s) in {report['pages']} page(s):")
         for tool in report["tools"]:
-            line = f"  {tool['name']}"
-            if tool.get("description"):
-                line += f" - {str(tool['description']).splitlines()[0]}"
-            print(safe(line))
+            for line in tool_lines(tool):
+                print(safe(line))
     if "protocol_version" in report:
         print(safe(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']} "
                    f"and answered ping in {report['ping_ms']:.1f} ms."))

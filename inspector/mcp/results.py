@@ -51,6 +51,63 @@ class ToolCallResult:
 
 
 @dataclass(frozen=True)
+class ToolArgument:
+    """One argument of a tool, as its input schema declares it."""
+
+    name: str
+    #: The JSON Schema type in a few words, e.g. ``string``, ``integer or null``, ``any``.
+    type: str
+    required: bool
+
+
+def tool_arguments(tool: dict[str, Any]) -> list[ToolArgument]:
+    """The arguments a tool's ``inputSchema`` declares, in the schema's order.
+
+    A schema that is missing or not an object of properties gives no arguments; a property
+    whose type cannot be read is shown as ``any`` rather than dropped.
+    """
+    schema = tool.get("inputSchema")
+    if not isinstance(schema, dict):
+        return []
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return []
+    required = schema.get("required")
+    required_names = {name for name in required if isinstance(name, str)} if isinstance(required, list) else set()
+    return [ToolArgument(str(name), _schema_type(spec), name in required_names)
+            for name, spec in properties.items()]
+
+
+def _schema_type(spec: Any, depth: int = 0) -> str:
+    """A JSON Schema's type in words; alternatives (a type list, anyOf, oneOf) joined by "or"."""
+    if not isinstance(spec, dict) or depth > 3:
+        return "any"
+    kind = spec.get("type")
+    if isinstance(kind, str):
+        if kind == "array" and isinstance(spec.get("items"), dict):
+            return f"array of {_schema_type(spec['items'], depth + 1)}"
+        return kind
+    if isinstance(kind, list):
+        names = [item for item in kind if isinstance(item, str)]
+        if names:
+            return " or ".join(names)
+    for combined in ("anyOf", "oneOf"):
+        options = spec.get(combined)
+        if isinstance(options, list) and options:
+            names = []
+            for option in options:
+                name = _schema_type(option, depth + 1)
+                if name not in names:
+                    names.append(name)
+            return " or ".join(names)
+    if isinstance(spec.get("enum"), list):
+        return "enum"
+    if isinstance(spec.get("$ref"), str):
+        return spec["$ref"].rsplit("/", 1)[-1] or "any"
+    return "any"
+
+
+@dataclass(frozen=True)
 class ToolCatalogue:
     """The tools a server offers, gathered across all pages of ``tools/list``."""
 

@@ -73,6 +73,22 @@ def test_tools_lists_names_and_pages(sdk_url: str) -> None:
     assert "echo" in readable.stdout and "tools/list" in readable.stdout
 
 
+def test_tools_shows_each_tools_arguments_and_the_whole_schema_in_json(sdk_url: str) -> None:
+    report = json.loads(run_cli("tools", sdk_url, "--json").stdout)
+    tools = {tool["name"]: tool for tool in report["tools"]}
+    assert tools["add"]["arguments"] == [{"name": "a", "type": "integer", "required": True},
+                                         {"name": "b", "type": "integer", "required": True}]
+    assert tools["explode"]["arguments"] == [{"name": "reason", "type": "string", "required": False}]
+    schema = tools["echo"]["input_schema"]
+    assert schema["type"] == "object" and schema["required"] == ["text"]
+    assert schema["properties"]["text"]["type"] == "string"
+    readable = run_cli("tools", sdk_url).stdout.splitlines()
+    echo = next(index for index, line in enumerate(readable) if line.strip().startswith("echo"))
+    assert readable[echo + 1].strip() == "text (string, required)"
+    explode = next(index for index, line in enumerate(readable) if line.strip().startswith("explode"))
+    assert readable[explode + 1].strip() == "reason (string, optional)"
+
+
 def test_ping_sends_a_ping_request_after_the_handshake(sdk_url: str) -> None:
     done = run_cli("ping", sdk_url, "--json")
     assert done.returncode == 0, done.stderr

@@ -86,3 +86,32 @@ def test_catalogue_names():
     catalogue = ToolCatalogue([{"name": "a"}, {"name": "b"}, {"title": "nameless"}], pages=2)
     assert catalogue.names == ["a", "b", ""]
     assert catalogue.pages == 2
+
+
+def test_tool_arguments_read_name_type_and_required_from_the_input_schema():
+    from inspector.mcp import ToolArgument, tool_arguments
+
+    tool = {"name": "search", "inputSchema": {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string"},
+            "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "mode": {"enum": ["fast", "slow"]},
+            "either": {"type": ["number", "boolean"]},
+            "nested": {"$ref": "#/$defs/Options"},
+            "loose": {},
+        },
+        "required": ["query", "tags", 7],
+    }}
+    assert tool_arguments(tool) == [
+        ToolArgument("query", "string", True),
+        ToolArgument("limit", "integer or null", False),
+        ToolArgument("tags", "array of string", True),
+        ToolArgument("mode", "enum", False),
+        ToolArgument("either", "number or boolean", False),
+        ToolArgument("nested", "Options", False),
+        ToolArgument("loose", "any", False),
+    ]
+    assert tool_arguments({"name": "bare"}) == []
+    assert tool_arguments({"name": "odd", "inputSchema": {"properties": ["x"]}}) == []
