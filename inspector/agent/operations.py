@@ -49,9 +49,10 @@ def tool_result_for(tool: str, server: ServerEndpoint, result: Any, error: McpTr
         tool_result = ToolResult.error(error.message)
     elif result.is_error:
         tool_result = ToolResult.error(
-            f"The tool {tool} on the server {server.label} reported an error: {result.content}")
+            f"The tool {tool} on the server {server.label} reported an error: {result.content}",
+            content_blocks=result.blocks)
     else:
-        tool_result = ToolResult.text(result.content)
+        tool_result = ToolResult.text(result.content, content_blocks=result.blocks)
     return tool_result.with_bounded_channels()
 
 

@@ -21,7 +21,7 @@ from inspector.store.secrets import system_secret_keeper
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
 from .parser import OPERATIONS
-from .results import tool_entry, tool_lines
+from .results import block_lines, tool_entry, tool_lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -195,6 +195,7 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     if result is not None and operation == "tools/call":
         report["content"] = result.content
         report["structured_content"] = result.structured_content
+        report["content_blocks"] = [dict(block) for block in result.blocks]
     if result is not None and operation == "tools/list":
         report["tools"] = [tool_entry(tool) for tool in result.tools]
         report["pages"] = result.pages
@@ -228,6 +229,9 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         print(safe(f"The tool {report.get('tool')} reported an error:"))
     if "content" in report:
         print(safe(report["content"]))
+        for block in report.get("content_blocks", []):
+            for line in block_lines(block):
+                print(safe(line))
     if "tools" in report:
         print(f"{len(report['tools'])} tool(s) in {report['pages']} page(s):")
         for tool in report["tools"]:

@@ -38,3 +38,63 @@ def tool_lines(entry: dict[str, Any]) -> list[str]:
         else:
             lines.append("      {name} ({type}, optional)".format(name=argument["name"], type=argument["type"]))
     return lines
+
+
+def size_words(size: object) -> str | None:
+    """A byte count in words with its plural, or ``None`` when there is none."""
+    if not isinstance(size, int) or isinstance(size, bool):
+        return None
+    if size == 1:
+        return "1 byte"
+    return "{count:,} bytes".format(count=size)
+
+
+def block_lines(block: dict[str, Any]) -> list[str]:
+    """One readable line for a content block that is not text (text blocks are the content
+    itself, so they give none); an embedded text resource's text follows, indented."""
+    kind = block.get("type")
+    details = ", ".join(part for part in (_text(block.get("mimeType")), size_words(block.get("size"))) if part)
+    details = f" ({details})" if details else ""
+    if kind == "text":
+        return []
+    if kind == "image":
+        return [f"Image{details}."]
+    if kind == "audio":
+        return [f"Audio{details}."]
+    if kind == "resource_link":
+        name = _text(block.get("title")) or _text(block.get("name")) or "(unnamed)"
+        return ["Resource link {name}: {uri}{details}.".format(name=name, uri=_text(block.get("uri")) or "(no URI)",
+                                                              details=details)]
+    if kind == "resource":
+        lines = ["Embedded resource {uri}{details}.".format(uri=_text(block.get("uri")) or "(no URI)",
+                                                            details=details)]
+        text = block.get("text")
+        if isinstance(text, str):
+            lines.extend(f"    {line}" for line in text.splitlines())
+        return lines
+    return ["A content block of the unknown type {kind}.".format(kind=_text(kind) or "(none)")]
+
+
+def blocks_dropped_line(dropped: object) -> list[str]:
+    """The sentence for blocks left out by the bound on a stored result, if any."""
+    if not isinstance(dropped, int) or isinstance(dropped, bool) or dropped <= 0:
+        return []
+    if dropped == 1:
+        return ["1 more content block was not kept."]
+    return ["{count} more content blocks were not kept.".format(count=dropped)]
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def step_extra_lines(payload: dict[str, Any]) -> list[str]:
+    """What ``runs show`` adds under a step's row: its content blocks that are not text."""
+    lines: list[str] = []
+    blocks = payload.get("contentBlocks")
+    if isinstance(blocks, list):
+        for block in blocks:
+            if isinstance(block, dict):
+                lines.extend(block_lines(block))
+    lines.extend(blocks_dropped_line(payload.get("contentBlocksDropped")))
+    return lines

@@ -1,8 +1,9 @@
 """One step of a run, as recorded and as stored.
 
 The stored payload uses the reference's camelCase keys so that payloads
-exported from the reference read here unchanged; this project adds ``legs``
-and ``cancelledInFlight`` without changing the meaning of any reference key.
+exported from the reference read here unchanged; this project adds ``legs``,
+``cancelledInFlight``, ``contentBlocks`` and ``contentBlocksDropped`` without changing the
+meaning of any reference key.
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("write_target_uid", "writeTargetUid", _COUNT),
     _Field("legs", "legs", _LEGS),
     _Field("cancelled_in_flight", "cancelledInFlight", _FLAG),
+    _Field("content_blocks", "contentBlocks", _LIST),
+    _Field("content_blocks_dropped", "contentBlocksDropped", _COUNT),
 )
 
 
@@ -205,6 +208,8 @@ class RunStep:
     write_target_uid: int | None = None
     legs: tuple[Leg, ...] = ()
     cancelled_in_flight: bool | None = None
+    content_blocks: JsonList | None = None
+    content_blocks_dropped: int | None = None
 
     def __post_init__(self) -> None:
         try:

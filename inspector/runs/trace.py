@@ -80,6 +80,8 @@ class RunTrace:
             artifacts=bounded.artifacts,
             write_target=bounded.write_target,
             cancelled_in_flight=bounded.cancelled_in_flight,
+            content_blocks=bounded.content_blocks,
+            content_blocks_dropped=bounded.content_blocks_dropped,
         )
 
     def record_tool_execution(
@@ -118,6 +120,8 @@ class RunTrace:
         artifacts: tuple[Artifact, ...] = (),
         write_target: WriteTarget | None = None,
         cancelled_in_flight: bool | None = None,
+        content_blocks: tuple[Mapping[str, Any], ...] = (),
+        content_blocks_dropped: int = 0,
     ) -> RunStep:
         # The one place a tool step is built. tool_is_error is computed from
         # the outcome, never taken from a caller, so it cannot contradict it.
@@ -137,6 +141,8 @@ class RunTrace:
             write_target_uid=write_target.uid if write_target else None,
             legs=tuple(legs),
             cancelled_in_flight=cancelled_in_flight,
+            content_blocks=content_blocks or None,
+            content_blocks_dropped=content_blocks_dropped or None,
         )
         self._steps.append(step)
         return step

@@ -53,6 +53,43 @@ def test_call_json_is_one_object_with_every_leg(sdk_url: str) -> None:
     assert [leg["http_status"] for leg in report["legs"]] == [200, 202, 200]
 
 
+def test_non_text_blocks_keep_their_details_in_json_readable_output_and_the_store(sdk_url: str) -> None:
+    from tests.support.sdk_server import IMAGE_BASE64
+
+    done = run_cli("call", sdk_url, "files", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    expected = [
+        {"type": "text", "size": 18},
+        {"type": "resource_link", "uri": "file:///srv/report.csv", "name": "report.csv", "mimeType": "text/csv",
+         "size": 2048},
+        {"type": "resource", "uri": "memo://notes/1", "mimeType": "text/plain", "size": 22,
+         "text": "first note\nsecond note"},
+        {"type": "image", "mimeType": "image/png", "size": 4},
+    ]
+    assert report["content_blocks"] == expected
+    assert IMAGE_BASE64 not in done.stdout
+    assert report["content"].startswith("[3 blocks are not shown as text: 1 image, 1 embedded resource, "
+                                        "1 resource link.]")
+
+    readable = run_cli("call", sdk_url, "files").stdout.splitlines()
+    assert "Resource link report.csv: file:///srv/report.csv (text/csv, 2,048 bytes)." in readable
+    assert "Embedded resource memo://notes/1 (text/plain, 22 bytes)." in readable
+    assert "    second note" in readable
+    assert "Image (image/png, 4 bytes)." in readable
+
+    from inspector.store import RunStore
+
+    with RunStore.open(os.environ["RUN_INSPECTOR_DB"]) as store:
+        (step,) = store.steps_page(report["run_id"])
+        assert step.payload["contentBlocks"] == expected
+    shown = run_cli("runs", "show", str(report["run_id"])).stdout.splitlines()
+    assert "    Resource link report.csv: file:///srv/report.csv (text/csv, 2,048 bytes)." in shown
+    assert "    Image (image/png, 4 bytes)." in shown
+    stored = json.loads(run_cli("runs", "show", str(report["run_id"]), "--json").stdout)
+    assert stored["timeline"][0]["payload"]["contentBlocks"] == expected
+
+
 def test_a_tool_that_reports_an_error_exits_1(sdk_url: str) -> None:
     done = run_cli("call", sdk_url, "explode", "--json")
     assert done.returncode == 1

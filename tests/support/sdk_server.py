@@ -7,6 +7,10 @@ import threading
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import EmbeddedResource, ImageContent, ResourceLink, TextContent, TextResourceContents
+
+#: The image ``files`` returns: 4 bytes (a real client never sees them, only their size).
+IMAGE_BASE64 = "iVBORw=="
 
 
 class ToolEvents:
@@ -51,5 +55,17 @@ def build_sdk_server(events: ToolEvents | None = None, tool_count: int = 3) -> M
             raise
         events.finished.set()
         return "done"
+
+    @server.tool(structured_output=False)
+    async def files() -> list[Any]:
+        """Return one block of each kind that is not plain text."""
+        return [
+            TextContent(type="text", text="here are the files"),
+            ResourceLink(type="resource_link", uri="file:///srv/report.csv", name="report.csv",
+                         mimeType="text/csv", size=2048),
+            EmbeddedResource(type="resource", resource=TextResourceContents(
+                uri="memo://notes/1", mimeType="text/plain", text="first note\nsecond note")),
+            ImageContent(type="image", data=IMAGE_BASE64, mimeType="image/png"),
+        ]
 
     return server
