@@ -37,6 +37,24 @@ def _legs(recorder: OperationRecorder) -> tuple[Leg, ...]:
                      leg.http_status, leg.outcome.value) for leg in recorder.legs)
 
 
+#: How many different methods of server requests a step keeps (a hostile server may invent many).
+MAX_SERVER_REQUEST_METHODS = 20
+
+
+def server_requests_summary(recorder: OperationRecorder) -> tuple[dict[str, Any], ...]:
+    """The requests the server sent the client, one entry per method in the order first seen:
+    ``{"method", "count", "declined"}`` (``declined``: answered with -32601, not supported)."""
+    by_method: dict[str, dict[str, Any]] = {}
+    for seen in recorder.server_requests:
+        entry = by_method.get(seen.method)
+        if entry is None:
+            if len(by_method) >= MAX_SERVER_REQUEST_METHODS:
+                continue
+            entry = by_method[seen.method] = {"method": seen.method, "count": 0, "declined": seen.declined}
+        entry["count"] += 1
+    return tuple(by_method.values())
+
+
 def _elapsed_ms(recorder: OperationRecorder) -> float:
     return round(recorder.finished.elapsed_ms, 2) if recorder.finished else 0.0
 
@@ -73,7 +91,7 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
     tool_result = tool_result_for(tool, server, result, error)
     trace = trace if trace is not None else RunTrace()
     step = trace.record_tool_result(round, tool, arguments or {}, tool_result, _elapsed_ms(recorder),
-                                    legs=_legs(recorder))
+                                    legs=_legs(recorder), server_requests=server_requests_summary(recorder))
     health = "cancelled" if tool_result.outcome is ToolOutcome.CANCELLED else ("failed" if error else "ok")
     return OperationRecord(step, tool_result.outcome.value, health, _elapsed_ms(recorder), started_at, error,
                            result, tool_result)
@@ -91,7 +109,8 @@ async def _request_step(operation: str, describe: Callable[[Any], str],
         error = exc
     content = describe(result) if error is None else error.message
     step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=_elapsed_ms(recorder),
-                   content=f"{operation}: {content}", legs=_legs(recorder))
+                   content=f"{operation}: {content}", legs=_legs(recorder),
+                   server_requests=server_requests_summary(recorder) or None)
     status = "ok" if error is None else ("cancelled" if error.is_cancellation else "failed")
     return OperationRecord(step, status, status, _elapsed_ms(recorder), started_at, error, result)
 

@@ -21,7 +21,7 @@ from inspector.store.secrets import system_secret_keeper
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
 from .parser import OPERATIONS
-from .results import block_lines, tool_entry, tool_lines
+from .results import block_lines, server_request_lines, tool_entry, tool_lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -206,6 +206,7 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     report["error"] = error.to_dict() if error is not None else None
     report["budget_s"] = recorder.started.budget_s if recorder.started else None
     report["legs"] = [leg.to_dict() for leg in recorder.legs]
+    report["server_requests"] = [dict(entry) for entry in record.step.server_requests or ()]
     if run_id is not None:
         report["run_id"] = run_id
     return report
@@ -222,6 +223,8 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         elapsed = "-" if leg["elapsed_ms"] is None else f"{leg['elapsed_ms']:.1f} ms"
         status = "-" if leg["http_status"] is None else str(leg["http_status"])
         print(f"  {leg['method']:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {leg['outcome']}")
+    for line in server_request_lines(report["server_requests"]):
+        print(safe(line))
     if report["error"] is not None:
         print(safe(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
                    f"{report['error']['message']}"))

@@ -88,9 +88,29 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
+def server_request_lines(requests: object) -> list[str]:
+    """One sentence per method the server asked the client for, and what the client said."""
+    if not isinstance(requests, list):
+        return []
+    lines = []
+    for entry in requests:
+        if not isinstance(entry, dict):
+            continue
+        method, count = _text(entry.get("method")) or "(no method)", entry.get("count")
+        times = "once" if count == 1 else "{count} times".format(count=count)
+        if entry.get("declined"):
+            lines.append("The server asked the client for {method} ({times}); the client declined, as it does "
+                         "not support it yet.".format(method=method, times=times))
+        else:
+            lines.append("The server asked the client for {method} ({times}); the client answered."
+                         .format(method=method, times=times))
+    return lines
+
+
 def step_extra_lines(payload: dict[str, Any]) -> list[str]:
-    """What ``runs show`` adds under a step's row: its content blocks that are not text."""
-    lines: list[str] = []
+    """What ``runs show`` adds under a step's row: its content blocks that are not text and
+    the requests the server sent the client."""
+    lines: list[str] = server_request_lines(payload.get("serverRequests"))
     blocks = payload.get("contentBlocks")
     if isinstance(blocks, list):
         for block in blocks:

@@ -17,6 +17,7 @@ from .errors import McpTransportError
 from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint
+from .server_requests import declined_sentence
 from .transport import OutgoingMessage, LegTransport, Session, SessionGone, message_headers, new_http_client
 
 T = TypeVar("T")
@@ -146,6 +147,10 @@ class McpClient:
         except McpTransportError as exc:
             error = exc
             outcome = "cancelled" if exc.is_cancellation else "failed"
+            if transport.declined and not exc.is_cancellation:
+                # The failure may be the server waiting on a request we declined: say so.
+                exc.message = f"{exc.message} {declined_sentence(transport.declined)}"
+                exc.args = (exc.message,)
             raise
         finally:
             observer.operation_finished(OperationFinished(

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
+from .server_requests import ServerRequestSeen
+
 
 class LegOutcome(str, Enum):
     """How one leg (one HTTP request) ended."""
@@ -80,6 +82,7 @@ class OperationObserver(Protocol):
     def leg_started(self, report: LegStarted) -> None: ...
     def leg_finished(self, report: LegFinished) -> None: ...
     def progress(self, report: ProgressSeen) -> None: ...
+    def server_request(self, report: ServerRequestSeen) -> None: ...
     def operation_finished(self, report: OperationFinished) -> None: ...
 
 
@@ -98,6 +101,9 @@ class NullObserver:
     def progress(self, report: ProgressSeen) -> None:
         pass
 
+    def server_request(self, report: ServerRequestSeen) -> None:
+        pass
+
     def operation_finished(self, report: OperationFinished) -> None:
         pass
 
@@ -110,6 +116,7 @@ class OperationRecorder(NullObserver):
     legs_started: list[LegStarted] = field(default_factory=list)
     legs: list[LegFinished] = field(default_factory=list)
     progress_seen: list[ProgressSeen] = field(default_factory=list)
+    server_requests: list[ServerRequestSeen] = field(default_factory=list)
     finished: OperationFinished | None = None
 
     def operation_started(self, report: OperationStarted) -> None:
@@ -123,6 +130,9 @@ class OperationRecorder(NullObserver):
 
     def progress(self, report: ProgressSeen) -> None:
         self.progress_seen.append(report)
+
+    def server_request(self, report: ServerRequestSeen) -> None:
+        self.server_requests.append(report)
 
     def operation_finished(self, report: OperationFinished) -> None:
         self.finished = report
@@ -153,6 +163,10 @@ class FanOut(NullObserver):
     def progress(self, report: ProgressSeen) -> None:
         for observer in self._observers:
             observer.progress(report)
+
+    def server_request(self, report: ServerRequestSeen) -> None:
+        for observer in self._observers:
+            observer.server_request(report)
 
     def operation_finished(self, report: OperationFinished) -> None:
         for observer in self._observers:

@@ -2,8 +2,8 @@
 
 The stored payload uses the reference's camelCase keys so that payloads
 exported from the reference read here unchanged; this project adds ``legs``,
-``cancelledInFlight``, ``contentBlocks`` and ``contentBlocksDropped`` without changing the
-meaning of any reference key.
+``cancelledInFlight``, ``contentBlocks``, ``contentBlocksDropped`` and ``serverRequests``
+without changing the meaning of any reference key.
 """
 
 from __future__ import annotations
@@ -89,6 +89,7 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("cancelled_in_flight", "cancelledInFlight", _FLAG),
     _Field("content_blocks", "contentBlocks", _LIST),
     _Field("content_blocks_dropped", "contentBlocksDropped", _COUNT),
+    _Field("server_requests", "serverRequests", _LIST),
 )
 
 
@@ -210,6 +211,7 @@ class RunStep:
     cancelled_in_flight: bool | None = None
     content_blocks: JsonList | None = None
     content_blocks_dropped: int | None = None
+    server_requests: JsonList | None = None
 
     def __post_init__(self) -> None:
         try:

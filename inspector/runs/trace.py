@@ -60,11 +60,15 @@ class RunTrace:
         result: ToolResult,
         duration_ms: float,
         legs: Iterable[Leg] = (),
+        *,
+        server_requests: Iterable[Mapping[str, Any]] = (),
     ) -> RunStep:
         """Record a tool call from its typed result; the outcome is read off it.
 
         The result is bounded first (see :meth:`ToolResult.with_bounded_channels`),
         which changes nothing for a result the loop has already bounded.
+        ``server_requests`` are the requests the server sent the client meanwhile
+        (see :func:`inspector.agent.operations.server_requests_summary`).
         """
         if not isinstance(result, ToolResult):
             raise TypeError(f"record_tool_result takes a ToolResult, got {type(result).__name__}")
@@ -82,6 +86,7 @@ class RunTrace:
             cancelled_in_flight=bounded.cancelled_in_flight,
             content_blocks=bounded.content_blocks,
             content_blocks_dropped=bounded.content_blocks_dropped,
+            server_requests=tuple(server_requests),
         )
 
     def record_tool_execution(
@@ -122,6 +127,7 @@ class RunTrace:
         cancelled_in_flight: bool | None = None,
         content_blocks: tuple[Mapping[str, Any], ...] = (),
         content_blocks_dropped: int = 0,
+        server_requests: tuple[Mapping[str, Any], ...] = (),
     ) -> RunStep:
         # The one place a tool step is built. tool_is_error is computed from
         # the outcome, never taken from a caller, so it cannot contradict it.
@@ -143,6 +149,7 @@ class RunTrace:
             cancelled_in_flight=cancelled_in_flight,
             content_blocks=content_blocks or None,
             content_blocks_dropped=content_blocks_dropped or None,
+            server_requests=server_requests or None,
         )
         self._steps.append(step)
         return step
