@@ -14,6 +14,7 @@ from typing import Any
 from inspector.mcp import (CancelSignal, FanOut, McpClient, McpTransportError, OperationObserver,
                            OperationRecorder, ServerEndpoint)
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
+from inspector.runs.progress import bound_progress, progress_note
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,11 @@ def server_requests_summary(recorder: OperationRecorder) -> tuple[dict[str, Any]
     return tuple(by_method.values())
 
 
+def progress_notes(recorder: OperationRecorder) -> list[dict[str, Any]]:
+    """The server's progress notifications in their stored form, in order (not yet bounded)."""
+    return [progress_note(seen.at_ms, seen.progress, seen.total, seen.message) for seen in recorder.progress_seen]
+
+
 def _elapsed_ms(recorder: OperationRecorder) -> float:
     return round(recorder.finished.elapsed_ms, 2) if recorder.finished else 0.0
 
@@ -91,7 +97,8 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
     tool_result = tool_result_for(tool, server, result, error)
     trace = trace if trace is not None else RunTrace()
     step = trace.record_tool_result(round, tool, arguments or {}, tool_result, _elapsed_ms(recorder),
-                                    legs=_legs(recorder), server_requests=server_requests_summary(recorder))
+                                    legs=_legs(recorder), server_requests=server_requests_summary(recorder),
+                                    progress=progress_notes(recorder))
     health = "cancelled" if tool_result.outcome is ToolOutcome.CANCELLED else ("failed" if error else "ok")
     return OperationRecord(step, tool_result.outcome.value, health, _elapsed_ms(recorder), started_at, error,
                            result, tool_result)
@@ -108,9 +115,11 @@ async def _request_step(operation: str, describe: Callable[[Any], str],
     except McpTransportError as exc:
         error = exc
     content = describe(result) if error is None else error.message
+    progress, dropped = bound_progress(progress_notes(recorder))
     step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=_elapsed_ms(recorder),
                    content=f"{operation}: {content}", legs=_legs(recorder),
-                   server_requests=server_requests_summary(recorder) or None)
+                   server_requests=server_requests_summary(recorder) or None,
+                   progress=progress or None, progress_dropped=dropped or None)
     status = "ok" if error is None else ("cancelled" if error.is_cancellation else "failed")
     return OperationRecord(step, status, status, _elapsed_ms(recorder), started_at, error, result)
 

@@ -14,14 +14,16 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
-from inspector.mcp import CancelSignal, McpClient, OperationRecorder, ServerEndpoint, parse_budget, public_url
+from inspector.mcp import (CancelSignal, FanOut, McpClient, OperationRecorder, ServerEndpoint, parse_budget,
+                           public_url)
 from inspector.mcp.server import InvalidServerError
 from inspector.store import RunStore, ServerRegistry, StoreError
 from inspector.store.secrets import system_secret_keeper
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
 from .parser import OPERATIONS
-from .results import block_lines, server_request_lines, tool_entry, tool_lines
+from .progress import live_progress_line
+from .results import block_lines, progress_lines, server_request_lines, tool_entry, tool_lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -120,6 +122,8 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     client = McpClient()
     cancel = CancelSignal()
     recorder = OperationRecorder()
+    # The live progress line rides along with the recorder (only on a terminal).
+    observer = FanOut(recorder, live_progress_line(sys.stderr))
     _install_interrupt(cancel)
     operation = OPERATIONS[args.command]
     server_url = public_url(server.url)
@@ -127,11 +131,11 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     run_id = _start_run(store, title, server_url)
     if args.command == "call":
         record = await execute_tool(client, server, args.tool, arguments, budget_s=budget, cancel=cancel,
-                                    observer=recorder)
+                                    observer=observer)
     elif args.command == "tools":
-        record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=recorder)
+        record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
     else:
-        record = await ping_step(client, server, budget_s=budget, cancel=cancel, observer=recorder)
+        record = await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
     _finish_run(store, run_id, server_url, record)
     report = build_report(operation, server, args, recorder, record, run_id)
     print_report(report, args.json)
@@ -207,6 +211,9 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     report["budget_s"] = recorder.started.budget_s if recorder.started else None
     report["legs"] = [leg.to_dict() for leg in recorder.legs]
     report["server_requests"] = [dict(entry) for entry in record.step.server_requests or ()]
+    report["progress"] = [{"at_ms": note["atMs"], "progress": note["progress"], "total": note["total"],
+                           "message": note["message"]} for note in record.step.progress or ()]
+    report["progress_dropped"] = record.step.progress_dropped or 0
     if run_id is not None:
         report["run_id"] = run_id
     return report
@@ -223,6 +230,8 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         elapsed = "-" if leg["elapsed_ms"] is None else f"{leg['elapsed_ms']:.1f} ms"
         status = "-" if leg["http_status"] is None else str(leg["http_status"])
         print(f"  {leg['method']:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {leg['outcome']}")
+    for line in progress_lines(report["progress"], report["progress_dropped"]):
+        print(safe(line))
     for line in server_request_lines(report["server_requests"]):
         print(safe(line))
     if report["error"] is not None:

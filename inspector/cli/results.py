@@ -107,10 +107,43 @@ def server_request_lines(requests: object) -> list[str]:
     return lines
 
 
+def progress_lines(notes: object, dropped: object = 0) -> list[str]:
+    """A sentence on the server's progress notes: how many, and the last one's words.
+
+    ``notes`` are ``{at_ms, progress, total, message}`` (``--json``) or the stored
+    ``{atMs, ...}`` form; ``dropped`` counts those between the first and last ones not kept.
+    """
+    if not isinstance(notes, list) or not notes or not isinstance(notes[-1], dict):
+        return []
+    count = len(notes) + (dropped if isinstance(dropped, int) and not isinstance(dropped, bool) else 0)
+    last = notes[-1]
+    at_ms = last.get("at_ms", last.get("atMs"))
+    progress, total, message = last.get("progress"), last.get("total"), last.get("message")
+    amount = f"{progress:g}" if isinstance(progress, (int, float)) else "?"
+    if isinstance(total, (int, float)):
+        amount = "{progress} of {total:g}".format(progress=amount, total=total)
+    when = "{seconds:.1f} s".format(seconds=at_ms / 1000) if isinstance(at_ms, (int, float)) else "?"
+    if count == 1:
+        line = "The server sent 1 progress note, at {when}: {amount}".format(when=when, amount=amount)
+    else:
+        line = "The server sent {count} progress notes; the last, at {when}: {amount}".format(
+            count=count, when=when, amount=amount)
+    if isinstance(message, str) and message:
+        line += " ({message})".format(message=message)
+    lines = [line + "."]
+    if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0:
+        if dropped == 1:
+            lines.append("1 note between the first and the last ones was not kept.")
+        else:
+            lines.append("{count} notes between the first and the last ones were not kept.".format(count=dropped))
+    return lines
+
+
 def step_extra_lines(payload: dict[str, Any]) -> list[str]:
-    """What ``runs show`` adds under a step's row: its content blocks that are not text and
-    the requests the server sent the client."""
-    lines: list[str] = server_request_lines(payload.get("serverRequests"))
+    """What ``runs show`` adds under a step's row: its progress notes, the requests the
+    server sent the client and its content blocks that are not text."""
+    lines: list[str] = progress_lines(payload.get("progress"), payload.get("progressDropped"))
+    lines.extend(server_request_lines(payload.get("serverRequests")))
     blocks = payload.get("contentBlocks")
     if isinstance(blocks, list):
         for block in blocks:

@@ -54,6 +54,10 @@ class ProgressSeen:
     progress: float
     total: float | None
     message: str | None
+    #: When it arrived: milliseconds since the operation started (on its monotonic clock).
+    at_ms: float = 0.0
+    #: Seconds of the operation's budget left when it arrived.
+    remaining_s: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import json
+import math
 import ssl
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -336,15 +337,13 @@ class LegTransport:
     def _report_progress(self, leg: OutgoingMessage, params: Any) -> None:
         if not isinstance(params, dict):
             return
-        progress = params.get("progress")
-        if not isinstance(progress, (int, float)) or isinstance(progress, bool):
+        progress = _finite(params.get("progress"))
+        if progress is None:
             return
-        total = params.get("total")
         message = params.get("message")
         self._observer.progress(ProgressSeen(
-            leg.method, float(progress),
-            float(total) if isinstance(total, (int, float)) and not isinstance(total, bool) else None,
-            message if isinstance(message, str) else None))
+            leg.method, progress, _finite(params.get("total")), message if isinstance(message, str) else None,
+            round(self._deadline.elapsed_s() * 1000, 2), max(0.0, self._deadline.remaining_s())))
 
     def _report_unsent(self, leg: OutgoingMessage, outcome: LegOutcome, kind: str) -> None:
         self._observer.leg_finished(LegFinished(leg.method, None, None, None, 0, outcome, kind))
@@ -362,6 +361,17 @@ async def _finish_quietly(chunks: AsyncIterator[bytes]) -> None:
                 pass  # anything after the answer is not ours to read
     except TimeoutError:
         pass
+
+
+def _finite(value: Any) -> float | None:
+    """A JSON number as a finite float, or ``None`` (booleans, text, huge integers refused)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _describe(exc: Exception) -> str:

@@ -2,8 +2,8 @@
 
 The stored payload uses the reference's camelCase keys so that payloads
 exported from the reference read here unchanged; this project adds ``legs``,
-``cancelledInFlight``, ``contentBlocks``, ``contentBlocksDropped`` and ``serverRequests``
-without changing the meaning of any reference key.
+``cancelledInFlight``, ``contentBlocks``, ``contentBlocksDropped``, ``serverRequests``,
+``progress`` and ``progressDropped`` without changing the meaning of any reference key.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 from ._frozen import _PLAIN_SCALARS, NotJsonError, NotPlainError, freeze, freeze_plain, thaw
 from .leg import InvalidLegError, Leg, _plain_leg
 from .outcome import ToolOutcome
+from .progress import NOTE_SHAPE, is_progress_note
 
 JsonList = tuple[Any, ...]
 """A JSON list, held as a tuple so the step stays immutable."""
@@ -53,6 +54,7 @@ _ARRAY = "a list or an object"
 _ARRAY_OR_NUMBER = "a list, an object or a number"
 _OUTCOME = f"one of {[o.value for o in ToolOutcome]}"
 _LEGS = "a list of legs"
+_PROGRESS = NOTE_SHAPE
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,8 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("content_blocks", "contentBlocks", _LIST),
     _Field("content_blocks_dropped", "contentBlocksDropped", _COUNT),
     _Field("server_requests", "serverRequests", _LIST),
+    _Field("progress", "progress", _PROGRESS),
+    _Field("progress_dropped", "progressDropped", _COUNT),
 )
 
 
@@ -157,6 +161,9 @@ def _normalise(field: _Field, value: Any) -> Any:
         elif shape == _LEGS:
             if isinstance(value, (list, tuple)) and all(isinstance(leg, Leg) for leg in value):
                 return tuple(value)
+        elif shape == _PROGRESS:
+            if isinstance(value, (list, tuple)) and all(is_progress_note(note) for note in value):
+                return freeze(value, field.key)
     except NotJsonError as error:
         raise InvalidStepError(f"{field.key} ({field.attr}): {error}") from error
     raise _wrong(field, value)
@@ -212,6 +219,8 @@ class RunStep:
     content_blocks: JsonList | None = None
     content_blocks_dropped: int | None = None
     server_requests: JsonList | None = None
+    progress: JsonList | None = None
+    progress_dropped: int | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -345,13 +354,16 @@ def _read_legs(field: _Field, value: Any) -> tuple[Leg, ...]:
 
 # How to_payload writes each field (in _OPTIONAL_FIELDS order): as it is, thawed, ...
 _AS_IS, _THAW, _OUTCOME_CODE, _LEGS_CODE = range(4)
-_WRITE_CODES = {_LIST: _THAW, _ARRAY: _THAW, _ARRAY_OR_NUMBER: _THAW, _OUTCOME: _OUTCOME_CODE, _LEGS: _LEGS_CODE}
+_WRITE_CODES = {_LIST: _THAW, _ARRAY: _THAW, _ARRAY_OR_NUMBER: _THAW, _OUTCOME: _OUTCOME_CODE, _LEGS: _LEGS_CODE,
+                _PROGRESS: _THAW}
 _WRITE_TABLE = tuple((field.attr, field.key, _WRITE_CODES.get(field.shape, _AS_IS)) for field in _OPTIONAL_FIELDS)
 
 # How _plain_step reads each key of a payload: its attribute and the shape's code.
-_R_TEXT, _R_COUNT, _R_NUMBER, _R_FLAG, _R_LIST, _R_ARRAY, _R_ARRAY_OR_NUMBER, _R_OUTCOME, _R_LEGS = range(9)
+(_R_TEXT, _R_COUNT, _R_NUMBER, _R_FLAG, _R_LIST, _R_ARRAY, _R_ARRAY_OR_NUMBER, _R_OUTCOME, _R_LEGS,
+ _R_PROGRESS) = range(10)
 _READ_CODES = {_TEXT: _R_TEXT, _COUNT: _R_COUNT, _NUMBER: _R_NUMBER, _FLAG: _R_FLAG, _LIST: _R_LIST,
-               _ARRAY: _R_ARRAY, _ARRAY_OR_NUMBER: _R_ARRAY_OR_NUMBER, _OUTCOME: _R_OUTCOME, _LEGS: _R_LEGS}
+               _ARRAY: _R_ARRAY, _ARRAY_OR_NUMBER: _R_ARRAY_OR_NUMBER, _OUTCOME: _R_OUTCOME, _LEGS: _R_LEGS,
+               _PROGRESS: _R_PROGRESS}
 _READ_BY_KEY = {field.key: (field.attr, _READ_CODES[field.shape]) for field in _OPTIONAL_FIELDS}
 _ABSENT = {field.name: field.default for field in fields(RunStep)[3:]}  # each optional field, absent
 _KINDS_BY_VALUE = {kind.value: kind for kind in StepKind}
@@ -422,6 +434,13 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
         elif code == _R_LIST:
             if type(value) is not list and type(value) is not tuple:
                 return None
+            value = freeze_plain(value)
+        elif code == _R_PROGRESS:
+            if type(value) is not list and type(value) is not tuple:
+                return None
+            for note in value:
+                if not is_progress_note(note):
+                    return None
             value = freeze_plain(value)
         elif code == _R_ARRAY:
             if type(value) is not list and type(value) is not tuple and type(value) is not dict:

@@ -8,6 +8,7 @@ from typing import Any
 from .bounding import bound_text
 from .leg import Leg
 from .outcome import ToolOutcome
+from .progress import bound_progress
 from .result import MAX_CONTENT_BYTES, Artifact, ToolResult, WriteTarget
 from .step import RunStep, StepKind
 from .timeline import step_outcome
@@ -62,13 +63,16 @@ class RunTrace:
         legs: Iterable[Leg] = (),
         *,
         server_requests: Iterable[Mapping[str, Any]] = (),
+        progress: Iterable[Mapping[str, Any]] = (),
     ) -> RunStep:
         """Record a tool call from its typed result; the outcome is read off it.
 
         The result is bounded first (see :meth:`ToolResult.with_bounded_channels`),
         which changes nothing for a result the loop has already bounded.
         ``server_requests`` are the requests the server sent the client meanwhile
-        (see :func:`inspector.agent.operations.server_requests_summary`).
+        (see :func:`inspector.agent.operations.server_requests_summary`); ``progress``
+        the server's progress notes in stored form, bounded here (see
+        :func:`inspector.runs.progress.bound_progress`).
         """
         if not isinstance(result, ToolResult):
             raise TypeError(f"record_tool_result takes a ToolResult, got {type(result).__name__}")
@@ -87,6 +91,7 @@ class RunTrace:
             content_blocks=bounded.content_blocks,
             content_blocks_dropped=bounded.content_blocks_dropped,
             server_requests=tuple(server_requests),
+            progress=tuple(progress),
         )
 
     def record_tool_execution(
@@ -128,9 +133,11 @@ class RunTrace:
         content_blocks: tuple[Mapping[str, Any], ...] = (),
         content_blocks_dropped: int = 0,
         server_requests: tuple[Mapping[str, Any], ...] = (),
+        progress: tuple[Mapping[str, Any], ...] = (),
     ) -> RunStep:
         # The one place a tool step is built. tool_is_error is computed from
         # the outcome, never taken from a caller, so it cannot contradict it.
+        kept_progress, progress_dropped = bound_progress(progress)
         step = RunStep(
             kind=StepKind.TOOL,
             round=round,
@@ -150,6 +157,8 @@ class RunTrace:
             content_blocks=content_blocks or None,
             content_blocks_dropped=content_blocks_dropped or None,
             server_requests=server_requests or None,
+            progress=kept_progress or None,
+            progress_dropped=progress_dropped or None,
         )
         self._steps.append(step)
         return step

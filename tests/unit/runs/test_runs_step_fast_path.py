@@ -26,6 +26,12 @@ legs = st.fixed_dictionaries(
     optional={"grantedS": st.none() | st.integers(0, 30), "elapsedMs": st.none() | st.sampled_from([0, 4, 4.5]),
               "httpStatus": st.none() | st.sampled_from([200, 599, 100]), "extra": json_values})
 
+progress_notes = st.fixed_dictionaries(
+    {"atMs": st.sampled_from([0, 12.5, -1, 2**70, 10**400, float("nan"), True, "3"]),
+     "progress": st.sampled_from([0, 1.5, -2, float("inf"), None, False])},
+    optional={"total": st.none() | st.sampled_from([10, 0.5, float("nan"), "x"]),
+              "message": st.none() | st.text(max_size=3) | st.integers(0, 2), "extra": json_values})
+
 
 @st.composite
 def payloads(draw):
@@ -47,6 +53,8 @@ def payloads(draw):
                                                         optional={"size": st.integers(0, 9), "uri": st.text(max_size=3)}),
                                   max_size=2) | json_values,
         "contentBlocksDropped": st.integers(0, 3) | json_values,
+        "progress": st.lists(progress_notes, max_size=3) | json_values,
+        "progressDropped": st.integers(0, 3) | json_values,
         "unknownKey": json_values,
     }
     for key in draw(st.lists(st.sampled_from(sorted(optional)), max_size=6, unique=True)):
@@ -58,7 +66,7 @@ def payloads(draw):
             payload["cancelledInFlight"] = draw(st.booleans())
     elif draw(st.booleans()):
         payload["toolIsError"] = draw(st.booleans())
-    keys = sorted(payload) + ["toolOutcome", "toolIsError", "cancelledInFlight", "legs"]
+    keys = sorted(payload) + ["toolOutcome", "toolIsError", "cancelledInFlight", "legs", "progress"]
     for key in draw(st.lists(st.sampled_from(keys), max_size=2)):
         legs_now = payload.get("legs")
         if key == "legs" and isinstance(legs_now, list) and legs_now and isinstance(legs_now[0], dict) \
