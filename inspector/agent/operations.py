@@ -31,6 +31,9 @@ class OperationRecord:
     error: McpTransportError | None
     result: Any = None
     tool_result: ToolResult | None = None
+    #: For a work request torn down on the wire (cancel or time-out): was the server told to
+    #: stop? ``False`` when it gave no session id (it may run the request to its end).
+    server_told_to_stop: bool | None = None
 
 
 def _legs(recorder: OperationRecorder) -> tuple[Leg, ...]:
@@ -59,6 +62,10 @@ def server_requests_summary(recorder: OperationRecorder) -> tuple[dict[str, Any]
 def progress_notes(recorder: OperationRecorder) -> list[dict[str, Any]]:
     """The server's progress notifications in their stored form, in order (not yet bounded)."""
     return [progress_note(seen.at_ms, seen.progress, seen.total, seen.message) for seen in recorder.progress_seen]
+
+
+def _told(recorder: OperationRecorder) -> bool | None:
+    return recorder.finished.server_told_to_stop if recorder.finished else None
 
 
 def _elapsed_ms(recorder: OperationRecorder) -> float:
@@ -98,10 +105,10 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
     trace = trace if trace is not None else RunTrace()
     step = trace.record_tool_result(round, tool, arguments or {}, tool_result, _elapsed_ms(recorder),
                                     legs=_legs(recorder), server_requests=server_requests_summary(recorder),
-                                    progress=progress_notes(recorder))
+                                    progress=progress_notes(recorder), server_told_to_stop=_told(recorder))
     health = "cancelled" if tool_result.outcome is ToolOutcome.CANCELLED else ("failed" if error else "ok")
     return OperationRecord(step, tool_result.outcome.value, health, _elapsed_ms(recorder), started_at, error,
-                           result, tool_result)
+                           result, tool_result, _told(recorder))
 
 
 async def _request_step(operation: str, describe: Callable[[Any], str],
@@ -119,9 +126,11 @@ async def _request_step(operation: str, describe: Callable[[Any], str],
     step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=_elapsed_ms(recorder),
                    content=f"{operation}: {content}", legs=_legs(recorder),
                    server_requests=server_requests_summary(recorder) or None,
-                   progress=progress or None, progress_dropped=dropped or None)
+                   progress=progress or None, progress_dropped=dropped or None,
+                   server_told_to_stop=_told(recorder))
     status = "ok" if error is None else ("cancelled" if error.is_cancellation else "failed")
-    return OperationRecord(step, status, status, _elapsed_ms(recorder), started_at, error, result)
+    return OperationRecord(step, status, status, _elapsed_ms(recorder), started_at, error, result,
+                           server_told_to_stop=_told(recorder))
 
 
 async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s: object = None,

@@ -196,6 +196,8 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     report["is_error"] = record.status != "ok"
     if error is not None and error.is_cancellation:
         report["cancelled_in_flight"] = bool(error.in_flight)
+    if record.server_told_to_stop is not None:
+        report["server_told_to_stop"] = record.server_told_to_stop
     if result is not None and operation == "tools/call":
         report["content"] = result.content
         report["structured_content"] = result.structured_content

@@ -144,6 +144,8 @@ def step_extra_lines(payload: dict[str, Any]) -> list[str]:
     server sent the client and its content blocks that are not text."""
     lines: list[str] = progress_lines(payload.get("progress"), payload.get("progressDropped"))
     lines.extend(server_request_lines(payload.get("serverRequests")))
+    if payload.get("serverToldToStop") is False:
+        lines.append("The server gave no session id, so it was not told to stop this request.")
     blocks = payload.get("contentBlocks")
     if isinstance(blocks, list):
         for block in blocks:

@@ -149,12 +149,14 @@ class McpClient:
             outcome = "cancelled" if exc.is_cancellation else "failed"
             if transport.declined and not exc.is_cancellation:
                 # The failure may be the server waiting on a request we declined: say so.
-                exc.message = f"{exc.message} {declined_sentence(transport.declined)}"
-                exc.args = (exc.message,)
+                _add_sentence(exc, declined_sentence(transport.declined))
+            if transport.interrupted is not None and not op.session.session_id:
+                _add_sentence(exc, NOT_TOLD_SENTENCE)
             raise
         finally:
+            told = None if transport.interrupted is None else bool(op.session.session_id)
             observer.operation_finished(OperationFinished(
-                operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error))
+                operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told))
             self._after(http, transport, op)
 
     def _after(self, http: httpx.AsyncClient, transport: LegTransport, op: _Operation) -> None:
@@ -215,13 +217,25 @@ class _Operation:
                 await self.handshake()
 
 
+#: Why a request torn down on a server that gave no session id goes on running there.
+NOT_TOLD_SENTENCE = ("The server gave no session id, so it was not told to stop: a cancel notice without a "
+                     "session cannot name the running request, and the server may run it to its end.")
+
+
+def _add_sentence(error: McpTransportError, sentence: str) -> None:
+    error.message = f"{error.message} {sentence}"
+    error.args = (error.message,)
+
+
 async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session: Session,
                         interrupted: OutgoingMessage | None, reason: str) -> None:
     """After an operation: tell the server about a torn-down request, end the session, close."""
     headers = message_headers(server, session)
     try:
         async with asyncio.timeout(BACKGROUND_BOUND_S):
-            if interrupted is not None and interrupted.request_id is not None:
+            # Without a session the notice could not say whose request it means (every client
+            # numbers its requests from 1), so it is not sent at all.
+            if interrupted is not None and interrupted.request_id is not None and session.session_id:
                 notice = OutgoingMessage("notifications/cancelled",
                              {"requestId": interrupted.request_id, "reason": reason})
                 with contextlib.suppress(httpx.HTTPError):

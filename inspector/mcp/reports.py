@@ -77,6 +77,10 @@ class OperationFinished:
     #: success: the server answered, the tool said it failed.
     outcome: str
     error: Any = None  # McpTransportError | None
+    #: For a work request torn down on the wire (cancel or time-out): could the server be told
+    #: to stop (it gave a session id, so ``notifications/cancelled`` went out), or not (no
+    #: session: it may run the request to its end)? ``None`` when nothing was torn down.
+    server_told_to_stop: bool | None = None
 
 
 class OperationObserver(Protocol):

@@ -3,7 +3,8 @@
 The stored payload uses the reference's camelCase keys so that payloads
 exported from the reference read here unchanged; this project adds ``legs``,
 ``cancelledInFlight``, ``contentBlocks``, ``contentBlocksDropped``, ``serverRequests``,
-``progress`` and ``progressDropped`` without changing the meaning of any reference key.
+``progress``, ``progressDropped`` and ``serverToldToStop`` without changing the meaning of any
+reference key.
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("server_requests", "serverRequests", _LIST),
     _Field("progress", "progress", _PROGRESS),
     _Field("progress_dropped", "progressDropped", _COUNT),
+    _Field("server_told_to_stop", "serverToldToStop", _FLAG),
 )
 
 
@@ -221,6 +223,7 @@ class RunStep:
     server_requests: JsonList | None = None
     progress: JsonList | None = None
     progress_dropped: int | None = None
+    server_told_to_stop: bool | None = None
 
     def __post_init__(self) -> None:
         try:

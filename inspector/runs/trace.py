@@ -64,6 +64,7 @@ class RunTrace:
         *,
         server_requests: Iterable[Mapping[str, Any]] = (),
         progress: Iterable[Mapping[str, Any]] = (),
+        server_told_to_stop: bool | None = None,
     ) -> RunStep:
         """Record a tool call from its typed result; the outcome is read off it.
 
@@ -72,7 +73,8 @@ class RunTrace:
         ``server_requests`` are the requests the server sent the client meanwhile
         (see :func:`inspector.agent.operations.server_requests_summary`); ``progress``
         the server's progress notes in stored form, bounded here (see
-        :func:`inspector.runs.progress.bound_progress`).
+        :func:`inspector.runs.progress.bound_progress`). ``server_told_to_stop`` says, for a
+        request torn down on the wire, whether the server could be told to stop it.
         """
         if not isinstance(result, ToolResult):
             raise TypeError(f"record_tool_result takes a ToolResult, got {type(result).__name__}")
@@ -92,6 +94,7 @@ class RunTrace:
             content_blocks_dropped=bounded.content_blocks_dropped,
             server_requests=tuple(server_requests),
             progress=tuple(progress),
+            server_told_to_stop=server_told_to_stop,
         )
 
     def record_tool_execution(
@@ -134,6 +137,7 @@ class RunTrace:
         content_blocks_dropped: int = 0,
         server_requests: tuple[Mapping[str, Any], ...] = (),
         progress: tuple[Mapping[str, Any], ...] = (),
+        server_told_to_stop: bool | None = None,
     ) -> RunStep:
         # The one place a tool step is built. tool_is_error is computed from
         # the outcome, never taken from a caller, so it cannot contradict it.
@@ -159,6 +163,7 @@ class RunTrace:
             server_requests=server_requests or None,
             progress=kept_progress or None,
             progress_dropped=progress_dropped or None,
+            server_told_to_stop=server_told_to_stop,
         )
         self._steps.append(step)
         return step

@@ -267,3 +267,25 @@ def test_a_server_that_stalls_the_cancel_notice_does_not_hold_the_command(interr
         assert took < 2.0
         if interrupts == 1:  # a second Ctrl-C may leave before the notice is even sent
             assert server.wait_until(lambda: bool(server.posts("notifications/cancelled")), 3)
+
+
+def test_ctrl_c_against_a_server_without_session_says_it_was_not_told() -> None:
+    from tests.support.fault_server import FaultServer
+
+    with FaultServer("stateless", work=lambda exchange: exchange.stall()) as server:
+        process = subprocess.Popen([sys.executable, "-m", "inspector", "call", server.url, "x", "--json"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        try:
+            assert server.wait_until(lambda: bool(server.posts("tools/call")), 20)
+            process.send_signal(signal.SIGINT)
+            stdout, _ = process.communicate(timeout=10)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        assert process.returncode == 130
+        report = json.loads(stdout)
+        assert report["cancelled_in_flight"] is True and report["server_told_to_stop"] is False
+        assert "was not told to stop" in report["error"]["message"]
+        shown = run_cli("runs", "show", str(report["run_id"])).stdout
+        assert "The server gave no session id, so it was not told to stop this request." in shown
+        assert server.posts("notifications/cancelled") == []
