@@ -133,14 +133,20 @@ async def _request_step(operation: str, describe: Callable[[Any], str],
                            server_told_to_stop=_told(recorder))
 
 
+def catalogue_sentence(tools: int, pages: int, names: list[str]) -> str:
+    """What a catalogue walk found, with real plural forms: "2 tools in 1 page: a, b"."""
+    tool_words = "1 tool" if tools == 1 else "{count} tools".format(count=tools)
+    page_words = "1 page" if pages == 1 else "{count} pages".format(count=pages)
+    return "{tools} in {pages}: {names}".format(tools=tool_words, pages=page_words, names=", ".join(names))
+
+
 async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s: object = None,
                           cancel: CancelSignal | None = None,
                           observer: OperationObserver | None = None) -> OperationRecord:
     """Walk the catalogue and record it as a ``request`` step (a catalogue walk is not a tool call)."""
     return await _request_step(
         "tools/list",
-        lambda catalogue: f"{len(catalogue.tools)} tool(s) in {catalogue.pages} page(s): "
-                          + ", ".join(catalogue.names),
+        lambda catalogue: catalogue_sentence(len(catalogue.tools), catalogue.pages, catalogue.names),
         lambda recorder: client.list_tools(server, budget_s=budget_s, cancel=cancel,
                                            observer=FanOut(recorder, observer)))
 

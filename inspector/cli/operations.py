@@ -23,7 +23,7 @@ from inspector.store.secrets import system_secret_keeper
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
 from .parser import OPERATIONS
 from .progress import live_progress_line
-from .results import block_lines, progress_lines, server_request_lines, tool_entry, tool_lines
+from .results import block_lines, catalogue_heading, progress_lines, server_request_lines, tool_entry, tool_lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -247,7 +247,7 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
             for line in block_lines(block):
                 print(safe(line))
     if "tools" in report:
-        print(f"{len(report['tools'])} tool(s) in {report['pages']} page(s):")
+        print(catalogue_heading(len(report["tools"]), report["pages"]))
         for tool in report["tools"]:
             for line in tool_lines(tool):
                 print(safe(line))

@@ -23,6 +23,13 @@ def tool_entry(tool: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def catalogue_heading(tools: int, pages: int) -> str:
+    """The line above the catalogue, with real plural forms."""
+    tool_words = "1 tool" if tools == 1 else "{count} tools".format(count=tools)
+    page_words = "1 page" if pages == 1 else "{count} pages".format(count=pages)
+    return "{tools} in {pages}:".format(tools=tool_words, pages=page_words)
+
+
 def tool_lines(entry: dict[str, Any]) -> list[str]:
     """A tool in readable form: its name and description, then one line per argument."""
     line = f"  {entry['name']}"

@@ -120,6 +120,7 @@ def test_tools_shows_each_tools_arguments_and_the_whole_schema_in_json(sdk_url: 
     assert schema["type"] == "object" and schema["required"] == ["text"]
     assert schema["properties"]["text"]["type"] == "string"
     readable = run_cli("tools", sdk_url).stdout.splitlines()
+    assert f"{len(report['tools'])} tools in 1 page:" in readable
     echo = next(index for index, line in enumerate(readable) if line.strip().startswith("echo"))
     assert readable[echo + 1].strip() == "text (string, required)"
     explode = next(index for index, line in enumerate(readable) if line.strip().startswith("explode"))

@@ -144,3 +144,4 @@ def test_tool_arguments_read_name_type_and_required_from_the_input_schema():
     ]
     assert tool_arguments({"name": "bare"}) == []
     assert tool_arguments({"name": "odd", "inputSchema": {"properties": ["x"]}}) == []
+
