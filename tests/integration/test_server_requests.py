@@ -147,3 +147,20 @@ def test_the_command_line_shows_and_stores_what_the_server_asked() -> None:
         shown = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", str(report["run_id"])],
                                capture_output=True, text=True, timeout=30, cwd=ROOT).stdout
         assert "The server asked the client for ping (once); the client answered." in shown
+
+
+def test_a_reply_the_server_never_accepts_is_bounded_by_the_budget() -> None:
+    def notification(exchange: Exchange) -> None:
+        if exchange.request.rpc_method is None:  # our reply: hold it forever
+            exchange.stall()
+        else:
+            exchange.send(202, b"", content_type=None)
+
+    with FaultServer("session", work=lambda ex: ex.ask_client(ASKED[1:2], timeout=1),
+                     notification=notification) as server:
+        started = time.monotonic()
+        record = call(server, budget_s=1)
+        took = time.monotonic() - started
+    assert record.error is not None and record.error.kind is ErrorKind.TIMED_OUT
+    assert took < 2.5
+    assert "declined" in record.error.message

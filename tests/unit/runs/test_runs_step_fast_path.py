@@ -55,6 +55,9 @@ def payloads(draw):
         "contentBlocksDropped": st.integers(0, 3) | json_values,
         "progress": st.lists(progress_notes, max_size=3) | json_values,
         "progressDropped": st.integers(0, 3) | json_values,
+        "serverRequests": st.lists(st.fixed_dictionaries({"method": st.text(max_size=3), "count": st.integers(1, 3),
+                                                          "declined": st.booleans()}), max_size=2) | json_values,
+        "serverToldToStop": st.booleans() | json_values,
         "unknownKey": json_values,
     }
     for key in draw(st.lists(st.sampled_from(sorted(optional)), max_size=6, unique=True)):
