@@ -8,6 +8,8 @@ redirected standard error never sees carriage returns or escape sequences.
 
 from __future__ import annotations
 
+import io
+import os
 import shutil
 from typing import TextIO
 
@@ -40,7 +42,7 @@ class LiveProgressLine(NullObserver):
         self._shown = False
 
     def progress(self, report: ProgressSeen) -> None:
-        width = max(20, shutil.get_terminal_size().columns - 1)
+        width = _width(self._stream)
         text = safe(progress_text(report))
         if len(text) > width:  # one line: a wrapped line could not be rewritten in place
             text = text[:width - 1] + "…"
@@ -62,6 +64,17 @@ class LiveProgressLine(NullObserver):
             self._stream.flush()
         except (OSError, ValueError):  # a closed terminal must not fail the operation
             pass
+
+
+def _width(stream: TextIO) -> int:
+    """Columns for the line on ``stream``'s own terminal (one less, so it never wraps)."""
+    try:
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        columns = 0
+    if columns <= 0:  # not a terminal, or one that does not say (a fresh pseudo-terminal)
+        columns = shutil.get_terminal_size().columns
+    return max(20, columns - 1)
 
 
 def live_progress_line(stream: TextIO) -> LiveProgressLine | None:

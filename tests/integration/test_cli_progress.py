@@ -71,8 +71,14 @@ def test_thousands_of_notes_are_bounded_with_a_count_of_the_dropped() -> None:
         assert "1450 notes between the first and the last ones were not kept." in readable
 
 
-def test_a_terminal_sees_one_updating_line_cleared_at_the_end(sdk_url: str) -> None:
+@pytest.mark.parametrize("columns", [0, 40], ids=["size-unset", "narrow"])
+def test_a_terminal_sees_one_updating_line_cleared_at_the_end(sdk_url: str, columns: int) -> None:
+    import fcntl
+    import struct
+    import termios
+
     main, secondary = pty.openpty()
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     try:
         process = subprocess.Popen(
             [sys.executable, "-m", "inspector", "call", sdk_url, "slow", "--args", '{"seconds": 0.4}',
@@ -99,8 +105,13 @@ def test_a_terminal_sees_one_updating_line_cleared_at_the_end(sdk_url: str) -> N
     assert "\n" not in terminal, terminal  # one line, rewritten in place
     updates = [part for part in terminal.split(clear) if part]
     assert len(updates) == 4, terminal  # one rewrite per notification, on one line
-    assert updates[0].startswith("tools/call: ") and "s of the budget left; progress 0 of 4: working" in updates[0]
-    assert updates[-1].endswith("progress 3 of 4: working")
+    if columns == 40:  # cut to the terminal, so that it never wraps
+        assert all(len(update) == 39 and update.endswith("…") for update in updates), updates
+        assert updates[0].startswith("tools/call: ")
+    else:
+        assert updates[0].startswith("tools/call: ")
+        assert "s of the budget left; progress 0 of 4: working" in updates[0]
+        assert updates[-1].endswith("progress 3 of 4: working")
     assert terminal.endswith(clear), "the line was not cleared at the end"
     assert b"done" in stdout and b"\x1b" not in stdout
 
