@@ -171,7 +171,10 @@ def _normalise(field: _Field, value: Any) -> Any:
     raise _wrong(field, value)
 
 
-@dataclass(frozen=True)
+# Slots, not an instance dict: CPython shares the keys of instance dicts only up to 29
+# attributes, and a step has more; a dict of its own per step would more than double the
+# memory an import of 100,000 steps takes.
+@dataclass(frozen=True, slots=True)
 class RunStep:
     """A recorded step of a run: a value object, immutable and comparable.
 
@@ -286,9 +289,8 @@ class RunStep:
             "round": self.round,
             "durationMs": round(self.duration_ms, 2),
         }
-        values = self.__dict__
-        for attr, key, code in _WRITE_TABLE:
-            value = values[attr]
+        for attr, key, code, read in _WRITE_TABLE:
+            value = read(self)
             if value is None:
                 continue
             if code == _AS_IS or type(value) in _PLAIN_SCALARS:
@@ -359,7 +361,9 @@ def _read_legs(field: _Field, value: Any) -> tuple[Leg, ...]:
 _AS_IS, _THAW, _OUTCOME_CODE, _LEGS_CODE = range(4)
 _WRITE_CODES = {_LIST: _THAW, _ARRAY: _THAW, _ARRAY_OR_NUMBER: _THAW, _OUTCOME: _OUTCOME_CODE, _LEGS: _LEGS_CODE,
                 _PROGRESS: _THAW}
-_WRITE_TABLE = tuple((field.attr, field.key, _WRITE_CODES.get(field.shape, _AS_IS)) for field in _OPTIONAL_FIELDS)
+# (The last item reads the field's slot.)
+_WRITE_TABLE = tuple((field.attr, field.key, _WRITE_CODES.get(field.shape, _AS_IS), getattr(RunStep, field.attr).__get__)
+                     for field in _OPTIONAL_FIELDS)
 
 # How _plain_step reads each key of a payload: its attribute and the shape's code.
 (_R_TEXT, _R_COUNT, _R_NUMBER, _R_FLAG, _R_LIST, _R_ARRAY, _R_ARRAY_OR_NUMBER, _R_OUTCOME, _R_LEGS,
@@ -369,6 +373,9 @@ _READ_CODES = {_TEXT: _R_TEXT, _COUNT: _R_COUNT, _NUMBER: _R_NUMBER, _FLAG: _R_F
                _PROGRESS: _R_PROGRESS}
 _READ_BY_KEY = {field.key: (field.attr, _READ_CODES[field.shape]) for field in _OPTIONAL_FIELDS}
 _ABSENT = {field.name: field.default for field in fields(RunStep)[3:]}  # each optional field, absent
+# The slot of each field, in field order: a step is filled through them (frozen, so not by
+# assignment), as the generated __init__ fills it.
+_SLOT_SETTERS = tuple(getattr(RunStep, field.name).__set__ for field in fields(RunStep))
 _KINDS_BY_VALUE = {kind.value: kind for kind in StepKind}
 _OUTCOMES_BY_VALUE = {outcome.value: outcome for outcome in ToolOutcome}
 _new = object.__new__
@@ -398,13 +405,9 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
             return None
     else:
         return None
-    step = _new(RunStep)
-    # Filled in field order, as the generated __init__ does (the instance dict stays compact):
-    # every field absent first, then the payload's own keys (usually a third of them) set.
-    values = step.__dict__
-    values["kind"] = kind
-    values["round"] = round_
-    values["duration_ms"] = duration
+    # Every field absent first, then the payload's own keys (usually a third of them) set;
+    # the dict keeps field order, so its values go to the slots in order at the end.
+    values = {"kind": kind, "round": round_, "duration_ms": duration}
     values.update(_ABSENT)
     for key, value in payload.items():
         field = _READ_BY_KEY.get(key)
@@ -468,6 +471,9 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
         else:
             return None
         values[attr] = value
+    step = _new(RunStep)
+    for set_slot, value in zip(_SLOT_SETTERS, values.values()):
+        set_slot(step, value)
     try:
         step._check_outcome()
     except InvalidStepError:

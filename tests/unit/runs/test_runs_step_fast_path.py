@@ -109,7 +109,12 @@ def outcome(read, data):
         built = read(data)
     except (InvalidStepError, InvalidLegError) as error:
         return type(error).__name__, str(error)
-    return typed(built), tuple(vars(built))
+    return typed(built), _layout(built)
+
+
+def _layout(value):
+    """What an instance holds besides its fields' values: a step has slots and no dict."""
+    return type(value).__name__, tuple(vars(value)) if hasattr(value, "__dict__") else "slots"
 
 
 @settings(max_examples=400)
@@ -138,7 +143,10 @@ def test_a_fast_step_is_laid_out_as_a_constructed_one():
     built = RunStep(kind="tool", round=1, duration_ms=2, tool_name="t", tool_is_error=False,
                     tool_outcome=ToolOutcome.OK, legs=(Leg("m", None, 3, None, "ok"),))
     assert read == built and hash(read) == hash(built)
-    assert list(vars(read)) == list(vars(built)) == [field.name for field in fields(RunStep)]
+    # Slots, not a dict: every field is set, in field order, and nothing else is held.
+    assert not hasattr(read, "__dict__") and not hasattr(built, "__dict__")
+    assert RunStep.__slots__ == tuple(field.name for field in fields(RunStep))
+    assert [getattr(read, name) for name in RunStep.__slots__] == [getattr(built, name) for name in RunStep.__slots__]
     assert list(vars(read.legs[0])) == [field.name for field in fields(Leg)]
 
 
