@@ -289,7 +289,7 @@ class RunStep:
             "round": self.round,
             "durationMs": round(self.duration_ms, 2),
         }
-        for attr, key, code, read in _WRITE_TABLE:
+        for key, code, read in _WRITE_TABLE:
             value = read(self)
             if value is None:
                 continue
@@ -362,7 +362,7 @@ _AS_IS, _THAW, _OUTCOME_CODE, _LEGS_CODE = range(4)
 _WRITE_CODES = {_LIST: _THAW, _ARRAY: _THAW, _ARRAY_OR_NUMBER: _THAW, _OUTCOME: _OUTCOME_CODE, _LEGS: _LEGS_CODE,
                 _PROGRESS: _THAW}
 # (The last item reads the field's slot.)
-_WRITE_TABLE = tuple((field.attr, field.key, _WRITE_CODES.get(field.shape, _AS_IS), getattr(RunStep, field.attr).__get__)
+_WRITE_TABLE = tuple((field.key, _WRITE_CODES.get(field.shape, _AS_IS), getattr(RunStep, field.attr).__get__)
                      for field in _OPTIONAL_FIELDS)
 
 # How _plain_step reads each key of a payload: its attribute and the shape's code.
@@ -472,7 +472,7 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
             return None
         values[attr] = value
     step = _new(RunStep)
-    for set_slot, value in zip(_SLOT_SETTERS, values.values()):
+    for set_slot, value in zip(_SLOT_SETTERS, values.values(), strict=True):
         set_slot(step, value)
     try:
         step._check_outcome()
