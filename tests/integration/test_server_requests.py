@@ -164,3 +164,31 @@ def test_a_reply_the_server_never_accepts_is_bounded_by_the_budget() -> None:
     assert record.error is not None and record.error.kind is ErrorKind.TIMED_OUT
     assert took < 2.5
     assert "declined" in record.error.message
+
+
+def test_a_cancel_stops_a_reply_that_hangs() -> None:
+    from inspector.mcp import CancelSignal
+
+    cancel = CancelSignal()
+
+    def notification(exchange: Exchange) -> None:
+        if exchange.request.rpc_method is None:  # our reply: cancel while it hangs
+            cancel.fire()
+            exchange.stall()
+        else:
+            exchange.send(202, b"", content_type=None)
+
+    with FaultServer("session", work=lambda ex: ex.ask_client(ASKED[1:2], timeout=1),
+                     notification=notification) as server:
+        async def go() -> OperationRecord:
+            client = McpClient()
+            record = await execute_tool(client, ServerEndpoint(server.url), "ask", {}, budget_s=30, cancel=cancel)
+            await client.drain()
+            return record
+
+        started = time.monotonic()
+        record = asyncio.run(go())
+        took = time.monotonic() - started
+    assert record.status == "cancelled" and record.error.in_flight is True
+    assert took < 2
+    assert "declined" not in record.error.message  # the user's cancel is what ended it
