@@ -45,17 +45,28 @@ def _legs(recorder: OperationRecorder) -> tuple[Leg, ...]:
 MAX_SERVER_REQUEST_METHODS = 20
 
 
+#: How many requests of one method a step keeps in detail (what was asked and answered).
+MAX_EXCHANGES_PER_METHOD = 10
+
+
 def server_requests_summary(recorder: OperationRecorder) -> tuple[dict[str, Any], ...]:
     """The requests the server sent the client, one entry per method in the order first seen:
-    ``{"method", "count", "declined"}`` (``declined``: answered with -32601, not supported)."""
+    ``{"method", "count", "declined", "exchanges"}``. ``declined``: at least one was answered
+    with an error (not supported, refused, malformed, cut off by the budget); ``exchanges``: the
+    first ten, each ``{"asked", "answered", "declined", "durationMs"}``."""
     by_method: dict[str, dict[str, Any]] = {}
     for seen in recorder.server_requests:
         entry = by_method.get(seen.method)
         if entry is None:
             if len(by_method) >= MAX_SERVER_REQUEST_METHODS:
                 continue
-            entry = by_method[seen.method] = {"method": seen.method, "count": 0, "declined": seen.declined}
+            entry = by_method[seen.method] = {"method": seen.method, "count": 0, "declined": False,
+                                              "exchanges": []}
         entry["count"] += 1
+        entry["declined"] = entry["declined"] or seen.declined
+        if len(entry["exchanges"]) < MAX_EXCHANGES_PER_METHOD:
+            entry["exchanges"].append({"asked": seen.asked, "answered": seen.answered,
+                                       "declined": seen.declined, "durationMs": round(seen.elapsed_ms, 2)})
     return tuple(by_method.values())
 
 

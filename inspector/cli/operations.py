@@ -14,22 +14,26 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
-from inspector.mcp import (CancelSignal, FanOut, McpClient, OperationRecorder, ServerEndpoint, parse_budget,
-                           public_url)
+from inspector.mcp import (CancelSignal, FanOut, McpClient, OperationRecorder, ServerEndpoint, ServerRequestHandler,
+                           parse_budget, public_url)
 from inspector.mcp.server import InvalidServerError
+from inspector.runs._frozen import thaw
 from inspector.store import RunStore, ServerRegistry, StoreError
 from inspector.store.secrets import system_secret_keeper
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
 from .parser import OPERATIONS
 from .progress import live_progress_line
-from .results import block_lines, catalogue_heading, progress_lines, server_request_lines, tool_entry, tool_lines
+from .server_requests import handler_from_options
+from .results import (block_lines, catalogue_heading, elicitation_lines, progress_lines, server_request_lines,
+                      tool_entry, tool_lines)
 
 
 def run(args: argparse.Namespace) -> int:
     headers = parse_headers(args.header)
     budget = parse_budget_option(args.budget)
     arguments = parse_arguments(args.args) if args.command == "call" else None
+    handler = handler_from_options(args)
     store = None if args.no_store else open_store(args.db)
     try:
         name = None
@@ -39,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
             server = ServerEndpoint(args.url, headers=headers, name=name)
         except InvalidServerError as exc:
             raise UsageError(str(exc)) from None
-        return asyncio.run(_operate(args, server, budget, arguments, store))
+        return asyncio.run(_operate(args, server, budget, arguments, store, handler))
     finally:
         if store is not None:
             store.close()
@@ -118,8 +122,9 @@ def parse_arguments(raw: str) -> dict[str, Any]:
 
 
 async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: float | None,
-                   arguments: dict[str, Any] | None, store: RunStore | None) -> int:
-    client = McpClient()
+                   arguments: dict[str, Any] | None, store: RunStore | None,
+                   handler: ServerRequestHandler | None = None) -> int:
+    client = McpClient(handler=handler)
     cancel = CancelSignal()
     recorder = OperationRecorder()
     # The live progress line rides along with the recorder (only on a terminal).
@@ -212,7 +217,7 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     report["error"] = error.to_dict() if error is not None else None
     report["budget_s"] = recorder.started.budget_s if recorder.started else None
     report["legs"] = [leg.to_dict() for leg in recorder.legs]
-    report["server_requests"] = [dict(entry) for entry in record.step.server_requests or ()]
+    report["server_requests"] = [thaw(entry) for entry in record.step.server_requests or ()]
     report["progress"] = [{"at_ms": note["atMs"], "progress": note["progress"], "total": note["total"],
                            "message": note["message"]} for note in record.step.progress or ()]
     report["progress_dropped"] = record.step.progress_dropped or 0
@@ -234,7 +239,7 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         print(f"  {leg['method']:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {leg['outcome']}")
     for line in progress_lines(report["progress"], report["progress_dropped"]):
         print(safe(line))
-    for line in server_request_lines(report["server_requests"]):
+    for line in server_request_lines(report["server_requests"]) + elicitation_lines(report["server_requests"]):
         print(safe(line))
     if report["error"] is not None:
         print(safe(f"Error ({report['error']['kind']}, code {report['error']['code']}): "

@@ -28,9 +28,29 @@ def _server_options(sub: argparse.ArgumentParser) -> None:
                      help="time budget for the whole operation (default 20; minimum 1)")
     sub.add_argument("--header", action="append", default=[], metavar='"Name: value"',
                      help="extra HTTP header, e.g. an Authorization token (sent, never printed or stored)")
+    _server_request_options(sub)
     _json_option(sub)
     sub.add_argument("--no-store", action="store_true", help="do not record this operation as a run")
     _db_option(sub)
+
+
+def _server_request_options(sub: argparse.ArgumentParser) -> None:
+    """How the client answers what the server asks it (questions, a model, roots) and listens."""
+    sub.add_argument("--elicit", choices=("decline", "cancel", "defaults", "ask"),
+                     help="answer the server's questions: decline, cancel, accept with the form's defaults, "
+                          "or ask at the terminal (default: questions are not offered to the server)")
+    sub.add_argument("--allow-sampling", action="store_true",
+                     help="let the server use the model given by --sampling-model-url and --sampling-model")
+    sub.add_argument("--sampling-model-url", metavar="URL",
+                     help="an OpenAI-compatible model server's base URL for the server's sampling requests")
+    sub.add_argument("--sampling-model", metavar="NAME", help="the model's name for sampling requests")
+    sub.add_argument("--sampling-api-key-env", metavar="VARIABLE",
+                     help="read the sampling model's API key from this environment variable")
+    sub.add_argument("--root", action="append", default=[], metavar="PATH_OR_URI",
+                     help="a root (folder) offered to the server when it asks for roots; may be repeated")
+    sub.add_argument("--log-level", choices=("debug", "info", "notice", "warning", "error", "critical", "alert",
+                                             "emergency"),
+                     help="ask the server to send log messages of this level and above (logging/setLevel)")
 
 
 def build_parser() -> Parser:

@@ -106,11 +106,44 @@ def server_request_lines(requests: object) -> list[str]:
         method, count = _text(entry.get("method")) or "(no method)", entry.get("count")
         times = "once" if count == 1 else "{count} times".format(count=count)
         if entry.get("declined"):
-            lines.append("The server asked the client for {method} ({times}); the client declined, as it does "
-                         "not support it yet.".format(method=method, times=times))
+            lines.append("The server asked the client for {method} ({times}); the client declined{why}."
+                         .format(method=method, times=times, why=_declined_why(entry)))
         else:
             lines.append("The server asked the client for {method} ({times}); the client answered."
                          .format(method=method, times=times))
+    return lines
+
+
+def _declined_why(entry: dict[str, Any]) -> str:
+    """The reason the client gave with its last declined reply, as a clause (or nothing)."""
+    exchanges = entry.get("exchanges")
+    if not isinstance(exchanges, list):
+        return ""
+    for exchange in reversed(exchanges):
+        answered = exchange.get("answered") if isinstance(exchange, dict) else None
+        if isinstance(exchange, dict) and exchange.get("declined") and isinstance(answered, dict):
+            message = answered.get("message")
+            if isinstance(message, str) and message:
+                return " (\"{reason}\")".format(reason=message)
+    return ""
+
+
+def elicitation_lines(requests: object) -> list[str]:
+    """What the user (or the policy) answered to each of the server's questions."""
+    lines: list[str] = []
+    if not isinstance(requests, list):
+        return lines
+    for entry in requests:
+        if not isinstance(entry, dict) or entry.get("method") != "elicitation/create":
+            continue
+        for exchange in entry.get("exchanges") or ():
+            if not isinstance(exchange, dict) or exchange.get("declined"):
+                continue
+            asked, answered = exchange.get("asked"), exchange.get("answered")
+            message = asked.get("message") if isinstance(asked, dict) else None
+            action = answered.get("action") if isinstance(answered, dict) else None
+            lines.append("The server asked \"{message}\"; the answer was {action}.".format(
+                message=_text(message), action=_text(action) or "?"))
     return lines
 
 
@@ -151,6 +184,7 @@ def step_extra_lines(payload: dict[str, Any]) -> list[str]:
     server sent the client and its content blocks that are not text."""
     lines: list[str] = progress_lines(payload.get("progress"), payload.get("progressDropped"))
     lines.extend(server_request_lines(payload.get("serverRequests")))
+    lines.extend(elicitation_lines(payload.get("serverRequests")))
     if payload.get("serverToldToStop") is False:
         lines.append("The server gave no session id, so it was not told to stop this request.")
     blocks = payload.get("contentBlocks")

@@ -9,7 +9,9 @@ from .reports import (FanOut, LegFinished, LegOutcome, LegStarted, NullObserver,
                       OperationObserver, OperationRecorder, OperationStarted, ProgressSeen)
 from .results import PingResult, ToolArgument, ToolCallResult, ToolCatalogue, tool_arguments
 from .server import InvalidServerError, ServerEndpoint, public_url
-from .server_requests import ServerRequestSeen
+from .elicitation import FormField, defaults_content, form_fields
+from .server_requests import (LOG_LEVELS, ElicitationRequest, RequestRefused, Root, ServerRequestHandler,
+                              ServerRequestSeen)
 from .transport import MAX_BODY_BYTES
 
 __all__ = [
@@ -18,5 +20,6 @@ __all__ = [
     "MAX_BODY_BYTES", "MAX_PAGES", "MINIMUM_LEG_SECONDS", "McpClient", "McpTransportError",
     "MonotonicClock", "NullObserver", "OperationDeadline", "OperationFinished", "OperationObserver",
     "OperationRecorder", "OperationStarted", "PingResult", "ProgressSeen", "ServerEndpoint", "ServerRequestSeen",
-    "ToolArgument", "ToolCallResult", "ToolCatalogue", "parse_budget", "public_url", "tool_arguments",
+    "ElicitationRequest", "FormField", "LOG_LEVELS", "RequestRefused", "Root", "ServerRequestHandler",
+    "defaults_content", "form_fields", "ToolArgument", "ToolCallResult", "ToolCatalogue", "parse_budget", "public_url", "tool_arguments",
 ]

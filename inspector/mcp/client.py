@@ -17,7 +17,7 @@ from .errors import McpTransportError
 from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint
-from .server_requests import declined_sentence
+from .server_requests import ServerRequestHandler, declined_sentence
 from .transport import OutgoingMessage, LegTransport, Session, SessionGone, message_headers, new_http_client
 
 T = TypeVar("T")
@@ -40,12 +40,15 @@ class McpClient:
 
     def __init__(self, *, clock: Clock | None = None, default_budget_s: object = None,
                  protocol_versions: tuple[str, ...] = HANDSHAKE_VERSIONS,
-                 http_factory: Callable[[], httpx.AsyncClient] = new_http_client) -> None:
+                 http_factory: Callable[[], httpx.AsyncClient] = new_http_client,
+                 handler: ServerRequestHandler | None = None) -> None:
         self.clock = clock or MonotonicClock()
         self.default_budget_s = default_budget_s
         self.protocol_versions = protocol_versions
         self._http_factory = http_factory
         self._background: set[asyncio.Task[None]] = set()
+        #: Who answers the server's requests (questions, sampling, roots); declares the capabilities.
+        self.handler = handler or ServerRequestHandler()
 
     @property
     def protocol_version(self) -> str:
@@ -125,7 +128,7 @@ class McpClient:
         observer.operation_started(OperationStarted(operation, server.label, deadline.budget_s))
         http = self._http_factory()
         transport = LegTransport(http, server, deadline=deadline, observer=observer,
-                                 clock=self.clock, cancel=cancel)
+                                 clock=self.clock, cancel=cancel, handler=self.handler)
         op = _Operation(self, transport)
         outcome, error = "failed", None
         try:
@@ -184,7 +187,7 @@ class _Operation:
         self.session = Session()
         params = {
             "protocolVersion": self._client.protocol_version,
-            "capabilities": {},
+            "capabilities": self._client.handler.capabilities(),
             "clientInfo": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
         }
         answer = await self._transport.send(OutgoingMessage("initialize", params, next(self._ids)), self.session)

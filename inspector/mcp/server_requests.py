@@ -1,66 +1,234 @@
-"""Requests a server sends the client on the answer stream of a POST, and the client's replies.
+"""Requests a server sends the client, and the client's replies.
 
-Until the client supports elicitation, sampling and roots (a later step), it answers ``ping``
-with an empty result and every other request with JSON-RPC error -32601 (method not found):
-a request is never left unanswered, so a server that waits for the reply is not left hanging
-until the operation's budget ends.
+A server may ask the client for ``elicitation/create`` (a question for the user),
+``sampling/createMessage`` (a model's answer), ``roots/list`` (the workspace roots) and
+``ping``. Who answers is pluggable: a :class:`ServerRequestHandler` says what the client can
+answer (its capabilities in ``initialize``) and answers; the command line and the window each
+bring their own. :func:`answer_server_request` turns any request into a reply, always: an
+unknown method gets -32601, a malformed request -32600, a handler that fails or outlives the
+operation's deadline an error of its own. A request is never left unanswered.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .sanitize import sanitize_remote_text
 
+INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+#: The code the MCP specification uses when the user refuses a request (e.g. sampling).
+USER_REFUSED = -1
+#: The code for a request the client stopped waiting on (its operation's budget ran out).
+REQUEST_TIMEOUT = -32001
 #: How much of a server-chosen method name is kept in reports and messages.
 METHOD_NAME_LIMIT = 80
+#: How much of a request's parameters or its reply is kept with a step (JSON characters).
+RECORDED_JSON_LIMIT = 2000
+#: The levels of ``notifications/message`` and ``logging/setLevel``, least severe first.
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+class RequestRefused(Exception):
+    """Raised by a handler to answer with a JSON-RPC error: ``code`` and a whole sentence."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ElicitationRequest:
+    """An ``elicitation/create`` request in form mode, checked."""
+
+    message: str
+    #: The requested schema: a flat object of primitive properties.
+    schema: dict[str, Any]
+    #: Seconds of the operation's budget left when the request arrived (a dialog counts it down).
+    remaining_s: float
+
+
+@dataclass(frozen=True)
+class Root:
+    """A root the user configured for a server: a ``file://`` URI and an optional name."""
+
+    uri: str
+    name: str | None = None
+
+    def to_dict(self) -> dict[str, str]:
+        return {"uri": self.uri, **({"name": self.name} if self.name else {})}
+
+
+Elicitor = Callable[[ElicitationRequest], Awaitable[dict[str, Any]]]
+Sampler = Callable[[dict[str, Any], float], Awaitable[dict[str, Any]]]
+
+
+@dataclass
+class ServerRequestHandler:
+    """What the client answers when a server asks it something.
+
+    ``elicit`` answers ``elicitation/create`` with ``{"action", "content"?}``; ``sample`` answers
+    ``sampling/createMessage`` (params, seconds left) with a message result, or raises
+    :class:`RequestRefused`; ``roots`` are the roots configured for the server (``None``: the
+    client does not offer roots). Each missing part is not declared in ``initialize`` and is
+    answered with a clear error if the server asks anyway. No Qt, no I/O of its own: the
+    command line and the window plug in their own elicitor and sampler.
+    """
+
+    elicit: Elicitor | None = None
+    sample: Sampler | None = None
+    roots: tuple[Root, ...] | None = None
+    #: Why sampling is refused when ``sample`` is ``None`` (said to the server).
+    sampling_refusal: str = ("The user of this client has not allowed servers to use a model "
+                             "(sampling), or no model is configured for it.")
+
+    def capabilities(self) -> dict[str, Any]:
+        """What ``initialize`` declares: only what this handler can answer."""
+        capabilities: dict[str, Any] = {}
+        if self.elicit is not None:
+            capabilities["elicitation"] = {"form": {}}
+        if self.sample is not None:
+            capabilities["sampling"] = {}
+        if self.roots is not None:
+            capabilities["roots"] = {"listChanged": False}
+        return capabilities
 
 
 @dataclass(frozen=True)
 class ServerRequestSeen:
-    """A request the server sent the client while answering one of its legs, and the reply."""
+    """A request the server sent the client, and the reply."""
 
     #: What the server asked for, e.g. ``elicitation/create`` (its text, sanitised and clipped).
     method: str
-    #: The leg whose answer stream carried the request.
+    #: The leg whose answer stream carried the request (``GET`` for the standalone stream).
     leg_method: str
-    #: True when the client declined it (-32601); False when it answered (``ping``).
+    #: True when the client answered with an error (not supported, refused, malformed, cut off).
     declined: bool
     #: The HTTP status the server gave the reply, or ``None`` when the reply could not be sent.
     reply_status: int | None
+    #: What was asked (the request's params, clipped) and what was answered (result or error).
+    asked: Any = None
+    answered: Any = None
+    #: How long the client took to answer, in milliseconds.
+    elapsed_ms: float = 0.0
 
 
 def is_server_request(obj: Any) -> bool:
-    """An object with a string ``method`` and an ``id``: a request the client must answer."""
-    if not isinstance(obj, dict) or not isinstance(obj.get("method"), str):
+    """An object with a ``method`` and an ``id``: a request the client must answer.
+
+    The method need not be a string here: a request with a usable id but a bad method is
+    still answered (with -32600).
+    """
+    if not isinstance(obj, dict) or "method" not in obj or "id" not in obj:
         return False
     request_id = obj.get("id")
     return isinstance(request_id, (str, int)) and not isinstance(request_id, bool)
 
 
-def reply_to(request: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """The JSON-RPC response to a server's request, and whether it declines the request."""
-    method = request["method"]
-    if method == "ping":
-        return {"jsonrpc": "2.0", "id": request["id"], "result": {}}, False
-    return {"jsonrpc": "2.0", "id": request["id"],
-            "error": {"code": METHOD_NOT_FOUND,
-                      "message": "This client does not support {method} yet.".format(
-                          method=shown_method(method))}}, True
-
-
 def shown_method(method: object) -> str:
     """A server-chosen method name, safe to store and to quote."""
+    if not isinstance(method, str):
+        return "(no method)"
     return sanitize_remote_text(method, METHOD_NAME_LIMIT) or "(no method)"
+
+
+def clipped(value: Any) -> Any:
+    """A JSON value kept with a step: as it is when small, else its JSON text, clipped."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+    if len(text) <= RECORDED_JSON_LIMIT:
+        return value
+    return {"clippedJson": text[:RECORDED_JSON_LIMIT] + "…"}
+
+
+def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+def _result(request_id: Any, result: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+async def answer_server_request(handler: ServerRequestHandler | None, request: dict[str, Any],
+                                remaining_s: float) -> dict[str, Any]:
+    """The JSON-RPC reply to a server's request. Never raises (but a cancel goes through).
+
+    The handler gets at most ``remaining_s`` seconds (the operation's deadline): one that
+    outlives it is cut off and the server is told the client stopped waiting.
+    """
+    handler = handler or ServerRequestHandler()
+    request_id = request["id"]
+    method = request.get("method")
+    params = request.get("params", {})
+    if not isinstance(method, str) or request.get("jsonrpc") != "2.0" or not isinstance(params, dict):
+        return _error(request_id, INVALID_REQUEST,
+                      "The request is not a valid JSON-RPC 2.0 request (it needs \"jsonrpc\": \"2.0\", "
+                      "a method name and, if any, parameters as an object).")
+    try:
+        async with asyncio.timeout(max(remaining_s, 0.0)):
+            return _result(request_id, await _dispatch(handler, method, params, remaining_s))
+    except RequestRefused as refused:
+        return _error(request_id, refused.code, refused.message)
+    except TimeoutError:
+        return _error(request_id, REQUEST_TIMEOUT,
+                      "The client stopped waiting for an answer: its time budget for the operation ran out.")
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a broken handler must still produce a reply
+        return _error(request_id, INTERNAL_ERROR,
+                      "The client could not answer {method}: {reason}".format(
+                          method=shown_method(method), reason=sanitize_remote_text(str(exc)) or type(exc).__name__))
+
+
+async def _dispatch(handler: ServerRequestHandler, method: str, params: dict[str, Any],
+                    remaining_s: float) -> dict[str, Any]:
+    if method == "ping":
+        return {}
+    if method == "elicitation/create":
+        return await _elicit(handler, params, remaining_s)
+    if method == "sampling/createMessage":
+        if handler.sample is None:
+            raise RequestRefused(USER_REFUSED, handler.sampling_refusal)
+        if not isinstance(params.get("messages"), list):
+            raise RequestRefused(INVALID_PARAMS, "sampling/createMessage needs a list of messages.")
+        return await handler.sample(params, remaining_s)
+    if method == "roots/list":
+        if handler.roots is None:
+            raise RequestRefused(METHOD_NOT_FOUND, "This client offers no roots.")
+        return {"roots": [root.to_dict() for root in handler.roots]}
+    raise RequestRefused(METHOD_NOT_FOUND, "This client does not support {method}.".format(
+        method=shown_method(method)))
+
+
+async def _elicit(handler: ServerRequestHandler, params: dict[str, Any], remaining_s: float) -> dict[str, Any]:
+    if handler.elicit is None:
+        raise RequestRefused(METHOD_NOT_FOUND, "This client does not answer questions (elicitation).")
+    mode = params.get("mode", "form")
+    if mode != "form":
+        raise RequestRefused(INVALID_PARAMS, "This client answers questions in form mode only.")
+    message, schema = params.get("message"), params.get("requestedSchema")
+    if not isinstance(message, str) or not isinstance(schema, dict):
+        raise RequestRefused(INVALID_PARAMS, "elicitation/create needs a message and a requested schema.")
+    answer = await handler.elicit(ElicitationRequest(message, schema, remaining_s))
+    if answer.get("action") not in ("accept", "decline", "cancel"):
+        raise RequestRefused(INTERNAL_ERROR, "The client's answer had no valid action.")
+    return answer
 
 
 def declined_sentence(methods: list[str]) -> str:
     """The sentence added to a failure that followed a declined request of the server."""
     names = ", ".join(methods)
     if len(methods) == 1:
-        return ("The server had asked the client for {methods}, which this client declined (it does not "
-                "support it yet); the server may have been waiting on that request.").format(methods=names)
-    return ("The server had asked the client for {methods}, which this client declined (it does not "
-            "support them yet); the server may have been waiting on those requests.").format(methods=names)
+        return ("The server had asked the client for {methods}, which this client declined; the server "
+                "may have been waiting on that request.").format(methods=names)
+    return ("The server had asked the client for {methods}, which this client declined; the server "
+            "may have been waiting on those requests.").format(methods=names)

@@ -21,7 +21,8 @@ from .errors import McpTransportError
 from .jsonrpc import NotAnAnswer, RpcAnswer, answers_request, decode_answer, decode_body, is_answer
 from .reports import LegFinished, LegOutcome, LegStarted, OperationObserver, ProgressSeen
 from .server import ServerEndpoint
-from .server_requests import ServerRequestSeen, is_server_request, reply_to, shown_method
+from .server_requests import (ServerRequestHandler, ServerRequestSeen, answer_server_request, clipped,
+                              is_server_request, shown_method)
 from .sse import EventStreamParser
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -126,8 +127,9 @@ class LegTransport:
 
     def __init__(self, http: httpx.AsyncClient, server: ServerEndpoint, *, deadline: OperationDeadline,
                  observer: OperationObserver, clock: Clock, cancel: CancelSignal | None = None,
-                 max_body_bytes: int = MAX_BODY_BYTES) -> None:
+                 max_body_bytes: int = MAX_BODY_BYTES, handler: ServerRequestHandler | None = None) -> None:
         self._http = http
+        self._handler = handler
         self._server = server
         self._deadline = deadline
         self._observer = observer
@@ -312,27 +314,40 @@ class LegTransport:
             raise McpTransportError.malformed(self._server.label, leg.method, str(why)) from None
 
     async def _reply(self, leg: OutgoingMessage, request: dict[str, Any], session: Session) -> None:
-        """Answer a request the server sent on the answer stream, as the protocol requires.
+        """Answer a request the server sent, as the protocol requires.
 
-        Runs inside the leg, so the leg's grant and the cancel signal bound it too. A reply
-        that cannot be delivered is reported, not raised: the leg goes on reading its answer.
+        Runs inside the leg, so the leg's grant and the cancel signal bound it too; the
+        handler itself gets what is left of the operation's deadline. A reply that cannot be
+        delivered is reported, not raised: the leg goes on reading its answer.
         """
-        reply, declined = reply_to(request)
-        method = shown_method(request["method"])
+        started = self._clock.now_ns()
+        reply = await answer_server_request(self._handler, request, self._deadline.remaining_s())
+        elapsed_ms = (self._clock.now_ns() - started) / 1e6
+        declined = "error" in reply
+        method = shown_method(request.get("method"))
         if declined and method not in self.declined:
             self.declined.append(method)
         status = None
+        try:
+            status = await self.post_reply(reply, session)
+        finally:
+            # Recorded even when the leg's end cuts the reply's delivery short.
+            self._observer.server_request(ServerRequestSeen(
+                method, leg.method, declined, status, clipped(request.get("params")),
+                clipped(reply.get("error") if declined else reply.get("result")), round(elapsed_ms, 2)))
+
+    async def post_reply(self, reply: dict[str, Any], session: Session) -> int | None:
+        """POST a JSON-RPC response to the server; its HTTP status, or ``None`` if it failed."""
         try:
             sent = await self._http.send(
                 self._http.build_request("POST", self._server.url,
                                          content=json.dumps(reply, separators=(",", ":")).encode(),
                                          headers=message_headers(self._server, session)),
                 stream=True)
-            status = sent.status_code
             await sent.aclose()
+            return sent.status_code
         except httpx.HTTPError:
-            pass
-        self._observer.server_request(ServerRequestSeen(method, leg.method, declined, status))
+            return None
 
     def _report_progress(self, leg: OutgoingMessage, params: Any) -> None:
         if not isinstance(params, dict):

@@ -53,8 +53,9 @@ def test_each_request_gets_its_reply_and_the_step_records_it(profile: str) -> No
     with FaultServer(profile, work=lambda ex: ex.ask_client(ASKED)) as server:
         record = call(server)
         assert record.status == "ok", record.tool_result
-        # The server's answer names what each reply was: ping answered, the rest declined.
-        assert record.tool_result.content == "result {}; error -32601; error -32601; error -32601; error -32601"
+        # The server's answer names what each reply was: ping answered, the rest declined (no
+        # elicitation offered, sampling not allowed, no roots).
+        assert record.tool_result.content == "result {}; error -32601; error -1; error -32601; error -32601"
         (call_post,) = server.posts("tools/call")
         for asked in ASKED:
             reply = server.reply_to(asked["id"])
@@ -65,14 +66,20 @@ def test_each_request_gets_its_reply_and_the_step_records_it(profile: str) -> No
             if asked["method"] == "ping":
                 assert reply.message["result"] == {}
             else:
-                assert reply.message["error"]["code"] == -32601
-                assert asked["method"] in reply.message["error"]["message"]
-        assert record.step.to_payload()["serverRequests"] == [
+                assert reply.message["error"]["code"] in (-32601, -32602, -1)
+                assert reply.message["error"]["message"].endswith(".")
+        summary = [{key: entry[key] for key in ("method", "count", "declined")}
+                   for entry in record.step.to_payload()["serverRequests"]]
+        assert summary == [
             {"method": "ping", "count": 1, "declined": False},
             {"method": "elicitation/create", "count": 2, "declined": True},
             {"method": "sampling/createMessage", "count": 1, "declined": True},
             {"method": "roots/list", "count": 1, "declined": True},
         ]
+        exchanges = record.step.to_payload()["serverRequests"][1]["exchanges"]
+        assert exchanges[0]["asked"] == ASKED[1]["params"]
+        assert exchanges[0]["answered"]["code"] == -32601
+        assert isinstance(exchanges[0]["durationMs"], float)
 
 
 def test_an_answer_to_another_id_is_not_taken(profile: str) -> None:
@@ -101,8 +108,8 @@ def test_a_server_left_waiting_on_a_declined_request_is_named_in_the_time_out(pr
         assert "had asked the client for elicitation/create, which this client declined" in record.error.message
         assert "waiting on that request" in record.error.message
         assert "elicitation/create" in record.step.to_payload()["toolResult"]
-        assert record.step.to_payload()["serverRequests"] == [
-            {"method": "elicitation/create", "count": 1, "declined": True}]
+        assert [(e["method"], e["count"], e["declined"]) for e in record.step.to_payload()["serverRequests"]] == [
+            ("elicitation/create", 1, True)]
 
 
 def test_an_answered_ping_alone_adds_nothing_to_a_failure() -> None:
@@ -127,7 +134,7 @@ def test_the_sdk_server_hears_the_decline_at_once_instead_of_waiting_for_the_bud
     assert ran.error is None, ran.error
     assert took < 3, "the client left the server's elicitation unanswered"
     assert ran.result.content.startswith("elicitation failed")
-    assert "elicitation/create" in ran.result.content
+    assert "does not answer questions" in ran.result.content
     assert [(seen.method, seen.declined, seen.reply_status) for seen in ran.recorder.server_requests] == [
         ("elicitation/create", True, 202)]
 
@@ -138,12 +145,12 @@ def test_the_command_line_shows_and_stores_what_the_server_asked() -> None:
                               capture_output=True, text=True, timeout=30, cwd=ROOT)
         assert done.returncode == 0, done.stderr
         report: dict[str, Any] = json.loads(done.stdout)
-        assert report["server_requests"] == [{"method": "ping", "count": 1, "declined": False},
-                                             {"method": "elicitation/create", "count": 1, "declined": True}]
+        assert [(e["method"], e["count"], e["declined"]) for e in report["server_requests"]] == [
+            ("ping", 1, False), ("elicitation/create", 1, True)]
         readable = subprocess.run([sys.executable, "-m", "inspector", "call", server.url, "ask"],
                                   capture_output=True, text=True, timeout=30, cwd=ROOT).stdout
-        assert ("The server asked the client for elicitation/create (once); the client declined, as it does "
-                "not support it yet.") in readable
+        assert ('The server asked the client for elicitation/create (once); the client declined ("This client '
+                'does not answer questions (elicitation).").') in readable
         shown = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", str(report["run_id"])],
                                capture_output=True, text=True, timeout=30, cwd=ROOT).stdout
         assert "The server asked the client for ping (once); the client answered." in shown

@@ -16,6 +16,19 @@ class NameForm(BaseModel):
     name: str
 
 
+#: What ``ask_profile`` asks for: every field has a default (as the conformance scenario does).
+PROFILE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "description": "Your name", "default": "Ada"},
+        "age": {"type": "integer", "default": 36},
+        "score": {"type": "number", "default": 9.5},
+        "status": {"type": "string", "enum": ["active", "inactive"], "default": "active"},
+        "verified": {"type": "boolean", "default": True},
+    },
+    "required": [],
+}
+
 #: The image ``files`` returns: 4 bytes (a real client never sees them, only their size).
 IMAGE_BASE64 = "iVBORw=="
 
@@ -71,6 +84,56 @@ def build_sdk_server(events: ToolEvents | None = None, tool_count: int = 3) -> M
         except Exception as exc:  # noqa: BLE001 - the test reads what the tool saw
             return f"elicitation failed: {exc}"
         return f"elicitation answered: {result.action}"
+
+    @server.tool()
+    async def ask_profile(ctx: Context) -> str:
+        """Ask for a profile whose every field has a default; report the answer as JSON."""
+        import json
+
+        answer = await ctx.session.elicit_form("Tell us about you.", PROFILE_SCHEMA,
+                                               related_request_id=ctx.request_context.request_id)
+        return json.dumps({"action": answer.action, "content": answer.content})
+
+    @server.tool()
+    async def summarise(text: str, ctx: Context) -> str:
+        """Ask the client's model (sampling) to summarise the text."""
+        from mcp.types import SamplingMessage
+
+        try:
+            result = await ctx.session.create_message(
+                [SamplingMessage(role="user", content=TextContent(type="text", text=text))], max_tokens=50,
+                system_prompt="Summarise in five words.", related_request_id=ctx.request_context.request_id)
+        except Exception as exc:  # noqa: BLE001 - the test reads what the tool saw
+            return f"sampling failed: {exc}"
+        return f"sampled by {result.model}: {result.content.text}"
+
+    @server.tool()
+    async def show_roots(ctx: Context) -> str:
+        """Ask the client for its roots (on the tool's own stream) and list their URIs."""
+        from mcp.shared.message import ServerMessageMetadata
+        from mcp.types import ListRootsRequest, ListRootsResult
+
+        try:
+            result = await ctx.session.send_request(
+                ListRootsRequest(), ListRootsResult,
+                metadata=ServerMessageMetadata(related_request_id=ctx.request_context.request_id))
+        except Exception as exc:  # noqa: BLE001 - the test reads what the tool saw
+            return f"roots failed: {exc}"
+        return "roots: " + ", ".join(str(root.uri) for root in result.roots)
+
+    @server.tool()
+    async def log_each_level(ctx: Context) -> str:
+        """Send one log message at each level, on the tool's own stream."""
+        for level in ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"):
+            await ctx.log(level, f"a {level} message", logger_name="levels")
+        return "logged"
+
+    @server.tool()
+    async def change_tools(ctx: Context) -> str:
+        """Tell the client the tool list changed (on the standalone stream), then answer."""
+        await ctx.session.send_tool_list_changed()
+        await asyncio.sleep(0.3)
+        return "changed"
 
     @server.tool(structured_output=False)
     async def files() -> list[Any]:

@@ -1,0 +1,156 @@
+"""``--elicit decline|cancel|defaults|ask``: how the command line answers a server's questions.
+
+``ask`` puts the question on the terminal, field by field; it reads in a thread of its own so
+that the operation's deadline and Ctrl-C still cut it off (the thread is left to the process's
+end, as a blocked read cannot be interrupted).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from inspector.mcp.elicitation import FormField, accept_defaults, cancel_all, decline_all, form_fields
+from inspector.mcp.server_requests import ElicitationRequest, Elicitor
+
+from .common import UsageError, safe
+
+ELICIT_CHOICES = ("decline", "cancel", "defaults", "ask")
+
+
+def elicitor_for(choice: str | None, *, stdin: TextIO | None = None, stderr: TextIO | None = None) -> Elicitor | None:
+    """The elicitor of an ``--elicit`` choice; ``None`` (no choice) declares no elicitation."""
+    if choice is None:
+        return None
+    if choice == "decline":
+        return decline_all
+    if choice == "cancel":
+        return cancel_all
+    if choice == "defaults":
+        return accept_defaults
+    if choice == "ask":
+        stdin, stderr = stdin or sys.stdin, stderr or sys.stderr
+        if not stdin.isatty():
+            raise UsageError("--elicit ask needs a terminal to ask on; use decline, cancel or defaults instead.")
+        return TerminalElicitor(stdin.readline, stderr)
+    raise UsageError("--elicit must be one of {choices}.".format(choices=", ".join(ELICIT_CHOICES)))
+
+
+class TerminalElicitor:
+    """Asks the person at the terminal: accept, decline or cancel, then each field."""
+
+    def __init__(self, read_line: Callable[[], str], out: TextIO) -> None:
+        self._read_line = read_line
+        self._out = out
+
+    async def __call__(self, request: ElicitationRequest) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
+
+        def work() -> None:
+            try:
+                answer = self.ask(request)
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting task
+                loop.call_soon_threadsafe(_settle, future, None, exc)
+            else:
+                loop.call_soon_threadsafe(_settle, future, answer, None)
+
+        threading.Thread(target=work, name="elicit-prompt", daemon=True).start()
+        return await future
+
+    def _say(self, text: str) -> None:
+        self._out.write(safe(text) + "\n")
+        self._out.flush()
+
+    def _prompt(self, text: str) -> str | None:
+        self._out.write(safe(text))
+        self._out.flush()
+        line = self._read_line()
+        return None if line == "" else line.strip()  # "" is the end of input
+
+    def ask(self, request: ElicitationRequest) -> dict[str, Any]:
+        """The whole dialogue, blocking; end of input cancels."""
+        self._say("The server asks: {message}".format(message=request.message))
+        self._say("You have {seconds:.0f} seconds of the operation's budget to answer.".format(
+            seconds=max(request.remaining_s, 0)))
+        fields = form_fields(request.schema)
+        if fields is None:
+            self._say("The form the server asks for cannot be shown here, so the question is declined.")
+            return {"action": "decline"}
+        while True:
+            choice = self._prompt("Answer it (a), decline (d) or cancel (c)? ")
+            if choice is None or choice.lower() in ("c", "cancel"):
+                return {"action": "cancel"}
+            if choice.lower() in ("d", "decline"):
+                return {"action": "decline"}
+            if choice.lower() in ("a", "accept", ""):
+                break
+        content: dict[str, Any] = {}
+        for item in fields:
+            value = self._ask_field(item)
+            if value is _CANCELLED:
+                return {"action": "cancel"}
+            if value is not _SKIPPED:
+                content[item.name] = value
+        return {"action": "accept", "content": content}
+
+    def _ask_field(self, item: FormField) -> Any:
+        hint = item.kind if item.choices is None else " / ".join(item.choices)
+        default = " [{default}]".format(default=item.default) if item.has_default else ""
+        need = "required" if item.required else "optional"
+        while True:
+            line = self._prompt("{title} ({hint}, {need}){default}: ".format(
+                title=item.title, hint=hint, need=need, default=default))
+            if line is None:
+                return _CANCELLED
+            if line == "":
+                if item.has_default:
+                    return item.default
+                if not item.required:
+                    return _SKIPPED
+                self._say("This field is required.")
+                continue
+            value, problem = parse_field(item, line)
+            if problem is None:
+                return value
+            self._say(problem)
+
+
+_CANCELLED, _SKIPPED = object(), object()
+
+
+def parse_field(item: FormField, text: str) -> tuple[Any, str | None]:
+    """A typed value from what was typed, or a sentence saying what is wrong."""
+    if item.choices is not None:
+        if text in item.choices:
+            return text, None
+        return None, "Please type one of: {choices}.".format(choices=", ".join(item.choices))
+    if item.kind == "boolean":
+        if text.lower() in ("y", "yes", "true"):
+            return True, None
+        if text.lower() in ("n", "no", "false"):
+            return False, None
+        return None, "Please type yes or no."
+    if item.kind == "integer":
+        try:
+            return int(text), None
+        except ValueError:
+            return None, "Please type a whole number."
+    if item.kind == "number":
+        try:
+            return float(text), None
+        except ValueError:
+            return None, "Please type a number."
+    return text, None
+
+
+def _settle(future: asyncio.Future[dict[str, Any]], answer: dict[str, Any] | None, error: BaseException | None) -> None:
+    if future.done():
+        return  # cut off by the deadline or a cancel meanwhile
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(answer or {"action": "cancel"})

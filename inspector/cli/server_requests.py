@@ -1,0 +1,60 @@
+"""The command line's answers to a server's requests, built from its options."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from inspector.mcp import ServerRequestHandler
+from inspector.mcp.server_requests import Root
+
+from .common import UsageError
+from .elicit import elicitor_for
+
+
+def handler_from_options(args: argparse.Namespace) -> ServerRequestHandler:
+    """``--elicit``, ``--allow-sampling`` with its model, ``--root``: what the client can answer."""
+    return ServerRequestHandler(elicit=elicitor_for(getattr(args, "elicit", None)),
+                                sample=_sampler(args), roots=roots_from_options(getattr(args, "root", [])))
+
+
+def roots_from_options(raw: list[str]) -> tuple[Root, ...] | None:
+    """``--root`` values as roots: a ``file://`` URI as given, a path made absolute."""
+    if not raw:
+        return None
+    roots = []
+    for item in raw:
+        if urlsplit(item).scheme == "file":
+            roots.append(Root(item))
+        elif "://" in item:
+            raise UsageError("--root takes a folder or a file:// URI (got {value!r}).".format(value=item[:80]))
+        else:
+            path = Path(item).expanduser().resolve()
+            roots.append(Root(path.as_uri(), path.name or None))
+    return tuple(roots)
+
+
+def _sampler(args: argparse.Namespace):  # -> Sampler | None
+    url, model = getattr(args, "sampling_model_url", None), getattr(args, "sampling_model", None)
+    if not getattr(args, "allow_sampling", False):
+        if url or model:
+            raise UsageError("--sampling-model-url and --sampling-model take effect only with --allow-sampling.")
+        return None
+    if not url or not model:
+        raise UsageError("--allow-sampling needs a model: give --sampling-model-url and --sampling-model.")
+    from inspector.agent.chat_model import OpenAIChatModel
+    from inspector.agent.sampling import ChatModelSampler
+
+    api_key = None
+    if args.sampling_api_key_env:
+        api_key = os.environ.get(args.sampling_api_key_env) or None
+        if api_key is None:
+            raise UsageError("The environment variable {name} is empty or not set; put the sampling model's API "
+                             "key there or leave out --sampling-api-key-env.".format(name=args.sampling_api_key_env))
+    try:
+        chat = OpenAIChatModel(url, model, api_key=api_key)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return ChatModelSampler(chat, model)
