@@ -24,8 +24,9 @@ T = TypeVar("T")
 
 CLIENT_NAME = "run-inspector"
 CLIENT_VERSION = "0.1.0"
-#: Revisions of the handshake era this client speaks; the first one is what it offers.
-HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18")
+#: Revisions of the handshake era this client speaks; the first one is what it offers. 2025-03-26
+#: (the first with Streamable HTTP) is still negotiated by many deployed servers.
+HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26")
 MAX_PAGES = 50
 #: Housekeeping after an operation (cancel notice, session DELETE) never takes longer than this.
 BACKGROUND_BOUND_S = 1.0

@@ -1,0 +1,25 @@
+"""Older servers: 2025-03-26 is a negotiated revision the client accepts; older ones are refused."""
+
+from __future__ import annotations
+
+from inspector.mcp import ErrorKind, ServerEndpoint
+from tests.support.fault_server import FaultServer, operate
+
+
+def test_a_2025_03_26_server_is_spoken_to() -> None:
+    with FaultServer("session", protocol_version="2025-03-26") as server:
+        [called, pinged] = operate(ServerEndpoint(server.url), tool="echo", operations=1) + \
+            operate(ServerEndpoint(server.url), "ping")
+        assert called.error is None, called.error
+        assert pinged.result.protocol_version == "2025-03-26"
+        later = [post for post in server.posts() if post.rpc_method != "initialize"]
+        assert later and all(post.headers.get("mcp-protocol-version") == "2025-03-26" for post in later)
+
+
+def test_a_revision_before_streamable_http_is_refused_with_the_sentence_it_had() -> None:
+    with FaultServer("stateless", protocol_version="2024-11-05") as server:
+        [ran] = operate(ServerEndpoint(server.url), "ping")
+        assert ran.error is not None and ran.error.kind is ErrorKind.PROTOCOL_VERSION
+        assert ran.error.message == (
+            f"The server {server.url} speaks MCP protocol version 2024-11-05, which this client does not "
+            "support (supported: 2025-11-25, 2025-06-18, 2025-03-26).")
