@@ -144,6 +144,15 @@ class McpTransportError(Exception):
                    method="initialize")
 
     @classmethod
+    def resume_too_late(cls, server: str, method: str, budget_s: float, delay_s: float,
+                        remaining_s: float) -> McpTransportError:
+        return cls(ErrorKind.TIMED_OUT, server,
+                   f"The server {server} closed the answer stream of {method} before answering and asked "
+                   f"the client to come back in {delay_s:g} seconds, but only {remaining_s:.1f} seconds of "
+                   f"the {_seconds(budget_s)}-second budget were left, so the client stopped waiting.",
+                   method=method, budget_s=budget_s)
+
+    @classmethod
     def session_expired(cls, server: str, method: str) -> McpTransportError:
         return cls(ErrorKind.SESSION_EXPIRED, server,
                    f"The server {server} no longer knows the session of this operation "

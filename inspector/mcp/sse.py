@@ -7,14 +7,20 @@ class EventStreamParser:
     """Feed decoded text, get the ``data`` of each complete event.
 
     Lines end in CRLF, CR or LF; a blank line ends an event; ``data:`` lines (one leading space
-    dropped) are joined with ``\\n``; ``event:``, ``id:``, ``retry:`` and ``:`` comments are
-    ignored. :meth:`close` returns a last event that had no closing blank line.
+    dropped) are joined with ``\\n``; ``event:`` and ``:`` comments are ignored. :meth:`close`
+    returns a last event that had no closing blank line.
+
+    ``id:`` and ``retry:`` are kept for resumption: :attr:`last_event_id` is the last id the
+    stream gave (an event with an id and empty data, the *priming event*, sets it too), and
+    :attr:`retry_ms` the last reconnection delay it asked for.
     """
 
     def __init__(self) -> None:
         self._pending = ""
         self._data: list[str] = []
         self._has_data = False
+        self.last_event_id: str | None = None
+        self.retry_ms: int | None = None
 
     def feed(self, text: str) -> list[str]:
         """Add text; return the data of every event it completed."""
@@ -57,10 +63,16 @@ class EventStreamParser:
         if line.startswith(":"):
             return
         field, _, value = line.partition(":")
-        if field != "data":
-            return
         if value.startswith(" "):
             value = value[1:]
+        if field == "id" and "\x00" not in value:
+            self.last_event_id = value
+            return
+        if field == "retry" and value.isascii() and value.isdigit():
+            self.retry_ms = int(value)
+            return
+        if field != "data":
+            return
         self._data.append(value)
         self._has_data = True
 

@@ -29,6 +29,12 @@ MAX_BODY_BYTES = 2 * 1024 * 1024
 #: How long an event stream may take to end after its answer before it is closed by us.
 STREAM_END_GRACE_S = 0.02
 USER_AGENT = "run-inspector/0.1"
+#: How often one leg's answer stream may be resumed (each time bounded by the deadline too).
+MAX_RESUMES = 10
+#: The reconnection delay when the server gave no ``retry:``.
+DEFAULT_RETRY_MS = 1000
+#: How a resumption leg is named in reports (the budget bar, the stored legs).
+RESUMED_LEG = "{method} (resumed)"
 _VISIBLE_ASCII = frozenset(range(0x21, 0x7F))
 
 
@@ -114,6 +120,15 @@ class _Wire:
     received: int = 0
 
 
+class _StreamEnded(Exception):
+    """An answer stream ended without the answer but with event ids: it may be resumed."""
+
+    def __init__(self, last_event_id: str, retry_ms: int | None) -> None:
+        super().__init__(last_event_id)
+        self.last_event_id = last_event_id
+        self.retry_ms = retry_ms
+
+
 class SessionGone(Exception):
     """HTTP 404 on a leg that carried a session id: the client may start afresh once."""
 
@@ -149,32 +164,63 @@ class LegTransport:
         return self._server
 
     async def send(self, leg: OutgoingMessage, session: Session) -> LegAnswer:
-        """Send one leg; return its answer or raise :class:`McpTransportError`."""
+        """Send one leg; return its answer or raise :class:`McpTransportError`.
+
+        When the answer stream ends without the answer after giving event ids, the server
+        means the client to come back for it: after the ``retry`` delay the client resumes with
+        ``GET`` and ``Last-Event-ID``, as a leg of its own, while the deadline allows.
+        """
+        ended: _StreamEnded | None = None
+        for _ in range(MAX_RESUMES + 1):
+            try:
+                return await self._send_once(leg, session, ended)
+            except _StreamEnded as again:
+                ended = again
+            await self._wait_to_resume(leg, ended)
+        raise McpTransportError.malformed(
+            self._server.label, leg.method,
+            "its event stream ended without an answer {count} times in a row".format(count=MAX_RESUMES + 1))
+
+    async def _wait_to_resume(self, leg: OutgoingMessage, ended: _StreamEnded) -> None:
+        """Wait the delay the server asked for; fail at once if the deadline ends before it."""
+        delay_s = (ended.retry_ms if ended.retry_ms is not None else DEFAULT_RETRY_MS) / 1000
+        remaining_s = self._deadline.remaining_s()
+        if delay_s >= remaining_s:
+            if leg.is_work and self.work_sent:
+                self.interrupted, self.interrupted_because = leg, "timed out on the client's budget"
+            raise McpTransportError.resume_too_late(self._server.label, leg.method, self._deadline.budget_s,
+                                                    delay_s, max(remaining_s, 0.0))
+        await asyncio.sleep(delay_s)
+
+    async def _send_once(self, leg: OutgoingMessage, session: Session, resume: _StreamEnded | None) -> LegAnswer:
+        """One HTTP request of a leg: the POST, or a GET that resumes its answer stream."""
         label = self._server.label
+        method = leg.method if resume is None else RESUMED_LEG.format(method=leg.method)
         if self._cancel is not None and self._cancel.fired:
-            self._report_unsent(leg, LegOutcome.CANCELLED, "cancelled")
-            raise McpTransportError.cancelled(label, leg.method, in_flight=self.work_sent)
+            self._report_unsent(method, LegOutcome.CANCELLED, "cancelled")
+            raise McpTransportError.cancelled(label, method, in_flight=self.work_sent)
         try:
             grant = self._deadline.grant()  # before anything is built: a spent budget sends nothing
         except BudgetExhausted as exhausted:
-            self._report_unsent(leg, LegOutcome.NOT_SENT, "exhausted_budget")
-            raise McpTransportError.exhausted_budget(label, leg.method, exhausted.budget_s) from None
+            self._report_unsent(method, LegOutcome.NOT_SENT, "exhausted_budget")
+            raise McpTransportError.exhausted_budget(label, method, exhausted.budget_s) from None
 
-        self._observer.leg_started(LegStarted(leg.method, grant, self._deadline.elapsed_s()))
+        self._observer.leg_started(LegStarted(method, grant, self._deadline.elapsed_s()))
         started = self._clock.now_ns()
         wire = _Wire()
         outcome, error_kind = LegOutcome.FAILED, None
         try:
             try:
                 async with asyncio.timeout(grant):
-                    answer = await self._exchange(leg, session, wire)
+                    answer = await (self._exchange(leg, session, wire) if resume is None
+                                    else self._resume(leg, session, wire, resume))
                 outcome = LegOutcome.OK
                 return answer
             except TimeoutError:
                 if leg.is_work and self.work_sent:
                     # The protocol asks a client that stops waiting to say so.
                     self.interrupted, self.interrupted_because = leg, "timed out on the client's budget"
-                raise McpTransportError.timed_out(label, leg.method, self._deadline.budget_s, grant) from None
+                raise McpTransportError.timed_out(label, method, self._deadline.budget_s, grant) from None
             except asyncio.CancelledError:
                 if self._cancel is None or not self._cancel.fired:
                     raise
@@ -185,14 +231,14 @@ class LegTransport:
                 outcome = LegOutcome.CANCELLED
                 if leg.is_work and self.work_sent:
                     self.interrupted, self.interrupted_because = leg, "cancelled by the user"
-                raise McpTransportError.cancelled(label, leg.method, in_flight=self.work_sent) from None
+                raise McpTransportError.cancelled(label, method, in_flight=self.work_sent) from None
             except httpx.DecodingError:
                 raise McpTransportError.malformed(
-                    label, leg.method, "its body could not be decoded as its Content-Encoding claims") from None
+                    label, method, "its body could not be decoded as its Content-Encoding claims") from None
             except httpx.ConnectError as exc:
-                raise McpTransportError.unreachable(label, leg.method, _describe(exc)) from None
+                raise McpTransportError.unreachable(label, method, _describe(exc)) from None
             except httpx.TransportError as exc:
-                raise McpTransportError.connection_lost(label, leg.method, _describe(exc)) from None
+                raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
         except McpTransportError as exc:
             error_kind = exc.kind.value
             if exc.kind.value == "cancelled":
@@ -201,10 +247,14 @@ class LegTransport:
         except SessionGone:
             error_kind = "session_expired"
             raise
+        except _StreamEnded:
+            # The server closed the stream on purpose, to be resumed: this request went well.
+            outcome = LegOutcome.OK
+            raise
         finally:
             elapsed_ms = (self._clock.now_ns() - started) / 1e6
             self._observer.leg_finished(LegFinished(
-                leg.method, grant, elapsed_ms, wire.status, wire.received, outcome, error_kind))
+                method, grant, elapsed_ms, wire.status, wire.received, outcome, error_kind))
 
     async def _exchange(self, leg: OutgoingMessage, session: Session, wire: _Wire) -> LegAnswer:
         label = self._server.label
@@ -239,6 +289,33 @@ class LegTransport:
         finally:
             await response.aclose()
 
+    async def _resume(self, leg: OutgoingMessage, session: Session, wire: _Wire, ended: _StreamEnded) -> LegAnswer:
+        """GET the endpoint with ``Last-Event-ID``: the server replays what followed, answer included."""
+        label, method = self._server.label, RESUMED_LEG.format(method=leg.method)
+        headers = message_headers(self._server, session)
+        del headers["Content-Type"]
+        headers["Accept"] = "text/event-stream"
+        headers["Last-Event-ID"] = ended.last_event_id
+        response = await self._http.send(self._http.build_request("GET", self._server.url, headers=headers),
+                                         stream=True)
+        try:
+            status = wire.status = response.status_code
+            if status == 404 and session.session_id:
+                # Never a fresh start here: that would send the request a second time.
+                raise McpTransportError.session_expired(label, method)
+            if status >= 300:
+                raise McpTransportError.http_status(label, method, status, response.reason_phrase)
+            raw_type = response.headers.get("content-type", "")
+            if raw_type.split(";", 1)[0].strip().lower() != "text/event-stream":
+                raise McpTransportError.content_type(label, method, raw_type)
+            answer = await self._read_event_stream(leg, response, wire, session, ended.last_event_id)
+            if answer.is_error:
+                raise McpTransportError.rpc_error(label, leg.method, answer.error_code or 0,
+                                                  answer.error_message or "no message")
+            return LegAnswer(answer.result, status, None)
+        finally:
+            await response.aclose()
+
     async def _read_answer(self, leg: OutgoingMessage, response: httpx.Response, wire: _Wire,
                            session: Session) -> RpcAnswer:
         label = self._server.label
@@ -263,9 +340,10 @@ class LegTransport:
             raise McpTransportError.malformed(label, leg.method, str(why)) from None
 
     async def _read_event_stream(self, leg: OutgoingMessage, response: httpx.Response,
-                                 wire: _Wire, session: Session) -> RpcAnswer:
+                                 wire: _Wire, session: Session, last_event_id: str | None = None) -> RpcAnswer:
         label = self._server.label
         parser = EventStreamParser()
+        parser.last_event_id = last_event_id
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         invalid = 0
         chunks = response.aiter_bytes()
@@ -288,6 +366,9 @@ class LegTransport:
                 await self._reply(leg, request, session)
             if answer is not None:
                 return answer
+        if parser.last_event_id is not None and not leg.is_notification:
+            # Event ids mean the stream can be resumed: the answer may still come (SEP-1699).
+            raise _StreamEnded(parser.last_event_id, parser.retry_ms)
         what = "its event stream ended without an answer"
         if invalid:
             what += f" ({invalid} event(s) were not valid JSON)"
@@ -296,6 +377,8 @@ class LegTransport:
     def _consider_event(self, leg: OutgoingMessage,
                         data: str) -> tuple[RpcAnswer | None, int, dict[str, Any] | None]:
         """One event's data: (the answer to ``leg``, 1 if it was not JSON, a server request)."""
+        if data == "":
+            return None, 0, None  # e.g. the priming event (an id, empty data): not a message
         try:
             obj = json.loads(data)
         except (ValueError, RecursionError):
@@ -360,8 +443,8 @@ class LegTransport:
             leg.method, progress, _finite(params.get("total")), message if isinstance(message, str) else None,
             round(self._deadline.elapsed_s() * 1000, 2), max(0.0, self._deadline.remaining_s())))
 
-    def _report_unsent(self, leg: OutgoingMessage, outcome: LegOutcome, kind: str) -> None:
-        self._observer.leg_finished(LegFinished(leg.method, None, None, None, 0, outcome, kind))
+    def _report_unsent(self, method: str, outcome: LegOutcome, kind: str) -> None:
+        self._observer.leg_finished(LegFinished(method, None, None, None, 0, outcome, kind))
 
 
 async def _finish_quietly(chunks: AsyncIterator[bytes]) -> None:

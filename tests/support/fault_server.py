@@ -187,6 +187,16 @@ class Exchange:
             self.server._note_gone(self.request, "stream")
             return False
 
+    def write_raw(self, text: str) -> bool:
+        """Write event-stream text as it is (ids, ``retry:``, priming events); False if the client has gone."""
+        try:
+            self._handler.wfile.write(text.encode())
+            self._handler.wfile.flush()
+            return True
+        except _GONE:
+            self.server._note_gone(self.request, "stream")
+            return False
+
     def hold_open(self) -> None:
         """Keep an open stream open until the client leaves or the server stops."""
         while not self.server.stopping.wait(0.05):
@@ -345,7 +355,18 @@ class _Handler(BaseHTTPRequestHandler):
         owner = self.server.owner
         request = self._receive()
         owner._record(request)
-        Exchange(self, owner, request).send(405, b"", content_type=None)
+        exchange = Exchange(self, owner, request)
+        if owner.get is None:
+            exchange.send(405, b"", content_type=None)
+            return
+        try:
+            owner.get(exchange)
+        except _GONE:
+            self.close_connection = True
+            owner._note_gone(request, "get")
+            return
+        if not exchange.answered:
+            exchange.send(405, b"", content_type=None)
 
 
 class _HttpServer(ThreadingHTTPServer):
@@ -380,13 +401,15 @@ class FaultServer:
                  initialize: WorkHandler | None = None, notification: WorkHandler | None = None,
                  delays: dict[str, float] | None = None,
                  protocol_version: str = PROTOCOL_VERSION, delete_status: int = 200,
-                 path: str = "/mcp") -> None:
+                 path: str = "/mcp", get: WorkHandler | None = None) -> None:
         if profile not in ("stateless", "session"):
             raise ValueError(f"unknown profile {profile!r}")
         self.profile = profile
         self.work = work or default_work
         self.initialize = initialize
         self.notification = notification
+        #: Handles GET (the standalone stream, resumption); without it GET gets 405.
+        self.get = get
         self.delays = dict(delays or {})
         self.protocol_version = protocol_version
         self.delete_status = delete_status

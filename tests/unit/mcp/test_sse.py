@@ -96,3 +96,14 @@ def test_close_is_final():
     parser.feed("data: a")
     assert parser.close() == ["a"]
     assert parser.close() == []
+
+
+def test_event_ids_and_retry_are_kept_for_resumption() -> None:
+    parser = EventStreamParser()
+    # The priming event: an id and empty data; then a message with an id of its own.
+    assert parser.feed("id: ev-1\nretry: 500\ndata: \n\n") == [""]
+    assert (parser.last_event_id, parser.retry_ms) == ("ev-1", 500)
+    assert parser.feed('id: ev-2\ndata: {"a":1}\n\nretry: soon\n\n') == ['{"a":1}']
+    assert (parser.last_event_id, parser.retry_ms) == ("ev-2", 500)  # a retry that is not digits is ignored
+    parser.feed("id: bad\x00id\n\n")
+    assert parser.last_event_id == "ev-2"  # an id with NUL is ignored, as the SSE standard says
