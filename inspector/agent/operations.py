@@ -13,6 +13,7 @@ from typing import Any
 
 from inspector.mcp import (CancelSignal, FanOut, McpClient, McpTransportError, OperationObserver,
                            OperationRecorder, ServerEndpoint)
+from inspector.mcp.server_requests import clipped, shown_method
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
 
@@ -70,6 +71,26 @@ def server_requests_summary(recorder: OperationRecorder) -> tuple[dict[str, Any]
     return tuple(by_method.values())
 
 
+#: How many of the server's notifications (log messages, list changes) a step keeps.
+MAX_NOTIFICATIONS = 50
+
+
+def notifications_summary(recorder: OperationRecorder) -> tuple[dict[str, Any], ...]:
+    """The server's notifications besides progress, in order, the first 50:
+    ``{"method", "via", "level"?, "logger"?, "data"?}`` (log data clipped)."""
+    kept = []
+    for seen in recorder.notifications[:MAX_NOTIFICATIONS]:
+        entry: dict[str, Any] = {"method": shown_method(seen.method), "via": seen.via}
+        if seen.method == "notifications/message":
+            entry["level"] = seen.level
+            logger = seen.params.get("logger")
+            if isinstance(logger, str):
+                entry["logger"] = shown_method(logger)
+            entry["data"] = clipped(seen.params.get("data"))
+        kept.append(entry)
+    return tuple(kept)
+
+
 def progress_notes(recorder: OperationRecorder) -> list[dict[str, Any]]:
     """The server's progress notifications in their stored form, in order (not yet bounded)."""
     return [progress_note(seen.at_ms, seen.progress, seen.total, seen.message) for seen in recorder.progress_seen]
@@ -116,7 +137,8 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
     trace = trace if trace is not None else RunTrace()
     step = trace.record_tool_result(round, tool, arguments or {}, tool_result, _elapsed_ms(recorder),
                                     legs=_legs(recorder), server_requests=server_requests_summary(recorder),
-                                    progress=progress_notes(recorder), server_told_to_stop=_told(recorder))
+                                    progress=progress_notes(recorder), server_told_to_stop=_told(recorder),
+                                    server_notifications=notifications_summary(recorder))
     health = "cancelled" if tool_result.outcome is ToolOutcome.CANCELLED else ("failed" if error else "ok")
     return OperationRecord(step, tool_result.outcome.value, health, _elapsed_ms(recorder), started_at, error,
                            result, tool_result, _told(recorder))
@@ -137,6 +159,7 @@ async def _request_step(operation: str, describe: Callable[[Any], str],
     step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=_elapsed_ms(recorder),
                    content=f"{operation}: {content}", legs=_legs(recorder),
                    server_requests=server_requests_summary(recorder) or None,
+                   server_notifications=notifications_summary(recorder) or None,
                    progress=progress or None, progress_dropped=dropped or None,
                    server_told_to_stop=_told(recorder))
     status = "ok" if error is None else ("cancelled" if error.is_cancellation else "failed")

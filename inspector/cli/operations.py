@@ -25,8 +25,8 @@ from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store
 from .parser import OPERATIONS
 from .progress import live_progress_line
 from .server_requests import handler_from_options
-from .results import (block_lines, catalogue_heading, elicitation_lines, progress_lines, server_request_lines,
-                      tool_entry, tool_lines)
+from .results import (block_lines, catalogue_heading, elicitation_lines, notification_lines, progress_lines,
+                      server_request_lines, tool_entry, tool_lines)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -124,7 +124,8 @@ def parse_arguments(raw: str) -> dict[str, Any]:
 async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: float | None,
                    arguments: dict[str, Any] | None, store: RunStore | None,
                    handler: ServerRequestHandler | None = None) -> int:
-    client = McpClient(handler=handler)
+    # The standalone stream is opened for this operation only: log messages, list changes, requests.
+    client = McpClient(handler=handler, standalone_stream=True, log_level=getattr(args, "log_level", None))
     cancel = CancelSignal()
     recorder = OperationRecorder()
     # The live progress line rides along with the recorder (only on a terminal).
@@ -218,6 +219,7 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     report["budget_s"] = recorder.started.budget_s if recorder.started else None
     report["legs"] = [leg.to_dict() for leg in recorder.legs]
     report["server_requests"] = [thaw(entry) for entry in record.step.server_requests or ()]
+    report["notifications"] = [thaw(entry) for entry in record.step.server_notifications or ()]
     report["progress"] = [{"at_ms": note["atMs"], "progress": note["progress"], "total": note["total"],
                            "message": note["message"]} for note in record.step.progress or ()]
     report["progress_dropped"] = record.step.progress_dropped or 0
@@ -240,6 +242,8 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
     for line in progress_lines(report["progress"], report["progress_dropped"]):
         print(safe(line))
     for line in server_request_lines(report["server_requests"]) + elicitation_lines(report["server_requests"]):
+        print(safe(line))
+    for line in notification_lines(report["notifications"]):
         print(safe(line))
     if report["error"] is not None:
         print(safe(f"Error ({report['error']['kind']}, code {report['error']['code']}): "

@@ -6,6 +6,7 @@ lines, so that the JSON and the readable output never say different things.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from inspector.mcp import tool_arguments
@@ -147,6 +148,32 @@ def elicitation_lines(requests: object) -> list[str]:
     return lines
 
 
+def notification_lines(notifications: object) -> list[str]:
+    """One sentence per notification the server sent: log messages with their level, list changes."""
+    lines: list[str] = []
+    if not isinstance(notifications, list):
+        return lines
+    for entry in notifications:
+        if not isinstance(entry, dict):
+            continue
+        method = _text(entry.get("method"))
+        if method == "notifications/message":
+            data = entry.get("data")
+            text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+            logger = _text(entry.get("logger"))
+            if logger:
+                lines.append("Server log ({level}, from {logger}): {text}".format(
+                    level=_text(entry.get("level")) or "?", logger=logger, text=text))
+            else:
+                lines.append("Server log ({level}): {text}".format(level=_text(entry.get("level")) or "?", text=text))
+        elif method.endswith("/list_changed"):
+            what = method.removeprefix("notifications/").removesuffix("/list_changed")
+            lines.append("The server said its list of {what} changed.".format(what=what))
+        elif method:
+            lines.append("The server sent the notification {method}.".format(method=method))
+    return lines
+
+
 def progress_lines(notes: object, dropped: object = 0) -> list[str]:
     """A sentence on the server's progress notes: how many, and the last one's words.
 
@@ -185,6 +212,7 @@ def step_extra_lines(payload: dict[str, Any]) -> list[str]:
     lines: list[str] = progress_lines(payload.get("progress"), payload.get("progressDropped"))
     lines.extend(server_request_lines(payload.get("serverRequests")))
     lines.extend(elicitation_lines(payload.get("serverRequests")))
+    lines.extend(notification_lines(payload.get("serverNotifications")))
     if payload.get("serverToldToStop") is False:
         lines.append("The server gave no session id, so it was not told to stop this request.")
     blocks = payload.get("contentBlocks")

@@ -17,7 +17,8 @@ from .errors import McpTransportError
 from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint
-from .server_requests import ServerRequestHandler, declined_sentence
+from .server_requests import LOG_LEVELS, ServerRequestHandler, declined_sentence
+from .standalone import OPEN_WAIT_S, StandaloneStream
 from .transport import OutgoingMessage, LegTransport, Session, SessionGone, message_headers, new_http_client
 
 T = TypeVar("T")
@@ -28,6 +29,8 @@ CLIENT_VERSION = "0.1.0"
 #: (the first with Streamable HTTP) is still negotiated by many deployed servers.
 HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26")
 MAX_PAGES = 50
+#: How long a finished operation waits for a reply on the standalone stream still being delivered.
+REPLY_SETTLE_S = 0.25
 #: Housekeeping after an operation (cancel notice, session DELETE) never takes longer than this.
 BACKGROUND_BOUND_S = 1.0
 
@@ -42,7 +45,8 @@ class McpClient:
     def __init__(self, *, clock: Clock | None = None, default_budget_s: object = None,
                  protocol_versions: tuple[str, ...] = HANDSHAKE_VERSIONS,
                  http_factory: Callable[[], httpx.AsyncClient] = new_http_client,
-                 handler: ServerRequestHandler | None = None) -> None:
+                 handler: ServerRequestHandler | None = None, standalone_stream: bool = False,
+                 log_level: str | None = None) -> None:
         self.clock = clock or MonotonicClock()
         self.default_budget_s = default_budget_s
         self.protocol_versions = protocol_versions
@@ -50,6 +54,12 @@ class McpClient:
         self._background: set[asyncio.Task[None]] = set()
         #: Who answers the server's requests (questions, sampling, roots); declares the capabilities.
         self.handler = handler or ServerRequestHandler()
+        #: Open the standalone GET stream for each operation (log messages, list changes, requests).
+        self.standalone_stream = standalone_stream
+        #: Ask the server for log messages of this level and above (``logging/setLevel``).
+        if log_level is not None and log_level not in LOG_LEVELS:
+            raise ValueError("The log level must be one of {levels}.".format(levels=", ".join(LOG_LEVELS)))
+        self.log_level = log_level
 
     @property
     def protocol_version(self) -> str:
@@ -130,7 +140,7 @@ class McpClient:
         http = self._http_factory()
         transport = LegTransport(http, server, deadline=deadline, observer=observer,
                                  clock=self.clock, cancel=cancel, handler=self.handler)
-        op = _Operation(self, transport)
+        op = _Operation(self, transport, observer)
         outcome, error = "failed", None
         try:
             with cancel.bind_current_task() if cancel is not None else contextlib.nullcontext():
@@ -159,6 +169,9 @@ class McpClient:
             raise
         finally:
             told = None if transport.interrupted is None else bool(op.session.session_id)
+            if op.stream is not None and outcome == "ok":
+                await op.stream.settle(REPLY_SETTLE_S)
+            op.abort_stream()
             observer.operation_finished(OperationFinished(
                 operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told))
             self._after(http, transport, op)
@@ -175,9 +188,12 @@ class McpClient:
 class _Operation:
     """The legs of one operation: request ids, the session, the one-time fresh start on 404."""
 
-    def __init__(self, client: McpClient, transport: LegTransport) -> None:
+    def __init__(self, client: McpClient, transport: LegTransport, observer: OperationObserver) -> None:
         self._client = client
         self._transport = transport
+        self._observer = observer
+        self.stream: StandaloneStream | None = None
+        self.server_capabilities: dict[str, Any] = {}
         self._ids = itertools.count(1)
         self.session = Session()
         self.server_info: dict[str, Any] = {}
@@ -201,11 +217,38 @@ class _Operation:
                                                      self._client.protocol_versions)
         info = result.get("serverInfo")
         self.server_info = info if isinstance(info, dict) else {}
+        capabilities = result.get("capabilities")
+        self.server_capabilities = capabilities if isinstance(capabilities, dict) else {}
         self.session = Session(answer.session_id, version)
         try:
             await self._transport.send(OutgoingMessage("notifications/initialized", None), self.session)
         except SessionGone:
             raise McpTransportError.session_expired(label, "notifications/initialized") from None
+        if self._client.log_level is not None and "logging" in self.server_capabilities:
+            await self.request("logging/setLevel", {"level": self._client.log_level})
+        if self._client.standalone_stream:
+            await self.open_stream()
+
+    async def open_stream(self) -> None:
+        """Open the standalone stream of this session; wait briefly until the server said yes or no."""
+        await self.close_stream()
+        session = self.session
+        transport = self._transport
+        self.stream = StandaloneStream(transport.http, transport.server, message_headers(transport.server, session),
+                                       lambda request: transport.reply_on("GET", request, session))
+        self.stream.subscribe(self._observer.notification)
+        await self.stream.open(min(OPEN_WAIT_S, max(transport.deadline.remaining_s(), 0.0)))
+
+    def abort_stream(self) -> None:
+        """At the end of the operation: the stream goes at once (its connection closes with the client)."""
+        if self.stream is not None:
+            self.stream.abort()
+            self.stream = None
+
+    async def close_stream(self) -> None:
+        if self.stream is not None:
+            stream, self.stream = self.stream, None
+            await stream.close()
 
     async def request(self, method: str, params: dict[str, Any], *, is_work: bool = False) -> dict[str, Any]:
         """Send a request; on a first 404 for our session, start a fresh session and resend."""

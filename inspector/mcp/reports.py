@@ -7,6 +7,7 @@ from enum import Enum
 from typing import Any, Protocol
 
 from .server_requests import ServerRequestSeen
+from .standalone import ServerNotification
 
 
 class LegOutcome(str, Enum):
@@ -91,6 +92,7 @@ class OperationObserver(Protocol):
     def leg_finished(self, report: LegFinished) -> None: ...
     def progress(self, report: ProgressSeen) -> None: ...
     def server_request(self, report: ServerRequestSeen) -> None: ...
+    def notification(self, report: ServerNotification) -> None: ...
     def operation_finished(self, report: OperationFinished) -> None: ...
 
 
@@ -112,6 +114,9 @@ class NullObserver:
     def server_request(self, report: ServerRequestSeen) -> None:
         pass
 
+    def notification(self, report: ServerNotification) -> None:
+        pass
+
     def operation_finished(self, report: OperationFinished) -> None:
         pass
 
@@ -125,6 +130,7 @@ class OperationRecorder(NullObserver):
     legs: list[LegFinished] = field(default_factory=list)
     progress_seen: list[ProgressSeen] = field(default_factory=list)
     server_requests: list[ServerRequestSeen] = field(default_factory=list)
+    notifications: list[ServerNotification] = field(default_factory=list)
     finished: OperationFinished | None = None
 
     def operation_started(self, report: OperationStarted) -> None:
@@ -141,6 +147,9 @@ class OperationRecorder(NullObserver):
 
     def server_request(self, report: ServerRequestSeen) -> None:
         self.server_requests.append(report)
+
+    def notification(self, report: ServerNotification) -> None:
+        self.notifications.append(report)
 
     def operation_finished(self, report: OperationFinished) -> None:
         self.finished = report
@@ -175,6 +184,10 @@ class FanOut(NullObserver):
     def server_request(self, report: ServerRequestSeen) -> None:
         for observer in self._observers:
             observer.server_request(report)
+
+    def notification(self, report: ServerNotification) -> None:
+        for observer in self._observers:
+            observer.notification(report)
 
     def operation_finished(self, report: OperationFinished) -> None:
         for observer in self._observers:

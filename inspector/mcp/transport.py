@@ -24,6 +24,7 @@ from .server import ServerEndpoint
 from .server_requests import (ServerRequestHandler, ServerRequestSeen, answer_server_request, clipped,
                               is_server_request, shown_method)
 from .sse import EventStreamParser
+from .standalone import ServerNotification
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
 #: How long an event stream may take to end after its answer before it is closed by us.
@@ -162,6 +163,14 @@ class LegTransport:
     @property
     def server(self) -> ServerEndpoint:
         return self._server
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        return self._http
+
+    @property
+    def deadline(self) -> OperationDeadline:
+        return self._deadline
 
     async def send(self, leg: OutgoingMessage, session: Session) -> LegAnswer:
         """Send one leg; return its answer or raise :class:`McpTransportError`.
@@ -388,6 +397,11 @@ class LegTransport:
             return None, 0, None
         if is_server_request(obj):
             return None, 0, obj
+        if isinstance(obj, dict) and isinstance(obj.get("method"), str) and "id" not in obj:
+            params = obj.get("params")
+            self._observer.notification(ServerNotification(obj["method"], params if isinstance(params, dict) else {},
+                                                           leg.method))
+            return None, 0, None
         # Only the answer to this leg's request counts; an answer to another id is not ours.
         if not is_answer(obj) or not answers_request(obj, leg.request_id):
             return None, 0, None
@@ -397,6 +411,9 @@ class LegTransport:
             raise McpTransportError.malformed(self._server.label, leg.method, str(why)) from None
 
     async def _reply(self, leg: OutgoingMessage, request: dict[str, Any], session: Session) -> None:
+        await self.reply_on(leg.method, request, session)
+
+    async def reply_on(self, via: str, request: dict[str, Any], session: Session) -> None:
         """Answer a request the server sent, as the protocol requires.
 
         Runs inside the leg, so the leg's grant and the cancel signal bound it too; the
@@ -416,7 +433,7 @@ class LegTransport:
         finally:
             # Recorded even when the leg's end cuts the reply's delivery short.
             self._observer.server_request(ServerRequestSeen(
-                method, leg.method, declined, status, clipped(request.get("params")),
+                method, via, declined, status, clipped(request.get("params")),
                 clipped(reply.get("error") if declined else reply.get("result")), round(elapsed_ms, 2)))
 
     async def post_reply(self, reply: dict[str, Any], session: Session) -> int | None:

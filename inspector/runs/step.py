@@ -3,6 +3,7 @@
 The stored payload uses the reference's camelCase keys so that payloads
 exported from the reference read here unchanged; this project adds ``legs``,
 ``cancelledInFlight``, ``contentBlocks``, ``contentBlocksDropped``, ``serverRequests``,
+``serverNotifications``,
 ``progress``, ``progressDropped`` and ``serverToldToStop`` without changing the meaning of any
 reference key.
 """
@@ -93,6 +94,7 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("content_blocks", "contentBlocks", _LIST),
     _Field("content_blocks_dropped", "contentBlocksDropped", _COUNT),
     _Field("server_requests", "serverRequests", _LIST),
+    _Field("server_notifications", "serverNotifications", _LIST),
     _Field("progress", "progress", _PROGRESS),
     _Field("progress_dropped", "progressDropped", _COUNT),
     _Field("server_told_to_stop", "serverToldToStop", _FLAG),
@@ -224,6 +226,8 @@ class RunStep:
     content_blocks: JsonList | None = None
     content_blocks_dropped: int | None = None
     server_requests: JsonList | None = None
+    #: Log messages and list-changed notices the server sent meanwhile (first ones kept).
+    server_notifications: JsonList | None = None
     progress: JsonList | None = None
     progress_dropped: int | None = None
     server_told_to_stop: bool | None = None

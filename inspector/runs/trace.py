@@ -65,6 +65,7 @@ class RunTrace:
         server_requests: Iterable[Mapping[str, Any]] = (),
         progress: Iterable[Mapping[str, Any]] = (),
         server_told_to_stop: bool | None = None,
+        server_notifications: Iterable[Mapping[str, Any]] = (),
     ) -> RunStep:
         """Record a tool call from its typed result; the outcome is read off it.
 
@@ -95,6 +96,7 @@ class RunTrace:
             server_requests=tuple(server_requests),
             progress=tuple(progress),
             server_told_to_stop=server_told_to_stop,
+            server_notifications=tuple(server_notifications),
         )
 
     def record_tool_execution(
@@ -138,6 +140,7 @@ class RunTrace:
         server_requests: tuple[Mapping[str, Any], ...] = (),
         progress: tuple[Mapping[str, Any], ...] = (),
         server_told_to_stop: bool | None = None,
+        server_notifications: tuple[Mapping[str, Any], ...] = (),
     ) -> RunStep:
         # The one place a tool step is built. tool_is_error is computed from
         # the outcome, never taken from a caller, so it cannot contradict it.
@@ -161,6 +164,7 @@ class RunTrace:
             content_blocks=content_blocks or None,
             content_blocks_dropped=content_blocks_dropped or None,
             server_requests=server_requests or None,
+            server_notifications=server_notifications or None,
             progress=kept_progress or None,
             progress_dropped=progress_dropped or None,
             server_told_to_stop=server_told_to_stop,

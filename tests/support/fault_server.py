@@ -573,7 +573,8 @@ class FaultServer:
         else:
             self.work(exchange)
 
-    def answer_initialize(self, exchange: Exchange, version: str | None = None) -> None:
+    def answer_initialize(self, exchange: Exchange, version: str | None = None,
+                          capabilities: dict[str, Any] | None = None) -> None:
         """The correct ``initialize`` answer (a fresh session id in the session profile)."""
         headers = {}
         if self.profile == "session":
@@ -583,7 +584,7 @@ class FaultServer:
             headers["Mcp-Session-Id"] = session
         exchange.send_result({
             "protocolVersion": version or self.protocol_version,
-            "capabilities": {"tools": {}},
+            "capabilities": capabilities if capabilities is not None else {"tools": {}},
             "serverInfo": {"name": "fault-server", "version": "1.0"},
         }, headers=headers)
 

@@ -131,9 +131,19 @@ def build_sdk_server(events: ToolEvents | None = None, tool_count: int = 3) -> M
     @server.tool()
     async def change_tools(ctx: Context) -> str:
         """Tell the client the tool list changed (on the standalone stream), then answer."""
+        await asyncio.sleep(0.3)  # see ask_on_the_side
         await ctx.session.send_tool_list_changed()
         await asyncio.sleep(0.3)
         return "changed"
+
+    @server.tool()
+    async def ask_on_the_side(ctx: Context) -> str:
+        """Ask a question not tied to this request: it travels on the standalone stream."""
+        # The SDK registers the standalone stream in a task of its own after sending its headers:
+        # a moment's wait keeps the question from racing the registration.
+        await asyncio.sleep(0.3)
+        answer = await ctx.session.elicit_form("Which colour?", PROFILE_SCHEMA)
+        return f"asked on the side: {answer.action}"
 
     @server.tool(structured_output=False)
     async def files() -> list[Any]:
