@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean conformance
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,22 @@ run: $(STAMP)
 
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+
+# The official MCP conformance suite and the Node it needs, under an ignored folder; not part of `make test`.
+CONFORMANCE_DIR := .conformance
+CONFORMANCE_SUITE := @modelcontextprotocol/conformance@0.1.16
+
+$(CONFORMANCE_DIR)/.installed-stamp:
+	mkdir -p $(CONFORMANCE_DIR)
+	test -f $(CONFORMANCE_DIR)/package.json || echo '{"name": "run-inspector-conformance", "private": true}' > $(CONFORMANCE_DIR)/package.json
+	cd $(CONFORMANCE_DIR) && npm install --no-audit --no-fund $(CONFORMANCE_SUITE) node@22
+	# npm 11 runs no install scripts until approved: node@22 fetches its binary in one.
+	cd $(CONFORMANCE_DIR) && (npm install-scripts approve node || true) && npm rebuild node
+	$(CONFORMANCE_DIR)/node_modules/.bin/node --version
+	touch $@
+
+conformance: $(STAMP) $(CONFORMANCE_DIR)/.installed-stamp
+	$(PY) conformance/run.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
