@@ -74,8 +74,11 @@ class TerminalElicitor:
     def ask(self, request: ElicitationRequest) -> dict[str, Any]:
         """The whole dialogue, blocking; end of input cancels."""
         self._say("The server asks: {message}".format(message=request.message))
-        self._say("You have {seconds:.0f} seconds of the operation's budget to answer.".format(
-            seconds=max(request.remaining_s, 0)))
+        seconds = max(round(request.remaining_s), 0)
+        if seconds == 1:
+            self._say("You have 1 second of the operation's budget left to answer.")
+        else:
+            self._say("You have {seconds} seconds of the operation's budget left to answer.".format(seconds=seconds))
         fields = form_fields(request.schema)
         if fields is None:
             self._say("The form the server asks for cannot be shown here, so the question is declined.")

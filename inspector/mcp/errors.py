@@ -146,10 +146,14 @@ class McpTransportError(Exception):
     @classmethod
     def resume_too_late(cls, server: str, method: str, budget_s: float, delay_s: float,
                         remaining_s: float) -> McpTransportError:
+        delay = ("1 second" if delay_s == 1 else "{seconds:g} seconds".format(seconds=delay_s))
+        left = ("{seconds:.1f} second was" if round(remaining_s, 1) == 1 else "{seconds:.1f} seconds were").format(
+            seconds=remaining_s)
         return cls(ErrorKind.TIMED_OUT, server,
-                   f"The server {server} closed the answer stream of {method} before answering and asked "
-                   f"the client to come back in {delay_s:g} seconds, but only {remaining_s:.1f} seconds of "
-                   f"the {_seconds(budget_s)}-second budget were left, so the client stopped waiting.",
+                   "The server {server} closed the answer stream of {method} before answering and asked the "
+                   "client to come back in {delay}, but only {left} left of the {budget}-second budget, so the "
+                   "client stopped waiting.".format(server=server, method=method, delay=delay, left=left,
+                                                    budget=_seconds(budget_s)),
                    method=method, budget_s=budget_s)
 
     @classmethod

@@ -180,12 +180,13 @@ class LegTransport:
         ``GET`` and ``Last-Event-ID``, as a leg of its own, while the deadline allows.
         """
         ended: _StreamEnded | None = None
-        for _ in range(MAX_RESUMES + 1):
+        for attempt in range(MAX_RESUMES + 1):
             try:
                 return await self._send_once(leg, session, ended)
             except _StreamEnded as again:
                 ended = again
-            await self._wait_to_resume(leg, ended)
+            if attempt < MAX_RESUMES:
+                await self._wait_to_resume(leg, ended)
         raise McpTransportError.malformed(
             self._server.label, leg.method,
             "its event stream ended without an answer {count} times in a row".format(count=MAX_RESUMES + 1))

@@ -184,3 +184,18 @@ def test_the_command_line_offers_roots_and_refuses_bad_options(sdk_url: str, tmp
     assert "needs a model" in capsys.readouterr().err
     assert main(["call", sdk_url, "echo", "--elicit", "ask", "--no-store"]) == 2  # no terminal under pytest
     assert "needs a terminal" in capsys.readouterr().err
+
+
+def test_the_command_line_lets_the_server_sample_only_when_allowed(sdk_url: str, capsys) -> None:
+    fake = FakeChatModel(lambda body: answer("Short and sweet."))
+    with serve_asgi(fake.app(), path="/v1") as model_url:
+        code = main(["call", sdk_url, "summarise", "--args", '{"text": "a long story"}', "--allow-sampling",
+                     "--sampling-model-url", model_url, "--sampling-model", "fake-model", "--json", "--no-store"])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        assert json.loads(out)["content"] == "sampled by fake-model: Short and sweet."
+        code = main(["call", sdk_url, "summarise", "--args", '{"text": "a long story"}', "--json", "--no-store"])
+        report = json.loads(capsys.readouterr().out)
+    assert len(fake.requests) == 1, "the model was asked although sampling was not allowed"
+    assert report["content"].startswith("sampling failed")
+    assert report["server_requests"][0]["exchanges"][0]["answered"]["code"] == -1

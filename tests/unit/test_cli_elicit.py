@@ -29,7 +29,7 @@ def test_the_terminal_fills_the_form_field_by_field() -> None:
     assert answer == {"action": "accept", "content": {"name": "Ada", "age": 41, "status": "inactive",
                                                       "verified": True}}
     assert "The server asks: Who are you?" in said
-    assert "You have 12 seconds" in said
+    assert "You have 12 seconds of the operation's budget left to answer." in said
     assert "Please type a whole number." in said and "Please type one of: active, inactive." in said
 
 
