@@ -18,7 +18,7 @@ ALLOWED = {
     "store": {"store", "runs"},
     "agent": {"agent", "runs", "mcp"},
     "demo": {"demo"},
-    "gui": {"gui", "agent", "store", "i18n", "runs", "mcp", "cli"},
+    "gui": {"gui", "agent", "store", "traces", "i18n", "runs", "mcp", "demo"},
     "cli": {"cli", "mcp", "runs", "store", "agent", "i18n", "demo", "gui"},
     "__main__": {"cli"},
     "__init__": set(),
