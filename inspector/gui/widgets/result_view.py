@@ -1,0 +1,129 @@
+"""The result of the selected operation: the tool's text (always plain), structured content as a
+tree, non-text blocks named, the error sentence, and for a cancel in flight the unknown effect."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QLabel, QPlainTextEdit, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+                               QWidget)
+
+from inspector.i18n import _, ngettext
+
+from ..operations import OperationTask
+
+
+class ResultView(QWidget):
+    """Shows one finished (or running) operation's outcome."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.sentence = QLabel(_("Select an operation to see its result."))
+        self.sentence.setTextFormat(Qt.TextFormat.PlainText)
+        self.sentence.setWordWrap(True)
+        self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setAccessibleName(_("Result text"))
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels([_("Key"), _("Value")])
+        self.tree.setAccessibleName(_("Structured content"))
+        self.tree.hide()
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.text)
+        split.addWidget(self.tree)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.sentence)
+        layout.addWidget(split, 1)
+
+    def show_task(self, task: OperationTask | None) -> None:
+        self.tree.clear()
+        self.tree.hide()
+        if task is None:
+            self.sentence.setText(_("Select an operation to see its result."))
+            self.text.setPlainText("")
+            return
+        outcome = task.outcome
+        if outcome is None:
+            self.sentence.setText(_("{title} is running on {server}.").format(title=task.title,
+                                                                             server=task.server.label))
+            self.text.setPlainText("")
+            return
+        record = outcome.record
+        if record is None:
+            self.sentence.setText(outcome.internal_error or _("The operation ended without a result."))
+            self.text.setPlainText("")
+            return
+        lines = [self._sentence(task)]
+        if outcome.run_id is not None:
+            lines.append(_("Stored as run {run_id}.").format(run_id=outcome.run_id))
+        if outcome.store_problem:
+            lines.append(outcome.store_problem)
+        blocks = self.non_text_note(task)
+        if blocks:
+            lines.append(_("Not shown as text: {blocks}.").format(blocks=blocks))
+        self.sentence.setText("\n".join(lines))
+        self.text.setPlainText(self._text(task))
+        structured = getattr(record.result, "structured_content", None)
+        if isinstance(structured, dict) and structured:
+            _fill(self.tree.invisibleRootItem(), structured)
+            self.tree.expandToDepth(1)
+            self.tree.resizeColumnToContents(0)
+            self.tree.show()
+
+    def _sentence(self, task: OperationTask) -> str:
+        record = task.outcome.record if task.outcome else None
+        assert record is not None
+        error = record.error
+        if record.status == "cancelled":
+            if error is not None and error.in_flight:
+                return _("⊘ Cancelled while the request was on its way: the server may or may not have "
+                         "done the work (the remote effect is unknown).")
+            return _("⊘ Cancelled before the request was sent: the server was not asked to do anything.")
+        if error is not None:
+            return _("✗ Failed: {message}").format(message=error.message)
+        if record.status == "failed":
+            return _("✗ Failed: the tool {tool} on {server} reported an error.").format(
+                tool=task.tool or "", server=task.server.label)
+        return _("✓ ok in {ms} ms.").format(ms=round(record.latency_ms))
+
+    def _text(self, task: OperationTask) -> str:
+        record = task.outcome.record if task.outcome else None
+        assert record is not None
+        result = record.result
+        if task.kind == "call":
+            if record.tool_result is not None and record.error is None:
+                return result.content if result is not None else record.tool_result.content
+            return record.tool_result.content if record.tool_result is not None else ""
+        if task.kind == "list" and result is not None:
+            tools = ngettext("{count} tool", "{count} tools", len(result.tools)).format(count=len(result.tools))
+            pages = ngettext("{count} page", "{count} pages", result.pages).format(count=result.pages)
+            lines = [_("{tools} in {pages}:").format(tools=tools, pages=pages)]
+            lines += [f"  {name}" for name in result.names]
+            return "\n".join(lines)
+        if task.kind == "ping" and result is not None:
+            return _("The server {name} speaks MCP {version}.").format(
+                name=result.server_name or _("(unnamed)"), version=result.protocol_version)
+        return record.error.message if record.error is not None else ""
+
+    def non_text_note(self, task: OperationTask) -> str:
+        record = task.outcome.record if task.outcome else None
+        dropped = getattr(getattr(record, "result", None), "dropped_blocks", {}) or {}
+        return ", ".join(f"{count} {kind}" for kind, count in sorted(dropped.items()))
+
+
+def _fill(parent: QTreeWidgetItem, value: Any) -> None:
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, child in items:
+        item = QTreeWidgetItem(parent)
+        item.setText(0, str(key))
+        if isinstance(child, (dict, list)):
+            kind = _("object") if isinstance(child, dict) else _("list")
+            item.setText(1, ngettext("{kind} of {count} item", "{kind} of {count} items", len(child)).format(
+                kind=kind, count=len(child)))
+            _fill(item, child)
+        else:
+            item.setText(1, json.dumps(child, ensure_ascii=False) if not isinstance(child, str) else child)
