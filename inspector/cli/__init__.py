@@ -6,7 +6,7 @@ import os
 import sys
 
 from .common import EXIT_CANCELLED, EXIT_OK, UsageError, fail
-from .parser import OPERATIONS, build_parser
+from .parser import DEMOS, OPERATIONS, build_parser
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,6 +21,10 @@ def main(argv: list[str] | None = None) -> int:
             from . import operations
 
             return operations.run(args)
+        if args.command in DEMOS:
+            from . import demos
+
+            return demos.run(args)
         if args.command in ("export", "import"):
             from . import traces
 
