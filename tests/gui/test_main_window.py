@@ -127,3 +127,22 @@ def test_quitting_with_an_operation_running_leaves_no_thread_and_no_demo_server(
     assert not demo_thread.is_alive()
     names = [thread.name for thread in threading.enumerate()]
     assert not [name for name in names if name.startswith(("run-inspector-operations", "demo-server"))], names
+
+
+def test_structured_content_is_a_tree_and_non_text_blocks_are_named(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "add")
+    window.arguments.set_arguments({"a": 2, "b": 3})
+    outcome = finished(qtbot, window.run_current_tool())
+    assert outcome.status == "ok"
+    assert not window.result.tree.isHidden()
+    model = window.result.structure
+    assert (model.index(0, 0).data(), model.index(0, 1).data()) == ("sum", "5")
+    choose(window, "describe_image")
+    finished(qtbot, window.run_current_tool())
+    assert "Not shown as text: 1 image." in window.result.sentence.text()
+    choose(window, "fail")
+    outcome = finished(qtbot, window.run_current_tool())
+    assert outcome.status == "failed"
+    assert "✗ Failed: the tool fail on Demo server reported an error." in window.result.sentence.text()
+    assert window.operations.row_for(window.operations.current).bar.current_geometry().end_text.startswith("✗ failed")

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QLabel, QPlainTextEdit, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
-                               QWidget)
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBoxLayout, QWidget
 
 from inspector.i18n import _, ngettext
 
@@ -27,8 +27,9 @@ class ResultView(QWidget):
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setAccessibleName(_("Result text"))
-        self.tree = QTreeWidget()
-        self.tree.setHeaderLabels([_("Key"), _("Value")])
+        self.structure = structured_model(None)
+        self.tree = QTreeView()
+        self.tree.setModel(self.structure)
         self.tree.setAccessibleName(_("Structured content"))
         self.tree.hide()
         split = QSplitter(Qt.Orientation.Vertical)
@@ -40,7 +41,7 @@ class ResultView(QWidget):
         layout.addWidget(split, 1)
 
     def show_task(self, task: OperationTask | None) -> None:
-        self.tree.clear()
+        self.structure.removeRows(0, self.structure.rowCount())
         self.tree.hide()
         if task is None:
             self.sentence.setText(_("Select an operation to see its result."))
@@ -69,7 +70,7 @@ class ResultView(QWidget):
         self.text.setPlainText(self._text(task))
         structured = getattr(record.result, "structured_content", None)
         if isinstance(structured, dict) and structured:
-            _fill(self.tree.invisibleRootItem(), structured)
+            fill_structure(self.structure.invisibleRootItem(), structured)
             self.tree.expandToDepth(1)
             self.tree.resizeColumnToContents(0)
             self.tree.show()
@@ -115,15 +116,27 @@ class ResultView(QWidget):
         return ", ".join(f"{count} {kind}" for kind, count in sorted(dropped.items()))
 
 
-def _fill(parent: QTreeWidgetItem, value: Any) -> None:
+def structured_model(value: Any) -> QStandardItemModel:
+    """A two-column model (key, value) of structured content; values are plain text."""
+    model = QStandardItemModel(0, 2)
+    model.setHorizontalHeaderLabels([_("Key"), _("Value")])
+    if isinstance(value, (dict, list)):
+        fill_structure(model.invisibleRootItem(), value)
+    return model
+
+
+def fill_structure(parent: QStandardItem, value: Any) -> None:
     items = value.items() if isinstance(value, dict) else enumerate(value)
     for key, child in items:
-        item = QTreeWidgetItem(parent)
-        item.setText(0, str(key))
+        key_item = QStandardItem(str(key))
+        key_item.setEditable(False)
         if isinstance(child, (dict, list)):
             kind = _("object") if isinstance(child, dict) else _("list")
-            item.setText(1, ngettext("{kind} of {count} item", "{kind} of {count} items", len(child)).format(
-                kind=kind, count=len(child)))
-            _fill(item, child)
+            text = ngettext("{kind} of {count} item", "{kind} of {count} items", len(child)).format(
+                kind=kind, count=len(child))
+            fill_structure(key_item, child)
         else:
-            item.setText(1, json.dumps(child, ensure_ascii=False) if not isinstance(child, str) else child)
+            text = child if isinstance(child, str) else json.dumps(child, ensure_ascii=False)
+        value_item = QStandardItem(text)
+        value_item.setEditable(False)
+        parent.appendRow([key_item, value_item])
