@@ -125,7 +125,7 @@ class MainWindow(QMainWindow):
         self.main.setStretchFactor(1, 1)
         self.main.setSizes([230, 970])
         self.top.setSizes([260, 710])
-        self.workbench.setSizes([330, 370])
+        self.workbench.setSizes([290, 410])
         self.bottom.setSizes([600, 370])
         for name in SPLITTERS:
             getattr(self, name).setObjectName(f"splitter-{name}")

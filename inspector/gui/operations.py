@@ -174,9 +174,9 @@ class OperationTask(QObject):
             if outcome.internal_error:
                 reason = _("internal error")
             elif record is not None and record.error is None:
-                reason = _("the tool reported an error")
+                reason = _("tool error")
             elif self.error_kind:
-                reason = self.error_kind.replace("_", " ")
+                reason = error_words(self.error_kind)
         ended = record.latency_ms / 1000 if record is not None else self.elapsed_s()
         self.state.finish(ended, ending_for(status, self.state.legs, self.error_kind), reason)
         self.changed.emit()
@@ -338,6 +338,16 @@ class OperationsEngine(QObject):
             outcome = OperationOutcome(None, None, problem, _("The operation stopped on an internal error: "
                                                               "{error}").format(error=type(exc).__name__))
         task._reports.done.emit(outcome)
+
+
+def error_words(kind: str) -> str:
+    """A transport error's kind as a few words for the bar and the result."""
+    return {
+        "unreachable": _("unreachable"), "http_status": _("HTTP error"), "malformed": _("bad answer"),
+        "rpc_error": _("JSON-RPC error"), "content_type": _("wrong content type"), "too_large": _("answer too large"),
+        "protocol_version": _("protocol version"), "session_expired": _("session expired"),
+        "exhausted_budget": _("refused"), "timed_out": _("timed out"), "cancelled": _("cancelled"),
+    }.get(kind, kind.replace("_", " "))
 
 
 def _start_run(store: RunStore | None, title: str, server_url: str,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListView, QPushButton, QToolButton, QVBoxLayout, QWidget)
 
@@ -117,8 +119,10 @@ def health_text(record: ServerRecord) -> str:
     if record.last_contact_at is None:
         contact = _("No completed operation yet.")
     else:
-        when = record.last_contact_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
-        contact = _("Last contact {when}, {latency} ms.").format(
+        local = record.last_contact_at.astimezone()
+        same_day = local.date() == datetime.now().astimezone().date()
+        when = local.strftime("%H:%M:%S" if same_day else "%Y-%m-%d %H:%M")
+        contact = _("Last contact {when} ({latency} ms).").format(
             when=when, latency=round(record.last_latency_ms or 0))
     return _("{name}\n{contact}\n{counts}").format(name=server_label(record), contact=contact,
                                                   counts=health_line(record))

@@ -156,17 +156,20 @@ class BudgetBar(QWidget):
             # The mark where the leg ran into its grant.
             painter.setPen(QPen(TEXT, 3))
             painter.drawLine(QPointF(rect.right(), top - 3), QPointF(rect.right(), top + height + 3))
-        if segment.overrun_width > 0 and kind != "running":
-            # Past the deadline line: the overrun whole-second rounding admitted.
-            over = QRectF(track.left() + segment.overrun_x, top, segment.overrun_width, height)
-            painter.fillRect(over, QColor(0, 0, 0, 60))
-        self._paint_label(painter, rect, segment.label if kind != "cancelled" else segment.method)
+        if segment.overrun_width > 0:
+            # Past the deadline line: the overrun whole-second rounding admitted, underlined.
+            over = QRectF(track.left() + segment.overrun_x, top + height - 4, segment.overrun_width, 4)
+            painter.fillRect(over, FAILED)
+        self._paint_label(painter, rect, segment.label if kind != "cancelled" else segment.method, segment.method)
 
-    def _paint_label(self, painter: QPainter, rect: QRectF, text: str) -> None:
+    def _paint_label(self, painter: QPainter, rect: QRectF, text: str, short: str) -> None:
         metrics = QFontMetricsF(painter.font())
         room = rect.width() - 8
         if room < metrics.horizontalAdvance("…") * 3:
             return
+        # The whole label if it fits, else the method alone, else as much of it as fits.
+        if metrics.horizontalAdvance(text) > room:
+            text = short
         shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
         if shown == "…":
             return
@@ -177,6 +180,12 @@ class BudgetBar(QWidget):
         x = track.left() + geometry.deadline_x
         painter.setPen(QPen(DEADLINE, 2))
         painter.drawLine(QPointF(x, track.top() - 3), QPointF(x, track.bottom() + 1))
+        assert self._state is not None
+        label = _("deadline {seconds} s").format(seconds=f"{self._state.budget_s:g}")
+        metrics = QFontMetricsF(painter.font())
+        text_width = metrics.horizontalAdvance(label)
+        painter.setPen(QColor("#444444"))
+        painter.drawText(QPointF(max(0.0, x - text_width - 3), track.top() - 4), label)
 
     def _paint_ticks(self, painter: QPainter, track: QRectF, geometry: BarGeometry) -> None:
         painter.setPen(Qt.PenStyle.NoPen)

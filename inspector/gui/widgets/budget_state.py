@@ -20,6 +20,8 @@ ENDINGS = ("ok", "failed", "timed_out", "refused", "cancelled")
 AFTER_DEADLINE_SHARE = 0.10
 #: Pixels between neighbouring legs.
 LEG_GAP_PX = 1.0
+#: The narrowest a leg is drawn, however short it was.
+MIN_LEG_PX = 3.0
 #: The empty outline of a leg that was never sent is this wide (pixels, at most).
 NOT_SENT_WIDTH_PX = 56.0
 #: A finished leg this close to its grant (seconds) is taken to have run into it.
@@ -246,19 +248,28 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
                    + [leg.start_s + leg.granted_s for leg in state.legs if leg.running and leg.granted_s]
                    + [leg.start_s + (leg.elapsed_s or 0.0) for leg in state.legs])
     seconds_shown = farthest if math.isfinite(farthest) else budget
-    px = width / seconds_shown if seconds_shown > 0 else 0.0
+    refused = any(leg.outcome == Leg.NOT_SENT for leg in state.legs)
+    # A leg never sent is an outline of its own after everything that was spent: keep room for it.
+    drawable = max(1.0, width - (NOT_SENT_WIDTH_PX + 4 if refused else 0.0))
+    px = drawable / seconds_shown if seconds_shown > 0 else 0.0
     deadline_x = budget * px
     segments = []
     finished_index = 0
+    spent_end_x = 0.0
     for index, leg in enumerate(state.legs):
         kind = _leg_kind(leg)
+        if kind == "ok" and state.ending == "failed" and index == len(state.legs) - 1:
+            kind = "failed"  # the server answered, the tool said it failed: the work leg shows it
         spent = leg.elapsed_s if leg.elapsed_s is not None else max(0.0, at - leg.start_s)
-        x = leg.start_s * px
+        # A leg too short to see still gets a few pixels: a reader must see that it happened.
+        x = max(leg.start_s * px, spent_end_x)
         if kind == "not_sent":
-            x = max(x, deadline_x + 3)
+            x = max(x, deadline_x) + 3
             seg_width = min(NOT_SENT_WIDTH_PX, max(8.0, width - x))
         else:
-            seg_width = max(1.0, spent * px - (LEG_GAP_PX if index < len(state.legs) - 1 else 0.0))
+            gap = LEG_GAP_PX if index < len(state.legs) - 1 else 0.0
+            seg_width = max(MIN_LEG_PX, spent * px - gap)
+            spent_end_x = x + seg_width + LEG_GAP_PX
         band_x = band_width = 0.0
         if kind == "running" and leg.granted_s is not None:
             band_x = x + seg_width

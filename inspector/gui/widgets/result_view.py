@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBo
 
 from inspector.i18n import _, ngettext
 
-from ..operations import OperationTask
+from ..operations import OperationTask, error_words
 
 
 class ResultView(QWidget):
@@ -85,7 +85,13 @@ class ResultView(QWidget):
                          "done the work (the remote effect is unknown).")
             return _("⊘ Cancelled before the request was sent: the server was not asked to do anything.")
         if error is not None:
-            return _("✗ Failed: {message}").format(message=error.message)
+            kind = error.kind.value
+            if kind == "exhausted_budget":
+                return _("✗ Failed: not sent, the budget was used up before this request (the server "
+                         "was not asked).")
+            if kind == "timed_out":
+                return _("✗ Failed: timed out at the end of its grant.")
+            return _("✗ Failed: {what}.").format(what=error_words(kind))
         if record.status == "failed":
             return _("✗ Failed: the tool {tool} on {server} reported an error.").format(
                 tool=task.tool or "", server=task.server.label)

@@ -24,6 +24,7 @@ class Sparkline(QWidget):
 
     def set_values(self, values: list[float]) -> None:
         self.values = list(values)
+        self.setVisible(len(self.values) >= 2)  # one value is no line
         if self.values:
             self.setAccessibleDescription(_("{count} recent latencies from {low} ms to {high} ms").format(
                 count=len(self.values), low=round(min(self.values)), high=round(max(self.values))))

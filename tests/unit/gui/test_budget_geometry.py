@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.gui.widgets.budget_state import (AFTER_DEADLINE_SHARE, LEG_GAP_PX, BarState, ending_for,
-                                                 layout)
+from inspector.gui.widgets.budget_state import (AFTER_DEADLINE_SHARE, LEG_GAP_PX, MIN_LEG_PX, BarState,
+                                                 ending_for, layout)
 from inspector.mcp import FakeClock, OperationDeadline
 from inspector.runs import Leg
 
@@ -129,7 +129,10 @@ def test_a_replay_of_stored_legs_draws_the_same_kinds() -> None:
     state = BarState.replay(legs, 5, "cancelled")
     geometry = layout(state, 0.0, WIDTH)
     assert [s.kind for s in geometry.segments] == ["ok", "ok", "cancelled"]
-    assert geometry.segments[2].x == pytest.approx(px(0.045) * 20 / 5)
+    # 200 px a second: initialize ends at 8 px; the 5 ms leg is widened to the minimum and pushes
+    # the cancelled leg on, so that every leg stays visible.
+    assert geometry.segments[1].width == MIN_LEG_PX
+    assert geometry.segments[2].x == pytest.approx(8 + MIN_LEG_PX + LEG_GAP_PX)
     assert state.ending == "cancelled"
     timed_out = BarState.replay([Leg("initialize", 3, 10.0, 200, "ok"), Leg("tools/call", 3, 2995.0, None, "failed")],
                                 3, "failed")
@@ -141,3 +144,10 @@ def test_the_description_says_what_runs_and_what_is_left() -> None:
     state = running_call(clock)
     text = layout(state, 7.3, WIDTH).description
     assert text == "tools/call: 6.3 s spent of a 19 s grant; 12.7 s of 20 s left"
+
+
+def test_a_tool_error_colours_the_work_leg_failed() -> None:
+    legs = [Leg("initialize", 20, 4.0, 200, "ok"), Leg("notifications/initialized", 20, 1.0, 202, "ok"),
+            Leg("tools/call", 20, 9.0, 200, "ok")]
+    state = BarState.replay(legs, 20, "failed")
+    assert [s.kind for s in layout(state, 0.0, WIDTH).segments] == ["ok", "ok", "failed"]
