@@ -389,6 +389,8 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _finished(self, task: OperationTask, outcome: OperationOutcome) -> None:
+        if self._closed:
+            return  # a report that crossed the quit: the store is closed
         if outcome.run_id is not None:
             self.last_run = (outcome.run_id, task.title, outcome.status)
         if self.operations.current is task:
@@ -398,6 +400,8 @@ class MainWindow(QMainWindow):
         self._health_refresh.start()
 
     def _refresh_health(self) -> None:
+        if self._closed:
+            return
         self.reload_servers()
         current = self.servers.current()
         if current is not None:

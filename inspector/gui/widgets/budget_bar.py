@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from inspector.i18n import _
 from inspector.runs import Leg
 
+from ..plain_text import plain_tooltip
 from .budget_state import BarGeometry, BarState, SegmentGeometry, layout
 
 #: Okabe–Ito colours: safe for colour-blind readers; the hatching carries "cancelled" in grey.
@@ -267,7 +268,7 @@ class BudgetBar(QWidget):
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
             text = self.tooltip_at(event.position().x(), event.position().y())
             if text:
-                QToolTip.showText(event.globalPos(), text, self)
+                QToolTip.showText(event.globalPos(), plain_tooltip(text), self)
             else:
                 QToolTip.hideText()
                 event.ignore()
