@@ -62,6 +62,7 @@ def test_screenshot_running_mid_leg(qtbot, make_window, demo_server) -> None:
     assert bar.animating
     assert save(window, "running-mid-leg").exists()
     assert " left" in bar.current_geometry().end_text
+    assert "progress 3 of 12: Step 3 of 12 done." in window.result.text.toPlainText()
     task.cancel()
     finished(qtbot, task)
 
