@@ -20,6 +20,9 @@ def test_bad_server_input_is_refused_in_the_dialog(qtbot) -> None:
     row = dialog.add_header("", "orphan value")
     assert dialog.settings() is None
     assert "needs a name" in dialog.header_error.text()
+    row.name.setText("Authorization: Bearer s3cret")
+    assert dialog.settings() is None
+    assert "without the colon" in dialog.header_error.text() and "s3cret" not in dialog.header_error.text()
     row.name.setText("Bad Header")
     assert dialog.settings() is None
     assert "not a valid HTTP header name" in dialog.header_error.text()
