@@ -16,7 +16,7 @@ ALLOWED = {
     "runs": {"runs"},
     "i18n": {"i18n", "runs"},
     "store": {"store", "runs"},
-    "agent": {"agent", "runs", "mcp"},
+    "agent": {"agent", "runs", "mcp", "store"},
     "demo": {"demo"},
     "gui": {"gui", "agent", "store", "traces", "i18n", "runs", "mcp", "demo"},
     "cli": {"cli", "mcp", "runs", "store", "agent", "i18n", "demo", "gui"},
