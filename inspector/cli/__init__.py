@@ -14,8 +14,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
-            build_parser().print_help()
-            return EXIT_OK
+            from inspector.gui.app import run_window
+
+            return run_window(args.window_db)
         # Imported on demand: `runs show` should not pay for the network stack, nor `call` for more.
         if args.command in OPERATIONS:
             from . import operations
