@@ -12,7 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMainWindow, QMessageBox, QPlainTextEdit, QPushButton,
+from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QPlainTextEdit, QPushButton,
                                QScrollArea, QSplitter, QVBoxLayout, QWidget)
 
 from inspector.i18n import _, ngettext
@@ -21,9 +21,11 @@ from inspector.store import RunStore, ServerRecord, ServerRegistry, StoreError
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
 from .demo_service import DemoService
+from .dialogs.elicitation_dialog import ElicitationDialog, SamplingDialog
 from .dialogs.server_dialog import ServerDialog
 from .dialogs.settings_dialog import SettingsDialog
 from .operations import OperationOutcome, OperationsEngine, OperationTask
+from .server_requests import PendingQuestion, WindowAnswers
 from .servers_panel import ServersPanel
 from .settings import AppSettings
 from .tools_panel import ToolsPanel
@@ -50,7 +52,17 @@ class MainWindow(QMainWindow):
         #: Secret header values the keyring could not keep: for this session only, never written.
         self.session_secrets: dict[tuple[str, str], str] = {}
         self._endpoints: dict[str, ServerEndpoint] = {}
+        self.answers = WindowAnswers()
         self.engine = engine or OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
+        if self.engine.answers is None:
+            self.engine.answers = self.answers
+        self.answers = self.engine.answers
+        self.answers.question.connect(self.ask_question)
+        self.answers.sampling.connect(self.confirm_sampling)
+        self.answers.withdrawn.connect(self._withdrawn)
+        #: The open question and sampling dialogs, by their pending request.
+        self.dialogs: dict[int, QDialog] = {}
+        self.engine.tools_changed.connect(self._tools_changed)
         self.engine.start()
         self.demo = demo
         self.last_run: tuple[int, str, str] | None = None
@@ -340,6 +352,40 @@ class MainWindow(QMainWindow):
         task = self.engine.list_tools(endpoint, self._budget_for(record))
         self.tools.loading(task)
         return task
+
+    def _tools_changed(self, server_url: str) -> None:
+        """A server said its tools changed: reload the catalogue if it is the one shown."""
+        record = self.servers.current()
+        if record is not None and record.url == server_url and not self._closed:
+            if self.tools.task is None or not self.tools.task.running:
+                self.load_tools()
+
+    # -- the servers' questions ----------------------------------------------------------------
+
+    def ask_question(self, pending: PendingQuestion) -> ElicitationDialog:
+        """Show a server's question; the dialog answers it (or the budget ends it)."""
+        dialog = ElicitationDialog(pending, parent=self)
+        self._open_dialog(pending, dialog)
+        return dialog
+
+    def confirm_sampling(self, pending: PendingQuestion) -> SamplingDialog:
+        """Ask whether the server may use the model for this request."""
+        dialog = SamplingDialog(pending, parent=self)
+        self._open_dialog(pending, dialog)
+        return dialog
+
+    def _open_dialog(self, pending: PendingQuestion, dialog: QDialog) -> None:
+        self.dialogs[id(pending)] = dialog
+        dialog.finished.connect(lambda _code, key=id(pending): self.dialogs.pop(key, None))
+        if pending.withdrawn:
+            dialog.reject()
+            return
+        dialog.show()
+
+    def _withdrawn(self, pending: PendingQuestion) -> None:
+        dialog = self.dialogs.pop(id(pending), None)
+        if dialog is not None:
+            dialog.reject()
 
     def _tool_selected(self, tool: dict[str, Any] | None) -> None:
         if tool is None:

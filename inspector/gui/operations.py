@@ -26,8 +26,10 @@ from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping
 from inspector.i18n import _
 from inspector.mcp import (CancelSignal, LegFinished, LegStarted, McpClient, NullObserver, OperationFinished,
                            OperationStarted, ProgressSeen, ServerEndpoint, parse_budget, public_url)
+from inspector.mcp.standalone import ServerNotification
 from inspector.store import RunStore, ServerRegistry, StoreError
 
+from .server_requests import WindowAnswers
 from .widgets.budget_state import BarState, ProgressMark, ending_for
 
 #: Housekeeping after quitting (cancel notices, session ends) gets at most this long.
@@ -60,6 +62,7 @@ class _Reports(QObject):
     leg_started = Signal(object, float)
     leg_finished = Signal(object, float)
     progress = Signal(object, float)
+    notification = Signal(object, float)
     finished = Signal(object, float)
     done = Signal(object)
 
@@ -82,6 +85,9 @@ class _Observer(NullObserver):
     def progress(self, report: ProgressSeen) -> None:
         self._reports.progress.emit(report, time.monotonic())
 
+    def notification(self, report: ServerNotification) -> None:
+        self._reports.notification.emit(report, time.monotonic())
+
     def operation_finished(self, report: OperationFinished) -> None:
         self._reports.finished.emit(report, time.monotonic())
 
@@ -93,6 +99,8 @@ class OperationTask(QObject):
     changed = Signal()
     #: The operation is over; the outcome is in :attr:`outcome`.
     finished = Signal(object)
+    #: The server sent a notification (a log message, a list-changed notice).
+    server_notification = Signal(object)
 
     def __init__(self, number: int, kind: str, title: str, server: ServerEndpoint, budget_s: float,
                  tool: str | None = None, arguments: dict[str, Any] | None = None) -> None:
@@ -119,6 +127,7 @@ class OperationTask(QObject):
         self._reports.leg_started.connect(self._on_leg_started, queued)
         self._reports.leg_finished.connect(self._on_leg_finished, queued)
         self._reports.progress.connect(self._on_progress, queued)
+        self._reports.notification.connect(lambda report, at: self.server_notification.emit(report), queued)
         self._reports.finished.connect(self._on_finished, queued)
         self._reports.done.connect(self._on_done, queued)
 
@@ -188,12 +197,17 @@ class OperationsEngine(QObject):
 
     #: A new operation was submitted (the task is the argument).
     submitted = Signal(object)
+    #: A server said its list of tools changed (the server's URL, without credentials).
+    tools_changed = Signal(str)
 
-    def __init__(self, db_path: Path | None, *, client_factory: Callable[[], McpClient] = McpClient,
-                 default_budget_s: float | None = None) -> None:
+    def __init__(self, db_path: Path | None, *, client_factory: Callable[[], McpClient] | None = None,
+                 default_budget_s: float | None = None, answers: WindowAnswers | None = None) -> None:
         super().__init__()
         self._db_path = db_path
-        self._client_factory = client_factory
+        #: Who answers the servers' questions and sampling requests (the window's dialogs); set
+        #: before :meth:`start`. Without it the client declines them.
+        self.answers = answers
+        self._client_factory = client_factory or self._new_client
         self.default_budget_s = default_budget_s
         self._numbers = itertools.count(1)
         self._tasks: list[OperationTask] = []
@@ -214,6 +228,11 @@ class OperationsEngine(QObject):
         self._thread = threading.Thread(target=self._work, name="run-inspector-operations", daemon=True)
         self._thread.start()
         self._ready.wait(10)
+
+    def _new_client(self) -> McpClient:
+        # The standalone stream is opened for each operation: list changes refresh the catalogue.
+        return McpClient(handler=self.answers.handler() if self.answers is not None else None,
+                         standalone_stream=True)
 
     @property
     def thread(self) -> threading.Thread | None:
@@ -301,10 +320,15 @@ class OperationsEngine(QObject):
         budget = parse_budget(self.default_budget_s if budget_s is None else budget_s)
         task = OperationTask(next(self._numbers), kind, title, server, budget, tool, arguments)
         self._tasks.append(task)
+        task.server_notification.connect(lambda report, url=task.server_url: self._notified(url, report))
         self.submitted.emit(task)
         observer = _Observer(task._reports)
         self._loop.call_soon_threadsafe(self._begin, task, observer, store)
         return task
+
+    def _notified(self, server_url: str, report: ServerNotification) -> None:
+        if report.method == "notifications/tools/list_changed":
+            self.tools_changed.emit(server_url)
 
     # -- on the worker thread -------------------------------------------------------------------
 

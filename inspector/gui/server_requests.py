@@ -1,0 +1,94 @@
+"""The window's answers to a server's requests: questions go to a dialog, sampling to a confirmation.
+
+The client runs on the engine's worker thread; its handler (:meth:`WindowAnswers.handler`)
+hands each question to the GUI thread as a :class:`PendingQuestion` (a queued signal) and waits
+for the user's answer, within the operation's deadline. When the deadline cuts the wait off,
+the question is withdrawn and the dialog closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from inspector.i18n import _
+from inspector.mcp import ElicitationRequest, RequestRefused, ServerRequestHandler
+from inspector.mcp.server_requests import USER_REFUSED, Sampler
+
+
+class PendingQuestion:
+    """A question (or a sampling request) waiting for the user; answered from the GUI thread."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], remaining_s: float,
+                 message: str = "", schema: dict[str, Any] | None = None,
+                 params: dict[str, Any] | None = None) -> None:
+        self._loop = loop
+        self._future = future
+        self.message = message
+        self.schema = schema or {}
+        #: A sampling request's params (``None`` for a question).
+        self.params = params
+        #: When it reached the client (monotonic) and how much of the budget was left then.
+        self.received_at = time.monotonic()
+        self.remaining_s = remaining_s
+        self.withdrawn = False
+
+    def remaining_now(self) -> float:
+        """Seconds of the operation's budget left now."""
+        return max(self.remaining_s - (time.monotonic() - self.received_at), 0.0)
+
+    def answer(self, value: Any) -> None:
+        """Give the answer (thread-safe); an answer after the question was withdrawn is dropped."""
+        def settle() -> None:
+            if not self._future.done():
+                self._future.set_result(value)
+
+        try:
+            self._loop.call_soon_threadsafe(settle)
+        except RuntimeError:  # the worker's loop has ended
+            pass
+
+
+class WindowAnswers(QObject):
+    """Builds the client's handler for the window and carries its questions to the GUI thread."""
+
+    #: A question for the user (a :class:`PendingQuestion`); emitted on the worker thread.
+    question = Signal(object)
+    #: A sampling request to confirm (a :class:`PendingQuestion` with ``params``).
+    sampling = Signal(object)
+    #: The deadline cut a pending question off: its dialog closes.
+    withdrawn = Signal(object)
+
+    def __init__(self, sampler: Sampler | None = None) -> None:
+        super().__init__()
+        #: The configured chat model's sampler; without one, sampling is not offered.
+        self.sampler = sampler
+
+    def handler(self) -> ServerRequestHandler:
+        return ServerRequestHandler(elicit=self._elicit, sample=self._sample if self.sampler is not None else None)
+
+    async def _wait(self, pending: PendingQuestion, signal: Signal) -> Any:
+        signal.emit(pending)
+        try:
+            return await pending._future
+        finally:
+            if not pending._future.done():
+                pending.withdrawn = True
+                self.withdrawn.emit(pending)
+
+    async def _elicit(self, request: ElicitationRequest) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        pending = PendingQuestion(loop, loop.create_future(), request.remaining_s, request.message, request.schema)
+        return await self._wait(pending, self.question)
+
+    async def _sample(self, params: dict[str, Any], remaining_s: float) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        pending = PendingQuestion(loop, loop.create_future(), remaining_s, params=params)
+        allowed = await self._wait(pending, self.sampling)
+        if not allowed:
+            raise RequestRefused(USER_REFUSED, _("The user refused to let the server use the model."))
+        assert self.sampler is not None
+        return await self.sampler(params, remaining_s)
