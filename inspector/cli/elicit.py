@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from inspector.i18n import _, ngettext
 from inspector.mcp.elicitation import FormField, accept_defaults, cancel_all, decline_all, form_fields
 from inspector.mcp.server_requests import ElicitationRequest, Elicitor
 
@@ -34,9 +35,9 @@ def elicitor_for(choice: str | None, *, stdin: TextIO | None = None, stderr: Tex
     if choice == "ask":
         stdin, stderr = stdin or sys.stdin, stderr or sys.stderr
         if not stdin.isatty():
-            raise UsageError("--elicit ask needs a terminal to ask on; use decline, cancel or defaults instead.")
+            raise UsageError(_("--elicit ask needs a terminal to ask on; use decline, cancel or defaults instead."))
         return TerminalElicitor(stdin.readline, stderr)
-    raise UsageError("--elicit must be one of {choices}.".format(choices=", ".join(ELICIT_CHOICES)))
+    raise UsageError(_("--elicit must be one of {choices}.").format(choices=", ".join(ELICIT_CHOICES)))
 
 
 class TerminalElicitor:
@@ -73,18 +74,17 @@ class TerminalElicitor:
 
     def ask(self, request: ElicitationRequest) -> dict[str, Any]:
         """The whole dialogue, blocking; end of input cancels."""
-        self._say("The server asks: {message}".format(message=request.message))
+        self._say(_("The server asks: {message}").format(message=request.message))
         seconds = max(round(request.remaining_s), 0)
-        if seconds == 1:
-            self._say("You have 1 second of the operation's budget left to answer.")
-        else:
-            self._say("You have {seconds} seconds of the operation's budget left to answer.".format(seconds=seconds))
+        self._say(ngettext("You have {seconds} second of the operation's budget left to answer.",
+                           "You have {seconds} seconds of the operation's budget left to answer.",
+                           seconds).format(seconds=seconds))
         fields = form_fields(request.schema)
         if fields is None:
-            self._say("The form the server asks for cannot be shown here, so the question is declined.")
+            self._say(_("The form the server asks for cannot be shown here, so the question is declined."))
             return {"action": "decline"}
         while True:
-            choice = self._prompt("Answer it (a), decline (d) or cancel (c)? ")
+            choice = self._prompt(_("Answer it (a), decline (d) or cancel (c)? "))
             if choice is None or choice.lower() in ("c", "cancel"):
                 return {"action": "cancel"}
             if choice.lower() in ("d", "decline"):
@@ -102,10 +102,10 @@ class TerminalElicitor:
 
     def _ask_field(self, item: FormField) -> Any:
         hint = item.kind if item.choices is None else " / ".join(item.choices)
-        default = " [{default}]".format(default=item.default) if item.has_default else ""
-        need = "required" if item.required else "optional"
+        default = _(" [{default}]").format(default=item.default) if item.has_default else ""
+        need = _("required") if item.required else _("optional")
         while True:
-            line = self._prompt("{title} ({hint}, {need}){default}: ".format(
+            line = self._prompt(_("{title} ({hint}, {need}){default}: ").format(
                 title=item.title, hint=hint, need=need, default=default))
             if line is None:
                 return _CANCELLED
@@ -114,7 +114,7 @@ class TerminalElicitor:
                     return item.default
                 if not item.required:
                     return _SKIPPED
-                self._say("This field is required.")
+                self._say(_("This field is required."))
                 continue
             value, problem = parse_field(item, line)
             if problem is None:
@@ -130,23 +130,23 @@ def parse_field(item: FormField, text: str) -> tuple[Any, str | None]:
     if item.choices is not None:
         if text in item.choices:
             return text, None
-        return None, "Please type one of: {choices}.".format(choices=", ".join(item.choices))
+        return None, _("Please type one of: {choices}.").format(choices=", ".join(item.choices))
     if item.kind == "boolean":
         if text.lower() in ("y", "yes", "true"):
             return True, None
         if text.lower() in ("n", "no", "false"):
             return False, None
-        return None, "Please type yes or no."
+        return None, _("Please type yes or no.")
     if item.kind == "integer":
         try:
             return int(text), None
         except ValueError:
-            return None, "Please type a whole number."
+            return None, _("Please type a whole number.")
     if item.kind == "number":
         try:
             return float(text), None
         except ValueError:
-            return None, "Please type a number."
+            return None, _("Please type a number.")
     return text, None
 
 

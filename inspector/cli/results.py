@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from inspector.i18n import _
 from inspector.mcp import tool_arguments
 
 
@@ -107,7 +108,7 @@ def server_request_lines(requests: object) -> list[str]:
         method, count = _text(entry.get("method")) or "(no method)", entry.get("count")
         times = "once" if count == 1 else "{count} times".format(count=count)
         if entry.get("declined"):
-            lines.append("The server asked the client for {method} ({times}); the client declined{why}."
+            lines.append(_("The server asked the client for {method} ({times}); the client declined{why}.")
                          .format(method=method, times=times, why=_declined_why(entry)))
         else:
             lines.append("The server asked the client for {method} ({times}); the client answered."
@@ -125,7 +126,7 @@ def _declined_why(entry: dict[str, Any]) -> str:
         if isinstance(exchange, dict) and exchange.get("declined") and isinstance(answered, dict):
             message = answered.get("message")
             if isinstance(message, str) and message:
-                return " (\"{reason}\")".format(reason=message)
+                return _(" (\"{reason}\")").format(reason=message)
     return ""
 
 
@@ -143,7 +144,7 @@ def elicitation_lines(requests: object) -> list[str]:
             asked, answered = exchange.get("asked"), exchange.get("answered")
             message = asked.get("message") if isinstance(asked, dict) else None
             action = answered.get("action") if isinstance(answered, dict) else None
-            lines.append("The server asked \"{message}\"; the answer was {action}.".format(
+            lines.append(_("The server asked \"{message}\"; the answer was {action}.").format(
                 message=_text(message), action=_text(action) or "?"))
     return lines
 
@@ -162,15 +163,15 @@ def notification_lines(notifications: object) -> list[str]:
             text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
             logger = _text(entry.get("logger"))
             if logger:
-                lines.append("Server log ({level}, from {logger}): {text}".format(
+                lines.append(_("Server log ({level}, from {logger}): {text}").format(
                     level=_text(entry.get("level")) or "?", logger=logger, text=text))
             else:
-                lines.append("Server log ({level}): {text}".format(level=_text(entry.get("level")) or "?", text=text))
+                lines.append(_("Server log ({level}): {text}").format(level=_text(entry.get("level")) or "?", text=text))
         elif method.endswith("/list_changed"):
             what = method.removeprefix("notifications/").removesuffix("/list_changed")
-            lines.append("The server said its list of {what} changed.".format(what=what))
+            lines.append(_("The server said its list of {what} changed.").format(what=what))
         elif method:
-            lines.append("The server sent the notification {method}.".format(method=method))
+            lines.append(_("The server sent the notification {method}.").format(method=method))
     return lines
 
 

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from inspector.i18n import _
 from inspector.mcp import ServerRequestHandler
 from inspector.mcp.server_requests import Root
 
@@ -29,7 +30,7 @@ def roots_from_options(raw: list[str]) -> tuple[Root, ...] | None:
         if urlsplit(item).scheme == "file":
             roots.append(Root(item))
         elif "://" in item:
-            raise UsageError("--root takes a folder or a file:// URI (got {value!r}).".format(value=item[:80]))
+            raise UsageError(_("--root takes a folder or a file:// URI (got {value!r}).").format(value=item[:80]))
         else:
             path = Path(item).expanduser().resolve()
             roots.append(Root(path.as_uri(), path.name or None))
@@ -40,10 +41,10 @@ def _sampler(args: argparse.Namespace):  # -> Sampler | None
     url, model = getattr(args, "sampling_model_url", None), getattr(args, "sampling_model", None)
     if not getattr(args, "allow_sampling", False):
         if url or model:
-            raise UsageError("--sampling-model-url and --sampling-model take effect only with --allow-sampling.")
+            raise UsageError(_("--sampling-model-url and --sampling-model take effect only with --allow-sampling."))
         return None
     if not url or not model:
-        raise UsageError("--allow-sampling needs a model: give --sampling-model-url and --sampling-model.")
+        raise UsageError(_("--allow-sampling needs a model: give --sampling-model-url and --sampling-model."))
     from inspector.agent.chat_model import OpenAIChatModel
     from inspector.agent.sampling import ChatModelSampler
 
@@ -51,8 +52,8 @@ def _sampler(args: argparse.Namespace):  # -> Sampler | None
     if args.sampling_api_key_env:
         api_key = os.environ.get(args.sampling_api_key_env) or None
         if api_key is None:
-            raise UsageError("The environment variable {name} is empty or not set; put the sampling model's API "
-                             "key there or leave out --sampling-api-key-env.".format(name=args.sampling_api_key_env))
+            raise UsageError(_("The environment variable {name} is empty or not set; put the sampling model's API "
+                               "key there or leave out --sampling-api-key-env.").format(name=args.sampling_api_key_env))
     try:
         chat = OpenAIChatModel(url, model, api_key=api_key)
     except ValueError as exc:
