@@ -57,6 +57,7 @@ class MainWindow(QMainWindow):
         if self.engine.answers is None:
             self.engine.answers = self.answers
         self.answers = self.engine.answers
+        self.answers.set_sampler(sampler_from_settings(settings))
         self.answers.question.connect(self.ask_question)
         self.answers.sampling.connect(self.confirm_sampling)
         self.answers.withdrawn.connect(self._withdrawn)
@@ -480,6 +481,7 @@ class MainWindow(QMainWindow):
         dialog = SettingsDialog(self.settings, str(self.db_path), self)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             self.engine.default_budget_s = self.settings.default_budget_s
+            self.answers.set_sampler(sampler_from_settings(self.settings))
             self._server_selected(self.servers.current())
 
     def _restore(self) -> None:
@@ -511,6 +513,20 @@ class MainWindow(QMainWindow):
         self.engine.shutdown()
         if self.demo is not None:
             self.demo.stop()
+
+
+def sampler_from_settings(settings: AppSettings):  # -> Sampler | None
+    """The configured model as a sampler, when the user allows servers to use it."""
+    if not (settings.allow_sampling and settings.sampling_model_url and settings.sampling_model):
+        return None
+    from inspector.agent.chat_model import OpenAIChatModel
+    from inspector.agent.sampling import ChatModelSampler
+
+    try:
+        model = OpenAIChatModel(settings.sampling_model_url, settings.sampling_model)
+    except ValueError:
+        return None
+    return ChatModelSampler(model, settings.sampling_model)
 
 
 def _status_word(status: str) -> str:

@@ -66,9 +66,17 @@ class WindowAnswers(QObject):
         super().__init__()
         #: The configured chat model's sampler; without one, sampling is not offered.
         self.sampler = sampler
+        self._handler = ServerRequestHandler(elicit=self._elicit)
+        self.set_sampler(sampler)
 
     def handler(self) -> ServerRequestHandler:
-        return ServerRequestHandler(elicit=self._elicit, sample=self._sample if self.sampler is not None else None)
+        """The client's handler; it follows :meth:`set_sampler` (capabilities are read per handshake)."""
+        return self._handler
+
+    def set_sampler(self, sampler: Sampler | None) -> None:
+        """Offer sampling with this model from the next operation on (``None``: no longer)."""
+        self.sampler = sampler
+        self._handler.sample = self._sample if sampler is not None else None
 
     async def _wait(self, pending: PendingQuestion, signal: Signal) -> Any:
         signal.emit(pending)

@@ -60,6 +60,32 @@ class AppSettings:
     def database_path(self, path: str) -> None:
         self.qsettings.setValue("database/path", path)
 
+    @property
+    def allow_sampling(self) -> bool:
+        """May servers use the model below (each request is still confirmed)?"""
+        return _bool(self.qsettings.value("sampling/allow", False))
+
+    @allow_sampling.setter
+    def allow_sampling(self, on: bool) -> None:
+        self.qsettings.setValue("sampling/allow", bool(on))
+
+    @property
+    def sampling_model_url(self) -> str:
+        """The OpenAI-compatible model server's base URL for servers' sampling requests."""
+        return str(self.qsettings.value("sampling/model_url", "") or "")
+
+    @sampling_model_url.setter
+    def sampling_model_url(self, url: str) -> None:
+        self.qsettings.setValue("sampling/model_url", url)
+
+    @property
+    def sampling_model(self) -> str:
+        return str(self.qsettings.value("sampling/model", "") or "")
+
+    @sampling_model.setter
+    def sampling_model(self, name: str) -> None:
+        self.qsettings.setValue("sampling/model", name)
+
     # -- what the window remembers ----------------------------------------------------------
 
     def restore_bytes(self, key: str) -> QByteArray | None:

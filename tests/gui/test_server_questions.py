@@ -184,3 +184,24 @@ def test_the_window_opens_a_dialog_for_a_question(qtbot, make_window, sdk_server
     dialog.decline_button.click()
     assert finish(qtbot, task).record.result.content == "elicitation answered: decline"
     assert not window.dialogs
+
+
+def test_sampling_is_offered_only_once_allowed_in_the_settings(qtbot, make_window) -> None:
+    from inspector.gui.dialogs.settings_dialog import SettingsDialog
+
+    window = make_window()
+    assert "sampling" not in window.answers.handler().capabilities()
+    dialog = SettingsDialog(window.settings, str(window.db_path), window)
+    qtbot.addWidget(dialog)
+    dialog.allow_sampling.setChecked(True)
+    dialog.accept()  # no model given: refused with a sentence, nothing saved
+    assert not dialog.sampling_error.isHidden() and not window.settings.allow_sampling
+    assert "the model server's address" in dialog.sampling_error.text()
+    dialog.sampling_url.setText("http://127.0.0.1:9/v1")
+    dialog.sampling_model.setText("fake-model")
+    dialog.accept()
+    assert window.settings.allow_sampling and window.settings.sampling_model == "fake-model"
+    from inspector.gui.main_window import sampler_from_settings
+
+    window.answers.set_sampler(sampler_from_settings(window.settings))
+    assert window.answers.handler().capabilities() == {"elicitation": {"form": {}}, "sampling": {}}

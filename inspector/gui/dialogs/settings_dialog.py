@@ -48,6 +48,18 @@ class SettingsDialog(QDialog):
         database_note = QLabel(_("A new database location takes effect the next time Run Inspector starts."))
         database_note.setWordWrap(True)
         database_note.setEnabled(False)
+        self.allow_sampling = QCheckBox(_("Let servers use this model (sampling); each request is shown "
+                                          "for confirmation first"))
+        self.allow_sampling.setChecked(settings.allow_sampling)
+        self.sampling_url = QLineEdit(settings.sampling_model_url)
+        self.sampling_url.setPlaceholderText("http://127.0.0.1:11434/v1")
+        self.sampling_url.setAccessibleName(_("The model server's address for sampling"))
+        self.sampling_model = QLineEdit(settings.sampling_model)
+        self.sampling_model.setAccessibleName(_("The model's name for sampling"))
+        self.sampling_error = QLabel()
+        self.sampling_error.setStyleSheet("color: #B84A00;")
+        self.sampling_error.setTextFormat(Qt.TextFormat.PlainText)
+        self.sampling_error.hide()
         form = QFormLayout()
         budget_column = QVBoxLayout()
         budget_column.addWidget(self.budget)
@@ -59,6 +71,12 @@ class SettingsDialog(QDialog):
         database_column.addLayout(database_row)
         database_column.addWidget(database_note)
         form.addRow(_("Run database"), database_column)
+        sampling_column = QVBoxLayout()
+        sampling_column.addWidget(self.allow_sampling)
+        sampling_column.addWidget(self.sampling_url)
+        sampling_column.addWidget(self.sampling_model)
+        sampling_column.addWidget(self.sampling_error)
+        form.addRow(_("Sampling"), sampling_column)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -85,6 +103,15 @@ class SettingsDialog(QDialog):
             self.budget_error.setTextFormat(Qt.TextFormat.PlainText)
             self.budget_error.show()
             return
+        url, model = self.sampling_url.text().strip(), self.sampling_model.text().strip()
+        if self.allow_sampling.isChecked() and not (url.startswith(("http://", "https://")) and model):
+            self.sampling_error.setText(_("To let servers use a model, give the model server's address "
+                                          "(http:// or https://) and the model's name."))
+            self.sampling_error.show()
+            return
+        self._settings.allow_sampling = self.allow_sampling.isChecked()
+        self._settings.sampling_model_url = url
+        self._settings.sampling_model = model
         self._settings.default_budget_s = max(budget, float(MINIMUM_LEG_SECONDS))
         self._settings.demo_autostart = self.demo.isChecked()
         self._settings.database_path = self.database.text().strip()
