@@ -184,6 +184,9 @@ def test_the_window_opens_a_dialog_for_a_question(qtbot, make_window, sdk_server
     dialog.decline_button.click()
     assert finish(qtbot, task).record.result.content == "elicitation answered: decline"
     assert not window.dialogs
+    # The result pane names what the server asked and what it was told.
+    window.result.show_task(task)
+    assert 'The server asked "What is your name?"; the answer was decline.' in window.result.text.toPlainText()
 
 
 def test_sampling_is_offered_only_once_allowed_in_the_settings(qtbot, make_window) -> None:

@@ -73,7 +73,9 @@ class ResultView(QWidget):
         if blocks:
             lines.append(_("Not shown as text: {blocks}.").format(blocks=blocks))
         self.sentence.setText("\n".join(lines))
-        self.text.setPlainText(self._text(task))
+        exchanges = server_exchange_lines(record.step.to_payload())
+        text = self._text(task)
+        self.text.setPlainText(text + ("\n\n" + "\n".join(exchanges) if exchanges else ""))
         structured = getattr(record.result, "structured_content", None)
         if isinstance(structured, dict) and structured:
             fill_structure(self.structure.invisibleRootItem(), structured)
@@ -130,6 +132,15 @@ class ResultView(QWidget):
         record = task.outcome.record if task.outcome else None
         dropped = getattr(getattr(record, "result", None), "dropped_blocks", {}) or {}
         return ", ".join(f"{count} {kind}" for kind, count in sorted(dropped.items()))
+
+
+def server_exchange_lines(payload: dict[str, Any]) -> list[str]:
+    """What the server asked the client (and the answers) and its log messages, as sentences."""
+    from inspector.cli.results import elicitation_lines, notification_lines, server_request_lines
+
+    requests = payload.get("serverRequests")
+    return (server_request_lines(requests) + elicitation_lines(requests)
+            + notification_lines(payload.get("serverNotifications")))
 
 
 def _progress_line(mark: Any) -> str:
