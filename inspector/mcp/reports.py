@@ -10,6 +10,10 @@ from .server_requests import ServerRequestSeen
 from .standalone import ServerNotification
 
 
+#: How many notifications (log messages, list changes) an operation's recorder keeps.
+MAX_RECORDED_NOTIFICATIONS = 1000
+
+
 class LegOutcome(str, Enum):
     """How one leg (one HTTP request) ended."""
 
@@ -131,6 +135,7 @@ class OperationRecorder(NullObserver):
     progress_seen: list[ProgressSeen] = field(default_factory=list)
     server_requests: list[ServerRequestSeen] = field(default_factory=list)
     notifications: list[ServerNotification] = field(default_factory=list)
+    notifications_dropped: int = 0
     finished: OperationFinished | None = None
 
     def operation_started(self, report: OperationStarted) -> None:
@@ -149,7 +154,11 @@ class OperationRecorder(NullObserver):
         self.server_requests.append(report)
 
     def notification(self, report: ServerNotification) -> None:
-        self.notifications.append(report)
+        # A server may send log messages without end: the first ones are kept, the rest counted.
+        if len(self.notifications) < MAX_RECORDED_NOTIFICATIONS:
+            self.notifications.append(report)
+        else:
+            self.notifications_dropped += 1
 
     def operation_finished(self, report: OperationFinished) -> None:
         self.finished = report
