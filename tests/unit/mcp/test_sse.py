@@ -108,15 +108,3 @@ def test_event_ids_and_retry_are_kept_for_resumption() -> None:
     parser.feed("id: bad\x00id\n\n")
     assert parser.last_event_id == "ev-2"  # an id with NUL is ignored, as the SSE standard says
 
-
-def test_the_recorder_keeps_the_first_notifications_and_counts_the_rest() -> None:
-    from inspector.mcp import OperationRecorder
-    from inspector.mcp.reports import MAX_RECORDED_NOTIFICATIONS
-    from inspector.mcp.standalone import ServerNotification
-
-    recorder = OperationRecorder()
-    for number in range(MAX_RECORDED_NOTIFICATIONS + 5):
-        recorder.notification(ServerNotification("notifications/message", {"data": number}, "GET"))
-    assert len(recorder.notifications) == MAX_RECORDED_NOTIFICATIONS
-    assert recorder.notifications_dropped == 5
-    assert recorder.notifications[0].params == {"data": 0}
