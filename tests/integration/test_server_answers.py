@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from typing import Any
 
 import pytest
@@ -89,13 +88,14 @@ def test_the_budget_running_out_while_the_user_thinks_cuts_the_question_off(sdk_
         await asyncio.sleep(3600)
         return {"action": "cancel"}
 
-    started = time.monotonic()
     record = run_tool(sdk_url, "ask_name", ServerRequestHandler(elicit=never), budget_s=2)
-    took = time.monotonic() - started
-    assert took < 3.5, "the question outlived the operation's budget"
+    # The operation ends within its budget (plus less than the one second a leg's rounded-up
+    # grant may admit), not when the user would have answered.
+    assert record.latency_ms < 3100, "the question outlived the operation's budget"
     [exchange] = exchanges(record, "elicitation/create")
     assert exchange["declined"] is True and exchange["answered"]["code"] == -32001
-    assert 1500 <= exchange["durationMs"] <= 2100
+    # The question was cut off at the deadline: it got what was left of the 2 s, no more.
+    assert 0 < exchange["durationMs"] <= 2050
     # The server got the "stopped waiting" reply and answered within the leg's rounded grant,
     # or the leg timed out: either way the operation ends within the budget and says so.
     if record.error is not None:
