@@ -74,9 +74,9 @@ def write_trace(path: Path, steps: int) -> int:
 CHILD = r"""
 import json, resource, sys, time
 from inspector.store import RunStore
-from inspector.store.trace_import import import_trace
-from inspector.store.trace_export import export
-from inspector.store import trace_import
+from inspector.transfer.importing import import_trace
+from inspector.transfer.exporting import export
+from inspector.transfer import importing as trace_import
 task, db, source = sys.argv[1], sys.argv[2], sys.argv[3]
 calls = []
 store = RunStore.open(db)

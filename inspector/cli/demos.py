@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import sys
 import threading
 
@@ -29,8 +30,6 @@ def _whole_number(option: str, raw: str, minimum: int) -> int:
 
 
 def _seconds(option: str, raw: str | None, *, allow_zero: bool = False) -> float | None:
-    import math
-
     if raw is None:
         return None
     try:

@@ -123,7 +123,10 @@ def _demo_commands(commands: argparse._SubParsersAction) -> None:
     agent.add_argument("--model", required=True, metavar="NAME", help="the model's name")
     agent.add_argument("--server", required=True, metavar="URL", help="the MCP server whose tools the model may call")
     agent.add_argument("--api-key-env", metavar="VARIABLE",
-                       help="read the model's API key from this environment variable (never stored or printed)")
+                       help="read the model's API key from this environment variable (never stored or printed); "
+                            "otherwise the system keyring, then RUN_INSPECTOR_MODEL_API_KEY")
+    agent.add_argument("--ask-api-key", action="store_true",
+                       help="ask for the model's API key at the terminal (kept in the system keyring if usable)")
     agent.add_argument("--max-rounds", default="8", metavar="N", help="stop after this many rounds (default 8)")
     agent.add_argument("--cancel-after", metavar="SECONDS", help="cancel the run after this many seconds")
     agent.add_argument("--budget", metavar="SECONDS", help="time budget of each tool operation")

@@ -8,8 +8,7 @@ import sys
 import time
 
 from inspector.store import StoreError, UnknownRunError
-from inspector.store.trace_export import export
-from inspector.store.trace_import import TraceImportError, import_trace
+from inspector.transfer import TraceExportError, TraceImportError, export, import_trace
 
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, open_store
 
@@ -42,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
             _clear_progress()
             print(f"run-inspector: {exc}", file=sys.stderr)
             return EXIT_USAGE  # bad input, like a bad argument: nothing was changed
-        except (StoreError, UnknownRunError) as exc:
+        except (StoreError, UnknownRunError, TraceExportError) as exc:
             _clear_progress()
             print(f"run-inspector: {exc}", file=sys.stderr)
             return EXIT_FAILED

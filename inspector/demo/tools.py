@@ -72,7 +72,11 @@ async def _slow_task(ctx: ServerRequestContext[Any], args: dict[str, Any], state
         await anyio.sleep(seconds / steps)
         # Sent on the call's own event stream; a client that asked for no progress gets none.
         await ctx.session.report_progress(step, steps, f"Step {step} of {steps} done.")
-    return text_result(f"Finished {steps} steps in {time.monotonic() - started:.1f} seconds.")
+    seconds_taken = time.monotonic() - started
+    # Whole sentences per count, ready for a later ngettext pass.
+    if steps == 1:
+        return text_result(f"Finished 1 step in {seconds_taken:.1f} seconds.")
+    return text_result(f"Finished {steps} steps in {seconds_taken:.1f} seconds.")
 
 
 async def _hang(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:

@@ -1,4 +1,4 @@
-"""The run store: SQLite through sqlite-utils: runs, steps, legs, servers, health; export, import."""
+"""The run store: SQLite through sqlite-utils: runs, steps, legs, servers, health. No Qt."""
 
 from .database import open_database
 from .errors import NewerSchemaError, StoreError, UnknownRunError

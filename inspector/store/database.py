@@ -4,32 +4,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from datetime import datetime, timezone
 from pathlib import Path
 
 import sqlite_utils
 
 from .errors import NewerSchemaError, StoreError
 from .schema import MIGRATIONS, SCHEMA_VERSION
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def to_stored_time(moment: datetime | None) -> str:
-    """UTC, ISO 8601, fixed width (so text order is time order). '' means unknown."""
-    if moment is None:
-        return ""
-    if moment.tzinfo is None:
-        raise ValueError("stored times must be timezone-aware")
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def from_stored_time(text: str | None) -> datetime | None:
-    if not text:
-        return None
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
 
 
 def open_database(path: str | os.PathLike[str]) -> sqlite_utils.Database:

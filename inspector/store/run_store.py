@@ -15,8 +15,9 @@ from typing import Any
 import sqlite_utils
 
 from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, step_outcome
+from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
-from .database import from_stored_time, open_database, pid_alive, to_stored_time, utc_now
+from .database import open_database, pid_alive
 from .errors import StoreError, UnknownRunError
 
 SOURCES = RUN_SOURCES

@@ -14,7 +14,8 @@ from datetime import datetime
 
 import sqlite_utils
 
-from .database import from_stored_time, to_stored_time, utc_now
+from inspector.runs.times import from_stored_time, to_stored_time, utc_now
+
 from .secrets import NoSecretKeeper, SecretKeeper, is_secret_header
 
 OPERATION_OUTCOMES = ("ok", "failed", "cancelled")

@@ -12,7 +12,7 @@ from pathlib import Path
 from google.protobuf import json_format
 from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
 
-from inspector.store.redact import REDACTED
+from inspector.traces.redact import REDACTED
 from tests.support.fault_server import Exchange, FaultServer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -297,3 +297,19 @@ def test_sdk_client_through_a_slow_handshake():
     with DemoServer(DemoOptions(handshake_delay_s=0.3)) as server:
         result = sdk(server.url, lambda client: client.call_tool("echo", {"text": "late"}))
     assert texts(result) == ["late"]
+
+
+def test_sdk_client_in_its_default_mode_speaks_the_newer_protocol(plain_demo):
+    async def go():
+        async with Client(plain_demo.url) as client:  # probes server/discover, no handshake
+            return client.protocol_version, await client.call_tool("echo", {"text": "modern"})
+
+    version, result = asyncio.run(go())
+    assert version not in ("2025-11-25", "2025-06-18")
+    assert texts(result) == ["modern"]
+
+
+def test_slow_task_says_step_for_one_step(plain_demo):
+    result = ours(plain_demo.url, lambda client, endpoint: client.call_tool(endpoint, "slow_task",
+                                                                           {"seconds": 0, "steps": 1}))
+    assert result.content.startswith("Finished 1 step in ")

@@ -16,10 +16,12 @@ ALLOWED = {
     "runs": {"runs"},
     "i18n": {"i18n", "runs"},
     "store": {"store", "runs"},
-    "agent": {"agent", "runs", "mcp"},
+    "traces": {"traces", "runs"},
+    "transfer": {"transfer", "traces", "store", "runs"},
+    "agent": {"agent", "runs", "mcp", "store"},
     "demo": {"demo"},
-    "gui": {"gui", "agent", "store", "traces", "i18n", "runs", "mcp", "demo"},
-    "cli": {"cli", "mcp", "runs", "store", "agent", "i18n", "demo", "gui"},
+    "gui": {"gui", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo"},
+    "cli": {"cli", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui"},
     "__main__": {"cli"},
     "__init__": set(),
 }
@@ -81,3 +83,19 @@ def test_the_checker_sees_relative_imports(tmp_path: Path) -> None:
     imports = _imports(PACKAGE / "mcp" / "client.py")
     assert "inspector.mcp.cancel" in imports
     assert "httpx" in imports
+
+
+# Third-party parts a layer must not use: it would be doing another layer's job.
+FORBIDDEN = {
+    "traces": ("sqlite3", "sqlite_utils", "httpx"),
+    "runs": ("sqlite3", "sqlite_utils", "httpx"),
+    "store": ("httpx",),
+    "mcp": ("sqlite3", "sqlite_utils"),
+}
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_layers_keep_to_their_job(path: Path) -> None:
+    forbidden = FORBIDDEN.get(_layer(path), ())
+    used = [name for name in _imports(path) if name.split(".")[0] in forbidden]
+    assert not used, f"{path.relative_to(PACKAGE)} uses {used}, which is not the {_layer(path)} layer's job"

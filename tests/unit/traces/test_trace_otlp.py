@@ -12,9 +12,9 @@ from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
 from test_trace_support import LLM_PAYLOAD, TOOL_PAYLOAD, attr, fill, otlp_doc, snapshot, span, write_json
 
 from inspector.store import RunStore
-from inspector.store import otlp
-from inspector.store.trace_export import export
-from inspector.store.trace_import import import_trace
+from inspector.traces import otlp
+from inspector.transfer.exporting import export
+from inspector.transfer.importing import import_trace
 
 TRACE = "5b8efff798038103d269b633813fc60c"
 

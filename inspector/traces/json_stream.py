@@ -23,7 +23,7 @@ from typing import Any
 import ijson
 from ijson.utils import sendable_list
 
-from .trace_format import MAX_DEPTH, MAX_RECORD_BYTES, MAX_STRING_CHARS, Path, TraceProblem, describe
+from .format import MAX_DEPTH, MAX_RECORD_BYTES, MAX_STRING_CHARS, Path, TraceProblem, describe
 
 READ_CHUNK = 256 * 1024
 """How many bytes are read from a file at a time."""

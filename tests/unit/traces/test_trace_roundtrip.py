@@ -9,8 +9,8 @@ import pytest
 from test_trace_support import LLM_PAYLOAD, TOOL_PAYLOAD, fill, run_doc, snapshot, step_doc, trace_doc, write_json
 
 from inspector.store import RunStore
-from inspector.store.trace_export import export
-from inspector.store.trace_import import ImportReport, import_trace
+from inspector.transfer.exporting import export
+from inspector.transfer.importing import ImportReport, import_trace
 
 
 @pytest.fixture

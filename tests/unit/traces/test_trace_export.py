@@ -13,8 +13,8 @@ from test_trace_support import T0, fill, snapshot
 
 from inspector.runs import RunStep, RunTrace, ToolResult
 from inspector.store import RunStore, UnknownRunError
-from inspector.store.trace_export import TraceExportError, export
-from inspector.store.trace_import import import_trace
+from inspector.transfer.exporting import TraceExportError, export
+from inspector.transfer.importing import import_trace
 
 SECRETS = [f"S3cretValue{n:02d}x9" for n in range(24)]
 
@@ -139,7 +139,7 @@ def test_the_export_is_one_snapshot_even_while_steps_are_written(store: RunStore
             added.append(writer.append_step(run_ids[0], RunStep(kind="llm", round=9, duration_ms=1.0), T0))
 
     try:
-        import inspector.store.trace_export as trace_export
+        import inspector.transfer.exporting as trace_export
         interval, trace_export.PROGRESS_INTERVAL_S = trace_export.PROGRESS_INTERVAL_S, 0
         try:
             report = export(store, None, None, tmp_path / "out.json", progress=write_meanwhile)

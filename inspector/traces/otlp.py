@@ -21,9 +21,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from inspector.runs import Leg, ToolOutcome
+from inspector.runs.times import to_stored_time
 
-from .database import to_stored_time
-from .trace_format import (MAX_DEPTH, Path, RunHeader, TraceProblem, TraceStep, describe, dump_json,
+from .format import (MAX_DEPTH, Path, RunHeader, TraceProblem, TraceStep, describe, dump_json,
                            load_embedded_json, read_payload, read_sequence, read_status, read_text,
                            read_time, read_uid)
 

@@ -15,8 +15,7 @@ from typing import Any
 
 from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
 
-from .database import to_stored_time
-from .errors import StoreError
+from inspector.runs.times import to_stored_time
 
 
 FORMAT_NAME = "run-inspector-trace"
@@ -50,7 +49,11 @@ Path = tuple[str | int, ...]
 """Where a value sits in a JSON document: keys and list indexes from the top."""
 
 
-class TraceImportError(StoreError):
+class TraceError(Exception):
+    """A trace file could not be read or written; the message says what and where."""
+
+
+class TraceImportError(TraceError):
     """A file cannot be imported. Nothing was written; the message says where and what is wrong.
 
     ``location`` names the place (``runs[3].steps[17].payload.toolOutcome``, ``line 12: ...``

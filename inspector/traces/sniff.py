@@ -13,7 +13,7 @@ from pathlib import Path as FilePath
 from typing import Any
 
 from .json_stream import JSON_ERRORS, READ_CHUNK, BadJson, event_parser, json_error_reason
-from .trace_format import FORMAT_NAME, FORMAT_VERSION, TraceProblem, describe
+from .format import FORMAT_NAME, FORMAT_VERSION, TraceProblem, describe
 
 _BOM = b"\xef\xbb\xbf"
 

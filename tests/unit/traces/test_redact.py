@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from inspector.runs import RunStep
-from inspector.store.redact import REDACTED, is_secret_key, redact, redact_text
+from inspector.traces.redact import REDACTED, is_secret_key, redact, redact_text
 
 PAYLOAD_KEYS = [
     "kind", "round", "durationMs", "messagesSent", "toolSpecs", "content", "thinking", "finishReason",

@@ -1,161 +1,50 @@
-"""Importing a trace file into the run store: all of it, or nothing.
+"""Reading trace files: our format, bare lists of reference step payloads, and OTLP JSON.
 
-Accepted: our trace format (``docs/trace-format.md``), a bare JSON list of step payloads (as the
-reference stores them), and OTLP JSON (one object, a list of objects, or JSON Lines as the
-OpenTelemetry collector's file exporter writes them).
-
-Nothing is written before the whole file has been checked. Pass 1 streams the file, checks
-everything and plans the runs, keeping the checked steps in memory up to :data:`CACHE_BUDGET`;
-then one transaction writes them. A file too big for that budget is streamed a second time to
-write (memory stays bounded either way); a file that changes between the two reads is refused
-(its hash is compared) and the transaction rolled back.
-
-This module holds that orchestration and the readers of the three kinds of file; the streaming
-JSON they are built on is in :mod:`.json_stream`, telling the kinds apart in :mod:`.trace_sniff`.
+A reader streams a file (never holding it whole) and hands each run header and each checked
+step to a *sink*, an object with ``run(key, header, path)`` and ``step(key, step, path, size)``.
+:class:`TracePlan` is the sink that checks a whole file and remembers what it found; the
+importer (:mod:`inspector.transfer.importing`) passes another sink that writes to the database.
+Nothing here knows about SQLite.
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
-import sqlite3
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path as FilePath
-from typing import Any
+from typing import Any, Protocol
 
 from inspector.runs import RunStep, RunTrace, StepKind, ToolOutcome, step_outcome
 
-from .database import from_stored_time
-from .errors import StoreError
-from .json_stream import READ_CHUNK, BadJson, ListShape, ObjectShape, Record, ValueParser, Walker, locate_bad_json
+from .format import (Path, RunHeader, TraceProblem, TraceStep, describe, dump_json, format_path, read_payload,
+                     read_run_header, read_step_record, read_time)
+from .json_stream import READ_CHUNK, ListShape, ObjectShape, Record, ValueParser, Walker
 from .otlp import SpanSorter, read_attributes
-from .progress_meter import PROGRESS_INTERVAL_S, ProgressMeter
-from .run_store import RunStore
-from .trace_format import (Path, RunHeader, TraceImportError, TraceProblem, TraceStep, describe, dump_json,
-                           format_path, read_run_header, read_step_record, read_payload, read_time)
-from .trace_sniff import FileKind, check_format_field, sniff
+from .progress import ProgressMeter
+from .sniff import FileKind, check_format_field
 
-__all__ = ["CACHE_BUDGET", "ImportReport", "Progress", "TraceImportError", "import_trace"]
-
-Progress = Callable[[int, int], None]
-"""``progress(done, total)`` with ``total`` twice the file size: reading counts the bytes read,
-writing the same share of the file per step written. It may raise (e.g. to cancel): the
-import then stops and writes nothing."""
+__all__ = ["CACHE_BUDGET", "PlannedRun", "TraceSink", "TracePlan", "read_file", "reader_for"]
 
 CACHE_BUDGET = 384_000_000
-"""Estimated bytes of checked steps pass 1 may keep for writing (see :meth:`_Plan.step`).
+"""Estimated bytes of checked steps a :class:`TracePlan` may keep for writing.
 
 Checking a step (building its :class:`RunStep`) is the dearest part of an import; keeping
 the checked steps saves doing it twice. Above the budget they are dropped and re-read."""
 
 
-@dataclass(frozen=True)
-class ImportReport:
-    """What an import did. ``file_format`` is ``trace``, ``payloads`` or ``otlp``."""
+class TraceSink(Protocol):
+    """Where a reader sends what it reads."""
 
-    file_format: str
-    run_ids: tuple[int, ...]
-    imported_uids: tuple[str, ...]
-    already_present: tuple[str, ...]
-    steps_imported: int
+    def run(self, key: Any, header: RunHeader, path: Path) -> None: ...
 
-    @property
-    def runs_imported(self) -> int:
-        """How many runs were added."""
-        return len(self.run_ids)
+    def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None: ...
 
 
-def import_trace(store: RunStore, path: str | FilePath, progress: Progress | None = None) -> ImportReport:
-    """Import the runs of the file at ``path``; runs whose uid is already stored are skipped.
-
-    Imported runs get source ``imported`` and ``origin`` = the file name, and keep their uid,
-    title, server, status and times (a run still ``running`` in the file becomes
-    ``interrupted``: no process here is writing it). Raises :class:`TraceImportError`, naming
-    the place in the file, for anything wrong; the database is then unchanged.
-    """
-    source = FilePath(path)
-    name = source.name
-    try:
-        with _without_cyclic_gc():
-            total = source.stat().st_size
-            meter = ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S)
-            kind = sniff(source)
-            plan = _Plan()
-            reader = _reader(kind, plan, checking=True, title=source.stem)
-            first_hash = _read(source, kind, reader, meter)
-            report = _write(store, source, kind, plan, first_hash, meter)
-    except TraceProblem as problem:
-        location = format_path(problem.path)
-        raise TraceImportError(name, f"line {problem.line}: {location}" if problem.line else location,
-                               problem.problem) from None
-    except BadJson as bad:
-        raise TraceImportError(name, *locate_bad_json(source, bad)) from None
-    except OSError as error:
-        raise TraceImportError(name, "the file", f"cannot be read ({error.strerror or error})") from None
-    except sqlite3.Error as error:
-        raise StoreError(f"The runs of {name} could not be written to the run database ({error}). "
-                         "Nothing was imported.") from None
-    return report
-
-
-@contextmanager
-def _without_cyclic_gc() -> Iterator[None]:
-    """Pause the cycle collector: an import makes hundreds of thousands of objects, none of
-    them in a cycle, and each collection would walk every one kept so far (about 10% of the
-    time of a large import). Reference counting still frees everything as usual."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _Plan, first_hash: str,
-           meter: ProgressMeter) -> ImportReport:
-    present = [run.header.uid for run in plan.runs.values() if store.find_run_by_uid(run.header.uid)]
-    if len(present) == len(plan.runs):
-        # Nothing new: the database is not even opened for writing.
-        meter.done()
-        return ImportReport(kind.name, (), (), tuple(present), 0)
-    with store.transaction():
-        run_ids: dict[Any, int] = {}
-        present = []
-        for key, run in plan.runs.items():
-            header = run.header
-            if store.find_run_by_uid(header.uid):  # imported meanwhile by another process
-                present.append(header.uid)
-                continue
-            # A run still "running" in the file has no process here to finish it.
-            status = "interrupted" if header.status == "running" else header.status
-            run_ids[key] = store.insert_run(
-                header.title, "imported", header.server, from_stored_time(header.started_at), header.uid,
-                status, source.name, finished_at=from_stored_time(header.finished_at))
-        writer = _Writer(store, run_ids)
-        if plan.cache is not None:
-            # Every step was kept when it was checked: write them without reading the file again.
-            cache = plan.cache
-            share = meter.total // 2 / max(len(cache), 1)  # writing is the second half of the work
-            for number in range(1, len(cache) + 1):
-                key, step = cache[number - 1]
-                cache[number - 1] = None  # freed once written, while still in the CPU's cache
-                writer.step(key, step, ())
-                if number % 1000 == 0:
-                    meter.advance(int(1000 * share))
-        elif run_ids and _read(source, kind, _reader(kind, writer, checking=False), meter) != first_hash:
-            raise TraceProblem((), "the file changed while it was being imported; try again")
-        meter.done()  # before the commit: a callback that cancels now still writes nothing
-    uids = tuple(plan.runs[key].header.uid for key in run_ids)
-    return ImportReport(kind.name, tuple(run_ids.values()), uids, tuple(present), writer.count)
-
-
-# -- what pass 1 learns, and what pass 2 does with it -----------------------------------------------
+# -- what a check of the whole file learns ----------------------------------------------------------
 
 @dataclass
-class _PlannedRun:
+class PlannedRun:
     header: RunHeader
     path: Path
 
@@ -164,14 +53,14 @@ class _PlannedRun:
 _STEP_OVERHEAD = 512
 
 
-class _Plan:
-    """Pass 1's sink: the runs to create, in file order, and (within the budget) the checked
+class TracePlan:
+    """The checking sink: the runs to create, in file order, and (within the budget) the checked
     steps; refuses duplicate uids and sequences."""
 
-    def __init__(self) -> None:
-        self.runs: dict[Any, _PlannedRun] = {}
+    def __init__(self, cache_budget: int = CACHE_BUDGET) -> None:
+        self.runs: dict[Any, PlannedRun] = {}
         self.cache: list[tuple[Any, TraceStep]] | None = []
-        self._budget = CACHE_BUDGET
+        self._budget = cache_budget
         self._uids: dict[str, Path] = {}
         self._sequences: dict[Any, set[int]] = {}
 
@@ -180,7 +69,7 @@ class _Plan:
             raise TraceProblem(path, f"the run uid {header.uid!r} appears twice in the file "
                                f"(first at {format_path(self._uids[header.uid])})")
         self._uids[header.uid] = path
-        self.runs[key] = _PlannedRun(header, path)
+        self.runs[key] = PlannedRun(header, path)
 
     def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
         """Account for one checked step; ``size`` estimates the bytes it holds in memory."""
@@ -198,24 +87,6 @@ class _Plan:
                 self.cache.append((key, step))
 
 
-class _Writer:
-    """Pass 2's sink: stores the steps of the runs being imported (inside the transaction)."""
-
-    def __init__(self, store: RunStore, run_ids: dict[Any, int]) -> None:
-        self._store = store
-        self._run_ids = run_ids
-        self.count = 0
-
-    def run(self, key: Any, header: RunHeader, path: Path) -> None:
-        pass  # runs were created from pass 1's plan
-
-    def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
-        run_id = self._run_ids.get(key)
-        if run_id is not None:  # None: a run already present, skipped
-            self._store.insert_step(run_id, step.sequence, step.step, step.started_at)
-            self.count += 1
-
-
 # -- the three kinds of file: shapes for json_stream.Walker -----------------------------------------
 
 class _TraceReader:
@@ -223,7 +94,7 @@ class _TraceReader:
 
     _RUN_FIELDS = frozenset({"uid", "title", "source", "server", "status", "started_at", "finished_at"})
 
-    def __init__(self, sink: _Plan | _Writer) -> None:
+    def __init__(self, sink: TraceSink) -> None:
         self._sink = sink
         self._has_runs = False
         self._fields: dict[str, Any] = {}
@@ -279,7 +150,7 @@ class _PayloadsReader:
     re-indented) finds the run already present.
     """
 
-    def __init__(self, sink: _Plan | _Writer, checking: bool, title: str) -> None:
+    def __init__(self, sink: TraceSink, checking: bool, title: str) -> None:
         self._sink = sink
         self._checking = checking
         self._title = title
@@ -316,7 +187,7 @@ class _PayloadsReader:
 class _OtlpReader:
     """OTLP ``TracesData`` objects: spans grouped into runs by trace id."""
 
-    def __init__(self, sink: _Plan | _Writer, layout: str) -> None:
+    def __init__(self, sink: TraceSink, layout: str) -> None:
         self._sorter = SpanSorter(sink.run, sink.step)
         self._service: str | None = None
         self.line: int | None = None
@@ -343,10 +214,10 @@ class _OtlpReader:
         self._sorter.finish()
 
 
-_Reader = _TraceReader | _PayloadsReader | _OtlpReader
+TraceReader = _TraceReader | _PayloadsReader | _OtlpReader
 
 
-def _reader(kind: FileKind, sink: _Plan | _Writer, *, checking: bool, title: str = "") -> _Reader:
+def reader_for(kind: FileKind, sink: TraceSink, *, checking: bool, title: str = "") -> TraceReader:
     if kind.name == "trace":
         return _TraceReader(sink)
     if kind.name == "payloads":
@@ -356,7 +227,7 @@ def _reader(kind: FileKind, sink: _Plan | _Writer, *, checking: bool, title: str
 
 # -- reading the bytes ------------------------------------------------------------------------------
 
-def _read(source: FilePath, kind: FileKind, reader: _Reader, meter: ProgressMeter) -> str:
+def read_file(source: FilePath, kind: FileKind, reader: TraceReader, meter: ProgressMeter) -> str:
     """Stream the whole file through ``reader``; return the SHA-256 of its bytes."""
     digest = hashlib.sha256()
     lines = kind.layout == "lines"

@@ -11,10 +11,10 @@ import pytest
 from test_trace_support import (LLM_PAYLOAD, TOOL_PAYLOAD, attr, fill, fingerprint, otlp_doc, run_doc, settle, span,
                                 step_doc, trace_doc, write_json)
 
-from inspector.store import RunStore, StoreError
-from inspector.store import trace_import
-from inspector.store.trace_format import MAX_DEPTH, MAX_STRING_CHARS, TraceImportError
-from inspector.store.trace_import import import_trace
+from inspector.store import RunStore
+from inspector.transfer import importing as trace_import
+from inspector.traces.format import MAX_DEPTH, MAX_STRING_CHARS, TraceError, TraceImportError
+from inspector.transfer.importing import import_trace
 
 BAD = Path(__file__).parent / "bad_traces"
 
@@ -87,7 +87,7 @@ def refused(store: RunStore, path: Path) -> TraceImportError:
     with pytest.raises(TraceImportError) as caught:
         import_trace(store, path)
     assert fingerprint(db) == before
-    assert isinstance(caught.value, StoreError)
+    assert isinstance(caught.value, TraceError)
     assert str(caught.value).startswith(f"Cannot import {path.name}: {caught.value.location}: ")
     return caught.value
 

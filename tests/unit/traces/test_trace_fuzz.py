@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from test_trace_support import LLM_PAYLOAD, TOOL_PAYLOAD, fill, fingerprint, otlp_doc, settle, span, trace_doc
 
 from inspector.store import RunStore
-from inspector.store.trace_export import export
-from inspector.store.trace_format import TraceImportError
-from inspector.store.trace_import import import_trace
+from inspector.transfer.exporting import export
+from inspector.traces.format import TraceImportError
+from inspector.transfer.importing import import_trace
 
 # TRACE_FUZZ_EXAMPLES=5000 for a longer hunt than the default run affords.
 FUZZ = settings(max_examples=int(os.environ.get("TRACE_FUZZ_EXAMPLES", "150")), deadline=None,

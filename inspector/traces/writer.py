@@ -1,0 +1,117 @@
+"""Writing trace files: our trace format or OTLP JSON, redacted, streamed, all or nothing.
+
+The runs come from whoever calls (the exporter reads them from the database page by page);
+every string goes through :func:`inspector.traces.redact.redact` before it is written. A file is
+written next to its destination under a temporary name and renamed into place only when
+complete, so a failed write never leaves a partial file where the user expects a trace.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, Any, Protocol
+
+from . import otlp
+from .format import FORMAT_NAME, FORMAT_VERSION, dump_json, format_time
+from .progress import ProgressMeter
+from .redact import redact, redact_text
+
+__all__ = ["FORMATS", "RunToWrite", "StepToWrite", "replacing", "write_otlp", "write_trace"]
+
+FORMATS = ("trace", "otlp")
+
+
+class RunToWrite(Protocol):
+    """What a writer needs of a run."""
+
+    uid: str
+    title: str
+    source: str
+    server: str | None
+    status: str
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+class StepToWrite(Protocol):
+    """What a writer needs of a step: its place, its time, its stored payload and outcome."""
+
+    sequence: int
+    started_at: datetime | None
+    payload: dict[str, Any]
+    outcome: str
+
+
+StepsOf = Callable[[Any], Iterable[StepToWrite]]
+"""The steps of a run, in order (read lazily: a run may have many)."""
+
+
+@contextmanager
+def replacing(target: Path) -> Iterator[IO[str]]:
+    """A text file that becomes ``target`` only if the block completes."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent or ".")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass  # already gone; the error that matters is the one being raised
+        raise
+
+
+
+def _run_fields(run: RunToWrite) -> dict[str, object]:
+    return {"uid": run.uid, "title": redact_text(run.title), "source": run.source,
+            "server": redact_text(run.server) if run.server is not None else None, "status": run.status,
+            "started_at": format_time(run.started_at), "finished_at": format_time(run.finished_at)}
+
+
+def write_trace(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: ProgressMeter) -> int:
+    """Write ``runs`` in our trace format; return the number of steps written."""
+    exported_at = format_time(datetime.now(timezone.utc))
+    out.write(f'{{"format": "{FORMAT_NAME}", "version": {FORMAT_VERSION}, "exported_at": "{exported_at}",\n'
+              ' "runs": [')
+    count = 0
+    for index, run in enumerate(runs):
+        fields = dump_json(_run_fields(run))
+        out.write(f'{"," if index else ""}\n  {fields[:-1]}, "steps": [')
+        for position, stored in enumerate(steps_of(run)):
+            record = {"sequence": stored.sequence, "started_at": format_time(stored.started_at),
+                      "payload": redact(stored.payload)}
+            out.write(f'{"," if position else ""}\n    {dump_json(record)}')
+            count += 1
+            meter.advance()
+        out.write("\n  ]}")
+    out.write("\n]}\n")
+    return count
+
+
+def write_otlp(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: ProgressMeter) -> int:
+    """Write ``runs`` as OTLP JSON (one TracesData object); return the number of steps written."""
+    scope = {"name": otlp.SCOPE_NAME, "version": str(FORMAT_VERSION)}
+    out.write(f'{{"resourceSpans": [{{"resource": {dump_json(otlp.resource())}, '
+              f'"scopeSpans": [{{"scope": {dump_json(scope)}, "spans": [')
+    separator, count = "\n", 0
+    for run in runs:
+        fields = _run_fields(run)
+        out.write(separator + dump_json(otlp.run_span(
+            run.uid, fields["title"], run.source, fields["server"], run.status, run.started_at, run.finished_at)))
+        separator = ",\n"
+        for stored in steps_of(run):
+            for span in otlp.step_spans(run.uid, stored.sequence, stored.started_at, run.started_at,
+                                        redact(stored.payload), stored.outcome):
+                out.write(separator + dump_json(span))
+            count += 1
+            meter.advance()
+    out.write("\n]}]}]}\n")
+    return count

@@ -1,0 +1,90 @@
+"""Exporting runs from the run store to a trace file (our format or OTLP JSON).
+
+Steps are read page by page (never a whole run at once) and handed to the writers of
+:mod:`inspector.traces.writer`, which redact, stream and rename into place only when complete.
+Server health and server settings are never exported.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from inspector.store import RunRecord, RunStore, UnknownRunError
+from inspector.traces.format import TraceError
+from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
+from inspector.traces.writer import FORMATS, replacing, write_otlp, write_trace
+
+__all__ = ["FORMATS", "ExportReport", "Progress", "TraceExportError", "export"]
+
+Progress = Callable[[int, int], None]
+"""``progress(done_steps, total_steps)``; it may raise to cancel (nothing is left behind)."""
+
+
+class TraceExportError(TraceError):
+    """The trace could not be written; the destination was left as it was."""
+
+
+@dataclass(frozen=True)
+class ExportReport:
+    """What an export wrote."""
+
+    path: Path
+    file_format: str
+    runs: int
+    steps: int
+
+
+def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
+           destination: str | os.PathLike[str], format: str = "trace",
+           progress: Progress | None = None) -> ExportReport:
+    """Write runs and their steps (legs included) to ``destination``.
+
+    ``run_ids`` selects runs (``None``: all of them); ``outcome`` keeps only runs with that
+    status. ``format`` is ``"trace"`` (see docs/trace-format.md) or ``"otlp"`` (OTLP JSON).
+    Raises :class:`UnknownRunError` for a run id that does not exist, and
+    :class:`TraceExportError` when the file cannot be written.
+    """
+    if format not in FORMATS:
+        raise ValueError(f"unknown export format {format!r}; use one of {list(FORMATS)}")
+    target = Path(destination)
+    with _snapshot(store):
+        runs = _selected_runs(store, run_ids, outcome)
+        meter = ProgressMeter(progress, sum(store.count_steps(run.id) for run in runs), PROGRESS_INTERVAL_S)
+        write = write_trace if format == "trace" else write_otlp
+        try:
+            with replacing(target) as out:
+                steps = write(out, lambda run: store.iter_steps(run.id), runs, meter)
+                meter.done()  # before the rename: a callback that cancels now still leaves nothing
+        except OSError as error:
+            raise TraceExportError(f"The trace could not be written to {target} ({error.strerror or error}). "
+                                   "Choose another place; nothing was written there.") from None
+    return ExportReport(target, format, len(runs), steps)
+
+
+def _selected_runs(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None) -> list[RunRecord]:
+    if run_ids is not None:
+        run_ids = list(dict.fromkeys(run_ids))
+        found = {run.id for run in store.list_runs(run_ids=run_ids, limit=None)}
+        missing = [run_id for run_id in run_ids if run_id not in found]
+        if missing:
+            raise UnknownRunError(f"There is no run {missing[0]}; nothing was exported.")
+    # Oldest first: a trace reads in the order things happened.
+    return list(reversed(store.list_runs(outcome=outcome, run_ids=run_ids, limit=None)))
+
+
+@contextmanager
+def _snapshot(store: RunStore) -> Iterator[None]:
+    """Read everything in one read transaction, so runs written meanwhile cannot tear the file."""
+    conn = store.db.conn
+    if conn.in_transaction:  # the caller's transaction already is a snapshot
+        yield
+        return
+    conn.execute("BEGIN")  # deferred: in WAL mode a reader never blocks the writers
+    try:
+        yield
+    finally:
+        conn.execute("ROLLBACK")  # nothing was written; ending the read is all that is left

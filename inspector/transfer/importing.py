@@ -1,0 +1,162 @@
+"""Importing a trace file into the run store: all of it, or nothing.
+
+Accepted: our trace format (``docs/trace-format.md``), a bare JSON list of step payloads (as the
+reference stores them), and OTLP JSON (one object, a list of objects, or JSON Lines as the
+OpenTelemetry collector's file exporter writes them).
+
+Nothing is written before the whole file has been checked. Pass 1 streams the file, checks
+everything and plans the runs, keeping the checked steps in memory up to :data:`CACHE_BUDGET`;
+then one transaction writes them. A file too big for that budget is streamed a second time to
+write (memory stays bounded either way); a file that changes between the two reads is refused
+(its hash is compared) and the transaction rolled back.
+
+This module holds that orchestration only: the files are read by :mod:`inspector.traces.reader`
+(which knows nothing of the database), the runs written by :mod:`inspector.store`.
+"""
+
+from __future__ import annotations
+
+import gc
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path as FilePath
+from typing import Any
+
+from inspector.runs.times import from_stored_time
+from inspector.store import RunStore, StoreError
+from inspector.traces.format import Path, RunHeader, TraceImportError, TraceProblem, TraceStep, format_path
+from inspector.traces.json_stream import BadJson, locate_bad_json
+from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
+from inspector.traces.reader import CACHE_BUDGET, TracePlan, read_file, reader_for
+from inspector.traces.sniff import FileKind, sniff
+
+__all__ = ["CACHE_BUDGET", "ImportReport", "Progress", "TraceImportError", "import_trace"]
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)`` with ``total`` twice the file size: reading counts the bytes read,
+writing the same share of the file per step written. It may raise (e.g. to cancel): the
+import then stops and writes nothing."""
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did. ``file_format`` is ``trace``, ``payloads`` or ``otlp``."""
+
+    file_format: str
+    run_ids: tuple[int, ...]
+    imported_uids: tuple[str, ...]
+    already_present: tuple[str, ...]
+    steps_imported: int
+
+    @property
+    def runs_imported(self) -> int:
+        """How many runs were added."""
+        return len(self.run_ids)
+
+
+def import_trace(store: RunStore, path: str | FilePath, progress: Progress | None = None) -> ImportReport:
+    """Import the runs of the file at ``path``; runs whose uid is already stored are skipped.
+
+    Imported runs get source ``imported`` and ``origin`` = the file name, and keep their uid,
+    title, server, status and times (a run still ``running`` in the file becomes
+    ``interrupted``: no process here is writing it). Raises :class:`TraceImportError`, naming
+    the place in the file, for anything wrong; the database is then unchanged.
+    """
+    source = FilePath(path)
+    name = source.name
+    try:
+        with _without_cyclic_gc():
+            total = source.stat().st_size
+            meter = ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S)
+            kind = sniff(source)
+            plan = TracePlan(CACHE_BUDGET)  # read here, so a test or benchmark can set it
+            reader = reader_for(kind, plan, checking=True, title=source.stem)
+            first_hash = read_file(source, kind, reader, meter)
+            report = _write(store, source, kind, plan, first_hash, meter)
+    except TraceProblem as problem:
+        location = format_path(problem.path)
+        raise TraceImportError(name, f"line {problem.line}: {location}" if problem.line else location,
+                               problem.problem) from None
+    except BadJson as bad:
+        raise TraceImportError(name, *locate_bad_json(source, bad)) from None
+    except OSError as error:
+        raise TraceImportError(name, "the file", f"cannot be read ({error.strerror or error})") from None
+    except sqlite3.Error as error:
+        raise StoreError(f"The runs of {name} could not be written to the run database ({error}). "
+                         "Nothing was imported.") from None
+    return report
+
+
+@contextmanager
+def _without_cyclic_gc() -> Iterator[None]:
+    """Pause the cycle collector: an import makes hundreds of thousands of objects, none of
+    them in a cycle, and each collection would walk every one kept so far (about 10% of the
+    time of a large import). Reference counting still frees everything as usual."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _write(store: RunStore, source: FilePath, kind: FileKind, plan: TracePlan, first_hash: str,
+           meter: ProgressMeter) -> ImportReport:
+    present = [run.header.uid for run in plan.runs.values() if store.find_run_by_uid(run.header.uid)]
+    if len(present) == len(plan.runs):
+        # Nothing new: the database is not even opened for writing.
+        meter.done()
+        return ImportReport(kind.name, (), (), tuple(present), 0)
+    with store.transaction():
+        run_ids: dict[Any, int] = {}
+        present = []
+        for key, run in plan.runs.items():
+            header = run.header
+            if store.find_run_by_uid(header.uid):  # imported meanwhile by another process
+                present.append(header.uid)
+                continue
+            # A run still "running" in the file has no process here to finish it.
+            status = "interrupted" if header.status == "running" else header.status
+            run_ids[key] = store.insert_run(
+                header.title, "imported", header.server, from_stored_time(header.started_at), header.uid,
+                status, source.name, finished_at=from_stored_time(header.finished_at))
+        writer = _Writer(store, run_ids)
+        if plan.cache is not None:
+            # Every step was kept when it was checked: write them without reading the file again.
+            cache = plan.cache
+            share = meter.total // 2 / max(len(cache), 1)  # writing is the second half of the work
+            for number in range(1, len(cache) + 1):
+                key, step = cache[number - 1]
+                cache[number - 1] = None  # freed once written, while still in the CPU's cache
+                writer.step(key, step, ())
+                if number % 1000 == 0:
+                    meter.advance(int(1000 * share))
+        elif run_ids and read_file(source, kind, reader_for(kind, writer, checking=False), meter) != first_hash:
+            raise TraceProblem((), "the file changed while it was being imported; try again")
+        meter.done()  # before the commit: a callback that cancels now still writes nothing
+    uids = tuple(plan.runs[key].header.uid for key in run_ids)
+    return ImportReport(kind.name, tuple(run_ids.values()), uids, tuple(present), writer.count)
+
+
+
+# -- writing what the check planned ------------------------------------------------------------------
+
+class _Writer:
+    """The writing sink: stores the steps of the runs being imported (inside the transaction)."""
+
+    def __init__(self, store: RunStore, run_ids: dict[Any, int]) -> None:
+        self._store = store
+        self._run_ids = run_ids
+        self.count = 0
+
+    def run(self, key: Any, header: RunHeader, path: Path) -> None:
+        pass  # runs were created from pass 1's plan
+
+    def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
+        run_id = self._run_ids.get(key)
+        if run_id is not None:  # None: a run already present, skipped
+            self._store.insert_step(run_id, step.sequence, step.step, step.started_at)
+            self.count += 1
