@@ -166,10 +166,9 @@ class RunsTab(QWidget):
         self.find_status.setTextFormat(Qt.TextFormat.PlainText)
         self.find_status.setAccessibleName(_("Matches"))
         step_bar = QHBoxLayout()
-        step_bar.addWidget(self.run_heading, 1)
         step_bar.addWidget(self.step_outcome_filter)
         step_bar.addWidget(self.kind_filter)
-        step_bar.addWidget(self.find_edit)
+        step_bar.addWidget(self.find_edit, 1)
         step_bar.addWidget(self.previous_button)
         step_bar.addWidget(self.next_button)
         step_bar.addWidget(self.find_status)
@@ -189,13 +188,17 @@ class RunsTab(QWidget):
         self.timeline_view.setItemDelegateForColumn(WATERFALL_COLUMN, self.waterfall)
         theader = self.timeline_view.horizontalHeader()
         theader.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in zip(range(len(TIMELINE_COLUMNS)), (92, 52, 48, 46, 70, 104, 300, 220)):
+        for column, width in zip(range(len(TIMELINE_COLUMNS)), (92, 52, 66, 46, 70, 104, 260, 200)):
             self.timeline_view.setColumnWidth(column, width)
-        theader.setStretchLastSection(True)
+        # The details take what room there is; the waterfall keeps its width, so it is always in view.
+        theader.setStretchLastSection(False)
+        theader.setSectionResizeMode(TIMELINE_COLUMNS.index("details"), QHeaderView.ResizeMode.Stretch)
+        theader.setMinimumSectionSize(40)
         self.timeline_view.selectionModel().currentRowChanged.connect(self._step_changed)
         timeline_box = QWidget()
         timeline_layout = QVBoxLayout(timeline_box)
         timeline_layout.setContentsMargins(4, 0, 4, 4)
+        timeline_layout.addWidget(self.run_heading)
         timeline_layout.addLayout(step_bar)
         timeline_layout.addWidget(self.timeline_view, 1)
 

@@ -131,13 +131,16 @@ class StepDetail(QWidget):
             self.bar.show()
         else:
             self.bar.hide()
-        arguments = payload.get("toolArguments")
-        self.arguments.setPlainText(pretty_json(arguments) if arguments is not None else
-                                    _("This step has no arguments."))
-        result = payload.get("toolResult")
-        if not isinstance(result, str):
-            result = payload.get("content") if isinstance(payload.get("content"), str) else ""
+        # Result and arguments come cut by SQL: a payload of megabytes is never parsed for them.
+        if step.arguments_json is None:
+            self.arguments.setPlainText(_("This step has no arguments."))
+        else:
+            self.arguments.setPlainText(pretty_payload(step.arguments_json))
+        result = step.result_text
         self._result_text = clip_text(result) if result else ""
+        if step.result_length > len(result) and result:
+            self._result_text += "\n" + _("… (cut: the text has {count} characters)").format(
+                count=f"{step.result_length:,}")
         self.result.setPlainText(self._result_text or _("This step has no result text."))
         structured = {key: payload[key] for key in ("toolArtifacts", "requestedToolCalls", "droppedSources",
                                                     "writeTargetTable", "writeTargetUid", "raw", "contextBudget")

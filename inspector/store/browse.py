@@ -20,6 +20,8 @@ from inspector.runs.times import from_stored_time
 from .errors import UnknownRunError
 from .run_store import RunRecord, RunStore
 
+#: What the detail of one step reads of its result and arguments (SQL cuts them, not Python).
+DETAIL_TEXT_CHARS = 200_000
 #: What a timeline row keeps of a long text field before ``step_details`` shortens it.
 ROW_TEXT_CHARS = 400
 
@@ -80,6 +82,11 @@ class StepInFull:
     run_id: int
     payload_text: str
     legs: tuple[Leg, ...]
+    #: The result (or, for a step without one, the content) cut to DETAIL_TEXT_CHARS, and its full length.
+    result_text: str = ""
+    result_length: int = 0
+    #: The arguments as JSON text (cut to DETAIL_TEXT_CHARS), or None when the step has none.
+    arguments_json: str | None = None
 
 
 def list_runs(store: RunStore, where: RunFilter = RunFilter(), order: str = "started",
@@ -176,20 +183,26 @@ def count_timeline(store: RunStore, run_id: int, where: StepFilter = StepFilter(
 
 _ROW_COLUMNS = f"""
     id, sequence, started_at, kind, round, duration_ms, outcome,
-    substr(json_extract(payload, '$.toolName'), 1, {ROW_TEXT_CHARS}),
-    json_extract(payload, '$.cancelledInFlight'),
-    substr(json_extract(payload, '$.toolResult'), 1, {ROW_TEXT_CHARS}),
-    substr(json_extract(payload, '$.writeTargetTable'), 1, {ROW_TEXT_CHARS}),
-    json_extract(payload, '$.writeTargetUid'),
-    substr(json_extract(payload, '$.content'), 1, {ROW_TEXT_CHARS}),
-    CASE json_type(payload, '$.requestedToolCalls') WHEN 'array'
-        THEN json_array_length(payload, '$.requestedToolCalls') END,
-    substr(json_extract(payload, '$.finishReason'), 1, {ROW_TEXT_CHARS}),
-    CASE json_type(payload, '$.droppedSources') WHEN 'array'
-        THEN json_array_length(payload, '$.droppedSources') END,
-    json_extract(payload, '$.raw.otlp.unfinished'),
+    substr(json_extract(p, '$.toolName'), 1, {ROW_TEXT_CHARS}),
+    json_extract(p, '$.cancelledInFlight'),
+    substr(json_extract(p, '$.toolResult'), 1, {ROW_TEXT_CHARS}),
+    substr(json_extract(p, '$.writeTargetTable'), 1, {ROW_TEXT_CHARS}),
+    json_extract(p, '$.writeTargetUid'),
+    substr(json_extract(p, '$.content'), 1, {ROW_TEXT_CHARS}),
+    CASE json_type(p, '$.requestedToolCalls') WHEN 'array'
+        THEN json_array_length(p, '$.requestedToolCalls') END,
+    substr(json_extract(p, '$.finishReason'), 1, {ROW_TEXT_CHARS}),
+    CASE json_type(p, '$.droppedSources') WHEN 'array'
+        THEN json_array_length(p, '$.droppedSources') END,
+    json_extract(p, '$.raw.otlp.unfinished'),
     (SELECT COUNT(*) FROM legs WHERE legs.step_id = steps.id)
 """
+
+
+#: The steps with ``p``: the payload, or ``{}`` where SQLite cannot read it (e.g. nested deeper than its
+#: JSON parser goes): one hostile step must not fail the query of its whole page.
+_STEPS_WITH_P = ("(SELECT id, run_id, sequence, started_at, kind, round, duration_ms, outcome, payload,"
+                 " CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p FROM steps WHERE {clause}) AS steps")
 
 
 def timeline_page(store: RunStore, run_id: int, offset: int, limit: int,
@@ -197,7 +210,8 @@ def timeline_page(store: RunStore, run_id: int, offset: int, limit: int,
     """Rows ``offset`` to ``offset + limit`` of the run's timeline (by time, then sequence)."""
     clause, params = _step_clauses(run_id, where)
     rows = store.db.conn.execute(
-        f"SELECT {_ROW_COLUMNS} FROM steps WHERE {clause} ORDER BY started_at, sequence LIMIT ? OFFSET ?",
+        f"SELECT {_ROW_COLUMNS} FROM {_STEPS_WITH_P.format(clause=clause)} ORDER BY started_at, sequence"
+        " LIMIT ? OFFSET ?",
         (*params, limit, offset)).fetchall()
     return [_timeline_row(row) for row in rows]
 
@@ -232,9 +246,13 @@ def _timeline_row(row: Sequence[Any]) -> TimelineRow:
 def step_in_full(store: RunStore, step_id: int) -> StepInFull:
     """One step: its row, its payload as stored (text) and its legs."""
     conn = store.db.conn
-    row = conn.execute(f"SELECT {_ROW_COLUMNS}, run_id, payload FROM steps WHERE id = ?", (step_id,)).fetchone()
-    if row is None:
-        raise UnknownRunError(f"There is no step {step_id}.")
+    row = conn.execute(
+        f"SELECT {_ROW_COLUMNS}, run_id, payload,"
+        f" substr(COALESCE(json_extract(p, '$.toolResult'), json_extract(p, '$.content')), 1, {DETAIL_TEXT_CHARS}),"
+        " length(COALESCE(json_extract(p, '$.toolResult'), json_extract(p, '$.content'))),"
+        f" CASE WHEN json_type(p, '$.toolArguments') IS NOT NULL AND json_type(p, '$.toolArguments') != 'null'"
+        f" THEN substr(json_extract(p, '$.toolArguments'), 1, {DETAIL_TEXT_CHARS}) END"
+        f" FROM {_STEPS_WITH_P.format(clause='id = ?')}", (step_id,)).fetchone()
     legs = []
     for method, granted, elapsed, status, outcome in conn.execute(
             "SELECT method, granted_s, elapsed_ms, http_status, outcome FROM legs WHERE step_id = ?"
@@ -243,7 +261,10 @@ def step_in_full(store: RunStore, step_id: int) -> StepInFull:
             legs.append(Leg(method, granted, elapsed, status, outcome))
         except ValueError:
             continue  # a damaged leg is left out of the replay; the payload still shows
-    return StepInFull(_timeline_row(row[:-2]), row[-2], row[-1], tuple(legs))
+    result, length, arguments = row[-3:]
+    return StepInFull(_timeline_row(row[:-5]), row[-5], row[-4], tuple(legs),
+                      result if isinstance(result, str) else "", length if isinstance(length, int) else 0,
+                      arguments if isinstance(arguments, str) else None)
 
 
 def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
@@ -256,13 +277,14 @@ def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter 
     clause, params = _step_clauses(run_id, where)
     sql = f"""
         SELECT position FROM (
-            SELECT row_number() OVER (ORDER BY started_at, sequence) - 1 AS position, payload
+            SELECT row_number() OVER (ORDER BY started_at, sequence) - 1 AS position,
+                   CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p
             FROM steps WHERE {clause})
-        WHERE instr(lower(COALESCE(json_extract(payload, '$.toolName'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(payload, '$.toolResult'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(payload, '$.content'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(payload, '$.toolArguments'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(payload, '$.finishReason'), '')), ?) > 0
+        WHERE instr(lower(COALESCE(json_extract(p, '$.toolName'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.toolResult'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.content'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.toolArguments'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.finishReason'), '')), ?) > 0
         ORDER BY position LIMIT ?"""
     return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * 5), limit))]
 
