@@ -31,19 +31,29 @@ class ArgumentProblem:
         return ".".join(str(part) for part in self.path) or _("(the arguments)")
 
 
-def validate_arguments(schema: Mapping[str, Any] | None, arguments: Any) -> list[ArgumentProblem]:
-    """Every way ``arguments`` breaks ``schema``; an unusable schema checks only that it is an object."""
-    if not isinstance(arguments, dict):
-        return [ArgumentProblem((), _("The arguments must be a JSON object, e.g. {example}.").format(
-            example='{"text": "hi"}'))]
+def schema_validator(schema: Mapping[str, Any] | None) -> Any:
+    """A validator for a tool's input schema (checked once), or ``None`` for an unusable schema."""
     if not isinstance(schema, Mapping) or not schema:
-        return []
+        return None
     try:
         cls = validator_for(schema)
         cls.check_schema(schema)
     except SchemaError:
+        return None
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+def validate_arguments(schema: Mapping[str, Any] | None, arguments: Any, validator: Any = None) -> list[ArgumentProblem]:
+    """Every way ``arguments`` breaks ``schema``; an unusable schema checks only that it is an object.
+
+    ``validator`` (from :func:`schema_validator`) saves checking the schema itself every time."""
+    if not isinstance(arguments, dict):
+        return [ArgumentProblem((), _("The arguments must be a JSON object, e.g. {example}.").format(
+            example='{"text": "hi"}'))]
+    if validator is None:
+        validator = schema_validator(schema)
+    if validator is None:
         return []
-    validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
     problems = []
     for error in sorted(validator.iter_errors(arguments), key=lambda e: list(map(str, e.absolute_path))):
         problems.extend(_explain(error))

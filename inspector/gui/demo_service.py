@@ -26,8 +26,8 @@ class DemoService:
             self.problem = _("The demo server did not start: {reason}").format(reason=exc)
             return None
         self.server, self.url = server, url
-        # Its port changes each start: earlier demo entries are replaced, not piled up.
-        registry.save_server(url, name=_(DEMO_NAME))
+        # The stored name is data, the same in every language of the window.
+        registry.save_server(url, name=DEMO_NAME)
         return url
 
     @property

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMainWindow, QMessageBox, QPlainTextEdit, QPushButton,
                                QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget)
@@ -50,11 +50,16 @@ class MainWindow(QMainWindow):
         self.registry = ServerRegistry(store.db, self.secrets)
         #: Secret header values the keyring could not keep: for this session only, never written.
         self.session_secrets: dict[tuple[str, str], str] = {}
+        self._endpoints: dict[str, ServerEndpoint] = {}
         self.engine = engine or OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
         self.engine.start()
         self.demo = demo
         self.last_run: tuple[int, str, str] | None = None
         self._closed = False
+        self._health_refresh = QTimer(self)
+        self._health_refresh.setSingleShot(True)
+        self._health_refresh.setInterval(100)
+        self._health_refresh.timeout.connect(self._refresh_health)
         self._build()
         self._restore()
         self.reload_servers()
@@ -248,10 +253,15 @@ class MainWindow(QMainWindow):
         return values
 
     def endpoint_for(self, record: ServerRecord) -> ServerEndpoint:
-        """The server with its headers: stored values, the keyring, or this session's secrets."""
-        headers = self.registry.headers_for(record.url, ask=lambda header: self.session_secrets.get(
-            (record.url, header)))
-        return ServerEndpoint(record.url, headers=headers, name=record.name)
+        """The server with its headers: stored values, the keyring, or this session's secrets.
+
+        Kept until the server is saved or removed: Run must not wait on the store or the keyring."""
+        endpoint = self._endpoints.get(record.url)
+        if endpoint is None or endpoint.name != record.name:
+            headers = self.registry.headers_for(record.url, ask=lambda header: self.session_secrets.get(
+                (record.url, header)))
+            endpoint = self._endpoints[record.url] = ServerEndpoint(record.url, headers=headers, name=record.name)
+        return endpoint
 
     def _budget_for(self, record: ServerRecord) -> float:
         return record.budget_s if record.budget_s else self.settings.default_budget_s
@@ -288,6 +298,9 @@ class MainWindow(QMainWindow):
         """Store a server (secret values to the keyring or this session only) and select it."""
         from inspector.store.secrets import is_secret_header
 
+        self._endpoints.pop(url, None)
+        if replaces:
+            self._endpoints.pop(replaces, None)
         if replaces and replaces != url:
             self.registry.remove_server(replaces)
         self.registry.save_server(url, name=name, budget_s=budget_s, headers=headers, secret=secret)
@@ -303,6 +316,7 @@ class MainWindow(QMainWindow):
             self.forget_server(record.url)
 
     def forget_server(self, url: str) -> None:
+        self._endpoints.pop(url, None)
         self.registry.remove_server(url)
         self.reload_servers()
 
@@ -412,15 +426,23 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _finished(self, task: OperationTask, outcome: OperationOutcome) -> None:
+        if self._closed:
+            return  # a report that crossed the quit: the store is closed
         if outcome.run_id is not None:
             self.last_run = (outcome.run_id, task.title, outcome.status)
         if self.operations.current is task:
             self._show_result(task)
+        self._update_status()
+        # Health is read back once for a burst of endings (twenty operations may end together).
+        self._health_refresh.start()
+
+    def _refresh_health(self) -> None:
+        if self._closed:
+            return
         self.reload_servers()
         current = self.servers.current()
         if current is not None:
             self.servers.show_latencies(self._latencies(current.url))
-        self._update_status()
 
     def _show_result(self, task: OperationTask | None) -> None:
         self.result.show_task(task)
@@ -469,6 +491,7 @@ class MainWindow(QMainWindow):
         if self._closed:
             return
         self._closed = True
+        self._health_refresh.stop()
         self.save_layout()
         self.runs_tab.shut_down()
         self.engine.shutdown()

@@ -7,6 +7,7 @@ bounded string quickly, so a view never freezes on it.
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Any
 
@@ -27,6 +28,13 @@ MAX_ITEMS = 500
 _CONTROLS = {code: 0x2400 + code for code in range(32) if code not in (9, 10)}
 _CONTROLS[127] = 0x2421
 _CONTROLS[13] = None  # a carriage return before a newline is noise; alone it is removed too
+
+
+def plain_tooltip(text: str) -> str:
+    """Tooltip text that Qt shows as the characters given: a server's ``<img src=x>`` stays text.
+
+    Qt guesses whether a tooltip is rich text; escaping it inside a paragraph settles the guess."""
+    return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
 
 
 def visible(text: str) -> str:
@@ -98,5 +106,5 @@ def pretty_payload(payload_text: str) -> str:
     return pretty_json(value)
 
 
-__all__ = ["MAX_CELL_CHARS", "MAX_TEXT_CHARS", "bounded", "cell_text", "clip_text", "pretty_json",
+__all__ = ["MAX_CELL_CHARS", "MAX_TEXT_CHARS", "bounded", "cell_text", "clip_text", "plain_tooltip", "pretty_json",
            "pretty_payload", "visible"]

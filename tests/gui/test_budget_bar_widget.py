@@ -47,3 +47,21 @@ def test_hover_names_the_leg_and_the_description_speaks(qtbot) -> None:
     assert "cancelled" in bar.accessibleDescription()
     assert bar.accessibleName()
     assert not bar.animating
+
+
+def test_a_progress_message_with_markup_is_shown_as_its_characters(qtbot) -> None:
+    from inspector.gui.plain_text import plain_tooltip
+    from inspector.gui.widgets.budget_state import ProgressMark
+
+    bar = BudgetBar()
+    qtbot.addWidget(bar)
+    bar.resize(700, 44)
+    state = BarState(20)
+    state.marks.append(ProgressMark(1.0, 1, 2, "<img src=x>"))
+    state.finish(2.0, "ok")
+    bar.show_live(state, None)
+    tick = bar.current_geometry().ticks[0]
+    raw = bar.tooltip_at(tick.x + 1, 5)
+    assert "<img src=x>" in raw
+    shown = plain_tooltip(raw)
+    assert "&lt;img src=x&gt;" in shown and "<img" not in shown

@@ -9,6 +9,8 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from inspector.i18n import _, ngettext
 from inspector.store import ServerRecord
 
+from ..plain_text import plain_tooltip
+
 RecordRole = Qt.ItemDataRole.UserRole + 1
 UrlRole = Qt.ItemDataRole.UserRole + 2
 Index = QModelIndex | QPersistentModelIndex
@@ -57,7 +59,7 @@ class ServersModel(QAbstractListModel):
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return _("{name}: {health}").format(name=server_label(record), health=health_line(record))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return record.url
+            return plain_tooltip(record.url)
         if role == RecordRole:
             return record
         if role == UrlRole:

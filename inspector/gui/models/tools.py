@@ -7,6 +7,8 @@ from typing import Any
 from PySide6.QtCore import (QAbstractListModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel,
                             Qt)
 
+from ..plain_text import plain_tooltip
+
 ToolRole = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex
 
@@ -48,16 +50,11 @@ class ToolsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             # Escaped for Qt's tooltip, which would render rich text: server text stays plain.
             description = tool_description(tool)
-            return _plain_tooltip(description) if description else None
+            return plain_tooltip(description[:2000]) if description else None
         if role == ToolRole:
             return tool
         return None
 
-
-def _plain_tooltip(text: str) -> str:
-    from html import escape
-
-    return "<p style='white-space:pre-wrap'>" + escape(text[:2000]) + "</p>"
 
 
 class ToolFilter(QSortFilterProxyModel):

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QTabWidget, Q
 
 from inspector.i18n import _
 
-from ..arguments import parse_json_object, validate_arguments
+from ..arguments import parse_json_object, schema_validator, validate_arguments
 from .schema_form import FieldError, SchemaForm
 
 FORM_TAB, JSON_TAB = 0, 1
@@ -30,6 +30,7 @@ class ArgumentsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.schema: Mapping[str, Any] = {}
+        self._validator: Any = None
         self._syncing = False
         self.form = SchemaForm()
         self.form.changed.connect(self._form_changed)
@@ -68,6 +69,7 @@ class ArgumentsPanel(QWidget):
     def set_schema(self, schema: Mapping[str, Any] | None, arguments: Mapping[str, Any] | None = None) -> None:
         """Show the form for a tool; ``arguments`` (e.g. the last ones used) fill it."""
         self.schema = schema if isinstance(schema, Mapping) else {}
+        self._validator = schema_validator(self.schema)
         self._syncing = True
         try:
             self.form.set_schema(self.schema)
@@ -149,7 +151,7 @@ class ArgumentsPanel(QWidget):
                 self._say(_("Nothing was sent: {field}: {problem}").format(
                     field=".".join(map(str, error.path)), problem=error.message))
                 return None
-        problems = validate_arguments(self.schema, value)
+        problems = validate_arguments(self.schema, value, self._validator)
         if problems:
             self.form.show_errors([(p.path, p.message) for p in problems])
             lines = [_("{field}: {problem}").format(field=p.where(), problem=p.message) for p in problems]

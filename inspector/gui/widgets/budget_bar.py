@@ -10,13 +10,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QHelpEvent, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from inspector.i18n import _
 from inspector.runs import Leg
 
+from ..plain_text import plain_tooltip
 from .budget_state import BarGeometry, BarState, SegmentGeometry, layout
 
 #: Okabe–Ito colours: safe for colour-blind readers; the hatching carries "cancelled" in grey.
@@ -38,6 +39,49 @@ END_AREA_PX = 150
 TICK_AREA_PX = 14
 
 
+class _Animator(QObject):
+    """One timer for every live bar: all of them repaint in the same turn of the event loop
+    (one paint pass for the window) instead of each on its own timer's phase."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._bars: set[BudgetBar] = set()
+        self._timer = QTimer(self)
+        self._timer.setInterval(FRAME_MS)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.timeout.connect(self._tick)
+
+    def add(self, bar: BudgetBar) -> None:
+        self._bars.add(bar)
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def discard(self, bar: BudgetBar) -> None:
+        self._bars.discard(bar)
+        if not self._bars:
+            self._timer.stop()
+
+    def has(self, bar: BudgetBar) -> bool:
+        return bar in self._bars
+
+    def _tick(self) -> None:
+        for bar in list(self._bars):
+            try:
+                bar.update()
+            except RuntimeError:  # its widget is gone (a row removed from the list)
+                self.discard(bar)
+
+
+_animator: _Animator | None = None
+
+
+def _the_animator() -> _Animator:
+    global _animator
+    if _animator is None:
+        _animator = _Animator()
+    return _animator
+
+
 class BudgetBar(QWidget):
     """Draws a :class:`BarState`; live while a start time is set and the state is not finished."""
 
@@ -47,10 +91,6 @@ class BudgetBar(QWidget):
         self._state: BarState | None = None
         self._started_at: float | None = None
         self._geometry: BarGeometry | None = None
-        self._timer = QTimer(self)
-        self._timer.setInterval(FRAME_MS)
-        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self._timer.timeout.connect(self.update)
         self._description = ""
         #: Frames painted: lets tests and benchmarks see the display rate.
         self.frames = 0
@@ -77,16 +117,24 @@ class BudgetBar(QWidget):
     def refresh(self) -> None:
         """Call when the state changed: starts or stops the animation and repaints."""
         live = self._state is not None and not self._state.finished and self._started_at is not None
-        if live and not self._timer.isActive():
-            self._timer.start()
-        elif not live and self._timer.isActive():
-            self._timer.stop()
+        if live:
+            _the_animator().add(self)
+        else:
+            _the_animator().discard(self)
         self._describe(self.current_geometry())
         self.update()
 
     @property
     def animating(self) -> bool:
-        return self._timer.isActive()
+        return _the_animator().has(self)
+
+    def hideEvent(self, event: object) -> None:  # noqa: N802
+        _the_animator().discard(self)  # nobody sees it: no frames for it
+        super().hideEvent(event)  # type: ignore[arg-type]
+
+    def showEvent(self, event: object) -> None:  # noqa: N802
+        super().showEvent(event)  # type: ignore[arg-type]
+        self.refresh()
 
     def now_s(self) -> float:
         if self._started_at is None:
@@ -220,7 +268,7 @@ class BudgetBar(QWidget):
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
             text = self.tooltip_at(event.position().x(), event.position().y())
             if text:
-                QToolTip.showText(event.globalPos(), text, self)
+                QToolTip.showText(event.globalPos(), plain_tooltip(text), self)
             else:
                 QToolTip.hideText()
                 event.ignore()

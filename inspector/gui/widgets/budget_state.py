@@ -316,5 +316,6 @@ def describe(state: BarState, at_s: float) -> str:
 
 def _leg_phrase(leg: LegState) -> str:
     spent = leg.elapsed_s or 0.0
-    return _("{method} {kind} in {spent}").format(method=leg.method, kind=_leg_kind(leg).replace("_", " "),
-                                                  spent=format_seconds(spent))
+    kind = {"running": _("running"), "ok": _("ok"), "failed": _("failed"), "timed_out": _("timed out"),
+            "cancelled": _("cancelled"), "not_sent": _("not sent")}[_leg_kind(leg)]
+    return _("{method} {kind} in {spent}").format(method=leg.method, kind=kind, spent=format_seconds(spent))

@@ -62,9 +62,13 @@ class OperationRow(QFrame):
                                                             or self.state.text()))
 
     def set_current(self, current: bool) -> None:
+        if self.property("current") == current:
+            return
+        # One style sheet on the list selects by this property: re-polishing one row is cheap,
+        # a style sheet per row is not (twenty rows appear at once when twenty operations start).
         self.setProperty("current", current)
-        self.setStyleSheet("OperationRow { border: 2px solid #0072B2; border-radius: 3px; }" if current
-                           else "OperationRow { border: 1px solid #C8C8C8; border-radius: 3px; }")
+        self.style().unpolish(self)
+        self.style().polish(self)
 
     def mousePressEvent(self, event: object) -> None:  # noqa: N802
         self.selected.emit(self.task)
@@ -84,6 +88,8 @@ class OperationsList(QWidget):
         super().__init__(parent)
         self.rows: list[OperationRow] = []
         self.current: OperationTask | None = None
+        self.setStyleSheet("OperationRow { border: 1px solid #C8C8C8; border-radius: 3px; }"
+                           " OperationRow[current=\"true\"] { border: 2px solid #0072B2; }")
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(4, 4, 4, 4)
         self._layout.setSpacing(4)
@@ -112,7 +118,8 @@ class OperationsList(QWidget):
         return next((row for row in self.rows if row.task is task), None)
 
     def select(self, task: OperationTask) -> None:
-        self.current = task
+        previous, self.current = self.current, task
         for row in self.rows:
-            row.set_current(row.task is task)
+            if row.task is task or row.task is previous:
+                row.set_current(row.task is task)
         self.current_changed.emit(task)
