@@ -12,6 +12,7 @@ from inspector.runs import step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
 from .common import EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
+from .results import step_extra_lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,6 +88,8 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
                 f"{stored.step.round:>5}  {stored.step.duration_ms:>13.2f}  {stored.outcome or '-':<9}  "
                 f"{step_details(stored.payload)}")
         out.write(safe(line) + "\n")
+        for extra in step_extra_lines(stored.payload):
+            out.write(safe(f"    {extra}") + "\n")
     return EXIT_OK
 
 

@@ -7,8 +7,9 @@ from .deadline import DEFAULT_BUDGET_SECONDS, MINIMUM_LEG_SECONDS, BudgetExhaust
 from .errors import ERROR_CODES, ErrorKind, McpTransportError
 from .reports import (FanOut, LegFinished, LegOutcome, LegStarted, NullObserver, OperationFinished,
                       OperationObserver, OperationRecorder, OperationStarted, ProgressSeen)
-from .results import PingResult, ToolCallResult, ToolCatalogue
+from .results import PingResult, ToolArgument, ToolCallResult, ToolCatalogue, tool_arguments
 from .server import InvalidServerError, ServerEndpoint, public_url
+from .server_requests import ServerRequestSeen
 from .transport import MAX_BODY_BYTES
 
 __all__ = [
@@ -16,6 +17,6 @@ __all__ = [
     "FakeClock", "HANDSHAKE_VERSIONS", "InvalidServerError", "LegFinished", "LegOutcome", "LegStarted",
     "MAX_BODY_BYTES", "MAX_PAGES", "MINIMUM_LEG_SECONDS", "McpClient", "McpTransportError",
     "MonotonicClock", "NullObserver", "OperationDeadline", "OperationFinished", "OperationObserver",
-    "OperationRecorder", "OperationStarted", "PingResult", "ProgressSeen", "ServerEndpoint",
-    "ToolCallResult", "ToolCatalogue", "parse_budget", "public_url",
+    "OperationRecorder", "OperationStarted", "PingResult", "ProgressSeen", "ServerEndpoint", "ServerRequestSeen",
+    "ToolArgument", "ToolCallResult", "ToolCatalogue", "parse_budget", "public_url", "tool_arguments",
 ]
