@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
@@ -9,14 +10,41 @@ from .common import EXIT_CANCELLED, EXIT_OK, UsageError, fail
 from .parser import DEMOS, OPERATIONS, build_parser
 
 
+def file_to_open(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``run-inspector [--db PATH] FILE``: the trace file to open in the window, and the other
+    arguments; ``(None, argv)`` when the first word is a command (or there is none)."""
+    parser = build_parser()
+    commands = next(action.choices for action in parser._actions
+                    if isinstance(action, argparse._SubParsersAction))
+    skip = False
+    for position, word in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        if word == "--db":
+            skip = True
+            continue
+        if word.startswith("-"):
+            continue
+        if word in commands:
+            return None, argv
+        return word, argv[:position] + argv[position + 1:]
+    return None, argv
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     try:
+        argv = list(sys.argv[1:] if argv is None else argv)
+        path, argv = file_to_open(argv)
+        if path is not None and not os.path.isfile(path):
+            raise UsageError(f"{path!r} is neither a command nor a file: name a trace file to open in the window, "
+                             "or a command (see run-inspector --help).")
         args = build_parser().parse_args(argv)
         if args.command is None:
             from inspector.gui.app import run_window
 
-            return run_window(args.window_db)
+            return run_window(args.window_db, open_file=path)
         # Imported on demand: `runs show` should not pay for the network stack, nor `call` for more.
         if args.command in OPERATIONS:
             from . import operations
