@@ -216,6 +216,16 @@ def timeline_page(store: RunStore, run_id: int, offset: int, limit: int,
     return [_timeline_row(row) for row in rows]
 
 
+def _stored_time(text: str | None) -> datetime | None:
+    """A stored time (fixed-width ISO 8601 in UTC) read fast: a page holds hundreds of them."""
+    if not text:
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return from_stored_time(text)
+
+
 def _timeline_row(row: Sequence[Any]) -> TimelineRow:
     (step_id, sequence, started_at, kind, round_, duration, outcome, tool_name, in_flight, result, table,
      uid, content, calls, finish, dropped, unfinished, legs) = row
@@ -236,7 +246,7 @@ def _timeline_row(row: Sequence[Any]) -> TimelineRow:
         payload["requestedToolCalls"] = [None] * min(calls, 10_000)
     if isinstance(dropped, int):
         payload["droppedSources"] = [None] * min(dropped, 10_000)
-    return TimelineRow(id=step_id, sequence=sequence, started_at=from_stored_time(started_at), kind=kind,
+    return TimelineRow(id=step_id, sequence=sequence, started_at=_stored_time(started_at), kind=kind,
                        round=round_, duration_ms=float(duration), outcome=outcome or "",
                        details=step_details(payload), unfinished=bool(unfinished),
                        cancelled_in_flight=None if in_flight is None or outcome != "cancelled" else bool(in_flight),

@@ -24,8 +24,8 @@ from ..outcomes import outcome_colour, outcome_icon, outcome_word
 from ..plain_text import cell_text
 from .runs import format_duration
 
-PAGE_SIZE = 200
-CACHED_PAGES = 24
+PAGE_SIZE = 100
+CACHED_PAGES = 40
 
 StepIdRole = Qt.ItemDataRole.UserRole + 1
 OutcomeRole = Qt.ItemDataRole.UserRole + 2
@@ -72,6 +72,7 @@ class TimelineModel(QAbstractTableModel):
         self.end: datetime | None = None
         self._count = 0
         self._pages: OrderedDict[int, list[TimelineRow]] = OrderedDict()
+        self._last_number, self._last_page = -1, None
         self._matches: set[int] = set()
         #: Pages read from the database since the run was opened (tests and benchmarks count them).
         self.pages_read = 0
@@ -86,6 +87,7 @@ class TimelineModel(QAbstractTableModel):
         if where is not None:
             self.filter = where
         self._pages.clear()
+        self._last_number, self._last_page = -1, None
         self._matches = set()
         self.pages_read = 0
         self.page_log = []
@@ -113,6 +115,7 @@ class TimelineModel(QAbstractTableModel):
         if count > self._count:
             # Steps of a running run arrive in time order: the new ones are the last rows.
             self._pages.pop(self._count // self.page_size, None)
+            self._last_number, self._last_page = -1, None
             self.beginInsertRows(QModelIndex(), self._count, count - 1)
             self._count = count
             self.endInsertRows()
@@ -144,6 +147,15 @@ class TimelineModel(QAbstractTableModel):
         if self.run is None or not 0 <= number < self._count:
             return None
         page_number = number // self.page_size
+        if page_number == self._last_number and self._last_page is not None:
+            page = self._last_page  # a paint asks each row's cells for several roles in a row
+        else:
+            page = self._page(page_number)
+        offset = number - page_number * self.page_size
+        return page[offset] if offset < len(page) else None
+
+    def _page(self, page_number: int) -> list[TimelineRow]:
+        assert self.run is not None
         page = self._pages.get(page_number)
         if page is None:
             page = timeline_page(self.store, self.run.id, page_number * self.page_size, self.page_size, self.filter)
@@ -154,8 +166,8 @@ class TimelineModel(QAbstractTableModel):
                 self._pages.popitem(last=False)
         else:
             self._pages.move_to_end(page_number)
-        offset = number - page_number * self.page_size
-        return page[offset] if offset < len(page) else None
+        self._last_number, self._last_page = page_number, page
+        return page
 
     @property
     def cached_rows(self) -> int:
