@@ -36,10 +36,15 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     try:
         argv = list(sys.argv[1:] if argv is None else argv)
-        path, argv = file_to_open(argv)
+        path, rest = file_to_open(argv)
         if path is not None and not os.path.isfile(path):
-            raise UsageError(f"{path!r} is neither a command nor a file: name a trace file to open in the window, "
-                             "or a command (see run-inspector --help).")
+            if not (os.sep in path or os.path.splitext(path)[1]):
+                path = None  # a mistyped command: the parser names the commands there are
+            else:
+                raise UsageError(f"There is no file {path!r} to open: name a trace file to open in the window, "
+                                 "or a command (see run-inspector --help).")
+        if path is not None:
+            argv = rest
         args = build_parser().parse_args(argv)
         if args.command is None:
             from inspector.gui.app import run_window

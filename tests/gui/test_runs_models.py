@@ -120,3 +120,12 @@ def test_an_unfinished_step_is_not_stretched(store: RunStore) -> None:
     assert model.index(0, COLUMNS.index("duration")).data() == "unfinished"
     assert model.index(0, WATERFALL_COLUMN).data(WaterfallRole)[1] is None
     assert model.index(0, OUTCOME_COLUMN).data() == ""
+
+
+def test_the_waterfall_cell_speaks_what_it_draws(store: RunStore) -> None:
+    run_id = mixed_run(store)
+    model = TimelineModel(store)
+    model.set_run(store.get_run(run_id))
+    assert model.index(4, WATERFALL_COLUMN).data() is None  # a picture, no text drawn over it
+    assert model.index(4, WATERFALL_COLUMN).data(Qt.ItemDataRole.AccessibleTextRole) == \
+        "starts at 1.2 s of 5.7 s, lasts 4.1 s"

@@ -118,6 +118,15 @@ def test_a_scenario_run_shows_its_cancelled_step_in_flight(qtbot, make_window, d
     tab.select_step(row)
     assert tab.detail.remote_effect.isVisibleTo(tab)
     assert "unknown" in tab.detail.remote_effect.text()
+    # The legs replayed in the budget bar: the handshake, then the cancelled call, hatched.
+    assert [leg.outcome for leg in tab.detail.step.legs][-1] == "cancelled"
+    assert not tab.detail.bar.isHidden()
+    # Copy buttons: the result as shown, the payload as pretty JSON.
+    tab.detail.copy_payload.click()
+    copied = json.loads(QApplication.clipboard().text())
+    assert copied["toolName"] == "hang" and copied["toolOutcome"] == "cancelled" and copied["cancelledInFlight"]
+    tab.detail.copy_result.click()
+    assert QApplication.clipboard().text() == tab.detail.result.toPlainText()
 
 
 def test_drop_a_trace_file_the_run_appears_and_is_selected_and_again_is_not_doubled(qtbot, make_window,
