@@ -191,6 +191,36 @@ def test_cancel_a_large_import_changes_nothing(qtbot, make_window, tmp_path) -> 
     assert tab.runs.rowCount() == 0
 
 
+def hold_at_first_progress(job):
+    """Hold the worker at its first progress report until released: no race with a fast disk."""
+    reported, released = threading.Event(), threading.Event()
+
+    def hold(_value: int) -> None:
+        if not reported.is_set():
+            reported.set()
+            released.wait(10)
+
+    job.progress.connect(hold, Qt.ConnectionType.DirectConnection)
+    return reported, released
+
+
+def test_cancel_an_export_leaves_no_file(qtbot, make_window, tmp_path) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        big = big_run(store, 40_000)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    destination = tmp_path / "never.json"
+    job = tab.export_runs(destination, "otlp", [big])
+    reported, released = hold_at_first_progress(job)
+    qtbot.waitUntil(reported.is_set, timeout=20000)
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as ended:
+        tab.dialog.findChild(QPushButton).click()
+        released.set()
+    assert ended.args[:2] == ["export", "cancelled"], ended.args
+    assert not destination.exists() and list(tmp_path.iterdir()) == []
+
+
 def test_export_from_the_window_then_import_elsewhere_gives_the_same_runs(qtbot, make_window, tmp_path) -> None:
     with RunStore.open(resolve_db_path()) as store:
         first = mixed_run(store, "first")
