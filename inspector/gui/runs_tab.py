@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QMessageBox, QPushButton, QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget)
 
@@ -33,6 +33,9 @@ from .widgets.waterfall import WaterfallDelegate
 
 #: How often the tab asks the database whether another connection wrote (cheap: one pragma).
 POLL_MS = 300
+#: From this width on the step detail sits right of the timeline; below it, under the timeline
+#: (a narrow window would otherwise squeeze the details column to nothing).
+WIDE_PX = 1500
 STEP_OUTCOMES = ("ok", "failed", "cancelled", "")
 
 
@@ -57,6 +60,7 @@ class RunsTab(QWidget):
         self.error_box: QMessageBox | None = None
         self._matches: list[int] = []
         self._match = -1
+        self._arranged = False
         self._build()
         self._version = data_version(store)
         self.poll = QTimer(self)
@@ -188,7 +192,7 @@ class RunsTab(QWidget):
         self.timeline_view.setItemDelegateForColumn(WATERFALL_COLUMN, self.waterfall)
         theader = self.timeline_view.horizontalHeader()
         theader.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in zip(range(len(TIMELINE_COLUMNS)), (92, 52, 66, 46, 70, 104, 260, 200)):
+        for column, width in zip(range(len(TIMELINE_COLUMNS)), (94, 52, 64, 48, 68, 100, 260, 170)):
             self.timeline_view.setColumnWidth(column, width)
         # The details take what room there is; the waterfall keeps its width, so it is always in view.
         theader.setStretchLastSection(False)
@@ -211,8 +215,8 @@ class RunsTab(QWidget):
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(runs_box)
         self.split.addWidget(self.lower)
-        self.split.setStretchFactor(1, 2)
-        self.split.setSizes([220, 480])
+        self.split.setStretchFactor(1, 3)
+        self.split.setSizes([150, 550])
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setAccessibleName(_("Runs status"))
@@ -233,6 +237,22 @@ class RunsTab(QWidget):
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)
         delete.activated.connect(lambda: self.delete_selected())
         self._update_buttons()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.arrange(event.size().width())
+
+    def arrange(self, width: int) -> None:
+        """The detail right of the timeline in a wide tab, under it in a narrow one."""
+        wanted = Qt.Orientation.Horizontal if width >= WIDE_PX else Qt.Orientation.Vertical
+        if self.lower.orientation() == wanted and self._arranged:
+            return
+        self._arranged = True
+        self.lower.setOrientation(wanted)
+        total = max(self.lower.width() if wanted == Qt.Orientation.Horizontal else self.lower.height(), 100)
+        # Side by side the detail takes a third of the width; under the timeline, almost half the height.
+        detail = total // 3 if wanted == Qt.Orientation.Horizontal else total * 9 // 20
+        self.lower.setSizes([total - detail, detail])
 
     # -- the run list -----------------------------------------------------------------------------
 

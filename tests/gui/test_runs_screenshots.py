@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
 
 from inspector.gui.models.timeline import COLUMNS, OUTCOME_COLUMN, OutcomeRole
 from inspector.store import RunStore, resolve_db_path
@@ -19,8 +21,9 @@ def runs_window(make_window):
     window.resize(1400, 860)
     window.main.setSizes([220, 1180])
     window.tabs.setCurrentWidget(window.runs_tab)
-    window.runs_tab.split.setSizes([200, 600])
-    window.runs_tab.lower.setSizes([760, 420])
+    window.runs_tab.split.setSizes([160, 640])
+    QApplication.processEvents()  # the resize reaches the tab
+    assert window.runs_tab.lower.orientation() == Qt.Orientation.Vertical  # not wide: the detail below
     return window
 
 
@@ -90,3 +93,19 @@ def test_screenshot_an_imported_otlp_trace(qtbot, make_window, tmp_path) -> None
     assert "unfinished" in durations
     tab.select_step(outcomes.index("cancelled"))
     assert save(window, "runs-imported-otlp").exists()
+
+
+def test_screenshot_the_runs_tab_at_the_default_size(qtbot, make_window) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = make_window(wait_tools=False)
+    window.tabs.setCurrentWidget(window.runs_tab)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    tab.select_runs([run_id])
+    tab.select_step(4)
+    QApplication.processEvents()
+    details = tab.timeline_view.columnWidth(COLUMNS.index("details"))
+    assert tab.lower.orientation() == Qt.Orientation.Vertical  # narrow: the detail under the timeline
+    assert details >= 150, f"the details column is {details} px wide at the default size"
+    assert save(window, "runs-default-size").exists()
