@@ -303,11 +303,16 @@ class MainWindow(QMainWindow):
             self._endpoints.pop(replaces, None)
         if replaces and replaces != url:
             self.registry.remove_server(replaces)
-        self.registry.save_server(url, name=name, budget_s=budget_s, headers=headers, secret=secret)
+        self.registry.save_server(url, name=name, budget_s=budget_s, headers=headers, secret=secret,
+                                  replace=True)
         for header, value in headers.items():
             if header in secret or is_secret_header(header):
                 self.session_secrets[(url, header)] = value
+        was_current = self.servers.current() is not None and self.servers.current().url == url
         self.reload_servers(select_url=url)
+        if was_current:
+            # The same server with new settings: its budget and (with new headers) its tools.
+            self._server_selected(self.servers.current())
 
     def remove_server(self, record: ServerRecord) -> None:
         answer = QMessageBox.question(self, _("Remove server"), _(

@@ -63,11 +63,13 @@ class ServerRegistry:
         self._secrets = secrets or NoSecretKeeper()
 
     def save_server(self, url: str, *, name: str | None = None, budget_s: float | None = None,
-                    headers: Mapping[str, str] | None = None, secret: Iterable[str] = ()) -> None:
+                    headers: Mapping[str, str] | None = None, secret: Iterable[str] = (),
+                    replace: bool = False) -> None:
         """Add or update a server. Secret header values go to the keyring, never to the file.
 
         A header is secret when its name says so (``Authorization``, ``X-Api-Key``, ...) or
-        when it is named in ``secret``.
+        when it is named in ``secret``. An update keeps what is not given, unless ``replace``
+        (an edit in the window): then the server has exactly these settings.
         """
         marked = {header.lower() for header in secret}
         settings = []
@@ -77,6 +79,12 @@ class ServerRegistry:
                 settings.append({"name": header, "secret": True})
             else:
                 settings.append({"name": header, "secret": False, "value": value})
+        if replace:
+            self._write(
+                "INSERT INTO servers (url, name, budget_s, headers) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT(url) DO UPDATE SET name = excluded.name, budget_s = excluded.budget_s,"
+                " headers = excluded.headers", (url, name, budget_s, json.dumps(settings)))
+            return
         self._write(
             "INSERT INTO servers (url, name, budget_s, headers) VALUES (?, ?, ?, ?)"
             " ON CONFLICT(url) DO UPDATE SET name = COALESCE(excluded.name, servers.name),"

@@ -59,3 +59,12 @@ def test_run_window_opens_on_the_database_and_leaves_nothing_behind(qtbot, tmp_p
     names = [t.name for t in threading.enumerate()]
     assert not [n for n in names if n.startswith(("run-inspector-operations", "demo-server"))], names
     assert (tmp_path / "chosen.db").exists() and not resolve_db_path().exists()
+
+
+def test_a_database_that_cannot_be_opened_is_one_sentence_and_status_2(qtbot, tmp_path, capsys) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    assert run_window(str(blocker / "runs.db")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("run-inspector: ")
+    assert not [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]

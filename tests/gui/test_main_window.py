@@ -52,7 +52,10 @@ def test_hang_and_escape_is_cancelled_everywhere_and_the_server_saw_it(qtbot, ma
     choose(window, "hang")
     task = window.run_current_tool()
     assert demo_server.state.hang_started.wait(10)
-    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    # Esc works wherever the focus is, e.g. in the JSON editor.
+    window.arguments.tabs.setCurrentIndex(1)
+    window.arguments.editor.setFocus()
+    qtbot.keyClick(window.arguments.editor, Qt.Key.Key_Escape)
     outcome = finished(qtbot, task)
     assert outcome.status == "cancelled"
     row = window.operations.row_for(task)
@@ -147,3 +150,45 @@ def test_structured_content_is_a_tree_and_non_text_blocks_are_named(qtbot, make_
     assert outcome.status == "failed"
     assert "✗ Failed: the tool fail on Demo server reported an error." in window.result.sentence.text()
     assert window.operations.row_for(window.operations.current).bar.current_geometry().end_text.startswith("✗ failed")
+
+
+def test_the_window_stores_a_run_as_the_command_line_does(qtbot, make_window, demo_server) -> None:
+    from inspector.cli import main as cli_main
+
+    assert cli_main(["call", demo_server.url, "echo", "--args", '{"text": "same"}', "--json"]) == 0
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "echo")
+    window.arguments.set_arguments({"text": "same"})
+    outcome = finished(qtbot, window.run_current_tool())
+    with RunStore.open(resolve_db_path()) as store:
+        by_cli, by_window = [r for r in store.list_runs() if r.title == "tools/call echo"][::-1]
+        assert by_window.id == outcome.run_id
+        for field in ("title", "source", "server", "status"):
+            assert getattr(by_cli, field) == getattr(by_window, field), field
+        [cli_step] = list(store.iter_steps(by_cli.id))
+        [window_step] = list(store.iter_steps(by_window.id))
+
+    def shape(step):
+        payload = step.payload
+        return (sorted(payload), payload["toolName"], payload["toolOutcome"], payload["toolResult"],
+                [(leg.method, leg.granted_s, leg.http_status, leg.outcome) for leg in step.step.legs])
+
+    # The CLI sends the arguments as given; the window adds the schema's defaults it shows.
+    assert shape(cli_step) == shape(window_step)
+
+
+def test_operations_on_two_servers_at_once(qtbot, make_window, demo_server, sdk_server) -> None:
+    window = make_window((demo_server.url, "Demo server"), (sdk_server.url, "SDK server"))
+    window.reload_servers(select_url=demo_server.url)
+    qtbot.waitUntil(lambda: window.tools.select_tool("hang"), timeout=10000)
+    on_demo = window.run_current_tool()
+    window.reload_servers(select_url=sdk_server.url)
+    qtbot.waitUntil(lambda: window.tools.select_tool("slow"), timeout=10000)
+    window.arguments.set_arguments({"seconds": 0.3})
+    on_sdk = window.run_current_tool()
+    assert on_sdk.server_url == sdk_server.url and on_demo.server_url == demo_server.url
+    assert finished(qtbot, on_sdk).status == "ok"
+    assert on_demo.running
+    window.operations.select(on_demo)
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert finished(qtbot, on_demo).status == "cancelled"

@@ -100,3 +100,24 @@ def test_without_a_database_nothing_is_stored(qtbot, sdk_server) -> None:
         assert outcome.record.result.protocol_version
     finally:
         engine.shutdown()
+
+
+def test_cancel_sends_notifications_cancelled_for_the_request_on_the_wire(qtbot, engine) -> None:
+    from inspector.mcp import ServerEndpoint
+    from tests.support.fault_server import FaultServer
+
+    def work(exchange) -> None:
+        exchange.stall()
+
+    with FaultServer(work=work) as server:
+        submitted = time.monotonic()
+        task = engine.call_tool(ServerEndpoint(server.url), "stall", {}, budget_s=30)
+        assert time.monotonic() - submitted < 0.1  # the GUI thread only hands the work over
+        assert server.wait_until(lambda: bool(server.posts("tools/call")), 10)
+        task.cancel()
+        assert finish(qtbot, task).status == "cancelled"
+        [call] = server.posts("tools/call")
+        assert server.wait_until(lambda: bool(server.posts("notifications/cancelled")), 5)
+        [notice] = server.posts("notifications/cancelled")
+        assert notice.params["requestId"] == call.rpc_id
+        assert task.outcome.record.error.in_flight

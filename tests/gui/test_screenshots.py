@@ -47,6 +47,7 @@ def test_screenshot_finished_call(qtbot, make_window, demo_server) -> None:
     window.arguments.set_arguments({"text": "Hello from Run Inspector <img src=x>", "repeat": 2})
     outcome = finished(qtbot, window.run_current_tool())
     assert outcome.status == "ok"
+    qtbot.waitUntil(lambda: "2 ok" in window.servers.health.text())  # the catalogue walk and the call
     assert save(window, "finished-call").exists()
 
 
@@ -61,6 +62,7 @@ def test_screenshot_running_mid_leg(qtbot, make_window, demo_server) -> None:
     assert bar.animating
     assert save(window, "running-mid-leg").exists()
     assert " left" in bar.current_geometry().end_text
+    assert "progress 3 of 12: Step 3 of 12 done." in window.result.text.toPlainText()
     task.cancel()
     finished(qtbot, task)
 

@@ -20,6 +20,9 @@ def test_bad_server_input_is_refused_in_the_dialog(qtbot) -> None:
     row = dialog.add_header("", "orphan value")
     assert dialog.settings() is None
     assert "needs a name" in dialog.header_error.text()
+    row.name.setText("Authorization: Bearer s3cret")
+    assert dialog.settings() is None
+    assert "without the colon" in dialog.header_error.text() and "s3cret" not in dialog.header_error.text()
     row.name.setText("Bad Header")
     assert dialog.settings() is None
     assert "not a valid HTTP header name" in dialog.header_error.text()
@@ -93,3 +96,41 @@ def test_geometry_and_splitters_are_remembered(qtbot, make_window, _isolated_set
     again = make_window()
     assert again.main.sizes()[0] == window.main.sizes()[0]
     assert again.size() == window.size()
+
+
+def test_editing_a_server_replaces_its_settings_and_updates_the_window(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    window.save_server(demo_server.url, "Renamed", 9, {"X-Team": "blue"}, set(), replaces=demo_server.url)
+    assert window.budget_label.text() == "Budget: 9 s"
+    assert window.endpoint_for(window.servers.current()).headers == {"X-Team": "blue"}
+    window.save_server(demo_server.url, None, None, {}, set(), replaces=demo_server.url)
+    record = window.servers.current()
+    assert (record.name, record.budget_s, record.headers) == (None, None, ())
+    assert window.budget_label.text() == "Budget: 20 s"
+    assert window.endpoint_for(record).headers == {}
+
+
+def test_the_add_and_edit_dialogs_are_wired_to_the_store(qtbot, make_window, demo_server, monkeypatch) -> None:
+    window = make_window()
+    shown = []
+
+    def fill_and_accept(dialog: ServerDialog) -> int:
+        shown.append((dialog.url.text(), [(r.name.text(), r.value.text()) for r in dialog.header_rows]))
+        if not dialog.url.text():
+            dialog.url.setText(demo_server.url)
+            dialog.name.setText("Added here")
+            dialog.add_header("Authorization", "Bearer abc", True)
+        else:
+            dialog.budget.setText("4")
+        dialog.accept()
+        return ServerDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(ServerDialog, "exec", fill_and_accept)
+    window.add_server()
+    record = window.servers.current()
+    assert (record.url, record.name) == (demo_server.url, "Added here")
+    window.edit_server(record)
+    # The edit dialog showed the secret (kept for this session), masked; the budget was changed.
+    assert shown[1] == (demo_server.url, [("Authorization", "Bearer abc")])
+    assert window.servers.current().budget_s == 4
+    assert [h.secret for h in window.servers.current().headers] == [True]

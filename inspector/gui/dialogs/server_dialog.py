@@ -150,6 +150,12 @@ class ServerDialog(QDialog):
                 self._show(self.header_error, _("A header needs a name (a value alone cannot be sent)."))
                 ok = False
                 continue
+            if ":" in name:
+                # "Name: value" typed into the name field: say where each part goes (never echo it).
+                self._show(self.header_error, _("Type the header's name and its value in their own fields, "
+                                                "without the colon."))
+                ok = False
+                continue
             headers[name] = value.strip()
             if row.secret.isChecked():
                 secret.add(name)

@@ -26,9 +26,11 @@ OK_DARK = QColor("#00785A")
 FAILED = QColor("#D55E00")
 FAILED_DARK = QColor("#A64A00")
 CANCELLED = QColor("#0072B2")
-RUNNING = QColor("#56B4E9")
-RUNNING_DARK = QColor("#2F8FC4")
-BAND = QColor(86, 180, 233, 70)
+#: A running leg is spending like an ok one (green, as in the sketch); its grant band and the
+#: countdown tell it apart. Blue stays reserved for "cancelled".
+RUNNING = OK
+RUNNING_DARK = OK_DARK
+BAND = QColor("#C8E6DC")
 TRACK = QColor("#F0F0F0")
 TRACK_EDGE = QColor("#D0D0D0")
 DEADLINE = QColor("#333333")

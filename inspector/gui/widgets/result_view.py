@@ -39,8 +39,14 @@ class ResultView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.sentence)
         layout.addWidget(split, 1)
+        self.task: OperationTask | None = None
 
     def show_task(self, task: OperationTask | None) -> None:
+        self.task = task
+        if task is not None and task.running and not getattr(task, "followed_by_result", False):
+            # While it runs, its progress messages are the result so far.
+            task.followed_by_result = True
+            task.changed.connect(lambda task=task: self._changed(task))
         self.structure.removeRows(0, self.structure.rowCount())
         self.tree.hide()
         if task is None:
@@ -51,7 +57,7 @@ class ResultView(QWidget):
         if outcome is None:
             self.sentence.setText(_("{title} is running on {server}.").format(title=task.title,
                                                                              server=task.server.label))
-            self.text.setPlainText("")
+            self.text.setPlainText("\n".join(_progress_line(mark) for mark in task.state.marks))
             return
         record = outcome.record
         if record is None:
@@ -74,6 +80,10 @@ class ResultView(QWidget):
             self.tree.expandToDepth(1)
             self.tree.resizeColumnToContents(0)
             self.tree.show()
+
+    def _changed(self, task: OperationTask) -> None:
+        if task is self.task:
+            self.show_task(task)
 
     def _sentence(self, task: OperationTask) -> str:
         record = task.outcome.record if task.outcome else None
@@ -120,6 +130,14 @@ class ResultView(QWidget):
         record = task.outcome.record if task.outcome else None
         dropped = getattr(getattr(record, "result", None), "dropped_blocks", {}) or {}
         return ", ".join(f"{count} {kind}" for kind, count in sorted(dropped.items()))
+
+
+def _progress_line(mark: Any) -> str:
+    amount = (_("{progress} of {total}").format(progress=f"{mark.progress:g}", total=f"{mark.total:g}")
+              if mark.total is not None else f"{mark.progress:g}")
+    if mark.message:
+        return _("progress {amount}: {message}").format(amount=amount, message=mark.message)
+    return _("progress {amount}").format(amount=amount)
 
 
 def structured_model(value: Any) -> QStandardItemModel:

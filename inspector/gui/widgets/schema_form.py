@@ -137,7 +137,9 @@ class BoolField(Field):
 
     def __init__(self, schema: Mapping[str, Any], path: Path, required: bool) -> None:
         super().__init__(schema, path, required)
-        self.box = QCheckBox(self.name())
+        # The form row already names it; the name is kept for screen readers.
+        self.box = QCheckBox()
+        self.box.setAccessibleName(self.name())
         self.touched = required or "default" in schema
         self.box.toggled.connect(self._toggled)
         layout = QVBoxLayout(self)
@@ -280,7 +282,9 @@ class ObjectField(Field):
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
-        for name, sub in properties.items():
+        # Required fields first (what must be filled comes first), otherwise the schema's order.
+        ordered = sorted(properties.items(), key=lambda item: item[0] not in needed)
+        for name, sub in ordered:
             sub = sub if isinstance(sub, Mapping) else {}
             is_required = name in needed
             field = make_field(sub, path + (name,), is_required)

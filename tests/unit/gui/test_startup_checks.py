@@ -65,3 +65,17 @@ def test_the_command_without_a_display_says_so_and_exits_non_zero(tmp_path: Path
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "no display" in lines[0] and "run-inspector --help" in lines[0]
     assert not (tmp_path / "runs.db").exists()  # nothing was opened
+
+
+def test_which_database_the_window_opens(monkeypatch, tmp_path: Path) -> None:
+    from inspector.gui.app import database_path
+    from inspector.store import DB_ENV
+
+    monkeypatch.delenv(DB_ENV, raising=False)
+    chosen = str(tmp_path / "from-settings.db")
+    assert database_path(None, chosen) == Path(chosen)  # the Settings dialog's choice
+    assert database_path(str(tmp_path / "flag.db"), chosen) == tmp_path / "flag.db"  # --db wins
+    monkeypatch.setenv(DB_ENV, str(tmp_path / "env.db"))
+    assert database_path(None, chosen) == tmp_path / "env.db"  # so does RUN_INSPECTOR_DB
+    monkeypatch.delenv(DB_ENV)
+    assert database_path(None, "").name == "runs.db"  # else the user data folder
