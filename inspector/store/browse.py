@@ -263,6 +263,8 @@ def step_in_full(store: RunStore, step_id: int) -> StepInFull:
         f" CASE WHEN json_type(p, '$.toolArguments') IS NOT NULL AND json_type(p, '$.toolArguments') != 'null'"
         f" THEN substr(json_extract(p, '$.toolArguments'), 1, {DETAIL_TEXT_CHARS}) END"
         f" FROM {_STEPS_WITH_P.format(clause='id = ?')}", (step_id,)).fetchone()
+    if row is None:  # deleted meanwhile
+        raise UnknownRunError(f"There is no step {step_id}.")
     legs = []
     for method, granted, elapsed, status, outcome in conn.execute(
             "SELECT method, granted_s, elapsed_ms, http_status, outcome FROM legs WHERE step_id = ?"

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
 from inspector.gui.models.timeline import COLUMNS, OUTCOME_COLUMN, MatchRole, OutcomeRole
 from inspector.mcp import ServerEndpoint
-from inspector.runs import RunStep, StepKind
 from inspector.store import RunStore, resolve_db_path
 from inspector.transfer import export, import_trace
 from tests.support.sample_runs import T0, big_run, mixed_run

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inspector.runs import RunStep, StepKind
-from inspector.store import RunStore
+from inspector.store import RunStore, UnknownRunError
 from inspector.store.browse import (RunFilter, StepFilter, count_timeline, delete_runs, find_in_timeline, list_runs,
                                     run_span, step_in_full, timeline_page)
 from tests.support.sample_runs import T0, big_run, mixed_run
@@ -73,6 +73,13 @@ def test_a_hostile_payload_is_clipped_in_its_row(store: RunStore) -> None:
     assert len(row.details) <= 120
     full = step_in_full(store, row.id)
     assert len(full.payload_text) > 2_000_000
+    assert full.result_text.startswith("<b>x</b>") and len(full.result_text) == 200_000
+    assert full.result_length == len(huge) and full.arguments_json is None
+
+
+def test_a_step_that_is_gone_is_unknown(store: RunStore) -> None:
+    with pytest.raises(UnknownRunError):
+        step_in_full(store, 12345)
 
 
 def test_delete_runs_removes_steps_and_legs_and_keeps_a_running_run(store: RunStore) -> None:
