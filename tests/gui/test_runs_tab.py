@@ -147,6 +147,22 @@ def test_drop_a_trace_file_the_run_appears_and_is_selected_and_again_is_not_doub
     assert tab.runs.rowCount() == 1 and tab.selected_run_ids() == [run.id]
 
 
+def test_two_files_dropped_together_are_imported_one_after_the_other(qtbot, make_window, tmp_path) -> None:
+    from tests.gui.test_runs_screenshots import write_otlp
+
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    first, _uids = trace_file(tmp_path)
+    second = write_otlp(tmp_path / "other.otlp.json")
+    ended = []
+    tab.transfer_ended.connect(lambda *args: ended.append(args))
+    drop(window, first, second)
+    qtbot.waitUntil(lambda: len(ended) == 2, timeout=20000)
+    assert [args[:2] for args in ended] == [("import", "ok")] * 2
+    assert tab.runs.rowCount() == 2
+    assert tab.current_run().origin == "other.otlp.json"  # the last one imported is shown
+
+
 def test_drop_a_bad_file_shows_the_importer_sentence_and_changes_nothing(qtbot, make_window, tmp_path) -> None:
     window = runs_window(make_window)
     tab = window.runs_tab

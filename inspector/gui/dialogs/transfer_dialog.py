@@ -111,7 +111,8 @@ class TransferDialog(QProgressDialog):
     def __init__(self, job: TransferJob, label: str, parent: QWidget | None = None) -> None:
         super().__init__(label, _("Cancel"), 0, STEPS, parent)
         self.setWindowTitle(_("Run Inspector"))
-        self.setWindowModality(Qt.WindowModality.WindowModal)
+        # Not modal: runs can be read while a trace is imported (another import waits its turn).
+        self.setWindowModality(Qt.WindowModality.NonModal)
         self.setMinimumDuration(300)  # a quick transfer does not flash a dialog
         self.setAutoClose(False)
         self.setAutoReset(False)
