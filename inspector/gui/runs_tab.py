@@ -8,7 +8,7 @@ runs, a page of steps, one step); imports and exports run on worker threads
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxL
 
 from inspector.i18n import _, ngettext
 from inspector.runs import RUN_SOURCES, StepKind
-from inspector.store import RunRecord, RunStore, StoreError, UnknownRunError
+from inspector.store import RunRecord, RunStore, UnknownRunError
 from inspector.store.browse import (RunFilter, StepFilter, data_version, delete_runs, find_in_timeline,
                                     servers_with_runs, step_in_full)
 
@@ -55,7 +55,8 @@ class RunsTab(QWidget):
         self.timeline = TimelineModel(store)
         self.job: TransferJob | None = None
         self.dialog: TransferDialog | None = None
-        self._queue: list[Path] = []
+        #: Transfers waiting for the running one to end (one worker at a time keeps writes in order).
+        self._queue: list[Callable[[], object]] = []
         self.last_error: str | None = None
         self.error_box: QMessageBox | None = None
         self._matches: list[int] = []
@@ -479,10 +480,9 @@ class RunsTab(QWidget):
 
     def open_trace(self, path: Path) -> TransferJob | None:
         """Import ``path`` in a worker (with a progress dialog); then select its runs."""
-        if self.job is not None and self.job.running:
-            self._queue.append(Path(path))
-            return None
         path = Path(path)
+        if self._busy(lambda: self.open_trace(path)):
+            return None
         job = import_job(self.db_path, path)
         job.finished.connect(lambda report, path=path: self._imported(path, report))
         job.failed.connect(lambda message: self._transfer_failed("import", message))
@@ -490,6 +490,13 @@ class RunsTab(QWidget):
                                                                             "was imported.")))
         self._start(job, _("Importing {name}…").format(name=cell_text(path.name, 80)))
         return job
+
+    def _busy(self, later: Callable[[], object]) -> bool:
+        """True (and ``later`` queued) while another transfer runs."""
+        if self.job is not None and self.job.running:
+            self._queue.append(later)
+            return True
+        return False
 
     def _start(self, job: TransferJob, label: str) -> None:
         self.job = job
@@ -541,7 +548,7 @@ class RunsTab(QWidget):
         self.job = None
         self.dialog = None
         if self._queue:
-            self.open_trace(self._queue.pop(0))
+            self._queue.pop(0)()
 
     def cancel_transfer(self) -> None:
         if self.job is not None:
@@ -560,10 +567,14 @@ class RunsTab(QWidget):
         if path:
             self.export_runs(Path(path), "otlp" if chosen == otlp_filter else "trace", run_ids)
 
-    def export_runs(self, destination: Path, file_format: str, run_ids: Sequence[int] | None = None) -> TransferJob:
+    def export_runs(self, destination: Path, file_format: str,
+                    run_ids: Sequence[int] | None = None) -> TransferJob | None:
         """Export ``run_ids`` (default: the selected runs, else the listed ones) in a worker."""
         if run_ids is None:
             run_ids = self.selected_run_ids() or self.runs.run_ids()
+        chosen = list(run_ids)
+        if self._busy(lambda: self.export_runs(destination, file_format, chosen)):
+            return None
         job = export_job(self.db_path, run_ids, Path(destination), file_format)
         count = len(run_ids)
         job.finished.connect(lambda report: self._exported(report))
@@ -585,23 +596,36 @@ class RunsTab(QWidget):
 
     # -- delete -------------------------------------------------------------------------------------
 
-    def delete_selected(self, *, confirm: bool = True) -> int:
-        """Delete the selected runs after a confirmation naming how many; return how many went."""
+    def delete_selected(self, *, confirm: bool = True) -> TransferJob | None:
+        """Delete the selected runs, after a confirmation naming how many, in a worker (a run of
+        100,000 steps takes a while to delete); ``transfer_ended`` says how many went."""
         run_ids = self.selected_run_ids()
         if not run_ids:
-            return 0
+            return None
         count = len(run_ids)
         if confirm:
             answer = QMessageBox.question(self, _("Delete runs"), ngettext(
                 "Delete {count} run and all its steps? This cannot be undone.",
                 "Delete {count} runs and all their steps? This cannot be undone.", count).format(count=count))
             if answer != QMessageBox.StandardButton.Yes:
-                return 0
-        try:
-            deleted = delete_runs(self.store, run_ids)
-        except StoreError as exc:
-            self.status.setText(str(exc))
-            return 0
+                return None
+        return self.delete_runs(run_ids)
+
+    def delete_runs(self, run_ids: Sequence[int]) -> TransferJob | None:
+        """Delete these runs in a worker (no question asked)."""
+        chosen = list(run_ids)
+        if self._busy(lambda: self.delete_runs(chosen)):
+            return None
+        job = TransferJob(lambda store, _progress: delete_runs(store, chosen), self.db_path)
+        job.finished.connect(lambda deleted: self._deleted(len(chosen), deleted))
+        job.failed.connect(lambda message: self._transfer_failed("delete", message))
+        job.cancelled.connect(lambda: self._transfer_cancelled("delete", _("Nothing was deleted.")))
+        self._start(job, ngettext("Deleting {count} run…", "Deleting {count} runs…", len(chosen)).format(
+            count=len(chosen)))
+        return job
+
+    def _deleted(self, count: int, deleted: object) -> None:
+        deleted = int(deleted) if isinstance(deleted, int) else 0
         kept = count - deleted
         message = ngettext("Deleted {count} run.", "Deleted {count} runs.", deleted).format(count=deleted)
         if kept:
@@ -612,7 +636,8 @@ class RunsTab(QWidget):
         self.reload()
         if self.timeline.run is not None and self.runs.row_of(self.timeline.run.id) is None:
             self._show_run(None)
-        return deleted
+        self._next_job()
+        self.transfer_ended.emit("delete", "ok", message)
 
     # -- drops ------------------------------------------------------------------------------------------
 

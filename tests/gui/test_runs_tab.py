@@ -273,10 +273,12 @@ def test_delete_runs_asks_naming_how_many(qtbot, make_window, monkeypatch) -> No
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *args: asked.append(text)
                         or QMessageBox.StandardButton.No)
-    assert tab.delete_selected() == 0 and tab.runs.rowCount() == 3
+    assert tab.delete_selected() is None and tab.runs.rowCount() == 3
     monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *args: asked.append(text)
                         or QMessageBox.StandardButton.Yes)
-    assert tab.delete_selected() == 2
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as ended:
+        assert tab.delete_selected() is not None
+    assert ended.args == ["delete", "ok", "Deleted 2 runs."]
     assert asked == ["Delete 2 runs and all their steps? This cannot be undone."] * 2
     assert [tab.runs.run(row).id for row in range(tab.runs.rowCount())] == [ids[2]]
     assert tab.timeline.run is None or tab.timeline.run.id == ids[2]
