@@ -338,6 +338,7 @@ def test_hostile_payloads_show_as_plain_clipped_text_quickly(qtbot, make_window)
     tab = window.runs_tab
     qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
     assert tab.runs.index(0, 2).data() == "hostile <b>title</b>␛[31m"
+    assert "&lt;b&gt;title&lt;/b&gt;" in tab.runs.index(0, 2).data(Qt.ItemDataRole.ToolTipRole)
     tab.select_runs([run_id])
     started = time.perf_counter()
     tab.select_step(0)

@@ -16,7 +16,7 @@ from inspector.store import RunRecord, RunStore
 from inspector.store.browse import RunFilter, list_runs
 
 from ..outcomes import outcome_colour, outcome_icon, outcome_word
-from ..plain_text import cell_text
+from ..plain_text import cell_text, plain_tooltip
 
 RunIdRole = Qt.ItemDataRole.UserRole + 1
 StatusRole = Qt.ItemDataRole.UserRole + 2
@@ -133,7 +133,8 @@ class RunListModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self._text(run, column)
         if role == Qt.ItemDataRole.ToolTipRole and column in ("title", "server"):
-            return cell_text(run.title if column == "title" else run.server or "", 1000)
+            # Escaped: Qt would take a title like "<img src=x>" for markup in a tooltip.
+            return plain_tooltip(cell_text(run.title if column == "title" else run.server or "", 1000))
         if column == "status":
             if role == Qt.ItemDataRole.DecorationRole:
                 return outcome_icon(run.status)

@@ -21,7 +21,7 @@ from inspector.store import RunRecord, RunStore
 from inspector.store.browse import StepFilter, TimelineRow, count_timeline, run_span, timeline_page
 
 from ..outcomes import outcome_colour, outcome_icon, outcome_word
-from ..plain_text import cell_text
+from ..plain_text import cell_text, plain_tooltip
 from .runs import format_duration
 
 PAGE_SIZE = 100
@@ -212,7 +212,7 @@ class TimelineModel(QAbstractTableModel):
                 return self._waterfall_text(step) if role == Qt.ItemDataRole.AccessibleTextRole else None
             return self._text(step, column)
         if role == Qt.ItemDataRole.ToolTipRole and column in ("details", "waterfall"):
-            return self._waterfall_text(step) if column == "waterfall" else step.details
+            return plain_tooltip(self._waterfall_text(step) if column == "waterfall" else cell_text(step.details))
         if column == "outcome":
             if role == Qt.ItemDataRole.DecorationRole:
                 return outcome_icon(step.outcome) if step.outcome else None
