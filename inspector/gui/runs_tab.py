@@ -120,6 +120,7 @@ class RunsTab(QWidget):
         self.run_view.verticalHeader().setDefaultSectionSize(22)
         self.run_view.setWordWrap(False)
         header = self.run_view.horizontalHeader()
+        header.setAccessibleName(_("Run list columns (click to sort)"))
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
         for column, width in enumerate((44, 140, 260, 110, 80, 220, 60, 80)):
@@ -192,6 +193,7 @@ class RunsTab(QWidget):
         self.waterfall = WaterfallDelegate(self.timeline_view)
         self.timeline_view.setItemDelegateForColumn(WATERFALL_COLUMN, self.waterfall)
         theader = self.timeline_view.horizontalHeader()
+        theader.setAccessibleName(_("Timeline columns"))
         theader.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, width in zip(range(len(TIMELINE_COLUMNS)), (94, 52, 64, 48, 68, 100, 260, 170)):
             self.timeline_view.setColumnWidth(column, width)

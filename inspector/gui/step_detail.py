@@ -65,6 +65,7 @@ class StepDetail(QWidget):
         self.structured = _text_view(_("Structured content"))
         self.payload = _text_view(_("Raw payload"))
         self.tabs = QTabWidget()
+        self.tabs.setAccessibleName(_("Step detail"))
         self.tabs.addTab(self.result, _("Result"))
         self.tabs.addTab(self.arguments, _("Arguments"))
         self.tabs.addTab(self.structured, _("Structured"))

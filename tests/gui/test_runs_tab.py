@@ -394,3 +394,21 @@ def test_a_huge_run_opens_fast_and_scrolling_reads_only_the_pages_shown(qtbot, m
         tab.timeline_view.viewport().repaint()
     assert tab.timeline.page_log == list(range(1, 2_000 // tab.timeline.page_size + 1))
     assert tab.timeline.cached_rows <= tab.timeline.cached_pages * tab.timeline.page_size
+
+
+def test_every_control_of_the_runs_tab_has_an_accessible_name(qtbot, make_window) -> None:
+    from tests.gui.test_models_and_accessibility import _unnamed
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    tab.select_runs([run_id])
+    tab.select_step(4)
+    assert tab.isVisibleTo(window)
+    missing = _unnamed(window)
+    assert missing == [], missing
+    # Pictures speak: the status icon and the outcome cell say their word.
+    assert tab.runs.index(0, 3).data(Qt.ItemDataRole.AccessibleTextRole) == "cancelled"
+    assert tab.timeline.index(4, OUTCOME_COLUMN).data(Qt.ItemDataRole.AccessibleTextRole) == "cancelled"
