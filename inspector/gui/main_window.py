@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
 
         self.operations = OperationsList()
         self.operations.current_changed.connect(self._show_result)
+        self.operations.dropped.connect(lambda task: self.engine.forget(task))
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.operations)

@@ -192,3 +192,17 @@ def test_operations_on_two_servers_at_once(qtbot, make_window, demo_server, sdk_
     window.operations.select(on_demo)
     qtbot.keyClick(window, Qt.Key.Key_Escape)
     assert finished(qtbot, on_demo).status == "cancelled"
+
+
+def test_the_list_keeps_the_newest_operations_and_forgets_old_finished_ones(qtbot, make_window, demo_server,
+                                                                           monkeypatch) -> None:
+    from inspector.gui.widgets.operation_row import OperationsList
+
+    monkeypatch.setattr(OperationsList, "MAX_ROWS", 3)
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "echo")
+    window.arguments.set_arguments({"text": "x"})
+    tasks = [finished(qtbot, window.run_current_tool()) and window.operations.current for _ in range(4)]
+    assert len(window.operations.rows) == 3
+    assert [row.task for row in window.operations.rows] == tasks[::-1][:3]
+    assert tasks[0] not in window.engine.tasks  # nor kept by the engine

@@ -78,6 +78,7 @@ def test_screenshot_cancelled_beside_failed(qtbot, make_window, demo_server) -> 
     qtbot.wait(400)  # let the bar show some spent time before the cancel (a picture, not a sync)
     task.cancel()
     assert finished(qtbot, task).status == "cancelled"
+    qtbot.waitUntil(lambda: "1 cancelled" in window.servers.health.text())
     assert save(window, "cancelled", grey=True).exists()
 
 

@@ -82,6 +82,8 @@ class OperationsList(QWidget):
     """Running and recent operations, newest first, each with its own bar and Cancel."""
 
     current_changed = Signal(object)
+    #: A finished operation's row was dropped to keep the list short (its run stays stored).
+    dropped = Signal(object)
     MAX_ROWS = 40
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -111,6 +113,7 @@ class OperationsList(QWidget):
             self.rows.remove(old)
             self._layout.removeWidget(old)
             old.deleteLater()
+            self.dropped.emit(old.task)
         self.select(task)
         return row
 
