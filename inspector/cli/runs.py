@@ -32,7 +32,14 @@ def _time(moment: datetime | None) -> str | None:
 
 
 def _local(moment: datetime | None) -> str:
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S") if moment else "-"
+    if moment is None:
+        return "-"
+    try:
+        moment = moment.astimezone()
+    except (OverflowError, ValueError):  # year 1 or 9999 has no local time on the far side of UTC
+        pass
+    return (f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d} "
+            f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}")
 
 
 def run_dict(run: RunRecord) -> dict[str, Any]:

@@ -229,6 +229,11 @@ class RunStore:
     def steps_page(self, run_id: int, after: PageMark | None = None, limit: int = 200,
                    outcome: str | None = None) -> list[StoredStep]:
         """One page of the timeline, ordered by time then sequence; never the whole run."""
+        return self._page(run_id, after, limit, outcome)[0]
+
+    def _page(self, run_id: int, after: PageMark | None, limit: int,
+              outcome: str | None) -> tuple[list[StoredStep], PageMark | None]:
+        """A page of steps and the mark after its last one (the stored text, as SQLite compares it)."""
         where = ["run_id = ?"]
         params: list[Any] = [run_id]
         if after is not None:
@@ -241,18 +246,17 @@ class RunStore:
             "SELECT id, run_id, sequence, started_at, outcome, payload FROM steps WHERE "
             + " AND ".join(where) + " ORDER BY started_at, sequence LIMIT ?", (*params, limit)).fetchall()
         legs = self._legs_for([row[0] for row in rows])
-        return [_stored_step(row, legs.get(row[0], ())) for row in rows]
+        mark = (rows[-1][3], rows[-1][2]) if rows else None
+        return [_stored_step(row, legs.get(row[0], ())) for row in rows], mark
 
     def iter_steps(self, run_id: int, page_size: int = 500, outcome: str | None = None) -> Iterator[StoredStep]:
         """Every step of a run, page by page (bounded memory)."""
         mark: PageMark | None = None
         while True:
-            page = self.steps_page(run_id, mark, page_size, outcome)
+            page, mark = self._page(run_id, mark, page_size, outcome)
             yield from page
             if len(page) < page_size:
                 return
-            last = page[-1]
-            mark = (to_stored_time(last.started_at), last.sequence)
 
     def _legs_for(self, step_ids: list[int]) -> dict[int, tuple[Leg, ...]]:
         if not step_ids:

@@ -71,11 +71,15 @@ def span_id(uid: str, *parts: object) -> str:
 
 
 def unix_nanos(moment: datetime | None) -> int:
-    """Nanoseconds since the epoch; an unknown time is 0 (our attributes say it is unknown)."""
+    """Nanoseconds since the epoch; an unknown time is 0 (our attributes say it is unknown).
+
+    OTLP times are unsigned 64-bit: a moment outside 1970 to 2554 is clamped to that range
+    (our own attributes still carry the exact time, which is what an import reads)."""
     if moment is None:
         return 0
     delta = moment - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1_000
+    nanos = (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1_000
+    return min(max(nanos, 0), _MAX_NANOS)
 
 
 def attribute(key: str, value: Any) -> dict[str, Any]:
