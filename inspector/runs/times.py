@@ -7,13 +7,11 @@ formatted for a reader only at display time.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timezone
 
 __all__ = ["UnstorableTimeError", "from_stored_time", "to_stored_time", "utc_now"]
 
-# Also reads the unpadded years ("1-01-01T...") that an older version wrote for years before 1000.
-_STORED = re.compile(r"(\d{1,4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?Z")
+_DIGITS = frozenset("0123456789")
 
 
 class UnstorableTimeError(ValueError):
@@ -50,12 +48,27 @@ def from_stored_time(text: str | None) -> datetime | None:
     time (a damaged row must not make a whole list unreadable)."""
     if not text:
         return None
-    found = _STORED.fullmatch(text) if isinstance(text, str) else None
-    if found is None:
+    fields = _stored_fields(text) if isinstance(text, str) else None
+    if fields is None:
         return None
-    year, month, day, hour, minute, second, fraction = found.groups()
     try:
-        return datetime(int(year), int(month), int(day), int(hour), int(minute), int(second),
-                        int((fraction or "0").ljust(6, "0")), tzinfo=timezone.utc)
+        return datetime(*fields, tzinfo=timezone.utc)
     except ValueError:  # month 13, year 0, ...
         return None
+
+
+def _stored_fields(text: str) -> tuple[int, ...] | None:
+    """The numbers of ``Y-MM-DDTHH:MM:SS[.ffffff]Z``; the year may lack its leading zeros (an
+    older version wrote years before 1000 that way). ``None`` for anything else."""
+    if not text.endswith("Z") or text.count("T") != 1:
+        return None
+    day, _, clock = text[:-1].partition("T")
+    clock, _, fraction = clock.partition(".")
+    parts = day.split("-") + clock.split(":")
+    widths = (4, 2, 2, 2, 2, 2)
+    if len(parts) != 6 or len(fraction) > 6 or not set(fraction) <= _DIGITS or (not fraction and "." in text):
+        return None
+    for part, width in zip(parts, widths):
+        if not part or len(part) > width or (width == 2 and len(part) != 2) or not set(part) <= _DIGITS:
+            return None
+    return (*map(int, parts), int(fraction.ljust(6, "0")))

@@ -8,7 +8,7 @@ import sqlite3
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -53,6 +53,8 @@ class StoredStep:
     started_at: datetime | None
     outcome: str
     step: RunStep
+    #: Where the step sits in the timeline's order, exactly as stored (pages continue after it).
+    mark: PageMark = field(default=("", 0), compare=False, repr=False)
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -228,12 +230,9 @@ class RunStore:
 
     def steps_page(self, run_id: int, after: PageMark | None = None, limit: int = 200,
                    outcome: str | None = None) -> list[StoredStep]:
-        """One page of the timeline, ordered by time then sequence; never the whole run."""
-        return self._page(run_id, after, limit, outcome)[0]
+        """One page of the timeline, ordered by time then sequence; never the whole run.
 
-    def _page(self, run_id: int, after: PageMark | None, limit: int,
-              outcome: str | None) -> tuple[list[StoredStep], PageMark | None]:
-        """A page of steps and the mark after its last one (the stored text, as SQLite compares it)."""
+        ``after`` is the :attr:`StoredStep.mark` of the last step of the previous page."""
         where = ["run_id = ?"]
         params: list[Any] = [run_id]
         if after is not None:
@@ -246,17 +245,17 @@ class RunStore:
             "SELECT id, run_id, sequence, started_at, outcome, payload FROM steps WHERE "
             + " AND ".join(where) + " ORDER BY started_at, sequence LIMIT ?", (*params, limit)).fetchall()
         legs = self._legs_for([row[0] for row in rows])
-        mark = (rows[-1][3], rows[-1][2]) if rows else None
-        return [_stored_step(row, legs.get(row[0], ())) for row in rows], mark
+        return [_stored_step(row, legs.get(row[0], ())) for row in rows]
 
     def iter_steps(self, run_id: int, page_size: int = 500, outcome: str | None = None) -> Iterator[StoredStep]:
         """Every step of a run, page by page (bounded memory)."""
         mark: PageMark | None = None
         while True:
-            page, mark = self._page(run_id, mark, page_size, outcome)
+            page = self.steps_page(run_id, mark, page_size, outcome)
             yield from page
             if len(page) < page_size:
                 return
+            mark = page[-1].mark
 
     def _legs_for(self, step_ids: list[int]) -> dict[int, tuple[Leg, ...]]:
         if not step_ids:
@@ -289,4 +288,5 @@ def _stored_step(row: Sequence[Any], legs: tuple[Leg, ...]) -> StoredStep:
         step = RunStep.from_payload(payload)
     except ValueError as exc:
         raise StoreError(f"Step {sequence} of run {run_id} is damaged in the database: {exc}") from None
-    return StoredStep(step_id, run_id, sequence, from_stored_time(started_at), outcome, step)
+    return StoredStep(step_id, run_id, sequence, from_stored_time(started_at), outcome, step,
+                      (started_at, sequence))
