@@ -276,7 +276,22 @@ def load_embedded_json(text: str, path: Path, depth_limit: int) -> Any:
     except ValueError as error:  # JSONDecodeError is a ValueError
         raise TraceProblem(path, f"is not valid JSON ({error})") from None
     check_nesting(value, path, depth_limit)
+    if _SURROGATE_ESCAPE.search(text) and not _is_text(value):
+        raise TraceProblem(path, "holds an escaped lone surrogate (such as \\udc00), which is not text")
     return value
+
+
+# A \\uD800-\\uDFFF escape: half of a pair, or alone (then the value cannot be stored as text).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _is_text(value: Any) -> bool:
+    """True when every string and key of ``value`` is valid Unicode (no lone surrogate)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def dump_json(value: Any) -> str:
