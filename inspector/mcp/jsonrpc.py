@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+from .text import load_wire_json
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ def decode_body(body: bytes) -> RpcAnswer:
     if not body.strip():
         raise NotAnAnswer("the body is empty")
     try:
-        obj = json.loads(body)
+        obj = load_wire_json(body)  # text repaired here, once
     except (ValueError, UnicodeDecodeError, RecursionError):  # hostile nesting is malformed too
         raise NotAnAnswer("the body is not valid JSON") from None
     return decode_answer(obj)

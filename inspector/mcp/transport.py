@@ -21,6 +21,7 @@ from .jsonrpc import NotAnAnswer, RpcAnswer, decode_answer, decode_body, is_answ
 from .reports import LegFinished, LegOutcome, LegStarted, OperationObserver, ProgressSeen
 from .server import ServerEndpoint
 from .sse import EventStreamParser
+from .text import load_wire_json
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
 #: How long an event stream may take to end after its answer before it is closed by us.
@@ -284,7 +285,7 @@ class LegTransport:
 
     def _consider_event(self, leg: OutgoingMessage, data: str) -> tuple[RpcAnswer | None, int]:
         try:
-            obj = json.loads(data)
+            obj = load_wire_json(data)  # text repaired here, once
         except (ValueError, RecursionError):
             return None, 1
         if isinstance(obj, dict) and obj.get("method") == "notifications/progress":
