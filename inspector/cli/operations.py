@@ -105,10 +105,20 @@ def parse_arguments(raw: str) -> dict[str, Any]:
     def refuse(constant: str) -> None:
         raise ValueError(f"{constant} is not a JSON number")
 
+    from inspector.traces.format import MAX_DEPTH, TraceProblem, check_nesting
+
+    too_deep = (f"--args is nested deeper than {MAX_DEPTH} levels (the limit for what is stored and "
+                "exported); nothing was sent")
     try:
         value = json.loads(raw, parse_constant=refuse)
+    except RecursionError:
+        raise UsageError(too_deep) from None
     except ValueError as exc:
         raise UsageError(f"--args is not valid JSON: {exc}") from None
+    try:  # the importer's limit: what is sent is stored, and must read back
+        check_nesting(value, (), MAX_DEPTH)
+    except TraceProblem:
+        raise UsageError(too_deep) from None
     if not isinstance(value, dict):
         raise UsageError("--args must be a JSON object, e.g. '{\"text\": \"hi\"}'")
     return value
@@ -157,12 +167,18 @@ def _start_run(store: RunStore | None, title: str, server_url: str) -> int | Non
 def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, record: OperationRecord) -> None:
     if store is None or run_id is None:
         return
+    # Whatever goes wrong here, the call happened: its outcome is still printed (by the caller)
+    # and the run is still finished, so that it is never left `running`.
     try:
         store.append_step(run_id, record.step, record.started_at)
+    except Exception as exc:  # noqa: BLE001 - a recording failure must not lose the outcome
+        print(f"run-inspector: the step of run {run_id} could not be stored: {safe(str(exc))[:200]}",
+              file=sys.stderr)
+    try:
         store.finish_run(run_id, record.status)
         ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
-    except (StoreError, OSError, ValueError) as exc:
-        print(f"run-inspector: the run could not be stored completely: {exc}", file=sys.stderr)
+    except Exception as exc:  # noqa: BLE001
+        print(f"run-inspector: the run could not be stored completely: {safe(str(exc))[:200]}", file=sys.stderr)
 
 
 def _install_interrupt(cancel: CancelSignal) -> None:
