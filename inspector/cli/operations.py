@@ -62,8 +62,9 @@ def parse_headers(raw: list[str]) -> dict[str, str]:
         name, sep, value = item.partition(":")
         name = name.strip()
         if not sep or not name:
-            # Never echo the value: it may be a credential.
-            raise UsageError(f"--header needs the form 'Name: value' (got a header named {name[:40]!r})")
+            # Nothing of it is echoed: "Bearer abc" given without a name is all credential.
+            raise UsageError("--header needs the form 'Name: value', e.g. 'Authorization: Bearer ...' "
+                             "(what was given is not repeated here, as it may be a credential)")
         headers[name] = value.strip()  # ServerEndpoint checks what HTTP allows
     return headers
 

@@ -72,3 +72,51 @@ def test_a_recording_failure_never_loses_the_outcome_of_a_call_that_happened(tmp
     assert json.loads(done.stdout)["content"] == "done"
     assert "could not be stored" in done.stderr and "Traceback" not in done.stderr
     assert runs(db) == [("tools/call echo", "ok")]  # finished, not left running
+
+
+SECRETS = ("SECRET-TOKEN-42", "pa55word", "p@ss@word")
+
+
+@pytest.mark.parametrize("args", [
+    ["call", "http://127.0.0.1:9/mcp", "echo", "--header", "Bearer SECRET-TOKEN-42"],
+    ["call", "http://127.0.0.1:9/mcp", "echo", "--header", "Bearer SECRET-TOKEN-42: x"],
+    ["tools", "http://127.0.0.1:9/mcp", "--header", "SECRET-TOKEN-42"],
+    ["servers", "set", "http://127.0.0.1:9/mcp", "--header", "Bearer SECRET-TOKEN-42"],
+    ["call", "http://alice:pa55word@host:99999/", "echo"],
+    ["call", "http://alice:p@ss@word@host:99999/", "echo"],
+    ["ping", "http://alice:pa55word@[::1/", "--no-store"],
+    ["servers", "set", "http://alice:pa55word@host:99999/"],
+], ids=["bearer-without-name", "bearer-as-name", "bare-token", "servers-set-header", "url-password",
+        "url-password-with-at", "url-bad-host", "servers-set-url"])
+def test_no_message_quotes_a_header_value_or_url_user_info(tmp_path: Path, args: list[str]) -> None:
+    done = cli(*args, "--db", str(tmp_path / "runs.db")) if args[0] != "ping" else cli(*args)
+    message = one_sentence_exit_2(done)
+    for secret in SECRETS:
+        assert secret not in message and secret not in done.stdout
+    assert "alice" not in message
+    assert runs(str(tmp_path / "runs.db")) == []
+
+
+def test_a_100_kb_url_is_one_sentence_and_leaves_no_run(tmp_path: Path) -> None:
+    db = str(tmp_path / "runs.db")
+    RunStore.open(db).close()
+    done = cli("call", "http://127.0.0.1:9/" + "a" * 100_000, "echo", "--db", db)
+    message = one_sentence_exit_2(done)
+    assert len(message) < 400 and "longer than" in message
+    assert runs(db) == []
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["runs", "list", "--limit", "99999999999999999999999"], "--limit"),
+    (["runs", "list", "--limit", "0"], "--limit"),
+    (["runs", "show", "99999999999999999999999"], "run id"),
+    (["runs", "show", "-1"], ""),
+    (["export", "1", "99999999999999999999999", "-o", "out.json"], "run id"),
+])
+def test_numbers_from_the_command_line_are_range_checked(tmp_path: Path, args: list[str], fragment: str) -> None:
+    db = str(tmp_path / "runs.db")
+    with RunStore.open(db) as store:
+        store.finish_run(store.start_run("kept", "live", None), "ok")
+    message = one_sentence_exit_2(cli(*args, "--db", db))
+    assert fragment in message
+    assert runs(db) == [("kept", "ok")]
