@@ -186,6 +186,13 @@ class LegTransport:
                     label, leg.method, "its body could not be decoded as its Content-Encoding claims") from None
             except httpx.ConnectError as exc:
                 raise McpTransportError.unreachable(label, leg.method, _describe(exc)) from None
+            except httpx.RemoteProtocolError as exc:
+                if not _is_disconnect(exc):
+                    # Headers too large, a status line that is not HTTP...: the server answered, badly.
+                    raise McpTransportError.malformed(
+                        label, leg.method, f"its HTTP response headers or framing are not valid ({_describe(exc)})"
+                    ) from None
+                raise McpTransportError.connection_lost(label, leg.method, _describe(exc)) from None
             except httpx.TransportError as exc:
                 raise McpTransportError.connection_lost(label, leg.method, _describe(exc)) from None
         except McpTransportError as exc:
@@ -327,6 +334,12 @@ async def _finish_quietly(chunks: AsyncIterator[bytes]) -> None:
                 pass  # anything after the answer is not ours to read
     except TimeoutError:
         pass
+
+
+def _is_disconnect(exc: httpx.RemoteProtocolError) -> bool:
+    """True when the server went away (rather than sent something that is not HTTP)."""
+    text = str(exc).lower()
+    return "disconnected" in text or "peer closed" in text or "connection closed" in text
 
 
 def _describe(exc: Exception) -> str:
