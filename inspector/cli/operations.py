@@ -20,6 +20,7 @@ from inspector.store import RunStore, ServerRegistry, StoreError
 from inspector.store.secrets import system_secret_keeper
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
+from .safe_text import one_line
 from .parser import OPERATIONS
 
 
@@ -230,17 +231,17 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         print(json.dumps(report, ensure_ascii=False))
         return
     subject = report["operation"] + (f" {report['tool']}" if "tool" in report else "")
-    print(safe(f"{subject} on {report['server']}: {report['outcome']} (budget {report['budget_s']:g} s)"))
+    print(one_line(f"{subject} on {report['server']}: {report['outcome']} (budget {report['budget_s']:g} s)"))
     for leg in report["legs"]:
         granted = "-" if leg["granted_s"] is None else f"{leg['granted_s']} s"
         elapsed = "-" if leg["elapsed_ms"] is None else f"{leg['elapsed_ms']:.1f} ms"
         status = "-" if leg["http_status"] is None else str(leg["http_status"])
         print(f"  {leg['method']:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {leg['outcome']}")
     if report["error"] is not None:
-        print(safe(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
-                   f"{report['error']['message']}"))
+        print(one_line(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
+                       f"{report['error']['message']}"))
     elif report["outcome"] == "failed":
-        print(safe(f"The tool {report.get('tool')} reported an error:"))
+        print(one_line(f"The tool {report.get('tool')} reported an error:"))
     if "content" in report:
         print(safe(report["content"]))
     if "tools" in report:
@@ -248,9 +249,9 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         for tool in report["tools"]:
             line = f"  {tool['name']}"
             if tool.get("description"):
-                line += f" - {str(tool['description']).splitlines()[0]}"
-            print(safe(line))
+                line += f" - {(str(tool['description']).splitlines() or [''])[0]}"
+            print(one_line(line))
     if "protocol_version" in report:
-        print(safe(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']}."))
+        print(one_line(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']}."))
     if "run_id" in report:
         print(f"Stored as run {report['run_id']}.")

@@ -62,3 +62,42 @@ def test_a_lone_surrogate_in_an_event_stream_answer_is_repaired_too(tmp_path: Pa
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["content"] == "x\ufffdy"
     assert statuses(db) == ["ok"]
+
+
+FORGED = "done\nFAKE: ok\r\u202eko :EKAF"
+
+
+def test_remote_text_cannot_forge_lines_in_the_readable_output(tmp_path: Path) -> None:
+    def work(exchange: Exchange) -> None:
+        if exchange.request.rpc_method == "tools/list":
+            exchange.send_result({"tools": [{"name": f"tool{FORGED}", "description": f"desc{FORGED}"}]})
+        else:
+            exchange.send_result({"content": [{"type": "text", "text": "fine"}]})
+
+    db = str(tmp_path / "runs.db")
+    with FaultServer("session", work=work) as server:
+        tools = cli("tools", server.url, "--db", db)
+        named = cli("servers", "set", server.url, "--name", f"srv{FORGED}", "--db", db)
+        call = cli("call", server.url, f"tool{FORGED}", "--db", db)
+    assert tools.returncode == 0 and named.returncode == 0 and call.returncode == 0, (tools.stderr, call.stderr)
+    listed = cli("runs", "list", "--db", db)
+    shown = cli("runs", "show", "2", "--db", db)
+    servers = cli("servers", "--db", db)
+    for done in (tools, call, listed, shown, servers):
+        lines = done.stdout.splitlines()
+        assert not any(line.startswith("FAKE") for line in lines), done.stdout
+        assert "\r" not in done.stdout and "\u202e" not in done.stdout, done.stdout
+    assert "\u23ce FAKE: ok" in call.stdout  # shown, visibly, on the line it belongs to
+
+
+def test_a_1_mb_response_header_is_a_malformed_answer(tmp_path: Path) -> None:
+    def work(exchange: Exchange) -> None:
+        exchange.send_json({"jsonrpc": "2.0", "id": exchange.request.rpc_id, "result": {"content": []}},
+                           headers={"X-Huge": "h" * 1_000_000})
+
+    with FaultServer("session", work=work) as server:
+        done = cli("call", server.url, "echo", "--json", "--no-store")
+    assert done.returncode == 1, done.stderr
+    error = json.loads(done.stdout)["error"]
+    assert error["kind"] == "malformed", error
+    assert "header" in error["message"]
