@@ -1,0 +1,163 @@
+"""Property tests: arbitrary text (lone surrogates, controls, bidirectional overrides, invalid
+bytes) through the client's result path and through the importer. Every case ends in a clean
+result that can be stored, printed and exported, or in a clean refusal that changed nothing."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from inspector.agent import execute_tool
+from inspector.cli.operations import build_report, print_report
+from inspector.cli.runs import entry_dict, run_dict
+from inspector.mcp import McpClient, McpTransportError, OperationRecorder, ServerEndpoint
+from inspector.mcp.jsonrpc import NotAnAnswer, decode_body
+from inspector.mcp.results import ToolCallResult
+from inspector.store import RunStore
+from inspector.traces.format import TraceImportError
+from inspector.transfer.exporting import export
+from inspector.transfer.importing import import_trace
+from tests.support.fault_server import Exchange, FaultServer
+from tests.unit.traces.test_trace_support import fingerprint, settle
+
+PROPERTY = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+# Any code point, lone surrogates included, with the troublesome ones made likely.
+# (A list joined, not st.text: st.text leaves lone surrogates out.)
+HOSTILE_TEXT = st.lists(st.one_of(st.characters(codec=None), st.sampled_from(
+    ["\udc00", "\ud800", "\udfff", "\n", "\r", "\u202e", "\u2066", "\x1b", "\x00", "\u2028", "\ufeff"])),
+    max_size=40).map("".join)
+
+
+def printable(text: str) -> None:
+    """Text that reached the user must encode (it is valid Unicode) and be one JSON string."""
+    text.encode("utf-8")
+    json.dumps(text, ensure_ascii=False).encode("utf-8")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory):
+    opened = RunStore.open(tmp_path_factory.mktemp("props") / "runs.db")
+    yield opened
+    opened.close()
+
+
+def _answer_body(text: str, key: str, raw: bytes | None) -> bytes:
+    if raw is not None:
+        return raw
+    return json.dumps({"jsonrpc": "2.0", "id": 3, "result": {
+        "content": [{"type": "text", "text": text}, {"type": key, "x": text}],
+        "structuredContent": {key: [text]}, "isError": bool(len(text) % 2)}}).encode()
+
+
+@PROPERTY
+@given(text=HOSTILE_TEXT, key=HOSTILE_TEXT, raw=st.one_of(st.none(), st.binary(max_size=60)))
+def test_any_answer_body_decodes_to_a_clean_result_or_a_clean_refusal(store: RunStore, text: str, key: str,
+                                                                      raw: bytes | None) -> None:
+    try:
+        answer = decode_body(_answer_body(text, key, raw))
+    except NotAnAnswer as why:
+        printable(str(why))
+        return
+    if answer.is_error:
+        printable(answer.error_message or "")
+        return
+    result = ToolCallResult.from_result("tool", answer.result)
+    printable(result.content)
+    json.dumps(result.structured_content, ensure_ascii=False).encode("utf-8")
+
+
+@pytest.fixture(scope="module")
+def server():
+    bodies: list[bytes] = [b""]
+
+    def work(exchange: Exchange) -> None:
+        body = bodies[0].replace(b'"id": 3', f'"id": {json.dumps(exchange.request.rpc_id)}'.encode())
+        exchange.send(200, body)
+
+    with FaultServer("session", work=work) as running:
+        yield running, bodies
+
+
+@PROPERTY
+@given(text=HOSTILE_TEXT, key=HOSTILE_TEXT, raw=st.one_of(st.none(), st.binary(max_size=60)))
+def test_any_answer_over_http_is_stored_printed_and_exported(store: RunStore, server, tmp_path_factory,
+                                                            text: str, key: str, raw: bytes | None) -> None:
+    running, bodies = server
+    bodies[0] = _answer_body(text, key, raw)
+    endpoint = ServerEndpoint(running.url)
+    recorder = OperationRecorder()
+
+    async def call():
+        client = McpClient()
+        try:
+            return await execute_tool(client, endpoint, "tool", {"q": "x"}, budget_s=5, observer=recorder)
+        finally:
+            await client.drain(0.5)
+
+    record = asyncio.run(call())
+    assert record.status in ("ok", "failed")
+    assert record.error is None or isinstance(record.error, McpTransportError)
+    run_id = store.start_run("tools/call tool", "live", running.url)
+    store.append_step(run_id, record.step, record.started_at)
+    store.finish_run(run_id, record.status)
+    args = argparse.Namespace(tool="tool")
+    report = build_report("tools/call", endpoint, args, recorder, record, run_id)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        print_report(report, as_json=False)
+        print_report(report, as_json=True)
+    printable(out.getvalue())
+    stored = store.get_run(run_id)
+    for step in store.iter_steps(run_id):
+        printable(json.dumps(entry_dict(stored, step), ensure_ascii=False))
+    export(store, [run_id], None, tmp_path_factory.getbasetemp() / "one.json")
+
+
+def _document(uid: str, title: str, key: str, content: str) -> dict:
+    payload = {"kind": "llm", "round": 0, "durationMs": 1.0, "content": content, "raw": {key: content}}
+    return {"format": "run-inspector-trace", "version": 1,
+            "runs": [{"uid": uid, "title": title, "status": "ok", "started_at": None,
+                      "steps": [{"sequence": 1, "payload": payload}]}]}
+
+
+@PROPERTY
+@given(uid=HOSTILE_TEXT, title=HOSTILE_TEXT, key=HOSTILE_TEXT, content=HOSTILE_TEXT,
+       mangle=st.one_of(st.none(), st.tuples(st.integers(0, 400), st.binary(min_size=1, max_size=4))))
+def test_any_text_in_a_trace_imports_cleanly_or_is_refused_cleanly(store: RunStore, tmp_path_factory, uid: str,
+                                                                   title: str, key: str, content: str,
+                                                                   mangle) -> None:
+    folder = tmp_path_factory.getbasetemp()
+    data = json.dumps(_document(uid, title, key, content)).encode()  # surrogates become \\udc00 escapes
+    if mangle is not None:
+        at, junk = mangle
+        data = data[:at] + junk + data[at + len(junk):]
+    path = folder / "hostile.json"
+    path.write_bytes(data)
+    db = Path(store.db.conn.execute("PRAGMA database_list").fetchone()[2])
+    settle(store)
+    before = fingerprint(db)
+    try:
+        report = import_trace(store, path)
+    except TraceImportError as refusal:
+        printable(str(refusal))
+        assert fingerprint(db) == before
+        return
+    for run_id in report.run_ids:
+        run = store.get_run(run_id)
+        printable(json.dumps(run_dict(run), ensure_ascii=False))
+        for step in store.iter_steps(run_id):
+            printable(json.dumps(entry_dict(run, step), ensure_ascii=False))
+    if report.run_ids:
+        export(store, list(report.run_ids), None, folder / "again.json")
+        export(store, list(report.run_ids), None, folder / "again.otlp.json", format="otlp")
