@@ -184,6 +184,10 @@ class LegTransport:
             except httpx.DecodingError:
                 raise McpTransportError.malformed(
                     label, leg.method, "its body could not be decoded as its Content-Encoding claims") from None
+            except httpx.InvalidURL:
+                # ServerEndpoint checks the address first; this is the last line of defence,
+                # so that a bad address is a failed operation rather than a traceback.
+                raise McpTransportError.unreachable(label, leg.method, "the address cannot be used") from None
             except httpx.ConnectError as exc:
                 raise McpTransportError.unreachable(label, leg.method, _describe(exc)) from None
             except httpx.RemoteProtocolError as exc:
