@@ -14,7 +14,7 @@ from typing import Any
 
 import sqlite_utils
 
-from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, step_outcome
+from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, StepKind, step_outcome
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
 from .database import open_database, pid_alive
@@ -55,6 +55,8 @@ class StoredStep:
     step: RunStep
     #: Where the step sits in the timeline's order, exactly as stored (pages continue after it).
     mark: PageMark = field(default=("", 0), compare=False, repr=False)
+    #: Why the stored row could not be read ('' when it could): ``step`` then only says so.
+    damage: str = field(default="", compare=False)
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -281,12 +283,19 @@ def _run(row: Sequence[Any]) -> RunRecord:
 
 def _stored_step(row: Sequence[Any], legs: tuple[Leg, ...]) -> StoredStep:
     step_id, run_id, sequence, started_at, outcome, payload_text = row
-    payload = json.loads(payload_text)
-    if legs:
-        payload["legs"] = [leg.to_dict() for leg in legs]
     try:
+        payload = json.loads(payload_text)
+        if not isinstance(payload, dict):
+            raise ValueError("the payload is not a JSON object")
+        if legs:
+            payload["legs"] = [leg.to_dict() for leg in legs]
         step = RunStep.from_payload(payload)
-    except ValueError as exc:
-        raise StoreError(f"Step {sequence} of run {run_id} is damaged in the database: {exc}") from None
+    except (ValueError, TypeError, RecursionError) as exc:
+        # One damaged row (a hand edit, a disk fault) must not make the whole timeline
+        # unreadable: it is shown as what it is; an export refuses it (see `damage`).
+        damage = f"Step {sequence} of run {run_id} is damaged in the database: {str(exc)[:200]}"
+        step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=0, content=damage)
+        return StoredStep(step_id, run_id, sequence, from_stored_time(started_at), "", step,
+                          (started_at, sequence), damage)
     return StoredStep(step_id, run_id, sequence, from_stored_time(started_at), outcome, step,
                       (started_at, sequence))

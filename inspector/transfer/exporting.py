@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.store import RunRecord, RunStore, UnknownRunError
+from inspector.store import RunRecord, RunStore, StoredStep, UnknownRunError
 from inspector.traces.format import TraceError
 from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
 from inspector.traces.writer import FORMATS, replacing, write_otlp, write_trace
@@ -57,12 +57,20 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
         write = write_trace if format == "trace" else write_otlp
         try:
             with replacing(target) as out:
-                steps = write(out, lambda run: store.iter_steps(run.id), runs, meter)
+                steps = write(out, lambda run: _readable(store.iter_steps(run.id)), runs, meter)
                 meter.done()  # before the rename: a callback that cancels now still leaves nothing
         except OSError as error:
             raise TraceExportError(f"The trace could not be written to {target} ({error.strerror or error}). "
                                    "Choose another place; nothing was written there.") from None
     return ExportReport(target, format, len(runs), steps)
+
+
+def _readable(steps: Iterator[StoredStep]) -> Iterator[StoredStep]:
+    """The steps, refusing a damaged one: a trace must not pass a placeholder off as the step."""
+    for stored in steps:
+        if stored.damage:
+            raise TraceExportError(f"{stored.damage}. Export the other runs by id; nothing was written.")
+        yield stored
 
 
 def _selected_runs(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None) -> list[RunRecord]:

@@ -99,3 +99,28 @@ def test_one_bad_row_written_straight_into_sqlite_never_takes_a_list_down(tmp_pa
     assert shown.returncode == 0, shown.stderr
     exported = cli("export", "--all", "-o", str(tmp_path / "all.json"), "--db", db)
     assert exported.returncode == 0, exported.stderr
+
+
+@pytest.mark.parametrize("payload", ["not json", "[1, 2]", '{"kind": "teleport", "round": 0, "durationMs": 1}',
+                                     "[" * 5000 + "]" * 5000])
+def test_one_damaged_step_row_never_takes_a_timeline_down(tmp_path: Path, payload: str) -> None:
+    from inspector.runs import RunStep
+
+    db = str(tmp_path / "runs.db")
+    with RunStore.open(db) as store:
+        run = store.start_run("run with a damaged step", "live", None)
+        for n in range(3):
+            store.append_step(run, RunStep(kind="llm", round=n, duration_ms=1.0, content=f"turn {n}"))
+        store.finish_run(run, "ok")
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE steps SET payload = ? WHERE sequence = 2", (payload,))
+    shown = cli("runs", "show", str(run), "--db", db)
+    assert shown.returncode == 0, shown.stderr
+    assert "turn 0" in shown.stdout and "turn 2" in shown.stdout and "damaged in the database" in shown.stdout
+    as_json = cli("runs", "show", str(run), "--json", "--db", db)
+    assert as_json.returncode == 0 and len(json.loads(as_json.stdout)["timeline"]) == 3
+    exported = cli("export", "--all", "-o", str(tmp_path / "all.json"), "--db", db)
+    assert exported.returncode == 1 and "Traceback" not in exported.stderr
+    assert "Step 2 of run 1 is damaged" in exported.stderr and exported.stderr.count("\n") == 1
+    assert not (tmp_path / "all.json").exists()
+    assert cli("runs", "list", "--db", db).returncode == 0
