@@ -45,6 +45,9 @@ class SpillArea:
             self._conn.execute("PRAGMA journal_mode=OFF")
             self._conn.execute("PRAGMA synchronous=OFF")
             self._conn.execute(f"PRAGMA cache_size=-{_CACHE_KIB}")
+            # One transaction for the database's whole life: nothing here needs to outlive the
+            # import, and a commit per write would cost most of the time spilling takes.
+            self._conn.execute("BEGIN")
         self._tables += 1
         name = f"t{self._tables}"
         self._conn.execute(f"CREATE TABLE {name} (key BLOB PRIMARY KEY, value BLOB)")
@@ -83,11 +86,9 @@ class SpillingTable(MutableMapping[Any, Any]):
     def _spill(self) -> None:
         memory, self._memory = self._memory, None
         self._conn, self._name = self._area._new_table()
-        self._conn.execute("BEGIN")
         self._conn.executemany(f"INSERT INTO {self._name} VALUES (?, ?)",
                                ((_encode(k), pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL))
                                 for k, v in memory.items()))
-        self._conn.execute("COMMIT")
 
     def __setitem__(self, key: Any, value: Any) -> None:
         memory = self._memory
