@@ -8,7 +8,7 @@ import sys
 import time
 
 from inspector.store import StoreError, UnknownRunError
-from inspector.transfer import TraceExportError, TraceImportError, export, import_trace
+from inspector.transfer import TraceDestinationError, TraceExportError, TraceImportError, export, import_trace
 
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, open_store
 
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
                     text += (f"; {imported.runs_already_present} run(s) were already here and were not "
                              "imported again")
                 text += "."
-        except TraceImportError as exc:
+        except (TraceImportError, TraceDestinationError) as exc:
             _clear_progress()
             print(f"run-inspector: {exc}", file=sys.stderr)
             return EXIT_USAGE  # bad input, like a bad argument: nothing was changed

@@ -23,7 +23,7 @@ from .format import FORMAT_NAME, FORMAT_VERSION, dump_json, format_time
 from .progress import ProgressMeter
 from .redact import redact, redact_text
 
-__all__ = ["FORMATS", "RunToWrite", "StepToWrite", "replacing", "write_otlp", "write_trace"]
+__all__ = ["FORMATS", "RunToWrite", "StepToWrite", "existing_mode", "replacing", "write_otlp", "write_trace"]
 
 FORMATS = ("trace", "otlp")
 
@@ -60,7 +60,7 @@ _NOT_REGULAR = ((stat.S_ISDIR, errno.EISDIR, "it is a folder, not a file"),
                 (stat.S_ISSOCK, errno.EINVAL, "it is a socket, not a regular file"))
 
 
-def _existing_mode(target: Path) -> int | None:
+def existing_mode(target: Path) -> int | None:
     """The permission bits of an existing regular ``target`` (None when there is none yet).
 
     Anything else that exists there is refused: the rename that makes a write atomic would
@@ -84,7 +84,7 @@ def replacing(target: Path) -> Iterator[IO[str]]:
 
     Only a regular file (or nothing) may be at ``target``; a file replaced keeps its mode.
     """
-    mode = _existing_mode(target)
+    mode = existing_mode(target)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent or ".")
     try:
         if mode is not None:

@@ -83,3 +83,18 @@ def test_a_new_file_is_private(store: RunStore, tmp_path: Path) -> None:
     target = tmp_path / "new.json"
     export(store, None, None, target)
     assert stat.S_IMODE(os.stat(target).st_mode) == 0o600
+
+
+def test_the_command_line_refuses_a_device_with_exit_2(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    db = tmp_path / "cli.db"
+    with RunStore.open(db) as opened:
+        fill(opened)
+    target = _fifo(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "inspector", "export", "--all", "-o", str(target), "--db", str(db)],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[3],
+                          env=dict(os.environ), timeout=60)
+    assert done.returncode == 2 and "named pipe, not a regular file" in done.stderr
+    assert done.stderr.count("\n") == 1 and stat.S_ISFIFO(os.stat(target).st_mode)
