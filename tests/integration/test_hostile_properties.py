@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from inspector.agent import execute_tool
@@ -37,6 +37,10 @@ PROPERTY = settings(max_examples=60, deadline=None,
 HOSTILE_TEXT = st.lists(st.one_of(st.characters(codec=None), st.sampled_from(
     ["\udc00", "\ud800", "\udfff", "\n", "\r", "\u202e", "\u2066", "\x1b", "\x00", "\u2028", "\ufeff"])),
     max_size=40).map("".join)
+# A run uid: often a good one (so that imports get as far as the database), often hostile.
+UIDS = st.one_of(st.uuids().map(str), HOSTILE_TEXT)
+# An answer body: usually built around hostile text, sometimes raw bytes.
+RAW = st.one_of(st.none(), st.none(), st.none(), st.binary(max_size=60))
 
 
 def printable(text: str) -> None:
@@ -57,11 +61,11 @@ def _answer_body(text: str, key: str, raw: bytes | None) -> bytes:
         return raw
     return json.dumps({"jsonrpc": "2.0", "id": 3, "result": {
         "content": [{"type": "text", "text": text}, {"type": key, "x": text}],
-        "structuredContent": {key: [text]}, "isError": bool(len(text) % 2)}}).encode()
+        "structuredContent": {key: [text]}, "isError": len(text) % 3 == 0}}).encode()
 
 
 @PROPERTY
-@given(text=HOSTILE_TEXT, key=HOSTILE_TEXT, raw=st.one_of(st.none(), st.binary(max_size=60)))
+@given(text=HOSTILE_TEXT, key=HOSTILE_TEXT, raw=RAW)
 def test_any_answer_body_decodes_to_a_clean_result_or_a_clean_refusal(store: RunStore, text: str, key: str,
                                                                       raw: bytes | None) -> None:
     try:
@@ -90,7 +94,7 @@ def server():
 
 
 @PROPERTY
-@given(text=HOSTILE_TEXT, key=HOSTILE_TEXT, raw=st.one_of(st.none(), st.binary(max_size=60)))
+@given(text=HOSTILE_TEXT, key=HOSTILE_TEXT, raw=RAW)
 def test_any_answer_over_http_is_stored_printed_and_exported(store: RunStore, server, tmp_path_factory,
                                                             text: str, key: str, raw: bytes | None) -> None:
     running, bodies = server
@@ -106,6 +110,7 @@ def test_any_answer_over_http_is_stored_printed_and_exported(store: RunStore, se
             await client.drain(0.5)
 
     record = asyncio.run(call())
+    event(f"outcome {record.status}")
     assert record.status in ("ok", "failed")
     assert record.error is None or isinstance(record.error, McpTransportError)
     run_id = store.start_run("tools/call tool", "live", running.url)
@@ -132,7 +137,7 @@ def _document(uid: str, title: str, key: str, content: str) -> dict:
 
 
 @PROPERTY
-@given(uid=HOSTILE_TEXT, title=HOSTILE_TEXT, key=HOSTILE_TEXT, content=HOSTILE_TEXT,
+@given(uid=UIDS, title=HOSTILE_TEXT, key=HOSTILE_TEXT, content=HOSTILE_TEXT,
        mangle=st.one_of(st.none(), st.tuples(st.integers(0, 400), st.binary(min_size=1, max_size=4))))
 def test_any_text_in_a_trace_imports_cleanly_or_is_refused_cleanly(store: RunStore, tmp_path_factory, uid: str,
                                                                    title: str, key: str, content: str,
@@ -150,9 +155,11 @@ def test_any_text_in_a_trace_imports_cleanly_or_is_refused_cleanly(store: RunSto
     try:
         report = import_trace(store, path)
     except TraceImportError as refusal:
+        event(f"refused: {refusal.problem[:50]}")
         printable(str(refusal))
         assert fingerprint(db) == before
         return
+    event("imported" if report.run_ids else "already present")
     for run_id in report.run_ids:
         run = store.get_run(run_id)
         printable(json.dumps(run_dict(run), ensure_ascii=False))
@@ -161,3 +168,50 @@ def test_any_text_in_a_trace_imports_cleanly_or_is_refused_cleanly(store: RunSto
     if report.run_ids:
         export(store, list(report.run_ids), None, folder / "again.json")
         export(store, list(report.run_ids), None, folder / "again.otlp.json", format="otlp")
+
+
+def _otlp_document(uid: str, title: str, key: str, content: str) -> dict:
+    def attr(name: str, value: object) -> dict:
+        kind = "intValue" if isinstance(value, int) else "stringValue"
+        return {"key": name, "value": {kind: str(value) if kind == "intValue" else value}}
+
+    payload = json.dumps({"kind": "llm", "round": 0, "durationMs": 1.0, "content": content, "raw": {key: content}})
+    ours = [{"traceId": "1" * 32, "spanId": "a" * 16, "name": title, "startTimeUnixNano": "1700000000000000000",
+             "attributes": [attr("run_inspector.span", "run"), attr("run_inspector.run.uid", uid),
+                            attr("run_inspector.run.title", title), attr("run_inspector.outcome", "ok")]},
+            {"traceId": "1" * 32, "spanId": "b" * 16, "parentSpanId": "a" * 16, "name": "llm",
+             "startTimeUnixNano": "1700000000000000000",
+             "attributes": [attr("run_inspector.span", "step"), attr("run_inspector.step.sequence", 1),
+                            attr("run_inspector.step.payload", payload)]}]
+    foreign = {"traceId": "2" * 32, "spanId": "c" * 16, "name": title, "startTimeUnixNano": "1700000000000000000",
+               "endTimeUnixNano": "1700000000000000500",
+               "status": {"code": 2, "message": content},
+               "attributes": [attr("gen_ai.tool.name", key), attr("gen_ai.tool.call.result", content), attr(key, uid)]}
+    return {"resourceSpans": [{"resource": {"attributes": [attr("service.name", title)]},
+                               "scopeSpans": [{"scope": {"name": key}, "spans": [*ours, foreign]}]}]}
+
+
+@PROPERTY
+@given(uid=UIDS, title=HOSTILE_TEXT, key=HOSTILE_TEXT, content=HOSTILE_TEXT)
+def test_any_text_in_an_otlp_file_imports_cleanly_or_is_refused_cleanly(store: RunStore, tmp_path_factory,
+                                                                       uid: str, title: str, key: str,
+                                                                       content: str) -> None:
+    folder = tmp_path_factory.getbasetemp()
+    path = folder / "hostile.otlp.json"
+    path.write_bytes(json.dumps(_otlp_document(uid, title, key, content)).encode())
+    db = Path(store.db.conn.execute("PRAGMA database_list").fetchone()[2])
+    settle(store)
+    before = fingerprint(db)
+    try:
+        report = import_trace(store, path)
+    except TraceImportError as refusal:
+        event(f"refused: {refusal.problem[:50]}")
+        printable(str(refusal))
+        assert fingerprint(db) == before
+        return
+    event("imported" if report.run_ids else "already present")
+    for run_id in report.run_ids:
+        run = store.get_run(run_id)
+        printable(json.dumps(run_dict(run), ensure_ascii=False))
+        for step in store.iter_steps(run_id):
+            printable(json.dumps(entry_dict(run, step), ensure_ascii=False))
