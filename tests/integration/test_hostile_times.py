@@ -65,8 +65,15 @@ def test_a_run_from_year_one_imports_and_every_reader_still_works(tmp_path: Path
         out = tmp_path / f"again.{file_format}.json"
         exported = cli("export", "--all", "-o", str(out), "--format", file_format, "--db", db, tz=tz)
         assert exported.returncode == 0, exported.stderr
-        again = cli("import", str(out), "--json", "--db", str(tmp_path / f"copy-{file_format}.db"))
-        assert again.returncode == 0, again.stderr  # what we export, we read back
+        copy = str(tmp_path / f"copy-{file_format}.db")
+        again = cli("import", str(out), "--json", "--db", copy)
+        assert again.returncode == 0, again.stderr  # what we export, we read back, to the microsecond
+        assert sqlite3.connect(copy).execute("SELECT started_at, finished_at FROM runs").fetchone() == stored
+        if file_format == "otlp":  # OTLP times are unsigned nanoseconds: clamped there, exact in our attributes
+            from google.protobuf import json_format
+            from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
+
+            json_format.Parse(out.read_text(), TracesData())
 
 
 def test_a_time_at_the_edge_with_an_offset_is_refused_naming_the_place(tmp_path: Path) -> None:
