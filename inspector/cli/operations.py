@@ -91,6 +91,10 @@ def ask_secret(url: str) -> Callable[[str], str | None]:
     return ask
 
 
+MAX_BUDGET_S = 604_800
+"""The largest --budget accepted, in seconds."""
+
+
 def parse_budget_option(raw: str | None) -> float | None:
     if raw is None:
         return None
@@ -100,6 +104,8 @@ def parse_budget_option(raw: str | None) -> float | None:
         raise UsageError(f"--budget must be a number of seconds (got {raw[:40]!r})") from None
     if not math.isfinite(seconds) or seconds <= 0:
         raise UsageError(f"--budget must be a positive number of seconds (got {raw[:40]!r})")
+    if seconds > MAX_BUDGET_S:  # range-checked: a bigger one is a typo, and overflows the timers
+        raise UsageError(f"--budget must be at most {MAX_BUDGET_S:,} seconds (a week), got {raw[:40]!r}")
     return parse_budget(seconds)
 
 

@@ -120,3 +120,11 @@ def test_numbers_from_the_command_line_are_range_checked(tmp_path: Path, args: l
     message = one_sentence_exit_2(cli(*args, "--db", db))
     assert fragment in message
     assert runs(db) == [("kept", "ok")]
+
+
+@pytest.mark.parametrize("budget", ["1e308", "99999999999999999999999", "604801"])
+def test_a_budget_beyond_a_week_is_refused(tmp_path: Path, budget: str) -> None:
+    db = str(tmp_path / "runs.db")
+    message = one_sentence_exit_2(cli("ping", "http://127.0.0.1:9/mcp", "--budget", budget, "--db", db))
+    assert "at most 604,800 seconds" in message
+    assert runs(db) == []
