@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from typing import NoReturn
+
+from .safe_text import block
 
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,6 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_CANCELLED = 130
-_TERMINAL_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class UsageError(Exception):
@@ -41,8 +41,9 @@ def open_store(option: str | None) -> RunStore:
 
 
 def safe(text: str) -> str:
-    """Server or file text on a terminal: no escape sequences or other control characters."""
-    return _TERMINAL_UNSAFE.sub(" ", text)
+    """Server or file text on a terminal: no escape sequences, other control characters or
+    bidirectional controls (see :mod:`.safe_text`; one-line fields use ``one_line``)."""
+    return block(text)
 
 
 def fail(message: str) -> int:

@@ -21,6 +21,7 @@ from inspector.store import RunStore, ServerRegistry, StoreError
 from inspector.store.secrets import system_secret_keeper
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
+from .safe_text import one_line
 from .parser import OPERATIONS
 from .progress import live_progress_line
 from .results import block_lines, catalogue_heading, progress_lines, server_request_lines, tool_entry, tool_lines
@@ -65,8 +66,9 @@ def parse_headers(raw: list[str]) -> dict[str, str]:
         name, sep, value = item.partition(":")
         name = name.strip()
         if not sep or not name:
-            # Never echo the value: it may be a credential.
-            raise UsageError(f"--header needs the form 'Name: value' (got a header named {name[:40]!r})")
+            # Nothing of it is echoed: "Bearer abc" given without a name is all credential.
+            raise UsageError("--header needs the form 'Name: value', e.g. 'Authorization: Bearer ...' "
+                             "(what was given is not repeated here, as it may be a credential)")
         headers[name] = value.strip()  # ServerEndpoint checks what HTTP allows
     return headers
 
@@ -92,6 +94,10 @@ def ask_secret(url: str) -> Callable[[str], str | None]:
     return ask
 
 
+MAX_BUDGET_S = 604_800
+"""The largest --budget accepted, in seconds."""
+
+
 def parse_budget_option(raw: str | None) -> float | None:
     if raw is None:
         return None
@@ -101,6 +107,8 @@ def parse_budget_option(raw: str | None) -> float | None:
         raise UsageError(f"--budget must be a number of seconds (got {raw[:40]!r})") from None
     if not math.isfinite(seconds) or seconds <= 0:
         raise UsageError(f"--budget must be a positive number of seconds (got {raw[:40]!r})")
+    if seconds > MAX_BUDGET_S:  # range-checked: a bigger one is a typo, and overflows the timers
+        raise UsageError(f"--budget must be at most {MAX_BUDGET_S:,} seconds (a week), got {raw[:40]!r}")
     return parse_budget(seconds)
 
 
@@ -108,10 +116,20 @@ def parse_arguments(raw: str) -> dict[str, Any]:
     def refuse(constant: str) -> None:
         raise ValueError(f"{constant} is not a JSON number")
 
+    from inspector.traces.format import MAX_DEPTH, TraceProblem, check_nesting
+
+    too_deep = (f"--args is nested deeper than {MAX_DEPTH} levels (the limit for what is stored and "
+                "exported); nothing was sent")
     try:
         value = json.loads(raw, parse_constant=refuse)
+    except RecursionError:
+        raise UsageError(too_deep) from None
     except ValueError as exc:
         raise UsageError(f"--args is not valid JSON: {exc}") from None
+    try:  # the importer's limit: what is sent is stored, and must read back
+        check_nesting(value, (), MAX_DEPTH)
+    except TraceProblem:
+        raise UsageError(too_deep) from None
     if not isinstance(value, dict):
         raise UsageError("--args must be a JSON object, e.g. '{\"text\": \"hi\"}'")
     return value
@@ -162,12 +180,18 @@ def _start_run(store: RunStore | None, title: str, server_url: str) -> int | Non
 def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, record: OperationRecord) -> None:
     if store is None or run_id is None:
         return
+    # Whatever goes wrong here, the call happened: its outcome is still printed (by the caller)
+    # and the run is still finished, so that it is never left `running`.
     try:
         store.append_step(run_id, record.step, record.started_at)
+    except Exception as exc:  # noqa: BLE001 - a recording failure must not lose the outcome
+        print(f"run-inspector: the step of run {run_id} could not be stored: {safe(str(exc))[:200]}",
+              file=sys.stderr)
+    try:
         store.finish_run(run_id, record.status)
         ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
-    except (StoreError, OSError, ValueError) as exc:
-        print(f"run-inspector: the run could not be stored completely: {exc}", file=sys.stderr)
+    except Exception as exc:  # noqa: BLE001
+        print(f"run-inspector: the run could not be stored completely: {safe(str(exc))[:200]}", file=sys.stderr)
 
 
 def _install_interrupt(cancel: CancelSignal) -> None:
@@ -226,33 +250,33 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         print(json.dumps(report, ensure_ascii=False))
         return
     subject = report["operation"] + (f" {report['tool']}" if "tool" in report else "")
-    print(safe(f"{subject} on {report['server']}: {report['outcome']} (budget {report['budget_s']:g} s)"))
+    print(one_line(f"{subject} on {report['server']}: {report['outcome']} (budget {report['budget_s']:g} s)"))
     for leg in report["legs"]:
         granted = "-" if leg["granted_s"] is None else f"{leg['granted_s']} s"
         elapsed = "-" if leg["elapsed_ms"] is None else f"{leg['elapsed_ms']:.1f} ms"
         status = "-" if leg["http_status"] is None else str(leg["http_status"])
         print(f"  {leg['method']:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {leg['outcome']}")
     for line in progress_lines(report["progress"], report["progress_dropped"]):
-        print(safe(line))
+        print(one_line(line))
     for line in server_request_lines(report["server_requests"]):
-        print(safe(line))
+        print(one_line(line))
     if report["error"] is not None:
-        print(safe(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
-                   f"{report['error']['message']}"))
+        print(one_line(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
+                       f"{report['error']['message']}"))
     elif report["outcome"] == "failed":
-        print(safe(f"The tool {report.get('tool')} reported an error:"))
+        print(one_line(f"The tool {report.get('tool')} reported an error:"))
     if "content" in report:
         print(safe(report["content"]))
         for block in report.get("content_blocks", []):
             for line in block_lines(block):
-                print(safe(line))
+                print(one_line(line))
     if "tools" in report:
         print(catalogue_heading(len(report["tools"]), report["pages"]))
         for tool in report["tools"]:
             for line in tool_lines(tool):
-                print(safe(line))
+                print(one_line(line))
     if "protocol_version" in report:
-        print(safe(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']} "
-                   f"and answered ping in {report['ping_ms']:.1f} ms."))
+        print(one_line(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']} "
+                       f"and answered ping in {report['ping_ms']:.1f} ms."))
     if "run_id" in report:
         print(f"Stored as run {report['run_id']}.")

@@ -11,8 +11,9 @@ from typing import Any
 from inspector.runs import step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
-from .common import EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
+from .common import EXIT_FAILED, EXIT_OK, UsageError, open_store
 from .results import step_extra_lines
+from .safe_text import one_line
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,7 +34,14 @@ def _time(moment: datetime | None) -> str | None:
 
 
 def _local(moment: datetime | None) -> str:
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S") if moment else "-"
+    if moment is None:
+        return "-"
+    try:
+        moment = moment.astimezone()
+    except (OverflowError, ValueError):  # year 1 or 9999 has no local time on the far side of UTC
+        pass
+    return (f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d} "
+            f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}")
 
 
 def run_dict(run: RunRecord) -> dict[str, Any]:
@@ -54,7 +62,7 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
         return EXIT_OK
     print(f"{'ID':>6}  {'Started':<19}  {'Status':<11}  {'Source':<8}  Title")
     for run in runs:
-        print(safe(f"{run.id:>6}  {_local(run.started_at):<19}  {run.status:<11}  {run.source:<8}  {run.title}"))
+        print(one_line(f"{run.id:>6}  {_local(run.started_at):<19}  {run.status:<11}  {run.source:<8}  {run.title}"))
     return EXIT_OK
 
 
@@ -79,17 +87,17 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
             out.write(("," if index else "") + json.dumps(entry_dict(run, stored), ensure_ascii=False))
         out.write("]}\n")
         return EXIT_OK
-    out.write(safe(f"Run {run.id}: {run.title}") + "\n")
-    out.write(safe(f"  status {run.status}, source {run.source}, server {run.server or '-'}") + "\n")
+    out.write(one_line(f"Run {run.id}: {run.title}") + "\n")
+    out.write(one_line(f"  status {run.status}, source {run.source}, server {run.server or '-'}") + "\n")
     out.write(f"  started {_local(run.started_at)}, finished {_local(run.finished_at)}, {run.step_count} step(s)\n\n")
     out.write(f"{'Time':<19}  {'Source':<8}  {'Kind':<10}  {'Round':>5}  {'Duration (ms)':>13}  {'Outcome':<9}  Details\n")
     for stored in store.iter_steps(run_id):
         line = (f"{_local(stored.started_at):<19}  {run.source:<8}  {str(stored.step.kind):<10}  "
                 f"{stored.step.round:>5}  {stored.step.duration_ms:>13.2f}  {stored.outcome or '-':<9}  "
                 f"{step_details(stored.payload)}")
-        out.write(safe(line) + "\n")
+        out.write(one_line(line) + "\n")
         for extra in step_extra_lines(stored.payload):
-            out.write(safe(f"    {extra}") + "\n")
+            out.write(one_line(f"    {extra}") + "\n")
     return EXIT_OK
 
 
@@ -131,6 +139,6 @@ def _servers(store: RunStore, as_json: bool) -> int:
     print(f"{'Server':<40}  {'Last contact':<19}  {'Latency':>9}  {'ok':>5}  {'failed':>6}  {'cancelled':>9}")
     for server in servers:
         latency = "-" if server.last_latency_ms is None else f"{server.last_latency_ms:.0f} ms"
-        print(safe(f"{server.name or server.url:<40}  {_local(server.last_contact_at):<19}  {latency:>9}  "
+        print(one_line(f"{server.name or server.url:<40}  {_local(server.last_contact_at):<19}  {latency:>9}  "
                    f"{server.ok_count:>5}  {server.failed_count:>6}  {server.cancelled_count:>9}"))
     return EXIT_OK

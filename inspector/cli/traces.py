@@ -8,7 +8,7 @@ import sys
 import time
 
 from inspector.store import StoreError, UnknownRunError
-from inspector.transfer import TraceExportError, TraceImportError, export, import_trace
+from inspector.transfer import TraceDestinationError, TraceExportError, TraceImportError, export, import_trace
 
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, open_store
 
@@ -28,16 +28,18 @@ def run(args: argparse.Namespace) -> int:
                 text = f"Exported {report.runs} run(s) with {report.steps} step(s) to {report.path}."
             else:
                 imported = import_trace(store, args.file, progress=_progress_line())
-                summary = {"file": args.file, "format": imported.file_format, "run_ids": list(imported.run_ids),
-                           "steps": imported.steps_imported, "already_present": list(imported.already_present)}
+                summary = {"file": args.file, "format": imported.file_format, **_run_ids(imported.run_ids),
+                           "steps": imported.steps_imported, "already_present": list(imported.already_present),
+                           "runs_already_present": imported.runs_already_present}
                 text = (f"Imported {imported.runs_imported} run(s) with {imported.steps_imported} step(s) "
                         f"from {args.file}")
                 if imported.run_ids:
-                    text += f" as run(s) {', '.join(map(str, imported.run_ids))}"
-                if imported.already_present:
-                    text += f"; {len(imported.already_present)} run(s) were already here and were not imported again"
+                    text += f" as {_runs_named(imported.run_ids)}"
+                if imported.runs_already_present:
+                    text += (f"; {imported.runs_already_present} run(s) were already here and were not "
+                             "imported again")
                 text += "."
-        except TraceImportError as exc:
+        except (TraceImportError, TraceDestinationError) as exc:
             _clear_progress()
             print(f"run-inspector: {exc}", file=sys.stderr)
             return EXIT_USAGE  # bad input, like a bad argument: nothing was changed
@@ -48,6 +50,26 @@ def run(args: argparse.Namespace) -> int:
     _clear_progress()
     print(json.dumps(summary, ensure_ascii=False) if args.json else text)
     return EXIT_OK
+
+
+LISTED_IDS = 1000
+"""Beyond this many new runs, `import` names the first and last id rather than every one."""
+
+
+def _run_ids(run_ids) -> dict:  # type: ignore[no-untyped-def]
+    """The new runs' ids for --json: all of them, or (for very many) the first and the last."""
+    if len(run_ids) <= LISTED_IDS:
+        return {"run_ids": list(run_ids), "runs_imported": len(run_ids)}
+    return {"run_id_range": [run_ids[0], run_ids[-1]], "runs_imported": len(run_ids)}
+
+
+def _runs_named(run_ids) -> str:  # type: ignore[no-untyped-def]
+    if len(run_ids) == 1:
+        return f"run {run_ids[0]}"
+    if len(run_ids) <= 10:
+        return f"runs {', '.join(map(str, run_ids))}"
+    consecutive = isinstance(run_ids, range) and run_ids.step == 1
+    return f"runs {run_ids[0]} {'to' if consecutive else '…'} {run_ids[-1]}"
 
 
 def _progress_line():  # type: ignore[no-untyped-def]
