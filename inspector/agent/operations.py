@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from gettext import ngettext
 from typing import Any
 
 from inspector.mcp import (CancelSignal, FanOut, McpClient, McpTransportError, OperationObserver,
@@ -95,14 +96,21 @@ async def _request_step(operation: str, describe: Callable[[Any], str],
     return OperationRecord(step, status, status, _elapsed_ms(recorder), started_at, error, result)
 
 
+def _catalogue_summary(catalogue: Any) -> str:
+    """'4 tools: a, b, c, d. Read in 1 page.' with real plural forms (ready for gettext's ngettext)."""
+    count, pages = len(catalogue.tools), catalogue.pages
+    return (ngettext("{count} tool: {names}.", "{count} tools: {names}.", count).format(
+                count=count, names=", ".join(catalogue.names))
+            + " " + ngettext("Read in {pages} page.", "Read in {pages} pages.", pages).format(pages=pages))
+
+
 async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s: object = None,
                           cancel: CancelSignal | None = None,
                           observer: OperationObserver | None = None) -> OperationRecord:
     """Walk the catalogue and record it as a ``request`` step (a catalogue walk is not a tool call)."""
     return await _request_step(
         "tools/list",
-        lambda catalogue: f"{len(catalogue.tools)} tool(s) in {catalogue.pages} page(s): "
-                          + ", ".join(catalogue.names),
+        _catalogue_summary,
         lambda recorder: client.list_tools(server, budget_s=budget_s, cancel=cancel,
                                            observer=FanOut(recorder, observer)))
 

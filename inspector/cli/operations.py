@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import getpass
 import json
-import math
+from gettext import ngettext
 import os
 import signal
 import sys
@@ -14,32 +14,50 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
-from inspector.mcp import CancelSignal, McpClient, OperationRecorder, ServerEndpoint, parse_budget, public_url
+from inspector.mcp import (MINIMUM_LEG_SECONDS, BudgetReading, BudgetVerdict, CancelSignal, McpClient,
+                           OperationRecorder, ServerEndpoint, public_url, read_budget)
 from inspector.mcp.server import InvalidServerError
 from inspector.store import RunStore, ServerRegistry, StoreError
 from inspector.store.secrets import system_secret_keeper
 
-from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
+from .common import (EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, BadInputError, UsageError, open_existing_store,
+                     open_store, safe)
+from .ending import emit_json
 from .parser import OPERATIONS
 
 
 def run(args: argparse.Namespace) -> int:
     headers = parse_headers(args.header)
-    budget = parse_budget_option(args.budget)
+    reading = parse_budget_option(args.budget)
     arguments = parse_arguments(args.args) if args.command == "call" else None
     store = None if args.no_store else open_store(args.db)
     try:
-        name = None
-        if store is not None:
-            name, budget, headers = _with_configuration(store, args.url, budget, headers)
+        # A configured server applies whether or not this run is stored.
+        name, budget, headers = _configured(store, args, reading.seconds if reading else None, headers)
         try:
             server = ServerEndpoint(args.url, headers=headers, name=name)
         except InvalidServerError as exc:
             raise UsageError(str(exc)) from None
-        return asyncio.run(_operate(args, server, budget, arguments, store))
+        return asyncio.run(_operate(args, server, budget, arguments, store, reading))
     finally:
         if store is not None:
             store.close()
+
+
+def _configured(store: RunStore | None, args: argparse.Namespace, budget: float | None,
+                headers: dict[str, str]) -> tuple[str | None, float | None, dict[str, str]]:
+    """The server's saved settings, read from the run database (never created just to read them)."""
+    if store is not None:
+        return _with_configuration(store, args.url, budget, headers)
+    try:
+        existing = open_existing_store(args.db)
+    except UsageError as exc:
+        print(f"run-inspector: the saved settings of this server could not be read: {exc}", file=sys.stderr)
+        return None, budget, headers
+    if existing is None:
+        return None, budget, headers
+    with existing:
+        return _with_configuration(existing, args.url, budget, headers)
 
 
 def _with_configuration(store: RunStore, url: str, budget: float | None,
@@ -77,28 +95,39 @@ def public_url_or_raw(url: str) -> str:
 
 
 def ask_secret(url: str) -> Callable[[str], str | None]:
-    """Ask for a secret header value the keyring could not give, when someone can answer."""
+    """Ask for a secret header value the keyring could not give, when someone can answer.
+
+    Without a terminal nothing is asked and nothing is said: the user was told once, when the
+    secret was saved without a keyring, to pass it with --header.
+    """
 
     def ask(header: str) -> str | None:
         if not sys.stdin.isatty():
-            print(f"run-inspector: the {header} header for {url} is not kept here (no system keyring) "
-                  "and cannot be asked for; pass it with --header.", file=sys.stderr)
             return None
-        return getpass.getpass(f"{header} for {url}: ") or None
+        try:
+            return getpass.getpass(f"{header} for {url}: ") or None
+        except EOFError:
+            print(file=sys.stderr)  # end the prompt's line: the message gets its own
+            raise BadInputError(f"The input ended before a value for the {header} header of {url} was given; "
+                                "nothing was sent. Type the value, or pass it with --header.") from None
 
     return ask
 
 
-def parse_budget_option(raw: str | None) -> float | None:
+def parse_budget_option(raw: str | None, option: str = "--budget") -> BudgetReading | None:
+    """The budget the command line gives, read by the deadline's own rules; unusable values are refused.
+
+    A budget below the one-second floor is raised to it, and the user is told so once.
+    """
     if raw is None:
         return None
-    try:
-        seconds = float(raw)
-    except ValueError:
-        raise UsageError(f"--budget must be a number of seconds (got {raw[:40]!r})") from None
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise UsageError(f"--budget must be a positive number of seconds (got {raw[:40]!r})")
-    return parse_budget(seconds)
+    reading = read_budget(raw)
+    if not reading.usable or reading.requested is None:
+        raise UsageError(f"{option} must be a positive number of seconds, e.g. 20 (got {raw[:40]!r})")
+    if reading.verdict is BudgetVerdict.RAISED:
+        print(f"run-inspector: a budget of {reading.requested:g} s is below the {MINIMUM_LEG_SECONDS}-second "
+              f"minimum of a step; it was raised to {reading.seconds:g} s.", file=sys.stderr)
+    return reading
 
 
 def parse_arguments(raw: str) -> dict[str, Any]:
@@ -115,7 +144,7 @@ def parse_arguments(raw: str) -> dict[str, Any]:
 
 
 async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: float | None,
-                   arguments: dict[str, Any] | None, store: RunStore | None) -> int:
+                   arguments: dict[str, Any] | None, store: RunStore | None, reading: BudgetReading | None) -> int:
     client = McpClient()
     cancel = CancelSignal()
     recorder = OperationRecorder()
@@ -133,6 +162,9 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
         record = await ping_step(client, server, budget_s=budget, cancel=cancel, observer=recorder)
     _finish_run(store, run_id, server_url, record)
     report = build_report(operation, server, args, recorder, record, run_id)
+    if reading is not None and reading.verdict is BudgetVerdict.RAISED:
+        report["budget_requested_s"] = reading.requested  # raised to the floor; stderr said so once
+    _add_budget_left(report, recorder)
     print_report(report, args.json)
     sys.stdout.flush()
     # Housekeeping (cancel notice, session end) gets a short bound once the user has the answer;
@@ -160,9 +192,16 @@ def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, rec
     try:
         store.append_step(run_id, record.step, record.started_at)
         store.finish_run(run_id, record.status)
-        ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
+        ServerRegistry(store.db).record_operation(server_url, _health_outcome(record), record.latency_ms)
     except (StoreError, OSError, ValueError) as exc:
         print(f"run-inspector: the run could not be stored completely: {exc}", file=sys.stderr)
+
+
+def _health_outcome(record: OperationRecord) -> str:
+    """What the server's health counts. A tool's own error is contact (the server answered), counted apart."""
+    if record.health == "ok" and record.status == "failed":
+        return "tool_error"
+    return record.health
 
 
 def _install_interrupt(cancel: CancelSignal) -> None:
@@ -178,6 +217,22 @@ def _install_interrupt(cancel: CancelSignal) -> None:
         loop.add_signal_handler(signal.SIGINT, on_interrupt)
     except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
         pass
+
+
+def _add_budget_left(report: dict[str, Any], recorder: OperationRecorder) -> None:
+    """Give each sent leg ``budget_left_s``: what remained of the budget when it was granted.
+
+    A grant is whole seconds, so it may be larger than what remained; both numbers are shown.
+    """
+    if recorder.started is None:
+        return
+    started = iter(recorder.legs_started)
+    for leg in report["legs"]:
+        if leg["granted_s"] is None:
+            continue
+        began = next(started, None)
+        if began is not None:
+            leg["budget_left_s"] = round(recorder.started.budget_s - began.offset_s, 3)
 
 
 def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespace, recorder: OperationRecorder,
@@ -208,9 +263,27 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     return report
 
 
+#: A grant this much larger than what was left is worth a sentence (below it, clock noise).
+_NOTABLE_EXCESS_S = 0.1
+
+
+def _grant_note(report: dict[str, Any]) -> str | None:
+    """A sentence when a leg was granted visibly more than the budget had left (grants are whole seconds)."""
+    legs = [leg for leg in report["legs"] if leg["granted_s"] is not None and "budget_left_s" in leg]
+    if not legs:
+        return None
+    leg = max(legs, key=lambda leg: leg["granted_s"] - leg["budget_left_s"])
+    if leg["granted_s"] - leg["budget_left_s"] < _NOTABLE_EXCESS_S:
+        return None
+    return ("A step is granted what is left of the budget rounded up to whole seconds (at least one): {method} "
+            "was granted {granted} s when {left} s of the {budget}-second budget were left.").format(
+                method=leg["method"], granted=leg["granted_s"], left=f"{leg['budget_left_s']:.2f}",
+                budget=f"{report['budget_s']:g}")
+
+
 def print_report(report: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        print(json.dumps(report, ensure_ascii=False))
+        emit_json(report)
         return
     subject = report["operation"] + (f" {report['tool']}" if "tool" in report else "")
     print(safe(f"{subject} on {report['server']}: {report['outcome']} (budget {report['budget_s']:g} s)"))
@@ -218,7 +291,12 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         granted = "-" if leg["granted_s"] is None else f"{leg['granted_s']} s"
         elapsed = "-" if leg["elapsed_ms"] is None else f"{leg['elapsed_ms']:.1f} ms"
         status = "-" if leg["http_status"] is None else str(leg["http_status"])
-        print(f"  {leg['method']:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {leg['outcome']}")
+        left = f"{leg['budget_left_s']:.2f} s" if "budget_left_s" in leg else "-"
+        print(f"  {leg['method']:<27} granted {granted:>5} of {left:>8} left  took {elapsed:>10}  "
+              f"HTTP {status:>3}  {leg['outcome']}")
+    note = _grant_note(report)
+    if note:
+        print(note)
     if report["error"] is not None:
         print(safe(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
                    f"{report['error']['message']}"))
@@ -227,12 +305,15 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
     if "content" in report:
         print(safe(report["content"]))
     if "tools" in report:
-        print(f"{len(report['tools'])} tool(s) in {report['pages']} page(s):")
+        count = len(report["tools"])
+        print(ngettext("The server offers {count} tool:", "The server offers {count} tools:", count).format(count=count))
         for tool in report["tools"]:
             line = f"  {tool['name']}"
             if tool.get("description"):
                 line += f" - {str(tool['description']).splitlines()[0]}"
             print(safe(line))
+        pages = report["pages"]
+        print(ngettext("The list came in {pages} page.", "The list came in {pages} pages.", pages).format(pages=pages))
     if "protocol_version" in report:
         print(safe(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']}."))
     if "run_id" in report:

@@ -168,7 +168,8 @@ class LegTransport:
                 if leg.is_work and self.work_sent:
                     # The protocol asks a client that stops waiting to say so.
                     self.interrupted, self.interrupted_because = leg, "timed out on the client's budget"
-                raise McpTransportError.timed_out(label, leg.method, self._deadline.budget_s, grant) from None
+                raise McpTransportError.timed_out(label, leg.method, self._deadline.budget_s, grant,
+                                                  self._deadline.remaining_at_grant_s) from None
             except asyncio.CancelledError:
                 if self._cancel is None or not self._cancel.fired:
                     raise

@@ -223,6 +223,11 @@ class RunStore:
                  for position, leg in enumerate(step.legs)])
         return step_id
 
+    def has_rounds(self, run_id: int) -> bool:
+        """Does any step of this run belong to a round above 0? (A single operation has no rounds.)"""
+        row = self._conn.execute("SELECT 1 FROM steps WHERE run_id = ? AND round > 0 LIMIT 1", (run_id,)).fetchone()
+        return row is not None
+
     def count_steps(self, run_id: int) -> int:
         return self._conn.execute("SELECT COUNT(*) FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
 
