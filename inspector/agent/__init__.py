@@ -1,4 +1,6 @@
-"""The run loop and scripted scenarios; the bridge from MCP operations to run steps. No Qt."""
+"""MCP operations turned into run steps: a transport failure is a failed tool result, a cancel a
+cancelled one. (The run loop and scripted scenarios are to live here too; they are not written yet.)
+No Qt."""
 
 from .operations import OperationRecord, execute_tool, list_tools_step, ping_step
 

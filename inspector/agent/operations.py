@@ -12,8 +12,15 @@ from datetime import datetime, timezone
 from gettext import ngettext
 from typing import Any
 
-from inspector.mcp import (CancelSignal, FanOut, McpClient, McpTransportError, OperationObserver,
-                           OperationRecorder, ServerEndpoint)
+from inspector.mcp import (
+    CancelSignal,
+    FanOut,
+    McpClient,
+    McpTransportError,
+    OperationObserver,
+    OperationRecorder,
+    ServerEndpoint,
+)
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 
 

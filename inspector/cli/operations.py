@@ -6,22 +6,39 @@ import argparse
 import asyncio
 import getpass
 import json
-from gettext import ngettext
 import os
 import signal
 import sys
 from collections.abc import Callable
+from gettext import ngettext
 from typing import Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
-from inspector.mcp import (MINIMUM_LEG_SECONDS, BudgetReading, BudgetVerdict, CancelSignal, McpClient,
-                           OperationRecorder, ServerEndpoint, public_url, read_budget)
+from inspector.mcp import (
+    MINIMUM_LEG_SECONDS,
+    BudgetReading,
+    BudgetVerdict,
+    CancelSignal,
+    McpClient,
+    OperationRecorder,
+    ServerEndpoint,
+    public_url,
+    read_budget,
+)
 from inspector.mcp.server import InvalidServerError
 from inspector.store import RunStore, ServerRegistry, StoreError
 from inspector.store.secrets import system_secret_keeper
 
-from .common import (EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, BadInputError, UsageError, open_existing_store,
-                     open_store, safe)
+from .common import (
+    EXIT_CANCELLED,
+    EXIT_FAILED,
+    EXIT_OK,
+    BadInputError,
+    UsageError,
+    open_existing_store,
+    open_store,
+    safe,
+)
 from .ending import emit_json
 from .parser import OPERATIONS
 
@@ -306,7 +323,8 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         print(safe(report["content"]))
     if "tools" in report:
         count = len(report["tools"])
-        print(ngettext("The server offers {count} tool:", "The server offers {count} tools:", count).format(count=count))
+        print(ngettext("The server offers {count} tool:", "The server offers {count} tools:", count).format(
+            count=count))
         for tool in report["tools"]:
             line = f"  {tool['name']}"
             if tool.get("description"):

@@ -113,7 +113,8 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     out.write(ngettext("  started {started}, finished {finished}, {count} step",
                        "  started {started}, finished {finished}, {count} steps", steps).format(
         started=_local(run.started_at), finished=_local(run.finished_at), count=steps) + "\n\n")
-    out.write(f"{'Time':<19}  {'Source':<8}  {'Kind':<10}  {'Round':>5}  {'Duration (ms)':>13}  {'Outcome':<9}  Details\n")
+    out.write(f"{'Time':<19}  {'Source':<8}  {'Kind':<10}  {'Round':>5}  {'Duration (ms)':>13}  "
+              f"{'Outcome':<9}  Details\n")
     for stored in store.iter_steps(run_id):
         round_ = str(stored.step.round) if has_rounds else "-"
         line = (f"{_local(stored.started_at):<19}  {run.source:<8}  {str(stored.step.kind):<10}  "

@@ -3,17 +3,36 @@
 from .cancel import CancelSignal
 from .client import HANDSHAKE_VERSIONS, MAX_PAGES, McpClient
 from .clock import Clock, FakeClock, MonotonicClock
-from .deadline import (DEFAULT_BUDGET_SECONDS, MINIMUM_LEG_SECONDS, BudgetExhausted, BudgetReading, BudgetVerdict,
-                       OperationDeadline, parse_budget, read_budget)
+from .deadline import (
+                       DEFAULT_BUDGET_SECONDS,
+                       MINIMUM_LEG_SECONDS,
+                       BudgetExhausted,
+                       BudgetReading,
+                       BudgetVerdict,
+                       OperationDeadline,
+                       parse_budget,
+                       read_budget,
+)
 from .errors import ERROR_CODES, ErrorKind, McpTransportError
-from .reports import (FanOut, LegFinished, LegOutcome, LegStarted, NullObserver, OperationFinished,
-                      OperationObserver, OperationRecorder, OperationStarted, ProgressSeen)
+from .reports import (
+                       FanOut,
+                       LegFinished,
+                       LegOutcome,
+                       LegStarted,
+                       NullObserver,
+                       OperationFinished,
+                       OperationObserver,
+                       OperationRecorder,
+                       OperationStarted,
+                       ProgressSeen,
+)
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import InvalidServerError, ServerEndpoint, public_url
 from .transport import MAX_BODY_BYTES
 
 __all__ = [
-    "BudgetExhausted", "BudgetReading", "BudgetVerdict", "CancelSignal", "FanOut", "Clock", "DEFAULT_BUDGET_SECONDS", "ERROR_CODES", "ErrorKind",
+    "BudgetExhausted", "BudgetReading", "BudgetVerdict", "CancelSignal", "FanOut", "Clock", "DEFAULT_BUDGET_SECONDS",
+    "ERROR_CODES", "ErrorKind",
     "FakeClock", "HANDSHAKE_VERSIONS", "InvalidServerError", "LegFinished", "LegOutcome", "LegStarted",
     "MAX_BODY_BYTES", "MAX_PAGES", "MINIMUM_LEG_SECONDS", "McpClient", "McpTransportError",
     "MonotonicClock", "NullObserver", "OperationDeadline", "OperationFinished", "OperationObserver",

@@ -17,7 +17,7 @@ from .errors import McpTransportError
 from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint
-from .transport import OutgoingMessage, LegTransport, Session, SessionGone, message_headers, new_http_client
+from .transport import LegTransport, OutgoingMessage, Session, SessionGone, message_headers, new_http_client
 
 T = TypeVar("T")
 

@@ -6,9 +6,9 @@ import asyncio
 import codecs
 import json
 import ssl
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx

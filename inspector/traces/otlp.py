@@ -23,9 +23,22 @@ from typing import Any
 from inspector.runs import Leg, ToolOutcome
 from inspector.runs.times import to_stored_time
 
-from .format import (MAX_DEPTH, Path, RunHeader, TraceProblem, TraceStep, describe, dump_json,
-                           load_embedded_json, read_payload, read_sequence, read_status, read_text,
-                           read_time, read_uid)
+from .format import (
+    MAX_DEPTH,
+    Path,
+    RunHeader,
+    TraceProblem,
+    TraceStep,
+    describe,
+    dump_json,
+    load_embedded_json,
+    read_payload,
+    read_sequence,
+    read_status,
+    read_text,
+    read_time,
+    read_uid,
+)
 
 SERVICE_NAME = "run-inspector"
 SCOPE_NAME = "run-inspector"

@@ -18,7 +18,7 @@ import pytest
 
 from inspector.store import RunStore
 from tests.support.asgi_server import serve_asgi
-from tests.support.fault_server import Exchange, FaultServer
+from tests.support.fault_server import FaultServer
 from tests.support.sdk_server import build_sdk_server
 
 ROOT = Path(__file__).resolve().parents[2]

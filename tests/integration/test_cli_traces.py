@@ -68,7 +68,7 @@ def test_export_then_import_elsewhere_gives_the_same_runs(tmp_path: Path) -> Non
         assert [(r["uid"], r["status"], r["title"]) for r in originals] == [
             (r["uid"], r["status"], r["title"]) for r in copies]
         assert {r["source"] for r in copies} == {"imported"}
-        for original, copy in zip(originals, copies):
+        for original, copy in zip(originals, copies, strict=True):
             expected = timeline(here, original["id"])
             for entry in expected:  # the only change: the credential never left this machine
                 assert entry["payload"]["toolArguments"] == {"password": "hunter2-secret"}

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from inspector.mcp import (ERROR_CODES, ErrorKind, LegOutcome, McpTransportError, ServerEndpoint)
+from inspector.mcp import ERROR_CODES, ErrorKind, LegOutcome, McpTransportError, ServerEndpoint
 from tests.support.asgi_server import free_port
 from tests.support.fault_server import MIB, Exchange, FaultServer, Ran, default_work, operate
 

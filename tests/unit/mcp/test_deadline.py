@@ -12,10 +12,22 @@ import json
 import httpx
 import pytest
 
-from inspector.mcp import (DEFAULT_BUDGET_SECONDS, MINIMUM_LEG_SECONDS, BudgetExhausted, ErrorKind, FakeClock,
-                           LegOutcome, McpClient, McpTransportError, OperationDeadline, OperationRecorder,
-                           ServerEndpoint, parse_budget)
-from inspector.mcp import BudgetVerdict, read_budget
+from inspector.mcp import (
+    DEFAULT_BUDGET_SECONDS,
+    MINIMUM_LEG_SECONDS,
+    BudgetExhausted,
+    BudgetVerdict,
+    ErrorKind,
+    FakeClock,
+    LegOutcome,
+    McpClient,
+    McpTransportError,
+    OperationDeadline,
+    OperationRecorder,
+    ServerEndpoint,
+    parse_budget,
+    read_budget,
+)
 
 # (case id, leg durations, expected grants) for the cases that end normally.
 REFERENCE_CASES = [

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.store import SCHEMA_VERSION, NewerSchemaError, RunStore
+from inspector.store import SCHEMA_VERSION, NewerSchemaError, RunStore, StoreError
 from inspector.store.schema import MIGRATIONS
 
 
@@ -74,7 +74,7 @@ def test_migrations_are_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
     broken = (MIGRATIONS[0], (*MIGRATIONS[1][:1], "THIS IS NOT SQL"))
     monkeypatch.setattr(database, "MIGRATIONS", broken)
-    with pytest.raises(Exception):
+    with pytest.raises(StoreError):
         RunStore.open(path)
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
