@@ -69,8 +69,18 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
             conn.execute(f"PRAGMA user_version = {number + 1}")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            rollback(conn)
             raise
+
+
+def rollback(conn: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if one is still open.
+
+    A Ctrl-C can land between a COMMIT and the end of its ``try`` block; a ROLLBACK then would
+    fail ("no transaction is active") and hide the interrupt behind a database error.
+    """
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
 
 
 def pid_alive(pid: int | None) -> bool:

@@ -17,7 +17,7 @@ import sqlite_utils
 from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, step_outcome
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
-from .database import open_database, pid_alive
+from .database import open_database, pid_alive, rollback
 from .errors import StoreError, UnknownRunError
 
 SOURCES = RUN_SOURCES
@@ -93,7 +93,7 @@ class RunStore:
         try:
             yield
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            rollback(self._conn)
             raise
         self._conn.execute("COMMIT")
 

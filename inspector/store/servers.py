@@ -17,6 +17,7 @@ import sqlite_utils
 
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
+from .database import rollback
 from .secrets import NoSecretKeeper, SecretKeeper, is_secret_header
 
 OPERATION_OUTCOMES = ("ok", "tool_error", "failed", "cancelled")
@@ -146,6 +147,6 @@ class ServerRegistry:
         try:
             self._conn.execute(sql, params)
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            rollback(self._conn)
             raise
         self._conn.execute("COMMIT")

@@ -101,3 +101,27 @@ def test_a_second_schema_database_keeps_its_health_and_gains_tool_errors(tmp_pat
         assert (old.ok_count, old.tool_error_count, old.failed_count, old.cancelled_count) == (5, 0, 2, 1)
         registry.record_operation("http://old/mcp", "tool_error", 8.0)
         assert registry.get("http://old/mcp").tool_error_count == 1
+
+
+def test_an_interrupt_just_after_commit_stays_an_interrupt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that lands after a migration's COMMIT must not turn into "cannot rollback"."""
+    import inspector.store.database as database
+
+    path = tmp_path / "old.db"
+    first_schema_database(path)
+    real_connect = sqlite3.connect
+
+    class InterruptAfterCommit(sqlite3.Connection):
+        def execute(self, sql: str, *args: object) -> sqlite3.Cursor:  # type: ignore[override]
+            cursor = super().execute(sql, *args)
+            if sql == "COMMIT":
+                raise KeyboardInterrupt
+            return cursor
+
+    monkeypatch.setattr(database.sqlite3, "connect",
+                        lambda *a, **k: real_connect(*a, **k, factory=InterruptAfterCommit))
+    with pytest.raises(KeyboardInterrupt):
+        RunStore.open(path)
+    monkeypatch.undo()
+    with RunStore.open(path) as store:  # the committed step stays; the rest follows on the next open
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
