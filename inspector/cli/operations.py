@@ -8,10 +8,11 @@ import getpass
 import json
 import os
 import signal
+import sqlite3
 import sys
 from collections.abc import Callable
 from gettext import ngettext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
 from inspector.mcp import (
@@ -26,7 +27,7 @@ from inspector.mcp import (
     read_budget,
 )
 from inspector.mcp.server import InvalidServerError
-from inspector.store import RunStore, ServerRegistry, StoreError
+from inspector.store import RunStore, ServerRegistry, StoreError, open_database_read_only
 from inspector.store.secrets import system_secret_keeper
 
 from .common import (
@@ -35,12 +36,15 @@ from .common import (
     EXIT_OK,
     BadInputError,
     UsageError,
-    open_existing_store,
+    database_path,
     open_store,
     safe,
 )
 from .ending import emit_json
 from .parser import OPERATIONS
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,25 +67,35 @@ def run(args: argparse.Namespace) -> int:
 
 def _configured(store: RunStore | None, args: argparse.Namespace, budget: float | None,
                 headers: dict[str, str]) -> tuple[str | None, float | None, dict[str, str]]:
-    """The server's saved settings, read from the run database (never created just to read them)."""
+    """The server's saved settings, whether or not this run is stored.
+
+    With ``--no-store`` the database is only read (never created, upgraded or written).
+    """
     if store is not None:
-        return _with_configuration(store, args.url, budget, headers)
+        return _with_configuration(store.db, args.url, budget, headers)
+    path = database_path(args.db)
+    if not path.exists():
+        return None, budget, headers
     try:
-        existing = open_existing_store(args.db)
-    except UsageError as exc:
+        db = open_database_read_only(path)
+    except StoreError as exc:
         print(f"run-inspector: the saved settings of this server could not be read: {exc}", file=sys.stderr)
         return None, budget, headers
-    if existing is None:
+    try:
+        return _with_configuration(db, args.url, budget, headers)
+    except sqlite3.DatabaseError as exc:  # e.g. not a run database at all
+        print(f"run-inspector: the saved settings of this server could not be read from {path}: {exc}.",
+              file=sys.stderr)
         return None, budget, headers
-    with existing:
-        return _with_configuration(existing, args.url, budget, headers)
+    finally:
+        db.conn.close()
 
 
-def _with_configuration(store: RunStore, url: str, budget: float | None,
+def _with_configuration(db: Database, url: str, budget: float | None,
                         headers: dict[str, str]) -> tuple[str | None, float | None, dict[str, str]]:
     """A configured server lends its name, budget and headers; what the command line gives wins."""
-    registry = ServerRegistry(store.db, system_secret_keeper())
-    configured = registry.get(public_url_or_raw(url))
+    registry = ServerRegistry(db, system_secret_keeper())
+    configured = registry.settings(public_url_or_raw(url))
     if configured is None:
         return None, budget, headers
     given = {header.lower() for header in headers}

@@ -55,6 +55,21 @@ def open_database(path: str | os.PathLike[str]) -> sqlite_utils.Database:
     return sqlite_utils.Database(conn)
 
 
+def open_database_read_only(path: str | os.PathLike[str]) -> sqlite_utils.Database:
+    """Open an existing database for reading only: nothing is created, upgraded or written.
+
+    Raises :class:`StoreError` when the file cannot be read as a run database.
+    """
+    path = Path(path)
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
+                               isolation_level=None)
+        conn.execute("PRAGMA user_version").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"The run database {path} cannot be read: {exc}.") from None
+    return sqlite_utils.Database(conn)
+
+
 def _migrate(conn: sqlite3.Connection, version: int) -> None:
     for number in range(version, SCHEMA_VERSION):
         # Each migration and its version bump commit together, or not at all.

@@ -34,6 +34,16 @@ class HeaderSetting:
 
 
 @dataclass(frozen=True)
+class ServerSettings:
+    """What `servers set` configured for a server."""
+
+    url: str
+    name: str | None
+    budget_s: float | None
+    headers: tuple[HeaderSetting, ...]
+
+
+@dataclass(frozen=True)
 class ServerRecord:
     url: str
     name: str | None
@@ -90,9 +100,21 @@ class ServerRegistry:
             " headers = CASE WHEN excluded.headers = '[]' THEN servers.headers ELSE excluded.headers END",
             (url, name, budget_s, json.dumps(settings)))
 
+    def settings(self, url: str) -> ServerSettings | None:
+        """A configured server's name, budget and headers (``None`` if it was never configured).
+
+        Reads the ``servers`` table only, unchanged since the first schema, so it also serves a
+        database opened read-only that an upgrade has not touched (``--no-store``).
+        """
+        row = self._conn.execute("SELECT url, name, budget_s, headers FROM servers WHERE url = ?", (url,)).fetchone()
+        if row is None:
+            return None
+        headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value")) for h in json.loads(row[3]))
+        return ServerSettings(row[0], row[1], row[2], headers)
+
     def headers_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> dict[str, str]:
         """The headers to send: stored values, secrets from the keyring or from ``ask(name)``."""
-        record = self.get(url)
+        record = self.settings(url)
         if record is None:
             return {}
         headers: dict[str, str] = {}

@@ -53,9 +53,35 @@ def test_no_store_still_applies_the_configured_server(tmp_path: Path) -> None:
         (initialize,) = server.posts("initialize")
         assert initialize.headers.get("x-tenant") == "acme"
         assert "run_id" not in report
+    assert db.read_bytes() == before  # read, never written
     with RunStore.open(db) as store:
         assert store.list_runs() == []  # nothing recorded
-    assert len(db.read_bytes()) == len(before)
+
+
+def test_no_store_reads_an_older_database_without_upgrading_it(tmp_path: Path) -> None:
+    import sqlite3
+
+    from inspector.store.schema import MIGRATIONS
+
+    db = tmp_path / "old.db"
+    conn = sqlite3.connect(db, isolation_level=None)
+    for statement in MIGRATIONS[0]:
+        conn.execute(statement)
+    conn.execute("PRAGMA user_version = 1")
+    with FaultServer("stateless") as server:
+        conn.execute("INSERT INTO servers (url, name, budget_s, headers) VALUES (?, 'Old', 4,"
+                     " '[{\"name\": \"X-Tenant\", \"secret\": false, \"value\": \"acme\"}]')", (server.url,))
+        conn.close()
+        before = db.read_bytes()
+        done = cli("ping", server.url, "--json", "--no-store", "--db", str(db))
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        assert report["server"] == "Old" and report["budget_s"] == 4
+        assert server.posts("initialize")[0].headers.get("x-tenant") == "acme"
+    assert db.read_bytes() == before
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1  # not upgraded behind the user's back
+    conn.close()
 
 
 def test_no_store_without_a_database_creates_none(tmp_path: Path) -> None:
