@@ -154,7 +154,11 @@ def _configure_server(store: RunStore, args: argparse.Namespace) -> int:
     url = public_url(endpoint.url)
     registry.save_server(url, name=args.name, budget_s=reading.seconds if reading else None, headers=headers,
                          secret=marked)
-    print(f"Saved {url}.")
+    if args.json:  # `servers --json set ...`: the saved server, as `servers --json` lists it
+        saved = registry.get(url)
+        emit_json({"saved": saved.to_dict() if saved else {"url": url}})
+    else:
+        print(f"Saved {url}.")
     secret = [name for name in headers if is_secret_header(name) or name in marked]
     if secret and not keeper.available:
         # Said once, here; a later `call` without a terminal does not repeat it.

@@ -334,3 +334,12 @@ def test_counts_use_real_plural_forms(sdk_url: str, tmp_path: Path) -> None:
     run_id = json.loads(cli("tools", sdk_url, "--json", "--db", db).stdout)["run_id"]
     shown = cli("runs", "show", str(run_id), "--db", db).stdout
     assert "(s)" not in shown and "4 tools" in shown
+
+
+def test_servers_set_with_json_prints_one_object(tmp_path: Path) -> None:
+    db = str(tmp_path / "runs.db")
+    done = cli("servers", "--json", "set", "http://127.0.0.1:9/mcp", "--name", "Nine", "--header", "X-A: b",
+               "--db", db)
+    assert done.returncode == 0, done.stderr
+    saved = json.loads(done.stdout)["saved"]
+    assert saved["name"] == "Nine" and saved["headers"] == [{"name": "X-A", "secret": False}]
