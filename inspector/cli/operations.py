@@ -10,7 +10,8 @@ import os
 import signal
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from gettext import ngettext
 from typing import TYPE_CHECKING, Any
 
@@ -59,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
             server = ServerEndpoint(args.url, headers=headers, name=name)
         except InvalidServerError as exc:
             raise UsageError(str(exc)) from None
-        return asyncio.run(_operate(args, server, budget, arguments, store, reading))
+        early = EarlyInterrupt()
+        with early.held():
+            return asyncio.run(_operate(args, server, budget, arguments, store, reading, early))
     finally:
         if store is not None:
             store.close()
@@ -175,11 +178,14 @@ def parse_arguments(raw: str) -> dict[str, Any]:
 
 
 async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: float | None,
-                   arguments: dict[str, Any] | None, store: RunStore | None, reading: BudgetReading | None) -> int:
+                   arguments: dict[str, Any] | None, store: RunStore | None, reading: BudgetReading | None,
+                   early: EarlyInterrupt) -> int:
     client = McpClient()
     cancel = CancelSignal()
     recorder = OperationRecorder()
     _install_interrupt(cancel)
+    if early.seen:  # a Ctrl-C while the operation was being set up: it is cancelled before it starts
+        cancel.fire()
     operation = OPERATIONS[args.command]
     server_url = public_url(server.url)
     title = f"{operation} {args.tool}" if args.command == "call" else f"{operation} {server_url}"
@@ -233,6 +239,32 @@ def _health_outcome(record: OperationRecord) -> str:
     if record.health == "ok" and record.status == "failed":
         return "tool_error"
     return record.health
+
+
+class EarlyInterrupt:
+    """Holds a Ctrl-C that comes while the operation is set up, before its event loop listens.
+
+    Without it asyncio's own handler would cancel the task mid-way, and the run would be left
+    ``running`` instead of being recorded as cancelled.
+    """
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def _note(self, signum: int, frame: object) -> None:
+        self.seen = True
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        try:
+            previous = signal.signal(signal.SIGINT, self._note)
+        except ValueError:  # not the main thread: no signals here
+            yield
+            return
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _install_interrupt(cancel: CancelSignal) -> None:

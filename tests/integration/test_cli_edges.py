@@ -343,3 +343,27 @@ def test_servers_set_with_json_prints_one_object(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     saved = json.loads(done.stdout)["saved"]
     assert saved["name"] == "Nine" and saved["headers"] == [{"name": "X-A", "secret": False}]
+
+
+def test_a_ctrl_c_while_the_operation_is_set_up_is_a_recorded_cancel(tmp_path: Path) -> None:
+    """The moment between starting the event loop and listening for Ctrl-C: a real SIGINT lands there."""
+    db = tmp_path / "runs.db"
+    script = (
+        "import os, signal, sys\n"
+        "from inspector.cli import main, operations\n"
+        "listen = operations._install_interrupt\n"
+        "def late(cancel):\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    listen(cancel)\n"
+        "operations._install_interrupt = late\n"
+        "sys.exit(main(sys.argv[1:]))\n")
+    with FaultServer("stateless") as server:
+        done = subprocess.run([sys.executable, "-c", script, "call", server.url, "echo", "--json", "--db", str(db)],
+                              capture_output=True, text=True, timeout=60, cwd=ROOT)
+        assert server.posts() == []  # cancelled before anything was sent
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr
+    report = json.loads(done.stdout)
+    assert report["outcome"] == "cancelled" and report["cancelled_in_flight"] is False
+    with RunStore.open(db) as store:
+        assert store.get_run(report["run_id"]).status == "cancelled"  # recorded, not left running
