@@ -7,7 +7,7 @@ import sys
 
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError
 from .ending import end_cancelled, end_with_error, json_emitted, wants_json
-from .parser import OPERATIONS, build_parser
+from .parser import DEMOS, OPERATIONS, build_parser
 
 
 def run_command(argv: list[str]) -> int:
@@ -24,6 +24,10 @@ def run_command(argv: list[str]) -> int:
             from . import operations
 
             return operations.run(args)
+        if args.command in DEMOS:
+            from . import demos
+
+            return demos.run(args)
         if args.command in ("export", "import"):
             from . import traces
 

@@ -229,16 +229,9 @@ def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, rec
     try:
         store.append_step(run_id, record.step, record.started_at)
         store.finish_run(run_id, record.status)
-        ServerRegistry(store.db).record_operation(server_url, _health_outcome(record), record.latency_ms)
+        ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
     except (StoreError, OSError, ValueError) as exc:
         print(f"run-inspector: the run could not be stored completely: {exc}", file=sys.stderr)
-
-
-def _health_outcome(record: OperationRecord) -> str:
-    """What the server's health counts. A tool's own error is contact (the server answered), counted apart."""
-    if record.health == "ok" and record.status == "failed":
-        return "tool_error"
-    return record.health
 
 
 class EarlyInterrupt:

@@ -9,6 +9,8 @@ from inspector.runs.status import RUN_STATUSES
 from .common import Parser
 
 OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping"}
+#: The demo commands (inspector/cli/demos.py).
+DEMOS = ("serve-demo", "scenario", "agent")
 
 
 def _db_option(parser: argparse.ArgumentParser) -> None:
@@ -86,4 +88,43 @@ def build_parser() -> Parser:
                            help="a header whose value is a credential whatever its name says "
                                 "(kept like Authorization: never in the database)")
     _db_option(configure)
+    _demo_commands(commands)
     return parser
+
+
+def _demo_commands(commands: argparse._SubParsersAction) -> None:
+    serve = commands.add_parser("serve-demo", help="run the demo MCP server on 127.0.0.1 until Ctrl-C")
+    serve.add_argument("--port", default="0", metavar="N", help="the port to listen on (default: any free port)")
+    serve.add_argument("--handshake-delay", default="0", metavar="SECONDS",
+                       help="wait this long before answering initialize and before notifications/initialized")
+    serve.add_argument("--page-size", metavar="N",
+                       help="offer a long catalogue of extra tools, N per tools/list page")
+    serve.add_argument("--json-response", action="store_true", help="answer with JSON instead of event streams")
+    serve.add_argument("--stateless", action="store_true", help="issue no session id")
+
+    scenario = commands.add_parser("scenario", help="play a scripted agent run against the demo server")
+    scenario.add_argument("scenario", nargs="?", metavar="NAME|FILE", help="a shipped scenario's name or a JSON file")
+    scenario.add_argument("--list", action="store_true", help="list the shipped scenarios")
+    scenario.add_argument("--server", metavar="URL",
+                          help="play against this server instead of a demo server started for the purpose")
+    scenario.add_argument("--cancel-after", metavar="SECONDS", help="cancel the run after this many seconds")
+    scenario.add_argument("--budget", metavar="SECONDS", help="time budget of each tool operation")
+    _json_option(scenario)
+    _db_option(scenario)
+
+    agent = commands.add_parser("agent", help="run the agent loop with an OpenAI-compatible chat model")
+    agent.add_argument("prompt", help="what to ask the model")
+    agent.add_argument("--model-url", required=True, metavar="URL",
+                       help="the model server's base URL, e.g. http://127.0.0.1:11434/v1")
+    agent.add_argument("--model", required=True, metavar="NAME", help="the model's name")
+    agent.add_argument("--server", required=True, metavar="URL", help="the MCP server whose tools the model may call")
+    agent.add_argument("--api-key-env", metavar="VARIABLE",
+                       help="read the model's API key from this environment variable (never stored or printed); "
+                            "otherwise the system keyring, then RUN_INSPECTOR_MODEL_API_KEY")
+    agent.add_argument("--ask-api-key", action="store_true",
+                       help="ask for the model's API key at the terminal (kept in the system keyring if usable)")
+    agent.add_argument("--max-rounds", default="8", metavar="N", help="stop after this many rounds (default 8)")
+    agent.add_argument("--cancel-after", metavar="SECONDS", help="cancel the run after this many seconds")
+    agent.add_argument("--budget", metavar="SECONDS", help="time budget of each tool operation")
+    _json_option(agent)
+    _db_option(agent)

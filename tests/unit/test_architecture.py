@@ -18,7 +18,7 @@ ALLOWED = {
     "store": {"store", "runs"},
     "traces": {"traces", "runs"},
     "transfer": {"transfer", "traces", "store", "runs"},
-    "agent": {"agent", "runs", "mcp"},
+    "agent": {"agent", "runs", "mcp", "store"},
     "demo": {"demo"},
     "gui": {"gui", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "cli"},
     "cli": {"cli", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui"},

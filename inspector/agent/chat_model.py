@@ -1,0 +1,146 @@
+"""An OpenAI-compatible chat model (``/v1/chat/completions`` with ``tools``) over httpx.
+
+Ollama, llama.cpp's server, vLLM and LM Studio all speak this. The API key is a secret: it is
+sent as ``Authorization: Bearer ...`` and never stored, logged, printed or put in a step.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from inspector.mcp import public_url
+
+from .model import ModelError, ModelRequest, ModelTurn, ToolCall
+
+DEFAULT_TIMEOUT_S = 300.0
+#: A model's answer larger than this is refused rather than held in memory.
+MAX_ANSWER_BYTES = 4 * 1024 * 1024
+
+
+def completions_url(base_url: str) -> str:
+    """The endpoint for a base URL: ``.../v1`` or a bare host gets ``/v1/chat/completions`` added."""
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"The model URL must start with http:// or https:// and name a host "
+                         f"(got {public_url(base_url) if parts.netloc else base_url[:80]!r}).")
+    path = parts.path.rstrip("/")
+    if path.endswith("/chat/completions"):
+        pass
+    elif path.endswith("/v1"):
+        path += "/chat/completions"
+    else:
+        path += "/v1/chat/completions"
+    return parts._replace(path=path, query=parts.query, fragment="").geturl()
+
+
+class OpenAIChatModel:
+    """Asks an OpenAI-compatible chat-completions endpoint; the loop offers it the server's tools."""
+
+    wants_catalogue = True
+
+    def __init__(self, base_url: str, model: str, *, api_key: str | None = None,
+                 timeout_s: float = DEFAULT_TIMEOUT_S,
+                 http_factory: Callable[[], httpx.AsyncClient] | None = None) -> None:
+        if not model.strip():
+            raise ValueError("The model name must not be empty.")
+        self.url = completions_url(base_url)
+        self.label = public_url(self.url)  # what messages name: never the user info of the URL
+        self.model = model
+        self._api_key = api_key
+        self._timeout_s = timeout_s
+        self._http_factory = http_factory or (lambda: httpx.AsyncClient(
+            timeout=httpx.Timeout(timeout_s), follow_redirects=False, trust_env=False))
+
+    def __repr__(self) -> str:  # never the key
+        return f"OpenAIChatModel({self.label!r}, {self.model!r}, api_key={'set' if self._api_key else 'none'})"
+
+    async def respond(self, request: ModelRequest) -> ModelTurn:
+        body: dict[str, Any] = {"model": self.model, "messages": list(request.messages)}
+        if request.tools:
+            body["tools"] = list(request.tools)
+            body["tool_choice"] = "auto"
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        async with self._http_factory() as http:
+            try:
+                async with http.stream("POST", self.url, content=json.dumps(body), headers=headers) as response:
+                    raw = await _read_capped(response, self.label)
+                    status = response.status_code
+            except httpx.TimeoutException:
+                raise ModelError(
+                    f"The model at {self.label} did not answer within {self._timeout_s:g} seconds.") from None
+            except httpx.HTTPError as exc:
+                raise ModelError(f"The model at {self.label} could not be reached ({type(exc).__name__}); "
+                                 "check the model URL and that the model server runs.") from None
+        if status >= 300:
+            raise ModelError(
+                f"The model at {self.label} answered HTTP {status}: {_clip(raw.decode('utf-8', 'replace'))}")
+        try:
+            answer = json.loads(raw)
+        except ValueError:
+            raise ModelError(f"The model at {self.label} answered with something that is not JSON.") from None
+        return parse_answer(answer, self.label)
+
+
+async def _read_capped(response: httpx.Response, label: str) -> bytes:
+    chunks, size = [], 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > MAX_ANSWER_BYTES:
+            raise ModelError(f"The model at {label} answered with more than {MAX_ANSWER_BYTES // (1024 * 1024)} MiB; "
+                             "the answer was refused.")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    cleaned = " ".join(text.split())
+    return cleaned if len(cleaned) <= limit else cleaned[:limit] + "…"
+
+
+def parse_answer(answer: Any, label: str) -> ModelTurn:
+    """A chat-completions answer as a :class:`ModelTurn`, or :class:`ModelError` saying what is wrong."""
+    def bad(problem: str) -> ModelError:
+        return ModelError(f"The model at {label} gave an answer this program cannot read: {problem}.")
+
+    if not isinstance(answer, dict):
+        raise bad("it is not a JSON object")
+    choices = answer.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise bad("it has no choices")
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        raise bad("its first choice has no message")
+    calls = []
+    for index, call in enumerate(message.get("tool_calls") or []):
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            raise bad(f"tool call {index} names no function")
+        arguments = function.get("arguments", "{}")
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments or "{}")
+            except ValueError:
+                raise bad(f"the arguments of tool call {index} ({function['name']}) are not JSON") from None
+        if not isinstance(arguments, dict):
+            raise bad(f"the arguments of tool call {index} ({function['name']}) are not a JSON object")
+        call_id = call.get("id") if isinstance(call.get("id"), str) and call.get("id") else f"call_{index + 1}"
+        calls.append(ToolCall(call_id, function["name"], arguments))
+    usage = answer.get("usage") if isinstance(answer.get("usage"), dict) else {}
+
+    def count(key: str) -> int | None:
+        value = usage.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+    content = message.get("content")
+    finish = choices[0].get("finish_reason")
+    return ModelTurn(content=content if isinstance(content, str) else "", tool_calls=tuple(calls),
+                     finish_reason=finish if isinstance(finish, str) else None,
+                     prompt_tokens=count("prompt_tokens"), completion_tokens=count("completion_tokens"),
+                     total_tokens=count("total_tokens"), raw=answer)

@@ -1,0 +1,62 @@
+"""Where an agent run goes as it happens: a sink told of each step; one that writes the run database."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+from inspector.runs import RunStep
+from inspector.store import RunStore, ServerRegistry
+
+
+class RunSink(Protocol):
+    """Told of a run as it happens, on the thread that runs it."""
+
+    def run_started(self, title: str, server_url: str) -> None: ...
+    def step_recorded(self, step: RunStep, started_at: datetime) -> None: ...
+    def operation_finished(self, server_url: str, health: str, latency_ms: float) -> None: ...
+    def run_finished(self, status: str) -> None: ...
+
+
+class NullSink:
+    """Keeps nothing (the run's trace is still returned by the loop)."""
+
+    def run_started(self, title: str, server_url: str) -> None:
+        pass
+
+    def step_recorded(self, step: RunStep, started_at: datetime) -> None:
+        pass
+
+    def operation_finished(self, server_url: str, health: str, latency_ms: float) -> None:
+        pass
+
+    def run_finished(self, status: str) -> None:
+        pass
+
+
+class StoreSink:
+    """Writes the run, each step as it is recorded, and the server's health to the run database.
+
+    A step is stored the moment it exists, so a run cut short (or a process killed) keeps
+    every step it had; the run is ``running`` until :meth:`run_finished`.
+    """
+
+    def __init__(self, store: RunStore, source: str = "scenario") -> None:
+        self.store = store
+        self.source = source
+        self.run_id: int | None = None
+
+    def run_started(self, title: str, server_url: str) -> None:
+        self.run_id = self.store.start_run(title, self.source, server_url)
+
+    def step_recorded(self, step: RunStep, started_at: datetime) -> None:
+        if self.run_id is not None:
+            self.store.append_step(self.run_id, step, started_at)
+
+    def operation_finished(self, server_url: str, health: str, latency_ms: float) -> None:
+        # A cancel is not the server's fault: the registry counts it apart and records no contact.
+        ServerRegistry(self.store.db).record_operation(server_url, health, latency_ms)
+
+    def run_finished(self, status: str) -> None:
+        if self.run_id is not None:
+            self.store.finish_run(self.run_id, status)

@@ -1,0 +1,206 @@
+"""Scenario files: a scripted agent run, checked whole before anything is played or stored.
+
+The format is documented in docs/scenarios.md. Every problem is one sentence naming its place
+in the file (e.g. ``rounds[1].calls[0].tool``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+FORMAT_VERSION = 1
+REACTIONS = ("continue", "retry", "stop")
+_SERVER_KEYS = {"handshake_delay_s": "number", "page_size": "count", "catalogue_size": "count",
+                "json_response": "flag", "stateless": "flag"}
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be played; the message is one sentence naming the place in the file."""
+
+
+@dataclass(frozen=True)
+class ScriptedCall:
+    tool: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ScriptedRound:
+    """What the scripted model says and asks for in one round, and how it reacts to the results."""
+
+    say: str
+    calls: tuple[ScriptedCall, ...]
+    #: After a failed call: ``continue`` with the script, ``retry`` the failed calls, or ``stop``.
+    on_failure: str = "continue"
+    #: After a call cancelled on its own (the run going on): the same three reactions.
+    on_cancel: str = "stop"
+    #: How many times ``retry`` may repeat the failed calls.
+    retries: int = 1
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A scripted agent run: the prompt, the demo server's modes, the rounds, the final answer."""
+
+    name: str
+    description: str
+    prompt: str
+    rounds: tuple[ScriptedRound, ...]
+    final: str
+    give_up: str
+    demo_server: dict[str, Any] = field(default_factory=dict)
+    budget_s: float | None = None
+    cancel_after_s: float | None = None
+    max_rounds: int = 8
+    list_tools: bool = False
+    source: str = ""
+
+
+def shipped_scenarios() -> dict[str, Scenario]:
+    """The scenarios shipped with the package, by name, in name order."""
+    folder = resources.files("inspector.agent") / "scenarios"
+    found = {}
+    for entry in sorted(folder.iterdir(), key=lambda item: item.name):
+        if entry.name.endswith(".json"):
+            scenario = parse_scenario(entry.read_text(encoding="utf-8"), entry.name)
+            found[scenario.name] = scenario
+    return found
+
+
+def load_scenario(name_or_path: str) -> Scenario:
+    """A shipped scenario by name, or a scenario file by path."""
+    shipped = shipped_scenarios()
+    if name_or_path in shipped:
+        return shipped[name_or_path]
+    path = Path(name_or_path)
+    if not path.is_file():
+        names = ", ".join(shipped)
+        raise ScenarioError(f"There is no shipped scenario named {name_or_path!r} and no such file; "
+                            f"the shipped ones are {names}.")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"The scenario file {path} cannot be read: {exc}.") from None
+    return parse_scenario(text, str(path))
+
+
+def parse_scenario(text: str, source: str) -> Scenario:
+    """Check a scenario file's text whole and return the scenario, or raise :class:`ScenarioError`."""
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"The scenario file {source} is not valid JSON at line {exc.lineno}, "
+                            f"column {exc.colno}: {exc.msg}.") from None
+    except ValueError as exc:
+        raise ScenarioError(f"The scenario file {source} is not valid JSON: {exc}.") from None
+    return _Reader(source).scenario(data)
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+class _Reader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, place: str, problem: str) -> ScenarioError:
+        return ScenarioError(f"The scenario file {self.source} is not valid at {place}: {problem}.")
+
+    def text(self, data: dict[str, Any], key: str, place: str, default: str | None = None) -> str:
+        value = data.get(key, default)
+        if not isinstance(value, str) or (default is None and not value.strip()):
+            raise self.fail(f"{place}{key}", "expected a non-empty string" if default is None else "expected a string")
+        return value
+
+    def seconds(self, data: dict[str, Any], key: str, place: str) -> float | None:
+        value = data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+            raise self.fail(f"{place}{key}", "expected a positive number of seconds")
+        return float(value)
+
+    def count(self, data: dict[str, Any], key: str, place: str, default: int, minimum: int) -> int:
+        value = data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise self.fail(f"{place}{key}", f"expected a whole number of at least {minimum}")
+        return value
+
+    def scenario(self, data: Any) -> Scenario:
+        if not isinstance(data, dict):
+            raise self.fail("the top level", "expected an object")
+        if data.get("scenario") != FORMAT_VERSION:
+            raise self.fail("scenario", f"expected the format version {FORMAT_VERSION}")
+        known = {"scenario", "name", "description", "prompt", "rounds", "final", "give_up", "demo_server",
+                 "budget_s", "cancel_after_s", "max_rounds", "list_tools"}
+        self.unknown(data, known, "")
+        rounds_data = data.get("rounds")
+        if not isinstance(rounds_data, list) or not rounds_data:
+            raise self.fail("rounds", "expected a non-empty list of rounds")
+        rounds = tuple(self.round(item, f"rounds[{index}]") for index, item in enumerate(rounds_data))
+        list_tools = data.get("list_tools", False)
+        if not isinstance(list_tools, bool):
+            raise self.fail("list_tools", "expected true or false")
+        return Scenario(
+            name=self.text(data, "name", ""), description=self.text(data, "description", ""),
+            prompt=self.text(data, "prompt", ""), rounds=rounds,
+            final=self.text(data, "final", "", "I am done."),
+            give_up=self.text(data, "give_up", "", "I stop here: a tool did not give me what I needed."),
+            demo_server=self.server(data.get("demo_server", {})),
+            budget_s=self.seconds(data, "budget_s", ""), cancel_after_s=self.seconds(data, "cancel_after_s", ""),
+            max_rounds=self.count(data, "max_rounds", "", 8, 1), list_tools=list_tools, source=self.source)
+
+    def unknown(self, data: dict[str, Any], known: set[str], place: str) -> None:
+        for key in data:
+            if key not in known:
+                raise self.fail(f"{place}{key}",
+                                f"this key is not part of the format (known: {', '.join(sorted(known))})")
+
+    def round(self, data: Any, place: str) -> ScriptedRound:
+        if not isinstance(data, dict):
+            raise self.fail(place, "expected an object")
+        self.unknown(data, {"say", "calls", "on_failure", "on_cancel", "retries"}, f"{place}.")
+        calls_data = data.get("calls", [])
+        if not isinstance(calls_data, list):
+            raise self.fail(f"{place}.calls", "expected a list of calls")
+        calls = tuple(self.call(item, f"{place}.calls[{index}]") for index, item in enumerate(calls_data))
+        reactions = {}
+        for key, default in (("on_failure", "continue"), ("on_cancel", "stop")):
+            value = data.get(key, default)
+            if value not in REACTIONS:
+                raise self.fail(f"{place}.{key}", f"expected one of {', '.join(REACTIONS)}")
+            reactions[key] = value
+        return ScriptedRound(say=self.text(data, "say", f"{place}.", ""), calls=calls,
+                             retries=self.count(data, "retries", f"{place}.", 1, 0), **reactions)
+
+    def call(self, data: Any, place: str) -> ScriptedCall:
+        if not isinstance(data, dict):
+            raise self.fail(place, "expected an object with a tool and its arguments")
+        self.unknown(data, {"tool", "arguments"}, f"{place}.")
+        arguments = data.get("arguments", {})
+        if not isinstance(arguments, dict):
+            raise self.fail(f"{place}.arguments", "expected an object")
+        return ScriptedCall(self.text(data, "tool", f"{place}."), arguments)
+
+    def server(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise self.fail("demo_server", "expected an object")
+        self.unknown(data, set(_SERVER_KEYS), "demo_server.")
+        for key, value in data.items():
+            kind = _SERVER_KEYS[key]
+            if value is None and key == "page_size":
+                continue
+            if kind == "flag" and not isinstance(value, bool):
+                raise self.fail(f"demo_server.{key}", "expected true or false")
+            if kind == "count" and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise self.fail(f"demo_server.{key}", "expected a whole number of at least 1")
+            if kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                     or not math.isfinite(value) or value < 0):
+                raise self.fail(f"demo_server.{key}", "expected zero or a positive number of seconds")
+        return dict(data)

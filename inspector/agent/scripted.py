@@ -1,0 +1,59 @@
+"""The scripted model: plays a scenario's rounds and reacts to failed or cancelled calls as told."""
+
+from __future__ import annotations
+
+from inspector.runs import ToolOutcome
+
+from .model import ModelRequest, ModelTurn, ToolCall
+from .scenario import Scenario, ScriptedRound
+
+
+class ScriptedModel:
+    """A model that answers from a :class:`Scenario` instead of thinking.
+
+    Each round it plays the next scripted round. When calls of the previous round failed (or were
+    cancelled on their own), the round that asked for them says what to do: ``continue`` with the
+    script, ``retry`` the calls that did not work (at most ``retries`` times), or ``stop`` with the
+    scenario's ``give_up`` answer. When the script is over it answers ``final`` with no calls.
+    """
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        self.wants_catalogue = scenario.list_tools
+        self._next = 0
+        self._last: ScriptedRound | None = None
+        self._retries_left = 0
+        self._ids = 0
+
+    async def respond(self, request: ModelRequest) -> ModelTurn:
+        last = self._last
+        failed = [item for item in request.feedback if item.outcome is ToolOutcome.FAILED]
+        cancelled = [item for item in request.feedback if item.outcome is ToolOutcome.CANCELLED]
+        if last is not None and (failed or cancelled):
+            reaction = last.on_cancel if cancelled else last.on_failure
+            if reaction == "stop":
+                return self._answer(self.scenario.give_up)
+            if reaction == "retry" and self._retries_left > 0:
+                self._retries_left -= 1
+                again = [item.call for item in (*failed, *cancelled)]
+                names = ", ".join(call.name for call in again)
+                return self._turn(f"That did not work; I will try {names} again.",
+                                  [(call.name, call.arguments) for call in again])
+        if self._next >= len(self.scenario.rounds):
+            return self._answer(self.scenario.final)
+        scripted = self.scenario.rounds[self._next]
+        self._next += 1
+        self._last = scripted
+        self._retries_left = scripted.retries
+        return self._turn(scripted.say, [(call.tool, dict(call.arguments)) for call in scripted.calls])
+
+    def _answer(self, text: str) -> ModelTurn:
+        self._next = len(self.scenario.rounds)
+        return ModelTurn(content=text, finish_reason="stop")
+
+    def _turn(self, text: str, calls: list[tuple[str, dict]]) -> ModelTurn:
+        made = []
+        for name, arguments in calls:
+            self._ids += 1
+            made.append(ToolCall(f"call_{self._ids}", name, arguments))
+        return ModelTurn(content=text, tool_calls=tuple(made), finish_reason="tool_calls" if made else "stop")

@@ -1,0 +1,204 @@
+"""``scenario`` and ``agent``: agent runs from the command line, stored and printed as ``runs show`` does."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import os
+import signal
+import sys
+from typing import Any
+
+from inspector.agent import (
+    AgentOutcome,
+    AgentRun,
+    ScenarioError,
+    ScriptedModel,
+    StoreSink,
+    load_scenario,
+    shipped_scenarios,
+)
+from inspector.mcp import ServerEndpoint
+from inspector.mcp.server import InvalidServerError
+from inspector.runs import step_outcome
+from inspector.store import StoreError
+
+from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
+from .demos import _seconds, _whole_number
+from .ending import emit_json
+from .operations import parse_budget_option
+
+#: Where the chat model's API key is read from unless --api-key-env names another variable.
+DEFAULT_KEY_VARIABLE = "RUN_INSPECTOR_MODEL_API_KEY"
+#: The keyring entry of a model's API key, beside its completions URL.
+KEYRING_ENTRY = "api-key"
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "scenario":
+        return _scenario(args)
+    return _agent(args)
+
+
+def _endpoint(url: str) -> ServerEndpoint:
+    try:
+        return ServerEndpoint(url)
+    except InvalidServerError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _list_scenarios(as_json: bool) -> int:
+    scenarios = shipped_scenarios()
+    if as_json:
+        emit_json({"scenarios": [{"name": s.name, "description": s.description} for s in scenarios.values()]})
+        return EXIT_OK
+    width = max(len(name) for name in scenarios)
+    for scenario in scenarios.values():
+        print(f"{scenario.name:<{width}}  {scenario.description}")
+    return EXIT_OK
+
+
+def _scenario(args: argparse.Namespace) -> int:
+    if args.list:
+        return _list_scenarios(args.json)
+    if not args.scenario:
+        raise UsageError("Name a scenario (see `run-inspector scenario --list`) or give a scenario file.")
+    cancel_after = _seconds("--cancel-after", args.cancel_after)
+    reading = parse_budget_option(args.budget)
+    budget = reading.seconds if reading else None
+    server = _endpoint(args.server) if args.server else None
+    try:
+        scenario = load_scenario(args.scenario)  # checked whole before anything starts or is stored
+    except ScenarioError as exc:
+        raise UsageError(str(exc)) from None
+    demo = None
+    if server is None:
+        from inspector.demo import DemoOptions, DemoServer, DemoServerError
+
+        demo = DemoServer(DemoOptions(**scenario.demo_server))
+        try:
+            server = ServerEndpoint(demo.start(), name="demo server")
+        except DemoServerError as exc:
+            raise UsageError(str(exc)) from None
+    try:
+        with open_store(args.db) as store:
+            sink = StoreSink(store, "scenario")
+            agent = AgentRun(ScriptedModel(scenario), server, scenario.prompt, title=f"scenario {scenario.name}",
+                             sink=sink, max_rounds=scenario.max_rounds,
+                             budget_s=budget if budget is not None else scenario.budget_s,
+                             cancel_after_s=cancel_after if cancel_after is not None else scenario.cancel_after_s)
+            outcome = _play(agent)
+            return _report(store, sink.run_id, outcome, args.json)
+    finally:
+        if demo is not None:
+            demo.stop()
+
+
+def _agent(args: argparse.Namespace) -> int:
+    from inspector.agent.chat_model import OpenAIChatModel
+
+    server = _endpoint(args.server)
+    max_rounds = _whole_number("--max-rounds", args.max_rounds, 1)
+    cancel_after = _seconds("--cancel-after", args.cancel_after)
+    reading = parse_budget_option(args.budget)
+    budget = reading.seconds if reading else None
+    try:
+        model = OpenAIChatModel(args.model_url, args.model, api_key=_api_key(args))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    with open_store(args.db) as store:
+        sink = StoreSink(store, "live")
+        agent = AgentRun(model, server, args.prompt, title=f"agent {args.model}: {args.prompt[:60]}", sink=sink,
+                         max_rounds=max_rounds, budget_s=budget, cancel_after_s=cancel_after)
+        outcome = _play(agent)
+        return _report(store, sink.run_id, outcome, args.json)
+
+
+def _api_key(args: argparse.Namespace) -> str | None:
+    """The model's API key, a secret: from --api-key-env, the system keyring, the default variable,
+    or (--ask-api-key) a prompt at the terminal. Never printed; never written to the database."""
+    from inspector.agent.chat_model import completions_url
+    from inspector.mcp import public_url
+    from inspector.store.secrets import system_secret_keeper
+
+    if args.api_key_env:
+        api_key = os.environ.get(args.api_key_env) or None
+        if api_key is None:
+            raise UsageError(f"The environment variable {args.api_key_env} is empty or not set; put the model's "
+                             "API key there, or leave out --api-key-env for a model that needs none.")
+        return api_key
+    try:
+        place = public_url(completions_url(args.model_url))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    keeper = system_secret_keeper()
+    if args.ask_api_key:
+        if not sys.stdin.isatty():
+            raise UsageError("--ask-api-key needs a terminal to ask at; put the key in an environment variable "
+                             "and name it with --api-key-env instead.")
+        api_key = getpass.getpass(f"API key for {place}: ") or None
+        if api_key and keeper.save(place, KEYRING_ENTRY, api_key):
+            print(f"The API key for {place} is kept in the system keyring for next time.", file=sys.stderr)
+        return api_key
+    return keeper.load(place, KEYRING_ENTRY) or os.environ.get(DEFAULT_KEY_VARIABLE) or None
+
+
+def _play(agent: AgentRun) -> AgentOutcome:
+    """Run the loop; the first Ctrl-C cancels the run (as --cancel-after does), a second exits at once."""
+
+    async def go() -> AgentOutcome:
+        loop = asyncio.get_running_loop()
+
+        def on_interrupt() -> None:
+            if agent.cancelled:
+                os._exit(EXIT_CANCELLED)
+            agent.cancel()
+
+        try:
+            loop.add_signal_handler(signal.SIGINT, on_interrupt)
+        except (NotImplementedError, RuntimeError):  # not the main thread
+            pass
+        try:
+            return await agent.run()
+        finally:
+            try:
+                loop.remove_signal_handler(signal.SIGINT)
+            except (NotImplementedError, RuntimeError):
+                pass
+
+    try:
+        return asyncio.run(go())
+    except StoreError as exc:
+        raise UsageError(f"The run could not be stored: {exc}") from None
+
+
+def _report(store: Any, run_id: int | None, outcome: AgentOutcome, as_json: bool) -> int:
+    if as_json:
+        steps = []
+        for step in outcome.trace.steps:
+            payload = step.to_payload()
+            entry: dict[str, Any] = {"kind": payload["kind"], "round": payload["round"],
+                                     "outcome": step_outcome(payload), "duration_ms": payload["durationMs"]}
+            if step.tool_name is not None:
+                entry["tool"] = step.tool_name
+            if step.cancelled_in_flight is not None:
+                entry["cancelled_in_flight"] = step.cancelled_in_flight
+            if step.content is not None:
+                entry["content"] = step.content
+            steps.append(entry)
+        emit_json({"run_id": run_id, "status": outcome.status, "stop_reason": outcome.stop_reason,
+                   "rounds": outcome.rounds, "steps": steps})
+    else:
+        from .runs import _show
+
+        if run_id is not None:
+            _show(store, run_id, False)
+        if outcome.final_answer:
+            print(safe(f"\nThe model's answer: {outcome.final_answer}"))
+        if outcome.error:
+            print(safe(f"\nThe run stopped: {outcome.error}"))
+        sys.stdout.flush()
+    if outcome.status == "cancelled":
+        return EXIT_CANCELLED
+    return EXIT_OK if outcome.status == "ok" else EXIT_FAILED

@@ -1,0 +1,78 @@
+"""``serve-demo``, ``scenario`` and ``agent``: the demo server and agent runs from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import math
+import sys
+import threading
+
+from .common import EXIT_OK, UsageError
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "serve-demo":
+        return serve_demo(args)
+    from . import agent_runs  # the agent loop and the store: only for the commands that use them
+
+    return agent_runs.run(args)
+
+
+def _whole_number(option: str, raw: str, minimum: int) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise UsageError(f"{option} must be a whole number (got {raw[:40]!r}).") from None
+    if value < minimum:
+        raise UsageError(f"{option} must be at least {minimum} (got {value}).")
+    return value
+
+
+def _seconds(option: str, raw: str | None, *, allow_zero: bool = False) -> float | None:
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        raise UsageError(f"{option} must be a number of seconds (got {raw[:40]!r}).") from None
+    if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
+        wanted = "zero or a positive" if allow_zero else "a positive"
+        raise UsageError(f"{option} must be {wanted} number of seconds (got {raw[:40]!r}).")
+    return value
+
+
+def serve_demo(args: argparse.Namespace) -> int:
+    """Run the demo server in the foreground until Ctrl-C."""
+    from inspector.demo import DemoOptions, DemoServer, DemoServerError
+
+    port = _whole_number("--port", args.port, 0)
+    if port > 65535:
+        raise UsageError(f"--port must be at most 65535 (got {port}).")
+    options = DemoOptions(
+        port=port,
+        handshake_delay_s=_seconds("--handshake-delay", args.handshake_delay, allow_zero=True) or 0.0,
+        page_size=None if args.page_size is None else _whole_number("--page-size", args.page_size, 1),
+        json_response=args.json_response, stateless=args.stateless)
+    # The server's own log (e.g. "hang: ... saw the cancel") is part of what a demo shows.
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    logger = logging.getLogger("inspector.demo")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    server = DemoServer(options)
+    try:
+        url = server.start()
+    except DemoServerError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"The demo MCP server is listening at {url}", flush=True)
+    print("Press Ctrl-C to stop it.", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+        logger.removeHandler(handler)
+    print("The demo server stopped.", flush=True)
+    return EXIT_OK

@@ -1,0 +1,76 @@
+"""The demo server on the official MCP SDK's low-level server, and its Streamable HTTP app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+
+from .catalogue import catalogue_tools, page_of
+from .handshake import HandshakeDelay
+from .options import DemoOptions
+from .state import DemoState
+from .tools import DEMO_TOOLS, DemoTool, text_result
+
+SERVER_NAME = "run-inspector-demo"
+SERVER_VERSION = "0.1.0"
+MCP_PATH = "/mcp"
+
+
+def build_server(options: DemoOptions, state: DemoState) -> Server[Any]:
+    """The SDK server with the demo tools (and the paged catalogue when the options ask for it)."""
+    tools: tuple[DemoTool, ...] = DEMO_TOOLS
+    if options.pages_catalogue:
+        tools += catalogue_tools(options.catalogue_size)
+    by_name = {tool.name: tool for tool in tools}
+    entries = [tool.entry() for tool in tools]
+
+    async def list_tools(ctx: ServerRequestContext[Any],
+                         params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        try:
+            return page_of(entries, params.cursor if params else None, options.page_size)
+        except ValueError as exc:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"tools/list: {exc}") from None
+
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        tool = by_name.get(params.name)
+        if tool is None:
+            return text_result(f"There is no tool named {params.name!r} on this server.", is_error=True)
+        arguments = dict(params.arguments or {})
+        problem = _argument_problem(tool, arguments)
+        if problem is not None:
+            return text_result(problem, is_error=True)
+        return await tool.handler(ctx, _with_defaults(tool, arguments), state)
+
+    return Server(SERVER_NAME, version=SERVER_VERSION,
+                  instructions="A demo server for Run Inspector: tools that succeed, fail, hang and page.",
+                  on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _argument_problem(tool: DemoTool, arguments: dict[str, Any]) -> str | None:
+    """One sentence saying what is wrong with the arguments, or ``None`` when they fit the schema."""
+    try:
+        jsonschema.validate(arguments, tool.input_schema)
+    except jsonschema.ValidationError as exc:
+        place = "/".join(str(part) for part in exc.absolute_path) or "the arguments"
+        return f"The arguments of {tool.name} do not fit its input schema at {place}: {exc.message}."
+    return None
+
+
+def _with_defaults(tool: DemoTool, arguments: dict[str, Any]) -> dict[str, Any]:
+    filled = {name: spec["default"] for name, spec in tool.input_schema.get("properties", {}).items()
+              if "default" in spec}
+    filled.update(arguments)
+    return filled
+
+
+def build_app(options: DemoOptions, state: DemoState) -> Any:
+    """The ASGI app serving the demo server at ``/mcp`` in the transport modes the options choose."""
+    server = build_server(options, state)
+    app = server.streamable_http_app(streamable_http_path=MCP_PATH, json_response=options.json_response,
+                                     stateless_http=options.stateless, host="127.0.0.1")
+    return HandshakeDelay(app, options.handshake_delay_s) if options.handshake_delay_s > 0 else app

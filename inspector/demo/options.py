@@ -1,0 +1,52 @@
+"""How the demo server behaves: the modes a demo (or a test) chooses when starting it."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+#: How many extra tools the catalogue mode adds when nothing else is asked for.
+DEFAULT_CATALOGUE_SIZE = 120
+
+
+class InvalidDemoOptionsError(ValueError):
+    """An option of the demo server is out of range; the message names it."""
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    """The demo server's modes.
+
+    ``page_size`` turns on the catalogue mode: ``catalogue_size`` extra tools join the demo
+    tools and ``tools/list`` answers them ``page_size`` at a time. ``handshake_delay_s`` is
+    waited before answering ``initialize`` and again before accepting
+    ``notifications/initialized``. ``json_response`` answers with plain JSON instead of event
+    streams; ``stateless`` issues no session id. ``port`` 0 takes a free port.
+    """
+
+    port: int = 0
+    handshake_delay_s: float = 0.0
+    page_size: int | None = None
+    catalogue_size: int = DEFAULT_CATALOGUE_SIZE
+    json_response: bool = False
+    stateless: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.port, bool) or not isinstance(self.port, int) or not 0 <= self.port <= 65535:
+            raise InvalidDemoOptionsError(f"The port must be a whole number from 0 to 65535, not {self.port!r}.")
+        delay = self.handshake_delay_s
+        if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not math.isfinite(delay) or delay < 0:
+            raise InvalidDemoOptionsError(
+                f"The handshake delay must be zero or a positive number of seconds, not {delay!r}.")
+        if self.page_size is not None and (isinstance(self.page_size, bool) or not isinstance(self.page_size, int)
+                                           or self.page_size < 1):
+            raise InvalidDemoOptionsError(
+                f"The page size must be a whole number of at least 1, not {self.page_size!r}.")
+        if isinstance(self.catalogue_size, bool) or not isinstance(self.catalogue_size, int) or self.catalogue_size < 0:
+            raise InvalidDemoOptionsError(
+                f"The catalogue size must be a whole number of at least 0, not {self.catalogue_size!r}.")
+
+    @property
+    def pages_catalogue(self) -> bool:
+        """Whether ``tools/list`` is paged and the extra catalogue tools are offered."""
+        return self.page_size is not None

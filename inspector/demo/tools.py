@@ -1,0 +1,217 @@
+"""The demo tools: honest descriptions, input schemas covering every JSON Schema type a form meets.
+
+Each tool is a :class:`DemoTool`: its catalogue entry and an async handler that gets the
+request context, the checked arguments and the server's :class:`DemoState`.
+"""
+
+from __future__ import annotations
+
+import base64
+import struct
+import time
+import zlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import MCPError, NoBackChannelError
+
+from .state import DemoState
+
+Handler = Callable[[ServerRequestContext[Any], dict[str, Any], DemoState], Awaitable[types.CallToolResult]]
+
+
+@dataclass(frozen=True)
+class DemoTool:
+    """One tool: what ``tools/list`` shows and what ``tools/call`` runs."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    handler: Handler
+    output_schema: dict[str, Any] | None = None
+
+    def entry(self) -> types.Tool:
+        return types.Tool(name=self.name, description=self.description, input_schema=self.input_schema,
+                          output_schema=self.output_schema)
+
+
+def text_result(text: str, *, is_error: bool = False, structured: dict[str, Any] | None = None,
+                extra: list[Any] | None = None) -> types.CallToolResult:
+    """A tool answer with one text block (and optionally more blocks and structured content)."""
+    content: list[Any] = [types.TextContent(type="text", text=text), *(extra or [])]
+    return types.CallToolResult(content=content, is_error=is_error, structured_content=structured)
+
+
+def _schema(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+# -- the handlers ------------------------------------------------------------------------------
+
+async def _echo(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:
+    text = args["text"].upper() if args.get("uppercase", False) else args["text"]
+    return text_result("\n".join([text] * args.get("repeat", 1)))
+
+
+async def _add(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:
+    total = args["a"] + args["b"]
+    return text_result(f"{args['a']} + {args['b']} = {total}", structured={"sum": total})
+
+
+async def _slow_task(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:
+    seconds, steps = float(args.get("seconds", 3)), int(args.get("steps", 5))
+    started = time.monotonic()
+    for step in range(1, steps + 1):
+        await anyio.sleep(seconds / steps)
+        # Sent on the call's own event stream; a client that asked for no progress gets none.
+        await ctx.session.report_progress(step, steps, f"Step {step} of {steps} done.")
+    seconds_taken = time.monotonic() - started
+    # Whole sentences per count, ready for a later ngettext pass.
+    if steps == 1:
+        return text_result(f"Finished 1 step in {seconds_taken:.1f} seconds.")
+    return text_result(f"Finished {steps} steps in {seconds_taken:.1f} seconds.")
+
+
+async def _hang(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:
+    state.hang_started.set()
+    state.say(f"hang: request {ctx.request_id} started; it answers only by being cancelled.")
+    try:
+        await anyio.sleep_forever()
+    except anyio.get_cancelled_exc_class():
+        state.hang_cancelled.set()
+        state.say(f"hang: request {ctx.request_id} saw the cancel and stopped.")
+        raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def _fail(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:
+    return text_result(f"This tool always fails: {args.get('reason', 'it was asked to')}.", is_error=True)
+
+
+async def _flaky(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:
+    every = int(args.get("every", 2))
+    count = state.count_call("flaky")
+    if count % every == 0:
+        return text_result(f"Call {count} failed: this tool fails each call whose number is a multiple of {every}.",
+                           is_error=True)
+    return text_result(f"Call {count} worked.")
+
+
+async def _write_note(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:
+    # The wait comes first: a cancel during it means the note never lands, one after it cannot
+    # undo the write. `list_notes` tells which.
+    await anyio.sleep(float(args.get("delay_seconds", 0)))
+    note = {"text": args["text"], "tags": list(args.get("tags", [])), "priority": args.get("priority", "normal"),
+            "meta": dict(args.get("meta", {}))}
+    count = state.add_note(note)
+    state.say(f"write_note: note {count} written.")
+    return text_result(f"Note {count} written.", structured={"note": count})
+
+
+async def _list_notes(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:
+    notes = state.notes_snapshot()
+    if not notes:
+        return text_result("There are no notes.", structured={"notes": []})
+    lines = [f"{index}. {note['text']} ({note['priority']})" for index, note in enumerate(notes, start=1)]
+    return text_result("\n".join(lines), structured={"notes": notes})
+
+
+def _png(width: int, height: int) -> bytes:
+    """A small striped PNG, made here so the package ships no binary file."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\x00" + b"".join(bytes((40 * (x % 4), 120, 200 - 20 * (y % 8))) for x in range(width))
+                    for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+IMAGE_SIZE = (16, 8)
+
+
+async def _describe_image(ctx: ServerRequestContext[Any], args: dict[str, Any],
+                          state: DemoState) -> types.CallToolResult:
+    width, height = IMAGE_SIZE
+    image = types.ImageContent(type="image", data=base64.b64encode(_png(width, height)).decode("ascii"),
+                               mime_type="image/png")
+    return text_result(f"A {width} by {height} pixel picture of coloured stripes.",
+                       structured={"width": width, "height": height, "format": "png"}, extra=[image])
+
+
+ANSWER_SCHEMA = {"type": "object", "properties": {"answer": {"type": "string", "title": "Your answer"}},
+                 "required": ["answer"]}
+
+
+async def _ask_user(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:
+    question = args.get("question", "What should the note say?")
+    capabilities = ctx.session.client_capabilities
+    if capabilities is None or capabilities.elicitation is None:
+        return text_result("The question was declined: this client does not answer questions (elicitation).",
+                           structured={"action": "decline", "answer": None})
+    try:
+        answer = await ctx.session.elicit_form(question, ANSWER_SCHEMA, related_request_id=ctx.request_id)
+    except (NoBackChannelError, MCPError) as exc:
+        return text_result(f"The question was declined: it could not be asked ({exc}).",
+                           structured={"action": "decline", "answer": None})
+    if answer.action == "accept" and answer.content is not None:
+        reply = str(answer.content.get("answer", ""))
+        return text_result(f"The user answered: {reply}", structured={"action": "accept", "answer": reply})
+    verb = "declined" if answer.action == "decline" else "cancelled"
+    return text_result(f"The user {verb} the question.", structured={"action": answer.action, "answer": None})
+
+
+# -- the catalogue entries ---------------------------------------------------------------------
+
+DEMO_TOOLS: tuple[DemoTool, ...] = (
+    DemoTool("echo", "Return the text unchanged, optionally repeated or in capitals.", _schema({
+        "text": {"type": "string", "description": "The text to return."},
+        "repeat": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1,
+                   "description": "How many times to return it, one per line."},
+        "uppercase": {"type": "boolean", "default": False, "description": "Return it in capitals."},
+    }, ["text"]), _echo),
+    DemoTool("add", "Add two numbers; the sum is also given as structured content.", _schema({
+        "a": {"type": "number", "description": "The first number."},
+        "b": {"type": "number", "description": "The second number."},
+    }, ["a", "b"]), _add, output_schema={"type": "object", "properties": {"sum": {"type": "number"}},
+                                          "required": ["sum"]}),
+    DemoTool("slow_task", "Work for a while, reporting progress after each step, then answer.", _schema({
+        "seconds": {"type": "number", "minimum": 0, "maximum": 600, "default": 3,
+                    "description": "How long the whole task takes."},
+        "steps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 5,
+                  "description": "How many progress notifications to send."},
+    }), _slow_task),
+    DemoTool("hang", "Never answer. Only a cancel ends this call (the server log says when it sees one).",
+             _schema({}), _hang),
+    DemoTool("fail", "Always report a tool error (isError).", _schema({
+        "reason": {"type": "string", "default": "it was asked to", "description": "Why it fails."},
+    }), _fail),
+    DemoTool("flaky", "Fail every n-th call made to it on this server; the others work.", _schema({
+        "every": {"type": "integer", "minimum": 1, "default": 2, "description": "Which calls fail: every n-th."},
+    }), _flaky),
+    DemoTool("write_note", "Keep a note in the server's memory. Not idempotent: calling it twice writes twice.",
+             _schema({
+                 "text": {"type": "string", "description": "The note."},
+                 "tags": {"type": "array", "items": {"type": "string"}, "default": [],
+                          "description": "Words to file it under."},
+                 "priority": {"type": "string", "enum": ["low", "normal", "high"], "default": "normal",
+                              "description": "How urgent it is."},
+                 "meta": {"type": "object", "properties": {"author": {"type": "string"}},
+                          "additionalProperties": False, "default": {}, "description": "Who wrote it."},
+                 "delay_seconds": {"type": "number", "minimum": 0, "maximum": 600, "default": 0,
+                                   "description": "Wait this long before writing (a cancel meanwhile stops it)."},
+             }, ["text"]), _write_note),
+    DemoTool("list_notes", "List the notes written so far, oldest first.", _schema({}), _list_notes),
+    DemoTool("describe_image", "Answer with a sentence, a small picture and its size as structured content.",
+             _schema({}), _describe_image),
+    DemoTool("ask_user", "Ask the person using the client a question (elicitation) and report the answer.",
+             _schema({"question": {"type": "string", "default": "What should the note say?",
+                                   "description": "The question to ask."}}), _ask_user),
+)

@@ -1,0 +1,48 @@
+"""`run-inspector serve-demo`: prints its URL, serves MCP, and stops cleanly on Ctrl-C."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+
+from inspector.mcp import McpClient, ServerEndpoint
+
+
+def test_serve_demo_runs_until_ctrl_c():
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "serve-demo", "--page-size", "10",
+                                "--json-response"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        first = process.stdout.readline()
+        assert first.startswith("The demo MCP server is listening at http://127.0.0.1:"), first
+        url = first.rsplit(" ", 1)[1].strip()
+
+        async def walk():
+            client = McpClient()
+            catalogue = await client.list_tools(ServerEndpoint(url))
+            await client.drain()
+            return catalogue
+
+        catalogue = asyncio.run(walk())
+        assert catalogue.pages > 10 and "lookup_001" in catalogue.names
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    assert "The demo server stopped." in out
+    assert "Traceback" not in err
+
+
+def test_serve_demo_refuses_bad_options(capsys):
+    from inspector.cli import main
+
+    assert main(["serve-demo", "--page-size", "0"]) == 2
+    assert "--page-size must be at least 1" in capsys.readouterr().err
+    assert main(["serve-demo", "--handshake-delay", "soon"]) == 2
+    assert "--handshake-delay must be a number of seconds" in capsys.readouterr().err

@@ -1,0 +1,314 @@
+"""The demo server, driven by the official SDK client and by ours: every tool and every mode."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import threading
+
+import httpx
+import mcp_types as types
+import pytest
+from mcp.client import Client
+
+from inspector.demo import DEMO_TOOLS, DemoOptions, DemoServer, InvalidDemoOptionsError
+from inspector.mcp import CancelSignal, McpClient, McpTransportError, OperationRecorder, ProgressSeen, ServerEndpoint
+
+MODES = {
+    "event-stream+session": DemoOptions(),
+    "json+session": DemoOptions(json_response=True),
+    "event-stream+stateless": DemoOptions(stateless=True),
+    "json+stateless": DemoOptions(json_response=True, stateless=True),
+}
+
+
+@pytest.fixture(params=list(MODES))
+def demo(request):
+    with DemoServer(MODES[request.param]) as server:
+        yield server
+
+
+@pytest.fixture
+def plain_demo():
+    with DemoServer() as server:
+        yield server
+
+
+def ours(url: str, coroutine_factory):
+    async def go():
+        client = McpClient()
+        try:
+            return await coroutine_factory(client, ServerEndpoint(url))
+        finally:
+            await client.drain()
+    return asyncio.run(go())
+
+
+def sdk(url: str, work, **options):
+    async def go():
+        async with Client(url, mode="legacy", **options) as client:
+            return await work(client)
+    return asyncio.run(go())
+
+
+def texts(result: types.CallToolResult) -> list[str]:
+    return [block.text for block in result.content if block.type == "text"]
+
+
+# -- our client ---------------------------------------------------------------------------------
+
+def test_our_client_every_simple_tool(demo):
+    async def go(client: McpClient, endpoint: ServerEndpoint):
+        return {
+            "echo": await client.call_tool(endpoint, "echo", {"text": "hé", "repeat": 2, "uppercase": True}),
+            "add": await client.call_tool(endpoint, "add", {"a": 2, "b": 0.5}),
+            "fail": await client.call_tool(endpoint, "fail", {"reason": "a demo"}),
+            "flaky": [await client.call_tool(endpoint, "flaky", {"every": 3}) for _ in range(3)],
+            "image": await client.call_tool(endpoint, "describe_image", {}),
+            "ask": await client.call_tool(endpoint, "ask_user", {"question": "Name?"}),
+            "bad": await client.call_tool(endpoint, "echo", {"text": 5}),
+            "catalogue": await client.list_tools(endpoint),
+        }
+
+    got = ours(demo.url, go)
+    assert got["echo"].content == "HÉ\nHÉ" and not got["echo"].is_error
+    assert got["add"].structured_content == {"sum": 2.5}
+    assert got["fail"].is_error and "a demo" in got["fail"].content
+    assert [r.is_error for r in got["flaky"]] == [False, False, True]
+    assert got["image"].dropped_blocks == {"image": 1}
+    assert got["image"].structured_content == {"width": 16, "height": 8, "format": "png"}
+    assert not got["ask"].is_error and "declined" in got["ask"].content
+    assert got["bad"].is_error and "text" in got["bad"].content
+    assert got["catalogue"].pages == 1
+    assert got["catalogue"].names == [tool.name for tool in DEMO_TOOLS]
+
+
+def test_the_schemas_cover_every_json_type_a_form_meets(plain_demo):
+    catalogue = ours(plain_demo.url, lambda client, endpoint: client.list_tools(endpoint))
+    seen, has_enum, has_default, has_optional = set(), False, False, False
+    for tool in catalogue.tools:
+        schema = tool["inputSchema"]
+        for name, spec in schema.get("properties", {}).items():
+            seen.add(spec["type"])
+            has_enum |= "enum" in spec
+            has_default |= "default" in spec
+            has_optional |= name not in schema.get("required", [])
+        assert tool["description"]
+    assert seen == {"string", "number", "integer", "boolean", "array", "object"}
+    assert has_enum and has_default and has_optional
+
+
+def test_our_client_writes_and_lists_notes(plain_demo):
+    async def go(client, endpoint):
+        first = await client.call_tool(endpoint, "write_note", {"text": "milk", "tags": ["shop"], "priority": "high",
+                                                                 "meta": {"author": "me"}})
+        second = await client.call_tool(endpoint, "write_note", {"text": "milk"})  # not idempotent
+        return first, second, await client.call_tool(endpoint, "list_notes", {})
+
+    first, second, listed = ours(plain_demo.url, go)
+    assert (first.content, second.content) == ("Note 1 written.", "Note 2 written.")
+    assert listed.content == "1. milk (high)\n2. milk (normal)"
+    assert plain_demo.state.notes_snapshot()[0]["meta"] == {"author": "me"}
+
+
+def test_our_client_sees_slow_task_progress(plain_demo):
+    recorder = OperationRecorder()
+    seen: list[ProgressSeen] = []
+
+    class Watch(OperationRecorder):
+        def progress(self, report: ProgressSeen) -> None:  # the observer hook of inspector.mcp
+            seen.append(report)
+
+    async def go(client, endpoint):
+        from inspector.mcp import FanOut
+        return await client.call_tool(endpoint, "slow_task", {"seconds": 0.3, "steps": 3},
+                                      observer=FanOut(recorder, Watch()))
+
+    result = ours(plain_demo.url, go)
+    assert result.content.startswith("Finished 3 steps")
+    assert [(p.progress, p.total) for p in seen] == [(1, 3), (2, 3), (3, 3)]
+
+
+# Not json+stateless: there the SDK has neither a stream whose close it notices nor a session
+# that a notifications/cancelled could name, so nothing can reach the handler (the client still
+# ends the call at once, and stopping the server ends the handler).
+@pytest.mark.parametrize("mode", ["event-stream+session", "json+session", "event-stream+stateless"])
+def test_the_server_sees_our_cancel_of_hang(mode):
+    with DemoServer(MODES[mode]) as server:
+        cancel = CancelSignal()
+
+        def fire_when_hanging() -> None:
+            assert server.state.hang_started.wait(10)
+            cancel.fire()
+
+        threading.Thread(target=fire_when_hanging, daemon=True).start()
+
+        async def go(client, endpoint):
+            with pytest.raises(McpTransportError) as caught:
+                await client.call_tool(endpoint, "hang", {}, budget_s=30, cancel=cancel)
+            return caught.value
+
+        error = ours(server.url, go)
+        assert error.is_cancellation and error.in_flight
+        assert server.state.hang_cancelled.wait(5), server.state.log_lines()
+        assert any("saw the cancel" in line for line in server.state.log_lines())
+
+
+def test_our_client_walks_the_paged_catalogue():
+    with DemoServer(DemoOptions(page_size=7, catalogue_size=40)) as server:
+        recorder = OperationRecorder()
+        catalogue = ours(server.url, lambda client, endpoint: client.list_tools(endpoint, observer=recorder))
+    total = len(DEMO_TOOLS) + 40
+    assert len(catalogue.tools) == total and len(set(catalogue.names)) == total
+    assert catalogue.pages == -(-total // 7)
+    assert [leg.method for leg in recorder.legs].count("tools/list") == catalogue.pages
+    assert "lookup_040" in catalogue.names
+
+
+def test_slow_handshake_delays_both_handshake_legs():
+    with DemoServer(DemoOptions(handshake_delay_s=0.4)) as server:
+        recorder = OperationRecorder()
+        ours(server.url, lambda client, endpoint: client.call_tool(endpoint, "echo", {"text": "x"},
+                                                                   observer=recorder))
+    elapsed = {leg.method: leg.elapsed_ms for leg in recorder.legs}
+    assert elapsed["initialize"] >= 400 and elapsed["notifications/initialized"] >= 400
+    assert elapsed["tools/call"] < 400
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_the_transport_modes_on_the_wire(mode):
+    options = MODES[mode]
+    with DemoServer(options) as server:
+        initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                      "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                 "clientInfo": {"name": "test", "version": "1"}}}
+        response = httpx.post(server.url, json=initialize,
+                              headers={"Accept": "application/json, text/event-stream"})
+    assert response.status_code == 200
+    media = response.headers["content-type"].split(";")[0]
+    assert media == ("application/json" if options.json_response else "text/event-stream")
+    assert ("mcp-session-id" in response.headers) is (not options.stateless)
+    assert server.url.startswith("http://127.0.0.1:")
+
+
+def test_stop_frees_the_port_and_a_taken_port_is_refused(plain_demo):
+    from inspector.demo import DemoServerError
+
+    port = int(plain_demo.url.split(":")[2].split("/")[0])
+    with pytest.raises(DemoServerError, match="--port"):
+        DemoServer(DemoOptions(port=port)).start()
+    plain_demo.stop()
+    with pytest.raises(httpx.ConnectError):
+        httpx.post(plain_demo.url, json={})
+
+
+def test_options_are_checked():
+    for bad in ({"port": -1}, {"handshake_delay_s": -1}, {"page_size": 0}, {"catalogue_size": -3}):
+        with pytest.raises(InvalidDemoOptionsError):
+            DemoOptions(**bad)
+
+
+# -- the official SDK client -------------------------------------------------------------------
+
+def test_sdk_client_every_simple_tool(demo):
+    async def go(client: Client):
+        listed = await client.list_tools()
+        return {
+            "names": [tool.name for tool in listed.tools],
+            "echo": await client.call_tool("echo", {"text": "hi"}),
+            "add": await client.call_tool("add", {"a": 1, "b": 2}),
+            "fail": await client.call_tool("fail", {}),
+            "flaky": [await client.call_tool("flaky", {"every": 2}) for _ in range(2)],
+            "image": await client.call_tool("describe_image", {}),
+            "note": await client.call_tool("write_note", {"text": "from the SDK"}),
+            "notes": await client.call_tool("list_notes", {}),
+            "lookup": await client.call_tool("lookup_001", {}),
+        }
+
+    got = sdk(demo.url, go)
+    assert got["names"] == [tool.name for tool in DEMO_TOOLS]
+    assert texts(got["echo"]) == ["hi"]
+    assert got["add"].structured_content == {"sum": 3}
+    assert got["fail"].is_error
+    assert [r.is_error for r in got["flaky"]] == [False, True]
+    image = next(block for block in got["image"].content if block.type == "image")
+    assert base64.b64decode(image.data).startswith(b"\x89PNG") and image.mime_type == "image/png"
+    assert texts(got["notes"]) == ["1. from the SDK (normal)"]
+    assert got["lookup"].is_error  # the catalogue tools exist only in the catalogue mode
+
+
+def test_sdk_client_gets_progress_from_slow_task(plain_demo):
+    seen: list[tuple[float, float | None]] = []
+
+    async def progress(value: float, total: float | None, message: str | None) -> None:
+        seen.append((value, total))
+
+    result = sdk(plain_demo.url, lambda client: client.call_tool("slow_task", {"seconds": 0.2, "steps": 2},
+                                                                 progress_callback=progress))
+    assert texts(result)[0].startswith("Finished 2 steps")
+    assert seen == [(1, 2), (2, 2)]
+
+
+def test_sdk_client_answers_ask_user(plain_demo):
+    async def answer(context, params: types.ElicitRequestParams) -> types.ElicitResult:
+        assert params.message == "Which colour?"
+        return types.ElicitResult(action="accept", content={"answer": "blue"})
+
+    result = sdk(plain_demo.url, lambda client: client.call_tool("ask_user", {"question": "Which colour?"}),
+                 elicitation_callback=answer)
+    assert texts(result) == ["The user answered: blue"]
+    assert result.structured_content == {"action": "accept", "answer": "blue"}
+
+
+def test_sdk_client_without_elicitation_is_declined(plain_demo):
+    result = sdk(plain_demo.url, lambda client: client.call_tool("ask_user", {}))
+    assert "declined" in texts(result)[0] and not result.is_error
+
+
+def test_the_server_sees_the_sdk_clients_cancel_of_hang(plain_demo):
+    async def go(client: Client):
+        call = asyncio.ensure_future(client.call_tool("hang", {}))
+        await asyncio.get_running_loop().run_in_executor(None, plain_demo.state.hang_started.wait, 10)
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+        return await asyncio.get_running_loop().run_in_executor(None, plain_demo.state.hang_cancelled.wait, 5)
+
+    assert sdk(plain_demo.url, go) is True
+
+
+def test_sdk_client_pages_the_catalogue():
+    with DemoServer(DemoOptions(page_size=25, catalogue_size=60)) as server:
+        async def go(client: Client):
+            names, cursor, pages = [], None, 0
+            while True:
+                page = await client.list_tools(cursor=cursor)
+                pages += 1
+                names += [tool.name for tool in page.tools]
+                cursor = page.next_cursor
+                if cursor is None:
+                    return names, pages
+        names, pages = sdk(server.url, go)
+    assert len(names) == len(DEMO_TOOLS) + 60 and pages == 3
+
+
+def test_sdk_client_through_a_slow_handshake():
+    with DemoServer(DemoOptions(handshake_delay_s=0.3)) as server:
+        result = sdk(server.url, lambda client: client.call_tool("echo", {"text": "late"}))
+    assert texts(result) == ["late"]
+
+
+def test_sdk_client_in_its_default_mode_speaks_the_newer_protocol(plain_demo):
+    async def go():
+        async with Client(plain_demo.url) as client:  # probes server/discover, no handshake
+            return client.protocol_version, await client.call_tool("echo", {"text": "modern"})
+
+    version, result = asyncio.run(go())
+    assert version not in ("2025-11-25", "2025-06-18")
+    assert texts(result) == ["modern"]
+
+
+def test_slow_task_says_step_for_one_step(plain_demo):
+    result = ours(plain_demo.url, lambda client, endpoint: client.call_tool(endpoint, "slow_task",
+                                                                           {"seconds": 0, "steps": 1}))
+    assert result.content.startswith("Finished 1 step in ")

@@ -1,0 +1,240 @@
+"""Each shipped scenario played headless, through the command line, against a demo server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from inspector.agent import shipped_scenarios
+from inspector.cli import main
+from inspector.store import RunStore, ServerRegistry
+
+# (status, exit code, [(kind, round, outcome, tool)]) that each shipped scenario must end with.
+EXPECTED = {
+    "happy-path": ("ok", 0, [
+        ("llm", 1, "", None), ("tool", 1, "ok", "echo"),
+        ("llm", 2, "", None), ("tool", 2, "ok", "add"), ("tool", 2, "ok", "write_note"),
+        ("llm", 3, "", None), ("tool", 3, "ok", "list_notes"), ("llm", 4, "", None)]),
+    "flaky-server": ("failed", 1, [
+        ("llm", 1, "", None), ("tool", 1, "ok", "flaky"),
+        ("llm", 2, "", None), ("tool", 2, "failed", "flaky"),
+        ("llm", 3, "", None), ("tool", 3, "ok", "flaky"),
+        ("llm", 4, "", None), ("tool", 4, "ok", "describe_image"), ("llm", 5, "", None)]),
+    "user-cancels": ("cancelled", 130, [
+        ("llm", 1, "", None), ("tool", 1, "ok", "write_note"),
+        ("llm", 2, "", None), ("tool", 2, "cancelled", "hang")]),
+    "slow-handshake": ("failed", 1, [
+        ("llm", 1, "", None), ("tool", 1, "failed", "echo"), ("llm", 2, "", None)]),
+    "long-catalogue": ("ok", 0, [
+        ("request", 0, "", None), ("llm", 1, "", None), ("tool", 1, "ok", "lookup_117"), ("llm", 2, "", None)]),
+}
+
+
+def play(name: str, db: Path, capsys, *extra: str) -> tuple[int, dict]:
+    code = main(["scenario", name, "--json", "--db", str(db), *extra])
+    out = capsys.readouterr().out
+    return code, json.loads(out)
+
+
+def test_the_five_scenarios_are_shipped():
+    assert sorted(shipped_scenarios()) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_shipped_scenario_ends_as_expected(name, tmp_path, capsys):
+    db = tmp_path / "runs.db"
+    code, report = play(name, db, capsys)
+    status, exit_code, steps = EXPECTED[name]
+    assert report["status"] == status
+    assert code == exit_code
+    assert [(s["kind"], s["round"], s["outcome"], s.get("tool")) for s in report["steps"]] == steps
+    with RunStore.open(db) as store:
+        run = store.get_run(report["run_id"])
+        assert (run.source, run.status, run.step_count) == ("scenario", status, len(steps))
+        stored = [(s.step.kind.value, s.step.round, s.outcome) for s in store.iter_steps(run.id)]
+        assert stored == [(kind, round_, outcome) for kind, round_, outcome, _ in steps]
+
+
+def test_user_cancels_is_a_cancel_in_flight_and_no_fault(tmp_path, capsys):
+    db = tmp_path / "runs.db"
+    code, report = play("user-cancels", db, capsys)
+    hang = report["steps"][-1]
+    assert (hang["tool"], hang["outcome"], hang["cancelled_in_flight"]) == ("hang", "cancelled", True)
+    with RunStore.open(db) as store:
+        run = store.get_run(report["run_id"])
+        health = ServerRegistry(store.db).get(run.server)
+    assert (health.ok_count, health.failed_count, health.cancelled_count) == (1, 0, 1)
+
+
+def test_slow_handshake_refuses_a_leg_for_the_exhausted_budget(tmp_path, capsys):
+    db = tmp_path / "runs.db"
+    code, report = play("slow-handshake", db, capsys)
+    with RunStore.open(db) as store:
+        tool = [s.step for s in store.iter_steps(report["run_id"]) if s.step.kind.value == "tool"][0]
+    assert [(leg.method, leg.outcome) for leg in tool.legs] == [
+        ("initialize", "ok"), ("notifications/initialized", "ok"), ("tools/call", "not_sent")]
+    assert tool.legs[-1].granted_s is None
+    assert "3-second budget" in tool.tool_result and "not asked" in tool.tool_result
+    assert report["steps"][-1]["content"].startswith("The server used the whole budget")
+
+
+def test_long_catalogue_walks_every_page(tmp_path, capsys):
+    db = tmp_path / "runs.db"
+    code, report = play("long-catalogue", db, capsys)
+    with RunStore.open(db) as store:
+        steps = [s.step for s in store.iter_steps(report["run_id"])]
+    listing, first_llm = steps[0], steps[1]
+    assert [leg.method for leg in listing.legs].count("tools/list") == 13  # 130 tools, 10 a page
+    assert len(first_llm.tool_specs) == 130
+
+
+def test_cancel_after_overrides_and_the_model_is_told_nothing_more(tmp_path, capsys):
+    db = tmp_path / "runs.db"
+    # Cancelled at once: the first model step may or may not have been recorded, nothing after it.
+    code, report = play("happy-path", db, capsys, "--cancel-after", "0.001")
+    assert code == 130 and report["status"] == "cancelled"
+    assert all(step["kind"] == "llm" or step["outcome"] == "cancelled" for step in report["steps"])
+
+
+def test_scenario_list(capsys):
+    assert main(["scenario", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == sorted(EXPECTED)
+    assert all(len(line.split(None, 1)[1]) > 20 for line in lines)
+
+
+def test_scenario_without_json_prints_the_run_as_runs_show_does(tmp_path, capsys):
+    db = tmp_path / "runs.db"
+    assert main(["scenario", "happy-path", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Run 1: scenario happy-path")
+    assert "status ok, source scenario" in out
+    assert "The model's answer: Done: the sum is 42" in out
+    assert main(["runs", "show", "1", "--db", str(db)]) == 0
+    assert capsys.readouterr().out in out
+
+
+BAD_FILES = {
+    "not json": ('{"scenario": 1,', "line 1, column 16"),
+    "no rounds": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "rounds": []}', "at rounds:"),
+    "bad call": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", '
+                 '"rounds": [{"say": "a"}, {"calls": [{"tool": 5}]}]}', "at rounds[1].calls[0].tool:"),
+    "bad reaction": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", '
+                     '"rounds": [{"calls": [], "on_failure": "panic"}]}', "at rounds[0].on_failure:"),
+    "unknown key": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "rounds": [{}], "colour": 1}',
+                    "at colour:"),
+    "bad server": ('{"scenario": 1, "name": "x", "description": "d", "prompt": "p", "rounds": [{}], '
+                   '"demo_server": {"page_size": 0}}', "at demo_server.page_size:"),
+    "wrong version": ('{"scenario": 2}', "at scenario:"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_a_bad_scenario_file_is_one_sentence_and_nothing_is_stored(case, tmp_path, capsys):
+    text, place = BAD_FILES[case]
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    db = tmp_path / "runs.db"
+    assert main(["scenario", str(path), "--db", str(db)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    message = captured.err.strip()
+    assert place in message and str(path) in message
+    assert message.count("\n") == 0 and message.endswith(".")
+    assert not db.exists() or RunStore.open(db).list_runs() == []
+
+
+def test_an_unknown_scenario_name_is_a_usage_error(capsys):
+    assert main(["scenario", "no-such-scenario"]) == 2
+    assert "the shipped ones are flaky-server, happy-path" in capsys.readouterr().err
+
+
+def test_a_scenario_file_plays_against_a_given_server(tmp_path, capsys):
+    from inspector.demo import DemoServer
+
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"scenario": 1, "name": "mine", "description": "d", "prompt": "p",
+                                "rounds": [{"say": "s", "calls": [{"tool": "fail", "arguments": {}}],
+                                            "on_failure": "stop"}], "give_up": "It failed, I stop."}))
+    with DemoServer() as server:
+        code, report = play(str(path), tmp_path / "runs.db", capsys, "--server", server.url)
+    assert code == 1 and report["status"] == "failed"
+    assert [s["outcome"] for s in report["steps"]] == ["", "failed", ""]
+    assert report["steps"][-1]["content"] == "It failed, I stop."
+
+
+def test_scenario_list_as_json(capsys):
+    assert main(["scenario", "--list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["scenarios"]
+    assert [item["name"] for item in listed] == sorted(EXPECTED)
+
+
+def test_ctrl_c_cancels_the_run_as_cancel_after_does(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from inspector.demo import DemoServer
+
+    path = tmp_path / "wait.json"
+    path.write_text(json.dumps({"scenario": 1, "name": "wait", "description": "d", "prompt": "p",
+                                "rounds": [{"calls": [{"tool": "hang"}]}, {"calls": [{"tool": "echo"}]}]}))
+    db = tmp_path / "runs.db"
+    with DemoServer() as server:
+        process = subprocess.Popen([sys.executable, "-m", "inspector", "scenario", str(path), "--server", server.url,
+                                    "--json", "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, env=os.environ.copy())
+        try:
+            assert server.state.hang_started.wait(30)
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=15)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        assert server.state.hang_cancelled.wait(5)
+    assert process.returncode == 130, err
+    report = json.loads(out)
+    assert report["status"] == "cancelled"
+    assert [(s["kind"], s["outcome"], s.get("cancelled_in_flight")) for s in report["steps"]] == [
+        ("llm", "", None), ("tool", "cancelled", True)]
+
+
+def test_a_cancelled_run_does_not_make_the_rest_of_the_rounds_calls(tmp_path):
+    import asyncio
+    import threading
+
+    from inspector.agent import AgentRun, ScriptedModel, parse_scenario
+    from inspector.demo import DemoServer
+    from inspector.mcp import ServerEndpoint
+
+    scenario = parse_scenario(json.dumps({
+        "scenario": 1, "name": "two", "description": "d", "prompt": "p",
+        "rounds": [{"calls": [{"tool": "hang"}, {"tool": "write_note", "arguments": {"text": "never"}}]}]}), "t")
+    with DemoServer() as server:
+        run = AgentRun(ScriptedModel(scenario), ServerEndpoint(server.url), scenario.prompt)
+
+        def cancel_when_hanging() -> None:
+            assert server.state.hang_started.wait(10)
+            run.cancel()
+
+        threading.Thread(target=cancel_when_hanging, daemon=True).start()
+        outcome = asyncio.run(run.run())
+        assert server.state.notes_snapshot() == []
+    assert outcome.status == "cancelled"
+    assert [(s.kind.value, s.tool_name) for s in outcome.trace.steps] == [("llm", None), ("tool", "hang")]
+
+
+def test_a_flaky_tool_is_counted_as_a_tool_error_not_as_ok(tmp_path, capsys):
+    db = tmp_path / "runs.db"
+    code, report = play("flaky-server", db, capsys)
+    with RunStore.open(db) as store:
+        run = store.get_run(report["run_id"])
+        health = ServerRegistry(store.db).get(run.server)
+    failed_tools = [s for s in report["steps"] if s["kind"] == "tool" and s["outcome"] == "failed"]
+    # The server answered (contact), the tool reported its own error: the fourth count, not "ok".
+    assert health.tool_error_count == len(failed_tools) == 1
+    assert health.failed_count == 0 and health.last_contact_at is not None
