@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from gettext import ngettext
 from typing import Any
 
 from inspector.mcp import (
@@ -22,6 +21,7 @@ from inspector.mcp import (
     ServerEndpoint,
 )
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
+from inspector.runs.progress import bound_progress, progress_note
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,41 @@ class OperationRecord:
     error: McpTransportError | None
     result: Any = None
     tool_result: ToolResult | None = None
+    #: For a work request torn down on the wire (cancel or time-out): was the server told to
+    #: stop? ``False`` when it gave no session id (it may run the request to its end).
+    server_told_to_stop: bool | None = None
 
 
 def _legs(recorder: OperationRecorder) -> tuple[Leg, ...]:
     return tuple(Leg(leg.method, leg.granted_s, None if leg.elapsed_ms is None else round(leg.elapsed_ms, 2),
                      leg.http_status, leg.outcome.value) for leg in recorder.legs)
+
+
+#: How many different methods of server requests a step keeps (a hostile server may invent many).
+MAX_SERVER_REQUEST_METHODS = 20
+
+
+def server_requests_summary(recorder: OperationRecorder) -> tuple[dict[str, Any], ...]:
+    """The requests the server sent the client, one entry per method in the order first seen:
+    ``{"method", "count", "declined"}`` (``declined``: answered with -32601, not supported)."""
+    by_method: dict[str, dict[str, Any]] = {}
+    for seen in recorder.server_requests:
+        entry = by_method.get(seen.method)
+        if entry is None:
+            if len(by_method) >= MAX_SERVER_REQUEST_METHODS:
+                continue
+            entry = by_method[seen.method] = {"method": seen.method, "count": 0, "declined": seen.declined}
+        entry["count"] += 1
+    return tuple(by_method.values())
+
+
+def progress_notes(recorder: OperationRecorder) -> list[dict[str, Any]]:
+    """The server's progress notifications in their stored form, in order (not yet bounded)."""
+    return [progress_note(seen.at_ms, seen.progress, seen.total, seen.message) for seen in recorder.progress_seen]
+
+
+def _told(recorder: OperationRecorder) -> bool | None:
+    return recorder.finished.server_told_to_stop if recorder.finished else None
 
 
 def _elapsed_ms(recorder: OperationRecorder) -> float:
@@ -58,9 +88,10 @@ def tool_result_for(tool: str, server: ServerEndpoint, result: Any, error: McpTr
         tool_result = ToolResult.error(error.message)
     elif result.is_error:
         tool_result = ToolResult.error(
-            f"The tool {tool} on the server {server.label} reported an error: {result.content}")
+            f"The tool {tool} on the server {server.label} reported an error: {result.content}",
+            content_blocks=result.blocks)
     else:
-        tool_result = ToolResult.text(result.content)
+        tool_result = ToolResult.text(result.content, content_blocks=result.blocks)
     return tool_result.with_bounded_channels()
 
 
@@ -81,7 +112,8 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
     tool_result = tool_result_for(tool, server, result, error)
     trace = trace if trace is not None else RunTrace()
     step = trace.record_tool_result(round, tool, arguments or {}, tool_result, _elapsed_ms(recorder),
-                                    legs=_legs(recorder))
+                                    legs=_legs(recorder), server_requests=server_requests_summary(recorder),
+                                    progress=progress_notes(recorder), server_told_to_stop=_told(recorder))
     if tool_result.outcome is ToolOutcome.CANCELLED:
         health = "cancelled"
     elif error is not None:
@@ -89,7 +121,7 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
     else:  # the server answered; the tool may still have reported its own error, counted apart
         health = "tool_error" if tool_result.outcome is ToolOutcome.FAILED else "ok"
     return OperationRecord(step, tool_result.outcome.value, health, _elapsed_ms(recorder), started_at, error,
-                           result, tool_result)
+                           result, tool_result, _told(recorder))
 
 
 async def _request_step(operation: str, describe: Callable[[Any], str],
@@ -103,18 +135,22 @@ async def _request_step(operation: str, describe: Callable[[Any], str],
     except McpTransportError as exc:
         error = exc
     content = describe(result) if error is None else error.message
+    progress, dropped = bound_progress(progress_notes(recorder))
     step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=_elapsed_ms(recorder),
-                   content=f"{operation}: {content}", legs=_legs(recorder))
+                   content=f"{operation}: {content}", legs=_legs(recorder),
+                   server_requests=server_requests_summary(recorder) or None,
+                   progress=progress or None, progress_dropped=dropped or None,
+                   server_told_to_stop=_told(recorder))
     status = "ok" if error is None else ("cancelled" if error.is_cancellation else "failed")
-    return OperationRecord(step, status, status, _elapsed_ms(recorder), started_at, error, result)
+    return OperationRecord(step, status, status, _elapsed_ms(recorder), started_at, error, result,
+                           server_told_to_stop=_told(recorder))
 
 
-def _catalogue_summary(catalogue: Any) -> str:
-    """'4 tools: a, b, c, d. Read in 1 page.' with real plural forms (ready for gettext's ngettext)."""
-    count, pages = len(catalogue.tools), catalogue.pages
-    return (ngettext("{count} tool: {names}.", "{count} tools: {names}.", count).format(
-                count=count, names=", ".join(catalogue.names))
-            + " " + ngettext("Read in {pages} page.", "Read in {pages} pages.", pages).format(pages=pages))
+def catalogue_sentence(tools: int, pages: int, names: list[str]) -> str:
+    """What a catalogue walk found, with real plural forms: "2 tools in 1 page: a, b"."""
+    tool_words = "1 tool" if tools == 1 else "{count} tools".format(count=tools)
+    page_words = "1 page" if pages == 1 else "{count} pages".format(count=pages)
+    return "{tools} in {pages}: {names}".format(tools=tool_words, pages=page_words, names=", ".join(names))
 
 
 async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s: object = None,
@@ -123,7 +159,7 @@ async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s
     """Walk the catalogue and record it as a ``request`` step (a catalogue walk is not a tool call)."""
     return await _request_step(
         "tools/list",
-        _catalogue_summary,
+        lambda catalogue: catalogue_sentence(len(catalogue.tools), catalogue.pages, catalogue.names),
         lambda recorder: client.list_tools(server, budget_s=budget_s, cancel=cancel,
                                            observer=FanOut(recorder, observer)))
 
@@ -131,8 +167,9 @@ async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s
 async def ping_step(client: McpClient, server: ServerEndpoint, *, budget_s: object = None,
                     cancel: CancelSignal | None = None,
                     observer: OperationObserver | None = None) -> OperationRecord:
-    """The handshake only, recorded as a ``request`` step."""
+    """The handshake and MCP's ``ping`` request, recorded as a ``request`` step."""
     return await _request_step(
         "ping",
-        lambda ping: f"the server {ping.server_name or '(unnamed)'} speaks MCP {ping.protocol_version}",
+        lambda ping: (f"the server {ping.server_name or '(unnamed)'} speaks MCP {ping.protocol_version} "
+                      f"and answered ping in {ping.latency_ms:.1f} ms"),
         lambda recorder: client.ping(server, budget_s=budget_s, cancel=cancel, observer=FanOut(recorder, observer)))

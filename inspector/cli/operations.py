@@ -12,7 +12,6 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from gettext import ngettext
 from typing import TYPE_CHECKING, Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
@@ -21,6 +20,7 @@ from inspector.mcp import (
     BudgetReading,
     BudgetVerdict,
     CancelSignal,
+    FanOut,
     McpClient,
     OperationRecorder,
     ServerEndpoint,
@@ -43,6 +43,8 @@ from .common import (
 )
 from .ending import emit_json
 from .parser import OPERATIONS
+from .progress import live_progress_line
+from .results import block_lines, catalogue_heading, progress_lines, server_request_lines, tool_entry, tool_lines
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -183,6 +185,8 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     client = McpClient()
     cancel = CancelSignal()
     recorder = OperationRecorder()
+    # The live progress line rides along with the recorder (only on a terminal).
+    observer = FanOut(recorder, live_progress_line(sys.stderr))
     _install_interrupt(cancel)
     if early.seen:  # a Ctrl-C while the operation was being set up: it is cancelled before it starts
         cancel.fire()
@@ -192,11 +196,11 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     run_id = _start_run(store, title, server_url)
     if args.command == "call":
         record = await execute_tool(client, server, args.tool, arguments, budget_s=budget, cancel=cancel,
-                                    observer=recorder)
+                                    observer=observer)
     elif args.command == "tools":
-        record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=recorder)
+        record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
     else:
-        record = await ping_step(client, server, budget_s=budget, cancel=cancel, observer=recorder)
+        record = await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
     _finish_run(store, run_id, server_url, record)
     report = build_report(operation, server, args, recorder, record, run_id)
     if reading is not None and reading.verdict is BudgetVerdict.RAISED:
@@ -302,18 +306,26 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     report["is_error"] = record.status != "ok"
     if error is not None and error.is_cancellation:
         report["cancelled_in_flight"] = bool(error.in_flight)
+    if record.server_told_to_stop is not None:
+        report["server_told_to_stop"] = record.server_told_to_stop
     if result is not None and operation == "tools/call":
         report["content"] = result.content
         report["structured_content"] = result.structured_content
+        report["content_blocks"] = [dict(block) for block in result.blocks]
     if result is not None and operation == "tools/list":
-        report["tools"] = [{"name": t.get("name"), "description": t.get("description")} for t in result.tools]
+        report["tools"] = [tool_entry(tool) for tool in result.tools]
         report["pages"] = result.pages
     if result is not None and operation == "ping":
         report["protocol_version"] = result.protocol_version
         report["server_name"] = result.server_name
+        report["ping_ms"] = result.latency_ms
     report["error"] = error.to_dict() if error is not None else None
     report["budget_s"] = recorder.started.budget_s if recorder.started else None
     report["legs"] = [leg.to_dict() for leg in recorder.legs]
+    report["server_requests"] = [dict(entry) for entry in record.step.server_requests or ()]
+    report["progress"] = [{"at_ms": note["atMs"], "progress": note["progress"], "total": note["total"],
+                           "message": note["message"]} for note in record.step.progress or ()]
+    report["progress_dropped"] = record.step.progress_dropped or 0
     if run_id is not None:
         report["run_id"] = run_id
     return report
@@ -353,6 +365,10 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
     note = _grant_note(report)
     if note:
         print(note)
+    for line in progress_lines(report["progress"], report["progress_dropped"]):
+        print(safe(line))
+    for line in server_request_lines(report["server_requests"]):
+        print(safe(line))
     if report["error"] is not None:
         print(safe(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
                    f"{report['error']['message']}"))
@@ -360,18 +376,16 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         print(safe(f"The tool {report.get('tool')} reported an error:"))
     if "content" in report:
         print(safe(report["content"]))
+        for block in report.get("content_blocks", []):
+            for line in block_lines(block):
+                print(safe(line))
     if "tools" in report:
-        count = len(report["tools"])
-        print(ngettext("The server offers {count} tool:", "The server offers {count} tools:", count).format(
-            count=count))
+        print(catalogue_heading(len(report["tools"]), report["pages"]))
         for tool in report["tools"]:
-            line = f"  {tool['name']}"
-            if tool.get("description"):
-                line += f" - {str(tool['description']).splitlines()[0]}"
-            print(safe(line))
-        pages = report["pages"]
-        print(ngettext("The list came in {pages} page.", "The list came in {pages} pages.", pages).format(pages=pages))
+            for line in tool_lines(tool):
+                print(safe(line))
     if "protocol_version" in report:
-        print(safe(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']}."))
+        print(safe(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']} "
+                   f"and answered ping in {report['ping_ms']:.1f} ms."))
     if "run_id" in report:
         print(f"Stored as run {report['run_id']}.")

@@ -17,6 +17,7 @@ from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, Unk
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store, open_store, safe
 from .ending import emit_json, mark_json_emitted
+from .results import step_extra_lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,6 +124,8 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         out.write(safe(line) + "\n")
         for leg in stored.step.legs:
             out.write(safe(_leg_line(leg)) + "\n")
+        for extra in step_extra_lines(stored.payload):
+            out.write(safe(f"    {extra}") + "\n")
     return EXIT_OK
 
 

@@ -15,19 +15,20 @@ from .deadline import (
 )
 from .errors import ERROR_CODES, ErrorKind, McpTransportError
 from .reports import (
-                       FanOut,
-                       LegFinished,
-                       LegOutcome,
-                       LegStarted,
-                       NullObserver,
-                       OperationFinished,
-                       OperationObserver,
-                       OperationRecorder,
-                       OperationStarted,
-                       ProgressSeen,
+    FanOut,
+    LegFinished,
+    LegOutcome,
+    LegStarted,
+    NullObserver,
+    OperationFinished,
+    OperationObserver,
+    OperationRecorder,
+    OperationStarted,
+    ProgressSeen,
 )
-from .results import PingResult, ToolCallResult, ToolCatalogue
+from .results import PingResult, ToolArgument, ToolCallResult, ToolCatalogue, tool_arguments
 from .server import InvalidServerError, ServerEndpoint, public_url
+from .server_requests import ServerRequestSeen
 from .transport import MAX_BODY_BYTES
 
 __all__ = [
@@ -36,6 +37,6 @@ __all__ = [
     "FakeClock", "HANDSHAKE_VERSIONS", "InvalidServerError", "LegFinished", "LegOutcome", "LegStarted",
     "MAX_BODY_BYTES", "MAX_PAGES", "MINIMUM_LEG_SECONDS", "McpClient", "McpTransportError",
     "MonotonicClock", "NullObserver", "OperationDeadline", "OperationFinished", "OperationObserver",
-    "OperationRecorder", "OperationStarted", "PingResult", "ProgressSeen", "ServerEndpoint",
-    "ToolCallResult", "ToolCatalogue", "parse_budget", "public_url", "read_budget",
+    "OperationRecorder", "OperationStarted", "PingResult", "ProgressSeen", "ServerEndpoint", "ServerRequestSeen",
+    "ToolArgument", "ToolCallResult", "ToolCatalogue", "parse_budget", "public_url", "read_budget", "tool_arguments",
 ]

@@ -17,6 +17,7 @@ from .errors import McpTransportError
 from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint
+from .server_requests import declined_sentence
 from .transport import LegTransport, OutgoingMessage, Session, SessionGone, message_headers, new_http_client
 
 T = TypeVar("T")
@@ -94,13 +95,17 @@ class McpClient:
     async def ping(self, server: ServerEndpoint, *, budget_s: object = None,
                    cancel: CancelSignal | None = None,
                    observer: OperationObserver | None = None) -> PingResult:
-        """The handshake only: is the server there, and what does it speak?"""
+        """The handshake, then MCP's own ``ping`` request as a leg of its own: is the server
+        there, what does it speak, and how long does a request take once the session stands?"""
 
         async def work(op: _Operation) -> PingResult:
+            started = self.clock.now_ns()
+            await op.request("ping", {}, is_work=True)
+            latency_ms = (self.clock.now_ns() - started) / 1e6
             info = op.server_info
             name = info.get("name") if isinstance(info.get("name"), str) else None
             version = info.get("version") if isinstance(info.get("version"), str) else None
-            return PingResult(op.session.protocol_version or "", name, version)
+            return PingResult(op.session.protocol_version or "", name, version, round(latency_ms, 2))
 
         return await self._operate("ping", server, work, budget_s, cancel, observer)
 
@@ -142,10 +147,16 @@ class McpClient:
         except McpTransportError as exc:
             error = exc
             outcome = "cancelled" if exc.is_cancellation else "failed"
+            if transport.declined and not exc.is_cancellation:
+                # The failure may be the server waiting on a request we declined: say so.
+                _add_sentence(exc, declined_sentence(transport.declined))
+            if transport.interrupted is not None and not op.session.session_id:
+                _add_sentence(exc, NOT_TOLD_SENTENCE)
             raise
         finally:
+            told = None if transport.interrupted is None else bool(op.session.session_id)
             observer.operation_finished(OperationFinished(
-                operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error))
+                operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told))
             self._after(http, transport, op)
 
     def _after(self, http: httpx.AsyncClient, transport: LegTransport, op: _Operation) -> None:
@@ -206,13 +217,25 @@ class _Operation:
                 await self.handshake()
 
 
+#: Why a request torn down on a server that gave no session id goes on running there.
+NOT_TOLD_SENTENCE = ("The server gave no session id, so it was not told to stop: a cancel notice without a "
+                     "session cannot name the running request, and the server may run it to its end.")
+
+
+def _add_sentence(error: McpTransportError, sentence: str) -> None:
+    error.message = f"{error.message} {sentence}"
+    error.args = (error.message,)
+
+
 async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session: Session,
                         interrupted: OutgoingMessage | None, reason: str) -> None:
     """After an operation: tell the server about a torn-down request, end the session, close."""
     headers = message_headers(server, session)
     try:
         async with asyncio.timeout(BACKGROUND_BOUND_S):
-            if interrupted is not None and interrupted.request_id is not None:
+            # Without a session the notice could not say whose request it means (every client
+            # numbers its requests from 1), so it is not sent at all.
+            if interrupted is not None and interrupted.request_id is not None and session.session_id:
                 notice = OutgoingMessage("notifications/cancelled",
                              {"requestId": interrupted.request_id, "reason": reason})
                 with contextlib.suppress(httpx.HTTPError):

@@ -42,15 +42,33 @@ def decode_answer(obj: Any) -> RpcAnswer:
     return RpcAnswer(result=result)
 
 
-def decode_body(body: bytes) -> RpcAnswer:
-    """Decode a plain JSON body (``application/json`` or no media type)."""
+def decode_body(body: bytes, request_id: int | None = None) -> RpcAnswer:
+    """Decode a plain JSON body (``application/json`` or no media type). With ``request_id``,
+    an answer that names another request is refused."""
     if not body.strip():
         raise NotAnAnswer("the body is empty")
     try:
         obj = json.loads(body)
     except (ValueError, UnicodeDecodeError, RecursionError):  # hostile nesting is malformed too
         raise NotAnAnswer("the body is not valid JSON") from None
+    if request_id is not None and isinstance(obj, dict) and not answers_request(obj, request_id):
+        if "id" not in obj:
+            raise NotAnAnswer("its answer carries no id")
+        raise NotAnAnswer("its answer is for another request (id {other}, not {ours})".format(
+            other=json.dumps(obj.get("id"))[:40], ours=request_id))
     return decode_answer(obj)
+
+
+def answers_request(obj: dict[str, Any], request_id: int | None) -> bool:
+    """Does this answer belong to the request ``request_id``?
+
+    The ``id`` must be the same (a number is not its string, and ``true`` is not 1). An error
+    with a ``null`` id also counts: JSON-RPC uses it when the server could not read our id.
+    """
+    answer_id = obj.get("id")
+    if answer_id is None:
+        return "error" in obj and "id" in obj
+    return type(answer_id) is type(request_id) and answer_id == request_id
 
 
 def is_answer(obj: Any) -> bool:

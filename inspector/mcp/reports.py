@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
+from .server_requests import ServerRequestSeen
+
 
 class LegOutcome(str, Enum):
     """How one leg (one HTTP request) ended."""
@@ -52,6 +54,10 @@ class ProgressSeen:
     progress: float
     total: float | None
     message: str | None
+    #: When it arrived: milliseconds since the operation started (on its monotonic clock).
+    at_ms: float = 0.0
+    #: Seconds of the operation's budget left when it arrived.
+    remaining_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,10 @@ class OperationFinished:
     #: success: the server answered, the tool said it failed.
     outcome: str
     error: Any = None  # McpTransportError | None
+    #: For a work request torn down on the wire (cancel or time-out): could the server be told
+    #: to stop (it gave a session id, so ``notifications/cancelled`` went out), or not (no
+    #: session: it may run the request to its end)? ``None`` when nothing was torn down.
+    server_told_to_stop: bool | None = None
 
 
 class OperationObserver(Protocol):
@@ -80,6 +90,7 @@ class OperationObserver(Protocol):
     def leg_started(self, report: LegStarted) -> None: ...
     def leg_finished(self, report: LegFinished) -> None: ...
     def progress(self, report: ProgressSeen) -> None: ...
+    def server_request(self, report: ServerRequestSeen) -> None: ...
     def operation_finished(self, report: OperationFinished) -> None: ...
 
 
@@ -98,6 +109,9 @@ class NullObserver:
     def progress(self, report: ProgressSeen) -> None:
         pass
 
+    def server_request(self, report: ServerRequestSeen) -> None:
+        pass
+
     def operation_finished(self, report: OperationFinished) -> None:
         pass
 
@@ -110,6 +124,7 @@ class OperationRecorder(NullObserver):
     legs_started: list[LegStarted] = field(default_factory=list)
     legs: list[LegFinished] = field(default_factory=list)
     progress_seen: list[ProgressSeen] = field(default_factory=list)
+    server_requests: list[ServerRequestSeen] = field(default_factory=list)
     finished: OperationFinished | None = None
 
     def operation_started(self, report: OperationStarted) -> None:
@@ -123,6 +138,9 @@ class OperationRecorder(NullObserver):
 
     def progress(self, report: ProgressSeen) -> None:
         self.progress_seen.append(report)
+
+    def server_request(self, report: ServerRequestSeen) -> None:
+        self.server_requests.append(report)
 
     def operation_finished(self, report: OperationFinished) -> None:
         self.finished = report
@@ -153,6 +171,10 @@ class FanOut(NullObserver):
     def progress(self, report: ProgressSeen) -> None:
         for observer in self._observers:
             observer.progress(report)
+
+    def server_request(self, report: ServerRequestSeen) -> None:
+        for observer in self._observers:
+            observer.server_request(report)
 
     def operation_finished(self, report: OperationFinished) -> None:
         for observer in self._observers:

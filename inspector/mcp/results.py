@@ -9,9 +9,25 @@ from typing import Any
 NO_TEXT_SENTENCE = "The tool returned no textual content."
 
 
+#: The kinds of content block MCP defines besides text, and how a sentence names them.
+_KIND_NAMES = {
+    "image": ("image", "images"),
+    "audio": ("audio clip", "audio clips"),
+    "resource": ("embedded resource", "embedded resources"),
+    "resource_link": ("resource link", "resource links"),
+    "other": ("block of another kind", "blocks of other kinds"),
+}
+
+
 @dataclass(frozen=True)
 class ToolCallResult:
-    """The answer of ``tools/call``. ``is_error`` means the tool itself reported a failure."""
+    """The answer of ``tools/call``. ``is_error`` means the tool itself reported a failure.
+
+    ``content`` is the text the tool returned (its text blocks joined by newlines, after a
+    note naming the blocks that are not text); ``blocks`` describes every content block in
+    order (see :func:`describe_block`), so that nothing the server said is lost, except the
+    bytes of binary data, of which only the size is kept.
+    """
 
     tool: str
     content: str
@@ -19,24 +35,26 @@ class ToolCallResult:
     structured_content: dict[str, Any] | None = None
     #: Non-text blocks that were not turned into text, by kind.
     dropped_blocks: dict[str, int] = field(default_factory=dict)
+    #: Every content block, described: type, MIME type, URI, name, size, text of text resources.
+    blocks: tuple[dict[str, Any], ...] = ()
 
     @classmethod
     def from_result(cls, tool: str, result: dict[str, Any]) -> ToolCallResult:
         blocks = result.get("content")
         texts: list[str] = []
         dropped: Counter[str] = Counter()
+        described: list[dict[str, Any]] = []
         if isinstance(blocks, list):
             for block in blocks:
+                described.append(describe_block(block))
                 kind = block.get("type") if isinstance(block, dict) else None
                 if kind == "text" and isinstance(block.get("text"), str):
                     texts.append(block["text"])
                 else:
-                    dropped[kind if kind in ("image", "audio", "resource", "resource_link") else "other"] += 1
+                    dropped[kind if kind in _KIND_NAMES else "other"] += 1
         content = "\n".join(texts)
         if dropped:
-            total = sum(dropped.values())
-            kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(dropped.items()))
-            note = f"[{total} non-text block(s) not shown: {kinds}]"
+            note = non_text_note(dropped)
             content = f"{note}\n{content}" if content else note
         if not content:
             content = NO_TEXT_SENTENCE
@@ -47,7 +65,137 @@ class ToolCallResult:
             is_error=result.get("isError") is True,
             structured_content=structured if isinstance(structured, dict) else None,
             dropped_blocks=dict(dropped),
+            blocks=tuple(described),
         )
+
+
+def non_text_note(dropped: dict[str, int]) -> str:
+    """The note that starts a text answer with blocks that are not text, e.g.
+    ``[3 blocks are not shown as text: 2 images, 1 resource link.]``."""
+    parts = []
+    for kind, count in sorted(dropped.items()):
+        one, many = _KIND_NAMES.get(kind, _KIND_NAMES["other"])
+        parts.append(f"{count} {one if count == 1 else many}")
+    total = sum(dropped.values())
+    if total == 1:
+        return "[{count} block is not shown as text: {kinds}.]".format(count=total, kinds=", ".join(parts))
+    return "[{count} blocks are not shown as text: {kinds}.]".format(count=total, kinds=", ".join(parts))
+
+
+def describe_block(block: Any) -> dict[str, Any]:
+    """One content block as kept: its ``type`` and whichever of ``mimeType``, ``uri``, ``name``,
+    ``title``, ``description``, ``size`` (bytes) and ``text`` (of a text resource) it has.
+
+    Binary data (``data`` of images and audio, ``blob`` of resources) is never kept: its size
+    is, counted from the base64 text. Text blocks keep their size; their text is the answer's
+    ``content``. A value of the wrong type is left out rather than trusted.
+    """
+    if not isinstance(block, dict):
+        return {"type": "other"}
+    kind = block.get("type")
+    described: dict[str, Any] = {"type": kind if isinstance(kind, str) and kind else "other"}
+    if kind == "text":
+        text = block.get("text")
+        if isinstance(text, str):
+            described["size"] = _utf8_size(text)
+        return described
+    if kind in ("image", "audio"):
+        _copy_strings(block, described, ("mimeType",))
+        if isinstance(block.get("data"), str):
+            described["size"] = base64_size(block["data"])
+        return described
+    if kind == "resource_link":
+        _copy_strings(block, described, ("uri", "name", "title", "description", "mimeType"))
+        size = block.get("size")
+        if isinstance(size, int) and not isinstance(size, bool) and size >= 0:
+            described["size"] = size
+        return described
+    if kind == "resource":
+        resource = block.get("resource")
+        if isinstance(resource, dict):
+            _copy_strings(resource, described, ("uri", "name", "title", "mimeType"))
+            if isinstance(resource.get("text"), str):
+                described["size"] = _utf8_size(resource["text"])
+                described["text"] = resource["text"]
+            elif isinstance(resource.get("blob"), str):
+                described["size"] = base64_size(resource["blob"])
+        return described
+    return described
+
+
+def base64_size(data: str) -> int:
+    """How many bytes a base64 text decodes to (without decoding it; whitespace ignored)."""
+    length = sum(1 for char in data if not char.isspace())
+    padding = len(data.rstrip()) - len(data.rstrip().rstrip("="))
+    return max(0, length * 3 // 4 - min(padding, 2))
+
+
+def _copy_strings(source: dict[str, Any], target: dict[str, Any], keys: tuple[str, ...]) -> None:
+    for key in keys:
+        value = source.get(key)
+        if isinstance(value, str):
+            target[key] = value
+
+
+def _utf8_size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+@dataclass(frozen=True)
+class ToolArgument:
+    """One argument of a tool, as its input schema declares it."""
+
+    name: str
+    #: The JSON Schema type in a few words, e.g. ``string``, ``integer or null``, ``any``.
+    type: str
+    required: bool
+
+
+def tool_arguments(tool: dict[str, Any]) -> list[ToolArgument]:
+    """The arguments a tool's ``inputSchema`` declares, in the schema's order.
+
+    A schema that is missing or not an object of properties gives no arguments; a property
+    whose type cannot be read is shown as ``any`` rather than dropped.
+    """
+    schema = tool.get("inputSchema")
+    if not isinstance(schema, dict):
+        return []
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return []
+    required = schema.get("required")
+    required_names = {name for name in required if isinstance(name, str)} if isinstance(required, list) else set()
+    return [ToolArgument(str(name), _schema_type(spec), name in required_names)
+            for name, spec in properties.items()]
+
+
+def _schema_type(spec: Any, depth: int = 0) -> str:
+    """A JSON Schema's type in words; alternatives (a type list, anyOf, oneOf) joined by "or"."""
+    if not isinstance(spec, dict) or depth > 3:
+        return "any"
+    kind = spec.get("type")
+    if isinstance(kind, str):
+        if kind == "array" and isinstance(spec.get("items"), dict):
+            return f"array of {_schema_type(spec['items'], depth + 1)}"
+        return kind
+    if isinstance(kind, list):
+        names = [item for item in kind if isinstance(item, str)]
+        if names:
+            return " or ".join(names)
+    for combined in ("anyOf", "oneOf"):
+        options = spec.get(combined)
+        if isinstance(options, list) and options:
+            names = []
+            for option in options:
+                name = _schema_type(option, depth + 1)
+                if name not in names:
+                    names.append(name)
+            return " or ".join(names)
+    if isinstance(spec.get("enum"), list):
+        return "enum"
+    if isinstance(spec.get("$ref"), str):
+        return spec["$ref"].rsplit("/", 1)[-1] or "any"
+    return "any"
 
 
 @dataclass(frozen=True)
@@ -64,8 +212,10 @@ class ToolCatalogue:
 
 @dataclass(frozen=True)
 class PingResult:
-    """What the handshake told us about the server."""
+    """What the handshake told us about the server, and how fast it answered ``ping``."""
 
     protocol_version: str
     server_name: str | None
     server_version: str | None
+    #: How long the ``ping`` request took, from sending it to its answer (milliseconds).
+    latency_ms: float | None = None

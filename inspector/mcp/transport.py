@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import json
+import math
 import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -17,9 +18,10 @@ from .cancel import CancelSignal
 from .clock import Clock
 from .deadline import BudgetExhausted, OperationDeadline
 from .errors import McpTransportError
-from .jsonrpc import NotAnAnswer, RpcAnswer, decode_answer, decode_body, is_answer
+from .jsonrpc import NotAnAnswer, RpcAnswer, answers_request, decode_answer, decode_body, is_answer
 from .reports import LegFinished, LegOutcome, LegStarted, OperationObserver, ProgressSeen
 from .server import ServerEndpoint
+from .server_requests import ServerRequestSeen, is_server_request, reply_to, shown_method
 from .sse import EventStreamParser
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -137,6 +139,8 @@ class LegTransport:
         #: The work request torn down while on the wire (cancel or time-out), and why.
         self.interrupted: OutgoingMessage | None = None
         self.interrupted_because = ""
+        #: Methods of requests the server sent the client and the client declined, in order.
+        self.declined: list[str] = []
 
     @property
     def server(self) -> ServerEndpoint:
@@ -226,7 +230,7 @@ class LegTransport:
                 if response.headers.get("content-length", "").strip() == "0":
                     await response.aread()
                 return LegAnswer(None, status, new_session)
-            answer = await self._read_answer(leg, response, wire)
+            answer = await self._read_answer(leg, response, wire, session)
             if answer.is_error:
                 raise McpTransportError.rpc_error(label, leg.method, answer.error_code or 0,
                                                   answer.error_message or "no message")
@@ -234,7 +238,8 @@ class LegTransport:
         finally:
             await response.aclose()
 
-    async def _read_answer(self, leg: OutgoingMessage, response: httpx.Response, wire: _Wire) -> RpcAnswer:
+    async def _read_answer(self, leg: OutgoingMessage, response: httpx.Response, wire: _Wire,
+                           session: Session) -> RpcAnswer:
         label = self._server.label
         raw_type = response.headers.get("content-type", "")
         media_type = raw_type.split(";", 1)[0].strip().lower()
@@ -242,7 +247,7 @@ class LegTransport:
         if declared is not None and declared.strip().isdigit() and int(declared) > self._max_body:
             raise McpTransportError.too_large(label, leg.method, self._max_body)
         if media_type == "text/event-stream":
-            return await self._read_event_stream(leg, response, wire)
+            return await self._read_event_stream(leg, response, wire, session)
         if media_type not in ("application/json", ""):
             raise McpTransportError.content_type(label, leg.method, raw_type)
         body = bytearray()
@@ -252,12 +257,12 @@ class LegTransport:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
             body += chunk
         try:
-            return decode_body(bytes(body))
+            return decode_body(bytes(body), leg.request_id)
         except NotAnAnswer as why:
             raise McpTransportError.malformed(label, leg.method, str(why)) from None
 
     async def _read_event_stream(self, leg: OutgoingMessage, response: httpx.Response,
-                                 wire: _Wire) -> RpcAnswer:
+                                 wire: _Wire, session: Session) -> RpcAnswer:
         label = self._server.label
         parser = EventStreamParser()
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -268,14 +273,18 @@ class LegTransport:
             if wire.received > self._max_body:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
             for data in parser.feed(decoder.decode(chunk)):
-                answer, bad = self._consider_event(leg, data)
+                answer, bad, request = self._consider_event(leg, data)
                 invalid += bad
+                if request is not None:
+                    await self._reply(leg, request, session)
                 if answer is not None:
                     await _finish_quietly(chunks)
                     return answer
         for data in parser.feed(decoder.decode(b"", final=True)) + parser.close():
-            answer, bad = self._consider_event(leg, data)
+            answer, bad, request = self._consider_event(leg, data)
             invalid += bad
+            if request is not None:
+                await self._reply(leg, request, session)
             if answer is not None:
                 return answer
         what = "its event stream ended without an answer"
@@ -283,33 +292,59 @@ class LegTransport:
             what += f" ({invalid} event(s) were not valid JSON)"
         raise McpTransportError.malformed(label, leg.method, what)
 
-    def _consider_event(self, leg: OutgoingMessage, data: str) -> tuple[RpcAnswer | None, int]:
+    def _consider_event(self, leg: OutgoingMessage,
+                        data: str) -> tuple[RpcAnswer | None, int, dict[str, Any] | None]:
+        """One event's data: (the answer to ``leg``, 1 if it was not JSON, a server request)."""
         try:
             obj = json.loads(data)
         except (ValueError, RecursionError):
-            return None, 1
+            return None, 1, None
         if isinstance(obj, dict) and obj.get("method") == "notifications/progress":
             self._report_progress(leg, obj.get("params"))
-            return None, 0
-        if not is_answer(obj):
-            return None, 0
+            return None, 0, None
+        if is_server_request(obj):
+            return None, 0, obj
+        # Only the answer to this leg's request counts; an answer to another id is not ours.
+        if not is_answer(obj) or not answers_request(obj, leg.request_id):
+            return None, 0, None
         try:
-            return decode_answer(obj), 0
+            return decode_answer(obj), 0, None
         except NotAnAnswer as why:
             raise McpTransportError.malformed(self._server.label, leg.method, str(why)) from None
+
+    async def _reply(self, leg: OutgoingMessage, request: dict[str, Any], session: Session) -> None:
+        """Answer a request the server sent on the answer stream, as the protocol requires.
+
+        Runs inside the leg, so the leg's grant and the cancel signal bound it too. A reply
+        that cannot be delivered is reported, not raised: the leg goes on reading its answer.
+        """
+        reply, declined = reply_to(request)
+        method = shown_method(request["method"])
+        if declined and method not in self.declined:
+            self.declined.append(method)
+        status = None
+        try:
+            sent = await self._http.send(
+                self._http.build_request("POST", self._server.url,
+                                         content=json.dumps(reply, separators=(",", ":")).encode(),
+                                         headers=message_headers(self._server, session)),
+                stream=True)
+            status = sent.status_code
+            await sent.aclose()
+        except httpx.HTTPError:
+            pass
+        self._observer.server_request(ServerRequestSeen(method, leg.method, declined, status))
 
     def _report_progress(self, leg: OutgoingMessage, params: Any) -> None:
         if not isinstance(params, dict):
             return
-        progress = params.get("progress")
-        if not isinstance(progress, (int, float)) or isinstance(progress, bool):
+        progress = _finite(params.get("progress"))
+        if progress is None:
             return
-        total = params.get("total")
         message = params.get("message")
         self._observer.progress(ProgressSeen(
-            leg.method, float(progress),
-            float(total) if isinstance(total, (int, float)) and not isinstance(total, bool) else None,
-            message if isinstance(message, str) else None))
+            leg.method, progress, _finite(params.get("total")), message if isinstance(message, str) else None,
+            round(self._deadline.elapsed_s() * 1000, 2), max(0.0, self._deadline.remaining_s())))
 
     def _report_unsent(self, leg: OutgoingMessage, outcome: LegOutcome, kind: str) -> None:
         self._observer.leg_finished(LegFinished(leg.method, None, None, None, 0, outcome, kind))
@@ -327,6 +362,17 @@ async def _finish_quietly(chunks: AsyncIterator[bytes]) -> None:
                 pass  # anything after the answer is not ours to read
     except TimeoutError:
         pass
+
+
+def _finite(value: Any) -> float | None:
+    """A JSON number as a finite float, or ``None`` (booleans, text, huge integers refused)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _describe(exc: Exception) -> str:

@@ -7,7 +7,7 @@ so the store, the MCP client and the views can all build on it.
 from .bounding import bound_text, utf8_size
 from .leg import InvalidLegError, Leg
 from .outcome import ToolOutcome
-from .result import MAX_ARTIFACTS, MAX_CONTENT_BYTES, Artifact, ToolResult, WriteTarget
+from .result import MAX_ARTIFACTS, MAX_CONTENT_BLOCKS, MAX_CONTENT_BYTES, Artifact, ToolResult, WriteTarget
 from .status import RUN_SOURCES, RUN_STATUSES
 from .step import InvalidStepError, RunStep, StepKind
 from .timeline import (
@@ -23,6 +23,7 @@ from .trace import RunTrace
 __all__ = [
     "LABEL_KEY_PREFIX",
     "MAX_ARTIFACTS",
+    "MAX_CONTENT_BLOCKS",
     "MAX_CONTENT_BYTES",
     "RUN_SOURCES",
     "RUN_STATUSES",

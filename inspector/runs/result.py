@@ -8,9 +8,11 @@ The pair is checked on construction so that it can never disagree.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from ._frozen import FrozenMap, freeze
 from .bounding import bound_text
 from .outcome import ToolOutcome
 
@@ -24,6 +26,12 @@ The reference does not publish its number; 20 leaves room for a tool that
 returns a handful of files while stopping a runaway listing from flooding the
 model's context and the stored run.
 """
+
+MAX_CONTENT_BLOCKS = 100
+"""How many described content blocks a bounded result keeps (the first ones, in order)."""
+
+MAX_RESOURCE_TEXT_BYTES = 10_000
+"""How much of the text of one embedded text resource a bounded result keeps (UTF-8 bytes)."""
 
 
 def _require_str(owner: str, name: str, value: object) -> None:
@@ -91,6 +99,12 @@ class ToolResult:
     outcome: ToolOutcome
     write_target: WriteTarget | None
     cancelled_in_flight: bool | None = None
+    #: Every content block the tool returned, described (type, MIME type, URI, name, size, the
+    #: text of text resources; never binary bytes). Kept on a failed result too: a tool that
+    #: reports an error may point to its log. A cancelled result has none.
+    content_blocks: tuple[Mapping[str, Any], ...] = ()
+    #: How many blocks were left out by the bound (see :meth:`with_bounded_channels`).
+    content_blocks_dropped: int = 0
 
     def __post_init__(self) -> None:
         _require_str("ToolResult", "content", self.content)
@@ -135,6 +149,18 @@ class ToolResult:
             raise ValueError(
                 f"cancelled_in_flight is only for cancelled results, not for a {outcome.value} one"
             )
+        blocks = tuple(self.content_blocks)
+        for block in blocks:
+            if not isinstance(block, Mapping) or not isinstance(block.get("type"), str):
+                raise ValueError("ToolResult.content_blocks must hold mappings with a string 'type'")
+        object.__setattr__(self, "content_blocks",
+                           tuple(block if isinstance(block, FrozenMap) else freeze(block) for block in blocks))
+        dropped = self.content_blocks_dropped
+        if isinstance(dropped, bool) or not isinstance(dropped, int) or dropped < 0:
+            raise ValueError(f"ToolResult.content_blocks_dropped must be a non-negative whole number, "
+                             f"got {dropped!r}")
+        if outcome is ToolOutcome.CANCELLED and (blocks or dropped):
+            raise ValueError("a cancelled tool result carries no content blocks")
 
     @classmethod
     def text(
@@ -142,14 +168,17 @@ class ToolResult:
         content: str,
         artifacts: Iterable[Artifact] = (),
         write_target: WriteTarget | None = None,
+        content_blocks: Iterable[Mapping[str, Any]] = (),
     ) -> ToolResult:
         """Return a successful result."""
-        return cls(content, False, tuple(artifacts), ToolOutcome.OK, write_target)
+        return cls(content, False, tuple(artifacts), ToolOutcome.OK, write_target,
+                   content_blocks=tuple(content_blocks))
 
     @classmethod
-    def error(cls, content: str) -> ToolResult:
-        """Return a failed result: no artifacts, no write target."""
-        return cls(content, True, (), ToolOutcome.FAILED, None)
+    def error(cls, content: str, content_blocks: Iterable[Mapping[str, Any]] = ()) -> ToolResult:
+        """Return a failed result: no artifacts, no write target (the blocks of a tool that
+        reported an error are kept, as a description)."""
+        return cls(content, True, (), ToolOutcome.FAILED, None, content_blocks=tuple(content_blocks))
 
     @classmethod
     def cancelled(cls, content: str, in_flight: bool) -> ToolResult:
@@ -165,13 +194,16 @@ class ToolResult:
         self,
         max_content_bytes: int = MAX_CONTENT_BYTES,
         max_artifacts: int = MAX_ARTIFACTS,
+        max_blocks: int = MAX_CONTENT_BLOCKS,
     ) -> ToolResult:
         """Return a copy whose content and artifacts fit the bounds.
 
         The content is cut to at most ``max_content_bytes`` UTF-8 bytes, on a
         code point boundary; a cut content ends with a note giving the size of
         the original, and the note counts within the bound. At most
-        ``max_artifacts`` artifacts are kept, in order.
+        ``max_artifacts`` artifacts are kept, in order, and at most ``max_blocks`` content
+        blocks (the count of the others is added to ``content_blocks_dropped``), each text
+        resource's text cut to :data:`MAX_RESOURCE_TEXT_BYTES`.
 
         Everything else is kept as it was, on every branch: a cancelled result
         stays cancelled (with its ``cancelled_in_flight``) and a failed one
@@ -179,6 +211,9 @@ class ToolResult:
         """
         if isinstance(max_artifacts, bool) or not isinstance(max_artifacts, int) or max_artifacts < 0:
             raise ValueError(f"max_artifacts must be a non-negative whole number, got {max_artifacts!r}")
+        if isinstance(max_blocks, bool) or not isinstance(max_blocks, int) or max_blocks < 0:
+            raise ValueError(f"max_blocks must be a non-negative whole number, got {max_blocks!r}")
+        kept = self.content_blocks[:max_blocks]
         # dataclasses.replace copies every field not named here, so the
         # outcome cannot be lost by rebuilding the result field by field;
         # that is how a cancelled call would get relabelled as failed.
@@ -186,4 +221,14 @@ class ToolResult:
             self,
             content=bound_text(self.content, max_content_bytes),
             artifacts=self.artifacts[:max_artifacts],
+            content_blocks=tuple(_bounded_block(block) for block in kept),
+            content_blocks_dropped=self.content_blocks_dropped + len(self.content_blocks) - len(kept),
         )
+
+
+def _bounded_block(block: Mapping[str, Any]) -> Mapping[str, Any]:
+    text = block.get("text")
+    if not isinstance(text, str):
+        return block
+    bounded = bound_text(text, MAX_RESOURCE_TEXT_BYTES)
+    return block if bounded is text else FrozenMap({**block, "text": bounded})

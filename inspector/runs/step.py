@@ -1,8 +1,10 @@
 """One step of a run, as recorded and as stored.
 
 The stored payload uses the reference's camelCase keys so that payloads
-exported from the reference read here unchanged; this project adds ``legs``
-and ``cancelledInFlight`` without changing the meaning of any reference key.
+exported from the reference read here unchanged; this project adds ``legs``,
+``cancelledInFlight``, ``contentBlocks``, ``contentBlocksDropped``, ``serverRequests``,
+``progress``, ``progressDropped`` and ``serverToldToStop`` without changing the meaning of any
+reference key.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from ._frozen import _PLAIN_SCALARS, NotJsonError, NotPlainError, freeze, freeze_plain, thaw
 from .leg import InvalidLegError, Leg, _plain_leg
 from .outcome import ToolOutcome
+from .progress import NOTE_SHAPE, is_progress_note
 
 JsonList = tuple[Any, ...]
 """A JSON list, held as a tuple so the step stays immutable."""
@@ -52,6 +55,7 @@ _ARRAY = "a list or an object"
 _ARRAY_OR_NUMBER = "a list, an object or a number"
 _OUTCOME = f"one of {[o.value for o in ToolOutcome]}"
 _LEGS = "a list of legs"
+_PROGRESS = NOTE_SHAPE
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,12 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("write_target_uid", "writeTargetUid", _COUNT),
     _Field("legs", "legs", _LEGS),
     _Field("cancelled_in_flight", "cancelledInFlight", _FLAG),
+    _Field("content_blocks", "contentBlocks", _LIST),
+    _Field("content_blocks_dropped", "contentBlocksDropped", _COUNT),
+    _Field("server_requests", "serverRequests", _LIST),
+    _Field("progress", "progress", _PROGRESS),
+    _Field("progress_dropped", "progressDropped", _COUNT),
+    _Field("server_told_to_stop", "serverToldToStop", _FLAG),
 )
 
 
@@ -153,12 +163,18 @@ def _normalise(field: _Field, value: Any) -> Any:
         elif shape == _LEGS:
             if isinstance(value, (list, tuple)) and all(isinstance(leg, Leg) for leg in value):
                 return tuple(value)
+        elif shape == _PROGRESS:
+            if isinstance(value, (list, tuple)) and all(is_progress_note(note) for note in value):
+                return freeze(value, field.key)
     except NotJsonError as error:
         raise InvalidStepError(f"{field.key} ({field.attr}): {error}") from error
     raise _wrong(field, value)
 
 
-@dataclass(frozen=True)
+# Slots, not an instance dict: CPython shares the keys of instance dicts only up to 29
+# attributes, and a step has more; a dict of its own per step would more than double the
+# memory an import of 100,000 steps takes.
+@dataclass(frozen=True, slots=True)
 class RunStep:
     """A recorded step of a run: a value object, immutable and comparable.
 
@@ -205,6 +221,12 @@ class RunStep:
     write_target_uid: int | None = None
     legs: tuple[Leg, ...] = ()
     cancelled_in_flight: bool | None = None
+    content_blocks: JsonList | None = None
+    content_blocks_dropped: int | None = None
+    server_requests: JsonList | None = None
+    progress: JsonList | None = None
+    progress_dropped: int | None = None
+    server_told_to_stop: bool | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -267,9 +289,8 @@ class RunStep:
             "round": self.round,
             "durationMs": round(self.duration_ms, 2),
         }
-        values = self.__dict__
-        for attr, key, code in _WRITE_TABLE:
-            value = values[attr]
+        for key, code, read in _WRITE_TABLE:
+            value = read(self)
             if value is None:
                 continue
             if code == _AS_IS or type(value) in _PLAIN_SCALARS:
@@ -338,15 +359,23 @@ def _read_legs(field: _Field, value: Any) -> tuple[Leg, ...]:
 
 # How to_payload writes each field (in _OPTIONAL_FIELDS order): as it is, thawed, ...
 _AS_IS, _THAW, _OUTCOME_CODE, _LEGS_CODE = range(4)
-_WRITE_CODES = {_LIST: _THAW, _ARRAY: _THAW, _ARRAY_OR_NUMBER: _THAW, _OUTCOME: _OUTCOME_CODE, _LEGS: _LEGS_CODE}
-_WRITE_TABLE = tuple((field.attr, field.key, _WRITE_CODES.get(field.shape, _AS_IS)) for field in _OPTIONAL_FIELDS)
+_WRITE_CODES = {_LIST: _THAW, _ARRAY: _THAW, _ARRAY_OR_NUMBER: _THAW, _OUTCOME: _OUTCOME_CODE, _LEGS: _LEGS_CODE,
+                _PROGRESS: _THAW}
+# (The last item reads the field's slot.)
+_WRITE_TABLE = tuple((field.key, _WRITE_CODES.get(field.shape, _AS_IS), getattr(RunStep, field.attr).__get__)
+                     for field in _OPTIONAL_FIELDS)
 
 # How _plain_step reads each key of a payload: its attribute and the shape's code.
-_R_TEXT, _R_COUNT, _R_NUMBER, _R_FLAG, _R_LIST, _R_ARRAY, _R_ARRAY_OR_NUMBER, _R_OUTCOME, _R_LEGS = range(9)
+(_R_TEXT, _R_COUNT, _R_NUMBER, _R_FLAG, _R_LIST, _R_ARRAY, _R_ARRAY_OR_NUMBER, _R_OUTCOME, _R_LEGS,
+ _R_PROGRESS) = range(10)
 _READ_CODES = {_TEXT: _R_TEXT, _COUNT: _R_COUNT, _NUMBER: _R_NUMBER, _FLAG: _R_FLAG, _LIST: _R_LIST,
-               _ARRAY: _R_ARRAY, _ARRAY_OR_NUMBER: _R_ARRAY_OR_NUMBER, _OUTCOME: _R_OUTCOME, _LEGS: _R_LEGS}
+               _ARRAY: _R_ARRAY, _ARRAY_OR_NUMBER: _R_ARRAY_OR_NUMBER, _OUTCOME: _R_OUTCOME, _LEGS: _R_LEGS,
+               _PROGRESS: _R_PROGRESS}
 _READ_BY_KEY = {field.key: (field.attr, _READ_CODES[field.shape]) for field in _OPTIONAL_FIELDS}
 _ABSENT = {field.name: field.default for field in fields(RunStep)[3:]}  # each optional field, absent
+# The slot of each field, in field order: a step is filled through them (frozen, so not by
+# assignment), as the generated __init__ fills it.
+_SLOT_SETTERS = tuple(getattr(RunStep, field.name).__set__ for field in fields(RunStep))
 _KINDS_BY_VALUE = {kind.value: kind for kind in StepKind}
 _OUTCOMES_BY_VALUE = {outcome.value: outcome for outcome in ToolOutcome}
 _new = object.__new__
@@ -376,13 +405,9 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
             return None
     else:
         return None
-    step = _new(RunStep)
-    # Filled in field order, as the generated __init__ does (the instance dict stays compact):
-    # every field absent first, then the payload's own keys (usually a third of them) set.
-    values = step.__dict__
-    values["kind"] = kind
-    values["round"] = round_
-    values["duration_ms"] = duration
+    # Every field absent first, then the payload's own keys (usually a third of them) set;
+    # the dict keeps field order, so its values go to the slots in order at the end.
+    values = {"kind": kind, "round": round_, "duration_ms": duration}
     values.update(_ABSENT)
     for key, value in payload.items():
         field = _READ_BY_KEY.get(key)
@@ -416,6 +441,13 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
             if type(value) is not list and type(value) is not tuple:
                 return None
             value = freeze_plain(value)
+        elif code == _R_PROGRESS:
+            if type(value) is not list and type(value) is not tuple:
+                return None
+            for note in value:
+                if not is_progress_note(note):
+                    return None
+            value = freeze_plain(value)
         elif code == _R_ARRAY:
             if type(value) is not list and type(value) is not tuple and type(value) is not dict:
                 return None
@@ -439,6 +471,9 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
         else:
             return None
         values[attr] = value
+    step = _new(RunStep)
+    for set_slot, value in zip(_SLOT_SETTERS, values.values(), strict=True):
+        set_slot(step, value)
     try:
         step._check_outcome()
     except InvalidStepError:

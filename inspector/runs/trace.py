@@ -8,6 +8,7 @@ from typing import Any
 from .bounding import bound_text
 from .leg import Leg
 from .outcome import ToolOutcome
+from .progress import bound_progress
 from .result import MAX_CONTENT_BYTES, Artifact, ToolResult, WriteTarget
 from .step import RunStep, StepKind
 from .timeline import step_outcome
@@ -60,11 +61,20 @@ class RunTrace:
         result: ToolResult,
         duration_ms: float,
         legs: Iterable[Leg] = (),
+        *,
+        server_requests: Iterable[Mapping[str, Any]] = (),
+        progress: Iterable[Mapping[str, Any]] = (),
+        server_told_to_stop: bool | None = None,
     ) -> RunStep:
         """Record a tool call from its typed result; the outcome is read off it.
 
         The result is bounded first (see :meth:`ToolResult.with_bounded_channels`),
         which changes nothing for a result the loop has already bounded.
+        ``server_requests`` are the requests the server sent the client meanwhile
+        (see :func:`inspector.agent.operations.server_requests_summary`); ``progress``
+        the server's progress notes in stored form, bounded here (see
+        :func:`inspector.runs.progress.bound_progress`). ``server_told_to_stop`` says, for a
+        request torn down on the wire, whether the server could be told to stop it.
         """
         if not isinstance(result, ToolResult):
             raise TypeError(f"record_tool_result takes a ToolResult, got {type(result).__name__}")
@@ -80,6 +90,11 @@ class RunTrace:
             artifacts=bounded.artifacts,
             write_target=bounded.write_target,
             cancelled_in_flight=bounded.cancelled_in_flight,
+            content_blocks=bounded.content_blocks,
+            content_blocks_dropped=bounded.content_blocks_dropped,
+            server_requests=tuple(server_requests),
+            progress=tuple(progress),
+            server_told_to_stop=server_told_to_stop,
         )
 
     def record_tool_execution(
@@ -118,9 +133,15 @@ class RunTrace:
         artifacts: tuple[Artifact, ...] = (),
         write_target: WriteTarget | None = None,
         cancelled_in_flight: bool | None = None,
+        content_blocks: tuple[Mapping[str, Any], ...] = (),
+        content_blocks_dropped: int = 0,
+        server_requests: tuple[Mapping[str, Any], ...] = (),
+        progress: tuple[Mapping[str, Any], ...] = (),
+        server_told_to_stop: bool | None = None,
     ) -> RunStep:
         # The one place a tool step is built. tool_is_error is computed from
         # the outcome, never taken from a caller, so it cannot contradict it.
+        kept_progress, progress_dropped = bound_progress(progress)
         step = RunStep(
             kind=StepKind.TOOL,
             round=round,
@@ -137,6 +158,12 @@ class RunTrace:
             write_target_uid=write_target.uid if write_target else None,
             legs=tuple(legs),
             cancelled_in_flight=cancelled_in_flight,
+            content_blocks=content_blocks or None,
+            content_blocks_dropped=content_blocks_dropped or None,
+            server_requests=server_requests or None,
+            progress=kept_progress or None,
+            progress_dropped=progress_dropped or None,
+            server_told_to_stop=server_told_to_stop,
         )
         self._steps.append(step)
         return step

@@ -53,6 +53,43 @@ def test_call_json_is_one_object_with_every_leg(sdk_url: str) -> None:
     assert [leg["http_status"] for leg in report["legs"]] == [200, 202, 200]
 
 
+def test_non_text_blocks_keep_their_details_in_json_readable_output_and_the_store(sdk_url: str) -> None:
+    from tests.support.sdk_server import IMAGE_BASE64
+
+    done = run_cli("call", sdk_url, "files", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    expected = [
+        {"type": "text", "size": 18},
+        {"type": "resource_link", "uri": "file:///srv/report.csv", "name": "report.csv", "mimeType": "text/csv",
+         "size": 2048},
+        {"type": "resource", "uri": "memo://notes/1", "mimeType": "text/plain", "size": 22,
+         "text": "first note\nsecond note"},
+        {"type": "image", "mimeType": "image/png", "size": 4},
+    ]
+    assert report["content_blocks"] == expected
+    assert IMAGE_BASE64 not in done.stdout
+    assert report["content"].startswith("[3 blocks are not shown as text: 1 image, 1 embedded resource, "
+                                        "1 resource link.]")
+
+    readable = run_cli("call", sdk_url, "files").stdout.splitlines()
+    assert "Resource link report.csv: file:///srv/report.csv (text/csv, 2,048 bytes)." in readable
+    assert "Embedded resource memo://notes/1 (text/plain, 22 bytes)." in readable
+    assert "    second note" in readable
+    assert "Image (image/png, 4 bytes)." in readable
+
+    from inspector.store import RunStore
+
+    with RunStore.open(os.environ["RUN_INSPECTOR_DB"]) as store:
+        (step,) = store.steps_page(report["run_id"])
+        assert step.payload["contentBlocks"] == expected
+    shown = run_cli("runs", "show", str(report["run_id"])).stdout.splitlines()
+    assert "    Resource link report.csv: file:///srv/report.csv (text/csv, 2,048 bytes)." in shown
+    assert "    Image (image/png, 4 bytes)." in shown
+    stored = json.loads(run_cli("runs", "show", str(report["run_id"]), "--json").stdout)
+    assert stored["timeline"][0]["payload"]["contentBlocks"] == expected
+
+
 def test_a_tool_that_reports_an_error_exits_1(sdk_url: str) -> None:
     done = run_cli("call", sdk_url, "explode", "--json")
     assert done.returncode == 1
@@ -73,11 +110,32 @@ def test_tools_lists_names_and_pages(sdk_url: str) -> None:
     assert "echo" in readable.stdout and "tools/list" in readable.stdout
 
 
-def test_ping_is_the_handshake_only(sdk_url: str) -> None:
+def test_tools_shows_each_tools_arguments_and_the_whole_schema_in_json(sdk_url: str) -> None:
+    report = json.loads(run_cli("tools", sdk_url, "--json").stdout)
+    tools = {tool["name"]: tool for tool in report["tools"]}
+    assert tools["add"]["arguments"] == [{"name": "a", "type": "integer", "required": True},
+                                         {"name": "b", "type": "integer", "required": True}]
+    assert tools["explode"]["arguments"] == [{"name": "reason", "type": "string", "required": False}]
+    schema = tools["echo"]["input_schema"]
+    assert schema["type"] == "object" and schema["required"] == ["text"]
+    assert schema["properties"]["text"]["type"] == "string"
+    readable = run_cli("tools", sdk_url).stdout.splitlines()
+    assert f"{len(report['tools'])} tools in 1 page:" in readable
+    echo = next(index for index, line in enumerate(readable) if line.strip().startswith("echo"))
+    assert readable[echo + 1].strip() == "text (string, required)"
+    explode = next(index for index, line in enumerate(readable) if line.strip().startswith("explode"))
+    assert readable[explode + 1].strip() == "reason (string, optional)"
+
+
+def test_ping_sends_a_ping_request_after_the_handshake(sdk_url: str) -> None:
     done = run_cli("ping", sdk_url, "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert [leg["method"] for leg in report["legs"]] == ["initialize", "notifications/initialized"]
+    assert [leg["method"] for leg in report["legs"]] == ["initialize", "notifications/initialized", "ping"]
+    assert report["ping_ms"] >= 0
+    readable = run_cli("ping", sdk_url)
+    assert readable.returncode == 0, readable.stderr
+    assert "answered ping in" in readable.stdout
 
 
 def test_readable_summary_names_legs_and_content(sdk_url: str) -> None:
@@ -210,3 +268,25 @@ def test_a_server_that_stalls_the_cancel_notice_does_not_hold_the_command(interr
         assert took < 2.0
         if interrupts == 1:  # a second Ctrl-C may leave before the notice is even sent
             assert server.wait_until(lambda: bool(server.posts("notifications/cancelled")), 3)
+
+
+def test_ctrl_c_against_a_server_without_session_says_it_was_not_told() -> None:
+    from tests.support.fault_server import FaultServer
+
+    with FaultServer("stateless", work=lambda exchange: exchange.stall()) as server:
+        process = subprocess.Popen([sys.executable, "-m", "inspector", "call", server.url, "x", "--json"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        try:
+            assert server.wait_until(lambda: bool(server.posts("tools/call")), 20)
+            process.send_signal(signal.SIGINT)
+            stdout, _ = process.communicate(timeout=10)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        assert process.returncode == 130
+        report = json.loads(stdout)
+        assert report["cancelled_in_flight"] is True and report["server_told_to_stop"] is False
+        assert "was not told to stop" in report["error"]["message"]
+        shown = run_cli("runs", "show", str(report["run_id"])).stdout
+        assert "The server gave no session id, so it was not told to stop this request." in shown
+        assert server.posts("notifications/cancelled") == []

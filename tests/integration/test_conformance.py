@@ -557,14 +557,29 @@ def test_a_server_that_refuses_delete_is_fine():
         assert server.wait_idle(3)
 
 
-def test_ping_is_the_handshake_only(profile):
-    with FaultServer(profile) as server:
+def test_ping_is_the_handshake_then_a_ping_request(profile):
+    with FaultServer(profile, delays={"ping": 0.2}) as server:
         ran = only(operate(ServerEndpoint(server.url), "ping"))
         assert ran.error is None, ran.error
         assert ran.result.protocol_version == "2025-11-25"
         assert ran.result.server_name == "fault-server"
-        assert server.rpc_methods == ["initialize", "notifications/initialized"]
-        assert ran.recorder.grants and len(ran.recorder.legs) == 2
+        assert server.rpc_methods == ["initialize", "notifications/initialized", "ping"]
+        (ping,) = server.posts("ping")
+        assert ping.rpc_id is not None and ping.headers.get("mcp-protocol-version") == "2025-11-25"
+        if profile == "session":
+            assert ping.headers.get("mcp-session-id") == server.sessions_issued[0]
+        assert [leg.method for leg in ran.recorder.legs] == ["initialize", "notifications/initialized", "ping"]
+        assert len(ran.recorder.grants) == 3
+        # The latency is the ping leg's own, not the handshake's.
+        assert 200 <= ran.result.latency_ms < 1000
+        assert abs(ran.result.latency_ms - ran.recorder.legs[-1].elapsed_ms) < 50
+
+
+def test_a_server_that_refuses_ping_fails_the_ping(profile):
+    with FaultServer(profile, work=lambda ex: ex.send_rpc_error(-32601, "Method not found")) as server:
+        ran = only(operate(ServerEndpoint(server.url), "ping"))
+        assert isinstance(ran.error, McpTransportError) and ran.error.kind is ErrorKind.RPC_ERROR
+        assert "ping" in ran.error.message and "-32601" in ran.error.message
 
 
 # -- the fault server itself: endless answers never block its shutdown ---------------------------------------

@@ -66,6 +66,8 @@ def test_ping(sdk):
     result = ok(ran)
     assert result.protocol_version == "2025-11-25"
     assert result.server_name == "run-inspector-test"
+    assert [leg.method for leg in ran.recorder.legs] == ["initialize", "notifications/initialized", "ping"]
+    assert result.latency_ms is not None and result.latency_ms >= 0
 
 
 def test_echo(sdk):

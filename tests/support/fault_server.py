@@ -171,6 +171,56 @@ class Exchange:
                 self.server._note_released(self.request, "trickle")
                 return
 
+    # -- an event stream written piece by piece -------------------------------------------------
+
+    def open_stream(self) -> None:
+        """Start an event stream that ends when the connection closes; then :meth:`write_event`."""
+        self._start(200, "text/event-stream", None, "close", 0)
+
+    def write_event(self, message: Any) -> bool:
+        """Write one JSON message as an event; False if the client has gone."""
+        try:
+            self._handler.wfile.write(f"data: {json.dumps(message)}\n\n".encode())
+            self._handler.wfile.flush()
+            return True
+        except _GONE:
+            self.server._note_gone(self.request, "stream")
+            return False
+
+    def hold_open(self) -> None:
+        """Keep an open stream open until the client leaves or the server stops."""
+        while not self.server.stopping.wait(0.05):
+            if self._client_left():
+                self.server._note_gone(self.request, "hold")
+                return
+        self.server._note_released(self.request, "hold")
+
+    def ask_client(self, requests: list[dict[str, Any]], *, answer: bool = True,
+                   stray_answer: bool = False, timeout: float = 5.0) -> list[Received]:
+        """Send the client each request on this request's event stream, wait for its replies
+        (POSTed responses with the same ids), then answer the request with a text naming what
+        came back, or (``answer=False``) keep the stream open without answering.
+        ``stray_answer``: first send an answer with an id that is not the request's."""
+        self.open_stream()
+        for request in requests:
+            if not self.write_event(request):
+                return []
+        ids = [request["id"] for request in requests]
+        self.server.wait_until(lambda: all(self.server.reply_to(i) is not None for i in ids), timeout)
+        replies = [self.server.reply_to(i) for i in ids]
+        if not answer:
+            self.hold_open()
+            return [reply for reply in replies if reply is not None]
+        if stray_answer:
+            self.write_event({"jsonrpc": "2.0", "id": 9999,
+                              "result": {"content": [{"type": "text", "text": "not yours"}]}})
+        said = [("error %s" % reply.message["error"]["code"]) if reply and "error" in reply.message
+                else ("result %s" % json.dumps(reply.message["result"])) if reply else "no reply"
+                for reply in replies]
+        self.write_event({"jsonrpc": "2.0", "id": self.request.rpc_id,
+                          "result": {"content": [{"type": "text", "text": "; ".join(said)}]}})
+        return [reply for reply in replies if reply is not None]
+
     # -- internals ---------------------------------------------------------------------------
 
     def _client_left(self) -> bool:
@@ -376,6 +426,14 @@ class FaultServer:
     @property
     def rpc_methods(self) -> list[str | None]:
         return [r.rpc_method for r in self.posts()]
+
+    def reply_to(self, request_id: Any) -> Received | None:
+        """The client's POSTed JSON-RPC response to the server's request ``request_id``, if any."""
+        for received in self.posts():
+            message = received.message
+            if isinstance(message, dict) and "method" not in message and message.get("id") == request_id:
+                return received
+        return None
 
     @property
     def connections_accepted(self) -> int:

@@ -7,6 +7,18 @@ import threading
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import EmbeddedResource, ImageContent, ResourceLink, TextContent, TextResourceContents
+from pydantic import BaseModel
+
+
+class NameForm(BaseModel):
+    """What ``ask_name`` asks the client for."""
+
+    name: str
+
+
+#: The image ``files`` returns: 4 bytes (a real client never sees them, only their size).
+IMAGE_BASE64 = "iVBORw=="
 
 
 class ToolEvents:
@@ -51,5 +63,26 @@ def build_sdk_server(events: ToolEvents | None = None, tool_count: int = 3) -> M
             raise
         events.finished.set()
         return "done"
+
+    @server.tool()
+    async def ask_name(ctx: Context) -> str:
+        """Ask the client for a name (elicitation); say how that went."""
+        try:
+            result = await ctx.elicit("What is your name?", NameForm)
+        except Exception as exc:  # noqa: BLE001 - the test reads what the tool saw
+            return f"elicitation failed: {exc}"
+        return f"elicitation answered: {result.action}"
+
+    @server.tool(structured_output=False)
+    async def files() -> list[Any]:
+        """Return one block of each kind that is not plain text."""
+        return [
+            TextContent(type="text", text="here are the files"),
+            ResourceLink(type="resource_link", uri="file:///srv/report.csv", name="report.csv",
+                         mimeType="text/csv", size=2048),
+            EmbeddedResource(type="resource", resource=TextResourceContents(
+                uri="memo://notes/1", mimeType="text/plain", text="first note\nsecond note")),
+            ImageContent(type="image", data=IMAGE_BASE64, mimeType="image/png"),
+        ]
 
     return server

@@ -32,17 +32,46 @@ def test_non_text_blocks_are_counted_and_named_in_a_leading_note():
     ]})
     assert result.dropped_blocks == {"image": 2, "audio": 1, "resource": 1, "resource_link": 1, "other": 2}
     first_line, rest = result.content.split("\n", 1)
-    assert "7" in first_line
-    for kind in ("2 image", "1 audio", "1 resource", "1 resource_link", "2 other"):
-        assert kind in first_line
-    assert "before" not in first_line
+    assert first_line == ("[7 blocks are not shown as text: 1 audio clip, 2 images, 2 blocks of other kinds, "
+                          "1 embedded resource, 1 resource link.]")
+    assert "(s)" not in first_line
     assert rest == "before\nafter"
+    assert [block["type"] for block in result.blocks] == [
+        "text", "image", "audio", "image", "resource", "resource_link", "hologram", "other", "text"]
+
+
+def test_every_block_keeps_its_details_but_never_binary_bytes():
+    import base64
+
+    png = base64.b64encode(bytes(range(256)) * 4 + b"xy").decode()  # 1026 bytes
+    result = ToolCallResult.from_result("t", {"content": [
+        text("héllo"),
+        {"type": "image", "data": png, "mimeType": "image/png"},
+        {"type": "audio", "data": base64.b64encode(b"a").decode(), "mimeType": "audio/wav"},
+        {"type": "resource_link", "uri": "file:///tmp/report.csv", "name": "report.csv", "mimeType": "text/csv",
+         "size": 2048, "title": 7},
+        {"type": "resource", "resource": {"uri": "memo://1", "mimeType": "text/plain", "text": "line one\nline two"}},
+        {"type": "resource", "resource": {"uri": "blob://2", "mimeType": "application/pdf",
+                                          "blob": base64.b64encode(b"%PDF-1.7").decode()}},
+    ]})
+    assert list(result.blocks) == [
+        {"type": "text", "size": 6},
+        {"type": "image", "mimeType": "image/png", "size": 1026},
+        {"type": "audio", "mimeType": "audio/wav", "size": 1},
+        {"type": "resource_link", "uri": "file:///tmp/report.csv", "name": "report.csv", "mimeType": "text/csv",
+         "size": 2048},
+        {"type": "resource", "uri": "memo://1", "mimeType": "text/plain", "size": 17, "text": "line one\nline two"},
+        {"type": "resource", "uri": "blob://2", "mimeType": "application/pdf", "size": 8},
+    ]
+    assert png not in repr(result.blocks)
+    assert result.content.startswith("[5 blocks are not shown as text: 1 audio clip, 1 image, "
+                                     "2 embedded resources, 1 resource link.]")
 
 
 def test_only_non_text_blocks_give_the_note_alone():
     result = ToolCallResult.from_result("t", {"content": [{"type": "image", "data": "", "mimeType": "image/png"}]})
     assert result.dropped_blocks == {"image": 1}
-    assert "1 image" in result.content
+    assert result.content == "[1 block is not shown as text: 1 image.]"
     assert "\n" not in result.content
 
 
@@ -86,3 +115,33 @@ def test_catalogue_names():
     catalogue = ToolCatalogue([{"name": "a"}, {"name": "b"}, {"title": "nameless"}], pages=2)
     assert catalogue.names == ["a", "b", ""]
     assert catalogue.pages == 2
+
+
+def test_tool_arguments_read_name_type_and_required_from_the_input_schema():
+    from inspector.mcp import ToolArgument, tool_arguments
+
+    tool = {"name": "search", "inputSchema": {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string"},
+            "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "mode": {"enum": ["fast", "slow"]},
+            "either": {"type": ["number", "boolean"]},
+            "nested": {"$ref": "#/$defs/Options"},
+            "loose": {},
+        },
+        "required": ["query", "tags", 7],
+    }}
+    assert tool_arguments(tool) == [
+        ToolArgument("query", "string", True),
+        ToolArgument("limit", "integer or null", False),
+        ToolArgument("tags", "array of string", True),
+        ToolArgument("mode", "enum", False),
+        ToolArgument("either", "number or boolean", False),
+        ToolArgument("nested", "Options", False),
+        ToolArgument("loose", "any", False),
+    ]
+    assert tool_arguments({"name": "bare"}) == []
+    assert tool_arguments({"name": "odd", "inputSchema": {"properties": ["x"]}}) == []
+

@@ -261,3 +261,35 @@ def test_bounding_always_fits_and_never_changes_the_outcome(result, limit):
         result.cancelled_in_flight,
     )
     assert bounded.with_bounded_channels(max_content_bytes=limit) == bounded
+
+
+def test_content_blocks_are_bounded_in_count_and_text_and_stored_with_the_step():
+    from inspector.runs import MAX_CONTENT_BLOCKS, RunStep, RunTrace
+    from inspector.runs.result import MAX_RESOURCE_TEXT_BYTES
+
+    long_text = "x" * (MAX_RESOURCE_TEXT_BYTES + 500)
+    blocks = [{"type": "resource", "uri": "memo://big", "text": long_text}] + \
+             [{"type": "resource_link", "uri": f"file:///{n}"} for n in range(MAX_CONTENT_BLOCKS + 49)]
+    bounded = ToolResult.text("listing", content_blocks=blocks).with_bounded_channels()
+    assert len(bounded.content_blocks) == MAX_CONTENT_BLOCKS
+    assert bounded.content_blocks_dropped == 50
+    assert len(bounded.content_blocks[0]["text"].encode()) <= MAX_RESOURCE_TEXT_BYTES
+    assert "Cut" in bounded.content_blocks[0]["text"]
+    assert bounded.with_bounded_channels() == bounded  # bounding twice changes nothing
+    blocks.append("not a block")
+    with pytest.raises(ValueError):
+        ToolResult.text("x", content_blocks=blocks)
+
+    step = RunTrace().record_tool_result(0, "ls", {}, bounded, 1.0)
+    payload = step.to_payload()
+    assert payload["contentBlocks"][1] == {"type": "resource_link", "uri": "file:///0"}
+    assert payload["contentBlocksDropped"] == 50
+    assert RunStep.from_payload(payload) == step
+
+
+def test_a_tool_error_keeps_its_blocks_a_cancel_has_none():
+    failed = ToolResult.error("it broke", content_blocks=[{"type": "resource_link", "uri": "file:///log"}])
+    assert failed.content_blocks == ({"type": "resource_link", "uri": "file:///log"},)
+    with pytest.raises(ValueError, match="no content blocks"):
+        ToolResult(content="x", is_error=True, artifacts=(), outcome=ToolOutcome.CANCELLED, write_target=None,
+                   cancelled_in_flight=True, content_blocks=({"type": "image"},))

@@ -26,6 +26,12 @@ legs = st.fixed_dictionaries(
     optional={"grantedS": st.none() | st.integers(0, 30), "elapsedMs": st.none() | st.sampled_from([0, 4, 4.5]),
               "httpStatus": st.none() | st.sampled_from([200, 599, 100]), "extra": json_values})
 
+progress_notes = st.fixed_dictionaries(
+    {"atMs": st.sampled_from([0, 12.5, -1, 2**70, 10**400, float("nan"), True, "3"]),
+     "progress": st.sampled_from([0, 1.5, -2, float("inf"), None, False])},
+    optional={"total": st.none() | st.sampled_from([10, 0.5, float("nan"), "x"]),
+              "message": st.none() | st.text(max_size=3) | st.integers(0, 2), "extra": json_values})
+
 
 @st.composite
 def payloads(draw):
@@ -43,6 +49,16 @@ def payloads(draw):
         "contextBudget": st.sampled_from([5, -2.5, 0]) | st.lists(json_values, max_size=2),
         "writeTargetUid": st.integers(0, 10),
         "legs": st.lists(legs, max_size=3),
+        "contentBlocks": st.lists(
+            st.fixed_dictionaries({"type": st.sampled_from(["image", "resource"])},
+                                  optional={"size": st.integers(0, 9), "uri": st.text(max_size=3)}),
+            max_size=2) | json_values,
+        "contentBlocksDropped": st.integers(0, 3) | json_values,
+        "progress": st.lists(progress_notes, max_size=3) | json_values,
+        "progressDropped": st.integers(0, 3) | json_values,
+        "serverRequests": st.lists(st.fixed_dictionaries({"method": st.text(max_size=3), "count": st.integers(1, 3),
+                                                          "declined": st.booleans()}), max_size=2) | json_values,
+        "serverToldToStop": st.booleans() | json_values,
         "unknownKey": json_values,
     }
     for key in draw(st.lists(st.sampled_from(sorted(optional)), max_size=6, unique=True)):
@@ -54,7 +70,7 @@ def payloads(draw):
             payload["cancelledInFlight"] = draw(st.booleans())
     elif draw(st.booleans()):
         payload["toolIsError"] = draw(st.booleans())
-    keys = sorted(payload) + ["toolOutcome", "toolIsError", "cancelledInFlight", "legs"]
+    keys = sorted(payload) + ["toolOutcome", "toolIsError", "cancelledInFlight", "legs", "progress"]
     for key in draw(st.lists(st.sampled_from(keys), max_size=2)):
         legs_now = payload.get("legs")
         if key == "legs" and isinstance(legs_now, list) and legs_now and isinstance(legs_now[0], dict) \
@@ -94,7 +110,12 @@ def outcome(read, data):
         built = read(data)
     except (InvalidStepError, InvalidLegError) as error:
         return type(error).__name__, str(error)
-    return typed(built), tuple(vars(built))
+    return typed(built), _layout(built)
+
+
+def _layout(value):
+    """What an instance holds besides its fields' values: a step has slots and no dict."""
+    return type(value).__name__, tuple(vars(value)) if hasattr(value, "__dict__") else "slots"
 
 
 @settings(max_examples=400)
@@ -123,7 +144,10 @@ def test_a_fast_step_is_laid_out_as_a_constructed_one():
     built = RunStep(kind="tool", round=1, duration_ms=2, tool_name="t", tool_is_error=False,
                     tool_outcome=ToolOutcome.OK, legs=(Leg("m", None, 3, None, "ok"),))
     assert read == built and hash(read) == hash(built)
-    assert list(vars(read)) == list(vars(built)) == [field.name for field in fields(RunStep)]
+    # Slots, not a dict: every field is set, in field order, and nothing else is held.
+    assert not hasattr(read, "__dict__") and not hasattr(built, "__dict__")
+    assert RunStep.__slots__ == tuple(field.name for field in fields(RunStep))
+    assert [getattr(read, name) for name in RunStep.__slots__] == [getattr(built, name) for name in RunStep.__slots__]
     assert list(vars(read.legs[0])) == [field.name for field in fields(Leg)]
 
 

@@ -185,3 +185,25 @@ def test_a_repeated_runs_key_does_not_merge_runs(target: RunStore, tmp_path: Pat
     assert import_trace(target, path).imported_uids == ("a", "b")
     runs = {run.uid: [s.sequence for s in target.iter_steps(run.id)] for run in target.list_runs(limit=None)}
     assert runs == {"a": [1], "b": [2]}
+
+
+@pytest.mark.parametrize("file_format", ["trace", "otlp"])
+def test_the_client_keys_of_a_step_survive_a_round_trip(target: RunStore, tmp_path: Path, file_format: str) -> None:
+    from inspector.runs import RunStep
+
+    payload = {"kind": "tool", "round": 0, "durationMs": 12.5, "toolName": "files", "toolArguments": {},
+               "toolResult": "done", "toolIsError": True, "toolOutcome": "cancelled", "cancelledInFlight": True,
+               "contentBlocks": [{"type": "resource_link", "uri": "file:///srv/a.csv", "name": "a.csv", "size": 4}],
+               "contentBlocksDropped": 2,
+               "serverRequests": [{"method": "elicitation/create", "count": 1, "declined": True}],
+               "progress": [{"atMs": 1.5, "progress": 1, "total": None, "message": "working"}],
+               "progressDropped": 3, "serverToldToStop": False}
+    source = RunStore.open(tmp_path / "client.db")
+    run_id = source.start_run("call files")
+    source.append_step(run_id, RunStep.from_payload(payload))
+    source.finish_run(run_id, "cancelled")
+    export(source, None, None, tmp_path / "t.json", format=file_format)
+    source.close()
+    import_trace(target, tmp_path / "t.json")
+    (stored,) = target.iter_steps(target.list_runs()[0].id)
+    assert stored.payload == payload

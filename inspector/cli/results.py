@@ -1,0 +1,162 @@
+"""How the command line shows what an operation returned: tools, content blocks, progress.
+
+Each function turns one part of a ``--json`` report (see ``docs/cli-json.md``) into readable
+lines, so that the JSON and the readable output never say different things.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.mcp import tool_arguments
+
+
+def tool_entry(tool: dict[str, Any]) -> dict[str, Any]:
+    """A tool of the catalogue as ``--json`` shows it: the whole input schema, and its
+    arguments read off that schema."""
+    return {
+        "name": tool.get("name"),
+        "description": tool.get("description"),
+        "input_schema": tool.get("inputSchema"),
+        "arguments": [{"name": argument.name, "type": argument.type, "required": argument.required}
+                      for argument in tool_arguments(tool)],
+    }
+
+
+def catalogue_heading(tools: int, pages: int) -> str:
+    """The line above the catalogue, with real plural forms."""
+    tool_words = "1 tool" if tools == 1 else "{count} tools".format(count=tools)
+    page_words = "1 page" if pages == 1 else "{count} pages".format(count=pages)
+    return "{tools} in {pages}:".format(tools=tool_words, pages=page_words)
+
+
+def tool_lines(entry: dict[str, Any]) -> list[str]:
+    """A tool in readable form: its name and description, then one line per argument."""
+    line = f"  {entry['name']}"
+    if entry.get("description"):
+        line += f" - {str(entry['description']).splitlines()[0]}"
+    lines = [line]
+    arguments = entry.get("arguments") or []
+    if not arguments:
+        lines.append("      It takes no arguments.")
+    for argument in arguments:
+        if argument["required"]:
+            lines.append("      {name} ({type}, required)".format(name=argument["name"], type=argument["type"]))
+        else:
+            lines.append("      {name} ({type}, optional)".format(name=argument["name"], type=argument["type"]))
+    return lines
+
+
+def size_words(size: object) -> str | None:
+    """A byte count in words with its plural, or ``None`` when there is none."""
+    if not isinstance(size, int) or isinstance(size, bool):
+        return None
+    if size == 1:
+        return "1 byte"
+    return "{count:,} bytes".format(count=size)
+
+
+def block_lines(block: dict[str, Any]) -> list[str]:
+    """One readable line for a content block that is not text (text blocks are the content
+    itself, so they give none); an embedded text resource's text follows, indented."""
+    kind = block.get("type")
+    details = ", ".join(part for part in (_text(block.get("mimeType")), size_words(block.get("size"))) if part)
+    details = f" ({details})" if details else ""
+    if kind == "text":
+        return []
+    if kind == "image":
+        return [f"Image{details}."]
+    if kind == "audio":
+        return [f"Audio{details}."]
+    if kind == "resource_link":
+        name = _text(block.get("title")) or _text(block.get("name")) or "(unnamed)"
+        return ["Resource link {name}: {uri}{details}.".format(name=name, uri=_text(block.get("uri")) or "(no URI)",
+                                                              details=details)]
+    if kind == "resource":
+        lines = ["Embedded resource {uri}{details}.".format(uri=_text(block.get("uri")) or "(no URI)",
+                                                            details=details)]
+        text = block.get("text")
+        if isinstance(text, str):
+            lines.extend(f"    {line}" for line in text.splitlines())
+        return lines
+    return ["A content block of the unknown type {kind}.".format(kind=_text(kind) or "(none)")]
+
+
+def blocks_dropped_line(dropped: object) -> list[str]:
+    """The sentence for blocks left out by the bound on a stored result, if any."""
+    if not isinstance(dropped, int) or isinstance(dropped, bool) or dropped <= 0:
+        return []
+    if dropped == 1:
+        return ["1 more content block was not kept."]
+    return ["{count} more content blocks were not kept.".format(count=dropped)]
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def server_request_lines(requests: object) -> list[str]:
+    """One sentence per method the server asked the client for, and what the client said."""
+    if not isinstance(requests, list):
+        return []
+    lines = []
+    for entry in requests:
+        if not isinstance(entry, dict):
+            continue
+        method, count = _text(entry.get("method")) or "(no method)", entry.get("count")
+        times = "once" if count == 1 else "{count} times".format(count=count)
+        if entry.get("declined"):
+            lines.append("The server asked the client for {method} ({times}); the client declined, as it does "
+                         "not support it yet.".format(method=method, times=times))
+        else:
+            lines.append("The server asked the client for {method} ({times}); the client answered."
+                         .format(method=method, times=times))
+    return lines
+
+
+def progress_lines(notes: object, dropped: object = 0) -> list[str]:
+    """A sentence on the server's progress notes: how many, and the last one's words.
+
+    ``notes`` are ``{at_ms, progress, total, message}`` (``--json``) or the stored
+    ``{atMs, ...}`` form; ``dropped`` counts those between the first and last ones not kept.
+    """
+    if not isinstance(notes, list) or not notes or not isinstance(notes[-1], dict):
+        return []
+    count = len(notes) + (dropped if isinstance(dropped, int) and not isinstance(dropped, bool) else 0)
+    last = notes[-1]
+    at_ms = last.get("at_ms", last.get("atMs"))
+    progress, total, message = last.get("progress"), last.get("total"), last.get("message")
+    amount = f"{progress:g}" if isinstance(progress, (int, float)) else "?"
+    if isinstance(total, (int, float)):
+        amount = "{progress} of {total:g}".format(progress=amount, total=total)
+    when = "{seconds:.1f} s".format(seconds=at_ms / 1000) if isinstance(at_ms, (int, float)) else "?"
+    if count == 1:
+        line = "The server sent 1 progress note, at {when}: {amount}".format(when=when, amount=amount)
+    else:
+        line = "The server sent {count} progress notes; the last, at {when}: {amount}".format(
+            count=count, when=when, amount=amount)
+    if isinstance(message, str) and message:
+        line += " ({message})".format(message=message)
+    lines = [line + "."]
+    if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0:
+        if dropped == 1:
+            lines.append("1 note between the first and the last ones was not kept.")
+        else:
+            lines.append("{count} notes between the first and the last ones were not kept.".format(count=dropped))
+    return lines
+
+
+def step_extra_lines(payload: dict[str, Any]) -> list[str]:
+    """What ``runs show`` adds under a step's row: its progress notes, the requests the
+    server sent the client and its content blocks that are not text."""
+    lines: list[str] = progress_lines(payload.get("progress"), payload.get("progressDropped"))
+    lines.extend(server_request_lines(payload.get("serverRequests")))
+    if payload.get("serverToldToStop") is False:
+        lines.append("The server gave no session id, so it was not told to stop this request.")
+    blocks = payload.get("contentBlocks")
+    if isinstance(blocks, list):
+        for block in blocks:
+            if isinstance(block, dict):
+                lines.extend(block_lines(block))
+    lines.extend(blocks_dropped_line(payload.get("contentBlocksDropped")))
+    return lines

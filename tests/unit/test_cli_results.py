@@ -1,0 +1,29 @@
+"""How the command line words what an operation returned."""
+
+from __future__ import annotations
+
+
+def test_catalogue_sentences_use_real_plural_forms():
+    from inspector.agent.operations import catalogue_sentence
+    from inspector.cli.results import catalogue_heading
+
+    assert catalogue_sentence(1, 1, ["echo"]) == "1 tool in 1 page: echo"
+    assert catalogue_sentence(4, 2, ["a", "b", "c", "d"]) == "4 tools in 2 pages: a, b, c, d"
+    assert catalogue_heading(0, 1) == "0 tools in 1 page:"
+    assert catalogue_heading(1, 3) == "1 tool in 3 pages:"
+
+
+def test_block_lines_name_each_kind_in_a_sentence():
+    from inspector.cli.results import block_lines, blocks_dropped_line, size_words
+
+    assert block_lines({"type": "text", "size": 3}) == []
+    assert block_lines({"type": "image", "mimeType": "image/png", "size": 1}) == ["Image (image/png, 1 byte)."]
+    assert block_lines({"type": "audio"}) == ["Audio."]
+    assert block_lines({"type": "resource_link", "uri": "file:///a", "title": "A file", "name": "a"}) == [
+        "Resource link A file: file:///a."]
+    assert block_lines({"type": "resource", "uri": "blob://x", "mimeType": "application/pdf", "size": 2000}) == [
+        "Embedded resource blob://x (application/pdf, 2,000 bytes)."]
+    assert block_lines({"type": "hologram"}) == ["A content block of the unknown type hologram."]
+    assert blocks_dropped_line(1) == ["1 more content block was not kept."]
+    assert blocks_dropped_line(3) == ["3 more content blocks were not kept."]
+    assert blocks_dropped_line(True) == [] and size_words(None) is None
