@@ -10,6 +10,7 @@ import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from gettext import ngettext
 from typing import Any
 
 import httpx
@@ -287,9 +288,12 @@ class LegTransport:
                 await self._reply(leg, request, session)
             if answer is not None:
                 return answer
-        what = "its event stream ended without an answer"
         if invalid:
-            what += f" ({invalid} event(s) were not valid JSON)"
+            what = ngettext("its event stream ended without an answer ({count} event was not valid JSON)",
+                            "its event stream ended without an answer ({count} events were not valid JSON)",
+                            invalid).format(count=invalid)
+        else:
+            what = "its event stream ended without an answer"
         raise McpTransportError.malformed(label, leg.method, what)
 
     def _consider_event(self, leg: OutgoingMessage,
