@@ -48,7 +48,7 @@ def build_parser() -> Parser:
     _server_options(commands.add_parser("ping", help="check that a server answers the handshake"))
 
     runs = commands.add_parser("runs", help="list or show stored runs")
-    actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, required=True)
+    actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show}")
     listing = actions.add_parser("list", help="the most recent runs, newest first")
     listing.add_argument("--outcome", choices=RUN_STATUSES, help="only runs with this status")
     listing.add_argument("--server", metavar="URL", help="only runs against this server")

@@ -7,9 +7,10 @@ import codecs
 import json
 import math
 import ssl
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from collections.abc import AsyncIterator
+from gettext import ngettext
 from typing import Any
 
 import httpx
@@ -173,7 +174,8 @@ class LegTransport:
                 if leg.is_work and self.work_sent:
                     # The protocol asks a client that stops waiting to say so.
                     self.interrupted, self.interrupted_because = leg, "timed out on the client's budget"
-                raise McpTransportError.timed_out(label, leg.method, self._deadline.budget_s, grant) from None
+                raise McpTransportError.timed_out(label, leg.method, self._deadline.budget_s, grant,
+                                                  self._deadline.remaining_at_grant_s) from None
             except asyncio.CancelledError:
                 if self._cancel is None or not self._cancel.fired:
                     raise
@@ -298,9 +300,12 @@ class LegTransport:
                 await self._reply(leg, request, session)
             if answer is not None:
                 return answer
-        what = "its event stream ended without an answer"
         if invalid:
-            what += f" ({invalid} event(s) were not valid JSON)"
+            what = ngettext("its event stream ended without an answer ({count} event was not valid JSON)",
+                            "its event stream ended without an answer ({count} events were not valid JSON)",
+                            invalid).format(count=invalid)
+        else:
+            what = "its event stream ended without an answer"
         raise McpTransportError.malformed(label, leg.method, what)
 
     def _consider_event(self, leg: OutgoingMessage,

@@ -74,7 +74,7 @@ def _stored_fields(text: str) -> tuple[int, ...] | None:
     widths = (4, 2, 2, 2, 2, 2)
     if len(parts) != 6 or len(fraction) > 6 or not set(fraction) <= _DIGITS or (not fraction and "." in text):
         return None
-    for part, width in zip(parts, widths):
+    for part, width in zip(parts, widths, strict=True):
         if not part or len(part) > width or (width == 2 and len(part) != 2) or not set(part) <= _DIGITS:
             return None
     return (*map(int, parts), int(fraction.ljust(6, "0")))

@@ -17,8 +17,8 @@ import sqlite_utils
 from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, StepKind, step_outcome
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
-from .database import open_database, pid_alive
-from .errors import StoreError, UnknownRunError
+from .database import open_database, pid_alive, rollback
+from .errors import UnknownRunError
 
 SOURCES = RUN_SOURCES
 
@@ -97,7 +97,7 @@ class RunStore:
         try:
             yield
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            rollback(self._conn)
             raise
         self._conn.execute("COMMIT")
 
@@ -226,6 +226,11 @@ class RunStore:
                 [(step_id, position, leg.method, leg.granted_s, leg.elapsed_ms, leg.http_status, leg.outcome)
                  for position, leg in enumerate(step.legs)])
         return step_id
+
+    def has_rounds(self, run_id: int) -> bool:
+        """Does any step of this run belong to a round above 0? (A single operation has no rounds.)"""
+        row = self._conn.execute("SELECT 1 FROM steps WHERE run_id = ? AND round > 0 LIMIT 1", (run_id,)).fetchone()
+        return row is not None
 
     def count_steps(self, run_id: int) -> int:
         return self._conn.execute("SELECT COUNT(*) FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]

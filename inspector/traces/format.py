@@ -14,9 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
-
 from inspector.runs.times import UnstorableTimeError, to_stored_time
-
 
 FORMAT_NAME = "run-inspector-trace"
 FORMAT_VERSION = 1

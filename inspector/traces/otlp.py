@@ -23,9 +23,22 @@ from typing import Any
 from inspector.runs import Leg, ToolOutcome
 from inspector.runs.times import to_stored_time
 
-from .format import (MAX_DEPTH, Path, RunHeader, TraceProblem, TraceStep, describe, dump_json,
-                           load_embedded_json, read_payload, read_sequence, read_status, read_text,
-                           read_time, read_uid)
+from .format import (
+    MAX_DEPTH,
+    Path,
+    RunHeader,
+    TraceProblem,
+    TraceStep,
+    describe,
+    dump_json,
+    load_embedded_json,
+    read_payload,
+    read_sequence,
+    read_status,
+    read_text,
+    read_time,
+    read_uid,
+)
 
 SERVICE_NAME = "run-inspector"
 SCOPE_NAME = "run-inspector"
@@ -315,13 +328,32 @@ def _nanos(value: Any, path: Path, *, required: bool) -> int | None:
 
 
 def _hex_id(value: Any, digits: int, path: Path, *, optional: bool = False) -> str:
+    """An id as lower-case hex. OTLP/JSON writes hex; protobuf's own JSON mapping (what the OpenTelemetry
+    Python SDK makes of its messages) writes the bytes as base64, so base64 is read where hex does
+    not fit the length."""
     if optional and value in (None, ""):
         return ""
-    if not isinstance(value, str) or len(value) != digits or not _HEX.fullmatch(value):
-        raise TraceProblem(path, f"must be {digits} hexadecimal digits, got {describe(value)}")
-    if not value.strip("0"):
+    if isinstance(value, str) and len(value) == digits and _HEX.fullmatch(value):
+        hex_id = value.lower()
+    elif isinstance(value, str) and (decoded := _base64_id(value, digits // 2)) is not None:
+        hex_id = decoded.hex()
+    else:
+        raise TraceProblem(path, f"must be {digits} hexadecimal digits (or {digits // 2} bytes in base64), "
+                                 f"got {describe(value)}")
+    if not hex_id.strip("0"):
         raise TraceProblem(path, "an all-zero id is invalid")
-    return value.lower()
+    return hex_id
+
+
+def _base64_id(value: str, size: int) -> bytes | None:
+    """``size`` bytes written as base64 (standard or URL-safe alphabet, padded), else ``None``."""
+    if len(value) != 4 * -(-size // 3):
+        return None
+    try:
+        decoded = base64.b64decode(value.replace("-", "+").replace("_", "/"), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return decoded if len(decoded) == size else None
 
 
 def _status_code(value: Any, path: Path) -> int:

@@ -17,8 +17,19 @@ from typing import Any, Protocol
 
 from inspector.runs import RunStep, RunTrace, StepKind, ToolOutcome, step_outcome
 
-from .format import (Path, RunHeader, TraceProblem, TraceStep, describe, dump_json, format_path, read_payload,
-                     read_run_header, read_step_record, read_time)
+from .format import (
+    Path,
+    RunHeader,
+    TraceProblem,
+    TraceStep,
+    describe,
+    dump_json,
+    format_path,
+    read_payload,
+    read_run_header,
+    read_step_record,
+    read_time,
+)
 from .json_stream import READ_CHUNK, ListShape, ObjectShape, Record, ValueParser, Walker
 from .otlp import SpanSorter, read_attributes
 from .progress import ProgressMeter

@@ -4,4 +4,5 @@
 from .exporting import ExportReport, TraceDestinationError, TraceExportError, export
 from .importing import ImportReport, TraceImportError, import_trace
 
-__all__ = ["ExportReport", "ImportReport", "TraceDestinationError", "TraceExportError", "TraceImportError", "export", "import_trace"]
+__all__ = ["ExportReport", "ImportReport", "TraceDestinationError", "TraceExportError", "TraceImportError", "export",
+           "import_trace"]

@@ -161,7 +161,7 @@ class SpillingTable(MutableMapping[Any, Any]):
         while True:  # by rowid, a batch at a time: the table may be written meanwhile elsewhere
             rows = self._conn.execute(f"SELECT rowid, key, value FROM {self._name} WHERE rowid > ? ORDER BY rowid "
                                       "LIMIT ?", (last, _BATCH)).fetchall()
-            for rowid, key, value in rows:
+            for _rowid, key, value in rows:
                 yield pickle.loads(key), pickle.loads(value)
             if len(rows) < _BATCH:
                 return

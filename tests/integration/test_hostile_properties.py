@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import io
 import json
-import sys
 from pathlib import Path
 
 import pytest

@@ -10,7 +10,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_trace_support import LLM_PAYLOAD, attr, fill, fingerprint, otlp_doc, run_doc, settle, span, step_doc, trace_doc
+from test_trace_support import (
+    LLM_PAYLOAD,
+    attr,
+    fill,
+    fingerprint,
+    otlp_doc,
+    run_doc,
+    settle,
+    span,
+    step_doc,
+    trace_doc,
+)
 
 from inspector.store import RunStore
 from inspector.traces.format import TraceImportError

@@ -11,8 +11,19 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_trace_support import LLM_PAYLOAD, TOOL_PAYLOAD, attr, fingerprint, otlp_doc, run_doc, settle, snapshot, \
-    span, step_doc, trace_doc, write_json
+from test_trace_support import (
+    LLM_PAYLOAD,
+    TOOL_PAYLOAD,
+    fingerprint,
+    otlp_doc,
+    run_doc,
+    settle,
+    snapshot,
+    span,
+    step_doc,
+    trace_doc,
+    write_json,
+)
 
 from inspector.store import RunStore
 from inspector.traces import reader

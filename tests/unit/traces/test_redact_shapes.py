@@ -24,7 +24,8 @@ def secret(n: int) -> str:
 SHAPES: dict[str, object] = {
     "header pairs": lambda s: {"headers": [["Cookie", f"sid={s}"], ["X-Api-Key", s], ["Accept", "json"]]},
     "pairs, lower-case": lambda s: [["authorization", f"Token {s}"]],
-    "Name/Value objects": lambda s: {"headers": [{"Name": "X-Api-Key", "Value": s}, {"Name": "Accept", "Value": "json"}]},
+    "Name/Value objects": lambda s: {"headers": [{"Name": "X-Api-Key", "Value": s},
+                                                 {"Name": "Accept", "Value": "json"}]},
     "NAME/VALUE objects": lambda s: [{"NAME": "Cookie", "VALUE": s}],
     "key/val objects": lambda s: [{"key": "password", "val": s}],
     "HAR header": lambda s: {"request": {"headers": [{"name": "authorization", "value": f"Bearer {s}"}]}},
@@ -50,9 +51,11 @@ SHAPES: dict[str, object] = {
     "--password= option": lambda s: f"mysql --password={s} db",
     "mysql -p": lambda s: f"mysql -ubob -p{s} db",
     "PEM RSA key": lambda s: f"-----BEGIN RSA PRIVATE KEY-----\nMIIE{s}\nAAAA{s}\n-----END RSA PRIVATE KEY-----",
-    "PEM OpenSSH key": lambda s: f"key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl{s}\n-----END OPENSSH PRIVATE KEY-----",
+    "PEM OpenSSH key": lambda s: (f"key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl{s}\n"
+                                  "-----END OPENSSH PRIVATE KEY-----"),
     "PEM key cut short": lambda s: f"-----BEGIN EC PRIVATE KEY-----\nMHcC{s}",
-    "PEM in JSON text": lambda s: '{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE' + s + '\\n-----END PRIVATE KEY-----\\n"}',
+    "PEM in JSON text": lambda s: ('{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE' + s
+                                   + '\\n-----END PRIVATE KEY-----\\n"}'),
     "JWT": lambda s: f"id eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.{s}abc",
     "Basic credentials": lambda s: "Authorization: Basic " + base64.b64encode(f"bob:{s}".encode()).decode(),
     "Digest header": lambda s: f'Proxy-Authorization: Digest username="bob", response="{s}"',

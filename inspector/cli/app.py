@@ -1,0 +1,54 @@
+"""Parse the command line and run one command; every way it can end is reported here."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError
+from .ending import end_cancelled, end_with_error, json_emitted, wants_json
+from .parser import DEMOS, OPERATIONS, build_parser
+
+
+def run_command(argv: list[str]) -> int:
+    """Run one command; return the exit status. With ``--json`` every ending prints one JSON object."""
+    as_json = wants_json(argv)
+    try:
+        args = build_parser().parse_args(argv)
+        as_json = bool(getattr(args, "json", False))
+        if args.command is None:
+            build_parser().print_help()
+            return EXIT_OK
+        # Imported on demand: `runs show` should not pay for the network stack, nor `call` for more.
+        if args.command in OPERATIONS:
+            from . import operations
+
+            return operations.run(args)
+        if args.command in DEMOS:
+            from . import demos
+
+            return demos.run(args)
+        if args.command in ("export", "import"):
+            from . import traces
+
+            return traces.run(args)
+        from . import runs
+
+        return runs.run(args)
+    except CommandError as exc:
+        return end_with_error(exc.kind, str(exc), exc.exit_status, as_json)
+    except EOFError:  # Ctrl-D at a prompt we did not expect to end
+        return end_with_error("bad_input", "The input ended (Ctrl-D) before an answer was given; nothing was done.",
+                              EXIT_USAGE, as_json)
+    except KeyboardInterrupt:  # outside an operation (e.g. a long `runs show`): just stop
+        return end_cancelled(argv, as_json)
+    except BrokenPipeError:  # `runs show ... | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except Exception as exc:
+        # A fault of ours: the traceback is for the bug report, the JSON object is still owed.
+        if as_json and not json_emitted():
+            end_with_error("internal", f"An internal error stopped the command ({type(exc).__name__}); "
+                                       "please report it with the traceback below.", EXIT_FAILED, True)
+        raise
+
