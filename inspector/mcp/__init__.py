@@ -3,20 +3,40 @@
 from .cancel import CancelSignal
 from .client import HANDSHAKE_VERSIONS, MAX_PAGES, McpClient
 from .clock import Clock, FakeClock, MonotonicClock
-from .deadline import DEFAULT_BUDGET_SECONDS, MINIMUM_LEG_SECONDS, BudgetExhausted, OperationDeadline, parse_budget
+from .deadline import (
+                       DEFAULT_BUDGET_SECONDS,
+                       MINIMUM_LEG_SECONDS,
+                       BudgetExhausted,
+                       BudgetReading,
+                       BudgetVerdict,
+                       OperationDeadline,
+                       parse_budget,
+                       read_budget,
+)
 from .errors import ERROR_CODES, ErrorKind, McpTransportError
-from .reports import (FanOut, LegFinished, LegOutcome, LegStarted, NullObserver, OperationFinished,
-                      OperationObserver, OperationRecorder, OperationStarted, ProgressSeen)
+from .reports import (
+    FanOut,
+    LegFinished,
+    LegOutcome,
+    LegStarted,
+    NullObserver,
+    OperationFinished,
+    OperationObserver,
+    OperationRecorder,
+    OperationStarted,
+    ProgressSeen,
+)
 from .results import PingResult, ToolArgument, ToolCallResult, ToolCatalogue, tool_arguments
 from .server import InvalidServerError, ServerEndpoint, public_url
 from .server_requests import ServerRequestSeen
 from .transport import MAX_BODY_BYTES
 
 __all__ = [
-    "BudgetExhausted", "CancelSignal", "FanOut", "Clock", "DEFAULT_BUDGET_SECONDS", "ERROR_CODES", "ErrorKind",
+    "BudgetExhausted", "BudgetReading", "BudgetVerdict", "CancelSignal", "FanOut", "Clock", "DEFAULT_BUDGET_SECONDS",
+    "ERROR_CODES", "ErrorKind",
     "FakeClock", "HANDSHAKE_VERSIONS", "InvalidServerError", "LegFinished", "LegOutcome", "LegStarted",
     "MAX_BODY_BYTES", "MAX_PAGES", "MINIMUM_LEG_SECONDS", "McpClient", "McpTransportError",
     "MonotonicClock", "NullObserver", "OperationDeadline", "OperationFinished", "OperationObserver",
     "OperationRecorder", "OperationStarted", "PingResult", "ProgressSeen", "ServerEndpoint", "ServerRequestSeen",
-    "ToolArgument", "ToolCallResult", "ToolCatalogue", "parse_budget", "public_url", "tool_arguments",
+    "ToolArgument", "ToolCallResult", "ToolCatalogue", "parse_budget", "public_url", "read_budget", "tool_arguments",
 ]

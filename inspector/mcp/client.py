@@ -18,7 +18,7 @@ from .reports import NullObserver, OperationFinished, OperationObserver, Operati
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint
 from .server_requests import declined_sentence
-from .transport import OutgoingMessage, LegTransport, Session, SessionGone, message_headers, new_http_client
+from .transport import LegTransport, OutgoingMessage, Session, SessionGone, message_headers, new_http_client
 
 T = TypeVar("T")
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from inspector.cli import file_to_open, main
+from inspector.cli import main
+from inspector.cli.app import file_to_open
 from inspector.gui.main_window import MainWindow
 from inspector.store import RunStore
 from inspector.transfer import export
