@@ -13,14 +13,35 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence, QResizeEvent, QShortcut
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QMessageBox, QPushButton, QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from inspector.i18n import _, ngettext
 from inspector.runs import RUN_SOURCES, StepKind
 from inspector.store import RunRecord, RunStore, UnknownRunError
-from inspector.store.browse import (RunFilter, StepFilter, data_version, delete_runs, find_in_timeline,
-                                    servers_with_runs, step_in_full)
+from inspector.store.browse import (
+    RunFilter,
+    StepFilter,
+    data_version,
+    delete_runs,
+    find_in_timeline,
+    servers_with_runs,
+    step_in_full,
+)
 
 from .dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job
 from .models.runs import RunListModel, source_word
@@ -195,7 +216,7 @@ class RunsTab(QWidget):
         theader = self.timeline_view.horizontalHeader()
         theader.setAccessibleName(_("Timeline columns"))
         theader.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in zip(range(len(TIMELINE_COLUMNS)), (94, 52, 64, 48, 68, 100, 260, 170)):
+        for column, width in enumerate((94, 52, 64, 48, 68, 100, 260, 170)):
             self.timeline_view.setColumnWidth(column, width)
         # The details take what room there is; the waterfall keeps its width, so it is always in view.
         theader.setStretchLastSection(False)

@@ -93,8 +93,8 @@ def list_runs(store: RunStore, where: RunFilter = RunFilter(), order: str = "sta
               descending: bool = True, limit: int | None = None) -> list[RunRecord]:
     """The runs ``where`` selects, with their step counts, in ``order`` (newest first by default)."""
     clauses, params = _run_clauses(where)
-    sql = (f"SELECT runs.id, uid, title, source, server, status, started_at, finished_at, origin,"
-           f" (SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id) AS step_count FROM runs")
+    sql = ("SELECT runs.id, uid, title, source, server, status, started_at, finished_at, origin,"
+           " (SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id) AS step_count FROM runs")
     if clauses:
         sql += " WHERE " + " AND ".join(clauses)
     direction = "DESC" if descending else "ASC"

@@ -8,8 +8,14 @@ import pytest
 from PySide6.QtCore import Qt
 
 from inspector.gui.models.runs import RunIdRole, RunListModel
-from inspector.gui.models.timeline import (COLUMNS, OUTCOME_COLUMN, WATERFALL_COLUMN, OutcomeRole, TimelineModel,
-                                           WaterfallRole)
+from inspector.gui.models.timeline import (
+    COLUMNS,
+    OUTCOME_COLUMN,
+    WATERFALL_COLUMN,
+    OutcomeRole,
+    TimelineModel,
+    WaterfallRole,
+)
 from inspector.gui.outcomes import CANCELLED_COLOUR, FAILED_COLOUR, OK_COLOUR
 from inspector.store import RunStore
 from inspector.store.browse import RunFilter, StepFilter

@@ -45,31 +45,32 @@ def test_screenshot_mixed_outcomes_and_the_cancelled_step(qtbot, make_window) ->
     assert QImage(str(path)).width() >= 1400
 
 
+TRACE = "5b8efff798038103d269b633813fc60c"
 OTLP = {"resourceSpans": [{"resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "agent"}}]},
     "scopeSpans": [{"scope": {"name": "someone-elses-agent"}, "spans": [
-        {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174", "name": "invoke_agent",
+        {"traceId": TRACE, "spanId": "eee19b7ec3c1b174", "name": "invoke_agent",
          "kind": 1, "startTimeUnixNano": "1764580443000000000", "endTimeUnixNano": "1764580449000000000",
          "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "invoke_agent"}}]},
-        {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b175", "parentSpanId": "eee19b7ec3c1b174",
+        {"traceId": TRACE, "spanId": "eee19b7ec3c1b175", "parentSpanId": "eee19b7ec3c1b174",
          "name": "chat gpt-4o", "kind": 3, "startTimeUnixNano": "1764580443100000000",
          "endTimeUnixNano": "1764580443900000000",
          "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
                         {"key": "gen_ai.request.model", "value": {"stringValue": "gpt-4o"}}]},
-        {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b176", "parentSpanId": "eee19b7ec3c1b174",
+        {"traceId": TRACE, "spanId": "eee19b7ec3c1b176", "parentSpanId": "eee19b7ec3c1b174",
          "name": "execute_tool get_weather", "kind": 1, "startTimeUnixNano": "1764580444000000000",
          "endTimeUnixNano": "1764580444600000000",
          "attributes": [{"key": "gen_ai.tool.name", "value": {"stringValue": "get_weather"}},
                         {"key": "gen_ai.tool.call.result", "value": {"stringValue": "12 °C, rain"}}]},
-        {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b177", "parentSpanId": "eee19b7ec3c1b174",
+        {"traceId": TRACE, "spanId": "eee19b7ec3c1b177", "parentSpanId": "eee19b7ec3c1b174",
          "name": "execute_tool book_table", "kind": 1, "startTimeUnixNano": "1764580444700000000",
          "endTimeUnixNano": "1764580446000000000", "status": {"code": 2, "message": "the restaurant said no"},
          "attributes": [{"key": "gen_ai.tool.name", "value": {"stringValue": "book_table"}}]},
-        {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b178", "parentSpanId": "eee19b7ec3c1b174",
+        {"traceId": TRACE, "spanId": "eee19b7ec3c1b178", "parentSpanId": "eee19b7ec3c1b174",
          "name": "execute_tool send_sms", "kind": 1, "startTimeUnixNano": "1764580446100000000",
          "endTimeUnixNano": "1764580448000000000",
          "attributes": [{"key": "gen_ai.tool.name", "value": {"stringValue": "send_sms"}},
                         {"key": "error.type", "value": {"stringValue": "cancelled"}}]},
-        {"traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b179", "parentSpanId": "eee19b7ec3c1b174",
+        {"traceId": TRACE, "spanId": "eee19b7ec3c1b179", "parentSpanId": "eee19b7ec3c1b174",
          "name": "execute_tool slow_lookup", "kind": 1, "startTimeUnixNano": "1764580448200000000",
          "attributes": [{"key": "gen_ai.tool.name", "value": {"stringValue": "slow_lookup"}}]}]}]}]}
 

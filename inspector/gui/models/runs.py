@@ -87,7 +87,7 @@ class RunListModel(QAbstractTableModel):
             self._runs = runs
             self.endResetModel()
             return
-        changed = [row for row, (old, new) in enumerate(zip(self._runs, runs)) if old != new]
+        changed = [row for row, (old, new) in enumerate(zip(self._runs, runs, strict=True)) if old != new]
         self._runs = runs
         if changed:
             self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), len(COLUMNS) - 1))

@@ -9,8 +9,17 @@ import pytest
 
 from inspector.runs import RunStep, StepKind
 from inspector.store import RunStore, UnknownRunError
-from inspector.store.browse import (RunFilter, StepFilter, count_timeline, delete_runs, find_in_timeline, list_runs,
-                                    run_span, step_in_full, timeline_page)
+from inspector.store.browse import (
+    RunFilter,
+    StepFilter,
+    count_timeline,
+    delete_runs,
+    find_in_timeline,
+    list_runs,
+    run_span,
+    step_in_full,
+    timeline_page,
+)
 from tests.support.sample_runs import T0, big_run, mixed_run
 
 
