@@ -148,6 +148,10 @@ class RunsTab(QWidget):
             self.run_view.setColumnWidth(column, width)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.run_view.selectionModel().currentRowChanged.connect(self._run_changed)
+        # A new sort order reads the list anew: the selection follows the runs, not the rows.
+        self._before_reset: tuple[list[int], int | None] = ([], None)
+        self.runs.modelAboutToBeReset.connect(self._remember_selection)
+        self.runs.reset_done.connect(lambda: self._reselect(*self._before_reset))
         self.run_view.selectionModel().selectionChanged.connect(lambda *_args: self._update_buttons())
         runs_box = QWidget()
         runs_layout = QVBoxLayout(runs_box)
@@ -317,8 +321,8 @@ class RunsTab(QWidget):
 
     def _reselect(self, run_ids: Sequence[int], current: int | None) -> None:
         selection = self.run_view.selectionModel()
+        current_row = self.runs.ensure_loaded(current) if current is not None else None
         rows = [row for row in (self.runs.row_of(run_id) for run_id in run_ids) if row is not None]
-        current_row = self.runs.row_of(current) if current is not None else None
         if current_row is None:
             if self.timeline.run is not None and self.runs.row_of(self.timeline.run.id) is None:
                 self._show_run(None)
@@ -335,6 +339,10 @@ class RunsTab(QWidget):
         if run is not None:
             self._show_run(run, keep=True)
 
+    def _remember_selection(self) -> None:
+        current = self.current_run()
+        self._before_reset = (self.selected_run_ids(), current.id if current else None)
+
     def selected_run_ids(self) -> list[int]:
         rows = sorted({index.row() for index in self.run_view.selectionModel().selectedRows()})
         return [run.id for run in (self.runs.run(row) for row in rows) if run is not None]
@@ -347,10 +355,10 @@ class RunsTab(QWidget):
         """Select these runs (the first becomes current), clearing filters that hide them."""
         if not run_ids:
             return False
-        if any(self.runs.row_of(run_id) is None for run_id in run_ids):
+        if any(self.runs.ensure_loaded(run_id) is None for run_id in run_ids):
             self.clear_filters()
-            self.runs.refresh()
-        rows = [row for row in (self.runs.row_of(run_id) for run_id in run_ids) if row is not None]
+            self.runs.refresh(reset=True)
+        rows = [row for row in (self.runs.ensure_loaded(run_id) for run_id in run_ids) if row is not None]
         if not rows:
             return False
         selection = self.run_view.selectionModel()

@@ -33,7 +33,7 @@ RUN_ORDERS = {
     "status": "runs.status",
     "source": "runs.source",
     "server": "COALESCE(runs.server, '')",
-    "steps": "step_count",
+    "steps": "(SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id)",
     "duration": "(julianday(runs.finished_at) - julianday(runs.started_at))",
 }
 
@@ -90,8 +90,9 @@ class StepInFull:
 
 
 def list_runs(store: RunStore, where: RunFilter = RunFilter(), order: str = "started",
-              descending: bool = True, limit: int | None = None) -> list[RunRecord]:
-    """The runs ``where`` selects, with their step counts, in ``order`` (newest first by default)."""
+              descending: bool = True, limit: int | None = None, offset: int = 0) -> list[RunRecord]:
+    """The runs ``where`` selects, with their step counts, in ``order`` (newest first by default);
+    ``limit`` runs from ``offset`` on."""
     clauses, params = _run_clauses(where)
     sql = ("SELECT runs.id, uid, title, source, server, status, started_at, finished_at, origin,"
            " (SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id) AS step_count FROM runs")
@@ -99,13 +100,33 @@ def list_runs(store: RunStore, where: RunFilter = RunFilter(), order: str = "sta
         sql += " WHERE " + " AND ".join(clauses)
     direction = "DESC" if descending else "ASC"
     sql += f" ORDER BY {RUN_ORDERS[order]} {direction}, runs.id {direction}"
-    if limit is not None:
-        sql += " LIMIT ?"
-        params.append(limit)
+    if limit is not None or offset:
+        sql += " LIMIT ? OFFSET ?"
+        params.extend([-1 if limit is None else limit, offset])
     return [RunRecord(id=row[0], uid=row[1], title=row[2], source=row[3], server=row[4], status=row[5],
                       started_at=from_stored_time(row[6]), finished_at=from_stored_time(row[7]),
                       origin=row[8], step_count=row[9])
             for row in store.db.conn.execute(sql, params)]
+
+
+def run_ids(store: RunStore, where: RunFilter = RunFilter()) -> list[int]:
+    """The ids of every run ``where`` selects, newest first (for an export of the listed runs)."""
+    clauses, params = _run_clauses(where)
+    sql = "SELECT id FROM runs" + (" WHERE " + " AND ".join(clauses) if clauses else "")
+    return [row[0] for row in store.db.conn.execute(sql + " ORDER BY started_at DESC, id DESC", params)]
+
+
+def run_position(store: RunStore, run_id: int, where: RunFilter = RunFilter(), order: str = "started",
+                 descending: bool = True) -> int | None:
+    """Where a run stands in the list ``where`` and ``order`` make (0 is the first), or ``None``
+    when the filter leaves it out."""
+    clauses, params = _run_clauses(where)
+    direction = "DESC" if descending else "ASC"
+    sql = (f"SELECT position FROM (SELECT runs.id AS run_id, row_number() OVER (ORDER BY {RUN_ORDERS[order]}"
+           f" {direction}, runs.id {direction}) - 1 AS position"
+           " FROM runs" + (" WHERE " + " AND ".join(clauses) if clauses else "") + ") WHERE run_id = ?")
+    row = store.db.conn.execute(sql, (*params, run_id)).fetchone()
+    return None if row is None else int(row[0])
 
 
 def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
@@ -334,5 +355,6 @@ def payload_json(text: str) -> Any:
 
 
 __all__ = ["RUN_ORDERS", "RunFilter", "StepFilter", "StepInFull", "TimelineRow", "count_timeline", "data_version",
-           "delete_runs", "find_in_timeline", "list_runs", "payload_json", "run_span", "servers_with_runs",
+           "delete_runs", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position", "run_span",
+           "servers_with_runs",
            "step_in_full", "timeline_page"]

@@ -135,3 +135,33 @@ def test_the_waterfall_cell_speaks_what_it_draws(store: RunStore) -> None:
     assert model.index(4, WATERFALL_COLUMN).data() is None  # a picture, no text drawn over it
     assert model.index(4, WATERFALL_COLUMN).data(Qt.ItemDataRole.AccessibleTextRole) == \
         "starts at 1.2 s of 5.7 s, lasts 4.1 s"
+
+
+def many_runs(store: RunStore, count: int) -> list[int]:
+    """``count`` small runs, one a minute apart (written in one transaction)."""
+    from datetime import timedelta
+
+    from tests.support.sample_runs import T0
+
+    with store.transaction():
+        return [store.insert_run(f"run {n}", "imported", None, T0 + timedelta(minutes=n), None, "ok", None,
+                                 finished_at=T0 + timedelta(minutes=n, seconds=1)) for n in range(count)]
+
+
+def test_the_run_list_reads_runs_in_pages_and_finds_one_far_down(qtmodeltester, store: RunStore) -> None:
+    ids = many_runs(store, 1_234)
+    model = RunListModel(store, page_size=100)
+    model.refresh(reset=True)
+    assert model.rowCount() == 100 and model.canFetchMore()
+    model.fetchMore()
+    assert model.rowCount() == 200 and model.run(0).id == ids[-1]  # newest first
+    qtmodeltester.check(model)  # fetches more itself; attached from here on: the loads below are checked too
+    assert model.canFetchMore()
+    oldest = model.ensure_loaded(ids[0])
+    assert oldest == 1_233 and model.run(oldest).id == ids[0] and not model.canFetchMore()
+    assert len(model.run_ids()) == 1_234  # the listed runs, loaded or not (for an export)
+    model.sort(0, Qt.SortOrder.AscendingOrder)
+    assert model.rowCount() < 1_234 and model.run(0).id == ids[0]  # read anew in the new order
+    model.set_filter(RunFilter(text="run 12"))  # run 12 and run 120..129 and run 1200..1233
+    assert model.rowCount() == 1 + 10 + 34
+    assert model.ensure_loaded(ids[5]) is None

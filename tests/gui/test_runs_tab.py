@@ -412,3 +412,19 @@ def test_every_control_of_the_runs_tab_has_an_accessible_name(qtbot, make_window
     # Pictures speak: the status icon and the outcome cell say their word.
     assert tab.runs.index(0, 3).data(Qt.ItemDataRole.AccessibleTextRole) == "cancelled"
     assert tab.timeline.index(4, OUTCOME_COLUMN).data(Qt.ItemDataRole.AccessibleTextRole) == "cancelled"
+
+
+def test_an_old_run_far_down_a_long_list_is_selected_and_a_sort_keeps_the_selection(qtbot, make_window) -> None:
+    from tests.gui.test_runs_models import many_runs
+
+    with RunStore.open(resolve_db_path()) as store:
+        ids = many_runs(store, 1_500)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() > 0)
+    assert tab.runs.rowCount() < 1_500  # read in pages
+    assert tab.select_runs([ids[3]])  # the fourth oldest: far down the list
+    assert tab.current_run().id == ids[3] and tab.selected_run_ids() == [ids[3]]
+    tab.run_view.sortByColumn(2, Qt.SortOrder.AscendingOrder)  # by title
+    assert tab.current_run() is not None and tab.current_run().id == ids[3]
+    assert tab.selected_run_ids() == [ids[3]] and tab.timeline.run.id == ids[3]

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from inspector.i18n import _
 from inspector.store import RunRecord, RunStore
-from inspector.store.browse import RunFilter, list_runs
+from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
 
 from ..outcomes import outcome_colour, outcome_icon, outcome_word
 from ..plain_text import cell_text, plain_tooltip
@@ -25,6 +25,8 @@ Index = QModelIndex | QPersistentModelIndex
 #: Columns: their key (also the sort order of the store) and heading.
 COLUMNS = ("id", "started", "title", "status", "source", "server", "steps", "duration")
 STATUS_COLUMN = COLUMNS.index("status")
+#: Runs read at a time.
+PAGE_SIZE = 500
 
 
 def headings() -> tuple[str, ...]:
@@ -60,16 +62,25 @@ def run_duration(run: RunRecord) -> float | None:
 
 
 class RunListModel(QAbstractTableModel):
-    """One row per stored run the filter selects."""
+    """One row per stored run the filter selects, read :data:`PAGE_SIZE` at a time as the view
+    scrolls (``canFetchMore``/``fetchMore``): a database of a million runs lists at once."""
 
-    def __init__(self, store: RunStore) -> None:
+    #: The list was read anew (a filter, a sort order, another shape) and the reset is over:
+    #: a good moment to select runs again (rows may be read for that).
+    reset_done = Signal()
+
+    def __init__(self, store: RunStore, page_size: int = PAGE_SIZE) -> None:
         super().__init__()
         self.store = store
+        self.page_size = page_size
         self.filter = RunFilter()
         self.order = "started"
         self.descending = True
         self._runs: list[RunRecord] = []
-        #: How many times the list was read from the database (tests and benchmarks look).
+        self._rows: dict[int, int] = {}
+        self._has_more = False
+        self._resetting = False
+        #: How many times runs were read from the database (tests and benchmarks look).
         self.reads = 0
 
     # -- what it shows -------------------------------------------------------------------------
@@ -78,31 +89,77 @@ class RunListModel(QAbstractTableModel):
         self.filter = where
         self.refresh(reset=True)
 
-    def refresh(self, *, reset: bool = False) -> None:
-        """Read the list again; keep rows in place where the runs are the same runs."""
-        runs = list_runs(self.store, self.filter, self.order, self.descending)
+    def _read(self, limit: int, offset: int = 0) -> tuple[list[RunRecord], bool]:
+        runs = list_runs(self.store, self.filter, self.order, self.descending, limit + 1, offset)
         self.reads += 1
+        return runs[:limit], len(runs) > limit
+
+    def _set(self, runs: list[RunRecord]) -> None:
+        self._runs = runs
+        self._rows = {run.id: row for row, run in enumerate(runs)}
+
+    def refresh(self, *, reset: bool = False) -> None:
+        """Read the loaded part of the list again; keep rows in place where the runs are the same."""
+        runs, self._has_more = self._read(self.page_size if reset else max(len(self._runs), self.page_size))
         if reset or [run.id for run in runs] != [run.id for run in self._runs]:
             self.beginResetModel()
-            self._runs = runs
-            self.endResetModel()
+            self._set(runs)
+            # No rows are inserted while the reset is being announced (a listener asking for more
+            # then gets them on its next ask): one structural change at a time.
+            self._resetting = True
+            try:
+                self.endResetModel()
+            finally:
+                self._resetting = False
+            self.reset_done.emit()
             return
         changed = [row for row, (old, new) in enumerate(zip(self._runs, runs, strict=True)) if old != new]
-        self._runs = runs
+        self._set(runs)
         if changed:
             self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), len(COLUMNS) - 1))
+
+    def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802, B008
+        return not parent.isValid() and self._has_more
+
+    def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: N802, B008
+        if parent.isValid() or not self._has_more or self._resetting:
+            return
+        self._load(self.page_size)
+
+    def _load(self, count: int) -> None:
+        more, self._has_more = self._read(count, len(self._runs))
+        if not more:
+            self._has_more = False
+            return
+        self.beginInsertRows(QModelIndex(), len(self._runs), len(self._runs) + len(more) - 1)
+        self._set(self._runs + more)
+        self.endInsertRows()
+
+    def ensure_loaded(self, run_id: int) -> int | None:
+        """The row of a run, reading the list up to it if it is further down; ``None`` when the
+        filter leaves it out."""
+        row = self._rows.get(run_id)
+        if row is not None:
+            return row
+        if not self._has_more:
+            return None
+        position = run_position(self.store, run_id, self.filter, self.order, self.descending)
+        if position is None:
+            return None
+        if position >= len(self._runs):
+            self._load(position + 1 - len(self._runs) + self.page_size)
+        return self._rows.get(run_id)
 
     def run(self, row: int) -> RunRecord | None:
         return self._runs[row] if 0 <= row < len(self._runs) else None
 
     def row_of(self, run_id: int) -> int | None:
-        for row, run in enumerate(self._runs):
-            if run.id == run_id:
-                return row
-        return None
+        """The row of a run among those loaded."""
+        return self._rows.get(run_id)
 
     def run_ids(self) -> list[int]:
-        return [run.id for run in self._runs]
+        """Every run the filter selects (loaded or not)."""
+        return run_ids(self.store, self.filter)
 
     # -- Qt's model interface -----------------------------------------------------------------
 
@@ -164,21 +221,12 @@ class RunListModel(QAbstractTableModel):
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(COLUMNS):
             return
-        self.layoutAboutToBeChanged.emit()
-        old = self._runs
-        self.order, self.descending = COLUMNS[column], order == Qt.SortOrder.DescendingOrder
-        self._runs = list_runs(self.store, self.filter, self.order, self.descending)
-        self.reads += 1
-        if sorted(run.id for run in old) == sorted(run.id for run in self._runs):
-            position = {run.id: row for row, run in enumerate(self._runs)}
-            persistent = self.persistentIndexList()
-            self.changePersistentIndexList(persistent, [
-                self.index(position[old[index.row()].id], index.column()) if index.row() < len(old)
-                else QModelIndex() for index in persistent])
-        else:
-            self.changePersistentIndexList(self.persistentIndexList(),
-                                           [QModelIndex()] * len(self.persistentIndexList()))
-        self.layoutChanged.emit()
+        wanted = (COLUMNS[column], order == Qt.SortOrder.DescendingOrder)
+        if wanted == (self.order, self.descending) and self._runs:
+            return  # Qt asks twice for one click (the header's signal, then sortByColumn)
+        self.order, self.descending = wanted
+        # A new order is a new list (SQL sorts it); the view keeps its selection by run id.
+        self.refresh(reset=True)
 
 
 __all__ = ["COLUMNS", "RunIdRole", "RunListModel", "StatusRole", "format_duration", "format_started",

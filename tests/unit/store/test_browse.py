@@ -99,3 +99,16 @@ def test_delete_runs_removes_steps_and_legs_and_keeps_a_running_run(store: RunSt
     assert [run.id for run in list_runs(store)] == [running]
     assert store.db.conn.execute("SELECT COUNT(*) FROM steps").fetchone()[0] == 0
     assert store.db.conn.execute("SELECT COUNT(*) FROM legs").fetchone()[0] == 0
+
+
+def test_a_runs_position_in_the_list_follows_filter_and_order(store: RunStore) -> None:
+    from inspector.store.browse import run_ids, run_position
+
+    first = mixed_run(store, "alpha")
+    second = big_run(store, 10, "beta")  # started at T0 as well: the id breaks the tie
+    assert run_position(store, second) == 0 and run_position(store, first) == 1
+    assert run_position(store, first, order="title", descending=False) == 0
+    assert run_position(store, first, order="steps") == 1  # beta has 10 steps, alpha 6
+    assert run_position(store, first, RunFilter(statuses=("ok",))) is None
+    assert run_ids(store) == [second, first]
+    assert [run.id for run in list_runs(store, limit=1, offset=1)] == [first]
