@@ -16,9 +16,10 @@ def run_command(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
         as_json = bool(getattr(args, "json", False))
-        if args.command is None:
-            build_parser().print_help()
-            return EXIT_OK
+        if args.command is None:  # no sub-command: the window
+            from inspector.gui.app import run_window
+
+            return run_window(args.window_db)
         # Imported on demand: `runs show` should not pay for the network stack, nor `call` for more.
         if args.command in OPERATIONS:
             from . import operations

@@ -37,7 +37,11 @@ def _server_options(sub: argparse.ArgumentParser) -> None:
 def build_parser() -> Parser:
     parser = Parser(prog="run-inspector",
                     description="Make, cancel, store and inspect MCP tool calls. Without a subcommand "
-                                "the window opens (once the desktop interface is built).")
+                                "the window opens.")
+    # Its own name: a subcommand's --db (default None) must not hide the window's.
+    parser.add_argument("--db", dest="window_db", metavar="PATH",
+                        help="the run database the window opens (default: RUN_INSPECTOR_DB, else runs.db "
+                             "in the user data folder)")
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
 
     call = commands.add_parser("call", help="call a tool")

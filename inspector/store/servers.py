@@ -79,11 +79,13 @@ class ServerRegistry:
         self._secrets = secrets or NoSecretKeeper()
 
     def save_server(self, url: str, *, name: str | None = None, budget_s: float | None = None,
-                    headers: Mapping[str, str] | None = None, secret: Iterable[str] = ()) -> None:
+                    headers: Mapping[str, str] | None = None, secret: Iterable[str] = (),
+                    replace: bool = False) -> None:
         """Add or update a server. Secret header values go to the keyring, never to the file.
 
         A header is secret when its name says so (``Authorization``, ``X-Api-Key``, ...) or
-        when it is named in ``secret``.
+        when it is named in ``secret``. An update keeps what is not given, unless ``replace``
+        (an edit in the window): then the server has exactly these settings.
         """
         marked = {header.lower() for header in secret}
         settings = []
@@ -93,6 +95,12 @@ class ServerRegistry:
                 settings.append({"name": header, "secret": True})
             else:
                 settings.append({"name": header, "secret": False, "value": value})
+        if replace:
+            self._write(
+                "INSERT INTO servers (url, name, budget_s, headers) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT(url) DO UPDATE SET name = excluded.name, budget_s = excluded.budget_s,"
+                " headers = excluded.headers", (url, name, budget_s, json.dumps(settings)))
+            return
         self._write(
             "INSERT INTO servers (url, name, budget_s, headers) VALUES (?, ?, ?, ?)"
             " ON CONFLICT(url) DO UPDATE SET name = COALESCE(excluded.name, servers.name),"
@@ -111,6 +119,17 @@ class ServerRegistry:
             return None
         headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value")) for h in json.loads(row[3]))
         return ServerSettings(row[0], row[1], row[2], headers)
+
+    def remove_server(self, url: str) -> None:
+        """Forget a server and its health (its runs stay stored)."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            self._conn.execute("DELETE FROM servers WHERE url = ?", (url,))
+            self._conn.execute("DELETE FROM server_health WHERE url = ?", (url,))
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
 
     def headers_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> dict[str, str]:
         """The headers to send: stored values, secrets from the keyring or from ``ask(name)``."""

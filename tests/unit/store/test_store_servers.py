@@ -108,3 +108,27 @@ def test_tool_errors_are_a_fourth_count_and_still_contact(tmp_path: Path) -> Non
         # The server answered: a tool error is contact, with its latency.
         assert server.last_contact_at is not None and server.last_latency_ms == 30.0
         assert server.to_dict()["tool_errors"] == 2 and server.to_dict()["ok"] == 0
+
+
+def test_a_removed_server_is_forgotten_but_its_runs_stay(tmp_path: Path) -> None:
+    with RunStore.open(tmp_path / "runs.db") as store:
+        registry = ServerRegistry(store.db)
+        url = "http://127.0.0.1:9/mcp"
+        registry.save_server(url, name="gone soon")
+        registry.record_operation(url, "ok", 3.0)
+        run_id = store.start_run("tools/call echo", "live", url)
+        registry.remove_server(url)
+        assert registry.get(url) is None and registry.all() == []
+        assert store.get_run(run_id).server == url
+
+
+def test_a_replacing_save_sets_exactly_the_given_settings(tmp_path: Path) -> None:
+    with RunStore.open(tmp_path / "runs.db") as store:
+        registry = ServerRegistry(store.db)
+        url = "http://127.0.0.1:9/mcp"
+        registry.save_server(url, name="named", budget_s=7, headers={"X-Team": "a"})
+        registry.save_server(url, headers={})  # a plain update keeps what is not given
+        assert registry.get(url).name == "named" and registry.get(url).budget_s == 7
+        registry.save_server(url, name=None, budget_s=None, headers={}, replace=True)
+        server = registry.get(url)
+        assert (server.name, server.budget_s, server.headers) == (None, None, ())

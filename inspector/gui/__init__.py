@@ -1,0 +1,1 @@
+"""The desktop window of Run Inspector: the only package that imports Qt."""

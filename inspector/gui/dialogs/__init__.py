@@ -1,0 +1,1 @@
+"""Dialogs: a server's settings, the application's settings."""

@@ -1,0 +1,205 @@
+"""Add or edit a server: URL, display name, headers (each may be marked secret), budget.
+
+Bad input is refused in the dialog, next to what was typed; a secret value is shown as dots.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.i18n import _
+from inspector.mcp import InvalidServerError, ServerEndpoint, public_url
+from inspector.store.secrets import is_secret_header
+
+
+@dataclass
+class ServerSettings:
+    """What the dialog produced."""
+
+    url: str
+    name: str | None
+    budget_s: float | None
+    headers: dict[str, str] = field(default_factory=dict)
+    secret: set[str] = field(default_factory=set)
+
+
+def _error_label() -> QLabel:
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    label.setStyleSheet("color: #B84A00;")
+    label.hide()
+    return label
+
+
+class HeaderRow(QWidget):
+    """Name, value (dots when secret), the secret mark, and Remove."""
+
+    def __init__(self, name: str = "", value: str = "", secret: bool = False) -> None:
+        super().__init__()
+        self.name = QLineEdit(name)
+        self.name.setPlaceholderText(_("Header name"))
+        self.name.setAccessibleName(_("Header name"))
+        self.value = QLineEdit(value)
+        self.value.setPlaceholderText(_("value"))
+        self.value.setAccessibleName(_("Header value"))
+        self.secret = QCheckBox(_("secret"))
+        self.secret.setToolTip(_("A secret value is never shown, logged, exported or stored in the database."))
+        self.secret.toggled.connect(self._masked)
+        self.secret.setChecked(secret or is_secret_header(name))
+        self.name.textEdited.connect(lambda text: self.secret.setChecked(True) if is_secret_header(text) else None)
+        self.remove = QPushButton(_("Remove"))
+        self.remove.setAccessibleName(_("Remove this header"))
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.name, 2)
+        layout.addWidget(self.value, 3)
+        layout.addWidget(self.secret)
+        layout.addWidget(self.remove)
+        self._masked(self.secret.isChecked())
+
+    def _masked(self, secret: bool) -> None:
+        self.value.setEchoMode(QLineEdit.EchoMode.Password if secret else QLineEdit.EchoMode.Normal)
+
+
+class ServerDialog(QDialog):
+    """The server's settings. ``result_settings`` is set when OK was accepted."""
+
+    def __init__(self, parent: QWidget | None = None, *, url: str = "", name: str | None = None,
+                 budget_s: float | None = None, headers: list[tuple[str, str, bool]] | None = None,
+                 secrets_kept: bool = False) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_("Edit server") if url else _("Add server"))
+        self.result_settings: ServerSettings | None = None
+        self.url = QLineEdit(url)
+        self.url.setPlaceholderText("http://127.0.0.1:8000/mcp")
+        self.url.setAccessibleName(_("Server URL"))
+        self.url_error = _error_label()
+        self.name = QLineEdit(name or "")
+        self.name.setAccessibleName(_("Display name"))
+        self.budget = QLineEdit("" if budget_s is None else f"{budget_s:g}")
+        self.budget.setPlaceholderText(_("default"))
+        self.budget.setAccessibleName(_("Budget in seconds"))
+        self.budget_error = _error_label()
+        self.header_rows: list[HeaderRow] = []
+        self.headers_box = QVBoxLayout()
+        self.headers_box.setContentsMargins(0, 0, 0, 0)
+        for header, value, secret in headers or []:
+            self.add_header(header, value, secret)
+        add = QPushButton(_("Add header"))
+        add.clicked.connect(lambda: self.add_header())
+        self.header_error = _error_label()
+        keep_note = QLabel(_("Secret values are kept in the system keyring.") if secrets_kept else
+                           _("No system keyring is available: secret values are kept only until "
+                             "Run Inspector quits."))
+        keep_note.setWordWrap(True)
+        keep_note.setEnabled(False)
+        form = QFormLayout()
+        url_column = QVBoxLayout()
+        url_column.addWidget(self.url)
+        url_column.addWidget(self.url_error)
+        form.addRow(_("URL"), url_column)
+        form.addRow(_("Name"), self.name)
+        budget_column = QVBoxLayout()
+        budget_column.addWidget(self.budget)
+        budget_column.addWidget(self.budget_error)
+        form.addRow(_("Budget (s)"), budget_column)
+        headers_column = QVBoxLayout()
+        headers_column.addLayout(self.headers_box)
+        headers_column.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
+        headers_column.addWidget(self.header_error)
+        headers_column.addWidget(keep_note)
+        form.addRow(_("Headers"), headers_column)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        self.resize(560, self.sizeHint().height())
+
+    def add_header(self, name: str = "", value: str = "", secret: bool = False) -> HeaderRow:
+        row = HeaderRow(name, value, secret)
+        row.remove.clicked.connect(lambda: self._remove_header(row))
+        self.header_rows.append(row)
+        self.headers_box.addWidget(row)
+        return row
+
+    def _remove_header(self, row: HeaderRow) -> None:
+        self.header_rows.remove(row)
+        self.headers_box.removeWidget(row)
+        row.deleteLater()
+
+    def settings(self) -> ServerSettings | None:
+        """What was typed, checked; ``None`` after showing what is wrong where it was typed."""
+        for label in (self.url_error, self.budget_error, self.header_error):
+            label.hide()
+        ok = True
+        headers: dict[str, str] = {}
+        secret: set[str] = set()
+        for row in self.header_rows:
+            name, value = row.name.text().strip(), row.value.text()
+            if not name and not value:
+                continue
+            if not name:
+                self._show(self.header_error, _("A header needs a name (a value alone cannot be sent)."))
+                ok = False
+                continue
+            if ":" in name:
+                # "Name: value" typed into the name field: say where each part goes (never echo it).
+                self._show(self.header_error, _("Type the header's name and its value in their own fields, "
+                                                "without the colon."))
+                ok = False
+                continue
+            headers[name] = value.strip()
+            if row.secret.isChecked():
+                secret.add(name)
+        url = self.url.text().strip()
+        try:
+            ServerEndpoint(url, headers=headers)
+        except InvalidServerError as exc:
+            target = self.header_error if "header" in str(exc) else self.url_error
+            self._show(target, _("{problem}.").format(problem=str(exc)[:1].upper() + str(exc)[1:]))
+            ok = False
+        budget = None
+        text = self.budget.text().strip()
+        if text:
+            try:
+                budget = float(text)
+            except ValueError:
+                budget = math.nan
+            if not math.isfinite(budget) or budget <= 0:
+                self._show(self.budget_error, _("The budget must be a positive number of seconds, e.g. 20."))
+                ok = False
+        if not ok:
+            return None
+        return ServerSettings(public_url(url), self.name.text().strip() or None, budget, headers, secret)
+
+    def _show(self, label: QLabel, text: str) -> None:
+        label.setText(text)
+        label.show()
+
+    def accept(self) -> None:  # noqa: D102
+        settings = self.settings()
+        if settings is None:
+            return
+        self.result_settings = settings
+        super().accept()
+
+
+__all__ = ["HeaderRow", "ServerDialog", "ServerSettings"]

@@ -1,0 +1,103 @@
+"""The application's settings: default budget (with the reference's rules), demo autostart, database."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.i18n import _
+from inspector.mcp import DEFAULT_BUDGET_SECONDS, MINIMUM_LEG_SECONDS
+
+from ..settings import AppSettings
+
+
+class SettingsDialog(QDialog):
+    """Edits :class:`AppSettings`; nothing is saved unless every field is valid."""
+
+    def __init__(self, settings: AppSettings, current_database: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_("Settings"))
+        self._settings = settings
+        self.budget = QLineEdit(f"{settings.default_budget_s:g}")
+        self.budget.setAccessibleName(_("Default budget in seconds"))
+        rules = QLabel(_(
+            "The budget is the time one whole operation may take (default {default} s): the handshake and "
+            "the request spend it in order. Each request is granted what is left, rounded up to whole "
+            "seconds and never less than {floor} s; once nothing is left, the next request is not sent. "
+            "An empty or non-positive value means {default} s; there is no upper limit.").format(
+                default=f"{DEFAULT_BUDGET_SECONDS:g}", floor=MINIMUM_LEG_SECONDS))
+        rules.setWordWrap(True)
+        rules.setEnabled(False)
+        self.budget_error = QLabel()
+        self.budget_error.setStyleSheet("color: #B84A00;")
+        self.budget_error.hide()
+        self.demo = QCheckBox(_("Start the demo server when no server is configured"))
+        self.demo.setChecked(settings.demo_autostart)
+        self.database = QLineEdit(settings.database_path)
+        self.database.setPlaceholderText(current_database)
+        self.database.setAccessibleName(_("Run database file"))
+        browse = QPushButton(_("Choose…"))
+        browse.setAccessibleName(_("Choose the run database file"))
+        browse.clicked.connect(self._browse)
+        database_row = QHBoxLayout()
+        database_row.addWidget(self.database, 1)
+        database_row.addWidget(browse)
+        database_note = QLabel(_("A new database location takes effect the next time Run Inspector starts."))
+        database_note.setWordWrap(True)
+        database_note.setEnabled(False)
+        form = QFormLayout()
+        budget_column = QVBoxLayout()
+        budget_column.addWidget(self.budget)
+        budget_column.addWidget(self.budget_error)
+        budget_column.addWidget(rules)
+        form.addRow(_("Default budget (s)"), budget_column)
+        form.addRow(_("Demo server"), self.demo)
+        database_column = QVBoxLayout()
+        database_column.addLayout(database_row)
+        database_column.addWidget(database_note)
+        form.addRow(_("Run database"), database_column)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        self.resize(560, self.sizeHint().height())
+
+    def _browse(self) -> None:
+        path, _filter = QFileDialog.getSaveFileName(self, _("Run database"), self.database.text(),
+                                                    _("SQLite databases (*.db *.sqlite)"),
+                                                    options=QFileDialog.Option.DontConfirmOverwrite)
+        if path:
+            self.database.setText(path)
+
+    def accept(self) -> None:  # noqa: D102
+        text = self.budget.text().strip()
+        try:
+            budget = float(text)
+        except ValueError:
+            budget = math.nan
+        if not math.isfinite(budget) or budget <= 0:
+            self.budget_error.setText(_("The budget must be a positive number of seconds, e.g. 20."))
+            self.budget_error.setTextFormat(Qt.TextFormat.PlainText)
+            self.budget_error.show()
+            return
+        self._settings.default_budget_s = max(budget, float(MINIMUM_LEG_SECONDS))
+        self._settings.demo_autostart = self.demo.isChecked()
+        self._settings.database_path = self.database.text().strip()
+        self._settings.sync()
+        super().accept()

@@ -1,0 +1,384 @@
+"""The operations engine: one worker thread owns an asyncio loop; each operation is a task on it.
+
+The GUI submits an operation and gets an :class:`OperationTask` (the task-state object of
+Orange3's pattern): the client's reports arrive on the worker thread, cross to the GUI thread
+through queued signals, update the task's :class:`BarState`, and are re-emitted there. Cancel,
+called on the GUI thread, fires the operation's own :class:`CancelSignal` at once. Every
+operation is stored as a run exactly as the command line stores it, by the worker (the GUI
+thread never waits on the disk for it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+
+from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
+from inspector.i18n import _
+from inspector.mcp import (
+    CancelSignal,
+    LegFinished,
+    LegStarted,
+    McpClient,
+    NullObserver,
+    OperationFinished,
+    OperationStarted,
+    ProgressSeen,
+    ServerEndpoint,
+    parse_budget,
+    public_url,
+)
+from inspector.store import RunStore, ServerRegistry, StoreError
+
+from .widgets.budget_state import BarState, ProgressMark, ending_for
+
+#: Housekeeping after quitting (cancel notices, session ends) gets at most this long.
+SHUTDOWN_BOUND_S = 1.0
+KINDS = ("call", "list", "ping")
+
+
+@dataclass(frozen=True)
+class OperationOutcome:
+    """How an operation ended, as the window needs it."""
+
+    record: OperationRecord | None
+    run_id: int | None
+    #: Why the run could not be stored (completely), or None.
+    store_problem: str | None = None
+    #: An unexpected failure inside the engine (a bug): the sentence to show.
+    internal_error: str | None = None
+
+    @property
+    def status(self) -> str:
+        if self.record is None:
+            return "failed"
+        return self.record.status
+
+
+class _Reports(QObject):
+    """Carries reports from the worker thread to the GUI thread (queued signals)."""
+
+    started = Signal(object, float)
+    leg_started = Signal(object, float)
+    leg_finished = Signal(object, float)
+    progress = Signal(object, float)
+    finished = Signal(object, float)
+    done = Signal(object)
+
+
+class _Observer(NullObserver):
+    """The client's observer for one operation: runs on the worker, emits with the time seen."""
+
+    def __init__(self, reports: _Reports) -> None:
+        self._reports = reports
+
+    def operation_started(self, report: OperationStarted) -> None:
+        self._reports.started.emit(report, time.monotonic())
+
+    def leg_started(self, report: LegStarted) -> None:
+        self._reports.leg_started.emit(report, time.monotonic())
+
+    def leg_finished(self, report: LegFinished) -> None:
+        self._reports.leg_finished.emit(report, time.monotonic())
+
+    def progress(self, report: ProgressSeen) -> None:
+        self._reports.progress.emit(report, time.monotonic())
+
+    def operation_finished(self, report: OperationFinished) -> None:
+        self._reports.finished.emit(report, time.monotonic())
+
+
+class OperationTask(QObject):
+    """The state of one operation on the GUI thread; widgets only connect to its signals."""
+
+    #: Something the bar shows changed (a leg started or ended, progress, the end).
+    changed = Signal()
+    #: The operation is over; the outcome is in :attr:`outcome`.
+    finished = Signal(object)
+
+    def __init__(self, number: int, kind: str, title: str, server: ServerEndpoint, budget_s: float,
+                 tool: str | None = None, arguments: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self.number = number
+        self.kind = kind
+        self.title = title
+        self.server = server
+        self.server_url = public_url(server.url)
+        self.tool = tool
+        self.arguments = arguments
+        self.budget_s = budget_s
+        self.cancel_signal = CancelSignal()
+        self.state = BarState(budget_s)
+        #: Monotonic time the operation opened its deadline (set by the first report).
+        self.started_at: float | None = None
+        self.submitted_at = time.monotonic()
+        self.cancel_requested_at: float | None = None
+        self.outcome: OperationOutcome | None = None
+        self.error_kind: str | None = None
+        self._reports = _Reports()
+        queued = Qt.ConnectionType.QueuedConnection
+        self._reports.started.connect(self._on_started, queued)
+        self._reports.leg_started.connect(self._on_leg_started, queued)
+        self._reports.leg_finished.connect(self._on_leg_finished, queued)
+        self._reports.progress.connect(self._on_progress, queued)
+        self._reports.finished.connect(self._on_finished, queued)
+        self._reports.done.connect(self._on_done, queued)
+
+    # -- asked by the GUI --------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.outcome is None
+
+    def cancel(self) -> None:
+        """Cancel now: the worker's task is cancelled through the loop's thread-safe wake-up."""
+        if self.outcome is None and self.cancel_requested_at is None:
+            self.cancel_requested_at = time.monotonic()
+        self.cancel_signal.fire()
+
+    def elapsed_s(self, now: float | None = None) -> float:
+        """Seconds since the operation started (0 before it has)."""
+        if self.started_at is None:
+            return 0.0
+        return (time.monotonic() if now is None else now) - self.started_at
+
+    # -- reports, on the GUI thread ------------------------------------------------------------
+
+    def _on_started(self, report: OperationStarted, at: float) -> None:
+        self.started_at = at
+        self.budget_s = self.state.budget_s = report.budget_s
+        self.changed.emit()
+
+    def _on_leg_started(self, report: LegStarted, at: float) -> None:
+        self.state.leg_started(report.method, report.granted_s, report.offset_s)
+        self.changed.emit()
+
+    def _on_leg_finished(self, report: LegFinished, at: float) -> None:
+        elapsed = None if report.elapsed_ms is None else report.elapsed_ms / 1000
+        self.state.leg_finished(report.method, report.granted_s, elapsed, report.outcome.value,
+                                report.http_status, report.bytes_received, report.error_kind,
+                                now_s=self.elapsed_s(at))
+        self.changed.emit()
+
+    def _on_progress(self, report: ProgressSeen, at: float) -> None:
+        self.state.marks.append(ProgressMark(self.elapsed_s(at), report.progress, report.total, report.message))
+        self.changed.emit()
+
+    def _on_finished(self, report: OperationFinished, at: float) -> None:
+        self.error_kind = None if report.error is None else getattr(report.error.kind, "value", None)
+
+    def _on_done(self, outcome: OperationOutcome) -> None:
+        self.outcome = outcome
+        status = outcome.status
+        reason = None
+        record = outcome.record
+        if status == "failed":
+            if outcome.internal_error:
+                reason = _("internal error")
+            elif record is not None and record.error is None:
+                reason = _("tool error")
+            elif self.error_kind:
+                reason = error_words(self.error_kind)
+        ended = record.latency_ms / 1000 if record is not None else self.elapsed_s()
+        self.state.finish(ended, ending_for(status, self.state.legs, self.error_kind), reason)
+        self.changed.emit()
+        self.finished.emit(outcome)
+
+
+class OperationsEngine(QObject):
+    """Runs operations on one worker thread with its own asyncio loop, and stores each as a run."""
+
+    #: A new operation was submitted (the task is the argument).
+    submitted = Signal(object)
+
+    def __init__(self, db_path: Path | None, *, client_factory: Callable[[], McpClient] = McpClient,
+                 default_budget_s: float | None = None) -> None:
+        super().__init__()
+        self._db_path = db_path
+        self._client_factory = client_factory
+        self.default_budget_s = default_budget_s
+        self._numbers = itertools.count(1)
+        self._tasks: list[OperationTask] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._client: McpClient | None = None
+        self._store: RunStore | None = None
+        self._store_problem: str | None = None
+        self._running: set[asyncio.Task[None]] = set()
+
+    # -- life ------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the worker thread and its loop (returns once the loop runs)."""
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._work, name="run-inspector-operations", daemon=True)
+        self._thread.start()
+        self._ready.wait(10)
+
+    @property
+    def thread(self) -> threading.Thread | None:
+        return self._thread
+
+    def _work(self) -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        self._loop = loop
+        self._client = self._client_factory()
+        if self._db_path is not None:
+            try:
+                self._store = RunStore.open(self._db_path)  # this thread's own connection
+            except StoreError as exc:
+                self._store_problem = str(exc)
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            if self._store is not None:
+                self._store.close()
+            loop.close()
+
+    def shutdown(self, bound_s: float = SHUTDOWN_BOUND_S) -> bool:
+        """Cancel what runs, let housekeeping finish (bounded), stop the loop and the thread.
+
+        Returns True when the thread has ended."""
+        if self._thread is None or self._loop is None:
+            return True
+        for task in self._tasks:
+            if task.running:
+                task.cancel()
+        ended = threading.Event()
+
+        async def wind_down() -> None:
+            try:
+                if self._running:
+                    await asyncio.wait(list(self._running), timeout=bound_s)
+                if self._client is not None:
+                    await self._client.drain(bound_s / 2)
+            finally:
+                ended.set()
+
+        try:
+            asyncio.run_coroutine_threadsafe(wind_down(), self._loop)
+            ended.wait(bound_s * 2 + 0.5)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+        except RuntimeError:  # the loop is already closed
+            pass
+        self._thread.join(bound_s * 2 + 1)
+        alive = self._thread.is_alive()
+        self._thread = None
+        return not alive
+
+    # -- operations ------------------------------------------------------------------------------
+
+    @property
+    def tasks(self) -> list[OperationTask]:
+        return list(self._tasks)
+
+    def running_tasks(self) -> list[OperationTask]:
+        return [task for task in self._tasks if task.running]
+
+    def forget(self, task: OperationTask) -> None:
+        """Drop a finished operation from the list (its run stays stored)."""
+        if not task.running and task in self._tasks:
+            self._tasks.remove(task)
+
+    def call_tool(self, server: ServerEndpoint, tool: str, arguments: dict[str, Any],
+                  budget_s: object = None, *, store: bool = True) -> OperationTask:
+        return self._submit("call", _("tools/call {tool}").format(tool=tool), server, budget_s, store,
+                            tool=tool, arguments=arguments)
+
+    def list_tools(self, server: ServerEndpoint, budget_s: object = None, *, store: bool = True) -> OperationTask:
+        return self._submit("list", _("tools/list"), server, budget_s, store)
+
+    def ping(self, server: ServerEndpoint, budget_s: object = None, *, store: bool = True) -> OperationTask:
+        return self._submit("ping", _("ping"), server, budget_s, store)
+
+    def _submit(self, kind: str, title: str, server: ServerEndpoint, budget_s: object, store: bool,
+                tool: str | None = None, arguments: dict[str, Any] | None = None) -> OperationTask:
+        if self._loop is None:
+            self.start()
+        assert self._loop is not None
+        budget = parse_budget(self.default_budget_s if budget_s is None else budget_s)
+        task = OperationTask(next(self._numbers), kind, title, server, budget, tool, arguments)
+        self._tasks.append(task)
+        self.submitted.emit(task)
+        observer = _Observer(task._reports)
+        self._loop.call_soon_threadsafe(self._begin, task, observer, store)
+        return task
+
+    # -- on the worker thread -------------------------------------------------------------------
+
+    def _begin(self, task: OperationTask, observer: _Observer, store: bool) -> None:
+        running = asyncio.get_running_loop().create_task(self._operate(task, observer, store))
+        self._running.add(running)
+        running.add_done_callback(self._running.discard)
+
+    async def _operate(self, task: OperationTask, observer: _Observer, store: bool) -> None:
+        assert self._client is not None
+        client, server, budget, cancel = self._client, task.server, task.budget_s, task.cancel_signal
+        run_store = self._store if store else None
+        problem = self._store_problem if store else None
+        try:
+            # The same titles and steps as `run-inspector call/tools/ping`.
+            if task.kind == "call":
+                title = f"tools/call {task.tool}"
+            else:
+                title = f"{'tools/list' if task.kind == 'list' else 'ping'} {task.server_url}"
+            run_id, problem = _start_run(run_store, title, task.server_url, problem)
+            if task.kind == "call":
+                record = await execute_tool(client, server, task.tool or "", task.arguments, budget_s=budget,
+                                            cancel=cancel, observer=observer)
+            elif task.kind == "list":
+                record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
+            else:
+                record = await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
+            problem = _finish_run(run_store, run_id, task.server_url, record) or problem
+            outcome = OperationOutcome(record, run_id, problem)
+        except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
+            outcome = OperationOutcome(None, None, problem, _("The operation stopped on an internal error: "
+                                                              "{error}").format(error=type(exc).__name__))
+        task._reports.done.emit(outcome)
+
+
+def error_words(kind: str) -> str:
+    """A transport error's kind as a few words for the bar and the result."""
+    return {
+        "unreachable": _("unreachable"), "http_status": _("HTTP error"), "malformed": _("bad answer"),
+        "rpc_error": _("JSON-RPC error"), "content_type": _("wrong content type"), "too_large": _("answer too large"),
+        "protocol_version": _("protocol version"), "session_expired": _("session expired"),
+        "exhausted_budget": _("refused"), "timed_out": _("timed out"), "cancelled": _("cancelled"),
+    }.get(kind, kind.replace("_", " "))
+
+
+def _start_run(store: RunStore | None, title: str, server_url: str,
+               problem: str | None) -> tuple[int | None, str | None]:
+    if store is None:
+        return None, problem
+    try:
+        return store.start_run(title, "live", server_url), problem
+    except StoreError as exc:
+        return None, _("This operation will not be recorded: {reason}").format(reason=exc)
+
+
+def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, record: OperationRecord) -> str | None:
+    if store is None or run_id is None:
+        return None
+    try:
+        store.append_step(run_id, record.step, record.started_at)
+        store.finish_run(run_id, record.status)
+        ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
+    except (StoreError, OSError, ValueError) as exc:
+        return _("The run could not be stored completely: {reason}").format(reason=exc)
+    return None
+
+

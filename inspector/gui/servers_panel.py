@@ -1,0 +1,128 @@
+"""The Servers side panel: the configured servers, their health, add/edit/remove, Test connection."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QListView, QPushButton, QToolButton, QVBoxLayout, QWidget
+
+from inspector.i18n import _
+from inspector.store import ServerRecord
+
+from .models.servers import RecordRole, ServersModel, health_line, server_label
+from .widgets.sparkline import Sparkline
+
+
+class ServersPanel(QWidget):
+    """Lists servers; says the selected one's health; asks the window to add, edit, remove, test."""
+
+    server_selected = Signal(object)  # ServerRecord | None
+    add_requested = Signal()
+    edit_requested = Signal(object)
+    remove_requested = Signal(object)
+    test_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = ServersModel()
+        self._current_url: str | None = "(none yet)"
+        title = QLabel(_("Servers"))
+        font = title.font()
+        font.setBold(True)
+        title.setFont(font)
+        self.add_button = QToolButton()
+        self.add_button.setText("+")
+        self.add_button.setAccessibleName(_("Add server"))
+        self.add_button.setToolTip(_("Add server"))
+        self.add_button.clicked.connect(self.add_requested)
+        head = QHBoxLayout()
+        head.addWidget(title, 1)
+        head.addWidget(self.add_button)
+        self.view = QListView()
+        self.view.setModel(self.model)
+        self.view.setAccessibleName(_("Servers"))
+        self.view.setAlternatingRowColors(True)
+        self.view.selectionModel().currentChanged.connect(lambda current, _prev: self._selected())
+        self.edit_button = QPushButton(_("Edit…"))
+        self.edit_button.setAccessibleName(_("Edit server"))
+        self.remove_button = QPushButton(_("Remove"))
+        self.remove_button.setAccessibleName(_("Remove server"))
+        self.test_button = QPushButton(_("Test connection"))
+        self.edit_button.clicked.connect(lambda: self._ask(self.edit_requested))
+        self.remove_button.clicked.connect(lambda: self._ask(self.remove_requested))
+        self.test_button.clicked.connect(lambda: self._ask(self.test_requested))
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.edit_button)
+        buttons.addWidget(self.remove_button)
+        self.health = QLabel()
+        self.health.setTextFormat(Qt.TextFormat.PlainText)
+        self.health.setWordWrap(True)
+        self.health.setAccessibleName(_("Server health"))
+        self.sparkline = Sparkline()
+        self.test_result = QLabel()
+        self.test_result.setTextFormat(Qt.TextFormat.PlainText)
+        self.test_result.setWordWrap(True)
+        self.test_result.setAccessibleName(_("Connection test"))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(head)
+        layout.addWidget(self.view, 1)
+        layout.addLayout(buttons)
+        layout.addWidget(self.test_button)
+        layout.addWidget(self.health)
+        layout.addWidget(self.sparkline)
+        layout.addWidget(self.test_result)
+        self._selected()
+
+    def set_records(self, records: list[ServerRecord], select_url: str | None = None) -> None:
+        current = select_url or (self.current().url if self.current() else None)
+        self.model.set_records(records)
+        row = self.model.row_of(current) if current else -1
+        if row < 0 and records:
+            row = 0
+        if row >= 0:
+            self.view.selectionModel().setCurrentIndex(self.model.index(row, 0),
+                                                       QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self._selected()
+
+    def current(self) -> ServerRecord | None:
+        index = self.view.currentIndex()
+        return index.data(RecordRole) if index.isValid() else None
+
+    def show_latencies(self, values: list[float]) -> None:
+        self.sparkline.set_values(values)
+
+    def _ask(self, signal: Signal) -> None:
+        record = self.current()
+        if record is not None:
+            signal.emit(record)
+
+    def _selected(self) -> None:
+        record = self.current()
+        for button in (self.edit_button, self.remove_button, self.test_button):
+            button.setEnabled(record is not None)
+        if record is None:
+            self.health.setText(_("No server selected. Add one with +."))
+        else:
+            self.health.setText(health_text(record))
+        url = record.url if record is not None else None
+        if url != self._current_url:
+            # A refresh of the health (after every operation) is not a new selection.
+            self._current_url = url
+            self.test_result.setText("")
+            self.server_selected.emit(record)
+
+
+def health_text(record: ServerRecord) -> str:
+    """Last contact, last latency and the counts of one server, in words."""
+    if record.last_contact_at is None:
+        contact = _("No completed operation yet.")
+    else:
+        local = record.last_contact_at.astimezone()
+        same_day = local.date() == datetime.now().astimezone().date()
+        when = local.strftime("%H:%M:%S" if same_day else "%Y-%m-%d %H:%M")
+        contact = _("Last contact {when} ({latency} ms).").format(
+            when=when, latency=round(record.last_latency_ms or 0))
+    return _("{name}\n{contact}\n{counts}").format(name=server_label(record), contact=contact,
+                                                  counts=health_line(record))

@@ -1,0 +1,98 @@
+"""The window's settings (QSettings): default budget, demo autostart, database, geometry, last arguments.
+
+``RUN_INSPECTOR_SETTINGS`` names an INI file to use instead of the user's settings: tests and
+benchmarks set it so that they never read or write the real ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from inspector.mcp import DEFAULT_BUDGET_SECONDS, parse_budget
+
+SETTINGS_ENV = "RUN_INSPECTOR_SETTINGS"
+ORGANIZATION = "run-inspector"
+APPLICATION = "Run Inspector"
+
+
+def open_qsettings() -> QSettings:
+    """The settings store: the INI file of ``RUN_INSPECTOR_SETTINGS``, else the user's."""
+    path = os.environ.get(SETTINGS_ENV, "").strip()
+    if path:
+        return QSettings(path, QSettings.Format.IniFormat)
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
+
+
+class AppSettings:
+    """Typed access to what the window remembers."""
+
+    def __init__(self, settings: QSettings | None = None) -> None:
+        self.qsettings = settings or open_qsettings()
+
+    # -- preferences -----------------------------------------------------------------------
+
+    @property
+    def default_budget_s(self) -> float:
+        return parse_budget(self.qsettings.value("operations/default_budget_s", DEFAULT_BUDGET_SECONDS))
+
+    @default_budget_s.setter
+    def default_budget_s(self, seconds: float) -> None:
+        self.qsettings.setValue("operations/default_budget_s", float(seconds))
+
+    @property
+    def demo_autostart(self) -> bool:
+        return _bool(self.qsettings.value("demo/autostart", True))
+
+    @demo_autostart.setter
+    def demo_autostart(self, on: bool) -> None:
+        self.qsettings.setValue("demo/autostart", bool(on))
+
+    @property
+    def database_path(self) -> str:
+        """The database chosen in the settings ("" = the default place)."""
+        return str(self.qsettings.value("database/path", "") or "")
+
+    @database_path.setter
+    def database_path(self, path: str) -> None:
+        self.qsettings.setValue("database/path", path)
+
+    # -- what the window remembers ----------------------------------------------------------
+
+    def restore_bytes(self, key: str) -> QByteArray | None:
+        value = self.qsettings.value(f"window/{key}")
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def save_bytes(self, key: str, value: QByteArray) -> None:
+        self.qsettings.setValue(f"window/{key}", value)
+
+    def last_arguments(self, server_url: str, tool: str) -> dict[str, Any] | None:
+        raw = self.qsettings.value(_arguments_key(server_url, tool))
+        if not isinstance(raw, str):
+            return None
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    def remember_arguments(self, server_url: str, tool: str, arguments: dict[str, Any]) -> None:
+        self.qsettings.setValue(_arguments_key(server_url, tool), json.dumps(arguments, ensure_ascii=False))
+
+    def sync(self) -> None:
+        self.qsettings.sync()
+
+
+def _arguments_key(server_url: str, tool: str) -> str:
+    # QSettings keys treat "/" as a group separator: the URL is kept whole in one key.
+    safe = json.dumps([server_url, tool]).replace("/", "%2F").replace("\\", "%5C")
+    return f"arguments/{safe}"
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("1", "true", "yes", "on")
+    return bool(value)

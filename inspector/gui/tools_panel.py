@@ -1,0 +1,123 @@
+"""The Tools panel: the selected server's catalogue (loaded through the client), filtered by text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QListView, QPushButton, QVBoxLayout, QWidget
+
+from inspector.i18n import _, ngettext
+
+from .models.tools import ToolFilter, ToolRole, ToolsModel
+from .operations import OperationTask
+
+
+class ToolsPanel(QWidget):
+    """Filter box, the tool list, the load state (page progress) with Reload and Cancel."""
+
+    tool_selected = Signal(object)  # the tool dict, or None
+    reload_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = ToolsModel()
+        self.proxy = ToolFilter()
+        self.proxy.setSourceModel(self.model)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText(_("Filter tools…"))
+        self.filter.setAccessibleName(_("Filter tools by name or description"))
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self.proxy.set_text)
+        self.view = QListView()
+        self.view.setModel(self.proxy)
+        self.view.setAccessibleName(_("Tools"))
+        self.view.selectionModel().currentChanged.connect(lambda current, _prev: self._selected())
+        self.state = QLabel(_("Select a server to see its tools."))
+        self.state.setTextFormat(Qt.TextFormat.PlainText)
+        self.state.setWordWrap(True)
+        self.reload_button = QPushButton(_("Reload"))
+        self.reload_button.setAccessibleName(_("Reload the tool list"))
+        self.reload_button.clicked.connect(self.reload_requested)
+        self.cancel_button = QPushButton(_("Cancel"))
+        self.cancel_button.setAccessibleName(_("Cancel loading the tool list"))
+        self.cancel_button.hide()
+        self.task: OperationTask | None = None
+        self.cancel_button.clicked.connect(self._cancel)
+        state_row = QHBoxLayout()
+        state_row.addWidget(self.state, 1)
+        state_row.addWidget(self.cancel_button)
+        state_row.addWidget(self.reload_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.view, 1)
+        layout.addLayout(state_row)
+
+    def loading(self, task: OperationTask) -> None:
+        """Follow a catalogue walk: pages as they arrive, then the tools (or why not)."""
+        self.task = task
+        self.model.set_tools([])
+        self.cancel_button.show()
+        self.cancel_button.setEnabled(True)
+        task.changed.connect(self._progress)
+        task.finished.connect(self._loaded)
+        self._progress()
+
+    def _progress(self) -> None:
+        task = self.task
+        if task is None or not task.running:
+            return
+        pages = sum(1 for leg in task.state.legs if leg.method == "tools/list")
+        if pages == 0:
+            self.state.setText(_("Connecting to {server}…").format(server=task.server.label))
+        else:
+            self.state.setText(_("Loading tools: page {page}…").format(page=pages))
+
+    def _loaded(self, outcome: Any) -> None:
+        task = self.sender() if isinstance(self.sender(), OperationTask) else self.task
+        if task is not self.task:
+            return  # a walk the user has already replaced
+        self.cancel_button.hide()
+        record = outcome.record
+        if record is not None and record.status == "ok" and record.result is not None:
+            catalogue = record.result
+            self.model.set_tools(catalogue.tools)
+            tools = ngettext("{count} tool", "{count} tools", len(catalogue.tools)).format(count=len(catalogue.tools))
+            pages = ngettext("{count} page", "{count} pages", catalogue.pages).format(count=catalogue.pages)
+            self.state.setText(_("{tools} in {pages}.").format(tools=tools, pages=pages))
+            if self.proxy.rowCount() and not self.view.currentIndex().isValid():
+                self.view.setCurrentIndex(self.proxy.index(0, 0))
+        elif record is not None and record.status == "cancelled":
+            self.state.setText(_("Loading the tools was cancelled."))
+        else:
+            message = record.error.message if record is not None and record.error else outcome.internal_error
+            self.state.setText(_("The tools could not be loaded: {reason}").format(reason=message or ""))
+        self._selected()
+
+    def _cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            self.cancel_button.setEnabled(False)
+
+    def clear(self, message: str) -> None:
+        self.task = None
+        self.model.set_tools([])
+        self.cancel_button.hide()
+        self.state.setText(message)
+        self._selected()
+
+    def current_tool(self) -> dict[str, Any] | None:
+        index = self.view.currentIndex()
+        return index.data(ToolRole) if index.isValid() else None
+
+    def select_tool(self, name: str) -> bool:
+        for row in range(self.proxy.rowCount()):
+            index = self.proxy.index(row, 0)
+            if index.data() == name:
+                self.view.setCurrentIndex(index)
+                return True
+        return False
+
+    def _selected(self) -> None:
+        self.tool_selected.emit(self.current_tool())

@@ -1,0 +1,1 @@
+"""Custom widgets of the window: the budget bar, the schema form, the sparkline."""

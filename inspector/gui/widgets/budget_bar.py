@@ -1,0 +1,307 @@
+"""The budget bar: one operation's budget, its legs as they spend it, and how it ended.
+
+Live, it repaints at least 20 times a second from a timer and the monotonic clock (never from
+network events); replayed (:meth:`BudgetBar.show_legs`) it draws stored legs the same way.
+Where each part goes is computed by :func:`budget_state.layout`, a pure function.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QHelpEvent, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from inspector.i18n import _
+from inspector.runs import Leg
+
+from ..plain_text import plain_tooltip
+from .budget_state import BarGeometry, BarState, SegmentGeometry, layout
+
+#: Okabe–Ito colours: safe for colour-blind readers; the hatching carries "cancelled" in grey.
+OK = QColor("#009E73")
+OK_DARK = QColor("#00785A")
+FAILED = QColor("#D55E00")
+FAILED_DARK = QColor("#A64A00")
+CANCELLED = QColor("#0072B2")
+#: A running leg is spending like an ok one (green, as in the sketch); its grant band and the
+#: countdown tell it apart. Blue stays reserved for "cancelled".
+RUNNING = OK
+RUNNING_DARK = OK_DARK
+BAND = QColor("#C8E6DC")
+TRACK = QColor("#F0F0F0")
+TRACK_EDGE = QColor("#D0D0D0")
+DEADLINE = QColor("#333333")
+TEXT = QColor("#1A1A1A")
+#: Repaint interval while running: 30 a second (the design asks for at least 20).
+FRAME_MS = 33
+END_AREA_PX = 150
+TICK_AREA_PX = 14
+
+
+class _Animator(QObject):
+    """One timer for every live bar: all of them repaint in the same turn of the event loop
+    (one paint pass for the window) instead of each on its own timer's phase."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._bars: set[BudgetBar] = set()
+        self._timer = QTimer(self)
+        self._timer.setInterval(FRAME_MS)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.timeout.connect(self._tick)
+
+    def add(self, bar: BudgetBar) -> None:
+        self._bars.add(bar)
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def discard(self, bar: BudgetBar) -> None:
+        self._bars.discard(bar)
+        if not self._bars:
+            self._timer.stop()
+
+    def has(self, bar: BudgetBar) -> bool:
+        return bar in self._bars
+
+    def _tick(self) -> None:
+        for bar in list(self._bars):
+            try:
+                bar.update()
+            except RuntimeError:  # its widget is gone (a row removed from the list)
+                self.discard(bar)
+
+
+_animator: _Animator | None = None
+
+
+def _the_animator() -> _Animator:
+    global _animator
+    if _animator is None:
+        _animator = _Animator()
+    return _animator
+
+
+class BudgetBar(QWidget):
+    """Draws a :class:`BarState`; live while a start time is set and the state is not finished."""
+
+    def __init__(self, parent: QWidget | None = None, *, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(parent)
+        self._clock = clock
+        self._state: BarState | None = None
+        self._started_at: float | None = None
+        self._geometry: BarGeometry | None = None
+        self._description = ""
+        #: Frames painted: lets tests and benchmarks see the display rate.
+        self.frames = 0
+        self.setMinimumHeight(TICK_AREA_PX + 26)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setMouseTracking(True)
+        self.setAccessibleName(_("Budget bar"))
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(520, TICK_AREA_PX + 28)
+
+    # -- what it shows ----------------------------------------------------------------------
+
+    def show_live(self, state: BarState, started_at: float | None) -> None:
+        """Follow a running operation; ``started_at`` is its start on the monotonic clock."""
+        self._state, self._started_at = state, started_at
+        self.refresh()
+
+    def show_legs(self, legs: list[Leg], budget_s: float, status: str) -> None:
+        """Replay a stored step's legs (a finished operation)."""
+        self._state, self._started_at = BarState.replay(legs, budget_s, status), None
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Call when the state changed: starts or stops the animation and repaints."""
+        live = self._state is not None and not self._state.finished and self._started_at is not None
+        if live:
+            _the_animator().add(self)
+        else:
+            _the_animator().discard(self)
+        self._describe(self.current_geometry())
+        self.update()
+
+    @property
+    def animating(self) -> bool:
+        return _the_animator().has(self)
+
+    def hideEvent(self, event: object) -> None:  # noqa: N802
+        _the_animator().discard(self)  # nobody sees it: no frames for it
+        super().hideEvent(event)  # type: ignore[arg-type]
+
+    def showEvent(self, event: object) -> None:  # noqa: N802
+        super().showEvent(event)  # type: ignore[arg-type]
+        self.refresh()
+
+    def now_s(self) -> float:
+        if self._started_at is None:
+            return 0.0
+        return self._clock() - self._started_at
+
+    def current_geometry(self) -> BarGeometry | None:
+        if self._state is None:
+            return None
+        return layout(self._state, self.now_s(), self._track_rect().width())
+
+    # -- painting ---------------------------------------------------------------------------
+
+    def _track_rect(self) -> QRectF:
+        return QRectF(1, TICK_AREA_PX, max(10.0, self.width() - END_AREA_PX - 2), self.height() - TICK_AREA_PX - 2)
+
+    def paintEvent(self, event: object) -> None:  # noqa: N802
+        self.frames += 1
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        track = self._track_rect()
+        painter.fillRect(track, TRACK)
+        painter.setPen(QPen(TRACK_EDGE, 1))
+        painter.drawRect(track.adjusted(0, 0, -1, -1))
+        geometry = self.current_geometry()
+        self._geometry = geometry
+        if geometry is None or self._state is None:
+            painter.end()
+            return
+        small = QFont(self.font())
+        small.setPointSizeF(max(6.5, small.pointSizeF() * 0.82))
+        painter.setFont(small)
+        for segment in geometry.segments:
+            self._paint_segment(painter, track, segment)
+        self._paint_deadline(painter, track, geometry)
+        self._paint_ticks(painter, track, geometry)
+        self._paint_end(painter, track, geometry)
+        painter.end()
+        self._describe(geometry)
+
+    def _describe(self, geometry: BarGeometry | None) -> None:
+        if geometry is not None and geometry.description != self._description:
+            self._description = geometry.description
+            self.setAccessibleDescription(geometry.description)
+
+    def _paint_segment(self, painter: QPainter, track: QRectF, segment: SegmentGeometry) -> None:
+        top, height = track.top() + 1, track.height() - 2
+        rect = QRectF(track.left() + segment.x, top, segment.width, height)
+        kind = segment.kind
+        if kind == "not_sent":
+            painter.setPen(QPen(FAILED, 1.5, Qt.PenStyle.DashLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(rect.adjusted(0.5, 1.5, -0.5, -1.5))
+            return
+        if segment.band_width > 0:
+            painter.fillRect(QRectF(track.left() + segment.band_x, top + height * 0.2, segment.band_width,
+                                    height * 0.6), BAND)
+        fill = {
+            "running": RUNNING_DARK if segment.shade else RUNNING,
+            "ok": OK_DARK if segment.shade else OK,
+            "failed": FAILED, "timed_out": FAILED_DARK, "cancelled": CANCELLED,
+        }[kind]
+        painter.fillRect(rect, fill)
+        if kind == "cancelled":
+            _hatch(painter, rect)
+        if kind == "timed_out":
+            # The mark where the leg ran into its grant.
+            painter.setPen(QPen(TEXT, 3))
+            painter.drawLine(QPointF(rect.right(), top - 3), QPointF(rect.right(), top + height + 3))
+        if segment.overrun_width > 0:
+            # Past the deadline line: the overrun whole-second rounding admitted, underlined.
+            over = QRectF(track.left() + segment.overrun_x, top + height - 4, segment.overrun_width, 4)
+            painter.fillRect(over, FAILED)
+        self._paint_label(painter, rect, segment.label if kind != "cancelled" else segment.method, segment.method)
+
+    def _paint_label(self, painter: QPainter, rect: QRectF, text: str, short: str) -> None:
+        metrics = QFontMetricsF(painter.font())
+        room = rect.width() - 8
+        if room < metrics.horizontalAdvance("…") * 3:
+            return
+        # The whole label if it fits, else the method alone, else as much of it as fits.
+        if metrics.horizontalAdvance(text) > room:
+            text = short
+        shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
+        if shown == "…":
+            return
+        painter.setPen(QColor("white"))
+        painter.drawText(rect.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, shown)
+
+    def _paint_deadline(self, painter: QPainter, track: QRectF, geometry: BarGeometry) -> None:
+        x = track.left() + geometry.deadline_x
+        painter.setPen(QPen(DEADLINE, 2))
+        painter.drawLine(QPointF(x, track.top() - 3), QPointF(x, track.bottom() + 1))
+        assert self._state is not None
+        label = _("deadline {seconds} s").format(seconds=f"{self._state.budget_s:g}")
+        metrics = QFontMetricsF(painter.font())
+        text_width = metrics.horizontalAdvance(label)
+        painter.setPen(QColor("#444444"))
+        painter.drawText(QPointF(max(0.0, x - text_width - 3), track.top() - 4), label)
+
+    def _paint_ticks(self, painter: QPainter, track: QRectF, geometry: BarGeometry) -> None:
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#555555"))
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for tick in geometry.ticks:
+            x = track.left() + tick.x
+            path = QPainterPath()
+            path.moveTo(x - 4, track.top() - 8)
+            path.lineTo(x + 4, track.top() - 8)
+            path.lineTo(x, track.top() - 2)
+            path.closeSubpath()
+            painter.drawPath(path)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+
+    def _paint_end(self, painter: QPainter, track: QRectF, geometry: BarGeometry) -> None:
+        state = self._state
+        assert state is not None
+        colour = {"ok": OK_DARK, "cancelled": CANCELLED, None: TEXT}.get(state.ending, FAILED_DARK)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        painter.setFont(bold)
+        painter.setPen(colour)
+        area = QRectF(track.right() + 10, track.top() - 4, END_AREA_PX - 12, track.height() + 8)
+        metrics = QFontMetricsF(bold)
+        painter.drawText(area, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                         metrics.elidedText(geometry.end_text, Qt.TextElideMode.ElideRight, area.width()))
+
+    # -- hover ----------------------------------------------------------------------------------
+
+    def event(self, event: QEvent) -> bool:  # noqa: D102
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            text = self.tooltip_at(event.position().x(), event.position().y())
+            if text:
+                QToolTip.showText(event.globalPos(), plain_tooltip(text), self)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
+
+    def tooltip_at(self, x: float, y: float) -> str | None:
+        """The tooltip for a point of the widget: a progress mark, a leg, or the bar's summary."""
+        geometry = self.current_geometry()
+        if geometry is None:
+            return None
+        track = self._track_rect()
+        local = x - track.left()
+        if y < track.top():
+            near = [tick for tick in geometry.ticks if abs(tick.x - local) <= 5]
+            if near:
+                return near[-1].tooltip
+        segment = geometry.segment_at(local)
+        if segment is not None:
+            return segment.tooltip
+        return geometry.description
+
+
+def _hatch(painter: QPainter, rect: QRectF) -> None:
+    """White diagonal stripes: "cancelled" survives a greyscale print."""
+    painter.save()
+    painter.setClipRect(rect)
+    painter.setPen(QPen(QColor(255, 255, 255, 190), 2))
+    step = 7.0
+    x = rect.left() - rect.height()
+    while x < rect.right():
+        painter.drawLine(QPointF(x, rect.bottom()), QPointF(x + rect.height(), rect.top()))
+        x += step
+    painter.restore()

@@ -1,0 +1,166 @@
+"""The result of the selected operation: the tool's text (always plain), structured content as a
+tree, non-text blocks named, the error sentence, and for a cancel in flight the unknown effect."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBoxLayout, QWidget
+
+from inspector.i18n import _, ngettext
+
+from ..operations import OperationTask, error_words
+
+
+class ResultView(QWidget):
+    """Shows one finished (or running) operation's outcome."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.sentence = QLabel(_("Select an operation to see its result."))
+        self.sentence.setTextFormat(Qt.TextFormat.PlainText)
+        self.sentence.setWordWrap(True)
+        self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setAccessibleName(_("Result text"))
+        self.structure = structured_model(None)
+        self.tree = QTreeView()
+        self.tree.setModel(self.structure)
+        self.tree.setAccessibleName(_("Structured content"))
+        self.tree.hide()
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.text)
+        split.addWidget(self.tree)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.sentence)
+        layout.addWidget(split, 1)
+        self.task: OperationTask | None = None
+
+    def show_task(self, task: OperationTask | None) -> None:
+        self.task = task
+        if task is not None and task.running and not getattr(task, "followed_by_result", False):
+            # While it runs, its progress messages are the result so far.
+            task.followed_by_result = True
+            task.changed.connect(lambda task=task: self._changed(task))
+        self.structure.removeRows(0, self.structure.rowCount())
+        self.tree.hide()
+        if task is None:
+            self.sentence.setText(_("Select an operation to see its result."))
+            self.text.setPlainText("")
+            return
+        outcome = task.outcome
+        if outcome is None:
+            self.sentence.setText(_("{title} is running on {server}.").format(title=task.title,
+                                                                             server=task.server.label))
+            self.text.setPlainText("\n".join(_progress_line(mark) for mark in task.state.marks))
+            return
+        record = outcome.record
+        if record is None:
+            self.sentence.setText(outcome.internal_error or _("The operation ended without a result."))
+            self.text.setPlainText("")
+            return
+        lines = [self._sentence(task)]
+        if outcome.run_id is not None:
+            lines.append(_("Stored as run {run_id}.").format(run_id=outcome.run_id))
+        if outcome.store_problem:
+            lines.append(outcome.store_problem)
+        blocks = self.non_text_note(task)
+        if blocks:
+            lines.append(_("Not shown as text: {blocks}.").format(blocks=blocks))
+        self.sentence.setText("\n".join(lines))
+        self.text.setPlainText(self._text(task))
+        structured = getattr(record.result, "structured_content", None)
+        if isinstance(structured, dict) and structured:
+            fill_structure(self.structure.invisibleRootItem(), structured)
+            self.tree.expandToDepth(1)
+            self.tree.resizeColumnToContents(0)
+            self.tree.show()
+
+    def _changed(self, task: OperationTask) -> None:
+        if task is self.task:
+            self.show_task(task)
+
+    def _sentence(self, task: OperationTask) -> str:
+        record = task.outcome.record if task.outcome else None
+        assert record is not None
+        error = record.error
+        if record.status == "cancelled":
+            if error is not None and error.in_flight:
+                return _("⊘ Cancelled while the request was on its way: the server may or may not have "
+                         "done the work (the remote effect is unknown).")
+            return _("⊘ Cancelled before the request was sent: the server was not asked to do anything.")
+        if error is not None:
+            kind = error.kind.value
+            if kind == "exhausted_budget":
+                return _("✗ Failed: not sent, the budget was used up before this request (the server "
+                         "was not asked).")
+            if kind == "timed_out":
+                return _("✗ Failed: timed out at the end of its grant.")
+            return _("✗ Failed: {what}.").format(what=error_words(kind))
+        if record.status == "failed":
+            return _("✗ Failed: the tool {tool} on {server} reported an error.").format(
+                tool=task.tool or "", server=task.server.label)
+        return _("✓ ok in {ms} ms.").format(ms=round(record.latency_ms))
+
+    def _text(self, task: OperationTask) -> str:
+        record = task.outcome.record if task.outcome else None
+        assert record is not None
+        result = record.result
+        if task.kind == "call":
+            if record.tool_result is not None and record.error is None:
+                return result.content if result is not None else record.tool_result.content
+            return record.tool_result.content if record.tool_result is not None else ""
+        if task.kind == "list" and result is not None:
+            tools = ngettext("{count} tool", "{count} tools", len(result.tools)).format(count=len(result.tools))
+            pages = ngettext("{count} page", "{count} pages", result.pages).format(count=result.pages)
+            lines = [_("{tools} in {pages}:").format(tools=tools, pages=pages)]
+            lines += [f"  {name}" for name in result.names]
+            return "\n".join(lines)
+        if task.kind == "ping" and result is not None:
+            return _("The server {name} speaks MCP {version}.").format(
+                name=result.server_name or _("(unnamed)"), version=result.protocol_version)
+        return record.error.message if record.error is not None else ""
+
+    def non_text_note(self, task: OperationTask) -> str:
+        record = task.outcome.record if task.outcome else None
+        dropped = getattr(getattr(record, "result", None), "dropped_blocks", {}) or {}
+        return ", ".join(f"{count} {kind}" for kind, count in sorted(dropped.items()))
+
+
+def _progress_line(mark: Any) -> str:
+    amount = (_("{progress} of {total}").format(progress=f"{mark.progress:g}", total=f"{mark.total:g}")
+              if mark.total is not None else f"{mark.progress:g}")
+    if mark.message:
+        return _("progress {amount}: {message}").format(amount=amount, message=mark.message)
+    return _("progress {amount}").format(amount=amount)
+
+
+def structured_model(value: Any) -> QStandardItemModel:
+    """A two-column model (key, value) of structured content; values are plain text."""
+    model = QStandardItemModel(0, 2)
+    model.setHorizontalHeaderLabels([_("Key"), _("Value")])
+    if isinstance(value, (dict, list)):
+        fill_structure(model.invisibleRootItem(), value)
+    return model
+
+
+def fill_structure(parent: QStandardItem, value: Any) -> None:
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, child in items:
+        key_item = QStandardItem(str(key))
+        key_item.setEditable(False)
+        if isinstance(child, (dict, list)):
+            kind = _("object") if isinstance(child, dict) else _("list")
+            text = ngettext("{kind} of {count} item", "{kind} of {count} items", len(child)).format(
+                kind=kind, count=len(child))
+            fill_structure(key_item, child)
+        else:
+            text = child if isinstance(child, str) else json.dumps(child, ensure_ascii=False)
+        value_item = QStandardItem(text)
+        value_item.setEditable(False)
+        parent.appendRow([key_item, value_item])

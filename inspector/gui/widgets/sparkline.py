@@ -1,0 +1,50 @@
+"""A small line of recent latencies beside a server's health."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
+from PySide6.QtWidgets import QWidget
+
+from inspector.i18n import _
+
+
+class Sparkline(QWidget):
+    """Draws values (oldest first) scaled to its height; says them for a screen reader."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.values: list[float] = []
+        self.setAccessibleName(_("Recent latencies"))
+        self.setFixedHeight(22)
+        self.setMinimumWidth(60)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(120, 22)
+
+    def set_values(self, values: list[float]) -> None:
+        self.values = list(values)
+        self.setVisible(len(self.values) >= 2)  # one value is no line
+        if self.values:
+            self.setAccessibleDescription(_("{count} recent latencies from {low} ms to {high} ms").format(
+                count=len(self.values), low=round(min(self.values)), high=round(max(self.values))))
+        else:
+            self.setAccessibleDescription(_("no latencies yet"))
+        self.update()
+
+    def paintEvent(self, event: object) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        if len(self.values) < 2:
+            painter.setPen(QColor("#888888"))
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignVCenter, "—" if not self.values else "·")
+            painter.end()
+            return
+        low, high = min(self.values), max(self.values)
+        span = (high - low) or 1.0
+        w, h = self.width() - 4, self.height() - 4
+        step = w / (len(self.values) - 1)
+        points = QPolygonF([QPointF(2 + i * step, 2 + h - (v - low) / span * h) for i, v in enumerate(self.values)])
+        painter.setPen(QPen(QColor("#0072B2"), 1.5))
+        painter.drawPolyline(points)
+        painter.end()

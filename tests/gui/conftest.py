@@ -1,0 +1,84 @@
+"""Window tests: offscreen Qt, settings in a temporary file, real servers on 127.0.0.1."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from inspector.mcp import ServerEndpoint
+from tests.support.asgi_server import serve_asgi
+from tests.support.sdk_server import ToolEvents, build_sdk_server
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Never the user's settings: every test gets its own settings file."""
+    path = tmp_path / "settings.ini"
+    monkeypatch.setenv("RUN_INSPECTOR_SETTINGS", str(path))
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    return path
+
+
+@dataclass
+class SdkServer:
+    url: str
+    events: ToolEvents
+
+    @property
+    def endpoint(self) -> ServerEndpoint:
+        return ServerEndpoint(self.url, name="sdk server")
+
+
+@pytest.fixture
+def sdk_server() -> Iterator[SdkServer]:
+    """The official SDK server (echo, add, explode, slow) on a free port."""
+    events = ToolEvents()
+    app = build_sdk_server(events).streamable_http_app(json_response=False, stateless_http=False)
+    with serve_asgi(app) as url:
+        yield SdkServer(url, events)
+
+
+@pytest.fixture
+def demo_server():
+    """The project's demo server (echo, hang, slow_task, fail, ...) on a free port, in this process."""
+    from inspector.demo import DemoServer
+
+    server = DemoServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def make_window(qtbot):
+    """Opens the main window on the test's run database with the given servers configured."""
+    from inspector.gui.main_window import MainWindow
+    from inspector.gui.settings import AppSettings
+    from inspector.store import RunStore, ServerRegistry, resolve_db_path
+    from inspector.store.secrets import NoSecretKeeper
+
+    opened = []
+
+    def make(*servers: tuple[str, str], budget_s: float | None = None, wait_tools: bool = True):
+        store = RunStore.open(resolve_db_path())
+        registry = ServerRegistry(store.db)
+        for url, name in servers:
+            registry.save_server(url, name=name, budget_s=budget_s)
+        window = MainWindow(store, resolve_db_path(), AppSettings(), secrets=NoSecretKeeper())
+        opened.append((window, store))
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        if wait_tools and servers:
+            qtbot.waitUntil(lambda: window.tools.model.rowCount() > 0 or (window.tools.task is not None
+                                                                          and not window.tools.task.running),
+                            timeout=10000)
+        return window
+
+    yield make
+    for window, store in opened:
+        window.shut_down()
+        store.close()

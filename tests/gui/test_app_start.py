@@ -1,0 +1,70 @@
+"""`run-inspector` without a subcommand: the window on the run database, the demo server started
+when no server is configured, and nothing left running after the window closes."""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from inspector.gui.app import autostart_demo, run_window
+from inspector.gui.main_window import MainWindow
+from inspector.gui.settings import AppSettings
+from inspector.store import RunStore, ServerRegistry, resolve_db_path
+
+
+def test_the_demo_server_starts_only_when_no_server_is_configured(qtbot, tmp_path) -> None:
+    settings = AppSettings()
+    with RunStore.open(tmp_path / "runs.db") as store:
+        registry = ServerRegistry(store.db)
+        first = autostart_demo(registry, settings)
+        try:
+            assert first is not None and first.running
+            [record] = registry.all()
+            assert (record.url, record.name) == (first.url, "Demo server")
+        finally:
+            first.stop()
+        # The next start replaces the entry whose port died with the last process.
+        second = autostart_demo(registry, settings)
+        try:
+            assert [r.url for r in registry.all()] == [second.url]
+        finally:
+            second.stop()
+        registry.save_server("http://127.0.0.1:9/mcp", name="mine")
+        assert autostart_demo(registry, settings) is None
+
+
+def test_run_window_opens_on_the_database_and_leaves_nothing_behind(qtbot, tmp_path) -> None:
+    app = QApplication.instance()
+    seen = {}
+
+    def close_when_ready() -> None:
+        windows = [w for w in app.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+        if windows and windows[0].tools.model.rowCount() > 0:
+            window = windows[0]
+            seen["db"] = window.db_path
+            seen["servers"] = [r.name for r in window.registry.all()]
+            seen["demo_thread"] = window.demo.server._thread
+            window.close()
+        else:
+            QTimer.singleShot(50, close_when_ready)
+
+    QTimer.singleShot(50, close_when_ready)
+    status = run_window(str(tmp_path / "chosen.db"))
+    assert status == 0
+    assert seen["db"] == tmp_path / "chosen.db"
+    assert seen["servers"] == ["Demo server"]
+    assert not seen["demo_thread"].is_alive()
+    names = [t.name for t in threading.enumerate()]
+    assert not [n for n in names if n.startswith(("run-inspector-operations", "demo-server"))], names
+    assert (tmp_path / "chosen.db").exists() and not resolve_db_path().exists()
+
+
+def test_a_database_that_cannot_be_opened_is_one_sentence_and_status_2(qtbot, tmp_path, capsys) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    assert run_window(str(blocker / "runs.db")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("run-inspector: ")
+    assert not [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]

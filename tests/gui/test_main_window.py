@@ -1,0 +1,220 @@
+"""The window against the demo server: run, cancel, results, stored runs, health, bad input."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from PySide6.QtCore import Qt
+
+from inspector.gui.operations import OperationTask
+from inspector.store import RunStore, ServerRegistry, resolve_db_path
+
+
+def finished(qtbot, task: OperationTask, timeout: int = 10000):
+    if task.running:
+        with qtbot.waitSignal(task.finished, timeout=timeout):
+            pass
+    return task.outcome
+
+
+def choose(window, tool: str) -> None:
+    assert window.tools.select_tool(tool), f"no tool {tool} in {window.tools.model.rowCount()} tools"
+
+
+def test_echo_from_the_window_shows_the_result_and_stores_the_run(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "echo")
+    assert "Return the text unchanged" in window.tool_title.text()
+    window.arguments.form.root.fields["text"].edit.setText("<img src=x> hello")
+    window.arguments.form.root.fields["text"].changed.emit()
+    qtbot.keyClick(window.arguments.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    task = window.operations.current
+    assert task is not None and task.tool == "echo"
+    outcome = finished(qtbot, task)
+    assert outcome.status == "ok"
+    assert window.result.text.toPlainText() == "<img src=x> hello"
+    assert window.result.sentence.textFormat() == Qt.TextFormat.PlainText
+    assert f"Stored as run {outcome.run_id}." in window.result.sentence.text()
+    assert f"last run #{outcome.run_id}: tools/call echo (ok)" in window.status.text()
+    with RunStore.open(resolve_db_path()) as store:
+        run = store.get_run(outcome.run_id)
+        assert (run.title, run.status, run.server) == ("tools/call echo", "ok", demo_server.url)
+        [step] = list(store.iter_steps(run.id))
+        assert [leg.method for leg in step.step.legs] == ["initialize", "notifications/initialized", "tools/call"]
+        assert step.step.tool_arguments == {"text": "<img src=x> hello", "repeat": 1, "uppercase": False}
+    # The last arguments are remembered for the tool.
+    assert window.settings.last_arguments(demo_server.url, "echo")["text"] == "<img src=x> hello"
+
+
+def test_hang_and_escape_is_cancelled_everywhere_and_the_server_saw_it(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "hang")
+    task = window.run_current_tool()
+    assert demo_server.state.hang_started.wait(10)
+    # Esc works wherever the focus is, e.g. in the JSON editor.
+    window.arguments.tabs.setCurrentIndex(1)
+    window.arguments.editor.setFocus()
+    qtbot.keyClick(window.arguments.editor, Qt.Key.Key_Escape)
+    outcome = finished(qtbot, task)
+    assert outcome.status == "cancelled"
+    row = window.operations.row_for(task)
+    assert "cancelled" in row.bar.current_geometry().end_text
+    assert "remote effect is unknown" in window.result.sentence.text()
+    assert demo_server.state.hang_cancelled.wait(5), "the demo server never saw the cancel"
+    with RunStore.open(resolve_db_path()) as store:
+        assert store.get_run(outcome.run_id).status == "cancelled"
+        health = ServerRegistry(store.db).get(demo_server.url)
+    assert health.cancelled_count == 1 and health.failed_count == 0
+    qtbot.waitUntil(lambda: "1 cancelled" in window.servers.health.text())
+    assert "0 failed" in window.servers.health.text()
+
+
+def test_a_tool_error_is_its_own_count_in_the_health_line(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "fail")
+    outcome = finished(qtbot, window.run_current_tool())
+    assert outcome.status == "failed"
+    with RunStore.open(resolve_db_path()) as store:
+        health = ServerRegistry(store.db).get(demo_server.url)
+    assert (health.tool_error_count, health.failed_count) == (1, 0)
+    qtbot.waitUntil(lambda: "1 tool error" in window.servers.health.text())
+    assert "0 failed" in window.servers.health.text()
+
+
+def test_bad_arguments_are_refused_where_typed_and_nothing_is_sent(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "echo")
+    calls_before = dict(demo_server.state.calls)
+    submitted = len(window.engine.tasks)
+    assert window.run_current_tool() is None  # text is required
+    assert window.arguments.form.root.fields["text"].error.text() == "This field is required."
+    window.arguments.tabs.setCurrentIndex(1)
+    window.arguments.editor.setPlainText('{"text": "x", "repeat": 99}')
+    assert window.run_current_tool() is None
+    assert "at most 10" in window.arguments.json_error.text()
+    assert len(window.engine.tasks) == submitted
+    assert dict(demo_server.state.calls) == calls_before
+
+
+def test_three_operations_at_once_each_with_its_own_bar_and_cancel(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "hang")
+    hanging = window.run_current_tool()
+    choose(window, "slow_task")
+    window.arguments.set_arguments({"seconds": 0.6, "steps": 3})
+    slow = window.run_current_tool()
+    choose(window, "echo")
+    window.arguments.set_arguments({"text": "three"})
+    quick = window.run_current_tool()
+    rows = [window.operations.row_for(task) for task in (hanging, slow, quick)]
+    assert len({id(row.bar) for row in rows}) == 3
+    assert finished(qtbot, quick).status == "ok"
+    assert finished(qtbot, slow).status == "ok"
+    assert len(slow.state.marks) == 3  # progress ticks on the bar
+    assert hanging.running and rows[0].cancel_button.isVisible()
+    qtbot.mouseClick(rows[0].cancel_button, Qt.MouseButton.LeftButton)
+    assert finished(qtbot, hanging).status == "cancelled"
+    assert not rows[0].cancel_button.isVisible()
+
+
+def test_quitting_with_an_operation_running_leaves_no_thread_and_no_demo_server(qtbot, make_window) -> None:
+    from inspector.gui.demo_service import DemoService
+    from inspector.store import ServerRegistry
+
+    with RunStore.open(resolve_db_path()) as store:
+        demo = DemoService()
+        url = demo.start(ServerRegistry(store.db))
+    assert url is not None
+    demo_thread = demo.server._thread
+    window = make_window()
+    window.demo = demo
+    window.reload_servers(select_url=url)
+    qtbot.waitUntil(lambda: window.tools.model.rowCount() > 0, timeout=10000)
+    choose(window, "hang")
+    task = window.run_current_tool()
+    assert demo.server.state.hang_started.wait(10)
+    worker = window.engine.thread
+    began = time.monotonic()
+    window.close()
+    assert time.monotonic() - began < 3.0
+    assert task.cancel_signal.fired
+    assert not worker.is_alive()
+    assert not demo_thread.is_alive()
+    names = [thread.name for thread in threading.enumerate()]
+    assert not [name for name in names if name.startswith(("run-inspector-operations", "demo-server"))], names
+
+
+def test_structured_content_is_a_tree_and_non_text_blocks_are_named(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "add")
+    window.arguments.set_arguments({"a": 2, "b": 3})
+    outcome = finished(qtbot, window.run_current_tool())
+    assert outcome.status == "ok"
+    assert not window.result.tree.isHidden()
+    model = window.result.structure
+    assert (model.index(0, 0).data(), model.index(0, 1).data()) == ("sum", "5")
+    choose(window, "describe_image")
+    finished(qtbot, window.run_current_tool())
+    assert "Not shown as text: 1 image." in window.result.sentence.text()
+    choose(window, "fail")
+    outcome = finished(qtbot, window.run_current_tool())
+    assert outcome.status == "failed"
+    assert "✗ Failed: the tool fail on Demo server reported an error." in window.result.sentence.text()
+    assert window.operations.row_for(window.operations.current).bar.current_geometry().end_text.startswith("✗ failed")
+
+
+def test_the_window_stores_a_run_as_the_command_line_does(qtbot, make_window, demo_server) -> None:
+    from inspector.cli import main as cli_main
+
+    assert cli_main(["call", demo_server.url, "echo", "--args", '{"text": "same"}', "--json"]) == 0
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "echo")
+    window.arguments.set_arguments({"text": "same"})
+    outcome = finished(qtbot, window.run_current_tool())
+    with RunStore.open(resolve_db_path()) as store:
+        by_cli, by_window = [r for r in store.list_runs() if r.title == "tools/call echo"][::-1]
+        assert by_window.id == outcome.run_id
+        for field in ("title", "source", "server", "status"):
+            assert getattr(by_cli, field) == getattr(by_window, field), field
+        [cli_step] = list(store.iter_steps(by_cli.id))
+        [window_step] = list(store.iter_steps(by_window.id))
+
+    def shape(step):
+        payload = step.payload
+        return (sorted(payload), payload["toolName"], payload["toolOutcome"], payload["toolResult"],
+                [(leg.method, leg.granted_s, leg.http_status, leg.outcome) for leg in step.step.legs])
+
+    # The CLI sends the arguments as given; the window adds the schema's defaults it shows.
+    assert shape(cli_step) == shape(window_step)
+
+
+def test_operations_on_two_servers_at_once(qtbot, make_window, demo_server, sdk_server) -> None:
+    window = make_window((demo_server.url, "Demo server"), (sdk_server.url, "SDK server"))
+    window.reload_servers(select_url=demo_server.url)
+    qtbot.waitUntil(lambda: window.tools.select_tool("hang"), timeout=10000)
+    on_demo = window.run_current_tool()
+    window.reload_servers(select_url=sdk_server.url)
+    qtbot.waitUntil(lambda: window.tools.select_tool("slow"), timeout=10000)
+    window.arguments.set_arguments({"seconds": 0.3})
+    on_sdk = window.run_current_tool()
+    assert on_sdk.server_url == sdk_server.url and on_demo.server_url == demo_server.url
+    assert finished(qtbot, on_sdk).status == "ok"
+    assert on_demo.running
+    window.operations.select(on_demo)
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert finished(qtbot, on_demo).status == "cancelled"
+
+
+def test_the_list_keeps_the_newest_operations_and_forgets_old_finished_ones(qtbot, make_window, demo_server,
+                                                                           monkeypatch) -> None:
+    from inspector.gui.widgets.operation_row import OperationsList
+
+    monkeypatch.setattr(OperationsList, "MAX_ROWS", 3)
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "echo")
+    window.arguments.set_arguments({"text": "x"})
+    tasks = [finished(qtbot, window.run_current_tool()) and window.operations.current for _ in range(4)]
+    assert len(window.operations.rows) == 3
+    assert [row.task for row in window.operations.rows] == tasks[::-1][:3]
+    assert tasks[0] not in window.engine.tasks  # nor kept by the engine

@@ -1,0 +1,124 @@
+"""The operations engine: one worker loop, queued reports, cancel at once, runs stored like the CLI."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from inspector.gui.operations import OperationsEngine, OperationTask
+from inspector.store import RunStore, ServerRegistry, resolve_db_path
+
+
+@pytest.fixture
+def engine(qtbot):
+    engine = OperationsEngine(resolve_db_path())
+    engine.start()
+    yield engine
+    engine.shutdown()
+
+
+def finish(qtbot, task: OperationTask, timeout_ms: int = 10000):
+    if task.running:
+        with qtbot.waitSignal(task.finished, timeout=timeout_ms):
+            pass
+    return task.outcome
+
+
+def test_reports_arrive_on_the_gui_thread_and_the_run_is_stored(qtbot, engine, sdk_server) -> None:
+    threads = []
+    task = engine.call_tool(sdk_server.endpoint, "echo", {"text": "hello"}, budget_s=10)
+    task.changed.connect(lambda: threads.append(threading.current_thread()))
+    outcome = finish(qtbot, task)
+    assert outcome.status == "ok"
+    assert outcome.record.tool_result.content == "hello"
+    assert set(threads) == {threading.main_thread()}
+    assert [leg.method for leg in task.state.legs] == ["initialize", "notifications/initialized", "tools/call"]
+    assert task.state.ending == "ok"
+    with RunStore.open(resolve_db_path()) as store:
+        run = store.get_run(outcome.run_id)
+        assert (run.title, run.source, run.status, run.server) == ("tools/call echo", "live", "ok", sdk_server.url)
+        [stored] = list(store.iter_steps(run.id))
+        assert [leg.method for leg in stored.step.legs] == ["initialize", "notifications/initialized", "tools/call"]
+        health = ServerRegistry(store.db).get(sdk_server.url)
+        assert (health.ok_count, health.failed_count, health.cancelled_count) == (1, 0, 0)
+
+
+def test_cancel_reaches_the_operation_at_once_and_is_never_a_failure(qtbot, engine, sdk_server) -> None:
+    task = engine.call_tool(sdk_server.endpoint, "slow", {"seconds": 30}, budget_s=40)
+    assert sdk_server.events.started.wait(10)
+    fired = time.monotonic()
+    task.cancel()
+    outcome = finish(qtbot, task)
+    assert time.monotonic() - fired < 1.0
+    assert outcome.status == "cancelled"
+    assert task.state.ending == "cancelled"
+    assert task.state.legs[-1].outcome == "cancelled"
+    assert sdk_server.events.cancelled.wait(5), "the server never saw the cancel"
+    with RunStore.open(resolve_db_path()) as store:
+        assert store.get_run(outcome.run_id).status == "cancelled"
+        health = ServerRegistry(store.db).get(sdk_server.url)
+        assert (health.ok_count, health.failed_count, health.cancelled_count) == (0, 0, 1)
+
+
+def test_three_operations_at_once_each_end_on_its_own(qtbot, engine, sdk_server) -> None:
+    first = engine.call_tool(sdk_server.endpoint, "slow", {"seconds": 30}, budget_s=40)
+    second = engine.call_tool(sdk_server.endpoint, "slow", {"seconds": 0.5}, budget_s=40)
+    third = engine.call_tool(sdk_server.endpoint, "echo", {"text": "three"}, budget_s=40)
+    assert finish(qtbot, third).status == "ok"
+    assert finish(qtbot, second).status == "ok"
+    assert first.running
+    first.cancel()
+    assert finish(qtbot, first).status == "cancelled"
+    assert len({first.outcome.run_id, second.outcome.run_id, third.outcome.run_id}) == 3
+
+
+def test_shutdown_cancels_what_runs_and_leaves_no_thread(qtbot, sdk_server) -> None:
+    engine = OperationsEngine(resolve_db_path())
+    engine.start()
+    thread = engine.thread
+    task = engine.call_tool(sdk_server.endpoint, "slow", {"seconds": 30}, budget_s=40)
+    assert sdk_server.events.started.wait(10)
+    began = time.monotonic()
+    assert engine.shutdown()
+    assert time.monotonic() - began < 2.5
+    assert not thread.is_alive()
+    assert sdk_server.events.cancelled.wait(5)
+    with RunStore.open(resolve_db_path()) as store:
+        [run] = store.list_runs()
+        assert run.status == "cancelled"
+    assert task.cancel_signal.fired
+
+
+def test_without_a_database_nothing_is_stored(qtbot, sdk_server) -> None:
+    engine = OperationsEngine(None)
+    try:
+        task = engine.ping(sdk_server.endpoint, budget_s=5)
+        outcome = finish(qtbot, task)
+        assert outcome.status == "ok" and outcome.run_id is None
+        assert outcome.record.result.protocol_version
+    finally:
+        engine.shutdown()
+
+
+def test_cancel_sends_notifications_cancelled_for_the_request_on_the_wire(qtbot, engine) -> None:
+    from inspector.mcp import ServerEndpoint
+    from tests.support.fault_server import FaultServer
+
+    def work(exchange) -> None:
+        exchange.stall()
+
+    # A session id lets the notice name the request (without one, no notice is sent at all).
+    with FaultServer("session", work=work) as server:
+        submitted = time.monotonic()
+        task = engine.call_tool(ServerEndpoint(server.url), "stall", {}, budget_s=30)
+        assert time.monotonic() - submitted < 0.1  # the GUI thread only hands the work over
+        assert server.wait_until(lambda: bool(server.posts("tools/call")), 10)
+        task.cancel()
+        assert finish(qtbot, task).status == "cancelled"
+        [call] = server.posts("tools/call")
+        assert server.wait_until(lambda: bool(server.posts("notifications/cancelled")), 5)
+        [notice] = server.posts("notifications/cancelled")
+        assert notice.params["requestId"] == call.rpc_id
+        assert task.outcome.record.error.in_flight

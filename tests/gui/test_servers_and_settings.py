@@ -1,0 +1,136 @@
+"""Servers: add/edit/remove through the dialog, bad input refused there, secrets as dots; Test
+connection; settings and window layout remembered (in the test's own settings file)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLineEdit
+
+from inspector.gui.dialogs.server_dialog import ServerDialog
+from inspector.gui.dialogs.settings_dialog import SettingsDialog
+from inspector.gui.settings import AppSettings
+
+
+def test_bad_server_input_is_refused_in_the_dialog(qtbot) -> None:
+    dialog = ServerDialog()
+    qtbot.addWidget(dialog)
+    dialog.url.setText("ftp://example.org/mcp")
+    assert dialog.settings() is None
+    assert "http:// or https://" in dialog.url_error.text() and not dialog.url_error.isHidden()
+    dialog.url.setText("http://127.0.0.1:9/mcp")
+    row = dialog.add_header("", "orphan value")
+    assert dialog.settings() is None
+    assert "needs a name" in dialog.header_error.text()
+    row.name.setText("Authorization: Bearer s3cret")
+    assert dialog.settings() is None
+    assert "without the colon" in dialog.header_error.text() and "s3cret" not in dialog.header_error.text()
+    row.name.setText("Bad Header")
+    assert dialog.settings() is None
+    assert "characters HTTP does not allow" in dialog.header_error.text()
+    row.name.setText("X-Team")
+    dialog.budget.setText("-3")
+    assert dialog.settings() is None
+    assert "positive number of seconds" in dialog.budget_error.text()
+    dialog.budget.setText("7")
+    settings = dialog.settings()
+    assert settings is not None and settings.budget_s == 7 and settings.headers == {"X-Team": "orphan value"}
+    assert dialog.result_settings is None  # nothing accepted yet
+
+
+def test_secret_header_values_are_dots(qtbot) -> None:
+    dialog = ServerDialog(url="http://127.0.0.1:9/mcp", headers=[("Authorization", "Bearer s3cret", True)])
+    qtbot.addWidget(dialog)
+    [row] = dialog.header_rows
+    assert row.value.echoMode() == QLineEdit.EchoMode.Password
+    typed = dialog.add_header()
+    qtbot.keyClicks(typed.name, "X-Api-Key")
+    assert typed.secret.isChecked() and typed.value.echoMode() == QLineEdit.EchoMode.Password
+    typed.secret.setChecked(False)
+    assert typed.value.echoMode() == QLineEdit.EchoMode.Normal
+
+
+def test_add_edit_remove_and_test_connection(qtbot, make_window, demo_server) -> None:
+    window = make_window()
+    assert window.servers.model.rowCount() == 0
+    window.save_server(demo_server.url, "My demo", 12, {"Authorization": "Bearer t0ken"}, {"Authorization"})
+    assert window.servers.model.rowCount() == 1
+    record = window.servers.current()
+    assert record.name == "My demo" and record.budget_s == 12
+    assert [(h.name, h.secret, h.value) for h in record.headers] == [("Authorization", True, None)]
+    # The secret is kept for this session (no keyring here) and sent with every operation.
+    assert window.endpoint_for(record).headers == {"Authorization": "Bearer t0ken"}
+    qtbot.waitUntil(lambda: window.tools.model.rowCount() > 0, timeout=10000)
+    task = window.test_server(record)
+    with qtbot.waitSignal(task.finished, timeout=10000):
+        pass
+    assert window.servers.test_result.text().startswith("Answered in ")
+    assert "MCP 2025-" in window.servers.test_result.text()
+    # The catalogue walk and the ping both answered: two ok operations in the health line.
+    qtbot.waitUntil(lambda: "2 ok" in window.servers.health.text())
+    window.forget_server(demo_server.url)
+    assert window.servers.model.rowCount() == 0
+    assert window.tools.model.rowCount() == 0
+
+
+def test_settings_dialog_refuses_a_bad_budget_and_saves_a_good_one(qtbot) -> None:
+    settings = AppSettings()
+    dialog = SettingsDialog(settings, "/tmp/runs.db")
+    qtbot.addWidget(dialog)
+    dialog.budget.setText("soon")
+    dialog.accept()
+    assert not dialog.budget_error.isHidden()
+    assert settings.default_budget_s == 20
+    dialog.budget.setText("0.5")
+    dialog.demo.setChecked(False)
+    dialog.accept()
+    assert settings.default_budget_s == 1  # raised to the one-second floor
+    assert settings.demo_autostart is False
+    assert AppSettings().default_budget_s == 1  # written to the (test's own) settings file
+
+
+def test_geometry_and_splitters_are_remembered(qtbot, make_window, _isolated_settings) -> None:
+    window = make_window()
+    window.resize(760, 560)  # inside the offscreen screen (800 x 600), which restoring clamps to
+    window.main.setSizes([300, 460])
+    window.shut_down()
+    assert _isolated_settings.exists()
+    again = make_window()
+    assert again.main.sizes()[0] == window.main.sizes()[0]
+    assert again.size() == window.size()
+
+
+def test_editing_a_server_replaces_its_settings_and_updates_the_window(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    window.save_server(demo_server.url, "Renamed", 9, {"X-Team": "blue"}, set(), replaces=demo_server.url)
+    assert window.budget_label.text() == "Budget: 9 s"
+    assert window.endpoint_for(window.servers.current()).headers == {"X-Team": "blue"}
+    window.save_server(demo_server.url, None, None, {}, set(), replaces=demo_server.url)
+    record = window.servers.current()
+    assert (record.name, record.budget_s, record.headers) == (None, None, ())
+    assert window.budget_label.text() == "Budget: 20 s"
+    assert window.endpoint_for(record).headers == {}
+
+
+def test_the_add_and_edit_dialogs_are_wired_to_the_store(qtbot, make_window, demo_server, monkeypatch) -> None:
+    window = make_window()
+    shown = []
+
+    def fill_and_accept(dialog: ServerDialog) -> int:
+        shown.append((dialog.url.text(), [(r.name.text(), r.value.text()) for r in dialog.header_rows]))
+        if not dialog.url.text():
+            dialog.url.setText(demo_server.url)
+            dialog.name.setText("Added here")
+            dialog.add_header("Authorization", "Bearer abc", True)
+        else:
+            dialog.budget.setText("4")
+        dialog.accept()
+        return ServerDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(ServerDialog, "exec", fill_and_accept)
+    window.add_server()
+    record = window.servers.current()
+    assert (record.url, record.name) == (demo_server.url, "Added here")
+    window.edit_server(record)
+    # The edit dialog showed the secret (kept for this session), masked; the budget was changed.
+    assert shown[1] == (demo_server.url, [("Authorization", "Bearer abc")])
+    assert window.servers.current().budget_s == 4
+    assert [h.secret for h in window.servers.current().headers] == [True]

@@ -1,0 +1,159 @@
+"""Where the budget bar puts each part, on a fake clock (no Qt, no timer)."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.gui.widgets.budget_state import (
+    AFTER_DEADLINE_SHARE,
+    LEG_GAP_PX,
+    MIN_LEG_PX,
+    BarState,
+    ending_for,
+    layout,
+)
+from inspector.mcp import FakeClock, OperationDeadline
+from inspector.runs import Leg
+
+WIDTH = 1100.0  # 20 s budget + 10 % after the line: 50 px a second
+
+
+def px(seconds: float) -> float:
+    return seconds * WIDTH / (20 * (1 + AFTER_DEADLINE_SHARE))
+
+
+def running_call(clock: FakeClock) -> BarState:
+    """A tool call driven by the real deadline arithmetic on a fake clock."""
+    deadline = OperationDeadline(20, clock)
+    state = BarState(deadline.budget_s)
+    for method, seconds in (("initialize", 0.6), ("notifications/initialized", 0.4)):
+        state.leg_started(method, deadline.grant(), deadline.elapsed_s())
+        clock.advance(seconds)
+        state.leg_finished(method, None, seconds, "ok", 200)
+    state.leg_started("tools/call", deadline.grant(), deadline.elapsed_s())
+    return state
+
+
+def test_segments_sit_where_their_legs_ran_with_a_gap_between() -> None:
+    clock = FakeClock()
+    state = running_call(clock)
+    clock.advance(6.3)
+    geometry = layout(state, 7.3, WIDTH)
+    first, second, call = geometry.segments
+    assert first.x == 0 and first.width == pytest.approx(px(0.6) - LEG_GAP_PX)
+    assert second.x == pytest.approx(px(0.6))
+    assert call.x == pytest.approx(px(1.0))
+    assert call.width == pytest.approx(px(6.3))
+    assert (first.shade, second.shade, call.shade) == (0, 1, 0)
+    assert call.kind == "running"
+    assert "grant 19 s" in call.label
+
+
+def test_the_running_leg_grows_with_the_clock_and_its_grant_band_ends_at_its_grant() -> None:
+    clock = FakeClock()
+    state = running_call(clock)
+    early = layout(state, 2.0, WIDTH).segments[-1]
+    late = layout(state, 8.0, WIDTH).segments[-1]
+    assert late.width > early.width
+    assert late.width == pytest.approx(px(7.0))
+    # The grant was 19 s from 1.0 s: the band ends at 20 s, the deadline.
+    assert late.band_x + late.band_width == pytest.approx(px(20))
+    assert early.band_x + early.band_width == pytest.approx(px(20))
+    assert layout(state, 8.0, WIDTH).end_text == "12.0 s left"
+
+
+def test_the_deadline_line_is_at_the_budget() -> None:
+    geometry = layout(BarState(20), 0.0, WIDTH)
+    assert geometry.deadline_x == pytest.approx(px(20))
+    assert geometry.remaining_s == 20
+
+
+def test_a_grant_rounded_up_past_the_deadline_shows_the_overrun() -> None:
+    clock = FakeClock()
+    deadline = OperationDeadline(20, clock)
+    state = BarState(20)
+    clock.advance(4.5)  # 15.5 s left: the grant is rounded up to 16 s, half a second past the line
+    state.leg_started("tools/call", deadline.grant(), deadline.elapsed_s())
+    assert state.legs[0].granted_s == 16
+    clock.advance(16)
+    state.leg_finished("tools/call", 16, 16.0, "failed", error_kind="timed_out")
+    state.finish(20.5, ending_for("failed", state.legs, "timed_out"))
+    geometry = layout(state, 20.5, WIDTH)
+    [call] = geometry.segments
+    assert call.kind == "timed_out"
+    assert call.overrun_x == pytest.approx(geometry.deadline_x)
+    assert call.overrun_width == pytest.approx(px(0.5), abs=0.01)
+    assert geometry.end_text == "✗ failed: timed out"
+
+
+def test_a_leg_never_sent_is_an_outline_after_the_deadline_line() -> None:
+    state = BarState(5)
+    state.leg_started("initialize", 5, 0.0)
+    state.leg_finished("initialize", 5, 4.8, "ok", 200)
+    state.leg_started("notifications/initialized", 1, 4.8)
+    state.leg_finished("notifications/initialized", 1, 0.4, "ok", 202)
+    state.leg_finished("tools/call", None, None, "not_sent", error_kind="exhausted_budget", now_s=5.2)
+    state.finish(5.2, ending_for("failed", state.legs, "exhausted_budget"))
+    geometry = layout(state, 5.2, WIDTH)
+    refused = geometry.segments[-1]
+    assert refused.kind == "not_sent"
+    assert refused.x > geometry.deadline_x
+    assert "not sent" in refused.label
+    assert geometry.end_text == "✗ failed: refused"
+
+
+def test_cancelled_ok_and_failed_endings_are_named_differently() -> None:
+    texts = set()
+    for status, legs, kind in (("ok", [], None), ("cancelled", [], "cancelled"), ("failed", [], "rpc_error")):
+        state = BarState(20)
+        state.finish(1.0, ending_for(status, legs, kind))
+        texts.add(layout(state, 1.0, WIDTH).end_text)
+    assert texts == {"✓ ok", "⊘ cancelled", "✗ failed"}
+
+
+def test_a_finished_bar_stops_at_its_end_whatever_the_clock_says() -> None:
+    clock = FakeClock()
+    state = running_call(clock)
+    state.leg_finished("tools/call", 19, 2.0, "ok", 200)
+    state.finish(3.0, "ok")
+    assert layout(state, 3.0, WIDTH) == layout(state, 999.0, WIDTH)
+
+
+def test_progress_marks_sit_where_they_arrived_with_the_message() -> None:
+    from inspector.gui.widgets.budget_state import ProgressMark
+
+    state = BarState(20)
+    state.marks.append(ProgressMark(4.0, 1, 3, "working <b>hard</b>"))
+    [tick] = layout(state, 5.0, WIDTH).ticks
+    assert tick.x == pytest.approx(px(4.0))
+    assert "working <b>hard</b>" in tick.tooltip and "1 of 3" in tick.tooltip
+
+
+def test_a_replay_of_stored_legs_draws_the_same_kinds() -> None:
+    legs = [Leg("initialize", 5, 40.0, 200, "ok"), Leg("notifications/initialized", 5, 5.0, 202, "ok"),
+            Leg("tools/call", 5, 3200.0, None, "cancelled")]
+    state = BarState.replay(legs, 5, "cancelled")
+    geometry = layout(state, 0.0, WIDTH)
+    assert [s.kind for s in geometry.segments] == ["ok", "ok", "cancelled"]
+    # 200 px a second: initialize ends at 8 px; the 5 ms leg is widened to the minimum and pushes
+    # the cancelled leg on, so that every leg stays visible.
+    assert geometry.segments[1].width == MIN_LEG_PX
+    assert geometry.segments[2].x == pytest.approx(8 + MIN_LEG_PX + LEG_GAP_PX)
+    assert state.ending == "cancelled"
+    timed_out = BarState.replay([Leg("initialize", 3, 10.0, 200, "ok"), Leg("tools/call", 3, 2995.0, None, "failed")],
+                                3, "failed")
+    assert timed_out.ending == "timed_out"
+
+
+def test_the_description_says_what_runs_and_what_is_left() -> None:
+    clock = FakeClock()
+    state = running_call(clock)
+    text = layout(state, 7.3, WIDTH).description
+    assert text == "tools/call: 6.3 s spent of a 19 s grant; 12.7 s of 20 s left"
+
+
+def test_a_tool_error_colours_the_work_leg_failed() -> None:
+    legs = [Leg("initialize", 20, 4.0, 200, "ok"), Leg("notifications/initialized", 20, 1.0, 202, "ok"),
+            Leg("tools/call", 20, 9.0, 200, "ok")]
+    state = BarState.replay(legs, 20, "failed")
+    assert [s.kind for s in layout(state, 0.0, WIDTH).segments] == ["ok", "ok", "failed"]
