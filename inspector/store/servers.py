@@ -108,17 +108,6 @@ class ServerRegistry:
             " headers = CASE WHEN excluded.headers = '[]' THEN servers.headers ELSE excluded.headers END",
             (url, name, budget_s, json.dumps(settings)))
 
-    def remove_server(self, url: str) -> None:
-        """Forget a server and its health (its runs stay stored)."""
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            self._conn.execute("DELETE FROM servers WHERE url = ?", (url,))
-            self._conn.execute("DELETE FROM server_health WHERE url = ?", (url,))
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
-
     def settings(self, url: str) -> ServerSettings | None:
         """A configured server's name, budget and headers (``None`` if it was never configured).
 
@@ -130,6 +119,17 @@ class ServerRegistry:
             return None
         headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value")) for h in json.loads(row[3]))
         return ServerSettings(row[0], row[1], row[2], headers)
+
+    def remove_server(self, url: str) -> None:
+        """Forget a server and its health (its runs stay stored)."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            self._conn.execute("DELETE FROM servers WHERE url = ?", (url,))
+            self._conn.execute("DELETE FROM server_health WHERE url = ?", (url,))
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
 
     def headers_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> dict[str, str]:
         """The headers to send: stored values, secrets from the keyring or from ``ask(name)``."""

@@ -109,7 +109,7 @@ def test_cancel_sends_notifications_cancelled_for_the_request_on_the_wire(qtbot,
     def work(exchange) -> None:
         exchange.stall()
 
-    # A session: since main's client change, a server without one is not sent an ambiguous notice.
+    # A session id lets the notice name the request (without one, no notice is sent at all).
     with FaultServer("session", work=work) as server:
         submitted = time.monotonic()
         task = engine.call_tool(ServerEndpoint(server.url), "stall", {}, budget_s=30)
