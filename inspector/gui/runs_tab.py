@@ -220,7 +220,7 @@ class RunsTab(QWidget):
         theader = self.timeline_view.horizontalHeader()
         theader.setAccessibleName(_("Timeline columns"))
         theader.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((94, 52, 64, 48, 68, 100, 260, 170)):
+        for column, width in enumerate((94, 52, 64, 48, 80, 100, 260, 170)):
             self.timeline_view.setColumnWidth(column, width)
         # The details take what room there is; the waterfall keeps its width, so it is always in view.
         theader.setStretchLastSection(False)
