@@ -2,28 +2,32 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
+# Two installs, two stamps: `make run` needs the runtime dependencies only; `make test`, `make lint`
+# and `make bench` need the test extra (pytest, the MCP SDK server, ruff, ...) as well.
+RUNTIME_STAMP := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
-# `make run` installs what the app needs and nothing more (no test extra).
-RUN_STAMP := $(VENV)/.runtime-stamp
 
-.PHONY: run test bench lint clean conformance
+.PHONY: run test bench bench-record lint clean conformance
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+$(PY):
+	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+
+$(RUNTIME_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $(RUNTIME_STAMP)
+
+$(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-$(RUN_STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
-	touch $(RUN_STAMP)
-
-run: $(RUN_STAMP)
+run: $(RUNTIME_STAMP)
 	$(VENV)/bin/run-inspector
 
-test: $(STAMP)
+lint: $(STAMP)
+	$(PY) -m ruff check inspector tests benchmarks conformance
+
+test: lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
 
 # The official MCP conformance suite and the Node it needs, under an ignored folder; not part of `make test`.
@@ -42,8 +46,13 @@ $(CONFORMANCE_DIR)/.installed-stamp:
 conformance: $(STAMP) $(CONFORMANCE_DIR)/.installed-stamp
 	$(PY) conformance/run.py
 
+# Results go to the untracked benchmarks/latest/; `make bench-record` writes the tracked
+# benchmarks/results/ (commit them when the numbers should be kept).
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
+bench-record: $(STAMP)
+	$(PY) benchmarks/run_all.py --record
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache benchmarks/latest

@@ -24,7 +24,29 @@ from typing import Any, Callable, Iterable, Sequence
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
-RESULTS_DIR = BENCH_DIR / "results"
+#: ``BENCH_RECORD=1`` (``make bench-record``, ``run_all.py --record``): write the tracked results
+#: that the repository keeps. Otherwise results go to an untracked folder, so that a run on any
+#: machine leaves the repository as it was.
+RECORD_ENV = "BENCH_RECORD"
+RECORDED_DIR = BENCH_DIR / "results"
+SCRATCH_DIR = BENCH_DIR / "latest"
+RESULTS_DIR = RECORDED_DIR if os.environ.get(RECORD_ENV) == "1" else SCRATCH_DIR
+
+
+def _private_database() -> None:
+    """Every benchmark (and every process it starts) stores runs in a temporary database, never the
+    user's: set before anything opens one, removed when the benchmark ends."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="run-inspector-bench-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    os.environ["RUN_INSPECTOR_DB"] = str(Path(folder) / "runs.db")
+    os.environ["XDG_DATA_HOME"] = folder
+
+
+_private_database()
 
 if str(REPO_ROOT) not in sys.path:  # the scripts run standalone: make `inspector`/`tests` importable
     sys.path.insert(0, str(REPO_ROOT))
@@ -108,7 +130,7 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], left: Iterable[
 
 
 def write_result(name: str, data: dict[str, Any]) -> Path:
-    """Write ``benchmarks/results/<name>.json`` (with the environment) and return its path."""
+    """Write ``<name>.json`` (with the environment) to :data:`RESULTS_DIR` and return its path."""
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)
     path = RESULTS_DIR / f"{name}.json"
     payload = {"benchmark": name, "environment": environment(), **data}

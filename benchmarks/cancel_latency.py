@@ -28,8 +28,15 @@ if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import StallServer, summary, table, verdict, write_result  # noqa: E402
 
-from inspector.mcp import (CancelSignal, ErrorKind, LegStarted, McpClient, McpTransportError,  # noqa: E402
-                           OperationRecorder, ServerEndpoint)
+from inspector.mcp import (  # noqa: E402
+    CancelSignal,
+    ErrorKind,
+    LegStarted,
+    McpClient,
+    McpTransportError,
+    OperationRecorder,
+    ServerEndpoint,
+)
 
 NAME = "cancel_latency"
 RUNS = 50

@@ -136,10 +136,10 @@ class Bench:
             self.spin_until(lambda: demo.state.hang_started.is_set())
             shown: list[float] = []
             row = window.operations.row_for(task)
-            task.finished.connect(lambda _o, row=row: (row.bar.repaint(), shown.append(time.monotonic())))
+            task.finished.connect(lambda _o, row=row, shown=shown: (row.bar.repaint(), shown.append(time.monotonic())))
             pressed = time.monotonic()
             QTest.keyClick(window, Qt.Key.Key_Escape)
-            self.spin_until(lambda: bool(shown), 10)
+            self.spin_until(lambda shown=shown: bool(shown), 10)
             assert task.outcome.status == "cancelled"
             times.append((shown[0] - pressed) * 1000)
         return times

@@ -12,22 +12,17 @@ flips every round to cancel drift), we time:
             validation of call_tool), DELETE)
 * httpx     bare reference: one ``httpx.AsyncClient`` (TLS context built once, as ours does),
             three POSTs (initialize, notifications/initialized, tools/call, the answer read and
-            decoded); the session's DELETE and the close happen after the clock stops (the
-            result file's "httpx+del" includes them)
-* httpx-fresh  the same, but the 202 of notifications/initialized is closed unread, which makes
-            httpx drop the keep-alive connection (our client does the same), so tools/call goes
-            out on a fresh connection; "httpx-fresh+del" (DELETE and close included) is the
-            fair floor for ours
+            decoded); the empty 202 of notifications/initialized is read, so tools/call reuses the
+            keep-alive connection, as ours does. The session's DELETE and the close happen after
+            the clock stops; "httpx+del" (DELETE and close included) is the fair floor for ours
 * sdk-auto  (reference only) ``mcp.Client(url)`` in its default ``mode="auto"``: it probes
             ``server/discover`` and, against this 2026-era server, skips the handshake
             (wire: POST server/discover, POST tools/call, POST tools/list); a different protocol
             era, so not used for the ratio.
 
 Target: median(ours) / median(sdk) <= 0.25, in each server profile (event-stream answers,
-the SDK default, and ``json_response=True``). Always measured: a what-if table (ours with
-runtime patches: httpcore's sniffio lookup short-cut, connection kept alive after the 202).
-If the target is missed (or with ``--profile``), ours is broken down per leg and profiled with
-cProfile; both go to the table and the result file.
+the SDK default, and ``json_response=True``). If the target is missed (or with ``--profile``),
+ours is broken down per leg and profiled with cProfile; both go to the table and the result file.
 
 Run: ``.venv/bin/python benchmarks/operation_cost.py [--rounds N] [--profile]``
 """
@@ -41,8 +36,8 @@ import gc
 import io
 import json
 import pstats
-import statistics
 import ssl
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -50,10 +45,9 @@ from typing import Any, Awaitable, Callable
 
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import (SdkServerProcess, summary, table, verdict, write_result)  # noqa: E402
-
 import httpx  # noqa: E402
 import mcp  # noqa: E402
+from _common import SdkServerProcess, summary, table, verdict, write_result  # noqa: E402
 
 from inspector.mcp import McpClient, OperationRecorder, ServerEndpoint  # noqa: E402
 
@@ -63,7 +57,7 @@ WARMUP_ROUNDS = 8
 DEFAULT_ROUNDS = 60
 PROFILE_TIME_CAP_S = 45.0  # per server profile: rounds stop early (never below 30) past this
 ACCEPT = "application/json, text/event-stream"
-CLIENTS = ("ours", "sdk", "httpx", "httpx-fresh", "sdk-auto")
+CLIENTS = ("ours", "sdk", "httpx", "sdk-auto")
 
 
 def _decode(response: httpx.Response) -> dict[str, Any]:
@@ -94,14 +88,12 @@ async def op_sdk(url: str, mode: str = "legacy") -> None:
 _SSL = ssl.create_default_context()  # built once: httpx.AsyncClient() alone would spend ~16 ms on it
 
 
-async def op_httpx(url: str, *, read_notification_answer: bool) -> tuple[float, float]:
+async def op_httpx(url: str) -> tuple[float, float]:
     """Bare httpx: one AsyncClient, three POSTs; returns (seconds for the three POSTs, seconds
     including the session's DELETE and the close, which are done after the first clock stops).
 
-    ``read_notification_answer=True`` reads the 202 of ``notifications/initialized`` (plain
-    ``http.post``), so ``tools/call`` reuses the keep-alive connection; ``False`` closes that
-    answer unread, which (as in our client) makes httpx drop the connection, so ``tools/call``
-    goes out on a fresh one.
+    The (empty) 202 of ``notifications/initialized`` is read, so ``tools/call`` reuses the
+    keep-alive connection, as our client does.
     """
     started = time.perf_counter()
     http = httpx.AsyncClient(verify=_SSL, trust_env=False, timeout=10)
@@ -114,11 +106,7 @@ async def op_httpx(url: str, *, read_notification_answer: bool) -> tuple[float, 
     headers["Mcp-Session-Id"] = r.headers["mcp-session-id"]
     headers["MCP-Protocol-Version"] = answer["result"]["protocolVersion"]
     note = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    if read_notification_answer:
-        await http.post(url, content=note, headers=headers)
-    else:
-        response = await http.send(http.build_request("POST", url, content=note, headers=headers), stream=True)
-        await response.aclose()
+    await http.post(url, content=note, headers=headers)
     call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "echo", "arguments": {"text": "hi"}}}
     r = await http.post(url, content=json.dumps(call), headers=headers)
@@ -138,7 +126,7 @@ async def _timed(op: Callable[[], Awaitable[Any]]) -> float:
 
 async def measure(url: str, rounds: int) -> dict[str, list[float]]:
     samples: dict[str, list[float]] = {name: [] for name in CLIENTS}
-    samples.update({f"{name}+del": [] for name in ("httpx", "httpx-fresh")})
+    samples["httpx+del"] = []
 
     async def one_round(record: bool, flip: bool) -> None:
         order = list(CLIENTS)
@@ -152,9 +140,9 @@ async def measure(url: str, rounds: int) -> dict[str, list[float]]:
             elif which == "sdk-auto":
                 seconds = await _timed(lambda: op_sdk(url, "auto"))
             else:
-                three, total = await op_httpx(url, read_notification_answer=which == "httpx")
+                three, total = await op_httpx(url)
                 if record:
-                    samples[f"{which}+del"].append(total * 1000)
+                    samples["httpx+del"].append(total * 1000)
                 seconds = three
             if record:
                 samples[which].append(seconds * 1000)
@@ -184,7 +172,7 @@ async def profile_ours(url: str, operations: int = 40) -> dict[str, Any]:
     wall = time.perf_counter() - started
     stats = pstats.Stats(profiler)
     entries = []
-    for (filename, line, func), (cc, nc, tt, ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+    for (filename, line, func), (_cc, nc, tt, ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
         entries.append({"function": f"{Path(filename).name}:{line}({func})", "path": filename,
                         "calls": nc, "own_ms_per_op": tt * 1000 / operations,
                         "cumulative_ms_per_op": ct * 1000 / operations})
@@ -262,73 +250,6 @@ class _StampedRecorder(OperationRecorder):
         super().leg_started(report)
 
 
-# -- what-if: two changes outside our code's logic, measured against ours as it is ------------------
-
-class _WhatIf:
-    """Runtime patches applied around one operation only (never during the main measurement).
-
-    * ``sniffio``: httpcore asks ``current_async_library()`` each time it sets up a lock, event or
-      semaphore (~20 times per operation); that function starts with ``import sniffio``, and
-      sniffio is not installed here, so every call is a failed import that scans sys.path.
-      Patched to return "asyncio" at once: what installing ``sniffio`` would give.
-    * ``keepalive``: our transport closes the (empty) 202 answer to notifications/initialized
-      without reading it, which makes httpx drop the connection, so tools/call pays a new TCP
-      connection. Patched so that an unread response with ``Content-Length: 0`` is read (nothing
-      to read) before it is closed: the connection stays in the pool and is reused.
-    """
-
-    def __init__(self, sniffio: bool, keepalive: bool) -> None:
-        self.sniffio = sniffio
-        self.keepalive = keepalive
-        self._saved: list[tuple[Any, str, Any]] = []
-
-    def __enter__(self) -> _WhatIf:
-        import httpcore._backends.auto as auto
-        import httpcore._synchronization as sync
-        if self.sniffio:
-            for module in (sync, auto):
-                self._saved.append((module, "current_async_library", module.current_async_library))
-                module.current_async_library = lambda: "asyncio"
-        if self.keepalive:
-            original = httpx.Response.aclose
-
-            async def aclose(response: httpx.Response) -> None:
-                if (not response.is_stream_consumed and not response.is_closed
-                        and response.headers.get("content-length") == "0"):
-                    await response.aread()
-                await original(response)
-
-            self._saved.append((httpx.Response, "aclose", original))
-            httpx.Response.aclose = aclose  # type: ignore[method-assign]
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        while self._saved:
-            owner, attr, value = self._saved.pop()
-            setattr(owner, attr, value)
-
-
-WHAT_IF_VARIANTS = {
-    "ours (as is)": (False, False),
-    "ours + sniffio importable": (True, False),
-    "ours + keep-alive after 202": (False, True),
-    "ours + both": (True, True),
-}
-
-
-async def what_if(url: str, rounds: int = 30) -> dict[str, Any]:
-    samples: dict[str, list[float]] = {name: [] for name in WHAT_IF_VARIANTS}
-    names = list(WHAT_IF_VARIANTS)
-    for i in range(rounds + 3):
-        order = names if i % 2 == 0 else names[::-1]
-        for name in order:
-            with _WhatIf(*WHAT_IF_VARIANTS[name]):
-                seconds = await _timed(lambda: op_ours(url))
-            if i >= 3:  # the first rounds warm up
-                samples[name].append(seconds * 1000)
-    return {name: summary(values) for name, values in samples.items()}
-
-
 def run_profile(label: str, json_response: bool, rounds: int, want_profile: bool) -> dict[str, Any]:
     with SdkServerProcess(json_response=json_response) as server:
         samples = asyncio.run(measure(server.url, rounds))
@@ -338,10 +259,9 @@ def run_profile(label: str, json_response: bool, rounds: int, want_profile: bool
             "profile": label, "json_response": json_response, "rounds": len(samples["ours"]),
             "unit": "ms", "stats": stats, "ratio_ours_to_sdk_median": ratio,
             "ratio_ours_to_sdk_p90": stats["ours"]["p90"] / stats["sdk"]["p90"],
-            "ratio_ours_to_httpx_fresh_del_median": stats["ours"]["median"] / stats["httpx-fresh+del"]["median"],
+            "ratio_ours_to_httpx_del_median": stats["ours"]["median"] / stats["httpx+del"]["median"],
             "target_ratio": TARGET_RATIO, "met": ratio <= TARGET_RATIO, "samples_ms": samples,
         }
-        result["what_if_ms"] = asyncio.run(what_if(server.url))
         if want_profile or ratio > TARGET_RATIO:
             result["breakdown_ours_ms"] = asyncio.run(breakdown_ours(server.url))
             result["cprofile_ours"] = asyncio.run(profile_ours(server.url))
@@ -366,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = []
     for res in results:
-        for name in ("ours", "sdk", "httpx", "httpx-fresh", "httpx-fresh+del", "sdk-auto"):
+        for name in ("ours", "sdk", "httpx", "httpx+del", "sdk-auto"):
             s = res["stats"][name]
             rows.append([f"{res['profile']}/{name}", s["n"], f"{s['median']:.2f}", f"{s['p90']:.2f}",
                          f"{s['min']:.2f}", f"{s['max']:.2f}"])
@@ -374,18 +294,10 @@ def main(argv: list[str] | None = None) -> int:
     print(table(["profile/client", "n", "median", "p90", "min", "max"], rows))
     print()
     ratio_rows = [[res["profile"], f"{res['ratio_ours_to_sdk_median']:.3f}", f"{res['ratio_ours_to_sdk_p90']:.3f}",
-                   f"{res['ratio_ours_to_httpx_fresh_del_median']:.2f}", f"<= {TARGET_RATIO}", verdict(res["met"])]
+                   f"{res['ratio_ours_to_httpx_del_median']:.2f}", f"<= {TARGET_RATIO}", verdict(res["met"])]
                   for res in results]
-    print(table(["profile", "ours/sdk median", "ours/sdk p90", "ours/(httpx-fresh+del)", "target", "verdict"],
+    print(table(["profile", "ours/sdk median", "ours/sdk p90", "ours/(httpx+del)", "target", "verdict"],
                 ratio_rows))
-    print("\nwhat-if (ours with a runtime patch; interleaved, ms per operation):")
-    whatif_rows = []
-    for res in results:
-        base = res["what_if_ms"]["ours (as is)"]["median"]
-        for name, s in res["what_if_ms"].items():
-            whatif_rows.append([f"{res['profile']}/{name}", s["n"], f"{s['median']:.2f}", f"{s['p90']:.2f}",
-                                f"{s['median'] - base:+.2f}"])
-    print(table(["profile/variant", "n", "median", "p90", "delta median"], whatif_rows))
     for res in results:
         prof = res.get("cprofile_ours")
         if not prof:

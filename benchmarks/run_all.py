@@ -1,8 +1,10 @@
 """Run every benchmark (each in its own process), print a summary, exit non-zero on a miss.
 
 ``make bench`` runs ``.venv/bin/python benchmarks/run_all.py``. Each benchmark prints its own
-table and writes ``benchmarks/results/<name>.json``; this script adds
-``benchmarks/results/run_all.json`` (the verdicts and headline numbers). Other scripts in
+table and writes ``<name>.json`` into ``benchmarks/latest/`` (untracked); this script adds
+``run_all.json`` (the verdicts and headline numbers). ``--record`` (``make bench-record``)
+writes into the tracked ``benchmarks/results/`` instead. Runs are stored in a temporary
+database, never the user's. Other scripts in
 ``benchmarks/`` (not starting with "_") run afterwards and are judged by their exit status.
 Each benchmark is bounded by a timeout; the whole run takes about 1.5 minutes on 2 cores.
 """
@@ -19,6 +21,10 @@ from typing import Any
 BENCH_DIR = Path(__file__).resolve().parent
 if str(BENCH_DIR) not in sys.path:
     sys.path.insert(0, str(BENCH_DIR))
+import os  # noqa: E402
+
+if "--record" in sys.argv[1:]:  # before _common reads it: the children inherit it too
+    os.environ["BENCH_RECORD"] = "1"
 from _common import RESULTS_DIR, table, verdict, write_result  # noqa: E402
 
 BENCHMARKS = [

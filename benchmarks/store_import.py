@@ -5,8 +5,8 @@ import, checking and writing included. The import runs in a child process so its
 size is its own (``ru_maxrss`` of that process, cross-checked with ``RUSAGE_CHILDREN`` in the
 parent). For information, measured the same way: the import of a file too big for the
 importer's step cache (``CACHE_BUDGET`` = 0 forces it: the file is streamed twice and every step
-checked twice), and the export of the imported run back to a file in both formats. Writes ``benchmarks/results/store_import.json``; exit status 0 when the targets
-are met.
+checked twice), and the export of the imported run back to a file in both formats. Writes
+``store_import.json`` (see ``_common.RESULTS_DIR``); exit status 0 when the targets are met.
 
     .venv/bin/python benchmarks/store_import.py [--steps N] [--keep DIR]
 """
@@ -27,6 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from _common import RESULTS_DIR  # noqa: E402  (also: runs go to a temporary database)
 
 from inspector.runs import Leg, RunStep, RunTrace, ToolResult  # noqa: E402
 
@@ -151,8 +153,8 @@ def main() -> int:
                         "date": datetime.now(timezone.utc).isoformat(timespec="seconds")},
     }
     if args.steps == STEPS:
-        (ROOT / "benchmarks" / "results").mkdir(exist_ok=True)
-        (ROOT / "benchmarks" / "results" / "store_import.json").write_text(json.dumps(results, indent=2) + "\n")
+        RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+        (RESULTS_DIR / "store_import.json").write_text(json.dumps(results, indent=2) + "\n")
     print("targets met" if all(met.values()) else f"targets missed: {[k for k, ok in met.items() if not ok]}")
     return 0 if all(met.values()) else 1
 

@@ -19,6 +19,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from _common import RESULTS_DIR  # noqa: E402  (also: runs go to a temporary database)
 
 from inspector.runs import Leg, RunTrace, ToolResult  # noqa: E402
 from inspector.store import RunStore  # noqa: E402
@@ -100,8 +102,8 @@ def main() -> int:
                       "first_page": cli_first <= TARGET_FIRST_PAGE_S}
     results["environment"] = {"python": platform.python_version(), "cpus": os.cpu_count(),
                               "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-    (ROOT / "benchmarks" / "results").mkdir(exist_ok=True)
-    (ROOT / "benchmarks" / "results" / "store_write.json").write_text(json.dumps(results, indent=2) + "\n")
+    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+    (RESULTS_DIR / "store_write.json").write_text(json.dumps(results, indent=2) + "\n")
     return 0 if best >= TARGET_STEPS_PER_S and cli_first <= TARGET_FIRST_PAGE_S else 1
 
 

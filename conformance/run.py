@@ -3,8 +3,8 @@ the adapter (conformance/client.py); prints one line per scenario and a summary.
 
 from __future__ import annotations
 
-import re
 import os
+import re
 import shlex
 import subprocess
 import sys

@@ -73,12 +73,14 @@ class OpenAIChatModel:
                     raw = await _read_capped(response, self.label)
                     status = response.status_code
             except httpx.TimeoutException:
-                raise ModelError(f"The model at {self.label} did not answer within {self._timeout_s:g} seconds.") from None
+                raise ModelError(
+                    f"The model at {self.label} did not answer within {self._timeout_s:g} seconds.") from None
             except httpx.HTTPError as exc:
                 raise ModelError(f"The model at {self.label} could not be reached ({type(exc).__name__}); "
                                  "check the model URL and that the model server runs.") from None
         if status >= 300:
-            raise ModelError(f"The model at {self.label} answered HTTP {status}: {_clip(raw.decode('utf-8', 'replace'))}")
+            raise ModelError(
+                f"The model at {self.label} answered HTTP {status}: {_clip(raw.decode('utf-8', 'replace'))}")
         try:
             answer = json.loads(raw)
         except ValueError:

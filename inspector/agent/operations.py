@@ -11,8 +11,15 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from inspector.mcp import (CancelSignal, FanOut, McpClient, McpTransportError, OperationObserver,
-                           OperationRecorder, ServerEndpoint)
+from inspector.mcp import (
+    CancelSignal,
+    FanOut,
+    McpClient,
+    McpTransportError,
+    OperationObserver,
+    OperationRecorder,
+    ServerEndpoint,
+)
 from inspector.mcp.server_requests import clipped, shown_method
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
@@ -25,7 +32,8 @@ class OperationRecord:
     step: RunStep
     #: The run's status if this operation were the whole run: ok, failed or cancelled.
     status: str
-    #: What the server's health counts: ok (it answered), failed, or cancelled (not its fault).
+    #: What the server's health counts: ok, tool_error (it answered; the tool reported an error),
+    #: failed, or cancelled (not its fault).
     health: str
     latency_ms: float
     started_at: datetime
@@ -139,7 +147,12 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
                                     legs=_legs(recorder), server_requests=server_requests_summary(recorder),
                                     progress=progress_notes(recorder), server_told_to_stop=_told(recorder),
                                     server_notifications=notifications_summary(recorder))
-    health = "cancelled" if tool_result.outcome is ToolOutcome.CANCELLED else ("failed" if error else "ok")
+    if tool_result.outcome is ToolOutcome.CANCELLED:
+        health = "cancelled"
+    elif error is not None:
+        health = "failed"
+    else:  # the server answered; the tool may still have reported its own error, counted apart
+        health = "tool_error" if tool_result.outcome is ToolOutcome.FAILED else "ok"
     return OperationRecord(step, tool_result.outcome.value, health, _elapsed_ms(recorder), started_at, error,
                            result, tool_result, _told(recorder))
 

@@ -159,7 +159,8 @@ class _Reader:
     def unknown(self, data: dict[str, Any], known: set[str], place: str) -> None:
         for key in data:
             if key not in known:
-                raise self.fail(f"{place}{key}", f"this key is not part of the format (known: {', '.join(sorted(known))})")
+                raise self.fail(f"{place}{key}",
+                                f"this key is not part of the format (known: {', '.join(sorted(known))})")
 
     def round(self, data: Any, place: str) -> ScriptedRound:
         if not isinstance(data, dict):

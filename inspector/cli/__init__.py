@@ -1,45 +1,29 @@
-"""The command line: every headless feature of Run Inspector is reachable from here."""
+"""The command line: every headless feature of Run Inspector is reachable from here.
+
+This module is kept tiny on purpose: it is the first of ours a command imports, so a Ctrl-C
+that lands while the rest loads is caught here and ends like any other cancel.
+"""
 
 from __future__ import annotations
 
-import os
 import sys
-
-from .common import EXIT_CANCELLED, EXIT_OK, UsageError, fail
-from .parser import DEMOS, OPERATIONS, build_parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = build_parser().parse_args(argv)
-        if args.command is None:
-            from inspector.gui.app import run_window
+        from .app import run_command
 
-            return run_window(args.window_db)
-        # Imported on demand: `runs show` should not pay for the network stack, nor `call` for more.
-        if args.command in OPERATIONS:
-            from . import operations
+        return run_command(argv)
+    except KeyboardInterrupt:
+        # Loading was interrupted: nothing was asked of any server and nothing was stored.
+        import signal
 
-            return operations.run(args)
-        if args.command in DEMOS:
-            from . import demos
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not print a traceback here
+        from .ending import end_cancelled
 
-            return demos.run(args)
-        if args.command in ("export", "import"):
-            from . import traces
-
-            return traces.run(args)
-        from . import runs
-
-        return runs.run(args)
-    except UsageError as exc:
-        return fail(str(exc))
-    except KeyboardInterrupt:  # outside an operation (e.g. a long `runs show`): just stop
-        return EXIT_CANCELLED
-    except BrokenPipeError:  # `runs show ... | head`: the reader has what it wanted
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+        return end_cancelled(argv)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,14 +5,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import json
 import os
 import signal
 import sys
 from typing import Any
 
-from inspector.agent import AgentOutcome, AgentRun, ScenarioError, ScriptedModel, StoreSink, load_scenario
-from inspector.agent import shipped_scenarios
+from inspector.agent import (
+    AgentOutcome,
+    AgentRun,
+    ScenarioError,
+    ScriptedModel,
+    StoreSink,
+    load_scenario,
+    shipped_scenarios,
+)
 from inspector.mcp import ServerEndpoint
 from inspector.mcp.server import InvalidServerError
 from inspector.runs import step_outcome
@@ -20,6 +26,7 @@ from inspector.store import StoreError
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
 from .demos import _seconds, _whole_number
+from .ending import emit_json
 from .operations import parse_budget_option
 
 #: Where the chat model's API key is read from unless --api-key-env names another variable.
@@ -44,8 +51,7 @@ def _endpoint(url: str) -> ServerEndpoint:
 def _list_scenarios(as_json: bool) -> int:
     scenarios = shipped_scenarios()
     if as_json:
-        print(json.dumps({"scenarios": [{"name": s.name, "description": s.description}
-                                        for s in scenarios.values()]}, ensure_ascii=False))
+        emit_json({"scenarios": [{"name": s.name, "description": s.description} for s in scenarios.values()]})
         return EXIT_OK
     width = max(len(name) for name in scenarios)
     for scenario in scenarios.values():
@@ -59,7 +65,8 @@ def _scenario(args: argparse.Namespace) -> int:
     if not args.scenario:
         raise UsageError("Name a scenario (see `run-inspector scenario --list`) or give a scenario file.")
     cancel_after = _seconds("--cancel-after", args.cancel_after)
-    budget = parse_budget_option(args.budget)
+    reading = parse_budget_option(args.budget)
+    budget = reading.seconds if reading else None
     server = _endpoint(args.server) if args.server else None
     try:
         scenario = load_scenario(args.scenario)  # checked whole before anything starts or is stored
@@ -94,7 +101,8 @@ def _agent(args: argparse.Namespace) -> int:
     server = _endpoint(args.server)
     max_rounds = _whole_number("--max-rounds", args.max_rounds, 1)
     cancel_after = _seconds("--cancel-after", args.cancel_after)
-    budget = parse_budget_option(args.budget)
+    reading = parse_budget_option(args.budget)
+    budget = reading.seconds if reading else None
     try:
         model = OpenAIChatModel(args.model_url, args.model, api_key=_api_key(args))
     except ValueError as exc:
@@ -179,8 +187,8 @@ def _report(store: Any, run_id: int | None, outcome: AgentOutcome, as_json: bool
             if step.content is not None:
                 entry["content"] = step.content
             steps.append(entry)
-        print(json.dumps({"run_id": run_id, "status": outcome.status, "stop_reason": outcome.stop_reason,
-                          "rounds": outcome.rounds, "steps": steps}, ensure_ascii=False))
+        emit_json({"run_id": run_id, "status": outcome.status, "stop_reason": outcome.stop_reason,
+                   "rounds": outcome.rounds, "steps": steps})
     else:
         from .runs import _show
 

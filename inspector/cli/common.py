@@ -1,26 +1,40 @@
-"""What every command shares: usage errors, exit statuses, opening the store, safe printing."""
+"""What every command shares: errors and exit statuses, opening the store, safe printing."""
 
 from __future__ import annotations
 
 import argparse
-import re
-import sys
-from typing import NoReturn
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
-from typing import TYPE_CHECKING
+from .ending import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from .safe_text import block
 
 if TYPE_CHECKING:
     from inspector.store import RunStore
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_CANCELLED = 130
-_TERMINAL_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+__all__ = ["EXIT_CANCELLED", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "BadInputError", "CommandError",
+           "Parser", "UsageError", "database_path", "open_existing_store", "open_store", "safe"]
 
 
-class UsageError(Exception):
+class CommandError(Exception):
+    """A command that cannot go on: one sentence on stderr (and in the JSON object), an exit status."""
+
+    kind = "failed"
+    exit_status = EXIT_FAILED
+
+
+class UsageError(CommandError):
     """Bad input on the command line: reported in one line, exit status 2."""
+
+    kind = "usage"
+    exit_status = EXIT_USAGE
+
+
+class BadInputError(CommandError):
+    """Input that cannot be used (a run that does not exist, a bad file, input that ended): exit 2."""
+
+    kind = "bad_input"
+    exit_status = EXIT_USAGE
 
 
 class Parser(argparse.ArgumentParser):
@@ -30,21 +44,31 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def database_path(option: str | None) -> Path:
+    from inspector.store import resolve_db_path
+
+    return resolve_db_path(option)
+
+
 def open_store(option: str | None) -> RunStore:
-    """Open the run database, or raise :class:`UsageError` saying why it cannot be used."""
-    from inspector.store import RunStore, StoreError, resolve_db_path
+    """Open (creating if needed) the run database, or raise :class:`UsageError` saying why it cannot be used."""
+    from inspector.store import RunStore, StoreError
 
     try:
-        return RunStore.open(resolve_db_path(option))
+        return RunStore.open(database_path(option))
     except StoreError as exc:
         raise UsageError(str(exc)) from None
 
 
+def open_existing_store(option: str | None) -> RunStore | None:
+    """The run database if it exists, else ``None``: reading never creates a database."""
+    path = database_path(option)
+    if not path.exists():
+        return None
+    return open_store(option)
+
+
 def safe(text: str) -> str:
-    """Server or file text on a terminal: no escape sequences or other control characters."""
-    return _TERMINAL_UNSAFE.sub(" ", text)
-
-
-def fail(message: str) -> int:
-    print(f"run-inspector: {message}", file=sys.stderr)
-    return EXIT_USAGE
+    """Server or file text on a terminal: no escape sequences, other control characters or
+    bidirectional controls (see :mod:`.safe_text`; one-line fields use ``one_line``)."""
+    return block(text)

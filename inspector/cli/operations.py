@@ -6,54 +6,115 @@ import argparse
 import asyncio
 import getpass
 import json
-import math
 import os
 import signal
+import sqlite3
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
-from inspector.mcp import (CancelSignal, FanOut, McpClient, OperationRecorder, ServerEndpoint, ServerRequestHandler,
-                           parse_budget, public_url)
+from inspector.mcp import (
+    MINIMUM_LEG_SECONDS,
+    BudgetReading,
+    BudgetVerdict,
+    CancelSignal,
+    FanOut,
+    McpClient,
+    OperationRecorder,
+    ServerEndpoint,
+    ServerRequestHandler,
+    public_url,
+    read_budget,
+)
 from inspector.mcp.server import InvalidServerError
 from inspector.runs._frozen import thaw
-from inspector.store import RunStore, ServerRegistry, StoreError
+from inspector.store import RunStore, ServerRegistry, StoreError, open_database_read_only
 from inspector.store.secrets import system_secret_keeper
 
-from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
+from .common import (
+    EXIT_CANCELLED,
+    EXIT_FAILED,
+    EXIT_OK,
+    BadInputError,
+    UsageError,
+    database_path,
+    open_store,
+    safe,
+)
+from .ending import emit_json
 from .parser import OPERATIONS
 from .progress import live_progress_line
+from .results import (
+    block_lines,
+    catalogue_heading,
+    elicitation_lines,
+    notification_lines,
+    progress_lines,
+    server_request_lines,
+    tool_entry,
+    tool_lines,
+)
+from .safe_text import one_line
 from .server_requests import handler_from_options
-from .results import (block_lines, catalogue_heading, elicitation_lines, notification_lines, progress_lines,
-                      server_request_lines, tool_entry, tool_lines)
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 
 def run(args: argparse.Namespace) -> int:
     headers = parse_headers(args.header)
-    budget = parse_budget_option(args.budget)
+    reading = parse_budget_option(args.budget)
     arguments = parse_arguments(args.args) if args.command == "call" else None
     handler = handler_from_options(args)
     store = None if args.no_store else open_store(args.db)
     try:
-        name = None
-        if store is not None:
-            name, budget, headers = _with_configuration(store, args.url, budget, headers)
+        # A configured server applies whether or not this run is stored.
+        name, budget, headers = _configured(store, args, reading.seconds if reading else None, headers)
         try:
             server = ServerEndpoint(args.url, headers=headers, name=name)
         except InvalidServerError as exc:
             raise UsageError(str(exc)) from None
-        return asyncio.run(_operate(args, server, budget, arguments, store, handler))
+        early = EarlyInterrupt()
+        with early.held():
+            return asyncio.run(_operate(args, server, budget, arguments, store, reading, early, handler))
     finally:
         if store is not None:
             store.close()
 
 
-def _with_configuration(store: RunStore, url: str, budget: float | None,
+def _configured(store: RunStore | None, args: argparse.Namespace, budget: float | None,
+                headers: dict[str, str]) -> tuple[str | None, float | None, dict[str, str]]:
+    """The server's saved settings, whether or not this run is stored.
+
+    With ``--no-store`` the database is only read (never created, upgraded or written).
+    """
+    if store is not None:
+        return _with_configuration(store.db, args.url, budget, headers)
+    path = database_path(args.db)
+    if not path.exists():
+        return None, budget, headers
+    try:
+        db = open_database_read_only(path)
+    except StoreError as exc:
+        print(f"run-inspector: the saved settings of this server could not be read: {exc}", file=sys.stderr)
+        return None, budget, headers
+    try:
+        return _with_configuration(db, args.url, budget, headers)
+    except sqlite3.DatabaseError as exc:  # e.g. not a run database at all
+        print(f"run-inspector: the saved settings of this server could not be read from {path}: {exc}.",
+              file=sys.stderr)
+        return None, budget, headers
+    finally:
+        db.conn.close()
+
+
+def _with_configuration(db: Database, url: str, budget: float | None,
                         headers: dict[str, str]) -> tuple[str | None, float | None, dict[str, str]]:
     """A configured server lends its name, budget and headers; what the command line gives wins."""
-    registry = ServerRegistry(store.db, system_secret_keeper())
-    configured = registry.get(public_url_or_raw(url))
+    registry = ServerRegistry(db, system_secret_keeper())
+    configured = registry.settings(public_url_or_raw(url))
     if configured is None:
         return None, budget, headers
     given = {header.lower() for header in headers}
@@ -69,8 +130,9 @@ def parse_headers(raw: list[str]) -> dict[str, str]:
         name, sep, value = item.partition(":")
         name = name.strip()
         if not sep or not name:
-            # Never echo the value: it may be a credential.
-            raise UsageError(f"--header needs the form 'Name: value' (got a header named {name[:40]!r})")
+            # Nothing of it is echoed: "Bearer abc" given without a name is all credential.
+            raise UsageError("--header needs the form 'Name: value', e.g. 'Authorization: Bearer ...' "
+                             "(what was given is not repeated here, as it may be a credential)")
         headers[name] = value.strip()  # ServerEndpoint checks what HTTP allows
     return headers
 
@@ -84,46 +146,73 @@ def public_url_or_raw(url: str) -> str:
 
 
 def ask_secret(url: str) -> Callable[[str], str | None]:
-    """Ask for a secret header value the keyring could not give, when someone can answer."""
+    """Ask for a secret header value the keyring could not give, when someone can answer.
+
+    Without a terminal nothing is asked and nothing is said: the user was told once, when the
+    secret was saved without a keyring, to pass it with --header.
+    """
 
     def ask(header: str) -> str | None:
         if not sys.stdin.isatty():
-            print(f"run-inspector: the {header} header for {url} is not kept here (no system keyring) "
-                  "and cannot be asked for; pass it with --header.", file=sys.stderr)
             return None
-        return getpass.getpass(f"{header} for {url}: ") or None
+        try:
+            return getpass.getpass(f"{header} for {url}: ") or None
+        except EOFError:
+            print(file=sys.stderr)  # end the prompt's line: the message gets its own
+            raise BadInputError(f"The input ended before a value for the {header} header of {url} was given; "
+                                "nothing was sent. Type the value, or pass it with --header.") from None
 
     return ask
 
 
-def parse_budget_option(raw: str | None) -> float | None:
+MAX_BUDGET_S = 604_800
+"""The largest --budget accepted, in seconds."""
+
+
+def parse_budget_option(raw: str | None, option: str = "--budget") -> BudgetReading | None:
+    """The budget the command line gives, read by the deadline's own rules; unusable values are refused.
+
+    A budget below the one-second floor is raised to it, and the user is told so once.
+    """
     if raw is None:
         return None
-    try:
-        seconds = float(raw)
-    except ValueError:
-        raise UsageError(f"--budget must be a number of seconds (got {raw[:40]!r})") from None
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise UsageError(f"--budget must be a positive number of seconds (got {raw[:40]!r})")
-    return parse_budget(seconds)
+    reading = read_budget(raw)
+    if not reading.usable or reading.requested is None:
+        raise UsageError(f"{option} must be a positive number of seconds, e.g. 20 (got {raw[:40]!r})")
+    if reading.requested > MAX_BUDGET_S:  # range-checked: a bigger one is a typo, and overflows the timers
+        raise UsageError(f"{option} must be at most {MAX_BUDGET_S:,} seconds (a week), got {raw[:40]!r}")
+    if reading.verdict is BudgetVerdict.RAISED:
+        print(f"run-inspector: a budget of {reading.requested:g} s is below the {MINIMUM_LEG_SECONDS}-second "
+              f"minimum of a step; it was raised to {reading.seconds:g} s.", file=sys.stderr)
+    return reading
 
 
 def parse_arguments(raw: str) -> dict[str, Any]:
     def refuse(constant: str) -> None:
         raise ValueError(f"{constant} is not a JSON number")
 
+    from inspector.traces.format import MAX_DEPTH, TraceProblem, check_nesting
+
+    too_deep = (f"--args is nested deeper than {MAX_DEPTH} levels (the limit for what is stored and "
+                "exported); nothing was sent")
     try:
         value = json.loads(raw, parse_constant=refuse)
+    except RecursionError:
+        raise UsageError(too_deep) from None
     except ValueError as exc:
         raise UsageError(f"--args is not valid JSON: {exc}") from None
+    try:  # the importer's limit: what is sent is stored, and must read back
+        check_nesting(value, (), MAX_DEPTH)
+    except TraceProblem:
+        raise UsageError(too_deep) from None
     if not isinstance(value, dict):
         raise UsageError("--args must be a JSON object, e.g. '{\"text\": \"hi\"}'")
     return value
 
 
 async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: float | None,
-                   arguments: dict[str, Any] | None, store: RunStore | None,
-                   handler: ServerRequestHandler | None = None) -> int:
+                   arguments: dict[str, Any] | None, store: RunStore | None, reading: BudgetReading | None,
+                   early: EarlyInterrupt, handler: ServerRequestHandler | None = None) -> int:
     # The standalone stream is opened for this operation only: log messages, list changes, requests.
     client = McpClient(handler=handler, standalone_stream=True, log_level=getattr(args, "log_level", None))
     cancel = CancelSignal()
@@ -131,6 +220,8 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     # The live progress line rides along with the recorder (only on a terminal).
     observer = FanOut(recorder, live_progress_line(sys.stderr))
     _install_interrupt(cancel)
+    if early.seen:  # a Ctrl-C while the operation was being set up: it is cancelled before it starts
+        cancel.fire()
     operation = OPERATIONS[args.command]
     server_url = public_url(server.url)
     title = f"{operation} {args.tool}" if args.command == "call" else f"{operation} {server_url}"
@@ -144,6 +235,9 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
         record = await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
     _finish_run(store, run_id, server_url, record)
     report = build_report(operation, server, args, recorder, record, run_id)
+    if reading is not None and reading.verdict is BudgetVerdict.RAISED:
+        report["budget_requested_s"] = reading.requested  # raised to the floor; stderr said so once
+    _add_budget_left(report, recorder)
     print_report(report, args.json)
     sys.stdout.flush()
     # Housekeeping (cancel notice, session end) gets a short bound once the user has the answer;
@@ -168,12 +262,44 @@ def _start_run(store: RunStore | None, title: str, server_url: str) -> int | Non
 def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, record: OperationRecord) -> None:
     if store is None or run_id is None:
         return
+    # Whatever goes wrong here, the call happened: its outcome is still printed (by the caller)
+    # and the run is still finished, so that it is never left `running`.
     try:
         store.append_step(run_id, record.step, record.started_at)
+    except Exception as exc:  # noqa: BLE001 - a recording failure must not lose the outcome
+        print(f"run-inspector: the step of run {run_id} could not be stored: {safe(str(exc))[:200]}",
+              file=sys.stderr)
+    try:
         store.finish_run(run_id, record.status)
         ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
-    except (StoreError, OSError, ValueError) as exc:
-        print(f"run-inspector: the run could not be stored completely: {exc}", file=sys.stderr)
+    except Exception as exc:  # noqa: BLE001
+        print(f"run-inspector: the run could not be stored completely: {safe(str(exc))[:200]}", file=sys.stderr)
+
+
+class EarlyInterrupt:
+    """Holds a Ctrl-C that comes while the operation is set up, before its event loop listens.
+
+    Without it asyncio's own handler would cancel the task mid-way, and the run would be left
+    ``running`` instead of being recorded as cancelled.
+    """
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def _note(self, signum: int, frame: object) -> None:
+        self.seen = True
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        try:
+            previous = signal.signal(signal.SIGINT, self._note)
+        except ValueError:  # not the main thread: no signals here
+            yield
+            return
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _install_interrupt(cancel: CancelSignal) -> None:
@@ -189,6 +315,22 @@ def _install_interrupt(cancel: CancelSignal) -> None:
         loop.add_signal_handler(signal.SIGINT, on_interrupt)
     except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
         pass
+
+
+def _add_budget_left(report: dict[str, Any], recorder: OperationRecorder) -> None:
+    """Give each sent leg ``budget_left_s``: what remained of the budget when it was granted.
+
+    A grant is whole seconds, so it may be larger than what remained; both numbers are shown.
+    """
+    if recorder.started is None:
+        return
+    started = iter(recorder.legs_started)
+    for leg in report["legs"]:
+        if leg["granted_s"] is None:
+            continue
+        began = next(started, None)
+        if began is not None:
+            leg["budget_left_s"] = round(recorder.started.budget_s - began.offset_s, 3)
 
 
 def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespace, recorder: OperationRecorder,
@@ -228,40 +370,63 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     return report
 
 
+#: A grant this much larger than what was left is worth a sentence (below it, clock noise).
+_NOTABLE_EXCESS_S = 0.1
+
+
+def _grant_note(report: dict[str, Any]) -> str | None:
+    """A sentence when a leg was granted visibly more than the budget had left (grants are whole seconds)."""
+    legs = [leg for leg in report["legs"] if leg["granted_s"] is not None and "budget_left_s" in leg]
+    if not legs:
+        return None
+    leg = max(legs, key=lambda leg: leg["granted_s"] - leg["budget_left_s"])
+    if leg["granted_s"] - leg["budget_left_s"] < _NOTABLE_EXCESS_S:
+        return None
+    return ("A step is granted what is left of the budget rounded up to whole seconds (at least one): {method} "
+            "was granted {granted} s when {left} s of the {budget}-second budget were left.").format(
+                method=leg["method"], granted=leg["granted_s"], left=f"{leg['budget_left_s']:.2f}",
+                budget=f"{report['budget_s']:g}")
+
+
 def print_report(report: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        print(json.dumps(report, ensure_ascii=False))
+        emit_json(report)
         return
     subject = report["operation"] + (f" {report['tool']}" if "tool" in report else "")
-    print(safe(f"{subject} on {report['server']}: {report['outcome']} (budget {report['budget_s']:g} s)"))
+    print(one_line(f"{subject} on {report['server']}: {report['outcome']} (budget {report['budget_s']:g} s)"))
     for leg in report["legs"]:
         granted = "-" if leg["granted_s"] is None else f"{leg['granted_s']} s"
         elapsed = "-" if leg["elapsed_ms"] is None else f"{leg['elapsed_ms']:.1f} ms"
         status = "-" if leg["http_status"] is None else str(leg["http_status"])
-        print(f"  {leg['method']:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {leg['outcome']}")
+        left = f"{leg['budget_left_s']:.2f} s" if "budget_left_s" in leg else "-"
+        print(f"  {leg['method']:<27} granted {granted:>5} of {left:>8} left  took {elapsed:>10}  "
+              f"HTTP {status:>3}  {leg['outcome']}")
+    note = _grant_note(report)
+    if note:
+        print(note)
     for line in progress_lines(report["progress"], report["progress_dropped"]):
-        print(safe(line))
+        print(one_line(line))
     for line in server_request_lines(report["server_requests"]) + elicitation_lines(report["server_requests"]):
-        print(safe(line))
+        print(one_line(line))
     for line in notification_lines(report["notifications"]):
-        print(safe(line))
+        print(one_line(line))
     if report["error"] is not None:
-        print(safe(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
-                   f"{report['error']['message']}"))
+        print(one_line(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
+                       f"{report['error']['message']}"))
     elif report["outcome"] == "failed":
-        print(safe(f"The tool {report.get('tool')} reported an error:"))
+        print(one_line(f"The tool {report.get('tool')} reported an error:"))
     if "content" in report:
         print(safe(report["content"]))
         for block in report.get("content_blocks", []):
             for line in block_lines(block):
-                print(safe(line))
+                print(one_line(line))
     if "tools" in report:
         print(catalogue_heading(len(report["tools"]), report["pages"]))
         for tool in report["tools"]:
             for line in tool_lines(tool):
-                print(safe(line))
+                print(one_line(line))
     if "protocol_version" in report:
-        print(safe(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']} "
-                   f"and answered ping in {report['ping_ms']:.1f} ms."))
+        print(one_line(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']} "
+                       f"and answered ping in {report['ping_ms']:.1f} ms."))
     if "run_id" in report:
         print(f"Stored as run {report['run_id']}.")

@@ -6,6 +6,7 @@ import argparse
 
 from inspector.runs.status import RUN_STATUSES
 
+from . import numbers
 from .common import Parser
 
 OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping"}
@@ -56,7 +57,7 @@ def _server_request_options(sub: argparse.ArgumentParser) -> None:
 def build_parser() -> Parser:
     parser = Parser(prog="run-inspector",
                     description="Make, cancel, store and inspect MCP tool calls. Without a subcommand "
-                                "the window opens.")
+                                "the window opens; `run-inspector FILE` opens it and imports the trace FILE.")
     # Its own name: a subcommand's --db (default None) must not hide the window's.
     parser.add_argument("--db", dest="window_db", metavar="PATH",
                         help="the run database the window opens (default: RUN_INSPECTOR_DB, else runs.db "
@@ -71,20 +72,20 @@ def build_parser() -> Parser:
     _server_options(commands.add_parser("ping", help="check that a server answers the handshake"))
 
     runs = commands.add_parser("runs", help="list or show stored runs")
-    actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, required=True)
+    actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show}")
     listing = actions.add_parser("list", help="the most recent runs, newest first")
     listing.add_argument("--outcome", choices=RUN_STATUSES, help="only runs with this status")
     listing.add_argument("--server", metavar="URL", help="only runs against this server")
-    listing.add_argument("--limit", type=int, default=50, metavar="N", help="at most N runs (default 50)")
+    listing.add_argument("--limit", type=numbers.limit, default=50, metavar="N", help="at most N runs (default 50)")
     _json_option(listing)
     _db_option(listing)
     show = actions.add_parser("show", help="a run and its timeline")
-    show.add_argument("run_id", type=int, metavar="RUN_ID")
+    show.add_argument("run_id", type=numbers.run_id, metavar="RUN_ID")
     _json_option(show)
     _db_option(show)
 
     export = commands.add_parser("export", help="write runs to a trace file (credentials are never written)")
-    export.add_argument("run_ids", nargs="*", type=int, metavar="RUN_ID", help="the runs to export")
+    export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar="RUN_ID", help="the runs to export")
     export.add_argument("--all", action="store_true", help="export every run")
     export.add_argument("--outcome", choices=("ok", "failed", "cancelled"), help="only runs with this status")
     export.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write")

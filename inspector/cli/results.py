@@ -166,7 +166,8 @@ def notification_lines(notifications: object) -> list[str]:
                 lines.append(_("Server log ({level}, from {logger}): {text}").format(
                     level=_text(entry.get("level")) or "?", logger=logger, text=text))
             else:
-                lines.append(_("Server log ({level}): {text}").format(level=_text(entry.get("level")) or "?", text=text))
+                lines.append(_("Server log ({level}): {text}").format(
+                    level=_text(entry.get("level")) or "?", text=text))
         elif method.endswith("/list_changed"):
             what = method.removeprefix("notifications/").removesuffix("/list_changed")
             lines.append(_("The server said its list of {what} changed.").format(what=what))

@@ -1,4 +1,7 @@
-"""``runs list``, ``runs show`` and ``servers``: what the run database holds."""
+"""``runs list``, ``runs show`` and ``servers``: what the run database holds.
+
+Reading never creates a database: on a file that does not exist these commands say so.
+"""
 
 from __future__ import annotations
 
@@ -6,21 +9,31 @@ import argparse
 import json
 import sys
 from datetime import datetime
+from gettext import ngettext
 from typing import Any
 
 from inspector.runs import step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
-from .common import EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
+from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store, open_store
+from .ending import emit_json, mark_json_emitted
 from .results import step_extra_lines
+from .safe_text import one_line
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.command == "runs" and args.runs_command is None:
+        raise UsageError("runs needs a sub-command: `runs list` (the most recent runs) or `runs show RUN_ID` "
+                         "(a run and its timeline).")
     if args.command == "runs" and args.runs_command == "list" and args.limit < 1:
         raise UsageError("--limit must be at least 1")
-    with open_store(args.db) as store:
-        if args.command == "servers" and args.servers_command == "set":
+    if args.command == "servers" and args.servers_command == "set":
+        with open_store(args.db) as store:
             return _configure_server(store, args)
+    store = open_existing_store(args.db)
+    if store is None:
+        return _nothing_stored(args)
+    with store:
         if args.command == "servers":
             return _servers(store, args.json)
         if args.runs_command == "list":
@@ -28,12 +41,33 @@ def run(args: argparse.Namespace) -> int:
         return _show(store, args.run_id, args.json)
 
 
+def _nothing_stored(args: argparse.Namespace) -> int:
+    """The database does not exist: nothing to list, nothing to show, and nothing is created."""
+    path = database_path(args.db)
+    if args.command == "runs" and args.runs_command == "show":
+        raise BadInputError(f"There is no run {args.run_id}: the run database {path} does not exist yet.")
+    if args.json:
+        emit_json({"servers": []} if args.command == "servers" else {"runs": []})
+    elif args.command == "servers":
+        print(f"No servers known yet (the run database {path} does not exist yet).")
+    else:
+        print(f"No runs stored yet (the run database {path} does not exist yet).")
+    return EXIT_OK
+
+
 def _time(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
 def _local(moment: datetime | None) -> str:
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S") if moment else "-"
+    if moment is None:
+        return "-"
+    try:
+        moment = moment.astimezone()
+    except (OverflowError, ValueError):  # year 1 or 9999 has no local time on the far side of UTC
+        pass
+    return (f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d} "
+            f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}")
 
 
 def run_dict(run: RunRecord) -> dict[str, Any]:
@@ -47,50 +81,68 @@ def run_dict(run: RunRecord) -> dict[str, Any]:
 def _list(store: RunStore, args: argparse.Namespace) -> int:
     runs = store.list_runs(outcome=args.outcome, server=args.server, limit=args.limit)
     if args.json:
-        print(json.dumps({"runs": [run_dict(run) for run in runs]}, ensure_ascii=False))
+        emit_json({"runs": [run_dict(run) for run in runs]})
         return EXIT_OK
     if not runs:
         print("No runs stored yet.")
         return EXIT_OK
     print(f"{'ID':>6}  {'Started':<19}  {'Status':<11}  {'Source':<8}  Title")
     for run in runs:
-        print(safe(f"{run.id:>6}  {_local(run.started_at):<19}  {run.status:<11}  {run.source:<8}  {run.title}"))
+        print(one_line(f"{run.id:>6}  {_local(run.started_at):<19}  {run.status:<11}  {run.source:<8}  {run.title}"))
     return EXIT_OK
 
 
-def entry_dict(run: RunRecord, stored: StoredStep) -> dict[str, Any]:
+def entry_dict(run: RunRecord, stored: StoredStep, has_rounds: bool = True) -> dict[str, Any]:
+    """One timeline entry. ``round`` is ``None`` in a run without rounds (a single operation)."""
     payload = stored.payload
     return {"time": _time(stored.started_at), "sequence": stored.sequence, "source": run.source,
-            "kind": str(stored.step.kind), "round": stored.step.round, "duration_ms": stored.step.duration_ms,
-            "outcome": stored.outcome, "details": step_details(payload), "payload": payload}
+            "kind": str(stored.step.kind), "round": stored.step.round if has_rounds else None,
+            "duration_ms": stored.step.duration_ms, "outcome": stored.outcome, "details": step_details(payload),
+            "payload": payload}
 
 
 def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     try:
         run = store.get_run(run_id)
     except UnknownRunError as exc:
-        print(f"run-inspector: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+        raise BadInputError(f"{exc} `runs list` shows the runs that are stored.") from None
+    has_rounds = store.has_rounds(run_id)
     out = sys.stdout
     if as_json:
         # Written step by step: a run of 100,000 steps is never held in memory whole.
+        mark_json_emitted()
         out.write('{"run": ' + json.dumps(run_dict(run), ensure_ascii=False) + ', "timeline": [')
         for index, stored in enumerate(store.iter_steps(run_id)):
-            out.write(("," if index else "") + json.dumps(entry_dict(run, stored), ensure_ascii=False))
+            out.write(("," if index else "") + json.dumps(entry_dict(run, stored, has_rounds), ensure_ascii=False))
         out.write("]}\n")
         return EXIT_OK
-    out.write(safe(f"Run {run.id}: {run.title}") + "\n")
-    out.write(safe(f"  status {run.status}, source {run.source}, server {run.server or '-'}") + "\n")
-    out.write(f"  started {_local(run.started_at)}, finished {_local(run.finished_at)}, {run.step_count} step(s)\n\n")
-    out.write(f"{'Time':<19}  {'Source':<8}  {'Kind':<10}  {'Round':>5}  {'Duration (ms)':>13}  {'Outcome':<9}  Details\n")
+    out.write(one_line(f"Run {run.id}: {run.title}") + "\n")
+    out.write(one_line(f"  status {run.status}, source {run.source}, server {run.server or '-'}") + "\n")
+    steps = run.step_count or 0
+    out.write(ngettext("  started {started}, finished {finished}, {count} step",
+                       "  started {started}, finished {finished}, {count} steps", steps).format(
+        started=_local(run.started_at), finished=_local(run.finished_at), count=steps) + "\n\n")
+    out.write(f"{'Time':<19}  {'Source':<8}  {'Kind':<10}  {'Round':>5}  {'Duration (ms)':>13}  "
+              f"{'Outcome':<9}  Details\n")
     for stored in store.iter_steps(run_id):
+        round_ = str(stored.step.round) if has_rounds else "-"
         line = (f"{_local(stored.started_at):<19}  {run.source:<8}  {str(stored.step.kind):<10}  "
-                f"{stored.step.round:>5}  {stored.step.duration_ms:>13.2f}  {stored.outcome or '-':<9}  "
+                f"{round_:>5}  {stored.step.duration_ms:>13.2f}  {stored.outcome or '-':<9}  "
                 f"{step_details(stored.payload)}")
-        out.write(safe(line) + "\n")
+        out.write(one_line(line) + "\n")
+        for leg in stored.step.legs:
+            out.write(one_line(_leg_line(leg)) + "\n")
         for extra in step_extra_lines(stored.payload):
-            out.write(safe(f"    {extra}") + "\n")
+            out.write(one_line(f"    {extra}") + "\n")
     return EXIT_OK
+
+
+def _leg_line(leg: Any) -> str:
+    """A leg of a step as `call` prints it: method, grant, time taken, HTTP status, outcome."""
+    granted = "-" if leg.granted_s is None else f"{leg.granted_s} s"
+    elapsed = "-" if leg.elapsed_ms is None else f"{leg.elapsed_ms:.1f} ms"
+    status = "-" if leg.http_status is None else str(leg.http_status)
+    return f"    {leg.method:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {leg.outcome}"
 
 
 def _configure_server(store: RunStore, args: argparse.Namespace) -> int:
@@ -107,30 +159,42 @@ def _configure_server(store: RunStore, args: argparse.Namespace) -> int:
         endpoint = ServerEndpoint(args.url, headers=headers, name=args.name)
     except InvalidServerError as exc:
         raise UsageError(str(exc)) from None
+    reading = parse_budget_option(args.budget)
     keeper = system_secret_keeper()
     registry = ServerRegistry(store.db, keeper)
     url = public_url(endpoint.url)
-    registry.save_server(url, name=args.name, budget_s=parse_budget_option(args.budget), headers=headers,
+    registry.save_server(url, name=args.name, budget_s=reading.seconds if reading else None, headers=headers,
                          secret=marked)
-    print(f"Saved {url}.")
+    if args.json:  # `servers --json set ...`: the saved server, as `servers --json` lists it
+        saved = registry.get(url)
+        emit_json({"saved": saved.to_dict() if saved else {"url": url}})
+    else:
+        print(f"Saved {url}.")
     secret = [name for name in headers if is_secret_header(name) or name in marked]
     if secret and not keeper.available:
-        print(f"No system keyring is available: the values of {', '.join(secret)} were not kept; "
-              "you will be asked for them (or pass them with --header).")
+        # Said once, here; a later `call` without a terminal does not repeat it.
+        print(ngettext(
+            "run-inspector: no system keyring is available, so the value of the {names} header was not kept. "
+            "Give it with --header on each call (at a terminal you will be asked for it).",
+            "run-inspector: no system keyring is available, so the values of the {names} headers were not kept. "
+            "Give them with --header on each call (at a terminal you will be asked for them).",
+            len(secret)).format(names=", ".join(secret)), file=sys.stderr)
     return EXIT_OK
 
 
 def _servers(store: RunStore, as_json: bool) -> int:
     servers = ServerRegistry(store.db).all()
     if as_json:
-        print(json.dumps({"servers": [server.to_dict() for server in servers]}, ensure_ascii=False))
+        emit_json({"servers": [server.to_dict() for server in servers]})
         return EXIT_OK
     if not servers:
         print("No servers known yet.")
         return EXIT_OK
-    print(f"{'Server':<40}  {'Last contact':<19}  {'Latency':>9}  {'ok':>5}  {'failed':>6}  {'cancelled':>9}")
+    print(f"{'Server':<40}  {'Last contact':<19}  {'Latency':>9}  {'ok':>5}  {'tool errors':>11}  "
+          f"{'failed':>6}  {'cancelled':>9}")
     for server in servers:
         latency = "-" if server.last_latency_ms is None else f"{server.last_latency_ms:.0f} ms"
-        print(safe(f"{server.name or server.url:<40}  {_local(server.last_contact_at):<19}  {latency:>9}  "
-                   f"{server.ok_count:>5}  {server.failed_count:>6}  {server.cancelled_count:>9}"))
+        print(one_line(f"{server.name or server.url:<40}  {_local(server.last_contact_at):<19}  {latency:>9}  "
+                   f"{server.ok_count:>5}  {server.tool_error_count:>11}  {server.failed_count:>6}  "
+                   f"{server.cancelled_count:>9}"))
     return EXIT_OK

@@ -3,51 +3,128 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
+from gettext import ngettext
 
 from inspector.store import StoreError, UnknownRunError
-from inspector.transfer import TraceExportError, TraceImportError, export, import_trace
+from inspector.transfer import TraceDestinationError, TraceExportError, TraceImportError, export, import_trace
 
-from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, open_store
+from .common import EXIT_OK, BadInputError, CommandError, UsageError, database_path, open_existing_store, open_store
+from .ending import emit_json
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.command == "export" and not args.run_ids and not args.all:
-        raise UsageError("export needs RUN_ID ... or --all")
-    if args.command == "export" and args.run_ids and args.all:
+    if args.command == "export":
+        return _export(args)
+    return _import(args)
+
+
+def _export(args: argparse.Namespace) -> int:
+    # A filter alone selects: `--outcome cancelled` exports every cancelled run.
+    if not args.run_ids and not args.all and args.outcome is None:
+        raise UsageError("export needs RUN_ID ..., --outcome STATUS or --all to say which runs to write")
+    if args.run_ids and args.all:
         raise UsageError("give RUN_ID ... or --all, not both")
+    store = open_existing_store(args.db)  # reading never creates a database
+    if store is None:
+        raise BadInputError(f"There are no runs to export: the run database {database_path(args.db)} does not "
+                            "exist yet.")
+    with store:
+        try:
+            report = export(store, args.run_ids or None, args.outcome, args.output, args.format,
+                            progress=_progress_line())
+        except UnknownRunError as exc:
+            _clear_progress()
+            raise BadInputError(f"{exc} `runs list` shows the runs that are stored.") from None
+        except TraceDestinationError as exc:
+            _clear_progress()
+            raise BadInputError(str(exc)) from None
+        except (StoreError, TraceExportError) as exc:
+            _clear_progress()
+            raise CommandError(str(exc)) from None
+    _clear_progress()
+    if args.json:
+        emit_json({"file": str(report.path), "format": report.file_format, "runs": report.runs,
+                   "steps": report.steps})
+    else:
+        print(ngettext("Exported {count} run to {path}.", "Exported {count} runs to {path}.", report.runs).format(
+            count=report.runs, path=report.path))
+        print(ngettext("The file holds {count} step.", "The file holds {count} steps.", report.steps).format(
+            count=report.steps))
+    return EXIT_OK
+
+
+def _import(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         try:
-            if args.command == "export":
-                report = export(store, None if args.all else args.run_ids, args.outcome, args.output,
-                                args.format, progress=_progress_line())
-                summary = {"file": str(report.path), "format": report.file_format, "runs": report.runs,
-                           "steps": report.steps}
-                text = f"Exported {report.runs} run(s) with {report.steps} step(s) to {report.path}."
-            else:
-                imported = import_trace(store, args.file, progress=_progress_line())
-                summary = {"file": args.file, "format": imported.file_format, "run_ids": list(imported.run_ids),
-                           "steps": imported.steps_imported, "already_present": list(imported.already_present)}
-                text = (f"Imported {imported.runs_imported} run(s) with {imported.steps_imported} step(s) "
-                        f"from {args.file}")
-                if imported.run_ids:
-                    text += f" as run(s) {', '.join(map(str, imported.run_ids))}"
-                if imported.already_present:
-                    text += f"; {len(imported.already_present)} run(s) were already here and were not imported again"
-                text += "."
+            imported = import_trace(store, args.file, progress=_progress_line())
         except TraceImportError as exc:
             _clear_progress()
-            print(f"run-inspector: {exc}", file=sys.stderr)
-            return EXIT_USAGE  # bad input, like a bad argument: nothing was changed
-        except (StoreError, UnknownRunError, TraceExportError) as exc:
+            raise BadInputError(str(exc)) from None  # bad input, like a bad argument: nothing was changed
+        except StoreError as exc:
             _clear_progress()
-            print(f"run-inspector: {exc}", file=sys.stderr)
-            return EXIT_FAILED
+            raise CommandError(str(exc)) from None
     _clear_progress()
-    print(json.dumps(summary, ensure_ascii=False) if args.json else text)
+    if args.json:
+        emit_json({"file": args.file, "format": imported.file_format, **_run_ids(imported.run_ids),
+                   "steps": imported.steps_imported, "already_present": list(imported.already_present),
+                   "runs_already_present": imported.runs_already_present})
+        return EXIT_OK
+    runs, steps = imported.runs_imported, imported.steps_imported
+    lines = [ngettext("Imported {count} run from {path}.", "Imported {count} runs from {path}.", runs).format(
+        count=runs, path=args.file)]
+    if imported.run_ids:
+        lines.append(_stored_as(imported.run_ids))
+    lines.append(ngettext("{count} step was added.", "{count} steps were added.", steps).format(count=steps))
+    if imported.runs_already_present:
+        count = imported.runs_already_present
+        lines.append(ngettext("{count} run was already here and was not imported again.",
+                              "{count} runs were already here and were not imported again.", count).format(count=count))
+    print(" ".join(lines))
     return EXIT_OK
+
+
+LISTED_IDS = 1000
+"""Beyond this many new runs, `import` names the first and last id rather than every one."""
+
+
+def _run_ids(run_ids) -> dict:  # type: ignore[no-untyped-def]
+    """The new runs' ids for --json: all of them, or (for very many) the first and the last."""
+    if len(run_ids) <= LISTED_IDS:
+        return {"run_ids": list(run_ids), "runs_imported": len(run_ids)}
+    return {"run_id_range": [run_ids[0], run_ids[-1]], "runs_imported": len(run_ids)}
+
+
+def _runs_named(run_ids) -> str:  # type: ignore[no-untyped-def]
+    if len(run_ids) == 1:
+        return f"run {run_ids[0]}"
+    if len(run_ids) <= 10:
+        return f"runs {', '.join(map(str, run_ids))}"
+    consecutive = isinstance(run_ids, range) and run_ids.step == 1
+    return f"runs {run_ids[0]} {'to' if consecutive else '…'} {run_ids[-1]}"
+
+
+LISTED_IDS = 1000
+"""Beyond this many new runs, `import` names the first and last id rather than every one."""
+
+
+def _run_ids(run_ids) -> dict:  # type: ignore[no-untyped-def]
+    """The new runs' ids for --json: all of them, or (for very many) the first and the last."""
+    if len(run_ids) <= LISTED_IDS:
+        return {"run_ids": list(run_ids), "runs_imported": len(run_ids)}
+    return {"run_id_range": [run_ids[0], run_ids[-1]], "runs_imported": len(run_ids)}
+
+
+def _stored_as(run_ids) -> str:  # type: ignore[no-untyped-def]
+    """Where the new runs went, in one sentence; very many are named by their first and last id."""
+    if len(run_ids) == 1:
+        return "It is stored as run {id}.".format(id=run_ids[0])
+    if len(run_ids) <= 10:
+        return "They are stored as runs {ids}.".format(ids=", ".join(map(str, run_ids)))
+    if isinstance(run_ids, range) and run_ids.step == 1:
+        return "They are stored as runs {first} to {last}.".format(first=run_ids[0], last=run_ids[-1])
+    return "They are stored as runs {first} … {last}.".format(first=run_ids[0], last=run_ids[-1])
 
 
 def _progress_line():  # type: ignore[no-untyped-def]

@@ -40,7 +40,8 @@ class DemoOptions:
                 f"The handshake delay must be zero or a positive number of seconds, not {delay!r}.")
         if self.page_size is not None and (isinstance(self.page_size, bool) or not isinstance(self.page_size, int)
                                            or self.page_size < 1):
-            raise InvalidDemoOptionsError(f"The page size must be a whole number of at least 1, not {self.page_size!r}.")
+            raise InvalidDemoOptionsError(
+                f"The page size must be a whole number of at least 1, not {self.page_size!r}.")
         if isinstance(self.catalogue_size, bool) or not isinstance(self.catalogue_size, int) or self.catalogue_size < 0:
             raise InvalidDemoOptionsError(
                 f"The catalogue size must be a whole number of at least 0, not {self.catalogue_size!r}.")

@@ -43,7 +43,8 @@ def schema_validator(schema: Mapping[str, Any] | None) -> Any:
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
-def validate_arguments(schema: Mapping[str, Any] | None, arguments: Any, validator: Any = None) -> list[ArgumentProblem]:
+def validate_arguments(schema: Mapping[str, Any] | None, arguments: Any,
+                       validator: Any = None) -> list[ArgumentProblem]:
     """Every way ``arguments`` breaks ``schema``; an unusable schema checks only that it is an object.
 
     ``validator`` (from :func:`schema_validator`) saves checking the schema itself every time."""

@@ -16,7 +16,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +23,19 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
 from inspector.i18n import _
-from inspector.mcp import (CancelSignal, LegFinished, LegStarted, McpClient, NullObserver, OperationFinished,
-                           OperationStarted, ProgressSeen, ServerEndpoint, parse_budget, public_url)
+from inspector.mcp import (
+    CancelSignal,
+    LegFinished,
+    LegStarted,
+    McpClient,
+    NullObserver,
+    OperationFinished,
+    OperationStarted,
+    ProgressSeen,
+    ServerEndpoint,
+    parse_budget,
+    public_url,
+)
 from inspector.mcp.standalone import ServerNotification
 from inspector.store import RunStore, ServerRegistry, StoreError
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListView, QPushButton, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QListView, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 from inspector.store import ServerRecord

@@ -3,23 +3,50 @@
 from .cancel import CancelSignal
 from .client import HANDSHAKE_VERSIONS, MAX_PAGES, McpClient
 from .clock import Clock, FakeClock, MonotonicClock
-from .deadline import DEFAULT_BUDGET_SECONDS, MINIMUM_LEG_SECONDS, BudgetExhausted, OperationDeadline, parse_budget
+from .deadline import (
+                       DEFAULT_BUDGET_SECONDS,
+                       MINIMUM_LEG_SECONDS,
+                       BudgetExhausted,
+                       BudgetReading,
+                       BudgetVerdict,
+                       OperationDeadline,
+                       parse_budget,
+                       read_budget,
+)
+from .elicitation import FormField, defaults_content, form_fields
 from .errors import ERROR_CODES, ErrorKind, McpTransportError
-from .reports import (FanOut, LegFinished, LegOutcome, LegStarted, NullObserver, OperationFinished,
-                      OperationObserver, OperationRecorder, OperationStarted, ProgressSeen)
+from .reports import (
+                       FanOut,
+                       LegFinished,
+                       LegOutcome,
+                       LegStarted,
+                       NullObserver,
+                       OperationFinished,
+                       OperationObserver,
+                       OperationRecorder,
+                       OperationStarted,
+                       ProgressSeen,
+)
 from .results import PingResult, ToolArgument, ToolCallResult, ToolCatalogue, tool_arguments
 from .server import InvalidServerError, ServerEndpoint, public_url
-from .elicitation import FormField, defaults_content, form_fields
-from .server_requests import (LOG_LEVELS, ElicitationRequest, RequestRefused, Root, ServerRequestHandler,
-                              ServerRequestSeen)
+from .server_requests import (
+                       LOG_LEVELS,
+                       ElicitationRequest,
+                       RequestRefused,
+                       Root,
+                       ServerRequestHandler,
+                       ServerRequestSeen,
+)
 from .transport import MAX_BODY_BYTES
 
 __all__ = [
-    "BudgetExhausted", "CancelSignal", "FanOut", "Clock", "DEFAULT_BUDGET_SECONDS", "ERROR_CODES", "ErrorKind",
+    "BudgetExhausted", "BudgetReading", "BudgetVerdict", "CancelSignal", "FanOut", "Clock", "DEFAULT_BUDGET_SECONDS",
+    "ERROR_CODES", "ErrorKind",
     "FakeClock", "HANDSHAKE_VERSIONS", "InvalidServerError", "LegFinished", "LegOutcome", "LegStarted",
     "MAX_BODY_BYTES", "MAX_PAGES", "MINIMUM_LEG_SECONDS", "McpClient", "McpTransportError",
     "MonotonicClock", "NullObserver", "OperationDeadline", "OperationFinished", "OperationObserver",
     "OperationRecorder", "OperationStarted", "PingResult", "ProgressSeen", "ServerEndpoint", "ServerRequestSeen",
     "ElicitationRequest", "FormField", "LOG_LEVELS", "RequestRefused", "Root", "ServerRequestHandler",
-    "defaults_content", "form_fields", "ToolArgument", "ToolCallResult", "ToolCatalogue", "parse_budget", "public_url", "tool_arguments",
+    "ToolArgument", "ToolCallResult", "ToolCatalogue", "defaults_content", "form_fields", "parse_budget", "public_url",
+    "read_budget", "tool_arguments",
 ]

@@ -19,7 +19,7 @@ from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint
 from .server_requests import LOG_LEVELS, ServerRequestHandler, declined_sentence
 from .standalone import OPEN_WAIT_S, StandaloneStream
-from .transport import OutgoingMessage, LegTransport, Session, SessionGone, message_headers, new_http_client
+from .transport import LegTransport, OutgoingMessage, Session, SessionGone, message_headers, new_http_client
 
 T = TypeVar("T")
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
 
 from .clock import NANOS_PER_SECOND, Clock, MonotonicClock
@@ -11,28 +13,67 @@ DEFAULT_BUDGET_SECONDS = 20.0
 MINIMUM_LEG_SECONDS = 1
 
 
-def parse_budget(value: object) -> float:
-    """Turn a configured budget into seconds.
+class BudgetVerdict(str, Enum):
+    """How a configured budget was read."""
 
-    Empty, non-numeric, non-finite or non-positive values fall back to the 20-second default;
-    a positive value below the one-second leg floor is raised to it; there is no upper clamp
-    (a long budget costs the person who set it the wait they asked for).
+    #: Nothing was given: the default applies.
+    DEFAULT = "default"
+    #: Not a positive, finite number of seconds: the default applies (a caller may refuse it instead).
+    UNUSABLE = "unusable"
+    #: A positive number below the one-second leg floor: raised to the floor.
+    RAISED = "raised"
+    #: Used as given.
+    AS_GIVEN = "as_given"
+
+
+@dataclass(frozen=True)
+class BudgetReading:
+    """What a configured budget means: the seconds an operation gets, what was asked, and why they differ.
+
+    This is the one place that decides what a budget is. :func:`parse_budget` (lenient, for settings)
+    and the command line (which refuses an unusable value and says when one was raised) both ask it.
+    """
+
+    seconds: float
+    #: The number that was given, when one could be read.
+    requested: float | None
+    verdict: BudgetVerdict
+
+    @property
+    def usable(self) -> bool:
+        return self.verdict is not BudgetVerdict.UNUSABLE
+
+
+def read_budget(value: object) -> BudgetReading:
+    """Read a configured budget.
+
+    Empty or missing → the 20-second default. Non-numeric, non-finite or non-positive → the
+    default too, marked *unusable*. A positive value below the one-second leg floor is raised to
+    it, marked *raised*. There is no upper clamp (a long budget costs the person who set it the
+    wait they asked for).
     """
     if value is None or isinstance(value, bool):
-        return DEFAULT_BUDGET_SECONDS
+        return BudgetReading(DEFAULT_BUDGET_SECONDS, None, BudgetVerdict.DEFAULT)
     if isinstance(value, (int, float)):
         seconds = float(value)
     else:
         text = str(value).strip()
         if not text:
-            return DEFAULT_BUDGET_SECONDS
+            return BudgetReading(DEFAULT_BUDGET_SECONDS, None, BudgetVerdict.DEFAULT)
         try:
             seconds = float(text)
         except ValueError:
-            return DEFAULT_BUDGET_SECONDS
+            return BudgetReading(DEFAULT_BUDGET_SECONDS, None, BudgetVerdict.UNUSABLE)
     if not math.isfinite(seconds) or seconds <= 0:
-        return DEFAULT_BUDGET_SECONDS
-    return max(seconds, float(MINIMUM_LEG_SECONDS))
+        return BudgetReading(DEFAULT_BUDGET_SECONDS, seconds, BudgetVerdict.UNUSABLE)
+    if seconds < MINIMUM_LEG_SECONDS:
+        return BudgetReading(float(MINIMUM_LEG_SECONDS), seconds, BudgetVerdict.RAISED)
+    return BudgetReading(seconds, seconds, BudgetVerdict.AS_GIVEN)
+
+
+def parse_budget(value: object) -> float:
+    """Turn a configured budget into seconds, leniently (see :func:`read_budget`)."""
+    return read_budget(value).seconds
 
 
 class BudgetExhausted(Exception):
@@ -58,6 +99,8 @@ class OperationDeadline:
         self._started_ns = self._clock.now_ns()
         # Exact arithmetic: a budget of 1e300 s is allowed (no upper clamp) and must not overflow.
         self._end_ns = self._started_ns + round(Fraction(self.budget_s) * NANOS_PER_SECOND)
+        #: Seconds that remained when the last leg was granted (a grant may be larger: whole seconds).
+        self.remaining_at_grant_s: float | None = None
 
     @property
     def clock(self) -> Clock:
@@ -77,4 +120,5 @@ class OperationDeadline:
         if remaining_ns <= 0:
             raise BudgetExhausted(self.budget_s, remaining_ns / NANOS_PER_SECOND)
         whole = -(-remaining_ns // NANOS_PER_SECOND)  # ceiling division, exact on integers
+        self.remaining_at_grant_s = remaining_ns / NANOS_PER_SECOND
         return max(int(whole), MINIMUM_LEG_SECONDS)

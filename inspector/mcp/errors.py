@@ -47,6 +47,11 @@ def _seconds(value: float) -> str:
     return f"{value:g}"
 
 
+def _decimals(value: float) -> str:
+    """At most two decimals, no trailing zeros: 0.4, 1.25, 2."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
 class McpTransportError(Exception):
     """A failed or stopped MCP operation. Build it through the class-method factories only."""
 
@@ -173,13 +178,28 @@ class McpTransportError(Exception):
                    method=method, budget_s=budget_s)
 
     @classmethod
-    def timed_out(cls, server: str, method: str, budget_s: float, granted_s: int) -> McpTransportError:
-        return cls(ErrorKind.TIMED_OUT, server,
-                   f"The server {server} did not finish answering {method} within the "
-                   f"{_seconds(budget_s)}-second budget of this operation ({granted_s} s were left "
-                   "for this step), so the request was stopped. The budget is a setting you can "
-                   "raise if this server is slow but healthy.",
-                   method=method, budget_s=budget_s)
+    def timed_out(cls, server: str, method: str, budget_s: float, granted_s: int,
+                  remaining_s: float | None = None) -> McpTransportError:
+        """The leg's grant ran out. ``remaining_s``: what was left of the budget when it was granted.
+
+        A grant is whole seconds, so it can be longer than what remained; the message then says so
+        instead of claiming the budget held.
+        """
+        text = f"The server {server} did not finish answering {method} "
+        if remaining_s is None or granted_s - remaining_s < 0.005:
+            text += (f"within the {granted_s} s left of the {_seconds(budget_s)}-second budget of this "
+                     "operation, so the request was stopped.")
+        else:
+            if budget_s - remaining_s < 0.005:
+                why = f"The budget of this operation is {_seconds(budget_s)} s"
+            else:
+                why = (f"Only {_decimals(remaining_s)} s of the {_seconds(budget_s)}-second budget of this "
+                       "operation were left when it was sent")
+            text += (f"within the {granted_s} s granted to it, so the request was stopped. {why}, but a "
+                     f"step is always granted whole seconds (at least one), so it was given {granted_s} s "
+                     "and the operation ran past its budget.")
+        text += " The budget is a setting you can raise if this server is slow but healthy."
+        return cls(ErrorKind.TIMED_OUT, server, text, method=method, budget_s=budget_s)
 
     @classmethod
     def cancelled(cls, server: str, method: str, in_flight: bool) -> McpTransportError:

@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from .text import load_wire_json
+
 
 @dataclass(frozen=True)
 class RpcAnswer:
@@ -48,7 +50,7 @@ def decode_body(body: bytes, request_id: int | None = None) -> RpcAnswer:
     if not body.strip():
         raise NotAnAnswer("the body is empty")
     try:
-        obj = json.loads(body)
+        obj = load_wire_json(body)  # text repaired here, once
     except (ValueError, UnicodeDecodeError, RecursionError):  # hostile nesting is malformed too
         raise NotAnAnswer("the body is not valid JSON") from None
     if request_id is not None and isinstance(obj, dict) and not answers_request(obj, request_id):

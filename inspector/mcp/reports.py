@@ -9,7 +9,6 @@ from typing import Any, Protocol
 from .server_requests import ServerRequestSeen
 from .standalone import ServerNotification
 
-
 #: How many notifications (log messages, list changes) an operation's recorder keeps.
 MAX_RECORDED_NOTIFICATIONS = 1000
 

@@ -6,9 +6,10 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
-
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 _HEADER_VALUE = re.compile(r"^[\t\x20-\x7e]*$")
+MAX_URL_CHARS = 8000
+"""Longest server address accepted (what common servers and proxies accept in a request line)."""
 
 
 class InvalidServerError(ValueError):
@@ -28,19 +29,24 @@ class ServerEndpoint:
     name: str | None = None
 
     def __post_init__(self) -> None:
-        parts = urlsplit(self.url)
+        # Messages quote the address without its user info: "user:password@" is a credential.
+        shown = _clip(without_user_info(self.url))
+        if len(self.url) > MAX_URL_CHARS:
+            raise InvalidServerError(f"the server address is {len(self.url):,} characters long, longer than "
+                                     f"the {MAX_URL_CHARS:,} accepted: check what was pasted")
         try:
+            parts = urlsplit(self.url)
             parts.port  # noqa: B018 - raises on a port that is not a number in range
-        except ValueError:
-            parts = parts._replace(netloc="")
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise InvalidServerError(
-                f"'{_clip(self.url)}' is not a server address: use an absolute http:// or https:// URL"
-            )
+        except ValueError:  # an unclosed "[" of an IPv6 host, a port out of range, ...
+            parts = urlsplit("")
+        if parts.scheme not in ("http", "https") or not parts.hostname or not _http_accepts(self.url):
+            raise InvalidServerError(f"'{shown}' is not a server address: use an absolute http:// or https:// URL")
         for name, value in self.headers.items():
-            # Only the name is ever quoted: the value may be a credential.
+            # Never quoted: a malformed name is often a value typed in its place ("Bearer abc"),
+            # and a value may be a credential.
             if not _HEADER_NAME.match(name):
-                raise InvalidServerError(f"the header name {_clip(name, 40)!r} is not a valid HTTP header name")
+                raise InvalidServerError("a header name holds characters HTTP does not allow in names "
+                                         "(write headers as 'Name: value')")
             if not _HEADER_VALUE.match(value):
                 raise InvalidServerError(f"the value of the header {name} must be printable ASCII on one line")
 
@@ -60,6 +66,30 @@ def public_url(url: str) -> str:
         host = f"[{host}]"
     netloc = f"{host}:{parts.port}" if parts.port else host
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def without_user_info(url: str) -> str:
+    """``url`` as text to quote: anything before the last ``@`` of its authority removed (a
+    password may itself hold ``@``), even when the rest of the URL is not valid."""
+    scheme, found, rest = url.partition("://")
+    if not found:
+        scheme, rest = "", url
+    end = min((index for index in (rest.find(c) for c in "/?#") if index >= 0), default=len(rest))
+    authority = rest[:end]
+    if "@" in authority:
+        rest = authority.rpartition("@")[2] + rest[end:]
+    return f"{scheme}://{rest}" if found else rest
+
+
+def _http_accepts(url: str) -> bool:
+    """True when the HTTP library can build a request to ``url`` (it refuses e.g. bad hosts)."""
+    import httpx  # here: the rest of this module is plain text handling
+
+    try:
+        httpx.URL(url)
+    except (httpx.InvalidURL, ValueError, TypeError):
+        return False
+    return True
 
 
 def _clip(text: str, limit: int = 80) -> str:

@@ -7,9 +7,10 @@ import codecs
 import json
 import math
 import ssl
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from collections.abc import AsyncIterator
+from gettext import ngettext
 from typing import Any
 
 import httpx
@@ -21,10 +22,17 @@ from .errors import McpTransportError
 from .jsonrpc import NotAnAnswer, RpcAnswer, answers_request, decode_answer, decode_body, is_answer
 from .reports import LegFinished, LegOutcome, LegStarted, OperationObserver, ProgressSeen
 from .server import ServerEndpoint
-from .server_requests import (ServerRequestHandler, ServerRequestSeen, answer_server_request, clipped,
-                              is_server_request, shown_method)
+from .server_requests import (
+    ServerRequestHandler,
+    ServerRequestSeen,
+    answer_server_request,
+    clipped,
+    is_server_request,
+    shown_method,
+)
 from .sse import EventStreamParser
 from .standalone import ServerNotification
+from .text import load_wire_json
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
 #: How long an event stream may take to end after its answer before it is closed by us.
@@ -230,7 +238,8 @@ class LegTransport:
                 if leg.is_work and self.work_sent:
                     # The protocol asks a client that stops waiting to say so.
                     self.interrupted, self.interrupted_because = leg, "timed out on the client's budget"
-                raise McpTransportError.timed_out(label, method, self._deadline.budget_s, grant) from None
+                raise McpTransportError.timed_out(label, method, self._deadline.budget_s, grant,
+                                                  self._deadline.remaining_at_grant_s) from None
             except asyncio.CancelledError:
                 if self._cancel is None or not self._cancel.fired:
                     raise
@@ -245,8 +254,19 @@ class LegTransport:
             except httpx.DecodingError:
                 raise McpTransportError.malformed(
                     label, method, "its body could not be decoded as its Content-Encoding claims") from None
+            except httpx.InvalidURL:
+                # ServerEndpoint checks the address first; this is the last line of defence,
+                # so that a bad address is a failed operation rather than a traceback.
+                raise McpTransportError.unreachable(label, method, "the address cannot be used") from None
             except httpx.ConnectError as exc:
                 raise McpTransportError.unreachable(label, method, _describe(exc)) from None
+            except httpx.RemoteProtocolError as exc:
+                if not _is_disconnect(exc):
+                    # Headers too large, a status line that is not HTTP...: the server answered, badly.
+                    raise McpTransportError.malformed(
+                        label, method, f"its HTTP response headers or framing are not valid ({_describe(exc)})"
+                    ) from None
+                raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
             except httpx.TransportError as exc:
                 raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
         except McpTransportError as exc:
@@ -379,9 +399,12 @@ class LegTransport:
         if parser.last_event_id is not None and not leg.is_notification:
             # Event ids mean the stream can be resumed: the answer may still come (SEP-1699).
             raise _StreamEnded(parser.last_event_id, parser.retry_ms)
-        what = "its event stream ended without an answer"
         if invalid:
-            what += f" ({invalid} event(s) were not valid JSON)"
+            what = ngettext("its event stream ended without an answer ({count} event was not valid JSON)",
+                            "its event stream ended without an answer ({count} events were not valid JSON)",
+                            invalid).format(count=invalid)
+        else:
+            what = "its event stream ended without an answer"
         raise McpTransportError.malformed(label, leg.method, what)
 
     def _consider_event(self, leg: OutgoingMessage,
@@ -390,7 +413,7 @@ class LegTransport:
         if data == "":
             return None, 0, None  # e.g. the priming event (an id, empty data): not a message
         try:
-            obj = json.loads(data)
+            obj = load_wire_json(data)  # text repaired here, once
         except (ValueError, RecursionError):
             return None, 1, None
         if isinstance(obj, dict) and obj.get("method") == "notifications/progress":
@@ -488,6 +511,12 @@ def _finite(value: Any) -> float | None:
     except OverflowError:
         return None
     return number if math.isfinite(number) else None
+
+
+def _is_disconnect(exc: httpx.RemoteProtocolError) -> bool:
+    """True when the server went away (rather than sent something that is not HTTP)."""
+    text = str(exc).lower()
+    return "disconnected" in text or "peer closed" in text or "connection closed" in text
 
 
 def _describe(exc: Exception) -> str:

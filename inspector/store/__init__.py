@@ -1,14 +1,14 @@
 """The run store: SQLite through sqlite-utils: runs, steps, legs, servers, health. No Qt."""
 
-from .database import open_database
+from .database import open_database, open_database_read_only
 from .errors import NewerSchemaError, StoreError, UnknownRunError
 from .paths import DB_ENV, default_db_path, resolve_db_path
 from .run_store import RUN_STATUSES, SOURCES, RunRecord, RunStore, StoredStep
 from .schema import SCHEMA_VERSION
-from .servers import ServerRecord, ServerRegistry
+from .servers import ServerRecord, ServerRegistry, ServerSettings
 
 __all__ = [
     "DB_ENV", "NewerSchemaError", "RUN_STATUSES", "RunRecord", "RunStore", "SCHEMA_VERSION", "SOURCES",
-    "ServerRecord", "ServerRegistry", "StoreError", "StoredStep", "UnknownRunError", "default_db_path",
-    "open_database", "resolve_db_path",
+    "ServerRecord", "ServerRegistry", "ServerSettings", "StoreError", "StoredStep", "UnknownRunError",
+    "default_db_path", "open_database", "open_database_read_only", "resolve_db_path",
 ]

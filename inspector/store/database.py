@@ -55,6 +55,21 @@ def open_database(path: str | os.PathLike[str]) -> sqlite_utils.Database:
     return sqlite_utils.Database(conn)
 
 
+def open_database_read_only(path: str | os.PathLike[str]) -> sqlite_utils.Database:
+    """Open an existing database for reading only: nothing is created, upgraded or written.
+
+    Raises :class:`StoreError` when the file cannot be read as a run database.
+    """
+    path = Path(path)
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
+                               isolation_level=None)
+        conn.execute("PRAGMA user_version").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"The run database {path} cannot be read: {exc}.") from None
+    return sqlite_utils.Database(conn)
+
+
 def _migrate(conn: sqlite3.Connection, version: int) -> None:
     for number in range(version, SCHEMA_VERSION):
         # Each migration and its version bump commit together, or not at all.
@@ -69,8 +84,18 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
             conn.execute(f"PRAGMA user_version = {number + 1}")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            rollback(conn)
             raise
+
+
+def rollback(conn: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if one is still open.
+
+    A Ctrl-C can land between a COMMIT and the end of its ``try`` block; a ROLLBACK then would
+    fail ("no transaction is active") and hide the interrupt behind a database error.
+    """
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
 
 
 def pid_alive(pid: int | None) -> bool:

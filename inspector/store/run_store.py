@@ -8,17 +8,17 @@ import sqlite3
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import sqlite_utils
 
-from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, step_outcome
+from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, StepKind, step_outcome
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
-from .database import open_database, pid_alive
-from .errors import StoreError, UnknownRunError
+from .database import open_database, pid_alive, rollback
+from .errors import UnknownRunError
 
 SOURCES = RUN_SOURCES
 
@@ -53,6 +53,10 @@ class StoredStep:
     started_at: datetime | None
     outcome: str
     step: RunStep
+    #: Where the step sits in the timeline's order, exactly as stored (pages continue after it).
+    mark: PageMark = field(default=("", 0), compare=False, repr=False)
+    #: Why the stored row could not be read ('' when it could): ``step`` then only says so.
+    damage: str = field(default="", compare=False)
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -93,7 +97,7 @@ class RunStore:
         try:
             yield
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            rollback(self._conn)
             raise
         self._conn.execute("COMMIT")
 
@@ -223,12 +227,19 @@ class RunStore:
                  for position, leg in enumerate(step.legs)])
         return step_id
 
+    def has_rounds(self, run_id: int) -> bool:
+        """Does any step of this run belong to a round above 0? (A single operation has no rounds.)"""
+        row = self._conn.execute("SELECT 1 FROM steps WHERE run_id = ? AND round > 0 LIMIT 1", (run_id,)).fetchone()
+        return row is not None
+
     def count_steps(self, run_id: int) -> int:
         return self._conn.execute("SELECT COUNT(*) FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
 
     def steps_page(self, run_id: int, after: PageMark | None = None, limit: int = 200,
                    outcome: str | None = None) -> list[StoredStep]:
-        """One page of the timeline, ordered by time then sequence; never the whole run."""
+        """One page of the timeline, ordered by time then sequence; never the whole run.
+
+        ``after`` is the :attr:`StoredStep.mark` of the last step of the previous page."""
         where = ["run_id = ?"]
         params: list[Any] = [run_id]
         if after is not None:
@@ -251,8 +262,7 @@ class RunStore:
             yield from page
             if len(page) < page_size:
                 return
-            last = page[-1]
-            mark = (to_stored_time(last.started_at), last.sequence)
+            mark = page[-1].mark
 
     def _legs_for(self, step_ids: list[int]) -> dict[int, tuple[Leg, ...]]:
         if not step_ids:
@@ -278,11 +288,19 @@ def _run(row: Sequence[Any]) -> RunRecord:
 
 def _stored_step(row: Sequence[Any], legs: tuple[Leg, ...]) -> StoredStep:
     step_id, run_id, sequence, started_at, outcome, payload_text = row
-    payload = json.loads(payload_text)
-    if legs:
-        payload["legs"] = [leg.to_dict() for leg in legs]
     try:
+        payload = json.loads(payload_text)
+        if not isinstance(payload, dict):
+            raise ValueError("the payload is not a JSON object")
+        if legs:
+            payload["legs"] = [leg.to_dict() for leg in legs]
         step = RunStep.from_payload(payload)
-    except ValueError as exc:
-        raise StoreError(f"Step {sequence} of run {run_id} is damaged in the database: {exc}") from None
-    return StoredStep(step_id, run_id, sequence, from_stored_time(started_at), outcome, step)
+    except (ValueError, TypeError, RecursionError) as exc:
+        # One damaged row (a hand edit, a disk fault) must not make the whole timeline
+        # unreadable: it is shown as what it is; an export refuses it (see `damage`).
+        damage = f"Step {sequence} of run {run_id} is damaged in the database: {str(exc)[:200]}"
+        step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=0, content=damage)
+        return StoredStep(step_id, run_id, sequence, from_stored_time(started_at), "", step,
+                          (started_at, sequence), damage)
+    return StoredStep(step_id, run_id, sequence, from_stored_time(started_at), outcome, step,
+                      (started_at, sequence))

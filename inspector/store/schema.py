@@ -75,5 +75,12 @@ _V2_OWNER_ORIGIN_TIMELINE = _statements("""
         CREATE INDEX runs_by_start ON runs (started_at);
 """)
 
-MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE)
+# A tool's own error (isError) is counted on its own: the server answered (a contact), the tool
+# failed. Databases written before this version counted those as ok; they stay there, since
+# which of them were tool errors was not recorded.
+_V3_TOOL_ERRORS = _statements("""
+        ALTER TABLE server_health ADD COLUMN tool_error_count INTEGER NOT NULL DEFAULT 0;
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,8 +1,9 @@
 """Configured servers and their health: last contact, last latency, and counts per outcome.
 
-A cancel is the user's decision, never the server's fault: it is counted on its own and
-records no contact. Failed operations (including a budget the server used up) record no
-contact either; only a completed operation does.
+Four outcomes are counted apart: ok; a tool error (the tool's own ``isError``: the server
+answered, so it is a contact, but the tool failed); failed (the server or the transport failed,
+including a budget the server used up); cancelled (the user's decision, never the server's
+fault). Failed and cancelled operations record no contact; ok and tool errors do.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ import sqlite_utils
 
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
+from .database import rollback
 from .secrets import NoSecretKeeper, SecretKeeper, is_secret_header
 
-OPERATION_OUTCOMES = ("ok", "failed", "cancelled")
+OPERATION_OUTCOMES = ("ok", "tool_error", "failed", "cancelled")
+#: Outcomes in which the server answered.
+_CONTACT_OUTCOMES = ("ok", "tool_error")
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,16 @@ class HeaderSetting:
     secret: bool
     #: The value, for a header that is not secret; ``None`` for a secret one.
     value: str | None
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """What `servers set` configured for a server."""
+
+    url: str
+    name: str | None
+    budget_s: float | None
+    headers: tuple[HeaderSetting, ...]
 
 
 @dataclass(frozen=True)
@@ -40,6 +54,7 @@ class ServerRecord:
     ok_count: int
     failed_count: int
     cancelled_count: int
+    tool_error_count: int = 0
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -50,6 +65,7 @@ class ServerRecord:
             "last_contact_at": to_stored_time(self.last_contact_at) or None,
             "last_latency_ms": self.last_latency_ms,
             "ok": self.ok_count,
+            "tool_errors": self.tool_error_count,
             "failed": self.failed_count,
             "cancelled": self.cancelled_count,
         }
@@ -92,6 +108,18 @@ class ServerRegistry:
             " headers = CASE WHEN excluded.headers = '[]' THEN servers.headers ELSE excluded.headers END",
             (url, name, budget_s, json.dumps(settings)))
 
+    def settings(self, url: str) -> ServerSettings | None:
+        """A configured server's name, budget and headers (``None`` if it was never configured).
+
+        Reads the ``servers`` table only, unchanged since the first schema, so it also serves a
+        database opened read-only that an upgrade has not touched (``--no-store``).
+        """
+        row = self._conn.execute("SELECT url, name, budget_s, headers FROM servers WHERE url = ?", (url,)).fetchone()
+        if row is None:
+            return None
+        headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value")) for h in json.loads(row[3]))
+        return ServerSettings(row[0], row[1], row[2], headers)
+
     def remove_server(self, url: str) -> None:
         """Forget a server and its health (its runs stay stored)."""
         self._conn.execute("BEGIN IMMEDIATE")
@@ -105,7 +133,7 @@ class ServerRegistry:
 
     def headers_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> dict[str, str]:
         """The headers to send: stored values, secrets from the keyring or from ``ask(name)``."""
-        record = self.get(url)
+        record = self.settings(url)
         if record is None:
             return {}
         headers: dict[str, str] = {}
@@ -119,11 +147,11 @@ class ServerRegistry:
 
     def record_operation(self, url: str, outcome: str, latency_ms: float | None,
                          at: datetime | None = None) -> None:
-        """Count one finished operation against its server."""
+        """Count one finished operation against its server: ok, tool_error, failed or cancelled."""
         if outcome not in OPERATION_OUTCOMES:
             raise ValueError(f"unknown operation outcome {outcome!r}")
         column = f"{outcome}_count"
-        contact = outcome == "ok"
+        contact = outcome in _CONTACT_OUTCOMES
         self._write(
             f"INSERT INTO server_health (url, last_contact_at, last_latency_ms, {column}) VALUES (?, ?, ?, 1)"
             f" ON CONFLICT(url) DO UPDATE SET {column} = {column} + 1"
@@ -144,7 +172,7 @@ class ServerRegistry:
             WITH u(url) AS (SELECT url FROM servers UNION SELECT url FROM server_health)
             SELECT u.url, s.name, s.budget_s, COALESCE(s.headers, '[]'), h.last_contact_at,
                    h.last_latency_ms, COALESCE(h.ok_count, 0), COALESCE(h.failed_count, 0),
-                   COALESCE(h.cancelled_count, 0)
+                   COALESCE(h.cancelled_count, 0), COALESCE(h.tool_error_count, 0)
             FROM u LEFT JOIN servers s ON s.url = u.url LEFT JOIN server_health h ON h.url = u.url
             {where} ORDER BY u.url"""
         records = []
@@ -152,7 +180,7 @@ class ServerRegistry:
             headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value"))
                             for h in json.loads(row[3]))
             records.append(ServerRecord(row[0], row[1], row[2], headers, from_stored_time(row[4]), row[5],
-                                        row[6], row[7], row[8]))
+                                        row[6], row[7], row[8], row[9]))
         return records
 
     def _write(self, sql: str, params: tuple[object, ...]) -> None:
@@ -160,6 +188,6 @@ class ServerRegistry:
         try:
             self._conn.execute(sql, params)
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            rollback(self._conn)
             raise
         self._conn.execute("COMMIT")

@@ -10,13 +10,11 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
-
-from inspector.runs.times import to_stored_time
-
+from inspector.runs.times import UnstorableTimeError, to_stored_time
 
 FORMAT_NAME = "run-inspector-trace"
 FORMAT_VERSION = 1
@@ -130,7 +128,13 @@ def read_time(value: Any, path: Path, *, required: bool = False) -> str:
         # A time without a zone could be any of 24 hours; guessing would shift the whole run.
         raise TraceProblem(path, f"{value!r:.60} has no time zone (write it in UTC, ending in 'Z')")
     # Already in the stored form (what we export): keep the text, skip formatting it again.
-    return value if stored else to_stored_time(moment.astimezone(timezone.utc))
+    if stored:
+        return value
+    try:
+        return to_stored_time(moment)
+    except UnstorableTimeError:
+        raise TraceProblem(path, f"{value!r:.60} is outside the times that can be stored "
+                           "(years 1 to 9999 in UTC)") from None
 
 
 # -- runs and steps ----------------------------------------------------------------------------------
@@ -270,7 +274,22 @@ def load_embedded_json(text: str, path: Path, depth_limit: int) -> Any:
     except ValueError as error:  # JSONDecodeError is a ValueError
         raise TraceProblem(path, f"is not valid JSON ({error})") from None
     check_nesting(value, path, depth_limit)
+    if _SURROGATE_ESCAPE.search(text) and not _is_text(value):
+        raise TraceProblem(path, "holds an escaped lone surrogate (such as \\udc00), which is not text")
     return value
+
+
+# A \\uD800-\\uDFFF escape: half of a pair, or alone (then the value cannot be stored as text).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _is_text(value: Any) -> bool:
+    """True when every string and key of ``value`` is valid Unicode (no lone surrogate)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def dump_json(value: Any) -> str:

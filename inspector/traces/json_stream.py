@@ -31,8 +31,12 @@ READ_CHUNK = 256 * 1024
 _PARSE_PIECE = 16 * 1024
 """How many bytes :class:`ValueParser` parses at a time: their events stay in the CPU's caches."""
 
-JSON_ERRORS = (ijson.JSONError,)
-"""What the parser raises for bytes that are not JSON."""
+JSON_ERRORS = (ijson.JSONError, UnicodeDecodeError)
+"""What the parser raises for bytes that are not JSON. yajl checks UTF-8 itself, but the
+strings it hands on (an overlong sequence, an escaped lone low surrogate such as ``\\udc00``)
+are decoded by ijson, which raises :class:`UnicodeDecodeError` for those."""
+
+_NOT_TEXT = "a string that is not valid UTF-8 text (an overlong sequence or an escaped lone surrogate)"
 
 
 def event_parser() -> tuple[list[tuple[str, Any]], Any]:
@@ -120,6 +124,8 @@ class ValueParser:
 
 def json_error_reason(error: Exception) -> str:
     """The reason in the parser's message (what follows ``lexical error:`` or ``parse error:``)."""
+    if isinstance(error, UnicodeDecodeError):
+        return _NOT_TEXT
     found = re.search(r"(?:lexical|parse) error: ([^\n\\]*)", str(error))
     reason = (found.group(1) if found else str(error).splitlines()[0] if str(error) else "").strip(" .")
     if reason == "premature EOF":

@@ -15,7 +15,7 @@ import base64
 import binascii
 import hashlib
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -23,9 +23,22 @@ from typing import Any
 from inspector.runs import Leg, ToolOutcome
 from inspector.runs.times import to_stored_time
 
-from .format import (MAX_DEPTH, Path, RunHeader, TraceProblem, TraceStep, describe, dump_json,
-                           load_embedded_json, read_payload, read_sequence, read_status, read_text,
-                           read_time, read_uid)
+from .format import (
+    MAX_DEPTH,
+    Path,
+    RunHeader,
+    TraceProblem,
+    TraceStep,
+    describe,
+    dump_json,
+    load_embedded_json,
+    read_payload,
+    read_sequence,
+    read_status,
+    read_text,
+    read_time,
+    read_uid,
+)
 
 SERVICE_NAME = "run-inspector"
 SCOPE_NAME = "run-inspector"
@@ -71,11 +84,15 @@ def span_id(uid: str, *parts: object) -> str:
 
 
 def unix_nanos(moment: datetime | None) -> int:
-    """Nanoseconds since the epoch; an unknown time is 0 (our attributes say it is unknown)."""
+    """Nanoseconds since the epoch; an unknown time is 0 (our attributes say it is unknown).
+
+    OTLP times are unsigned 64-bit: a moment outside 1970 to 2554 is clamped to that range
+    (our own attributes still carry the exact time, which is what an import reads)."""
     if moment is None:
         return 0
     delta = moment - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1_000
+    nanos = (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1_000
+    return min(max(nanos, 0), _MAX_NANOS)
 
 
 def attribute(key: str, value: Any) -> dict[str, Any]:
@@ -311,13 +328,32 @@ def _nanos(value: Any, path: Path, *, required: bool) -> int | None:
 
 
 def _hex_id(value: Any, digits: int, path: Path, *, optional: bool = False) -> str:
+    """An id as lower-case hex. OTLP/JSON writes hex; protobuf's own JSON mapping (what the OpenTelemetry
+    Python SDK makes of its messages) writes the bytes as base64, so base64 is read where hex does
+    not fit the length."""
     if optional and value in (None, ""):
         return ""
-    if not isinstance(value, str) or len(value) != digits or not _HEX.fullmatch(value):
-        raise TraceProblem(path, f"must be {digits} hexadecimal digits, got {describe(value)}")
-    if not value.strip("0"):
+    if isinstance(value, str) and len(value) == digits and _HEX.fullmatch(value):
+        hex_id = value.lower()
+    elif isinstance(value, str) and (decoded := _base64_id(value, digits // 2)) is not None:
+        hex_id = decoded.hex()
+    else:
+        raise TraceProblem(path, f"must be {digits} hexadecimal digits (or {digits // 2} bytes in base64), "
+                                 f"got {describe(value)}")
+    if not hex_id.strip("0"):
         raise TraceProblem(path, "an all-zero id is invalid")
-    return value.lower()
+    return hex_id
+
+
+def _base64_id(value: str, size: int) -> bytes | None:
+    """``size`` bytes written as base64 (standard or URL-safe alphabet, padded), else ``None``."""
+    if len(value) != 4 * -(-size // 3):
+        return None
+    try:
+        decoded = base64.b64decode(value.replace("-", "+").replace("_", "/"), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return decoded if len(decoded) == size else None
 
 
 def _status_code(value: Any, path: Path) -> int:
@@ -495,10 +531,16 @@ class SpanSorter:
 
     on_run: Callable[[str, RunHeader, Path], None]
     on_step: Callable[[str, TraceStep, Path, int], None]
-    ours: dict[str, bool] = field(default_factory=dict)        # trace id → written by us?
-    has_run_span: dict[str, Path] = field(default_factory=dict)
-    first_step: dict[str, tuple[Path, int | None]] = field(default_factory=dict)
-    foreign: dict[str, ForeignTrace] = field(default_factory=dict)
+    #: Makes the per-trace tables below (a dict; or tables that move to disk once they grow).
+    new_table: Callable[[], MutableMapping[Any, Any]] = dict
+    ours: MutableMapping[str, bool] = field(init=False)        # trace id → written by us?
+    has_run_span: MutableMapping[str, Path] = field(init=False)
+    first_step: MutableMapping[str, tuple[Path, int | None]] = field(init=False)
+    foreign: MutableMapping[str, ForeignTrace] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.ours, self.has_run_span = self.new_table(), self.new_table()
+        self.first_step, self.foreign = self.new_table(), self.new_table()
 
     def span(self, record: Any, path: Path, service: str | None, line: int | None, size: int = 0) -> None:
         """Read one span object (``size``: an estimate of the memory its step will hold)."""
@@ -508,8 +550,11 @@ class SpanSorter:
             raise TraceProblem((*path, "attributes"), f"trace {span.trace_id} mixes spans written by "
                                "Run Inspector with spans of another tool")
         if not mine:
-            trace = self.foreign.setdefault(span.trace_id, ForeignTrace(span.trace_id, path, line))
+            trace = self.foreign.get(span.trace_id)
+            if trace is None:
+                trace = ForeignTrace(span.trace_id, path, line)
             trace.add(span, service)
+            self.foreign[span.trace_id] = trace  # stored again: a table on disk holds a copy
             self.on_step(span.trace_id, foreign_step(span, trace.count, path), path, size)
             return
         role = span.attributes[SPAN_ROLE]
@@ -520,7 +565,8 @@ class SpanSorter:
             self.has_run_span[span.trace_id] = path
             self.on_run(span.trace_id, our_run_header(span, path), path)
         elif role == "step":
-            self.first_step.setdefault(span.trace_id, (path, line))
+            if span.trace_id not in self.first_step:
+                self.first_step[span.trace_id] = (path, line)
             self.on_step(span.trace_id, our_step(span, path), path, size)
         elif role != "leg":  # legs are rebuilt from their step's payload; their spans are for viewers
             raise TraceProblem((*path, "attributes", SPAN_ROLE),

@@ -10,15 +10,26 @@ Nothing here knows about SQLite.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any, Protocol
 
 from inspector.runs import RunStep, RunTrace, StepKind, ToolOutcome, step_outcome
 
-from .format import (Path, RunHeader, TraceProblem, TraceStep, describe, dump_json, format_path, read_payload,
-                     read_run_header, read_step_record, read_time)
+from .format import (
+    Path,
+    RunHeader,
+    TraceProblem,
+    TraceStep,
+    describe,
+    dump_json,
+    format_path,
+    read_payload,
+    read_run_header,
+    read_step_record,
+    read_time,
+)
 from .json_stream import READ_CHUNK, ListShape, ObjectShape, Record, ValueParser, Walker
 from .otlp import SpanSorter, read_attributes
 from .progress import ProgressMeter
@@ -26,7 +37,7 @@ from .sniff import FileKind, check_format_field
 
 __all__ = ["CACHE_BUDGET", "PlannedRun", "TraceSink", "TracePlan", "read_file", "reader_for"]
 
-CACHE_BUDGET = 384_000_000
+CACHE_BUDGET = 64_000_000
 """Estimated bytes of checked steps a :class:`TracePlan` may keep for writing.
 
 Checking a step (building its :class:`RunStep`) is the dearest part of an import; keeping
@@ -53,16 +64,25 @@ class PlannedRun:
 _STEP_OVERHEAD = 512
 
 
+NewTable = Callable[[], MutableMapping[Any, Any]]
+"""Makes the tables that hold per-run facts: ``dict`` by default; the importer passes tables
+that move to disk once they grow (so a file of a million runs needs no gigabytes)."""
+
+
 class TracePlan:
     """The checking sink: the runs to create, in file order, and (within the budget) the checked
     steps; refuses duplicate uids and sequences."""
 
-    def __init__(self, cache_budget: int = CACHE_BUDGET) -> None:
-        self.runs: dict[Any, PlannedRun] = {}
+    def __init__(self, cache_budget: int = CACHE_BUDGET, new_table: NewTable = dict) -> None:
+        self.runs: MutableMapping[Any, PlannedRun] = new_table()
         self.cache: list[tuple[Any, TraceStep]] | None = []
         self._budget = cache_budget
-        self._uids: dict[str, Path] = {}
-        self._sequences: dict[Any, set[int]] = {}
+        self._uids: MutableMapping[str, Path] = new_table()
+        # Sequences seen, per run while there are few runs; (run, sequence) pairs in a table
+        # of new_table's once there are many (a set per run would grow with the number of runs).
+        self._sequences: dict[Any, set[int]] | None = {}
+        self._seen: MutableMapping[tuple[Any, int], None] | None = None
+        self._new_table = new_table
 
     def run(self, key: Any, header: RunHeader, path: Path) -> None:
         if header.uid in self._uids:
@@ -73,18 +93,43 @@ class TracePlan:
 
     def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
         """Account for one checked step; ``size`` estimates the bytes it holds in memory."""
-        sequences = self._sequences.get(key)
-        if sequences is None:
-            sequences = self._sequences[key] = set()
-        if step.sequence in sequences:
+        if not self._first_time(key, step.sequence):
             raise TraceProblem((*path, "sequence"), f"sequence {step.sequence} appears twice in this run")
-        sequences.add(step.sequence)
         if self.cache is not None:
             self._budget -= size + _STEP_OVERHEAD
             if self._budget < 0:
                 self.cache = None  # too big to keep: pass 2 reads the file again
             else:
                 self.cache.append((key, step))
+
+    _MANY_RUNS = 20_000
+
+    def _first_time(self, key: Any, sequence: int) -> bool:
+        """Note ``sequence`` in run ``key``; False when it was noted before."""
+        sequences = self._sequences
+        if sequences is not None:
+            seen = sequences.get(key)
+            if seen is None:
+                if len(sequences) >= self._MANY_RUNS and self._new_table is not dict:
+                    self._move_sequences_to_table()
+                    return self._first_time(key, sequence)
+                seen = sequences[key] = set()
+            if sequence in seen:
+                return False
+            seen.add(sequence)
+            return True
+        pair = (key, sequence)
+        if pair in self._seen:
+            return False
+        self._seen[pair] = None
+        return True
+
+    def _move_sequences_to_table(self) -> None:
+        self._seen = self._new_table()
+        for run, seen in self._sequences.items():
+            for sequence in seen:
+                self._seen[(run, sequence)] = None
+        self._sequences = None
 
 
 # -- the three kinds of file: shapes for json_stream.Walker -----------------------------------------
@@ -187,8 +232,8 @@ class _PayloadsReader:
 class _OtlpReader:
     """OTLP ``TracesData`` objects: spans grouped into runs by trace id."""
 
-    def __init__(self, sink: TraceSink, layout: str) -> None:
-        self._sorter = SpanSorter(sink.run, sink.step)
+    def __init__(self, sink: TraceSink, layout: str, new_table: NewTable = dict) -> None:
+        self._sorter = SpanSorter(sink.run, sink.step, new_table)
         self._service: str | None = None
         self.line: int | None = None
         scope = ObjectShape({"spans": ListShape(Record(self._span, sized=True))})
@@ -217,12 +262,14 @@ class _OtlpReader:
 TraceReader = _TraceReader | _PayloadsReader | _OtlpReader
 
 
-def reader_for(kind: FileKind, sink: TraceSink, *, checking: bool, title: str = "") -> TraceReader:
+def reader_for(kind: FileKind, sink: TraceSink, *, checking: bool, title: str = "",
+               new_table: NewTable = dict) -> TraceReader:
+    """The reader of ``kind``; ``new_table`` makes the tables it keeps per-run facts in."""
     if kind.name == "trace":
         return _TraceReader(sink)
     if kind.name == "payloads":
         return _PayloadsReader(sink, checking, title)
-    return _OtlpReader(sink, kind.layout)
+    return _OtlpReader(sink, kind.layout, new_table)
 
 
 # -- reading the bytes ------------------------------------------------------------------------------

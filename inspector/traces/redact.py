@@ -24,32 +24,59 @@ REDACTED = "[REDACTED]"
 # Key names are compared without case and without separators: "X-Api-Key", "x_api_key" and
 # "apiKey" are one name. A key is secret when it contains one of these...
 _SECRET_PARTS = ("authorization", "authorisation", "cookie", "apikey", "password", "passwd",
-                 "passphrase", "secret", "credential", "sessionid", "privatekey", "signature")
+                 "passphrase", "passcode", "secret", "credential", "sessionid", "privatekey", "signature")
 # ...or ends with "token" ("access_token", "X-Auth-Token") but not "tokens": "promptTokens"
 # and "max_tokens" are counts, not credentials...
 _SECRET_SUFFIXES = ("token", "auth", "sessid")
 # ...or is exactly one of these.
-_SECRET_NAMES = frozenset({"pwd", "pass", "session", "jwt", "bearer", "sid"})
+_SECRET_NAMES = frozenset({"pwd", "pass", "session", "jwt", "bearer", "sid", "pin", "otp"})
+# In free text ("key=abc", "key: abc") a bare "key" is a credential too; as an object key it is
+# usually a name field ({"key": "Accept", "value": ...}), which _NAME_FIELDS handles.
+_TEXT_SECRET_NAMES = frozenset({"key"})
 
 # Objects shaped {"name": "Authorization", "value": "..."} (HAR files, header lists).
-_NAME_FIELDS = ("name", "key", "header")
-_VALUE_FIELDS = ("value", "values")
+# Compared without case: {"Name": "X-Api-Key", "Value": "..."} is the same shape.
+_NAME_FIELDS = frozenset({"name", "key", "header", "field"})
+_VALUE_FIELDS = frozenset({"value", "values", "val"})
 
 _SEPARATORS = re.compile(r"[^a-z0-9]")
 
 # Cheap test whether a string can hold anything the patterns below would remove.
 _SUSPECT = re.compile(r"(?i)auth|cookie|token|key|pass|pwd|secret|credential|session|sid|bearer|basic"
-                      r"|signature|jwt|://|eyJ|sk-|gh[pousr]_|github_pat_|xox[abprs]-|AKIA")
+                      r"|signature|jwt|://|eyJ|sk-|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|AIza|[sr]k_"
+                      r"|glpat-|npm_|hf_|hooks\.slack|\bpin\b|\botp\b|(?<![\w-])-u|--user|mysql|-----BEGIN")
 _BEARER = re.compile(r"(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=-]+")
 _BASIC = re.compile(r"(?i)\b(basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})")
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@?#\"'<>]+@")
+# Up to the last "@" before the path: a password may itself hold "@".
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s?#\"'<>]+@")
+# "curl -u user:password", "--user user:password", "-uuser:password" (quoted or not).
+_USER_OPTION = re.compile(r"""(?<![\w-])(-u|--user|--proxy-user)([ \t]*=?[ \t]*)(\\?["']?)[^\s"':\\]*:[^\s"'\\]+\3""")
+# "mysql -pSECRET" (the password glued to the option).
+_MYSQL_PASSWORD = re.compile(r"(?i)(\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^\n]*?[ \t]-p)(\S+)")
+# "--token abc", "--api-key abc": a long option named like a secret, then its value.
+_SECRET_OPTION = re.compile(r"(?<![\w-])--([A-Za-z][A-Za-z0-9_-]{1,40})([ \t]+)(?![-\s])(\S+)")
+# <password>...</password>, <api_key attr="">...</api_key>
+_XML_ELEMENT = re.compile(r"<([A-Za-z_][\w.:-]{0,63})(\s[^<>]*)?>([^<]*)</\1\s*>")
+# The same pairs spelled inside text (JSON or Python text of a header list): ["Cookie", "..."]
+# and {"name": "X-Api-Key", "value": "..."}, the name right before the value.
+_TEXT_PAIR = re.compile(r"""\[\s*(?P<q>\\?["'])(?P<name>[A-Za-z0-9_.-]{2,64})(?P=q)\s*,\s*"""
+                        r"""(?P<vq>\\?["'])(?P<value>(?:(?!(?P=vq)).)*)(?P=vq)""")
+_TEXT_NAME_VALUE = re.compile(r"""(?P<q>\\?["'])(?i:name|key|header|field)(?P=q)\s*[:=]\s*(?P=q)"""
+                              r"""(?P<name>[A-Za-z0-9_.-]{2,64})(?P=q)\s*,\s*(?P=q)(?i:value|values|val)(?P=q)"""
+                              r"""\s*[:=]\s*(?P=q)(?P<value>(?:(?!(?P=q)).)*)(?P=q)""")
+# PEM private keys (RSA, EC, OPENSSH, PGP ...), whole blocks; a block cut short loses the rest.
+_PRIVATE_KEY = re.compile(r"-----BEGIN ([A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)
 # Well-known token shapes, which are credentials wherever they appear.
 _KNOWN_TOKENS = re.compile(
     r"\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"       # JSON web token
     r"|\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}"                          # OpenAI / Anthropic keys
     r"|\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}"     # GitHub tokens
     r"|\bxox[abprs]-[A-Za-z0-9-]{10,}"                                  # Slack tokens
-    r"|\bAKIA[0-9A-Z]{16}\b")                                           # AWS access key ids
+    r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"                                   # AWS access key ids
+    r"|\bAIza[0-9A-Za-z_-]{35}"                                          # Google API keys
+    r"|\b[sr]k_(?:live|test)_[0-9A-Za-z]{10,}"                           # Stripe secret keys
+    r"|\bglpat-[0-9A-Za-z_-]{20,}|\bnpm_[0-9A-Za-z]{30,}|\bhf_[A-Za-z0-9]{30,}"  # GitLab, npm, Hugging Face
+    r"|hooks\.slack\.com/services/[A-Za-z0-9/_-]+")                      # Slack webhook URLs
 # "name: value", "name=value", '"name": "value"' inside free text. Only the name and separator
 # are consumed, so a value that is not removed is still searched (a URL holding "?api_key=").
 # The name may be quoted, also with escaped quotes (JSON text inside a JSON string).
@@ -90,15 +117,22 @@ def redact(value: Any) -> Any:
             parent[slot] = copy
             named_secret = _names_a_secret(item)
             for key, child in item.items():
-                if (is_secret_key(key) or (named_secret and key in _VALUE_FIELDS)) and not _harmless(child):
-                    copy[key] = REDACTED
+                # A key can spell a credential too (a map keyed by token); keys are short, cached.
+                shown = _redact_short(key) if type(key) is str else key
+                if (is_secret_key(key) or (named_secret and _is_value_field(key))) and not _harmless(child):
+                    copy[shown] = REDACTED
                 else:
-                    copy[key] = _scalar(child, copy, key, pending)
+                    copy[shown] = _scalar(child, copy, shown, pending)
         elif isinstance(item, (list, tuple)):
             items: list[Any] = [None] * len(item)
             parent[slot] = items
+            # A name/value pair as a list (["Cookie", "..."], header lists of some libraries).
+            pair = 2 <= len(item) <= 3 and type(item[0]) is str and is_secret_key(item[0])
             for index, child in enumerate(item):
-                items[index] = _scalar(child, items, index, pending)
+                if pair and index and not _harmless(child):
+                    items[index] = REDACTED
+                else:
+                    items[index] = _scalar(child, items, index, pending)
         else:
             parent[slot] = _scalar(item, parent, slot, pending)
     return root[0]
@@ -119,12 +153,22 @@ def redact_text(text: str) -> str:
     """Return ``text`` with the credentials it spells out replaced by :data:`REDACTED`."""
     if not _SUSPECT.search(text):
         return text  # the common case: nothing that could be a credential
-    # Schemes first: once "Authorization: Bearer x" has lost its value, "x" is just a word.
+    # Whole private key blocks first: their base64 lines would otherwise be cut up below.
+    text = _PRIVATE_KEY.sub(_private_key, text)
+    # Schemes next: once "Authorization: Bearer x" has lost its value, "x" is just a word.
     text = _BEARER.sub(rf"\1\2{REDACTED}", text)
     text = _BASIC.sub(_basic, text)
     text = _HEADER_LINE.sub(_header_line, text)
     text = _redact_assignments(text)
     text = _USERINFO.sub(rf"\1{REDACTED}@", text)
+    text = _USER_OPTION.sub(rf"\1\2\3{REDACTED}\3", text)
+    text = _MYSQL_PASSWORD.sub(rf"\1{REDACTED}", text)
+    text = _SECRET_OPTION.sub(_secret_option, text)
+    if "</" in text:
+        text = _XML_ELEMENT.sub(_xml_element, text)
+    if "'" in text or '"' in text:
+        text = _TEXT_PAIR.sub(_text_pair, text)
+        text = _TEXT_NAME_VALUE.sub(_text_pair, text)
     return _KNOWN_TOKENS.sub(REDACTED, text)
 
 
@@ -138,7 +182,38 @@ def _harmless(value: Any) -> bool:
 
 
 def _names_a_secret(item: Mapping[str, Any]) -> bool:
-    return any(isinstance(item.get(field), str) and is_secret_key(item[field]) for field in _NAME_FIELDS)
+    return any(type(key) is str and key.lower() in _NAME_FIELDS and isinstance(value, str) and is_secret_key(value)
+               for key, value in item.items())
+
+
+def _is_value_field(key: Any) -> bool:
+    return type(key) is str and key.lower() in _VALUE_FIELDS
+
+
+def _private_key(match: re.Match[str]) -> str:
+    label = match.group(1)
+    return f"-----BEGIN {label}-----{REDACTED}-----END {label}-----"
+
+
+def _text_pair(match: re.Match[str]) -> str:
+    if not is_secret_key(match.group("name")) or match.group("value") in ("", REDACTED):
+        return match.group(0)
+    start, end = match.span("value")
+    whole = match.start()
+    return match.group(0)[:start - whole] + REDACTED + match.group(0)[end - whole:]
+
+
+def _secret_option(match: re.Match[str]) -> str:
+    if not is_secret_key(match.group(1)) or match.group(3) == REDACTED:
+        return match.group(0)
+    return f"--{match.group(1)}{match.group(2)}{REDACTED}"
+
+
+def _xml_element(match: re.Match[str]) -> str:
+    tag, attributes, content = match.group(1), match.group(2) or "", match.group(3)
+    if not content.strip() or content == REDACTED or not is_secret_key(tag.rpartition(":")[2]):
+        return match.group(0)
+    return f"<{tag}{attributes}>{REDACTED}</{tag}>"
 
 
 def _header_line(match: re.Match[str]) -> str:
@@ -151,7 +226,9 @@ def _redact_assignments(text: str) -> str:
     parts: list[str] = []
     done = 0
     for match in _ASSIGNMENT.finditer(text):
-        if match.start() < done or not is_secret_key(match.group("name")):
+        name = match.group("name")
+        bare_key = not match.group("q") and name.lower() in _TEXT_SECRET_NAMES  # key=abc, not "key": "Accept"
+        if match.start() < done or not (is_secret_key(name) or bare_key):
             continue  # inside a value already removed, or not a secret
         value = match.group("value")
         quote = "\\\"" if value.startswith("\\\"") else (value[0] if value[0] in "\"'" else "")

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any
 
-from .json_stream import JSON_ERRORS, READ_CHUNK, BadJson, event_parser, json_error_reason
 from .format import FORMAT_NAME, FORMAT_VERSION, TraceProblem, describe
+from .json_stream import JSON_ERRORS, READ_CHUNK, BadJson, event_parser, json_error_reason
 
 _BOM = b"\xef\xbb\xbf"
 

@@ -8,7 +8,9 @@ complete, so a failed write never leaves a partial file where the user expects a
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -21,7 +23,7 @@ from .format import FORMAT_NAME, FORMAT_VERSION, dump_json, format_time
 from .progress import ProgressMeter
 from .redact import redact, redact_text
 
-__all__ = ["FORMATS", "RunToWrite", "StepToWrite", "replacing", "write_otlp", "write_trace"]
+__all__ = ["FORMATS", "RunToWrite", "StepToWrite", "existing_mode", "replacing", "write_otlp", "write_trace"]
 
 FORMATS = ("trace", "otlp")
 
@@ -51,11 +53,42 @@ StepsOf = Callable[[Any], Iterable[StepToWrite]]
 """The steps of a run, in order (read lazily: a run may have many)."""
 
 
+_NOT_REGULAR = ((stat.S_ISDIR, errno.EISDIR, "it is a folder, not a file"),
+                (stat.S_ISCHR, errno.EINVAL, "it is a device, not a regular file"),
+                (stat.S_ISBLK, errno.EINVAL, "it is a device, not a regular file"),
+                (stat.S_ISFIFO, errno.EINVAL, "it is a named pipe, not a regular file"),
+                (stat.S_ISSOCK, errno.EINVAL, "it is a socket, not a regular file"))
+
+
+def existing_mode(target: Path) -> int | None:
+    """The permission bits of an existing regular ``target`` (None when there is none yet).
+
+    Anything else that exists there is refused: the rename that makes a write atomic would
+    replace a device node, a named pipe or a socket by a plain file.
+    """
+    try:
+        found = os.stat(target)
+    except FileNotFoundError:
+        return None
+    for test, code, reason in _NOT_REGULAR:
+        if test(found.st_mode):
+            raise OSError(code, reason)
+    if not stat.S_ISREG(found.st_mode):
+        raise OSError(errno.EINVAL, "it is not a regular file")
+    return stat.S_IMODE(found.st_mode)
+
+
 @contextmanager
 def replacing(target: Path) -> Iterator[IO[str]]:
-    """A text file that becomes ``target`` only if the block completes."""
+    """A text file that becomes ``target`` only if the block completes.
+
+    Only a regular file (or nothing) may be at ``target``; a file replaced keeps its mode.
+    """
+    mode = existing_mode(target)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent or ".")
     try:
+        if mode is not None:
+            os.fchmod(handle, mode)  # mkstemp makes it 0600; the user chose the file's mode
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
             yield out
             out.flush()

@@ -13,12 +13,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.store import RunRecord, RunStore, UnknownRunError
+from inspector.store import RunRecord, RunStore, StoredStep, UnknownRunError
 from inspector.traces.format import TraceError
 from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
-from inspector.traces.writer import FORMATS, replacing, write_otlp, write_trace
+from inspector.traces.writer import FORMATS, existing_mode, replacing, write_otlp, write_trace
 
-__all__ = ["FORMATS", "ExportReport", "Progress", "TraceExportError", "export"]
+__all__ = ["FORMATS", "ExportReport", "Progress", "TraceDestinationError", "TraceExportError", "export"]
 
 Progress = Callable[[int, int], None]
 """``progress(done_steps, total_steps)``; it may raise to cancel (nothing is left behind)."""
@@ -26,6 +26,10 @@ Progress = Callable[[int, int], None]
 
 class TraceExportError(TraceError):
     """The trace could not be written; the destination was left as it was."""
+
+
+class TraceDestinationError(TraceExportError):
+    """The destination cannot take a trace (a device, a pipe, a socket, a folder): bad input."""
 
 
 @dataclass(frozen=True)
@@ -51,18 +55,31 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
     if format not in FORMATS:
         raise ValueError(f"unknown export format {format!r}; use one of {list(FORMATS)}")
     target = Path(destination)
+    try:
+        existing_mode(target)  # checked again when writing; this is to refuse before any work
+    except OSError as error:
+        raise TraceDestinationError(f"The trace cannot be written to {target} ({error.strerror or error}). "
+                                    "Choose a file name; nothing was written there.") from None
     with _snapshot(store):
         runs = _selected_runs(store, run_ids, outcome)
         meter = ProgressMeter(progress, sum(store.count_steps(run.id) for run in runs), PROGRESS_INTERVAL_S)
         write = write_trace if format == "trace" else write_otlp
         try:
             with replacing(target) as out:
-                steps = write(out, lambda run: store.iter_steps(run.id), runs, meter)
+                steps = write(out, lambda run: _readable(store.iter_steps(run.id)), runs, meter)
                 meter.done()  # before the rename: a callback that cancels now still leaves nothing
         except OSError as error:
             raise TraceExportError(f"The trace could not be written to {target} ({error.strerror or error}). "
                                    "Choose another place; nothing was written there.") from None
     return ExportReport(target, format, len(runs), steps)
+
+
+def _readable(steps: Iterator[StoredStep]) -> Iterator[StoredStep]:
+    """The steps, refusing a damaged one: a trace must not pass a placeholder off as the step."""
+    for stored in steps:
+        if stored.damage:
+            raise TraceExportError(f"{stored.damage}. Export the other runs by id; nothing was written.")
+        yield stored
 
 
 def _selected_runs(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None) -> list[RunRecord]:

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import gc
 import sqlite3
-from collections.abc import Callable, Iterator
+import stat
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path as FilePath
 from typing import Any
 
@@ -32,6 +33,8 @@ from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
 from inspector.traces.reader import CACHE_BUDGET, TracePlan, read_file, reader_for
 from inspector.traces.sniff import FileKind, sniff
 
+from .spill import SpillArea
+
 __all__ = ["CACHE_BUDGET", "ImportReport", "Progress", "TraceImportError", "import_trace"]
 
 Progress = Callable[[int, int], None]
@@ -40,20 +43,36 @@ writing the same share of the file per step written. It may raise (e.g. to cance
 import then stops and writes nothing."""
 
 
+REPORTED_UIDS = 1000
+"""At most this many uids are kept in :attr:`ImportReport.imported_uids` and ``already_present``
+(a file may hold a million runs); the counts are always complete."""
+
+
 @dataclass(frozen=True)
 class ImportReport:
-    """What an import did. ``file_format`` is ``trace``, ``payloads`` or ``otlp``."""
+    """What an import did. ``file_format`` is ``trace``, ``payloads`` or ``otlp``.
+
+    ``run_ids`` are the new runs' ids (a ``range`` when they are consecutive, as they are when
+    one transaction writes them); ``imported_uids`` and ``already_present`` hold the first
+    :data:`REPORTED_UIDS` uids of each kind, ``runs_imported`` and ``runs_already_present`` count all.
+    """
 
     file_format: str
-    run_ids: tuple[int, ...]
+    run_ids: Sequence[int]
     imported_uids: tuple[str, ...]
     already_present: tuple[str, ...]
     steps_imported: int
+    present_count: int | None = field(default=None, compare=False)
 
     @property
     def runs_imported(self) -> int:
         """How many runs were added."""
         return len(self.run_ids)
+
+    @property
+    def runs_already_present(self) -> int:
+        """How many runs of the file were already stored (and were skipped)."""
+        return len(self.already_present) if self.present_count is None else self.present_count
 
 
 def import_trace(store: RunStore, path: str | FilePath, progress: Progress | None = None) -> ImportReport:
@@ -67,14 +86,14 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     source = FilePath(path)
     name = source.name
     try:
-        with _without_cyclic_gc():
-            total = source.stat().st_size
+        with _without_cyclic_gc(), SpillArea() as area:
+            total = _regular_file_size(source)
             meter = ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S)
             kind = sniff(source)
-            plan = TracePlan(CACHE_BUDGET)  # read here, so a test or benchmark can set it
-            reader = reader_for(kind, plan, checking=True, title=source.stem)
+            plan = TracePlan(CACHE_BUDGET, area.table)  # read here, so a test or benchmark can set it
+            reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table)
             first_hash = read_file(source, kind, reader, meter)
-            report = _write(store, source, kind, plan, first_hash, meter)
+            report = _write(store, source, kind, plan, first_hash, meter, area)
     except TraceProblem as problem:
         location = format_path(problem.path)
         raise TraceImportError(name, f"line {problem.line}: {location}" if problem.line else location,
@@ -87,6 +106,17 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
         raise StoreError(f"The runs of {name} could not be written to the run database ({error}). "
                          "Nothing was imported.") from None
     return report
+
+
+def _regular_file_size(source: FilePath) -> int:
+    """The size of ``source``, which must be a regular file: a named pipe with no writer would
+    make the import wait forever, a device could be read forever."""
+    found = source.stat()
+    if not stat.S_ISREG(found.st_mode):
+        kind = ("a folder" if stat.S_ISDIR(found.st_mode) else "a named pipe" if stat.S_ISFIFO(found.st_mode)
+                else "a socket" if stat.S_ISSOCK(found.st_mode) else "a device")
+        raise TraceProblem((), f"is {kind}, not a regular file; save the trace to a file and import that")
+    return found.st_size
 
 
 @contextmanager
@@ -104,25 +134,31 @@ def _without_cyclic_gc() -> Iterator[None]:
 
 
 def _write(store: RunStore, source: FilePath, kind: FileKind, plan: TracePlan, first_hash: str,
-           meter: ProgressMeter) -> ImportReport:
-    present = [run.header.uid for run in plan.runs.values() if store.find_run_by_uid(run.header.uid)]
-    if len(present) == len(plan.runs):
+           meter: ProgressMeter, area: SpillArea) -> ImportReport:
+    present = _Kept()
+    for run in plan.runs.values():
+        if store.find_run_by_uid(run.header.uid):
+            present.add(run.header.uid)
+    if present.count == len(plan.runs):
         # Nothing new: the database is not even opened for writing.
         meter.done()
-        return ImportReport(kind.name, (), (), tuple(present), 0)
+        return ImportReport(kind.name, (), (), present.first, 0, present.count)
     with store.transaction():
-        run_ids: dict[Any, int] = {}
-        present = []
+        run_ids = area.table()  # file key → new run id (a million runs need not be in memory)
+        present, imported, ids = _Kept(), _Kept(), _Ids()
         for key, run in plan.runs.items():
             header = run.header
             if store.find_run_by_uid(header.uid):  # imported meanwhile by another process
-                present.append(header.uid)
+                present.add(header.uid)
                 continue
             # A run still "running" in the file has no process here to finish it.
             status = "interrupted" if header.status == "running" else header.status
-            run_ids[key] = store.insert_run(
+            run_id = store.insert_run(
                 header.title, "imported", header.server, from_stored_time(header.started_at), header.uid,
                 status, source.name, finished_at=from_stored_time(header.finished_at))
+            run_ids[key] = run_id
+            ids.add(run_id)
+            imported.add(header.uid)
         writer = _Writer(store, run_ids)
         if plan.cache is not None:
             # Every step was kept when it was checked: write them without reading the file again.
@@ -134,12 +170,51 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: TracePlan, f
                 writer.step(key, step, ())
                 if number % 1000 == 0:
                     meter.advance(int(1000 * share))
-        elif run_ids and read_file(source, kind, reader_for(kind, writer, checking=False), meter) != first_hash:
+        elif ids.count and read_file(source, kind, reader_for(kind, writer, checking=False, new_table=area.table),
+                                     meter) != first_hash:
             raise TraceProblem((), "the file changed while it was being imported; try again")
         meter.done()  # before the commit: a callback that cancels now still writes nothing
-    uids = tuple(plan.runs[key].header.uid for key in run_ids)
-    return ImportReport(kind.name, tuple(run_ids.values()), uids, tuple(present), writer.count)
+    return ImportReport(kind.name, ids.ids(), imported.first, present.first, writer.count, present.count)
 
+
+class _Kept:
+    """Counts uids and keeps the first :data:`REPORTED_UIDS` of them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._first: list[str] = []
+
+    def add(self, uid: str) -> None:
+        self.count += 1
+        if len(self._first) < REPORTED_UIDS:
+            self._first.append(uid)
+
+    @property
+    def first(self) -> tuple[str, ...]:
+        return tuple(self._first)
+
+
+class _Ids:
+    """Run ids as they are made: a range while consecutive (they are, in one transaction)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._start = 0
+        self._others: list[int] | None = None
+
+    def add(self, run_id: int) -> None:
+        if self._others is not None:
+            self._others.append(run_id)
+        elif self.count and run_id != self._start + self.count:
+            self._others = [*range(self._start, self._start + self.count), run_id]
+        elif not self.count:
+            self._start = run_id
+        self.count += 1
+
+    def ids(self) -> Sequence[int]:
+        if self._others is not None:
+            return tuple(self._others)
+        return range(self._start, self._start + self.count)
 
 
 # -- writing what the check planned ------------------------------------------------------------------
@@ -147,7 +222,7 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: TracePlan, f
 class _Writer:
     """The writing sink: stores the steps of the runs being imported (inside the transaction)."""
 
-    def __init__(self, store: RunStore, run_ids: dict[Any, int]) -> None:
+    def __init__(self, store: RunStore, run_ids: MutableMapping[Any, int]) -> None:
         self._store = store
         self._run_ids = run_ids
         self.count = 0

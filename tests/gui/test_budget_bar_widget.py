@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QPoint
-
 from inspector.gui.widgets.budget_bar import BudgetBar
 from inspector.gui.widgets.budget_state import BarState
 from inspector.runs import Leg

@@ -5,8 +5,16 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QAbstractSpinBox, QComboBox, QLineEdit,
-                               QPlainTextEdit, QTabWidget, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QTabWidget,
+    QWidget,
+)
 
 from inspector.gui.models.servers import ServersModel
 from inspector.gui.models.tools import ToolFilter, ToolsModel
@@ -21,13 +29,15 @@ TOOLS = [{"name": "echo", "description": "Echo the <b>text</b> back"},
 def test_servers_model(qtmodeltester) -> None:
     model = ServersModel()
     model.set_records([
-        ServerRecord("http://127.0.0.1:1/mcp", "Demo server", None, (), datetime.now(timezone.utc), 12.0, 12, 1, 3),
+        ServerRecord("http://127.0.0.1:1/mcp", "Demo server", None, (), datetime.now(timezone.utc), 12.0, 12, 1, 3,
+                     tool_error_count=2),
         ServerRecord("http://127.0.0.1:2/mcp", None, 5.0, (), None, None, 0, 0, 0)])
     qtmodeltester.check(model)
     first = model.index(0, 0)
-    assert first.data() == "Demo server\n12 ok · 1 failed · 3 cancelled"
+    assert first.data() == "Demo server\n12 ok · 2 tool errors · 1 failed · 3 cancelled"
     assert model.index(1, 0).data().startswith("http://127.0.0.1:2/mcp")
-    assert first.data(Qt.ItemDataRole.AccessibleTextRole) == "Demo server: 12 ok · 1 failed · 3 cancelled"
+    assert first.data(Qt.ItemDataRole.AccessibleTextRole) == (
+        "Demo server: 12 ok · 2 tool errors · 1 failed · 3 cancelled")
 
 
 def test_tools_model_and_filter(qtmodeltester) -> None:

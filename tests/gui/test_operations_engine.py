@@ -109,8 +109,7 @@ def test_cancel_sends_notifications_cancelled_for_the_request_on_the_wire(qtbot,
     def work(exchange) -> None:
         exchange.stall()
 
-    # With a session id: a server without one cannot be told (main's rule since the notice
-    # could not name the request).
+    # A session id lets the notice name the request (without one, no notice is sent at all).
     with FaultServer("session", work=work) as server:
         submitted = time.monotonic()
         task = engine.call_tool(ServerEndpoint(server.url), "stall", {}, budget_s=30)

@@ -11,8 +11,16 @@ from typing import Any
 import pytest
 
 from inspector.agent import execute_tool
-from inspector.mcp import (CancelSignal, ErrorKind, LegOutcome, LegStarted, McpClient, McpTransportError,
-                           OperationRecorder, ServerEndpoint)
+from inspector.mcp import (
+    CancelSignal,
+    ErrorKind,
+    LegOutcome,
+    LegStarted,
+    McpClient,
+    McpTransportError,
+    OperationRecorder,
+    ServerEndpoint,
+)
 from inspector.runs import ToolOutcome, step_outcome
 from tests.support.asgi_server import serve_asgi
 from tests.support.fault_server import Exchange, FaultServer

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import threading
 
 import pytest
 
-from inspector.agent import AgentRun, ModelError, ModelRequest, StoreSink
+from inspector.agent import AgentRun, ModelError, StoreSink
 from inspector.agent.chat_model import OpenAIChatModel, completions_url, parse_answer
 from inspector.cli import main
 from inspector.demo import DemoServer
 from inspector.mcp import ServerEndpoint
-from inspector.runs import StepKind, ToolOutcome, step_outcome
+from inspector.runs import StepKind, step_outcome
 from inspector.store import RunStore, ServerRegistry
 from tests.support.asgi_server import serve_asgi
 from tests.support.fake_chat_model import FakeChatModel, answer, tool_then_report

@@ -74,13 +74,19 @@ def test_runs_list_filters_and_servers_count_failures(url: str, tmp_path: Path) 
     assert [run["title"] for run in only_down] == [f"tools/list {down}"]
     assert len(json.loads(cli("runs", "list", "--limit", "1", "--json", "--db", db).stdout)["runs"]) == 1
     servers = {s["url"]: s for s in json.loads(cli("servers", "--json", "--db", db).stdout)["servers"]}
-    # The tool's own error is still contact with a healthy server; the unreachable one failed.
-    assert (servers[url]["ok"], servers[url]["failed"]) == (2, 0)
+    # The tool's own error is counted on its own, and is still contact with a healthy server;
+    # the unreachable one failed. Together they are the two failed runs.
+    assert (servers[url]["ok"], servers[url]["tool_errors"], servers[url]["failed"]) == (1, 1, 0)
     assert servers[url]["last_contact_at"] is not None
-    assert (servers[down]["ok"], servers[down]["failed"], servers[down]["last_contact_at"]) == (0, 1, None)
+    assert (servers[down]["ok"], servers[down]["tool_errors"], servers[down]["failed"],
+            servers[down]["last_contact_at"]) == (0, 0, 1, None)
+    assert sum(s["failed"] + s["tool_errors"] for s in servers.values()) == len(failed)
     readable = cli("runs", "list", "--db", db).stdout
     assert "explode" in readable and "Status" in readable
-    assert "cancelled" in cli("servers", "--db", db).stdout
+    table = cli("servers", "--db", db).stdout.splitlines()
+    assert "tool errors" in table[0] and "cancelled" in table[0]
+    (row,) = [line for line in table if line.startswith(url)]
+    assert row.split()[-4:] == ["1", "1", "0", "0"]  # ok, tool errors, failed, cancelled
 
 
 def test_runs_show_readable_has_the_timeline_columns(url: str, tmp_path: Path) -> None:
@@ -100,8 +106,14 @@ def test_bad_database_and_unknown_run(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "not a Run Inspector database" in done.stderr
     assert notes.read_text() == "not a database " * 100
-    missing = cli("runs", "show", "42", "--db", str(tmp_path / "empty.db"))
-    assert missing.returncode == 1 and "no run 42" in missing.stderr
+    empty = tmp_path / "empty.db"
+    RunStore.open(empty).close()
+    missing = cli("runs", "show", "42", "--db", str(empty))
+    # A run that is not there is bad input, like a bad argument.
+    assert missing.returncode == 2 and "no run 42" in missing.stderr
+    assert len(missing.stderr.strip().splitlines()) == 1
+    as_json = cli("runs", "show", "42", "--json", "--db", str(empty))
+    assert as_json.returncode == 2 and json.loads(as_json.stdout)["error"]["kind"] == "bad_input"
     newer = tmp_path / "newer.db"
     conn = sqlite3.connect(newer)
     conn.execute("PRAGMA user_version = 999")
@@ -136,3 +148,53 @@ def test_a_configured_server_lends_name_budget_and_headers(tmp_path: Path) -> No
                                         {"name": "X-Tenant", "secret": False}]
     for file in tmp_path.iterdir():
         assert b"hush-hush" not in file.read_bytes()
+
+
+def test_reading_never_creates_a_database(tmp_path: Path) -> None:
+    db = tmp_path / "nowhere" / "runs.db"
+    listed = cli("runs", "list", "--db", str(db))
+    assert listed.returncode == 0 and "No runs stored yet" in listed.stdout and "does not exist" in listed.stdout
+    assert json.loads(cli("runs", "list", "--json", "--db", str(db)).stdout) == {"runs": []}
+    assert json.loads(cli("servers", "--json", "--db", str(db)).stdout) == {"servers": []}
+    assert "No servers known yet" in cli("servers", "--db", str(db)).stdout
+    shown = cli("runs", "show", "1", "--db", str(db))
+    assert shown.returncode == 2 and "does not exist" in shown.stderr
+    exported = cli("export", "--all", "-o", str(tmp_path / "out.json"), "--db", str(db))
+    assert exported.returncode == 2 and "does not exist" in exported.stderr
+    assert not db.exists() and not db.parent.exists()
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_runs_alone_names_its_sub_commands(tmp_path: Path) -> None:
+    done = cli("runs")
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert "runs list" in line and "runs show" in line and "runs_command" not in line
+
+
+def test_runs_show_gives_the_legs_and_their_grants_and_no_round_for_a_single_operation(
+        url: str, tmp_path: Path) -> None:
+    db = str(tmp_path / "runs.db")
+    run_id = json.loads(cli("call", url, "echo", "--args", '{"text": "x"}', "--budget", "9", "--json",
+                            "--db", db).stdout)["run_id"]
+    shown = cli("runs", "show", str(run_id), "--db", db).stdout
+    for method in ("initialize", "notifications/initialized", "tools/call"):
+        (line,) = [row for row in shown.splitlines() if row.strip().startswith(method + " ")]
+        assert "granted   9 s" in line
+    (step,) = [row for row in shown.splitlines() if " tool " in row]
+    assert step.split()[4] == "-"  # Round: a single operation has none, not "0"
+    assert "(s)" not in shown and "1 step" in shown
+    entry = json.loads(cli("runs", "show", str(run_id), "--json", "--db", db).stdout)["timeline"][0]
+    assert entry["round"] is None and entry["payload"]["round"] == 0
+
+
+def test_a_run_with_rounds_shows_them(tmp_path: Path) -> None:
+    from inspector.runs import RunStep, StepKind
+
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        run_id = store.start_run("agent", "scenario")
+        for round_ in (0, 1):
+            store.append_step(run_id, RunStep(kind=StepKind.LLM, round=round_, duration_ms=1.0))
+    timeline = json.loads(cli("runs", "show", str(run_id), "--json", "--db", str(db)).stdout)["timeline"]
+    assert [entry["round"] for entry in timeline] == [0, 1]

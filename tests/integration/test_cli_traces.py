@@ -68,7 +68,7 @@ def test_export_then_import_elsewhere_gives_the_same_runs(tmp_path: Path) -> Non
         assert [(r["uid"], r["status"], r["title"]) for r in originals] == [
             (r["uid"], r["status"], r["title"]) for r in copies]
         assert {r["source"] for r in copies} == {"imported"}
-        for original, copy in zip(originals, copies):
+        for original, copy in zip(originals, copies, strict=True):
             expected = timeline(here, original["id"])
             for entry in expected:  # the only change: the credential never left this machine
                 assert entry["payload"]["toolArguments"] == {"password": "hunter2-secret"}
@@ -89,9 +89,15 @@ def test_export_filters_by_outcome_and_names_runs(tmp_path: Path) -> None:
     assert cli("export", "1", "-o", str(first), "--db", db).returncode == 0
     assert len(json.loads(first.read_text())["runs"]) == 1
     missing = cli("export", "77", "-o", str(tmp_path / "none.json"), "--db", db)
-    assert missing.returncode == 1 and "77" in missing.stderr
+    assert missing.returncode == 2 and "77" in missing.stderr  # a run that is not there is bad input
     assert not (tmp_path / "none.json").exists()
     assert cli("export", "-o", str(tmp_path / "x.json"), "--db", db).returncode == 2
+    # A filter alone selects, as --all with the filter does.
+    alone = tmp_path / "failed-alone.json"
+    done = cli("export", "--outcome", "failed", "-o", str(alone), "--db", db)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(alone.read_text())["runs"] == json.loads(out.read_text())["runs"]
+    assert "Exported 2 runs" in done.stdout and "(s)" not in done.stdout
 
 
 def test_a_bad_file_changes_nothing_and_says_where(tmp_path: Path) -> None:

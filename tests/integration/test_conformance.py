@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from inspector.mcp import (ERROR_CODES, ErrorKind, LegOutcome, McpTransportError, ServerEndpoint)
+from inspector.mcp import ERROR_CODES, ErrorKind, LegOutcome, McpTransportError, ServerEndpoint
 from tests.support.asgi_server import free_port
 from tests.support.fault_server import MIB, Exchange, FaultServer, Ran, default_work, operate
 
@@ -118,7 +118,9 @@ FAULTS = [
     pytest.param(lambda ex: ex.send_events([]), ErrorKind.MALFORMED, "without an answer",
                  id="empty-event-stream"),
     pytest.param(lambda ex: ex.send_events(["{not json", "also not"]),
-                 ErrorKind.MALFORMED, "not valid JSON", id="event-stream-invalid-json"),
+                 ErrorKind.MALFORMED, "2 events were not valid JSON", id="event-stream-invalid-json"),
+    pytest.param(lambda ex: ex.send_events(["{not json"]),
+                 ErrorKind.MALFORMED, "1 event was not valid JSON", id="event-stream-one-invalid-event"),
     pytest.param(lambda ex: ex.send_json({"jsonrpc": "2.0", "id": ex.request.rpc_id}),
                  ErrorKind.MALFORMED, "neither a result nor an error", id="neither-result-nor-error"),
     pytest.param(lambda ex: ex.send_json({"jsonrpc": "2.0", "id": ex.request.rpc_id, "result": "done"}),

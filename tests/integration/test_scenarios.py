@@ -226,3 +226,15 @@ def test_a_cancelled_run_does_not_make_the_rest_of_the_rounds_calls(tmp_path):
         assert server.state.notes_snapshot() == []
     assert outcome.status == "cancelled"
     assert [(s.kind.value, s.tool_name) for s in outcome.trace.steps] == [("llm", None), ("tool", "hang")]
+
+
+def test_a_flaky_tool_is_counted_as_a_tool_error_not_as_ok(tmp_path, capsys):
+    db = tmp_path / "runs.db"
+    code, report = play("flaky-server", db, capsys)
+    with RunStore.open(db) as store:
+        run = store.get_run(report["run_id"])
+        health = ServerRegistry(store.db).get(run.server)
+    failed_tools = [s for s in report["steps"] if s["kind"] == "tool" and s["outcome"] == "failed"]
+    # The server answered (contact), the tool reported its own error: the fourth count, not "ok".
+    assert health.tool_error_count == len(failed_tools) == 1
+    assert health.failed_count == 0 and health.last_contact_at is not None

@@ -15,7 +15,7 @@ from inspector.agent import execute_tool
 from inspector.agent.chat_model import OpenAIChatModel
 from inspector.agent.sampling import ChatModelSampler
 from inspector.cli import main
-from inspector.mcp import (ElicitationRequest, ErrorKind, McpClient, Root, ServerEndpoint, ServerRequestHandler)
+from inspector.mcp import ElicitationRequest, ErrorKind, McpClient, Root, ServerEndpoint, ServerRequestHandler
 from inspector.mcp.elicitation import accept_defaults, cancel_all, decline_all
 from tests.support.asgi_server import serve_asgi
 from tests.support.fake_chat_model import FakeChatModel, answer

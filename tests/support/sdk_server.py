@@ -7,8 +7,9 @@ import threading
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import BaseModel
 from mcp.types import EmbeddedResource, ImageContent, ResourceLink, TextContent, TextResourceContents
+from pydantic import BaseModel
+
 
 class NameForm(BaseModel):
     """What ``ask_name`` asks the client for."""

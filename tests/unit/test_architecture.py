@@ -20,7 +20,7 @@ ALLOWED = {
     "transfer": {"transfer", "traces", "store", "runs"},
     "agent": {"agent", "runs", "mcp", "store"},
     "demo": {"demo"},
-    "gui": {"gui", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "cli", "demo"},
+    "gui": {"gui", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo"},
     "cli": {"cli", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui"},
     "__main__": {"cli"},
     "__init__": set(),

@@ -21,9 +21,13 @@ def server_label(record: ServerRecord) -> str:
 
 
 def health_line(record: ServerRecord) -> str:
-    """The counts under a server's name: ok, failed and cancelled (never merged)."""
-    return _("{ok} · {failed} · {cancelled}").format(
+    """The counts under a server's name: ok, tool errors, failed and cancelled (never merged).
+
+    A tool error is contact (the server answered); it is counted apart so a failing tool shows."""
+    return _("{ok} · {tool_errors} · {failed} · {cancelled}").format(
         ok=ngettext("{count} ok", "{count} ok", record.ok_count).format(count=record.ok_count),
+        tool_errors=ngettext("{count} tool error", "{count} tool errors",
+                             record.tool_error_count).format(count=record.tool_error_count),
         failed=ngettext("{count} failed", "{count} failed", record.failed_count).format(count=record.failed_count),
         cancelled=ngettext("{count} cancelled", "{count} cancelled",
                            record.cancelled_count).format(count=record.cancelled_count))

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.gui.widgets.budget_state import (AFTER_DEADLINE_SHARE, LEG_GAP_PX, MIN_LEG_PX, BarState,
-                                                 ending_for, layout)
+from inspector.gui.widgets.budget_state import (
+    AFTER_DEADLINE_SHARE,
+    LEG_GAP_PX,
+    MIN_LEG_PX,
+    BarState,
+    ending_for,
+    layout,
+)
 from inspector.mcp import FakeClock, OperationDeadline
 from inspector.runs import Leg
 

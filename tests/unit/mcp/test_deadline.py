@@ -12,9 +12,22 @@ import json
 import httpx
 import pytest
 
-from inspector.mcp import (DEFAULT_BUDGET_SECONDS, MINIMUM_LEG_SECONDS, BudgetExhausted, ErrorKind, FakeClock,
-                           LegOutcome, McpClient, McpTransportError, OperationDeadline, OperationRecorder,
-                           ServerEndpoint, parse_budget)
+from inspector.mcp import (
+    DEFAULT_BUDGET_SECONDS,
+    MINIMUM_LEG_SECONDS,
+    BudgetExhausted,
+    BudgetVerdict,
+    ErrorKind,
+    FakeClock,
+    LegOutcome,
+    McpClient,
+    McpTransportError,
+    OperationDeadline,
+    OperationRecorder,
+    ServerEndpoint,
+    parse_budget,
+    read_budget,
+)
 
 # (case id, leg durations, expected grants) for the cases that end normally.
 REFERENCE_CASES = [
@@ -278,3 +291,29 @@ def test_a_huge_budget_has_no_clamp_and_no_overflow() -> None:
     first = deadline.grant()
     clock.advance(5)
     assert deadline.grant() == first - 5  # exact whole-second arithmetic, even at this size
+
+
+@pytest.mark.parametrize("value, seconds, verdict", [
+    (None, 20.0, BudgetVerdict.DEFAULT),
+    ("", 20.0, BudgetVerdict.DEFAULT),
+    ("soon", 20.0, BudgetVerdict.UNUSABLE),
+    ("0", 20.0, BudgetVerdict.UNUSABLE),
+    (-3, 20.0, BudgetVerdict.UNUSABLE),
+    ("nan", 20.0, BudgetVerdict.UNUSABLE),
+    ("0.5", 1.0, BudgetVerdict.RAISED),
+    ("2.5", 2.5, BudgetVerdict.AS_GIVEN),
+    (7, 7.0, BudgetVerdict.AS_GIVEN),
+])
+def test_one_place_reads_a_budget_and_says_why(value: object, seconds: float, verdict: BudgetVerdict) -> None:
+    reading = read_budget(value)
+    assert (reading.seconds, reading.verdict) == (seconds, verdict)
+    assert parse_budget(value) == seconds  # the lenient reading asks the same place
+    assert reading.usable is (verdict is not BudgetVerdict.UNUSABLE)
+
+
+def test_the_deadline_remembers_what_was_left_when_it_granted() -> None:
+    clock = FakeClock()
+    deadline = OperationDeadline(2.5, clock)
+    clock.advance(0.4)
+    assert deadline.grant() == 3
+    assert deadline.remaining_at_grant_s == pytest.approx(2.1)

@@ -135,3 +135,18 @@ def test_cancelled_says_whether_the_request_had_gone_out():
     assert in_flight.in_flight is True and before.in_flight is False
     assert "unknown" in in_flight.message
     assert "not sent" in before.message
+
+
+def test_timed_out_says_the_grant_and_why_it_was_larger_than_what_remained():
+    error = McpTransportError.timed_out(SERVER, "tools/call", 2.5, 3, remaining_s=2.1)
+    text = error.message
+    assert "within the 2.5-second budget" not in text  # the step ran 3 s: that would not be true
+    assert "3 s granted" in text and "2.1 s of the 2.5-second budget" in text
+    assert "whole seconds" in text and "ran past its budget" in text
+    first = McpTransportError.timed_out(SERVER, "initialize", 2.5, 3, remaining_s=2.5)
+    assert "The budget of this operation is 2.5 s" in first.message
+
+
+def test_timed_out_when_the_grant_is_what_remained():
+    text = McpTransportError.timed_out(SERVER, "tools/call", 20, 12, remaining_s=12.0).message
+    assert "within the 12 s left of the 20-second budget" in text and "whole seconds" not in text

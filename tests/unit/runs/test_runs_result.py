@@ -188,7 +188,8 @@ def _bounded_variants():
     ]
 
 
-@pytest.mark.parametrize("result", _bounded_variants(), ids=["ok", "failed", "cancelled-in-flight", "cancelled-before-send"])
+@pytest.mark.parametrize("result", _bounded_variants(),
+                         ids=["ok", "failed", "cancelled-in-flight", "cancelled-before-send"])
 def test_bounding_keeps_everything_but_the_cut_content(result):
     bounded = result.with_bounded_channels()
     assert utf8_size(bounded.content) <= MAX_CONTENT_BYTES

@@ -49,9 +49,10 @@ def payloads(draw):
         "contextBudget": st.sampled_from([5, -2.5, 0]) | st.lists(json_values, max_size=2),
         "writeTargetUid": st.integers(0, 10),
         "legs": st.lists(legs, max_size=3),
-        "contentBlocks": st.lists(st.fixed_dictionaries({"type": st.sampled_from(["image", "resource"])},
-                                                        optional={"size": st.integers(0, 9), "uri": st.text(max_size=3)}),
-                                  max_size=2) | json_values,
+        "contentBlocks": st.lists(
+            st.fixed_dictionaries({"type": st.sampled_from(["image", "resource"])},
+                                  optional={"size": st.integers(0, 9), "uri": st.text(max_size=3)}),
+            max_size=2) | json_values,
         "contentBlocksDropped": st.integers(0, 3) | json_values,
         "progress": st.lists(progress_notes, max_size=3) | json_values,
         "progressDropped": st.integers(0, 3) | json_values,

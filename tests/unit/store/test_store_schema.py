@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.store import SCHEMA_VERSION, NewerSchemaError, RunStore
+from inspector.store import SCHEMA_VERSION, NewerSchemaError, RunStore, StoreError
 from inspector.store.schema import MIGRATIONS
 
 
@@ -74,9 +74,54 @@ def test_migrations_are_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
     broken = (MIGRATIONS[0], (*MIGRATIONS[1][:1], "THIS IS NOT SQL"))
     monkeypatch.setattr(database, "MIGRATIONS", broken)
-    with pytest.raises(Exception):
+    with pytest.raises(StoreError):
         RunStore.open(path)
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
     assert "owner_pid" not in {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
     conn.close()
+
+
+def test_a_second_schema_database_keeps_its_health_and_gains_tool_errors(tmp_path: Path) -> None:
+    from inspector.store import ServerRegistry
+
+    path = tmp_path / "v2.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for migration in MIGRATIONS[:2]:
+        for statement in migration:
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version = 2")
+    conn.execute("INSERT INTO server_health (url, last_contact_at, last_latency_ms, ok_count, failed_count,"
+                 " cancelled_count) VALUES ('http://old/mcp', '2026-01-01T00:00:00.000000Z', 12.0, 5, 2, 1)")
+    conn.close()
+    with RunStore.open(path) as store:
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 3
+        registry = ServerRegistry(store.db)
+        old = registry.get("http://old/mcp")
+        assert (old.ok_count, old.tool_error_count, old.failed_count, old.cancelled_count) == (5, 0, 2, 1)
+        registry.record_operation("http://old/mcp", "tool_error", 8.0)
+        assert registry.get("http://old/mcp").tool_error_count == 1
+
+
+def test_an_interrupt_just_after_commit_stays_an_interrupt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that lands after a migration's COMMIT must not turn into "cannot rollback"."""
+    import inspector.store.database as database
+
+    path = tmp_path / "old.db"
+    first_schema_database(path)
+    real_connect = sqlite3.connect
+
+    class InterruptAfterCommit(sqlite3.Connection):
+        def execute(self, sql: str, *args: object) -> sqlite3.Cursor:  # type: ignore[override]
+            cursor = super().execute(sql, *args)
+            if sql == "COMMIT":
+                raise KeyboardInterrupt
+            return cursor
+
+    monkeypatch.setattr(database.sqlite3, "connect",
+                        lambda *a, **k: real_connect(*a, **k, factory=InterruptAfterCommit))
+    with pytest.raises(KeyboardInterrupt):
+        RunStore.open(path)
+    monkeypatch.undo()
+    with RunStore.open(path) as store:  # the committed step stays; the rest follows on the next open
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

@@ -96,6 +96,20 @@ def test_a_header_marked_secret_is_kept_out_whatever_its_name(tmp_path: Path) ->
         assert b"PIN-4711" not in file.read_bytes(), file.name
 
 
+def test_tool_errors_are_a_fourth_count_and_still_contact(tmp_path: Path) -> None:
+    with RunStore.open(tmp_path / "runs.db") as store:
+        registry = ServerRegistry(store.db)
+        url = "http://127.0.0.1:9/mcp"
+        registry.record_operation(url, "failed", None)
+        registry.record_operation(url, "tool_error", 40.0)
+        registry.record_operation(url, "tool_error", 30.0)
+        server = registry.get(url)
+        assert (server.ok_count, server.tool_error_count, server.failed_count, server.cancelled_count) == (0, 2, 1, 0)
+        # The server answered: a tool error is contact, with its latency.
+        assert server.last_contact_at is not None and server.last_latency_ms == 30.0
+        assert server.to_dict()["tool_errors"] == 2 and server.to_dict()["ok"] == 0
+
+
 def test_a_removed_server_is_forgotten_but_its_runs_stay(tmp_path: Path) -> None:
     with RunStore.open(tmp_path / "runs.db") as store:
         registry = ServerRegistry(store.db)

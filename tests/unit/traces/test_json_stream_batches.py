@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from inspector.traces.json_stream import BadJson, ListShape, ObjectShape, Record, ValueParser, Walker
 from inspector.traces.format import MAX_DEPTH, TraceProblem
+from inspector.traces.json_stream import BadJson, ListShape, ObjectShape, Record, ValueParser, Walker
 
 
 def walk(data: bytes, piece: int) -> list[Any]:

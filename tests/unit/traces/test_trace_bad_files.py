@@ -8,12 +8,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_trace_support import (LLM_PAYLOAD, TOOL_PAYLOAD, attr, fill, fingerprint, otlp_doc, run_doc, settle, span,
-                                step_doc, trace_doc, write_json)
+from test_trace_support import (
+    LLM_PAYLOAD,
+    TOOL_PAYLOAD,
+    attr,
+    fill,
+    fingerprint,
+    otlp_doc,
+    run_doc,
+    settle,
+    span,
+    step_doc,
+    trace_doc,
+    write_json,
+)
 
 from inspector.store import RunStore
-from inspector.transfer import importing as trace_import
 from inspector.traces.format import MAX_DEPTH, MAX_STRING_CHARS, TraceError, TraceImportError
+from inspector.transfer import importing as trace_import
 from inspector.transfer.importing import import_trace
 
 BAD = Path(__file__).parent / "bad_traces"

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from test_trace_support import LLM_PAYLOAD, TOOL_PAYLOAD, fill, fingerprint, otlp_doc, settle, span, trace_doc
 
 from inspector.store import RunStore
-from inspector.transfer.exporting import export
 from inspector.traces.format import TraceImportError
+from inspector.transfer.exporting import export
 from inspector.transfer.importing import import_trace
 
 # TRACE_FUZZ_EXAMPLES=5000 for a longer hunt than the default run affords.

@@ -3,6 +3,7 @@ spans from other tools, JSON Lines and lists of objects import."""
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -206,3 +207,55 @@ def test_a_run_without_any_times_round_trips_through_otlp(store: RunStore, tmp_p
         assert run.started_at is None and run.finished_at is None
     finally:
         other.close()
+
+
+def test_protobuf_json_mapping_with_base64_ids_imports(store: RunStore, tmp_path: Path) -> None:
+    """What the OpenTelemetry Python SDK writes when it turns its protobuf messages into JSON."""
+    from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span, Status
+
+    trace = bytes.fromhex(TRACE)
+    root, child = bytes.fromhex("eee19b7ec3c1b174"), bytes.fromhex("0102030405060708")
+    data = TracesData(resource_spans=[ResourceSpans(scope_spans=[ScopeSpans(spans=[
+        Span(trace_id=trace, span_id=root, name="agent run", kind=Span.SPAN_KIND_SERVER,
+             start_time_unix_nano=1700000000000000000, end_time_unix_nano=1700000003000000000),
+        Span(trace_id=trace, span_id=child, parent_span_id=root, name="tool call",
+             start_time_unix_nano=1700000001000000000, end_time_unix_nano=1700000002000000000,
+             status=Status(code=Status.STATUS_CODE_ERROR, message="it broke")),
+    ])])])
+    text = json_format.MessageToJson(data)
+    spans = json.loads(text)["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    # This mapping writes bytes as base64, not the hex OTLP/JSON asks for.
+    assert spans[0]["traceId"] == base64.b64encode(trace).decode() != TRACE
+    assert spans[1]["parentSpanId"] == base64.b64encode(root).decode()
+    sdk = tmp_path / "sdk.json"
+    sdk.write_text(text)
+    import_trace(store, sdk)
+    (run,) = store.list_runs(limit=None)
+    assert run.uid == f"otlp-{TRACE}" and run.title == "agent run"
+    steps = list(store.iter_steps(run.id))
+    assert len(steps) == 2
+    assert {s.payload["raw"]["otlp"]["spanId"] for s in steps} == {"eee19b7ec3c1b174", "0102030405060708"}
+
+
+def test_our_export_round_trips_through_protobufs_json_mapping(exported: tuple[Path, RunStore], store: RunStore,
+                                                               tmp_path: Path) -> None:
+    path, original = exported
+    doc = json.loads(path.read_text())
+    # As the SDK holds them: ids are bytes in the protobuf message, which its JSON mapping writes as base64.
+    for record in (s for rs in doc["resourceSpans"] for ss in rs["scopeSpans"] for s in ss["spans"]):
+        for key in ("traceId", "spanId", "parentSpanId"):
+            if record.get(key):
+                record[key] = base64.b64encode(bytes.fromhex(record[key])).decode()
+    message = json_format.ParseDict(doc, TracesData())
+    assert len(message.resource_spans[0].scope_spans[0].spans[0].trace_id) == 16
+    again = tmp_path / "through-protobuf.json"
+    again.write_text(json_format.MessageToJson(message))
+    assert len(spans_of(again)[0]["traceId"]) == 24  # base64 of 16 bytes
+    import_trace(store, again)
+    assert snapshot(store) == snapshot(original)
+
+
+@pytest.mark.parametrize("value", ["W47/95gDgQPSabYzgT/GDA", "not base64 at all!!!!!!", "AAAAAAAAAAAAAAAAAAAAAA=="])
+def test_ids_that_are_neither_hex_nor_base64_of_the_right_length_are_refused(value: str) -> None:
+    with pytest.raises(otlp.TraceProblem):
+        otlp._hex_id(value, 32, ("traceId",))

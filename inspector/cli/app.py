@@ -1,0 +1,89 @@
+"""Parse the command line and run one command; every way it can end is reported here."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError, UsageError
+from .ending import end_cancelled, end_with_error, json_emitted, wants_json
+from .parser import DEMOS, OPERATIONS, build_parser
+
+
+def file_to_open(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``run-inspector [--db PATH] FILE``: the trace file to open in the window, and the other
+    arguments; ``(None, argv)`` when the first word is a command (or there is none)."""
+    parser = build_parser()
+    commands = next(action.choices for action in parser._actions
+                    if isinstance(action, argparse._SubParsersAction))
+    skip = False
+    for position, word in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        if word == "--db":
+            skip = True
+            continue
+        if word.startswith("-"):
+            continue
+        if word in commands:
+            return None, argv
+        return word, argv[:position] + argv[position + 1:]
+    return None, argv
+
+
+def run_command(argv: list[str]) -> int:
+    """Run one command; return the exit status. With ``--json`` every ending prints one JSON object.
+
+    Without a command the window opens (``run-inspector FILE``: and imports the trace FILE)."""
+    as_json = wants_json(argv)
+    try:
+        path, rest = file_to_open(argv)
+        if path is not None and not os.path.isfile(path):
+            if not (os.sep in path or os.path.splitext(path)[1]):
+                path = None  # a mistyped command: the parser names the commands there are
+            else:
+                raise UsageError(f"There is no file {path!r} to open: name a trace file to open in the window, "
+                                 "or a command (see run-inspector --help).")
+        if path is not None:
+            argv = rest
+        args = build_parser().parse_args(argv)
+        as_json = bool(getattr(args, "json", False))
+        if args.command is None:
+            from inspector.gui.app import run_window
+
+            return run_window(args.window_db, open_file=path)
+        # Imported on demand: `runs show` should not pay for the network stack, nor `call` for more.
+        if args.command in OPERATIONS:
+            from . import operations
+
+            return operations.run(args)
+        if args.command in DEMOS:
+            from . import demos
+
+            return demos.run(args)
+        if args.command in ("export", "import"):
+            from . import traces
+
+            return traces.run(args)
+        from . import runs
+
+        return runs.run(args)
+    except CommandError as exc:
+        return end_with_error(exc.kind, str(exc), exc.exit_status, as_json)
+    except EOFError:  # Ctrl-D at a prompt we did not expect to end
+        return end_with_error("bad_input", "The input ended (Ctrl-D) before an answer was given; nothing was done.",
+                              EXIT_USAGE, as_json)
+    except KeyboardInterrupt:  # outside an operation (e.g. a long `runs show`): just stop
+        return end_cancelled(argv, as_json)
+    except BrokenPipeError:  # `runs show ... | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except Exception as exc:
+        # A fault of ours: the traceback is for the bug report, the JSON object is still owed.
+        if as_json and not json_emitted():
+            end_with_error("internal", f"An internal error stopped the command ({type(exc).__name__}); "
+                                       "please report it with the traceback below.", EXIT_FAILED, True)
+        raise
+

@@ -1,0 +1,64 @@
+"""How a command ends: one line on stderr, and with ``--json`` exactly one JSON object on stdout.
+
+Light on purpose (standard library only): it must work when a Ctrl-C stopped the rest of the
+command line from loading.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_CANCELLED = 130
+
+#: Has this process printed its one JSON object yet? (Set by :func:`emit_json`.)
+_json_emitted = False
+
+
+def wants_json(argv: list[str]) -> bool:
+    """``--json`` among the options, before the arguments are parsed (or when they cannot be)."""
+    for item in argv:
+        if item == "--":
+            return False
+        if item == "--json":
+            return True
+    return False
+
+
+def emit_json(document: dict[str, Any]) -> None:
+    """Print the one JSON object of this run of the command."""
+    global _json_emitted
+    _json_emitted = True
+    sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def mark_json_emitted() -> None:
+    """For output written piece by piece: the object has begun, no other may follow."""
+    global _json_emitted
+    _json_emitted = True
+
+
+def json_emitted() -> bool:
+    return _json_emitted
+
+
+def end_with_error(kind: str, message: str, status: int, as_json: bool) -> int:
+    """Say what went wrong in one line (and as the JSON object, if one is owed); return ``status``."""
+    print(f"run-inspector: {message}", file=sys.stderr)
+    if as_json and not _json_emitted:
+        emit_json({"error": {"kind": kind, "message": message}})
+    return status
+
+
+def end_cancelled(argv: list[str], as_json: bool | None = None) -> int:
+    """A Ctrl-C outside an operation (while loading, parsing, or reading the database)."""
+    as_json = wants_json(argv) if as_json is None else as_json
+    if as_json and not _json_emitted:
+        emit_json({"error": {"kind": "cancelled",
+                             "message": "Cancelled (Ctrl-C) before the command had done its work."}})
+    return EXIT_CANCELLED

@@ -1,0 +1,38 @@
+"""Whole numbers from the command line, range-checked before anything uses them.
+
+SQLite holds 64-bit integers; a bigger number would surface as an ``OverflowError`` deep in
+a query. These argparse types refuse it in one sentence instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+LARGEST_ID = 2**63 - 1
+"""The largest row id SQLite can hold."""
+
+LARGEST_LIMIT = 1_000_000_000
+"""The most runs `runs list --limit` may ask for."""
+
+
+def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: ``what`` must be a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        shown = text if len(text) <= 30 else text[:30] + "…"
+        try:
+            value = int(text, 10)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a whole number from {low:,} to {high:,}, not {shown}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in some messages
+    return parse
+
+
+run_id = whole_number("a run id", 1, LARGEST_ID)
+limit = whole_number("the limit", 1, LARGEST_LIMIT)

@@ -1,0 +1,103 @@
+"""A hostile server against the command line: text that is not Unicode, lines forged with
+newlines and bidirectional controls, a 1 MB header. The call's outcome is always printed and
+stored; nothing is left `interrupted`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.fault_server import Exchange, FaultServer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT, env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+
+
+def statuses(db: str) -> list[str]:
+    return [row[0] for row in sqlite3.connect(db).execute("SELECT status FROM runs ORDER BY id")]
+
+
+def test_a_lone_surrogate_in_a_tool_result_is_repaired_once_and_everything_works(tmp_path: Path) -> None:
+    def work(exchange: Exchange) -> None:  # json.dumps spells the surrogate as the escape \udc00
+        exchange.send_result({"content": [{"type": "text", "text": "a\udc00b"}],
+                              "structuredContent": {"k\udfff": ["v\ud800"]}})
+
+    db = str(tmp_path / "runs.db")
+    with FaultServer("session", work=work) as server:
+        assert b"\\udc00" in json.dumps({"t": "a\udc00b"}).encode()
+        readable = cli("call", server.url, "echo", "--db", db)
+        as_json = cli("call", server.url, "echo", "--json", "--db", db)
+        assert server.wait_until(lambda: sum(r.http_method == "DELETE" for r in server.received) == 2)
+    assert readable.returncode == 0, readable.stderr
+    assert "a\ufffdb" in readable.stdout
+    assert as_json.returncode == 0, as_json.stderr
+    report = json.loads(as_json.stdout)
+    assert report["content"] == "a\ufffdb"
+    assert report["structured_content"] == {"k\ufffd": ["v\ufffd"]}
+    assert statuses(db) == ["ok", "ok"]
+    shown = cli("runs", "show", "1", "--json", "--db", db)
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["timeline"][0]["payload"]["toolResult"] == "a\ufffdb"
+    exported = cli("export", "--all", "-o", str(tmp_path / "out.json"), "--db", db)
+    assert exported.returncode == 0, exported.stderr
+
+
+def test_a_lone_surrogate_in_an_event_stream_answer_is_repaired_too(tmp_path: Path) -> None:
+    def work(exchange: Exchange) -> None:
+        answer = {"jsonrpc": "2.0", "id": exchange.request.rpc_id,
+                  "result": {"content": [{"type": "text", "text": "x\udc00y"}]}}
+        exchange.send_events([json.dumps(answer)])
+
+    db = str(tmp_path / "runs.db")
+    with FaultServer("stateless", work=work) as server:
+        done = cli("call", server.url, "echo", "--json", "--db", db)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["content"] == "x\ufffdy"
+    assert statuses(db) == ["ok"]
+
+
+FORGED = "done\nFAKE: ok\r\u202eko :EKAF"
+
+
+def test_remote_text_cannot_forge_lines_in_the_readable_output(tmp_path: Path) -> None:
+    def work(exchange: Exchange) -> None:
+        if exchange.request.rpc_method == "tools/list":
+            exchange.send_result({"tools": [{"name": f"tool{FORGED}", "description": f"desc{FORGED}"}]})
+        else:
+            exchange.send_result({"content": [{"type": "text", "text": "fine"}]})
+
+    db = str(tmp_path / "runs.db")
+    with FaultServer("session", work=work) as server:
+        tools = cli("tools", server.url, "--db", db)
+        named = cli("servers", "set", server.url, "--name", f"srv{FORGED}", "--db", db)
+        call = cli("call", server.url, f"tool{FORGED}", "--db", db)
+    assert tools.returncode == 0 and named.returncode == 0 and call.returncode == 0, (tools.stderr, call.stderr)
+    listed = cli("runs", "list", "--db", db)
+    shown = cli("runs", "show", "2", "--db", db)
+    servers = cli("servers", "--db", db)
+    for done in (tools, call, listed, shown, servers):
+        lines = done.stdout.splitlines()
+        assert not any(line.startswith("FAKE") for line in lines), done.stdout
+        assert "\r" not in done.stdout and "\u202e" not in done.stdout, done.stdout
+    assert "\u23ce FAKE: ok" in call.stdout  # shown, visibly, on the line it belongs to
+
+
+def test_a_1_mb_response_header_is_a_malformed_answer(tmp_path: Path) -> None:
+    def work(exchange: Exchange) -> None:
+        exchange.send_json({"jsonrpc": "2.0", "id": exchange.request.rpc_id, "result": {"content": []}},
+                           headers={"X-Huge": "h" * 1_000_000})
+
+    with FaultServer("session", work=work) as server:
+        done = cli("call", server.url, "echo", "--json", "--no-store")
+    assert done.returncode == 1, done.stderr
+    error = json.loads(done.stdout)["error"]
+    assert error["kind"] == "malformed", error
+    assert "header" in error["message"]

@@ -1,0 +1,133 @@
+"""Times at the edges of what a datetime holds: stored in one fixed width, refused when the
+store cannot hold them, and never able to take `runs list`, `runs show` or `export` down."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from inspector.runs.times import UnstorableTimeError, from_stored_time, to_stored_time
+from inspector.store import RunStore
+
+ROOT = Path(__file__).resolve().parents[2]
+STEP = {"sequence": 1, "started_at": "0001-01-01T00:00:00Z",
+        "payload": {"kind": "llm", "round": 0, "durationMs": 1.0, "content": "old"}}
+
+
+def cli(*args: str, tz: str = "UTC") -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, TZ=tz)
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT, env=env)
+
+
+def trace(path: Path, started_at: str, finished_at: str | None = None) -> Path:
+    run = {"uid": "edge", "title": "edge of time", "source": "live", "server": None, "status": "ok",
+           "started_at": started_at, "finished_at": finished_at, "steps": [STEP]}
+    path.write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": [run]}))
+    return path
+
+
+def test_years_before_1000_are_stored_with_four_digits() -> None:
+    assert to_stored_time(datetime(1, 1, 1, tzinfo=timezone.utc)) == "0001-01-01T00:00:00.000000Z"
+    assert to_stored_time(datetime(999, 12, 31, 23, 59, 59, 5, tzinfo=timezone.utc)) == "0999-12-31T23:59:59.000005Z"
+    assert to_stored_time(datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=timezone.utc)) == \
+        "9999-12-31T23:59:59.999999Z"
+    assert from_stored_time("0001-01-01T00:00:00.000000Z") == datetime(1, 1, 1, tzinfo=timezone.utc)
+
+
+def test_a_time_the_store_cannot_hold_is_refused_in_a_sentence() -> None:
+    from datetime import timedelta
+    with pytest.raises(UnstorableTimeError, match="years 1 to 9999"):
+        to_stored_time(datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=14))))
+
+
+@pytest.mark.parametrize("tz", ["UTC", "America/New_York", "Pacific/Kiritimati"])
+def test_a_run_from_year_one_imports_and_every_reader_still_works(tmp_path: Path, tz: str) -> None:
+    db = str(tmp_path / "runs.db")
+    done = cli("import", str(trace(tmp_path / "old.json", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z")),
+               "--db", db, tz=tz)
+    assert done.returncode == 0, done.stderr
+    stored = sqlite3.connect(db).execute("SELECT started_at, finished_at FROM runs").fetchone()
+    assert stored == ("0001-01-01T00:00:00.000000Z", "9999-12-31T23:59:59.000000Z")
+    assert sqlite3.connect(db).execute("SELECT started_at FROM steps").fetchone()[0] == "0001-01-01T00:00:00.000000Z"
+    for args in (["runs", "list"], ["runs", "list", "--json"], ["runs", "show", "1"], ["runs", "show", "1", "--json"]):
+        shown = cli(*args, "--db", db, tz=tz)
+        assert shown.returncode == 0 and "Traceback" not in shown.stderr, (args, shown.stderr)
+        assert "0001-01-0" in shown.stdout or "0000-12-31" in shown.stdout, shown.stdout
+    for file_format in ("trace", "otlp"):
+        out = tmp_path / f"again.{file_format}.json"
+        exported = cli("export", "--all", "-o", str(out), "--format", file_format, "--db", db, tz=tz)
+        assert exported.returncode == 0, exported.stderr
+        copy = str(tmp_path / f"copy-{file_format}.db")
+        again = cli("import", str(out), "--json", "--db", copy)
+        assert again.returncode == 0, again.stderr  # what we export, we read back, to the microsecond
+        assert sqlite3.connect(copy).execute("SELECT started_at, finished_at FROM runs").fetchone() == stored
+        if file_format == "otlp":  # OTLP times are unsigned nanoseconds: clamped there, exact in our attributes
+            from google.protobuf import json_format
+            from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
+
+            json_format.Parse(out.read_text(), TracesData())
+
+
+def test_a_time_at_the_edge_with_an_offset_is_refused_naming_the_place(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    RunStore.open(db).close()
+    before = db.read_bytes()
+    done = cli("import", str(trace(tmp_path / "edge.json", "0001-01-01T00:00:00+14:00")), "--db", str(db))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "runs[0].started_at" in done.stderr and "years 1 to 9999" in done.stderr
+    assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("bad", ["1-01-01T00:00:00.000000Z", "garbage", "2026-13-45T99:00:00.000000Z", ""])
+def test_one_bad_row_written_straight_into_sqlite_never_takes_a_list_down(tmp_path: Path, bad: str) -> None:
+    db = str(tmp_path / "runs.db")
+    with RunStore.open(db) as store:
+        good = store.start_run("good run", "live", None)
+        store.finish_run(good, "ok")
+        damaged = store.start_run("damaged run", "live", None)
+        store.finish_run(damaged, "ok")
+    with sqlite3.connect(db) as conn:  # what an older version (or a hand edit) left behind
+        conn.execute("UPDATE runs SET started_at = ?, finished_at = ? WHERE id = ?", (bad, bad, damaged))
+    listed = cli("runs", "list", "--db", db)
+    assert listed.returncode == 0, listed.stderr
+    assert "good run" in listed.stdout and "damaged run" in listed.stdout
+    as_json = json.loads(cli("runs", "list", "--json", "--db", db).stdout)
+    assert {run["title"] for run in as_json["runs"]} == {"good run", "damaged run"}
+    shown = cli("runs", "show", str(damaged), "--db", db)
+    assert shown.returncode == 0, shown.stderr
+    exported = cli("export", "--all", "-o", str(tmp_path / "all.json"), "--db", db)
+    assert exported.returncode == 0, exported.stderr
+
+
+@pytest.mark.parametrize("payload", ["not json", "[1, 2]", '{"kind": "teleport", "round": 0, "durationMs": 1}',
+                                     "[" * 5000 + "]" * 5000])
+def test_one_damaged_step_row_never_takes_a_timeline_down(tmp_path: Path, payload: str) -> None:
+    from inspector.runs import RunStep
+
+    db = str(tmp_path / "runs.db")
+    with RunStore.open(db) as store:
+        run = store.start_run("run with a damaged step", "live", None)
+        for n in range(3):
+            store.append_step(run, RunStep(kind="llm", round=n, duration_ms=1.0, content=f"turn {n}"))
+        store.finish_run(run, "ok")
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE steps SET payload = ? WHERE sequence = 2", (payload,))
+    shown = cli("runs", "show", str(run), "--db", db)
+    assert shown.returncode == 0, shown.stderr
+    assert "turn 0" in shown.stdout and "turn 2" in shown.stdout and "damaged in the database" in shown.stdout
+    as_json = cli("runs", "show", str(run), "--json", "--db", db)
+    assert as_json.returncode == 0 and len(json.loads(as_json.stdout)["timeline"]) == 3
+    exported = cli("export", "--all", "-o", str(tmp_path / "all.json"), "--db", db)
+    assert exported.returncode == 1 and "Traceback" not in exported.stderr
+    assert "Step 2 of run 1 is damaged" in exported.stderr and exported.stderr.count("\n") == 1
+    assert not (tmp_path / "all.json").exists()
+    assert cli("runs", "list", "--db", db).returncode == 0

@@ -1,0 +1,100 @@
+"""Export writes only regular files: a device, a named pipe, a socket or a folder at the
+destination is refused in one sentence and left as it was; a file replaced keeps its mode."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+from pathlib import Path
+
+import pytest
+from test_trace_support import fill
+
+from inspector.store import RunStore
+from inspector.transfer.exporting import TraceExportError, export
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> RunStore:
+    opened = RunStore.open(tmp_path / "runs.db")
+    fill(opened)
+    yield opened
+    opened.close()
+
+
+def _device(tmp_path: Path) -> Path:
+    target = tmp_path / "null-device"
+    try:  # as root: a real character device (the null device's numbers), safe to lose in tmp
+        os.mknod(target, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:  # not root: /dev cannot be written by this user anyway
+        return Path(os.devnull)
+    return target
+
+
+def _fifo(tmp_path: Path) -> Path:
+    target = tmp_path / "pipe"
+    os.mkfifo(target)
+    return target
+
+
+def _socket(tmp_path: Path) -> Path:
+    target = tmp_path / "sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(target))
+    listener.close()  # the socket file stays behind
+    return target
+
+
+def _folder(tmp_path: Path) -> Path:
+    target = tmp_path / "folder"
+    target.mkdir()
+    return target
+
+
+@pytest.mark.parametrize("make, kind", [(_device, stat.S_ISCHR), (_fifo, stat.S_ISFIFO),
+                                        (_socket, stat.S_ISSOCK), (_folder, stat.S_ISDIR)],
+                         ids=["device", "fifo", "socket", "folder"])
+@pytest.mark.parametrize("file_format", ["trace", "otlp"])
+def test_a_destination_that_is_not_a_regular_file_is_refused(store: RunStore, tmp_path: Path, make, kind,
+                                                             file_format: str) -> None:
+    target = make(tmp_path)
+    before = set(target.parent.iterdir()) if target.parent != Path("/dev") else None
+    with pytest.raises(TraceExportError) as caught:
+        export(store, None, None, target, format=file_format)
+    message = str(caught.value)
+    assert "not a regular file" in message or "is a folder, not a file" in message
+    assert message.count(". ") <= 1 and message.endswith("nothing was written there.")
+    assert kind(os.stat(target).st_mode), "the destination was replaced"
+    if before is not None:
+        assert set(target.parent.iterdir()) == before  # no temporary file left behind
+
+
+def test_a_replaced_file_keeps_its_mode(store: RunStore, tmp_path: Path) -> None:
+    target = tmp_path / "shared.json"
+    target.write_text("old")
+    os.chmod(target, 0o644)
+    export(store, None, None, target)
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o644
+    assert target.read_text().startswith('{"format"')
+
+
+def test_a_new_file_is_private(store: RunStore, tmp_path: Path) -> None:
+    target = tmp_path / "new.json"
+    export(store, None, None, target)
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o600
+
+
+def test_the_command_line_refuses_a_device_with_exit_2(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    db = tmp_path / "cli.db"
+    with RunStore.open(db) as opened:
+        fill(opened)
+    target = _fifo(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "inspector", "export", "--all", "-o", str(target), "--db", str(db)],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[3],
+                          env=dict(os.environ), timeout=60)
+    assert done.returncode == 2 and "named pipe, not a regular file" in done.stderr
+    assert done.stderr.count("\n") == 1 and stat.S_ISFIFO(os.stat(target).st_mode)

@@ -1,0 +1,126 @@
+"""Hostile bytes in a trace file: strings that are not text, and times at the edge of the
+range, are refused naming the place, and the database is left byte for byte as it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_trace_support import (
+    LLM_PAYLOAD,
+    attr,
+    fill,
+    fingerprint,
+    otlp_doc,
+    run_doc,
+    settle,
+    span,
+    step_doc,
+    trace_doc,
+)
+
+from inspector.store import RunStore
+from inspector.traces.format import TraceImportError
+from inspector.transfer.importing import import_trace
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> RunStore:
+    opened = RunStore.open(tmp_path / "runs.db")
+    fill(opened)
+    settle(opened)
+    yield opened
+    opened.close()
+
+
+def refused(store: RunStore, path: Path) -> TraceImportError:
+    db = Path(store.db.conn.execute("PRAGMA database_list").fetchone()[2])
+    before = fingerprint(db)
+    with pytest.raises(TraceImportError) as caught:
+        import_trace(store, path)
+    assert fingerprint(db) == before
+    return caught.value
+
+
+def _trace_with(tmp: Path, marker: str, raw: bytes, *, lines: bool = False) -> Path:
+    """A valid trace whose text ``marker`` is replaced by the bytes ``raw``."""
+    payload = dict(LLM_PAYLOAD, content="CONTENT", raw={"KEY": 1})
+    doc = trace_doc([run_doc(uid="UID", steps=[step_doc(1, payload)], title="TITLE")])
+    text = json.dumps(doc).encode()
+    assert marker.encode() in text
+    path = tmp / "hostile.json"
+    path.write_bytes(text.replace(marker.encode(), raw))
+    return path
+
+
+CASES = {
+    "overlong UTF-8 in a key": ("KEY", b"a\xc0\xafb"),
+    "overlong UTF-8 in a uid": ("UID", b"a\xe0\x80\xafb"),
+    "escaped lone low surrogate in a uid": ("UID", b"a\\udc00b"),
+    "escaped lone low surrogate in a key": ("KEY", b"k\\udfff"),
+    "escaped lone low surrogate in a title": ("TITLE", b"\\udc00"),
+    "escaped lone low surrogate in content": ("CONTENT", b"a\\udc00b"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_string_that_is_not_text_is_refused_naming_the_byte(store: RunStore, tmp_path: Path, case: str) -> None:
+    marker, raw = CASES[case]
+    path = _trace_with(tmp_path, marker, raw)
+    error = refused(store, path)
+    offset = path.read_bytes().index(raw)
+    assert error.location.startswith("byte "), error
+    assert abs(int(error.location.split()[1]) - offset) <= len(raw) + 2, error
+    assert "not valid UTF-8 text" in error.problem
+
+
+def test_a_json_lines_file_with_a_lone_surrogate_names_the_line(store: RunStore, tmp_path: Path) -> None:
+    good = json.dumps(otlp_doc(span()))
+    bad = json.dumps(otlp_doc(span(trace_id="1" * 32, name="NAME"))).replace("NAME", "\\udc00")
+    path = tmp_path / "spans.jsonl"
+    path.write_text(f"{good}\n{bad}\n")
+    error = refused(store, path)
+    assert error.location.startswith("line 2"), error
+
+
+def test_a_lone_surrogate_inside_an_embedded_otlp_payload_is_refused(store: RunStore, tmp_path: Path) -> None:
+    run = span(span_id="aaaaaaaaaaaaaaa1", attributes=[attr("run_inspector.span", "run"),
+                                                       attr("run_inspector.run.uid", "u1"),
+                                                       attr("run_inspector.outcome", "ok")])
+    text = json.dumps(dict(LLM_PAYLOAD, content="PLACE")).replace("PLACE", "a\\udc00b")
+    step = span(span_id="aaaaaaaaaaaaaaa2", parent="aaaaaaaaaaaaaaa1",
+                attributes=[attr("run_inspector.span", "step"), attr("run_inspector.step.sequence", 1),
+                            attr("run_inspector.step.payload", text)])
+    path = tmp_path / "otlp.json"
+    path.write_text(json.dumps(otlp_doc(run, step), indent=1))
+    error = refused(store, path)
+    assert "run_inspector.step.payload" in error.location and "lone surrogate" in error.problem
+
+
+def test_a_valid_surrogate_pair_still_imports(store: RunStore, tmp_path: Path) -> None:
+    path = _trace_with(tmp_path, "CONTENT", b"smile \\ud83d\\ude00")
+    report = import_trace(store, path)
+    assert report.runs_imported == 1
+
+
+@pytest.mark.parametrize("moment", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
+def test_a_time_the_store_cannot_hold_is_refused(store: RunStore, tmp_path: Path, moment: str) -> None:
+    path = tmp_path / "edge.json"
+    path.write_text(json.dumps(trace_doc([run_doc(steps=[step_doc(1, LLM_PAYLOAD, started_at=moment)])])))
+    error = refused(store, path)
+    assert error.location == "runs[0].steps[0].started_at" and "years 1 to 9999" in error.problem
+
+
+def test_the_command_line_says_it_in_one_sentence_with_exit_2(tmp_path: Path) -> None:
+    path = _trace_with(tmp_path, "KEY", b"a\xc0\xafb")
+    done = subprocess.run([sys.executable, "-m", "inspector", "import", str(path), "--db", str(tmp_path / "x.db")],
+                          capture_output=True, text=True, cwd=ROOT, env=os.environ.copy(), timeout=60)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+    assert "Nothing was imported." in done.stderr
