@@ -28,6 +28,7 @@ from inspector.store.browse import StepInFull
 from .models.runs import format_duration
 from .outcomes import outcome_word
 from .plain_text import cell_text, clip_text, pretty_json, pretty_payload
+from .server_exchanges import server_exchange_lines
 from .widgets.budget_bar import BudgetBar
 
 #: A payload larger than this is not parsed for its parts (the raw tab still shows its start).
@@ -72,11 +73,13 @@ class StepDetail(QWidget):
         self.result = _text_view(_("Result"))
         self.structured = _text_view(_("Structured content"))
         self.payload = _text_view(_("Raw payload"))
+        self.server_side = _text_view(_("What the server asked"))
         self.tabs = QTabWidget()
         self.tabs.setAccessibleName(_("Step detail"))
         self.tabs.addTab(self.result, _("Result"))
         self.tabs.addTab(self.arguments, _("Arguments"))
         self.tabs.addTab(self.structured, _("Structured"))
+        self.tabs.addTab(self.server_side, _("Server"))
         self.tabs.addTab(self.payload, _("Payload"))
         self.copy_result = QPushButton(_("Copy result"))
         self.copy_result.setAccessibleName(_("Copy the result text"))
@@ -110,7 +113,7 @@ class StepDetail(QWidget):
             self.summary.setText("")
             self.remote_effect.hide()
             self.bar.hide()
-            for view in (self.arguments, self.result, self.structured, self.payload):
+            for view in (self.arguments, self.result, self.structured, self.server_side, self.payload):
                 view.setPlainText("")
             self._result_text = self._payload_text = ""
             return
@@ -156,6 +159,12 @@ class StepDetail(QWidget):
                       if payload.get(key) is not None}
         self.structured.setPlainText(pretty_json(structured) if structured else
                                      _("This step has no structured content."))
+        exchanges = server_exchange_lines(payload)
+        asked = payload.get("serverRequests")
+        if isinstance(asked, list) and asked:
+            exchanges += ["", pretty_json(asked)]  # what was asked and answered, in full (as stored)
+        self.server_side.setPlainText("\n".join(exchanges) if exchanges else
+                                      _("The server asked the client nothing and sent no log messages."))
         if payload:
             # The legs live in their own table; the raw payload shows the step as a trace holds it.
             whole = dict(payload)

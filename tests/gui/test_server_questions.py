@@ -208,3 +208,36 @@ def test_sampling_is_offered_only_once_allowed_in_the_settings(qtbot, make_windo
 
     window.answers.set_sampler(sampler_from_settings(window.settings))
     assert window.answers.handler().capabilities() == {"elicitation": {"form": {}}, "sampling": {}}
+
+
+def test_a_stored_steps_detail_shows_what_the_server_asked(qtbot, tmp_path) -> None:
+    from datetime import datetime, timezone
+
+    from inspector.gui.step_detail import StepDetail
+    from inspector.runs import RunStep, StepKind
+    from inspector.store import RunStore
+    from inspector.store.browse import step_in_full, timeline_page
+
+    store = RunStore.open(tmp_path / "runs.db")
+    try:
+        run_id = store.start_run("tools/call ask", "live", None)
+        asked = [{"method": "elicitation/create", "count": 1, "declined": False, "exchanges": [
+            {"asked": {"message": "Your name?", "requestedSchema": {}}, "answered": {"action": "cancel"},
+             "declined": False, "durationMs": 812.5}]}]
+        notes = [{"method": "notifications/message", "via": "GET", "level": "warning", "data": "disk almost full"}]
+        store.append_step(run_id, RunStep(kind=StepKind.REQUEST, round=0, duration_ms=900.0, content="x",
+                                          server_requests=asked, server_notifications=notes),
+                          datetime.now(timezone.utc))
+        (row,) = timeline_page(store, run_id, 0, 10)
+        detail = StepDetail()
+        qtbot.addWidget(detail)
+        detail.show_step(step_in_full(store, row.id))
+        shown = detail.server_side.toPlainText()
+        assert "The server asked the client for elicitation/create once; the client answered." in shown
+        assert 'The server asked "Your name?"; the answer was cancel.' in shown
+        assert "Server log (warning): disk almost full" in shown
+        assert '"durationMs": 812.5' in shown
+        detail.show_step(None)
+        assert detail.server_side.toPlainText() == ""
+    finally:
+        store.close()

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBo
 from inspector.i18n import _, ngettext
 
 from ..operations import OperationTask, error_words
+from ..server_exchanges import server_exchange_lines
 
 
 class ResultView(QWidget):
@@ -132,38 +133,6 @@ class ResultView(QWidget):
         record = task.outcome.record if task.outcome else None
         dropped = getattr(getattr(record, "result", None), "dropped_blocks", {}) or {}
         return ", ".join(f"{count} {kind}" for kind, count in sorted(dropped.items()))
-
-
-def server_exchange_lines(payload: dict[str, Any]) -> list[str]:
-    """What the server asked the client (and the answers) and its log messages, as sentences."""
-    lines: list[str] = []
-    for entry in payload.get("serverRequests") or ():
-        if not isinstance(entry, dict):
-            continue
-        method, count = str(entry.get("method") or ""), entry.get("count") or 0
-        if entry.get("declined"):
-            lines.append(ngettext("The server asked the client for {method} once; the client declined.",
-                                  "The server asked the client for {method} {count} times; the client declined "
-                                  "at least once.", count).format(method=method, count=count))
-        else:
-            lines.append(ngettext("The server asked the client for {method} once; the client answered.",
-                                  "The server asked the client for {method} {count} times; the client answered.",
-                                  count).format(method=method, count=count))
-        for exchange in entry.get("exchanges") or ():
-            asked, answered = exchange.get("asked"), exchange.get("answered")
-            if method == "elicitation/create" and isinstance(asked, dict) and isinstance(answered, dict):
-                lines.append(_('The server asked "{message}"; the answer was {action}.').format(
-                    message=asked.get("message", ""), action=answered.get("action", "?")))
-    for note in payload.get("serverNotifications") or ():
-        if not isinstance(note, dict):
-            continue
-        if note.get("method") == "notifications/message":
-            data = note.get("data")
-            lines.append(_("Server log ({level}): {text}").format(
-                level=note.get("level") or "?", text=data if isinstance(data, str) else json.dumps(data)))
-        else:
-            lines.append(_("The server sent {method}.").format(method=note.get("method", "")))
-    return lines
 
 
 def _progress_line(mark: Any) -> str:
