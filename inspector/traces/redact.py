@@ -45,7 +45,7 @@ _SEPARATORS = re.compile(r"[^a-z0-9]")
 _SUSPECT = re.compile(r"(?i)auth|cookie|token|key|pass|pwd|secret|credential|session|sid|bearer|basic"
                       r"|signature|jwt|://|eyJ|sk-|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|AIza|[sr]k_"
                       r"|glpat-|npm_|hf_|hooks\.slack|\bpin\b|\botp\b|(?<![\w-])-u|--user|mysql|-----BEGIN")
-_BEARER = re.compile(r"(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=-]+")
+_BEARER = re.compile(r"(?i)(bearer)(\s+)[A-Za-z0-9._~+/=-]+")  # no \b: "xBearer t" hides t too
 _BASIC = re.compile(r"(?i)\b(basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})")
 # Up to the last "@" before the path: a password may itself hold "@".
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s?#\"'<>]+@")

@@ -155,3 +155,8 @@ def test_a_secret_in_free_text_never_survives(before: str, after: str, secret: s
 def test_redacting_twice_changes_nothing_more(document: object) -> None:
     once = redact(document)
     assert redact(once) == once
+
+
+def test_a_bearer_scheme_glued_to_a_word_still_loses_its_token() -> None:
+    # Found by hypothesis: a word just before "Bearer" hid the scheme from a \b-anchored pattern.
+    assert "Q000000000000Z" not in redact_text("BEARERBearer Q000000000000Z")
