@@ -198,3 +198,18 @@ def test_a_run_with_rounds_shows_them(tmp_path: Path) -> None:
             store.append_step(run_id, RunStep(kind=StepKind.LLM, round=round_, duration_ms=1.0))
     timeline = json.loads(cli("runs", "show", str(run_id), "--json", "--db", str(db)).stdout)["timeline"]
     assert [entry["round"] for entry in timeline] == [0, 1]
+
+
+def test_a_filter_that_matches_nothing_is_not_called_an_empty_database(url: str, tmp_path: Path) -> None:
+    db = str(tmp_path / "filtered.db")
+    assert cli("call", url, "echo", "--args", '{"text": "kept"}', "--db", db).returncode == 0
+    everything = cli("runs", "list", "--db", db)
+    assert everything.returncode == 0 and "tools/call echo" in everything.stdout
+    for filters, expected in ((("--outcome", "failed"), "No stored run has the status failed."),
+                              (("--server", "http://127.0.0.1:9/other"),
+                               "No stored run was made on the server http://127.0.0.1:9/other."),
+                              (("--outcome", "cancelled", "--server", url),
+                               f"No stored run has the status cancelled on the server {url}.")):
+        listed = cli("runs", "list", *filters, "--db", db)
+        assert listed.returncode == 0
+        assert expected in listed.stdout and "No runs stored yet" not in listed.stdout
