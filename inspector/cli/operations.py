@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
 from inspector.mcp import (
+    MAXIMUM_BUDGET_SECONDS,
     MINIMUM_LEG_SECONDS,
     BudgetReading,
     BudgetVerdict,
@@ -152,8 +153,8 @@ def ask_secret(url: str) -> Callable[[str], str | None]:
     return ask
 
 
-MAX_BUDGET_S = 604_800
-"""The largest --budget accepted, in seconds."""
+MAX_BUDGET_S = MAXIMUM_BUDGET_SECONDS
+"""The largest --budget accepted, in seconds (the window's dialogs refuse the same)."""
 
 
 def parse_budget_option(raw: str | None, option: str = "--budget") -> BudgetReading | None:
