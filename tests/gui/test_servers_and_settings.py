@@ -170,3 +170,23 @@ def test_the_dialogs_wrapped_explanations_are_given_their_whole_height(qtbot) ->
     qtbot.addWidget(settings_dialog)
     rules = next(label for label in settings_dialog.findChildren(QLabel) if "budget is the time" in label.text())
     assert "no upper limit" not in rules.text() and "604,800 s (a week)" in rules.text()
+
+
+def test_a_servers_counts_wrap_in_the_panel_instead_of_being_cut_off(qtbot, make_window, demo_server) -> None:
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtGui import QFontMetrics
+
+    window = make_window((demo_server.url, "Demo server"))
+    window.resize(1280, 800)
+    window.main.setSizes([230, 1050])  # the window's own first layout
+    view = window.servers.view
+    index = view.model().index(0, 0)
+    text = index.data()
+    counts = text.splitlines()[-1]
+    metrics = QFontMetrics(view.font())
+    width = view.viewport().width()
+    assert metrics.horizontalAdvance(counts) > width  # the line is too long for one row: this test means something
+    qtbot.waitUntil(lambda: view.visualRect(index).height()
+                    >= metrics.boundingRect(QRect(0, 0, width, 10_000), int(Qt.TextFlag.TextWordWrap), text).height())
+    assert view.visualRect(index).width() <= width
+    assert not view.horizontalScrollBar().isVisible()
