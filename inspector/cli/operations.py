@@ -394,7 +394,10 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         print(one_line(line))
     for line in server_request_lines(report["server_requests"]):
         print(one_line(line))
-    if report["error"] is not None:
+    if report["error"] is not None and report["error"]["kind"] == "cancelled":
+        # A cancel is the user's act, never a fault (ADR-191): it is not headed "Error".
+        print(one_line(f"Cancelled (code {report['error']['code']}): {report['error']['message']}"))
+    elif report["error"] is not None:
         print(one_line(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
                        f"{report['error']['message']}"))
     elif report["outcome"] == "failed":

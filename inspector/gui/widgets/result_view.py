@@ -91,7 +91,7 @@ class ResultView(QWidget):
         error = record.error
         if record.status == "cancelled":
             if error is not None and error.in_flight:
-                return _("⊘ Cancelled while the request was on its way: the server may or may not have "
+                return _("⊘ Cancelled after the request was sent: the server may or may not have "
                          "done the work (the remote effect is unknown).")
             return _("⊘ Cancelled before the request was sent: the server was not asked to do anything.")
         if error is not None:
