@@ -11,16 +11,49 @@ from .ending import end_cancelled, end_with_error, json_emitted, wants_json
 from .parser import DEMOS, OPERATIONS, build_parser
 
 
+def file_to_open(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``run-inspector [--db PATH] FILE``: the trace file to open in the window, and the other
+    arguments; ``(None, argv)`` when the first word is a command (or there is none)."""
+    parser = build_parser()
+    commands = next(action.choices for action in parser._actions
+                    if isinstance(action, argparse._SubParsersAction))
+    skip = False
+    for position, word in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        if word == "--db":
+            skip = True
+            continue
+        if word.startswith("-"):
+            continue
+        if word in commands:
+            return None, argv
+        return word, argv[:position] + argv[position + 1:]
+    return None, argv
+
+
 def run_command(argv: list[str]) -> int:
-    """Run one command; return the exit status. With ``--json`` every ending prints one JSON object."""
+    """Run one command; return the exit status. With ``--json`` every ending prints one JSON object.
+
+    Without a command the window opens (``run-inspector FILE``: and imports the trace FILE)."""
     as_json = wants_json(argv)
     try:
+        path, rest = file_to_open(argv)
+        if path is not None and not os.path.isfile(path):
+            if not (os.sep in path or os.path.splitext(path)[1]):
+                path = None  # a mistyped command: the parser names the commands there are
+            else:
+                raise UsageError(f"There is no file {path!r} to open: name a trace file to open in the window, "
+                                 "or a command (see run-inspector --help).")
+        if path is not None:
+            argv = rest
         args = build_parser().parse_args(argv)
         as_json = bool(getattr(args, "json", False))
-        if args.command is None:  # no sub-command: the window
+        if args.command is None:
             from inspector.gui.app import run_window
 
-            return run_window(args.window_db)
+            return run_window(args.window_db, open_file=path)
         _lend_window_db(args)
         # Imported on demand: `runs show` should not pay for the network stack, nor `call` for more.
         if args.command in OPERATIONS:

@@ -37,7 +37,7 @@ def _server_options(sub: argparse.ArgumentParser) -> None:
 def build_parser() -> Parser:
     parser = Parser(prog="run-inspector",
                     description="Make, cancel, store and inspect MCP tool calls. Without a subcommand "
-                                "the window opens.")
+                                "the window opens; `run-inspector FILE` opens it and imports the trace FILE.")
     # Its own name: a subcommand's --db (default None) must not hide the window's; cli/app.py lends it to
     # the sub-command when that names none.
     parser.add_argument("--db", dest="window_db", metavar="PATH",

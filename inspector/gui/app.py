@@ -20,8 +20,11 @@ EXIT_NO_WINDOW = 1
 EXIT_BAD_DATABASE = 2
 
 
-def run_window(db_option: str | None = None, argv: list[str] | None = None) -> int:
-    """Open the window on the run database and run until it is closed; return the exit status."""
+def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
+               open_file: str | os.PathLike[str] | None = None) -> int:
+    """Open the window on the run database and run until it is closed; return the exit status.
+
+    ``open_file`` (``run-inspector FILE``) is imported once the window shows, and its run selected."""
     problem = platform_problem()
     if problem is not None:
         print(f"run-inspector: {problem}", file=sys.stderr)
@@ -52,6 +55,10 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None) -> i
     if demo is not None and demo.problem:
         window.status.setText(demo.problem)
     window.show()
+    if open_file is not None:
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, lambda: window.open_trace(Path(open_file)))
     app.aboutToQuit.connect(window.shut_down)
     try:
         return app.exec()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +35,7 @@ from .demo_service import DemoService
 from .dialogs.server_dialog import ServerDialog
 from .dialogs.settings_dialog import SettingsDialog
 from .operations import OperationOutcome, OperationsEngine, OperationTask
+from .runs_tab import RunsTab
 from .servers_panel import ServersPanel
 from .settings import AppSettings
 from .tools_panel import ToolsPanel
@@ -135,9 +137,16 @@ class MainWindow(QMainWindow):
         self.workbench = QSplitter(Qt.Orientation.Vertical)
         self.workbench.addWidget(self.top)
         self.workbench.addWidget(self.bottom)
+        self.runs_tab = RunsTab(self.store, self.db_path)
+        self.runs_tab.watch(self.engine)
+        self.runs_tab.accept_drops_on(self)
+        self.tabs = QTabWidget()
+        self.tabs.setAccessibleName(_("Workbench and runs"))
+        self.tabs.addTab(self.workbench, _("&Workbench"))
+        self.tabs.addTab(self.runs_tab, _("R&uns"))
         self.main = QSplitter(Qt.Orientation.Horizontal)
         self.main.addWidget(self.servers)
-        self.main.addWidget(self.workbench)
+        self.main.addWidget(self.tabs)
         self.main.setStretchFactor(1, 1)
         self.main.setSizes([230, 970])
         self.top.setSizes([260, 710])
@@ -166,6 +175,20 @@ class MainWindow(QMainWindow):
 
     def _menus(self) -> None:
         file_menu = self.menuBar().addMenu(_("&File"))
+        self.open_trace_action = QAction(_("&Open trace…"), self)
+        self.open_trace_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.open_trace_action.triggered.connect(self._open_trace)
+        file_menu.addAction(self.open_trace_action)
+        self.export_selected_action = QAction(_("&Export the selected runs…"), self)
+        self.export_selected_action.triggered.connect(lambda: self._export(True))
+        file_menu.addAction(self.export_selected_action)
+        self.export_listed_action = QAction(_("Export the &listed runs…"), self)
+        self.export_listed_action.triggered.connect(lambda: self._export(False))
+        file_menu.addAction(self.export_listed_action)
+        self.delete_runs_action = QAction(_("&Delete the selected runs…"), self)
+        self.delete_runs_action.triggered.connect(lambda: self.runs_tab.delete_selected())
+        file_menu.addAction(self.delete_runs_action)
+        file_menu.addSeparator()
         settings = QAction(_("&Settings…"), self)
         settings.triggered.connect(self.open_settings)
         file_menu.addAction(settings)
@@ -196,6 +219,21 @@ class MainWindow(QMainWindow):
             server_menu.addAction(action)
         # Actions live in the window too, so their shortcuts work wherever the focus is.
         self.addActions([self.run_action, self.cancel_action])
+
+    # -- traces (the Runs tab does the work) ---------------------------------------------------
+
+    def _open_trace(self) -> None:
+        self.tabs.setCurrentWidget(self.runs_tab)
+        self.runs_tab.choose_trace()
+
+    def _export(self, selected_only: bool) -> None:
+        self.tabs.setCurrentWidget(self.runs_tab)
+        self.runs_tab.choose_export(selected_only)
+
+    def open_trace(self, path: Path) -> None:
+        """Import a trace file (``run-inspector FILE``, a drop) and show its runs."""
+        self.tabs.setCurrentWidget(self.runs_tab)
+        self.runs_tab.open_trace(path)
 
     # -- servers ---------------------------------------------------------------------------------
 
@@ -472,6 +510,7 @@ class MainWindow(QMainWindow):
         self._closed = True
         self._health_refresh.stop()
         self.save_layout()
+        self.runs_tab.shut_down()
         self.engine.shutdown()
         if self.demo is not None:
             self.demo.stop()

@@ -1,8 +1,33 @@
-"""Text from servers, tools and files shown as the characters it is, never as markup."""
+"""Text from servers, tools, models and files made safe to show: plain, clipped, visible controls.
+
+Nothing here is Qt: the views put what these functions return into plain-text widgets. A
+hostile payload (megabytes of text, deep nesting, markup, control characters) becomes a
+bounded string quickly, so a view never freezes on it.
+"""
 
 from __future__ import annotations
 
 import html
+import json
+from typing import Any
+
+from inspector.i18n import _
+
+#: The most characters a detail view shows of one text.
+MAX_TEXT_CHARS = 100_000
+#: The longest line a detail view shows (a longer one is cut: one huge line stalls text layout).
+MAX_LINE_CHARS = 4_000
+#: The most characters a table cell shows.
+MAX_CELL_CHARS = 300
+#: Pretty JSON: deeper levels, longer strings and longer lists are cut.
+MAX_DEPTH = 40
+MAX_STRING_CHARS = 4_000
+MAX_ITEMS = 500
+
+# C0 controls and DEL shown as their Unicode pictures (U+2400...), except tab and newline.
+_CONTROLS = {code: 0x2400 + code for code in range(32) if code not in (9, 10)}
+_CONTROLS[127] = 0x2421
+_CONTROLS[13] = None  # a carriage return before a newline is noise; alone it is removed too
 
 
 def plain_tooltip(text: str) -> str:
@@ -10,3 +35,76 @@ def plain_tooltip(text: str) -> str:
 
     Qt guesses whether a tooltip is rich text; escaping it inside a paragraph settles the guess."""
     return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
+
+
+def visible(text: str) -> str:
+    """``text`` with control characters made visible (an escape is shown as ␛, not obeyed)."""
+    return text.translate(_CONTROLS)
+
+
+def clip_text(text: str, limit: int = MAX_TEXT_CHARS, line_limit: int = MAX_LINE_CHARS) -> str:
+    """``text`` made visible and cut to ``limit`` characters and lines to ``line_limit``."""
+    length = len(text)
+    cut = length > limit
+    text = visible(text[:limit])
+    lines = text.split("\n")
+    if any(len(line) > line_limit for line in lines):
+        lines = [line if len(line) <= line_limit else line[:line_limit] + "…" for line in lines]
+        text = "\n".join(lines)
+    if cut:
+        text += "\n" + _("… (cut: the text has {count} characters)").format(count=f"{length:,}")
+    return text
+
+
+def cell_text(value: object, limit: int = MAX_CELL_CHARS) -> str:
+    """One line for a table cell: controls visible, line breaks as spaces, cut with an ellipsis."""
+    text = value if isinstance(value, str) else "" if value is None else str(value)
+    text = visible(text[: limit + 1].replace("\n", " ").replace("\t", " "))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def bounded(value: Any, depth: int = 0) -> Any:
+    """A copy of a JSON value with deep levels, long strings and long lists cut (marked as cut)."""
+    if depth >= MAX_DEPTH and isinstance(value, (dict, list)):
+        return _("… (nested deeper than {depth} levels)").format(depth=MAX_DEPTH)
+    if isinstance(value, str):
+        return value if len(value) <= MAX_STRING_CHARS else value[:MAX_STRING_CHARS] + "…"
+    if isinstance(value, list):
+        items = [bounded(item, depth + 1) for item in value[:MAX_ITEMS]]
+        if len(value) > MAX_ITEMS:
+            items.append(_("… {count} more items").format(count=len(value) - MAX_ITEMS))
+        return items
+    if isinstance(value, dict):
+        result = {}
+        for number, (key, item) in enumerate(value.items()):
+            if number >= MAX_ITEMS:
+                result["…"] = _("{count} more keys").format(count=len(value) - MAX_ITEMS)
+                break
+            result[str(key)[:MAX_STRING_CHARS]] = bounded(item, depth + 1)
+        return result
+    return value
+
+
+def pretty_json(value: Any) -> str:
+    """``value`` as indented JSON, bounded and made visible."""
+    try:
+        text = json.dumps(bounded(value), indent=2, ensure_ascii=False)
+    except (ValueError, TypeError, RecursionError):
+        text = repr(value)[:MAX_TEXT_CHARS]
+    return clip_text(text)
+
+
+def pretty_payload(payload_text: str) -> str:
+    """A stored payload (JSON text) as indented JSON; text that does not parse is shown as it is."""
+    if len(payload_text) > 20 * MAX_TEXT_CHARS:
+        # Parsing megabytes only to show a hundred thousand characters: show the start instead.
+        return clip_text(payload_text)
+    try:
+        value = json.loads(payload_text)
+    except (ValueError, RecursionError):
+        return clip_text(payload_text)
+    return pretty_json(value)
+
+
+__all__ = ["MAX_CELL_CHARS", "MAX_TEXT_CHARS", "bounded", "cell_text", "clip_text", "plain_tooltip", "pretty_json",
+           "pretty_payload", "visible"]

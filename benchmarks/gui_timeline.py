@@ -1,0 +1,196 @@
+"""The Runs tab's numbers (issue 11): a 100,000-step run opened to its first painted rows (target
+< 1 s), the worst frame while the scroll bar is dragged from top to bottom (target <= 50 ms), the
+peak memory meanwhile, and the import of a 100,000-step trace from the window to the run shown.
+
+Offscreen Qt, temporary database and settings. The run and its trace file are made in a child
+process, so this process's memory is the window's own. A drag is simulated as the scroll bar
+passing through 200 positions from top to bottom, each followed by a synchronous repaint; every
+position shows rows no page in the cache holds, so each frame reads a page from SQLite.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+_TMP = Path(tempfile.mkdtemp(prefix="timeline-bench-"))
+os.environ["RUN_INSPECTOR_SETTINGS"] = str(_TMP / "settings.ini")
+os.environ["RUN_INSPECTOR_DB"] = str(_TMP / "runs.db")
+
+BENCH_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH_DIR))
+from _common import REPO_ROOT, summary, table, verdict, write_result  # noqa: E402
+
+STEPS = 100_000
+OPEN_TARGET_S = 1.0
+FRAME_TARGET_MS = 50.0
+DRAG_POSITIONS = 200
+REPEATS = 3
+
+_MAKE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from inspector.store import RunStore
+from inspector.transfer import export
+from tests.support.sample_runs import big_run
+with RunStore.open(sys.argv[2]) as store:
+    run_id = big_run(store, int(sys.argv[4]))
+    export(store, [run_id], None, Path(sys.argv[3]), "trace")
+print(run_id)
+"""
+
+
+def make_run() -> tuple[int, Path]:
+    trace = _TMP / "big.trace.json"
+    done = subprocess.run([sys.executable, "-c", _MAKE, str(REPO_ROOT), str(_TMP / "runs.db"), str(trace),
+                           str(STEPS)], capture_output=True, text=True, timeout=300, check=True)
+    return int(done.stdout.strip()), trace
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+class Bench:
+    def __init__(self, db: Path) -> None:
+        from PySide6.QtCore import QEvent, QObject
+        from PySide6.QtWidgets import QApplication
+
+        from inspector.gui.main_window import MainWindow
+        from inspector.gui.settings import AppSettings
+        from inspector.store import RunStore
+        from inspector.store.secrets import NoSecretKeeper
+
+        self.app = QApplication.instance() or QApplication([])
+        self.store = RunStore.open(db)
+        self.window = MainWindow(self.store, db, AppSettings(), secrets=NoSecretKeeper())
+        self.window.resize(1280, 800)
+        self.window.show()
+        self.window.tabs.setCurrentWidget(self.window.runs_tab)
+        self.tab = self.window.runs_tab
+        self.painted: list[float] = []
+        bench = self
+
+        class Paints(QObject):
+            def eventFilter(self, watched, event):  # noqa: N802
+                if event.type() == QEvent.Type.Paint and bench.tab.timeline.rowCount():
+                    bench.painted.append(time.perf_counter())
+                return False
+
+        self._paints = Paints()
+        self.tab.timeline_view.viewport().installEventFilter(self._paints)
+        self.spin_until(lambda: self.window.isVisible(), 5)
+
+    def spin_until(self, condition, timeout_s: float = 60) -> None:
+        end = time.monotonic() + timeout_s
+        while not condition():
+            if time.monotonic() > end:
+                raise TimeoutError("the window did not get there in time")
+            self.app.processEvents()
+            time.sleep(0.001)
+
+    def open_run(self, run_id: int) -> float:
+        """Seconds from selecting the run to its first rows painted."""
+        self.tab.select_runs([])
+        self.tab._show_run(None)
+        self.app.processEvents()
+        self.painted.clear()
+        began = time.perf_counter()
+        self.tab.select_runs([run_id])
+        while not self.painted:
+            self.app.processEvents()
+        self.app.processEvents()  # the paint that was started has ended
+        return time.perf_counter() - began
+
+    def drag(self) -> tuple[list[float], int]:
+        """Frame times (ms) with the scroll bar at DRAG_POSITIONS positions top to bottom; pages read."""
+        view = self.tab.timeline_view
+        bar = view.verticalScrollBar()
+        bar.setValue(0)
+        view.viewport().repaint()
+        before = self.tab.timeline.pages_read
+        frames = []
+        for position in range(1, DRAG_POSITIONS + 1):
+            value = round(bar.maximum() * position / DRAG_POSITIONS)
+            began = time.perf_counter()
+            bar.setValue(value)
+            view.viewport().repaint()
+            self.app.processEvents()
+            frames.append((time.perf_counter() - began) * 1000)
+        return frames, self.tab.timeline.pages_read - before
+
+    def import_trace(self, trace: Path) -> float:
+        """Seconds from File ▸ Open trace (the path chosen) to the imported run's rows painted."""
+        ended: list[tuple] = []
+        self.tab.transfer_ended.connect(lambda *args: ended.append(args))
+        self.painted.clear()
+        began = time.perf_counter()
+        self.window.open_trace(trace)
+        self.spin_until(lambda: bool(ended), 300)
+        if ended[0][1] != "ok":
+            raise RuntimeError(f"the import did not succeed: {ended[0]}")
+        self.spin_until(lambda: bool(self.painted) and self.tab.current_run() is not None, 30)
+        self.app.processEvents()
+        return time.perf_counter() - began
+
+    def close(self) -> None:
+        self.window.shut_down()
+        self.store.close()
+
+
+def main() -> int:
+    run_id, trace = make_run()
+    rss_start = peak_rss_mb()
+    bench = Bench(_TMP / "runs.db")
+    rss_window = peak_rss_mb()
+    opens, frames_all, pages = [], [], []
+    for _ in range(REPEATS):
+        opens.append(bench.open_run(run_id))
+        frames, read = bench.drag()
+        frames_all.extend(frames)
+        pages.append(read)
+    cached_rows = bench.tab.timeline.cached_rows
+    rss_scrolled = peak_rss_mb()
+    bench.close()
+
+    importer = Bench(_TMP / "fresh.db")
+    import_s = importer.import_trace(trace)
+    shown_rows = importer.tab.timeline.rowCount()
+    importer.close()
+    rss_end = peak_rss_mb()
+
+    open_ok = max(opens) < OPEN_TARGET_S
+    frame_ok = max(frames_all) <= FRAME_TARGET_MS
+    print(table(["measure", "median", "worst", "n", "target", "verdict"], [
+        ["open 100,000-step run to first rows (s)", f"{summary(opens)['median']:.3f}", f"{max(opens):.3f}",
+         len(opens), f"< {OPEN_TARGET_S}", verdict(open_ok)],
+        ["frame while dragging the scroll bar (ms)", f"{summary(frames_all)['median']:.1f}",
+         f"{max(frames_all):.1f}", len(frames_all), f"<= {FRAME_TARGET_MS:.0f}", verdict(frame_ok)],
+        ["import 100,000-step trace to run shown (s)", f"{import_s:.2f}", f"{import_s:.2f}", 1, "-", "-"],
+    ]))
+    from inspector.gui.models.timeline import PAGE_SIZE
+
+    print(f"pages read per drag: {pages} (of {STEPS // PAGE_SIZE} pages of {PAGE_SIZE} rows in the run); "
+          f"rows cached: {cached_rows}; "
+          f"peak RSS: {rss_start:.0f} MB before the window, {rss_window:.0f} MB with it, "
+          f"{rss_scrolled:.0f} MB after {REPEATS} drags, {rss_end:.0f} MB after the import; "
+          f"imported run shows {shown_rows} rows")
+    write_result("gui_timeline", {
+        "steps": STEPS, "open_s": summary(opens), "frame_ms": summary(frames_all), "pages_per_drag": pages,
+        "cached_rows": cached_rows, "peak_rss_mb": {"before_window": rss_start, "window": rss_window,
+                                                    "after_drags": rss_scrolled, "after_import": rss_end},
+        "import_to_shown_s": import_s, "targets": {"open_s": OPEN_TARGET_S, "frame_ms": FRAME_TARGET_MS},
+        "met": open_ok and frame_ok,
+    })
+    return 0 if open_ok and frame_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

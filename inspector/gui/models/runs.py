@@ -1,0 +1,233 @@
+"""The stored runs as a table model: filtered and sorted in SQL, newest first, refreshed live.
+
+The model holds one small record per run that the filter selects (never a step). ``refresh``
+reads the list again: rows whose run is unchanged keep their place, a run that changed
+(a running run's status and step count) is repainted, and a list that changed shape is reset.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+
+from inspector.i18n import _
+from inspector.store import RunRecord, RunStore
+from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
+
+from ..outcomes import outcome_colour, outcome_icon, outcome_word
+from ..plain_text import cell_text, plain_tooltip
+
+RunIdRole = Qt.ItemDataRole.UserRole + 1
+StatusRole = Qt.ItemDataRole.UserRole + 2
+Index = QModelIndex | QPersistentModelIndex
+
+#: Columns: their key (also the sort order of the store) and heading.
+COLUMNS = ("id", "started", "title", "status", "source", "server", "steps", "duration")
+STATUS_COLUMN = COLUMNS.index("status")
+#: Runs read at a time.
+PAGE_SIZE = 500
+
+
+def headings() -> tuple[str, ...]:
+    return (_("#"), _("Started"), _("Title"), _("Status"), _("Source"), _("Server"), _("Steps"), _("Duration"))
+
+
+def source_word(source: str) -> str:
+    return {"live": _("live"), "scenario": _("scenario"), "imported": _("imported")}.get(source, source)
+
+
+def format_started(moment: datetime | None) -> str:
+    """A stored time in the reader's time zone, day and time to the second."""
+    if moment is None:
+        return ""
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def format_duration(seconds: float | None) -> str:
+    """A duration for a reader: milliseconds below one second, seconds below a minute, then minutes."""
+    if seconds is None:
+        return ""
+    if seconds < 1:
+        return _("{ms} ms").format(ms=f"{seconds * 1000:.0f}")
+    if seconds < 60:
+        return _("{s} s").format(s=f"{seconds:.1f}")
+    return _("{minutes} min {s} s").format(minutes=int(seconds // 60), s=f"{seconds % 60:.0f}")
+
+
+def run_duration(run: RunRecord) -> float | None:
+    if run.started_at is None or run.finished_at is None:
+        return None
+    return max((run.finished_at - run.started_at).total_seconds(), 0.0)
+
+
+class RunListModel(QAbstractTableModel):
+    """One row per stored run the filter selects, read :data:`PAGE_SIZE` at a time as the view
+    scrolls (``canFetchMore``/``fetchMore``): a database of a million runs lists at once."""
+
+    #: The list was read anew (a filter, a sort order, another shape) and the reset is over:
+    #: a good moment to select runs again (rows may be read for that).
+    reset_done = Signal()
+
+    def __init__(self, store: RunStore, page_size: int = PAGE_SIZE) -> None:
+        super().__init__()
+        self.store = store
+        self.page_size = page_size
+        self.filter = RunFilter()
+        self.order = "started"
+        self.descending = True
+        self._runs: list[RunRecord] = []
+        self._rows: dict[int, int] = {}
+        self._has_more = False
+        self._resetting = False
+        #: How many times runs were read from the database (tests and benchmarks look).
+        self.reads = 0
+
+    # -- what it shows -------------------------------------------------------------------------
+
+    def set_filter(self, where: RunFilter) -> None:
+        self.filter = where
+        self.refresh(reset=True)
+
+    def _read(self, limit: int, offset: int = 0) -> tuple[list[RunRecord], bool]:
+        runs = list_runs(self.store, self.filter, self.order, self.descending, limit + 1, offset)
+        self.reads += 1
+        return runs[:limit], len(runs) > limit
+
+    def _set(self, runs: list[RunRecord]) -> None:
+        self._runs = runs
+        self._rows = {run.id: row for row, run in enumerate(runs)}
+
+    def refresh(self, *, reset: bool = False) -> None:
+        """Read the loaded part of the list again; keep rows in place where the runs are the same."""
+        runs, self._has_more = self._read(self.page_size if reset else max(len(self._runs), self.page_size))
+        if reset or [run.id for run in runs] != [run.id for run in self._runs]:
+            self.beginResetModel()
+            self._set(runs)
+            # No rows are inserted while the reset is being announced (a listener asking for more
+            # then gets them on its next ask): one structural change at a time.
+            self._resetting = True
+            try:
+                self.endResetModel()
+            finally:
+                self._resetting = False
+            self.reset_done.emit()
+            return
+        changed = [row for row, (old, new) in enumerate(zip(self._runs, runs, strict=True)) if old != new]
+        self._set(runs)
+        if changed:
+            self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), len(COLUMNS) - 1))
+
+    def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802, B008
+        return not parent.isValid() and self._has_more
+
+    def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: N802, B008
+        if parent.isValid() or not self._has_more or self._resetting:
+            return
+        self._load(self.page_size)
+
+    def _load(self, count: int) -> None:
+        more, self._has_more = self._read(count, len(self._runs))
+        if not more:
+            self._has_more = False
+            return
+        self.beginInsertRows(QModelIndex(), len(self._runs), len(self._runs) + len(more) - 1)
+        self._set(self._runs + more)
+        self.endInsertRows()
+
+    def ensure_loaded(self, run_id: int) -> int | None:
+        """The row of a run, reading the list up to it if it is further down; ``None`` when the
+        filter leaves it out."""
+        row = self._rows.get(run_id)
+        if row is not None:
+            return row
+        if not self._has_more:
+            return None
+        position = run_position(self.store, run_id, self.filter, self.order, self.descending)
+        if position is None:
+            return None
+        if position >= len(self._runs):
+            self._load(position + 1 - len(self._runs) + self.page_size)
+        return self._rows.get(run_id)
+
+    def run(self, row: int) -> RunRecord | None:
+        return self._runs[row] if 0 <= row < len(self._runs) else None
+
+    def row_of(self, run_id: int) -> int | None:
+        """The row of a run among those loaded."""
+        return self._rows.get(run_id)
+
+    def run_ids(self) -> list[int]:
+        """Every run the filter selects (loaded or not)."""
+        return run_ids(self.store, self.filter)
+
+    # -- Qt's model interface -----------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self._runs)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and \
+                0 <= section < len(COLUMNS):
+            return headings()[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or index.parent().isValid():
+            return None
+        run = self.run(index.row())
+        if run is None or not 0 <= index.column() < len(COLUMNS):
+            return None
+        column = COLUMNS[index.column()]
+        if role == RunIdRole:
+            return run.id
+        if role == StatusRole:
+            return run.status
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return self._text(run, column)
+        if role == Qt.ItemDataRole.ToolTipRole and column in ("title", "server"):
+            # Escaped: Qt would take a title like "<img src=x>" for markup in a tooltip.
+            return plain_tooltip(cell_text(run.title if column == "title" else run.server or "", 1000))
+        if column == "status":
+            if role == Qt.ItemDataRole.DecorationRole:
+                return outcome_icon(run.status)
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return outcome_colour(run.status)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in ("id", "steps", "duration"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _text(self, run: RunRecord, column: str) -> str:
+        if column == "id":
+            return str(run.id)
+        if column == "started":
+            return format_started(run.started_at)
+        if column == "title":
+            return cell_text(run.title)
+        if column == "status":
+            return outcome_word(run.status)
+        if column == "source":
+            return source_word(run.source)
+        if column == "server":
+            return cell_text(run.server or "")
+        if column == "steps":
+            return str(run.step_count or 0)
+        return format_duration(run_duration(run))
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(COLUMNS):
+            return
+        wanted = (COLUMNS[column], order == Qt.SortOrder.DescendingOrder)
+        if wanted == (self.order, self.descending) and self._runs:
+            return  # Qt asks twice for one click (the header's signal, then sortByColumn)
+        self.order, self.descending = wanted
+        # A new order is a new list (SQL sorts it); the view keeps its selection by run id.
+        self.refresh(reset=True)
+
+
+__all__ = ["COLUMNS", "RunIdRole", "RunListModel", "StatusRole", "format_duration", "format_started",
+           "source_word"]

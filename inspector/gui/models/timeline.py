@@ -1,0 +1,266 @@
+"""A run's timeline as a table model that reads its rows from SQLite in pages, as the view asks.
+
+``rowCount`` is the number of steps the filter selects (one ``COUNT``); ``data`` for a row reads
+the page that holds it (:data:`PAGE_SIZE` light rows, built in SQL from clipped fields) and keeps
+at most :data:`CACHED_PAGES` pages. Opening a run of any size reads one page; dragging the
+scroll bar to the end reads the pages shown on the way, not the ones skipped. The waterfall's
+scale comes from the run's start and end (:func:`inspector.store.browse.run_span`), never from
+reading every row.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from datetime import datetime
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QColor
+
+from inspector.i18n import _
+from inspector.store import RunRecord, RunStore
+from inspector.store.browse import StepFilter, TimelineRow, count_timeline, run_span, timeline_page
+
+from ..outcomes import outcome_colour, outcome_icon, outcome_word
+from ..plain_text import cell_text, plain_tooltip
+from .runs import format_duration
+
+PAGE_SIZE = 100
+CACHED_PAGES = 40
+
+StepIdRole = Qt.ItemDataRole.UserRole + 1
+OutcomeRole = Qt.ItemDataRole.UserRole + 2
+WaterfallRole = Qt.ItemDataRole.UserRole + 3
+MatchRole = Qt.ItemDataRole.UserRole + 4
+Index = QModelIndex | QPersistentModelIndex
+
+COLUMNS = ("time", "source", "kind", "round", "duration", "outcome", "details", "waterfall")
+OUTCOME_COLUMN = COLUMNS.index("outcome")
+WATERFALL_COLUMN = COLUMNS.index("waterfall")
+MATCH_BACKGROUND = QColor(255, 221, 87, 150)
+
+
+def headings() -> tuple[str, ...]:
+    return (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration"), _("Outcome"), _("Details"),
+            _("Waterfall"))
+
+
+def step_source(kind: str) -> str:
+    """Who made a step: the agent (model and context work) or the MCP client (requests, tool calls)."""
+    if kind in ("tool", "tool_write", "request"):
+        return _("mcp")
+    return _("agent")
+
+
+def format_time(moment: datetime | None) -> str:
+    return "" if moment is None else moment.astimezone().strftime("%H:%M:%S.%f")[:-3]
+
+
+class TimelineModel(QAbstractTableModel):
+    """The steps of one run, in time order, read page by page."""
+
+    #: Emitted after the rows were counted again and some were added (a running run).
+    grew = Signal(int)
+
+    def __init__(self, store: RunStore, page_size: int = PAGE_SIZE, cached_pages: int = CACHED_PAGES) -> None:
+        super().__init__()
+        self.store = store
+        self.page_size = page_size
+        self.cached_pages = cached_pages
+        self.run: RunRecord | None = None
+        self.filter = StepFilter()
+        self.start: datetime | None = None
+        self.end: datetime | None = None
+        self._count = 0
+        self._pages: OrderedDict[int, list[TimelineRow]] = OrderedDict()
+        self._last_number, self._last_page = -1, None
+        self._matches: set[int] = set()
+        #: Pages read from the database since the run was opened (tests and benchmarks count them).
+        self.pages_read = 0
+        self.page_log: list[int] = []
+
+    # -- which run, which steps ---------------------------------------------------------------
+
+    def set_run(self, run: RunRecord | None, where: StepFilter | None = None) -> None:
+        """Show ``run`` (``None``: nothing); reads its span and its count, no rows yet."""
+        self.beginResetModel()
+        self.run = run
+        if where is not None:
+            self.filter = where
+        self._pages.clear()
+        self._last_number, self._last_page = -1, None
+        self._matches = set()
+        self.pages_read = 0
+        self.page_log = []
+        if run is None:
+            self._count, self.start, self.end = 0, None, None
+        else:
+            self._count = count_timeline(self.store, run.id, self.filter)
+            self.start, self.end = run_span(self.store, run)
+        self.endResetModel()
+
+    def set_filter(self, where: StepFilter) -> None:
+        self.set_run(self.run, where)
+
+    def refresh(self, run: RunRecord) -> None:
+        """The same run read again (it may still be running): new steps are appended as rows."""
+        if self.run is None or run.id != self.run.id:
+            self.set_run(run)
+            return
+        self.run = run
+        count = count_timeline(self.store, run.id, self.filter)
+        self.start, self.end = run_span(self.store, run)
+        if count < self._count:
+            self.set_run(run)
+            return
+        if count > self._count:
+            # Steps of a running run arrive in time order: the new ones are the last rows.
+            self._pages.pop(self._count // self.page_size, None)
+            self._last_number, self._last_page = -1, None
+            self.beginInsertRows(QModelIndex(), self._count, count - 1)
+            self._count = count
+            self.endInsertRows()
+            self.grew.emit(count)
+        if self._count:
+            # The scale may have grown: every bar moves.
+            self.dataChanged.emit(self.index(0, WATERFALL_COLUMN), self.index(self._count - 1, WATERFALL_COLUMN),
+                                  [WaterfallRole])
+
+    def set_matches(self, rows: list[int]) -> None:
+        """Highlight these rows (Find)."""
+        old, self._matches = self._matches, set(rows)
+        for row in old ^ self._matches:
+            if 0 <= row < self._count:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1),
+                                      [Qt.ItemDataRole.BackgroundRole, MatchRole])
+
+    @property
+    def span_s(self) -> float:
+        """The length of the run's time axis, in seconds (at least a millisecond)."""
+        if self.start is None or self.end is None:
+            return 0.001
+        return max((self.end - self.start).total_seconds(), 0.001)
+
+    # -- rows -------------------------------------------------------------------------------------
+
+    def row(self, number: int) -> TimelineRow | None:
+        """The row ``number``, reading its page if it is not cached."""
+        if self.run is None or not 0 <= number < self._count:
+            return None
+        page_number = number // self.page_size
+        if page_number == self._last_number and self._last_page is not None:
+            page = self._last_page  # a paint asks each row's cells for several roles in a row
+        else:
+            page = self._page(page_number)
+        offset = number - page_number * self.page_size
+        return page[offset] if offset < len(page) else None
+
+    def _page(self, page_number: int) -> list[TimelineRow]:
+        assert self.run is not None
+        page = self._pages.get(page_number)
+        if page is None:
+            page = timeline_page(self.store, self.run.id, page_number * self.page_size, self.page_size, self.filter)
+            self.pages_read += 1
+            self.page_log.append(page_number)
+            self._pages[page_number] = page
+            while len(self._pages) > self.cached_pages:
+                self._pages.popitem(last=False)
+        else:
+            self._pages.move_to_end(page_number)
+        self._last_number, self._last_page = page_number, page
+        return page
+
+    @property
+    def cached_rows(self) -> int:
+        return sum(len(page) for page in self._pages.values())
+
+    # -- Qt's model interface -------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else self._count
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and \
+                0 <= section < len(COLUMNS):
+            return headings()[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or index.parent().isValid() or not 0 <= index.column() < len(COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return MATCH_BACKGROUND if index.row() in self._matches else None
+        if role == MatchRole:
+            return index.row() in self._matches
+        if role not in _ROLES:
+            return None
+        step = self.row(index.row())
+        if step is None:
+            return None
+        column = COLUMNS[index.column()]
+        if role == StepIdRole:
+            return step.id
+        if role == OutcomeRole:
+            return step.outcome
+        if role == WaterfallRole:
+            return self._waterfall(step)
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            if column == "waterfall":
+                return self._waterfall_text(step) if role == Qt.ItemDataRole.AccessibleTextRole else None
+            return self._text(step, column)
+        if role == Qt.ItemDataRole.ToolTipRole and column in ("details", "waterfall"):
+            return plain_tooltip(self._waterfall_text(step) if column == "waterfall" else cell_text(step.details))
+        if column == "outcome":
+            if role == Qt.ItemDataRole.DecorationRole:
+                return outcome_icon(step.outcome) if step.outcome else None
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return outcome_colour(step.outcome)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in ("round", "duration"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _text(self, step: TimelineRow, column: str) -> str:
+        if column == "time":
+            return format_time(step.started_at)
+        if column == "source":
+            return step_source(step.kind)
+        if column == "kind":
+            return cell_text(step.kind, 40)
+        if column == "round":
+            return str(step.round)
+        if column == "duration":
+            return _("unfinished") if step.unfinished else format_duration(step.duration_ms / 1000)
+        if column == "outcome":
+            return outcome_word(step.outcome)
+        return cell_text(step.details)
+
+    def _waterfall(self, step: TimelineRow) -> tuple[float, float | None, str, float]:
+        """(offset from the run's start, duration or ``None`` if unfinished, outcome, axis length), seconds."""
+        offset = 0.0
+        if step.started_at is not None and self.start is not None:
+            offset = max((step.started_at - self.start).total_seconds(), 0.0)
+        return offset, None if step.unfinished else step.duration_ms / 1000, step.outcome, self.span_s
+
+    def _waterfall_text(self, step: TimelineRow) -> str:
+        offset, duration, _outcome, span = self._waterfall(step)
+        if duration is None:
+            return _("starts at {offset} of {span}; unfinished").format(
+                offset=format_duration(offset), span=format_duration(span))
+        return _("starts at {offset} of {span}, lasts {duration}").format(
+            offset=format_duration(offset), span=format_duration(span), duration=format_duration(duration))
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+
+_ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole,
+          Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.TextAlignmentRole,
+          StepIdRole, OutcomeRole, WaterfallRole}
+
+__all__ = ["COLUMNS", "MatchRole", "OutcomeRole", "PAGE_SIZE", "StepIdRole", "TimelineModel", "WaterfallRole",
+           "step_source"]

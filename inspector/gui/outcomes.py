@@ -1,0 +1,87 @@
+"""The outcome vocabulary of every view: icon, word and colour together (never colour alone).
+
+ok: a check mark in bluish green; failed: a cross in vermillion; cancelled: a circle with a
+bar (⊘) in blue, drawn hatched; no outcome: nothing. Run statuses add running and interrupted.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap
+
+from inspector.i18n import _
+
+OK_COLOUR = QColor("#009E73")
+FAILED_COLOUR = QColor("#D55E00")
+CANCELLED_COLOUR = QColor("#0072B2")
+RUNNING_COLOUR = QColor("#56B4E9")
+INTERRUPTED_COLOUR = QColor("#999999")
+NEUTRAL_COLOUR = QColor("#8A8A8A")
+
+COLOURS = {"ok": OK_COLOUR, "failed": FAILED_COLOUR, "cancelled": CANCELLED_COLOUR,
+           "running": RUNNING_COLOUR, "interrupted": INTERRUPTED_COLOUR}
+
+
+def outcome_word(outcome: str) -> str:
+    """The word for an outcome or run status; ``""`` for no outcome."""
+    return {"ok": _("ok"), "failed": _("failed"), "cancelled": _("cancelled"), "running": _("running"),
+            "interrupted": _("interrupted")}.get(outcome, outcome)
+
+
+def outcome_colour(outcome: str) -> QColor | None:
+    """The colour of an outcome (Okabe–Ito), or ``None`` for no outcome."""
+    return COLOURS.get(outcome)
+
+
+def hatch_brush(colour: QColor) -> QBrush:
+    """Diagonal hatching in ``colour``: what marks cancelled even on a greyscale print."""
+    return QBrush(colour, Qt.BrushStyle.BDiagPattern)
+
+
+@cache
+def outcome_icon(outcome: str) -> QIcon:
+    """The outcome's icon (an empty icon for no outcome)."""
+    colour = outcome_colour(outcome)
+    if colour is None:
+        return QIcon()
+    icon = QIcon()
+    for size in (16, 32):
+        icon.addPixmap(_draw(outcome, colour, size))
+    return icon
+
+
+def _draw(outcome: str, colour: QColor, size: int) -> QPixmap:
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    unit = size / 16
+    pen = QPen(colour, 2.2 * unit, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+    painter.setPen(pen)
+    if outcome == "ok":
+        path = QPainterPath(QPointF(2.5 * unit, 8.5 * unit))
+        path.lineTo(6.5 * unit, 12.5 * unit)
+        path.lineTo(13.5 * unit, 3.5 * unit)
+        painter.drawPath(path)
+    elif outcome == "failed":
+        painter.drawLine(QPointF(3.5 * unit, 3.5 * unit), QPointF(12.5 * unit, 12.5 * unit))
+        painter.drawLine(QPointF(12.5 * unit, 3.5 * unit), QPointF(3.5 * unit, 12.5 * unit))
+    elif outcome == "cancelled":
+        circle = QRectF(2 * unit, 2 * unit, 12 * unit, 12 * unit)
+        painter.setBrush(hatch_brush(colour))
+        painter.drawEllipse(circle)
+        painter.drawLine(QPointF(4.2 * unit, 11.8 * unit), QPointF(11.8 * unit, 4.2 * unit))
+    elif outcome == "running":
+        painter.setBrush(colour)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawEllipse(QRectF(4 * unit, 4 * unit, 8 * unit, 8 * unit))
+    else:  # interrupted: a broken ring
+        painter.drawArc(QRectF(3 * unit, 3 * unit, 10 * unit, 10 * unit), 30 * 16, 300 * 16)
+    painter.end()
+    return pixmap
+
+
+__all__ = ["CANCELLED_COLOUR", "COLOURS", "FAILED_COLOUR", "OK_COLOUR", "hatch_brush", "outcome_colour",
+           "outcome_icon", "outcome_word"]

@@ -1,0 +1,174 @@
+"""The detail of one timeline step: arguments, result, structured content, legs, raw payload.
+
+Everything shown came from a server, a tool, a model or a file: it goes into plain-text widgets,
+bounded by :mod:`inspector.gui.plain_text`. The legs are replayed in the same budget bar as the
+live view; a cancel in flight says that the remote effect is unknown.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QApplication,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.i18n import _, ngettext
+from inspector.store.browse import StepInFull
+
+from .models.runs import format_duration
+from .outcomes import outcome_word
+from .plain_text import cell_text, clip_text, pretty_json, pretty_payload
+from .widgets.budget_bar import BudgetBar
+
+#: A payload larger than this is not parsed for its parts (the raw tab still shows its start).
+MAX_PARSED_CHARS = 2_000_000
+
+
+def _text_view(name: str) -> QPlainTextEdit:
+    view = QPlainTextEdit()
+    view.setReadOnly(True)
+    view.setAccessibleName(name)
+    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+    return view
+
+
+class StepDetail(QWidget):
+    """Shows one :class:`StepInFull` (or a hint when no step is selected)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.step: StepInFull | None = None
+        self.heading = QLabel(_("Select a step to see its detail."))
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        self.heading.setWordWrap(True)
+        font = self.heading.font()
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.heading.setAccessibleName(_("Step"))
+        self.summary = QLabel()
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary.setWordWrap(True)
+        self.summary.setAccessibleName(_("Step summary"))
+        self.remote_effect = QLabel(_("The request had already been sent when it was cancelled: whether the "
+                                      "server acted on it is unknown. Check on the server before you retry."))
+        self.remote_effect.setTextFormat(Qt.TextFormat.PlainText)
+        self.remote_effect.setWordWrap(True)
+        self.remote_effect.setStyleSheet("QLabel { background: #E5F1F8; border-left: 4px solid #0072B2;"
+                                         " padding: 4px; }")
+        self.remote_effect.setAccessibleName(_("Remote effect unknown"))
+        self.bar = BudgetBar()
+        self.bar.setAccessibleName(_("Legs of the step"))
+        self.arguments = _text_view(_("Arguments"))
+        self.result = _text_view(_("Result"))
+        self.structured = _text_view(_("Structured content"))
+        self.payload = _text_view(_("Raw payload"))
+        self.tabs = QTabWidget()
+        self.tabs.setAccessibleName(_("Step detail"))
+        self.tabs.addTab(self.result, _("Result"))
+        self.tabs.addTab(self.arguments, _("Arguments"))
+        self.tabs.addTab(self.structured, _("Structured"))
+        self.tabs.addTab(self.payload, _("Payload"))
+        self.copy_result = QPushButton(_("Copy result"))
+        self.copy_result.setAccessibleName(_("Copy the result text"))
+        self.copy_result.clicked.connect(lambda: self._copy(self._result_text))
+        self.copy_payload = QPushButton(_("Copy payload"))
+        self.copy_payload.setAccessibleName(_("Copy the raw payload as JSON"))
+        self.copy_payload.clicked.connect(lambda: self._copy(self._payload_text))
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.copy_result)
+        buttons.addWidget(self.copy_payload)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.remote_effect)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.tabs, 1)
+        layout.addLayout(buttons)
+        self._result_text = ""
+        self._payload_text = ""
+        self.show_step(None)
+
+    def show_step(self, step: StepInFull | None) -> None:
+        self.step = step
+        has_step = step is not None
+        for widget in (self.tabs, self.copy_result, self.copy_payload):
+            widget.setEnabled(has_step)
+        if step is None:
+            self.heading.setText(_("Select a step to see its detail."))
+            self.summary.setText("")
+            self.remote_effect.hide()
+            self.bar.hide()
+            for view in (self.arguments, self.result, self.structured, self.payload):
+                view.setPlainText("")
+            self._result_text = self._payload_text = ""
+            return
+        row = step.row
+        payload: Any = None
+        if len(step.payload_text) <= MAX_PARSED_CHARS:
+            try:
+                payload = json.loads(step.payload_text)
+            except (ValueError, RecursionError):
+                payload = None
+        payload = payload if isinstance(payload, dict) else {}
+        name = payload.get("toolName") if isinstance(payload.get("toolName"), str) else ""
+        self.heading.setText(_("Step {sequence}: {kind} {name}").format(
+            sequence=row.sequence, kind=cell_text(row.kind, 40), name=cell_text(name, 120)).strip())
+        parts = [_("round {round}").format(round=row.round),
+                 _("unfinished") if row.unfinished else format_duration(row.duration_ms / 1000)]
+        if row.outcome:
+            parts.append(outcome_word(row.outcome))
+        if row.legs:
+            parts.append(ngettext("{count} leg", "{count} legs", row.legs).format(count=row.legs))
+        self.summary.setText(" · ".join(parts))
+        self.remote_effect.setVisible(row.outcome == "cancelled" and row.cancelled_in_flight is True)
+        if step.legs:
+            budget = max((leg.granted_s or 0 for leg in step.legs[:1]), default=0) or \
+                sum((leg.elapsed_ms or 0) for leg in step.legs) / 1000 or 1.0
+            self.bar.show_legs(list(step.legs), float(budget), row.outcome or "ok")
+            self.bar.show()
+        else:
+            self.bar.hide()
+        # Result and arguments come cut by SQL: a payload of megabytes is never parsed for them.
+        if step.arguments_json is None:
+            self.arguments.setPlainText(_("This step has no arguments."))
+        else:
+            self.arguments.setPlainText(pretty_payload(step.arguments_json))
+        result = step.result_text
+        self._result_text = clip_text(result) if result else ""
+        if step.result_length > len(result) and result:
+            self._result_text += "\n" + _("… (cut: the text has {count} characters)").format(
+                count=f"{step.result_length:,}")
+        self.result.setPlainText(self._result_text or _("This step has no result text."))
+        structured = {key: payload[key] for key in ("toolArtifacts", "requestedToolCalls", "droppedSources",
+                                                    "writeTargetTable", "writeTargetUid", "raw", "contextBudget")
+                      if payload.get(key) is not None}
+        self.structured.setPlainText(pretty_json(structured) if structured else
+                                     _("This step has no structured content."))
+        if payload:
+            # The legs live in their own table; the raw payload shows the step as a trace holds it.
+            whole = dict(payload)
+            if step.legs:
+                whole["legs"] = [leg.to_dict() for leg in step.legs]
+            self._payload_text = pretty_json(whole)
+        else:
+            self._payload_text = pretty_payload(step.payload_text)
+        self.payload.setPlainText(self._payload_text)
+
+    @staticmethod
+    def _copy(text: str) -> None:
+        QApplication.clipboard().setText(text)
+
+
+__all__ = ["StepDetail"]

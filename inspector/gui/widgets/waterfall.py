@@ -1,0 +1,83 @@
+"""The waterfall column: each step's span on the run's time axis, painted from model data.
+
+The model gives (offset, duration or None, outcome, axis length) in seconds for a row; the
+delegate scales it to the cell. Outcomes keep their vocabulary: ok and failed solid in their
+colours, cancelled hatched in blue, no outcome grey. An unfinished step (no end) is a start
+mark with an open, dashed tail: it is not stretched to now.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from ..models.timeline import WaterfallRole
+from ..outcomes import NEUTRAL_COLOUR, hatch_brush, outcome_colour
+
+MIN_BAR_PX = 2.0
+UNFINISHED_TAIL_PX = 18.0
+
+
+def bar_extent(offset_s: float, duration_s: float | None, span_s: float, width: float) -> tuple[float, float]:
+    """Where a step's bar starts in a cell of ``width`` pixels, and how wide it is."""
+    span = max(span_s, 1e-9)
+    x = min(max(offset_s / span, 0.0), 1.0) * width
+    if duration_s is None:
+        return x, 0.0
+    return x, max(min(duration_s / span * width, width - x), MIN_BAR_PX)
+
+
+class WaterfallDelegate(QStyledItemDelegate):
+    """Paints the waterfall cell of a :class:`~inspector.gui.models.timeline.TimelineModel` row."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        # The item's background first (selection, Find highlight), without any text.
+        style_option = QStyleOptionViewItem(option)
+        self.initStyleOption(style_option, index)
+        style_option.text = ""
+        widget = option.widget
+        style = widget.style() if widget is not None else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, style_option, painter, widget)
+        value = index.data(WaterfallRole)
+        if not value:
+            return
+        offset, duration, outcome, span = value
+        cell = QRectF(option.rect).adjusted(4, 4, -4, -4)
+        if cell.width() <= 2 or cell.height() <= 2:
+            return
+        x, width = bar_extent(offset, duration, span, cell.width())
+        colour = outcome_colour(outcome) or NEUTRAL_COLOUR
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        if duration is None:
+            self._unfinished(painter, cell, cell.left() + x, colour)
+        else:
+            bar = QRectF(cell.left() + x, cell.top(), width, cell.height())
+            if outcome == "cancelled":
+                painter.fillRect(bar, QColor(colour.red(), colour.green(), colour.blue(), 60))
+                painter.fillRect(bar, hatch_brush(colour))
+                painter.setPen(QPen(colour, 1))
+                painter.drawRect(bar.adjusted(0, 0, -1, -1))
+            else:
+                painter.fillRect(bar, colour)
+        painter.restore()
+
+    @staticmethod
+    def _unfinished(painter: QPainter, cell: QRectF, x: float, colour: QColor) -> None:
+        middle = cell.center().y()
+        painter.setPen(QPen(colour, 2))
+        painter.drawLine(QPointF(x, cell.top()), QPointF(x, cell.bottom()))
+        pen = QPen(colour, 1, Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        end = min(x + UNFINISHED_TAIL_PX, cell.right())
+        painter.drawLine(QPointF(x, middle), QPointF(end, middle))
+        painter.drawLine(QPointF(end - 4, middle - 3), QPointF(end, middle))
+        painter.drawLine(QPointF(end - 4, middle + 3), QPointF(end, middle))
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:  # noqa: N802
+        return QSize(220, 18)
+
+
+__all__ = ["WaterfallDelegate", "bar_extent"]

@@ -1,0 +1,360 @@
+"""Reading the run database for a viewer: run lists with filters and sort orders, a run's
+timeline one page at a time (light rows, never whole payloads), one step in full, finding
+steps, and deleting runs.
+
+The timeline rows are built in SQL: each payload is cut down to the few clipped fields a row
+shows, so a hostile payload (megabytes of text, deep nesting) never reaches Python whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from inspector.runs import Leg, step_details
+from inspector.runs.times import from_stored_time
+
+from .errors import UnknownRunError
+from .run_store import RunRecord, RunStore
+
+#: What the detail of one step reads of its result and arguments (SQL cuts them, not Python).
+DETAIL_TEXT_CHARS = 200_000
+#: What a timeline row keeps of a long text field before ``step_details`` shortens it.
+ROW_TEXT_CHARS = 400
+
+#: The orders a run list can be sorted by: a key, then the SQL that sorts by it.
+RUN_ORDERS = {
+    "id": "runs.id",
+    "started": "runs.started_at",
+    "title": "runs.title COLLATE NOCASE",
+    "status": "runs.status",
+    "source": "runs.source",
+    "server": "COALESCE(runs.server, '')",
+    "steps": "(SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id)",
+    "duration": "(julianday(runs.finished_at) - julianday(runs.started_at))",
+}
+
+
+@dataclass(frozen=True)
+class RunFilter:
+    """Which runs a list shows: statuses (any of), server, source and a text in the title,
+    server or origin. Empty means no restriction."""
+
+    statuses: tuple[str, ...] = ()
+    server: str | None = None
+    source: str | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class StepFilter:
+    """Which steps a timeline shows: outcomes (any of; ``""`` is no outcome) and kinds."""
+
+    outcomes: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TimelineRow:
+    """One step as a timeline row: no payload, only what the row shows."""
+
+    id: int
+    sequence: int
+    started_at: datetime | None
+    kind: str
+    round: int
+    duration_ms: float
+    outcome: str
+    details: str
+    unfinished: bool
+    cancelled_in_flight: bool | None
+    legs: int
+
+
+@dataclass(frozen=True)
+class StepInFull:
+    """One step as stored: its row, the raw payload text and its legs."""
+
+    row: TimelineRow
+    run_id: int
+    payload_text: str
+    legs: tuple[Leg, ...]
+    #: The result (or, for a step without one, the content) cut to DETAIL_TEXT_CHARS, and its full length.
+    result_text: str = ""
+    result_length: int = 0
+    #: The arguments as JSON text (cut to DETAIL_TEXT_CHARS), or None when the step has none.
+    arguments_json: str | None = None
+
+
+def list_runs(store: RunStore, where: RunFilter = RunFilter(), order: str = "started",
+              descending: bool = True, limit: int | None = None, offset: int = 0) -> list[RunRecord]:
+    """The runs ``where`` selects, with their step counts, in ``order`` (newest first by default);
+    ``limit`` runs from ``offset`` on."""
+    clauses, params = _run_clauses(where)
+    sql = ("SELECT runs.id, uid, title, source, server, status, started_at, finished_at, origin,"
+           " (SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id) AS step_count FROM runs")
+    if clauses:
+        sql += " WHERE " + " AND ".join(clauses)
+    direction = "DESC" if descending else "ASC"
+    sql += f" ORDER BY {RUN_ORDERS[order]} {direction}, runs.id {direction}"
+    if limit is not None or offset:
+        sql += " LIMIT ? OFFSET ?"
+        params.extend([-1 if limit is None else limit, offset])
+    return [RunRecord(id=row[0], uid=row[1], title=row[2], source=row[3], server=row[4], status=row[5],
+                      started_at=from_stored_time(row[6]), finished_at=from_stored_time(row[7]),
+                      origin=row[8], step_count=row[9])
+            for row in store.db.conn.execute(sql, params)]
+
+
+def run_ids(store: RunStore, where: RunFilter = RunFilter()) -> list[int]:
+    """The ids of every run ``where`` selects, newest first (for an export of the listed runs)."""
+    clauses, params = _run_clauses(where)
+    sql = "SELECT id FROM runs" + (" WHERE " + " AND ".join(clauses) if clauses else "")
+    return [row[0] for row in store.db.conn.execute(sql + " ORDER BY started_at DESC, id DESC", params)]
+
+
+def run_position(store: RunStore, run_id: int, where: RunFilter = RunFilter(), order: str = "started",
+                 descending: bool = True) -> int | None:
+    """Where a run stands in the list ``where`` and ``order`` make (0 is the first), or ``None``
+    when the filter leaves it out."""
+    clauses, params = _run_clauses(where)
+    direction = "DESC" if descending else "ASC"
+    sql = (f"SELECT position FROM (SELECT runs.id AS run_id, row_number() OVER (ORDER BY {RUN_ORDERS[order]}"
+           f" {direction}, runs.id {direction}) - 1 AS position"
+           " FROM runs" + (" WHERE " + " AND ".join(clauses) if clauses else "") + ") WHERE run_id = ?")
+    row = store.db.conn.execute(sql, (*params, run_id)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    if where.statuses:
+        clauses.append(f"status IN ({','.join('?' * len(where.statuses))})")
+        params.extend(where.statuses)
+    if where.server:
+        clauses.append("server = ?")
+        params.append(where.server)
+    if where.source:
+        clauses.append("source = ?")
+        params.append(where.source)
+    if where.text.strip():
+        pattern = "%" + where.text.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        clauses.append("(title LIKE ? ESCAPE '\\' OR COALESCE(server, '') LIKE ? ESCAPE '\\'"
+                       " OR COALESCE(origin, '') LIKE ? ESCAPE '\\')")
+        params.extend([pattern] * 3)
+    return clauses, params
+
+
+def servers_with_runs(store: RunStore) -> list[str]:
+    """Every server some run was made against, in order."""
+    return [row[0] for row in store.db.conn.execute(
+        "SELECT DISTINCT server FROM runs WHERE server IS NOT NULL AND server != '' ORDER BY server")]
+
+
+def data_version(store: RunStore) -> int:
+    """A number that changes whenever another connection commits to the database (cheap to ask)."""
+    return int(store.db.conn.execute("PRAGMA data_version").fetchone()[0])
+
+
+def run_span(store: RunStore, run: RunRecord) -> tuple[datetime | None, datetime | None]:
+    """Where a run's time axis starts and ends, from the run and its first and last steps only.
+
+    A run without a finish time (still running, interrupted) ends where its last step ends."""
+    conn = store.db.conn
+    first = conn.execute("SELECT started_at FROM steps WHERE run_id = ? AND started_at != ''"
+                         " ORDER BY started_at, sequence LIMIT 1", (run.id,)).fetchone()
+    start = run.started_at
+    if first is not None:
+        first_at = from_stored_time(first[0])
+        if start is None or (first_at is not None and first_at < start):
+            start = first_at
+    end = run.finished_at
+    # The last few steps by start: one of them ends last (steps of one run rarely overlap much).
+    for stamp, duration in conn.execute("SELECT started_at, duration_ms FROM steps WHERE run_id = ?"
+                                        " AND started_at != '' ORDER BY started_at DESC, sequence DESC LIMIT 16",
+                                        (run.id,)):
+        moment = from_stored_time(stamp)
+        if moment is not None:
+            step_end = moment + timedelta(milliseconds=float(duration or 0))
+            if end is None or step_end > end:
+                end = step_end
+    return start, end
+
+
+def _step_clauses(run_id: int, where: StepFilter) -> tuple[str, list[Any]]:
+    clauses, params = ["run_id = ?"], [run_id]
+    if where.outcomes:
+        clauses.append(f"outcome IN ({','.join('?' * len(where.outcomes))})")
+        params.extend(where.outcomes)
+    if where.kinds:
+        clauses.append(f"kind IN ({','.join('?' * len(where.kinds))})")
+        params.extend(where.kinds)
+    return " AND ".join(clauses), params
+
+
+def count_timeline(store: RunStore, run_id: int, where: StepFilter = StepFilter()) -> int:
+    """How many steps of the run ``where`` selects."""
+    clause, params = _step_clauses(run_id, where)
+    return int(store.db.conn.execute(f"SELECT COUNT(*) FROM steps WHERE {clause}", params).fetchone()[0])
+
+
+_ROW_COLUMNS = f"""
+    id, sequence, started_at, kind, round, duration_ms, outcome,
+    substr(json_extract(p, '$.toolName'), 1, {ROW_TEXT_CHARS}),
+    json_extract(p, '$.cancelledInFlight'),
+    substr(json_extract(p, '$.toolResult'), 1, {ROW_TEXT_CHARS}),
+    substr(json_extract(p, '$.writeTargetTable'), 1, {ROW_TEXT_CHARS}),
+    json_extract(p, '$.writeTargetUid'),
+    substr(json_extract(p, '$.content'), 1, {ROW_TEXT_CHARS}),
+    CASE json_type(p, '$.requestedToolCalls') WHEN 'array'
+        THEN json_array_length(p, '$.requestedToolCalls') END,
+    substr(json_extract(p, '$.finishReason'), 1, {ROW_TEXT_CHARS}),
+    CASE json_type(p, '$.droppedSources') WHEN 'array'
+        THEN json_array_length(p, '$.droppedSources') END,
+    json_extract(p, '$.raw.otlp.unfinished'),
+    (SELECT COUNT(*) FROM legs WHERE legs.step_id = steps.id)
+"""
+
+
+#: The steps with ``p``: the payload, or ``{}`` where SQLite cannot read it (e.g. nested deeper than its
+#: JSON parser goes): one hostile step must not fail the query of its whole page.
+_STEPS_WITH_P = ("(SELECT id, run_id, sequence, started_at, kind, round, duration_ms, outcome, payload,"
+                 " CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p FROM steps WHERE {clause}) AS steps")
+
+
+def timeline_page(store: RunStore, run_id: int, offset: int, limit: int,
+                  where: StepFilter = StepFilter()) -> list[TimelineRow]:
+    """Rows ``offset`` to ``offset + limit`` of the run's timeline (by time, then sequence)."""
+    clause, params = _step_clauses(run_id, where)
+    rows = store.db.conn.execute(
+        f"SELECT {_ROW_COLUMNS} FROM {_STEPS_WITH_P.format(clause=clause)} ORDER BY started_at, sequence"
+        " LIMIT ? OFFSET ?",
+        (*params, limit, offset)).fetchall()
+    return [_timeline_row(row) for row in rows]
+
+
+def _stored_time(text: str | None) -> datetime | None:
+    """A stored time (fixed-width ISO 8601 in UTC) read fast: a page holds hundreds of them."""
+    if not text:
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return from_stored_time(text)
+
+
+def _timeline_row(row: Sequence[Any]) -> TimelineRow:
+    (step_id, sequence, started_at, kind, round_, duration, outcome, tool_name, in_flight, result, table,
+     uid, content, calls, finish, dropped, unfinished, legs) = row
+    # The few fields step_details reads, rebuilt from the clipped columns.
+    payload: dict[str, Any] = {"kind": kind}
+    for key, value in (("toolName", tool_name), ("toolResult", result), ("writeTargetTable", table),
+                       ("content", content), ("finishReason", finish)):
+        if isinstance(value, str):
+            payload[key] = value
+    if isinstance(uid, int):
+        payload["writeTargetUid"] = uid
+    if outcome:
+        payload["toolIsError"] = outcome != "ok"
+        payload["toolOutcome"] = outcome
+    if in_flight is not None and outcome == "cancelled":
+        payload["cancelledInFlight"] = bool(in_flight)
+    if isinstance(calls, int):
+        payload["requestedToolCalls"] = [None] * min(calls, 10_000)
+    if isinstance(dropped, int):
+        payload["droppedSources"] = [None] * min(dropped, 10_000)
+    return TimelineRow(id=step_id, sequence=sequence, started_at=_stored_time(started_at), kind=kind,
+                       round=round_, duration_ms=float(duration), outcome=outcome or "",
+                       details=step_details(payload), unfinished=bool(unfinished),
+                       cancelled_in_flight=None if in_flight is None or outcome != "cancelled" else bool(in_flight),
+                       legs=legs)
+
+
+def step_in_full(store: RunStore, step_id: int) -> StepInFull:
+    """One step: its row, its payload as stored (text) and its legs."""
+    conn = store.db.conn
+    row = conn.execute(
+        f"SELECT {_ROW_COLUMNS}, run_id, payload,"
+        f" substr(COALESCE(json_extract(p, '$.toolResult'), json_extract(p, '$.content')), 1, {DETAIL_TEXT_CHARS}),"
+        " length(COALESCE(json_extract(p, '$.toolResult'), json_extract(p, '$.content'))),"
+        f" CASE WHEN json_type(p, '$.toolArguments') IS NOT NULL AND json_type(p, '$.toolArguments') != 'null'"
+        f" THEN substr(json_extract(p, '$.toolArguments'), 1, {DETAIL_TEXT_CHARS}) END"
+        f" FROM {_STEPS_WITH_P.format(clause='id = ?')}", (step_id,)).fetchone()
+    if row is None:  # deleted meanwhile
+        raise UnknownRunError(f"There is no step {step_id}.")
+    legs = []
+    for method, granted, elapsed, status, outcome in conn.execute(
+            "SELECT method, granted_s, elapsed_ms, http_status, outcome FROM legs WHERE step_id = ?"
+            " ORDER BY position", (step_id,)):
+        try:
+            legs.append(Leg(method, granted, elapsed, status, outcome))
+        except ValueError:
+            continue  # a damaged leg is left out of the replay; the payload still shows
+    result, length, arguments = row[-3:]
+    return StepInFull(_timeline_row(row[:-5]), row[-5], row[-4], tuple(legs),
+                      result if isinstance(result, str) else "", length if isinstance(length, int) else 0,
+                      arguments if isinstance(arguments, str) else None)
+
+
+def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
+                     limit: int = 10_000) -> list[int]:
+    """The row numbers (in the filtered timeline) of steps whose details, arguments or result
+    contain ``text`` (case-insensitive), in order; at most ``limit`` of them."""
+    needle = text.strip().lower()
+    if not needle:
+        return []
+    clause, params = _step_clauses(run_id, where)
+    sql = f"""
+        SELECT position FROM (
+            SELECT row_number() OVER (ORDER BY started_at, sequence) - 1 AS position,
+                   CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p
+            FROM steps WHERE {clause})
+        WHERE instr(lower(COALESCE(json_extract(p, '$.toolName'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.toolResult'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.content'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.toolArguments'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.finishReason'), '')), ?) > 0
+        ORDER BY position LIMIT ?"""
+    return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * 5), limit))]
+
+
+def delete_runs(store: RunStore, run_ids: Sequence[int]) -> int:
+    """Delete runs with their steps and legs, in one transaction; return how many were deleted.
+
+    A run that is still ``running`` and owned by a live process is kept: its writer would
+    recreate half of it."""
+    ids = list(dict.fromkeys(run_ids))
+    if not ids:
+        return 0
+    store.mark_interrupted_runs()
+    deleted = 0
+    with store.transaction():
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            # Legs and steps by their indexes first: the cascade would look them up one by one.
+            store.db.conn.execute(f"DELETE FROM legs WHERE step_id IN (SELECT id FROM steps WHERE run_id IN"
+                                  f" (SELECT id FROM runs WHERE id IN ({marks}) AND status != 'running'))", chunk)
+            store.db.conn.execute(f"DELETE FROM steps WHERE run_id IN (SELECT id FROM runs WHERE id IN ({marks})"
+                                  " AND status != 'running')", chunk)
+            deleted += store.db.conn.execute(f"DELETE FROM runs WHERE id IN ({marks}) AND status != 'running'",
+                                             chunk).rowcount
+    return deleted
+
+
+def payload_json(text: str) -> Any:
+    """The payload text parsed, or ``None`` when it cannot be (too deep to parse, not JSON)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+__all__ = ["RUN_ORDERS", "RunFilter", "StepFilter", "StepInFull", "TimelineRow", "count_timeline", "data_version",
+           "delete_runs", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position", "run_span",
+           "servers_with_runs",
+           "step_in_full", "timeline_page"]

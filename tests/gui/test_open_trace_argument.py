@@ -1,0 +1,52 @@
+"""``run-inspector FILE``: the window opens, imports the file in a worker and selects its run."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from inspector.cli import main
+from inspector.cli.app import file_to_open
+from inspector.gui.main_window import MainWindow
+from inspector.store import RunStore
+from inspector.transfer import export
+from tests.support.sample_runs import mixed_run
+
+
+def test_the_file_argument_is_told_from_commands() -> None:
+    assert file_to_open(["runs", "list"]) == (None, ["runs", "list"])
+    assert file_to_open(["--db", "x.db", "trace.json"]) == ("trace.json", ["--db", "x.db"])
+    assert file_to_open(["trace.json"]) == ("trace.json", [])
+    assert file_to_open(["--help"]) == (None, ["--help"])
+
+
+def test_a_missing_file_is_one_sentence_and_exit_2(capsys, tmp_path) -> None:
+    assert main([str(tmp_path / "nope.json")]) == 2
+    error = capsys.readouterr().err
+    assert "There is no file" in error and "nope.json" in error and error.count("\n") == 1
+    assert main(["frobnicate"]) == 2  # not a file name: a mistyped command
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_run_inspector_file_opens_the_window_with_the_imported_run_selected(qtbot, tmp_path) -> None:
+    with RunStore.open(tmp_path / "source.db") as source:
+        run_id = mixed_run(source)
+        uid = source.get_run(run_id).uid
+        export(source, [run_id], None, tmp_path / "sent-by-support.json", "trace")
+    app = QApplication.instance()
+    seen = {}
+
+    def close_when_imported() -> None:
+        windows = [w for w in app.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+        run = windows[0].runs_tab.current_run() if windows else None
+        if run is not None:
+            seen["uid"], seen["tab"] = run.uid, windows[0].tabs.currentWidget() is windows[0].runs_tab
+            seen["rows"] = windows[0].runs_tab.timeline.rowCount()
+            windows[0].close()
+        else:
+            QTimer.singleShot(50, close_when_imported)
+
+    QTimer.singleShot(50, close_when_imported)
+    status = main(["--db", str(tmp_path / "mine.db"), str(tmp_path / "sent-by-support.json")])
+    assert status == 0
+    assert seen == {"uid": uid, "tab": True, "rows": 6}

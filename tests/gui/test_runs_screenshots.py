@@ -1,0 +1,112 @@
+"""Screenshots of the Runs tab (tests/gui/screenshots/, git-ignored): a run of mixed outcomes with
+its cancelled step's detail, and an imported OTLP trace. Each checks the state it shows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
+
+from inspector.gui.models.timeline import COLUMNS, OUTCOME_COLUMN, OutcomeRole
+from inspector.store import RunStore, resolve_db_path
+from tests.gui.test_screenshots import save
+from tests.support.sample_runs import mixed_run
+
+
+def runs_window(make_window):
+    window = make_window(wait_tools=False)
+    window.resize(1400, 860)
+    window.main.setSizes([220, 1180])
+    window.tabs.setCurrentWidget(window.runs_tab)
+    window.runs_tab.split.setSizes([160, 640])
+    QApplication.processEvents()  # the resize reaches the tab
+    assert window.runs_tab.lower.orientation() == Qt.Orientation.Vertical  # not wide: the detail below
+    return window
+
+
+def test_screenshot_mixed_outcomes_and_the_cancelled_step(qtbot, make_window) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        older = store.start_run("tools/call echo", "live", "http://127.0.0.1:8765/mcp")
+        store.finish_run(older, "ok")
+        run_id = mixed_run(store, "scenario user-cancels <img src=x>")
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    assert tab.select_runs([run_id])
+    cancelled = next(row for row in range(tab.timeline.rowCount())
+                     if tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole) == "cancelled")
+    tab.select_step(cancelled)
+    assert tab.detail.remote_effect.isVisibleTo(tab) and not tab.detail.bar.isHidden()
+    assert "hang" in tab.detail.heading.text()
+    path = save(window, "runs-mixed-cancelled", grey=True)
+    assert QImage(str(path)).width() >= 1400
+
+
+TRACE = "5b8efff798038103d269b633813fc60c"
+OTLP = {"resourceSpans": [{"resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "agent"}}]},
+    "scopeSpans": [{"scope": {"name": "someone-elses-agent"}, "spans": [
+        {"traceId": TRACE, "spanId": "eee19b7ec3c1b174", "name": "invoke_agent",
+         "kind": 1, "startTimeUnixNano": "1764580443000000000", "endTimeUnixNano": "1764580449000000000",
+         "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "invoke_agent"}}]},
+        {"traceId": TRACE, "spanId": "eee19b7ec3c1b175", "parentSpanId": "eee19b7ec3c1b174",
+         "name": "chat gpt-4o", "kind": 3, "startTimeUnixNano": "1764580443100000000",
+         "endTimeUnixNano": "1764580443900000000",
+         "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+                        {"key": "gen_ai.request.model", "value": {"stringValue": "gpt-4o"}}]},
+        {"traceId": TRACE, "spanId": "eee19b7ec3c1b176", "parentSpanId": "eee19b7ec3c1b174",
+         "name": "execute_tool get_weather", "kind": 1, "startTimeUnixNano": "1764580444000000000",
+         "endTimeUnixNano": "1764580444600000000",
+         "attributes": [{"key": "gen_ai.tool.name", "value": {"stringValue": "get_weather"}},
+                        {"key": "gen_ai.tool.call.result", "value": {"stringValue": "12 °C, rain"}}]},
+        {"traceId": TRACE, "spanId": "eee19b7ec3c1b177", "parentSpanId": "eee19b7ec3c1b174",
+         "name": "execute_tool book_table", "kind": 1, "startTimeUnixNano": "1764580444700000000",
+         "endTimeUnixNano": "1764580446000000000", "status": {"code": 2, "message": "the restaurant said no"},
+         "attributes": [{"key": "gen_ai.tool.name", "value": {"stringValue": "book_table"}}]},
+        {"traceId": TRACE, "spanId": "eee19b7ec3c1b178", "parentSpanId": "eee19b7ec3c1b174",
+         "name": "execute_tool send_sms", "kind": 1, "startTimeUnixNano": "1764580446100000000",
+         "endTimeUnixNano": "1764580448000000000",
+         "attributes": [{"key": "gen_ai.tool.name", "value": {"stringValue": "send_sms"}},
+                        {"key": "error.type", "value": {"stringValue": "cancelled"}}]},
+        {"traceId": TRACE, "spanId": "eee19b7ec3c1b179", "parentSpanId": "eee19b7ec3c1b174",
+         "name": "execute_tool slow_lookup", "kind": 1, "startTimeUnixNano": "1764580448200000000",
+         "attributes": [{"key": "gen_ai.tool.name", "value": {"stringValue": "slow_lookup"}}]}]}]}]}
+
+
+def write_otlp(path: Path) -> Path:
+    path.write_text(json.dumps(OTLP), encoding="utf-8")
+    return path
+
+
+def test_screenshot_an_imported_otlp_trace(qtbot, make_window, tmp_path) -> None:
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as ended:
+        window.open_trace(write_otlp(tmp_path / "someone-elses-agent.otlp.json"))
+    assert ended.args[1] == "ok", ended.args
+    run = tab.current_run()
+    assert run is not None and run.source == "imported"
+    outcomes = [tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole) for row in range(tab.timeline.rowCount())]
+    assert {"ok", "failed", "cancelled", ""} <= set(outcomes)
+    durations = [tab.timeline.index(row, COLUMNS.index("duration")).data() for row in range(tab.timeline.rowCount())]
+    assert "unfinished" in durations
+    tab.select_step(outcomes.index("cancelled"))
+    assert save(window, "runs-imported-otlp").exists()
+
+
+def test_screenshot_the_runs_tab_at_the_default_size(qtbot, make_window) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = make_window(wait_tools=False)
+    window.tabs.setCurrentWidget(window.runs_tab)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    tab.select_runs([run_id])
+    tab.select_step(4)
+    QApplication.processEvents()
+    details = tab.timeline_view.columnWidth(COLUMNS.index("details"))
+    assert tab.lower.orientation() == Qt.Orientation.Vertical  # narrow: the detail under the timeline
+    assert details >= 150, f"the details column is {details} px wide at the default size"
+    assert save(window, "runs-default-size").exists()

@@ -1,0 +1,430 @@
+"""The Runs tab in the window: live runs, scenario runs, drops and imports, export, delete, Find,
+hostile payloads. Real servers on 127.0.0.1, a real SQLite file, real widgets offscreen."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
+
+from inspector.gui.models.timeline import COLUMNS, OUTCOME_COLUMN, MatchRole, OutcomeRole
+from inspector.mcp import ServerEndpoint
+from inspector.store import RunStore, resolve_db_path
+from inspector.transfer import export, import_trace
+from tests.support.sample_runs import T0, big_run, mixed_run
+
+
+def database_bytes(path: Path) -> dict[str, bytes]:
+    """The database file and its write-ahead log, as bytes (what 'unchanged' means)."""
+    return {suffix: Path(f"{path}{suffix}").read_bytes() for suffix in ("", "-wal")
+            if Path(f"{path}{suffix}").exists()}
+
+
+def runs_window(make_window):
+    window = make_window(wait_tools=False)
+    window.tabs.setCurrentWidget(window.runs_tab)
+    return window
+
+
+def drop(window, *paths: Path) -> None:
+    """Drag files onto the window and drop them. Qt delivers drop events only inside a real drag
+    session (none offscreen), so the events go to the window's drop filter as Qt would hand them."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path)) for path in paths])
+    drop_filter = window.runs_tab._drop_filter
+    enter = QDragEnterEvent(QPoint(200, 200), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    assert drop_filter.eventFilter(window, enter) and enter.isAccepted()
+    event = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    assert drop_filter.eventFilter(window, event) and event.isAccepted()
+    assert window.acceptDrops()
+
+
+def trace_file(tmp_path: Path, name: str = "mixed.trace.json", steps: int | None = None,
+               file_format: str = "trace") -> tuple[Path, list[str]]:
+    """A trace written by export from a database of its own; returns the file and its run uids."""
+    with RunStore.open(tmp_path / f"source-{name}.db") as source:
+        run_id = mixed_run(source) if steps is None else big_run(source, steps)
+        export(source, [run_id], None, tmp_path / name, file_format)
+        return tmp_path / name, [source.get_run(run_id).uid]
+
+
+def outcomes_of(tab) -> list[str]:
+    return [tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole) for row in range(tab.timeline.rowCount())]
+
+
+def test_a_live_run_from_the_workbench_appears_and_updates(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    tab = window.runs_tab
+
+    def hang_row():
+        return next((row for row in range(tab.runs.rowCount()) if tab.runs.run(row).title == "tools/call hang"), None)
+
+    assert window.tools.select_tool("hang")
+    task = window.run_current_tool()
+    qtbot.waitUntil(lambda: hang_row() is not None and tab.runs.run(hang_row()).status == "running", timeout=10000)
+    assert hang_row() == 0  # newest first
+    assert tab.runs.index(0, 3).data() == "running"
+    assert demo_server.state.hang_started.wait(10)
+    task.cancel()
+    qtbot.waitUntil(lambda: tab.runs.run(hang_row()).status == "cancelled", timeout=10000)
+    assert tab.runs.index(hang_row(), 3).data() == "cancelled" and tab.runs.run(hang_row()).step_count == 1
+    assert tab.select_runs([tab.runs.run(hang_row()).id])
+    assert outcomes_of(tab) == ["cancelled"]
+
+
+def test_a_scenario_run_shows_its_cancelled_step_in_flight(qtbot, make_window, demo_server) -> None:
+    from inspector.agent import AgentRun, ScriptedModel, StoreSink, shipped_scenarios
+
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    scenario = shipped_scenarios()["user-cancels"]
+    ended = threading.Event()
+
+    def play() -> None:  # the scenario on a thread of its own, writing through its own connection
+        with RunStore.open(resolve_db_path()) as store:
+            agent = AgentRun(ScriptedModel(scenario), ServerEndpoint(demo_server.url), scenario.prompt,
+                             title=f"scenario {scenario.name}", sink=StoreSink(store, "scenario"),
+                             max_rounds=scenario.max_rounds, budget_s=scenario.budget_s,
+                             cancel_after_s=scenario.cancel_after_s)
+            asyncio.run(agent.run())
+        ended.set()
+
+    thread = threading.Thread(target=play)
+    thread.start()
+    try:
+        # While the call hangs the run is listed as running, with the steps recorded so far.
+        qtbot.waitUntil(lambda: tab.runs.rowCount() == 1 and tab.runs.run(0).status == "running"
+                        and (tab.runs.run(0).step_count or 0) >= 2, timeout=15000)
+        tab.select_runs([tab.runs.run(0).id])
+        qtbot.waitUntil(lambda: tab.runs.run(0).status == "cancelled", timeout=15000)
+        qtbot.waitUntil(lambda: "cancelled" in outcomes_of(tab), timeout=5000)
+    finally:
+        thread.join(20)
+    assert ended.is_set()
+    outcomes = outcomes_of(tab)
+    assert "failed" not in outcomes
+    row = outcomes.index("cancelled")
+    assert tab.timeline.index(row, COLUMNS.index("details")).data().startswith("hang: cancelled in flight")
+    tab.select_step(row)
+    assert tab.detail.remote_effect.isVisibleTo(tab)
+    assert "unknown" in tab.detail.remote_effect.text()
+    # The legs replayed in the budget bar: the handshake, then the cancelled call, hatched.
+    assert [leg.outcome for leg in tab.detail.step.legs][-1] == "cancelled"
+    assert not tab.detail.bar.isHidden()
+    # Copy buttons: the result as shown, the payload as pretty JSON.
+    tab.detail.copy_payload.click()
+    copied = json.loads(QApplication.clipboard().text())
+    assert copied["toolName"] == "hang" and copied["toolOutcome"] == "cancelled" and copied["cancelledInFlight"]
+    tab.detail.copy_result.click()
+    assert QApplication.clipboard().text() == tab.detail.result.toPlainText()
+
+
+def test_drop_a_trace_file_the_run_appears_and_is_selected_and_again_is_not_doubled(qtbot, make_window,
+                                                                                 tmp_path) -> None:
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    path, (uid,) = trace_file(tmp_path)
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as ended:
+        drop(window, path)
+    assert ended.args[:2] == ["import", "ok"]
+    run = tab.current_run()
+    assert run is not None and run.uid == uid and run.source == "imported"
+    assert tab.selected_run_ids() == [run.id]
+    assert outcomes_of(tab) == ["", "ok", "failed", "", "cancelled", ""]
+    tab.run_view.selectionModel().clearSelection()
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as again:
+        drop(window, path)
+    assert again.args[:2] == ["import", "ok"] and "imported before" in again.args[2]
+    assert tab.runs.rowCount() == 1 and tab.selected_run_ids() == [run.id]
+
+
+def test_two_files_dropped_together_are_imported_one_after_the_other(qtbot, make_window, tmp_path) -> None:
+    from tests.gui.test_runs_screenshots import write_otlp
+
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    first, _uids = trace_file(tmp_path)
+    second = write_otlp(tmp_path / "other.otlp.json")
+    ended = []
+    tab.transfer_ended.connect(lambda *args: ended.append(args))
+    drop(window, first, second)
+    qtbot.waitUntil(lambda: len(ended) == 2, timeout=20000)
+    assert [args[:2] for args in ended] == [("import", "ok")] * 2
+    assert tab.runs.rowCount() == 2
+    assert tab.current_run().origin == "other.otlp.json"  # the last one imported is shown
+
+
+def test_drop_a_bad_file_shows_the_importer_sentence_and_changes_nothing(qtbot, make_window, tmp_path) -> None:
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"format": "run-inspector-trace", "version": 1, "runs": [{"uid": 1', encoding="utf-8")
+    before = database_bytes(resolve_db_path())
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as ended:
+        drop(window, bad)
+    assert ended.args[1] == "failed"
+    assert tab.last_error is not None and tab.last_error.startswith("Cannot import broken.json:")
+    assert tab.error_box is not None and tab.error_box.isVisible() and tab.error_box.text() == tab.last_error
+    assert database_bytes(resolve_db_path()) == before
+    assert tab.runs.rowCount() == 0
+    tab.error_box.close()
+
+
+def test_cancel_a_large_import_changes_nothing(qtbot, make_window, tmp_path) -> None:
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    path, _uids = trace_file(tmp_path, "large.trace.json", steps=40_000)
+    before = database_bytes(resolve_db_path())
+    job = window.runs_tab.open_trace(path)
+    # Hold the worker at its first progress report until Cancel was pressed: no race with a fast disk.
+    reported, pressed = threading.Event(), threading.Event()
+
+    def hold(_value: int) -> None:
+        if not reported.is_set():
+            reported.set()
+            pressed.wait(10)
+
+    job.progress.connect(hold, Qt.ConnectionType.DirectConnection)
+    qtbot.waitUntil(reported.is_set, timeout=20000)
+    assert tab.dialog is not None
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as ended:
+        cancel_button = tab.dialog.findChild(QPushButton)
+        assert cancel_button.text() == "Cancel"
+        cancel_button.click()
+        pressed.set()
+    assert ended.args[1] == "cancelled", ended.args
+    assert database_bytes(resolve_db_path()) == before
+    assert tab.runs.rowCount() == 0
+
+
+def hold_at_first_progress(job):
+    """Hold the worker at its first progress report until released: no race with a fast disk."""
+    reported, released = threading.Event(), threading.Event()
+
+    def hold(_value: int) -> None:
+        if not reported.is_set():
+            reported.set()
+            released.wait(10)
+
+    job.progress.connect(hold, Qt.ConnectionType.DirectConnection)
+    return reported, released
+
+
+def test_cancel_an_export_leaves_no_file(qtbot, make_window, tmp_path) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        big = big_run(store, 40_000)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    destination = tmp_path / "never.json"
+    job = tab.export_runs(destination, "otlp", [big])
+    reported, released = hold_at_first_progress(job)
+    qtbot.waitUntil(reported.is_set, timeout=20000)
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as ended:
+        tab.dialog.findChild(QPushButton).click()
+        released.set()
+    assert ended.args[:2] == ["export", "cancelled"], ended.args
+    assert not destination.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_export_from_the_window_then_import_elsewhere_gives_the_same_runs(qtbot, make_window, tmp_path) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        first = mixed_run(store, "first")
+        second = mixed_run(store, "second", started_at=T0.replace(hour=10))
+        big = big_run(store, 700)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 3)
+    assert tab.select_runs([first, second])
+    for file_format in ("trace", "otlp"):
+        destination = tmp_path / f"exported.{file_format}.json"
+        with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as ended:
+            tab.export_runs(destination, file_format)
+        assert ended.args[:2] == ["export", "ok"], ended.args
+        with RunStore.open(tmp_path / f"fresh-{file_format}.db") as fresh:
+            report = import_trace(fresh, destination)
+            assert report.runs_imported == 2
+            with RunStore.open(resolve_db_path()) as original:
+                for run_id in (first, second):
+                    mine = original.get_run(run_id)
+                    theirs = fresh.find_run_by_uid(mine.uid)
+                    assert theirs is not None and (theirs.title, theirs.status) == (mine.title, mine.status)
+                    assert [s.step for s in fresh.iter_steps(theirs.id)] == [s.step for s in original.iter_steps(
+                        run_id)]
+    assert big not in tab.selected_run_ids()
+
+
+def test_delete_runs_asks_naming_how_many(qtbot, make_window, monkeypatch) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        ids = [mixed_run(store, f"run {n}", started_at=T0.replace(minute=n)) for n in range(3)]
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 3)
+    tab.select_runs(ids[:2])
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *args: asked.append(text)
+                        or QMessageBox.StandardButton.No)
+    assert tab.delete_selected() is None and tab.runs.rowCount() == 3
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *args: asked.append(text)
+                        or QMessageBox.StandardButton.Yes)
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as ended:
+        assert tab.delete_selected() is not None
+    assert ended.args == ["delete", "ok", "Deleted 2 runs."]
+    assert asked == ["Delete 2 runs and all their steps? This cannot be undone."] * 2
+    assert [tab.runs.run(row).id for row in range(tab.runs.rowCount())] == [ids[2]]
+    assert tab.timeline.run is None or tab.timeline.run.id == ids[2]
+
+
+def test_find_highlights_matches_and_goes_next_and_previous(qtbot, make_window) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    tab.select_runs([run_id])
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    tab.timeline_view.setFocus()
+    qtbot.keyClick(tab.timeline_view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert tab.find_edit.hasFocus()
+    tab.find_edit.setText("hang")
+    assert tab.find() == [0, 4]
+    assert [tab.timeline.index(row, 0).data(MatchRole) for row in range(6)] == [True, False, False, False, True,
+                                                                                False]
+    assert tab.timeline.index(4, 0).data(Qt.ItemDataRole.BackgroundRole) is not None
+    assert tab.timeline_view.currentIndex().row() == 0 and tab.find_status.text() == "1 of 2"
+    tab.find_next()
+    assert tab.timeline_view.currentIndex().row() == 4
+    tab.find_next()
+    assert tab.timeline_view.currentIndex().row() == 0
+    tab.find_previous()
+    assert tab.timeline_view.currentIndex().row() == 4 and tab.find_status.text() == "2 of 2"
+    # The timeline filter: failed only; the cancelled step is not among them.
+    tab.step_outcome_filter.setCurrentIndex(tab.step_outcome_filter.findData("failed"))
+    assert outcomes_of(tab) == ["failed"]
+    tab.step_outcome_filter.setCurrentIndex(tab.step_outcome_filter.findData("cancelled"))
+    assert outcomes_of(tab) == ["cancelled"]
+    tab.kind_filter.setCurrentIndex(tab.kind_filter.findData("llm"))
+    assert outcomes_of(tab) == []
+
+
+def test_hostile_payloads_show_as_plain_clipped_text_quickly(qtbot, make_window) -> None:
+    nested = "[" * 5_000 + '"bottom"' + "]" * 5_000  # deeper than any JSON parser here will go
+    huge = "<img src=x onerror=alert(1)>\x1b[2J\x07" + "é" * 3_000_000
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = store.start_run("hostile <b>title</b>\x1b[31m", "imported", None, started_at=T0)
+        # Written as a hostile file could hold it: past the bounds our own recording keeps.
+        store.db.conn.execute("INSERT INTO steps (run_id, sequence, kind, round, duration_ms, started_at, outcome,"
+                              " payload) VALUES (?, 1, 'tool', 0, 1.0, ?, 'ok', ?)",
+                              (run_id, "2026-12-01T09:14:03.000000Z", json.dumps({
+                                  "kind": "tool", "round": 0, "durationMs": 1.0, "toolName": "x" * 10_000,
+                                  "toolArguments": {"deep": "ok"}, "toolResult": huge, "toolIsError": False,
+                                  "toolOutcome": "ok"}, ensure_ascii=False)))
+        # Deep nesting: written as text, as a hostile file could have it.
+        payload = '{"kind": "llm", "round": 0, "durationMs": 1.0, "content": "deep", "raw": ' + nested + "}"
+        store.db.conn.execute("INSERT INTO steps (run_id, sequence, kind, round, duration_ms, started_at, outcome,"
+                              " payload) VALUES (?, 2, 'llm', 0, 1.0, ?, '', ?)",
+                              (run_id, "2026-12-01T09:14:04.000000Z", payload))
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    assert tab.runs.index(0, 2).data() == "hostile <b>title</b>␛[31m"
+    assert "&lt;b&gt;title&lt;/b&gt;" in tab.runs.index(0, 2).data(Qt.ItemDataRole.ToolTipRole)
+    tab.select_runs([run_id])
+    started = time.perf_counter()
+    tab.select_step(0)
+    QApplication.processEvents()
+    tab.select_step(1)
+    QApplication.processEvents()
+    assert time.perf_counter() - started < 3
+    assert len(tab.timeline.index(0, COLUMNS.index("details")).data()) <= 300
+    tab.select_step(0)
+    text = tab.detail.result.toPlainText()
+    assert text.startswith("<img src=x onerror=alert(1)>␛[2J␇") and len(text) < 200_000
+    assert "cut: the text has" in text
+    tab.select_step(1)
+    assert "nested deeper than" in tab.detail.payload.toPlainText() or len(tab.detail.payload.toPlainText()) < 200_000
+
+
+@pytest.mark.parametrize("steps", [100_000])
+def test_a_huge_run_opens_fast_and_scrolling_reads_only_the_pages_shown(qtbot, make_window, steps) -> None:
+    from PySide6.QtCore import QEvent, QObject
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = big_run(store, steps)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    painted = []
+
+    class Paints(QObject):
+        def eventFilter(self, watched, event):  # noqa: N802
+            if event.type() == QEvent.Type.Paint and tab.timeline.rowCount():
+                painted.append(time.perf_counter())
+            return False
+
+    watcher = Paints()
+    tab.timeline_view.viewport().installEventFilter(watcher)
+    started = time.perf_counter()
+    tab.select_runs([run_id])
+    qtbot.waitUntil(lambda: bool(painted), timeout=5000)
+    assert painted[0] - started < 1.0, f"first rows painted after {painted[0] - started:.3f} s"
+    assert tab.timeline.rowCount() == steps and tab.timeline.pages_read == 1
+    bar = tab.timeline_view.verticalScrollBar()
+    bar.setValue(bar.maximum())  # drag the scroll bar to the end
+    tab.timeline_view.viewport().repaint()
+    last_page = (steps - 1) // tab.timeline.page_size
+    assert tab.timeline.page_log == [0, last_page]
+    assert tab.timeline.index(steps - 1, COLUMNS.index("details")).data() == f"thinking {steps - 1}"
+    # Scrolling a screen at a time through the first 2,000 rows reads each of their pages once.
+    bar.setValue(0)
+    tab.timeline_view.viewport().repaint()
+    tab.timeline.page_log.clear()
+    while tab.timeline_view.rowAt(tab.timeline_view.viewport().height() - 1) < 2_000:
+        bar.setValue(bar.value() + bar.pageStep())
+        tab.timeline_view.viewport().repaint()
+    assert tab.timeline.page_log == list(range(1, 2_000 // tab.timeline.page_size + 1))
+    assert tab.timeline.cached_rows <= tab.timeline.cached_pages * tab.timeline.page_size
+
+
+def test_every_control_of_the_runs_tab_has_an_accessible_name(qtbot, make_window) -> None:
+    from tests.gui.test_models_and_accessibility import _unnamed
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    tab.select_runs([run_id])
+    tab.select_step(4)
+    assert tab.isVisibleTo(window)
+    missing = _unnamed(window)
+    assert missing == [], missing
+    # Pictures speak: the status icon and the outcome cell say their word.
+    assert tab.runs.index(0, 3).data(Qt.ItemDataRole.AccessibleTextRole) == "cancelled"
+    assert tab.timeline.index(4, OUTCOME_COLUMN).data(Qt.ItemDataRole.AccessibleTextRole) == "cancelled"
+
+
+def test_an_old_run_far_down_a_long_list_is_selected_and_a_sort_keeps_the_selection(qtbot, make_window) -> None:
+    from tests.gui.test_runs_models import many_runs
+
+    with RunStore.open(resolve_db_path()) as store:
+        ids = many_runs(store, 1_500)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() > 0)
+    assert tab.runs.rowCount() < 1_500  # read in pages
+    assert tab.select_runs([ids[3]])  # the fourth oldest: far down the list
+    assert tab.current_run().id == ids[3] and tab.selected_run_ids() == [ids[3]]
+    tab.run_view.sortByColumn(2, Qt.SortOrder.AscendingOrder)  # by title
+    assert tab.current_run() is not None and tab.current_run().id == ids[3]
+    assert tab.selected_run_ids() == [ids[3]] and tab.timeline.run.id == ids[3]

@@ -1,0 +1,114 @@
+"""Reading the run database for the window: run lists, timeline pages, find, delete."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from inspector.runs import RunStep, StepKind
+from inspector.store import RunStore, UnknownRunError
+from inspector.store.browse import (
+    RunFilter,
+    StepFilter,
+    count_timeline,
+    delete_runs,
+    find_in_timeline,
+    list_runs,
+    run_span,
+    step_in_full,
+    timeline_page,
+)
+from tests.support.sample_runs import T0, big_run, mixed_run
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> RunStore:
+    opened = RunStore.open(tmp_path / "runs.db")
+    yield opened
+    opened.close()
+
+
+def test_run_list_filters_by_status_source_server_and_text(store: RunStore) -> None:
+    mixed = mixed_run(store)
+    live = store.start_run("tools/call echo", "live", "http://other/mcp", started_at=T0 + timedelta(minutes=1))
+    store.finish_run(live, "ok")
+    assert [run.id for run in list_runs(store)] == [live, mixed]  # newest first
+    assert [run.id for run in list_runs(store, RunFilter(statuses=("cancelled",)))] == [mixed]
+    assert [run.id for run in list_runs(store, RunFilter(statuses=("failed",)))] == []
+    assert [run.id for run in list_runs(store, RunFilter(source="live"))] == [live]
+    assert [run.id for run in list_runs(store, RunFilter(server="http://other/mcp"))] == [live]
+    assert [run.id for run in list_runs(store, RunFilter(text="ECHO"))] == [live]
+    assert [run.id for run in list_runs(store, RunFilter(text="%"))] == []  # a literal percent sign
+    assert [run.id for run in list_runs(store, order="steps")] == [mixed, live]
+    assert list_runs(store)[1].step_count == 6
+
+
+def test_timeline_pages_and_outcome_filters_never_mix_cancelled_and_failed(store: RunStore) -> None:
+    run_id = mixed_run(store)
+    rows = timeline_page(store, run_id, 0, 100)
+    assert [row.outcome for row in rows] == ["", "ok", "failed", "", "cancelled", ""]
+    assert rows[4].cancelled_in_flight is True and rows[4].legs == 3
+    assert "cancelled in flight" in rows[4].details
+    assert [row.outcome for row in timeline_page(store, run_id, 0, 100, StepFilter(outcomes=("failed",)))] == [
+        "failed"]
+    assert [row.outcome for row in timeline_page(store, run_id, 0, 100, StepFilter(outcomes=("cancelled",)))] == [
+        "cancelled"]
+    assert count_timeline(store, run_id, StepFilter(kinds=("llm",))) == 3
+    assert [row.sequence for row in timeline_page(store, run_id, 2, 2)] == [3, 4]
+
+
+def test_the_span_comes_from_the_run_and_its_last_steps(store: RunStore) -> None:
+    run_id = mixed_run(store)
+    start, end = run_span(store, store.get_run(run_id))
+    assert start == T0
+    assert end == T0 + timedelta(seconds=5.7)
+
+
+def test_find_matches_results_arguments_and_details(store: RunStore) -> None:
+    run_id = mixed_run(store)
+    assert find_in_timeline(store, run_id, "DRAFT") == [1]  # the arguments of write_note
+    assert find_in_timeline(store, run_id, "on purpose") == [2]
+    assert find_in_timeline(store, run_id, "hang") == [0, 4]
+    assert find_in_timeline(store, run_id, "hang", StepFilter(kinds=("tool",))) == [2]
+
+
+def test_a_hostile_payload_is_clipped_in_its_row(store: RunStore) -> None:
+    run_id = store.start_run("hostile", "imported", None, started_at=T0)
+    huge = "<b>x</b>\x1b[31m" + "A" * 2_000_000
+    store.append_step(run_id, RunStep(kind=StepKind.LLM, round=0, duration_ms=1.0, content=huge), T0)
+    (row,) = timeline_page(store, run_id, 0, 10)
+    assert len(row.details) <= 120
+    full = step_in_full(store, row.id)
+    assert len(full.payload_text) > 2_000_000
+    assert full.result_text.startswith("<b>x</b>") and len(full.result_text) == 200_000
+    assert full.result_length == len(huge) and full.arguments_json is None
+
+
+def test_a_step_that_is_gone_is_unknown(store: RunStore) -> None:
+    with pytest.raises(UnknownRunError):
+        step_in_full(store, 12345)
+
+
+def test_delete_runs_removes_steps_and_legs_and_keeps_a_running_run(store: RunStore) -> None:
+    mixed = mixed_run(store)
+    big = big_run(store, 1000)
+    running = store.start_run("still going", "live", None)
+    assert delete_runs(store, [mixed, big, running, 999]) == 2
+    assert [run.id for run in list_runs(store)] == [running]
+    assert store.db.conn.execute("SELECT COUNT(*) FROM steps").fetchone()[0] == 0
+    assert store.db.conn.execute("SELECT COUNT(*) FROM legs").fetchone()[0] == 0
+
+
+def test_a_runs_position_in_the_list_follows_filter_and_order(store: RunStore) -> None:
+    from inspector.store.browse import run_ids, run_position
+
+    first = mixed_run(store, "alpha")
+    second = big_run(store, 10, "beta")  # started at T0 as well: the id breaks the tie
+    assert run_position(store, second) == 0 and run_position(store, first) == 1
+    assert run_position(store, first, order="title", descending=False) == 0
+    assert run_position(store, first, order="steps") == 1  # beta has 10 steps, alpha 6
+    assert run_position(store, first, RunFilter(statuses=("ok",))) is None
+    assert run_ids(store) == [second, first]
+    assert [run.id for run in list_runs(store, limit=1, offset=1)] == [first]
