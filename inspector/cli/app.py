@@ -54,6 +54,7 @@ def run_command(argv: list[str]) -> int:
             from inspector.gui.app import run_window
 
             return run_window(args.window_db, open_file=path)
+        _lend_window_db(args)
         # Imported on demand: `runs show` should not pay for the network stack, nor `call` for more.
         if args.command in OPERATIONS:
             from . import operations
@@ -87,3 +88,22 @@ def run_command(argv: list[str]) -> int:
                                        "please report it with the traceback below.", EXIT_FAILED, True)
         raise
 
+
+
+def _lend_window_db(args: argparse.Namespace) -> None:
+    """`run-inspector --db PATH call ...` means the same database as `call ... --db PATH`.
+
+    The --db before the sub-command is parsed as the window's; silently ignoring it for a sub-command
+    would read from, and store runs in, another database than the one the user named.
+    """
+    if args.window_db is None:
+        return
+    if not hasattr(args, "db"):
+        if args.command == "serve-demo":
+            raise UsageError("serve-demo keeps no runs, so --db has no meaning for it; leave it out.")
+        return  # e.g. `runs` without list/show: its own usage error says what is missing
+    if args.db is None:
+        args.db = args.window_db
+    elif args.db != args.window_db:
+        raise UsageError(f"Two run databases were named (--db {args.window_db} and --db {args.db}); "
+                         "name one.")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
 from inspector.mcp import (
+    MAXIMUM_BUDGET_SECONDS,
     MINIMUM_LEG_SECONDS,
     BudgetReading,
     BudgetVerdict,
@@ -165,8 +166,8 @@ def ask_secret(url: str) -> Callable[[str], str | None]:
     return ask
 
 
-MAX_BUDGET_S = 604_800
-"""The largest --budget accepted, in seconds."""
+MAX_BUDGET_S = MAXIMUM_BUDGET_SECONDS
+"""The largest --budget accepted, in seconds (the window's dialogs refuse the same)."""
 
 
 def parse_budget_option(raw: str | None, option: str = "--budget") -> BudgetReading | None:
@@ -410,7 +411,10 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         print(one_line(line))
     for line in notification_lines(report["notifications"]):
         print(one_line(line))
-    if report["error"] is not None:
+    if report["error"] is not None and report["error"]["kind"] == "cancelled":
+        # A cancel is the user's act, never a fault (ADR-191): it is not headed "Error".
+        print(one_line(f"Cancelled (code {report['error']['code']}): {report['error']['message']}"))
+    elif report["error"] is not None:
         print(one_line(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
                        f"{report['error']['message']}"))
     elif report["outcome"] == "failed":

@@ -58,10 +58,11 @@ def build_parser() -> Parser:
     parser = Parser(prog="run-inspector",
                     description="Make, cancel, store and inspect MCP tool calls. Without a subcommand "
                                 "the window opens; `run-inspector FILE` opens it and imports the trace FILE.")
-    # Its own name: a subcommand's --db (default None) must not hide the window's.
+    # Its own name: a subcommand's --db (default None) must not hide the window's; cli/app.py lends it to
+    # the sub-command when that names none.
     parser.add_argument("--db", dest="window_db", metavar="PATH",
-                        help="the run database the window opens (default: RUN_INSPECTOR_DB, else runs.db "
-                             "in the user data folder)")
+                        help="the run database the window opens, or a sub-command uses (default: "
+                             "RUN_INSPECTOR_DB, else runs.db in the user data folder)")
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
 
     call = commands.add_parser("call", help="call a tool")

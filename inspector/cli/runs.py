@@ -78,13 +78,26 @@ def run_dict(run: RunRecord) -> dict[str, Any]:
     return summary
 
 
+def _nothing_matches(args: argparse.Namespace) -> str:
+    """Why the list is empty: a filter that matched nothing is not an empty database."""
+    if args.outcome and args.server:
+        return (f"No stored run has the status {args.outcome} on the server {one_line(args.server)}. "
+                "`runs list` without filters shows every run.")
+    if args.outcome:
+        return f"No stored run has the status {args.outcome}. `runs list` without --outcome shows every run."
+    if args.server:
+        return (f"No stored run was made on the server {one_line(args.server)}. "
+                "`runs list` without --server shows every run.")
+    return "No runs stored yet."
+
+
 def _list(store: RunStore, args: argparse.Namespace) -> int:
     runs = store.list_runs(outcome=args.outcome, server=args.server, limit=args.limit)
     if args.json:
         emit_json({"runs": [run_dict(run) for run in runs]})
         return EXIT_OK
     if not runs:
-        print("No runs stored yet.")
+        print(_nothing_matches(args))
         return EXIT_OK
     print(f"{'ID':>6}  {'Started':<19}  {'Status':<11}  {'Source':<8}  Title")
     for run in runs:

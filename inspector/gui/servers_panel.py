@@ -43,6 +43,11 @@ class ServersPanel(QWidget):
         self.view.setModel(self.model)
         self.view.setAccessibleName(_("Servers"))
         self.view.setAlternatingRowColors(True)
+        # The counts under a name are longer than the panel is wide: wrap them rather than cut them
+        # off behind a horizontal scroll bar ("0 failed · 0 canc").
+        self.view.setWordWrap(True)
+        self.view.setResizeMode(QListView.ResizeMode.Adjust)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.selectionModel().currentChanged.connect(lambda current, _prev: self._selected())
         self.edit_button = QPushButton(_("Edit…"))
         self.edit_button.setAccessibleName(_("Edit server"))

@@ -5,6 +5,7 @@ from .client import HANDSHAKE_VERSIONS, MAX_PAGES, McpClient
 from .clock import Clock, FakeClock, MonotonicClock
 from .deadline import (
                        DEFAULT_BUDGET_SECONDS,
+                       MAXIMUM_BUDGET_SECONDS,
                        MINIMUM_LEG_SECONDS,
                        BudgetExhausted,
                        BudgetReading,
@@ -43,7 +44,7 @@ __all__ = [
     "BudgetExhausted", "BudgetReading", "BudgetVerdict", "CancelSignal", "FanOut", "Clock", "DEFAULT_BUDGET_SECONDS",
     "ERROR_CODES", "ErrorKind",
     "FakeClock", "HANDSHAKE_VERSIONS", "InvalidServerError", "LegFinished", "LegOutcome", "LegStarted",
-    "MAX_BODY_BYTES", "MAX_PAGES", "MINIMUM_LEG_SECONDS", "McpClient", "McpTransportError",
+    "MAX_BODY_BYTES", "MAX_PAGES", "MAXIMUM_BUDGET_SECONDS", "MINIMUM_LEG_SECONDS", "McpClient", "McpTransportError",
     "MonotonicClock", "NullObserver", "OperationDeadline", "OperationFinished", "OperationObserver",
     "OperationRecorder", "OperationStarted", "PingResult", "ProgressSeen", "ServerEndpoint", "ServerRequestSeen",
     "ElicitationRequest", "FormField", "LOG_LEVELS", "RequestRefused", "Root", "ServerRequestHandler",

@@ -11,6 +11,8 @@ from .clock import NANOS_PER_SECOND, Clock, MonotonicClock
 
 DEFAULT_BUDGET_SECONDS = 20.0
 MINIMUM_LEG_SECONDS = 1
+#: The largest budget a user may set (a week): a bigger one is a typo, and overflows the timers.
+MAXIMUM_BUDGET_SECONDS = 604_800
 
 
 class BudgetVerdict(str, Enum):

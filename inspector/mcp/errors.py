@@ -204,9 +204,10 @@ class McpTransportError(Exception):
     @classmethod
     def cancelled(cls, server: str, method: str, in_flight: bool) -> McpTransportError:
         if in_flight:
-            text = (f"You cancelled the operation while {method} was on its way to the server "
-                    f"{server}. The request had been sent, so whether the server acted on it is "
-                    "unknown.")
+            # Sent but unanswered: the server may have been working on it for a while (progress
+            # notes prove it), so "on its way" would understate what may have happened.
+            text = (f"You cancelled the operation after {method} had been sent to the server {server}, "
+                    "before its answer arrived. Whether the server acted on it is unknown.")
         else:
             text = (f"You cancelled the operation before its request reached the server {server} "
                     f"(during {method}); the work was not sent.")

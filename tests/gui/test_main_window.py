@@ -218,3 +218,25 @@ def test_the_list_keeps_the_newest_operations_and_forgets_old_finished_ones(qtbo
     assert len(window.operations.rows) == 3
     assert [row.task for row in window.operations.rows] == tasks[::-1][:3]
     assert tasks[0] not in window.engine.tasks  # nor kept by the engine
+
+
+def test_non_text_blocks_are_named_in_words_and_listed_with_their_details(qtbot, make_window, demo_server) -> None:
+    from inspector.gui.widgets.result_view import ResultView, _kind_count, block_lines
+
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "describe_image")
+    assert finished(qtbot, window.run_current_tool()).status == "ok"
+    text = window.result.text.toPlainText()
+    assert "A 16 by 8 pixel picture of coloured stripes." in text
+    assert text.splitlines()[-1] == "Image (image/png, 139 bytes)."
+    # Counts read as words with their plural, never the protocol's type names.
+    view = ResultView()
+    qtbot.addWidget(view)
+    note = view.non_text_note(window.operations.current)
+    assert note == "1 image"
+    assert _kind_count("resource_link", 3) == "3 resource links" and _kind_count("audio", 1) == "1 audio clip"
+    links = [{"type": "resource_link", "uri": "demo://a/1", "name": "first\nline", "mimeType": "text/plain"},
+             {"type": "resource", "uri": "demo://b", "mimeType": "text/plain", "size": 1, "text": "one\ntwo"}]
+    assert block_lines(links[0]) == ["Resource link first line: demo://a/1 (text/plain)."]
+    assert block_lines(links[1]) == ["Embedded resource demo://b (text/plain, 1 byte).", "    one", "    two"]
+    assert block_lines({"type": "text", "text": "already the answer"}) == []

@@ -134,3 +134,59 @@ def test_the_add_and_edit_dialogs_are_wired_to_the_store(qtbot, make_window, dem
     assert shown[1] == (demo_server.url, [("Authorization", "Bearer abc")])
     assert window.servers.current().budget_s == 4
     assert [h.secret for h in window.servers.current().headers] == [True]
+
+
+def test_a_budget_over_a_week_is_refused_in_both_dialogs_as_on_the_command_line(qtbot) -> None:
+    # 1e15 s was accepted (the bar then shows '999999999999999…' as the time left); --budget refuses it.
+    server = ServerDialog(url="http://127.0.0.1:9/mcp")
+    qtbot.addWidget(server)
+    server.budget.setText("1e15")
+    assert server.settings() is None
+    assert server.budget_error.text() == "The budget can be at most 604,800 seconds (a week)."
+    server.budget.setText("604800")
+    assert server.settings() is not None and server.settings().budget_s == 604_800
+    settings = AppSettings()
+    dialog = SettingsDialog(settings, "/tmp/runs.db")
+    qtbot.addWidget(dialog)
+    dialog.budget.setText("1e15")
+    dialog.accept()
+    assert not dialog.budget_error.isHidden() and "at most 604,800 seconds" in dialog.budget_error.text()
+    assert settings.default_budget_s == 20
+
+
+def test_the_dialogs_wrapped_explanations_are_given_their_whole_height(qtbot) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    for dialog in (SettingsDialog(AppSettings(), "/tmp/runs.db"),
+                   ServerDialog(url="http://127.0.0.1:9/mcp", headers=[("Authorization", "x", True)])):
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        wrapped = [label for label in dialog.findChildren(QLabel) if label.wordWrap() and label.text()]
+        assert wrapped
+        for label in wrapped:  # a label shorter than its text needs is cut off at the bottom
+            assert label.height() >= label.heightForWidth(label.width()), label.text()
+    settings_dialog = SettingsDialog(AppSettings(), "/tmp/runs.db")
+    qtbot.addWidget(settings_dialog)
+    rules = next(label for label in settings_dialog.findChildren(QLabel) if "budget is the time" in label.text())
+    assert "no upper limit" not in rules.text() and "604,800 s (a week)" in rules.text()
+
+
+def test_a_servers_counts_wrap_in_the_panel_instead_of_being_cut_off(qtbot, make_window, demo_server) -> None:
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtGui import QFontMetrics
+
+    window = make_window((demo_server.url, "Demo server"))
+    window.resize(1280, 800)
+    window.main.setSizes([230, 1050])  # the window's own first layout
+    view = window.servers.view
+    index = view.model().index(0, 0)
+    text = index.data()
+    counts = text.splitlines()[-1]
+    metrics = QFontMetrics(view.font())
+    width = view.viewport().width()
+    assert metrics.horizontalAdvance(counts) > width  # the line is too long for one row: this test means something
+    qtbot.waitUntil(lambda: view.visualRect(index).height()
+                    >= metrics.boundingRect(QRect(0, 0, width, 10_000), int(Qt.TextFlag.TextWordWrap), text).height())
+    assert view.visualRect(index).width() <= width
+    assert not view.horizontalScrollBar().isVisible()

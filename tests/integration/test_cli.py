@@ -227,6 +227,24 @@ def test_ctrl_c_cancels_in_flight_and_exits_130(sdk_url: str, sdk_events: ToolEv
         assert health.cancelled_count == 1 and health.failed_count == 0
 
 
+def test_a_cancel_in_flight_reads_as_a_cancel_not_an_error(sdk_url: str, sdk_events: ToolEvents) -> None:
+    sdk_events.started.clear()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "inspector", "call", sdk_url, "slow", "--args", '{"seconds": 20}'],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert sdk_events.started.wait(20), "the slow tool never started"
+        process.send_signal(signal.SIGINT)
+        stdout, _stderr = process.communicate(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    assert "Error (" not in stdout  # ADR-191: the user's cancel is never headed as a fault
+    assert (f"Cancelled (code 1011): You cancelled the operation after tools/call had been sent to the server "
+            f"{sdk_url}, before its answer arrived. Whether the server acted on it is unknown.") in stdout
+
+
 def test_python_dash_m_and_the_entry_point_agree() -> None:
     script = Path(sys.executable).with_name("run-inspector")
     if not script.exists():

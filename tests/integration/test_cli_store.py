@@ -198,3 +198,35 @@ def test_a_run_with_rounds_shows_them(tmp_path: Path) -> None:
             store.append_step(run_id, RunStep(kind=StepKind.LLM, round=round_, duration_ms=1.0))
     timeline = json.loads(cli("runs", "show", str(run_id), "--json", "--db", str(db)).stdout)["timeline"]
     assert [entry["round"] for entry in timeline] == [0, 1]
+
+
+def test_a_filter_that_matches_nothing_is_not_called_an_empty_database(url: str, tmp_path: Path) -> None:
+    db = str(tmp_path / "filtered.db")
+    assert cli("call", url, "echo", "--args", '{"text": "kept"}', "--db", db).returncode == 0
+    everything = cli("runs", "list", "--db", db)
+    assert everything.returncode == 0 and "tools/call echo" in everything.stdout
+    for filters, expected in ((("--outcome", "failed"), "No stored run has the status failed."),
+                              (("--server", "http://127.0.0.1:9/other"),
+                               "No stored run was made on the server http://127.0.0.1:9/other."),
+                              (("--outcome", "cancelled", "--server", url),
+                               f"No stored run has the status cancelled on the server {url}.")):
+        listed = cli("runs", "list", *filters, "--db", db)
+        assert listed.returncode == 0
+        assert expected in listed.stdout and "No runs stored yet" not in listed.stdout
+
+
+def test_a_db_before_the_sub_command_is_the_database_the_sub_command_uses(url: str, tmp_path: Path) -> None:
+    db = tmp_path / "named-first.db"
+    elsewhere = tmp_path / "default.db"  # what RUN_INSPECTOR_DB names: must stay untouched
+    env = {"RUN_INSPECTOR_DB": str(elsewhere)}
+    called = cli("--db", str(db), "call", url, "echo", "--args", '{"text": "here"}', "--json", env=env)
+    assert called.returncode == 0, called.stderr
+    run_id = json.loads(called.stdout)["run_id"]
+    assert db.exists() and not elsewhere.exists()
+    listed = json.loads(cli("--db", str(db), "runs", "list", "--json", env=env).stdout)
+    assert [run["id"] for run in listed["runs"]] == [run_id]
+    assert not elsewhere.exists()
+    both = cli("--db", str(db), "runs", "list", "--db", str(elsewhere), env=env)
+    assert both.returncode == 2 and "Two run databases were named" in both.stderr
+    demo = cli("--db", str(db), "serve-demo", env=env)
+    assert demo.returncode == 2 and "--db has no meaning" in demo.stderr

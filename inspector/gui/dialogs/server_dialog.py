@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
-from inspector.mcp import InvalidServerError, ServerEndpoint, public_url
+from inspector.mcp import MAXIMUM_BUDGET_SECONDS, InvalidServerError, ServerEndpoint, public_url
 from inspector.store.secrets import is_secret_header
 
 
@@ -131,7 +131,8 @@ class ServerDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(buttons)
-        self.resize(560, self.sizeHint().height())
+        # A wrapped label needs more height at 560 px than the size hint (taken at its own width) gives.
+        self.resize(560, max(self.sizeHint().height(), self.heightForWidth(560)))
 
     def add_header(self, name: str = "", value: str = "", secret: bool = False) -> HeaderRow:
         row = HeaderRow(name, value, secret)
@@ -185,6 +186,10 @@ class ServerDialog(QDialog):
                 budget = math.nan
             if not math.isfinite(budget) or budget <= 0:
                 self._show(self.budget_error, _("The budget must be a positive number of seconds, e.g. 20."))
+                ok = False
+            elif budget > MAXIMUM_BUDGET_SECONDS:  # as `--budget`: a bigger one is a typo and never ends
+                self._show(self.budget_error, _("The budget can be at most {most} seconds (a week).").format(
+                    most=f"{MAXIMUM_BUDGET_SECONDS:,}"))
                 ok = False
         if not ok:
             return None

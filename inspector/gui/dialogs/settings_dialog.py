@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
-from inspector.mcp import DEFAULT_BUDGET_SECONDS, MINIMUM_LEG_SECONDS
+from inspector.mcp import DEFAULT_BUDGET_SECONDS, MAXIMUM_BUDGET_SECONDS, MINIMUM_LEG_SECONDS
 
 from ..settings import AppSettings
 
@@ -38,8 +38,9 @@ class SettingsDialog(QDialog):
             "The budget is the time one whole operation may take (default {default} s): the handshake and "
             "the request spend it in order. Each request is granted what is left, rounded up to whole "
             "seconds and never less than {floor} s; once nothing is left, the next request is not sent. "
-            "An empty or non-positive value means {default} s; there is no upper limit.").format(
-                default=f"{DEFAULT_BUDGET_SECONDS:g}", floor=MINIMUM_LEG_SECONDS))
+            "A budget below {floor} s is raised to {floor} s; the largest is {most} s (a week).").format(
+                default=f"{DEFAULT_BUDGET_SECONDS:g}", floor=MINIMUM_LEG_SECONDS,
+                most=f"{MAXIMUM_BUDGET_SECONDS:,}"))
         rules.setWordWrap(True)
         rules.setEnabled(False)
         self.budget_error = QLabel()
@@ -94,7 +95,8 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(buttons)
-        self.resize(560, self.sizeHint().height())
+        # A wrapped label needs more height at 560 px than the size hint (taken at its own width) gives.
+        self.resize(560, max(self.sizeHint().height(), self.heightForWidth(560)))
 
     def _browse(self) -> None:
         path, _filter = QFileDialog.getSaveFileName(self, _("Run database"), self.database.text(),
@@ -109,8 +111,14 @@ class SettingsDialog(QDialog):
             budget = float(text)
         except ValueError:
             budget = math.nan
+        problem = None
         if not math.isfinite(budget) or budget <= 0:
-            self.budget_error.setText(_("The budget must be a positive number of seconds, e.g. 20."))
+            problem = _("The budget must be a positive number of seconds, e.g. 20.")
+        elif budget > MAXIMUM_BUDGET_SECONDS:
+            problem = _("The budget can be at most {most} seconds (a week).").format(
+                most=f"{MAXIMUM_BUDGET_SECONDS:,}")
+        if problem is not None:
+            self.budget_error.setText(problem)
             self.budget_error.setTextFormat(Qt.TextFormat.PlainText)
             self.budget_error.show()
             return

@@ -94,7 +94,7 @@ class ResultView(QWidget):
         error = record.error
         if record.status == "cancelled":
             if error is not None and error.in_flight:
-                return _("⊘ Cancelled while the request was on its way: the server may or may not have "
+                return _("⊘ Cancelled after the request was sent: the server may or may not have "
                          "done the work (the remote effect is unknown).")
             return _("⊘ Cancelled before the request was sent: the server was not asked to do anything.")
         if error is not None:
@@ -116,7 +116,10 @@ class ResultView(QWidget):
         result = record.result
         if task.kind == "call":
             if record.tool_result is not None and record.error is None:
-                return result.content if result is not None else record.tool_result.content
+                if result is None:
+                    return record.tool_result.content
+                lines = [line for block in getattr(result, "blocks", ()) for line in block_lines(block)]
+                return "\n".join([result.content, *lines])
             return record.tool_result.content if record.tool_result is not None else ""
         if task.kind == "list" and result is not None:
             tools = ngettext("{count} tool", "{count} tools", len(result.tools)).format(count=len(result.tools))
@@ -130,9 +133,61 @@ class ResultView(QWidget):
         return record.error.message if record.error is not None else ""
 
     def non_text_note(self, task: OperationTask) -> str:
+        """The blocks that are not text, counted in words: "1 image, 3 resource links"."""
         record = task.outcome.record if task.outcome else None
         dropped = getattr(getattr(record, "result", None), "dropped_blocks", {}) or {}
-        return ", ".join(f"{count} {kind}" for kind, count in sorted(dropped.items()))
+        return ", ".join(_kind_count(kind, count) for kind, count in sorted(dropped.items()))
+
+
+def _kind_count(kind: str, count: int) -> str:
+    if kind == "image":
+        return ngettext("{count} image", "{count} images", count).format(count=count)
+    if kind == "audio":
+        return ngettext("{count} audio clip", "{count} audio clips", count).format(count=count)
+    if kind == "resource":
+        return ngettext("{count} embedded resource", "{count} embedded resources", count).format(count=count)
+    if kind == "resource_link":
+        return ngettext("{count} resource link", "{count} resource links", count).format(count=count)
+    return ngettext("{count} block of another kind", "{count} blocks of other kinds", count).format(count=count)
+
+
+def _size_words(size: object) -> str:
+    if not isinstance(size, int) or isinstance(size, bool):
+        return ""
+    return ngettext("{count} byte", "{count} bytes", size).format(count=f"{size:,}")
+
+
+def block_lines(block: Any) -> list[str]:
+    """Lines naming one content block that is not text (type, MIME type, URI, name, size), so that
+    a resource link's address or an image's size is not lost; an embedded text resource's text
+    follows, indented. Text blocks give none: they are the answer's text already."""
+    if not isinstance(block, dict):
+        return []
+    kind = block.get("type")
+    parts = [part for part in (_plain(block.get("mimeType")), _size_words(block.get("size"))) if part]
+    details = " ({details})".format(details=", ".join(parts)) if parts else ""
+    uri = _plain(block.get("uri")) or _("(no URI)")
+    if kind == "text":
+        return []
+    if kind == "image":
+        return [_("Image{details}.").format(details=details)]
+    if kind == "audio":
+        return [_("Audio{details}.").format(details=details)]
+    if kind == "resource_link":
+        name = _plain(block.get("title")) or _plain(block.get("name")) or _("(unnamed)")
+        return [_("Resource link {name}: {uri}{details}.").format(name=name, uri=uri, details=details)]
+    if kind == "resource":
+        lines = [_("Embedded resource {uri}{details}.").format(uri=uri, details=details)]
+        text = block.get("text")
+        if isinstance(text, str):
+            lines.extend(f"    {line}" for line in text.splitlines())
+        return lines
+    return [_("A content block of the unknown type {kind}.").format(kind=_plain(kind) or _("(none)"))]
+
+
+def _plain(value: object) -> str:
+    # One line each: a name or URI from the server must not break the list into forged lines.
+    return " ".join(value.split()) if isinstance(value, str) else ""
 
 
 def _progress_line(mark: Any) -> str:
