@@ -63,3 +63,43 @@ def test_a_progress_message_with_markup_is_shown_as_its_characters(qtbot) -> Non
     assert "<img src=x>" in raw
     shown = plain_tooltip(raw)
     assert "&lt;img src=x&gt;" in shown and "<img" not in shown
+
+
+def _painted(qtbot, legs: list[Leg], status: str):
+    """The bar's pixels and geometry for stored legs, at a fixed size."""
+    bar = BudgetBar()
+    qtbot.addWidget(bar)
+    bar.resize(700, 44)
+    bar.show_legs(legs, 20, status)
+    bar.show()
+    qtbot.waitExposed(bar)
+    image = bar.grab().toImage()
+    return image, bar.current_geometry(), bar._track_rect()
+
+
+def test_the_label_of_a_cancelled_leg_sits_on_solid_colour_not_on_the_hatching(qtbot) -> None:
+    from inspector.gui.widgets.budget_bar import CANCELLED
+
+    legs = [Leg("initialize", 20, 2000.0, 200, "ok"), Leg("tools/call", 18, 8000.0, None, "cancelled")]
+    image, geometry, track = _painted(qtbot, legs, "cancelled")
+    call = geometry.segments[1]
+    left = int(track.left() + call.x)
+    row = int(track.top() + 2)  # above the glyphs: only the fill (or the hatching) is here
+    # Where the label "tools/call" is drawn (its first 40 px), the row is solid blue...
+    label_row = {image.pixelColor(x, row).name() for x in range(left + 1, left + 40)}
+    assert label_row == {CANCELLED.name()}
+    # ...and the hatching still marks the rest of the leg.
+    rest = {image.pixelColor(x, row).name() for x in range(left + 90, int(left + call.width) - 20)}
+    assert len(rest) > 1
+
+
+def test_a_short_failed_leg_carries_a_dark_cross_that_survives_greyscale(qtbot) -> None:
+    legs = [Leg("initialize", 20, 40.0, 200, "ok"), Leg("tools/call", 20, 55.0, None, "failed")]
+    image, geometry, track = _painted(qtbot, legs, "failed")
+    failed = geometry.segments[1]
+    left, right = int(track.left() + failed.x), int(track.left() + failed.x + failed.width)
+    grey = [image.pixelColor(x, y).lightness() for x in range(left, right)
+            for y in range(int(track.top()) + 2, int(track.bottom()) - 2)]
+    assert right - left >= 10
+    # The leg's orange is mid-grey; the cross is near black next to a white halo.
+    assert min(grey) < 60 and max(grey) > 200

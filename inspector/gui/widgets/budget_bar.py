@@ -35,6 +35,8 @@ TRACK = QColor("#F0F0F0")
 TRACK_EDGE = QColor("#D0D0D0")
 DEADLINE = QColor("#333333")
 TEXT = QColor("#1A1A1A")
+#: The end mark of a leg that ended the operation: near black, on a white halo.
+END_MARK = QColor("#111111")
 #: Repaint interval while running: 30 a second (the design asks for at least 20).
 FRAME_MS = 33
 END_AREA_PX = 150
@@ -200,8 +202,15 @@ class BudgetBar(QWidget):
             "failed": FAILED, "timed_out": FAILED_DARK, "cancelled": CANCELLED,
         }[kind]
         painter.fillRect(rect, fill)
+        # The end mark takes the right end of the leg; the label gets what is left of it.
+        mark_width = _end_mark_width(rect) if segment.end_mark else 0.0
+        label_rect = rect.adjusted(0, 0, -mark_width, 0)
+        text = self._label_text(painter, label_rect, segment.label if kind != "cancelled" else segment.method,
+                                segment.method)
         if kind == "cancelled":
-            _hatch(painter, rect)
+            # The hatching stops where the label starts: the label sits on solid colour and reads.
+            text_width = QFontMetricsF(painter.font()).horizontalAdvance(text) + 8 if text else 0.0
+            _hatch(painter, rect.adjusted(text_width, 0, 0, 0))
         if kind == "timed_out":
             # The mark where the leg ran into its grant.
             painter.setPen(QPen(TEXT, 3))
@@ -210,21 +219,24 @@ class BudgetBar(QWidget):
             # Past the deadline line: the overrun whole-second rounding admitted, underlined.
             over = QRectF(track.left() + segment.overrun_x, top + height - 4, segment.overrun_width, 4)
             painter.fillRect(over, FAILED)
-        self._paint_label(painter, rect, segment.label if kind != "cancelled" else segment.method, segment.method)
+        if segment.end_mark:
+            _paint_end_mark(painter, QRectF(rect.right() - mark_width, top, mark_width, height), segment.end_mark)
+        if text:
+            painter.setPen(QColor("white"))
+            painter.drawText(label_rect.adjusted(4, 0, -4, 0),
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
 
-    def _paint_label(self, painter: QPainter, rect: QRectF, text: str, short: str) -> None:
+    @staticmethod
+    def _label_text(painter: QPainter, rect: QRectF, text: str, short: str) -> str:
+        """The label that fits in ``rect``: whole, else the method alone, else elided ("" if none fits)."""
         metrics = QFontMetricsF(painter.font())
         room = rect.width() - 8
         if room < metrics.horizontalAdvance("…") * 3:
-            return
-        # The whole label if it fits, else the method alone, else as much of it as fits.
+            return ""
         if metrics.horizontalAdvance(text) > room:
             text = short
         shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
-        if shown == "…":
-            return
-        painter.setPen(QColor("white"))
-        painter.drawText(rect.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, shown)
+        return "" if shown == "…" else shown
 
     def _paint_deadline(self, painter: QPainter, track: QRectF, geometry: BarGeometry) -> None:
         x = track.left() + geometry.deadline_x
@@ -292,6 +304,30 @@ class BudgetBar(QWidget):
         if segment is not None:
             return segment.tooltip
         return geometry.description
+
+
+def _end_mark_width(rect: QRectF) -> float:
+    """Room at a leg's right end for its end mark (the whole leg when the leg is narrow)."""
+    return min(rect.width(), max(10.0, rect.height() * 0.6))
+
+
+def _paint_end_mark(painter: QPainter, area: QRectF, mark: str) -> None:
+    """A dark cross (failed, timed out) or stop bar (cancelled) on a light halo: it reads in greyscale."""
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    size = min(area.width(), area.height()) - 3
+    cx, cy = area.center().x(), area.center().y()
+    half = max(2.0, size / 2)
+    for colour, pen_width in ((QColor("white"), 4.5), (END_MARK, 2.0)):
+        pen = QPen(colour, pen_width)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        painter.setPen(pen)
+        if mark == "cross":
+            painter.drawLine(QPointF(cx - half, cy - half), QPointF(cx + half, cy + half))
+            painter.drawLine(QPointF(cx - half, cy + half), QPointF(cx + half, cy - half))
+        else:
+            painter.drawLine(QPointF(cx, cy - half), QPointF(cx, cy + half))
+    painter.restore()
 
 
 def _hatch(painter: QPainter, rect: QRectF) -> None:

@@ -22,6 +22,11 @@ AFTER_DEADLINE_SHARE = 0.10
 LEG_GAP_PX = 1.0
 #: The narrowest a leg is drawn, however short it was.
 MIN_LEG_PX = 3.0
+#: The narrowest a leg that ended the operation (failed, timed out, cancelled) is drawn: wide
+#: enough to carry its end mark, so a 55 ms failure in a 20 s budget still shows.
+MIN_ENDING_LEG_PX = 12.0
+#: Leg kinds that end an operation early, and the mark drawn at their end (greyscale-safe).
+END_MARKS = {"failed": "cross", "timed_out": "cross", "cancelled": "bar"}
 #: The empty outline of a leg that was never sent is this wide (pixels, at most).
 NOT_SENT_WIDTH_PX = 56.0
 #: A finished leg this close to its grant (seconds) is taken to have run into it.
@@ -154,6 +159,8 @@ class SegmentGeometry:
     label: str
     tooltip: str
     shade: int  # 0 or 1: neighbouring legs alternate
+    #: The shape drawn at the leg's right end in a dark colour: "cross", "bar" or "" (none).
+    end_mark: str = ""
 
 
 @dataclass(frozen=True)
@@ -268,7 +275,8 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
             seg_width = min(NOT_SENT_WIDTH_PX, max(8.0, width - x))
         else:
             gap = LEG_GAP_PX if index < len(state.legs) - 1 else 0.0
-            seg_width = max(MIN_LEG_PX, spent * px - gap)
+            least = MIN_ENDING_LEG_PX if kind in END_MARKS else MIN_LEG_PX
+            seg_width = max(least, spent * px - gap)
             spent_end_x = x + seg_width + LEG_GAP_PX
         band_x = band_width = 0.0
         if kind == "running" and leg.granted_s is not None:
@@ -279,7 +287,8 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
         overrun_width = max(0.0, right - deadline_x)
         segments.append(SegmentGeometry(index, leg.method, kind, x, seg_width, band_x, band_width,
                                         overrun_x, overrun_width, _leg_label(leg, spent),
-                                        _leg_tooltip(leg, spent), finished_index % 2))
+                                        _leg_tooltip(leg, spent), finished_index % 2,
+                                        END_MARKS.get(kind, "")))
         finished_index += 1
     ticks = tuple(TickGeometry(mark.at_s * px, _progress_tooltip(mark)) for mark in state.marks)
     remaining = budget - at

@@ -157,3 +157,27 @@ def test_a_tool_error_colours_the_work_leg_failed() -> None:
             Leg("tools/call", 20, 9.0, 200, "ok")]
     state = BarState.replay(legs, 20, "failed")
     assert [s.kind for s in layout(state, 0.0, WIDTH).segments] == ["ok", "ok", "failed"]
+
+
+@pytest.mark.parametrize(("outcome", "status", "kind", "mark"), [
+    ("failed", "failed", "failed", "cross"),
+    ("cancelled", "cancelled", "cancelled", "bar"),
+])
+def test_a_short_ending_leg_is_wide_enough_to_see_and_carries_an_end_mark(outcome, status, kind, mark) -> None:
+    from inspector.gui.widgets.budget_state import MIN_ENDING_LEG_PX
+
+    # 55 ms of a 20 s budget is under 3 px at this width: it must still be seen, with its mark.
+    legs = [Leg("initialize", 20, 40.0, 200, "ok"), Leg("tools/call", 20, 55.0, None, outcome)]
+    geometry = layout(BarState.replay(legs, 20, status), 0.0, WIDTH)
+    ok, ending = geometry.segments
+    assert px(0.055) < MIN_LEG_PX
+    assert ending.kind == kind and ending.end_mark == mark
+    assert ending.width >= MIN_ENDING_LEG_PX >= 10
+    assert ok.end_mark == "" and ok.width == MIN_LEG_PX  # an ok leg is not widened
+
+
+def test_a_short_timed_out_leg_is_widened_and_marked_too() -> None:
+    legs = [Leg("tools/call", 1, 995.0, None, "failed")]
+    geometry = layout(BarState.replay(legs, 20, "failed"), 0.0, WIDTH)
+    [leg] = geometry.segments
+    assert leg.kind == "timed_out" and leg.end_mark == "cross" and leg.width >= 10
