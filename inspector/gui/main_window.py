@@ -515,6 +515,10 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         count = len(self.engine.running_tasks())
+        # Esc and the button cancel whatever runs (the selected operation first): with nothing
+        # running they would do nothing, so they say so by being disabled.
+        self.cancel_button.setEnabled(count > 0)
+        self.cancel_action.setEnabled(count > 0)
         running = ngettext("{count} operation running", "{count} operations running", count).format(count=count)
         if self.last_run is None:
             last = _("no run stored yet")

@@ -189,6 +189,19 @@ def test_the_window_stores_a_run_as_the_command_line_does(qtbot, make_window, de
     assert shape(cli_step) == shape(window_step)
 
 
+def test_cancel_is_enabled_only_while_an_operation_runs(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "hang")
+    qtbot.waitUntil(lambda: not window.engine.running_tasks(), timeout=10000)
+    assert not window.cancel_button.isEnabled() and not window.cancel_action.isEnabled()
+    task = window.run_current_tool()
+    assert window.cancel_button.isEnabled() and window.cancel_action.isEnabled()
+    assert demo_server.state.hang_started.wait(10)
+    qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
+    assert finished(qtbot, task).status == "cancelled"
+    assert not window.cancel_button.isEnabled() and not window.cancel_action.isEnabled()
+
+
 def test_operations_on_two_servers_at_once(qtbot, make_window, demo_server, sdk_server) -> None:
     window = make_window((demo_server.url, "Demo server"), (sdk_server.url, "SDK server"))
     window.reload_servers(select_url=demo_server.url)
