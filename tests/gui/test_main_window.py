@@ -61,6 +61,8 @@ def test_hang_and_escape_is_cancelled_everywhere_and_the_server_saw_it(qtbot, ma
     row = window.operations.row_for(task)
     assert "cancelled" in row.bar.current_geometry().end_text
     assert "remote effect is unknown" in window.result.sentence.text()
+    # Said once: the body does not repeat the sentence's news in other words.
+    assert "unknown" not in window.result.text.toPlainText()
     assert demo_server.state.hang_cancelled.wait(5), "the demo server never saw the cancel"
     with RunStore.open(resolve_db_path()) as store:
         assert store.get_run(outcome.run_id).status == "cancelled"
@@ -157,6 +159,8 @@ def test_structured_content_is_a_tree_and_non_text_blocks_are_named(qtbot, make_
     choose(window, "describe_image")
     finished(qtbot, window.run_current_tool())
     assert "Not shown as text: 1 image." in window.result.sentence.text()
+    body = window.result.text.toPlainText()
+    assert "not shown as text" not in body.lower() and "Image (image/png" in body
     choose(window, "fail")
     outcome = finished(qtbot, window.run_current_tool())
     assert outcome.status == "failed"

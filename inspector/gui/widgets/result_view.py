@@ -11,6 +11,7 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBoxLayout, QWidget
 
 from inspector.i18n import _, ngettext
+from inspector.mcp.results import non_text_note
 
 from ..operations import OperationTask, error_words
 from ..server_exchanges import server_exchange_lines
@@ -114,12 +115,14 @@ class ResultView(QWidget):
         record = task.outcome.record if task.outcome else None
         assert record is not None
         result = record.result
+        if record.status == "cancelled":
+            return ""  # the sentence above already says what a cancel means: not twice
         if task.kind == "call":
             if record.tool_result is not None and record.error is None:
                 if result is None:
                     return record.tool_result.content
                 lines = [line for block in getattr(result, "blocks", ()) for line in block_lines(block)]
-                return "\n".join([result.content, *lines])
+                return "\n".join([part for part in (_without_note(result), *lines) if part])
             return record.tool_result.content if record.tool_result is not None else ""
         if task.kind == "list" and result is not None:
             tools = ngettext("{count} tool", "{count} tools", len(result.tools)).format(count=len(result.tools))
@@ -137,6 +140,17 @@ class ResultView(QWidget):
         record = task.outcome.record if task.outcome else None
         dropped = getattr(getattr(record, "result", None), "dropped_blocks", {}) or {}
         return ", ".join(_kind_count(kind, count) for kind, count in sorted(dropped.items()))
+
+
+def _without_note(result: Any) -> str:
+    """The answer's text without the note naming its non-text blocks: the sentence above names
+    them already, and the lines below describe each one."""
+    content = str(getattr(result, "content", ""))
+    dropped = getattr(result, "dropped_blocks", None) or {}
+    note = non_text_note(dropped) if dropped else ""
+    if note and content.startswith(note):
+        return content[len(note):].lstrip("\n")
+    return content
 
 
 def _kind_count(kind: str, count: int) -> str:
