@@ -76,7 +76,8 @@ def build_parser() -> Parser:
     actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show}")
     listing = actions.add_parser("list", help="the most recent runs, newest first")
     listing.add_argument("--outcome", choices=RUN_STATUSES, help="only runs with this status")
-    listing.add_argument("--server", metavar="URL", help="only runs against this server")
+    listing.add_argument("--server", metavar="URL_OR_NAME",
+                         help="only runs against this server (its URL or its configured name)")
     listing.add_argument("--limit", type=numbers.limit, default=50, metavar="N", help="at most N runs (default 50)")
     _json_option(listing)
     _db_option(listing)

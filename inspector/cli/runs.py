@@ -12,6 +12,7 @@ from datetime import datetime
 from gettext import ngettext
 from typing import Any
 
+from inspector.i18n import _
 from inspector.runs import step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
@@ -91,7 +92,26 @@ def _nothing_matches(args: argparse.Namespace) -> str:
     return "No runs stored yet."
 
 
+def _server_url(store: RunStore, given: str) -> str:
+    """``--server``: a URL as given, or the URL of the configured server with that name."""
+    if "://" in given:
+        return given
+    named = [record for record in ServerRegistry(store.db).all() if record.name == given]
+    if not named:
+        named = [record for record in ServerRegistry(store.db).all()
+                 if record.name and record.name.casefold() == given.casefold()]
+    if len(named) == 1:
+        return named[0].url
+    if named:
+        raise BadInputError(_("Several configured servers are named {name}: give the URL of the one you mean "
+                              "(`servers` lists them).").format(name=one_line(given)))
+    raise BadInputError(_("No configured server is named {name}: give a server's URL or a name that "
+                          "`servers` lists.").format(name=one_line(given)))
+
+
 def _list(store: RunStore, args: argparse.Namespace) -> int:
+    if args.server:
+        args.server = _server_url(store, args.server)
     runs = store.list_runs(outcome=args.outcome, server=args.server, limit=args.limit)
     if args.json:
         emit_json({"runs": [run_dict(run) for run in runs]})

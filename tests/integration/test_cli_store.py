@@ -230,3 +230,22 @@ def test_a_db_before_the_sub_command_is_the_database_the_sub_command_uses(url: s
     assert both.returncode == 2 and "Two run databases were named" in both.stderr
     demo = cli("--db", str(db), "serve-demo", env=env)
     assert demo.returncode == 2 and "--db has no meaning" in demo.stderr
+
+
+def test_runs_list_server_takes_a_configured_name_too(url: str, tmp_path: Path, capsys) -> None:
+    from inspector.cli import main
+
+    db = str(tmp_path / "named.db")
+    down = f"http://127.0.0.1:{free_port()}/mcp"
+    assert main(["ping", url, "--db", db]) == 0
+    main(["ping", down, "--db", db])
+    assert main(["servers", "set", url, "--name", "Staging", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["runs", "list", "--server", "staging", "--json", "--db", db]) == 0
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    assert [run["title"] for run in runs] == [f"ping {url}"]
+    # A name no server has is one clear sentence and exit code 2.
+    assert main(["runs", "list", "--server", "Production", "--db", db]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip().count("\n") == 0 and "No configured server is named Production" in captured.err
