@@ -44,6 +44,7 @@ from .common import (
     open_store,
     safe,
 )
+from .durations import readable_duration
 from .ending import emit_json
 from .parser import OPERATIONS
 from .progress import live_progress_line
@@ -288,6 +289,8 @@ class EarlyInterrupt:
         self.seen = False
 
     def _note(self, signum: int, frame: object) -> None:
+        if not self.seen:
+            end_echoed_line()
         self.seen = True
 
     @contextmanager
@@ -303,6 +306,19 @@ class EarlyInterrupt:
             signal.signal(signal.SIGINT, previous)
 
 
+def end_echoed_line() -> None:
+    """A terminal echoes Ctrl-C as "^C" where its cursor is: move on a line, so that what is
+    printed next (the report, or its messages) does not start glued to it."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream.isatty():
+                stream.write("\n")
+                stream.flush()
+                return
+        except (AttributeError, OSError, ValueError):  # a closed or replaced stream: try the next
+            continue
+
+
 def _install_interrupt(cancel: CancelSignal) -> None:
     """First Ctrl-C cancels the operation (the result is still printed); a second exits at once."""
     loop = asyncio.get_running_loop()
@@ -310,6 +326,7 @@ def _install_interrupt(cancel: CancelSignal) -> None:
     def on_interrupt() -> None:
         if cancel.fired:
             os._exit(EXIT_CANCELLED)
+        end_echoed_line()
         cancel.fire()
 
     try:
@@ -397,7 +414,7 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
     print(one_line(f"{subject} on {report['server']}: {report['outcome']} (budget {report['budget_s']:g} s)"))
     for leg in report["legs"]:
         granted = "-" if leg["granted_s"] is None else f"{leg['granted_s']} s"
-        elapsed = "-" if leg["elapsed_ms"] is None else f"{leg['elapsed_ms']:.1f} ms"
+        elapsed = readable_duration(leg["elapsed_ms"])
         status = "-" if leg["http_status"] is None else str(leg["http_status"])
         left = f"{leg['budget_left_s']:.2f} s" if "budget_left_s" in leg else "-"
         print(f"  {leg['method']:<27} granted {granted:>5} of {left:>8} left  took {elapsed:>10}  "

@@ -17,6 +17,7 @@ from inspector.runs import step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store, open_store
+from .durations import readable_duration
 from .ending import emit_json, mark_json_emitted
 from .results import step_extra_lines
 from .safe_text import one_line
@@ -173,7 +174,7 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
 def _leg_line(leg: Any) -> str:
     """A leg of a step as `call` prints it: method, grant, time taken, HTTP status, outcome."""
     granted = "-" if leg.granted_s is None else f"{leg.granted_s} s"
-    elapsed = "-" if leg.elapsed_ms is None else f"{leg.elapsed_ms:.1f} ms"
+    elapsed = readable_duration(leg.elapsed_ms)
     status = "-" if leg.http_status is None else str(leg.http_status)
     return f"    {leg.method:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {leg.outcome}"
 

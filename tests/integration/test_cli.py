@@ -308,3 +308,62 @@ def test_ctrl_c_against_a_server_without_session_says_it_was_not_told() -> None:
         shown = run_cli("runs", "show", str(report["run_id"])).stdout
         assert "The server gave no session id, so it was not told to stop this request." in shown
         assert server.posts("notifications/cancelled") == []
+
+
+def _read_all(fd: int) -> bytes:
+    """Everything a pseudo-terminal's program wrote, up to its end (EIO once the program has gone)."""
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_on_a_terminal_the_report_after_ctrl_c_starts_on_a_new_line() -> None:
+    import pty
+
+    from tests.support.fault_server import FaultServer
+
+    with FaultServer("session", work=lambda exchange: exchange.stall()) as server:
+        main_fd, terminal_fd = pty.openpty()
+        process = subprocess.Popen([sys.executable, "-m", "inspector", "call", server.url, "hang", "--no-store"],
+                                   stdin=subprocess.DEVNULL, stdout=terminal_fd, stderr=subprocess.PIPE, cwd=ROOT)
+        os.close(terminal_fd)
+        try:
+            assert server.wait_until(lambda: bool(server.posts("tools/call")), 20)
+            # A terminal echoes the user's Ctrl-C as "^C" where its cursor is, then sends SIGINT.
+            process.send_signal(signal.SIGINT)
+            process.wait(10)
+            written = _read_all(main_fd).decode()
+        finally:
+            os.close(main_fd)
+            if process.poll() is None:
+                process.kill()
+    assert process.returncode == 130
+    assert written.startswith("\r\ntools/call hang on "), written[:80]
+
+
+def test_readable_legs_longer_than_a_second_are_in_seconds_json_keeps_milliseconds(sdk_url: str) -> None:
+    readable = run_cli("call", sdk_url, "slow", "--args", '{"seconds": 1.2}', "--no-store")
+    assert readable.returncode == 0, readable.stderr
+    legs = [line.strip() for line in readable.stdout.splitlines() if "took" in line]
+    [call_leg] = [line for line in legs if line.startswith("tools/call")]
+    took = call_leg.split("took")[1].split("HTTP")[0].strip()
+    assert took.endswith(" s") and 1.2 <= float(took[:-2]) < 5, call_leg
+    [handshake] = [line for line in legs if line.startswith("initialize")]
+    assert " ms " in handshake.split("took")[1]
+    report = json.loads(run_cli("call", sdk_url, "slow", "--args", '{"seconds": 1.2}', "--no-store", "--json").stdout)
+    assert report["legs"][-1]["elapsed_ms"] >= 1200
+
+
+def test_a_leg_duration_reads_in_milliseconds_below_a_second_and_seconds_above() -> None:
+    from inspector.cli.durations import readable_duration
+
+    assert readable_duration(55.04) == "55.0 ms"
+    assert readable_duration(6010.1) == "6.01 s"
+    assert readable_duration(None) == "-"
