@@ -8,6 +8,9 @@ from PySide6.QtWidgets import QWidget
 
 from inspector.i18n import _
 
+#: Fewer points than this draw a flat-looking stroke that reads as a divider: the line stays hidden.
+MIN_POINTS = 3
+
 
 class Sparkline(QWidget):
     """Draws values (oldest first) scaled to its height; says them for a screen reader."""
@@ -24,7 +27,7 @@ class Sparkline(QWidget):
 
     def set_values(self, values: list[float]) -> None:
         self.values = list(values)
-        self.setVisible(len(self.values) >= 2)  # one value is no line
+        self.setVisible(len(self.values) >= MIN_POINTS)
         if self.values:
             self.setAccessibleDescription(_("{count} recent latencies from {low} ms to {high} ms").format(
                 count=len(self.values), low=round(min(self.values)), high=round(max(self.values))))
@@ -35,7 +38,7 @@ class Sparkline(QWidget):
     def paintEvent(self, event: object) -> None:  # noqa: N802
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        if len(self.values) < 2:
+        if len(self.values) < MIN_POINTS:
             painter.setPen(QColor("#888888"))
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignVCenter, "—" if not self.values else "·")
             painter.end()
@@ -45,6 +48,12 @@ class Sparkline(QWidget):
         w, h = self.width() - 4, self.height() - 4
         step = w / (len(self.values) - 1)
         points = QPolygonF([QPointF(2 + i * step, 2 + h - (v - low) / span * h) for i, v in enumerate(self.values)])
+        # A faint baseline under the line and a dot on each value: it reads as a chart, not a rule.
+        painter.setPen(QPen(QColor("#C0C0C0"), 1))
+        painter.drawLine(QPointF(2, 2 + h), QPointF(2 + w, 2 + h))
         painter.setPen(QPen(QColor("#0072B2"), 1.5))
         painter.drawPolyline(points)
+        painter.setBrush(QColor("#0072B2"))
+        for point in points:
+            painter.drawEllipse(point, 1.8, 1.8)
         painter.end()
