@@ -29,6 +29,7 @@ from inspector.mcp import (
     public_url,
     read_budget,
 )
+from inspector.mcp.roots import roots_from_uris
 from inspector.mcp.server import InvalidServerError
 from inspector.runs._frozen import thaw
 from inspector.store import RunStore, ServerRegistry, StoreError, open_database_read_only
@@ -73,7 +74,10 @@ def run(args: argparse.Namespace) -> int:
     store = None if args.no_store else open_store(args.db)
     try:
         # A configured server applies whether or not this run is stored.
-        name, budget, headers = _configured(store, args, reading.seconds if reading else None, headers)
+        name, budget, headers, roots = _configured(store, args, reading.seconds if reading else None, headers)
+        if handler.roots is None and roots:
+            # The roots configured for the server, unless --root gives others.
+            handler.roots = roots_from_uris(roots)
         try:
             server = ServerEndpoint(args.url, headers=headers, name=name)
         except InvalidServerError as exc:
@@ -86,8 +90,11 @@ def run(args: argparse.Namespace) -> int:
             store.close()
 
 
+Configured = tuple[str | None, float | None, dict[str, str], tuple[str, ...]]
+
+
 def _configured(store: RunStore | None, args: argparse.Namespace, budget: float | None,
-                headers: dict[str, str]) -> tuple[str | None, float | None, dict[str, str]]:
+                headers: dict[str, str]) -> Configured:
     """The server's saved settings, whether or not this run is stored.
 
     With ``--no-store`` the database is only read (never created, upgraded or written).
@@ -96,34 +103,33 @@ def _configured(store: RunStore | None, args: argparse.Namespace, budget: float 
         return _with_configuration(store.db, args.url, budget, headers)
     path = database_path(args.db)
     if not path.exists():
-        return None, budget, headers
+        return None, budget, headers, ()
     try:
         db = open_database_read_only(path)
     except StoreError as exc:
         print(f"run-inspector: the saved settings of this server could not be read: {exc}", file=sys.stderr)
-        return None, budget, headers
+        return None, budget, headers, ()
     try:
         return _with_configuration(db, args.url, budget, headers)
     except sqlite3.DatabaseError as exc:  # e.g. not a run database at all
         print(f"run-inspector: the saved settings of this server could not be read from {path}: {exc}.",
               file=sys.stderr)
-        return None, budget, headers
+        return None, budget, headers, ()
     finally:
         db.conn.close()
 
 
-def _with_configuration(db: Database, url: str, budget: float | None,
-                        headers: dict[str, str]) -> tuple[str | None, float | None, dict[str, str]]:
-    """A configured server lends its name, budget and headers; what the command line gives wins."""
+def _with_configuration(db: Database, url: str, budget: float | None, headers: dict[str, str]) -> Configured:
+    """A configured server lends its name, budget, headers and roots; what the command line gives wins."""
     registry = ServerRegistry(db, system_secret_keeper())
     configured = registry.settings(public_url_or_raw(url))
     if configured is None:
-        return None, budget, headers
+        return None, budget, headers, ()
     given = {header.lower() for header in headers}
     ask = ask_secret(configured.url)
     stored = registry.headers_for(configured.url, ask=lambda header: None if header.lower() in given else ask(header))
     merged = {**{k: v for k, v in stored.items() if k.lower() not in given}, **headers}
-    return configured.name, budget if budget is not None else configured.budget_s, merged
+    return configured.name, budget if budget is not None else configured.budget_s, merged, configured.roots
 
 
 def parse_headers(raw: list[str]) -> dict[str, str]:

@@ -114,6 +114,11 @@ def build_parser() -> Parser:
     configure.add_argument("--secret-header", action="append", default=[], metavar='"Name: value"',
                            help="a header whose value is a credential whatever its name says "
                                 "(kept like Authorization: never in the database)")
+    roots = configure.add_mutually_exclusive_group()
+    roots.add_argument("--root", action="append", default=[], metavar="PATH_OR_URI",
+                       help="a folder offered to the server when it asks for roots (replaces the stored roots; "
+                            "may be repeated); `call`, `tools` and `ping` use them unless --root is given there")
+    roots.add_argument("--clear-roots", action="store_true", help="offer this server no roots any more")
     _db_option(configure)
     _demo_commands(commands)
     return parser

@@ -194,11 +194,15 @@ def _configure_server(store: RunStore, args: argparse.Namespace) -> int:
     except InvalidServerError as exc:
         raise UsageError(str(exc)) from None
     reading = parse_budget_option(args.budget)
+    from .server_requests import roots_from_options
+
+    given_roots = roots_from_options(args.root)
+    roots = () if args.clear_roots else None if given_roots is None else tuple(root.uri for root in given_roots)
     keeper = system_secret_keeper()
     registry = ServerRegistry(store.db, keeper)
     url = public_url(endpoint.url)
     registry.save_server(url, name=args.name, budget_s=reading.seconds if reading else None, headers=headers,
-                         secret=marked)
+                         secret=marked, roots=roots)
     if args.json:  # `servers --json set ...`: the saved server, as `servers --json` lists it
         saved = registry.get(url)
         emit_json({"saved": saved.to_dict() if saved else {"url": url}})

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
-from urllib.parse import urlsplit
 
 from inspector.i18n import _
 from inspector.mcp import ServerRequestHandler
+from inspector.mcp.roots import RootNotUsable, parse_root
 from inspector.mcp.server_requests import Root
 
 from .common import UsageError
@@ -27,13 +26,11 @@ def roots_from_options(raw: list[str]) -> tuple[Root, ...] | None:
         return None
     roots = []
     for item in raw:
-        if urlsplit(item).scheme == "file":
-            roots.append(Root(item))
-        elif "://" in item:
-            raise UsageError(_("--root takes a folder or a file:// URI (got {value!r}).").format(value=item[:80]))
-        else:
-            path = Path(item).expanduser().resolve()
-            roots.append(Root(path.as_uri(), path.name or None))
+        try:
+            roots.append(parse_root(item))
+        except RootNotUsable:
+            raise UsageError(_("--root takes a folder or a file:// URI (got {value!r}).").format(
+                value=item[:80])) from None
     return tuple(roots)
 
 

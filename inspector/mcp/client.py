@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -16,8 +17,8 @@ from .deadline import OperationDeadline
 from .errors import McpTransportError
 from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue
-from .server import ServerEndpoint
-from .server_requests import LOG_LEVELS, ServerRequestHandler, declined_sentence
+from .server import ServerEndpoint, public_url
+from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_sentence
 from .standalone import OPEN_WAIT_S, StandaloneStream
 from .transport import LegTransport, OutgoingMessage, Session, SessionGone, message_headers, new_http_client
 
@@ -46,7 +47,9 @@ class McpClient:
                  protocol_versions: tuple[str, ...] = HANDSHAKE_VERSIONS,
                  http_factory: Callable[[], httpx.AsyncClient] = new_http_client,
                  handler: ServerRequestHandler | None = None, standalone_stream: bool = False,
-                 log_level: str | None = None) -> None:
+                 log_level: str | None = None,
+                 roots_for: Callable[[str], tuple[Root, ...] | None] | None = None,
+                 stream_for: Callable[[str], bool] | None = None) -> None:
         self.clock = clock or MonotonicClock()
         self.default_budget_s = default_budget_s
         self.protocol_versions = protocol_versions
@@ -60,6 +63,11 @@ class McpClient:
         if log_level is not None and log_level not in LOG_LEVELS:
             raise ValueError("The log level must be one of {levels}.".format(levels=", ".join(LOG_LEVELS)))
         self.log_level = log_level
+        #: The roots configured for a server (by its URL without credentials); replaces the handler's.
+        self.roots_for = roots_for
+        #: Whether an operation on a server (by its URL) opens its own standalone stream; False where
+        #: a long-lived listening session already holds one for that server.
+        self.stream_for = stream_for
 
     @property
     def protocol_version(self) -> str:
@@ -138,9 +146,16 @@ class McpClient:
         deadline = OperationDeadline(self.default_budget_s if budget_s is None else budget_s, self.clock)
         observer.operation_started(OperationStarted(operation, server.label, deadline.budget_s))
         http = self._http_factory()
+        handler, stream = self.handler, self.standalone_stream
+        if self.roots_for is not None or self.stream_for is not None:
+            key = public_url(server.url)
+            if self.roots_for is not None:
+                handler = dataclasses.replace(handler, roots=self.roots_for(key))
+            if stream and self.stream_for is not None:
+                stream = self.stream_for(key)
         transport = LegTransport(http, server, deadline=deadline, observer=observer,
-                                 clock=self.clock, cancel=cancel, handler=self.handler)
-        op = _Operation(self, transport, observer)
+                                 clock=self.clock, cancel=cancel, handler=handler)
+        op = _Operation(self, transport, observer, handler, stream)
         outcome, error = "failed", None
         try:
             with cancel.bind_current_task() if cancel is not None else contextlib.nullcontext():
@@ -188,8 +203,11 @@ class McpClient:
 class _Operation:
     """The legs of one operation: request ids, the session, the one-time fresh start on 404."""
 
-    def __init__(self, client: McpClient, transport: LegTransport, observer: OperationObserver) -> None:
+    def __init__(self, client: McpClient, transport: LegTransport, observer: OperationObserver,
+                 handler: ServerRequestHandler | None = None, stream: bool | None = None) -> None:
         self._client = client
+        self._handler = handler or client.handler
+        self._stream_wanted = client.standalone_stream if stream is None else stream
         self._transport = transport
         self._observer = observer
         self.stream: StandaloneStream | None = None
@@ -204,7 +222,7 @@ class _Operation:
         self.session = Session()
         params = {
             "protocolVersion": self._client.protocol_version,
-            "capabilities": self._client.handler.capabilities(),
+            "capabilities": self._handler.capabilities(),
             "clientInfo": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
         }
         answer = await self._transport.send(OutgoingMessage("initialize", params, next(self._ids)), self.session)
@@ -226,7 +244,7 @@ class _Operation:
             raise McpTransportError.session_expired(label, "notifications/initialized") from None
         if self._client.log_level is not None and "logging" in self.server_capabilities:
             await self.request("logging/setLevel", {"level": self._client.log_level})
-        if self._client.standalone_stream:
+        if self._stream_wanted:
             await self.open_stream()
 
     async def open_stream(self) -> None:

@@ -82,5 +82,11 @@ _V3_TOOL_ERRORS = _statements("""
         ALTER TABLE server_health ADD COLUMN tool_error_count INTEGER NOT NULL DEFAULT 0;
 """)
 
-MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS)
+# The roots (folders, as file:// URIs in a JSON list) the user configured for a server: what the
+# client answers to the server's roots/list. None by default.
+_V4_SERVER_ROOTS = _statements("""
+        ALTER TABLE servers ADD COLUMN roots TEXT NOT NULL DEFAULT '[]';
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS)
 SCHEMA_VERSION = len(MIGRATIONS)

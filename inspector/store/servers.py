@@ -9,6 +9,7 @@ fault). Failed and cancelled operations record no contact; ok and tool errors do
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,6 +42,8 @@ class ServerSettings:
     name: str | None
     budget_s: float | None
     headers: tuple[HeaderSetting, ...]
+    #: The roots (``file://`` URIs) the client offers this server; empty: none.
+    roots: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,8 @@ class ServerRecord:
     failed_count: int
     cancelled_count: int
     tool_error_count: int = 0
+    #: The roots (``file://`` URIs) the client offers this server; empty: none.
+    roots: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -62,6 +67,7 @@ class ServerRecord:
             "name": self.name,
             "budget_s": self.budget_s,
             "headers": [{"name": h.name, "secret": h.secret} for h in self.headers],
+            "roots": list(self.roots),
             "last_contact_at": to_stored_time(self.last_contact_at) or None,
             "last_latency_ms": self.last_latency_ms,
             "ok": self.ok_count,
@@ -80,12 +86,13 @@ class ServerRegistry:
 
     def save_server(self, url: str, *, name: str | None = None, budget_s: float | None = None,
                     headers: Mapping[str, str] | None = None, secret: Iterable[str] = (),
-                    replace: bool = False) -> None:
+                    replace: bool = False, roots: Iterable[str] | None = None) -> None:
         """Add or update a server. Secret header values go to the keyring, never to the file.
 
         A header is secret when its name says so (``Authorization``, ``X-Api-Key``, ...) or
         when it is named in ``secret``. An update keeps what is not given, unless ``replace``
-        (an edit in the window): then the server has exactly these settings.
+        (an edit in the window): then the server has exactly these settings. ``roots`` are
+        ``file://`` URIs; ``None`` keeps the stored ones (none with ``replace``), ``()`` clears them.
         """
         marked = {header.lower() for header in secret}
         settings = []
@@ -95,30 +102,38 @@ class ServerRegistry:
                 settings.append({"name": header, "secret": True})
             else:
                 settings.append({"name": header, "secret": False, "value": value})
+        given_roots = None if roots is None else json.dumps(list(roots))
         if replace:
             self._write(
-                "INSERT INTO servers (url, name, budget_s, headers) VALUES (?, ?, ?, ?)"
+                "INSERT INTO servers (url, name, budget_s, headers, roots) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT(url) DO UPDATE SET name = excluded.name, budget_s = excluded.budget_s,"
-                " headers = excluded.headers", (url, name, budget_s, json.dumps(settings)))
+                " headers = excluded.headers, roots = excluded.roots",
+                (url, name, budget_s, json.dumps(settings), given_roots or "[]"))
             return
         self._write(
-            "INSERT INTO servers (url, name, budget_s, headers) VALUES (?, ?, ?, ?)"
+            "INSERT INTO servers (url, name, budget_s, headers, roots) VALUES (?, ?, ?, ?, COALESCE(?, '[]'))"
             " ON CONFLICT(url) DO UPDATE SET name = COALESCE(excluded.name, servers.name),"
             " budget_s = COALESCE(excluded.budget_s, servers.budget_s),"
-            " headers = CASE WHEN excluded.headers = '[]' THEN servers.headers ELSE excluded.headers END",
-            (url, name, budget_s, json.dumps(settings)))
+            " headers = CASE WHEN excluded.headers = '[]' THEN servers.headers ELSE excluded.headers END,"
+            " roots = CASE WHEN ? IS NULL THEN servers.roots ELSE excluded.roots END",
+            (url, name, budget_s, json.dumps(settings), given_roots, given_roots))
 
     def settings(self, url: str) -> ServerSettings | None:
         """A configured server's name, budget and headers (``None`` if it was never configured).
 
-        Reads the ``servers`` table only, unchanged since the first schema, so it also serves a
-        database opened read-only that an upgrade has not touched (``--no-store``).
+        Reads the ``servers`` table only, so it also serves a database opened read-only that an
+        upgrade has not touched (``--no-store``): one older than the roots column has no roots.
         """
-        row = self._conn.execute("SELECT url, name, budget_s, headers FROM servers WHERE url = ?", (url,)).fetchone()
+        try:
+            row = self._conn.execute("SELECT url, name, budget_s, headers, roots FROM servers WHERE url = ?",
+                                     (url,)).fetchone()
+        except sqlite3.OperationalError:  # a database from before schema version 4: no roots yet
+            row = self._conn.execute("SELECT url, name, budget_s, headers, '[]' FROM servers WHERE url = ?",
+                                     (url,)).fetchone()
         if row is None:
             return None
         headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value")) for h in json.loads(row[3]))
-        return ServerSettings(row[0], row[1], row[2], headers)
+        return ServerSettings(row[0], row[1], row[2], headers, _roots(row[4]))
 
     def remove_server(self, url: str) -> None:
         """Forget a server and its health (its runs stay stored)."""
@@ -172,7 +187,7 @@ class ServerRegistry:
             WITH u(url) AS (SELECT url FROM servers UNION SELECT url FROM server_health)
             SELECT u.url, s.name, s.budget_s, COALESCE(s.headers, '[]'), h.last_contact_at,
                    h.last_latency_ms, COALESCE(h.ok_count, 0), COALESCE(h.failed_count, 0),
-                   COALESCE(h.cancelled_count, 0), COALESCE(h.tool_error_count, 0)
+                   COALESCE(h.cancelled_count, 0), COALESCE(h.tool_error_count, 0), COALESCE(s.roots, '[]')
             FROM u LEFT JOIN servers s ON s.url = u.url LEFT JOIN server_health h ON h.url = u.url
             {where} ORDER BY u.url"""
         records = []
@@ -180,7 +195,7 @@ class ServerRegistry:
             headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value"))
                             for h in json.loads(row[3]))
             records.append(ServerRecord(row[0], row[1], row[2], headers, from_stored_time(row[4]), row[5],
-                                        row[6], row[7], row[8], row[9]))
+                                        row[6], row[7], row[8], row[9], _roots(row[10])))
         return records
 
     def _write(self, sql: str, params: tuple[object, ...]) -> None:
@@ -191,3 +206,11 @@ class ServerRegistry:
             rollback(self._conn)
             raise
         self._conn.execute("COMMIT")
+
+
+def _roots(stored: str | None) -> tuple[str, ...]:
+    try:
+        value = json.loads(stored or "[]")
+    except ValueError:
+        return ()
+    return tuple(uri for uri in value if isinstance(uri, str)) if isinstance(value, list) else ()

@@ -43,9 +43,32 @@ class ToolEvents:
         self.finished = threading.Event()
 
 
-def build_sdk_server(events: ToolEvents | None = None, tool_count: int = 3) -> MCPServer:
+class Listeners:
+    """The sessions that completed the handshake, and the log level each asked for.
+
+    Lets a tool reach clients outside its own request: a long-lived listening session hears
+    what is sent on its standalone stream. The server honours ``logging/setLevel``: a session
+    gets only messages of its level and above (``debug`` until it asks).
+    """
+
+    def __init__(self) -> None:
+        self.sessions: list[Any] = []
+        self.levels: dict[int, str] = {}
+        self.asked_levels: list[str] = []
+
+    def level_of(self, session: Any) -> str:
+        return self.levels.get(id(session._connection), "debug")
+
+
+LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+def build_sdk_server(events: ToolEvents | None = None, tool_count: int = 3,
+                     listeners: Listeners | None = None) -> MCPServer:
     events = events or ToolEvents()
+    listeners = listeners if listeners is not None else Listeners()
     server = MCPServer("run-inspector-test")
+    _listening_support(server, listeners)
 
     @server.tool()
     async def echo(text: str) -> str:
@@ -159,3 +182,77 @@ def build_sdk_server(events: ToolEvents | None = None, tool_count: int = 3) -> M
         ]
 
     return server
+
+
+def _listening_support(server: MCPServer, listeners: Listeners) -> None:
+    """``logging/setLevel`` honoured per session, sessions remembered, and tools that reach every
+    session on its standalone stream: ``log_to_listeners``, ``add_tool_for_listeners``,
+    ``roots_of_listeners``."""
+    import warnings
+
+    import anyio
+    from mcp import types
+
+    lowlevel = server._lowlevel_server
+
+    async def initialized(ctx: Any, params: Any) -> None:
+        listeners.sessions.append(ctx.session)
+
+    async def set_level(ctx: Any, params: types.SetLevelRequestParams) -> types.EmptyResult:
+        listeners.levels[id(ctx.session._connection)] = params.level
+        listeners.asked_levels.append(params.level)
+        return types.EmptyResult()
+
+    lowlevel.add_notification_handler("notifications/initialized", types.NotificationParams, initialized)
+    lowlevel.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
+
+    def others(ctx: Context) -> list[Any]:
+        own = ctx.request_context.session._connection
+        return [session for session in listeners.sessions if session._connection is not own]
+
+    @server.tool()
+    async def log_to_listeners(ctx: Context) -> str:
+        """Send one log message at each level to every other session, on its standalone stream,
+        honouring the level each session asked for."""
+        sent = 0
+        for session in others(ctx):
+            floor = LEVELS.index(listeners.level_of(session))
+            for level in LEVELS[floor:]:
+                with anyio.move_on_after(1), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    try:
+                        await session.send_log_message(level, {"level": level, "note": f"a {level} message"}
+                                                       if level == "error" else f"a {level} message",
+                                                       logger="listeners")
+                        sent += 1
+                    except Exception:  # noqa: BLE001 - a session that has ended
+                        break
+        return f"sent {sent}"
+
+    @server.tool()
+    async def add_tool_for_listeners(name: str, ctx: Context) -> str:
+        """Add a tool named ``name`` and tell every session that the tool list changed."""
+        async def added() -> str:
+            return "added"
+
+        server.add_tool(added, name=name, description="A tool added while the client listened.")
+        for session in others(ctx):
+            with anyio.move_on_after(1):
+                try:
+                    await session.send_tool_list_changed()
+                except Exception:  # noqa: BLE001 - a session that has ended
+                    pass
+        return "added"
+
+    @server.tool()
+    async def roots_of_listeners(ctx: Context) -> str:
+        """Ask every other session for its roots (on its standalone stream) and list what each said."""
+        said = []
+        for session in others(ctx):
+            with anyio.move_on_after(2):
+                try:
+                    result = await session.list_roots()
+                    said.append(" ".join(str(root.uri) for root in result.roots) or "(none)")
+                except Exception as exc:  # noqa: BLE001 - a session that has ended, or declined
+                    said.append(f"error: {getattr(exc, 'error', exc)}")
+        return "; ".join(said)

@@ -1,0 +1,365 @@
+"""The long-lived listening session the window holds for a server.
+
+One :class:`ServerListener` makes the handshake (``initialize``, ``notifications/initialized``,
+``logging/setLevel`` when a level is set and the server logs), then opens the standalone ``GET``
+stream when the server offers it (``405``: it offers none, which is said once, not retried), and
+reads it until it is stopped: log messages and list-changed notices go to ``on_notification``;
+requests on it are answered (``ping``, ``roots/list`` with the server's configured roots; a
+question or a sampling request is declined, since no operation and no budget owns it) and
+reported to ``on_request``. A stream that breaks is resumed with ``Last-Event-ID`` after the
+server's ``retry:`` delay, backing off when it keeps breaking, and given up after
+:data:`MAX_FAILURES` failures in a row. :meth:`ServerListener.stop` ends the session with an
+HTTP ``DELETE``, bounded in time. No Qt here: the window runs it on its worker loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import httpx
+
+from .clock import Clock, MonotonicClock
+from .deadline import OperationDeadline
+from .errors import ErrorKind, McpTransportError
+from .reports import NullObserver
+from .server import ServerEndpoint
+from .server_requests import (
+    LOG_LEVELS,
+    USER_REFUSED,
+    ServerRequestHandler,
+    ServerRequestSeen,
+    answer_server_request,
+    clipped,
+    is_server_request,
+    shown_method,
+)
+from .sse import EventStreamParser
+from .standalone import MAX_EVENT_BYTES, ServerNotification
+from .transport import LegTransport, message_headers, new_http_client
+
+#: The handshake of a listening session (and a ``logging/setLevel``) gets this budget.
+HANDSHAKE_BUDGET_S = 10.0
+#: The reconnection delay when the server gave no ``retry:``.
+DEFAULT_RETRY_MS = 1000
+#: Failures in a row (no stream, no session) after which the listener gives up and says why.
+MAX_FAILURES = 6
+#: The longest wait between two attempts (the delay doubles with each failure in a row).
+MAX_BACKOFF_S = 30.0
+#: A request the server sends on the stream is answered within this many seconds.
+REPLY_BOUND_S = 5.0
+#: Ending the session (DELETE) when stopped never takes longer than this.
+STOP_BOUND_S = 0.5
+#: Why a question or a sampling request on the listening stream is declined (said to the server).
+NO_OPERATION_REFUSAL = ("Run Inspector answers questions (elicitation) and sampling requests only within an "
+                       "operation, whose time budget bounds the answer; this request arrived on the listening "
+                       "stream, outside any operation, and is declined.")
+#: Kinds of handshake failure that a retry cannot mend.
+_PERMANENT = {ErrorKind.PROTOCOL_VERSION, ErrorKind.MALFORMED, ErrorKind.CONTENT_TYPE, ErrorKind.RPC_ERROR,
+              ErrorKind.TOO_LARGE}
+
+
+class ListenerState(str, Enum):
+    """Where a listening session stands."""
+
+    CONNECTING = "connecting"
+    LISTENING = "listening"
+    #: The session stands, but the server offers no standalone stream (405 or another refusal).
+    NO_STREAM = "no_stream"
+    RECONNECTING = "reconnecting"
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True)
+class ListenerStatus:
+    """A change of state, with what the user needs to know about it."""
+
+    state: ListenerState
+    #: Why it stopped on its own (the transport's sentence), ``None`` when stopped by the user.
+    error: str | None = None
+    #: The HTTP status of the refused ``GET`` (``NO_STREAM``).
+    http_status: int | None = None
+    #: Seconds until the next attempt (``RECONNECTING``).
+    retry_in_s: float | None = None
+    #: How often the stream was resumed or reopened so far.
+    reconnects: int = 0
+
+
+class _StreamEnded(Exception):
+    def __init__(self, events: int, error: str | None = None) -> None:
+        super().__init__(error or "")
+        self.events = events
+        self.error = error
+
+
+class _SessionGone(Exception):
+    """404 on the stream: the server has forgotten the session."""
+
+
+class _NoStream(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class ServerListener:
+    """The listening session of one server; :meth:`run` until :meth:`stop`."""
+
+    def __init__(self, server: ServerEndpoint, *, roots: Any = None, log_level: str | None = None,
+                 on_notification: Callable[[ServerNotification], None] | None = None,
+                 on_status: Callable[[ListenerStatus], None] | None = None,
+                 on_request: Callable[[ServerRequestSeen], None] | None = None,
+                 http_factory: Callable[[], httpx.AsyncClient] = new_http_client,
+                 clock: Clock | None = None, handshake_budget_s: float = HANDSHAKE_BUDGET_S) -> None:
+        if log_level is not None and log_level not in LOG_LEVELS:
+            raise ValueError("The log level must be one of {levels}.".format(levels=", ".join(LOG_LEVELS)))
+        self.server = server
+        #: Answers the server's requests: roots only (no questions, no model: no budget owns them).
+        self.handler = ServerRequestHandler(roots=roots, sampling_refusal=NO_OPERATION_REFUSAL)
+        self.log_level = log_level
+        self._on_notification = on_notification or (lambda note: None)
+        self._on_status = on_status or (lambda status: None)
+        self._on_request = on_request or (lambda seen: None)
+        self._http_factory = http_factory
+        self._clock = clock or MonotonicClock()
+        self._handshake_budget_s = handshake_budget_s
+        self._http: httpx.AsyncClient | None = None
+        self._op: Any = None  # the session's _Operation (its handshake, its requests)
+        self._replies: set[asyncio.Task[None]] = set()
+        self._stopping = False
+        self.status = ListenerStatus(ListenerState.CONNECTING)
+        self.reconnects = 0
+        #: Every ``notifications/message`` level and list-changed notice seen (for tests and counts).
+        self.notifications_seen = 0
+
+    # -- life ----------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Listen until stopped (or until it gives up, saying why in its status)."""
+        self._http = self._http_factory()
+        try:
+            await self._listen()
+        except asyncio.CancelledError:
+            if not self._stopping:
+                raise
+        finally:
+            for task in list(self._replies):
+                task.cancel()
+            if not self._stopping:
+                await self._end_session()
+            if self.status.state is not ListenerState.STOPPED or self._stopping:
+                self._say(ListenerStatus(ListenerState.STOPPED, self.status.error if not self._stopping else None,
+                                         reconnects=self.reconnects))
+
+    async def stop(self, task: asyncio.Task[None] | None = None, bound_s: float = STOP_BOUND_S) -> None:
+        """Stop listening now and end the session (``DELETE``), within ``bound_s``."""
+        self._stopping = True
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(bound_s):
+                await self._end_session()
+
+    async def set_log_level(self, level: str) -> bool:
+        """Ask the server for log messages of ``level`` and above, now; False when it does not log."""
+        if level not in LOG_LEVELS:
+            raise ValueError(level)
+        self.log_level = level
+        op = self._op
+        if op is None or "logging" not in op.server_capabilities:
+            return False
+        op._transport._deadline = OperationDeadline(self._handshake_budget_s, self._clock)
+        try:
+            await op.request("logging/setLevel", {"level": level})
+        except McpTransportError:
+            return False
+        return True
+
+    # -- the session -----------------------------------------------------------------------------
+
+    async def _listen(self) -> None:
+        failures = 0
+        last_event_id: str | None = None
+        retry_ms: int | None = None
+        while True:
+            if self._op is None:
+                self._say(ListenerStatus(ListenerState.CONNECTING if failures == 0 else ListenerState.RECONNECTING,
+                                         reconnects=self.reconnects))
+                try:
+                    await self._start_session()
+                except McpTransportError as exc:
+                    failures += 1
+                    if exc.kind in _PERMANENT or (exc.kind is ErrorKind.HTTP_STATUS and exc.http_status is not None
+                                                  and 400 <= exc.http_status < 500 and exc.http_status != 429):
+                        self._give_up(exc.message)
+                        return
+                    if failures >= MAX_FAILURES:
+                        self._give_up(exc.message)
+                        return
+                    await self._wait(self._delay(failures, None))
+                    continue
+                last_event_id, retry_ms = None, None
+            parser = EventStreamParser()
+            parser.last_event_id = last_event_id
+            try:
+                await self._read_stream(parser)
+                events, error = 0, None
+            except _NoStream as refused:
+                self._say(ListenerStatus(ListenerState.NO_STREAM, http_status=refused.status))
+                await asyncio.Event().wait()  # the session stands; nothing to read, until stopped
+                return
+            except _SessionGone:
+                self._op = None
+                failures += 1
+                if failures >= MAX_FAILURES:
+                    self._give_up("The server {server} kept forgetting the listening session.".format(
+                        server=self.server.label))
+                    return
+                continue
+            except _StreamEnded as ended:
+                events, error = ended.events, ended.error
+            last_event_id = parser.last_event_id
+            retry_ms = parser.retry_ms if parser.retry_ms is not None else retry_ms
+            failures = 0 if events else failures + 1
+            if failures >= MAX_FAILURES:
+                self._give_up(error or "The standalone stream of {server} kept ending without a message.".format(
+                    server=self.server.label))
+                return
+            self.reconnects += 1
+            await self._wait(self._delay(failures, retry_ms))
+
+    async def _start_session(self) -> None:
+        from .client import McpClient, _Operation
+
+        assert self._http is not None
+        client = McpClient(handler=self.handler, log_level=self.log_level, clock=self._clock)
+        deadline = OperationDeadline(self._handshake_budget_s, self._clock)
+        transport = LegTransport(self._http, self.server, deadline=deadline, observer=NullObserver(),
+                                 clock=self._clock, handler=self.handler)
+        op = _Operation(client, transport, NullObserver(), self.handler, False)
+        try:
+            await op.handshake()
+        except McpTransportError:
+            if op.session.session_id:
+                self._op = op
+                await self._end_session()
+            raise
+        self._op = op
+
+    async def _read_stream(self, parser: EventStreamParser) -> None:
+        assert self._http is not None and self._op is not None
+        session = self._op.session
+        headers = message_headers(self.server, session)
+        del headers["Content-Type"]
+        headers["Accept"] = "text/event-stream"
+        if parser.last_event_id is not None:
+            headers["Last-Event-ID"] = parser.last_event_id
+        events = 0
+        try:
+            async with self._http.stream("GET", self.server.url, headers=headers) as response:
+                media_type = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+                if response.status_code == 404 and session.session_id:
+                    raise _SessionGone()
+                if response.status_code != 200 or media_type != "text/event-stream":
+                    raise _NoStream(response.status_code)
+                self._say(ListenerStatus(ListenerState.LISTENING, reconnects=self.reconnects))
+                decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+                since_event = 0
+                async for chunk in response.aiter_bytes():
+                    since_event += len(chunk)
+                    found = parser.feed(decoder.decode(chunk))
+                    for data in found:
+                        events += self._consider(data)
+                    if found:
+                        since_event = 0
+                    elif since_event > MAX_EVENT_BYTES:
+                        raise _StreamEnded(events, "An event on the standalone stream of {server} was too "
+                                           "large.".format(server=self.server.label))
+                for data in parser.feed(decoder.decode(b"", final=True)) + parser.close():
+                    events += self._consider(data)
+        except httpx.HTTPError as exc:
+            raise _StreamEnded(events, "The standalone stream of {server} broke: {reason}".format(
+                server=self.server.label, reason=str(exc) or type(exc).__name__)) from None
+        raise _StreamEnded(events)
+
+    def _consider(self, data: str) -> int:
+        """One event's data; 1 when it was a message (a priming event counts as one too)."""
+        if not data:
+            return 1  # a priming event: the stream works
+        try:
+            message = json.loads(data)
+        except (ValueError, RecursionError):
+            return 0
+        if is_server_request(message):
+            task = asyncio.get_running_loop().create_task(self._answer(message))
+            self._replies.add(task)
+            task.add_done_callback(self._replies.discard)
+            return 1
+        if isinstance(message, dict) and isinstance(message.get("method"), str) and "id" not in message:
+            params = message.get("params")
+            self.notifications_seen += 1
+            self._on_notification(ServerNotification(message["method"], params if isinstance(params, dict) else {},
+                                                     "GET"))
+            return 1
+        if isinstance(message, dict) and "id" in message and "method" in message:
+            # A request whose id cannot be used: nothing can be answered to it.
+            return 0
+        return 0
+
+    async def _answer(self, request: dict[str, Any]) -> None:
+        started = time.monotonic()
+        method = request.get("method")
+        if method in ("elicitation/create", "sampling/createMessage") and request.get("jsonrpc") == "2.0":
+            reply = {"jsonrpc": "2.0", "id": request["id"],
+                     "error": {"code": USER_REFUSED, "message": NO_OPERATION_REFUSAL}}
+        else:
+            reply = await answer_server_request(self.handler, request, REPLY_BOUND_S)
+        elapsed_ms = (time.monotonic() - started) * 1000
+        status = None
+        op = self._op
+        if op is not None:
+            status = await op._transport.post_reply(reply, op.session)
+        declined = "error" in reply
+        self._on_request(ServerRequestSeen(
+            shown_method(method), "GET", declined, status, clipped(request.get("params")),
+            clipped(reply.get("error") if declined else reply.get("result")), round(elapsed_ms, 2)))
+
+    async def _end_session(self) -> None:
+        op, self._op = self._op, None
+        http = self._http
+        try:
+            if op is not None and op.session.session_id and http is not None:
+                with contextlib.suppress(httpx.HTTPError):
+                    await http.delete(self.server.url, headers=message_headers(self.server, op.session))
+        finally:
+            if self._stopping and http is not None:
+                self._http = None
+                with contextlib.suppress(Exception):
+                    await http.aclose()
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _delay(self, failures: int, retry_ms: int | None) -> float:
+        asked = (retry_ms if retry_ms is not None else DEFAULT_RETRY_MS) / 1000
+        backoff = min(MAX_BACKOFF_S, (2 ** max(failures - 1, 0)) * DEFAULT_RETRY_MS / 1000) if failures else 0.0
+        return min(max(asked, backoff), MAX_BACKOFF_S)
+
+    async def _wait(self, delay_s: float) -> None:
+        self._say(ListenerStatus(ListenerState.RECONNECTING, retry_in_s=delay_s, reconnects=self.reconnects))
+        await asyncio.sleep(delay_s)
+
+    def _give_up(self, sentence: str) -> None:
+        self._say(ListenerStatus(ListenerState.STOPPED, sentence, reconnects=self.reconnects))
+
+    def _say(self, status: ListenerStatus) -> None:
+        self.status = status
+        self._on_status(status)
