@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
+    QDockWidget,
     QHBoxLayout,
     QLabel,
     QMainWindow,
@@ -29,6 +30,8 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, ngettext
 from inspector.mcp import InvalidServerError, ServerEndpoint
+from inspector.mcp.listening import ListenerState, ListenerStatus
+from inspector.mcp.roots import roots_from_uris
 from inspector.store import RunStore, ServerRecord, ServerRegistry, StoreError
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
@@ -36,6 +39,7 @@ from .demo_service import DemoService
 from .dialogs.elicitation_dialog import ElicitationDialog, SamplingDialog
 from .dialogs.server_dialog import ServerDialog
 from .dialogs.settings_dialog import SettingsDialog
+from .listening import LogEntry, WindowListener
 from .operations import OperationOutcome, OperationsEngine, OperationTask
 from .runs_tab import RunsTab
 from .server_requests import PendingQuestion, WindowAnswers
@@ -45,6 +49,7 @@ from .tools_panel import ToolsPanel
 from .widgets.arguments_panel import ArgumentsPanel
 from .widgets.operation_row import OperationsList
 from .widgets.result_view import ResultView
+from .widgets.server_log import ServerLogView
 
 SPLITTERS = ("main", "workbench", "top", "bottom")
 
@@ -78,6 +83,11 @@ class MainWindow(QMainWindow):
         self.dialogs: dict[int, QDialog] = {}
         self.engine.tools_changed.connect(self._tools_changed)
         self.engine.start()
+        #: The listening session of the selected server (log messages, list changes, its requests).
+        self.listener = WindowListener(self.engine)
+        self.listener.log_level = settings.server_log_level
+        self.listener.tools_changed.connect(self._tools_changed)
+        self._listened: tuple[ServerEndpoint, tuple[str, ...]] | None = None
         self.demo = demo
         self.last_run: tuple[int, str, str] | None = None
         self._closed = False
@@ -171,6 +181,18 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.main)
         self.resize(1200, 760)
 
+        self.server_log = ServerLogView()
+        self.log_dock = QDockWidget(_("Server log"), self)
+        self.log_dock.setObjectName("dock-server-log")
+        self.log_dock.setAccessibleName(_("Server log"))
+        self.log_dock.setWidget(self.server_log)
+        self.log_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
+                                  | QDockWidget.DockWidgetFeature.DockWidgetMovable)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.log_dock)
+        self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
+        self.listener.entry.connect(self._log_entry)
+        self.listener.status_changed.connect(self._listener_status)
+
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setAccessibleName(_("Status"))
@@ -231,6 +253,10 @@ class MainWindow(QMainWindow):
             action = QAction(text, self)
             action.triggered.connect(slot)
             server_menu.addAction(action)
+        view_menu = self.menuBar().addMenu(_("&View"))
+        log_action = self.log_dock.toggleViewAction()
+        log_action.setText(_("Server &log"))
+        view_menu.addAction(log_action)
         # Actions live in the window too, so their shortcuts work wherever the focus is.
         self.addActions([self.run_action, self.cancel_action])
 
@@ -257,13 +283,17 @@ class MainWindow(QMainWindow):
         except StoreError as exc:
             self.status.setText(str(exc))
             return
+        self.engine.server_roots.clear()
+        self.engine.server_roots.update({record.url: roots_from_uris(record.roots) for record in records})
         self.servers.set_records(records, select_url)
 
     def _server_selected(self, record: ServerRecord | None) -> None:
         if record is None:
             self.tools.clear(_("Select a server to see its tools."))
             self.budget_label.setText("")
+            self.listener.stop()
             return
+        self._listen_to(record)
         self.servers.show_latencies(self._latencies(record.url))
         self.budget_label.setText(_("Budget: {seconds} s").format(seconds=f"{self._budget_for(record):g}"))
         if self.tools.task is not None and self.tools.task.running:
@@ -271,6 +301,29 @@ class MainWindow(QMainWindow):
                 return
             self.tools.task.cancel()
         self.load_tools()
+
+    def _listen_to(self, record: ServerRecord) -> None:
+        """Hold a listening session for the selected server (a new one when its settings changed)."""
+        if self._closed:
+            return
+        try:
+            endpoint = self.endpoint_for(record)
+        except InvalidServerError:
+            self.listener.stop()
+            return
+        wanted = (endpoint, record.roots)
+        if self.listener.listening_to == record.url and self._listened == wanted:
+            return
+        self._listened = wanted
+        self.listener.listen(endpoint, roots_from_uris(record.roots))
+
+    def _log_entry(self, entry: LogEntry) -> None:
+        if not self._closed:
+            self.server_log.add(entry)
+
+    def _listener_status(self, server: str, status: ListenerStatus) -> None:
+        if not self._closed:
+            self.server_log.show_state(listener_sentence(server, status))
 
     def _latencies(self, url: str) -> list[float]:
         runs = self.store.list_runs(server=url, outcome="ok", limit=20)
@@ -312,15 +365,15 @@ class MainWindow(QMainWindow):
                 headers.append((setting.name, value or "", setting.secret))
         dialog = ServerDialog(self, url=record.url if record else "", name=record.name if record else None,
                               budget_s=record.budget_s if record else None, headers=headers,
-                              secrets_kept=self.secrets.available)
+                              secrets_kept=self.secrets.available, roots=record.roots if record else ())
         if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:
             return
         self.save_server(dialog.result_settings.url, dialog.result_settings.name, dialog.result_settings.budget_s,
                          dialog.result_settings.headers, dialog.result_settings.secret,
-                         replaces=record.url if record else None)
+                         replaces=record.url if record else None, roots=dialog.result_settings.roots)
 
     def save_server(self, url: str, name: str | None, budget_s: float | None, headers: dict[str, str],
-                    secret: set[str], *, replaces: str | None = None) -> None:
+                    secret: set[str], *, replaces: str | None = None, roots: tuple[str, ...] = ()) -> None:
         """Store a server (secret values to the keyring or this session only) and select it."""
         from inspector.store.secrets import is_secret_header
 
@@ -329,8 +382,10 @@ class MainWindow(QMainWindow):
             self._endpoints.pop(replaces, None)
         if replaces and replaces != url:
             self.registry.remove_server(replaces)
+        if replaces and self.listener.listening_to == replaces:
+            self.listener.stop()  # its settings change: the selection below listens afresh
         self.registry.save_server(url, name=name, budget_s=budget_s, headers=headers, secret=secret,
-                                  replace=True)
+                                  replace=True, roots=roots)
         for header, value in headers.items():
             if header in secret or is_secret_header(header):
                 self.session_secrets[(url, header)] = value
@@ -347,6 +402,8 @@ class MainWindow(QMainWindow):
             self.forget_server(record.url)
 
     def forget_server(self, url: str) -> None:
+        if self.listener.listening_to == url:
+            self.listener.stop()
         self._endpoints.pop(url, None)
         self.registry.remove_server(url)
         self.reload_servers()
@@ -536,6 +593,8 @@ class MainWindow(QMainWindow):
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             self.engine.default_budget_s = self.settings.default_budget_s
             self.answers.set_sampler(sampler_from_settings(self.settings))
+            if self.settings.server_log_level != self.listener.log_level:
+                self.listener.set_log_level(self.settings.server_log_level)
             self._server_selected(self.servers.current())
 
     def _restore(self) -> None:
@@ -565,6 +624,7 @@ class MainWindow(QMainWindow):
         self._health_refresh.stop()
         self.save_layout()
         self.runs_tab.shut_down()
+        self.listener.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
         if self.demo is not None:
             self.demo.stop()
@@ -582,6 +642,26 @@ def sampler_from_settings(settings: AppSettings):  # -> Sampler | None
     except ValueError:
         return None
     return ChatModelSampler(model, settings.sampling_model)
+
+
+def listener_sentence(server: str, status: ListenerStatus) -> str:
+    """The listener's state in words, for the log view's header."""
+    state = status.state
+    if state is ListenerState.CONNECTING:
+        return _("Connecting to {server}…").format(server=server)
+    if state is ListenerState.LISTENING:
+        return _("Listening to {server}.").format(server=server)
+    if state is ListenerState.NO_STREAM:
+        return _("{server} offers no stream of its own (HTTP {status}): its log messages and list changes "
+                 "arrive only during operations.").format(server=server, status=status.http_status)
+    if state is ListenerState.RECONNECTING:
+        if status.retry_in_s is None:
+            return _("The stream of {server} broke; reconnecting…").format(server=server)
+        return _("The stream of {server} broke; reconnecting in {seconds} s…").format(
+            server=server, seconds=f"{status.retry_in_s:g}")
+    if status.error:
+        return _("Stopped listening to {server}: {reason}").format(server=server, reason=status.error)
+    return _("Not listening.")
 
 
 def _status_word(status: str) -> str:

@@ -14,7 +14,7 @@ import asyncio
 import itertools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from inspector.mcp import (
     parse_budget,
     public_url,
 )
+from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import ServerNotification
 from inspector.store import RunStore, ServerRegistry, StoreError
 
@@ -228,6 +229,11 @@ class OperationsEngine(QObject):
         self._store: RunStore | None = None
         self._store_problem: str | None = None
         self._running: set[asyncio.Task[None]] = set()
+        #: The roots configured per server (by URL); read by the worker for each operation.
+        self.server_roots: dict[str, tuple[Root, ...] | None] = {}
+        #: Servers (by URL) the window holds a listening session for: their operations open no
+        #: standalone stream of their own (the listener hears what the server sends there).
+        self.listening: set[str] = set()
 
     # -- life ------------------------------------------------------------------------------------
 
@@ -242,11 +248,28 @@ class OperationsEngine(QObject):
     def _new_client(self) -> McpClient:
         # The standalone stream is opened for each operation: list changes refresh the catalogue.
         return McpClient(handler=self.answers.handler() if self.answers is not None else None,
-                         standalone_stream=True)
+                         standalone_stream=True, roots_for=self.server_roots.get,
+                         stream_for=lambda url: url not in self.listening)
 
     @property
     def thread(self) -> threading.Thread | None:
         return self._thread
+
+    def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run the coroutine ``make()`` builds on the worker's loop; shutdown waits for it (bounded)."""
+        if self._loop is None:
+            self.start()
+        assert self._loop is not None
+
+        def begin() -> None:
+            task = asyncio.get_running_loop().create_task(make())
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+
+        try:
+            self._loop.call_soon_threadsafe(begin)
+        except RuntimeError:  # the loop has ended (the window is closing)
+            pass
 
     def _work(self) -> None:
         loop = asyncio.new_event_loop()

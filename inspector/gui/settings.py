@@ -86,6 +86,18 @@ class AppSettings:
     def sampling_model(self, name: str) -> None:
         self.qsettings.setValue("sampling/model", name)
 
+    @property
+    def server_log_level(self) -> str | None:
+        """The level asked of listened-to servers with ``logging/setLevel``; ``None``: off (not asked)."""
+        from inspector.mcp import LOG_LEVELS
+
+        value = str(self.qsettings.value("logging/server_level", "") or "")
+        return value if value in LOG_LEVELS else None
+
+    @server_log_level.setter
+    def server_log_level(self, level: str | None) -> None:
+        self.qsettings.setValue("logging/server_level", level or "")
+
     # -- what the window remembers ----------------------------------------------------------
 
     def restore_bytes(self, key: str) -> QByteArray | None:

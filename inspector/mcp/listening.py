@@ -133,6 +133,7 @@ class ServerListener:
         self._http: httpx.AsyncClient | None = None
         self._op: Any = None  # the session's _Operation (its handshake, its requests)
         self._replies: set[asyncio.Task[None]] = set()
+        self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self.status = ListenerStatus(ListenerState.CONNECTING)
         self.reconnects = 0
@@ -143,6 +144,9 @@ class ServerListener:
 
     async def run(self) -> None:
         """Listen until stopped (or until it gives up, saying why in its status)."""
+        if self._stopping:
+            return
+        self._task = asyncio.current_task()
         self._http = self._http_factory()
         try:
             await self._listen()
@@ -161,7 +165,8 @@ class ServerListener:
     async def stop(self, task: asyncio.Task[None] | None = None, bound_s: float = STOP_BOUND_S) -> None:
         """Stop listening now and end the session (``DELETE``), within ``bound_s``."""
         self._stopping = True
-        if task is not None and not task.done():
+        task = task or self._task
+        if task is not None and task is not asyncio.current_task() and not task.done():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

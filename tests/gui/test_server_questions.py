@@ -165,8 +165,10 @@ def test_sampling_is_confirmed_by_the_user(qtbot, sdk_server, allow: bool) -> No
 
 # -- list changes --------------------------------------------------------------------------------
 
-def test_a_list_change_reloads_the_windows_catalogue(qtbot, make_window, sdk_server) -> None:
+def test_a_list_change_on_an_operations_own_stream_reloads_the_catalogue(qtbot, make_window, sdk_server) -> None:
+    """Without the window's listening session, an operation opens its own stream and hears the change."""
     window = make_window((sdk_server.url, "sdk server"))
+    window.listener.stop()
     first = window.tools.task
     assert first is not None and not first.running
     window.engine.call_tool(window.endpoint_for(window.servers.current()), "change_tools", {}, budget_s=10)

@@ -13,10 +13,12 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _
 from inspector.mcp import MAXIMUM_BUDGET_SECONDS, InvalidServerError, ServerEndpoint, public_url
+from inspector.mcp.roots import RootNotUsable, parse_root, root_as_text
 from inspector.store.secrets import is_secret_header
 
 
@@ -36,6 +39,8 @@ class ServerSettings:
     budget_s: float | None
     headers: dict[str, str] = field(default_factory=dict)
     secret: set[str] = field(default_factory=set)
+    #: The roots offered to the server (``file://`` URIs); empty: none.
+    roots: tuple[str, ...] = ()
 
 
 def _error_label() -> QLabel:
@@ -82,7 +87,7 @@ class ServerDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None, *, url: str = "", name: str | None = None,
                  budget_s: float | None = None, headers: list[tuple[str, str, bool]] | None = None,
-                 secrets_kept: bool = False) -> None:
+                 secrets_kept: bool = False, roots: tuple[str, ...] = ()) -> None:
         super().__init__(parent)
         self.setWindowTitle(_("Edit server") if url else _("Add server"))
         self.result_settings: ServerSettings | None = None
@@ -125,6 +130,24 @@ class ServerDialog(QDialog):
         headers_column.addWidget(self.header_error)
         headers_column.addWidget(keep_note)
         form.addRow(_("Headers"), headers_column)
+        self.roots = QPlainTextEdit("\n".join(root_as_text(uri) for uri in roots))
+        self.roots.setAccessibleName(_("Roots: one folder per line"))
+        self.roots.setPlaceholderText(_("One folder per line (none: the server is offered no roots)"))
+        self.roots.setTabChangesFocus(True)
+        self.roots.setFixedHeight(self.roots.fontMetrics().lineSpacing() * 4 + 12)
+        add_root = QPushButton(_("Add folder…"))
+        add_root.setAccessibleName(_("Add a root folder"))
+        add_root.clicked.connect(self._choose_root)
+        self.roots_error = _error_label()
+        roots_note = QLabel(_("Folders the server may ask for (roots/list), as file:// addresses."))
+        roots_note.setWordWrap(True)
+        roots_note.setEnabled(False)
+        roots_column = QVBoxLayout()
+        roots_column.addWidget(self.roots)
+        roots_column.addWidget(add_root, 0, Qt.AlignmentFlag.AlignLeft)
+        roots_column.addWidget(self.roots_error)
+        roots_column.addWidget(roots_note)
+        form.addRow(_("Roots"), roots_column)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -141,6 +164,16 @@ class ServerDialog(QDialog):
         self.headers_box.addWidget(row)
         return row
 
+    def _choose_root(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, _("Choose a root folder"))
+        if folder:
+            self.add_root(folder)
+
+    def add_root(self, folder: str) -> None:
+        """Add a folder as a line of the roots field."""
+        text = self.roots.toPlainText().rstrip("\n")
+        self.roots.setPlainText(f"{text}\n{folder}" if text else folder)
+
     def _remove_header(self, row: HeaderRow) -> None:
         self.header_rows.remove(row)
         self.headers_box.removeWidget(row)
@@ -148,7 +181,7 @@ class ServerDialog(QDialog):
 
     def settings(self) -> ServerSettings | None:
         """What was typed, checked; ``None`` after showing what is wrong where it was typed."""
-        for label in (self.url_error, self.budget_error, self.header_error):
+        for label in (self.url_error, self.budget_error, self.header_error, self.roots_error):
             label.hide()
         ok = True
         headers: dict[str, str] = {}
@@ -191,9 +224,23 @@ class ServerDialog(QDialog):
                 self._show(self.budget_error, _("The budget can be at most {most} seconds (a week).").format(
                     most=f"{MAXIMUM_BUDGET_SECONDS:,}"))
                 ok = False
+        roots: list[str] = []
+        for line in self.roots.toPlainText().splitlines():
+            if not line.strip():
+                continue
+            try:
+                uri = parse_root(line).uri
+            except RootNotUsable:
+                self._show(self.roots_error, _("A root is a folder or a file:// address; this line is "
+                                               "neither: {line}").format(line=line.strip()[:80]))
+                ok = False
+                continue
+            if uri not in roots:
+                roots.append(uri)
         if not ok:
             return None
-        return ServerSettings(public_url(url), self.name.text().strip() or None, budget, headers, secret)
+        return ServerSettings(public_url(url), self.name.text().strip() or None, budget, headers, secret,
+                              tuple(roots))
 
     def _show(self, label: QLabel, text: str) -> None:
         label.setText(text)

@@ -7,6 +7,7 @@ import math
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
-from inspector.mcp import DEFAULT_BUDGET_SECONDS, MAXIMUM_BUDGET_SECONDS, MINIMUM_LEG_SECONDS
+from inspector.mcp import DEFAULT_BUDGET_SECONDS, LOG_LEVELS, MAXIMUM_BUDGET_SECONDS, MINIMUM_LEG_SECONDS
 
 from ..settings import AppSettings
 
@@ -72,6 +73,17 @@ class SettingsDialog(QDialog):
         self.sampling_error.setStyleSheet("color: #B84A00;")
         self.sampling_error.setTextFormat(Qt.TextFormat.PlainText)
         self.sampling_error.hide()
+        from ..widgets.server_log import level_word
+
+        self.log_level = QComboBox()
+        self.log_level.setAccessibleName(_("Server log level"))
+        self.log_level.addItem(_("Off (the server's own choice)"), "")
+        for level in LOG_LEVELS:
+            self.log_level.addItem(_("{level} and above").format(level=level_word(level)), level)
+        self.log_level.setCurrentIndex(max(self.log_level.findData(settings.server_log_level or ""), 0))
+        log_note = QLabel(_("Asked of the server you listen to (logging/setLevel); a change applies at once."))
+        log_note.setWordWrap(True)
+        log_note.setEnabled(False)
         form = QFormLayout()
         budget_column = QVBoxLayout()
         budget_column.addWidget(self.budget)
@@ -89,6 +101,10 @@ class SettingsDialog(QDialog):
         sampling_column.addWidget(self.sampling_model)
         sampling_column.addWidget(self.sampling_error)
         form.addRow(_("Sampling"), sampling_column)
+        log_column = QVBoxLayout()
+        log_column.addWidget(self.log_level)
+        log_column.addWidget(log_note)
+        form.addRow(_("Server log level"), log_column)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -134,5 +150,6 @@ class SettingsDialog(QDialog):
         self._settings.default_budget_s = max(budget, float(MINIMUM_LEG_SECONDS))
         self._settings.demo_autostart = self.demo.isChecked()
         self._settings.database_path = self.database.text().strip()
+        self._settings.server_log_level = self.log_level.currentData() or None
         self._settings.sync()
         super().accept()

@@ -1,0 +1,158 @@
+"""The window's listening session: one :class:`ServerListener` for the selected server.
+
+Why the selected server and not every configured one: the log view and the catalogue show the
+server the user is looking at, and a session per configured server would hold a connection and
+a session open on every server in the list (some count sessions, some are far away) for news
+nobody is shown. Selecting another server stops the old listener (its session is ended with
+``DELETE``) and starts one for the new server; editing the server restarts it with the new
+settings; removing it or closing the window stops it.
+
+The listener runs on the operations engine's worker loop; what it reports crosses to the GUI
+thread through queued signals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+
+from inspector.mcp import ServerEndpoint, ServerRequestSeen, public_url
+from inspector.mcp.listening import ListenerState, ListenerStatus, ServerListener
+from inspector.mcp.server_requests import Root
+from inspector.mcp.standalone import ServerNotification
+
+from .operations import OperationsEngine
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the server log: a log message, or a request the server made on the stream."""
+
+    #: When it arrived (UTC; shown in local time).
+    at: datetime
+    #: The message's level (debug … emergency); ``None`` for a request.
+    level: str | None
+    logger: str | None
+    #: The message's data (any JSON value), or for a request what was asked and answered.
+    data: Any
+    server: str
+    #: For a request: its method, and whether the client declined it.
+    request: str | None = None
+    declined: bool = False
+
+
+class _Carrier(QObject):
+    status = Signal(object, object)  # (listener id, ListenerStatus)
+    notification = Signal(object, object)  # (listener id, ServerNotification)
+    request = Signal(object, object)  # (listener id, ServerRequestSeen)
+
+
+class WindowListener(QObject):
+    """Holds the listening session of (at most) one server and reports what it hears."""
+
+    #: The listener's state changed: (server label, :class:`ListenerStatus`).
+    status_changed = Signal(str, object)
+    #: A log message or a request arrived: a :class:`LogEntry`.
+    entry = Signal(object)
+    #: The server said its tools changed (its URL without credentials).
+    tools_changed = Signal(str)
+
+    def __init__(self, engine: OperationsEngine) -> None:
+        super().__init__()
+        self._engine = engine
+        self._listener: ServerListener | None = None
+        self._number = 0
+        self.url: str | None = None
+        self.label: str = ""
+        self.status: ListenerStatus | None = None
+        self.log_level: str | None = None
+        self._carrier = _Carrier()
+        queued = Qt.ConnectionType.QueuedConnection
+        self._carrier.status.connect(self._on_status, queued)
+        self._carrier.notification.connect(self._on_notification, queued)
+        self._carrier.request.connect(self._on_request, queued)
+
+    # -- asked by the window ---------------------------------------------------------------------
+
+    def listen(self, server: ServerEndpoint, roots: tuple[Root, ...] | None) -> None:
+        """Listen to ``server`` (stopping whatever listened before)."""
+        self.stop()
+        self._number += 1
+        number = self._number
+        carrier = self._carrier
+        listener = ServerListener(
+            server, roots=roots, log_level=self.log_level,
+            on_status=lambda status: carrier.status.emit(number, status),
+            on_notification=lambda note: carrier.notification.emit(number, note),
+            on_request=lambda seen: carrier.request.emit(number, seen))
+        self._listener = listener
+        self.url = public_url(server.url)
+        self.label = server.label
+        self._engine.listening = {self.url}
+        self.status = ListenerStatus(ListenerState.CONNECTING)
+        self.status_changed.emit(self.label, self.status)
+
+        self._engine.spawn(listener.run)
+
+    def stop(self) -> None:
+        """Stop listening; the session is ended (``DELETE``) in the background, within half a second."""
+        listener, self._listener = self._listener, None
+        if listener is None:
+            return
+        self._number += 1  # what the old listener still reports is not shown
+        self._engine.listening = set()
+        self._engine.spawn(listener.stop)
+        self.status = ListenerStatus(ListenerState.STOPPED)
+        self.status_changed.emit(self.label, self.status)
+        self.url = None
+
+    def set_log_level(self, level: str | None) -> bool:
+        """Apply a new log level to the running session at once; True when the listener was told.
+
+        ``None`` (off) cannot be said in MCP: the session is started afresh, without a level."""
+        self.log_level = level
+        listener = self._listener
+        if listener is None:
+            return False
+        if level is None:
+            server, roots = listener.server, listener.handler.roots
+            self.listen(server, roots)
+            return True
+
+        async def apply() -> None:
+            await listener.set_log_level(level)
+
+        self._engine.spawn(apply)
+        return True
+
+    @property
+    def listening_to(self) -> str | None:
+        return self.url
+
+    # -- reports (GUI thread) ----------------------------------------------------------------------
+
+    def _on_status(self, number: int, status: ListenerStatus) -> None:
+        if number != self._number:
+            return
+        self.status = status
+        self.status_changed.emit(self.label, status)
+
+    def _on_notification(self, number: int, note: ServerNotification) -> None:
+        if number != self._number:
+            return
+        if note.method == "notifications/tools/list_changed" and self.url is not None:
+            self.tools_changed.emit(self.url)
+        elif note.method == "notifications/message":
+            logger = note.params.get("logger")
+            self.entry.emit(LogEntry(datetime.now(timezone.utc), note.level or "info",
+                                     logger if isinstance(logger, str) else None, note.params.get("data"),
+                                     self.label))
+
+    def _on_request(self, number: int, seen: ServerRequestSeen) -> None:
+        if number != self._number:
+            return
+        self.entry.emit(LogEntry(datetime.now(timezone.utc), None, None, seen.answered, self.label,
+                                 request=seen.method, declined=seen.declined))

@@ -1,0 +1,224 @@
+"""The Server log: what the listened-to server logs (``notifications/message``) and asks on its stream.
+
+Each row: the time (local, formatted when shown), the level (word, mark and colour, so that a
+greyscale print still tells them apart), the server, the logger and the data as plain text
+(JSON compact, long text cut). A minimum level filters the rows; Clear empties the log. Above
+the rows, the listener's state in words.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.i18n import _
+from inspector.mcp import LOG_LEVELS
+
+from ..listening import LogEntry
+from ..plain_text import cell_text, plain_tooltip
+
+#: The most entries kept; older ones are dropped first.
+MAX_ENTRIES = 5000
+#: The most characters of an entry's data shown in its cell (the tooltip shows more).
+DATA_CELL_CHARS = 300
+TOOLTIP_CHARS = 2000
+
+#: Okabe–Ito colours by level, and a mark that survives greyscale.
+_LEVEL_STYLE = {
+    "debug": ("#6E6E6E", ""), "info": ("#0072B2", ""), "notice": ("#009E73", "•"),
+    "warning": ("#B36B00", "▲"), "error": ("#D55E00", "■"), "critical": ("#CC4C8F", "◆"),
+    "alert": ("#CC4C8F", "◆"), "emergency": ("#CC4C8F", "◆"),
+}
+_ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+def level_word(level: str) -> str:
+    """The level's word, translated."""
+    return {
+        "debug": _("debug"), "info": _("info"), "notice": _("notice"), "warning": _("warning"),
+        "error": _("error"), "critical": _("critical"), "alert": _("alert"), "emergency": _("emergency"),
+    }.get(level, level)
+
+
+def data_text(data: Any) -> str:
+    """A message's data as one line of plain text: a string as it is, anything else as compact JSON."""
+    if isinstance(data, str):
+        return data
+    try:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return str(data)
+
+
+class ServerLogModel(QAbstractTableModel):
+    """The entries, oldest first."""
+
+    COLUMNS = ("time", "level", "server", "logger", "message")
+    #: The entry's level as a number (0 = debug … 7 = emergency; -1 for a request).
+    SeverityRole = Qt.ItemDataRole.UserRole + 1
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[LogEntry] = []
+
+    def rowCount(self, parent: _ModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.entries)
+
+    def columnCount(self, parent: _ModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
+                and 0 <= section < len(self.COLUMNS):
+            return (_("Time"), _("Level"), _("Server"), _("Logger"), _("Message"))[section]
+        return None
+
+    def add(self, entry: LogEntry) -> None:
+        if len(self.entries) >= MAX_ENTRIES:
+            drop = len(self.entries) - MAX_ENTRIES + 1
+            self.beginRemoveRows(QModelIndex(), 0, drop - 1)
+            del self.entries[:drop]
+            self.endRemoveRows()
+        row = len(self.entries)
+        self.beginInsertRows(QModelIndex(), row, row)
+        self.entries.append(entry)
+        self.endInsertRows()
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self.entries.clear()
+        self.endResetModel()
+
+    def data(self, index: _ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.entries):
+            return None
+        entry = self.entries[index.row()]
+        column = self.COLUMNS[index.column()]
+        if role == self.SeverityRole:
+            return LOG_LEVELS.index(entry.level) if entry.level in LOG_LEVELS else -1
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return self._text(entry, column)
+        if role == Qt.ItemDataRole.ToolTipRole and column == "message":
+            return plain_tooltip(cell_text(self._message(entry), TOOLTIP_CHARS))
+        if role == Qt.ItemDataRole.ForegroundRole and column == "level":
+            colour = _LEVEL_STYLE.get(entry.level or "", ("#0072B2" if not entry.declined else "#D55E00", ""))[0]
+            return QColor(colour)
+        if role == Qt.ItemDataRole.FontRole and column == "level" and entry.level in LOG_LEVELS \
+                and LOG_LEVELS.index(entry.level) >= LOG_LEVELS.index("error"):
+            font = QFont()
+            font.setBold(True)
+            return font
+        return None
+
+    def _text(self, entry: LogEntry, column: str) -> str:
+        if column == "time":
+            return entry.at.astimezone().strftime("%H:%M:%S")
+        if column == "level":
+            if entry.level is None:
+                return _("⇄ request")
+            mark = _LEVEL_STYLE.get(entry.level, ("", ""))[1]
+            word = level_word(entry.level)
+            return _("{mark} {level}").format(mark=mark, level=word) if mark else word
+        if column == "server":
+            return cell_text(entry.server, 60)
+        if column == "logger":
+            return cell_text(entry.logger or "", 60)
+        return cell_text(self._message(entry), DATA_CELL_CHARS)
+
+    def _message(self, entry: LogEntry) -> str:
+        if entry.request is None:
+            return data_text(entry.data)
+        if entry.declined:
+            reason = entry.data.get("message") if isinstance(entry.data, dict) else None
+            return _("{method}: declined ({reason})").format(method=entry.request, reason=data_text(reason or ""))
+        return _("{method}: answered {answer}").format(method=entry.request, answer=data_text(entry.data))
+
+
+class MinimumLevelFilter(QSortFilterProxyModel):
+    """Rows at or above a level; requests always."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.minimum = 0
+
+    def set_minimum(self, level: str) -> None:
+        self.minimum = LOG_LEVELS.index(level) if level in LOG_LEVELS else 0
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _ModelIndex) -> bool:  # noqa: N802
+        model = self.sourceModel()
+        severity = model.data(model.index(source_row, 0, source_parent), ServerLogModel.SeverityRole)
+        return severity is None or severity < 0 or severity >= self.minimum
+
+
+class ServerLogView(QWidget):
+    """The log table with its filter, Clear, and the listener's state."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = ServerLogModel()
+        self.filter = MinimumLevelFilter()
+        self.filter.setSourceModel(self.model)
+        self.state = QLabel(_("Not listening: no server selected."))
+        self.state.setTextFormat(Qt.TextFormat.PlainText)
+        self.state.setAccessibleName(_("Listening state"))
+        self.state.setWordWrap(True)
+        self.minimum = QComboBox()
+        self.minimum.setAccessibleName(_("Show messages from this level up"))
+        for level in LOG_LEVELS:
+            self.minimum.addItem(level_word(level), level)
+        self.minimum.currentIndexChanged.connect(lambda _i: self.filter.set_minimum(self.minimum.currentData()))
+        self.clear_button = QPushButton(_("Clear"))
+        self.clear_button.setAccessibleName(_("Clear the server log"))
+        self.clear_button.clicked.connect(self.model.clear)
+        show = QLabel(_("Show from"))
+        show.setBuddy(self.minimum)
+        head = QHBoxLayout()
+        head.addWidget(self.state, 1)
+        head.addWidget(show)
+        head.addWidget(self.minimum)
+        head.addWidget(self.clear_button)
+        self.table = QTableView()
+        self.table.setModel(self.filter)
+        self.table.setAccessibleName(_("Server log"))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
+        header = self.table.horizontalHeader()
+        header.setAccessibleName(_("Server log columns"))
+        header.setStretchLastSection(True)
+        for column in range(4):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        self.table.setColumnWidth(0, self.table.fontMetrics().horizontalAdvance("00:00:00") + 20)
+        self.table.setColumnWidth(1, self.table.fontMetrics().horizontalAdvance("◆ emergency") + 24)
+        self.table.setColumnWidth(2, 130)
+        self.table.setColumnWidth(3, 90)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 4)
+        layout.addLayout(head)
+        layout.addWidget(self.table, 1)
+
+    def add(self, entry: LogEntry) -> None:
+        at_end = self.table.verticalScrollBar().value() >= self.table.verticalScrollBar().maximum() - 2
+        self.model.add(entry)
+        if at_end:
+            self.table.scrollToBottom()
+
+    def show_state(self, text: str) -> None:
+        self.state.setText(text)
