@@ -157,8 +157,13 @@ class MinimumLevelFilter(QSortFilterProxyModel):
         self.minimum = 0
 
     def set_minimum(self, level: str) -> None:
-        self.minimum = LOG_LEVELS.index(level) if level in LOG_LEVELS else 0
-        self.invalidateFilter()
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9: the invalidation is bracketed
+            self.beginFilterChange()
+            self.minimum = LOG_LEVELS.index(level) if level in LOG_LEVELS else 0
+            self.endFilterChange()
+        else:
+            self.minimum = LOG_LEVELS.index(level) if level in LOG_LEVELS else 0
+            self.invalidateFilter()
 
     def filterAcceptsRow(self, source_row: int, source_parent: _ModelIndex) -> bool:  # noqa: N802
         model = self.sourceModel()
