@@ -132,3 +132,21 @@ def test_a_replacing_save_sets_exactly_the_given_settings(tmp_path: Path) -> Non
         registry.save_server(url, name=None, budget_s=None, headers={}, replace=True)
         server = registry.get(url)
         assert (server.name, server.budget_s, server.headers) == (None, None, ())
+
+
+def test_roots_are_kept_per_server_none_by_default(tmp_path: Path) -> None:
+    with RunStore.open(tmp_path / "runs.db") as store:
+        registry = ServerRegistry(store.db)
+        url = "http://127.0.0.1:9/mcp"
+        registry.save_server(url, name="a")
+        assert registry.settings(url).roots == () and registry.get(url).roots == ()
+        registry.save_server(url, roots=("file:///srv/one", "file:///srv/two"))
+        assert registry.settings(url).roots == ("file:///srv/one", "file:///srv/two")
+        registry.save_server(url, budget_s=5)  # another setting keeps the roots
+        assert registry.get(url).roots == ("file:///srv/one", "file:///srv/two")
+        assert registry.get(url).to_dict()["roots"] == ["file:///srv/one", "file:///srv/two"]
+        registry.save_server(url, roots=())
+        assert registry.settings(url).roots == ()
+        registry.save_server(url, roots=("file:///srv/one",))
+        registry.save_server(url, name="a", replace=True)  # the window's edit: exactly what it gives
+        assert registry.settings(url).roots == ()
