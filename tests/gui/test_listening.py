@@ -172,3 +172,17 @@ def test_screenshot_of_the_window_with_the_server_log(qtbot, make_window, listen
     path = SCREENSHOTS / "window-server-log.png"
     assert window.grab().save(str(path))
     assert path.stat().st_size > 0
+
+
+def test_the_settings_dialog_keeps_the_server_log_level(qtbot) -> None:
+    from inspector.gui.dialogs.settings_dialog import SettingsDialog
+    from inspector.gui.settings import AppSettings
+
+    settings = AppSettings()
+    assert settings.server_log_level is None  # off by default
+    dialog = SettingsDialog(settings, "runs.db")
+    qtbot.addWidget(dialog)
+    assert dialog.log_level.currentData() == ""
+    dialog.log_level.setCurrentIndex(dialog.log_level.findData("warning"))
+    dialog.accept()
+    assert AppSettings().server_log_level == "warning"
