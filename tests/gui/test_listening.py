@@ -109,7 +109,7 @@ def test_roots_from_the_server_dialog_are_answered(qtbot, make_window, listened,
                        replaces=record.url, roots=settings.roots)
     wait_listening(qtbot, window)
     assert call(qtbot, window, "show_roots") == f"roots: {tmp_path.as_uri()}"
-    qtbot.waitUntil(lambda: tmp_path.as_uri() in call(qtbot, window, "roots_of_listeners"), timeout=5000)
+    qtbot.waitUntil(lambda: tmp_path.as_uri() in call(qtbot, window, "roots_of_listeners"), timeout=20000)
     requests = [entry for entry in window.server_log.model.entries if entry.request == "roots/list"]
     assert requests and not requests[-1].declined
 

@@ -249,7 +249,7 @@ def _listening_support(server: MCPServer, listeners: Listeners) -> None:
         """Ask every other session for its roots (on its standalone stream) and list what each said."""
         said = []
         for session in others(ctx):
-            with anyio.move_on_after(2), warnings.catch_warnings():
+            with anyio.move_on_after(1), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 try:
                     result = await session.list_roots()
