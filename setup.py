@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -18,6 +19,7 @@ ROOT = Path(__file__).resolve().parent
 def _translations_tool():
     spec = importlib.util.spec_from_file_location("run_inspector_translations", ROOT / "tools" / "translations.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
