@@ -41,6 +41,11 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     settings = AppSettings()
+    from inspector.i18n import choose_language
+
+    from .language import switch_language
+
+    switch_language(choose_language(settings.language or None))
     db_path = database_path(db_option, settings.database_path)
     try:
         store = RunStore.open(db_path)
