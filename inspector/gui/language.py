@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QLibraryInfo, QLocale, QObject, Qt, QTranslator, Signal
+from PySide6.QtCore import QAbstractItemModel, QLibraryInfo, QLocale, QModelIndex, QObject, Qt, QTranslator, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QComboBox, QTabWidget, QWidget
 
@@ -123,7 +123,11 @@ def translated_item(combo: QComboBox, message: Callable[[], str], data: object =
 
 def retranslate_model(model: QAbstractItemModel) -> None:
     """Tell a model's views that every heading and cell has new words (models make them as they are asked)."""
-    rows, columns = model.rowCount(), model.columnCount()
+    rows = model.rowCount(QModelIndex())
+    try:
+        columns = model.columnCount(QModelIndex())
+    except TypeError:  # a list model keeps columnCount private: it has one column
+        columns = 1
     if columns:
         model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
     if rows and columns:
