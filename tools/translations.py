@@ -1,7 +1,7 @@
 """Extract, update and compile Run Inspector's gettext catalogues with Babel.
 
     python tools/translations.py extract   # sources -> translations/messages.pot
-    python tools/translations.py update    # messages.pot -> translations/<lang>/LC_MESSAGES/messages.po (keeps translations)
+    python tools/translations.py update    # messages.pot -> translations/<lang>/LC_MESSAGES/messages.po
     python tools/translations.py compile   # messages.po -> inspector/locale/<lang>/LC_MESSAGES/run-inspector.mo
     python tools/translations.py all       # the three in turn (`make translations`)
     python tools/translations.py stale     # lists compiled catalogues older than their .po (exit 1 if any)
@@ -85,7 +85,8 @@ def extract(settings: Settings) -> None:
     """Write the template from the sources (locations by file only, so line moves do not churn it)."""
     args = ["extract", "-F", "pyproject.toml", "-o", str(settings.template),
             "--no-default-keywords", "--add-location=file", "--sort-by-file", "--width=100",
-            "--project", settings.project, "--version", settings.version, "--copyright-holder", settings.copyright_holder]
+            "--project", settings.project, "--version", settings.version,
+            "--copyright-holder", settings.copyright_holder]
     for keyword in settings.keywords:
         args += ["-k", keyword]
     for tag in settings.comment_tags:
