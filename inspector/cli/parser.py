@@ -63,6 +63,10 @@ def build_parser() -> Parser:
     parser.add_argument("--db", dest="window_db", metavar="PATH",
                         help="the run database the window opens, or a sub-command uses (default: "
                              "RUN_INSPECTOR_DB, else runs.db in the user data folder)")
+    # Taken out of the arguments (anywhere on the line) before parsing: cli/language.py.
+    parser.add_argument("--lang", metavar="CODE",
+                        help="the language of the readable output and the window: en or de (default: the "
+                             "environment's locale, else English)")
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
 
     call = commands.add_parser("call", help="call a tool")

@@ -26,8 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
+from inspector.i18n.formatting import format_time
 from inspector.mcp import LOG_LEVELS
 
+from ..language import follow_language, translated, translated_item
 from ..listening import LogEntry
 from ..plain_text import cell_text, plain_tooltip
 
@@ -127,7 +129,7 @@ class ServerLogModel(QAbstractTableModel):
 
     def _text(self, entry: LogEntry, column: str) -> str:
         if column == "time":
-            return entry.at.astimezone().strftime("%H:%M:%S")
+            return format_time(entry.at)
         if column == "level":
             if entry.level is None:
                 return _("⇄ request")
@@ -179,19 +181,23 @@ class ServerLogView(QWidget):
         self.model = ServerLogModel()
         self.filter = MinimumLevelFilter()
         self.filter.setSourceModel(self.model)
-        self.state = QLabel(_("Not listening: no server selected."))
+        follow_language(self.model)
+        self.state = QLabel()
         self.state.setTextFormat(Qt.TextFormat.PlainText)
-        self.state.setAccessibleName(_("Listening state"))
+        #: What the state line says, made again in a new language (the owner says a listener's state again).
+        self._state_said = False
+        translated(self.state, "setText", self._idle_sentence)
+        translated(self.state, "setAccessibleName", lambda: _("Listening state"))
         self.state.setWordWrap(True)
         self.minimum = QComboBox()
-        self.minimum.setAccessibleName(_("Show messages from this level up"))
+        translated(self.minimum, "setAccessibleName", lambda: _("Show messages from this level up"))
         for level in LOG_LEVELS:
-            self.minimum.addItem(level_word(level), level)
+            translated_item(self.minimum, lambda level=level: level_word(level), level)
         self.minimum.currentIndexChanged.connect(lambda _i: self.filter.set_minimum(self.minimum.currentData()))
-        self.clear_button = QPushButton(_("Clear"))
-        self.clear_button.setAccessibleName(_("Clear the server log"))
+        self.clear_button = translated(QPushButton(), "setText", lambda: _("Clear"))
+        translated(self.clear_button, "setAccessibleName", lambda: _("Clear the server log"))
         self.clear_button.clicked.connect(self.model.clear)
-        show = QLabel(_("Show from"))
+        show = translated(QLabel(), "setText", lambda: _("Show from"))
         show.setBuddy(self.minimum)
         head = QHBoxLayout()
         head.addWidget(self.state, 1)
@@ -200,17 +206,17 @@ class ServerLogView(QWidget):
         head.addWidget(self.clear_button)
         self.table = QTableView()
         self.table.setModel(self.filter)
-        self.table.setAccessibleName(_("Server log"))
+        translated(self.table, "setAccessibleName", lambda: _("Server log"))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
         header = self.table.horizontalHeader()
-        header.setAccessibleName(_("Server log columns"))
+        translated(header, "setAccessibleName", lambda: _("Server log columns"))
         header.setStretchLastSection(True)
         for column in range(4):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-        self.table.setColumnWidth(0, self.table.fontMetrics().horizontalAdvance("00:00:00") + 20)
+        self.table.setColumnWidth(0, self.table.fontMetrics().horizontalAdvance("00:00:00 PM") + 20)
         self.table.setColumnWidth(1, self.table.fontMetrics().horizontalAdvance("◆ emergency") + 24)
         self.table.setColumnWidth(2, 130)
         self.table.setColumnWidth(3, 90)
@@ -225,5 +231,9 @@ class ServerLogView(QWidget):
         if at_end:
             self.table.scrollToBottom()
 
+    def _idle_sentence(self) -> str:
+        return self.state.text() if self._state_said else _("Not listening: no server selected.")
+
     def show_state(self, text: str) -> None:
+        self._state_said = True
         self.state.setText(text)
