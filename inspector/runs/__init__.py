@@ -11,7 +11,9 @@ from .result import MAX_ARTIFACTS, MAX_CONTENT_BLOCKS, MAX_CONTENT_BYTES, Artifa
 from .status import RUN_SOURCES, RUN_STATUSES
 from .step import InvalidStepError, RunStep, StepKind
 from .timeline import (
+    ENGLISH_DETAILS,
     LABEL_KEY_PREFIX,
+    DetailWords,
     TimelineEntry,
     ordered,
     outcome_label_key,
@@ -21,6 +23,7 @@ from .timeline import (
 from .trace import RunTrace
 
 __all__ = [
+    "ENGLISH_DETAILS",
     "LABEL_KEY_PREFIX",
     "MAX_ARTIFACTS",
     "MAX_CONTENT_BLOCKS",
@@ -28,6 +31,7 @@ __all__ = [
     "RUN_SOURCES",
     "RUN_STATUSES",
     "Artifact",
+    "DetailWords",
     "InvalidLegError",
     "InvalidStepError",
     "Leg",

@@ -148,53 +148,85 @@ def outcome_label_key(outcome: str) -> str:
     return f"{LABEL_KEY_PREFIX}{str.__str__(outcome)}"
 
 
-def step_details(payload: Mapping[str, Any]) -> str:
+class DetailWords:
+    """The words :func:`step_details` puts around a step's own text, in English.
+
+    The stored and exported details are English; a display layer passes a subclass that says the
+    same in the user's language (``inspector.i18n.details``). Each method returns a whole phrase,
+    so a language can order its parts as it needs.
+    """
+
+    def cancelled_in_flight(self) -> str:
+        return CANCELLED_IN_FLIGHT_NOTE
+
+    def cancelled_before_send(self) -> str:
+        return CANCELLED_BEFORE_SEND_NOTE
+
+    def dropped_sources(self, count: int) -> str:
+        return f"dropped {count} source{'s' if count != 1 else ''}"
+
+    def wrote(self, target: str) -> str:
+        return f"wrote {target}"
+
+    def result_and_write(self, result: str, target: str) -> str:
+        return f"{result} (wrote {target})".strip()
+
+    def requested_tool_calls(self, count: int) -> str:
+        return f"requested {count} tool call{'s' if count != 1 else ''}"
+
+    def tool_and_detail(self, tool: str, detail: str) -> str:
+        return ": ".join(part for part in (tool, detail) if part)
+
+
+ENGLISH_DETAILS = DetailWords()
+
+
+def step_details(payload: Mapping[str, Any], words: DetailWords = ENGLISH_DETAILS) -> str:
     """Return a short one-line description of a stored step payload.
 
     Tool steps give the tool name and the first line of the result (or, for
     a cancelled call, whether the request had been sent); llm steps give a
-    preview of the reply. English for now; translation comes later.
+    preview of the reply. ``words`` says the parts that are ours (English by default).
     """
     if not isinstance(payload, Mapping):
         return ""
     kind = payload.get("kind")
     if kind == StepKind.TOOL:
-        text = _tool_details(payload)
+        text = _tool_details(payload, words)
     elif kind == StepKind.LLM:
-        text = _llm_details(payload)
+        text = _llm_details(payload, words)
     elif kind == StepKind.DROPPED and isinstance(payload.get("droppedSources"), list):
-        count = len(payload["droppedSources"])
-        text = f"dropped {count} source{'s' if count != 1 else ''}"
+        text = words.dropped_sources(len(payload["droppedSources"]))
     elif kind == StepKind.TOOL_WRITE and isinstance(payload.get("writeTargetTable"), str):
-        text = f"wrote {_write_target(payload)}"
+        text = words.wrote(_write_target(payload))
     else:
         text = _first_line(payload.get("content"))
     return _shorten(text)
 
 
-def _tool_details(payload: Mapping[str, Any]) -> str:
+def _tool_details(payload: Mapping[str, Any], words: DetailWords) -> str:
     name = _text(payload.get("toolName"))
     in_flight = payload.get("cancelledInFlight")
     if step_outcome(payload) == TimelineEntry.OUTCOME_CANCELLED and isinstance(in_flight, bool):
         # The cancellation note replaces the result line: what the operator
         # needs first is whether the remote side may have acted.
-        detail = CANCELLED_IN_FLIGHT_NOTE if in_flight else CANCELLED_BEFORE_SEND_NOTE
+        detail = words.cancelled_in_flight() if in_flight else words.cancelled_before_send()
         # A long tool name gives way, so the note is never cut short.
-        name = _shorten(name, MAX_DETAILS_CHARS - len(detail) - len(": "))
+        name = _shorten(name, MAX_DETAILS_CHARS - len(words.tool_and_detail("", detail)) - len(": "))
     else:
         detail = _first_line(payload.get("toolResult"))
         if isinstance(payload.get("writeTargetTable"), str):
-            detail = f"{detail} (wrote {_write_target(payload)})".strip()
-    return ": ".join(part for part in (name, detail) if part)
+            detail = words.result_and_write(detail, _write_target(payload))
+    return words.tool_and_detail(name, detail)
 
 
-def _llm_details(payload: Mapping[str, Any]) -> str:
+def _llm_details(payload: Mapping[str, Any], words: DetailWords) -> str:
     preview = _first_line(payload.get("content"))
     if preview:
         return preview
     calls = payload.get("requestedToolCalls")
     if isinstance(calls, list) and calls:
-        return f"requested {len(calls)} tool call{'s' if len(calls) != 1 else ''}"
+        return words.requested_tool_calls(len(calls))
     return _text(payload.get("finishReason"))
 
 

@@ -9,8 +9,8 @@ shows, so a hostile payload (megabytes of text, deep nesting) never reaches Pyth
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -72,6 +72,8 @@ class TimelineRow:
     unfinished: bool
     cancelled_in_flight: bool | None
     legs: int
+    #: The few payload fields ``details`` was made of, so a display can say them again in its language.
+    detail_fields: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -271,7 +273,7 @@ def _timeline_row(row: Sequence[Any]) -> TimelineRow:
                        round=round_, duration_ms=float(duration), outcome=outcome or "",
                        details=step_details(payload), unfinished=bool(unfinished),
                        cancelled_in_flight=None if in_flight is None or outcome != "cancelled" else bool(in_flight),
-                       legs=legs)
+                       legs=legs, detail_fields=payload)
 
 
 def step_in_full(store: RunStore, step_id: int) -> StepInFull:

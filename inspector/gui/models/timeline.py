@@ -17,6 +17,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 
 from inspector.i18n import _, formatting
+from inspector.i18n.details import localized_step_details
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import StepFilter, TimelineRow, count_timeline, run_span, timeline_page
 
@@ -215,7 +216,8 @@ class TimelineModel(QAbstractTableModel):
                 return self._waterfall_text(step) if role == Qt.ItemDataRole.AccessibleTextRole else None
             return self._text(step, column)
         if role == Qt.ItemDataRole.ToolTipRole and column in ("details", "waterfall"):
-            return plain_tooltip(self._waterfall_text(step) if column == "waterfall" else cell_text(step.details))
+            text = self._waterfall_text(step) if column == "waterfall" else cell_text(shown_details(step))
+            return plain_tooltip(text)
         if column == "outcome":
             if role == Qt.ItemDataRole.DecorationRole:
                 return outcome_icon(step.outcome) if step.outcome else None
@@ -238,7 +240,7 @@ class TimelineModel(QAbstractTableModel):
             return _("unfinished") if step.unfinished else format_duration(step.duration_ms / 1000)
         if column == "outcome":
             return outcome_word(step.outcome)
-        return cell_text(step.details)
+        return cell_text(shown_details(step))
 
     def _waterfall(self, step: TimelineRow) -> tuple[float, float | None, str, float]:
         """(offset from the run's start, duration or ``None`` if unfinished, outcome, axis length), seconds."""
@@ -267,3 +269,8 @@ _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole, Qt.It
 
 __all__ = ["COLUMNS", "MatchRole", "OutcomeRole", "PAGE_SIZE", "StepIdRole", "TimelineModel", "WaterfallRole",
            "step_source"]
+
+
+def shown_details(step: TimelineRow) -> str:
+    """A step's details in the current language (the stored English when the row kept no fields)."""
+    return localized_step_details(step.detail_fields) if step.detail_fields else step.details
