@@ -1,18 +1,34 @@
-"""The gettext front of Run Inspector: every user-facing string goes through ``_`` or ``ngettext``.
+"""The gettext front of Run Inspector: every user-facing string goes through ``_``, ``ngettext`` or ``pgettext``.
 
 Call sites use named ``str.format`` placeholders *after* translation, so a translator may move
-them: ``_("{count} runs stored").format(count=n)`` — never concatenated fragments. Until the
-catalogues exist (a later issue) the translations are :class:`gettext.NullTranslations`, which
-returns the source text unchanged.
+them: ``_("{count} runs stored").format(count=n)`` — never concatenated fragments. Strings that
+are defined once and translated where they are shown are marked with ``N_`` so extraction finds
+them.
+
+The language is chosen once (:func:`choose_language`: the setting, else the system locale, else
+English) and set with :func:`set_language`, which loads the compiled catalogue shipped inside the
+package (``inspector/locale/<lang>/LC_MESSAGES/run-inspector.mo``). Formatting of numbers,
+durations and dates for the current language is in :mod:`inspector.i18n.formatting`.
 """
 
 from __future__ import annotations
 
 import gettext as _gettext
 
+from babel import Locale
+
+from inspector.i18n.languages import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    choose_language,
+    load_translations,
+    normalize_language,
+)
+
 DOMAIN = "run-inspector"
 
 _translations: _gettext.NullTranslations = _gettext.NullTranslations()
+_language: str = DEFAULT_LANGUAGE
 
 
 def install(translations: _gettext.NullTranslations | None) -> None:
@@ -21,9 +37,40 @@ def install(translations: _gettext.NullTranslations | None) -> None:
     _translations = translations if translations is not None else _gettext.NullTranslations()
 
 
+def set_language(code: str | None) -> str:
+    """Load the catalogue of language ``code`` ("de", "de_DE.UTF-8", ...) and return the language used.
+
+    An unknown language, or one whose compiled catalogue is missing, falls back to English.
+    """
+    global _language
+    language = normalize_language(code) or DEFAULT_LANGUAGE
+    translations = load_translations(DOMAIN, language)
+    if translations is None and language != DEFAULT_LANGUAGE:
+        language = DEFAULT_LANGUAGE
+        translations = load_translations(DOMAIN, language)
+    install(translations)
+    _language = language
+    return language
+
+
+def current_language() -> str:
+    """The language code in use ("en" or "de")."""
+    return _language
+
+
+def current_locale() -> Locale:
+    """The Babel locale of the language in use, for formatting numbers and dates."""
+    return Locale.parse(_language)
+
+
 def _(message: str) -> str:
     """The translation of ``message`` in the current language."""
     return _translations.gettext(message)
+
+
+def N_(message: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark ``message`` for extraction without translating it (translate it with ``_`` where shown)."""
+    return message
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
@@ -36,4 +83,17 @@ def pgettext(context: str, message: str) -> str:
     return _translations.pgettext(context, message)
 
 
-__all__ = ["DOMAIN", "_", "install", "ngettext", "pgettext"]
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "DOMAIN",
+    "LANGUAGES",
+    "N_",
+    "_",
+    "choose_language",
+    "current_language",
+    "current_locale",
+    "install",
+    "ngettext",
+    "pgettext",
+    "set_language",
+]

@@ -1,0 +1,173 @@
+"""Numbers, sizes, durations and dates for the current language, formatted with Babel at call time.
+
+Stored values stay plain: seconds and byte counts as numbers, instants as UTC. These functions
+only make the text a person reads, so call them where a value is shown (each call reads the
+current language, so a switch of language shows on the next repaint).
+
+Durations read like a person would say them, most significant unit first and never more than
+two units: "350 ms", "1.5 s" ("1,5 s" in German), "12.3 s", "2 min", "2 min 5 s", "1 h 5 min",
+"2 d 3 h". The units' symbols come from the catalogue, so a language may spell them its way.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, tzinfo
+
+from babel import dates as babel_dates
+from babel import numbers as babel_numbers
+
+from inspector.i18n import _, current_locale
+
+UNKNOWN = "–"
+"""What a missing value shows as (an en dash, the same in every language)."""
+
+_SIZE_UNITS = ("kB", "MB", "GB", "TB", "PB")
+
+Instant = datetime | str | float | int
+
+
+def _decimal(value: float, pattern: str) -> str:
+    return babel_numbers.format_decimal(value, format=pattern, locale=current_locale())
+
+
+def format_number(n: float | int | None) -> str:
+    """A number with the locale's grouping and decimal sign ("12,345.5" / "12.345,5")."""
+    if n is None:
+        return UNKNOWN
+    if isinstance(n, int):
+        return _decimal(n, "#,##0")
+    return _decimal(n, "#,##0.###")
+
+
+def format_seconds(value: float | None) -> str:
+    """A number of seconds as a locale number without unit, for sentences like "a budget of {seconds} s"."""
+    if value is None:
+        return UNKNOWN
+    return _decimal(value, "#,##0.###")
+
+
+def format_duration(seconds: float | None) -> str:
+    """A duration as a person reads it: "350 ms", "1.5 s", "2 min 5 s", "1 h 5 min" (see the module doc)."""
+    if seconds is None or (isinstance(seconds, float) and math.isnan(seconds)):
+        return UNKNOWN
+    if seconds < 0:
+        return "-" + format_duration(-seconds)
+    if math.isinf(seconds):
+        return "∞"
+    milliseconds = seconds * 1000
+    if round(milliseconds, 1) < 10:
+        # Translators: a duration in milliseconds; {milliseconds} is a number such as "2.5".
+        return _("{milliseconds} ms").format(milliseconds=_decimal(milliseconds, "0.#"))
+    if round(milliseconds) < 1000:
+        return _("{milliseconds} ms").format(milliseconds=_decimal(round(milliseconds), "0"))
+    if round(seconds, 2) < 10:
+        # Translators: a duration in seconds; {seconds} is a number such as "1.5".
+        return _("{seconds} s").format(seconds=_decimal(seconds, "0.##"))
+    if round(seconds, 1) < 60:
+        return _("{seconds} s").format(seconds=_decimal(seconds, "0.#"))
+    if round(seconds) < 3600:
+        minutes, rest = divmod(round(seconds), 60)
+        if rest == 0:
+            # Translators: a duration in whole minutes.
+            return _("{minutes} min").format(minutes=_decimal(minutes, "0"))
+        # Translators: a duration in minutes and seconds, e.g. "2 min 5 s".
+        return _("{minutes} min {seconds} s").format(minutes=_decimal(minutes, "0"), seconds=_decimal(rest, "0"))
+    if round(seconds / 60) < 24 * 60:
+        hours, minutes = divmod(round(seconds / 60), 60)
+        if minutes == 0:
+            # Translators: a duration in whole hours ("h" is the hour's symbol).
+            return _("{hours} h").format(hours=_decimal(hours, "0"))
+        # Translators: a duration in hours and minutes, e.g. "1 h 5 min".
+        return _("{hours} h {minutes} min").format(hours=_decimal(hours, "0"), minutes=_decimal(minutes, "0"))
+    days, hours = divmod(round(seconds / 3600), 24)
+    if hours == 0:
+        # Translators: a duration in whole days ("d" is the day's symbol).
+        return _("{days} d").format(days=_decimal(days, "#,##0"))
+    # Translators: a duration in days and hours, e.g. "2 d 3 h".
+    return _("{days} d {hours} h").format(days=_decimal(days, "#,##0"), hours=_decimal(hours, "0"))
+
+
+def format_size(size: int | float | None) -> str:
+    """A size in bytes: "512 B", "1.5 kB", "230 MB" (decimal units, as file managers show them)."""
+    if size is None:
+        return UNKNOWN
+    if abs(size) < 1000:
+        # Translators: a size in bytes; "B" is the byte's symbol.
+        return _("{size} B").format(size=_decimal(size, "#,##0"))
+    value = float(size)
+    for unit in _SIZE_UNITS:
+        value /= 1000
+        if abs(round(value, 1)) < 1000 or unit == _SIZE_UNITS[-1]:
+            break
+    pattern = "0.#" if abs(value) < 100 else "#,##0"
+    # Translators: a size with its unit, e.g. "1.5 MB"; {unit} is kB, MB, GB, TB or PB.
+    return _("{size} {unit}").format(size=_decimal(value, pattern), unit=unit)
+
+
+def as_utc(value: Instant) -> datetime:
+    """``value`` as an aware UTC datetime: a datetime (naive means UTC), an ISO 8601 text or epoch seconds."""
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, str):
+        moment = datetime.fromisoformat(value.strip())
+    else:
+        moment = datetime.fromtimestamp(float(value), UTC)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def _local(value: Instant, zone: tzinfo | None) -> datetime:
+    moment = as_utc(value)
+    return moment.astimezone(zone) if zone is not None else moment.astimezone()
+
+
+def format_datetime(value: Instant | None, format: str = "medium", zone: tzinfo | None = None) -> str:
+    """A UTC instant as the locale writes a date and time ("Jan 5, 2025, 3:04:05 PM" / "05.01.2025, 15:04:05").
+
+    Shown in ``zone`` (default: the computer's time zone). ``format`` is Babel's "short",
+    "medium", "long" or a pattern. A text that is no date is shown as it is.
+    """
+    if value is None or value == "":
+        return UNKNOWN
+    try:
+        moment = _local(value, zone)
+    except (ValueError, OverflowError, OSError):
+        return str(value)
+    return babel_dates.format_datetime(moment, format=format, tzinfo=moment.tzinfo, locale=current_locale())
+
+
+def format_time(value: Instant | None, format: str = "medium", zone: tzinfo | None = None) -> str:
+    """A UTC instant's time of day as the locale writes it ("3:04:05 PM" / "15:04:05")."""
+    if value is None or value == "":
+        return UNKNOWN
+    try:
+        moment = _local(value, zone)
+    except (ValueError, OverflowError, OSError):
+        return str(value)
+    return babel_dates.format_time(moment, format=format, tzinfo=moment.tzinfo, locale=current_locale())
+
+
+def format_date(value: Instant | None, format: str = "medium", zone: tzinfo | None = None) -> str:
+    """A UTC instant's calendar date as the locale writes it ("Jan 5, 2025" / "05.01.2025")."""
+    if value is None or value == "":
+        return UNKNOWN
+    try:
+        moment = _local(value, zone)
+    except (ValueError, OverflowError, OSError):
+        return str(value)
+    return babel_dates.format_date(moment.date(), format=format, locale=current_locale())
+
+
+__all__ = [
+    "UNKNOWN",
+    "as_utc",
+    "format_date",
+    "format_datetime",
+    "format_duration",
+    "format_number",
+    "format_seconds",
+    "format_size",
+    "format_time",
+]

@@ -1,0 +1,63 @@
+"""Which languages Run Inspector speaks, which one to use, and where their compiled catalogues are."""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+DEFAULT_LANGUAGE = "en"
+
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
+"""The languages there are catalogues for, each named in its own language (for a language menu)."""
+
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+"""Where the build puts the compiled catalogues: ``<lang>/LC_MESSAGES/run-inspector.mo``."""
+
+_ENVIRONMENT_ORDER = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def normalize_language(code: str | None) -> str | None:
+    """The supported language ``code`` names ("de_DE.UTF-8" -> "de"), or None when it names none."""
+    if not code:
+        return None
+    base = code.strip().split(".", 1)[0].split("@", 1)[0].replace("-", "_").split("_", 1)[0].lower()
+    return base if base in LANGUAGES else None
+
+
+def system_language(environ: Mapping[str, str] | None = None) -> str | None:
+    """The supported language the environment's locale asks for, or None.
+
+    As gettext reads it: ``LANGUAGE`` (a colon-separated preference list) first unless the locale
+    is "C"/"POSIX", then the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set.
+    """
+    env = os.environ if environ is None else environ
+    locale_name = next((env[name] for name in _ENVIRONMENT_ORDER if env.get(name)), "")
+    if locale_name.split(".", 1)[0] in ("C", "POSIX"):
+        return None
+    for preferred in env.get("LANGUAGE", "").split(":"):
+        language = normalize_language(preferred)
+        if language:
+            return language
+    return normalize_language(locale_name)
+
+
+def choose_language(setting: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """The setting's language, else the system locale's, else English."""
+    return normalize_language(setting) or system_language(environ) or DEFAULT_LANGUAGE
+
+
+def catalogue_path(domain: str, language: str, locale_dir: Path = LOCALE_DIR) -> Path:
+    """Where the compiled catalogue of ``language`` is (it may not exist)."""
+    return locale_dir / language / "LC_MESSAGES" / f"{domain}.mo"
+
+
+def load_translations(domain: str, language: str, locale_dir: Path = LOCALE_DIR) -> gettext.GNUTranslations | None:
+    """The compiled catalogue of ``language``, read fresh from disk, or None when there is none."""
+    path = catalogue_path(domain, language, locale_dir)
+    try:
+        with path.open("rb") as stream:
+            return gettext.GNUTranslations(stream)
+    except OSError:
+        return None

@@ -1,0 +1,82 @@
+"""Babel formatting of durations, numbers, sizes and dates in English and German."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from inspector import i18n
+from inspector.i18n.formatting import (
+    UNKNOWN,
+    format_date,
+    format_datetime,
+    format_duration,
+    format_number,
+    format_seconds,
+    format_size,
+    format_time,
+)
+
+
+@pytest.fixture(params=["en", "de"])
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    used = i18n.set_language(request.param)
+    if used != request.param:  # no compiled catalogue: formatting still follows the locale
+        i18n._language = request.param
+    yield request.param
+    i18n.set_language("en")
+
+
+DURATIONS = [
+    (None, UNKNOWN, UNKNOWN),
+    (0, "0 ms", "0 ms"),
+    (0.0025, "2.5 ms", "2,5 ms"),
+    (0.35, "350 ms", "350 ms"),
+    (0.9996, "1 s", "1 s"),
+    (1.5, "1.5 s", "1,5 s"),
+    (6.012, "6.01 s", "6,01 s"),
+    (12.34, "12.3 s", "12,3 s"),
+    (59.97, "1 min", "1 min"),
+    (120, "2 min", "2 min"),
+    (125.4, "2 min 5 s", "2 min 5 s"),
+    (3900, "1 h 5 min", "1 h 5 min"),
+    (7200, "2 h", "2 h"),
+    (3 * 86400 + 4 * 3600, "3 d 4 h", "3 d 4 h"),
+    (-1.5, "-1.5 s", "-1,5 s"),
+]
+
+
+@pytest.mark.parametrize(("seconds", "english", "german"), DURATIONS)
+def test_durations(language: str, seconds: float | None, english: str, german: str) -> None:
+    assert format_duration(seconds) == (english if language == "en" else german)
+
+
+def test_numbers_sizes_and_seconds(language: str) -> None:
+    german = language == "de"
+    assert format_number(1234567) == ("1.234.567" if german else "1,234,567")
+    assert format_number(1234.5) == ("1.234,5" if german else "1,234.5")
+    assert format_seconds(2.5) == ("2,5" if german else "2.5")
+    assert format_seconds(30) == "30"
+    assert format_size(512) == "512 B"
+    assert format_size(1500) == ("1,5 kB" if german else "1.5 kB")
+    assert format_size(230_000_000) == "230 MB"
+    assert format_number(None) == UNKNOWN
+
+
+def test_dates_and_times_from_utc(language: str) -> None:
+    german = language == "de"
+    utc = "2025-01-05T15:04:05Z"
+    assert format_datetime(utc, zone=UTC) == ("05.01.2025, 15:04:05" if german else "Jan 5, 2025, 3:04:05\u202fPM")
+    assert format_time(utc, zone=UTC) == ("15:04:05" if german else "3:04:05\u202fPM")
+    assert format_date(utc, zone=UTC) == ("05.01.2025" if german else "Jan 5, 2025")
+    # Shown in the viewer's zone; stored values are UTC (a naive datetime and epoch seconds are UTC too).
+    berlin = timezone(timedelta(hours=1))
+    assert format_time(datetime(2025, 1, 5, 15, 4, 5), zone=berlin) == ("16:04:05" if german else "4:04:05\u202fPM")
+    assert format_time(1736089445, zone=UTC) == ("15:04:05" if german else "3:04:05\u202fPM")
+
+
+def test_a_text_that_is_no_date_is_shown_as_it_is() -> None:
+    assert format_datetime("yesterday") == "yesterday"
+    assert format_datetime(None) == UNKNOWN
