@@ -72,7 +72,7 @@ def open_store(option: str | None) -> RunStore:
     try:
         return RunStore.open(database_path(option))
     except StoreError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc) from None
 
 
 def open_existing_store(option: str | None) -> RunStore | None:

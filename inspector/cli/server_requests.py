@@ -7,7 +7,8 @@ import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from inspector.i18n import _
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
 from inspector.mcp import ServerRequestHandler
 from inspector.mcp.server_requests import Root
 
@@ -30,7 +31,8 @@ def roots_from_options(raw: list[str]) -> tuple[Root, ...] | None:
         if urlsplit(item).scheme == "file":
             roots.append(Root(item))
         elif "://" in item:
-            raise UsageError(_("--root takes a folder or a file:// URI (got {value!r}).").format(value=item[:80]))
+            raise UsageError(Message(N_("--root takes a folder or a file:// URI (got {value})."),
+                                     {"value": repr(item[:80])}))
         else:
             path = Path(item).expanduser().resolve()
             roots.append(Root(path.as_uri(), path.name or None))
@@ -41,10 +43,11 @@ def _sampler(args: argparse.Namespace):  # -> Sampler | None
     url, model = getattr(args, "sampling_model_url", None), getattr(args, "sampling_model", None)
     if not getattr(args, "allow_sampling", False):
         if url or model:
-            raise UsageError(_("--sampling-model-url and --sampling-model take effect only with --allow-sampling."))
+            raise UsageError(Message(N_("--sampling-model-url and --sampling-model take effect only with "
+                                        "--allow-sampling.")))
         return None
     if not url or not model:
-        raise UsageError(_("--allow-sampling needs a model: give --sampling-model-url and --sampling-model."))
+        raise UsageError(Message(N_("--allow-sampling needs a model: give --sampling-model-url and --sampling-model.")))
     from inspector.agent.chat_model import OpenAIChatModel
     from inspector.agent.sampling import ChatModelSampler
 
@@ -52,10 +55,11 @@ def _sampler(args: argparse.Namespace):  # -> Sampler | None
     if args.sampling_api_key_env:
         api_key = os.environ.get(args.sampling_api_key_env) or None
         if api_key is None:
-            raise UsageError(_("The environment variable {name} is empty or not set; put the sampling model's API "
-                               "key there or leave out --sampling-api-key-env.").format(name=args.sampling_api_key_env))
+            raise UsageError(Message(N_("The environment variable {name} is empty or not set; put the sampling model's "
+                                        "API key there or leave out --sampling-api-key-env."),
+                                     {"name": args.sampling_api_key_env}))
     try:
         chat = OpenAIChatModel(url, model, api_key=api_key)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc) from None
     return ChatModelSampler(chat, model)
