@@ -16,4 +16,17 @@ def _isolated_run_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch
     monkeypatch.setenv("XDG_DATA_HOME", str(folder / "xdg"))
     # Never the developer's real keyring, should the optional package be installed.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    # Tests read English sentences: a German machine must not change them (nor the processes started).
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.setenv(variable, "C")
     yield folder / "runs.db"
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    """Each test starts, and leaves the process, in English."""
+    from inspector.i18n import install
+
+    install(None)
+    yield
+    install(None)
