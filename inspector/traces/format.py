@@ -67,22 +67,15 @@ class TraceImportError(TraceError):
     or ``byte 4096 (line 3, column 9)``); ``problem`` says what is wrong there.
     """
 
-    def __init__(self, file_name: str, location: str, problem: str, sentence: Message | None = None) -> None:
+    def __init__(self, file_name: str, location: str, problem: str) -> None:
         self.file_name = file_name
         self.location = location
         self.problem = problem
         # The place and the problem are the reader's English words (in ``--json`` too); the
         # sentence around them is translated where it is shown.
-        super().__init__(sentence or Message(N_("Cannot import {file}: {location}: {problem}. Nothing was imported."),
-                                             {"file": file_name, "location": location, "problem": problem}))
+        super().__init__(Message(N_("Cannot import {file}: {location}: {problem}. Nothing was imported."),
+                                 {"file": file_name, "location": location, "problem": problem}))
 
-    @classmethod
-    def unreadable(cls, file_name: str, reason: str) -> TraceImportError:
-        """The file itself could not be read (permissions, a folder, a device error)."""
-        problem = f"cannot be read ({reason})"
-        return cls(file_name, "the file", problem,
-                   Message(N_("Cannot import {file}: the file cannot be read ({reason}). Nothing was imported."),
-                           {"file": file_name, "reason": reason}))
 
 
 class TraceProblem(Exception):

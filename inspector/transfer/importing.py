@@ -103,7 +103,7 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     except BadJson as bad:
         raise TraceImportError(name, *locate_bad_json(source, bad)) from None
     except OSError as error:
-        raise TraceImportError.unreadable(name, str(error.strerror or error)) from None
+        raise TraceImportError(name, "the file", f"cannot be read ({error.strerror or error})") from None
     except sqlite3.Error as error:
         raise StoreError(Message(N_("The runs of {name} could not be written to the run database ({reason}). "
                                     "Nothing was imported."), {"name": name, "reason": error})) from None
