@@ -7,7 +7,12 @@ PY := $(VENV)/bin/python
 RUNTIME_STAMP := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench bench-record lint clean conformance
+.PHONY: run test bench bench-record lint clean conformance translations
+
+# The compiled translations: the install (setup.py's build step) makes them; a .po edited since is
+# compiled again here, so `make run` and `make test` never show stale text.
+PO_FILES := $(wildcard translations/*/LC_MESSAGES/messages.po)
+MO_FILES := $(patsubst translations/%/LC_MESSAGES/messages.po,inspector/locale/%/LC_MESSAGES/run-inspector.mo,$(PO_FILES))
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,13 +26,21 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(RUNTIME_STAMP)
+inspector/locale/%/LC_MESSAGES/run-inspector.mo: translations/%/LC_MESSAGES/messages.po | $(PY)
+	$(PY) tools/translations.py compile
+
+# Extract the messages from the sources, update every language's catalogue (translations are
+# kept; new messages arrive untranslated) and compile them.
+translations: $(RUNTIME_STAMP)
+	$(PY) tools/translations.py all
+
+run: $(RUNTIME_STAMP) $(MO_FILES)
 	$(VENV)/bin/run-inspector
 
 lint: $(STAMP)
 	$(PY) -m ruff check inspector tests benchmarks conformance
 
-test: lint
+test: lint $(MO_FILES)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
 
 # The official MCP conformance suite and the Node it needs, under an ignored folder; not part of `make test`.
@@ -55,4 +68,4 @@ bench-record: $(STAMP)
 	$(PY) benchmarks/run_all.py --record
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache benchmarks/latest
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache benchmarks/latest inspector/locale

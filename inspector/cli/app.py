@@ -11,6 +11,7 @@ from inspector.i18n.messages import Message, translate
 
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError, UsageError
 from .ending import end_cancelled, end_with_error, json_emitted, wants_json
+from .language import LanguageOptionError, apply_language
 from .parser import DEMOS, OPERATIONS, build_parser
 
 
@@ -42,6 +43,10 @@ def run_command(argv: list[str]) -> int:
     Without a command the window opens (``run-inspector FILE``: and imports the trace FILE)."""
     as_json = wants_json(argv)
     try:
+        language, argv = apply_language(argv)
+    except LanguageOptionError as exc:
+        return end_with_error("usage", str(exc), EXIT_USAGE, as_json)
+    try:
         path, rest = file_to_open(argv)
         if path is not None and not os.path.isfile(path):
             if not (os.sep in path or os.path.splitext(path)[1]):
@@ -57,7 +62,7 @@ def run_command(argv: list[str]) -> int:
         if args.command is None:
             from inspector.gui.app import run_window
 
-            return run_window(args.window_db, open_file=path)
+            return run_window(args.window_db, open_file=path, language=language)
         _lend_window_db(args)
         # Imported on demand: `runs show` should not pay for the network stack, nor `call` for more.
         if args.command in OPERATIONS:

@@ -63,7 +63,11 @@ def build_parser() -> Parser:
     # the sub-command when that names none.
     parser.add_argument("--db", dest="window_db", metavar="PATH",
                         help=_("the run database the window opens, or a sub-command uses (default: "
-                             "RUN_INSPECTOR_DB, else runs.db in the user data folder)"))
+                               "RUN_INSPECTOR_DB, else runs.db in the user data folder)"))
+    # Taken out of the arguments (anywhere on the line) before parsing: cli/language.py.
+    parser.add_argument("--lang", metavar="CODE",
+                        help=_("the language of the readable output and the window: en or de (default: the "
+                               "environment's locale, else English)"))
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
 
     call = commands.add_parser("call", help=_("call a tool"))

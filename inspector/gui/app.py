@@ -21,7 +21,7 @@ EXIT_BAD_DATABASE = 2
 
 
 def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
-               open_file: str | os.PathLike[str] | None = None) -> int:
+               open_file: str | os.PathLike[str] | None = None, language: str | None = None) -> int:
     """Open the window on the run database and run until it is closed; return the exit status.
 
     ``open_file`` (``run-inspector FILE``) is imported once the window shows, and its run selected."""
@@ -41,6 +41,12 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     settings = AppSettings()
+    from inspector.i18n import choose_language
+
+    from .language import switch_language
+
+    # `--lang` wins for this session; else the setting, else the system's language.
+    switch_language(language or choose_language(settings.language or None))
     db_path = database_path(db_option, settings.database_path)
     try:
         store = RunStore.open(db_path)

@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.i18n import _, ngettext
+from inspector.i18n import _, choose_language, current_language, ngettext
+from inspector.i18n.formatting import format_number, format_seconds
 from inspector.mcp import InvalidServerError, ServerEndpoint
 from inspector.store import RunStore, ServerRecord, ServerRegistry, StoreError
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
@@ -36,7 +37,9 @@ from .demo_service import DemoService
 from .dialogs.elicitation_dialog import ElicitationDialog, SamplingDialog
 from .dialogs.server_dialog import ServerDialog
 from .dialogs.settings_dialog import SettingsDialog
+from .language import on_language_changed, switch_language, translated, translated_tab
 from .operations import OperationOutcome, OperationsEngine, OperationTask
+from .outcomes import outcome_word
 from .runs_tab import RunsTab
 from .server_requests import PendingQuestion, WindowAnswers
 from .servers_panel import ServersPanel
@@ -56,7 +59,7 @@ class MainWindow(QMainWindow):
                  engine: OperationsEngine | None = None, *, secrets: SecretKeeper | None = None,
                  demo: DemoService | None = None) -> None:
         super().__init__()
-        self.setWindowTitle(_("Run Inspector"))
+        translated(self, "setWindowTitle", lambda: _("Run Inspector"))
         self.store = store
         self.db_path = db_path
         self.settings = settings
@@ -85,9 +88,21 @@ class MainWindow(QMainWindow):
         self._health_refresh.setSingleShot(True)
         self._health_refresh.setInterval(100)
         self._health_refresh.timeout.connect(self._refresh_health)
+        #: The last connection test's server and outcome (its sentence is said again in a new language).
+        self._last_test: tuple[str, OperationOutcome] | None = None
         self._build()
         self._restore()
         self.reload_servers()
+        on_language_changed(self, self.retranslate)
+
+    def retranslate(self) -> None:
+        """Say again, in the new language, what the window shows that depends on its state."""
+        record = self.servers.current()
+        self._show_budget(record)
+        self._describe_tool(self.tools.current_tool())
+        if self._last_test is not None:
+            self._tested(*self._last_test)
+        self._update_status()
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -100,13 +115,13 @@ class MainWindow(QMainWindow):
         self.arguments = ArgumentsPanel()
         self.schema_view = QPlainTextEdit()
         self.schema_view.setReadOnly(True)
-        self.schema_view.setAccessibleName(_("Input schema"))
-        self.arguments.tabs.addTab(self.schema_view, _("Schema"))
-        self.run_button = QPushButton(_("Run  (Ctrl+Enter)"))
-        self.run_button.setAccessibleName(_("Run the tool"))
+        translated(self.schema_view, "setAccessibleName", lambda: _("Input schema"))
+        translated_tab(self.arguments.tabs, self.schema_view, lambda: _("Schema"))
+        self.run_button = translated(QPushButton(), "setText", lambda: _("Run  (Ctrl+Enter)"))
+        translated(self.run_button, "setAccessibleName", lambda: _("Run the tool"))
         self.run_button.clicked.connect(self.run_current_tool)
-        self.cancel_button = QPushButton(_("Cancel  (Esc)"))
-        self.cancel_button.setAccessibleName(_("Cancel the selected operation"))
+        self.cancel_button = translated(QPushButton(), "setText", lambda: _("Cancel  (Esc)"))
+        translated(self.cancel_button, "setAccessibleName", lambda: _("Cancel the selected operation"))
         self.cancel_button.clicked.connect(self.cancel_current)
         self.budget_label = QLabel()
         self.budget_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -127,8 +142,8 @@ class MainWindow(QMainWindow):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.operations)
-        scroll.setAccessibleName(_("Running and recent operations"))
-        heading = QLabel(_("Running and recent operations"))
+        translated(scroll, "setAccessibleName", lambda: _("Running and recent operations"))
+        heading = translated(QLabel(), "setText", lambda: _("Running and recent operations"))
         font = heading.font()
         font.setBold(True)
         heading.setFont(font)
@@ -155,9 +170,9 @@ class MainWindow(QMainWindow):
         self.runs_tab.watch(self.engine)
         self.runs_tab.accept_drops_on(self)
         self.tabs = QTabWidget()
-        self.tabs.setAccessibleName(_("Workbench and runs"))
-        self.tabs.addTab(self.workbench, _("&Workbench"))
-        self.tabs.addTab(self.runs_tab, _("R&uns"))
+        translated(self.tabs, "setAccessibleName", lambda: _("Workbench and runs"))
+        translated_tab(self.tabs, self.workbench, lambda: _("&Workbench"))
+        translated_tab(self.tabs, self.runs_tab, lambda: _("R&uns"))
         self.main = QSplitter(Qt.Orientation.Horizontal)
         self.main.addWidget(self.servers)
         self.main.addWidget(self.tabs)
@@ -173,7 +188,7 @@ class MainWindow(QMainWindow):
 
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setAccessibleName(_("Status"))
+        translated(self.status, "setAccessibleName", lambda: _("Status"))
         self.statusBar().addWidget(self.status, 1)
 
         self.servers.server_selected.connect(self._server_selected)
@@ -188,47 +203,49 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _menus(self) -> None:
-        file_menu = self.menuBar().addMenu(_("&File"))
-        self.open_trace_action = QAction(_("&Open trace…"), self)
+        file_menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&File"))
+        self.open_trace_action = translated(QAction(self), "setText", lambda: _("&Open trace…"))
         self.open_trace_action.setShortcut(QKeySequence.StandardKey.Open)
         self.open_trace_action.triggered.connect(self._open_trace)
         file_menu.addAction(self.open_trace_action)
-        self.export_selected_action = QAction(_("&Export the selected runs…"), self)
+        self.export_selected_action = translated(QAction(self), "setText", lambda: _("&Export the selected runs…"))
         self.export_selected_action.triggered.connect(lambda: self._export(True))
         file_menu.addAction(self.export_selected_action)
-        self.export_listed_action = QAction(_("Export the &listed runs…"), self)
+        self.export_listed_action = translated(QAction(self), "setText", lambda: _("Export the &listed runs…"))
         self.export_listed_action.triggered.connect(lambda: self._export(False))
         file_menu.addAction(self.export_listed_action)
-        self.delete_runs_action = QAction(_("&Delete the selected runs…"), self)
+        self.delete_runs_action = translated(QAction(self), "setText", lambda: _("&Delete the selected runs…"))
         self.delete_runs_action.triggered.connect(lambda: self.runs_tab.delete_selected())
         file_menu.addAction(self.delete_runs_action)
         file_menu.addSeparator()
-        settings = QAction(_("&Settings…"), self)
+        settings = translated(QAction(self), "setText", lambda: _("&Settings…"))
         settings.triggered.connect(self.open_settings)
         file_menu.addAction(settings)
-        quit_action = QAction(_("&Quit"), self)
+        quit_action = translated(QAction(self), "setText", lambda: _("&Quit"))
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         file_menu.addAction(quit_action)
-        run_menu = self.menuBar().addMenu(_("&Run"))
-        self.run_action = QAction(_("&Run the tool"), self)
+        run_menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&Run"))
+        self.run_action = translated(QAction(self), "setText", lambda: _("&Run the tool"))
         self.run_action.setShortcuts([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
         self.run_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.run_action.triggered.connect(self.run_current_tool)
         run_menu.addAction(self.run_action)
-        self.cancel_action = QAction(_("&Cancel the selected operation"), self)
+        self.cancel_action = translated(QAction(self), "setText", lambda: _("&Cancel the selected operation"))
         self.cancel_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         self.cancel_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.cancel_action.triggered.connect(self.cancel_current)
         run_menu.addAction(self.cancel_action)
-        reload_tools = QAction(_("Re&load tools"), self)
+        reload_tools = translated(QAction(self), "setText", lambda: _("Re&load tools"))
         reload_tools.setShortcut(QKeySequence.StandardKey.Refresh)
         reload_tools.triggered.connect(self.load_tools)
         run_menu.addAction(reload_tools)
-        server_menu = self.menuBar().addMenu(_("&Server"))
-        for text, slot in ((_("&Add server…"), self.add_server), (_("&Edit server…"), self._edit_current),
-                           (_("&Remove server"), self._remove_current), (_("&Test connection"), self._test_current)):
-            action = QAction(text, self)
+        server_menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&Server"))
+        for message, slot in ((lambda: _("&Add server…"), self.add_server),
+                              (lambda: _("&Edit server…"), self._edit_current),
+                              (lambda: _("&Remove server"), self._remove_current),
+                              (lambda: _("&Test connection"), self._test_current)):
+            action = translated(QAction(self), "setText", message)
             action.triggered.connect(slot)
             server_menu.addAction(action)
         # Actions live in the window too, so their shortcuts work wherever the focus is.
@@ -261,16 +278,20 @@ class MainWindow(QMainWindow):
 
     def _server_selected(self, record: ServerRecord | None) -> None:
         if record is None:
-            self.tools.clear(_("Select a server to see its tools."))
+            self.tools.clear(lambda: _("Select a server to see its tools."))
             self.budget_label.setText("")
             return
         self.servers.show_latencies(self._latencies(record.url))
-        self.budget_label.setText(_("Budget: {seconds} s").format(seconds=f"{self._budget_for(record):g}"))
+        self._show_budget(record)
         if self.tools.task is not None and self.tools.task.running:
             if self.tools.task.server_url == record.url:
                 return
             self.tools.task.cancel()
         self.load_tools()
+
+    def _show_budget(self, record: ServerRecord | None) -> None:
+        self.budget_label.setText("" if record is None else _("Budget: {seconds} s").format(
+            seconds=format_seconds(self._budget_for(record))))
 
     def _latencies(self, url: str) -> list[float]:
         runs = self.store.list_runs(server=url, outcome="ok", limit=20)
@@ -360,6 +381,7 @@ class MainWindow(QMainWindow):
         if endpoint is None:
             return None
         task = self.engine.ping(endpoint, self._budget_for(record))
+        self._last_test = None
         self.servers.test_result.setText(_("Testing the connection…"))
         task.finished.connect(lambda outcome: self._tested(record.url, outcome))
         return task
@@ -372,10 +394,11 @@ class MainWindow(QMainWindow):
         current = self.servers.current()
         if current is None or current.url != url:
             return
+        self._last_test = (url, outcome)
         record = outcome.record
         if record is not None and record.status == "ok":
             text = _("Answered in {ms} ms; speaks MCP {version}.").format(
-                ms=round(record.latency_ms), version=record.result.protocol_version)
+                ms=format_number(round(record.latency_ms)), version=record.result.protocol_version)
         elif record is not None and record.status == "cancelled":
             text = _("The connection test was cancelled.")
         else:
@@ -438,17 +461,23 @@ class MainWindow(QMainWindow):
         if dialog is not None:
             dialog.reject()
 
-    def _tool_selected(self, tool: dict[str, Any] | None) -> None:
+    def _describe_tool(self, tool: dict[str, Any] | None) -> None:
         if tool is None:
             self.tool_title.setText(_("No tool selected."))
-            self.arguments.set_schema({})
-            self.schema_view.setPlainText("")
-            self.run_button.setEnabled(False)
             return
         name = str(tool.get("name", ""))
         description = tool.get("description") if isinstance(tool.get("description"), str) else ""
         self.tool_title.setText(_("{name} — {description}").format(name=name, description=description)
                                 if description else name)
+
+    def _tool_selected(self, tool: dict[str, Any] | None) -> None:
+        self._describe_tool(tool)
+        if tool is None:
+            self.arguments.set_schema({})
+            self.schema_view.setPlainText("")
+            self.run_button.setEnabled(False)
+            return
+        name = str(tool.get("name", ""))
         schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
         server = self.servers.current()
         remembered = self.settings.last_arguments(server.url, name) if server else None
@@ -519,13 +548,14 @@ class MainWindow(QMainWindow):
         # running they would do nothing, so they say so by being disabled.
         self.cancel_button.setEnabled(count > 0)
         self.cancel_action.setEnabled(count > 0)
-        running = ngettext("{count} operation running", "{count} operations running", count).format(count=count)
+        running = ngettext("{count} operation running", "{count} operations running", count).format(
+            count=format_number(count))
         if self.last_run is None:
             last = _("no run stored yet")
         else:
             run_id, title, status = self.last_run
             last = _("last run #{run_id}: {title} ({status})").format(run_id=run_id, title=title,
-                                                                      status=_status_word(status))
+                                                                      status=outcome_word(status))
         self.status.setText(_("{running} · {last} · database {path}").format(running=running, last=last,
                                                                             path=self.db_path))
 
@@ -537,6 +567,14 @@ class MainWindow(QMainWindow):
             self.engine.default_budget_s = self.settings.default_budget_s
             self.answers.set_sampler(sampler_from_settings(self.settings))
             self._server_selected(self.servers.current())
+            self.apply_language()
+
+    def apply_language(self) -> str:
+        """Switch to the language the settings ask for (else the system's), if it is not the one shown."""
+        wanted = choose_language(self.settings.language or None)
+        if wanted != current_language():
+            return switch_language(wanted)
+        return wanted
 
     def _restore(self) -> None:
         geometry = self.settings.restore_bytes("geometry")
@@ -583,6 +621,3 @@ def sampler_from_settings(settings: AppSettings):  # -> Sampler | None
         return None
     return ChatModelSampler(model, settings.sampling_model)
 
-
-def _status_word(status: str) -> str:
-    return {"ok": _("ok"), "failed": _("failed"), "cancelled": _("cancelled")}.get(status, status)

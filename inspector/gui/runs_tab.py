@@ -9,6 +9,7 @@ runs, a page of steps, one step); imports and exports run on worker threads
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
 from inspector.runs import RUN_SOURCES, StepKind
 from inspector.store import RunRecord, RunStore, UnknownRunError
 from inspector.store.browse import (
@@ -44,9 +46,10 @@ from inspector.store.browse import (
 )
 
 from .dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job
-from .models.runs import RunListModel, source_word
+from .language import on_language_changed, translated, translated_item
+from .models.runs import RunListModel, format_duration, format_started, source_word
 from .models.timeline import COLUMNS as TIMELINE_COLUMNS
-from .models.timeline import WATERFALL_COLUMN, StepIdRole, TimelineModel
+from .models.timeline import WATERFALL_COLUMN, StepIdRole, TimelineModel, format_time, step_source
 from .outcomes import outcome_icon, outcome_word
 from .plain_text import cell_text
 from .step_detail import StepDetail
@@ -58,6 +61,9 @@ POLL_MS = 300
 #: (a narrow window would otherwise squeeze the details column to nothing).
 WIDE_PX = 1500
 STEP_OUTCOMES = ("ok", "failed", "cancelled", "")
+#: The columns' least widths; :meth:`RunsTab.fit_columns` widens them for longer words (German).
+RUN_WIDTHS = (44, 140, 260, 110, 80, 220, 60, 80)
+TIMELINE_WIDTHS = (94, 52, 64, 48, 80, 100, 260, 170)
 
 
 class RunsTab(QWidget):
@@ -95,28 +101,29 @@ class RunsTab(QWidget):
 
     def _build(self) -> None:
         self.outcome_filter = QComboBox()
-        self.outcome_filter.setAccessibleName(_("Filter runs by outcome"))
-        self.outcome_filter.addItem(_("Every outcome"), "")
+        translated(self.outcome_filter, "setAccessibleName", lambda: _("Filter runs by outcome"))
+        translated_item(self.outcome_filter, lambda: _("Every outcome"), "")
         for status in ("ok", "failed", "cancelled", "interrupted", "running"):
-            self.outcome_filter.addItem(outcome_icon(status), outcome_word(status), status)
+            translated_item(self.outcome_filter, lambda status=status: outcome_word(status), status,
+                            icon=outcome_icon(status))
         self.server_filter = QComboBox()
-        self.server_filter.setAccessibleName(_("Filter runs by server"))
+        translated(self.server_filter, "setAccessibleName", lambda: _("Filter runs by server"))
         self.server_filter.setMinimumContentsLength(18)
         self.server_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.source_filter = QComboBox()
-        self.source_filter.setAccessibleName(_("Filter runs by source"))
-        self.source_filter.addItem(_("Every source"), "")
+        translated(self.source_filter, "setAccessibleName", lambda: _("Filter runs by source"))
+        translated_item(self.source_filter, lambda: _("Every source"), "")
         for source in RUN_SOURCES:
-            self.source_filter.addItem(source_word(source), source)
+            translated_item(self.source_filter, lambda source=source: source_word(source), source)
         self.search = QLineEdit()
-        self.search.setPlaceholderText(_("Search titles, servers, files…"))
-        self.search.setAccessibleName(_("Search runs"))
+        translated(self.search, "setPlaceholderText", lambda: _("Search titles, servers, files…"))
+        translated(self.search, "setAccessibleName", lambda: _("Search runs"))
         self.search.setClearButtonEnabled(True)
-        self.delete_button = QPushButton(_("Delete…"))
-        self.delete_button.setAccessibleName(_("Delete the selected runs"))
+        self.delete_button = translated(QPushButton(), "setText", lambda: _("Delete…"))
+        translated(self.delete_button, "setAccessibleName", lambda: _("Delete the selected runs"))
         self.delete_button.clicked.connect(lambda: self.delete_selected())
         filters = QHBoxLayout()
-        filters.addWidget(QLabel(_("Runs")))
+        filters.addWidget(translated(QLabel(), "setText", lambda: _("Runs")))
         filters.addWidget(self.outcome_filter)
         filters.addWidget(self.server_filter)
         filters.addWidget(self.source_filter)
@@ -131,7 +138,7 @@ class RunsTab(QWidget):
         self.search.textChanged.connect(lambda _text: self._search_timer.start())
 
         self.run_view = QTableView()
-        self.run_view.setAccessibleName(_("Stored runs"))
+        translated(self.run_view, "setAccessibleName", lambda: _("Stored runs"))
         self.run_view.setModel(self.runs)
         self.run_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.run_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -141,10 +148,10 @@ class RunsTab(QWidget):
         self.run_view.verticalHeader().setDefaultSectionSize(22)
         self.run_view.setWordWrap(False)
         header = self.run_view.horizontalHeader()
-        header.setAccessibleName(_("Run list columns (click to sort)"))
+        translated(header, "setAccessibleName", lambda: _("Run list columns (click to sort)"))
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
-        for column, width in enumerate((44, 140, 260, 110, 80, 220, 60, 80)):
+        for column, width in enumerate(RUN_WIDTHS):
             self.run_view.setColumnWidth(column, width)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.run_view.selectionModel().currentRowChanged.connect(self._run_changed)
@@ -161,25 +168,26 @@ class RunsTab(QWidget):
 
         self.run_heading = QLabel()
         self.run_heading.setTextFormat(Qt.TextFormat.PlainText)
-        self.run_heading.setAccessibleName(_("Selected run"))
+        translated(self.run_heading, "setAccessibleName", lambda: _("Selected run"))
         self.step_outcome_filter = QComboBox()
-        self.step_outcome_filter.setAccessibleName(_("Filter steps by outcome"))
-        self.step_outcome_filter.addItem(_("Every outcome"), None)
+        translated(self.step_outcome_filter, "setAccessibleName", lambda: _("Filter steps by outcome"))
+        translated_item(self.step_outcome_filter, lambda: _("Every outcome"), None)
         for outcome in STEP_OUTCOMES:
             if outcome:
-                self.step_outcome_filter.addItem(outcome_icon(outcome), outcome_word(outcome), outcome)
+                translated_item(self.step_outcome_filter, lambda outcome=outcome: outcome_word(outcome), outcome,
+                                icon=outcome_icon(outcome))
             else:
-                self.step_outcome_filter.addItem(_("no outcome"), outcome)
+                translated_item(self.step_outcome_filter, lambda: _("no outcome"), outcome)
         self.kind_filter = QComboBox()
-        self.kind_filter.setAccessibleName(_("Filter steps by kind"))
-        self.kind_filter.addItem(_("Every kind"), None)
+        translated(self.kind_filter, "setAccessibleName", lambda: _("Filter steps by kind"))
+        translated_item(self.kind_filter, lambda: _("Every kind"), None)
         for kind in StepKind:
             self.kind_filter.addItem(kind.value, kind.value)
         for combo in (self.step_outcome_filter, self.kind_filter):
             combo.currentIndexChanged.connect(self._step_filter_changed)
         self.find_edit = QLineEdit()
-        self.find_edit.setPlaceholderText(_("Find in this run (Ctrl+F)"))
-        self.find_edit.setAccessibleName(_("Find in this run"))
+        translated(self.find_edit, "setPlaceholderText", lambda: _("Find in this run (Ctrl+F)"))
+        translated(self.find_edit, "setAccessibleName", lambda: _("Find in this run"))
         self.find_edit.setClearButtonEnabled(True)
         self.find_edit.returnPressed.connect(self.find_next)
         self._find_timer = QTimer(self)
@@ -187,15 +195,15 @@ class RunsTab(QWidget):
         self._find_timer.setInterval(250)
         self._find_timer.timeout.connect(self.find)
         self.find_edit.textChanged.connect(lambda _text: self._find_timer.start())
-        self.previous_button = QPushButton(_("Previous"))
-        self.previous_button.setAccessibleName(_("Previous match"))
+        self.previous_button = translated(QPushButton(), "setText", lambda: _("Previous"))
+        translated(self.previous_button, "setAccessibleName", lambda: _("Previous match"))
         self.previous_button.clicked.connect(self.find_previous)
-        self.next_button = QPushButton(_("Next"))
-        self.next_button.setAccessibleName(_("Next match"))
+        self.next_button = translated(QPushButton(), "setText", lambda: _("Next"))
+        translated(self.next_button, "setAccessibleName", lambda: _("Next match"))
         self.next_button.clicked.connect(self.find_next)
         self.find_status = QLabel()
         self.find_status.setTextFormat(Qt.TextFormat.PlainText)
-        self.find_status.setAccessibleName(_("Matches"))
+        translated(self.find_status, "setAccessibleName", lambda: _("Matches"))
         step_bar = QHBoxLayout()
         step_bar.addWidget(self.step_outcome_filter)
         step_bar.addWidget(self.kind_filter)
@@ -205,7 +213,7 @@ class RunsTab(QWidget):
         step_bar.addWidget(self.find_status)
 
         self.timeline_view = QTableView()
-        self.timeline_view.setAccessibleName(_("Timeline of the selected run"))
+        translated(self.timeline_view, "setAccessibleName", lambda: _("Timeline of the selected run"))
         self.timeline_view.setModel(self.timeline)
         self.timeline_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.timeline_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -218,9 +226,9 @@ class RunsTab(QWidget):
         self.waterfall = WaterfallDelegate(self.timeline_view)
         self.timeline_view.setItemDelegateForColumn(WATERFALL_COLUMN, self.waterfall)
         theader = self.timeline_view.horizontalHeader()
-        theader.setAccessibleName(_("Timeline columns"))
+        translated(theader, "setAccessibleName", lambda: _("Timeline columns"))
         theader.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((94, 52, 64, 48, 80, 100, 260, 170)):
+        for column, width in enumerate(TIMELINE_WIDTHS):
             self.timeline_view.setColumnWidth(column, width)
         # The details take what room there is; the waterfall keeps its width, so it is always in view.
         theader.setStretchLastSection(False)
@@ -247,7 +255,7 @@ class RunsTab(QWidget):
         self.split.setSizes([150, 550])
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setAccessibleName(_("Runs status"))
+        translated(self.status, "setAccessibleName", lambda: _("Runs status"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.split, 1)
@@ -265,6 +273,43 @@ class RunsTab(QWidget):
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)
         delete.activated.connect(lambda: self.delete_selected())
         self._update_buttons()
+        self.fit_columns()
+        on_language_changed(self, self.retranslate)
+
+    def retranslate(self) -> None:
+        """Say again what depends on the state, in the new language; make room for longer words."""
+        if self.server_filter.count():
+            self.server_filter.setItemText(0, _("Every server"))
+        self._describe_run(self.timeline.run)
+        if self._matches and self._match >= 0:
+            self._say_match()
+        elif self.find_edit.text().strip() and self.timeline.run is not None and not self._matches:
+            self.find_status.setText(_("no match"))
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Columns wide enough for their heading and their longest usual word in the current language."""
+        sample = datetime(2025, 12, 28, 23, 59, 59, 999000, tzinfo=UTC)
+        words = {
+            self.run_view: (RUN_WIDTHS, self.runs, {
+                1: [format_started(sample)], 3: [outcome_word(s) for s in ("interrupted", "cancelled", "failed")],
+                4: [source_word(s) for s in RUN_SOURCES], 6: ["100,000"], 7: [format_duration(3599)]}),
+            self.timeline_view: (TIMELINE_WIDTHS, self.timeline, {
+                0: [format_time(sample)], 1: [step_source("tool"), step_source("model")],
+                4: [_("unfinished"), format_duration(3599)],
+                5: [outcome_word(s) for s in ("cancelled", "failed", "ok")]}),
+        }
+        for view, (widths, model, samples) in words.items():
+            header = view.horizontalHeader()
+            head_metrics, cell_metrics = header.fontMetrics(), view.fontMetrics()
+            for column, least in enumerate(widths):
+                if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch:
+                    continue
+                heading = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
+                # Room for the sort arrow next to a heading, and for an outcome's icon next to its word.
+                needed = max([least, head_metrics.horizontalAdvance(heading) + 30]
+                             + [cell_metrics.horizontalAdvance(word) + 34 for word in samples.get(column, [])])
+                view.setColumnWidth(column, needed)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
@@ -306,7 +351,7 @@ class RunsTab(QWidget):
         chosen = self.server_filter.currentData()
         self.server_filter.blockSignals(True)
         self.server_filter.clear()
-        self.server_filter.addItem(_("Every server"), "")
+        self.server_filter.addItem(_("Every server"), "")  # said again by retranslate()
         for server in servers:
             self.server_filter.addItem(cell_text(server, 80), server)
         position = self.server_filter.findData(chosen) if chosen else 0
@@ -408,7 +453,7 @@ class RunsTab(QWidget):
         count = self.timeline.rowCount()
         self.run_heading.setText(ngettext("Run {id}: {title} — {status}, {count} step",
                                           "Run {id}: {title} — {status}, {count} steps", count).format(
-            id=run.id, title=cell_text(run.title, 80), status=outcome_word(run.status), count=count))
+            id=run.id, title=cell_text(run.title, 80), status=outcome_word(run.status), count=format_number(count)))
 
     def _update_buttons(self) -> None:
         self.delete_button.setEnabled(bool(self.run_view.selectionModel().selectedRows()))
@@ -489,7 +534,11 @@ class RunsTab(QWidget):
             return
         self._match = (self._match + step) % len(self._matches)
         self.select_step(self._matches[self._match])
-        self.find_status.setText(_("{number} of {count}").format(number=self._match + 1, count=len(self._matches)))
+        self._say_match()
+
+    def _say_match(self) -> None:
+        self.find_status.setText(_("{number} of {count}").format(number=format_number(self._match + 1),
+                                                                 count=format_number(len(self._matches))))
 
     def find_next(self) -> None:
         if self._find_timer.isActive() or (self.find_edit.text().strip() and not self._matches and self._match == -1

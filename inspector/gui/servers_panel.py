@@ -8,8 +8,10 @@ from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListView, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _
+from inspector.i18n.formatting import format_datetime, format_number, format_time
 from inspector.store import ServerRecord
 
+from .language import on_language_changed, translated
 from .models.servers import RecordRole, ServersModel, health_line, server_label
 from .widgets.sparkline import Sparkline
 
@@ -27,21 +29,21 @@ class ServersPanel(QWidget):
         super().__init__(parent)
         self.model = ServersModel()
         self._current_url: str | None = "(none yet)"
-        title = QLabel(_("Servers"))
+        title = translated(QLabel(), "setText", lambda: _("Servers"))
         font = title.font()
         font.setBold(True)
         title.setFont(font)
         self.add_button = QToolButton()
         self.add_button.setText("+")
-        self.add_button.setAccessibleName(_("Add server"))
-        self.add_button.setToolTip(_("Add server"))
+        translated(self.add_button, "setAccessibleName", lambda: _("Add server"))
+        translated(self.add_button, "setToolTip", lambda: _("Add server"))
         self.add_button.clicked.connect(self.add_requested)
         head = QHBoxLayout()
         head.addWidget(title, 1)
         head.addWidget(self.add_button)
         self.view = QListView()
         self.view.setModel(self.model)
-        self.view.setAccessibleName(_("Servers"))
+        translated(self.view, "setAccessibleName", lambda: _("Servers"))
         self.view.setAlternatingRowColors(True)
         # The counts under a name are longer than the panel is wide: wrap them rather than cut them
         # off behind a horizontal scroll bar ("0 failed · 0 canc").
@@ -49,11 +51,11 @@ class ServersPanel(QWidget):
         self.view.setResizeMode(QListView.ResizeMode.Adjust)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.selectionModel().currentChanged.connect(lambda current, _prev: self._selected())
-        self.edit_button = QPushButton(_("Edit…"))
-        self.edit_button.setAccessibleName(_("Edit server"))
-        self.remove_button = QPushButton(_("Remove"))
-        self.remove_button.setAccessibleName(_("Remove server"))
-        self.test_button = QPushButton(_("Test connection"))
+        self.edit_button = translated(QPushButton(), "setText", lambda: _("Edit…"))
+        translated(self.edit_button, "setAccessibleName", lambda: _("Edit server"))
+        self.remove_button = translated(QPushButton(), "setText", lambda: _("Remove"))
+        translated(self.remove_button, "setAccessibleName", lambda: _("Remove server"))
+        self.test_button = translated(QPushButton(), "setText", lambda: _("Test connection"))
         self.edit_button.clicked.connect(lambda: self._ask(self.edit_requested))
         self.remove_button.clicked.connect(lambda: self._ask(self.remove_requested))
         self.test_button.clicked.connect(lambda: self._ask(self.test_requested))
@@ -63,12 +65,12 @@ class ServersPanel(QWidget):
         self.health = QLabel()
         self.health.setTextFormat(Qt.TextFormat.PlainText)
         self.health.setWordWrap(True)
-        self.health.setAccessibleName(_("Server health"))
+        translated(self.health, "setAccessibleName", lambda: _("Server health"))
         self.sparkline = Sparkline()
         self.test_result = QLabel()
         self.test_result.setTextFormat(Qt.TextFormat.PlainText)
         self.test_result.setWordWrap(True)
-        self.test_result.setAccessibleName(_("Connection test"))
+        translated(self.test_result, "setAccessibleName", lambda: _("Connection test"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(head)
@@ -79,6 +81,11 @@ class ServersPanel(QWidget):
         layout.addWidget(self.sparkline)
         layout.addWidget(self.test_result)
         self._selected()
+        on_language_changed(self, self.retranslate)
+
+    def retranslate(self) -> None:
+        record = self.current()
+        self.health.setText(_("No server selected. Add one with +.") if record is None else health_text(record))
 
     def set_records(self, records: list[ServerRecord], select_url: str | None = None) -> None:
         current = select_url or (self.current().url if self.current() else None)
@@ -126,8 +133,8 @@ def health_text(record: ServerRecord) -> str:
     else:
         local = record.last_contact_at.astimezone()
         same_day = local.date() == datetime.now().astimezone().date()
-        when = local.strftime("%H:%M:%S" if same_day else "%Y-%m-%d %H:%M")
+        when = format_time(local) if same_day else format_datetime(local, "short")
         contact = _("Last contact {when} ({latency} ms).").format(
-            when=when, latency=round(record.last_latency_ms or 0))
+            when=when, latency=format_number(round(record.last_latency_ms or 0)))
     return _("{name}\n{contact}\n{counts}").format(name=server_label(record), contact=contact,
                                                   counts=health_line(record))

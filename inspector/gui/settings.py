@@ -44,6 +44,15 @@ class AppSettings:
         self.qsettings.setValue("operations/default_budget_s", float(seconds))
 
     @property
+    def language(self) -> str:
+        """The window's language ("en", "de"), or "" for the system's."""
+        return str(self.qsettings.value("window/language", "") or "")
+
+    @language.setter
+    def language(self, code: str) -> None:
+        self.qsettings.setValue("window/language", code or "")
+
+    @property
     def demo_autostart(self) -> bool:
         return _bool(self.qsettings.value("demo/autostart", True))
 

@@ -23,8 +23,10 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
 from inspector.store.browse import StepInFull
 
+from .language import on_language_changed, translated, translated_tab
 from .models.runs import format_duration
 from .outcomes import outcome_word
 from .plain_text import cell_text, clip_text, pretty_json, pretty_payload
@@ -55,37 +57,38 @@ class StepDetail(QWidget):
         font = self.heading.font()
         font.setBold(True)
         self.heading.setFont(font)
-        self.heading.setAccessibleName(_("Step"))
+        translated(self.heading, "setAccessibleName", lambda: _("Step"))
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setWordWrap(True)
-        self.summary.setAccessibleName(_("Step summary"))
-        self.remote_effect = QLabel(_("The request had already been sent when it was cancelled: whether the "
-                                      "server acted on it is unknown. Check on the server before you retry."))
+        translated(self.summary, "setAccessibleName", lambda: _("Step summary"))
+        self.remote_effect = translated(QLabel(), "setText", lambda: _(
+            "The request had already been sent when it was cancelled: whether the server acted on it is "
+            "unknown. Check on the server before you retry."))
         self.remote_effect.setTextFormat(Qt.TextFormat.PlainText)
         self.remote_effect.setWordWrap(True)
         self.remote_effect.setStyleSheet("QLabel { background: #E5F1F8; border-left: 4px solid #0072B2;"
                                          " padding: 4px; }")
-        self.remote_effect.setAccessibleName(_("Remote effect unknown"))
+        translated(self.remote_effect, "setAccessibleName", lambda: _("Remote effect unknown"))
         self.bar = BudgetBar()
-        self.bar.setAccessibleName(_("Legs of the step"))
-        self.arguments = _text_view(_("Arguments"))
-        self.result = _text_view(_("Result"))
-        self.structured = _text_view(_("Structured content"))
-        self.payload = _text_view(_("Raw payload"))
-        self.server_side = _text_view(_("What the server asked"))
+        translated(self.bar, "setAccessibleName", lambda: _("Legs of the step"))
+        self.arguments = translated(_text_view(""), "setAccessibleName", lambda: _("Arguments"))
+        self.result = translated(_text_view(""), "setAccessibleName", lambda: _("Result"))
+        self.structured = translated(_text_view(""), "setAccessibleName", lambda: _("Structured content"))
+        self.payload = translated(_text_view(""), "setAccessibleName", lambda: _("Raw payload"))
+        self.server_side = translated(_text_view(""), "setAccessibleName", lambda: _("What the server asked"))
         self.tabs = QTabWidget()
-        self.tabs.setAccessibleName(_("Step detail"))
-        self.tabs.addTab(self.result, _("Result"))
-        self.tabs.addTab(self.arguments, _("Arguments"))
-        self.tabs.addTab(self.structured, _("Structured"))
-        self.tabs.addTab(self.server_side, _("Server"))
-        self.tabs.addTab(self.payload, _("Payload"))
-        self.copy_result = QPushButton(_("Copy result"))
-        self.copy_result.setAccessibleName(_("Copy the result text"))
+        translated(self.tabs, "setAccessibleName", lambda: _("Step detail"))
+        translated_tab(self.tabs, self.result, lambda: _("Result"))
+        translated_tab(self.tabs, self.arguments, lambda: _("Arguments"))
+        translated_tab(self.tabs, self.structured, lambda: _("Structured"))
+        translated_tab(self.tabs, self.server_side, lambda: _("Server"))
+        translated_tab(self.tabs, self.payload, lambda: _("Payload"))
+        self.copy_result = translated(QPushButton(), "setText", lambda: _("Copy result"))
+        translated(self.copy_result, "setAccessibleName", lambda: _("Copy the result text"))
         self.copy_result.clicked.connect(lambda: self._copy(self._result_text))
-        self.copy_payload = QPushButton(_("Copy payload"))
-        self.copy_payload.setAccessibleName(_("Copy the raw payload as JSON"))
+        self.copy_payload = translated(QPushButton(), "setText", lambda: _("Copy payload"))
+        translated(self.copy_payload, "setAccessibleName", lambda: _("Copy the raw payload as JSON"))
         self.copy_payload.clicked.connect(lambda: self._copy(self._payload_text))
         buttons = QHBoxLayout()
         buttons.addStretch(1)
@@ -102,6 +105,7 @@ class StepDetail(QWidget):
         self._result_text = ""
         self._payload_text = ""
         self.show_step(None)
+        on_language_changed(self, lambda: self.show_step(self.step))
 
     def show_step(self, step: StepInFull | None) -> None:
         self.step = step
@@ -128,7 +132,7 @@ class StepDetail(QWidget):
         name = payload.get("toolName") if isinstance(payload.get("toolName"), str) else ""
         self.heading.setText(_("Step {sequence}: {kind} {name}").format(
             sequence=row.sequence, kind=cell_text(row.kind, 40), name=cell_text(name, 120)).strip())
-        parts = [_("round {round}").format(round=row.round),
+        parts = [_("round {round}").format(round=format_number(row.round)),
                  _("unfinished") if row.unfinished else format_duration(row.duration_ms / 1000)]
         if row.outcome:
             parts.append(outcome_word(row.outcome))
@@ -152,7 +156,7 @@ class StepDetail(QWidget):
         self._result_text = clip_text(result) if result else ""
         if step.result_length > len(result) and result:
             self._result_text += "\n" + _("… (cut: the text has {count} characters)").format(
-                count=f"{step.result_length:,}")
+                count=format_number(step.result_length))
         self.result.setPlainText(self._result_text or _("This step has no result text."))
         structured = {key: payload[key] for key in ("toolArtifacts", "requestedToolCalls", "droppedSources",
                                                     "writeTargetTable", "writeTargetUid", "raw", "contextBudget")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QListView, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
 
+from .language import on_language_changed, translated
 from .models.tools import ToolFilter, ToolRole, ToolsModel
 from .operations import OperationTask
 
@@ -25,22 +28,22 @@ class ToolsPanel(QWidget):
         self.proxy = ToolFilter()
         self.proxy.setSourceModel(self.model)
         self.filter = QLineEdit()
-        self.filter.setPlaceholderText(_("Filter tools…"))
-        self.filter.setAccessibleName(_("Filter tools by name or description"))
+        translated(self.filter, "setPlaceholderText", lambda: _("Filter tools…"))
+        translated(self.filter, "setAccessibleName", lambda: _("Filter tools by name or description"))
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self.proxy.set_text)
         self.view = QListView()
         self.view.setModel(self.proxy)
-        self.view.setAccessibleName(_("Tools"))
+        translated(self.view, "setAccessibleName", lambda: _("Tools"))
         self.view.selectionModel().currentChanged.connect(lambda current, _prev: self._selected())
         self.state = QLabel(_("Select a server to see its tools."))
         self.state.setTextFormat(Qt.TextFormat.PlainText)
         self.state.setWordWrap(True)
-        self.reload_button = QPushButton(_("Reload"))
-        self.reload_button.setAccessibleName(_("Reload the tool list"))
+        self.reload_button = translated(QPushButton(), "setText", lambda: _("Reload"))
+        translated(self.reload_button, "setAccessibleName", lambda: _("Reload the tool list"))
         self.reload_button.clicked.connect(self.reload_requested)
-        self.cancel_button = QPushButton(_("Cancel"))
-        self.cancel_button.setAccessibleName(_("Cancel loading the tool list"))
+        self.cancel_button = translated(QPushButton(), "setText", lambda: _("Cancel"))
+        translated(self.cancel_button, "setAccessibleName", lambda: _("Cancel loading the tool list"))
         self.cancel_button.hide()
         self.task: OperationTask | None = None
         self.cancel_button.clicked.connect(self._cancel)
@@ -53,6 +56,13 @@ class ToolsPanel(QWidget):
         layout.addWidget(self.filter)
         layout.addWidget(self.view, 1)
         layout.addLayout(state_row)
+        #: Makes the state line in the current language (said again after a switch).
+        self._state_text: Callable[[], str] = lambda: _("Select a server to see its tools.")
+        on_language_changed(self, lambda: self.state.setText(self._state_text()))
+
+    def _say(self, text: Callable[[], str]) -> None:
+        self._state_text = text
+        self.state.setText(text())
 
     def loading(self, task: OperationTask) -> None:
         """Follow a catalogue walk: pages as they arrive, then the tools (or why not)."""
@@ -70,9 +80,9 @@ class ToolsPanel(QWidget):
             return
         pages = sum(1 for leg in task.state.legs if leg.method == "tools/list")
         if pages == 0:
-            self.state.setText(_("Connecting to {server}…").format(server=task.server.label))
+            self._say(lambda: _("Connecting to {server}…").format(server=task.server.label))
         else:
-            self.state.setText(_("Loading tools: page {page}…").format(page=pages))
+            self._say(lambda: _("Loading tools: page {page}…").format(page=format_number(pages)))
 
     def _loaded(self, outcome: Any) -> None:
         task = self.sender() if isinstance(self.sender(), OperationTask) else self.task
@@ -83,16 +93,18 @@ class ToolsPanel(QWidget):
         if record is not None and record.status == "ok" and record.result is not None:
             catalogue = record.result
             self.model.set_tools(catalogue.tools)
-            tools = ngettext("{count} tool", "{count} tools", len(catalogue.tools)).format(count=len(catalogue.tools))
-            pages = ngettext("{count} page", "{count} pages", catalogue.pages).format(count=catalogue.pages)
-            self.state.setText(_("{tools} in {pages}.").format(tools=tools, pages=pages))
+            self._say(lambda: _("{tools} in {pages}.").format(
+                tools=ngettext("{count} tool", "{count} tools", len(catalogue.tools)).format(
+                    count=format_number(len(catalogue.tools))),
+                pages=ngettext("{count} page", "{count} pages", catalogue.pages).format(
+                    count=format_number(catalogue.pages))))
             if self.proxy.rowCount() and not self.view.currentIndex().isValid():
                 self.view.setCurrentIndex(self.proxy.index(0, 0))
         elif record is not None and record.status == "cancelled":
-            self.state.setText(_("Loading the tools was cancelled."))
+            self._say(lambda: _("Loading the tools was cancelled."))
         else:
             message = record.error.message if record is not None and record.error else outcome.internal_error
-            self.state.setText(_("The tools could not be loaded: {reason}").format(reason=message or ""))
+            self._say(lambda: _("The tools could not be loaded: {reason}").format(reason=message or ""))
         self._selected()
 
     def _cancel(self) -> None:
@@ -100,11 +112,12 @@ class ToolsPanel(QWidget):
             self.task.cancel()
             self.cancel_button.setEnabled(False)
 
-    def clear(self, message: str) -> None:
+    def clear(self, message: str | Callable[[], str]) -> None:
+        """No tools; ``message`` says why (a function of no arguments: said again in a new language)."""
         self.task = None
         self.model.set_tools([])
         self.cancel_button.hide()
-        self.state.setText(message)
+        self._say(message if callable(message) else lambda: message)
         self._selected()
 
     def current_tool(self) -> dict[str, Any] | None:

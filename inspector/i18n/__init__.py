@@ -93,6 +93,7 @@ __all__ = [
     "current_language",
     "current_locale",
     "install",
+    "normalize_language",
     "ngettext",
     "pgettext",
     "set_language",

@@ -138,15 +138,25 @@ def format_datetime(value: Instant | None, format: str = "medium", zone: tzinfo 
     return babel_dates.format_datetime(moment, format=format, tzinfo=moment.tzinfo, locale=current_locale())
 
 
-def format_time(value: Instant | None, format: str = "medium", zone: tzinfo | None = None) -> str:
-    """A UTC instant's time of day as the locale writes it ("3:04:05 PM" / "15:04:05")."""
+def format_time(value: Instant | None, format: str = "medium", zone: tzinfo | None = None, *,
+                milliseconds: bool = False) -> str:
+    """A UTC instant's time of day as the locale writes it ("3:04:05 PM" / "15:04:05").
+
+    With ``milliseconds`` the seconds carry three decimals in the locale's decimal sign
+    ("3:04:05.123 PM" / "15:04:05,123"), for a timeline of steps a few milliseconds apart.
+    """
     if value is None or value == "":
         return UNKNOWN
     try:
         moment = _local(value, zone)
     except (ValueError, OverflowError, OSError):
         return str(value)
-    return babel_dates.format_time(moment, format=format, tzinfo=moment.tzinfo, locale=current_locale())
+    locale = current_locale()
+    if milliseconds:
+        pattern = locale.time_formats[format].pattern if format in locale.time_formats else format
+        decimal = babel_numbers.get_decimal_symbol(locale)
+        format = pattern.replace("ss", f"ss'{decimal}'SSS", 1)
+    return babel_dates.format_time(moment, format=format, tzinfo=moment.tzinfo, locale=locale)
 
 
 def format_date(value: Instant | None, format: str = "medium", zone: tzinfo | None = None) -> str:
@@ -166,8 +176,17 @@ __all__ = [
     "format_date",
     "format_datetime",
     "format_duration",
+    "format_fixed",
     "format_number",
     "format_seconds",
     "format_size",
     "format_time",
 ]
+
+
+def format_fixed(value: float | None, decimals: int = 1) -> str:
+    """A number with exactly ``decimals`` decimals in the locale's writing ("2.0" / "2,0"), for live counters."""
+    if value is None:
+        return UNKNOWN
+    pattern = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
+    return _decimal(value, pattern)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _, ngettext
 from inspector.mcp import form_fields
 
+from ..language import translated
 from ..server_requests import PendingQuestion
 from ..widgets.schema_form import MISSING, FieldError, SchemaForm
 
@@ -50,7 +51,7 @@ class _Countdown:
 
     def __init__(self, dialog: QDialog, pending: PendingQuestion, on_zero) -> None:
         self.label = _plain(budget_left_text(pending.remaining_now()))
-        self.label.setAccessibleName(_("Time left"))
+        translated(self.label, "setAccessibleName", lambda: _("Time left"))
         self._pending = pending
         self._on_zero = on_zero
         self.timer = QTimer(dialog)
@@ -73,10 +74,11 @@ class ElicitationDialog(QDialog):
         super().__init__(parent)
         self.pending = pending
         self.answered: dict[str, Any] | None = None
-        self.setWindowTitle(_("The server asks a question"))
+        translated(self, "setWindowTitle", lambda: _("The server asks a question"))
         layout = QVBoxLayout(self)
         if server:
-            layout.addWidget(_plain(_("The server {server} asks:").format(server=server)))
+            layout.addWidget(translated(_plain(""), "setText", lambda: _("The server {server} asks:").format(
+                server=server)))
         self.message = _plain(pending.message)
         layout.addWidget(self.message)
         self.form: SchemaForm | None = None
@@ -88,9 +90,10 @@ class ElicitationDialog(QDialog):
             scroll.setWidget(self.form)
             layout.addWidget(scroll, 1)
         else:
-            layout.addWidget(_plain(_("This form cannot be shown field by field; write the answer as JSON.")))
+            layout.addWidget(translated(_plain(""), "setText", lambda: _(
+                "This form cannot be shown field by field; write the answer as JSON.")))
             self.json_editor = QPlainTextEdit(json.dumps(schema_defaults(pending.schema), indent=2))
-            self.json_editor.setAccessibleName(_("Answer as JSON"))
+            translated(self.json_editor, "setAccessibleName", lambda: _("Answer as JSON"))
             layout.addWidget(self.json_editor, 1)
         self.problem = _plain("")
         self.problem.setStyleSheet("color: #B84A00;")
@@ -99,9 +102,9 @@ class ElicitationDialog(QDialog):
         self.countdown = _Countdown(self, pending, lambda: self._finish(None))
         layout.addWidget(self.countdown.label)
         buttons = QDialogButtonBox()
-        self.accept_button = QPushButton(_("Accept"))
-        self.decline_button = QPushButton(_("Decline"))
-        self.cancel_button = QPushButton(_("Cancel"))
+        self.accept_button = translated(QPushButton(), "setText", lambda: _("Accept"))
+        self.decline_button = translated(QPushButton(), "setText", lambda: _("Decline"))
+        self.cancel_button = translated(QPushButton(), "setText", lambda: _("Cancel"))
         buttons.addButton(self.accept_button, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(self.decline_button, QDialogButtonBox.ButtonRole.RejectRole)
         buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
@@ -160,19 +163,20 @@ class SamplingDialog(QDialog):
         super().__init__(parent)
         self.pending = pending
         self.answered: bool | None = None
-        self.setWindowTitle(_("The server wants to use the model"))
+        translated(self, "setWindowTitle", lambda: _("The server wants to use the model"))
         layout = QVBoxLayout(self)
-        layout.addWidget(_plain(_("The server {server} asks the configured model to answer these messages. "
-                                  "Allow it?").format(server=server or _("(unnamed)"))))
-        shown = QPlainTextEdit(sampling_text(pending.params or {}))
+        layout.addWidget(translated(_plain(""), "setText", lambda: _(
+            "The server {server} asks the configured model to answer these messages. Allow it?").format(
+                server=server or _("(unnamed)"))))
+        shown = translated(QPlainTextEdit(), "setPlainText", lambda: sampling_text(pending.params or {}))
         shown.setReadOnly(True)
-        shown.setAccessibleName(_("The messages the server sends to the model"))
+        translated(shown, "setAccessibleName", lambda: _("The messages the server sends to the model"))
         layout.addWidget(shown, 1)
         self.countdown = _Countdown(self, pending, lambda: self._finish(None))
         layout.addWidget(self.countdown.label)
         buttons = QDialogButtonBox()
-        self.allow_button = QPushButton(_("Allow"))
-        self.refuse_button = QPushButton(_("Refuse"))
+        self.allow_button = translated(QPushButton(), "setText", lambda: _("Allow"))
+        self.refuse_button = translated(QPushButton(), "setText", lambda: _("Refuse"))
         buttons.addButton(self.allow_button, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(self.refuse_button, QDialogButtonBox.ButtonRole.RejectRole)
         self.allow_button.clicked.connect(lambda: self._finish(True))

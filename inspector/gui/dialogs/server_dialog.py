@@ -26,6 +26,8 @@ from inspector.i18n import _
 from inspector.mcp import MAXIMUM_BUDGET_SECONDS, InvalidServerError, ServerEndpoint, public_url
 from inspector.store.secrets import is_secret_header
 
+from ..language import translated
+
 
 @dataclass
 class ServerSettings:
@@ -53,18 +55,19 @@ class HeaderRow(QWidget):
     def __init__(self, name: str = "", value: str = "", secret: bool = False) -> None:
         super().__init__()
         self.name = QLineEdit(name)
-        self.name.setPlaceholderText(_("Header name"))
-        self.name.setAccessibleName(_("Header name"))
+        translated(self.name, "setPlaceholderText", lambda: _("Header name"))
+        translated(self.name, "setAccessibleName", lambda: _("Header name"))
         self.value = QLineEdit(value)
-        self.value.setPlaceholderText(_("value"))
-        self.value.setAccessibleName(_("Header value"))
-        self.secret = QCheckBox(_("secret"))
-        self.secret.setToolTip(_("A secret value is never shown, logged, exported or stored in the database."))
+        translated(self.value, "setPlaceholderText", lambda: _("value"))
+        translated(self.value, "setAccessibleName", lambda: _("Header value"))
+        self.secret = translated(QCheckBox(), "setText", lambda: _("secret"))
+        translated(self.secret, "setToolTip",
+                   lambda: _("A secret value is never shown, logged, exported or stored in the database."))
         self.secret.toggled.connect(self._masked)
         self.secret.setChecked(secret or is_secret_header(name))
         self.name.textEdited.connect(lambda text: self.secret.setChecked(True) if is_secret_header(text) else None)
-        self.remove = QPushButton(_("Remove"))
-        self.remove.setAccessibleName(_("Remove this header"))
+        self.remove = translated(QPushButton(), "setText", lambda: _("Remove"))
+        translated(self.remove, "setAccessibleName", lambda: _("Remove this header"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.name, 2)
@@ -84,47 +87,47 @@ class ServerDialog(QDialog):
                  budget_s: float | None = None, headers: list[tuple[str, str, bool]] | None = None,
                  secrets_kept: bool = False) -> None:
         super().__init__(parent)
-        self.setWindowTitle(_("Edit server") if url else _("Add server"))
+        translated(self, "setWindowTitle", lambda: _("Edit server") if url else _("Add server"))
         self.result_settings: ServerSettings | None = None
         self.url = QLineEdit(url)
         self.url.setPlaceholderText("http://127.0.0.1:8000/mcp")
-        self.url.setAccessibleName(_("Server URL"))
+        translated(self.url, "setAccessibleName", lambda: _("Server URL"))
         self.url_error = _error_label()
         self.name = QLineEdit(name or "")
-        self.name.setAccessibleName(_("Display name"))
+        translated(self.name, "setAccessibleName", lambda: _("Display name"))
         self.budget = QLineEdit("" if budget_s is None else f"{budget_s:g}")
-        self.budget.setPlaceholderText(_("default"))
-        self.budget.setAccessibleName(_("Budget in seconds"))
+        translated(self.budget, "setPlaceholderText", lambda: _("default"))
+        translated(self.budget, "setAccessibleName", lambda: _("Budget in seconds"))
         self.budget_error = _error_label()
         self.header_rows: list[HeaderRow] = []
         self.headers_box = QVBoxLayout()
         self.headers_box.setContentsMargins(0, 0, 0, 0)
         for header, value, secret in headers or []:
             self.add_header(header, value, secret)
-        add = QPushButton(_("Add header"))
+        add = translated(QPushButton(), "setText", lambda: _("Add header"))
         add.clicked.connect(lambda: self.add_header())
         self.header_error = _error_label()
-        keep_note = QLabel(_("Secret values are kept in the system keyring.") if secrets_kept else
-                           _("No system keyring is available: secret values are kept only until "
-                             "Run Inspector quits."))
+        keep_note = translated(QLabel(), "setText", lambda: _("Secret values are kept in the system keyring.")
+                               if secrets_kept else _("No system keyring is available: secret values are kept "
+                                                      "only until Run Inspector quits."))
         keep_note.setWordWrap(True)
         keep_note.setEnabled(False)
         form = QFormLayout()
         url_column = QVBoxLayout()
         url_column.addWidget(self.url)
         url_column.addWidget(self.url_error)
-        form.addRow(_("URL"), url_column)
-        form.addRow(_("Name"), self.name)
+        form.addRow(translated(QLabel(), "setText", lambda: _("URL")), url_column)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Name")), self.name)
         budget_column = QVBoxLayout()
         budget_column.addWidget(self.budget)
         budget_column.addWidget(self.budget_error)
-        form.addRow(_("Budget (s)"), budget_column)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Budget (s)")), budget_column)
         headers_column = QVBoxLayout()
         headers_column.addLayout(self.headers_box)
         headers_column.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
         headers_column.addWidget(self.header_error)
         headers_column.addWidget(keep_note)
-        form.addRow(_("Headers"), headers_column)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Headers")), headers_column)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

@@ -7,6 +7,7 @@ import math
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -19,9 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.i18n import _
+from inspector.i18n import LANGUAGES, _, choose_language
+from inspector.i18n.formatting import format_number, format_seconds
 from inspector.mcp import DEFAULT_BUDGET_SECONDS, MAXIMUM_BUDGET_SECONDS, MINIMUM_LEG_SECONDS
 
+from ..language import translated, translated_item
 from ..settings import AppSettings
 
 
@@ -30,65 +33,74 @@ class SettingsDialog(QDialog):
 
     def __init__(self, settings: AppSettings, current_database: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(_("Settings"))
+        translated(self, "setWindowTitle", lambda: _("Settings"))
         self._settings = settings
         self.budget = QLineEdit(f"{settings.default_budget_s:g}")
-        self.budget.setAccessibleName(_("Default budget in seconds"))
-        rules = QLabel(_(
+        translated(self.budget, "setAccessibleName", lambda: _("Default budget in seconds"))
+        rules = translated(QLabel(), "setText", lambda: _(
             "The budget is the time one whole operation may take (default {default} s): the handshake and "
             "the request spend it in order. Each request is granted what is left, rounded up to whole "
             "seconds and never less than {floor} s; once nothing is left, the next request is not sent. "
             "A budget below {floor} s is raised to {floor} s; the largest is {most} s (a week).").format(
-                default=f"{DEFAULT_BUDGET_SECONDS:g}", floor=MINIMUM_LEG_SECONDS,
-                most=f"{MAXIMUM_BUDGET_SECONDS:,}"))
+                default=format_seconds(DEFAULT_BUDGET_SECONDS), floor=format_seconds(MINIMUM_LEG_SECONDS),
+                most=format_number(MAXIMUM_BUDGET_SECONDS)))
         rules.setWordWrap(True)
         rules.setEnabled(False)
         self.budget_error = QLabel()
         self.budget_error.setStyleSheet("color: #B84A00;")
         self.budget_error.hide()
-        self.demo = QCheckBox(_("Start the demo server when no server is configured"))
+        self.demo = translated(QCheckBox(), "setText", lambda: _("Start the demo server when no server is configured"))
         self.demo.setChecked(settings.demo_autostart)
         self.database = QLineEdit(settings.database_path)
         self.database.setPlaceholderText(current_database)
-        self.database.setAccessibleName(_("Run database file"))
-        browse = QPushButton(_("Choose…"))
-        browse.setAccessibleName(_("Choose the run database file"))
+        translated(self.database, "setAccessibleName", lambda: _("Run database file"))
+        browse = translated(QPushButton(), "setText", lambda: _("Choose…"))
+        translated(browse, "setAccessibleName", lambda: _("Choose the run database file"))
         browse.clicked.connect(self._browse)
         database_row = QHBoxLayout()
         database_row.addWidget(self.database, 1)
         database_row.addWidget(browse)
-        database_note = QLabel(_("A new database location takes effect the next time Run Inspector starts."))
+        database_note = translated(QLabel(), "setText", lambda: _(
+            "A new database location takes effect the next time Run Inspector starts."))
         database_note.setWordWrap(True)
         database_note.setEnabled(False)
-        self.allow_sampling = QCheckBox(_("Let servers use this model (sampling); each request is shown "
-                                          "for confirmation first"))
+        self.allow_sampling = translated(QCheckBox(), "setText", lambda: _(
+            "Let servers use this model (sampling); each request is shown for confirmation first"))
         self.allow_sampling.setChecked(settings.allow_sampling)
         self.sampling_url = QLineEdit(settings.sampling_model_url)
         self.sampling_url.setPlaceholderText("http://127.0.0.1:11434/v1")
-        self.sampling_url.setAccessibleName(_("The model server's address for sampling"))
+        translated(self.sampling_url, "setAccessibleName", lambda: _("The model server's address for sampling"))
         self.sampling_model = QLineEdit(settings.sampling_model)
-        self.sampling_model.setAccessibleName(_("The model's name for sampling"))
+        translated(self.sampling_model, "setAccessibleName", lambda: _("The model's name for sampling"))
         self.sampling_error = QLabel()
         self.sampling_error.setStyleSheet("color: #B84A00;")
         self.sampling_error.setTextFormat(Qt.TextFormat.PlainText)
         self.sampling_error.hide()
+        self.language = QComboBox()
+        translated(self.language, "setAccessibleName", lambda: _("Language of the window"))
+        translated_item(self.language, lambda: _("System ({language})").format(
+            language=LANGUAGES[choose_language(None)]), "")
+        for code, name in LANGUAGES.items():
+            self.language.addItem(name, code)  # each language named in its own language
+        self.language.setCurrentIndex(max(self.language.findData(settings.language), 0))
         form = QFormLayout()
+        form.addRow(translated(QLabel(), "setText", lambda: _("Language")), self.language)
         budget_column = QVBoxLayout()
         budget_column.addWidget(self.budget)
         budget_column.addWidget(self.budget_error)
         budget_column.addWidget(rules)
-        form.addRow(_("Default budget (s)"), budget_column)
-        form.addRow(_("Demo server"), self.demo)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Default budget (s)")), budget_column)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Demo server")), self.demo)
         database_column = QVBoxLayout()
         database_column.addLayout(database_row)
         database_column.addWidget(database_note)
-        form.addRow(_("Run database"), database_column)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Run database")), database_column)
         sampling_column = QVBoxLayout()
         sampling_column.addWidget(self.allow_sampling)
         sampling_column.addWidget(self.sampling_url)
         sampling_column.addWidget(self.sampling_model)
         sampling_column.addWidget(self.sampling_error)
-        form.addRow(_("Sampling"), sampling_column)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Sampling")), sampling_column)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -106,7 +118,7 @@ class SettingsDialog(QDialog):
             self.database.setText(path)
 
     def accept(self) -> None:  # noqa: D102
-        text = self.budget.text().strip()
+        text = self.budget.text().strip().replace(",", ".")  # "2,5" as written in German
         try:
             budget = float(text)
         except ValueError:
@@ -116,7 +128,7 @@ class SettingsDialog(QDialog):
             problem = _("The budget must be a positive number of seconds, e.g. 20.")
         elif budget > MAXIMUM_BUDGET_SECONDS:
             problem = _("The budget can be at most {most} seconds (a week).").format(
-                most=f"{MAXIMUM_BUDGET_SECONDS:,}")
+                most=format_number(MAXIMUM_BUDGET_SECONDS))
         if problem is not None:
             self.budget_error.setText(problem)
             self.budget_error.setTextFormat(Qt.TextFormat.PlainText)
@@ -128,6 +140,7 @@ class SettingsDialog(QDialog):
                                           "(http:// or https://) and the model's name."))
             self.sampling_error.show()
             return
+        self._settings.language = self.language.currentData() or ""
         self._settings.allow_sampling = self.allow_sampling.isChecked()
         self._settings.sampling_model_url = url
         self._settings.sampling_model = model

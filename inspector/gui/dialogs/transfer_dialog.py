@@ -20,6 +20,8 @@ from inspector.i18n import _
 from inspector.store import RunStore, StoreError, UnknownRunError
 from inspector.transfer import TraceExportError, TraceImportError, export, import_trace
 
+from ..language import translated
+
 #: The progress bar's resolution.
 STEPS = 1000
 
@@ -110,7 +112,7 @@ class TransferDialog(QProgressDialog):
 
     def __init__(self, job: TransferJob, label: str, parent: QWidget | None = None) -> None:
         super().__init__(label, _("Cancel"), 0, STEPS, parent)
-        self.setWindowTitle(_("Run Inspector"))
+        translated(self, "setWindowTitle", lambda: _("Run Inspector"))
         # Not modal: runs can be read while a trace is imported (another import waits its turn).
         self.setWindowModality(Qt.WindowModality.NonModal)
         self.setMinimumDuration(300)  # a quick transfer does not flash a dialog

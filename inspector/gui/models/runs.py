@@ -11,10 +11,11 @@ from datetime import datetime
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
-from inspector.i18n import _
+from inspector.i18n import _, formatting
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
 
+from ..language import follow_language
 from ..outcomes import outcome_colour, outcome_icon, outcome_word
 from ..plain_text import cell_text, plain_tooltip
 
@@ -38,21 +39,17 @@ def source_word(source: str) -> str:
 
 
 def format_started(moment: datetime | None) -> str:
-    """A stored time in the reader's time zone, day and time to the second."""
+    """A stored time in the reader's time zone and language, day and time to the second."""
     if moment is None:
         return ""
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    return formatting.format_datetime(moment)
 
 
 def format_duration(seconds: float | None) -> str:
-    """A duration for a reader: milliseconds below one second, seconds below a minute, then minutes."""
+    """A duration for a reader in the current language ("350 ms", "1.5 s", "2 min 5 s"); "" if unknown."""
     if seconds is None:
         return ""
-    if seconds < 1:
-        return _("{ms} ms").format(ms=f"{seconds * 1000:.0f}")
-    if seconds < 60:
-        return _("{s} s").format(s=f"{seconds:.1f}")
-    return _("{minutes} min {s} s").format(minutes=int(seconds // 60), s=f"{seconds % 60:.0f}")
+    return formatting.format_duration(seconds)
 
 
 def run_duration(run: RunRecord) -> float | None:
@@ -82,6 +79,7 @@ class RunListModel(QAbstractTableModel):
         self._resetting = False
         #: How many times runs were read from the database (tests and benchmarks look).
         self.reads = 0
+        follow_language(self)
 
     # -- what it shows -------------------------------------------------------------------------
 
@@ -215,7 +213,7 @@ class RunListModel(QAbstractTableModel):
         if column == "server":
             return cell_text(run.server or "")
         if column == "steps":
-            return str(run.step_count or 0)
+            return formatting.format_number(run.step_count or 0)
         return format_duration(run_duration(run))
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

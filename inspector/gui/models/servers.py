@@ -9,6 +9,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from inspector.i18n import _, ngettext
 from inspector.store import ServerRecord
 
+from ..language import follow_language
 from ..plain_text import plain_tooltip
 
 RecordRole = Qt.ItemDataRole.UserRole + 1
@@ -39,6 +40,7 @@ class ServersModel(QAbstractListModel):
     def __init__(self) -> None:
         super().__init__()
         self._records: list[ServerRecord] = []
+        follow_language(self)
 
     def set_records(self, records: list[ServerRecord]) -> None:
         self.beginResetModel()

@@ -16,10 +16,11 @@ from datetime import datetime
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
-from inspector.i18n import _
+from inspector.i18n import _, formatting
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import StepFilter, TimelineRow, count_timeline, run_span, timeline_page
 
+from ..language import follow_language
 from ..outcomes import outcome_colour, outcome_icon, outcome_word
 from ..plain_text import cell_text, plain_tooltip
 from .runs import format_duration
@@ -52,7 +53,8 @@ def step_source(kind: str) -> str:
 
 
 def format_time(moment: datetime | None) -> str:
-    return "" if moment is None else moment.astimezone().strftime("%H:%M:%S.%f")[:-3]
+    """A step's start in the reader's time zone and language, to the millisecond."""
+    return "" if moment is None else formatting.format_time(moment, milliseconds=True)
 
 
 class TimelineModel(QAbstractTableModel):
@@ -77,6 +79,7 @@ class TimelineModel(QAbstractTableModel):
         #: Pages read from the database since the run was opened (tests and benchmarks count them).
         self.pages_read = 0
         self.page_log: list[int] = []
+        follow_language(self)
 
     # -- which run, which steps ---------------------------------------------------------------
 
@@ -230,7 +233,7 @@ class TimelineModel(QAbstractTableModel):
         if column == "kind":
             return cell_text(step.kind, 40)
         if column == "round":
-            return str(step.round)
+            return formatting.format_number(step.round)
         if column == "duration":
             return _("unfinished") if step.unfinished else format_duration(step.duration_ms / 1000)
         if column == "outcome":

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QTabWidget, Q
 from inspector.i18n import _
 
 from ..arguments import parse_json_object, schema_validator, validate_arguments
+from ..language import on_language_changed, translated, translated_tab
 from .schema_form import FieldError, SchemaForm
 
 FORM_TAB, JSON_TAB = 0, 1
@@ -39,7 +40,7 @@ class ArgumentsPanel(QWidget):
         scroll.setWidget(self.form)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         self.editor = QPlainTextEdit()
-        self.editor.setAccessibleName(_("Arguments as JSON"))
+        translated(self.editor, "setAccessibleName", lambda: _("Arguments as JSON"))
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.editor.textChanged.connect(self._json_changed)
         self.json_error = QLabel()
@@ -53,9 +54,9 @@ class ArgumentsPanel(QWidget):
         json_layout.addWidget(self.editor)
         json_layout.addWidget(self.json_error)
         self.tabs = QTabWidget()
-        self.tabs.addTab(scroll, _("Form"))
-        self.tabs.addTab(json_page, _("JSON"))
-        self.tabs.setAccessibleName(_("Arguments"))
+        translated_tab(self.tabs, scroll, lambda: _("Form"))
+        translated_tab(self.tabs, json_page, lambda: _("JSON"))
+        translated(self.tabs, "setAccessibleName", lambda: _("Arguments"))
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setWordWrap(True)
@@ -65,6 +66,7 @@ class ArgumentsPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs, 1)
         layout.addWidget(self.summary)
+        on_language_changed(self, self.retranslate)
 
     def set_schema(self, schema: Mapping[str, Any] | None, arguments: Mapping[str, Any] | None = None) -> None:
         """Show the form for a tool; ``arguments`` (e.g. the last ones used) fill it."""
@@ -79,6 +81,21 @@ class ArgumentsPanel(QWidget):
             self._syncing = False
         self._clear_problems()
         self._form_changed()
+
+    def retranslate(self) -> None:
+        """Build the form again in the new language (its hints and type words), keeping what was typed."""
+        try:
+            value = self.form.value()
+        except FieldError:
+            value = None  # a field that does not parse yet: keep the form as it is
+        if value is None:
+            return
+        self._syncing = True
+        try:
+            self.form.set_schema(self.schema)
+            self.form.set_value(value)
+        finally:
+            self._syncing = False
 
     def set_arguments(self, arguments: Mapping[str, Any]) -> None:
         self._syncing = True

@@ -15,8 +15,10 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QHelpEvent, QPainter, QP
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from inspector.i18n import _
+from inspector.i18n.formatting import format_seconds
 from inspector.runs import Leg
 
+from ..language import on_language_changed, translated
 from ..plain_text import plain_tooltip
 from .budget_state import BarGeometry, BarState, SegmentGeometry, layout
 
@@ -101,7 +103,9 @@ class BudgetBar(QWidget):
         self.setMinimumHeight(TICK_AREA_PX + 26)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMouseTracking(True)
-        self.setAccessibleName(_("Budget bar"))
+        translated(self, "setAccessibleName", lambda: _("Budget bar"))
+        # Its words are made while painting: a new language needs a new description and a repaint.
+        on_language_changed(self, self.retranslate)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         return QSize(520, TICK_AREA_PX + 28)
@@ -127,6 +131,10 @@ class BudgetBar(QWidget):
             _the_animator().discard(self)
         self._describe(self.current_geometry())
         self.update()
+
+    def retranslate(self) -> None:
+        self._description = ""
+        self.refresh()
 
     @property
     def animating(self) -> bool:
@@ -243,7 +251,7 @@ class BudgetBar(QWidget):
         painter.setPen(QPen(DEADLINE, 2))
         painter.drawLine(QPointF(x, track.top() - 3), QPointF(x, track.bottom() + 1))
         assert self._state is not None
-        label = _("deadline {seconds} s").format(seconds=f"{self._state.budget_s:g}")
+        label = _("deadline {seconds} s").format(seconds=format_seconds(self._state.budget_s))
         metrics = QFontMetricsF(painter.font())
         text_width = metrics.horizontalAdvance(label)
         painter.setPen(QColor("#444444"))

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from inspector.i18n import _
+from inspector.i18n.formatting import format_fixed, format_number
+from inspector.i18n.formatting import format_seconds as format_seconds_number
 from inspector.runs import Leg
 
 #: How one operation ended, as the bar draws and names it.
@@ -192,8 +194,8 @@ class BarGeometry:
 def format_seconds(seconds: float) -> str:
     """Seconds for a label: milliseconds below one second, one decimal above."""
     if seconds < 1:
-        return _("{ms} ms").format(ms=max(0, round(seconds * 1000)))
-    return _("{seconds} s").format(seconds=f"{seconds:.1f}")
+        return _("{ms} ms").format(ms=format_number(max(0, round(seconds * 1000))))
+    return _("{seconds} s").format(seconds=format_fixed(seconds, 1))
 
 
 def _leg_kind(leg: LegState) -> str:
@@ -224,7 +226,8 @@ def _leg_tooltip(leg: LegState, spent: float) -> str:
         "timed_out": _("failed: timed out at its grant"), "cancelled": _("cancelled"),
         "not_sent": _("not sent: the budget was used up"),
     }[kind]
-    grant = _("none") if leg.granted_s is None else _("{seconds} s").format(seconds=leg.granted_s)
+    grant = _("none") if leg.granted_s is None else _("{seconds} s").format(
+        seconds=format_seconds_number(leg.granted_s))
     status = _("no answer") if leg.http_status is None else str(leg.http_status)
     return _("{method}: {state}\ngrant {grant}, spent {spent}\nHTTP {status}, {bytes} bytes received").format(
         method=leg.method, state=words, grant=grant, spent=format_seconds(spent), status=status,
@@ -295,32 +298,33 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
     if state.finished:
         end_text = ending_text(state)
     else:
-        end_text = _("{seconds} s left").format(seconds=f"{max(0.0, remaining):.1f}")
+        end_text = _("{seconds} s left").format(seconds=format_fixed(max(0.0, remaining), 1))
     return BarGeometry(width, seconds_shown, deadline_x, tuple(segments), ticks, remaining, end_text,
                        describe(state, at))
 
 
 def _progress_tooltip(mark: ProgressMark) -> str:
-    amount = (_("{progress} of {total}").format(progress=f"{mark.progress:g}", total=f"{mark.total:g}")
-              if mark.total is not None else f"{mark.progress:g}")
+    amount = (_("{progress} of {total}").format(progress=format_number(mark.progress),
+                                                total=format_number(mark.total))
+              if mark.total is not None else format_number(mark.progress))
     text = _("progress {amount} at {time}").format(amount=amount, time=format_seconds(mark.at_s))
     return f"{text}\n{mark.message}" if mark.message else text
 
 
 def describe(state: BarState, at_s: float) -> str:
     """What the bar shows, in words, for a screen reader."""
-    budget = _("{seconds} s").format(seconds=f"{state.budget_s:g}")
+    budget = _("{seconds} s").format(seconds=format_seconds_number(state.budget_s))
     if state.finished:
         return _("{ending} after {spent} of a {budget} budget; {legs}").format(
             ending=ending_text(state).lstrip("✓⊘✗ "), spent=format_seconds(at_s), budget=budget,
             legs="; ".join(_leg_phrase(leg) for leg in state.legs) or _("no legs"))
     running = next((leg for leg in state.legs if leg.running), None)
-    left = _("{seconds} s").format(seconds=f"{max(0.0, state.budget_s - at_s):.1f}")
+    left = _("{seconds} s").format(seconds=format_fixed(max(0.0, state.budget_s - at_s), 1))
     if running is None:
         return _("running; {left} of {budget} left").format(left=left, budget=budget)
     return _("{method}: {spent} spent of a {grant} s grant; {left} of {budget} left").format(
         method=running.method, spent=format_seconds(max(0.0, at_s - running.start_s)),
-        grant=running.granted_s, left=left, budget=budget)
+        grant=format_seconds_number(running.granted_s), left=left, budget=budget)
 
 
 def _leg_phrase(leg: LegState) -> str:

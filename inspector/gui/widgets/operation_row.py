@@ -6,7 +6,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
 
+from ..language import on_language_changed, translated
 from ..operations import OperationTask
 from .budget_bar import BudgetBar
 from .budget_state import format_seconds
@@ -26,8 +28,8 @@ class OperationRow(QFrame):
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.state = QLabel()
         self.state.setTextFormat(Qt.TextFormat.PlainText)
-        self.cancel_button = QPushButton(_("Cancel"))
-        self.cancel_button.setToolTip(_("Cancel this operation (Esc cancels the selected one)"))
+        self.cancel_button = translated(QPushButton(), "setText", lambda: _("Cancel"))
+        translated(self.cancel_button, "setToolTip", lambda: _("Cancel this operation (Esc cancels the selected one)"))
         self.cancel_button.clicked.connect(task.cancel)
         self.bar = BudgetBar()
         head = QHBoxLayout()
@@ -43,6 +45,7 @@ class OperationRow(QFrame):
         task.changed.connect(self.refresh)
         self.set_current(False)
         self.refresh()
+        on_language_changed(self, self.refresh)
 
     def refresh(self) -> None:
         task = self.task
@@ -54,7 +57,7 @@ class OperationRow(QFrame):
             legs = len(task.state.legs)
             spent = format_seconds(task.state.ended_s or 0.0)
             self.state.setText(ngettext("{leg_count} leg · {spent}", "{leg_count} legs · {spent}", legs).format(
-                leg_count=legs, spent=spent))
+                leg_count=format_number(legs), spent=spent))
         self.cancel_button.setEnabled(task.running and not task.cancel_signal.fired)
         self.cancel_button.setVisible(task.running)
         self.bar.show_live(task.state, task.started_at)
@@ -95,7 +98,8 @@ class OperationsList(QWidget):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(4, 4, 4, 4)
         self._layout.setSpacing(4)
-        self.empty = QLabel(_("No operations yet: pick a tool and press Run (Ctrl+Enter)."))
+        self.empty = translated(QLabel(), "setText",
+                                lambda: _("No operations yet: pick a tool and press Run (Ctrl+Enter)."))
         self.empty.setEnabled(False)
         self._layout.addWidget(self.empty)
         self._layout.addStretch(1)

@@ -11,8 +11,10 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBoxLayout, QWidget
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
 from inspector.mcp.results import non_text_note
 
+from ..language import on_language_changed, translated
 from ..operations import OperationTask, error_words
 from ..server_exchanges import server_exchange_lines
 
@@ -28,11 +30,11 @@ class ResultView(QWidget):
         self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
-        self.text.setAccessibleName(_("Result text"))
+        translated(self.text, "setAccessibleName", lambda: _("Result text"))
         self.structure = structured_model(None)
         self.tree = QTreeView()
         self.tree.setModel(self.structure)
-        self.tree.setAccessibleName(_("Structured content"))
+        translated(self.tree, "setAccessibleName", lambda: _("Structured content"))
         self.tree.hide()
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.text)
@@ -42,6 +44,11 @@ class ResultView(QWidget):
         layout.addWidget(self.sentence)
         layout.addWidget(split, 1)
         self.task: OperationTask | None = None
+        on_language_changed(self, self.retranslate)
+
+    def retranslate(self) -> None:
+        self.structure.setHorizontalHeaderLabels([_("Key"), _("Value")])
+        self.show_task(self.task)
 
     def show_task(self, task: OperationTask | None) -> None:
         self.task = task
@@ -109,7 +116,7 @@ class ResultView(QWidget):
         if record.status == "failed":
             return _("✗ Failed: the tool {tool} on {server} reported an error.").format(
                 tool=task.tool or "", server=task.server.label)
-        return _("✓ ok in {ms} ms.").format(ms=round(record.latency_ms))
+        return _("✓ ok in {ms} ms.").format(ms=format_number(round(record.latency_ms)))
 
     def _text(self, task: OperationTask) -> str:
         record = task.outcome.record if task.outcome else None
@@ -168,7 +175,7 @@ def _kind_count(kind: str, count: int) -> str:
 def _size_words(size: object) -> str:
     if not isinstance(size, int) or isinstance(size, bool):
         return ""
-    return ngettext("{count} byte", "{count} bytes", size).format(count=f"{size:,}")
+    return ngettext("{count} byte", "{count} bytes", size).format(count=format_number(size))
 
 
 def block_lines(block: Any) -> list[str]:
@@ -205,8 +212,9 @@ def _plain(value: object) -> str:
 
 
 def _progress_line(mark: Any) -> str:
-    amount = (_("{progress} of {total}").format(progress=f"{mark.progress:g}", total=f"{mark.total:g}")
-              if mark.total is not None else f"{mark.progress:g}")
+    amount = (_("{progress} of {total}").format(progress=format_number(mark.progress),
+                                                total=format_number(mark.total))
+              if mark.total is not None else format_number(mark.progress))
     if mark.message:
         return _("progress {amount}: {message}").format(amount=amount, message=mark.message)
     return _("progress {amount}").format(amount=amount)

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _
 
 from ..arguments import Path, resolved, simple_type
+from ..language import translated, translated_item
 
 
 class _Missing:
@@ -182,7 +183,7 @@ class EnumField(Field):
         self.combo.setAccessibleName(self.name())
         self.offset = 0 if required else 1
         if not required:
-            self.combo.addItem(_("(not set)"))
+            translated_item(self.combo, lambda: _("(not set)"), None)
         for choice in self.choices:
             self.combo.addItem(choice if isinstance(choice, str) else json.dumps(choice))
         self.combo.currentIndexChanged.connect(lambda _i: self.changed.emit())
@@ -210,7 +211,7 @@ class ArrayField(Field):
         self.items: list[Field] = []
         self.rows = QVBoxLayout()
         self.rows.setContentsMargins(0, 0, 0, 0)
-        self.add_button = QPushButton(_("Add item"))
+        self.add_button = translated(QPushButton(), "setText", lambda: _("Add item"))
         self.add_button.setAccessibleName(_("Add an item to {name}").format(name=self.name()))
         self.add_button.clicked.connect(lambda: (self.add_item(), self.changed.emit()))
         self.touched = False
@@ -230,7 +231,7 @@ class ArrayField(Field):
         line = QHBoxLayout(row)
         line.setContentsMargins(0, 0, 0, 0)
         line.addWidget(field, 1)
-        remove = QPushButton(_("Remove"))
+        remove = translated(QPushButton(), "setText", lambda: _("Remove"))
         remove.setAccessibleName(_("Remove item {number} of {name}").format(number=len(self.items) + 1,
                                                                             name=self.name()))
         remove.clicked.connect(lambda: self._remove(field, row))
@@ -306,7 +307,7 @@ class ObjectField(Field):
             label = _plain_label(title)
             label.setBuddy(field)
             if is_required:
-                label.setToolTip(_("required"))
+                translated(label, "setToolTip", lambda: _("required"))
             column = QWidget()
             stack = QVBoxLayout(column)
             stack.setContentsMargins(0, 0, 0, 0)

@@ -8,6 +8,8 @@ from PySide6.QtWidgets import QWidget
 
 from inspector.i18n import _
 
+from ..language import translated
+
 #: Fewer points than this draw a flat-looking stroke that reads as a divider: the line stays hidden.
 MIN_POINTS = 3
 
@@ -18,7 +20,7 @@ class Sparkline(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.values: list[float] = []
-        self.setAccessibleName(_("Recent latencies"))
+        translated(self, "setAccessibleName", lambda: _("Recent latencies"))
         self.setFixedHeight(22)
         self.setMinimumWidth(60)
 

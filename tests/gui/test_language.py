@@ -1,0 +1,166 @@
+"""The window's language switches while it runs: menus, tab titles, headers, the timeline's outcome
+column, the budget bar, panels and open dialogs; in German no English is left; and a German
+screenshot of a run with ok, failed and cancelled steps."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QComboBox,
+    QDialogButtonBox,
+    QLabel,
+    QLineEdit,
+    QTabWidget,
+    QWidget,
+)
+
+from inspector import i18n
+from inspector.gui.dialogs.settings_dialog import SettingsDialog
+from inspector.gui.language import switch_language
+from inspector.gui.models.timeline import OUTCOME_COLUMN, OutcomeRole
+from inspector.store import RunStore, resolve_db_path
+from tests.gui.test_screenshots import save
+from tests.support.sample_runs import mixed_run
+
+#: Words that are the same in German: proper nouns, protocol words, units.
+ALLOWED = {"MCP", "JSON", "ping", "tools/call", "tools/list", "Run", "Inspector", "Esc", "ok", "Server", "Status",
+           "Details", "Schema", "Sampling", "Budget", "Tools", "Tool", "Trace", "System", "English", "Deutsch",
+           "OTLP", "URL", "mcp", "SQLite", "Header", "Demo", "s", "ms", "min", "h", "live", "Token"}
+ENGLISH = re.compile(r"\b(the|and|of|to|run|runs|step|steps|outcome|cancelled|failed|select|add|edit|remove|"
+                     r"cancel|file|open|export|delete|quit|settings|filter|every|find|next|previous|time|source|"
+                     r"kind|round|duration|title|started|reload|copy|result|arguments|"
+                     r"no|not|left|deadline|budget of|waterfall|language|test|connection)\b", re.IGNORECASE)
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    yield
+    switch_language("en")
+
+
+def window_with_mixed_run(qtbot, make_window):
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store, "user-cancels")
+    window = make_window(wait_tools=False)
+    window.resize(1400, 860)
+    window.main.setSizes([230, 1170])
+    window.tabs.setCurrentWidget(window.runs_tab)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    assert tab.select_runs([run_id])
+    cancelled = next(row for row in range(tab.timeline.rowCount())
+                     if tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole) == "cancelled")
+    tab.select_step(cancelled)
+    return window, cancelled
+
+
+def texts(widget: QWidget) -> list[tuple[str, str]]:
+    """Every text a person can see or hear in ``widget`` and its visible children."""
+    found = []
+    for child in [widget, *widget.findChildren(QWidget)]:
+        if not child.isVisibleTo(widget) and child is not widget:
+            continue
+        where = f"{type(child).__name__} {child.objectName()}"
+        for text in (child.toolTip(), child.accessibleName(), child.windowTitle()):
+            found.append((where, text))
+        if isinstance(child, (QLabel, QAbstractButton)):
+            found.append((where, child.text()))
+        if isinstance(child, QLineEdit):
+            found.append((where, child.placeholderText()))
+        if isinstance(child, QComboBox):
+            found += [(where, child.itemText(i)) for i in range(child.count())]
+        if isinstance(child, QTabWidget):
+            found += [(where, child.tabText(i)) for i in range(child.count())]
+    return found
+
+
+def english_left(pairs: list[tuple[str, str]], skip: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    left = []
+    for where, text in pairs:
+        words = text.replace("&", "").replace("Run Inspector", "")
+        for data in skip:
+            words = words.replace(data, "")
+        if ENGLISH.search(words):
+            left.append((where, text))
+    return left
+
+
+def test_switching_language_retranslates_the_window_and_the_open_timeline(qtbot, make_window, german) -> None:
+    window, cancelled = window_with_mixed_run(qtbot, make_window)
+    tab = window.runs_tab
+    file_menu = window.menuBar().actions()[0]
+    outcome = tab.timeline.index(cancelled, OUTCOME_COLUMN)
+    bar = tab.detail.bar
+    assert (file_menu.text(), window.tabs.tabText(1)) == ("&File", "R&uns")
+    assert tab.timeline.headerData(OUTCOME_COLUMN, Qt.Orientation.Horizontal) == "Outcome"
+    assert outcome.data() == "cancelled" and "cancelled" in bar.accessibleDescription()
+    assert switch_language("de") == "de"
+    assert (file_menu.text(), window.tabs.tabText(1)) == ("&Datei", "&Läufe")
+    assert tab.timeline.headerData(OUTCOME_COLUMN, Qt.Orientation.Horizontal) == "Ergebnis"
+    assert outcome.data() == "abgebrochen"
+    assert "abgebrochen" in bar.accessibleDescription() and "Budget" in bar.accessibleDescription()
+    assert "Schritt" in tab.run_heading.text() and "Schritt" in tab.detail.heading.text()
+    assert tab.outcome_filter.itemText(0) == "Jedes Ergebnis"
+    switch_language("en")
+    assert (file_menu.text(), tab.timeline.index(cancelled, OUTCOME_COLUMN).data()) == ("&File", "cancelled")
+    assert "cancelled" in bar.accessibleDescription()
+
+
+def test_in_german_no_english_is_left_in_the_window_its_menus_and_an_open_dialog(qtbot, make_window,
+                                                                                 german) -> None:
+    window, _cancelled = window_with_mixed_run(qtbot, make_window)
+    switch_language("de")
+    QApplication.processEvents()
+    run = window.runs_tab.timeline.run
+    data = (run.title, run.server or "", str(window.db_path), "user-cancels", "hang", "echo")
+    pairs = texts(window)
+    for menu_action in window.menuBar().actions():
+        pairs.append(("menu", menu_action.text()))
+        pairs += [("menu item", action.text()) for action in menu_action.menu().actions()]
+    for view in (window.runs_tab.run_view, window.runs_tab.timeline_view):
+        model = view.model()
+        pairs += [("header", str(model.headerData(c, Qt.Orientation.Horizontal))) for c in range(model.columnCount())]
+    left = [(where, text) for where, text in english_left(pairs, data)
+            if not set(re.findall(r"[A-Za-z]+", text)) <= ALLOWED]
+    assert left == []
+    dialog = SettingsDialog(window.settings, str(window.db_path), window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    buttons = dialog.findChild(QDialogButtonBox)
+    assert buttons.button(QDialogButtonBox.StandardButton.Cancel).text() == "Abbrechen"
+    assert english_left(texts(dialog), (str(window.db_path),)) == []
+    assert dialog.language.itemText(1) == "English" and dialog.language.itemText(2) == "Deutsch"
+    switch_language("en")
+    assert dialog.windowTitle() == "Settings"
+
+
+def test_the_setting_switches_the_window(qtbot, make_window, german) -> None:
+    window = make_window(wait_tools=False)
+    window.settings.language = "de"
+    assert window.apply_language() == "de" and i18n.current_language() == "de"
+    assert window.menuBar().actions()[0].text() == "&Datei"
+    window.settings.language = "en"
+    assert window.apply_language() == "en"
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_screenshot_of_a_run_with_ok_failed_and_cancelled_steps(qtbot, make_window, german, language) -> None:
+    window, _cancelled = window_with_mixed_run(qtbot, make_window)
+    switch_language(language)
+    tab = window.runs_tab
+    words = {tab.timeline.index(row, OUTCOME_COLUMN).data() for row in range(tab.timeline.rowCount())}
+    expected = {"de": {"ok", "fehlgeschlagen", "abgebrochen"}, "en": {"ok", "failed", "cancelled"}}[language]
+    assert expected <= words
+    # No clipped heading: every column is at least as wide as its heading needs.
+    for view in (tab.run_view, tab.timeline_view):
+        header = view.horizontalHeader()
+        for column in range(view.model().columnCount()):
+            heading = str(view.model().headerData(column, Qt.Orientation.Horizontal))
+            assert header.sectionSize(column) >= header.fontMetrics().horizontalAdvance(heading) + 8, heading
+    save(window, f"runs-language-{language}")

@@ -1,0 +1,58 @@
+"""The command line's language: `--lang` anywhere on the line, else the environment's locale;
+`--json` is the same in every language."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inspector.store import RunStore
+from tests.support.sample_runs import mixed_run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT, env={**os.environ, "LC_ALL": "", "LANGUAGE": "", **env})
+
+
+def _mixed(tmp_path: Path) -> tuple[int, dict[str, str]]:
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        run_id = mixed_run(store)
+    return run_id, {"RUN_INSPECTOR_DB": str(db), "LANG": "en_US.UTF-8"}
+
+
+def test_json_is_byte_identical_in_both_languages(tmp_path: Path) -> None:
+    run_id, env = _mixed(tmp_path)
+    as_json = [cli("--lang", lang, "runs", "show", "--json", str(run_id), env=env) for lang in ("en", "de")]
+    assert as_json[0].returncode == 0 == as_json[1].returncode
+    assert as_json[0].stdout == as_json[1].stdout and '"cancelled"' in as_json[0].stdout
+    german_env = cli("runs", "show", "--json", str(run_id), env={**env, "LANG": "de_DE.UTF-8"})
+    assert german_env.stdout == as_json[0].stdout
+
+
+# The readable output's words are wrapped on branch i18n-strings (inspector/cli/runs.py); strict, so
+# this test says when that work has arrived and the mark must go.
+@pytest.mark.xfail(strict=True, reason="inspector/cli/runs.py's outcome words are wrapped on branch i18n-strings")
+def test_runs_show_in_german_says_abgebrochen(tmp_path: Path) -> None:
+    run_id, env = _mixed(tmp_path)
+    german = cli("runs", "show", "--lang", "de", str(run_id), env=env)
+    assert german.returncode == 0, german.stderr
+    assert "abgebrochen" in german.stdout and "fehlgeschlagen" in german.stdout
+    english = cli("runs", "show", str(run_id), env=env)
+    assert "cancelled" in english.stdout and "abgebrochen" not in english.stdout
+    # The environment's locale decides without --lang.
+    assert "abgebrochen" in cli("runs", "show", str(run_id), env={**env, "LANG": "de_DE.UTF-8"}).stdout
+
+
+def test_an_unknown_language_is_one_sentence_and_status_2(tmp_path: Path) -> None:
+    result = cli("--lang", "xx", "runs", "list", env={"RUN_INSPECTOR_DB": str(tmp_path / "r.db")})
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "run-inspector: There is no language 'xx'; --lang takes one of: en, de."]

@@ -1,0 +1,109 @@
+"""The catalogues: every German message translated, not fuzzy, with its source's placeholders and
+complete plural forms; and no message in the sources that the catalogue does not have."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from tools.translations import read_settings
+
+ROOT = Path(__file__).resolve().parents[3]
+SETTINGS = read_settings(ROOT)
+
+
+def catalogue(language: str) -> Catalog:
+    with SETTINGS.catalogue(language).open("rb") as stream:
+        return read_po(stream, locale=language)
+
+
+def placeholders(text: str) -> set[str]:
+    return {field for _literal, field, _spec, _conversion in string.Formatter().parse(text) if field is not None}
+
+
+def messages(language: str):
+    return [message for message in catalogue(language) if message.id]
+
+
+@pytest.mark.parametrize("language", SETTINGS.languages)
+def test_the_catalogue_parses_and_has_plural_rules(language: str) -> None:
+    assert catalogue(language).num_plurals == 2
+    assert len(messages(language)) > 400
+
+
+def test_every_german_message_is_translated_and_not_fuzzy() -> None:
+    untranslated = [message.id for message in messages("de")
+                    if message.fuzzy or not (all(message.string) if isinstance(message.string, tuple)
+                                             else message.string)]
+    assert untranslated == []
+
+
+def test_every_german_translation_keeps_its_placeholders_and_plural_forms() -> None:
+    wrong = []
+    for message in messages("de"):
+        sources = message.id if isinstance(message.id, tuple) else (message.id,)
+        targets = message.string if isinstance(message.string, tuple) else (message.string,)
+        if isinstance(message.id, tuple) and len(targets) != 2:
+            wrong.append((message.id, "plural forms"))
+        expected = placeholders(sources[-1]) | placeholders(sources[0])
+        for target in targets:
+            # A singular may say "once" instead of {count}; every other placeholder must be there.
+            if placeholders(target) - expected or (placeholders(sources[0]) - {"count"}) - placeholders(target):
+                wrong.append((message.id, target))
+    assert wrong == []
+
+
+def test_reference_words_for_outcomes_and_timeline_headings() -> None:
+    german = {message.id: message.string for message in messages("de")}
+    for english, word in {"ok": "ok", "failed": "fehlgeschlagen", "cancelled": "abgebrochen", "Outcome": "Ergebnis",
+                          "Time": "Zeit", "Source": "Quelle", "Kind": "Art", "Round": "Runde", "Details": "Details",
+                          "Status": "Status", "Started": "Erstellt"}.items():
+        assert german[english] == word
+
+
+def test_english_plurals_work_without_translations() -> None:
+    from inspector import i18n
+
+    assert i18n.set_language("en") == "en"
+    assert i18n.ngettext("{count} step", "{count} steps", 1) == "{count} step"
+    assert i18n.ngettext("{count} step", "{count} steps", 3) == "{count} steps"
+
+
+def test_no_message_escapes_the_catalogue() -> None:
+    """Extract from the sources now and compare with the template and both catalogues."""
+    keywords = {}
+    for keyword in SETTINGS.keywords:
+        name, _colon, spec = keyword.partition(":")
+        keywords[name] = tuple((int(part[:-1]), "c") if part.endswith("c") else int(part)
+                               for part in spec.split(",")) if spec else None
+    keywords = {name: (spec if spec is None or len(spec) > 1 or isinstance(spec[0], tuple) else spec[0])
+                for name, spec in keywords.items()}
+    found = set()
+    for source in SETTINGS.sources:
+        for _file, _line, message, _comments, context in extract_from_dir(
+                ROOT / source, keywords=keywords, comment_tags=SETTINGS.comment_tags):
+            message_id = message[0] if isinstance(message, tuple) else message
+            found.add((context, message_id))
+    assert len(found) > 400
+    for language in SETTINGS.languages:
+        known = {(message.context, message.id[0] if isinstance(message.id, tuple) else message.id)
+                 for message in messages(language)}
+        assert sorted(found - known, key=str) == [], f"run `make translations`: {language} lacks these"
+
+
+def test_no_literal_english_sentence_is_shown_without_the_catalogue() -> None:
+    """A widget text set from a bare string literal ("setText('Run')") would never be translated."""
+    bare = re.compile(r"\.(setText|setToolTip|setWindowTitle|setPlaceholderText|addTab|setTitle)"
+                      r"\([^)]*?\"[A-Za-z][a-z]+ ")
+    offenders = []
+    for path in (ROOT / "inspector" / "gui").rglob("*.py"):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if bare.search(line) and "_(" not in line and "gettext(" not in line:
+                offenders.append(f"{path.relative_to(ROOT)}:{number}")
+    assert offenders == []
