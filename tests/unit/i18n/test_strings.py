@@ -130,6 +130,10 @@ def test_cli_readable_output_is_translated_and_json_is_not(tmp_path: Path, capsy
     english_text = _run(["runs", "show", str(run_id), "--db", db], capsys)[1]
     assert "status cancelled" in english_text
 
+    # The command line chooses its language from --lang or the environment; here it keeps the test's.
+    import inspector.cli.app as app
+
+    monkeypatch.setattr(app, "apply_language", lambda argv: (None, list(argv)))
     install(Shouting())
     try:
         assert _run(["runs", "list", "--json", "--db", db], capsys)[1] == english_json
