@@ -17,8 +17,10 @@ def _isolated_run_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch
     # Never the developer's real keyring, should the optional package be installed.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     # Tests read English sentences: a German machine must not change them (nor the processes started).
-    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.setenv(variable, "C")
+    # Only LANG is set, so a test (or a process it starts) that gives LANG itself decides the language.
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "C")
     yield folder / "runs.db"
 
 
