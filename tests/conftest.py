@@ -16,4 +16,19 @@ def _isolated_run_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch
     monkeypatch.setenv("XDG_DATA_HOME", str(folder / "xdg"))
     # Never the developer's real keyring, should the optional package be installed.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    # Tests read English sentences: a German machine must not change them (nor the processes started).
+    # Only LANG is set, so a test (or a process it starts) that gives LANG itself decides the language.
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "C")
     yield folder / "runs.db"
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    """Each test starts, and leaves the process, in English."""
+    from inspector.i18n import install
+
+    install(None)
+    yield
+    install(None)

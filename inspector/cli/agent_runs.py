@@ -19,6 +19,8 @@ from inspector.agent import (
     load_scenario,
     shipped_scenarios,
 )
+from inspector.i18n import N_, _
+from inspector.i18n.messages import Message
 from inspector.mcp import ServerEndpoint
 from inspector.mcp.server import InvalidServerError
 from inspector.runs import step_outcome
@@ -45,7 +47,7 @@ def _endpoint(url: str) -> ServerEndpoint:
     try:
         return ServerEndpoint(url)
     except InvalidServerError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc) from None
 
 
 def _list_scenarios(as_json: bool) -> int:
@@ -63,7 +65,7 @@ def _scenario(args: argparse.Namespace) -> int:
     if args.list:
         return _list_scenarios(args.json)
     if not args.scenario:
-        raise UsageError("Name a scenario (see `run-inspector scenario --list`) or give a scenario file.")
+        raise UsageError(Message(N_("Name a scenario (see `run-inspector scenario --list`) or give a scenario file.")))
     cancel_after = _seconds("--cancel-after", args.cancel_after)
     reading = parse_budget_option(args.budget)
     budget = reading.seconds if reading else None
@@ -71,7 +73,7 @@ def _scenario(args: argparse.Namespace) -> int:
     try:
         scenario = load_scenario(args.scenario)  # checked whole before anything starts or is stored
     except ScenarioError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc) from None
     demo = None
     if server is None:
         from inspector.demo import DemoOptions, DemoServer, DemoServerError
@@ -80,7 +82,7 @@ def _scenario(args: argparse.Namespace) -> int:
         try:
             server = ServerEndpoint(demo.start(), name="demo server")
         except DemoServerError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(exc) from None
     try:
         with open_store(args.db) as store:
             sink = StoreSink(store, "scenario")
@@ -106,7 +108,7 @@ def _agent(args: argparse.Namespace) -> int:
     try:
         model = OpenAIChatModel(args.model_url, args.model, api_key=_api_key(args))
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc) from None
     with open_store(args.db) as store:
         sink = StoreSink(store, "live")
         agent = AgentRun(model, server, args.prompt, title=f"agent {args.model}: {args.prompt[:60]}", sink=sink,
@@ -125,21 +127,23 @@ def _api_key(args: argparse.Namespace) -> str | None:
     if args.api_key_env:
         api_key = os.environ.get(args.api_key_env) or None
         if api_key is None:
-            raise UsageError(f"The environment variable {args.api_key_env} is empty or not set; put the model's "
-                             "API key there, or leave out --api-key-env for a model that needs none.")
+            raise UsageError(Message(N_("The environment variable {name} is empty or not set; put the model's API "
+                                        "key there, or leave out --api-key-env for a model that needs none."),
+                                     {"name": args.api_key_env}))
         return api_key
     try:
         place = public_url(completions_url(args.model_url))
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc) from None
     keeper = system_secret_keeper()
     if args.ask_api_key:
         if not sys.stdin.isatty():
-            raise UsageError("--ask-api-key needs a terminal to ask at; put the key in an environment variable "
-                             "and name it with --api-key-env instead.")
-        api_key = getpass.getpass(f"API key for {place}: ") or None
+            raise UsageError(Message(N_("--ask-api-key needs a terminal to ask at; put the key in an environment "
+                                        "variable and name it with --api-key-env instead.")))
+        api_key = getpass.getpass(_("API key for {place}: ").format(place=place)) or None
         if api_key and keeper.save(place, KEYRING_ENTRY, api_key):
-            print(f"The API key for {place} is kept in the system keyring for next time.", file=sys.stderr)
+            print(_("The API key for {place} is kept in the system keyring for next time.").format(place=place),
+                  file=sys.stderr)
         return api_key
     return keeper.load(place, KEYRING_ENTRY) or os.environ.get(DEFAULT_KEY_VARIABLE) or None
 
@@ -170,7 +174,8 @@ def _play(agent: AgentRun) -> AgentOutcome:
     try:
         return asyncio.run(go())
     except StoreError as exc:
-        raise UsageError(f"The run could not be stored: {exc}") from None
+        raise UsageError(Message(N_("The run could not be stored: {reason}"),
+                                 {"reason": getattr(exc, "sentence", None) or str(exc)})) from None
 
 
 def _report(store: Any, run_id: int | None, outcome: AgentOutcome, as_json: bool) -> int:
@@ -195,9 +200,9 @@ def _report(store: Any, run_id: int | None, outcome: AgentOutcome, as_json: bool
         if run_id is not None:
             _show(store, run_id, False)
         if outcome.final_answer:
-            print(safe(f"\nThe model's answer: {outcome.final_answer}"))
+            print(safe("\n" + _("The model's answer: {answer}").format(answer=outcome.final_answer)))
         if outcome.error:
-            print(safe(f"\nThe run stopped: {outcome.error}"))
+            print(safe("\n" + _("The run stopped: {reason}").format(reason=outcome.error)))
         sys.stdout.flush()
     if outcome.status == "cancelled":
         return EXIT_CANCELLED

@@ -6,6 +6,9 @@ import argparse
 import os
 import sys
 
+from inspector.i18n import N_
+from inspector.i18n.messages import Message, translate
+
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError, UsageError
 from .ending import end_cancelled, end_with_error, json_emitted, wants_json
 from .language import LanguageOptionError, apply_language
@@ -49,8 +52,9 @@ def run_command(argv: list[str]) -> int:
             if not (os.sep in path or os.path.splitext(path)[1]):
                 path = None  # a mistyped command: the parser names the commands there are
             else:
-                raise UsageError(f"There is no file {path!r} to open: name a trace file to open in the window, "
-                                 "or a command (see run-inspector --help).")
+                raise UsageError(Message(N_("There is no file {path} to open: name a trace file to open in the "
+                                            "window, or a command (see run-inspector --help)."),
+                                         {"path": repr(path)}))
         if path is not None:
             argv = rest
         args = build_parser().parse_args(argv)
@@ -77,10 +81,10 @@ def run_command(argv: list[str]) -> int:
 
         return runs.run(args)
     except CommandError as exc:
-        return end_with_error(exc.kind, str(exc), exc.exit_status, as_json)
+        return end_with_error(exc.kind, str(exc), exc.exit_status, as_json, exc.shown())
     except EOFError:  # Ctrl-D at a prompt we did not expect to end
-        return end_with_error("bad_input", "The input ended (Ctrl-D) before an answer was given; nothing was done.",
-                              EXIT_USAGE, as_json)
+        ended = Message(N_("The input ended (Ctrl-D) before an answer was given; nothing was done."))
+        return end_with_error("bad_input", str(ended), EXIT_USAGE, as_json, translate(ended))
     except KeyboardInterrupt:  # outside an operation (e.g. a long `runs show`): just stop
         return end_cancelled(argv, as_json)
     except BrokenPipeError:  # `runs show ... | head`: the reader has what it wanted
@@ -89,8 +93,9 @@ def run_command(argv: list[str]) -> int:
     except Exception as exc:
         # A fault of ours: the traceback is for the bug report, the JSON object is still owed.
         if as_json and not json_emitted():
-            end_with_error("internal", f"An internal error stopped the command ({type(exc).__name__}); "
-                                       "please report it with the traceback below.", EXIT_FAILED, True)
+            internal = Message(N_("An internal error stopped the command ({name}); please report it with the "
+                                  "traceback below."), {"name": type(exc).__name__})
+            end_with_error("internal", str(internal), EXIT_FAILED, True, translate(internal))
         raise
 
 
@@ -105,10 +110,10 @@ def _lend_window_db(args: argparse.Namespace) -> None:
         return
     if not hasattr(args, "db"):
         if args.command == "serve-demo":
-            raise UsageError("serve-demo keeps no runs, so --db has no meaning for it; leave it out.")
+            raise UsageError(Message(N_("serve-demo keeps no runs, so --db has no meaning for it; leave it out.")))
         return  # e.g. `runs` without list/show: its own usage error says what is missing
     if args.db is None:
         args.db = args.window_db
     elif args.db != args.window_db:
-        raise UsageError(f"Two run databases were named (--db {args.window_db} and --db {args.db}); "
-                         "name one.")
+        raise UsageError(Message(N_("Two run databases were named (--db {first} and --db {second}); name one."),
+                                 {"first": args.window_db, "second": args.db}))

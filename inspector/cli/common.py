@@ -17,10 +17,25 @@ __all__ = ["EXIT_CANCELLED", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "BadInputEr
 
 
 class CommandError(Exception):
-    """A command that cannot go on: one sentence on stderr (and in the JSON object), an exit status."""
+    """A command that cannot go on: one sentence on stderr (and in the JSON object), an exit status.
+
+    Give it a :class:`~inspector.i18n.messages.Message` (or an error that carries one): ``str()``
+    is the English sentence for the JSON object, :meth:`shown` the sentence in the current
+    language for stderr. A plain string (argparse's words, a stored sentence) is shown as it is.
+    """
 
     kind = "failed"
     exit_status = EXIT_FAILED
+
+    def __init__(self, message: object) -> None:
+        self.sentence = message
+        super().__init__(str(message))
+
+    def shown(self) -> str:
+        """The sentence in the current language."""
+        from inspector.i18n.messages import translate
+
+        return translate(self.sentence)
 
 
 class UsageError(CommandError):
@@ -57,7 +72,7 @@ def open_store(option: str | None) -> RunStore:
     try:
         return RunStore.open(database_path(option))
     except StoreError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc) from None
 
 
 def open_existing_store(option: str | None) -> RunStore | None:

@@ -8,6 +8,9 @@ import math
 import sys
 import threading
 
+from inspector.i18n import N_, _
+from inspector.i18n.messages import Message
+
 from .common import EXIT_OK, UsageError
 
 
@@ -23,9 +26,11 @@ def _whole_number(option: str, raw: str, minimum: int) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise UsageError(f"{option} must be a whole number (got {raw[:40]!r}).") from None
+        raise UsageError(Message(N_("{option} must be a whole number (got {raw})."),
+                                 {"option": option, "raw": repr(raw[:40])})) from None
     if value < minimum:
-        raise UsageError(f"{option} must be at least {minimum} (got {value}).")
+        raise UsageError(Message(N_("{option} must be at least {minimum} (got {value})."),
+                                 {"option": option, "minimum": minimum, "value": value}))
     return value
 
 
@@ -35,10 +40,12 @@ def _seconds(option: str, raw: str | None, *, allow_zero: bool = False) -> float
     try:
         value = float(raw)
     except ValueError:
-        raise UsageError(f"{option} must be a number of seconds (got {raw[:40]!r}).") from None
+        raise UsageError(Message(N_("{option} must be a number of seconds (got {raw})."),
+                                 {"option": option, "raw": repr(raw[:40])})) from None
     if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
-        wanted = "zero or a positive" if allow_zero else "a positive"
-        raise UsageError(f"{option} must be {wanted} number of seconds (got {raw[:40]!r}).")
+        template = (N_("{option} must be zero or a positive number of seconds (got {raw}).") if allow_zero
+                    else N_("{option} must be a positive number of seconds (got {raw})."))
+        raise UsageError(Message(template, {"option": option, "raw": repr(raw[:40])}))
     return value
 
 
@@ -48,7 +55,7 @@ def serve_demo(args: argparse.Namespace) -> int:
 
     port = _whole_number("--port", args.port, 0)
     if port > 65535:
-        raise UsageError(f"--port must be at most 65535 (got {port}).")
+        raise UsageError(Message(N_("--port must be at most 65535 (got {port})."), {"port": port}))
     options = DemoOptions(
         port=port,
         handshake_delay_s=_seconds("--handshake-delay", args.handshake_delay, allow_zero=True) or 0.0,
@@ -64,9 +71,9 @@ def serve_demo(args: argparse.Namespace) -> int:
     try:
         url = server.start()
     except DemoServerError as exc:
-        raise UsageError(str(exc)) from None
-    print(f"The demo MCP server is listening at {url}", flush=True)
-    print("Press Ctrl-C to stop it.", flush=True)
+        raise UsageError(exc) from None
+    print(_("The demo MCP server is listening at {url}").format(url=url), flush=True)
+    print(_("Press Ctrl-C to stop it."), flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
@@ -74,5 +81,5 @@ def serve_demo(args: argparse.Namespace) -> int:
     finally:
         server.stop()
         logger.removeHandler(handler)
-    print("The demo server stopped.", flush=True)
+    print(_("The demo server stopped."), flush=True)
     return EXIT_OK

@@ -13,7 +13,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from inspector.i18n import _, ngettext
+from inspector.i18n import N_, _, ngettext
+from inspector.i18n.messages import Message
 from inspector.mcp.elicitation import FormField, accept_defaults, cancel_all, decline_all, form_fields
 from inspector.mcp.server_requests import ElicitationRequest, Elicitor
 
@@ -35,9 +36,10 @@ def elicitor_for(choice: str | None, *, stdin: TextIO | None = None, stderr: Tex
     if choice == "ask":
         stdin, stderr = stdin or sys.stdin, stderr or sys.stderr
         if not stdin.isatty():
-            raise UsageError(_("--elicit ask needs a terminal to ask on; use decline, cancel or defaults instead."))
+            raise UsageError(Message(N_("--elicit ask needs a terminal to ask on; use decline, cancel or defaults "
+                                        "instead.")))
         return TerminalElicitor(stdin.readline, stderr)
-    raise UsageError(_("--elicit must be one of {choices}.").format(choices=", ".join(ELICIT_CHOICES)))
+    raise UsageError(Message(N_("--elicit must be one of {choices}."), {"choices": ", ".join(ELICIT_CHOICES)}))
 
 
 class TerminalElicitor:

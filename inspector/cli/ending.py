@@ -47,9 +47,12 @@ def json_emitted() -> bool:
     return _json_emitted
 
 
-def end_with_error(kind: str, message: str, status: int, as_json: bool) -> int:
-    """Say what went wrong in one line (and as the JSON object, if one is owed); return ``status``."""
-    print(f"run-inspector: {message}", file=sys.stderr)
+def end_with_error(kind: str, message: str, status: int, as_json: bool, shown: str | None = None) -> int:
+    """Say what went wrong in one line (and as the JSON object, if one is owed); return ``status``.
+
+    ``message`` is the English sentence of the JSON object; ``shown`` the same in the language of
+    the readable output (defaults to ``message``)."""
+    print(f"run-inspector: {message if shown is None else shown}", file=sys.stderr)
     if as_json and not _json_emitted:
         emit_json({"error": {"kind": kind, "message": message}})
     return status

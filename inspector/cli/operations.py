@@ -15,6 +15,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
+from inspector.i18n import N_, _
+from inspector.i18n.messages import Message, translate
 from inspector.mcp import (
     MAXIMUM_BUDGET_SECONDS,
     MINIMUM_LEG_SECONDS,
@@ -29,6 +31,7 @@ from inspector.mcp import (
     public_url,
     read_budget,
 )
+from inspector.mcp.messages import Number
 from inspector.mcp.roots import roots_from_uris
 from inspector.mcp.server import InvalidServerError
 from inspector.runs._frozen import thaw
@@ -61,6 +64,7 @@ from .results import (
 )
 from .safe_text import one_line
 from .server_requests import handler_from_options
+from .words import outcome_word, seconds, whole
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -81,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             server = ServerEndpoint(args.url, headers=headers, name=name)
         except InvalidServerError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(exc) from None
         early = EarlyInterrupt()
         with early.held():
             return asyncio.run(_operate(args, server, budget, arguments, store, reading, early, handler))
@@ -107,13 +111,14 @@ def _configured(store: RunStore | None, args: argparse.Namespace, budget: float 
     try:
         db = open_database_read_only(path)
     except StoreError as exc:
-        print(f"run-inspector: the saved settings of this server could not be read: {exc}", file=sys.stderr)
+        print(_("run-inspector: the saved settings of this server could not be read: {reason}").format(
+            reason=translate(exc)), file=sys.stderr)
         return None, budget, headers, ()
     try:
         return _with_configuration(db, args.url, budget, headers)
     except sqlite3.DatabaseError as exc:  # e.g. not a run database at all
-        print(f"run-inspector: the saved settings of this server could not be read from {path}: {exc}.",
-              file=sys.stderr)
+        print(_("run-inspector: the saved settings of this server could not be read from {path}: {reason}.").format(
+            path=path, reason=exc), file=sys.stderr)
         return None, budget, headers, ()
     finally:
         db.conn.close()
@@ -139,8 +144,8 @@ def parse_headers(raw: list[str]) -> dict[str, str]:
         name = name.strip()
         if not sep or not name:
             # Nothing of it is echoed: "Bearer abc" given without a name is all credential.
-            raise UsageError("--header needs the form 'Name: value', e.g. 'Authorization: Bearer ...' "
-                             "(what was given is not repeated here, as it may be a credential)")
+            raise UsageError(Message(N_("--header needs the form 'Name: value', e.g. 'Authorization: Bearer ...' "
+                                        "(what was given is not repeated here, as it may be a credential)")))
         headers[name] = value.strip()  # ServerEndpoint checks what HTTP allows
     return headers
 
@@ -164,11 +169,12 @@ def ask_secret(url: str) -> Callable[[str], str | None]:
         if not sys.stdin.isatty():
             return None
         try:
-            return getpass.getpass(f"{header} for {url}: ") or None
+            return getpass.getpass(_("{header} for {url}: ").format(header=header, url=url)) or None
         except EOFError:
             print(file=sys.stderr)  # end the prompt's line: the message gets its own
-            raise BadInputError(f"The input ended before a value for the {header} header of {url} was given; "
-                                "nothing was sent. Type the value, or pass it with --header.") from None
+            raise BadInputError(Message(N_("The input ended before a value for the {header} header of {url} was "
+                                           "given; nothing was sent. Type the value, or pass it with --header."),
+                                        {"header": header, "url": url})) from None
 
     return ask
 
@@ -186,12 +192,17 @@ def parse_budget_option(raw: str | None, option: str = "--budget") -> BudgetRead
         return None
     reading = read_budget(raw)
     if not reading.usable or reading.requested is None:
-        raise UsageError(f"{option} must be a positive number of seconds, e.g. 20 (got {raw[:40]!r})")
+        raise UsageError(Message(N_("{option} must be a positive number of seconds, e.g. 20 (got {raw})"),
+                                 {"option": option, "raw": repr(raw[:40])}))
     if reading.requested > MAX_BUDGET_S:  # range-checked: a bigger one is a typo, and overflows the timers
-        raise UsageError(f"{option} must be at most {MAX_BUDGET_S:,} seconds (a week), got {raw[:40]!r}")
+        raise UsageError(Message(N_("{option} must be at most {most} seconds (a week), got {raw}"),
+                                 {"option": option, "most": Number(MAX_BUDGET_S, f"{MAX_BUDGET_S:,}"),
+                                  "raw": repr(raw[:40])}))
     if reading.verdict is BudgetVerdict.RAISED:
-        print(f"run-inspector: a budget of {reading.requested:g} s is below the {MINIMUM_LEG_SECONDS}-second "
-              f"minimum of a step; it was raised to {reading.seconds:g} s.", file=sys.stderr)
+        print(_("run-inspector: a budget of {requested} s is below the {minimum}-second minimum of a step; it was "
+                "raised to {seconds} s.").format(requested=seconds(reading.requested),
+                                                 minimum=seconds(MINIMUM_LEG_SECONDS),
+                                                 seconds=seconds(reading.seconds)), file=sys.stderr)
     return reading
 
 
@@ -201,20 +212,21 @@ def parse_arguments(raw: str) -> dict[str, Any]:
 
     from inspector.traces.format import MAX_DEPTH, TraceProblem, check_nesting
 
-    too_deep = (f"--args is nested deeper than {MAX_DEPTH} levels (the limit for what is stored and "
-                "exported); nothing was sent")
+    too_deep = Message(N_("--args is nested deeper than {depth} levels (the limit for what is stored and "
+                          "exported); nothing was sent"), {"depth": MAX_DEPTH})
     try:
         value = json.loads(raw, parse_constant=refuse)
     except RecursionError:
         raise UsageError(too_deep) from None
     except ValueError as exc:
-        raise UsageError(f"--args is not valid JSON: {exc}") from None
+        raise UsageError(Message(N_("--args is not valid JSON: {reason}"), {"reason": str(exc)})) from None
     try:  # the importer's limit: what is sent is stored, and must read back
         check_nesting(value, (), MAX_DEPTH)
     except TraceProblem:
         raise UsageError(too_deep) from None
     if not isinstance(value, dict):
-        raise UsageError("--args must be a JSON object, e.g. '{\"text\": \"hi\"}'")
+        raise UsageError(Message(N_("--args must be a JSON object, e.g. '{example}'"),
+                                 {"example": '{"text": "hi"}'}))
     return value
 
 
@@ -246,7 +258,7 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     if reading is not None and reading.verdict is BudgetVerdict.RAISED:
         report["budget_requested_s"] = reading.requested  # raised to the floor; stderr said so once
     _add_budget_left(report, recorder)
-    print_report(report, args.json)
+    print_report(report, args.json, record.error)
     sys.stdout.flush()
     # Housekeeping (cancel notice, session end) gets a short bound once the user has the answer;
     # after a Ctrl-C a shorter one, so that the process is gone within half a second.
@@ -263,7 +275,8 @@ def _start_run(store: RunStore | None, title: str, server_url: str) -> int | Non
     try:
         return store.start_run(title, "live", server_url)
     except StoreError as exc:
-        print(f"run-inspector: this operation will not be recorded: {exc}", file=sys.stderr)
+        print(_("run-inspector: this operation will not be recorded: {reason}").format(reason=translate(exc)),
+              file=sys.stderr)
         return None
 
 
@@ -275,13 +288,14 @@ def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, rec
     try:
         store.append_step(run_id, record.step, record.started_at)
     except Exception as exc:  # noqa: BLE001 - a recording failure must not lose the outcome
-        print(f"run-inspector: the step of run {run_id} could not be stored: {safe(str(exc))[:200]}",
-              file=sys.stderr)
+        print(_("run-inspector: the step of run {id} could not be stored: {reason}").format(
+            id=run_id, reason=safe(translate(exc))[:200]), file=sys.stderr)
     try:
         store.finish_run(run_id, record.status)
         ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
     except Exception as exc:  # noqa: BLE001
-        print(f"run-inspector: the run could not be stored completely: {safe(str(exc))[:200]}", file=sys.stderr)
+        print(_("run-inspector: the run could not be stored completely: {reason}").format(
+            reason=safe(translate(exc))[:200]), file=sys.stderr)
 
 
 class EarlyInterrupt:
@@ -406,25 +420,31 @@ def _grant_note(report: dict[str, Any]) -> str | None:
     leg = max(legs, key=lambda leg: leg["granted_s"] - leg["budget_left_s"])
     if leg["granted_s"] - leg["budget_left_s"] < _NOTABLE_EXCESS_S:
         return None
-    return ("A step is granted what is left of the budget rounded up to whole seconds (at least one): {method} "
-            "was granted {granted} s when {left} s of the {budget}-second budget were left.").format(
-                method=leg["method"], granted=leg["granted_s"], left=f"{leg['budget_left_s']:.2f}",
-                budget=f"{report['budget_s']:g}")
+    return _("A step is granted what is left of the budget rounded up to whole seconds (at least one): {method} "
+             "was granted {granted} s when {left} s of the {budget}-second budget were left.").format(
+                method=leg["method"], granted=whole(leg["granted_s"]), left=seconds(leg["budget_left_s"], 2),
+                budget=seconds(report["budget_s"]))
 
 
-def print_report(report: dict[str, Any], as_json: bool) -> None:
+def print_report(report: dict[str, Any], as_json: bool, error: Any = None) -> None:
+    """The report: one JSON object, or readable lines in the current language. ``error``: the
+    operation's error object, whose sentences are shown translated (the report keeps the English)."""
     if as_json:
         emit_json(report)
         return
     subject = report["operation"] + (f" {report['tool']}" if "tool" in report else "")
-    print(one_line(f"{subject} on {report['server']}: {report['outcome']} (budget {report['budget_s']:g} s)"))
+    print(one_line(_("{subject} on {server}: {outcome} (budget {budget} s)").format(
+        subject=subject, server=report["server"], outcome=outcome_word(report["outcome"]),
+        budget=seconds(report["budget_s"]))))
     for leg in report["legs"]:
-        granted = "-" if leg["granted_s"] is None else f"{leg['granted_s']} s"
+        granted = "-" if leg["granted_s"] is None else _("{seconds} s").format(seconds=whole(leg["granted_s"]))
         elapsed = readable_duration(leg["elapsed_ms"])
         status = "-" if leg["http_status"] is None else str(leg["http_status"])
-        left = f"{leg['budget_left_s']:.2f} s" if "budget_left_s" in leg else "-"
-        print(f"  {leg['method']:<27} granted {granted:>5} of {left:>8} left  took {elapsed:>10}  "
-              f"HTTP {status:>3}  {leg['outcome']}")
+        left = (_("{seconds} s").format(seconds=seconds(leg["budget_left_s"], 2)) if "budget_left_s" in leg
+                else "-")
+        print(_("  {method:<27} granted {granted:>5} of {left:>8} left  took {elapsed:>10}  HTTP {status:>3}  "
+                "{outcome}").format(method=leg["method"], granted=granted, left=left, elapsed=elapsed,
+                                    status=status, outcome=outcome_word(leg["outcome"])))
     note = _grant_note(report)
     if note:
         print(note)
@@ -434,14 +454,17 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         print(one_line(line))
     for line in notification_lines(report["notifications"]):
         print(one_line(line))
-    if report["error"] is not None and report["error"]["kind"] == "cancelled":
-        # A cancel is the user's act, never a fault (ADR-191): it is not headed "Error".
-        print(one_line(f"Cancelled (code {report['error']['code']}): {report['error']['message']}"))
-    elif report["error"] is not None:
-        print(one_line(f"Error ({report['error']['kind']}, code {report['error']['code']}): "
-                       f"{report['error']['message']}"))
+    if report["error"] is not None:
+        message = translate(error) if error is not None else report["error"]["message"]
+        if report["error"]["kind"] == "cancelled":
+            # A cancel is the user's act, never a fault (ADR-191): it is not headed "Error".
+            print(one_line(_("Cancelled (code {code}): {message}").format(code=report["error"]["code"],
+                                                                        message=message)))
+        else:
+            print(one_line(_("Error ({kind}, code {code}): {message}").format(
+                kind=report["error"]["kind"], code=report["error"]["code"], message=message)))
     elif report["outcome"] == "failed":
-        print(one_line(f"The tool {report.get('tool')} reported an error:"))
+        print(one_line(_("The tool {tool} reported an error:").format(tool=report.get("tool"))))
     if "content" in report:
         print(safe(report["content"]))
         for block in report.get("content_blocks", []):
@@ -453,7 +476,8 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
             for line in tool_lines(tool):
                 print(one_line(line))
     if "protocol_version" in report:
-        print(one_line(f"Server {report.get('server_name') or '(unnamed)'} speaks MCP {report['protocol_version']} "
-                       f"and answered ping in {report['ping_ms']:.1f} ms."))
+        print(one_line(_("Server {name} speaks MCP {version} and answered ping in {ms} ms.").format(
+            name=report.get("server_name") or _("(unnamed)"), version=report["protocol_version"],
+            ms=seconds(report["ping_ms"], 1))))
     if "run_id" in report:
-        print(f"Stored as run {report['run_id']}.")
+        print(_("Stored as run {id}.").format(id=report["run_id"]))

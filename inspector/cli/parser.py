@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from inspector.i18n import _
 from inspector.runs.status import RUN_STATUSES
 
 from . import numbers
@@ -16,151 +17,153 @@ DEMOS = ("serve-demo", "scenario", "agent")
 
 def _db_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="PATH",
-                        help="the run database (default: RUN_INSPECTOR_DB, else runs.db in the user data folder)")
+                        help=_("the run database (default: RUN_INSPECTOR_DB, else runs.db in the user data folder)"))
 
 
 def _json_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print exactly one JSON object")
+    parser.add_argument("--json", action="store_true", help=_("print exactly one JSON object"))
 
 
 def _server_options(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument("url", help="the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp")
+    sub.add_argument("url", help=_("the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp"))
     sub.add_argument("--budget", metavar="SECONDS",
-                     help="time budget for the whole operation (default 20; minimum 1)")
+                     help=_("time budget for the whole operation (default 20; minimum 1)"))
     sub.add_argument("--header", action="append", default=[], metavar='"Name: value"',
-                     help="extra HTTP header, e.g. an Authorization token (sent, never printed or stored)")
+                     help=_("extra HTTP header, e.g. an Authorization token (sent, never printed or stored)"))
     _server_request_options(sub)
     _json_option(sub)
-    sub.add_argument("--no-store", action="store_true", help="do not record this operation as a run")
+    sub.add_argument("--no-store", action="store_true", help=_("do not record this operation as a run"))
     _db_option(sub)
 
 
 def _server_request_options(sub: argparse.ArgumentParser) -> None:
     """How the client answers what the server asks it (questions, a model, roots) and listens."""
     sub.add_argument("--elicit", choices=("decline", "cancel", "defaults", "ask"),
-                     help="answer the server's questions: decline, cancel, accept with the form's defaults, "
-                          "or ask at the terminal (default: questions are not offered to the server)")
+                     help=_("answer the server's questions: decline, cancel, accept with the form's defaults, "
+                          "or ask at the terminal (default: questions are not offered to the server)"))
     sub.add_argument("--allow-sampling", action="store_true",
-                     help="let the server use the model given by --sampling-model-url and --sampling-model")
+                     help=_("let the server use the model given by --sampling-model-url and --sampling-model"))
     sub.add_argument("--sampling-model-url", metavar="URL",
-                     help="an OpenAI-compatible model server's base URL for the server's sampling requests")
-    sub.add_argument("--sampling-model", metavar="NAME", help="the model's name for sampling requests")
+                     help=_("an OpenAI-compatible model server's base URL for the server's sampling requests"))
+    sub.add_argument("--sampling-model", metavar="NAME", help=_("the model's name for sampling requests"))
     sub.add_argument("--sampling-api-key-env", metavar="VARIABLE",
-                     help="read the sampling model's API key from this environment variable")
+                     help=_("read the sampling model's API key from this environment variable"))
     sub.add_argument("--root", action="append", default=[], metavar="PATH_OR_URI",
-                     help="a root (folder) offered to the server when it asks for roots; may be repeated")
+                     help=_("a root (folder) offered to the server when it asks for roots; may be repeated"))
     sub.add_argument("--log-level", choices=("debug", "info", "notice", "warning", "error", "critical", "alert",
                                              "emergency"),
-                     help="ask the server to send log messages of this level and above (logging/setLevel)")
+                     help=_("ask the server to send log messages of this level and above (logging/setLevel)"))
 
 
 def build_parser() -> Parser:
     parser = Parser(prog="run-inspector",
-                    description="Make, cancel, store and inspect MCP tool calls. Without a subcommand "
-                                "the window opens; `run-inspector FILE` opens it and imports the trace FILE.")
+                    description=_("Make, cancel, store and inspect MCP tool calls. Without a subcommand "
+                                "the window opens; `run-inspector FILE` opens it and imports the trace FILE."))
     # Its own name: a subcommand's --db (default None) must not hide the window's; cli/app.py lends it to
     # the sub-command when that names none.
     parser.add_argument("--db", dest="window_db", metavar="PATH",
-                        help="the run database the window opens, or a sub-command uses (default: "
-                             "RUN_INSPECTOR_DB, else runs.db in the user data folder)")
+                        help=_("the run database the window opens, or a sub-command uses (default: "
+                               "RUN_INSPECTOR_DB, else runs.db in the user data folder)"))
     # Taken out of the arguments (anywhere on the line) before parsing: cli/language.py.
     parser.add_argument("--lang", metavar="CODE",
-                        help="the language of the readable output and the window: en or de (default: the "
-                             "environment's locale, else English)")
+                        help=_("the language of the readable output and the window: en or de (default: the "
+                               "environment's locale, else English)"))
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
 
-    call = commands.add_parser("call", help="call a tool")
+    call = commands.add_parser("call", help=_("call a tool"))
     _server_options(call)
-    call.add_argument("tool", help="the tool's name")
-    call.add_argument("--args", default="{}", metavar="JSON", help="the tool's arguments as a JSON object")
-    _server_options(commands.add_parser("tools", help="list the tools a server offers"))
-    _server_options(commands.add_parser("ping", help="check that a server answers the handshake"))
+    call.add_argument("tool", help=_("the tool's name"))
+    call.add_argument("--args", default="{}", metavar="JSON", help=_("the tool's arguments as a JSON object"))
+    _server_options(commands.add_parser("tools", help=_("list the tools a server offers")))
+    _server_options(commands.add_parser("ping", help=_("check that a server answers the handshake")))
 
-    runs = commands.add_parser("runs", help="list or show stored runs")
+    runs = commands.add_parser("runs", help=_("list or show stored runs"))
     actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show}")
-    listing = actions.add_parser("list", help="the most recent runs, newest first")
-    listing.add_argument("--outcome", choices=RUN_STATUSES, help="only runs with this status")
+    listing = actions.add_parser("list", help=_("the most recent runs, newest first"))
+    listing.add_argument("--outcome", choices=RUN_STATUSES, help=_("only runs with this status"))
     listing.add_argument("--server", metavar="URL_OR_NAME",
-                         help="only runs against this server (its URL or its configured name)")
-    listing.add_argument("--limit", type=numbers.limit, default=50, metavar="N", help="at most N runs (default 50)")
+                         help=_("only runs against this server (its URL or its configured name)"))
+    listing.add_argument("--limit", type=numbers.limit, default=50, metavar="N", help=_("at most N runs (default 50)"))
     _json_option(listing)
     _db_option(listing)
-    show = actions.add_parser("show", help="a run and its timeline")
+    show = actions.add_parser("show", help=_("a run and its timeline"))
     show.add_argument("run_id", type=numbers.run_id, metavar="RUN_ID")
     _json_option(show)
     _db_option(show)
 
-    export = commands.add_parser("export", help="write runs to a trace file (credentials are never written)")
-    export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar="RUN_ID", help="the runs to export")
-    export.add_argument("--all", action="store_true", help="export every run")
-    export.add_argument("--outcome", choices=("ok", "failed", "cancelled"), help="only runs with this status")
-    export.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write")
+    export = commands.add_parser("export", help=_("write runs to a trace file (credentials are never written)"))
+    export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar="RUN_ID", help=_("the runs to export"))
+    export.add_argument("--all", action="store_true", help=_("export every run"))
+    export.add_argument("--outcome", choices=("ok", "failed", "cancelled"), help=_("only runs with this status"))
+    export.add_argument("-o", "--output", required=True, metavar="FILE", help=_("the file to write"))
     export.add_argument("--format", choices=("trace", "otlp"), default="trace",
-                        help="our trace format (default) or OTLP JSON for OpenTelemetry tools")
+                        help=_("our trace format (default) or OTLP JSON for OpenTelemetry tools"))
     _json_option(export)
     _db_option(export)
-    importing = commands.add_parser("import", help="read runs from a trace file (ours, reference payloads or OTLP)")
+    importing = commands.add_parser("import", help=_("read runs from a trace file (ours, reference payloads or OTLP)"))
     importing.add_argument("file", metavar="FILE")
     _json_option(importing)
     _db_option(importing)
 
-    servers = commands.add_parser("servers", help="servers and their health; `servers set` configures one")
+    servers = commands.add_parser("servers", help=_("servers and their health; `servers set` configures one"))
     _json_option(servers)
     _db_option(servers)
     server_actions = servers.add_subparsers(dest="servers_command", parser_class=Parser)
-    configure = server_actions.add_parser("set", help="name a server, give it a budget or headers")
-    configure.add_argument("url", help="the server's endpoint")
-    configure.add_argument("--name", help="a display name")
-    configure.add_argument("--budget", metavar="SECONDS", help="this server's operation budget")
+    configure = server_actions.add_parser("set", help=_("name a server, give it a budget or headers"))
+    configure.add_argument("url", help=_("the server's endpoint"))
+    configure.add_argument("--name", help=_("a display name"))
+    configure.add_argument("--budget", metavar="SECONDS", help=_("this server's operation budget"))
     configure.add_argument("--header", action="append", default=[], metavar='"Name: value"',
-                           help="a header to send to it; credential values go to the system keyring, "
-                                "never to the database")
+                           help=_("a header to send to it; credential values go to the system keyring, "
+                                "never to the database"))
     configure.add_argument("--secret-header", action="append", default=[], metavar='"Name: value"',
-                           help="a header whose value is a credential whatever its name says "
-                                "(kept like Authorization: never in the database)")
+                           help=_("a header whose value is a credential whatever its name says "
+                                "(kept like Authorization: never in the database)"))
     roots = configure.add_mutually_exclusive_group()
     roots.add_argument("--root", action="append", default=[], metavar="PATH_OR_URI",
-                       help="a folder offered to the server when it asks for roots (replaces the stored roots; "
-                            "may be repeated); `call`, `tools` and `ping` use them unless --root is given there")
-    roots.add_argument("--clear-roots", action="store_true", help="offer this server no roots any more")
+                       help=_("a folder offered to the server when it asks for roots (replaces the stored roots; "
+                              "may be repeated); `call`, `tools` and `ping` use them unless --root is given there"))
+    roots.add_argument("--clear-roots", action="store_true", help=_("offer this server no roots any more"))
     _db_option(configure)
     _demo_commands(commands)
     return parser
 
 
 def _demo_commands(commands: argparse._SubParsersAction) -> None:
-    serve = commands.add_parser("serve-demo", help="run the demo MCP server on 127.0.0.1 until Ctrl-C")
-    serve.add_argument("--port", default="0", metavar="N", help="the port to listen on (default: any free port)")
+    serve = commands.add_parser("serve-demo", help=_("run the demo MCP server on 127.0.0.1 until Ctrl-C"))
+    serve.add_argument("--port", default="0", metavar="N", help=_("the port to listen on (default: any free port)"))
     serve.add_argument("--handshake-delay", default="0", metavar="SECONDS",
-                       help="wait this long before answering initialize and before notifications/initialized")
+                       help=_("wait this long before answering initialize and before notifications/initialized"))
     serve.add_argument("--page-size", metavar="N",
-                       help="offer a long catalogue of extra tools, N per tools/list page")
-    serve.add_argument("--json-response", action="store_true", help="answer with JSON instead of event streams")
-    serve.add_argument("--stateless", action="store_true", help="issue no session id")
+                       help=_("offer a long catalogue of extra tools, N per tools/list page"))
+    serve.add_argument("--json-response", action="store_true", help=_("answer with JSON instead of event streams"))
+    serve.add_argument("--stateless", action="store_true", help=_("issue no session id"))
 
-    scenario = commands.add_parser("scenario", help="play a scripted agent run against the demo server")
-    scenario.add_argument("scenario", nargs="?", metavar="NAME|FILE", help="a shipped scenario's name or a JSON file")
-    scenario.add_argument("--list", action="store_true", help="list the shipped scenarios")
+    scenario = commands.add_parser("scenario", help=_("play a scripted agent run against the demo server"))
+    scenario.add_argument("scenario", nargs="?", metavar="NAME|FILE",
+                          help=_("a shipped scenario's name or a JSON file"))
+    scenario.add_argument("--list", action="store_true", help=_("list the shipped scenarios"))
     scenario.add_argument("--server", metavar="URL",
-                          help="play against this server instead of a demo server started for the purpose")
-    scenario.add_argument("--cancel-after", metavar="SECONDS", help="cancel the run after this many seconds")
-    scenario.add_argument("--budget", metavar="SECONDS", help="time budget of each tool operation")
+                          help=_("play against this server instead of a demo server started for the purpose"))
+    scenario.add_argument("--cancel-after", metavar="SECONDS", help=_("cancel the run after this many seconds"))
+    scenario.add_argument("--budget", metavar="SECONDS", help=_("time budget of each tool operation"))
     _json_option(scenario)
     _db_option(scenario)
 
-    agent = commands.add_parser("agent", help="run the agent loop with an OpenAI-compatible chat model")
-    agent.add_argument("prompt", help="what to ask the model")
+    agent = commands.add_parser("agent", help=_("run the agent loop with an OpenAI-compatible chat model"))
+    agent.add_argument("prompt", help=_("what to ask the model"))
     agent.add_argument("--model-url", required=True, metavar="URL",
-                       help="the model server's base URL, e.g. http://127.0.0.1:11434/v1")
-    agent.add_argument("--model", required=True, metavar="NAME", help="the model's name")
-    agent.add_argument("--server", required=True, metavar="URL", help="the MCP server whose tools the model may call")
+                       help=_("the model server's base URL, e.g. http://127.0.0.1:11434/v1"))
+    agent.add_argument("--model", required=True, metavar="NAME", help=_("the model's name"))
+    agent.add_argument("--server", required=True, metavar="URL",
+                       help=_("the MCP server whose tools the model may call"))
     agent.add_argument("--api-key-env", metavar="VARIABLE",
-                       help="read the model's API key from this environment variable (never stored or printed); "
-                            "otherwise the system keyring, then RUN_INSPECTOR_MODEL_API_KEY")
+                       help=_("read the model's API key from this environment variable (never stored or printed); "
+                            "otherwise the system keyring, then RUN_INSPECTOR_MODEL_API_KEY"))
     agent.add_argument("--ask-api-key", action="store_true",
-                       help="ask for the model's API key at the terminal (kept in the system keyring if usable)")
-    agent.add_argument("--max-rounds", default="8", metavar="N", help="stop after this many rounds (default 8)")
-    agent.add_argument("--cancel-after", metavar="SECONDS", help="cancel the run after this many seconds")
-    agent.add_argument("--budget", metavar="SECONDS", help="time budget of each tool operation")
+                       help=_("ask for the model's API key at the terminal (kept in the system keyring if usable)"))
+    agent.add_argument("--max-rounds", default="8", metavar="N", help=_("stop after this many rounds (default 8)"))
+    agent.add_argument("--cancel-after", metavar="SECONDS", help=_("cancel the run after this many seconds"))
+    agent.add_argument("--budget", metavar="SECONDS", help=_("time budget of each tool operation"))
     _json_option(agent)
     _db_option(agent)

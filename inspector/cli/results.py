@@ -9,8 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspector.i18n import _
+from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
 from inspector.mcp import tool_arguments
+
+from .words import seconds
 
 
 def tool_entry(tool: dict[str, Any]) -> dict[str, Any]:
@@ -27,9 +30,10 @@ def tool_entry(tool: dict[str, Any]) -> dict[str, Any]:
 
 def catalogue_heading(tools: int, pages: int) -> str:
     """The line above the catalogue, with real plural forms."""
-    tool_words = "1 tool" if tools == 1 else "{count} tools".format(count=tools)
-    page_words = "1 page" if pages == 1 else "{count} pages".format(count=pages)
-    return "{tools} in {pages}:".format(tools=tool_words, pages=page_words)
+    if pages == 1:
+        return ngettext("{count} tool in 1 page:", "{count} tools in 1 page:", tools).format(count=tools)
+    return ngettext("{count} tool in {pages} pages:", "{count} tools in {pages} pages:", tools).format(
+        count=tools, pages=pages)
 
 
 def tool_lines(entry: dict[str, Any]) -> list[str]:
@@ -40,12 +44,12 @@ def tool_lines(entry: dict[str, Any]) -> list[str]:
     lines = [line]
     arguments = entry.get("arguments") or []
     if not arguments:
-        lines.append("      It takes no arguments.")
+        lines.append(_("      It takes no arguments."))
     for argument in arguments:
         if argument["required"]:
-            lines.append("      {name} ({type}, required)".format(name=argument["name"], type=argument["type"]))
+            lines.append(_("      {name} ({type}, required)").format(name=argument["name"], type=argument["type"]))
         else:
-            lines.append("      {name} ({type}, optional)".format(name=argument["name"], type=argument["type"]))
+            lines.append(_("      {name} ({type}, optional)").format(name=argument["name"], type=argument["type"]))
     return lines
 
 
@@ -53,9 +57,7 @@ def size_words(size: object) -> str | None:
     """A byte count in words with its plural, or ``None`` when there is none."""
     if not isinstance(size, int) or isinstance(size, bool):
         return None
-    if size == 1:
-        return "1 byte"
-    return "{count:,} bytes".format(count=size)
+    return ngettext("{count} byte", "{count} bytes", size).format(count=format_number(size))
 
 
 def block_lines(block: dict[str, Any]) -> list[str]:
@@ -67,30 +69,29 @@ def block_lines(block: dict[str, Any]) -> list[str]:
     if kind == "text":
         return []
     if kind == "image":
-        return [f"Image{details}."]
+        return [_("Image{details}.").format(details=details)]
     if kind == "audio":
-        return [f"Audio{details}."]
+        return [_("Audio{details}.").format(details=details)]
     if kind == "resource_link":
-        name = _text(block.get("title")) or _text(block.get("name")) or "(unnamed)"
-        return ["Resource link {name}: {uri}{details}.".format(name=name, uri=_text(block.get("uri")) or "(no URI)",
-                                                              details=details)]
+        name = _text(block.get("title")) or _text(block.get("name")) or _("(unnamed)")
+        return [_("Resource link {name}: {uri}{details}.").format(
+            name=name, uri=_text(block.get("uri")) or _("(no URI)"), details=details)]
     if kind == "resource":
-        lines = ["Embedded resource {uri}{details}.".format(uri=_text(block.get("uri")) or "(no URI)",
-                                                            details=details)]
+        lines = [_("Embedded resource {uri}{details}.").format(uri=_text(block.get("uri")) or _("(no URI)"),
+                                                               details=details)]
         text = block.get("text")
         if isinstance(text, str):
             lines.extend(f"    {line}" for line in text.splitlines())
         return lines
-    return ["A content block of the unknown type {kind}.".format(kind=_text(kind) or "(none)")]
+    return [_("A content block of the unknown type {kind}.").format(kind=_text(kind) or _("(none)"))]
 
 
 def blocks_dropped_line(dropped: object) -> list[str]:
     """The sentence for blocks left out by the bound on a stored result, if any."""
     if not isinstance(dropped, int) or isinstance(dropped, bool) or dropped <= 0:
         return []
-    if dropped == 1:
-        return ["1 more content block was not kept."]
-    return ["{count} more content blocks were not kept.".format(count=dropped)]
+    return [ngettext("{count} more content block was not kept.", "{count} more content blocks were not kept.",
+                     dropped).format(count=dropped)]
 
 
 def _text(value: object) -> str:
@@ -105,19 +106,27 @@ def server_request_lines(requests: object) -> list[str]:
     for entry in requests:
         if not isinstance(entry, dict):
             continue
-        method, count = _text(entry.get("method")) or "(no method)", entry.get("count")
-        times = "once" if count == 1 else "{count} times".format(count=count)
-        if entry.get("declined"):
-            lines.append(_("The server asked the client for {method} ({times}); the client declined{why}.")
-                         .format(method=method, times=times, why=_declined_why(entry)))
+        method, count = _text(entry.get("method")) or _("(no method)"), entry.get("count")
+        count = count if isinstance(count, int) and not isinstance(count, bool) else 0
+        reason = _declined_why(entry)
+        if entry.get("declined") and reason:
+            lines.append(ngettext("The server asked the client for {method} (once); the client declined "
+                                  "(\"{reason}\").",
+                                  "The server asked the client for {method} ({count} times); the client declined "
+                                  "(\"{reason}\").", count).format(method=method, count=count, reason=reason))
+        elif entry.get("declined"):
+            lines.append(ngettext("The server asked the client for {method} (once); the client declined.",
+                                  "The server asked the client for {method} ({count} times); the client declined.",
+                                  count).format(method=method, count=count))
         else:
-            lines.append("The server asked the client for {method} ({times}); the client answered."
-                         .format(method=method, times=times))
+            lines.append(ngettext("The server asked the client for {method} (once); the client answered.",
+                                  "The server asked the client for {method} ({count} times); the client answered.",
+                                  count).format(method=method, count=count))
     return lines
 
 
 def _declined_why(entry: dict[str, Any]) -> str:
-    """The reason the client gave with its last declined reply, as a clause (or nothing)."""
+    """The reason the client gave with its last declined reply (or nothing)."""
     exchanges = entry.get("exchanges")
     if not isinstance(exchanges, list):
         return ""
@@ -126,7 +135,7 @@ def _declined_why(entry: dict[str, Any]) -> str:
         if isinstance(exchange, dict) and exchange.get("declined") and isinstance(answered, dict):
             message = answered.get("message")
             if isinstance(message, str) and message:
-                return _(" (\"{reason}\")").format(reason=message)
+                return message
     return ""
 
 
@@ -188,23 +197,24 @@ def progress_lines(notes: object, dropped: object = 0) -> list[str]:
     last = notes[-1]
     at_ms = last.get("at_ms", last.get("atMs"))
     progress, total, message = last.get("progress"), last.get("total"), last.get("message")
-    amount = f"{progress:g}" if isinstance(progress, (int, float)) else "?"
+    amount = _number(progress) if isinstance(progress, (int, float)) else "?"
     if isinstance(total, (int, float)):
-        amount = "{progress} of {total:g}".format(progress=amount, total=total)
-    when = "{seconds:.1f} s".format(seconds=at_ms / 1000) if isinstance(at_ms, (int, float)) else "?"
-    if count == 1:
-        line = "The server sent 1 progress note, at {when}: {amount}".format(when=when, amount=amount)
-    else:
-        line = "The server sent {count} progress notes; the last, at {when}: {amount}".format(
-            count=count, when=when, amount=amount)
+        amount = _("{progress} of {total}").format(progress=amount, total=_number(total))
+    when = (_("{seconds} s").format(seconds=seconds(at_ms / 1000, 1)) if isinstance(at_ms, (int, float))
+            else "?")
     if isinstance(message, str) and message:
-        line += " ({message})".format(message=message)
-    lines = [line + "."]
+        line = ngettext("The server sent {count} progress note, at {when}: {amount} ({message}).",
+                        "The server sent {count} progress notes; the last, at {when}: {amount} ({message}).",
+                        count).format(count=count, when=when, amount=amount, message=message)
+    else:
+        line = ngettext("The server sent {count} progress note, at {when}: {amount}.",
+                        "The server sent {count} progress notes; the last, at {when}: {amount}.",
+                        count).format(count=count, when=when, amount=amount)
+    lines = [line]
     if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0:
-        if dropped == 1:
-            lines.append("1 note between the first and the last ones was not kept.")
-        else:
-            lines.append("{count} notes between the first and the last ones were not kept.".format(count=dropped))
+        lines.append(ngettext("{count} note between the first and the last ones was not kept.",
+                              "{count} notes between the first and the last ones were not kept.",
+                              dropped).format(count=dropped))
     return lines
 
 
@@ -216,7 +226,7 @@ def step_extra_lines(payload: dict[str, Any]) -> list[str]:
     lines.extend(elicitation_lines(payload.get("serverRequests")))
     lines.extend(notification_lines(payload.get("serverNotifications")))
     if payload.get("serverToldToStop") is False:
-        lines.append("The server gave no session id, so it was not told to stop this request.")
+        lines.append(_("The server gave no session id, so it was not told to stop this request."))
     blocks = payload.get("contentBlocks")
     if isinstance(blocks, list):
         for block in blocks:
@@ -224,3 +234,8 @@ def step_extra_lines(payload: dict[str, Any]) -> list[str]:
                 lines.extend(block_lines(block))
     lines.extend(blocks_dropped_line(payload.get("contentBlocksDropped")))
     return lines
+
+
+def _number(value: float) -> str:
+    """A progress amount as the server gave it, in the locale's way (no grouping changes its sense)."""
+    return format_number(int(value)) if float(value).is_integer() else format_number(float(value))

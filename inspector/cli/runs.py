@@ -9,10 +9,11 @@ import argparse
 import json
 import sys
 from datetime import datetime
-from gettext import ngettext
 from typing import Any
 
-from inspector.i18n import _
+from inspector.i18n import N_, _, ngettext
+from inspector.i18n.details import localized_step_details
+from inspector.i18n.messages import Message
 from inspector.runs import step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
@@ -21,14 +22,15 @@ from .durations import readable_duration
 from .ending import emit_json, mark_json_emitted
 from .results import step_extra_lines
 from .safe_text import one_line
+from .words import outcome_word, seconds
 
 
 def run(args: argparse.Namespace) -> int:
     if args.command == "runs" and args.runs_command is None:
-        raise UsageError("runs needs a sub-command: `runs list` (the most recent runs) or `runs show RUN_ID` "
-                         "(a run and its timeline).")
+        raise UsageError(Message(N_("runs needs a sub-command: `runs list` (the most recent runs) or "
+                                    "`runs show RUN_ID` (a run and its timeline).")))
     if args.command == "runs" and args.runs_command == "list" and args.limit < 1:
-        raise UsageError("--limit must be at least 1")
+        raise UsageError(Message(N_("--limit must be at least 1")))
     if args.command == "servers" and args.servers_command == "set":
         with open_store(args.db) as store:
             return _configure_server(store, args)
@@ -47,13 +49,14 @@ def _nothing_stored(args: argparse.Namespace) -> int:
     """The database does not exist: nothing to list, nothing to show, and nothing is created."""
     path = database_path(args.db)
     if args.command == "runs" and args.runs_command == "show":
-        raise BadInputError(f"There is no run {args.run_id}: the run database {path} does not exist yet.")
+        raise BadInputError(Message(N_("There is no run {id}: the run database {path} does not exist yet."),
+                                    {"id": args.run_id, "path": path}))
     if args.json:
         emit_json({"servers": []} if args.command == "servers" else {"runs": []})
     elif args.command == "servers":
-        print(f"No servers known yet (the run database {path} does not exist yet).")
+        print(_("No servers known yet (the run database {path} does not exist yet).").format(path=path))
     else:
-        print(f"No runs stored yet (the run database {path} does not exist yet).")
+        print(_("No runs stored yet (the run database {path} does not exist yet).").format(path=path))
     return EXIT_OK
 
 
@@ -83,14 +86,15 @@ def run_dict(run: RunRecord) -> dict[str, Any]:
 def _nothing_matches(args: argparse.Namespace) -> str:
     """Why the list is empty: a filter that matched nothing is not an empty database."""
     if args.outcome and args.server:
-        return (f"No stored run has the status {args.outcome} on the server {one_line(args.server)}. "
-                "`runs list` without filters shows every run.")
+        return _("No stored run has the status {status} on the server {server}. `runs list` without filters "
+                 "shows every run.").format(status=outcome_word(args.outcome), server=one_line(args.server))
     if args.outcome:
-        return f"No stored run has the status {args.outcome}. `runs list` without --outcome shows every run."
+        return _("No stored run has the status {status}. `runs list` without --outcome shows every run.").format(
+            status=outcome_word(args.outcome))
     if args.server:
-        return (f"No stored run was made on the server {one_line(args.server)}. "
-                "`runs list` without --server shows every run.")
-    return "No runs stored yet."
+        return _("No stored run was made on the server {server}. `runs list` without --server shows every "
+                 "run.").format(server=one_line(args.server))
+    return _("No runs stored yet.")
 
 
 def _server_url(store: RunStore, given: str) -> str:
@@ -104,10 +108,10 @@ def _server_url(store: RunStore, given: str) -> str:
     if len(named) == 1:
         return named[0].url
     if named:
-        raise BadInputError(_("Several configured servers are named {name}: give the URL of the one you mean "
-                              "(`servers` lists them).").format(name=one_line(given)))
-    raise BadInputError(_("No configured server is named {name}: give a server's URL or a name that "
-                          "`servers` lists.").format(name=one_line(given)))
+        raise BadInputError(Message(N_("Several configured servers are named {name}: give the URL of the one "
+                                       "you mean (`servers` lists them)."), {"name": one_line(given)}))
+    raise BadInputError(Message(N_("No configured server is named {name}: give a server's URL or a name that "
+                                   "`servers` lists."), {"name": one_line(given)}))
 
 
 def _list(store: RunStore, args: argparse.Namespace) -> int:
@@ -120,9 +124,10 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     if not runs:
         print(_nothing_matches(args))
         return EXIT_OK
-    print(f"{'ID':>6}  {'Started':<19}  {'Status':<11}  {'Source':<8}  Title")
+    print(f"{_('ID'):>6}  {_('Started'):<19}  {_('Status'):<11}  {_('Source'):<8}  {_('Title')}")
     for run in runs:
-        print(one_line(f"{run.id:>6}  {_local(run.started_at):<19}  {run.status:<11}  {run.source:<8}  {run.title}"))
+        print(one_line(f"{run.id:>6}  {_local(run.started_at):<19}  {outcome_word(run.status):<11}  "
+                       f"{run.source:<8}  {run.title}"))
     return EXIT_OK
 
 
@@ -139,7 +144,8 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     try:
         run = store.get_run(run_id)
     except UnknownRunError as exc:
-        raise BadInputError(f"{exc} `runs list` shows the runs that are stored.") from None
+        raise BadInputError(Message(N_("{reason} `runs list` shows the runs that are stored."),
+                                    {"reason": _sentence(exc)})) from None
     has_rounds = store.has_rounds(run_id)
     out = sys.stdout
     if as_json:
@@ -150,19 +156,20 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
             out.write(("," if index else "") + json.dumps(entry_dict(run, stored, has_rounds), ensure_ascii=False))
         out.write("]}\n")
         return EXIT_OK
-    out.write(one_line(f"Run {run.id}: {run.title}") + "\n")
-    out.write(one_line(f"  status {run.status}, source {run.source}, server {run.server or '-'}") + "\n")
+    out.write(one_line(_("Run {id}: {title}").format(id=run.id, title=run.title)) + "\n")
+    out.write(one_line(_("  status {status}, source {source}, server {server}").format(
+        status=outcome_word(run.status), source=run.source, server=run.server or "-")) + "\n")
     steps = run.step_count or 0
     out.write(ngettext("  started {started}, finished {finished}, {count} step",
                        "  started {started}, finished {finished}, {count} steps", steps).format(
         started=_local(run.started_at), finished=_local(run.finished_at), count=steps) + "\n\n")
-    out.write(f"{'Time':<19}  {'Source':<8}  {'Kind':<10}  {'Round':>5}  {'Duration (ms)':>13}  "
-              f"{'Outcome':<9}  Details\n")
+    out.write(f"{_('Time'):<19}  {_('Source'):<8}  {_('Kind'):<10}  {_('Round'):>5}  {_('Duration (ms)'):>13}  "
+              f"{_('Outcome'):<9}  {_('Details')}\n")
     for stored in store.iter_steps(run_id):
         round_ = str(stored.step.round) if has_rounds else "-"
         line = (f"{_local(stored.started_at):<19}  {run.source:<8}  {str(stored.step.kind):<10}  "
-                f"{round_:>5}  {stored.step.duration_ms:>13.2f}  {stored.outcome or '-':<9}  "
-                f"{step_details(stored.payload)}")
+                f"{round_:>5}  {seconds(stored.step.duration_ms, 2):>13}  {outcome_word(stored.outcome):<9}  "
+                f"{localized_step_details(stored.payload)}")
         out.write(one_line(line) + "\n")
         for leg in stored.step.legs:
             out.write(one_line(_leg_line(leg)) + "\n")
@@ -173,10 +180,11 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
 
 def _leg_line(leg: Any) -> str:
     """A leg of a step as `call` prints it: method, grant, time taken, HTTP status, outcome."""
-    granted = "-" if leg.granted_s is None else f"{leg.granted_s} s"
+    granted = "-" if leg.granted_s is None else _("{seconds} s").format(seconds=leg.granted_s)
     elapsed = readable_duration(leg.elapsed_ms)
     status = "-" if leg.http_status is None else str(leg.http_status)
-    return f"    {leg.method:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {leg.outcome}"
+    return _("    {method:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {outcome}").format(
+        method=leg.method, granted=granted, elapsed=elapsed, status=status, outcome=outcome_word(str(leg.outcome)))
 
 
 def _configure_server(store: RunStore, args: argparse.Namespace) -> int:
@@ -192,7 +200,7 @@ def _configure_server(store: RunStore, args: argparse.Namespace) -> int:
     try:
         endpoint = ServerEndpoint(args.url, headers=headers, name=args.name)
     except InvalidServerError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc) from None
     reading = parse_budget_option(args.budget)
     from .server_requests import roots_from_options
 
@@ -207,7 +215,7 @@ def _configure_server(store: RunStore, args: argparse.Namespace) -> int:
         saved = registry.get(url)
         emit_json({"saved": saved.to_dict() if saved else {"url": url}})
     else:
-        print(f"Saved {url}.")
+        print(_("Saved {url}.").format(url=url))
     secret = [name for name in headers if is_secret_header(name) or name in marked]
     if secret and not keeper.available:
         # Said once, here; a later `call` without a terminal does not repeat it.
@@ -226,13 +234,19 @@ def _servers(store: RunStore, as_json: bool) -> int:
         emit_json({"servers": [server.to_dict() for server in servers]})
         return EXIT_OK
     if not servers:
-        print("No servers known yet.")
+        print(_("No servers known yet."))
         return EXIT_OK
-    print(f"{'Server':<40}  {'Last contact':<19}  {'Latency':>9}  {'ok':>5}  {'tool errors':>11}  "
-          f"{'failed':>6}  {'cancelled':>9}")
+    print(f"{_('Server'):<40}  {_('Last contact'):<19}  {_('Latency'):>9}  {_('ok'):>5}  {_('tool errors'):>11}  "
+          f"{_('failed'):>6}  {_('cancelled'):>9}")
     for server in servers:
-        latency = "-" if server.last_latency_ms is None else f"{server.last_latency_ms:.0f} ms"
+        latency = ("-" if server.last_latency_ms is None
+                   else _("{ms} ms").format(ms=seconds(server.last_latency_ms, 0)))
         print(one_line(f"{server.name or server.url:<40}  {_local(server.last_contact_at):<19}  {latency:>9}  "
                    f"{server.ok_count:>5}  {server.tool_error_count:>11}  {server.failed_count:>6}  "
                    f"{server.cancelled_count:>9}"))
     return EXIT_OK
+
+
+def _sentence(error: Exception) -> object:
+    """The sentence an error carries (translatable if it has one), else its English text."""
+    return getattr(error, "sentence", None) or str(error)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from inspector.i18n import _
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
 from inspector.mcp import ServerRequestHandler
 from inspector.mcp.roots import RootNotUsable, parse_root
 from inspector.mcp.server_requests import Root
@@ -29,8 +30,8 @@ def roots_from_options(raw: list[str]) -> tuple[Root, ...] | None:
         try:
             roots.append(parse_root(item))
         except RootNotUsable:
-            raise UsageError(_("--root takes a folder or a file:// URI (got {value!r}).").format(
-                value=item[:80])) from None
+            raise UsageError(Message(N_("--root takes a folder or a file:// URI (got {value})."),
+                                     {"value": repr(item[:80])})) from None
     return tuple(roots)
 
 
@@ -38,10 +39,11 @@ def _sampler(args: argparse.Namespace):  # -> Sampler | None
     url, model = getattr(args, "sampling_model_url", None), getattr(args, "sampling_model", None)
     if not getattr(args, "allow_sampling", False):
         if url or model:
-            raise UsageError(_("--sampling-model-url and --sampling-model take effect only with --allow-sampling."))
+            raise UsageError(Message(N_("--sampling-model-url and --sampling-model take effect only with "
+                                        "--allow-sampling.")))
         return None
     if not url or not model:
-        raise UsageError(_("--allow-sampling needs a model: give --sampling-model-url and --sampling-model."))
+        raise UsageError(Message(N_("--allow-sampling needs a model: give --sampling-model-url and --sampling-model.")))
     from inspector.agent.chat_model import OpenAIChatModel
     from inspector.agent.sampling import ChatModelSampler
 
@@ -49,10 +51,11 @@ def _sampler(args: argparse.Namespace):  # -> Sampler | None
     if args.sampling_api_key_env:
         api_key = os.environ.get(args.sampling_api_key_env) or None
         if api_key is None:
-            raise UsageError(_("The environment variable {name} is empty or not set; put the sampling model's API "
-                               "key there or leave out --sampling-api-key-env.").format(name=args.sampling_api_key_env))
+            raise UsageError(Message(N_("The environment variable {name} is empty or not set; put the sampling model's "
+                                        "API key there or leave out --sampling-api-key-env."),
+                                     {"name": args.sampling_api_key_env}))
     try:
         chat = OpenAIChatModel(url, model, api_key=api_key)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc) from None
     return ChatModelSampler(chat, model)

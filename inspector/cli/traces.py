@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from gettext import ngettext
 
+from inspector.i18n import N_, _, ngettext
+from inspector.i18n.messages import Message
 from inspector.store import StoreError, UnknownRunError
 from inspector.transfer import TraceDestinationError, TraceExportError, TraceImportError, export, import_trace
 
@@ -23,26 +24,27 @@ def run(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     # A filter alone selects: `--outcome cancelled` exports every cancelled run.
     if not args.run_ids and not args.all and args.outcome is None:
-        raise UsageError("export needs RUN_ID ..., --outcome STATUS or --all to say which runs to write")
+        raise UsageError(Message(N_("export needs RUN_ID ..., --outcome STATUS or --all to say which runs to write")))
     if args.run_ids and args.all:
-        raise UsageError("give RUN_ID ... or --all, not both")
+        raise UsageError(Message(N_("give RUN_ID ... or --all, not both")))
     store = open_existing_store(args.db)  # reading never creates a database
     if store is None:
-        raise BadInputError(f"There are no runs to export: the run database {database_path(args.db)} does not "
-                            "exist yet.")
+        raise BadInputError(Message(N_("There are no runs to export: the run database {path} does not exist yet."),
+                                    {"path": database_path(args.db)}))
     with store:
         try:
             report = export(store, args.run_ids or None, args.outcome, args.output, args.format,
                             progress=_progress_line())
         except UnknownRunError as exc:
             _clear_progress()
-            raise BadInputError(f"{exc} `runs list` shows the runs that are stored.") from None
+            raise BadInputError(Message(N_("{reason} `runs list` shows the runs that are stored."),
+                                        {"reason": getattr(exc, "sentence", None) or str(exc)})) from None
         except TraceDestinationError as exc:
             _clear_progress()
-            raise BadInputError(str(exc)) from None
+            raise BadInputError(exc) from None
         except (StoreError, TraceExportError) as exc:
             _clear_progress()
-            raise CommandError(str(exc)) from None
+            raise CommandError(exc) from None
     _clear_progress()
     if args.json:
         emit_json({"file": str(report.path), "format": report.file_format, "runs": report.runs,
@@ -61,10 +63,10 @@ def _import(args: argparse.Namespace) -> int:
             imported = import_trace(store, args.file, progress=_progress_line())
         except TraceImportError as exc:
             _clear_progress()
-            raise BadInputError(str(exc)) from None  # bad input, like a bad argument: nothing was changed
+            raise BadInputError(exc) from None  # bad input, like a bad argument: nothing was changed
         except StoreError as exc:
             _clear_progress()
-            raise CommandError(str(exc)) from None
+            raise CommandError(exc) from None
     _clear_progress()
     if args.json:
         emit_json({"file": args.file, "format": imported.file_format, **_run_ids(imported.run_ids),
@@ -119,12 +121,12 @@ def _run_ids(run_ids) -> dict:  # type: ignore[no-untyped-def]
 def _stored_as(run_ids) -> str:  # type: ignore[no-untyped-def]
     """Where the new runs went, in one sentence; very many are named by their first and last id."""
     if len(run_ids) == 1:
-        return "It is stored as run {id}.".format(id=run_ids[0])
+        return _("It is stored as run {id}.").format(id=run_ids[0])
     if len(run_ids) <= 10:
-        return "They are stored as runs {ids}.".format(ids=", ".join(map(str, run_ids)))
+        return _("They are stored as runs {ids}.").format(ids=", ".join(map(str, run_ids)))
     if isinstance(run_ids, range) and run_ids.step == 1:
-        return "They are stored as runs {first} to {last}.".format(first=run_ids[0], last=run_ids[-1])
-    return "They are stored as runs {first} … {last}.".format(first=run_ids[0], last=run_ids[-1])
+        return _("They are stored as runs {first} to {last}.").format(first=run_ids[0], last=run_ids[-1])
+    return _("They are stored as runs {first} … {last}.").format(first=run_ids[0], last=run_ids[-1])
 
 
 def _progress_line():  # type: ignore[no-untyped-def]

@@ -16,7 +16,7 @@ from PySide6.QtCore import QAbstractItemModel, QLibraryInfo, QLocale, QModelInde
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QComboBox, QTabWidget, QWidget
 
-from inspector import i18n
+import inspector.i18n as i18n
 
 
 class LanguageSignals(QObject):

@@ -15,6 +15,7 @@ from .cancel import CancelSignal
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
 from .errors import McpTransportError
+from .messages import N_, Message
 from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint, public_url
@@ -178,9 +179,9 @@ class McpClient:
             outcome = "cancelled" if exc.is_cancellation else "failed"
             if transport.declined and not exc.is_cancellation:
                 # The failure may be the server waiting on a request we declined: say so.
-                _add_sentence(exc, declined_sentence(transport.declined))
+                exc.add_sentence(declined_sentence(transport.declined))
             if transport.interrupted is not None and not op.session.session_id:
-                _add_sentence(exc, NOT_TOLD_SENTENCE)
+                exc.add_sentence(NOT_TOLD_SENTENCE)
             raise
         finally:
             told = None if transport.interrupted is None else bool(op.session.session_id)
@@ -283,13 +284,8 @@ class _Operation:
 
 
 #: Why a request torn down on a server that gave no session id goes on running there.
-NOT_TOLD_SENTENCE = ("The server gave no session id, so it was not told to stop: a cancel notice without a "
-                     "session cannot name the running request, and the server may run it to its end.")
-
-
-def _add_sentence(error: McpTransportError, sentence: str) -> None:
-    error.message = f"{error.message} {sentence}"
-    error.args = (error.message,)
+NOT_TOLD_SENTENCE = Message(N_("The server gave no session id, so it was not told to stop: a cancel notice without "
+                               "a session cannot name the running request, and the server may run it to its end."))
 
 
 async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session: Session,

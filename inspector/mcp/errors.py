@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
+from .messages import N_, Message, Number
 from .sanitize import sanitize_remote_text
 
 
@@ -43,27 +44,38 @@ ERROR_CODES: dict[ErrorKind, int] = {
 }
 
 
-def _seconds(value: float) -> str:
-    return f"{value:g}"
+def _seconds(value: float) -> Number:
+    return Number(value, f"{value:g}", "s")
 
 
-def _decimals(value: float) -> str:
+def _decimals(value: float) -> Number:
     """At most two decimals, no trailing zeros: 0.4, 1.25, 2."""
-    return f"{value:.2f}".rstrip("0").rstrip(".")
+    return Number(round(value, 2), f"{value:.2f}".rstrip("0").rstrip("."), "s")
+
+
+def _whole(value: int) -> Number:
+    return Number(value, str(value))
 
 
 class McpTransportError(Exception):
-    """A failed or stopped MCP operation. Build it through the class-method factories only."""
+    """A failed or stopped MCP operation. Build it through the class-method factories only.
 
-    def __init__(self, kind: ErrorKind, server: str, message: str, *, method: str | None = None,
+    ``message`` is the English sentence (for ``--json``, the store and exports); ``sentences``
+    hold the same sentences as translatable :class:`~.messages.Message` objects, which display
+    layers translate (``inspector.i18n.messages.translate``).
+    """
+
+    def __init__(self, kind: ErrorKind, server: str, message: str | Message, *, method: str | None = None,
                  http_status: int | None = None, rpc_code: int | None = None,
                  budget_s: float | None = None, in_flight: bool | None = None,
                  _cancellation: bool = False) -> None:
-        super().__init__(message)
+        sentence = message if isinstance(message, Message) else Message(N_("{text}"), {"text": message})
+        self.sentences: tuple[Message, ...] = (sentence,)
+        self.message = str(sentence)
+        super().__init__(self.message)
         self.kind = kind
         self.code = ERROR_CODES[kind]
         self.server = server
-        self.message = message
         self.method = method
         self.http_status = http_status
         self.rpc_code = rpc_code
@@ -77,6 +89,12 @@ class McpTransportError(Exception):
         """True only for errors made by :meth:`cancelled`; callers never compare codes."""
         return self._cancellation
 
+    def add_sentence(self, sentence: Message) -> None:
+        """Say one more whole sentence after the others (e.g. what the server had asked before)."""
+        self.sentences = (*self.sentences, sentence)
+        self.message = f"{self.message} {sentence}"
+        self.args = (self.message,)
+
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind.value, "code": self.code, "message": self.message}
 
@@ -84,97 +102,140 @@ class McpTransportError(Exception):
 
     @classmethod
     def unreachable(cls, server: str, method: str, detail: str) -> McpTransportError:
-        return cls(ErrorKind.UNREACHABLE, server,
-                   f"Could not reach the server {server} while sending {method}: "
-                   f"{sanitize_remote_text(detail) or 'the connection failed'}. "
-                   "Check that the server is running and the address is right.",
-                   method=method)
+        detail = sanitize_remote_text(detail)
+        if detail:
+            sentence = Message(N_("Could not reach the server {server} while sending {method}: {detail}. "
+                                  "Check that the server is running and the address is right."),
+                               {"server": server, "method": method, "detail": detail})
+        else:
+            sentence = Message(N_("Could not reach the server {server} while sending {method}: the connection "
+                                  "failed. Check that the server is running and the address is right."),
+                               {"server": server, "method": method})
+        return cls(ErrorKind.UNREACHABLE, server, sentence, method=method)
 
     @classmethod
     def connection_lost(cls, server: str, method: str, detail: str) -> McpTransportError:
-        return cls(ErrorKind.UNREACHABLE, server,
-                   f"The connection to the server {server} broke during {method}: "
-                   f"{sanitize_remote_text(detail) or 'the server closed it'}.",
-                   method=method)
+        detail = sanitize_remote_text(detail)
+        if detail:
+            sentence = Message(N_("The connection to the server {server} broke during {method}: {detail}."),
+                               {"server": server, "method": method, "detail": detail})
+        else:
+            sentence = Message(N_("The connection to the server {server} broke during {method}: the server "
+                                  "closed it."), {"server": server, "method": method})
+        return cls(ErrorKind.UNREACHABLE, server, sentence, method=method)
 
     @classmethod
     def http_status(cls, server: str, method: str, status: int, reason: str = "",
                     location: str | None = None) -> McpTransportError:
-        text = f"The server {server} answered {method} with HTTP status {status}"
-        if reason:
-            text += f" ({sanitize_remote_text(reason, 80)})"
-        if 300 <= status < 400:
-            text += ". Redirects are not followed, so that credentials never reach another host"
-            if location:
-                text += f"; it pointed to {sanitize_remote_text(location, 120)}"
+        reason = sanitize_remote_text(reason, 80) if reason else ""
+        params: dict[str, object] = {"server": server, "method": method, "status": status, "reason": reason}
+        if 300 <= status < 400 and location:
+            params["location"] = sanitize_remote_text(location, 120)
+            template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}). Redirects "
+                           "are not followed, so that credentials never reach another host; it pointed to "
+                           "{location}.") if reason else
+                        N_("The server {server} answered {method} with HTTP status {status}. Redirects are not "
+                           "followed, so that credentials never reach another host; it pointed to {location}."))
+        elif 300 <= status < 400:
+            template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}). Redirects "
+                           "are not followed, so that credentials never reach another host.") if reason else
+                        N_("The server {server} answered {method} with HTTP status {status}. Redirects are not "
+                           "followed, so that credentials never reach another host."))
         elif status in (401, 403):
-            text += ". The server refused the credentials; check the headers configured for it"
-        return cls(ErrorKind.HTTP_STATUS, server, text + ".", method=method, http_status=status)
+            template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}). The "
+                           "server refused the credentials; check the headers configured for it.") if reason else
+                        N_("The server {server} answered {method} with HTTP status {status}. The server refused "
+                           "the credentials; check the headers configured for it."))
+        else:
+            template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}).")
+                        if reason else N_("The server {server} answered {method} with HTTP status {status}."))
+        return cls(ErrorKind.HTTP_STATUS, server, Message(template, params), method=method, http_status=status)
 
     @classmethod
     def malformed(cls, server: str, method: str, what: str) -> McpTransportError:
         return cls(ErrorKind.MALFORMED, server,
-                   f"The server {server} sent a malformed answer to {method}: {what}.",
+                   Message(N_("The server {server} sent a malformed answer to {method}: {what}."),
+                           {"server": server, "method": method, "what": what}),
                    method=method)
 
     @classmethod
     def rpc_error(cls, server: str, method: str, code: int, message: str) -> McpTransportError:
-        return cls(ErrorKind.RPC_ERROR, server,
-                   f"The server {server} rejected {method} with JSON-RPC error {code}: "
-                   f"{sanitize_remote_text(message) or 'no message'}.",
-                   method=method, rpc_code=code)
+        detail = sanitize_remote_text(message)
+        params = {"server": server, "method": method, "code": code, "detail": detail}
+        template = (N_("The server {server} rejected {method} with JSON-RPC error {code}: {detail}.") if detail else
+                    N_("The server {server} rejected {method} with JSON-RPC error {code}: no message."))
+        return cls(ErrorKind.RPC_ERROR, server, Message(template, params), method=method, rpc_code=code)
 
     @classmethod
     def content_type(cls, server: str, method: str, media_type: str) -> McpTransportError:
-        shown = sanitize_remote_text(media_type, 80) or "an unknown type"
-        return cls(ErrorKind.CONTENT_TYPE, server,
-                   f"The server {server} answered {method} with content of type {shown}; "
-                   "an MCP server must answer with application/json or text/event-stream.",
-                   method=method)
+        shown = sanitize_remote_text(media_type, 80)
+        params = {"server": server, "method": method, "type": shown}
+        template = (N_("The server {server} answered {method} with content of type {type}; an MCP server must "
+                       "answer with application/json or text/event-stream.") if shown else
+                    N_("The server {server} answered {method} with content of type an unknown type; an MCP server "
+                       "must answer with application/json or text/event-stream."))
+        return cls(ErrorKind.CONTENT_TYPE, server, Message(template, params), method=method)
 
     @classmethod
     def too_large(cls, server: str, method: str, cap_bytes: int) -> McpTransportError:
         return cls(ErrorKind.TOO_LARGE, server,
-                   f"The answer of the server {server} to {method} is larger than the "
-                   f"{cap_bytes // (1024 * 1024)} MiB limit ({cap_bytes} bytes); it was refused, "
-                   "not cut.",
+                   Message(N_("The answer of the server {server} to {method} is larger than the {mib} MiB limit "
+                              "({bytes} bytes); it was refused, not cut."),
+                           {"server": server, "method": method, "mib": _whole(cap_bytes // (1024 * 1024)),
+                            "bytes": _whole(cap_bytes)}),
                    method=method)
 
     @classmethod
     def protocol_version(cls, server: str, offered: str, supported: tuple[str, ...]) -> McpTransportError:
-        return cls(ErrorKind.PROTOCOL_VERSION, server,
-                   f"The server {server} speaks MCP protocol version "
-                   f"{sanitize_remote_text(offered, 40) or '(none)'}, which this client does not "
-                   f"support (supported: {', '.join(supported)}).",
-                   method="initialize")
+        shown = sanitize_remote_text(offered, 40)
+        params = {"server": server, "offered": shown, "supported": ", ".join(supported)}
+        template = (N_("The server {server} speaks MCP protocol version {offered}, which this client does not "
+                       "support (supported: {supported}).") if shown else
+                    N_("The server {server} speaks MCP protocol version (none), which this client does not "
+                       "support (supported: {supported})."))
+        return cls(ErrorKind.PROTOCOL_VERSION, server, Message(template, params), method="initialize")
 
     @classmethod
     def resume_too_late(cls, server: str, method: str, budget_s: float, delay_s: float,
                         remaining_s: float) -> McpTransportError:
-        delay = ("1 second" if delay_s == 1 else "{seconds:g} seconds".format(seconds=delay_s))
-        left = ("{seconds:.1f} second was" if round(remaining_s, 1) == 1 else "{seconds:.1f} seconds were").format(
-            seconds=remaining_s)
-        return cls(ErrorKind.TIMED_OUT, server,
-                   "The server {server} closed the answer stream of {method} before answering and asked the "
-                   "client to come back in {delay}, but only {left} left of the {budget}-second budget, so the "
-                   "client stopped waiting.".format(server=server, method=method, delay=delay, left=left,
-                                                    budget=_seconds(budget_s)),
-                   method=method, budget_s=budget_s)
+        left = Number(round(remaining_s, 1), f"{remaining_s:.1f}", "s")
+        params = {"server": server, "method": method, "delay": _seconds(delay_s), "left": left,
+                  "budget": _seconds(budget_s)}
+        # One plural per sentence: the form follows the time left; the delay is its own pair of sentences.
+        if delay_s == 1:
+            sentence = Message(
+                N_("The server {server} closed the answer stream of {method} before answering and asked the client "
+                   "to come back in 1 second, but only {left} second was left of the {budget}-second budget, so "
+                   "the client stopped waiting."), params,
+                plural=N_("The server {server} closed the answer stream of {method} before answering and asked the "
+                          "client to come back in 1 second, but only {left} seconds were left of the "
+                          "{budget}-second budget, so the client stopped waiting."), count="left")
+        else:
+            sentence = Message(
+                N_("The server {server} closed the answer stream of {method} before answering and asked the client "
+                   "to come back in {delay} seconds, but only {left} second was left of the {budget}-second "
+                   "budget, so the client stopped waiting."), params,
+                plural=N_("The server {server} closed the answer stream of {method} before answering and asked the "
+                          "client to come back in {delay} seconds, but only {left} seconds were left of the "
+                          "{budget}-second budget, so the client stopped waiting."), count="left")
+        return cls(ErrorKind.TIMED_OUT, server, sentence, method=method, budget_s=budget_s)
 
     @classmethod
     def session_expired(cls, server: str, method: str) -> McpTransportError:
         return cls(ErrorKind.SESSION_EXPIRED, server,
-                   f"The server {server} no longer knows the session of this operation "
-                   f"(HTTP 404 on {method}), also after one fresh start.",
+                   Message(N_("The server {server} no longer knows the session of this operation "
+                              "(HTTP 404 on {method}), also after one fresh start."),
+                           {"server": server, "method": method}),
                    method=method, http_status=404)
 
     @classmethod
     def exhausted_budget(cls, server: str, method: str, budget_s: float) -> McpTransportError:
         return cls(ErrorKind.EXHAUSTED_BUDGET, server,
-                   f"{method} was not sent to the server {server}: the {_seconds(budget_s)}-second "
-                   "budget of this operation was used up by its earlier steps. The server was not "
-                   "asked; this is the configured operation budget (a setting you can raise), "
-                   "not a server that failed to answer.",
+                   Message(N_("{method} was not sent to the server {server}: the {budget}-second budget of this "
+                              "operation was used up by its earlier steps. The server was not asked; this is the "
+                              "configured operation budget (a setting you can raise), not a server that failed "
+                              "to answer."),
+                           {"server": server, "method": method, "budget": _seconds(budget_s)}),
                    method=method, budget_s=budget_s)
 
     @classmethod
@@ -185,31 +246,37 @@ class McpTransportError(Exception):
         A grant is whole seconds, so it can be longer than what remained; the message then says so
         instead of claiming the budget held.
         """
-        text = f"The server {server} did not finish answering {method} "
+        params: dict[str, object] = {"server": server, "method": method, "budget": _seconds(budget_s),
+                                     "granted": _whole(granted_s)}
         if remaining_s is None or granted_s - remaining_s < 0.005:
-            text += (f"within the {granted_s} s left of the {_seconds(budget_s)}-second budget of this "
-                     "operation, so the request was stopped.")
+            template = N_("The server {server} did not finish answering {method} within the {granted} s left of "
+                          "the {budget}-second budget of this operation, so the request was stopped. The budget "
+                          "is a setting you can raise if this server is slow but healthy.")
+        elif budget_s - remaining_s < 0.005:
+            template = N_("The server {server} did not finish answering {method} within the {granted} s granted "
+                          "to it, so the request was stopped. The budget of this operation is {budget} s, but a "
+                          "step is always granted whole seconds (at least one), so it was given {granted} s and "
+                          "the operation ran past its budget. The budget is a setting you can raise if this "
+                          "server is slow but healthy.")
         else:
-            if budget_s - remaining_s < 0.005:
-                why = f"The budget of this operation is {_seconds(budget_s)} s"
-            else:
-                why = (f"Only {_decimals(remaining_s)} s of the {_seconds(budget_s)}-second budget of this "
-                       "operation were left when it was sent")
-            text += (f"within the {granted_s} s granted to it, so the request was stopped. {why}, but a "
-                     f"step is always granted whole seconds (at least one), so it was given {granted_s} s "
-                     "and the operation ran past its budget.")
-        text += " The budget is a setting you can raise if this server is slow but healthy."
-        return cls(ErrorKind.TIMED_OUT, server, text, method=method, budget_s=budget_s)
+            params["remaining"] = _decimals(remaining_s)
+            template = N_("The server {server} did not finish answering {method} within the {granted} s granted "
+                          "to it, so the request was stopped. Only {remaining} s of the {budget}-second budget of "
+                          "this operation were left when it was sent, but a step is always granted whole seconds "
+                          "(at least one), so it was given {granted} s and the operation ran past its budget. The "
+                          "budget is a setting you can raise if this server is slow but healthy.")
+        return cls(ErrorKind.TIMED_OUT, server, Message(template, params), method=method, budget_s=budget_s)
 
     @classmethod
     def cancelled(cls, server: str, method: str, in_flight: bool) -> McpTransportError:
+        params = {"server": server, "method": method}
         if in_flight:
             # Sent but unanswered: the server may have been working on it for a while (progress
             # notes prove it), so "on its way" would understate what may have happened.
-            text = (f"You cancelled the operation after {method} had been sent to the server {server}, "
-                    "before its answer arrived. Whether the server acted on it is unknown.")
+            template = N_("You cancelled the operation after {method} had been sent to the server {server}, "
+                          "before its answer arrived. Whether the server acted on it is unknown.")
         else:
-            text = (f"You cancelled the operation before its request reached the server {server} "
-                    f"(during {method}); the work was not sent.")
-        return cls(ErrorKind.CANCELLED, server, text, method=method, in_flight=in_flight,
+            template = N_("You cancelled the operation before its request reached the server {server} "
+                          "(during {method}); the work was not sent.")
+        return cls(ErrorKind.CANCELLED, server, Message(template, params), method=method, in_flight=in_flight,
                    _cancellation=True)

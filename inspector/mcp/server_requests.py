@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .messages import N_, Message
 from .sanitize import sanitize_remote_text
 
 INVALID_REQUEST = -32600
@@ -224,11 +225,9 @@ async def _elicit(handler: ServerRequestHandler, params: dict[str, Any], remaini
     return answer
 
 
-def declined_sentence(methods: list[str]) -> str:
+def declined_sentence(methods: list[str]) -> Message:
     """The sentence added to a failure that followed a declined request of the server."""
-    names = ", ".join(methods)
-    if len(methods) == 1:
-        return ("The server had asked the client for {methods}, which this client declined; the server "
-                "may have been waiting on that request.").format(methods=names)
-    return ("The server had asked the client for {methods}, which this client declined; the server "
-            "may have been waiting on those requests.").format(methods=names)
+    return Message(N_("The server had asked the client for {methods}, which this client declined; the server "
+                      "may have been waiting on that request."), {"methods": ", ".join(methods), "count": len(methods)},
+                   plural=N_("The server had asked the client for {methods}, which this client declined; the server "
+                             "may have been waiting on those requests."), count="count")

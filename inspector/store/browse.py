@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
 from inspector.runs import Leg, step_details
 from inspector.runs.times import from_stored_time
 
@@ -287,7 +289,7 @@ def step_in_full(store: RunStore, step_id: int) -> StepInFull:
         f" THEN substr(json_extract(p, '$.toolArguments'), 1, {DETAIL_TEXT_CHARS}) END"
         f" FROM {_STEPS_WITH_P.format(clause='id = ?')}", (step_id,)).fetchone()
     if row is None:  # deleted meanwhile
-        raise UnknownRunError(f"There is no step {step_id}.")
+        raise UnknownRunError(Message(N_("There is no step {id}."), {"id": step_id}))
     legs = []
     for method, granted, elapsed, status, outcome in conn.execute(
             "SELECT method, granted_s, elapsed_ms, http_status, outcome FROM legs WHERE step_id = ?"

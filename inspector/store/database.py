@@ -8,6 +8,9 @@ from pathlib import Path
 
 import sqlite_utils
 
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+
 from .errors import NewerSchemaError, StoreError
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -19,28 +22,30 @@ def open_database(path: str | os.PathLike[str]) -> sqlite_utils.Database:
     """
     path = Path(path)
     if path.exists() and path.is_dir():
-        raise StoreError(f"The run database path {path} is a folder, not a file.")
+        raise StoreError(Message(N_("The run database path {path} is a folder, not a file."), {"path": path}))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise StoreError(f"The run database cannot be created in {path.parent}: {exc.strerror or exc}. "
-                         "Choose another place with --db or RUN_INSPECTOR_DB.") from None
+        raise StoreError(Message(N_("The run database cannot be created in {folder}: {reason}. Choose another "
+                                    "place with --db or RUN_INSPECTOR_DB."),
+                                 {"folder": path.parent, "reason": exc.strerror or exc})) from None
     try:
         # Autocommit mode: every transaction is opened and closed explicitly.
         conn = sqlite3.connect(str(path), timeout=10, check_same_thread=False, isolation_level=None)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
     except sqlite3.OperationalError as exc:  # cannot open: permissions, a read-only place
-        raise StoreError(f"The run database {path} cannot be opened: {exc}. Choose another file with "
-                         "--db or RUN_INSPECTOR_DB.") from None
+        raise StoreError(Message(N_("The run database {path} cannot be opened: {reason}. Choose another file "
+                                    "with --db or RUN_INSPECTOR_DB."), {"path": path, "reason": exc})) from None
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"{path} is not a Run Inspector database ({exc}). Choose another file with "
-                         "--db or RUN_INSPECTOR_DB; this one was left untouched.") from None
+        raise StoreError(Message(N_("{path} is not a Run Inspector database ({reason}). Choose another file "
+                                    "with --db or RUN_INSPECTOR_DB; this one was left untouched."),
+                                 {"path": path, "reason": exc})) from None
     if version > SCHEMA_VERSION:
         conn.close()
-        raise NewerSchemaError(
-            f"The run database {path} was written by a newer Run Inspector (schema {version}; this "
-            f"version reads up to {SCHEMA_VERSION}). It was left untouched: update Run Inspector, "
-            "or use another file with --db.")
+        raise NewerSchemaError(Message(
+            N_("The run database {path} was written by a newer Run Inspector (schema {version}; this version "
+               "reads up to {supported}). It was left untouched: update Run Inspector, or use another file "
+               "with --db."), {"path": path, "version": version, "supported": SCHEMA_VERSION}))
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
@@ -51,7 +56,8 @@ def open_database(path: str | os.PathLike[str]) -> sqlite_utils.Database:
         _migrate(conn, version)
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise StoreError(f"The run database {path} could not be opened: {exc}.") from None
+        raise StoreError(Message(N_("The run database {path} could not be opened: {reason}."),
+                                 {"path": path, "reason": exc})) from None
     return sqlite_utils.Database(conn)
 
 
@@ -66,7 +72,8 @@ def open_database_read_only(path: str | os.PathLike[str]) -> sqlite_utils.Databa
                                isolation_level=None)
         conn.execute("PRAGMA user_version").fetchone()
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"The run database {path} cannot be read: {exc}.") from None
+        raise StoreError(Message(N_("The run database {path} cannot be read: {reason}."),
+                                 {"path": path, "reason": exc})) from None
     return sqlite_utils.Database(conn)
 
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import sqlite_utils
 
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
 from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, StepKind, step_outcome
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
@@ -133,7 +135,7 @@ class RunStore:
                 "UPDATE runs SET status = ?, finished_at = ?, owner_pid = NULL WHERE id = ?",
                 (status, to_stored_time(finished_at or utc_now()), run_id)).rowcount
         if not updated:
-            raise UnknownRunError(f"There is no run {run_id}.")
+            raise UnknownRunError(Message(N_("There is no run {id}."), {"id": run_id}))
 
     def mark_interrupted_runs(self) -> int:
         """Runs left ``running`` by a process that no longer exists become ``interrupted``."""
@@ -151,7 +153,7 @@ class RunStore:
             f"SELECT {_RUN_COLUMNS}, (SELECT COUNT(*) FROM steps WHERE run_id = runs.id) FROM runs WHERE id = ?",
             (run_id,)).fetchone()
         if row is None:
-            raise UnknownRunError(f"There is no run {run_id}.")
+            raise UnknownRunError(Message(N_("There is no run {id}."), {"id": run_id}))
         return _run(row)
 
     def find_run_by_uid(self, uid: str) -> RunRecord | None:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
 from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
 from inspector.runs.times import UnstorableTimeError, to_stored_time
 
@@ -48,7 +50,14 @@ Path = tuple[str | int, ...]
 
 
 class TraceError(Exception):
-    """A trace file could not be read or written; the message says what and where."""
+    """A trace file could not be read or written; the message says what and where.
+
+    ``sentence`` is the message as given: a translatable ``Message`` where we made it (``str()``
+    of the error stays the English sentence, for ``--json``)."""
+
+    def __init__(self, message: object = "") -> None:
+        self.sentence = message
+        super().__init__(str(message))
 
 
 class TraceImportError(TraceError):
@@ -62,7 +71,11 @@ class TraceImportError(TraceError):
         self.file_name = file_name
         self.location = location
         self.problem = problem
-        super().__init__(f"Cannot import {file_name}: {location}: {problem}. Nothing was imported.")
+        # The place and the problem are the reader's English words (in ``--json`` too); the
+        # sentence around them is translated where it is shown.
+        super().__init__(Message(N_("Cannot import {file}: {location}: {problem}. Nothing was imported."),
+                                 {"file": file_name, "location": location, "problem": problem}))
+
 
 
 class TraceProblem(Exception):

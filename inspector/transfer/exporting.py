@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
 from inspector.store import RunRecord, RunStore, StoredStep, UnknownRunError
 from inspector.traces.format import TraceError
 from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
@@ -58,8 +60,9 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
     try:
         existing_mode(target)  # checked again when writing; this is to refuse before any work
     except OSError as error:
-        raise TraceDestinationError(f"The trace cannot be written to {target} ({error.strerror or error}). "
-                                    "Choose a file name; nothing was written there.") from None
+        raise TraceDestinationError(Message(N_("The trace cannot be written to {path} ({reason}). Choose a file "
+                                               "name; nothing was written there."),
+                                            {"path": target, "reason": error.strerror or error})) from None
     with _snapshot(store):
         runs = _selected_runs(store, run_ids, outcome)
         meter = ProgressMeter(progress, sum(store.count_steps(run.id) for run in runs), PROGRESS_INTERVAL_S)
@@ -69,8 +72,9 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
                 steps = write(out, lambda run: _readable(store.iter_steps(run.id)), runs, meter)
                 meter.done()  # before the rename: a callback that cancels now still leaves nothing
         except OSError as error:
-            raise TraceExportError(f"The trace could not be written to {target} ({error.strerror or error}). "
-                                   "Choose another place; nothing was written there.") from None
+            raise TraceExportError(Message(N_("The trace could not be written to {path} ({reason}). Choose another "
+                                              "place; nothing was written there."),
+                                           {"path": target, "reason": error.strerror or error})) from None
     return ExportReport(target, format, len(runs), steps)
 
 
@@ -78,7 +82,8 @@ def _readable(steps: Iterator[StoredStep]) -> Iterator[StoredStep]:
     """The steps, refusing a damaged one: a trace must not pass a placeholder off as the step."""
     for stored in steps:
         if stored.damage:
-            raise TraceExportError(f"{stored.damage}. Export the other runs by id; nothing was written.")
+            raise TraceExportError(Message(N_("{damage}. Export the other runs by id; nothing was written."),
+                                           {"damage": stored.damage}))
         yield stored
 
 
@@ -88,7 +93,7 @@ def _selected_runs(store: RunStore, run_ids: Sequence[int] | None, outcome: str 
         found = {run.id for run in store.list_runs(run_ids=run_ids, limit=None)}
         missing = [run_id for run_id in run_ids if run_id not in found]
         if missing:
-            raise UnknownRunError(f"There is no run {missing[0]}; nothing was exported.")
+            raise UnknownRunError(Message(N_("There is no run {id}; nothing was exported."), {"id": missing[0]}))
     # Oldest first: a trace reads in the order things happened.
     return list(reversed(store.list_runs(outcome=outcome, run_ids=run_ids, limit=None)))
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path as FilePath
 from typing import Any
 
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
 from inspector.runs.times import from_stored_time
 from inspector.store import RunStore, StoreError
 from inspector.traces.format import Path, RunHeader, TraceImportError, TraceProblem, TraceStep, format_path
@@ -103,8 +105,8 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     except OSError as error:
         raise TraceImportError(name, "the file", f"cannot be read ({error.strerror or error})") from None
     except sqlite3.Error as error:
-        raise StoreError(f"The runs of {name} could not be written to the run database ({error}). "
-                         "Nothing was imported.") from None
+        raise StoreError(Message(N_("The runs of {name} could not be written to the run database ({reason}). "
+                                    "Nothing was imported."), {"name": name, "reason": error})) from None
     return report
 
 

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from inspector.store import RunStore
 from tests.support.sample_runs import mixed_run
 
@@ -37,9 +35,6 @@ def test_json_is_byte_identical_in_both_languages(tmp_path: Path) -> None:
     assert german_env.stdout == as_json[0].stdout
 
 
-# The readable output's words are wrapped on branch i18n-strings (inspector/cli/runs.py); strict, so
-# this test says when that work has arrived and the mark must go.
-@pytest.mark.xfail(strict=True, reason="inspector/cli/runs.py's outcome words are wrapped on branch i18n-strings")
 def test_runs_show_in_german_says_abgebrochen(tmp_path: Path) -> None:
     run_id, env = _mixed(tmp_path)
     german = cli("runs", "show", "--lang", "de", str(run_id), env=env)

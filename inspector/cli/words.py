@@ -1,0 +1,32 @@
+"""Words and numbers the readable output shares: outcomes and run statuses, seconds, counts."""
+
+from __future__ import annotations
+
+from inspector.i18n import _
+from inspector.i18n.formatting import format_number
+
+
+def outcome_word(outcome: str | None) -> str:
+    """The word for an outcome or run status in the current language ("-" for none); the same
+    words as the window's, so "cancelled" never reads as "failed" in any language."""
+    if not outcome:
+        return "-"
+    return {"ok": _("ok"), "failed": _("failed"), "cancelled": _("cancelled"), "running": _("running"),
+            "interrupted": _("interrupted")}.get(outcome, outcome)
+
+
+def seconds(value: float, decimals: int | None = None) -> str:
+    """A number of seconds for a sentence, in the locale's way; ``decimals``: exactly that many."""
+    if decimals is None:
+        return format_number(float(value)) if not float(value).is_integer() else format_number(int(value))
+    from babel.numbers import format_decimal
+
+    from inspector.i18n import current_locale
+
+    pattern = "#,##0." + "0" * decimals if decimals else "#,##0"
+    return format_decimal(value, format=pattern, locale=current_locale())
+
+
+def whole(value: int) -> str:
+    """A count in the locale's way ("1,234" / "1.234")."""
+    return format_number(int(value))

@@ -1,0 +1,85 @@
+"""Sentences kept in English for machines and translated where a person reads them.
+
+Layers whose sentences also reach ``--json``, the database or export files (the MCP client, the
+trace importer, the store, the command line's errors) keep a :class:`Message`: a template marked
+with ``N_`` and the values for its named placeholders. ``str(message)`` is the English sentence,
+byte for byte what machine-readable output carries; :func:`translate` is the sentence in the
+current language, for a terminal or a window. The MCP client has its own ``Message`` of the same
+shape (``inspector.mcp.messages``) because it may not import anything of ours; :func:`translate`
+reads either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.i18n import _, ngettext
+
+
+@dataclass(frozen=True)
+class Message:
+    """One whole sentence: a ``template`` with ``{named}`` placeholders and the values that fill
+    them; with ``plural``, the form depends on the whole number named by ``count``."""
+
+    template: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+    count: str | None = None
+
+    def english_template(self) -> str:
+        if self.plural is None or self.count is None:
+            return self.template
+        value = self.params[self.count]
+        return self.template if getattr(value, "value", value) == 1 else self.plural
+
+    def __str__(self) -> str:
+        return self.english_template().format(**self.params)
+
+
+def translate(message: Any) -> str:
+    """``message`` in the current language: a :class:`Message` (ours or the MCP client's) is
+    translated and filled, its numbers formatted for the locale; an error that carries
+    ``sentences`` gives them all, translated; anything else (a stored sentence, server text) is
+    shown as it is."""
+    sentences = getattr(message, "sentences", None)
+    if sentences is not None:
+        return " ".join(translate(sentence) for sentence in sentences)
+    sentence = getattr(message, "sentence", None)
+    if sentence is not None and not isinstance(message, str):
+        return translate(sentence)
+    template = getattr(message, "template", None)
+    params = getattr(message, "params", None)
+    if not isinstance(template, str) or not isinstance(params, Mapping):
+        return str(message)
+    plural, count = getattr(message, "plural", None), getattr(message, "count", None)
+    if plural is not None and count is not None:
+        value = params[count]
+        text = ngettext(template, plural, int(getattr(value, "value", value)))
+    else:
+        text = _(template)
+    return text.format(**{name: _shown(value) for name, value in params.items()})
+
+
+def translate_all(messages: Iterable[Any]) -> list[str]:
+    """Each of ``messages`` in the current language."""
+    return [translate(message) for message in messages]
+
+
+def _shown(value: Any) -> Any:
+    """A value as it fills a placeholder: numbers marked by the client in the locale's way."""
+    if hasattr(value, "english") and hasattr(value, "value"):
+        from inspector.i18n.formatting import format_number
+
+        return format_number(value.value)
+    if isinstance(value, float):
+        from inspector.i18n.formatting import format_number
+
+        return format_number(value)
+    if hasattr(value, "template") and hasattr(value, "params"):
+        return translate(value)
+    return value
+
+
+__all__ = ["Message", "translate", "translate_all"]
