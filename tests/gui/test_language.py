@@ -84,7 +84,7 @@ def english_left(pairs: list[tuple[str, str]], skip: tuple[str, ...] = ()) -> li
     left = []
     for where, text in pairs:
         words = text.replace("&", "").replace("Run Inspector", "")
-        for data in skip:
+        for data in sorted(skip, key=len, reverse=True):  # a whole sentence before a word in it
             words = words.replace(data, "")
         if ENGLISH.search(words):
             left.append((where, text))
@@ -164,3 +164,58 @@ def test_screenshot_of_a_run_with_ok_failed_and_cancelled_steps(qtbot, make_wind
             heading = str(view.model().headerData(column, Qt.Orientation.Horizontal))
             assert header.sectionSize(column) >= header.fontMetrics().horizontalAdvance(heading) + 8, heading
     save(window, f"runs-language-{language}")
+
+
+def test_in_german_the_workbench_after_a_cancel_and_its_dialogs_have_no_english(qtbot, make_window, german,
+                                                                                 demo_server) -> None:
+    """The workbench with a cancelled operation (its bar, result, health), the server log, the server
+    dialog, a server's question and a sampling request: all German, the server's own words aside."""
+    import asyncio
+
+    from inspector.gui.dialogs.elicitation_dialog import ElicitationDialog, SamplingDialog
+    from inspector.gui.dialogs.server_dialog import ServerDialog
+    from inspector.gui.server_requests import PendingQuestion
+    from tests.gui.test_main_window import choose, finished
+
+    window = make_window((demo_server.url, "Demo server"))
+    switch_language("de")
+    choose(window, "hang")
+    task = window.run_current_tool()
+    assert demo_server.state.hang_started.wait(10)
+    task.cancel()
+    assert finished(qtbot, task).status == "cancelled"
+    qtbot.waitUntil(lambda: "1 abgebrochen" in window.servers.health.text())
+    QApplication.processEvents()
+    row = window.operations.row_for(task)
+    assert "abgebrochen" in row.bar.current_geometry().end_text
+    # What came from the server (tool names and descriptions, the demo's texts) is not ours to translate.
+    server_words = tuple(window.tools.model.index(r, 0).data() for r in range(window.tools.model.rowCount()))
+    server_words += (window.tool_title.text(), window.result.text.toPlainText(), demo_server.url, "Demo server",
+                     str(window.db_path), "hang", task.title)
+    save(window, "workbench-cancelled-de")
+    pairs = texts(window) + texts(window.server_log)
+    left = [(where, text) for where, text in english_left(pairs, server_words)
+            if not set(re.findall(r"[A-Za-z]+", text)) <= ALLOWED]
+    assert left == []
+
+    server = ServerDialog(window, url=demo_server.url, name="Demo server")
+    qtbot.addWidget(server)
+    server.show()
+    assert english_left(texts(server), (demo_server.url, "Demo server", "http://127.0.0.1:8000/mcp", "file://")) == []
+    loop = asyncio.new_event_loop()
+    try:
+        schema = {"type": "object", "properties": {"name": {"type": "string", "title": "Your name"}},
+                  "required": ["name"]}
+        question = ElicitationDialog(PendingQuestion(loop, loop.create_future(), 30, "Who are you?", schema),
+                                     "Demo server", window)
+        sampling = SamplingDialog(PendingQuestion(loop, loop.create_future(), 30, params={
+            "messages": [{"role": "user", "content": {"type": "text", "text": "Say hello"}}], "maxTokens": 50}),
+            "Demo server", window)
+        for dialog in (question, sampling):
+            qtbot.addWidget(dialog)
+            dialog.show()
+            found = english_left(texts(dialog), ("Who are you?", "Your name", "Say hello", "Demo server"))
+            assert [(w, t) for w, t in found if not set(re.findall(r"[A-Za-z]+", t)) <= ALLOWED] == []
+            dialog.reject()
+    finally:
+        loop.close()
