@@ -367,3 +367,14 @@ def test_a_leg_duration_reads_in_milliseconds_below_a_second_and_seconds_above()
     assert readable_duration(55.04) == "55.0 ms"
     assert readable_duration(6010.1) == "6.01 s"
     assert readable_duration(None) == "-"
+
+
+def test_a_leg_duration_is_written_with_the_languages_decimal_sign() -> None:
+    from inspector import i18n
+    from inspector.cli.durations import readable_duration
+
+    assert i18n.set_language("de") == "de"
+    try:
+        assert (readable_duration(55.04), readable_duration(6010.1)) == ("55,0 ms", "6,01 s")
+    finally:
+        i18n.set_language("en")
