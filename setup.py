@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import warnings
 from pathlib import Path
 
 from setuptools import setup
@@ -35,4 +36,7 @@ class build_py_with_translations(build_py):  # noqa: N801 - setuptools' naming
         super().run()
 
 
+# The compiled catalogues are package data of `inspector` (pyproject's package-data), not packages;
+# setuptools would otherwise print a page-long warning for each language folder on every install.
+warnings.filterwarnings("ignore", message=r"Package 'inspector\.locale\.")
 setup(cmdclass={"build_py": build_py_with_translations})
