@@ -22,7 +22,7 @@ from .durations import readable_duration
 from .ending import emit_json, mark_json_emitted
 from .results import step_extra_lines
 from .safe_text import one_line
-from .words import outcome_word, seconds
+from .words import outcome_width, outcome_word, seconds, when, when_width
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,17 +62,6 @@ def _nothing_stored(args: argparse.Namespace) -> int:
 
 def _time(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
-
-
-def _local(moment: datetime | None) -> str:
-    if moment is None:
-        return "-"
-    try:
-        moment = moment.astimezone()
-    except (OverflowError, ValueError):  # year 1 or 9999 has no local time on the far side of UTC
-        pass
-    return (f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d} "
-            f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}")
 
 
 def run_dict(run: RunRecord) -> dict[str, Any]:
@@ -124,9 +113,11 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     if not runs:
         print(_nothing_matches(args))
         return EXIT_OK
-    print(f"{_('ID'):>6}  {_('Started'):<19}  {_('Status'):<11}  {_('Source'):<8}  {_('Title')}")
+    at, status = when_width(), outcome_width()
+    heading = (_("ID"), _("Started"), _("Status"), _("Source"), _("Title"))
+    print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<8}  {heading[4]}")
     for run in runs:
-        print(one_line(f"{run.id:>6}  {_local(run.started_at):<19}  {outcome_word(run.status):<11}  "
+        print(one_line(f"{run.id:>6}  {when(run.started_at):<{at}}  {outcome_word(run.status):<{status}}  "
                        f"{run.source:<8}  {run.title}"))
     return EXIT_OK
 
@@ -162,13 +153,15 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     steps = run.step_count or 0
     out.write(ngettext("  started {started}, finished {finished}, {count} step",
                        "  started {started}, finished {finished}, {count} steps", steps).format(
-        started=_local(run.started_at), finished=_local(run.finished_at), count=steps) + "\n\n")
-    out.write(f"{_('Time'):<19}  {_('Source'):<8}  {_('Kind'):<10}  {_('Round'):>5}  {_('Duration (ms)'):>13}  "
-              f"{_('Outcome'):<9}  {_('Details')}\n")
+        started=when(run.started_at), finished=when(run.finished_at), count=steps) + "\n\n")
+    at, outcome = when_width(), outcome_width()
+    heading = (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration (ms)"), _("Outcome"), _("Details"))
+    out.write(f"{heading[0]:<{at}}  {heading[1]:<8}  {heading[2]:<10}  {heading[3]:>5}  {heading[4]:>13}  "
+              f"{heading[5]:<{outcome}}  {heading[6]}\n")
     for stored in store.iter_steps(run_id):
         round_ = str(stored.step.round) if has_rounds else "-"
-        line = (f"{_local(stored.started_at):<19}  {run.source:<8}  {str(stored.step.kind):<10}  "
-                f"{round_:>5}  {seconds(stored.step.duration_ms, 2):>13}  {outcome_word(stored.outcome):<9}  "
+        line = (f"{when(stored.started_at):<{at}}  {run.source:<8}  {str(stored.step.kind):<10}  "
+                f"{round_:>5}  {seconds(stored.step.duration_ms, 2):>13}  {outcome_word(stored.outcome):<{outcome}}  "
                 f"{localized_step_details(stored.payload)}")
         out.write(one_line(line) + "\n")
         for leg in stored.step.legs:
@@ -236,14 +229,17 @@ def _servers(store: RunStore, as_json: bool) -> int:
     if not servers:
         print(_("No servers known yet."))
         return EXIT_OK
-    print(f"{_('Server'):<40}  {_('Last contact'):<19}  {_('Latency'):>9}  {_('ok'):>5}  {_('tool errors'):>11}  "
-          f"{_('failed'):>6}  {_('cancelled'):>9}")
+    at = when_width()
+    heading = (_("Server"), _("Last contact"), _("Latency"), _("ok"), _("tool errors"), _("failed"), _("cancelled"))
+    counts = [max(len(word), 5) for word in heading[3:]]
+    print(f"{heading[0]:<40}  {heading[1]:<{at}}  {heading[2]:>9}  {heading[3]:>{counts[0]}}  "
+          f"{heading[4]:>{counts[1]}}  {heading[5]:>{counts[2]}}  {heading[6]:>{counts[3]}}")
     for server in servers:
         latency = ("-" if server.last_latency_ms is None
                    else _("{ms} ms").format(ms=seconds(server.last_latency_ms, 0)))
-        print(one_line(f"{server.name or server.url:<40}  {_local(server.last_contact_at):<19}  {latency:>9}  "
-                   f"{server.ok_count:>5}  {server.tool_error_count:>11}  {server.failed_count:>6}  "
-                   f"{server.cancelled_count:>9}"))
+        print(one_line(f"{server.name or server.url:<40}  {when(server.last_contact_at):<{at}}  {latency:>9}  "
+                   f"{server.ok_count:>{counts[0]}}  {server.tool_error_count:>{counts[1]}}  "
+                   f"{server.failed_count:>{counts[2]}}  {server.cancelled_count:>{counts[3]}}"))
     return EXIT_OK
 
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from inspector.i18n import _
-from inspector.i18n.formatting import format_number
+from inspector.i18n.formatting import format_column_datetime, format_number
+
+#: Every word :func:`outcome_word` can say, for the width of a column of them.
+OUTCOMES = ("ok", "failed", "cancelled", "running", "interrupted")
 
 
 def outcome_word(outcome: str | None) -> str:
@@ -13,6 +18,21 @@ def outcome_word(outcome: str | None) -> str:
         return "-"
     return {"ok": _("ok"), "failed": _("failed"), "cancelled": _("cancelled"), "running": _("running"),
             "interrupted": _("interrupted")}.get(outcome, outcome)
+
+
+def outcome_width() -> int:
+    """The width of a column of outcome words in the current language ("fehlgeschlagen" is long)."""
+    return max(len(outcome_word(outcome)) for outcome in OUTCOMES)
+
+
+def when(moment: datetime | None) -> str:
+    """A stored UTC instant in local time, the locale's way, at one width per language ("-" if none)."""
+    return "-" if moment is None else format_column_datetime(moment)
+
+
+def when_width() -> int:
+    """The width of :func:`when`'s text in the current language."""
+    return len(when(datetime(2000, 12, 31, 23, 59, 59, tzinfo=UTC)))
 
 
 def seconds(value: float, decimals: int | None = None) -> str:

@@ -12,6 +12,7 @@ two units: "350 ms", "1.5 s" ("1,5 s" in German), "12.3 s", "2 min", "2 min 5 s"
 from __future__ import annotations
 
 import math
+import re
 from datetime import UTC, datetime, tzinfo
 
 from babel import dates as babel_dates
@@ -136,6 +137,35 @@ def format_datetime(value: Instant | None, format: str = "medium", zone: tzinfo 
     except (ValueError, OverflowError, OSError):
         return str(value)
     return babel_dates.format_datetime(moment, format=format, tzinfo=moment.tzinfo, locale=current_locale())
+
+
+def column_datetime_pattern() -> str:
+    """The locale's short date and medium time with every field at full width ("MM/dd/yyyy, hh:mm:ss a" /
+    "dd.MM.yyyy, HH:mm:ss"), so a column of them lines up in a terminal."""
+    locale = current_locale()
+    date = locale.date_formats["short"].pattern
+    date = re.sub(r"y+", "yyyy", re.sub(r"M+", "MM", re.sub(r"d+", "dd", date)))
+    time = re.sub(r"H+", "HH", re.sub(r"h+", "hh", locale.time_formats["medium"].pattern))
+    joined = str(locale.datetime_formats.get("short", "{1} {0}"))
+    return joined.replace("{1}", date).replace("{0}", time)
+
+
+def format_column_datetime(value: Instant | None, zone: tzinfo | None = None) -> str:
+    """A UTC instant in local time as :func:`column_datetime_pattern` writes it; every instant of a
+    locale has the same width. An instant with no local time (year 1, 9999) stays in UTC."""
+    if value is None or value == "":
+        return UNKNOWN
+    try:
+        moment = as_utc(value)
+    except (ValueError, OverflowError, OSError):
+        return str(value)
+    try:
+        moment = moment.astimezone(zone) if zone is not None else moment.astimezone()
+    except (ValueError, OverflowError, OSError):
+        pass
+    text = babel_dates.format_datetime(moment, format=column_datetime_pattern(), tzinfo=moment.tzinfo,
+                                       locale=current_locale())
+    return text.replace("\u202f", " ")  # CLDR's narrow space before AM/PM: not every terminal font has it
 
 
 def format_time(value: Instant | None, format: str = "medium", zone: tzinfo | None = None, *,

@@ -60,7 +60,8 @@ def test_a_run_from_year_one_imports_and_every_reader_still_works(tmp_path: Path
     for args in (["runs", "list"], ["runs", "list", "--json"], ["runs", "show", "1"], ["runs", "show", "1", "--json"]):
         shown = cli(*args, "--db", db, tz=tz)
         assert shown.returncode == 0 and "Traceback" not in shown.stderr, (args, shown.stderr)
-        assert "0001-01-0" in shown.stdout or "0000-12-31" in shown.stdout, shown.stdout
+        # --json keeps the stored UTC; the readable output writes the year in the locale's date.
+        assert any(year_one in shown.stdout for year_one in ("0001-01-0", "01/01/0001", "01/02/0001")), shown.stdout
     for file_format in ("trace", "otlp"):
         out = tmp_path / f"again.{file_format}.json"
         exported = cli("export", "--all", "-o", str(out), "--format", file_format, "--db", db, tz=tz)

@@ -107,3 +107,25 @@ def test_no_literal_english_sentence_is_shown_without_the_catalogue() -> None:
             if bare.search(line) and "_(" not in line and "gettext(" not in line:
                 offenders.append(f"{path.relative_to(ROOT)}:{number}")
     assert offenders == []
+
+
+def _calls_inside_fstrings(source: str) -> list[str]:
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.JoinedStr):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) \
+                        and inner.func.id in {keyword.split(":")[0] for keyword in SETTINGS.keywords}:
+                    found.append(f"line {inner.lineno}: {inner.func.id}(...)")
+    return found
+
+
+def test_no_message_is_hidden_inside_an_f_string() -> None:
+    """Babel cannot see a _() call inside an f-string (it is one token), so such a message never
+    reaches the catalogue and stays English in every language."""
+    hidden = {str(path.relative_to(ROOT)): calls for path in (ROOT / "inspector").rglob("*.py")
+              if (calls := _calls_inside_fstrings(path.read_text(encoding="utf-8")))}
+    assert hidden == {}
+    assert _calls_inside_fstrings("x = f\"{_('Duration (ms)'):>13}\"") == ["line 1: _(...)"]

@@ -80,3 +80,14 @@ def test_dates_and_times_from_utc(language: str) -> None:
 def test_a_text_that_is_no_date_is_shown_as_it_is() -> None:
     assert format_datetime("yesterday") == "yesterday"
     assert format_datetime(None) == UNKNOWN
+
+
+def test_a_column_of_dates_has_one_width_per_language(language: str) -> None:
+    from inspector.i18n.formatting import format_column_datetime
+
+    instants = [datetime(2026, 1, 5, 3, 4, 5, tzinfo=UTC), datetime(2026, 12, 31, 23, 59, 59, tzinfo=UTC),
+                datetime(1, 1, 1, tzinfo=UTC), datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)]
+    shown = [format_column_datetime(moment, UTC) for moment in instants]
+    assert len({len(text) for text in shown}) == 1, shown
+    assert shown[0] == {"en": "01/05/2026, 03:04:05 AM", "de": "05.01.2026, 03:04:05"}[language]
+    assert format_column_datetime(None) == UNKNOWN
