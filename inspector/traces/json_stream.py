@@ -407,7 +407,8 @@ class Walker:
         if event != wanted:
             found = (said(N_("an object")) if event == "start_map" else said(N_("a list")) if event == "start_array"
                      else describe(value))
-            template = N_("must be an object, got {value}") if wanted == "start_map" else N_("must be a list, got {value}")
+            template = (N_("must be an object, got {value}") if wanted == "start_map"
+                        else N_("must be a list, got {value}"))
             raise TraceProblem(path, said(template, value=found))
         self._frames.append([shape, path, None if isinstance(shape, ObjectShape) else 0])
         if shape.on_start:

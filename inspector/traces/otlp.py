@@ -35,11 +35,11 @@ from .format import (
     load_embedded_json,
     read_payload,
     read_sequence,
-    said,
     read_status,
     read_text,
     read_time,
     read_uid,
+    said,
 )
 
 SERVICE_NAME = "run-inspector"
@@ -342,8 +342,8 @@ def _hex_id(value: Any, digits: int, path: Path, *, optional: bool = False) -> s
     elif isinstance(value, str) and (decoded := _base64_id(value, digits // 2)) is not None:
         hex_id = decoded.hex()
     else:
-        raise TraceProblem(path, said(N_("must be {digits} hexadecimal digits (or {size} bytes in base64), got {value}"),
-                                      digits=digits, size=digits // 2, value=describe(value)))
+        raise TraceProblem(path, said(N_("must be {digits} hexadecimal digits (or {size} bytes in base64), "
+                                         "got {value}"), digits=digits, size=digits // 2, value=describe(value)))
     if not hex_id.strip("0"):
         raise TraceProblem(path, said(N_("an all-zero id is invalid")))
     return hex_id
