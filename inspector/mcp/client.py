@@ -104,14 +104,15 @@ class McpClient:
                 listed = result.get("tools")
                 if not isinstance(listed, list):
                     raise McpTransportError.malformed(server.label, "tools/list",
-                                                      "its result has no list of tools")
+                                                      Message(N_("its result has no list of tools")))
                 tools.extend(tool for tool in listed if isinstance(tool, dict))
                 next_cursor = result.get("nextCursor")
                 if not isinstance(next_cursor, str) or not next_cursor:
                     return ToolCatalogue(tools, page)
                 cursor = next_cursor
             raise McpTransportError.malformed(server.label, "tools/list",
-                                              f"the catalogue did not end within {MAX_PAGES} pages")
+                                              Message(N_("the catalogue did not end within {count} pages"),
+                                                      {"count": MAX_PAGES}))
 
         return await self._operate("tools/list", server, work, budget_s, cancel, observer)
 

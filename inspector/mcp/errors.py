@@ -152,7 +152,9 @@ class McpTransportError(Exception):
         return cls(ErrorKind.HTTP_STATUS, server, Message(template, params), method=method, http_status=status)
 
     @classmethod
-    def malformed(cls, server: str, method: str, what: str) -> McpTransportError:
+    def malformed(cls, server: str, method: str, what: str | Message) -> McpTransportError:
+        """``what`` says what is wrong with the answer: a :class:`Message` of its own (translated
+        inside the sentence where it is shown), or plain text shown as it is."""
         return cls(ErrorKind.MALFORMED, server,
                    Message(N_("The server {server} sent a malformed answer to {method}: {what}."),
                            {"server": server, "method": method, "what": what}),

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from .messages import N_, Message
 from .text import load_wire_json
 
 
@@ -23,13 +24,18 @@ class RpcAnswer:
 
 
 class NotAnAnswer(ValueError):
-    """The body is not a usable JSON-RPC response; the text says why, for the malformed error."""
+    """The body is not a usable JSON-RPC response; ``sentence`` says why, for the malformed error
+    (``str()`` is its English)."""
+
+    def __init__(self, sentence: Message) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
 
 
 def decode_answer(obj: Any) -> RpcAnswer:
     """Decode a parsed JSON value, in the reference order: object, then error, then result."""
     if not isinstance(obj, dict):
-        raise NotAnAnswer("the answer is not a JSON object")
+        raise NotAnAnswer(Message(N_("the answer is not a JSON object")))
     error = obj.get("error")
     if isinstance(error, dict):
         code = error.get("code")
@@ -40,7 +46,7 @@ def decode_answer(obj: Any) -> RpcAnswer:
         )
     result = obj.get("result")
     if not isinstance(result, dict):
-        raise NotAnAnswer("it carries neither a result nor an error")
+        raise NotAnAnswer(Message(N_("it carries neither a result nor an error")))
     return RpcAnswer(result=result)
 
 
@@ -48,16 +54,16 @@ def decode_body(body: bytes, request_id: int | None = None) -> RpcAnswer:
     """Decode a plain JSON body (``application/json`` or no media type). With ``request_id``,
     an answer that names another request is refused."""
     if not body.strip():
-        raise NotAnAnswer("the body is empty")
+        raise NotAnAnswer(Message(N_("the body is empty")))
     try:
         obj = load_wire_json(body)  # text repaired here, once
     except (ValueError, UnicodeDecodeError, RecursionError):  # hostile nesting is malformed too
-        raise NotAnAnswer("the body is not valid JSON") from None
+        raise NotAnAnswer(Message(N_("the body is not valid JSON"))) from None
     if request_id is not None and isinstance(obj, dict) and not answers_request(obj, request_id):
         if "id" not in obj:
-            raise NotAnAnswer("its answer carries no id")
-        raise NotAnAnswer("its answer is for another request (id {other}, not {ours})".format(
-            other=json.dumps(obj.get("id"))[:40], ours=request_id))
+            raise NotAnAnswer(Message(N_("its answer carries no id")))
+        raise NotAnAnswer(Message(N_("its answer is for another request (id {other}, not {ours})"),
+                                  {"other": json.dumps(obj.get("id"))[:40], "ours": request_id}))
     return decode_answer(obj)
 
 

@@ -10,7 +10,6 @@ import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from gettext import ngettext
 from typing import Any
 
 import httpx
@@ -20,6 +19,7 @@ from .clock import Clock
 from .deadline import BudgetExhausted, OperationDeadline
 from .errors import McpTransportError
 from .jsonrpc import NotAnAnswer, RpcAnswer, answers_request, decode_answer, decode_body, is_answer
+from .messages import N_, Message
 from .reports import LegFinished, LegOutcome, LegStarted, OperationObserver, ProgressSeen
 from .server import ServerEndpoint
 from .server_requests import (
@@ -197,7 +197,7 @@ class LegTransport:
                 await self._wait_to_resume(leg, ended)
         raise McpTransportError.malformed(
             self._server.label, leg.method,
-            "its event stream ended without an answer {count} times in a row".format(count=MAX_RESUMES + 1))
+            Message(N_("its event stream ended without an answer {count} times in a row"), {"count": MAX_RESUMES + 1}))
 
     async def _wait_to_resume(self, leg: OutgoingMessage, ended: _StreamEnded) -> None:
         """Wait the delay the server asked for; fail at once if the deadline ends before it."""
@@ -253,7 +253,8 @@ class LegTransport:
                 raise McpTransportError.cancelled(label, method, in_flight=self.work_sent) from None
             except httpx.DecodingError:
                 raise McpTransportError.malformed(
-                    label, method, "its body could not be decoded as its Content-Encoding claims") from None
+                    label, method,
+                    Message(N_("its body could not be decoded as its Content-Encoding claims"))) from None
             except httpx.InvalidURL:
                 # ServerEndpoint checks the address first; this is the last line of defence,
                 # so that a bad address is a failed operation rather than a traceback.
@@ -264,8 +265,8 @@ class LegTransport:
                 if not _is_disconnect(exc):
                     # Headers too large, a status line that is not HTTP...: the server answered, badly.
                     raise McpTransportError.malformed(
-                        label, method, f"its HTTP response headers or framing are not valid ({_describe(exc)})"
-                    ) from None
+                        label, method, Message(N_("its HTTP response headers or framing are not valid ({reason})"),
+                                               {"reason": _describe(exc)})) from None
                 raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
             except httpx.TransportError as exc:
                 raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
@@ -303,8 +304,8 @@ class LegTransport:
                     response.headers.get("location") if 300 <= status < 400 else None)
             new_session = response.headers.get("mcp-session-id") or None
             if new_session is not None and not all(ord(c) in _VISIBLE_ASCII for c in new_session):
-                raise McpTransportError.malformed(label, leg.method, "its session id has characters "
-                                                  "outside visible ASCII")
+                raise McpTransportError.malformed(label, leg.method,
+                                                  Message(N_("its session id has characters outside visible ASCII")))
             if leg.is_notification:
                 # The answer to a notification is not read; 202 without a body is the norm.
                 # An announced empty body is consumed so that the connection can be reused.
@@ -367,7 +368,7 @@ class LegTransport:
         try:
             return decode_body(bytes(body), leg.request_id)
         except NotAnAnswer as why:
-            raise McpTransportError.malformed(label, leg.method, str(why)) from None
+            raise McpTransportError.malformed(label, leg.method, why.sentence) from None
 
     async def _read_event_stream(self, leg: OutgoingMessage, response: httpx.Response,
                                  wire: _Wire, session: Session, last_event_id: str | None = None) -> RpcAnswer:
@@ -400,11 +401,12 @@ class LegTransport:
             # Event ids mean the stream can be resumed: the answer may still come (SEP-1699).
             raise _StreamEnded(parser.last_event_id, parser.retry_ms)
         if invalid:
-            what = ngettext("its event stream ended without an answer ({count} event was not valid JSON)",
-                            "its event stream ended without an answer ({count} events were not valid JSON)",
-                            invalid).format(count=invalid)
+            what = Message(N_("its event stream ended without an answer ({count} event was not valid JSON)"),
+                           {"count": invalid},
+                           plural=N_("its event stream ended without an answer ({count} events were not valid JSON)"),
+                           count="count")
         else:
-            what = "its event stream ended without an answer"
+            what = Message(N_("its event stream ended without an answer"))
         raise McpTransportError.malformed(label, leg.method, what)
 
     def _consider_event(self, leg: OutgoingMessage,
@@ -432,7 +434,7 @@ class LegTransport:
         try:
             return decode_answer(obj), 0, None
         except NotAnAnswer as why:
-            raise McpTransportError.malformed(self._server.label, leg.method, str(why)) from None
+            raise McpTransportError.malformed(self._server.label, leg.method, why.sentence) from None
 
     async def _reply(self, leg: OutgoingMessage, request: dict[str, Any], session: Session) -> None:
         await self.reply_on(leg.method, request, session)

@@ -59,6 +59,8 @@ class StoredStep:
     mark: PageMark = field(default=("", 0), compare=False, repr=False)
     #: Why the stored row could not be read ('' when it could): ``step`` then only says so.
     damage: str = field(default="", compare=False)
+    #: The same sentence, translatable where it is shown (``str()`` is ``damage``).
+    damage_sentence: Message | None = field(default=None, compare=False, repr=False)
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -288,21 +290,33 @@ def _run(row: Sequence[Any]) -> RunRecord:
                      origin=row[8], step_count=row[9])
 
 
+class _NotAnObject(ValueError):
+    """A stored payload that is not a JSON object; ``sentence`` says so."""
+
+    def __init__(self, sentence: Message) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
+
+
 def _stored_step(row: Sequence[Any], legs: tuple[Leg, ...]) -> StoredStep:
     step_id, run_id, sequence, started_at, outcome, payload_text = row
     try:
         payload = json.loads(payload_text)
         if not isinstance(payload, dict):
-            raise ValueError("the payload is not a JSON object")
+            raise _NotAnObject(Message(N_("the payload is not a JSON object")))
         if legs:
             payload["legs"] = [leg.to_dict() for leg in legs]
         step = RunStep.from_payload(payload)
     except (ValueError, TypeError, RecursionError) as exc:
         # One damaged row (a hand edit, a disk fault) must not make the whole timeline
         # unreadable: it is shown as what it is; an export refuses it (see `damage`).
-        damage = f"Step {sequence} of run {run_id} is damaged in the database: {str(exc)[:200]}"
+        # The reason is the parser's or the step's own English words, or ours (translatable).
+        reason = exc.sentence if isinstance(exc, _NotAnObject) else str(exc)[:200]
+        sentence = Message(N_("Step {sequence} of run {run} is damaged in the database: {reason}"),
+                           {"sequence": sequence, "run": run_id, "reason": reason})
+        damage = str(sentence)
         step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=0, content=damage)
         return StoredStep(step_id, run_id, sequence, from_stored_time(started_at), "", step,
-                          (started_at, sequence), damage)
+                          (started_at, sequence), damage, sentence)
     return StoredStep(step_id, run_id, sequence, from_stored_time(started_at), outcome, step,
                       (started_at, sequence))

@@ -67,12 +67,13 @@ class TraceImportError(TraceError):
     or ``byte 4096 (line 3, column 9)``); ``problem`` says what is wrong there.
     """
 
-    def __init__(self, file_name: str, location: str, problem: str) -> None:
+    def __init__(self, file_name: str, location: str | Message, problem: str | Message) -> None:
         self.file_name = file_name
-        self.location = location
-        self.problem = problem
-        # The place and the problem are the reader's English words (in ``--json`` too); the
-        # sentence around them is translated where it is shown.
+        # ``location`` and ``problem`` are the English words (in ``--json`` too); the sentence
+        # keeps them as given, so a translatable place or problem is said in the current
+        # language where the sentence is shown.
+        self.location = str(location)
+        self.problem = str(problem)
         super().__init__(Message(N_("Cannot import {file}: {location}: {problem}. Nothing was imported."),
                                  {"file": file_name, "location": location, "problem": problem}))
 
@@ -83,38 +84,56 @@ class TraceProblem(Exception):
 
     Readers raise this instead of the public error because only the importer knows the
     file name and, for JSON Lines, the line the path is relative to.
+
+    ``problem`` is a :class:`Message` (a whole clause per case, its inner phrases messages of
+    their own) or, from older callers, plain English; ``.problem`` is always the English text.
     """
 
-    def __init__(self, path: Path, problem: str, line: int | None = None) -> None:
-        super().__init__(problem)
+    def __init__(self, path: Path, problem: str | Message, line: int | None = None) -> None:
+        super().__init__(str(problem))
         self.path = path
-        self.problem = problem
+        self.sentence = problem
+        self.problem = str(problem)
         self.line = line  # the line of a JSON Lines file the path is relative to
+
+
+def said(template: str, **params: Any) -> Message:
+    """A problem clause: ``template`` (marked with ``N_`` by the caller) and its values."""
+    return Message(template, params)
 
 
 def format_path(path: Path) -> str:
     """``("runs", 3, "steps", 17)`` → ``runs[3].steps[17]``; the empty path is the top level."""
+    return str(place(path))
+
+
+def place(path: Path) -> str | Message:
+    """Where ``path`` is, as a location is shown: the path itself (file words, never translated),
+    or for the empty path the words "the top level", translated where shown."""
     text = ""
     for part in path:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
-    return text or "the top level"
+    return text or Message(N_("the top level"))
 
 
-def describe(value: Any) -> str:
-    """A short name of a JSON value's type for messages ("an object", "the number 5")."""
+def describe(value: Any) -> Message:
+    """A short name of a JSON value's type for messages ("an object", "the number 5"): a phrase
+    of its own, filled into the problem's sentence (``str()`` is the English phrase)."""
     if value is None:
-        return "null"
+        return said(N_("null"))
     if isinstance(value, bool):
-        return f"the boolean {str(value).lower()}"
+        return said(N_("the boolean true")) if value else said(N_("the boolean false"))
     if isinstance(value, (int, float)):
-        return f"the number {value!r:.40}"
+        return said(N_("the number {number}"), number=f"{value!r:.40}")
     if isinstance(value, str):
-        return f"a string ({len(value)} characters)" if len(value) > 60 else f"the string {value!r}"
+        if len(value) > 60:
+            return said(N_("a string ({count} characters)"), count=len(value))
+        return said(N_("the string {text}"), text=repr(value))
     if isinstance(value, Mapping):
-        return "an object"
+        return said(N_("an object"))
     if isinstance(value, list):
-        return "a list"
-    return type(value).__name__
+        return said(N_("a list"))
+    return said("{name}", name=type(value).__name__)
 
 
 # -- times -----------------------------------------------------------------------------------------
@@ -128,26 +147,27 @@ def read_time(value: Any, path: Path, *, required: bool = False) -> str:
     """Read an ISO 8601 time with a zone; return it in the stored form ('' when null/absent)."""
     if value is None or value == "":
         if required:
-            raise TraceProblem(path, "a time is required here")
+            raise TraceProblem(path, said(N_("a time is required here")))
         return ""
     if not isinstance(value, str):
-        raise TraceProblem(path, f"must be an ISO 8601 time or null, got {describe(value)}")
+        raise TraceProblem(path, said(N_("must be an ISO 8601 time or null, got {value}"), value=describe(value)))
     stored = _STORED_TIME.fullmatch(value) is not None
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise TraceProblem(path, f"{value!r:.60} is not an ISO 8601 time") from None
+        raise TraceProblem(path, said(N_("{text} is not an ISO 8601 time"), text=f"{value!r:.60}")) from None
     if moment.tzinfo is None:
         # A time without a zone could be any of 24 hours; guessing would shift the whole run.
-        raise TraceProblem(path, f"{value!r:.60} has no time zone (write it in UTC, ending in 'Z')")
+        raise TraceProblem(path, said(N_("{text} has no time zone (write it in UTC, ending in 'Z')"),
+                                      text=f"{value!r:.60}"))
     # Already in the stored form (what we export): keep the text, skip formatting it again.
     if stored:
         return value
     try:
         return to_stored_time(moment)
     except UnstorableTimeError:
-        raise TraceProblem(path, f"{value!r:.60} is outside the times that can be stored "
-                           "(years 1 to 9999 in UTC)") from None
+        raise TraceProblem(path, said(N_("{text} is outside the times that can be stored (years 1 to 9999 in UTC)"),
+                                      text=f"{value!r:.60}")) from None
 
 
 # -- runs and steps ----------------------------------------------------------------------------------
@@ -179,7 +199,8 @@ def read_text(value: Any, path: Path, *, optional: bool = False) -> str | None:
     if value is None and optional:
         return None
     if not isinstance(value, str):
-        raise TraceProblem(path, f"must be a string{' or null' if optional else ''}, got {describe(value)}")
+        template = N_("must be a string or null, got {value}") if optional else N_("must be a string, got {value}")
+        raise TraceProblem(path, said(template, value=describe(value)))
     return value
 
 
@@ -187,14 +208,16 @@ def read_uid(value: Any, path: Path) -> str:
     """A run's identity: a non-empty string of at most :data:`MAX_UID_CHARS` characters."""
     uid = read_text(value, path)
     if not uid or len(uid) > MAX_UID_CHARS or not uid.isprintable():
-        raise TraceProblem(path, f"a run uid must be 1 to {MAX_UID_CHARS} printable characters")
+        raise TraceProblem(path, said(N_("a run uid must be 1 to {limit} printable characters"),
+                                      limit=MAX_UID_CHARS))
     return uid
 
 
 def read_status(value: Any, path: Path) -> str:
     """A run status; ``running`` is accepted (the import stores it as ``interrupted``)."""
     if value not in RUN_STATUSES:
-        raise TraceProblem(path, f"must be one of {list(RUN_STATUSES)}, got {describe(value)}")
+        raise TraceProblem(path, said(N_("must be one of {statuses}, got {value}"),
+                                      statuses=str(list(RUN_STATUSES)), value=describe(value)))
     return value
 
 
@@ -202,7 +225,7 @@ def read_run_header(fields: Mapping[str, Any], path: Path) -> RunHeader:
     """Check the run fields of a version-1 trace file (everything but ``steps``)."""
     for key in ("uid", "title", "status"):
         if key not in fields:
-            raise TraceProblem(path, f"the run has no {key!r}")
+            raise TraceProblem(path, said(N_("the run has no {key}"), key=repr(key)))
     return RunHeader(
         uid=read_uid(fields["uid"], (*path, "uid")),
         title=read_text(fields["title"], (*path, "title")),
@@ -217,17 +240,17 @@ def read_run_header(fields: Mapping[str, Any], path: Path) -> RunHeader:
 def read_sequence(value: Any, path: Path) -> int:
     """A step's place in its run: a whole number, 0 or more."""
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise TraceProblem(path, f"must be a whole number (0 or more), got {describe(value)}")
+        raise TraceProblem(path, said(N_("must be a whole number (0 or more), got {value}"), value=describe(value)))
     return value
 
 
 def read_step_record(record: Any, path: Path) -> TraceStep:
     """Check one ``{"sequence", "started_at", "payload"}`` record of a version-1 trace file."""
     if type(record) is not dict and not isinstance(record, Mapping):
-        raise TraceProblem(path, f"a step must be an object, got {describe(record)}")
+        raise TraceProblem(path, said(N_("a step must be an object, got {value}"), value=describe(record)))
     for key in ("sequence", "payload"):
         if key not in record:
-            raise TraceProblem(path, f"the step has no {key!r}")
+            raise TraceProblem(path, said(N_("the step has no {key}"), key=repr(key)))
     sequence = record["sequence"]
     if type(sequence) is not int or sequence < 0:  # read_sequence decides anything but the usual
         sequence = read_sequence(sequence, (*path, "sequence"))
@@ -242,7 +265,7 @@ def read_payload(payload: Any, path: Path) -> RunStep:
     path is narrowed to the key it names (e.g. ``payload.toolOutcome``).
     """
     if type(payload) is not dict and not isinstance(payload, Mapping):
-        raise TraceProblem(path, f"a step payload must be an object, got {describe(payload)}")
+        raise TraceProblem(path, said(N_("a step payload must be an object, got {value}"), value=describe(payload)))
     try:
         return RunStep.from_payload(payload)
     except InvalidStepError as error:
@@ -271,24 +294,30 @@ def check_nesting(value: Any, path: Path, limit: int) -> None:
         else:
             continue
         if depth > limit:
-            raise TraceProblem(path, f"nested deeper than {limit} levels")
+            raise TraceProblem(path, nested_too_deep(limit))
         pending.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+
+
+def nested_too_deep(limit: int) -> Message:
+    """The problem of a value nested deeper than ``limit`` lists and objects."""
+    return said(N_("nested deeper than {limit} levels"), limit=limit)
 
 
 def load_embedded_json(text: str, path: Path, depth_limit: int) -> Any:
     """Parse JSON held in a string (an OTLP attribute): no NaN/Infinity, bounded nesting."""
     def refuse_constant(name: str) -> Any:
-        raise TraceProblem(path, f"holds {name}, which is not a JSON number")
+        raise TraceProblem(path, said(N_("holds {name}, which is not a JSON number"), name=name))
 
     try:
         value = json.loads(text, parse_constant=refuse_constant)
     except RecursionError:
-        raise TraceProblem(path, f"nested deeper than {depth_limit} levels") from None
+        raise TraceProblem(path, nested_too_deep(depth_limit)) from None
     except ValueError as error:  # JSONDecodeError is a ValueError
-        raise TraceProblem(path, f"is not valid JSON ({error})") from None
+        raise TraceProblem(path, said(N_("is not valid JSON ({reason})"), reason=str(error))) from None
     check_nesting(value, path, depth_limit)
     if _SURROGATE_ESCAPE.search(text) and not _is_text(value):
-        raise TraceProblem(path, "holds an escaped lone surrogate (such as \\udc00), which is not text")
+        raise TraceProblem(path, said(N_("holds an escaped lone surrogate (such as {example}), which is not text"),
+                                      example="\\udc00"))
     return value
 
 

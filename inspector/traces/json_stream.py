@@ -23,7 +23,19 @@ from typing import Any
 import ijson
 from ijson.utils import sendable_list
 
-from .format import MAX_DEPTH, MAX_RECORD_BYTES, MAX_STRING_CHARS, Path, TraceProblem, describe
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+
+from .format import (
+    MAX_DEPTH,
+    MAX_RECORD_BYTES,
+    MAX_STRING_CHARS,
+    Path,
+    TraceProblem,
+    describe,
+    nested_too_deep,
+    said,
+)
 
 READ_CHUNK = 256 * 1024
 """How many bytes are read from a file at a time."""
@@ -36,7 +48,7 @@ JSON_ERRORS = (ijson.JSONError, UnicodeDecodeError)
 strings it hands on (an overlong sequence, an escaped lone low surrogate such as ``\\udc00``)
 are decoded by ijson, which raises :class:`UnicodeDecodeError` for those."""
 
-_NOT_TEXT = "a string that is not valid UTF-8 text (an overlong sequence or an escaped lone surrogate)"
+_NOT_TEXT = said(N_("a string that is not valid UTF-8 text (an overlong sequence or an escaped lone surrogate)"))
 
 
 def event_parser() -> tuple[list[tuple[str, Any]], Any]:
@@ -66,8 +78,8 @@ class _AppendTo:
 class BadJson(Exception):
     """The parser refused the bytes fed between ``good`` and ``bad`` (file offsets)."""
 
-    def __init__(self, reason: str, start: int, good: int, bad: int, line: int | None = None) -> None:
-        super().__init__(reason)
+    def __init__(self, reason: str | Message, start: int, good: int, bad: int, line: int | None = None) -> None:
+        super().__init__(str(reason))
         self.reason, self.start, self.good, self.bad, self.line = reason, start, good, bad, line
 
 
@@ -122,18 +134,19 @@ class ValueParser:
             del self._events[:]
 
 
-def json_error_reason(error: Exception) -> str:
-    """The reason in the parser's message (what follows ``lexical error:`` or ``parse error:``)."""
+def json_error_reason(error: Exception) -> str | Message:
+    """The reason in the parser's message (what follows ``lexical error:`` or ``parse error:``): the
+    parser's own English words, or our sentence (translatable) where we have one."""
     if isinstance(error, UnicodeDecodeError):
         return _NOT_TEXT
     found = re.search(r"(?:lexical|parse) error: ([^\n\\]*)", str(error))
     reason = (found.group(1) if found else str(error).splitlines()[0] if str(error) else "").strip(" .")
     if reason == "premature EOF":
-        return "the JSON ends too early (is the file truncated?)"
-    return reason or "not JSON"
+        return said(N_("the JSON ends too early (is the file truncated?)"))
+    return reason or said(N_("not JSON"))
 
 
-def locate_bad_json(source: FilePath, bad: BadJson) -> tuple[str, str]:
+def locate_bad_json(source: FilePath, bad: BadJson) -> tuple[Message, Message]:
     """Find the exact byte yajl stops at by parsing again, one byte at a time near the error.
 
     Returns the location (``byte …`` or, for JSON Lines, ``line …``) and the problem to report.
@@ -160,9 +173,11 @@ def locate_bad_json(source: FilePath, bad: BadJson) -> tuple[str, str]:
         before = file.read(offset)
     line = before.count(b"\n") + 1
     column = offset - (before.rfind(b"\n") + 1) + 1
+    problem = said(N_("invalid JSON: {reason}"), reason=bad.reason)
     if bad.line is not None:  # JSON Lines: the line says more than the byte
-        return f"line {bad.line}, column {column} (byte {offset})", f"invalid JSON: {bad.reason}"
-    return f"byte {offset} (line {line}, column {column})", f"invalid JSON: {bad.reason}"
+        return said(N_("line {line}, column {column} (byte {offset})"), line=bad.line, column=column,
+                    offset=offset), problem
+    return said(N_("byte {offset} (line {line}, column {column})"), offset=offset, line=line, column=column), problem
 
 
 # -- walking the events -----------------------------------------------------------------------------
@@ -201,7 +216,8 @@ class ListShape:
 
 
 _SKIP = Record(lambda path, value: None)
-_TOO_BIG = f"the record is larger than the limit of {MAX_RECORD_BYTES // 1_000_000} MB (estimated in memory)"
+_TOO_BIG = said(N_("the record is larger than the limit of {limit} MB (estimated in memory)"),
+               limit=MAX_RECORD_BYTES // 1_000_000)
 _STARTS = ("start_map", "start_array")
 _ENDS = ("end_map", "end_array")
 _STRUCTURE, _BUILDING, _SKIPPING = 0, 1, 2
@@ -300,7 +316,7 @@ class Walker:
                 current, is_dict, key = child, event == "start_map", None
                 budget -= 160
                 if len(stack) >= room:
-                    self._fail(stack, current, is_dict, key, f"nested deeper than {MAX_DEPTH} levels")
+                    self._fail(stack, current, is_dict, key, nested_too_deep(MAX_DEPTH))
                 if budget < 0:
                     self._fail(stack, current, is_dict, key, _TOO_BIG)
                 continue
@@ -322,14 +338,14 @@ class Walker:
             if event == "start_map" or event == "start_array":
                 depth += 1
                 if depth > room:
-                    raise TraceProblem(self._target_path, f"nested deeper than {MAX_DEPTH} levels")
+                    raise TraceProblem(self._target_path, nested_too_deep(MAX_DEPTH))
             elif event == "end_map" or event == "end_array":
                 depth -= 1
                 if depth == 0:
                     self._mode = _STRUCTURE
                     return True
             elif (event == "string" or event == "map_key") and len(value) > MAX_STRING_CHARS:
-                raise TraceProblem(self._target_path, f"holds {_too_long('a string', value)}")
+                raise TraceProblem(self._target_path, said(N_("holds {thing}"), thing=_too_long("a string", value)))
         self._skip_depth = depth
         return False
 
@@ -338,7 +354,7 @@ class Walker:
         frames = self._frames
         if not frames:
             if self._started:
-                raise TraceProblem((), "more than one JSON value (only one is allowed)")
+                raise TraceProblem((), said(N_("more than one JSON value (only one is allowed)")))
             self._started = True
             self._begin(self._root, (), event, value)
             return
@@ -370,7 +386,7 @@ class Walker:
     def _begin(self, shape: Any, path: Path, event: str, value: Any) -> None:
         opens = event in _STARTS
         if opens and len(self._frames) + 1 > MAX_DEPTH:
-            raise TraceProblem(path, f"nested deeper than {MAX_DEPTH} levels")
+            raise TraceProblem(path, nested_too_deep(MAX_DEPTH))
         if isinstance(shape, Record):
             if not opens:
                 if event == "string":
@@ -389,14 +405,17 @@ class Walker:
             return
         wanted = "start_map" if isinstance(shape, ObjectShape) else "start_array"
         if event != wanted:
-            found = {"start_map": "an object", "start_array": "a list"}.get(event) or describe(value)
-            raise TraceProblem(path, f"must be {'an object' if wanted == 'start_map' else 'a list'}, got {found}")
+            found = (said(N_("an object")) if event == "start_map" else said(N_("a list")) if event == "start_array"
+                     else describe(value))
+            template = (N_("must be an object, got {value}") if wanted == "start_map"
+                        else N_("must be a list, got {value}"))
+            raise TraceProblem(path, said(template, value=found))
         self._frames.append([shape, path, None if isinstance(shape, ObjectShape) else 0])
         if shape.on_start:
             shape.on_start(path)
 
     def _fail(self, stack: list[tuple[Any, Any, bool]], current: Any, is_dict: bool, key: Any,
-              problem: str) -> None:
+              problem: Message) -> None:
         path = list(self._target_path)
         for container, child_key, container_is_dict in stack:
             path.append(child_key if container_is_dict else len(container) - 1)
@@ -407,8 +426,16 @@ class Walker:
         raise TraceProblem(tuple(path), problem)
 
 
-def _too_long(what: str, value: str) -> str:
-    return f"{what} of {len(value)} characters, longer than the limit of {MAX_STRING_CHARS}"
+_TOO_LONG = {
+    "a string": N_("a string of {count} characters, longer than the limit of {limit}"),
+    "an object key": N_("an object key of {count} characters, longer than the limit of {limit}"),
+    "a key": N_("a key of {count} characters, longer than the limit of {limit}"),
+}
+
+
+def _too_long(what: str, value: str) -> Message:
+    """The phrase for a string (``what``: "a string", "an object key", "a key") over the limit."""
+    return said(_TOO_LONG[what], count=len(value), limit=MAX_STRING_CHARS)
 
 
 def _check_string(value: str, path: Path, what: str) -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from inspector.i18n import N_
 from inspector.runs import Leg, ToolOutcome
 from inspector.runs.times import to_stored_time
 
@@ -38,6 +39,7 @@ from .format import (
     read_text,
     read_time,
     read_uid,
+    said,
 )
 
 SERVICE_NAME = "run-inspector"
@@ -220,19 +222,19 @@ class Span:
 def read_span(record: Any, path: Path) -> Span:
     """Check one span object of OTLP JSON (ids in hex, times in nanoseconds as strings or numbers)."""
     if not isinstance(record, Mapping):
-        raise TraceProblem(path, f"a span must be an object, got {describe(record)}")
+        raise TraceProblem(path, said(N_("a span must be an object, got {value}"), value=describe(record)))
     start = _nanos(record.get("startTimeUnixNano"), (*path, "startTimeUnixNano"), required=True)
     end = _nanos(record.get("endTimeUnixNano"), (*path, "endTimeUnixNano"), required=False)
     if end == 0:
         end = None  # the protobuf default: never set
     if end is not None and end < start:
-        raise TraceProblem((*path, "endTimeUnixNano"), "the span ends before it starts")
+        raise TraceProblem((*path, "endTimeUnixNano"), said(N_("the span ends before it starts")))
     status = record.get("status") or {}
     if not isinstance(status, Mapping):
-        raise TraceProblem((*path, "status"), f"must be an object, got {describe(status)}")
+        raise TraceProblem((*path, "status"), said(N_("must be an object, got {value}"), value=describe(status)))
     kind = record.get("kind", 0)
     if not isinstance(kind, (int, str)) or isinstance(kind, bool):
-        raise TraceProblem((*path, "kind"), f"must be a span kind, got {describe(kind)}")
+        raise TraceProblem((*path, "kind"), said(N_("must be a span kind, got {value}"), value=describe(kind)))
     return Span(
         trace_id=_hex_id(record.get("traceId"), 32, (*path, "traceId")),
         span_id=_hex_id(record.get("spanId"), 16, (*path, "spanId")),
@@ -252,12 +254,12 @@ def read_attributes(value: Any, path: Path) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, list):
-        raise TraceProblem(path, f"must be a list of key/value objects, got {describe(value)}")
+        raise TraceProblem(path, said(N_("must be a list of key/value objects, got {value}"), value=describe(value)))
     attributes: dict[str, Any] = {}
     for index, item in enumerate(value):
         where = (*path, index)
         if not isinstance(item, Mapping) or not isinstance(item.get("key"), str):
-            raise TraceProblem(where, "an attribute must be an object with a string 'key'")
+            raise TraceProblem(where, said(N_("an attribute must be an object with a string 'key'")))
         attributes[item["key"]] = _any_value(item.get("value"), (*where, "value"))
     return attributes
 
@@ -266,45 +268,46 @@ def _any_value(value: Any, path: Path) -> Any:
     if value is None:
         return None
     if not isinstance(value, Mapping):
-        raise TraceProblem(path, f"must be an OTLP AnyValue object, got {describe(value)}")
+        raise TraceProblem(path, said(N_("must be an OTLP AnyValue object, got {value}"), value=describe(value)))
     if not value:
         return None
     if len(value) != 1:
-        raise TraceProblem(path, f"an AnyValue holds exactly one of its fields, got {sorted(value)}")
+        raise TraceProblem(path, said(N_("an AnyValue holds exactly one of its fields, got {fields}"),
+                                      fields=str(sorted(value))))
     (name, item), = value.items()
     where = (*path, name)
     if name == "stringValue":
         return read_text(item, where)
     if name == "boolValue":
         if not isinstance(item, bool):
-            raise TraceProblem(where, f"must be a boolean, got {describe(item)}")
+            raise TraceProblem(where, said(N_("must be a boolean, got {value}"), value=describe(item)))
         return item
     if name == "intValue":
         return _integer(item, where)
     if name == "doubleValue":
         if isinstance(item, (int, float)) and not isinstance(item, bool):
             return item
-        raise TraceProblem(where, f"must be a number, got {describe(item)}")
+        raise TraceProblem(where, said(N_("must be a number, got {value}"), value=describe(item)))
     if name == "bytesValue":
         try:
             base64.b64decode(read_text(item, where), validate=True)
         except (binascii.Error, ValueError):
-            raise TraceProblem(where, "must be base64") from None
+            raise TraceProblem(where, said(N_("must be base64"))) from None
         return item
     if name == "arrayValue":
         values = _values(item, where)
         return [_any_value(entry, (*where, "values", index)) for index, entry in enumerate(values)]
     if name == "kvlistValue":
         return read_attributes(_values(item, where), (*where, "values"))
-    raise TraceProblem(path, f"unknown AnyValue field {name!r}")
+    raise TraceProblem(path, said(N_("unknown AnyValue field {name}"), name=repr(name)))
 
 
 def _values(item: Any, path: Path) -> list[Any]:
     if not isinstance(item, Mapping):
-        raise TraceProblem(path, f"must be an object with 'values', got {describe(item)}")
+        raise TraceProblem(path, said(N_("must be an object with 'values', got {value}"), value=describe(item)))
     values = item.get("values", [])
     if not isinstance(values, list):
-        raise TraceProblem((*path, "values"), f"must be a list, got {describe(values)}")
+        raise TraceProblem((*path, "values"), said(N_("must be a list, got {value}"), value=describe(values)))
     return values
 
 
@@ -313,17 +316,18 @@ def _integer(value: Any, path: Path) -> int:
         return int(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise TraceProblem(path, f"must be a whole number (as a string or a number), got {describe(value)}")
+    raise TraceProblem(path, said(N_("must be a whole number (as a string or a number), got {value}"),
+                                  value=describe(value)))
 
 
 def _nanos(value: Any, path: Path, *, required: bool) -> int | None:
     if value is None:
         if required:
-            raise TraceProblem(path, "the span has no start time")
+            raise TraceProblem(path, said(N_("the span has no start time")))
         return None
     number = _integer(value, path)
     if not 0 <= number <= _MAX_NANOS:
-        raise TraceProblem(path, f"must be nanoseconds since 1970 (0 to 2^64-1), got {number}")
+        raise TraceProblem(path, said(N_("must be nanoseconds since 1970 (0 to 2^64-1), got {number}"), number=number))
     return number
 
 
@@ -338,10 +342,10 @@ def _hex_id(value: Any, digits: int, path: Path, *, optional: bool = False) -> s
     elif isinstance(value, str) and (decoded := _base64_id(value, digits // 2)) is not None:
         hex_id = decoded.hex()
     else:
-        raise TraceProblem(path, f"must be {digits} hexadecimal digits (or {digits // 2} bytes in base64), "
-                                 f"got {describe(value)}")
+        raise TraceProblem(path, said(N_("must be {digits} hexadecimal digits (or {size} bytes in base64), "
+                                         "got {value}"), digits=digits, size=digits // 2, value=describe(value)))
     if not hex_id.strip("0"):
-        raise TraceProblem(path, "an all-zero id is invalid")
+        raise TraceProblem(path, said(N_("an all-zero id is invalid")))
     return hex_id
 
 
@@ -361,7 +365,7 @@ def _status_code(value: Any, path: Path) -> int:
         return _STATUS_NAMES[value]
     if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1, 2):
         return value
-    raise TraceProblem(path, f"must be a status code (0, 1 or 2), got {describe(value)}")
+    raise TraceProblem(path, said(N_("must be a status code (0, 1 or 2), got {value}"), value=describe(value)))
 
 
 def stored_time_of(nanos: int | None) -> str:
@@ -401,7 +405,8 @@ def our_step(span: Span, path: Path) -> TraceStep:
     """The step a step span of ours carries; its payload attribute is authoritative."""
     attrs, where = span.attributes, (*path, "attributes")
     if STEP_PAYLOAD not in attrs or STEP_SEQUENCE not in attrs:
-        raise TraceProblem(where, f"a step span needs {STEP_SEQUENCE!r} and {STEP_PAYLOAD!r}")
+        raise TraceProblem(where, said(N_("a step span needs {sequence} and {payload}"),
+                                       sequence=repr(STEP_SEQUENCE), payload=repr(STEP_PAYLOAD)))
     text = read_text(attrs[STEP_PAYLOAD], (*where, STEP_PAYLOAD))
     payload = load_embedded_json(text, (*where, STEP_PAYLOAD), MAX_DEPTH)
     return TraceStep(
@@ -547,8 +552,8 @@ class SpanSorter:
         span = read_span(record, path)
         mine = is_ours(span)
         if self.ours.setdefault(span.trace_id, mine) != mine:
-            raise TraceProblem((*path, "attributes"), f"trace {span.trace_id} mixes spans written by "
-                               "Run Inspector with spans of another tool")
+            raise TraceProblem((*path, "attributes"), said(N_("trace {trace} mixes spans written by Run Inspector "
+                                                              "with spans of another tool"), trace=span.trace_id))
         if not mine:
             trace = self.foreign.get(span.trace_id)
             if trace is None:
@@ -560,8 +565,8 @@ class SpanSorter:
         role = span.attributes[SPAN_ROLE]
         if role == "run":
             if span.trace_id in self.has_run_span:
-                raise TraceProblem(path, f"trace {span.trace_id} has a second run span "
-                                   f"(the first is at {self.has_run_span[span.trace_id]})")
+                raise TraceProblem(path, said(N_("trace {trace} has a second run span (the first is at {place})"),
+                                              trace=span.trace_id, place=str(self.has_run_span[span.trace_id])))
             self.has_run_span[span.trace_id] = path
             self.on_run(span.trace_id, our_run_header(span, path), path)
         elif role == "step":
@@ -570,14 +575,14 @@ class SpanSorter:
             self.on_step(span.trace_id, our_step(span, path), path, size)
         elif role != "leg":  # legs are rebuilt from their step's payload; their spans are for viewers
             raise TraceProblem((*path, "attributes", SPAN_ROLE),
-                               f"must be 'run', 'step' or 'leg', got {describe(role)}")
+                               said(N_("must be 'run', 'step' or 'leg', got {value}"), value=describe(role)))
 
     def finish(self) -> None:
         """Report the runs of foreign traces; refuse steps of ours whose run span is missing."""
         for trace, (path, line) in self.first_step.items():
             if trace not in self.has_run_span:
-                raise TraceProblem(path, f"trace {trace} has steps but no run span (is the file complete?)",
-                                   line)
+                raise TraceProblem(path, said(N_("trace {trace} has steps but no run span (is the file complete?)"),
+                                              trace=trace), line)
         for trace in self.foreign.values():
             try:
                 self.on_run(trace.trace_id, trace.header(), trace.path)

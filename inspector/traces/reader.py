@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any, Protocol
 
+from inspector.i18n import N_
 from inspector.runs import RunStep, RunTrace, StepKind, ToolOutcome, step_outcome
 
 from .format import (
@@ -24,11 +25,12 @@ from .format import (
     TraceStep,
     describe,
     dump_json,
-    format_path,
+    place,
     read_payload,
     read_run_header,
     read_step_record,
     read_time,
+    said,
 )
 from .json_stream import READ_CHUNK, ListShape, ObjectShape, Record, ValueParser, Walker
 from .otlp import SpanSorter, read_attributes
@@ -86,15 +88,16 @@ class TracePlan:
 
     def run(self, key: Any, header: RunHeader, path: Path) -> None:
         if header.uid in self._uids:
-            raise TraceProblem(path, f"the run uid {header.uid!r} appears twice in the file "
-                               f"(first at {format_path(self._uids[header.uid])})")
+            raise TraceProblem(path, said(N_("the run uid {uid} appears twice in the file (first at {place})"),
+                                          uid=repr(header.uid), place=place(self._uids[header.uid])))
         self._uids[header.uid] = path
         self.runs[key] = PlannedRun(header, path)
 
     def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
         """Account for one checked step; ``size`` estimates the bytes it holds in memory."""
         if not self._first_time(key, step.sequence):
-            raise TraceProblem((*path, "sequence"), f"sequence {step.sequence} appears twice in this run")
+            raise TraceProblem((*path, "sequence"), said(N_("sequence {sequence} appears twice in this run"),
+                                                         sequence=step.sequence))
         if self.cache is not None:
             self._budget -= size + _STEP_OVERHEAD
             if self._budget < 0:
@@ -163,7 +166,7 @@ class _TraceReader:
 
     def _top_end(self, path: Path) -> None:
         if not self._has_runs:
-            raise TraceProblem(path, "the trace has no 'runs' list")
+            raise TraceProblem(path, said(N_("the trace has no 'runs' list")))
 
     def _run_start(self, path: Path) -> None:
         self._fields = {}
@@ -181,7 +184,7 @@ class _TraceReader:
 
     def _run_end(self, path: Path) -> None:
         if not self._has_steps:
-            raise TraceProblem(path, "the run has no 'steps' list")
+            raise TraceProblem(path, said(N_("the run has no 'steps' list")))
         self._sink.run(self._run, read_run_header(self._fields, path), path)
 
     def finish(self) -> None:
@@ -217,7 +220,7 @@ class _PayloadsReader:
 
     def _end(self, path: Path, count: int) -> None:
         if count == 0:
-            raise TraceProblem(path, "the list is empty: there are no steps to import")
+            raise TraceProblem(path, said(N_("the list is empty: there are no steps to import")))
         if self._checking:
             # RunTrace holds the one rule for a run's status; these two steps decide it.
             steps = [step for step in (self._first_failed, self._last_tool) if step is not None]
@@ -247,7 +250,7 @@ class _OtlpReader:
 
     def _resource(self, path: Path, value: Any) -> None:
         if not isinstance(value, Mapping):
-            raise TraceProblem(path, f"must be an object, got {describe(value)}")
+            raise TraceProblem(path, said(N_("must be an object, got {value}"), value=describe(value)))
         service = read_attributes(value.get("attributes"), (*path, "attributes")).get("service.name")
         self._service = service if isinstance(service, str) else None
 

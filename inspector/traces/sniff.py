@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any
 
-from .format import FORMAT_NAME, FORMAT_VERSION, TraceProblem, describe
+from inspector.i18n import N_
+
+from .format import FORMAT_NAME, FORMAT_VERSION, TraceProblem, describe, said
 from .json_stream import JSON_ERRORS, READ_CHUNK, BadJson, event_parser, json_error_reason
 
 _BOM = b"\xef\xbb\xbf"
@@ -52,7 +54,7 @@ def sniff(source: FilePath) -> FileKind:
                 break
         else:
             if not seen_text:
-                raise TraceProblem((), "the file is empty")
+                raise TraceProblem((), said(N_("the file is empty")))
             try:
                 coro.close()
             except JSON_ERRORS as error:
@@ -87,7 +89,8 @@ class _Sniffer:
         opens, closes = event in ("start_map", "start_array"), event in ("end_map", "end_array")
         if self._root is None:
             if not opens:
-                raise TraceProblem((), f"the file holds {describe(value)}; a trace is a JSON object or list")
+                raise TraceProblem((), said(N_("the file holds {value}; a trace is a JSON object or list"),
+                                              value=describe(value)))
             self._root, self._depth = event, 1
             return None
         depth = self._depth
@@ -112,13 +115,16 @@ class _Sniffer:
     def at_end(self) -> str:
         if "format" in self._format:
             if "version" not in self._format:
-                raise TraceProblem((), "the trace has no 'version'")
+                raise TraceProblem((), said(N_("the trace has no 'version'")))
             return "trace"
         if self._root == "start_array":
             return "payloads"
-        keys = ", ".join(repr(key[:40]) for key in self._keys) or "none"
-        raise TraceProblem((), "unknown format: an object with neither 'format' (a Run Inspector trace) "
-                           f"nor 'resourceSpans' (OTLP); its first keys: {keys}")
+        keys = ", ".join(repr(key[:40]) for key in self._keys)
+        if not keys:
+            raise TraceProblem((), said(N_("unknown format: an object with neither 'format' (a Run Inspector trace) "
+                                           "nor 'resourceSpans' (OTLP); its first keys: none")))
+        raise TraceProblem((), said(N_("unknown format: an object with neither 'format' (a Run Inspector trace) "
+                                       "nor 'resourceSpans' (OTLP); its first keys: {keys}"), keys=keys))
 
 
 def _first_line_is_whole(source: FilePath, start: int) -> bool:
@@ -155,10 +161,13 @@ def check_format_field(key: str, value: Any) -> None:
     Used while sniffing, and again by the trace reader as it walks the whole document.
     """
     if key == "format" and value != FORMAT_NAME:
-        raise TraceProblem(("format",), f"unknown format {value!r:.60} (expected {FORMAT_NAME!r})")
+        raise TraceProblem(("format",), said(N_("unknown format {found} (expected {expected})"),
+                                             found=f"{value!r:.60}", expected=repr(FORMAT_NAME)))
     if key == "version":
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise TraceProblem(("version",), f"must be a whole number from 1, got {describe(value)}")
+            raise TraceProblem(("version",), said(N_("must be a whole number from 1, got {value}"),
+                                                  value=describe(value)))
         if value > FORMAT_VERSION:
-            raise TraceProblem(("version",), f"the file is format version {value}, written by a newer Run "
-                               f"Inspector; this one reads up to version {FORMAT_VERSION}: update Run Inspector")
+            raise TraceProblem(("version",), said(N_("the file is format version {version}, written by a newer Run "
+                                                     "Inspector; this one reads up to version {newest}: update Run "
+                                                     "Inspector"), version=value, newest=FORMAT_VERSION))

@@ -83,7 +83,7 @@ def _readable(steps: Iterator[StoredStep]) -> Iterator[StoredStep]:
     for stored in steps:
         if stored.damage:
             raise TraceExportError(Message(N_("{damage}. Export the other runs by id; nothing was written."),
-                                           {"damage": stored.damage}))
+                                           {"damage": stored.damage_sentence or stored.damage}))
         yield stored
 
 

@@ -29,7 +29,7 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.runs.times import from_stored_time
 from inspector.store import RunStore, StoreError
-from inspector.traces.format import Path, RunHeader, TraceImportError, TraceProblem, TraceStep, format_path
+from inspector.traces.format import Path, RunHeader, TraceImportError, TraceProblem, TraceStep, place, said
 from inspector.traces.json_stream import BadJson, locate_bad_json
 from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
 from inspector.traces.reader import CACHE_BUDGET, TracePlan, read_file, reader_for
@@ -97,13 +97,15 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
             first_hash = read_file(source, kind, reader, meter)
             report = _write(store, source, kind, plan, first_hash, meter, area)
     except TraceProblem as problem:
-        location = format_path(problem.path)
-        raise TraceImportError(name, f"line {problem.line}: {location}" if problem.line else location,
-                               problem.problem) from None
+        location = place(problem.path)
+        if problem.line:
+            location = said(N_("line {line}: {place}"), line=problem.line, place=location)
+        raise TraceImportError(name, location, problem.sentence) from None
     except BadJson as bad:
         raise TraceImportError(name, *locate_bad_json(source, bad)) from None
     except OSError as error:
-        raise TraceImportError(name, "the file", f"cannot be read ({error.strerror or error})") from None
+        raise TraceImportError(name, said(N_("the file")), said(N_("cannot be read ({reason})"),
+                                                                  reason=str(error.strerror or error))) from None
     except sqlite3.Error as error:
         raise StoreError(Message(N_("The runs of {name} could not be written to the run database ({reason}). "
                                     "Nothing was imported."), {"name": name, "reason": error})) from None
@@ -115,9 +117,15 @@ def _regular_file_size(source: FilePath) -> int:
     make the import wait forever, a device could be read forever."""
     found = source.stat()
     if not stat.S_ISREG(found.st_mode):
-        kind = ("a folder" if stat.S_ISDIR(found.st_mode) else "a named pipe" if stat.S_ISFIFO(found.st_mode)
-                else "a socket" if stat.S_ISSOCK(found.st_mode) else "a device")
-        raise TraceProblem((), f"is {kind}, not a regular file; save the trace to a file and import that")
+        if stat.S_ISDIR(found.st_mode):
+            problem = said(N_("is a folder, not a regular file; save the trace to a file and import that"))
+        elif stat.S_ISFIFO(found.st_mode):
+            problem = said(N_("is a named pipe, not a regular file; save the trace to a file and import that"))
+        elif stat.S_ISSOCK(found.st_mode):
+            problem = said(N_("is a socket, not a regular file; save the trace to a file and import that"))
+        else:
+            problem = said(N_("is a device, not a regular file; save the trace to a file and import that"))
+        raise TraceProblem((), problem)
     return found.st_size
 
 
@@ -174,7 +182,7 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: TracePlan, f
                     meter.advance(int(1000 * share))
         elif ids.count and read_file(source, kind, reader_for(kind, writer, checking=False, new_table=area.table),
                                      meter) != first_hash:
-            raise TraceProblem((), "the file changed while it was being imported; try again")
+            raise TraceProblem((), said(N_("the file changed while it was being imported; try again")))
         meter.done()  # before the commit: a callback that cancels now still writes nothing
     return ImportReport(kind.name, ids.ids(), imported.first, present.first, writer.count, present.count)
 

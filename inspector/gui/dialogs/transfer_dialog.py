@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from inspector.i18n import _
+from inspector.i18n.messages import translate
 from inspector.store import RunStore, StoreError, UnknownRunError
 from inspector.transfer import TraceExportError, TraceImportError, export, import_trace
 
@@ -80,7 +81,7 @@ class TransferJob(QObject):
         except TransferCancelled:
             self.was_cancelled = True
         except (TraceImportError, TraceExportError, UnknownRunError, StoreError) as exc:
-            self.error = str(exc)
+            self.error = translate(exc)  # the sentence in the current language (its English is str(exc))
         except Exception as exc:  # noqa: BLE001 - the window must hear of every end
             self.error = _("The transfer stopped on an internal error: {error}").format(error=type(exc).__name__)
         finally:
