@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from .messages import N_, Message, Number
+from .messages import N_, NP_, Message, Number
 from .sanitize import sanitize_remote_text
 
 
@@ -205,21 +205,21 @@ class McpTransportError(Exception):
                   "budget": _seconds(budget_s)}
         # One plural per sentence: the form follows the time left; the delay is its own pair of sentences.
         if delay_s == 1:
-            sentence = Message(
-                N_("The server {server} closed the answer stream of {method} before answering and asked the client "
-                   "to come back in 1 second, but only {left} second was left of the {budget}-second budget, so "
-                   "the client stopped waiting."), params,
-                plural=N_("The server {server} closed the answer stream of {method} before answering and asked the "
-                          "client to come back in 1 second, but only {left} seconds were left of the "
-                          "{budget}-second budget, so the client stopped waiting."), count="left")
+            sentence = NP_(
+                "The server {server} closed the answer stream of {method} before answering and asked the client "
+                "to come back in 1 second, but only {left} second was left of the {budget}-second budget, so "
+                "the client stopped waiting.",
+                "The server {server} closed the answer stream of {method} before answering and asked the "
+                "client to come back in 1 second, but only {left} seconds were left of the "
+                "{budget}-second budget, so the client stopped waiting.", params, count="left")
         else:
-            sentence = Message(
-                N_("The server {server} closed the answer stream of {method} before answering and asked the client "
-                   "to come back in {delay} seconds, but only {left} second was left of the {budget}-second "
-                   "budget, so the client stopped waiting."), params,
-                plural=N_("The server {server} closed the answer stream of {method} before answering and asked the "
-                          "client to come back in {delay} seconds, but only {left} seconds were left of the "
-                          "{budget}-second budget, so the client stopped waiting."), count="left")
+            sentence = NP_(
+                "The server {server} closed the answer stream of {method} before answering and asked the client "
+                "to come back in {delay} seconds, but only {left} second was left of the {budget}-second "
+                "budget, so the client stopped waiting.",
+                "The server {server} closed the answer stream of {method} before answering and asked the "
+                "client to come back in {delay} seconds, but only {left} seconds were left of the "
+                "{budget}-second budget, so the client stopped waiting.", params, count="left")
         return cls(ErrorKind.TIMED_OUT, server, sentence, method=method, budget_s=budget_s)
 
     @classmethod

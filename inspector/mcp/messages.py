@@ -1,9 +1,10 @@
 """Sentences the client says, kept translatable: a template with named placeholders, and its values.
 
 The MCP client depends on nothing of ours, so it cannot translate. It marks each template with
-:func:`N_` (so Babel's extraction finds it) and hands display layers a :class:`Message`: ``str()``
-is the English sentence (for ``--json``, the database and exports, which never change with the
-language); ``inspector.i18n.messages.translate`` gives the sentence in the current language.
+:func:`N_` (:func:`NP_` for one with plural forms) so that Babel's extraction finds it, and hands
+display layers a :class:`Message`: ``str()`` is the English sentence (for ``--json``, the database
+and exports, which never change with the language); ``inspector.i18n.messages.translate`` gives
+the sentence in the current language.
 """
 
 from __future__ import annotations
@@ -54,4 +55,10 @@ class Message:
         return self.english_template().format(**self.params)
 
 
-__all__ = ["Message", "N_", "Number"]
+def NP_(singular: str, plural: str, params: Mapping[str, Any], count: str) -> Message:  # noqa: N802 - Babel's keyword
+    """A sentence whose form depends on the number ``params[count]``; Babel extracts the two forms as one
+    plural message (keyword ``NP_:1,2``), so a language gets its own plural rules."""
+    return Message(singular, params, plural=plural, count=count)
+
+
+__all__ = ["Message", "NP_", "N_", "Number"]

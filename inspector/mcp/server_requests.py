@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .messages import N_, Message
+from .messages import NP_, Message
 from .sanitize import sanitize_remote_text
 
 INVALID_REQUEST = -32600
@@ -227,7 +227,8 @@ async def _elicit(handler: ServerRequestHandler, params: dict[str, Any], remaini
 
 def declined_sentence(methods: list[str]) -> Message:
     """The sentence added to a failure that followed a declined request of the server."""
-    return Message(N_("The server had asked the client for {methods}, which this client declined; the server "
-                      "may have been waiting on that request."), {"methods": ", ".join(methods), "count": len(methods)},
-                   plural=N_("The server had asked the client for {methods}, which this client declined; the server "
-                             "may have been waiting on those requests."), count="count")
+    return NP_("The server had asked the client for {methods}, which this client declined; the server "
+               "may have been waiting on that request.",
+               "The server had asked the client for {methods}, which this client declined; the server "
+               "may have been waiting on those requests.", {"methods": ", ".join(methods), "count": len(methods)},
+               count="count")

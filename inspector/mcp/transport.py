@@ -19,7 +19,7 @@ from .clock import Clock
 from .deadline import BudgetExhausted, OperationDeadline
 from .errors import McpTransportError
 from .jsonrpc import NotAnAnswer, RpcAnswer, answers_request, decode_answer, decode_body, is_answer
-from .messages import N_, Message
+from .messages import N_, NP_, Message
 from .reports import LegFinished, LegOutcome, LegStarted, OperationObserver, ProgressSeen
 from .server import ServerEndpoint
 from .server_requests import (
@@ -401,10 +401,9 @@ class LegTransport:
             # Event ids mean the stream can be resumed: the answer may still come (SEP-1699).
             raise _StreamEnded(parser.last_event_id, parser.retry_ms)
         if invalid:
-            what = Message(N_("its event stream ended without an answer ({count} event was not valid JSON)"),
-                           {"count": invalid},
-                           plural=N_("its event stream ended without an answer ({count} events were not valid JSON)"),
-                           count="count")
+            what = NP_("its event stream ended without an answer ({count} event was not valid JSON)",
+                       "its event stream ended without an answer ({count} events were not valid JSON)",
+                       {"count": invalid}, count="count")
         else:
             what = Message(N_("its event stream ended without an answer"))
         raise McpTransportError.malformed(label, leg.method, what)

@@ -148,3 +148,20 @@ def test_cli_readable_output_is_translated_and_json_is_not(tmp_path: Path, capsy
     finally:
         install(None)
     assert json.loads(english_json)["runs"][0]["status"] == "cancelled"
+
+
+def test_a_client_sentence_with_plural_forms_is_german_in_both_forms() -> None:
+    """NP_ gives Babel both forms as one plural message, so German's own plural rule picks the form."""
+    from inspector import i18n
+    from inspector.i18n.messages import translate
+    from inspector.mcp.server_requests import declined_sentence
+
+    assert i18n.set_language("de") == "de"
+    try:
+        one, two = translate(declined_sentence(["roots/list"])), translate(declined_sentence(["ping", "roots/list"]))
+    finally:
+        i18n.set_language("en")
+    assert one.startswith("Der Server hatte den Client um roots/list gebeten")
+    assert one.endswith("diese Anfrage gewartet.")
+    assert two.endswith("diese Anfragen gewartet.")
+    assert str(declined_sentence(["ping", "roots/list"])).endswith("waiting on those requests.")
