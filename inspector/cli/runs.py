@@ -14,6 +14,7 @@ from typing import Any
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.details import localized_step_details
 from inspector.i18n.messages import Message
+from inspector.i18n.words import source_word
 from inspector.runs import step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
@@ -115,10 +116,11 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
         return EXIT_OK
     at, status = when_width(), outcome_width()
     heading = (_("ID"), _("Started"), _("Status"), _("Source"), _("Title"))
-    print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<8}  {heading[4]}")
+    source = max(len(heading[3]), *(len(source_word(run.source)) for run in runs))
+    print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<{source}}  {heading[4]}")
     for run in runs:
         print(one_line(f"{run.id:>6}  {when(run.started_at):<{at}}  {outcome_word(run.status):<{status}}  "
-                       f"{run.source:<8}  {run.title}"))
+                       f"{source_word(run.source):<{source}}  {run.title}"))
     return EXIT_OK
 
 
@@ -149,18 +151,19 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         return EXIT_OK
     out.write(one_line(_("Run {id}: {title}").format(id=run.id, title=run.title)) + "\n")
     out.write(one_line(_("  status {status}, source {source}, server {server}").format(
-        status=outcome_word(run.status), source=run.source, server=run.server or "-")) + "\n")
+        status=outcome_word(run.status), source=source_word(run.source), server=run.server or "-")) + "\n")
     steps = run.step_count or 0
     out.write(ngettext("  started {started}, finished {finished}, {count} step",
                        "  started {started}, finished {finished}, {count} steps", steps).format(
         started=when(run.started_at), finished=when(run.finished_at), count=steps) + "\n\n")
     at, outcome = when_width(), outcome_width()
     heading = (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration (ms)"), _("Outcome"), _("Details"))
-    out.write(f"{heading[0]:<{at}}  {heading[1]:<8}  {heading[2]:<10}  {heading[3]:>5}  {heading[4]:>13}  "
+    source = max(len(heading[1]), len(source_word(run.source)))
+    out.write(f"{heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<10}  {heading[3]:>5}  {heading[4]:>13}  "
               f"{heading[5]:<{outcome}}  {heading[6]}\n")
     for stored in store.iter_steps(run_id):
         round_ = str(stored.step.round) if has_rounds else "-"
-        line = (f"{when(stored.started_at):<{at}}  {run.source:<8}  {str(stored.step.kind):<10}  "
+        line = (f"{when(stored.started_at):<{at}}  {source_word(run.source):<{source}}  {str(stored.step.kind):<10}  "
                 f"{round_:>5}  {seconds(stored.step.duration_ms, 2):>13}  {outcome_word(stored.outcome):<{outcome}}  "
                 f"{localized_step_details(stored.payload)}")
         out.write(one_line(line) + "\n")

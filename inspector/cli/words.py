@@ -4,20 +4,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from inspector.i18n import _
+from inspector.i18n import words
 from inspector.i18n.formatting import format_column_datetime, format_number
-
-#: Every word :func:`outcome_word` can say, for the width of a column of them.
-OUTCOMES = ("ok", "failed", "cancelled", "running", "interrupted")
+from inspector.i18n.words import OUTCOMES
 
 
 def outcome_word(outcome: str | None) -> str:
     """The word for an outcome or run status in the current language ("-" for none); the same
     words as the window's, so "cancelled" never reads as "failed" in any language."""
-    if not outcome:
-        return "-"
-    return {"ok": _("ok"), "failed": _("failed"), "cancelled": _("cancelled"), "running": _("running"),
-            "interrupted": _("interrupted")}.get(outcome, outcome)
+    return words.outcome_word(outcome) if outcome else "-"
 
 
 def outcome_width() -> int:

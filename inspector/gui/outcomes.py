@@ -11,7 +11,7 @@ from functools import cache
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
-from inspector.i18n import _
+from inspector.i18n.words import outcome_word
 
 OK_COLOUR = QColor("#009E73")
 FAILED_COLOUR = QColor("#D55E00")
@@ -22,12 +22,6 @@ NEUTRAL_COLOUR = QColor("#8A8A8A")
 
 COLOURS = {"ok": OK_COLOUR, "failed": FAILED_COLOUR, "cancelled": CANCELLED_COLOUR,
            "running": RUNNING_COLOUR, "interrupted": INTERRUPTED_COLOUR}
-
-
-def outcome_word(outcome: str) -> str:
-    """The word for an outcome or run status; ``""`` for no outcome."""
-    return {"ok": _("ok"), "failed": _("failed"), "cancelled": _("cancelled"), "running": _("running"),
-            "interrupted": _("interrupted")}.get(outcome, outcome)
 
 
 def outcome_colour(outcome: str) -> QColor | None:

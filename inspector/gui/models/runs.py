@@ -12,6 +12,7 @@ from datetime import datetime
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from inspector.i18n import _, formatting
+from inspector.i18n.words import source_word
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
 
@@ -32,10 +33,6 @@ PAGE_SIZE = 500
 
 def headings() -> tuple[str, ...]:
     return (_("#"), _("Started"), _("Title"), _("Status"), _("Source"), _("Server"), _("Steps"), _("Duration"))
-
-
-def source_word(source: str) -> str:
-    return {"live": _("live"), "scenario": _("scenario"), "imported": _("imported")}.get(source, source)
 
 
 def format_started(moment: datetime | None) -> str:
