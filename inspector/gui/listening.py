@@ -91,7 +91,6 @@ class WindowListener(QObject):
         self._listener = listener
         self.url = public_url(server.url)
         self.label = server.label
-        self._engine.listening = {self.url}
         self.status = ListenerStatus(ListenerState.CONNECTING)
         self.status_changed.emit(self.label, self.status)
 
@@ -103,7 +102,6 @@ class WindowListener(QObject):
         if listener is None:
             return
         self._number += 1  # what the old listener still reports is not shown
-        self._engine.listening = set()
         self._engine.spawn(listener.stop)
         self.status = ListenerStatus(ListenerState.STOPPED)
         self.status_changed.emit(self.label, self.status)

@@ -231,9 +231,6 @@ class OperationsEngine(QObject):
         self._running: set[asyncio.Task[None]] = set()
         #: The roots configured per server (by URL); read by the worker for each operation.
         self.server_roots: dict[str, tuple[Root, ...] | None] = {}
-        #: Servers (by URL) the window holds a listening session for: their operations open no
-        #: standalone stream of their own (the listener hears what the server sends there).
-        self.listening: set[str] = set()
 
     # -- life ------------------------------------------------------------------------------------
 
@@ -246,10 +243,11 @@ class OperationsEngine(QObject):
         self._ready.wait(10)
 
     def _new_client(self) -> McpClient:
-        # The standalone stream is opened for each operation: list changes refresh the catalogue.
+        # Each operation opens the standalone stream of its own session, even while the window
+        # listens to the server: a server sends what belongs to a session (its questions, a
+        # roots/list while a tool waits for it) on that session's stream, never on another's.
         return McpClient(handler=self.answers.handler() if self.answers is not None else None,
-                         standalone_stream=True, roots_for=self.server_roots.get,
-                         stream_for=lambda url: url not in self.listening)
+                         standalone_stream=True, roots_for=self.server_roots.get)
 
     @property
     def thread(self) -> threading.Thread | None:

@@ -49,8 +49,7 @@ class McpClient:
                  http_factory: Callable[[], httpx.AsyncClient] = new_http_client,
                  handler: ServerRequestHandler | None = None, standalone_stream: bool = False,
                  log_level: str | None = None,
-                 roots_for: Callable[[str], tuple[Root, ...] | None] | None = None,
-                 stream_for: Callable[[str], bool] | None = None) -> None:
+                 roots_for: Callable[[str], tuple[Root, ...] | None] | None = None) -> None:
         self.clock = clock or MonotonicClock()
         self.default_budget_s = default_budget_s
         self.protocol_versions = protocol_versions
@@ -66,9 +65,6 @@ class McpClient:
         self.log_level = log_level
         #: The roots configured for a server (by its URL without credentials); replaces the handler's.
         self.roots_for = roots_for
-        #: Whether an operation on a server (by its URL) opens its own standalone stream; False where
-        #: a long-lived listening session already holds one for that server.
-        self.stream_for = stream_for
 
     @property
     def protocol_version(self) -> str:
@@ -149,12 +145,8 @@ class McpClient:
         observer.operation_started(OperationStarted(operation, server.label, deadline.budget_s))
         http = self._http_factory()
         handler, stream = self.handler, self.standalone_stream
-        if self.roots_for is not None or self.stream_for is not None:
-            key = public_url(server.url)
-            if self.roots_for is not None:
-                handler = dataclasses.replace(handler, roots=self.roots_for(key))
-            if stream and self.stream_for is not None:
-                stream = self.stream_for(key)
+        if self.roots_for is not None:
+            handler = dataclasses.replace(handler, roots=self.roots_for(public_url(server.url)))
         transport = LegTransport(http, server, deadline=deadline, observer=observer,
                                  clock=self.clock, cancel=cancel, handler=handler)
         op = _Operation(self, transport, observer, handler, stream)

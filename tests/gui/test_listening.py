@@ -125,8 +125,10 @@ def test_a_server_without_a_stream_says_so_once_and_operations_work(qtbot, make_
             pass
         assert task.outcome.status == "ok"
         qtbot.wait(300)
-        # One GET: the listener's; no retry loop, and the operations opened none of their own.
-        assert [r.http_method for r in server.received].count("GET") == 1
+        # One GET per session: the listener's (no retry loop after its 405) and each operation's own.
+        operations = len(window.engine.tasks)
+        assert operations >= 2  # the catalogue's tools/list and the call
+        assert [r.http_method for r in server.received].count("GET") == 1 + operations
         assert window.listener.status.state is ListenerState.NO_STREAM
 
 

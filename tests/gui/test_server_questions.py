@@ -166,7 +166,8 @@ def test_sampling_is_confirmed_by_the_user(qtbot, sdk_server, allow: bool) -> No
 # -- list changes --------------------------------------------------------------------------------
 
 def test_a_list_change_on_an_operations_own_stream_reloads_the_catalogue(qtbot, make_window, sdk_server) -> None:
-    """Without the window's listening session, an operation opens its own stream and hears the change."""
+    """An operation opens its own session's stream and hears the change (with the window's listener
+    stopped, nothing else could)."""
     window = make_window((sdk_server.url, "sdk server"))
     window.listener.stop()
     first = window.tools.task
@@ -189,6 +190,19 @@ def test_the_window_opens_a_dialog_for_a_question(qtbot, make_window, sdk_server
     # The result pane names what the server asked and what it was told.
     window.result.show_task(task)
     assert 'The server asked "What is your name?"; the answer was decline.' in window.result.text.toPlainText()
+
+
+def test_a_question_on_the_operations_own_stream_is_heard_while_the_window_listens(qtbot, make_window,
+                                                                                   sdk_server) -> None:
+    """The window's listening session is a session of its own: a server asks an operation's session on
+    that session's stream, so the operation must hold it even while the window listens."""
+    window = make_window((sdk_server.url, "sdk server"))
+    qtbot.waitUntil(lambda: window.listener.listening_to == sdk_server.url, timeout=5000)
+    task = window.engine.call_tool(window.endpoint_for(window.servers.current()), "ask_on_the_side", {}, budget_s=10)
+    qtbot.waitUntil(lambda: bool(window.dialogs), timeout=5000)
+    [dialog] = window.dialogs.values()
+    dialog.decline_button.click()
+    assert finish(qtbot, task).record.result.content == "asked on the side: decline"
 
 
 def test_sampling_is_offered_only_once_allowed_in_the_settings(qtbot, make_window) -> None:
