@@ -416,6 +416,7 @@ class SchemaForm(QFrame):
     def set_schema(self, schema: Mapping[str, Any]) -> None:
         if self.root is not None:
             self._layout.removeWidget(self.root)
+            self.root.hide()  # gone at once, not only when the deferred delete comes round
             self.root.deleteLater()
         root_schema = schema if isinstance(schema, Mapping) else {}
         self.root = ObjectField(root_schema, (), True, top=True)
