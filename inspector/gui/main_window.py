@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, choose_language, current_language, ngettext
 from inspector.i18n.formatting import format_number, format_seconds
+from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError, ServerEndpoint
 from inspector.mcp.listening import ListenerState, ListenerStatus
 from inspector.mcp.roots import roots_from_uris
@@ -464,7 +465,7 @@ class MainWindow(QMainWindow):
         elif record is not None and record.status == "cancelled":
             text = _("The connection test was cancelled.")
         else:
-            text = _("No answer: {reason}").format(reason=record.error.message if record and record.error
+            text = _("No answer: {reason}").format(reason=translate(record.error) if record and record.error
                                                     else outcome.internal_error or "")
         self.servers.test_result.setText(text)
 
@@ -703,5 +704,5 @@ def listener_sentence(server: str, status: ListenerStatus) -> str:
         return _("The stream of {server} broke; reconnecting in {seconds} s…").format(
             server=server, seconds=format_seconds(status.retry_in_s))
     if status.error:
-        return _("Stopped listening to {server}: {reason}").format(server=server, reason=status.error)
+        return _("Stopped listening to {server}: {reason}").format(server=server, reason=translate(status.error))
     return _("Not listening.")

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QListView, QPushBu
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.messages import translate
 
 from .language import on_language_changed, translated
 from .models.tools import ToolFilter, ToolRole, ToolsModel
@@ -103,8 +104,9 @@ class ToolsPanel(QWidget):
         elif record is not None and record.status == "cancelled":
             self._say(lambda: _("Loading the tools was cancelled."))
         else:
-            message = record.error.message if record is not None and record.error else outcome.internal_error
-            self._say(lambda: _("The tools could not be loaded: {reason}").format(reason=message or ""))
+            error = record.error if record is not None and record.error else outcome.internal_error
+            # Said again in a new language: the client's sentence too.
+            self._say(lambda: _("The tools could not be loaded: {reason}").format(reason=translate(error or "")))
         self._selected()
 
     def _cancel(self) -> None:

@@ -15,7 +15,6 @@ HTTP ``DELETE``, bounded in time. No Qt here: the window runs it on its worker l
 from __future__ import annotations
 
 import asyncio
-import codecs
 import contextlib
 import json
 import time
@@ -29,6 +28,7 @@ import httpx
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
 from .errors import ErrorKind, McpTransportError
+from .messages import N_, Message
 from .reports import NullObserver
 from .server import ServerEndpoint
 from .server_requests import (
@@ -41,7 +41,7 @@ from .server_requests import (
     is_server_request,
     shown_method,
 )
-from .sse import EventStreamParser
+from .sse import EventStreamParser, EventTooLarge, stream_events
 from .standalone import MAX_EVENT_BYTES, ServerNotification
 from .transport import LegTransport, message_headers, new_http_client
 
@@ -82,8 +82,9 @@ class ListenerStatus:
     """A change of state, with what the user needs to know about it."""
 
     state: ListenerState
-    #: Why it stopped on its own (the transport's sentence), ``None`` when stopped by the user.
-    error: str | None = None
+    #: Why it stopped on its own, ``None`` when stopped by the user: a :class:`Message` or the
+    #: transport's error (``str()`` gives the English sentence; a display layer translates either).
+    error: Message | McpTransportError | None = None
     #: The HTTP status of the refused ``GET`` (``NO_STREAM``).
     http_status: int | None = None
     #: Seconds until the next attempt (``RECONNECTING``).
@@ -93,8 +94,8 @@ class ListenerStatus:
 
 
 class _StreamEnded(Exception):
-    def __init__(self, events: int, error: str | None = None) -> None:
-        super().__init__(error or "")
+    def __init__(self, events: int, error: Message | None = None) -> None:
+        super().__init__(str(error or ""))
         self.events = events
         self.error = error
 
@@ -205,10 +206,10 @@ class ServerListener:
                     failures += 1
                     if exc.kind in _PERMANENT or (exc.kind is ErrorKind.HTTP_STATUS and exc.http_status is not None
                                                   and 400 <= exc.http_status < 500 and exc.http_status != 429):
-                        self._give_up(exc.message)
+                        self._give_up(exc)
                         return
                     if failures >= MAX_FAILURES:
-                        self._give_up(exc.message)
+                        self._give_up(exc)
                         return
                     await self._wait(self._delay(failures, None))
                     continue
@@ -226,8 +227,8 @@ class ServerListener:
                 self._op = None
                 failures += 1
                 if failures >= MAX_FAILURES:
-                    self._give_up("The server {server} kept forgetting the listening session.".format(
-                        server=self.server.label))
+                    self._give_up(Message(N_("The server {server} kept forgetting the listening session."),
+                                          {"server": self.server.label}))
                     return
                 continue
             except _StreamEnded as ended:
@@ -236,8 +237,8 @@ class ServerListener:
             retry_ms = parser.retry_ms if parser.retry_ms is not None else retry_ms
             failures = 0 if events else failures + 1
             if failures >= MAX_FAILURES:
-                self._give_up(error or "The standalone stream of {server} kept ending without a message.".format(
-                    server=self.server.label))
+                self._give_up(error or Message(N_("The standalone stream of {server} kept ending without a "
+                                                  "message."), {"server": self.server.label}))
                 return
             self.reconnects += 1
             await self._wait(self._delay(failures, retry_ms))
@@ -277,23 +278,15 @@ class ServerListener:
                 if response.status_code != 200 or media_type != "text/event-stream":
                     raise _NoStream(response.status_code)
                 self._say(ListenerStatus(ListenerState.LISTENING, reconnects=self.reconnects))
-                decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-                since_event = 0
-                async for chunk in response.aiter_bytes():
-                    since_event += len(chunk)
-                    found = parser.feed(decoder.decode(chunk))
-                    for data in found:
+                try:
+                    async for data in stream_events(response.aiter_bytes(), parser, MAX_EVENT_BYTES):
                         events += self._consider(data)
-                    if found:
-                        since_event = 0
-                    elif since_event > MAX_EVENT_BYTES:
-                        raise _StreamEnded(events, "An event on the standalone stream of {server} was too "
-                                           "large.".format(server=self.server.label))
-                for data in parser.feed(decoder.decode(b"", final=True)) + parser.close():
-                    events += self._consider(data)
+                except EventTooLarge:
+                    raise _StreamEnded(events, Message(N_("An event on the standalone stream of {server} was "
+                                                          "too large."), {"server": self.server.label})) from None
         except httpx.HTTPError as exc:
-            raise _StreamEnded(events, "The standalone stream of {server} broke: {reason}".format(
-                server=self.server.label, reason=str(exc) or type(exc).__name__)) from None
+            raise _StreamEnded(events, Message(N_("The standalone stream of {server} broke: {reason}"), {
+                "server": self.server.label, "reason": str(exc) or type(exc).__name__})) from None
         raise _StreamEnded(events)
 
     def _consider(self, data: str) -> int:
@@ -362,8 +355,8 @@ class ServerListener:
         self._say(ListenerStatus(ListenerState.RECONNECTING, retry_in_s=delay_s, reconnects=self.reconnects))
         await asyncio.sleep(delay_s)
 
-    def _give_up(self, sentence: str) -> None:
-        self._say(ListenerStatus(ListenerState.STOPPED, sentence, reconnects=self.reconnects))
+    def _give_up(self, why: Message | McpTransportError) -> None:
+        self._say(ListenerStatus(ListenerState.STOPPED, why, reconnects=self.reconnects))
 
     def _say(self, status: ListenerStatus) -> None:
         self.status = status

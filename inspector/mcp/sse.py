@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import codecs
+from collections.abc import AsyncIterable, AsyncIterator
+
 
 class EventStreamParser:
     """Feed decoded text, get the ``data`` of each complete event.
@@ -94,3 +97,26 @@ def unframe(text: str) -> list[str]:
     """All event data strings of a complete stream."""
     parser = EventStreamParser()
     return parser.feed(text) + parser.close()
+
+
+class EventTooLarge(Exception):
+    """More than the allowed number of bytes arrived without completing an event."""
+
+
+async def stream_events(chunks: AsyncIterable[bytes], parser: EventStreamParser,
+                        max_event_bytes: int) -> AsyncIterator[str]:
+    """The data of each event of a byte stream, as it completes (invalid UTF-8 replaced), then a
+    last unterminated one; :class:`EventTooLarge` when ``max_event_bytes`` pass without an event."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    since_event = 0
+    async for chunk in chunks:
+        since_event += len(chunk)
+        found = parser.feed(decoder.decode(chunk))
+        for data in found:
+            yield data
+        if found:
+            since_event = 0
+        elif since_event > max_event_bytes:
+            raise EventTooLarge()
+    for data in parser.feed(decoder.decode(b"", final=True)) + parser.close():
+        yield data

@@ -11,7 +11,6 @@ stream ends after giving event ids, it is resumed with ``Last-Event-ID`` after t
 from __future__ import annotations
 
 import asyncio
-import codecs
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
@@ -23,7 +22,7 @@ import httpx
 
 from .server import ServerEndpoint
 from .server_requests import is_server_request
-from .sse import EventStreamParser
+from .sse import EventStreamParser, EventTooLarge, stream_events
 
 #: How long an operation waits for the stream to be established before it goes on anyway.
 OPEN_WAIT_S = 1.0
@@ -159,19 +158,9 @@ class StandaloneStream:
             await asyncio.sleep((parser.retry_ms if parser.retry_ms is not None else DEFAULT_RETRY_MS) / 1000)
 
     async def _read(self, response: httpx.Response, parser: EventStreamParser) -> None:
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        since_event = 0
-        async for chunk in response.aiter_bytes():
-            since_event += len(chunk)
-            events = parser.feed(decoder.decode(chunk))
-            for data in events:
+        with contextlib.suppress(EventTooLarge):  # an event without end: the stream is given up
+            async for data in stream_events(response.aiter_bytes(), parser, MAX_EVENT_BYTES):
                 self._consider(data)
-            if events:
-                since_event = 0
-            elif since_event > MAX_EVENT_BYTES:
-                return
-        for data in parser.feed(decoder.decode(b"", final=True)) + parser.close():
-            self._consider(data)
 
     def _consider(self, data: str) -> None:
         if not data:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBo
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.messages import translate
 from inspector.mcp.results import non_text_note
 
 from ..language import on_language_changed, translated
@@ -140,7 +141,7 @@ class ResultView(QWidget):
         if task.kind == "ping" and result is not None:
             return _("The server {name} speaks MCP {version}.").format(
                 name=result.server_name or _("(unnamed)"), version=result.protocol_version)
-        return record.error.message if record.error is not None else ""
+        return translate(record.error) if record.error is not None else ""
 
     def non_text_note(self, task: OperationTask) -> str:
         """The blocks that are not text, counted in words: "1 image, 3 resource links"."""
