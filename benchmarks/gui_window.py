@@ -145,7 +145,12 @@ class Bench:
         return times
 
     def close(self) -> None:
+        from PySide6.QtCore import QEvent
+
         self.window.shut_down()
+        # The window goes now, not in the interpreter's teardown, where Qt may outlive Python's half of it.
+        self.window.deleteLater()
+        self.app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         self.store.close()
 
 
