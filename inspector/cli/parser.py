@@ -8,6 +8,7 @@ from inspector.i18n import _
 from inspector.runs.status import RUN_STATUSES
 
 from . import numbers
+from .argparse_words import speak_our_language
 from .common import Parser
 
 OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping"}
@@ -56,6 +57,7 @@ def _server_request_options(sub: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> Parser:
+    speak_our_language()  # argparse's own words ("usage:", "options", its errors) in the chosen language
     parser = Parser(prog="run-inspector",
                     description=_("Make, cancel, store and inspect MCP tool calls. Without a subcommand "
                                 "the window opens; `run-inspector FILE` opens it and imports the trace FILE."))

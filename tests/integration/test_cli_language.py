@@ -51,3 +51,15 @@ def test_an_unknown_language_is_one_sentence_and_status_2(tmp_path: Path) -> Non
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "run-inspector: There is no language 'xx'; --lang takes one of: en, de."]
+
+
+def test_argparse_own_words_follow_the_language(tmp_path: Path) -> None:
+    env = {"RUN_INSPECTOR_DB": str(tmp_path / "runs.db"), "LANG": "de_DE.UTF-8"}
+    helped = cli("runs", "--help", env=env)
+    assert helped.returncode == 0
+    assert helped.stdout.startswith("Aufruf: run-inspector runs") and "Optionen:" in helped.stdout
+    assert "usage:" not in helped.stdout and "options:" not in helped.stdout
+    missing = cli("runs", "show", env=env)
+    assert missing.returncode == 2 and "diese Argumente fehlen: RUN_ID" in missing.stderr
+    english = cli("--lang", "en", "runs", "show", env=env)
+    assert "the following arguments are required: RUN_ID" in english.stderr
