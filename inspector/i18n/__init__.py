@@ -29,6 +29,7 @@ DOMAIN = "run-inspector"
 
 _translations: _gettext.NullTranslations = _gettext.NullTranslations()
 _language: str = DEFAULT_LANGUAGE
+_locale: Locale | None = None
 
 
 def install(translations: _gettext.NullTranslations | None) -> None:
@@ -42,14 +43,14 @@ def set_language(code: str | None) -> str:
 
     An unknown language, or one whose compiled catalogue is missing, falls back to English.
     """
-    global _language
+    global _language, _locale
     language = normalize_language(code) or DEFAULT_LANGUAGE
     translations = load_translations(DOMAIN, language)
     if translations is None and language != DEFAULT_LANGUAGE:
         language = DEFAULT_LANGUAGE
         translations = load_translations(DOMAIN, language)
     install(translations)
-    _language = language
+    _language, _locale = language, None
     return language
 
 
@@ -60,7 +61,10 @@ def current_language() -> str:
 
 def current_locale() -> Locale:
     """The Babel locale of the language in use, for formatting numbers and dates."""
-    return Locale.parse(_language)
+    global _locale
+    if _locale is None or str(_locale) != _language:  # tests may set the language behind our back
+        _locale = Locale.parse(_language)
+    return _locale
 
 
 def _(message: str) -> str:
