@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from inspector.i18n import _
+
 LARGEST_ID = 2**63 - 1
 """The largest row id SQLite can hold."""
 
@@ -16,8 +18,9 @@ LARGEST_LIMIT = 1_000_000_000
 """The most runs `runs list --limit` may ask for."""
 
 
-def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: ``what`` must be a whole number from ``low`` to ``high``."""
+def whole_number(what: str, low: int, high: int, sentence: Callable[[], str]) -> Callable[[str], int]:
+    """An argparse type: ``what`` must be a whole number from ``low`` to ``high``; ``sentence`` makes the
+    refusal in the current language, with the placeholders ``{low}``, ``{high}`` and ``{text}``."""
 
     def parse(text: str) -> int:
         shown = text if len(text) <= 30 else text[:30] + "…"
@@ -26,13 +29,17 @@ def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
         except ValueError:
             value = None
         if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be a whole number from {low:,} to {high:,}, not {shown}")
+            from inspector.i18n.formatting import format_number  # Babel's dates load only for a refusal
+
+            raise argparse.ArgumentTypeError(sentence().format(low=format_number(low), high=format_number(high),
+                                                               text=shown))
         return value
 
     parse.__name__ = what  # argparse names the type in some messages
     return parse
 
 
-run_id = whole_number("a run id", 1, LARGEST_ID)
-limit = whole_number("the limit", 1, LARGEST_LIMIT)
+run_id = whole_number("a run id", 1, LARGEST_ID,
+                      lambda: _("a run id must be a whole number from {low} to {high}, not {text}"))
+limit = whole_number("the limit", 1, LARGEST_LIMIT,
+                     lambda: _("the limit must be a whole number from {low} to {high}, not {text}"))

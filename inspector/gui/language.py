@@ -106,7 +106,9 @@ def translated_tab(tabs: QTabWidget, page: QWidget, message: Callable[[], str]) 
 
 def translated_item(combo: QComboBox, message: Callable[[], str], data: object = None,
                     icon: QIcon | None = None) -> None:
-    """Add an item to ``combo`` whose text follows the language (found again by its data)."""
+    """Add an item to ``combo`` whose text follows the language (found again by its data); the combo
+    box grows with its words, so a longer language's are not cut."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
     if icon is None:
         combo.addItem(message(), data)
     else:

@@ -473,7 +473,7 @@ class MainWindow(QMainWindow):
         try:
             return self.endpoint_for(record)
         except InvalidServerError as exc:
-            self.status.setText(str(exc))
+            self.status.setText(translate(exc))
             return None
 
     # -- tools and arguments -------------------------------------------------------------------
@@ -631,7 +631,8 @@ class MainWindow(QMainWindow):
             self.answers.set_sampler(sampler_from_settings(self.settings))
             if self.settings.server_log_level != self.listener.log_level:
                 self.listener.set_log_level(self.settings.server_log_level)
-            self._server_selected(self.servers.current())
+            # Only what the settings change: the budget shown; the catalogue and the chosen tool stay.
+            self._show_budget(self.servers.current())
             self.apply_language()
 
     def apply_language(self) -> str:

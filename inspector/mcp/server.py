@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
+from .messages import N_, Message, Number
+
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 _HEADER_VALUE = re.compile(r"^[\t\x20-\x7e]*$")
 MAX_URL_CHARS = 8000
@@ -13,7 +15,12 @@ MAX_URL_CHARS = 8000
 
 
 class InvalidServerError(ValueError):
-    """The server address cannot be used (not an absolute http(s) URL)."""
+    """The server address cannot be used (not an absolute http(s) URL). ``str()`` is the English
+    sentence; ``sentence`` the same, translatable where it is shown."""
+
+    def __init__(self, sentence: Message) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
 
 
 @dataclass(frozen=True)
@@ -32,23 +39,27 @@ class ServerEndpoint:
         # Messages quote the address without its user info: "user:password@" is a credential.
         shown = _clip(without_user_info(self.url))
         if len(self.url) > MAX_URL_CHARS:
-            raise InvalidServerError(f"the server address is {len(self.url):,} characters long, longer than "
-                                     f"the {MAX_URL_CHARS:,} accepted: check what was pasted")
+            length, most = len(self.url), MAX_URL_CHARS
+            raise InvalidServerError(Message(N_("the server address is {length} characters long, longer than the "
+                                                "{most} accepted: check what was pasted"), {
+                "length": Number(length, f"{length:,}"), "most": Number(most, f"{most:,}")}))
         try:
             parts = urlsplit(self.url)
             parts.port  # noqa: B018 - raises on a port that is not a number in range
         except ValueError:  # an unclosed "[" of an IPv6 host, a port out of range, ...
             parts = urlsplit("")
         if parts.scheme not in ("http", "https") or not parts.hostname or not _http_accepts(self.url):
-            raise InvalidServerError(f"'{shown}' is not a server address: use an absolute http:// or https:// URL")
+            raise InvalidServerError(Message(N_("'{address}' is not a server address: use an absolute http:// or "
+                                                "https:// URL"), {"address": shown}))
         for name, value in self.headers.items():
             # Never quoted: a malformed name is often a value typed in its place ("Bearer abc"),
             # and a value may be a credential.
             if not _HEADER_NAME.match(name):
-                raise InvalidServerError("a header name holds characters HTTP does not allow in names "
-                                         "(write headers as 'Name: value')")
+                raise InvalidServerError(Message(N_("a header name holds characters HTTP does not allow in names "
+                                                    "(write headers as 'Name: value')")))
             if not _HEADER_VALUE.match(value):
-                raise InvalidServerError(f"the value of the header {name} must be printable ASCII on one line")
+                raise InvalidServerError(Message(N_("the value of the header {name} must be printable ASCII on one "
+                                                    "line"), {"name": name}))
 
     @property
     def label(self) -> str:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
+from inspector.i18n.messages import translate
 from inspector.mcp import MAXIMUM_BUDGET_SECONDS, InvalidServerError, ServerEndpoint, public_url
 from inspector.mcp.roots import RootNotUsable, parse_root, root_as_text
 from inspector.store.secrets import is_secret_header
@@ -213,7 +214,8 @@ class ServerDialog(QDialog):
             ServerEndpoint(url, headers=headers)
         except InvalidServerError as exc:
             target = self.header_error if "header" in str(exc) else self.url_error
-            self._show(target, _("{problem}.").format(problem=str(exc)[:1].upper() + str(exc)[1:]))
+            problem = translate(exc)
+            self._show(target, _("{problem}.").format(problem=problem[:1].upper() + problem[1:]))
             ok = False
         budget = None
         text = self.budget.text().strip()

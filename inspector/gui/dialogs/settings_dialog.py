@@ -72,6 +72,7 @@ class SettingsDialog(QDialog):
         translated(self.sampling_url, "setAccessibleName", lambda: _("The model server's address for sampling"))
         self.sampling_model = QLineEdit(settings.sampling_model)
         translated(self.sampling_model, "setAccessibleName", lambda: _("The model's name for sampling"))
+        translated(self.sampling_model, "setPlaceholderText", lambda: _("the model's name, e.g. llama3.2"))
         self.sampling_error = QLabel()
         self.sampling_error.setStyleSheet("color: #B84A00;")
         self.sampling_error.setTextFormat(Qt.TextFormat.PlainText)

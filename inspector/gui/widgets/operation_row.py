@@ -58,6 +58,8 @@ class OperationRow(QFrame):
             spent = format_seconds(task.state.ended_s or 0.0)
             self.state.setText(ngettext("{leg_count} leg · {spent}", "{leg_count} legs · {spent}", legs).format(
                 leg_count=format_number(legs), spent=spent))
+        # As wide as its words: the label must not keep the width of what it said before ("running").
+        self.state.setMinimumWidth(self.state.fontMetrics().horizontalAdvance(self.state.text()) + 2)
         self.cancel_button.setEnabled(task.running and not task.cancel_signal.fired)
         self.cancel_button.setVisible(task.running)
         self.bar.show_live(task.state, task.started_at)
