@@ -219,3 +219,17 @@ def test_in_german_the_workbench_after_a_cancel_and_its_dialogs_have_no_english(
             dialog.reject()
     finally:
         loop.close()
+
+
+def test_a_problem_shown_in_the_server_dialog_is_said_again_in_the_new_language(qtbot, german) -> None:
+    from inspector.gui.dialogs.server_dialog import ServerDialog
+
+    switch_language("de")
+    dialog = ServerDialog(url="notaurl")
+    qtbot.addWidget(dialog)
+    dialog.budget.setText("abc")
+    assert dialog.settings() is None
+    assert "keine Serveradresse" in dialog.url_error.text() and "Budget" in dialog.budget_error.text()
+    switch_language("en")
+    assert "is not a server address" in dialog.url_error.text()
+    assert dialog.budget_error.text().startswith("The budget must be")

@@ -30,7 +30,7 @@ from inspector.mcp import MAXIMUM_BUDGET_SECONDS, InvalidServerError, ServerEndp
 from inspector.mcp.roots import RootNotUsable, parse_root, root_as_text
 from inspector.store.secrets import is_secret_header
 
-from ..language import translated
+from ..language import on_language_changed, translated
 
 
 @dataclass
@@ -162,6 +162,13 @@ class ServerDialog(QDialog):
         layout.addWidget(buttons)
         # A wrapped label needs more height at 560 px than the size hint (taken at its own width) gives.
         self.resize(560, max(self.sizeHint().height(), self.heightForWidth(560)))
+        on_language_changed(self, self._say_problems_again)
+
+    def _say_problems_again(self) -> None:
+        """After a switch of language, the problems shown are checked and said again in the new one."""
+        if any(not label.isHidden() for label in (self.url_error, self.budget_error, self.header_error,
+                                                  self.roots_error)):
+            self.settings()
 
     def add_header(self, name: str = "", value: str = "", secret: bool = False) -> HeaderRow:
         row = HeaderRow(name, value, secret)
