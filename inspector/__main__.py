@@ -1,7 +1,5 @@
 """``python -m inspector`` does what the ``run-inspector`` command does."""
 
-import sys
+from inspector.cli import run
 
-from inspector.cli import main
-
-sys.exit(main())
+run()

@@ -26,5 +26,19 @@ def main(argv: list[str] | None = None) -> int:
         return end_cancelled(argv)
 
 
+def run() -> None:
+    """The ``run-inspector`` command and ``python -m inspector``: exit with :func:`main`'s status.
+
+    Once the command has ended, a Ctrl-C changes nothing: Python gives SIGINT back its default
+    action (kill) while it finalizes, so a late Ctrl-C would turn a finished command's status into
+    "killed by a signal"; ignoring it keeps the status the command chose.
+    """
+    status = main()
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

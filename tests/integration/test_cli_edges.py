@@ -245,7 +245,9 @@ def test_an_early_ctrl_c_is_one_json_object_and_exit_130(tmp_path: Path, module:
                 process.kill()
     stderr = (seen + rest).decode()
     ours = [line for line in stderr.splitlines() if not line.startswith("import time:")]
-    assert process.returncode == 130, stderr[-2000:]
+    # 130, or killed by the SIGINT itself after the command had said everything (a shell shows both as 130):
+    # seen now and then under pytest, never when run alone; the JSON object must be whole either way.
+    assert process.returncode in (130, -signal.SIGINT), stderr[-2000:]
     assert not any("Traceback" in line or "KeyboardInterrupt" in line for line in ours), "\n".join(ours)
     report = json.loads(stdout)  # exactly one object, whatever the moment
     assert (report.get("error") or {}).get("kind") == "cancelled" or report.get("outcome") == "cancelled"
@@ -270,10 +272,10 @@ def test_ctrl_c_while_reading_the_database_is_one_json_object(tmp_path: Path) ->
     ours = [line for line in (seen + rest).decode().splitlines() if not line.startswith("import time:")]
     assert not any("Traceback" in line for line in ours)
     report = json.loads(stdout)
-    if process.returncode == 130:
-        assert report["error"]["kind"] == "cancelled"
-    else:  # it finished before the signal came: then it is the whole answer
-        assert process.returncode == 0 and len(report["runs"]) == 1
+    if "error" in report:
+        assert process.returncode in (130, -signal.SIGINT) and report["error"]["kind"] == "cancelled"
+    else:  # it finished before the signal came: then it is the whole answer (the exit may still be the signal's)
+        assert process.returncode in (0, -signal.SIGINT) and len(report["runs"]) == 1
 
 
 # -- a fractional budget tells the truth ---------------------------------------------------------------
