@@ -119,9 +119,13 @@ def as_utc(value: Instant) -> datetime:
     return moment.astimezone(UTC)
 
 
-def _local(value: Instant, zone: tzinfo | None) -> datetime:
-    moment = as_utc(value)
-    return moment.astimezone(zone) if zone is not None else moment.astimezone()
+def _local(value: Instant, zone: tzinfo | None) -> datetime | None:
+    """``value`` in ``zone`` (default: the computer's); ``None`` when it is no date or has no time there."""
+    try:
+        moment = as_utc(value)
+        return moment.astimezone(zone) if zone is not None else moment.astimezone()
+    except (ValueError, OverflowError, OSError):
+        return None
 
 
 def format_datetime(value: Instant | None, format: str = "medium", zone: tzinfo | None = None) -> str:
@@ -132,9 +136,8 @@ def format_datetime(value: Instant | None, format: str = "medium", zone: tzinfo 
     """
     if value is None or value == "":
         return UNKNOWN
-    try:
-        moment = _local(value, zone)
-    except (ValueError, OverflowError, OSError):
+    moment = _local(value, zone)
+    if moment is None:
         return str(value)
     return babel_dates.format_datetime(moment, format=format, tzinfo=moment.tzinfo, locale=current_locale())
 
@@ -177,9 +180,8 @@ def format_time(value: Instant | None, format: str = "medium", zone: tzinfo | No
     """
     if value is None or value == "":
         return UNKNOWN
-    try:
-        moment = _local(value, zone)
-    except (ValueError, OverflowError, OSError):
+    moment = _local(value, zone)
+    if moment is None:
         return str(value)
     locale = current_locale()
     if milliseconds:
@@ -193,9 +195,8 @@ def format_date(value: Instant | None, format: str = "medium", zone: tzinfo | No
     """A UTC instant's calendar date as the locale writes it ("Jan 5, 2025" / "05.01.2025")."""
     if value is None or value == "":
         return UNKNOWN
-    try:
-        moment = _local(value, zone)
-    except (ValueError, OverflowError, OSError):
+    moment = _local(value, zone)
+    if moment is None:
         return str(value)
     return babel_dates.format_date(moment.date(), format=format, locale=current_locale())
 
@@ -203,6 +204,8 @@ def format_date(value: Instant | None, format: str = "medium", zone: tzinfo | No
 __all__ = [
     "UNKNOWN",
     "as_utc",
+    "column_datetime_pattern",
+    "format_column_datetime",
     "format_date",
     "format_datetime",
     "format_duration",
