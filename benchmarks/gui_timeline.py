@@ -180,7 +180,7 @@ def main() -> int:
          f"{max(frames_all):.1f}", len(frames_all), f"<= {FRAME_TARGET_MS:.0f}", verdict(frame_ok)],
         ["import 100,000-step trace to run shown (s)", f"{import_s:.2f}", f"{import_s:.2f}", 1, "-", "-"],
     ]))
-    from inspector.gui.models.timeline import PAGE_SIZE
+    from inspector.gui.runs.timeline_model import PAGE_SIZE
 
     print(f"pages read per drag: {pages} (of {STEPS // PAGE_SIZE} pages of {PAGE_SIZE} rows in the run); "
           f"rows cached: {cached_rows}; "

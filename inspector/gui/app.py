@@ -12,8 +12,8 @@ from .startup import platform_problem
 if TYPE_CHECKING:
     from inspector.store import ServerRegistry
 
-    from .demo_service import DemoService
     from .settings import AppSettings
+    from .workbench.demo_service import DemoService
 
 #: Exit status when no window can open here (no display, missing libraries, unusable database).
 EXIT_NO_WINDOW = 1
@@ -84,7 +84,7 @@ def database_path(option: str | None, configured: str) -> Path:
 
 def autostart_demo(registry: ServerRegistry, settings: AppSettings) -> DemoService | None:
     """Start the demo server when no server but an earlier demo is configured."""
-    from .demo_service import DemoService
+    from .workbench.demo_service import DemoService
 
     previous = str(settings.qsettings.value("demo/last_url", "") or "")
     others = [record for record in registry.all() if record.url != previous]

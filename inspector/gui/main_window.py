@@ -37,23 +37,23 @@ from inspector.mcp.roots import roots_from_uris
 from inspector.store import RunStore, ServerRecord, ServerRegistry, StoreError
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
-from .demo_service import DemoService
 from .dialogs.elicitation_dialog import ElicitationDialog, SamplingDialog
 from .dialogs.server_dialog import ServerDialog
 from .dialogs.settings_dialog import SettingsDialog
 from .language import on_language_changed, switch_language, translated, translated_tab
-from .listening import LogEntry, WindowListener
-from .operations import OperationOutcome, OperationsEngine, OperationTask
-from .outcomes import outcome_word
-from .runs_tab import RunsTab
-from .server_requests import PendingQuestion, WindowAnswers
-from .servers_panel import ServersPanel
+from .runs.tab import RunsTab
 from .settings import AppSettings
-from .tools_panel import ToolsPanel
-from .widgets.arguments_panel import ArgumentsPanel
-from .widgets.operation_row import OperationsList
-from .widgets.result_view import ResultView
+from .widgets.outcomes import outcome_word
 from .widgets.server_log import ServerLogView
+from .workbench.arguments_panel import ArgumentsPanel
+from .workbench.demo_service import DemoService
+from .workbench.engine import OperationOutcome, OperationsEngine, OperationTask
+from .workbench.listening import LogEntry, WindowListener
+from .workbench.operations_list import OperationsList
+from .workbench.result_view import ResultView
+from .workbench.server_requests import PendingQuestion, WindowAnswers
+from .workbench.servers_panel import ServersPanel
+from .workbench.tools_panel import ToolsPanel
 
 SPLITTERS = ("main", "workbench", "top", "bottom")
 

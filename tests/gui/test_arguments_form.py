@@ -7,8 +7,8 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 
-from inspector.gui.widgets.arguments_panel import JSON_TAB, ArgumentsPanel
 from inspector.gui.widgets.schema_form import ArrayField, BoolField, EnumField, ObjectField, SchemaForm, TextField
+from inspector.gui.workbench.arguments_panel import JSON_TAB, ArgumentsPanel
 
 SCHEMA = {
     "type": "object",

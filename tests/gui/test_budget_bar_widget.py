@@ -48,8 +48,8 @@ def test_hover_names_the_leg_and_the_description_speaks(qtbot) -> None:
 
 
 def test_a_progress_message_with_markup_is_shown_as_its_characters(qtbot) -> None:
-    from inspector.gui.plain_text import plain_tooltip
     from inspector.gui.widgets.budget_state import ProgressMark
+    from inspector.gui.widgets.plain_text import plain_tooltip
 
     bar = BudgetBar()
     qtbot.addWidget(bar)

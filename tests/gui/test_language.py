@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from inspector import i18n
 from inspector.gui.dialogs.settings_dialog import SettingsDialog
 from inspector.gui.language import switch_language
-from inspector.gui.models.timeline import OUTCOME_COLUMN, OutcomeRole
+from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_screenshots import save
 from tests.support.sample_runs import mixed_run
@@ -174,7 +174,7 @@ def test_in_german_the_workbench_after_a_cancel_and_its_dialogs_have_no_english(
 
     from inspector.gui.dialogs.elicitation_dialog import ElicitationDialog, SamplingDialog
     from inspector.gui.dialogs.server_dialog import ServerDialog
-    from inspector.gui.server_requests import PendingQuestion
+    from inspector.gui.workbench.server_requests import PendingQuestion
     from tests.gui.test_main_window import choose, finished
 
     window = make_window((demo_server.url, "Demo server"))

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector.gui.listening import LogEntry
 from inspector.gui.widgets.server_log import ServerLogModel
+from inspector.gui.workbench.listening import LogEntry
 from inspector.mcp import LOG_LEVELS
 from inspector.mcp.listening import ListenerState
 from tests.support.asgi_server import serve_asgi

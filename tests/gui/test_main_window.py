@@ -7,7 +7,7 @@ import time
 
 from PySide6.QtCore import Qt
 
-from inspector.gui.operations import OperationTask
+from inspector.gui.workbench.engine import OperationTask
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 
 
@@ -121,7 +121,7 @@ def test_three_operations_at_once_each_with_its_own_bar_and_cancel(qtbot, make_w
 
 
 def test_quitting_with_an_operation_running_leaves_no_thread_and_no_demo_server(qtbot, make_window) -> None:
-    from inspector.gui.demo_service import DemoService
+    from inspector.gui.workbench.demo_service import DemoService
     from inspector.store import ServerRegistry
 
     with RunStore.open(resolve_db_path()) as store:
@@ -225,7 +225,7 @@ def test_operations_on_two_servers_at_once(qtbot, make_window, demo_server, sdk_
 
 def test_the_list_keeps_the_newest_operations_and_forgets_old_finished_ones(qtbot, make_window, demo_server,
                                                                            monkeypatch) -> None:
-    from inspector.gui.widgets.operation_row import OperationsList
+    from inspector.gui.workbench.operations_list import OperationsList
 
     monkeypatch.setattr(OperationsList, "MAX_ROWS", 3)
     window = make_window((demo_server.url, "Demo server"))
@@ -238,7 +238,7 @@ def test_the_list_keeps_the_newest_operations_and_forgets_old_finished_ones(qtbo
 
 
 def test_non_text_blocks_are_named_in_words_and_listed_with_their_details(qtbot, make_window, demo_server) -> None:
-    from inspector.gui.widgets.result_view import ResultView, _kind_count, block_lines
+    from inspector.gui.workbench.result_view import ResultView, _kind_count, block_lines
 
     window = make_window((demo_server.url, "Demo server"))
     choose(window, "describe_image")

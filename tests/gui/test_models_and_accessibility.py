@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.gui.models.servers import ServersModel
-from inspector.gui.models.tools import ToolFilter, ToolsModel
+from inspector.gui.workbench.servers_model import ServersModel
+from inspector.gui.workbench.tools_model import ToolFilter, ToolsModel
 from inspector.store import ServerRecord
 
 TOOLS = [{"name": "echo", "description": "Echo the <b>text</b> back"},
@@ -58,7 +58,7 @@ def test_tools_model_and_filter(qtmodeltester) -> None:
 
 
 def test_structured_content_tree_model(qtmodeltester) -> None:
-    from inspector.gui.widgets.result_view import structured_model
+    from inspector.gui.workbench.result_view import structured_model
 
     model = structured_model({"sum": 3, "notes": [{"text": "<img src=x>"}], "ok": True})
     qtmodeltester.check(model)

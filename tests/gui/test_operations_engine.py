@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from inspector.gui.operations import OperationsEngine, OperationTask
+from inspector.gui.workbench.engine import OperationsEngine, OperationTask
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from inspector.gui.models.runs import RunIdRole, RunListModel
-from inspector.gui.models.timeline import (
+from inspector.gui.runs.runs_model import RunIdRole, RunListModel
+from inspector.gui.runs.timeline_model import (
     COLUMNS,
     OUTCOME_COLUMN,
     WATERFALL_COLUMN,
@@ -16,7 +16,7 @@ from inspector.gui.models.timeline import (
     TimelineModel,
     WaterfallRole,
 )
-from inspector.gui.outcomes import CANCELLED_COLOUR, FAILED_COLOUR, OK_COLOUR
+from inspector.gui.widgets.outcomes import CANCELLED_COLOUR, FAILED_COLOUR, OK_COLOUR
 from inspector.store import RunStore
 from inspector.store.browse import RunFilter, StepFilter
 from tests.support.sample_runs import big_run, mixed_run

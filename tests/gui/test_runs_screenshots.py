@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
-from inspector.gui.models.timeline import COLUMNS, OUTCOME_COLUMN, OutcomeRole
+from inspector.gui.runs.timeline_model import COLUMNS, OUTCOME_COLUMN, OutcomeRole
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_screenshots import save
 from tests.support.sample_runs import mixed_run

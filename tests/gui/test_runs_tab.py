@@ -14,7 +14,7 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
-from inspector.gui.models.timeline import COLUMNS, OUTCOME_COLUMN, MatchRole, OutcomeRole
+from inspector.gui.runs.timeline_model import COLUMNS, OUTCOME_COLUMN, MatchRole, OutcomeRole
 from inspector.mcp import ServerEndpoint
 from inspector.store import RunStore, resolve_db_path
 from inspector.transfer import export, import_trace

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QPlainTextEdit
 from inspector.agent.chat_model import OpenAIChatModel
 from inspector.agent.sampling import ChatModelSampler
 from inspector.gui.dialogs.elicitation_dialog import ElicitationDialog, SamplingDialog, budget_left_text
-from inspector.gui.operations import OperationsEngine
-from inspector.gui.server_requests import PendingQuestion, WindowAnswers
+from inspector.gui.workbench.engine import OperationsEngine
+from inspector.gui.workbench.server_requests import PendingQuestion, WindowAnswers
 from tests.support.asgi_server import serve_asgi
 from tests.support.fake_chat_model import FakeChatModel, answer
 
@@ -229,7 +229,7 @@ def test_sampling_is_offered_only_once_allowed_in_the_settings(qtbot, make_windo
 def test_a_stored_steps_detail_shows_what_the_server_asked(qtbot, tmp_path) -> None:
     from datetime import datetime, timezone
 
-    from inspector.gui.step_detail import StepDetail
+    from inspector.gui.runs.step_detail import StepDetail
     from inspector.runs import RunStep, StepKind
     from inspector.store import RunStore
     from inspector.store.browse import step_in_full, timeline_page

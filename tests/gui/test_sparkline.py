@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
-from inspector.gui.widgets.sparkline import Sparkline
+from inspector.gui.workbench.sparkline import Sparkline
 
 
 def test_two_latencies_hide_the_line_three_show_it_with_dots_and_a_baseline(qtbot) -> None:

@@ -26,8 +26,8 @@ from inspector.i18n import _, ngettext
 from inspector.mcp import form_fields
 
 from ..language import translated
-from ..server_requests import PendingQuestion
 from ..widgets.schema_form import MISSING, FieldError, SchemaForm
+from ..workbench.server_requests import PendingQuestion
 
 #: How often the countdown is redrawn (milliseconds).
 TICK_MS = 200

@@ -1,1 +1,1 @@
-"""Custom widgets of the window: the budget bar, the schema form, the sparkline."""
+"""Widgets shared by the rooms: the budget bar, the schema form, outcome marks, plain text, the log."""

@@ -19,8 +19,8 @@ from inspector.i18n.formatting import format_seconds
 from inspector.runs import Leg
 
 from ..language import on_language_changed, translated
-from ..plain_text import plain_tooltip
 from .budget_state import BarGeometry, BarState, SegmentGeometry, layout
+from .plain_text import plain_tooltip
 
 #: Okabe–Ito colours: safe for colour-blind readers; the hatching carries "cancelled" in grey.
 OK = QColor("#009E73")

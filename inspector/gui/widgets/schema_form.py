@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _
 
-from ..arguments import Path, resolved, simple_type
 from ..language import translated, translated_item
+from .arguments import Path, resolved, simple_type
 
 
 class _Missing:

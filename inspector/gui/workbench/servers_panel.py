@@ -11,9 +11,9 @@ from inspector.i18n import _
 from inspector.i18n.formatting import format_datetime, format_number, format_time
 from inspector.store import ServerRecord
 
-from .language import on_language_changed, translated
-from .models.servers import RecordRole, ServersModel, health_line, server_label
-from .widgets.sparkline import Sparkline
+from ..language import on_language_changed, translated
+from .servers_model import RecordRole, ServersModel, health_line, server_label
+from .sparkline import Sparkline
 
 
 class ServersPanel(QWidget):

@@ -12,8 +12,8 @@ from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from ..models.timeline import WaterfallRole
-from ..outcomes import NEUTRAL_COLOUR, hatch_brush, outcome_colour
+from ..widgets.outcomes import NEUTRAL_COLOUR, hatch_brush, outcome_colour
+from .timeline_model import WaterfallRole
 
 MIN_BAR_PX = 2.0
 UNFINISHED_TAIL_PX = 18.0
@@ -29,7 +29,7 @@ def bar_extent(offset_s: float, duration_s: float | None, span_s: float, width: 
 
 
 class WaterfallDelegate(QStyledItemDelegate):
-    """Paints the waterfall cell of a :class:`~inspector.gui.models.timeline.TimelineModel` row."""
+    """Paints the waterfall cell of a :class:`~inspector.gui.runs.timeline_model.TimelineModel` row."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         # The item's background first (selection, Find highlight), without any text.

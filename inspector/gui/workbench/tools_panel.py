@@ -12,9 +12,9 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import translate
 
-from .language import on_language_changed, translated
-from .models.tools import ToolFilter, ToolRole, ToolsModel
-from .operations import OperationTask
+from ..language import on_language_changed, translated
+from .engine import OperationTask
+from .tools_model import ToolFilter, ToolRole, ToolsModel
 
 
 class ToolsPanel(QWidget):

@@ -22,9 +22,9 @@ from inspector.store import RunRecord, RunStore
 from inspector.store.browse import StepFilter, TimelineRow, count_timeline, run_span, timeline_page
 
 from ..language import follow_language
-from ..outcomes import outcome_colour, outcome_icon, outcome_word
-from ..plain_text import cell_text, plain_tooltip
-from .runs import format_duration
+from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
+from ..widgets.plain_text import cell_text, plain_tooltip
+from .runs_model import format_duration
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40

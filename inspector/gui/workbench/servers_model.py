@@ -10,7 +10,7 @@ from inspector.i18n import _, ngettext
 from inspector.store import ServerRecord
 
 from ..language import follow_language
-from ..plain_text import plain_tooltip
+from ..widgets.plain_text import plain_tooltip
 
 RecordRole = Qt.ItemDataRole.UserRole + 1
 UrlRole = Qt.ItemDataRole.UserRole + 2

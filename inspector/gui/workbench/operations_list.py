@@ -9,9 +9,9 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
 
 from ..language import on_language_changed, translated
-from ..operations import OperationTask
-from .budget_bar import BudgetBar
-from .budget_state import format_seconds
+from ..widgets.budget_bar import BudgetBar
+from ..widgets.budget_state import format_seconds
+from .engine import OperationTask
 
 
 class OperationRow(QFrame):

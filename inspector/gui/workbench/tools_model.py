@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
-from ..plain_text import plain_tooltip
+from ..widgets.plain_text import plain_tooltip
 
 ToolRole = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex

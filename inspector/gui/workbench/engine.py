@@ -40,8 +40,8 @@ from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import ServerNotification
 from inspector.store import RunStore, ServerRegistry, StoreError
 
+from ..widgets.budget_state import BarState, ProgressMark, ending_for
 from .server_requests import WindowAnswers
-from .widgets.budget_state import BarState, ProgressMark, ending_for
 
 #: Housekeeping after quitting (cancel notices, session ends) gets at most this long.
 SHUTDOWN_BOUND_S = 1.0

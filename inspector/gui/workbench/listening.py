@@ -24,7 +24,7 @@ from inspector.mcp.listening import ListenerState, ListenerStatus, ServerListene
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import ServerNotification
 
-from .operations import OperationsEngine
+from .engine import OperationsEngine
 
 
 @dataclass(frozen=True)

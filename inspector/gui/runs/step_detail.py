@@ -1,7 +1,7 @@
 """The detail of one timeline step: arguments, result, structured content, legs, raw payload.
 
 Everything shown came from a server, a tool, a model or a file: it goes into plain-text widgets,
-bounded by :mod:`inspector.gui.plain_text`. The legs are replayed in the same budget bar as the
+bounded by :mod:`inspector.gui.widgets.plain_text`. The legs are replayed in the same budget bar as the
 live view; a cancel in flight says that the remote effect is unknown.
 """
 
@@ -26,12 +26,12 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
 from inspector.store.browse import StepInFull
 
-from .language import on_language_changed, translated, translated_tab
-from .models.runs import format_duration
-from .outcomes import outcome_word
-from .plain_text import cell_text, clip_text, pretty_json, pretty_payload
-from .server_exchanges import server_exchange_lines
-from .widgets.budget_bar import BudgetBar
+from ..language import on_language_changed, translated, translated_tab
+from ..widgets.budget_bar import BudgetBar
+from ..widgets.outcomes import outcome_word
+from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
+from ..widgets.server_exchanges import server_exchange_lines
+from .runs_model import format_duration
 
 #: A payload larger than this is not parsed for its parts (the raw tab still shows its start).
 MAX_PARSED_CHARS = 2_000_000

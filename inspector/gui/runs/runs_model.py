@@ -17,8 +17,8 @@ from inspector.store import RunRecord, RunStore
 from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
 
 from ..language import follow_language
-from ..outcomes import outcome_colour, outcome_icon, outcome_word
-from ..plain_text import cell_text, plain_tooltip
+from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
+from ..widgets.plain_text import cell_text, plain_tooltip
 
 RunIdRole = Qt.ItemDataRole.UserRole + 1
 StatusRole = Qt.ItemDataRole.UserRole + 2

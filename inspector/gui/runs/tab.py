@@ -45,15 +45,15 @@ from inspector.store.browse import (
     step_in_full,
 )
 
-from .dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job
-from .language import on_language_changed, translated, translated_item
-from .models.runs import RunListModel, format_duration, format_started, source_word
-from .models.timeline import COLUMNS as TIMELINE_COLUMNS
-from .models.timeline import WATERFALL_COLUMN, StepIdRole, TimelineModel, format_time, step_source
-from .outcomes import outcome_icon, outcome_word
-from .plain_text import cell_text
+from ..dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job
+from ..language import on_language_changed, translated, translated_item
+from ..widgets.outcomes import outcome_icon, outcome_word
+from ..widgets.plain_text import cell_text
+from .runs_model import RunListModel, format_duration, format_started, source_word
 from .step_detail import StepDetail
-from .widgets.waterfall import WaterfallDelegate
+from .timeline_model import COLUMNS as TIMELINE_COLUMNS
+from .timeline_model import WATERFALL_COLUMN, StepIdRole, TimelineModel, format_time, step_source
+from .waterfall import WaterfallDelegate
 
 #: How often the tab asks the database whether another connection wrote (cheap: one pragma).
 POLL_MS = 300

@@ -16,8 +16,8 @@ from inspector.i18n.messages import translate
 from inspector.mcp.results import non_text_note
 
 from ..language import on_language_changed, translated
-from ..operations import OperationTask, error_words
-from ..server_exchanges import server_exchange_lines
+from ..widgets.server_exchanges import server_exchange_lines
+from .engine import OperationTask, error_words
 
 
 class ResultView(QWidget):

@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QTabWidget, Q
 
 from inspector.i18n import _
 
-from ..arguments import parse_json_object, schema_validator, validate_arguments
 from ..language import on_language_changed, translated, translated_tab
-from .schema_form import FieldError, SchemaForm
+from ..widgets.arguments import parse_json_object, schema_validator, validate_arguments
+from ..widgets.schema_form import FieldError, SchemaForm
 
 FORM_TAB, JSON_TAB = 0, 1
 
