@@ -119,6 +119,10 @@ def test_the_answer_has_the_values_and_their_types(qtbot, engine, answers, sdk_s
         "titledMultipleSelectEnum": ["fish-2", "fish-3"], "legacyTitledEnum": "pet-3"}}
     answered = dialog.answered["content"]
     assert type(answered["integer"]) is int and type(answered["number"]) is float
+    # The question is too long to keep whole with the step, but its words are kept for the summary.
+    [exchange] = task.outcome.record.step.to_payload()["serverRequests"][0]["exchanges"]
+    assert "clippedJson" in exchange["asked"]
+    assert exchange["asked"]["message"] == "Please provide inputs for the following fields:"
 
 
 def test_the_defaults_alone_are_an_answer_once_the_required_field_is_filled(qtbot, engine, answers,
