@@ -313,8 +313,8 @@ class ObjectField(Field):
 
 
 def _hint(schema: Mapping[str, Any], field: Field, *, person: bool = False) -> str:
-    """The description, then on a line of its own the rule (a range, how many to choose) and, for a
-    tool's developer (not ``person``, who sees the default filled in), the type and the default."""
+    """The description, then the rule (a range, how many to choose) and, for a tool's developer
+    (not ``person``, who sees the default filled in), the type and the default."""
     description = schema.get("description")
     lines = [description.strip()] if isinstance(description, str) and description.strip() else []
     schema = field.schema  # the alternative the field edits: its limits and default
@@ -333,7 +333,9 @@ def _hint(schema: Mapping[str, Any], field: Field, *, person: bool = False) -> s
     elif kind in ("integer", "number"):
         parts.append(_("({type})").format(type=kind))
     rest = " ".join(part for part in parts if part)
-    return "\n".join(lines + [rest] if rest else lines)
+    # A rule is read on a line of its own (a description seldom ends in a full stop); without one a
+    # developer's hint stays one compact line: "What to say (string, default "hi")".
+    return ("\n" if person or parts[0] else " ").join(lines + [rest] if rest else lines)
 
 
 def _rule(schema: Mapping[str, Any], field: Field) -> str:
