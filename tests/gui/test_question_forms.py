@@ -202,6 +202,10 @@ def test_the_dialog_is_as_wide_as_its_form(qtbot, engine, answers, sdk_server) -
     assert dialog.width() >= form.sizeHint().width() + dialog.layout().contentsMargins().left()
     assert dialog.width() >= MIN_WIDTH > 255
     assert dialog.scroll.width() >= form.sizeHint().width()
+    # Taller than two thirds of the screen: the form scrolls inside a dialog that fits the screen.
+    screen = dialog.screen().availableGeometry()
+    if form.sizeHint().height() > screen.height() * 2 / 3:
+        assert dialog.height() <= screen.height() and dialog.scroll.verticalScrollBar().maximum() > 0
     # Every label is on one line: the labels' column is not squeezed.
     labels = [label for label in form.findChildren(type(dialog.message)) if label.text() ==
               "Legacy Titled Single Select Enum"]
