@@ -241,9 +241,47 @@ def test_hostile_pictures_in_the_pane_are_sentences_and_nothing_is_fetched(qtbot
         ]
         assert all(tile.picture.isHidden() and tile.full_size.isHidden() for tile in tiles)
         assert strip.note.text() == "3 more images are not shown."
+        from tests.gui.test_screenshots import save
+
+        strip.resize(1200, strip.height())
+        save(strip, "images-hostile-en")
         # A click on a picture that is not drawn opens nothing.
         tiles[0].open_full_size()
     finally:
         server.shutdown()
         thread.join(5)
     assert hits == []
+
+
+# -- what it looks like -----------------------------------------------------------------------------
+
+def test_screenshots_of_pictures_in_the_result_pane_and_the_step_detail_in_english_and_german(
+        qtbot, make_window, demo_server) -> None:
+    from inspector.gui.language import switch_language
+    from tests.gui.test_screenshots import save
+
+    window = make_window((demo_server.url, "Demo server"))
+    window.resize(1280, 800)
+    choose(window, "describe_image")
+    outcome = finished(qtbot, window.run_current_tool())
+    decoded_tiles(qtbot, window.result.images)
+    tab = window.runs_tab
+    try:
+        for language in ("en", "de"):
+            switch_language(language)
+            window.tabs.setCurrentIndex(0)
+            caption = window.result.images.tiles[0].caption.text()
+            assert caption == {"en": "Image 1: 16 × 8 pixels, PNG", "de": "Bild 1: 16 × 8 Pixel, PNG"}[language]
+            save(window.result, f"images-result-pane-{language}")
+            save(window, f"images-window-{language}")
+            window.tabs.setCurrentWidget(tab)
+            assert tab.select_runs([outcome.run_id])
+            qtbot.waitUntil(lambda: tab.timeline.rowCount() > 0, timeout=10000)
+            tab.select_step(tab.timeline.rowCount() - 1)
+            qtbot.waitUntil(lambda: tab.detail.images.tiles and tab.detail.images.tiles[0].decoded is not None,
+                            timeout=10000)
+            assert tab.detail.images.tiles[0].caption.text() == f"{caption} (image-2.png)"  # the artifact's name
+            save(tab.detail, f"images-step-detail-{language}")
+            save(window, f"images-runs-tab-{language}")
+    finally:
+        switch_language("en")

@@ -123,6 +123,9 @@ class _Picture(QWidget):
 class ImageTile(QFrame):
     """One picture: decoded in a worker, drawn scaled down, captioned; Full size opens it whole."""
 
+    #: The picture was decoded (or refused): the tile has its final size.
+    settled = Signal()
+
     def __init__(self, number: int, shown: ShownImage, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.number, self.shown = number, shown
@@ -135,6 +138,7 @@ class ImageTile(QFrame):
         self.caption.setTextFormat(Qt.TextFormat.PlainText)
         self.caption.setWordWrap(True)
         self.caption.setMaximumWidth(PREVIEW.width())
+        self.caption.setMinimumWidth(200)  # a tiny picture still gets a readable caption beside it
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.full_size = translated(QPushButton(), "setText", lambda: _("Full size"))
         self.full_size.clicked.connect(self.open_full_size)
@@ -164,6 +168,7 @@ class ImageTile(QFrame):
             self.picture.show()
             self.full_size.show()
         self.retranslate()
+        self.settled.emit()
 
     def cancel(self) -> None:
         """Let go of a decode not yet begun (the tile is being replaced)."""
@@ -249,10 +254,17 @@ class ImageStrip(QScrollArea):
         self.tiles = [ImageTile(number, image) for number, image in enumerate(shown, start=1)]
         for position, tile in enumerate(self.tiles):
             self.row.insertWidget(position, tile, 0, Qt.AlignmentFlag.AlignTop)
+            tile.settled.connect(self._fit)
         self.more = more
         self._say_more()
         self.setVisible(bool(self.tiles) or more > 0)
-        self.setMinimumHeight(PREVIEW.height() + 90 if self.tiles else 0)
+        self._fit()
+
+    def _fit(self) -> None:
+        """As tall as the tallest tile (and the sideways scroll bar): no more, so the text above
+        keeps the room."""
+        tallest = max([tile.sizeHint().height() for tile in self.tiles] + [self.note.sizeHint().height()])
+        self.setFixedHeight(tallest + self.horizontalScrollBar().sizeHint().height() + 4)
 
     def _say_more(self) -> None:
         self.note.setText(ngettext("{count} more image is not shown.", "{count} more images are not shown.",
