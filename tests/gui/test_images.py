@@ -125,6 +125,47 @@ def test_an_imported_traces_pictures_are_drawn_and_a_hostile_one_is_named(qtbot,
     # A new language says the same again, without decoding again.
     detail.show_step(full)
     assert detail.images.tiles == [first, second]
+    # The Structured tab names the artifacts and says their data's length instead of showing it.
+    structured = detail.structured.toPlainText()
+    assert '"name": "chart.jpg"' in structured and "characters of data)" in structured
+    assert full.images[0].data[:40] not in structured
+
+
+@pytest.mark.parametrize("file_format", ["trace", "otlp"])
+def test_a_stored_picture_survives_export_and_import(qtbot, tmp_path: Path, file_format: str) -> None:
+    from inspector.runs import Artifact, RunTrace, ToolResult
+    from inspector.transfer import export
+    from tests.support.sample_runs import T0
+
+    data = b64(png(30, 20))
+    with RunStore.open(tmp_path / "source.db") as source:
+        run_id = source.start_run("tools/call chart", "live", None, started_at=T0)
+        step = RunTrace().record_tool_result(0, "chart", {}, ToolResult.text(
+            "A chart.", [Artifact("image-1.png", "image/png", data)]), 5.0)
+        source.append_steps(run_id, [(step, T0)])
+        source.finish_run(run_id, "ok", T0)
+        export(source, [run_id], None, tmp_path / "out.json", file_format)
+    with RunStore.open(tmp_path / "copy.db") as copy:
+        [imported] = import_trace(copy, tmp_path / "out.json").run_ids
+        [stored] = list(copy.iter_steps(imported))
+        [image] = step_in_full(copy, stored.id).images
+    assert (image.name, image.media_type, image.data) == ("image-1.png", "image/png", data)
+
+
+def test_a_strip_replaced_or_deleted_while_decoding_drops_the_late_pictures(qtbot) -> None:
+    picture = QImage(3000, 3000, QImage.Format.Format_RGB32)
+    picture.fill(QColor("#D55E00"))
+    slow = b64(encoded(picture, "PNG"))  # a few hundred milliseconds to decode
+    strip = ImageStrip()
+    strip.show_images([ShownImage("", "image/png", slow, len(slow))] * 3)
+    first = list(strip.tiles)
+    strip.show_images([ShownImage("", "image/png", b64(png(5, 5)), 60)])
+    [tile] = decoded_tiles(qtbot, strip)
+    assert tile.picture.pixmap.size() == QSize(5, 5)
+    strip.show_images([ShownImage("", "image/png", slow, len(slow))] * 2)
+    strip.deleteLater()
+    qtbot.waitUntil(lambda: not images._waiting, timeout=20000)  # every decode ran or was let go
+    assert all(old.decoded is None for old in first)
 
 
 # -- hostile pictures -------------------------------------------------------------------------------

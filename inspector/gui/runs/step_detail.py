@@ -172,6 +172,8 @@ class StepDetail(QWidget):
         structured = {key: payload[key] for key in ("toolArtifacts", "requestedToolCalls", "droppedSources",
                                                     "writeTargetTable", "writeTargetUid", "raw", "contextBudget")
                       if payload.get(key) is not None}
+        if isinstance(structured.get("toolArtifacts"), list):
+            structured["toolArtifacts"] = [_artifact_summary(artifact) for artifact in structured["toolArtifacts"]]
         self.structured.setPlainText(pretty_json(structured) if structured else
                                      _("This step has no structured content."))
         exchanges = server_exchange_lines(payload)
@@ -193,6 +195,15 @@ class StepDetail(QWidget):
     @staticmethod
     def _copy(text: str) -> None:
         QApplication.clipboard().setText(text)
+
+
+def _artifact_summary(artifact: Any) -> Any:
+    """An artifact with its base64 data said in words: thousands of characters of it tell a reader
+    nothing (a picture is drawn in the Result tab; the Payload tab keeps the data's start)."""
+    if not isinstance(artifact, dict) or not isinstance(artifact.get("data"), str):
+        return artifact
+    return {**artifact, "data": ngettext("({count} character of data)", "({count} characters of data)",
+                                         len(artifact["data"])).format(count=format_number(len(artifact["data"])))}
 
 
 __all__ = ["StepDetail"]

@@ -230,6 +230,7 @@ class ImageStrip(QScrollArea):
         self.note = QLabel()
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
+        self.note.setMinimumWidth(200)
         self.note.hide()
         self.row.addStretch(1)
         self.row.addWidget(self.note, 0, Qt.AlignmentFlag.AlignTop)
