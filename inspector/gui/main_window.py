@@ -43,6 +43,7 @@ from .dialogs.settings_dialog import SettingsDialog
 from .language import on_language_changed, switch_language, translated, translated_tab
 from .runs.tab import RunsTab
 from .settings import AppSettings
+from .widgets.budget_field import budget_label
 from .widgets.outcomes import outcome_word
 from .widgets.server_log import ServerLogView
 from .workbench.arguments_panel import ArgumentsPanel
@@ -349,8 +350,8 @@ class MainWindow(QMainWindow):
             self.server_log.show_state(listener_sentence(server, status))
 
     def _show_budget(self, record: ServerRecord | None) -> None:
-        self.budget_label.setText("" if record is None else _("Budget: {seconds} s").format(
-            seconds=format_seconds(self._budget_for(record))))
+        # What the client enforces (the floor applied), as the budget bar's deadline says it.
+        self.budget_label.setText("" if record is None else budget_label(self._budget_for(record)))
 
     def _latencies(self, url: str) -> list[float]:
         runs = self.store.list_runs(server=url, outcome="ok", limit=20)
@@ -392,7 +393,8 @@ class MainWindow(QMainWindow):
                 headers.append((setting.name, value or "", setting.secret))
         dialog = ServerDialog(self, url=record.url if record else "", name=record.name if record else None,
                               budget_s=record.budget_s if record else None, headers=headers,
-                              secrets_kept=self.secrets.available, roots=record.roots if record else ())
+                              secrets_kept=self.secrets.available, roots=record.roots if record else (),
+                              default_budget_s=lambda: self.settings.default_budget_s)
         if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:
             return
         self.save_server(dialog.result_settings.url, dialog.result_settings.name, dialog.result_settings.budget_s,
