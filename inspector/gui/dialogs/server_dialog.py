@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -32,6 +31,7 @@ from inspector.store.secrets import is_secret_header
 
 from ..language import on_language_changed, translated
 from ..widgets.budget_field import BudgetField
+from .form_dialog import finish_form
 
 
 @dataclass
@@ -153,14 +153,7 @@ class ServerDialog(QDialog):
         roots_column.addWidget(self.roots_error)
         roots_column.addWidget(roots_note)
         form.addRow(translated(QLabel(), "setText", lambda: _("Roots")), roots_column)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(buttons)
-        # A wrapped label needs more height at 560 px than the size hint (taken at its own width) gives.
-        self.resize(560, max(self.sizeHint().height(), self.heightForWidth(560)))
+        finish_form(self, form)
         on_language_changed(self, self._say_problems_again)
 
     def _say_problems_again(self) -> None:

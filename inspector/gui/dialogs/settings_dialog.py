@@ -7,7 +7,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -25,6 +24,7 @@ from inspector.mcp import DEFAULT_BUDGET_SECONDS, LOG_LEVELS, MAXIMUM_BUDGET_SEC
 from ..language import translated, translated_item
 from ..settings import AppSettings
 from ..widgets.budget_field import BudgetField
+from .form_dialog import finish_form
 
 
 class SettingsDialog(QDialog):
@@ -113,14 +113,7 @@ class SettingsDialog(QDialog):
         log_column.addWidget(self.log_level)
         log_column.addWidget(log_note)
         form.addRow(translated(QLabel(), "setText", lambda: _("Server log level")), log_column)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(buttons)
-        # A wrapped label needs more height at 560 px than the size hint (taken at its own width) gives.
-        self.resize(560, max(self.sizeHint().height(), self.heightForWidth(560)))
+        finish_form(self, form)
 
     def _browse(self) -> None:
         path, _filter = QFileDialog.getSaveFileName(self, _("Run database"), self.database.text(),
