@@ -90,7 +90,7 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
     window = MainWindow(store, db_path, settings, secrets=secrets, demo=demo)
     if demo is not None:
         window.demo_controls = DemoControls(demo, window.servers, registry,
-                                            lambda url: window.reload_servers(select_url=url), window.load_tools)
+                                            lambda url: window.reload_servers(select_url=url))
         if demo.problem:
             window.status.setText(demo.problem)
     return window

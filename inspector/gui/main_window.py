@@ -316,6 +316,11 @@ class MainWindow(QMainWindow):
             self.budget_label.setText("")
             self.listener.stop()
             return
+        if self.demo is not None and self.demo.stopped_entry(record.url):
+            self._show_budget(record)  # no tools, no listening: the panel offers Start (DemoControls)
+            self.listener.stop()
+            self.tools.clear(lambda: _("The demo server is not running: start it under the list of servers."))
+            return
         self._listen_to(record)
         self.servers.show_latencies(self._latencies(record.url))
         self._show_budget(record)

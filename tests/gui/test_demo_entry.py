@@ -102,6 +102,8 @@ def test_with_autostart_off_the_entry_says_not_running_and_start_starts_it(qtbot
     assert "not running" in index.data()
     assert second.demo_controls.isVisible() and second.demo_controls.start_button.isEnabled()
     assert "not running" in second.demo_controls.note.text()
+    # Nothing is asked of a server that is not there: no failed catalogue walk counted against it.
+    assert second.tools.task is None and second.registry.get(url).failed_count == 0
     second.demo_controls.start_button.click()
     assert second.demo.running
     record = second.servers.current()

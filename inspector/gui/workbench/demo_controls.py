@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 from inspector.store import ServerRegistry
@@ -22,25 +22,24 @@ from .servers_panel import ServersPanel
 class DemoControls(QWidget):
     """Shows, for the selected demo entry whose server is not running, why, and a Start button.
 
-    ``reload(url)`` reloads the servers and selects ``url`` (the window's ``reload_servers``);
-    ``load_tools()`` loads the selected server's tools again (the window's ``load_tools``).
+    ``reload(url)`` reloads the servers and selects ``url`` (the window's ``reload_servers``).
     """
 
     def __init__(self, demo: DemoService, panel: ServersPanel, registry: ServerRegistry,
-                 reload: Callable[[str | None], None], load_tools: Callable[[], object]) -> None:
+                 reload: Callable[[str | None], None]) -> None:
         super().__init__()
-        self.demo, self.panel, self.registry = demo, panel, registry
-        self._reload, self._load_tools = reload, load_tools
+        self.demo, self.panel, self.registry, self._reload = demo, panel, registry, reload
         self.note = QLabel()
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: #B84A00;")
         self.start_button = translated(QPushButton(), "setText", lambda: _("Start the demo server"))
         self.start_button.clicked.connect(self.start)
-        layout = QHBoxLayout(self)
+        # One above the other: the panel is narrow, and the reason for a failed start may be long.
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.note, 1)
-        layout.addWidget(self.start_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addWidget(self.note)
+        layout.addWidget(self.start_button, 0, Qt.AlignmentFlag.AlignLeft)
         panel.add_below_list(self)
         panel.server_selected.connect(lambda _record: self.refresh())
         self.refresh()
@@ -48,10 +47,10 @@ class DemoControls(QWidget):
 
     def refresh(self) -> None:
         """Mark the entry in the list, and show the note and Start when it is selected and not running."""
-        stopped = not self.demo.running and bool(self.demo.entry_url)
-        self.panel.model.set_not_running({self.demo.entry_url} if stopped else set())
+        entry = self.demo.entry_url
+        self.panel.model.set_not_running({entry} if self.demo.stopped_entry(entry) else set())
         current = self.panel.current()
-        selected = stopped and current is not None and self.demo.is_entry(current.url)
+        selected = current is not None and self.demo.stopped_entry(current.url)
         if selected:
             if self.demo.problem:
                 self.note.setText(_("The demo server is not running. {problem}").format(problem=self.demo.problem))
@@ -70,9 +69,8 @@ class DemoControls(QWidget):
         self._reload(url)
         current = self.panel.current()
         if current is not None and current.url == before:
-            # The same URL as before: no new selection, but the server now answers (a load that
-            # failed, or is still failing, against the stopped server is replaced).
-            self._load_tools()
+            # The same URL as before: the panel sees no new selection, but now there is a server to ask.
+            self.panel.server_selected.emit(current)
         self.refresh()
         return url
 

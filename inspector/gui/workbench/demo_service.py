@@ -65,6 +65,10 @@ class DemoService:
     def is_entry(self, url: str | None) -> bool:
         return bool(url) and url == self.entry_url
 
+    def stopped_entry(self, url: str | None) -> bool:
+        """Is ``url`` the demo entry while its server does not run here (nothing would answer)?"""
+        return not self.running and self.is_entry(url)
+
     def start(self, registry: ServerRegistry) -> str | None:
         """Start it and point the entry at it; return its URL, or ``None`` (see :attr:`problem`)."""
         if self.server is not None:
