@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from babel import numbers as babel_numbers
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from inspector.i18n import _, current_locale
@@ -89,7 +89,7 @@ def budget_text(seconds: float | None) -> str:
     """A budget as the field shows it: the language's decimal sign, no grouping (it must read back)."""
     if seconds is None:
         return ""
-    return babel_numbers.format_decimal(seconds, format="0.######", locale=current_locale())
+    return babel_numbers.format_decimal(seconds, format="0.#########", locale=current_locale())
 
 
 class BudgetField(QWidget):
@@ -99,8 +99,6 @@ class BudgetField(QWidget):
     asked each time, so a changed default shows. ``edit`` is the line edit, ``error`` the problem
     with what is typed, ``effective`` the explanation; one of the two shows, live.
     """
-
-    changed = Signal()
 
     def __init__(self, seconds: float | None = None, *, default_s: Callable[[], float] | None = None,
                  accessible_name: Callable[[], str], parent: QWidget | None = None) -> None:
@@ -125,7 +123,7 @@ class BudgetField(QWidget):
         layout.addWidget(self.effective)
         self.edit.textChanged.connect(self._typed)
         self._typed()
-        on_language_changed(self, self._say_again)
+        on_language_changed(self, self._typed)
 
     def entry(self) -> BudgetEntry:
         return read_entry(self.edit.text(), empty_allowed=self._default_s is not None)
@@ -137,10 +135,7 @@ class BudgetField(QWidget):
         return entry
 
     def _typed(self) -> None:
-        self._show(self.entry())
-        self.changed.emit()
-
-    def _say_again(self) -> None:
+        """Said again at every keystroke, and in a new language after a switch."""
         self._show(self.entry())
 
     def _show(self, entry: BudgetEntry) -> None:
