@@ -129,3 +129,27 @@ def test_a_first_launch_with_servers_configured_adds_no_demo_entry(qtbot, launch
         ServerRegistry(store.db).save_server("http://127.0.0.1:9/mcp", name="mine")
     window = launch()
     assert [r.name for r in window.registry.all()] == ["mine"] and window.demo is None
+
+
+def test_a_demo_server_that_cannot_start_is_marked_with_the_reason(qtbot, launch, monkeypatch) -> None:
+    from inspector.demo import DemoServerError
+    from inspector.gui.workbench import demo_service
+
+    first = launch()
+    url = demo_entry(first).url
+    real = demo_service._started
+
+    def refuse(port: int):
+        raise DemoServerError("no port at all")
+
+    monkeypatch.setattr(demo_service, "_started", refuse)
+    second = launch()
+    assert not second.demo.running
+    second.reload_servers(select_url=url)
+    assert "not running" in second.servers.model.index(second.servers.model.row_of(url), 0).data()
+    assert "no port at all" in second.demo_controls.note.text()
+    assert second.tools.task is None
+    monkeypatch.setattr(demo_service, "_started", real)
+    second.demo_controls.start_button.click()
+    qtbot.waitUntil(lambda: second.tools.model.rowCount() > 0, timeout=10000)
+    assert answers(qtbot, second, second.servers.current())
