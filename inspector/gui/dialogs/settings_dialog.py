@@ -26,6 +26,7 @@ from inspector.mcp import DEFAULT_BUDGET_SECONDS, LOG_LEVELS, MAXIMUM_BUDGET_SEC
 
 from ..language import translated, translated_item
 from ..settings import AppSettings
+from ..widgets.accessibility import label_combo
 
 
 class SettingsDialog(QDialog):
@@ -80,7 +81,6 @@ class SettingsDialog(QDialog):
         from ..widgets.server_log import level_word
 
         self.log_level = QComboBox()
-        translated(self.log_level, "setAccessibleName", lambda: _("Server log level"))
         translated_item(self.log_level, lambda: _("Off (the server's own choice)"), "")
         for level in LOG_LEVELS:
             translated_item(self.log_level, lambda level=level: _("{level} and above").format(level=level_word(level)),
@@ -91,14 +91,15 @@ class SettingsDialog(QDialog):
         log_note.setWordWrap(True)
         log_note.setEnabled(False)
         self.language = QComboBox()
-        translated(self.language, "setAccessibleName", lambda: _("Language of the window"))
         translated_item(self.language, lambda: _("System ({language})").format(
             language=LANGUAGES[choose_language(None)]), "")
         for code, name in LANGUAGES.items():
             self.language.addItem(name, code)  # each language named in its own language
         self.language.setCurrentIndex(max(self.language.findData(settings.language), 0))
         form = QFormLayout()
-        form.addRow(translated(QLabel(), "setText", lambda: _("Language")), self.language)
+        language_label = translated(QLabel(), "setText", lambda: _("Language"))
+        label_combo(self.language, lambda: _("Language of the window"), language_label)
+        form.addRow(language_label, self.language)
         budget_column = QVBoxLayout()
         budget_column.addWidget(self.budget)
         budget_column.addWidget(self.budget_error)
@@ -118,7 +119,9 @@ class SettingsDialog(QDialog):
         log_column = QVBoxLayout()
         log_column.addWidget(self.log_level)
         log_column.addWidget(log_note)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Server log level")), log_column)
+        log_label = translated(QLabel(), "setText", lambda: _("Server log level"))
+        label_combo(self.log_level, lambda: _("Server log level"), log_label)
+        form.addRow(log_label, log_column)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

@@ -47,6 +47,7 @@ from inspector.store.browse import (
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job
 from ..language import on_language_changed, translated, translated_item
+from ..widgets.accessibility import label_combo, name_clear_button
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text
 from .runs_model import RunListModel, format_duration, format_started, source_word
@@ -101,24 +102,24 @@ class RunsTab(QWidget):
 
     def _build(self) -> None:
         self.outcome_filter = QComboBox()
-        translated(self.outcome_filter, "setAccessibleName", lambda: _("Filter runs by outcome"))
+        label_combo(self.outcome_filter, lambda: _("Filter runs by outcome"))
         translated_item(self.outcome_filter, lambda: _("Every outcome"), "")
         for status in ("ok", "failed", "cancelled", "interrupted", "running"):
             translated_item(self.outcome_filter, lambda status=status: outcome_word(status), status,
                             icon=outcome_icon(status))
         self.server_filter = QComboBox()
-        translated(self.server_filter, "setAccessibleName", lambda: _("Filter runs by server"))
+        label_combo(self.server_filter, lambda: _("Filter runs by server"))
         self.server_filter.setMinimumContentsLength(18)
         self.server_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.source_filter = QComboBox()
-        translated(self.source_filter, "setAccessibleName", lambda: _("Filter runs by source"))
+        label_combo(self.source_filter, lambda: _("Filter runs by source"))
         translated_item(self.source_filter, lambda: _("Every source"), "")
         for source in RUN_SOURCES:
             translated_item(self.source_filter, lambda source=source: source_word(source), source)
         self.search = QLineEdit()
         translated(self.search, "setPlaceholderText", lambda: _("Search titles, servers, files…"))
         translated(self.search, "setAccessibleName", lambda: _("Search runs"))
-        self.search.setClearButtonEnabled(True)
+        name_clear_button(self.search, lambda: _("Clear the search"))
         self.delete_button = translated(QPushButton(), "setText", lambda: _("Delete…"))
         translated(self.delete_button, "setAccessibleName", lambda: _("Delete the selected runs"))
         self.delete_button.clicked.connect(lambda: self.delete_selected())
@@ -170,7 +171,7 @@ class RunsTab(QWidget):
         self.run_heading.setTextFormat(Qt.TextFormat.PlainText)
         translated(self.run_heading, "setAccessibleName", lambda: _("Selected run"))
         self.step_outcome_filter = QComboBox()
-        translated(self.step_outcome_filter, "setAccessibleName", lambda: _("Filter steps by outcome"))
+        label_combo(self.step_outcome_filter, lambda: _("Filter steps by outcome"))
         translated_item(self.step_outcome_filter, lambda: _("Every outcome"), None)
         for outcome in STEP_OUTCOMES:
             if outcome:
@@ -179,7 +180,7 @@ class RunsTab(QWidget):
             else:
                 translated_item(self.step_outcome_filter, lambda: _("no outcome"), outcome)
         self.kind_filter = QComboBox()
-        translated(self.kind_filter, "setAccessibleName", lambda: _("Filter steps by kind"))
+        label_combo(self.kind_filter, lambda: _("Filter steps by kind"))
         translated_item(self.kind_filter, lambda: _("Every kind"), None)
         for kind in StepKind:
             self.kind_filter.addItem(kind.value, kind.value)
@@ -188,7 +189,7 @@ class RunsTab(QWidget):
         self.find_edit = QLineEdit()
         translated(self.find_edit, "setPlaceholderText", lambda: _("Find in this run (Ctrl+F)"))
         translated(self.find_edit, "setAccessibleName", lambda: _("Find in this run"))
-        self.find_edit.setClearButtonEnabled(True)
+        name_clear_button(self.find_edit, lambda: _("Clear the search in this run"))
         self.find_edit.returnPressed.connect(self.find_next)
         self._find_timer = QTimer(self)
         self._find_timer.setSingleShot(True)

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _
 
 from ..language import translated, translated_item
+from .accessibility import label_combo
 from .arguments import Path, resolved, simple_type
 
 
@@ -91,7 +92,21 @@ class Field(QWidget):
         self.set_error(None)
 
     def name(self) -> str:
-        return str(self.path[-1]) if self.path else _("arguments")
+        return field_name(self.path)
+
+    def rename(self) -> None:
+        """Say the name again after the field moved (an item above it was removed)."""
+
+
+def field_name(path: Path) -> str:
+    """What a screen reader calls the field at ``path``: a property by its name, an array item by
+    its array and position ("tags, item 2"), never by a bare index."""
+    if not path:
+        return _("arguments")
+    last = path[-1]
+    if isinstance(last, int):
+        return _("{name}, item {number}").format(name=field_name(path[:-1]), number=last + 1)
+    return str(last)
 
 
 class TextField(Field):
@@ -110,6 +125,9 @@ class TextField(Field):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.edit)
         layout.addWidget(self.error)
+
+    def rename(self) -> None:
+        self.edit.setAccessibleName(self.name())
 
     def value(self) -> Any:
         text = self.edit.text()
@@ -159,6 +177,9 @@ class BoolField(Field):
         layout.addWidget(self.box)
         layout.addWidget(self.error)
 
+    def rename(self) -> None:
+        self.box.setAccessibleName(self.name())
+
     def _toggled(self, _checked: bool) -> None:
         self.touched = True
         self.changed.emit()
@@ -180,7 +201,8 @@ class EnumField(Field):
         super().__init__(schema, path, required)
         self.choices = list(schema.get("enum") or [])
         self.combo = QComboBox()
-        self.combo.setAccessibleName(self.name())
+        # Named by its field, not by the value it shows (the form row's label is not its sibling).
+        self.combo_label = label_combo(self.combo, self.name)
         self.offset = 0 if required else 1
         if not required:
             translated_item(self.combo, lambda: _("(not set)"), None)
@@ -191,6 +213,10 @@ class EnumField(Field):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.combo)
         layout.addWidget(self.error)
+
+    def rename(self) -> None:
+        self.combo.setAccessibleName(self.name())
+        self.combo_label.setText(self.name())
 
     def value(self) -> Any:
         index = self.combo.currentIndex() - self.offset
@@ -209,6 +235,8 @@ class ArrayField(Field):
         items = schema.get("items")
         self.item_schema: Mapping[str, Any] = items if isinstance(items, Mapping) else {}
         self.items: list[Field] = []
+        #: Each item's Remove button (named by the item's position).
+        self.remove_buttons: dict[int, QPushButton] = {}
         self.rows = QVBoxLayout()
         self.rows.setContentsMargins(0, 0, 0, 0)
         self.add_button = translated(QPushButton(), "setText", lambda: _("Add item"))
@@ -234,6 +262,7 @@ class ArrayField(Field):
         remove = translated(QPushButton(), "setText", lambda: _("Remove"))
         remove.setAccessibleName(_("Remove item {number} of {name}").format(number=len(self.items) + 1,
                                                                             name=self.name()))
+        self.remove_buttons[id(field)] = remove
         remove.clicked.connect(lambda: self._remove(field, row))
         line.addWidget(remove, 0, Qt.AlignmentFlag.AlignTop)
         self.rows.addWidget(row)
@@ -242,11 +271,21 @@ class ArrayField(Field):
 
     def _remove(self, field: Field, row: QWidget) -> None:
         self.items.remove(field)
+        self.remove_buttons.pop(id(field), None)
         self.rows.removeWidget(row)
         row.deleteLater()
+        self.rename()
+        self.changed.emit()
+
+    def rename(self) -> None:
+        self.add_button.setAccessibleName(_("Add an item to {name}").format(name=self.name()))
         for index, item in enumerate(self.items):
             item.path = self.path + (index,)
-        self.changed.emit()
+            item.rename()
+            button = self.remove_buttons.get(id(item))
+            if button is not None:
+                button.setAccessibleName(_("Remove item {number} of {name}").format(number=index + 1,
+                                                                                    name=self.name()))
 
     def value(self) -> Any:
         if not self.items and not self.touched:
@@ -259,6 +298,7 @@ class ArrayField(Field):
             field = self.items[-1]
             row = field.parentWidget()
             self.items.pop()
+            self.remove_buttons.pop(id(field), None)
             self.rows.removeWidget(row)
             row.deleteLater()
         self.touched = False
@@ -290,6 +330,7 @@ class ObjectField(Field):
         properties = properties if isinstance(properties, Mapping) else {}
         needed = schema.get("required") if isinstance(schema.get("required"), list) else []
         self.fields: dict[str, Field] = {}
+        self.box: QGroupBox | None = None
         self.given = False
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -324,11 +365,18 @@ class ObjectField(Field):
         if top:
             layout.addLayout(form)
         else:
-            box = QGroupBox(self.name())
-            box.setLayout(form)
-            layout.addWidget(box)
+            self.box = QGroupBox(self.name())
+            self.box.setLayout(form)
+            layout.addWidget(self.box)
         layout.addWidget(self.error)
         self.set_value(MISSING)
+
+    def rename(self) -> None:
+        if self.box is not None:
+            self.box.setTitle(self.name())
+        for name, field in self.fields.items():
+            field.path = self.path + (name,)
+            field.rename()
 
     def value(self) -> Any:
         result = {}
