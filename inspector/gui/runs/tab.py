@@ -265,12 +265,18 @@ class RunsTab(QWidget):
         find = QShortcut(QKeySequence.StandardKey.Find, self)
         find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         find.activated.connect(self.focus_find)
-        for sequence, slot in ((QKeySequence.StandardKey.FindNext, self.find_next),
-                               (QKeySequence.StandardKey.FindPrevious, self.find_previous)):
+        # Each shortcut says what it does (the Help menu's list of shortcuts reads it).
+        translated(find, "setWhatsThis", lambda: _("Runs › Find in this run"))
+        for sequence, slot, said in ((QKeySequence.StandardKey.FindNext, self.find_next,
+                                      lambda: _("Runs › Next match")),
+                                     (QKeySequence.StandardKey.FindPrevious, self.find_previous,
+                                      lambda: _("Runs › Previous match"))):
             shortcut = QShortcut(sequence, self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
+            translated(shortcut, "setWhatsThis", said)
         delete = QShortcut(QKeySequence.StandardKey.Delete, self.run_view)
+        translated(delete, "setWhatsThis", lambda: _("Runs › Delete the selected runs"))
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)
         delete.activated.connect(lambda: self.delete_selected())
         self._update_buttons()
