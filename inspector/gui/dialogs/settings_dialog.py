@@ -20,11 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.i18n import LANGUAGES, _, choose_language
+from inspector.i18n import LANGUAGES, _, choose_language, current_language
 from inspector.i18n.formatting import format_number, format_seconds
 from inspector.mcp import DEFAULT_BUDGET_SECONDS, LOG_LEVELS, MAXIMUM_BUDGET_SECONDS, MINIMUM_LEG_SECONDS
 
-from ..language import translated, translated_item
+from ..language import switch_language, translated, translated_item
 from ..settings import AppSettings
 from ..widgets.accessibility import label_combo
 
@@ -96,6 +96,10 @@ class SettingsDialog(QDialog):
         for code, name in LANGUAGES.items():
             self.language.addItem(name, code)  # each language named in its own language
         self.language.setCurrentIndex(max(self.language.findData(settings.language), 0))
+        #: The language shown when the dialog opened: Cancel goes back to it.
+        self.language_before = current_language()
+        # A language chosen is shown at once, in this dialog and the window, so it can be judged.
+        self.language.currentIndexChanged.connect(lambda _index: self._show_language())
         form = QFormLayout()
         language_label = translated(QLabel(), "setText", lambda: _("Language"))
         label_combo(self.language, lambda: _("Language of the window"), language_label)
@@ -130,6 +134,16 @@ class SettingsDialog(QDialog):
         layout.addWidget(buttons)
         # A wrapped label needs more height at 560 px than the size hint (taken at its own width) gives.
         self.resize(560, max(self.sizeHint().height(), self.heightForWidth(560)))
+
+    def _show_language(self) -> None:
+        wanted = choose_language(self.language.currentData() or None)
+        if wanted != current_language():
+            switch_language(wanted)
+
+    def reject(self) -> None:  # noqa: D102
+        if current_language() != self.language_before:
+            switch_language(self.language_before)
+        super().reject()
 
     def _browse(self) -> None:
         path, _filter = QFileDialog.getSaveFileName(self, _("Run database"), self.database.text(),

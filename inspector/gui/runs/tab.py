@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.words import kind_word
 from inspector.runs import RUN_SOURCES, StepKind
 from inspector.store import RunRecord, RunStore, UnknownRunError
 from inspector.store.browse import (
@@ -183,7 +184,7 @@ class RunsTab(QWidget):
         label_combo(self.kind_filter, lambda: _("Filter steps by kind"))
         translated_item(self.kind_filter, lambda: _("Every kind"), None)
         for kind in StepKind:
-            self.kind_filter.addItem(kind.value, kind.value)
+            translated_item(self.kind_filter, lambda kind=kind: kind_word(kind.value), kind.value)
         for combo in (self.step_outcome_filter, self.kind_filter):
             combo.currentIndexChanged.connect(self._step_filter_changed)
         self.find_edit = QLineEdit()
