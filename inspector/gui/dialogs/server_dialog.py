@@ -31,6 +31,7 @@ from inspector.mcp.roots import RootNotUsable, parse_root, root_as_text
 from inspector.store.secrets import is_secret_header
 
 from ..language import on_language_changed, translated
+from ..widgets.hints import mark_hint, readable_placeholders
 
 
 @dataclass
@@ -74,6 +75,7 @@ class HeaderRow(QWidget):
         self.name.textEdited.connect(lambda text: self.secret.setChecked(True) if is_secret_header(text) else None)
         self.remove = translated(QPushButton(), "setText", lambda: _("Remove"))
         translated(self.remove, "setAccessibleName", lambda: _("Remove this header"))
+        readable_placeholders(self)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.name, 2)
@@ -117,7 +119,7 @@ class ServerDialog(QDialog):
                                if secrets_kept else _("No system keyring is available: secret values are kept "
                                                       "only until Run Inspector quits."))
         keep_note.setWordWrap(True)
-        keep_note.setEnabled(False)
+        mark_hint(keep_note)
         form = QFormLayout()
         url_column = QVBoxLayout()
         url_column.addWidget(self.url)
@@ -147,7 +149,7 @@ class ServerDialog(QDialog):
         roots_note = translated(QLabel(), "setText",
                                 lambda: _("Folders the server may ask for (roots/list), as file:// addresses."))
         roots_note.setWordWrap(True)
-        roots_note.setEnabled(False)
+        mark_hint(roots_note)
         roots_column = QVBoxLayout()
         roots_column.addWidget(self.roots)
         roots_column.addWidget(add_root, 0, Qt.AlignmentFlag.AlignLeft)
@@ -161,6 +163,7 @@ class ServerDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(buttons)
         # A wrapped label needs more height at 560 px than the size hint (taken at its own width) gives.
+        readable_placeholders(self)
         self.resize(560, max(self.sizeHint().height(), self.heightForWidth(560)))
         on_language_changed(self, self._say_problems_again)
 

@@ -27,6 +27,7 @@ from inspector.mcp import DEFAULT_BUDGET_SECONDS, LOG_LEVELS, MAXIMUM_BUDGET_SEC
 from ..language import switch_language, translated, translated_item
 from ..settings import AppSettings
 from ..widgets.accessibility import label_combo
+from ..widgets.hints import mark_hint, readable_placeholders
 
 
 class SettingsDialog(QDialog):
@@ -46,7 +47,7 @@ class SettingsDialog(QDialog):
                 default=format_seconds(DEFAULT_BUDGET_SECONDS), floor=format_seconds(MINIMUM_LEG_SECONDS),
                 most=format_number(MAXIMUM_BUDGET_SECONDS)))
         rules.setWordWrap(True)
-        rules.setEnabled(False)
+        mark_hint(rules)
         self.budget_error = QLabel()
         self.budget_error.setStyleSheet("color: #B84A00;")
         self.budget_error.hide()
@@ -64,7 +65,7 @@ class SettingsDialog(QDialog):
         database_note = translated(QLabel(), "setText", lambda: _(
             "A new database location takes effect the next time Run Inspector starts."))
         database_note.setWordWrap(True)
-        database_note.setEnabled(False)
+        mark_hint(database_note)
         self.allow_sampling = translated(QCheckBox(), "setText", lambda: _(
             "Let servers use this model (sampling); each request is shown for confirmation first"))
         self.allow_sampling.setChecked(settings.allow_sampling)
@@ -89,7 +90,7 @@ class SettingsDialog(QDialog):
         log_note = translated(QLabel(), "setText", lambda: _(
             "Asked of the server you listen to (logging/setLevel); a change applies at once."))
         log_note.setWordWrap(True)
-        log_note.setEnabled(False)
+        mark_hint(log_note)
         self.language = QComboBox()
         translated_item(self.language, lambda: _("System ({language})").format(
             language=LANGUAGES[choose_language(None)]), "")
@@ -132,6 +133,7 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(buttons)
+        readable_placeholders(self)
         # A wrapped label needs more height at 560 px than the size hint (taken at its own width) gives.
         self.resize(560, max(self.sizeHint().height(), self.heightForWidth(560)))
 

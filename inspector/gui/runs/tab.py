@@ -49,6 +49,7 @@ from inspector.store.browse import (
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job
 from ..language import on_language_changed, translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
+from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text
 from .runs_model import RunListModel, format_duration, format_started, source_word
@@ -121,6 +122,7 @@ class RunsTab(QWidget):
         translated(self.search, "setPlaceholderText", lambda: _("Search titles, servers, files…"))
         translated(self.search, "setAccessibleName", lambda: _("Search runs"))
         name_clear_button(self.search, lambda: _("Clear the search"))
+        readable_placeholder(self.search)
         self.delete_button = translated(QPushButton(), "setText", lambda: _("Delete…"))
         translated(self.delete_button, "setAccessibleName", lambda: _("Delete the selected runs"))
         self.delete_button.clicked.connect(lambda: self.delete_selected())
@@ -191,6 +193,7 @@ class RunsTab(QWidget):
         translated(self.find_edit, "setPlaceholderText", lambda: _("Find in this run (Ctrl+F)"))
         translated(self.find_edit, "setAccessibleName", lambda: _("Find in this run"))
         name_clear_button(self.find_edit, lambda: _("Clear the search in this run"))
+        readable_placeholder(self.find_edit)
         self.find_edit.returnPressed.connect(self.find_next)
         self._find_timer = QTimer(self)
         self._find_timer.setSingleShot(True)

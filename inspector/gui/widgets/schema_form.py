@@ -32,6 +32,7 @@ from inspector.i18n import _
 from ..language import translated, translated_item
 from .accessibility import label_combo
 from .arguments import Path, resolved, simple_type
+from .hints import mark_hint, readable_placeholder
 
 
 class _Missing:
@@ -57,7 +58,7 @@ def _plain_label(text: str, *, hint: bool = False) -> QLabel:
     label.setTextFormat(Qt.TextFormat.PlainText)  # schema text comes from the server
     label.setWordWrap(True)
     if hint:
-        label.setEnabled(False)
+        mark_hint(label)
     return label
 
 
@@ -120,6 +121,7 @@ class TextField(Field):
         placeholder = {"number": _("a number"), "integer": _("a whole number"),
                        "json": _("any JSON value")}.get(kind, "")
         self.edit.setPlaceholderText(placeholder)
+        readable_placeholder(self.edit)
         self.edit.textEdited.connect(lambda _text: self.changed.emit())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

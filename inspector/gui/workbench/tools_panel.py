@@ -14,6 +14,7 @@ from inspector.i18n.messages import translate
 
 from ..language import on_language_changed, translated
 from ..widgets.accessibility import name_clear_button
+from ..widgets.hints import readable_placeholder
 from .engine import OperationTask
 from .tools_model import ToolFilter, ToolRole, ToolsModel
 
@@ -34,6 +35,7 @@ class ToolsPanel(QWidget):
         translated(self.filter, "setAccessibleName", lambda: _("Filter tools by name or description"))
         name_clear_button(self.filter, lambda: _("Clear the tool filter"))
         self.filter.textChanged.connect(self.proxy.set_text)
+        readable_placeholder(self.filter)
         self.view = QListView()
         self.view.setModel(self.proxy)
         translated(self.view, "setAccessibleName", lambda: _("Tools"))
