@@ -86,6 +86,8 @@ def test_a_language_chosen_in_settings_is_shown_at_once_and_cancel_goes_back(qtb
     assert dialog.windowTitle() == "Einstellungen"
     cancel = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Cancel)
     qtbot.waitUntil(lambda: cancel.text() == "Abbrechen")
+    # The switch does not stretch the combo boxes across the dialog.
+    assert dialog.language.width() < dialog.language.sizeHint().width() * 2
     assert file_menu.text() == "&Datei"
     dialog.reject()  # Cancel: back to the language shown before, nothing saved
     assert i18n.current_language() == "en" and file_menu.text() == "&File"

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -102,6 +103,10 @@ class SettingsDialog(QDialog):
         # A language chosen is shown at once, in this dialog and the window, so it can be judged.
         self.language.currentIndexChanged.connect(lambda _index: self._show_language())
         form = QFormLayout()
+        # The combo boxes keep the width of their words (a switch of language lays the form out again,
+        # and would otherwise stretch them across it).
+        for combo in (self.language, self.log_level):
+            combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         language_label = translated(QLabel(), "setText", lambda: _("Language"))
         label_combo(self.language, lambda: _("Language of the window"), language_label)
         form.addRow(language_label, self.language)
