@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import inspector
 from inspector.i18n import _
 from inspector.store.paths import APP_NAME, default_db_path
 
@@ -56,7 +55,7 @@ def licence() -> str:
 
 def documentation_paths() -> list[Path]:
     """The README and the docs folder of the source tree this package runs from, where they exist."""
-    root = Path(inspector.__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]  # inspector/gui/help_menu.py → the source tree
     return [path for path in (root / "README.md", root / "docs") if path.exists()]
 
 

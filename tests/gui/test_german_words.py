@@ -25,7 +25,7 @@ def german() -> Iterator[None]:
 
 
 def test_the_clients_cancel_sentences_are_said_in_german(german) -> None:
-    from inspector.i18n.stored import cancelled_result_text, translate_stored
+    from inspector.gui.runs.stored_text import cancelled_result_text, translate_stored
 
     in_flight = McpTransportError.cancelled("Demo server", "tools/call", True).message
     before = McpTransportError.cancelled("Demo server", "tools/call", False).message

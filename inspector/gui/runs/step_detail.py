@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
-from inspector.i18n.stored import cancelled_result_text
 from inspector.i18n.words import kind_word
 from inspector.store.browse import StepInFull
 
@@ -34,6 +33,7 @@ from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
 from ..widgets.server_exchanges import server_exchange_lines
 from .runs_model import format_duration
+from .stored_text import cancelled_result_text
 
 #: A payload larger than this is not parsed for its parts (the raw tab still shows its start).
 MAX_PARSED_CHARS = 2_000_000

@@ -11,10 +11,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from inspector.i18n import _
 from inspector.mcp.errors import CANCELLED_BEFORE_SEND, CANCELLED_IN_FLIGHT
 from inspector.mcp.messages import N_
-
-from . import _
 
 #: What a cancelled step says in sample runs and traces written by the reference implementation.
 CANCELLED_BY_THE_USER = N_("cancelled by the user")
