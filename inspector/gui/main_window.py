@@ -90,6 +90,7 @@ class MainWindow(QMainWindow):
         #: The listening session of the selected server (log messages, list changes, its requests).
         self.listener = WindowListener(self.engine)
         self.listener.log_level = settings.server_log_level
+        self.engine.set_log_level(settings.server_log_level)  # every operation's session asks for it too
         self.listener.tools_changed.connect(self._tools_changed)
         self._listened: tuple[ServerEndpoint, tuple[str, ...]] | None = None
         self.demo = demo
@@ -212,6 +213,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.log_dock)
         self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
         self.listener.entry.connect(self._log_entry)
+        self.engine.log.entries.connect(self.server_log.add_many)  # what operations' sessions log
         self.listener.status_changed.connect(self._listener_status)
 
         self.status = QLabel()
@@ -631,6 +633,7 @@ class MainWindow(QMainWindow):
             self.answers.set_sampler(sampler_from_settings(self.settings))
             if self.settings.server_log_level != self.listener.log_level:
                 self.listener.set_log_level(self.settings.server_log_level)
+            self.engine.set_log_level(self.settings.server_log_level)
             # Only what the settings change: the budget shown; the catalogue and the chosen tool stay.
             self._show_budget(self.servers.current())
             self.apply_language()

@@ -13,9 +13,7 @@ thread through queued signals.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
@@ -24,24 +22,10 @@ from inspector.mcp.listening import ListenerState, ListenerStatus, ServerListene
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import ServerNotification
 
+from ..widgets.log_entry import LogEntry
 from .engine import OperationsEngine
 
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One line of the server log: a log message, or a request the server made on the stream."""
-
-    #: When it arrived (UTC; shown in local time).
-    at: datetime
-    #: The message's level (debug … emergency); ``None`` for a request.
-    level: str | None
-    logger: str | None
-    #: The message's data (any JSON value), or for a request what was asked and answered.
-    data: Any
-    server: str
-    #: For a request: its method, and whether the client declined it.
-    request: str | None = None
-    declined: bool = False
+__all__ = ["LogEntry", "WindowListener"]
 
 
 class _Carrier(QObject):
