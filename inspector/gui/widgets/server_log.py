@@ -158,6 +158,9 @@ class ServerLogModel(QAbstractTableModel):
     def _message(self, entry: LogEntry) -> str:
         if entry.request is None:
             return data_text(entry.data)
+        if entry.refused and entry.operation is None:
+            return _("{reason} Listening goes on; the server logs at the level it chooses.").format(
+                reason=translate(entry.data))
         if entry.refused:
             return _("{reason} The operation goes on; the server logs at the level it chooses.").format(
                 reason=translate(entry.data))
