@@ -49,6 +49,8 @@ _LEVEL_STYLE = {
     "alert": ("#CC4C8F", "◆"), "emergency": ("#CC4C8F", "◆"),
 }
 _ModelIndex = QModelIndex | QPersistentModelIndex
+#: A level's rank (0 = debug … 7 = emergency).
+_SEVERITY = {level: rank for rank, level in enumerate(LOG_LEVELS)}
 
 
 def level_word(level: str) -> str:
@@ -187,9 +189,15 @@ class MinimumLevelFilter(QSortFilterProxyModel):
             self.invalidateFilter()
 
     def filterAcceptsRow(self, source_row: int, source_parent: _ModelIndex) -> bool:  # noqa: N802
+        # Called for every row a batch inserts, on the GUI thread: read the entry itself, not
+        # through index() and data(), and show everything at once when no minimum is chosen.
+        if self.minimum == 0:
+            return True
         model = self.sourceModel()
-        severity = model.data(model.index(source_row, 0, source_parent), ServerLogModel.SeverityRole)
-        return severity is None or severity < 0 or severity >= self.minimum
+        if not isinstance(model, ServerLogModel):
+            return True
+        severity = _SEVERITY.get(model.entries[source_row].level or "", -1)
+        return severity < 0 or severity >= self.minimum
 
 
 class ServerLogView(QWidget):
