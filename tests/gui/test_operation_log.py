@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtCore import Qt
 
 from inspector.gui.settings import AppSettings
 from inspector.gui.widgets.server_log import MAX_ENTRIES, ServerLogModel
@@ -200,4 +201,5 @@ def test_the_model_takes_a_batch_and_keeps_the_newest(qtmodeltester) -> None:
     qtmodeltester.check(model)
     assert model.rowCount() == MAX_ENTRIES
     assert model.index(0, 3).data() == "#2 ping"
+    assert "#2 ping" in model.index(0, 3).data(Qt.ItemDataRole.ToolTipRole)
     assert model.index(MAX_ENTRIES - 1, 5).data() == json.dumps({"n": MAX_ENTRIES - 1}, separators=(",", ":"))

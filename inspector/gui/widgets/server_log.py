@@ -129,6 +129,10 @@ class ServerLogModel(QAbstractTableModel):
             return self._text(entry, column)
         if role == Qt.ItemDataRole.ToolTipRole and column == "message":
             return plain_tooltip(cell_text(self._message(entry), TOOLTIP_CHARS))
+        if role == Qt.ItemDataRole.ToolTipRole and column in ("server", "operation"):
+            # Both cells may be cut to the column's width: the whole name is a hover away.
+            name = entry.server if column == "server" else entry.operation
+            return plain_tooltip(cell_text(name, TOOLTIP_CHARS)) if name is not None else None
         if role == Qt.ItemDataRole.ForegroundRole and column == "level":
             refused = entry.declined or entry.refused
             colour = _LEVEL_STYLE.get(entry.level or "", ("#D55E00" if refused else "#0072B2", ""))[0]
@@ -246,7 +250,7 @@ class ServerLogView(QWidget):
         self.table.setColumnWidth(0, self.table.fontMetrics().horizontalAdvance("00:00:00 PM") + 20)
         self.table.setColumnWidth(1, self.table.fontMetrics().horizontalAdvance("◆ emergency") + 24)
         self.table.setColumnWidth(2, 130)
-        self.table.setColumnWidth(3, 150)
+        self.table.setColumnWidth(3, 200)
         self.table.setColumnWidth(4, 90)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 4)
