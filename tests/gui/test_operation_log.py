@@ -47,8 +47,18 @@ def finished(qtbot, task: OperationTask, timeout: int = 10000):
 
 
 def tagged(window, task: OperationTask) -> list[LogEntry]:
-    tag = f"#{task.number} {task.title}"
-    return [entry for entry in window.server_log.model.entries if getattr(entry, "operation", None) == tag]
+    """The log's entries from the operation's session, named by its run ("#12 tools/call hang");
+    while it runs (its run's number not yet known here), by its title."""
+    if task.outcome is not None:
+        wanted = lambda tag: tag == run_tag(task)  # noqa: E731
+    else:
+        wanted = lambda tag: str(tag).endswith(f" {task.title}")  # noqa: E731
+    return [entry for entry in window.server_log.model.entries
+            if wanted(getattr(entry, "operation", None)) and entry.server == task.server.label]
+
+
+def run_tag(task: OperationTask) -> str:
+    return f"#{task.outcome.run_id} {task.title}"
 
 
 def row_of(window, entry: LogEntry) -> list[str]:
@@ -75,7 +85,7 @@ def test_what_hang_logs_during_its_operation_reaches_the_server_log(qtbot, make_
     outcome = finished(qtbot, task)
     assert outcome.status == "cancelled"
     started, waiting = tagged(window, task)[:2]
-    assert row_of(window, started)[1:] == ["info", "Demo server", f"#{task.number} tools/call hang", "demo",
+    assert row_of(window, started)[1:] == ["info", "Demo server", f"#{outcome.run_id} tools/call hang", "demo",
                                            started.data]
     assert started.data.startswith("hang: request ") and "started" in started.data
     assert waiting.level == "debug" and "still waits after 1 s" in waiting.data
@@ -107,8 +117,7 @@ def test_the_settings_level_is_asked_in_each_operation_session_and_the_server_fi
     qtbot.waitUntil(lambda: len(tagged(window, task)) == len(shown), timeout=5000)
     assert [entry.level for entry in tagged(window, task)] == list(shown)
     assert {entry.server for entry in tagged(window, task)} == {"sdk server"}
-    assert row_of(window, tagged(window, task)[0])[3:] == [f"#{task.number} tools/call log_each_level", "levels",
-                                                           "a warning message"]
+    assert row_of(window, tagged(window, task)[0])[3:] == [run_tag(task), "levels", "a warning message"]
     # A new level applies to the operations that start after it.
     window.settings.server_log_level = "critical"
     window.engine.set_log_level(window.settings.server_log_level)
@@ -159,7 +168,7 @@ def test_a_server_that_refuses_the_level_still_runs_the_operation_and_the_log_sa
         [said] = tagged(window, task)
         assert said.refused and said.request == "logging/setLevel"
         row = row_of(window, said)
-        assert row[1:4] == ["⇄ request", "refuser", f"#{task.number} tools/call echo"]
+        assert row[1:4] == ["⇄ request", "refuser", f"#{outcome.run_id} tools/call echo"]
         assert "rejected logging/setLevel with JSON-RPC error -32601: Method not found" in row[5]
         assert "The operation goes on" in row[5]
         # The listening session was refused too: it says so and listens all the same.

@@ -5,7 +5,9 @@ Orange3's pattern): the client's reports arrive on the worker thread, cross to t
 through queued signals, update the task's :class:`BarState`, and are re-emitted there. Cancel,
 called on the GUI thread, fires the operation's own :class:`CancelSignal` at once. Every
 operation is stored as a run exactly as the command line stores it, by the worker (the GUI
-thread never waits on the disk for it).
+thread never waits on the disk for it). What a server logs on an operation's own session goes
+to :attr:`OperationsEngine.log` (batched for the Server log); each operation's session asks for
+the log level set with :meth:`OperationsEngine.set_log_level` when it was submitted.
 """
 
 from __future__ import annotations
@@ -86,11 +88,16 @@ class _Observer(NullObserver):
     Log messages (and a refused log level) go to the engine's :class:`OperationLog`, tagged with
     the operation and the server, in batches; other notifications cross one by one."""
 
-    def __init__(self, reports: _Reports, log: OperationLog, operation: str, server: str) -> None:
+    def __init__(self, reports: _Reports, log: OperationLog, title: str, server: str) -> None:
         self._reports = reports
         self._log = log
-        self._operation = operation
+        self._title = title
+        self._operation = operation_tag(None, title)
         self._server = server
+
+    def stored_as(self, run_id: int | None) -> None:
+        """The operation's run is known (before its first leg): its lines name it."""
+        self._operation = operation_tag(run_id, self._title)
 
     def operation_started(self, report: OperationStarted) -> None:
         self._reports.started.emit(report, time.monotonic())
@@ -388,7 +395,7 @@ class OperationsEngine(QObject):
         self._tasks.append(task)
         task.server_notification.connect(lambda report, url=task.server_url: self._notified(url, report))
         self.submitted.emit(task)
-        observer = _Observer(task._reports, self.log, operation_tag(task.number, title), server.label)
+        observer = _Observer(task._reports, self.log, title, server.label)
         self._loop.call_soon_threadsafe(self._begin, task, observer, store, self.log_level)
         return task
 
@@ -414,6 +421,7 @@ class OperationsEngine(QObject):
             else:
                 title = f"{'tools/list' if task.kind == 'list' else 'ping'} {task.server_url}"
             run_id, problem = _start_run(run_store, title, task.server_url, problem)
+            observer.stored_as(run_id)
             if task.kind == "call":
                 record = await execute_tool(client, server, task.tool or "", task.arguments, budget_s=budget,
                                             cancel=cancel, observer=observer)

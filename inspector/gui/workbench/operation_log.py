@@ -77,6 +77,9 @@ class OperationLog(QObject):
             self.entries.emit(batch)
 
 
-def operation_tag(number: int, title: str) -> str:
-    """How the Server log names an operation: its number in this window and its title."""
-    return _("#{number} {title}").format(number=number, title=title)
+def operation_tag(run_id: int | None, title: str) -> str:
+    """How the Server log names an operation: the number of its run (as the Runs tab, the result
+    and the status bar show it) and its title; the title alone while, or if, it has no run."""
+    if run_id is None:
+        return title
+    return _("#{run_id} {title}").format(run_id=run_id, title=title)
