@@ -98,7 +98,7 @@ def test_what_hang_logs_during_its_operation_reaches_the_server_log(qtbot, make_
 
 
 def test_the_settings_level_is_asked_in_each_operation_session_and_the_server_filters(
-        qtbot, make_window, sdk) -> None:
+        qtbot, make_window, sdk, monkeypatch) -> None:
     url, listeners = sdk
     AppSettings().server_log_level = "warning"
     window = make_window((url, "sdk server"))
@@ -118,9 +118,17 @@ def test_the_settings_level_is_asked_in_each_operation_session_and_the_server_fi
     assert [entry.level for entry in tagged(window, task)] == list(shown)
     assert {entry.server for entry in tagged(window, task)} == {"sdk server"}
     assert row_of(window, tagged(window, task)[0])[3:] == [run_tag(task), "levels", "a warning message"]
-    # A new level applies to the operations that start after it.
-    window.settings.server_log_level = "critical"
-    window.engine.set_log_level(window.settings.server_log_level)
+    # A new level chosen in Settings applies to the operations that start after it.
+    from inspector.gui.dialogs.settings_dialog import SettingsDialog
+
+    def choose_critical(dialog: SettingsDialog) -> int:
+        dialog.log_level.setCurrentIndex(dialog.log_level.findData("critical"))
+        dialog.accept()
+        return dialog.result()
+
+    monkeypatch.setattr(SettingsDialog, "exec", choose_critical)
+    window.open_settings()
+    assert window.settings.server_log_level == "critical"
     second = run(qtbot, window, "log_each_level")
     assert finished(qtbot, second).status == "ok"
     assert listeners.asked_levels[-1] == "critical"
