@@ -41,10 +41,10 @@ def test_run_window_opens_on_the_database_and_leaves_nothing_behind(qtbot, tmp_p
 
     def close_when_ready() -> None:
         windows = [w for w in app.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
-        if windows and windows[0].tools.model.rowCount() > 0:
+        if windows and windows[0].workbench.tools.model.rowCount() > 0:
             window = windows[0]
             seen["db"] = window.db_path
-            seen["servers"] = [r.name for r in window.registry.all()]
+            seen["servers"] = [r.name for r in window.admin.registry.all()]
             seen["demo_thread"] = window.demo.server._thread
             window.close()
         else:

@@ -12,9 +12,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from inspector.gui.settings import AppSettings
-from inspector.gui.widgets.server_log import MAX_ENTRIES, ServerLogModel
 from inspector.gui.workbench.engine import OperationTask
 from inspector.gui.workbench.listening import LogEntry
+from inspector.gui.workbench.server_log import MAX_ENTRIES, ServerLogModel
 from inspector.mcp import LOG_LEVELS
 from inspector.mcp.listening import ListenerState
 from inspector.mcp.standalone import ServerNotification
@@ -35,7 +35,7 @@ def sdk() -> Iterator[tuple[str, Listeners]]:
 
 
 def run(qtbot, window, tool: str, arguments: dict | None = None, budget_s: float = 10) -> OperationTask:
-    return window.engine.call_tool(window.endpoint_for(window.servers.current()), tool, arguments or {},
+    return window.engine.call_tool(window.admin.endpoint_for(window.servers.current()), tool, arguments or {},
                                    budget_s=budget_s)
 
 
@@ -53,7 +53,7 @@ def tagged(window, task: OperationTask) -> list[LogEntry]:
         wanted = lambda tag: tag == run_tag(task)  # noqa: E731
     else:
         wanted = lambda tag: str(tag).endswith(f" {task.title}")  # noqa: E731
-    return [entry for entry in window.server_log.model.entries
+    return [entry for entry in window.log_dock.view.model.entries
             if wanted(getattr(entry, "operation", None)) and entry.server == task.server.label]
 
 
@@ -62,7 +62,7 @@ def run_tag(task: OperationTask) -> str:
 
 
 def row_of(window, entry: LogEntry) -> list[str]:
-    model = window.server_log.model
+    model = window.log_dock.view.model
     row = model.entries.index(entry)
     return [model.index(row, column).data() for column in range(model.columnCount())]
 
@@ -76,8 +76,8 @@ def stored_notifications(run_id: int) -> list[dict]:
 def test_what_hang_logs_during_its_operation_reaches_the_server_log(qtbot, make_window, demo_server) -> None:
     AppSettings().server_log_level = "debug"
     window = make_window((demo_server.url, "Demo server"))
-    assert window.tools.select_tool("hang")
-    task = window.run_current_tool()
+    assert window.workbench.tools.select_tool("hang")
+    task = window.workbench.run_current_tool()
     assert task.title == "tools/call hang"
     # The start line (info) at once, then a debug line each second it waits, on the call's own stream.
     qtbot.waitUntil(lambda: any(entry.level == "debug" for entry in tagged(window, task)), timeout=10000)
@@ -181,7 +181,7 @@ def test_a_server_that_refuses_the_level_still_runs_the_operation_and_the_log_sa
         assert "The operation goes on" in row[5]
         # The listening session was refused too: it says so and listens all the same.
         qtbot.waitUntil(lambda: any(getattr(entry, "refused", False) and entry.operation is None
-                                    for entry in window.server_log.model.entries), timeout=5000)
+                                    for entry in window.log_dock.view.model.entries), timeout=5000)
         assert window.listener.status.state is not ListenerState.STOPPED
 
 

@@ -77,7 +77,7 @@ class SettingsDialog(QDialog):
         self.sampling_error.setStyleSheet("color: #B84A00;")
         self.sampling_error.setTextFormat(Qt.TextFormat.PlainText)
         self.sampling_error.hide()
-        from ..widgets.server_log import level_word
+        from ..workbench.server_log import level_word
 
         self.log_level = QComboBox()
         translated(self.log_level, "setAccessibleName", lambda: _("Server log level"))

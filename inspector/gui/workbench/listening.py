@@ -22,8 +22,8 @@ from inspector.mcp.listening import ListenerState, ListenerStatus, ServerListene
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import ServerNotification
 
-from ..widgets.log_entry import LogEntry
 from .engine import OperationsEngine
+from .log_entry import LogEntry
 
 __all__ = ["LogEntry", "WindowListener"]
 

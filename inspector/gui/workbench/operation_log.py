@@ -21,7 +21,7 @@ from inspector.i18n import _
 from inspector.mcp import LogLevelRefused
 from inspector.mcp.standalone import ServerNotification
 
-from ..widgets.log_entry import LogEntry
+from .log_entry import LogEntry
 
 #: The most entries waiting for the GUI thread; older ones are dropped first (the view keeps
 #: no more than this either).

@@ -33,8 +33,8 @@ from inspector.i18n.messages import translate
 from inspector.mcp import LOG_LEVELS
 
 from ..language import follow_language, translated, translated_item
+from ..widgets.plain_text import cell_text, plain_tooltip
 from .log_entry import LogEntry
-from .plain_text import cell_text, plain_tooltip
 
 #: The most entries kept; older ones are dropped first.
 MAX_ENTRIES = 5000
