@@ -172,6 +172,12 @@ class MainWindow(QMainWindow):
     # -- the selected server and the operations ----------------------------------------------------
 
     def _server_selected(self, record: ServerRecord | None) -> None:
+        if record is not None and self.demo is not None and self.demo.stopped_entry(record.url):
+            # No tools, no listening: the panel offers Start (DemoControls).
+            self.log_dock.listen_to(None, None)
+            self.workbench.show_budget(record)
+            self.workbench.tools.clear(lambda: _("The demo server is not running: start it under the list of servers."))
+            return
         endpoint = None
         if record is not None:
             try:

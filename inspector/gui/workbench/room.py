@@ -19,11 +19,11 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
-from inspector.i18n.formatting import format_seconds
 from inspector.store import ServerRecord
 
 from ..language import translated, translated_tab
 from ..settings import AppSettings
+from ..widgets.budget_field import budget_label
 from .arguments_panel import ArgumentsPanel
 from .engine import OperationsEngine, OperationTask
 from .operations_list import OperationsList
@@ -134,8 +134,8 @@ class Workbench(QSplitter):
         self.load_tools()
 
     def show_budget(self, record: ServerRecord | None) -> None:
-        self.budget_label.setText("" if record is None else _("Budget: {seconds} s").format(
-            seconds=format_seconds(self.admin.budget_for(record))))
+        # What the client enforces (the floor applied), as the budget bar's deadline says it.
+        self.budget_label.setText("" if record is None else budget_label(self.admin.budget_for(record)))
 
     def load_tools(self) -> OperationTask | None:
         record = self.admin.current()

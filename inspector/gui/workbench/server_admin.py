@@ -143,7 +143,8 @@ class ServerAdmin(QObject):
                 headers.append((setting.name, value or "", setting.secret))
         dialog = ServerDialog(self.parent(), url=record.url if record else "", name=record.name if record else None,
                               budget_s=record.budget_s if record else None, headers=headers,
-                              secrets_kept=self.secrets.available, roots=record.roots if record else ())
+                              secrets_kept=self.secrets.available, roots=record.roots if record else (),
+                              default_budget_s=lambda: self.settings.default_budget_s)
         if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:
             return
         chosen = dialog.result_settings
