@@ -11,6 +11,7 @@ from inspector.i18n.formatting import format_number
 from ..language import on_language_changed, translated
 from ..widgets.budget_bar import BudgetBar
 from ..widgets.budget_state import format_seconds
+from ..widgets.hints import mark_hint
 from .engine import OperationTask
 
 
@@ -102,7 +103,7 @@ class OperationsList(QWidget):
         self._layout.setSpacing(4)
         self.empty = translated(QLabel(), "setText",
                                 lambda: _("No operations yet: pick a tool and press Run (Ctrl+Enter)."))
-        self.empty.setEnabled(False)
+        mark_hint(self.empty)
         self._layout.addWidget(self.empty)
         self._layout.addStretch(1)
 
