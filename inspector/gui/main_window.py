@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, choose_language, current_language, ngettext
-from inspector.i18n.formatting import format_number, format_seconds
+from inspector.i18n.formatting import format_duration, format_number, format_seconds
 from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError, ServerEndpoint
 from inspector.mcp.listening import ListenerState, ListenerStatus
@@ -460,8 +460,8 @@ class MainWindow(QMainWindow):
         self._last_test = (url, outcome)
         record = outcome.record
         if record is not None and record.status == "ok":
-            text = _("Answered in {ms} ms; speaks MCP {version}.").format(
-                ms=format_number(round(record.latency_ms)), version=record.result.protocol_version)
+            text = _("Answered in {duration}; speaks MCP {version}.").format(
+                duration=format_duration(record.latency_ms / 1000), version=record.result.protocol_version)
         elif record is not None and record.status == "cancelled":
             text = _("The connection test was cancelled.")
         else:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from datetime import datetime
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
 from inspector.i18n import _, formatting
@@ -21,10 +21,10 @@ from inspector.i18n.details import localized_step_details
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import StepFilter, TimelineRow, count_timeline, run_span, timeline_page
 
-from ..language import follow_language
 from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .runs_model import format_duration
+from .table_model import Index, NamedColumnsModel
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40
@@ -33,7 +33,6 @@ StepIdRole = Qt.ItemDataRole.UserRole + 1
 OutcomeRole = Qt.ItemDataRole.UserRole + 2
 WaterfallRole = Qt.ItemDataRole.UserRole + 3
 MatchRole = Qt.ItemDataRole.UserRole + 4
-Index = QModelIndex | QPersistentModelIndex
 
 COLUMNS = ("time", "source", "kind", "round", "duration", "outcome", "details", "waterfall")
 OUTCOME_COLUMN = COLUMNS.index("outcome")
@@ -58,8 +57,10 @@ def format_time(moment: datetime | None) -> str:
     return "" if moment is None else formatting.format_time(moment, milliseconds=True)
 
 
-class TimelineModel(QAbstractTableModel):
+class TimelineModel(NamedColumnsModel):
     """The steps of one run, in time order, read page by page."""
+
+    COLUMNS = COLUMNS
 
     #: Emitted after the rows were counted again and some were added (a running run).
     grew = Signal(int)
@@ -80,7 +81,12 @@ class TimelineModel(QAbstractTableModel):
         #: Pages read from the database since the run was opened (tests and benchmarks count them).
         self.pages_read = 0
         self.page_log: list[int] = []
-        follow_language(self)
+
+    def headings(self) -> tuple[str, ...]:
+        return headings()
+
+    def row_count(self) -> int:
+        return self._count
 
     # -- which run, which steps ---------------------------------------------------------------
 
@@ -179,21 +185,9 @@ class TimelineModel(QAbstractTableModel):
 
     # -- Qt's model interface -------------------------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else self._count
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and \
-                0 <= section < len(COLUMNS):
-            return headings()[section]
-        return None
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or index.parent().isValid() or not 0 <= index.column() < len(COLUMNS):
+        column = self.column_of(index)
+        if column is None:
             return None
         if role == Qt.ItemDataRole.BackgroundRole:
             return MATCH_BACKGROUND if index.row() in self._matches else None
@@ -204,7 +198,6 @@ class TimelineModel(QAbstractTableModel):
         step = self.row(index.row())
         if step is None:
             return None
-        column = COLUMNS[index.column()]
         if role == StepIdRole:
             return step.id
         if role == OutcomeRole:
@@ -256,11 +249,6 @@ class TimelineModel(QAbstractTableModel):
                 offset=format_duration(offset), span=format_duration(span))
         return _("starts at {offset} of {span}, lasts {duration}").format(
             offset=format_duration(offset), span=format_duration(span), duration=format_duration(duration))
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
 _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole,
