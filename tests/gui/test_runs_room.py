@@ -14,9 +14,8 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QWidget
 from inspector.gui.language import switch_language
 from inspector.gui.runs.runs_model import COLUMNS as RUN_COLUMNS
 from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole
-from inspector.gui.widgets.outcomes import operation_state_text
 from inspector.gui.workbench.servers_model import health_line
-from inspector.i18n.words import failure_word, outcome_word
+from inspector.i18n.words import outcome_word
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 from tests.support.sample_runs import T0, mixed_run
 
@@ -94,6 +93,9 @@ def test_the_server_column_names_the_server_and_its_tooltip_gives_the_address(qt
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_one_outcome_has_one_word_in_every_view(qtbot, make_window, demo_server, language) -> None:
+    from inspector.gui.widgets.outcomes import operation_state_text
+    from inspector.i18n.words import failure_word
+
     window = make_window((demo_server.url, "Demo server"))
     assert window.tools.select_tool("fail")
     task = window.run_current_tool()
