@@ -31,12 +31,14 @@ class NamedColumnsModel(QAbstractTableModel):
         raise NotImplementedError
 
     def column_of(self, index: Index) -> str | None:
-        """The key of the column ``index`` is in, or ``None`` when it is no cell of this table."""
-        if not index.isValid() or index.parent().isValid() or not 0 <= index.column() < len(self.COLUMNS):
+        """The key of the column ``index`` is in, or ``None`` when it is no cell of this table.
+
+        Called for every role of every painted cell: kept to the cheapest checks (a flat table's
+        indexes never have a parent; a row out of range is the subclass's to refuse)."""
+        column = index.column()
+        if not index.isValid() or not 0 <= column < len(self.COLUMNS):
             return None
-        if not 0 <= index.row() < self.row_count():
-            return None
-        return self.COLUMNS[index.column()]
+        return self.COLUMNS[column]
 
     # -- Qt's model interface -----------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from inspector.i18n.details import localized_step_details
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import StepFilter, TimelineRow, count_timeline, run_span, timeline_page
 
+from ..language import on_language_changed
 from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .runs_model import format_duration
@@ -28,6 +29,8 @@ from .table_model import Index, NamedColumnsModel
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40
+#: Cell texts kept (a few screens of rows); the oldest go all at once when there are more.
+TEXTS_KEPT = 4000
 
 StepIdRole = Qt.ItemDataRole.UserRole + 1
 OutcomeRole = Qt.ItemDataRole.UserRole + 2
@@ -81,6 +84,10 @@ class TimelineModel(NamedColumnsModel):
         #: Pages read from the database since the run was opened (tests and benchmarks count them).
         self.pages_read = 0
         self.page_log: list[int] = []
+        #: The texts of the cells painted lately, by (step id, column): a repaint asks each cell for
+        #: several roles, and the words (dates, durations, details) cost more than the lookup.
+        self._texts: dict[tuple[int, str], str] = {}
+        on_language_changed(self, self._texts.clear)
 
     def headings(self) -> tuple[str, ...]:
         return headings()
@@ -99,6 +106,7 @@ class TimelineModel(NamedColumnsModel):
         self._pages.clear()
         self._last_number, self._last_page = -1, None
         self._matches = set()
+        self._texts.clear()
         self.pages_read = 0
         self.page_log = []
         if run is None:
@@ -117,6 +125,7 @@ class TimelineModel(NamedColumnsModel):
             self.set_run(run)
             return
         self.run = run
+        self._texts.clear()  # a step still running gets its duration and outcome
         count = count_timeline(self.store, run.id, self.filter)
         self.start, self.end = run_span(self.store, run)
         if count < self._count:
@@ -207,9 +216,9 @@ class TimelineModel(NamedColumnsModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             if column == "waterfall":
                 return self._waterfall_text(step) if role == Qt.ItemDataRole.AccessibleTextRole else None
-            return self._text(step, column)
+            return self._cell_text(step, column)
         if role == Qt.ItemDataRole.ToolTipRole and column in ("details", "waterfall"):
-            text = self._waterfall_text(step) if column == "waterfall" else cell_text(shown_details(step))
+            text = self._waterfall_text(step) if column == "waterfall" else self._cell_text(step, column)
             return plain_tooltip(text)
         if column == "outcome":
             if role == Qt.ItemDataRole.DecorationRole:
@@ -219,6 +228,15 @@ class TimelineModel(NamedColumnsModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("round", "duration"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+    def _cell_text(self, step: TimelineRow, column: str) -> str:
+        key = (step.id, column)
+        text = self._texts.get(key)
+        if text is None:
+            if len(self._texts) >= TEXTS_KEPT:
+                self._texts.clear()
+            text = self._texts[key] = self._text(step, column)
+        return text
 
     def _text(self, step: TimelineRow, column: str) -> str:
         if column == "time":
