@@ -79,9 +79,9 @@ def test_the_server_column_names_the_server_and_its_tooltip_gives_the_address(qt
     named = tab.runs.index(tab.runs.row_of(ids[1]), server)
     assert named.data() == "Demo server"
     assert NAMED in named.data(Qt.ItemDataRole.ToolTipRole)
-    # A server that is not registered (an imported run's) is shown by its address.
+    # A server that is not registered (an imported run's) is shown by its host, port and path.
     unnamed = tab.runs.index(tab.runs.row_of(ids[0]), server)
-    assert unnamed.data() == UNNAMED and UNNAMED in unnamed.data(Qt.ItemDataRole.ToolTipRole)
+    assert unnamed.data() == "tools.example.org:9443/mcp" and UNNAMED in unnamed.data(Qt.ItemDataRole.ToolTipRole)
     # The server filter says names too, and still filters by address.
     labels = [tab.server_filter.itemText(i) for i in range(tab.server_filter.count())]
     assert "Demo server" in labels and NAMED not in labels

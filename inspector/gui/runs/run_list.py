@@ -30,7 +30,7 @@ from ..language import translated, translated_item
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .columns import compact_rows, fit_columns
-from .runs_model import COLUMNS, RunListModel, format_duration, format_started, source_word
+from .runs_model import COLUMNS, RunListModel, format_duration, format_started, server_shown, source_word
 
 #: The columns' least widths; :meth:`RunListPane.fit_columns` widens them for longer words (German).
 #: The title stretches; the server shows a name, so it needs less room than an address.
@@ -143,13 +143,13 @@ class RunListPane(QWidget):
             sortable=True, icons=(status,))
 
     def height_for_rows(self, rows: int = VISIBLE_RUNS) -> int:
-        """The pane's height that shows ``rows`` whole rows (and a little of the next)."""
+        """The pane's height that shows ``rows`` whole rows (and a sliver of the next)."""
         row = self.view.verticalHeader().defaultSectionSize()
         chrome = self.view.horizontalHeader().sizeHint().height() + 2 * self.view.frameWidth()
         margins = self.layout().contentsMargins()
         filters = self._filters.sizeHint().height() + self.layout().spacing()
-        scroll = self.view.horizontalScrollBar().sizeHint().height()
-        return margins.top() + margins.bottom() + filters + chrome + row * rows + row // 2 + scroll
+        # A sliver of the next row says there is more; the title stretches, so no horizontal scroll bar.
+        return margins.top() + margins.bottom() + filters + chrome + row * rows + row // 4
 
     # -- what is listed -------------------------------------------------------------------------
 
@@ -169,7 +169,7 @@ class RunListPane(QWidget):
     def _fill_servers(self) -> None:
         servers = servers_with_runs(self.store)
         names = self.model.names
-        shown = [(server, names.get(server) or server) for server in servers]
+        shown = [(server, server_shown(server, names)) for server in servers]
         known = [(self.server_filter.itemData(i), self.server_filter.itemData(i, Qt.ItemDataRole.UserRole + 1))
                  for i in range(1, self.server_filter.count())]
         if self.server_filter.count() and shown == known:

@@ -8,6 +8,7 @@ reads the list again: rows whose run is unchanged keep their place, a run that c
 from __future__ import annotations
 
 from datetime import datetime
+from urllib.parse import urlsplit
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 
@@ -51,6 +52,17 @@ def format_duration(seconds: float | None) -> str:
 def server_names(store: RunStore) -> dict[str, str]:
     """The names the servers registry gives to server addresses (those that have a name)."""
     return {record.url: record.name for record in ServerRegistry(store.db).all() if record.name}
+
+
+def server_shown(server: str, names: dict[str, str]) -> str:
+    """What the server column says: the registry's name for the address, else the address without
+    its scheme (host, port and path: what tells servers apart); the tooltip has the whole address."""
+    if server in names:
+        return names[server]
+    parts = urlsplit(server)
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return f"{parts.netloc}{parts.path.rstrip('/')}"
+    return server
 
 
 def run_duration(run: RunRecord) -> float | None:
@@ -211,7 +223,7 @@ class RunListModel(NamedColumnsModel):
             return source_word(run.source)
         if column == "server":
             # The name the user gave the server; a server not registered (an imported run's) by its address.
-            return cell_text(self.names.get(run.server or "") or run.server or "")
+            return cell_text(server_shown(run.server or "", self.names))
         if column == "steps":
             return formatting.format_number(run.step_count or 0)
         return format_duration(run_duration(run))
@@ -228,4 +240,4 @@ class RunListModel(NamedColumnsModel):
 
 
 __all__ = ["COLUMNS", "RunIdRole", "RunListModel", "StatusRole", "format_duration", "format_started",
-           "server_names", "source_word"]
+           "server_names", "server_shown", "source_word"]
