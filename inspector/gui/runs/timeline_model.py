@@ -217,7 +217,8 @@ class TimelineModel(NamedColumnsModel):
             if column == "waterfall":
                 return self._waterfall_text(step) if role == Qt.ItemDataRole.AccessibleTextRole else None
             return self._cell_text(step, column)
-        if role == Qt.ItemDataRole.ToolTipRole and column in ("details", "waterfall"):
+        if role == Qt.ItemDataRole.ToolTipRole and column in ("kind", "details", "waterfall"):
+            # The kind column is narrow ("tool_write" may be cut): its tooltip says it whole.
             text = self._waterfall_text(step) if column == "waterfall" else self._cell_text(step, column)
             return plain_tooltip(text)
         if column == "outcome":
