@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import UTC, datetime, tzinfo
+from functools import cache
 
 from babel import dates as babel_dates
 from babel import numbers as babel_numbers
@@ -29,8 +30,14 @@ _SIZE_UNITS = ("kB", "MB", "GB", "TB", "PB")
 Instant = datetime | str | float | int
 
 
+@cache
+def _number_pattern(pattern: str) -> babel_numbers.NumberPattern:
+    # Parsed once: a timeline's repaint formats a few numbers for every row it shows.
+    return babel_numbers.parse_pattern(pattern)
+
+
 def _decimal(value: float, pattern: str) -> str:
-    return babel_numbers.format_decimal(value, format=pattern, locale=current_locale())
+    return _number_pattern(pattern).apply(value, current_locale())
 
 
 def format_number(n: float | int | None) -> str:
