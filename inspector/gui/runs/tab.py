@@ -53,16 +53,17 @@ class RunsTab(QWidget):
         self.timeline_pane = TimelinePane(store)
         self.detail = StepDetail()
         self.transfers = Transfers(store, db_path, self)
-        # The parts tests, benchmarks and the window reach for by their old names.
-        self.runs, self.run_view = self.run_list.model, self.run_list.view
-        self.timeline, self.timeline_view = self.timeline_pane.model, self.timeline_pane.view
-        for name in ("outcome_filter", "server_filter", "source_filter", "search", "delete_button"):
-            setattr(self, name, getattr(self.run_list, name))
-        self.step_outcome_filter, self.kind_filter = self.timeline_pane.outcome_filter, self.timeline_pane.kind_filter
-        for name in ("find_edit", "find_status", "find", "find_next", "find_previous", "focus_find", "select_step",
-                     "step_filter"):
-            setattr(self, name, getattr(self.timeline_pane, name))
-        self.run_heading = self.timeline_pane.heading
+        # The parts tests, benchmarks and the window reach for, by the names they had in one class.
+        runs, steps = self.run_list, self.timeline_pane
+        self.runs, self.run_view = runs.model, runs.view
+        self.outcome_filter, self.server_filter, self.source_filter = (runs.outcome_filter, runs.server_filter,
+                                                                       runs.source_filter)
+        self.search, self.delete_button = runs.search, runs.delete_button
+        self.timeline, self.timeline_view, self.run_heading = steps.model, steps.view, steps.heading
+        self.step_outcome_filter, self.kind_filter = steps.outcome_filter, steps.kind_filter
+        self.find_edit, self.find_status = steps.find_edit, steps.find_status
+        self.find, self.find_next, self.find_previous = steps.find, steps.find_next, steps.find_previous
+        self.focus_find, self.select_step, self.step_filter = steps.focus_find, steps.select_step, steps.step_filter
         self._arranged = self._arranging = self._user_split = False
         self._build()
         self._connect()
