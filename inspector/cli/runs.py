@@ -233,16 +233,20 @@ def _servers(store: RunStore, as_json: bool) -> int:
         print(_("No servers known yet."))
         return EXIT_OK
     at = when_width()
-    heading = (_("Server"), _("Last contact"), _("Latency"), _("ok"), _("tool errors"), _("failed"), _("cancelled"))
+    # A tool error is a kind of failed (as in the window's health line): counted in "failed", and
+    # how many of those were tool errors beside it, in parentheses.
+    heading = (_("Server"), _("Last contact"), _("Latency"), _("ok"), _("failed"), _("(tool errors)"),
+               _("cancelled"))
     counts = [max(len(word), 5) for word in heading[3:]]
     print(f"{heading[0]:<40}  {heading[1]:<{at}}  {heading[2]:>9}  {heading[3]:>{counts[0]}}  "
           f"{heading[4]:>{counts[1]}}  {heading[5]:>{counts[2]}}  {heading[6]:>{counts[3]}}")
     for server in servers:
+        tool_errors = f"({server.tool_error_count})"
         latency = ("-" if server.last_latency_ms is None
                    else _("{ms} ms").format(ms=seconds(server.last_latency_ms, 0)))
         print(one_line(f"{server.name or server.url:<40}  {when(server.last_contact_at):<{at}}  {latency:>9}  "
-                   f"{server.ok_count:>{counts[0]}}  {server.tool_error_count:>{counts[1]}}  "
-                   f"{server.failed_count:>{counts[2]}}  {server.cancelled_count:>{counts[3]}}"))
+                   f"{server.ok_count:>{counts[0]}}  {server.failed_count + server.tool_error_count:>{counts[1]}}  "
+                   f"{tool_errors:>{counts[2]}}  {server.cancelled_count:>{counts[3]}}"))
     return EXIT_OK
 
 

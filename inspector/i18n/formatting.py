@@ -5,7 +5,8 @@ only make the text a person reads, so call them where a value is shown (each cal
 current language, so a switch of language shows on the next repaint).
 
 Durations read like a person would say them, most significant unit first and never more than
-two units: "350 ms", "1.5 s" ("1,5 s" in German), "12.3 s", "2 min", "2 min 5 s", "1 h 5 min",
+two units, and in seconds below a minute (never milliseconds beside seconds): "0.012 s",
+"0.35 s", "1.5 s" ("1,5 s" in German), "8.0 s", "12.3 s", "2 min", "2 min 5 s", "1 h 5 min",
 "2 d 3 h". The units' symbols come from the catalogue, so a language may spell them its way.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import UTC, datetime, tzinfo
+from functools import cache
 
 from babel import dates as babel_dates
 from babel import numbers as babel_numbers
@@ -28,8 +30,14 @@ _SIZE_UNITS = ("kB", "MB", "GB", "TB", "PB")
 Instant = datetime | str | float | int
 
 
+@cache
+def _number_pattern(pattern: str) -> babel_numbers.NumberPattern:
+    # Parsed once: a timeline's repaint formats a few numbers for every row it shows.
+    return babel_numbers.parse_pattern(pattern)
+
+
 def _decimal(value: float, pattern: str) -> str:
-    return babel_numbers.format_decimal(value, format=pattern, locale=current_locale())
+    return _number_pattern(pattern).apply(value, current_locale())
 
 
 def format_number(n: float | int | None) -> str:
@@ -49,24 +57,24 @@ def format_seconds(value: float | None) -> str:
 
 
 def format_duration(seconds: float | None) -> str:
-    """A duration as a person reads it: "350 ms", "1.5 s", "2 min 5 s", "1 h 5 min" (see the module doc)."""
+    """A duration as a person reads it: "0.35 s", "8.0 s", "2 min 5 s", "1 h 5 min" (see the module doc).
+
+    The one format of a duration in the window: a column, a label and a sentence all say it so."""
     if seconds is None or (isinstance(seconds, float) and math.isnan(seconds)):
         return UNKNOWN
     if seconds < 0:
         return "-" + format_duration(-seconds)
     if math.isinf(seconds):
         return "∞"
-    milliseconds = seconds * 1000
-    if round(milliseconds, 1) < 10:
-        # Translators: a duration in milliseconds; {milliseconds} is a number such as "2.5".
-        return _("{milliseconds} ms").format(milliseconds=_decimal(milliseconds, "0.#"))
-    if round(milliseconds) < 1000:
-        return _("{milliseconds} ms").format(milliseconds=_decimal(round(milliseconds), "0"))
-    if round(seconds, 2) < 10:
-        # Translators: a duration in seconds; {seconds} is a number such as "1.5".
+    if round(seconds, 3) == 0:
+        return _("{seconds} s").format(seconds="0")
+    if round(seconds, 2) < 0.1:
+        # Translators: a duration in seconds; {seconds} is a number such as "1.5" or "0.012".
+        return _("{seconds} s").format(seconds=_decimal(seconds, "0.###"))
+    if round(seconds, 2) < 1:
         return _("{seconds} s").format(seconds=_decimal(seconds, "0.##"))
     if round(seconds, 1) < 60:
-        return _("{seconds} s").format(seconds=_decimal(seconds, "0.#"))
+        return _("{seconds} s").format(seconds=_decimal(seconds, "0.0"))
     if round(seconds) < 3600:
         minutes, rest = divmod(round(seconds), 60)
         if rest == 0:

@@ -1,10 +1,19 @@
 """The domain's short words in the current language, the same in the window and on the command line:
-outcomes and run statuses (so "cancelled" never reads as "failed" in any language), run sources, and
-the kinds and makers of steps. The stored values stay English; these are what a person reads."""
+outcomes and run statuses (so "cancelled" never reads as "failed" in any language), the kinds of
+failure, a server's health counts, run sources, and the kinds and makers of steps. The stored values
+stay English; these are what a person reads.
+
+The vocabulary: an operation, a run or a step ends **ok**, **failed** or **cancelled**, or has no
+outcome. Refused (the budget was used up before a request was sent), timed out, a tool error (the
+server answered, the tool said ``isError``) and a transport's failures are kinds of *failed*: the
+outcome's word stays "failed" and the kind is named after it ("failed: tool error"). Every view
+(the operation row, the runs list, the timeline, the step detail, a server's health line) takes its
+words from here.
+"""
 
 from __future__ import annotations
 
-from . import _
+from . import _, ngettext
 
 #: Every outcome or run status :func:`outcome_word` knows.
 OUTCOMES = ("ok", "failed", "cancelled", "running", "interrupted")
@@ -14,6 +23,57 @@ def outcome_word(outcome: str) -> str:
     """The word for an outcome or run status; an unknown one as it is, ``""`` for none."""
     return {"ok": _("ok"), "failed": _("failed"), "cancelled": _("cancelled"), "running": _("running"),
             "interrupted": _("interrupted")}.get(outcome, outcome)
+
+
+def no_outcome_word() -> str:
+    """What a filter calls the steps that have no outcome (a model's step, a context step)."""
+    return _("no outcome")
+
+
+def failure_word(kind: str) -> str:
+    """The kind of a failure in a few words: "tool error", "timed out", "refused", "unreachable"…"""
+    return {
+        "tool_error": _("tool error"), "internal_error": _("internal error"),
+        "exhausted_budget": _("refused"), "refused": _("refused"), "timed_out": _("timed out"),
+        "unreachable": _("unreachable"), "http_status": _("HTTP error"), "malformed": _("bad answer"),
+        "rpc_error": _("JSON-RPC error"), "content_type": _("wrong content type"), "too_large": _("answer too large"),
+        "protocol_version": _("protocol version"), "session_expired": _("session expired"),
+        "cancelled": _("cancelled"),
+    }.get(kind, kind.replace("_", " "))
+
+
+def outcome_text(outcome: str, kind: str | None = None) -> str:
+    """An outcome's word, and for a failure its kind after it: "ok", "failed: tool error", "cancelled"."""
+    word = outcome_word(outcome)
+    if outcome != "failed" or not kind:
+        return word
+    return _("{outcome}: {kind}").format(outcome=word, kind=failure_word(kind))
+
+
+#: The mark beside an outcome's word where there is no icon (a label, a bar's end): never colour alone.
+OUTCOME_MARKS = {"ok": "✓", "failed": "✗", "cancelled": "⊘"}
+
+
+def marked_outcome_text(outcome: str, kind: str | None = None) -> str:
+    """:func:`outcome_text` after the outcome's mark: "✓ ok", "✗ failed: timed out", "⊘ cancelled"."""
+    text = outcome_text(outcome, kind)
+    mark = OUTCOME_MARKS.get(outcome)
+    return _("{mark} {outcome}").format(mark=mark, outcome=text) if mark else text
+
+
+def health_text(ok: int, failed: int, tool_errors: int, cancelled: int) -> str:
+    """A server's counts in the outcome words: "3 ok · 2 failed (2 tool errors) · 1 cancelled".
+
+    ``failed`` counts the failures other than tool errors (as the store keeps them apart); a tool
+    error is a kind of failed, so it is counted in "failed" and named in parentheses."""
+    all_failed = failed + tool_errors
+    failed_words = ngettext("{count} failed", "{count} failed", all_failed).format(count=all_failed)
+    if tool_errors:
+        failed_words = _("{failed} ({tool_errors})").format(failed=failed_words, tool_errors=ngettext(
+            "{count} tool error", "{count} tool errors", tool_errors).format(count=tool_errors))
+    return _("{ok} · {failed} · {cancelled}").format(
+        ok=ngettext("{count} ok", "{count} ok", ok).format(count=ok), failed=failed_words,
+        cancelled=ngettext("{count} cancelled", "{count} cancelled", cancelled).format(count=cancelled))
 
 
 def source_word(source: str) -> str:
@@ -34,4 +94,5 @@ def step_maker_word(kind: str) -> str:
     return _("agent")
 
 
-__all__ = ["OUTCOMES", "kind_word", "outcome_word", "source_word", "step_maker_word"]
+__all__ = ["OUTCOMES", "OUTCOME_MARKS", "failure_word", "health_text", "kind_word", "marked_outcome_text",
+           "no_outcome_word", "outcome_text", "outcome_word", "source_word", "step_maker_word"]

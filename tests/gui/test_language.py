@@ -161,6 +161,8 @@ def test_screenshot_of_a_run_with_ok_failed_and_cancelled_steps(qtbot, make_wind
     for view in (tab.run_view, tab.timeline_view):
         header = view.horizontalHeader()
         for column in range(view.model().columnCount()):
+            if view.isColumnHidden(column):  # the timeline's source, in a narrow pane: the kind says it
+                continue
             heading = str(view.model().headerData(column, Qt.Orientation.Horizontal))
             assert header.sectionSize(column) >= header.fontMetrics().horizontalAdvance(heading) + 8, heading
     save(window, f"runs-language-{language}")

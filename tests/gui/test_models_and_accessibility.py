@@ -39,10 +39,10 @@ def test_servers_model(qtmodeltester) -> None:
         ServerRecord("http://127.0.0.1:2/mcp", None, 5.0, (), None, None, 0, 0, 0)])
     qtmodeltester.check(model)
     first = model.index(0, 0)
-    assert first.data() == "Demo server\n12 ok · 2 tool errors · 1 failed · 3 cancelled"
+    assert first.data() == "Demo server\n12 ok · 3 failed (2 tool errors) · 3 cancelled"
     assert model.index(1, 0).data().startswith("http://127.0.0.1:2/mcp")
     assert first.data(Qt.ItemDataRole.AccessibleTextRole) == (
-        "Demo server: 12 ok · 2 tool errors · 1 failed · 3 cancelled")
+        "Demo server: 12 ok · 3 failed (2 tool errors) · 3 cancelled")
 
 
 def test_tools_model_and_filter(qtmodeltester) -> None:

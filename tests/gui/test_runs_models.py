@@ -134,7 +134,7 @@ def test_the_waterfall_cell_speaks_what_it_draws(store: RunStore) -> None:
     model.set_run(store.get_run(run_id))
     assert model.index(4, WATERFALL_COLUMN).data() is None  # a picture, no text drawn over it
     assert model.index(4, WATERFALL_COLUMN).data(Qt.ItemDataRole.AccessibleTextRole) == \
-        "starts at 1.2 s of 5.7 s, lasts 4.14 s"
+        "starts at 1.2 s of 5.7 s, lasts 4.1 s"
 
 
 def many_runs(store: RunStore, count: int) -> list[int]:

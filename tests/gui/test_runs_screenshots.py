@@ -4,16 +4,19 @@ its cancelled step's detail, and an imported OTLP trace. Each checks the state i
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
+from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_model import COLUMNS, OUTCOME_COLUMN, OutcomeRole
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_screenshots import save
-from tests.support.sample_runs import mixed_run
+from tests.support.sample_runs import T0, mixed_run
 
 
 def runs_window(make_window):
@@ -21,9 +24,8 @@ def runs_window(make_window):
     window.resize(1400, 860)
     window.main.setSizes([220, 1180])
     window.tabs.setCurrentWidget(window.runs_tab)
-    window.runs_tab.split.setSizes([160, 640])
     QApplication.processEvents()  # the resize reaches the tab
-    assert window.runs_tab.lower.orientation() == Qt.Orientation.Vertical  # not wide: the detail below
+    assert window.runs_tab.lower.orientation() == Qt.Orientation.Horizontal  # wide: the detail beside
     return window
 
 
@@ -107,6 +109,29 @@ def test_screenshot_the_runs_tab_at_the_default_size(qtbot, make_window) -> None
     tab.select_step(4)
     QApplication.processEvents()
     details = tab.timeline_view.columnWidth(COLUMNS.index("details"))
-    assert tab.lower.orientation() == Qt.Orientation.Vertical  # narrow: the detail under the timeline
+    assert tab.lower.orientation() == Qt.Orientation.Horizontal  # the detail beside the timeline
     assert details >= 150, f"the details column is {details} px wide at the default size"
     assert save(window, "runs-default-size").exists()
+
+
+@pytest.mark.parametrize(("size", "language"), [((1200, 760), "en"), ((1200, 760), "de"), ((1440, 900), "en"),
+                                                ((1440, 900), "de")])
+def test_screenshot_thirty_runs(qtbot, make_window, size, language) -> None:
+    """Thirty stored runs, servers by name, a run's cancelled step: at the default size and a larger one."""
+    from tests.gui.test_runs_room import fully_visible_rows, thirty_runs
+
+    with RunStore.open(resolve_db_path()) as store:
+        thirty_runs(store)
+        run_id = mixed_run(store, "tools/call hang @ Demo server", started_at=T0 + timedelta(hours=1))
+    window = make_window(wait_tools=False)
+    window.resize(*size)
+    window.tabs.setCurrentWidget(window.runs_tab)
+    switch_language(language)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    assert tab.select_runs([run_id])
+    tab.select_step(4)
+    QApplication.processEvents()
+    assert fully_visible_rows(tab.run_view) >= 10
+    assert save(window, f"runs-thirty-{size[0]}x{size[1]}-{language}").exists()
+    switch_language("en")

@@ -176,6 +176,12 @@ def test_a_servers_counts_wrap_in_the_panel_instead_of_being_cut_off(qtbot, make
     from PySide6.QtCore import QRect, Qt
     from PySide6.QtGui import QFontMetrics
 
+    from inspector.store import RunStore, ServerRegistry, resolve_db_path
+
+    with RunStore.open(resolve_db_path()) as store:  # counts of a server in use: a long line
+        registry = ServerRegistry(store.db)
+        for outcome in ("ok", "tool_error", "failed", "cancelled") * 12:
+            registry.record_operation(demo_server.url, outcome, 5.0)
     window = make_window((demo_server.url, "Demo server"))
     window.resize(1280, 800)
     window.main.setSizes([230, 1050])  # the window's own first layout

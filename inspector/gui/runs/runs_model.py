@@ -8,21 +8,21 @@ reads the list again: rows whose run is unchanged keep their place, a run that c
 from __future__ import annotations
 
 from datetime import datetime
+from urllib.parse import urlsplit
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 
 from inspector.i18n import _, formatting
 from inspector.i18n.words import source_word
-from inspector.store import RunRecord, RunStore
+from inspector.store import RunRecord, RunStore, ServerRegistry
 from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
 
-from ..language import follow_language
 from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
+from .table_model import Index, NamedColumnsModel
 
 RunIdRole = Qt.ItemDataRole.UserRole + 1
 StatusRole = Qt.ItemDataRole.UserRole + 2
-Index = QModelIndex | QPersistentModelIndex
 
 #: Columns: their key (also the sort order of the store) and heading.
 COLUMNS = ("id", "started", "title", "status", "source", "server", "steps", "duration")
@@ -43,10 +43,26 @@ def format_started(moment: datetime | None) -> str:
 
 
 def format_duration(seconds: float | None) -> str:
-    """A duration for a reader in the current language ("350 ms", "1.5 s", "2 min 5 s"); "" if unknown."""
+    """A duration for a reader in the current language ("0.35 s", "8.0 s", "2 min 5 s"); "" if unknown."""
     if seconds is None:
         return ""
     return formatting.format_duration(seconds)
+
+
+def server_names(store: RunStore) -> dict[str, str]:
+    """The names the servers registry gives to server addresses (those that have a name)."""
+    return {record.url: record.name for record in ServerRegistry(store.db).all() if record.name}
+
+
+def server_shown(server: str, names: dict[str, str]) -> str:
+    """What the server column says: the registry's name for the address, else the address without
+    its scheme (host, port and path: what tells servers apart); the tooltip has the whole address."""
+    if server in names:
+        return names[server]
+    parts = urlsplit(server)
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return f"{parts.netloc}{parts.path.rstrip('/')}"
+    return server
 
 
 def run_duration(run: RunRecord) -> float | None:
@@ -55,13 +71,15 @@ def run_duration(run: RunRecord) -> float | None:
     return max((run.finished_at - run.started_at).total_seconds(), 0.0)
 
 
-class RunListModel(QAbstractTableModel):
+class RunListModel(NamedColumnsModel):
     """One row per stored run the filter selects, read :data:`PAGE_SIZE` at a time as the view
     scrolls (``canFetchMore``/``fetchMore``): a database of a million runs lists at once."""
 
     #: The list was read anew (a filter, a sort order, another shape) and the reset is over:
     #: a good moment to select runs again (rows may be read for that).
     reset_done = Signal()
+
+    COLUMNS = COLUMNS
 
     def __init__(self, store: RunStore, page_size: int = PAGE_SIZE) -> None:
         super().__init__()
@@ -74,9 +92,16 @@ class RunListModel(QAbstractTableModel):
         self._rows: dict[int, int] = {}
         self._has_more = False
         self._resetting = False
+        #: Server address -> the name the registry gives it (read again with the list).
+        self.names: dict[str, str] = {}
         #: How many times runs were read from the database (tests and benchmarks look).
         self.reads = 0
-        follow_language(self)
+
+    def headings(self) -> tuple[str, ...]:
+        return headings()
+
+    def row_count(self) -> int:
+        return len(self._runs)
 
     # -- what it shows -------------------------------------------------------------------------
 
@@ -95,6 +120,8 @@ class RunListModel(QAbstractTableModel):
 
     def refresh(self, *, reset: bool = False) -> None:
         """Read the loaded part of the list again; keep rows in place where the runs are the same."""
+        names, self.names = self.names, server_names(self.store)
+        renamed = names != self.names
         runs, self._has_more = self._read(self.page_size if reset else max(len(self._runs), self.page_size))
         if reset or [run.id for run in runs] != [run.id for run in self._runs]:
             self.beginResetModel()
@@ -108,7 +135,8 @@ class RunListModel(QAbstractTableModel):
                 self._resetting = False
             self.reset_done.emit()
             return
-        changed = [row for row, (old, new) in enumerate(zip(self._runs, runs, strict=True)) if old != new]
+        changed = [row for row, (old, new) in enumerate(zip(self._runs, runs, strict=True))
+                   if old != new or (renamed and new.server)]
         self._set(runs)
         if changed:
             self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), len(COLUMNS) - 1))
@@ -158,26 +186,11 @@ class RunListModel(QAbstractTableModel):
 
     # -- Qt's model interface -----------------------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self._runs)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and \
-                0 <= section < len(COLUMNS):
-            return headings()[section]
-        return None
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or index.parent().isValid():
-            return None
+        column = self.column_of(index)
         run = self.run(index.row())
-        if run is None or not 0 <= index.column() < len(COLUMNS):
+        if column is None or run is None:
             return None
-        column = COLUMNS[index.column()]
         if role == RunIdRole:
             return run.id
         if role == StatusRole:
@@ -185,7 +198,8 @@ class RunListModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self._text(run, column)
         if role == Qt.ItemDataRole.ToolTipRole and column in ("title", "server"):
-            # Escaped: Qt would take a title like "<img src=x>" for markup in a tooltip.
+            # Escaped: Qt would take a title like "<img src=x>" for markup in a tooltip. The server's
+            # address is in the tooltip: the cell shows its name.
             return plain_tooltip(cell_text(run.title if column == "title" else run.server or "", 1000))
         if column == "status":
             if role == Qt.ItemDataRole.DecorationRole:
@@ -208,7 +222,8 @@ class RunListModel(QAbstractTableModel):
         if column == "source":
             return source_word(run.source)
         if column == "server":
-            return cell_text(run.server or "")
+            # The name the user gave the server; a server not registered (an imported run's) by its address.
+            return cell_text(server_shown(run.server or "", self.names))
         if column == "steps":
             return formatting.format_number(run.step_count or 0)
         return format_duration(run_duration(run))
@@ -225,4 +240,4 @@ class RunListModel(QAbstractTableModel):
 
 
 __all__ = ["COLUMNS", "RunIdRole", "RunListModel", "StatusRole", "format_duration", "format_started",
-           "source_word"]
+           "server_names", "server_shown", "source_word"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from datetime import datetime
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
 from inspector.i18n import _, formatting
@@ -22,19 +22,21 @@ from inspector.i18n.words import kind_word, step_maker_word
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import StepFilter, TimelineRow, count_timeline, run_span, timeline_page
 
-from ..language import follow_language
+from ..language import on_language_changed
 from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .runs_model import format_duration
+from .table_model import Index, NamedColumnsModel
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40
+#: Cell texts kept (a few screens of rows); the oldest go all at once when there are more.
+TEXTS_KEPT = 4000
 
 StepIdRole = Qt.ItemDataRole.UserRole + 1
 OutcomeRole = Qt.ItemDataRole.UserRole + 2
 WaterfallRole = Qt.ItemDataRole.UserRole + 3
 MatchRole = Qt.ItemDataRole.UserRole + 4
-Index = QModelIndex | QPersistentModelIndex
 
 COLUMNS = ("time", "source", "kind", "round", "duration", "outcome", "details", "waterfall")
 OUTCOME_COLUMN = COLUMNS.index("outcome")
@@ -57,8 +59,10 @@ def format_time(moment: datetime | None) -> str:
     return "" if moment is None else formatting.format_time(moment, milliseconds=True)
 
 
-class TimelineModel(QAbstractTableModel):
+class TimelineModel(NamedColumnsModel):
     """The steps of one run, in time order, read page by page."""
+
+    COLUMNS = COLUMNS
 
     #: Emitted after the rows were counted again and some were added (a running run).
     grew = Signal(int)
@@ -79,7 +83,16 @@ class TimelineModel(QAbstractTableModel):
         #: Pages read from the database since the run was opened (tests and benchmarks count them).
         self.pages_read = 0
         self.page_log: list[int] = []
-        follow_language(self)
+        #: The texts of the cells painted lately, by (step id, column): a repaint asks each cell for
+        #: several roles, and the words (dates, durations, details) cost more than the lookup.
+        self._texts: dict[tuple[int, str], str] = {}
+        on_language_changed(self, self._texts.clear)
+
+    def headings(self) -> tuple[str, ...]:
+        return headings()
+
+    def row_count(self) -> int:
+        return self._count
 
     # -- which run, which steps ---------------------------------------------------------------
 
@@ -92,6 +105,7 @@ class TimelineModel(QAbstractTableModel):
         self._pages.clear()
         self._last_number, self._last_page = -1, None
         self._matches = set()
+        self._texts.clear()
         self.pages_read = 0
         self.page_log = []
         if run is None:
@@ -110,6 +124,7 @@ class TimelineModel(QAbstractTableModel):
             self.set_run(run)
             return
         self.run = run
+        self._texts.clear()  # a step still running gets its duration and outcome
         count = count_timeline(self.store, run.id, self.filter)
         self.start, self.end = run_span(self.store, run)
         if count < self._count:
@@ -178,21 +193,9 @@ class TimelineModel(QAbstractTableModel):
 
     # -- Qt's model interface -------------------------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else self._count
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and \
-                0 <= section < len(COLUMNS):
-            return headings()[section]
-        return None
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or index.parent().isValid() or not 0 <= index.column() < len(COLUMNS):
+        column = self.column_of(index)
+        if column is None:
             return None
         if role == Qt.ItemDataRole.BackgroundRole:
             return MATCH_BACKGROUND if index.row() in self._matches else None
@@ -203,7 +206,6 @@ class TimelineModel(QAbstractTableModel):
         step = self.row(index.row())
         if step is None:
             return None
-        column = COLUMNS[index.column()]
         if role == StepIdRole:
             return step.id
         if role == OutcomeRole:
@@ -213,9 +215,10 @@ class TimelineModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             if column == "waterfall":
                 return self._waterfall_text(step) if role == Qt.ItemDataRole.AccessibleTextRole else None
-            return self._text(step, column)
-        if role == Qt.ItemDataRole.ToolTipRole and column in ("details", "waterfall"):
-            text = self._waterfall_text(step) if column == "waterfall" else cell_text(shown_details(step))
+            return self._cell_text(step, column)
+        if role == Qt.ItemDataRole.ToolTipRole and column in ("kind", "details", "waterfall"):
+            # The kind column is narrow ("tool_write" may be cut): its tooltip says it whole.
+            text = self._waterfall_text(step) if column == "waterfall" else self._cell_text(step, column)
             return plain_tooltip(text)
         if column == "outcome":
             if role == Qt.ItemDataRole.DecorationRole:
@@ -225,6 +228,15 @@ class TimelineModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("round", "duration"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+    def _cell_text(self, step: TimelineRow, column: str) -> str:
+        key = (step.id, column)
+        text = self._texts.get(key)
+        if text is None:
+            if len(self._texts) >= TEXTS_KEPT:
+                self._texts.clear()
+            text = self._texts[key] = self._text(step, column)
+        return text
 
     def _text(self, step: TimelineRow, column: str) -> str:
         if column == "time":
@@ -255,11 +267,6 @@ class TimelineModel(QAbstractTableModel):
                 offset=format_duration(offset), span=format_duration(span))
         return _("starts at {offset} of {span}, lasts {duration}").format(
             offset=format_duration(offset), span=format_duration(span), duration=format_duration(duration))
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
 _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole,

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from inspector.i18n import _
-from inspector.i18n.formatting import format_fixed, format_number
+from inspector.i18n.formatting import format_duration, format_fixed, format_number
 from inspector.i18n.formatting import format_seconds as format_seconds_number
+from inspector.i18n.words import marked_outcome_text
 from inspector.runs import Leg
 
 #: How one operation ended, as the bar draws and names it.
@@ -80,7 +81,8 @@ class BarState:
     marks: list[ProgressMark] = field(default_factory=list)
     ended_s: float | None = None
     ending: str | None = None  # one of ENDINGS
-    #: Why it failed, in words (the error's kind or "the tool reported an error").
+    #: The kind of failure (a key of :func:`inspector.i18n.words.failure_word`: "tool_error",
+    #: "unreachable", ...), said in the language of the moment it is shown.
     reason: str | None = None
 
     @property
@@ -192,10 +194,8 @@ class BarGeometry:
 
 
 def format_seconds(seconds: float) -> str:
-    """Seconds for a label: milliseconds below one second, one decimal above."""
-    if seconds < 1:
-        return _("{ms} ms").format(ms=format_number(max(0, round(seconds * 1000))))
-    return _("{seconds} s").format(seconds=format_fixed(seconds, 1))
+    """A time spent, for a label: the window's one duration format ("0.04 s", "6.3 s")."""
+    return format_duration(max(0.0, seconds))
 
 
 def _leg_kind(leg: LegState) -> str:
@@ -234,20 +234,19 @@ def _leg_tooltip(leg: LegState, spent: float) -> str:
         bytes=leg.bytes_received)
 
 
+def outcome_and_kind(state: BarState) -> tuple[str, str | None]:
+    """The outcome of a finished operation and, for a failure, its kind (timed out and refused are
+    kinds of failed)."""
+    ending = state.ending or ""
+    if ending in ("timed_out", "refused"):
+        return "failed", ending
+    return ending, state.reason if ending == "failed" else None
+
+
 def ending_text(state: BarState) -> str:
-    """The word(s) for how the operation ended, with the icon that goes with them."""
-    ending = state.ending
-    if ending == "ok":
-        return _("✓ ok")
-    if ending == "cancelled":
-        return _("⊘ cancelled")
-    if ending == "timed_out":
-        return _("✗ failed: timed out")
-    if ending == "refused":
-        return _("✗ failed: refused")
-    if state.reason:
-        return _("✗ failed: {reason}").format(reason=state.reason)
-    return _("✗ failed")
+    """The word(s) for how the operation ended, with the mark that goes with them (the vocabulary of
+    :mod:`inspector.i18n.words`: timed out and refused are kinds of failed)."""
+    return marked_outcome_text(*outcome_and_kind(state))
 
 
 def layout(state: BarState, now_s: float, width: float) -> BarGeometry:

@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
 from inspector.i18n import _
+from inspector.i18n.words import failure_word
 from inspector.mcp import (
     CancelSignal,
     LegFinished,
@@ -213,12 +214,13 @@ class OperationTask(QObject):
         reason = None
         record = outcome.record
         if status == "failed":
+            # A kind, not words: the bar and the row say it in the language of the moment.
             if outcome.internal_error:
-                reason = _("internal error")
+                reason = "internal_error"
             elif record is not None and record.error is None:
-                reason = _("tool error")
+                reason = "tool_error"
             elif self.error_kind:
-                reason = error_words(self.error_kind)
+                reason = self.error_kind
         ended = record.latency_ms / 1000 if record is not None else self.elapsed_s()
         self.state.finish(ended, ending_for(status, self.state.legs, self.error_kind), reason)
         self.changed.emit()
@@ -438,13 +440,8 @@ class OperationsEngine(QObject):
 
 
 def error_words(kind: str) -> str:
-    """A transport error's kind as a few words for the bar and the result."""
-    return {
-        "unreachable": _("unreachable"), "http_status": _("HTTP error"), "malformed": _("bad answer"),
-        "rpc_error": _("JSON-RPC error"), "content_type": _("wrong content type"), "too_large": _("answer too large"),
-        "protocol_version": _("protocol version"), "session_expired": _("session expired"),
-        "exhausted_budget": _("refused"), "timed_out": _("timed out"), "cancelled": _("cancelled"),
-    }.get(kind, kind.replace("_", " "))
+    """A transport error's kind as a few words for the bar and the result (the window's one vocabulary)."""
+    return failure_word(kind)
 
 
 def _start_run(store: RunStore | None, title: str, server_url: str,

@@ -5,13 +5,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from inspector.i18n import _, ngettext
-from inspector.i18n.formatting import format_number
+from inspector.i18n import _
 
 from ..language import on_language_changed, translated
 from ..widgets.budget_bar import BudgetBar
-from ..widgets.budget_state import format_seconds
 from ..widgets.hints import mark_hint
+from ..widgets.outcomes import operation_state_text
 from .engine import OperationTask
 
 
@@ -52,13 +51,7 @@ class OperationRow(QFrame):
         task = self.task
         self.title.setText(_("{title} @ {server}").format(title=task.title, server=task.server.label))
         self.cancel_button.setAccessibleName(_("Cancel {title}").format(title=task.title))
-        if task.running:
-            self.state.setText(_("cancelling…") if task.cancel_signal.fired else _("running"))
-        else:
-            legs = len(task.state.legs)
-            spent = format_seconds(task.state.ended_s or 0.0)
-            self.state.setText(ngettext("{leg_count} leg · {spent}", "{leg_count} legs · {spent}", legs).format(
-                leg_count=format_number(legs), spent=spent))
+        self.state.setText(operation_state_text(task))
         # As wide as its words: the label must not keep the width of what it said before ("running").
         self.state.setMinimumWidth(self.state.fontMetrics().horizontalAdvance(self.state.text()) + 2)
         self.cancel_button.setEnabled(task.running and not task.cancel_signal.fired)

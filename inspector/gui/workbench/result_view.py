@@ -11,7 +11,7 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBoxLayout, QWidget
 
 from inspector.i18n import _, ngettext
-from inspector.i18n.formatting import format_number
+from inspector.i18n.formatting import format_duration, format_number
 from inspector.i18n.messages import translate
 from inspector.mcp.results import non_text_note
 
@@ -129,7 +129,7 @@ class ResultView(QWidget):
         if record.status == "failed":
             return _("✗ Failed: the tool {tool} on {server} reported an error.").format(
                 tool=task.tool or "", server=task.server.label)
-        return _("✓ ok in {ms} ms.").format(ms=format_number(round(record.latency_ms)))
+        return _("✓ ok in {duration}.").format(duration=format_duration(record.latency_ms / 1000))
 
     def _text(self, task: OperationTask) -> str:
         record = task.outcome.record if task.outcome else None

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from inspector.i18n import _
-from inspector.i18n.formatting import format_number
+from inspector.i18n.formatting import format_duration
 from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError, ServerEndpoint
 from inspector.mcp.roots import roots_from_uris
@@ -215,8 +215,8 @@ class ServerAdmin(QObject):
         self._last_test = (url, outcome)
         record = outcome.record
         if record is not None and record.status == "ok":
-            text = _("Answered in {ms} ms; speaks MCP {version}.").format(
-                ms=format_number(round(record.latency_ms)), version=record.result.protocol_version)
+            text = _("Answered in {duration}; speaks MCP {version}.").format(
+                duration=format_duration(record.latency_ms / 1000), version=record.result.protocol_version)
         elif record is not None and record.status == "cancelled":
             text = _("The connection test was cancelled.")
         else:

@@ -7,7 +7,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from inspector.i18n import _, ngettext
+from inspector.i18n import _
+from inspector.i18n.words import health_text
 from inspector.store import ServerRecord
 
 from ..language import follow_language
@@ -23,16 +24,11 @@ def server_label(record: ServerRecord) -> str:
 
 
 def health_line(record: ServerRecord) -> str:
-    """The counts under a server's name: ok, tool errors, failed and cancelled (never merged).
+    """The counts under a server's name: ok, failed (its tool errors named), cancelled (never merged).
 
-    A tool error is contact (the server answered); it is counted apart so a failing tool shows."""
-    return _("{ok} · {tool_errors} · {failed} · {cancelled}").format(
-        ok=ngettext("{count} ok", "{count} ok", record.ok_count).format(count=record.ok_count),
-        tool_errors=ngettext("{count} tool error", "{count} tool errors",
-                             record.tool_error_count).format(count=record.tool_error_count),
-        failed=ngettext("{count} failed", "{count} failed", record.failed_count).format(count=record.failed_count),
-        cancelled=ngettext("{count} cancelled", "{count} cancelled",
-                           record.cancelled_count).format(count=record.cancelled_count))
+    A tool error is contact (the server answered) but a failed operation: it is counted in failed
+    and named apart, so a failing tool shows."""
+    return health_text(record.ok_count, record.failed_count, record.tool_error_count, record.cancelled_count)
 
 
 class ServersModel(QAbstractListModel):

@@ -8,7 +8,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListView, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _
-from inspector.i18n.formatting import format_datetime, format_number, format_time
+from inspector.i18n.formatting import format_datetime, format_duration, format_time
 from inspector.store import ServerRecord
 
 from ..language import on_language_changed, translated
@@ -139,7 +139,7 @@ def health_text(record: ServerRecord) -> str:
         local = record.last_contact_at.astimezone()
         same_day = local.date() == datetime.now().astimezone().date()
         when = format_time(local) if same_day else format_datetime(local, "short")
-        contact = _("Last contact {when} ({latency} ms).").format(
-            when=when, latency=format_number(round(record.last_latency_ms or 0)))
+        contact = _("Last contact {when} (answered in {duration}).").format(
+            when=when, duration=format_duration((record.last_latency_ms or 0) / 1000))
     return _("{name}\n{contact}\n{counts}").format(name=server_label(record), contact=contact,
                                                   counts=health_line(record))

@@ -7,6 +7,7 @@ from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
 from inspector.i18n import _
+from inspector.i18n.formatting import format_duration
 
 from ..language import translated
 
@@ -31,8 +32,10 @@ class Sparkline(QWidget):
         self.values = list(values)
         self.setVisible(len(self.values) >= MIN_POINTS)
         if self.values:
-            self.setAccessibleDescription(_("{count} recent latencies from {low} ms to {high} ms").format(
-                count=len(self.values), low=round(min(self.values)), high=round(max(self.values))))
+            # The values are milliseconds (as stored); said in the window's one duration format.
+            self.setAccessibleDescription(_("{count} recent latencies from {low} to {high}").format(
+                count=len(self.values), low=format_duration(min(self.values) / 1000),
+                high=format_duration(max(self.values) / 1000)))
         else:
             self.setAccessibleDescription(_("no latencies yet"))
         self.update()

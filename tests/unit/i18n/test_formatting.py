@@ -31,12 +31,15 @@ def language(request: pytest.FixtureRequest) -> Iterator[str]:
 
 DURATIONS = [
     (None, UNKNOWN, UNKNOWN),
-    (0, "0 ms", "0 ms"),
-    (0.0025, "2.5 ms", "2,5 ms"),
-    (0.35, "350 ms", "350 ms"),
-    (0.9996, "1 s", "1 s"),
+    (0, "0 s", "0 s"),
+    (0.0004, "0 s", "0 s"),
+    (0.0025, "0.002 s", "0,002 s"),
+    (0.012, "0.012 s", "0,012 s"),
+    (0.35, "0.35 s", "0,35 s"),
+    (0.9996, "1.0 s", "1,0 s"),
     (1.5, "1.5 s", "1,5 s"),
-    (6.012, "6.01 s", "6,01 s"),
+    (6.012, "6.0 s", "6,0 s"),
+    (8.041, "8.0 s", "8,0 s"),
     (12.34, "12.3 s", "12,3 s"),
     (59.97, "1 min", "1 min"),
     (120, "2 min", "2 min"),
@@ -51,6 +54,12 @@ DURATIONS = [
 @pytest.mark.parametrize(("seconds", "english", "german"), DURATIONS)
 def test_durations(language: str, seconds: float | None, english: str, german: str) -> None:
     assert format_duration(seconds) == (english if language == "en" else german)
+
+
+def test_a_duration_is_never_said_in_milliseconds(language: str) -> None:
+    """One format: "8.0 s", never "8,041 ms" beside it (a reader compares at a glance)."""
+    for milliseconds in (0, 1, 4, 12, 99, 100, 350, 999, 1000, 8041, 59_999):
+        assert "ms" not in format_duration(milliseconds / 1000), milliseconds
 
 
 def test_numbers_sizes_and_seconds(language: str) -> None:

@@ -1,0 +1,272 @@
+"""The Runs tab's upper pane: the filters (outcome, server, source, text) and the list of stored
+runs, with the selection that follows the runs (not the rows) when the list is read anew."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.i18n import _
+from inspector.runs import RUN_SOURCES
+from inspector.store import RunRecord, RunStore
+from inspector.store.browse import RunFilter, servers_with_runs
+
+from ..language import translated, translated_item
+from ..widgets.accessibility import label_combo, name_clear_button
+from ..widgets.hints import readable_placeholder
+from ..widgets.outcomes import outcome_icon, outcome_word
+from ..widgets.plain_text import cell_text, plain_tooltip
+from .columns import compact_rows, fit_columns
+from .runs_model import COLUMNS, RunListModel, format_duration, format_started, server_shown, source_word
+
+#: The columns' least widths; :meth:`RunListPane.fit_columns` widens them for longer words (German).
+#: The title stretches; the server shows a name, so it needs less room than an address.
+RUN_WIDTHS = (40, 140, 200, 100, 70, 130, 50, 64)
+#: Rows the list shows at least when the tab has the room (the splitter gives it that much).
+VISIBLE_RUNS = 10
+
+
+class RunListPane(QWidget):
+    """The filters and the run list. Says which run is current; knows nothing of the timeline."""
+
+    #: The current run changed: the run (or ``None``), and whether it is the same run read again.
+    run_changed = Signal(object, bool)
+    #: After the list was read anew the current run is no longer listed.
+    current_gone = Signal()
+    #: The user asked to delete the selected runs (the button or the Delete key).
+    delete_requested = Signal()
+
+    def __init__(self, store: RunStore, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.model = RunListModel(store)
+        self._build_filters()
+        self._build_view()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 0)
+        layout.setSpacing(2)
+        layout.addLayout(self._filters)
+        layout.addWidget(self.view, 1)
+        self._update_buttons()
+        self.fit_columns()
+
+    def _build_filters(self) -> None:
+        self.outcome_filter = QComboBox()
+        label_combo(self.outcome_filter, lambda: _("Filter runs by outcome"))
+        translated_item(self.outcome_filter, lambda: _("Every outcome"), "")
+        for status in ("ok", "failed", "cancelled", "interrupted", "running"):
+            translated_item(self.outcome_filter, lambda status=status: outcome_word(status), status,
+                            icon=outcome_icon(status))
+        self.server_filter = QComboBox()
+        label_combo(self.server_filter, lambda: _("Filter runs by server"))
+        self.server_filter.setMinimumContentsLength(16)
+        self.server_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.source_filter = QComboBox()
+        label_combo(self.source_filter, lambda: _("Filter runs by source"))
+        translated_item(self.source_filter, lambda: _("Every source"), "")
+        for source in RUN_SOURCES:
+            translated_item(self.source_filter, lambda source=source: source_word(source), source)
+        self.search = QLineEdit()
+        translated(self.search, "setPlaceholderText", lambda: _("Search titles, servers, files…"))
+        translated(self.search, "setAccessibleName", lambda: _("Search runs"))
+        name_clear_button(self.search, lambda: _("Clear the search"))
+        readable_placeholder(self.search)
+        self.delete_button = translated(QPushButton(), "setText", lambda: _("Delete…"))
+        translated(self.delete_button, "setAccessibleName", lambda: _("Delete the selected runs"))
+        self.delete_button.clicked.connect(self.delete_requested)
+        self._filters = QHBoxLayout()
+        self._filters.addWidget(translated(QLabel(), "setText", lambda: _("Runs")))
+        for widget in (self.outcome_filter, self.server_filter, self.source_filter):
+            self._filters.addWidget(widget)
+            widget.currentIndexChanged.connect(self._filters_changed)
+        self._filters.addWidget(self.search, 1)
+        self._filters.addWidget(self.delete_button)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(200)
+        self._search_timer.timeout.connect(self._filters_changed)
+        self.search.textChanged.connect(lambda _text: self._search_timer.start())
+
+    def _build_view(self) -> None:
+        self.view = QTableView()
+        translated(self.view, "setAccessibleName", lambda: _("Stored runs"))
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.view.setSortingEnabled(True)
+        self.view.horizontalHeader().setSortIndicator(COLUMNS.index("started"), Qt.SortOrder.DescendingOrder)
+        compact_rows(self.view)
+        header = self.view.horizontalHeader()
+        translated(header, "setAccessibleName", lambda: _("Run list columns (click to sort)"))
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(False)
+        for column, width in enumerate(RUN_WIDTHS):
+            self.view.setColumnWidth(column, width)
+        header.setSectionResizeMode(COLUMNS.index("title"), QHeaderView.ResizeMode.Stretch)
+        selection = self.view.selectionModel()
+        selection.currentRowChanged.connect(self._current_changed)
+        selection.selectionChanged.connect(lambda *_args: self._update_buttons())
+        # A new sort order reads the list anew: the selection follows the runs, not the rows.
+        self._before_reset: tuple[list[int], int | None] = ([], None)
+        self.model.modelAboutToBeReset.connect(self._remember_selection)
+        self.model.reset_done.connect(lambda: self._reselect(*self._before_reset))
+        delete = QShortcut(QKeySequence.StandardKey.Delete, self.view)
+        # Each shortcut says what it does (the Help menu's list of shortcuts reads it).
+        translated(delete, "setWhatsThis", lambda: _("Runs › Delete the selected runs"))
+        delete.setContext(Qt.ShortcutContext.WidgetShortcut)
+        delete.activated.connect(self.delete_requested)
+
+    def retranslate(self) -> None:
+        if self.server_filter.count():
+            self.server_filter.setItemText(0, _("Every server"))
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Columns wide enough for their heading and their longest usual word in the current language."""
+        sample = datetime(2025, 12, 28, 23, 59, 59, tzinfo=UTC)
+        status = COLUMNS.index("status")
+        fit_columns(self.view, RUN_WIDTHS, {
+            COLUMNS.index("started"): [format_started(sample)],
+            status: [outcome_word(s) for s in ("interrupted", "cancelled", "failed")],
+            COLUMNS.index("source"): [source_word(s) for s in RUN_SOURCES],
+            COLUMNS.index("steps"): ["100,000"], COLUMNS.index("duration"): [format_duration(3599)]},
+            sortable=True, icons=(status,))
+
+    def height_for_rows(self, rows: int = VISIBLE_RUNS) -> int:
+        """The pane's height that shows ``rows`` whole rows (and a sliver of the next)."""
+        row = self.view.verticalHeader().defaultSectionSize()
+        chrome = self.view.horizontalHeader().sizeHint().height() + 2 * self.view.frameWidth()
+        margins = self.layout().contentsMargins()
+        filters = self._filters.sizeHint().height() + self.layout().spacing()
+        # A sliver of the next row says there is more; the title stretches, so no horizontal scroll bar.
+        return margins.top() + margins.bottom() + filters + chrome + row * rows + row // 4
+
+    # -- what is listed -------------------------------------------------------------------------
+
+    def current_filter(self) -> RunFilter:
+        status = self.outcome_filter.currentData() or ""
+        return RunFilter(statuses=(status,) if status else (), server=self.server_filter.currentData() or None,
+                         source=self.source_filter.currentData() or None, text=self.search.text())
+
+    def reload(self) -> None:
+        """Read the list again (keeps the selected runs selected when they are still listed)."""
+        selected, current = self.selected_run_ids(), self.current_run()
+        self.model.refresh()
+        self._fill_servers()
+        self._reselect(selected, current.id if current else None)
+        self._update_buttons()
+
+    def _fill_servers(self) -> None:
+        servers = servers_with_runs(self.store)
+        names = self.model.names
+        shown = [(server, server_shown(server, names)) for server in servers]
+        known = [(self.server_filter.itemData(i), self.server_filter.itemData(i, Qt.ItemDataRole.UserRole + 1))
+                 for i in range(1, self.server_filter.count())]
+        if self.server_filter.count() and shown == known:
+            return
+        chosen = self.server_filter.currentData()
+        self.server_filter.blockSignals(True)
+        self.server_filter.clear()
+        self.server_filter.addItem(_("Every server"), "")  # said again by retranslate()
+        for row, (server, label) in enumerate(shown, start=1):
+            self.server_filter.addItem(cell_text(label, 80), server)
+            self.server_filter.setItemData(row, label, Qt.ItemDataRole.UserRole + 1)
+            self.server_filter.setItemData(row, plain_tooltip(cell_text(server, 1000)), Qt.ItemDataRole.ToolTipRole)
+        position = self.server_filter.findData(chosen) if chosen else 0
+        self.server_filter.setCurrentIndex(max(position, 0))
+        self.server_filter.blockSignals(False)
+
+    def _filters_changed(self) -> None:
+        selected, current = self.selected_run_ids(), self.current_run()
+        self.model.filter = self.current_filter()
+        self.model.refresh(reset=True)
+        self._reselect(selected, current.id if current else None)
+
+    def clear_filters(self) -> None:
+        for combo in (self.outcome_filter, self.server_filter, self.source_filter):
+            combo.blockSignals(True)
+            combo.setCurrentIndex(0)
+            combo.blockSignals(False)
+        self.search.blockSignals(True)
+        self.search.clear()
+        self.search.blockSignals(False)
+        self.model.filter = RunFilter()
+
+    # -- the selection --------------------------------------------------------------------------
+
+    def _select_rows(self, rows: Sequence[int], current_row: int) -> None:
+        selection = self.view.selectionModel()
+        selection.clearSelection()
+        for row in rows:
+            selection.select(self.model.index(row, 0), QItemSelectionModel.SelectionFlag.Select
+                             | QItemSelectionModel.SelectionFlag.Rows)
+        selection.setCurrentIndex(self.model.index(current_row, 0), QItemSelectionModel.SelectionFlag.NoUpdate)
+
+    def _reselect(self, run_ids: Sequence[int], current: int | None) -> None:
+        current_row = self.model.ensure_loaded(current) if current is not None else None
+        if current_row is None:
+            self.current_gone.emit()
+            return
+        rows = [row for row in (self.model.row_of(run_id) for run_id in run_ids) if row is not None]
+        selection = self.view.selectionModel()
+        selection.blockSignals(True)
+        self._select_rows(rows, current_row)
+        selection.blockSignals(False)
+        self.view.viewport().update()
+        run = self.model.run(current_row)
+        if run is not None:
+            self.run_changed.emit(run, True)
+
+    def _remember_selection(self) -> None:
+        current = self.current_run()
+        self._before_reset = (self.selected_run_ids(), current.id if current else None)
+
+    def select_runs(self, run_ids: Sequence[int]) -> bool:
+        """Select these runs (the first becomes current), clearing filters that hide them."""
+        if not run_ids:
+            return False
+        if any(self.model.ensure_loaded(run_id) is None for run_id in run_ids):
+            self.clear_filters()
+            self.model.refresh(reset=True)
+        rows = [row for row in (self.model.ensure_loaded(run_id) for run_id in run_ids) if row is not None]
+        if not rows:
+            return False
+        self._select_rows(rows, rows[0])
+        self.view.scrollTo(self.model.index(rows[0], 0))
+        self.run_changed.emit(self.model.run(rows[0]), False)
+        return True
+
+    def clear_selection(self) -> None:
+        self.view.selectionModel().clearSelection()
+
+    def selected_run_ids(self) -> list[int]:
+        rows = sorted({index.row() for index in self.view.selectionModel().selectedRows()})
+        return [run.id for run in (self.model.run(row) for row in rows) if run is not None]
+
+    def current_run(self) -> RunRecord | None:
+        index = self.view.selectionModel().currentIndex()
+        return self.model.run(index.row()) if index.isValid() else None
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.run_changed.emit(self.model.run(current.row()) if current.isValid() else None, False)
+
+    def _update_buttons(self) -> None:
+        self.delete_button.setEnabled(bool(self.view.selectionModel().selectedRows()))
+
+
+__all__ = ["RUN_WIDTHS", "RunListPane", "VISIBLE_RUNS"]

@@ -1,0 +1,270 @@
+"""The Runs tab's timeline pane: the selected run's heading, the step filters, Find in the run, and
+the steps with their waterfall. Says which step is selected; the tab shows its detail."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
+from inspector.i18n.words import kind_word, no_outcome_word
+from inspector.runs import StepKind
+from inspector.store import RunRecord, RunStore
+from inspector.store.browse import StepFilter, find_in_timeline
+
+from ..language import translated, translated_item
+from ..widgets.accessibility import label_combo, name_clear_button
+from ..widgets.hints import readable_placeholder
+from ..widgets.outcomes import outcome_icon, outcome_word
+from ..widgets.plain_text import cell_text
+from .columns import compact_rows, fit_columns
+from .runs_model import format_duration
+from .timeline_model import (
+    COLUMNS,
+    OUTCOME_COLUMN,
+    WATERFALL_COLUMN,
+    StepIdRole,
+    TimelineModel,
+    format_time,
+    step_source,
+)
+from .waterfall import WaterfallDelegate
+
+STEP_OUTCOMES = ("ok", "failed", "cancelled", "")
+#: The columns' least widths; :meth:`TimelinePane.fit_columns` widens them for longer words (German).
+TIMELINE_WIDTHS = (94, 46, 44, 40, 60, 96, 160, 100)
+#: Below this width the source column is hidden: the kind says it too (a tool call is the MCP
+#: client's, a model's step the agent's), and the details need the room more.
+SOURCE_COLUMN_FROM_PX = 760
+
+
+class TimelinePane(QWidget):
+    """One run's steps, read in pages; Find highlights the steps that hold a text."""
+
+    #: The selected step changed: its id, or ``None``.
+    step_changed = Signal(object)
+
+    def __init__(self, store: RunStore, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.model = TimelineModel(store)
+        self._matches: list[int] = []
+        self._match = -1
+        self.heading = QLabel()
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        translated(self.heading, "setAccessibleName", lambda: _("Selected run"))
+        self._build_filters()
+        self._build_find()
+        self._build_view()
+        bar = QHBoxLayout()
+        for widget in (self.outcome_filter, self.kind_filter):
+            bar.addWidget(widget)
+        bar.addWidget(self.find_edit, 1)
+        for widget in (self.previous_button, self.next_button, self.find_status):
+            bar.addWidget(widget)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 0, 4, 4)
+        layout.setSpacing(2)
+        layout.addWidget(self.heading)
+        layout.addLayout(bar)
+        layout.addWidget(self.view, 1)
+        self.fit_columns()
+
+    def _build_filters(self) -> None:
+        self.outcome_filter = QComboBox()
+        label_combo(self.outcome_filter, lambda: _("Filter steps by outcome"))
+        translated_item(self.outcome_filter, lambda: _("Every outcome"), None)
+        for outcome in STEP_OUTCOMES:
+            if outcome:
+                translated_item(self.outcome_filter, lambda outcome=outcome: outcome_word(outcome), outcome,
+                                icon=outcome_icon(outcome))
+            else:
+                translated_item(self.outcome_filter, no_outcome_word, outcome)
+        self.kind_filter = QComboBox()
+        label_combo(self.kind_filter, lambda: _("Filter steps by kind"))
+        translated_item(self.kind_filter, lambda: _("Every kind"), None)
+        for kind in StepKind:
+            translated_item(self.kind_filter, lambda kind=kind: kind_word(kind.value), kind.value)
+        for combo in (self.outcome_filter, self.kind_filter):
+            combo.currentIndexChanged.connect(self._filter_changed)
+
+    def _build_find(self) -> None:
+        self.find_edit = QLineEdit()
+        translated(self.find_edit, "setPlaceholderText", lambda: _("Find in this run (Ctrl+F)"))
+        translated(self.find_edit, "setAccessibleName", lambda: _("Find in this run"))
+        name_clear_button(self.find_edit, lambda: _("Clear the search in this run"))
+        readable_placeholder(self.find_edit)
+        self.find_edit.returnPressed.connect(self.find_next)
+        self._find_timer = QTimer(self)
+        self._find_timer.setSingleShot(True)
+        self._find_timer.setInterval(250)
+        self._find_timer.timeout.connect(self.find)
+        self.find_edit.textChanged.connect(lambda _text: self._find_timer.start())
+        self.previous_button = translated(QPushButton(), "setText", lambda: _("Previous"))
+        translated(self.previous_button, "setAccessibleName", lambda: _("Previous match"))
+        self.previous_button.clicked.connect(self.find_previous)
+        self.next_button = translated(QPushButton(), "setText", lambda: _("Next"))
+        translated(self.next_button, "setAccessibleName", lambda: _("Next match"))
+        self.next_button.clicked.connect(self.find_next)
+        self.find_status = QLabel()
+        self.find_status.setTextFormat(Qt.TextFormat.PlainText)
+        translated(self.find_status, "setAccessibleName", lambda: _("Matches"))
+
+    def _build_view(self) -> None:
+        self.view = QTableView()
+        translated(self.view, "setAccessibleName", lambda: _("Timeline of the selected run"))
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # Fixed row heights: the view never asks every row for its size (a 100,000-step run).
+        compact_rows(self.view)
+        self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.waterfall = WaterfallDelegate(self.view)
+        self.view.setItemDelegateForColumn(WATERFALL_COLUMN, self.waterfall)
+        header = self.view.horizontalHeader()
+        translated(header, "setAccessibleName", lambda: _("Timeline columns"))
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for column, width in enumerate(TIMELINE_WIDTHS):
+            self.view.setColumnWidth(column, width)
+        # The details take what room there is; the waterfall keeps its width, so it is always in view.
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COLUMNS.index("details"), QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(36)
+        self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+
+    def retranslate(self) -> None:
+        self.describe(self.model.run)
+        if self._matches and self._match >= 0:
+            self._say_match()
+        elif self.find_edit.text().strip() and self.model.run is not None and not self._matches:
+            self.find_status.setText(_("no match"))
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        sample = datetime(2025, 12, 28, 23, 59, 59, 999000, tzinfo=UTC)
+        fit_columns(self.view, TIMELINE_WIDTHS, {
+            COLUMNS.index("time"): [format_time(sample)],
+            COLUMNS.index("source"): [step_source("tool"), step_source("model")],
+            COLUMNS.index("kind"): [kind.value for kind in StepKind if len(kind.value) <= 8],
+            COLUMNS.index("duration"): [_("unfinished"), format_duration(3599)],
+            OUTCOME_COLUMN: [outcome_word(s) for s in ("cancelled", "failed", "ok")]}, icons=(OUTCOME_COLUMN,))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.view.setColumnHidden(COLUMNS.index("source"), event.size().width() < SOURCE_COLUMN_FROM_PX)
+
+    # -- which run ------------------------------------------------------------------------------
+
+    @property
+    def run(self) -> RunRecord | None:
+        return self.model.run
+
+    def show_run(self, run: RunRecord | None, *, keep: bool = False) -> None:
+        """Show ``run``'s steps; with ``keep``, the same run read again keeps its rows and selection."""
+        if keep and run is not None and self.model.run is not None and self.model.run.id == run.id:
+            if run != self.model.run:
+                self.model.refresh(run)
+                self.describe(run)
+            return
+        self.model.set_run(run, self.step_filter())
+        self._matches, self._match = [], -1
+        self.find_status.setText("")
+        self.step_changed.emit(None)
+        self.describe(run)
+        if run is not None and self.model.rowCount():
+            self.view.scrollToTop()
+        if self.find_edit.text().strip():
+            self.find()
+
+    def describe(self, run: RunRecord | None) -> None:
+        if run is None:
+            self.heading.setText(_("No run selected."))
+            return
+        count = self.model.rowCount()
+        self.heading.setText(ngettext("Run {id}: {title} — {status}, {count} step",
+                                      "Run {id}: {title} — {status}, {count} steps", count).format(
+            id=run.id, title=cell_text(run.title, 80), status=outcome_word(run.status), count=format_number(count)))
+
+    # -- steps ----------------------------------------------------------------------------------
+
+    def step_filter(self) -> StepFilter:
+        outcome = self.outcome_filter.currentData()
+        kind = self.kind_filter.currentData()
+        return StepFilter(outcomes=() if outcome is None else (outcome,), kinds=() if kind is None else (kind,))
+
+    def _filter_changed(self) -> None:
+        self.model.set_filter(self.step_filter())
+        self.step_changed.emit(None)
+        self.describe(self.model.run)
+        if self.find_edit.text().strip():
+            self.find()
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.step_changed.emit(current.siblingAtColumn(0).data(StepIdRole) if current.isValid() else None)
+
+    def select_step(self, row: int) -> None:
+        index = self.model.index(row, 0)
+        self.view.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+
+    # -- Find -------------------------------------------------------------------------------------
+
+    def focus_find(self) -> None:
+        self.find_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.find_edit.selectAll()
+
+    def find(self) -> list[int]:
+        """Find the text of the Find field in the run; highlight the rows, go to the first."""
+        self._find_timer.stop()
+        run = self.model.run
+        text = self.find_edit.text()
+        self._matches = find_in_timeline(self.store, run.id, text, self.step_filter()) if run and text.strip() else []
+        self._match = -1
+        self.model.set_matches(self._matches)
+        if not text.strip():
+            self.find_status.setText("")
+        elif not self._matches:
+            self.find_status.setText(_("no match"))
+        else:
+            self.find_next()
+        return self._matches
+
+    def _go_to_match(self, step: int) -> None:
+        if not self._matches:
+            return
+        self._match = (self._match + step) % len(self._matches)
+        self.select_step(self._matches[self._match])
+        self._say_match()
+
+    def _say_match(self) -> None:
+        self.find_status.setText(_("{number} of {count}").format(number=format_number(self._match + 1),
+                                                                 count=format_number(len(self._matches))))
+
+    def find_next(self) -> None:
+        if self._find_timer.isActive() or (self.find_edit.text().strip() and not self._matches and self._match == -1
+                                           and self.model.run is not None and not self.find_status.text()):
+            self.find()
+            return
+        self._go_to_match(1)
+
+    def find_previous(self) -> None:
+        self._go_to_match(-1)
+
+
+__all__ = ["STEP_OUTCOMES", "TIMELINE_WIDTHS", "TimelinePane"]

@@ -1,0 +1,229 @@
+"""The Runs tab's transfers: import a trace, export runs, delete runs, each in a worker thread with
+a progress dialog, one at a time (the others wait in a queue, so writes stay in order); and trace
+files dropped on the window."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from inspector.i18n import _, ngettext
+from inspector.store import RunStore
+from inspector.store.browse import delete_runs
+
+from ..dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job
+from ..widgets.plain_text import cell_text
+
+
+class Transfers(QObject):
+    """Starts and queues the transfers of the Runs tab; says what happened in signals."""
+
+    #: A sentence for the tab's status line.
+    said = Signal(str)
+    #: A trace was imported: the ids of its runs (those imported and those that were already there).
+    imported = Signal(list)
+    #: Runs were deleted.
+    deleted = Signal()
+    #: A transfer ended: ("import"|"export"|"delete", "ok"|"failed"|"cancelled", message).
+    ended = Signal(str, str, str)
+
+    def __init__(self, store: RunStore, db_path: Path, host: QWidget) -> None:
+        super().__init__(host)
+        self.store = store
+        self.db_path = db_path
+        self.host = host
+        self.job: TransferJob | None = None
+        self.dialog: TransferDialog | None = None
+        #: Transfers waiting for the running one to end (one worker at a time keeps writes in order).
+        self._queue: list[Callable[[], object]] = []
+        self.last_error: str | None = None
+        self.error_box: QMessageBox | None = None
+
+    # -- import ---------------------------------------------------------------------------------
+
+    def choose_trace(self) -> None:
+        path, _chosen = QFileDialog.getOpenFileName(
+            self.host, _("Open trace"), "", _("Traces (*.json *.jsonl *.ndjson);;Every file (*)"))
+        if path:
+            self.open_trace(Path(path))
+
+    def open_trace(self, path: Path) -> TransferJob | None:
+        """Import ``path`` in a worker (with a progress dialog); then its runs are selected."""
+        path = Path(path)
+        if self._busy(lambda: self.open_trace(path)):
+            return None
+        job = import_job(self.db_path, path)
+        job.finished.connect(lambda report, path=path: self._imported(path, report))
+        self._connect_ends(job, "import", _("The import was cancelled; nothing was imported."))
+        self._start(job, _("Importing {name}…").format(name=cell_text(path.name, 80)))
+        return job
+
+    def _imported(self, path: Path, report: object) -> None:
+        from inspector.transfer import ImportReport
+
+        assert isinstance(report, ImportReport)
+        run_ids = list(report.run_ids)
+        for uid in report.already_present:
+            found = self.store.find_run_by_uid(uid)
+            if found is not None:
+                run_ids.append(found.id)
+        self.imported.emit(run_ids)
+        if report.runs_imported:
+            message = ngettext("Imported {count} run from {name}.", "Imported {count} runs from {name}.",
+                               report.runs_imported).format(count=report.runs_imported, name=path.name)
+        else:
+            message = ngettext("{name} was imported before: its run is selected.",
+                               "{name} was imported before: its runs are selected.",
+                               len(report.already_present)).format(name=path.name)
+        self._ended("import", "ok", message)
+
+    # -- export ---------------------------------------------------------------------------------
+
+    def choose_export(self, run_ids: Sequence[int]) -> None:
+        if not run_ids:
+            self.said.emit(_("There is no run to export: select runs or widen the filters."))
+            return
+        trace_filter, otlp_filter = _("Run Inspector trace (*.json)"), _("OTLP JSON for OpenTelemetry (*.json)")
+        path, chosen = QFileDialog.getSaveFileName(self.host, _("Export runs"), "runs.json",
+                                                   f"{trace_filter};;{otlp_filter}")
+        if path:
+            self.export_runs(Path(path), "otlp" if chosen == otlp_filter else "trace", run_ids)
+
+    def export_runs(self, destination: Path, file_format: str, run_ids: Sequence[int]) -> TransferJob | None:
+        """Export ``run_ids`` to ``destination`` ("trace" or "otlp") in a worker."""
+        chosen = list(run_ids)
+        if self._busy(lambda: self.export_runs(destination, file_format, chosen)):
+            return None
+        job = export_job(self.db_path, chosen, Path(destination), file_format)
+        job.finished.connect(self._exported)
+        self._connect_ends(job, "export", _("The export was cancelled; no file was written."))
+        self._start(job, ngettext("Exporting {count} run…", "Exporting {count} runs…", len(chosen)).format(
+            count=len(chosen)))
+        return job
+
+    def _exported(self, report: object) -> None:
+        from inspector.transfer import ExportReport
+
+        assert isinstance(report, ExportReport)
+        self._ended("export", "ok", ngettext("Exported {count} run to {path}.", "Exported {count} runs to {path}.",
+                                             report.runs).format(count=report.runs, path=report.path))
+
+    # -- delete ---------------------------------------------------------------------------------
+
+    def confirm_delete(self, run_ids: Sequence[int]) -> TransferJob | None:
+        """Delete these runs after a question that says how many."""
+        if not run_ids:
+            return None
+        count = len(run_ids)
+        answer = QMessageBox.question(self.host, _("Delete runs"), ngettext(
+            "Delete {count} run and all its steps? This cannot be undone.",
+            "Delete {count} runs and all their steps? This cannot be undone.", count).format(count=count))
+        return self.delete_runs(run_ids) if answer == QMessageBox.StandardButton.Yes else None
+
+    def delete_runs(self, run_ids: Sequence[int]) -> TransferJob | None:
+        """Delete these runs in a worker (a run of 100,000 steps takes a while); no question asked."""
+        chosen = list(run_ids)
+        if self._busy(lambda: self.delete_runs(chosen)):
+            return None
+        job = TransferJob(lambda store, _progress: delete_runs(store, chosen), self.db_path)
+        job.finished.connect(lambda deleted: self._deleted(len(chosen), deleted))
+        self._connect_ends(job, "delete", _("Nothing was deleted."))
+        self._start(job, ngettext("Deleting {count} run…", "Deleting {count} runs…", len(chosen)).format(
+            count=len(chosen)))
+        return job
+
+    def _deleted(self, count: int, deleted: object) -> None:
+        deleted = int(deleted) if isinstance(deleted, int) else 0
+        kept = count - deleted
+        message = ngettext("Deleted {count} run.", "Deleted {count} runs.", deleted).format(count=deleted)
+        if kept:
+            message += " " + ngettext("{count} run is still running and was kept.",
+                                      "{count} runs are still running and were kept.", kept).format(count=kept)
+        self.deleted.emit()
+        self._ended("delete", "ok", message)
+
+    # -- one job at a time ------------------------------------------------------------------------
+
+    def _busy(self, later: Callable[[], object]) -> bool:
+        """True (and ``later`` queued) while another transfer runs."""
+        if self.job is not None and self.job.running:
+            self._queue.append(later)
+            return True
+        return False
+
+    def _connect_ends(self, job: TransferJob, kind: str, cancelled: str) -> None:
+        job.failed.connect(lambda message: self._failed(kind, message))
+        job.cancelled.connect(lambda: self._ended(kind, "cancelled", cancelled))
+
+    def _start(self, job: TransferJob, label: str) -> None:
+        self.job = job
+        self.last_error = None
+        self.dialog = TransferDialog(job, label, self.host.window())
+        self.said.emit(label)
+        job.start()
+
+    def _failed(self, kind: str, message: str) -> None:
+        self.last_error = message
+        box = QMessageBox(QMessageBox.Icon.Warning, _("Run Inspector"), message, QMessageBox.StandardButton.Ok,
+                          self.host.window())
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.open()
+        self.error_box = box
+        self._ended(kind, "failed", message)
+
+    def _ended(self, kind: str, outcome: str, message: str) -> None:
+        self.said.emit(message)
+        self.job = None
+        self.dialog = None
+        if self._queue:
+            self._queue.pop(0)()
+        self.ended.emit(kind, outcome, message)
+
+    def cancel(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+
+    def shut_down(self) -> None:
+        """Cancel a transfer and wait for it briefly (it writes nothing once cancelled)."""
+        self._queue.clear()
+        if self.job is not None:
+            self.job.cancel()
+            self.job.join(5)
+
+
+def dropped_files(event: QDragEnterEvent | QDropEvent) -> list[Path]:
+    mime = event.mimeData()
+    if mime is None or not mime.hasUrls():
+        return []
+    return [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile() and url.toLocalFile()]
+
+
+class DropFilter(QObject):
+    """Accepts files dragged onto the window and imports them (after ``before``: the tab shows itself)."""
+
+    def __init__(self, transfers: Transfers, before: Callable[[], object]) -> None:
+        super().__init__(transfers)
+        self.transfers = transfers
+        self.before = before
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and dropped_files(event):
+            event.acceptProposedAction()
+            return True
+        if event.type() == QEvent.Type.Drop:
+            files = dropped_files(event)
+            if files:
+                event.acceptProposedAction()
+                self.before()
+                for path in files:
+                    self.transfers.open_trace(path)
+                return True
+        return False
+
+
+__all__ = ["DropFilter", "Transfers", "dropped_files"]
