@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -154,10 +153,6 @@ class MainWindow(QMainWindow):
         self.operations = OperationsList()
         self.operations.current_changed.connect(self._show_result)
         self.operations.dropped.connect(lambda task: self.engine.forget(task))
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.operations)
-        translated(scroll, "setAccessibleName", lambda: _("Running and recent operations"))
         heading = translated(QLabel(), "setText", lambda: _("Running and recent operations"))
         font = heading.font()
         font.setBold(True)
@@ -166,7 +161,7 @@ class MainWindow(QMainWindow):
         operations_layout = QVBoxLayout(operations_box)
         operations_layout.setContentsMargins(4, 4, 4, 4)
         operations_layout.addWidget(heading)
-        operations_layout.addWidget(scroll, 1)
+        operations_layout.addWidget(self.operations, 1)
         self.result = ResultView()
 
         self.top = QSplitter(Qt.Orientation.Horizontal)
@@ -573,10 +568,7 @@ class MainWindow(QMainWindow):
             running = self.engine.running_tasks()
             task = running[-1] if running else None
         if task is not None:
-            task.cancel()
-            row = self.operations.row_for(task)
-            if row is not None:
-                row.refresh()
+            self.operations.cancel(task)
 
     def _submitted(self, task: OperationTask) -> None:
         self.operations.add(task)

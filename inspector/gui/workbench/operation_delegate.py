@@ -1,0 +1,152 @@
+"""Paints one operation on one line: title, a mini budget bar, state, and a Cancel button while it runs.
+
+The Cancel button is painted (an item view has no widgets per row: one Tab stop for the whole
+list); a click on it is caught in :meth:`OperationDelegate.editorEvent`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionButton, QStyleOptionViewItem, QWidget
+
+from inspector.i18n import _
+from inspector.i18n.words import outcome_word
+
+from ..language import on_language_changed
+from ..widgets.budget_bar import CANCELLED, FAILED_DARK, OK_DARK, TEXT
+from ..widgets.mini_bar import paint_mini_bar
+from .engine import OperationTask
+from .operations_model import TASK_ROLE, now_s, state_text, title_text
+
+#: A selected row: a light tint, so the outcome colours keep their contrast.
+SELECTED = QColor("#D2E5F5")
+SELECTED_EDGE = QColor("#0072B2")
+GAP_PX = 8
+
+
+@dataclass(frozen=True)
+class RowParts:
+    """Where each part of a row goes."""
+
+    title: QRect
+    bar: QRect
+    state: QRect
+    cancel: QRect
+
+
+class OperationDelegate(QStyledItemDelegate):
+    """Draws the rows of the operations list; :attr:`cancel_clicked` when a row's Cancel is clicked."""
+
+    cancel_clicked = Signal(object)
+
+    def __init__(self, parent: QObject | None = None, *, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(parent)
+        self._clock = clock
+        self._state_px: int | None = None
+        #: Rows painted: lets tests and benchmarks see what the list costs.
+        self.frames = 0
+        on_language_changed(self, self._forget_widths)
+
+    def _forget_widths(self) -> None:
+        self._state_px = None
+
+    @staticmethod
+    def row_height(metrics: QFontMetrics) -> int:
+        return metrics.height() + 4
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+        return QSize(240, self.row_height(option.fontMetrics))
+
+    def parts(self, rect: QRect, metrics: QFontMetrics) -> RowParts:
+        """The row's title, mini bar, state and Cancel areas, left to right."""
+        if self._state_px is None:
+            # As wide as the longest a running row says (its countdown), in the language in use.
+            sample = _("{state} · {time}").format(state=outcome_word("running"),
+                                                  time=_("{seconds} s left").format(seconds="88.8"))
+            self._state_px = max(metrics.horizontalAdvance(sample), metrics.horizontalAdvance(_("cancelling…"))) + 4
+        inner = rect.adjusted(4, 1, -3, -1)
+        cancel_w = metrics.horizontalAdvance(_("Cancel")) + 16
+        cancel = QRect(inner.right() - cancel_w + 1, inner.top(), cancel_w, inner.height())
+        state_w = min(self._state_px, max(40, inner.width() // 3))
+        state = QRect(cancel.left() - GAP_PX - state_w, inner.top(), state_w, inner.height())
+        bar_w = max(40, min(220, inner.width() // 4))
+        bar = QRect(state.left() - GAP_PX - bar_w, inner.top(), bar_w, inner.height())
+        title = QRect(inner.left(), inner.top(), max(0, bar.left() - GAP_PX - inner.left()), inner.height())
+        return RowParts(title, bar, state, cancel)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        task = index.data(TASK_ROLE)
+        if not isinstance(task, OperationTask):
+            return
+        self.frames += 1
+        now = self._clock()
+        painter.save()
+        rect = option.rect
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        if selected:
+            painter.fillRect(rect, SELECTED)
+            painter.fillRect(QRect(rect.left(), rect.top(), 3, rect.height()), SELECTED_EDGE)
+        if option.state & QStyle.StateFlag.State_HasFocus:
+            painter.setPen(QPen(option.palette.color(QPalette.ColorRole.Highlight), 1, Qt.PenStyle.DotLine))
+            painter.drawRect(rect.adjusted(0, 0, -1, -1))
+        metrics = option.fontMetrics
+        parts = self.parts(rect, metrics)
+        flags = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+        painter.setPen(option.palette.color(QPalette.ColorRole.Text))
+        painter.drawText(parts.title, flags, metrics.elidedText(title_text(task), Qt.TextElideMode.ElideRight,
+                                                                parts.title.width()))
+        bar_height = max(6, min(12, parts.bar.height() - 6))
+        bar = QRectF(parts.bar.left(), parts.bar.center().y() - bar_height / 2 + 1, parts.bar.width(), bar_height)
+        paint_mini_bar(painter, bar, task.state, now_s(task, now))
+        state_rect = parts.state
+        cancellable = task.running and not task.cancel_signal.fired
+        if not cancellable:  # nothing to press: the state may use the button's room
+            state_rect = parts.state.united(parts.cancel)
+        painter.setPen(_state_colour(task))
+        painter.drawText(state_rect, flags, metrics.elidedText(state_text(task, now), Qt.TextElideMode.ElideRight,
+                                                               state_rect.width()))
+        if cancellable:
+            self._paint_button(painter, option, parts.cancel)
+        painter.restore()
+
+    @staticmethod
+    def _paint_button(painter: QPainter, option: QStyleOptionViewItem, rect: QRect) -> None:
+        button = QStyleOptionButton()
+        button.rect = rect
+        button.text = _("Cancel")
+        button.palette = option.palette
+        button.fontMetrics = option.fontMetrics
+        button.state = QStyle.StateFlag.State_Enabled | QStyle.StateFlag.State_Raised
+        widget = option.widget if isinstance(option.widget, QWidget) else None
+        style = widget.style() if widget is not None else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_PushButton, button, painter, widget)
+
+    def editorEvent(self, event: QEvent, model: object, option: QStyleOptionViewItem,  # noqa: N802
+                    index: QModelIndex | QPersistentModelIndex) -> bool:
+        """A click on a running row's Cancel cancels that operation (the press is the button's too)."""
+        if event.type() not in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease,
+                                QEvent.Type.MouseButtonDblClick) or not isinstance(event, QMouseEvent):
+            return super().editorEvent(event, model, option, index)  # type: ignore[arg-type]
+        task = index.data(TASK_ROLE)
+        if not isinstance(task, OperationTask) or not task.running or task.cancel_signal.fired:
+            return super().editorEvent(event, model, option, index)  # type: ignore[arg-type]
+        if not self.parts(option.rect, option.fontMetrics).cancel.contains(event.position().toPoint()):
+            return super().editorEvent(event, model, option, index)  # type: ignore[arg-type]
+        if event.type() == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton:
+            self.cancel_clicked.emit(task)
+        return True
+
+
+def _state_colour(task: OperationTask) -> QColor:
+    """The ending's colour (darker shades of the vocabulary's, to read as text); plain while it runs."""
+    ending = task.state.ending
+    if ending is None:
+        return TEXT
+    return {"ok": OK_DARK, "cancelled": CANCELLED}.get(ending, FAILED_DARK)
