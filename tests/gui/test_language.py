@@ -186,8 +186,9 @@ def test_in_german_the_workbench_after_a_cancel_and_its_dialogs_have_no_english(
     assert finished(qtbot, task).status == "cancelled"
     qtbot.waitUntil(lambda: "1 abgebrochen" in window.servers.health.text())
     QApplication.processEvents()
-    row = window.operations.row_for(task)
-    assert "abgebrochen" in row.bar.current_geometry().end_text
+    window.operations.select(task)
+    assert "abgebrochen" in window.operations.detail.current_geometry().end_text
+    assert "abgebrochen" in window.operations.row_for(task).state_text
     # What came from the server (tool names and descriptions, the demo's texts) is not ours to translate.
     server_words = tuple(window.tools.model.index(r, 0).data() for r in range(window.tools.model.rowCount()))
     server_words += (window.tool_title.text(), window.result.text.toPlainText(), demo_server.url, "Demo server",

@@ -118,6 +118,11 @@ class BudgetBar(QWidget):
     def _header_px(self) -> int:
         return self.fontMetrics().height() + 2
 
+    @property
+    def state(self) -> BarState | None:
+        """What the bar shows (None before it was given anything)."""
+        return self._state
+
     def set_title(self, title: str) -> None:
         """What the header names before the spent time (an operation's title); "" for none."""
         if title != self._title:

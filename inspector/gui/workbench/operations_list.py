@@ -34,6 +34,11 @@ class OperationRow:
     cancel_rect: QRect
 
     @property
+    def cancellable(self) -> bool:
+        """Whether the row shows its Cancel button (it runs and no cancel was asked yet)."""
+        return self.task.running and not self.task.cancel_signal.fired
+
+    @property
     def state_text(self) -> str:
         return state_text(self.task)
 
