@@ -37,6 +37,8 @@ class RowParts:
     bar: QRect
     state: QRect
     cancel: QRect
+    #: A narrow row says only the countdown while it runs ("17.3 s left"), to leave the title room.
+    compact: bool = False
 
 
 class OperationDelegate(QStyledItemDelegate):
@@ -47,7 +49,7 @@ class OperationDelegate(QStyledItemDelegate):
     def __init__(self, parent: QObject | None = None, *, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(parent)
         self._clock = clock
-        self._state_px: int | None = None
+        self._state_px: tuple[int, int] | None = None
         #: Rows painted: lets tests and benchmarks see what the list costs.
         self.frames = 0
         on_language_changed(self, self._forget_widths)
@@ -66,18 +68,23 @@ class OperationDelegate(QStyledItemDelegate):
         """The row's title, mini bar, state and Cancel areas, left to right."""
         if self._state_px is None:
             # As wide as the longest a running row says (its countdown), in the language in use.
-            sample = _("{state} · {time}").format(state=outcome_word("running"),
-                                                  time=_("{seconds} s left").format(seconds="88.8"))
-            self._state_px = max(metrics.horizontalAdvance(sample), metrics.horizontalAdvance(_("cancelling…"))) + 4
+            left = _("{seconds} s left").format(seconds="88.8")
+            long = _("{state} · {time}").format(state=outcome_word("running"), time=left)
+            cancelling = metrics.horizontalAdvance(_("cancelling…"))
+            self._state_px = (max(metrics.horizontalAdvance(long), cancelling) + 4,
+                              max(metrics.horizontalAdvance(left), cancelling) + 4)
         inner = rect.adjusted(4, 1, -3, -1)
         cancel_w = metrics.horizontalAdvance(_("Cancel")) + 16
         cancel = QRect(inner.right() - cancel_w + 1, inner.top(), cancel_w, inner.height())
-        state_w = min(self._state_px, max(40, inner.width() // 3))
+        # The title keeps room for about 30 characters: the state says less before the title is cut.
+        rest = inner.width() - cancel_w - 3 * GAP_PX
+        compact = (rest - self._state_px[0]) * 0.7 < metrics.averageCharWidth() * 30
+        state_w = min(self._state_px[1 if compact else 0], max(40, inner.width() // 3))
         state = QRect(cancel.left() - GAP_PX - state_w, inner.top(), state_w, inner.height())
-        bar_w = max(40, min(220, inner.width() // 4))
+        bar_w = max(40, min(220, int((rest - state_w) * 0.3)))
         bar = QRect(state.left() - GAP_PX - bar_w, inner.top(), bar_w, inner.height())
         title = QRect(inner.left(), inner.top(), max(0, bar.left() - GAP_PX - inner.left()), inner.height())
-        return RowParts(title, bar, state, cancel)
+        return RowParts(title, bar, state, cancel, compact)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:
@@ -109,8 +116,8 @@ class OperationDelegate(QStyledItemDelegate):
         if not cancellable:  # nothing to press: the state may use the button's room
             state_rect = parts.state.united(parts.cancel)
         painter.setPen(_state_colour(task))
-        painter.drawText(state_rect, flags, metrics.elidedText(state_text(task, now), Qt.TextElideMode.ElideRight,
-                                                               state_rect.width()))
+        text = state_text(task, now, compact=parts.compact)
+        painter.drawText(state_rect, flags, metrics.elidedText(text, Qt.TextElideMode.ElideRight, state_rect.width()))
         if cancellable:
             self._paint_button(painter, option, parts.cancel)
         painter.restore()

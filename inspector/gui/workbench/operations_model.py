@@ -44,13 +44,14 @@ def state_word(task: OperationTask) -> str:
     return ending_text(task.state).lstrip("✓⊘✗ ")
 
 
-def state_text(task: OperationTask, clock: float | None = None) -> str:
-    """The state column: the countdown while it runs; the ending (with its icon) and time once over."""
+def state_text(task: OperationTask, clock: float | None = None, *, compact: bool = False) -> str:
+    """The state column: running and the countdown (``compact``: the countdown alone) while it
+    runs; the ending (with its icon) and the time it took once over."""
     if task.running:
         if task.cancel_signal.fired:
             return _("cancelling…")
         left = _("{seconds} s left").format(seconds=format_fixed(max(0.0, task.budget_s - now_s(task, clock)), 1))
-        return _("{state} · {time}").format(state=outcome_word("running"), time=left)
+        return left if compact else _("{state} · {time}").format(state=outcome_word("running"), time=left)
     return _("{state} · {time}").format(state=ending_text(task.state), time=format_seconds(now_s(task)))
 
 
