@@ -48,9 +48,15 @@ def test_twenty_operations_show_at_least_twelve_rows_at_the_default_size(qtbot, 
     # The selected operation's full bar is shown too, below the list, and runs.
     assert window.operations.detail.isVisible() and window.operations.detail.animating
     assert window.operations.detail.state is tasks[-1].state
+    # The running rows move: their countdowns and mini bars are repainted as the clock runs.
+    painted = window.operations.delegate.frames
+    qtbot.waitUntil(lambda: window.operations.delegate.frames >= painted + 12, timeout=3000)
     save(window, "twenty-operations")
     cancel_all(qtbot, tasks)
     assert all(t.outcome.status == "cancelled" for t in tasks)
+    assert all("cancelled" in window.operations.row_for(t).state_text for t in tasks)
+    # Nothing runs: nothing is repainted by the clock any more.
+    qtbot.waitUntil(lambda: not window.operations.animating, timeout=1000)
     assert not window.operations.detail.animating
 
 

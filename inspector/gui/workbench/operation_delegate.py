@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionButton, QStyleOptionViewItem, QWidget
 
 from inspector.i18n import _
@@ -27,6 +27,13 @@ from .operations_model import TASK_ROLE, now_s, state_text, title_text
 SELECTED = QColor("#D2E5F5")
 SELECTED_EDGE = QColor("#0072B2")
 GAP_PX = 8
+#: Cached texts and shapes are forgotten past this many (rows come and go; widths change).
+CACHE_LIMIT = 400
+# Looked up once: an enum member's lookup costs a Python call, and rows are painted often.
+_SELECTED = QStyle.StateFlag.State_Selected
+_HAS_FOCUS = QStyle.StateFlag.State_HasFocus
+_LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+_ELIDE = Qt.TextElideMode.ElideRight
 
 
 @dataclass(frozen=True)
@@ -50,12 +57,20 @@ class OperationDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self._clock = clock
         self._state_px: tuple[int, int] | None = None
+        # What does not change from frame to frame, made once: a row's parts, its elided title,
+        # the Cancel button's picture.
+        self._parts: dict[tuple[int, int, int, int], RowParts] = {}
+        self._titles: dict[tuple[int, int], str] = {}
+        self._buttons: dict[tuple[int, int], QPixmap] = {}
         #: Rows painted: lets tests and benchmarks see what the list costs.
         self.frames = 0
         on_language_changed(self, self._forget_widths)
 
     def _forget_widths(self) -> None:
         self._state_px = None
+        self._parts.clear()
+        self._titles.clear()
+        self._buttons.clear()
 
     @staticmethod
     def row_height(metrics: QFontMetrics) -> int:
@@ -86,6 +101,25 @@ class OperationDelegate(QStyledItemDelegate):
         title = QRect(inner.left(), inner.top(), max(0, bar.left() - GAP_PX - inner.left()), inner.height())
         return RowParts(title, bar, state, cancel, compact)
 
+    def cached_parts(self, rect: QRect, metrics: QFontMetrics) -> RowParts:
+        """:meth:`parts`, remembered for the rectangle."""
+        key = (rect.x(), rect.y(), rect.width(), rect.height())
+        parts = self._parts.get(key)
+        if parts is None:
+            if len(self._parts) > CACHE_LIMIT:
+                self._parts.clear()
+            parts = self._parts[key] = self.parts(rect, metrics)
+        return parts
+
+    def _title(self, task: OperationTask, metrics: QFontMetrics, width: int) -> str:
+        key = (id(task), width)
+        title = self._titles.get(key)
+        if title is None:
+            if len(self._titles) > CACHE_LIMIT:
+                self._titles.clear()
+            title = self._titles[key] = metrics.elidedText(title_text(task), _ELIDE, width)
+        return title
+
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:
         task = index.data(TASK_ROLE)
@@ -95,19 +129,18 @@ class OperationDelegate(QStyledItemDelegate):
         now = self._clock()
         painter.save()
         rect = option.rect
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        if selected:
+        state = option.state
+        if state & _SELECTED:
             painter.fillRect(rect, SELECTED)
             painter.fillRect(QRect(rect.left(), rect.top(), 3, rect.height()), SELECTED_EDGE)
-        if option.state & QStyle.StateFlag.State_HasFocus:
+        if state & _HAS_FOCUS:
             painter.setPen(QPen(option.palette.color(QPalette.ColorRole.Highlight), 1, Qt.PenStyle.DotLine))
             painter.drawRect(rect.adjusted(0, 0, -1, -1))
         metrics = option.fontMetrics
-        parts = self.parts(rect, metrics)
-        flags = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+        parts = self.cached_parts(rect, metrics)
+        flags = _LEFT
         painter.setPen(option.palette.color(QPalette.ColorRole.Text))
-        painter.drawText(parts.title, flags, metrics.elidedText(title_text(task), Qt.TextElideMode.ElideRight,
-                                                                parts.title.width()))
+        painter.drawText(parts.title, flags, self._title(task, metrics, parts.title.width()))
         bar_height = max(6, min(12, parts.bar.height() - 6))
         bar = QRectF(parts.bar.left(), parts.bar.center().y() - bar_height / 2 + 1, parts.bar.width(), bar_height)
         paint_mini_bar(painter, bar, task.state, now_s(task, now))
@@ -117,23 +150,35 @@ class OperationDelegate(QStyledItemDelegate):
             state_rect = parts.state.united(parts.cancel)
         painter.setPen(_state_colour(task))
         text = state_text(task, now, compact=parts.compact)
-        painter.drawText(state_rect, flags, metrics.elidedText(text, Qt.TextElideMode.ElideRight, state_rect.width()))
+        painter.drawText(state_rect, flags, metrics.elidedText(text, _ELIDE, state_rect.width()))
         if cancellable:
-            self._paint_button(painter, option, parts.cancel)
+            cancel = parts.cancel
+            painter.drawPixmap(cancel.topLeft(), self._button(option, cancel.width(), cancel.height()))
         painter.restore()
 
-    @staticmethod
-    def _paint_button(painter: QPainter, option: QStyleOptionViewItem, rect: QRect) -> None:
+    def _button(self, option: QStyleOptionViewItem, width: int, height: int) -> QPixmap:
+        """The Cancel button as the style draws a push button, painted once per size and language."""
+        pixmap = self._buttons.get((width, height))
+        if pixmap is not None:
+            return pixmap
+        widget = option.widget if isinstance(option.widget, QWidget) else None
+        ratio = widget.devicePixelRatioF() if widget is not None else 1.0
+        pixmap = QPixmap(round(width * ratio), round(height * ratio))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
         button = QStyleOptionButton()
-        button.rect = rect
+        button.rect = QRect(0, 0, width, height)
         button.text = _("Cancel")
         button.palette = option.palette
         button.fontMetrics = option.fontMetrics
         button.state = QStyle.StateFlag.State_Enabled | QStyle.StateFlag.State_Raised
-        widget = option.widget if isinstance(option.widget, QWidget) else None
-        style = widget.style() if widget is not None else None
-        if style is not None:
-            style.drawControl(QStyle.ControlElement.CE_PushButton, button, painter, widget)
+        if widget is not None:
+            painter = QPainter(pixmap)
+            painter.setFont(option.font)
+            widget.style().drawControl(QStyle.ControlElement.CE_PushButton, button, painter, widget)
+            painter.end()
+        self._buttons[(width, height)] = pixmap
+        return pixmap
 
     def editorEvent(self, event: QEvent, model: object, option: QStyleOptionViewItem,  # noqa: N802
                     index: QModelIndex | QPersistentModelIndex) -> bool:
@@ -144,7 +189,7 @@ class OperationDelegate(QStyledItemDelegate):
         task = index.data(TASK_ROLE)
         if not isinstance(task, OperationTask) or not task.running or task.cancel_signal.fired:
             return super().editorEvent(event, model, option, index)  # type: ignore[arg-type]
-        if not self.parts(option.rect, option.fontMetrics).cancel.contains(event.position().toPoint()):
+        if not self.cached_parts(option.rect, option.fontMetrics).cancel.contains(event.position().toPoint()):
             return super().editorEvent(event, model, option, index)  # type: ignore[arg-type]
         if event.type() == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton:
             self.cancel_clicked.emit(task)

@@ -4,7 +4,8 @@ The list is one item view, so it is one Tab stop; the arrow keys, Home and End m
 selection inside it, Delete (or the context menu) cancels the selected operation, and each
 running row has a Cancel button of its own for the mouse. Rows are painted by
 :class:`OperationDelegate` from the tasks themselves (:class:`OperationsModel` copies nothing);
-while something runs, the visible running rows repaint at the budget bar's frame rate.
+while something runs, the list looks at its visible running rows at the budget bar's frame rate
+and repaints those whose picture moved (a pixel of the mini bar, a tenth of the countdown).
 """
 
 from __future__ import annotations
@@ -107,6 +108,8 @@ class OperationsList(QWidget):
         self._frames.setInterval(FRAME_MS)
         self._frames.setTimerType(Qt.TimerType.PreciseTimer)
         self._frames.timeout.connect(self._tick)
+        #: What each running row showed when last painted (see :meth:`_look`).
+        self._shown: dict[int, tuple[int, int, bool]] = {}
         self.model.dataChanged.connect(lambda first, last, roles=(): self._rows_changed(first.row(), last.row()))
         on_language_changed(self, self._retranslate)
 
@@ -116,6 +119,11 @@ class OperationsList(QWidget):
     def tasks(self) -> list[OperationTask]:
         """The operations listed, newest first."""
         return self.model.tasks
+
+    @property
+    def animating(self) -> bool:
+        """Whether the list is repainting its running rows (it stops when nothing runs)."""
+        return self._frames.isActive()
 
     def add(self, task: OperationTask) -> OperationRow:
         self.model.insert(task)
@@ -208,6 +216,23 @@ class OperationsList(QWidget):
         if first < 0:
             return
         last = len(tasks) - 1 if last < 0 else last
+        metrics = self.view.fontMetrics()
         for row in range(first, last + 1):
-            if tasks[row].running:
-                viewport.update(self.view.visualRect(self.model.index(row, 0)))
+            task = tasks[row]
+            if not task.running:
+                continue
+            rect = self.view.visualRect(self.model.index(row, 0))
+            look = self._look(task, self.delegate.cached_parts(rect, metrics).bar.width())
+            if self._shown.get(id(task)) != look:
+                self._shown[id(task)] = look
+                viewport.update(rect)
+        if len(self._shown) > 4 * self.MAX_ROWS:
+            self._shown.clear()
+
+    @staticmethod
+    def _look(task: OperationTask, bar_px: int) -> tuple[int, int, bool]:
+        """What a running row shows, coarsely: its mini bar's length in pixels (or the countdown's
+        tenths, if finer), its number of legs, whether a cancel was asked. Same look, no repaint."""
+        per_s = max(10.0, bar_px / max(task.budget_s * 1.1, 1e-9))
+        # Half a step ahead: the countdown's tenths turn where "20 s - elapsed" rounds to a new tenth.
+        return int(task.elapsed_s() * per_s + 0.5), len(task.state.legs), task.cancel_signal.fired
