@@ -137,8 +137,10 @@ class Bench:
             task = window.run_current_tool()
             self.spin_until(lambda: demo.state.hang_started.is_set())
             shown: list[float] = []
-            view = window.operations.view.viewport()
-            task.finished.connect(lambda _o, view=view, shown=shown: (view.repaint(), shown.append(time.monotonic())))
+            # The task's row, repainted the moment the end is reported (as the list's own update would).
+            view, row = window.operations.view, window.operations.row_for(task)
+            task.finished.connect(lambda _o, view=view, row=row, shown=shown: (
+                view.viewport().repaint(view.visualRect(row.index)), shown.append(time.monotonic())))
             pressed = time.monotonic()
             QTest.keyClick(window, Qt.Key.Key_Escape)
             self.spin_until(lambda shown=shown: bool(shown), 10)
