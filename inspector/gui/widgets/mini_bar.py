@@ -12,12 +12,16 @@ from dataclasses import dataclass
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 
+from inspector.runs import Leg
+
 from .budget_bar import BAND, CANCELLED, DEADLINE, FAILED, FAILED_DARK, OK, OK_DARK, RUNNING, TRACK, TRACK_EDGE
 from .budget_state import AFTER_DEADLINE_SHARE, BarState, LegState, _leg_kind
 from .outcomes import hatch_brush
 
 #: A leg is at least this wide, so that a quick one still shows.
 MIN_SPAN_PX = 2.0
+#: The outline of a leg never sent (budget used up) is this wide.
+NOT_SENT_PX = 12.0
 
 
 @dataclass(frozen=True)
@@ -41,13 +45,16 @@ def spans(state: BarState, now_s: float, width: float) -> tuple[float, list[Span
         if leg.running and leg.granted_s:
             end = max(end, leg.start_s + leg.granted_s)
         shown = max(shown, end)
-    px = width / shown
-    result = []
+    # A leg never sent gets an outline of its own after all that was spent: keep room for it.
+    refused = any(leg.outcome == Leg.NOT_SENT for leg in state.legs)
+    px = max(1.0, width - (NOT_SENT_PX + 2 if refused else 0.0)) / shown
+    result: list[Span] = []
     for index, leg in enumerate(state.legs):
         kind = _kind(leg, state, index)
         if kind == "not_sent":
-            x = budget * px + 2
-            result.append(Span(kind, x, max(4.0, min(12.0, width - x))))
+            # After the deadline and after whatever was spent: it was never sent.
+            x = max([budget * px] + [span.x + span.width for span in result]) + 2
+            result.append(Span(kind, x, max(4.0, min(NOT_SENT_PX, width - x))))
             continue
         spent = leg.elapsed_s if leg.elapsed_s is not None else max(0.0, at - leg.start_s)
         x = leg.start_s * px

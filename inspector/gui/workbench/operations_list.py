@@ -85,7 +85,6 @@ class OperationsList(QWidget):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.view.setMouseTracking(True)
         translated(self.view, "setAccessibleName", lambda: _("Running and recent operations"))
         translated(self.view, "setAccessibleDescription", lambda: _(
             "Up and Down choose an operation; Delete cancels it. Its budget bar is shown below the list."))

@@ -208,3 +208,4 @@ def test_the_mini_bar_places_legs_band_and_deadline_on_the_same_scale() -> None:
                               1, "failed")
     deadline_x, legs = spans(refused, 0.0, 110.0)
     assert legs[-1].kind == "not_sent" and legs[-1].x > deadline_x
+    assert legs[-1].x > legs[0].x + legs[0].width  # after what the handshake spent past the line
