@@ -21,7 +21,7 @@ from ..language import on_language_changed
 from ..widgets.budget_bar import CANCELLED, FAILED_DARK, OK_DARK, TEXT
 from ..widgets.mini_bar import paint_mini_bar
 from .engine import OperationTask
-from .operations_model import TASK_ROLE, now_s, state_text, title_text
+from .operations_model import TASK_ROLE, countdown_text, left_tenths, now_s, state_text, title_text
 
 #: A selected row: a light tint, so the outcome colours keep their contrast.
 SELECTED = QColor("#D2E5F5")
@@ -60,7 +60,11 @@ class OperationDelegate(QStyledItemDelegate):
         # What does not change from frame to frame, made once: a row's parts, its elided title,
         # the Cancel button's picture.
         self._parts: dict[tuple[int, int, int, int], RowParts] = {}
-        self._titles: dict[tuple[int, int], str] = {}
+        self._titles: dict[tuple[OperationTask, int], str] = {}
+        # Numbers are formatted for the language (Babel), which costs more than painting a row: a
+        # finished row's state and each tenth of a countdown are formatted once.
+        self._ended: dict[OperationTask, str] = {}
+        self._countdowns: dict[tuple[int, bool], str] = {}
         self._buttons: dict[tuple[int, int], QPixmap] = {}
         #: Rows painted: lets tests and benchmarks see what the list costs.
         self.frames = 0
@@ -71,6 +75,8 @@ class OperationDelegate(QStyledItemDelegate):
         self._parts.clear()
         self._titles.clear()
         self._buttons.clear()
+        self._ended.clear()
+        self._countdowns.clear()
 
     @staticmethod
     def row_height(metrics: QFontMetrics) -> int:
@@ -112,13 +118,32 @@ class OperationDelegate(QStyledItemDelegate):
         return parts
 
     def _title(self, task: OperationTask, metrics: QFontMetrics, width: int) -> str:
-        key = (id(task), width)
+        key = (task, width)
         title = self._titles.get(key)
         if title is None:
             if len(self._titles) > CACHE_LIMIT:
                 self._titles.clear()
             title = self._titles[key] = metrics.elidedText(title_text(task), _ELIDE, width)
         return title
+
+    def _state_text(self, task: OperationTask, now: float, compact: bool) -> str:
+        """:func:`state_text`, formatted once for a finished row and once per tenth of a countdown."""
+        if task.running:
+            if task.cancel_signal.fired:
+                return state_text(task, now)
+            key = (left_tenths(task, now), compact)
+            text = self._countdowns.get(key)
+            if text is None:
+                if len(self._countdowns) > CACHE_LIMIT:
+                    self._countdowns.clear()
+                text = self._countdowns[key] = countdown_text(key[0], compact=compact)
+            return text
+        text = self._ended.get(task)
+        if text is None:
+            if len(self._ended) > CACHE_LIMIT:
+                self._ended.clear()
+            text = self._ended[task] = state_text(task, now)
+        return text
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:
@@ -149,7 +174,7 @@ class OperationDelegate(QStyledItemDelegate):
         if not cancellable:  # nothing to press: the state may use the button's room
             state_rect = parts.state.united(parts.cancel)
         painter.setPen(_state_colour(task))
-        text = state_text(task, now, compact=parts.compact)
+        text = self._state_text(task, now, parts.compact)
         painter.drawText(state_rect, flags, metrics.elidedText(text, _ELIDE, state_rect.width()))
         if cancellable:
             cancel = parts.cancel

@@ -50,9 +50,19 @@ def state_text(task: OperationTask, clock: float | None = None, *, compact: bool
     if task.running:
         if task.cancel_signal.fired:
             return _("cancelling…")
-        left = _("{seconds} s left").format(seconds=format_fixed(max(0.0, task.budget_s - now_s(task, clock)), 1))
-        return left if compact else _("{state} · {time}").format(state=outcome_word("running"), time=left)
+        return countdown_text(left_tenths(task, clock), compact=compact)
     return _("{state} · {time}").format(state=ending_text(task.state), time=format_seconds(now_s(task)))
+
+
+def left_tenths(task: OperationTask, clock: float | None = None) -> int:
+    """What is left of a running operation's budget, in tenths of a second (what the countdown shows)."""
+    return round(max(0.0, task.budget_s - now_s(task, clock)) * 10)
+
+
+def countdown_text(tenths: int, *, compact: bool = False) -> str:
+    """A running row's state for ``tenths`` of a second left: "running · 13.7 s left" (``compact``: "13.7 s left")."""
+    left = _("{seconds} s left").format(seconds=format_fixed(tenths / 10, 1))
+    return left if compact else _("{state} · {time}").format(state=outcome_word("running"), time=left)
 
 
 def spoken_text(task: OperationTask, clock: float | None = None) -> str:
