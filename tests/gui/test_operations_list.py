@@ -51,6 +51,9 @@ def test_twenty_operations_show_at_least_twelve_rows_at_the_default_size(qtbot, 
     # The running rows move: their countdowns and mini bars are repainted as the clock runs.
     painted = window.operations.delegate.frames
     qtbot.waitUntil(lambda: window.operations.delegate.frames >= painted + 12, timeout=3000)
+    # The full bar's running leg says what it spent of its grant.
+    qtbot.waitUntil(lambda: any(re.fullmatch(r"tools/call [\d.]+ (ms|s) / grant \d+ s", label)
+                                for label in window.operations.detail.labels_shown), timeout=3000)
     save(window, "twenty-operations")
     cancel_all(qtbot, tasks)
     assert all(t.outcome.status == "cancelled" for t in tasks)
