@@ -76,17 +76,18 @@ class Bench:
             time.sleep(0.001)
 
     def use_server(self, url: str, name: str) -> None:
-        self.window.save_server(url, name, 60, {}, set())
-        self.spin_until(lambda: self.window.tools.model.rowCount() > 0 and self.window.tools.task is not None
-                        and not self.window.tools.task.running)
+        self.window.admin.save_server(url, name, 60, {}, set())
+        tools = self.window.workbench.tools
+        self.spin_until(lambda: tools.model.rowCount() > 0 and tools.task is not None
+                        and not self.window.workbench.tools.task.running)
 
     def longest_stall(self) -> dict:
         """20 slow_task operations (3 s, 15 progress notes each) started together; a 5 ms heartbeat."""
         from PySide6.QtCore import QElapsedTimer, QTimer
 
         window = self.window
-        assert window.tools.select_tool("slow_task")
-        window.arguments.set_arguments({"seconds": 3, "steps": 15})
+        assert window.workbench.tools.select_tool("slow_task")
+        window.workbench.arguments.set_arguments({"seconds": 3, "steps": 15})
         gaps: list[tuple[int, int]] = []
         clock, heartbeat, last = QElapsedTimer(), QTimer(), [0]
         heartbeat.setInterval(HEARTBEAT_MS)
@@ -98,14 +99,15 @@ class Bench:
 
         heartbeat.timeout.connect(beat)
         # The list and its full bar live on between repeats: count this repeat's paints only.
-        rows_before, detail_before = window.operations.delegate.frames, window.operations.detail.frames
+        operations = window.workbench.operations
+        rows_before, detail_before = operations.delegate.frames, operations.detail.frames
         clock.start()
         heartbeat.start()
         tasks: list = []
 
         def press_run() -> None:
             # One Run per turn of the event loop, as quickly as the loop allows (a key held down).
-            tasks.append(window.run_current_tool())
+            tasks.append(window.workbench.run_current_tool())
             if len(tasks) < OPERATIONS:
                 QTimer.singleShot(0, press_run)
 
@@ -114,13 +116,13 @@ class Bench:
         heartbeat.stop()
         duration_s = clock.elapsed() / 1000
         # The list paints the rows that are seen; the full bar below it shows the selected (newest) one.
-        top = window.operations.detail
+        top = window.workbench.operations.detail
         worst = sorted(gaps, reverse=True)[:3]
         return {
             "longest_stall_ms": max(0, worst[0][0] - HEARTBEAT_MS),
             "worst_gaps_ms_at_ms": worst,
             "ok": sum(1 for t in tasks if t.outcome.status == "ok"),
-            "bar_frames": window.operations.delegate.frames - rows_before,
+            "bar_frames": window.workbench.operations.delegate.frames - rows_before,
             "top_bar_frames_per_s": (top.frames - detail_before) / duration_s,
         }
 
@@ -130,15 +132,15 @@ class Bench:
         from PySide6.QtTest import QTest
 
         window = self.window
-        assert window.tools.select_tool("hang")
+        assert window.workbench.tools.select_tool("hang")
         times = []
         for _ in range(CANCELS):
             demo.state.hang_started.clear()
-            task = window.run_current_tool()
+            task = window.workbench.run_current_tool()
             self.spin_until(lambda: demo.state.hang_started.is_set())
             shown: list[float] = []
             # The task's row, repainted the moment the end is reported (as the list's own update would).
-            view, row = window.operations.view, window.operations.row_for(task)
+            view, row = window.workbench.operations.view, window.workbench.operations.row_for(task)
             task.finished.connect(lambda _o, view=view, row=row, shown=shown: (
                 view.viewport().repaint(view.visualRect(row.index)), shown.append(time.monotonic())))
             pressed = time.monotonic()

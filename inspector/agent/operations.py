@@ -21,7 +21,7 @@ from inspector.mcp import (
     ServerEndpoint,
 )
 from inspector.mcp.server_requests import clipped, shown_method
-from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
+from inspector.runs import Artifact, Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
 
 
@@ -123,8 +123,36 @@ def tool_result_for(tool: str, server: ServerEndpoint, result: Any, error: McpTr
             f"The tool {tool} on the server {server.label} reported an error: {result.content}",
             content_blocks=result.blocks)
     else:
-        tool_result = ToolResult.text(result.content, content_blocks=result.blocks)
+        tool_result = ToolResult.text(result.content, image_artifacts(getattr(result, "images", ())),
+                                      content_blocks=result.blocks)
     return tool_result.with_bounded_channels()
+
+
+#: The MIME types of the pictures a stored step keeps (the formats the window draws). An SVG is
+#: not among them: drawing one could load addresses; its block stays described by name and size.
+STORED_IMAGE_TYPES = {"image/png": "png", "image/jpeg": "jpg", "image/jpg": "jpg", "image/gif": "gif",
+                      "image/webp": "webp"}
+
+#: What a stored step keeps of its images' base64 text, all together (about 1.1 MB of image data).
+#: It keeps the payload small enough for the step's detail to read and a trace export to carry
+#: (an import refuses a string over 5,000,000 characters, and an OTLP span holds the payload as one).
+MAX_STORED_IMAGE_CHARS = 1_500_000
+
+
+def image_artifacts(images: Any) -> list[Artifact]:
+    """The answer's pictures as the artifacts a stored step keeps (``toolArtifacts``: name, media
+    type, base64 data), in order, while they fit :data:`MAX_STORED_IMAGE_CHARS`. A picture of a
+    type not drawn, or too large to keep, is left out: its content block still names it."""
+    kept: list[Artifact] = []
+    room = MAX_STORED_IMAGE_CHARS
+    for image in images:
+        mime = image.mime_type.strip().lower()
+        if mime not in STORED_IMAGE_TYPES or image.data is None or len(image.data) > room:
+            continue
+        room -= len(image.data)
+        name = image.label or f"image-{image.index + 1}.{STORED_IMAGE_TYPES[mime]}"
+        kept.append(Artifact(name=name, media_type=mime, data=image.data))
+    return kept
 
 
 async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arguments: dict[str, Any] | None,

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
-from inspector.mcp.elicitation import FormField, accept_defaults, cancel_all, decline_all, form_fields
+from inspector.mcp.elicitation import FormField, accept_defaults, cancel_all, decline_all, form_fields, value_problem
 from inspector.mcp.server_requests import ElicitationRequest, Elicitor
 
 from .common import UsageError, safe
@@ -103,8 +103,12 @@ class TerminalElicitor:
         return {"action": "accept", "content": content}
 
     def _ask_field(self, item: FormField) -> Any:
-        hint = item.kind if item.choices is None else " / ".join(item.choices)
-        default = _(" [{default}]").format(default=item.default) if item.has_default else ""
+        hint = item.kind if item.choices is None else " / ".join(item.title_of(c) for c in item.choices)
+        if item.multiple:
+            hint = _("one or more of {choices}, separated by commas").format(choices=hint)
+        shown = (", ".join(item.title_of(v) for v in item.default) if item.multiple and isinstance(item.default, list)
+                 else item.title_of(item.default))
+        default = _(" [{default}]").format(default=shown) if item.has_default else ""
         need = _("required") if item.required else _("optional")
         while True:
             line = self._prompt(_("{title} ({hint}, {need}){default}: ").format(
@@ -128,28 +132,52 @@ _CANCELLED, _SKIPPED = object(), object()
 
 
 def parse_field(item: FormField, text: str) -> tuple[Any, str | None]:
-    """A typed value from what was typed, or a sentence saying what is wrong."""
-    if item.choices is not None:
-        if text in item.choices:
-            return text, None
-        return None, _("Please type one of: {choices}.").format(choices=", ".join(item.choices))
-    if item.kind == "boolean":
+    """A typed value from what was typed, or a sentence saying what is wrong.
+
+    A choice may be typed as its value or its title; a multi-select as several, separated by commas."""
+    value: Any
+    if item.multiple:
+        value = [_choice(item, part.strip()) for part in text.split(",") if part.strip()]
+        if any(v is None for v in value):
+            return None, _("Please type some of: {choices}.").format(choices=", ".join(_titles(item)))
+    elif item.choices is not None:
+        value = _choice(item, text)
+        if value is None:
+            return None, _("Please type one of: {choices}.").format(choices=", ".join(_titles(item)))
+    elif item.kind == "boolean":
         if text.lower() in ("y", "yes", "true"):
             return True, None
         if text.lower() in ("n", "no", "false"):
             return False, None
         return None, _("Please type yes or no.")
-    if item.kind == "integer":
+    elif item.kind == "integer":
         try:
-            return int(text), None
+            value = int(text)
         except ValueError:
             return None, _("Please type a whole number.")
-    if item.kind == "number":
+    elif item.kind == "number":
         try:
-            return float(text), None
+            value = float(text)
         except ValueError:
             return None, _("Please type a number.")
-    return text, None
+    else:
+        value = text
+    problem = value_problem(item, value)
+    return (None, problem) if problem is not None else (value, None)
+
+
+def _titles(item: FormField) -> list[str]:
+    return [item.title_of(choice) for choice in item.choices or ()]
+
+
+def _choice(item: FormField, text: str) -> Any:
+    """The choice typed as its value, or as its title (in any case); ``None`` for neither."""
+    if text in (item.choices or ()):
+        return text
+    for choice in item.choices or ():
+        if item.title_of(choice).casefold() == text.casefold():
+            return choice
+    return None
 
 
 def _settle(future: asyncio.Future[dict[str, Any]], answer: dict[str, Any] | None, error: BaseException | None) -> None:

@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING
 from .startup import platform_problem
 
 if TYPE_CHECKING:
-    from inspector.store import ServerRegistry
+    from inspector.store import RunStore, ServerRegistry
+    from inspector.store.secrets import SecretKeeper
 
+    from .main_window import MainWindow
     from .settings import AppSettings
     from .workbench.demo_service import DemoService
 
@@ -32,9 +34,8 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
 
     from PySide6.QtWidgets import QApplication
 
-    from inspector.store import RunStore, ServerRegistry, StoreError
+    from inspector.store import RunStore, StoreError
 
-    from .main_window import MainWindow
     from .settings import APPLICATION, ORGANIZATION, AppSettings
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
@@ -53,13 +54,7 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
     except StoreError as exc:
         print(f"run-inspector: {exc}", file=sys.stderr)
         return EXIT_BAD_DATABASE
-    demo = None
-    registry = ServerRegistry(store.db)
-    if settings.demo_autostart:
-        demo = autostart_demo(registry, settings)
-    window = MainWindow(store, db_path, settings, demo=demo)
-    if demo is not None and demo.problem:
-        window.status.setText(demo.problem)
+    window = open_window(store, db_path, settings)
     window.show()
     if open_file is not None:
         from PySide6.QtCore import QTimer
@@ -82,22 +77,30 @@ def database_path(option: str | None, configured: str) -> Path:
     return Path(configured).expanduser()
 
 
+def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
+                secrets: SecretKeeper | None = None) -> MainWindow:
+    """A launch's window (not yet shown): the demo server started or its entry marked, then the window."""
+    from inspector.store import ServerRegistry
+
+    from .main_window import MainWindow
+    from .workbench.demo_controls import DemoControls
+
+    registry = ServerRegistry(store.db)
+    demo = autostart_demo(registry, settings)
+    window = MainWindow(store, db_path, settings, secrets=secrets, demo=demo)
+    if demo is not None:
+        window.demo_controls = DemoControls(demo, window.servers, registry,
+                                            lambda url: window.admin.reload_servers(select_url=url))
+        if demo.problem:
+            window.status.setText(demo.problem)
+    return window
+
+
 def autostart_demo(registry: ServerRegistry, settings: AppSettings) -> DemoService | None:
-    """Start the demo server when no server but an earlier demo is configured."""
+    """The demo at launch: started (or its entry kept, not running) as :class:`DemoService` decides."""
     from .workbench.demo_service import DemoService
 
-    previous = str(settings.qsettings.value("demo/last_url", "") or "")
-    others = [record for record in registry.all() if record.url != previous]
-    if others:
-        return None
-    if previous:
-        registry.remove_server(previous)  # its port is gone with the process that had it
-    demo = DemoService()
-    url = demo.start(registry)
-    if url is not None:
-        settings.qsettings.setValue("demo/last_url", url)
-        settings.sync()
-    return demo
+    return DemoService.at_launch(registry, settings)
 
 
-__all__ = ["EXIT_BAD_DATABASE", "EXIT_NO_WINDOW", "autostart_demo", "database_path", "run_window"]
+__all__ = ["EXIT_BAD_DATABASE", "EXIT_NO_WINDOW", "autostart_demo", "database_path", "open_window", "run_window"]

@@ -1,19 +1,38 @@
-"""Form-mode elicitation: reading the requested schema, its defaults, and the simple answers.
+"""Form-mode elicitation: reading the requested schema, checking an answer, the simple answers.
 
-The requested schema is a flat object of primitive properties (string, number, integer,
-boolean, enum of strings); each may carry a ``default``. A form (the window's, or the
-terminal's) is built from :func:`form_fields`; a schema it cannot read gives ``None``, and the
-window then falls back to a JSON editor.
+The requested schema is a flat object whose properties are the protocol's primitive schemas:
+a string (optional ``format`` email/uri/date/date-time, min/max length), a number or integer
+(min/max), a boolean, a single-select enum (``enum``, titled by ``oneOf`` ``const``/``title``
+or the legacy ``enumNames``) and a multi-select enum (an array whose ``items`` carry ``enum``
+or ``anyOf`` ``const``/``title``, with min/max items); each may carry a ``default``. A form
+(the window's, or the terminal's) is built from :func:`form_fields`; a schema it cannot read
+gives ``None``, and the window then falls back to a JSON editor.
 """
 
 from __future__ import annotations
 
+import datetime
+import json
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from inspector.i18n import _, ngettext
 
 from .server_requests import ElicitationRequest
 
 PRIMITIVE_TYPES = ("string", "number", "integer", "boolean")
+#: The string formats the protocol allows; each is checked before an answer is sent.
+STRING_FORMATS = ("email", "uri", "date", "date-time")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of an enum: the value sent, and the words shown for it."""
+
+    value: Any
+    title: str
 
 
 @dataclass(frozen=True)
@@ -21,14 +40,67 @@ class FormField:
     """One property of a requested schema."""
 
     name: str
-    kind: str  # string, number, integer, boolean
+    kind: str  # string, number, integer, boolean; array for a multi-select
     title: str
     description: str
     required: bool
-    #: The allowed values of an enum (strings), else ``None``.
+    #: The allowed values of an enum (strings), else ``None``; for a multi-select, of its items.
     choices: tuple[str, ...] | None = None
     has_default: bool = False
     default: Any = None
+    #: What each choice is shown as (the ``oneOf``/``anyOf`` titles, ``enumNames``, else the value).
+    choice_titles: tuple[str, ...] | None = None
+    format: str | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+
+    @property
+    def multiple(self) -> bool:
+        """A multi-select: the answer is the list of the chosen values."""
+        return self.kind == "array"
+
+    def title_of(self, value: Any) -> str:
+        """The words shown for a choice's value (the value itself when it has none)."""
+        if self.choices is not None and self.choice_titles is not None and value in self.choices:
+            return self.choice_titles[self.choices.index(value)]
+        return str(value)
+
+
+def schema_choices(schema: Any) -> list[Choice] | None:
+    """The options of an enum schema, titled where the schema titles them; ``None`` for no enum.
+
+    Reads ``enum`` (with the legacy ``enumNames`` when it names every value) and a ``oneOf`` or
+    ``anyOf`` whose every option is a ``const`` (with an optional ``title``)."""
+    if not isinstance(schema, Mapping):
+        return None
+    values = schema.get("enum")
+    if isinstance(values, list) and values:
+        names = schema.get("enumNames")
+        titled = isinstance(names, list) and len(names) == len(values) and all(isinstance(n, str) for n in names)
+        return [Choice(value, names[index] if titled else _shown(value)) for index, value in enumerate(values)]
+    for key in ("oneOf", "anyOf"):
+        options = schema.get(key)
+        if isinstance(options, list) and options and all(isinstance(o, Mapping) and "const" in o for o in options):
+            return [Choice(o["const"], o["title"] if isinstance(o.get("title"), str) and o["title"].strip()
+                           else _shown(o["const"])) for o in options]
+    return None
+
+
+def _shown(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _number(value: Any) -> float | None:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def count_limit(value: Any) -> int | None:
+    """A schema's count (minItems, maxLength, ...) when it is one: a whole number, not negative."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def form_fields(schema: Any) -> list[FormField] | None:
@@ -41,21 +113,153 @@ def form_fields(schema: Any) -> list[FormField] | None:
         return None
     fields = []
     for name, prop in properties.items():
-        if not isinstance(prop, dict):
+        field = _form_field(str(name), prop, name in required)
+        if field is None:
             return None
-        kind = prop.get("type")
-        choices = prop.get("enum")
-        if choices is None and isinstance(prop.get("oneOf"), list):
-            choices = [option.get("const") for option in prop["oneOf"] if isinstance(option, dict)]
-        if kind not in PRIMITIVE_TYPES:
-            return None
-        if choices is not None and (not isinstance(choices, list) or not all(isinstance(c, str) for c in choices)):
-            return None
-        fields.append(FormField(
-            name=name, kind=kind, title=str(prop.get("title") or name), description=str(prop.get("description") or ""),
-            required=name in required, choices=tuple(choices) if choices is not None else None,
-            has_default="default" in prop, default=prop.get("default")))
+        fields.append(field)
     return fields
+
+
+def _form_field(name: str, prop: Any, required: bool) -> FormField | None:
+    """One property as a field, or ``None`` for a shape the protocol does not define."""
+    if not isinstance(prop, dict):
+        return None
+    kind = prop.get("type")
+    if kind == "array":
+        choices = schema_choices(prop.get("items"))
+    elif kind in PRIMITIVE_TYPES:
+        choices = schema_choices(prop) if kind == "string" else None
+    else:
+        return None
+    if choices is not None and not all(isinstance(c.value, str) for c in choices):
+        return None
+    if kind == "array" and choices is None:
+        return None  # only arrays of enum values are defined
+    fmt = prop.get("format") if kind == "string" and choices is None else None
+    return FormField(
+        name=name, kind=kind, title=str(prop.get("title") or name), description=str(prop.get("description") or ""),
+        required=required, choices=tuple(c.value for c in choices) if choices is not None else None,
+        has_default="default" in prop, default=prop.get("default"),
+        choice_titles=tuple(c.title for c in choices) if choices is not None else None,
+        format=fmt if fmt in STRING_FORMATS else None,
+        minimum=_number(prop.get("minimum")), maximum=_number(prop.get("maximum")),
+        min_length=count_limit(prop.get("minLength")), max_length=count_limit(prop.get("maxLength")),
+        min_items=count_limit(prop.get("minItems")), max_items=count_limit(prop.get("maxItems")))
+
+
+#: An example of each format, shown in the field and in the message when the text is not one.
+FORMAT_EXAMPLES = {"email": "ada@example.com", "uri": "https://example.com/", "date": "2026-12-01",
+                   "date-time": "2026-12-01T09:30:00Z"}
+
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
+
+
+def format_problem(fmt: str | None, text: str) -> str | None:
+    """What is wrong with ``text`` as a string of the format (``None``: nothing, or no such format)."""
+    example = FORMAT_EXAMPLES.get(fmt or "")
+    if fmt == "email" and not _EMAIL.fullmatch(text):
+        return _("Enter an email address, e.g. {example}.").format(example=example)
+    if fmt == "uri" and not _URI.fullmatch(text):
+        return _("Enter an address that starts with its scheme, e.g. {example}.").format(example=example)
+    if fmt == "date" and not (_DATE.fullmatch(text) and _is_date(text)):
+        return _("Enter a date as year-month-day, e.g. {example}.").format(example=example)
+    if fmt == "date-time":
+        match = _DATE_TIME.fullmatch(text)
+        if not (match and _is_date(match.group(1)) and int(match.group(2)) < 24 and int(match.group(3)) < 60
+                and int(match.group(4)) < 61):
+            return _("Enter a date and time with its time zone, e.g. {example}.").format(example=example)
+    return None
+
+
+def _is_date(text: str) -> bool:
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _limit(number: float) -> str:
+    return str(int(number)) if float(number).is_integer() else str(number)
+
+
+def value_problem(field: FormField, value: Any) -> str | None:
+    """What is wrong with ``value`` as the answer to ``field`` (``None``: it may be sent)."""
+    if field.multiple:
+        return _items_problem(field, value)
+    if field.choices is not None:
+        if value not in field.choices:
+            return _("Choose one of: {choices}.").format(choices=", ".join(field.choice_titles or field.choices))
+        return None
+    if field.kind == "boolean":
+        return None if isinstance(value, bool) else _("Choose yes or no.")
+    if field.kind in ("integer", "number"):
+        return _number_problem(field, value)
+    if not isinstance(value, str):
+        return _("Enter text.")
+    if field.min_length is not None and len(value) < field.min_length:
+        return ngettext("Enter at least {count} character.", "Enter at least {count} characters.",
+                        field.min_length).format(count=field.min_length)
+    if field.max_length is not None and len(value) > field.max_length:
+        return ngettext("Enter at most {count} character.", "Enter at most {count} characters.",
+                        field.max_length).format(count=field.max_length)
+    return format_problem(field.format, value)
+
+
+def _number_problem(field: FormField, value: Any) -> str | None:
+    if field.kind == "integer" and (isinstance(value, bool) or not isinstance(value, int)):
+        return _("Enter a whole number, e.g. 3.")
+    if _number(value) is None:
+        return _("Enter a number, e.g. 2.5.")
+    low, high = field.minimum, field.maximum
+    if (low is not None and value < low) or (high is not None and value > high):
+        if low is not None and high is not None:
+            return _("Enter a number from {minimum} to {maximum}.").format(minimum=_limit(low), maximum=_limit(high))
+        if low is not None:
+            return _("Enter a number of at least {limit}.").format(limit=_limit(low))
+        return _("Enter a number of at most {limit}.").format(limit=_limit(high))
+    return None
+
+
+def _items_problem(field: FormField, value: Any) -> str | None:
+    if not isinstance(value, list) or any(item not in (field.choices or ()) for item in value):
+        return _("Choose from: {choices}.").format(choices=", ".join(field.choice_titles or ()))
+    if len(set(value)) != len(value):
+        return _("Choose each option at most once.")
+    low, high = field.min_items, field.max_items
+    if (low is not None and len(value) < low) or (high is not None and len(value) > high):
+        return items_rule(low, high)
+    return None
+
+
+def items_rule(low: int | None, high: int | None) -> str:
+    """How many options a multi-select takes, as a sentence ("Choose 1 to 3 options.")."""
+    if low is not None and high is not None:
+        if low == high:
+            return ngettext("Choose exactly {count} option.", "Choose exactly {count} options.", low).format(count=low)
+        return _("Choose {minimum} to {maximum} options.").format(minimum=low, maximum=high)
+    if low is not None:
+        return ngettext("Choose at least {count} option.", "Choose at least {count} options.", low).format(count=low)
+    if high is not None:
+        return ngettext("Choose at most {count} option.", "Choose at most {count} options.", high).format(count=high)
+    return _("Choose any of the options.")
+
+
+def answer_problems(fields: list[FormField], content: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Every field of ``content`` that cannot be sent, with what to do: (field name, sentence)."""
+    problems = []
+    for field in fields:
+        if field.name not in content:
+            if field.required:
+                problems.append((field.name, _("This field is required.")))
+            continue
+        problem = value_problem(field, content[field.name])
+        if problem is not None:
+            problems.append((field.name, problem))
+    return problems
 
 
 def defaults_content(schema: Any) -> dict[str, Any] | None:

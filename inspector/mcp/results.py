@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from .images import ImagePart, image_parts
+
 NO_TEXT_SENTENCE = "The tool returned no textual content."
 
 
@@ -26,7 +28,8 @@ class ToolCallResult:
     ``content`` is the text the tool returned (its text blocks joined by newlines, after a
     note naming the blocks that are not text); ``blocks`` describes every content block in
     order (see :func:`describe_block`), so that nothing the server said is lost, except the
-    bytes of binary data, of which only the size is kept.
+    bytes of binary data, of which only the size is kept; the images among them keep their
+    base64 text apart, in ``images`` (bounded), for a viewer to draw.
     """
 
     tool: str
@@ -37,6 +40,10 @@ class ToolCallResult:
     dropped_blocks: dict[str, int] = field(default_factory=dict)
     #: Every content block, described: type, MIME type, URI, name, size, text of text resources.
     blocks: tuple[dict[str, Any], ...] = ()
+    #: The pictures the answer carried (base64, bounded: see :mod:`inspector.mcp.images`), and how
+    #: many more it had beyond those kept.
+    images: tuple[ImagePart, ...] = ()
+    images_left_out: int = 0
 
     @classmethod
     def from_result(cls, tool: str, result: dict[str, Any]) -> ToolCallResult:
@@ -59,6 +66,7 @@ class ToolCallResult:
         if not content:
             content = NO_TEXT_SENTENCE
         structured = result.get("structuredContent")
+        images, images_left_out = image_parts(blocks)
         return cls(
             tool=tool,
             content=content,
@@ -66,6 +74,8 @@ class ToolCallResult:
             structured_content=structured if isinstance(structured, dict) else None,
             dropped_blocks=dict(dropped),
             blocks=tuple(described),
+            images=images,
+            images_left_out=images_left_out,
         )
 
 

@@ -141,14 +141,20 @@ def shown_method(method: object) -> str:
 
 
 def clipped(value: Any) -> Any:
-    """A JSON value kept with a step: as it is when small, else its JSON text, clipped."""
+    """A JSON value kept with a step: as it is when small, else its JSON text, clipped.
+
+    A clipped object keeps its ``message`` (a question's words, which the step's summary says)."""
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError):
         return None
     if len(text) <= RECORDED_JSON_LIMIT:
         return value
-    return {"clippedJson": text[:RECORDED_JSON_LIMIT] + "…"}
+    kept: dict[str, Any] = {"clippedJson": text[:RECORDED_JSON_LIMIT] + "…"}
+    message = value.get("message") if isinstance(value, dict) else None
+    if isinstance(message, str):
+        kept["message"] = message[:RECORDED_JSON_LIMIT]
+    return kept
 
 
 def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:

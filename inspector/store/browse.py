@@ -91,6 +91,26 @@ class StepInFull:
     result_length: int = 0
     #: The arguments as JSON text (cut to DETAIL_TEXT_CHARS), or None when the step has none.
     arguments_json: str | None = None
+    #: The pictures among the step's artifacts (``toolArtifacts`` with an ``image/`` media type).
+    images: tuple[StoredImage, ...] = ()
+
+
+@dataclass(frozen=True)
+class StoredImage:
+    """One picture a stored step keeps as an artifact: its name, media type and base64 text
+    (``None`` when longer than :data:`DETAIL_IMAGE_CHARS`, which is not read); ``chars`` is
+    the text's length."""
+
+    name: str
+    media_type: str
+    data: str | None
+    chars: int
+
+
+#: The longest base64 text of one stored picture the detail reads (a viewer refuses longer ones).
+DETAIL_IMAGE_CHARS = 10_000_000
+#: How many pictures of one step the detail reads.
+DETAIL_IMAGES = 20
 
 
 def list_runs(store: RunStore, where: RunFilter = RunFilter(), order: str = "started",
@@ -301,7 +321,24 @@ def step_in_full(store: RunStore, step_id: int) -> StepInFull:
     result, length, arguments = row[-3:]
     return StepInFull(_timeline_row(row[:-5]), row[-5], row[-4], tuple(legs),
                       result if isinstance(result, str) else "", length if isinstance(length, int) else 0,
-                      arguments if isinstance(arguments, str) else None)
+                      arguments if isinstance(arguments, str) else None, _stored_images(store, step_id))
+
+
+def _stored_images(store: RunStore, step_id: int) -> tuple[StoredImage, ...]:
+    """The step's image artifacts, read by SQL: a text longer than the bound is never fetched."""
+    rows = store.db.conn.execute(
+        "SELECT json_extract(a.value, '$.name'), json_extract(a.value, '$.mediaType'),"
+        " length(json_extract(a.value, '$.data')),"
+        " CASE WHEN length(json_extract(a.value, '$.data')) <= ? THEN json_extract(a.value, '$.data') END"
+        " FROM steps, json_each(CASE WHEN json_valid(steps.payload) AND"
+        " json_type(steps.payload, '$.toolArtifacts') = 'array' THEN steps.payload ELSE '{\"a\": []}' END,"
+        " CASE WHEN json_valid(steps.payload) AND json_type(steps.payload, '$.toolArtifacts') = 'array'"
+        " THEN '$.toolArtifacts' ELSE '$.a' END) AS a"
+        " WHERE steps.id = ? AND a.type = 'object'"
+        " AND lower(json_extract(a.value, '$.mediaType')) LIKE 'image/%' AND json_type(a.value, '$.data') = 'text'"
+        " ORDER BY a.key LIMIT ?", (DETAIL_IMAGE_CHARS, step_id, DETAIL_IMAGES)).fetchall()
+    return tuple(StoredImage(name if isinstance(name, str) else "", media, data if isinstance(data, str) else None,
+                             int(chars or 0)) for name, media, chars, data in rows)
 
 
 def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
@@ -358,7 +395,8 @@ def payload_json(text: str) -> Any:
         return None
 
 
-__all__ = ["RUN_ORDERS", "RunFilter", "StepFilter", "StepInFull", "TimelineRow", "count_timeline", "data_version",
+__all__ = ["RUN_ORDERS", "RunFilter", "StepFilter", "StepInFull", "StoredImage", "TimelineRow", "count_timeline",
+           "data_version",
            "delete_runs", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position", "run_span",
            "servers_with_runs",
            "step_in_full", "timeline_page"]

@@ -73,8 +73,9 @@ def make_window(qtbot):
         window.show()
         qtbot.waitExposed(window)
         if wait_tools and servers:
-            qtbot.waitUntil(lambda: window.tools.model.rowCount() > 0 or (window.tools.task is not None
-                                                                          and not window.tools.task.running),
+            tools = window.workbench.tools
+            qtbot.waitUntil(lambda: tools.model.rowCount() > 0 or (tools.task is not None
+                                                                          and not window.workbench.tools.task.running),
                             timeout=10000)
         return window
 

@@ -14,7 +14,7 @@ from inspector.gui.settings import AppSettings
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 
 
-def test_the_demo_server_starts_only_when_no_server_is_configured(qtbot, tmp_path) -> None:
+def test_the_demo_server_starts_at_every_launch_while_its_entry_exists(qtbot, tmp_path) -> None:
     settings = AppSettings()
     with RunStore.open(tmp_path / "runs.db") as store:
         registry = ServerRegistry(store.db)
@@ -25,14 +25,22 @@ def test_the_demo_server_starts_only_when_no_server_is_configured(qtbot, tmp_pat
             assert (record.url, record.name) == (first.url, "Demo server")
         finally:
             first.stop()
-        # The next start replaces the entry whose port died with the last process.
+        # The next launch finds the entry and starts the demo server for it (on its port, when free).
+        registry.save_server("http://127.0.0.1:9/mcp", name="mine")
         second = autostart_demo(registry, settings)
         try:
-            assert [r.url for r in registry.all()] == [second.url]
+            assert second is not None and second.running
+            assert sorted(r.name for r in registry.all()) == ["Demo server", "mine"]
+            assert second.url in [r.url for r in registry.all()]
         finally:
             second.stop()
+
+
+def test_a_first_launch_with_a_server_configured_starts_no_demo_server(qtbot, tmp_path) -> None:
+    with RunStore.open(tmp_path / "runs.db") as store:
+        registry = ServerRegistry(store.db)
         registry.save_server("http://127.0.0.1:9/mcp", name="mine")
-        assert autostart_demo(registry, settings) is None
+        assert autostart_demo(registry, AppSettings()) is None
 
 
 def test_run_window_opens_on_the_database_and_leaves_nothing_behind(qtbot, tmp_path) -> None:
@@ -41,10 +49,10 @@ def test_run_window_opens_on_the_database_and_leaves_nothing_behind(qtbot, tmp_p
 
     def close_when_ready() -> None:
         windows = [w for w in app.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
-        if windows and windows[0].tools.model.rowCount() > 0:
+        if windows and windows[0].workbench.tools.model.rowCount() > 0:
             window = windows[0]
             seen["db"] = window.db_path
-            seen["servers"] = [r.name for r in window.registry.all()]
+            seen["servers"] = [r.name for r in window.admin.registry.all()]
             seen["demo_thread"] = window.demo.server._thread
             window.close()
         else:

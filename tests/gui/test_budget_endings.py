@@ -20,20 +20,20 @@ def test_a_slow_handshake_uses_the_budget_and_the_call_is_refused(qtbot, make_wi
     # Budget 1 s; each handshake leg takes 0.8 s: tools/call finds nothing left and is not sent.
     with DemoServer(DemoOptions(handshake_delay_s=0.8)) as demo:
         window = make_window((demo.url, "slow handshake"), budget_s=30)
-        assert window.tools.select_tool("echo")
-        window.registry.save_server(demo.url, budget_s=1)
-        window.reload_servers()
-        window.arguments.set_arguments({"text": "never sent"})
+        assert window.workbench.tools.select_tool("echo")
+        window.admin.registry.save_server(demo.url, budget_s=1)
+        window.admin.reload_servers()
+        window.workbench.arguments.set_arguments({"text": "never sent"})
         calls_before = demo.state.calls["echo"]
-        task = window.run_current_tool()
+        task = window.workbench.run_current_tool()
         outcome = finished(qtbot, task)
         assert outcome.status == "failed"
         assert outcome.record.error.kind.value == "exhausted_budget"
         assert task.state.ending == "refused"
         methods = [(leg.method, leg.outcome) for leg in task.state.legs]
         assert methods == [("initialize", "ok"), ("notifications/initialized", "ok"), ("tools/call", "not_sent")]
-        window.operations.select(task)
-        bar = window.operations.detail
+        window.workbench.operations.select(task)
+        bar = window.workbench.operations.detail
         geometry = bar.current_geometry()
         refused = geometry.segments[-1]
         assert refused.kind == "not_sent" and refused.x > geometry.deadline_x
@@ -51,9 +51,9 @@ def test_a_stalled_tool_with_budget_3_times_out_in_3_to_3_2_seconds(qtbot, make_
 
     with FaultServer(work=work) as server:
         window = make_window((server.url, "stalling"), budget_s=3)
-        assert window.tools.select_tool("stall")
+        assert window.workbench.tools.select_tool("stall")
         began = time.monotonic()
-        task = window.run_current_tool()
+        task = window.workbench.run_current_tool()
         outcome = finished(qtbot, task)
         took = time.monotonic() - began
         assert outcome.status == "failed"
@@ -62,8 +62,8 @@ def test_a_stalled_tool_with_budget_3_times_out_in_3_to_3_2_seconds(qtbot, make_
         assert task.state.ending == "timed_out"
         call = task.state.legs[-1]
         assert call.method == "tools/call" and call.granted_s == 3 and call.timed_out
-        window.operations.select(task)
-        geometry = window.operations.detail.current_geometry()
+        window.workbench.operations.select(task)
+        geometry = window.workbench.operations.detail.current_geometry()
         assert geometry.segments[-1].kind == "timed_out"
         assert geometry.end_text == "✗ failed: timed out"
         window.shut_down()

@@ -180,21 +180,23 @@ def test_in_german_the_workbench_after_a_cancel_and_its_dialogs_have_no_english(
     window = make_window((demo_server.url, "Demo server"))
     switch_language("de")
     choose(window, "hang")
-    task = window.run_current_tool()
+    task = window.workbench.run_current_tool()
     assert demo_server.state.hang_started.wait(10)
     task.cancel()
     assert finished(qtbot, task).status == "cancelled"
     qtbot.waitUntil(lambda: "1 abgebrochen" in window.servers.health.text())
     QApplication.processEvents()
-    window.operations.select(task)
-    assert "abgebrochen" in window.operations.detail.current_geometry().end_text
-    assert "abgebrochen" in window.operations.row_for(task).state_text
+    window.workbench.operations.select(task)
+    assert "abgebrochen" in window.workbench.operations.detail.current_geometry().end_text
+    assert "abgebrochen" in window.workbench.operations.row_for(task).state_text
     # What came from the server (tool names and descriptions, the demo's texts) is not ours to translate.
-    server_words = tuple(window.tools.model.index(r, 0).data() for r in range(window.tools.model.rowCount()))
-    server_words += (window.tool_title.text(), window.result.text.toPlainText(), demo_server.url, "Demo server",
+    tools = window.workbench.tools.model
+    server_words = tuple(tools.index(r, 0).data() for r in range(tools.rowCount()))
+    server_words += (window.workbench.tool_title.text(),
+                     window.workbench.result.text.toPlainText(), demo_server.url, "Demo server",
                      str(window.db_path), "hang", task.title)
     save(window, "workbench-cancelled-de")
-    pairs = texts(window) + texts(window.server_log)
+    pairs = texts(window) + texts(window.log_dock.view)
     left = [(where, text) for where, text in english_left(pairs, server_words)
             if not set(re.findall(r"[A-Za-z]+", text)) <= ALLOWED]
     assert left == []

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector.gui.widgets.server_log import ServerLogModel
 from inspector.gui.workbench.listening import LogEntry
+from inspector.gui.workbench.server_log import ServerLogModel
 from inspector.mcp import LOG_LEVELS
 from inspector.mcp.listening import ListenerState
 from tests.support.asgi_server import serve_asgi
@@ -34,34 +34,35 @@ def wait_listening(qtbot, window) -> None:
 
 
 def call(qtbot, window, tool: str, arguments: dict | None = None) -> str:
-    task = window.engine.call_tool(window.endpoint_for(window.servers.current()), tool, arguments or {}, budget_s=10)
+    endpoint = window.admin.endpoint_for(window.servers.current())
+    task = window.engine.call_tool(endpoint, tool, arguments or {}, budget_s=10)
     with qtbot.waitSignal(task.finished, timeout=10000):
         pass
     return task.outcome.record.result.content
 
 
 def levels_shown(window) -> list[str | None]:
-    return [entry.level for entry in window.server_log.model.entries if entry.request is None]
+    return [entry.level for entry in window.log_dock.view.model.entries if entry.request is None]
 
 
 def test_log_messages_at_each_level_arrive_in_the_server_log(qtbot, make_window, listened) -> None:
     url, listeners = listened
     window = make_window((url, "sdk server"))
     wait_listening(qtbot, window)
-    assert window.server_log.state.text() == "Listening to sdk server."
+    assert window.log_dock.view.state.text() == "Listening to sdk server."
     assert call(qtbot, window, "log_to_listeners").startswith("sent")
     qtbot.waitUntil(lambda: len(levels_shown(window)) == len(LOG_LEVELS), timeout=5000)
     assert levels_shown(window) == list(LOG_LEVELS)
     assert listeners.asked_levels == []  # off by default: no logging/setLevel
-    model = window.server_log.model
+    model = window.log_dock.view.model
     assert model.index(3, 1).data() == "▲ warning"
     assert model.index(4, 4).data() == json.dumps({"level": "error", "note": "a error message"},
                                                   separators=(",", ":"))
     assert model.index(0, 3).data() == "listeners"
     # The filter hides what is below the minimum; Clear empties the log.
-    window.server_log.minimum.setCurrentIndex(LOG_LEVELS.index("error"))
-    assert window.server_log.filter.rowCount() == 4
-    window.server_log.clear_button.click()
+    window.log_dock.view.minimum.setCurrentIndex(LOG_LEVELS.index("error"))
+    assert window.log_dock.view.filter.rowCount() == 4
+    window.log_dock.view.clear_button.click()
     assert model.rowCount() == 0
 
 
@@ -81,7 +82,8 @@ def test_a_list_change_on_the_listening_stream_refreshes_the_catalogue(qtbot, ma
     url, _listeners = listened
     window = make_window((url, "sdk server"))
     wait_listening(qtbot, window)
-    names = lambda: [window.tools.model.index(row, 0).data() for row in range(window.tools.model.rowCount())]  # noqa: E731
+    model = window.workbench.tools.model
+    names = lambda: [model.index(row, 0).data() for row in range(model.rowCount())]  # noqa: E731
     assert "fresh_tool" not in names()
     assert call(qtbot, window, "add_tool_for_listeners", {"name": "fresh_tool"}) == "added"
     qtbot.waitUntil(lambda: any("fresh_tool" in str(name) for name in names()), timeout=5000)
@@ -105,12 +107,12 @@ def test_roots_from_the_server_dialog_are_answered(qtbot, make_window, listened,
     dialog.roots.setPlainText(str(tmp_path))
     settings = dialog.settings()
     assert settings is not None and settings.roots == (tmp_path.as_uri(),)
-    window.save_server(settings.url, settings.name, settings.budget_s, settings.headers, settings.secret,
+    window.admin.save_server(settings.url, settings.name, settings.budget_s, settings.headers, settings.secret,
                        replaces=record.url, roots=settings.roots)
     wait_listening(qtbot, window)
     assert call(qtbot, window, "show_roots") == f"roots: {tmp_path.as_uri()}"
     qtbot.waitUntil(lambda: tmp_path.as_uri() in call(qtbot, window, "roots_of_listeners"), timeout=20000)
-    requests = [entry for entry in window.server_log.model.entries if entry.request == "roots/list"]
+    requests = [entry for entry in window.log_dock.view.model.entries if entry.request == "roots/list"]
     assert requests and not requests[-1].declined
 
 
@@ -118,9 +120,9 @@ def test_a_server_without_a_stream_says_so_once_and_operations_work(qtbot, make_
     with FaultServer("session") as server:
         window = make_window((server.url, "no stream"))
         qtbot.waitUntil(lambda: window.listener.status.state is ListenerState.NO_STREAM, timeout=10000)
-        assert "offers no stream of its own (HTTP 405)" in window.server_log.state.text()
-        assert window.tools.select_tool("echo")
-        task = window.run_current_tool()
+        assert "offers no stream of its own (HTTP 405)" in window.log_dock.view.state.text()
+        assert window.workbench.tools.select_tool("echo")
+        task = window.workbench.run_current_tool()
         with qtbot.waitSignal(task.finished, timeout=10000):
             pass
         assert task.outcome.status == "ok"

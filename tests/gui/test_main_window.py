@@ -19,23 +19,24 @@ def finished(qtbot, task: OperationTask, timeout: int = 10000):
 
 
 def choose(window, tool: str) -> None:
-    assert window.tools.select_tool(tool), f"no tool {tool} in {window.tools.model.rowCount()} tools"
+    tools = window.workbench.tools
+    assert tools.select_tool(tool), f"no tool {tool} in {tools.model.rowCount()} tools"
 
 
 def test_echo_from_the_window_shows_the_result_and_stores_the_run(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     choose(window, "echo")
-    assert "Return the text unchanged" in window.tool_title.text()
-    window.arguments.form.root.fields["text"].edit.setText("<img src=x> hello")
-    window.arguments.form.root.fields["text"].changed.emit()
-    qtbot.keyClick(window.arguments.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    task = window.operations.current
+    assert "Return the text unchanged" in window.workbench.tool_title.text()
+    window.workbench.arguments.form.root.fields["text"].edit.setText("<img src=x> hello")
+    window.workbench.arguments.form.root.fields["text"].changed.emit()
+    qtbot.keyClick(window.workbench.arguments.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    task = window.workbench.operations.current
     assert task is not None and task.tool == "echo"
     outcome = finished(qtbot, task)
     assert outcome.status == "ok"
-    assert window.result.text.toPlainText() == "<img src=x> hello"
-    assert window.result.sentence.textFormat() == Qt.TextFormat.PlainText
-    assert f"Stored as run {outcome.run_id}." in window.result.sentence.text()
+    assert window.workbench.result.text.toPlainText() == "<img src=x> hello"
+    assert window.workbench.result.sentence.textFormat() == Qt.TextFormat.PlainText
+    assert f"Stored as run {outcome.run_id}." in window.workbench.result.sentence.text()
     assert f"last run #{outcome.run_id}: tools/call echo (ok)" in window.status.text()
     with RunStore.open(resolve_db_path()) as store:
         run = store.get_run(outcome.run_id)
@@ -50,20 +51,20 @@ def test_echo_from_the_window_shows_the_result_and_stores_the_run(qtbot, make_wi
 def test_hang_and_escape_is_cancelled_everywhere_and_the_server_saw_it(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     choose(window, "hang")
-    task = window.run_current_tool()
+    task = window.workbench.run_current_tool()
     assert demo_server.state.hang_started.wait(10)
     # Esc works wherever the focus is, e.g. in the JSON editor.
-    window.arguments.tabs.setCurrentIndex(1)
-    window.arguments.editor.setFocus()
-    qtbot.keyClick(window.arguments.editor, Qt.Key.Key_Escape)
+    window.workbench.arguments.tabs.setCurrentIndex(1)
+    window.workbench.arguments.editor.setFocus()
+    qtbot.keyClick(window.workbench.arguments.editor, Qt.Key.Key_Escape)
     outcome = finished(qtbot, task)
     assert outcome.status == "cancelled"
-    assert window.operations.current is task
-    assert "cancelled" in window.operations.detail.current_geometry().end_text
-    assert "cancelled" in window.operations.row_for(task).state_text
-    assert "remote effect is unknown" in window.result.sentence.text()
+    assert window.workbench.operations.current is task
+    assert "cancelled" in window.workbench.operations.detail.current_geometry().end_text
+    assert "cancelled" in window.workbench.operations.row_for(task).state_text
+    assert "remote effect is unknown" in window.workbench.result.sentence.text()
     # Said once: the body does not repeat the sentence's news in other words.
-    assert "unknown" not in window.result.text.toPlainText()
+    assert "unknown" not in window.workbench.result.text.toPlainText()
     assert demo_server.state.hang_cancelled.wait(5), "the demo server never saw the cancel"
     with RunStore.open(resolve_db_path()) as store:
         assert store.get_run(outcome.run_id).status == "cancelled"
@@ -76,7 +77,7 @@ def test_hang_and_escape_is_cancelled_everywhere_and_the_server_saw_it(qtbot, ma
 def test_a_tool_error_is_its_own_count_in_the_health_line(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     choose(window, "fail")
-    outcome = finished(qtbot, window.run_current_tool())
+    outcome = finished(qtbot, window.workbench.run_current_tool())
     assert outcome.status == "failed"
     with RunStore.open(resolve_db_path()) as store:
         health = ServerRegistry(store.db).get(demo_server.url)
@@ -90,12 +91,12 @@ def test_bad_arguments_are_refused_where_typed_and_nothing_is_sent(qtbot, make_w
     choose(window, "echo")
     calls_before = dict(demo_server.state.calls)
     submitted = len(window.engine.tasks)
-    assert window.run_current_tool() is None  # text is required
-    assert window.arguments.form.root.fields["text"].error.text() == "This field is required."
-    window.arguments.tabs.setCurrentIndex(1)
-    window.arguments.editor.setPlainText('{"text": "x", "repeat": 99}')
-    assert window.run_current_tool() is None
-    assert "at most 10" in window.arguments.json_error.text()
+    assert window.workbench.run_current_tool() is None  # text is required
+    assert window.workbench.arguments.form.root.fields["text"].error.text() == "This field is required."
+    window.workbench.arguments.tabs.setCurrentIndex(1)
+    window.workbench.arguments.editor.setPlainText('{"text": "x", "repeat": 99}')
+    assert window.workbench.run_current_tool() is None
+    assert "at most 10" in window.workbench.arguments.json_error.text()
     assert len(window.engine.tasks) == submitted
     assert dict(demo_server.state.calls) == calls_before
 
@@ -103,24 +104,25 @@ def test_bad_arguments_are_refused_where_typed_and_nothing_is_sent(qtbot, make_w
 def test_three_operations_at_once_each_with_its_own_bar_and_cancel(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     choose(window, "hang")
-    hanging = window.run_current_tool()
+    hanging = window.workbench.run_current_tool()
     choose(window, "slow_task")
-    window.arguments.set_arguments({"seconds": 0.6, "steps": 3})
-    slow = window.run_current_tool()
+    window.workbench.arguments.set_arguments({"seconds": 0.6, "steps": 3})
+    slow = window.workbench.run_current_tool()
     choose(window, "echo")
-    window.arguments.set_arguments({"text": "three"})
-    quick = window.run_current_tool()
-    assert window.operations.tasks[:3] == [quick, slow, hanging]
+    window.workbench.arguments.set_arguments({"text": "three"})
+    quick = window.workbench.run_current_tool()
+    assert window.workbench.operations.tasks[:3] == [quick, slow, hanging]
     assert finished(qtbot, quick).status == "ok"
     assert finished(qtbot, slow).status == "ok"
     assert len(slow.state.marks) == 3  # progress ticks on the bar
-    row = window.operations.row_for(hanging)
+    row = window.workbench.operations.row_for(hanging)
     assert hanging.running and row.cancellable
     # The row's own Cancel, with the mouse: the other rows are left alone.
-    qtbot.mouseClick(window.operations.view.viewport(), Qt.MouseButton.LeftButton, pos=row.cancel_rect.center())
+    viewport = window.workbench.operations.view.viewport()
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=row.cancel_rect.center())
     assert finished(qtbot, hanging).status == "cancelled"
-    assert not window.operations.row_for(hanging).cancellable
-    assert "cancelled" in window.operations.row_for(hanging).state_text
+    assert not window.workbench.operations.row_for(hanging).cancellable
+    assert "cancelled" in window.workbench.operations.row_for(hanging).state_text
 
 
 def test_quitting_with_an_operation_running_leaves_no_thread_and_no_demo_server(qtbot, make_window) -> None:
@@ -134,10 +136,10 @@ def test_quitting_with_an_operation_running_leaves_no_thread_and_no_demo_server(
     demo_thread = demo.server._thread
     window = make_window()
     window.demo = demo
-    window.reload_servers(select_url=url)
-    qtbot.waitUntil(lambda: window.tools.model.rowCount() > 0, timeout=10000)
+    window.admin.reload_servers(select_url=url)
+    qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=10000)
     choose(window, "hang")
-    task = window.run_current_tool()
+    task = window.workbench.run_current_tool()
     assert demo.server.state.hang_started.wait(10)
     worker = window.engine.thread
     began = time.monotonic()
@@ -153,22 +155,22 @@ def test_quitting_with_an_operation_running_leaves_no_thread_and_no_demo_server(
 def test_structured_content_is_a_tree_and_non_text_blocks_are_named(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     choose(window, "add")
-    window.arguments.set_arguments({"a": 2, "b": 3})
-    outcome = finished(qtbot, window.run_current_tool())
+    window.workbench.arguments.set_arguments({"a": 2, "b": 3})
+    outcome = finished(qtbot, window.workbench.run_current_tool())
     assert outcome.status == "ok"
-    assert not window.result.tree.isHidden()
-    model = window.result.structure
+    assert not window.workbench.result.tree.isHidden()
+    model = window.workbench.result.structure
     assert (model.index(0, 0).data(), model.index(0, 1).data()) == ("sum", "5")
     choose(window, "describe_image")
-    finished(qtbot, window.run_current_tool())
-    assert "Not shown as text: 1 image." in window.result.sentence.text()
-    body = window.result.text.toPlainText()
+    finished(qtbot, window.workbench.run_current_tool())
+    assert "Not shown as text: 1 image." in window.workbench.result.sentence.text()
+    body = window.workbench.result.text.toPlainText()
     assert "not shown as text" not in body.lower() and "Image (image/png" in body
     choose(window, "fail")
-    outcome = finished(qtbot, window.run_current_tool())
+    outcome = finished(qtbot, window.workbench.run_current_tool())
     assert outcome.status == "failed"
-    assert "✗ Failed: the tool fail on Demo server reported an error." in window.result.sentence.text()
-    assert window.operations.detail.current_geometry().end_text.startswith("✗ failed")
+    assert "✗ Failed: the tool fail on Demo server reported an error." in window.workbench.result.sentence.text()
+    assert window.workbench.operations.detail.current_geometry().end_text.startswith("✗ failed")
 
 
 def test_the_window_stores_a_run_as_the_command_line_does(qtbot, make_window, demo_server) -> None:
@@ -177,8 +179,8 @@ def test_the_window_stores_a_run_as_the_command_line_does(qtbot, make_window, de
     assert cli_main(["call", demo_server.url, "echo", "--args", '{"text": "same"}', "--json"]) == 0
     window = make_window((demo_server.url, "Demo server"))
     choose(window, "echo")
-    window.arguments.set_arguments({"text": "same"})
-    outcome = finished(qtbot, window.run_current_tool())
+    window.workbench.arguments.set_arguments({"text": "same"})
+    outcome = finished(qtbot, window.workbench.run_current_tool())
     with RunStore.open(resolve_db_path()) as store:
         by_cli, by_window = [r for r in store.list_runs() if r.title == "tools/call echo"][::-1]
         assert by_window.id == outcome.run_id
@@ -200,28 +202,28 @@ def test_cancel_is_enabled_only_while_an_operation_runs(qtbot, make_window, demo
     window = make_window((demo_server.url, "Demo server"))
     choose(window, "hang")
     qtbot.waitUntil(lambda: not window.engine.running_tasks(), timeout=10000)
-    assert not window.cancel_button.isEnabled() and not window.cancel_action.isEnabled()
-    task = window.run_current_tool()
-    assert window.cancel_button.isEnabled() and window.cancel_action.isEnabled()
+    assert not window.workbench.cancel_button.isEnabled() and not window.cancel_action.isEnabled()
+    task = window.workbench.run_current_tool()
+    assert window.workbench.cancel_button.isEnabled() and window.cancel_action.isEnabled()
     assert demo_server.state.hang_started.wait(10)
-    qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.workbench.cancel_button, Qt.MouseButton.LeftButton)
     assert finished(qtbot, task).status == "cancelled"
-    assert not window.cancel_button.isEnabled() and not window.cancel_action.isEnabled()
+    assert not window.workbench.cancel_button.isEnabled() and not window.cancel_action.isEnabled()
 
 
 def test_operations_on_two_servers_at_once(qtbot, make_window, demo_server, sdk_server) -> None:
     window = make_window((demo_server.url, "Demo server"), (sdk_server.url, "SDK server"))
-    window.reload_servers(select_url=demo_server.url)
-    qtbot.waitUntil(lambda: window.tools.select_tool("hang"), timeout=10000)
-    on_demo = window.run_current_tool()
-    window.reload_servers(select_url=sdk_server.url)
-    qtbot.waitUntil(lambda: window.tools.select_tool("slow"), timeout=10000)
-    window.arguments.set_arguments({"seconds": 0.3})
-    on_sdk = window.run_current_tool()
+    window.admin.reload_servers(select_url=demo_server.url)
+    qtbot.waitUntil(lambda: window.workbench.tools.select_tool("hang"), timeout=10000)
+    on_demo = window.workbench.run_current_tool()
+    window.admin.reload_servers(select_url=sdk_server.url)
+    qtbot.waitUntil(lambda: window.workbench.tools.select_tool("slow"), timeout=10000)
+    window.workbench.arguments.set_arguments({"seconds": 0.3})
+    on_sdk = window.workbench.run_current_tool()
     assert on_sdk.server_url == sdk_server.url and on_demo.server_url == demo_server.url
     assert finished(qtbot, on_sdk).status == "ok"
     assert on_demo.running
-    window.operations.select(on_demo)
+    window.workbench.operations.select(on_demo)
     qtbot.keyClick(window, Qt.Key.Key_Escape)
     assert finished(qtbot, on_demo).status == "cancelled"
 
@@ -233,9 +235,10 @@ def test_the_list_keeps_the_newest_operations_and_forgets_old_finished_ones(qtbo
     monkeypatch.setattr(OperationsList, "MAX_ROWS", 3)
     window = make_window((demo_server.url, "Demo server"))
     choose(window, "echo")
-    window.arguments.set_arguments({"text": "x"})
-    tasks = [finished(qtbot, window.run_current_tool()) and window.operations.current for _ in range(4)]
-    assert window.operations.tasks == tasks[::-1][:3]
+    window.workbench.arguments.set_arguments({"text": "x"})
+    bench = window.workbench
+    tasks = [finished(qtbot, bench.run_current_tool()) and bench.operations.current for _ in range(4)]
+    assert window.workbench.operations.tasks == tasks[::-1][:3]
     assert tasks[0] not in window.engine.tasks  # nor kept by the engine
 
 
@@ -244,14 +247,14 @@ def test_non_text_blocks_are_named_in_words_and_listed_with_their_details(qtbot,
 
     window = make_window((demo_server.url, "Demo server"))
     choose(window, "describe_image")
-    assert finished(qtbot, window.run_current_tool()).status == "ok"
-    text = window.result.text.toPlainText()
+    assert finished(qtbot, window.workbench.run_current_tool()).status == "ok"
+    text = window.workbench.result.text.toPlainText()
     assert "A 16 by 8 pixel picture of coloured stripes." in text
     assert text.splitlines()[-1] == "Image (image/png, 139 bytes)."
     # Counts read as words with their plural, never the protocol's type names.
     view = ResultView()
     qtbot.addWidget(view)
-    note = view.non_text_note(window.operations.current)
+    note = view.non_text_note(window.workbench.operations.current)
     assert note == "1 image"
     assert _kind_count("resource_link", 3) == "3 resource links" and _kind_count("audio", 1) == "1 audio clip"
     links = [{"type": "resource_link", "uri": "demo://a/1", "name": "first\nline", "mimeType": "text/plain"},

@@ -88,13 +88,13 @@ def _unnamed(root: QWidget) -> list[str]:
 def test_every_control_of_the_window_has_an_accessible_name(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     for tool in ("echo", "write_note", "slow_task"):
-        assert window.tools.select_tool(tool)
-        task = window.run_current_tool() if tool != "write_note" else None
+        assert window.workbench.tools.select_tool(tool)
+        task = window.workbench.run_current_tool() if tool != "write_note" else None
         if task is not None:
             with qtbot.waitSignal(task.finished, timeout=10000):
                 pass
         assert _unnamed(window) == []
-    bar = window.operations.detail
+    bar = window.workbench.operations.detail
     assert bar.accessibleName() == "Budget bar" and "ok" in bar.accessibleDescription()
     probe = QLineEdit(window.centralWidget())
     probe.setObjectName("probe")

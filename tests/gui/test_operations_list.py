@@ -18,8 +18,8 @@ from tests.gui.test_screenshots import save
 
 
 def start_hangs(qtbot, window, demo_server, count: int) -> list[OperationTask]:
-    assert window.tools.select_tool("hang")
-    tasks = [window.run_current_tool() for _ in range(count)]
+    assert window.workbench.tools.select_tool("hang")
+    tasks = [window.workbench.run_current_tool() for _ in range(count)]
     # Each has sent its tools/call: the server holds them all.
     qtbot.waitUntil(lambda: all(t.state.legs and t.state.legs[-1].method == "tools/call" and t.state.legs[-1].running
                                 for t in tasks), timeout=20000)
@@ -33,9 +33,9 @@ def cancel_all(qtbot, tasks: list[OperationTask]) -> None:
 
 
 def fully_visible_rows(window) -> int:
-    view = window.operations.view
+    view = window.workbench.operations.view
     seen = view.viewport().rect()
-    rects = [view.visualRect(window.operations.model.index(row, 0)) for row in range(view.model().rowCount())]
+    rects = [view.visualRect(window.workbench.operations.model.index(row, 0)) for row in range(view.model().rowCount())]
     return sum(1 for rect in rects if seen.contains(rect))
 
 
@@ -46,21 +46,21 @@ def test_twenty_operations_show_at_least_twelve_rows_at_the_default_size(qtbot, 
     QApplication.processEvents()
     assert fully_visible_rows(window) >= 12
     # The selected operation's full bar is shown too, below the list, and runs.
-    assert window.operations.detail.isVisible() and window.operations.detail.animating
-    assert window.operations.detail.state is tasks[-1].state
+    assert window.workbench.operations.detail.isVisible() and window.workbench.operations.detail.animating
+    assert window.workbench.operations.detail.state is tasks[-1].state
     # The running rows move: their countdowns and mini bars are repainted as the clock runs.
-    painted = window.operations.delegate.frames
-    qtbot.waitUntil(lambda: window.operations.delegate.frames >= painted + 12, timeout=3000)
+    painted = window.workbench.operations.delegate.frames
+    qtbot.waitUntil(lambda: window.workbench.operations.delegate.frames >= painted + 12, timeout=3000)
     # The full bar's running leg says what it spent of its grant.
     qtbot.waitUntil(lambda: any(re.fullmatch(r"tools/call [\d.]+ (ms|s) / grant \d+ s", label)
-                                for label in window.operations.detail.labels_shown), timeout=3000)
+                                for label in window.workbench.operations.detail.labels_shown), timeout=3000)
     save(window, "twenty-operations")
     cancel_all(qtbot, tasks)
     assert all(t.outcome.status == "cancelled" for t in tasks)
-    assert all("cancelled" in window.operations.row_for(t).state_text for t in tasks)
+    assert all("cancelled" in window.workbench.operations.row_for(t).state_text for t in tasks)
     # Nothing runs: nothing is repainted by the clock any more.
-    qtbot.waitUntil(lambda: not window.operations.animating, timeout=1000)
-    assert not window.operations.detail.animating
+    qtbot.waitUntil(lambda: not window.workbench.operations.animating, timeout=1000)
+    assert not window.workbench.operations.detail.animating
 
 
 def _tab_stops(qtbot, window, start) -> list:
@@ -81,8 +81,8 @@ def test_the_list_is_one_tab_stop_and_arrows_move_the_selection_and_the_full_bar
                                                                                  demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     tasks = start_hangs(qtbot, window, demo_server, 6)
-    operations = window.operations
-    stops = _tab_stops(qtbot, window, window.tools.filter)
+    operations = window.workbench.operations
+    stops = _tab_stops(qtbot, window, window.workbench.tools.filter)
     inside = [widget for widget in stops if widget is operations or operations.isAncestorOf(widget)]
     assert len(inside) == 1, f"{len(inside)} Tab stops in the operations list"
     assert inside == [operations.view]
@@ -121,7 +121,7 @@ def test_each_row_cancels_its_own_operation_with_the_mouse_and_the_context_menu(
                                                                                 demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     first, second, third = start_hangs(qtbot, window, demo_server, 3)
-    operations = window.operations
+    operations = window.workbench.operations
     row = operations.row_for(second)
     assert row.cancellable and isinstance(row.cancel_rect, QRect) and not row.cancel_rect.isEmpty()
     qtbot.mouseClick(operations.view.viewport(), Qt.MouseButton.LeftButton, pos=row.cancel_rect.center())
@@ -150,9 +150,9 @@ def test_each_row_cancels_its_own_operation_with_the_mouse_and_the_context_menu(
 def test_the_list_and_its_rows_speak(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     [task] = start_hangs(qtbot, window, demo_server, 1)
-    view = window.operations.view
+    view = window.workbench.operations.view
     assert view.accessibleName() == "Running and recent operations"
-    index = window.operations.row_for(task).index
+    index = window.workbench.operations.row_for(task).index
     spoken = index.data(Qt.ItemDataRole.AccessibleTextRole)
     assert re.fullmatch(r"tools/call hang, running: [\d.]+ (ms|s) of 20 s spent", spoken), spoken
     # What a screen reader is given for the row (Qt's accessible tree over the view).
@@ -160,10 +160,10 @@ def test_the_list_and_its_rows_speak(qtbot, make_window, demo_server) -> None:
     names = [interface.child(i).text(QAccessible.Text.Name) for i in range(interface.childCount())]
     assert any(name.startswith("tools/call hang, running: ") for name in names), names
     # The full bar says the same as gui.md asks: the leg's spent time and grant, and what is left.
-    description = window.operations.detail.accessibleDescription()
+    description = window.workbench.operations.detail.accessibleDescription()
     assert re.fullmatch(r"tools/call: .+ spent of a \d+ s grant; [\d.]+ s of 20 s left", description), description
     cancel_all(qtbot, [task])
-    spoken = window.operations.row_for(task).index.data(Qt.ItemDataRole.AccessibleTextRole)
+    spoken = window.workbench.operations.row_for(task).index.data(Qt.ItemDataRole.AccessibleTextRole)
     assert spoken.startswith("tools/call hang, cancelled: ") and "of 20 s spent" in spoken
 
 

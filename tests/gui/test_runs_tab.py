@@ -68,8 +68,8 @@ def test_a_live_run_from_the_workbench_appears_and_updates(qtbot, make_window, d
     def hang_row():
         return next((row for row in range(tab.runs.rowCount()) if tab.runs.run(row).title == "tools/call hang"), None)
 
-    assert window.tools.select_tool("hang")
-    task = window.run_current_tool()
+    assert window.workbench.tools.select_tool("hang")
+    task = window.workbench.run_current_tool()
     qtbot.waitUntil(lambda: hang_row() is not None and tab.runs.run(hang_row()).status == "running", timeout=10000)
     assert hang_row() == 0  # newest first
     assert tab.runs.index(0, 3).data() == "running"

@@ -43,9 +43,9 @@ def big_window(make_window, *servers, **options):
 
 def test_screenshot_finished_call(qtbot, make_window, demo_server) -> None:
     window = big_window(make_window, (demo_server.url, "Demo server"))
-    assert window.tools.select_tool("echo")
-    window.arguments.set_arguments({"text": "Hello from Run Inspector <img src=x>", "repeat": 2})
-    outcome = finished(qtbot, window.run_current_tool())
+    assert window.workbench.tools.select_tool("echo")
+    window.workbench.arguments.set_arguments({"text": "Hello from Run Inspector <img src=x>", "repeat": 2})
+    outcome = finished(qtbot, window.workbench.run_current_tool())
     assert outcome.status == "ok"
     qtbot.waitUntil(lambda: "2 ok" in window.servers.health.text())  # the catalogue walk and the call
     assert save(window, "finished-call").exists()
@@ -53,28 +53,28 @@ def test_screenshot_finished_call(qtbot, make_window, demo_server) -> None:
 
 def test_screenshot_running_mid_leg(qtbot, make_window, demo_server) -> None:
     window = big_window(make_window, (demo_server.url, "Demo server"))
-    assert window.tools.select_tool("slow_task")
-    window.arguments.set_arguments({"seconds": 12, "steps": 12})
-    task = window.run_current_tool()
+    assert window.workbench.tools.select_tool("slow_task")
+    window.workbench.arguments.set_arguments({"seconds": 12, "steps": 12})
+    task = window.workbench.run_current_tool()
     qtbot.waitUntil(lambda: len(task.state.marks) >= 3, timeout=10000)
     assert task.running and task.state.legs[-1].running
-    assert window.operations.current is task
-    bar = window.operations.detail
+    assert window.workbench.operations.current is task
+    bar = window.workbench.operations.detail
     assert bar.animating
     assert save(window, "running-mid-leg").exists()
     assert " left" in bar.current_geometry().end_text
-    assert "progress 3 of 12: Step 3 of 12 done." in window.result.text.toPlainText()
+    assert "progress 3 of 12: Step 3 of 12 done." in window.workbench.result.text.toPlainText()
     task.cancel()
     finished(qtbot, task)
 
 
 def test_screenshot_cancelled_beside_failed(qtbot, make_window, demo_server) -> None:
     window = big_window(make_window, (demo_server.url, "Demo server"))
-    assert window.tools.select_tool("fail")
-    failed = finished(qtbot, window.run_current_tool())
+    assert window.workbench.tools.select_tool("fail")
+    failed = finished(qtbot, window.workbench.run_current_tool())
     assert failed.status == "failed"
-    assert window.tools.select_tool("hang")
-    task = window.run_current_tool()
+    assert window.workbench.tools.select_tool("hang")
+    task = window.workbench.run_current_tool()
     assert demo_server.state.hang_started.wait(10)
     qtbot.wait(400)  # let the bar show some spent time before the cancel (a picture, not a sync)
     task.cancel()
@@ -86,11 +86,11 @@ def test_screenshot_cancelled_beside_failed(qtbot, make_window, demo_server) -> 
 def test_screenshot_refused_leg(qtbot, make_window) -> None:
     with DemoServer(DemoOptions(handshake_delay_s=0.8)) as demo:
         window = big_window(make_window, (demo.url, "Slow handshake"), budget_s=30)
-        assert window.tools.select_tool("echo")
-        window.registry.save_server(demo.url, budget_s=1)
-        window.reload_servers()
-        window.arguments.set_arguments({"text": "never sent"})
-        task = window.run_current_tool()
+        assert window.workbench.tools.select_tool("echo")
+        window.admin.registry.save_server(demo.url, budget_s=1)
+        window.admin.reload_servers()
+        window.workbench.arguments.set_arguments({"text": "never sent"})
+        task = window.workbench.run_current_tool()
         assert finished(qtbot, task).status == "failed"
         assert task.state.ending == "refused"
         assert save(window, "refused-leg").exists()

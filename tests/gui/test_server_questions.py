@@ -170,17 +170,17 @@ def test_a_list_change_on_an_operations_own_stream_reloads_the_catalogue(qtbot, 
     stopped, nothing else could)."""
     window = make_window((sdk_server.url, "sdk server"))
     window.listener.stop()
-    first = window.tools.task
+    first = window.workbench.tools.task
     assert first is not None and not first.running
-    window.engine.call_tool(window.endpoint_for(window.servers.current()), "change_tools", {}, budget_s=10)
-    qtbot.waitUntil(lambda: window.tools.task is not first, timeout=5000)
-    qtbot.waitUntil(lambda: not window.tools.task.running, timeout=5000)
-    assert window.tools.model.rowCount() > 0
+    window.engine.call_tool(window.admin.endpoint_for(window.servers.current()), "change_tools", {}, budget_s=10)
+    qtbot.waitUntil(lambda: window.workbench.tools.task is not first, timeout=5000)
+    qtbot.waitUntil(lambda: not window.workbench.tools.task.running, timeout=5000)
+    assert window.workbench.tools.model.rowCount() > 0
 
 
 def test_the_window_opens_a_dialog_for_a_question(qtbot, make_window, sdk_server) -> None:
     window = make_window((sdk_server.url, "sdk server"))
-    task = window.engine.call_tool(window.endpoint_for(window.servers.current()), "ask_name", {}, budget_s=10)
+    task = window.engine.call_tool(window.admin.endpoint_for(window.servers.current()), "ask_name", {}, budget_s=10)
     qtbot.waitUntil(lambda: bool(window.dialogs), timeout=5000)
     [dialog] = window.dialogs.values()
     assert isinstance(dialog, ElicitationDialog) and dialog.isVisible()
@@ -188,8 +188,9 @@ def test_the_window_opens_a_dialog_for_a_question(qtbot, make_window, sdk_server
     assert finish(qtbot, task).record.result.content == "elicitation answered: decline"
     assert not window.dialogs
     # The result pane names what the server asked and what it was told.
-    window.result.show_task(task)
-    assert 'The server asked "What is your name?"; the answer was decline.' in window.result.text.toPlainText()
+    window.workbench.result.show_task(task)
+    shown = window.workbench.result.text.toPlainText()
+    assert 'The server asked "What is your name?"; the answer was decline.' in shown
 
 
 def test_a_question_on_the_operations_own_stream_is_heard_while_the_window_listens(qtbot, make_window,
@@ -198,7 +199,8 @@ def test_a_question_on_the_operations_own_stream_is_heard_while_the_window_liste
     that session's stream, so the operation must hold it even while the window listens."""
     window = make_window((sdk_server.url, "sdk server"))
     qtbot.waitUntil(lambda: window.listener.listening_to == sdk_server.url, timeout=5000)
-    task = window.engine.call_tool(window.endpoint_for(window.servers.current()), "ask_on_the_side", {}, budget_s=10)
+    endpoint = window.admin.endpoint_for(window.servers.current())
+    task = window.engine.call_tool(endpoint, "ask_on_the_side", {}, budget_s=10)
     qtbot.waitUntil(lambda: bool(window.dialogs), timeout=5000)
     [dialog] = window.dialogs.values()
     dialog.decline_button.click()
@@ -220,7 +222,7 @@ def test_sampling_is_offered_only_once_allowed_in_the_settings(qtbot, make_windo
     dialog.sampling_model.setText("fake-model")
     dialog.accept()
     assert window.settings.allow_sampling and window.settings.sampling_model == "fake-model"
-    from inspector.gui.main_window import sampler_from_settings
+    from inspector.gui.workbench.server_requests import sampler_from_settings
 
     window.answers.set_sampler(sampler_from_settings(window.settings))
     assert window.answers.handler().capabilities() == {"elicitation": {"form": {}}, "sampling": {}}

@@ -51,24 +51,24 @@ def test_secret_header_values_are_dots(qtbot) -> None:
 def test_add_edit_remove_and_test_connection(qtbot, make_window, demo_server) -> None:
     window = make_window()
     assert window.servers.model.rowCount() == 0
-    window.save_server(demo_server.url, "My demo", 12, {"Authorization": "Bearer t0ken"}, {"Authorization"})
+    window.admin.save_server(demo_server.url, "My demo", 12, {"Authorization": "Bearer t0ken"}, {"Authorization"})
     assert window.servers.model.rowCount() == 1
     record = window.servers.current()
     assert record.name == "My demo" and record.budget_s == 12
     assert [(h.name, h.secret, h.value) for h in record.headers] == [("Authorization", True, None)]
     # The secret is kept for this session (no keyring here) and sent with every operation.
-    assert window.endpoint_for(record).headers == {"Authorization": "Bearer t0ken"}
-    qtbot.waitUntil(lambda: window.tools.model.rowCount() > 0, timeout=10000)
-    task = window.test_server(record)
+    assert window.admin.endpoint_for(record).headers == {"Authorization": "Bearer t0ken"}
+    qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=10000)
+    task = window.admin.test_server(record)
     with qtbot.waitSignal(task.finished, timeout=10000):
         pass
     assert window.servers.test_result.text().startswith("Answered in ")
     assert "MCP 2025-" in window.servers.test_result.text()
     # The catalogue walk and the ping both answered: two ok operations in the health line.
     qtbot.waitUntil(lambda: "2 ok" in window.servers.health.text())
-    window.forget_server(demo_server.url)
+    window.admin.forget_server(demo_server.url)
     assert window.servers.model.rowCount() == 0
-    assert window.tools.model.rowCount() == 0
+    assert window.workbench.tools.model.rowCount() == 0
 
 
 def test_settings_dialog_refuses_a_bad_budget_and_saves_a_good_one(qtbot) -> None:
@@ -100,14 +100,14 @@ def test_geometry_and_splitters_are_remembered(qtbot, make_window, _isolated_set
 
 def test_editing_a_server_replaces_its_settings_and_updates_the_window(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
-    window.save_server(demo_server.url, "Renamed", 9, {"X-Team": "blue"}, set(), replaces=demo_server.url)
-    assert window.budget_label.text() == "Budget: 9 s"
-    assert window.endpoint_for(window.servers.current()).headers == {"X-Team": "blue"}
-    window.save_server(demo_server.url, None, None, {}, set(), replaces=demo_server.url)
+    window.admin.save_server(demo_server.url, "Renamed", 9, {"X-Team": "blue"}, set(), replaces=demo_server.url)
+    assert window.workbench.budget_label.text() == "Budget: 9 s"
+    assert window.admin.endpoint_for(window.servers.current()).headers == {"X-Team": "blue"}
+    window.admin.save_server(demo_server.url, None, None, {}, set(), replaces=demo_server.url)
     record = window.servers.current()
     assert (record.name, record.budget_s, record.headers) == (None, None, ())
-    assert window.budget_label.text() == "Budget: 20 s"
-    assert window.endpoint_for(record).headers == {}
+    assert window.workbench.budget_label.text() == "Budget: 20 s"
+    assert window.admin.endpoint_for(record).headers == {}
 
 
 def test_the_add_and_edit_dialogs_are_wired_to_the_store(qtbot, make_window, demo_server, monkeypatch) -> None:
@@ -126,10 +126,10 @@ def test_the_add_and_edit_dialogs_are_wired_to_the_store(qtbot, make_window, dem
         return ServerDialog.DialogCode.Accepted
 
     monkeypatch.setattr(ServerDialog, "exec", fill_and_accept)
-    window.add_server()
+    window.admin.add_server()
     record = window.servers.current()
     assert (record.url, record.name) == (demo_server.url, "Added here")
-    window.edit_server(record)
+    window.admin.edit_server(record)
     # The edit dialog showed the secret (kept for this session), masked; the budget was changed.
     assert shown[1] == (demo_server.url, [("Authorization", "Bearer abc")])
     assert window.servers.current().budget_s == 4

@@ -49,3 +49,31 @@ def test_a_schema_the_terminal_cannot_show_is_declined() -> None:
 def test_defaults_need_every_required_field() -> None:
     assert defaults_content(SCHEMA) is None
     assert defaults_content({**SCHEMA, "required": []}) == {"name": "Ada"}
+
+
+CHOICES = {"type": "object", "properties": {
+    "hero": {"type": "string", "oneOf": [{"const": "hero-1", "title": "Superman"},
+                                         {"const": "hero-2", "title": "Wonder Woman"}], "default": "hero-1"},
+    "pet": {"type": "string", "enum": ["pet-1", "pet-2"], "enumNames": ["Cats", "Dogs"]},
+    "fish": {"type": "array", "minItems": 1, "maxItems": 2,
+             "items": {"anyOf": [{"const": "f1", "title": "Tuna"}, {"const": "f2", "title": "Salmon"},
+                                 {"const": "f3", "title": "Trout"}]}, "default": ["f1"]},
+    "count": {"type": "integer", "minimum": 1, "maximum": 10},
+    "day": {"type": "string", "format": "date"},
+}, "required": ["fish"]}
+
+
+def test_the_terminal_shows_titles_answers_values_and_checks_the_rules() -> None:
+    answer, said = ask(["a\n", "wonder woman\n", "Parrots\n", "dogs\n", "Tuna, Salmon, Trout\n", "Salmon,f3\n",
+                        "11\n", "3\n", "1.12.2026\n", "2026-12-01\n"], CHOICES)
+    assert answer == {"action": "accept", "content": {"hero": "hero-2", "pet": "pet-2", "fish": ["f2", "f3"],
+                                                      "count": 3, "day": "2026-12-01"}}
+    assert "Superman / Wonder Woman" in said and "[Superman]" in said and "[Tuna]" in said
+    assert "Please type one of: Cats, Dogs." in said
+    assert "Choose 1 to 2 options." in said
+    assert "Enter a number from 1 to 10." in said
+    assert "Enter a date as year-month-day, e.g. 2026-12-01." in said
+
+
+def test_defaults_of_every_shape() -> None:
+    assert defaults_content({**CHOICES, "required": []}) == {"hero": "hero-1", "fish": ["f1"]}

@@ -1,8 +1,12 @@
 """The dialog for a server's question (elicitation) and the confirmation of a sampling request.
 
 The question's form is generated from its requested schema by the same form generator as tool
-arguments; a schema that form cannot show is edited as JSON. Both dialogs count down what is left
-of the operation's budget: when it runs out the client stops waiting and the dialog closes.
+arguments, for every shape the protocol defines (strings with formats, numbers with ranges,
+booleans, single- and multi-select enums, titled or not); the answer is checked against the
+schema before it is sent. Only a schema outside the protocol is edited as JSON. The dialog is as
+wide as its form (within limits) and scrolls when it is taller than the screen allows. Both
+dialogs count down what is left of the operation's budget: when it runs out the client stops
+waiting and the dialog closes.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -23,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, ngettext
-from inspector.mcp import form_fields
+from inspector.mcp.elicitation import answer_problems, form_fields
 
 from ..language import translated
 from ..widgets.schema_form import MISSING, FieldError, SchemaForm
@@ -31,6 +35,10 @@ from ..workbench.server_requests import PendingQuestion
 
 #: How often the countdown is redrawn (milliseconds).
 TICK_MS = 200
+#: The question dialog's width limits (pixels): never a narrow box, never wider than this.
+MIN_WIDTH, MAX_WIDTH = 440, 880
+#: How many characters wide the form would like to be, so that hints wrap into readable lines.
+COMFORTABLE_CHARACTERS = 90
 
 
 def _plain(text: str) -> QLabel:
@@ -67,6 +75,31 @@ class _Countdown:
             self._on_zero()
 
 
+class _FormScroll(QScrollArea):
+    """A scroll area that asks for its form's whole size, up to the width limit and 2/3 of the screen;
+    beyond that the form scrolls (a long question stays reachable on a small screen)."""
+
+    def __init__(self, form: QWidget) -> None:
+        super().__init__()
+        self.setWidgetResizable(True)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(form)
+
+    def sizeHint(self) -> QSize:
+        form = self.widget().sizeHint()
+        bar = self.verticalScrollBar().sizeHint().width()
+        # Wrapped hints have no natural width: give them a comfortable line (about 90 characters).
+        comfortable = self.fontMetrics().averageCharWidth() * COMFORTABLE_CHARACTERS
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        tallest = int(screen.height() * 2 / 3) if screen is not None else 600
+        return QSize(min(max(form.width(), comfortable) + bar, MAX_WIDTH), min(form.height(), tallest))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(min(self.widget().minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width(),
+                         MAX_WIDTH), 120)
+
+
 class ElicitationDialog(QDialog):
     """Shows the server's message and a form; Accept, Decline or Cancel answer the question."""
 
@@ -83,12 +116,15 @@ class ElicitationDialog(QDialog):
         layout.addWidget(self.message)
         self.form: SchemaForm | None = None
         self.json_editor: QPlainTextEdit | None = None
-        if form_fields(pending.schema) is not None:
-            self.form = SchemaForm(pending.schema)
-            scroll = QScrollArea()
-            scroll.setWidgetResizable(True)
-            scroll.setWidget(self.form)
-            layout.addWidget(scroll, 1)
+        self.fields = form_fields(pending.schema)
+        self._checking = False  # after a refused Accept, the problems follow every edit
+        if self.fields is not None:
+            self.form = SchemaForm(pending.schema, titles=True)
+            self.form.changed.connect(self._recheck)
+            if any(field.required for field in self.fields):
+                layout.addWidget(translated(_plain(""), "setText", lambda: _("Fields marked * are required.")))
+            self.scroll = _FormScroll(self.form)
+            layout.addWidget(self.scroll, 1)
         else:
             layout.addWidget(translated(_plain(""), "setText", lambda: _(
                 "This form cannot be shown field by field; write the answer as JSON.")))
@@ -112,16 +148,24 @@ class ElicitationDialog(QDialog):
         self.decline_button.clicked.connect(lambda: self._finish({"action": "decline"}))
         self.cancel_button.clicked.connect(lambda: self._finish({"action": "cancel"}))
         layout.addWidget(buttons)
+        self.setMinimumWidth(MIN_WIDTH)
+        self.adjustSize()  # as wide as the form wants (the scroll area says how wide, within limits)
 
     def content(self) -> dict[str, Any] | None:
         """What the user filled in, or ``None`` (the problem is shown) when it cannot be sent."""
         if self.form is not None:
+            assert self.fields is not None
+            self._checking = True
             try:
                 value = self.form.value()
             except FieldError as error:
                 self.form.show_errors([(error.path, error.message)])
+                self.scroll.ensureWidgetVisible(self.form.field_at(error.path) or self.form)
                 return None
-            return {key: item for key, item in value.items() if item is not MISSING}
+            value = {key: item for key, item in value.items() if item is not MISSING}
+            problems = answer_problems(self.fields, value)
+            self._show_problems(problems)
+            return None if problems else value
         assert self.json_editor is not None
         try:
             value = json.loads(self.json_editor.toPlainText())
@@ -133,6 +177,30 @@ class ElicitationDialog(QDialog):
             self.problem.show()
             return None
         return value
+
+    def _recheck(self) -> None:
+        """Once Accept was refused, say at each edit what is still wrong (and clear what is fixed)."""
+        if not self._checking or self.form is None or self.fields is None:
+            return
+        try:
+            value = self.form.value()
+        except FieldError as error:
+            self.form.show_errors([(error.path, error.message)])
+            return
+        self._show_problems(answer_problems(self.fields, value), scroll=False)
+
+    def _show_problems(self, problems: list[tuple[str, str]], *, scroll: bool = True) -> None:
+        """Each problem at its field, their count above the buttons; the first one scrolled into view."""
+        assert self.form is not None
+        self.form.show_errors([((name,), message) for name, message in problems])
+        self.problem.setText(ngettext("{count} field needs a change before the answer can be sent.",
+                                      "{count} fields need a change before the answer can be sent.",
+                                      len(problems)).format(count=len(problems)))
+        self.problem.setVisible(bool(problems))
+        first = self.form.field_at((problems[0][0],)) if problems and scroll else None
+        if first is not None:
+            self.scroll.ensureWidgetVisible(first)
+            first.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _accept(self) -> None:
         content = self.content()

@@ -5,14 +5,13 @@ Bad input is refused in the dialog, next to what was typed; a secret value is sh
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -26,11 +25,13 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _
 from inspector.i18n.messages import translate
-from inspector.mcp import MAXIMUM_BUDGET_SECONDS, InvalidServerError, ServerEndpoint, public_url
+from inspector.mcp import DEFAULT_BUDGET_SECONDS, InvalidServerError, ServerEndpoint, public_url
 from inspector.mcp.roots import RootNotUsable, parse_root, root_as_text
 from inspector.store.secrets import is_secret_header
 
 from ..language import on_language_changed, translated
+from ..widgets.budget_field import BudgetField
+from .form_dialog import finish_form
 
 
 @dataclass
@@ -91,7 +92,8 @@ class ServerDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None, *, url: str = "", name: str | None = None,
                  budget_s: float | None = None, headers: list[tuple[str, str, bool]] | None = None,
-                 secrets_kept: bool = False, roots: tuple[str, ...] = ()) -> None:
+                 secrets_kept: bool = False, roots: tuple[str, ...] = (),
+                 default_budget_s: Callable[[], float] = lambda: DEFAULT_BUDGET_SECONDS) -> None:
         super().__init__(parent)
         translated(self, "setWindowTitle", lambda: _("Edit server") if url else _("Add server"))
         self.result_settings: ServerSettings | None = None
@@ -101,10 +103,10 @@ class ServerDialog(QDialog):
         self.url_error = _error_label()
         self.name = QLineEdit(name or "")
         translated(self.name, "setAccessibleName", lambda: _("Display name"))
-        self.budget = QLineEdit("" if budget_s is None else f"{budget_s:g}")
-        translated(self.budget, "setPlaceholderText", lambda: _("default"))
-        translated(self.budget, "setAccessibleName", lambda: _("Budget in seconds"))
-        self.budget_error = _error_label()
+        # Empty: the window's default budget (from the settings) applies.
+        self.budget_field = BudgetField(budget_s, default_s=default_budget_s,
+                                        accessible_name=lambda: _("Budget in seconds"))
+        self.budget, self.budget_error = self.budget_field.edit, self.budget_field.error
         self.header_rows: list[HeaderRow] = []
         self.headers_box = QVBoxLayout()
         self.headers_box.setContentsMargins(0, 0, 0, 0)
@@ -124,10 +126,7 @@ class ServerDialog(QDialog):
         url_column.addWidget(self.url_error)
         form.addRow(translated(QLabel(), "setText", lambda: _("URL")), url_column)
         form.addRow(translated(QLabel(), "setText", lambda: _("Name")), self.name)
-        budget_column = QVBoxLayout()
-        budget_column.addWidget(self.budget)
-        budget_column.addWidget(self.budget_error)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Budget (s)")), budget_column)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Budget (s)")), self.budget_field)
         headers_column = QVBoxLayout()
         headers_column.addLayout(self.headers_box)
         headers_column.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
@@ -154,14 +153,7 @@ class ServerDialog(QDialog):
         roots_column.addWidget(self.roots_error)
         roots_column.addWidget(roots_note)
         form.addRow(translated(QLabel(), "setText", lambda: _("Roots")), roots_column)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(buttons)
-        # A wrapped label needs more height at 560 px than the size hint (taken at its own width) gives.
-        self.resize(560, max(self.sizeHint().height(), self.heightForWidth(560)))
+        finish_form(self, form)
         on_language_changed(self, self._say_problems_again)
 
     def _say_problems_again(self) -> None:
@@ -194,7 +186,7 @@ class ServerDialog(QDialog):
 
     def settings(self) -> ServerSettings | None:
         """What was typed, checked; ``None`` after showing what is wrong where it was typed."""
-        for label in (self.url_error, self.budget_error, self.header_error, self.roots_error):
+        for label in (self.url_error, self.header_error, self.roots_error):
             label.hide()
         ok = True
         headers: dict[str, str] = {}
@@ -224,20 +216,8 @@ class ServerDialog(QDialog):
             problem = translate(exc)
             self._show(target, _("{problem}.").format(problem=problem[:1].upper() + problem[1:]))
             ok = False
-        budget = None
-        text = self.budget.text().strip()
-        if text:
-            try:
-                budget = float(text)
-            except ValueError:
-                budget = math.nan
-            if not math.isfinite(budget) or budget <= 0:
-                self._show(self.budget_error, _("The budget must be a positive number of seconds, e.g. 20."))
-                ok = False
-            elif budget > MAXIMUM_BUDGET_SECONDS:  # as `--budget`: a bigger one is a typo and never ends
-                self._show(self.budget_error, _("The budget can be at most {most} seconds (a week).").format(
-                    most=f"{MAXIMUM_BUDGET_SECONDS:,}"))
-                ok = False
+        budget = self.budget_field.check()
+        ok = ok and budget.problem is None
         roots: list[str] = []
         for line in self.roots.toPlainText().splitlines():
             if not line.strip():
@@ -253,7 +233,7 @@ class ServerDialog(QDialog):
                 roots.append(uri)
         if not ok:
             return None
-        return ServerSettings(public_url(url), self.name.text().strip() or None, budget, headers, secret,
+        return ServerSettings(public_url(url), self.name.text().strip() or None, budget.given, headers, secret,
                               tuple(roots))
 
     def _show(self, label: QLabel, text: str) -> None:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -26,6 +23,8 @@ from inspector.mcp import DEFAULT_BUDGET_SECONDS, LOG_LEVELS, MAXIMUM_BUDGET_SEC
 
 from ..language import translated, translated_item
 from ..settings import AppSettings
+from ..widgets.budget_field import BudgetField
+from .form_dialog import finish_form
 
 
 class SettingsDialog(QDialog):
@@ -35,21 +34,17 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         translated(self, "setWindowTitle", lambda: _("Settings"))
         self._settings = settings
-        self.budget = QLineEdit(f"{settings.default_budget_s:g}")
-        translated(self.budget, "setAccessibleName", lambda: _("Default budget in seconds"))
+        self.budget_field = BudgetField(settings.default_budget_s,
+                                        accessible_name=lambda: _("Default budget in seconds"))
+        self.budget, self.budget_error = self.budget_field.edit, self.budget_field.error
         rules = translated(QLabel(), "setText", lambda: _(
             "The budget is the time one whole operation may take (default {default} s): the handshake and "
-            "the request spend it in order. Each request is granted what is left, rounded up to whole "
-            "seconds and never less than {floor} s; once nothing is left, the next request is not sent. "
-            "A budget below {floor} s is raised to {floor} s; the largest is {most} s (a week).").format(
-                default=format_seconds(DEFAULT_BUDGET_SECONDS), floor=format_seconds(MINIMUM_LEG_SECONDS),
-                most=format_number(MAXIMUM_BUDGET_SECONDS)))
+            "the request spend it in order; once nothing is left, the next request is not sent. "
+            "The largest is {most} s (a week).").format(
+                default=format_seconds(DEFAULT_BUDGET_SECONDS), most=format_number(MAXIMUM_BUDGET_SECONDS)))
         rules.setWordWrap(True)
         rules.setEnabled(False)
-        self.budget_error = QLabel()
-        self.budget_error.setStyleSheet("color: #B84A00;")
-        self.budget_error.hide()
-        self.demo = translated(QCheckBox(), "setText", lambda: _("Start the demo server when no server is configured"))
+        self.demo = translated(QCheckBox(), "setText", lambda: _("Start the demo server when Run Inspector starts"))
         self.demo.setChecked(settings.demo_autostart)
         self.database = QLineEdit(settings.database_path)
         self.database.setPlaceholderText(current_database)
@@ -77,7 +72,7 @@ class SettingsDialog(QDialog):
         self.sampling_error.setStyleSheet("color: #B84A00;")
         self.sampling_error.setTextFormat(Qt.TextFormat.PlainText)
         self.sampling_error.hide()
-        from ..widgets.server_log import level_word
+        from ..workbench.server_log import level_word
 
         self.log_level = QComboBox()
         translated(self.log_level, "setAccessibleName", lambda: _("Server log level"))
@@ -100,8 +95,7 @@ class SettingsDialog(QDialog):
         form = QFormLayout()
         form.addRow(translated(QLabel(), "setText", lambda: _("Language")), self.language)
         budget_column = QVBoxLayout()
-        budget_column.addWidget(self.budget)
-        budget_column.addWidget(self.budget_error)
+        budget_column.addWidget(self.budget_field)
         budget_column.addWidget(rules)
         form.addRow(translated(QLabel(), "setText", lambda: _("Default budget (s)")), budget_column)
         form.addRow(translated(QLabel(), "setText", lambda: _("Demo server")), self.demo)
@@ -119,14 +113,7 @@ class SettingsDialog(QDialog):
         log_column.addWidget(self.log_level)
         log_column.addWidget(log_note)
         form.addRow(translated(QLabel(), "setText", lambda: _("Server log level")), log_column)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(buttons)
-        # A wrapped label needs more height at 560 px than the size hint (taken at its own width) gives.
-        self.resize(560, max(self.sizeHint().height(), self.heightForWidth(560)))
+        finish_form(self, form)
 
     def _browse(self) -> None:
         path, _filter = QFileDialog.getSaveFileName(self, _("Run database"), self.database.text(),
@@ -136,21 +123,8 @@ class SettingsDialog(QDialog):
             self.database.setText(path)
 
     def accept(self) -> None:  # noqa: D102
-        text = self.budget.text().strip().replace(",", ".")  # "2,5" as written in German
-        try:
-            budget = float(text)
-        except ValueError:
-            budget = math.nan
-        problem = None
-        if not math.isfinite(budget) or budget <= 0:
-            problem = _("The budget must be a positive number of seconds, e.g. 20.")
-        elif budget > MAXIMUM_BUDGET_SECONDS:
-            problem = _("The budget can be at most {most} seconds (a week).").format(
-                most=format_number(MAXIMUM_BUDGET_SECONDS))
-        if problem is not None:
-            self.budget_error.setText(problem)
-            self.budget_error.setTextFormat(Qt.TextFormat.PlainText)
-            self.budget_error.show()
+        entry = self.budget_field.check()
+        if entry.given is None:
             return
         url, model = self.sampling_url.text().strip(), self.sampling_model.text().strip()
         if self.allow_sampling.isChecked() and not (url.startswith(("http://", "https://")) and model):
@@ -162,7 +136,7 @@ class SettingsDialog(QDialog):
         self._settings.allow_sampling = self.allow_sampling.isChecked()
         self._settings.sampling_model_url = url
         self._settings.sampling_model = model
-        self._settings.default_budget_s = max(budget, float(MINIMUM_LEG_SECONDS))
+        self._settings.default_budget_s = max(entry.given, float(MINIMUM_LEG_SECONDS))
         self._settings.demo_autostart = self.demo.isChecked()
         self._settings.database_path = self.database.text().strip()
         self._settings.server_log_level = self.log_level.currentData() or None

@@ -28,6 +28,7 @@ from inspector.store.browse import StepInFull
 
 from ..language import on_language_changed, translated, translated_tab
 from ..widgets.budget_bar import BudgetBar
+from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
 from ..widgets.server_exchanges import server_exchange_lines
@@ -79,7 +80,14 @@ class StepDetail(QWidget):
         self.server_side = translated(_text_view(""), "setAccessibleName", lambda: _("What the server asked"))
         self.tabs = QTabWidget()
         translated(self.tabs, "setAccessibleName", lambda: _("Step detail"))
-        translated_tab(self.tabs, self.result, lambda: _("Result"))
+        # The Result tab: the text, and under it the pictures the step kept (its image artifacts).
+        self.images = ImageStrip()
+        result_page = QWidget()
+        result_layout = QVBoxLayout(result_page)
+        result_layout.setContentsMargins(0, 0, 0, 0)
+        result_layout.addWidget(self.result, 1)
+        result_layout.addWidget(self.images)
+        translated_tab(self.tabs, result_page, lambda: _("Result"))
         translated_tab(self.tabs, self.arguments, lambda: _("Arguments"))
         translated_tab(self.tabs, self.structured, lambda: _("Structured"))
         translated_tab(self.tabs, self.server_side, lambda: _("Server"))
@@ -120,6 +128,7 @@ class StepDetail(QWidget):
             for view in (self.arguments, self.result, self.structured, self.server_side, self.payload):
                 view.setPlainText("")
             self._result_text = self._payload_text = ""
+            self.images.show_images([])
             return
         row = step.row
         payload: Any = None
@@ -158,9 +167,13 @@ class StepDetail(QWidget):
             self._result_text += "\n" + _("… (cut: the text has {count} characters)").format(
                 count=format_number(step.result_length))
         self.result.setPlainText(self._result_text or _("This step has no result text."))
+        self.images.show_images([ShownImage(image.name, image.media_type, image.data, image.chars)
+                                 for image in step.images], source=step if step.images else None)
         structured = {key: payload[key] for key in ("toolArtifacts", "requestedToolCalls", "droppedSources",
                                                     "writeTargetTable", "writeTargetUid", "raw", "contextBudget")
                       if payload.get(key) is not None}
+        if isinstance(structured.get("toolArtifacts"), list):
+            structured["toolArtifacts"] = [_artifact_summary(artifact) for artifact in structured["toolArtifacts"]]
         self.structured.setPlainText(pretty_json(structured) if structured else
                                      _("This step has no structured content."))
         exchanges = server_exchange_lines(payload)
@@ -182,6 +195,15 @@ class StepDetail(QWidget):
     @staticmethod
     def _copy(text: str) -> None:
         QApplication.clipboard().setText(text)
+
+
+def _artifact_summary(artifact: Any) -> Any:
+    """An artifact with its base64 data said in words: thousands of characters of it tell a reader
+    nothing (a picture is drawn in the Result tab; the Payload tab keeps the data's start)."""
+    if not isinstance(artifact, dict) or not isinstance(artifact.get("data"), str):
+        return artifact
+    return {**artifact, "data": ngettext("({count} character of data)", "({count} characters of data)",
+                                         len(artifact["data"])).format(count=format_number(len(artifact["data"])))}
 
 
 __all__ = ["StepDetail"]

@@ -1,9 +1,12 @@
-"""A form generated from a tool's input schema: one field per property, nested as the schema nests.
+"""A form generated from a JSON schema: one field per property, nested as the schema nests.
 
-Strings, numbers and integers are line edits (empty means "not given"), booleans check boxes,
-enums combo boxes, arrays a list of item fields with Add/Remove, objects a nested group. A
-required field is marked, its description is the hint under it, its default pre-fills it.
-Text typed into a number field that is not a number is a :class:`FieldError`, shown at the field.
+It edits a tool's arguments, and answers a server's question (elicitation, labelled by the
+properties' titles). Strings, numbers and integers are line edits (empty means "not given"),
+booleans check boxes, enums combo boxes showing their titles (``oneOf``/``const``, ``enumNames``),
+arrays of enum values a column of check boxes, other arrays a list of item fields with Add/Remove,
+objects a nested group. A required field is marked, its description and its rule (range, format,
+how many to choose) are the hint under it, its default pre-fills it. Text typed into a number
+field that is not a number is a :class:`FieldError`, shown at the field.
 """
 
 from __future__ import annotations
@@ -15,12 +18,10 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QFormLayout,
     QFrame,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -28,70 +29,18 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
+from inspector.mcp.elicitation import FORMAT_EXAMPLES, schema_choices
 
-from ..language import translated, translated_item
+from ..language import translated
 from .arguments import Path, resolved, simple_type
+from .choice_fields import EnumField, MultiChoiceField
+from .form_base import MISSING, Field, FieldError, plain_label
 
+#: Labels longer than this (characters) wrap; shorter ones keep to one line.
+LABEL_WRAP = 40
 
-class _Missing:
-    def __repr__(self) -> str:
-        return "MISSING"
-
-
-#: A field the user left empty: the key is not sent.
-MISSING: Any = _Missing()
-
-
-class FieldError(ValueError):
-    """What was typed cannot be the field's type; the message says what to type instead."""
-
-    def __init__(self, path: Path, message: str) -> None:
-        super().__init__(message)
-        self.path = path
-        self.message = message
-
-
-def _plain_label(text: str, *, hint: bool = False) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)  # schema text comes from the server
-    label.setWordWrap(True)
-    if hint:
-        label.setEnabled(False)
-    return label
-
-
-class Field(QWidget):
-    """One value of the arguments. ``value()`` is :data:`MISSING` when nothing is given."""
-
-    changed = Signal()
-
-    def __init__(self, schema: Mapping[str, Any], path: Path, required: bool) -> None:
-        super().__init__()
-        self.schema = schema
-        self.path = path
-        self.required = required
-        self.error = _plain_label("")
-        self.error.setStyleSheet("color: #B84A00;")
-        self.error.hide()
-
-    def value(self) -> Any:
-        raise NotImplementedError
-
-    def set_value(self, value: Any) -> None:
-        raise NotImplementedError
-
-    def field_at(self, path: Path) -> Field | None:
-        return self if not path else None
-
-    def set_error(self, message: str | None) -> None:
-        self.error.setText(message or "")
-        self.error.setVisible(bool(message))
-
-    def clear_errors(self) -> None:
-        self.set_error(None)
-
-    def name(self) -> str:
-        return str(self.path[-1]) if self.path else _("arguments")
+__all__ = ["MISSING", "ArrayField", "BoolField", "EnumField", "Field", "FieldError", "MultiChoiceField",
+           "ObjectField", "SchemaForm", "TextField", "make_field"]
 
 
 class TextField(Field):
@@ -101,15 +50,22 @@ class TextField(Field):
         super().__init__(schema, path, required)
         self.kind = kind
         self.edit = QLineEdit()
-        self.edit.setAccessibleName(self.name())
+        self.setFocusProxy(self.edit)
+        self.named()
         placeholder = {"number": _("a number"), "integer": _("a whole number"),
                        "json": _("any JSON value")}.get(kind, "")
+        example = FORMAT_EXAMPLES.get(str(schema.get("format"))) if kind == "string" else None
+        if example:  # the format's shape, e.g. a date as 2026-12-01
+            placeholder = _("e.g. {example}").format(example=example)
         self.edit.setPlaceholderText(placeholder)
         self.edit.textEdited.connect(lambda _text: self.changed.emit())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.edit)
         layout.addWidget(self.error)
+
+    def named(self) -> None:
+        self.edit.setAccessibleName(self.name())
 
     def value(self) -> Any:
         text = self.edit.text()
@@ -151,13 +107,17 @@ class BoolField(Field):
         super().__init__(schema, path, required)
         # The form row already names it; the name is kept for screen readers.
         self.box = QCheckBox()
-        self.box.setAccessibleName(self.name())
+        self.setFocusProxy(self.box)
+        self.named()
         self.touched = required or "default" in schema
         self.box.toggled.connect(self._toggled)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.box)
         layout.addWidget(self.error)
+
+    def named(self) -> None:
+        self.box.setAccessibleName(self.name())
 
     def _toggled(self, _checked: bool) -> None:
         self.touched = True
@@ -173,34 +133,6 @@ class BoolField(Field):
         self.touched = self.required or "default" in self.schema or value is not MISSING
 
 
-class EnumField(Field):
-    """One of the schema's values; "not set" first unless required."""
-
-    def __init__(self, schema: Mapping[str, Any], path: Path, required: bool) -> None:
-        super().__init__(schema, path, required)
-        self.choices = list(schema.get("enum") or [])
-        self.combo = QComboBox()
-        self.combo.setAccessibleName(self.name())
-        self.offset = 0 if required else 1
-        if not required:
-            translated_item(self.combo, lambda: _("(not set)"), None)
-        for choice in self.choices:
-            self.combo.addItem(choice if isinstance(choice, str) else json.dumps(choice))
-        self.combo.currentIndexChanged.connect(lambda _i: self.changed.emit())
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.combo)
-        layout.addWidget(self.error)
-
-    def value(self) -> Any:
-        index = self.combo.currentIndex() - self.offset
-        return self.choices[index] if 0 <= index < len(self.choices) else MISSING
-
-    def set_value(self, value: Any) -> None:
-        index = self.choices.index(value) + self.offset if value in self.choices else 0
-        self.combo.setCurrentIndex(index)
-
-
 class ArrayField(Field):
     """A list of item fields with Add and Remove."""
 
@@ -212,7 +144,7 @@ class ArrayField(Field):
         self.rows = QVBoxLayout()
         self.rows.setContentsMargins(0, 0, 0, 0)
         self.add_button = translated(QPushButton(), "setText", lambda: _("Add item"))
-        self.add_button.setAccessibleName(_("Add an item to {name}").format(name=self.name()))
+        self.named()
         self.add_button.clicked.connect(lambda: (self.add_item(), self.changed.emit()))
         self.touched = False
         layout = QVBoxLayout(self)
@@ -220,6 +152,9 @@ class ArrayField(Field):
         layout.addLayout(self.rows)
         layout.addWidget(self.add_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.error)
+
+    def named(self) -> None:
+        self.add_button.setAccessibleName(_("Add an item to {name}").format(name=self.name()))
 
     def add_item(self, value: Any = MISSING) -> Field:
         self.touched = True
@@ -282,9 +217,13 @@ class ArrayField(Field):
 
 
 class ObjectField(Field):
-    """A nested object: a form row per property (label with required mark, field, hint)."""
+    """A nested object: a form row per property (label with required mark, field, hint).
 
-    def __init__(self, schema: Mapping[str, Any], path: Path, required: bool, *, top: bool = False) -> None:
+    With ``titles`` a property is labelled by the schema's ``title`` (a question to a person)
+    rather than its key (a tool's argument names, which the developer wants to see)."""
+
+    def __init__(self, schema: Mapping[str, Any], path: Path, required: bool, *, top: bool = False,
+                 titles: bool = False) -> None:
         super().__init__(schema, path, required)
         properties = schema.get("properties")
         properties = properties if isinstance(properties, Mapping) else {}
@@ -303,8 +242,12 @@ class ObjectField(Field):
             field.changed.connect(self.changed)
             field.changed.connect(self._touched)
             self.fields[name] = field
-            title = _("{name} *").format(name=name) if is_required else name
-            label = _plain_label(title)
+            shown = sub.get("title") if titles else None
+            if isinstance(shown, str) and shown.strip():
+                field.set_title(shown.strip())
+            title = _("{name} *").format(name=field.title) if is_required else field.title
+            label = plain_label(title)
+            label.setWordWrap(len(title) > LABEL_WRAP)  # a short label stays on one line
             label.setBuddy(field)
             if is_required:
                 translated(label, "setToolTip", lambda: _("required"))
@@ -313,12 +256,12 @@ class ObjectField(Field):
             stack.setContentsMargins(0, 0, 0, 0)
             stack.setSpacing(1)
             stack.addWidget(field)
-            hint = _hint(sub)
+            hint = _hint(sub, field, person=titles)
             if hint:
-                stack.addWidget(_plain_label(hint, hint=True))
+                stack.addWidget(plain_label(hint, hint=True))
             form.addRow(label, column)
-        if not properties and top:
-            form.addRow(_plain_label(_("This tool takes no arguments."), hint=True))
+        if not properties and top and not titles:
+            form.addRow(plain_label(_("This tool takes no arguments."), hint=True))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         if top:
@@ -369,30 +312,64 @@ class ObjectField(Field):
             field.clear_errors()
 
 
-def _hint(schema: Mapping[str, Any]) -> str:
-    """The description, the type and the default, as the hint under a field."""
-    parts = []
+def _hint(schema: Mapping[str, Any], field: Field, *, person: bool = False) -> str:
+    """The description, then the rule (a range, how many to choose) and, for a tool's developer
+    (not ``person``, who sees the default filled in), the type and the default."""
     description = schema.get("description")
-    if isinstance(description, str) and description.strip():
-        parts.append(description.strip())
+    lines = [description.strip()] if isinstance(description, str) and description.strip() else []
+    schema = field.schema  # the alternative the field edits: its limits and default
+    parts = [_rule(schema, field)]
     kind = simple_type(schema)
-    if "default" in schema:
+    if person or isinstance(field, MultiChoiceField):
+        pass
+    elif isinstance(field, EnumField):
+        if "default" in schema:
+            titles = {json.dumps(choice.value): choice.title for choice in field.options}
+            default = json.dumps(schema["default"])
+            parts.append(_("(default {default})").format(default=titles.get(default, default)))
+    elif "default" in schema:
         parts.append(_("({type}, default {default})").format(
             type=kind or _("value"), default=json.dumps(schema["default"], ensure_ascii=False)))
     elif kind in ("integer", "number"):
         parts.append(_("({type})").format(type=kind))
-    return " ".join(parts)
+    rest = " ".join(part for part in parts if part)
+    # A rule is read on a line of its own (a description seldom ends in a full stop); without one a
+    # developer's hint stays one compact line: "What to say (string, default "hi")".
+    return ("\n" if person or parts[0] else " ").join(lines + [rest] if rest else lines)
+
+
+def _rule(schema: Mapping[str, Any], field: Field) -> str:
+    """What the field accepts beyond its type: a number's range, a choice's count."""
+    if isinstance(field, MultiChoiceField):
+        return field.rule() if field.min_items is not None or field.max_items is not None else ""
+    if isinstance(field, TextField) and field.kind in ("integer", "number"):
+        low, high = (schema.get(k) for k in ("minimum", "maximum"))
+        low, high = (v if isinstance(v, (int, float)) and not isinstance(v, bool) else None for v in (low, high))
+        if low is not None and high is not None:
+            return _("From {minimum} to {maximum}.").format(minimum=low, maximum=high)
+        if low is not None:
+            return _("At least {limit}.").format(limit=low)
+        if high is not None:
+            return _("At most {limit}.").format(limit=high)
+    return ""
 
 
 def make_field(schema: Mapping[str, Any], path: Path, required: bool) -> Field:
-    """The field for a schema."""
-    schema = resolved(schema)
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return EnumField(schema, path, required)
+    """The field for a schema: an enum (titled or not) is a choice; an array of enum values is
+    a multi-select; otherwise the type decides."""
+    choices = schema_choices(schema)
+    if choices is None:
+        schema = resolved(schema)  # a nullable value edits its one real alternative
+        choices = schema_choices(schema)
+    if choices is not None:
+        return EnumField(schema, path, required, choices)
     kind = simple_type(schema)
     if kind == "boolean":
         return BoolField(schema, path, required)
     if kind == "array":
+        item_choices = schema_choices(schema.get("items"))
+        if item_choices is not None:
+            return MultiChoiceField(schema, path, required, item_choices)
         return ArrayField(schema, path, required)
     if kind == "object":
         return ObjectField(schema, path, required)
@@ -402,12 +379,14 @@ def make_field(schema: Mapping[str, Any], path: Path, required: bool) -> Field:
 
 
 class SchemaForm(QFrame):
-    """The whole arguments form of one tool."""
+    """The whole form: a tool's arguments, or (``titles``) the answer to a server's question."""
 
     changed = Signal()
 
-    def __init__(self, schema: Mapping[str, Any] | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, schema: Mapping[str, Any] | None = None, parent: QWidget | None = None, *,
+                 titles: bool = False) -> None:
         super().__init__(parent)
+        self.titles = titles
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self.root: ObjectField | None = None
@@ -419,7 +398,7 @@ class SchemaForm(QFrame):
             self.root.hide()  # gone at once, not only when the deferred delete comes round
             self.root.deleteLater()
         root_schema = schema if isinstance(schema, Mapping) else {}
-        self.root = ObjectField(root_schema, (), True, top=True)
+        self.root = ObjectField(root_schema, (), True, top=True, titles=self.titles)
         self.root.changed.connect(self.changed)
         self._layout.addWidget(self.root)
 

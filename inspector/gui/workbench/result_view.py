@@ -16,6 +16,7 @@ from inspector.i18n.messages import translate
 from inspector.mcp.results import non_text_note
 
 from ..language import on_language_changed, translated
+from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.server_exchanges import server_exchange_lines
 from .engine import OperationTask, error_words
 
@@ -37,8 +38,10 @@ class ResultView(QWidget):
         self.tree.setModel(self.structure)
         translated(self.tree, "setAccessibleName", lambda: _("Structured content"))
         self.tree.hide()
+        self.images = ImageStrip()
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.text)
+        split.addWidget(self.images)
         split.addWidget(self.tree)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -59,6 +62,7 @@ class ResultView(QWidget):
             task.changed.connect(lambda task=task: self._changed(task))
         self.structure.removeRows(0, self.structure.rowCount())
         self.tree.hide()
+        self._show_images(task)
         if task is None:
             self.sentence.setText(_("Select an operation to see its result."))
             self.text.setPlainText("")
@@ -92,6 +96,14 @@ class ResultView(QWidget):
             self.tree.expandToDepth(1)
             self.tree.resizeColumnToContents(0)
             self.tree.show()
+
+    def _show_images(self, task: OperationTask | None) -> None:
+        """The pictures the answer carried, drawn under its text (decoded from the answer only)."""
+        record = task.outcome.record if task is not None and task.outcome is not None else None
+        result = getattr(record, "result", None)
+        parts = getattr(result, "images", ())
+        self.images.show_images([ShownImage(part.label, part.mime_type, part.data, part.chars) for part in parts],
+                                getattr(result, "images_left_out", 0), source=result if parts else None)
 
     def _changed(self, task: OperationTask) -> None:
         if task is self.task:

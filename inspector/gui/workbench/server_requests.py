@@ -18,6 +18,8 @@ from inspector.i18n import _
 from inspector.mcp import ElicitationRequest, RequestRefused, ServerRequestHandler
 from inspector.mcp.server_requests import USER_REFUSED, Sampler
 
+from ..settings import AppSettings
+
 
 class PendingQuestion:
     """A question (or a sampling request) waiting for the user; answered from the GUI thread."""
@@ -100,3 +102,17 @@ class WindowAnswers(QObject):
             raise RequestRefused(USER_REFUSED, _("The user refused to let the server use the model."))
         assert self.sampler is not None
         return await self.sampler(params, remaining_s)
+
+
+def sampler_from_settings(settings: AppSettings):  # -> Sampler | None
+    """The configured model as a sampler, when the user allows servers to use it."""
+    if not (settings.allow_sampling and settings.sampling_model_url and settings.sampling_model):
+        return None
+    from inspector.agent.chat_model import OpenAIChatModel
+    from inspector.agent.sampling import ChatModelSampler
+
+    try:
+        model = OpenAIChatModel(settings.sampling_model_url, settings.sampling_model)
+    except ValueError:
+        return None
+    return ChatModelSampler(model, settings.sampling_model)

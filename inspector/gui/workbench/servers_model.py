@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
 
 from inspector.i18n import _, ngettext
 from inspector.store import ServerRecord
@@ -40,12 +41,21 @@ class ServersModel(QAbstractListModel):
     def __init__(self) -> None:
         super().__init__()
         self._records: list[ServerRecord] = []
+        #: Entries whose server is known not to run here (the demo server's, when it is stopped).
+        self._not_running: set[str] = set()
         follow_language(self)
 
     def set_records(self, records: list[ServerRecord]) -> None:
         self.beginResetModel()
         self._records = list(records)
         self.endResetModel()
+
+    def set_not_running(self, urls: set[str]) -> None:
+        """Mark these servers' rows "not running" (a server this window would have to start)."""
+        if urls != self._not_running:
+            self._not_running = set(urls)
+            if self._records:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(self._records) - 1, 0))
 
     def record(self, row: int) -> ServerRecord | None:
         return self._records[row] if 0 <= row < len(self._records) else None
@@ -60,10 +70,19 @@ class ServersModel(QAbstractListModel):
         if not index.isValid() or not 0 <= index.row() < len(self._records) or index.column() != 0:
             return None
         record = self._records[index.row()]
+        stopped = record.url in self._not_running
         if role == Qt.ItemDataRole.DisplayRole:
+            if stopped:
+                return _("{name} — not running\n{health}").format(name=server_label(record),
+                                                                   health=health_line(record))
             return _("{name}\n{health}").format(name=server_label(record), health=health_line(record))
         if role == Qt.ItemDataRole.AccessibleTextRole:
+            if stopped:
+                return _("{name}, not running: {health}").format(name=server_label(record),
+                                                                 health=health_line(record))
             return _("{name}: {health}").format(name=server_label(record), health=health_line(record))
+        if role == Qt.ItemDataRole.ForegroundRole and stopped:
+            return QColor("#6E6E6E")
         if role == Qt.ItemDataRole.ToolTipRole:
             return plain_tooltip(record.url)
         if role == RecordRole:

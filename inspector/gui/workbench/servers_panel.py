@@ -98,6 +98,11 @@ class ServersPanel(QWidget):
                                                        QItemSelectionModel.SelectionFlag.ClearAndSelect)
         self._selected()
 
+    def add_below_list(self, widget: QWidget) -> None:
+        """Put a widget (e.g. the demo server's Start) right under the list of servers."""
+        layout = self.layout()
+        layout.insertWidget(layout.indexOf(self.view) + 1, widget)
+
     def current(self) -> ServerRecord | None:
         index = self.view.currentIndex()
         return index.data(RecordRole) if index.isValid() else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from pathlib import Path
 
@@ -112,3 +113,29 @@ def test_a_runs_position_in_the_list_follows_filter_and_order(store: RunStore) -
     assert run_position(store, first, RunFilter(statuses=("ok",))) is None
     assert run_ids(store) == [second, first]
     assert [run.id for run in list_runs(store, limit=1, offset=1)] == [first]
+
+
+def test_a_steps_pictures_are_read_by_sql_and_a_too_long_one_is_not_fetched(store: RunStore,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import inspector.store.browse as browse
+
+    run_id = store.start_run("pictures", "imported", None, started_at=T0)
+    artifacts = [{"name": "a.png", "mediaType": "image/png", "data": "iVBORw0KGgo="},
+                 {"name": "notes.txt", "mediaType": "text/plain", "data": "text"},
+                 {"name": "b.gif", "mediaType": "IMAGE/GIF", "data": "R0lGODlh" * 10},
+                 {"name": "c.png", "mediaType": "image/png", "data": 42},
+                 "not an artifact"]
+    store.db.conn.execute("INSERT INTO steps (run_id, sequence, kind, round, duration_ms, started_at, outcome,"
+                          " payload) VALUES (?, 1, 'tool', 0, 1.0, '', 'ok', ?)",
+                          (run_id, json.dumps({"kind": "tool", "toolArtifacts": artifacts})))
+    store.db.conn.execute("INSERT INTO steps (run_id, sequence, kind, round, duration_ms, started_at, outcome,"
+                          " payload) VALUES (?, 2, 'tool', 0, 1.0, '', 'ok', ?)",
+                          (run_id, '{"kind": "tool", "toolArtifacts": {"a": 1}}'))
+    store.db.conn.execute("INSERT INTO steps (run_id, sequence, kind, round, duration_ms, started_at, outcome,"
+                          " payload) VALUES (?, 3, 'tool', 0, 1.0, '', 'ok', 'not json')", (run_id,))
+    monkeypatch.setattr(browse, "DETAIL_IMAGE_CHARS", 20)
+    first, second, third = (row.id for row in timeline_page(store, run_id, 0, 10))
+    assert step_in_full(store, first).images == (
+        browse.StoredImage("a.png", "image/png", "iVBORw0KGgo=", 12),
+        browse.StoredImage("b.gif", "IMAGE/GIF", None, 80))
+    assert step_in_full(store, second).images == () and step_in_full(store, third).images == ()

@@ -30,8 +30,8 @@ from inspector.i18n.formatting import format_time
 from inspector.mcp import LOG_LEVELS
 
 from ..language import follow_language, translated, translated_item
-from ..workbench.listening import LogEntry
-from .plain_text import cell_text, plain_tooltip
+from ..widgets.plain_text import cell_text, plain_tooltip
+from .listening import LogEntry
 
 #: The most entries kept; older ones are dropped first.
 MAX_ENTRIES = 5000

@@ -1,0 +1,87 @@
+"""What every field of the schema form shares: the "not given" marker, the field error, the base class."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QWidget
+
+from inspector.i18n import _
+
+from .arguments import Path
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+#: A field the user left empty: the key is not sent.
+MISSING: Any = _Missing()
+
+
+class FieldError(ValueError):
+    """What was typed cannot be the field's type; the message says what to type instead."""
+
+    def __init__(self, path: Path, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+
+def plain_label(text: str, *, hint: bool = False) -> QLabel:
+    """A label for schema text (it comes from the server): plain text, wrapped; a hint is greyed."""
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    if hint:
+        label.setEnabled(False)
+    return label
+
+
+class Field(QWidget):
+    """One value of the form. ``value()`` is :data:`MISSING` when nothing is given.
+
+    ``title`` is what the field is called (its key, or the schema's title where the form shows
+    titles); subclasses name their controls after it in :meth:`named`."""
+
+    changed = Signal()
+
+    def __init__(self, schema: Mapping[str, Any], path: Path, required: bool) -> None:
+        super().__init__()
+        self.schema = schema
+        self.path = path
+        self.required = required
+        self.title = str(path[-1]) if path else ""
+        self.error = plain_label("")
+        self.error.setStyleSheet("color: #B84A00;")
+        self.error.hide()
+
+    def value(self) -> Any:
+        raise NotImplementedError
+
+    def set_value(self, value: Any) -> None:
+        raise NotImplementedError
+
+    def field_at(self, path: Path) -> Field | None:
+        return self if not path else None
+
+    def set_error(self, message: str | None) -> None:
+        self.error.setText(message or "")
+        self.error.setVisible(bool(message))
+
+    def clear_errors(self) -> None:
+        self.set_error(None)
+
+    def name(self) -> str:
+        return self.title or _("arguments")
+
+    def set_title(self, title: str) -> None:
+        """Call the field ``title`` (the label the form shows for it)."""
+        self.title = title
+        self.named()
+
+    def named(self) -> None:
+        """Give the controls their accessible names from :meth:`name`."""

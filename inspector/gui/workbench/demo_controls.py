@@ -1,0 +1,78 @@
+"""The "Demo server" entry in the Servers panel when its server is not running: marked, with Start.
+
+An entry whose server is not running must not look alive: its row says "not running", and below
+the list a line says so (with the reason, when starting failed) beside a Start button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+
+from inspector.i18n import _
+from inspector.store import ServerRegistry
+
+from ..language import on_language_changed, translated
+from .demo_service import DemoService
+from .servers_panel import ServersPanel
+
+
+class DemoControls(QWidget):
+    """Shows, for the selected demo entry whose server is not running, why, and a Start button.
+
+    ``reload(url)`` reloads the servers and selects ``url`` (the window's ``reload_servers``).
+    """
+
+    def __init__(self, demo: DemoService, panel: ServersPanel, registry: ServerRegistry,
+                 reload: Callable[[str | None], None]) -> None:
+        super().__init__()
+        self.demo, self.panel, self.registry, self._reload = demo, panel, registry, reload
+        self.note = QLabel()
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color: #B84A00;")
+        self.start_button = translated(QPushButton(), "setText", lambda: _("Start the demo server"))
+        self.start_button.clicked.connect(self.start)
+        # One above the other: the panel is narrow, and the reason for a failed start may be long.
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.note)
+        layout.addWidget(self.start_button, 0, Qt.AlignmentFlag.AlignLeft)
+        panel.add_below_list(self)
+        panel.server_selected.connect(lambda _record: self.refresh())
+        self.refresh()
+        on_language_changed(self, self.refresh)
+
+    def refresh(self) -> None:
+        """Mark the entry in the list, and show the note and Start when it is selected and not running."""
+        entry = self.demo.entry_url
+        self.panel.model.set_not_running({entry} if self.demo.stopped_entry(entry) else set())
+        current = self.panel.current()
+        selected = current is not None and self.demo.stopped_entry(current.url)
+        if selected:
+            if self.demo.problem:
+                self.note.setText(_("The demo server is not running. {problem}").format(problem=self.demo.problem))
+            else:
+                self.note.setText(_("The demo server is not running."))
+        self.setVisible(selected)
+
+    def start(self) -> str | None:
+        """Start the demo server; the entry (perhaps at a new URL) is selected and its tools load."""
+        before = self.panel.current().url if self.panel.current() is not None else None
+        url = self.demo.start(self.registry)
+        if url is None:
+            self.refresh()
+            return None
+        self.panel.model.set_not_running(set())
+        self._reload(url)
+        current = self.panel.current()
+        if current is not None and current.url == before:
+            # The same URL as before: the panel sees no new selection, but now there is a server to ask.
+            self.panel.server_selected.emit(current)
+        self.refresh()
+        return url
+
+
+__all__ = ["DemoControls"]

@@ -1,0 +1,93 @@
+"""The Server log dock: the selected server's listening session and what it (and operations) hear."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDockWidget, QWidget
+
+from inspector.i18n import _
+from inspector.i18n.formatting import format_seconds
+from inspector.i18n.messages import translate
+from inspector.mcp import ServerEndpoint
+from inspector.mcp.listening import ListenerState, ListenerStatus
+from inspector.mcp.roots import roots_from_uris
+from inspector.store import ServerRecord
+
+from ..language import translated
+from .listening import LogEntry, WindowListener
+from .server_log import ServerLogView
+
+
+class ServerLogDock(QDockWidget):
+    """Holds one listening session (for the selected server) and shows its log and state."""
+
+    def __init__(self, listener: WindowListener, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.listener = listener
+        self.view = ServerLogView()
+        translated(self, "setWindowTitle", lambda: _("Server log"))
+        self.setObjectName("dock-server-log")
+        translated(self, "setAccessibleName", lambda: _("Server log"))
+        self.setWidget(self.view)
+        self.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
+                         | QDockWidget.DockWidgetFeature.DockWidgetMovable)
+        self._listened: tuple[ServerEndpoint, tuple[str, ...]] | None = None
+        #: The listener's last state (its sentence is said again in a new language).
+        self._said: tuple[str, ListenerStatus] | None = None
+        self.closed = False
+        listener.entry.connect(self.add_entry)
+        listener.status_changed.connect(self._status)
+
+    def retranslate(self) -> None:
+        if self._said is not None:
+            self._status(*self._said)
+
+    def listen_to(self, record: ServerRecord | None, endpoint: ServerEndpoint | None) -> None:
+        """Hold a listening session for the selected server (a new one when its settings changed)."""
+        if self.closed:
+            return
+        if record is None or endpoint is None:
+            self.listener.stop()
+            return
+        wanted = (endpoint, record.roots)
+        if self.listener.listening_to == record.url and self._listened == wanted:
+            return
+        self._listened = wanted
+        self.listener.listen(endpoint, roots_from_uris(record.roots))
+
+    def server_changing(self, url: str) -> None:
+        """A server's settings change or it goes: a session held for it ends (the selection restarts it)."""
+        if self.listener.listening_to == url:
+            self.listener.stop()
+
+    def add_entry(self, entry: LogEntry) -> None:
+        if not self.closed:
+            self.view.add(entry)
+
+    def _status(self, server: str, status: ListenerStatus) -> None:
+        self._said = (server, status)
+        if not self.closed:
+            self.view.show_state(listener_sentence(server, status))
+
+    def stop(self) -> None:
+        self.closed = True
+        self.listener.stop()
+
+
+def listener_sentence(server: str, status: ListenerStatus) -> str:
+    """The listener's state in words, for the log view's header."""
+    state = status.state
+    if state is ListenerState.CONNECTING:
+        return _("Connecting to {server}…").format(server=server)
+    if state is ListenerState.LISTENING:
+        return _("Listening to {server}.").format(server=server)
+    if state is ListenerState.NO_STREAM:
+        return _("{server} offers no stream of its own (HTTP {status}): its log messages and list changes "
+                 "arrive only during operations.").format(server=server, status=status.http_status)
+    if state is ListenerState.RECONNECTING:
+        if status.retry_in_s is None:
+            return _("The stream of {server} broke; reconnecting…").format(server=server)
+        return _("The stream of {server} broke; reconnecting in {seconds} s…").format(
+            server=server, seconds=format_seconds(status.retry_in_s))
+    if status.error:
+        return _("Stopped listening to {server}: {reason}").format(server=server, reason=translate(status.error))
+    return _("Not listening.")

@@ -1,0 +1,207 @@
+"""The Workbench tab: the selected server's tools, the arguments form, Run and Cancel, the
+operations list and the selected operation's result."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.i18n import _
+from inspector.store import ServerRecord
+
+from ..language import translated, translated_tab
+from ..settings import AppSettings
+from ..widgets.budget_field import budget_label
+from .arguments_panel import ArgumentsPanel
+from .engine import OperationsEngine, OperationTask
+from .operations_list import OperationsList
+from .result_view import ResultView
+from .server_admin import ServerAdmin
+from .tools_panel import ToolsPanel
+
+#: The splitters whose positions the window remembers, by name.
+SPLITTERS = ("top", "bottom")
+
+
+class Workbench(QSplitter):
+    """Tools and the call above, operations and the result below; runs what the user asks."""
+
+    def __init__(self, engine: OperationsEngine, admin: ServerAdmin, settings: AppSettings,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self.engine = engine
+        self.admin = admin
+        self.settings = settings
+        self.tools = ToolsPanel()
+        self.tool_title = QLabel(_("No tool selected."))
+        self.tool_title.setTextFormat(Qt.TextFormat.PlainText)
+        self.tool_title.setWordWrap(True)
+        self.arguments = ArgumentsPanel()
+        self.schema_view = QPlainTextEdit()
+        self.schema_view.setReadOnly(True)
+        translated(self.schema_view, "setAccessibleName", lambda: _("Input schema"))
+        translated_tab(self.arguments.tabs, self.schema_view, lambda: _("Schema"))
+        self.run_button = translated(QPushButton(), "setText", lambda: _("Run  (Ctrl+Enter)"))
+        translated(self.run_button, "setAccessibleName", lambda: _("Run the tool"))
+        self.run_button.clicked.connect(self.run_current_tool)
+        self.cancel_button = translated(QPushButton(), "setText", lambda: _("Cancel  (Esc)"))
+        translated(self.cancel_button, "setAccessibleName", lambda: _("Cancel the selected operation"))
+        self.cancel_button.clicked.connect(self.cancel_current)
+        self.budget_label = QLabel()
+        self.budget_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.operations = OperationsList()
+        self.result = ResultView()
+        self.top = QSplitter(Qt.Orientation.Horizontal)
+        self.top.addWidget(self.tools)
+        self.top.addWidget(self._call_box())
+        self.top.setStretchFactor(1, 2)
+        self.bottom = QSplitter(Qt.Orientation.Horizontal)
+        self.bottom.addWidget(self._operations_box())
+        self.bottom.addWidget(self.result)
+        self.bottom.setStretchFactor(0, 3)
+        self.bottom.setStretchFactor(1, 2)
+        self.addWidget(self.top)
+        self.addWidget(self.bottom)
+        self.top.setSizes([260, 710])
+        self.setSizes([290, 410])
+        self.bottom.setSizes([600, 370])
+        self.setObjectName("splitter-workbench")
+        for name in SPLITTERS:
+            getattr(self, name).setObjectName(f"splitter-{name}")
+        self.operations.current_changed.connect(self.result.show_task)
+        self.operations.dropped.connect(lambda task: self.engine.forget(task))
+        self.tools.tool_selected.connect(self._tool_selected)
+        self.tools.reload_requested.connect(self.load_tools)
+
+    def _call_box(self) -> QWidget:
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.budget_label, 1)
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.cancel_button)
+        call = QWidget()
+        layout = QVBoxLayout(call)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.tool_title)
+        layout.addWidget(self.arguments, 1)
+        layout.addLayout(buttons)
+        return call
+
+    def _operations_box(self) -> QWidget:
+        heading = translated(QLabel(), "setText", lambda: _("Running and recent operations"))
+        font = heading.font()
+        font.setBold(True)
+        heading.setFont(font)
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(heading)
+        layout.addWidget(self.operations, 1)
+        return box
+
+    def retranslate(self) -> None:
+        self.show_budget(self.admin.current())
+        self._describe_tool(self.tools.current_tool())
+
+    # -- the selected server -----------------------------------------------------------------------
+
+    def server_selected(self, record: ServerRecord | None) -> None:
+        """Show the server's budget and load its tools (a load for another server is cancelled)."""
+        if record is None:
+            self.tools.clear(lambda: _("Select a server to see its tools."))
+            self.budget_label.setText("")
+            return
+        self.show_budget(record)
+        if self.tools.task is not None and self.tools.task.running:
+            if self.tools.task.server_url == record.url:
+                return
+            self.tools.task.cancel()
+        self.load_tools()
+
+    def show_budget(self, record: ServerRecord | None) -> None:
+        # What the client enforces (the floor applied), as the budget bar's deadline says it.
+        self.budget_label.setText("" if record is None else budget_label(self.admin.budget_for(record)))
+
+    def load_tools(self) -> OperationTask | None:
+        record = self.admin.current()
+        if record is None:
+            return None
+        endpoint = self.admin.endpoint_or_say(record)
+        if endpoint is None:
+            return None
+        task = self.engine.list_tools(endpoint, self.admin.budget_for(record))
+        self.tools.loading(task)
+        return task
+
+    def tools_changed(self, server_url: str) -> None:
+        """A server said its tools changed: reload the catalogue if it is the one shown."""
+        record = self.admin.current()
+        if record is not None and record.url == server_url and not self.admin.closed:
+            if self.tools.task is None or not self.tools.task.running:
+                self.load_tools()
+
+    # -- the selected tool ----------------------------------------------------------------------------
+
+    def _describe_tool(self, tool: dict[str, Any] | None) -> None:
+        if tool is None:
+            self.tool_title.setText(_("No tool selected."))
+            return
+        name = str(tool.get("name", ""))
+        description = tool.get("description") if isinstance(tool.get("description"), str) else ""
+        self.tool_title.setText(_("{name} — {description}").format(name=name, description=description)
+                                if description else name)
+
+    def _tool_selected(self, tool: dict[str, Any] | None) -> None:
+        self._describe_tool(tool)
+        if tool is None:
+            self.arguments.set_schema({})
+            self.schema_view.setPlainText("")
+            self.run_button.setEnabled(False)
+            return
+        name = str(tool.get("name", ""))
+        schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
+        server = self.admin.current()
+        remembered = self.settings.last_arguments(server.url, name) if server else None
+        self.arguments.set_schema(schema, remembered)
+        self.schema_view.setPlainText(json.dumps(schema, indent=2, ensure_ascii=False))
+        self.run_button.setEnabled(True)
+
+    # -- operations -------------------------------------------------------------------------------------
+
+    def run_current_tool(self) -> OperationTask | None:
+        """Run the selected tool with the arguments shown; nothing is sent if they are bad."""
+        record, tool = self.admin.current(), self.tools.current_tool()
+        if record is None or tool is None:
+            self.admin.say(_("Select a server and a tool first."))
+            return None
+        arguments = self.arguments.arguments()
+        if arguments is None:
+            return None
+        endpoint = self.admin.endpoint_or_say(record)
+        if endpoint is None:
+            return None
+        name = str(tool.get("name", ""))
+        self.settings.remember_arguments(record.url, name, arguments)
+        return self.engine.call_tool(endpoint, name, arguments, self.admin.budget_for(record))
+
+    def cancel_current(self) -> None:
+        """Esc: cancel the selected operation if it runs, else the newest one that runs."""
+        task = self.operations.current
+        if task is None or not task.running:
+            running = self.engine.running_tasks()
+            task = running[-1] if running else None
+        if task is not None:
+            self.operations.cancel(task)
+
+    def set_cancel_enabled(self, enabled: bool) -> None:
+        self.cancel_button.setEnabled(enabled)

@@ -1,0 +1,225 @@
+"""The configured servers behind the Servers panel: add, edit, remove, test, and their endpoints.
+
+The window lays out the panel; this object keeps the registry, the headers each server is called
+with (stored values, the keyring, or this session's secrets) and the panel's health up to date.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from inspector.i18n import _
+from inspector.i18n.formatting import format_number
+from inspector.i18n.messages import translate
+from inspector.mcp import InvalidServerError, ServerEndpoint
+from inspector.mcp.roots import roots_from_uris
+from inspector.store import RunStore, ServerRecord, ServerRegistry, StoreError
+from inspector.store.secrets import SecretKeeper
+
+from ..dialogs.server_dialog import ServerDialog
+from ..settings import AppSettings
+from .engine import OperationOutcome, OperationsEngine, OperationTask
+from .servers_panel import ServersPanel
+
+
+class ServerAdmin(QObject):
+    """Keeps the Servers panel, the registry and the engine's view of each server in step."""
+
+    #: The selected server changed (a ServerRecord, or None): the window follows it.
+    selected = Signal(object)
+
+    def __init__(self, panel: ServersPanel, store: RunStore, engine: OperationsEngine, settings: AppSettings,
+                 secrets: SecretKeeper, say: Callable[[str], None], parent: QWidget) -> None:
+        super().__init__(parent)
+        self.panel = panel
+        self.store = store
+        self.engine = engine
+        self.settings = settings
+        self.secrets = secrets
+        self.say = say
+        self.registry = ServerRegistry(store.db, secrets)
+        #: Secret header values the keyring could not keep: for this session only, never written.
+        self.session_secrets: dict[tuple[str, str], str] = {}
+        self._endpoints: dict[str, ServerEndpoint] = {}
+        #: The last connection test's server and outcome (its sentence is said again in a new language).
+        self._last_test: tuple[str, OperationOutcome] | None = None
+        self.closed = False
+        self._health_refresh = QTimer(self)
+        self._health_refresh.setSingleShot(True)
+        self._health_refresh.setInterval(100)
+        self._health_refresh.timeout.connect(self._refresh_health)
+        panel.server_selected.connect(self._selected)
+        panel.add_requested.connect(self.add_server)
+        panel.edit_requested.connect(self.edit_server)
+        panel.remove_requested.connect(self.remove_server)
+        panel.test_requested.connect(self.test_server)
+
+    def current(self) -> ServerRecord | None:
+        return self.panel.current()
+
+    def retranslate(self) -> None:
+        if self._last_test is not None:
+            self._tested(*self._last_test)
+
+    # -- the list ----------------------------------------------------------------------------------
+
+    def reload_servers(self, select_url: str | None = None) -> None:
+        try:
+            records = self.registry.all()
+        except StoreError as exc:
+            self.say(str(exc))
+            return
+        self.engine.server_roots.clear()
+        self.engine.server_roots.update({record.url: roots_from_uris(record.roots) for record in records})
+        self.panel.set_records(records, select_url)
+
+    def _selected(self, record: ServerRecord | None) -> None:
+        if record is not None:
+            self.panel.show_latencies(self._latencies(record.url))
+        self.selected.emit(record)
+
+    def health_changed(self) -> None:
+        """An operation ended: read the health back once for a burst of endings."""
+        self._health_refresh.start()
+
+    def _refresh_health(self) -> None:
+        if self.closed:
+            return
+        self.reload_servers()
+        current = self.current()
+        if current is not None:
+            self.panel.show_latencies(self._latencies(current.url))
+
+    def _latencies(self, url: str) -> list[float]:
+        runs = self.store.list_runs(server=url, outcome="ok", limit=20)
+        return [(run.finished_at - run.started_at).total_seconds() * 1000 for run in reversed(runs)
+                if run.finished_at and run.started_at]
+
+    # -- what an operation needs -----------------------------------------------------------------------
+
+    def endpoint_for(self, record: ServerRecord) -> ServerEndpoint:
+        """The server with its headers: stored values, the keyring, or this session's secrets.
+
+        Kept until the server is saved or removed: Run must not wait on the store or the keyring."""
+        endpoint = self._endpoints.get(record.url)
+        if endpoint is None or endpoint.name != record.name:
+            headers = self.registry.headers_for(record.url, ask=lambda header: self.session_secrets.get(
+                (record.url, header)))
+            endpoint = self._endpoints[record.url] = ServerEndpoint(record.url, headers=headers, name=record.name)
+        return endpoint
+
+    def endpoint_or_say(self, record: ServerRecord) -> ServerEndpoint | None:
+        try:
+            return self.endpoint_for(record)
+        except InvalidServerError as exc:
+            self.say(translate(exc))
+            return None
+
+    def budget_for(self, record: ServerRecord) -> float:
+        return record.budget_s if record.budget_s else self.settings.default_budget_s
+
+    # -- add, edit, remove -----------------------------------------------------------------------------
+
+    def add_server(self) -> None:
+        self._edit(None)
+
+    def edit_server(self, record: ServerRecord) -> None:
+        self._edit(record)
+
+    def edit_current(self) -> None:
+        if self.current() is not None:
+            self._edit(self.current())
+
+    def _edit(self, record: ServerRecord | None) -> None:
+        headers = []
+        if record is not None:
+            for setting in record.headers:
+                value = setting.value if not setting.secret else (
+                    self.secrets.load(record.url, setting.name) or self.session_secrets.get(
+                        (record.url, setting.name), ""))
+                headers.append((setting.name, value or "", setting.secret))
+        dialog = ServerDialog(self.parent(), url=record.url if record else "", name=record.name if record else None,
+                              budget_s=record.budget_s if record else None, headers=headers,
+                              secrets_kept=self.secrets.available, roots=record.roots if record else (),
+                              default_budget_s=lambda: self.settings.default_budget_s)
+        if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:
+            return
+        chosen = dialog.result_settings
+        self.save_server(chosen.url, chosen.name, chosen.budget_s, chosen.headers, chosen.secret,
+                         replaces=record.url if record else None, roots=chosen.roots)
+
+    #: Emitted before a server's settings change or it goes (its URL): a session held for it ends.
+    changing = Signal(str)
+
+    def save_server(self, url: str, name: str | None, budget_s: float | None, headers: dict[str, str],
+                    secret: set[str], *, replaces: str | None = None, roots: tuple[str, ...] = ()) -> None:
+        """Store a server (secret values to the keyring or this session only) and select it."""
+        from inspector.store.secrets import is_secret_header
+
+        self._endpoints.pop(url, None)
+        if replaces:
+            self._endpoints.pop(replaces, None)
+            self.changing.emit(replaces)
+        if replaces and replaces != url:
+            self.registry.remove_server(replaces)
+        self.registry.save_server(url, name=name, budget_s=budget_s, headers=headers, secret=secret,
+                                  replace=True, roots=roots)
+        for header, value in headers.items():
+            if header in secret or is_secret_header(header):
+                self.session_secrets[(url, header)] = value
+        was_current = self.current() is not None and self.current().url == url
+        self.reload_servers(select_url=url)
+        if was_current:
+            # The same server with new settings: its budget and (with new headers) its tools.
+            self._selected(self.current())
+
+    def remove_server(self, record: ServerRecord) -> None:
+        answer = QMessageBox.question(self.parent(), _("Remove server"), _(
+            "Remove {name} from the servers? Its stored runs stay.").format(name=record.name or record.url))
+        if answer == QMessageBox.StandardButton.Yes:
+            self.forget_server(record.url)
+
+    def remove_current(self) -> None:
+        if self.current() is not None:
+            self.remove_server(self.current())
+
+    def forget_server(self, url: str) -> None:
+        self.changing.emit(url)
+        self._endpoints.pop(url, None)
+        self.registry.remove_server(url)
+        self.reload_servers()
+
+    # -- the connection test ---------------------------------------------------------------------------
+
+    def test_server(self, record: ServerRecord) -> OperationTask | None:
+        endpoint = self.endpoint_or_say(record)
+        if endpoint is None:
+            return None
+        task = self.engine.ping(endpoint, self.budget_for(record))
+        self._last_test = None
+        self.panel.test_result.setText(_("Testing the connection…"))
+        task.finished.connect(lambda outcome: self._tested(record.url, outcome))
+        return task
+
+    def test_current(self) -> None:
+        if self.current() is not None:
+            self.test_server(self.current())
+
+    def _tested(self, url: str, outcome: OperationOutcome) -> None:
+        current = self.current()
+        if current is None or current.url != url:
+            return
+        self._last_test = (url, outcome)
+        record = outcome.record
+        if record is not None and record.status == "ok":
+            text = _("Answered in {ms} ms; speaks MCP {version}.").format(
+                ms=format_number(round(record.latency_ms)), version=record.result.protocol_version)
+        elif record is not None and record.status == "cancelled":
+            text = _("The connection test was cancelled.")
+        else:
+            text = _("No answer: {reason}").format(reason=translate(record.error) if record and record.error
+                                                    else outcome.internal_error or "")
+        self.panel.test_result.setText(text)

@@ -1,0 +1,155 @@
+"""The "Demo server" entry across launches: the same settings file and database, one window after the
+other. While the entry exists and autostart is on, it answers after every launch; otherwise it says
+it is not running and offers Start; an entry the user removed stays removed."""
+
+from __future__ import annotations
+
+import socket
+from urllib.parse import urlsplit
+
+import pytest
+
+from inspector.gui.app import open_window
+from inspector.gui.settings import AppSettings
+from inspector.gui.workbench.demo_service import DEMO_NAME
+from inspector.store import RunStore
+from inspector.store.secrets import NoSecretKeeper
+
+
+@pytest.fixture
+def launch(qtbot, tmp_path):
+    """Start "Run Inspector" on one database (and the test's settings file); quit the last one first."""
+    opened = []
+
+    def start():
+        quit_all()
+        store = RunStore.open(tmp_path / "runs.db")
+        window = open_window(store, tmp_path / "runs.db", AppSettings(), secrets=NoSecretKeeper())
+        opened.append((window, store))
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        return window
+
+    def quit_all():
+        while opened:
+            window, store = opened.pop()
+            window.close()  # as the user quits: the window shuts down, the demo server stops
+            store.close()
+
+    yield start
+    quit_all()
+
+
+def demo_entry(window):
+    last_url = window.settings.qsettings.value("demo/last_url")
+    [record] = [r for r in window.admin.registry.all() if r.name == DEMO_NAME or r.url == last_url]
+    return record
+
+
+def answers(qtbot, window, record) -> bool:
+    """Ping the entry's URL as the window would (its endpoint, its budget)."""
+    task = window.engine.ping(window.admin.endpoint_for(record), 5, store=False)
+    if task.running:
+        with qtbot.waitSignal(task.finished, timeout=10000):
+            pass
+    return task.outcome.status == "ok"
+
+
+def test_the_demo_entry_answers_after_a_restart_with_another_server_added(qtbot, launch) -> None:
+    first = launch()
+    demo = demo_entry(first)
+    assert answers(qtbot, first, demo)
+    first.admin.save_server("http://127.0.0.1:9/mcp", "mine", None, {}, set())
+    second = launch()
+    assert second.demo is not None and second.demo.running
+    again = demo_entry(second)
+    # Its port was free again: the same URL, so its health stays with it.
+    assert again.url == demo.url and again.name == DEMO_NAME
+    assert answers(qtbot, second, again)
+    second.admin.reload_servers(select_url=again.url)
+    qtbot.waitUntil(lambda: second.workbench.tools.model.rowCount() > 0, timeout=10000)
+    assert not second.demo_controls.isVisible()
+    assert "not running" not in second.servers.model.index(0, 0).data()
+
+
+def test_a_taken_port_moves_the_entry_to_the_new_url_keeping_its_settings(qtbot, launch) -> None:
+    first = launch()
+    demo = demo_entry(first)
+    first.admin.save_server(demo.url, "My demo", 7, {"X-Team": "blue"}, set(), replaces=demo.url)
+    first.close()
+    port = urlsplit(demo.url).port
+    with socket.socket() as taken:  # someone else listens on the old port now
+        taken.bind(("127.0.0.1", port))
+        taken.listen(1)
+        second = launch()
+        [record] = second.admin.registry.all()
+        assert record.url != demo.url and second.demo.url == record.url
+        assert (record.name, record.budget_s) == ("My demo", 7)
+        assert second.admin.registry.headers_for(record.url) == {"X-Team": "blue"}
+        assert answers(qtbot, second, record)
+
+
+def test_with_autostart_off_the_entry_says_not_running_and_start_starts_it(qtbot, launch) -> None:
+    first = launch()
+    url = demo_entry(first).url
+    first.settings.demo_autostart = False
+    first.settings.sync()
+    second = launch()
+    assert second.demo is not None and not second.demo.running
+    second.admin.reload_servers(select_url=url)
+    index = second.servers.model.index(second.servers.model.row_of(url), 0)
+    assert "not running" in index.data()
+    assert second.demo_controls.isVisible() and second.demo_controls.start_button.isEnabled()
+    assert "not running" in second.demo_controls.note.text()
+    # Nothing is asked of a server that is not there: no failed catalogue walk counted against it.
+    assert second.workbench.tools.task is None and second.admin.registry.get(url).failed_count == 0
+    second.demo_controls.start_button.click()
+    assert second.demo.running
+    record = second.servers.current()
+    assert record.url == second.demo.url and record.name == DEMO_NAME
+    qtbot.waitUntil(lambda: second.workbench.tools.model.rowCount() > 0, timeout=10000)
+    assert not second.demo_controls.isVisible()
+    assert "not running" not in second.servers.model.index(second.servers.model.row_of(record.url), 0).data()
+    assert answers(qtbot, second, record)
+
+
+def test_a_demo_entry_removed_on_purpose_stays_removed(qtbot, launch) -> None:
+    first = launch()
+    qtbot.waitUntil(lambda: first.workbench.tools.model.rowCount() > 0, timeout=10000)
+    first.admin.forget_server(demo_entry(first).url)
+    second = launch()
+    assert second.admin.registry.all() == [] and second.demo is None
+
+
+def test_a_first_launch_with_servers_configured_adds_no_demo_entry(qtbot, launch, tmp_path) -> None:
+    from inspector.store import ServerRegistry
+
+    with RunStore.open(tmp_path / "runs.db") as store:
+        ServerRegistry(store.db).save_server("http://127.0.0.1:9/mcp", name="mine")
+    window = launch()
+    assert [r.name for r in window.admin.registry.all()] == ["mine"] and window.demo is None
+
+
+def test_a_demo_server_that_cannot_start_is_marked_with_the_reason(qtbot, launch, monkeypatch) -> None:
+    from inspector.demo import DemoServerError
+    from inspector.gui.workbench import demo_service
+
+    first = launch()
+    url = demo_entry(first).url
+    real = demo_service._started
+
+    def refuse(port: int):
+        raise DemoServerError("no port at all")
+
+    monkeypatch.setattr(demo_service, "_started", refuse)
+    second = launch()
+    assert not second.demo.running
+    second.admin.reload_servers(select_url=url)
+    assert "not running" in second.servers.model.index(second.servers.model.row_of(url), 0).data()
+    assert "no port at all" in second.demo_controls.note.text()
+    assert second.workbench.tools.task is None
+    monkeypatch.setattr(demo_service, "_started", real)
+    second.demo_controls.start_button.click()
+    qtbot.waitUntil(lambda: second.workbench.tools.model.rowCount() > 0, timeout=10000)
+    assert answers(qtbot, second, second.servers.current())
