@@ -16,6 +16,7 @@ from inspector.store import RunStore, ServerRecord
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
 from .dialogs.settings_dialog import SettingsDialog
+from .help_menu import install_help_menu
 from .language import on_language_changed, switch_language, translated, translated_tab
 from .runs.tab import RunsTab
 from .settings import AppSettings
@@ -151,6 +152,7 @@ class MainWindow(QMainWindow):
         menu.addAction(translated(self.log_dock.toggleViewAction(), "setText", lambda: _("Server &log")))
         # Actions live in the window too, so their shortcuts work wherever the focus is.
         self.addActions([self.run_action, self.cancel_action])
+        self.help_menu = install_help_menu(self, self.db_path, self.settings.qsettings.fileName())
 
     # -- traces (the Runs tab does the work) ---------------------------------------------------
 

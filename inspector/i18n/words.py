@@ -1,5 +1,6 @@
 """The domain's short words in the current language, the same in the window and on the command line:
-outcomes and run statuses (so "cancelled" never reads as "failed" in any language) and run sources."""
+outcomes and run statuses (so "cancelled" never reads as "failed" in any language), run sources, and
+the kinds and makers of steps. The stored values stay English; these are what a person reads."""
 
 from __future__ import annotations
 
@@ -20,4 +21,17 @@ def source_word(source: str) -> str:
     return {"live": _("live"), "scenario": _("scenario"), "imported": _("imported")}.get(source, source)
 
 
-__all__ = ["OUTCOMES", "outcome_word", "source_word"]
+def kind_word(kind: str) -> str:
+    """The word for a step's kind (tool, request, llm ...); an unknown one (from a trace) as it is."""
+    return {"request": _("request"), "llm": _("llm"), "tool": _("tool"), "assembled": _("assembled"),
+            "context": _("context"), "dropped": _("dropped"), "tool_write": _("tool_write")}.get(kind, kind)
+
+
+def step_maker_word(kind: str) -> str:
+    """Who made a step of ``kind``: the MCP client (requests, tool calls) or the agent (the rest)."""
+    if kind in ("tool", "tool_write", "request"):
+        return _("mcp")
+    return _("agent")
+
+
+__all__ = ["OUTCOMES", "kind_word", "outcome_word", "source_word", "step_maker_word"]

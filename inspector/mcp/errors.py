@@ -11,6 +11,12 @@ from enum import Enum
 from .messages import N_, NP_, Message, Number
 from .sanitize import sanitize_remote_text
 
+#: The sentences of a cancel, stored in English with a cancelled step (and translated where shown).
+CANCELLED_IN_FLIGHT = N_("You cancelled the operation after {method} had been sent to the server {server}, "
+                         "before its answer arrived. Whether the server acted on it is unknown.")
+CANCELLED_BEFORE_SEND = N_("You cancelled the operation before its request reached the server {server} "
+                           "(during {method}); the work was not sent.")
+
 
 class ErrorKind(str, Enum):
     """What went wrong. The string values travel to JSON output, the store and exports."""
@@ -272,13 +278,8 @@ class McpTransportError(Exception):
     @classmethod
     def cancelled(cls, server: str, method: str, in_flight: bool) -> McpTransportError:
         params = {"server": server, "method": method}
-        if in_flight:
-            # Sent but unanswered: the server may have been working on it for a while (progress
-            # notes prove it), so "on its way" would understate what may have happened.
-            template = N_("You cancelled the operation after {method} had been sent to the server {server}, "
-                          "before its answer arrived. Whether the server acted on it is unknown.")
-        else:
-            template = N_("You cancelled the operation before its request reached the server {server} "
-                          "(during {method}); the work was not sent.")
+        # Sent but unanswered: the server may have been working on it for a while (progress notes
+        # prove it), so "on its way" would understate what may have happened.
+        template = CANCELLED_IN_FLIGHT if in_flight else CANCELLED_BEFORE_SEND
         return cls(ErrorKind.CANCELLED, server, Message(template, params), method=method, in_flight=in_flight,
                    _cancellation=True)

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _, ngettext
 from inspector.mcp.elicitation import answer_problems, form_fields
 
-from ..language import translated
+from ..language import on_language_changed, translated
 from ..widgets.schema_form import MISSING, FieldError, SchemaForm
 from ..workbench.server_requests import PendingQuestion
 
@@ -48,18 +48,28 @@ def _plain(text: str) -> QLabel:
     return label
 
 
+def whole_seconds(seconds: float) -> int:
+    """The seconds left as the countdown shows them: a second still begun counts."""
+    return int(seconds + 0.999)
+
+
 def budget_left_text(seconds: float) -> str:
-    whole = int(seconds + 0.999)
+    whole = whole_seconds(seconds)
     return ngettext("{count} second of the operation's budget left.",
                     "{count} seconds of the operation's budget left.", whole).format(count=whole)
 
 
 class _Countdown:
-    """A label that counts the budget down, and closes the dialog (with its own answer) at zero."""
+    """A label that counts the budget down, and closes the dialog (with its own answer) at zero.
+
+    Its accessible name says the value ("Time left: 12 s"), said again once a second, not at every
+    redraw, so a screen reader is not flooded."""
 
     def __init__(self, dialog: QDialog, pending: PendingQuestion, on_zero) -> None:
         self.label = _plain(budget_left_text(pending.remaining_now()))
-        translated(self.label, "setAccessibleName", lambda: _("Time left"))
+        self._named = -1
+        self._name(pending.remaining_now())
+        on_language_changed(self.label, lambda: self._name(self._pending.remaining_now(), again=True))
         self._pending = pending
         self._on_zero = on_zero
         self.timer = QTimer(dialog)
@@ -67,9 +77,17 @@ class _Countdown:
         self.timer.timeout.connect(self._tick)
         self.timer.start()
 
+    def _name(self, left: float, *, again: bool = False) -> None:
+        whole = whole_seconds(left)
+        if whole != self._named or again:
+            self._named = whole
+            self.label.setAccessibleName(_("Time left: {seconds} s").format(seconds=whole))
+            self.label.setAccessibleDescription(budget_left_text(left))
+
     def _tick(self) -> None:
         left = self._pending.remaining_now()
         self.label.setText(budget_left_text(left))
+        self._name(left)
         if left <= 0 or self._pending.withdrawn:
             self.timer.stop()
             self._on_zero()

@@ -31,6 +31,7 @@ from inspector.store.secrets import is_secret_header
 
 from ..language import on_language_changed, translated
 from ..widgets.budget_field import BudgetField
+from ..widgets.hints import mark_hint, readable_placeholders
 from .form_dialog import finish_form
 
 
@@ -75,6 +76,7 @@ class HeaderRow(QWidget):
         self.name.textEdited.connect(lambda text: self.secret.setChecked(True) if is_secret_header(text) else None)
         self.remove = translated(QPushButton(), "setText", lambda: _("Remove"))
         translated(self.remove, "setAccessibleName", lambda: _("Remove this header"))
+        readable_placeholders(self)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.name, 2)
@@ -119,7 +121,7 @@ class ServerDialog(QDialog):
                                if secrets_kept else _("No system keyring is available: secret values are kept "
                                                       "only until Run Inspector quits."))
         keep_note.setWordWrap(True)
-        keep_note.setEnabled(False)
+        mark_hint(keep_note)
         form = QFormLayout()
         url_column = QVBoxLayout()
         url_column.addWidget(self.url)
@@ -146,7 +148,7 @@ class ServerDialog(QDialog):
         roots_note = translated(QLabel(), "setText",
                                 lambda: _("Folders the server may ask for (roots/list), as file:// addresses."))
         roots_note.setWordWrap(True)
-        roots_note.setEnabled(False)
+        mark_hint(roots_note)
         roots_column = QVBoxLayout()
         roots_column.addWidget(self.roots)
         roots_column.addWidget(add_root, 0, Qt.AlignmentFlag.AlignLeft)
@@ -154,6 +156,7 @@ class ServerDialog(QDialog):
         roots_column.addWidget(roots_note)
         form.addRow(translated(QLabel(), "setText", lambda: _("Roots")), roots_column)
         finish_form(self, form)
+        readable_placeholders(self)  # after the form is the dialog's: it looks among its children
         on_language_changed(self, self._say_problems_again)
 
     def _say_problems_again(self) -> None:

@@ -13,17 +13,20 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
-from inspector.i18n import LANGUAGES, _, choose_language
+from inspector.i18n import LANGUAGES, _, choose_language, current_language
 from inspector.i18n.formatting import format_number, format_seconds
 from inspector.mcp import DEFAULT_BUDGET_SECONDS, LOG_LEVELS, MAXIMUM_BUDGET_SECONDS, MINIMUM_LEG_SECONDS
 
-from ..language import translated, translated_item
+from ..language import switch_language, translated, translated_item
 from ..settings import AppSettings
+from ..widgets.accessibility import label_combo
 from ..widgets.budget_field import BudgetField
+from ..widgets.hints import mark_hint, readable_placeholders
 from .form_dialog import finish_form
 
 
@@ -43,7 +46,7 @@ class SettingsDialog(QDialog):
             "The largest is {most} s (a week).").format(
                 default=format_seconds(DEFAULT_BUDGET_SECONDS), most=format_number(MAXIMUM_BUDGET_SECONDS)))
         rules.setWordWrap(True)
-        rules.setEnabled(False)
+        mark_hint(rules)
         self.demo = translated(QCheckBox(), "setText", lambda: _("Start the demo server when Run Inspector starts"))
         self.demo.setChecked(settings.demo_autostart)
         self.database = QLineEdit(settings.database_path)
@@ -58,7 +61,7 @@ class SettingsDialog(QDialog):
         database_note = translated(QLabel(), "setText", lambda: _(
             "A new database location takes effect the next time Run Inspector starts."))
         database_note.setWordWrap(True)
-        database_note.setEnabled(False)
+        mark_hint(database_note)
         self.allow_sampling = translated(QCheckBox(), "setText", lambda: _(
             "Let servers use this model (sampling); each request is shown for confirmation first"))
         self.allow_sampling.setChecked(settings.allow_sampling)
@@ -75,7 +78,6 @@ class SettingsDialog(QDialog):
         from ..workbench.server_log import level_word
 
         self.log_level = QComboBox()
-        translated(self.log_level, "setAccessibleName", lambda: _("Server log level"))
         translated_item(self.log_level, lambda: _("Off (the server's own choice)"), "")
         for level in LOG_LEVELS:
             translated_item(self.log_level, lambda level=level: _("{level} and above").format(level=level_word(level)),
@@ -84,16 +86,25 @@ class SettingsDialog(QDialog):
         log_note = translated(QLabel(), "setText", lambda: _(
             "Asked of the server you listen to (logging/setLevel); a change applies at once."))
         log_note.setWordWrap(True)
-        log_note.setEnabled(False)
+        mark_hint(log_note)
         self.language = QComboBox()
-        translated(self.language, "setAccessibleName", lambda: _("Language of the window"))
         translated_item(self.language, lambda: _("System ({language})").format(
             language=LANGUAGES[choose_language(None)]), "")
         for code, name in LANGUAGES.items():
             self.language.addItem(name, code)  # each language named in its own language
         self.language.setCurrentIndex(max(self.language.findData(settings.language), 0))
+        #: The language shown when the dialog opened: Cancel goes back to it.
+        self.language_before = current_language()
+        # A language chosen is shown at once, in this dialog and the window, so it can be judged.
+        self.language.currentIndexChanged.connect(lambda _index: self._show_language())
         form = QFormLayout()
-        form.addRow(translated(QLabel(), "setText", lambda: _("Language")), self.language)
+        # The combo boxes keep the width of their words (a switch of language lays the form out again,
+        # and would otherwise stretch them across it).
+        for combo in (self.language, self.log_level):
+            combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        language_label = translated(QLabel(), "setText", lambda: _("Language"))
+        label_combo(self.language, lambda: _("Language of the window"), language_label)
+        form.addRow(language_label, self.language)
         budget_column = QVBoxLayout()
         budget_column.addWidget(self.budget_field)
         budget_column.addWidget(rules)
@@ -112,8 +123,21 @@ class SettingsDialog(QDialog):
         log_column = QVBoxLayout()
         log_column.addWidget(self.log_level)
         log_column.addWidget(log_note)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Server log level")), log_column)
+        log_label = translated(QLabel(), "setText", lambda: _("Server log level"))
+        label_combo(self.log_level, lambda: _("Server log level"), log_label)
+        form.addRow(log_label, log_column)
         finish_form(self, form)
+        readable_placeholders(self)  # after the form is the dialog's: it looks among its children
+
+    def _show_language(self) -> None:
+        wanted = choose_language(self.language.currentData() or None)
+        if wanted != current_language():
+            switch_language(wanted)
+
+    def reject(self) -> None:  # noqa: D102
+        if current_language() != self.language_before:
+            switch_language(self.language_before)
+        super().reject()
 
     def _browse(self) -> None:
         path, _filter = QFileDialog.getSaveFileName(self, _("Run database"), self.database.text(),

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.words import kind_word
 from inspector.store.browse import StepInFull
 
 from ..language import on_language_changed, translated, translated_tab
@@ -33,6 +34,7 @@ from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
 from ..widgets.server_exchanges import server_exchange_lines
 from .runs_model import format_duration
+from .stored_text import cancelled_result_text
 
 #: A payload larger than this is not parsed for its parts (the raw tab still shows its start).
 MAX_PARSED_CHARS = 2_000_000
@@ -140,7 +142,7 @@ class StepDetail(QWidget):
         payload = payload if isinstance(payload, dict) else {}
         name = payload.get("toolName") if isinstance(payload.get("toolName"), str) else ""
         self.heading.setText(_("Step {sequence}: {kind} {name}").format(
-            sequence=row.sequence, kind=cell_text(row.kind, 40), name=cell_text(name, 120)).strip())
+            sequence=row.sequence, kind=cell_text(kind_word(row.kind), 40), name=cell_text(name, 120)).strip())
         parts = [_("round {round}").format(round=format_number(row.round)),
                  _("unfinished") if row.unfinished else format_duration(row.duration_ms / 1000)]
         if row.outcome:
@@ -162,7 +164,9 @@ class StepDetail(QWidget):
         else:
             self.arguments.setPlainText(pretty_payload(step.arguments_json))
         result = step.result_text
-        self._result_text = clip_text(result) if result else ""
+        # A cancel's sentence is stored in English: it is said in the reader's language.
+        shown = cancelled_result_text(result, row.cancelled_in_flight) if row.outcome == "cancelled" else result
+        self._result_text = clip_text(shown) if shown else ""
         if step.result_length > len(result) and result:
             self._result_text += "\n" + _("… (cut: the text has {count} characters)").format(
                 count=format_number(step.result_length))

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.words import kind_word
 from inspector.runs import RUN_SOURCES, StepKind
 from inspector.store import RunRecord, RunStore, UnknownRunError
 from inspector.store.browse import (
@@ -47,6 +48,8 @@ from inspector.store.browse import (
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job
 from ..language import on_language_changed, translated, translated_item
+from ..widgets.accessibility import label_combo, name_clear_button
+from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text
 from .runs_model import RunListModel, format_duration, format_started, source_word
@@ -101,24 +104,25 @@ class RunsTab(QWidget):
 
     def _build(self) -> None:
         self.outcome_filter = QComboBox()
-        translated(self.outcome_filter, "setAccessibleName", lambda: _("Filter runs by outcome"))
+        label_combo(self.outcome_filter, lambda: _("Filter runs by outcome"))
         translated_item(self.outcome_filter, lambda: _("Every outcome"), "")
         for status in ("ok", "failed", "cancelled", "interrupted", "running"):
             translated_item(self.outcome_filter, lambda status=status: outcome_word(status), status,
                             icon=outcome_icon(status))
         self.server_filter = QComboBox()
-        translated(self.server_filter, "setAccessibleName", lambda: _("Filter runs by server"))
+        label_combo(self.server_filter, lambda: _("Filter runs by server"))
         self.server_filter.setMinimumContentsLength(18)
         self.server_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.source_filter = QComboBox()
-        translated(self.source_filter, "setAccessibleName", lambda: _("Filter runs by source"))
+        label_combo(self.source_filter, lambda: _("Filter runs by source"))
         translated_item(self.source_filter, lambda: _("Every source"), "")
         for source in RUN_SOURCES:
             translated_item(self.source_filter, lambda source=source: source_word(source), source)
         self.search = QLineEdit()
         translated(self.search, "setPlaceholderText", lambda: _("Search titles, servers, files…"))
         translated(self.search, "setAccessibleName", lambda: _("Search runs"))
-        self.search.setClearButtonEnabled(True)
+        name_clear_button(self.search, lambda: _("Clear the search"))
+        readable_placeholder(self.search)
         self.delete_button = translated(QPushButton(), "setText", lambda: _("Delete…"))
         translated(self.delete_button, "setAccessibleName", lambda: _("Delete the selected runs"))
         self.delete_button.clicked.connect(lambda: self.delete_selected())
@@ -170,7 +174,7 @@ class RunsTab(QWidget):
         self.run_heading.setTextFormat(Qt.TextFormat.PlainText)
         translated(self.run_heading, "setAccessibleName", lambda: _("Selected run"))
         self.step_outcome_filter = QComboBox()
-        translated(self.step_outcome_filter, "setAccessibleName", lambda: _("Filter steps by outcome"))
+        label_combo(self.step_outcome_filter, lambda: _("Filter steps by outcome"))
         translated_item(self.step_outcome_filter, lambda: _("Every outcome"), None)
         for outcome in STEP_OUTCOMES:
             if outcome:
@@ -179,16 +183,17 @@ class RunsTab(QWidget):
             else:
                 translated_item(self.step_outcome_filter, lambda: _("no outcome"), outcome)
         self.kind_filter = QComboBox()
-        translated(self.kind_filter, "setAccessibleName", lambda: _("Filter steps by kind"))
+        label_combo(self.kind_filter, lambda: _("Filter steps by kind"))
         translated_item(self.kind_filter, lambda: _("Every kind"), None)
         for kind in StepKind:
-            self.kind_filter.addItem(kind.value, kind.value)
+            translated_item(self.kind_filter, lambda kind=kind: kind_word(kind.value), kind.value)
         for combo in (self.step_outcome_filter, self.kind_filter):
             combo.currentIndexChanged.connect(self._step_filter_changed)
         self.find_edit = QLineEdit()
         translated(self.find_edit, "setPlaceholderText", lambda: _("Find in this run (Ctrl+F)"))
         translated(self.find_edit, "setAccessibleName", lambda: _("Find in this run"))
-        self.find_edit.setClearButtonEnabled(True)
+        name_clear_button(self.find_edit, lambda: _("Clear the search in this run"))
+        readable_placeholder(self.find_edit)
         self.find_edit.returnPressed.connect(self.find_next)
         self._find_timer = QTimer(self)
         self._find_timer.setSingleShot(True)
@@ -264,12 +269,18 @@ class RunsTab(QWidget):
         find = QShortcut(QKeySequence.StandardKey.Find, self)
         find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         find.activated.connect(self.focus_find)
-        for sequence, slot in ((QKeySequence.StandardKey.FindNext, self.find_next),
-                               (QKeySequence.StandardKey.FindPrevious, self.find_previous)):
+        # Each shortcut says what it does (the Help menu's list of shortcuts reads it).
+        translated(find, "setWhatsThis", lambda: _("Runs › Find in this run"))
+        for sequence, slot, said in ((QKeySequence.StandardKey.FindNext, self.find_next,
+                                      lambda: _("Runs › Next match")),
+                                     (QKeySequence.StandardKey.FindPrevious, self.find_previous,
+                                      lambda: _("Runs › Previous match"))):
             shortcut = QShortcut(sequence, self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
+            translated(shortcut, "setWhatsThis", said)
         delete = QShortcut(QKeySequence.StandardKey.Delete, self.run_view)
+        translated(delete, "setWhatsThis", lambda: _("Runs › Delete the selected runs"))
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)
         delete.activated.connect(lambda: self.delete_selected())
         self._update_buttons()

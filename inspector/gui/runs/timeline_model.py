@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor
 
 from inspector.i18n import _, formatting
 from inspector.i18n.details import localized_step_details
+from inspector.i18n.words import kind_word, step_maker_word
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import StepFilter, TimelineRow, count_timeline, run_span, timeline_page
 
@@ -48,9 +49,7 @@ def headings() -> tuple[str, ...]:
 
 def step_source(kind: str) -> str:
     """Who made a step: the agent (model and context work) or the MCP client (requests, tool calls)."""
-    if kind in ("tool", "tool_write", "request"):
-        return _("mcp")
-    return _("agent")
+    return step_maker_word(kind)
 
 
 def format_time(moment: datetime | None) -> str:
@@ -233,7 +232,7 @@ class TimelineModel(QAbstractTableModel):
         if column == "source":
             return step_source(step.kind)
         if column == "kind":
-            return cell_text(step.kind, 40)
+            return cell_text(kind_word(step.kind), 40)
         if column == "round":
             return formatting.format_number(step.round)
         if column == "duration":

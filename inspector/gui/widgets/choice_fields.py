@@ -16,6 +16,7 @@ from inspector.i18n import _
 from inspector.mcp.elicitation import Choice, count_limit, items_rule
 
 from ..language import translated_item
+from .accessibility import label_combo
 from .arguments import Path
 from .form_base import MISSING, Field
 
@@ -32,6 +33,8 @@ class EnumField(Field):
         self.options = choices
         self.choices = [choice.value for choice in choices]
         self.combo = QComboBox()
+        # Named by its field, not by the value it shows (the form row's label is not its sibling).
+        self.combo_label = label_combo(self.combo, self.name)
         self.setFocusProxy(self.combo)
         self.offset = 0 if required else 1
         if not required:
@@ -47,6 +50,8 @@ class EnumField(Field):
 
     def named(self) -> None:
         self.combo.setAccessibleName(self.name())
+        if hasattr(self, "combo_label"):
+            self.combo_label.setText(self.name())
 
     def value(self) -> Any:
         index = self.combo.currentIndex() - self.offset

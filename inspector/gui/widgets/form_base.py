@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 from inspector.i18n import _
 
 from .arguments import Path
+from .hints import mark_hint
 
 
 class _Missing:
@@ -32,13 +33,24 @@ class FieldError(ValueError):
 
 
 def plain_label(text: str, *, hint: bool = False) -> QLabel:
-    """A label for schema text (it comes from the server): plain text, wrapped; a hint is greyed."""
+    """A label for schema text (it comes from the server): plain text, wrapped; a hint in a readable grey."""
     label = QLabel(text)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
     if hint:
-        label.setEnabled(False)
+        mark_hint(label)
     return label
+
+
+def field_name(path: Path) -> str:
+    """What a screen reader calls the field at ``path``: a property by its name, an array item by
+    its array and position ("tags, item 2"), never by a bare index."""
+    if not path:
+        return _("arguments")
+    last = path[-1]
+    if isinstance(last, int):
+        return _("{name}, item {number}").format(name=field_name(path[:-1]), number=last + 1)
+    return str(last)
 
 
 class Field(QWidget):
@@ -54,7 +66,7 @@ class Field(QWidget):
         self.schema = schema
         self.path = path
         self.required = required
-        self.title = str(path[-1]) if path else ""
+        self.title = field_name(path) if path else ""
         self.error = plain_label("")
         self.error.setStyleSheet("color: #B84A00;")
         self.error.hide()

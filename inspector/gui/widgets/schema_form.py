@@ -34,7 +34,8 @@ from inspector.mcp.elicitation import FORMAT_EXAMPLES, schema_choices
 from ..language import translated
 from .arguments import Path, resolved, simple_type
 from .choice_fields import EnumField, MultiChoiceField
-from .form_base import MISSING, Field, FieldError, plain_label
+from .form_base import MISSING, Field, FieldError, field_name, plain_label
+from .hints import readable_placeholder
 
 #: Labels longer than this (characters) wrap; shorter ones keep to one line.
 LABEL_WRAP = 40
@@ -58,6 +59,7 @@ class TextField(Field):
         if example:  # the format's shape, e.g. a date as 2026-12-01
             placeholder = _("e.g. {example}").format(example=example)
         self.edit.setPlaceholderText(placeholder)
+        readable_placeholder(self.edit)
         self.edit.textEdited.connect(lambda _text: self.changed.emit())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -141,6 +143,8 @@ class ArrayField(Field):
         items = schema.get("items")
         self.item_schema: Mapping[str, Any] = items if isinstance(items, Mapping) else {}
         self.items: list[Field] = []
+        #: Each item's Remove button (named by the item's position).
+        self.remove_buttons: dict[int, QPushButton] = {}
         self.rows = QVBoxLayout()
         self.rows.setContentsMargins(0, 0, 0, 0)
         self.add_button = translated(QPushButton(), "setText", lambda: _("Add item"))
@@ -155,6 +159,13 @@ class ArrayField(Field):
 
     def named(self) -> None:
         self.add_button.setAccessibleName(_("Add an item to {name}").format(name=self.name()))
+        for index, item in enumerate(getattr(self, "items", ())):
+            item.path = self.path + (index,)
+            item.set_title(field_name(item.path))
+            button = self.remove_buttons.get(id(item))
+            if button is not None:
+                button.setAccessibleName(_("Remove item {number} of {name}").format(number=index + 1,
+                                                                                    name=self.name()))
 
     def add_item(self, value: Any = MISSING) -> Field:
         self.touched = True
@@ -169,6 +180,7 @@ class ArrayField(Field):
         remove = translated(QPushButton(), "setText", lambda: _("Remove"))
         remove.setAccessibleName(_("Remove item {number} of {name}").format(number=len(self.items) + 1,
                                                                             name=self.name()))
+        self.remove_buttons[id(field)] = remove
         remove.clicked.connect(lambda: self._remove(field, row))
         line.addWidget(remove, 0, Qt.AlignmentFlag.AlignTop)
         self.rows.addWidget(row)
@@ -177,10 +189,10 @@ class ArrayField(Field):
 
     def _remove(self, field: Field, row: QWidget) -> None:
         self.items.remove(field)
+        self.remove_buttons.pop(id(field), None)
         self.rows.removeWidget(row)
         row.deleteLater()
-        for index, item in enumerate(self.items):
-            item.path = self.path + (index,)
+        self.named()  # the items after it moved up: their names say their new positions
         self.changed.emit()
 
     def value(self) -> Any:
@@ -194,6 +206,7 @@ class ArrayField(Field):
             field = self.items[-1]
             row = field.parentWidget()
             self.items.pop()
+            self.remove_buttons.pop(id(field), None)
             self.rows.removeWidget(row)
             row.deleteLater()
         self.touched = False
@@ -229,6 +242,7 @@ class ObjectField(Field):
         properties = properties if isinstance(properties, Mapping) else {}
         needed = schema.get("required") if isinstance(schema.get("required"), list) else []
         self.fields: dict[str, Field] = {}
+        self.box: QGroupBox | None = None
         self.given = False
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -267,11 +281,18 @@ class ObjectField(Field):
         if top:
             layout.addLayout(form)
         else:
-            box = QGroupBox(self.name())
-            box.setLayout(form)
-            layout.addWidget(box)
+            self.box = QGroupBox(self.name())
+            self.box.setLayout(form)
+            layout.addWidget(self.box)
         layout.addWidget(self.error)
         self.set_value(MISSING)
+
+    def named(self) -> None:
+        """An item that moved in its array: its box and its fields' paths follow the new position."""
+        if getattr(self, "box", None) is not None:
+            self.box.setTitle(self.name())
+        for name, field in getattr(self, "fields", {}).items():
+            field.path = self.path + (name,)
 
     def value(self) -> Any:
         result = {}

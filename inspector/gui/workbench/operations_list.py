@@ -13,13 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, QPoint, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QKeySequence, QPainter
-from PySide6.QtWidgets import QAbstractItemView, QListView, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 
 from ..language import on_language_changed, translated
 from ..widgets.budget_bar import FRAME_MS, BudgetBar
+from ..widgets.hints import mark_hint
 from .engine import OperationTask
 from .operation_delegate import OperationDelegate
 from .operations_model import OperationsModel, spoken_text, state_text, title_text
@@ -48,25 +49,6 @@ class OperationRow:
         return spoken_text(self.task)
 
 
-#: The empty list's hint: grey, at a contrast of about 7:1 on white.
-HINT = QColor("#595959")
-
-
-class OperationsView(QListView):
-    """The list itself: says what to do while it is empty."""
-
-    def paintEvent(self, event: object) -> None:  # noqa: N802
-        super().paintEvent(event)  # type: ignore[arg-type]
-        model = self.model()
-        if model is not None and model.rowCount() == 0:
-            painter = QPainter(self.viewport())
-            painter.setPen(HINT)  # a hint that still reads: not the disabled grey
-            painter.drawText(self.viewport().rect().adjusted(6, 4, -6, -4),
-                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
-                             _("No operations yet: pick a tool and press Run (Ctrl+Enter)."))
-            painter.end()
-
-
 class OperationsList(QWidget):
     """Running and recent operations, newest first: one line each, the selected one's full bar below."""
 
@@ -81,7 +63,7 @@ class OperationsList(QWidget):
         self.model = OperationsModel(self)
         self.delegate = OperationDelegate(self)
         self.delegate.cancel_clicked.connect(self.cancel)
-        self.view = OperationsView()
+        self.view = QListView()
         self.view.setModel(self.model)
         self.view.setItemDelegate(self.delegate)
         self.view.setUniformItemSizes(True)
@@ -100,6 +82,16 @@ class OperationsList(QWidget):
         self.cancel_action.setEnabled(False)
         self.view.addAction(self.cancel_action)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        # What to do, where the operations will be, while there are none.
+        self.empty = mark_hint(translated(QLabel(), "setText",
+                                          lambda: _("No operations yet: pick a tool and press Run (Ctrl+Enter).")))
+        self.empty.setWordWrap(True)
+        hint_layout = QVBoxLayout(self.view.viewport())
+        hint_layout.setContentsMargins(6, 4, 6, 4)
+        hint_layout.addWidget(self.empty)
+        hint_layout.addStretch(1)
+        self.model.rowsInserted.connect(self._show_hint)
+        self.model.rowsRemoved.connect(self._show_hint)
         self.detail = BudgetBar()
         self.detail.hide()
         layout = QVBoxLayout(self)
@@ -199,6 +191,9 @@ class OperationsList(QWidget):
             self._show_detail()
         if not self._frames.isActive() and any(t.running for t in self.model.tasks):
             self._frames.start()
+
+    def _show_hint(self) -> None:
+        self.empty.setVisible(self.model.rowCount() == 0)
 
     def _retranslate(self) -> None:
         if self.current is not None:

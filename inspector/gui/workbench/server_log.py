@@ -30,6 +30,7 @@ from inspector.i18n.formatting import format_time
 from inspector.mcp import LOG_LEVELS
 
 from ..language import follow_language, translated, translated_item
+from ..widgets.accessibility import label_combo
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .listening import LogEntry
 
@@ -190,7 +191,6 @@ class ServerLogView(QWidget):
         translated(self.state, "setAccessibleName", lambda: _("Listening state"))
         self.state.setWordWrap(True)
         self.minimum = QComboBox()
-        translated(self.minimum, "setAccessibleName", lambda: _("Show messages from this level up"))
         for level in LOG_LEVELS:
             translated_item(self.minimum, lambda level=level: level_word(level), level)
         self.minimum.currentIndexChanged.connect(lambda _i: self.filter.set_minimum(self.minimum.currentData()))
@@ -198,7 +198,7 @@ class ServerLogView(QWidget):
         translated(self.clear_button, "setAccessibleName", lambda: _("Clear the server log"))
         self.clear_button.clicked.connect(self.model.clear)
         show = translated(QLabel(), "setText", lambda: _("Show from"))
-        show.setBuddy(self.minimum)
+        label_combo(self.minimum, lambda: _("Show messages from this level up"), show)
         head = QHBoxLayout()
         head.addWidget(self.state, 1)
         head.addWidget(show)

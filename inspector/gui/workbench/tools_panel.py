@@ -13,6 +13,8 @@ from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import translate
 
 from ..language import on_language_changed, translated
+from ..widgets.accessibility import name_clear_button
+from ..widgets.hints import readable_placeholder
 from .engine import OperationTask
 from .tools_model import ToolFilter, ToolRole, ToolsModel
 
@@ -31,8 +33,9 @@ class ToolsPanel(QWidget):
         self.filter = QLineEdit()
         translated(self.filter, "setPlaceholderText", lambda: _("Filter tools…"))
         translated(self.filter, "setAccessibleName", lambda: _("Filter tools by name or description"))
-        self.filter.setClearButtonEnabled(True)
+        name_clear_button(self.filter, lambda: _("Clear the tool filter"))
         self.filter.textChanged.connect(self.proxy.set_text)
+        readable_placeholder(self.filter)
         self.view = QListView()
         self.view.setModel(self.proxy)
         translated(self.view, "setAccessibleName", lambda: _("Tools"))

@@ -1,0 +1,266 @@
+"""The Help menu: About (version, data folder, database, licence), Keyboard shortcuts, Documentation.
+
+:func:`install_help_menu` adds it to a window. The shortcut list is read from the window's menus,
+actions and named shortcuts when it opens, so it cannot go stale; every text is plain text.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Iterable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.i18n import _
+from inspector.store.paths import APP_NAME, default_db_path
+
+from .language import on_language_changed, translated
+
+#: The distribution whose metadata gives the version and the licence.
+DISTRIBUTION = "run-inspector"
+
+
+def version() -> str:
+    """The installed version of Run Inspector ("" when it runs from files that were never installed)."""
+    try:
+        return importlib.metadata.version(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
+def licence() -> str:
+    """The licence as the package metadata names it (e.g. "MIT")."""
+    try:
+        meta = importlib.metadata.metadata(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+    return meta.get("License-Expression") or meta.get("License") or ""
+
+
+def documentation_paths() -> list[Path]:
+    """The README and the docs folder of the source tree this package runs from, where they exist."""
+    root = Path(__file__).resolve().parents[2]  # inspector/gui/help_menu.py → the source tree
+    return [path for path in (root / "README.md", root / "docs") if path.exists()]
+
+
+def plain_action_text(text: str) -> str:
+    """A menu text as read aloud: without its mnemonic marks ("&Run" → "Run", "&&" → "&")."""
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+
+
+def _keys(sequences: Iterable[QKeySequence]) -> str:
+    return ", ".join(sequence.toString(QKeySequence.SequenceFormat.NativeText)
+                     for sequence in sequences if not sequence.isEmpty())
+
+
+def window_shortcuts(window: QMainWindow) -> list[tuple[str, str]]:
+    """(what, keys) for every shortcut of ``window``: its menus' actions (as "Menu › Action"), its own
+    actions, and the shortcuts a panel names with ``setWhatsThis``; in menu order."""
+    rows: list[tuple[str, str]] = []
+    seen: set[int] = set()
+
+    def walk(menu: QMenu, trail: str) -> None:
+        for action in menu.actions():
+            if action.menu() is not None:
+                walk(action.menu(), _("{menu} › {item}").format(menu=trail, item=plain_action_text(action.text())))
+                continue
+            seen.add(id(action))
+            keys = _keys(action.shortcuts())
+            if keys:
+                rows.append((_("{menu} › {item}").format(menu=trail, item=plain_action_text(action.text())), keys))
+
+    for top in window.menuBar().actions():
+        if top.menu() is not None:
+            walk(top.menu(), plain_action_text(top.text()))
+    for action in window.actions():
+        keys = _keys(action.shortcuts())
+        if id(action) not in seen and keys:
+            rows.append((plain_action_text(action.text()), keys))
+    for shortcut in window.findChildren(QShortcut):
+        keys = _keys(shortcut.keys())
+        if shortcut.whatsThis() and keys:
+            rows.append((shortcut.whatsThis(), keys))
+    return rows
+
+
+def _plain_label(text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)  # paths and names are never markup
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                  | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+    return label
+
+
+def _close_buttons(dialog: QDialog) -> QDialogButtonBox:
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
+
+
+class AboutDialog(QDialog):
+    """Name, version, licence, and where Run Inspector keeps its data."""
+
+    def __init__(self, db_path: Path, settings_file: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.db_path = db_path
+        self.settings_file = settings_file
+        self.title = _plain_label()
+        font = self.title.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        self.title.setFont(font)
+        self.body = _plain_label()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.body)
+        layout.addWidget(_close_buttons(self))
+        self.retranslate()
+        on_language_changed(self, self.retranslate)
+        self.resize(520, self.sizeHint().height())
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(_("About Run Inspector"))
+        shown = version()
+        self.title.setText(_("Run Inspector {version}").format(version=shown) if shown else _("Run Inspector"))
+        lines = [_("Inspect, cancel, store and replay MCP tool calls made by AI agents."), "",
+                 _("Version: {version}").format(version=shown or _("not installed (running from the source)")),
+                 _("Licence: {licence}").format(licence=licence() or _("see the source")),
+                 _("Data folder: {path}").format(path=default_db_path().parent),
+                 _("Run database: {path}").format(path=self.db_path)]
+        if self.settings_file:
+            lines.append(_("Settings file: {path}").format(path=self.settings_file))
+        self.body.setText("\n".join(lines))
+
+
+class ShortcutsDialog(QDialog):
+    """The window's keyboard shortcuts, read from its actions when the dialog opens."""
+
+    def __init__(self, window: QMainWindow, parent: QWidget | None = None) -> None:
+        super().__init__(parent or window)
+        self._window = window
+        self.table = QTableWidget(0, 2)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.note = _plain_label()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.note)
+        layout.addWidget(_close_buttons(self))
+        self.retranslate()
+        on_language_changed(self, self.retranslate)
+        self.resize(560, 460)
+
+    def rows(self) -> list[tuple[str, str]]:
+        """What the table shows: (what, keys)."""
+        return [(self.table.item(row, 0).text(), self.table.item(row, 1).text())
+                for row in range(self.table.rowCount())]
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(_("Keyboard shortcuts"))
+        self.table.setAccessibleName(_("Keyboard shortcuts"))
+        self.table.setHorizontalHeaderLabels([_("Action"), _("Keys")])
+        shortcuts = window_shortcuts(self._window)
+        self.table.setRowCount(len(shortcuts))
+        for row, (what, keys) in enumerate(shortcuts):
+            self.table.setItem(row, 0, QTableWidgetItem(what))
+            self.table.setItem(row, 1, QTableWidgetItem(keys))
+        self.note.setText(_("Alt with the underlined letter opens a menu or a tab; Tab and Shift+Tab move "
+                            "between the controls."))
+
+
+class DocumentationDialog(QDialog):
+    """Where the documentation is: the README and the docs folder (opened in the system's viewer)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.paths = documentation_paths()
+        self.text = _plain_label()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.text)
+        self.open_buttons: list[QPushButton] = []
+        for path in self.paths:
+            button = QPushButton()
+            button.clicked.connect(lambda _checked=False, path=path: self.open(path))
+            layout.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
+            self.open_buttons.append(button)
+        layout.addWidget(_close_buttons(self))
+        self.retranslate()
+        on_language_changed(self, self.retranslate)
+        self.resize(520, self.sizeHint().height())
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(_("Documentation"))
+        if self.paths:
+            lines = [_("The documentation is in these files (plain text, Markdown):"), ""]
+            lines += [str(path) for path in self.paths]
+        else:
+            lines = [_("The documentation (README.md and the docs folder) comes with the source code of "
+                       "Run Inspector ({name}); `{command} --help` describes the command line.").format(
+                           name=APP_NAME, command=APP_NAME)]
+        self.text.setText("\n".join(lines))
+        for button, path in zip(self.open_buttons, self.paths, strict=True):
+            button.setText(_("Open {name}").format(name=path.name))
+            button.setAccessibleName(_("Open {path}").format(path=path))
+
+    @staticmethod
+    def open(path: Path) -> bool:
+        """Open ``path`` in the system's viewer (a local file, never an address from elsewhere)."""
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+
+class HelpMenu(QObject):
+    """The Help menu of one window and its three actions."""
+
+    def __init__(self, window: QMainWindow, db_path: Path, settings_file: str = "") -> None:
+        super().__init__(window)
+        self.window = window
+        self.db_path = db_path
+        self.settings_file = settings_file
+        self.menu = translated(window.menuBar().addMenu(""), "setTitle", lambda: _("&Help"))
+        self.shortcuts_action = translated(QAction(window), "setText", lambda: _("&Keyboard shortcuts…"))
+        self.shortcuts_action.setShortcut(QKeySequence.StandardKey.HelpContents)
+        self.shortcuts_action.triggered.connect(lambda: self.show_shortcuts().exec())
+        self.documentation_action = translated(QAction(window), "setText", lambda: _("&Documentation…"))
+        self.documentation_action.triggered.connect(lambda: DocumentationDialog(window).exec())
+        self.about_action = translated(QAction(window), "setText", lambda: _("&About Run Inspector…"))
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+        self.about_action.triggered.connect(lambda: self.show_about().exec())
+        for action in (self.shortcuts_action, self.documentation_action):
+            self.menu.addAction(action)
+        self.menu.addSeparator()
+        self.menu.addAction(self.about_action)
+
+    def show_about(self) -> AboutDialog:
+        return AboutDialog(self.db_path, self.settings_file, self.window)
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        return ShortcutsDialog(self.window)
+
+
+def install_help_menu(window: QMainWindow, db_path: Path, settings_file: str = "") -> HelpMenu:
+    """Add the Help menu (last in the menu bar) to ``window``."""
+    return HelpMenu(window, db_path, settings_file)
+
+
+__all__ = ["AboutDialog", "DocumentationDialog", "HelpMenu", "ShortcutsDialog", "install_help_menu",
+           "window_shortcuts"]

@@ -1,0 +1,67 @@
+"""Sentences stored in English (in the database, traces and exports) said in the user's language.
+
+The store keeps a step's result text as it was written, in English, so exports and ``--json`` never
+change with the language. Where a person reads it, a sentence the program itself wrote (a cancel,
+say) is recognised by its template and said again in the current language with the same values;
+any other text (a server's, a tool's, a trace's) is shown as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from inspector.i18n import _
+from inspector.mcp.errors import CANCELLED_BEFORE_SEND, CANCELLED_IN_FLIGHT
+from inspector.mcp.messages import N_
+
+#: What a cancelled step says in sample runs and traces written by the reference implementation.
+CANCELLED_BY_THE_USER = N_("cancelled by the user")
+
+#: The English templates this module recognises in stored text.
+KNOWN_TEMPLATES = (CANCELLED_IN_FLIGHT, CANCELLED_BEFORE_SEND, CANCELLED_BY_THE_USER)
+
+_PLACEHOLDER = re.compile(r"\\\{(\w+)\\\}")
+
+
+@cache
+def _pattern(template: str) -> re.Pattern[str]:
+    # Each {name} matches the shortest text that lets the whole sentence match.
+    return re.compile(_PLACEHOLDER.sub(lambda found: f"(?P<{found.group(1)}>.+?)", re.escape(template)), re.DOTALL)
+
+
+def _recognised(text: str) -> str | None:
+    stripped = text.strip()
+    for template in KNOWN_TEMPLATES:
+        found = _pattern(template).fullmatch(stripped)
+        if found is not None:
+            return _(template).format(**found.groupdict())
+    return None
+
+
+def translate_stored(text: str) -> str:
+    """``text`` in the current language if it is one of :data:`KNOWN_TEMPLATES` filled in; else as it is."""
+    said = _recognised(text)
+    return text if said is None else said
+
+
+
+
+
+def cancelled_result_text(text: str, in_flight: bool | None) -> str:
+    """What a cancelled step's result says in the current language: a known sentence translated;
+    another text (a trace's own words) under a sentence made from the stored outcome."""
+    said = _recognised(text)
+    if said is not None or not text.strip():
+        return text if said is None else said
+    if in_flight is True:
+        sentence = _("You cancelled this step after its request had been sent; whether the server acted on it "
+                     "is unknown.")
+    elif in_flight is False:
+        sentence = _("You cancelled this step before its request was sent.")
+    else:
+        sentence = _("You cancelled this step.")
+    return _("{sentence}\nStored text: {text}").format(sentence=sentence, text=text)
+
+
+__all__ = ["CANCELLED_BY_THE_USER", "KNOWN_TEMPLATES", "cancelled_result_text", "translate_stored"]

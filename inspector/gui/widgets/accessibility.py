@@ -1,0 +1,86 @@
+"""What a screen reader hears where Qt's defaults say too little: a label for every combo box, a
+name for a line edit's clear button.
+
+On Linux (AT-SPI) Qt names a combo box by its current value ("debug", "Every outcome") whatever
+its ``accessibleName`` says; the label is read from the combo's *labelled-by* relation, which Qt
+builds from a sibling :class:`QLabel` whose buddy is the combo. :func:`label_combo` makes sure that
+relation exists (a visible label if the layout has one, else a hidden label kept beside the combo)
+and also sets the accessible name, which Windows and macOS read instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QToolButton
+
+from ..language import on_language_changed, translated
+
+#: Qt's object name for the action behind a line edit's clear button.
+CLEAR_ACTION = "_q_qlineeditclearaction"
+
+
+class _ComboLabel(QLabel):
+    """A hidden label whose buddy is a combo box: its text is the combo's label for a screen reader.
+
+    Qt looks for labels among the combo's siblings, so this one follows the combo to every new parent.
+    """
+
+    def __init__(self, combo: QComboBox) -> None:
+        super().__init__(combo)
+        self.setObjectName("combo-label")
+        self.setBuddy(combo)
+        self.hide()
+        self._combo = combo
+        combo.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if watched is self._combo and event.type() == QEvent.Type.ParentChange:
+            self._follow()
+        return False
+
+    def _follow(self) -> None:
+        parent = self._combo.parentWidget()
+        if parent is not None and self.parentWidget() is not parent:
+            self.setParent(parent)
+            self.hide()
+
+
+def label_combo(combo: QComboBox, message: Callable[[], str], label: QLabel | None = None) -> QLabel:
+    """Give ``combo`` the name ``message()`` (said again after a switch of language).
+
+    ``label``, a visible label beside the combo (a sibling once laid out), becomes its buddy;
+    without one a hidden label carries the name. Returns the label.
+    """
+    translated(combo, "setAccessibleName", message)
+    if label is not None:
+        label.setBuddy(combo)
+        return label
+    hidden = _ComboLabel(combo)
+    translated(hidden, "setText", message)
+    hidden._follow()
+    return hidden
+
+
+def name_clear_button(edit: QLineEdit, message: Callable[[], str]) -> QLineEdit:
+    """Turn on ``edit``'s clear button and name it ``message()`` (Qt's own has no name)."""
+    edit.setClearButtonEnabled(True)
+
+    def apply() -> None:
+        text = message()
+        for action in edit.findChildren(QAction):
+            if action.objectName() == CLEAR_ACTION:
+                action.setText(text)
+                action.setToolTip(text)
+        for button in edit.findChildren(QToolButton):
+            button.setAccessibleName(text)
+            button.setToolTip(text)
+
+    apply()
+    on_language_changed(edit, apply)
+    return edit
+
+
+__all__ = ["label_combo", "name_clear_button"]
