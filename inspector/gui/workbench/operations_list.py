@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, QPoint, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QVBoxLayout, QWidget
 
 from inspector.i18n import _
@@ -86,6 +86,8 @@ class OperationsList(QWidget):
         self.empty = mark_hint(translated(QLabel(), "setText",
                                           lambda: _("No operations yet: pick a tool and press Run (Ctrl+Enter).")))
         self.empty.setWordWrap(True)
+        # On the list's white, a label would take the Text colour: the hint's grey is its WindowText.
+        self.empty.setForegroundRole(QPalette.ColorRole.WindowText)
         hint_layout = QVBoxLayout(self.view.viewport())
         hint_layout.setContentsMargins(6, 4, 6, 4)
         hint_layout.addWidget(self.empty)
