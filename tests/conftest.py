@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.support.screens import use_offscreen_screen
+
+# The window fits the screen it opens on: tests see a common desktop screen, not the offscreen
+# platform's own 800×800 (tests of small screens start a window on a screen of their own).
+use_offscreen_screen(os.environ, "1920x1080")
 
 
 @pytest.fixture(autouse=True)

@@ -46,9 +46,12 @@ def build_server(options: DemoOptions, state: DemoState) -> Server[Any]:
             return text_result(problem, is_error=True)
         return await tool.handler(ctx, _with_defaults(tool, arguments), state)
 
+    # logging/setLevel is honoured per session (see log_messages: the SDK's deprecation warning
+    # about revision 2026-07-28 is quietened there).
     return Server(SERVER_NAME, version=SERVER_VERSION,
                   instructions="A demo server for Run Inspector: tools that succeed, fail, hang and page.",
-                  on_list_tools=list_tools, on_call_tool=call_tool)
+                  on_list_tools=list_tools, on_call_tool=call_tool,
+                  on_set_logging_level=state.log_levels.handle_set_level)
 
 
 def _argument_problem(tool: DemoTool, arguments: dict[str, Any]) -> str | None:

@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from .log_messages import SessionLevels
+
 LOGGER = logging.getLogger("inspector.demo")
 
 
@@ -24,6 +26,8 @@ class DemoState:
     log: list[str] = field(default_factory=list)
     hang_started: threading.Event = field(default_factory=threading.Event)
     hang_cancelled: threading.Event = field(default_factory=threading.Event)
+    #: The log level each session asked for (``logging/setLevel``).
+    log_levels: SessionLevels = field(default_factory=SessionLevels)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def count_call(self, tool: str) -> int:

@@ -19,6 +19,7 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError, NoBackChannelError
 
+from .log_messages import send_log
 from .state import DemoState
 
 Handler = Callable[[ServerRequestContext[Any], dict[str, Any], DemoState], Awaitable[types.CallToolResult]]
@@ -79,11 +80,27 @@ async def _slow_task(ctx: ServerRequestContext[Any], args: dict[str, Any], state
     return text_result(f"Finished {steps} steps in {seconds_taken:.1f} seconds.")
 
 
+async def _tell(ctx: ServerRequestContext[Any], state: DemoState, level: str, text: str) -> None:
+    """A line for the server's own log and, at the session's level, for the client (MCP log message)."""
+    state.say(text)
+    await send_log(ctx, state.log_levels, level, text)
+
+
+#: How often ``hang`` says (at debug level) that it still waits.
+HANG_HEARTBEAT_S = 1.0
+
+
 async def _hang(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:
     state.hang_started.set()
-    state.say(f"hang: request {ctx.request_id} started; it answers only by being cancelled.")
+    await _tell(ctx, state, "info", f"hang: request {ctx.request_id} started; it answers only by being cancelled.")
     try:
-        await anyio.sleep_forever()
+        waited = 0
+        while True:
+            await anyio.sleep(HANG_HEARTBEAT_S)
+            waited += 1
+            # Not for the server's own log: one line a second would drown it.
+            await send_log(ctx, state.log_levels, "debug",
+                           f"hang: request {ctx.request_id} still waits after {waited} s.")
     except anyio.get_cancelled_exc_class():
         state.hang_cancelled.set()
         state.say(f"hang: request {ctx.request_id} saw the cancel and stopped.")
@@ -111,7 +128,7 @@ async def _write_note(ctx: ServerRequestContext[Any], args: dict[str, Any], stat
     note = {"text": args["text"], "tags": list(args.get("tags", [])), "priority": args.get("priority", "normal"),
             "meta": dict(args.get("meta", {}))}
     count = state.add_note(note)
-    state.say(f"write_note: note {count} written.")
+    await _tell(ctx, state, "info", f"write_note: note {count} written.")
     return text_result(f"Note {count} written.", structured={"note": count})
 
 
@@ -188,7 +205,8 @@ DEMO_TOOLS: tuple[DemoTool, ...] = (
         "steps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 5,
                   "description": "How many progress notifications to send."},
     }), _slow_task),
-    DemoTool("hang", "Never answer. Only a cancel ends this call (the server log says when it sees one).",
+    DemoTool("hang", "Never answer. Logs that it started (info) and, each second it waits, that it still "
+             "waits (debug). Only a cancel ends this call (the server's own log says when it sees one).",
              _schema({}), _hang),
     DemoTool("fail", "Always report a tool error (isError).", _schema({
         "reason": {"type": "string", "default": "it was asked to", "description": "Why it fails."},

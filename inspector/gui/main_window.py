@@ -58,6 +58,7 @@ class MainWindow(QMainWindow):
         #: The listening session of the selected server (log messages, list changes, its requests).
         self.listener = WindowListener(self.engine)
         self.listener.log_level = settings.server_log_level
+        self.engine.set_log_level(settings.server_log_level)  # every operation's session asks for it too
         self.last_run: tuple[int, str, str] | None = None
         self._closed = False
         self._build(secrets or system_secret_keeper())
@@ -98,10 +99,13 @@ class MainWindow(QMainWindow):
         self.main.setStretchFactor(1, 1)
         self.main.setSizes([230, 970])
         self.setCentralWidget(self.main)
-        self.resize(first_size(self._available()))
+        size = first_size(self._available())
+        self.resize(size)
         self.log_dock = ServerLogDock(self.listener, self)
+        self.engine.log.entries.connect(self.log_dock.add_entries)  # what operations' sessions log
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.log_dock)
-        self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
+        # The log gives way on a short screen: the workbench needs the height more.
+        self.resizeDocks([self.log_dock], [min(150, size.height() // 5)], Qt.Orientation.Vertical)
         self.admin.selected.connect(self._server_selected)
         self.admin.changing.connect(self.log_dock.server_changing)
         self.engine.tools_changed.connect(self.workbench.tools_changed)
@@ -230,6 +234,7 @@ class MainWindow(QMainWindow):
             self.answers.set_sampler(sampler_from_settings(self.settings))
             if self.settings.server_log_level != self.listener.log_level:
                 self.listener.set_log_level(self.settings.server_log_level)
+            self.engine.set_log_level(self.settings.server_log_level)
             # Only what the settings change: the budget shown; the catalogue and the chosen tool stay.
             self.workbench.show_budget(self.admin.current())
             self.apply_language()

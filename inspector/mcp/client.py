@@ -14,9 +14,9 @@ import httpx
 from .cancel import CancelSignal
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
-from .errors import McpTransportError
+from .errors import ErrorKind, McpTransportError
 from .messages import N_, Message
-from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
+from .reports import LogLevelRefused, NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint, public_url
 from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_sentence
@@ -210,6 +210,9 @@ class _Operation:
         self.session = Session()
         self.server_info: dict[str, Any] = {}
         self._restarted = False
+        #: The log level this session asks for: fixed when the operation starts (a later change of
+        #: the client's level applies to the operations that start after it).
+        self.log_level = client.log_level
 
     async def handshake(self) -> None:
         label = self._transport.server.label
@@ -236,10 +239,26 @@ class _Operation:
             await self._transport.send(OutgoingMessage("notifications/initialized", None), self.session)
         except SessionGone:
             raise McpTransportError.session_expired(label, "notifications/initialized") from None
-        if self._client.log_level is not None and "logging" in self.server_capabilities:
-            await self.request("logging/setLevel", {"level": self._client.log_level})
+        if self.log_level is not None and "logging" in self.server_capabilities:
+            await self.ask_log_level(self.log_level)
         if self._stream_wanted:
             await self.open_stream()
+
+    async def ask_log_level(self, level: str) -> bool:
+        """``logging/setLevel`` as a leg of this operation, under its deadline; False when refused.
+
+        MCP's level is per session, so each operation's session is asked anew. A server that
+        answers with a JSON-RPC error (method not found, ...) does not fail the operation: the
+        refusal is reported to the observer and the operation goes on. A leg that fails in any
+        other way (budget, time, network) fails the operation like every leg."""
+        try:
+            await self.request("logging/setLevel", {"level": level})
+        except McpTransportError as exc:
+            if exc.kind is not ErrorKind.RPC_ERROR:
+                raise
+            self._observer.log_level_refused(LogLevelRefused(level, exc))
+            return False
+        return True
 
     async def open_stream(self) -> None:
         """Open the standalone stream of this session; wait briefly until the server said yes or no."""

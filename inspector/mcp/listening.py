@@ -6,10 +6,12 @@ stream when the server offers it (``405``: it offers none, which is said once, n
 reads it until it is stopped: log messages and list-changed notices go to ``on_notification``;
 requests on it are answered (``ping``, ``roots/list`` with the server's configured roots; a
 question or a sampling request is declined, since no operation and no budget owns it) and
-reported to ``on_request``. A stream that breaks is resumed with ``Last-Event-ID`` after the
-server's ``retry:`` delay, backing off when it keeps breaking, and given up after
-:data:`MAX_FAILURES` failures in a row. :meth:`ServerListener.stop` ends the session with an
-HTTP ``DELETE``, bounded in time. No Qt here: the window runs it on its worker loop.
+reported to ``on_request``. A server that refuses ``logging/setLevel`` is reported to
+``on_log_level_refused`` and listened to all the same. A stream that breaks is resumed with
+``Last-Event-ID`` after the server's ``retry:`` delay, backing off when it keeps breaking, and
+given up after :data:`MAX_FAILURES` failures in a row. :meth:`ServerListener.stop` ends the
+session with an HTTP ``DELETE``, bounded in time. No Qt here: the window runs it on its worker
+loop.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
 from .errors import ErrorKind, McpTransportError
 from .messages import N_, Message
-from .reports import NullObserver
+from .reports import LogLevelRefused, NullObserver
 from .server import ServerEndpoint
 from .server_requests import (
     LOG_LEVELS,
@@ -117,6 +119,7 @@ class ServerListener:
                  on_notification: Callable[[ServerNotification], None] | None = None,
                  on_status: Callable[[ListenerStatus], None] | None = None,
                  on_request: Callable[[ServerRequestSeen], None] | None = None,
+                 on_log_level_refused: Callable[[LogLevelRefused], None] | None = None,
                  http_factory: Callable[[], httpx.AsyncClient] = new_http_client,
                  clock: Clock | None = None, handshake_budget_s: float = HANDSHAKE_BUDGET_S) -> None:
         if log_level is not None and log_level not in LOG_LEVELS:
@@ -128,6 +131,7 @@ class ServerListener:
         self._on_notification = on_notification or (lambda note: None)
         self._on_status = on_status or (lambda status: None)
         self._on_request = on_request or (lambda seen: None)
+        self._on_log_level_refused = on_log_level_refused or (lambda refused: None)
         self._http_factory = http_factory
         self._clock = clock or MonotonicClock()
         self._handshake_budget_s = handshake_budget_s
@@ -185,10 +189,9 @@ class ServerListener:
             return False
         op._transport._deadline = OperationDeadline(self._handshake_budget_s, self._clock)
         try:
-            await op.request("logging/setLevel", {"level": level})
+            return await op.ask_log_level(level)
         except McpTransportError:
             return False
-        return True
 
     # -- the session -----------------------------------------------------------------------------
 
@@ -251,7 +254,7 @@ class ServerListener:
         deadline = OperationDeadline(self._handshake_budget_s, self._clock)
         transport = LegTransport(self._http, self.server, deadline=deadline, observer=NullObserver(),
                                  clock=self._clock, handler=self.handler)
-        op = _Operation(client, transport, NullObserver(), self.handler, False)
+        op = _Operation(client, transport, _RefusalObserver(self._on_log_level_refused), self.handler, False)
         try:
             await op.handshake()
         except McpTransportError:
@@ -361,3 +364,13 @@ class ServerListener:
     def _say(self, status: ListenerStatus) -> None:
         self.status = status
         self._on_status(status)
+
+
+class _RefusalObserver(NullObserver):
+    """The listening session's handshake reports nothing but a refused log level."""
+
+    def __init__(self, on_refused: Callable[[LogLevelRefused], None]) -> None:
+        self._on_refused = on_refused
+
+    def log_level_refused(self, report: LogLevelRefused) -> None:
+        self._on_refused(report)

@@ -87,6 +87,16 @@ class OperationFinished:
     server_told_to_stop: bool | None = None
 
 
+@dataclass(frozen=True)
+class LogLevelRefused:
+    """The server answered ``logging/setLevel`` with an error (e.g. method not found): the
+    operation went on, and the server sends log messages at the level it chooses."""
+
+    level: str
+    #: The JSON-RPC error, as a transport error (its sentence names the server and the code).
+    error: Any  # McpTransportError
+
+
 class OperationObserver(Protocol):
     """Receives the reports of one operation, on the thread that runs it."""
 
@@ -96,6 +106,7 @@ class OperationObserver(Protocol):
     def progress(self, report: ProgressSeen) -> None: ...
     def server_request(self, report: ServerRequestSeen) -> None: ...
     def notification(self, report: ServerNotification) -> None: ...
+    def log_level_refused(self, report: LogLevelRefused) -> None: ...
     def operation_finished(self, report: OperationFinished) -> None: ...
 
 
@@ -120,6 +131,9 @@ class NullObserver:
     def notification(self, report: ServerNotification) -> None:
         pass
 
+    def log_level_refused(self, report: LogLevelRefused) -> None:
+        pass
+
     def operation_finished(self, report: OperationFinished) -> None:
         pass
 
@@ -135,6 +149,7 @@ class OperationRecorder(NullObserver):
     server_requests: list[ServerRequestSeen] = field(default_factory=list)
     notifications: list[ServerNotification] = field(default_factory=list)
     notifications_dropped: int = 0
+    log_level_refused_by: LogLevelRefused | None = None
     finished: OperationFinished | None = None
 
     def operation_started(self, report: OperationStarted) -> None:
@@ -158,6 +173,9 @@ class OperationRecorder(NullObserver):
             self.notifications.append(report)
         else:
             self.notifications_dropped += 1
+
+    def log_level_refused(self, report: LogLevelRefused) -> None:
+        self.log_level_refused_by = report
 
     def operation_finished(self, report: OperationFinished) -> None:
         self.finished = report
@@ -196,6 +214,10 @@ class FanOut(NullObserver):
     def notification(self, report: ServerNotification) -> None:
         for observer in self._observers:
             observer.notification(report)
+
+    def log_level_refused(self, report: LogLevelRefused) -> None:
+        for observer in self._observers:
+            observer.log_level_refused(report)
 
     def operation_finished(self, report: OperationFinished) -> None:
         for observer in self._observers:

@@ -10,6 +10,7 @@ import pytest
 
 from inspector.mcp import ServerEndpoint
 from tests.support.asgi_server import serve_asgi
+from tests.support.screens import offscreen_platform
 from tests.support.sdk_server import ToolEvents, build_sdk_server
 
 
@@ -18,7 +19,7 @@ def _isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Never the user's settings: every test gets its own settings file."""
     path = tmp_path / "settings.ini"
     monkeypatch.setenv("RUN_INSPECTOR_SETTINGS", str(path))
-    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    monkeypatch.setenv("QT_QPA_PLATFORM", offscreen_platform("1920x1080"))
     return path
 
 

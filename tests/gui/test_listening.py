@@ -56,9 +56,10 @@ def test_log_messages_at_each_level_arrive_in_the_server_log(qtbot, make_window,
     assert listeners.asked_levels == []  # off by default: no logging/setLevel
     model = window.log_dock.view.model
     assert model.index(3, 1).data() == "▲ warning"
-    assert model.index(4, 4).data() == json.dumps({"level": "error", "note": "a error message"},
+    assert model.index(4, 5).data() == json.dumps({"level": "error", "note": "a error message"},
                                                   separators=(",", ":"))
-    assert model.index(0, 3).data() == "listeners"
+    assert model.index(0, 4).data() == "listeners"
+    assert model.index(0, 3).data() == "listening"  # the session: the listening one, not an operation
     # The filter hides what is below the minimum; Clear empties the log.
     window.log_dock.view.minimum.setCurrentIndex(LOG_LEVELS.index("error"))
     assert window.log_dock.view.filter.rowCount() == 4
@@ -161,8 +162,8 @@ def test_the_server_log_model(qtmodeltester) -> None:
     model.add(LogEntry(datetime.now(timezone.utc), None, None, {"code": -1, "message": "no budget"}, "server",
                        request="elicitation/create", declined=True))
     qtmodeltester.check(model)
-    assert model.index(0, 4).data() == '{"a":1}'
-    assert model.index(2, 4).data() == "elicitation/create: declined (no budget)"
+    assert model.index(0, 5).data() == '{"a":1}'
+    assert model.index(2, 5).data() == "elicitation/create: declined (no budget)"
     assert model.index(1, 1).data() == "⇄ request"
 
 

@@ -105,6 +105,24 @@ def test_a_server_answering_405_offers_no_stream_and_is_not_asked_again() -> Non
         assert [r.http_method for r in server.received].count("GET") == 1
 
 
+def test_a_server_refusing_the_log_level_is_listened_to_and_the_refusal_reported() -> None:
+    refusals = []
+    with FaultServer("session") as server:
+        server.initialize = lambda ex: server.answer_initialize(ex, capabilities={"tools": {}, "logging": {}})
+        server.work = lambda ex: ex.send_rpc_error(-32601, "Method not found")
+
+        def settled(listener, seen, requests) -> bool:
+            return listener.status.state in (ListenerState.NO_STREAM, ListenerState.STOPPED)
+
+        _listener, _seen, _requests, states = listen(server.url, settled, log_level="info",
+                                                     on_log_level_refused=refusals.append)
+        assert [r.rpc_method for r in server.posts("logging/setLevel")] == ["logging/setLevel"]
+        # Refused, said, and the session goes on (to its stream: this server offers none).
+        assert ListenerState.NO_STREAM in states
+        [refused] = refusals
+        assert refused.level == "info" and refused.error.rpc_code == -32601
+
+
 def test_an_unreachable_server_is_retried_with_backoff_then_given_up() -> None:
     with FaultServer("session") as server:
         url = server.url

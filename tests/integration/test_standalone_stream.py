@@ -93,6 +93,45 @@ def test_log_level_is_asked_for_when_the_server_logs() -> None:
         assert not server.posts("logging/setLevel")
 
 
+def test_a_refused_log_level_does_not_fail_the_operation() -> None:
+    def work(exchange: Exchange) -> None:
+        if exchange.request.rpc_method == "logging/setLevel":
+            exchange.send_rpc_error(-32601, "Method not found")
+        else:
+            exchange.send_result({"content": [{"type": "text", "text": "ok"}]})
+
+    with FaultServer("session", work=work) as server:
+        server.initialize = lambda ex: server.answer_initialize(ex, capabilities={"tools": {}, "logging": {}})
+        record, recorder = call(server.url, "echo", log_level="debug", budget_s=5)
+        assert record.status == "ok", record.tool_result
+        assert record.tool_result.content == "ok"
+        # The refused leg is seen and kept, spent from the same deadline as the others.
+        assert [(leg.method, leg.outcome.value) for leg in recorder.legs] == [
+            ("initialize", "ok"), ("notifications/initialized", "ok"), ("logging/setLevel", "failed"),
+            ("tools/call", "ok")]
+        assert recorder.grants == [5, 5, 5, 5]
+        assert [leg.method for leg in record.step.legs] == ["initialize", "notifications/initialized",
+                                                            "logging/setLevel", "tools/call"]
+        refused = recorder.log_level_refused_by
+        assert refused is not None and refused.level == "debug" and refused.error.rpc_code == -32601
+
+
+def test_a_log_level_leg_spends_from_the_operation_deadline() -> None:
+    """A server slow to answer logging/setLevel: the call gets only what is left; none left, not sent."""
+    def work(exchange: Exchange) -> None:
+        if exchange.request.rpc_method == "logging/setLevel":
+            exchange.stall()
+        else:
+            exchange.send_result({"content": [{"type": "text", "text": "ok"}]})
+
+    with FaultServer("session", work=work) as server:
+        server.initialize = lambda ex: server.answer_initialize(ex, capabilities={"tools": {}, "logging": {}})
+        record, recorder = call(server.url, "echo", log_level="debug", budget_s=1)
+        assert record.status == "failed"
+        assert record.error.kind.value == "timed_out" and record.error.method == "logging/setLevel"
+        assert not server.posts("tools/call")
+
+
 def test_a_long_lived_stream_keeps_subscribers_informed_and_resumes() -> None:
     """What the window does: one stream for a session, notifications to a subscriber, resumed
     with Last-Event-ID when the server ends it."""

@@ -207,8 +207,9 @@ def build_sdk_server(events: ToolEvents | None = None, tool_count: int = 3,
 
     @server.tool()
     async def log_each_level(ctx: Context) -> str:
-        """Send one log message at each level, on the tool's own stream."""
-        for level in ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"):
+        """Send one log message at each level from the session's level up, on the tool's own stream."""
+        floor = LEVELS.index(listeners.level_of(ctx.request_context.session))
+        for level in LEVELS[floor:]:
             await ctx.log(level, f"a {level} message", logger_name="levels")
         return "logged"
 

@@ -84,7 +84,8 @@ class SettingsDialog(QDialog):
                             level)
         self.log_level.setCurrentIndex(max(self.log_level.findData(settings.server_log_level or ""), 0))
         log_note = translated(QLabel(), "setText", lambda: _(
-            "Asked of the server you listen to (logging/setLevel); a change applies at once."))
+            "Asked with logging/setLevel of the server you listen to (at once) and in each operation's "
+            "session (from the next operation on); a server that refuses it is named in the Server log."))
         log_note.setWordWrap(True)
         mark_hint(log_note)
         self.language = QComboBox()

@@ -5,7 +5,9 @@ Orange3's pattern): the client's reports arrive on the worker thread, cross to t
 through queued signals, update the task's :class:`BarState`, and are re-emitted there. Cancel,
 called on the GUI thread, fires the operation's own :class:`CancelSignal` at once. Every
 operation is stored as a run exactly as the command line stores it, by the worker (the GUI
-thread never waits on the disk for it).
+thread never waits on the disk for it). What a server logs on an operation's own session goes
+to :attr:`OperationsEngine.log` (batched for the Server log); each operation's session asks for
+the log level set with :meth:`OperationsEngine.set_log_level` when it was submitted.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from inspector.mcp import (
     CancelSignal,
     LegFinished,
     LegStarted,
+    LogLevelRefused,
     McpClient,
     NullObserver,
     OperationFinished,
@@ -41,6 +44,7 @@ from inspector.mcp.standalone import ServerNotification
 from inspector.store import RunStore, ServerRegistry, StoreError
 
 from ..widgets.budget_state import BarState, ProgressMark, ending_for
+from .operation_log import OperationLog, operation_tag
 from .server_requests import WindowAnswers
 
 #: Housekeeping after quitting (cancel notices, session ends) gets at most this long.
@@ -79,10 +83,21 @@ class _Reports(QObject):
 
 
 class _Observer(NullObserver):
-    """The client's observer for one operation: runs on the worker, emits with the time seen."""
+    """The client's observer for one operation: runs on the worker, emits with the time seen.
 
-    def __init__(self, reports: _Reports) -> None:
+    Log messages (and a refused log level) go to the engine's :class:`OperationLog`, tagged with
+    the operation and the server, in batches; other notifications cross one by one."""
+
+    def __init__(self, reports: _Reports, log: OperationLog, title: str, server: str) -> None:
         self._reports = reports
+        self._log = log
+        self._title = title
+        self._operation = operation_tag(None, title)
+        self._server = server
+
+    def stored_as(self, run_id: int | None) -> None:
+        """The operation's run is known (before its first leg): its lines name it."""
+        self._operation = operation_tag(run_id, self._title)
 
     def operation_started(self, report: OperationStarted) -> None:
         self._reports.started.emit(report, time.monotonic())
@@ -97,7 +112,13 @@ class _Observer(NullObserver):
         self._reports.progress.emit(report, time.monotonic())
 
     def notification(self, report: ServerNotification) -> None:
-        self._reports.notification.emit(report, time.monotonic())
+        if report.method == "notifications/message":
+            self._log.heard(self._operation, self._server, report)
+        else:
+            self._reports.notification.emit(report, time.monotonic())
+
+    def log_level_refused(self, report: LogLevelRefused) -> None:
+        self._log.refused(self._operation, self._server, report)
 
     def operation_finished(self, report: OperationFinished) -> None:
         self._reports.finished.emit(report, time.monotonic())
@@ -110,7 +131,8 @@ class OperationTask(QObject):
     changed = Signal()
     #: The operation is over; the outcome is in :attr:`outcome`.
     finished = Signal(object)
-    #: The server sent a notification (a log message, a list-changed notice).
+    #: The server sent a notification other than a log message (a list-changed notice); log
+    #: messages go to the engine's :attr:`OperationsEngine.log`.
     server_notification = Signal(object)
 
     def __init__(self, number: int, kind: str, title: str, server: ServerEndpoint, budget_s: float,
@@ -212,9 +234,14 @@ class OperationsEngine(QObject):
     tools_changed = Signal(str)
 
     def __init__(self, db_path: Path | None, *, client_factory: Callable[[], McpClient] | None = None,
-                 default_budget_s: float | None = None, answers: WindowAnswers | None = None) -> None:
+                 default_budget_s: float | None = None, answers: WindowAnswers | None = None,
+                 log_level: str | None = None) -> None:
         super().__init__()
         self._db_path = db_path
+        #: The log level each operation's session asks for (``logging/setLevel``); ``None``: none asked.
+        self.log_level = log_level
+        #: What the servers log on the operations' sessions: its ``entries`` signal feeds the Server log.
+        self.log = OperationLog()
         #: Who answers the servers' questions and sampling requests (the window's dialogs); set
         #: before :meth:`start`. Without it the client declines them.
         self.answers = answers
@@ -225,7 +252,9 @@ class OperationsEngine(QObject):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
-        self._client: McpClient | None = None
+        #: One client per log level (made on the worker when first needed): an operation's level is
+        #: the one set when it was submitted, whatever changes while it waits for the loop.
+        self._clients: dict[str | None, McpClient] = {}
         self._store: RunStore | None = None
         self._store_problem: str | None = None
         self._running: set[asyncio.Task[None]] = set()
@@ -245,9 +274,22 @@ class OperationsEngine(QObject):
     def _new_client(self) -> McpClient:
         # Each operation opens the standalone stream of its own session, even while the window
         # listens to the server: a server sends what belongs to a session (its questions, a
-        # roots/list while a tool waits for it) on that session's stream, never on another's.
+        # roots/list while a tool waits for it, its log messages) on that session's stream,
+        # never on another's.
         return McpClient(handler=self.answers.handler() if self.answers is not None else None,
                          standalone_stream=True, roots_for=self.server_roots.get)
+
+    def set_log_level(self, level: str | None) -> None:
+        """Ask every operation submitted from now on for log messages of ``level`` and above."""
+        self.log_level = level
+
+    def _client_for(self, level: str | None) -> McpClient:
+        """The worker's client whose sessions ask for ``level`` (made on first use)."""
+        client = self._clients.get(level)
+        if client is None:
+            client = self._clients[level] = self._client_factory()
+            client.log_level = level
+        return client
 
     @property
     def thread(self) -> threading.Thread | None:
@@ -273,7 +315,6 @@ class OperationsEngine(QObject):
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         self._loop = loop
-        self._client = self._client_factory()
         if self._db_path is not None:
             try:
                 self._store = RunStore.open(self._db_path)  # this thread's own connection
@@ -302,8 +343,9 @@ class OperationsEngine(QObject):
             try:
                 if self._running:
                     await asyncio.wait(list(self._running), timeout=bound_s)
-                if self._client is not None:
-                    await self._client.drain(bound_s / 2)
+                clients = list(self._clients.values())
+                if clients:
+                    await asyncio.gather(*(client.drain(bound_s / 2) for client in clients))
             finally:
                 ended.set()
 
@@ -353,8 +395,8 @@ class OperationsEngine(QObject):
         self._tasks.append(task)
         task.server_notification.connect(lambda report, url=task.server_url: self._notified(url, report))
         self.submitted.emit(task)
-        observer = _Observer(task._reports)
-        self._loop.call_soon_threadsafe(self._begin, task, observer, store)
+        observer = _Observer(task._reports, self.log, title, server.label)
+        self._loop.call_soon_threadsafe(self._begin, task, observer, store, self.log_level)
         return task
 
     def _notified(self, server_url: str, report: ServerNotification) -> None:
@@ -363,14 +405,13 @@ class OperationsEngine(QObject):
 
     # -- on the worker thread -------------------------------------------------------------------
 
-    def _begin(self, task: OperationTask, observer: _Observer, store: bool) -> None:
-        running = asyncio.get_running_loop().create_task(self._operate(task, observer, store))
+    def _begin(self, task: OperationTask, observer: _Observer, store: bool, log_level: str | None) -> None:
+        running = asyncio.get_running_loop().create_task(self._operate(task, observer, store, log_level))
         self._running.add(running)
         running.add_done_callback(self._running.discard)
 
-    async def _operate(self, task: OperationTask, observer: _Observer, store: bool) -> None:
-        assert self._client is not None
-        client, server, budget, cancel = self._client, task.server, task.budget_s, task.cancel_signal
+    async def _operate(self, task: OperationTask, observer: _Observer, store: bool, log_level: str | None) -> None:
+        client, server, budget, cancel = self._client_for(log_level), task.server, task.budget_s, task.cancel_signal
         run_store = self._store if store else None
         problem = self._store_problem if store else None
         try:
@@ -380,6 +421,7 @@ class OperationsEngine(QObject):
             else:
                 title = f"{'tools/list' if task.kind == 'list' else 'ping'} {task.server_url}"
             run_id, problem = _start_run(run_store, title, task.server_url, problem)
+            observer.stored_as(run_id)
             if task.kind == "call":
                 record = await execute_tool(client, server, task.tool or "", task.arguments, budget_s=budget,
                                             cancel=cancel, observer=observer)

@@ -13,41 +13,26 @@ thread through queued signals.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from inspector.mcp import ServerEndpoint, ServerRequestSeen, public_url
+from inspector.mcp import LogLevelRefused, ServerEndpoint, ServerRequestSeen, public_url
 from inspector.mcp.listening import ListenerState, ListenerStatus, ServerListener
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import ServerNotification
 
 from .engine import OperationsEngine
+from .log_entry import LogEntry
 
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One line of the server log: a log message, or a request the server made on the stream."""
-
-    #: When it arrived (UTC; shown in local time).
-    at: datetime
-    #: The message's level (debug … emergency); ``None`` for a request.
-    level: str | None
-    logger: str | None
-    #: The message's data (any JSON value), or for a request what was asked and answered.
-    data: Any
-    server: str
-    #: For a request: its method, and whether the client declined it.
-    request: str | None = None
-    declined: bool = False
+__all__ = ["LogEntry", "WindowListener"]
 
 
 class _Carrier(QObject):
     status = Signal(object, object)  # (listener id, ListenerStatus)
     notification = Signal(object, object)  # (listener id, ServerNotification)
     request = Signal(object, object)  # (listener id, ServerRequestSeen)
+    refused = Signal(object, object)  # (listener id, LogLevelRefused)
 
 
 class WindowListener(QObject):
@@ -74,6 +59,7 @@ class WindowListener(QObject):
         self._carrier.status.connect(self._on_status, queued)
         self._carrier.notification.connect(self._on_notification, queued)
         self._carrier.request.connect(self._on_request, queued)
+        self._carrier.refused.connect(self._on_refused, queued)
 
     # -- asked by the window ---------------------------------------------------------------------
 
@@ -87,7 +73,8 @@ class WindowListener(QObject):
             server, roots=roots, log_level=self.log_level,
             on_status=lambda status: carrier.status.emit(number, status),
             on_notification=lambda note: carrier.notification.emit(number, note),
-            on_request=lambda seen: carrier.request.emit(number, seen))
+            on_request=lambda seen: carrier.request.emit(number, seen),
+            on_log_level_refused=lambda refused: carrier.refused.emit(number, refused))
         self._listener = listener
         self.url = public_url(server.url)
         self.label = server.label
@@ -154,3 +141,9 @@ class WindowListener(QObject):
             return
         self.entry.emit(LogEntry(datetime.now(timezone.utc), None, None, seen.answered, self.label,
                                  request=seen.method, declined=seen.declined))
+
+    def _on_refused(self, number: int, refused: LogLevelRefused) -> None:
+        if number != self._number:
+            return
+        self.entry.emit(LogEntry(datetime.now(timezone.utc), None, None, refused.error, self.label,
+                                 request="logging/setLevel", refused=True))

@@ -63,6 +63,11 @@ class ServerLogDock(QDockWidget):
         if not self.closed:
             self.view.add(entry)
 
+    def add_entries(self, entries: list[LogEntry]) -> None:
+        """A batch from the operations' own sessions (:attr:`OperationsEngine.log`)."""
+        if not self.closed:
+            self.view.add_many(entries)
+
     def _status(self, server: str, status: ListenerStatus) -> None:
         self._said = (server, status)
         if not self.closed:

@@ -1,9 +1,11 @@
-"""The Server log: what the listened-to server logs (``notifications/message``) and asks on its stream.
+"""The Server log: what the servers log (``notifications/message``) and ask on their streams.
 
-Each row: the time (local, formatted when shown), the level (word, mark and colour, so that a
-greyscale print still tells them apart), the server, the logger and the data as plain text
-(JSON compact, long text cut). A minimum level filters the rows; Clear empties the log. Above
-the rows, the listener's state in words.
+Log messages come from the listening session of the selected server and from every operation's
+own session. Each row: the time (local, formatted when shown), the level (word, mark and colour,
+so that a greyscale print still tells them apart), the server, the session (the operation, or
+the listening session), the logger and the data as plain text (JSON compact, long text cut). A
+minimum level filters the rows; Clear empties the log. Above the rows, the listener's state in
+words.
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _
 from inspector.i18n.formatting import format_time
+from inspector.i18n.messages import translate
 from inspector.mcp import LOG_LEVELS
 
 from ..language import follow_language, translated, translated_item
 from ..widgets.accessibility import label_combo
 from ..widgets.plain_text import cell_text, plain_tooltip
-from .listening import LogEntry
+from .log_entry import LogEntry
 
 #: The most entries kept; older ones are dropped first.
 MAX_ENTRIES = 5000
@@ -47,6 +50,8 @@ _LEVEL_STYLE = {
     "alert": ("#CC4C8F", "◆"), "emergency": ("#CC4C8F", "◆"),
 }
 _ModelIndex = QModelIndex | QPersistentModelIndex
+#: A level's rank (0 = debug … 7 = emergency).
+_SEVERITY = {level: rank for rank, level in enumerate(LOG_LEVELS)}
 
 
 def level_word(level: str) -> str:
@@ -70,7 +75,7 @@ def data_text(data: Any) -> str:
 class ServerLogModel(QAbstractTableModel):
     """The entries, oldest first."""
 
-    COLUMNS = ("time", "level", "server", "logger", "message")
+    COLUMNS = ("time", "level", "server", "operation", "logger", "message")
     #: The entry's level as a number (0 = debug … 7 = emergency; -1 for a request).
     SeverityRole = Qt.ItemDataRole.UserRole + 1
 
@@ -88,18 +93,25 @@ class ServerLogModel(QAbstractTableModel):
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
                 and 0 <= section < len(self.COLUMNS):
-            return (_("Time"), _("Level"), _("Server"), _("Logger"), _("Message"))[section]
+            return (_("Time"), _("Level"), _("Server"), _("Operation"), _("Logger"), _("Message"))[section]
         return None
 
     def add(self, entry: LogEntry) -> None:
-        if len(self.entries) >= MAX_ENTRIES:
-            drop = len(self.entries) - MAX_ENTRIES + 1
+        self.extend([entry])
+
+    def extend(self, entries: list[LogEntry]) -> None:
+        """Append a batch at once (one insertion for the views, however many entries)."""
+        entries = entries[-MAX_ENTRIES:]
+        if not entries:
+            return
+        drop = len(self.entries) + len(entries) - MAX_ENTRIES
+        if drop > 0:
             self.beginRemoveRows(QModelIndex(), 0, drop - 1)
             del self.entries[:drop]
             self.endRemoveRows()
         row = len(self.entries)
-        self.beginInsertRows(QModelIndex(), row, row)
-        self.entries.append(entry)
+        self.beginInsertRows(QModelIndex(), row, row + len(entries) - 1)
+        self.entries.extend(entries)
         self.endInsertRows()
 
     def clear(self) -> None:
@@ -118,8 +130,13 @@ class ServerLogModel(QAbstractTableModel):
             return self._text(entry, column)
         if role == Qt.ItemDataRole.ToolTipRole and column == "message":
             return plain_tooltip(cell_text(self._message(entry), TOOLTIP_CHARS))
+        if role == Qt.ItemDataRole.ToolTipRole and column in ("server", "operation"):
+            # Both cells may be cut to the column's width: the whole name is a hover away.
+            name = entry.server if column == "server" else entry.operation
+            return plain_tooltip(cell_text(name, TOOLTIP_CHARS)) if name is not None else None
         if role == Qt.ItemDataRole.ForegroundRole and column == "level":
-            colour = _LEVEL_STYLE.get(entry.level or "", ("#0072B2" if not entry.declined else "#D55E00", ""))[0]
+            refused = entry.declined or entry.refused
+            colour = _LEVEL_STYLE.get(entry.level or "", ("#D55E00" if refused else "#0072B2", ""))[0]
             return QColor(colour)
         if role == Qt.ItemDataRole.FontRole and column == "level" and entry.level in LOG_LEVELS \
                 and LOG_LEVELS.index(entry.level) >= LOG_LEVELS.index("error"):
@@ -139,6 +156,8 @@ class ServerLogModel(QAbstractTableModel):
             return _("{mark} {level}").format(mark=mark, level=word) if mark else word
         if column == "server":
             return cell_text(entry.server, 60)
+        if column == "operation":
+            return cell_text(entry.operation, 60) if entry.operation is not None else _("listening")
         if column == "logger":
             return cell_text(entry.logger or "", 60)
         return cell_text(self._message(entry), DATA_CELL_CHARS)
@@ -146,6 +165,12 @@ class ServerLogModel(QAbstractTableModel):
     def _message(self, entry: LogEntry) -> str:
         if entry.request is None:
             return data_text(entry.data)
+        if entry.refused and entry.operation is None:
+            return _("{reason} Listening goes on; the server logs at the level it chooses.").format(
+                reason=translate(entry.data))
+        if entry.refused:
+            return _("{reason} The operation goes on; the server logs at the level it chooses.").format(
+                reason=translate(entry.data))
         if entry.declined:
             reason = entry.data.get("message") if isinstance(entry.data, dict) else None
             return _("{method}: declined ({reason})").format(method=entry.request, reason=data_text(reason or ""))
@@ -169,9 +194,15 @@ class MinimumLevelFilter(QSortFilterProxyModel):
             self.invalidateFilter()
 
     def filterAcceptsRow(self, source_row: int, source_parent: _ModelIndex) -> bool:  # noqa: N802
+        # Called for every row a batch inserts, on the GUI thread: read the entry itself, not
+        # through index() and data(), and show everything at once when no minimum is chosen.
+        if self.minimum == 0:
+            return True
         model = self.sourceModel()
-        severity = model.data(model.index(source_row, 0, source_parent), ServerLogModel.SeverityRole)
-        return severity is None or severity < 0 or severity >= self.minimum
+        if not isinstance(model, ServerLogModel):
+            return True
+        severity = _SEVERITY.get(model.entries[source_row].level or "", -1)
+        return severity < 0 or severity >= self.minimum
 
 
 class ServerLogView(QWidget):
@@ -214,20 +245,25 @@ class ServerLogView(QWidget):
         header = self.table.horizontalHeader()
         translated(header, "setAccessibleName", lambda: _("Server log columns"))
         header.setStretchLastSection(True)
-        for column in range(4):
+        for column in range(5):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         self.table.setColumnWidth(0, self.table.fontMetrics().horizontalAdvance("00:00:00 PM") + 20)
         self.table.setColumnWidth(1, self.table.fontMetrics().horizontalAdvance("◆ emergency") + 24)
         self.table.setColumnWidth(2, 130)
-        self.table.setColumnWidth(3, 90)
+        self.table.setColumnWidth(3, 200)
+        self.table.setColumnWidth(4, 90)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 4)
         layout.addLayout(head)
         layout.addWidget(self.table, 1)
 
     def add(self, entry: LogEntry) -> None:
+        self.add_many([entry])
+
+    def add_many(self, entries: list[LogEntry]) -> None:
+        """Add a batch of entries (as the engine delivers them); follow the end if it was shown."""
         at_end = self.table.verticalScrollBar().value() >= self.table.verticalScrollBar().maximum() - 2
-        self.model.add(entry)
+        self.model.extend(entries)
         if at_end:
             self.table.scrollToBottom()
 

@@ -1,0 +1,84 @@
+"""The first window fits the screen it opens on; on a 1024×600 screen every action is reachable.
+
+The screen is real to Qt: a process of its own starts the window on an offscreen screen of that
+size (the platform's screens cannot change once the application exists)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QRect, QSize
+
+from inspector.gui.main_window import DEFAULT_SIZE, first_size
+from tests.support.screens import offscreen_platform
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Opens the window as a launch does (demo server started), and reports where its parts are.
+PROBE = r"""
+import json, sys
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from inspector.gui.app import open_window
+from inspector.gui.settings import AppSettings
+from inspector.store import RunStore, resolve_db_path
+from inspector.store.secrets import NoSecretKeeper
+store = RunStore.open(resolve_db_path())
+window = open_window(store, resolve_db_path(), AppSettings(), secrets=NoSecretKeeper())
+window.show()
+app.processEvents()
+screen = window.screen().availableGeometry()
+frame = window.frameGeometry()
+def reachable(widget):
+    # Shown, inside the window, with some of it not covered or cut.
+    if not widget.isVisible() or widget.visibleRegion().isEmpty():
+        return False
+    top_left = widget.mapTo(window, QPoint(0, 0))
+    return window.rect().contains(QRect(top_left, widget.size()))
+bench = window.workbench
+parts = {"run": bench.run_button, "cancel": bench.cancel_button, "tools": bench.tools,
+         "arguments": bench.arguments, "operations": bench.operations,
+         "result": bench.result, "status": window.status, "servers": window.servers,
+         "add server": window.servers.add_button, "test": window.servers.test_button,
+         "server log": window.log_dock}
+print(json.dumps({"screen": [screen.width(), screen.height()],
+                  "window": [frame.width(), frame.height()],
+                  "inside": screen.contains(frame),
+                  "minimum": [window.minimumSizeHint().width(), window.minimumSizeHint().height()],
+                  "unreachable": [name for name, widget in parts.items() if not reachable(widget)]}))
+window.shut_down()
+store.close()
+window.deleteLater()
+app.sendPostedEvents()
+sys.stdout.flush()
+"""
+
+
+def open_on_screen(size: str, tmp_path: Path) -> dict:
+    env = {**os.environ, "QT_QPA_PLATFORM": offscreen_platform(size),
+           "RUN_INSPECTOR_SETTINGS": str(tmp_path / "settings.ini"), "RUN_INSPECTOR_DB": str(tmp_path / "runs.db")}
+    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, cwd=ROOT, env=env,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_first_window_takes_the_default_size_or_the_smaller_screen() -> None:
+    assert first_size(QRect(0, 0, 1920, 1080)) == DEFAULT_SIZE == QSize(1200, 760)
+    assert first_size(QRect(0, 0, 1024, 600)) == QSize(1024, 600)
+    assert first_size(QRect(0, 0, 1280, 600)) == QSize(1200, 600)
+    assert first_size(None) == DEFAULT_SIZE
+
+
+@pytest.mark.parametrize("size", ["1024x600", "1920x1080"])
+def test_every_action_is_reachable_on_the_screen_the_window_opens_on(size: str, tmp_path: Path) -> None:
+    seen = open_on_screen(size, tmp_path)
+    assert seen["inside"], seen
+    assert seen["minimum"][0] <= seen["screen"][0] and seen["minimum"][1] <= seen["screen"][1], seen
+    assert seen["unreachable"] == [], seen
