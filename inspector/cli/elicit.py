@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from inspector.i18n import N_, _, ngettext
-from inspector.i18n.messages import Message
+from inspector.i18n.messages import Message, translate
 from inspector.mcp.elicitation import FormField, accept_defaults, cancel_all, decline_all, form_fields, value_problem
 from inspector.mcp.server_requests import ElicitationRequest, Elicitor
 
@@ -163,7 +163,7 @@ def parse_field(item: FormField, text: str) -> tuple[Any, str | None]:
     else:
         value = text
     problem = value_problem(item, value)
-    return (None, problem) if problem is not None else (value, None)
+    return (None, translate(problem)) if problem is not None else (value, None)
 
 
 def _titles(item: FormField) -> list[str]:

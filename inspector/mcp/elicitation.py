@@ -18,8 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.i18n import _, ngettext
-
+from .messages import N_, NP_, Message
 from .server_requests import ElicitationRequest
 
 PRIMITIVE_TYPES = ("string", "number", "integer", "boolean")
@@ -157,20 +156,20 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _DATE_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
 
 
-def format_problem(fmt: str | None, text: str) -> str | None:
+def format_problem(fmt: str | None, text: str) -> Message | None:
     """What is wrong with ``text`` as a string of the format (``None``: nothing, or no such format)."""
     example = FORMAT_EXAMPLES.get(fmt or "")
     if fmt == "email" and not _EMAIL.fullmatch(text):
-        return _("Enter an email address, e.g. {example}.").format(example=example)
+        return Message(N_("Enter an email address, e.g. {example}."), {"example": example})
     if fmt == "uri" and not _URI.fullmatch(text):
-        return _("Enter an address that starts with its scheme, e.g. {example}.").format(example=example)
+        return Message(N_("Enter an address that starts with its scheme, e.g. {example}."), {"example": example})
     if fmt == "date" and not (_DATE.fullmatch(text) and _is_date(text)):
-        return _("Enter a date as year-month-day, e.g. {example}.").format(example=example)
+        return Message(N_("Enter a date as year-month-day, e.g. {example}."), {"example": example})
     if fmt == "date-time":
         match = _DATE_TIME.fullmatch(text)
         if not (match and _is_date(match.group(1)) and int(match.group(2)) < 24 and int(match.group(3)) < 60
                 and int(match.group(4)) < 61):
-            return _("Enter a date and time with its time zone, e.g. {example}.").format(example=example)
+            return Message(N_("Enter a date and time with its time zone, e.g. {example}."), {"example": example})
     return None
 
 
@@ -186,75 +185,77 @@ def _limit(number: float) -> str:
     return str(int(number)) if float(number).is_integer() else str(number)
 
 
-def value_problem(field: FormField, value: Any) -> str | None:
+def value_problem(field: FormField, value: Any) -> Message | None:
     """What is wrong with ``value`` as the answer to ``field`` (``None``: it may be sent)."""
     if field.multiple:
         return _items_problem(field, value)
     if field.choices is not None:
         if value not in field.choices:
-            return _("Choose one of: {choices}.").format(choices=", ".join(field.choice_titles or field.choices))
+            shown = ", ".join(field.choice_titles or field.choices)
+            return Message(N_("Choose one of: {choices}."), {"choices": shown})
         return None
     if field.kind == "boolean":
-        return None if isinstance(value, bool) else _("Choose yes or no.")
+        return None if isinstance(value, bool) else Message(N_("Choose yes or no."))
     if field.kind in ("integer", "number"):
         return _number_problem(field, value)
     if not isinstance(value, str):
-        return _("Enter text.")
+        return Message(N_("Enter text."))
     if field.min_length is not None and len(value) < field.min_length:
-        return ngettext("Enter at least {count} character.", "Enter at least {count} characters.",
-                        field.min_length).format(count=field.min_length)
+        return NP_("Enter at least {count} character.", "Enter at least {count} characters.",
+                   {"count": field.min_length}, "count")
     if field.max_length is not None and len(value) > field.max_length:
-        return ngettext("Enter at most {count} character.", "Enter at most {count} characters.",
-                        field.max_length).format(count=field.max_length)
+        return NP_("Enter at most {count} character.", "Enter at most {count} characters.",
+                   {"count": field.max_length}, "count")
     return format_problem(field.format, value)
 
 
-def _number_problem(field: FormField, value: Any) -> str | None:
+def _number_problem(field: FormField, value: Any) -> Message | None:
     if field.kind == "integer" and (isinstance(value, bool) or not isinstance(value, int)):
-        return _("Enter a whole number, e.g. 3.")
+        return Message(N_("Enter a whole number, e.g. 3."))
     if _number(value) is None:
-        return _("Enter a number, e.g. 2.5.")
+        return Message(N_("Enter a number, e.g. 2.5."))
     low, high = field.minimum, field.maximum
     if (low is not None and value < low) or (high is not None and value > high):
         if low is not None and high is not None:
-            return _("Enter a number from {minimum} to {maximum}.").format(minimum=_limit(low), maximum=_limit(high))
+            return Message(N_("Enter a number from {minimum} to {maximum}."),
+                           {"minimum": _limit(low), "maximum": _limit(high)})
         if low is not None:
-            return _("Enter a number of at least {limit}.").format(limit=_limit(low))
-        return _("Enter a number of at most {limit}.").format(limit=_limit(high))
+            return Message(N_("Enter a number of at least {limit}."), {"limit": _limit(low)})
+        return Message(N_("Enter a number of at most {limit}."), {"limit": _limit(high)})
     return None
 
 
-def _items_problem(field: FormField, value: Any) -> str | None:
+def _items_problem(field: FormField, value: Any) -> Message | None:
     if not isinstance(value, list) or any(item not in (field.choices or ()) for item in value):
-        return _("Choose from: {choices}.").format(choices=", ".join(field.choice_titles or ()))
+        return Message(N_("Choose from: {choices}."), {"choices": ", ".join(field.choice_titles or ())})
     if len(set(value)) != len(value):
-        return _("Choose each option at most once.")
+        return Message(N_("Choose each option at most once."))
     low, high = field.min_items, field.max_items
     if (low is not None and len(value) < low) or (high is not None and len(value) > high):
         return items_rule(low, high)
     return None
 
 
-def items_rule(low: int | None, high: int | None) -> str:
+def items_rule(low: int | None, high: int | None) -> Message:
     """How many options a multi-select takes, as a sentence ("Choose 1 to 3 options.")."""
     if low is not None and high is not None:
         if low == high:
-            return ngettext("Choose exactly {count} option.", "Choose exactly {count} options.", low).format(count=low)
-        return _("Choose {minimum} to {maximum} options.").format(minimum=low, maximum=high)
+            return NP_("Choose exactly {count} option.", "Choose exactly {count} options.", {"count": low}, "count")
+        return Message(N_("Choose {minimum} to {maximum} options."), {"minimum": low, "maximum": high})
     if low is not None:
-        return ngettext("Choose at least {count} option.", "Choose at least {count} options.", low).format(count=low)
+        return NP_("Choose at least {count} option.", "Choose at least {count} options.", {"count": low}, "count")
     if high is not None:
-        return ngettext("Choose at most {count} option.", "Choose at most {count} options.", high).format(count=high)
-    return _("Choose any of the options.")
+        return NP_("Choose at most {count} option.", "Choose at most {count} options.", {"count": high}, "count")
+    return Message(N_("Choose any of the options."))
 
 
-def answer_problems(fields: list[FormField], content: Mapping[str, Any]) -> list[tuple[str, str]]:
+def answer_problems(fields: list[FormField], content: Mapping[str, Any]) -> list[tuple[str, Message]]:
     """Every field of ``content`` that cannot be sent, with what to do: (field name, sentence)."""
     problems = []
     for field in fields:
         if field.name not in content:
             if field.required:
-                problems.append((field.name, _("This field is required.")))
+                problems.append((field.name, Message(N_("This field is required."))))
             continue
         problem = value_problem(field, content[field.name])
         if problem is not None:

@@ -103,3 +103,45 @@ def test_a_short_failed_leg_carries_a_dark_cross_that_survives_greyscale(qtbot) 
     assert right - left >= 10
     # The leg's orange is mid-grey; the cross is near black next to a white halo.
     assert min(grey) < 60 and max(grey) > 200
+
+
+def _running_bar(qtbot, spent_s: float):
+    """A bar 700 px wide following a tool call that has run ``spent_s`` of its 20 s grant (a fixed clock)."""
+    bar = BudgetBar(clock=lambda: 100.0 + spent_s)
+    qtbot.addWidget(bar)
+    bar.resize(700, 44)
+    state = BarState(20)
+    state.leg_started("tools/call", 20, 0.0)
+    bar.show_live(state, 100.0)
+    bar.show()
+    qtbot.waitExposed(bar)
+    return bar
+
+
+def test_the_running_leg_says_spent_and_grant_even_while_it_is_narrow(qtbot) -> None:
+    # One second into 20: the leg is ~30 px wide, too narrow for its label; the label runs on over the band.
+    bar = _running_bar(qtbot, 1.0)
+    image = bar.grab().toImage()
+    call = bar.current_geometry().segments[0]
+    track = bar._track_rect()
+    band_left = int(track.left() + call.band_x) + 4
+    dark = [x for x in range(band_left, band_left + 100) for y in range(int(track.top()) + 4, int(track.bottom()) - 4)
+            if image.pixelColor(x, y).lightness() < 90]
+    assert dark, "no dark label glyphs over the grant band"
+    assert "tools/call 1.0 s / grant 20 s" in bar.labels_shown
+
+
+def test_the_running_bar_has_a_header_of_the_budget_spent_and_uses_the_whole_width(qtbot) -> None:
+    bar = _running_bar(qtbot, 6.3)
+    track = bar._track_rect()
+    assert track.left() <= 2 and track.right() >= bar.width() - 2, "the track leaves room at its end"
+    bar.set_title("tools/call hang")
+    geometry = bar.current_geometry()
+    assert geometry.spent_text == "6.3 s of 20 s spent"
+    assert geometry.end_text == "13.7 s left"
+    # The header sits above the deadline label and the track: its words are painted there.
+    image = bar.grab().toImage()
+    header_px = bar.fontMetrics().height()
+    dark = {x for x in range(0, 300) for y in range(0, header_px) if image.pixelColor(x, y).lightness() < 90}
+    assert len(dark) > 50
+    assert header_px < track.top()

@@ -32,7 +32,8 @@ def test_a_slow_handshake_uses_the_budget_and_the_call_is_refused(qtbot, make_wi
         assert task.state.ending == "refused"
         methods = [(leg.method, leg.outcome) for leg in task.state.legs]
         assert methods == [("initialize", "ok"), ("notifications/initialized", "ok"), ("tools/call", "not_sent")]
-        bar = window.workbench.operations.row_for(task).bar
+        window.workbench.operations.select(task)
+        bar = window.workbench.operations.detail
         geometry = bar.current_geometry()
         refused = geometry.segments[-1]
         assert refused.kind == "not_sent" and refused.x > geometry.deadline_x
@@ -61,7 +62,8 @@ def test_a_stalled_tool_with_budget_3_times_out_in_3_to_3_2_seconds(qtbot, make_
         assert task.state.ending == "timed_out"
         call = task.state.legs[-1]
         assert call.method == "tools/call" and call.granted_s == 3 and call.timed_out
-        geometry = window.workbench.operations.row_for(task).bar.current_geometry()
+        window.workbench.operations.select(task)
+        geometry = window.workbench.operations.detail.current_geometry()
         assert geometry.segments[-1].kind == "timed_out"
         assert geometry.end_text == "✗ failed: timed out"
         window.shut_down()

@@ -99,10 +99,11 @@ def test_the_header_and_a_real_operations_deadline_agree_on_a_sub_second_budget(
     window.workbench.arguments.set_arguments({"text": "hi"})
     task = window.workbench.run_current_tool()
     assert finished(qtbot, task).status == "ok"
-    bar = window.workbench.operations.row_for(task).bar
+    assert window.workbench.operations.current is task
+    bar = window.workbench.operations.detail
     # The bar paints "deadline {seconds} s" from its state's budget: the header names the same number.
     assert task.state.budget_s == 1
-    assert window.workbench.budget_label.text().startswith(f"Budget: {format_seconds(bar._state.budget_s)} s")
+    assert window.workbench.budget_label.text().startswith(f"Budget: {format_seconds(bar.state.budget_s)} s")
 
 
 def test_a_refused_operation_runs_at_most_its_budget_plus_the_admitted_rounding(qtbot, make_window) -> None:

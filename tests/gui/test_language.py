@@ -188,8 +188,9 @@ def test_in_german_the_workbench_after_a_cancel_and_its_dialogs_have_no_english(
     assert finished(qtbot, task).status == "cancelled"
     qtbot.waitUntil(lambda: "1 abgebrochen" in window.servers.health.text())
     QApplication.processEvents()
-    row = window.workbench.operations.row_for(task)
-    assert "abgebrochen" in row.bar.current_geometry().end_text
+    window.workbench.operations.select(task)
+    assert "abgebrochen" in window.workbench.operations.detail.current_geometry().end_text
+    assert "abgebrochen" in window.workbench.operations.row_for(task).state_text
     # What came from the server (tool names and descriptions, the demo's texts) is not ours to translate.
     tools = window.workbench.tools.model
     server_words = tuple(tools.index(r, 0).data() for r in range(tools.rowCount()))

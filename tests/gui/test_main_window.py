@@ -59,8 +59,9 @@ def test_hang_and_escape_is_cancelled_everywhere_and_the_server_saw_it(qtbot, ma
     qtbot.keyClick(window.workbench.arguments.editor, Qt.Key.Key_Escape)
     outcome = finished(qtbot, task)
     assert outcome.status == "cancelled"
-    row = window.workbench.operations.row_for(task)
-    assert "cancelled" in row.bar.current_geometry().end_text
+    assert window.workbench.operations.current is task
+    assert "cancelled" in window.workbench.operations.detail.current_geometry().end_text
+    assert "cancelled" in window.workbench.operations.row_for(task).state_text
     assert "remote effect is unknown" in window.workbench.result.sentence.text()
     # Said once: the body does not repeat the sentence's news in other words.
     assert "unknown" not in window.workbench.result.text.toPlainText()
@@ -110,15 +111,18 @@ def test_three_operations_at_once_each_with_its_own_bar_and_cancel(qtbot, make_w
     choose(window, "echo")
     window.workbench.arguments.set_arguments({"text": "three"})
     quick = window.workbench.run_current_tool()
-    rows = [window.workbench.operations.row_for(task) for task in (hanging, slow, quick)]
-    assert len({id(row.bar) for row in rows}) == 3
+    assert window.workbench.operations.tasks[:3] == [quick, slow, hanging]
     assert finished(qtbot, quick).status == "ok"
     assert finished(qtbot, slow).status == "ok"
     assert len(slow.state.marks) == 3  # progress ticks on the bar
-    assert hanging.running and rows[0].cancel_button.isVisible()
-    qtbot.mouseClick(rows[0].cancel_button, Qt.MouseButton.LeftButton)
+    row = window.workbench.operations.row_for(hanging)
+    assert hanging.running and row.cancellable
+    # The row's own Cancel, with the mouse: the other rows are left alone.
+    viewport = window.workbench.operations.view.viewport()
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=row.cancel_rect.center())
     assert finished(qtbot, hanging).status == "cancelled"
-    assert not rows[0].cancel_button.isVisible()
+    assert not window.workbench.operations.row_for(hanging).cancellable
+    assert "cancelled" in window.workbench.operations.row_for(hanging).state_text
 
 
 def test_quitting_with_an_operation_running_leaves_no_thread_and_no_demo_server(qtbot, make_window) -> None:
@@ -166,8 +170,7 @@ def test_structured_content_is_a_tree_and_non_text_blocks_are_named(qtbot, make_
     outcome = finished(qtbot, window.workbench.run_current_tool())
     assert outcome.status == "failed"
     assert "✗ Failed: the tool fail on Demo server reported an error." in window.workbench.result.sentence.text()
-    operations = window.workbench.operations
-    assert operations.row_for(operations.current).bar.current_geometry().end_text.startswith("✗ failed")
+    assert window.workbench.operations.detail.current_geometry().end_text.startswith("✗ failed")
 
 
 def test_the_window_stores_a_run_as_the_command_line_does(qtbot, make_window, demo_server) -> None:
@@ -235,8 +238,7 @@ def test_the_list_keeps_the_newest_operations_and_forgets_old_finished_ones(qtbo
     window.workbench.arguments.set_arguments({"text": "x"})
     bench = window.workbench
     tasks = [finished(qtbot, bench.run_current_tool()) and bench.operations.current for _ in range(4)]
-    assert len(window.workbench.operations.rows) == 3
-    assert [row.task for row in window.workbench.operations.rows] == tasks[::-1][:3]
+    assert window.workbench.operations.tasks == tasks[::-1][:3]
     assert tasks[0] not in window.engine.tasks  # nor kept by the engine
 
 

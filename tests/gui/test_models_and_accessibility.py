@@ -99,7 +99,7 @@ def test_every_control_of_the_window_has_an_accessible_name(qtbot, make_window, 
             with qtbot.waitSignal(task.finished, timeout=10000):
                 pass
         assert _unnamed(window) == []
-    bar = window.workbench.operations.rows[0].bar
+    bar = window.workbench.operations.detail
     assert bar.accessibleName() == "Budget bar" and "ok" in bar.accessibleDescription()
     probe = QLineEdit(window.centralWidget())
     probe.setObjectName("probe")

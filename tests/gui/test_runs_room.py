@@ -93,7 +93,7 @@ def test_the_server_column_names_the_server_and_its_tooltip_gives_the_address(qt
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_one_outcome_has_one_word_in_every_view(qtbot, make_window, demo_server, language) -> None:
-    from inspector.gui.widgets.outcomes import operation_state_text
+    from inspector.gui.workbench.operations_model import state_text
     from inspector.i18n.words import failure_word
 
     window = make_window((demo_server.url, "Demo server"))
@@ -107,7 +107,8 @@ def test_one_outcome_has_one_word_in_every_view(qtbot, make_window, demo_server,
     assert (failed, tool_error) == (("failed", "tool error") if language == "en" else
                                     ("fehlgeschlagen", "Tool-Fehler"))
     # The operation's row, and the server's health line: the same word, the kind named after it.
-    assert operation_state_text(task).startswith(f"{failed}: {tool_error}")
+    assert f"{failed}: {tool_error} · " in state_text(task)
+    assert window.workbench.operations.row_for(task).state_text == state_text(task)
     qtbot.waitUntil(lambda: f"1 {failed} (1 {tool_error})" in health_line(window.servers.current()))
     # The runs list and the timeline: the same word.
     tab = window.runs_tab
@@ -167,7 +168,9 @@ def test_no_duration_is_shown_in_milliseconds(qtbot, make_window, demo_server) -
     bad = [text for text in texts if MILLISECONDS.search(text)]
     assert not bad, bad
     # The bars' labels and tooltips (painted, not widgets' texts) say seconds too.
-    for bar in (window.workbench.operations.row_for(window.workbench.operations.current).bar, tab.detail.bar):
+    operations = window.workbench.operations
+    assert not MILLISECONDS.search(operations.row_for(operations.current).state_text)
+    for bar in (operations.detail, tab.detail.bar):
         geometry = bar.current_geometry()
         assert geometry is not None and geometry.segments
         for segment in geometry.segments:

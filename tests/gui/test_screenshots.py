@@ -58,7 +58,8 @@ def test_screenshot_running_mid_leg(qtbot, make_window, demo_server) -> None:
     task = window.workbench.run_current_tool()
     qtbot.waitUntil(lambda: len(task.state.marks) >= 3, timeout=10000)
     assert task.running and task.state.legs[-1].running
-    bar = window.workbench.operations.row_for(task).bar
+    assert window.workbench.operations.current is task
+    bar = window.workbench.operations.detail
     assert bar.animating
     assert save(window, "running-mid-leg").exists()
     assert " left" in bar.current_geometry().end_text

@@ -27,7 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.messages import translate
 from inspector.mcp.elicitation import answer_problems, form_fields
+from inspector.mcp.messages import Message
 
 from ..language import on_language_changed, translated
 from ..widgets.schema_form import MISSING, FieldError, SchemaForm
@@ -207,10 +209,10 @@ class ElicitationDialog(QDialog):
             return
         self._show_problems(answer_problems(self.fields, value), scroll=False)
 
-    def _show_problems(self, problems: list[tuple[str, str]], *, scroll: bool = True) -> None:
+    def _show_problems(self, problems: list[tuple[str, Message]], *, scroll: bool = True) -> None:
         """Each problem at its field, their count above the buttons; the first one scrolled into view."""
         assert self.form is not None
-        self.form.show_errors([((name,), message) for name, message in problems])
+        self.form.show_errors([((name,), translate(message)) for name, message in problems])
         self.problem.setText(ngettext("{count} field needs a change before the answer can be sent.",
                                       "{count} fields need a change before the answer can be sent.",
                                       len(problems)).format(count=len(problems)))

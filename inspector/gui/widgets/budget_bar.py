@@ -2,6 +2,8 @@
 
 Live, it repaints at least 20 times a second from a timer and the monotonic clock (never from
 network events); replayed (:meth:`BudgetBar.show_legs`) it draws stored legs the same way.
+A header line above the track says how much of the budget is spent and, at its right, the
+countdown or the ending; the track below takes the widget's whole width.
 Where each part goes is computed by :func:`budget_state.layout`, a pure function.
 """
 
@@ -41,8 +43,8 @@ TEXT = QColor("#1A1A1A")
 END_MARK = QColor("#111111")
 #: Repaint interval while running: 30 a second (the design asks for at least 20).
 FRAME_MS = 33
-END_AREA_PX = 150
 TICK_AREA_PX = 14
+TRACK_PX = 24
 
 
 class _Animator(QObject):
@@ -98,9 +100,12 @@ class BudgetBar(QWidget):
         self._started_at: float | None = None
         self._geometry: BarGeometry | None = None
         self._description = ""
+        self._title = ""
         #: Frames painted: lets tests and benchmarks see the display rate.
         self.frames = 0
-        self.setMinimumHeight(TICK_AREA_PX + 26)
+        #: The leg labels the last paint showed (tests read what a person would read).
+        self.labels_shown: list[str] = []
+        self.setMinimumHeight(self._header_px() + TICK_AREA_PX + TRACK_PX + 2)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMouseTracking(True)
         translated(self, "setAccessibleName", lambda: _("Budget bar"))
@@ -108,7 +113,21 @@ class BudgetBar(QWidget):
         on_language_changed(self, self.retranslate)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        return QSize(520, TICK_AREA_PX + 28)
+        return QSize(520, self.minimumHeight())
+
+    def _header_px(self) -> int:
+        return self.fontMetrics().height() + 2
+
+    @property
+    def state(self) -> BarState | None:
+        """What the bar shows (None before it was given anything)."""
+        return self._state
+
+    def set_title(self, title: str) -> None:
+        """What the header names before the spent time (an operation's title); "" for none."""
+        if title != self._title:
+            self._title = title
+            self.update()
 
     # -- what it shows ----------------------------------------------------------------------
 
@@ -161,7 +180,8 @@ class BudgetBar(QWidget):
     # -- painting ---------------------------------------------------------------------------
 
     def _track_rect(self) -> QRectF:
-        return QRectF(1, TICK_AREA_PX, max(10.0, self.width() - END_AREA_PX - 2), self.height() - TICK_AREA_PX - 2)
+        top = self._header_px() + TICK_AREA_PX
+        return QRectF(1, top, max(10.0, self.width() - 2), self.height() - top - 2)
 
     def paintEvent(self, event: object) -> None:  # noqa: N802
         self.frames += 1
@@ -179,11 +199,12 @@ class BudgetBar(QWidget):
         small = QFont(self.font())
         small.setPointSizeF(max(6.5, small.pointSizeF() * 0.82))
         painter.setFont(small)
+        self.labels_shown = []
         for segment in geometry.segments:
             self._paint_segment(painter, track, segment)
         self._paint_deadline(painter, track, geometry)
         self._paint_ticks(painter, track, geometry)
-        self._paint_end(painter, track, geometry)
+        self._paint_header(painter, geometry)
         painter.end()
         self._describe(geometry)
 
@@ -213,8 +234,15 @@ class BudgetBar(QWidget):
         # The end mark takes the right end of the leg; the label gets what is left of it.
         mark_width = _end_mark_width(rect) if segment.end_mark else 0.0
         label_rect = rect.adjusted(0, 0, -mark_width, 0)
-        text = self._label_text(painter, label_rect, segment.label if kind != "cancelled" else segment.method,
-                                segment.method)
+        if kind == "running":
+            # The running leg's label may run on over its grant band: early on the leg is too
+            # narrow for "6.3 s / grant 19 s", and that is when a reader wants it most.
+            label_rect = QRectF(rect.left(), top, max(rect.width(), segment.band_x + segment.band_width
+                                                      - segment.x), height)
+        choices = (segment.method,) if kind == "cancelled" else (segment.label, segment.short_label, segment.method)
+        text = self._label_text(painter, label_rect, choices)
+        if text:
+            self.labels_shown.append(text)
         if kind == "cancelled":
             # The hatching stops where the label starts: the label sits on solid colour and reads.
             text_width = QFontMetricsF(painter.font()).horizontalAdvance(text) + 8 if text else 0.0
@@ -230,19 +258,30 @@ class BudgetBar(QWidget):
         if segment.end_mark:
             _paint_end_mark(painter, QRectF(rect.right() - mark_width, top, mark_width, height), segment.end_mark)
         if text:
+            flags = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+            text_rect = label_rect.adjusted(4, 0, -4, 0)
+            # White on the leg's colour; dark where the label runs on over the light grant band.
+            painter.save()
+            painter.setClipRect(rect)
             painter.setPen(QColor("white"))
-            painter.drawText(label_rect.adjusted(4, 0, -4, 0),
-                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+            painter.drawText(text_rect, flags, text)
+            if label_rect.width() > rect.width():
+                painter.setClipRect(QRectF(rect.right(), top, label_rect.right() - rect.right(), height))
+                painter.setPen(TEXT)
+                painter.drawText(text_rect, flags, text)
+            painter.restore()
 
     @staticmethod
-    def _label_text(painter: QPainter, rect: QRectF, text: str, short: str) -> str:
-        """The label that fits in ``rect``: whole, else the method alone, else elided ("" if none fits)."""
+    def _label_text(painter: QPainter, rect: QRectF, choices: tuple[str, ...]) -> str:
+        """The first label of ``choices`` that fits in ``rect``, else the last one elided ("" if none fits)."""
         metrics = QFontMetricsF(painter.font())
         room = rect.width() - 8
         if room < metrics.horizontalAdvance("…") * 3:
             return ""
-        if metrics.horizontalAdvance(text) > room:
-            text = short
+        texts = [text for text in choices if text]
+        if not texts:
+            return ""
+        text = next((text for text in texts if metrics.horizontalAdvance(text) <= room), texts[-1])
         shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
         return "" if shown == "…" else shown
 
@@ -271,18 +310,33 @@ class BudgetBar(QWidget):
             painter.drawPath(path)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
 
-    def _paint_end(self, painter: QPainter, track: QRectF, geometry: BarGeometry) -> None:
+    def _paint_header(self, painter: QPainter, geometry: BarGeometry) -> None:
+        """The header line: [title — ]spent of the budget at the left; the countdown or ending, bold, at the right."""
         state = self._state
         assert state is not None
+        area = QRectF(2, 0, self.width() - 4, self._header_px())
+        flags = Qt.AlignmentFlag.AlignVCenter
         colour = {"ok": OK_DARK, "cancelled": CANCELLED, None: TEXT}.get(state.ending, FAILED_DARK)
         bold = QFont(self.font())
         bold.setBold(True)
+        metrics = QFontMetricsF(bold)
+        end = metrics.elidedText(geometry.end_text, Qt.TextElideMode.ElideRight, area.width() / 2)
         painter.setFont(bold)
         painter.setPen(colour)
-        area = QRectF(track.right() + 10, track.top() - 4, END_AREA_PX - 12, track.height() + 8)
-        metrics = QFontMetricsF(bold)
-        painter.drawText(area, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                         metrics.elidedText(geometry.end_text, Qt.TextElideMode.ElideRight, area.width()))
+        painter.drawText(area, flags | Qt.AlignmentFlag.AlignRight, end)
+        painter.setFont(self.font())
+        painter.setPen(TEXT)
+        room = area.width() - metrics.horizontalAdvance(end) - 12
+        plain = QFontMetricsF(self.font())
+        text = geometry.spent_text
+        if self._title:
+            # The title gives way first: the numbers are what the header is for.
+            rest = _("{title} — {spent}").format(title="", spent=text)
+            title = plain.elidedText(self._title, Qt.TextElideMode.ElideRight,
+                                     max(0.0, room - plain.horizontalAdvance(rest)))
+            text = _("{title} — {spent}").format(title=title, spent=text)
+        painter.drawText(area, flags | Qt.AlignmentFlag.AlignLeft,
+                         plain.elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, room)))
 
     # -- hover ----------------------------------------------------------------------------------
 

@@ -165,6 +165,8 @@ class SegmentGeometry:
     shade: int  # 0 or 1: neighbouring legs alternate
     #: The shape drawn at the leg's right end in a dark colour: "cross", "bar" or "" (none).
     end_mark: str = ""
+    #: The label without the method ("6.3 s / grant 19 s"): what is shown where the whole one does not fit.
+    short_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -184,6 +186,8 @@ class BarGeometry:
     #: Text at the bar's end: the countdown while running, the ending afterwards.
     end_text: str
     description: str
+    #: The header's words: how much of the budget is spent ("6.3 s of 20 s spent").
+    spent_text: str = ""
 
     def segment_at(self, x: float) -> SegmentGeometry | None:
         for segment in self.segments:
@@ -217,6 +221,18 @@ def _leg_label(leg: LegState, spent: float) -> str:
         return _("{method} {spent}").format(method=leg.method, spent=format_seconds(spent))
     return _("{method} {spent} / grant {grant} s").format(method=leg.method, spent=format_seconds(spent),
                                                           grant=leg.granted_s)
+
+
+def _leg_short_label(leg: LegState, spent: float) -> str:
+    if leg.outcome == Leg.NOT_SENT or leg.granted_s is None:
+        return ""
+    return _("{spent} / grant {grant} s").format(spent=format_seconds(spent), grant=leg.granted_s)
+
+
+def spent_text(state: BarState, at_s: float) -> str:
+    """How much of the budget is spent, for the bar's header: "6.3 s of 20 s spent"."""
+    return _("{spent} of {budget} s spent").format(spent=format_seconds(max(0.0, at_s)),
+                                                   budget=format_seconds_number(state.budget_s))
 
 
 def _leg_tooltip(leg: LegState, spent: float) -> str:
@@ -290,7 +306,7 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
         segments.append(SegmentGeometry(index, leg.method, kind, x, seg_width, band_x, band_width,
                                         overrun_x, overrun_width, _leg_label(leg, spent),
                                         _leg_tooltip(leg, spent), finished_index % 2,
-                                        END_MARKS.get(kind, "")))
+                                        END_MARKS.get(kind, ""), _leg_short_label(leg, spent)))
         finished_index += 1
     ticks = tuple(TickGeometry(mark.at_s * px, _progress_tooltip(mark)) for mark in state.marks)
     remaining = budget - at
@@ -299,7 +315,7 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
     else:
         end_text = _("{seconds} s left").format(seconds=format_fixed(max(0.0, remaining), 1))
     return BarGeometry(width, seconds_shown, deadline_x, tuple(segments), ticks, remaining, end_text,
-                       describe(state, at))
+                       describe(state, at), spent_text(state, at))
 
 
 def _progress_tooltip(mark: ProgressMark) -> str:

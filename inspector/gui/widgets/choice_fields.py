@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtWidgets import QCheckBox, QComboBox, QVBoxLayout
 
 from inspector.i18n import _
+from inspector.i18n.messages import translate
 from inspector.mcp.elicitation import Choice, count_limit, items_rule
 
 from ..language import translated_item
@@ -89,7 +90,7 @@ class MultiChoiceField(Field):
 
     def rule(self) -> str:
         """How many options to choose, as a sentence."""
-        return items_rule(self.min_items, self.max_items)
+        return translate(items_rule(self.min_items, self.max_items))
 
     def named(self) -> None:
         for box, choice in zip(self.boxes, self.options, strict=True):

@@ -7,16 +7,11 @@ bar (⊘) in blue, drawn hatched; no outcome: nothing. Run statuses add running 
 from __future__ import annotations
 
 from functools import cache
-from typing import Protocol
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
-from inspector.i18n import _, ngettext
-from inspector.i18n.formatting import format_duration, format_number
-from inspector.i18n.words import outcome_text, outcome_word
-
-from .budget_state import BarState, outcome_and_kind
+from inspector.i18n.words import outcome_word
 
 OK_COLOUR = QColor("#009E73")
 FAILED_COLOUR = QColor("#D55E00")
@@ -82,29 +77,5 @@ def _draw(outcome: str, colour: QColor, size: int) -> QPixmap:
     return pixmap
 
 
-class _Cancel(Protocol):
-    fired: bool
-
-
-class ShownOperation(Protocol):
-    """What :func:`operation_state_text` reads of an operation (an ``OperationTask``)."""
-
-    running: bool
-    cancel_signal: _Cancel
-    state: BarState
-
-
-def operation_state_text(task: ShownOperation) -> str:
-    """An operation's state in the outcome words: "running", "cancelling…", or how it ended with its
-    legs and time ("failed: tool error · 3 legs · 0.03 s"), as the runs list and the health line say it."""
-    if task.running:
-        return _("cancelling…") if task.cancel_signal.fired else outcome_word("running")
-    state = task.state
-    outcome = outcome_text(*outcome_and_kind(state))
-    legs = len(state.legs)
-    return ngettext("{outcome} · {leg_count} leg · {spent}", "{outcome} · {leg_count} legs · {spent}", legs).format(
-        outcome=outcome, leg_count=format_number(legs), spent=format_duration(state.ended_s or 0.0))
-
-
-__all__ = ["CANCELLED_COLOUR", "COLOURS", "FAILED_COLOUR", "OK_COLOUR", "ShownOperation", "hatch_brush",
-           "operation_state_text", "outcome_colour", "outcome_icon", "outcome_word"]
+__all__ = ["CANCELLED_COLOUR", "COLOURS", "FAILED_COLOUR", "OK_COLOUR", "hatch_brush",
+           "outcome_colour", "outcome_icon", "outcome_word"]

@@ -1,84 +1,56 @@
-"""One row of the operations list: title, state, Cancel, and the operation's budget bar."""
+"""Running and recent operations: a compact list (one line each) and the selected one's full budget bar.
+
+The list is one item view, so it is one Tab stop; the arrow keys, Home and End move the
+selection inside it, Delete (or the context menu) cancels the selected operation, and each
+running row has a Cancel button of its own for the mouse. Rows are painted by
+:class:`OperationDelegate` from the tasks themselves (:class:`OperationsModel` copies nothing);
+while something runs, the list looks at its visible running rows at the budget bar's frame rate
+and repaints those whose picture moved (a pixel of the mini bar, a tenth of the countdown).
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from dataclasses import dataclass
+
+from PySide6.QtCore import QModelIndex, QPoint, QRect, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence, QPalette
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 
 from ..language import on_language_changed, translated
-from ..widgets.budget_bar import BudgetBar
+from ..widgets.budget_bar import FRAME_MS, BudgetBar
 from ..widgets.hints import mark_hint
-from ..widgets.outcomes import operation_state_text
 from .engine import OperationTask
+from .operation_delegate import OperationDelegate
+from .operations_model import OperationsModel, spoken_text, state_text, title_text
 
 
-class OperationRow(QFrame):
-    """Shows one :class:`OperationTask`; a click selects it, the Cancel button cancels it."""
+@dataclass(frozen=True)
+class OperationRow:
+    """One operation's line in the list, as tests and the window ask about it."""
 
-    selected = Signal(object)
+    task: OperationTask
+    index: QModelIndex
+    #: Where the row's Cancel button is, in the list's viewport.
+    cancel_rect: QRect
 
-    def __init__(self, task: OperationTask, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.task = task
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.title = QLabel()
-        self.title.setTextFormat(Qt.TextFormat.PlainText)
-        self.state = QLabel()
-        self.state.setTextFormat(Qt.TextFormat.PlainText)
-        self.cancel_button = translated(QPushButton(), "setText", lambda: _("Cancel"))
-        translated(self.cancel_button, "setToolTip", lambda: _("Cancel this operation (Esc cancels the selected one)"))
-        self.cancel_button.clicked.connect(task.cancel)
-        self.bar = BudgetBar()
-        head = QHBoxLayout()
-        head.setContentsMargins(0, 0, 0, 0)
-        head.addWidget(self.title, 1)
-        head.addWidget(self.state)
-        head.addWidget(self.cancel_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 4, 6, 4)
-        layout.setSpacing(2)
-        layout.addLayout(head)
-        layout.addWidget(self.bar)
-        task.changed.connect(self.refresh)
-        self.set_current(False)
-        self.refresh()
-        on_language_changed(self, self.refresh)
+    @property
+    def cancellable(self) -> bool:
+        """Whether the row shows its Cancel button (it runs and no cancel was asked yet)."""
+        return self.task.running and not self.task.cancel_signal.fired
 
-    def refresh(self) -> None:
-        task = self.task
-        self.title.setText(_("{title} @ {server}").format(title=task.title, server=task.server.label))
-        self.cancel_button.setAccessibleName(_("Cancel {title}").format(title=task.title))
-        self.state.setText(operation_state_text(task))
-        # As wide as its words: the label must not keep the width of what it said before ("running").
-        self.state.setMinimumWidth(self.state.fontMetrics().horizontalAdvance(self.state.text()) + 2)
-        self.cancel_button.setEnabled(task.running and not task.cancel_signal.fired)
-        self.cancel_button.setVisible(task.running)
-        self.bar.show_live(task.state, task.started_at)
-        self.setAccessibleName(_("{title}: {state}").format(title=task.title, state=self.bar.accessibleDescription()
-                                                            or self.state.text()))
+    @property
+    def state_text(self) -> str:
+        return state_text(self.task)
 
-    def set_current(self, current: bool) -> None:
-        if self.property("current") == current:
-            return
-        # One style sheet on the list selects by this property: re-polishing one row is cheap,
-        # a style sheet per row is not (twenty rows appear at once when twenty operations start).
-        self.setProperty("current", current)
-        self.style().unpolish(self)
-        self.style().polish(self)
-
-    def mousePressEvent(self, event: object) -> None:  # noqa: N802
-        self.selected.emit(self.task)
-
-    def focusInEvent(self, event: object) -> None:  # noqa: N802
-        super().focusInEvent(event)  # type: ignore[arg-type]
-        self.selected.emit(self.task)
+    @property
+    def accessible_text(self) -> str:
+        return spoken_text(self.task)
 
 
 class OperationsList(QWidget):
-    """Running and recent operations, newest first, each with its own bar and Cancel."""
+    """Running and recent operations, newest first: one line each, the selected one's full bar below."""
 
     current_changed = Signal(object)
     #: A finished operation's row was dropped to keep the list short (its run stays stored).
@@ -87,42 +59,180 @@ class OperationsList(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.rows: list[OperationRow] = []
         self.current: OperationTask | None = None
-        self.setStyleSheet("OperationRow { border: 1px solid #C8C8C8; border-radius: 3px; }"
-                           " OperationRow[current=\"true\"] { border: 2px solid #0072B2; }")
-        self._layout = QVBoxLayout(self)
-        self._layout.setContentsMargins(4, 4, 4, 4)
-        self._layout.setSpacing(4)
-        self.empty = translated(QLabel(), "setText",
-                                lambda: _("No operations yet: pick a tool and press Run (Ctrl+Enter)."))
-        mark_hint(self.empty)
-        self._layout.addWidget(self.empty)
-        self._layout.addStretch(1)
+        self.model = OperationsModel(self)
+        self.delegate = OperationDelegate(self)
+        self.delegate.cancel_clicked.connect(self.cancel)
+        self.view = QListView()
+        self.view.setModel(self.model)
+        self.view.setItemDelegate(self.delegate)
+        self.view.setUniformItemSizes(True)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        translated(self.view, "setAccessibleName", lambda: _("Running and recent operations"))
+        translated(self.view, "setAccessibleDescription", lambda: _(
+            "Up and Down choose an operation; Delete cancels it. Its budget bar is shown below the list."))
+        self.view.selectionModel().currentChanged.connect(self._current_index_changed)
+        self.cancel_action = translated(QAction(self.view), "setText", lambda: _("Cancel this operation"))
+        self.cancel_action.setShortcut(QKeySequence(Qt.Key.Key_Delete))
+        self.cancel_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.cancel_action.triggered.connect(lambda: self.cancel(self.current))
+        self.cancel_action.setEnabled(False)
+        self.view.addAction(self.cancel_action)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        # What to do, where the operations will be, while there are none.
+        self.empty = mark_hint(translated(QLabel(), "setText",
+                                          lambda: _("No operations yet: pick a tool and press Run (Ctrl+Enter).")))
+        self.empty.setWordWrap(True)
+        # On the list's white, a label would take the Text colour: the hint's grey is its WindowText.
+        self.empty.setForegroundRole(QPalette.ColorRole.WindowText)
+        hint_layout = QVBoxLayout(self.view.viewport())
+        hint_layout.setContentsMargins(6, 4, 6, 4)
+        hint_layout.addWidget(self.empty)
+        hint_layout.addStretch(1)
+        self.model.rowsInserted.connect(self._show_hint)
+        self.model.rowsRemoved.connect(self._show_hint)
+        self.detail = BudgetBar()
+        self.detail.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.detail)
+        self._frames = QTimer(self)
+        self._frames.setInterval(FRAME_MS)
+        self._frames.setTimerType(Qt.TimerType.PreciseTimer)
+        self._frames.timeout.connect(self._tick)
+        #: What each running row showed when last painted (see :meth:`_look`).
+        self._shown: dict[int, tuple[int, int, bool]] = {}
+        self.model.dataChanged.connect(lambda first, last, roles=(): self._rows_changed(first.row(), last.row()))
+        on_language_changed(self, self._retranslate)
+
+    # -- the window's interface ---------------------------------------------------------------
+
+    @property
+    def tasks(self) -> list[OperationTask]:
+        """The operations listed, newest first."""
+        return self.model.tasks
+
+    @property
+    def animating(self) -> bool:
+        """Whether the list is repainting its running rows (it stops when nothing runs)."""
+        return self._frames.isActive()
 
     def add(self, task: OperationTask) -> OperationRow:
-        row = OperationRow(task)
-        row.selected.connect(self.select)
-        self.rows.insert(0, row)
-        self._layout.insertWidget(0, row)
-        self.empty.hide()
-        while len(self.rows) > self.MAX_ROWS:
-            old = next((r for r in reversed(self.rows) if not r.task.running), None)
+        self.model.insert(task)
+        tasks = self.model.tasks
+        while len(tasks) > self.MAX_ROWS:
+            old = next((t for t in reversed(tasks) if not t.running), None)
             if old is None:
                 break
-            self.rows.remove(old)
-            self._layout.removeWidget(old)
-            old.deleteLater()
-            self.dropped.emit(old.task)
+            self.model.remove(old)
+            tasks.remove(old)
+            self.dropped.emit(old)
+        self._frames.start()
         self.select(task)
+        row = self.row_for(task)
+        assert row is not None
         return row
 
-    def row_for(self, task: OperationTask) -> OperationRow | None:
-        return next((row for row in self.rows if row.task is task), None)
+    def row_for(self, task: OperationTask | None) -> OperationRow | None:
+        row = self.model.row_of(task) if task is not None else -1
+        if task is None or row < 0:
+            return None
+        index = self.model.index(row, 0)
+        rect = self.view.visualRect(index)
+        return OperationRow(task, index, self.delegate.parts(rect, self.view.fontMetrics()).cancel)
 
     def select(self, task: OperationTask) -> None:
-        previous, self.current = self.current, task
-        for row in self.rows:
-            if row.task is task or row.task is previous:
-                row.set_current(row.task is task)
+        row = self.model.row_of(task)
+        if row < 0:
+            return
+        index = self.model.index(row, 0)
+        if self.current is task:
+            self.current_changed.emit(task)
+        else:
+            self.view.setCurrentIndex(index)
+        self.view.scrollTo(index)
+
+    def cancel(self, task: OperationTask | None) -> None:
+        """Cancel ``task`` (if it still runs) and show at once that a cancel was asked."""
+        if task is not None and task.running:
+            task.cancel()
+            self.refresh(task)
+
+    def refresh(self, task: OperationTask) -> None:
+        """Show ``task`` again: a cancel was asked, which the task itself does not announce."""
+        self.model.task_changed(task)
+
+    # -- inside -------------------------------------------------------------------------------
+
+    def _current_index_changed(self, index: QModelIndex, previous: QModelIndex) -> None:
+        task = self.model.task_at(index.row()) if index.isValid() else None
+        if task is None or task is self.current:
+            return
+        self.current = task
+        self._show_detail()
         self.current_changed.emit(task)
+
+    def _show_detail(self) -> None:
+        task = self.current
+        if task is None:
+            self.detail.hide()
+            return
+        self.detail.set_title(title_text(task))
+        self.detail.show_live(task.state, task.started_at)
+        self.detail.show()
+        self.cancel_action.setEnabled(task.running and not task.cancel_signal.fired)
+
+    def _rows_changed(self, first: int, last: int) -> None:
+        task = self.current
+        if task is not None and first <= self.model.row_of(task) <= last:
+            self._show_detail()
+        if not self._frames.isActive() and any(t.running for t in self.model.tasks):
+            self._frames.start()
+
+    def _show_hint(self) -> None:
+        self.empty.setVisible(self.model.rowCount() == 0)
+
+    def _retranslate(self) -> None:
+        if self.current is not None:
+            self.detail.set_title(title_text(self.current))
+        self.view.viewport().update()
+
+    def _tick(self) -> None:
+        """One frame: repaint the running rows that can be seen; stop when nothing runs."""
+        tasks = self.model.tasks
+        if not any(task.running for task in tasks):
+            self._frames.stop()
+            return
+        if not self.view.isVisible():
+            return
+        viewport = self.view.viewport()
+        first = self.view.indexAt(QPoint(1, 1)).row()
+        last = self.view.indexAt(QPoint(1, viewport.height() - 1)).row()
+        if first < 0:
+            return
+        last = len(tasks) - 1 if last < 0 else last
+        metrics = self.view.fontMetrics()
+        for row in range(first, last + 1):
+            task = tasks[row]
+            if not task.running:
+                continue
+            rect = self.view.visualRect(self.model.index(row, 0))
+            look = self._look(task, self.delegate.cached_parts(rect, metrics).bar.width())
+            if self._shown.get(id(task)) != look:
+                self._shown[id(task)] = look
+                viewport.update(rect)
+        if len(self._shown) > 4 * self.MAX_ROWS:
+            self._shown.clear()
+
+    @staticmethod
+    def _look(task: OperationTask, bar_px: int) -> tuple[int, int, bool]:
+        """What a running row shows, coarsely: its mini bar's length in pixels (or the countdown's
+        tenths, if finer), its number of legs, whether a cancel was asked. Same look, no repaint."""
+        per_s = max(10.0, bar_px / max(task.budget_s * 1.1, 1e-9))
+        # Half a step ahead: the countdown's tenths turn where "20 s - elapsed" rounds to a new tenth.
+        return int(task.elapsed_s() * per_s + 0.5), len(task.state.legs), task.cancel_signal.fired

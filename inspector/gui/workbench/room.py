@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -99,10 +98,6 @@ class Workbench(QSplitter):
         return call
 
     def _operations_box(self) -> QWidget:
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.operations)
-        translated(scroll, "setAccessibleName", lambda: _("Running and recent operations"))
         heading = translated(QLabel(), "setText", lambda: _("Running and recent operations"))
         font = heading.font()
         font.setBold(True)
@@ -111,7 +106,7 @@ class Workbench(QSplitter):
         layout = QVBoxLayout(box)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(heading)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(self.operations, 1)
         return box
 
     def retranslate(self) -> None:
@@ -206,10 +201,7 @@ class Workbench(QSplitter):
             running = self.engine.running_tasks()
             task = running[-1] if running else None
         if task is not None:
-            task.cancel()
-            row = self.operations.row_for(task)
-            if row is not None:
-                row.refresh()
+            self.operations.cancel(task)
 
     def set_cancel_enabled(self, enabled: bool) -> None:
         self.cancel_button.setEnabled(enabled)

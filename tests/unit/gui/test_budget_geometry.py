@@ -181,3 +181,31 @@ def test_a_short_timed_out_leg_is_widened_and_marked_too() -> None:
     geometry = layout(BarState.replay(legs, 20, "failed"), 0.0, WIDTH)
     [leg] = geometry.segments
     assert leg.kind == "timed_out" and leg.end_mark == "cross" and leg.width >= 10
+
+
+def test_the_header_says_what_is_spent_and_a_narrow_leg_has_a_short_label() -> None:
+    clock = FakeClock()
+    state = running_call(clock)
+    geometry = layout(state, 7.3, WIDTH)
+    assert geometry.spent_text == "7.3 s of 20 s spent"
+    call = geometry.segments[-1]
+    assert call.label == "tools/call 6.3 s / grant 19 s"
+    assert call.short_label == "6.3 s / grant 19 s"
+
+
+def test_the_mini_bar_places_legs_band_and_deadline_on_the_same_scale() -> None:
+    from inspector.gui.widgets.mini_bar import spans
+
+    clock = FakeClock()
+    state = running_call(clock)
+    deadline_x, legs = spans(state, 7.3, 110.0)  # 20 s + 10 %: 5 px a second
+    assert deadline_x == pytest.approx(100.0)
+    assert [leg.kind for leg in legs] == ["ok", "ok", "running"]
+    call = legs[-1]
+    assert call.x == pytest.approx(5.0) and call.width == pytest.approx(6.3 * 5)
+    assert call.x + call.width + call.band_width == pytest.approx(100.0)  # the grant ends at the deadline
+    refused = BarState.replay([Leg("initialize", 1, 1900.0, 200, "ok"), Leg("tools/call", 1, None, None, "not_sent")],
+                              1, "failed")
+    deadline_x, legs = spans(refused, 0.0, 110.0)
+    assert legs[-1].kind == "not_sent" and legs[-1].x > deadline_x
+    assert legs[-1].x > legs[0].x + legs[0].width  # after what the handshake spent past the line

@@ -1,0 +1,103 @@
+"""The budget bar in one line of a list: the budget's track, the legs as they spend it, the deadline.
+
+No labels, ticks or tooltips (the full :class:`~inspector.gui.widgets.budget_bar.BudgetBar` of the
+selected operation has them): painting one costs a few rectangles per leg, whatever the
+operation's history (its progress notes are not drawn here).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+
+from inspector.runs import Leg
+
+from .budget_bar import BAND, CANCELLED, DEADLINE, FAILED, FAILED_DARK, OK, OK_DARK, RUNNING, TRACK, TRACK_EDGE
+from .budget_state import AFTER_DEADLINE_SHARE, BarState, LegState, _leg_kind
+from .outcomes import hatch_brush
+
+#: A leg is at least this wide, so that a quick one still shows.
+MIN_SPAN_PX = 2.0
+#: The outline of a leg never sent (budget used up) is this wide.
+NOT_SENT_PX = 12.0
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where one leg goes in the mini bar (pixels from the track's left). ``kind`` as in the full bar."""
+
+    kind: str
+    x: float
+    width: float
+    #: The running leg's grant, from its end to the grant's end (0 otherwise).
+    band_width: float = 0.0
+
+
+def spans(state: BarState, now_s: float, width: float) -> tuple[float, list[Span]]:
+    """The deadline's x and each leg's span for an operation ``now_s`` seconds after it started."""
+    budget = max(state.budget_s, 1e-9)
+    at = state.ended_s if state.finished and state.ended_s is not None else now_s
+    shown = budget * (1 + AFTER_DEADLINE_SHARE)
+    for leg in state.legs:
+        end = leg.start_s + (leg.elapsed_s if leg.elapsed_s is not None else max(0.0, at - leg.start_s))
+        if leg.running and leg.granted_s:
+            end = max(end, leg.start_s + leg.granted_s)
+        shown = max(shown, end)
+    # A leg never sent gets an outline of its own after all that was spent: keep room for it.
+    refused = any(leg.outcome == Leg.NOT_SENT for leg in state.legs)
+    px = max(1.0, width - (NOT_SENT_PX + 2 if refused else 0.0)) / shown
+    result: list[Span] = []
+    for index, leg in enumerate(state.legs):
+        kind = _kind(leg, state, index)
+        if kind == "not_sent":
+            # After the deadline and after whatever was spent: it was never sent.
+            x = max([budget * px] + [span.x + span.width for span in result]) + 2
+            result.append(Span(kind, x, max(4.0, min(NOT_SENT_PX, width - x))))
+            continue
+        spent = leg.elapsed_s if leg.elapsed_s is not None else max(0.0, at - leg.start_s)
+        x = leg.start_s * px
+        span = max(MIN_SPAN_PX, spent * px)
+        band = 0.0
+        if kind == "running" and leg.granted_s:
+            band = max(0.0, (leg.start_s + leg.granted_s) * px - x - span)
+        result.append(Span(kind, x, span, band))
+    return budget * px, result
+
+
+def _kind(leg: LegState, state: BarState, index: int) -> str:
+    kind = _leg_kind(leg)
+    if kind == "ok" and state.ending == "failed" and index == len(state.legs) - 1:
+        return "failed"  # the tool said it failed: the work leg shows it, as in the full bar
+    return kind
+
+
+def paint_mini_bar(painter: QPainter, rect: QRectF, state: BarState, now_s: float) -> None:
+    """Paint ``state`` at ``now_s`` into ``rect`` (a line's height, a few pixels)."""
+    painter.fillRect(rect, TRACK)
+    painter.setPen(QPen(TRACK_EDGE, 1))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRect(rect.adjusted(0, 0, -1, -1))
+    deadline_x, legs = spans(state, now_s, rect.width() - 2)
+    left, top, height = rect.left() + 1, rect.top() + 1, rect.height() - 2
+    for number, span in enumerate(legs):
+        area = QRectF(left + span.x, top, span.width, height)
+        if span.kind == "not_sent":
+            painter.setPen(QPen(FAILED, 1, Qt.PenStyle.DashLine))
+            painter.drawRect(area.adjusted(0.5, 0.5, -0.5, -0.5))
+            continue
+        if span.band_width > 0:
+            painter.fillRect(QRectF(area.right(), top + height * 0.25, span.band_width, height * 0.5), BAND)
+        shade = number % 2 == 1
+        colour = {"running": RUNNING, "ok": OK_DARK if shade else OK, "failed": FAILED,
+                  "timed_out": FAILED_DARK, "cancelled": CANCELLED}.get(span.kind, OK)
+        painter.fillRect(area, colour)
+        if span.kind == "cancelled":
+            painter.fillRect(area, hatch_brush(QColor("white")))
+    painter.setPen(QPen(DEADLINE, 2))
+    x = left + deadline_x
+    painter.drawLine(QPointF(x, rect.top()), QPointF(x, rect.bottom()))
+
+
+__all__ = ["Span", "paint_mini_bar", "spans"]

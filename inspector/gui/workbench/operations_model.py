@@ -1,0 +1,153 @@
+"""The operations list's model: a thin list over the window's :class:`OperationTask` objects, newest first.
+
+It holds no copy of what a task shows: the texts are made when asked (a running operation's
+change with the clock), from the task's :class:`BarState`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+
+from inspector.i18n import _
+from inspector.i18n.formatting import format_fixed
+from inspector.i18n.words import outcome_word
+
+from ..language import on_language_changed
+from ..widgets.budget_state import ending_text, format_seconds, spent_text
+from ..widgets.plain_text import plain_tooltip, visible
+from .engine import OperationTask
+
+#: The role that returns the row's :class:`OperationTask`.
+TASK_ROLE = Qt.ItemDataRole.UserRole + 1
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+def now_s(task: OperationTask, clock: float | None = None) -> float:
+    """Seconds into the operation: the clock while it runs, where it ended once it has."""
+    state = task.state
+    if state.finished and state.ended_s is not None:
+        return state.ended_s
+    return task.elapsed_s(clock)
+
+
+def title_text(task: OperationTask) -> str:
+    return visible(_("{title} @ {server}").format(title=task.title, server=task.server.label))
+
+
+def state_word(task: OperationTask) -> str:
+    """running, cancelling… or how it ended ("failed: timed out"), without the icon."""
+    if task.running:
+        return _("cancelling…") if task.cancel_signal.fired else outcome_word("running")
+    return ending_text(task.state).lstrip("✓⊘✗ ")
+
+
+def state_text(task: OperationTask, clock: float | None = None, *, compact: bool = False) -> str:
+    """The state column: running and the countdown (``compact``: the countdown alone) while it
+    runs; the ending (with its icon) and the time it took once over."""
+    if task.running:
+        if task.cancel_signal.fired:
+            return _("cancelling…")
+        return countdown_text(left_tenths(task, clock), compact=compact)
+    return _("{state} · {time}").format(state=ending_text(task.state), time=format_seconds(now_s(task)))
+
+
+def left_tenths(task: OperationTask, clock: float | None = None) -> int:
+    """What is left of a running operation's budget, in tenths of a second (what the countdown shows)."""
+    return round(max(0.0, task.budget_s - now_s(task, clock)) * 10)
+
+
+def countdown_text(tenths: int, *, compact: bool = False) -> str:
+    """A running row's state for ``tenths`` of a second left: "running · 13.7 s left" (``compact``: "13.7 s left")."""
+    left = _("{seconds} s left").format(seconds=format_fixed(tenths / 10, 1))
+    return left if compact else _("{state} · {time}").format(state=outcome_word("running"), time=left)
+
+
+def spoken_text(task: OperationTask, clock: float | None = None) -> str:
+    """What a screen reader says for the row: "tools/call hang, running: 6.3 s of 20 s spent"."""
+    return _("{title}, {state}: {spent}").format(title=task.title, state=state_word(task),
+                                                 spent=spent_text(task.state, now_s(task, clock)))
+
+
+class OperationsModel(QAbstractListModel):
+    """One row per operation, newest first; a task's ``changed`` signal repaints its row."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._tasks: list[OperationTask] = []
+        self._slots: dict[int, Any] = {}
+        on_language_changed(self, self._everything_changed)
+
+    @property
+    def tasks(self) -> list[OperationTask]:
+        return list(self._tasks)
+
+    def task_at(self, row: int) -> OperationTask | None:
+        return self._tasks[row] if 0 <= row < len(self._tasks) else None
+
+    def row_of(self, task: OperationTask) -> int:
+        try:
+            return self._tasks.index(task)
+        except ValueError:
+            return -1
+
+    def insert(self, task: OperationTask) -> None:
+        self.beginInsertRows(QModelIndex(), 0, 0)
+        self._tasks.insert(0, task)
+        self.endInsertRows()
+
+        def changed(task: OperationTask = task) -> None:
+            self.task_changed(task)
+
+        self._slots[id(task)] = changed
+        task.changed.connect(changed)
+
+    def remove(self, task: OperationTask) -> None:
+        row = self.row_of(task)
+        if row < 0:
+            return
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._tasks[row]
+        self.endRemoveRows()
+        slot = self._slots.pop(id(task), None)
+        if slot is not None:
+            task.changed.disconnect(slot)
+
+    def task_changed(self, task: OperationTask) -> None:
+        """Say that ``task``'s row shows something new (it changed, or a cancel was asked)."""
+        row = self.row_of(task)
+        if row >= 0:
+            index = self.index(row, 0)
+            self.dataChanged.emit(index, index)
+
+    def _everything_changed(self) -> None:
+        if self._tasks:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._tasks) - 1, 0))
+
+    # -- Qt's model interface ------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self._tasks)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.parent().isValid():
+            return None
+        task = self.task_at(index.row())
+        if task is None:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return title_text(task)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return plain_tooltip(_("{title}\n{state}").format(title=title_text(task), state=state_text(task)))
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return spoken_text(task)
+        if role == TASK_ROLE:
+            return task
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
