@@ -91,8 +91,8 @@ HANG_HEARTBEAT_S = 1.0
 
 
 async def _hang(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:
-    state.hang_started.set()
     await _tell(ctx, state, "info", f"hang: request {ctx.request_id} started; it answers only by being cancelled.")
+    state.hang_started.set()  # after its first line: whoever waits for the start sees the line was sent
     try:
         waited = 0
         while True:
