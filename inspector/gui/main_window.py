@@ -33,6 +33,8 @@ from .workbench.servers_panel import ServersPanel
 
 #: The window's first size; on a smaller screen it takes what the screen offers.
 DEFAULT_SIZE = QSize(1200, 760)
+#: Below this height the Server log starts hidden (a 1024×600 netbook or a small laptop window).
+SHORT_SCREEN_PX = 700
 
 
 class MainWindow(QMainWindow):
@@ -104,8 +106,10 @@ class MainWindow(QMainWindow):
         self.log_dock = ServerLogDock(self.listener, self)
         self.engine.log.entries.connect(self.log_dock.add_entries)  # what operations' sessions log
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.log_dock)
-        # The log gives way on a short screen: the workbench needs the height more.
-        self.resizeDocks([self.log_dock], [min(150, size.height() // 5)], Qt.Orientation.Vertical)
+        self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
+        if size.height() < SHORT_SCREEN_PX:
+            # On a short screen the rooms need the height more: View → Server log shows it.
+            self.log_dock.hide()
         self.admin.selected.connect(self._server_selected)
         self.admin.changing.connect(self.log_dock.server_changing)
         self.engine.tools_changed.connect(self.workbench.tools_changed)
