@@ -233,5 +233,5 @@ async def ping_step(client: McpClient, server: ServerEndpoint, *, budget_s: obje
     return await _request_step(
         "ping",
         lambda ping: (f"the server {ping.server_name or '(unnamed)'} speaks MCP {ping.protocol_version} "
-                      f"and answered ping in {ping.latency_ms:.1f} ms"),
+                      f"and answered ping in {ping.latency_ms / 1000:.3f} s"),
         lambda recorder: client.ping(server, budget_s=budget_s, cancel=cancel, observer=FanOut(recorder, observer)))

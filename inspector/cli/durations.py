@@ -1,16 +1,13 @@
-"""How long a leg took, as the readable output prints it (``--json`` keeps milliseconds)."""
+"""How long something took, as the readable output prints it (``--json`` keeps milliseconds): the
+window's one duration format ("0.055 s", "6.0 s", "2 min 5 s")."""
 
 from __future__ import annotations
 
-from inspector.i18n import _
-from inspector.i18n.formatting import format_fixed
+from inspector.i18n.formatting import format_duration
 
 
 def readable_duration(ms: float | None) -> str:
-    """Milliseconds below one second ("55.0 ms" / "55,0 ms"), seconds from one second on ("6.01 s"); "-" if
-    unknown. Fixed decimals, so the column of a leg table lines up."""
+    """``ms`` milliseconds in the window's duration format ("0.055 s" / "0,055 s", "6.0 s"); "-" if unknown."""
     if ms is None:
         return "-"
-    if ms < 1000:
-        return _("{ms} ms").format(ms=format_fixed(ms, 1))
-    return _("{seconds} s").format(seconds=format_fixed(ms / 1000, 2))
+    return format_duration(ms / 1000)

@@ -476,8 +476,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None) -> No
             for line in tool_lines(tool):
                 print(one_line(line))
     if "protocol_version" in report:
-        print(one_line(_("Server {name} speaks MCP {version} and answered ping in {ms} ms.").format(
+        print(one_line(_("Server {name} speaks MCP {version} and answered ping in {duration}.").format(
             name=report.get("server_name") or _("(unnamed)"), version=report["protocol_version"],
-            ms=seconds(report["ping_ms"], 1))))
+            duration=readable_duration(report["ping_ms"]))))
     if "run_id" in report:
         print(_("Stored as run {id}.").format(id=report["run_id"]))

@@ -23,7 +23,7 @@ from .durations import readable_duration
 from .ending import emit_json, mark_json_emitted
 from .results import step_extra_lines
 from .safe_text import one_line
-from .words import outcome_width, outcome_word, seconds, when, when_width
+from .words import outcome_width, outcome_word, when, when_width
 
 
 def run(args: argparse.Namespace) -> int:
@@ -157,15 +157,15 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
                        "  started {started}, finished {finished}, {count} steps", steps).format(
         started=when(run.started_at), finished=when(run.finished_at), count=steps) + "\n\n")
     at, outcome = when_width(), outcome_width()
-    heading = (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration (ms)"), _("Outcome"), _("Details"))
+    heading = (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration"), _("Outcome"), _("Details"))
     source = max(len(heading[1]), len(source_word(run.source)))
     out.write(f"{heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<10}  {heading[3]:>5}  {heading[4]:>13}  "
               f"{heading[5]:<{outcome}}  {heading[6]}\n")
     for stored in store.iter_steps(run_id):
         round_ = str(stored.step.round) if has_rounds else "-"
         line = (f"{when(stored.started_at):<{at}}  {source_word(run.source):<{source}}  {str(stored.step.kind):<10}  "
-                f"{round_:>5}  {seconds(stored.step.duration_ms, 2):>13}  {outcome_word(stored.outcome):<{outcome}}  "
-                f"{localized_step_details(stored.payload)}")
+                f"{round_:>5}  {readable_duration(stored.step.duration_ms):>13}  "
+                f"{outcome_word(stored.outcome):<{outcome}}  {localized_step_details(stored.payload)}")
         out.write(one_line(line) + "\n")
         for leg in stored.step.legs:
             out.write(one_line(_leg_line(leg)) + "\n")
@@ -243,7 +243,7 @@ def _servers(store: RunStore, as_json: bool) -> int:
     for server in servers:
         tool_errors = f"({server.tool_error_count})"
         latency = ("-" if server.last_latency_ms is None
-                   else _("{ms} ms").format(ms=seconds(server.last_latency_ms, 0)))
+                   else readable_duration(server.last_latency_ms))
         print(one_line(f"{server.name or server.url:<40}  {when(server.last_contact_at):<{at}}  {latency:>9}  "
                    f"{server.ok_count:>{counts[0]}}  {server.failed_count + server.tool_error_count:>{counts[1]}}  "
                    f"{tool_errors:>{counts[2]}}  {server.cancelled_count:>{counts[3]}}"))
