@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import UTC, datetime, tzinfo
-from functools import cache
+from functools import cache, lru_cache
 
 from babel import dates as babel_dates
 from babel import numbers as babel_numbers
@@ -37,7 +37,14 @@ def _number_pattern(pattern: str) -> babel_numbers.NumberPattern:
 
 
 def _decimal(value: float, pattern: str) -> str:
-    return _number_pattern(pattern).apply(value, current_locale())
+    return _decimal_in(value, pattern, current_locale())
+
+
+@lru_cache(maxsize=4096)
+def _decimal_in(value: float, pattern: str, locale: object) -> str:
+    # The live bars and rows say the same few numbers many times a second: Babel's formatting of
+    # one number costs more than painting a row, so the text of a recent value is kept.
+    return _number_pattern(pattern).apply(value, locale)
 
 
 def format_number(n: float | int | None) -> str:
