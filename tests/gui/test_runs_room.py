@@ -156,6 +156,8 @@ def test_no_duration_is_shown_in_milliseconds(qtbot, make_window, demo_server) -
         assert finished(qtbot, window.workbench.run_current_tool()).status == "ok"
     window.servers.test_button.click()
     qtbot.waitUntil(lambda: window.servers.test_result.text().startswith("Answered in "), timeout=10000)
+    # The health is read back a moment after an operation ends (once for a burst of endings).
+    qtbot.waitUntil(lambda: "Last contact" in window.servers.health.text(), timeout=10000)
     with RunStore.open(resolve_db_path()) as store:
         scenario = mixed_run(store)
     tab = window.runs_tab
