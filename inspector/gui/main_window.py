@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         self._closed = False
         self._build(secrets or system_secret_keeper())
         self._menus()
+        self._update_status()
         self._restore()
         self.admin.reload_servers()
         on_language_changed(self, self.retranslate)
@@ -115,7 +116,6 @@ class MainWindow(QMainWindow):
         self.engine.tools_changed.connect(self.workbench.tools_changed)
         self.listener.tools_changed.connect(self.workbench.tools_changed)
         self.engine.submitted.connect(self._submitted)
-        self._update_status()
 
     def _available(self) -> QRect | None:
         screen = self.screen() or QGuiApplication.primaryScreen()
@@ -216,8 +216,7 @@ class MainWindow(QMainWindow):
         # Esc and the button cancel whatever runs (the selected operation first): with nothing
         # running they would do nothing, so they say so by being disabled.
         self.workbench.set_cancel_enabled(count > 0)
-        if hasattr(self, "cancel_action"):
-            self.cancel_action.setEnabled(count > 0)
+        self.cancel_action.setEnabled(count > 0)
         running = ngettext("{count} operation running", "{count} operations running", count).format(
             count=format_number(count))
         if self.last_run is None:
