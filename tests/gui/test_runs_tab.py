@@ -428,3 +428,23 @@ def test_an_old_run_far_down_a_long_list_is_selected_and_a_sort_keeps_the_select
     tab.run_view.sortByColumn(2, Qt.SortOrder.AscendingOrder)  # by title
     assert tab.current_run() is not None and tab.current_run().id == ids[3]
     assert tab.selected_run_ids() == [ids[3]] and tab.timeline.run.id == ids[3]
+
+
+def test_a_file_name_in_the_progress_dialog_is_plain_text(qtbot, make_window, tmp_path) -> None:
+    """A stranger's file name is shown as its characters: "<h1><font color=red>" is no headline."""
+    from PySide6.QtWidgets import QLabel
+
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    path, _uids = trace_file(tmp_path, "<h1><font color=red>URGENT<br>pay now.trace.json", steps=20_000)
+    job = tab.open_trace(path)
+    reported, released = hold_at_first_progress(job)
+    qtbot.waitUntil(reported.is_set, timeout=20000)
+    try:
+        assert tab.dialog is not None
+        labels = [label for label in tab.dialog.findChildren(QLabel) if "URGENT" in label.text()]
+        assert labels and "<h1><font color=red>URGENT<br>" in labels[0].text()
+        assert all(label.textFormat() == Qt.TextFormat.PlainText for label in labels), labels
+    finally:
+        with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+            released.set()

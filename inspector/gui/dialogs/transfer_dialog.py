@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QProgressDialog, QWidget
+from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
 
 from inspector.i18n import _
 from inspector.i18n.messages import translate
@@ -112,7 +112,14 @@ class TransferDialog(QProgressDialog):
     """The progress of a job, with Cancel; closes itself when the job ends."""
 
     def __init__(self, job: TransferJob, label: str, parent: QWidget | None = None) -> None:
-        super().__init__(label, _("Cancel"), 0, STEPS, parent)
+        super().__init__("", _("Cancel"), 0, STEPS, parent)
+        # The label names a file, and a file name is a stranger's text: Qt's own label would render
+        # "<h1>…" as a headline, so the dialog gets a label that shows plain text only.
+        self.label = QLabel()
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setWordWrap(True)
+        self.setLabel(self.label)
+        self.setLabelText(label)
         translated(self, "setWindowTitle", lambda: _("Run Inspector"))
         # Not modal: runs can be read while a trace is imported (another import waits its turn).
         self.setWindowModality(Qt.WindowModality.NonModal)
