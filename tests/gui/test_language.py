@@ -194,7 +194,7 @@ def test_in_german_the_workbench_after_a_cancel_and_its_dialogs_have_no_english(
     # What came from the server (tool names and descriptions, the demo's texts) is not ours to translate.
     tools = window.workbench.tools.model
     server_words = tuple(tools.index(r, 0).data() for r in range(tools.rowCount()))
-    server_words += (window.workbench.tool_title.text(),
+    server_words += (window.workbench.tool_title.text(), window.workbench.tool_title.toolTip().replace("&", ""),
                      window.workbench.result.text.toPlainText(), demo_server.url, "Demo server",
                      str(window.db_path), "hang", task.title)
     save(window, "workbench-cancelled-de")

@@ -6,6 +6,7 @@ import threading
 import time
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from inspector.gui.workbench.engine import OperationTask
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
@@ -262,3 +263,23 @@ def test_non_text_blocks_are_named_in_words_and_listed_with_their_details(qtbot,
     assert block_lines(links[0]) == ["Resource link first line: demo://a/1 (text/plain)."]
     assert block_lines(links[1]) == ["Embedded resource demo://b (text/plain, 1 byte).", "    one", "    two"]
     assert block_lines({"type": "text", "text": "already the answer"}) == []
+
+
+def test_a_servers_endless_description_neither_stretches_the_window_nor_turns_text_around(make_window) -> None:
+    """300,000 characters without a space and a right-to-left override in a tool's description: the
+    window keeps its width, Run and Cancel stay in it, and the override is shown, not obeyed."""
+    window = make_window(wait_tools=False)
+    window.resize(1200, 760)
+    window.show()
+    hostile = {"name": "evil\u202etxt.exe", "description": "A" * 300_000 + "\u202e" + "gnp.exe",
+               "inputSchema": {"type": "object", "properties": {}}}
+    window.workbench._tool_selected(hostile)
+    QApplication.processEvents()
+    title = window.workbench.tool_title.text()
+    assert "\u202e" not in title and "\ufffd" in title and len(title) < 3_000
+    assert window.minimumSizeHint().width() <= 1200 and window.width() <= 1200
+    for button in (window.workbench.run_button, window.workbench.cancel_button):
+        corner = button.mapTo(window, button.rect().bottomRight())
+        assert window.rect().contains(corner), (button.text(), corner)
+    # The whole text is one action away: the title's tooltip (bounded, escaped).
+    assert "AAAA" in window.workbench.tool_title.toolTip()

@@ -32,6 +32,7 @@ from inspector.mcp.elicitation import answer_problems, form_fields
 from inspector.mcp.messages import Message
 
 from ..language import on_language_changed, translated
+from ..widgets.plain_text import label_text
 from ..widgets.schema_form import MISSING, FieldError, SchemaForm
 from ..workbench.server_requests import PendingQuestion
 
@@ -44,7 +45,7 @@ COMFORTABLE_CHARACTERS = 90
 
 
 def _plain(text: str) -> QLabel:
-    label = QLabel(text)
+    label = QLabel(label_text(text, 10_000))  # a question reads whole; only a flood is cut
     label.setTextFormat(Qt.TextFormat.PlainText)  # the server's text is never rich text
     label.setWordWrap(True)
     return label

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any
 
 from inspector.i18n import _
@@ -28,6 +29,8 @@ MAX_ITEMS = 500
 _CONTROLS = {code: 0x2400 + code for code in range(32) if code not in (9, 10)}
 _CONTROLS[127] = 0x2421
 _CONTROLS[13] = None  # a carriage return before a newline is noise; alone it is removed too
+# Bidirectional controls (U+202E turns text around): shown as the replacement character.
+_CONTROLS.update({code: 0xFFFD for code in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))})
 
 
 def plain_tooltip(text: str) -> str:
@@ -38,8 +41,26 @@ def plain_tooltip(text: str) -> str:
 
 
 def visible(text: str) -> str:
-    """``text`` with control characters made visible (an escape is shown as ␛, not obeyed)."""
+    """``text`` with control characters made visible (an escape is shown as ␛, not obeyed) and
+    bidirectional controls shown as U+FFFD (as the command line does), so that no text can turn
+    the words around it ("exe.txt" shown for "txt.exe")."""
     return text.translate(_CONTROLS)
+
+
+#: How many characters of a server's text a label shows (the whole text is one action away).
+LABEL_CHARS = 2_000
+#: A run of this many characters without a space gets a break opportunity, so it wraps.
+LONGEST_UNBROKEN = 60
+_UNBROKEN = re.compile(r"\S{%d}" % LONGEST_UNBROKEN)
+
+
+def label_text(text: str, limit: int = LABEL_CHARS) -> str:
+    """Server text for a wrapped label: controls visible, cut to ``limit`` characters (the whole text
+    is one action away where it is shown), and long runs without a space given a place to wrap
+    (a zero-width space), so no text decides the window's width."""
+    shown = visible(text[:limit])
+    shown = _UNBROKEN.sub(lambda match: match.group(0) + "\u200b", shown)
+    return shown if len(text) <= limit else shown + "…"
 
 
 def clip_text(text: str, limit: int = MAX_TEXT_CHARS, line_limit: int = MAX_LINE_CHARS) -> str:

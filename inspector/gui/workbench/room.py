@@ -23,6 +23,7 @@ from inspector.store import ServerRecord
 from ..language import translated, translated_tab
 from ..settings import AppSettings
 from ..widgets.budget_field import budget_label
+from ..widgets.plain_text import clip_text, label_text, plain_tooltip
 from .arguments_panel import ArgumentsPanel
 from .engine import OperationsEngine, OperationTask
 from .operations_list import OperationsList
@@ -156,10 +157,13 @@ class Workbench(QSplitter):
         if tool is None:
             self.tool_title.setText(_("No tool selected."))
             return
-        name = str(tool.get("name", ""))
+        name = label_text(str(tool.get("name", "")), 200)
         description = tool.get("description") if isinstance(tool.get("description"), str) else ""
-        self.tool_title.setText(_("{name} — {description}").format(name=name, description=description)
+        # Cut and given places to wrap: a server's text never decides the window's width. The whole
+        # description (up to 20,000 characters) is the title's tooltip.
+        self.tool_title.setText(_("{name} — {description}").format(name=name, description=label_text(description))
                                 if description else name)
+        self.tool_title.setToolTip(plain_tooltip(clip_text(description, 20_000)) if description else "")
 
     def _tool_selected(self, tool: dict[str, Any] | None) -> None:
         self._describe_tool(tool)
