@@ -310,7 +310,10 @@ def test_a_fractional_budget_readable_output_explains_the_grants(sdk_url: str) -
     rows = [line.split() for line in whole.splitlines() if line.startswith("  ") and " granted " in line]
     excess = [int(row[2]) - float(row[5]) for row in rows]  # method granted N s of L s left ...
     assert [int(row[2]) for row in rows] == [5, 5, 5]
-    assert ("rounded up" in whole) == (max(excess) >= 0.1)
+    # The rows print what was left to two decimals; the note is decided on the exact value, so a row
+    # a hair's breadth from a tenth (4.90 shown for 4.8996 or 4.9004) may go either way.
+    if not any(abs(value - 0.1) < 0.006 for value in excess):
+        assert ("rounded up" in whole) == (max(excess) >= 0.1)
 
 
 def test_a_budget_below_the_floor_is_raised_and_said_once(sdk_url: str) -> None:
