@@ -51,8 +51,7 @@ class EnumField(Field):
 
     def named(self) -> None:
         self.combo.setAccessibleName(self.name())
-        if hasattr(self, "combo_label"):
-            self.combo_label.setText(self.name())
+        self.combo_label.setText(self.name())
 
     def value(self) -> Any:
         index = self.combo.currentIndex() - self.offset

@@ -159,7 +159,7 @@ class ArrayField(Field):
 
     def named(self) -> None:
         self.add_button.setAccessibleName(_("Add an item to {name}").format(name=self.name()))
-        for index, item in enumerate(getattr(self, "items", ())):
+        for index, item in enumerate(self.items):
             item.path = self.path + (index,)
             item.set_title(field_name(item.path))
             button = self.remove_buttons.get(id(item))
@@ -289,9 +289,9 @@ class ObjectField(Field):
 
     def named(self) -> None:
         """An item that moved in its array: its box and its fields' paths follow the new position."""
-        if getattr(self, "box", None) is not None:
+        if self.box is not None:
             self.box.setTitle(self.name())
-        for name, field in getattr(self, "fields", {}).items():
+        for name, field in self.fields.items():
             field.path = self.path + (name,)
 
     def value(self) -> Any:

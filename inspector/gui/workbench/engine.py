@@ -25,7 +25,6 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
 from inspector.i18n import _
-from inspector.i18n.words import failure_word
 from inspector.mcp import (
     CancelSignal,
     LegFinished,
@@ -437,11 +436,6 @@ class OperationsEngine(QObject):
             outcome = OperationOutcome(None, None, problem, _("The operation stopped on an internal error: "
                                                               "{error}").format(error=type(exc).__name__))
         task._reports.done.emit(outcome)
-
-
-def error_words(kind: str) -> str:
-    """A transport error's kind as a few words for the bar and the result (the window's one vocabulary)."""
-    return failure_word(kind)
 
 
 def _start_run(store: RunStore | None, title: str, server_url: str,

@@ -13,12 +13,13 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBo
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration, format_number
 from inspector.i18n.messages import translate
+from inspector.i18n.words import failure_word
 from inspector.mcp.results import non_text_note
 
 from ..language import on_language_changed, translated
 from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.server_exchanges import server_exchange_lines
-from .engine import OperationTask, error_words
+from .engine import OperationTask
 
 
 class ResultView(QWidget):
@@ -125,7 +126,7 @@ class ResultView(QWidget):
                          "was not asked).")
             if kind == "timed_out":
                 return _("✗ Failed: timed out at the end of its grant.")
-            return _("✗ Failed: {what}.").format(what=error_words(kind))
+            return _("✗ Failed: {what}.").format(what=failure_word(kind))
         if record.status == "failed":
             return _("✗ Failed: the tool {tool} on {server} reported an error.").format(
                 tool=task.tool or "", server=task.server.label)
