@@ -20,6 +20,7 @@ from ..language import translated_item
 from .accessibility import label_combo
 from .arguments import Path
 from .form_base import MISSING, Field
+from .plain_text import cell_text
 
 
 def _mnemonic_free(text: str) -> str:
@@ -41,7 +42,7 @@ class EnumField(Field):
         if not required:
             translated_item(self.combo, lambda: _("(not set)"), None)
         for choice in choices:
-            self.combo.addItem(choice.title)
+            self.combo.addItem(cell_text(choice.title, 200))
         self.combo.currentIndexChanged.connect(lambda _i: self.changed.emit())
         self.named()
         layout = QVBoxLayout(self)
@@ -78,7 +79,7 @@ class MultiChoiceField(Field):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         for choice in choices:
-            box = QCheckBox(_mnemonic_free(choice.title))
+            box = QCheckBox(_mnemonic_free(cell_text(choice.title, 200)))
             box.toggled.connect(self._toggled)
             layout.addWidget(box)
             self.boxes.append(box)
