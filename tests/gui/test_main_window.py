@@ -317,6 +317,8 @@ def test_a_servers_schema_shows_its_overrides_and_floods_visibly_in_every_part_o
     assert shown and all("\u202e" not in text for text in shown), [text[:80] for text in shown if "\u202e" in text]
     assert all(len(text) < 12_000 for text in shown), [len(text) for text in shown]
     assert any("report\ufffdfdp.exe" == text for text in shown)
+    # The form fits its pane: no long title widens it past the screen (a sideways scroll to reach Run).
+    assert form.minimumSizeHint().width() < 900, form.minimumSizeHint()
     assert window.minimumSizeHint().width() <= 1200 and window.width() <= 1200
     for button in (window.workbench.run_button, window.workbench.cancel_button):
         corner = button.mapTo(window, button.rect().bottomRight())

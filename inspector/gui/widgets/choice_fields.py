@@ -35,6 +35,9 @@ class EnumField(Field):
         self.options = choices
         self.choices = [choice.value for choice in choices]
         self.combo = QComboBox()
+        # Its width is the form's, not its longest title's: a server's long title cannot widen the form.
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(12)
         # Named by its field, not by the value it shows (the form row's label is not its sibling).
         self.combo_label = label_combo(self.combo, self.name)
         self.setFocusProxy(self.combo)
