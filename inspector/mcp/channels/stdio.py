@@ -2,10 +2,8 @@
 
 One JSON-RPC message per line on stdin and stdout (UTF-8, no raw newline inside a message); stderr
 is the server's log, drained all the time (a full pipe would block the server) and kept bounded.
-Several operations share one process: each request gets an id unique on this process, its answer is
-routed back to it, and everything else the server sends (notifications, its own requests) goes to
-``on_message``. A request whose caller gives up (a cancel, a deadline) is followed at once by
-``notifications/cancelled`` naming it, and the process keeps running for the others.
+Several operations share one process (:class:`~.multiplex.Multiplexer`: ids unique on the process,
+answers routed back, a cancel named to the server at once); the process keeps running for the others.
 
 The process starts in a session of its own, so that closing it reaches its whole tree (``npx``
 starts a node process, which may start more): close stdin, wait, SIGTERM to the group, wait,
@@ -27,6 +25,7 @@ from typing import Any
 from ..messages import N_, Message, Number
 from ..server_command import ServerCommand
 from ..text import load_wire_json
+from .multiplex import Multiplexer
 
 #: Longest line read from the server's stdout (bigger messages are dropped, and said so).
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -71,11 +70,9 @@ class StdioProcess:
                  on_problem: Callable[[Message], None] | None) -> None:
         self.command = command
         self._process = process
-        self._on_message = on_message
         self._on_stderr = on_stderr
         self._on_problem = on_problem
-        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self._next_id = 0
+        self._requests = Multiplexer(self._write, on_message)
         self._write_lock = asyncio.Lock()
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
         self._readers = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
@@ -119,25 +116,7 @@ class StdioProcess:
     async def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
         """Send a request (its ``id`` is replaced by one unique on this process) and return the
         answer (with the caller's id back). When the caller is cancelled, the server is told."""
-        self._next_id += 1
-        wire_id = self._next_id
-        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._pending[wire_id] = answer
-        try:
-            await self._write({**message, "id": wire_id})
-            result = await answer
-        except asyncio.CancelledError:
-            answered = answer.done() and not answer.cancelled()  # the caller's cancel cancels the future too
-            if not answered and self.running:
-                # Said at once, shielded: the caller is gone, the notice still goes out.
-                notice = {"jsonrpc": "2.0", "method": "notifications/cancelled",
-                          "params": {"requestId": wire_id, "reason": "The client cancelled the operation."}}
-                with contextlib.suppress(Exception):
-                    await asyncio.shield(self._write(notice))
-            raise
-        finally:
-            self._pending.pop(wire_id, None)
-        return {**result, "id": message.get("id")}
+        return await self._requests.request(message)
 
     async def send(self, message: Mapping[str, Any]) -> None:
         """Send a notification, or an answer to the server's own request."""
@@ -168,9 +147,7 @@ class StdioProcess:
             if line.strip():
                 self._dispatch(line)
         await self._process.wait()
-        for answer in self._pending.values():
-            if not answer.done():
-                answer.set_exception(self._exited())
+        self._requests.close(self._exited)
 
     def _dispatch(self, line: bytes) -> None:
         try:
@@ -183,17 +160,7 @@ class StdioProcess:
         if not isinstance(message, dict):
             self._problem(Message(N_("the server wrote a JSON value on stdout that is not a message")))
             return
-        wire_id = message.get("id")
-        is_answer = "method" not in message and ("result" in message or "error" in message)
-        if is_answer and type(wire_id) is int and wire_id in self._pending:
-            answer = self._pending[wire_id]
-            if not answer.done():
-                answer.set_result(message)
-            return
-        if is_answer:
-            return  # an answer to a request already given up (a cancel races it): ignored, as the spec says
-        if self._on_message is not None:
-            self._on_message(message)
+        self._requests.dispatch(message)
 
     async def _read_stderr(self) -> None:
         stream = self._process.stderr
