@@ -160,6 +160,8 @@ class LegTransport:
         self._clock = clock
         self._cancel = cancel
         self._max_body = max_body_bytes
+        #: The server's credentials, cut out of everything it says (it may repeat what it was sent).
+        self.secrets = server.secrets()
         #: Has a work request (``tools/call``, ``tools/list``) been handed to the wire yet?
         self.work_sent = False
         #: The work request torn down while on the wire (cancel or time-out), and why.
@@ -366,7 +368,7 @@ class LegTransport:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
             body += chunk
         try:
-            return decode_body(bytes(body), leg.request_id)
+            return self._scrubbed(decode_body(bytes(body), leg.request_id))
         except NotAnAnswer as why:
             raise McpTransportError.malformed(label, leg.method, why.sentence) from None
 
@@ -414,7 +416,7 @@ class LegTransport:
         if data == "":
             return None, 0, None  # e.g. the priming event (an id, empty data): not a message
         try:
-            obj = load_wire_json(data)  # text repaired here, once
+            obj = self.secrets.scrub_json(load_wire_json(data))  # text repaired and scrubbed here, once
         except (ValueError, RecursionError):
             return None, 1, None
         if isinstance(obj, dict) and obj.get("method") == "notifications/progress":
@@ -434,6 +436,13 @@ class LegTransport:
             return decode_answer(obj), 0, None
         except NotAnAnswer as why:
             raise McpTransportError.malformed(self._server.label, leg.method, why.sentence) from None
+
+    def _scrubbed(self, answer: RpcAnswer) -> RpcAnswer:
+        if not self.secrets:
+            return answer
+        message = answer.error_message
+        return RpcAnswer(result=self.secrets.scrub_json(answer.result), error_code=answer.error_code,
+                         error_message=self.secrets.scrub(message) if message is not None else None)
 
     async def _reply(self, leg: OutgoingMessage, request: dict[str, Any], session: Session) -> None:
         await self.reply_on(leg.method, request, session)
