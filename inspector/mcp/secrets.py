@@ -150,12 +150,17 @@ class Secrets:
 
 
 def url_secrets(url: str) -> list[str]:
-    """The credentials a URL carries in its user info (``user:password@``): the password."""
+    """The credentials a URL carries in its user info (``user:password@``): the password, and the
+    ``Basic`` header the HTTP library makes of it."""
     try:
-        password = urlsplit(url).password
+        parts = urlsplit(url)
+        user, password = parts.username, parts.password
     except ValueError:
         return []
-    return [password, unquote(password)] if password else []
+    if not password:
+        return []
+    pair = f"{unquote(user or '')}:{unquote(password)}".encode()
+    return [password, unquote(password), "Basic " + base64.b64encode(pair).decode("ascii")]
 
 
 def header_secrets(headers: dict[str, str], marked: Iterable[str] = ()) -> list[str]:
