@@ -96,6 +96,7 @@ def test_a_models_error_is_quoted_only_in_part(shape: str, tmp_path: Path, capsy
     # The sentence, the address and at most 200 characters of what the model said, with a note.
     assert len(said) < 200 + 200
     assert said.endswith(" characters)") and "(cut: the first 200 of " in said
+    assert leaks(said) == []
     if shape == "openai":  # the error's own message, not its JSON wrapping
         assert "answered HTTP 401: Incorrect API key provided: Bearer [REDACTED]. You can find" in said
         assert '{"error"' not in said
@@ -126,12 +127,14 @@ def echo_headers(how: str):
                                   "params": {"progressToken": "run-inspector", "progress": 1, "message": repeated}})
             exchange.write_event({"jsonrpc": "2.0", "id": exchange.request.rpc_id,
                                   "error": {"code": -32001, "message": repeated}})
-        else:  # an HTTP error whose body repeats everything
-            exchange.send(401, repeated.encode() * 20, content_type="text/plain")
+        elif how == "cut_reason":  # the token where the quoted reason phrase is cut (at 80 characters)
+            exchange.send(401, b"", content_type="text/plain", reason="Unauthorized " + "." * 60 + TOKEN)
+        else:  # an HTTP error whose status line and body repeat everything
+            exchange.send(401, repeated.encode() * 20, content_type="text/plain", reason=f"Unauthorized {repeated}")
     return work
 
 
-@pytest.mark.parametrize("how", ["rpc_error", "tool_result", "event_stream", "http_error_body"])
+@pytest.mark.parametrize("how", ["rpc_error", "tool_result", "event_stream", "http_error", "cut_reason"])
 def test_a_servers_secret_headers_never_come_back_out(how: str, tmp_path: Path, capsys) -> None:
     db = tmp_path / "runs.db"
     with FaultServer("session", work=echo_headers(how)) as server:
@@ -146,5 +149,16 @@ def test_a_servers_secret_headers_never_come_back_out(how: str, tmp_path: Path, 
         assert leaks(out + err, secret) == [], out
         assert leaks(database_text(db), secret) == []
         assert leaks(shown(db, report["run_id"], capsys), secret) == []
-    if how != "http_error_body":
+    if how != "cut_reason":  # (there the cut falls in the mark)
         assert "[REDACTED]" in out  # the server's sentence is still there, without the values
+
+
+def test_a_key_where_the_excerpt_is_cut_leaves_no_part_behind() -> None:
+    from inspector.agent.chat_model import error_excerpt
+    from inspector.mcp import Secrets
+
+    body = json.dumps({"error": {"message": "." * 190 + f"Bearer {API_KEY} " + "more " * 100}})
+    excerpt = error_excerpt(body, Secrets([API_KEY]))
+    # Scrubbed, then cut: the cut may fall in the mark, never in the key.
+    assert leaks(excerpt) == [] and excerpt.startswith("." * 190 + "Bearer [RE…")
+    assert excerpt.endswith("(cut: the first 200 of 707 characters)")

@@ -4,7 +4,7 @@ that repeats the request's ``Authorization`` header, as some real model servers 
 
 ``shape`` says how the error is written: ``openai`` (a JSON ``{"error": {"message": ...}}`` body
 whose message quotes the key, with a long padding after it), or ``text`` (a plain-text body that
-echoes every request header, one per line, then 5,000 characters of padding).
+names the header, then echoes every request header, one per line, then 5,000 characters of padding).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.seen.append(authorization)
         if self.server.shape == "text":
             lines = "".join(f"{name}: {value}\n" for name, value in self.headers.items())
-            body = ("Unauthorized. Your request was:\n" + lines + "x" * 5000).encode()
+            body = (f"Unauthorized: {authorization}\nYour request was:\n{lines}" + "x" * 5000).encode()
             content_type = "text/plain"
         else:
             body = json.dumps({"error": {

@@ -17,7 +17,8 @@ KEY = "sk-proj-Zq7wX2mK9vB4nR8tY1uJ6hG3"
 
 def test_the_value_goes_wherever_it_stands() -> None:
     secrets = Secrets([KEY])
-    assert secrets.scrub(f"Incorrect API key provided: Bearer {KEY}.") == f"Incorrect API key provided: Bearer {REDACTED}."
+    said = f"Incorrect API key provided: Bearer {KEY}."
+    assert secrets.scrub(said) == f"Incorrect API key provided: Bearer {REDACTED}."
     assert secrets.scrub(f"{KEY}{KEY}") == REDACTED * 2
     assert secrets.scrub("nothing here") == "nothing here"
 
@@ -64,7 +65,8 @@ def test_deep_json_does_not_exhaust_the_stack() -> None:
 
 def test_messages_have_their_quoted_values_scrubbed() -> None:
     inner = Message("inner {x}", {"x": KEY})
-    outer = Secrets([KEY]).scrub_message(Message("said {detail} and {what}", {"detail": f"Bearer {KEY}", "what": inner}))
+    outer = Secrets([KEY]).scrub_message(Message("said {detail} and {what}",
+                                                 {"detail": f"Bearer {KEY}", "what": inner}))
     assert str(outer) == f"said Bearer {REDACTED} and inner {REDACTED}"
 
 
@@ -72,7 +74,8 @@ def test_a_servers_secrets_are_its_credential_headers_the_marked_ones_and_its_ur
     endpoint = ServerEndpoint("http://ada:pass-word-1@127.0.0.1:1/mcp",
                               headers={"X-Api-Key": "key-value-1", "X-Tenant": "tenant-1", "Accept-Language": "de-DE"},
                               secret_headers=frozenset({"x-tenant"}))
-    text = endpoint.secrets().scrub("key-value-1 tenant-1 de-DE pass-word-1 " + base64.b64encode(b"ada:pass-word-1").decode())
+    basic = base64.b64encode(b"ada:pass-word-1").decode()
+    text = endpoint.secrets().scrub(f"key-value-1 tenant-1 de-DE pass-word-1 {basic}")
     assert text == f"{REDACTED} {REDACTED} de-DE {REDACTED} {REDACTED}"
     assert repr(endpoint.secrets()) == "Secrets(4 values)"  # never the values
     assert header_secrets({"Cookie": "c=1234"}) == ["c=1234"]
