@@ -162,3 +162,32 @@ def test_a_key_where_the_excerpt_is_cut_leaves_no_part_behind() -> None:
     # Scrubbed, then cut: the cut may fall in the mark, never in the key.
     assert leaks(excerpt) == [] and excerpt.startswith("." * 190 + "Bearer [RE…")
     assert excerpt.endswith("(cut: the first 200 of 707 characters)")
+
+
+def test_a_model_repeating_its_key_in_an_answer_passes_none_of_it_on(tmp_path: Path, capsys, monkeypatch) -> None:
+    """In its text and in a tool call's arguments: the MCP server, the output and the database get none."""
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.fake_chat_model import FakeChatModel, answer
+
+    def brain(body: dict) -> dict:
+        if body["messages"][-1]["role"] == "tool":
+            return answer(f"Done; your key was {API_KEY}.")
+        return answer(f"I will echo Bearer {API_KEY}", [("echo", {"text": API_KEY})])
+
+    monkeypatch.setenv("MODEL_KEY_FOR_TEST", API_KEY)
+    db = tmp_path / "runs.db"
+    fake = FakeChatModel(brain)
+    with serve_asgi(fake.app(), path="/v1") as model_url, FaultServer("session") as server:
+        code = main(["agent", "Say hi.", "--server", server.url, "--model-url", model_url, "--model", "gpt-test",
+                     "--api-key-env", "MODEL_KEY_FOR_TEST", "--json", "--db", str(db)])
+        out, err = capsys.readouterr()
+        [call] = server.posts("tools/call")
+    assert fake.headers[0]["authorization"] == f"Bearer {API_KEY}"
+    assert code == 0, err
+    assert call.params["arguments"] == {"text": "[REDACTED]"}
+    assert leaks(call.body.decode()) == []
+    report = json.loads(out)
+    assert report["steps"][-1]["content"] == "Done; your key was [REDACTED]."
+    assert leaks(out + err) == []
+    assert leaks(database_text(db)) == []
+    assert leaks(shown(db, report["run_id"], capsys)) == []
