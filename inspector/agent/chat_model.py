@@ -26,6 +26,7 @@ DEFAULT_TIMEOUT_S = 300.0
 MAX_ANSWER_BYTES = 4 * 1024 * 1024
 #: How much of a model's error is quoted: enough for its sentence, never a whole body.
 ERROR_EXCERPT_CHARS = 200
+_SCRUBBED_HEAD_CHARS = 8 * 1024
 
 
 def completions_url(base_url: str) -> str:
@@ -125,12 +126,15 @@ def error_excerpt(body: str, secrets: Secrets, limit: int = ERROR_EXCERPT_CHARS)
             message = parsed.get("message") if isinstance(parsed.get("message"), str) else None
         if message:
             text = message
-    cleaned = " ".join(secrets.scrub(text).split())
-    if not cleaned:
+    cleaned = " ".join(text.split())
+    # Only the head is scrubbed (a body may have megabytes); it reaches far enough past the cut
+    # that a secret standing across the cut is whole in it.
+    shown = " ".join(secrets.scrub(cleaned[:_SCRUBBED_HEAD_CHARS]).split())
+    if not shown:
         return "(no text)"
-    if len(cleaned) <= limit:
-        return cleaned
-    return f"{cleaned[:limit]}… (cut: the first {limit} of {len(cleaned):,} characters)"
+    if len(shown) <= limit and len(cleaned) <= _SCRUBBED_HEAD_CHARS:
+        return shown
+    return f"{shown[:limit]}… (cut: the first {limit} of {len(cleaned):,} characters)"
 
 
 def parse_answer(answer: Any, label: str) -> ModelTurn:

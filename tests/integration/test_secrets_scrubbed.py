@@ -156,11 +156,11 @@ def test_a_key_where_the_excerpt_is_cut_leaves_no_part_behind() -> None:
     from inspector.agent.chat_model import error_excerpt
     from inspector.mcp import Secrets
 
-    body = json.dumps({"error": {"message": "." * 190 + f"Bearer {API_KEY} " + "more " * 100}})
-    excerpt = error_excerpt(body, Secrets([API_KEY]))
+    message = "." * 190 + f"Bearer {API_KEY} " + "more " * 100
+    excerpt = error_excerpt(json.dumps({"error": {"message": message}}), Secrets([API_KEY]))
     # Scrubbed, then cut: the cut may fall in the mark, never in the key.
     assert leaks(excerpt) == [] and excerpt.startswith("." * 190 + "Bearer [RE…")
-    assert excerpt.endswith("(cut: the first 200 of 707 characters)")
+    assert excerpt.endswith(f"(cut: the first 200 of {len(message.strip())} characters)")
 
 
 def test_a_model_repeating_its_key_in_an_answer_passes_none_of_it_on(tmp_path: Path, capsys, monkeypatch) -> None:
