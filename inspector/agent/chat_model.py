@@ -96,7 +96,7 @@ class OpenAIChatModel:
             answer = json.loads(raw)
         except ValueError:
             raise ModelError(f"The model at {self.label} answered with something that is not JSON.") from None
-        return parse_answer(self.secrets.scrub_json(answer), self.label)
+        return parse_answer(self.secrets.scrub_parsed(answer, raw), self.label)
 
 
 async def _read_capped(response: httpx.Response, label: str) -> bytes:

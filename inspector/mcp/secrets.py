@@ -74,6 +74,7 @@ class Secrets:
         shapes: set[str] = set()
         for value in self._values:
             shapes.update(_shapes(value))
+        self._shapes = frozenset(shapes)
         self._patterns = patterns
         # Longest first, so that "Bearer abc" goes whole rather than leaving "Bearer ".
         ordered = sorted(shapes, key=len, reverse=True)
@@ -108,6 +109,19 @@ class Secrets:
         if self._regex is not None and text:
             return self._regex.sub(REDACTED, text)
         return text
+
+    def scrub_parsed(self, value: Any, text: str | bytes) -> Any:
+        """:meth:`scrub_json` for ``value`` parsed from the JSON ``text``; skipped (the common case,
+        and cheap: a substring search) when the text cannot hold a secret. Besides a secret's own
+        JSON shape, only the escapes backslash-u and backslash-slash can spell its characters:
+        text with either is always walked."""
+        if self._regex is None:
+            return value
+        if isinstance(text, (bytes, bytearray)):
+            text = text.decode("utf-8", "replace")
+        if "\\u" not in text and "\\/" not in text and not any(shape in text for shape in self._shapes):
+            return value
+        return self.scrub_json(value)
 
     def scrub_json(self, value: Any) -> Any:
         """A JSON-like value (an answer that is passed on: a result, tool-call arguments) with the

@@ -167,7 +167,7 @@ class StandaloneStream:
         if not data:
             return  # a priming event
         try:
-            message = self._secrets.scrub_json(json.loads(data))
+            message = self._secrets.scrub_parsed(json.loads(data), data)
         except (ValueError, RecursionError):
             return
         if is_server_request(message):

@@ -368,7 +368,7 @@ class LegTransport:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
             body += chunk
         try:
-            return self._scrubbed(decode_body(bytes(body), leg.request_id))
+            return self._scrubbed(decode_body(bytes(body), leg.request_id), body)
         except NotAnAnswer as why:
             raise McpTransportError.malformed(label, leg.method, why.sentence) from None
 
@@ -416,7 +416,7 @@ class LegTransport:
         if data == "":
             return None, 0, None  # e.g. the priming event (an id, empty data): not a message
         try:
-            obj = self.secrets.scrub_json(load_wire_json(data))  # text repaired and scrubbed here, once
+            obj = self.secrets.scrub_parsed(load_wire_json(data), data)  # text repaired and scrubbed here, once
         except (ValueError, RecursionError):
             return None, 1, None
         if isinstance(obj, dict) and obj.get("method") == "notifications/progress":
@@ -441,11 +441,10 @@ class LegTransport:
         """Text from a response's head, scrubbed before an error clips it (a cut must not leave half a secret)."""
         return self.secrets.scrub(text or "")
 
-    def _scrubbed(self, answer: RpcAnswer) -> RpcAnswer:
-        if not self.secrets:
-            return answer
+    def _scrubbed(self, answer: RpcAnswer, body: bytearray) -> RpcAnswer:
+        """The answer decoded from ``body`` without the server's secrets."""
         message = answer.error_message
-        return RpcAnswer(result=self.secrets.scrub_json(answer.result), error_code=answer.error_code,
+        return RpcAnswer(result=self.secrets.scrub_parsed(answer.result, body), error_code=answer.error_code,
                          error_message=self.secrets.scrub(message) if message is not None else None)
 
     async def _reply(self, leg: OutgoingMessage, request: dict[str, Any], session: Session) -> None:

@@ -4,6 +4,7 @@ data passed on loses only the values (never a pattern's guess)."""
 from __future__ import annotations
 
 import base64
+import json
 
 from inspector.mcp import REDACTED, Secrets, ServerEndpoint
 from inspector.mcp.messages import Message
@@ -87,3 +88,13 @@ def test_the_mark_and_the_header_rule_agree_with_the_rest_of_the_program() -> No
     for name in ("Authorization", "X-Api-Key", "api_key", "Cookie", "X-Auth-Token", "Proxy-Authorization",
                  "X-Session", "Accept", "X-Tenant", "User-Agent", "Content-Type"):
         assert is_secret_header(name) == store_is_secret_header(name), name
+
+
+def test_parsed_json_is_walked_only_when_its_text_may_hold_a_secret() -> None:
+    secrets = Secrets([KEY])
+    plain = {"text": "nothing"}
+    assert secrets.scrub_parsed(plain, '{"text": "nothing"}') is plain  # not even copied
+    # Spelled with escapes, the key is only found in the parsed value: such text is always walked.
+    text = '{"text": "\\u0073k-proj-Zq7wX2mK9vB4nR8tY1uJ6hG3"}'
+    assert secrets.scrub_parsed(json.loads(text), text) == {"text": REDACTED}
+    assert secrets.scrub_parsed({"text": KEY}, f'{{"text": "{KEY}"}}'.encode()) == {"text": REDACTED}
