@@ -110,9 +110,12 @@ def sampler_from_settings(settings: AppSettings):  # -> Sampler | None
         return None
     from inspector.agent.chat_model import OpenAIChatModel
     from inspector.agent.sampling import ChatModelSampler
+    from inspector.mcp import Secrets
+    from inspector.traces.redact import redact_text
 
+    secrets = Secrets(patterns=redact_text)  # the model's own (a password in its URL) are added by it
     try:
-        model = OpenAIChatModel(settings.sampling_model_url, settings.sampling_model)
+        model = OpenAIChatModel(settings.sampling_model_url, settings.sampling_model, secrets=secrets)
     except ValueError:
         return None
-    return ChatModelSampler(model, settings.sampling_model)
+    return ChatModelSampler(model, settings.sampling_model, secrets=secrets)
