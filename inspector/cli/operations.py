@@ -78,12 +78,12 @@ def run(args: argparse.Namespace) -> int:
     store = None if args.no_store else open_store(args.db)
     try:
         # A configured server applies whether or not this run is stored.
-        name, budget, headers, roots = _configured(store, args, reading.seconds if reading else None, headers)
+        name, budget, headers, roots, marked = _configured(store, args, reading.seconds if reading else None, headers)
         if handler.roots is None and roots:
             # The roots configured for the server, unless --root gives others.
             handler.roots = roots_from_uris(roots)
         try:
-            server = ServerEndpoint(args.url, headers=headers, name=name)
+            server = ServerEndpoint(args.url, headers=headers, name=name, secret_headers=marked)
         except InvalidServerError as exc:
             raise UsageError(exc) from None
         early = EarlyInterrupt()
@@ -94,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
             store.close()
 
 
-Configured = tuple[str | None, float | None, dict[str, str], tuple[str, ...]]
+#: Name, budget, headers, roots, and the headers marked secret (scrubbed from whatever the server says).
+Configured = tuple[str | None, float | None, dict[str, str], tuple[str, ...], frozenset[str]]
 
 
 def _configured(store: RunStore | None, args: argparse.Namespace, budget: float | None,
@@ -107,19 +108,19 @@ def _configured(store: RunStore | None, args: argparse.Namespace, budget: float 
         return _with_configuration(store.db, args.url, budget, headers)
     path = database_path(args.db)
     if not path.exists():
-        return None, budget, headers, ()
+        return None, budget, headers, (), frozenset()
     try:
         db = open_database_read_only(path)
     except StoreError as exc:
         print(_("run-inspector: the saved settings of this server could not be read: {reason}").format(
             reason=translate(exc)), file=sys.stderr)
-        return None, budget, headers, ()
+        return None, budget, headers, (), frozenset()
     try:
         return _with_configuration(db, args.url, budget, headers)
     except sqlite3.DatabaseError as exc:  # e.g. not a run database at all
         print(_("run-inspector: the saved settings of this server could not be read from {path}: {reason}.").format(
             path=path, reason=exc), file=sys.stderr)
-        return None, budget, headers, ()
+        return None, budget, headers, (), frozenset()
     finally:
         db.conn.close()
 
@@ -129,12 +130,13 @@ def _with_configuration(db: Database, url: str, budget: float | None, headers: d
     registry = ServerRegistry(db, system_secret_keeper())
     configured = registry.settings(public_url_or_raw(url))
     if configured is None:
-        return None, budget, headers, ()
+        return None, budget, headers, (), frozenset()
     given = {header.lower() for header in headers}
     ask = ask_secret(configured.url)
     stored = registry.headers_for(configured.url, ask=lambda header: None if header.lower() in given else ask(header))
     merged = {**{k: v for k, v in stored.items() if k.lower() not in given}, **headers}
-    return configured.name, budget if budget is not None else configured.budget_s, merged, configured.roots
+    marked = frozenset(header.name for header in configured.headers if header.secret)
+    return configured.name, budget if budget is not None else configured.budget_s, merged, configured.roots, marked
 
 
 def parse_headers(raw: list[str]) -> dict[str, str]:

@@ -190,3 +190,27 @@ def test_a_model_repeating_its_key_in_an_answer_passes_none_of_it_on(tmp_path: P
     assert leaks(out + err) == []
     assert leaks(database_text(db)) == []
     assert leaks(shown(db, report["run_id"], capsys)) == []
+
+
+def test_a_header_marked_secret_is_scrubbed_whatever_its_name_says(tmp_path: Path, capsys) -> None:
+    """`servers set --secret-header "X-Tenant: …"` marks a header whose name looks harmless; `call`
+    scrubs its value from what the server says, as the window does."""
+    db = tmp_path / "runs.db"
+    value = "tenant-7c6b5a4f3e2d1c0b9a8f-secret"
+
+    def work(exchange: Exchange) -> None:
+        if exchange.request.rpc_method != "tools/call":
+            exchange.send_result({"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]})
+            return
+        said = f"tenant is {exchange.request.headers.get('x-tenant')}"
+        exchange.send_result({"content": [{"type": "text", "text": said}]})
+
+    with FaultServer("session", work=work) as server:
+        assert main(["servers", "set", server.url, "--secret-header", f"X-Tenant: {value}", "--db", str(db)]) == 0
+        capsys.readouterr()
+        code = main(["call", server.url, "echo", "--header", f"X-Tenant: {value}", "--json", "--db", str(db)])
+        out, err = capsys.readouterr()
+        assert server.posts("tools/call")[0].headers["x-tenant"] == value
+    assert code == 0
+    assert leaks(out + err, value) == [] and leaks(database_text(db), value) == []
+    assert "tenant is [REDACTED]" in out
