@@ -52,15 +52,24 @@ def is_lock(error: BaseException) -> bool:
     return isinstance(error, sqlite3.Error) and _primary_code(error) in _LOCK_CODES
 
 
+def _reason(error: BaseException) -> str:
+    """SQLite's own words, without the wrapping a Qt model's call adds around an error raised in it."""
+    text = str(error)
+    if text.startswith("Error calling Python override"):
+        text = text.rpartition("): ")[2]
+    return text
+
+
 def damaged(path: Path, error: BaseException) -> DamagedDatabaseError:
     """The sentence for a damaged database: which file, what is wrong, what to do."""
+    reason = _reason(error)
     if isinstance(error, sqlite3.Error) and _primary_code(error) == sqlite3.SQLITE_NOTADB:
         message = Message(N_("{path} is not a Run Inspector database ({reason}). Choose another file with --db or "
-                             "RUN_INSPECTOR_DB; this one was left untouched."), {"path": path, "reason": error})
+                             "RUN_INSPECTOR_DB; this one was left untouched."), {"path": path, "reason": reason})
     else:
         message = Message(N_("The run database {path} is damaged ({reason}) and cannot be used; it was left as it "
                              "is. Move it aside (rename it) to start with a fresh one, or choose another file with "
-                             "--db or RUN_INSPECTOR_DB."), {"path": path, "reason": error})
+                             "--db or RUN_INSPECTOR_DB."), {"path": path, "reason": reason})
     return DamagedDatabaseError(message, path)
 
 
