@@ -88,13 +88,17 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
 
     from .main_window import MainWindow
     from .workbench.demo_controls import DemoControls
+    from .workbench.engine import OperationsEngine
 
     registry = ServerRegistry(store.db)
     demo = autostart_demo(registry, settings)
+    engine = OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
     try:
-        window = MainWindow(store, db_path, settings, secrets=secrets, demo=demo)
+        window = MainWindow(store, db_path, settings, engine=engine, secrets=secrets, demo=demo)
     except BaseException:
-        if demo is not None:  # e.g. damaged pages met while the window reads the database
+        # E.g. damaged pages met while the window reads the database: what it started stops.
+        engine.shutdown()
+        if demo is not None:
             demo.stop()
         raise
     if demo is not None:

@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
 from inspector.store import RunStore, StoreError
+from inspector.store.database import LOCK_WAIT_S
 from inspector.store.faults import move_aside, store_fault
 
 from .dialogs.database_dialog import DatabaseChoice
@@ -23,6 +24,9 @@ from .dialogs.database_dialog import DatabaseChoice
 #: The user's answer: what to do, and for ``OTHER`` the file chosen (None: not chosen, ask again).
 Chooser = Callable[[StoreError, Path], tuple[DatabaseChoice, Path | None]]
 Built = TypeVar("Built")
+
+#: How long start-up waits for another program's lock before it asks (the window is not up yet).
+START_LOCK_WAIT_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -36,19 +40,21 @@ class OpenedDatabase(Generic[Built]):
     moved_to: Path | None = None
 
 
-def open_or_ask(path: Path, choose: Chooser, build: Callable[[RunStore, Path], Built]) -> OpenedDatabase[Built] | None:
+def open_or_ask(path: Path, choose: Chooser, build: Callable[[RunStore, Path], Built], *,
+                lock_wait_s: float = START_LOCK_WAIT_S) -> OpenedDatabase[Built] | None:
     """Open the store at ``path`` and ``build`` on it (the window reads the database as it is
     made, which is where damaged pages may show); ask ``choose`` while that fails. ``None``: the
-    user chose to quit."""
+    user chose to quit. Once open, the store waits the usual time for locks again."""
     moved_to: Path | None = None
     problem: StoreError | None = None
     while True:
         if problem is None:
             try:
-                store = RunStore.open(path)
+                store = RunStore.open(path, lock_wait_s)
             except StoreError as exc:
                 problem = exc
             else:
+                store.set_lock_wait(LOCK_WAIT_S)
                 try:
                     return OpenedDatabase(store, path, build(store, path), moved_to)
                 except sqlite3.DatabaseError as exc:
