@@ -269,7 +269,7 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     print_report(report, args.json, record.error)
     sys.stdout.flush()
     if fate is not None and fate.problem is not None:
-        print(f"run-inspector: {translate(fate.problem)}", file=sys.stderr)
+        print(_("run-inspector: {sentence}").format(sentence=translate(fate.problem)), file=sys.stderr)
     # Housekeeping (cancel notice, session end) gets a short bound once the user has the answer;
     # after a Ctrl-C a shorter one, so that the process is gone within half a second.
     cancelled = record.error is not None and record.error.is_cancellation
