@@ -50,6 +50,7 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
     # `--lang` wins for this session; else the setting, else the system's language.
     switch_language(language or choose_language(settings.language or None))
     from .database_start import ask_with_dialog, moved_aside_note, open_or_ask
+    from .widgets.plain_text import plain_tooltip
 
     # A database that cannot be used is a dialog (a window started from a menu has no terminal).
     opened = open_or_ask(database_path(db_option, settings.database_path), choose or ask_with_dialog,
@@ -58,7 +59,9 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
         return EXIT_BAD_DATABASE
     store, window = opened.store, opened.built
     if opened.moved_to is not None:
-        window.status.setText(moved_aside_note(opened.moved_to))
+        note = moved_aside_note(opened.moved_to)
+        window.status.setText(note)
+        window.status.setToolTip(plain_tooltip(note))  # a long path may not fit the status line
     window.show()
     if open_file is not None:
         from PySide6.QtCore import QTimer

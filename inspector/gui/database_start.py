@@ -81,8 +81,7 @@ def open_or_ask(path: Path, choose: Chooser, build: Callable[[RunStore, Path], B
 
 def moved_aside_note(moved_to: Path) -> str:
     """What the window says once a damaged database was moved aside."""
-    return _("The damaged run database was moved aside to {path} (nothing was deleted); Run Inspector started "
-             "with a fresh one.").format(path=moved_to)
+    return _("Started with a fresh run database; the damaged one was moved aside to {path}.").format(path=moved_to)
 
 
 def ask_with_dialog(problem: StoreError, path: Path) -> tuple[DatabaseChoice, Path | None]:
