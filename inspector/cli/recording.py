@@ -108,10 +108,19 @@ class RunRecording:
                 ServerRegistry(self._store.db).count_operation(self._server_url, record.health,
                                                                record.latency_ms)
         except (sqlite3.Error, StoreError) as exc:
-            # Whatever stops the write, the call happened: its record goes to a side file.
+            # Whatever stops the write, the call happened: its record goes to a side file, and
+            # the run's first row (if written) is at least finished, not left `running`.
+            if self.run_id is not None and not is_lock(exc):
+                self._finish_row_only(record.status)
             return self._aside(record, self._why(exc))
         self.run_id = run_id
         return RecordFate(run_id)
+
+    def _finish_row_only(self, status: str) -> None:
+        try:
+            self._store.finish_run(self.run_id, status)
+        except (sqlite3.Error, StoreError):
+            pass  # the side file holds the whole record; a later opening marks the row interrupted
 
     def _next_sequence(self, run_id: int) -> int:
         return self._store.db.conn.execute(
