@@ -58,6 +58,11 @@ class OperationLog(QObject):
         self._add(LogEntry(datetime.now(timezone.utc), None, None, report.error, server,
                            request="logging/setLevel", operation=operation, refused=True))
 
+    def declined(self, operation: str, server: str, method: str, reason: str) -> None:
+        """The window declined a request of the server without asking the user (``reason`` says why)."""
+        self._add(LogEntry(datetime.now(timezone.utc), None, None, {"message": reason}, server,
+                           request=method, declined=True, operation=operation))
+
     def _add(self, entry: LogEntry) -> None:
         with self._lock:
             self._waiting.append(entry)
