@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QPushButton,
     QStyle,
@@ -132,6 +133,15 @@ def stop_asking_button(asker: Asker | None) -> QPushButton:
         "(each is noted in the Server log)."))
     button.setEnabled(asker is not None)
     return button
+
+
+def button_row(stop: QPushButton, buttons: QWidget) -> QHBoxLayout:
+    """The dialog's buttons, with "Stop asking" set apart on the left (it says more than no)."""
+    row = QHBoxLayout()
+    row.addWidget(stop)
+    row.addStretch(1)
+    row.addWidget(buttons)
+    return row
 
 
 def close_with_operation(dialog: QDialog, asker: Asker | None) -> None:

@@ -35,12 +35,21 @@ from ..language import on_language_changed, translated
 from ..widgets.plain_text import label_text
 from ..widgets.schema_form import MISSING, FieldError, SchemaForm
 from ..workbench.server_requests import PendingQuestion
-from .asker_header import AskerHeader, asker_server, close_with_operation, server_says, stop_asking_button
+from .asker_header import (
+    AskerHeader,
+    asker_server,
+    button_row,
+    close_with_operation,
+    server_says,
+    stop_asking_button,
+)
 
 #: How often the countdown is redrawn (milliseconds).
 TICK_MS = 200
 #: The question dialog's width limits (pixels): never a narrow box, never wider than this.
 MIN_WIDTH, MAX_WIDTH = 440, 880
+#: The sampling dialog's width at first (pixels): the header's lines fit without wrapping.
+SAMPLING_WIDTH = 560
 #: How many characters wide the form would like to be, so that hints wrap into readable lines.
 COMFORTABLE_CHARACTERS = 90
 
@@ -170,12 +179,11 @@ class ElicitationDialog(QDialog):
         buttons.addButton(self.accept_button, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(self.decline_button, QDialogButtonBox.ButtonRole.RejectRole)
         buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
-        buttons.addButton(self.stop_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.accept_button.clicked.connect(self._accept)
         self.decline_button.clicked.connect(self.decline)
         self.cancel_button.clicked.connect(lambda: self._finish({"action": "cancel"}))
         self.stop_button.clicked.connect(self.stop_asking)
-        layout.addWidget(buttons)
+        layout.addLayout(button_row(self.stop_button, buttons))
         close_with_operation(self, pending.asker)
         self.setMinimumWidth(MIN_WIDTH)
         self.adjustSize()  # as wide as the form wants (the scroll area says how wide, within limits)
@@ -291,12 +299,13 @@ class SamplingDialog(QDialog):
         self.stop_button = stop_asking_button(pending.asker)
         buttons.addButton(self.allow_button, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(self.refuse_button, QDialogButtonBox.ButtonRole.RejectRole)
-        buttons.addButton(self.stop_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.allow_button.clicked.connect(lambda: self._finish(True))
         self.refuse_button.clicked.connect(self.decline)
         self.stop_button.clicked.connect(self.stop_asking)
-        layout.addWidget(buttons)
+        layout.addLayout(button_row(self.stop_button, buttons))
         close_with_operation(self, pending.asker)
+        self.setMinimumWidth(MIN_WIDTH)
+        self.resize(max(self.sizeHint().width(), SAMPLING_WIDTH), self.sizeHint().height())
 
     def decline(self) -> None:
         """The user refuses this request."""
