@@ -151,7 +151,6 @@ def close_with_operation(dialog: QDialog, asker: Asker | None) -> None:
 
     def over(*_args: object) -> None:
         if dialog.isVisible():
-            dialog.setProperty("closedWithOperation", True)
             dialog.reject()
 
     # Connected through a child of the dialog: the connection ends with the dialog.

@@ -6,7 +6,9 @@ booleans, single- and multi-select enums, titled or not); the answer is checked 
 schema before it is sent. Only a schema outside the protocol is edited as JSON. The dialog is as
 wide as its form (within limits) and scrolls when it is taller than the screen allows. Both
 dialogs count down what is left of the operation's budget: when it runs out the client stops
-waiting and the dialog closes.
+waiting and the dialog closes. Both name who asks in a header band of the window's own
+(:mod:`.asker_header`), close when their operation ends or is cancelled, and offer to stop the
+operation's asking.
 """
 
 from __future__ import annotations
