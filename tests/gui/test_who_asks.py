@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel
 from inspector.agent.chat_model import OpenAIChatModel
 from inspector.agent.sampling import ChatModelSampler
 from inspector.gui.dialogs.elicitation_dialog import ElicitationDialog, SamplingDialog
+from inspector.gui.language import switch_language
 from tests.gui.test_server_questions import finish
 from tests.support.asgi_server import serve_asgi
 from tests.support.fake_chat_model import FakeChatModel, answer
@@ -150,6 +151,12 @@ def test_stop_asking_declines_the_operations_later_questions_without_a_dialog(qt
     assert len(declined) == 4
     assert declined[0] == ("elicitation/create: declined (you told the window to stop asking for this "
                            "operation)")
+    row = lines.index(declined[0])
+    try:  # our sentence follows the language, as the rest of the line does
+        switch_language("de")
+        assert "angewiesen, für diesen Vorgang nicht mehr zu fragen" in model.index(row, 5).data()
+    finally:
+        switch_language("en")
     # Only that operation: the next one asks again.
     again = call(window, "keep_asking", {"times": 1})
     open_dialog(qtbot, window).decline_button.click()

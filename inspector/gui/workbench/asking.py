@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from inspector.i18n import _
+from inspector.mcp.messages import N_, Message
 
 from .operation_log import OperationLog, operation_tag
 
@@ -58,8 +58,9 @@ class Asker:
     def declined_unasked(self, method: str) -> None:
         """Note in the Server log that a request was declined because the user said stop (worker thread)."""
         if self._log is not None:
+            # A message, not words: the Server log says it in the language of the moment.
             self._log.declined(operation_tag(self.run_id, self.title), self.task.server.label, method,
-                               _("you told the window to stop asking for this operation"))
+                               Message(N_("you told the window to stop asking for this operation")))
 
 
 #: The operation whose task runs the current code (worker thread); ``None`` outside operations.
