@@ -107,6 +107,8 @@ def test_a_question_closes_when_its_operation_ends(qtbot, make_window, sdk_serve
     window = make_window((sdk_server.url, "sdk server"))
     task = call(window, "ask_and_leave", {}, budget_s=30)
     dialog = open_dialog(qtbot, window)
+    # Asked on the operation's own GET stream, not on the call's answer: still named.
+    assert dialog.header.operation.text().startswith("tools/call ask_and_leave · run #")
     assert finish(qtbot, task).record.result.content == "left"
     assert not dialog.isVisible()
     assert not window.dialogs
