@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from inspector.i18n import _
 from inspector.mcp import LogLevelRefused
+from inspector.mcp.messages import Message
 from inspector.mcp.standalone import ServerNotification
 
 from .log_entry import LogEntry
@@ -57,6 +58,11 @@ class OperationLog(QObject):
         """The server refused ``logging/setLevel``; the operation went on without a level."""
         self._add(LogEntry(datetime.now(timezone.utc), None, None, report.error, server,
                            request="logging/setLevel", operation=operation, refused=True))
+
+    def declined(self, operation: str, server: str, method: str, reason: Message) -> None:
+        """The window declined a request of the server without asking the user (``reason`` says why)."""
+        self._add(LogEntry(datetime.now(timezone.utc), None, None, {"message": reason}, server,
+                           request=method, declined=True, operation=operation))
 
     def _add(self, entry: LogEntry) -> None:
         with self._lock:
