@@ -13,6 +13,21 @@ from inspector.mcp.server_requests import INTERNAL_ERROR, INVALID_PARAMS, Reques
 
 from .model import ChatModel, ModelError, ModelRequest
 
+#: The user's own cap on a sampled answer's length (tokens), unless they set another.
+DEFAULT_MAX_TOKENS = 1024
+#: The largest cap the user may set.
+LARGEST_MAX_TOKENS = 1_000_000
+
+
+def answer_limit(params: dict[str, Any], cap: int | None) -> int | None:
+    """The ``max_tokens`` to send: the smaller of the server's ``maxTokens`` and the user's cap."""
+    asked = params.get("maxTokens")
+    if asked is None:
+        return cap
+    if not isinstance(asked, int) or isinstance(asked, bool) or asked < 1:
+        raise RequestRefused(INVALID_PARAMS, "maxTokens must be a whole number of at least 1.")
+    return asked if cap is None else min(asked, cap)
+
 
 def chat_messages(params: dict[str, Any]) -> list[dict[str, Any]]:
     """The server's sampling messages in the chat-completions format (text content only)."""
@@ -36,14 +51,17 @@ def chat_messages(params: dict[str, Any]) -> list[dict[str, Any]]:
 class ChatModelSampler:
     """A sampler for :class:`inspector.mcp.ServerRequestHandler` backed by a chat model."""
 
-    def __init__(self, model: ChatModel, model_name: str) -> None:
+    def __init__(self, model: ChatModel, model_name: str, *, max_tokens: int | None = DEFAULT_MAX_TOKENS) -> None:
         self._model = model
         self._model_name = model_name
+        #: The user's cap on an answer's length in tokens (``None``: only the server's ``maxTokens``).
+        self.max_tokens = max_tokens
 
     async def __call__(self, params: dict[str, Any], remaining_s: float) -> dict[str, Any]:
         messages = chat_messages(params)
+        limit = answer_limit(params, self.max_tokens)
         try:
-            turn = await self._model.respond(ModelRequest(round=0, messages=messages, tools=()))
+            turn = await self._model.respond(ModelRequest(round=0, messages=messages, tools=(), max_tokens=limit))
         except ModelError as exc:
             raise RequestRefused(INTERNAL_ERROR, str(exc)) from None
         stop = {"stop": "endTurn", "length": "maxTokens"}.get(turn.finish_reason or "", "endTurn")

@@ -31,6 +31,7 @@ from inspector.i18n import _
 from inspector.i18n.formatting import format_time
 from inspector.i18n.messages import translate
 from inspector.mcp import LOG_LEVELS
+from inspector.mcp.messages import Message
 
 from ..language import follow_language, translated, translated_item
 from ..widgets.accessibility import label_combo
@@ -171,6 +172,8 @@ class ServerLogModel(QAbstractTableModel):
         if entry.refused:
             return _("{reason} The operation goes on; the server logs at the level it chooses.").format(
                 reason=translate(entry.data))
+        if entry.declined and isinstance(entry.data, Message):  # the client's own limit refused it
+            return _("{method}: declined ({reason})").format(method=entry.request, reason=translate(entry.data))
         if entry.declined:
             reason = entry.data.get("message") if isinstance(entry.data, dict) else None
             return _("{method}: declined ({reason})").format(method=entry.request, reason=data_text(reason or ""))

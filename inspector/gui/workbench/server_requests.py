@@ -115,4 +115,4 @@ def sampler_from_settings(settings: AppSettings):  # -> Sampler | None
         model = OpenAIChatModel(settings.sampling_model_url, settings.sampling_model)
     except ValueError:
         return None
-    return ChatModelSampler(model, settings.sampling_model)
+    return ChatModelSampler(model, settings.sampling_model, max_tokens=settings.sampling_max_tokens)
