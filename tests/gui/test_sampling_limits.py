@@ -6,9 +6,11 @@ on loopback that records every request."""
 from __future__ import annotations
 
 from inspector.gui.settings import AppSettings
-from inspector.mcp.sampling_limits import PER_OPERATION
 from tests.support.asgi_server import serve_asgi
 from tests.support.fake_chat_model import FakeChatModel, answer
+
+#: The most sampling requests per operation (inspector.mcp.sampling_limits, as the README says).
+PER_OPERATION = 5
 
 
 def allow_each_request(qtbot, window, task) -> int:

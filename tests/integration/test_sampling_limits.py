@@ -12,13 +12,15 @@ import pytest
 
 from inspector.agent import execute_tool
 from inspector.agent.chat_model import OpenAIChatModel
-from inspector.agent.sampling import DEFAULT_MAX_TOKENS, LARGEST_MAX_TOKENS, ChatModelSampler
-from inspector.cli import main, sampling_option
+from inspector.agent.sampling import ChatModelSampler
+from inspector.cli import main
 from inspector.mcp import McpClient, ServerEndpoint, ServerRequestHandler
-from inspector.mcp.sampling_limits import PER_OPERATION, PER_SERVER_PER_MINUTE, SamplingLimits
 from tests.support.asgi_server import serve_asgi
 from tests.support.fake_chat_model import FakeChatModel, answer
 from tests.support.sdk_server import build_sdk_server
+
+#: The limits the README states (inspector.mcp.sampling_limits, inspector.cli.sampling_option).
+PER_OPERATION, PER_SERVER_PER_MINUTE, DEFAULT_APPROVED = 5, 10, 3
 
 
 @pytest.fixture(scope="module")
@@ -52,11 +54,13 @@ def outcomes(content: str) -> list[str]:
 
 # -- max_tokens ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("server_asks", "user_cap", "sent"), [(50, 1024, 50), (50, 20, 20), (4000, None, 4000)])
+@pytest.mark.parametrize(("server_asks", "user_cap", "sent"), [
+    (50, "default", 50), (4000, "default", 1024), (50, 20, 20), (4000, None, 4000)])
 def test_the_smaller_of_the_servers_max_tokens_and_the_users_cap_reaches_the_model(
-        sdk_url, model, server_asks: int, user_cap: int | None, sent: int) -> None:
+        sdk_url, model, server_asks: int, user_cap: int | str | None, sent: int) -> None:
     fake, model_url = model
-    sampler = ChatModelSampler(OpenAIChatModel(model_url, "fake-model"), "fake-model", max_tokens=user_cap)
+    cap = {} if user_cap == "default" else {"max_tokens": user_cap}
+    sampler = ChatModelSampler(OpenAIChatModel(model_url, "fake-model"), "fake-model", **cap)
     record = run_tool(sdk_url, "summarise_often", ServerRequestHandler(sample=sampler),
                       {"text": "cats", "times": 1, "max_tokens": server_asks})
     assert record.tool_result.content == "1: answered: answer 1"
@@ -77,7 +81,13 @@ def test_the_command_line_sends_max_tokens_and_takes_a_cap(sdk_url, model, capsy
     assert "--sampling-max-tokens takes a whole number from 1 to" in capsys.readouterr().err
 
 
-def test_the_parser_and_the_sampler_agree_on_the_cap() -> None:
+def test_the_parser_and_the_sampler_agree_on_the_cap_and_the_readme_on_the_limits() -> None:
+    from inspector.agent.sampling import DEFAULT_MAX_TOKENS, LARGEST_MAX_TOKENS
+    from inspector.cli import sampling_option
+    from inspector.mcp import sampling_limits
+
+    assert (sampling_limits.PER_OPERATION, sampling_limits.PER_SERVER_PER_MINUTE,
+            sampling_option.DEFAULT_APPROVED) == (PER_OPERATION, PER_SERVER_PER_MINUTE, DEFAULT_APPROVED)
     assert (sampling_option.DEFAULT_MAX_TOKENS, sampling_option.LARGEST_MAX_TOKENS) == (
         DEFAULT_MAX_TOKENS, LARGEST_MAX_TOKENS)
 
@@ -104,7 +114,7 @@ def test_allow_sampling_n_approves_n_requests_and_refuses_the_next(sdk_url, mode
 
 def test_allow_sampling_alone_approves_the_default_and_keeps_its_old_places(sdk_url, model, capsys) -> None:
     fake, model_url = model
-    times = sampling_option.DEFAULT_APPROVED + 2
+    times = DEFAULT_APPROVED + 2
     # The option without a number, directly before the server's URL: it still means "allowed".
     code = main(["call", "--allow-sampling", sdk_url, "summarise_often", "--args",
                  json.dumps({"text": "cats", "times": times}), "--sampling-model-url", model_url,
@@ -112,8 +122,8 @@ def test_allow_sampling_alone_approves_the_default_and_keeps_its_old_places(sdk_
     out, err = capsys.readouterr()
     assert code == 0, err
     answered = outcomes(json.loads(out)["content"])
-    assert answered == ["answered"] * sampling_option.DEFAULT_APPROVED + ["refused"] * 2
-    assert len(fake.requests) == sampling_option.DEFAULT_APPROVED
+    assert answered == ["answered"] * DEFAULT_APPROVED + ["refused"] * 2
+    assert len(fake.requests) == DEFAULT_APPROVED
     assert main(["call", sdk_url, "echo", "--allow-sampling", "0", "--sampling-model-url", model_url,
                  "--sampling-model", "fake-model", "--no-store"]) == 2
     assert "--allow-sampling takes the number of sampling requests to approve" in capsys.readouterr().err
@@ -144,6 +154,8 @@ def test_an_operation_may_sample_only_so_often(sdk_url, model) -> None:
 
 
 def test_a_server_may_sample_only_so_often_a_minute_across_operations(sdk_url, model) -> None:
+    from inspector.mcp.sampling_limits import SamplingLimits
+
     fake, model_url = model
     clock = Clock()
     sampler = ChatModelSampler(OpenAIChatModel(model_url, "fake-model"), "fake-model")
