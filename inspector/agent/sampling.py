@@ -2,7 +2,9 @@
 
 Only plugged in when the user allows it: the client then declares ``sampling`` and the server's
 messages go to the model; its text answer goes back to the server. A model that cannot answer
-becomes a JSON-RPC error to the server with the model's own sentence.
+becomes a JSON-RPC error to the server with the model's own sentence. The model is asked with
+``max_tokens``: the server's ``maxTokens`` or the user's cap, whichever is smaller (how often a
+server may ask is bounded before the sampler is called: ``inspector.mcp.sampling_limits``).
 """
 
 from __future__ import annotations
