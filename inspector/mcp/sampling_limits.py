@@ -40,19 +40,18 @@ def limit_sentence(kind: str, limit: int) -> Message:
     """The sentence for a request refused by a limit of ``kind`` set at ``limit`` requests."""
     params = {"limit": limit}
     if kind == "operation":
-        return NP_("The client lets a server ask for its model at most {limit} time per operation; "
-                   "this sampling request was refused.",
-                   "The client lets a server ask for its model at most {limit} times per operation; "
-                   "this sampling request was refused.", params, count="limit")
+        return NP_("Over the limit of {limit} sampling request per operation: the client refused this one.",
+                   "Over the limit of {limit} sampling requests per operation: the client refused this one.",
+                   params, count="limit")
     if kind == "server":
-        return NP_("The client lets a server ask for its model at most {limit} time a minute; "
-                   "this sampling request was refused. Ask again later.",
-                   "The client lets a server ask for its model at most {limit} times a minute; "
-                   "this sampling request was refused. Ask again later.", params, count="limit")
-    return NP_("The user approved {limit} sampling request (--allow-sampling); this one was refused. "
-               "Approve more with --allow-sampling N.",
-               "The user approved {limit} sampling requests (--allow-sampling {limit}); this one was refused. "
-               "Approve more with --allow-sampling N.", params, count="limit")
+        return NP_("Over the limit of {limit} sampling request a minute from one server: the client refused "
+                   "this one. Ask again later.",
+                   "Over the limit of {limit} sampling requests a minute from one server: the client refused "
+                   "this one. Ask again later.", params, count="limit")
+    return NP_("Over the {limit} sampling request the user approved (--allow-sampling 1): the client refused "
+               "this one. Approve more with --allow-sampling N.",
+               "Over the {limit} sampling requests the user approved (--allow-sampling {limit}): the client "
+               "refused this one. Approve more with --allow-sampling N.", params, count="limit")
 
 
 def limit_reached(error: Any) -> Message | None:

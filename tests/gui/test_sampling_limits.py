@@ -48,5 +48,5 @@ def test_the_settings_cap_and_the_operation_limit_bound_the_windows_sampling(qtb
     model = window.log_dock.view.model
     qtbot.waitUntil(lambda: model.rowCount() > 0, timeout=5000)
     lines = [model.index(row, model.COLUMNS.index("message")).data() for row in range(model.rowCount())]
-    assert any(line.startswith("sampling/createMessage: declined (The client lets a server ask for its model "
-                               f"at most {PER_OPERATION} times per operation") for line in lines), lines
+    assert any(line.startswith(f"sampling/createMessage: declined (Over the limit of {PER_OPERATION} sampling "
+                               "requests per operation: the client refused this one.)") for line in lines), lines

@@ -104,12 +104,12 @@ def test_allow_sampling_n_approves_n_requests_and_refuses_the_next(sdk_url, mode
     report = json.loads(out)
     assert outcomes(report["content"]) == ["answered", "answered", "refused", "refused"]
     assert len(fake.requests) == 2, "the model was asked beyond the approved number"
-    assert "The user approved 2 sampling requests (--allow-sampling 2); this one was refused." in report["content"]
+    assert "Over the 2 sampling requests the user approved (--allow-sampling 2): the client refused this one." in report["content"]
     [entry] = report["server_requests"]
     refusal = entry["exchanges"][2]["answered"]
     assert refusal["code"] == -1 and refusal["data"] == {"samplingLimit": "approved", "limit": 2}
     # The user sees it on stderr, once per refused request.
-    assert err.count("The user approved 2 sampling requests") == 2
+    assert err.count("Over the 2 sampling requests the user approved") == 2
 
 
 def test_allow_sampling_alone_approves_the_default_and_keeps_its_old_places(sdk_url, model, capsys) -> None:
@@ -148,7 +148,7 @@ def test_an_operation_may_sample_only_so_often(sdk_url, model) -> None:
                       {"text": "cats", "times": PER_OPERATION + 2})
     assert outcomes(record.tool_result.content) == ["answered"] * PER_OPERATION + ["refused"] * 2
     assert len(fake.requests) == PER_OPERATION
-    assert f"at most {PER_OPERATION} times per operation" in record.tool_result.content
+    assert f"Over the limit of {PER_OPERATION} sampling requests per operation" in record.tool_result.content
     exchanges = record.step.to_payload()["serverRequests"][0]["exchanges"]
     assert exchanges[-1]["answered"]["data"] == {"samplingLimit": "operation", "limit": PER_OPERATION}
 
@@ -167,7 +167,7 @@ def test_a_server_may_sample_only_so_often_a_minute_across_operations(sdk_url, m
         assert outcomes(record.tool_result.content) == ["answered"] * per_call
     record = run_tool(sdk_url, "summarise_often", client.handler, {"text": "cats", "times": 1}, client)
     assert outcomes(record.tool_result.content) == ["refused"]
-    assert f"at most {PER_SERVER_PER_MINUTE} times a minute" in record.tool_result.content
+    assert f"Over the limit of {PER_SERVER_PER_MINUTE} sampling requests a minute from one server" in record.tool_result.content
     assert len(fake.requests) == PER_SERVER_PER_MINUTE
     clock.now += 61  # a minute later the server may ask again
     record = run_tool(sdk_url, "summarise_often", client.handler, {"text": "cats", "times": 1}, client)
