@@ -104,7 +104,8 @@ def test_allow_sampling_n_approves_n_requests_and_refuses_the_next(sdk_url, mode
     report = json.loads(out)
     assert outcomes(report["content"]) == ["answered", "answered", "refused", "refused"]
     assert len(fake.requests) == 2, "the model was asked beyond the approved number"
-    assert "Over the 2 sampling requests the user approved (--allow-sampling 2): the client refused this one." in report["content"]
+    assert ("Over the 2 sampling requests the user approved (--allow-sampling 2): the client refused this one."
+            in report["content"])
     [entry] = report["server_requests"]
     refusal = entry["exchanges"][2]["answered"]
     assert refusal["code"] == -1 and refusal["data"] == {"samplingLimit": "approved", "limit": 2}
@@ -167,7 +168,8 @@ def test_a_server_may_sample_only_so_often_a_minute_across_operations(sdk_url, m
         assert outcomes(record.tool_result.content) == ["answered"] * per_call
     record = run_tool(sdk_url, "summarise_often", client.handler, {"text": "cats", "times": 1}, client)
     assert outcomes(record.tool_result.content) == ["refused"]
-    assert f"Over the limit of {PER_SERVER_PER_MINUTE} sampling requests a minute from one server" in record.tool_result.content
+    assert (f"Over the limit of {PER_SERVER_PER_MINUTE} sampling requests a minute from one server"
+            in record.tool_result.content)
     assert len(fake.requests) == PER_SERVER_PER_MINUTE
     clock.now += 61  # a minute later the server may ask again
     record = run_tool(sdk_url, "summarise_often", client.handler, {"text": "cats", "times": 1}, client)
