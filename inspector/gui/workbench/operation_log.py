@@ -18,8 +18,9 @@ from datetime import datetime, timezone
 from PySide6.QtCore import QObject, Qt, Signal
 
 from inspector.i18n import _
-from inspector.mcp import LogLevelRefused
+from inspector.mcp import LogLevelRefused, ServerRequestSeen
 from inspector.mcp.messages import Message
+from inspector.mcp.sampling_limits import limit_reached
 from inspector.mcp.standalone import ServerNotification
 
 from .log_entry import LogEntry
@@ -63,6 +64,13 @@ class OperationLog(QObject):
         """The window declined a request of the server without asking the user (``reason`` says why)."""
         self._add(LogEntry(datetime.now(timezone.utc), None, None, {"message": reason}, server,
                            request=method, declined=True, operation=operation))
+
+    def asked(self, operation: str, server: str, report: ServerRequestSeen) -> None:
+        """A request of the server's: one that a sampling limit refused gets a line saying so."""
+        sentence = limit_reached(report.answered) if report.declined else None
+        if sentence is not None:
+            self._add(LogEntry(datetime.now(timezone.utc), None, None, sentence, server,
+                               request=report.method, declined=True, operation=operation))
 
     def _add(self, entry: LogEntry) -> None:
         with self._lock:

@@ -172,6 +172,8 @@ class ServerLogModel(QAbstractTableModel):
         if entry.refused:
             return _("{reason} The operation goes on; the server logs at the level it chooses.").format(
                 reason=translate(entry.data))
+        if entry.declined and isinstance(entry.data, Message):  # the client's own limit refused it
+            return _("{method}: declined ({reason})").format(method=entry.request, reason=translate(entry.data))
         if entry.declined:
             reason = entry.data.get("message") if isinstance(entry.data, dict) else None
             said = translate(reason) if isinstance(reason, Message) else data_text(reason or "")  # ours: translated
