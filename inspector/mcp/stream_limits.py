@@ -17,7 +17,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from .messages import NP_, Message
+from .messages import NP_, Message, Number
 
 #: The most requests of the server being answered at a time, on one stream. A well-behaved server
 #: asks one thing and waits (a ping, its roots): sixteen is room for bursts, and bounds the tasks,
@@ -60,11 +60,10 @@ class RequestsDropped:
     @property
     def message(self) -> Message:
         """The sentence for the log."""
-        return NP_("The server sent {count} request that got no answer: more than {limit} of its requests "
-                   "were waiting for answers at once.",
-                   "The server sent {count} requests that got no answer: more than {limit} of its requests "
-                   "were waiting for answers at once.",
-                   {"count": self.count, "limit": self.limit}, "count")
+        return NP_("The server sent {count} request that got no answer: more than {limit} were waiting at once.",
+                   "The server sent {count} requests that got no answer: more than {limit} were waiting at once.",
+                   {"count": Number(self.count, str(self.count)), "limit": Number(self.limit, str(self.limit))},
+                   "count")
 
 
 class RequestGate:
