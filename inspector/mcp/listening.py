@@ -13,8 +13,8 @@ stream that breaks is resumed with ``Last-Event-ID`` after the server's ``retry:
 never sooner than :data:`~.stream_limits.MIN_RECONNECT_S`, backing off when it keeps breaking or
 ending at once, and given up after :data:`MAX_FAILURES` failures in a row.
 :meth:`ServerListener.stop` ends the session with an HTTP ``DELETE``; it returns within
-:data:`STOP_BOUND_S` plus :data:`STOP_WAIT_S`, whatever the server does. No Qt here: the window
-runs it on its worker loop.
+:data:`STOP_BOUND_S` plus twice :data:`STOP_WAIT_S` (a second and a half), whatever the server
+does. No Qt here: the window runs it on its worker loop.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from .server_requests import (
 )
 from .sse import EventStreamParser, EventTooLarge, stream_events
 from .standalone import MAX_EVENT_BYTES, ServerNotification
-from .stream_limits import IMMEDIATE_CLOSE_S, MAX_RECONNECT_S, RequestGate, RequestsDropped, reconnect_delay
+from .stream_limits import IMMEDIATE_CLOSE_S, RequestGate, RequestsDropped, reconnect_delay
 from .transport import LegTransport, message_headers, new_http_client
 
 #: The handshake of a listening session (and a ``logging/setLevel``) gets this budget.
@@ -57,8 +57,6 @@ HANDSHAKE_BUDGET_S = 10.0
 DEFAULT_RETRY_MS = 1000
 #: Failures in a row (no stream, no session) after which the listener gives up and says why.
 MAX_FAILURES = 6
-#: The longest wait between two attempts (the delay doubles with each failure in a row).
-MAX_BACKOFF_S = MAX_RECONNECT_S
 #: A request the server sends on the stream is answered within this many seconds.
 REPLY_BOUND_S = 5.0
 #: Sending that answer (its POST) takes at most this long: a server that never takes it does
@@ -185,7 +183,8 @@ class ServerListener:
 
         Bounded whatever the server does: the reading task and the answers still running are
         cancelled and given :data:`STOP_WAIT_S` to end (a task that takes longer is left
-        cancelled, not waited for), then the ``DELETE`` gets ``bound_s``."""
+        cancelled, not waited for), then the ``DELETE`` gets ``bound_s`` and closing the
+        connections :data:`STOP_WAIT_S`."""
         self._stopping = True
         task = task or self._task
         pending = self.replies.cancel()
@@ -257,6 +256,7 @@ class ServerListener:
                     self._give_up(Message(N_("The server {server} kept forgetting the listening session."),
                                           {"server": self.server.label}))
                     return
+                await self._wait(reconnect_delay(None, failures, DEFAULT_RETRY_MS))  # a new session, not at once
                 continue
             except _StreamEnded as ended:
                 events, error = ended.events, ended.error

@@ -11,7 +11,7 @@ import time
 import httpx
 
 from inspector.mcp import McpClient, ServerEndpoint, ServerRequestSeen
-from inspector.mcp.listening import ServerListener
+from inspector.mcp.listening import ListenerState, ServerListener
 from inspector.mcp.standalone import ServerNotification, StandaloneStream
 from inspector.mcp.stream_limits import MAX_REQUESTS_IN_FLIGHT, MIN_RECONNECT_S, RequestsDropped
 from tests.support.fault_server import FaultServer, default_work
@@ -110,6 +110,33 @@ def test_a_stream_closing_at_once_with_retry_0_is_reopened_no_faster_than_the_fl
     assert len(opened) == 3 and len(opened) - 1 <= window / MIN_RECONNECT_S, (len(opened), window)
     assert gaps[0] >= 0.9 * MIN_RECONNECT_S and gaps[1] >= 1.8 * MIN_RECONNECT_S, gaps  # floor, then backoff
     assert stop_took < 2.0
+
+
+def test_a_server_forgetting_each_session_at_once_is_given_new_ones_no_faster_than_the_floor() -> None:
+    """Its stream answers 404 (session unknown) every time: each new session waits, longer each time."""
+    handshakes: list[float] = []
+
+    def initialize(exchange) -> None:
+        handshakes.append(time.monotonic())
+        exchange.server.answer_initialize(exchange)
+
+    def get(exchange) -> None:
+        exchange.send(404, b"", content_type=None)
+
+    async def go() -> None:
+        listener = ServerListener(ServerEndpoint(server.url))
+        task = asyncio.create_task(listener.run())
+        end = time.monotonic() + 15
+        while len(handshakes) < 3 and listener.status.state is not ListenerState.STOPPED \
+                and time.monotonic() < end:
+            await asyncio.sleep(0.01)
+        await listener.stop(task)
+
+    with FaultServer("session", get=get, initialize=initialize) as server:
+        run_bounded(go, 30)
+    # On main: six sessions within milliseconds, then it gave up. Now: 1 s, then 2 s between them.
+    gaps = [handshakes[n + 1] - handshakes[n] for n in range(len(handshakes) - 1)]
+    assert len(handshakes) == 3 and gaps[0] >= 0.9 * MIN_RECONNECT_S and gaps[1] >= 1.8 * MIN_RECONNECT_S, gaps
 
 
 def test_an_operations_stream_closing_with_retry_0_is_resumed_no_faster_than_the_floor() -> None:
