@@ -21,6 +21,7 @@ from inspector.mcp import LogLevelRefused, ServerEndpoint, ServerRequestSeen, pu
 from inspector.mcp.listening import ListenerState, ListenerStatus, ServerListener
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import ServerNotification
+from inspector.mcp.stream_limits import RequestsDropped
 
 from .engine import OperationsEngine
 from .log_entry import LogEntry
@@ -33,6 +34,7 @@ class _Carrier(QObject):
     notification = Signal(object, object)  # (listener id, ServerNotification)
     request = Signal(object, object)  # (listener id, ServerRequestSeen)
     refused = Signal(object, object)  # (listener id, LogLevelRefused)
+    dropped = Signal(object, object)  # (listener id, RequestsDropped)
 
 
 class WindowListener(QObject):
@@ -60,6 +62,7 @@ class WindowListener(QObject):
         self._carrier.notification.connect(self._on_notification, queued)
         self._carrier.request.connect(self._on_request, queued)
         self._carrier.refused.connect(self._on_refused, queued)
+        self._carrier.dropped.connect(self._on_dropped, queued)
 
     # -- asked by the window ---------------------------------------------------------------------
 
@@ -74,7 +77,8 @@ class WindowListener(QObject):
             on_status=lambda status: carrier.status.emit(number, status),
             on_notification=lambda note: carrier.notification.emit(number, note),
             on_request=lambda seen: carrier.request.emit(number, seen),
-            on_log_level_refused=lambda refused: carrier.refused.emit(number, refused))
+            on_log_level_refused=lambda refused: carrier.refused.emit(number, refused),
+            on_requests_dropped=lambda dropped: carrier.dropped.emit(number, dropped))
         self._listener = listener
         self.url = public_url(server.url)
         self.label = server.label
@@ -147,3 +151,9 @@ class WindowListener(QObject):
             return
         self.entry.emit(LogEntry(datetime.now(timezone.utc), None, None, refused.error, self.label,
                                  request="logging/setLevel", refused=True))
+
+    def _on_dropped(self, number: int, dropped: RequestsDropped) -> None:
+        if number != self._number:
+            return
+        # A warning line of the client's own (its sentence names the server as the one sending).
+        self.entry.emit(LogEntry(datetime.now(timezone.utc), "warning", None, dropped.message, self.label))

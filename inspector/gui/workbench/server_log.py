@@ -165,7 +165,8 @@ class ServerLogModel(QAbstractTableModel):
 
     def _message(self, entry: LogEntry) -> str:
         if entry.request is None:
-            return data_text(entry.data)
+            # A Message is the client's own sentence (requests dropped), translated; else server data.
+            return translate(entry.data) if isinstance(entry.data, Message) else data_text(entry.data)
         if entry.refused and entry.operation is None:
             return _("{reason} Listening goes on; the server logs at the level it chooses.").format(
                 reason=translate(entry.data))
