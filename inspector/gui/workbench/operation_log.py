@@ -62,7 +62,7 @@ class OperationLog(QObject):
 
     def declined(self, operation: str, server: str, method: str, reason: Message) -> None:
         """The window declined a request of the server without asking the user (``reason`` says why)."""
-        self._add(LogEntry(datetime.now(timezone.utc), None, None, {"message": reason}, server,
+        self._add(LogEntry(datetime.now(timezone.utc), None, None, reason, server,
                            request=method, declined=True, operation=operation))
 
     def asked(self, operation: str, server: str, report: ServerRequestSeen) -> None:
