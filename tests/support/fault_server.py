@@ -373,6 +373,9 @@ class _Handler(BaseHTTPRequestHandler):
 class _HttpServer(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False  # FaultServer joins the handler threads itself, with a bound
+    # socketserver's default backlog is 5: a burst of connections beyond it waits for the kernel's
+    # SYN retry (1 s, then 3 s), which a test would take for the client's slowness.
+    request_queue_size = 128
     owner: FaultServer
 
     def process_request(self, request: Any, client_address: Any) -> None:
