@@ -5,12 +5,12 @@ own session. Each row: the time (local, formatted when shown), the level (word, 
 so that a greyscale print still tells them apart), the server, the session (the operation, or
 the listening session), the logger and the data as plain text (JSON compact, long text cut). A
 minimum level filters the rows; Clear empties the log. Above the rows, the listener's state in
-words.
+words, and how many earlier lines were dropped: the log keeps the newest :data:`MAX_ENTRIES`.
+Lines arrive in batches (:mod:`.log_feed`), each one update of the model, however many lines.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
@@ -27,18 +27,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.i18n import _
-from inspector.i18n.formatting import format_time
+from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number, format_time
 from inspector.i18n.messages import translate
 from inspector.mcp import LOG_LEVELS
 
 from ..language import follow_language, translated, translated_item
 from ..widgets.accessibility import label_combo
 from ..widgets.plain_text import cell_text, plain_tooltip
-from .log_entry import LogEntry
+from .log_entry import LogEntry, data_text
+from .log_feed import MAX_WAITING
 
-#: The most entries kept; older ones are dropped first.
-MAX_ENTRIES = 5000
+__all__ = ["MAX_ENTRIES", "MinimumLevelFilter", "ServerLogModel", "ServerLogView", "data_text", "level_word"]
+
+#: The most entries kept; older ones are dropped first (and counted).
+MAX_ENTRIES = MAX_WAITING
 #: The most characters of an entry's data shown in its cell (the tooltip shows more).
 DATA_CELL_CHARS = 300
 TOOLTIP_CHARS = 2000
@@ -62,18 +65,8 @@ def level_word(level: str) -> str:
     }.get(level, level)
 
 
-def data_text(data: Any) -> str:
-    """A message's data as one line of plain text: a string as it is, anything else as compact JSON."""
-    if isinstance(data, str):
-        return data
-    try:
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError, RecursionError):
-        return str(data)
-
-
 class ServerLogModel(QAbstractTableModel):
-    """The entries, oldest first."""
+    """The entries, oldest first: the newest :data:`MAX_ENTRIES`, and a count of those dropped."""
 
     COLUMNS = ("time", "level", "server", "operation", "logger", "message")
     #: The entry's level as a number (0 = debug … 7 = emergency; -1 for a request).
@@ -82,6 +75,8 @@ class ServerLogModel(QAbstractTableModel):
     def __init__(self) -> None:
         super().__init__()
         self.entries: list[LogEntry] = []
+        #: Lines dropped since the log was last cleared: the oldest, past :data:`MAX_ENTRIES`.
+        self.dropped = 0
 
     def rowCount(self, parent: _ModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else len(self.entries)
@@ -99,16 +94,28 @@ class ServerLogModel(QAbstractTableModel):
     def add(self, entry: LogEntry) -> None:
         self.extend([entry])
 
-    def extend(self, entries: list[LogEntry]) -> None:
-        """Append a batch at once (one insertion for the views, however many entries)."""
-        entries = entries[-MAX_ENTRIES:]
+    def extend(self, entries: list[LogEntry], dropped: int = 0) -> None:
+        """Append a batch at once (one change for the views, however many entries); ``dropped``:
+        lines dropped before they reached the log, counted with those the log drops."""
+        over = max(0, len(entries) - MAX_ENTRIES)
+        self.dropped += dropped + over
+        entries = entries[over:]
         if not entries:
             return
         drop = len(self.entries) + len(entries) - MAX_ENTRIES
+        if self.entries and drop >= len(self.entries):
+            # The batch replaces every row: one reset is cheaper for the filter and the table
+            # than removing thousands of rows and inserting as many.
+            self.dropped += len(self.entries)
+            self.beginResetModel()
+            self.entries = list(entries)
+            self.endResetModel()
+            return
         if drop > 0:
             self.beginRemoveRows(QModelIndex(), 0, drop - 1)
             del self.entries[:drop]
             self.endRemoveRows()
+            self.dropped += drop
         row = len(self.entries)
         self.beginInsertRows(QModelIndex(), row, row + len(entries) - 1)
         self.entries.extend(entries)
@@ -117,6 +124,7 @@ class ServerLogModel(QAbstractTableModel):
     def clear(self) -> None:
         self.beginResetModel()
         self.entries.clear()
+        self.dropped = 0
         self.endResetModel()
 
     def data(self, index: _ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -227,11 +235,21 @@ class ServerLogView(QWidget):
         self.minimum.currentIndexChanged.connect(lambda _i: self.filter.set_minimum(self.minimum.currentData()))
         self.clear_button = translated(QPushButton(), "setText", lambda: _("Clear"))
         translated(self.clear_button, "setAccessibleName", lambda: _("Clear the server log"))
-        self.clear_button.clicked.connect(self.model.clear)
+        self.clear_button.clicked.connect(self.clear)
+        #: How many earlier lines were dropped (shown once some were).
+        self.dropped = QLabel()
+        self.dropped.setTextFormat(Qt.TextFormat.PlainText)
+        self.dropped.setObjectName("server-log-dropped")
+        self.dropped.hide()
+        translated(self.dropped, "setText", self._dropped_sentence)
+        translated(self.dropped, "setToolTip", lambda: _(
+            "The log keeps the newest {count} lines; older ones are dropped.").format(
+                count=format_number(MAX_ENTRIES)))
         show = translated(QLabel(), "setText", lambda: _("Show from"))
         label_combo(self.minimum, lambda: _("Show messages from this level up"), show)
         head = QHBoxLayout()
         head.addWidget(self.state, 1)
+        head.addWidget(self.dropped)
         head.addWidget(show)
         head.addWidget(self.minimum)
         head.addWidget(self.clear_button)
@@ -260,12 +278,28 @@ class ServerLogView(QWidget):
     def add(self, entry: LogEntry) -> None:
         self.add_many([entry])
 
-    def add_many(self, entries: list[LogEntry]) -> None:
-        """Add a batch of entries (as the engine delivers them); follow the end if it was shown."""
+    def add_many(self, entries: list[LogEntry], dropped: int = 0) -> None:
+        """Add a batch of entries (as the log feed delivers them, with the count of lines dropped
+        before them); follow the end if it was shown."""
         at_end = self.table.verticalScrollBar().value() >= self.table.verticalScrollBar().maximum() - 2
-        self.model.extend(entries)
+        self.model.extend(entries, dropped)
         if at_end:
             self.table.scrollToBottom()
+        self._show_dropped()
+
+    def clear(self) -> None:
+        """Empty the log (and forget what it dropped)."""
+        self.model.clear()
+        self._show_dropped()
+
+    def _show_dropped(self) -> None:
+        self.dropped.setText(self._dropped_sentence())
+        self.dropped.setVisible(self.model.dropped > 0)
+
+    def _dropped_sentence(self) -> str:
+        count = self.model.dropped
+        return ngettext("{count} earlier line dropped", "{count} earlier lines dropped", count).format(
+            count=format_number(count))
 
     def _idle_sentence(self) -> str:
         return self.state.text() if self._state_said else _("Not listening: no server selected.")
