@@ -159,3 +159,27 @@ def test_a_huge_message_is_kept_cut() -> None:
     structured = message_entry(ServerNotification("notifications/message", {"data": {"n": [1, 2]}}, "GET"),
                                "server", "#3 ping")
     assert structured.data == '{"n":[1,2]}' and structured.level == "info" and structured.operation == "#3 ping"
+
+
+def test_with_a_minimum_level_the_rows_follow_the_kept_entries(qtmodeltester) -> None:
+    model = ServerLogModel()
+    levels = ("debug", "info", "warning", "error", None)
+
+    def line(number: int) -> LogEntry:
+        level = levels[number % len(levels)]
+        if level is None:
+            return LogEntry(datetime.now(timezone.utc), None, None, {"roots": []}, "server", request="roots/list")
+        return LogEntry(datetime.now(timezone.utc), level, "flood", f"line {number}", "server")
+
+    model.set_minimum("warning")
+    number = 0
+    for size in (7, 3000, 2500, 1, 4999, 6000, 12):
+        model.extend([line(n) for n in range(number, number + size)])
+        number += size
+        assert len(model.entries) == min(number, MAX_ENTRIES)
+        assert model.rows == [entry for entry in model.entries if entry.level in ("warning", "error", None)]
+    assert model.dropped == number - MAX_ENTRIES
+    assert model.rowCount() == len(model.rows) == MAX_ENTRIES * 3 // 5
+    model.set_minimum("debug")
+    assert model.rowCount() == MAX_ENTRIES and model.rows == model.entries
+    qtmodeltester.check(model)

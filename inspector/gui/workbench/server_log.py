@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -38,7 +38,7 @@ from ..widgets.plain_text import cell_text, plain_tooltip
 from .log_entry import LogEntry, data_text
 from .log_feed import MAX_WAITING
 
-__all__ = ["MAX_ENTRIES", "MinimumLevelFilter", "ServerLogModel", "ServerLogView", "data_text", "level_word"]
+__all__ = ["MAX_ENTRIES", "ServerLogModel", "ServerLogView", "data_text", "level_word"]
 
 #: The most entries kept; older ones are dropped first (and counted).
 MAX_ENTRIES = MAX_WAITING
@@ -66,7 +66,12 @@ def level_word(level: str) -> str:
 
 
 class ServerLogModel(QAbstractTableModel):
-    """The entries, oldest first: the newest :data:`MAX_ENTRIES`, and a count of those dropped."""
+    """The newest :data:`MAX_ENTRIES` entries, oldest first, and a count of those dropped; the rows
+    are the entries at or above the minimum level (requests always).
+
+    The level filter lives here, not in a proxy model: a proxy asks Python about each row a batch
+    inserts, and during a flood each of those calls waits for the interpreter lock that the
+    worker holds while it reads the stream."""
 
     COLUMNS = ("time", "level", "server", "operation", "logger", "message")
     #: The entry's level as a number (0 = debug … 7 = emergency; -1 for a request).
@@ -74,12 +79,30 @@ class ServerLogModel(QAbstractTableModel):
 
     def __init__(self) -> None:
         super().__init__()
+        #: Every entry kept, shown or not.
         self.entries: list[LogEntry] = []
+        #: The entries shown: those at or above :attr:`minimum`, in the same order.
+        self.rows: list[LogEntry] = []
+        #: The minimum level's rank (0 = debug: everything is shown).
+        self.minimum = 0
         #: Lines dropped since the log was last cleared: the oldest, past :data:`MAX_ENTRIES`.
         self.dropped = 0
 
+    def shows(self, entry: LogEntry) -> bool:
+        if self.minimum == 0:
+            return True
+        severity = _SEVERITY.get(entry.level or "", -1)
+        return severity < 0 or severity >= self.minimum
+
+    def set_minimum(self, level: str | None) -> None:
+        """Show the entries at ``level`` and above (and every request)."""
+        self.beginResetModel()
+        self.minimum = _SEVERITY.get(level or "", 0)
+        self.rows = [entry for entry in self.entries if self.shows(entry)]
+        self.endResetModel()
+
     def rowCount(self, parent: _ModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self.entries)
+        return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: _ModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else len(self.COLUMNS)
@@ -102,35 +125,40 @@ class ServerLogModel(QAbstractTableModel):
         entries = entries[over:]
         if not entries:
             return
-        drop = len(self.entries) + len(entries) - MAX_ENTRIES
+        drop = max(0, len(self.entries) + len(entries) - MAX_ENTRIES)
+        self.dropped += drop
+        shown = [entry for entry in entries if self.shows(entry)]
         if self.entries and drop >= len(self.entries):
-            # The batch replaces every row: one reset is cheaper for the filter and the table
-            # than removing thousands of rows and inserting as many.
-            self.dropped += len(self.entries)
+            # The batch replaces every entry: one reset is cheaper for the table than removing
+            # thousands of rows and inserting as many.
             self.beginResetModel()
-            self.entries = list(entries)
+            self.entries, self.rows = list(entries), shown
             self.endResetModel()
             return
-        if drop > 0:
-            self.beginRemoveRows(QModelIndex(), 0, drop - 1)
-            del self.entries[:drop]
+        # The rows are the shown entries in order: those of the oldest entries come first.
+        rows_gone = sum(1 for entry in self.entries[:drop] if self.shows(entry))
+        if rows_gone:
+            self.beginRemoveRows(QModelIndex(), 0, rows_gone - 1)
+            del self.rows[:rows_gone]
             self.endRemoveRows()
-            self.dropped += drop
-        row = len(self.entries)
-        self.beginInsertRows(QModelIndex(), row, row + len(entries) - 1)
+        del self.entries[:drop]
         self.entries.extend(entries)
-        self.endInsertRows()
+        if shown:
+            row = len(self.rows)
+            self.beginInsertRows(QModelIndex(), row, row + len(shown) - 1)
+            self.rows.extend(shown)
+            self.endInsertRows()
 
     def clear(self) -> None:
         self.beginResetModel()
-        self.entries.clear()
+        self.entries, self.rows = [], []
         self.dropped = 0
         self.endResetModel()
 
     def data(self, index: _ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.entries):
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None
-        entry = self.entries[index.row()]
+        entry = self.rows[index.row()]
         column = self.COLUMNS[index.column()]
         if role == self.SeverityRole:
             return LOG_LEVELS.index(entry.level) if entry.level in LOG_LEVELS else -1
@@ -185,42 +213,12 @@ class ServerLogModel(QAbstractTableModel):
         return _("{method}: answered {answer}").format(method=entry.request, answer=data_text(entry.data))
 
 
-class MinimumLevelFilter(QSortFilterProxyModel):
-    """Rows at or above a level; requests always."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.minimum = 0
-
-    def set_minimum(self, level: str) -> None:
-        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9: the invalidation is bracketed
-            self.beginFilterChange()
-            self.minimum = LOG_LEVELS.index(level) if level in LOG_LEVELS else 0
-            self.endFilterChange()
-        else:
-            self.minimum = LOG_LEVELS.index(level) if level in LOG_LEVELS else 0
-            self.invalidateFilter()
-
-    def filterAcceptsRow(self, source_row: int, source_parent: _ModelIndex) -> bool:  # noqa: N802
-        # Called for every row a batch inserts, on the GUI thread: read the entry itself, not
-        # through index() and data(), and show everything at once when no minimum is chosen.
-        if self.minimum == 0:
-            return True
-        model = self.sourceModel()
-        if not isinstance(model, ServerLogModel):
-            return True
-        severity = _SEVERITY.get(model.entries[source_row].level or "", -1)
-        return severity < 0 or severity >= self.minimum
-
-
 class ServerLogView(QWidget):
     """The log table with its filter, Clear, and the listener's state."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = ServerLogModel()
-        self.filter = MinimumLevelFilter()
-        self.filter.setSourceModel(self.model)
         follow_language(self.model)
         self.state = QLabel()
         self.state.setTextFormat(Qt.TextFormat.PlainText)
@@ -232,7 +230,7 @@ class ServerLogView(QWidget):
         self.minimum = QComboBox()
         for level in LOG_LEVELS:
             translated_item(self.minimum, lambda level=level: level_word(level), level)
-        self.minimum.currentIndexChanged.connect(lambda _i: self.filter.set_minimum(self.minimum.currentData()))
+        self.minimum.currentIndexChanged.connect(lambda _i: self.model.set_minimum(self.minimum.currentData()))
         self.clear_button = translated(QPushButton(), "setText", lambda: _("Clear"))
         translated(self.clear_button, "setAccessibleName", lambda: _("Clear the server log"))
         self.clear_button.clicked.connect(self.clear)
@@ -254,7 +252,7 @@ class ServerLogView(QWidget):
         head.addWidget(self.minimum)
         head.addWidget(self.clear_button)
         self.table = QTableView()
-        self.table.setModel(self.filter)
+        self.table.setModel(self.model)
         translated(self.table, "setAccessibleName", lambda: _("Server log"))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setWordWrap(False)
