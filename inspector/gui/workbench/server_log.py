@@ -248,6 +248,7 @@ class ServerLogView(QWidget):
         head = QHBoxLayout()
         head.addWidget(self.state, 1)
         head.addWidget(self.dropped)
+        head.addSpacing(12)
         head.addWidget(show)
         head.addWidget(self.minimum)
         head.addWidget(self.clear_button)
