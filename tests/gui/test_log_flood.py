@@ -82,6 +82,28 @@ def test_a_flood_on_the_listening_stream_is_bounded_batched_and_counted(qtbot, m
         assert model.index(0, 5).data().startswith(f"line {LINES - MAX_ENTRIES + 1} of {LINES}:")
 
 
+def test_a_flood_during_a_tool_call_is_counted_to_the_line(qtbot, make_window) -> None:
+    lines = 30_000
+    with LogFlood() as flood:
+        window = make_window((flood.url, "flooder"))
+        task = window.engine.call_tool(window.admin.endpoint_for(window.servers.current()), "flood",
+                                       {"lines": lines}, budget_s=60)
+        with qtbot.waitSignal(task.finished, timeout=90_000):
+            pass
+        assert task.outcome.status == "ok"
+        view = window.log_dock.view
+        model = view.model
+        # What the session read before the call ended reaches the log (its last batch within a tick).
+        qtbot.waitUntil(lambda: model.rowCount() == MAX_ENTRIES and view.dropped.isVisible(), timeout=10_000)
+        ours = [entry for entry in model.entries if entry.operation is not None]
+        first, last = (int(entry.data.split()[1]) for entry in (ours[0], ours[-1]))
+        # The newest lines, without a gap; every earlier line counted as dropped.
+        assert last - first + 1 == len(ours) == MAX_ENTRIES
+        assert model.dropped == last - MAX_ENTRIES
+        assert view.dropped.text() == f"{model.dropped:,} earlier lines dropped"
+        assert ours[-1].operation == f"#{task.outcome.run_id} tools/call flood"
+
+
 def entry(number: int) -> LogEntry:
     return LogEntry(datetime.now(timezone.utc), "info", "flood", f"line {number}", "server")
 
