@@ -241,7 +241,8 @@ class OperationsEngine(QObject):
         self._db_path = db_path
         #: The log level each operation's session asks for (``logging/setLevel``); ``None``: none asked.
         self.log_level = log_level
-        #: What the servers log on the operations' sessions: its ``entries`` signal feeds the Server log.
+        #: The Server log's feed: what the servers log on the operations' sessions (and the listening
+        #: session's lines); its ``entries`` signal hands them to the log in paced, bounded batches.
         self.log = OperationLog()
         #: Who answers the servers' questions and sampling requests (the window's dialogs); set
         #: before :meth:`start`. Without it the client declines them.
