@@ -1,7 +1,10 @@
 """An OpenAI-compatible chat model (``/v1/chat/completions`` with ``tools``) over httpx.
 
 Ollama, llama.cpp's server, vLLM and LM Studio all speak this. The API key is a secret: it is
-sent as ``Authorization: Bearer ...`` and never stored, logged, printed or put in a step.
+sent as ``Authorization: Bearer ...`` and never stored, logged, printed or put in a step. A model
+server may repeat it ("Incorrect API key provided: Bearer sk-..."): everything the model says is
+scrubbed of it (and of the other secrets given) before it leaves this module, and an error body is
+quoted only in part.
 """
 
 from __future__ import annotations
@@ -13,13 +16,17 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from inspector.mcp import public_url
+from inspector.mcp import Secrets, public_url
+from inspector.mcp.secrets import url_secrets
 
 from .model import ModelError, ModelRequest, ModelTurn, ToolCall
 
 DEFAULT_TIMEOUT_S = 300.0
 #: A model's answer larger than this is refused rather than held in memory.
 MAX_ANSWER_BYTES = 4 * 1024 * 1024
+#: How much of a model's error is quoted: enough for its sentence, never a whole body.
+ERROR_EXCERPT_CHARS = 200
+_SCRUBBED_HEAD_CHARS = 8 * 1024
 
 
 def completions_url(base_url: str) -> str:
@@ -45,13 +52,17 @@ class OpenAIChatModel:
 
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None,
                  timeout_s: float = DEFAULT_TIMEOUT_S,
-                 http_factory: Callable[[], httpx.AsyncClient] | None = None) -> None:
+                 http_factory: Callable[[], httpx.AsyncClient] | None = None,
+                 secrets: Secrets | None = None) -> None:
         if not model.strip():
             raise ValueError("The model name must not be empty.")
         self.url = completions_url(base_url)
         self.label = public_url(self.url)  # what messages name: never the user info of the URL
         self.model = model
         self._api_key = api_key
+        #: What is cut out of everything this model says: its key, a password in its URL, and the
+        #: other secrets the caller knows (``secrets``, with their pattern rules).
+        self.secrets = (secrets or Secrets()).with_values(api_key, *url_secrets(base_url))
         self._timeout_s = timeout_s
         self._http_factory = http_factory or (lambda: httpx.AsyncClient(
             timeout=httpx.Timeout(timeout_s), follow_redirects=False, trust_env=False))
@@ -79,13 +90,13 @@ class OpenAIChatModel:
                 raise ModelError(f"The model at {self.label} could not be reached ({type(exc).__name__}); "
                                  "check the model URL and that the model server runs.") from None
         if status >= 300:
-            raise ModelError(
-                f"The model at {self.label} answered HTTP {status}: {_clip(raw.decode('utf-8', 'replace'))}")
+            raise ModelError(f"The model at {self.label} answered HTTP {status}: "
+                             f"{error_excerpt(raw.decode('utf-8', 'replace'), self.secrets)}")
         try:
             answer = json.loads(raw)
         except ValueError:
             raise ModelError(f"The model at {self.label} answered with something that is not JSON.") from None
-        return parse_answer(answer, self.label)
+        return parse_answer(self.secrets.scrub_parsed(answer, raw), self.label)
 
 
 async def _read_capped(response: httpx.Response, label: str) -> bytes:
@@ -99,9 +110,31 @@ async def _read_capped(response: httpx.Response, label: str) -> bytes:
     return b"".join(chunks)
 
 
-def _clip(text: str, limit: int = 200) -> str:
+def error_excerpt(body: str, secrets: Secrets, limit: int = ERROR_EXCERPT_CHARS) -> str:
+    """What an error body is quoted as: its ``error.message`` (OpenAI's shape) or its text, scrubbed
+    of ``secrets`` *before* it is cut (a cut must not leave half a key), then at most ``limit``
+    characters on one line, with a note when it was cut."""
+    text = body
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict):
+        error = parsed.get("error")
+        message = error.get("message") if isinstance(error, dict) else error
+        if not isinstance(message, str):
+            message = parsed.get("message") if isinstance(parsed.get("message"), str) else None
+        if message:
+            text = message
     cleaned = " ".join(text.split())
-    return cleaned if len(cleaned) <= limit else cleaned[:limit] + "…"
+    # Only the head is scrubbed (a body may have megabytes); it reaches far enough past the cut
+    # that a secret standing across the cut is whole in it.
+    shown = " ".join(secrets.scrub(cleaned[:_SCRUBBED_HEAD_CHARS]).split())
+    if not shown:
+        return "(no text)"
+    if len(shown) <= limit and len(cleaned) <= _SCRUBBED_HEAD_CHARS:
+        return shown
+    return f"{shown[:limit]}… (cut: the first {limit} of {len(cleaned):,} characters)"
 
 
 def parse_answer(answer: Any, label: str) -> ModelTurn:

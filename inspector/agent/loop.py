@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, TypeVar
 
-from inspector.mcp import CancelSignal, McpClient, OperationObserver, ServerEndpoint, public_url
+from inspector.mcp import CancelSignal, McpClient, OperationObserver, Secrets, ServerEndpoint, public_url
 from inspector.runs import RunStep, RunTrace, StepKind, ToolOutcome
 
 from .model import ChatModel, ModelError, ModelRequest, ModelTurn, ToolCall, ToolFeedback
@@ -72,7 +72,7 @@ class AgentRun:
                  client: McpClient | None = None, sink: RunSink | None = None,
                  max_rounds: int = DEFAULT_MAX_ROUNDS, budget_s: object = None,
                  cancel_after_s: float | None = None, observer: OperationObserver | None = None,
-                 system_prompt: str | None = None) -> None:
+                 system_prompt: str | None = None, secrets: Secrets | None = None) -> None:
         if max_rounds < 1:
             raise ValueError("a run needs at least one round")
         self.model = model
@@ -86,6 +86,10 @@ class AgentRun:
         self.cancel_after_s = cancel_after_s
         self.observer = observer
         self.system_prompt = system_prompt
+        # Cut out of a model's failure before it is stored or told: the model's own key, and the
+        # secrets the caller knows (a model that is not OpenAIChatModel may quote anything).
+        own = getattr(model, "secrets", None)
+        self.secrets = (secrets or Secrets()).joined(own if isinstance(own, Secrets) else None)
         self.trace = RunTrace()
         self._run_cancel = CancelSignal()
         self._call_cancel: CancelSignal | None = None
@@ -155,10 +159,11 @@ class AgentRun:
             except _RunCancelled:
                 return self._ended("cancelled", round_number - 1)
             except ModelError as exc:
+                reason = self.secrets.scrub(str(exc))
                 self._record(RunStep(kind=StepKind.LLM, round=round_number, duration_ms=_ms_since(started),
-                                     messages_sent=messages, tool_specs=specs, content=str(exc),
+                                     messages_sent=messages, tool_specs=specs, content=reason,
                                      finish_reason="error"), started_at)
-                return self._ended("model_error", round_number, error=str(exc))
+                return self._ended("model_error", round_number, error=reason)
             if self.cancelled:  # the answer came as the run was cancelled: nothing more is recorded
                 return self._ended("cancelled", round_number - 1)
             self._record(_llm_step(round_number, _ms_since(started), messages, specs, turn), started_at)

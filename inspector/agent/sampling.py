@@ -2,13 +2,15 @@
 
 Only plugged in when the user allows it: the client then declares ``sampling`` and the server's
 messages go to the model; its text answer goes back to the server. A model that cannot answer
-becomes a JSON-RPC error to the server with the model's own sentence.
+becomes a JSON-RPC error to the server with the model's own sentence, scrubbed of every secret
+known here: the server must never learn the model's key.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from inspector.mcp import Secrets
 from inspector.mcp.server_requests import INTERNAL_ERROR, INVALID_PARAMS, RequestRefused
 
 from .model import ChatModel, ModelError, ModelRequest
@@ -36,16 +38,19 @@ def chat_messages(params: dict[str, Any]) -> list[dict[str, Any]]:
 class ChatModelSampler:
     """A sampler for :class:`inspector.mcp.ServerRequestHandler` backed by a chat model."""
 
-    def __init__(self, model: ChatModel, model_name: str) -> None:
+    def __init__(self, model: ChatModel, model_name: str, *, secrets: Secrets | None = None) -> None:
         self._model = model
         self._model_name = model_name
+        # The model's own secrets (its key) too, whatever the caller knows besides.
+        own = getattr(model, "secrets", None)
+        self._secrets = (secrets or Secrets()).joined(own if isinstance(own, Secrets) else None)
 
     async def __call__(self, params: dict[str, Any], remaining_s: float) -> dict[str, Any]:
         messages = chat_messages(params)
         try:
             turn = await self._model.respond(ModelRequest(round=0, messages=messages, tools=()))
         except ModelError as exc:
-            raise RequestRefused(INTERNAL_ERROR, str(exc)) from None
+            raise RequestRefused(INTERNAL_ERROR, self._secrets.scrub(str(exc))) from None
         stop = {"stop": "endTurn", "length": "maxTokens"}.get(turn.finish_reason or "", "endTurn")
-        return {"role": "assistant", "content": {"type": "text", "text": turn.content},
+        return {"role": "assistant", "content": {"type": "text", "text": self._secrets.scrub_values(turn.content)},
                 "model": self._model_name, "stopReason": stop}

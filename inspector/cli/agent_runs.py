@@ -30,6 +30,7 @@ from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store
 from .demos import _seconds, _whole_number
 from .ending import emit_json
 from .operations import parse_budget_option
+from .secrets import known_secrets
 
 #: Where the chat model's API key is read from unless --api-key-env names another variable.
 DEFAULT_KEY_VARIABLE = "RUN_INSPECTOR_MODEL_API_KEY"
@@ -105,14 +106,16 @@ def _agent(args: argparse.Namespace) -> int:
     cancel_after = _seconds("--cancel-after", args.cancel_after)
     reading = parse_budget_option(args.budget)
     budget = reading.seconds if reading else None
+    api_key = _api_key(args)
+    secrets = known_secrets(api_key, os.environ.get(DEFAULT_KEY_VARIABLE))
     try:
-        model = OpenAIChatModel(args.model_url, args.model, api_key=_api_key(args))
+        model = OpenAIChatModel(args.model_url, args.model, api_key=api_key, secrets=secrets)
     except ValueError as exc:
         raise UsageError(exc) from None
     with open_store(args.db) as store:
         sink = StoreSink(store, "live")
         agent = AgentRun(model, server, args.prompt, title=f"agent {args.model}: {args.prompt[:60]}", sink=sink,
-                         max_rounds=max_rounds, budget_s=budget, cancel_after_s=cancel_after)
+                         max_rounds=max_rounds, budget_s=budget, cancel_after_s=cancel_after, secrets=secrets)
         outcome = _play(agent)
         return _report(store, sink.run_id, outcome, args.json)
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message, translate
 
-from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError, UsageError
+from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError, UsageError, database_fault
 from .ending import end_cancelled, end_with_error, json_emitted, wants_json
 from .language import LanguageOptionError, apply_language
 from .parser import DEMOS, OPERATIONS, build_parser
@@ -42,6 +43,7 @@ def run_command(argv: list[str]) -> int:
 
     Without a command the window opens (``run-inspector FILE``: and imports the trace FILE)."""
     as_json = wants_json(argv)
+    args: argparse.Namespace | None = None
     try:
         language, argv = apply_language(argv)
     except LanguageOptionError as exc:
@@ -87,6 +89,12 @@ def run_command(argv: list[str]) -> int:
         return end_with_error("bad_input", str(ended), EXIT_USAGE, as_json, translate(ended))
     except KeyboardInterrupt:  # outside an operation (e.g. a long `runs show`): just stop
         return end_cancelled(argv, as_json)
+    except sqlite3.DatabaseError as exc:
+        # Pages found damaged (or a lock held too long) after the database opened, mid-command.
+        fault = database_fault(args, exc)
+        if fault is None:
+            raise
+        return end_with_error(fault.kind, str(fault), fault.exit_status, as_json, fault.shown())
     except BrokenPipeError:  # `runs show ... | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK

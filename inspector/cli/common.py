@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
     from inspector.store import RunStore
 
 __all__ = ["EXIT_CANCELLED", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "BadInputError", "CommandError",
-           "Parser", "UsageError", "database_path", "open_existing_store", "open_store", "safe"]
+           "Parser", "UsageError", "database_fault", "database_path", "open_existing_store", "open_store", "safe"]
 
 
 class CommandError(Exception):
@@ -65,14 +66,27 @@ def database_path(option: str | None) -> Path:
     return resolve_db_path(option)
 
 
-def open_store(option: str | None) -> RunStore:
+def open_store(option: str | None, lock_wait_s: float | None = None) -> RunStore:
     """Open (creating if needed) the run database, or raise :class:`UsageError` saying why it cannot be used."""
     from inspector.store import RunStore, StoreError
 
     try:
-        return RunStore.open(database_path(option))
+        if lock_wait_s is None:
+            return RunStore.open(database_path(option))
+        return RunStore.open(database_path(option), lock_wait_s)
     except StoreError as exc:
         raise UsageError(exc) from None
+
+
+def database_fault(args: argparse.Namespace | None, error: sqlite3.Error) -> UsageError | None:
+    """The sentence for a damaged or locked run database met in the middle of a command, or None
+    when the error is neither (a fault of ours, reported as one)."""
+    from inspector.store.faults import store_fault
+
+    if args is None or not hasattr(args, "db"):
+        return None
+    fault = store_fault(database_path(args.db), error)
+    return None if fault is None else UsageError(fault)
 
 
 def open_existing_store(option: str | None) -> RunStore | None:

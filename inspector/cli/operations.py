@@ -12,6 +12,7 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
@@ -52,6 +53,7 @@ from .durations import readable_duration
 from .ending import emit_json
 from .parser import OPERATIONS
 from .progress import live_progress_line
+from .recording import RecordFate, RunRecording
 from .results import (
     block_lines,
     catalogue_heading,
@@ -75,15 +77,16 @@ def run(args: argparse.Namespace) -> int:
     reading = parse_budget_option(args.budget)
     arguments = parse_arguments(args.args) if args.command == "call" else None
     handler = handler_from_options(args)
-    store = None if args.no_store else open_store(args.db)
+    # A database another program keeps locked is not waited out for long: nothing has been sent yet.
+    store = None if args.no_store else open_store(args.db, OPEN_LOCK_WAIT_S)
     try:
         # A configured server applies whether or not this run is stored.
-        name, budget, headers, roots = _configured(store, args, reading.seconds if reading else None, headers)
+        name, budget, headers, roots, marked = _configured(store, args, reading.seconds if reading else None, headers)
         if handler.roots is None and roots:
             # The roots configured for the server, unless --root gives others.
             handler.roots = roots_from_uris(roots)
         try:
-            server = ServerEndpoint(args.url, headers=headers, name=name)
+            server = ServerEndpoint(args.url, headers=headers, name=name, secret_headers=marked)
         except InvalidServerError as exc:
             raise UsageError(exc) from None
         early = EarlyInterrupt()
@@ -94,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
             store.close()
 
 
-Configured = tuple[str | None, float | None, dict[str, str], tuple[str, ...]]
+#: Name, budget, headers, roots, and the headers marked secret (scrubbed from whatever the server says).
+Configured = tuple[str | None, float | None, dict[str, str], tuple[str, ...], frozenset[str]]
 
 
 def _configured(store: RunStore | None, args: argparse.Namespace, budget: float | None,
@@ -107,19 +111,19 @@ def _configured(store: RunStore | None, args: argparse.Namespace, budget: float 
         return _with_configuration(store.db, args.url, budget, headers)
     path = database_path(args.db)
     if not path.exists():
-        return None, budget, headers, ()
+        return None, budget, headers, (), frozenset()
     try:
         db = open_database_read_only(path)
     except StoreError as exc:
         print(_("run-inspector: the saved settings of this server could not be read: {reason}").format(
             reason=translate(exc)), file=sys.stderr)
-        return None, budget, headers, ()
+        return None, budget, headers, (), frozenset()
     try:
         return _with_configuration(db, args.url, budget, headers)
     except sqlite3.DatabaseError as exc:  # e.g. not a run database at all
         print(_("run-inspector: the saved settings of this server could not be read from {path}: {reason}.").format(
             path=path, reason=exc), file=sys.stderr)
-        return None, budget, headers, ()
+        return None, budget, headers, (), frozenset()
     finally:
         db.conn.close()
 
@@ -129,12 +133,13 @@ def _with_configuration(db: Database, url: str, budget: float | None, headers: d
     registry = ServerRegistry(db, system_secret_keeper())
     configured = registry.settings(public_url_or_raw(url))
     if configured is None:
-        return None, budget, headers, ()
+        return None, budget, headers, (), frozenset()
     given = {header.lower() for header in headers}
     ask = ask_secret(configured.url)
     stored = registry.headers_for(configured.url, ask=lambda header: None if header.lower() in given else ask(header))
     merged = {**{k: v for k, v in stored.items() if k.lower() not in given}, **headers}
-    return configured.name, budget if budget is not None else configured.budget_s, merged, configured.roots
+    marked = frozenset(header.name for header in configured.headers if header.secret)
+    return configured.name, budget if budget is not None else configured.budget_s, merged, configured.roots, marked
 
 
 def parse_headers(raw: list[str]) -> dict[str, str]:
@@ -178,6 +183,9 @@ def ask_secret(url: str) -> Callable[[str], str | None]:
 
     return ask
 
+
+#: How long opening the database waits for another program's lock before the call is refused.
+OPEN_LOCK_WAIT_S = 0.5
 
 MAX_BUDGET_S = MAXIMUM_BUDGET_SECONDS
 """The largest --budget accepted, in seconds (the window's dialogs refuse the same)."""
@@ -245,7 +253,7 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     operation = OPERATIONS[args.command]
     server_url = public_url(server.url)
     title = f"{operation} {args.tool}" if args.command == "call" else f"{operation} {server_url}"
-    run_id = _start_run(store, title, server_url)
+    recording = _start_run(store, database_path(args.db), title, server_url)
     if args.command == "call":
         record = await execute_tool(client, server, args.tool, arguments, budget_s=budget, cancel=cancel,
                                     observer=observer)
@@ -253,49 +261,44 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
         record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
     else:
         record = await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
-    _finish_run(store, run_id, server_url, record)
-    report = build_report(operation, server, args, recorder, record, run_id)
+    fate = _finish_run(recording, record)
+    report = build_report(operation, server, args, recorder, record, fate.run_id if fate else None)
+    if fate is not None and fate.problem is not None:
+        report["record"] = fate.to_dict()
     if reading is not None and reading.verdict is BudgetVerdict.RAISED:
         report["budget_requested_s"] = reading.requested  # raised to the floor; stderr said so once
     _add_budget_left(report, recorder)
     print_report(report, args.json, record.error)
     sys.stdout.flush()
+    if fate is not None and fate.problem is not None:
+        print(_("run-inspector: {sentence}").format(sentence=translate(fate.problem)), file=sys.stderr)
     # Housekeeping (cancel notice, session end) gets a short bound once the user has the answer;
     # after a Ctrl-C a shorter one, so that the process is gone within half a second.
     cancelled = record.error is not None and record.error.is_cancellation
     await client.drain(0.15 if cancelled else 1.0)
     if cancelled:
         return EXIT_CANCELLED
+    if fate is not None and fate.problem is not None:
+        return EXIT_FAILED  # the call may have worked, but its record is not where it belongs
     return EXIT_OK if record.status == "ok" else EXIT_FAILED
 
 
-def _start_run(store: RunStore | None, title: str, server_url: str) -> int | None:
+def _start_run(store: RunStore | None, db_path: Path, title: str, server_url: str) -> RunRecording | None:
     if store is None:
         return None
+    recording = RunRecording(store, db_path, title, server_url)
     try:
-        return store.start_run(title, "live", server_url)
-    except StoreError as exc:
+        recording.start()
+    except (StoreError, sqlite3.Error) as exc:
         print(_("run-inspector: this operation will not be recorded: {reason}").format(reason=translate(exc)),
               file=sys.stderr)
         return None
+    return recording
 
 
-def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, record: OperationRecord) -> None:
-    if store is None or run_id is None:
-        return
-    # Whatever goes wrong here, the call happened: its outcome is still printed (by the caller)
-    # and the run is still finished, so that it is never left `running`.
-    try:
-        store.append_step(run_id, record.step, record.started_at)
-    except Exception as exc:  # noqa: BLE001 - a recording failure must not lose the outcome
-        print(_("run-inspector: the step of run {id} could not be stored: {reason}").format(
-            id=run_id, reason=safe(translate(exc))[:200]), file=sys.stderr)
-    try:
-        store.finish_run(run_id, record.status)
-        ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
-    except Exception as exc:  # noqa: BLE001
-        print(_("run-inspector: the run could not be stored completely: {reason}").format(
-            reason=safe(translate(exc))[:200]), file=sys.stderr)
+def _finish_run(recording: RunRecording | None, record: OperationRecord) -> RecordFate | None:
+    """The run's record written (or, when that fails, put in a side file); ``None`` without a store."""
+    return None if recording is None else recording.finish(record)
 
 
 class EarlyInterrupt:

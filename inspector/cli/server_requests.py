@@ -13,6 +13,7 @@ from inspector.mcp.server_requests import Root
 
 from .common import UsageError
 from .elicit import elicitor_for
+from .secrets import known_secrets
 
 
 def handler_from_options(args: argparse.Namespace) -> ServerRequestHandler:
@@ -54,8 +55,9 @@ def _sampler(args: argparse.Namespace):  # -> Sampler | None
             raise UsageError(Message(N_("The environment variable {name} is empty or not set; put the sampling model's "
                                         "API key there or leave out --sampling-api-key-env."),
                                      {"name": args.sampling_api_key_env}))
+    secrets = known_secrets(api_key)
     try:
-        chat = OpenAIChatModel(url, model, api_key=api_key)
+        chat = OpenAIChatModel(url, model, api_key=api_key, secrets=secrets)
     except ValueError as exc:
         raise UsageError(exc) from None
-    return ChatModelSampler(chat, model)
+    return ChatModelSampler(chat, model, secrets=secrets)

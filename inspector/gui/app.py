@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from inspector.store import RunStore, ServerRegistry
     from inspector.store.secrets import SecretKeeper
 
+    from .database_start import Chooser
     from .main_window import MainWindow
     from .settings import AppSettings
     from .workbench.demo_service import DemoService
@@ -23,18 +24,18 @@ EXIT_BAD_DATABASE = 2
 
 
 def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
-               open_file: str | os.PathLike[str] | None = None, language: str | None = None) -> int:
+               open_file: str | os.PathLike[str] | None = None, language: str | None = None,
+               choose: Chooser | None = None) -> int:
     """Open the window on the run database and run until it is closed; return the exit status.
 
-    ``open_file`` (``run-inspector FILE``) is imported once the window shows, and its run selected."""
+    ``open_file`` (``run-inspector FILE``) is imported once the window shows, and its run selected.
+    ``choose`` asks what to do when the database cannot be used (default: a dialog)."""
     problem = platform_problem()
     if problem is not None:
         print(f"run-inspector: {problem}", file=sys.stderr)
         return EXIT_NO_WINDOW
 
     from PySide6.QtWidgets import QApplication
-
-    from inspector.store import RunStore, StoreError
 
     from .settings import APPLICATION, ORGANIZATION, AppSettings
 
@@ -48,13 +49,19 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
 
     # `--lang` wins for this session; else the setting, else the system's language.
     switch_language(language or choose_language(settings.language or None))
-    db_path = database_path(db_option, settings.database_path)
-    try:
-        store = RunStore.open(db_path)
-    except StoreError as exc:
-        print(f"run-inspector: {exc}", file=sys.stderr)
+    from .database_start import ask_with_dialog, moved_aside_note, open_or_ask
+    from .widgets.plain_text import plain_tooltip
+
+    # A database that cannot be used is a dialog (a window started from a menu has no terminal).
+    opened = open_or_ask(database_path(db_option, settings.database_path), choose or ask_with_dialog,
+                         lambda store, path: open_window(store, path, settings))
+    if opened is None:
         return EXIT_BAD_DATABASE
-    window = open_window(store, db_path, settings)
+    store, window = opened.store, opened.built
+    if opened.moved_to is not None:
+        note = moved_aside_note(opened.moved_to)
+        window.status.setText(note)
+        window.status.setToolTip(plain_tooltip(note))  # a long path may not fit the status line
     window.show()
     if open_file is not None:
         from PySide6.QtCore import QTimer
@@ -84,10 +91,19 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
 
     from .main_window import MainWindow
     from .workbench.demo_controls import DemoControls
+    from .workbench.engine import OperationsEngine
 
     registry = ServerRegistry(store.db)
     demo = autostart_demo(registry, settings)
-    window = MainWindow(store, db_path, settings, secrets=secrets, demo=demo)
+    engine = OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
+    try:
+        window = MainWindow(store, db_path, settings, engine=engine, secrets=secrets, demo=demo)
+    except BaseException:
+        # E.g. damaged pages met while the window reads the database: what it started stops.
+        engine.shutdown()
+        if demo is not None:
+            demo.stop()
+        raise
     if demo is not None:
         window.demo_controls = DemoControls(demo, window.servers, registry,
                                             lambda url: window.admin.reload_servers(select_url=url))

@@ -30,6 +30,7 @@ from .reports import (
                        ProgressSeen,
 )
 from .results import PingResult, ToolArgument, ToolCallResult, ToolCatalogue, tool_arguments
+from .secrets import REDACTED, Secrets
 from .server import InvalidServerError, ServerEndpoint, public_url
 from .server_requests import (
                        LOG_LEVELS,
@@ -48,7 +49,8 @@ __all__ = [
     "LogLevelRefused", "MAX_BODY_BYTES", "MAX_PAGES", "MAXIMUM_BUDGET_SECONDS", "MINIMUM_LEG_SECONDS", "McpClient",
     "McpTransportError",
     "MonotonicClock", "NullObserver", "OperationDeadline", "OperationFinished", "OperationObserver",
-    "OperationRecorder", "OperationStarted", "PingResult", "ProgressSeen", "ServerEndpoint", "ServerRequestSeen",
+    "OperationRecorder", "OperationStarted", "PingResult", "ProgressSeen", "REDACTED", "Secrets", "ServerEndpoint",
+    "ServerRequestSeen",
     "ElicitationRequest", "FormField", "LOG_LEVELS", "RequestRefused", "Root", "ServerRequestHandler",
     "ToolArgument", "ToolCallResult", "ToolCatalogue", "defaults_content", "form_fields", "parse_budget", "public_url",
     "read_budget", "tool_arguments",

@@ -168,6 +168,7 @@ class McpClient:
             outcome = "ok"
             return result
         except McpTransportError as exc:
+            exc.scrub(transport.secrets)  # before any observer, store or screen sees it
             error = exc
             outcome = "cancelled" if exc.is_cancellation else "failed"
             if transport.declined and not exc.is_cancellation:

@@ -10,6 +10,7 @@ from enum import Enum
 
 from .messages import N_, NP_, Message, Number
 from .sanitize import sanitize_remote_text
+from .secrets import Secrets
 
 #: The sentences of a cancel, stored in English with a cancelled step (and translated where shown).
 CANCELLED_IN_FLIGHT = N_("You cancelled the operation after {method} had been sent to the server {server}, "
@@ -99,6 +100,14 @@ class McpTransportError(Exception):
         """Say one more whole sentence after the others (e.g. what the server had asked before)."""
         self.sentences = (*self.sentences, sentence)
         self.message = f"{self.message} {sentence}"
+        self.args = (self.message,)
+
+    def scrub(self, secrets: Secrets) -> None:
+        """Cut the known credentials out of the sentences: a server may quote what it was sent."""
+        if not secrets:
+            return
+        self.sentences = tuple(secrets.scrub_message(sentence) for sentence in self.sentences)
+        self.message = " ".join(str(sentence) for sentence in self.sentences)
         self.args = (self.message,)
 
     def to_dict(self) -> dict[str, object]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
 from .messages import N_, Message, Number
+from .secrets import Secrets, header_secrets, url_secrets
 
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 _HEADER_VALUE = re.compile(r"^[\t\x20-\x7e]*$")
@@ -34,6 +35,8 @@ class ServerEndpoint:
     url: str
     headers: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     name: str | None = None
+    #: Headers the user marked secret; headers named like credentials (Authorization, ...) are secret anyway.
+    secret_headers: frozenset[str] = field(default_factory=frozenset, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # Messages quote the address without its user info: "user:password@" is a credential.
@@ -60,6 +63,11 @@ class ServerEndpoint:
             if not _HEADER_VALUE.match(value):
                 raise InvalidServerError(Message(N_("the value of the header {name} must be printable ASCII on one "
                                                     "line"), {"name": name}))
+
+    def secrets(self) -> Secrets:
+        """The credentials this server is sent (secret header values, a password in the URL), to be
+        scrubbed from whatever it says back."""
+        return Secrets([*header_secrets(self.headers, self.secret_headers), *url_secrets(self.url)])
 
     @property
     def label(self) -> str:

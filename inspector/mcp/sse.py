@@ -6,11 +6,23 @@ import codecs
 from collections.abc import AsyncIterable, AsyncIterator
 
 
+class Event(str):
+    """The data of one event (a ``str``), and its type: the ``event:`` field, "message" without one."""
+
+    name: str
+
+    def __new__(cls, data: str, name: str = "message") -> Event:
+        event = super().__new__(cls, data)
+        event.name = name
+        return event
+
+
 class EventStreamParser:
     """Feed decoded text, get the ``data`` of each complete event.
 
     Lines end in CRLF, CR or LF; a blank line ends an event; ``data:`` lines (one leading space
-    dropped) are joined with ``\\n``; ``event:`` and ``:`` comments are ignored. :meth:`close`
+    dropped) are joined with ``\\n``; ``:`` comments are ignored; each data is an :class:`Event`
+(a ``str`` that also knows its ``event:`` type, which the older HTTP+SSE transport uses). :meth:`close`
     returns a last event that had no closing blank line.
 
     ``id:`` and ``retry:`` are kept for resumption: :attr:`last_event_id` is the last id the
@@ -22,6 +34,7 @@ class EventStreamParser:
         self._pending = ""
         self._data: list[str] = []
         self._has_data = False
+        self._name = "message"
         self.last_event_id: str | None = None
         self.retry_ms: int | None = None
 
@@ -37,8 +50,8 @@ class EventStreamParser:
             self._line(self._pending, events)
             self._pending = ""
         if self._has_data:
-            events.append("\n".join(self._data))
-            self._data, self._has_data = [], False
+            events.append(Event("\n".join(self._data), self._name))
+            self._data, self._has_data, self._name = [], False, "message"
         return events
 
     def _drain(self, final: bool) -> list[str]:
@@ -60,8 +73,8 @@ class EventStreamParser:
     def _line(self, line: str, events: list[str]) -> None:
         if line == "":
             if self._has_data:
-                events.append("\n".join(self._data))
-            self._data, self._has_data = [], False
+                events.append(Event("\n".join(self._data), self._name))
+            self._data, self._has_data, self._name = [], False, "message"
             return
         if line.startswith(":"):
             return
@@ -73,6 +86,9 @@ class EventStreamParser:
             return
         if field == "retry" and value.isascii() and value.isdigit():
             self.retry_ms = int(value)
+            return
+        if field == "event":
+            self._name = value or "message"
             return
         if field != "data":
             return

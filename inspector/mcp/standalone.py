@@ -78,6 +78,7 @@ class StandaloneStream:
         self._headers = {name: value for name, value in headers.items() if name.lower() != "content-type"}
         self._headers["Accept"] = "text/event-stream"
         self._answer = answer
+        self._secrets = server.secrets()  # cut out of whatever the server says on the stream
         self._subscribers: list[NotificationCallback] = []
         self._task: asyncio.Task[None] | None = None
         self._answers: set[asyncio.Task[None]] = set()
@@ -166,7 +167,7 @@ class StandaloneStream:
         if not data:
             return  # a priming event
         try:
-            message = json.loads(data)
+            message = self._secrets.scrub_parsed(json.loads(data), data)
         except (ValueError, RecursionError):
             return
         if is_server_request(message):

@@ -160,6 +160,8 @@ class LegTransport:
         self._clock = clock
         self._cancel = cancel
         self._max_body = max_body_bytes
+        #: The server's credentials, cut out of everything it says (it may repeat what it was sent).
+        self.secrets = server.secrets()
         #: Has a work request (``tools/call``, ``tools/list``) been handed to the wire yet?
         self.work_sent = False
         #: The work request torn down while on the wire (cancel or time-out), and why.
@@ -300,8 +302,8 @@ class LegTransport:
                 if status == 404 and session.session_id:
                     raise SessionGone()
                 raise McpTransportError.http_status(
-                    label, leg.method, status, response.reason_phrase,
-                    response.headers.get("location") if 300 <= status < 400 else None)
+                    label, leg.method, status, self._said(response.reason_phrase),
+                    self._said(response.headers.get("location")) if 300 <= status < 400 else None)
             new_session = response.headers.get("mcp-session-id") or None
             if new_session is not None and not all(ord(c) in _VISIBLE_ASCII for c in new_session):
                 raise McpTransportError.malformed(label, leg.method,
@@ -335,10 +337,10 @@ class LegTransport:
                 # Never a fresh start here: that would send the request a second time.
                 raise McpTransportError.session_expired(label, method)
             if status >= 300:
-                raise McpTransportError.http_status(label, method, status, response.reason_phrase)
+                raise McpTransportError.http_status(label, method, status, self._said(response.reason_phrase))
             raw_type = response.headers.get("content-type", "")
             if raw_type.split(";", 1)[0].strip().lower() != "text/event-stream":
-                raise McpTransportError.content_type(label, method, raw_type)
+                raise McpTransportError.content_type(label, method, self._said(raw_type))
             answer = await self._read_event_stream(leg, response, wire, session, ended.last_event_id)
             if answer.is_error:
                 raise McpTransportError.rpc_error(label, leg.method, answer.error_code or 0,
@@ -358,7 +360,7 @@ class LegTransport:
         if media_type == "text/event-stream":
             return await self._read_event_stream(leg, response, wire, session)
         if media_type not in ("application/json", ""):
-            raise McpTransportError.content_type(label, leg.method, raw_type)
+            raise McpTransportError.content_type(label, leg.method, self._said(raw_type))
         body = bytearray()
         async for chunk in response.aiter_bytes():
             wire.received += len(chunk)
@@ -366,7 +368,7 @@ class LegTransport:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
             body += chunk
         try:
-            return decode_body(bytes(body), leg.request_id)
+            return self._scrubbed(decode_body(bytes(body), leg.request_id), body)
         except NotAnAnswer as why:
             raise McpTransportError.malformed(label, leg.method, why.sentence) from None
 
@@ -414,7 +416,7 @@ class LegTransport:
         if data == "":
             return None, 0, None  # e.g. the priming event (an id, empty data): not a message
         try:
-            obj = load_wire_json(data)  # text repaired here, once
+            obj = self.secrets.scrub_parsed(load_wire_json(data), data)  # text repaired and scrubbed here, once
         except (ValueError, RecursionError):
             return None, 1, None
         if isinstance(obj, dict) and obj.get("method") == "notifications/progress":
@@ -434,6 +436,16 @@ class LegTransport:
             return decode_answer(obj), 0, None
         except NotAnAnswer as why:
             raise McpTransportError.malformed(self._server.label, leg.method, why.sentence) from None
+
+    def _said(self, text: str | None) -> str:
+        """Text from a response's head, scrubbed before an error clips it (a cut must not leave half a secret)."""
+        return self.secrets.scrub(text or "")
+
+    def _scrubbed(self, answer: RpcAnswer, body: bytearray) -> RpcAnswer:
+        """The answer decoded from ``body`` without the server's secrets."""
+        message = answer.error_message
+        return RpcAnswer(result=self.secrets.scrub_parsed(answer.result, body), error_code=answer.error_code,
+                         error_message=self.secrets.scrub(message) if message is not None else None)
 
     async def _reply(self, leg: OutgoingMessage, request: dict[str, Any], session: Session) -> None:
         await self.reply_on(leg.method, request, session)

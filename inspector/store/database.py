@@ -12,13 +12,19 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 
 from .errors import NewerSchemaError, StoreError
+from .faults import set_lock_wait, store_fault
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
+#: How long a statement waits for another program's lock, unless the caller says otherwise.
+LOCK_WAIT_S = 10.0
 
-def open_database(path: str | os.PathLike[str]) -> sqlite_utils.Database:
+
+def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S) -> sqlite_utils.Database:
     """Open (creating if needed) and upgrade the database at ``path``.
 
-    A database from a newer version is refused before anything is written to it.
+    A database from a newer version is refused before anything is written to it. A damaged
+    database, or one another program keeps locked for longer than ``lock_wait_s``, is refused
+    with a :class:`~.faults.DamagedDatabaseError` or :class:`~.faults.LockedDatabaseError`.
     """
     path = Path(path)
     if path.exists() and path.is_dir():
@@ -29,17 +35,20 @@ def open_database(path: str | os.PathLike[str]) -> sqlite_utils.Database:
         raise StoreError(Message(N_("The run database cannot be created in {folder}: {reason}. Choose another "
                                     "place with --db or RUN_INSPECTOR_DB."),
                                  {"folder": path.parent, "reason": exc.strerror or exc})) from None
+    conn: sqlite3.Connection | None = None
     try:
         # Autocommit mode: every transaction is opened and closed explicitly.
-        conn = sqlite3.connect(str(path), timeout=10, check_same_thread=False, isolation_level=None)
+        conn = sqlite3.connect(str(path), timeout=lock_wait_s, check_same_thread=False, isolation_level=None)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.OperationalError as exc:  # cannot open: permissions, a read-only place
+    except sqlite3.DatabaseError as exc:
+        if conn is not None:
+            conn.close()
+        fault = store_fault(path, exc)
+        if fault is not None:
+            raise fault from None
+        # Anything else: cannot open (permissions, a read-only place).
         raise StoreError(Message(N_("The run database {path} cannot be opened: {reason}. Choose another file "
                                     "with --db or RUN_INSPECTOR_DB."), {"path": path, "reason": exc})) from None
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(Message(N_("{path} is not a Run Inspector database ({reason}). Choose another file "
-                                    "with --db or RUN_INSPECTOR_DB; this one was left untouched."),
-                                 {"path": path, "reason": exc})) from None
     if version > SCHEMA_VERSION:
         conn.close()
         raise NewerSchemaError(Message(
@@ -50,14 +59,14 @@ def open_database(path: str | os.PathLike[str]) -> sqlite_utils.Database:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA busy_timeout=10000")
+        set_lock_wait(conn, lock_wait_s)
         # Fewer checkpoints (each one syncs): the write-ahead log may grow to about 40 MB.
         conn.execute("PRAGMA wal_autocheckpoint=10000")
         _migrate(conn, version)
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise StoreError(Message(N_("The run database {path} could not be opened: {reason}."),
-                                 {"path": path, "reason": exc})) from None
+        raise store_fault(path, exc) or StoreError(Message(N_("The run database {path} could not be opened: "
+                                                              "{reason}."), {"path": path, "reason": exc})) from None
     return sqlite_utils.Database(conn)
 
 
@@ -72,6 +81,9 @@ def open_database_read_only(path: str | os.PathLike[str]) -> sqlite_utils.Databa
                                isolation_level=None)
         conn.execute("PRAGMA user_version").fetchone()
     except sqlite3.DatabaseError as exc:
+        fault = store_fault(path, exc)
+        if fault is not None:
+            raise fault from None
         raise StoreError(Message(N_("The run database {path} cannot be read: {reason}."),
                                  {"path": path, "reason": exc})) from None
     return sqlite_utils.Database(conn)

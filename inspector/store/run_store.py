@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import sqlite_utils
@@ -19,8 +20,9 @@ from inspector.i18n.messages import Message
 from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, StepKind, step_outcome
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
-from .database import open_database, pid_alive, rollback
+from .database import LOCK_WAIT_S, open_database, pid_alive, rollback
 from .errors import UnknownRunError
+from .faults import is_lock, set_lock_wait, store_fault
 
 SOURCES = RUN_SOURCES
 
@@ -82,8 +84,19 @@ class RunStore:
         self.mark_interrupted_runs()
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str]) -> RunStore:
-        return cls(open_database(path))
+    def open(cls, path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S) -> RunStore:
+        """The store at ``path``; a damaged or locked database is refused with a sentence that says so."""
+        db = open_database(path, lock_wait_s)
+        try:
+            return cls(db)
+        except sqlite3.DatabaseError as exc:
+            # The first read of the runs table is where scrambled pages usually show.
+            db.conn.close()
+            raise store_fault(Path(path), exc) or exc from None
+
+    def set_lock_wait(self, seconds: float) -> None:
+        """How long the next statements wait for another program's lock before they give up."""
+        set_lock_wait(self._conn, seconds)
 
     def close(self) -> None:
         self._conn.close()
@@ -143,11 +156,17 @@ class RunStore:
         """Runs left ``running`` by a process that no longer exists become ``interrupted``."""
         rows = self._conn.execute("SELECT id, owner_pid FROM runs WHERE status = 'running'").fetchall()
         dead = [run_id for run_id, pid in rows if not pid_alive(pid)]
-        if dead:
+        if not dead:
+            return 0
+        try:
             with self.transaction():
                 self._conn.executemany(
                     "UPDATE runs SET status = 'interrupted', owner_pid = NULL WHERE id = ? AND status = 'running'",
                     [(run_id,) for run_id in dead])
+        except sqlite3.OperationalError as exc:
+            if not is_lock(exc):
+                raise
+            return 0  # housekeeping: another program holds the lock; the next opening does it
         return len(dead)
 
     def get_run(self, run_id: int) -> RunRecord:

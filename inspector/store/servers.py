@@ -163,16 +163,11 @@ class ServerRegistry:
     def record_operation(self, url: str, outcome: str, latency_ms: float | None,
                          at: datetime | None = None) -> None:
         """Count one finished operation against its server: ok, tool_error, failed or cancelled."""
-        if outcome not in OPERATION_OUTCOMES:
-            raise ValueError(f"unknown operation outcome {outcome!r}")
-        column = f"{outcome}_count"
-        contact = outcome in _CONTACT_OUTCOMES
-        self._write(
-            f"INSERT INTO server_health (url, last_contact_at, last_latency_ms, {column}) VALUES (?, ?, ?, 1)"
-            f" ON CONFLICT(url) DO UPDATE SET {column} = {column} + 1"
-            + (", last_contact_at = excluded.last_contact_at, last_latency_ms = excluded.last_latency_ms"
-               if contact else ""),
-            (url, to_stored_time(at or utc_now()) if contact else None, latency_ms if contact else None))
+        self._write(*_health_update(url, outcome, latency_ms, at))
+
+    def count_operation(self, url: str, outcome: str, latency_ms: float | None) -> None:
+        """:meth:`record_operation` inside the caller's open transaction (with the run it belongs to)."""
+        self._conn.execute(*_health_update(url, outcome, latency_ms, None))
 
     def get(self, url: str) -> ServerRecord | None:
         rows = self._select("WHERE u.url = ?", (url,))
@@ -214,3 +209,17 @@ def _roots(stored: str | None) -> tuple[str, ...]:
     except ValueError:
         return ()
     return tuple(uri for uri in value if isinstance(uri, str)) if isinstance(value, list) else ()
+
+
+def _health_update(url: str, outcome: str, latency_ms: float | None,
+                   at: datetime | None) -> tuple[str, tuple[object, ...]]:
+    """The statement that counts one finished operation against its server."""
+    if outcome not in OPERATION_OUTCOMES:
+        raise ValueError(f"unknown operation outcome {outcome!r}")
+    column = f"{outcome}_count"
+    contact = outcome in _CONTACT_OUTCOMES
+    return (f"INSERT INTO server_health (url, last_contact_at, last_latency_ms, {column}) VALUES (?, ?, ?, 1)"
+            f" ON CONFLICT(url) DO UPDATE SET {column} = {column} + 1"
+            + (", last_contact_at = excluded.last_contact_at, last_latency_ms = excluded.last_latency_ms"
+               if contact else ""),
+            (url, to_stored_time(at or utc_now()) if contact else None, latency_ms if contact else None))

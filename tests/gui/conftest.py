@@ -77,7 +77,7 @@ def make_window(qtbot):
             tools = window.workbench.tools
             qtbot.waitUntil(lambda: tools.model.rowCount() > 0 or (tools.task is not None
                                                                           and not window.workbench.tools.task.running),
-                            timeout=10000)
+                            timeout=20000)  # generous: a loaded CI machine once needed more than 10 s
         return window
 
     yield make

@@ -9,6 +9,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from inspector.gui.app import autostart_demo, run_window
+from inspector.gui.dialogs.database_dialog import DatabaseChoice
 from inspector.gui.main_window import MainWindow
 from inspector.gui.settings import AppSettings
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
@@ -72,7 +73,15 @@ def test_run_window_opens_on_the_database_and_leaves_nothing_behind(qtbot, tmp_p
 def test_a_database_that_cannot_be_opened_is_one_sentence_and_status_2(qtbot, tmp_path, capsys) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    assert run_window(str(blocker / "runs.db")) == 2
+    # The window asks what to do (a dialog; see test_database_problem.py); here the user quits.
+    asked = []
+
+    def quit_at_once(problem, path):
+        asked.append(path)
+        return DatabaseChoice.QUIT, None
+
+    assert run_window(str(blocker / "runs.db"), choose=quit_at_once) == 2
+    assert asked == [blocker / "runs.db"]
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("run-inspector: ")
     assert not [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]

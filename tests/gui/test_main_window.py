@@ -283,3 +283,57 @@ def test_a_servers_endless_description_neither_stretches_the_window_nor_turns_te
         assert window.rect().contains(corner), (button.text(), corner)
     # The whole text is one action away: the title's tooltip (bounded, escaped).
     assert "AAAA" in window.workbench.tool_title.toolTip()
+
+
+def test_a_servers_schema_shows_its_overrides_and_floods_visibly_in_every_part_of_the_form(make_window) -> None:
+    """Right-to-left overrides and 300,000-character runs in a tool's name, property names, titles,
+    descriptions, enum titles and defaults: every label, list row, box and pre-filled field shows the
+    override as U+FFFD and stays bounded, the window keeps its width, and the default sent is the
+    server's own (the field shows it visibly, it does not change it)."""
+    window = make_window(wait_tools=False)
+    window.resize(1200, 760)
+    window.show()
+    flood = "B" * 300_000 + "\u202e" + "fdp.exe"
+    hostile = {"name": "evil\u202etxt.exe" + "N" * 300_000, "description": "x",
+               "inputSchema": {"type": "object", "required": ["pick"], "properties": {
+                   "path\u202egnp": {"type": "string", "description": flood, "default": "report\u202efdp.exe"},
+                   "pick": {"type": "string", "oneOf": [{"const": "a", "title": "yes\u202eon"},
+                                                         {"const": "b", "title": flood}]},
+                   "tags": {"type": "array", "items": {"type": "string",
+                                                       "enum": ["t1", "t2"], "enumNames": ["one\u202eeno", "two"]}},
+                   "C" * 300_000: {"type": "boolean"}}}}
+    window.workbench.tools.model.set_tools([hostile])
+    index = window.workbench.tools.model.index(0, 0)
+    listed = index.data()
+    assert "\u202e" not in listed and len(listed) < 1_000
+    window.workbench._tool_selected(hostile)
+    QApplication.processEvents()
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QLineEdit
+    form = window.workbench.arguments.form
+    shown = [label.text() for label in form.findChildren(QLabel)]
+    shown += [button.text() for button in form.findChildren(QAbstractButton)]
+    shown += [combo.itemText(row) for combo in form.findChildren(QComboBox) for row in range(combo.count())]
+    shown += [edit.text() for edit in form.findChildren(QLineEdit)]
+    assert shown and all("\u202e" not in text for text in shown), [text[:80] for text in shown if "\u202e" in text]
+    assert all(len(text) < 12_000 for text in shown), [len(text) for text in shown]
+    assert any("report\ufffdfdp.exe" == text for text in shown)
+    # The form fits its pane: no long title widens it past the screen (a sideways scroll to reach Run).
+    assert form.minimumSizeHint().width() < 900, form.minimumSizeHint()
+    assert window.minimumSizeHint().width() <= 1200 and window.width() <= 1200
+    for button in (window.workbench.run_button, window.workbench.cancel_button):
+        corner = button.mapTo(window, button.rect().bottomRight())
+        assert window.rect().contains(corner), (button.text(), corner)
+    # What is sent is the server's default, not the picture of it.
+    assert form.value()["path\u202egnp"] == "report\u202efdp.exe"
+
+
+def test_a_tools_answer_that_turns_text_around_is_shown_as_its_characters(qtbot, make_window, demo_server) -> None:
+    """The result pane shows a server's right-to-left override as U+FFFD: "abc‮fdp.exe" cannot pose
+    as "abcexe.pdf" there, as the step detail and the command line already show it."""
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "echo")
+    window.workbench.arguments.form.root.fields["text"].edit.setText("invoice\u202efdp.exe")
+    task = window.workbench.run_current_tool()
+    assert finished(qtbot, task).status == "ok"
+    shown = window.workbench.result.text.toPlainText()
+    assert "invoice\ufffdfdp.exe" in shown and "\u202e" not in shown

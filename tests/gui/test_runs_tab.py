@@ -448,3 +448,24 @@ def test_a_file_name_in_the_progress_dialog_is_plain_text(qtbot, make_window, tm
     finally:
         with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
             released.set()
+
+
+def test_a_file_name_that_turns_text_around_is_shown_as_its_characters(qtbot, make_window, tmp_path) -> None:
+    """A right-to-left override in a file's name ("invoice‮nosj.exe" reads as "invoiceexe.json") is
+    shown as U+FFFD in the status line after an import, and in the error box when the file is bad."""
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    good, _uids = trace_file(tmp_path)
+    named = good.rename(tmp_path / "invoice\u202enosj.exe")
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as ended:
+        drop(window, named)
+    assert ended.args[1] == "ok"
+    assert "\u202e" not in tab.status.text() and "invoice\ufffdnosj.exe" in tab.status.text()
+    bad = tmp_path / "bad\u202enosj.exe"
+    bad.write_text("{", encoding="utf-8")
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as ended:
+        drop(window, bad)
+    assert ended.args[1] == "failed"
+    assert tab.error_box is not None and "bad\ufffdnosj.exe" in tab.error_box.text()
+    assert "\u202e" not in tab.error_box.text() and "\u202e" not in tab.status.text()
+    tab.error_box.close()

@@ -79,10 +79,11 @@ class Exchange:
     # -- plain answers ----------------------------------------------------------------------
 
     def send(self, status: int, body: bytes = b"", *, content_type: str | None = "application/json",
-             headers: dict[str, str] | None = None, framing: str = "length") -> None:
+             headers: dict[str, str] | None = None, framing: str = "length", reason: str | None = None) -> None:
         """Answer with ``body``. ``framing``: "length" (Content-Length), "chunked", or "close"
-        (no length: the body ends when the server closes the connection)."""
-        self._start(status, content_type, headers, framing, len(body))
+        (no length: the body ends when the server closes the connection). ``reason``: the status
+        line's reason phrase instead of the standard one."""
+        self._start(status, content_type, headers, framing, len(body), reason)
         self._write_body([body], framing)
 
     def send_json(self, obj: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> None:
@@ -244,13 +245,13 @@ class Exchange:
             return True
 
     def _start(self, status: int, content_type: str | None, headers: dict[str, str] | None,
-               framing: str, length: int) -> None:
+               framing: str, length: int, reason: str | None = None) -> None:
         if self.answered:
             raise RuntimeError("this request was already answered")
         self.answered = True
         self.server._note_status(self.request, status)
         handler = self._handler
-        handler.send_response(status)
+        handler.send_response(status, reason)
         if content_type is not None:
             handler.send_header("Content-Type", content_type)
         for name, value in (headers or {}).items():

@@ -120,6 +120,7 @@ def build_sdk_server(events: ToolEvents | None = None, tool_count: int = 3,
     listeners = listeners if listeners is not None else Listeners()
     server = MCPServer("run-inspector-test")
     _listening_support(server, listeners)
+    asked: set[asyncio.Task[Any]] = set()  # questions asked by tools that did not wait for them
 
     @server.tool()
     async def echo(text: str) -> str:
@@ -229,6 +230,42 @@ def build_sdk_server(events: ToolEvents | None = None, tool_count: int = 3,
         await asyncio.sleep(0.3)
         answer = await ctx.session.elicit_form("Which colour?", PROFILE_SCHEMA)
         return f"asked on the side: {answer.action}"
+
+    @server.tool()
+    async def keep_asking(times: int, ctx: Context, message: str = "Are you sure?") -> str:
+        """Ask the same question ``times`` times, whatever the answers; list the answers."""
+        actions = []
+        for _ in range(times):
+            answer = await ctx.session.elicit_form(message, {"type": "object", "properties": {
+                "sure": {"type": "boolean", "default": True}}}, related_request_id=ctx.request_context.request_id)
+            actions.append(answer.action)
+        return "answers: " + ", ".join(actions)
+
+    @server.tool()
+    async def ask_and_leave(ctx: Context) -> str:
+        """Ask a question on the standalone stream and end at once, without waiting for the answer."""
+        await asyncio.sleep(0.3)  # see ask_on_the_side
+        asking = asyncio.get_running_loop().create_task(ctx.session.elicit_form("Still there?", PROFILE_SCHEMA))
+        asked.add(asking)
+        asking.add_done_callback(asked.discard)
+        await asyncio.sleep(0.2)  # the question is on its way before the answer ends the call
+        return "left"
+
+    @server.tool()
+    async def keep_sampling(times: int, ctx: Context) -> str:
+        """Ask the client's model ``times`` times, whatever the answers; list what came back."""
+        from mcp.types import SamplingMessage
+
+        seen = []
+        for _ in range(times):
+            try:
+                result = await ctx.session.create_message(
+                    [SamplingMessage(role="user", content=TextContent(type="text", text="Once more?"))],
+                    max_tokens=5, related_request_id=ctx.request_context.request_id)
+                seen.append(result.content.text)
+            except Exception:  # noqa: BLE001 - the test reads what the tool saw
+                seen.append("refused")
+        return "sampled: " + ", ".join(seen)
 
     @server.tool(structured_output=False)
     async def files() -> list[Any]:

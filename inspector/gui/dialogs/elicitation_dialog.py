@@ -6,7 +6,9 @@ booleans, single- and multi-select enums, titled or not); the answer is checked 
 schema before it is sent. Only a schema outside the protocol is edited as JSON. The dialog is as
 wide as its form (within limits) and scrolls when it is taller than the screen allows. Both
 dialogs count down what is left of the operation's budget: when it runs out the client stops
-waiting and the dialog closes.
+waiting and the dialog closes. Both name who asks in a header band of the window's own
+(:mod:`.asker_header`), close when their operation ends or is cancelled, and offer to stop the
+operation's asking.
 """
 
 from __future__ import annotations
@@ -35,11 +37,21 @@ from ..language import on_language_changed, translated
 from ..widgets.plain_text import label_text
 from ..widgets.schema_form import MISSING, FieldError, SchemaForm
 from ..workbench.server_requests import PendingQuestion
+from .asker_header import (
+    AskerHeader,
+    asker_server,
+    button_row,
+    close_with_operation,
+    server_says,
+    stop_asking_button,
+)
 
 #: How often the countdown is redrawn (milliseconds).
 TICK_MS = 200
 #: The question dialog's width limits (pixels): never a narrow box, never wider than this.
 MIN_WIDTH, MAX_WIDTH = 440, 880
+#: The sampling dialog's width at first (pixels): the header's lines fit without wrapping.
+SAMPLING_WIDTH = 560
 #: How many characters wide the form would like to be, so that hints wrap into readable lines.
 COMFORTABLE_CHARACTERS = 90
 
@@ -128,13 +140,13 @@ class ElicitationDialog(QDialog):
         super().__init__(parent)
         self.pending = pending
         self.answered: dict[str, Any] | None = None
-        translated(self, "setWindowTitle", lambda: _("The server asks a question"))
+        translated(self, "setWindowTitle", lambda: _("{server} asks a question").format(
+            server=asker_server(pending.asker, server)))
         layout = QVBoxLayout(self)
-        if server:
-            layout.addWidget(translated(_plain(""), "setText", lambda: _("The server {server} asks:").format(
-                server=server)))
+        self.header = AskerHeader(pending.asker, server)
+        layout.addWidget(self.header)
         self.message = _plain(pending.message)
-        layout.addWidget(self.message)
+        said = [self.message]
         self.form: SchemaForm | None = None
         self.json_editor: QPlainTextEdit | None = None
         self.fields = form_fields(pending.schema)
@@ -143,15 +155,18 @@ class ElicitationDialog(QDialog):
             self.form = SchemaForm(pending.schema, titles=True)
             self.form.changed.connect(self._recheck)
             if any(field.required for field in self.fields):
-                layout.addWidget(translated(_plain(""), "setText", lambda: _("Fields marked * are required.")))
+                said.append(translated(_plain(""), "setText", lambda: _("Fields marked * are required.")))
             self.scroll = _FormScroll(self.form)
-            layout.addWidget(self.scroll, 1)
+            said.append(self.scroll)
         else:
-            layout.addWidget(translated(_plain(""), "setText", lambda: _(
+            said.append(translated(_plain(""), "setText", lambda: _(
                 "This form cannot be shown field by field; write the answer as JSON.")))
             self.json_editor = QPlainTextEdit(json.dumps(schema_defaults(pending.schema), indent=2))
             translated(self.json_editor, "setAccessibleName", lambda: _("Answer as JSON"))
-            layout.addWidget(self.json_editor, 1)
+            said.append(self.json_editor)
+        # The message and the form the server defined, in the box that says they are the server's.
+        self.server_text = server_says(*said)
+        layout.addWidget(self.server_text, 1)
         self.problem = _plain("")
         self.problem.setStyleSheet("color: #B84A00;")
         self.problem.hide()
@@ -162,13 +177,16 @@ class ElicitationDialog(QDialog):
         self.accept_button = translated(QPushButton(), "setText", lambda: _("Accept"))
         self.decline_button = translated(QPushButton(), "setText", lambda: _("Decline"))
         self.cancel_button = translated(QPushButton(), "setText", lambda: _("Cancel"))
+        self.stop_button = stop_asking_button(pending.asker)
         buttons.addButton(self.accept_button, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(self.decline_button, QDialogButtonBox.ButtonRole.RejectRole)
         buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
         self.accept_button.clicked.connect(self._accept)
-        self.decline_button.clicked.connect(lambda: self._finish({"action": "decline"}))
+        self.decline_button.clicked.connect(self.decline)
         self.cancel_button.clicked.connect(lambda: self._finish({"action": "cancel"}))
-        layout.addWidget(buttons)
+        self.stop_button.clicked.connect(self.stop_asking)
+        layout.addLayout(button_row(self.stop_button, buttons))
+        close_with_operation(self, pending.asker)
         self.setMinimumWidth(MIN_WIDTH)
         self.adjustSize()  # as wide as the form wants (the scroll area says how wide, within limits)
 
@@ -223,6 +241,16 @@ class ElicitationDialog(QDialog):
             self.scroll.ensureWidgetVisible(first)
             first.setFocus(Qt.FocusReason.OtherFocusReason)
 
+    def decline(self) -> None:
+        """The user declines (the MCP answer for an explicit no)."""
+        self._finish({"action": "decline"})
+
+    def stop_asking(self) -> None:
+        """Decline this question, and the operation's later ones without a dialog."""
+        if self.pending.asker is not None:
+            self.pending.asker.stop_asking()
+        self.decline()
+
     def _accept(self) -> None:
         content = self.content()
         if content is not None:
@@ -252,25 +280,44 @@ class SamplingDialog(QDialog):
         super().__init__(parent)
         self.pending = pending
         self.answered: bool | None = None
-        translated(self, "setWindowTitle", lambda: _("The server wants to use the model"))
+        translated(self, "setWindowTitle", lambda: _("{server} wants to use the model").format(
+            server=asker_server(pending.asker, server)))
         layout = QVBoxLayout(self)
+        self.header = AskerHeader(pending.asker, server)
+        layout.addWidget(self.header)
         layout.addWidget(translated(_plain(""), "setText", lambda: _(
-            "The server {server} asks the configured model to answer these messages. Allow it?").format(
-                server=server or _("(unnamed)"))))
+            "The server asks the configured model to answer these messages. Allow it?")))
         shown = translated(QPlainTextEdit(), "setPlainText", lambda: sampling_text(pending.params or {}))
         shown.setReadOnly(True)
         translated(shown, "setAccessibleName", lambda: _("The messages the server sends to the model"))
-        layout.addWidget(shown, 1)
+        self.messages = shown
+        self.server_text = server_says(shown)
+        layout.addWidget(self.server_text, 1)
         self.countdown = _Countdown(self, pending, lambda: self._finish(None))
         layout.addWidget(self.countdown.label)
         buttons = QDialogButtonBox()
         self.allow_button = translated(QPushButton(), "setText", lambda: _("Allow"))
         self.refuse_button = translated(QPushButton(), "setText", lambda: _("Refuse"))
+        self.stop_button = stop_asking_button(pending.asker)
         buttons.addButton(self.allow_button, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(self.refuse_button, QDialogButtonBox.ButtonRole.RejectRole)
         self.allow_button.clicked.connect(lambda: self._finish(True))
-        self.refuse_button.clicked.connect(lambda: self._finish(False))
-        layout.addWidget(buttons)
+        self.refuse_button.clicked.connect(self.decline)
+        self.stop_button.clicked.connect(self.stop_asking)
+        layout.addLayout(button_row(self.stop_button, buttons))
+        close_with_operation(self, pending.asker)
+        self.setMinimumWidth(MIN_WIDTH)
+        self.resize(max(self.sizeHint().width(), SAMPLING_WIDTH), self.sizeHint().height())
+
+    def decline(self) -> None:
+        """The user refuses this request."""
+        self._finish(False)
+
+    def stop_asking(self) -> None:
+        """Refuse this request, and the operation's later ones without a dialog."""
+        if self.pending.asker is not None:
+            self.pending.asker.stop_asking()
+        self.decline()
 
     def _finish(self, allowed: bool | None) -> None:
         self.countdown.timer.stop()

@@ -16,7 +16,7 @@ from inspector.store import RunStore
 from inspector.store.browse import delete_runs
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job
-from ..widgets.plain_text import cell_text
+from ..widgets.plain_text import cell_text, visible
 
 
 class Transfers(QObject):
@@ -74,11 +74,11 @@ class Transfers(QObject):
         self.imported.emit(run_ids)
         if report.runs_imported:
             message = ngettext("Imported {count} run from {name}.", "Imported {count} runs from {name}.",
-                               report.runs_imported).format(count=report.runs_imported, name=path.name)
+                               report.runs_imported).format(count=report.runs_imported, name=visible(path.name))
         else:
             message = ngettext("{name} was imported before: its run is selected.",
                                "{name} was imported before: its runs are selected.",
-                               len(report.already_present)).format(name=path.name)
+                               len(report.already_present)).format(name=visible(path.name))
         self._ended("import", "ok", message)
 
     # -- export ---------------------------------------------------------------------------------
@@ -168,7 +168,7 @@ class Transfers(QObject):
 
     def _failed(self, kind: str, message: str) -> None:
         self.last_error = message
-        box = QMessageBox(QMessageBox.Icon.Warning, _("Run Inspector"), message, QMessageBox.StandardButton.Ok,
+        box = QMessageBox(QMessageBox.Icon.Warning, _("Run Inspector"), visible(message), QMessageBox.StandardButton.Ok,
                           self.host.window())
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setWindowModality(Qt.WindowModality.WindowModal)
@@ -177,7 +177,7 @@ class Transfers(QObject):
         self._ended(kind, "failed", message)
 
     def _ended(self, kind: str, outcome: str, message: str) -> None:
-        self.said.emit(message)
+        self.said.emit(visible(message))  # a file name in it is shown as characters: no override obeyed
         self.job = None
         self.dialog = None
         if self._queue:

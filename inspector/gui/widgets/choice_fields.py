@@ -20,6 +20,7 @@ from ..language import translated_item
 from .accessibility import label_combo
 from .arguments import Path
 from .form_base import MISSING, Field
+from .plain_text import cell_text
 
 
 def _mnemonic_free(text: str) -> str:
@@ -34,6 +35,9 @@ class EnumField(Field):
         self.options = choices
         self.choices = [choice.value for choice in choices]
         self.combo = QComboBox()
+        # Its width is the form's, not its longest title's: a server's long title cannot widen the form.
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(12)
         # Named by its field, not by the value it shows (the form row's label is not its sibling).
         self.combo_label = label_combo(self.combo, self.name)
         self.setFocusProxy(self.combo)
@@ -41,7 +45,7 @@ class EnumField(Field):
         if not required:
             translated_item(self.combo, lambda: _("(not set)"), None)
         for choice in choices:
-            self.combo.addItem(choice.title)
+            self.combo.addItem(cell_text(choice.title, 200))
         self.combo.currentIndexChanged.connect(lambda _i: self.changed.emit())
         self.named()
         layout = QVBoxLayout(self)
@@ -78,7 +82,7 @@ class MultiChoiceField(Field):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         for choice in choices:
-            box = QCheckBox(_mnemonic_free(choice.title))
+            box = QCheckBox(_mnemonic_free(cell_text(choice.title, 200)))
             box.toggled.connect(self._toggled)
             layout.addWidget(box)
             self.boxes.append(box)

@@ -12,6 +12,7 @@ from inspector.i18n import _
 
 from .arguments import Path
 from .hints import mark_hint
+from .plain_text import clip_text, label_text, plain_tooltip
 
 
 class _Missing:
@@ -33,9 +34,13 @@ class FieldError(ValueError):
 
 
 def plain_label(text: str, *, hint: bool = False) -> QLabel:
-    """A label for schema text (it comes from the server): plain text, wrapped; a hint in a readable grey."""
-    label = QLabel(text)
+    """A label for schema text (it comes from the server): plain text, wrapped, its controls shown
+    and a flood cut (the whole text is then its tooltip); a hint in a readable grey."""
+    shown = label_text(text)
+    label = QLabel(shown)
     label.setTextFormat(Qt.TextFormat.PlainText)
+    if len(text) > len(shown):
+        label.setToolTip(plain_tooltip(clip_text(text, 20_000)))
     label.setWordWrap(True)
     if hint:
         mark_hint(label)

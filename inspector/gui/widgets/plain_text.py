@@ -50,7 +50,7 @@ def visible(text: str) -> str:
 #: How many characters of a server's text a label shows (the whole text is one action away).
 LABEL_CHARS = 2_000
 #: A run of this many characters without a space gets a break opportunity, so it wraps.
-LONGEST_UNBROKEN = 60
+LONGEST_UNBROKEN = 30  # about 250 px: two form columns of it still fit a small screen
 _UNBROKEN = re.compile(r"\S{%d}" % LONGEST_UNBROKEN)
 
 

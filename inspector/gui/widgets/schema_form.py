@@ -36,6 +36,7 @@ from .arguments import Path, resolved, simple_type
 from .choice_fields import EnumField, MultiChoiceField
 from .form_base import MISSING, Field, FieldError, field_name, plain_label
 from .hints import readable_placeholder
+from .plain_text import cell_text, visible
 
 #: Labels longer than this (characters) wrap; shorter ones keep to one line.
 LABEL_WRAP = 40
@@ -50,6 +51,9 @@ class TextField(Field):
     def __init__(self, schema: Mapping[str, Any], path: Path, required: bool, kind: str) -> None:
         super().__init__(schema, path, required)
         self.kind = kind
+        # A value given as text with controls in it (a server's default): the box shows them
+        # visibly, and as long as the box still shows that picture, the value is the text itself.
+        self.given: tuple[str, str] | None = None
         self.edit = QLineEdit()
         self.setFocusProxy(self.edit)
         self.named()
@@ -72,7 +76,9 @@ class TextField(Field):
     def value(self) -> Any:
         text = self.edit.text()
         if text == "":
-            return MISSING  # an empty string, if wanted, is typed in the JSON editor
+            return MISSING
+        if self.given is not None and text == self.given[0]:
+            text = self.given[1]  # an empty string, if wanted, is typed in the JSON editor
         if self.kind == "string":
             return text
         if self.kind == "integer":
@@ -95,11 +101,14 @@ class TextField(Field):
 
     def set_value(self, value: Any) -> None:
         if value is MISSING or value is None:
-            self.edit.setText("")
+            text = ""
         elif self.kind == "string" and isinstance(value, str):
-            self.edit.setText(value)
+            text = value
         else:
-            self.edit.setText(json.dumps(value, ensure_ascii=False))
+            text = json.dumps(value, ensure_ascii=False)
+        shown = visible(text)
+        self.given = (shown, text) if shown != text else None
+        self.edit.setText(shown)
 
 
 class BoolField(Field):
@@ -281,7 +290,7 @@ class ObjectField(Field):
         if top:
             layout.addLayout(form)
         else:
-            self.box = QGroupBox(self.name())
+            self.box = QGroupBox(cell_text(self.name(), 200))
             self.box.setLayout(form)
             layout.addWidget(self.box)
         layout.addWidget(self.error)
@@ -290,7 +299,7 @@ class ObjectField(Field):
     def named(self) -> None:
         """An item that moved in its array: its box and its fields' paths follow the new position."""
         if self.box is not None:
-            self.box.setTitle(self.name())
+            self.box.setTitle(cell_text(self.name(), 200))
         for name, field in self.fields.items():
             field.path = self.path + (name,)
 

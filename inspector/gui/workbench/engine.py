@@ -44,6 +44,7 @@ from inspector.mcp.standalone import ServerNotification
 from inspector.store import RunStore, ServerRegistry, StoreError
 
 from ..widgets.budget_state import BarState, ProgressMark, ending_for
+from .asking import ASKER, Asker
 from .operation_log import OperationLog, operation_tag
 from .server_requests import WindowAnswers
 
@@ -134,6 +135,8 @@ class OperationTask(QObject):
     #: The server sent a notification other than a log message (a list-changed notice); log
     #: messages go to the engine's :attr:`OperationsEngine.log`.
     server_notification = Signal(object)
+    #: The user asked to cancel (the operation ends soon): its question dialogs close now.
+    cancelling = Signal()
 
     def __init__(self, number: int, kind: str, title: str, server: ServerEndpoint, budget_s: float,
                  tool: str | None = None, arguments: dict[str, Any] | None = None) -> None:
@@ -174,6 +177,8 @@ class OperationTask(QObject):
         """Cancel now: the worker's task is cancelled through the loop's thread-safe wake-up."""
         if self.outcome is None and self.cancel_requested_at is None:
             self.cancel_requested_at = time.monotonic()
+        if self.outcome is None and not self.cancel_signal.fired:
+            self.cancelling.emit()  # first: an open question is answered "cancel" before the task stops
         self.cancel_signal.fire()
 
     def elapsed_s(self, now: float | None = None) -> float:
@@ -424,6 +429,8 @@ class OperationsEngine(QObject):
                 title = f"{'tools/list' if task.kind == 'list' else 'ping'} {task.server_url}"
             run_id, problem = _start_run(run_store, title, task.server_url, problem)
             observer.stored_as(run_id)
+            # The server's questions and sampling requests on this operation's session name it.
+            ASKER.set(Asker(task, run_id, self.log))
             if task.kind == "call":
                 record = await execute_tool(client, server, task.tool or "", task.arguments, budget_s=budget,
                                             cancel=cancel, observer=observer)

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 
 from inspector.i18n import _
 from inspector.mcp import LogLevelRefused
+from inspector.mcp.messages import Message
 from inspector.mcp.standalone import ServerNotification
 
 from .log_entry import LogEntry, message_entry
@@ -34,6 +35,11 @@ class OperationLog(LogFeed):
         """The server refused ``logging/setLevel``; the operation went on without a level."""
         self.add(LogEntry(datetime.now(timezone.utc), None, None, report.error, server,
                           request="logging/setLevel", operation=operation, refused=True))
+
+    def declined(self, operation: str, server: str, method: str, reason: Message) -> None:
+        """The window declined a request of the server without asking the user (``reason`` says why)."""
+        self.add(LogEntry(datetime.now(timezone.utc), None, None, {"message": reason}, server,
+                          request=method, declined=True, operation=operation))
 
 
 def operation_tag(run_id: int | None, title: str) -> str:

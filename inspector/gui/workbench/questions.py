@@ -1,7 +1,8 @@
 """The dialogs a server's requests open: a question (elicitation) or a sampling confirmation.
 
-Each dialog belongs to its pending request and closes when the request is withdrawn (its
-operation ended, was cancelled, or ran out of budget)."""
+Each dialog belongs to its pending request and names the operation that carried it; it closes
+when the request is withdrawn or its operation ends (finished, cancelled, out of budget). When
+the user tells an operation to stop asking, its other open dialogs are declined too."""
 
 from __future__ import annotations
 
@@ -36,14 +37,22 @@ class QuestionDialogs(QObject):
         self._open(pending, dialog)
         return dialog
 
-    def _open(self, pending: PendingQuestion, dialog: QDialog) -> None:
+    def _open(self, pending: PendingQuestion, dialog: ElicitationDialog | SamplingDialog) -> None:
         key = id(pending)
         self.dialogs[key] = dialog
         dialog.finished.connect(lambda _code: self.dialogs.pop(key, None))
-        if pending.withdrawn:
-            dialog.reject()
+        dialog.stop_button.clicked.connect(lambda: self._stop_asking(pending))
+        if pending.withdrawn or (pending.asker is not None and pending.asker.over):
+            dialog.reject()  # the operation ended while the request crossed to this thread
             return
         dialog.show()
+
+    def _stop_asking(self, pending: PendingQuestion) -> None:
+        """The user said stop: the operation's other open dialogs are declined as well."""
+        for dialog in list(self.dialogs.values()):
+            other = getattr(dialog, "pending", None)
+            if other is not pending and other is not None and other.asker is pending.asker:
+                dialog.decline()
 
     def _withdrawn(self, pending: PendingQuestion) -> None:
         dialog = self.dialogs.pop(id(pending), None)

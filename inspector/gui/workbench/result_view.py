@@ -18,6 +18,7 @@ from inspector.mcp.results import non_text_note
 
 from ..language import on_language_changed, translated
 from ..widgets.image_view import ImageStrip, ShownImage
+from ..widgets.plain_text import clip_text, label_text
 from ..widgets.server_exchanges import server_exchange_lines
 from .engine import OperationTask
 
@@ -70,8 +71,8 @@ class ResultView(QWidget):
             return
         outcome = task.outcome
         if outcome is None:
-            self.sentence.setText(_("{title} is running on {server}.").format(title=task.title,
-                                                                             server=task.server.label))
+            self.sentence.setText(label_text(_("{title} is running on {server}.").format(
+                title=task.title, server=task.server.label), 10_000))
             self.text.setPlainText("\n".join(_progress_line(mark) for mark in task.state.marks))
             return
         record = outcome.record
@@ -87,10 +88,11 @@ class ResultView(QWidget):
         blocks = self.non_text_note(task)
         if blocks:
             lines.append(_("Not shown as text: {blocks}.").format(blocks=blocks))
-        self.sentence.setText("\n".join(lines))
+        self.sentence.setText(label_text("\n".join(lines), 10_000))  # the error names what the server said
         exchanges = server_exchange_lines(record.step.to_payload())
         text = self._text(task)
-        self.text.setPlainText(text + ("\n\n" + "\n".join(exchanges) if exchanges else ""))
+        # A server's text, shown as characters (an override is not obeyed) and bounded like the step detail.
+        self.text.setPlainText(clip_text(text + ("\n\n" + "\n".join(exchanges) if exchanges else "")))
         structured = getattr(record.result, "structured_content", None)
         if isinstance(structured, dict) and structured:
             fill_structure(self.structure.invisibleRootItem(), structured)

@@ -108,7 +108,9 @@ class ServerAdmin(QObject):
         if endpoint is None or endpoint.name != record.name:
             headers = self.registry.headers_for(record.url, ask=lambda header: self.session_secrets.get(
                 (record.url, header)))
-            endpoint = self._endpoints[record.url] = ServerEndpoint(record.url, headers=headers, name=record.name)
+            marked = frozenset(setting.name for setting in record.headers if setting.secret)
+            endpoint = self._endpoints[record.url] = ServerEndpoint(record.url, headers=headers, name=record.name,
+                                                                    secret_headers=marked)
         return endpoint
 
     def endpoint_or_say(self, record: ServerRecord) -> ServerEndpoint | None:

@@ -31,6 +31,7 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number, format_time
 from inspector.i18n.messages import translate
 from inspector.mcp import LOG_LEVELS
+from inspector.mcp.messages import Message
 
 from ..language import follow_language, translated, translated_item
 from ..widgets.accessibility import label_combo
@@ -209,7 +210,8 @@ class ServerLogModel(QAbstractTableModel):
                 reason=translate(entry.data))
         if entry.declined:
             reason = entry.data.get("message") if isinstance(entry.data, dict) else None
-            return _("{method}: declined ({reason})").format(method=entry.request, reason=data_text(reason or ""))
+            said = translate(reason) if isinstance(reason, Message) else data_text(reason or "")  # ours: translated
+            return _("{method}: declined ({reason})").format(method=entry.request, reason=said)
         return _("{method}: answered {answer}").format(method=entry.request, answer=data_text(entry.data))
 
 

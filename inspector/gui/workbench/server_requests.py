@@ -19,6 +19,7 @@ from inspector.mcp import ElicitationRequest, RequestRefused, ServerRequestHandl
 from inspector.mcp.server_requests import USER_REFUSED, Sampler
 
 from ..settings import AppSettings
+from .asking import Asker, current_asker
 
 
 class PendingQuestion:
@@ -26,13 +27,15 @@ class PendingQuestion:
 
     def __init__(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], remaining_s: float,
                  message: str = "", schema: dict[str, Any] | None = None,
-                 params: dict[str, Any] | None = None) -> None:
+                 params: dict[str, Any] | None = None, asker: Asker | None = None) -> None:
         self._loop = loop
         self._future = future
         self.message = message
         self.schema = schema or {}
         #: A sampling request's params (``None`` for a question).
         self.params = params
+        #: The operation (and server) whose session carried the request; ``None``: not known.
+        self.asker = asker
         #: When it reached the client (monotonic) and how much of the budget was left then.
         self.received_at = time.monotonic()
         self.remaining_s = remaining_s
@@ -85,18 +88,28 @@ class WindowAnswers(QObject):
         try:
             return await pending._future
         finally:
-            if not pending._future.done():
+            # A cancelled wait (the operation was cancelled or ended) cancels the future too.
+            if not pending._future.done() or pending._future.cancelled():
                 pending.withdrawn = True
                 self.withdrawn.emit(pending)
 
     async def _elicit(self, request: ElicitationRequest) -> dict[str, Any]:
+        asker = current_asker()
+        if asker is not None and asker.stopped:  # the user told this operation to stop asking
+            asker.declined_unasked("elicitation/create")
+            return {"action": "decline"}
         loop = asyncio.get_running_loop()
-        pending = PendingQuestion(loop, loop.create_future(), request.remaining_s, request.message, request.schema)
+        pending = PendingQuestion(loop, loop.create_future(), request.remaining_s, request.message, request.schema,
+                                  asker=asker)
         return await self._wait(pending, self.question)
 
     async def _sample(self, params: dict[str, Any], remaining_s: float) -> dict[str, Any]:
+        asker = current_asker()
+        if asker is not None and asker.stopped:
+            asker.declined_unasked("sampling/createMessage")
+            raise RequestRefused(USER_REFUSED, _("The user told the client to stop asking for this operation."))
         loop = asyncio.get_running_loop()
-        pending = PendingQuestion(loop, loop.create_future(), remaining_s, params=params)
+        pending = PendingQuestion(loop, loop.create_future(), remaining_s, params=params, asker=asker)
         allowed = await self._wait(pending, self.sampling)
         if not allowed:
             raise RequestRefused(USER_REFUSED, _("The user refused to let the server use the model."))
@@ -110,9 +123,12 @@ def sampler_from_settings(settings: AppSettings):  # -> Sampler | None
         return None
     from inspector.agent.chat_model import OpenAIChatModel
     from inspector.agent.sampling import ChatModelSampler
+    from inspector.mcp import Secrets
+    from inspector.traces.redact import redact_text
 
+    secrets = Secrets(patterns=redact_text)  # the model's own (a password in its URL) are added by it
     try:
-        model = OpenAIChatModel(settings.sampling_model_url, settings.sampling_model)
+        model = OpenAIChatModel(settings.sampling_model_url, settings.sampling_model, secrets=secrets)
     except ValueError:
         return None
-    return ChatModelSampler(model, settings.sampling_model)
+    return ChatModelSampler(model, settings.sampling_model, secrets=secrets)

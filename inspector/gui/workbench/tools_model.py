@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
-from ..widgets.plain_text import plain_tooltip
+from ..widgets.plain_text import cell_text, plain_tooltip
 
 ToolRole = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex
@@ -45,7 +45,7 @@ class ToolsModel(QAbstractListModel):
             return None
         tool = self._tools[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return tool_name(tool)
+            return cell_text(tool_name(tool), 200)  # the name called stays exact: only the row shows it visibly
         if role == Qt.ItemDataRole.ToolTipRole:
             # Escaped for Qt's tooltip, which would render rich text: server text stays plain.
             description = tool_description(tool)

@@ -1,0 +1,172 @@
+"""An operation recorded as a run while another program may hold the database's lock.
+
+The call keeps its budget: the run's first row waits a fraction of a second for the lock (else
+the call goes ahead unrecorded for now), and the record at the end waits a bounded time. A
+record that still cannot be written is never dropped: it is saved as a trace file beside the
+database (our own export format, secrets redacted like an export), and the user is told where
+and how to import it. A side file rather than waiting for the lock to go: the other program
+may hold it for hours, and a command must end once its answer is printed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from inspector.agent import OperationRecord
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+from inspector.runs import step_outcome
+from inspector.runs.times import to_stored_time, utc_now
+from inspector.store import RunStore, ServerRegistry, StoreError
+from inspector.store.faults import is_damage, is_lock
+
+#: How long the run's first row waits for another program's lock before the call goes ahead.
+START_LOCK_WAIT_S = 0.1
+#: How long the finished record waits for the lock (in all) before it goes to a side file.
+RECORD_LOCK_WAIT_S = 1.0
+#: The folder beside the database where records that could not be written are kept.
+SIDE_FOLDER = "unsaved-runs"
+
+
+@dataclass(frozen=True)
+class RecordFate:
+    """What became of the record: stored as run ``run_id``, or not, and then why and where it went."""
+
+    run_id: int | None
+    problem: Message | None = None
+    side_file: Path | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """For the ``--json`` report when the record did not reach the database."""
+        return {"saved": False, "reason": str(self.problem),
+                "side_file": str(self.side_file) if self.side_file is not None else None}
+
+
+@dataclass(frozen=True)
+class _SideRun:
+    uid: str
+    title: str
+    source: str
+    server: str | None
+    status: str
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class _SideStep:
+    sequence: int
+    started_at: datetime | None
+    payload: dict[str, Any]
+    outcome: str
+
+
+class RunRecording:
+    """One operation's run in ``store`` (at ``db_path``): started before the call, finished after it."""
+
+    def __init__(self, store: RunStore, db_path: Path, title: str, server_url: str) -> None:
+        self._store = store
+        self._db_path = db_path
+        self._title = title
+        self._server_url = server_url
+        self.run_id: int | None = None
+
+    def start(self) -> None:
+        """The run's first row, so that a process killed mid-call leaves an ``interrupted`` run.
+
+        A lock held elsewhere is not waited out: the call goes ahead and the whole run is written
+        at the end. Other store errors propagate (the caller reports them)."""
+        self._store.set_lock_wait(START_LOCK_WAIT_S)
+        try:
+            self.run_id = self._store.start_run(self._title, "live", self._server_url)
+        except sqlite3.OperationalError as exc:
+            if not is_lock(exc):
+                raise
+
+    def finish(self, record: OperationRecord) -> RecordFate:
+        """Write the step, the run's end and the server's health in one transaction, waiting at
+        most :data:`RECORD_LOCK_WAIT_S` for the lock; else save the record to a side file."""
+        self._store.set_lock_wait(RECORD_LOCK_WAIT_S)
+        try:
+            with self._store.transaction():
+                run_id = self.run_id
+                if run_id is None:
+                    run_id = self._store.insert_run(self._title, "live", self._server_url, record.started_at,
+                                                    None, "running", None)
+                self._store.insert_step(run_id, self._next_sequence(run_id), record.step,
+                                        to_stored_time(record.started_at))
+                self._store.db.conn.execute(
+                    "UPDATE runs SET status = ?, finished_at = ?, owner_pid = NULL WHERE id = ?",
+                    (record.status, to_stored_time(utc_now()), run_id))
+                ServerRegistry(self._store.db).count_operation(self._server_url, record.health,
+                                                               record.latency_ms)
+        except (sqlite3.Error, StoreError) as exc:
+            # Whatever stops the write, the call happened: its record goes to a side file, and
+            # the run's first row (if written) is at least finished, not left `running`.
+            if self.run_id is not None and not is_lock(exc):
+                self._finish_row_only(record.status)
+            return self._aside(record, self._why(exc))
+        self.run_id = run_id
+        return RecordFate(run_id)
+
+    def _finish_row_only(self, status: str) -> None:
+        try:
+            self._store.finish_run(self.run_id, status)
+        except (sqlite3.Error, StoreError):
+            pass  # the side file holds the whole record; a later opening marks the row interrupted
+
+    def _next_sequence(self, run_id: int) -> int:
+        return self._store.db.conn.execute(
+            "SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
+
+    def _why(self, error: BaseException) -> Message:
+        if is_lock(error):
+            return Message(N_("the database {path} is locked by another program"), {"path": self._db_path})
+        if is_damage(error):
+            return Message(N_("the database {path} is damaged ({reason})"), {"path": self._db_path, "reason": error})
+        return Message(N_("the database {path} could not be written ({reason})"),
+                       {"path": self._db_path, "reason": error})
+
+    def _aside(self, record: OperationRecord, why: Message) -> RecordFate:
+        try:
+            side_file = save_side_file(self._db_path, self._title, self._server_url, record)
+        except OSError as exc:
+            return RecordFate(None, Message(N_("The call's record could not be saved because {why}, and it could not "
+                                               "be written to a side file either ({reason}); it is lost."),
+                                            {"why": why, "reason": exc.strerror or exc}))
+        return RecordFate(None, Message(
+            N_("The call's record could not be saved because {why}: it was written to {file} instead; add it to the "
+               "database later with: run-inspector import {file} --db {path}"),
+            {"why": why, "file": side_file, "path": self._db_path}), side_file)
+
+
+def save_side_file(db_path: Path, title: str, server_url: str, record: OperationRecord) -> Path:
+    """Write the operation as a one-run trace file beside the database (else in the temporary
+    folder); return its path. Raises ``OSError`` when neither place can take it."""
+    from inspector.traces.progress import ProgressMeter
+    from inspector.traces.writer import replacing, write_trace
+
+    uid = uuid.uuid4().hex
+    run = _SideRun(uid, title, "live", server_url, record.status, record.started_at, utc_now())
+    payload = record.step.to_payload()
+    step = _SideStep(1, record.started_at, payload, step_outcome(payload))
+    name = f"run-{time.strftime('%Y%m%d-%H%M%S')}-{uid[:8]}.json"
+    problem: OSError | None = None
+    for folder in (db_path.parent / SIDE_FOLDER, Path(tempfile.gettempdir()) / "run-inspector" / SIDE_FOLDER):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            target = folder / name
+            with replacing(target) as out:
+                write_trace(out, lambda _run: [step], [run], ProgressMeter(None, 1, 1.0))
+            return target
+        except OSError as exc:
+            problem = exc
+    assert problem is not None
+    raise problem

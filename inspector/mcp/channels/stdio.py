@@ -1,0 +1,240 @@
+"""A server as a child process: its pipes, its stderr, its shutdown ladder.
+
+One JSON-RPC message per line on stdin and stdout (UTF-8, no raw newline inside a message); stderr
+is the server's log, drained all the time (a full pipe would block the server) and kept bounded.
+Several operations share one process (:class:`~.multiplex.Multiplexer`: ids unique on the process,
+answers routed back, a cancel named to the server at once); the process keeps running for the others.
+
+The process starts in a session of its own, so that closing it reaches its whole tree (``npx``
+starts a node process, which may start more): close stdin, wait, SIGTERM to the group, wait,
+SIGKILL to the group. The spec names the order, not the times; the official SDK waits 2 s at each
+step, and so does :meth:`StdioProcess.close` by default.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..messages import N_, Message, Number
+from ..server_command import ServerCommand
+from ..text import load_wire_json
+from .multiplex import Multiplexer
+
+#: Longest line read from the server's stdout (bigger messages are dropped, and said so).
+MAX_LINE_BYTES = 16 * 1024 * 1024
+#: How many of the server's last stderr lines are kept, and how long each may be.
+STDERR_LINES = 200
+STDERR_LINE_CHARS = 2_000
+#: The environment a server gets besides its own variables (what the official SDK passes on POSIX).
+BASE_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
+GRACE_S = 2.0
+
+
+class ChannelError(Exception):
+    """The process cannot be used; ``sentence`` says what happened (translatable)."""
+
+    def __init__(self, sentence: Message) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
+
+
+class ProcessExited(ChannelError):
+    """The process ended while a request waited; ``status`` is its exit status (negative: the signal)."""
+
+    def __init__(self, sentence: Message, status: int | None) -> None:
+        super().__init__(sentence)
+        self.status = status
+
+
+def server_environment(command: ServerCommand, parent: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The base variables of ``parent`` (the official SDK's choice: no API key of the user's shell
+    leaks to a server by default), then the command's own."""
+    parent = os.environ if parent is None else parent
+    base = {name: parent[name] for name in BASE_ENVIRONMENT if name in parent and not parent[name].startswith("()")}
+    return base | dict(command.env)
+
+
+class StdioProcess:
+    """A running server process and the requests in flight on it."""
+
+    def __init__(self, command: ServerCommand, process: asyncio.subprocess.Process,
+                 on_message: Callable[[dict[str, Any]], None] | None,
+                 on_stderr: Callable[[str], None] | None,
+                 on_problem: Callable[[Message], None] | None) -> None:
+        self.command = command
+        self._process = process
+        self._on_stderr = on_stderr
+        self._on_problem = on_problem
+        self._requests = Multiplexer(self._write, on_message)
+        self._write_lock = asyncio.Lock()
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
+        self._readers = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
+
+    @classmethod
+    async def start(cls, command: ServerCommand, *, on_message: Callable[[dict[str, Any]], None] | None = None,
+                    on_stderr: Callable[[str], None] | None = None,
+                    on_problem: Callable[[Message], None] | None = None) -> StdioProcess:
+        """Start ``command``; a program that is missing or cannot run is named."""
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *command.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, env=server_environment(command), cwd=command.cwd,
+                start_new_session=True, limit=MAX_LINE_BYTES)
+        except FileNotFoundError:
+            if command.cwd is not None and not os.path.isdir(command.cwd):
+                raise ChannelError(Message(N_("the folder {folder} to start the server in does not exist"),
+                                           {"folder": command.cwd})) from None
+            raise ChannelError(Message(N_("the program '{program}' was not found: check the command, or give "
+                                          "its full path"), {"program": command.program[:200]})) from None
+        except PermissionError:
+            raise ChannelError(Message(N_("the program '{program}' cannot be run (permission denied)"),
+                                       {"program": command.program[:200]})) from None
+        except OSError as error:
+            raise ChannelError(Message(N_("the program '{program}' cannot be started: {reason}"), {
+                "program": command.program[:200], "reason": error.strerror or type(error).__name__})) from None
+        return cls(command, process, on_message, on_stderr, on_problem)
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    @property
+    def running(self) -> bool:
+        return self._process.returncode is None
+
+    @property
+    def exit_status(self) -> int | None:
+        return self._process.returncode
+
+    async def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        """Send a request (its ``id`` is replaced by one unique on this process) and return the
+        answer (with the caller's id back). When the caller is cancelled, the server is told."""
+        return await self._requests.request(message)
+
+    async def send(self, message: Mapping[str, Any]) -> None:
+        """Send a notification, or an answer to the server's own request."""
+        await self._write(dict(message))
+
+    async def _write(self, message: Mapping[str, Any]) -> None:
+        if not self.running or self._process.stdin is None:
+            raise self._exited()
+        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        async with self._write_lock:
+            try:
+                self._process.stdin.write(line)
+                await self._process.stdin.drain()
+            except (BrokenPipeError, ConnectionResetError):
+                raise self._exited() from None
+
+    async def _read_stdout(self) -> None:
+        stream = self._process.stdout
+        assert stream is not None
+        while True:
+            line = await _read_line(stream)
+            if line is DROPPED:
+                self._problem(Message(N_("the server sent a line longer than {most} MB on stdout; it was dropped"),
+                                      {"most": Number(MAX_LINE_BYTES // 2**20, str(MAX_LINE_BYTES // 2**20))}))
+                continue
+            if not line:
+                break
+            if line.strip():
+                self._dispatch(line)
+        await self._process.wait()
+        self._requests.close(self._exited)
+
+    def _dispatch(self, line: bytes) -> None:
+        try:
+            message = load_wire_json(line)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            # The most common server bug: a banner or a print on stdout. Not fatal.
+            shown = line[:120].decode("utf-8", "replace").strip()
+            self._problem(Message(N_("the server wrote a line on stdout that is not JSON: {line}"), {"line": shown}))
+            return
+        if not isinstance(message, dict):
+            self._problem(Message(N_("the server wrote a JSON value on stdout that is not a message")))
+            return
+        self._requests.dispatch(message)
+
+    async def _read_stderr(self) -> None:
+        stream = self._process.stderr
+        assert stream is not None
+        while True:
+            raw = await _read_line(stream)
+            if raw is DROPPED:
+                continue
+            if not raw:
+                return
+            text = raw.decode("utf-8", "replace").rstrip("\r\n")[:STDERR_LINE_CHARS]
+            self.stderr_tail.append(text)
+            if self._on_stderr is not None:
+                self._on_stderr(text)
+
+    def _problem(self, sentence: Message) -> None:
+        if self._on_problem is not None:
+            self._on_problem(sentence)
+
+    def _exited(self) -> ProcessExited:
+        status = self._process.returncode
+        last = "\n".join(list(self.stderr_tail)[-5:])
+        if status is None:
+            sentence = Message(N_("the server process closed its output"))
+        elif last:
+            sentence = Message(N_("the server process exited with status {status}; its last words on stderr: "
+                                  "{stderr}"), {"status": status, "stderr": last})
+        else:
+            sentence = Message(N_("the server process exited with status {status}"), {"status": status})
+        return ProcessExited(sentence, status)
+
+    async def close(self, grace_s: float = GRACE_S) -> int | None:
+        """Shut the process down in the spec's order, bounded (at most about 2 × ``grace_s``),
+        and its whole process group with it. Returns the exit status."""
+        process = self._process
+        if process.stdin is not None and not process.stdin.is_closing():
+            process.stdin.close()
+        for ladder_signal in (None, signal.SIGTERM, signal.SIGKILL):
+            if ladder_signal is not None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, ladder_signal)
+            if ladder_signal is signal.SIGKILL:
+                await process.wait()
+                break
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(process.wait(), grace_s)
+                break
+        # The server is gone; a grandchild it left in the group goes too.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        for reader in self._readers:
+            reader.cancel()
+        await asyncio.gather(*self._readers, return_exceptions=True)
+        return process.returncode
+
+
+#: What :func:`_read_line` gives for a line over the limit (read to its end and dropped).
+DROPPED = b"\n(dropped)"
+
+
+async def _read_line(stream: asyncio.StreamReader) -> bytes:
+    """The next line (with its newline; empty at the end of the stream), or :data:`DROPPED` for a
+    line longer than the stream's limit, which is read to its end without being kept."""
+    dropped = False
+    while True:
+        try:
+            line = await stream.readuntil(b"\n")
+        except asyncio.IncompleteReadError as end:
+            return b"" if dropped else end.partial
+        except asyncio.LimitOverrunError as overrun:
+            await stream.readexactly(overrun.consumed)  # a limit's worth at most: dropped
+            dropped = True
+            continue
+        return DROPPED if dropped else line
+
+
+__all__ = ["BASE_ENVIRONMENT", "ChannelError", "ProcessExited", "StdioProcess", "server_environment"]

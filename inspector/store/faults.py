@@ -1,0 +1,120 @@
+"""A run database that is damaged or locked: recognised by SQLite's own code, said in one
+sentence that names the file and what to do, and (when the user asks) moved aside."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+
+from .errors import StoreError
+
+# SQLite's primary result codes (an extended code keeps its primary one in the low byte).
+_DAMAGE_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+_LOCK_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+
+#: The files SQLite keeps beside a database in WAL mode; they belong to it and move with it.
+_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+class DamagedDatabaseError(StoreError):
+    """The file is not a database, or its pages are damaged; it was left as it is."""
+
+    def __init__(self, message: object, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class LockedDatabaseError(StoreError):
+    """Another program holds a lock on the database longer than this one may wait."""
+
+    def __init__(self, message: object, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def _primary_code(error: sqlite3.Error) -> int | None:
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def is_damage(error: BaseException) -> bool:
+    """Does SQLite say the file is damaged or not a database at all?"""
+    return isinstance(error, sqlite3.Error) and _primary_code(error) in _DAMAGE_CODES
+
+
+def is_lock(error: BaseException) -> bool:
+    """Does SQLite say another connection holds the lock it needed?"""
+    return isinstance(error, sqlite3.Error) and _primary_code(error) in _LOCK_CODES
+
+
+def _reason(error: BaseException) -> str:
+    """SQLite's own words, without the wrapping a Qt model's call adds around an error raised in it."""
+    text = str(error)
+    if text.startswith("Error calling Python override"):
+        text = text.rpartition("): ")[2]
+    return text
+
+
+def damaged(path: Path, error: BaseException) -> DamagedDatabaseError:
+    """The sentence for a damaged database: which file, what is wrong, what to do."""
+    reason = _reason(error)
+    if isinstance(error, sqlite3.Error) and _primary_code(error) == sqlite3.SQLITE_NOTADB:
+        message = Message(N_("{path} is not a Run Inspector database ({reason}). Choose another file with --db or "
+                             "RUN_INSPECTOR_DB; this one was left untouched."), {"path": path, "reason": reason})
+    else:
+        message = Message(N_("The run database {path} is damaged ({reason}) and cannot be used; it was left as it "
+                             "is. Move it aside (rename it) to start with a fresh one, or choose another file with "
+                             "--db or RUN_INSPECTOR_DB."), {"path": path, "reason": reason})
+    return DamagedDatabaseError(message, path)
+
+
+def locked(path: Path) -> LockedDatabaseError:
+    """The sentence for a database another program keeps locked."""
+    return LockedDatabaseError(Message(N_(
+        "The run database {path} is locked by another program (for example a sqlite3 shell or another tool "
+        "holding a transaction open). Close that program and try again, or choose another file with --db or "
+        "RUN_INSPECTOR_DB."), {"path": path}), path)
+
+
+def store_fault(path: Path, error: sqlite3.Error) -> StoreError | None:
+    """The store's sentence for a SQLite error on ``path``, or None when it is neither damage nor a lock."""
+    if is_damage(error):
+        return damaged(path, error)
+    if is_lock(error):
+        return locked(path)
+    return None
+
+
+def set_lock_wait(conn: sqlite3.Connection, seconds: float) -> None:
+    """How long a statement on ``conn`` waits for another program's lock before it gives up."""
+    conn.execute(f"PRAGMA busy_timeout = {max(0, int(seconds * 1000))}")
+
+
+def aside_name(path: Path, moment: datetime) -> Path:
+    """Where a damaged database is moved: beside it, named with the moment (never over another file)."""
+    stamp = moment.strftime("%Y%m%d-%H%M%S")
+    candidate = path.with_name(f"{path.name}.damaged-{stamp}")
+    number = 1
+    while any(Path(f"{candidate}{suffix}").exists() for suffix in ("", *_COMPANIONS)):
+        number += 1
+        candidate = path.with_name(f"{path.name}.damaged-{stamp}-{number}")
+    return candidate
+
+
+def move_aside(path: Path, moment: datetime | None = None) -> Path:
+    """Rename a damaged database (and its WAL companions) beside it; nothing is deleted.
+
+    Returns the new name of the database file. Raises ``OSError`` when it cannot be renamed.
+    """
+    target = aside_name(path, moment or datetime.now())
+    os.rename(path, target)
+    for suffix in _COMPANIONS:
+        companion = Path(f"{path}{suffix}")
+        if companion.exists():
+            os.rename(companion, Path(f"{target}{suffix}"))
+    return target

@@ -1,0 +1,167 @@
+"""The window on a damaged or locked run database: a dialog at start-up that names the file and
+offers the ways on, never a silent exit; a damaged file is moved aside, never deleted."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication
+
+from inspector.gui.app import run_window
+from inspector.gui.dialogs.database_dialog import DatabaseChoice, DatabaseProblemDialog
+from inspector.gui.main_window import MainWindow
+from inspector.store import RunStore, StoreError
+from inspector.store.faults import DamagedDatabaseError, LockedDatabaseError, damaged, locked
+from tests.integration.test_damaged_database import HOLDER, filled_database, scramble_pages
+
+
+@pytest.fixture
+def damaged_file(tmp_path: Path) -> Path:
+    path = filled_database(tmp_path / "runs.db")
+    scramble_pages(path)
+    return path
+
+
+def close_window_when_shown(seen: dict[str, object]) -> None:
+    """Close the window once it shows, noting what its status line says."""
+    windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+    if windows:
+        seen["status"] = windows[0].status.text()
+        seen["db"] = windows[0].db_path
+        windows[0].close()
+    else:
+        QTimer.singleShot(50, lambda: close_window_when_shown(seen))
+
+
+class Chooser:
+    """Answers the start-up's question as a user would, one answer per question, and keeps the questions."""
+
+    def __init__(self, *answers: tuple[DatabaseChoice, Path | None]) -> None:
+        self.answers = list(answers)
+        self.asked: list[tuple[StoreError, Path]] = []
+
+    def __call__(self, problem: StoreError, path: Path) -> tuple[DatabaseChoice, Path | None]:
+        self.asked.append((problem, path))
+        return self.answers.pop(0)
+
+
+def test_the_dialog_names_the_file_and_offers_moving_a_damaged_one_aside(qtbot, tmp_path) -> None:
+    path = tmp_path / "runs.db"
+    dialog = DatabaseProblemDialog(damaged(path, sqlite3.DatabaseError("database disk image is malformed")), path)
+    qtbot.addWidget(dialog)
+    assert str(path) in dialog.sentence.text().replace("\u200b", "") and "damaged" in dialog.sentence.text()
+    assert dialog.sentence.textFormat() == Qt.TextFormat.PlainText
+    assert list(dialog.buttons) == [DatabaseChoice.MOVE_ASIDE, DatabaseChoice.OTHER, DatabaseChoice.QUIT]
+    dialog.show()
+    with qtbot.waitSignal(dialog.accepted):
+        qtbot.mouseClick(dialog.buttons[DatabaseChoice.MOVE_ASIDE], Qt.MouseButton.LeftButton)
+    assert dialog.choice is DatabaseChoice.MOVE_ASIDE
+
+
+def test_a_locked_database_offers_trying_again_and_closing_the_dialog_quits(qtbot, tmp_path) -> None:
+    path = tmp_path / "runs.db"
+    dialog = DatabaseProblemDialog(locked(path), path)
+    qtbot.addWidget(dialog)
+    assert list(dialog.buttons) == [DatabaseChoice.RETRY, DatabaseChoice.OTHER, DatabaseChoice.QUIT]
+    assert "locked by another program" in dialog.sentence.text()
+    dialog.show()
+    with qtbot.waitSignal(dialog.rejected):
+        dialog.close()
+    assert dialog.choice is DatabaseChoice.QUIT
+
+
+def test_scrambled_pages_ask_and_moving_aside_starts_a_fresh_database(qtbot, damaged_file: Path) -> None:
+    before = damaged_file.read_bytes()
+    chooser = Chooser((DatabaseChoice.MOVE_ASIDE, None))
+    seen: dict[str, object] = {}
+    QTimer.singleShot(50, lambda: close_window_when_shown(seen))
+    assert run_window(str(damaged_file), choose=chooser) == 0
+    ((problem, asked_for),) = chooser.asked
+    assert isinstance(problem, DamagedDatabaseError) and asked_for == damaged_file
+    (moved,) = damaged_file.parent.glob("runs.db.damaged-*[0-9]")
+    assert moved.read_bytes() == before  # renamed, not deleted, not changed
+    assert seen["db"] == damaged_file and str(moved) in str(seen["status"])
+    with RunStore.open(damaged_file) as fresh:  # the window's own runs only (it lists the demo's tools)
+        assert not [run for run in fresh.list_runs() if run.title.startswith("call echo")]
+    names = [t.name for t in threading.enumerate()]
+    assert not [n for n in names if n.startswith(("run-inspector-operations", "demo-server"))], names
+
+
+def test_another_database_can_be_chosen_and_quitting_leaves_the_damaged_one(qtbot, damaged_file: Path,
+                                                                            tmp_path: Path) -> None:
+    other = tmp_path / "elsewhere" / "other.db"
+    chooser = Chooser((DatabaseChoice.OTHER, None), (DatabaseChoice.OTHER, other))
+    seen: dict[str, object] = {}
+    QTimer.singleShot(50, lambda: close_window_when_shown(seen))
+    assert run_window(str(damaged_file), choose=chooser) == 0
+    assert len(chooser.asked) == 2 and seen["db"] == other and other.exists()
+    assert [p.name for p in damaged_file.parent.glob("runs.db*")] == ["runs.db"]
+
+    quitting = Chooser((DatabaseChoice.QUIT, None))
+    assert run_window(str(damaged_file), choose=quitting) == 2
+    assert len(quitting.asked) == 1 and damaged_file.exists()
+
+
+@pytest.fixture
+def held(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]:
+    """A database in the old rollback-journal mode (readers wait too), locked by another process."""
+    path = tmp_path / "runs.db"
+    sqlite3.connect(path).execute("CREATE TABLE other (x)").connection.close()
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    try:
+        yield path, holder
+    finally:
+        if holder.poll() is None:
+            holder.communicate(timeout=10)
+
+
+def test_a_locked_database_asks_and_trying_again_after_the_lock_goes_opens_it(qtbot, held) -> None:
+    path, holder = held
+    asked: list[StoreError] = []
+
+    def release_and_retry(problem: StoreError, asked_for: Path) -> tuple[DatabaseChoice, Path | None]:
+        asked.append(problem)
+        assert isinstance(problem, LockedDatabaseError) and asked_for == path
+        holder.communicate(timeout=10)  # the other program ends: the lock goes
+        return DatabaseChoice.RETRY, None
+
+    seen: dict[str, object] = {}
+    QTimer.singleShot(50, lambda: close_window_when_shown(seen))
+    assert run_window(str(path), choose=release_and_retry) == 0
+    assert len(asked) == 1 and seen["db"] == path
+
+
+def scramble_index(path: Path, index: str) -> None:
+    """Random bytes over the pages of one index: the database opens, and the damage shows only
+    where that index is read (the runs list sorts by start time through ``runs_by_start``)."""
+    with sqlite3.connect(path) as conn:
+        pages = [page for (page,) in conn.execute("SELECT pageno FROM dbstat WHERE name = ?", (index,))]
+    conn.close()
+    assert pages
+    with path.open("r+b") as file:
+        for page in pages:
+            file.seek((page - 1) * 4096)
+            file.write(bytes(range(256)) * 16)
+
+
+def test_damage_met_while_the_window_reads_the_database_asks_too(qtbot, tmp_path: Path) -> None:
+    path = filled_database(tmp_path / "runs.db")
+    scramble_index(path, "runs_by_start")
+    RunStore.open(path).close()  # it opens: the damage is further in
+    chooser = Chooser((DatabaseChoice.QUIT, None))
+    assert run_window(str(path), choose=chooser) == 2
+    ((problem, _path),) = chooser.asked
+    assert isinstance(problem, DamagedDatabaseError) and "malformed" in str(problem)
+    assert "Python override" not in str(problem)
+    # The demo server the half-built window had started is stopped again.
+    names = [t.name for t in threading.enumerate()]
+    assert not [n for n in names if n.startswith(("run-inspector-operations", "demo-server"))], names

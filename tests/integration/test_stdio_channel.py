@@ -1,0 +1,163 @@
+"""A server as a child process: real processes on this machine, the official SDK's stdio server among them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from inspector.mcp.channels.stdio import ChannelError, ProcessExited, StdioProcess, server_environment
+from inspector.mcp.server_command import ServerCommand
+
+ROOT = Path(__file__).resolve().parents[2]
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}
+
+
+def sdk_server() -> ServerCommand:
+    return ServerCommand(sys.executable, ("-m", "tests.support.stdio_server"), cwd=str(ROOT))
+
+
+def faults(mode: str) -> ServerCommand:
+    return ServerCommand(sys.executable, ("-m", "tests.support.stdio_faults", mode), cwd=str(ROOT))
+
+
+def call(name: str, arguments: dict, request_id: int = 7) -> dict:
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments}}
+
+
+async def started_sdk_server(**callbacks) -> StdioProcess:
+    process = await StdioProcess.start(sdk_server(), **callbacks)
+    answer = await asyncio.wait_for(process.request(INITIALIZE), 20)
+    assert answer["id"] == 1 and "serverInfo" in answer["result"]
+    await process.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    return process
+
+
+def test_the_sdk_server_answers_over_stdio_and_its_stderr_is_its_log() -> None:
+    async def scenario() -> None:
+        logged: list[str] = []
+        process = await started_sdk_server(on_stderr=logged.append)
+        try:
+            answer = await asyncio.wait_for(process.request(call("echo", {"text": "hello"})), 10)
+            assert answer["id"] == 7 and answer["result"]["content"][0]["text"] == "hello"
+            # Two operations at once on one process, each with its own id 7: each gets its own answer.
+            both = await asyncio.wait_for(asyncio.gather(process.request(call("echo", {"text": "a"})),
+                                                         process.request(call("echo", {"text": "b"}))), 10)
+            assert [item["result"]["content"][0]["text"] for item in both] == ["a", "b"]
+            assert "stdio test server starting" in logged and "echo called with 5 characters" in logged
+        finally:
+            status = await process.close()
+        assert status is not None and not process.running
+
+    asyncio.run(scenario())
+
+
+def test_a_cancelled_request_is_named_to_the_server_and_the_process_keeps_serving() -> None:
+    async def scenario() -> None:
+        logged: list[str] = []
+        process = await started_sdk_server(on_stderr=logged.append)
+        try:
+            hang = asyncio.ensure_future(process.request(call("hang", {})))
+            for _ in range(200):
+                if "hang started" in logged:
+                    break
+                await asyncio.sleep(0.05)
+            hang.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await hang
+            for _ in range(200):
+                if "hang cancelled" in logged:
+                    break
+                await asyncio.sleep(0.05)
+            assert "hang cancelled" in logged, logged[-5:]
+            answer = await asyncio.wait_for(process.request(call("echo", {"text": "still here"})), 10)
+            assert answer["result"]["content"][0]["text"] == "still here"
+        finally:
+            await process.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_banner_and_a_huge_line_on_stdout_are_named_and_the_answers_still_arrive() -> None:
+    async def scenario(mode: str) -> list[str]:
+        problems: list[str] = []
+        process = await StdioProcess.start(faults(mode), on_problem=lambda sentence: problems.append(str(sentence)))
+        try:
+            answer = await asyncio.wait_for(process.request({"jsonrpc": "2.0", "id": "a", "method": "m",
+                                                             "params": {"n": 1}}), 20)
+            assert answer == {"jsonrpc": "2.0", "id": "a", "result": {"echo": {"n": 1}}}
+        finally:
+            await process.close()
+        return problems
+
+    assert asyncio.run(scenario("banner")) == ["the server wrote a line on stdout that is not JSON: Server v1.0 ready!"]
+    assert asyncio.run(scenario("huge")) == ["the server sent a line longer than 16 MB on stdout; it was dropped"]
+
+
+def test_a_process_that_exits_mid_call_is_named_with_its_status_and_last_words() -> None:
+    async def scenario() -> None:
+        process = await StdioProcess.start(faults("exit"))
+        with pytest.raises(ProcessExited) as exited:
+            await asyncio.wait_for(process.request({"jsonrpc": "2.0", "id": 1, "method": "m"}), 20)
+        assert exited.value.status == 3
+        assert str(exited.value) == "the server process exited with status 3; its last words on stderr: boom"
+        with pytest.raises(ProcessExited):
+            await process.request({"jsonrpc": "2.0", "id": 2, "method": "m"})
+        assert await process.close() == 3
+
+    asyncio.run(scenario())
+
+
+def test_a_stubborn_server_and_its_grandchild_are_gone_after_a_bounded_close() -> None:
+    async def scenario() -> tuple[float, int]:
+        logged: list[str] = []
+        process = await StdioProcess.start(faults("stubborn"), on_stderr=logged.append)
+        for _ in range(200):
+            if any(line.startswith("grandchild") for line in logged):
+                break
+            await asyncio.sleep(0.05)
+        grandchild = int(next(line for line in logged if line.startswith("grandchild")).split()[1])
+        began = time.monotonic()
+        await process.close(grace_s=0.5)
+        return time.monotonic() - began, grandchild
+
+    took, grandchild = asyncio.run(scenario())
+    assert took < 5, took  # two grace periods and a kill: about a second
+    for _ in range(100):  # the grandchild was killed with the group; wait for it to be reaped by init
+        try:
+            os.kill(grandchild, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"grandchild {grandchild} outlived its server")
+
+
+def test_a_program_that_does_not_exist_is_named() -> None:
+    with pytest.raises(ChannelError, match="the program 'no-such-mcp-server' was not found"):
+        asyncio.run(StdioProcess.start(ServerCommand("no-such-mcp-server")))
+    with pytest.raises(ChannelError, match="does not exist"):
+        asyncio.run(StdioProcess.start(ServerCommand(sys.executable, cwd="/no/such/folder")))
+
+
+def test_a_flood_on_stderr_is_kept_bounded() -> None:
+    async def scenario() -> StdioProcess:
+        process = await StdioProcess.start(faults("flood"))
+        await asyncio.wait_for(process.request({"jsonrpc": "2.0", "id": 1, "method": "m"}), 30)
+        await process.close()
+        return process
+
+    process = asyncio.run(scenario())
+    assert len(process.stderr_tail) == 200 and process.stderr_tail[-1] == "log line 199999"
+
+
+def test_a_server_gets_the_base_environment_and_its_own_variables_only() -> None:
+    parent = {"PATH": "/usr/bin", "HOME": "/home/ada", "OPENAI_API_KEY": "sk-parent", "SHELL": "() { :; }"}
+    env = server_environment(ServerCommand("prog", env={"API_KEY": "own"}), parent)
+    assert env == {"PATH": "/usr/bin", "HOME": "/home/ada", "API_KEY": "own"}

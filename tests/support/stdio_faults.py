@@ -1,0 +1,49 @@
+"""A stdio "server" that misbehaves on purpose: ``python -m tests.support.stdio_faults MODE``.
+
+Modes: ``banner`` (a line that is not JSON, then answers), ``huge`` (a 20 MB line, then answers),
+``exit`` (reads one request, says "boom" on stderr, exits with status 3), ``stubborn`` (ignores the
+end of stdin and SIGTERM, and leaves a grandchild in its group), ``flood`` (200,000 stderr lines).
+Answers echo the request's params as the result.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+
+def answer(line: str) -> None:
+    request = json.loads(line)
+    if "id" in request and "method" in request:
+        print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": {"echo": request.get("params")}}),
+              flush=True)
+
+
+def main(mode: str) -> None:
+    if mode == "banner":
+        print("Server v1.0 ready!", flush=True)
+    if mode == "huge":
+        sys.stdout.write("x" * (20 * 1024 * 1024) + "\n")
+        sys.stdout.flush()
+    if mode == "flood":
+        for number in range(200_000):
+            print(f"log line {number}", file=sys.stderr)
+        sys.stderr.flush()
+    if mode == "stubborn":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+        print(f"grandchild {child.pid}", file=sys.stderr, flush=True)
+    for line in sys.stdin:
+        if mode == "exit":
+            print("boom", file=sys.stderr, flush=True)
+            sys.exit(3)
+        answer(line)
+    if mode == "stubborn":
+        time.sleep(3600)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
