@@ -94,12 +94,12 @@ class Bench:
         from inspector.store.secrets import NoSecretKeeper
 
         self.app = QApplication.instance() or QApplication([])
-        if os.environ.get("BENCH_SWITCH_S"):  # try another interpreter-lock switch interval
-            sys.setswitchinterval(float(os.environ["BENCH_SWITCH_S"]))
         self.store = RunStore.open(_TMP / "runs.db")
         self.window = MainWindow(self.store, _TMP / "runs.db", AppSettings(), secrets=NoSecretKeeper())
         self.window.resize(1280, 900)
         self.window.show()
+        if os.environ.get("BENCH_SWITCH_S"):  # another interpreter-lock switch interval than the engine's
+            sys.setswitchinterval(float(os.environ["BENCH_SWITCH_S"]))
 
     def spin_until(self, predicate, timeout_s: float = 30.0) -> None:
         end = time.monotonic() + timeout_s

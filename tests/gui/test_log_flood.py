@@ -205,3 +205,33 @@ def test_with_a_minimum_level_the_rows_follow_the_kept_entries(qtmodeltester) ->
     model.set_minimum("debug")
     assert model.rowCount() == MAX_ENTRIES and model.rows == model.entries
     qtmodeltester.check(model)
+
+
+def test_a_repaint_asks_the_model_once_per_cell_not_once_per_role(qtbot) -> None:
+    # During a flood every call into Python waits for the interpreter lock the worker holds: Qt's
+    # own delegate asked seven roles of each painted cell.
+    calls = {"data": 0, "cell": 0}
+
+    class Counting(ServerLogModel):
+        def data(self, index, role=0):  # noqa: ANN001, ANN202
+            calls["data"] += 1
+            return super().data(index, role)
+
+        def cell(self, row, column):  # noqa: ANN001, ANN202
+            calls["cell"] += 1
+            return super().cell(row, column)
+
+    view = ServerLogView()
+    qtbot.addWidget(view)
+    view.model = Counting()
+    view.table.setModel(view.model)
+    view.resize(900, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    view.add_many([entry(n) for n in range(1, 201)])
+    qtbot.waitUntil(lambda: view.table.rowAt(0) >= 0)  # laid out
+    calls.update(data=0, cell=0)
+    view.grab()  # paints every visible cell now
+    shown = view.table.rowAt(view.table.viewport().height() - 1) - view.table.rowAt(0) + 1
+    assert calls["data"] == 0
+    assert 0 < calls["cell"] <= (shown + 1) * ServerLogModel.columnCount(view.model)

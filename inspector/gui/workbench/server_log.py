@@ -36,6 +36,7 @@ from inspector.mcp.messages import Message
 from ..language import follow_language, translated, translated_item
 from ..widgets.accessibility import label_combo
 from ..widgets.plain_text import cell_text, plain_tooltip
+from .log_delegate import LogCellDelegate
 from .log_entry import LogEntry, data_text
 from .log_feed import MAX_WAITING
 
@@ -171,16 +172,32 @@ class ServerLogModel(QAbstractTableModel):
             # Both cells may be cut to the column's width: the whole name is a hover away.
             name = entry.server if column == "server" else entry.operation
             return plain_tooltip(cell_text(name, TOOLTIP_CHARS)) if name is not None else None
-        if role == Qt.ItemDataRole.ForegroundRole and column == "level":
-            refused = entry.declined or entry.refused
-            colour = _LEVEL_STYLE.get(entry.level or "", ("#D55E00" if refused else "#0072B2", ""))[0]
-            return QColor(colour)
-        if role == Qt.ItemDataRole.FontRole and column == "level" and entry.level in LOG_LEVELS \
-                and LOG_LEVELS.index(entry.level) >= LOG_LEVELS.index("error"):
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return self._colour(entry, column)
+        if role == Qt.ItemDataRole.FontRole and self._bold(entry, column):
             font = QFont()
             font.setBold(True)
             return font
         return None
+
+    def cell(self, row: int, column: int) -> tuple[str, QColor | None, bool] | None:
+        """What a painted cell shows: its text, its colour (or None) and whether it is bold; one
+        call for the delegate (:class:`~.log_delegate.LogCellDelegate`) instead of one per role."""
+        if not 0 <= row < len(self.rows) or not 0 <= column < len(self.COLUMNS):
+            return None
+        entry, name = self.rows[row], self.COLUMNS[column]
+        return self._text(entry, name), self._colour(entry, name), self._bold(entry, name)
+
+    @staticmethod
+    def _colour(entry: LogEntry, column: str) -> QColor | None:
+        if column != "level":
+            return None
+        refused = entry.declined or entry.refused
+        return QColor(_LEVEL_STYLE.get(entry.level or "", ("#D55E00" if refused else "#0072B2", ""))[0])
+
+    @staticmethod
+    def _bold(entry: LogEntry, column: str) -> bool:
+        return column == "level" and _SEVERITY.get(entry.level or "", -1) >= _SEVERITY["error"]
 
     def _text(self, entry: LogEntry, column: str) -> str:
         if column == "time":
@@ -256,6 +273,7 @@ class ServerLogView(QWidget):
         head.addWidget(self.clear_button)
         self.table = QTableView()
         self.table.setModel(self.model)
+        self.table.setItemDelegate(LogCellDelegate(self.table))
         translated(self.table, "setAccessibleName", lambda: _("Server log"))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setWordWrap(False)
