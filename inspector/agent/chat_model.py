@@ -75,6 +75,8 @@ class OpenAIChatModel:
         if request.tools:
             body["tools"] = list(request.tools)
             body["tool_choice"] = "auto"
+        if request.max_tokens is not None:
+            body["max_tokens"] = request.max_tokens
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"

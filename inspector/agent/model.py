@@ -70,6 +70,8 @@ class ModelRequest:
     tools: Sequence[dict[str, Any]]
     #: How the calls of the previous round ended.
     feedback: Sequence[ToolFeedback] = field(default_factory=tuple)
+    #: The most tokens the answer may have (sent as ``max_tokens``); ``None``: the model's own limit.
+    max_tokens: int | None = None
 
 
 class ModelError(Exception):

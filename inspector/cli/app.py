@@ -14,6 +14,7 @@ from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError, UsageError, 
 from .ending import end_cancelled, end_with_error, json_emitted, wants_json
 from .language import LanguageOptionError, apply_language
 from .parser import DEMOS, OPERATIONS, build_parser
+from .sampling_option import with_bare_flag_counted
 
 
 def file_to_open(argv: list[str]) -> tuple[str | None, list[str]]:
@@ -59,7 +60,7 @@ def run_command(argv: list[str]) -> int:
                                          {"path": repr(path)}))
         if path is not None:
             argv = rest
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(with_bare_flag_counted(argv))
         as_json = bool(getattr(args, "json", False))
         if args.command is None:
             from inspector.gui.app import run_window

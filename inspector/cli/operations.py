@@ -65,7 +65,7 @@ from .results import (
     tool_lines,
 )
 from .safe_text import one_line
-from .server_requests import handler_from_options
+from .server_requests import SamplingLimitNotice, handler_from_options
 from .words import outcome_word, seconds, whole
 
 if TYPE_CHECKING:
@@ -246,7 +246,8 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     cancel = CancelSignal()
     recorder = OperationRecorder()
     # The live progress line rides along with the recorder (only on a terminal).
-    observer = FanOut(recorder, live_progress_line(sys.stderr))
+    live = live_progress_line(sys.stderr)
+    observer = FanOut(recorder, live, SamplingLimitNotice(sys.stderr, live))
     _install_interrupt(cancel)
     if early.seen:  # a Ctrl-C while the operation was being set up: it is cancelled before it starts
         cancel.fire()

@@ -7,7 +7,7 @@ import argparse
 from inspector.i18n import _
 from inspector.runs.status import RUN_STATUSES
 
-from . import numbers
+from . import numbers, sampling_option
 from .argparse_words import speak_our_language
 from .common import Parser
 
@@ -42,8 +42,15 @@ def _server_request_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--elicit", choices=("decline", "cancel", "defaults", "ask"),
                      help=_("answer the server's questions: decline, cancel, accept with the form's defaults, "
                           "or ask at the terminal (default: questions are not offered to the server)"))
-    sub.add_argument("--allow-sampling", action="store_true",
-                     help=_("let the server use the model given by --sampling-model-url and --sampling-model"))
+    sub.add_argument("--allow-sampling", nargs="?", const=sampling_option.DEFAULT_APPROVED,
+                     type=sampling_option.approved_count, metavar="N",
+                     help=_("let the server use the model given by --sampling-model-url and --sampling-model "
+                            "for at most N sampling requests (default {count}); more are refused").format(
+                         count=sampling_option.DEFAULT_APPROVED))
+    sub.add_argument("--sampling-max-tokens", type=sampling_option.max_tokens, metavar="N",
+                     help=_("the longest answer the model may give a sampling request, in tokens (default "
+                            "{tokens}; the server's maxTokens when that is smaller)").format(
+                         tokens=sampling_option.DEFAULT_MAX_TOKENS))
     sub.add_argument("--sampling-model-url", metavar="URL",
                      help=_("an OpenAI-compatible model server's base URL for the server's sampling requests"))
     sub.add_argument("--sampling-model", metavar="NAME", help=_("the model's name for sampling requests"))

@@ -4,22 +4,46 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TextIO
 
 from inspector.i18n import N_
-from inspector.i18n.messages import Message
-from inspector.mcp import ServerRequestHandler
+from inspector.i18n.messages import Message, translate
+from inspector.mcp import NullObserver, ServerRequestHandler, ServerRequestSeen
 from inspector.mcp.roots import RootNotUsable, parse_root
+from inspector.mcp.sampling_limits import SamplingLimits, limit_reached
 from inspector.mcp.server_requests import Root
 
-from .common import UsageError
+from .common import UsageError, safe
 from .elicit import elicitor_for
+from .progress import LiveProgressLine
 from .secrets import known_secrets
 
 
 def handler_from_options(args: argparse.Namespace) -> ServerRequestHandler:
-    """``--elicit``, ``--allow-sampling`` with its model, ``--root``: what the client can answer."""
-    return ServerRequestHandler(elicit=elicitor_for(getattr(args, "elicit", None)),
-                                sample=_sampler(args), roots=roots_from_options(getattr(args, "root", [])))
+    """``--elicit``, ``--allow-sampling [N]`` with its model, ``--root``: what the client can answer."""
+    sampler = _sampler(args)
+    limits = SamplingLimits.approving(args.allow_sampling) if sampler is not None else SamplingLimits()
+    return ServerRequestHandler(elicit=elicitor_for(getattr(args, "elicit", None)), sample=sampler,
+                                roots=roots_from_options(getattr(args, "root", [])), sampling_limits=limits)
+
+
+class SamplingLimitNotice(NullObserver):
+    """Says on ``stream`` (stderr) each time a sampling limit refuses a server's request."""
+
+    def __init__(self, stream: TextIO, live: LiveProgressLine | None = None) -> None:
+        self._stream = stream
+        self._live = live  # its line is cleared first, so the sentence stands on a line of its own
+
+    def server_request(self, report: ServerRequestSeen) -> None:
+        sentence = limit_reached(report.answered) if report.declined else None
+        if sentence is None:
+            return
+        if self._live is not None:
+            self._live.clear()
+        try:
+            print(safe(translate(sentence)), file=self._stream, flush=True)
+        except (OSError, ValueError):  # a closed terminal must not fail the operation
+            pass
 
 
 def roots_from_options(raw: list[str]) -> tuple[Root, ...] | None:
@@ -38,10 +62,12 @@ def roots_from_options(raw: list[str]) -> tuple[Root, ...] | None:
 
 def _sampler(args: argparse.Namespace):  # -> Sampler | None
     url, model = getattr(args, "sampling_model_url", None), getattr(args, "sampling_model", None)
-    if not getattr(args, "allow_sampling", False):
+    if not getattr(args, "allow_sampling", None):
         if url or model:
             raise UsageError(Message(N_("--sampling-model-url and --sampling-model take effect only with "
                                         "--allow-sampling.")))
+        if getattr(args, "sampling_max_tokens", None) is not None:
+            raise UsageError(Message(N_("--sampling-max-tokens takes effect only with --allow-sampling.")))
         return None
     if not url or not model:
         raise UsageError(Message(N_("--allow-sampling needs a model: give --sampling-model-url and --sampling-model.")))
@@ -60,4 +86,5 @@ def _sampler(args: argparse.Namespace):  # -> Sampler | None
         chat = OpenAIChatModel(url, model, api_key=api_key, secrets=secrets)
     except ValueError as exc:
         raise UsageError(exc) from None
-    return ChatModelSampler(chat, model, secrets=secrets)
+    tokens = args.sampling_max_tokens
+    return ChatModelSampler(chat, model, secrets=secrets, **({} if tokens is None else {"max_tokens": tokens}))

@@ -96,6 +96,21 @@ class AppSettings:
         self.qsettings.setValue("sampling/model", name)
 
     @property
+    def sampling_max_tokens(self) -> int:
+        """The user's cap on a sampled answer, in tokens (the server's ``maxTokens`` when smaller)."""
+        from inspector.agent.sampling import DEFAULT_MAX_TOKENS, LARGEST_MAX_TOKENS
+
+        try:
+            tokens = int(str(self.qsettings.value("sampling/max_tokens", DEFAULT_MAX_TOKENS)))
+        except ValueError:
+            return DEFAULT_MAX_TOKENS
+        return min(max(tokens, 1), LARGEST_MAX_TOKENS)
+
+    @sampling_max_tokens.setter
+    def sampling_max_tokens(self, tokens: int) -> None:
+        self.qsettings.setValue("sampling/max_tokens", int(tokens))
+
+    @property
     def server_log_level(self) -> str | None:
         """The level asked of listened-to servers with ``logging/setLevel``; ``None``: off (not asked)."""
         from inspector.mcp import LOG_LEVELS

@@ -144,7 +144,7 @@ class McpClient:
         deadline = OperationDeadline(self.default_budget_s if budget_s is None else budget_s, self.clock)
         observer.operation_started(OperationStarted(operation, server.label, deadline.budget_s))
         http = self._http_factory()
-        handler, stream = self.handler, self.standalone_stream
+        handler, stream = self.handler.for_operation(public_url(server.url)), self.standalone_stream
         if self.roots_for is not None:
             handler = dataclasses.replace(handler, roots=self.roots_for(public_url(server.url)))
         transport = LegTransport(http, server, deadline=deadline, observer=observer,

@@ -6,12 +6,15 @@ stream when the server offers it (``405``: it offers none, which is said once, n
 reads it until it is stopped: log messages and list-changed notices go to ``on_notification``;
 requests on it are answered (``ping``, ``roots/list`` with the server's configured roots; a
 question or a sampling request is declined, since no operation and no budget owns it) and
-reported to ``on_request``. A server that refuses ``logging/setLevel`` is reported to
-``on_log_level_refused`` and listened to all the same. A stream that breaks is resumed with
-``Last-Event-ID`` after the server's ``retry:`` delay, backing off when it keeps breaking, and
-given up after :data:`MAX_FAILURES` failures in a row. :meth:`ServerListener.stop` ends the
-session with an HTTP ``DELETE``, bounded in time. No Qt here: the window runs it on its worker
-loop.
+reported to ``on_request``; at most :data:`~.stream_limits.MAX_REQUESTS_IN_FLIGHT` at a time,
+the rest dropped and counted (``on_requests_dropped``). A server that refuses
+``logging/setLevel`` is reported to ``on_log_level_refused`` and listened to all the same. A
+stream that breaks is resumed with ``Last-Event-ID`` after the server's ``retry:`` delay, but
+never sooner than :data:`~.stream_limits.MIN_RECONNECT_S`, backing off when it keeps breaking or
+ending at once, and given up after :data:`MAX_FAILURES` failures in a row.
+:meth:`ServerListener.stop` ends the session with an HTTP ``DELETE``; it returns within
+:data:`STOP_BOUND_S` plus twice :data:`STOP_WAIT_S` (a second and a half), whatever the server
+does. No Qt here: the window runs it on its worker loop.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from .server_requests import (
 )
 from .sse import EventStreamParser, EventTooLarge, stream_events
 from .standalone import MAX_EVENT_BYTES, ServerNotification
+from .stream_limits import IMMEDIATE_CLOSE_S, RequestGate, RequestsDropped, reconnect_delay
 from .transport import LegTransport, message_headers, new_http_client
 
 #: The handshake of a listening session (and a ``logging/setLevel``) gets this budget.
@@ -53,12 +57,15 @@ HANDSHAKE_BUDGET_S = 10.0
 DEFAULT_RETRY_MS = 1000
 #: Failures in a row (no stream, no session) after which the listener gives up and says why.
 MAX_FAILURES = 6
-#: The longest wait between two attempts (the delay doubles with each failure in a row).
-MAX_BACKOFF_S = 30.0
 #: A request the server sends on the stream is answered within this many seconds.
 REPLY_BOUND_S = 5.0
+#: Sending that answer (its POST) takes at most this long: a server that never takes it does
+#: not hold one of the few places for answers.
+REPLY_SEND_BOUND_S = 5.0
 #: Ending the session (DELETE) when stopped never takes longer than this.
 STOP_BOUND_S = 0.5
+#: When stopped, the reading task and the answers still running get this long to wind down.
+STOP_WAIT_S = 0.5
 #: Why a question or a sampling request on the listening stream is declined (said to the server).
 NO_OPERATION_REFUSAL = ("Run Inspector answers questions (elicitation) and sampling requests only within an "
                        "operation, whose time budget bounds the answer; this request arrived on the listening "
@@ -120,6 +127,7 @@ class ServerListener:
                  on_status: Callable[[ListenerStatus], None] | None = None,
                  on_request: Callable[[ServerRequestSeen], None] | None = None,
                  on_log_level_refused: Callable[[LogLevelRefused], None] | None = None,
+                 on_requests_dropped: Callable[[RequestsDropped], None] | None = None,
                  http_factory: Callable[[], httpx.AsyncClient] = new_http_client,
                  clock: Clock | None = None, handshake_budget_s: float = HANDSHAKE_BUDGET_S) -> None:
         if log_level is not None and log_level not in LOG_LEVELS:
@@ -137,7 +145,8 @@ class ServerListener:
         self._handshake_budget_s = handshake_budget_s
         self._http: httpx.AsyncClient | None = None
         self._op: Any = None  # the session's _Operation (its handshake, its requests)
-        self._replies: set[asyncio.Task[None]] = set()
+        #: Answers the server's requests, a few at a time (the rest are dropped and reported).
+        self.replies = RequestGate(on_dropped=on_requests_dropped)
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self.status = ListenerStatus(ListenerState.CONNECTING)
@@ -159,25 +168,36 @@ class ServerListener:
             if not self._stopping:
                 raise
         finally:
-            for task in list(self._replies):
-                task.cancel()
+            self.replies.cancel()
             if not self._stopping:
-                await self._end_session()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(STOP_BOUND_S):
+                        await self._end_session()
+                await self._close_http()
             if self.status.state is not ListenerState.STOPPED or self._stopping:
                 self._say(ListenerStatus(ListenerState.STOPPED, self.status.error if not self._stopping else None,
                                          reconnects=self.reconnects))
 
     async def stop(self, task: asyncio.Task[None] | None = None, bound_s: float = STOP_BOUND_S) -> None:
-        """Stop listening now and end the session (``DELETE``), within ``bound_s``."""
+        """Stop listening now and end the session (``DELETE``, within ``bound_s``).
+
+        Bounded whatever the server does: the reading task and the answers still running are
+        cancelled and given :data:`STOP_WAIT_S` to end (a task that takes longer is left
+        cancelled, not waited for), then the ``DELETE`` gets ``bound_s`` and closing the
+        connections :data:`STOP_WAIT_S`."""
         self._stopping = True
         task = task or self._task
+        pending = self.replies.cancel()
         if task is not None and task is not asyncio.current_task() and not task.done():
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            pending.append(task)
+        if pending:
+            # asyncio.wait neither raises the tasks' errors nor swallows a cancel of stop() itself.
+            await asyncio.wait(pending, timeout=STOP_WAIT_S)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(bound_s):
                 await self._end_session()
+        await self._close_http()
 
     async def set_log_level(self, level: str) -> bool:
         """Ask the server for log messages of ``level`` and above, now; False when it does not log."""
@@ -197,6 +217,8 @@ class ServerListener:
 
     async def _listen(self) -> None:
         failures = 0
+        #: Streams in a row that ended at once (within IMMEDIATE_CLOSE_S), with messages or not.
+        at_once = 0
         last_event_id: str | None = None
         retry_ms: int | None = None
         while True:
@@ -214,11 +236,12 @@ class ServerListener:
                     if failures >= MAX_FAILURES:
                         self._give_up(exc)
                         return
-                    await self._wait(self._delay(failures, None))
+                    await self._wait(reconnect_delay(None, failures, DEFAULT_RETRY_MS))
                     continue
                 last_event_id, retry_ms = None, None
             parser = EventStreamParser()
             parser.last_event_id = last_event_id
+            opened = time.monotonic()
             try:
                 await self._read_stream(parser)
                 events, error = 0, None
@@ -233,18 +256,22 @@ class ServerListener:
                     self._give_up(Message(N_("The server {server} kept forgetting the listening session."),
                                           {"server": self.server.label}))
                     return
+                await self._wait(reconnect_delay(None, failures, DEFAULT_RETRY_MS))  # a new session, not at once
                 continue
             except _StreamEnded as ended:
                 events, error = ended.events, ended.error
             last_event_id = parser.last_event_id
             retry_ms = parser.retry_ms if parser.retry_ms is not None else retry_ms
             failures = 0 if events else failures + 1
+            at_once = at_once + 1 if time.monotonic() - opened < IMMEDIATE_CLOSE_S else 0
             if failures >= MAX_FAILURES:
                 self._give_up(error or Message(N_("The standalone stream of {server} kept ending without a "
                                                   "message."), {"server": self.server.label}))
                 return
             self.reconnects += 1
-            await self._wait(self._delay(failures, retry_ms))
+            # Never sooner than the floor, whatever retry: the server asked for (retry: 0 made
+            # hundreds of connections a second); longer while its streams keep ending at once.
+            await self._wait(reconnect_delay(retry_ms, max(failures, at_once), DEFAULT_RETRY_MS))
 
     async def _start_session(self) -> None:
         from .client import McpClient, _Operation
@@ -301,9 +328,7 @@ class ServerListener:
         except (ValueError, RecursionError):
             return 0
         if is_server_request(message):
-            task = asyncio.get_running_loop().create_task(self._answer(message))
-            self._replies.add(task)
-            task.add_done_callback(self._replies.discard)
+            self.replies.admit(lambda: self._answer(message))  # over the limit: dropped, counted
             return 1
         if isinstance(message, dict) and isinstance(message.get("method"), str) and "id" not in message:
             params = message.get("params")
@@ -328,7 +353,9 @@ class ServerListener:
         status = None
         op = self._op
         if op is not None:
-            status = await op._transport.post_reply(reply, op.session)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(REPLY_SEND_BOUND_S):
+                    status = await op._transport.post_reply(reply, op.session)
         declined = "error" in reply
         self._on_request(ServerRequestSeen(
             shown_method(method), "GET", declined, status, clipped(request.get("params")),
@@ -337,22 +364,19 @@ class ServerListener:
     async def _end_session(self) -> None:
         op, self._op = self._op, None
         http = self._http
-        try:
-            if op is not None and op.session.session_id and http is not None:
-                with contextlib.suppress(httpx.HTTPError):
-                    await http.delete(self.server.url, headers=message_headers(self.server, op.session))
-        finally:
-            if self._stopping and http is not None:
-                self._http = None
-                with contextlib.suppress(Exception):
+        if op is not None and op.session.session_id and http is not None:
+            with contextlib.suppress(httpx.HTTPError):
+                await http.delete(self.server.url, headers=message_headers(self.server, op.session))
+
+    async def _close_http(self) -> None:
+        """Close the connections (bounded: closing a connection the server holds must not hang)."""
+        http, self._http = self._http, None
+        if http is not None:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(STOP_WAIT_S):
                     await http.aclose()
 
     # -- helpers -------------------------------------------------------------------------------
-
-    def _delay(self, failures: int, retry_ms: int | None) -> float:
-        asked = (retry_ms if retry_ms is not None else DEFAULT_RETRY_MS) / 1000
-        backoff = min(MAX_BACKOFF_S, (2 ** max(failures - 1, 0)) * DEFAULT_RETRY_MS / 1000) if failures else 0.0
-        return min(max(asked, backoff), MAX_BACKOFF_S)
 
     async def _wait(self, delay_s: float) -> None:
         self._say(ListenerStatus(ListenerState.RECONNECTING, retry_in_s=delay_s, reconnects=self.reconnects))

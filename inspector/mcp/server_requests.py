@@ -14,10 +14,11 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .messages import NP_, Message
+from .sampling_limits import SamplingLimitReached, SamplingLimits
 from .sanitize import sanitize_remote_text
 
 INVALID_REQUEST = -32600
@@ -39,10 +40,12 @@ LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert"
 class RequestRefused(Exception):
     """Raised by a handler to answer with a JSON-RPC error: ``code`` and a whole sentence."""
 
-    def __init__(self, code: int, message: str) -> None:
+    def __init__(self, code: int, message: str, data: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        #: The error's ``data`` (e.g. which sampling limit was reached), if any.
+        self.data = data
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,12 @@ class ServerRequestHandler:
     #: Why sampling is refused when ``sample`` is ``None`` (said to the server).
     sampling_refusal: str = ("The user of this client has not allowed servers to use a model "
                              "(sampling), or no model is configured for it.")
+    #: How many sampling requests servers may make (per operation, per server a minute, in all).
+    sampling_limits: SamplingLimits = field(default_factory=SamplingLimits)
+
+    def for_operation(self, server: str) -> ServerRequestHandler:
+        """This handler as one operation with ``server`` uses it: its own count of sampling requests."""
+        return replace(self, sampling_limits=self.sampling_limits.for_operation(server))
 
     def capabilities(self) -> dict[str, Any]:
         """What ``initialize`` declares: only what this handler can answer."""
@@ -157,8 +166,11 @@ def clipped(value: Any) -> Any:
     return kept
 
 
-def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+def _error(request_id: Any, code: int, message: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
 
 
 def _result(request_id: Any, result: dict[str, Any]) -> dict[str, Any]:
@@ -184,7 +196,7 @@ async def answer_server_request(handler: ServerRequestHandler | None, request: d
         async with asyncio.timeout(max(remaining_s, 0.0)):
             return _result(request_id, await _dispatch(handler, method, params, remaining_s))
     except RequestRefused as refused:
-        return _error(request_id, refused.code, refused.message)
+        return _error(request_id, refused.code, refused.message, refused.data)
     except TimeoutError:
         return _error(request_id, REQUEST_TIMEOUT,
                       "The client stopped waiting for an answer: its time budget for the operation ran out.")
@@ -207,6 +219,10 @@ async def _dispatch(handler: ServerRequestHandler, method: str, params: dict[str
             raise RequestRefused(USER_REFUSED, handler.sampling_refusal)
         if not isinstance(params.get("messages"), list):
             raise RequestRefused(INVALID_PARAMS, "sampling/createMessage needs a list of messages.")
+        try:
+            handler.sampling_limits.admit()  # before any dialog opens or any model is asked
+        except SamplingLimitReached as limited:
+            raise RequestRefused(USER_REFUSED, str(limited.sentence), limited.data()) from None
         return await handler.sample(params, remaining_s)
     if method == "roots/list":
         if handler.roots is None:

@@ -5,7 +5,9 @@ One :class:`StandaloneStream` belongs to one session. The command line opens it 
 of one operation; a long-lived session (the window's) keeps it open and lets observers
 subscribe. A server that offers no stream answers ``405``; that is not an error. When the
 stream ends after giving event ids, it is resumed with ``Last-Event-ID`` after the server's
-``retry`` delay, as long as the stream is wanted.
+``retry`` delay (never sooner than :data:`~.stream_limits.MIN_RECONNECT_S`, and later while it
+keeps ending at once), as long as the stream is wanted. The server's requests on it are answered
+at most :data:`~.stream_limits.MAX_REQUESTS_IN_FLIGHT` at a time; the rest are dropped and counted.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -23,6 +26,7 @@ import httpx
 from .server import ServerEndpoint
 from .server_requests import is_server_request
 from .sse import EventStreamParser, EventTooLarge, stream_events
+from .stream_limits import IMMEDIATE_CLOSE_S, RequestGate, reconnect_delay
 
 #: How long an operation waits for the stream to be established before it goes on anyway.
 OPEN_WAIT_S = 1.0
@@ -81,7 +85,8 @@ class StandaloneStream:
         self._secrets = server.secrets()  # cut out of whatever the server says on the stream
         self._subscribers: list[NotificationCallback] = []
         self._task: asyncio.Task[None] | None = None
-        self._answers: set[asyncio.Task[None]] = set()
+        #: Answers the server's requests, a few at a time (``replies.dropped`` counts the rest).
+        self.replies = RequestGate()
         self._settled = asyncio.Event()
         self.state = StreamState.OPENING
         #: The HTTP status of the last attempt to open it (405: the server offers none).
@@ -104,23 +109,24 @@ class StandaloneStream:
 
     async def settle(self, timeout_s: float) -> None:
         """Wait (bounded) for replies still being delivered, so that their status is known."""
-        pending = [task for task in self._answers if not task.done()]
+        pending = self.replies.pending()
         if pending:
             await asyncio.wait(pending, timeout=timeout_s)
 
     def abort(self) -> None:
         """Stop reading and answering now, without waiting for the tasks to wind down."""
-        for task in (self._task, *self._answers):
-            if task is not None and not task.done():
-                task.cancel()
+        self.replies.cancel()
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
         if self.state is not StreamState.UNSUPPORTED:
             self.state = StreamState.CLOSED
 
     async def close(self) -> None:
         """Stop reading and stop answering: the stream is no longer wanted."""
-        tasks = [task for task in (self._task, *self._answers) if task is not None and not task.done()]
-        for task in tasks:
-            task.cancel()
+        tasks = self.replies.cancel()
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            tasks.append(self._task)
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
@@ -129,7 +135,9 @@ class StandaloneStream:
 
     async def _run(self) -> None:
         last_event_id: str | None = None
+        at_once = 0  # streams in a row that ended within IMMEDIATE_CLOSE_S
         while True:
+            opened = time.monotonic()
             parser = EventStreamParser()
             parser.last_event_id = last_event_id
             headers = dict(self._headers)
@@ -156,7 +164,8 @@ class StandaloneStream:
                 self.state = StreamState.CLOSED if self.state is StreamState.OPEN else self.state
                 return
             self.reconnects += 1
-            await asyncio.sleep((parser.retry_ms if parser.retry_ms is not None else DEFAULT_RETRY_MS) / 1000)
+            at_once = at_once + 1 if time.monotonic() - opened < IMMEDIATE_CLOSE_S else 0
+            await asyncio.sleep(reconnect_delay(parser.retry_ms, at_once, DEFAULT_RETRY_MS))
 
     async def _read(self, response: httpx.Response, parser: EventStreamParser) -> None:
         with contextlib.suppress(EventTooLarge):  # an event without end: the stream is given up
@@ -171,9 +180,7 @@ class StandaloneStream:
         except (ValueError, RecursionError):
             return
         if is_server_request(message):
-            task = asyncio.get_running_loop().create_task(self._answer(message))
-            self._answers.add(task)
-            task.add_done_callback(self._answers.discard)
+            self.replies.admit(lambda: self._answer(message))  # over the limit: dropped, counted
             return
         if isinstance(message, dict) and isinstance(message.get("method"), str) and "id" not in message:
             self.notify(ServerNotification(message["method"], _params(message), "GET"))

@@ -24,7 +24,8 @@ def test_the_server_asking_for_sampling_never_hears_the_models_password(qtbot) -
     with (HostileModel("openai") as model,
           FaultServer("session", work=lambda ex: ex.ask_client(ASK_SAMPLING)) as server):
         url = model.url.replace("http://", f"http://ada:{PASSWORD}@")
-        settings = SimpleNamespace(allow_sampling=True, sampling_model_url=url, sampling_model="gpt-test")
+        settings = SimpleNamespace(allow_sampling=True, sampling_model_url=url, sampling_model="gpt-test",
+                                   sampling_max_tokens=1024)
         answers = WindowAnswers(sampler=sampler_from_settings(settings))
         answers.sampling.connect(lambda pending: pending.answer(True))  # the user allows it
         engine = OperationsEngine(None, answers=answers)

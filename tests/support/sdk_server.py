@@ -193,6 +193,23 @@ def build_sdk_server(events: ToolEvents | None = None, tool_count: int = 3,
         return f"sampled by {result.model}: {result.content.text}"
 
     @server.tool()
+    async def summarise_often(text: str, times: int, ctx: Context, max_tokens: int = 50) -> str:
+        """Ask the client's model (sampling) ``times`` times in a row; one line per request, how it went."""
+        from mcp.types import SamplingMessage
+
+        lines = []
+        for number in range(1, times + 1):
+            try:
+                result = await ctx.session.create_message(
+                    [SamplingMessage(role="user", content=TextContent(type="text", text=text))],
+                    max_tokens=max_tokens, related_request_id=ctx.request_context.request_id)
+            except Exception as exc:  # noqa: BLE001 - the test reads what the tool saw
+                lines.append(f"{number}: refused: {exc}")
+            else:
+                lines.append(f"{number}: answered: {result.content.text}")
+        return "\n".join(lines)
+
+    @server.tool()
     async def show_roots(ctx: Context) -> str:
         """Ask the client for its roots (on the tool's own stream) and list their URIs."""
         from mcp.shared.message import ServerMessageMetadata

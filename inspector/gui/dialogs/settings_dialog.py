@@ -28,6 +28,7 @@ from ..widgets.accessibility import label_combo
 from ..widgets.budget_field import BudgetField
 from ..widgets.hints import mark_hint, readable_placeholders
 from .form_dialog import finish_form
+from .sampling_tokens import SamplingTokensField
 
 
 class SettingsDialog(QDialog):
@@ -71,6 +72,7 @@ class SettingsDialog(QDialog):
         self.sampling_model = QLineEdit(settings.sampling_model)
         translated(self.sampling_model, "setAccessibleName", lambda: _("The model's name for sampling"))
         translated(self.sampling_model, "setPlaceholderText", lambda: _("the model's name, e.g. llama3.2"))
+        self.sampling_tokens = SamplingTokensField(settings.sampling_max_tokens)
         self.sampling_error = QLabel()
         self.sampling_error.setStyleSheet("color: #B84A00;")
         self.sampling_error.setTextFormat(Qt.TextFormat.PlainText)
@@ -119,6 +121,7 @@ class SettingsDialog(QDialog):
         sampling_column.addWidget(self.allow_sampling)
         sampling_column.addWidget(self.sampling_url)
         sampling_column.addWidget(self.sampling_model)
+        sampling_column.addWidget(self.sampling_tokens)
         sampling_column.addWidget(self.sampling_error)
         form.addRow(translated(QLabel(), "setText", lambda: _("Sampling")), sampling_column)
         log_column = QVBoxLayout()
@@ -161,6 +164,7 @@ class SettingsDialog(QDialog):
         self._settings.allow_sampling = self.allow_sampling.isChecked()
         self._settings.sampling_model_url = url
         self._settings.sampling_model = model
+        self._settings.sampling_max_tokens = self.sampling_tokens.tokens.value()
         self._settings.default_budget_s = max(entry.given, float(MINIMUM_LEG_SECONDS))
         self._settings.demo_autostart = self.demo.isChecked()
         self._settings.database_path = self.database.text().strip()

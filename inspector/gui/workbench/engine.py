@@ -37,6 +37,7 @@ from inspector.mcp import (
     OperationStarted,
     ProgressSeen,
     ServerEndpoint,
+    ServerRequestSeen,
     parse_budget,
     public_url,
 )
@@ -127,6 +128,9 @@ class _Observer(NullObserver):
 
     def log_level_refused(self, report: LogLevelRefused) -> None:
         self._log.refused(self._operation, self._server, report)
+
+    def server_request(self, report: ServerRequestSeen) -> None:
+        self._log.asked(self._operation, self._server, report)
 
     def operation_finished(self, report: OperationFinished) -> None:
         self._reports.finished.emit(report, time.monotonic())

@@ -24,6 +24,7 @@ from inspector.mcp import LogLevelRefused, ServerEndpoint, ServerRequestSeen, pu
 from inspector.mcp.listening import ListenerState, ListenerStatus, ServerListener
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import ServerNotification
+from inspector.mcp.stream_limits import RequestsDropped
 
 from .engine import OperationsEngine
 from .log_entry import LogEntry, message_entry
@@ -71,7 +72,8 @@ class WindowListener(QObject):
             on_status=lambda status: carrier.status.emit(number, status),
             on_notification=lambda note: self._heard(number, label, note),
             on_request=lambda seen: self._requested(number, label, seen),
-            on_log_level_refused=lambda refused: self._refused(number, label, refused))
+            on_log_level_refused=lambda refused: self._refused(number, label, refused),
+            on_requests_dropped=lambda dropped: self._dropped(number, label, dropped))
         self._listener = listener
         self.url = public_url(server.url)
         self.label = server.label
@@ -149,3 +151,8 @@ class WindowListener(QObject):
         if self._current(number):
             self._engine.log.add(LogEntry(datetime.now(timezone.utc), None, None, refused.error, label,
                                           request="logging/setLevel", refused=True))
+
+    def _dropped(self, number: int, label: str, dropped: RequestsDropped) -> None:
+        if self._current(number):
+            # A warning line of the client's own (its sentence names the server as the one sending).
+            self._engine.log.add(LogEntry(datetime.now(timezone.utc), "warning", None, dropped.message, label))

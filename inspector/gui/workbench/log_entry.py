@@ -25,7 +25,9 @@ class LogEntry:
     #: The message's level (debug … emergency); ``None`` for a request.
     level: str | None
     logger: str | None
-    #: The message's data (any JSON value), or for a request what was asked and answered.
+    #: The message's data (any JSON value), or for a request what was asked and answered; a
+    #: :class:`~inspector.mcp.messages.Message` for a line of the client's own (requests dropped, a
+    #: sampling limit reached).
     data: Any
     server: str
     #: For a request: its method, and whether the client declined it.

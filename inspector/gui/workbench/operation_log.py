@@ -15,8 +15,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from inspector.i18n import _
-from inspector.mcp import LogLevelRefused
+from inspector.mcp import LogLevelRefused, ServerRequestSeen
 from inspector.mcp.messages import Message
+from inspector.mcp.sampling_limits import limit_reached
 from inspector.mcp.standalone import ServerNotification
 
 from .log_entry import LogEntry, message_entry
@@ -38,8 +39,15 @@ class OperationLog(LogFeed):
 
     def declined(self, operation: str, server: str, method: str, reason: Message) -> None:
         """The window declined a request of the server without asking the user (``reason`` says why)."""
-        self.add(LogEntry(datetime.now(timezone.utc), None, None, {"message": reason}, server,
+        self.add(LogEntry(datetime.now(timezone.utc), None, None, reason, server,
                           request=method, declined=True, operation=operation))
+
+    def asked(self, operation: str, server: str, report: ServerRequestSeen) -> None:
+        """A request of the server's: one that a sampling limit refused gets a line saying so."""
+        sentence = limit_reached(report.answered) if report.declined else None
+        if sentence is not None:
+            self.add(LogEntry(datetime.now(timezone.utc), None, None, sentence, server,
+                              request=report.method, declined=True, operation=operation))
 
 
 def operation_tag(run_id: int | None, title: str) -> str:

@@ -218,17 +218,19 @@ class ServerLogModel(QAbstractTableModel):
 
     def _message(self, entry: LogEntry) -> str:
         if entry.request is None:
-            return data_text(entry.data)
+            # A Message is the client's own sentence (requests dropped), translated; else server data.
+            return translate(entry.data) if isinstance(entry.data, Message) else data_text(entry.data)
         if entry.refused and entry.operation is None:
             return _("{reason} Listening goes on; the server logs at the level it chooses.").format(
                 reason=translate(entry.data))
         if entry.refused:
             return _("{reason} The operation goes on; the server logs at the level it chooses.").format(
                 reason=translate(entry.data))
+        if entry.declined and isinstance(entry.data, Message):  # the client's own reason (a limit, "stop asking")
+            return _("{method}: declined ({reason})").format(method=entry.request, reason=translate(entry.data))
         if entry.declined:
             reason = entry.data.get("message") if isinstance(entry.data, dict) else None
-            said = translate(reason) if isinstance(reason, Message) else data_text(reason or "")  # ours: translated
-            return _("{method}: declined ({reason})").format(method=entry.request, reason=said)
+            return _("{method}: declined ({reason})").format(method=entry.request, reason=data_text(reason or ""))
         return _("{method}: answered {answer}").format(method=entry.request, answer=data_text(entry.data))
 
 

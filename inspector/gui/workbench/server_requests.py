@@ -131,4 +131,4 @@ def sampler_from_settings(settings: AppSettings):  # -> Sampler | None
         model = OpenAIChatModel(settings.sampling_model_url, settings.sampling_model, secrets=secrets)
     except ValueError:
         return None
-    return ChatModelSampler(model, settings.sampling_model, secrets=secrets)
+    return ChatModelSampler(model, settings.sampling_model, secrets=secrets, max_tokens=settings.sampling_max_tokens)
