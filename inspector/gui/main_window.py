@@ -105,7 +105,7 @@ class MainWindow(QMainWindow):
         size = first_size(self._available())
         self.resize(size)
         self.log_dock = ServerLogDock(self.listener, self)
-        self.engine.log.entries.connect(self.log_dock.add_entries)  # what operations' sessions log
+        self.engine.log.entries.connect(self.log_dock.add_entries)  # what servers log, in paced batches
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.log_dock)
         self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
         if size.height() < SHORT_SCREEN_PX:

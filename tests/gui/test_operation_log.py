@@ -190,7 +190,7 @@ def test_log_messages_reach_the_gui_thread_in_batches(qtbot) -> None:
 
     log = OperationLog()
     batches: list[list[LogEntry]] = []
-    log.entries.connect(batches.append)
+    log.entries.connect(lambda batch, dropped: batches.append(batch))
     note = ServerNotification("notifications/message", {"level": "info", "data": "line", "logger": "x"}, "tools/call")
     other = ServerNotification("notifications/tools/list_changed", {}, "GET")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine
@@ -52,6 +53,12 @@ from .server_requests import WindowAnswers
 #: Housekeeping after quitting (cancel notices, session ends) gets at most this long.
 SHUTDOWN_BOUND_S = 1.0
 KINDS = ("call", "list", "ping")
+#: The interpreter lock's switch interval once the worker runs (Python's default is 5 ms). A
+#: server flooding a stream keeps the worker busy; the GUI thread needs the lock for each call
+#: into Python (each cell a repaint asks for, each timer) and waited up to the interval for
+#: each. Under a flood of 100,000 log lines the longest stall was 560–630 ms with 5 ms and
+#: 140–160 ms with 1 ms (benchmarks/gui_log_flood.py, three runs each, in turn).
+SWITCH_INTERVAL_S = 0.001
 
 
 @dataclass(frozen=True)
@@ -250,7 +257,8 @@ class OperationsEngine(QObject):
         self._db_path = db_path
         #: The log level each operation's session asks for (``logging/setLevel``); ``None``: none asked.
         self.log_level = log_level
-        #: What the servers log on the operations' sessions: its ``entries`` signal feeds the Server log.
+        #: The Server log's feed: what the servers log on the operations' sessions (and the listening
+        #: session's lines); its ``entries`` signal hands them to the log in paced, bounded batches.
         self.log = OperationLog()
         #: Who answers the servers' questions and sampling requests (the window's dialogs); set
         #: before :meth:`start`. Without it the client declines them.
@@ -277,6 +285,7 @@ class OperationsEngine(QObject):
         """Start the worker thread and its loop (returns once the loop runs)."""
         if self._thread is not None:
             return
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self._thread = threading.Thread(target=self._work, name="run-inspector-operations", daemon=True)
         self._thread.start()
         self._ready.wait(10)

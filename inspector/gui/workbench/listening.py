@@ -7,8 +7,11 @@ nobody is shown. Selecting another server stops the old listener (its session is
 ``DELETE``) and starts one for the new server; editing the server restarts it with the new
 settings; removing it or closing the window stops it.
 
-The listener runs on the operations engine's worker loop; what it reports crosses to the GUI
-thread through queued signals.
+The listener runs on the operations engine's worker loop. Its state and list changes cross to
+the GUI thread through queued signals; the lines for the Server log (log messages, the requests
+it answered, a refused log level) go, where they arrive, into the engine's log feed
+(:attr:`OperationsEngine.log`), which bounds them and hands them on in paced batches: a server
+flooding its stream costs one queued signal per batch, not one per line.
 """
 
 from __future__ import annotations
@@ -24,17 +27,14 @@ from inspector.mcp.standalone import ServerNotification
 from inspector.mcp.stream_limits import RequestsDropped
 
 from .engine import OperationsEngine
-from .log_entry import LogEntry
+from .log_entry import LogEntry, message_entry
 
 __all__ = ["LogEntry", "WindowListener"]
 
 
 class _Carrier(QObject):
     status = Signal(object, object)  # (listener id, ListenerStatus)
-    notification = Signal(object, object)  # (listener id, ServerNotification)
-    request = Signal(object, object)  # (listener id, ServerRequestSeen)
-    refused = Signal(object, object)  # (listener id, LogLevelRefused)
-    dropped = Signal(object, object)  # (listener id, RequestsDropped)
+    tools_changed = Signal(object)  # (listener id)
 
 
 class WindowListener(QObject):
@@ -42,8 +42,6 @@ class WindowListener(QObject):
 
     #: The listener's state changed: (server label, :class:`ListenerStatus`).
     status_changed = Signal(str, object)
-    #: A log message or a request arrived: a :class:`LogEntry`.
-    entry = Signal(object)
     #: The server said its tools changed (its URL without credentials).
     tools_changed = Signal(str)
 
@@ -59,10 +57,7 @@ class WindowListener(QObject):
         self._carrier = _Carrier()
         queued = Qt.ConnectionType.QueuedConnection
         self._carrier.status.connect(self._on_status, queued)
-        self._carrier.notification.connect(self._on_notification, queued)
-        self._carrier.request.connect(self._on_request, queued)
-        self._carrier.refused.connect(self._on_refused, queued)
-        self._carrier.dropped.connect(self._on_dropped, queued)
+        self._carrier.tools_changed.connect(self._on_tools_changed, queued)
 
     # -- asked by the window ---------------------------------------------------------------------
 
@@ -71,14 +66,14 @@ class WindowListener(QObject):
         self.stop()
         self._number += 1
         number = self._number
-        carrier = self._carrier
+        carrier, label = self._carrier, server.label
         listener = ServerListener(
             server, roots=roots, log_level=self.log_level,
             on_status=lambda status: carrier.status.emit(number, status),
-            on_notification=lambda note: carrier.notification.emit(number, note),
-            on_request=lambda seen: carrier.request.emit(number, seen),
-            on_log_level_refused=lambda refused: carrier.refused.emit(number, refused),
-            on_requests_dropped=lambda dropped: carrier.dropped.emit(number, dropped))
+            on_notification=lambda note: self._heard(number, label, note),
+            on_request=lambda seen: self._requested(number, label, seen),
+            on_log_level_refused=lambda refused: self._refused(number, label, refused),
+            on_requests_dropped=lambda dropped: self._dropped(number, label, dropped))
         self._listener = listener
         self.url = public_url(server.url)
         self.label = server.label
@@ -129,31 +124,35 @@ class WindowListener(QObject):
         self.status = status
         self.status_changed.emit(self.label, status)
 
-    def _on_notification(self, number: int, note: ServerNotification) -> None:
-        if number != self._number:
-            return
-        if note.method == "notifications/tools/list_changed" and self.url is not None:
+    def _on_tools_changed(self, number: int) -> None:
+        if number == self._number and self.url is not None:
             self.tools_changed.emit(self.url)
+
+    # -- reports (worker thread) -------------------------------------------------------------------
+
+    def _current(self, number: int) -> bool:
+        """The report is of the listener that listens now (what a stopped one still says is not shown)."""
+        return number == self._number
+
+    def _heard(self, number: int, label: str, note: ServerNotification) -> None:
+        if not self._current(number):
+            return
+        if note.method == "notifications/tools/list_changed":
+            self._carrier.tools_changed.emit(number)
         elif note.method == "notifications/message":
-            logger = note.params.get("logger")
-            self.entry.emit(LogEntry(datetime.now(timezone.utc), note.level or "info",
-                                     logger if isinstance(logger, str) else None, note.params.get("data"),
-                                     self.label))
+            self._engine.log.add(message_entry(note, label))
 
-    def _on_request(self, number: int, seen: ServerRequestSeen) -> None:
-        if number != self._number:
-            return
-        self.entry.emit(LogEntry(datetime.now(timezone.utc), None, None, seen.answered, self.label,
-                                 request=seen.method, declined=seen.declined))
+    def _requested(self, number: int, label: str, seen: ServerRequestSeen) -> None:
+        if self._current(number):
+            self._engine.log.add(LogEntry(datetime.now(timezone.utc), None, None, seen.answered, label,
+                                          request=seen.method, declined=seen.declined))
 
-    def _on_refused(self, number: int, refused: LogLevelRefused) -> None:
-        if number != self._number:
-            return
-        self.entry.emit(LogEntry(datetime.now(timezone.utc), None, None, refused.error, self.label,
-                                 request="logging/setLevel", refused=True))
+    def _refused(self, number: int, label: str, refused: LogLevelRefused) -> None:
+        if self._current(number):
+            self._engine.log.add(LogEntry(datetime.now(timezone.utc), None, None, refused.error, label,
+                                          request="logging/setLevel", refused=True))
 
-    def _on_dropped(self, number: int, dropped: RequestsDropped) -> None:
-        if number != self._number:
-            return
-        # A warning line of the client's own (its sentence names the server as the one sending).
-        self.entry.emit(LogEntry(datetime.now(timezone.utc), "warning", None, dropped.message, self.label))
+    def _dropped(self, number: int, label: str, dropped: RequestsDropped) -> None:
+        if self._current(number):
+            # A warning line of the client's own (its sentence names the server as the one sending).
+            self._engine.log.add(LogEntry(datetime.now(timezone.utc), "warning", None, dropped.message, label))

@@ -34,7 +34,6 @@ class ServerLogDock(QDockWidget):
         #: The listener's last state (its sentence is said again in a new language).
         self._said: tuple[str, ListenerStatus] | None = None
         self.closed = False
-        listener.entry.connect(self.add_entry)
         listener.status_changed.connect(self._status)
 
     def retranslate(self) -> None:
@@ -59,14 +58,11 @@ class ServerLogDock(QDockWidget):
         if self.listener.listening_to == url:
             self.listener.stop()
 
-    def add_entry(self, entry: LogEntry) -> None:
+    def add_entries(self, entries: list[LogEntry], dropped: int = 0) -> None:
+        """A batch from the log feed (:attr:`OperationsEngine.log`: the listening session's lines
+        and the operations' own sessions'), and how many lines were dropped before it."""
         if not self.closed:
-            self.view.add(entry)
-
-    def add_entries(self, entries: list[LogEntry]) -> None:
-        """A batch from the operations' own sessions (:attr:`OperationsEngine.log`)."""
-        if not self.closed:
-            self.view.add_many(entries)
+            self.view.add_many(entries, dropped)
 
     def _status(self, server: str, status: ListenerStatus) -> None:
         self._said = (server, status)

@@ -5,15 +5,15 @@ own session. Each row: the time (local, formatted when shown), the level (word, 
 so that a greyscale print still tells them apart), the server, the session (the operation, or
 the listening session), the logger and the data as plain text (JSON compact, long text cut). A
 minimum level filters the rows; Clear empties the log. Above the rows, the listener's state in
-words.
+words, and how many earlier lines were dropped: the log keeps the newest :data:`MAX_ENTRIES`.
+Lines arrive in batches (:mod:`.log_feed`), each one update of the model, however many lines.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.i18n import _
-from inspector.i18n.formatting import format_time
+from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number, format_time
 from inspector.i18n.messages import translate
 from inspector.mcp import LOG_LEVELS
 from inspector.mcp.messages import Message
@@ -36,10 +36,14 @@ from inspector.mcp.messages import Message
 from ..language import follow_language, translated, translated_item
 from ..widgets.accessibility import label_combo
 from ..widgets.plain_text import cell_text, plain_tooltip
-from .log_entry import LogEntry
+from .log_delegate import LogCellDelegate
+from .log_entry import LogEntry, data_text
+from .log_feed import MAX_WAITING
 
-#: The most entries kept; older ones are dropped first.
-MAX_ENTRIES = 5000
+__all__ = ["MAX_ENTRIES", "ServerLogModel", "ServerLogView", "data_text", "level_word"]
+
+#: The most entries kept; older ones are dropped first (and counted).
+MAX_ENTRIES = MAX_WAITING
 #: The most characters of an entry's data shown in its cell (the tooltip shows more).
 DATA_CELL_CHARS = 300
 TOOLTIP_CHARS = 2000
@@ -63,18 +67,13 @@ def level_word(level: str) -> str:
     }.get(level, level)
 
 
-def data_text(data: Any) -> str:
-    """A message's data as one line of plain text: a string as it is, anything else as compact JSON."""
-    if isinstance(data, str):
-        return data
-    try:
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError, RecursionError):
-        return str(data)
-
-
 class ServerLogModel(QAbstractTableModel):
-    """The entries, oldest first."""
+    """The newest :data:`MAX_ENTRIES` entries, oldest first, and a count of those dropped; the rows
+    are the entries at or above the minimum level (requests always).
+
+    The level filter lives here, not in a proxy model: a proxy asks Python about each row a batch
+    inserts, and during a flood each of those calls waits for the interpreter lock that the
+    worker holds while it reads the stream."""
 
     COLUMNS = ("time", "level", "server", "operation", "logger", "message")
     #: The entry's level as a number (0 = debug … 7 = emergency; -1 for a request).
@@ -82,10 +81,30 @@ class ServerLogModel(QAbstractTableModel):
 
     def __init__(self) -> None:
         super().__init__()
+        #: Every entry kept, shown or not.
         self.entries: list[LogEntry] = []
+        #: The entries shown: those at or above :attr:`minimum`, in the same order.
+        self.rows: list[LogEntry] = []
+        #: The minimum level's rank (0 = debug: everything is shown).
+        self.minimum = 0
+        #: Lines dropped since the log was last cleared: the oldest, past :data:`MAX_ENTRIES`.
+        self.dropped = 0
+
+    def shows(self, entry: LogEntry) -> bool:
+        if self.minimum == 0:
+            return True
+        severity = _SEVERITY.get(entry.level or "", -1)
+        return severity < 0 or severity >= self.minimum
+
+    def set_minimum(self, level: str | None) -> None:
+        """Show the entries at ``level`` and above (and every request)."""
+        self.beginResetModel()
+        self.minimum = _SEVERITY.get(level or "", 0)
+        self.rows = [entry for entry in self.entries if self.shows(entry)]
+        self.endResetModel()
 
     def rowCount(self, parent: _ModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self.entries)
+        return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: _ModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else len(self.COLUMNS)
@@ -100,30 +119,48 @@ class ServerLogModel(QAbstractTableModel):
     def add(self, entry: LogEntry) -> None:
         self.extend([entry])
 
-    def extend(self, entries: list[LogEntry]) -> None:
-        """Append a batch at once (one insertion for the views, however many entries)."""
-        entries = entries[-MAX_ENTRIES:]
+    def extend(self, entries: list[LogEntry], dropped: int = 0) -> None:
+        """Append a batch at once (one change for the views, however many entries); ``dropped``:
+        lines dropped before they reached the log, counted with those the log drops."""
+        over = max(0, len(entries) - MAX_ENTRIES)
+        self.dropped += dropped + over
+        entries = entries[over:]
         if not entries:
             return
-        drop = len(self.entries) + len(entries) - MAX_ENTRIES
-        if drop > 0:
-            self.beginRemoveRows(QModelIndex(), 0, drop - 1)
-            del self.entries[:drop]
+        drop = max(0, len(self.entries) + len(entries) - MAX_ENTRIES)
+        self.dropped += drop
+        shown = [entry for entry in entries if self.shows(entry)]
+        if self.entries and drop >= len(self.entries):
+            # The batch replaces every entry: one reset is cheaper for the table than removing
+            # thousands of rows and inserting as many.
+            self.beginResetModel()
+            self.entries, self.rows = list(entries), shown
+            self.endResetModel()
+            return
+        # The rows are the shown entries in order: those of the oldest entries come first.
+        rows_gone = sum(1 for entry in self.entries[:drop] if self.shows(entry))
+        if rows_gone:
+            self.beginRemoveRows(QModelIndex(), 0, rows_gone - 1)
+            del self.rows[:rows_gone]
             self.endRemoveRows()
-        row = len(self.entries)
-        self.beginInsertRows(QModelIndex(), row, row + len(entries) - 1)
+        del self.entries[:drop]
         self.entries.extend(entries)
-        self.endInsertRows()
+        if shown:
+            row = len(self.rows)
+            self.beginInsertRows(QModelIndex(), row, row + len(shown) - 1)
+            self.rows.extend(shown)
+            self.endInsertRows()
 
     def clear(self) -> None:
         self.beginResetModel()
-        self.entries.clear()
+        self.entries, self.rows = [], []
+        self.dropped = 0
         self.endResetModel()
 
     def data(self, index: _ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.entries):
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None
-        entry = self.entries[index.row()]
+        entry = self.rows[index.row()]
         column = self.COLUMNS[index.column()]
         if role == self.SeverityRole:
             return LOG_LEVELS.index(entry.level) if entry.level in LOG_LEVELS else -1
@@ -135,16 +172,32 @@ class ServerLogModel(QAbstractTableModel):
             # Both cells may be cut to the column's width: the whole name is a hover away.
             name = entry.server if column == "server" else entry.operation
             return plain_tooltip(cell_text(name, TOOLTIP_CHARS)) if name is not None else None
-        if role == Qt.ItemDataRole.ForegroundRole and column == "level":
-            refused = entry.declined or entry.refused
-            colour = _LEVEL_STYLE.get(entry.level or "", ("#D55E00" if refused else "#0072B2", ""))[0]
-            return QColor(colour)
-        if role == Qt.ItemDataRole.FontRole and column == "level" and entry.level in LOG_LEVELS \
-                and LOG_LEVELS.index(entry.level) >= LOG_LEVELS.index("error"):
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return self._colour(entry, column)
+        if role == Qt.ItemDataRole.FontRole and self._bold(entry, column):
             font = QFont()
             font.setBold(True)
             return font
         return None
+
+    def cell(self, row: int, column: int) -> tuple[str, QColor | None, bool] | None:
+        """What a painted cell shows: its text, its colour (or None) and whether it is bold; one
+        call for the delegate (:class:`~.log_delegate.LogCellDelegate`) instead of one per role."""
+        if not 0 <= row < len(self.rows) or not 0 <= column < len(self.COLUMNS):
+            return None
+        entry, name = self.rows[row], self.COLUMNS[column]
+        return self._text(entry, name), self._colour(entry, name), self._bold(entry, name)
+
+    @staticmethod
+    def _colour(entry: LogEntry, column: str) -> QColor | None:
+        if column != "level":
+            return None
+        refused = entry.declined or entry.refused
+        return QColor(_LEVEL_STYLE.get(entry.level or "", ("#D55E00" if refused else "#0072B2", ""))[0])
+
+    @staticmethod
+    def _bold(entry: LogEntry, column: str) -> bool:
+        return column == "level" and _SEVERITY.get(entry.level or "", -1) >= _SEVERITY["error"]
 
     def _text(self, entry: LogEntry, column: str) -> str:
         if column == "time":
@@ -181,42 +234,12 @@ class ServerLogModel(QAbstractTableModel):
         return _("{method}: answered {answer}").format(method=entry.request, answer=data_text(entry.data))
 
 
-class MinimumLevelFilter(QSortFilterProxyModel):
-    """Rows at or above a level; requests always."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.minimum = 0
-
-    def set_minimum(self, level: str) -> None:
-        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9: the invalidation is bracketed
-            self.beginFilterChange()
-            self.minimum = LOG_LEVELS.index(level) if level in LOG_LEVELS else 0
-            self.endFilterChange()
-        else:
-            self.minimum = LOG_LEVELS.index(level) if level in LOG_LEVELS else 0
-            self.invalidateFilter()
-
-    def filterAcceptsRow(self, source_row: int, source_parent: _ModelIndex) -> bool:  # noqa: N802
-        # Called for every row a batch inserts, on the GUI thread: read the entry itself, not
-        # through index() and data(), and show everything at once when no minimum is chosen.
-        if self.minimum == 0:
-            return True
-        model = self.sourceModel()
-        if not isinstance(model, ServerLogModel):
-            return True
-        severity = _SEVERITY.get(model.entries[source_row].level or "", -1)
-        return severity < 0 or severity >= self.minimum
-
-
 class ServerLogView(QWidget):
     """The log table with its filter, Clear, and the listener's state."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = ServerLogModel()
-        self.filter = MinimumLevelFilter()
-        self.filter.setSourceModel(self.model)
         follow_language(self.model)
         self.state = QLabel()
         self.state.setTextFormat(Qt.TextFormat.PlainText)
@@ -228,19 +251,31 @@ class ServerLogView(QWidget):
         self.minimum = QComboBox()
         for level in LOG_LEVELS:
             translated_item(self.minimum, lambda level=level: level_word(level), level)
-        self.minimum.currentIndexChanged.connect(lambda _i: self.filter.set_minimum(self.minimum.currentData()))
+        self.minimum.currentIndexChanged.connect(lambda _i: self.model.set_minimum(self.minimum.currentData()))
         self.clear_button = translated(QPushButton(), "setText", lambda: _("Clear"))
         translated(self.clear_button, "setAccessibleName", lambda: _("Clear the server log"))
-        self.clear_button.clicked.connect(self.model.clear)
+        self.clear_button.clicked.connect(self.clear)
+        #: How many earlier lines were dropped (shown once some were).
+        self.dropped = QLabel()
+        self.dropped.setTextFormat(Qt.TextFormat.PlainText)
+        self.dropped.setObjectName("server-log-dropped")
+        self.dropped.hide()
+        translated(self.dropped, "setText", self._dropped_sentence)
+        translated(self.dropped, "setToolTip", lambda: _(
+            "The log keeps the newest {count} lines; older ones are dropped.").format(
+                count=format_number(MAX_ENTRIES)))
         show = translated(QLabel(), "setText", lambda: _("Show from"))
         label_combo(self.minimum, lambda: _("Show messages from this level up"), show)
         head = QHBoxLayout()
         head.addWidget(self.state, 1)
+        head.addWidget(self.dropped)
+        head.addSpacing(12)
         head.addWidget(show)
         head.addWidget(self.minimum)
         head.addWidget(self.clear_button)
         self.table = QTableView()
-        self.table.setModel(self.filter)
+        self.table.setModel(self.model)
+        self.table.setItemDelegate(LogCellDelegate(self.table))
         translated(self.table, "setAccessibleName", lambda: _("Server log"))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setWordWrap(False)
@@ -264,12 +299,28 @@ class ServerLogView(QWidget):
     def add(self, entry: LogEntry) -> None:
         self.add_many([entry])
 
-    def add_many(self, entries: list[LogEntry]) -> None:
-        """Add a batch of entries (as the engine delivers them); follow the end if it was shown."""
+    def add_many(self, entries: list[LogEntry], dropped: int = 0) -> None:
+        """Add a batch of entries (as the log feed delivers them, with the count of lines dropped
+        before them); follow the end if it was shown."""
         at_end = self.table.verticalScrollBar().value() >= self.table.verticalScrollBar().maximum() - 2
-        self.model.extend(entries)
+        self.model.extend(entries, dropped)
         if at_end:
             self.table.scrollToBottom()
+        self._show_dropped()
+
+    def clear(self) -> None:
+        """Empty the log (and forget what it dropped)."""
+        self.model.clear()
+        self._show_dropped()
+
+    def _show_dropped(self) -> None:
+        self.dropped.setText(self._dropped_sentence())
+        self.dropped.setVisible(self.model.dropped > 0)
+
+    def _dropped_sentence(self) -> str:
+        count = self.model.dropped
+        return ngettext("{count} earlier line dropped", "{count} earlier lines dropped", count).format(
+            count=format_number(count))
 
     def _idle_sentence(self) -> str:
         return self.state.text() if self._state_said else _("Not listening: no server selected.")
