@@ -40,4 +40,7 @@ def test_a_flooding_server_gets_one_counted_line_and_the_window_closes_at_once(q
         window.close()
         took = time.monotonic() - started
         assert took < 2.0, took
-        assert taker.peak <= MAX_REQUESTS_IN_FLIGHT
+        # Two streams are flooded at the start, each with its own cap: the listening session's and
+        # that of the operation listing the tools (the cap of one stream is checked on its own in
+        # tests/integration/test_listening_hostile.py).
+        assert taker.peak <= 2 * MAX_REQUESTS_IN_FLIGHT
