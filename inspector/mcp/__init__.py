@@ -1,6 +1,7 @@
-"""The MCP client: clock, deadline, cancel signal, transport, client. Depends on nothing of ours."""
+"""The MCP client: clock, deadline, cancel signal, legs, channels, client. Depends on nothing of ours."""
 
 from .cancel import CancelSignal
+from .channels.http import MAX_BODY_BYTES
 from .client import HANDSHAKE_VERSIONS, MAX_PAGES, McpClient
 from .clock import Clock, FakeClock, MonotonicClock
 from .deadline import (
@@ -40,7 +41,6 @@ from .server_requests import (
                        ServerRequestHandler,
                        ServerRequestSeen,
 )
-from .transport import MAX_BODY_BYTES
 
 __all__ = [
     "BudgetExhausted", "BudgetReading", "BudgetVerdict", "CancelSignal", "FanOut", "Clock", "DEFAULT_BUDGET_SECONDS",

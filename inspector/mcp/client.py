@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import httpx
 
 from .cancel import CancelSignal
+from .channels.http import LegTransport, OutgoingMessage, Session, SessionGone, message_headers, new_http_client
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
 from .errors import ErrorKind, McpTransportError
@@ -21,7 +22,6 @@ from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint, public_url
 from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_sentence
 from .standalone import OPEN_WAIT_S, StandaloneStream
-from .transport import LegTransport, OutgoingMessage, Session, SessionGone, message_headers, new_http_client
 
 T = TypeVar("T")
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import httpx
 
+from .channels.http import LegTransport, message_headers, new_http_client
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
 from .errors import ErrorKind, McpTransportError
@@ -49,7 +50,6 @@ from .server_requests import (
 from .sse import EventStreamParser, EventTooLarge, stream_events
 from .standalone import MAX_EVENT_BYTES, ServerNotification
 from .stream_limits import IMMEDIATE_CLOSE_S, RequestGate, RequestsDropped, reconnect_delay
-from .transport import LegTransport, message_headers, new_http_client
 
 #: The handshake of a listening session (and a ``logging/setLevel``) gets this budget.
 HANDSHAKE_BUDGET_S = 10.0

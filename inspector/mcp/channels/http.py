@@ -1,4 +1,5 @@
-"""Sending one leg (one HTTP POST) of an operation, bounded as a whole by its grant."""
+"""Sending one leg of an operation over Streamable HTTP (one POST, or a GET resuming its answer),
+in the leg's frame (:mod:`.legs`: grant, reports, cancel, time-out)."""
 
 from __future__ import annotations
 
@@ -14,15 +15,16 @@ from typing import Any
 
 import httpx
 
-from .cancel import CancelSignal
-from .clock import Clock
-from .deadline import BudgetExhausted, OperationDeadline
-from .errors import McpTransportError
-from .jsonrpc import NotAnAnswer, RpcAnswer, answers_request, decode_answer, decode_body, is_answer
-from .messages import N_, NP_, Message
-from .reports import LegFinished, LegOutcome, LegStarted, OperationObserver, ProgressSeen
-from .server import ServerEndpoint
-from .server_requests import (
+from ..cancel import CancelSignal
+from ..clock import Clock
+from ..deadline import OperationDeadline
+from ..errors import McpTransportError
+from ..jsonrpc import NotAnAnswer, RpcAnswer, answers_request, decode_answer, decode_body, is_answer
+from ..legs import LegEnded, LegFrame, LegWire
+from ..messages import N_, NP_, Message
+from ..reports import LegOutcome, OperationObserver, ProgressSeen
+from ..server import ServerEndpoint
+from ..server_requests import (
     ServerRequestHandler,
     ServerRequestSeen,
     answer_server_request,
@@ -30,9 +32,9 @@ from .server_requests import (
     is_server_request,
     shown_method,
 )
-from .sse import EventStreamParser
-from .standalone import ServerNotification
-from .text import load_wire_json
+from ..sse import EventStreamParser
+from ..standalone import ServerNotification
+from ..text import load_wire_json
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
 #: How long an event stream may take to end after its answer before it is closed by us.
@@ -121,16 +123,11 @@ class LegAnswer:
     session_id: str | None
 
 
-@dataclass
-class _Wire:
-    """What one leg saw on the wire so far: reported even when the leg fails midway."""
+class _StreamEnded(LegEnded):
+    """An answer stream ended without the answer but with event ids: it may be resumed (the
+    request itself went well)."""
 
-    status: int | None = None
-    received: int = 0
-
-
-class _StreamEnded(Exception):
-    """An answer stream ended without the answer but with event ids: it may be resumed."""
+    outcome = LegOutcome.OK
 
     def __init__(self, last_event_id: str, retry_ms: int | None) -> None:
         super().__init__(last_event_id)
@@ -138,8 +135,10 @@ class _StreamEnded(Exception):
         self.retry_ms = retry_ms
 
 
-class SessionGone(Exception):
+class SessionGone(LegEnded):
     """HTTP 404 on a leg that carried a session id: the client may start afresh once."""
+
+    error_kind = "session_expired"
 
 
 class LegTransport:
@@ -158,15 +157,11 @@ class LegTransport:
         self._deadline = deadline
         self._observer = observer
         self._clock = clock
-        self._cancel = cancel
         self._max_body = max_body_bytes
         #: The server's credentials, cut out of everything it says (it may repeat what it was sent).
         self.secrets = server.secrets()
-        #: Has a work request (``tools/call``, ``tools/list``) been handed to the wire yet?
-        self.work_sent = False
-        #: The work request torn down while on the wire (cancel or time-out), and why.
-        self.interrupted: OutgoingMessage | None = None
-        self.interrupted_because = ""
+        #: The legs' frame: grants, reports, cancel, time-out; what was sent and torn down.
+        self.frame = LegFrame(server.label, deadline=deadline, observer=observer, clock=clock, cancel=cancel)
         #: Methods of requests the server sent the client and the client declined, in order.
         self.declined: list[str] = []
 
@@ -181,6 +176,21 @@ class LegTransport:
     @property
     def deadline(self) -> OperationDeadline:
         return self._deadline
+
+    @property
+    def work_sent(self) -> bool:
+        """Has a work request (``tools/call``, ``tools/list``) been handed to the wire yet?"""
+        return self.frame.work_sent
+
+    @property
+    def interrupted(self) -> OutgoingMessage | None:
+        """The work request torn down while on the wire (cancel or time-out)."""
+        interrupted = self.frame.interrupted
+        return interrupted if isinstance(interrupted, OutgoingMessage) else None
+
+    @property
+    def interrupted_because(self) -> str:
+        return self.frame.interrupted_because
 
     async def send(self, leg: OutgoingMessage, session: Session) -> LegAnswer:
         """Send one leg; return its answer or raise :class:`McpTransportError`.
@@ -206,95 +216,52 @@ class LegTransport:
         delay_s = (ended.retry_ms if ended.retry_ms is not None else DEFAULT_RETRY_MS) / 1000
         remaining_s = self._deadline.remaining_s()
         if delay_s >= remaining_s:
-            if leg.is_work and self.work_sent:
-                self.interrupted, self.interrupted_because = leg, "timed out on the client's budget"
+            self.frame.interrupt(leg, "timed out on the client's budget", is_work=leg.is_work)
             raise McpTransportError.resume_too_late(self._server.label, leg.method, self._deadline.budget_s,
                                                     delay_s, max(remaining_s, 0.0))
         await asyncio.sleep(delay_s)
 
     async def _send_once(self, leg: OutgoingMessage, session: Session, resume: _StreamEnded | None) -> LegAnswer:
-        """One HTTP request of a leg: the POST, or a GET that resumes its answer stream."""
-        label = self._server.label
+        """One HTTP request of a leg, in the leg's frame: the POST, or a GET that resumes its answer stream."""
         method = leg.method if resume is None else RESUMED_LEG.format(method=leg.method)
-        if self._cancel is not None and self._cancel.fired:
-            self._report_unsent(method, LegOutcome.CANCELLED, "cancelled")
-            raise McpTransportError.cancelled(label, method, in_flight=self.work_sent)
-        try:
-            grant = self._deadline.grant()  # before anything is built: a spent budget sends nothing
-        except BudgetExhausted as exhausted:
-            self._report_unsent(method, LegOutcome.NOT_SENT, "exhausted_budget")
-            raise McpTransportError.exhausted_budget(label, method, exhausted.budget_s) from None
 
-        self._observer.leg_started(LegStarted(method, grant, self._deadline.elapsed_s()))
-        started = self._clock.now_ns()
-        wire = _Wire()
-        outcome, error_kind = LegOutcome.FAILED, None
+        async def exchange(wire: LegWire) -> LegAnswer:
+            return await self._carried(leg, method, session, wire, resume)
+
+        return await self.frame.run(leg, method, exchange, is_work=leg.is_work)
+
+    async def _carried(self, leg: OutgoingMessage, method: str, session: Session, wire: LegWire,
+                       resume: _StreamEnded | None) -> LegAnswer:
+        """The HTTP request of a leg, the HTTP library's failures named as the leg's."""
+        label = self._server.label
         try:
-            try:
-                async with asyncio.timeout(grant):
-                    answer = await (self._exchange(leg, session, wire) if resume is None
-                                    else self._resume(leg, session, wire, resume))
-                outcome = LegOutcome.OK
-                return answer
-            except TimeoutError:
-                if leg.is_work and self.work_sent:
-                    # The protocol asks a client that stops waiting to say so.
-                    self.interrupted, self.interrupted_because = leg, "timed out on the client's budget"
-                raise McpTransportError.timed_out(label, method, self._deadline.budget_s, grant,
-                                                  self._deadline.remaining_at_grant_s) from None
-            except asyncio.CancelledError:
-                if self._cancel is None or not self._cancel.fired:
-                    raise
-                # Our own cancel: it ends here as a cancelled operation, not a cancelled task.
-                task = asyncio.current_task()
-                if task is not None:
-                    task.uncancel()
-                outcome = LegOutcome.CANCELLED
-                if leg.is_work and self.work_sent:
-                    self.interrupted, self.interrupted_because = leg, "cancelled by the user"
-                raise McpTransportError.cancelled(label, method, in_flight=self.work_sent) from None
-            except httpx.DecodingError:
+            return await (self._exchange(leg, session, wire) if resume is None
+                          else self._resume(leg, session, wire, resume))
+        except httpx.DecodingError:
+            raise McpTransportError.malformed(
+                label, method, Message(N_("its body could not be decoded as its Content-Encoding claims"))) from None
+        except httpx.InvalidURL:
+            # ServerEndpoint checks the address first; this is the last line of defence,
+            # so that a bad address is a failed operation rather than a traceback.
+            raise McpTransportError.unreachable(label, method, "the address cannot be used") from None
+        except httpx.ConnectError as exc:
+            raise McpTransportError.unreachable(label, method, _describe(exc)) from None
+        except httpx.RemoteProtocolError as exc:
+            if not _is_disconnect(exc):
+                # Headers too large, a status line that is not HTTP...: the server answered, badly.
                 raise McpTransportError.malformed(
-                    label, method,
-                    Message(N_("its body could not be decoded as its Content-Encoding claims"))) from None
-            except httpx.InvalidURL:
-                # ServerEndpoint checks the address first; this is the last line of defence,
-                # so that a bad address is a failed operation rather than a traceback.
-                raise McpTransportError.unreachable(label, method, "the address cannot be used") from None
-            except httpx.ConnectError as exc:
-                raise McpTransportError.unreachable(label, method, _describe(exc)) from None
-            except httpx.RemoteProtocolError as exc:
-                if not _is_disconnect(exc):
-                    # Headers too large, a status line that is not HTTP...: the server answered, badly.
-                    raise McpTransportError.malformed(
-                        label, method, Message(N_("its HTTP response headers or framing are not valid ({reason})"),
-                                               {"reason": _describe(exc)})) from None
-                raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
-            except httpx.TransportError as exc:
-                raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
-        except McpTransportError as exc:
-            error_kind = exc.kind.value
-            if exc.kind.value == "cancelled":
-                outcome = LegOutcome.CANCELLED
-            raise
-        except SessionGone:
-            error_kind = "session_expired"
-            raise
-        except _StreamEnded:
-            # The server closed the stream on purpose, to be resumed: this request went well.
-            outcome = LegOutcome.OK
-            raise
-        finally:
-            elapsed_ms = (self._clock.now_ns() - started) / 1e6
-            self._observer.leg_finished(LegFinished(
-                method, grant, elapsed_ms, wire.status, wire.received, outcome, error_kind))
+                    label, method, Message(N_("its HTTP response headers or framing are not valid ({reason})"),
+                                           {"reason": _describe(exc)})) from None
+            raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
+        except httpx.TransportError as exc:
+            raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
 
-    async def _exchange(self, leg: OutgoingMessage, session: Session, wire: _Wire) -> LegAnswer:
+    async def _exchange(self, leg: OutgoingMessage, session: Session, wire: LegWire) -> LegAnswer:
         label = self._server.label
         request = self._http.build_request("POST", self._server.url, content=leg.body(),
                                            headers=message_headers(self._server, session))
         if leg.is_work:
-            self.work_sent = True
+            self.frame.work_sent = True
         response = await self._http.send(request, stream=True)
         try:
             status = wire.status = response.status_code
@@ -322,7 +289,7 @@ class LegTransport:
         finally:
             await response.aclose()
 
-    async def _resume(self, leg: OutgoingMessage, session: Session, wire: _Wire, ended: _StreamEnded) -> LegAnswer:
+    async def _resume(self, leg: OutgoingMessage, session: Session, wire: LegWire, ended: _StreamEnded) -> LegAnswer:
         """GET the endpoint with ``Last-Event-ID``: the server replays what followed, answer included."""
         label, method = self._server.label, RESUMED_LEG.format(method=leg.method)
         headers = message_headers(self._server, session)
@@ -349,7 +316,7 @@ class LegTransport:
         finally:
             await response.aclose()
 
-    async def _read_answer(self, leg: OutgoingMessage, response: httpx.Response, wire: _Wire,
+    async def _read_answer(self, leg: OutgoingMessage, response: httpx.Response, wire: LegWire,
                            session: Session) -> RpcAnswer:
         label = self._server.label
         raw_type = response.headers.get("content-type", "")
@@ -373,7 +340,7 @@ class LegTransport:
             raise McpTransportError.malformed(label, leg.method, why.sentence) from None
 
     async def _read_event_stream(self, leg: OutgoingMessage, response: httpx.Response,
-                                 wire: _Wire, session: Session, last_event_id: str | None = None) -> RpcAnswer:
+                                 wire: LegWire, session: Session, last_event_id: str | None = None) -> RpcAnswer:
         label = self._server.label
         parser = EventStreamParser()
         parser.last_event_id = last_event_id
@@ -496,9 +463,6 @@ class LegTransport:
         self._observer.progress(ProgressSeen(
             leg.method, progress, _finite(params.get("total")), message if isinstance(message, str) else None,
             round(self._deadline.elapsed_s() * 1000, 2), max(0.0, self._deadline.remaining_s())))
-
-    def _report_unsent(self, method: str, outcome: LegOutcome, kind: str) -> None:
-        self._observer.leg_finished(LegFinished(method, None, None, None, 0, outcome, kind))
 
 
 async def _finish_quietly(chunks: AsyncIterator[bytes]) -> None:
