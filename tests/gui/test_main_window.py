@@ -337,3 +337,16 @@ def test_a_tools_answer_that_turns_text_around_is_shown_as_its_characters(qtbot,
     assert finished(qtbot, task).status == "ok"
     shown = window.workbench.result.text.toPlainText()
     assert "invoice\ufffdfdp.exe" in shown and "\u202e" not in shown
+
+
+def test_a_docstring_description_reads_as_one_paragraph_in_the_tool_title(make_window) -> None:
+    """A description written as an indented docstring (line breaks, eight spaces) is shown as one
+    paragraph: the title wraps where the pane ends, not where the server's source code did."""
+    window = make_window(wait_tools=False)
+    tool = {"name": "log_to_listeners", "inputSchema": {"type": "object"},
+            "description": ("Send one log message to every session,\n        honouring its level.\n\n"
+                            "    Returns: a count.")}
+    window.workbench._tool_selected(tool)
+    assert window.workbench.tool_title.text() == (
+        "log_to_listeners — Send one log message to every session, honouring its level. Returns: a count.")
+    assert "\n        honouring" in window.workbench.tool_title.toolTip().replace("&nbsp;", " ")

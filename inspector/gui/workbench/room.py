@@ -159,9 +159,11 @@ class Workbench(QSplitter):
             return
         name = label_text(str(tool.get("name", "")), 200)
         description = tool.get("description") if isinstance(tool.get("description"), str) else ""
-        # Cut and given places to wrap: a server's text never decides the window's width. The whole
+        # One paragraph (a docstring's line breaks and indents are not the server's layout), cut and
+        # given places to wrap: a server's text never decides the window's width. The whole
         # description (up to 20,000 characters) is the title's tooltip.
-        self.tool_title.setText(_("{name} — {description}").format(name=name, description=label_text(description))
+        paragraph = " ".join(description[:40_000].split())
+        self.tool_title.setText(_("{name} — {description}").format(name=name, description=label_text(paragraph))
                                 if description else name)
         self.tool_title.setToolTip(plain_tooltip(clip_text(description, 20_000)) if description else "")
 
