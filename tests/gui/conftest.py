@@ -84,3 +84,22 @@ def make_window(qtbot):
     for window, store in opened:
         window.shut_down()
         store.close()
+
+
+@pytest.fixture
+def answers():
+    """The window's answers to a server's requests (questions, sampling), without a window."""
+    from inspector.gui.workbench.server_requests import WindowAnswers
+
+    return WindowAnswers()
+
+
+@pytest.fixture
+def engine(qtbot, answers):
+    """A running operations engine that answers a server's requests through ``answers``."""
+    from inspector.gui.workbench.engine import OperationsEngine
+
+    engine = OperationsEngine(None, answers=answers)
+    engine.start()
+    yield engine
+    engine.shutdown()

@@ -12,22 +12,8 @@ import pytest
 
 from inspector.gui.dialogs.elicitation_dialog import MIN_WIDTH, ElicitationDialog
 from inspector.gui.widgets.schema_form import BoolField, EnumField, MultiChoiceField, TextField
-from inspector.gui.workbench.engine import OperationsEngine
-from inspector.gui.workbench.server_requests import PendingQuestion, WindowAnswers
+from inspector.gui.workbench.server_requests import PendingQuestion
 from tests.support.sdk_server import EVERYTHING_SCHEMA
-
-
-@pytest.fixture
-def answers():
-    return WindowAnswers()
-
-
-@pytest.fixture
-def engine(qtbot, answers):
-    engine = OperationsEngine(None, answers=answers)
-    engine.start()
-    yield engine
-    engine.shutdown()
 
 
 def ask_everything(qtbot, engine, answers, sdk_server):

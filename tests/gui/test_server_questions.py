@@ -27,19 +27,6 @@ def finish(qtbot, task, timeout_ms: int = 10000):
     return task.outcome
 
 
-@pytest.fixture
-def answers():
-    return WindowAnswers()
-
-
-@pytest.fixture
-def engine(qtbot, answers):
-    engine = OperationsEngine(None, answers=answers)
-    engine.start()
-    yield engine
-    engine.shutdown()
-
-
 def open_dialogs(answers: WindowAnswers, kind=ElicitationDialog) -> list:
     """Open a dialog for every question, as the window does, and keep them for the test."""
     opened: list = []
