@@ -483,3 +483,14 @@ class SdkServerProcess:
                     stream.close()
                 except (OSError, ValueError):
                     pass
+
+
+def spin_until(app: Any, condition: Callable[[], bool], timeout_s: float = 30.0) -> None:
+    """Let the Qt ``app`` process events until ``condition()`` holds; ``TimeoutError`` after ``timeout_s``."""
+    end = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > end:
+            raise TimeoutError("the window did not get there in time")
+        app.processEvents()
+        time.sleep(0.001)
+

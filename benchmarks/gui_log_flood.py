@@ -33,7 +33,7 @@ os.environ["RUN_INSPECTOR_DB"] = str(_TMP / "runs.db")
 
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
-from _common import REPO_ROOT, table, verdict, write_result  # noqa: E402
+from _common import REPO_ROOT, spin_until, table, verdict, write_result  # noqa: E402
 
 if os.environ.get("QT_QPA_PLATFORM", "offscreen").strip() == "offscreen":
     sys.path.insert(0, str(REPO_ROOT))
@@ -102,12 +102,7 @@ class Bench:
             sys.setswitchinterval(float(os.environ["BENCH_SWITCH_S"]))
 
     def spin_until(self, predicate, timeout_s: float = 30.0) -> None:
-        end = time.monotonic() + timeout_s
-        while not predicate():
-            if time.monotonic() > end:
-                raise RuntimeError("timed out waiting")
-            self.app.processEvents()
-            time.sleep(0.001)
+        spin_until(self.app, predicate, timeout_s)
 
     def use_server(self, url: str) -> None:
         from inspector.mcp.listening import ListenerState

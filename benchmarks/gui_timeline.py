@@ -25,7 +25,7 @@ os.environ["RUN_INSPECTOR_DB"] = str(_TMP / "runs.db")
 
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
-from _common import REPO_ROOT, summary, table, verdict, write_result  # noqa: E402
+from _common import REPO_ROOT, spin_until, summary, table, verdict, write_result  # noqa: E402
 
 STEPS = 100_000
 OPEN_TARGET_S = 1.0
@@ -89,12 +89,7 @@ class Bench:
         self.spin_until(lambda: self.window.isVisible(), 5)
 
     def spin_until(self, condition, timeout_s: float = 60) -> None:
-        end = time.monotonic() + timeout_s
-        while not condition():
-            if time.monotonic() > end:
-                raise TimeoutError("the window did not get there in time")
-            self.app.processEvents()
-            time.sleep(0.001)
+        spin_until(self.app, condition, timeout_s)
 
     def open_run(self, run_id: int) -> float:
         """Seconds from selecting the run to its first rows painted."""

@@ -24,7 +24,7 @@ os.environ["RUN_INSPECTOR_DB"] = str(_TMP / "runs.db")
 
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
-from _common import free_port, summary, table, verdict, write_result  # noqa: E402
+from _common import free_port, spin_until, summary, table, verdict, write_result  # noqa: E402
 
 STALL_TARGET_MS = 50.0
 #: Each stall measurement is repeated: one number is at the mercy of whatever else the machine runs.
@@ -68,12 +68,7 @@ class Bench:
         self.window.show()
 
     def spin_until(self, predicate, timeout_s: float = 30.0) -> None:
-        end = time.monotonic() + timeout_s
-        while not predicate():
-            if time.monotonic() > end:
-                raise RuntimeError("timed out waiting")
-            self.app.processEvents()
-            time.sleep(0.001)
+        spin_until(self.app, predicate, timeout_s)
 
     def use_server(self, url: str, name: str) -> None:
         self.window.admin.save_server(url, name, 60, {}, set())
