@@ -282,10 +282,7 @@ class LegTransport:
                     await response.aread()
                 return LegAnswer(None, status, new_session)
             answer = await self._read_answer(leg, response, wire, session)
-            if answer.is_error:
-                raise McpTransportError.rpc_error(label, leg.method, answer.error_code or 0,
-                                                  answer.error_message or "no message")
-            return LegAnswer(answer.result, status, new_session)
+            return _leg_answer(label, leg, answer, status, new_session)
         finally:
             await response.aclose()
 
@@ -309,10 +306,7 @@ class LegTransport:
             if raw_type.split(";", 1)[0].strip().lower() != "text/event-stream":
                 raise McpTransportError.content_type(label, method, self._said(raw_type))
             answer = await self._read_event_stream(leg, response, wire, session, ended.last_event_id)
-            if answer.is_error:
-                raise McpTransportError.rpc_error(label, leg.method, answer.error_code or 0,
-                                                  answer.error_message or "no message")
-            return LegAnswer(answer.result, status, None)
+            return _leg_answer(label, leg, answer, status, None)
         finally:
             await response.aclose()
 
@@ -463,6 +457,14 @@ class LegTransport:
         self._observer.progress(ProgressSeen(
             leg.method, progress, _finite(params.get("total")), message if isinstance(message, str) else None,
             round(self._deadline.elapsed_s() * 1000, 2), max(0.0, self._deadline.remaining_s())))
+
+
+def _leg_answer(label: str, leg: OutgoingMessage, answer: RpcAnswer, status: int, session_id: str | None) -> LegAnswer:
+    """The leg's answer; a JSON-RPC error answer is the leg's failure."""
+    if answer.is_error:
+        raise McpTransportError.rpc_error(label, leg.method, answer.error_code or 0,
+                                          answer.error_message or "no message")
+    return LegAnswer(answer.result, status, session_id)
 
 
 async def _finish_quietly(chunks: AsyncIterator[bytes]) -> None:
