@@ -100,11 +100,9 @@ class RunRecording:
                 if run_id is None:
                     run_id = self._store.insert_run(self._title, "live", self._server_url, record.started_at,
                                                     None, "running", None)
-                self._store.insert_step(run_id, self._next_sequence(run_id), record.step,
+                self._store.insert_step(run_id, self._store.next_sequence(run_id), record.step,
                                         to_stored_time(record.started_at))
-                self._store.db.conn.execute(
-                    "UPDATE runs SET status = ?, finished_at = ?, owner_pid = NULL WHERE id = ?",
-                    (record.status, to_stored_time(utc_now()), run_id))
+                self._store.mark_finished(run_id, record.status)
                 ServerRegistry(self._store.db).count_operation(self._server_url, record.health,
                                                                record.latency_ms)
         except (sqlite3.Error, StoreError) as exc:
@@ -121,10 +119,6 @@ class RunRecording:
             self._store.finish_run(self.run_id, status)
         except (sqlite3.Error, StoreError):
             pass  # the side file holds the whole record; a later opening marks the row interrupted
-
-    def _next_sequence(self, run_id: int) -> int:
-        return self._store.db.conn.execute(
-            "SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
 
     def _why(self, error: BaseException) -> Message:
         if is_lock(error):

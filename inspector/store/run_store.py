@@ -146,11 +146,15 @@ class RunStore:
         if status not in RUN_STATUSES or status == "running":
             raise ValueError(f"a run cannot finish as {status!r}")
         with self.transaction():
-            updated = self._conn.execute(
-                "UPDATE runs SET status = ?, finished_at = ?, owner_pid = NULL WHERE id = ?",
-                (status, to_stored_time(finished_at or utc_now()), run_id)).rowcount
+            updated = self.mark_finished(run_id, status, finished_at)
         if not updated:
             raise UnknownRunError(Message(N_("There is no run {id}."), {"id": run_id}))
+
+    def mark_finished(self, run_id: int, status: str, finished_at: datetime | None = None) -> bool:
+        """Finish a run inside an open transaction; False when there is no such run."""
+        return bool(self._conn.execute(
+            "UPDATE runs SET status = ?, finished_at = ?, owner_pid = NULL WHERE id = ?",
+            (status, to_stored_time(finished_at or utc_now()), run_id)).rowcount)
 
     def mark_interrupted_runs(self) -> int:
         """Runs left ``running`` by a process that no longer exists become ``interrupted``."""
@@ -211,14 +215,12 @@ class RunStore:
         sequence = self._next_sequence.get(run_id)
         with self.transaction():
             if sequence is None:
-                sequence = self._conn.execute(
-                    "SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
+                sequence = self.next_sequence(run_id)
             try:
                 step_id = self.insert_step(run_id, sequence, step, stamp)
             except sqlite3.IntegrityError:
                 # Another writer appended to this run meanwhile: take the next free place.
-                sequence = self._conn.execute(
-                    "SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
+                sequence = self.next_sequence(run_id)
                 step_id = self.insert_step(run_id, sequence, step, stamp)
         self._next_sequence[run_id] = sequence + 1
         return step_id
@@ -226,12 +228,16 @@ class RunStore:
     def append_steps(self, run_id: int, steps: Sequence[tuple[RunStep, datetime | None]]) -> list[int]:
         """Store several steps (each with its legs) in one transaction: all of them or none."""
         with self.transaction():
-            sequence = self._conn.execute(
-                "SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
+            sequence = self.next_sequence(run_id)
             ids = [self.insert_step(run_id, sequence + offset, step, to_stored_time(moment))
                    for offset, (step, moment) in enumerate(steps)]
         self._next_sequence[run_id] = sequence + len(ids)
         return ids
+
+    def next_sequence(self, run_id: int) -> int:
+        """The place after the run's last step (read inside the transaction that writes it)."""
+        return self._conn.execute(
+            "SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
 
     def insert_step(self, run_id: int, sequence: int, step: RunStep, started_at: str) -> int:
         """Insert inside an open transaction (for importers that write many steps at once)."""
