@@ -44,7 +44,7 @@ def reconnect_delay(retry_ms: int | None, in_a_row: int, default_ms: int = 1000)
     larger ``retry`` is honoured; never more than :data:`MAX_RECONNECT_S`.
     """
     asked_s = (retry_ms if retry_ms is not None else default_ms) / 1000
-    floor_s = MIN_RECONNECT_S * 2 ** max(in_a_row - 1, 0) if in_a_row > 0 else MIN_RECONNECT_S
+    floor_s = MIN_RECONNECT_S * 2 ** min(max(in_a_row - 1, 0), 16)  # 2**16 s is past the cap already
     return min(max(asked_s, floor_s), MAX_RECONNECT_S)
 
 
