@@ -13,13 +13,18 @@ import httpx
 
 from .cancel import CancelSignal
 from .channels.http import LegTransport, OutgoingMessage, Session, SessionGone, message_headers, new_http_client
+from .channels.lines import LineRoutes, LineTransport
+from .channels.sse_legacy import LegacySseChannel
+from .channels.stdio import ChannelError
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
 from .errors import ErrorKind, McpTransportError
+from .legs import LegFrame, LegWire
 from .messages import N_, Message
+from .processes import Handshake, OutputListener, RunningServer, ServerProcesses
 from .reports import LogLevelRefused, NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue
-from .server import ServerEndpoint, public_url
+from .server import ServerEndpoint
 from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_sentence
 from .standalone import OPEN_WAIT_S, StandaloneStream
 
@@ -28,8 +33,11 @@ T = TypeVar("T")
 CLIENT_NAME = "run-inspector"
 CLIENT_VERSION = "0.1.0"
 #: Revisions of the handshake era this client speaks; the first one is what it offers. 2025-03-26
-#: (the first with Streamable HTTP) is still negotiated by many deployed servers.
-HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26")
+#: (the first with Streamable HTTP) is still negotiated by many deployed servers, 2024-11-05 by
+#: servers behind the older HTTP+SSE transport and by older stdio servers.
+HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+#: HTTP statuses with which a server of the older HTTP+SSE transport refuses the POST of ``initialize``.
+LEGACY_STATUSES = (404, 405)
 MAX_PAGES = 50
 #: How long a finished operation waits for a reply on the standalone stream still being delivered.
 REPLY_SETTLE_S = 0.25
@@ -38,10 +46,13 @@ BACKGROUND_BOUND_S = 1.0
 
 
 class McpClient:
-    """Makes MCP operations over Streamable HTTP.
+    """Makes MCP operations on servers at an address (Streamable HTTP, or the older HTTP+SSE
+    transport) or started as a command (stdio).
 
-    The client holds no per-operation state: every call opens its own deadline, HTTP
-    connection and MCP session, so one client may serve many operations and servers at once.
+    Every call opens its own deadline; on an address also its own HTTP connection and MCP
+    session, so one client may serve many operations and servers at once. A command server's
+    process is started by the first operation that needs it and shared by the later ones until
+    :meth:`stop_server` or :meth:`close`.
     """
 
     def __init__(self, *, clock: Clock | None = None, default_budget_s: object = None,
@@ -49,7 +60,8 @@ class McpClient:
                  http_factory: Callable[[], httpx.AsyncClient] = new_http_client,
                  handler: ServerRequestHandler | None = None, standalone_stream: bool = False,
                  log_level: str | None = None,
-                 roots_for: Callable[[str], tuple[Root, ...] | None] | None = None) -> None:
+                 roots_for: Callable[[str], tuple[Root, ...] | None] | None = None,
+                 server_output: OutputListener | None = None) -> None:
         self.clock = clock or MonotonicClock()
         self.default_budget_s = default_budget_s
         self.protocol_versions = protocol_versions
@@ -65,6 +77,10 @@ class McpClient:
         self.log_level = log_level
         #: The roots configured for a server (by its URL without credentials); replaces the handler's.
         self.roots_for = roots_for
+        #: The command servers' running processes; ``server_output(key, line)`` hears their stderr.
+        self.processes = ServerProcesses(server_output)
+        #: Addresses found to speak the older HTTP+SSE transport (their POST was refused with 404 or 405).
+        self._legacy: set[str] = set()
 
     @property
     def protocol_version(self) -> str:
@@ -80,7 +96,7 @@ class McpClient:
 
         async def work(op: _Operation) -> ToolCallResult:
             params = {"name": name, "arguments": arguments or {},
-                      "_meta": {"progressToken": "run-inspector"}}
+                      "_meta": {"progressToken": op.progress_token}}
             result = await op.request("tools/call", params, is_work=True)
             return ToolCallResult.from_result(name, result)
 
@@ -135,6 +151,15 @@ class McpClient:
         if pending:
             await asyncio.wait(pending, timeout=timeout)
 
+    async def stop_server(self, key: str) -> None:
+        """Shut the process of the command server ``key`` down, if it runs (bounded)."""
+        await self.processes.stop(key)
+
+    async def close(self) -> None:
+        """Shut every server process down (bounded, in the spec's order) and finish housekeeping."""
+        await self.processes.stop_all()
+        await self.drain()
+
     # -- the operation frame -------------------------------------------------------------
 
     async def _operate(self, operation: str, server: ServerEndpoint,
@@ -143,18 +168,22 @@ class McpClient:
         observer = observer or NullObserver()
         deadline = OperationDeadline(self.default_budget_s if budget_s is None else budget_s, self.clock)
         observer.operation_started(OperationStarted(operation, server.label, deadline.budget_s))
-        http = self._http_factory()
-        handler, stream = self.handler.for_operation(public_url(server.url)), self.standalone_stream
+        handler = self.handler.for_operation(server.key)
         if self.roots_for is not None:
-            handler = dataclasses.replace(handler, roots=self.roots_for(public_url(server.url)))
-        transport = LegTransport(http, server, deadline=deadline, observer=observer,
-                                 clock=self.clock, cancel=cancel, handler=handler)
-        op = _Operation(self, transport, observer, handler, stream)
+            handler = dataclasses.replace(handler, roots=self.roots_for(server.key))
+        http = None if server.is_command else self._http_factory()
+        frame = LegFrame(server.label, deadline=deadline, observer=observer, clock=self.clock, cancel=cancel)
+        if http is None or server.transport == "sse" or server.key in self._legacy:
+            transport: LegTransport | LineTransport = LineTransport(frame, server, observer=observer,
+                                                                    clock=self.clock, handler=handler)
+        else:
+            transport = LegTransport(http, server, frame=frame, handler=handler)
+        op = _Operation(self, transport, observer, handler, self.standalone_stream and http is not None)
         outcome, error = "failed", None
         try:
             with cancel.bind_current_task() if cancel is not None else contextlib.nullcontext():
                 try:
-                    await op.handshake()
+                    await self._open(op, server, http)
                     result = await work(op)
                 except asyncio.CancelledError:
                     # A cancel that landed outside a leg (between legs): still ours to report.
@@ -163,48 +192,185 @@ class McpClient:
                     task = asyncio.current_task()
                     if task is not None:
                         task.uncancel()
-                    raise McpTransportError.cancelled(server.label, operation,
-                                                      in_flight=transport.work_sent) from None
+                    raise McpTransportError.cancelled(server.label, operation, in_flight=frame.work_sent) from None
             outcome = "ok"
             return result
         except McpTransportError as exc:
+            transport = op.transport
             exc.scrub(transport.secrets)  # before any observer, store or screen sees it
             error = exc
             outcome = "cancelled" if exc.is_cancellation else "failed"
             if transport.declined and not exc.is_cancellation:
                 # The failure may be the server waiting on a request we declined: say so.
                 exc.add_sentence(declined_sentence(transport.declined))
-            if transport.interrupted is not None and not op.session.session_id:
+            if isinstance(transport, LineTransport) and transport.problems and not exc.is_cancellation:
+                exc.add_sentence(transport.secrets.scrub_message(transport.problems[0]))
+            if frame.interrupted is not None and isinstance(transport, LegTransport) and not op.session.session_id:
                 exc.add_sentence(NOT_TOLD_SENTENCE)
             raise
         finally:
-            told = None if transport.interrupted is None else bool(op.session.session_id)
+            transport = op.transport
+            told = None
+            if frame.interrupted is not None:
+                # A shared line tells the server at once; HTTP needs the session to name the request.
+                told = True if isinstance(transport, LineTransport) else bool(op.session.session_id)
             if op.stream is not None and outcome == "ok":
                 await op.stream.settle(REPLY_SETTLE_S)
             op.abort_stream()
             observer.operation_finished(OperationFinished(
                 operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told))
-            self._after(http, transport, op)
+            self._after(http, op)
 
-    def _after(self, http: httpx.AsyncClient, transport: LegTransport, op: _Operation) -> None:
+    async def _open(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None) -> None:
+        """Make the operation's line ready: a session on an address, or the server's process."""
+        if server.is_command:
+            await self._open_process(op, server)
+            return
+        if isinstance(op.transport, LineTransport):
+            assert http is not None
+            await self._open_legacy(op, server, http)
+            return
+        try:
+            await op.handshake()
+        except McpTransportError as refused:
+            if refused.method != "initialize" or refused.http_status not in LEGACY_STATUSES:
+                raise
+            # Perhaps a server of the older transport, which takes no POST at its address: ask it so.
+            assert http is not None
+            op.transport = LineTransport(op.transport.frame, server, observer=op.observer, clock=self.clock,
+                                         handler=op.handler)
+            try:
+                await self._open_legacy(op, server, http, tried=True)
+            except _NotLegacy:
+                raise refused from None
+            self._legacy.add(server.key)
+
+    async def _open_legacy(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient,
+                           tried: bool = False) -> None:
+        """The older HTTP+SSE transport: open the event stream (a ``connect`` leg), then the handshake."""
+        transport = op.transport
+        assert isinstance(transport, LineTransport)
+        routes = LineRoutes()
+
+        async def connect(wire: LegWire) -> LegacySseChannel:
+            try:
+                return await LegacySseChannel.open(http, server, wait_s=max(op.deadline_remaining(), 0.0),
+                                                   on_message=routes.dispatch, on_problem=transport.line_problem)
+            except ChannelError as error:
+                if tried:
+                    raise _NotLegacy() from None
+                raise McpTransportError.process_ended(server.label, "connect", error.sentence) from None
+
+        channel = await transport.frame.run(None, "connect", connect)
+        op.line_close = channel.close
+        transport.line = routes.line = channel
+        routes.enter(transport)
+        op.routes = routes
+        await op.handshake()
+
+    async def _open_process(self, op: _Operation, server: ServerEndpoint) -> None:
+        """The server's process: started (a ``start`` leg, then the handshake) unless it runs."""
+        transport = op.transport
+        assert isinstance(transport, LineTransport)
+        entry = self.processes.entry(server)
+        for _attempt in range(2):
+            if entry.ready:
+                break
+            if entry.starting is not None and not entry.starting.done():
+                waited = entry.starting  # another operation starts it: wait for it, on our budget
+
+                async def wait(wire: LegWire, waited: asyncio.Future[bool] = waited) -> bool:
+                    return await asyncio.shield(waited)
+
+                await transport.frame.run(None, "start", wait)
+                continue
+            await self._start_process(op, server, entry)
+            return
+        assert entry.process is not None and entry.handshake is not None
+        transport.line = entry.process
+        entry.routes.enter(transport)
+        op.routes = entry.routes
+        op.adopt(entry.handshake)
+        level = op.log_level
+        if level is not None and level != entry.handshake.log_level and "logging" in op.server_capabilities:
+            if await op.ask_log_level(level):
+                entry.handshake.log_level = level
+
+    async def _start_process(self, op: _Operation, server: ServerEndpoint, entry: RunningServer) -> None:
+        transport = op.transport
+        assert isinstance(transport, LineTransport)
+        started = entry.starting = asyncio.get_running_loop().create_future()
+        try:
+            async def start(wire: LegWire) -> None:
+                try:
+                    await self.processes.start(server, entry)
+                except ChannelError as error:
+                    raise McpTransportError.not_started(server.label, error.sentence) from None
+
+            await transport.frame.run(None, "start", start)
+            transport.line = entry.process
+            entry.routes.enter(transport)
+            op.routes = entry.routes
+            await op.handshake()
+            entry.handshake = Handshake(op.session.protocol_version or "", op.server_info, op.server_capabilities,
+                                        op.log_level if "logging" in op.server_capabilities else None)
+        except BaseException:
+            # A process whose handshake did not stand is of no use: it goes (in the background).
+            process, entry.process = entry.process, None
+            if process is not None:
+                self._in_background(process.close())
+            raise
+        finally:
+            if not started.done():
+                started.set_result(entry.handshake is not None)
+
+    def _after(self, http: httpx.AsyncClient | None, op: _Operation) -> None:
         """Start the housekeeping in the background: the user never waits for it."""
-        task = asyncio.get_running_loop().create_task(
-            _housekeeping(http, transport.server, op.session, transport.interrupted,
-                          transport.interrupted_because))
+        if op.routes is not None:
+            op.routes.leave(op.transport)
+        if http is None:
+            return
+        transport = op.transport
+        if isinstance(transport, LineTransport):
+            self._in_background(_close_line(http, op.line_close))
+            return
+        self._in_background(_housekeeping(http, transport.server, op.session, transport.interrupted,
+                                          transport.interrupted_because))
+
+    def _in_background(self, work: Awaitable[None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+
+class _NotLegacy(Exception):  # noqa: N818 - a finding, not an error
+    """An address refused the POST and is no server of the older transport either."""
+
+
+async def _close_line(http: httpx.AsyncClient, close: Callable[[], Awaitable[None]] | None) -> None:
+    """After an operation on the older transport: its event stream closes (the server's session ends)."""
+    try:
+        async with asyncio.timeout(BACKGROUND_BOUND_S):
+            if close is not None:
+                await close()
+    except TimeoutError:
+        pass
+    finally:
+        with contextlib.suppress(Exception):
+            await http.aclose()
 
 
 class _Operation:
     """The legs of one operation: request ids, the session, the one-time fresh start on 404."""
 
-    def __init__(self, client: McpClient, transport: LegTransport, observer: OperationObserver,
+    def __init__(self, client: McpClient, transport: LegTransport | LineTransport, observer: OperationObserver,
                  handler: ServerRequestHandler | None = None, stream: bool | None = None) -> None:
         self._client = client
-        self._handler = handler or client.handler
+        self.handler = handler or client.handler
         self._stream_wanted = client.standalone_stream if stream is None else stream
-        self._transport = transport
-        self._observer = observer
+        #: How the legs travel; an address found to speak the older transport changes it once.
+        self.transport = transport
+        self.observer = observer
         self.stream: StandaloneStream | None = None
         self.server_capabilities: dict[str, Any] = {}
         self._ids = itertools.count(1)
@@ -214,16 +380,32 @@ class _Operation:
         #: The log level this session asks for: fixed when the operation starts (a later change of
         #: the client's level applies to the operations that start after it).
         self.log_level = client.log_level
+        #: On a shared line: the routes this operation entered (left when it ends), and how the line closes.
+        self.routes: LineRoutes | None = None
+        self.line_close: Callable[[], Awaitable[None]] | None = None
+
+    @property
+    def progress_token(self) -> str:
+        return self.transport.progress_token
+
+    def deadline_remaining(self) -> float:
+        return self.transport.frame.deadline.remaining_s()
+
+    def adopt(self, handshake: Handshake) -> None:
+        """Use a running process's handshake instead of making one (a process is not a session)."""
+        self.session = Session(None, handshake.protocol_version)
+        self.server_info = handshake.server_info
+        self.server_capabilities = handshake.capabilities
 
     async def handshake(self) -> None:
-        label = self._transport.server.label
+        label = self.transport.server.label
         self.session = Session()
         params = {
             "protocolVersion": self._client.protocol_version,
-            "capabilities": self._handler.capabilities(),
+            "capabilities": self.handler.capabilities(),
             "clientInfo": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
         }
-        answer = await self._transport.send(OutgoingMessage("initialize", params, next(self._ids)), self.session)
+        answer = await self.transport.send(OutgoingMessage("initialize", params, next(self._ids)), self.session)
         result = answer.result or {}
         # Known before the version is checked, so the session is ended even if we refuse it.
         self.session = Session(answer.session_id, None)
@@ -237,7 +419,7 @@ class _Operation:
         self.server_capabilities = capabilities if isinstance(capabilities, dict) else {}
         self.session = Session(answer.session_id, version)
         try:
-            await self._transport.send(OutgoingMessage("notifications/initialized", None), self.session)
+            await self.transport.send(OutgoingMessage("notifications/initialized", None), self.session)
         except SessionGone:
             raise McpTransportError.session_expired(label, "notifications/initialized") from None
         if self.log_level is not None and "logging" in self.server_capabilities:
@@ -257,7 +439,7 @@ class _Operation:
         except McpTransportError as exc:
             if exc.kind is not ErrorKind.RPC_ERROR:
                 raise
-            self._observer.log_level_refused(LogLevelRefused(level, exc))
+            self.observer.log_level_refused(LogLevelRefused(level, exc))
             return False
         return True
 
@@ -265,10 +447,10 @@ class _Operation:
         """Open the standalone stream of this session; wait briefly until the server said yes or no."""
         await self.close_stream()
         session = self.session
-        transport = self._transport
+        transport = self.transport
         self.stream = StandaloneStream(transport.http, transport.server, message_headers(transport.server, session),
                                        lambda request: transport.reply_on("GET", request, session))
-        self.stream.subscribe(self._observer.notification)
+        self.stream.subscribe(self.observer.notification)
         await self.stream.open(min(OPEN_WAIT_S, max(transport.deadline.remaining_s(), 0.0)))
 
     def abort_stream(self) -> None:
@@ -287,11 +469,11 @@ class _Operation:
         while True:
             leg = OutgoingMessage(method, params, next(self._ids), is_work=is_work)
             try:
-                answer = await self._transport.send(leg, self.session)
+                answer = await self.transport.send(leg, self.session)
                 return answer.result or {}
             except SessionGone:
                 if self._restarted:
-                    raise McpTransportError.session_expired(self._transport.server.label, method) from None
+                    raise McpTransportError.session_expired(self.transport.server.label, method) from None
                 self._restarted = True
                 await self.handshake()
 

@@ -140,6 +140,19 @@ class McpTransportError(Exception):
         return cls(ErrorKind.UNREACHABLE, server, sentence, method=method)
 
     @classmethod
+    def not_started(cls, server: str, reason: Message) -> McpTransportError:
+        """A server command that could not be started (missing program, folder, permission)."""
+        sentence = Message(N_("Could not start the server {server}: {reason}."), {"server": server, "reason": reason})
+        return cls(ErrorKind.UNREACHABLE, server, sentence, method="start")
+
+    @classmethod
+    def process_ended(cls, server: str, method: str, reason: Message) -> McpTransportError:
+        """The line to the server (its process, its event stream) ended while ``method`` waited."""
+        sentence = Message(N_("The server {server} stopped answering during {method}: {reason}."),
+                           {"server": server, "method": method, "reason": reason})
+        return cls(ErrorKind.UNREACHABLE, server, sentence, method=method)
+
+    @classmethod
     def http_status(cls, server: str, method: str, status: int, reason: str = "",
                     location: str | None = None) -> McpTransportError:
         reason = sanitize_remote_text(reason, 80) if reason else ""

@@ -207,7 +207,7 @@ class ServerListener:
         op = self._op
         if op is None or "logging" not in op.server_capabilities:
             return False
-        op._transport._deadline = OperationDeadline(self._handshake_budget_s, self._clock)
+        op.transport.frame.deadline = OperationDeadline(self._handshake_budget_s, self._clock)
         try:
             return await op.ask_log_level(level)
         except McpTransportError:
@@ -355,7 +355,7 @@ class ServerListener:
         if op is not None:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(REPLY_SEND_BOUND_S):
-                    status = await op._transport.post_reply(reply, op.session)
+                    status = await op.transport.post_reply(reply, op.session)
         declined = "error" in reply
         self._on_request(ServerRequestSeen(
             shown_method(method), "GET", declined, status, clipped(request.get("params")),

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
 from .messages import N_, Message, Number
 from .secrets import Secrets, header_secrets, url_secrets
+from .server_command import ServerCommand
+
+#: How a server is reached: Streamable HTTP, the older HTTP+SSE transport, or a command's stdin/stdout.
+TRANSPORTS = ("http", "sse", "stdio")
+#: The prefix of a command server's key (its identity in the store, where an address has its URL).
+STDIO_KEY_PREFIX = "stdio:"
 
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 _HEADER_VALUE = re.compile(r"^[\t\x20-\x7e]*$")
@@ -26,10 +33,14 @@ class InvalidServerError(ValueError):
 
 @dataclass(frozen=True)
 class ServerEndpoint:
-    """A server: its URL, optional extra headers (e.g. ``Authorization``) and a display name.
+    """A server: an address (a URL, spoken to over Streamable HTTP or the older HTTP+SSE
+    transport) or a command (a program started and spoken to over stdin/stdout); optional extra
+    headers (e.g. ``Authorization``) for an address, and a display name.
 
-    Header values may be credentials: they are sent, never shown. ``label`` is what every
-    message names the server by.
+    ``transport`` is the tag. A command server's ``url`` is its key (``stdio:`` and the command
+    line without its environment, see :func:`command_key`): what the store and the health name it
+    by. Header and environment values may be credentials: they are sent, never shown. ``label``
+    is what every message names the server by.
     """
 
     url: str
@@ -37,8 +48,22 @@ class ServerEndpoint:
     name: str | None = None
     #: Headers the user marked secret; headers named like credentials (Authorization, ...) are secret anyway.
     secret_headers: frozenset[str] = field(default_factory=frozenset, compare=False, repr=False)
+    transport: str = "http"
+    #: The program to start, for the ``stdio`` transport.
+    command: ServerCommand | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def for_command(cls, command: ServerCommand, name: str | None = None) -> ServerEndpoint:
+        """A server started as ``command`` and spoken to over its stdin and stdout."""
+        return cls(command_key(command), name=name, transport="stdio", command=command)
 
     def __post_init__(self) -> None:
+        if self.transport not in TRANSPORTS:
+            raise ValueError(f"transport must be one of {TRANSPORTS}")
+        if self.transport == "stdio":
+            if self.command is None or self.url != command_key(self.command):
+                raise ValueError("a stdio server is made with ServerEndpoint.for_command")
+            return
         # Messages quote the address without its user info: "user:password@" is a credential.
         shown = _clip(without_user_info(self.url))
         if len(self.url) > MAX_URL_CHARS:
@@ -65,20 +90,44 @@ class ServerEndpoint:
                                                     "line"), {"name": name}))
 
     def secrets(self) -> Secrets:
-        """The credentials this server is sent (secret header values, a password in the URL), to be
-        scrubbed from whatever it says back."""
+        """The credentials this server is sent (secret header values, a password in the URL, a
+        command's secret environment values), to be scrubbed from whatever it says back."""
+        if self.command is not None:
+            return Secrets(self.command.secret_values())
         return Secrets([*header_secrets(self.headers, self.secret_headers), *url_secrets(self.url)])
 
     @property
+    def key(self) -> str:
+        """What the store and the health name this server by: the URL without credentials, or
+        the command's key."""
+        return public_url(self.url)
+
+    @property
+    def is_command(self) -> bool:
+        return self.transport == "stdio"
+
+    @property
     def label(self) -> str:
-        """The name to show: the display name, else the URL without user info or query."""
+        """The name to show: the display name, else the URL without user info or query, else
+        the command line (environment variables by name only)."""
         if self.name:
             return self.name
+        if self.command is not None:
+            return _clip(self.command.shown(), 200)
         return public_url(self.url)
 
 
+def command_key(command: ServerCommand) -> str:
+    """A command server's identity: ``stdio:`` and its program and arguments, quoted as a shell
+    would need them (never the environment, whose values may be credentials)."""
+    return STDIO_KEY_PREFIX + shlex.join(command.argv)
+
+
 def public_url(url: str) -> str:
-    """The URL with user info, query and fragment removed: safe to show and to store."""
+    """The URL with user info, query and fragment removed: safe to show and to store. A command
+    server's key is returned as it is."""
+    if url.startswith(STDIO_KEY_PREFIX):
+        return url
     parts = urlsplit(url)
     host = parts.hostname or ""
     if ":" in host:

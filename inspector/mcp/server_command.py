@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .messages import N_, Message, Number
+from .secrets import is_secret_header
 
 #: Longest command line accepted (what a pasted configuration reasonably holds).
 MAX_COMMAND_CHARS = 32_000
@@ -40,6 +41,13 @@ class ServerCommand:
     #: Variables set for the process on top of the base environment; values may be secrets.
     env: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
     cwd: str | None = None
+    #: Variables the user marked secret; variables named like credentials (API_KEY, ...) are secret anyway.
+    secret_env: frozenset[str] = field(default_factory=frozenset, compare=False, repr=False)
+
+    def secret_values(self) -> list[str]:
+        """The values of the secret variables: scrubbed from whatever the server says."""
+        marked = {name.lower() for name in self.secret_env}
+        return [value for name, value in self.env.items() if is_secret_header(name) or name.lower() in marked]
 
     def __post_init__(self) -> None:
         if not self.program.strip():

@@ -64,6 +64,17 @@ class ServerNotification:
         return level if isinstance(level, str) else None
 
 
+#: The pseudo-methods of what a line to the server says besides messages: a line the server wrote
+#: on stderr (its log), and a fault of the line (not JSON on stdout, a line over the limit).
+STDERR = "stderr"
+LINE_PROBLEM = "line problem"
+
+
+def line_note(method: str, text: str, via: str) -> ServerNotification:
+    """A stderr line or a fault of the line, as a notification of the operations that saw it."""
+    return ServerNotification(method, {"data": text}, via)
+
+
 NotificationCallback = Callable[[ServerNotification], None]
 RequestAnswerer = Callable[[dict[str, Any]], Awaitable[None]]
 

@@ -1,4 +1,4 @@
-"""Older servers: 2025-03-26 is a negotiated revision the client accepts; older ones are refused."""
+"""Older servers: 2025-03-26 and 2024-11-05 are negotiated revisions the client accepts; older ones are refused."""
 
 from __future__ import annotations
 
@@ -16,10 +16,17 @@ def test_a_2025_03_26_server_is_spoken_to() -> None:
         assert later and all(post.headers.get("mcp-protocol-version") == "2025-03-26" for post in later)
 
 
-def test_a_revision_before_streamable_http_is_refused_with_the_sentence_it_had() -> None:
+def test_a_2024_11_05_server_is_accepted_as_the_older_servers_answer() -> None:
     with FaultServer("stateless", protocol_version="2024-11-05") as server:
+        [ran] = operate(ServerEndpoint(server.url), "ping")
+        assert ran.error is None, ran.error
+        assert ran.result.protocol_version == "2024-11-05"
+
+
+def test_a_revision_older_still_is_refused_with_the_sentence_it_had() -> None:
+    with FaultServer("stateless", protocol_version="2024-10-07") as server:
         [ran] = operate(ServerEndpoint(server.url), "ping")
         assert ran.error is not None and ran.error.kind is ErrorKind.PROTOCOL_VERSION
         assert ran.error.message == (
-            f"The server {server.url} speaks MCP protocol version 2024-11-05, which this client does not "
-            "support (supported: 2025-11-25, 2025-06-18, 2025-03-26).")
+            f"The server {server.url} speaks MCP protocol version 2024-10-07, which this client does not "
+            "support (supported: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05).")

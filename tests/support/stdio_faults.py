@@ -3,7 +3,7 @@
 Modes: ``banner`` (a line that is not JSON, then answers), ``huge`` (a 20 MB line, then answers),
 ``exit`` (reads one request, says "boom" on stderr, exits with status 3), ``stubborn`` (ignores the
 end of stdin and SIGTERM, and leaves a grandchild in its group), ``flood`` (200,000 stderr lines).
-Answers echo the request's params as the result.
+Answers echo the request's params as the result (``initialize`` gets a handshake's answer).
 """
 
 from __future__ import annotations
@@ -18,8 +18,11 @@ import time
 def answer(line: str) -> None:
     request = json.loads(line)
     if "id" in request and "method" in request:
-        print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": {"echo": request.get("params")}}),
-              flush=True)
+        result = {"echo": request.get("params")}
+        if request["method"] == "initialize":  # enough of a handshake for the client to go on
+            result = {"protocolVersion": request["params"]["protocolVersion"], "capabilities": {},
+                      "serverInfo": {"name": "stdio faults", "version": "1"}}
+        print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": result}), flush=True)
 
 
 def main(mode: str) -> None:

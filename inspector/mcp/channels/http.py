@@ -148,20 +148,25 @@ class LegTransport:
     sending progress. Every failure becomes a :class:`McpTransportError` naming the server.
     """
 
-    def __init__(self, http: httpx.AsyncClient, server: ServerEndpoint, *, deadline: OperationDeadline,
-                 observer: OperationObserver, clock: Clock, cancel: CancelSignal | None = None,
-                 max_body_bytes: int = MAX_BODY_BYTES, handler: ServerRequestHandler | None = None) -> None:
+    def __init__(self, http: httpx.AsyncClient, server: ServerEndpoint, *, deadline: OperationDeadline | None = None,
+                 observer: OperationObserver | None = None, clock: Clock | None = None,
+                 cancel: CancelSignal | None = None, max_body_bytes: int = MAX_BODY_BYTES,
+                 handler: ServerRequestHandler | None = None, frame: LegFrame | None = None) -> None:
+        if frame is None:
+            assert deadline is not None and observer is not None and clock is not None
+            frame = LegFrame(server.label, deadline=deadline, observer=observer, clock=clock, cancel=cancel)
         self._http = http
         self._handler = handler
         self._server = server
-        self._deadline = deadline
-        self._observer = observer
-        self._clock = clock
+        self._observer = frame.observer
+        self._clock = frame.clock
         self._max_body = max_body_bytes
         #: The server's credentials, cut out of everything it says (it may repeat what it was sent).
         self.secrets = server.secrets()
         #: The legs' frame: grants, reports, cancel, time-out; what was sent and torn down.
-        self.frame = LegFrame(server.label, deadline=deadline, observer=observer, clock=clock, cancel=cancel)
+        self.frame = frame
+        #: Every operation on an address has this progress token (its session is its own).
+        self.progress_token = "run-inspector"
         #: Methods of requests the server sent the client and the client declined, in order.
         self.declined: list[str] = []
 
@@ -175,7 +180,7 @@ class LegTransport:
 
     @property
     def deadline(self) -> OperationDeadline:
-        return self._deadline
+        return self.frame.deadline
 
     @property
     def work_sent(self) -> bool:
@@ -214,10 +219,10 @@ class LegTransport:
     async def _wait_to_resume(self, leg: OutgoingMessage, ended: _StreamEnded) -> None:
         """Wait the delay the server asked for; fail at once if the deadline ends before it."""
         delay_s = (ended.retry_ms if ended.retry_ms is not None else DEFAULT_RETRY_MS) / 1000
-        remaining_s = self._deadline.remaining_s()
+        remaining_s = self.frame.deadline.remaining_s()
         if delay_s >= remaining_s:
             self.frame.interrupt(leg, "timed out on the client's budget", is_work=leg.is_work)
-            raise McpTransportError.resume_too_late(self._server.label, leg.method, self._deadline.budget_s,
+            raise McpTransportError.resume_too_late(self._server.label, leg.method, self.frame.deadline.budget_s,
                                                     delay_s, max(remaining_s, 0.0))
         await asyncio.sleep(delay_s)
 
@@ -419,7 +424,7 @@ class LegTransport:
         delivered is reported, not raised: the leg goes on reading its answer.
         """
         started = self._clock.now_ns()
-        reply = await answer_server_request(self._handler, request, self._deadline.remaining_s())
+        reply = await answer_server_request(self._handler, request, self.frame.deadline.remaining_s())
         elapsed_ms = (self._clock.now_ns() - started) / 1e6
         declined = "error" in reply
         method = shown_method(request.get("method"))
@@ -456,7 +461,7 @@ class LegTransport:
         message = params.get("message")
         self._observer.progress(ProgressSeen(
             leg.method, progress, _finite(params.get("total")), message if isinstance(message, str) else None,
-            round(self._deadline.elapsed_s() * 1000, 2), max(0.0, self._deadline.remaining_s())))
+            round(self.frame.deadline.elapsed_s() * 1000, 2), max(0.0, self.frame.deadline.remaining_s())))
 
 
 def _leg_answer(label: str, leg: OutgoingMessage, answer: RpcAnswer, status: int, session_id: str | None) -> LegAnswer:

@@ -111,6 +111,7 @@ class LegacySseChannel:
             closed = reason
             if not self._endpoint.done():
                 self._endpoint.set_exception(ChannelError(closed))
+                self._endpoint.exception()  # seen here: nobody may be waiting for it any more
             self._requests.close(lambda: ChannelError(closed))
 
     def _check_stream(self, response: httpx.Response) -> None:

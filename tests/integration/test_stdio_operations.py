@@ -1,0 +1,265 @@
+"""Operations on a command server (stdio) and on the older HTTP+SSE transport, through the client's
+one seam: the same legs, deadline, cancel and reports as over Streamable HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+from inspector.mcp import CancelSignal, ErrorKind, McpClient, McpTransportError, OperationRecorder, ServerEndpoint
+from inspector.mcp.server_command import ServerCommand
+from inspector.mcp.standalone import LINE_PROBLEM, STDERR
+from tests.support.asgi_server import serve_asgi
+from tests.support.stdio_server import server as sdk_server
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def sdk_command() -> ServerEndpoint:
+    return ServerEndpoint.for_command(ServerCommand(sys.executable, ("-m", "tests.support.stdio_server"),
+                                                    cwd=str(ROOT)))
+
+
+def faults(mode: str) -> ServerEndpoint:
+    return ServerEndpoint.for_command(ServerCommand(sys.executable, ("-m", "tests.support.stdio_faults", mode),
+                                                    cwd=str(ROOT)))
+
+
+def legs(recorder: OperationRecorder) -> list[tuple[str, str]]:
+    return [(leg.method, leg.outcome.value) for leg in recorder.legs]
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_the_first_operation_starts_the_process_and_the_next_reuse_it() -> None:
+    async def scenario() -> None:
+        client = McpClient()
+        server = sdk_command()
+        first, second = OperationRecorder(), OperationRecorder()
+        try:
+            listed = await client.list_tools(server, budget_s=30, observer=first)
+            pid = client.processes.pid(server.key)
+            called = await client.call_tool(server, "echo", {"text": "hi"}, budget_s=5, observer=second)
+            assert client.processes.pid(server.key) == pid and pid is not None and alive(pid)
+        finally:
+            await client.close()
+        assert {tool["name"] for tool in listed.tools} >= {"echo", "hang"}
+        assert called.content == "hi"
+        assert legs(first) == [("start", "ok"), ("initialize", "ok"), ("notifications/initialized", "ok"),
+                               ("tools/list", "ok")]
+        assert legs(second) == [("tools/call", "ok")]  # the running process's handshake stands
+        # The server's stderr is its log, kept with the operation during which it was written.
+        assert any(note.method == STDERR and "echo called with 2 characters" in note.params["data"]
+                   for note in second.notifications)
+        assert not alive(pid)
+
+    asyncio.run(scenario())
+
+
+def test_operations_at_once_share_one_process() -> None:
+    async def scenario() -> None:
+        client = McpClient()
+        server = sdk_command()
+        recorders = [OperationRecorder() for _ in range(4)]
+        try:
+            results = await asyncio.gather(*(client.call_tool(server, "echo", {"text": str(n)}, budget_s=30,
+                                                              observer=recorder)
+                                             for n, recorder in enumerate(recorders)))
+        finally:
+            await client.close()
+        assert [result.content for result in results] == ["0", "1", "2", "3"]
+        initializes = sum(1 for recorder in recorders for method, _ in legs(recorder) if method == "initialize")
+        assert initializes == 1  # one process, one handshake; the others waited in a "start" leg
+        assert all(legs(recorder)[-1] == ("tools/call", "ok") for recorder in recorders)
+
+    asyncio.run(scenario())
+
+
+def test_cancel_in_flight_is_named_to_the_server_and_the_process_keeps_serving() -> None:
+    async def scenario() -> None:
+        lines: list[str] = []
+        client = McpClient(server_output=lambda key, line: lines.append(line))
+        server = sdk_command()
+        cancel = CancelSignal()
+        recorder = OperationRecorder()
+        try:
+            await client.ping(server, budget_s=30)
+            pid = client.processes.pid(server.key)
+            call = asyncio.ensure_future(client.call_tool(server, "hang", {}, budget_s=30, cancel=cancel,
+                                                          observer=recorder))
+            while "hang started" not in lines:
+                await asyncio.sleep(0.02)
+            fired = time.monotonic()
+            cancel.fire()
+            try:
+                await call
+            except McpTransportError as error:
+                stopped = time.monotonic() - fired
+                assert error.is_cancellation and error.in_flight
+            else:
+                raise AssertionError("the call was not cancelled")
+            assert recorder.finished is not None and recorder.finished.outcome == "cancelled"
+            assert recorder.finished.server_told_to_stop is True
+            assert stopped < 1.0
+            deadline = time.monotonic() + 10
+            while "hang cancelled" not in lines and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            assert "hang cancelled" in lines  # the server was told at once, with the request's id
+            again = await client.call_tool(server, "echo", {"text": "still here"}, budget_s=5)
+            assert again.content == "still here" and client.processes.pid(server.key) == pid
+        finally:
+            await client.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_call_that_never_answers_ends_on_the_deadline_and_the_process_stays() -> None:
+    async def scenario() -> None:
+        client = McpClient()
+        server = sdk_command()
+        try:
+            await client.ping(server, budget_s=30)
+            pid = client.processes.pid(server.key)
+            started = time.monotonic()
+            try:
+                await client.call_tool(server, "hang", {}, budget_s=2)
+            except McpTransportError as error:
+                assert error.kind is ErrorKind.TIMED_OUT
+            else:
+                raise AssertionError("the call did not time out")
+            assert 1.5 < time.monotonic() - started < 5
+            assert client.processes.pid(server.key) == pid and alive(pid)
+        finally:
+            await client.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_missing_program_is_named_in_a_failed_start_leg() -> None:
+    async def scenario() -> tuple[McpTransportError, OperationRecorder]:
+        client = McpClient()
+        recorder = OperationRecorder()
+        server = ServerEndpoint.for_command(ServerCommand("no-such-mcp-server-xyz", ("stdio",)))
+        try:
+            await client.ping(server, budget_s=5, observer=recorder)
+        except McpTransportError as error:
+            return error, recorder
+        finally:
+            await client.close()
+        raise AssertionError("a missing program was started")
+
+    error, recorder = asyncio.run(scenario())
+    assert error.kind is ErrorKind.UNREACHABLE
+    assert str(error) == ("Could not start the server no-such-mcp-server-xyz stdio: the program "
+                          "'no-such-mcp-server-xyz' was not found: check the command, or give its full path.")
+    assert legs(recorder) == [("start", "failed")]
+
+
+def test_a_process_that_exits_mid_call_fails_the_call_with_its_status_and_last_words() -> None:
+    async def scenario() -> McpTransportError:
+        client = McpClient()
+        try:
+            await client.call_tool(faults("exit"), "echo", {}, budget_s=10)
+        except McpTransportError as error:
+            return error
+        finally:
+            await client.close()
+        raise AssertionError("the call did not fail")
+
+    error = asyncio.run(scenario())
+    assert error.kind is ErrorKind.UNREACHABLE
+    assert "exited with status 3" in str(error) and "boom" in str(error)
+
+
+def test_a_banner_on_stdout_is_named_and_the_operation_goes_on() -> None:
+    async def scenario() -> OperationRecorder:
+        client = McpClient()
+        recorder = OperationRecorder()
+        try:
+            await client.ping(faults("banner"), budget_s=10, observer=recorder)
+        finally:
+            await client.close()
+        return recorder
+
+    recorder = asyncio.run(scenario())
+    assert recorder.finished is not None and recorder.finished.outcome == "ok"
+    problems = [note.params["data"] for note in recorder.notifications if note.method == LINE_PROBLEM]
+    assert problems == ["the server wrote a line on stdout that is not JSON: Server v1.0 ready!"]
+
+
+def test_an_address_of_the_older_transport_is_found_and_remembered() -> None:
+    async def scenario(url: str) -> tuple[list, list, str]:
+        client = McpClient()
+        first, second = OperationRecorder(), OperationRecorder()
+        try:
+            await client.list_tools(ServerEndpoint(url), budget_s=20, observer=first)
+            called = await client.call_tool(ServerEndpoint(url), "echo", {"text": "old"}, budget_s=20,
+                                            observer=second)
+        finally:
+            await client.close()
+        return legs(first), legs(second), called.content
+
+    with serve_asgi(sdk_server.sse_app(), "/sse") as url:
+        first, second, text = asyncio.run(scenario(url))
+    # The POST is refused (405): the client asks for the event stream, and remembers the answer.
+    assert first == [("initialize", "failed"), ("connect", "ok"), ("initialize", "ok"),
+                     ("notifications/initialized", "ok"), ("tools/list", "ok")]
+    assert second == [("connect", "ok"), ("initialize", "ok"), ("notifications/initialized", "ok"),
+                      ("tools/call", "ok")]
+    assert text == "old"
+
+
+def test_cancel_on_the_older_transport_is_cancelled_in_flight() -> None:
+    async def scenario(url: str) -> McpTransportError:
+        client = McpClient()
+        cancel = CancelSignal()
+        server = ServerEndpoint(url, transport="sse")
+        try:
+            call = asyncio.ensure_future(client.call_tool(server, "hang", {}, budget_s=20, cancel=cancel))
+            await asyncio.sleep(1.0)
+            cancel.fire()
+            try:
+                await call
+            except McpTransportError as error:
+                return error
+        finally:
+            await client.close()
+        raise AssertionError("not cancelled")
+
+    with serve_asgi(sdk_server.sse_app(), "/sse") as url:
+        error = asyncio.run(scenario(url))
+    assert error.is_cancellation and error.in_flight
+
+
+def test_an_address_that_refuses_the_post_and_has_no_event_stream_keeps_its_first_error() -> None:
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    async def refuse(_request):  # noqa: ANN001 - starlette's request
+        return PlainTextResponse("no", status_code=405)
+
+    app = Starlette(routes=[Route("/mcp", refuse, methods=["GET", "POST"])])
+
+    async def scenario(url: str) -> McpTransportError:
+        client = McpClient()
+        try:
+            await client.ping(ServerEndpoint(url), budget_s=10)
+        except McpTransportError as error:
+            return error
+        finally:
+            await client.close()
+        raise AssertionError("not refused")
+
+    with serve_asgi(app, "/mcp") as url:
+        error = asyncio.run(scenario(url))
+    assert error.kind is ErrorKind.HTTP_STATUS and error.http_status == 405
