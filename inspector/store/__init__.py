@@ -5,10 +5,11 @@ from .errors import NewerSchemaError, StoreError, UnknownRunError
 from .paths import DB_ENV, default_db_path, resolve_db_path
 from .run_store import RUN_STATUSES, SOURCES, RunRecord, RunStore, StoredStep
 from .schema import SCHEMA_VERSION
-from .servers import ServerRecord, ServerRegistry, ServerSettings
+from .servers import CommandSetting, EnvSetting, ServerRecord, ServerRegistry, ServerSettings, is_secret_variable
 
 __all__ = [
-    "DB_ENV", "NewerSchemaError", "RUN_STATUSES", "RunRecord", "RunStore", "SCHEMA_VERSION", "SOURCES",
+    "CommandSetting", "DB_ENV", "EnvSetting", "NewerSchemaError", "is_secret_variable",
+    "RUN_STATUSES", "RunRecord", "RunStore", "SCHEMA_VERSION", "SOURCES",
     "ServerRecord", "ServerRegistry", "ServerSettings", "StoreError", "StoredStep", "UnknownRunError",
     "default_db_path", "open_database", "open_database_read_only", "resolve_db_path",
 ]

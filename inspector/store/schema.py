@@ -88,5 +88,16 @@ _V4_SERVER_ROOTS = _statements("""
         ALTER TABLE servers ADD COLUMN roots TEXT NOT NULL DEFAULT '[]';
 """)
 
-MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS)
+# How a server is reached ('http': Streamable HTTP, 'sse': the older HTTP+SSE transport, 'stdio': a
+# command), and for a command its program, arguments, folder and environment (JSON; secret
+# variables by name only, their values in the keyring). A command server's url is its key
+# ("stdio:" and its command line).
+_V5_SERVER_TRANSPORTS = _statements("""
+        ALTER TABLE servers ADD COLUMN transport TEXT NOT NULL DEFAULT 'http'
+            CHECK (transport IN ('http', 'sse', 'stdio'));
+        ALTER TABLE servers ADD COLUMN command TEXT;
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
+                                     _V5_SERVER_TRANSPORTS)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -35,6 +35,50 @@ class HeaderSetting:
 
 
 @dataclass(frozen=True)
+class EnvSetting:
+    """A variable of a command server's environment; a secret one's value lives in the keyring."""
+
+    name: str
+    secret: bool
+    #: The value, for a variable that is not secret (given, or loaded from the keyring, on the way in and out).
+    value: str | None
+
+
+@dataclass(frozen=True)
+class CommandSetting:
+    """A command server's program, arguments, folder and environment."""
+
+    program: str
+    args: tuple[str, ...] = ()
+    cwd: str | None = None
+    env: tuple[EnvSetting, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        """As stored and listed: a secret variable by its name only."""
+        return {"program": self.program, "args": list(self.args), "cwd": self.cwd,
+                "env": [{"name": e.name, "secret": True} if e.secret else {"name": e.name, "secret": False,
+                                                                           "value": e.value} for e in self.env]}
+
+    @classmethod
+    def from_dict(cls, stored: object) -> CommandSetting | None:
+        if not isinstance(stored, dict) or not isinstance(stored.get("program"), str):
+            return None
+        args = stored.get("args")
+        cwd = stored.get("cwd")
+        env = stored.get("env")
+        return cls(stored["program"], tuple(a for a in args if isinstance(a, str)) if isinstance(args, list) else (),
+                   cwd if isinstance(cwd, str) else None,
+                   tuple(EnvSetting(e["name"], bool(e.get("secret")), e.get("value") if not e.get("secret") else None)
+                         for e in env if isinstance(e, dict) and isinstance(e.get("name"), str))
+                   if isinstance(env, list) else ())
+
+
+def is_secret_variable(name: str, marked: Iterable[str] = ()) -> bool:
+    """A variable whose value is a credential: by its name (API_KEY, GITHUB_TOKEN, ...) or marked so."""
+    return is_secret_header(name) or name.lower() in {item.lower() for item in marked}
+
+
+@dataclass(frozen=True)
 class ServerSettings:
     """What `servers set` configured for a server."""
 
@@ -44,6 +88,9 @@ class ServerSettings:
     headers: tuple[HeaderSetting, ...]
     #: The roots (``file://`` URIs) the client offers this server; empty: none.
     roots: tuple[str, ...] = ()
+    #: ``http`` (Streamable HTTP), ``sse`` (the older HTTP+SSE transport) or ``stdio`` (a command).
+    transport: str = "http"
+    command: CommandSetting | None = None
 
 
 @dataclass(frozen=True)
@@ -60,11 +107,15 @@ class ServerRecord:
     tool_error_count: int = 0
     #: The roots (``file://`` URIs) the client offers this server; empty: none.
     roots: tuple[str, ...] = ()
+    transport: str = "http"
+    command: CommandSetting | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
             "url": self.url,
             "name": self.name,
+            "transport": self.transport,
+            "command": self.command.to_dict() if self.command is not None else None,
             "budget_s": self.budget_s,
             "headers": [{"name": h.name, "secret": h.secret} for h in self.headers],
             "roots": list(self.roots),
@@ -86,14 +137,31 @@ class ServerRegistry:
 
     def save_server(self, url: str, *, name: str | None = None, budget_s: float | None = None,
                     headers: Mapping[str, str] | None = None, secret: Iterable[str] = (),
-                    replace: bool = False, roots: Iterable[str] | None = None) -> None:
+                    replace: bool = False, roots: Iterable[str] | None = None,
+                    transport: str | None = None, command: CommandSetting | None = None) -> None:
         """Add or update a server. Secret header values go to the keyring, never to the file.
 
         A header is secret when its name says so (``Authorization``, ``X-Api-Key``, ...) or
         when it is named in ``secret``. An update keeps what is not given, unless ``replace``
         (an edit in the window): then the server has exactly these settings. ``roots`` are
         ``file://`` URIs; ``None`` keeps the stored ones (none with ``replace``), ``()`` clears them.
+        ``transport`` ``None`` keeps the stored one (``http`` for a new server); a ``command`` (for
+        ``stdio``) replaces the stored one, its secret variables' values going to the keyring.
         """
+        if command is not None:
+            transport = "stdio"
+            kept = []
+            for variable in command.env:
+                if variable.secret:
+                    if variable.value is not None:
+                        self._secrets.save(url, env_account(variable.name), variable.value)
+                    kept.append(EnvSetting(variable.name, True, None))
+                else:
+                    kept.append(variable)
+            command_text: str | None = json.dumps(CommandSetting(command.program, command.args, command.cwd,
+                                                                 tuple(kept)).to_dict())
+        else:
+            command_text = None
         marked = {header.lower() for header in secret}
         settings = []
         for header, value in (headers or {}).items():
@@ -105,18 +173,23 @@ class ServerRegistry:
         given_roots = None if roots is None else json.dumps(list(roots))
         if replace:
             self._write(
-                "INSERT INTO servers (url, name, budget_s, headers, roots) VALUES (?, ?, ?, ?, ?)"
+                "INSERT INTO servers (url, name, budget_s, headers, roots, transport, command)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT(url) DO UPDATE SET name = excluded.name, budget_s = excluded.budget_s,"
-                " headers = excluded.headers, roots = excluded.roots",
-                (url, name, budget_s, json.dumps(settings), given_roots or "[]"))
+                " headers = excluded.headers, roots = excluded.roots, transport = excluded.transport,"
+                " command = excluded.command",
+                (url, name, budget_s, json.dumps(settings), given_roots or "[]", transport or "http", command_text))
             return
         self._write(
-            "INSERT INTO servers (url, name, budget_s, headers, roots) VALUES (?, ?, ?, ?, COALESCE(?, '[]'))"
+            "INSERT INTO servers (url, name, budget_s, headers, roots, transport, command)"
+            " VALUES (?, ?, ?, ?, COALESCE(?, '[]'), COALESCE(?, 'http'), ?)"
             " ON CONFLICT(url) DO UPDATE SET name = COALESCE(excluded.name, servers.name),"
             " budget_s = COALESCE(excluded.budget_s, servers.budget_s),"
             " headers = CASE WHEN excluded.headers = '[]' THEN servers.headers ELSE excluded.headers END,"
-            " roots = CASE WHEN ? IS NULL THEN servers.roots ELSE excluded.roots END",
-            (url, name, budget_s, json.dumps(settings), given_roots, given_roots))
+            " roots = CASE WHEN ? IS NULL THEN servers.roots ELSE excluded.roots END,"
+            " transport = CASE WHEN ? IS NULL THEN servers.transport ELSE excluded.transport END,"
+            " command = COALESCE(excluded.command, servers.command)",
+            (url, name, budget_s, json.dumps(settings), given_roots, transport, command_text, given_roots, transport))
 
     def settings(self, url: str) -> ServerSettings | None:
         """A configured server's name, budget and headers (``None`` if it was never configured).
@@ -124,16 +197,44 @@ class ServerRegistry:
         Reads the ``servers`` table only, so it also serves a database opened read-only that an
         upgrade has not touched (``--no-store``): one older than the roots column has no roots.
         """
-        try:
-            row = self._conn.execute("SELECT url, name, budget_s, headers, roots FROM servers WHERE url = ?",
-                                     (url,)).fetchone()
-        except sqlite3.OperationalError:  # a database from before schema version 4: no roots yet
-            row = self._conn.execute("SELECT url, name, budget_s, headers, '[]' FROM servers WHERE url = ?",
-                                     (url,)).fetchone()
+        row = None
+        for columns in ("roots, transport, command", "roots, 'http', NULL", "'[]', 'http', NULL"):
+            try:  # a database from before schema version 5 (4): no transports (no roots) yet
+                row = self._conn.execute(f"SELECT url, name, budget_s, headers, {columns} FROM servers WHERE url = ?",
+                                         (url,)).fetchone()
+                break
+            except sqlite3.OperationalError:
+                continue
         if row is None:
             return None
         headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value")) for h in json.loads(row[3]))
-        return ServerSettings(row[0], row[1], row[2], headers, _roots(row[4]))
+        return ServerSettings(row[0], row[1], row[2], headers, _roots(row[4]), row[5], _command(row[6]))
+
+    def command_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> CommandSetting | None:
+        """A command server's command with every value: secret ones from the keyring or ``ask(name)``;
+        a secret variable with no value is left out."""
+        record = self.settings(url)
+        if record is None or record.command is None:
+            return None
+        env = []
+        for variable in record.command.env:
+            value = variable.value
+            if variable.secret:
+                value = self._secrets.load(url, env_account(variable.name))
+                if value is None and ask is not None:
+                    value = ask(variable.name)
+            if value is not None:
+                env.append(EnvSetting(variable.name, variable.secret, value))
+        return CommandSetting(record.command.program, record.command.args, record.command.cwd, tuple(env))
+
+    def find(self, name_or_key: str) -> ServerSettings | None:
+        """A configured server by its key (URL) or, failing that, by its display name (the first, by key)."""
+        found = self.settings(name_or_key)
+        if found is not None:
+            return found
+        row = self._conn.execute("SELECT url FROM servers WHERE name = ? ORDER BY url LIMIT 1",
+                                 (name_or_key,)).fetchone()
+        return self.settings(row[0]) if row is not None else None
 
     def remove_server(self, url: str) -> None:
         """Forget a server and its health (its runs stay stored)."""
@@ -182,7 +283,8 @@ class ServerRegistry:
             WITH u(url) AS (SELECT url FROM servers UNION SELECT url FROM server_health)
             SELECT u.url, s.name, s.budget_s, COALESCE(s.headers, '[]'), h.last_contact_at,
                    h.last_latency_ms, COALESCE(h.ok_count, 0), COALESCE(h.failed_count, 0),
-                   COALESCE(h.cancelled_count, 0), COALESCE(h.tool_error_count, 0), COALESCE(s.roots, '[]')
+                   COALESCE(h.cancelled_count, 0), COALESCE(h.tool_error_count, 0), COALESCE(s.roots, '[]'),
+                   COALESCE(s.transport, CASE WHEN u.url LIKE 'stdio:%' THEN 'stdio' ELSE 'http' END), s.command
             FROM u LEFT JOIN servers s ON s.url = u.url LEFT JOIN server_health h ON h.url = u.url
             {where} ORDER BY u.url"""
         records = []
@@ -190,7 +292,8 @@ class ServerRegistry:
             headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value"))
                             for h in json.loads(row[3]))
             records.append(ServerRecord(row[0], row[1], row[2], headers, from_stored_time(row[4]), row[5],
-                                        row[6], row[7], row[8], row[9], _roots(row[10])))
+                                        row[6], row[7], row[8], row[9], _roots(row[10]), row[11],
+                                        _command(row[12])))
         return records
 
     def _write(self, sql: str, params: tuple[object, ...]) -> None:
@@ -201,6 +304,18 @@ class ServerRegistry:
             rollback(self._conn)
             raise
         self._conn.execute("COMMIT")
+
+
+def env_account(name: str) -> str:
+    """The keyring entry of a secret variable, beside the server's secret headers."""
+    return f"env:{name}"
+
+
+def _command(stored: str | None) -> CommandSetting | None:
+    try:
+        return CommandSetting.from_dict(json.loads(stored)) if stored else None
+    except ValueError:
+        return None
 
 
 def _roots(stored: str | None) -> tuple[str, ...]:
