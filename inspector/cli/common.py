@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .ending import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .safe_text import block
@@ -54,7 +54,24 @@ class BadInputError(CommandError):
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and our exit status."""
+    """An argument parser whose errors are one line and our exit status.
+
+    ``intermixed``: positionals may stand between options (``call URL --json TOOL``), and optional
+    positionals are not used up early (``call --stdio "CMD" TOOL``: argparse alone would leave TOOL
+    unrecognised after an option).
+    """
+
+    intermixed = False
+    _parsing_intermixed = False
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        if not self.intermixed or self._parsing_intermixed:
+            return super().parse_known_args(args, namespace)
+        self._parsing_intermixed = True  # parse_known_intermixed_args calls back in here, twice
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._parsing_intermixed = False
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 import json
 import os
 import signal
 import sqlite3
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,7 +33,6 @@ from inspector.mcp import (
 )
 from inspector.mcp.messages import Number
 from inspector.mcp.roots import roots_from_uris
-from inspector.mcp.server import InvalidServerError
 from inspector.runs._frozen import thaw
 from inspector.store import RunStore, ServerRegistry, StoreError, open_database_read_only
 from inspector.store.secrets import system_secret_keeper
@@ -43,7 +41,6 @@ from .common import (
     EXIT_CANCELLED,
     EXIT_FAILED,
     EXIT_OK,
-    BadInputError,
     UsageError,
     database_path,
     open_store,
@@ -65,14 +62,17 @@ from .results import (
     tool_lines,
 )
 from .safe_text import one_line
+from .server_choice import Chosen, check_server_words, choose_server
+from .server_groups import ServerGroups
 from .server_requests import SamplingLimitNotice, handler_from_options
 from .words import outcome_word, seconds, whole
 
 if TYPE_CHECKING:
-    from sqlite_utils import Database
+    pass
 
 
 def run(args: argparse.Namespace) -> int:
+    check_server_words(args)  # before anything is opened: the words alone say what is missing
     headers = parse_headers(args.header)
     reading = parse_budget_option(args.budget)
     arguments = parse_arguments(args.args) if args.command == "call" else None
@@ -81,65 +81,44 @@ def run(args: argparse.Namespace) -> int:
     store = None if args.no_store else open_store(args.db, OPEN_LOCK_WAIT_S)
     try:
         # A configured server applies whether or not this run is stored.
-        name, budget, headers, roots, marked = _configured(store, args, reading.seconds if reading else None, headers)
-        if handler.roots is None and roots:
+        chosen = _chosen(store, args, reading.seconds if reading else None, headers)
+        if handler.roots is None and chosen.roots:
             # The roots configured for the server, unless --root gives others.
-            handler.roots = roots_from_uris(roots)
-        try:
-            server = ServerEndpoint(args.url, headers=headers, name=name, secret_headers=marked)
-        except InvalidServerError as exc:
-            raise UsageError(exc) from None
+            handler.roots = roots_from_uris(chosen.roots)
         early = EarlyInterrupt()
         with early.held():
-            return asyncio.run(_operate(args, server, budget, arguments, store, reading, early, handler))
+            return asyncio.run(_operate(args, chosen.server, chosen.budget_s, arguments, store, reading, early,
+                                        handler))
     finally:
         if store is not None:
             store.close()
 
 
-#: Name, budget, headers, roots, and the headers marked secret (scrubbed from whatever the server says).
-Configured = tuple[str | None, float | None, dict[str, str], tuple[str, ...], frozenset[str]]
-
-
-def _configured(store: RunStore | None, args: argparse.Namespace, budget: float | None,
-                headers: dict[str, str]) -> Configured:
-    """The server's saved settings, whether or not this run is stored.
+def _chosen(store: RunStore | None, args: argparse.Namespace, budget: float | None,
+            headers: dict[str, str]) -> Chosen:
+    """The server, with its saved settings, whether or not this run is stored.
 
     With ``--no-store`` the database is only read (never created, upgraded or written).
     """
     if store is not None:
-        return _with_configuration(store.db, args.url, budget, headers)
+        return choose_server(ServerRegistry(store.db, system_secret_keeper()), args, budget, headers)
     path = database_path(args.db)
     if not path.exists():
-        return None, budget, headers, (), frozenset()
+        return choose_server(None, args, budget, headers)
     try:
         db = open_database_read_only(path)
     except StoreError as exc:
         print(_("run-inspector: the saved settings of this server could not be read: {reason}").format(
             reason=translate(exc)), file=sys.stderr)
-        return None, budget, headers, (), frozenset()
+        return choose_server(None, args, budget, headers)
     try:
-        return _with_configuration(db, args.url, budget, headers)
+        return choose_server(ServerRegistry(db, system_secret_keeper()), args, budget, headers)
     except sqlite3.DatabaseError as exc:  # e.g. not a run database at all
         print(_("run-inspector: the saved settings of this server could not be read from {path}: {reason}.").format(
             path=path, reason=exc), file=sys.stderr)
-        return None, budget, headers, (), frozenset()
+        return choose_server(None, args, budget, headers)
     finally:
         db.conn.close()
-
-
-def _with_configuration(db: Database, url: str, budget: float | None, headers: dict[str, str]) -> Configured:
-    """A configured server lends its name, budget, headers and roots; what the command line gives wins."""
-    registry = ServerRegistry(db, system_secret_keeper())
-    configured = registry.settings(public_url_or_raw(url))
-    if configured is None:
-        return None, budget, headers, (), frozenset()
-    given = {header.lower() for header in headers}
-    ask = ask_secret(configured.url)
-    stored = registry.headers_for(configured.url, ask=lambda header: None if header.lower() in given else ask(header))
-    merged = {**{k: v for k, v in stored.items() if k.lower() not in given}, **headers}
-    marked = frozenset(header.name for header in configured.headers if header.secret)
-    return configured.name, budget if budget is not None else configured.budget_s, merged, configured.roots, marked
 
 
 def parse_headers(raw: list[str]) -> dict[str, str]:
@@ -153,35 +132,6 @@ def parse_headers(raw: list[str]) -> dict[str, str]:
                                         "(what was given is not repeated here, as it may be a credential)")))
         headers[name] = value.strip()  # ServerEndpoint checks what HTTP allows
     return headers
-
-
-def public_url_or_raw(url: str) -> str:
-    """The key a server is stored under (its URL without credentials), tolerant of bad input."""
-    try:
-        return public_url(url)
-    except ValueError:
-        return url
-
-
-def ask_secret(url: str) -> Callable[[str], str | None]:
-    """Ask for a secret header value the keyring could not give, when someone can answer.
-
-    Without a terminal nothing is asked and nothing is said: the user was told once, when the
-    secret was saved without a keyring, to pass it with --header.
-    """
-
-    def ask(header: str) -> str | None:
-        if not sys.stdin.isatty():
-            return None
-        try:
-            return getpass.getpass(_("{header} for {url}: ").format(header=header, url=url)) or None
-        except EOFError:
-            print(file=sys.stderr)  # end the prompt's line: the message gets its own
-            raise BadInputError(Message(N_("The input ended before a value for the {header} header of {url} was "
-                                           "given; nothing was sent. Type the value, or pass it with --header."),
-                                        {"header": header, "url": url})) from None
-
-    return ask
 
 
 #: How long opening the database waits for another program's lock before the call is refused.
@@ -248,7 +198,23 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     # The live progress line rides along with the recorder (only on a terminal).
     live = live_progress_line(sys.stderr)
     observer = FanOut(recorder, live, SamplingLimitNotice(sys.stderr, live))
-    _install_interrupt(cancel)
+    groups = _install_interrupt(cancel, client)
+    try:
+        return await _operate_and_report(args, client, server, budget, arguments, store, reading, early, cancel,
+                                         recorder, observer)
+    finally:
+        # A command server's process ends with the command (also after a Ctrl-C or a fault of ours).
+        # Housekeeping (cancel notice, session end) gets a short bound once the user has the answer;
+        # after a Ctrl-C a shorter one, so that the command is gone within half a second.
+        groups.note()
+        await client.close(0.15 if cancel.fired else 1.0)
+
+
+async def _operate_and_report(args: argparse.Namespace, client: McpClient, server: ServerEndpoint,
+                              budget: float | None, arguments: dict[str, Any] | None, store: RunStore | None,
+                              reading: BudgetReading | None, early: EarlyInterrupt, cancel: CancelSignal,
+                              recorder: OperationRecorder, observer: FanOut) -> int:
+    """The operation, stored and printed; its exit status."""
     if early.seen:  # a Ctrl-C while the operation was being set up: it is cancelled before it starts
         cancel.fire()
     operation = OPERATIONS[args.command]
@@ -273,11 +239,7 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     sys.stdout.flush()
     if fate is not None and fate.problem is not None:
         print(_("run-inspector: {sentence}").format(sentence=translate(fate.problem)), file=sys.stderr)
-    # Housekeeping (cancel notice, session end) gets a short bound once the user has the answer;
-    # after a Ctrl-C a shorter one, so that the process is gone within half a second.
-    cancelled = record.error is not None and record.error.is_cancellation
-    await client.drain(0.15 if cancelled else 1.0)
-    if cancelled:
+    if record.error is not None and record.error.is_cancellation:
         return EXIT_CANCELLED
     if fate is not None and fate.problem is not None:
         return EXIT_FAILED  # the call may have worked, but its record is not where it belongs
@@ -343,13 +305,17 @@ def end_echoed_line() -> None:
             continue
 
 
-def _install_interrupt(cancel: CancelSignal) -> None:
-    """First Ctrl-C cancels the operation (the result is still printed); a second exits at once."""
+def _install_interrupt(cancel: CancelSignal, client: McpClient) -> ServerGroups:
+    """First Ctrl-C cancels the operation (the result is still printed, the server's process shut down
+    in order); a second exits at once, killing the server's process group first."""
     loop = asyncio.get_running_loop()
+    groups = ServerGroups(client)
 
     def on_interrupt() -> None:
         if cancel.fired:
+            groups.kill()
             os._exit(EXIT_CANCELLED)
+        groups.note()
         end_echoed_line()
         cancel.fire()
 
@@ -357,6 +323,7 @@ def _install_interrupt(cancel: CancelSignal) -> None:
         loop.add_signal_handler(signal.SIGINT, on_interrupt)
     except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
         pass
+    return groups
 
 
 def _add_budget_left(report: dict[str, Any], recorder: OperationRecorder) -> None:

@@ -26,7 +26,20 @@ def _json_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _server_options(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument("url", help=_("the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp"))
+    # Optional, and parsed intermixed with the options: with --stdio the command line is the server
+    # (cli/server_choice.py checks what was given).
+    sub.add_argument("url", nargs="?", metavar="SERVER",
+                     help=_("the server: its address (Streamable HTTP, e.g. http://127.0.0.1:8000/mcp) or a "
+                            "configured server's name; left out with --stdio"))
+    sub.add_argument("--stdio", metavar='"COMMAND LINE"',
+                     help=_("start this command as the server and speak to it over stdin/stdout (words split as "
+                            "a shell would, no shell run)"))
+    sub.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                     help=_("an environment variable for the server's process (--stdio or a configured command; "
+                            "may be repeated)"))
+    sub.add_argument("--cwd", metavar="FOLDER", help=_("the folder the server's process starts in"))
+    sub.add_argument("--sse", action="store_true",
+                     help=_("speak the older HTTP+SSE transport to the address (found by itself on 404 or 405)"))
     sub.add_argument("--budget", metavar="SECONDS",
                      help=_("time budget for the whole operation (default 20; minimum 1)"))
     sub.add_argument("--header", action="append", default=[], metavar='"Name: value"',
@@ -79,12 +92,19 @@ def build_parser() -> Parser:
                                "environment's locale, else English)"))
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
 
-    call = commands.add_parser("call", help=_("call a tool"))
+    call = commands.add_parser("call", help=_("call a tool"),
+                               usage=_('%(prog)s [options] SERVER TOOL\n       %(prog)s [options] --stdio '
+                                       '"COMMAND LINE" TOOL'))
+    call.intermixed = True
     _server_options(call)
-    call.add_argument("tool", help=_("the tool's name"))
+    call.add_argument("tool", nargs="?", metavar="TOOL", help=_("the tool's name"))
     call.add_argument("--args", default="{}", metavar="JSON", help=_("the tool's arguments as a JSON object"))
-    _server_options(commands.add_parser("tools", help=_("list the tools a server offers")))
-    _server_options(commands.add_parser("ping", help=_("check that a server answers the handshake")))
+    for name, help_text in (("tools", _("list the tools a server offers")),
+                            ("ping", _("check that a server answers the handshake"))):
+        operation = commands.add_parser(name, help=help_text, usage=_(
+            '%(prog)s [options] SERVER\n       %(prog)s [options] --stdio "COMMAND LINE"'))
+        operation.intermixed = True
+        _server_options(operation)
 
     runs = commands.add_parser("runs", help=_("list or show stored runs"))
     actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show}")
@@ -118,9 +138,31 @@ def build_parser() -> Parser:
     _json_option(servers)
     _db_option(servers)
     server_actions = servers.add_subparsers(dest="servers_command", parser_class=Parser)
-    configure = server_actions.add_parser("set", help=_("name a server, give it a budget or headers"))
-    configure.add_argument("url", help=_("the server's endpoint"))
+    _server_commands(server_actions)
+    _demo_commands(commands)
+    return parser
+
+
+def _server_commands(actions: argparse._SubParsersAction) -> None:
+    """``servers set``, ``servers remove`` and ``servers import``."""
+    configure = actions.add_parser("set", help=_("configure a server: an address, or a command with --command"),
+                                   usage=_('%(prog)s URL [options]\n       %(prog)s NAME --command "COMMAND LINE" '
+                                           '[options]'))
+    configure.add_argument("url", metavar="URL_OR_NAME",
+                           help=_("the server's address; with --command, the name the command server goes by"))
     configure.add_argument("--name", help=_("a display name"))
+    configure.add_argument("--command", dest="command_line", metavar='"COMMAND LINE"',
+                           help=_("a server started as this command and spoken to over stdin/stdout (words split "
+                                  "as a shell would, no shell run); replaces the command of a server of that name"))
+    configure.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                           help=_("an environment variable for the command (may be repeated); values of variables "
+                                  "named like credentials go to the system keyring, never to the database"))
+    configure.add_argument("--secret-env", action="append", default=[], metavar="NAME=VALUE",
+                           help=_("an environment variable whose value is a credential whatever its name says"))
+    configure.add_argument("--cwd", metavar="FOLDER", help=_("the folder the command starts in"))
+    configure.add_argument("--transport", choices=("http", "sse"),
+                           help=_("how the address is spoken to: http (Streamable HTTP) or sse (the older "
+                                  "HTTP+SSE transport)"))
     configure.add_argument("--budget", metavar="SECONDS", help=_("this server's operation budget"))
     configure.add_argument("--header", action="append", default=[], metavar='"Name: value"',
                            help=_("a header to send to it; credential values go to the system keyring, "
@@ -134,8 +176,21 @@ def build_parser() -> Parser:
                               "may be repeated); `call`, `tools` and `ping` use them unless --root is given there"))
     roots.add_argument("--clear-roots", action="store_true", help=_("offer this server no roots any more"))
     _db_option(configure)
-    _demo_commands(commands)
-    return parser
+    remove = actions.add_parser("remove", help=_("forget a configured server and its health (its runs stay)"))
+    remove.add_argument("server", metavar="NAME_OR_URL", help=_("the server's name or address"))
+    _late_options(remove)
+    importing = actions.add_parser("import", help=_("add the servers of a Claude Desktop, Cursor, VS Code or "
+                                                    "MCP Inspector configuration file, shown first"))
+    importing.add_argument("file", metavar="FILE")
+    importing.add_argument("--yes", action="store_true",
+                           help=_("add them without asking (without a terminal and without --yes nothing is added)"))
+    _late_options(importing)
+
+
+def _late_options(sub: argparse.ArgumentParser) -> None:
+    """--json and --db after a `servers` action, as before it: unset here, they keep what `servers` got."""
+    sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help=_("print exactly one JSON object"))
+    sub.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help=_("the run database"))
 
 
 def _demo_commands(commands: argparse._SubParsersAction) -> None:

@@ -155,10 +155,11 @@ class McpClient:
         """Shut the process of the command server ``key`` down, if it runs (bounded)."""
         await self.processes.stop(key)
 
-    async def close(self) -> None:
-        """Shut every server process down (bounded, in the spec's order) and finish housekeeping."""
+    async def close(self, drain_s: float = BACKGROUND_BOUND_S) -> None:
+        """Shut every server process down (bounded, in the spec's order) and finish housekeeping
+        (waited for at most ``drain_s``)."""
         await self.processes.stop_all()
-        await self.drain()
+        await self.drain(drain_s)
 
     # -- the operation frame -------------------------------------------------------------
 

@@ -1,0 +1,244 @@
+"""Which server ``call``, ``tools`` and ``ping`` speak to: an address, a configured server's name, or
+a command given ad hoc with ``--stdio "COMMAND LINE"``.
+
+The words are checked first (no store, no network): with ``--stdio`` the command line is the
+server, so ``call`` takes only the tool's name. Then the server is made, lending what was
+configured for it (its name, budget, roots, headers, or a command's environment).
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import re
+import shlex
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from inspector.i18n import N_, _
+from inspector.i18n.messages import Message
+from inspector.mcp import ServerEndpoint, public_url
+from inspector.mcp.server import InvalidServerError
+from inspector.mcp.server_command import InvalidCommandError, ServerCommand, parse_command_line, parse_env_assignment
+
+from .common import BadInputError, UsageError
+from .safe_text import one_line
+
+#: Longest typed value quoted back in full in a sentence (a pasted command line may be long).
+_QUOTED_CHARS = 500
+#: A value that looks like an address without its scheme: ``localhost:8000/mcp``, ``example.com/mcp``.
+_HOST_LIKE = re.compile(r"^(localhost|\d{1,3}(\.\d{1,3}){3}|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
+                        r"(:\d{1,5})?(/\S*)?$")
+
+
+def check_server_words(args: argparse.Namespace) -> None:
+    """The server and tool words of ``call``/``tools``/``ping`` make sense together, or a usage error
+    says how to write them. With ``--stdio``, ``call``'s one word is moved to ``args.tool``."""
+    words = [word for word in (args.url, getattr(args, "tool", None)) if word is not None]
+    wanted = 1 if args.command == "call" else 0  # the words besides the server
+    if args.stdio is not None:
+        if len(words) > wanted:
+            extra = words[:len(words) - wanted]
+            raise UsageError(Message(N_("With --stdio the command line is the server, so {command} takes no server "
+                                        "word ({extra} was given besides). If it belongs to the command, put the "
+                                        "whole command line in quotes: --stdio {quoted}"), {
+                "command": args.command, "extra": _quoted(" ".join(extra)),
+                "quoted": _quoted(shlex.join([*shlex.split(args.stdio), *extra]) if _splits(args.stdio)
+                                  else args.stdio)}))
+        if args.command == "call":
+            if not words:
+                raise UsageError(Message(N_('call needs the tool\'s name: call --stdio "COMMAND LINE" TOOL')))
+            args.url, args.tool = None, words[0]
+        if args.sse:
+            raise UsageError(Message(N_("--sse is for a server at an address; --stdio starts a command.")))
+        if args.header:
+            raise UsageError(Message(N_("--header is for a server at an address; a command's process gets --env "
+                                        "NAME=VALUE.")))
+        return
+    if len(words) < wanted + 1:
+        if args.command == "call":
+            raise UsageError(Message(N_('call needs a server and the tool\'s name: call SERVER TOOL, or call '
+                                        '--stdio "COMMAND LINE" TOOL')))
+        raise UsageError(Message(N_('{command} needs a server: {command} SERVER (an address or a configured '
+                                    'server\'s name), or {command} --stdio "COMMAND LINE"'),
+                                 {"command": args.command}))
+
+
+def ad_hoc_command(args: argparse.Namespace) -> ServerCommand:
+    """The command of ``--stdio`` with its ``--env`` and ``--cwd``."""
+    try:
+        return parse_command_line(args.stdio, env_assignments(args.env), args.cwd)
+    except InvalidCommandError as exc:
+        raise UsageError(Message(N_("--stdio cannot be started: {reason}"), {"reason": exc.sentence})) from None
+
+
+def env_assignments(given: list[str], option: str = "--env") -> dict[str, str]:
+    """``NAME=VALUE`` words as a mapping (a value is never quoted back: it may be a credential)."""
+    env: dict[str, str] = {}
+    for item in given:
+        try:
+            name, value = parse_env_assignment(item)
+        except InvalidCommandError:
+            raise UsageError(Message(N_("{option} needs the form NAME=VALUE, e.g. API_KEY=... (what was given is "
+                                        "not repeated here, as it may be a credential)"), {"option": option})) from None
+        env[name] = value
+    return env
+
+
+def not_a_server(value: str) -> Message:
+    """The sentence for a word that is no address and no configured server's name, with the way to
+    write what was probably meant (the words as typed)."""
+    shown = one_line(value if len(value) <= _QUOTED_CHARS else value[:_QUOTED_CHARS] + "…")
+    if _HOST_LIKE.match(value):
+        return Message(N_("{value} is not a server address and no configured server has that name. An address "
+                          "starts with http:// or https://: did you mean http://{address}?"),
+                       {"value": _quoted(shown), "address": shown})
+    return Message(N_("{value} is not a server address and no configured server has that name. To start it as a "
+                      "command and speak to it over stdin/stdout, write: --stdio {quoted}"),
+                   {"value": _quoted(shown), "quoted": _quoted(shown)})
+
+
+def is_address(value: str) -> bool:
+    """A word that means an address (a scheme before it), not a name."""
+    return "://" in value
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """The server to speak to, and what its configuration lends the operation."""
+
+    server: ServerEndpoint
+    budget_s: float | None = None
+    roots: tuple[str, ...] = ()
+
+
+def choose_server(registry: object | None, args: argparse.Namespace, budget_s: float | None,
+                  headers: dict[str, str]) -> Chosen:
+    """The server the words name. ``registry``: the configured servers (a ``ServerRegistry``), or
+    ``None`` when there is no database to read. What the command line gives wins over what is stored."""
+    if args.stdio is not None:
+        server = ServerEndpoint.for_command(ad_hoc_command(args))
+        configured = registry.settings(server.key) if registry is not None else None  # type: ignore[attr-defined]
+        if configured is None:
+            return Chosen(server, budget_s)
+        return Chosen(ServerEndpoint.for_command(server.command, name=configured.name),  # type: ignore[arg-type]
+                      budget_s if budget_s is not None else configured.budget_s, configured.roots)
+    if is_address(args.url):
+        _no_command_options(args)
+        return _address(registry, args.url, args, budget_s, headers)
+    configured = registry.find(args.url) if registry is not None else None  # type: ignore[attr-defined]
+    if configured is None:
+        raise UsageError(not_a_server(args.url))
+    if configured.command is None:
+        _no_command_options(args)
+        return _address(registry, configured.url, args, budget_s, headers)
+    if args.sse or args.header:
+        raise UsageError(Message(N_("{name} is a command server: --sse and --header are for servers at an "
+                                    "address (its process gets --env NAME=VALUE)."), {"name": one_line(args.url)}))
+    return Chosen(_configured_command(registry, configured, args),
+                  budget_s if budget_s is not None else configured.budget_s, configured.roots)
+
+
+def _no_command_options(args: argparse.Namespace) -> None:
+    if args.env or args.cwd is not None:
+        raise UsageError(Message(N_("--env and --cwd are for a server started as a command (--stdio, or a "
+                                    "configured command's name), not for an address.")))
+
+
+def _address(registry: object | None, url: str, args: argparse.Namespace, budget_s: float | None,
+             headers: dict[str, str]) -> Chosen:
+    """A server at an address, with its configured name, budget, headers, roots and transport."""
+    configured = registry.settings(_key(url)) if registry is not None else None  # type: ignore[attr-defined]
+    name, roots, marked = None, (), frozenset[str]()
+    transport = "sse" if args.sse else "http"
+    if configured is not None:
+        given = {header.lower() for header in headers}
+        ask = ask_secret(configured.url, N_("The input ended before a value for the {header} header of {url} was "
+                                            "given; nothing was sent. Type the value, or pass it with --header."))
+        stored = registry.headers_for(  # type: ignore[attr-defined]
+            configured.url, ask=lambda header: None if header.lower() in given else ask(header))
+        headers = {**{k: v for k, v in stored.items() if k.lower() not in given}, **headers}
+        marked = frozenset(header.name for header in configured.headers if header.secret)
+        name, roots = configured.name, configured.roots
+        budget_s = budget_s if budget_s is not None else configured.budget_s
+        if configured.transport == "sse":
+            transport = "sse"
+    try:
+        server = ServerEndpoint(url, headers=headers, name=name, secret_headers=marked, transport=transport)
+    except InvalidServerError as exc:
+        raise UsageError(exc) from None
+    return Chosen(server, budget_s, roots)
+
+
+def _configured_command(registry: object, configured: object, args: argparse.Namespace) -> ServerEndpoint:
+    """A configured command server, its secret variables from the keyring or asked for; ``--env`` and
+    ``--cwd`` given here win."""
+    from inspector.agent.server_commands import command_of
+
+    given = env_assignments(args.env)
+    key, name = configured.url, configured.name  # type: ignore[attr-defined]
+    ask = ask_secret(name or key, N_("The input ended before a value for the environment variable {name} of "
+                                     "{server} was given; nothing was started. Type the value, or pass it with "
+                                     "--env NAME=VALUE."))
+    setting = registry.command_for(key, ask=lambda variable: None if variable in given else ask(variable))  # type: ignore[attr-defined]
+    command = command_of(setting)
+    env = {**command.env, **given}
+    try:
+        command = ServerCommand(command.program, command.args, env, args.cwd if args.cwd is not None else command.cwd,
+                                command.secret_env)
+    except InvalidCommandError as exc:
+        raise UsageError(Message(N_("{server} cannot be started: {reason}"),
+                                 {"server": one_line(name or key), "reason": exc.sentence})) from None
+    return ServerEndpoint.for_command(command, name=name)
+
+
+def ask_secret(server: str, ended: str) -> Callable[[str], str | None]:
+    """Ask for a secret value (a header's, a variable's) the keyring could not give, when someone can
+    answer. ``ended``: the sentence (``{name}`` or ``{header}``, ``{server}`` or ``{url}``) for input
+    that ends before an answer.
+
+    Without a terminal nothing is asked and nothing is said: the user was told once, when the
+    secret was saved without a keyring, to give it on the command line.
+    """
+
+    def ask(name: str) -> str | None:
+        if not sys.stdin.isatty():
+            return None
+        try:
+            return getpass.getpass(_("{header} for {url}: ").format(header=name, url=server)) or None
+        except EOFError:
+            print(file=sys.stderr)  # end the prompt's line: the message gets its own
+            raise BadInputError(Message(ended, {"name": name, "server": server, "header": name,
+                                                "url": server})) from None
+
+    return ask
+
+
+def _key(url: str) -> str:
+    """The key a server is stored under (its URL without credentials), tolerant of bad input."""
+    try:
+        return public_url(url)
+    except ValueError:
+        return url
+
+
+def _splits(text: str) -> bool:
+    try:
+        shlex.split(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _quoted(text: str) -> str:
+    """``text`` in double quotes, as it would be typed (single quotes when it holds what double quotes
+    would change)."""
+    if any(char in text for char in '"\\$`'):
+        return shlex.quote(text)
+    return f'"{text}"'
+
+
+__all__ = ["Chosen", "ad_hoc_command", "ask_secret", "check_server_words", "choose_server", "env_assignments",
+           "is_address", "not_a_server"]
+
