@@ -80,6 +80,10 @@ def run_command(argv: list[str]) -> int:
             from . import traces
 
             return traces.run(args)
+        if args.command == "servers":
+            from . import servers
+
+            return servers.run(args)
         from . import runs
 
         return runs.run(args)

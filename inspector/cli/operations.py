@@ -65,6 +65,7 @@ from .safe_text import one_line
 from .server_choice import Chosen, check_server_words, choose_server
 from .server_groups import ServerGroups
 from .server_requests import SamplingLimitNotice, handler_from_options
+from .server_stderr import ServerStderr
 from .words import outcome_word, seconds, whole
 
 if TYPE_CHECKING:
@@ -191,12 +192,13 @@ def parse_arguments(raw: str) -> dict[str, Any]:
 async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: float | None,
                    arguments: dict[str, Any] | None, store: RunStore | None, reading: BudgetReading | None,
                    early: EarlyInterrupt, handler: ServerRequestHandler | None = None) -> int:
-    # The standalone stream is opened for this operation only: log messages, list changes, requests.
-    client = McpClient(handler=handler, standalone_stream=True, log_level=getattr(args, "log_level", None))
-    cancel = CancelSignal()
-    recorder = OperationRecorder()
     # The live progress line rides along with the recorder (only on a terminal).
     live = live_progress_line(sys.stderr)
+    # The standalone stream is opened for this operation only: log messages, list changes, requests.
+    client = McpClient(handler=handler, standalone_stream=True, log_level=getattr(args, "log_level", None),
+                       server_output=ServerStderr(server, live))
+    cancel = CancelSignal()
+    recorder = OperationRecorder()
     observer = FanOut(recorder, live, SamplingLimitNotice(sys.stderr, live))
     groups = _install_interrupt(cancel, client)
     try:
@@ -206,7 +208,7 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
         # A command server's process ends with the command (also after a Ctrl-C or a fault of ours).
         # Housekeeping (cancel notice, session end) gets a short bound once the user has the answer;
         # after a Ctrl-C a shorter one, so that the command is gone within half a second.
-        groups.note()
+        groups.closing = True
         await client.close(0.15 if cancel.fired else 1.0)
 
 
@@ -307,7 +309,8 @@ def end_echoed_line() -> None:
 
 def _install_interrupt(cancel: CancelSignal, client: McpClient) -> ServerGroups:
     """First Ctrl-C cancels the operation (the result is still printed, the server's process shut down
-    in order); a second exits at once, killing the server's process group first."""
+    in order), or, once the result is printed, kills the server's process group instead of waiting for
+    its shutdown; a second exits at once, killing the server's process group first."""
     loop = asyncio.get_running_loop()
     groups = ServerGroups(client)
 
@@ -318,6 +321,8 @@ def _install_interrupt(cancel: CancelSignal, client: McpClient) -> ServerGroups:
         groups.note()
         end_echoed_line()
         cancel.fire()
+        if groups.closing:  # the answer is out, only the server's shutdown is waited for: cut it short
+            groups.kill()
 
     try:
         loop.add_signal_handler(signal.SIGINT, on_interrupt)

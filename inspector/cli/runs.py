@@ -1,4 +1,4 @@
-"""``runs list``, ``runs show`` and ``servers``: what the run database holds.
+"""``runs list`` and ``runs show``: what the run database holds (``servers``: cli/servers.py).
 
 Reading never creates a database: on a file that does not exist these commands say so.
 """
@@ -18,7 +18,7 @@ from inspector.i18n.words import source_word
 from inspector.runs import step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
-from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store, open_store
+from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
 from .durations import readable_duration
 from .ending import emit_json, mark_json_emitted
 from .results import step_extra_lines
@@ -32,15 +32,10 @@ def run(args: argparse.Namespace) -> int:
                                     "`runs show RUN_ID` (a run and its timeline).")))
     if args.command == "runs" and args.runs_command == "list" and args.limit < 1:
         raise UsageError(Message(N_("--limit must be at least 1")))
-    if args.command == "servers" and args.servers_command == "set":
-        with open_store(args.db) as store:
-            return _configure_server(store, args)
     store = open_existing_store(args.db)
     if store is None:
         return _nothing_stored(args)
     with store:
-        if args.command == "servers":
-            return _servers(store, args.json)
         if args.runs_command == "list":
             return _list(store, args)
         return _show(store, args.run_id, args.json)
@@ -53,9 +48,7 @@ def _nothing_stored(args: argparse.Namespace) -> int:
         raise BadInputError(Message(N_("There is no run {id}: the run database {path} does not exist yet."),
                                     {"id": args.run_id, "path": path}))
     if args.json:
-        emit_json({"servers": []} if args.command == "servers" else {"runs": []})
-    elif args.command == "servers":
-        print(_("No servers known yet (the run database {path} does not exist yet).").format(path=path))
+        emit_json({"runs": []})
     else:
         print(_("No runs stored yet (the run database {path} does not exist yet).").format(path=path))
     return EXIT_OK
@@ -181,73 +174,6 @@ def _leg_line(leg: Any) -> str:
     status = "-" if leg.http_status is None else str(leg.http_status)
     return _("    {method:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {outcome}").format(
         method=leg.method, granted=granted, elapsed=elapsed, status=status, outcome=outcome_word(str(leg.outcome)))
-
-
-def _configure_server(store: RunStore, args: argparse.Namespace) -> int:
-    from inspector.mcp import ServerEndpoint, public_url
-    from inspector.mcp.server import InvalidServerError
-    from inspector.store.secrets import is_secret_header, system_secret_keeper
-
-    from .operations import parse_budget_option, parse_headers
-
-    headers = parse_headers(args.header)
-    marked = parse_headers(args.secret_header)
-    headers.update(marked)
-    try:
-        endpoint = ServerEndpoint(args.url, headers=headers, name=args.name)
-    except InvalidServerError as exc:
-        raise UsageError(exc) from None
-    reading = parse_budget_option(args.budget)
-    from .server_requests import roots_from_options
-
-    given_roots = roots_from_options(args.root)
-    roots = () if args.clear_roots else None if given_roots is None else tuple(root.uri for root in given_roots)
-    keeper = system_secret_keeper()
-    registry = ServerRegistry(store.db, keeper)
-    url = public_url(endpoint.url)
-    registry.save_server(url, name=args.name, budget_s=reading.seconds if reading else None, headers=headers,
-                         secret=marked, roots=roots)
-    if args.json:  # `servers --json set ...`: the saved server, as `servers --json` lists it
-        saved = registry.get(url)
-        emit_json({"saved": saved.to_dict() if saved else {"url": url}})
-    else:
-        print(_("Saved {url}.").format(url=url))
-    secret = [name for name in headers if is_secret_header(name) or name in marked]
-    if secret and not keeper.available:
-        # Said once, here; a later `call` without a terminal does not repeat it.
-        print(ngettext(
-            "run-inspector: no system keyring is available, so the value of the {names} header was not kept. "
-            "Give it with --header on each call (at a terminal you will be asked for it).",
-            "run-inspector: no system keyring is available, so the values of the {names} headers were not kept. "
-            "Give them with --header on each call (at a terminal you will be asked for them).",
-            len(secret)).format(names=", ".join(secret)), file=sys.stderr)
-    return EXIT_OK
-
-
-def _servers(store: RunStore, as_json: bool) -> int:
-    servers = ServerRegistry(store.db).all()
-    if as_json:
-        emit_json({"servers": [server.to_dict() for server in servers]})
-        return EXIT_OK
-    if not servers:
-        print(_("No servers known yet."))
-        return EXIT_OK
-    at = when_width()
-    # A tool error is a kind of failed (as in the window's health line): counted in "failed", and
-    # how many of those were tool errors beside it, in parentheses.
-    heading = (_("Server"), _("Last contact"), _("Latency"), _("ok"), _("failed"), _("(tool errors)"),
-               _("cancelled"))
-    counts = [max(len(word), 5) for word in heading[3:]]
-    print(f"{heading[0]:<40}  {heading[1]:<{at}}  {heading[2]:>9}  {heading[3]:>{counts[0]}}  "
-          f"{heading[4]:>{counts[1]}}  {heading[5]:>{counts[2]}}  {heading[6]:>{counts[3]}}")
-    for server in servers:
-        tool_errors = f"({server.tool_error_count})"
-        latency = ("-" if server.last_latency_ms is None
-                   else readable_duration(server.last_latency_ms))
-        print(one_line(f"{server.name or server.url:<40}  {when(server.last_contact_at):<{at}}  {latency:>9}  "
-                   f"{server.ok_count:>{counts[0]}}  {server.failed_count + server.tool_error_count:>{counts[1]}}  "
-                   f"{tool_errors:>{counts[2]}}  {server.cancelled_count:>{counts[3]}}"))
-    return EXIT_OK
 
 
 def _sentence(error: Exception) -> object:

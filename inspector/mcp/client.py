@@ -425,7 +425,9 @@ class _Operation:
             raise McpTransportError.session_expired(label, "notifications/initialized") from None
         if self.log_level is not None and "logging" in self.server_capabilities:
             await self.ask_log_level(self.log_level)
-        if self._stream_wanted:
+        # The standalone GET stream is Streamable HTTP's: a line (a process, the older transport's
+        # event stream) already brings everything the server sends.
+        if self._stream_wanted and not isinstance(self.transport, LineTransport):
             await self.open_stream()
 
     async def ask_log_level(self, level: str) -> bool:

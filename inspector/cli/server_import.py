@@ -1,0 +1,213 @@
+"""``servers import FILE``: the servers of a Claude Desktop, Cursor, VS Code or MCP Inspector
+configuration, shown first, then added.
+
+What will be added is printed before anything is written: each server's name, transport and
+command line (variables by name only) or address, the entries skipped and why, the values the
+file leaves to be asked (``${input:…}``), and the configured servers a name replaces. At a
+terminal the user confirms; ``--yes`` adds without asking; without either nothing is added and
+the command ends with exit status 2 (the preview is still printed, so a script can show it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import getpass
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from inspector.i18n import N_, _, ngettext
+from inspector.i18n.messages import Message, translate
+from inspector.mcp.server_configs import ConfiguredServer, ServerConfig, ServerConfigError, read_server_config
+
+from .common import EXIT_OK, EXIT_USAGE, BadInputError, open_existing_store, open_store, safe
+from .ending import emit_json
+from .safe_text import one_line
+
+
+@dataclass
+class Planned:
+    """One server to add, and what it does to the servers already configured."""
+
+    entry: ConfiguredServer
+    key: str
+    shown: str
+    #: "new", "updates" (the same server is configured: its settings are replaced) or "replaces"
+    #: (another server has this name: it is removed).
+    effect: str = "new"
+    replaces: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        entry = self.entry
+        return {"name": entry.name, "transport": entry.transport, "key": self.key,
+                "command": self.shown if entry.command is not None else None, "url": entry.url,
+                "asks_for": list(entry.asks_for), "effect": self.effect, "replaces": self.replaces}
+
+
+def import_servers(args: argparse.Namespace) -> int:
+    try:
+        config = read_server_config(Path(args.file))
+    except ServerConfigError as exc:
+        raise BadInputError(Message(N_("The servers of {path} cannot be imported: {reason}"),
+                                    {"path": args.file, "reason": exc.sentence})) from None
+    plan = _plan(config, args.db)
+    as_json = bool(args.json)
+    document: dict[str, Any] = {"file": args.file, "format": config.format,
+                                "servers": [planned.to_dict() for planned in plan],
+                                "skipped": [{"name": skipped.name, "reason": str(skipped.reason)}
+                                            for skipped in config.skipped]}
+    if not as_json:
+        _print_preview(args.file, config, plan)
+    if not plan:
+        if as_json:
+            emit_json({**document, "added": False})
+        else:
+            print(_("Nothing to add."))
+        return EXIT_OK
+    confirmed = args.yes or _confirm(len(plan))
+    if confirmed is None:  # nobody to ask
+        if as_json:
+            emit_json({**document, "added": False})
+        print(_("run-inspector: nothing was added: there is no terminal to confirm at. Run it again with --yes to "
+                "add these servers."), file=sys.stderr)
+        return EXIT_USAGE
+    if not confirmed:
+        if as_json:
+            emit_json({**document, "added": False})
+        else:
+            print(_("Nothing was added."))
+        return EXIT_OK
+    not_kept = _add(plan, args.db)
+    if as_json:
+        emit_json({**document, "added": True})
+    else:
+        print(ngettext("Added {count} server.", "Added {count} servers.", len(plan)).format(count=len(plan)))
+    if not_kept:
+        print(ngettext(
+            "run-inspector: no system keyring is available, so the value of {names} was not kept; it is asked for "
+            "at a terminal when the server is used (or give it with --env or --header).",
+            "run-inspector: no system keyring is available, so the values of {names} were not kept; they are asked "
+            "for at a terminal when the server is used (or give them with --env or --header).",
+            len(not_kept)).format(names=", ".join(not_kept)), file=sys.stderr)
+    return EXIT_OK
+
+
+def _plan(config: ServerConfig, db_option: str | None) -> list[Planned]:
+    """The servers to add, each with what it does to the configured ones (read only: nothing is created)."""
+    from inspector.mcp import ServerEndpoint, public_url
+    from inspector.store import ServerRegistry
+
+    from .servers import command_shown
+
+    plan = []
+    for entry in config.servers:
+        if entry.command is not None:
+            from inspector.agent.server_commands import setting_of
+
+            key = ServerEndpoint.for_command(entry.command).key
+            shown = command_shown(setting_of(entry.command))
+        else:
+            assert entry.url is not None
+            key = shown = public_url(entry.url)
+        plan.append(Planned(entry, key, shown))
+    store = open_existing_store(db_option)
+    if store is None:
+        return plan
+    with store:
+        records = ServerRegistry(store.db).all()
+    for planned in plan:
+        planned.replaces = [record.url for record in records
+                            if record.name == planned.entry.name and record.url != planned.key]
+        if planned.replaces:
+            planned.effect = "replaces"
+        elif any(record.url == planned.key for record in records):
+            planned.effect = "updates"
+    return plan
+
+
+def _print_preview(path: str, config: ServerConfig, plan: list[Planned]) -> None:
+    print(one_line(ngettext("{file} lists {count} server to add:", "{file} lists {count} servers to add:",
+                            len(plan)).format(file=path, count=len(plan))))
+    width = max((len(planned.entry.name) for planned in plan), default=0)
+    for planned in plan:
+        entry = planned.entry
+        print(one_line(f"  {entry.name:<{width}}  {entry.transport:<5}  {planned.shown}"))
+        if entry.asks_for:
+            print(one_line("      " + _("asks for (${{input:…}} in the file): {names}").format(
+                names=", ".join(entry.asks_for))))
+        if planned.effect == "updates":
+            print("      " + _("updates the server configured so"))
+        for old in planned.replaces:
+            print(one_line("      " + _("replaces the configured server of that name: {server}").format(server=old)))
+    if config.skipped:
+        print(ngettext("Skipped {count} entry:", "Skipped {count} entries:", len(config.skipped)).format(
+            count=len(config.skipped)))
+        for skipped in config.skipped:
+            print(one_line("  " + _("{name}: {reason}").format(name=skipped.name, reason=translate(skipped.reason))))
+
+
+def _confirm(count: int) -> bool | None:
+    """The user's answer at a terminal; ``None`` when there is nobody to ask."""
+    if not sys.stdin.isatty():
+        return None
+    sys.stderr.write(ngettext("Add this server? [y/N] ", "Add these {count} servers? [y/N] ", count).format(
+        count=count))
+    sys.stderr.flush()
+    answer = sys.stdin.readline()
+    if not answer:
+        sys.stderr.write("\n")
+    return answer.strip().lower() in {"y", "yes", _("y"), _("yes")}
+
+
+def _add(plan: list[Planned], db_option: str | None) -> list[str]:
+    """Add the servers; the names of secret values no keyring could keep."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.store import EnvSetting, ServerRegistry, is_secret_variable
+    from inspector.store.secrets import is_secret_header, system_secret_keeper
+
+    keeper = system_secret_keeper()
+    not_kept: list[str] = []
+    with open_store(db_option) as store:
+        registry = ServerRegistry(store.db, keeper)
+        for planned in plan:
+            entry = planned.entry
+            asked = {name: _ask(name, entry.name) for name in entry.asks_for}
+            for old in planned.replaces:
+                registry.remove_server(old)
+            if entry.command is not None:
+                command = entry.command
+                given = {name: value for name, value in asked.items() if value is not None}
+                command = dataclasses.replace(command, env={**command.env, **given},
+                                              secret_env=command.secret_env | frozenset(asked))
+                setting = setting_of(command)
+                # A value left to ask for stays a secret variable without a value: asked when used.
+                setting = dataclasses.replace(setting, env=(*setting.env, *(
+                    EnvSetting(name, True, None) for name, value in asked.items() if value is None)))
+                registry.save_server(planned.key, name=entry.name, command=setting, replace=True)
+                secret = [name for name in command.env if is_secret_variable(name, command.secret_env)]
+            else:
+                headers = {**entry.headers, **{k: v for k, v in asked.items() if v is not None}}
+                registry.save_server(planned.key, name=entry.name, headers=headers, secret=tuple(asked),
+                                     transport=entry.transport, replace=True)
+                secret = [name for name in headers if is_secret_header(name) or name in asked]
+            if not keeper.available:
+                not_kept.extend(_("{value} of {server}").format(value=name, server=entry.name) for name in secret)
+    return not_kept
+
+
+def _ask(name: str, server: str) -> str | None:
+    """A value the file leaves to be asked, when someone can answer; ``None``: asked when the server is used."""
+    if not sys.stdin.isatty():
+        return None
+    try:
+        return getpass.getpass(_("{name} for {server} (empty: ask when the server is used): ").format(
+            name=name, server=safe(server))) or None
+    except EOFError:
+        print(file=sys.stderr)
+        return None
+
+
+__all__ = ["import_servers"]
+

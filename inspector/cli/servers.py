@@ -1,0 +1,239 @@
+"""``servers``, ``servers set`` and ``servers remove``: the configured servers and their health.
+
+A server is an address (Streamable HTTP, or the older HTTP+SSE transport) or a command started
+and spoken to over stdin/stdout, configured under a name. Secret values (headers, a command's
+environment) go to the system keyring, never to the database, and are never listed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+
+from inspector.i18n import N_, _, ngettext
+from inspector.i18n.messages import Message
+from inspector.store import CommandSetting, RunStore, ServerRecord, ServerRegistry
+
+from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store, open_store
+from .durations import readable_duration
+from .ending import emit_json
+from .safe_text import one_line
+from .words import when, when_width
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.servers_command == "set":
+        with open_store(args.db) as store:
+            if args.command_line is not None:
+                return _configure_command(store, args)
+            return _configure_address(store, args)
+    if args.servers_command == "import":
+        from .server_import import import_servers
+
+        return import_servers(args)
+    store = open_existing_store(args.db)
+    if store is None:
+        if args.servers_command == "remove":
+            raise BadInputError(Message(N_("No configured server is named {name}: the run database {path} does not "
+                                           "exist yet."),
+                                        {"name": one_line(args.server), "path": database_path(args.db)}))
+        if args.json:
+            emit_json({"servers": []})
+        else:
+            print(_("No servers known yet (the run database {path} does not exist yet).").format(
+                path=database_path(args.db)))
+        return EXIT_OK
+    with store:
+        if args.servers_command == "remove":
+            return _remove(store, args)
+        return _servers(store, args.json)
+
+
+def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
+    from inspector.mcp import ServerEndpoint, public_url
+    from inspector.mcp.server import InvalidServerError
+    from inspector.store.secrets import is_secret_header, system_secret_keeper
+
+    from .operations import parse_budget_option, parse_headers
+
+    if args.env or args.secret_env or args.cwd is not None:
+        raise UsageError(Message(N_("--env, --secret-env and --cwd go with --command (a server started as a "
+                                    "command), not with an address.")))
+    headers = parse_headers(args.header)
+    marked = parse_headers(args.secret_header)
+    headers.update(marked)
+    try:
+        endpoint = ServerEndpoint(args.url, headers=headers, name=args.name)
+    except InvalidServerError as exc:
+        if "://" not in args.url:  # perhaps a name, meant for a command
+            raise UsageError(Message(N_("{reason}. To configure a server started as a command, write: servers set "
+                                        "NAME --command \"COMMAND LINE\""), {"reason": exc.sentence})) from None
+        raise UsageError(exc) from None
+    reading = parse_budget_option(args.budget)
+    keeper = system_secret_keeper()
+    registry = ServerRegistry(store.db, keeper)
+    url = public_url(endpoint.url)
+    registry.save_server(url, name=args.name, budget_s=reading.seconds if reading else None, headers=headers,
+                         secret=marked, roots=_roots(args), transport=args.transport)
+    _saved(registry, url, args.json, url)
+    secret = [name for name in headers if is_secret_header(name) or name in marked]
+    if secret and not keeper.available:
+        # Said once, here; a later `call` without a terminal does not repeat it.
+        print(ngettext(
+            "run-inspector: no system keyring is available, so the value of the {names} header was not kept. "
+            "Give it with --header on each call (at a terminal you will be asked for it).",
+            "run-inspector: no system keyring is available, so the values of the {names} headers were not kept. "
+            "Give them with --header on each call (at a terminal you will be asked for them).",
+            len(secret)).format(names=", ".join(secret)), file=sys.stderr)
+    return EXIT_OK
+
+
+def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
+    """``servers set NAME --command "CMD"``: the command server of that name, replacing an earlier one."""
+    from inspector.agent.server_commands import setting_of
+    from inspector.mcp import ServerEndpoint
+    from inspector.mcp.server_command import InvalidCommandError, parse_command_line
+    from inspector.store import is_secret_variable
+    from inspector.store.secrets import system_secret_keeper
+
+    from .operations import parse_budget_option
+    from .server_choice import env_assignments
+
+    name = args.url
+    if args.name is not None:
+        raise UsageError(Message(N_("With --command the first word is the server's name; leave --name out.")))
+    if args.header or args.secret_header or args.transport is not None:
+        raise UsageError(Message(N_("--header, --secret-header and --transport are for a server at an address; a "
+                                    "command's process gets --env NAME=VALUE.")))
+    if "://" in name or not name.strip():
+        raise UsageError(Message(N_("A command server needs a name, not an address: servers set NAME --command "
+                                    "\"COMMAND LINE\"")))
+    env = env_assignments(args.env)
+    marked = env_assignments(args.secret_env, "--secret-env")
+    env.update(marked)
+    try:
+        command = parse_command_line(args.command_line, env, args.cwd)
+    except InvalidCommandError as exc:
+        raise UsageError(Message(N_("--command cannot be used: {reason}"), {"reason": exc.sentence})) from None
+    command = type(command)(command.program, command.args, command.env, command.cwd, frozenset(marked))
+    reading = parse_budget_option(args.budget)
+    keeper = system_secret_keeper()
+    registry = ServerRegistry(store.db, keeper)
+    key = ServerEndpoint.for_command(command, name=name).key
+    replaced = replaced_servers(registry, name, key)
+    for old in replaced:
+        registry.remove_server(old.url)
+    registry.save_server(key, name=name, budget_s=reading.seconds if reading else None, roots=_roots(args),
+                         command=setting_of(command))
+    _saved(registry, key, args.json, name, [old.url for old in replaced])
+    secret = [variable for variable in env if is_secret_variable(variable, marked)]
+    if secret and not keeper.available:
+        print(ngettext(
+            "run-inspector: no system keyring is available, so the value of the variable {names} was not kept. "
+            "Give it with --env on each call (at a terminal you will be asked for it).",
+            "run-inspector: no system keyring is available, so the values of the variables {names} were not kept. "
+            "Give them with --env on each call (at a terminal you will be asked for them).",
+            len(secret)).format(names=", ".join(secret)), file=sys.stderr)
+    return EXIT_OK
+
+
+def replaced_servers(registry: ServerRegistry, name: str, key: str) -> list[ServerRecord]:
+    """The other command servers already named ``name`` (a new command under that name replaces them).
+
+    An address of that name is not replaced by a command: the user is asked to choose."""
+    named = [record for record in registry.all() if record.name == name and record.url != key]
+    for record in named:
+        if record.command is None and record.transport != "stdio":
+            raise UsageError(Message(N_("{name} already names the server {url}; choose another name, or remove "
+                                        "that one first (servers remove {url})."),
+                                     {"name": one_line(name), "url": record.url}))
+    return named
+
+
+def _roots(args: argparse.Namespace) -> tuple[str, ...] | None:
+    from .server_requests import roots_from_options
+
+    given = roots_from_options(args.root)
+    return () if args.clear_roots else None if given is None else tuple(root.uri for root in given)
+
+
+def _saved(registry: ServerRegistry, key: str, as_json: bool, shown: str, replaced: list[str] | None = None) -> None:
+    if as_json:  # `servers --json set ...`: the saved server, as `servers --json` lists it
+        saved = registry.get(key)
+        document: dict[str, object] = {"saved": saved.to_dict() if saved else {"url": key}}
+        if replaced:
+            document["replaced"] = replaced
+        emit_json(document)
+        return
+    print(_("Saved {url}.").format(url=one_line(shown)))
+    for old in replaced or ():
+        print(one_line(_("It replaces the earlier command of that name: {command}").format(command=old)))
+
+
+def _remove(store: RunStore, args: argparse.Namespace) -> int:
+    """``servers remove NAME_OR_URL``: the server and its health go; its runs stay."""
+    from .server_choice import is_address
+
+    registry = ServerRegistry(store.db)
+    given = args.server
+    found = registry.find(given)
+    if found is None and is_address(given):
+        from inspector.mcp import public_url
+
+        try:
+            found = registry.find(public_url(given))
+        except ValueError:
+            found = None
+    if found is None:
+        raise BadInputError(Message(N_("No configured server is named {name}: give a name or an address that "
+                                       "`servers` lists."), {"name": one_line(given)}))
+    registry.remove_server(found.url)
+    if args.json:
+        emit_json({"removed": found.url, "name": found.name})
+    else:
+        print(one_line(_("Removed {server}; its runs stay stored.").format(server=found.name or found.url)))
+    return EXIT_OK
+
+
+def command_shown(command: CommandSetting) -> str:
+    """A configured command as a line: variables by name only, then the program and its arguments."""
+    words = [f"{variable.name}=…" for variable in sorted(command.env, key=lambda variable: variable.name)]
+    line = " ".join([*words, shlex.join([command.program, *command.args])])
+    if command.cwd:
+        return _("{command} (in {folder})").format(command=line, folder=command.cwd)
+    return line
+
+
+def _servers(store: RunStore, as_json: bool) -> int:
+    servers = ServerRegistry(store.db).all()
+    if as_json:
+        emit_json({"servers": [server.to_dict() for server in servers]})
+        return EXIT_OK
+    if not servers:
+        print(_("No servers known yet."))
+        return EXIT_OK
+    at = when_width()
+    # A tool error is a kind of failed (as in the window's health line): counted in "failed", and
+    # how many of those were tool errors beside it, in parentheses.
+    heading = (_("Server"), _("Transport"), _("Last contact"), _("Latency"), _("ok"), _("failed"), _("(tool errors)"),
+               _("cancelled"))
+    counts = [max(len(word), 5) for word in heading[4:]]
+    transport = max(len(heading[1]), 5)
+    print(f"{heading[0]:<40}  {heading[1]:<{transport}}  {heading[2]:<{at}}  {heading[3]:>9}  "
+          f"{heading[4]:>{counts[0]}}  {heading[5]:>{counts[1]}}  {heading[6]:>{counts[2]}}  "
+          f"{heading[7]:>{counts[3]}}")
+    for server in servers:
+        tool_errors = f"({server.tool_error_count})"
+        latency = ("-" if server.last_latency_ms is None
+                   else readable_duration(server.last_latency_ms))
+        label = server.name or server.url
+        print(one_line(f"{label:<40}  {server.transport:<{transport}}  {when(server.last_contact_at):<{at}}  "
+                       f"{latency:>9}  {server.ok_count:>{counts[0]}}  "
+                       f"{server.failed_count + server.tool_error_count:>{counts[1]}}  "
+                       f"{tool_errors:>{counts[2]}}  {server.cancelled_count:>{counts[3]}}"))
+        if server.command is not None:
+            print(one_line("    " + command_shown(server.command)))
+        elif server.name and server.name != server.url:
+            print(one_line(f"    {server.url}"))
+    return EXIT_OK

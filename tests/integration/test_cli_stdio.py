@@ -1,0 +1,284 @@
+"""The command line and command servers: `--stdio "COMMAND LINE"`, configured command servers, the
+older HTTP+SSE transport, `servers set/remove/import`, and no process left behind (also after Ctrl-C).
+
+Every run is the real CLI in a subprocess against the official SDK server over stdio
+(tests/support/stdio_server.py) or its SSE app.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+from inspector.store import RunStore
+from tests.support.asgi_server import serve_asgi
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVER = f"{shlex.quote(sys.executable)} -m tests.support.stdio_server"
+
+
+def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT, env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)
+
+
+def marked_server() -> tuple[str, str]:
+    """The SDK server's command line with a marker word that finds its processes in /proc."""
+    marker = f"cli-stdio-{uuid.uuid4().hex}"
+    return f"{SERVER} {marker}", marker
+
+
+def processes_with(marker: str) -> list[int]:
+    """The processes whose command line holds ``marker`` (the server, and anything it started)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                words = handle.read().split(b"\0")
+        except OSError:
+            continue
+        # The server's own command line, not the CLI's (which holds the marker inside --stdio's value).
+        if marker.encode() in words and b"inspector" not in words:
+            found.append(int(entry))
+    return found
+
+
+def test_tools_over_stdio_lists_the_servers_tools_and_leaves_no_process() -> None:
+    command, marker = marked_server()
+    done = cli("tools", "--stdio", command, "--json", "--no-store")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert {tool["name"] for tool in report["tools"]} >= {"echo", "hang"}
+    assert [leg["method"] for leg in report["legs"]] == ["start", "initialize", "notifications/initialized",
+                                                        "tools/list"]
+    assert "server stderr: stdio test server starting" in done.stderr  # the server's log, as it is written
+    assert processes_with(marker) == []
+
+
+def test_call_over_stdio_takes_the_tool_as_its_one_word_and_is_stored_under_the_command(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    done = cli("call", "--stdio", SERVER, "echo", "--args", '{"text": "hi"}', "--json", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["content"] == "hi" and report["tool"] == "echo"
+    with RunStore.open(db) as store:
+        run = store.get_run(report["run_id"])
+    assert run.status == "ok" and run.server == f"stdio:{SERVER}"
+    # Options may stand between the words, as for an address.
+    again = cli("call", "--json", "--stdio", SERVER, "--no-store", "echo", "--args", '{"text": "x"}')
+    assert json.loads(again.stdout)["content"] == "x"
+
+
+def test_a_missing_program_is_named() -> None:
+    done = cli("tools", "--stdio", "no-such-program-4711 --flag", "--no-store")
+    assert done.returncode == 1
+    assert "the program 'no-such-program-4711' was not found" in done.stdout
+
+
+def test_a_command_typed_as_the_server_says_so_and_suggests_stdio_with_the_words_as_typed() -> None:
+    typed = "npx -y @modelcontextprotocol/server-filesystem /tmp"
+    done = cli("tools", typed, "--no-store")
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f'run-inspector: "{typed}" is not a server address and no configured server has that name. To start it '
+        f'as a command and speak to it over stdin/stdout, write: --stdio "{typed}"')
+    scheme_left_out = cli("ping", "localhost:8000/mcp", "--no-store")
+    assert "did you mean http://localhost:8000/mcp?" in scheme_left_out.stderr
+
+
+def test_ctrl_c_cancels_a_call_over_stdio_and_no_process_of_the_server_is_left() -> None:
+    command, marker = marked_server()
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "call", "--stdio", command, "hang", "--no-store"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               stdin=subprocess.DEVNULL)
+    try:
+        assert process.stderr is not None
+        seen = []
+        for line in process.stderr:  # the server's stderr reaches the command's, line by line
+            seen.append(line)
+            if "hang started" in line:
+                break
+        assert any("hang started" in line for line in seen), seen
+        servers = processes_with(marker)
+        assert len(servers) == 1
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    assert "Cancelled (code 1011): You cancelled the operation after tools/call had been sent" in stdout
+    assert processes_with(marker) == []
+    assert not os.path.exists(f"/proc/{servers[0]}")
+
+
+def test_ctrl_c_during_the_shutdown_kills_a_server_that_ignores_the_shutdown_with_its_grandchild() -> None:
+    marker = f"cli-stdio-{uuid.uuid4().hex}"
+    # The stubborn server ignores the end of stdin and SIGTERM, and starts a grandchild; its answers to
+    # tools/list lack the tools (it echoes), which does not matter here: the call is the point.
+    command = f"{shlex.quote(sys.executable)} -m tests.support.stdio_faults stubborn {marker}"
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "ping", "--stdio", command, "--no-store"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               stdin=subprocess.DEVNULL)
+    try:
+        assert process.stderr is not None and process.stdout is not None
+        grandchild = None
+        for line in process.stderr:
+            if "grandchild" in line:
+                grandchild = int(line.split()[-1])
+                break
+        assert grandchild is not None
+        process.stdout.readline()  # the ping's answer: the command is now shutting the server down
+        started = time.monotonic()
+        process.send_signal(signal.SIGINT)  # during the shutdown: the group is killed, not waited for
+        process.communicate(timeout=20)
+        took = time.monotonic() - started
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0  # the ping answered: a Ctrl-C during the shutdown only cuts it short
+    assert took < 2.0  # not the shutdown's 4 s
+    assert processes_with(marker) == []
+    deadline = time.monotonic() + 5
+    while os.path.exists(f"/proc/{grandchild}") and _state(grandchild) != "Z" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not os.path.exists(f"/proc/{grandchild}") or _state(grandchild) == "Z"
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+def test_sse_chooses_the_older_transport_for_an_address() -> None:
+    from tests.support.stdio_server import server
+
+    with serve_asgi(server.sse_app(), "/sse") as url:
+        done = cli("tools", url, "--sse", "--json", "--no-store")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [leg["method"] for leg in report["legs"]][:2] == ["connect", "initialize"]
+    assert {tool["name"] for tool in report["tools"]} >= {"echo", "hang"}
+
+
+def test_a_configured_command_server_is_used_by_name_and_its_secret_is_not_stored(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    saved = cli("servers", "set", "sdk", "--command", SERVER, "--secret-env", "MY_PASS=hunter2-secret",
+                "--env", "MODE=plain", "--db", str(db))
+    assert saved.returncode == 0, saved.stderr
+    assert "hunter2-secret" not in saved.stdout + saved.stderr
+    listed = json.loads(cli("servers", "--json", "--db", str(db)).stdout)["servers"]
+    assert [(s["name"], s["transport"], s["url"]) for s in listed] == [("sdk", "stdio", f"stdio:{SERVER}")]
+    assert listed[0]["command"]["env"] == [{"name": "MODE", "secret": False, "value": "plain"},
+                                           {"name": "MY_PASS", "secret": True}]
+    text = cli("servers", "--db", str(db)).stdout
+    assert f"MODE=… MY_PASS=… {SERVER}" in text and "stdio" in text
+    done = cli("tools", "sdk", "--json", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["server"] == "sdk"
+    # The same name with another command replaces the earlier command server.
+    other = f"{SERVER} --other"
+    cli("servers", "set", "sdk", "--command", other, "--db", str(db))
+    listed = json.loads(cli("servers", "--json", "--db", str(db)).stdout)["servers"]
+    named = [s["url"] for s in listed if s["name"] == "sdk"]
+    assert named == [f"stdio:{other}"]
+    assert b"hunter2-secret" not in db.read_bytes()
+    removed = cli("servers", "remove", "sdk", "--db", str(db))
+    assert removed.returncode == 0
+    assert [s for s in json.loads(cli("servers", "--json", "--db", str(db)).stdout)["servers"]
+            if s["name"] == "sdk"] == []
+
+
+def test_servers_set_an_address_with_its_transport(tmp_path: Path) -> None:
+    db = str(tmp_path / "runs.db")
+    assert cli("servers", "set", "http://127.0.0.1:9/sse", "--transport", "sse", "--name", "old", "--db", db
+               ).returncode == 0
+    (server,) = json.loads(cli("servers", "--json", "--db", db).stdout)["servers"]
+    assert (server["name"], server["transport"]) == ("old", "sse")
+
+
+def test_servers_import_of_a_claude_desktop_file(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    config = tmp_path / "claude_desktop_config.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "sdk": {"command": sys.executable, "args": ["-m", "tests.support.stdio_server"],
+                "env": {"GITHUB_TOKEN": "ghp-do-not-store", "MODE": "plain"}},
+        "remote": {"url": "https://example.com/mcp"},
+        "broken": {"args": []},
+    }}))
+    env = {"HOME": str(tmp_path)}
+    preview = cli("servers", "import", str(config), "--db", str(db), env=env)
+    # No terminal and no --yes: the preview, and nothing added.
+    assert preview.returncode == 2
+    assert "nothing was added" in preview.stderr and "--yes" in preview.stderr
+    assert "  sdk     stdio  GITHUB_TOKEN=… MODE=… " in preview.stdout
+    assert "  remote  http   https://example.com/mcp" in preview.stdout
+    assert "broken: the entry has neither a 'command' nor a 'url'" in preview.stdout
+    assert not db.exists()
+    added = cli("servers", "import", str(config), "--yes", "--db", str(db), env=env)
+    assert added.returncode == 0, added.stderr
+    assert "Added 2 servers." in added.stdout
+    assert "ghp-do-not-store" not in added.stdout + added.stderr
+    assert b"ghp-do-not-store" not in db.read_bytes()
+    listed = {s["name"]: s for s in json.loads(cli("servers", "--json", "--db", str(db)).stdout)["servers"]}
+    assert listed["sdk"]["transport"] == "stdio" and listed["remote"]["transport"] == "http"
+    done = cli("tools", "sdk", "--json", "--db", str(db), env=env)
+    assert done.returncode == 0, done.stderr
+    # Importing again says what it updates.
+    again = cli("servers", "import", str(config), "--yes", "--db", str(db), env=env)
+    assert again.stdout.count("updates the server configured so") == 2
+
+
+def test_servers_import_of_a_vscode_file_with_inputs(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({
+        "inputs": [{"type": "promptString", "id": "api-key", "description": "API key", "password": True}],
+        "servers": {
+            "sdk": {"type": "stdio", "command": sys.executable, "args": ["-m", "tests.support.stdio_server"],
+                    "env": {"SERVICE_KEY": "${input:api-key}"}},
+            "legacy": {"type": "sse", "url": "http://127.0.0.1:9/sse"},
+            "untyped": {"command": "x"},
+        }}))
+    cli("servers", "set", "sdk", "--command", f"{SERVER} --earlier", "--db", str(db))
+    done = cli("servers", "import", str(config), "--yes", "--json", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["added"] is True and document["format"] == "vscode"
+    planned = {entry["name"]: entry for entry in document["servers"]}
+    assert planned["sdk"]["asks_for"] == ["SERVICE_KEY"]
+    assert planned["sdk"]["effect"] == "replaces" and planned["sdk"]["replaces"] == [f"stdio:{SERVER} --earlier"]
+    assert planned["legacy"]["transport"] == "sse"
+    assert document["skipped"] == [{"name": "untyped", "reason": "the entry has no 'type' (VS Code requires one)"}]
+    listed = {s["name"]: s for s in json.loads(cli("servers", "--json", "--db", str(db)).stdout)["servers"]}
+    # The value left to ask for is a secret variable without a value: asked for when the server is used.
+    assert listed["sdk"]["command"]["env"] == [{"name": "SERVICE_KEY", "secret": True}]
+    assert listed["sdk"]["url"] == f"stdio:{SERVER}"
+    assert listed["legacy"]["transport"] == "sse"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM servers WHERE name = 'sdk'").fetchone()[0] == 1
+
+
+def test_an_address_of_the_older_transport_is_found_by_itself() -> None:
+    """The command line asks for the standalone stream, which the older transport does not have."""
+    from tests.support.stdio_server import server
+
+    with serve_asgi(server.sse_app(), "/sse") as url:
+        done = cli("call", url, "echo", "--args", '{"text": "old"}', "--json", "--no-store")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["content"] == "old"
+    assert "connect" in [leg["method"] for leg in report["legs"]]
