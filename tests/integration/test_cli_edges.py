@@ -189,11 +189,11 @@ def test_without_a_keyring_or_terminal_a_call_does_not_warn_each_time(tmp_path: 
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["call", "http://127.0.0.1:9/mcp", "--json"], "required"),
+    (["call", "http://127.0.0.1:9/mcp", "--json"], "call needs a server and the tool's name"),
     (["call", "http://127.0.0.1:9/mcp", "echo", "--args", "[1]", "--json"], "JSON object"),
     (["call", "http://127.0.0.1:9/mcp", "echo", "--budget", "0", "--json"], "--budget"),
     (["runs", "list", "--limit", "0", "--json"], "--limit"),
-    (["tools", "--json"], "required"),
+    (["tools", "--json"], "tools needs a server"),
 ])
 def test_usage_errors_with_json_are_one_object(args: list[str], fragment: str) -> None:
     done = cli(*args)

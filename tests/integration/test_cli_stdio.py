@@ -282,3 +282,92 @@ def test_an_address_of_the_older_transport_is_found_by_itself() -> None:
     report = json.loads(done.stdout)
     assert report["content"] == "old"
     assert "connect" in [leg["method"] for leg in report["legs"]]
+
+
+def _at_a_terminal(args: list[str], answer: str, wait_for: str) -> tuple[int, str]:
+    """Run the command with a terminal as its stdin and stdout; type ``answer`` once ``wait_for`` shows."""
+    import pty
+    import select
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "inspector", *args], stdin=follower, stdout=follower,
+                               stderr=follower, cwd=ROOT, start_new_session=True)
+    os.close(follower)
+    seen, typed = b"", False
+    deadline = time.monotonic() + 30
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([leader], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(leader, 4096)
+                except OSError:  # the command ended and closed the terminal
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            if not typed and wait_for.encode() in seen:
+                os.write(leader, answer.encode() + b"\n")
+                typed = True
+            if process.poll() is not None and not ready:
+                break
+        process.wait(10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(leader)
+    return process.returncode, seen.decode(errors="replace")
+
+
+def test_servers_import_at_a_terminal_asks_before_adding(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    config = tmp_path / "claude_desktop_config.json"
+    config.write_text(json.dumps({"mcpServers": {"remote": {"url": "https://example.com/mcp"}}}))
+    status, shown = _at_a_terminal(["servers", "import", str(config), "--db", str(db)], "n", "[y/N]")
+    assert status == 0 and "Add this server? [y/N]" in shown and "Nothing was added." in shown
+    assert not db.exists()
+    status, shown = _at_a_terminal(["servers", "import", str(config), "--db", str(db)], "y", "[y/N]")
+    assert status == 0 and "Added 1 server." in shown
+    listed = json.loads(cli("servers", "--json", "--db", str(db)).stdout)["servers"]
+    assert [(s["name"], s["url"]) for s in listed] == [("remote", "https://example.com/mcp")]
+
+
+def test_a_configured_commands_secret_is_asked_at_a_terminal_and_reaches_only_the_process(tmp_path: Path) -> None:
+    """No keyring here: the secret variable's value was not kept, so `call NAME` asks for it."""
+    import pty
+    import select
+
+    db = tmp_path / "runs.db"
+    command, marker = marked_server()
+    cli("servers", "set", "sdk", "--command", command, "--secret-env", "MY_PASS=never-kept", "--db", str(db))
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "call", "sdk", "hang", "--db", str(db)],
+                               stdin=follower, stdout=follower, stderr=follower, cwd=ROOT, start_new_session=True)
+    os.close(follower)
+    seen = b""
+
+    def until(text: str) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + 30
+        while text.encode() not in seen and time.monotonic() < deadline:
+            if select.select([leader], [], [], 0.2)[0]:
+                seen += os.read(leader, 4096)
+        assert text.encode() in seen, seen.decode(errors="replace")
+
+    try:
+        until("MY_PASS for sdk: ")
+        os.write(leader, b"typed-secret\n")
+        until("hang started")
+        (pid,) = processes_with(marker)
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            assert b"MY_PASS=typed-secret" in handle.read().split(b"\0")
+        process.send_signal(signal.SIGINT)
+        until("Cancelled (code 1011)")
+        process.wait(20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(leader)
+    assert process.returncode == 130
+    assert processes_with(marker) == []
+    assert b"typed-secret" not in db.read_bytes() and b"never-kept" not in db.read_bytes()
