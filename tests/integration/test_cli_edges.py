@@ -360,9 +360,9 @@ def test_a_ctrl_c_while_the_operation_is_set_up_is_a_recorded_cancel(tmp_path: P
         "import os, signal, sys\n"
         "from inspector.cli import main, operations\n"
         "listen = operations._install_interrupt\n"
-        "def late(cancel):\n"
+        "def late(*args):\n"
         "    os.kill(os.getpid(), signal.SIGINT)\n"
-        "    listen(cancel)\n"
+        "    return listen(*args)\n"
         "operations._install_interrupt = late\n"
         "sys.exit(main(sys.argv[1:]))\n")
     with FaultServer("stateless") as server:
