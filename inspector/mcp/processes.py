@@ -58,6 +58,8 @@ class ServerProcesses:
     def __init__(self, on_output: OutputListener | None = None) -> None:
         self._running: dict[str, RunningServer] = {}
         self.on_output = on_output
+        #: Processes no operation can use (a handshake that failed or was cancelled) being shut down.
+        self._retiring: set[asyncio.Task[None]] = set()
 
     def entry(self, server: ServerEndpoint) -> RunningServer:
         entry = self._running.get(server.key)
@@ -108,9 +110,21 @@ class ServerProcesses:
             await self._close(entry)
 
     async def stop_all(self) -> None:
-        """Shut every process down at once (each bounded, in parallel)."""
+        """Shut every process down at once (each bounded, in parallel), and wait for those retiring."""
         entries, self._running = list(self._running.values()), {}
-        await asyncio.gather(*(self._close(entry) for entry in entries), return_exceptions=True)
+        await asyncio.gather(*(self._close(entry) for entry in entries), *self._retiring, return_exceptions=True)
+
+    def retire(self, process: StdioProcess) -> None:
+        """Shut a process that no operation can use down in the background (the operation that
+        started it does not wait); :meth:`stop_all` still waits for it, so none outlives its client."""
+
+        async def close() -> None:
+            with contextlib.suppress(ChannelError, ProcessLookupError, OSError):
+                await process.close()
+
+        task = asyncio.get_running_loop().create_task(close())
+        self._retiring.add(task)
+        task.add_done_callback(self._retiring.discard)
 
     async def _close(self, entry: RunningServer) -> None:
         process, entry.process, entry.handshake = entry.process, None, None

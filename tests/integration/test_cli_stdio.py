@@ -371,3 +371,25 @@ def test_a_configured_commands_secret_is_asked_at_a_terminal_and_reaches_only_th
     assert process.returncode == 130
     assert processes_with(marker) == []
     assert b"typed-secret" not in db.read_bytes() and b"never-kept" not in db.read_bytes()
+
+
+def test_ctrl_c_during_the_handshake_still_shuts_a_stubborn_server_down() -> None:
+    """A process whose handshake was cancelled is shut down in the background; the command waits for it."""
+    marker = f"cli-stdio-{uuid.uuid4().hex}"
+    command = f"{shlex.quote(sys.executable)} -m tests.support.stdio_mute {marker}"
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "ping", "--stdio", command, "--no-store"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               stdin=subprocess.DEVNULL)
+    try:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if "server stderr: mute" in line:
+                break
+        process.send_signal(signal.SIGINT)  # initialize is in flight, and will never be answered
+        stdout, _ = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    assert "Cancelled (code 1011)" in stdout and "during initialize" in stdout
+    assert processes_with(marker) == []
