@@ -79,7 +79,7 @@ def import_servers(args: argparse.Namespace) -> int:
         else:
             print(_("Nothing was added."))
         return EXIT_OK
-    not_kept = _add(plan, args.db)
+    not_kept, unanswered = _add(plan, args.db)
     if as_json:
         emit_json({**document, "added": True})
     else:
@@ -91,6 +91,13 @@ def import_servers(args: argparse.Namespace) -> int:
             "run-inspector: no system keyring is available, so the values of {names} were not kept; they are asked "
             "for at a terminal when the server is used (or give them with --env or --header).",
             len(not_kept)).format(names=", ".join(not_kept)), file=sys.stderr)
+    if unanswered:
+        print(ngettext(
+            "run-inspector: the header {names} was not given, so it is not kept; give it with --header on each call "
+            "or with servers set URL --header.",
+            "run-inspector: the headers {names} were not given, so they are not kept; give them with --header on "
+            "each call or with servers set URL --header.", len(unanswered)).format(names=", ".join(unanswered)),
+            file=sys.stderr)
     return EXIT_OK
 
 
@@ -161,14 +168,15 @@ def _confirm(count: int) -> bool | None:
     return answer.strip().lower() in {"y", "yes", _("y"), _("yes")}
 
 
-def _add(plan: list[Planned], db_option: str | None) -> list[str]:
-    """Add the servers; the names of secret values no keyring could keep."""
+def _add(plan: list[Planned], db_option: str | None) -> tuple[list[str], list[str]]:
+    """Add the servers; the secret values no keyring could keep, and the asked-for headers not given."""
     from inspector.agent.server_commands import setting_of
     from inspector.store import EnvSetting, ServerRegistry, is_secret_variable
     from inspector.store.secrets import is_secret_header, system_secret_keeper
 
     keeper = system_secret_keeper()
     not_kept: list[str] = []
+    unanswered: list[str] = []
     with open_store(db_option) as store:
         registry = ServerRegistry(store.db, keeper)
         for planned in plan:
@@ -192,9 +200,11 @@ def _add(plan: list[Planned], db_option: str | None) -> list[str]:
                 registry.save_server(planned.key, name=entry.name, headers=headers, secret=tuple(asked),
                                      transport=entry.transport, replace=True)
                 secret = [name for name in headers if is_secret_header(name) or name in asked]
+                unanswered.extend(_("{value} of {server}").format(value=name, server=entry.name)
+                                  for name, value in asked.items() if value is None)
             if not keeper.available:
                 not_kept.extend(_("{value} of {server}").format(value=name, server=entry.name) for name in secret)
-    return not_kept
+    return not_kept, unanswered
 
 
 def _ask(name: str, server: str) -> str | None:

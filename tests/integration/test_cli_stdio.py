@@ -250,7 +250,8 @@ def test_servers_import_of_a_vscode_file_with_inputs(tmp_path: Path) -> None:
         "servers": {
             "sdk": {"type": "stdio", "command": sys.executable, "args": ["-m", "tests.support.stdio_server"],
                     "env": {"SERVICE_KEY": "${input:api-key}"}},
-            "legacy": {"type": "sse", "url": "http://127.0.0.1:9/sse"},
+            "legacy": {"type": "sse", "url": "http://127.0.0.1:9/sse",
+                       "headers": {"Authorization": "Bearer ${input:api-key}"}},
             "untyped": {"command": "x"},
         }}))
     cli("servers", "set", "sdk", "--command", f"{SERVER} --earlier", "--db", str(db))
@@ -261,7 +262,9 @@ def test_servers_import_of_a_vscode_file_with_inputs(tmp_path: Path) -> None:
     planned = {entry["name"]: entry for entry in document["servers"]}
     assert planned["sdk"]["asks_for"] == ["SERVICE_KEY"]
     assert planned["sdk"]["effect"] == "replaces" and planned["sdk"]["replaces"] == [f"stdio:{SERVER} --earlier"]
-    assert planned["legacy"]["transport"] == "sse"
+    assert planned["legacy"]["transport"] == "sse" and planned["legacy"]["asks_for"] == ["Authorization"]
+    # Nobody to ask (--yes, no terminal): a header left to ask is not kept, and the user is told.
+    assert "the header Authorization of legacy was not given" in done.stderr
     assert document["skipped"] == [{"name": "untyped", "reason": "the entry has no 'type' (VS Code requires one)"}]
     listed = {s["name"]: s for s in json.loads(cli("servers", "--json", "--db", str(db)).stdout)["servers"]}
     # The value left to ask for is a secret variable without a value: asked for when the server is used.
