@@ -36,6 +36,9 @@ CLIENT_VERSION = "0.1.0"
 #: (the first with Streamable HTTP) is still negotiated by many deployed servers, 2024-11-05 by
 #: servers behind the older HTTP+SSE transport and by older stdio servers.
 HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+#: After this many operations in a row that ran out of time on a process that wrote nothing meanwhile,
+#: the process is taken for wedged: it is stopped, and the next operation starts it anew.
+WEDGED_AFTER = 3
 #: HTTP statuses with which a server of the older HTTP+SSE transport refuses the POST of ``initialize``.
 LEGACY_STATUSES = (404, 405)
 MAX_PAGES = 50
@@ -207,6 +210,10 @@ class McpClient:
                 exc.add_sentence(transport.secrets.scrub_message(transport.problems[0]))
             if frame.interrupted is not None and isinstance(transport, LegTransport) and not op.session.session_id:
                 exc.add_sentence(NOT_TOLD_SENTENCE)
+            if server.is_command and self._wedged(server, op, exc):
+                exc.add_sentence(Message(N_("Its process wrote nothing during the last {count} operations that ran "
+                                            "out of time, so it was stopped; the next operation starts it anew."),
+                                         {"count": WEDGED_AFTER}))
             raise
         finally:
             transport = op.transport
@@ -259,7 +266,7 @@ class McpClient:
             except ChannelError as error:
                 if tried:
                     raise _NotLegacy() from None
-                raise McpTransportError.process_ended(server.label, "connect", error.sentence) from None
+                raise McpTransportError.no_event_stream(server.label, error.sentence) from None
 
         channel = await transport.frame.run(None, "connect", connect)
         op.line_close = channel.close
@@ -287,6 +294,7 @@ class McpClient:
             await self._start_process(op, server, entry)
             return
         assert entry.process is not None and entry.handshake is not None
+        op.heard_at_start = entry.process.heard
         transport.line = entry.process
         entry.routes.enter(transport)
         op.routes = entry.routes
@@ -295,6 +303,26 @@ class McpClient:
         if level is not None and level != entry.handshake.log_level and "logging" in op.server_capabilities:
             if await op.ask_log_level(level):
                 entry.handshake.log_level = level
+
+    def _wedged(self, server: ServerEndpoint, op: _Operation, error: McpTransportError) -> bool:
+        """Count an operation that ran out of time on a silent process; stop the process at the limit.
+
+        One slow call never costs the process (other operations may be using it); a process that
+        answers nothing to operation after operation is of no use to any of them."""
+        entry = self.processes.entry(server)
+        process = entry.process
+        if process is None or op.heard_at_start is None:
+            return False
+        if error.kind is not ErrorKind.TIMED_OUT or process.heard != op.heard_at_start:
+            entry.silent_timeouts = 0
+            return False
+        entry.silent_timeouts += 1
+        if entry.silent_timeouts < WEDGED_AFTER:
+            return False
+        entry.silent_timeouts = 0
+        entry.process = None
+        self._in_background(process.close())
+        return True
 
     async def _start_process(self, op: _Operation, server: ServerEndpoint, entry: RunningServer) -> None:
         transport = op.transport
@@ -383,6 +411,8 @@ class _Operation:
         #: On a shared line: the routes this operation entered (left when it ends), and how the line closes.
         self.routes: LineRoutes | None = None
         self.line_close: Callable[[], Awaitable[None]] | None = None
+        #: How many messages a running process had written when this operation began to use it.
+        self.heard_at_start: int | None = None
 
     @property
     def progress_token(self) -> str:

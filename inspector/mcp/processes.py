@@ -46,6 +46,8 @@ class RunningServer:
     handshake: Handshake | None = None
     #: Set while an operation starts the process; done (result True) when the handshake stands.
     starting: asyncio.Future[bool] | None = None
+    #: Operations in a row that ran out of time while the process wrote nothing.
+    silent_timeouts: int = 0
 
     @property
     def ready(self) -> bool:

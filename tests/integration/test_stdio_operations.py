@@ -263,3 +263,33 @@ def test_an_address_that_refuses_the_post_and_has_no_event_stream_keeps_its_firs
     with serve_asgi(app, "/mcp") as url:
         error = asyncio.run(scenario(url))
     assert error.kind is ErrorKind.HTTP_STATUS and error.http_status == 405
+
+
+def test_a_process_silent_through_three_timed_out_operations_is_taken_for_wedged_and_restarted() -> None:
+    async def scenario() -> tuple[list[str], int | None, int | None, bool]:
+        client = McpClient()
+        server = faults("mute")
+        sentences = []
+        try:
+            await client.ping(server, budget_s=2)  # the handshake is answered, the ping is not
+        except McpTransportError as error:
+            sentences.append(str(error))
+        first_pid = client.processes.pid(server.key)
+        try:
+            for _ in range(3):
+                try:
+                    await client.call_tool(server, "echo", {}, budget_s=1)
+                except McpTransportError as error:
+                    sentences.append(str(error))
+            after_pid = client.processes.pid(server.key)
+            await client.drain(5)
+            gone = first_pid is not None and not alive(first_pid)
+        finally:
+            await client.close()
+        return sentences, first_pid, after_pid, gone
+
+    sentences, first_pid, after_pid, gone = asyncio.run(scenario())
+    assert len(sentences) == 4 and all("did not finish answering" in sentence for sentence in sentences)
+    # The ping's operation heard the handshake's answer: only the three silent ones count.
+    assert ["it was stopped" in sentence for sentence in sentences] == [False, False, False, True]
+    assert first_pid is not None and after_pid is None and gone  # the next operation starts it anew

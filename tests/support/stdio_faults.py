@@ -2,7 +2,8 @@
 
 Modes: ``banner`` (a line that is not JSON, then answers), ``huge`` (a 20 MB line, then answers),
 ``exit`` (reads one request, says "boom" on stderr, exits with status 3), ``stubborn`` (ignores the
-end of stdin and SIGTERM, and leaves a grandchild in its group), ``flood`` (200,000 stderr lines).
+end of stdin and SIGTERM, and leaves a grandchild in its group), ``flood`` (200,000 stderr lines),
+``mute`` (answers the handshake, then nothing).
 Answers echo the request's params as the result (``initialize`` gets a handshake's answer).
 """
 
@@ -43,6 +44,8 @@ def main(mode: str) -> None:
         if mode == "exit":
             print("boom", file=sys.stderr, flush=True)
             sys.exit(3)
+        if mode == "mute" and json.loads(line).get("method") != "initialize":
+            continue  # reads every request, answers none but the handshake
         answer(line)
     if mode == "stubborn":
         time.sleep(3600)

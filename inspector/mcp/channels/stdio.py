@@ -75,6 +75,8 @@ class StdioProcess:
         self._requests = Multiplexer(self._write, on_message)
         self._write_lock = asyncio.Lock()
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
+        #: How many messages the server wrote on stdout so far (a wedged server writes none).
+        self.heard = 0
         self._readers = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
 
     @classmethod
@@ -150,6 +152,7 @@ class StdioProcess:
         self._requests.close(self._exited)
 
     def _dispatch(self, line: bytes) -> None:
+        self.heard += 1
         try:
             message = load_wire_json(line)
         except (ValueError, UnicodeDecodeError, RecursionError):
