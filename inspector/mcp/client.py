@@ -218,7 +218,8 @@ class McpClient:
                 await op.stream.settle(REPLY_SETTLE_S)
             op.abort_stream()
             observer.operation_finished(OperationFinished(
-                operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told))
+                operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told,
+                op.wire, op.session.protocol_version))
             self._after(http, op)
 
     async def _open(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None) -> None:
@@ -262,6 +263,7 @@ class McpClient:
                 raise McpTransportError.process_ended(server.label, "connect", error.sentence) from None
 
         channel = await transport.frame.run(None, "connect", connect)
+        op.wire = "sse"  # the event stream stands: whatever the address was taken for, this is its transport
         op.line_close = channel.close
         transport.line = routes.line = channel
         routes.enter(transport)
@@ -300,6 +302,10 @@ class McpClient:
         transport = op.transport
         assert isinstance(transport, LineTransport)
         started = entry.starting = asyncio.get_running_loop().create_future()
+        # On the line before the process starts: what it writes on stderr at once (often why it
+        # fails to start: a missing module, a bad option) belongs to this operation.
+        entry.routes.enter(transport)
+        op.routes = entry.routes
         try:
             async def start(wire: LegWire) -> None:
                 try:
@@ -309,8 +315,6 @@ class McpClient:
 
             await transport.frame.run(None, "start", start)
             transport.line = entry.process
-            entry.routes.enter(transport)
-            op.routes = entry.routes
             await op.handshake()
             entry.handshake = Handshake(op.session.protocol_version or "", op.server_info, op.server_capabilities,
                                         op.log_level if "logging" in op.server_capabilities else None)
@@ -380,6 +384,8 @@ class _Operation:
         #: The log level this session asks for: fixed when the operation starts (a later change of
         #: the client's level applies to the operations that start after it).
         self.log_level = client.log_level
+        #: How the server is reached, as reported when the operation ends ("http", "sse" or "stdio").
+        self.wire = transport.server.transport
         #: On a shared line: the routes this operation entered (left when it ends), and how the line closes.
         self.routes: LineRoutes | None = None
         self.line_close: Callable[[], Awaitable[None]] | None = None
