@@ -15,8 +15,8 @@ from inspector.i18n import N_, _, ngettext
 from inspector.i18n.details import localized_step_details
 from inspector.i18n.messages import Message
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
-from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.i18n.words import source_word
+from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs import step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
