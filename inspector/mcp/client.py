@@ -302,10 +302,6 @@ class McpClient:
         transport = op.transport
         assert isinstance(transport, LineTransport)
         started = entry.starting = asyncio.get_running_loop().create_future()
-        # On the line before the process starts: what it writes on stderr at once (often why it
-        # fails to start: a missing module, a bad option) belongs to this operation.
-        entry.routes.enter(transport)
-        op.routes = entry.routes
         try:
             async def start(wire: LegWire) -> None:
                 try:
@@ -315,6 +311,8 @@ class McpClient:
 
             await transport.frame.run(None, "start", start)
             transport.line = entry.process
+            entry.routes.enter(transport)
+            op.routes = entry.routes
             await op.handshake()
             entry.handshake = Handshake(op.session.protocol_version or "", op.server_info, op.server_capabilities,
                                         op.log_level if "logging" in op.server_capabilities else None)
