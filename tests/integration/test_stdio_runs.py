@@ -16,6 +16,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from google.protobuf import json_format
+from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
+
 from inspector.agent import execute_tool, list_tools_step, ping_step
 from inspector.agent.server_commands import setting_of
 from inspector.cli.recording import RunRecording
@@ -178,6 +181,7 @@ def test_exports_carry_transport_command_and_stderr_redacted_and_import_brings_t
         content = written.read_text(encoding="utf-8")
         assert ARGUMENT_TOKEN not in content and "stderr-bearer-4411" not in content and ENV_SECRET not in content
     # OTLP: the semantic conventions where they exist, ours for the command line and the stderr lines.
+    json_format.Parse(otlp_file.read_text(), TracesData())  # the official definitions read it
     spans = json.loads(otlp_file.read_text())["resourceSpans"][0]["scopeSpans"][0]["spans"]
     steps = [span for span in spans if {"key": "run_inspector.span", "value": {"stringValue": "step"}}
              in span["attributes"]]
