@@ -225,7 +225,8 @@ class McpClient:
                 await op.stream.settle(REPLY_SETTLE_S)
             op.abort_stream()
             observer.operation_finished(OperationFinished(
-                operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told))
+                operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told,
+                op.wire, op.session.protocol_version))
             self._after(http, op)
 
     async def _open(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None) -> None:
@@ -269,6 +270,7 @@ class McpClient:
                 raise McpTransportError.no_event_stream(server.label, error.sentence) from None
 
         channel = await transport.frame.run(None, "connect", connect)
+        op.wire = "sse"  # the event stream stands: whatever the address was taken for, this is its transport
         op.line_close = channel.close
         transport.line = routes.line = channel
         routes.enter(transport)
@@ -408,6 +410,8 @@ class _Operation:
         #: The log level this session asks for: fixed when the operation starts (a later change of
         #: the client's level applies to the operations that start after it).
         self.log_level = client.log_level
+        #: How the server is reached, as reported when the operation ends ("http", "sse" or "stdio").
+        self.wire = transport.server.transport
         #: On a shared line: the routes this operation entered (left when it ends), and how the line closes.
         self.routes: LineRoutes | None = None
         self.line_close: Callable[[], Awaitable[None]] | None = None

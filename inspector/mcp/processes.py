@@ -81,13 +81,17 @@ class ServerProcesses:
         if entry.process is not None:
             await self._close(entry)
         routes = entry.routes
+        secrets = server.secrets()
 
         def stderr(text: str) -> None:
+            # A server may print its environment: the secret values go before anyone hears it.
+            text = secrets.scrub_values(text)
             for transport in routes.operations:
                 transport.notification(line_note(STDERR, text, transport.current))
             self._output(server.key, text)
 
         def problem(sentence: Message) -> None:
+            sentence = secrets.scrub_message(sentence)
             for transport in routes.operations:
                 transport.line_problem(sentence)
             self._output(server.key, str(sentence))

@@ -58,8 +58,9 @@ def test_the_first_operation_starts_the_process_and_the_next_reuse_it() -> None:
                                ("tools/list", "ok")]
         assert legs(second) == [("tools/call", "ok")]  # the running process's handshake stands
         # The server's stderr is its log, kept with the operation during which it was written.
-        assert any(note.method == STDERR and "echo called with 2 characters" in note.params["data"]
-                   for note in second.notifications)
+        # (kept apart from its notifications, so a flood of lines never crowds its log messages out)
+        assert any("echo called with 2 characters" in line for line in second.stderr)
+        assert not any(note.method == STDERR for note in second.notifications)
         assert not alive(pid)
 
     asyncio.run(scenario())
@@ -192,8 +193,8 @@ def test_a_banner_on_stdout_is_named_and_the_operation_goes_on() -> None:
 
     recorder = asyncio.run(scenario())
     assert recorder.finished is not None and recorder.finished.outcome == "ok"
-    problems = [note.params["data"] for note in recorder.notifications if note.method == LINE_PROBLEM]
-    assert problems == ["the server wrote a line on stdout that is not JSON: Server v1.0 ready!"]
+    assert recorder.line_problems == ["the server wrote a line on stdout that is not JSON: Server v1.0 ready!"]
+    assert not any(note.method == LINE_PROBLEM for note in recorder.notifications)
 
 
 def test_an_address_of_the_older_transport_is_found_and_remembered() -> None:
