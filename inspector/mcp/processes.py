@@ -79,8 +79,12 @@ class ServerProcesses:
         if entry.process is not None:
             await self._close(entry)
         routes = entry.routes
+        secrets = server.secrets()
 
         def stderr(text: str) -> None:
+            # A server may print its own credentials (an API key from its environment): cut out
+            # before any operation, listener, screen or store sees the line.
+            text = secrets.scrub(text)
             for transport in routes.operations:
                 transport.notification(line_note(STDERR, text, transport.current))
             self._output(server.key, text)
