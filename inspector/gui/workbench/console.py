@@ -15,7 +15,7 @@ from collections import deque
 from datetime import datetime, timezone
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QGuiApplication, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _
@@ -86,7 +86,8 @@ class ConsoleBook(QObject):
             window.append(self.lines(key))
             window.cleared.connect(lambda key=key: self._lines.pop(key, None))
         window.show()
-        window.raise_()
+        if window.isVisible() and QGuiApplication.platformName() not in ("offscreen", "minimal"):
+            window.raise_()  # to the front when already open (a headless platform cannot, and says so)
         window.activateWindow()
         return window
 
