@@ -21,7 +21,7 @@ def test_command_mode_splits_the_line_and_says_what_is_wrong_where_it_was_typed(
     dialog = ServerDialog()
     qtbot.addWidget(dialog)
     dialog.as_command.setChecked(True)
-    assert dialog.pages.currentWidget() is dialog.command
+    assert not dialog.command.line.isHidden() and dialog.url.isHidden()
     fields = dialog.command
     fields.line.setText("npx -y 'server with space")
     assert dialog.settings() is None
@@ -150,3 +150,24 @@ def test_a_file_that_is_no_configuration_adds_nothing_and_says_why(make_window, 
         assert said in box.text() and box.text().startswith("Nothing was imported")
         box.close()
     assert window.admin.registry.all() == []
+
+
+def test_the_command_page_and_the_preview_name_every_control(qtbot, tmp_path: Path) -> None:
+    from inspector.gui.dialogs.import_dialog import ImportDialog
+    from inspector.mcp.server_configs import read_server_config
+    from tests.gui.test_models_and_accessibility import _heard_problems
+
+    dialog = ServerDialog(transport="stdio", command_line="uvx mcp-server-time", env=[("TZ", "UTC", False, False)])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.as_command.isChecked() and _heard_problems(dialog) == []
+    fields = dialog.command
+    for edit in (fields.line, fields.cwd, *(row.name for row in fields.env_rows), *(r.value for r in fields.env_rows)):
+        assert edit.isVisibleTo(dialog) and edit.accessibleName().strip()
+    config = read_server_config(write(tmp_path / "mcp.json", {"servers": {
+        "gh": {"type": "stdio", "command": "npx", "env": {"TOKEN": "${input:token}"}}}}))
+    preview = ImportDialog(config, "mcp.json")
+    qtbot.addWidget(preview)
+    preview.show()
+    assert _heard_problems(preview) == []
+    assert [edit.accessibleName() for edit in preview.asks.values()] == ["gh: TOKEN"]

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
-    QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -30,7 +30,10 @@ from inspector.mcp.server_command import InvalidCommandError, ServerCommand, par
 from inspector.store import is_secret_variable
 
 from ..language import translated
-from ..widgets.hints import mark_hint, readable_placeholders
+from ..widgets.hints import mark_hint
+
+#: The command line's placeholder: a real server, as typed (not a sentence: never translated).
+EXAMPLE_COMMAND = "npx -y @modelcontextprotocol/server-everything stdio"
 
 
 def error_label() -> QLabel:
@@ -94,14 +97,20 @@ class EnvRow(QWidget):
         self.value.setEchoMode(QLineEdit.EchoMode.Password if secret else QLineEdit.EchoMode.Normal)
 
 
-class CommandFields(QWidget):
-    """The command line, the working folder (with Browse…) and the environment table."""
+class CommandFields(QObject):
+    """The command line, the working folder (with Browse…) and the environment table: the rows
+    (:attr:`rows`, label and field) that the server dialog puts into its own form."""
+
+    #: A row or a problem was added: the dialog makes room for it.
+    grew = Signal()
 
     def __init__(self, command_line: str = "", cwd: str | None = None,
-                 env: list[tuple[str, str, bool, bool]] | None = None, secrets_kept: bool = False) -> None:
-        super().__init__()
+                 env: list[tuple[str, str, bool, bool]] | None = None, secrets_kept: bool = False,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._parent = parent
         self.line = QLineEdit(command_line)
-        self.line.setPlaceholderText("npx -y @modelcontextprotocol/server-everything stdio")
+        self.line.setPlaceholderText(EXAMPLE_COMMAND)
         translated(self.line, "setAccessibleName", lambda: _("Command line"))
         self.line_error = error_label()
         line_note = translated(QLabel(), "setText", lambda: _(
@@ -127,30 +136,30 @@ class CommandFields(QWidget):
                                                       "only until Run Inspector quits."))
         keep_note.setWordWrap(True)
         mark_hint(keep_note)
-        form = QFormLayout(self)
-        form.setContentsMargins(0, 0, 0, 0)
         line_column = QVBoxLayout()
         line_column.addWidget(self.line)
         line_column.addWidget(self.line_error)
         line_column.addWidget(line_note)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Command")), line_column)
         cwd_row = QHBoxLayout()
         cwd_row.addWidget(self.cwd, 1)
         cwd_row.addWidget(browse)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Folder")), cwd_row)
         env_column = QVBoxLayout()
         env_column.addLayout(self.env_box)
         env_column.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
         env_column.addWidget(self.env_error)
         env_column.addWidget(keep_note)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Environment")), env_column)
-        readable_placeholders(self)
+        #: (label, field) rows for the dialog's form.
+        self.rows: list[tuple[QLabel, QLayout]] = [
+            (translated(QLabel(), "setText", lambda: _("Command")), line_column),
+            (translated(QLabel(), "setText", lambda: _("Folder")), cwd_row),
+            (translated(QLabel(), "setText", lambda: _("Environment")), env_column)]
 
     def add_variable(self, name: str = "", value: str = "", secret: bool = False, kept: bool = False) -> EnvRow:
         row = EnvRow(name, value, secret, kept)
         row.remove.clicked.connect(lambda: self._remove(row))
         self.env_rows.append(row)
         self.env_box.addWidget(row)
+        self.grew.emit()
         return row
 
     def _remove(self, row: EnvRow) -> None:
@@ -159,7 +168,7 @@ class CommandFields(QWidget):
         row.deleteLater()
 
     def _choose_cwd(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, _("Choose the working folder"), self.cwd.text())
+        folder = QFileDialog.getExistingDirectory(self._parent, _("Choose the working folder"), self.cwd.text())
         if folder:
             self.cwd.setText(folder)
 
@@ -206,6 +215,7 @@ class CommandFields(QWidget):
     def _show(self, label: QLabel, text: str) -> None:
         label.setText(text)
         label.show()
+        self.grew.emit()
 
 
 __all__ = ["CommandChoice", "CommandFields", "EnvRow", "error_label", "sentence"]

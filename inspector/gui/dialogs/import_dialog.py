@@ -84,6 +84,7 @@ class ImportDialog(QDialog):
             self._row(row, server)
         self.table.resizeColumnToContents(0)
         self.table.resizeColumnToContents(1)
+        self.table.resizeColumnToContents(3)
         self.asks: dict[tuple[int, str], QLineEdit] = {}
         asks_form = QFormLayout()
         for row, server in enumerate(config.servers):

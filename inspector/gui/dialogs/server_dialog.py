@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -31,8 +30,8 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _
 from inspector.i18n.messages import translate
 from inspector.mcp import DEFAULT_BUDGET_SECONDS, InvalidServerError, ServerEndpoint, public_url
-from inspector.mcp.server_command import ServerCommand
 from inspector.mcp.roots import RootNotUsable, parse_root, root_as_text
+from inspector.mcp.server_command import ServerCommand
 from inspector.store.secrets import is_secret_header
 
 from ..language import on_language_changed, translated, translated_item
@@ -139,25 +138,15 @@ class ServerDialog(QDialog):
         self.transport.setCurrentIndex(1 if transport == "sse" else 0)
         transport_label = translated(QLabel(), "setText", lambda: _("Transport"))
         label_combo(self.transport, lambda: _("Transport"), transport_label)
-        address = QFormLayout()
-        address.setContentsMargins(0, 0, 0, 0)
         url_column = QVBoxLayout()
         url_column.addWidget(self.url)
         url_column.addWidget(self.url_error)
-        address.addRow(translated(QLabel(), "setText", lambda: _("URL")), url_column)
-        address.addRow(transport_label, self.transport)
         headers_column = QVBoxLayout()
         headers_column.addLayout(self.headers_box)
         headers_column.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
         headers_column.addWidget(self.header_error)
         headers_column.addWidget(keep_note)
-        address.addRow(translated(QLabel(), "setText", lambda: _("Headers")), headers_column)
-        address_page = QWidget()
-        address_page.setLayout(address)
-        self.command = CommandFields(command_line, cwd, env, secrets_kept)
-        self.pages = QStackedWidget()
-        self.pages.addWidget(address_page)
-        self.pages.addWidget(self.command)
+        self.command = CommandFields(command_line, cwd, env, secrets_kept, self)
         self.as_address = translated(QRadioButton(), "setText", lambda: _("&Address"))
         translated(self.as_address, "setToolTip", lambda: _("A server already running, reached at a URL"))
         self.as_command = translated(QRadioButton(), "setText", lambda: _("Co&mmand"))
@@ -167,14 +156,21 @@ class ServerDialog(QDialog):
         kinds.addButton(self.as_address)
         kinds.addButton(self.as_command)
         (self.as_command if transport == "stdio" else self.as_address).setChecked(True)
-        self.as_command.toggled.connect(self._kind_chosen)
         kind_row = QHBoxLayout()
         kind_row.addWidget(self.as_address)
         kind_row.addWidget(self.as_command)
         kind_row.addStretch(1)
-        form = QFormLayout()
+        # One form for both halves; the rows of the half not chosen are hidden (they take no room).
+        self.form = form = QFormLayout()
         form.addRow(translated(QLabel(), "setText", lambda: _("Server")), kind_row)
-        form.addRow(self.pages)
+        self._address_rows = [form.rowCount() + offset for offset in range(3)]
+        form.addRow(translated(QLabel(), "setText", lambda: _("URL")), url_column)
+        form.addRow(transport_label, self.transport)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Headers")), headers_column)
+        self._command_rows = [form.rowCount() + offset for offset in range(len(self.command.rows))]
+        for label, column in self.command.rows:
+            form.addRow(label, column)
+        self.as_command.toggled.connect(self._kind_chosen)
         form.addRow(translated(QLabel(), "setText", lambda: _("Name")), self.name)
         form.addRow(translated(QLabel(), "setText", lambda: _("Budget (s)")), self.budget_field)
         self.roots = QPlainTextEdit("\n".join(root_as_text(uri) for uri in roots))
@@ -198,20 +194,22 @@ class ServerDialog(QDialog):
         roots_column.addWidget(roots_note)
         form.addRow(translated(QLabel(), "setText", lambda: _("Roots")), roots_column)
         self._kind_chosen(self.as_command.isChecked())
+        self.command.grew.connect(self.grow)
         finish_form(self, form)
         readable_placeholders(self)  # after the form is the dialog's: it looks among its children
         on_language_changed(self, self._say_problems_again)
 
+    def grow(self) -> None:
+        """Make room for rows and problems added since the dialog was sized: wrapped text makes Qt's
+        minimum height too small, and the rows would be squeezed."""
+        self.resize(self.width(), max(self.height(), self.heightForWidth(self.width()), self.sizeHint().height()))
+
     def _kind_chosen(self, command: bool) -> None:
-        self.pages.setCurrentWidget(self.command if command else self.pages.widget(0))
-        # Only the page shown asks for room: the dialog is as tall as what it shows.
-        for index in range(self.pages.count()):
-            page = self.pages.widget(index)
-            policy = page.sizePolicy()
-            policy.setVerticalPolicy(policy.Policy.Preferred if page is self.pages.currentWidget()
-                                     else policy.Policy.Ignored)
-            page.setSizePolicy(policy)
-        self.pages.adjustSize()
+        for row in self._address_rows:
+            self.form.setRowVisible(row, not command)
+        for row in self._command_rows:
+            self.form.setRowVisible(row, command)
+        self.grow()
 
     def _say_problems_again(self) -> None:
         """After a switch of language, the problems shown are checked and said again in the new one."""
@@ -224,6 +222,8 @@ class ServerDialog(QDialog):
         row.remove.clicked.connect(lambda: self._remove_header(row))
         self.header_rows.append(row)
         self.headers_box.addWidget(row)
+        if hasattr(self, "command"):  # not while the dialog is built (it is sized once built)
+            self.grow()
         return row
 
     def _choose_root(self) -> None:
@@ -247,7 +247,9 @@ class ServerDialog(QDialog):
             label.hide()
         self.command.hide_problems()
         if self.as_command.isChecked():
-            return self._command_settings()
+            chosen = self._command_settings()
+            self.grow()
+            return chosen
         ok = True
         headers: dict[str, str] = {}
         secret: set[str] = set()
@@ -314,6 +316,7 @@ class ServerDialog(QDialog):
     def _show(self, label: QLabel, text: str) -> None:
         label.setText(text)
         label.show()
+        self.grow()
 
     def accept(self) -> None:  # noqa: D102
         settings = self.settings()
