@@ -26,19 +26,25 @@ def faults(mode: str) -> ServerCommand:
 
 
 def alive(pid: int) -> bool:
+    """The process runs (a zombie, killed and waiting for init to reap it, does not)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
         return False
-    return True
+    return state not in ("Z", "X")
 
 
 def group_alive(pgid: int) -> bool:
+    """Some process of the group runs (zombies aside)."""
+    return any(alive(int(entry)) for entry in os.listdir("/proc") if entry.isdigit()
+               and _group_of(int(entry)) == pgid)
+
+
+def _group_of(pid: int) -> int | None:
     try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[2])
+    except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
+        return None
 
 
 def add_command(window, command: ServerCommand, name: str | None = "stdio test") -> str:
@@ -202,3 +208,36 @@ def test_the_servers_list_names_the_transport(make_window, transport) -> None:
         window.admin.save_server("http://127.0.0.1:9/sse", "old one", None, {}, set(), transport="sse")
         assert window.servers.model.index(0, 0).data().startswith("old one · HTTP+SSE")
         assert window.admin.endpoint_for(window.admin.current()).transport == "sse"
+
+
+def test_closing_the_window_leaves_no_process_of_a_stubborn_servers_tree(make_window, qtbot) -> None:
+    # It ignores the end of its stdin and SIGTERM, and started a grandchild in its group.
+    window = make_window()
+    key = add_command(window, faults("stubborn"), name="stubborn")
+    wait_tools(qtbot, window)
+    pid = window.engine.processes.pid(key)
+    assert pid is not None and group_alive(pid)
+    model = window.log_dock.view.model
+    qtbot.waitUntil(lambda: any(entry.stderr and entry.data.startswith("grandchild ") for entry in model.entries),
+                    timeout=5000)
+    grandchild = int(next(entry.data for entry in model.entries if entry.stderr
+                          and entry.data.startswith("grandchild ")).split()[1])
+    assert alive(grandchild)
+    window.close()
+    assert not alive(pid) and not group_alive(pid) and not alive(grandchild)
+
+
+def test_a_server_flooding_its_stderr_stays_bounded_in_the_log_and_the_console(make_window, qtbot) -> None:
+    from inspector.gui.workbench.console import CONSOLE_LINES
+    from inspector.gui.workbench.server_log import MAX_ENTRIES
+
+    window = make_window()
+    key = add_command(window, faults("flood"), name="flood")
+    wait_tools(qtbot, window)
+    model = window.log_dock.view.model
+    qtbot.waitUntil(lambda: any(entry.stderr and entry.data == "log line 199999" for entry in model.entries),
+                    timeout=30000)
+    assert len(model.entries) <= MAX_ENTRIES and model.dropped > 0
+    consoles = window.admin.consoles
+    qtbot.waitUntil(lambda: consoles.lines(key)[-1:] == ["log line 199999"], timeout=10000)
+    assert len(consoles.lines(key)) == CONSOLE_LINES

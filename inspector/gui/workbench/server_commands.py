@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.agent.server_commands import command_of
 from inspector.mcp import InvalidServerError, ServerEndpoint
-from inspector.mcp.server_command import ServerCommand
+from inspector.mcp.server_command import InvalidCommandError, ServerCommand
 from inspector.store import ServerRecord, is_secret_variable
 from inspector.store.servers import env_account
 
@@ -32,7 +32,10 @@ def command_endpoint(admin: ServerAdmin, record: ServerRecord) -> ServerEndpoint
 
         raise InvalidServerError(Message(N_("the server {name} has no command configured"),
                                           {"name": record.name or record.url}))
-    return ServerEndpoint.for_command(command_of(setting), name=record.name)
+    try:
+        return ServerEndpoint.for_command(command_of(setting), name=record.name)
+    except InvalidCommandError as error:  # a stored command no program can receive: said, not raised
+        raise InvalidServerError(error.sentence) from None
 
 
 def command_fields(admin: ServerAdmin, record: ServerRecord) -> dict[str, Any]:
