@@ -171,3 +171,17 @@ def test_the_command_page_and_the_preview_name_every_control(qtbot, tmp_path: Pa
     preview.show()
     assert _heard_problems(preview) == []
     assert [edit.accessibleName() for edit in preview.asks.values()] == ["gh: TOKEN"]
+
+
+def test_rows_added_to_the_shown_dialog_get_their_height(qtbot) -> None:
+    dialog = ServerDialog(transport="stdio", command_line="uvx mcp-server-time")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    rows = [dialog.command.add_variable(f"NAME_{n}", "x") for n in range(4)]
+    qtbot.waitUntil(lambda: all(row.isVisible() and row.height() >= row.minimumSizeHint().height()
+                                for row in rows))
+    # Switching halves shows no empty problem line.
+    dialog.as_address.setChecked(True)
+    dialog.as_command.setChecked(True)
+    assert not dialog.command.has_problems() and dialog.url_error.isHidden()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -194,7 +194,8 @@ class ServerDialog(QDialog):
         roots_column.addWidget(roots_note)
         form.addRow(translated(QLabel(), "setText", lambda: _("Roots")), roots_column)
         self._kind_chosen(self.as_command.isChecked())
-        self.command.grew.connect(self.grow)
+        # Later: a row added to a shown dialog is shown by Qt on the next turn of the event loop.
+        self.command.grew.connect(lambda: QTimer.singleShot(0, self.grow))
         finish_form(self, form)
         readable_placeholders(self)  # after the form is the dialog's: it looks among its children
         on_language_changed(self, self._say_problems_again)
@@ -202,14 +203,22 @@ class ServerDialog(QDialog):
     def grow(self) -> None:
         """Make room for rows and problems added since the dialog was sized: wrapped text makes Qt's
         minimum height too small, and the rows would be squeezed."""
-        self.resize(self.width(), max(self.height(), self.heightForWidth(self.width()), self.sizeHint().height()))
+        if self.layout() is not None:
+            self.layout().activate()  # the rows just added or hidden count
+        self.resize(self.width(), max(self.height(), self.heightForWidth(self.width())))
 
     def _kind_chosen(self, command: bool) -> None:
         for row in self._address_rows:
             self.form.setRowVisible(row, not command)
         for row in self._command_rows:
             self.form.setRowVisible(row, command)
-        self.grow()
+        # Showing a row shows every widget in it, its (empty) problem lines too: hidden again; a
+        # problem of the other half is said again on OK.
+        for label in (self.url_error, self.header_error, self.command.line_error, self.command.env_error):
+            label.hide()
+        if self.layout() is not None:  # the other half's height, not the taller of the two
+            self.layout().activate()
+            self.resize(self.width(), max(self.heightForWidth(self.width()), self.minimumSizeHint().height()))
 
     def _say_problems_again(self) -> None:
         """After a switch of language, the problems shown are checked and said again in the new one."""
@@ -223,7 +232,7 @@ class ServerDialog(QDialog):
         self.header_rows.append(row)
         self.headers_box.addWidget(row)
         if hasattr(self, "command"):  # not while the dialog is built (it is sized once built)
-            self.grow()
+            QTimer.singleShot(0, self.grow)
         return row
 
     def _choose_root(self) -> None:
