@@ -195,7 +195,7 @@ class ServerDialog(QDialog):
         form.addRow(translated(QLabel(), "setText", lambda: _("Roots")), roots_column)
         self._kind_chosen(self.as_command.isChecked())
         # Later: a row added to a shown dialog is shown by Qt on the next turn of the event loop.
-        self.command.grew.connect(lambda: QTimer.singleShot(0, self.grow))
+        self.command.grew.connect(lambda: QTimer.singleShot(0, self, self.grow))
         finish_form(self, form)
         readable_placeholders(self)  # after the form is the dialog's: it looks among its children
         on_language_changed(self, self._say_problems_again)
@@ -232,7 +232,7 @@ class ServerDialog(QDialog):
         self.header_rows.append(row)
         self.headers_box.addWidget(row)
         if hasattr(self, "command"):  # not while the dialog is built (it is sized once built)
-            QTimer.singleShot(0, self.grow)
+            QTimer.singleShot(0, self, self.grow)
         return row
 
     def _choose_root(self) -> None:
