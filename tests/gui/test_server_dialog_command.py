@@ -90,7 +90,8 @@ def test_a_kept_secret_is_never_shown_again_and_stays_when_left_empty(make_windo
 
     answer_dialog(window, look)
     window.admin.edit_current()
-    assert seen == {"value": "", "placeholder": "kept in the keyring", "command": True}
+    # No keyring in tests: the value is kept for the session, and the field says so.
+    assert seen == {"value": "", "placeholder": "kept until Run Inspector quits", "command": True}
     [record] = window.admin.registry.all()  # another command: the old key replaced
     assert record.url != key and record.url.endswith("--other")
     assert window.admin.endpoint_for(record).command.env == {"API_KEY": "sk-kept-1234567"}
@@ -171,6 +172,16 @@ def test_the_command_page_and_the_preview_name_every_control(qtbot, tmp_path: Pa
     preview.show()
     assert _heard_problems(preview) == []
     assert [edit.accessibleName() for edit in preview.asks.values()] == ["gh: TOKEN"]
+
+
+def test_a_kept_value_says_where_it_is_kept(qtbot) -> None:
+    dialog = ServerDialog(transport="stdio", command_line="uvx x", secrets_kept=True,
+                          env=[("API_KEY", "", True, True)])
+    qtbot.addWidget(dialog)
+    [row] = dialog.command.env_rows
+    assert row.value.text() == "" and row.value.placeholderText() == "kept in the keyring"
+    settings = dialog.settings()
+    assert settings.kept_env == {"API_KEY"} and dict(settings.command.env) == {}
 
 
 def test_rows_added_to_the_shown_dialog_get_their_height(qtbot) -> None:

@@ -63,7 +63,8 @@ class CommandChoice:
 class EnvRow(QWidget):
     """Name, value (dots when secret; "kept in the keyring" for a kept one), the secret mark, Remove."""
 
-    def __init__(self, name: str = "", value: str = "", secret: bool = False, kept: bool = False) -> None:
+    def __init__(self, name: str = "", value: str = "", secret: bool = False, kept: bool = False,
+                 in_keyring: bool = True) -> None:
         super().__init__()
         self.kept = kept
         self.name = QLineEdit(name)
@@ -71,7 +72,8 @@ class EnvRow(QWidget):
         translated(self.name, "setAccessibleName", lambda: _("Variable name"))
         self.value = QLineEdit("" if kept else value)
         if kept:
-            translated(self.value, "setPlaceholderText", lambda: _("kept in the keyring"))
+            translated(self.value, "setPlaceholderText", lambda: _("kept in the keyring") if in_keyring
+                       else _("kept until Run Inspector quits"))
             translated(self.value, "setToolTip",
                        lambda: _("The value is kept in the keyring and never shown; type a new one to replace it."))
         else:
@@ -109,6 +111,7 @@ class CommandFields(QObject):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._parent = parent
+        self.secrets_kept = secrets_kept
         self.line = QLineEdit(command_line)
         self.line.setPlaceholderText(EXAMPLE_COMMAND)
         translated(self.line, "setAccessibleName", lambda: _("Command line"))
@@ -155,7 +158,7 @@ class CommandFields(QObject):
             (translated(QLabel(), "setText", lambda: _("Environment")), env_column)]
 
     def add_variable(self, name: str = "", value: str = "", secret: bool = False, kept: bool = False) -> EnvRow:
-        row = EnvRow(name, value, secret, kept)
+        row = EnvRow(name, value, secret, kept, self.secrets_kept)
         row.remove.clicked.connect(lambda: self._remove(row))
         self.env_rows.append(row)
         self.env_box.addWidget(row)
