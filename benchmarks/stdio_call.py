@@ -295,8 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     ratio = stats["ours"]["median"] / stats["sdk"]["median"]
     ratio_p95 = stats["ours"]["p95"] / stats["sdk"]["p95"]
     met = ratio <= TARGET_RATIO
-
     cpu = {name: statistics.median(values) for name, values in calls["cpu_ms"].items()}
+
     served_by = args.command or "the official SDK server over stdio"
     print(f"\ntools/call {TARGET.tool} on a running stdio process, per call (ms); server: {served_by}")
     print(table(["client", "n", "median", "p95", "min", "max", "CPU median", "repeat medians"],
@@ -305,9 +305,11 @@ def main(argv: list[str] | None = None) -> int:
                  for name, s in stats.items()]))
     print("  (CPU: the benchmark process's own processor time per call, the client's work; the server's is not in it)")
     print()
-    print(table(["ours/sdk median", "ours/sdk p95", "ours/channel median", "target", "verdict"],
-                [[f"{ratio:.3f}", f"{ratio_p95:.3f}", f"{stats['ours']['median'] / stats['channel']['median']:.3f}",
-                  f"<= {TARGET_RATIO}", verdict(met)]], left=()))
+    print(table(["ours/sdk median", "ours/sdk p95", "ours/sdk CPU", "ours/channel median", "target", "verdict"],
+                [[f"{ratio:.3f}", f"{ratio_p95:.3f}", f"{cpu['ours'] / cpu['sdk']:.3f}",
+                  f"{stats['ours']['median'] / stats['channel']['median']:.3f}", f"<= {TARGET_RATIO}", verdict(met)]],
+                left=()))
+    print("  (few calls on a loaded machine make the latency ratio noisy; the CPU ratio moves little)")
 
     first_stats = {name: {part: statistics.median(values) for part, values in parts.items()}
                    for name, parts in first.items()}
@@ -323,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         "target": f"median(ours)/median(sdk) <= {TARGET_RATIO}", "met": met, "unit": "ms",
         "calls_per_repeat": args.calls, "repeats": len(calls["repeat_medians_ms"]["ours"]),
         "server": served_by, "tool": TARGET.tool,
-        "stats": stats, "client_cpu_median_ms": cpu,
+        "stats": stats, "client_cpu_median_ms": cpu, "ratio_ours_to_sdk_cpu": cpu["ours"] / cpu["sdk"],
         "ratio_ours_to_sdk_median": ratio, "ratio_ours_to_sdk_p95": ratio_p95,
         "repeat_medians_ms": calls["repeat_medians_ms"],
         "first_operation_median_ms": first_stats, "first_operation_samples_ms": first,
