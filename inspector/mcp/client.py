@@ -323,7 +323,7 @@ class McpClient:
             return False
         entry.silent_timeouts = 0
         entry.process = None
-        self._in_background(process.close())
+        self.processes.drop(process)
         return True
 
     async def _start_process(self, op: _Operation, server: ServerEndpoint, entry: RunningServer) -> None:
@@ -345,10 +345,11 @@ class McpClient:
             entry.handshake = Handshake(op.session.protocol_version or "", op.server_info, op.server_capabilities,
                                         op.log_level if "logging" in op.server_capabilities else None)
         except BaseException:
-            # A process whose handshake did not stand is of no use: it goes (in the background).
+            # A process whose handshake did not stand is of no use: it goes (in the background,
+            # and close() waits for it).
             process, entry.process = entry.process, None
             if process is not None:
-                self._in_background(process.close())
+                self.processes.drop(process)
             raise
         finally:
             if not started.done():

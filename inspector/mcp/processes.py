@@ -18,7 +18,7 @@ from typing import Any
 
 from .channels.lines import LineRoutes
 from .channels.stdio import ChannelError, StdioProcess
-from .messages import Message
+from .messages import N_, Message
 from .server import ServerEndpoint
 from .standalone import LINE_PROBLEM, STDERR, line_note
 
@@ -60,6 +60,8 @@ class ServerProcesses:
     def __init__(self, on_output: OutputListener | None = None) -> None:
         self._running: dict[str, RunningServer] = {}
         self.on_output = on_output
+        #: Shutdowns of processes that were dropped (their handshake did not stand), still under way.
+        self._dropping: set[asyncio.Task[None]] = set()
 
     def entry(self, server: ServerEndpoint) -> RunningServer:
         entry = self._running.get(server.key)
@@ -98,6 +100,10 @@ class ServerProcesses:
 
         process = await StdioProcess.start(server.command, on_message=routes.dispatch, on_stderr=stderr,
                                            on_problem=problem)
+        if self._running.get(server.key) is not entry:
+            # Stopped (the client closed) while the process was being started: nobody would stop it later.
+            await self._close_process(process)
+            raise ChannelError(Message(N_("the server was stopped while its process was starting")))
         entry.process = routes.line = process
         entry.handshake = None
         return process
@@ -114,15 +120,29 @@ class ServerProcesses:
             await self._close(entry)
 
     async def stop_all(self) -> None:
-        """Shut every process down at once (each bounded, in parallel)."""
+        """Shut every process down at once (each bounded, in parallel), and wait for the dropped
+        ones still shutting down: the owner may end its event loop next, and a shutdown cut
+        short there would leave a process behind."""
         entries, self._running = list(self._running.values()), {}
-        await asyncio.gather(*(self._close(entry) for entry in entries), return_exceptions=True)
+        dropping = [task for task in self._dropping if not task.done()]
+        await asyncio.gather(*(self._close(entry) for entry in entries), *dropping, return_exceptions=True)
+
+    def drop(self, process: StdioProcess) -> None:
+        """Shut down, in the background, a process of no use (its handshake did not stand);
+        :meth:`stop_all` waits for it."""
+        task = asyncio.get_running_loop().create_task(self._close_process(process))
+        self._dropping.add(task)
+        task.add_done_callback(self._dropping.discard)
 
     async def _close(self, entry: RunningServer) -> None:
         process, entry.process, entry.handshake = entry.process, None, None
         if process is not None:
-            with contextlib.suppress(ChannelError, ProcessLookupError, OSError):
-                await process.close()
+            await self._close_process(process)
+
+    @staticmethod
+    async def _close_process(process: StdioProcess) -> None:
+        with contextlib.suppress(ChannelError, ProcessLookupError, OSError):
+            await process.close()
 
 
 __all__ = ["LINE_PROBLEM", "Handshake", "OutputListener", "RunningServer", "ServerProcesses"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -294,3 +295,98 @@ def test_a_process_silent_through_three_timed_out_operations_is_taken_for_wedged
     # The ping's operation heard the handshake's answer: only the three silent ones count.
     assert ["it was stopped" in sentence for sentence in sentences] == [False, False, False, True]
     assert first_pid is not None and after_pid is None and gone  # the next operation starts it anew
+def test_a_process_whose_handshake_failed_is_gone_when_the_client_closes() -> None:
+    """A process dropped after a failed handshake is shut down in the background; closing the
+    client waits for that too (a command line ends right after close: nothing may outlive it)."""
+    lines: list[str] = []
+
+    async def scenario() -> McpTransportError:
+        client = McpClient(server_output=lambda key, line: lines.append(line))
+        try:
+            await client.ping(faults("stuck"), budget_s=1)
+        except McpTransportError as error:
+            return error
+        finally:
+            await client.close()
+        raise AssertionError("a stuck server answered")
+
+    error = asyncio.run(scenario())
+    assert error.kind is ErrorKind.TIMED_OUT and error.method == "initialize"
+    pids = [int(line.split()[1]) for line in lines if line.startswith("stuck ")]
+    assert len(pids) == 1
+    assert not alive(pids[0])
+
+
+def test_closing_the_client_while_a_process_is_being_started_leaves_no_process(monkeypatch) -> None:  # noqa: ANN001
+    """The window closing (or Ctrl-C) just while an operation spawns the server: the process that
+    comes up after ``close()`` began is shut down at once, not left running unknown to the client."""
+    from inspector.mcp.channels.stdio import StdioProcess
+
+    real_start = StdioProcess.start.__func__  # type: ignore[attr-defined]
+    spawned: list[int] = []
+
+    async def scenario() -> McpTransportError:
+        started, release = asyncio.Event(), asyncio.Event()
+
+        async def held_start(cls, command, **kwargs):  # noqa: ANN001, ANN202 - the real start, held open
+            process = await real_start(cls, command, **kwargs)
+            spawned.append(process.pid)
+            started.set()
+            await release.wait()
+            return process
+
+        monkeypatch.setattr(StdioProcess, "start", classmethod(held_start))
+        client = McpClient()
+        recorder = OperationRecorder()
+        ping = asyncio.ensure_future(client.ping(sdk_command(), budget_s=20, observer=recorder))
+        await started.wait()
+        await client.close()
+        release.set()
+        try:
+            await ping
+        except McpTransportError as error:
+            assert legs(recorder) == [("start", "failed")]
+            assert client.processes.running() == []
+            return error
+        finally:
+            await client.close()
+        raise AssertionError("the operation went on after the client was closed")
+
+    error = asyncio.run(scenario())
+    assert "stopped while its process was starting" in str(error)
+    assert len(spawned) == 1 and not alive(spawned[0])
+
+
+def test_a_process_killed_mid_call_fails_the_call_by_its_signal_and_the_next_operation_starts_anew() -> None:
+    async def scenario() -> None:
+        lines: list[str] = []
+        client = McpClient(server_output=lambda key, line: lines.append(line))
+        server = sdk_command()
+        recorder = OperationRecorder()
+        try:
+            await client.ping(server, budget_s=30)
+            pid = client.processes.pid(server.key)
+            assert pid is not None
+            call = asyncio.ensure_future(client.call_tool(server, "hang", {}, budget_s=30, observer=recorder))
+            while "hang started" not in lines:
+                await asyncio.sleep(0.02)
+            os.kill(pid, signal.SIGKILL)
+            try:
+                await call
+            except McpTransportError as error:
+                assert error.kind is ErrorKind.UNREACHABLE and error.method == "tools/call"
+                assert "was ended by signal SIGKILL (9)" in str(error) and "hang started" in str(error)
+            else:
+                raise AssertionError("the call outlived its process")
+            assert legs(recorder) == [("tools/call", "failed")]
+            assert client.processes.running() == []
+            again = OperationRecorder()
+            called = await client.call_tool(server, "echo", {"text": "anew"}, budget_s=30, observer=again)
+            assert called.content == "anew"
+            assert [method for method, _ in legs(again)] == ["start", "initialize", "notifications/initialized",
+                                                             "tools/call"]
+            assert client.processes.pid(server.key) not in (None, pid)
+        finally:
+            await client.close()
+
+    asyncio.run(scenario())

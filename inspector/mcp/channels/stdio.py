@@ -188,6 +188,11 @@ class StdioProcess:
         last = "\n".join(list(self.stderr_tail)[-5:])
         if status is None:
             sentence = Message(N_("the server process closed its output"))
+        elif status < 0 and last:  # ended by a signal: asyncio gives minus its number, no exit status
+            sentence = Message(N_("the server process was ended by signal {signal}; its last words on stderr: "
+                                  "{stderr}"), {"signal": _signal_name(-status), "stderr": last})
+        elif status < 0:
+            sentence = Message(N_("the server process was ended by signal {signal}"), {"signal": _signal_name(-status)})
         elif last:
             sentence = Message(N_("the server process exited with status {status}; its last words on stderr: "
                                   "{stderr}"), {"status": status, "stderr": last})
@@ -218,6 +223,14 @@ class StdioProcess:
             reader.cancel()
         await asyncio.gather(*self._readers, return_exceptions=True)
         return process.returncode
+
+
+def _signal_name(number: int) -> str:
+    """``SIGKILL (9)``: the name people know, and the number a shell shows (as 128 + it)."""
+    try:
+        return f"{signal.Signals(number).name} ({number})"
+    except ValueError:
+        return str(number)
 
 
 #: What :func:`_read_line` gives for a line over the limit (read to its end and dropped).
