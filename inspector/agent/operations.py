@@ -99,6 +99,33 @@ def notifications_summary(recorder: OperationRecorder) -> tuple[dict[str, Any], 
     return tuple(kept)
 
 
+#: The longest command line a step keeps (characters); the rest is cut with an ellipsis.
+MAX_COMMAND_CHARS = 2000
+
+
+def wire_fields(server: ServerEndpoint, recorder: OperationRecorder) -> dict[str, Any]:
+    """How the server was reached, as the step's fields: ``transport`` (what the client found,
+    e.g. the older HTTP+SSE transport behind an address), a command server's ``server_command``
+    (environment by names only), the agreed ``protocol_version``, the last ``stderr`` lines the
+    server wrote meanwhile (``stderr_dropped``: how many went before them) and the faults of its
+    line (both scrubbed of the command's secret environment values where they are read)."""
+    finished = recorder.finished
+    fields: dict[str, Any] = {"transport": (finished.transport if finished and finished.transport
+                                            else server.transport)}
+    if server.command is not None:
+        shown = server.command.shown()
+        fields["server_command"] = shown if len(shown) <= MAX_COMMAND_CHARS else shown[:MAX_COMMAND_CHARS] + "…"
+    if finished is not None and finished.protocol_version:
+        fields["protocol_version"] = finished.protocol_version
+    if recorder.stderr:
+        fields["stderr"] = tuple(recorder.stderr)
+    if recorder.stderr_dropped:
+        fields["stderr_dropped"] = recorder.stderr_dropped
+    if recorder.line_problems:
+        fields["line_problems"] = tuple(recorder.line_problems)
+    return fields
+
+
 def progress_notes(recorder: OperationRecorder) -> list[dict[str, Any]]:
     """The server's progress notifications in their stored form, in order (not yet bounded)."""
     return [progress_note(seen.at_ms, seen.progress, seen.total, seen.message) for seen in recorder.progress_seen]
@@ -174,7 +201,8 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
     step = trace.record_tool_result(round, tool, arguments or {}, tool_result, _elapsed_ms(recorder),
                                     legs=_legs(recorder), server_requests=server_requests_summary(recorder),
                                     progress=progress_notes(recorder), server_told_to_stop=_told(recorder),
-                                    server_notifications=notifications_summary(recorder))
+                                    server_notifications=notifications_summary(recorder),
+                                    wire=wire_fields(server, recorder))
     if tool_result.outcome is ToolOutcome.CANCELLED:
         health = "cancelled"
     elif error is not None:
@@ -185,7 +213,7 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
                            result, tool_result, _told(recorder))
 
 
-async def _request_step(operation: str, describe: Callable[[Any], str],
+async def _request_step(operation: str, server: ServerEndpoint, describe: Callable[[Any], str],
                         call: Callable[[OperationRecorder], Awaitable[Any]]) -> OperationRecord:
     """Run a non-tool operation and record it as a ``request`` step (no tool outcome)."""
     recorder = OperationRecorder()
@@ -202,7 +230,7 @@ async def _request_step(operation: str, describe: Callable[[Any], str],
                    server_requests=server_requests_summary(recorder) or None,
                    server_notifications=notifications_summary(recorder) or None,
                    progress=progress or None, progress_dropped=dropped or None,
-                   server_told_to_stop=_told(recorder))
+                   server_told_to_stop=_told(recorder), **wire_fields(server, recorder))
     status = "ok" if error is None else ("cancelled" if error.is_cancellation else "failed")
     return OperationRecord(step, status, status, _elapsed_ms(recorder), started_at, error, result,
                            server_told_to_stop=_told(recorder))
@@ -220,7 +248,7 @@ async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s
                           observer: OperationObserver | None = None) -> OperationRecord:
     """Walk the catalogue and record it as a ``request`` step (a catalogue walk is not a tool call)."""
     return await _request_step(
-        "tools/list",
+        "tools/list", server,
         lambda catalogue: catalogue_sentence(len(catalogue.tools), catalogue.pages, catalogue.names),
         lambda recorder: client.list_tools(server, budget_s=budget_s, cancel=cancel,
                                            observer=FanOut(recorder, observer)))
@@ -231,7 +259,7 @@ async def ping_step(client: McpClient, server: ServerEndpoint, *, budget_s: obje
                     observer: OperationObserver | None = None) -> OperationRecord:
     """The handshake and MCP's ``ping`` request, recorded as a ``request`` step."""
     return await _request_step(
-        "ping",
+        "ping", server,
         lambda ping: (f"the server {ping.server_name or '(unnamed)'} speaks MCP {ping.protocol_version} "
                       f"and answered ping in {ping.latency_ms / 1000:.3f} s"),
         lambda recorder: client.ping(server, budget_s=budget_s, cancel=cancel, observer=FanOut(recorder, observer)))

@@ -14,7 +14,9 @@ from typing import Any
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.details import localized_step_details
 from inspector.i18n.messages import Message
+from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
 from inspector.i18n.words import source_word
+from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs import step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
@@ -81,8 +83,9 @@ def _nothing_matches(args: argparse.Namespace) -> str:
 
 
 def _server_url(store: RunStore, given: str) -> str:
-    """``--server``: a URL as given, or the URL of the configured server with that name."""
-    if "://" in given:
+    """``--server``: a URL or a command server's key (``stdio:...``) as given, or the key of the
+    configured server with that name."""
+    if "://" in given or given.startswith(STDIO_KEY_PREFIX):
         return given
     named = [record for record in ServerRegistry(store.db).all() if record.name == given]
     if not named:
@@ -123,6 +126,9 @@ def entry_dict(run: RunRecord, stored: StoredStep, has_rounds: bool = True) -> d
     return {"time": _time(stored.started_at), "sequence": stored.sequence, "source": run.source,
             "kind": str(stored.step.kind), "round": stored.step.round if has_rounds else None,
             "duration_ms": stored.step.duration_ms, "outcome": stored.outcome, "details": step_details(payload),
+            # How the server was reached (null in steps stored before steps said so).
+            "transport": stored.step.transport, "command": stored.step.server_command,
+            "stderr": list(stored.step.stderr) if stored.step.stderr is not None else None,
             "payload": payload}
 
 
@@ -164,7 +170,21 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
             out.write(one_line(_leg_line(leg)) + "\n")
         for extra in step_extra_lines(stored.payload):
             out.write(one_line(f"    {extra}") + "\n")
+        for extra in _wire_lines(stored.payload):
+            out.write(extra + "\n")
     return EXIT_OK
+
+
+def _wire_lines(payload: dict[str, Any]) -> list[str]:
+    """How the step's server was reached, its command, and what it wrote on stderr (each line
+    of the server's one line of ours, indented under its heading)."""
+    lines = [one_line(f"    {line}") for line in (transport_line(payload), command_line(payload)) if line]
+    written = stderr_lines(payload)
+    if written:
+        lines.append(one_line(f"    {written[0]}"))
+        lines.extend(one_line(f"      {line}") for line in written[1:])
+    lines.extend(one_line(f"    {line}") for line in line_problem_lines(payload))
+    return lines
 
 
 def _leg_line(leg: Any) -> str:

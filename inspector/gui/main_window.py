@@ -139,6 +139,7 @@ class MainWindow(QMainWindow):
                                                  lambda: self._export(False))
         self.delete_runs_action = self._action(menu, lambda: _("&Delete the selected runs…"),
                                                lambda: self.runs_tab.delete_selected())
+        self._action(menu, lambda: _("&Import servers…"), self.admin.import_servers)
         menu.addSeparator()
         self._action(menu, lambda: _("&Settings…"), self.open_settings)
         self._action(menu, lambda: _("&Quit"), self.close, QKeySequence(QKeySequence.StandardKey.Quit))
@@ -156,6 +157,7 @@ class MainWindow(QMainWindow):
         self._action(menu, lambda: _("&Edit server…"), self.admin.edit_current)
         self._action(menu, lambda: _("&Remove server"), self.admin.remove_current)
         self._action(menu, lambda: _("&Test connection"), self.admin.test_current)
+        self._action(menu, lambda: _("&Console (stderr)"), self.admin.console_current)
         menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&View"))
         menu.addAction(translated(self.log_dock.toggleViewAction(), "setText", lambda: _("Server &log")))
         # Actions live in the window too, so their shortcuts work wherever the focus is.

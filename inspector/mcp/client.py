@@ -36,6 +36,9 @@ CLIENT_VERSION = "0.1.0"
 #: (the first with Streamable HTTP) is still negotiated by many deployed servers, 2024-11-05 by
 #: servers behind the older HTTP+SSE transport and by older stdio servers.
 HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+#: After this many operations in a row that ran out of time on a process that wrote nothing meanwhile,
+#: the process is taken for wedged: it is stopped, and the next operation starts it anew.
+WEDGED_AFTER = 3
 #: HTTP statuses with which a server of the older HTTP+SSE transport refuses the POST of ``initialize``.
 LEGACY_STATUSES = (404, 405)
 MAX_PAGES = 50
@@ -208,6 +211,10 @@ class McpClient:
                 exc.add_sentence(transport.secrets.scrub_message(transport.problems[0]))
             if frame.interrupted is not None and isinstance(transport, LegTransport) and not op.session.session_id:
                 exc.add_sentence(NOT_TOLD_SENTENCE)
+            if server.is_command and self._wedged(server, op, exc):
+                exc.add_sentence(Message(N_("Its process wrote nothing during the last {count} operations that ran "
+                                            "out of time, so it was stopped; the next operation starts it anew."),
+                                         {"count": WEDGED_AFTER}))
             raise
         finally:
             transport = op.transport
@@ -219,7 +226,8 @@ class McpClient:
                 await op.stream.settle(REPLY_SETTLE_S)
             op.abort_stream()
             observer.operation_finished(OperationFinished(
-                operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told))
+                operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told,
+                op.wire, op.session.protocol_version))
             self._after(http, op)
 
     async def _open(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None) -> None:
@@ -260,9 +268,10 @@ class McpClient:
             except ChannelError as error:
                 if tried:
                     raise _NotLegacy() from None
-                raise McpTransportError.process_ended(server.label, "connect", error.sentence) from None
+                raise McpTransportError.no_event_stream(server.label, error.sentence) from None
 
         channel = await transport.frame.run(None, "connect", connect)
+        op.wire = "sse"  # the event stream stands: whatever the address was taken for, this is its transport
         op.line_close = channel.close
         transport.line = routes.line = channel
         routes.enter(transport)
@@ -288,6 +297,7 @@ class McpClient:
             await self._start_process(op, server, entry)
             return
         assert entry.process is not None and entry.handshake is not None
+        op.heard_at_start = entry.process.heard
         transport.line = entry.process
         entry.routes.enter(transport)
         op.routes = entry.routes
@@ -296,6 +306,26 @@ class McpClient:
         if level is not None and level != entry.handshake.log_level and "logging" in op.server_capabilities:
             if await op.ask_log_level(level):
                 entry.handshake.log_level = level
+
+    def _wedged(self, server: ServerEndpoint, op: _Operation, error: McpTransportError) -> bool:
+        """Count an operation that ran out of time on a silent process; stop the process at the limit.
+
+        One slow call never costs the process (other operations may be using it); a process that
+        answers nothing to operation after operation is of no use to any of them."""
+        entry = self.processes.entry(server)
+        process = entry.process
+        if process is None or op.heard_at_start is None:
+            return False
+        if error.kind is not ErrorKind.TIMED_OUT or process.heard != op.heard_at_start:
+            entry.silent_timeouts = 0
+            return False
+        entry.silent_timeouts += 1
+        if entry.silent_timeouts < WEDGED_AFTER:
+            return False
+        entry.silent_timeouts = 0
+        entry.process = None
+        self.processes.drop(process)
+        return True
 
     async def _start_process(self, op: _Operation, server: ServerEndpoint, entry: RunningServer) -> None:
         transport = op.transport
@@ -320,7 +350,7 @@ class McpClient:
             # and close() waits for it).
             process, entry.process = entry.process, None
             if process is not None:
-                self.processes.retire(process)
+                self.processes.drop(process)
             raise
         finally:
             if not started.done():
@@ -382,9 +412,13 @@ class _Operation:
         #: The log level this session asks for: fixed when the operation starts (a later change of
         #: the client's level applies to the operations that start after it).
         self.log_level = client.log_level
+        #: How the server is reached, as reported when the operation ends ("http", "sse" or "stdio").
+        self.wire = transport.server.transport
         #: On a shared line: the routes this operation entered (left when it ends), and how the line closes.
         self.routes: LineRoutes | None = None
         self.line_close: Callable[[], Awaitable[None]] | None = None
+        #: How many messages a running process had written when this operation began to use it.
+        self.heard_at_start: int | None = None
 
     @property
     def progress_token(self) -> str:

@@ -153,6 +153,13 @@ class McpTransportError(Exception):
         return cls(ErrorKind.UNREACHABLE, server, sentence, method=method)
 
     @classmethod
+    def no_event_stream(cls, server: str, reason: Message) -> McpTransportError:
+        """An address chosen for the older HTTP+SSE transport that does not serve it."""
+        sentence = Message(N_("The server {server} does not serve the older HTTP+SSE transport at this address: "
+                              "{reason}."), {"server": server, "reason": reason})
+        return cls(ErrorKind.UNREACHABLE, server, sentence, method="connect")
+
+    @classmethod
     def http_status(cls, server: str, method: str, status: int, reason: str = "",
                     location: str | None = None) -> McpTransportError:
         reason = sanitize_remote_text(reason, 80) if reason else ""

@@ -18,7 +18,7 @@ from typing import Any
 
 from .channels.lines import LineRoutes
 from .channels.stdio import ChannelError, StdioProcess
-from .messages import Message
+from .messages import N_, Message
 from .server import ServerEndpoint
 from .standalone import LINE_PROBLEM, STDERR, line_note
 
@@ -46,6 +46,8 @@ class RunningServer:
     handshake: Handshake | None = None
     #: Set while an operation starts the process; done (result True) when the handshake stands.
     starting: asyncio.Future[bool] | None = None
+    #: Operations in a row that ran out of time while the process wrote nothing.
+    silent_timeouts: int = 0
 
     @property
     def ready(self) -> bool:
@@ -58,8 +60,8 @@ class ServerProcesses:
     def __init__(self, on_output: OutputListener | None = None) -> None:
         self._running: dict[str, RunningServer] = {}
         self.on_output = on_output
-        #: Processes no operation can use (a handshake that failed or was cancelled) being shut down.
-        self._retiring: set[asyncio.Task[None]] = set()
+        #: Shutdowns of processes that were dropped (their handshake did not stand), still under way.
+        self._dropping: set[asyncio.Task[None]] = set()
 
     def entry(self, server: ServerEndpoint) -> RunningServer:
         entry = self._running.get(server.key)
@@ -81,19 +83,27 @@ class ServerProcesses:
         if entry.process is not None:
             await self._close(entry)
         routes = entry.routes
+        secrets = server.secrets()
 
         def stderr(text: str) -> None:
+            # A server may print its environment: the secret values go before anyone hears it.
+            text = secrets.scrub_values(text)
             for transport in routes.operations:
                 transport.notification(line_note(STDERR, text, transport.current))
             self._output(server.key, text)
 
         def problem(sentence: Message) -> None:
+            sentence = secrets.scrub_message(sentence)
             for transport in routes.operations:
                 transport.line_problem(sentence)
             self._output(server.key, str(sentence))
 
         process = await StdioProcess.start(server.command, on_message=routes.dispatch, on_stderr=stderr,
                                            on_problem=problem)
+        if self._running.get(server.key) is not entry:
+            # Stopped (the client closed) while the process was being started: nobody would stop it later.
+            await self._close_process(process)
+            raise ChannelError(Message(N_("the server was stopped while its process was starting")))
         entry.process = routes.line = process
         entry.handshake = None
         return process
@@ -110,27 +120,29 @@ class ServerProcesses:
             await self._close(entry)
 
     async def stop_all(self) -> None:
-        """Shut every process down at once (each bounded, in parallel), and wait for those retiring."""
+        """Shut every process down at once (each bounded, in parallel), and wait for the dropped
+        ones still shutting down: the owner may end its event loop next, and a shutdown cut
+        short there would leave a process behind."""
         entries, self._running = list(self._running.values()), {}
-        await asyncio.gather(*(self._close(entry) for entry in entries), *self._retiring, return_exceptions=True)
+        dropping = [task for task in self._dropping if not task.done()]
+        await asyncio.gather(*(self._close(entry) for entry in entries), *dropping, return_exceptions=True)
 
-    def retire(self, process: StdioProcess) -> None:
-        """Shut a process that no operation can use down in the background (the operation that
-        started it does not wait); :meth:`stop_all` still waits for it, so none outlives its client."""
-
-        async def close() -> None:
-            with contextlib.suppress(ChannelError, ProcessLookupError, OSError):
-                await process.close()
-
-        task = asyncio.get_running_loop().create_task(close())
-        self._retiring.add(task)
-        task.add_done_callback(self._retiring.discard)
+    def drop(self, process: StdioProcess) -> None:
+        """Shut down, in the background, a process of no use (its handshake did not stand);
+        :meth:`stop_all` waits for it."""
+        task = asyncio.get_running_loop().create_task(self._close_process(process))
+        self._dropping.add(task)
+        task.add_done_callback(self._dropping.discard)
 
     async def _close(self, entry: RunningServer) -> None:
         process, entry.process, entry.handshake = entry.process, None, None
         if process is not None:
-            with contextlib.suppress(ChannelError, ProcessLookupError, OSError):
-                await process.close()
+            await self._close_process(process)
+
+    @staticmethod
+    async def _close_process(process: StdioProcess) -> None:
+        with contextlib.suppress(ChannelError, ProcessLookupError, OSError):
+            await process.close()
 
 
 __all__ = ["LINE_PROBLEM", "Handshake", "OutputListener", "RunningServer", "ServerProcesses"]

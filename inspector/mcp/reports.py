@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
 from .server_requests import ServerRequestSeen
-from .standalone import ServerNotification
+from .standalone import LINE_PROBLEM, STDERR, ServerNotification
 
 #: How many notifications (log messages, list changes) an operation's recorder keeps.
 MAX_RECORDED_NOTIFICATIONS = 1000
+#: How many of the server's stderr lines an operation's recorder keeps: the last ones, which
+#: say why a process failed (a flood of lines before them is counted, not kept).
+MAX_RECORDED_STDERR = 200
+#: How many faults of the line (not JSON on stdout, a line over the limit) a recorder keeps: the first.
+MAX_RECORDED_LINE_PROBLEMS = 20
 
 
 class LegOutcome(str, Enum):
@@ -85,6 +91,11 @@ class OperationFinished:
     #: to stop (it gave a session id, so ``notifications/cancelled`` went out), or not (no
     #: session: it may run the request to its end)? ``None`` when nothing was torn down.
     server_told_to_stop: bool | None = None
+    #: How the server was reached: "http" (Streamable HTTP), "sse" (the older HTTP+SSE transport,
+    #: also when the client found it by itself) or "stdio" (a command's stdin and stdout).
+    transport: str | None = None
+    #: The protocol revision the handshake agreed on (``None`` when none was agreed).
+    protocol_version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -149,6 +160,13 @@ class OperationRecorder(NullObserver):
     server_requests: list[ServerRequestSeen] = field(default_factory=list)
     notifications: list[ServerNotification] = field(default_factory=list)
     notifications_dropped: int = 0
+    #: The server's stderr lines written during the operation (the last ones), apart from its
+    #: notifications: a process that writes thousands of them must not crowd its log messages out.
+    stderr: deque[str] = field(default_factory=lambda: deque(maxlen=MAX_RECORDED_STDERR))
+    stderr_dropped: int = 0
+    #: Faults of the line seen during the operation (the first ones), which often explain a failure.
+    line_problems: list[str] = field(default_factory=list)
+    line_problems_dropped: int = 0
     log_level_refused_by: LogLevelRefused | None = None
     finished: OperationFinished | None = None
 
@@ -168,11 +186,25 @@ class OperationRecorder(NullObserver):
         self.server_requests.append(report)
 
     def notification(self, report: ServerNotification) -> None:
+        if report.method == STDERR:
+            self._stderr_line(report.params.get("data"))
+            return
+        if report.method == LINE_PROBLEM:
+            if len(self.line_problems) < MAX_RECORDED_LINE_PROBLEMS:
+                self.line_problems.append(str(report.params.get("data", "")))
+            else:
+                self.line_problems_dropped += 1
+            return
         # A server may send log messages without end: the first ones are kept, the rest counted.
         if len(self.notifications) < MAX_RECORDED_NOTIFICATIONS:
             self.notifications.append(report)
         else:
             self.notifications_dropped += 1
+
+    def _stderr_line(self, line: object) -> None:
+        if len(self.stderr) == MAX_RECORDED_STDERR:
+            self.stderr_dropped += 1  # the oldest line goes to make room
+        self.stderr.append(line if isinstance(line, str) else str(line))
 
     def log_level_refused(self, report: LogLevelRefused) -> None:
         self.log_level_refused_by = report

@@ -4,8 +4,9 @@ The stored payload uses the reference's camelCase keys so that payloads
 exported from the reference read here unchanged; this project adds ``legs``,
 ``cancelledInFlight``, ``contentBlocks``, ``contentBlocksDropped``, ``serverRequests``,
 ``serverNotifications``,
-``progress``, ``progressDropped`` and ``serverToldToStop`` without changing the meaning of any
-reference key.
+``progress``, ``progressDropped``, ``serverToldToStop`` and how the server was reached
+(``transport``, ``serverCommand``, ``protocolVersion``, ``stderr``, ``stderrDropped``,
+``lineProblems``) without changing the meaning of any reference key.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ._frozen import _PLAIN_SCALARS, NotJsonError, NotPlainError, freeze, freeze
 from .leg import InvalidLegError, Leg, _plain_leg
 from .outcome import ToolOutcome
 from .progress import NOTE_SHAPE, is_progress_note
+from .wire import MAX_STEP_LINES, TRANSPORTS, is_lines
 
 JsonList = tuple[Any, ...]
 """A JSON list, held as a tuple so the step stays immutable."""
@@ -57,6 +59,8 @@ _ARRAY_OR_NUMBER = "a list, an object or a number"
 _OUTCOME = f"one of {[o.value for o in ToolOutcome]}"
 _LEGS = "a list of legs"
 _PROGRESS = NOTE_SHAPE
+_TRANSPORT = f"one of {list(TRANSPORTS)}"
+_LINES = f"a list of at most {MAX_STEP_LINES} strings"
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,12 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("progress", "progress", _PROGRESS),
     _Field("progress_dropped", "progressDropped", _COUNT),
     _Field("server_told_to_stop", "serverToldToStop", _FLAG),
+    _Field("transport", "transport", _TRANSPORT),
+    _Field("server_command", "serverCommand", _TEXT),
+    _Field("protocol_version", "protocolVersion", _TEXT),
+    _Field("stderr", "stderr", _LINES),
+    _Field("stderr_dropped", "stderrDropped", _COUNT),
+    _Field("line_problems", "lineProblems", _LINES),
 )
 
 
@@ -168,6 +178,12 @@ def _normalise(field: _Field, value: Any) -> Any:
         elif shape == _PROGRESS:
             if isinstance(value, (list, tuple)) and all(is_progress_note(note) for note in value):
                 return freeze(value, field.key)
+        elif shape == _TRANSPORT:
+            if value in TRANSPORTS and type(value) is str:
+                return value
+        elif shape == _LINES:
+            if is_lines(value):
+                return tuple(value)
     except NotJsonError as error:
         raise InvalidStepError(f"{field.key} ({field.attr}): {error}") from error
     raise _wrong(field, value)
@@ -231,6 +247,17 @@ class RunStep:
     progress: JsonList | None = None
     progress_dropped: int | None = None
     server_told_to_stop: bool | None = None
+    #: How the server was reached: "http", "sse" or "stdio".
+    transport: str | None = None
+    #: A command server's command line (environment variables by name only).
+    server_command: str | None = None
+    #: The protocol revision the handshake agreed on.
+    protocol_version: str | None = None
+    #: The last lines the server wrote on stderr during the operation, and how many went before them.
+    stderr: tuple[str, ...] | None = None
+    stderr_dropped: int | None = None
+    #: Faults of the line to a command server (not JSON on stdout, a line over the limit).
+    line_problems: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -364,17 +391,17 @@ def _read_legs(field: _Field, value: Any) -> tuple[Leg, ...]:
 # How to_payload writes each field (in _OPTIONAL_FIELDS order): as it is, thawed, ...
 _AS_IS, _THAW, _OUTCOME_CODE, _LEGS_CODE = range(4)
 _WRITE_CODES = {_LIST: _THAW, _ARRAY: _THAW, _ARRAY_OR_NUMBER: _THAW, _OUTCOME: _OUTCOME_CODE, _LEGS: _LEGS_CODE,
-                _PROGRESS: _THAW}
+                _PROGRESS: _THAW, _LINES: _THAW}
 # (The last item reads the field's slot.)
 _WRITE_TABLE = tuple((field.key, _WRITE_CODES.get(field.shape, _AS_IS), getattr(RunStep, field.attr).__get__)
                      for field in _OPTIONAL_FIELDS)
 
 # How _plain_step reads each key of a payload: its attribute and the shape's code.
 (_R_TEXT, _R_COUNT, _R_NUMBER, _R_FLAG, _R_LIST, _R_ARRAY, _R_ARRAY_OR_NUMBER, _R_OUTCOME, _R_LEGS,
- _R_PROGRESS) = range(10)
+ _R_PROGRESS, _R_TRANSPORT, _R_LINES) = range(12)
 _READ_CODES = {_TEXT: _R_TEXT, _COUNT: _R_COUNT, _NUMBER: _R_NUMBER, _FLAG: _R_FLAG, _LIST: _R_LIST,
                _ARRAY: _R_ARRAY, _ARRAY_OR_NUMBER: _R_ARRAY_OR_NUMBER, _OUTCOME: _R_OUTCOME, _LEGS: _R_LEGS,
-               _PROGRESS: _R_PROGRESS}
+               _PROGRESS: _R_PROGRESS, _TRANSPORT: _R_TRANSPORT, _LINES: _R_LINES}
 _READ_BY_KEY = {field.key: (field.attr, _READ_CODES[field.shape]) for field in _OPTIONAL_FIELDS}
 _ABSENT = {field.name: field.default for field in fields(RunStep)[3:]}  # each optional field, absent
 # The slot of each field, in field order: a step is filled through them (frozen, so not by
@@ -452,6 +479,13 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
                 if not is_progress_note(note):
                     return None
             value = freeze_plain(value)
+        elif code == _R_TRANSPORT:
+            if type(value) is not str or value not in TRANSPORTS:
+                return None
+        elif code == _R_LINES:
+            if not is_lines(value):
+                return None
+            value = tuple(value)
         elif code == _R_ARRAY:
             if type(value) is not list and type(value) is not tuple and type(value) is not dict:
                 return None

@@ -66,6 +66,7 @@ class RunTrace:
         progress: Iterable[Mapping[str, Any]] = (),
         server_told_to_stop: bool | None = None,
         server_notifications: Iterable[Mapping[str, Any]] = (),
+        wire: Mapping[str, Any] | None = None,
     ) -> RunStep:
         """Record a tool call from its typed result; the outcome is read off it.
 
@@ -75,7 +76,9 @@ class RunTrace:
         (see :func:`inspector.agent.operations.server_requests_summary`); ``progress``
         the server's progress notes in stored form, bounded here (see
         :func:`inspector.runs.progress.bound_progress`). ``server_told_to_stop`` says, for a
-        request torn down on the wire, whether the server could be told to stop it.
+        request torn down on the wire, whether the server could be told to stop it. ``wire``:
+        how the server was reached, as step fields (``transport``, ``server_command``,
+        ``protocol_version``, ``stderr``, ``stderr_dropped``, ``line_problems``).
         """
         if not isinstance(result, ToolResult):
             raise TypeError(f"record_tool_result takes a ToolResult, got {type(result).__name__}")
@@ -97,6 +100,7 @@ class RunTrace:
             progress=tuple(progress),
             server_told_to_stop=server_told_to_stop,
             server_notifications=tuple(server_notifications),
+            wire=wire or {},
         )
 
     def record_tool_execution(
@@ -141,6 +145,7 @@ class RunTrace:
         progress: tuple[Mapping[str, Any], ...] = (),
         server_told_to_stop: bool | None = None,
         server_notifications: tuple[Mapping[str, Any], ...] = (),
+        wire: Mapping[str, Any] | None = None,
     ) -> RunStep:
         # The one place a tool step is built. tool_is_error is computed from
         # the outcome, never taken from a caller, so it cannot contradict it.
@@ -168,6 +173,7 @@ class RunTrace:
             progress=kept_progress or None,
             progress_dropped=progress_dropped or None,
             server_told_to_stop=server_told_to_stop,
+            **(wire or {}),
         )
         self._steps.append(step)
         return step

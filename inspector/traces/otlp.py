@@ -61,6 +61,16 @@ STEP_PAYLOAD = "run_inspector.step.payload"
 LEG_POSITION = "run_inspector.leg.position"
 LEG_GRANTED_S = "run_inspector.leg.granted_s"
 LEG_ELAPSED_MS = "run_inspector.leg.elapsed_ms"
+# How a step's server was reached. The transport and the revision also have standard names
+# (``network.transport``, ``mcp.protocol.version``); ours keep what those cannot say (the older
+# HTTP+SSE transport apart from Streamable HTTP) and what has no standard name.
+SERVER_TRANSPORT = "run_inspector.server.transport"
+SERVER_COMMAND = "run_inspector.server.command"
+SERVER_STDERR = "run_inspector.server.stderr"
+SERVER_STDERR_DROPPED = "run_inspector.server.stderr_dropped"
+SERVER_LINE_PROBLEMS = "run_inspector.server.line_problems"
+#: ``network.transport`` of the OpenTelemetry MCP conventions: "pipe" for stdio, "tcp" for HTTP.
+_NETWORK_TRANSPORTS = {"stdio": "pipe", "http": "tcp", "sse": "tcp"}
 
 STATUS_UNSET, STATUS_OK, STATUS_ERROR = 0, 1, 2
 KIND_INTERNAL, KIND_CLIENT = 1, 3
@@ -105,7 +115,35 @@ def attribute(key: str, value: Any) -> dict[str, Any]:
         return {"key": key, "value": {"intValue": str(value)}}
     if isinstance(value, float):
         return {"key": key, "value": {"doubleValue": value}}
+    if isinstance(value, (list, tuple)):  # of strings: an array of string values
+        return {"key": key, "value": {"arrayValue": {"values": [{"stringValue": str(item)} for item in value]}}}
     return {"key": key, "value": {"stringValue": str(value)}}
+
+
+def server_attributes(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """How a step's server was reached, for viewers (an import reads the payload instead).
+
+    The stderr lines are one array attribute rather than span events: an event needs a time,
+    and the lines have none of their own (inventing one per line would misplace them), and a
+    viewer shows an array beside the step's other attributes, in order."""
+    attributes: list[dict[str, Any]] = []
+    transport = payload.get("transport")
+    if isinstance(transport, str) and transport in _NETWORK_TRANSPORTS:
+        attributes.append(attribute("network.transport", _NETWORK_TRANSPORTS[transport]))
+        if transport != "stdio":
+            attributes.append(attribute("network.protocol.name", "http"))
+        attributes.append(attribute(SERVER_TRANSPORT, transport))
+    for key, name in (("protocolVersion", "mcp.protocol.version"), ("serverCommand", SERVER_COMMAND)):
+        if isinstance(payload.get(key), str):
+            attributes.append(attribute(name, payload[key]))
+    for key, name in (("stderr", SERVER_STDERR), ("lineProblems", SERVER_LINE_PROBLEMS)):
+        lines = payload.get(key)
+        if isinstance(lines, list) and lines:
+            attributes.append(attribute(name, [line for line in lines if isinstance(line, str)]))
+    dropped = payload.get("stderrDropped")
+    if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0:
+        attributes.append(attribute(SERVER_STDERR_DROPPED, dropped))
+    return attributes
 
 
 def resource() -> dict[str, Any]:
@@ -177,6 +215,7 @@ def step_spans(uid: str, sequence: int, started_at: datetime | None, fallback_st
         name = f"execute_tool {payload['toolName']}"
         attributes += [attribute("gen_ai.operation.name", "execute_tool"),
                        attribute("gen_ai.tool.name", payload["toolName"])]
+    attributes += server_attributes(payload)
     if outcome:
         attributes.append(attribute(OUTCOME, outcome))
     status, extra = _status(outcome, str(payload.get("toolResult") or "")[:200])

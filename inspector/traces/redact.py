@@ -126,8 +126,10 @@ def redact(value: Any) -> Any:
         elif isinstance(item, (list, tuple)):
             items: list[Any] = [None] * len(item)
             parent[slot] = items
-            # A name/value pair as a list (["Cookie", "..."], header lists of some libraries).
-            pair = 2 <= len(item) <= 3 and type(item[0]) is str and is_secret_key(item[0])
+            # A name/value pair as a list (["Cookie", "..."], header lists of some libraries). A
+            # name holds no colon: ["Authorization: Bearer x", "next line"] is lines of text (a
+            # server's stderr), each redacted as text, not a name and its value.
+            pair = 2 <= len(item) <= 3 and type(item[0]) is str and ":" not in item[0] and is_secret_key(item[0])
             for index, child in enumerate(item):
                 if pair and index and not _harmless(child):
                     items[index] = REDACTED
@@ -232,7 +234,8 @@ def _redact_assignments(text: str) -> str:
             continue  # inside a value already removed, or not a secret
         value = match.group("value")
         quote = "\\\"" if value.startswith("\\\"") else (value[0] if value[0] in "\"'" else "")
-        if value[len(quote):len(value) - len(quote)] in (REDACTED, "null", "true", "false", ""):
+        # "…" is how a command line shows a variable by its name only (API_KEY=…): no value to remove.
+        if value[len(quote):len(value) - len(quote)] in (REDACTED, "null", "true", "false", "", "…"):
             continue
         start, end = match.span("value")
         parts.append(text[done:start])

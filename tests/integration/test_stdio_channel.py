@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -110,6 +111,24 @@ def test_a_process_that_exits_mid_call_is_named_with_its_status_and_last_words()
         with pytest.raises(ProcessExited):
             await process.request({"jsonrpc": "2.0", "id": 2, "method": "m"})
         assert await process.close() == 3
+
+    asyncio.run(scenario())
+
+
+def test_a_process_killed_by_a_signal_mid_call_is_named_with_the_signal_not_a_negative_status() -> None:
+    async def scenario() -> None:
+        logged: list[str] = []
+        process = await started_sdk_server(on_stderr=logged.append)
+        waiting = asyncio.ensure_future(process.request(call("hang", {})))
+        while "hang started" not in logged:
+            await asyncio.sleep(0.02)
+        os.kill(process.pid, signal.SIGKILL)
+        with pytest.raises(ProcessExited) as exited:
+            await asyncio.wait_for(waiting, 20)
+        assert exited.value.status == -9  # Python's way; the sentence says it as a person would
+        assert str(exited.value) == ("the server process was ended by signal SIGKILL (9); its last words on "
+                                     "stderr: stdio test server starting\nhang started")
+        assert await process.close() == -9
 
     asyncio.run(scenario())
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -58,8 +59,9 @@ def test_the_first_operation_starts_the_process_and_the_next_reuse_it() -> None:
                                ("tools/list", "ok")]
         assert legs(second) == [("tools/call", "ok")]  # the running process's handshake stands
         # The server's stderr is its log, kept with the operation during which it was written.
-        assert any(note.method == STDERR and "echo called with 2 characters" in note.params["data"]
-                   for note in second.notifications)
+        # (kept apart from its notifications, so a flood of lines never crowds its log messages out)
+        assert any("echo called with 2 characters" in line for line in second.stderr)
+        assert not any(note.method == STDERR for note in second.notifications)
         assert not alive(pid)
 
     asyncio.run(scenario())
@@ -192,8 +194,8 @@ def test_a_banner_on_stdout_is_named_and_the_operation_goes_on() -> None:
 
     recorder = asyncio.run(scenario())
     assert recorder.finished is not None and recorder.finished.outcome == "ok"
-    problems = [note.params["data"] for note in recorder.notifications if note.method == LINE_PROBLEM]
-    assert problems == ["the server wrote a line on stdout that is not JSON: Server v1.0 ready!"]
+    assert recorder.line_problems == ["the server wrote a line on stdout that is not JSON: Server v1.0 ready!"]
+    assert not any(note.method == LINE_PROBLEM for note in recorder.notifications)
 
 
 def test_an_address_of_the_older_transport_is_found_and_remembered() -> None:
@@ -263,3 +265,128 @@ def test_an_address_that_refuses_the_post_and_has_no_event_stream_keeps_its_firs
     with serve_asgi(app, "/mcp") as url:
         error = asyncio.run(scenario(url))
     assert error.kind is ErrorKind.HTTP_STATUS and error.http_status == 405
+
+
+def test_a_process_silent_through_three_timed_out_operations_is_taken_for_wedged_and_restarted() -> None:
+    async def scenario() -> tuple[list[str], int | None, int | None, bool]:
+        client = McpClient()
+        server = faults("mute")
+        sentences = []
+        try:
+            await client.ping(server, budget_s=2)  # the handshake is answered, the ping is not
+        except McpTransportError as error:
+            sentences.append(str(error))
+        first_pid = client.processes.pid(server.key)
+        try:
+            for _ in range(3):
+                try:
+                    await client.call_tool(server, "echo", {}, budget_s=1)
+                except McpTransportError as error:
+                    sentences.append(str(error))
+            after_pid = client.processes.pid(server.key)
+            await client.drain(5)
+            gone = first_pid is not None and not alive(first_pid)
+        finally:
+            await client.close()
+        return sentences, first_pid, after_pid, gone
+
+    sentences, first_pid, after_pid, gone = asyncio.run(scenario())
+    assert len(sentences) == 4 and all("did not finish answering" in sentence for sentence in sentences)
+    # The ping's operation heard the handshake's answer: only the three silent ones count.
+    assert ["it was stopped" in sentence for sentence in sentences] == [False, False, False, True]
+    assert first_pid is not None and after_pid is None and gone  # the next operation starts it anew
+def test_a_process_whose_handshake_failed_is_gone_when_the_client_closes() -> None:
+    """A process dropped after a failed handshake is shut down in the background; closing the
+    client waits for that too (a command line ends right after close: nothing may outlive it)."""
+    lines: list[str] = []
+
+    async def scenario() -> McpTransportError:
+        client = McpClient(server_output=lambda key, line: lines.append(line))
+        try:
+            await client.ping(faults("stuck"), budget_s=1)
+        except McpTransportError as error:
+            return error
+        finally:
+            await client.close()
+        raise AssertionError("a stuck server answered")
+
+    error = asyncio.run(scenario())
+    assert error.kind is ErrorKind.TIMED_OUT and error.method == "initialize"
+    pids = [int(line.split()[1]) for line in lines if line.startswith("stuck ")]
+    assert len(pids) == 1
+    assert not alive(pids[0])
+
+
+def test_closing_the_client_while_a_process_is_being_started_leaves_no_process(monkeypatch) -> None:  # noqa: ANN001
+    """The window closing (or Ctrl-C) just while an operation spawns the server: the process that
+    comes up after ``close()`` began is shut down at once, not left running unknown to the client."""
+    from inspector.mcp.channels.stdio import StdioProcess
+
+    real_start = StdioProcess.start.__func__  # type: ignore[attr-defined]
+    spawned: list[int] = []
+
+    async def scenario() -> McpTransportError:
+        started, release = asyncio.Event(), asyncio.Event()
+
+        async def held_start(cls, command, **kwargs):  # noqa: ANN001, ANN202 - the real start, held open
+            process = await real_start(cls, command, **kwargs)
+            spawned.append(process.pid)
+            started.set()
+            await release.wait()
+            return process
+
+        monkeypatch.setattr(StdioProcess, "start", classmethod(held_start))
+        client = McpClient()
+        recorder = OperationRecorder()
+        ping = asyncio.ensure_future(client.ping(sdk_command(), budget_s=20, observer=recorder))
+        await started.wait()
+        await client.close()
+        release.set()
+        try:
+            await ping
+        except McpTransportError as error:
+            assert legs(recorder) == [("start", "failed")]
+            assert client.processes.running() == []
+            return error
+        finally:
+            await client.close()
+        raise AssertionError("the operation went on after the client was closed")
+
+    error = asyncio.run(scenario())
+    assert "stopped while its process was starting" in str(error)
+    assert len(spawned) == 1 and not alive(spawned[0])
+
+
+def test_a_process_killed_mid_call_fails_the_call_by_its_signal_and_the_next_operation_starts_anew() -> None:
+    async def scenario() -> None:
+        lines: list[str] = []
+        client = McpClient(server_output=lambda key, line: lines.append(line))
+        server = sdk_command()
+        recorder = OperationRecorder()
+        try:
+            await client.ping(server, budget_s=30)
+            pid = client.processes.pid(server.key)
+            assert pid is not None
+            call = asyncio.ensure_future(client.call_tool(server, "hang", {}, budget_s=30, observer=recorder))
+            while "hang started" not in lines:
+                await asyncio.sleep(0.02)
+            os.kill(pid, signal.SIGKILL)
+            try:
+                await call
+            except McpTransportError as error:
+                assert error.kind is ErrorKind.UNREACHABLE and error.method == "tools/call"
+                assert "was ended by signal SIGKILL (9)" in str(error) and "hang started" in str(error)
+            else:
+                raise AssertionError("the call outlived its process")
+            assert legs(recorder) == [("tools/call", "failed")]
+            assert client.processes.running() == []
+            again = OperationRecorder()
+            called = await client.call_tool(server, "echo", {"text": "anew"}, budget_s=30, observer=again)
+            assert called.content == "anew"
+            assert [method for method, _ in legs(again)] == ["start", "initialize", "notifications/initialized",
+                                                             "tools/call"]
+            assert client.processes.pid(server.key) not in (None, pid)
+        finally:
+            await client.close()
+
+    asyncio.run(scenario())

@@ -2,13 +2,17 @@
 
 Modes: ``banner`` (a line that is not JSON, then answers), ``huge`` (a 20 MB line, then answers),
 ``exit`` (reads one request, says "boom" on stderr, exits with status 3), ``stubborn`` (ignores the
-end of stdin and SIGTERM, and leaves a grandchild in its group), ``flood`` (200,000 stderr lines).
+end of stdin and SIGTERM, and leaves a grandchild in its group), ``flood`` (200,000 stderr lines),
+``mute`` (answers the handshake, then nothing), ``stuck`` (says its pid on stderr, then never reads
+or answers, and outlives the end of its stdin: a server stuck before its handshake, like ``npx``
+still fetching a package).
 Answers echo the request's params as the result (``initialize`` gets a handshake's answer).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -35,6 +39,9 @@ def main(mode: str) -> None:
         for number in range(200_000):
             print(f"log line {number}", file=sys.stderr)
         sys.stderr.flush()
+    if mode == "stuck":
+        print(f"stuck {os.getpid()}", file=sys.stderr, flush=True)
+        time.sleep(3600)
     if mode == "stubborn":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
@@ -43,6 +50,8 @@ def main(mode: str) -> None:
         if mode == "exit":
             print("boom", file=sys.stderr, flush=True)
             sys.exit(3)
+        if mode == "mute" and json.loads(line).get("method") != "initialize":
+            continue  # reads every request, answers none but the handshake
         answer(line)
     if mode == "stubborn":
         time.sleep(3600)

@@ -1,4 +1,5 @@
-"""Add or edit a server: URL, display name, headers (each may be marked secret), budget.
+"""Add or edit a server: an Address (URL, transport, headers) or a Command (command line, folder,
+environment: :mod:`.command_fields`), and for both a display name, a budget and roots.
 
 Bad input is refused in the dialog, next to what was typed; a secret value is shown as dots.
 """
@@ -8,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
+    QButtonGroup,
     QCheckBox,
+    QComboBox,
     QDialog,
     QFileDialog,
     QFormLayout,
@@ -19,6 +22,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QRadioButton,
     QVBoxLayout,
     QWidget,
 )
@@ -27,11 +31,14 @@ from inspector.i18n import _
 from inspector.i18n.messages import translate
 from inspector.mcp import DEFAULT_BUDGET_SECONDS, InvalidServerError, ServerEndpoint, public_url
 from inspector.mcp.roots import RootNotUsable, parse_root, root_as_text
+from inspector.mcp.server_command import ServerCommand
 from inspector.store.secrets import is_secret_header
 
-from ..language import on_language_changed, translated
+from ..language import on_language_changed, translated, translated_item
+from ..widgets.accessibility import label_combo
 from ..widgets.budget_field import BudgetField
 from ..widgets.hints import mark_hint, readable_placeholders
+from .command_fields import CommandFields, error_label
 from .form_dialog import finish_form
 
 
@@ -46,15 +53,15 @@ class ServerSettings:
     secret: set[str] = field(default_factory=set)
     #: The roots offered to the server (``file://`` URIs); empty: none.
     roots: tuple[str, ...] = ()
+    #: "http" (Streamable HTTP, finding the older transport by itself), "sse" or "stdio".
+    transport: str = "http"
+    #: For a command server: what to start (``url`` is then its key) and the names of secret
+    #: variables whose value kept in the keyring stays (left out of ``command.env``).
+    command: ServerCommand | None = None
+    kept_env: set[str] = field(default_factory=set)
 
 
-def _error_label() -> QLabel:
-    label = QLabel()
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(True)
-    label.setStyleSheet("color: #B84A00;")
-    label.hide()
-    return label
+_error_label = error_label
 
 
 class HeaderRow(QWidget):
@@ -95,9 +102,12 @@ class ServerDialog(QDialog):
     def __init__(self, parent: QWidget | None = None, *, url: str = "", name: str | None = None,
                  budget_s: float | None = None, headers: list[tuple[str, str, bool]] | None = None,
                  secrets_kept: bool = False, roots: tuple[str, ...] = (),
-                 default_budget_s: Callable[[], float] = lambda: DEFAULT_BUDGET_SECONDS) -> None:
+                 default_budget_s: Callable[[], float] = lambda: DEFAULT_BUDGET_SECONDS,
+                 transport: str = "http", command_line: str = "", cwd: str | None = None,
+                 env: list[tuple[str, str, bool, bool]] | None = None) -> None:
         super().__init__(parent)
-        translated(self, "setWindowTitle", lambda: _("Edit server") if url else _("Add server"))
+        editing = bool(url or command_line)
+        translated(self, "setWindowTitle", lambda: _("Edit server") if editing else _("Add server"))
         self.result_settings: ServerSettings | None = None
         self.url = QLineEdit(url)
         self.url.setPlaceholderText("http://127.0.0.1:8000/mcp")
@@ -122,19 +132,47 @@ class ServerDialog(QDialog):
                                                       "only until Run Inspector quits."))
         keep_note.setWordWrap(True)
         mark_hint(keep_note)
-        form = QFormLayout()
+        self.transport = QComboBox()
+        translated_item(self.transport, lambda: _("Streamable HTTP (finds the older transport by itself)"), "http")
+        translated_item(self.transport, lambda: _("Older HTTP+SSE (2024-11-05)"), "sse")
+        self.transport.setCurrentIndex(1 if transport == "sse" else 0)
+        transport_label = translated(QLabel(), "setText", lambda: _("Transport"))
+        label_combo(self.transport, lambda: _("Transport"), transport_label)
         url_column = QVBoxLayout()
         url_column.addWidget(self.url)
         url_column.addWidget(self.url_error)
-        form.addRow(translated(QLabel(), "setText", lambda: _("URL")), url_column)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Name")), self.name)
-        form.addRow(translated(QLabel(), "setText", lambda: _("Budget (s)")), self.budget_field)
         headers_column = QVBoxLayout()
         headers_column.addLayout(self.headers_box)
         headers_column.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
         headers_column.addWidget(self.header_error)
         headers_column.addWidget(keep_note)
+        self.command = CommandFields(command_line, cwd, env, secrets_kept, self)
+        self.as_address = translated(QRadioButton(), "setText", lambda: _("&Address"))
+        translated(self.as_address, "setToolTip", lambda: _("A server already running, reached at a URL"))
+        self.as_command = translated(QRadioButton(), "setText", lambda: _("Co&mmand"))
+        translated(self.as_command, "setToolTip",
+                   lambda: _("A program Run Inspector starts and speaks to over its stdin and stdout"))
+        kinds = QButtonGroup(self)
+        kinds.addButton(self.as_address)
+        kinds.addButton(self.as_command)
+        (self.as_command if transport == "stdio" else self.as_address).setChecked(True)
+        kind_row = QHBoxLayout()
+        kind_row.addWidget(self.as_address)
+        kind_row.addWidget(self.as_command)
+        kind_row.addStretch(1)
+        # One form for both halves; the rows of the half not chosen are hidden (they take no room).
+        self.form = form = QFormLayout()
+        form.addRow(translated(QLabel(), "setText", lambda: _("Server")), kind_row)
+        self._address_rows = [form.rowCount() + offset for offset in range(3)]
+        form.addRow(translated(QLabel(), "setText", lambda: _("URL")), url_column)
+        form.addRow(transport_label, self.transport)
         form.addRow(translated(QLabel(), "setText", lambda: _("Headers")), headers_column)
+        self._command_rows = [form.rowCount() + offset for offset in range(len(self.command.rows))]
+        for label, column in self.command.rows:
+            form.addRow(label, column)
+        self.as_command.toggled.connect(self._kind_chosen)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Name")), self.name)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Budget (s)")), self.budget_field)
         self.roots = QPlainTextEdit("\n".join(root_as_text(uri) for uri in roots))
         translated(self.roots, "setAccessibleName", lambda: _("Roots: one folder per line"))
         translated(self.roots, "setPlaceholderText",
@@ -155,14 +193,37 @@ class ServerDialog(QDialog):
         roots_column.addWidget(self.roots_error)
         roots_column.addWidget(roots_note)
         form.addRow(translated(QLabel(), "setText", lambda: _("Roots")), roots_column)
+        self._kind_chosen(self.as_command.isChecked())
+        # Later: a row added to a shown dialog is shown by Qt on the next turn of the event loop.
+        self.command.grew.connect(lambda: QTimer.singleShot(0, self, self.grow))
         finish_form(self, form)
         readable_placeholders(self)  # after the form is the dialog's: it looks among its children
         on_language_changed(self, self._say_problems_again)
 
+    def grow(self) -> None:
+        """Make room for rows and problems added since the dialog was sized: wrapped text makes Qt's
+        minimum height too small, and the rows would be squeezed."""
+        if self.layout() is not None:
+            self.layout().activate()  # the rows just added or hidden count
+        self.resize(self.width(), max(self.height(), self.heightForWidth(self.width())))
+
+    def _kind_chosen(self, command: bool) -> None:
+        for row in self._address_rows:
+            self.form.setRowVisible(row, not command)
+        for row in self._command_rows:
+            self.form.setRowVisible(row, command)
+        # Showing a row shows every widget in it, its (empty) problem lines too: hidden again; a
+        # problem of the other half is said again on OK.
+        for label in (self.url_error, self.header_error, self.command.line_error, self.command.env_error):
+            label.hide()
+        if self.layout() is not None:  # the other half's height, not the taller of the two
+            self.layout().activate()
+            self.resize(self.width(), max(self.heightForWidth(self.width()), self.minimumSizeHint().height()))
+
     def _say_problems_again(self) -> None:
         """After a switch of language, the problems shown are checked and said again in the new one."""
         if any(not label.isHidden() for label in (self.url_error, self.budget_error, self.header_error,
-                                                  self.roots_error)):
+                                                  self.roots_error)) or self.command.has_problems():
             self.settings()
 
     def add_header(self, name: str = "", value: str = "", secret: bool = False) -> HeaderRow:
@@ -170,6 +231,8 @@ class ServerDialog(QDialog):
         row.remove.clicked.connect(lambda: self._remove_header(row))
         self.header_rows.append(row)
         self.headers_box.addWidget(row)
+        if hasattr(self, "command"):  # not while the dialog is built (it is sized once built)
+            QTimer.singleShot(0, self, self.grow)
         return row
 
     def _choose_root(self) -> None:
@@ -191,6 +254,11 @@ class ServerDialog(QDialog):
         """What was typed, checked; ``None`` after showing what is wrong where it was typed."""
         for label in (self.url_error, self.header_error, self.roots_error):
             label.hide()
+        self.command.hide_problems()
+        if self.as_command.isChecked():
+            chosen = self._command_settings()
+            self.grow()
+            return chosen
         ok = True
         headers: dict[str, str] = {}
         secret: set[str] = set()
@@ -221,7 +289,25 @@ class ServerDialog(QDialog):
             ok = False
         budget = self.budget_field.check()
         ok = ok and budget.problem is None
+        roots = self._roots()
+        if not ok or roots is None:
+            return None
+        return ServerSettings(public_url(url), self.name.text().strip() or None, budget.given, headers, secret,
+                              roots, transport=self.transport.currentData() or "http")
+
+    def _command_settings(self) -> ServerSettings | None:
+        choice = self.command.choice()
+        budget = self.budget_field.check()
+        roots = self._roots()
+        if choice is None or budget.problem is not None or roots is None:
+            return None
+        key = ServerEndpoint.for_command(choice.command).key
+        return ServerSettings(key, self.name.text().strip() or None, budget.given, roots=roots, transport="stdio",
+                              command=choice.command, kept_env=choice.kept)
+
+    def _roots(self) -> tuple[str, ...] | None:
         roots: list[str] = []
+        ok = True
         for line in self.roots.toPlainText().splitlines():
             if not line.strip():
                 continue
@@ -234,14 +320,12 @@ class ServerDialog(QDialog):
                 continue
             if uri not in roots:
                 roots.append(uri)
-        if not ok:
-            return None
-        return ServerSettings(public_url(url), self.name.text().strip() or None, budget.given, headers, secret,
-                              tuple(roots))
+        return tuple(roots) if ok else None
 
     def _show(self, label: QLabel, text: str) -> None:
         label.setText(text)
         label.show()
+        self.grow()
 
     def accept(self) -> None:  # noqa: D102
         settings = self.settings()

@@ -34,6 +34,7 @@ from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
 from ..widgets.server_exchanges import server_exchange_lines
 from .runs_model import format_duration
+from .step_wire import stderr_text, wire_summary
 from .stored_text import cancelled_result_text
 
 #: A payload larger than this is not parsed for its parts (the raw tab still shows its start).
@@ -65,6 +66,11 @@ class StepDetail(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setWordWrap(True)
         translated(self.summary, "setAccessibleName", lambda: _("Step summary"))
+        # How the server was reached (transport, revision, command line): a line under the summary.
+        self.wire = QLabel()
+        self.wire.setTextFormat(Qt.TextFormat.PlainText)
+        self.wire.setWordWrap(True)
+        translated(self.wire, "setAccessibleName", lambda: _("How the server was reached"))
         self.remote_effect = translated(QLabel(), "setText", lambda: _(
             "The request had already been sent when it was cancelled: whether the server acted on it is "
             "unknown. Check on the server before you retry."))
@@ -80,6 +86,7 @@ class StepDetail(QWidget):
         self.structured = translated(_text_view(""), "setAccessibleName", lambda: _("Structured content"))
         self.payload = translated(_text_view(""), "setAccessibleName", lambda: _("Raw payload"))
         self.server_side = translated(_text_view(""), "setAccessibleName", lambda: _("What the server asked"))
+        self.stderr = translated(_text_view(""), "setAccessibleName", lambda: _("What the server wrote on stderr"))
         self.tabs = QTabWidget()
         translated(self.tabs, "setAccessibleName", lambda: _("Step detail"))
         # The Result tab: the text, and under it the pictures the step kept (its image artifacts).
@@ -93,6 +100,7 @@ class StepDetail(QWidget):
         translated_tab(self.tabs, self.arguments, lambda: _("Arguments"))
         translated_tab(self.tabs, self.structured, lambda: _("Structured"))
         translated_tab(self.tabs, self.server_side, lambda: _("Server"))
+        translated_tab(self.tabs, self.stderr, lambda: _("stderr"))
         translated_tab(self.tabs, self.payload, lambda: _("Payload"))
         self.copy_result = translated(QPushButton(), "setText", lambda: _("Copy result"))
         translated(self.copy_result, "setAccessibleName", lambda: _("Copy the result text"))
@@ -111,6 +119,7 @@ class StepDetail(QWidget):
         layout.setSpacing(3)
         layout.addWidget(self.heading)
         layout.addWidget(self.summary)
+        layout.addWidget(self.wire)
         layout.addWidget(self.remote_effect)
         layout.addWidget(self.bar)
         layout.addWidget(self.tabs, 1)
@@ -128,9 +137,10 @@ class StepDetail(QWidget):
         if step is None:
             self.heading.setText(_("Select a step to see its detail."))
             self.summary.setText("")
+            self.wire.hide()
             self.remote_effect.hide()
             self.bar.hide()
-            for view in (self.arguments, self.result, self.structured, self.server_side, self.payload):
+            for view in (self.arguments, self.result, self.structured, self.server_side, self.stderr, self.payload):
                 view.setPlainText("")
             self._result_text = self._payload_text = ""
             self.images.show_images([])
@@ -153,6 +163,10 @@ class StepDetail(QWidget):
         if row.legs:
             parts.append(ngettext("{count} leg", "{count} legs", row.legs).format(count=row.legs))
         self.summary.setText(" · ".join(parts))
+        wire = wire_summary(payload)
+        self.wire.setText(wire)
+        self.wire.setVisible(bool(wire))
+        self.stderr.setPlainText(stderr_text(payload))
         self.remote_effect.setVisible(row.outcome == "cancelled" and row.cancelled_in_flight is True)
         if step.legs:
             budget = max((leg.granted_s or 0 for leg in step.legs[:1]), default=0) or \

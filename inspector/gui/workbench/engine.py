@@ -41,17 +41,22 @@ from inspector.mcp import (
     parse_budget,
     public_url,
 )
+from inspector.mcp.processes import ServerProcesses
 from inspector.mcp.server_requests import Root
-from inspector.mcp.standalone import ServerNotification
+from inspector.mcp.standalone import STDERR, ServerNotification
 from inspector.store import RunStore, ServerRegistry, StoreError
 
 from ..widgets.budget_state import BarState, ProgressMark, ending_for
 from .asking import ASKER, Asker
+from .console import ProcessOutput
 from .operation_log import OperationLog, operation_tag
 from .server_requests import WindowAnswers
 
 #: Housekeeping after quitting (cancel notices, session ends) gets at most this long.
 SHUTDOWN_BOUND_S = 1.0
+#: Stopping the command servers' processes on quitting gets at most this long: each is told by the
+#: end of its stdin, then SIGTERM after 2 s, then SIGKILL after 2 s more (the client's order).
+PROCESS_STOP_BOUND_S = 5.0
 KINDS = ("call", "list", "ping")
 #: The interpreter lock's switch interval once the worker runs (Python's default is 5 ms). A
 #: server flooding a stream keeps the worker busy; the GUI thread needs the lock for each call
@@ -123,6 +128,10 @@ class _Observer(NullObserver):
     def notification(self, report: ServerNotification) -> None:
         if report.method == "notifications/message":
             self._log.heard(self._operation, self._server, report)
+        elif report.method == STDERR:
+            # A command server's stderr reaches the log once, through the engine's process output
+            # (also between operations); the step keeps its own copy.
+            return
         else:
             self._reports.notification.emit(report, time.monotonic())
 
@@ -249,6 +258,9 @@ class OperationsEngine(QObject):
     submitted = Signal(object)
     #: A server said its list of tools changed (the server's URL, without credentials).
     tools_changed = Signal(str)
+    #: A command server wrote lines on its stderr: (server key, list of lines), on the GUI thread,
+    #: in paced batches (the Console windows follow it; the Server log gets them from :attr:`log`).
+    server_output = Signal(str, list)
 
     def __init__(self, db_path: Path | None, *, client_factory: Callable[[], McpClient] | None = None,
                  default_budget_s: float | None = None, answers: WindowAnswers | None = None,
@@ -278,6 +290,13 @@ class OperationsEngine(QObject):
         self._running: set[asyncio.Task[None]] = set()
         #: The roots configured per server (by URL); read by the worker for each operation.
         self.server_roots: dict[str, tuple[Root, ...] | None] = {}
+        #: The command servers' names as the Server log shows them (by key); set by the window.
+        self.server_names: dict[str, str] = {}
+        #: The command servers' processes, shared by every client of the engine (one per log level):
+        #: a server's process is started once and kept for the window's later operations.
+        self.processes = ServerProcesses(self._heard_output)
+        self.output = ProcessOutput(self.log, self.server_names)
+        self.output.lines.connect(self.server_output)
 
     # -- life ------------------------------------------------------------------------------------
 
@@ -308,11 +327,27 @@ class OperationsEngine(QObject):
         if client is None:
             client = self._clients[level] = self._client_factory()
             client.log_level = level
+            client.processes = self.processes
         return client
 
     @property
     def thread(self) -> threading.Thread | None:
         return self._thread
+
+    def _heard_output(self, key: str, line: str) -> None:
+        """A command server's stderr line (or a fault of its line), on the worker thread."""
+        self.output.add(key, line)
+
+    def stop_server(self, key: str) -> None:
+        """Shut the process of the command server ``key`` down (its settings changed, or it went)."""
+        if self._loop is None:
+            return
+        processes = self.processes
+
+        async def stop() -> None:
+            await processes.stop(key)
+
+        self.spawn(stop)
 
     def spawn(self, make: Callable[[], Coroutine[Any, Any, None]]) -> None:
         """Run the coroutine ``make()`` builds on the worker's loop; shutdown waits for it (bounded)."""
@@ -366,15 +401,20 @@ class OperationsEngine(QObject):
                 if clients:
                     await asyncio.gather(*(client.drain(bound_s / 2) for client in clients))
             finally:
+                try:
+                    # Every command server's process goes, in the spec's order (each bounded).
+                    await asyncio.wait_for(self.processes.stop_all(), PROCESS_STOP_BOUND_S)
+                except (TimeoutError, asyncio.TimeoutError, OSError):
+                    pass
                 ended.set()
 
         try:
             asyncio.run_coroutine_threadsafe(wind_down(), self._loop)
-            ended.wait(bound_s * 2 + 0.5)
+            ended.wait(bound_s * 2 + PROCESS_STOP_BOUND_S + 0.5)
             self._loop.call_soon_threadsafe(self._loop.stop)
         except RuntimeError:  # the loop is already closed
             pass
-        self._thread.join(bound_s * 2 + 1)
+        self._thread.join(bound_s * 2 + PROCESS_STOP_BOUND_S + 1)
         alive = self._thread.is_alive()
         self._thread = None
         return not alive

@@ -33,19 +33,48 @@ class ServerLogDock(QDockWidget):
         self._listened: tuple[ServerEndpoint, tuple[str, ...]] | None = None
         #: The listener's last state (its sentence is said again in a new language).
         self._said: tuple[str, ListenerStatus] | None = None
+        #: The selected server has no stream to listen to: (its label, whether it is a command).
+        self._no_stream: tuple[str, bool] | None = None
         self.closed = False
         listener.status_changed.connect(self._status)
 
     def retranslate(self) -> None:
-        if self._said is not None:
+        if self._no_stream is not None:
+            self._say_no_stream()
+        elif self._said is not None:
             self._status(*self._said)
+
+    def _say_no_stream(self) -> None:
+        assert self._no_stream is not None
+        server, command = self._no_stream
+        if command:
+            text = _("Not listening to {server}: a command server has no stream to listen to; what it writes "
+                     "on stderr is shown here (marked stderr).").format(server=server)
+            why = _("Listening opens an HTTP stream of the server's own. A server started as a command speaks "
+                    "over its stdin and stdout only: its log is its stderr, shown here and in Server → Console.")
+        else:
+            text = _("Not listening to {server}: the older HTTP+SSE transport has no stream apart from an "
+                     "operation's; its log messages arrive during operations.").format(server=server)
+            why = _("Listening opens a stream of the server's own, which the older HTTP+SSE transport does not offer.")
+        self.view.show_state(text)
+        self.view.state.setToolTip(why)
 
     def listen_to(self, record: ServerRecord | None, endpoint: ServerEndpoint | None) -> None:
         """Hold a listening session for the selected server (a new one when its settings changed)."""
         if self.closed:
             return
+        self._no_stream = None
+        self.view.state.setToolTip("")
         if record is None or endpoint is None:
             self.listener.stop()
+            return
+        if endpoint.is_command or endpoint.transport == "sse":
+            # A command server has no HTTP stream to open: its log is its stderr, which arrives here
+            # as it writes it. The older transport's stream is the session of an operation itself.
+            self.listener.stop()
+            self._listened = None
+            self._no_stream = (endpoint.label, endpoint.is_command)
+            self._say_no_stream()
             return
         wanted = (endpoint, record.roots)
         if self.listener.listening_to == record.url and self._listened == wanted:
@@ -66,7 +95,7 @@ class ServerLogDock(QDockWidget):
 
     def _status(self, server: str, status: ListenerStatus) -> None:
         self._said = (server, status)
-        if not self.closed:
+        if not self.closed and self._no_stream is None:
             self.view.show_state(listener_sentence(server, status))
 
     def stop(self) -> None:

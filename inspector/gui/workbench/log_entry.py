@@ -38,6 +38,10 @@ class LogEntry:
     #: The request was the client's (``logging/setLevel``) and the server refused it; ``data`` is
     #: the error (a :class:`~inspector.mcp.McpTransportError`).
     refused: bool = False
+    #: A line a command server wrote on its stderr (``data`` is its text); ``source`` is the
+    #: server's key (its Console window shows the lines of one key).
+    stderr: bool = False
+    source: str | None = None
 
 
 def message_entry(note: ServerNotification, server: str, operation: str | None = None) -> LogEntry:

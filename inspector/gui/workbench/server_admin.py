@@ -2,6 +2,9 @@
 
 The window lays out the panel; this object keeps the registry, the headers each server is called
 with (stored values, the keyring, or this session's secrets) and the panel's health up to date.
+A command server's endpoint carries its command with its secret variables (the keyring, or this
+session's); saving or removing a command server stops its process, so the next operation starts
+the command as it is now configured.
 """
 
 from __future__ import annotations
@@ -16,12 +19,16 @@ from inspector.i18n.formatting import format_duration
 from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError, ServerEndpoint
 from inspector.mcp.roots import roots_from_uris
+from inspector.mcp.server_command import InvalidCommandError, ServerCommand
 from inspector.store import RunStore, ServerRecord, ServerRegistry, StoreError
 from inspector.store.secrets import SecretKeeper
 
 from ..dialogs.server_dialog import ServerDialog
 from ..settings import AppSettings
+from .console import ConsoleBook
 from .engine import OperationOutcome, OperationsEngine, OperationTask
+from .server_commands import command_endpoint, command_fields, save_command
+from .servers_model import server_label
 from .servers_panel import ServersPanel
 
 
@@ -56,6 +63,9 @@ class ServerAdmin(QObject):
         panel.edit_requested.connect(self.edit_server)
         panel.remove_requested.connect(self.remove_server)
         panel.test_requested.connect(self.test_server)
+        panel.console_requested.connect(self.open_console)
+        #: The command servers' stderr, kept for their Console windows.
+        self.consoles = ConsoleBook(engine.output, parent)
 
     def current(self) -> ServerRecord | None:
         return self.panel.current()
@@ -74,6 +84,9 @@ class ServerAdmin(QObject):
             return
         self.engine.server_roots.clear()
         self.engine.server_roots.update({record.url: roots_from_uris(record.roots) for record in records})
+        self.engine.server_names.clear()
+        self.engine.server_names.update({record.url: server_label(record) for record in records
+                                         if record.transport == "stdio"})
         self.panel.set_records(records, select_url)
 
     def _selected(self, record: ServerRecord | None) -> None:
@@ -105,12 +118,15 @@ class ServerAdmin(QObject):
 
         Kept until the server is saved or removed: Run must not wait on the store or the keyring."""
         endpoint = self._endpoints.get(record.url)
-        if endpoint is None or endpoint.name != record.name:
+        if (endpoint is None or endpoint.name != record.name) and record.transport == "stdio":
+            endpoint = self._endpoints[record.url] = command_endpoint(self, record)
+        elif endpoint is None or endpoint.name != record.name:
             headers = self.registry.headers_for(record.url, ask=lambda header: self.session_secrets.get(
                 (record.url, header)))
             marked = frozenset(setting.name for setting in record.headers if setting.secret)
-            endpoint = self._endpoints[record.url] = ServerEndpoint(record.url, headers=headers, name=record.name,
-                                                                    secret_headers=marked)
+            endpoint = self._endpoints[record.url] = ServerEndpoint(
+                record.url, headers=headers, name=record.name, secret_headers=marked,
+                transport="sse" if record.transport == "sse" else "http")
         return endpoint
 
     def endpoint_or_say(self, record: ServerRecord) -> ServerEndpoint | None:
@@ -118,6 +134,9 @@ class ServerAdmin(QObject):
             return self.endpoint_for(record)
         except InvalidServerError as exc:
             self.say(translate(exc))
+            return None
+        except InvalidCommandError as exc:
+            self.say(translate(exc.sentence))
             return None
 
     def budget_for(self, record: ServerRecord) -> float:
@@ -143,32 +162,52 @@ class ServerAdmin(QObject):
                     self.secrets.load(record.url, setting.name) or self.session_secrets.get(
                         (record.url, setting.name), ""))
                 headers.append((setting.name, value or "", setting.secret))
-        dialog = ServerDialog(self.parent(), url=record.url if record else "", name=record.name if record else None,
+        command = command_fields(self, record) if record is not None and record.transport == "stdio" else {}
+        dialog = ServerDialog(self.parent(), url=record.url if record and not command else "",
+                              name=record.name if record else None,
                               budget_s=record.budget_s if record else None, headers=headers,
                               secrets_kept=self.secrets.available, roots=record.roots if record else (),
-                              default_budget_s=lambda: self.settings.default_budget_s)
+                              default_budget_s=lambda: self.settings.default_budget_s,
+                              transport=record.transport if record else "http", **command)
+        self.dialog = dialog  # tests answer it while it is open
         if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:
             return
         chosen = dialog.result_settings
         self.save_server(chosen.url, chosen.name, chosen.budget_s, chosen.headers, chosen.secret,
-                         replaces=record.url if record else None, roots=chosen.roots)
+                         replaces=record.url if record else None, roots=chosen.roots, transport=chosen.transport,
+                         command=chosen.command, kept_env=chosen.kept_env)
 
     #: Emitted before a server's settings change or it goes (its URL): a session held for it ends.
     changing = Signal(str)
 
     def save_server(self, url: str, name: str | None, budget_s: float | None, headers: dict[str, str],
-                    secret: set[str], *, replaces: str | None = None, roots: tuple[str, ...] = ()) -> None:
-        """Store a server (secret values to the keyring or this session only) and select it."""
+                    secret: set[str], *, replaces: str | None = None, roots: tuple[str, ...] = (),
+                    transport: str = "http", command: ServerCommand | None = None,
+                    kept_env: set[str] | None = None) -> None:
+        """Store a server (secret values to the keyring or this session only) and select it.
+
+        A command server's process stops when its settings change (the next operation starts it
+        anew); ``kept_env`` names secret variables whose kept value (under ``replaces``) stays."""
         from inspector.store.secrets import is_secret_header
 
+        if command is not None:
+            command = save_command(self, url, command, replaces, kept_env or set())
         self._endpoints.pop(url, None)
         if replaces:
             self._endpoints.pop(replaces, None)
             self.changing.emit(replaces)
+            self.engine.stop_server(replaces)
         if replaces and replaces != url:
             self.registry.remove_server(replaces)
-        self.registry.save_server(url, name=name, budget_s=budget_s, headers=headers, secret=secret,
-                                  replace=True, roots=roots)
+            self.consoles.forget(replaces)
+        if command is not None:
+            from inspector.agent.server_commands import setting_of
+
+            self.registry.save_server(url, name=name, budget_s=budget_s, replace=True, roots=roots,
+                                      command=setting_of(command))
+        else:
+            self.registry.save_server(url, name=name, budget_s=budget_s, headers=headers, secret=secret,
+                                      replace=True, roots=roots, transport=transport)
         for header, value in headers.items():
             if header in secret or is_secret_header(header):
                 self.session_secrets[(url, header)] = value
@@ -191,8 +230,25 @@ class ServerAdmin(QObject):
     def forget_server(self, url: str) -> None:
         self.changing.emit(url)
         self._endpoints.pop(url, None)
+        self.engine.stop_server(url)
+        self.consoles.forget(url)
         self.registry.remove_server(url)
         self.reload_servers()
+
+    def open_console(self, record: ServerRecord) -> None:
+        """The Console of a command server: what it writes on stderr, following the newest line."""
+        if record.transport == "stdio":
+            self.consoles.open(record.url, server_label(record), self.parent())
+
+    def import_servers(self) -> None:
+        """File → Import servers…: a configuration file of another client, previewed first."""
+        from .server_import import choose_file
+
+        choose_file(self, self.parent())
+
+    def console_current(self) -> None:
+        if self.current() is not None:
+            self.open_console(self.current())
 
     # -- the connection test ---------------------------------------------------------------------------
 

@@ -192,6 +192,8 @@ class ServerLogModel(QAbstractTableModel):
     def _colour(entry: LogEntry, column: str) -> QColor | None:
         if column != "level":
             return None
+        if entry.stderr:
+            return QColor("#6E6E6E")
         refused = entry.declined or entry.refused
         return QColor(_LEVEL_STYLE.get(entry.level or "", ("#D55E00" if refused else "#0072B2", ""))[0])
 
@@ -203,6 +205,8 @@ class ServerLogModel(QAbstractTableModel):
         if column == "time":
             return format_time(entry.at)
         if column == "level":
+            if entry.stderr:
+                return _("▤ stderr")
             if entry.level is None:
                 return _("⇄ request")
             mark = _LEVEL_STYLE.get(entry.level, ("", ""))[1]
@@ -211,12 +215,16 @@ class ServerLogModel(QAbstractTableModel):
         if column == "server":
             return cell_text(entry.server, 60)
         if column == "operation":
+            if entry.stderr:
+                return _("process")
             return cell_text(entry.operation, 60) if entry.operation is not None else _("listening")
         if column == "logger":
             return cell_text(entry.logger or "", 60)
         return cell_text(self._message(entry), DATA_CELL_CHARS)
 
     def _message(self, entry: LogEntry) -> str:
+        if entry.stderr:
+            return data_text(entry.data)
         if entry.request is None:
             # A Message is the client's own sentence (requests dropped), translated; else server data.
             return translate(entry.data) if isinstance(entry.data, Message) else data_text(entry.data)

@@ -20,7 +20,37 @@ Index = QModelIndex | QPersistentModelIndex
 
 
 def server_label(record: ServerRecord) -> str:
-    return record.name or record.url
+    """The name, else the URL, else (a command server) its command line."""
+    return record.name or record.url.removeprefix("stdio:")
+
+
+def transport_mark(record: ServerRecord) -> str:
+    """A small word after the name for a server that is not reached by Streamable HTTP at a URL."""
+    if record.transport == "stdio":
+        return _("⌘ command")
+    if record.transport == "sse":
+        return _("HTTP+SSE")
+    return ""
+
+
+def _named(record: ServerRecord) -> str:
+    mark = transport_mark(record)
+    return _("{name} · {transport}").format(name=server_label(record), transport=mark) if mark else \
+        server_label(record)
+
+
+def _where(record: ServerRecord) -> str:
+    """The tooltip: the URL, or the command line with its folder and variables by name only."""
+    command = record.command
+    if command is None:
+        return record.url
+    words = record.url.removeprefix("stdio:")
+    lines = [_("Command: {command}").format(command=words)]
+    if command.cwd:
+        lines.append(_("Folder: {folder}").format(folder=command.cwd))
+    if command.env:
+        lines.append(_("Environment: {names}").format(names=", ".join(variable.name for variable in command.env)))
+    return "\n".join(lines)
 
 
 def health_line(record: ServerRecord) -> str:
@@ -69,18 +99,18 @@ class ServersModel(QAbstractListModel):
         stopped = record.url in self._not_running
         if role == Qt.ItemDataRole.DisplayRole:
             if stopped:
-                return _("{name} — not running\n{health}").format(name=server_label(record),
+                return _("{name} — not running\n{health}").format(name=_named(record),
                                                                    health=health_line(record))
-            return _("{name}\n{health}").format(name=server_label(record), health=health_line(record))
+            return _("{name}\n{health}").format(name=_named(record), health=health_line(record))
         if role == Qt.ItemDataRole.AccessibleTextRole:
             if stopped:
                 return _("{name}, not running: {health}").format(name=server_label(record),
                                                                  health=health_line(record))
-            return _("{name}: {health}").format(name=server_label(record), health=health_line(record))
+            return _("{name}: {health}").format(name=_named(record), health=health_line(record))
         if role == Qt.ItemDataRole.ForegroundRole and stopped:
             return QColor("#6E6E6E")
         if role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tooltip(record.url)
+            return plain_tooltip(_where(record))
         if role == RecordRole:
             return record
         if role == UrlRole:

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QListView, QPushButton, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QMenu,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from inspector.i18n import _
 from inspector.i18n.formatting import format_datetime, format_duration, format_time
@@ -24,6 +33,8 @@ class ServersPanel(QWidget):
     edit_requested = Signal(object)
     remove_requested = Signal(object)
     test_requested = Signal(object)
+    #: Show the Console (stderr) of a command server.
+    console_requested = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -51,6 +62,8 @@ class ServersPanel(QWidget):
         self.view.setResizeMode(QListView.ResizeMode.Adjust)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.selectionModel().currentChanged.connect(lambda current, _prev: self._selected())
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._context_menu)
         self.edit_button = translated(QPushButton(), "setText", lambda: _("Edit…"))
         translated(self.edit_button, "setAccessibleName", lambda: _("Edit server"))
         self.remove_button = translated(QPushButton(), "setText", lambda: _("Remove"))
@@ -109,6 +122,25 @@ class ServersPanel(QWidget):
 
     def show_latencies(self, values: list[float]) -> None:
         self.sparkline.set_values(values)
+
+    def context_menu(self) -> QMenu:
+        """Edit, Remove, Test connection and (for a command server) Console, for the selected server."""
+        menu = QMenu(self)
+        record = self.current()
+        for text, signal in ((_("Edit…"), self.edit_requested), (_("Remove"), self.remove_requested),
+                             (_("Test connection"), self.test_requested)):
+            menu.addAction(text, lambda signal=signal: self._ask(signal))
+        console = menu.addAction(_("Console"), lambda: self._ask(self.console_requested))
+        command = record is not None and record.transport == "stdio"
+        console.setEnabled(command)
+        console.setToolTip(_("What the server writes on stderr") if command
+                           else _("Only a server started as a command has a console (its stderr)"))
+        menu.setToolTipsVisible(True)
+        return menu
+
+    def _context_menu(self, at: QPoint) -> None:
+        if self.view.indexAt(at).isValid():
+            self.context_menu().popup(self.view.viewport().mapToGlobal(at))
 
     def _ask(self, signal: Signal) -> None:
         record = self.current()

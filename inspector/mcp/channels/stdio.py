@@ -75,6 +75,8 @@ class StdioProcess:
         self._requests = Multiplexer(self._write, on_message)
         self._write_lock = asyncio.Lock()
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
+        #: How many messages the server wrote on stdout so far (a wedged server writes none).
+        self.heard = 0
         self._readers = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
 
     @classmethod
@@ -150,6 +152,7 @@ class StdioProcess:
         self._requests.close(self._exited)
 
     def _dispatch(self, line: bytes) -> None:
+        self.heard += 1
         try:
             message = load_wire_json(line)
         except (ValueError, UnicodeDecodeError, RecursionError):
@@ -185,6 +188,11 @@ class StdioProcess:
         last = "\n".join(list(self.stderr_tail)[-5:])
         if status is None:
             sentence = Message(N_("the server process closed its output"))
+        elif status < 0 and last:  # ended by a signal: asyncio gives minus its number, no exit status
+            sentence = Message(N_("the server process was ended by signal {signal}; its last words on stderr: "
+                                  "{stderr}"), {"signal": _signal_name(-status), "stderr": last})
+        elif status < 0:
+            sentence = Message(N_("the server process was ended by signal {signal}"), {"signal": _signal_name(-status)})
         elif last:
             sentence = Message(N_("the server process exited with status {status}; its last words on stderr: "
                                   "{stderr}"), {"status": status, "stderr": last})
@@ -215,6 +223,14 @@ class StdioProcess:
             reader.cancel()
         await asyncio.gather(*self._readers, return_exceptions=True)
         return process.returncode
+
+
+def _signal_name(number: int) -> str:
+    """``SIGKILL (9)``: the name people know, and the number a shell shows (as 128 + it)."""
+    try:
+        return f"{signal.Signals(number).name} ({number})"
+    except ValueError:
+        return str(number)
 
 
 #: What :func:`_read_line` gives for a line over the limit (read to its end and dropped).

@@ -59,6 +59,11 @@ def payloads(draw):
         "serverRequests": st.lists(st.fixed_dictionaries({"method": st.text(max_size=3), "count": st.integers(1, 3),
                                                           "declined": st.booleans()}), max_size=2) | json_values,
         "serverToldToStop": st.booleans() | json_values,
+        "transport": st.sampled_from(["http", "sse", "stdio", "tcp"]) | json_values,
+        "serverCommand": st.text(max_size=5) | json_values,
+        "stderr": st.lists(st.text(max_size=3), max_size=3) | json_values,
+        "stderrDropped": st.integers(0, 3) | json_values,
+        "lineProblems": st.lists(st.text(max_size=3), max_size=2) | json_values,
         "unknownKey": json_values,
     }
     for key in draw(st.lists(st.sampled_from(sorted(optional)), max_size=6, unique=True)):

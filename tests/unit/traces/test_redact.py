@@ -160,3 +160,10 @@ def test_redacting_twice_changes_nothing_more(document: object) -> None:
 def test_a_bearer_scheme_glued_to_a_word_still_loses_its_token() -> None:
     # Found by hypothesis: a word just before "Bearer" hid the scheme from a \b-anchored pattern.
     assert "Q000000000000Z" not in redact_text("BEARERBearer Q000000000000Z")
+
+
+def test_lines_of_text_are_not_taken_for_a_name_and_its_value() -> None:
+    # A server's stderr kept in a step: the first line names a credential; the second is no value of it.
+    lines = ["Authorization: Bearer abc123", "connected to the database"]
+    assert redact(lines) == [f"Authorization: {REDACTED}", "connected to the database"]
+    assert redact(["Authorization", "opaque-value"]) == ["Authorization", REDACTED]  # a pair still is one

@@ -1,0 +1,74 @@
+"""Command servers for the Servers panel: the endpoint to start, the dialog's fields, what is saved.
+
+A secret variable's value lives in the keyring (``"{key} env:{NAME}"``) or, without a keyring, in
+this session's secrets (never in the database); the dialog never gets it back in clear.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import TYPE_CHECKING, Any
+
+from inspector.agent.server_commands import command_of
+from inspector.mcp import InvalidServerError, ServerEndpoint
+from inspector.mcp.server_command import InvalidCommandError, ServerCommand
+from inspector.store import ServerRecord, is_secret_variable
+from inspector.store.servers import env_account
+
+if TYPE_CHECKING:
+    from .server_admin import ServerAdmin
+
+
+def _session_value(admin: ServerAdmin, key: str):
+    return lambda name: admin.session_secrets.get((key, env_account(name)))
+
+
+def command_endpoint(admin: ServerAdmin, record: ServerRecord) -> ServerEndpoint:
+    """The configured command server with its secret variables (keyring, else this session's)."""
+    setting = admin.registry.command_for(record.url, ask=_session_value(admin, record.url))
+    if setting is None:
+        # Listed by its health only (its configuration is gone): nothing to start.
+        from inspector.mcp.messages import N_, Message
+
+        raise InvalidServerError(Message(N_("the server {name} has no command configured"),
+                                          {"name": record.name or record.url}))
+    try:
+        return ServerEndpoint.for_command(command_of(setting), name=record.name)
+    except InvalidCommandError as error:  # a stored command no program can receive: said, not raised
+        raise InvalidServerError(error.sentence) from None
+
+
+def command_fields(admin: ServerAdmin, record: ServerRecord) -> dict[str, Any]:
+    """The dialog's Command fields for a configured command server: secret values never in clear
+    (a kept one is marked "kept in the keyring")."""
+    setting = record.command
+    if setting is None:
+        return {"command_line": record.url.removeprefix("stdio:")}
+    env = []
+    for variable in setting.env:
+        if variable.secret:
+            kept = admin.secrets.load(record.url, env_account(variable.name)) is not None or \
+                (record.url, env_account(variable.name)) in admin.session_secrets
+            env.append((variable.name, "", True, kept))
+        else:
+            env.append((variable.name, variable.value or "", False, False))
+    return {"command_line": shlex.join([setting.program, *setting.args]), "cwd": setting.cwd, "env": env}
+
+
+def save_command(admin: ServerAdmin, key: str, command: ServerCommand, replaces: str | None,
+                 kept: set[str]) -> ServerCommand:
+    """``command`` with the kept secret values (of ``replaces``) put back, and its secret values
+    remembered for this session (the keyring may be missing)."""
+    env = dict(command.env)
+    if kept and replaces:
+        old = admin.registry.command_for(replaces, ask=_session_value(admin, replaces))
+        for variable in old.env if old is not None else ():
+            if variable.name in kept and variable.value is not None:
+                env[variable.name] = variable.value
+    for name, value in env.items():
+        if is_secret_variable(name, command.secret_env):
+            admin.session_secrets[(key, env_account(name))] = value
+    return ServerCommand(command.program, command.args, env, command.cwd, secret_env=command.secret_env)
+
+
+__all__ = ["command_endpoint", "command_fields", "save_command"]

@@ -1,0 +1,81 @@
+"""File → Import servers…: choose a configuration file, preview it, add what was checked.
+
+Reading the file never starts anything (:func:`inspector.mcp.server_configs.read_server_config`);
+a file that cannot be read as a server list (not JSON, too big, a FIFO, ...) is said in one
+sentence and nothing is added.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from inspector.i18n import _, ngettext
+from inspector.i18n.messages import translate
+from inspector.mcp import ServerEndpoint, public_url
+from inspector.mcp.server_command import ServerCommand
+from inspector.mcp.server_configs import ServerConfigError, read_server_config
+
+from ..dialogs.import_dialog import ImportChoice, ImportDialog
+
+if TYPE_CHECKING:
+    from .server_admin import ServerAdmin
+
+
+def choose_file(admin: ServerAdmin, parent: QWidget) -> None:
+    """Ask for a configuration file, then preview it."""
+    path, _filter = QFileDialog.getOpenFileName(parent, _("Import servers"), "",
+                                                _("Server configurations (*.json);;All files (*)"))
+    if path:
+        dialog = preview(admin, Path(path), parent)
+        if dialog is not None:
+            dialog.open()
+
+
+def preview(admin: ServerAdmin, path: Path, parent: QWidget) -> ImportDialog | None:
+    """The preview of ``path`` (not yet shown), whose Add adds what is checked; ``None`` after
+    saying why the file cannot be imported."""
+    try:
+        config = read_server_config(path)
+    except ServerConfigError as error:
+        sentence = _("Nothing was imported: {reason}.").format(reason=translate(error.sentence))
+        admin.say(sentence)
+        box = QMessageBox(QMessageBox.Icon.Warning, _("Import servers"), sentence, QMessageBox.StandardButton.Ok,
+                          parent)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # the file's name is the user's, not markup
+        admin.import_problem = box
+        box.open()
+        return None
+    dialog = ImportDialog(config, path.name, parent)
+    dialog.accepted.connect(lambda: add_choices(admin, dialog.result_choices))
+    admin.import_dialog = dialog
+    return dialog
+
+
+def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
+    """Save the chosen entries (values asked for are secrets); returns the keys added."""
+    keys = []
+    for choice in choices:
+        server = choice.server
+        if server.command is not None:
+            command = server.command
+            env = {**command.env, **choice.asked}
+            command = ServerCommand(command.program, command.args, env, command.cwd,
+                                    secret_env=frozenset(command.secret_env | set(choice.asked)))
+            key = ServerEndpoint.for_command(command).key
+            admin.save_server(key, server.name, None, {}, set(), command=command)
+        else:
+            key = public_url(server.url or "")
+            admin.save_server(key, server.name, None, {**server.headers, **choice.asked}, set(choice.asked),
+                              transport=server.transport)
+        keys.append(key)
+    if keys:
+        admin.say(ngettext("{count} server imported.", "{count} servers imported.", len(keys)).format(
+            count=len(keys)))
+    return keys
+
+
+__all__ = ["add_choices", "choose_file", "preview"]

@@ -1,0 +1,60 @@
+"""How a stored step's server was reached, said in the user's language: its transport and
+agreed revision, a command server's command line, and what the server wrote on stderr.
+
+Shared by ``runs show`` and the window's step detail. Everything quoted came from a server or a
+file: callers show it as plain text (and the command line keeps it on one line)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import _, ngettext
+
+
+def transport_name(transport: object) -> str | None:
+    """The name of a step's transport ("stdio", "Streamable HTTP", ...), or ``None`` when unknown."""
+    names = {"http": _("Streamable HTTP"), "sse": _("HTTP+SSE (the older transport)"), "stdio": _("stdio")}
+    return names.get(transport) if isinstance(transport, str) else None
+
+
+def transport_line(payload: Mapping[str, Any]) -> str | None:
+    """"Reached over stdio, MCP 2025-06-18"; ``None`` for a step that does not say (older steps)."""
+    name = transport_name(payload.get("transport"))
+    if name is None:
+        return None
+    version = payload.get("protocolVersion")
+    if isinstance(version, str) and version:
+        return _("Reached over {transport}, MCP {version}").format(transport=name, version=version)
+    return _("Reached over {transport}").format(transport=name)
+
+
+def command_line(payload: Mapping[str, Any]) -> str | None:
+    """"Command: npx -y …" for a command server's step (environment variables by name only)."""
+    command = payload.get("serverCommand")
+    return _("Command: {command}").format(command=command) if isinstance(command, str) else None
+
+
+def stderr_lines(payload: Mapping[str, Any]) -> list[str]:
+    """The server's stderr during the step: a heading, then its lines as written."""
+    lines = [line for line in payload.get("stderr") or () if isinstance(line, str)]
+    dropped = payload.get("stderrDropped")
+    dropped = dropped if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0 else 0
+    if not lines:
+        return []
+    if dropped:
+        heading = ngettext("The server wrote on stderr (the last {kept} lines; {count} earlier line not kept):",
+                           "The server wrote on stderr (the last {kept} lines; {count} earlier lines not kept):",
+                           dropped).format(kept=len(lines), count=dropped)
+    else:
+        heading = _("The server wrote on stderr:")
+    return [heading, *lines]
+
+
+def line_problem_lines(payload: Mapping[str, Any]) -> list[str]:
+    """The faults of the line to a command server (not JSON on stdout, a line over the limit)."""
+    problems = [problem for problem in payload.get("lineProblems") or () if isinstance(problem, str)]
+    return [_("Fault of the line: {problem}").format(problem=problem) for problem in problems]
+
+
+__all__ = ["command_line", "line_problem_lines", "stderr_lines", "transport_line", "transport_name"]

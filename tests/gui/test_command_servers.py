@@ -1,0 +1,243 @@
+"""Command servers in the window: one process per server kept between operations, stopped when the
+window closes or the server goes or changes; its stderr in the Server log and its Console; Cancel
+records cancelled and keeps the process; a crashing server fails the call, never the window.
+
+Real processes: the official SDK server over stdio (tests/support/stdio_server.py) and the
+misbehaving one (tests/support/stdio_faults.py), started from the repository's root.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from inspector.mcp import ServerEndpoint
+from inspector.mcp.server_command import ServerCommand
+
+ROOT = Path(__file__).resolve().parents[2]
+SDK = ServerCommand(sys.executable, ("-m", "tests.support.stdio_server"), cwd=str(ROOT))
+
+
+def faults(mode: str) -> ServerCommand:
+    return ServerCommand(sys.executable, ("-m", "tests.support.stdio_faults", mode), cwd=str(ROOT))
+
+
+def alive(pid: int) -> bool:
+    """The process runs (a zombie, killed and waiting for init to reap it, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")
+
+
+def group_alive(pgid: int) -> bool:
+    """Some process of the group runs (zombies aside)."""
+    return any(alive(int(entry)) for entry in os.listdir("/proc") if entry.isdigit()
+               and _group_of(int(entry)) == pgid)
+
+
+def _group_of(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[2])
+    except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
+        return None
+
+
+def add_command(window, command: ServerCommand, name: str | None = "stdio test") -> str:
+    key = ServerEndpoint.for_command(command).key
+    window.admin.save_server(key, name, 30, {}, set(), command=command)
+    return key
+
+
+def wait_tools(qtbot, window) -> None:
+    tools = window.workbench.tools
+    qtbot.waitUntil(lambda: tools.model.rowCount() > 0 or (tools.task is not None and not tools.task.running),
+                    timeout=30000)
+
+
+def methods(task) -> list[str]:
+    return [leg.method for leg in task.state.legs]
+
+
+def test_the_process_is_kept_between_operations_and_gone_after_the_window_closes(make_window, qtbot) -> None:
+    window = make_window()
+    key = add_command(window, SDK)
+    wait_tools(qtbot, window)
+    first = window.workbench.tools.task
+    assert first.outcome.status == "ok"
+    # The first operation started the process: "start", then the handshake, then its work.
+    assert methods(first) == ["start", "initialize", "notifications/initialized", "tools/list"]
+    pid = window.engine.processes.pid(key)
+    assert pid is not None and alive(pid)
+    endpoint = window.admin.endpoint_for(window.admin.current())
+    second = window.engine.call_tool(endpoint, "echo", {"text": "hi"}, 10)
+    with qtbot.waitSignal(second.finished, timeout=15000):
+        pass
+    assert second.outcome.status == "ok"
+    assert methods(second) == ["tools/call"]  # the running process, its handshake standing
+    assert window.engine.processes.pid(key) == pid
+    window.close()
+    assert not alive(pid) and not group_alive(pid)
+
+
+def test_cancel_on_a_command_server_is_cancelled_and_the_process_stays(make_window, qtbot) -> None:
+    window = make_window()
+    key = add_command(window, SDK)
+    wait_tools(qtbot, window)
+    pid = window.engine.processes.pid(key)
+    endpoint = window.admin.endpoint_for(window.admin.current())
+    task = window.engine.call_tool(endpoint, "hang", {}, 20)
+    qtbot.waitUntil(lambda: any(leg.method == "tools/call" for leg in task.state.legs), timeout=10000)
+    window.cancel_action.trigger()  # Esc
+    with qtbot.waitSignal(task.finished, timeout=5000):
+        pass
+    assert task.outcome.status == "cancelled"
+    assert task.state.legs[-1].outcome == "cancelled"
+    assert window.engine.processes.pid(key) == pid and alive(pid)
+    after = window.engine.call_tool(endpoint, "echo", {"text": "again"}, 10)
+    with qtbot.waitSignal(after.finished, timeout=15000):
+        pass
+    assert after.outcome.status == "ok" and methods(after) == ["tools/call"]
+    assert window.engine.processes.pid(key) == pid
+    # The health counts the cancel as cancelled, never as failed.
+    qtbot.waitUntil(lambda: window.admin.registry.get(key).cancelled_count == 1, timeout=5000)
+    assert window.admin.registry.get(key).failed_count == 0
+
+
+def test_a_crashing_server_fails_the_call_with_a_sentence_and_counts_as_failed(make_window, qtbot) -> None:
+    window = make_window()
+    key = add_command(window, faults("exit"), name="crashes")
+    wait_tools(qtbot, window)
+    task = window.workbench.tools.task
+    assert task.outcome.status == "failed"
+    record = task.outcome.record
+    assert record is not None and record.error is not None
+    from inspector.i18n.messages import translate
+
+    said = translate(record.error)
+    assert "exited with status 3" in said and "boom" in said
+    assert window.isVisible()
+    qtbot.waitUntil(lambda: window.admin.registry.get(key).failed_count == 1, timeout=5000)
+
+
+def test_stderr_reaches_the_server_log_and_the_console_and_no_stream_is_opened(make_window, qtbot) -> None:
+    window = make_window()
+    key = add_command(window, SDK)
+    wait_tools(qtbot, window)
+    model = window.log_dock.view.model
+    qtbot.waitUntil(lambda: any(entry.stderr and "stdio test server starting" in entry.data
+                                for entry in model.entries), timeout=5000)
+    row = next(row for row, entry in enumerate(model.rows) if entry.stderr)
+    assert model.data(model.index(row, 1)) == "▤ stderr"
+    assert model.data(model.index(row, 2)) == "stdio test"
+    # A command server has no HTTP stream: the window does not try to listen to one, and says why.
+    assert window.listener.listening_to is None
+    assert "command server" in window.log_dock.view.state.text()
+    assert window.log_dock.view.state.toolTip()
+    console = window.admin.consoles.open(key, "stdio test", window)
+    assert "stdio test server starting" in console.text.toPlainText()
+    endpoint = window.admin.endpoint_for(window.admin.current())
+    task = window.engine.call_tool(endpoint, "echo", {"text": "hello"}, 10)
+    qtbot.waitUntil(lambda: "echo called with 5 characters" in console.text.toPlainText(), timeout=10000)
+    assert task.outcome is None or task.outcome.status == "ok"
+
+
+def test_the_console_keeps_the_newest_lines_only(qtbot) -> None:
+    from inspector.gui.workbench.console import CONSOLE_LINES, ConsoleBook, ProcessOutput
+    from inspector.gui.workbench.log_feed import LogFeed
+
+    output = ProcessOutput(LogFeed(), {})
+    book = ConsoleBook(output)
+    window = book.open("stdio:x", "x", None)
+    qtbot.addWidget(window)
+    book.add("stdio:x", [f"line {n}" for n in range(CONSOLE_LINES + 500)])
+    assert len(book.lines("stdio:x")) == CONSOLE_LINES
+    assert book.lines("stdio:x")[0] == "line 500"
+    assert window.text.document().blockCount() <= CONSOLE_LINES
+    bar = window.text.verticalScrollBar()
+    assert bar.value() == bar.maximum()  # it follows the newest line
+    book.add("stdio:x", ["<b>not bold</b>\x1b[31m"])
+    assert window.text.toPlainText().endswith("<b>not bold</b>␛[31m")
+
+
+def test_a_secret_a_server_prints_on_stderr_is_never_shown(make_window, qtbot) -> None:
+    script = ("import os, runpy, sys; print('key is ' + os.environ['API_KEY'], file=sys.stderr, flush=True); "
+              "runpy.run_module('tests.support.stdio_server', run_name='__main__')")
+    command = ServerCommand(sys.executable, ("-c", script), {"API_KEY": "sk-very-secret-value-123"}, str(ROOT))
+    window = make_window()
+    key = add_command(window, command, name="leaky")
+    wait_tools(qtbot, window)
+    model = window.log_dock.view.model
+    qtbot.waitUntil(lambda: any(entry.stderr and "key is" in entry.data for entry in model.entries), timeout=5000)
+    lines = [entry.data for entry in model.entries if entry.stderr]
+    assert not any("sk-very-secret-value-123" in line for line in lines)
+    assert not any("sk-very-secret-value-123" in line for line in window.admin.consoles.lines(key))
+
+
+def test_removing_or_changing_a_command_server_stops_its_process(make_window, qtbot, monkeypatch) -> None:
+    window = make_window()
+    key = add_command(window, SDK)
+    wait_tools(qtbot, window)
+    pid = window.engine.processes.pid(key)
+    assert pid is not None
+    # Edited to another command: the old key is replaced and its process stopped.
+    changed = ServerCommand(sys.executable, ("-m", "tests.support.stdio_server", "--again"), cwd=str(ROOT))
+    new_key = ServerEndpoint.for_command(changed).key
+    window.admin.save_server(new_key, "stdio test", 30, {}, set(), replaces=key, command=changed)
+    qtbot.waitUntil(lambda: not alive(pid), timeout=10000)
+    assert [record.url for record in window.admin.registry.all()] == [new_key]
+    wait_tools(qtbot, window)
+    qtbot.waitUntil(lambda: window.engine.processes.pid(new_key) is not None, timeout=15000)
+    second = window.engine.processes.pid(new_key)
+    window.admin.forget_server(new_key)
+    qtbot.waitUntil(lambda: not alive(second), timeout=10000)
+
+
+@pytest.mark.parametrize("transport", ["stdio", "sse"])
+def test_the_servers_list_names_the_transport(make_window, transport) -> None:
+    window = make_window()
+    if transport == "stdio":
+        add_command(window, SDK, name=None)
+        text = window.servers.model.index(0, 0).data()
+        assert text.startswith(f"{sys.executable} -m tests.support.stdio_server · ⌘ command")
+    else:
+        window.admin.save_server("http://127.0.0.1:9/sse", "old one", None, {}, set(), transport="sse")
+        assert window.servers.model.index(0, 0).data().startswith("old one · HTTP+SSE")
+        assert window.admin.endpoint_for(window.admin.current()).transport == "sse"
+
+
+def test_closing_the_window_leaves_no_process_of_a_stubborn_servers_tree(make_window, qtbot) -> None:
+    # It ignores the end of its stdin and SIGTERM, and started a grandchild in its group.
+    window = make_window()
+    key = add_command(window, faults("stubborn"), name="stubborn")
+    wait_tools(qtbot, window)
+    pid = window.engine.processes.pid(key)
+    assert pid is not None and group_alive(pid)
+    model = window.log_dock.view.model
+    qtbot.waitUntil(lambda: any(entry.stderr and entry.data.startswith("grandchild ") for entry in model.entries),
+                    timeout=5000)
+    grandchild = int(next(entry.data for entry in model.entries if entry.stderr
+                          and entry.data.startswith("grandchild ")).split()[1])
+    assert alive(grandchild)
+    window.close()
+    assert not alive(pid) and not group_alive(pid) and not alive(grandchild)
+
+
+def test_a_server_flooding_its_stderr_stays_bounded_in_the_log_and_the_console(make_window, qtbot) -> None:
+    from inspector.gui.workbench.console import CONSOLE_LINES
+    from inspector.gui.workbench.server_log import MAX_ENTRIES
+
+    window = make_window()
+    key = add_command(window, faults("flood"), name="flood")
+    wait_tools(qtbot, window)
+    model = window.log_dock.view.model
+    qtbot.waitUntil(lambda: any(entry.stderr and entry.data == "log line 199999" for entry in model.entries),
+                    timeout=30000)
+    assert len(model.entries) <= MAX_ENTRIES and model.dropped > 0
+    consoles = window.admin.consoles
+    qtbot.waitUntil(lambda: consoles.lines(key)[-1:] == ["log line 199999"], timeout=10000)
+    assert len(consoles.lines(key)) == CONSOLE_LINES
