@@ -398,3 +398,26 @@ def test_a_process_killed_mid_call_fails_the_call_by_its_signal_and_the_next_ope
             await client.close()
 
     asyncio.run(scenario())
+
+
+def test_a_log_message_between_operations_reaches_the_processes_listener_scrubbed() -> None:
+    heard: list[tuple[str, str, dict]] = []
+
+    async def scenario() -> str:
+        client = McpClient()
+        client.processes.on_notification = lambda key, note: heard.append((key, note.method, note.params))
+        command = ServerCommand(sys.executable, ("-m", "tests.support.stdio_server"), {"API_TOKEN": "tok-5512-secret"},
+                                cwd=str(ROOT))
+        server = ServerEndpoint.for_command(command)
+        try:
+            await client.call_tool(server, "log_later", {"text": "later: tok-5512-secret"}, budget_s=30)
+            deadline = time.monotonic() + 10
+            while not heard and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+        finally:
+            await client.close()
+        return server.key
+
+    key = asyncio.run(scenario())
+    assert [(k, method) for k, method, _ in heard] == [(key, "notifications/message")]
+    assert heard[0][2]["data"] == "later: [REDACTED]" and heard[0][2]["level"] == "warning"
