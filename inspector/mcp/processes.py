@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +21,7 @@ from .channels.lines import LineRoutes
 from .channels.stdio import ChannelError, StdioProcess
 from .messages import N_, Message
 from .server import ServerEndpoint
-from .standalone import LINE_PROBLEM, STDERR, line_note
+from .standalone import LINE_PROBLEM, STDERR, ServerNotification, line_note
 
 #: ``on_output(server key, text)``: a stderr line of a server (or a fault of its line), on the loop's thread.
 OutputListener = Callable[[str, str], None]
@@ -57,9 +58,12 @@ class RunningServer:
 class ServerProcesses:
     """The command servers' processes, by server key."""
 
-    def __init__(self, on_output: OutputListener | None = None) -> None:
+    def __init__(self, on_output: OutputListener | None = None,
+                 on_notification: Callable[[str, ServerNotification], None] | None = None) -> None:
         self._running: dict[str, RunningServer] = {}
         self.on_output = on_output
+        #: ``on_notification(server key, note)``: what a server says while none of its operations runs.
+        self.on_notification = on_notification
         #: Shutdowns of processes that were dropped (their handshake did not stand), still under way.
         self._dropping: set[asyncio.Task[None]] = set()
 
@@ -84,6 +88,14 @@ class ServerProcesses:
             await self._close(entry)
         routes = entry.routes
         secrets = server.secrets()
+
+        def unclaimed(note: ServerNotification) -> None:
+            if self.on_notification is not None:
+                params = secrets.scrub_parsed(note.params, json.dumps(note.params)) if secrets else note.params
+                with contextlib.suppress(Exception):  # a listener's fault is not the server's
+                    self.on_notification(server.key, ServerNotification(note.method, params, note.via))
+
+        routes.on_unclaimed = unclaimed
 
         def stderr(text: str) -> None:
             # A server may print its environment: the secret values go before anyone hears it.

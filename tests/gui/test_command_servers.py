@@ -241,3 +241,21 @@ def test_a_server_flooding_its_stderr_stays_bounded_in_the_log_and_the_console(m
     consoles = window.admin.consoles
     qtbot.waitUntil(lambda: consoles.lines(key)[-1:] == ["log line 199999"], timeout=10000)
     assert len(consoles.lines(key)) == CONSOLE_LINES
+
+
+def test_a_log_message_between_operations_reaches_the_server_log(make_window, qtbot) -> None:
+    window = make_window()
+    add_command(window, SDK)
+    wait_tools(qtbot, window)
+    endpoint = window.admin.endpoint_for(window.admin.current())
+    task = window.engine.call_tool(endpoint, "log_later", {"text": "said after the answer"}, 10)
+    with qtbot.waitSignal(task.finished, timeout=15000):
+        pass
+    model = window.log_dock.view.model
+    qtbot.waitUntil(lambda: any("said after the answer" in (entry.data or "") for entry in model.entries),
+                    timeout=10000)
+    row = next(row for row, entry in enumerate(model.rows) if "said after the answer" in (entry.data or ""))
+    entry = model.rows[row]
+    assert not entry.stderr and entry.level == "warning"
+    assert model.data(model.index(row, 2)) == "stdio test"
+    assert model.data(model.index(row, 3)) == "process"

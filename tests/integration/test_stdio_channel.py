@@ -177,6 +177,8 @@ def test_a_flood_on_stderr_is_kept_bounded() -> None:
 
 
 def test_a_server_gets_the_base_environment_and_its_own_variables_only() -> None:
-    parent = {"PATH": "/usr/bin", "HOME": "/home/ada", "OPENAI_API_KEY": "sk-parent", "SHELL": "() { :; }"}
+    parent = {"PATH": "/usr/bin", "HOME": "/home/ada", "OPENAI_API_KEY": "sk-parent", "SHELL": "() { :; }",
+              "HTTPS_PROXY": "http://proxy:3128", "NODE_EXTRA_CA_CERTS": "/etc/ca.pem", "AWS_SECRET_ACCESS_KEY": "x"}
     env = server_environment(ServerCommand("prog", env={"API_KEY": "own"}), parent)
-    assert env == {"PATH": "/usr/bin", "HOME": "/home/ada", "API_KEY": "own"}
+    assert env == {"PATH": "/usr/bin", "HOME": "/home/ada", "API_KEY": "own", "HTTPS_PROXY": "http://proxy:3128",
+                   "NODE_EXTRA_CA_CERTS": "/etc/ca.pem"}

@@ -268,7 +268,7 @@ def test_an_address_that_refuses_the_post_and_has_no_event_stream_keeps_its_firs
 
 
 def test_a_process_silent_through_three_timed_out_operations_is_taken_for_wedged_and_restarted() -> None:
-    async def scenario() -> tuple[list[str], int | None, int | None, bool]:
+    async def scenario() -> tuple[list[str], int | None, int | None, int | None, list, bool]:
         client = McpClient()
         server = faults("mute")
         sentences = []
@@ -277,6 +277,7 @@ def test_a_process_silent_through_three_timed_out_operations_is_taken_for_wedged
         except McpTransportError as error:
             sentences.append(str(error))
         first_pid = client.processes.pid(server.key)
+        recorder = OperationRecorder()
         try:
             for _ in range(3):
                 try:
@@ -284,17 +285,24 @@ def test_a_process_silent_through_three_timed_out_operations_is_taken_for_wedged
                 except McpTransportError as error:
                     sentences.append(str(error))
             after_pid = client.processes.pid(server.key)
-            await client.drain(5)
-            gone = first_pid is not None and not alive(first_pid)
+            try:
+                await client.call_tool(server, "echo", {}, budget_s=2, observer=recorder)
+            except McpTransportError:
+                pass
+            next_pid = client.processes.pid(server.key)
         finally:
             await client.close()
-        return sentences, first_pid, after_pid, gone
+        return sentences, first_pid, after_pid, next_pid, legs(recorder), first_pid is not None and alive(first_pid)
 
-    sentences, first_pid, after_pid, gone = asyncio.run(scenario())
+    sentences, first_pid, after_pid, next_pid, next_legs, still_alive = asyncio.run(scenario())
     assert len(sentences) == 4 and all("did not finish answering" in sentence for sentence in sentences)
     # The ping's operation heard the handshake's answer: only the three silent ones count.
     assert ["it was stopped" in sentence for sentence in sentences] == [False, False, False, True]
-    assert first_pid is not None and after_pid is None and gone  # the next operation starts it anew
+    assert first_pid is not None and after_pid is None and not still_alive
+    # The next operation starts it anew.
+    assert next_pid not in (None, first_pid) and next_legs[:2] == [("start", "ok"), ("initialize", "ok")]
+
+
 def test_a_process_whose_handshake_failed_is_gone_when_the_client_closes() -> None:
     """A process dropped after a failed handshake is shut down in the background; closing the
     client waits for that too (a command line ends right after close: nothing may outlive it)."""
@@ -390,3 +398,26 @@ def test_a_process_killed_mid_call_fails_the_call_by_its_signal_and_the_next_ope
             await client.close()
 
     asyncio.run(scenario())
+
+
+def test_a_log_message_between_operations_reaches_the_processes_listener_scrubbed() -> None:
+    heard: list[tuple[str, str, dict]] = []
+
+    async def scenario() -> str:
+        client = McpClient()
+        client.processes.on_notification = lambda key, note: heard.append((key, note.method, note.params))
+        command = ServerCommand(sys.executable, ("-m", "tests.support.stdio_server"), {"API_TOKEN": "tok-5512-secret"},
+                                cwd=str(ROOT))
+        server = ServerEndpoint.for_command(command)
+        try:
+            await client.call_tool(server, "log_later", {"text": "later: tok-5512-secret"}, budget_s=30)
+            deadline = time.monotonic() + 10
+            while not heard and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+        finally:
+            await client.close()
+        return server.key
+
+    key = asyncio.run(scenario())
+    assert [(k, method) for k, method, _ in heard] == [(key, "notifications/message")]
+    assert heard[0][2]["data"] == "later: [REDACTED]" and heard[0][2]["level"] == "warning"

@@ -1,7 +1,7 @@
 """The official MCP SDK server over stdio, with a few tools: the real far side of the stdio tests.
 
 Run as ``python -m tests.support.stdio_server``. ``hang`` waits until cancelled and says so on stderr;
-``say_on_stderr`` writes its text there.
+``say_on_stderr`` writes its text there; ``log_later`` sends a log message after its answer.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import asyncio
 import os
 import sys
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 
 server = MCPServer("stdio test server")
 
@@ -32,6 +32,24 @@ async def hang() -> str:
         print("hang cancelled", file=sys.stderr, flush=True)
         raise
     return "never"
+
+
+_later: set[asyncio.Task[None]] = set()
+
+
+@server.tool()
+async def log_later(text: str, ctx: Context) -> str:
+    """Answer at once; a moment later send ``text`` as a log message, when no request of the client runs."""
+    session = ctx.session
+
+    async def later() -> None:
+        await asyncio.sleep(0.3)
+        await session.send_log_message(level="warning", data=text, logger="later")
+
+    task = asyncio.get_running_loop().create_task(later())
+    _later.add(task)
+    task.add_done_callback(_later.discard)
+    return "scheduled"
 
 
 @server.tool()

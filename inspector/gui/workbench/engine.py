@@ -294,7 +294,7 @@ class OperationsEngine(QObject):
         self.server_names: dict[str, str] = {}
         #: The command servers' processes, shared by every client of the engine (one per log level):
         #: a server's process is started once and kept for the window's later operations.
-        self.processes = ServerProcesses(self._heard_output)
+        self.processes = ServerProcesses(self._heard_output, self._heard_between)
         self.output = ProcessOutput(self.log, self.server_names)
         self.output.lines.connect(self.server_output)
 
@@ -337,6 +337,11 @@ class OperationsEngine(QObject):
     def _heard_output(self, key: str, line: str) -> None:
         """A command server's stderr line (or a fault of its line), on the worker thread."""
         self.output.add(key, line)
+
+    def _heard_between(self, key: str, note: ServerNotification) -> None:
+        """A command server's notification while none of its operations runs (its process lives on):
+        a log message still goes to the Server log, on the worker thread."""
+        self.log.heard(_("process"), self.server_names.get(key) or key.removeprefix("stdio:"), note)
 
     def stop_server(self, key: str) -> None:
         """Shut the process of the command server ``key`` down (its settings changed, or it went)."""

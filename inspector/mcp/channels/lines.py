@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from ..clock import Clock
@@ -138,6 +138,10 @@ class LineTransport:
             round(deadline.elapsed_s() * 1000, 2), max(0.0, deadline.remaining_s())))
 
     def notification(self, note: ServerNotification) -> None:
+        if self.secrets and note.params:
+            # A server may repeat what it was given (a variable of its environment): cut out here.
+            note = ServerNotification(note.method, self.secrets.scrub_parsed(note.params, json.dumps(note.params)),
+                                      note.via)
         self._observer.notification(note)
 
     def line_problem(self, sentence: Message) -> None:
@@ -183,6 +187,8 @@ class LineRoutes:
     def __init__(self) -> None:
         self._operations: list[LineTransport] = []
         self.line: MessageLine | None = None
+        #: Who hears a notification that arrives while no operation is on the line.
+        self.on_unclaimed: Callable[[ServerNotification], None] | None = None
 
     def enter(self, transport: LineTransport) -> None:
         self._operations.append(transport)
@@ -218,6 +224,9 @@ class LineRoutes:
             return
         for transport in self._operations:
             transport.notification(ServerNotification(method, params, transport.current))
+        if not self._operations and self.on_unclaimed is not None:
+            # Between operations (a process lives on): a log message is still the server's log.
+            self.on_unclaimed(ServerNotification(method, params, "process"))
 
     def _asked(self) -> LineTransport | None:
         """Whose is a request of the server: the newest operation with work in flight, else the newest."""

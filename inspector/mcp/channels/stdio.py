@@ -32,8 +32,12 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 #: How many of the server's last stderr lines are kept, and how long each may be.
 STDERR_LINES = 200
 STDERR_LINE_CHARS = 2_000
-#: The environment a server gets besides its own variables (what the official SDK passes on POSIX).
-BASE_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
+#: The environment a server gets besides its own variables: what the official SDK passes on POSIX,
+#: and how this machine reaches the network (a proxy, a company's certificate authority): without
+#: them a first ``npx -y`` behind a proxy waits silently until the deadline instead of downloading.
+BASE_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER",
+                    "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
+                    "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "TMPDIR")
 GRACE_S = 2.0
 
 
@@ -54,8 +58,8 @@ class ProcessExited(ChannelError):
 
 
 def server_environment(command: ServerCommand, parent: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The base variables of ``parent`` (the official SDK's choice: no API key of the user's shell
-    leaks to a server by default), then the command's own."""
+    """The base variables of ``parent`` (as the official SDK chooses, no API key of the user's shell
+    leaks to a server by default; the network settings do reach it), then the command's own."""
     parent = os.environ if parent is None else parent
     base = {name: parent[name] for name in BASE_ENVIRONMENT if name in parent and not parent[name].startswith("()")}
     return base | dict(command.env)
