@@ -379,6 +379,13 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     report["progress"] = [{"at_ms": note["atMs"], "progress": note["progress"], "total": note["total"],
                            "message": note["message"]} for note in record.step.progress or ()]
     report["progress_dropped"] = record.step.progress_dropped or 0
+    # How the server was reached, and (a command server) what it wrote on stderr meanwhile; the
+    # readable output showed those lines as they came.
+    report["transport"] = record.step.transport or server.transport
+    report["command"] = record.step.server_command
+    report["stderr"] = list(record.step.stderr or ())
+    report["stderr_dropped"] = record.step.stderr_dropped or 0
+    report["line_problems"] = list(record.step.line_problems or ())
     if run_id is not None:
         report["run_id"] = run_id
     return report

@@ -163,7 +163,6 @@ def notification_lines(notifications: object) -> list[str]:
     lines: list[str] = []
     if not isinstance(notifications, list):
         return lines
-    unread = 0
     for entry in notifications:
         if not isinstance(entry, dict):
             continue
@@ -178,21 +177,11 @@ def notification_lines(notifications: object) -> list[str]:
             else:
                 lines.append(_("Server log ({level}): {text}").format(
                     level=_text(entry.get("level")) or "?", text=text))
-        elif method in ("stderr", "line problem"):  # a command server's stderr, a fault of its stdout
-            data = entry.get("data")
-            if not isinstance(data, str):
-                unread += 1  # a record that kept no text of it
-                continue
-            lines.append((_("Server stderr: {text}") if method == "stderr" else
-                          _("Server output problem: {text}")).format(text=data))
         elif method.endswith("/list_changed"):
             what = method.removeprefix("notifications/").removesuffix("/list_changed")
             lines.append(_("The server said its list of {what} changed.").format(what=what))
         elif method:
             lines.append(_("The server sent the notification {method}.").format(method=method))
-    if unread:
-        lines.append(ngettext("The server wrote {count} line to stderr.", "The server wrote {count} lines to stderr.",
-                              unread).format(count=unread))
     return lines
 
 

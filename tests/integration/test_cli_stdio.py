@@ -396,3 +396,10 @@ def test_ctrl_c_during_the_handshake_still_shuts_a_stubborn_server_down() -> Non
     assert process.returncode == 130
     assert "Cancelled (code 1011)" in stdout and "during initialize" in stdout
     assert processes_with(marker) == []
+
+
+def test_the_json_report_names_the_transport_the_command_and_the_stderr() -> None:
+    done = cli("call", "--stdio", SERVER, "echo", "--args", '{"text": "hi"}', "--json", "--no-store")
+    report = json.loads(done.stdout)
+    assert (report["transport"], report["command"]) == ("stdio", SERVER)
+    assert "echo called with 2 characters" in report["stderr"] and report["line_problems"] == []
