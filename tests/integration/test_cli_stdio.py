@@ -403,3 +403,12 @@ def test_the_json_report_names_the_transport_the_command_and_the_stderr() -> Non
     report = json.loads(done.stdout)
     assert (report["transport"], report["command"]) == ("stdio", SERVER)
     assert "echo called with 2 characters" in report["stderr"] and report["line_problems"] == []
+
+
+def test_servers_db_before_the_action_is_the_database_used(tmp_path: Path) -> None:
+    """`servers --db X set ...` once wrote to RUN_INSPECTOR_DB: the action's own --db default hid X."""
+    named = tmp_path / "named.db"
+    cli("servers", "--db", str(named), "set", "http://127.0.0.1:9/mcp", "--name", "here")
+    assert named.exists() and not Path(os.environ["RUN_INSPECTOR_DB"]).exists()
+    listed = json.loads(cli("servers", "--json", "--db", str(named)).stdout)["servers"]
+    assert [server["name"] for server in listed] == ["here"]
