@@ -11,3 +11,4 @@ def readable_duration(ms: float | None) -> str:
     if ms is None:
         return "-"
     return format_duration(ms / 1000)
+

@@ -66,7 +66,7 @@ from .server_choice import Chosen, check_server_words, choose_server
 from .server_groups import ServerGroups
 from .server_requests import SamplingLimitNotice, handler_from_options
 from .server_stderr import ServerStderr
-from .words import outcome_word, seconds, whole
+from .words import outcome_word, seconds, status_cell, whole
 
 if TYPE_CHECKING:
     pass
@@ -422,10 +422,10 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None) -> No
     for leg in report["legs"]:
         granted = "-" if leg["granted_s"] is None else _("{seconds} s").format(seconds=whole(leg["granted_s"]))
         elapsed = readable_duration(leg["elapsed_ms"])
-        status = "-" if leg["http_status"] is None else str(leg["http_status"])
+        status = status_cell(leg["http_status"], report.get("transport"))
         left = (_("{seconds} s").format(seconds=seconds(leg["budget_left_s"], 2)) if "budget_left_s" in leg
                 else "-")
-        print(_("  {method:<27} granted {granted:>5} of {left:>8} left  took {elapsed:>10}  HTTP {status:>3}  "
+        print(_("  {method:<27} granted {granted:>5} of {left:>8} left  took {elapsed:>10}  {status:<8}  "
                 "{outcome}").format(method=leg["method"], granted=granted, left=left, elapsed=elapsed,
                                     status=status, outcome=outcome_word(leg["outcome"])))
     note = _grant_note(report)

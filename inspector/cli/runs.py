@@ -25,7 +25,7 @@ from .durations import readable_duration
 from .ending import emit_json, mark_json_emitted
 from .results import step_extra_lines
 from .safe_text import one_line
-from .words import outcome_width, outcome_word, when, when_width
+from .words import outcome_width, outcome_word, status_cell, when, when_width
 
 
 def run(args: argparse.Namespace) -> int:
@@ -167,7 +167,7 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
                 f"{outcome_word(stored.outcome):<{outcome}}  {localized_step_details(stored.payload)}")
         out.write(one_line(line) + "\n")
         for leg in stored.step.legs:
-            out.write(one_line(_leg_line(leg)) + "\n")
+            out.write(one_line(_leg_line(leg, stored.step.transport)) + "\n")
         for extra in step_extra_lines(stored.payload):
             out.write(one_line(f"    {extra}") + "\n")
         for extra in _wire_lines(stored.payload):
@@ -187,13 +187,13 @@ def _wire_lines(payload: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _leg_line(leg: Any) -> str:
-    """A leg of a step as `call` prints it: method, grant, time taken, HTTP status, outcome."""
+def _leg_line(leg: Any, transport: str | None) -> str:
+    """A leg of a step as `call` prints it: method, grant, time taken, HTTP status (over HTTP), outcome."""
     granted = "-" if leg.granted_s is None else _("{seconds} s").format(seconds=leg.granted_s)
     elapsed = readable_duration(leg.elapsed_ms)
-    status = "-" if leg.http_status is None else str(leg.http_status)
-    return _("    {method:<27} granted {granted:>5}  took {elapsed:>10}  HTTP {status:>3}  {outcome}").format(
-        method=leg.method, granted=granted, elapsed=elapsed, status=status, outcome=outcome_word(str(leg.outcome)))
+    return _("    {method:<27} granted {granted:>5}  took {elapsed:>10}  {status:<8}  {outcome}").format(
+        method=leg.method, granted=granted, elapsed=elapsed, status=status_cell(leg.http_status, transport),
+        outcome=outcome_word(str(leg.outcome)))
 
 
 def _sentence(error: Exception) -> object:

@@ -45,3 +45,12 @@ def seconds(value: float, decimals: int | None = None) -> str:
 def whole(value: int) -> str:
     """A count in the locale's way ("1,234" / "1.234")."""
     return format_number(int(value))
+
+
+def status_cell(http_status: int | None, transport: str | None) -> str:
+    """A leg's HTTP status as its column shows it ("HTTP 200", "HTTP   -" when none came back); empty
+    for a leg that travelled on a command's pipes or the older transport's event stream, where no
+    HTTP status belongs to the leg."""
+    if http_status is None and transport in ("stdio", "sse"):
+        return ""
+    return "HTTP " + ("-" if http_status is None else str(http_status)).rjust(3)

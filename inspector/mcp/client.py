@@ -208,7 +208,8 @@ class McpClient:
                 # The failure may be the server waiting on a request we declined: say so.
                 exc.add_sentence(declined_sentence(transport.declined))
             if isinstance(transport, LineTransport) and transport.problems and not exc.is_cancellation:
-                exc.add_sentence(transport.secrets.scrub_message(transport.problems[0]))
+                exc.add_sentence(Message(N_("Seen on the way: {problem}."),
+                                         {"problem": transport.secrets.scrub_message(transport.problems[0])}))
             if frame.interrupted is not None and isinstance(transport, LegTransport) and not op.session.session_id:
                 exc.add_sentence(NOT_TOLD_SENTENCE)
             if server.is_command and self._wedged(server, op, exc):

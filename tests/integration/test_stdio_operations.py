@@ -421,3 +421,20 @@ def test_a_log_message_between_operations_reaches_the_processes_listener_scrubbe
     key = asyncio.run(scenario())
     assert [(k, method) for k, method, _ in heard] == [(key, "notifications/message")]
     assert heard[0][2]["data"] == "later: [REDACTED]" and heard[0][2]["level"] == "warning"
+
+
+def test_a_failed_operation_names_what_the_server_wrote_besides_its_messages() -> None:
+    async def scenario() -> McpTransportError:
+        client = McpClient()
+        try:
+            await client.call_tool(faults("babble"), "echo", {}, budget_s=2)
+        except McpTransportError as error:
+            return error
+        finally:
+            await client.close()
+        raise AssertionError("a babbling server answered")
+
+    error = asyncio.run(scenario())
+    assert error.kind is ErrorKind.TIMED_OUT
+    assert str(error).endswith(" Seen on the way: the server wrote a line on stdout that is not JSON: "
+                               "working on it....")

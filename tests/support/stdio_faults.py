@@ -3,7 +3,8 @@
 Modes: ``banner`` (a line that is not JSON, then answers), ``huge`` (a 20 MB line, then answers),
 ``exit`` (reads one request, says "boom" on stderr, exits with status 3), ``stubborn`` (ignores the
 end of stdin and SIGTERM, and leaves a grandchild in its group), ``flood`` (200,000 stderr lines),
-``mute`` (answers the handshake, then nothing), ``stuck`` (says its pid on stderr, then never reads
+``mute`` (answers the handshake, then nothing), ``babble`` (answers the handshake, then text that
+is not JSON to every request), ``stuck`` (says its pid on stderr, then never reads
 or answers, and outlives the end of its stdin: a server stuck before its handshake, like ``npx``
 still fetching a package).
 Answers echo the request's params as the result (``initialize`` gets a handshake's answer).
@@ -50,7 +51,9 @@ def main(mode: str) -> None:
         if mode == "exit":
             print("boom", file=sys.stderr, flush=True)
             sys.exit(3)
-        if mode == "mute" and json.loads(line).get("method") != "initialize":
+        if mode in ("mute", "babble") and json.loads(line).get("method") != "initialize":
+            if mode == "babble" and "id" in json.loads(line):
+                print("working on it...", flush=True)  # text where its answer should be
             continue  # reads every request, answers none but the handshake
         answer(line)
     if mode == "stubborn":
