@@ -47,8 +47,10 @@ def test_a_command_servers_step_names_stdio_its_command_and_its_stderr(qtbot, tm
     text = detail.stderr.toPlainText()
     assert f"The server wrote on stderr:\nstdio test server starting\nAuthorization: {BEARER}\n<b>not bold</b>" in text
     assert "Reached over stdio" in text.splitlines()[0]
+    assert detail.tabs.isTabVisible(detail.tabs.indexOf(detail.stderr))
     detail.show_step(None)
     assert detail.stderr.toPlainText() == "" and detail.wire.isHidden()
+    assert not detail.tabs.isTabVisible(detail.tabs.indexOf(detail.stderr))
 
 
 def test_a_streamable_http_step_names_its_transport_and_has_no_command(qtbot, tmp_path: Path) -> None:
@@ -58,4 +60,5 @@ def test_a_streamable_http_step_names_its_transport_and_has_no_command(qtbot, tm
     detail = shown(qtbot, db, run_id)
     assert detail.wire.text().startswith("Reached over Streamable HTTP, MCP 20")
     assert "Command" not in detail.wire.text()
-    assert "The server wrote nothing on stderr during this step." in detail.stderr.toPlainText()
+    # An address's step has no process to show: its detail keeps the five tabs that fit.
+    assert not detail.tabs.isTabVisible(detail.tabs.indexOf(detail.stderr))

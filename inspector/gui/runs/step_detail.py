@@ -34,7 +34,7 @@ from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
 from ..widgets.server_exchanges import server_exchange_lines
 from .runs_model import format_duration
-from .step_wire import stderr_text, wire_summary
+from .step_wire import has_process_output, stderr_text, wire_summary
 from .stored_text import cancelled_result_text
 
 #: A payload larger than this is not parsed for its parts (the raw tab still shows its start).
@@ -142,6 +142,7 @@ class StepDetail(QWidget):
             self.bar.hide()
             for view in (self.arguments, self.result, self.structured, self.server_side, self.stderr, self.payload):
                 view.setPlainText("")
+            self.tabs.setTabVisible(self.tabs.indexOf(self.stderr), False)
             self._result_text = self._payload_text = ""
             self.images.show_images([])
             return
@@ -167,6 +168,9 @@ class StepDetail(QWidget):
         self.wire.setText(wire)
         self.wire.setVisible(bool(wire))
         self.stderr.setPlainText(stderr_text(payload))
+        # Only a step that has something of a process to show gets its tab: six tabs do not fit
+        # beside the timeline, and the scroll buttons Qt would add speak only English.
+        self.tabs.setTabVisible(self.tabs.indexOf(self.stderr), has_process_output(payload))
         self.remote_effect.setVisible(row.outcome == "cancelled" and row.cancelled_in_flight is True)
         if step.legs:
             budget = max((leg.granted_s or 0 for leg in step.legs[:1]), default=0) or \

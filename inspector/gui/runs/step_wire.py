@@ -33,4 +33,9 @@ def stderr_text(payload: Mapping[str, Any]) -> str:
     return clip_text("\n\n".join("\n".join(block) for block in blocks))
 
 
-__all__ = ["stderr_text", "wire_summary"]
+def has_process_output(payload: Mapping[str, Any]) -> bool:
+    """Does the step have a process's side to show: a command server's, or stderr and line faults?"""
+    return payload.get("transport") == "stdio" or bool(stderr_lines(payload) or line_problem_lines(payload))
+
+
+__all__ = ["has_process_output", "stderr_text", "wire_summary"]
