@@ -14,14 +14,13 @@ import httpx
 from .cancel import CancelSignal
 from .channels.http import LegTransport, OutgoingMessage, Session, SessionGone, message_headers, new_http_client
 from .channels.lines import LineRoutes, LineTransport
-from .channels.sse_legacy import LegacySseChannel
-from .channels.stdio import ChannelError
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
 from .errors import ErrorKind, McpTransportError
-from .legs import LegFrame, LegWire
+from .legs import LegFrame
+from .line_opening import WEDGED_AFTER, LineOpener, NotLegacy
 from .messages import N_, Message
-from .processes import Handshake, OutputListener, RunningServer, ServerProcesses
+from .processes import Handshake, OutputListener, ServerProcesses
 from .reports import LogLevelRefused, NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint
@@ -36,9 +35,6 @@ CLIENT_VERSION = "0.1.0"
 #: (the first with Streamable HTTP) is still negotiated by many deployed servers, 2024-11-05 by
 #: servers behind the older HTTP+SSE transport and by older stdio servers.
 HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
-#: After this many operations in a row that ran out of time on a process that wrote nothing meanwhile,
-#: the process is taken for wedged: it is stopped, and the next operation starts it anew.
-WEDGED_AFTER = 3
 #: HTTP statuses with which a server of the older HTTP+SSE transport refuses the POST of ``initialize``.
 LEGACY_STATUSES = (404, 405)
 MAX_PAGES = 50
@@ -81,9 +77,19 @@ class McpClient:
         #: The roots configured for a server (by its URL without credentials); replaces the handler's.
         self.roots_for = roots_for
         #: The command servers' running processes; ``server_output(key, line)`` hears their stderr.
-        self.processes = ServerProcesses(server_output)
+        #: Makes an operation's shared line ready: a command's process, the older transport's stream.
+        self.lines = LineOpener(ServerProcesses(server_output))
         #: Addresses found to speak the older HTTP+SSE transport (their POST was refused with 404 or 405).
         self._legacy: set[str] = set()
+
+    @property
+    def processes(self) -> ServerProcesses:
+        """The command servers' running processes (several clients may share one set)."""
+        return self.lines.processes
+
+    @processes.setter
+    def processes(self, processes: ServerProcesses) -> None:
+        self.lines.processes = processes
 
     @property
     def protocol_version(self) -> str:
@@ -212,7 +218,7 @@ class McpClient:
                                          {"problem": transport.secrets.scrub_message(transport.problems[0])}))
             if frame.interrupted is not None and isinstance(transport, LegTransport) and not op.session.session_id:
                 exc.add_sentence(NOT_TOLD_SENTENCE)
-            if server.is_command and self._wedged(server, op, exc):
+            if server.is_command and self.lines.wedged(server, op, exc):
                 exc.add_sentence(Message(N_("Its process wrote nothing during the last {count} operations that ran "
                                             "out of time, so it was stopped; the next operation starts it anew."),
                                          {"count": WEDGED_AFTER}))
@@ -234,11 +240,11 @@ class McpClient:
     async def _open(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None) -> None:
         """Make the operation's line ready: a session on an address, or the server's process."""
         if server.is_command:
-            await self._open_process(op, server)
+            await self.lines.open_process(op, server)
             return
         if isinstance(op.transport, LineTransport):
             assert http is not None
-            await self._open_legacy(op, server, http)
+            await self.lines.open_legacy(op, server, http)
             return
         try:
             await op.handshake()
@@ -250,112 +256,10 @@ class McpClient:
             op.transport = LineTransport(op.transport.frame, server, observer=op.observer, clock=self.clock,
                                          handler=op.handler)
             try:
-                await self._open_legacy(op, server, http, tried=True)
-            except _NotLegacy:
+                await self.lines.open_legacy(op, server, http, tried=True)
+            except NotLegacy:
                 raise refused from None
             self._legacy.add(server.key)
-
-    async def _open_legacy(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient,
-                           tried: bool = False) -> None:
-        """The older HTTP+SSE transport: open the event stream (a ``connect`` leg), then the handshake."""
-        transport = op.transport
-        assert isinstance(transport, LineTransport)
-        routes = LineRoutes()
-
-        async def connect(wire: LegWire) -> LegacySseChannel:
-            try:
-                return await LegacySseChannel.open(http, server, wait_s=max(op.deadline_remaining(), 0.0),
-                                                   on_message=routes.dispatch, on_problem=transport.line_problem)
-            except ChannelError as error:
-                if tried:
-                    raise _NotLegacy() from None
-                raise McpTransportError.no_event_stream(server.label, error.sentence) from None
-
-        channel = await transport.frame.run(None, "connect", connect)
-        op.wire = "sse"  # the event stream stands: whatever the address was taken for, this is its transport
-        op.line_close = channel.close
-        transport.line = routes.line = channel
-        routes.enter(transport)
-        op.routes = routes
-        await op.handshake()
-
-    async def _open_process(self, op: _Operation, server: ServerEndpoint) -> None:
-        """The server's process: started (a ``start`` leg, then the handshake) unless it runs."""
-        transport = op.transport
-        assert isinstance(transport, LineTransport)
-        entry = self.processes.entry(server)
-        for _attempt in range(2):
-            if entry.ready:
-                break
-            if entry.starting is not None and not entry.starting.done():
-                waited = entry.starting  # another operation starts it: wait for it, on our budget
-
-                async def wait(wire: LegWire, waited: asyncio.Future[bool] = waited) -> bool:
-                    return await asyncio.shield(waited)
-
-                await transport.frame.run(None, "start", wait)
-                continue
-            await self._start_process(op, server, entry)
-            return
-        assert entry.process is not None and entry.handshake is not None
-        op.heard_at_start = entry.process.heard
-        transport.line = entry.process
-        entry.routes.enter(transport)
-        op.routes = entry.routes
-        op.adopt(entry.handshake)
-        level = op.log_level
-        if level is not None and level != entry.handshake.log_level and "logging" in op.server_capabilities:
-            if await op.ask_log_level(level):
-                entry.handshake.log_level = level
-
-    def _wedged(self, server: ServerEndpoint, op: _Operation, error: McpTransportError) -> bool:
-        """Count an operation that ran out of time on a silent process; stop the process at the limit.
-
-        One slow call never costs the process (other operations may be using it); a process that
-        answers nothing to operation after operation is of no use to any of them."""
-        entry = self.processes.entry(server)
-        process = entry.process
-        if process is None or op.heard_at_start is None:
-            return False
-        if error.kind is not ErrorKind.TIMED_OUT or process.heard != op.heard_at_start:
-            entry.silent_timeouts = 0
-            return False
-        entry.silent_timeouts += 1
-        if entry.silent_timeouts < WEDGED_AFTER:
-            return False
-        entry.silent_timeouts = 0
-        entry.process = None
-        self.processes.drop(process)
-        return True
-
-    async def _start_process(self, op: _Operation, server: ServerEndpoint, entry: RunningServer) -> None:
-        transport = op.transport
-        assert isinstance(transport, LineTransport)
-        started = entry.starting = asyncio.get_running_loop().create_future()
-        try:
-            async def start(wire: LegWire) -> None:
-                try:
-                    await self.processes.start(server, entry)
-                except ChannelError as error:
-                    raise McpTransportError.not_started(server.label, error.sentence) from None
-
-            await transport.frame.run(None, "start", start)
-            transport.line = entry.process
-            entry.routes.enter(transport)
-            op.routes = entry.routes
-            await op.handshake()
-            entry.handshake = Handshake(op.session.protocol_version or "", op.server_info, op.server_capabilities,
-                                        op.log_level if "logging" in op.server_capabilities else None)
-        except BaseException:
-            # A process whose handshake did not stand is of no use: it goes (in the background,
-            # and close() waits for it).
-            process, entry.process = entry.process, None
-            if process is not None:
-                self.processes.drop(process)
-            raise
-        finally:
-            if not started.done():
-                started.set_result(entry.handshake is not None)
 
     def _after(self, http: httpx.AsyncClient | None, op: _Operation) -> None:
         """Start the housekeeping in the background: the user never waits for it."""
@@ -374,10 +278,6 @@ class McpClient:
         task = asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-
-
-class _NotLegacy(Exception):  # noqa: N818 - a finding, not an error
-    """An address refused the POST and is no server of the older transport either."""
 
 
 async def _close_line(http: httpx.AsyncClient, close: Callable[[], Awaitable[None]] | None) -> None:

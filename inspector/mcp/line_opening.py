@@ -1,0 +1,147 @@
+"""Making an operation's shared line ready: a command server's process or the older transport's stream.
+
+A command server's process is started by the first operation that needs it (a ``start`` leg, then
+the handshake, whose answer is kept) and reused by the later ones, which wait in a ``start`` leg
+of their own while another operation starts it. The older HTTP+SSE transport gets a ``connect``
+leg (its event stream) and a handshake per operation. An operation that runs out of time on a
+process that wrote nothing meanwhile is counted: a process silent through
+:data:`WEDGED_AFTER` of them in a row is taken for wedged and stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+import httpx
+
+from .channels.lines import LineRoutes, LineTransport
+from .channels.sse_legacy import LegacySseChannel
+from .channels.stdio import ChannelError
+from .errors import ErrorKind, McpTransportError
+from .legs import LegWire
+from .processes import Handshake, RunningServer, ServerProcesses
+from .server import ServerEndpoint
+
+if TYPE_CHECKING:
+    from .client import _Operation
+
+#: After this many operations in a row that ran out of time on a process that wrote nothing meanwhile,
+#: the process is taken for wedged: it is stopped, and the next operation starts it anew.
+WEDGED_AFTER = 3
+
+
+class NotLegacy(Exception):  # noqa: N818 - a finding, not an error
+    """An address refused the POST and is no server of the older transport either."""
+
+
+class LineOpener:
+    """Opens the shared lines of operations; the processes it starts are ``processes``'."""
+
+    def __init__(self, processes: ServerProcesses) -> None:
+        self.processes = processes
+
+    async def open_legacy(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient,
+                           tried: bool = False) -> None:
+        """The older HTTP+SSE transport: open the event stream (a ``connect`` leg), then the handshake."""
+        transport = op.transport
+        assert isinstance(transport, LineTransport)
+        routes = LineRoutes()
+
+        async def connect(wire: LegWire) -> LegacySseChannel:
+            try:
+                return await LegacySseChannel.open(http, server, wait_s=max(op.deadline_remaining(), 0.0),
+                                                   on_message=routes.dispatch, on_problem=transport.line_problem)
+            except ChannelError as error:
+                if tried:
+                    raise NotLegacy() from None
+                raise McpTransportError.no_event_stream(server.label, error.sentence) from None
+
+        channel = await transport.frame.run(None, "connect", connect)
+        op.wire = "sse"  # the event stream stands: whatever the address was taken for, this is its transport
+        op.line_close = channel.close
+        transport.line = routes.line = channel
+        routes.enter(transport)
+        op.routes = routes
+        await op.handshake()
+
+    async def open_process(self, op: _Operation, server: ServerEndpoint) -> None:
+        """The server's process: started (a ``start`` leg, then the handshake) unless it runs."""
+        transport = op.transport
+        assert isinstance(transport, LineTransport)
+        entry = self.processes.entry(server)
+        for _attempt in range(2):
+            if entry.ready:
+                break
+            if entry.starting is not None and not entry.starting.done():
+                waited = entry.starting  # another operation starts it: wait for it, on our budget
+
+                async def wait(wire: LegWire, waited: asyncio.Future[bool] = waited) -> bool:
+                    return await asyncio.shield(waited)
+
+                await transport.frame.run(None, "start", wait)
+                continue
+            await self._start_process(op, server, entry)
+            return
+        assert entry.process is not None and entry.handshake is not None
+        op.heard_at_start = entry.process.heard
+        transport.line = entry.process
+        entry.routes.enter(transport)
+        op.routes = entry.routes
+        op.adopt(entry.handshake)
+        level = op.log_level
+        if level is not None and level != entry.handshake.log_level and "logging" in op.server_capabilities:
+            if await op.ask_log_level(level):
+                entry.handshake.log_level = level
+
+    def wedged(self, server: ServerEndpoint, op: _Operation, error: McpTransportError) -> bool:
+        """Count an operation that ran out of time on a silent process; stop the process at the limit.
+
+        One slow call never costs the process (other operations may be using it); a process that
+        answers nothing to operation after operation is of no use to any of them."""
+        entry = self.processes.entry(server)
+        process = entry.process
+        if process is None or op.heard_at_start is None:
+            return False
+        if error.kind is not ErrorKind.TIMED_OUT or process.heard != op.heard_at_start:
+            entry.silent_timeouts = 0
+            return False
+        entry.silent_timeouts += 1
+        if entry.silent_timeouts < WEDGED_AFTER:
+            return False
+        entry.silent_timeouts = 0
+        entry.process = None
+        self.processes.drop(process)
+        return True
+
+    async def _start_process(self, op: _Operation, server: ServerEndpoint, entry: RunningServer) -> None:
+        transport = op.transport
+        assert isinstance(transport, LineTransport)
+        started = entry.starting = asyncio.get_running_loop().create_future()
+        try:
+            async def start(wire: LegWire) -> None:
+                try:
+                    await self.processes.start(server, entry)
+                except ChannelError as error:
+                    raise McpTransportError.not_started(server.label, error.sentence) from None
+
+            await transport.frame.run(None, "start", start)
+            transport.line = entry.process
+            entry.routes.enter(transport)
+            op.routes = entry.routes
+            await op.handshake()
+            entry.handshake = Handshake(op.session.protocol_version or "", op.server_info, op.server_capabilities,
+                                        op.log_level if "logging" in op.server_capabilities else None)
+        except BaseException:
+            # A process whose handshake did not stand is of no use: it goes (in the background,
+            # and close() waits for it).
+            process, entry.process = entry.process, None
+            if process is not None:
+                self.processes.drop(process)
+            raise
+        finally:
+            if not started.done():
+                started.set_result(entry.handshake is not None)
+
+
+__all__ = ["WEDGED_AFTER", "LineOpener", "NotLegacy"]
