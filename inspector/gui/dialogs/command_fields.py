@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -31,6 +30,7 @@ from inspector.store import is_secret_variable
 
 from ..language import translated
 from ..widgets.hints import mark_hint
+from .secret_row import RowWords, SecretRow
 
 #: The command line's placeholder: a real server, as typed (not a sentence: never translated).
 EXAMPLE_COMMAND = "npx -y @modelcontextprotocol/server-everything stdio"
@@ -60,43 +60,23 @@ class CommandChoice:
     kept: set[str] = field(default_factory=set)
 
 
-class EnvRow(QWidget):
-    """Name, value (dots when secret; "kept in the keyring" for a kept one), the secret mark, Remove."""
+class EnvRow(SecretRow):
+    """A variable: name, value (dots when secret; "kept in the keyring" for a kept one), the secret
+    mark, Remove."""
 
     def __init__(self, name: str = "", value: str = "", secret: bool = False, kept: bool = False,
                  in_keyring: bool = True) -> None:
-        super().__init__()
+        super().__init__(name, "" if kept else value, secret or kept, looks_secret=is_secret_variable, words=RowWords(
+            lambda: _("NAME"), lambda: _("Variable name"), lambda: _("Variable value"),
+            lambda: _("A secret value is kept in the keyring: never shown, logged, exported or stored in the "
+                      "database."),
+            lambda: _("Remove this variable")))
         self.kept = kept
-        self.name = QLineEdit(name)
-        translated(self.name, "setPlaceholderText", lambda: _("NAME"))
-        translated(self.name, "setAccessibleName", lambda: _("Variable name"))
-        self.value = QLineEdit("" if kept else value)
         if kept:
             translated(self.value, "setPlaceholderText", lambda: _("kept in the keyring") if in_keyring
                        else _("kept until Run Inspector quits"))
             translated(self.value, "setToolTip",
                        lambda: _("The value is kept in the keyring and never shown; type a new one to replace it."))
-        else:
-            translated(self.value, "setPlaceholderText", lambda: _("value"))
-        translated(self.value, "setAccessibleName", lambda: _("Variable value"))
-        self.secret = translated(QCheckBox(), "setText", lambda: _("secret"))
-        translated(self.secret, "setToolTip", lambda: _(
-            "A secret value is kept in the keyring: never shown, logged, exported or stored in the database."))
-        self.secret.toggled.connect(self._masked)
-        self.secret.setChecked(secret or kept or is_secret_variable(name))
-        self.name.textEdited.connect(lambda text: self.secret.setChecked(True) if is_secret_variable(text) else None)
-        self.remove = translated(QPushButton(), "setText", lambda: _("Remove"))
-        translated(self.remove, "setAccessibleName", lambda: _("Remove this variable"))
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.name, 2)
-        layout.addWidget(self.value, 3)
-        layout.addWidget(self.secret)
-        layout.addWidget(self.remove)
-        self._masked(self.secret.isChecked())
-
-    def _masked(self, secret: bool) -> None:
-        self.value.setEchoMode(QLineEdit.EchoMode.Password if secret else QLineEdit.EchoMode.Normal)
 
 
 class CommandFields(QObject):

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QCheckBox,
     QComboBox,
     QDialog,
     QFileDialog,
@@ -40,6 +39,7 @@ from ..widgets.budget_field import BudgetField
 from ..widgets.hints import mark_hint, readable_placeholders
 from .command_fields import CommandFields, error_label
 from .form_dialog import finish_form
+from .secret_row import RowWords, SecretRow
 
 
 @dataclass
@@ -64,36 +64,14 @@ class ServerSettings:
 _error_label = error_label
 
 
-class HeaderRow(QWidget):
-    """Name, value (dots when secret), the secret mark, and Remove."""
+class HeaderRow(SecretRow):
+    """A header: name, value (dots when secret), the secret mark, and Remove."""
 
     def __init__(self, name: str = "", value: str = "", secret: bool = False) -> None:
-        super().__init__()
-        self.name = QLineEdit(name)
-        translated(self.name, "setPlaceholderText", lambda: _("Header name"))
-        translated(self.name, "setAccessibleName", lambda: _("Header name"))
-        self.value = QLineEdit(value)
-        translated(self.value, "setPlaceholderText", lambda: _("value"))
-        translated(self.value, "setAccessibleName", lambda: _("Header value"))
-        self.secret = translated(QCheckBox(), "setText", lambda: _("secret"))
-        translated(self.secret, "setToolTip",
-                   lambda: _("A secret value is never shown, logged, exported or stored in the database."))
-        self.secret.toggled.connect(self._masked)
-        self.secret.setChecked(secret or is_secret_header(name))
-        self.name.textEdited.connect(lambda text: self.secret.setChecked(True) if is_secret_header(text) else None)
-        self.remove = translated(QPushButton(), "setText", lambda: _("Remove"))
-        translated(self.remove, "setAccessibleName", lambda: _("Remove this header"))
-        readable_placeholders(self)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.name, 2)
-        layout.addWidget(self.value, 3)
-        layout.addWidget(self.secret)
-        layout.addWidget(self.remove)
-        self._masked(self.secret.isChecked())
-
-    def _masked(self, secret: bool) -> None:
-        self.value.setEchoMode(QLineEdit.EchoMode.Password if secret else QLineEdit.EchoMode.Normal)
+        super().__init__(name, value, secret, looks_secret=is_secret_header, words=RowWords(
+            lambda: _("Header name"), lambda: _("Header name"), lambda: _("Header value"),
+            lambda: _("A secret value is never shown, logged, exported or stored in the database."),
+            lambda: _("Remove this header")))
 
 
 class ServerDialog(QDialog):

@@ -141,7 +141,38 @@ class SessionGone(LegEnded):
     error_kind = "session_expired"
 
 
-class LegTransport:
+class FramedLegs:
+    """What an operation sees of its legs whatever carries them: the server, the legs' frame
+    (:mod:`..legs`), and from it the deadline, whether the work went out, what was torn down."""
+
+    frame: LegFrame
+    _server: ServerEndpoint
+
+    @property
+    def server(self) -> ServerEndpoint:
+        return self._server
+
+    @property
+    def deadline(self) -> OperationDeadline:
+        return self.frame.deadline
+
+    @property
+    def work_sent(self) -> bool:
+        """Has a work request (``tools/call``, ``tools/list``) been handed to the wire yet?"""
+        return self.frame.work_sent
+
+    @property
+    def interrupted(self) -> OutgoingMessage | None:
+        """The work request torn down while on the wire (cancel or time-out)."""
+        interrupted = self.frame.interrupted
+        return interrupted if isinstance(interrupted, OutgoingMessage) else None
+
+    @property
+    def interrupted_because(self) -> str:
+        return self.frame.interrupted_because
+
+
+class LegTransport(FramedLegs):
     """Sends the legs of one operation to one server, each bounded by the deadline's grant.
 
     The grant bounds connect, send and the whole body, including an event stream that keeps
@@ -171,31 +202,8 @@ class LegTransport:
         self.declined: list[str] = []
 
     @property
-    def server(self) -> ServerEndpoint:
-        return self._server
-
-    @property
     def http(self) -> httpx.AsyncClient:
         return self._http
-
-    @property
-    def deadline(self) -> OperationDeadline:
-        return self.frame.deadline
-
-    @property
-    def work_sent(self) -> bool:
-        """Has a work request (``tools/call``, ``tools/list``) been handed to the wire yet?"""
-        return self.frame.work_sent
-
-    @property
-    def interrupted(self) -> OutgoingMessage | None:
-        """The work request torn down while on the wire (cancel or time-out)."""
-        interrupted = self.frame.interrupted
-        return interrupted if isinstance(interrupted, OutgoingMessage) else None
-
-    @property
-    def interrupted_because(self) -> str:
-        return self.frame.interrupted_because
 
     async def send(self, leg: OutgoingMessage, session: Session) -> LegAnswer:
         """Send one leg; return its answer or raise :class:`McpTransportError`.

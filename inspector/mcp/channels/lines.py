@@ -33,7 +33,7 @@ from ..server_requests import (
     shown_method,
 )
 from ..standalone import LINE_PROBLEM, ServerNotification, line_note
-from .http import LegAnswer, OutgoingMessage, Session, _finite, _leg_answer
+from .http import FramedLegs, LegAnswer, OutgoingMessage, Session, _finite, _leg_answer
 from .stdio import ChannelError, ProcessExited
 
 #: A progress token unique in this process, so that operations sharing a line get their own notices.
@@ -48,7 +48,7 @@ class MessageLine(Protocol):
     async def send(self, message: Mapping[str, Any]) -> None: ...
 
 
-class LineTransport:
+class LineTransport(FramedLegs):
     """Sends the legs of one operation over a shared line, each bounded by the deadline's grant.
 
     Its surface is :class:`~.http.LegTransport`'s (``send``, ``frame``, ``secrets``, ``declined``),
@@ -71,27 +71,6 @@ class LineTransport:
         self._replies: set[asyncio.Task[None]] = set()
         #: Faults of the line seen during this operation (not JSON on stdout, a line over the limit).
         self.problems: list[Message] = []
-
-    @property
-    def server(self) -> ServerEndpoint:
-        return self._server
-
-    @property
-    def deadline(self):  # noqa: ANN201 - the frame's deadline
-        return self.frame.deadline
-
-    @property
-    def work_sent(self) -> bool:
-        return self.frame.work_sent
-
-    @property
-    def interrupted(self) -> OutgoingMessage | None:
-        interrupted = self.frame.interrupted
-        return interrupted if isinstance(interrupted, OutgoingMessage) else None
-
-    @property
-    def interrupted_because(self) -> str:
-        return self.frame.interrupted_because
 
     async def send(self, leg: OutgoingMessage, session: Session) -> LegAnswer:
         """Send one leg; return its answer or raise :class:`McpTransportError`. A cancel or a
