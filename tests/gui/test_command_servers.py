@@ -8,7 +8,6 @@ misbehaving one (tests/support/stdio_faults.py), started from the repository's r
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 
 from inspector.mcp import ServerEndpoint
 from inspector.mcp.server_command import ServerCommand
+from tests.support.processes import alive, group_alive
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ServerCommand(sys.executable, ("-m", "tests.support.stdio_server"), cwd=str(ROOT))
@@ -25,26 +25,10 @@ def faults(mode: str) -> ServerCommand:
     return ServerCommand(sys.executable, ("-m", "tests.support.stdio_faults", mode), cwd=str(ROOT))
 
 
-def alive(pid: int) -> bool:
-    """The process runs (a zombie, killed and waiting for init to reap it, does not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state not in ("Z", "X")
 
 
-def group_alive(pgid: int) -> bool:
-    """Some process of the group runs (zombies aside)."""
-    return any(alive(int(entry)) for entry in os.listdir("/proc") if entry.isdigit()
-               and _group_of(int(entry)) == pgid)
 
 
-def _group_of(pid: int) -> int | None:
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[2])
-    except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
-        return None
 
 
 def add_command(window, command: ServerCommand, name: str | None = "stdio test") -> str:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 from datetime import datetime
 
 from inspector.mcp import McpClient, OperationRecorder, ServerEndpoint
 from inspector.mcp.server_command import ServerCommand
+from tests.support.processes import alive, legs
 
 
 def time_server() -> ServerEndpoint:
@@ -19,16 +19,8 @@ def time_server() -> ServerEndpoint:
     return ServerEndpoint.for_command(command, name="time")
 
 
-def legs(recorder: OperationRecorder) -> list[tuple[str, str]]:
-    return [(leg.method, leg.outcome.value) for leg in recorder.legs]
 
 
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def test_the_time_server_lists_its_tools_and_tells_the_time() -> None:

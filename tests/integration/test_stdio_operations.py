@@ -14,6 +14,7 @@ from inspector.mcp import CancelSignal, ErrorKind, McpClient, McpTransportError,
 from inspector.mcp.server_command import ServerCommand
 from inspector.mcp.standalone import LINE_PROBLEM, STDERR
 from tests.support.asgi_server import serve_asgi
+from tests.support.processes import alive, legs
 from tests.support.stdio_server import server as sdk_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,16 +30,8 @@ def faults(mode: str) -> ServerEndpoint:
                                                     cwd=str(ROOT)))
 
 
-def legs(recorder: OperationRecorder) -> list[tuple[str, str]]:
-    return [(leg.method, leg.outcome.value) for leg in recorder.legs]
 
 
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def test_the_first_operation_starts_the_process_and_the_next_reuse_it() -> None:
