@@ -266,7 +266,7 @@ def test_a_process_silent_through_three_timed_out_operations_is_taken_for_wedged
         server = faults("mute")
         sentences = []
         try:
-            await client.ping(server, budget_s=2)  # the handshake is answered, the ping is not
+            await client.ping(server, budget_s=1)  # the handshake is answered, the ping is not
         except McpTransportError as error:
             sentences.append(str(error))
         first_pid = client.processes.pid(server.key)
@@ -279,7 +279,7 @@ def test_a_process_silent_through_three_timed_out_operations_is_taken_for_wedged
                     sentences.append(str(error))
             after_pid = client.processes.pid(server.key)
             try:
-                await client.call_tool(server, "echo", {}, budget_s=2, observer=recorder)
+                await client.call_tool(server, "echo", {}, budget_s=1, observer=recorder)
             except McpTransportError:
                 pass
             next_pid = client.processes.pid(server.key)
