@@ -108,6 +108,7 @@ def test_import_previews_then_adds_what_was_checked(make_window, qtbot, tmp_path
     from inspector.gui.workbench.server_import import preview
 
     window = make_window()
+    window.admin.registry.save_server("http://127.0.0.1:9/mcp", name="the old remote")
     config = write(tmp_path / "claude_desktop_config.json", {"mcpServers": {
         "time": {"command": "uvx", "args": ["mcp-server-time"], "env": {"TZ": "UTC"}},
         "remote": {"url": "http://127.0.0.1:9/mcp", "headers": {"X-Team": "blue"}},
@@ -118,9 +119,10 @@ def test_import_previews_then_adds_what_was_checked(make_window, qtbot, tmp_path
     qtbot.addWidget(dialog)
     table = dialog.table
     assert table.rowCount() == 3
-    rows = {table.item(row, 0).text(): [table.item(row, c).text() for c in range(4)] for row in range(3)}
-    assert rows["time"][1:] == ["Command", "TZ=… uvx mcp-server-time", "TZ"]
-    assert rows["remote"][1:] == ["Address", "http://127.0.0.1:9/mcp", "X-Team"]
+    rows = {table.item(row, 0).text(): [table.item(row, c).text() for c in range(5)] for row in range(3)}
+    assert rows["time"][1:] == ["Command", "TZ=… uvx mcp-server-time", "TZ", "new"]
+    # An address configured already is said to be replaced, before anything is added.
+    assert rows["remote"][1:] == ["Address", "http://127.0.0.1:9/mcp", "X-Team", "replaced"]
     assert "broken" in dialog.skipped.text() and "neither a 'command' nor a 'url'" in dialog.skipped.text()
     [asked] = dialog.asks.values()
     assert asked.echoMode() == QLineEdit.EchoMode.Password
@@ -128,7 +130,7 @@ def test_import_previews_then_adds_what_was_checked(make_window, qtbot, tmp_path
     dialog.set_checked(list(rows).index("remote"), False)
     dialog.accept()
     records = {record.name: record for record in window.admin.registry.all()}
-    assert set(records) == {"time", "github"}
+    assert set(records) == {"time", "github", "the old remote"}
     assert records["time"].transport == "stdio" and records["time"].command.cwd is None
     github = window.admin.endpoint_for(records["github"])
     assert github.command.env == {"GITHUB_TOKEN": "ghp_typed"}

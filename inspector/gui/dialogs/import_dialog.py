@@ -58,11 +58,14 @@ def names_of(server: ConfiguredServer) -> list[str]:
 class ImportDialog(QDialog):
     """The preview of an import: check the entries to add, fill in what they ask for, Add."""
 
-    COLUMNS = 4
+    COLUMNS = 5
 
-    def __init__(self, config: ServerConfig, file_name: str, parent: QWidget | None = None) -> None:
+    def __init__(self, config: ServerConfig, file_name: str, parent: QWidget | None = None,
+                 replaced: list[bool] | None = None) -> None:
         super().__init__(parent)
         self.config = config
+        #: Per entry: is a server with the same address or command configured already (it is replaced)?
+        self.replaced = replaced or [False] * len(config.servers)
         translated(self, "setWindowTitle", lambda: _("Import servers"))
         self.result_choices: list[ImportChoice] = []
         header = QLabel()
@@ -74,7 +77,8 @@ class ImportDialog(QDialog):
                                 count).format(file=label_text(file_name, 200), count=count))
         self.table = QTableWidget(count, self.COLUMNS)
         translated(self.table, "setAccessibleName", lambda: _("Servers to add"))
-        self.table.setHorizontalHeaderLabels([_("Name"), _("Kind"), _("URL or command line"), _("Variables")])
+        self.table.setHorizontalHeaderLabels([_("Name"), _("Kind"), _("URL or command line"), _("Variables"),
+                                              _("Configured")])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -85,6 +89,7 @@ class ImportDialog(QDialog):
         self.table.resizeColumnToContents(0)
         self.table.resizeColumnToContents(1)
         self.table.resizeColumnToContents(3)
+        self.table.resizeColumnToContents(4)
         self.asks: dict[tuple[int, str], QLineEdit] = {}
         asks_form = QFormLayout()
         for row, server in enumerate(config.servers):
@@ -102,8 +107,7 @@ class ImportDialog(QDialog):
         layout.addWidget(self.table, 1)
         if self.asks:
             asks_note = translated(QLabel(), "setText", lambda: _(
-                "These values are asked for when the server starts (${input:…} in the file); they are kept "
-                "as secrets (keyring):"))
+                "The file asks for these values (${input:…}); what is typed here is kept as a secret (keyring):"))
             asks_note.setWordWrap(True)
             layout.addWidget(asks_note)
             layout.addLayout(asks_form)
@@ -135,8 +139,12 @@ class ImportDialog(QDialog):
         name.setToolTip(plain_tooltip(visible(server.name[:2000])))
         kind = {"stdio": _("Command"), "sse": _("Address (HTTP+SSE)")}.get(server.transport, _("Address"))
         place = where(server)
+        replaced = QTableWidgetItem(_("replaced") if self.replaced[row] else _("new"))
+        if self.replaced[row]:
+            replaced.setToolTip(_("A server with this address or command is configured already: adding replaces "
+                                  "its settings (its runs and health stay)."))
         cells = (name, QTableWidgetItem(kind), QTableWidgetItem(cell_text(place, 300)),
-                 QTableWidgetItem(cell_text(", ".join(names_of(server)), 200)))
+                 QTableWidgetItem(cell_text(", ".join(names_of(server)), 200)), replaced)
         cells[2].setToolTip(plain_tooltip(visible(place[:2000])))
         for column, item in enumerate(cells):
             self.table.setItem(row, column, item)

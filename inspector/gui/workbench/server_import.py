@@ -17,7 +17,7 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.messages import translate
 from inspector.mcp import ServerEndpoint, public_url
 from inspector.mcp.server_command import ServerCommand
-from inspector.mcp.server_configs import ServerConfigError, read_server_config
+from inspector.mcp.server_configs import ConfiguredServer, ServerConfigError, read_server_config
 
 from ..dialogs.import_dialog import ImportChoice, ImportDialog
 
@@ -49,10 +49,18 @@ def preview(admin: ServerAdmin, path: Path, parent: QWidget) -> ImportDialog | N
         admin.import_problem = box
         box.open()
         return None
-    dialog = ImportDialog(config, path.name, parent)
+    replaced = [admin.registry.settings(key_of(server)) is not None for server in config.servers]
+    dialog = ImportDialog(config, path.name, parent, replaced=replaced)
     dialog.accepted.connect(lambda: add_choices(admin, dialog.result_choices))
     admin.import_dialog = dialog
     return dialog
+
+
+def key_of(server: ConfiguredServer) -> str:
+    """The key an entry of the file is saved under (its address, or its command line)."""
+    if server.command is not None:
+        return ServerEndpoint.for_command(server.command).key
+    return public_url(server.url or "")
 
 
 def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
@@ -78,4 +86,4 @@ def add_choices(admin: ServerAdmin, choices: list[ImportChoice]) -> list[str]:
     return keys
 
 
-__all__ = ["add_choices", "choose_file", "preview"]
+__all__ = ["add_choices", "choose_file", "key_of", "preview"]
