@@ -8,7 +8,7 @@ import codecs
 import json
 import math
 import ssl
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -147,6 +147,11 @@ class FramedLegs:
 
     frame: LegFrame
     _server: ServerEndpoint
+    _observer: OperationObserver
+    _clock: Clock
+    _handler: ServerRequestHandler | None
+    #: Methods of requests the server sent the client and the client declined, in order.
+    declined: list[str]
 
     @property
     def server(self) -> ServerEndpoint:
@@ -170,6 +175,42 @@ class FramedLegs:
     @property
     def interrupted_because(self) -> str:
         return self.frame.interrupted_because
+
+    def report_progress(self, via: str, params: Any) -> None:
+        """A progress notice of the server, reported with where the deadline stands."""
+        if not isinstance(params, dict):
+            return
+        progress = _finite(params.get("progress"))
+        if progress is None:
+            return
+        message = params.get("message")
+        deadline = self.frame.deadline
+        self._observer.progress(ProgressSeen(
+            via, progress, _finite(params.get("total")), message if isinstance(message, str) else None,
+            round(deadline.elapsed_s() * 1000, 2), max(0.0, deadline.remaining_s())))
+
+    async def answer_request(self, via: str, request: dict[str, Any],
+                             deliver: Callable[[dict[str, Any]], Awaitable[int | None]]) -> None:
+        """Answer a request the server sent, as the protocol requires; ``deliver`` carries the reply
+        back and says how it went (an HTTP status, or ``None`` when it could not be delivered).
+
+        The handler gets what is left of the operation's deadline. A reply that cannot be
+        delivered is reported, not raised."""
+        started = self._clock.now_ns()
+        reply = await answer_server_request(self._handler, request, self.frame.deadline.remaining_s())
+        elapsed_ms = (self._clock.now_ns() - started) / 1e6
+        declined = "error" in reply
+        method = shown_method(request.get("method"))
+        if declined and method not in self.declined:
+            self.declined.append(method)
+        status = None
+        try:
+            status = await deliver(reply)
+        finally:
+            # Recorded even when the leg's end cuts the reply's delivery short.
+            self._observer.server_request(ServerRequestSeen(
+                method, via, declined, status, clipped(request.get("params")),
+                clipped(reply.get("error") if declined else reply.get("result")), round(elapsed_ms, 2)))
 
 
 class LegTransport(FramedLegs):
@@ -394,7 +435,7 @@ class LegTransport(FramedLegs):
         except (ValueError, RecursionError):
             return None, 1, None
         if isinstance(obj, dict) and obj.get("method") == "notifications/progress":
-            self._report_progress(leg, obj.get("params"))
+            self.report_progress(leg.method, obj.get("params"))
             return None, 0, None
         if is_server_request(obj):
             return None, 0, obj
@@ -425,27 +466,9 @@ class LegTransport(FramedLegs):
         await self.reply_on(leg.method, request, session)
 
     async def reply_on(self, via: str, request: dict[str, Any], session: Session) -> None:
-        """Answer a request the server sent, as the protocol requires.
-
-        Runs inside the leg, so the leg's grant and the cancel signal bound it too; the
-        handler itself gets what is left of the operation's deadline. A reply that cannot be
-        delivered is reported, not raised: the leg goes on reading its answer.
-        """
-        started = self._clock.now_ns()
-        reply = await answer_server_request(self._handler, request, self.frame.deadline.remaining_s())
-        elapsed_ms = (self._clock.now_ns() - started) / 1e6
-        declined = "error" in reply
-        method = shown_method(request.get("method"))
-        if declined and method not in self.declined:
-            self.declined.append(method)
-        status = None
-        try:
-            status = await self.post_reply(reply, session)
-        finally:
-            # Recorded even when the leg's end cuts the reply's delivery short.
-            self._observer.server_request(ServerRequestSeen(
-                method, via, declined, status, clipped(request.get("params")),
-                clipped(reply.get("error") if declined else reply.get("result")), round(elapsed_ms, 2)))
+        """Answer a request the server sent, POSTing the reply. Runs inside the leg, so the leg's
+        grant and the cancel signal bound it too; the leg goes on reading its answer."""
+        await self.answer_request(via, request, lambda reply: self.post_reply(reply, session))
 
     async def post_reply(self, reply: dict[str, Any], session: Session) -> int | None:
         """POST a JSON-RPC response to the server; its HTTP status, or ``None`` if it failed."""
@@ -459,18 +482,6 @@ class LegTransport(FramedLegs):
             return sent.status_code
         except httpx.HTTPError:
             return None
-
-    def _report_progress(self, leg: OutgoingMessage, params: Any) -> None:
-        if not isinstance(params, dict):
-            return
-        progress = _finite(params.get("progress"))
-        if progress is None:
-            return
-        message = params.get("message")
-        self._observer.progress(ProgressSeen(
-            leg.method, progress, _finite(params.get("total")), message if isinstance(message, str) else None,
-            round(self.frame.deadline.elapsed_s() * 1000, 2), max(0.0, self.frame.deadline.remaining_s())))
-
 
 def _leg_answer(label: str, leg: OutgoingMessage, answer: RpcAnswer, status: int, session_id: str | None) -> LegAnswer:
     """The leg's answer; a JSON-RPC error answer is the leg's failure."""

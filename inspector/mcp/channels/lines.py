@@ -22,18 +22,14 @@ from ..errors import McpTransportError
 from ..jsonrpc import NotAnAnswer, decode_answer
 from ..legs import LegFrame, LegWire
 from ..messages import N_, Message
-from ..reports import OperationObserver, ProgressSeen
+from ..reports import OperationObserver
 from ..server import ServerEndpoint
 from ..server_requests import (
     ServerRequestHandler,
-    ServerRequestSeen,
-    answer_server_request,
-    clipped,
     is_server_request,
-    shown_method,
 )
 from ..standalone import LINE_PROBLEM, ServerNotification, line_note
-from .http import FramedLegs, LegAnswer, OutgoingMessage, Session, _finite, _leg_answer
+from .http import FramedLegs, LegAnswer, OutgoingMessage, Session, _leg_answer
 from .stdio import ChannelError, ProcessExited
 
 #: A progress token unique in this process, so that operations sharing a line get their own notices.
@@ -107,14 +103,7 @@ class LineTransport(FramedLegs):
     # -- what the server says on the line, routed here by LineRoutes -----------------------------
 
     def progress(self, params: dict[str, Any]) -> None:
-        progress = _finite(params.get("progress"))
-        if progress is None:
-            return
-        message = params.get("message")
-        deadline = self.frame.deadline
-        self._observer.progress(ProgressSeen(
-            self.current, progress, _finite(params.get("total")), message if isinstance(message, str) else None,
-            round(deadline.elapsed_s() * 1000, 2), max(0.0, deadline.remaining_s())))
+        self.report_progress(self.current, params)
 
     def notification(self, note: ServerNotification) -> None:
         if self.secrets and note.params:
@@ -135,24 +124,17 @@ class LineTransport(FramedLegs):
         task.add_done_callback(self._replies.discard)
 
     async def _answer(self, request: dict[str, Any]) -> None:
-        started = self._clock.now_ns()
-        reply = await answer_server_request(self._handler, request, self.frame.deadline.remaining_s())
-        elapsed_ms = (self._clock.now_ns() - started) / 1e6
-        declined = "error" in reply
-        method = shown_method(request.get("method"))
-        if declined and method not in self.declined:
-            self.declined.append(method)
-        delivered = None
+        await self.answer_request(self.current, request, self._deliver)
+
+    async def _deliver(self, reply: dict[str, Any]) -> int | None:
+        """Write the reply on the line; 200 when it was written (a line has no status of its own)."""
+        if self.line is None:
+            return None
         try:
-            if self.line is not None:
-                await self.line.send(reply)
-                delivered = 200
+            await self.line.send(reply)
         except ChannelError:
-            delivered = None
-        finally:
-            self._observer.server_request(ServerRequestSeen(
-                method, self.current, declined, delivered, clipped(request.get("params")),
-                clipped(reply.get("error") if declined else reply.get("result")), round(elapsed_ms, 2)))
+            return None
+        return 200
 
     def end(self) -> None:
         """The operation is over: requests of the server still being answered are dropped."""

@@ -8,25 +8,12 @@ from inspector.agent.server_commands import command_of, configured_command, sett
 from inspector.mcp.server import ServerEndpoint
 from inspector.mcp.server_command import ServerCommand
 from inspector.store import ServerRegistry, open_database
-
-
-class DictKeeper:
-    available = True
-
-    def __init__(self) -> None:
-        self.kept: dict[tuple[str, str], str] = {}
-
-    def save(self, server_url: str, header: str, value: str) -> bool:
-        self.kept[(server_url, header)] = value
-        return True
-
-    def load(self, server_url: str, header: str) -> str | None:
-        return self.kept.get((server_url, header))
+from tests.unit.store.test_store_servers import MemoryKeeper
 
 
 def test_a_command_server_is_kept_with_its_secret_variables_in_the_keyring_only(tmp_path) -> None:
     path = tmp_path / "runs.db"
-    keeper = DictKeeper()
+    keeper = MemoryKeeper()
     registry = ServerRegistry(open_database(path), keeper)
     command = ServerCommand("npx", ("-y", "@modelcontextprotocol/server-everything", "stdio"),
                             {"GITHUB_TOKEN": "ghp_secret_value_123", "LOG": "debug", "MARKED": "hidden-value-77"},
