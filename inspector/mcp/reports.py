@@ -94,8 +94,10 @@ class OperationFinished:
     #: How the server was reached: "http" (Streamable HTTP), "sse" (the older HTTP+SSE transport,
     #: also when the client found it by itself) or "stdio" (a command's stdin and stdout).
     transport: str | None = None
-    #: The protocol revision the handshake agreed on (``None`` when none was agreed).
+    #: The protocol revision the operation spoke (``None`` when none was agreed).
     protocol_version: str | None = None
+    #: The era it spoke in: "handshake" or "stateless" (``None`` when it never got that far).
+    era: str | None = None
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import shlex
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
+from .eras import ERAS
 from .messages import N_, Message, Number
 from .secrets import Secrets, header_secrets, url_secrets
 from .server_command import ServerCommand
@@ -51,15 +52,19 @@ class ServerEndpoint:
     transport: str = "http"
     #: The program to start, for the ``stdio`` transport.
     command: ServerCommand | None = field(default=None, compare=False, repr=False)
+    #: Which era of MCP to speak (:data:`.eras.ERAS`): ``auto`` probes, the others pin one.
+    era: str = field(default="auto", compare=False)
 
     @classmethod
-    def for_command(cls, command: ServerCommand, name: str | None = None) -> ServerEndpoint:
+    def for_command(cls, command: ServerCommand, name: str | None = None, era: str = "auto") -> ServerEndpoint:
         """A server started as ``command`` and spoken to over its stdin and stdout."""
-        return cls(command_key(command), name=name, transport="stdio", command=command)
+        return cls(command_key(command), name=name, transport="stdio", command=command, era=era)
 
     def __post_init__(self) -> None:
         if self.transport not in TRANSPORTS:
             raise ValueError(f"transport must be one of {TRANSPORTS}")
+        if self.era not in ERAS:
+            raise ValueError(f"era must be one of {ERAS}")
         if self.transport == "stdio":
             if self.command is None or self.url != command_key(self.command):
                 raise ValueError("a stdio server is made with ServerEndpoint.for_command")
