@@ -16,6 +16,7 @@ from .channels.http import LegTransport, OutgoingMessage, Session, SessionGone, 
 from .channels.lines import LineRoutes, LineTransport
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
+from .eras import EraMemory, RememberedEras
 from .errors import ErrorKind, McpTransportError
 from .legs import LegFrame
 from .line_opening import WEDGED_AFTER, LineOpener, NotLegacy
@@ -60,7 +61,7 @@ class McpClient:
                  handler: ServerRequestHandler | None = None, standalone_stream: bool = False,
                  log_level: str | None = None,
                  roots_for: Callable[[str], tuple[Root, ...] | None] | None = None,
-                 server_output: OutputListener | None = None) -> None:
+                 server_output: OutputListener | None = None, eras: EraMemory | None = None) -> None:
         self.clock = clock or MonotonicClock()
         self.default_budget_s = default_budget_s
         self.protocol_versions = protocol_versions
@@ -79,6 +80,8 @@ class McpClient:
         #: The command servers' running processes; ``server_output(key, line)`` hears their stderr.
         #: Makes an operation's shared line ready: a command's process, the older transport's stream.
         self.lines = LineOpener(ServerProcesses(server_output))
+        #: What ``auto`` found each server to speak (the store keeps it between sessions).
+        self.eras: EraMemory = eras if eras is not None else RememberedEras()
         #: Addresses found to speak the older HTTP+SSE transport (their POST was refused with 404 or 405).
         self._legacy: set[str] = set()
 
