@@ -19,6 +19,16 @@ SCENARIOS: dict[str, list[list[str]]] = {
     "elicitation-sep1034-client-defaults": [["call", "{url}", "test_client_elicitation_defaults",
                                             "--elicit", "defaults"]],
     "sse-retry": [["call", "{url}", "test_reconnection"]],
+    # The stateless era (2026-07-28): multi round-trip requests, the standard and custom headers.
+    "sep-2322-client-request-state": [
+        ["call", "{url}", "test_mrtr_echo_state", "--elicit", "defaults"],
+        ["call", "{url}", "test_mrtr_unrelated"],
+        ["call", "{url}", "test_mrtr_no_state", "--elicit", "defaults"],
+        ["call", "{url}", "test_mrtr_no_result_type"],
+    ],
+    "http-standard-headers": [["tools", "{url}"], ["call", "{url}", "test_headers"],
+                              ["call", "{url}", "my-hyphenated-tool"]],
+    "http-invalid-tool-headers": [["tools", "{url}"], ["call", "{url}", "valid_tool", "--args", '{"region": "us-west1"}']],
 }
 #: What every command line gets: no run stored in the user's database, a generous budget.
 COMMON = ["--no-store", "--budget", "20"]

@@ -16,7 +16,8 @@ from .channels.http import LegTransport, OutgoingMessage, Session, SessionGone, 
 from .channels.lines import LineRoutes, LineTransport
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
-from .eras import EraMemory, RememberedEras
+from .era_opening import Discovered, answered_against_handshake, is_stateless_evidence, open_in_era, reprobe
+from .eras import HANDSHAKE, STATELESS, EraMemory, RememberedEras
 from .errors import ErrorKind, McpTransportError
 from .legs import LegFrame
 from .line_opening import WEDGED_AFTER, LineOpener, NotLegacy
@@ -27,6 +28,8 @@ from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint
 from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_sentence
 from .standalone import OPEN_WAIT_S, StandaloneStream
+from .stateless import new_traceparent, request_meta
+from .stateless_requests import stateless_request
 
 T = TypeVar("T")
 
@@ -148,7 +151,11 @@ class McpClient:
 
         async def work(op: _Operation) -> PingResult:
             started = self.clock.now_ns()
-            await op.request("ping", {}, is_work=True)
+            if op.session.stateless:
+                # This era has no ping: server/discover is the request every server answers.
+                op.adopt_discovered_result(await op.request("server/discover", {}, is_work=True))
+            else:
+                await op.request("ping", {}, is_work=True)
             latency_ms = (self.clock.now_ns() - started) / 1e6
             info = op.server_info
             name = info.get("name") if isinstance(info.get("name"), str) else None
@@ -219,7 +226,8 @@ class McpClient:
             if isinstance(transport, LineTransport) and transport.problems and not exc.is_cancellation:
                 exc.add_sentence(Message(N_("Seen on the way: {problem}."),
                                          {"problem": transport.secrets.scrub_message(transport.problems[0])}))
-            if frame.interrupted is not None and isinstance(transport, LegTransport) and not op.session.session_id:
+            if frame.interrupted is not None and isinstance(transport, LegTransport) and not op.session.session_id \
+                    and not op.session.stateless:
                 exc.add_sentence(NOT_TOLD_SENTENCE)
             if server.is_command and self.lines.wedged(server, op, exc):
                 exc.add_sentence(Message(N_("Its process wrote nothing during the last {count} operations that ran "
@@ -230,14 +238,16 @@ class McpClient:
             transport = op.transport
             told = None
             if frame.interrupted is not None:
-                # A shared line tells the server at once; HTTP needs the session to name the request.
-                told = True if isinstance(transport, LineTransport) else bool(op.session.session_id)
+                # A shared line tells the server at once; HTTP needs the session to name the request,
+                # except in the stateless era, where closing the request's stream is how it is told.
+                told = (True if isinstance(transport, LineTransport) or op.session.stateless
+                        else bool(op.session.session_id))
             if op.stream is not None and outcome == "ok":
                 await op.stream.settle(REPLY_SETTLE_S)
             op.abort_stream()
             observer.operation_finished(OperationFinished(
                 operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told,
-                op.wire, op.session.protocol_version))
+                op.wire, op.session.protocol_version, op.era))
             self._after(http, op)
 
     async def _open(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None) -> None:
@@ -250,9 +260,10 @@ class McpClient:
             await self.lines.open_legacy(op, server, http)
             return
         try:
-            await op.handshake()
+            await open_in_era(op, server.era)
         except McpTransportError as refused:
-            if refused.method != "initialize" or refused.http_status not in LEGACY_STATUSES:
+            if refused.method != "initialize" or refused.http_status not in LEGACY_STATUSES \
+                    or refused.kind is ErrorKind.RPC_ERROR:
                 raise
             # Perhaps a server of the older transport, which takes no POST at its address: ask it so.
             assert http is not None
@@ -323,10 +334,62 @@ class _Operation:
         self.line_close: Callable[[], Awaitable[None]] | None = None
         #: How many messages a running process had written when this operation began to use it.
         self.heard_at_start: int | None = None
+        #: The era the operation speaks once it is open: "handshake" or "stateless".
+        self.era: str | None = None
+        #: True while the era in use came from memory, not from this operation: an answer against
+        #: it makes the operation probe again (once).
+        self.recheck_era = False
+        self._reprobed = False
+        #: The W3C trace context every request of the stateless era carries (one trace per operation).
+        self.traceparent = new_traceparent()
 
     @property
     def progress_token(self) -> str:
         return self.transport.progress_token
+
+    @property
+    def eras(self) -> EraMemory:
+        return self._client.eras
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    # -- the stateless era -------------------------------------------------------------------
+
+    def speak_stateless(self, version: str) -> None:
+        """Speak the stateless era in ``version``: no session, every request names the version."""
+        self.session = Session(None, version)
+        self.era = STATELESS
+
+    def speak_handshake(self) -> None:
+        self.session = Session()
+        self.era = None
+
+    def adopt_discovered(self, found: Discovered) -> None:
+        """What ``server/discover`` said: the revision to speak, the server's name and capabilities."""
+        self.speak_stateless(found.version)
+        self.server_info = found.server_info
+        self.server_capabilities = found.capabilities
+
+    def adopt_discovered_result(self, result: dict[str, Any]) -> None:
+        from .era_opening import discovered_from
+
+        found = discovered_from(result)
+        if found is not None:
+            self.server_info, self.server_capabilities = found.server_info, found.capabilities
+
+    def client_capabilities(self) -> dict[str, Any]:
+        """The capabilities a request of the stateless era declares (no list-changed notices exist)."""
+        capabilities = self.handler.capabilities()
+        if "roots" in capabilities:
+            capabilities["roots"] = {}
+        return capabilities
+
+    def request_meta(self, is_work: bool) -> dict[str, Any]:
+        """The ``_meta`` of one request of the stateless era."""
+        return request_meta(self.session.protocol_version or "", self.client_capabilities(),
+                            {"name": CLIENT_NAME, "version": CLIENT_VERSION}, log_level=self.log_level,
+                            traceparent=self.traceparent, progress_token=self.progress_token if is_work else None)
 
     def deadline_remaining(self) -> float:
         return self.transport.frame.deadline.remaining_s()
@@ -334,6 +397,7 @@ class _Operation:
     def adopt(self, handshake: Handshake) -> None:
         """Use a running process's handshake instead of making one (a process is not a session)."""
         self.session = Session(None, handshake.protocol_version)
+        self.era = STATELESS if self.session.stateless else HANDSHAKE
         self.server_info = handshake.server_info
         self.server_capabilities = handshake.capabilities
 
@@ -345,7 +409,17 @@ class _Operation:
             "capabilities": self.handler.capabilities(),
             "clientInfo": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
         }
-        answer = await self.transport.send(OutgoingMessage("initialize", params, next(self._ids)), self.session)
+        try:
+            answer = await self.transport.send(OutgoingMessage("initialize", params, next(self._ids)), self.session)
+        except McpTransportError as refused:
+            # A server of the stateless era: remembered wrongly, or a probe given up on that the
+            # server answered late (a slow start), which settled its era before initialize came.
+            moved_on = self.recheck_era and answered_against_handshake(refused)
+            if not (moved_on or (is_stateless_evidence(refused) and not self._reprobed)):
+                raise
+            self._reprobed = True
+            await reprobe(self)
+            return
         result = answer.result or {}
         # Known before the version is checked, so the session is ended even if we refuse it.
         self.session = Session(answer.session_id, None)
@@ -358,6 +432,8 @@ class _Operation:
         capabilities = result.get("capabilities")
         self.server_capabilities = capabilities if isinstance(capabilities, dict) else {}
         self.session = Session(answer.session_id, version)
+        self.era = HANDSHAKE
+        self.recheck_era = False
         try:
             await self.transport.send(OutgoingMessage("notifications/initialized", None), self.session)
         except SessionGone:
@@ -406,8 +482,12 @@ class _Operation:
             stream, self.stream = self.stream, None
             await stream.close()
 
-    async def request(self, method: str, params: dict[str, Any], *, is_work: bool = False) -> dict[str, Any]:
-        """Send a request; on a first 404 for our session, start a fresh session and resend."""
+    async def request(self, method: str, params: dict[str, Any], *, is_work: bool = False,
+                      headers: dict[str, str] | None = None) -> dict[str, Any]:
+        """Send a request; on a first 404 for our session, start a fresh session and resend. In
+        the stateless era, follow it through its rounds (:mod:`.stateless_requests`)."""
+        if self.session.stateless:
+            return await stateless_request(self, method, params, is_work=is_work, headers=headers)
         while True:
             leg = OutgoingMessage(method, params, next(self._ids), is_work=is_work)
             try:
