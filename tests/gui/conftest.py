@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,23 @@ class SdkServer:
 
     @property
     def endpoint(self) -> ServerEndpoint:
-        return ServerEndpoint(self.url, name="sdk server")
+        # The handshake era, pinned: this server's tools ask by sending requests on the stream
+        # (elicit_form, create_message, list_roots), which only that era has; `auto` would find the
+        # stateless era here. What the window does with a question asked in rounds is tested
+        # against the demo server (test_stateless_questions).
+        return ServerEndpoint(self.url, name="sdk server", era="handshake")
+
+
+def pin_era(monkeypatch: pytest.MonkeyPatch, era: str) -> None:
+    """Every server the window speaks to gets ``era`` (a stored server keeps no era yet)."""
+    from inspector.gui.workbench.server_admin import ServerAdmin
+
+    original = ServerAdmin.endpoint_for
+
+    def pinned(self: ServerAdmin, record: object) -> ServerEndpoint:
+        return dataclasses.replace(original(self, record), era=era)
+
+    monkeypatch.setattr(ServerAdmin, "endpoint_for", pinned)
 
 
 @pytest.fixture
@@ -54,8 +71,9 @@ def demo_server():
 
 
 @pytest.fixture
-def make_window(qtbot):
-    """Opens the main window on the test's run database with the given servers configured."""
+def make_window(qtbot, monkeypatch):
+    """Opens the main window on the test's run database with the given servers configured
+    (``era`` pins the era the window speaks to each of them in, for a test of one era's ways)."""
     from inspector.gui.main_window import MainWindow
     from inspector.gui.settings import AppSettings
     from inspector.store import RunStore, ServerRegistry, resolve_db_path
@@ -63,7 +81,10 @@ def make_window(qtbot):
 
     opened = []
 
-    def make(*servers: tuple[str, str], budget_s: float | None = None, wait_tools: bool = True):
+    def make(*servers: tuple[str, str], budget_s: float | None = None, wait_tools: bool = True,
+             era: str | None = None):
+        if era is not None:
+            pin_era(monkeypatch, era)
         store = RunStore.open(resolve_db_path())
         registry = ServerRegistry(store.db)
         for url, name in servers:

@@ -92,7 +92,9 @@ def test_a_list_change_on_the_listening_stream_refreshes_the_catalogue(qtbot, ma
 
 def test_roots_from_the_server_dialog_are_answered(qtbot, make_window, listened, tmp_path: Path) -> None:
     url, _listeners = listened
-    window = make_window((url, "sdk server"))
+    # The handshake era, pinned: the test server's show_roots asks roots/list on the stream, and the
+    # listening session's roots are asked on its GET stream; neither exists in the stateless era.
+    window = make_window((url, "sdk server"), era="handshake")
     wait_listening(qtbot, window)
     # None by default: the operation's own session and the listening session offer no roots.
     assert call(qtbot, window, "show_roots").startswith("roots failed")
