@@ -44,6 +44,7 @@ def test_a_wait_on_the_person_is_a_segment_of_its_own_kind_and_says_so(qtbot) ->
     assert "waiting on you 6.0 s / grant 20 s" in bar.labels_shown
     tip = bar.tooltip_at(bar._track_rect().left() + wait.x + wait.width / 2, 30)
     assert "waiting on you" in tip and "elicitation/create" in tip and "counts against the budget" in tip
+    assert "HTTP" not in tip  # nothing travelled while it waited
     assert "waiting on you for 6.0 s" in bar.accessibleDescription()
     # A later round reads as the call it is.
     assert segments[3].label == "tools/call (round 2) 2.5 s / grant 14 s"
@@ -78,6 +79,13 @@ def test_a_running_wait_is_waiting_too_in_the_full_and_the_mini_bar() -> None:
     _, drawn = spans(state, 3.0, 300)
     assert [span.kind for span in drawn] == ["ok", "waiting"]
     assert drawn[1].band_width > 0  # its grant shows, as a running leg's does
+
+
+def test_a_short_wait_shows_its_time_rather_than_a_broken_word(qtbot) -> None:
+    legs = [Leg("tools/call", 20, 60.0, 200, "ok"), Leg("input: elicitation/create", 20, 1700.0, None, "ok"),
+            Leg("tools/call (round 2)", 20, 60.0, 200, "ok")]
+    bar = _bar(qtbot, legs)
+    assert "1.7 s" in bar.labels_shown and not any(label.endswith("…") for label in bar.labels_shown)
 
 
 def test_the_roots_are_answered_not_waited_on_by_the_person(qtbot) -> None:

@@ -245,8 +245,8 @@ class BudgetBar(QWidget):
             label_rect = QRectF(rect.left(), top, max(rect.width(), segment.band_x + segment.band_width
                                                       - segment.x), height)
         choices = (segment.method,) if kind == "cancelled" else (segment.label, segment.short_label, segment.method)
-        if kind == WAITING:  # who it waited on says more than the leg's name
-            choices = (segment.label, segment.short_label, waiting_words(segment.method))
+        if kind == WAITING:  # who it waited on says more than the leg's name; the pattern says it too
+            choices = (segment.label, segment.short_label, waiting_words(segment.method), segment.spent_label)
         text = self._label_text(painter, label_rect, choices)
         if text:
             self.labels_shown.append(text)

@@ -170,6 +170,8 @@ class SegmentGeometry:
     end_mark: str = ""
     #: The label without the method ("6.3 s / grant 19 s"): what is shown where the whole one does not fit.
     short_label: str = ""
+    #: The time spent alone ("6.3 s"): the last resort of a narrow leg whose kind its drawing says.
+    spent_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -253,6 +255,9 @@ def _leg_tooltip(leg: LegState, spent: float) -> str:
     }[kind]
     grant = _("none") if leg.granted_s is None else _("{seconds} s").format(
         seconds=format_seconds_number(leg.granted_s))
+    if kind == WAITING:  # nothing travelled: no status, no bytes to speak of
+        return _("{method}: {state}\ngrant {grant}, spent {spent}").format(
+            method=leg.method, state=words, grant=grant, spent=format_seconds(spent))
     status = _("no answer") if leg.http_status is None else str(leg.http_status)
     return _("{method}: {state}\ngrant {grant}, spent {spent}\nHTTP {status}, {bytes} bytes received").format(
         method=leg.method, state=words, grant=grant, spent=format_seconds(spent), status=status,
@@ -315,7 +320,8 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
         segments.append(SegmentGeometry(index, leg.method, kind, x, seg_width, band_x, band_width,
                                         overrun_x, overrun_width, _leg_label(leg, spent),
                                         _leg_tooltip(leg, spent), finished_index % 2,
-                                        END_MARKS.get(kind, ""), _leg_short_label(leg, spent)))
+                                        END_MARKS.get(kind, ""), _leg_short_label(leg, spent),
+                                        format_seconds(spent)))
         finished_index += 1
     ticks = tuple(TickGeometry(mark.at_s * px, _progress_tooltip(mark)) for mark in state.marks)
     remaining = budget - at
