@@ -25,7 +25,7 @@ def test_the_dialog_offers_the_three_eras_with_a_line_each(qtbot) -> None:
     assert era.era == "auto" and "server/discover" in era.explanation.text()
     assert era.label.text() == "Protocol era" and era.combo.accessibleName() == "Protocol era"
     era.combo.setCurrentIndex(2)
-    assert "every request carries the protocol version" in era.explanation.text()
+    assert "each request carries its protocol version" in era.explanation.text()
     assert dialog.settings().era == "stateless"
     switch_language("de")
     try:
@@ -97,3 +97,18 @@ def test_the_engines_clients_keep_what_they_find_in_the_store(qtbot, make_window
     with RunStore.open(resolve_db_path()) as other:
         assert StoredEras(other).recall(demo_server.url) == "handshake"
         assert ServerRegistry(other.db).get(demo_server.url).found_era == "handshake"
+
+
+def test_the_step_detail_names_the_era_the_step_spoke(qtbot) -> None:
+    from inspector.gui.runs.step_wire import stderr_text, wire_summary
+
+    payload = {"transport": "http", "protocolVersion": "2026-07-28", "era": "stateless"}
+    assert wire_summary(payload) == "Reached over Streamable HTTP, MCP 2026-07-28, stateless era"
+    assert wire_summary({"transport": "stdio", "era": "handshake"}) == "Reached over stdio, handshake era"
+    assert wire_summary({"transport": "http", "protocolVersion": "2025-06-18"}) == \
+        "Reached over Streamable HTTP, MCP 2025-06-18"  # a step stored before eras were recorded
+    switch_language("de")
+    try:
+        assert stderr_text(payload).startswith("Erreicht über Streamable HTTP, MCP 2026-07-28, zustandslose Ära")
+    finally:
+        switch_language("en")

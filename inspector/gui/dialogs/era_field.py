@@ -15,11 +15,10 @@ from ..widgets.hints import mark_hint
 
 def _explanation(era: str) -> str:
     if era == HANDSHAKE:
-        return _("Opens a session with initialize, as servers of MCP 2025-11-25 and older expect.")
+        return _("Opens a session with initialize, as servers of 2025-11-25 and older expect.")
     if era == STATELESS:
-        return _("No handshake: every request carries the protocol version and the client's capabilities.")
-    return _("Asks the server once (server/discover) and remembers the answer; a server that does not "
-             "know the question is spoken to with the handshake.")
+        return _("No handshake: each request carries its protocol version and capabilities.")
+    return _("Asks once (server/discover) and remembers it; else the handshake.")
 
 
 class EraField(QWidget):

@@ -29,7 +29,8 @@ from inspector.traces.format import TraceImportError
 from inspector.transfer.importing import import_trace
 
 WIRE = {"transport": "stdio", "serverCommand": "API_KEY=… npx -y @modelcontextprotocol/server-everything stdio",
-        "protocolVersion": "2025-06-18", "era": "handshake", "stderr": ["Starting server", "Listening on stdio"], "stderrDropped": 12,
+        "protocolVersion": "2025-06-18", "era": "handshake", "stderr": ["Starting server", "Listening on stdio"],
+        "stderrDropped": 12,
         "lineProblems": ["the server wrote a line on stdout that is not JSON: hello"]}
 
 
