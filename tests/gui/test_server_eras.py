@@ -63,10 +63,14 @@ def test_the_chosen_era_is_saved_shown_again_and_spoken(qtbot, make_window, demo
 
 
 def test_the_panel_shows_what_auto_found(qtbot, make_window, demo_server) -> None:
-    window = make_window((demo_server.url, "Demo"))
+    window = make_window((demo_server.url, "Demo"))  # its tools are listed (a client may probe meanwhile)
     model = window.servers.model
+    with RunStore.open(resolve_db_path()) as other:
+        StoredEras(other).remember(demo_server.url, None)
+    window.admin.reload_servers()
     index = model.index(0, 0)
     assert "Protocol era: automatic; not asked yet" in index.data(Qt.ItemDataRole.ToolTipRole)
+    assert index.data().splitlines()[0] == "Demo"
     with RunStore.open(resolve_db_path()) as other:
         StoredEras(other).remember(demo_server.url, "stateless")
     window.admin.reload_servers()
