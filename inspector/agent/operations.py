@@ -16,13 +16,16 @@ from inspector.mcp import (
     FanOut,
     McpClient,
     McpTransportError,
+    OperationFinished,
     OperationObserver,
     OperationRecorder,
     ServerEndpoint,
 )
+from inspector.mcp.eras import era_of_version
 from inspector.mcp.server_requests import clipped, shown_method
 from inspector.runs import Artifact, Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
+from inspector.runs.wire import SPOKEN_ERAS
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,8 @@ MAX_COMMAND_CHARS = 2000
 def wire_fields(server: ServerEndpoint, recorder: OperationRecorder) -> dict[str, Any]:
     """How the server was reached, as the step's fields: ``transport`` (what the client found,
     e.g. the older HTTP+SSE transport behind an address), a command server's ``server_command``
-    (environment by names only), the agreed ``protocol_version``, the last ``stderr`` lines the
+    (environment by names only), the agreed ``protocol_version`` and the ``era`` spoken (read off
+    the revision when the client did not say, as for a record of an older client), the last ``stderr`` lines the
     server wrote meanwhile (``stderr_dropped``: how many went before them) and the faults of its
     line (both scrubbed of the command's secret environment values where they are read)."""
     finished = recorder.finished
@@ -117,6 +121,9 @@ def wire_fields(server: ServerEndpoint, recorder: OperationRecorder) -> dict[str
         fields["server_command"] = shown if len(shown) <= MAX_COMMAND_CHARS else shown[:MAX_COMMAND_CHARS] + "…"
     if finished is not None and finished.protocol_version:
         fields["protocol_version"] = finished.protocol_version
+    era = spoken_era(finished)
+    if era is not None:
+        fields["era"] = era
     if recorder.stderr:
         fields["stderr"] = tuple(recorder.stderr)
     if recorder.stderr_dropped:
@@ -124,6 +131,15 @@ def wire_fields(server: ServerEndpoint, recorder: OperationRecorder) -> dict[str
     if recorder.line_problems:
         fields["line_problems"] = tuple(recorder.line_problems)
     return fields
+
+
+def spoken_era(finished: OperationFinished | None) -> str | None:
+    """The era an operation spoke: what the client reports, else what its agreed revision belongs to."""
+    if finished is None:
+        return None
+    if finished.era in SPOKEN_ERAS:
+        return finished.era
+    return era_of_version(finished.protocol_version)
 
 
 def progress_notes(recorder: OperationRecorder) -> list[dict[str, Any]]:

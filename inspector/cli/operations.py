@@ -34,7 +34,7 @@ from inspector.mcp import (
 from inspector.mcp.messages import Number
 from inspector.mcp.roots import roots_from_uris
 from inspector.runs._frozen import thaw
-from inspector.store import RunStore, ServerRegistry, StoreError, open_database_read_only
+from inspector.store import RunStore, ServerRegistry, StoredEras, StoreError, open_database_read_only
 from inspector.store.secrets import system_secret_keeper
 
 from .common import (
@@ -195,8 +195,9 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     # The live progress line rides along with the recorder (only on a terminal).
     live = live_progress_line(sys.stderr)
     # The standalone stream is opened for this operation only: log messages, list changes, requests.
+    # What `auto` finds a server to speak is kept in the store (with --no-store: for this command only).
     client = McpClient(handler=handler, standalone_stream=True, log_level=getattr(args, "log_level", None),
-                       server_output=ServerStderr(server, live))
+                       server_output=ServerStderr(server, live), eras=StoredEras(store) if store is not None else None)
     cancel = CancelSignal()
     recorder = OperationRecorder()
     observer = FanOut(recorder, live, SamplingLimitNotice(sys.stderr, live))
@@ -382,6 +383,7 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     # How the server was reached, and (a command server) what it wrote on stderr meanwhile; the
     # readable output showed those lines as they came.
     report["transport"] = record.step.transport or server.transport
+    report["era"] = record.step.era
     report["command"] = record.step.server_command
     report["stderr"] = list(record.step.stderr or ())
     report["stderr_dropped"] = record.step.stderr_dropped or 0

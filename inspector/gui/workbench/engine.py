@@ -41,10 +41,11 @@ from inspector.mcp import (
     parse_budget,
     public_url,
 )
+from inspector.mcp.eras import EraMemory, RememberedEras
 from inspector.mcp.processes import ServerProcesses
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import STDERR, ServerNotification
-from inspector.store import RunStore, ServerRegistry, StoreError
+from inspector.store import RunStore, ServerRegistry, StoredEras, StoreError
 
 from ..widgets.budget_state import BarState, ProgressMark, ending_for
 from .asking import ASKER, Asker
@@ -287,6 +288,7 @@ class OperationsEngine(QObject):
         self._clients: dict[str | None, McpClient] = {}
         self._store: RunStore | None = None
         self._store_problem: str | None = None
+        self._eras: EraMemory | None = None
         self._running: set[asyncio.Task[None]] = set()
         #: The roots configured per server (by URL); read by the worker for each operation.
         self.server_roots: dict[str, tuple[Root, ...] | None] = {}
@@ -315,7 +317,14 @@ class OperationsEngine(QObject):
         # roots/list while a tool waits for it, its log messages) on that session's stream,
         # never on another's.
         return McpClient(handler=self.answers.handler() if self.answers is not None else None,
-                         standalone_stream=True, roots_for=self.server_roots.get)
+                         standalone_stream=True, roots_for=self.server_roots.get, eras=self._era_memory())
+
+    def _era_memory(self) -> EraMemory:
+        """What ``auto`` found each server to speak, shared by the worker's clients: kept in the store
+        through the worker's own connection (made on the worker), else for this session only."""
+        if self._eras is None:
+            self._eras = StoredEras(self._store) if self._store is not None else RememberedEras()
+        return self._eras
 
     def set_log_level(self, level: str | None) -> None:
         """Ask every operation submitted from now on for log messages of ``level`` and above."""
