@@ -39,7 +39,8 @@ def catalogue_heading(tools: int, pages: int) -> str:
 def tool_lines(tool: dict[str, Any]) -> list[str]:
     """A tool in readable form: its name and description, then one line per argument read off
     its input schema."""
-    line = f"  {_text(tool.get('name')) or _('(unnamed)')}"
+    name = _text(tool.get("name")) or _("(unnamed)")
+    line = f"  {name}"
     description = _text(tool.get("description"))
     if description and description.splitlines():
         line += f" - {description.splitlines()[0]}"

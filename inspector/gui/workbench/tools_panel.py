@@ -28,8 +28,8 @@ def catalogue_state(tools: int, pages: int, excluded: int) -> str:
     if not excluded:
         return counted
     return _("{counted} {excluded}").format(counted=counted, excluded=ngettext(
-        "{count} more cannot be called (excluded: point at it to see why).",
-        "{count} more cannot be called (excluded: point at one to see why).", excluded).format(
+        "{count} more excluded (point at it to see why).",
+        "{count} more excluded (point at one to see why).", excluded).format(
             count=format_number(excluded)))
 
 
