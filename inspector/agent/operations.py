@@ -204,7 +204,7 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
     except McpTransportError as exc:
         error = exc
     if error is None and isinstance(definition, dict):
-        problem = check_structured(definition, result)
+        problem = check_structured(definition, result, server=server.label)
         if problem is not None:
             error = McpTransportError.output_schema(server.label, tool, problem)
     tool_result = tool_result_for(tool, server, result, error)

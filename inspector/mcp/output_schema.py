@@ -108,11 +108,14 @@ def _structured(result: Any) -> tuple[bool, Any, bool]:
     return bool(getattr(result, "is_error", False)), content, content is not None
 
 
-def check_structured(tool: Mapping[str, Any], result: Any) -> Message | None:
+def check_structured(tool: Mapping[str, Any], result: Any, *, server: str | None = None) -> Message | None:
     """Why the result breaks the tool's ``outputSchema`` (one sentence), or ``None`` when it keeps
-    it, the tool declares none, or the tool reported an error (``isError`` results are not checked)."""
+    it, the tool declares none, or the tool reported an error (``isError`` results are not checked).
+    ``server``: the server's name or address, named in the sentence beside the tool."""
     schema = tool.get("outputSchema")
-    name = str(tool.get("name", ""))
+    name: str | Message = str(tool.get("name", ""))
+    if server is not None:
+        name = Message(N_("{tool} on the server {server}"), {"tool": name, "server": server})
     if not isinstance(schema, Mapping):
         return None
     is_error, content, present = _structured(result)

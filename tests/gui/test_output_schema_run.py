@@ -14,8 +14,8 @@ from tests.support.asgi_server import serve_asgi
 from tests.support.output_schema_server import build_app
 
 SHOTS = Path("/work/tmp/shots/schemas20")
-SENTENCE = ("The result of the tool quote breaks its output schema at $.items[2].price: -1 is less than the "
-            "minimum of 0.")
+SENTENCE = ("The result of the tool quote on the server Schema server breaks its output schema at "
+            "$.items[2].price: -1 is less than the minimum of 0.")
 
 
 @pytest.fixture

@@ -48,8 +48,8 @@ def test_a_result_that_breaks_the_output_schema_is_a_failed_step_naming_path_and
     assert record.status == "failed" and record.health == "failed"
     assert record.error is not None and record.error.to_dict()["kind"] == "output_schema"
     assert record.error.code == 1012
-    sentence = ("The result of the tool quote breaks its output schema at $.items[2].price: -1 is less than the "
-                "minimum of 0.")
+    sentence = (f"The result of the tool quote on the server {ServerEndpoint(url).label} breaks its output schema "
+                "at $.items[2].price: -1 is less than the minimum of 0.")
     assert record.error.message == sentence
     assert record.step.tool_outcome is ToolOutcome.FAILED and record.step.tool_is_error is True
     assert record.step.tool_result.startswith(sentence)
@@ -68,8 +68,8 @@ def test_without_the_tools_definition_nothing_is_checked(url: str) -> None:
 def test_a_tool_with_an_output_schema_must_return_structured_content(url: str) -> None:
     record = call(url, "no_structure", {})
     assert record.status == "failed" and record.error.kind.value == "output_schema"
-    assert record.error.message == ("The tool no_structure declares an output schema but returned no structured "
-                                    "content (a server must return it).")
+    assert record.error.message == (f"The tool no_structure on the server {ServerEndpoint(url).label} declares an "
+                                    "output schema but returned no structured content (a server must return it).")
 
 
 def test_a_tool_error_is_not_checked_against_the_schema(url: str) -> None:
