@@ -96,3 +96,19 @@ def test_checking_arguments_in_the_window_never_fetches_a_network_ref(canary: Fa
     assert validate_arguments(schema, {"id": "ABC"}, validator)[0].path == ("id",)  # a local $ref is followed
     assert validate_arguments(schema, {"id": "abc", "profile": {"x": 1}}, validator) == []
     assert [received.path for received in canary.received if "arguments" in received.path] == []
+
+
+def test_an_agent_run_checks_each_call_against_the_catalogue_it_walked(url: str) -> None:
+    import json
+
+    from inspector.agent import ScriptedModel, parse_scenario
+    from inspector.agent.loop import AgentRun
+
+    script = parse_scenario(json.dumps({
+        "scenario": 1, "name": "t", "description": "d", "prompt": "p", "final": "Done.", "give_up": "Gave up.",
+        "list_tools": True,
+        "rounds": [{"say": "quote", "calls": [{"tool": "quote", "arguments": {"prices": [4, -3]}}]}]}), "t.json")
+    outcome = asyncio.run(AgentRun(ScriptedModel(script), ServerEndpoint(url), "p", budget_s=10).run())
+    [call] = [step for step in outcome.trace.steps if step.tool_name == "quote"]
+    assert call.tool_outcome is ToolOutcome.FAILED
+    assert "breaks its output schema at $.items[1].price: -3 is less than the minimum of 0." in call.tool_result
