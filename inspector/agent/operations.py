@@ -13,6 +13,7 @@ from typing import Any
 
 from inspector.mcp import (
     CancelSignal,
+    ErrorKind,
     FanOut,
     McpClient,
     McpTransportError,
@@ -216,9 +217,10 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
                                     wire=wire_fields(server, recorder))
     if tool_result.outcome is ToolOutcome.CANCELLED:
         health = "cancelled"
-    elif error is not None:
+    elif error is not None and error.kind is not ErrorKind.OUTPUT_SCHEMA:
         health = "failed"
-    else:  # the server answered; the tool may still have reported its own error, counted apart
+    else:  # the server answered; the tool may still have failed (its own error, or a result breaking
+        # its output schema), counted apart: the server was reached
         health = "tool_error" if tool_result.outcome is ToolOutcome.FAILED else "ok"
     return OperationRecord(step, tool_result.outcome.value, health, _elapsed_ms(recorder), started_at, error,
                            result, tool_result, _told(recorder))
