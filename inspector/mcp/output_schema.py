@@ -29,6 +29,8 @@ from .messages import N_, NP_, Message
 MAX_COUNTED = 1000
 _VALUE_CHARS = 60
 _IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+#: Keywords whose failure says least (the alternatives failed): named only when nothing else failed.
+_WEAK = ("anyOf", "oneOf")
 
 
 def _refuse(uri: str) -> Any:
@@ -136,14 +138,19 @@ def check_structured(tool: Mapping[str, Any], result: Any, *, server: str | None
                           "Run Inspector never fetches a schema from the network, so the result cannot be "
                           "checked."), {"tool": name, "ref": _json(getattr(exc, "ref", str(exc)))})
     except RecursionError:
-        return Message(N_("The output schema of the tool {tool} refers to itself without end, so its result "
-                          "cannot be checked."), {"tool": name})
+        return Message(N_("The result of the tool {tool} cannot be checked: its output schema refers to itself "
+                          "without end, or the result is nested too deeply."), {"tool": name})
     if not errors:
         return None
-    first = best_match(errors)
+    # The first problem in the result's own order (an anyOf/oneOf only when nothing plainer), and
+    # inside such an alternative its most telling branch.
+    first = best_match([min(errors, key=lambda error: error.validator in _WEAK)]) or errors[0]
     params = {"tool": name, "path": json_path(first.absolute_path), "rule": _rule(first), "count": len(errors) - 1}
     if len(errors) == 1:
         return Message(N_("The result of the tool {tool} breaks its output schema at {path}: {rule}."), params)
+    if len(errors) >= MAX_COUNTED:
+        return Message(N_("The result of the tool {tool} breaks its output schema at {path}: {rule} (and at least "
+                          "{more} more problems)."), {**params, "more": MAX_COUNTED - 1})
     return NP_("The result of the tool {tool} breaks its output schema at {path}: {rule} (and {count} more "
                "problem).",
                "The result of the tool {tool} breaks its output schema at {path}: {rule} (and {count} more "

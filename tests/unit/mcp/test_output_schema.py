@@ -91,3 +91,31 @@ def test_a_draft_07_schema_is_read_by_its_own_draft():
 def test_the_server_is_named_beside_the_tool_when_given():
     said = str(check_structured(TOOL, {"content": []}, server="Weather"))
     assert said.startswith("The tool quote on the server Weather declares an output schema")
+
+
+def test_the_first_problem_in_the_results_order_is_named_and_a_flood_is_counted_without_end():
+    assert check({"items": [{"price": 1}, {"price": None}, {"price": -1}]}).startswith(
+        "The result of the tool quote breaks its output schema at $.items[1].price: null is not of type number")
+    flood = check({"items": [{"price": -1}] * 5000})
+    assert flood == ("The result of the tool quote breaks its output schema at $.items[0].price: -1 is less than "
+                     "the minimum of 0 (and at least 999 more problems).")
+
+
+def test_an_alternative_names_its_most_telling_branch():
+    tool = {"name": "alt", "outputSchema": {"properties": {"v": {"anyOf": [{"type": "string"},
+                                                                           {"type": "integer", "minimum": 5}]}}}}
+    said = str(check_structured(tool, {"structuredContent": {"v": 2}}))
+    assert said.startswith("The result of the tool alt breaks its output schema at $.v:")
+
+
+def test_a_schema_without_end_or_a_result_too_deep_cannot_be_checked():
+    endless = {"name": "e", "outputSchema": {"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
+                                             "$ref": "#/$defs/a"}}
+    assert "cannot be checked" in str(check_structured(endless, {"structuredContent": {}}))
+    deep: dict = {}
+    level = deep
+    for _ in range(5000):
+        level["a"] = {}
+        level = level["a"]
+    recursive = {"name": "d", "outputSchema": {"type": "object", "properties": {"a": {"$ref": "#"}}}}
+    assert "nested too deeply" in str(check_structured(recursive, {"structuredContent": deep}))
