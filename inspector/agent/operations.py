@@ -13,6 +13,7 @@ from typing import Any
 
 from inspector.mcp import (
     CancelSignal,
+    ErrorKind,
     FanOut,
     McpClient,
     McpTransportError,
@@ -22,6 +23,7 @@ from inspector.mcp import (
     ServerEndpoint,
 )
 from inspector.mcp.eras import era_of_version
+from inspector.mcp.output_schema import check_structured
 from inspector.mcp.server_requests import clipped, shown_method
 from inspector.runs import Artifact, Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
@@ -159,6 +161,8 @@ def tool_result_for(tool: str, server: ServerEndpoint, result: Any, error: McpTr
     """The adapter: a client outcome as a :class:`ToolResult`, bounded like every tool result."""
     if error is not None and error.is_cancellation:
         tool_result = ToolResult.cancelled(error.message, in_flight=bool(error.in_flight))
+    elif error is not None and result is not None:  # answered, yet wrong (its output schema): keep what it said
+        tool_result = ToolResult.error(f"{error.message}\n{result.content}", content_blocks=result.blocks)
     elif error is not None:
         tool_result = ToolResult.error(error.message)
     elif result.is_error:
@@ -200,10 +204,14 @@ def image_artifacts(images: Any) -> list[Artifact]:
 
 async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arguments: dict[str, Any] | None,
                        *, round: int = 0, trace: RunTrace | None = None, budget_s: object = None,
-                       cancel: CancelSignal | None = None,
-                       observer: OperationObserver | None = None) -> OperationRecord:
+                       cancel: CancelSignal | None = None, observer: OperationObserver | None = None,
+                       definition: dict[str, Any] | None = None) -> OperationRecord:
     """Call a tool and record it as a tool step (through ``trace`` if given). Never raises for
-    a transport failure or a cancel: those are outcomes."""
+    a transport failure or a cancel: those are outcomes.
+
+    ``definition``: the tool as the catalogue listed it, when the caller knows it; a result that
+    breaks its ``outputSchema`` (or lacks the structured content it promises) is then a failed
+    step whose error (kind ``output_schema``) names the path and the rule."""
     recorder = OperationRecorder()
     started_at = datetime.now(timezone.utc)
     result, error = None, None
@@ -212,6 +220,10 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
                                         observer=FanOut(recorder, observer))
     except McpTransportError as exc:
         error = exc
+    if error is None and isinstance(definition, dict):
+        problem = check_structured(definition, result, server=server.label)
+        if problem is not None:
+            error = McpTransportError.output_schema(server.label, tool, problem)
     tool_result = tool_result_for(tool, server, result, error)
     trace = trace if trace is not None else RunTrace()
     step = trace.record_tool_result(round, tool, arguments or {}, tool_result, _elapsed_ms(recorder),
@@ -221,9 +233,10 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
                                     wire=wire_fields(server, recorder))
     if tool_result.outcome is ToolOutcome.CANCELLED:
         health = "cancelled"
-    elif error is not None:
+    elif error is not None and error.kind is not ErrorKind.OUTPUT_SCHEMA:
         health = "failed"
-    else:  # the server answered; the tool may still have reported its own error, counted apart
+    else:  # the server answered; the tool may still have failed (its own error, or a result breaking
+        # its output schema), counted apart: the server was reached
         health = "tool_error" if tool_result.outcome is ToolOutcome.FAILED else "ok"
     return OperationRecord(step, tool_result.outcome.value, health, _elapsed_ms(recorder), started_at, error,
                            result, tool_result, _told(recorder))

@@ -34,6 +34,7 @@ class ErrorKind(str, Enum):
     EXHAUSTED_BUDGET = "exhausted_budget"
     TIMED_OUT = "timed_out"
     CANCELLED = "cancelled"
+    OUTPUT_SCHEMA = "output_schema"
 
 
 #: Stable codes; never renumber, only append.
@@ -49,6 +50,7 @@ ERROR_CODES: dict[ErrorKind, int] = {
     ErrorKind.EXHAUSTED_BUDGET: 1009,
     ErrorKind.TIMED_OUT: 1010,
     ErrorKind.CANCELLED: 1011,
+    ErrorKind.OUTPUT_SCHEMA: 1012,
 }
 
 
@@ -197,6 +199,12 @@ class McpTransportError(Exception):
                    Message(N_("The server {server} sent a malformed answer to {method}: {what}."),
                            {"server": server, "method": method, "what": what}),
                    method=method)
+
+    @classmethod
+    def output_schema(cls, server: str, tool: str, problem: Message) -> McpTransportError:
+        """The server answered ``tools/call``, but the tool's structured result breaks the output
+        schema the tool declares (``problem`` names the path and the rule)."""
+        return cls(ErrorKind.OUTPUT_SCHEMA, server, problem, method="tools/call")
 
     @classmethod
     def rpc_error(cls, server: str, method: str, code: int, message: str, *, data: Any = None,

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .images import ImagePart, image_parts
+from .messages import Message
 
 NO_TEXT_SENTENCE = "The tool returned no textual content."
 
@@ -210,10 +211,15 @@ def _schema_type(spec: Any, depth: int = 0) -> str:
 
 @dataclass(frozen=True)
 class ToolCatalogue:
-    """The tools a server offers, gathered across all pages of ``tools/list``."""
+    """The tools a server offers, gathered across all pages of ``tools/list``.
+
+    ``excluded``: the tools the server listed that must not be called (e.g. an invalid
+    ``x-mcp-header`` annotation, see :func:`.param_headers.split_catalogue`), each with the
+    reason; shown apart from ``tools``, never dropped silently."""
 
     tools: list[dict[str, Any]]
     pages: int
+    excluded: list[tuple[dict[str, Any], Message]] = field(default_factory=list)
 
     @property
     def names(self) -> list[str]:

@@ -198,7 +198,7 @@ class Workbench(QSplitter):
             return None
         name = str(tool.get("name", ""))
         self.settings.remember_arguments(record.url, name, arguments)
-        return self.engine.call_tool(endpoint, name, arguments, self.admin.budget_for(record))
+        return self.engine.call_tool(endpoint, name, arguments, self.admin.budget_for(record), definition=tool)
 
     def cancel_current(self) -> None:
         """Esc: cancel the selected operation if it runs, else the newest one that runs."""

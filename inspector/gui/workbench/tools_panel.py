@@ -19,6 +19,20 @@ from .engine import OperationTask
 from .tools_model import ToolFilter, ToolRole, ToolsModel
 
 
+def catalogue_state(tools: int, pages: int, excluded: int) -> str:
+    """The state line under a loaded catalogue: "12 tools in 2 pages." and, when the server listed
+    tools that cannot be called, how many (their rows say why)."""
+    counted = _("{tools} in {pages}.").format(
+        tools=ngettext("{count} tool", "{count} tools", tools).format(count=format_number(tools)),
+        pages=ngettext("{count} page", "{count} pages", pages).format(count=format_number(pages)))
+    if not excluded:
+        return counted
+    return _("{counted} {excluded}").format(counted=counted, excluded=ngettext(
+        "{count} more excluded (point at it to see why).",
+        "{count} more excluded (point at one to see why).", excluded).format(
+            count=format_number(excluded)))
+
+
 class ToolsPanel(QWidget):
     """Filter box, the tool list, the load state (page progress) with Reload and Cancel."""
 
@@ -96,13 +110,10 @@ class ToolsPanel(QWidget):
         record = outcome.record
         if record is not None and record.status == "ok" and record.result is not None:
             catalogue = record.result
-            self.model.set_tools(catalogue.tools)
-            self._say(lambda: _("{tools} in {pages}.").format(
-                tools=ngettext("{count} tool", "{count} tools", len(catalogue.tools)).format(
-                    count=format_number(len(catalogue.tools))),
-                pages=ngettext("{count} page", "{count} pages", catalogue.pages).format(
-                    count=format_number(catalogue.pages))))
-            if self.proxy.rowCount() and not self.view.currentIndex().isValid():
+            excluded = list(getattr(catalogue, "excluded", ()))
+            self.model.set_tools(catalogue.tools, excluded)
+            self._say(lambda: catalogue_state(len(catalogue.tools), catalogue.pages, len(excluded)))
+            if self.model.tool(0) is not None and not self.view.currentIndex().isValid():
                 self.view.setCurrentIndex(self.proxy.index(0, 0))
         elif record is not None and record.status == "cancelled":
             self._say(lambda: _("Loading the tools was cancelled."))
