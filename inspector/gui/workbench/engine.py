@@ -41,6 +41,7 @@ from inspector.mcp import (
     parse_budget,
     public_url,
 )
+from inspector.mcp.eras import EraMemory, RememberedEras
 from inspector.mcp.processes import ServerProcesses
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import STDERR, ServerNotification
@@ -285,6 +286,8 @@ class OperationsEngine(QObject):
         #: One client per log level (made on the worker when first needed): an operation's level is
         #: the one set when it was submitted, whatever changes while it waits for the loop.
         self._clients: dict[str | None, McpClient] = {}
+        #: What ``auto`` found each server to speak, shared by the clients and the listening session.
+        self.eras: EraMemory = RememberedEras()
         self._store: RunStore | None = None
         self._store_problem: str | None = None
         self._running: set[asyncio.Task[None]] = set()
@@ -315,7 +318,7 @@ class OperationsEngine(QObject):
         # roots/list while a tool waits for it, its log messages) on that session's stream,
         # never on another's.
         return McpClient(handler=self.answers.handler() if self.answers is not None else None,
-                         standalone_stream=True, roots_for=self.server_roots.get)
+                         standalone_stream=True, roots_for=self.server_roots.get, eras=self.eras)
 
     def set_log_level(self, level: str | None) -> None:
         """Ask every operation submitted from now on for log messages of ``level`` and above."""

@@ -73,7 +73,8 @@ class WindowListener(QObject):
             on_notification=lambda note: self._heard(number, label, note),
             on_request=lambda seen: self._requested(number, label, seen),
             on_log_level_refused=lambda refused: self._refused(number, label, refused),
-            on_requests_dropped=lambda dropped: self._dropped(number, label, dropped))
+            on_requests_dropped=lambda dropped: self._dropped(number, label, dropped),
+            eras=self._engine.eras)
         self._listener = listener
         self.url = public_url(server.url)
         self.label = server.label
