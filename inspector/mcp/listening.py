@@ -140,6 +140,8 @@ class ServerListener:
         self.server = server
         #: What the operations found the server to speak (``auto``): the stateless era listens its own way.
         self.eras = eras
+        #: Whether it listens with ``subscriptions/listen`` (decided when it connects).
+        self.stateless = False
         #: Answers the server's requests: roots only (no questions, no model: no budget owns them).
         self.handler = ServerRequestHandler(roots=roots, sampling_refusal=NO_OPERATION_REFUSAL)
         self.log_level = log_level
@@ -230,6 +232,7 @@ class ServerListener:
         retry_ms: int | None = None
         while True:
             if self._op is None and speaks_stateless(self.server, self.eras):
+                self.stateless = True
                 await StatelessListening(self).run()
                 return
             if self._op is None:

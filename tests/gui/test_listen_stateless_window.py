@@ -28,3 +28,18 @@ def test_a_stateless_servers_tool_list_change_reaches_the_window(qtbot, make_win
         qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() == 3, timeout=10000)
         window.listener.stop()
         qtbot.waitUntil(lambda: not listen_handler(server)._streams, timeout=5000)
+
+
+def test_the_listening_session_follows_an_era_an_operation_found(qtbot, make_window) -> None:
+    server = build_listen_server()
+    with serve_asgi(server.streamable_http_app()) as url:
+        window = make_window((url, "modern"))
+        qtbot.waitUntil(lambda: window.listener.status.state is ListenerState.LISTENING, timeout=10000)
+        assert not listen_handler(server)._streams  # auto, nothing known: the handshake and its GET stream
+        endpoint = window.admin.endpoint_for(window.servers.current())
+        window.engine.eras.remember(endpoint.key, "stateless")  # what the operation below finds
+        task = window.engine.call_tool(endpoint, "echo", {"text": "hi"}, budget_s=10)
+        qtbot.waitUntil(lambda: task.outcome is not None, timeout=10000)
+        qtbot.waitUntil(lambda: len(listen_handler(server)._streams) == 1, timeout=10000)
+        qtbot.waitUntil(lambda: window.listener.status.state is ListenerState.LISTENING, timeout=10000)
+        window.listener.stop()
