@@ -44,6 +44,13 @@ def listings(window) -> int:
     return sum(1 for task in window.engine._tasks if task.kind == "list")
 
 
+def opened_with(make_window, servers: tuple[str, str]):
+    """The window on both servers, and (the server it selected on opening, the other one)."""
+    window = make_window((servers[0], "one"), (servers[1], "two"))
+    opened = window.servers.current().url
+    return window, opened, servers[1] if opened == servers[0] else servers[0]
+
+
 def select(qtbot, window, url: str) -> None:
     window.admin.reload_servers(select_url=url)
     tools = window.workbench.tools
@@ -53,10 +60,8 @@ def select(qtbot, window, url: str) -> None:
 
 def test_a_fresh_catalogue_is_shown_again_on_selection_and_counts_down(qtbot, make_window, freshness_said,
                                                                       two_servers) -> None:
-    first, second = two_servers
-    window = make_window((first, "one"), (second, "two"))
+    window, first, second = opened_with(make_window, two_servers)
     freshness = window.workbench.tools.freshness
-    select(qtbot, window, first)
     select(qtbot, window, second)
     assert freshness.isVisible()
     assert freshness.text() == "Fresh for 59 min."
@@ -79,9 +84,7 @@ def test_a_fresh_catalogue_is_shown_again_on_selection_and_counts_down(qtbot, ma
 
 def test_a_list_change_marks_the_catalogue_stale_and_it_is_listed_again(qtbot, make_window, freshness_said,
                                                                        two_servers) -> None:
-    first, second = two_servers
-    window = make_window((first, "one"), (second, "two"))
-    select(qtbot, window, second)
+    window, second, first = opened_with(make_window, two_servers)
     select(qtbot, window, first)
     freshness = window.workbench.tools.freshness
     window.workbench.tools_changed(second)  # another server's change: this one stays fresh
@@ -104,9 +107,7 @@ def test_a_list_change_marks_the_catalogue_stale_and_it_is_listed_again(qtbot, m
 def test_ttl_zero_is_not_to_be_kept_and_is_listed_each_time(qtbot, make_window, freshness_said,
                                                           two_servers) -> None:
     freshness_said["ttl_ms"] = 0
-    first, second = two_servers
-    window = make_window((first, "one"), (second, "two"))
-    select(qtbot, window, first)
+    window, first, second = opened_with(make_window, two_servers)
     select(qtbot, window, second)
     assert window.workbench.tools.freshness.text() == ("Not to be kept: the server asks for the tools to be "
                                                        "listed again each time.")
@@ -117,9 +118,7 @@ def test_ttl_zero_is_not_to_be_kept_and_is_listed_each_time(qtbot, make_window, 
 
 
 def test_a_server_that_says_nothing_shows_no_freshness(qtbot, make_window, two_servers) -> None:
-    first, second = two_servers
-    window = make_window((first, "one"), (second, "two"))
-    select(qtbot, window, first)
+    window, first, second = opened_with(make_window, two_servers)
     select(qtbot, window, second)
     assert not window.workbench.tools.freshness.isVisible()
     listed = listings(window)
