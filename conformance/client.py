@@ -31,7 +31,8 @@ SCENARIOS: dict[str, list[list[str]]] = {
     ],
     "http-standard-headers": [["tools", "{url}"], ["call", "{url}", "test_headers"],
                               ["call", "{url}", "my-hyphenated-tool"]],
-    "http-invalid-tool-headers": [["tools", "{url}"], ["call", "{url}", "valid_tool", "--args", '{"region": "us-west1"}']],
+    "http-invalid-tool-headers": [["tools", "{url}"],
+                                  ["call", "{url}", "valid_tool", "--args", '{"region": "us-west1"}']],
     # Echo one tool's input schema back through another, as a user would copy it out of
     # `run-inspector tools --json`: what the catalogue kept is what is sent.
     "json-schema-2020-12-preservation": [["call", "{url}", "json_schema_echo", "--args",

@@ -80,7 +80,7 @@ def main() -> int:
                 failed.append(f"{scenario} ({era})")
                 tail = output[output.find("Failed Checks"):] if "Failed Checks" in output else output
                 print(tail[-3000:])
-    print(f"\n| scenario | era | passed | failed | warned | skipped | verdict |\n|---|---|---|---|---|---|---|")
+    print("\n| scenario | era | passed | failed | warned | skipped | verdict |\n|---|---|---|---|---|---|---|")
     for scenario, era, statuses, passed in rows:
         print(f"| {scenario} | {era} | {statuses['SUCCESS']} | {statuses['FAILURE']} | {statuses['WARNING']} | "
               f"{statuses['SKIPPED']} | {'passed' if passed else 'FAILED'} |")

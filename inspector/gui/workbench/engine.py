@@ -41,7 +41,7 @@ from inspector.mcp import (
     parse_budget,
     public_url,
 )
-from inspector.mcp.eras import EraMemory, RememberedEras
+from inspector.mcp.eras import EraMemory, LayeredEras
 from inspector.mcp.processes import ServerProcesses
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import STDERR, ServerNotification
@@ -290,9 +290,10 @@ class OperationsEngine(QObject):
         #: One client per log level (made on the worker when first needed): an operation's level is
         #: the one set when it was submitted, whatever changes while it waits for the loop.
         self._clients: dict[str | None, McpClient] = {}
+        #: What ``auto`` found each server to speak, shared by the clients and the listening session.
+        self.eras = LayeredEras()
         self._store: RunStore | None = None
         self._store_problem: str | None = None
-        self._eras: EraMemory | None = None
         self._running: set[asyncio.Task[None]] = set()
         #: The roots configured per server (by URL); read by the worker for each operation.
         self.server_roots: dict[str, tuple[Root, ...] | None] = {}
@@ -324,11 +325,12 @@ class OperationsEngine(QObject):
                          standalone_stream=True, roots_for=self.server_roots.get, eras=self._era_memory())
 
     def _era_memory(self) -> EraMemory:
-        """What ``auto`` found each server to speak, shared by the worker's clients: kept in the store
-        through the worker's own connection (made on the worker), else for this session only."""
-        if self._eras is None:
-            self._eras = StoredEras(self._store) if self._store is not None else RememberedEras()
-        return self._eras
+        """What ``auto`` found each server to speak, shared by the worker's clients and the listening
+        session: in memory, and kept in the store through the worker's own connection (given to
+        it here, on the worker), so it lasts between sessions."""
+        if self.eras.backing is None and self._store is not None:
+            self.eras.backing = StoredEras(self._store)
+        return self.eras
 
     def set_log_level(self, level: str | None) -> None:
         """Ask every operation submitted from now on for log messages of ``level`` and above."""
