@@ -31,6 +31,16 @@ SCENARIOS: dict[str, list[list[str]]] = {
     ],
     "http-standard-headers": [["tools", "{url}"], ["call", "{url}", "test_headers"],
                               ["call", "{url}", "my-hyphenated-tool"]],
+    "http-custom-headers": [
+        ["call", "{url}", "test_custom_headers", "--args", json.dumps({
+            "region": "us-west1", "priority": 42, "verbose": True, "debug": False, "empty_val": "",
+            "method_val": "tools/call", "float_val": 2.5, "non_ascii_val": "Zürich – 東京",
+            "whitespace_val": "  padded  ", "leading_space_val": " lead", "trailing_space_val": "trail ",
+            "internal_space_val": "a b c", "control_char_val": "bell\u0007", "crlf_val": "one\r\ntwo",
+            "tab_val": "\ttabbed", "query": "not mirrored"})],
+        ["call", "{url}", "test_custom_headers_null", "--args",
+         json.dumps({"region": "eu", "priority": 1, "verbose": None, "query": "q"})],
+    ],
     "http-invalid-tool-headers": [["tools", "{url}"],
                                   ["call", "{url}", "valid_tool", "--args", '{"region": "us-west1"}']],
     # Echo one tool's input schema back through another, as a user would copy it out of

@@ -217,7 +217,8 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
     result, error = None, None
     try:
         result = await client.call_tool(server, tool, arguments, budget_s=budget_s, cancel=cancel,
-                                        observer=FanOut(recorder, observer))
+                                        observer=FanOut(recorder, observer),
+                                        definition=definition if isinstance(definition, dict) else None)
     except McpTransportError as exc:
         error = exc
     if error is None and isinstance(definition, dict):

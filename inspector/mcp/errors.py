@@ -223,6 +223,14 @@ class McpTransportError(Exception):
         return error
 
     @classmethod
+    def excluded_tool(cls, server: str, tool: str, problem: Message) -> McpTransportError:
+        """A tool the client must not call: its ``x-mcp-header`` annotations break the rules."""
+        return cls(ErrorKind.MALFORMED, server,
+                   Message(N_("The tool {tool} of the server {server} was not called: {problem}"),
+                           {"tool": tool, "server": server, "problem": problem}),
+                   method="tools/call")
+
+    @classmethod
     def input_rounds(cls, server: str, method: str, rounds: int) -> McpTransportError:
         """A server that keeps asking for input (``input_required``) without ever finishing."""
         return cls(ErrorKind.MALFORMED, server,

@@ -46,7 +46,9 @@ def test_auto_probes_with_discover_then_speaks_the_stateless_era_with_meta_and_h
     with serve_stateless() as (server, url):
         result, recorder = call(url)
     assert not isinstance(result, McpTransportError), result
-    assert legs(recorder) == ["server/discover", "tools/call"]
+    # Without the tool's definition the call lists the catalogue first: its x-mcp-header
+    # annotations decide the call's headers.
+    assert legs(recorder) == ["server/discover", "tools/list", "tools/call"]
     assert recorder.finished is not None
     assert (recorder.finished.era, recorder.finished.protocol_version) == ("stateless", "2026-07-28")
     [sent] = server.calls()
