@@ -136,7 +136,7 @@ def test_a_cancel_without_a_session_says_the_server_was_not_told() -> None:
 
         async def go() -> Any:
             client = McpClient()
-            record = await execute_tool(client, ServerEndpoint(server.url), "slow", {"seconds": 30},
+            record = await execute_tool(client, ServerEndpoint(server.url, era="handshake"), "slow", {"seconds": 30},
                                         cancel=cancel, observer=recorder)
             await client.drain()
             return record
@@ -229,7 +229,7 @@ def test_a_late_signal_does_not_touch_the_next_operation() -> None:
     with FaultServer("stateless") as server:
         async def go() -> tuple[Any, Any]:
             client = McpClient()
-            endpoint = ServerEndpoint(server.url)
+            endpoint = ServerEndpoint(server.url, era="handshake")
             first = await client.call_tool(endpoint, "echo", {"text": "a"}, cancel=cancel)
             cancel.fire()
             second = await client.call_tool(endpoint, "echo", {"text": "b"})
@@ -268,7 +268,7 @@ def test_the_adapter_records_cancelled_not_failed() -> None:
 
         async def go() -> Any:
             client = McpClient()
-            record = await execute_tool(client, ServerEndpoint(server.url), "slow", {"seconds": 30},
+            record = await execute_tool(client, ServerEndpoint(server.url, era="handshake"), "slow", {"seconds": 30},
                                         cancel=cancel, observer=recorder)
             await client.drain()
             return record
@@ -294,7 +294,7 @@ def test_the_adapter_maps_failures_and_tool_errors(work: Callable[[Exchange], No
     with FaultServer("stateless", work=work) as server:
         async def go() -> Any:
             client = McpClient()
-            record = await execute_tool(client, ServerEndpoint(server.url), "t", {})
+            record = await execute_tool(client, ServerEndpoint(server.url, era="handshake"), "t", {})
             await client.drain()
             return record
 
@@ -310,7 +310,7 @@ def test_a_timed_out_call_also_tells_the_server() -> None:
         async def go() -> McpTransportError:
             client = McpClient()
             try:
-                await client.call_tool(ServerEndpoint(server.url), "slow", {}, budget_s=1)
+                await client.call_tool(ServerEndpoint(server.url, era="handshake"), "slow", {}, budget_s=1)
             except McpTransportError as exc:
                 await client.drain()
                 return exc

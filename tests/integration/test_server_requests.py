@@ -37,7 +37,7 @@ ASKED = [
 def call(server: FaultServer, budget_s: float = 10) -> OperationRecord:
     async def go() -> OperationRecord:
         client = McpClient()
-        record = await execute_tool(client, ServerEndpoint(server.url), "ask", {}, budget_s=budget_s)
+        record = await execute_tool(client, ServerEndpoint(server.url, era="handshake"), "ask", {}, budget_s=budget_s)
         await client.drain()
         return record
 
@@ -93,7 +93,7 @@ def test_a_plain_json_answer_to_another_id_is_malformed() -> None:
         exchange.send_json({"jsonrpc": "2.0", "id": 9999, "result": {"content": []}})
 
     with FaultServer("stateless", work=wrong_id) as server:
-        [ran] = operate(ServerEndpoint(server.url))
+        [ran] = operate(ServerEndpoint(server.url, era="handshake"))
         assert ran.error is not None and ran.error.kind is ErrorKind.MALFORMED
         assert "another request (id 9999, not 2)" in ran.error.message
 
@@ -189,7 +189,7 @@ def test_a_cancel_stops_a_reply_that_hangs() -> None:
                      notification=notification) as server:
         async def go() -> OperationRecord:
             client = McpClient()
-            record = await execute_tool(client, ServerEndpoint(server.url), "ask", {}, budget_s=30, cancel=cancel)
+            record = await execute_tool(client, ServerEndpoint(server.url, era="handshake"), "ask", {}, budget_s=30, cancel=cancel)
             await client.drain()
             return record
 

@@ -158,7 +158,7 @@ def test_a_long_lived_stream_keeps_subscribers_informed_and_resumes() -> None:
                 two.set()
 
         async with httpx.AsyncClient() as http:
-            stream = StandaloneStream(http, ServerEndpoint(server.url), {"Mcp-Session-Id": "s"},
+            stream = StandaloneStream(http, ServerEndpoint(server.url, era="handshake"), {"Mcp-Session-Id": "s"},
                                       answer=lambda request: asyncio.sleep(0))
             unsubscribe = stream.subscribe(subscriber)
             assert await stream.open() is StreamState.OPEN

@@ -24,13 +24,17 @@ def run(coro_factory: Any) -> Any:
 
 
 def call(url: str, tool: str = "echo", *, era: str = "auto", client: McpClient | None = None,
-         budget_s: float = 5, arguments: dict[str, Any] | None = None) -> tuple[Any, OperationRecorder]:
+         budget_s: float = 5, arguments: dict[str, Any] | None = None,
+         listed: bool = True) -> tuple[Any, OperationRecorder]:
+    """One tools/call; ``listed``: the caller knows the tool's definition (as the window does)."""
+    definition = {"name": tool, "inputSchema": {"type": "object"}} if listed else None
+
     async def go() -> tuple[Any, OperationRecorder]:
         the_client = client or McpClient(handler=ServerRequestHandler(elicit=_accept))
         recorder = OperationRecorder()
         try:
             result: Any = await the_client.call_tool(ServerEndpoint(url, era=era), tool, arguments or {"x": 1},
-                                                      budget_s=budget_s, observer=recorder)
+                                                      budget_s=budget_s, observer=recorder, definition=definition)
         except McpTransportError as error:
             result = error
         await the_client.drain()
@@ -44,7 +48,7 @@ def legs(recorder: OperationRecorder) -> list[str]:
 
 def test_auto_probes_with_discover_then_speaks_the_stateless_era_with_meta_and_headers() -> None:
     with serve_stateless() as (server, url):
-        result, recorder = call(url)
+        result, recorder = call(url, listed=False)
     assert not isinstance(result, McpTransportError), result
     # Without the tool's definition the call lists the catalogue first: its x-mcp-header
     # annotations decide the call's headers.
