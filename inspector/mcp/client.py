@@ -18,13 +18,14 @@ from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
 from .era_opening import Discovered, answered_against_handshake, is_stateless_evidence, open_in_era, reprobe
 from .eras import HANDSHAKE, STATELESS, EraMemory, RememberedEras
-from .errors import ErrorKind, McpTransportError
+from .errors import HEADER_MISMATCH, ErrorKind, McpTransportError
 from .legs import LegFrame
 from .line_opening import WEDGED_AFTER, LineOpener, NotLegacy
 from .messages import N_, Message
+from .param_headers import param_headers, split_catalogue, tool_header_problem
 from .processes import Handshake, OutputListener, ServerProcesses
 from .reports import LogLevelRefused, NullObserver, OperationFinished, OperationObserver, OperationStarted
-from .results import PingResult, ToolCallResult, ToolCatalogue
+from .results import PingResult, ToolCallResult, ToolCatalogue, catalogue_freshness
 from .server import ServerEndpoint
 from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_sentence
 from .standalone import OPEN_WAIT_S, StandaloneStream
@@ -85,6 +86,9 @@ class McpClient:
         self.lines = LineOpener(ServerProcesses(server_output))
         #: What ``auto`` found each server to speak (the store keeps it between sessions).
         self.eras: EraMemory = eras if eras is not None else RememberedEras()
+        #: The tools each server last listed, by name: their ``x-mcp-header`` annotations make the
+        #: headers of a ``tools/call`` in the stateless era.
+        self._definitions: dict[str, dict[str, dict[str, Any]]] = {}
         #: Addresses found to speak the older HTTP+SSE transport (their POST was refused with 404 or 405).
         self._legacy: set[str] = set()
 
@@ -106,13 +110,18 @@ class McpClient:
 
     async def call_tool(self, server: ServerEndpoint, name: str, arguments: dict[str, Any] | None = None,
                         *, budget_s: object = None, cancel: CancelSignal | None = None,
-                        observer: OperationObserver | None = None) -> ToolCallResult:
-        """Handshake, then ``tools/call``. A tool reporting ``isError`` is a result, not an error."""
+                        observer: OperationObserver | None = None,
+                        definition: dict[str, Any] | None = None) -> ToolCallResult:
+        """Handshake, then ``tools/call``. A tool reporting ``isError`` is a result, not an error.
+
+        ``definition`` is the tool as its catalogue listed it, when the caller knows it: over HTTP in
+        the stateless era its annotated arguments are repeated in ``Mcp-Param-*`` headers (without
+        it, the client uses the catalogue it last listed, or lists it first, as legs of this call)."""
 
         async def work(op: _Operation) -> ToolCallResult:
             params = {"name": name, "arguments": arguments or {},
                       "_meta": {"progressToken": op.progress_token}}
-            result = await op.request("tools/call", params, is_work=True)
+            result = await self._tool_call(op, server, name, params, definition)
             return ToolCallResult.from_result(name, result)
 
         return await self._operate("tools/call", server, work, budget_s, cancel, observer)
@@ -123,25 +132,64 @@ class McpClient:
         """Handshake, then every page of ``tools/list`` under the one deadline (50 pages at most)."""
 
         async def work(op: _Operation) -> ToolCatalogue:
-            tools: list[dict[str, Any]] = []
-            cursor: str | None = None
-            for page in range(1, MAX_PAGES + 1):
-                params: dict[str, Any] = {} if cursor is None else {"cursor": cursor}
-                result = await op.request("tools/list", params, is_work=True)
-                listed = result.get("tools")
-                if not isinstance(listed, list):
-                    raise McpTransportError.malformed(server.label, "tools/list",
-                                                      Message(N_("its result has no list of tools")))
-                tools.extend(tool for tool in listed if isinstance(tool, dict))
-                next_cursor = result.get("nextCursor")
-                if not isinstance(next_cursor, str) or not next_cursor:
-                    return ToolCatalogue(tools, page)
-                cursor = next_cursor
-            raise McpTransportError.malformed(server.label, "tools/list",
-                                              Message(N_("the catalogue did not end within {count} pages"),
-                                                      {"count": MAX_PAGES}))
+            return await self._walk_catalogue(op, server, is_work=True)
 
         return await self._operate("tools/list", server, work, budget_s, cancel, observer)
+
+    async def _walk_catalogue(self, op: _Operation, server: ServerEndpoint, *, is_work: bool) -> ToolCatalogue:
+        """Every page of ``tools/list`` as legs of ``op``. In the stateless era over HTTP, tools
+        whose ``x-mcp-header`` annotations break the rules are set apart (with the reason); the
+        catalogue is kept for the headers of later calls."""
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        first: dict[str, Any] = {}
+        for page in range(1, MAX_PAGES + 1):
+            params: dict[str, Any] = {} if cursor is None else {"cursor": cursor}
+            result = await op.request("tools/list", params, is_work=is_work)
+            first = first or result
+            listed = result.get("tools")
+            if not isinstance(listed, list):
+                raise McpTransportError.malformed(server.label, "tools/list",
+                                                  Message(N_("its result has no list of tools")))
+            tools.extend(tool for tool in listed if isinstance(tool, dict))
+            next_cursor = result.get("nextCursor")
+            if not isinstance(next_cursor, str) or not next_cursor:
+                stateless = op.session.stateless
+                ttl_ms, scope = catalogue_freshness(first, stateless=stateless)
+                valid, excluded = split_catalogue(tools) if stateless and not server.is_command else (tools, [])
+                self._definitions[server.key] = {str(tool.get("name")): tool for tool in tools}
+                return ToolCatalogue(valid, page, excluded, ttl_ms=ttl_ms, cache_scope=scope)
+            cursor = next_cursor
+        raise McpTransportError.malformed(server.label, "tools/list",
+                                          Message(N_("the catalogue did not end within {count} pages"),
+                                                  {"count": MAX_PAGES}))
+
+    async def _tool_call(self, op: _Operation, server: ServerEndpoint, name: str, params: dict[str, Any],
+                         definition: dict[str, Any] | None) -> dict[str, Any]:
+        """``tools/call``; over HTTP in the stateless era with the ``Mcp-Param-*`` headers its
+        definition asks for, and once more with the catalogue listed anew if the server says the
+        headers do not match (-32020)."""
+        if not op.session.stateless or server.is_command:
+            return await op.request("tools/call", params, is_work=True)
+        for attempt in range(2):
+            if definition is None or attempt:
+                known = self._definitions.get(server.key)
+                if known is None or name not in known or attempt:
+                    await self._walk_catalogue(op, server, is_work=False)
+                    known = self._definitions.get(server.key, {})
+                definition = known.get(name)
+            headers: dict[str, str] = {}
+            if definition is not None:
+                problem = tool_header_problem(definition)
+                if problem is not None:
+                    raise McpTransportError.excluded_tool(server.label, name, problem)
+                headers = param_headers(definition, params.get("arguments"))
+            try:
+                return await op.request("tools/call", params, is_work=True, headers=headers)
+            except McpTransportError as refused:
+                if attempt or refused.kind is not ErrorKind.RPC_ERROR or refused.rpc_code != HEADER_MISMATCH:
+                    raise
+        raise AssertionError("unreachable")
 
     async def ping(self, server: ServerEndpoint, *, budget_s: object = None,
                    cancel: CancelSignal | None = None,

@@ -34,6 +34,7 @@ class ErrorKind(str, Enum):
     EXHAUSTED_BUDGET = "exhausted_budget"
     TIMED_OUT = "timed_out"
     CANCELLED = "cancelled"
+    OUTPUT_SCHEMA = "output_schema"
 
 
 #: Stable codes; never renumber, only append.
@@ -49,6 +50,7 @@ ERROR_CODES: dict[ErrorKind, int] = {
     ErrorKind.EXHAUSTED_BUDGET: 1009,
     ErrorKind.TIMED_OUT: 1010,
     ErrorKind.CANCELLED: 1011,
+    ErrorKind.OUTPUT_SCHEMA: 1012,
 }
 
 
@@ -199,6 +201,12 @@ class McpTransportError(Exception):
                    method=method)
 
     @classmethod
+    def output_schema(cls, server: str, tool: str, problem: Message) -> McpTransportError:
+        """The server answered ``tools/call``, but the tool's structured result breaks the output
+        schema the tool declares (``problem`` names the path and the rule)."""
+        return cls(ErrorKind.OUTPUT_SCHEMA, server, problem, method="tools/call")
+
+    @classmethod
     def rpc_error(cls, server: str, method: str, code: int, message: str, *, data: Any = None,
                   http_status: int | None = None) -> McpTransportError:
         detail = sanitize_remote_text(message)
@@ -213,6 +221,14 @@ class McpTransportError(Exception):
                     http_status=http_status)
         error.rpc_data = data
         return error
+
+    @classmethod
+    def excluded_tool(cls, server: str, tool: str, problem: Message) -> McpTransportError:
+        """A tool the client must not call: its ``x-mcp-header`` annotations break the rules."""
+        return cls(ErrorKind.MALFORMED, server,
+                   Message(N_("The tool {tool} of the server {server} was not called: {problem}"),
+                           {"tool": tool, "server": server, "problem": problem}),
+                   method="tools/call")
 
     @classmethod
     def input_rounds(cls, server: str, method: str, rounds: int) -> McpTransportError:

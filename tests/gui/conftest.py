@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,18 +37,6 @@ class SdkServer:
         return ServerEndpoint(self.url, name="sdk server", era="handshake")
 
 
-def pin_era(monkeypatch: pytest.MonkeyPatch, era: str) -> None:
-    """Every server the window speaks to gets ``era`` (a stored server keeps no era yet)."""
-    from inspector.gui.workbench.server_admin import ServerAdmin
-
-    original = ServerAdmin.endpoint_for
-
-    def pinned(self: ServerAdmin, record: object) -> ServerEndpoint:
-        return dataclasses.replace(original(self, record), era=era)
-
-    monkeypatch.setattr(ServerAdmin, "endpoint_for", pinned)
-
-
 @pytest.fixture
 def sdk_server() -> Iterator[SdkServer]:
     """The official SDK server (echo, add, explode, slow) on a free port."""
@@ -71,9 +58,9 @@ def demo_server():
 
 
 @pytest.fixture
-def make_window(qtbot, monkeypatch):
+def make_window(qtbot):
     """Opens the main window on the test's run database with the given servers configured
-    (``era`` pins the era the window speaks to each of them in, for a test of one era's ways)."""
+    (``era`` stores the era the window speaks to each of them in, for a test of one era's ways)."""
     from inspector.gui.main_window import MainWindow
     from inspector.gui.settings import AppSettings
     from inspector.store import RunStore, ServerRegistry, resolve_db_path
@@ -83,12 +70,10 @@ def make_window(qtbot, monkeypatch):
 
     def make(*servers: tuple[str, str], budget_s: float | None = None, wait_tools: bool = True,
              era: str | None = None):
-        if era is not None:
-            pin_era(monkeypatch, era)
         store = RunStore.open(resolve_db_path())
         registry = ServerRegistry(store.db)
         for url, name in servers:
-            registry.save_server(url, name=name, budget_s=budget_s)
+            registry.save_server(url, name=name, budget_s=budget_s, era=era)
         window = MainWindow(store, resolve_db_path(), AppSettings(), secrets=NoSecretKeeper())
         opened.append((window, store))
         qtbot.addWidget(window)

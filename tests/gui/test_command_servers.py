@@ -31,9 +31,9 @@ def faults(mode: str) -> ServerCommand:
 
 
 
-def add_command(window, command: ServerCommand, name: str | None = "stdio test") -> str:
+def add_command(window, command: ServerCommand, name: str | None = "stdio test", era: str = "auto") -> str:
     key = ServerEndpoint.for_command(command).key
-    window.admin.save_server(key, name, 30, {}, set(), command=command)
+    window.admin.save_server(key, name, 30, {}, set(), command=command, era=era)
     return key
 
 
@@ -231,8 +231,8 @@ def test_a_server_flooding_its_stderr_stays_bounded_in_the_log_and_the_console(m
 def test_a_log_message_between_operations_reaches_the_server_log(make_window, qtbot) -> None:
     # The handshake era, pinned: a log message between operations rides the connection, which the
     # stateless era does not have (there a log line belongs to the request that asked for it).
-    window = make_window(era="handshake")
-    add_command(window, SDK)
+    window = make_window()
+    add_command(window, SDK, era="handshake")
     wait_tools(qtbot, window)
     endpoint = window.admin.endpoint_for(window.admin.current())
     task = window.engine.call_tool(endpoint, "log_later", {"text": "said after the answer"}, 10)
