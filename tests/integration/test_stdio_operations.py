@@ -5,7 +5,6 @@ from __future__ import annotations
 
 # The stdio mechanics here are tested in the handshake era, pinned (era="handshake") for the
 # test servers; the stateless era over stdio is in test_real_stdio_servers.py and test_stateless_era.py.
-
 import asyncio
 import os
 import signal
