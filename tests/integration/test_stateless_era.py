@@ -268,3 +268,28 @@ def test_a_cancel_reaches_the_official_sdk_servers_tool_in_the_stateless_era() -
     assert isinstance(error, McpTransportError) and error.is_cancellation
     assert recorder.finished.outcome == "cancelled" and recorder.finished.server_told_to_stop is True
     assert not events.finished.is_set()
+
+
+def test_annotated_arguments_are_mirrored_into_headers_from_the_listed_catalogue() -> None:
+    with serve_stateless() as (server, url):
+        result, recorder = call(url, "route", era="stateless", listed=False,
+                                arguments={"region": "Zürich", "priority": 7})
+    assert not isinstance(result, McpTransportError), result
+    assert legs(recorder) == ["tools/list", "tools/call"]
+    [sent] = server.calls()
+    assert sent.headers["mcp-param-priority"] == "7"
+    assert sent.headers["mcp-param-region"] == "=?base64?WsO8cmljaA==?="  # not ASCII: base64 of its UTF-8
+
+
+def test_a_tool_with_an_invalid_annotation_is_set_apart_and_never_called() -> None:
+    async def listed() -> Any:
+        return await McpClient().list_tools(ServerEndpoint(url, era="stateless"), budget_s=5)
+
+    with serve_stateless() as (server, url):
+        catalogue = run(listed)
+        result, _ = call(url, "bad_header", era="stateless", listed=False, arguments={"score": 1.5})
+    assert "bad_header" not in catalogue.names
+    [(tool, reason)] = catalogue.excluded
+    assert tool["name"] == "bad_header" and "number" in str(reason)
+    assert isinstance(result, McpTransportError) and "was not called" in result.message
+    assert server.calls() == []
