@@ -5,7 +5,6 @@ from __future__ import annotations
 # These cases are the handshake era's (sessions, the standalone stream, requests from the server,
 # resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
 # era's counterparts are in test_stateless_era.py.
-
 import asyncio
 import threading
 import time
@@ -171,7 +170,8 @@ def test_the_stateless_sdk_server_runs_the_tool_to_its_end() -> None:
 
         async def go() -> Any:
             client = McpClient()
-            record = await execute_tool(client, ServerEndpoint(url, era="handshake"), "slow", {"seconds": 0.5}, cancel=cancel,
+            record = await execute_tool(client, ServerEndpoint(url, era="handshake"), "slow", {"seconds": 0.5},
+                                        cancel=cancel,
                                         observer=recorder)
             await client.drain()
             return record

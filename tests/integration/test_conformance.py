@@ -11,7 +11,6 @@ from __future__ import annotations
 # These cases are the handshake era's (sessions, the standalone stream, requests from the server,
 # resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
 # era's counterparts are in test_stateless_era.py.
-
 import json
 import threading
 import time
@@ -530,7 +529,8 @@ def test_slow_pages_share_one_budget(profile):
 
 def test_the_headers_and_messages_the_client_sends(profile):
     with FaultServer(profile) as server:
-        endpoint = ServerEndpoint(server.url, era="handshake", headers={"Authorization": "Bearer s3cret", "X-Team": "blue"})
+        endpoint = ServerEndpoint(server.url, era="handshake", headers={"Authorization": "Bearer s3cret",
+                                                                        "X-Team": "blue"})
         ran = only(operate(endpoint, arguments={"text": "hello", "n": 2}))
         assert ran.error is None, ran.error
         assert ran.result.content == '{"n": 2, "text": "hello"}'

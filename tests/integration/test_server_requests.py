@@ -9,7 +9,6 @@ from __future__ import annotations
 # These cases are the handshake era's (sessions, the standalone stream, requests from the server,
 # resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
 # era's counterparts are in test_stateless_era.py.
-
 import asyncio
 import json
 import subprocess
@@ -145,7 +144,8 @@ def test_the_sdk_server_hears_the_decline_at_once_instead_of_waiting_for_the_bud
 
 def test_the_command_line_shows_and_stores_what_the_server_asked() -> None:
     with FaultServer("session", work=lambda ex: ex.ask_client(ASKED[:2])) as server:
-        done = subprocess.run([sys.executable, "-m", "inspector", "call", server.url, "--era", "handshake", "ask", "--json"],
+        done = subprocess.run([sys.executable, "-m", "inspector", "call", server.url, "--era", "handshake", "ask",
+                               "--json"],
                               capture_output=True, text=True, timeout=30, cwd=ROOT)
         assert done.returncode == 0, done.stderr
         report: dict[str, Any] = json.loads(done.stdout)
@@ -193,7 +193,8 @@ def test_a_cancel_stops_a_reply_that_hangs() -> None:
                      notification=notification) as server:
         async def go() -> OperationRecord:
             client = McpClient()
-            record = await execute_tool(client, ServerEndpoint(server.url, era="handshake"), "ask", {}, budget_s=30, cancel=cancel)
+            record = await execute_tool(client, ServerEndpoint(server.url, era="handshake"), "ask", {}, budget_s=30,
+                                        cancel=cancel)
             await client.drain()
             return record
 

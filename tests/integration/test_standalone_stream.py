@@ -7,7 +7,6 @@ from __future__ import annotations
 # These cases are the handshake era's (sessions, the standalone stream, requests from the server,
 # resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
 # era's counterparts are in test_stateless_era.py.
-
 import asyncio
 import json
 
@@ -35,7 +34,8 @@ def call(url: str, tool: str, *, handler: ServerRequestHandler | None = None, lo
     async def go():
         client = McpClient(handler=handler, standalone_stream=True, log_level=log_level)
         recorder = OperationRecorder()
-        record = await execute_tool(client, ServerEndpoint(url, era="handshake"), tool, {}, budget_s=budget_s, observer=recorder)
+        record = await execute_tool(client, ServerEndpoint(url, era="handshake"), tool, {}, budget_s=budget_s,
+                                    observer=recorder)
         await client.drain()
         return record, recorder
 

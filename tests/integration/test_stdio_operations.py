@@ -3,12 +3,16 @@ one seam: the same legs, deadline, cancel and reports as over Streamable HTTP.""
 
 from __future__ import annotations
 
+# The stdio mechanics here are tested in the handshake era, pinned (era="handshake") for the
+# test servers; the stateless era over stdio is in test_real_stdio_servers.py and test_stateless_era.py.
 import asyncio
 import os
 import signal
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from inspector.mcp import CancelSignal, ErrorKind, McpClient, McpTransportError, OperationRecorder, ServerEndpoint
 from inspector.mcp.server_command import ServerCommand
@@ -20,14 +24,14 @@ from tests.support.stdio_server import server as sdk_server
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def sdk_command() -> ServerEndpoint:
+def sdk_command(era: str = "handshake") -> ServerEndpoint:
     return ServerEndpoint.for_command(ServerCommand(sys.executable, ("-m", "tests.support.stdio_server"),
-                                                    cwd=str(ROOT)))
+                                                    cwd=str(ROOT)), era=era)
 
 
 def faults(mode: str) -> ServerEndpoint:
     return ServerEndpoint.for_command(ServerCommand(sys.executable, ("-m", "tests.support.stdio_faults", mode),
-                                                    cwd=str(ROOT)))
+                                                    cwd=str(ROOT)), era="handshake")
 
 
 
@@ -79,11 +83,12 @@ def test_operations_at_once_share_one_process() -> None:
     asyncio.run(scenario())
 
 
-def test_cancel_in_flight_is_named_to_the_server_and_the_process_keeps_serving() -> None:
+@pytest.mark.parametrize("era", ["handshake", "auto"])  # the SDK's stdio server speaks both; auto finds stateless
+def test_cancel_in_flight_is_named_to_the_server_and_the_process_keeps_serving(era: str) -> None:
     async def scenario() -> None:
         lines: list[str] = []
         client = McpClient(server_output=lambda key, line: lines.append(line))
-        server = sdk_command()
+        server = sdk_command(era)
         cancel = CancelSignal()
         recorder = OperationRecorder()
         try:
@@ -104,6 +109,7 @@ def test_cancel_in_flight_is_named_to_the_server_and_the_process_keeps_serving()
                 raise AssertionError("the call was not cancelled")
             assert recorder.finished is not None and recorder.finished.outcome == "cancelled"
             assert recorder.finished.server_told_to_stop is True
+            assert recorder.finished.era == ("stateless" if era == "auto" else "handshake")
             assert stopped < 1.0
             deadline = time.monotonic() + 10
             while "hang cancelled" not in lines and time.monotonic() < deadline:
@@ -205,8 +211,9 @@ def test_an_address_of_the_older_transport_is_found_and_remembered() -> None:
 
     with serve_asgi(sdk_server.sse_app(), "/sse") as url:
         first, second, text = asyncio.run(scenario(url))
-    # The POST is refused (405): the client asks for the event stream, and remembers the answer.
-    assert first == [("initialize", "failed"), ("connect", "ok"), ("initialize", "ok"),
+    # The probe's POST is refused (its answer: not the stateless era), then the handshake's (405):
+    # the client asks for the event stream, and remembers the answer.
+    assert first == [("server/discover", "ok"), ("initialize", "failed"), ("connect", "ok"), ("initialize", "ok"),
                      ("notifications/initialized", "ok"), ("tools/list", "ok")]
     assert second == [("connect", "ok"), ("initialize", "ok"), ("notifications/initialized", "ok"),
                       ("tools/call", "ok")]
@@ -401,7 +408,7 @@ def test_a_log_message_between_operations_reaches_the_processes_listener_scrubbe
         client.processes.on_notification = lambda key, note: heard.append((key, note.method, note.params))
         command = ServerCommand(sys.executable, ("-m", "tests.support.stdio_server"), {"API_TOKEN": "tok-5512-secret"},
                                 cwd=str(ROOT))
-        server = ServerEndpoint.for_command(command)
+        server = ServerEndpoint.for_command(command, era="handshake")  # messages between operations
         try:
             await client.call_tool(server, "log_later", {"text": "later: tok-5512-secret"}, budget_s=30)
             deadline = time.monotonic() + 10
