@@ -123,6 +123,8 @@ def wire_fields(server: ServerEndpoint, recorder: OperationRecorder) -> dict[str
         fields["stderr_dropped"] = recorder.stderr_dropped
     if recorder.line_problems:
         fields["line_problems"] = tuple(recorder.line_problems)
+    if recorder.task is not None:  # its handle: a task that outlived the budget can be looked up again
+        fields["task"] = recorder.task.to_dict()
     return fields
 
 
@@ -185,15 +187,17 @@ def image_artifacts(images: Any) -> list[Artifact]:
 async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arguments: dict[str, Any] | None,
                        *, round: int = 0, trace: RunTrace | None = None, budget_s: object = None,
                        cancel: CancelSignal | None = None,
-                       observer: OperationObserver | None = None) -> OperationRecord:
+                       observer: OperationObserver | None = None, definition: dict[str, Any] | None = None,
+                       as_task: bool | None = None) -> OperationRecord:
     """Call a tool and record it as a tool step (through ``trace`` if given). Never raises for
-    a transport failure or a cancel: those are outcomes."""
+    a transport failure or a cancel: those are outcomes. ``definition`` (the tool from the
+    catalogue) and ``as_task`` decide whether it runs as a task (see :mod:`inspector.mcp.tasks`)."""
     recorder = OperationRecorder()
     started_at = datetime.now(timezone.utc)
     result, error = None, None
     try:
         result = await client.call_tool(server, tool, arguments, budget_s=budget_s, cancel=cancel,
-                                        observer=FanOut(recorder, observer))
+                                        observer=FanOut(recorder, observer), tool=definition, task=as_task)
     except McpTransportError as exc:
         error = exc
     tool_result = tool_result_for(tool, server, result, error)

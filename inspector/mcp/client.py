@@ -27,6 +27,8 @@ from .results import PingResult, ToolCallResult, ToolCatalogue
 from .server import ServerEndpoint
 from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_sentence
 from .standalone import OPEN_WAIT_S, StandaloneStream
+from .tasks import call_tool as call_tool_or_task
+from .tasks import send_parting
 
 T = TypeVar("T")
 
@@ -103,13 +105,17 @@ class McpClient:
 
     async def call_tool(self, server: ServerEndpoint, name: str, arguments: dict[str, Any] | None = None,
                         *, budget_s: object = None, cancel: CancelSignal | None = None,
-                        observer: OperationObserver | None = None) -> ToolCallResult:
-        """Handshake, then ``tools/call``. A tool reporting ``isError`` is a result, not an error."""
+                        observer: OperationObserver | None = None, tool: dict[str, Any] | None = None,
+                        task: bool | None = None) -> ToolCallResult:
+        """Handshake, then ``tools/call``. A tool reporting ``isError`` is a result, not an error.
+
+        ``tool`` (the definition from the catalogue) and ``task`` (the caller's wish) decide whether
+        it runs as a task; a task is followed to its end as legs of this operation (see :mod:`.tasks`)."""
 
         async def work(op: _Operation) -> ToolCallResult:
             params = {"name": name, "arguments": arguments or {},
                       "_meta": {"progressToken": op.progress_token}}
-            result = await op.request("tools/call", params, is_work=True)
+            result = await call_tool_or_task(op, params, tool=tool, task=task)
             return ToolCallResult.from_result(name, result)
 
         return await self._operate("tools/call", server, work, budget_s, cancel, observer)
@@ -269,13 +275,15 @@ class McpClient:
         if op.routes is not None:
             op.routes.leave(op.transport)
         if http is None:
+            if op.parting:  # a task's tasks/cancel on the shared line, which stays open
+                self._in_background(_bounded(send_parting(op)))
             return
         transport = op.transport
         if isinstance(transport, LineTransport):
-            self._in_background(_close_line(http, op.line_close))
+            self._in_background(_close_line(http, op.line_close, op))
             return
         self._in_background(_housekeeping(http, transport.server, op.session, transport.interrupted,
-                                          transport.interrupted_because))
+                                          transport.interrupted_because, op))
 
     def _in_background(self, work: Awaitable[None]) -> None:
         task = asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
@@ -283,10 +291,19 @@ class McpClient:
         task.add_done_callback(self._background.discard)
 
 
-async def _close_line(http: httpx.AsyncClient, close: Callable[[], Awaitable[None]] | None) -> None:
+async def _bounded(work: Awaitable[None]) -> None:
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(BACKGROUND_BOUND_S):
+            await work
+
+
+async def _close_line(http: httpx.AsyncClient, close: Callable[[], Awaitable[None]] | None,
+                      op: _Operation | None = None) -> None:
     """After an operation on the older transport: its event stream closes (the server's session ends)."""
     try:
         async with asyncio.timeout(BACKGROUND_BOUND_S):
+            if op is not None and op.parting:
+                await send_parting(op)
             if close is not None:
                 await close()
     except TimeoutError:
@@ -323,6 +340,8 @@ class _Operation:
         self.line_close: Callable[[], Awaitable[None]] | None = None
         #: How many messages a running process had written when this operation began to use it.
         self.heard_at_start: int | None = None
+        #: Requests said after the operation, in the background (a cancelled task's ``tasks/cancel``).
+        self.parting: list[tuple[str, dict[str, Any]]] = []
 
     @property
     def progress_token(self) -> str:
@@ -426,11 +445,13 @@ NOT_TOLD_SENTENCE = Message(N_("The server gave no session id, so it was not tol
 
 
 async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session: Session,
-                        interrupted: OutgoingMessage | None, reason: str) -> None:
+                        interrupted: OutgoingMessage | None, reason: str, op: _Operation | None = None) -> None:
     """After an operation: tell the server about a torn-down request, end the session, close."""
     headers = message_headers(server, session)
     try:
         async with asyncio.timeout(BACKGROUND_BOUND_S):
+            if op is not None and op.parting:  # a task's tasks/cancel, before the session ends
+                await send_parting(op, lambda body: http.post(server.url, content=body, headers=headers))
             # Without a session the notice could not say whose request it means (every client
             # numbers its requests from 1), so it is not sent at all.
             if interrupted is not None and interrupted.request_id is not None and session.session_id:

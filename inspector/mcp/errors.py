@@ -7,6 +7,7 @@ sentence that names the server and says what happened in words a user understand
 from __future__ import annotations
 
 from enum import Enum
+from typing import Any
 
 from .messages import N_, NP_, Message, Number
 from .sanitize import sanitize_remote_text
@@ -90,6 +91,9 @@ class McpTransportError(Exception):
         #: For a cancellation: had the work request gone out? (``None`` for other kinds.)
         self.in_flight = in_flight
         self._cancellation = _cancellation
+        #: The task the operation ran as, once the server made one (``taskId``, ``server``, ...):
+        #: kept so that a timed-out task can be looked up again.
+        self.task: dict[str, Any] | None = None
 
     @property
     def is_cancellation(self) -> bool:

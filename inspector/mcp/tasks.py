@@ -1,0 +1,428 @@
+"""A ``tools/call`` the server runs as a task, followed to its end as one operation (ADR-170).
+
+Creating the task and every poll are legs of the same operation, on its one deadline: they show
+in its budget bar like any other leg (named by their method, ``tasks/get``). The pauses between
+polls follow the server's poll interval but never reach past the deadline. Two shapes exist:
+
+- **2025-11-25** (the handshake era): the client asks for a task with ``params.task`` when the
+  tool's ``execution.taskSupport`` allows it and the server declared
+  ``capabilities.tasks.requests.tools.call``; the answer is ``{task: {...}}``; ``tasks/get`` polls,
+  ``tasks/result`` fetches the result (and, while the task needs input, carries the server's
+  requests to the client, answered by the operation's handler).
+- **2026-07-28** (extension ``io.modelcontextprotocol/tasks``): the server decides; a ``tools/call``
+  answered with ``resultType: "task"`` is polled with ``tasks/get``, which inlines the result or
+  error when done, and input is given with ``tasks/update``.
+
+The poll loop (:func:`follow_task`) is written once; a shape is a small strategy object. A user's
+cancel tears down the leg in flight as for any operation and also asks the server to cancel the
+task (``tasks/cancel``, sent after the operation, bounded, in the background). A task that outlives
+the budget ends *timed out* and keeps its handle (:class:`TaskHandle`) on the error, so that it
+can be looked up again (:func:`look_up_task`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .errors import ErrorKind, McpTransportError
+from .messages import N_, Message, Number
+from .reports import TaskHandle, TaskSeen
+
+if TYPE_CHECKING:
+    from .cancel import CancelSignal
+    from .client import McpClient, _Operation
+    from .reports import OperationObserver
+    from .server import ServerEndpoint
+
+#: The extension's identifier in the stateless era's capabilities.
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+#: The revision names of the two shapes (what a handle says it was made with).
+HANDSHAKE_SHAPE = "2025-11-25"
+EXTENSION_SHAPE = "2026-07-28"
+#: How long the client asks a 2025-11-25 server to keep a task after its creation: an hour, long
+#: enough to look a timed-out task up again afterwards.
+TASK_TTL_MS = 3_600_000
+#: The pause between polls when the server names none, and the bounds of one it names: a server
+#: may not make the client spin, nor make it sleep past what a person waits for.
+DEFAULT_POLL_S = 1.0
+MIN_POLL_S = 0.05
+MAX_POLL_S = 30.0
+#: How many times a task may ask for input before the client gives up on it (a loop ends named).
+MAX_INPUT_ROUNDS = 20
+TERMINAL = frozenset({"completed", "failed", "cancelled"})
+STATUSES = frozenset({"working", "input_required", *TERMINAL})
+#: How ``taskSupport`` values read; anything else counts as ``forbidden`` (the spec's default).
+TASK_SUPPORT = ("forbidden", "optional", "required")
+
+
+@dataclass(frozen=True)
+class TaskState:
+    """One answer about a task: its status, and what the answer carried with it."""
+
+    task_id: str
+    status: str
+    poll_s: float
+    status_message: str | None = None
+    #: 2026-07-28 inlines these: the result (completed), the error (failed), the questions (input_required).
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+    input_requests: dict[str, Any] | None = None
+
+
+def task_support(tool: dict[str, Any] | None) -> str:
+    """A tool definition's ``execution.taskSupport``: forbidden (also when absent), optional, required."""
+    execution = tool.get("execution") if isinstance(tool, dict) else None
+    value = execution.get("taskSupport") if isinstance(execution, dict) else None
+    return value if value in TASK_SUPPORT else "forbidden"
+
+
+def server_runs_tool_tasks(capabilities: dict[str, Any]) -> bool:
+    """Did a 2025-11-25 server declare ``capabilities.tasks.requests.tools.call``?"""
+    tasks = capabilities.get("tasks")
+    requests = tasks.get("requests") if isinstance(tasks, dict) else None
+    tools = requests.get("tools") if isinstance(requests, dict) else None
+    return isinstance(tools, dict) and isinstance(tools.get("call"), dict)
+
+
+def wants_task(tool: dict[str, Any] | None, capabilities: dict[str, Any], asked: bool | None) -> bool:
+    """Ask a 2025-11-25 server for a task? Only when it runs tool calls as tasks, and then: always for
+    a tool that requires one, for an optional one when the caller asked (``asked``), never for a
+    tool that forbids it. Without a definition, the caller's wish alone decides."""
+    if not server_runs_tool_tasks(capabilities) or asked is False:
+        return False
+    support = task_support(tool) if tool is not None else None
+    if support == "required":
+        return True
+    return bool(asked) and support != "forbidden"
+
+
+def _poll_s(value: Any, *, millis: bool = True) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return DEFAULT_POLL_S
+    seconds = value / 1000 if millis else float(value)
+    return min(max(seconds, MIN_POLL_S), MAX_POLL_S)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def read_task(label: str, method: str, task: Any, poll_key: str) -> TaskState:
+    """A task object as the server sent it; a malformed one fails the operation, named."""
+    if not isinstance(task, dict) or not isinstance(task.get("taskId"), str) or not task["taskId"]:
+        raise McpTransportError.malformed(label, method, Message(N_("its task has no task id")))
+    status = task.get("status")
+    if status not in STATUSES:
+        raise McpTransportError.malformed(label, method, Message(N_("its task has an unknown status {status}"),
+                                                                 {"status": str(status)[:40]}))
+    result, error, asked = task.get("result"), task.get("error"), task.get("inputRequests")
+    return TaskState(task["taskId"], status, _poll_s(task.get(poll_key)), _text(task.get("statusMessage")),
+                     result if isinstance(result, dict) else None, error if isinstance(error, dict) else None,
+                     asked if isinstance(asked, dict) else None)
+
+
+class TaskShape(Protocol):
+    """How one revision makes, polls, feeds, finishes and cancels a task."""
+
+    name: str
+
+    def created(self, label: str, answer: dict[str, Any]) -> TaskState | None: ...
+    async def poll(self, op: _Operation, task_id: str) -> TaskState: ...
+    async def give_input(self, op: _Operation, state: TaskState) -> dict[str, Any] | None: ...
+    async def outcome(self, op: _Operation, state: TaskState) -> dict[str, Any]: ...
+    def cancel_request(self, task_id: str) -> tuple[str, dict[str, Any]]: ...
+
+
+class HandshakeTasks:
+    """The 2025-11-25 shape: ``{task: {...}}``, ``tasks/get``, blocking ``tasks/result``."""
+
+    name = HANDSHAKE_SHAPE
+
+    def created(self, label: str, answer: dict[str, Any]) -> TaskState | None:
+        if "task" not in answer or "content" in answer:
+            return None
+        return read_task(label, "tools/call", answer["task"], "pollInterval")
+
+    async def poll(self, op: _Operation, task_id: str) -> TaskState:
+        answer = await op.request("tasks/get", {"taskId": task_id})
+        # GetTaskResult is the task itself; a server that nests it under "task" is read too.
+        task = answer.get("task") if isinstance(answer.get("task"), dict) else answer
+        return read_task(op.transport.server.label, "tasks/get", task, "pollInterval")
+
+    async def give_input(self, op: _Operation, state: TaskState) -> dict[str, Any] | None:
+        # tasks/result carries the server's requests (answered by the handler) and returns the
+        # result once the task has ended.
+        return await self.outcome(op, state)
+
+    async def outcome(self, op: _Operation, state: TaskState) -> dict[str, Any]:
+        if state.status == "cancelled":  # cancelled there, not by this user: nothing to fetch
+            raise ended_without_result(op.transport.server.label, state)
+        # A failed tool call comes back as its result (isError) or as the same JSON-RPC error.
+        return await op.request("tasks/result", {"taskId": state.task_id})
+
+    def cancel_request(self, task_id: str) -> tuple[str, dict[str, Any]]:
+        return "tasks/cancel", {"taskId": task_id}
+
+
+class ExtensionTasks:
+    """The 2026-07-28 extension: ``resultType: "task"``, ``tasks/get`` inlining the end,
+    ``tasks/update`` for input. ``answer`` fulfils input requests (the stateless core's own
+    answerer may be given; by default the operation's handler answers each one)."""
+
+    name = EXTENSION_SHAPE
+
+    def __init__(self, answer: Callable[[_Operation, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
+                 ) -> None:
+        self._answer = answer or answer_input_requests
+        #: Keys already answered: a server repeats its questions until it has read the answers.
+        self._answered: set[str] = set()
+
+    def created(self, label: str, answer: dict[str, Any]) -> TaskState | None:
+        if answer.get("resultType") != "task":
+            return None
+        return read_task(label, "tools/call", answer, "pollIntervalMs")
+
+    async def poll(self, op: _Operation, task_id: str) -> TaskState:
+        answer = await op.request("tasks/get", {"taskId": task_id})
+        return read_task(op.transport.server.label, "tasks/get", answer, "pollIntervalMs")
+
+    async def give_input(self, op: _Operation, state: TaskState) -> dict[str, Any] | None:
+        fresh = {key: asked for key, asked in (state.input_requests or {}).items() if key not in self._answered}
+        if fresh:
+            responses = await self._answer(op, fresh)
+            self._answered.update(fresh)
+            await op.request("tasks/update", {"taskId": state.task_id, "inputResponses": responses})
+        return None
+
+    async def outcome(self, op: _Operation, state: TaskState) -> dict[str, Any]:
+        label = op.transport.server.label
+        if state.status == "completed" and state.result is not None:
+            return state.result
+        if state.status == "failed" and state.error is not None:
+            code = state.error.get("code")
+            raise McpTransportError.rpc_error(label, "tasks/get", code if isinstance(code, int) else 0,
+                                              str(state.error.get("message") or ""))
+        raise ended_without_result(label, state)
+
+    def cancel_request(self, task_id: str) -> tuple[str, dict[str, Any]]:
+        return "tasks/cancel", {"taskId": task_id}
+
+
+async def answer_input_requests(op: _Operation, requests: dict[str, Any]) -> dict[str, Any]:
+    """Fulfil a task's input requests with the operation's handler (questions, sampling, roots);
+    each is reported like a request of the server. A refused one is answered with its error."""
+    responses: dict[str, Any] = {}
+    for key, asked in requests.items():
+        if not isinstance(asked, dict):
+            continue
+        request = {"jsonrpc": "2.0", "id": key, "method": asked.get("method"), "params": asked.get("params")}
+        kept: dict[str, Any] = {}
+
+        async def deliver(reply: dict[str, Any], kept: dict[str, Any] = kept) -> int | None:
+            kept.update(reply)
+            return None
+
+        await op.transport.answer_request("tasks/get", request, deliver)
+        responses[key] = kept.get("result", {"error": kept.get("error")})
+    return responses
+
+
+def ended_without_result(label: str, state: TaskState) -> McpTransportError:
+    """A task that ended cancelled on the server, or failed without saying why."""
+    params = {"server": label, "task": state.task_id, "status": state.status}
+    if state.status_message:
+        params["message"] = state.status_message
+        template = N_("The task {task} on the server {server} ended {status}: {message}.")
+    else:
+        template = N_("The task {task} on the server {server} ended {status} without a result.")
+    return McpTransportError(ErrorKind.RPC_ERROR, label, Message(template, params), method="tasks/get")
+
+
+def outlived(label: str, handle: TaskHandle, status: str, budget_s: float) -> McpTransportError:
+    """The budget ran out while the task was still running: timed out, its handle kept."""
+    params = {"server": label, "task": handle.task_id, "status": status,
+              "budget": Number(budget_s, f"{budget_s:g}", "s")}
+    return McpTransportError(ErrorKind.TIMED_OUT, label, Message(N_(
+        "The task {task} on the server {server} was still {status} when the {budget}-second budget of this "
+        "operation ran out; it may go on running there. Look it up again with: run-inspector task "
+        "\"{server}\" {task}"), params), method="tasks/get", budget_s=budget_s)
+
+
+#: Said after a time-out or other fault of a leg once the task existed: where it can be found again.
+STILL_THERE = N_("The task {task} may still be running on the server; look it up again with: "
+                 "run-inspector task \"{server}\" {task}")
+
+
+@dataclass
+class _Follow:
+    """One task being followed: its shape, handle, last state and polls so far."""
+
+    shape: TaskShape
+    handle: TaskHandle
+    state: TaskState
+    polls: int = 0
+
+    def report(self, observer: OperationObserver) -> None:
+        observer.task_seen(TaskSeen(self.handle, self.state.status, self.polls, self.state.status_message))
+
+
+async def call_tool(op: _Operation, params: dict[str, Any], *, tool: dict[str, Any] | None = None,
+                    task: bool | None = None, shapes: tuple[TaskShape, ...] | None = None) -> dict[str, Any]:
+    """``tools/call`` as a leg of ``op``, as a task when it should be one, followed to its end:
+    the final ``CallToolResult`` (a dict), as a plain call returns it.
+
+    ``tool`` is the tool's definition from the catalogue (its ``execution.taskSupport`` decides);
+    ``task`` is the caller's wish (True: as a task if allowed, False: never ask for one, None: only
+    when the tool requires it). The 2026-07-28 server decides by itself; its task is followed too."""
+    shapes = shapes if shapes is not None else (HandshakeTasks(), ExtensionTasks())
+    if tool is None and task is None and server_runs_tool_tasks(op.server_capabilities):
+        # The caller does not know the tool (the command line): whether it requires a task is in
+        # the catalogue, read as legs of this operation.
+        tool = await find_definition(op, params.get("name"))
+    if wants_task(tool, op.server_capabilities, task):
+        params = {**params, "task": {"ttl": TASK_TTL_MS}}
+    answer = await op.request("tools/call", params, is_work=True)
+    label = op.transport.server.label
+    for shape in shapes:
+        state = shape.created(label, answer)
+        if state is not None:
+            return await follow_task(op, shape, state)
+    return answer
+
+
+#: How many catalogue pages a call reads to find its tool's definition.
+MAX_DEFINITION_PAGES = 10
+
+
+async def find_definition(op: _Operation, name: Any) -> dict[str, Any] | None:
+    """The tool's definition from ``tools/list`` (legs of ``op``), or None when not found."""
+    cursor: str | None = None
+    for _ in range(MAX_DEFINITION_PAGES):
+        answer = await op.request("tools/list", {} if cursor is None else {"cursor": cursor})
+        tools = answer.get("tools")
+        for tool in tools if isinstance(tools, list) else ():
+            if isinstance(tool, dict) and tool.get("name") == name:
+                return tool
+        cursor = answer.get("nextCursor") if isinstance(answer.get("nextCursor"), str) else None
+        if not cursor:
+            break
+    return None
+
+
+async def follow_task(op: _Operation, shape: TaskShape, state: TaskState) -> dict[str, Any]:
+    """Poll a task until it ends, on the operation's deadline; return its result or raise."""
+    transport = op.transport
+    label = transport.server.label
+    follow = _Follow(shape, TaskHandle(state.task_id, label, shape.name), state)
+    follow.report(op.observer)
+    rounds = 0
+    try:
+        while True:
+            if follow.state.status in TERMINAL:
+                return await shape.outcome(op, follow.state)
+            if follow.state.status == "input_required":
+                rounds += 1
+                if rounds > MAX_INPUT_ROUNDS:
+                    raise too_many_rounds(label, follow.handle)
+                done = await shape.give_input(op, follow.state)
+                if done is not None:
+                    return done
+            else:
+                await _pause(op, follow)
+            follow.state = await shape.poll(op, follow.handle.task_id)
+            follow.polls += 1
+            follow.report(op.observer)
+    except asyncio.CancelledError:
+        cancel = transport.frame.cancel
+        if cancel is not None and cancel.fired:
+            _cancel_on_server(op, shape, follow.handle)
+        raise
+    except _Outlived:
+        error = outlived(label, follow.handle, follow.state.status, transport.frame.deadline.budget_s)
+        error.task = follow.handle.to_dict(follow.state.status, follow.polls)
+        raise error from None
+    except McpTransportError as exc:
+        if exc.is_cancellation:
+            _cancel_on_server(op, shape, follow.handle)
+        elif exc.kind is ErrorKind.EXHAUSTED_BUDGET:
+            # "Not sent: used up by earlier steps" would hide what matters: the task outlived the budget.
+            error = outlived(label, follow.handle, follow.state.status, transport.frame.deadline.budget_s)
+            error.task = follow.handle.to_dict(follow.state.status, follow.polls)
+            raise error from None
+        elif exc.kind is ErrorKind.TIMED_OUT:
+            exc.add_sentence(Message(STILL_THERE, {"task": follow.handle.task_id, "server": label}))
+        exc.task = follow.handle.to_dict(follow.state.status, follow.polls)
+        raise
+
+
+class _Outlived(Exception):  # noqa: N818 - a signal inside the loop, turned into the timed-out error
+    """No time is left for another poll."""
+
+
+#: The time kept back for the last look at a task before the deadline (one quick ``tasks/get``).
+LAST_LOOK_S = 0.1
+
+
+async def _pause(op: _Operation, follow: _Follow) -> None:
+    """Wait the poll interval, but never past the deadline: when the interval would reach past it,
+    the wait ends just before it, for a last look. Cancel ends the wait at once (the operation's
+    task is cancelled)."""
+    remaining = op.deadline_remaining()
+    if remaining <= LAST_LOOK_S:
+        raise _Outlived
+    await asyncio.sleep(min(follow.state.poll_s, remaining - LAST_LOOK_S))
+
+
+def too_many_rounds(label: str, handle: TaskHandle) -> McpTransportError:
+    return McpTransportError(ErrorKind.RPC_ERROR, label, Message(N_(
+        "The task {task} on the server {server} asked for input more than {count} times; the client stopped "
+        "following it."), {"task": handle.task_id, "server": label, "count": MAX_INPUT_ROUNDS}),
+        method="tasks/get")
+
+
+def _cancel_on_server(op: _Operation, shape: TaskShape, handle: TaskHandle) -> None:
+    """Ask the server to cancel the task after the operation (bounded, in the background)."""
+    method, params = shape.cancel_request(handle.task_id)
+    op.parting.append((method, params))
+
+
+async def send_parting(op: _Operation, post: Callable[[bytes], Awaitable[Any]] | None = None) -> None:
+    """Send the requests said after an operation (a task's ``tasks/cancel``): over HTTP with
+    ``post(body)``, on a shared line through the line itself. Errors are swallowed: the operation
+    has ended already, and the caller bounds the time."""
+    for number, (method, params) in enumerate(op.parting, start=1):
+        message = {"jsonrpc": "2.0", "id": f"parting-{number}", "method": method, "params": params}
+        with contextlib.suppress(Exception):
+            if post is not None:
+                await post(json.dumps(message, separators=(",", ":")).encode())
+            elif getattr(op.transport, "line", None) is not None:
+                await op.transport.line.request(message)
+    op.parting.clear()
+
+
+async def look_up_task(client: McpClient, server: ServerEndpoint, task_id: str, *, budget_s: object = None,
+                       cancel: CancelSignal | None = None, observer: OperationObserver | None = None,
+                       shape: TaskShape | None = None) -> tuple[TaskSeen, dict[str, Any] | None]:
+    """One operation: ``tasks/get`` for a task made earlier, and its result (``tasks/result``)
+    when it has completed or failed. Returns what was seen and the result, if any."""
+    shape = shape or HandshakeTasks()
+
+    async def work(op: _Operation) -> tuple[TaskSeen, dict[str, Any] | None]:
+        state = await shape.poll(op, task_id)
+        seen = TaskSeen(TaskHandle(task_id, server.label, shape.name), state.status, 1, state.status_message)
+        op.observer.task_seen(seen)
+        if state.status in ("completed", "failed"):
+            return seen, await shape.outcome(op, state)
+        return seen, None
+
+    return await client._operate("tasks/get", server, work, budget_s, cancel, observer)  # noqa: SLF001
+
+
+__all__ = ["EXTENSION_SHAPE", "HANDSHAKE_SHAPE", "TASKS_EXTENSION", "ExtensionTasks", "HandshakeTasks",
+           "TaskHandle", "TaskSeen", "TaskShape", "TaskState", "call_tool", "follow_task", "look_up_task",
+           "send_parting", "task_support", "wants_task"]

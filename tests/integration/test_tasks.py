@@ -1,0 +1,169 @@
+"""A tool call run as a task (2025-11-25 shape) is one operation: creation and polls are its legs."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from inspector.agent import execute_tool
+from inspector.mcp import CancelSignal, ErrorKind, McpClient, OperationRecorder, ServerEndpoint
+from inspector.mcp.reports import TaskSeen
+from inspector.runs import RunStep, ToolOutcome
+from tests.support.task_server import SUPPORT, TaskServer, _tools
+
+
+@pytest.fixture
+def task_server() -> Iterator[tuple[TaskServer, ServerEndpoint]]:
+    server = TaskServer(poll_ms=20)
+    with server.serve() as url:
+        yield server, ServerEndpoint(url, name="Tasks")
+
+
+def _definition(name: str) -> dict[str, Any]:
+    return next(tool for tool in _tools() if tool["name"] == name)
+
+
+async def _call(endpoint: ServerEndpoint, tool: str, *, budget_s: float = 10, cancel: CancelSignal | None = None,
+                recorder: OperationRecorder | None = None, definition: dict[str, Any] | None = None,
+                as_task: bool | None = None):
+    client = McpClient()
+    try:
+        return await execute_tool(client, endpoint, tool, {}, budget_s=budget_s, cancel=cancel, observer=recorder,
+                                  definition=definition, as_task=as_task)
+    finally:
+        await client.close()
+
+
+def test_a_completed_task_shows_its_polls_as_legs(task_server) -> None:
+    server, endpoint = task_server
+    recorder = OperationRecorder()
+    record = asyncio.run(_call(endpoint, "slow", recorder=recorder, definition=_definition("slow"), as_task=True))
+
+    assert record.status == "ok", record.error
+    assert record.tool_result.content == "slow done after 2 polls"
+    methods = [leg.method for leg in recorder.legs]
+    assert methods == ["initialize", "notifications/initialized", "tools/call", "tasks/get", "tasks/get",
+                       "tasks/result"]
+    assert [leg.method for leg in record.step.legs] == methods  # the stored step keeps every poll
+    call = dict(server.seen)["tools/call"]
+    assert call["task"]["ttl"] > 0
+    assert recorder.task == TaskSeen(recorder.task.handle, "completed", 2)
+    assert record.step.task == {"taskId": "task-1", "server": "Tasks", "shape": "2025-11-25",
+                                "status": "completed", "polls": 2}
+    assert RunStep.from_payload(record.step.to_payload()).task == record.step.task
+
+
+def test_an_optional_task_tool_runs_plainly_unless_asked(task_server) -> None:
+    server, endpoint = task_server
+    record = asyncio.run(_call(endpoint, "slow", definition=_definition("slow")))
+    assert record.status == "ok"
+    assert record.tool_result.content == "slow at once"
+    assert "task" not in dict(server.seen)["tools/call"]
+    assert record.step.task is None
+
+
+@pytest.mark.parametrize("definition", [True, False], ids=["from the catalogue", "unknown to the caller"])
+def test_a_tool_that_requires_a_task_runs_as_one_without_asking(task_server, definition: bool) -> None:
+    server, endpoint = task_server
+    record = asyncio.run(_call(endpoint, "must", definition=_definition("must") if definition else None))
+    assert SUPPORT["must"] == "required"
+    assert record.status == "ok", record.error
+    assert record.tool_result.content == "must done after 1 polls"
+    assert "task" in dict(server.seen)["tools/call"]
+
+
+class _CancelAfterPolls(OperationRecorder):
+    def __init__(self, cancel: CancelSignal, polls: int) -> None:
+        super().__init__()
+        self._cancel, self._polls = cancel, polls
+
+    def task_seen(self, report: TaskSeen) -> None:
+        super().task_seen(report)
+        if report.polls >= self._polls:
+            self._cancel.fire()  # on the loop's own thread, during the pause before the next poll
+
+
+def test_cancel_cancels_the_task_on_the_server_and_the_step_is_cancelled(task_server) -> None:
+    server, endpoint = task_server
+    cancel = CancelSignal()
+    recorder = _CancelAfterPolls(cancel, 2)
+
+    async def scenario():
+        client = McpClient()
+        try:
+            record = await execute_tool(client, endpoint, "forever", {}, budget_s=10, cancel=cancel,
+                                        observer=recorder, as_task=True)
+            await client.drain()  # the tasks/cancel goes out in the background
+            return record
+        finally:
+            await client.close()
+
+    record = asyncio.run(scenario())
+    assert record.status == "cancelled"
+    assert record.health == "cancelled"
+    assert record.step.tool_outcome is ToolOutcome.CANCELLED
+    assert server.cancelled == ["task-1"]
+    assert server.methods().index("tasks/cancel") > server.methods().index("tasks/get")
+    assert record.step.task["taskId"] == "task-1"
+
+
+def test_cancel_during_a_poll_in_flight_also_cancels_the_task(task_server) -> None:
+    server, endpoint = task_server
+    cancel = CancelSignal()
+
+    class FireOnPoll(OperationRecorder):
+        def leg_started(self, report: Any) -> None:
+            super().leg_started(report)
+            if report.method == "tasks/get":
+                cancel.fire()
+
+    async def scenario():
+        client = McpClient()
+        try:
+            record = await execute_tool(client, endpoint, "forever", {}, budget_s=10, cancel=cancel,
+                                        observer=FireOnPoll(), as_task=True)
+            await client.drain()
+            return record
+        finally:
+            await client.close()
+
+    record = asyncio.run(scenario())
+    assert record.status == "cancelled"
+    assert server.cancelled == ["task-1"]
+
+
+def test_a_task_that_outlives_the_budget_times_out_and_keeps_its_handle(task_server) -> None:
+    server, endpoint = task_server
+    recorder = OperationRecorder()
+    record = asyncio.run(_call(endpoint, "forever", budget_s=1, recorder=recorder, as_task=True))
+
+    assert record.status == "failed"
+    assert record.error.kind is ErrorKind.TIMED_OUT
+    assert record.error.task["taskId"] == "task-1"
+    assert "run-inspector task \"Tasks\" task-1" in record.error.message
+    assert record.step.task["taskId"] == "task-1"
+    assert record.step.task["status"] == "working"
+    assert record.step.task["polls"] >= 2
+    assert server.cancelled == []  # timed out is not cancelled: the task may go on, and be looked up
+    assert recorder.finished.elapsed_ms < 1300  # no pause reached past the deadline
+
+
+def test_a_failed_task_is_a_failed_step_with_its_error(task_server) -> None:
+    server, endpoint = task_server
+    record = asyncio.run(_call(endpoint, "broken", as_task=True))
+    assert record.status == "failed"
+    assert record.health == "failed"
+    assert record.error.kind is ErrorKind.RPC_ERROR
+    assert "the disk is on fire" in record.error.message
+    assert record.step.task["status"] == "failed"
+    assert record.step.tool_outcome is ToolOutcome.FAILED
+
+
+def test_a_plain_server_is_asked_no_task(task_server) -> None:
+    server, endpoint = task_server
+    record = asyncio.run(_call(endpoint, "plain", as_task=True, definition=_definition("plain")))
+    assert record.status == "ok"
+    assert "task" not in dict(server.seen)["tools/call"]
