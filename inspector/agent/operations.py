@@ -20,7 +20,9 @@ from inspector.mcp import (
     OperationRecorder,
     ServerEndpoint,
 )
+from inspector.mcp.results import ToolCallResult
 from inspector.mcp.server_requests import clipped, shown_method
+from inspector.mcp.tasks import look_up_task
 from inspector.runs import Artifact, Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
 
@@ -256,6 +258,25 @@ async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s
         lambda catalogue: catalogue_sentence(len(catalogue.tools), catalogue.pages, catalogue.names),
         lambda recorder: client.list_tools(server, budget_s=budget_s, cancel=cancel,
                                            observer=FanOut(recorder, observer)))
+
+
+async def look_up_task_step(client: McpClient, server: ServerEndpoint, task_id: str, *, budget_s: object = None,
+                            cancel: CancelSignal | None = None,
+                            observer: OperationObserver | None = None) -> OperationRecord:
+    """Look a task made earlier up (``tasks/get``, and ``tasks/result`` when it has ended), recorded as
+    a ``request`` step; the result is ``(TaskSeen, ToolCallResult | None)``."""
+
+    async def call(recorder: OperationRecorder) -> tuple[Any, ToolCallResult | None]:
+        seen, result = await look_up_task(client, server, task_id, budget_s=budget_s, cancel=cancel,
+                                          observer=FanOut(recorder, observer))
+        return seen, (ToolCallResult.from_result(task_id, result) if result is not None else None)
+
+    def describe(found: tuple[Any, ToolCallResult | None]) -> str:
+        seen, result = found
+        said = f"the task {task_id} is {seen.status}"
+        return f"{said}: {result.content}" if result is not None else said
+
+    return await _request_step("tasks/get", server, describe, call)
 
 
 async def ping_step(client: McpClient, server: ServerEndpoint, *, budget_s: object = None,

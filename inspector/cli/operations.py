@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
+from inspector.agent.operations import look_up_task_step
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
 from inspector.mcp import (
@@ -66,6 +67,7 @@ from .server_choice import Chosen, check_server_words, choose_server
 from .server_groups import ServerGroups
 from .server_requests import SamplingLimitNotice, handler_from_options
 from .server_stderr import ServerStderr
+from .task_words import task_line
 from .words import outcome_word, seconds, status_cell, whole
 
 if TYPE_CHECKING:
@@ -225,7 +227,9 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
     recording = _start_run(store, database_path(args.db), title, server_url)
     if args.command == "call":
         record = await execute_tool(client, server, args.tool, arguments, budget_s=budget, cancel=cancel,
-                                    observer=observer)
+                                    observer=observer, as_task=True if args.task else None)
+    elif args.command == "task":
+        record = await look_up_task_step(client, server, args.tool, budget_s=budget, cancel=cancel, observer=observer)
     elif args.command == "tools":
         record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
     else:
@@ -367,6 +371,12 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     if result is not None and operation == "tools/list":
         report["tools"] = [tool_entry(tool) for tool in result.tools]
         report["pages"] = result.pages
+    if record.step.task is not None:
+        report["task"] = thaw(record.step.task)
+    if result is not None and operation == "tasks/get" and result[1] is not None:
+        report["content"] = result[1].content
+        report["structured_content"] = result[1].structured_content
+        report["content_blocks"] = [dict(block) for block in result[1].blocks]
     if result is not None and operation == "ping":
         report["protocol_version"] = result.protocol_version
         report["server_name"] = result.server_name
@@ -431,6 +441,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None) -> No
     note = _grant_note(report)
     if note:
         print(note)
+    if report.get("task"):
+        print(one_line(task_line(report["task"])))
     for line in progress_lines(report["progress"], report["progress_dropped"]):
         print(one_line(line))
     for line in server_request_lines(report["server_requests"]) + elicitation_lines(report["server_requests"]):
