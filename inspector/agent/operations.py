@@ -261,14 +261,15 @@ async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s
 
 
 async def look_up_task_step(client: McpClient, server: ServerEndpoint, task_id: str, *, budget_s: object = None,
-                            cancel: CancelSignal | None = None,
-                            observer: OperationObserver | None = None) -> OperationRecord:
+                            cancel: CancelSignal | None = None, observer: OperationObserver | None = None,
+                            session_id: str | None = None) -> OperationRecord:
     """Look a task made earlier up (``tasks/get``, and ``tasks/result`` when it has ended), recorded as
-    a ``request`` step; the result is ``(TaskSeen, ToolCallResult | None)``."""
+    a ``request`` step; the result is ``(TaskSeen, ToolCallResult | None)``. ``session_id``: the
+    session it was made in, when that was kept open."""
 
     async def call(recorder: OperationRecorder) -> tuple[Any, ToolCallResult | None]:
         seen, result = await look_up_task(client, server, task_id, budget_s=budget_s, cancel=cancel,
-                                          observer=FanOut(recorder, observer))
+                                          observer=FanOut(recorder, observer), session_id=session_id)
         return seen, (ToolCallResult.from_result(task_id, result) if result is not None else None)
 
     def describe(found: tuple[Any, ToolCallResult | None]) -> str:

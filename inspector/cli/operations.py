@@ -229,7 +229,8 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
         record = await execute_tool(client, server, args.tool, arguments, budget_s=budget, cancel=cancel,
                                     observer=observer, as_task=True if args.task else None)
     elif args.command == "task":
-        record = await look_up_task_step(client, server, args.tool, budget_s=budget, cancel=cancel, observer=observer)
+        record = await look_up_task_step(client, server, args.tool, budget_s=budget, cancel=cancel, observer=observer,
+                                         session_id=args.session)
     elif args.command == "tools":
         record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
     else:

@@ -107,6 +107,8 @@ def build_parser() -> Parser:
     task.intermixed = True
     _server_options(task)
     task.add_argument("tool", nargs="?", metavar="TASK_ID", help=_("the task's id, as the server gave it"))
+    task.add_argument("--session", metavar="SESSION_ID",
+                      help=_("the session the task was made in (a timed-out task's message names it)"))
     for name, help_text in (("tools", _("list the tools a server offers")),
                             ("ping", _("check that a server answers the handshake"))):
         operation = commands.add_parser(name, help=help_text, usage=_(

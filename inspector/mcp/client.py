@@ -342,6 +342,8 @@ class _Operation:
         self.heard_at_start: int | None = None
         #: Requests said after the operation, in the background (a cancelled task's ``tasks/cancel``).
         self.parting: list[tuple[str, dict[str, Any]]] = []
+        #: The session is not ended afterwards (a task that outlived the budget is looked up in it).
+        self.keep_session = False
 
     @property
     def progress_token(self) -> str:
@@ -459,7 +461,7 @@ async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session
                              {"requestId": interrupted.request_id, "reason": reason})
                 with contextlib.suppress(httpx.HTTPError):
                     await http.post(server.url, content=notice.body(), headers=headers)
-            if session.session_id:
+            if session.session_id and not (op is not None and op.keep_session):
                 with contextlib.suppress(httpx.HTTPError):
                     await http.delete(server.url, headers=headers)
     except TimeoutError:

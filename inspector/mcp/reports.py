@@ -117,11 +117,16 @@ class TaskHandle:
     task_id: str
     #: The server's label (its configured name, or its address): what ``run-inspector task`` takes.
     server: str
-    #: Which shape made it: :data:`HANDSHAKE_SHAPE` or :data:`EXTENSION_SHAPE`.
+    #: Which shape made it: ``2025-11-25`` or ``2026-07-28``.
     shape: str
+    #: The session it was made in, kept open when the task outlived the budget: a server of the
+    #: handshake era may know a task only in the session that made it.
+    session_id: str | None = None
 
     def to_dict(self, status: str | None = None, polls: int | None = None) -> dict[str, Any]:
         entry: dict[str, Any] = {"taskId": self.task_id, "server": self.server, "shape": self.shape}
+        if self.session_id is not None:
+            entry["sessionId"] = self.session_id
         if status is not None:
             entry["status"] = status
         if polls is not None:

@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import ErrorKind, McpTransportError
@@ -247,15 +247,38 @@ def outlived(label: str, handle: TaskHandle, status: str, budget_s: float) -> Mc
     """The budget ran out while the task was still running: timed out, its handle kept."""
     params = {"server": label, "task": handle.task_id, "status": status,
               "budget": Number(budget_s, f"{budget_s:g}", "s")}
-    return McpTransportError(ErrorKind.TIMED_OUT, label, Message(N_(
-        "The task {task} on the server {server} was still {status} when the {budget}-second budget of this "
-        "operation ran out; it may go on running there. Look it up again with: run-inspector task "
-        "\"{server}\" {task}"), params), method="tasks/get", budget_s=budget_s)
+    if handle.session_id is not None:
+        params["session"] = handle.session_id
+        template = N_("The task {task} on the server {server} was still {status} when the {budget}-second budget "
+                      "of this operation ran out; it may go on running there, and its session was left open. Look "
+                      "it up again with: run-inspector task \"{server}\" {task} --session {session}")
+    else:
+        template = N_("The task {task} on the server {server} was still {status} when the {budget}-second budget "
+                      "of this operation ran out; it may go on running there. Look it up again with: "
+                      "run-inspector task \"{server}\" {task}")
+    return McpTransportError(ErrorKind.TIMED_OUT, label, Message(template, params), method="tasks/get",
+                             budget_s=budget_s)
 
 
-#: Said after a time-out or other fault of a leg once the task existed: where it can be found again.
-STILL_THERE = N_("The task {task} may still be running on the server; look it up again with: "
-                 "run-inspector task \"{server}\" {task}")
+def still_there(label: str, handle: TaskHandle) -> Message:
+    """Said after a leg's time-out once the task existed: where it can be found again."""
+    params = {"server": label, "task": handle.task_id}
+    if handle.session_id is None:
+        return Message(N_("The task {task} may still be running on the server; look it up again with: "
+                          "run-inspector task \"{server}\" {task}"), params)
+    params["session"] = handle.session_id
+    return Message(N_("The task {task} may still be running on the server, and its session was left open; look "
+                      "it up again with: run-inspector task \"{server}\" {task} --session {session}"), params)
+
+
+def _keep_for_lookup(op: _Operation, follow: _Follow) -> None:
+    """The task outlived the budget: its session stays open (not ended afterwards), and the handle
+    names it, since a server of the handshake era may know the task only in that session."""
+    session_id = getattr(op.session, "session_id", None) if hasattr(op, "session") else None
+    if session_id:
+        op.keep_session = True
+        follow.handle = replace(follow.handle, session_id=session_id)
+        follow.report(op.observer)
 
 
 @dataclass
@@ -330,7 +353,9 @@ async def follow_task(op: _Operation, shape: TaskShape, state: TaskState) -> dic
                 if rounds > MAX_INPUT_ROUNDS:
                     raise too_many_rounds(label, follow.handle)
                 done = await shape.give_input(op, follow.state)
-                if done is not None:
+                if done is not None:  # tasks/result answered once the task had ended
+                    follow.state = replace(follow.state, status="completed")
+                    follow.report(op.observer)
                     return done
             else:
                 await _pause(op, follow)
@@ -338,26 +363,45 @@ async def follow_task(op: _Operation, shape: TaskShape, state: TaskState) -> dic
             follow.polls += 1
             follow.report(op.observer)
     except asyncio.CancelledError:
+        # The user's cancel between two polls: ours to report (as the operation frame would), with the task.
         cancel = transport.frame.cancel
-        if cancel is not None and cancel.fired:
-            _cancel_on_server(op, shape, follow.handle)
-        raise
+        current = asyncio.current_task()
+        if cancel is None or not cancel.fired or current is None:
+            raise
+        current.uncancel()
+        _cancel_on_server(op, shape, follow.handle)
+        error = McpTransportError(ErrorKind.CANCELLED, label, Message(N_(
+            "You cancelled the operation while the task {task} was {status} on the server {server}; the client "
+            "asked the server to cancel it (tasks/cancel)."),
+            {"task": follow.handle.task_id, "status": follow.state.status, "server": label}),
+            method="tasks/get", in_flight=True, _cancellation=True)
+        error.task = follow.handle.to_dict(follow.state.status, follow.polls)
+        raise error from None
     except _Outlived:
+        _keep_for_lookup(op, follow)
         error = outlived(label, follow.handle, follow.state.status, transport.frame.deadline.budget_s)
         error.task = follow.handle.to_dict(follow.state.status, follow.polls)
         raise error from None
     except McpTransportError as exc:
         if exc.is_cancellation:
             _cancel_on_server(op, shape, follow.handle)
+            exc.add_sentence(_asked_to_cancel(follow))
         elif exc.kind is ErrorKind.EXHAUSTED_BUDGET:
             # "Not sent: used up by earlier steps" would hide what matters: the task outlived the budget.
+            _keep_for_lookup(op, follow)
             error = outlived(label, follow.handle, follow.state.status, transport.frame.deadline.budget_s)
             error.task = follow.handle.to_dict(follow.state.status, follow.polls)
             raise error from None
         elif exc.kind is ErrorKind.TIMED_OUT:
-            exc.add_sentence(Message(STILL_THERE, {"task": follow.handle.task_id, "server": label}))
+            _keep_for_lookup(op, follow)
+            exc.add_sentence(still_there(label, follow.handle))
         exc.task = follow.handle.to_dict(follow.state.status, follow.polls)
         raise
+
+
+def _asked_to_cancel(follow: _Follow) -> Message:
+    return Message(N_("The task {task} was {status} on the server; the client asked the server to cancel it "
+                      "(tasks/cancel)."), {"task": follow.handle.task_id, "status": follow.state.status})
 
 
 class _Outlived(Exception):  # noqa: N818 - a signal inside the loop, turned into the timed-out error
@@ -407,18 +451,29 @@ async def send_parting(op: _Operation, post: Callable[[bytes], Awaitable[Any]] |
 
 async def look_up_task(client: McpClient, server: ServerEndpoint, task_id: str, *, budget_s: object = None,
                        cancel: CancelSignal | None = None, observer: OperationObserver | None = None,
-                       shape: TaskShape | None = None) -> tuple[TaskSeen, dict[str, Any] | None]:
+                       shape: TaskShape | None = None,
+                       session_id: str | None = None) -> tuple[TaskSeen, dict[str, Any] | None]:
     """One operation: ``tasks/get`` for a task made earlier, and its result (``tasks/result``)
-    when it has completed or failed. Returns what was seen and the result, if any."""
+    when it has completed or failed. Returns what was seen and the result, if any.
+
+    ``session_id``: the session the task was made in (kept open when it outlived its budget). The
+    lookup's legs are sent in it; the operation's own fresh session is the one ended afterwards."""
     shape = shape or HandshakeTasks()
 
     async def work(op: _Operation) -> tuple[TaskSeen, dict[str, Any] | None]:
-        state = await shape.poll(op, task_id)
-        seen = TaskSeen(TaskHandle(task_id, server.label, shape.name), state.status, 1, state.status_message)
-        op.observer.task_seen(seen)
-        if state.status in ("completed", "failed"):
-            return seen, await shape.outcome(op, state)
-        return seen, None
+        own = op.session
+        if session_id and own.session_id:
+            op.session = type(own)(session_id, own.protocol_version)
+        try:
+            state = await shape.poll(op, task_id)
+            seen = TaskSeen(TaskHandle(task_id, server.label, shape.name, session_id), state.status, 1,
+                            state.status_message)
+            op.observer.task_seen(seen)
+            if state.status in ("completed", "failed"):
+                return seen, await shape.outcome(op, state)
+            return seen, None
+        finally:
+            op.session = own
 
     return await client._operate("tasks/get", server, work, budget_s, cancel, observer)  # noqa: SLF001
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from inspector.agent import execute_tool
+from inspector.agent.operations import look_up_task_step
 from inspector.mcp import CancelSignal, ErrorKind, McpClient, OperationRecorder, ServerEndpoint
 from inspector.mcp.reports import TaskSeen
 from inspector.runs import RunStep, ToolOutcome
@@ -167,3 +168,51 @@ def test_a_plain_server_is_asked_no_task(task_server) -> None:
     record = asyncio.run(_call(endpoint, "plain", as_task=True, definition=_definition("plain")))
     assert record.status == "ok"
     assert "task" not in dict(server.seen)["tools/call"]
+
+
+def test_a_timed_out_task_keeps_its_session_open_and_is_found_in_it(task_server) -> None:
+    server, endpoint = task_server
+
+    async def scenario():
+        client = McpClient()
+        try:
+            record = await execute_tool(client, endpoint, "forever", {}, budget_s=1, as_task=True)
+            await client.drain()
+            session = record.step.task["sessionId"]
+            found = await look_up_task_step(client, endpoint, "task-1", session_id=session)
+            elsewhere = await look_up_task_step(client, endpoint, "task-1")
+            await client.drain()
+            return record, session, found, elsewhere
+        finally:
+            await client.close()
+
+    record, session, found, elsewhere = asyncio.run(scenario())
+    assert record.error.kind is ErrorKind.TIMED_OUT
+    assert f"--session {session}" in record.error.message
+    assert session not in server.ended  # left open for the lookup
+    assert found.status == "ok", found.error
+    assert found.step.content == "tasks/get: the task task-1 is working"
+    assert found.step.task["status"] == "working"
+    assert [leg.method for leg in found.step.legs] == ["initialize", "notifications/initialized", "tasks/get"]
+    assert session not in server.ended and len(server.ended) == 2  # the lookups' own sessions ended
+    # In another session the server does not know the task (as the TypeScript SDK's store does).
+    assert elsewhere.status == "failed"
+    assert "no such task" in elsewhere.error.message
+
+
+def test_a_finished_task_ends_its_session_as_any_operation(task_server) -> None:
+    server, endpoint = task_server
+
+    async def scenario():
+        client = McpClient()
+        try:
+            record = await execute_tool(client, endpoint, "slow", {}, as_task=True)
+            await client.drain()
+            return record
+        finally:
+            await client.close()
+
+    record = asyncio.run(scenario())
+    assert record.status == "ok"
+    assert "sessionId" not in record.step.task
+    assert server.ended == ["session-1"]

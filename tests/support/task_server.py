@@ -11,7 +11,9 @@ The tools (their ``execution.taskSupport`` in brackets), each ending after its n
 ``slow`` (optional: completes after 2 polls), ``must`` (required: after 1), ``forever`` (optional:
 never ends by itself), ``broken`` (optional: fails after 1 poll, "the disk is on fire"), ``asks``
 (optional: needs input once, then completes), ``plain`` (no task support). Everything the server
-received is in ``seen`` (method, params), cancelled task ids in ``cancelled``.
+received is in ``seen`` (method, params), cancelled task ids in ``cancelled``. In the handshake era a
+task belongs to the session that made it (as in the TypeScript SDK's task store): another session
+is told it does not exist; ``ended`` lists the sessions ended with DELETE.
 """
 
 from __future__ import annotations
@@ -54,7 +56,10 @@ class TaskServer:
         self.seen: list[tuple[str, dict[str, Any]]] = []
         self.cancelled: list[str] = []
         self.tasks: dict[str, dict[str, Any]] = {}
+        self.ended: list[str] = []
         self._ids = itertools.count(1)
+        self._sessions = itertools.count(1)
+        self._session: str | None = None
         self._lock = threading.Lock()
 
     def methods(self) -> list[str]:
@@ -70,6 +75,7 @@ class TaskServer:
 
     async def _endpoint(self, request: Request) -> Response:
         if request.method == "DELETE":
+            self.ended.append(request.headers.get("mcp-session-id", ""))
             return Response(status_code=200)
         if request.method == "GET":
             return Response(status_code=405)
@@ -81,12 +87,16 @@ class TaskServer:
         self.seen.append((method, params))
         if "id" not in message:
             return Response(status_code=202)
+        self._session = request.headers.get("mcp-session-id")
+        if self.shape == HANDSHAKE and method != "initialize" and (self._session is None
+                                                                   or self._session in self.ended):
+            return Response(status_code=404)
         try:
             result = self._answer(method, params)
         except _RpcError as error:
             body = {"jsonrpc": "2.0", "id": message["id"], "error": {"code": error.code, "message": error.text}}
             return JSONResponse(body, status_code=400 if self.shape == STATELESS and error.code == -32601 else 200)
-        headers = {"Mcp-Session-Id": "task-session"} if method == "initialize" else None
+        headers = {"Mcp-Session-Id": result.pop("_session")} if method == "initialize" else None
         return JSONResponse({"jsonrpc": "2.0", "id": message["id"], "result": result}, headers=headers)
 
     def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -105,7 +115,7 @@ class TaskServer:
     def _initialize(self, params: dict[str, Any]) -> dict[str, Any]:
         capabilities = {"tools": {}, "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}}
         return {"protocolVersion": HANDSHAKE, "capabilities": capabilities,
-                "serverInfo": {"name": "task-server", "version": "1"}}
+                "serverInfo": {"name": "task-server", "version": "1"}, "_session": f"session-{next(self._sessions)}"}
 
     def _server_discover(self, params: dict[str, Any]) -> dict[str, Any]:
         return {"resultType": "complete", "supportedVersions": [STATELESS],
@@ -132,7 +142,8 @@ class TaskServer:
                 return {"resultType": "complete", "content": [{"type": "text", "text": f"{name} at once"}]}
         with self._lock:
             task_id = f"task-{next(self._ids)}"
-            self.tasks[task_id] = {"tool": name, "polls": 0, "status": "working", "answered": False}
+            self.tasks[task_id] = {"tool": name, "polls": 0, "status": "working", "answered": False,
+                                   "session": self._session}
         return self._created(task_id)
 
     def _tasks_get(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -177,7 +188,7 @@ class TaskServer:
 
     def _task(self, params: dict[str, Any]) -> dict[str, Any]:
         task = self.tasks.get(params.get("taskId"))
-        if task is None:
+        if task is None or task["session"] != self._session:
             raise _RpcError(-32602, "no such task")
         return task
 
