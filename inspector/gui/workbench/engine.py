@@ -168,6 +168,8 @@ class OperationTask(QObject):
         self.server_url = public_url(server.url)
         self.tool = tool
         self.arguments = arguments
+        #: The tool's definition from the catalogue (its ``execution.taskSupport`` decides on a task).
+        self.definition: dict[str, Any] | None = None
         self.budget_s = budget_s
         self.cancel_signal = CancelSignal()
         self.state = BarState(budget_s)
@@ -439,9 +441,10 @@ class OperationsEngine(QObject):
             self._tasks.remove(task)
 
     def call_tool(self, server: ServerEndpoint, tool: str, arguments: dict[str, Any],
-                  budget_s: object = None, *, store: bool = True) -> OperationTask:
+                  budget_s: object = None, *, store: bool = True,
+                  definition: dict[str, Any] | None = None) -> OperationTask:
         return self._submit("call", _("tools/call {tool}").format(tool=tool), server, budget_s, store,
-                            tool=tool, arguments=arguments)
+                            tool=tool, arguments=arguments, definition=definition)
 
     def list_tools(self, server: ServerEndpoint, budget_s: object = None, *, store: bool = True) -> OperationTask:
         return self._submit("list", _("tools/list"), server, budget_s, store)
@@ -450,12 +453,14 @@ class OperationsEngine(QObject):
         return self._submit("ping", _("ping"), server, budget_s, store)
 
     def _submit(self, kind: str, title: str, server: ServerEndpoint, budget_s: object, store: bool,
-                tool: str | None = None, arguments: dict[str, Any] | None = None) -> OperationTask:
+                tool: str | None = None, arguments: dict[str, Any] | None = None,
+                definition: dict[str, Any] | None = None) -> OperationTask:
         if self._loop is None:
             self.start()
         assert self._loop is not None
         budget = parse_budget(self.default_budget_s if budget_s is None else budget_s)
         task = OperationTask(next(self._numbers), kind, title, server, budget, tool, arguments)
+        task.definition = definition  # set before the worker reads it (call_soon_threadsafe below)
         self._tasks.append(task)
         task.server_notification.connect(lambda report, url=task.server_url: self._notified(url, report))
         self.submitted.emit(task)
@@ -490,7 +495,7 @@ class OperationsEngine(QObject):
             ASKER.set(Asker(task, run_id, self.log))
             if task.kind == "call":
                 record = await execute_tool(client, server, task.tool or "", task.arguments, budget_s=budget,
-                                            cancel=cancel, observer=observer)
+                                            cancel=cancel, observer=observer, definition=task.definition)
             elif task.kind == "list":
                 record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
             else:

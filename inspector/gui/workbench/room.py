@@ -198,7 +198,8 @@ class Workbench(QSplitter):
             return None
         name = str(tool.get("name", ""))
         self.settings.remember_arguments(record.url, name, arguments)
-        return self.engine.call_tool(endpoint, name, arguments, self.admin.budget_for(record))
+        # The definition goes along: a tool that requires a task runs as one (no catalogue leg needed).
+        return self.engine.call_tool(endpoint, name, arguments, self.admin.budget_for(record), definition=tool)
 
     def cancel_current(self) -> None:
         """Esc: cancel the selected operation if it runs, else the newest one that runs."""
