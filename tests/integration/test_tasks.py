@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,8 +14,11 @@ from inspector.agent import execute_tool
 from inspector.agent.operations import look_up_task_step
 from inspector.mcp import CancelSignal, ErrorKind, McpClient, OperationRecorder, ServerEndpoint
 from inspector.mcp.reports import TaskSeen
+from inspector.mcp.server_command import ServerCommand
 from inspector.runs import RunStep, ToolOutcome
 from tests.support.task_server import SUPPORT, TaskServer, _tools
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -216,3 +221,33 @@ def test_a_finished_task_ends_its_session_as_any_operation(task_server) -> None:
     assert record.status == "ok"
     assert "sessionId" not in record.step.task
     assert server.ended == ["session-1"]
+
+
+def test_over_stdio_cancel_tells_the_server_on_the_line_which_stays_open() -> None:
+    heard: list[str] = []
+    told = asyncio.Event()
+    endpoint = ServerEndpoint.for_command(ServerCommand(sys.executable, ("-m", "tests.support.stdio_task_server"),
+                                                        cwd=str(ROOT)))
+    cancel = CancelSignal()
+
+    def output(key: str, line: str) -> None:
+        heard.append(line)
+        if line.startswith("tasks/cancel"):
+            told.set()
+
+    async def scenario():
+        client = McpClient(server_output=output)
+        try:
+            record = await execute_tool(client, endpoint, "forever", {}, budget_s=10, cancel=cancel,
+                                        observer=_CancelAfterPolls(cancel, 2), as_task=True)
+            await asyncio.wait_for(told.wait(), 3)
+            after = await execute_tool(client, endpoint, "slow", {}, budget_s=10, as_task=True)
+            return record, after
+        finally:
+            await client.close()
+
+    record, after = asyncio.run(scenario())
+    assert record.status == "cancelled"
+    assert "tasks/cancel task-1" in heard
+    assert after.status == "ok"  # the same process goes on serving
+    assert after.tool_result.content == "slow done after 2 polls"
