@@ -4,15 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.i18n import _, ngettext
+from inspector.i18n import ngettext
+from inspector.i18n.task_words import task_status_word
 
 from .safe_text import one_line
-
-
-def _status(status: object) -> str:
-    words = {"working": _("working"), "input_required": _("waiting for input"), "completed": _("completed"),
-             "failed": _("failed"), "cancelled": _("cancelled")}
-    return words.get(status, one_line(str(status))) if isinstance(status, str) else one_line(str(status))
 
 
 def task_line(task: dict[str, Any]) -> str:
@@ -21,5 +16,5 @@ def task_line(task: dict[str, Any]) -> str:
     line = ngettext("Task {task} on {server}: {status} after {count} poll.",
                     "Task {task} on {server}: {status} after {count} polls.", polls).format(
         task=one_line(str(task.get("taskId"))), server=one_line(str(task.get("server"))),
-        status=_status(task.get("status")), count=polls)
+        status=one_line(task_status_word(task.get("status"))), count=polls)
     return line

@@ -62,3 +62,32 @@ def test_cancel_in_the_window_cancels_the_task_on_the_server(qtbot, engine, task
     assert outcome.status == "cancelled"
     assert task.state.ending == "cancelled"
     qtbot.waitUntil(lambda: server.cancelled == ["task-1"], timeout=3000)
+
+
+def test_a_timed_out_task_is_looked_up_again_from_its_stored_step(qtbot, make_window, task_server) -> None:
+    """The Runs tab's step detail offers "Look up task"; it runs tasks/get in the task's kept session."""
+    server, endpoint = task_server
+    window = make_window((endpoint.url, "Tasks"), budget_s=1)
+    task = window.engine.call_tool(endpoint, "forever", {}, budget_s=1, definition={
+        **_definition("forever"), "execution": {"taskSupport": "required"}})
+    outcome = finish(qtbot, task)
+    assert outcome.record.error.kind.value == "timed_out"
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    tab.reload()
+    qtbot.waitUntil(lambda: tab.select_runs([outcome.run_id]) and tab.timeline_pane.model.rowCount() > 0,
+                    timeout=5000)
+    tab.timeline_pane.view.selectRow(0)
+    qtbot.waitUntil(lambda: tab.detail.step is not None, timeout=5000)
+    assert tab.detail.look_up_task.isVisible()
+    with qtbot.waitSignal(window.engine.submitted, timeout=5000) as submitted:
+        tab.detail.look_up_task.click()
+    lookup = submitted.args[0]
+    looked = finish(qtbot, lookup)
+    assert looked.status == "ok", looked.record.error
+    assert [leg.method for leg in lookup.state.legs] == ["initialize", "notifications/initialized", "tasks/get"]
+    assert looked.record.step.task["sessionId"] == outcome.record.step.task["sessionId"]
+    assert window.tabs.currentWidget() is window.workbench
+    window.workbench.operations.select(lookup)
+    qtbot.waitUntil(lambda: "The task task-1 is working." in window.workbench.result.text.toPlainText(),
+                    timeout=3000)

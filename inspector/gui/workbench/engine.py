@@ -25,6 +25,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
+from inspector.agent.operations import look_up_task_step
 from inspector.i18n import _
 from inspector.mcp import (
     CancelSignal,
@@ -446,6 +447,12 @@ class OperationsEngine(QObject):
         return self._submit("call", _("tools/call {tool}").format(tool=tool), server, budget_s, store,
                             tool=tool, arguments=arguments, definition=definition)
 
+    def look_up_task(self, server: ServerEndpoint, task_id: str, session_id: str | None = None,
+                     budget_s: object = None, *, store: bool = True) -> OperationTask:
+        """``tasks/get`` (and the result once it has ended) for a task made earlier, as an operation."""
+        return self._submit("task", _("tasks/get {task}").format(task=task_id), server, budget_s, store,
+                            tool=task_id, definition={"sessionId": session_id} if session_id else None)
+
     def list_tools(self, server: ServerEndpoint, budget_s: object = None, *, store: bool = True) -> OperationTask:
         return self._submit("list", _("tools/list"), server, budget_s, store)
 
@@ -487,6 +494,8 @@ class OperationsEngine(QObject):
             # The same titles and steps as `run-inspector call/tools/ping`.
             if task.kind == "call":
                 title = f"tools/call {task.tool}"
+            elif task.kind == "task":
+                title = f"tasks/get {task.tool}"
             else:
                 title = f"{'tools/list' if task.kind == 'list' else 'ping'} {task.server_url}"
             run_id, problem = _start_run(run_store, title, task.server_url, problem)
@@ -496,6 +505,9 @@ class OperationsEngine(QObject):
             if task.kind == "call":
                 record = await execute_tool(client, server, task.tool or "", task.arguments, budget_s=budget,
                                             cancel=cancel, observer=observer, definition=task.definition)
+            elif task.kind == "task":  # a task looked up again: its id rides as the tool, its session in definition
+                record = await look_up_task_step(client, server, task.tool or "", budget_s=budget, cancel=cancel,
+                                                 observer=observer, session_id=(task.definition or {}).get("sessionId"))
             elif task.kind == "list":
                 record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
             else:

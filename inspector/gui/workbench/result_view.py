@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBo
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration, format_number
 from inspector.i18n.messages import translate
+from inspector.i18n.task_words import task_status_word
 from inspector.i18n.words import failure_word
 from inspector.mcp.results import non_text_note
 
@@ -153,6 +154,11 @@ class ResultView(QWidget):
             lines = [_("{tools} in {pages}:").format(tools=tools, pages=pages)]
             lines += [f"  {name}" for name in result.names]
             return "\n".join(lines)
+        if task.kind == "task" and result is not None:  # a task looked up again: (seen, result or None)
+            seen, answer = result
+            said = _("The task {task} is {status}.").format(task=seen.handle.task_id,
+                                                            status=task_status_word(seen.status))
+            return "\n".join([said, answer.content]) if answer is not None else said
         if task.kind == "ping" and result is not None:
             return _("The server {name} speaks MCP {version}.").format(
                 name=result.server_name or _("(unnamed)"), version=result.protocol_version)
