@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -251,3 +254,28 @@ def test_over_stdio_cancel_tells_the_server_on_the_line_which_stays_open() -> No
     assert "tasks/cancel task-1" in heard
     assert after.status == "ok"  # the same process goes on serving
     assert after.tool_result.content == "slow done after 2 polls"
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60,
+                          env=env, cwd=ROOT)
+
+
+def test_the_command_line_runs_a_task_and_looks_a_timed_out_one_up_again(task_server) -> None:
+    server, endpoint = task_server
+    done = _cli("call", endpoint.url, "slow", "--task", "--no-store", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["content"] == "slow done after 2 polls"
+    assert report["task"]["status"] == "completed" and report["task"]["polls"] == 2
+    assert [leg["method"] for leg in report["legs"]][-3:] == ["tasks/get", "tasks/get", "tasks/result"]
+
+    late = _cli("call", endpoint.url, "forever", "--task", "--budget", "1", "--no-store", "--json")
+    assert late.returncode == 1
+    report = json.loads(late.stdout)
+    assert report["error"]["kind"] == "timed_out"
+    handle = report["task"]
+    looked = _cli("task", endpoint.url, handle["taskId"], "--session", handle["sessionId"], "--no-store")
+    assert looked.returncode == 0, looked.stdout + looked.stderr
+    assert f"Task {handle['taskId']} on {endpoint.url}: working after 1 poll." in looked.stdout
