@@ -57,6 +57,9 @@ def test_cancel_in_the_window_cancels_the_task_on_the_server(qtbot, engine, task
     task = engine.call_tool(endpoint, "forever", {}, budget_s=20, definition={
         **_definition("forever"), "execution": {"taskSupport": "required"}})
     qtbot.waitUntil(lambda: sum(leg.method == "tasks/get" for leg in task.state.legs) >= 2, timeout=5000)
+    # While it runs, the task's status is known on the GUI thread (the result view shows it).
+    qtbot.waitUntil(lambda: task.task_seen is not None and task.task_seen.polls >= 2, timeout=3000)
+    assert task.task_seen.status == "working"
     task.cancel()
     outcome = finish(qtbot, task)
     assert outcome.status == "cancelled"

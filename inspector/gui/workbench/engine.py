@@ -43,6 +43,7 @@ from inspector.mcp import (
     public_url,
 )
 from inspector.mcp.processes import ServerProcesses
+from inspector.mcp.reports import TaskSeen
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import STDERR, ServerNotification
 from inspector.store import RunStore, ServerRegistry, StoreError
@@ -93,6 +94,7 @@ class _Reports(QObject):
     leg_finished = Signal(object, float)
     progress = Signal(object, float)
     notification = Signal(object, float)
+    task = Signal(object, float)
     finished = Signal(object, float)
     done = Signal(object)
 
@@ -139,6 +141,9 @@ class _Observer(NullObserver):
     def log_level_refused(self, report: LogLevelRefused) -> None:
         self._log.refused(self._operation, self._server, report)
 
+    def task_seen(self, report: TaskSeen) -> None:
+        self._reports.task.emit(report, time.monotonic())
+
     def server_request(self, report: ServerRequestSeen) -> None:
         self._log.asked(self._operation, self._server, report)
 
@@ -180,6 +185,8 @@ class OperationTask(QObject):
         self.cancel_requested_at: float | None = None
         self.outcome: OperationOutcome | None = None
         self.error_kind: str | None = None
+        #: The task the operation runs as, as last seen (its status after the latest poll).
+        self.task_seen: TaskSeen | None = None
         self._reports = _Reports()
         queued = Qt.ConnectionType.QueuedConnection
         self._reports.started.connect(self._on_started, queued)
@@ -189,6 +196,7 @@ class OperationTask(QObject):
         self._reports.notification.connect(lambda report, at: self.server_notification.emit(report), queued)
         self._reports.finished.connect(self._on_finished, queued)
         self._reports.done.connect(self._on_done, queued)
+        self._reports.task.connect(self._on_task, queued)
 
     # -- asked by the GUI --------------------------------------------------------------------
 
@@ -230,6 +238,10 @@ class OperationTask(QObject):
 
     def _on_progress(self, report: ProgressSeen, at: float) -> None:
         self.state.marks.append(ProgressMark(self.elapsed_s(at), report.progress, report.total, report.message))
+        self.changed.emit()
+
+    def _on_task(self, report: TaskSeen, at: float) -> None:
+        self.task_seen = report
         self.changed.emit()
 
     def _on_finished(self, report: OperationFinished, at: float) -> None:

@@ -74,7 +74,10 @@ class ResultView(QWidget):
         if outcome is None:
             self.sentence.setText(label_text(_("{title} is running on {server}.").format(
                 title=task.title, server=task.server.label), 10_000))
-            self.text.setPlainText("\n".join(_progress_line(mark) for mark in task.state.marks))
+            lines = [_progress_line(mark) for mark in task.state.marks]
+            if task.task_seen is not None:  # a task: how it stood at the latest poll, first
+                lines.insert(0, task_line(task.task_seen))
+            self.text.setPlainText("\n".join(lines))
             return
         record = outcome.record
         if record is None:
@@ -169,6 +172,14 @@ class ResultView(QWidget):
         record = task.outcome.record if task.outcome else None
         dropped = getattr(getattr(record, "result", None), "dropped_blocks", {}) or {}
         return ", ".join(_kind_count(kind, count) for kind, count in sorted(dropped.items()))
+
+
+def task_line(seen: Any) -> str:
+    """"Task 1a2b: working after 2 polls. Analyzing content..." (the server's message as plain text)."""
+    line = ngettext("Task {task}: {status} after {count} poll.", "Task {task}: {status} after {count} polls.",
+                    seen.polls).format(task=seen.handle.task_id, status=task_status_word(seen.status),
+                                       count=seen.polls)
+    return f"{line} {seen.status_message}" if seen.status_message else line
 
 
 def _without_note(result: Any) -> str:
