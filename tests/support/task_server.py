@@ -54,6 +54,8 @@ class TaskServer:
         self.shape = shape
         self.poll_ms = poll_ms
         self.seen: list[tuple[str, dict[str, Any]]] = []
+        #: The MCP headers of each request in ``seen`` (``mcp-method``, ``mcp-name``, ``mcp-protocol-version``).
+        self.headers: list[dict[str, str]] = []
         self.cancelled: list[str] = []
         self.tasks: dict[str, dict[str, Any]] = {}
         self.ended: list[str] = []
@@ -85,6 +87,7 @@ class TaskServer:
         if method is None:
             return Response(status_code=202)  # a reply of ours, not expected here
         self.seen.append((method, params))
+        self.headers.append({key: value for key, value in request.headers.items() if key.startswith("mcp-")})
         if "id" not in message:
             return Response(status_code=202)
         self._session = request.headers.get("mcp-session-id")
@@ -95,7 +98,9 @@ class TaskServer:
             result = self._answer(method, params)
         except _RpcError as error:
             body = {"jsonrpc": "2.0", "id": message["id"], "error": {"code": error.code, "message": error.text}}
-            return JSONResponse(body, status_code=400 if self.shape == STATELESS and error.code == -32601 else 200)
+            # The stateless era answers an unknown method with 404 (and -32601), other errors with 400.
+            status = 200 if self.shape == HANDSHAKE else (404 if error.code == -32601 else 400)
+            return JSONResponse(body, status_code=status)
         headers = {"Mcp-Session-Id": result.pop("_session")} if method == "initialize" else None
         return JSONResponse({"jsonrpc": "2.0", "id": message["id"], "result": result}, headers=headers)
 
