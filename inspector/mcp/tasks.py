@@ -98,7 +98,7 @@ def wants_task(tool: dict[str, Any] | None, capabilities: dict[str, Any], asked:
     support = task_support(tool) if tool is not None else None
     if support == "required":
         return True
-    return bool(asked) and support != "forbidden"
+    return bool(asked) and support in ("optional", None)
 
 
 def _poll_s(value: Any, *, millis: bool = True) -> float:
@@ -303,9 +303,9 @@ async def call_tool(op: _Operation, params: dict[str, Any], *, tool: dict[str, A
     ``task`` is the caller's wish (True: as a task if allowed, False: never ask for one, None: only
     when the tool requires it). The 2026-07-28 server decides by itself; its task is followed too."""
     shapes = shapes if shapes is not None else (HandshakeTasks(), ExtensionTasks())
-    if tool is None and task is None and server_runs_tool_tasks(op.server_capabilities):
-        # The caller does not know the tool (the command line): whether it requires a task is in
-        # the catalogue, read as legs of this operation.
+    if tool is None and task is not False and server_runs_tool_tasks(op.server_capabilities):
+        # The caller does not know the tool (the command line): whether it requires, allows or
+        # forbids a task is in the catalogue, read as legs of this operation.
         tool = await find_definition(op, params.get("name"))
     if wants_task(tool, op.server_capabilities, task):
         params = {**params, "task": {"ttl": TASK_TTL_MS}}

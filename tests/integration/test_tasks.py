@@ -171,11 +171,15 @@ def test_a_failed_task_is_a_failed_step_with_its_error(task_server) -> None:
     assert record.step.tool_outcome is ToolOutcome.FAILED
 
 
-def test_a_plain_server_is_asked_no_task(task_server) -> None:
+@pytest.mark.parametrize("definition", [True, False], ids=["from the catalogue", "read from tools/list"])
+def test_a_tool_without_task_support_is_never_asked_to_run_as_one(task_server, definition: bool) -> None:
     server, endpoint = task_server
-    record = asyncio.run(_call(endpoint, "plain", as_task=True, definition=_definition("plain")))
+    record = asyncio.run(_call(endpoint, "plain", as_task=True, definition=_definition("plain") if definition
+                               else None))
     assert record.status == "ok"
+    assert record.tool_result.content == "plain answer"
     assert "task" not in dict(server.seen)["tools/call"]
+    assert ("tools/list" in server.methods()) is not definition
 
 
 def test_a_timed_out_task_keeps_its_session_open_and_is_found_in_it(task_server) -> None:
