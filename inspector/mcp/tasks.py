@@ -13,7 +13,8 @@ polls follow the server's poll interval but never reach past the deadline. Two s
   answered with ``resultType: "task"`` is polled with ``tasks/get``, which inlines the result or
   error when done, and input is given with ``tasks/update``.
 
-The poll loop (:func:`follow_task`) is written once; a shape is a small strategy object. A user's
+The poll loop (:func:`follow_task`) is written once; a shape is a small strategy object
+(:mod:`.task_shapes`). A user's
 cancel tears down the leg in flight as for any operation and also asks the server to cancel the
 task (``tasks/cancel``, sent after the operation, bounded, in the background). A task that outlives
 the budget ends *timed out* and keeps its handle (:class:`TaskHandle`) on the error, so that it
@@ -27,11 +28,20 @@ import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from .errors import ErrorKind, McpTransportError
 from .messages import N_, Message, Number
 from .reports import TaskHandle, TaskSeen
+from .task_shapes import (
+    EXTENSION_SHAPE,
+    HANDSHAKE_SHAPE,
+    TERMINAL,
+    ExtensionTasks,
+    HandshakeTasks,
+    TaskShape,
+    TaskState,
+)
 
 if TYPE_CHECKING:
     from .cancel import CancelSignal
@@ -41,37 +51,13 @@ if TYPE_CHECKING:
 
 #: The extension's identifier in the stateless era's capabilities.
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
-#: The revision names of the two shapes (what a handle says it was made with).
-HANDSHAKE_SHAPE = "2025-11-25"
-EXTENSION_SHAPE = "2026-07-28"
 #: How long the client asks a 2025-11-25 server to keep a task after its creation: an hour, long
 #: enough to look a timed-out task up again afterwards.
 TASK_TTL_MS = 3_600_000
-#: The pause between polls when the server names none, and the bounds of one it names: a server
-#: may not make the client spin, nor make it sleep past what a person waits for.
-DEFAULT_POLL_S = 1.0
-MIN_POLL_S = 0.05
-MAX_POLL_S = 30.0
 #: How many times a task may ask for input before the client gives up on it (a loop ends named).
 MAX_INPUT_ROUNDS = 20
-TERMINAL = frozenset({"completed", "failed", "cancelled"})
-STATUSES = frozenset({"working", "input_required", *TERMINAL})
 #: How ``taskSupport`` values read; anything else counts as ``forbidden`` (the spec's default).
 TASK_SUPPORT = ("forbidden", "optional", "required")
-
-
-@dataclass(frozen=True)
-class TaskState:
-    """One answer about a task: its status, and what the answer carried with it."""
-
-    task_id: str
-    status: str
-    poll_s: float
-    status_message: str | None = None
-    #: 2026-07-28 inlines these: the result (completed), the error (failed), the questions (input_required).
-    result: dict[str, Any] | None = None
-    error: dict[str, Any] | None = None
-    input_requests: dict[str, Any] | None = None
 
 
 def task_support(tool: dict[str, Any] | None) -> str:
@@ -99,148 +85,6 @@ def wants_task(tool: dict[str, Any] | None, capabilities: dict[str, Any], asked:
     if support == "required":
         return True
     return bool(asked) and support in ("optional", None)
-
-
-def _poll_s(value: Any, *, millis: bool = True) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        return DEFAULT_POLL_S
-    seconds = value / 1000 if millis else float(value)
-    return min(max(seconds, MIN_POLL_S), MAX_POLL_S)
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def read_task(label: str, method: str, task: Any, poll_key: str) -> TaskState:
-    """A task object as the server sent it; a malformed one fails the operation, named."""
-    if not isinstance(task, dict) or not isinstance(task.get("taskId"), str) or not task["taskId"]:
-        raise McpTransportError.malformed(label, method, Message(N_("its task has no task id")))
-    status = task.get("status")
-    if status not in STATUSES:
-        raise McpTransportError.malformed(label, method, Message(N_("its task has an unknown status {status}"),
-                                                                 {"status": str(status)[:40]}))
-    result, error, asked = task.get("result"), task.get("error"), task.get("inputRequests")
-    return TaskState(task["taskId"], status, _poll_s(task.get(poll_key)), _text(task.get("statusMessage")),
-                     result if isinstance(result, dict) else None, error if isinstance(error, dict) else None,
-                     asked if isinstance(asked, dict) else None)
-
-
-class TaskShape(Protocol):
-    """How one revision makes, polls, feeds, finishes and cancels a task."""
-
-    name: str
-
-    def created(self, label: str, answer: dict[str, Any]) -> TaskState | None: ...
-    async def poll(self, op: _Operation, task_id: str) -> TaskState: ...
-    async def give_input(self, op: _Operation, state: TaskState) -> dict[str, Any] | None: ...
-    async def outcome(self, op: _Operation, state: TaskState) -> dict[str, Any]: ...
-    def cancel_request(self, task_id: str) -> tuple[str, dict[str, Any]]: ...
-
-
-class HandshakeTasks:
-    """The 2025-11-25 shape: ``{task: {...}}``, ``tasks/get``, blocking ``tasks/result``."""
-
-    name = HANDSHAKE_SHAPE
-
-    def created(self, label: str, answer: dict[str, Any]) -> TaskState | None:
-        if "task" not in answer or "content" in answer:
-            return None
-        return read_task(label, "tools/call", answer["task"], "pollInterval")
-
-    async def poll(self, op: _Operation, task_id: str) -> TaskState:
-        answer = await op.request("tasks/get", {"taskId": task_id})
-        # GetTaskResult is the task itself; a server that nests it under "task" is read too.
-        task = answer.get("task") if isinstance(answer.get("task"), dict) else answer
-        return read_task(op.transport.server.label, "tasks/get", task, "pollInterval")
-
-    async def give_input(self, op: _Operation, state: TaskState) -> dict[str, Any] | None:
-        # tasks/result carries the server's requests (answered by the handler) and returns the
-        # result once the task has ended.
-        return await self.outcome(op, state)
-
-    async def outcome(self, op: _Operation, state: TaskState) -> dict[str, Any]:
-        if state.status == "cancelled":  # cancelled there, not by this user: nothing to fetch
-            raise ended_without_result(op.transport.server.label, state)
-        # A failed tool call comes back as its result (isError) or as the same JSON-RPC error.
-        return await op.request("tasks/result", {"taskId": state.task_id})
-
-    def cancel_request(self, task_id: str) -> tuple[str, dict[str, Any]]:
-        return "tasks/cancel", {"taskId": task_id}
-
-
-class ExtensionTasks:
-    """The 2026-07-28 extension: ``resultType: "task"``, ``tasks/get`` inlining the end,
-    ``tasks/update`` for input. ``answer`` fulfils input requests (the stateless core's own
-    answerer may be given; by default the operation's handler answers each one)."""
-
-    name = EXTENSION_SHAPE
-
-    def __init__(self, answer: Callable[[_Operation, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
-                 ) -> None:
-        self._answer = answer or answer_input_requests
-        #: Keys already answered: a server repeats its questions until it has read the answers.
-        self._answered: set[str] = set()
-
-    def created(self, label: str, answer: dict[str, Any]) -> TaskState | None:
-        if answer.get("resultType") != "task":
-            return None
-        return read_task(label, "tools/call", answer, "pollIntervalMs")
-
-    async def poll(self, op: _Operation, task_id: str) -> TaskState:
-        answer = await op.request("tasks/get", {"taskId": task_id})
-        return read_task(op.transport.server.label, "tasks/get", answer, "pollIntervalMs")
-
-    async def give_input(self, op: _Operation, state: TaskState) -> dict[str, Any] | None:
-        fresh = {key: asked for key, asked in (state.input_requests or {}).items() if key not in self._answered}
-        if fresh:
-            responses = await self._answer(op, fresh)
-            self._answered.update(fresh)
-            await op.request("tasks/update", {"taskId": state.task_id, "inputResponses": responses})
-        return None
-
-    async def outcome(self, op: _Operation, state: TaskState) -> dict[str, Any]:
-        label = op.transport.server.label
-        if state.status == "completed" and state.result is not None:
-            return state.result
-        if state.status == "failed" and state.error is not None:
-            code = state.error.get("code")
-            raise McpTransportError.rpc_error(label, "tasks/get", code if isinstance(code, int) else 0,
-                                              str(state.error.get("message") or ""))
-        raise ended_without_result(label, state)
-
-    def cancel_request(self, task_id: str) -> tuple[str, dict[str, Any]]:
-        return "tasks/cancel", {"taskId": task_id}
-
-
-async def answer_input_requests(op: _Operation, requests: dict[str, Any]) -> dict[str, Any]:
-    """Fulfil a task's input requests with the operation's handler (questions, sampling, roots);
-    each is reported like a request of the server. A refused one is answered with its error."""
-    responses: dict[str, Any] = {}
-    for key, asked in requests.items():
-        if not isinstance(asked, dict):
-            continue
-        request = {"jsonrpc": "2.0", "id": key, "method": asked.get("method"), "params": asked.get("params")}
-        kept: dict[str, Any] = {}
-
-        async def deliver(reply: dict[str, Any], kept: dict[str, Any] = kept) -> int | None:
-            kept.update(reply)
-            return None
-
-        await op.transport.answer_request("tasks/get", request, deliver)
-        responses[key] = kept.get("result", {"error": kept.get("error")})
-    return responses
-
-
-def ended_without_result(label: str, state: TaskState) -> McpTransportError:
-    """A task that ended cancelled on the server, or failed without saying why."""
-    params = {"server": label, "task": state.task_id, "status": state.status}
-    if state.status_message:
-        params["message"] = state.status_message
-        template = N_("The task {task} on the server {server} ended {status}: {message}.")
-    else:
-        template = N_("The task {task} on the server {server} ended {status} without a result.")
-    return McpTransportError(ErrorKind.RPC_ERROR, label, Message(template, params), method="tasks/get")
 
 
 def outlived(label: str, handle: TaskHandle, status: str, budget_s: float) -> McpTransportError:

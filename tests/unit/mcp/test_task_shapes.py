@@ -11,18 +11,8 @@ import pytest
 from inspector.mcp import ErrorKind, McpTransportError, OperationRecorder
 from inspector.mcp.deadline import OperationDeadline
 from inspector.mcp.server_requests import ServerRequestHandler, answer_server_request
-from inspector.mcp.tasks import (
-    EXTENSION_SHAPE,
-    MAX_POLL_S,
-    MIN_POLL_S,
-    TASKS_EXTENSION,
-    ExtensionTasks,
-    HandshakeTasks,
-    call_tool,
-    read_task,
-    task_support,
-    wants_task,
-)
+from inspector.mcp.task_shapes import EXTENSION_SHAPE, MAX_POLL_S, MIN_POLL_S, ExtensionTasks, HandshakeTasks, read_task
+from inspector.mcp.tasks import TASKS_EXTENSION, call_tool, task_support, wants_task
 from tests.support.task_server import STATELESS, TaskServer, _RpcError
 
 TASKS_CAPABLE = {"tasks": {"requests": {"tools": {"call": {}}}}}
