@@ -453,7 +453,7 @@ async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session
     try:
         async with asyncio.timeout(BACKGROUND_BOUND_S):
             if op is not None and op.parting:  # a task's tasks/cancel, before the session ends
-                await send_parting(op, lambda body: http.post(server.url, content=body, headers=headers))
+                await send_parting(op, lambda message: http.post(server.url, json=message, headers=headers))
             # Without a session the notice could not say whose request it means (every client
             # numbers its requests from 1), so it is not sent at all.
             if interrupted is not None and interrupted.request_id is not None and session.session_id:

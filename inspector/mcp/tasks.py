@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from .eras import era_of_version
 from .errors import ErrorKind, McpTransportError
 from .messages import N_, Message, Number
 from .reports import TaskHandle, TaskSeen
@@ -279,15 +279,16 @@ def _cancel_on_server(op: _Operation, shape: TaskShape, handle: TaskHandle) -> N
     op.parting.append((method, params))
 
 
-async def send_parting(op: _Operation, post: Callable[[bytes], Awaitable[Any]] | None = None) -> None:
+async def send_parting(op: _Operation, post: Callable[[dict[str, Any]], Awaitable[Any]] | None = None) -> None:
     """Send the requests said after an operation (a task's ``tasks/cancel``): over HTTP with
-    ``post(body)``, on a shared line through the line itself. Errors are swallowed: the operation
-    has ended already, and the caller bounds the time."""
+    ``post(message)`` (the JSON-RPC request as a dict: the caller adds what its era needs, e.g.
+    ``_meta`` and headers), on a shared line through the line itself. Errors are swallowed: the
+    operation has ended already, and the caller bounds the time."""
     for number, (method, params) in enumerate(op.parting, start=1):
         message = {"jsonrpc": "2.0", "id": f"parting-{number}", "method": method, "params": params}
         with contextlib.suppress(Exception):
             if post is not None:
-                await post(json.dumps(message, separators=(",", ":")).encode())
+                await post(message)
             elif getattr(op.transport, "line", None) is not None:
                 await op.transport.line.request(message)
     op.parting.clear()
@@ -302,9 +303,11 @@ async def look_up_task(client: McpClient, server: ServerEndpoint, task_id: str, 
 
     ``session_id``: the session the task was made in (kept open when it outlived its budget). The
     lookup's legs are sent in it; the operation's own fresh session is the one ended afterwards."""
-    shape = shape or HandshakeTasks()
-
     async def work(op: _Operation) -> tuple[TaskSeen, dict[str, Any] | None]:
+        nonlocal shape
+        if shape is None:  # the revision spoken decides the shape
+            stateless = era_of_version(op.session.protocol_version) == "stateless"
+            shape = ExtensionTasks() if stateless else HandshakeTasks()
         own = op.session
         if session_id and own.session_id:
             op.session = type(own)(session_id, own.protocol_version)
