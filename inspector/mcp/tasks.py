@@ -151,11 +151,14 @@ async def call_tool(op: _Operation, params: dict[str, Any], *, tool: dict[str, A
         # The caller does not know the tool (the command line): whether it requires, allows or
         # forbids a task is in the catalogue, read as legs of this operation.
         tool = await find_definition(op, params.get("name"))
-    if wants_task(tool, op.server_capabilities, task):
+    asked = wants_task(tool, op.server_capabilities, task)
+    if asked:
         params = {**params, "task": {"ttl": TASK_TTL_MS}}
     answer = await op.request("tools/call", params, is_work=True)
     label = op.transport.server.label
     for shape in shapes:
+        if shape.name == HANDSHAKE_SHAPE and not asked:
+            continue  # a 2025-11-25 task only answers a call that asked for one
         state = shape.created(label, answer)
         if state is not None:
             return await follow_task(op, shape, state)

@@ -283,3 +283,4 @@ def test_the_command_line_runs_a_task_and_looks_a_timed_out_one_up_again(task_se
     looked = _cli("task", endpoint.url, handle["taskId"], "--session", handle["sessionId"], "--no-store")
     assert looked.returncode == 0, looked.stdout + looked.stderr
     assert f"Task {handle['taskId']} on {endpoint.url}: working after 1 poll." in looked.stdout
+

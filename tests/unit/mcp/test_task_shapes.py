@@ -167,3 +167,19 @@ def test_a_modern_task_that_outlives_the_budget_is_timed_out_not_cancelled() -> 
     assert caught.value.task["taskId"] == "task-1"
     assert op.parting == []  # nobody asked to cancel it
     assert op.deadline_remaining() > -0.1  # no pause reached past the deadline
+
+
+class _PlainOp(_StatelessOp):
+    """Answers every tools/call with a result that has a ``task`` key of its own and no content."""
+
+    async def request(self, method: str, params: dict[str, Any], *, is_work: bool = False) -> dict[str, Any]:
+        self.legs.append(method)
+        return {"task": {"taskId": "x", "status": "working"}}
+
+
+def test_an_answer_to_a_call_that_asked_no_task_is_never_read_as_a_2025_task() -> None:
+    op = _PlainOp(TaskServer())
+    op.server_capabilities = TASKS_CAPABLE
+    answer = asyncio.run(call_tool(op, {"name": "t", "arguments": {}}, tool={"name": "t"}, task=False))
+    assert answer == {"task": {"taskId": "x", "status": "working"}}
+    assert op.legs == ["tools/call"]
