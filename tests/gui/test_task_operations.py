@@ -75,6 +75,8 @@ def test_a_timed_out_task_is_looked_up_again_from_its_stored_step(qtbot, make_wi
         **_definition("forever"), "execution": {"taskSupport": "required"}})
     outcome = finish(qtbot, task)
     assert outcome.record.error.kind.value == "timed_out"
+    window.workbench.operations.select(task)
+    qtbot.waitUntil(lambda: "task was still running" in window.workbench.result.sentence.text(), timeout=3000)
     tab = window.runs_tab
     window.tabs.setCurrentWidget(tab)
     tab.reload()

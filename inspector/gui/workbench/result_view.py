@@ -130,6 +130,9 @@ class ResultView(QWidget):
             if kind == "exhausted_budget":
                 return _("✗ Failed: not sent, the budget was used up before this request (the server "
                          "was not asked).")
+            if kind == "timed_out" and error.task is not None:
+                return _("✗ Failed: timed out while the task was still running on the server; it can be looked up "
+                         "again from its step in the Runs tab.")
             if kind == "timed_out":
                 return _("✗ Failed: timed out at the end of its grant.")
             return _("✗ Failed: {what}.").format(what=failure_word(kind))
