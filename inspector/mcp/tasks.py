@@ -315,7 +315,14 @@ async def look_up_task(client: McpClient, server: ServerEndpoint, task_id: str, 
         if session_id and own.session_id:
             op.session = type(own)(session_id, own.protocol_version)
         try:
-            state = await shape.poll(op, task_id)
+            try:
+                state = await shape.poll(op, task_id)
+            except McpTransportError as exc:
+                if exc.kind is ErrorKind.RPC_ERROR and session_id is None and own.session_id:
+                    exc.add_sentence(Message(N_(
+                        "A server may know a task only in the session that made it: a timed-out task's message "
+                        "names that session (--session).")))
+                raise
             seen = TaskSeen(TaskHandle(task_id, server.label, shape.name, session_id), state.status, 1,
                             state.status_message)
             op.observer.task_seen(seen)

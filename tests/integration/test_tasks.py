@@ -210,6 +210,7 @@ def test_a_timed_out_task_keeps_its_session_open_and_is_found_in_it(task_server)
     # In another session the server does not know the task (as the TypeScript SDK's store does).
     assert elsewhere.status == "failed"
     assert "no such task" in elsewhere.error.message
+    assert "only in the session that made it" in elsewhere.error.message
 
 
 def test_a_finished_task_ends_its_session_as_any_operation(task_server) -> None:
