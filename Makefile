@@ -44,20 +44,21 @@ test: lint $(MO_FILES)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
 
 # The official MCP conformance suite and the Node it needs, under an ignored folder; not part of `make test`.
-CONFORMANCE_DIR := .conformance
-CONFORMANCE_SUITE := @modelcontextprotocol/conformance@0.1.16
+# `make conformance` runs the newest suite; `make conformance CONFORMANCE_VERSION=0.1.16` an older one.
+CONFORMANCE_VERSION ?= 0.2.0-alpha.12
+CONFORMANCE_DIR := .conformance/$(CONFORMANCE_VERSION)
 
 $(CONFORMANCE_DIR)/.installed-stamp:
 	mkdir -p $(CONFORMANCE_DIR)
 	test -f $(CONFORMANCE_DIR)/package.json || echo '{"name": "run-inspector-conformance", "private": true}' > $(CONFORMANCE_DIR)/package.json
-	cd $(CONFORMANCE_DIR) && npm install --no-audit --no-fund $(CONFORMANCE_SUITE) node@22
+	cd $(CONFORMANCE_DIR) && npm install --no-audit --no-fund @modelcontextprotocol/conformance@$(CONFORMANCE_VERSION) node@22
 	# npm 11 runs no install scripts until approved: node@22 fetches its binary in one.
 	cd $(CONFORMANCE_DIR) && (npm install-scripts approve node || true) && npm rebuild node
 	$(CONFORMANCE_DIR)/node_modules/.bin/node --version
 	touch $@
 
 conformance: $(STAMP) $(CONFORMANCE_DIR)/.installed-stamp
-	$(PY) conformance/run.py
+	CONFORMANCE_DIR=$(CONFORMANCE_DIR) $(PY) conformance/run.py
 
 # Results go to the untracked benchmarks/latest/; `make bench-record` writes the tracked
 # benchmarks/results/ (commit them when the numbers should be kept).

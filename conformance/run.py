@@ -1,22 +1,34 @@
-"""``make conformance``: every client scenario of the official suite outside ``auth/``, through
-the adapter (conformance/client.py); prints one line per scenario and a summary."""
+"""``make conformance``: every client scenario of the official suite outside ``auth/`` and the skills
+extension (``sep-2640-*``), through the adapter (conformance/client.py), once per protocol era the
+scenario belongs to (``--spec-version`` 2025-11-25 for the handshake era, 2026-07-28 for the
+stateless one). Prints one line per run and a table; a scenario counts as passed only when none of
+its checks failed or warned and at least one check actually ran (all skipped is not a pass).
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
 import subprocess
 import sys
+import tempfile
+from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-TOOLS = ROOT / ".conformance"
+TOOLS = Path(os.environ.get("CONFORMANCE_DIR", ROOT / ".conformance"))
 BIN = TOOLS / "node_modules" / ".bin"
+#: The revision that stands for each era when a scenario belongs to several.
+ERAS = {"2025-11-25": "handshake", "2026-07-28": "stateless"}
+#: Client scenarios left out: authorization (its own issue) and the skills extension (resources).
+LEFT_OUT = ("auth/", "sep-2640-")
 
 
-def client_scenarios(env: dict[str, str]) -> list[str]:
+def client_scenarios(env: dict[str, str]) -> list[tuple[str, list[str]]]:
+    """(name, the revisions it is tagged with) of every client scenario not left out."""
     listing = subprocess.run([str(BIN / "conformance"), "list"], capture_output=True, text=True, env=env,
                              check=True).stdout
     scenarios, in_clients = [], False
@@ -26,8 +38,23 @@ def client_scenarios(env: dict[str, str]) -> list[str]:
         elif line and not line.startswith(" "):
             in_clients = False
         elif in_clients and line.strip().startswith("- "):
-            scenarios.append(line.strip()[2:].split(" ")[0])
-    return [name for name in scenarios if not name.startswith("auth/")]
+            name, _, tags = line.strip()[2:].partition(" ")
+            scenarios.append((name, re.findall(r"\d{4}-\d{2}-\d{2}", tags)))
+    return [(name, tags) for name, tags in scenarios if not name.startswith(LEFT_OUT)]
+
+
+def run_one(env: dict[str, str], command: str, scenario: str, version: str | None) -> tuple[Counter[str], str]:
+    """Run one scenario; the count of its checks by status, and the suite's output."""
+    with tempfile.TemporaryDirectory() as results:
+        argv = [str(BIN / "conformance"), "client", "--command", command, "--scenario", scenario, "-o", results]
+        if version is not None:
+            argv += ["--spec-version", version]
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=TOOLS)
+        statuses: Counter[str] = Counter()
+        for checks in Path(results).glob("*/checks.json"):
+            for check in json.loads(checks.read_text()):
+                statuses[str(check.get("status"))] += 1
+    return statuses, done.stdout + done.stderr
 
 
 def main() -> int:
@@ -36,23 +63,29 @@ def main() -> int:
     command = f"{shlex.quote(sys.executable)} {shlex.quote(str(HERE / 'client.py'))}"
     env["PYTHONPATH"] = f"{ROOT}{os.pathsep}{env.get('PYTHONPATH', '')}"
     node = subprocess.run(["node", "--version"], capture_output=True, text=True, env=env).stdout.strip()
+    suite = json.loads((TOOLS / "node_modules/@modelcontextprotocol/conformance/package.json").read_text())["version"]
     scenarios = client_scenarios(env)
-    print(f"Node {node}; {len(scenarios)} client scenarios outside auth/: {', '.join(scenarios)}")
-    failed = []
-    for scenario in scenarios:
-        done = subprocess.run([str(BIN / "conformance"), "client", "--command", command, "--scenario", scenario],
-                              capture_output=True, text=True, env=env, cwd=TOOLS)
-        # The suite's summary: "Passed: 6/6, 0 failed, 0 warnings", then the failed checks.
-        output = done.stdout + done.stderr
-        summary = re.search(r"Passed: (\d+)/(\d+), (\d+) failed, (\d+) warnings", output)
-        passed, total, failures, warnings = (int(n) for n in summary.groups()) if summary else (0, 0, 0, 0)
-        verdict = "passed" if done.returncode == 0 and summary and not failures and not warnings else "FAILED"
-        print(f"{scenario}: {verdict} ({passed} of {total} checks passed, {failures} failed, {warnings} warned)")
-        if verdict != "passed":
-            failed.append(scenario)
-            tail = output[output.find("Failed Checks"):] if "Failed Checks" in output else output
-            print(tail[-3000:])
-    print(f"{len(scenarios) - len(failed)} of {len(scenarios)} scenarios passed.")
+    print(f"Conformance suite {suite}, Node {node}; {len(scenarios)} client scenarios outside "
+          f"{' and '.join(LEFT_OUT)}")
+    rows, failed = [], []
+    for scenario, tags in scenarios:
+        versions = [version for version in ERAS if version in tags] or [None]
+        for version in versions:
+            statuses, output = run_one(env, command, scenario, version)
+            ran = statuses["SUCCESS"] + statuses["FAILURE"] + statuses["WARNING"]
+            passed = ran > 0 and not statuses["FAILURE"] and not statuses["WARNING"]
+            era = ERAS.get(version or "", "(any)")
+            rows.append((scenario, era, statuses, passed))
+            if not passed:
+                failed.append(f"{scenario} ({era})")
+                tail = output[output.find("Failed Checks"):] if "Failed Checks" in output else output
+                print(tail[-3000:])
+    print("\n| scenario | era | passed | failed | warned | skipped | verdict |\n|---|---|---|---|---|---|---|")
+    for scenario, era, statuses, passed in rows:
+        print(f"| {scenario} | {era} | {statuses['SUCCESS']} | {statuses['FAILURE']} | {statuses['WARNING']} | "
+              f"{statuses['SKIPPED']} | {'passed' if passed else 'FAILED'} |")
+    print(f"\n{len(rows) - len(failed)} of {len(rows)} scenario runs passed"
+          + (f"; failed: {', '.join(failed)}." if failed else "."))
     return 1 if failed else 0
 
 

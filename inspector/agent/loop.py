@@ -91,6 +91,8 @@ class AgentRun:
         own = getattr(model, "secrets", None)
         self.secrets = (secrets or Secrets()).joined(own if isinstance(own, Secrets) else None)
         self.trace = RunTrace()
+        #: The tools the catalogue listed, by name: a call's result is checked against its output schema.
+        self._definitions: dict[str, dict[str, Any]] = {}
         self._run_cancel = CancelSignal()
         self._call_cancel: CancelSignal | None = None
 
@@ -148,6 +150,7 @@ class AgentRun:
             if record.error is not None:
                 return self._ended("catalogue", 0, error=record.error.message)
             specs = tool_specs(record.result.tools)
+            self._definitions = {str(tool.get("name")): tool for tool in record.result.tools}
         feedback: tuple[ToolFeedback, ...] = ()
         for round_number in range(1, self.max_rounds + 1):
             if self.cancelled:
@@ -189,7 +192,7 @@ class AgentRun:
             try:
                 record = await execute_tool(self.client, self.server, call.name, call.arguments, round=round_number,
                                             trace=self.trace, budget_s=self.budget_s, cancel=signal,
-                                            observer=self.observer)
+                                            observer=self.observer, definition=self._definitions.get(call.name))
             finally:
                 self._call_cancel = None
             self.sink.step_recorded(record.step, record.started_at)

@@ -13,18 +13,23 @@ from typing import Any
 
 from inspector.mcp import (
     CancelSignal,
+    ErrorKind,
     FanOut,
     McpClient,
     McpTransportError,
+    OperationFinished,
     OperationObserver,
     OperationRecorder,
     ServerEndpoint,
 )
+from inspector.mcp.eras import era_of_version
+from inspector.mcp.output_schema import check_structured
 from inspector.mcp.results import ToolCallResult
 from inspector.mcp.server_requests import clipped, shown_method
 from inspector.mcp.tasks import look_up_task
 from inspector.runs import Artifact, Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
+from inspector.runs.wire import SPOKEN_ERAS
 
 
 @dataclass(frozen=True)
@@ -108,7 +113,8 @@ MAX_COMMAND_CHARS = 2000
 def wire_fields(server: ServerEndpoint, recorder: OperationRecorder) -> dict[str, Any]:
     """How the server was reached, as the step's fields: ``transport`` (what the client found,
     e.g. the older HTTP+SSE transport behind an address), a command server's ``server_command``
-    (environment by names only), the agreed ``protocol_version``, the last ``stderr`` lines the
+    (environment by names only), the agreed ``protocol_version`` and the ``era`` spoken (read off
+    the revision when the client did not say, as for a record of an older client), the last ``stderr`` lines the
     server wrote meanwhile (``stderr_dropped``: how many went before them) and the faults of its
     line (both scrubbed of the command's secret environment values where they are read)."""
     finished = recorder.finished
@@ -119,6 +125,9 @@ def wire_fields(server: ServerEndpoint, recorder: OperationRecorder) -> dict[str
         fields["server_command"] = shown if len(shown) <= MAX_COMMAND_CHARS else shown[:MAX_COMMAND_CHARS] + "…"
     if finished is not None and finished.protocol_version:
         fields["protocol_version"] = finished.protocol_version
+    era = spoken_era(finished)
+    if era is not None:
+        fields["era"] = era
     if recorder.stderr:
         fields["stderr"] = tuple(recorder.stderr)
     if recorder.stderr_dropped:
@@ -128,6 +137,15 @@ def wire_fields(server: ServerEndpoint, recorder: OperationRecorder) -> dict[str
     if recorder.task is not None:  # its handle: a task that outlived the budget can be looked up again
         fields["task"] = recorder.task.to_dict()
     return fields
+
+
+def spoken_era(finished: OperationFinished | None) -> str | None:
+    """The era an operation spoke: what the client reports, else what its agreed revision belongs to."""
+    if finished is None:
+        return None
+    if finished.era in SPOKEN_ERAS:
+        return finished.era
+    return era_of_version(finished.protocol_version)
 
 
 def progress_notes(recorder: OperationRecorder) -> list[dict[str, Any]]:
@@ -147,6 +165,8 @@ def tool_result_for(tool: str, server: ServerEndpoint, result: Any, error: McpTr
     """The adapter: a client outcome as a :class:`ToolResult`, bounded like every tool result."""
     if error is not None and error.is_cancellation:
         tool_result = ToolResult.cancelled(error.message, in_flight=bool(error.in_flight))
+    elif error is not None and result is not None:  # answered, yet wrong (its output schema): keep what it said
+        tool_result = ToolResult.error(f"{error.message}\n{result.content}", content_blocks=result.blocks)
     elif error is not None:
         tool_result = ToolResult.error(error.message)
     elif result.is_error:
@@ -188,20 +208,29 @@ def image_artifacts(images: Any) -> list[Artifact]:
 
 async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arguments: dict[str, Any] | None,
                        *, round: int = 0, trace: RunTrace | None = None, budget_s: object = None,
-                       cancel: CancelSignal | None = None,
-                       observer: OperationObserver | None = None, definition: dict[str, Any] | None = None,
-                       as_task: bool | None = None) -> OperationRecord:
+                       cancel: CancelSignal | None = None, observer: OperationObserver | None = None,
+                       definition: dict[str, Any] | None = None, as_task: bool | None = None) -> OperationRecord:
     """Call a tool and record it as a tool step (through ``trace`` if given). Never raises for
-    a transport failure or a cancel: those are outcomes. ``definition`` (the tool from the
-    catalogue) and ``as_task`` decide whether it runs as a task (see :mod:`inspector.mcp.tasks`)."""
+    a transport failure or a cancel: those are outcomes.
+
+    ``definition``: the tool as the catalogue listed it, when the caller knows it; a result that
+    breaks its ``outputSchema`` (or lacks the structured content it promises) is then a failed
+    step whose error (kind ``output_schema``) names the path and the rule. It and ``as_task`` (the
+    caller's wish) also decide whether the call runs as a task (see :mod:`inspector.mcp.tasks`)."""
     recorder = OperationRecorder()
     started_at = datetime.now(timezone.utc)
     result, error = None, None
     try:
         result = await client.call_tool(server, tool, arguments, budget_s=budget_s, cancel=cancel,
-                                        observer=FanOut(recorder, observer), tool=definition, task=as_task)
+                                        observer=FanOut(recorder, observer),
+                                        definition=definition if isinstance(definition, dict) else None,
+                                        task=as_task)
     except McpTransportError as exc:
         error = exc
+    if error is None and isinstance(definition, dict):
+        problem = check_structured(definition, result, server=server.label)
+        if problem is not None:
+            error = McpTransportError.output_schema(server.label, tool, problem)
     tool_result = tool_result_for(tool, server, result, error)
     trace = trace if trace is not None else RunTrace()
     step = trace.record_tool_result(round, tool, arguments or {}, tool_result, _elapsed_ms(recorder),
@@ -211,9 +240,10 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
                                     wire=wire_fields(server, recorder))
     if tool_result.outcome is ToolOutcome.CANCELLED:
         health = "cancelled"
-    elif error is not None:
+    elif error is not None and error.kind is not ErrorKind.OUTPUT_SCHEMA:
         health = "failed"
-    else:  # the server answered; the tool may still have reported its own error, counted apart
+    else:  # the server answered; the tool may still have failed (its own error, or a result breaking
+        # its output schema), counted apart: the server was reached
         health = "tool_error" if tool_result.outcome is ToolOutcome.FAILED else "ok"
     return OperationRecord(step, tool_result.outcome.value, health, _elapsed_ms(recorder), started_at, error,
                            result, tool_result, _told(recorder))

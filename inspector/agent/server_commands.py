@@ -25,11 +25,12 @@ def setting_of(command: ServerCommand) -> CommandSetting:
 def configured_command(registry: ServerRegistry, key: str, name: str | None = None,
                        ask: object = None) -> ServerEndpoint | None:
     """The configured command server ``key`` as an endpoint, its secrets loaded (or asked for by
-    ``ask(variable name)``); ``None`` when ``key`` is no configured command."""
+    ``ask(variable name)``), spoken to in its configured era; ``None`` when ``key`` is no configured command."""
     setting = registry.command_for(key, ask=ask)  # type: ignore[arg-type]
     if setting is None:
         return None
-    return ServerEndpoint.for_command(command_of(setting), name=name)
+    configured = registry.settings(key)
+    return ServerEndpoint.for_command(command_of(setting), name=name, era=configured.era if configured else "auto")
 
 
 __all__ = ["command_of", "configured_command", "setting_of"]

@@ -21,10 +21,10 @@ from inspector.agent import (
 )
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message
-from inspector.mcp import ServerEndpoint
+from inspector.mcp import McpClient, ServerEndpoint
 from inspector.mcp.server import InvalidServerError
 from inspector.runs import step_outcome
-from inspector.store import StoreError
+from inspector.store import StoredEras, StoreError
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
 from .demos import _seconds, _whole_number
@@ -88,7 +88,7 @@ def _scenario(args: argparse.Namespace) -> int:
         with open_store(args.db) as store:
             sink = StoreSink(store, "scenario")
             agent = AgentRun(ScriptedModel(scenario), server, scenario.prompt, title=f"scenario {scenario.name}",
-                             sink=sink, max_rounds=scenario.max_rounds,
+                             sink=sink, max_rounds=scenario.max_rounds, client=McpClient(eras=StoredEras(store)),
                              budget_s=budget if budget is not None else scenario.budget_s,
                              cancel_after_s=cancel_after if cancel_after is not None else scenario.cancel_after_s)
             outcome = _play(agent)
@@ -115,7 +115,8 @@ def _agent(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         sink = StoreSink(store, "live")
         agent = AgentRun(model, server, args.prompt, title=f"agent {args.model}: {args.prompt[:60]}", sink=sink,
-                         max_rounds=max_rounds, budget_s=budget, cancel_after_s=cancel_after, secrets=secrets)
+                         client=McpClient(eras=StoredEras(store)), max_rounds=max_rounds, budget_s=budget,
+                         cancel_after_s=cancel_after, secrets=secrets)
         outcome = _play(agent)
         return _report(store, sink.run_id, outcome, args.json)
 

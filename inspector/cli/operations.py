@@ -35,7 +35,7 @@ from inspector.mcp import (
 from inspector.mcp.messages import Number
 from inspector.mcp.roots import roots_from_uris
 from inspector.runs._frozen import thaw
-from inspector.store import RunStore, ServerRegistry, StoreError, open_database_read_only
+from inspector.store import RunStore, ServerRegistry, StoredEras, StoreError, open_database_read_only
 from inspector.store.secrets import system_secret_keeper
 
 from .common import (
@@ -56,6 +56,8 @@ from .results import (
     block_lines,
     catalogue_heading,
     elicitation_lines,
+    excluded_entry,
+    excluded_lines,
     notification_lines,
     progress_lines,
     server_request_lines,
@@ -197,8 +199,9 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     # The live progress line rides along with the recorder (only on a terminal).
     live = live_progress_line(sys.stderr)
     # The standalone stream is opened for this operation only: log messages, list changes, requests.
+    # What `auto` finds a server to speak is kept in the store (with --no-store: for this command only).
     client = McpClient(handler=handler, standalone_stream=True, log_level=getattr(args, "log_level", None),
-                       server_output=ServerStderr(server, live))
+                       server_output=ServerStderr(server, live), eras=StoredEras(store) if store is not None else None)
     cancel = CancelSignal()
     recorder = OperationRecorder()
     observer = FanOut(recorder, live, SamplingLimitNotice(sys.stderr, live))
@@ -242,7 +245,7 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
     if reading is not None and reading.verdict is BudgetVerdict.RAISED:
         report["budget_requested_s"] = reading.requested  # raised to the floor; stderr said so once
     _add_budget_left(report, recorder)
-    print_report(report, args.json, record.error)
+    print_report(report, args.json, record.error, excluded=getattr(record.result, "excluded", None))
     sys.stdout.flush()
     if fate is not None and fate.problem is not None:
         print(_("run-inspector: {sentence}").format(sentence=translate(fate.problem)), file=sys.stderr)
@@ -371,6 +374,7 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
         report["content_blocks"] = [dict(block) for block in result.blocks]
     if result is not None and operation == "tools/list":
         report["tools"] = [tool_entry(tool) for tool in result.tools]
+        report["excluded_tools"] = [excluded_entry(tool, reason) for tool, reason in result.excluded]
         report["pages"] = result.pages
     if record.step.task is not None:
         report["task"] = thaw(record.step.task)
@@ -393,6 +397,7 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     # How the server was reached, and (a command server) what it wrote on stderr meanwhile; the
     # readable output showed those lines as they came.
     report["transport"] = record.step.transport or server.transport
+    report["era"] = record.step.era
     report["command"] = record.step.server_command
     report["stderr"] = list(record.step.stderr or ())
     report["stderr_dropped"] = record.step.stderr_dropped or 0
@@ -420,9 +425,11 @@ def _grant_note(report: dict[str, Any]) -> str | None:
                 budget=seconds(report["budget_s"]))
 
 
-def print_report(report: dict[str, Any], as_json: bool, error: Any = None) -> None:
+def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
+                 excluded: list[tuple[dict[str, Any], Message]] | None = None) -> None:
     """The report: one JSON object, or readable lines in the current language. ``error``: the
-    operation's error object, whose sentences are shown translated (the report keeps the English)."""
+    operation's error object, and ``excluded``: the catalogue's excluded tools with their reasons,
+    whose sentences are shown translated (the report keeps the English)."""
     if as_json:
         emit_json(report)
         return
@@ -471,6 +478,10 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None) -> No
         for tool in report["tools"]:
             for line in tool_lines(tool):
                 print(one_line(line))
+        reasons = [(tool, translate(reason)) for tool, reason in excluded] if excluded is not None else [
+            (entry["tool"], entry["reason"]) for entry in report.get("excluded_tools", [])]
+        for line in excluded_lines(reasons):
+            print(one_line(line))
     if "protocol_version" in report:
         print(one_line(_("Server {name} speaks MCP {version} and answered ping in {duration}.").format(
             name=report.get("server_name") or _("(unnamed)"), version=report["protocol_version"],

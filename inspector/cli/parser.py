@@ -12,6 +12,8 @@ from .argparse_words import speak_our_language
 from .common import Parser
 
 OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task": "tasks/get"}
+#: The eras of MCP a server is spoken to in (as inspector.mcp.eras.ERAS; the grammar imports no network code).
+ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
 DEMOS = ("serve-demo", "scenario", "agent")
 
@@ -40,6 +42,10 @@ def _server_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--cwd", metavar="FOLDER", help=_("the folder the server's process starts in"))
     sub.add_argument("--sse", action="store_true",
                      help=_("speak the older HTTP+SSE transport to the address (found by itself on 404 or 405)"))
+    sub.add_argument("--era", choices=ERAS,
+                     help=_("the era of MCP to speak: auto (ask with server/discover, else the handshake), "
+                            "handshake (2025-11-25 and older) or stateless (2026-07-28); default: the server's "
+                            "configured era, else auto"))
     sub.add_argument("--budget", metavar="SECONDS",
                      help=_("time budget for the whole operation (default 20; minimum 1)"))
     sub.add_argument("--header", action="append", default=[], metavar='"Name: value"',
@@ -173,6 +179,9 @@ def _server_commands(actions: argparse._SubParsersAction) -> None:
     configure.add_argument("--transport", choices=("http", "sse"),
                            help=_("how the address is spoken to: http (Streamable HTTP) or sse (the older "
                                   "HTTP+SSE transport)"))
+    configure.add_argument("--era", choices=ERAS,
+                           help=_("the era of MCP to speak to it: auto (the default: ask with server/discover, "
+                                  "else the handshake), handshake (2025-11-25 and older) or stateless (2026-07-28)"))
     configure.add_argument("--budget", metavar="SECONDS", help=_("this server's operation budget"))
     configure.add_argument("--header", action="append", default=[], metavar='"Name: value"',
                            help=_("a header to send to it; credential values go to the system keyring, "

@@ -17,15 +17,15 @@ from .words import seconds
 
 
 def tool_entry(tool: dict[str, Any]) -> dict[str, Any]:
-    """A tool of the catalogue as ``--json`` shows it: the whole input schema, and its
-    arguments read off that schema."""
-    return {
-        "name": tool.get("name"),
-        "description": tool.get("description"),
-        "input_schema": tool.get("inputSchema"),
-        "arguments": [{"name": argument.name, "type": argument.type, "required": argument.required}
-                      for argument in tool_arguments(tool)],
-    }
+    """A tool of the catalogue as ``--json`` shows it: exactly what the server sent (every field,
+    under its own name: ``name``, ``title``, ``description``, ``icons``, ``annotations``,
+    ``inputSchema``, ``outputSchema``, ``execution``, ``_meta``, and any other)."""
+    return dict(tool)
+
+
+def excluded_entry(tool: dict[str, Any], reason: object) -> dict[str, Any]:
+    """A tool the server listed that cannot be called: the tool as sent, and why (English)."""
+    return {"tool": tool_entry(tool), "reason": str(reason)}
 
 
 def catalogue_heading(tools: int, pages: int) -> str:
@@ -36,20 +36,37 @@ def catalogue_heading(tools: int, pages: int) -> str:
         count=tools, pages=pages)
 
 
-def tool_lines(entry: dict[str, Any]) -> list[str]:
-    """A tool in readable form: its name and description, then one line per argument."""
-    line = f"  {entry['name']}"
-    if entry.get("description"):
-        line += f" - {str(entry['description']).splitlines()[0]}"
+def tool_lines(tool: dict[str, Any]) -> list[str]:
+    """A tool in readable form: its name and description, then one line per argument read off
+    its input schema."""
+    name = _text(tool.get("name")) or _("(unnamed)")
+    line = f"  {name}"
+    description = _text(tool.get("description"))
+    if description and description.splitlines():
+        line += f" - {description.splitlines()[0]}"
     lines = [line]
-    arguments = entry.get("arguments") or []
+    arguments = tool_arguments(tool)
     if not arguments:
         lines.append(_("      It takes no arguments."))
     for argument in arguments:
-        if argument["required"]:
-            lines.append(_("      {name} ({type}, required)").format(name=argument["name"], type=argument["type"]))
+        if argument.required:
+            lines.append(_("      {name} ({type}, required)").format(name=argument.name, type=argument.type))
         else:
-            lines.append(_("      {name} ({type}, optional)").format(name=argument["name"], type=argument["type"]))
+            lines.append(_("      {name} ({type}, optional)").format(name=argument.name, type=argument.type))
+    return lines
+
+
+def excluded_lines(excluded: list[tuple[dict[str, Any], str]]) -> list[str]:
+    """The tools that cannot be called, after the others: a heading, then each name and why
+    (``excluded`` holds each tool and its reason, already in the reader's language)."""
+    if not excluded:
+        return []
+    lines = [ngettext("{count} more tool was listed by the server but cannot be called:",
+                      "{count} more tools were listed by the server but cannot be called:",
+                      len(excluded)).format(count=len(excluded))]
+    for tool, reason in excluded:
+        lines.append(_("  {name} (excluded): {reason}").format(
+            name=_text(tool.get("name")) or _("(unnamed)"), reason=reason))
     return lines
 
 

@@ -127,7 +127,7 @@ def entry_dict(run: RunRecord, stored: StoredStep, has_rounds: bool = True) -> d
             "kind": str(stored.step.kind), "round": stored.step.round if has_rounds else None,
             "duration_ms": stored.step.duration_ms, "outcome": stored.outcome, "details": step_details(payload),
             # How the server was reached (null in steps stored before steps said so).
-            "transport": stored.step.transport, "command": stored.step.server_command,
+            "transport": stored.step.transport, "era": stored.step.era, "command": stored.step.server_command,
             "stderr": list(stored.step.stderr) if stored.step.stderr is not None else None,
             "payload": payload}
 

@@ -122,11 +122,12 @@ def choose_server(registry: object | None, args: argparse.Namespace, budget_s: f
     """The server the words name. ``registry``: the configured servers (a ``ServerRegistry``), or
     ``None`` when there is no database to read. What the command line gives wins over what is stored."""
     if args.stdio is not None:
-        server = ServerEndpoint.for_command(ad_hoc_command(args))
+        server = ServerEndpoint.for_command(ad_hoc_command(args), era=_era(args, None))
         configured = registry.settings(server.key) if registry is not None else None  # type: ignore[attr-defined]
         if configured is None:
             return Chosen(server, budget_s)
-        return Chosen(ServerEndpoint.for_command(server.command, name=configured.name),  # type: ignore[arg-type]
+        return Chosen(ServerEndpoint.for_command(server.command, name=configured.name,  # type: ignore[arg-type]
+                                                 era=_era(args, configured)),
                       budget_s if budget_s is not None else configured.budget_s, configured.roots)
     if is_address(args.url):
         _no_command_options(args)
@@ -142,6 +143,14 @@ def choose_server(registry: object | None, args: argparse.Namespace, budget_s: f
                                     "address (its process gets --env NAME=VALUE)."), {"name": one_line(args.url)}))
     return Chosen(_configured_command(registry, configured, args),
                   budget_s if budget_s is not None else configured.budget_s, configured.roots)
+
+
+def _era(args: argparse.Namespace, configured: object | None) -> str:
+    """The era to speak: ``--era``, else the configured server's, else ``auto``."""
+    given = getattr(args, "era", None)
+    if given is not None:
+        return given
+    return getattr(configured, "era", None) or "auto"
 
 
 def _no_command_options(args: argparse.Namespace) -> None:
@@ -169,7 +178,8 @@ def _address(registry: object | None, url: str, args: argparse.Namespace, budget
         if configured.transport == "sse":
             transport = "sse"
     try:
-        server = ServerEndpoint(url, headers=headers, name=name, secret_headers=marked, transport=transport)
+        server = ServerEndpoint(url, headers=headers, name=name, secret_headers=marked, transport=transport,
+                                era=_era(args, configured))
     except InvalidServerError as exc:
         raise UsageError(exc) from None
     return Chosen(server, budget_s, roots)
@@ -194,7 +204,7 @@ def _configured_command(registry: object, configured: object, args: argparse.Nam
     except InvalidCommandError as exc:
         raise UsageError(Message(N_("{server} cannot be started: {reason}"),
                                  {"server": one_line(name or key), "reason": exc.sentence})) from None
-    return ServerEndpoint.for_command(command, name=name)
+    return ServerEndpoint.for_command(command, name=name, era=_era(args, configured))
 
 
 def ask_secret(server: str, ended: str) -> Callable[[str], str | None]:

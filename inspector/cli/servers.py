@@ -75,7 +75,7 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
     registry = ServerRegistry(store.db, keeper)
     url = public_url(endpoint.url)
     registry.save_server(url, name=args.name, budget_s=reading.seconds if reading else None, headers=headers,
-                         secret=marked, roots=_roots(args), transport=args.transport)
+                         secret=marked, roots=_roots(args), transport=args.transport, era=getattr(args, "era", None))
     _saved(registry, url, args.json, url)
     secret = [name for name in headers if is_secret_header(name) or name in marked]
     if secret and not keeper.available:
@@ -124,8 +124,11 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
     replaced = replaced_servers(registry, name, key)
     for old in replaced:
         registry.remove_server(old.url)
+    era = getattr(args, "era", None)
+    if era is None and replaced:  # a new command under the same name keeps the era chosen for the name
+        era = replaced[0].era
     registry.save_server(key, name=name, budget_s=reading.seconds if reading else None, roots=_roots(args),
-                         command=setting_of(command))
+                         command=setting_of(command), era=era)
     _saved(registry, key, args.json, name, [old.url for old in replaced])
     secret = [variable for variable in env if is_secret_variable(variable, marked)]
     if secret and not keeper.available:
@@ -205,6 +208,13 @@ def command_shown(command: CommandSetting) -> str:
     return line
 
 
+def era_cell(server: ServerRecord) -> str:
+    """The era column: the one configured (as --era writes it) and, for ``auto``, what it found."""
+    if server.era == "auto" and server.found_era:
+        return f"auto → {server.found_era}"
+    return server.era
+
+
 def _servers(store: RunStore, as_json: bool) -> int:
     servers = ServerRegistry(store.db).all()
     if as_json:
@@ -217,18 +227,21 @@ def _servers(store: RunStore, as_json: bool) -> int:
     # A tool error is a kind of failed (as in the window's health line): counted in "failed", and
     # how many of those were tool errors beside it, in parentheses.
     heading = (_("Server"), _("Transport"), _("Last contact"), _("Latency"), _("ok"), _("failed"), _("(tool errors)"),
-               _("cancelled"))
-    counts = [max(len(word), 5) for word in heading[4:]]
+               _("cancelled"), _("Era"))
+    counts = [max(len(word), 5) for word in heading[4:8]]
     transport = max(len(heading[1]), 5)
-    print(f"{heading[0]:<40}  {heading[1]:<{transport}}  {heading[2]:<{at}}  {heading[3]:>9}  "
-          f"{heading[4]:>{counts[0]}}  {heading[5]:>{counts[1]}}  {heading[6]:>{counts[2]}}  "
+    eras = [era_cell(server) for server in servers]
+    era_width = max(len(heading[8]), *(len(cell) for cell in eras))
+    print(f"{heading[0]:<40}  {heading[1]:<{transport}}  {heading[8]:<{era_width}}  {heading[2]:<{at}}  "
+          f"{heading[3]:>9}  {heading[4]:>{counts[0]}}  {heading[5]:>{counts[1]}}  {heading[6]:>{counts[2]}}  "
           f"{heading[7]:>{counts[3]}}")
-    for server in servers:
+    for server, era in zip(servers, eras, strict=True):
         tool_errors = f"({server.tool_error_count})"
         latency = ("-" if server.last_latency_ms is None
                    else readable_duration(server.last_latency_ms))
         label = server.name or server.url
-        print(one_line(f"{label:<40}  {server.transport:<{transport}}  {when(server.last_contact_at):<{at}}  "
+        print(one_line(f"{label:<40}  {server.transport:<{transport}}  {era:<{era_width}}  "
+                       f"{when(server.last_contact_at):<{at}}  "
                        f"{latency:>9}  {server.ok_count:>{counts[0]}}  "
                        f"{server.failed_count + server.tool_error_count:>{counts[1]}}  "
                        f"{tool_errors:>{counts[2]}}  {server.cancelled_count:>{counts[3]}}"))

@@ -19,13 +19,23 @@ def transport_name(transport: object) -> str | None:
 
 
 def transport_line(payload: Mapping[str, Any]) -> str | None:
-    """"Reached over stdio, MCP 2025-06-18"; ``None`` for a step that does not say (older steps)."""
+    """"Reached over stdio, MCP 2025-06-18, handshake era"; ``None`` for a step that does not say
+    (older steps; one stored before eras were recorded says no era)."""
     name = transport_name(payload.get("transport"))
     if name is None:
         return None
     version = payload.get("protocolVersion")
+    era = payload.get("era")
     if isinstance(version, str) and version:
+        if era == "handshake":
+            return _("Reached over {transport}, MCP {version}, handshake era").format(transport=name, version=version)
+        if era == "stateless":
+            return _("Reached over {transport}, MCP {version}, stateless era").format(transport=name, version=version)
         return _("Reached over {transport}, MCP {version}").format(transport=name, version=version)
+    if era == "handshake":
+        return _("Reached over {transport}, handshake era").format(transport=name)
+    if era == "stateless":
+        return _("Reached over {transport}, stateless era").format(transport=name)
     return _("Reached over {transport}").format(transport=name)
 
 

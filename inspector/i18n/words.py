@@ -38,7 +38,7 @@ def failure_word(kind: str) -> str:
         "unreachable": _("unreachable"), "http_status": _("HTTP error"), "malformed": _("bad answer"),
         "rpc_error": _("JSON-RPC error"), "content_type": _("wrong content type"), "too_large": _("answer too large"),
         "protocol_version": _("protocol version"), "session_expired": _("session expired"),
-        "cancelled": _("cancelled"),
+        "cancelled": _("cancelled"), "output_schema": _("output schema violated"),
     }.get(kind, kind.replace("_", " "))
 
 

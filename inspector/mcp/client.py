@@ -16,19 +16,23 @@ from .channels.http import LegTransport, OutgoingMessage, Session, SessionGone, 
 from .channels.lines import LineRoutes, LineTransport
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
-from .eras import EraMemory, RememberedEras
-from .errors import ErrorKind, McpTransportError
+from .era_opening import Discovered, answered_against_handshake, is_stateless_evidence, open_in_era, reprobe
+from .eras import HANDSHAKE, STATELESS, EraMemory, RememberedEras
+from .errors import HEADER_MISMATCH, ErrorKind, McpTransportError
 from .legs import LegFrame
 from .line_opening import WEDGED_AFTER, LineOpener, NotLegacy
 from .messages import N_, Message
+from .param_headers import param_headers, split_catalogue, tool_header_problem
 from .processes import Handshake, OutputListener, ServerProcesses
 from .reports import LogLevelRefused, NullObserver, OperationFinished, OperationObserver, OperationStarted
-from .results import PingResult, ToolCallResult, ToolCatalogue
+from .results import PingResult, ToolCallResult, ToolCatalogue, catalogue_freshness
 from .server import ServerEndpoint
 from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_sentence
 from .standalone import OPEN_WAIT_S, StandaloneStream
+from .stateless import new_traceparent, request_meta
+from .stateless_requests import stateless_request
+from .tasks import TASKS_EXTENSION, send_parting
 from .tasks import call_tool as call_tool_or_task
-from .tasks import send_parting
 
 T = TypeVar("T")
 
@@ -84,6 +88,9 @@ class McpClient:
         self.lines = LineOpener(ServerProcesses(server_output))
         #: What ``auto`` found each server to speak (the store keeps it between sessions).
         self.eras: EraMemory = eras if eras is not None else RememberedEras()
+        #: The tools each server last listed, by name: their ``x-mcp-header`` annotations make the
+        #: headers of a ``tools/call`` in the stateless era.
+        self._definitions: dict[str, dict[str, dict[str, Any]]] = {}
         #: Addresses found to speak the older HTTP+SSE transport (their POST was refused with 404 or 405).
         self._legacy: set[str] = set()
 
@@ -105,17 +112,21 @@ class McpClient:
 
     async def call_tool(self, server: ServerEndpoint, name: str, arguments: dict[str, Any] | None = None,
                         *, budget_s: object = None, cancel: CancelSignal | None = None,
-                        observer: OperationObserver | None = None, tool: dict[str, Any] | None = None,
-                        task: bool | None = None) -> ToolCallResult:
+                        observer: OperationObserver | None = None,
+                        definition: dict[str, Any] | None = None, task: bool | None = None) -> ToolCallResult:
         """Handshake, then ``tools/call``. A tool reporting ``isError`` is a result, not an error.
 
-        ``tool`` (the definition from the catalogue) and ``task`` (the caller's wish) decide whether
-        it runs as a task; a task is followed to its end as legs of this operation (see :mod:`.tasks`)."""
+        ``definition`` is the tool as its catalogue listed it, when the caller knows it: over HTTP in
+        the stateless era its annotated arguments are repeated in ``Mcp-Param-*`` headers (without
+        it, the client uses the catalogue it last listed, or lists it first, as legs of this call).
+        It and ``task`` (the caller's wish) decide whether the call runs as a task, followed to its
+        end as legs of this operation (see :mod:`.tasks`)."""
 
         async def work(op: _Operation) -> ToolCallResult:
             params = {"name": name, "arguments": arguments or {},
                       "_meta": {"progressToken": op.progress_token}}
-            result = await call_tool_or_task(op, params, tool=tool, task=task)
+            result = await call_tool_or_task(op, params, tool=definition, task=task,
+                                             send=lambda sent: self._tool_call(op, server, name, sent, definition))
             return ToolCallResult.from_result(name, result)
 
         return await self._operate("tools/call", server, work, budget_s, cancel, observer)
@@ -126,25 +137,64 @@ class McpClient:
         """Handshake, then every page of ``tools/list`` under the one deadline (50 pages at most)."""
 
         async def work(op: _Operation) -> ToolCatalogue:
-            tools: list[dict[str, Any]] = []
-            cursor: str | None = None
-            for page in range(1, MAX_PAGES + 1):
-                params: dict[str, Any] = {} if cursor is None else {"cursor": cursor}
-                result = await op.request("tools/list", params, is_work=True)
-                listed = result.get("tools")
-                if not isinstance(listed, list):
-                    raise McpTransportError.malformed(server.label, "tools/list",
-                                                      Message(N_("its result has no list of tools")))
-                tools.extend(tool for tool in listed if isinstance(tool, dict))
-                next_cursor = result.get("nextCursor")
-                if not isinstance(next_cursor, str) or not next_cursor:
-                    return ToolCatalogue(tools, page)
-                cursor = next_cursor
-            raise McpTransportError.malformed(server.label, "tools/list",
-                                              Message(N_("the catalogue did not end within {count} pages"),
-                                                      {"count": MAX_PAGES}))
+            return await self._walk_catalogue(op, server, is_work=True)
 
         return await self._operate("tools/list", server, work, budget_s, cancel, observer)
+
+    async def _walk_catalogue(self, op: _Operation, server: ServerEndpoint, *, is_work: bool) -> ToolCatalogue:
+        """Every page of ``tools/list`` as legs of ``op``. In the stateless era over HTTP, tools
+        whose ``x-mcp-header`` annotations break the rules are set apart (with the reason); the
+        catalogue is kept for the headers of later calls."""
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        first: dict[str, Any] = {}
+        for page in range(1, MAX_PAGES + 1):
+            params: dict[str, Any] = {} if cursor is None else {"cursor": cursor}
+            result = await op.request("tools/list", params, is_work=is_work)
+            first = first or result
+            listed = result.get("tools")
+            if not isinstance(listed, list):
+                raise McpTransportError.malformed(server.label, "tools/list",
+                                                  Message(N_("its result has no list of tools")))
+            tools.extend(tool for tool in listed if isinstance(tool, dict))
+            next_cursor = result.get("nextCursor")
+            if not isinstance(next_cursor, str) or not next_cursor:
+                stateless = op.session.stateless
+                ttl_ms, scope = catalogue_freshness(first, stateless=stateless)
+                valid, excluded = split_catalogue(tools) if stateless and not server.is_command else (tools, [])
+                self._definitions[server.key] = {str(tool.get("name")): tool for tool in tools}
+                return ToolCatalogue(valid, page, excluded, ttl_ms=ttl_ms, cache_scope=scope)
+            cursor = next_cursor
+        raise McpTransportError.malformed(server.label, "tools/list",
+                                          Message(N_("the catalogue did not end within {count} pages"),
+                                                  {"count": MAX_PAGES}))
+
+    async def _tool_call(self, op: _Operation, server: ServerEndpoint, name: str, params: dict[str, Any],
+                         definition: dict[str, Any] | None) -> dict[str, Any]:
+        """``tools/call``; over HTTP in the stateless era with the ``Mcp-Param-*`` headers its
+        definition asks for, and once more with the catalogue listed anew if the server says the
+        headers do not match (-32020)."""
+        if not op.session.stateless or server.is_command:
+            return await op.request("tools/call", params, is_work=True)
+        for attempt in range(2):
+            if definition is None or attempt:
+                known = self._definitions.get(server.key)
+                if known is None or name not in known or attempt:
+                    await self._walk_catalogue(op, server, is_work=False)
+                    known = self._definitions.get(server.key, {})
+                definition = known.get(name)
+            headers: dict[str, str] = {}
+            if definition is not None:
+                problem = tool_header_problem(definition)
+                if problem is not None:
+                    raise McpTransportError.excluded_tool(server.label, name, problem)
+                headers = param_headers(definition, params.get("arguments"))
+            try:
+                return await op.request("tools/call", params, is_work=True, headers=headers)
+            except McpTransportError as refused:
+                if attempt or refused.kind is not ErrorKind.RPC_ERROR or refused.rpc_code != HEADER_MISMATCH:
+                    raise
+        raise AssertionError("unreachable")
 
     async def ping(self, server: ServerEndpoint, *, budget_s: object = None,
                    cancel: CancelSignal | None = None,
@@ -154,7 +204,11 @@ class McpClient:
 
         async def work(op: _Operation) -> PingResult:
             started = self.clock.now_ns()
-            await op.request("ping", {}, is_work=True)
+            if op.session.stateless:
+                # This era has no ping: server/discover is the request every server answers.
+                op.adopt_discovered_result(await op.request("server/discover", {}, is_work=True))
+            else:
+                await op.request("ping", {}, is_work=True)
             latency_ms = (self.clock.now_ns() - started) / 1e6
             info = op.server_info
             name = info.get("name") if isinstance(info.get("name"), str) else None
@@ -225,7 +279,8 @@ class McpClient:
             if isinstance(transport, LineTransport) and transport.problems and not exc.is_cancellation:
                 exc.add_sentence(Message(N_("Seen on the way: {problem}."),
                                          {"problem": transport.secrets.scrub_message(transport.problems[0])}))
-            if frame.interrupted is not None and isinstance(transport, LegTransport) and not op.session.session_id:
+            if frame.interrupted is not None and isinstance(transport, LegTransport) and not op.session.session_id \
+                    and not op.session.stateless:
                 exc.add_sentence(NOT_TOLD_SENTENCE)
             if server.is_command and self.lines.wedged(server, op, exc):
                 exc.add_sentence(Message(N_("Its process wrote nothing during the last {count} operations that ran "
@@ -236,14 +291,16 @@ class McpClient:
             transport = op.transport
             told = None
             if frame.interrupted is not None:
-                # A shared line tells the server at once; HTTP needs the session to name the request.
-                told = True if isinstance(transport, LineTransport) else bool(op.session.session_id)
+                # A shared line tells the server at once; HTTP needs the session to name the request,
+                # except in the stateless era, where closing the request's stream is how it is told.
+                told = (True if isinstance(transport, LineTransport) or op.session.stateless
+                        else bool(op.session.session_id))
             if op.stream is not None and outcome == "ok":
                 await op.stream.settle(REPLY_SETTLE_S)
             op.abort_stream()
             observer.operation_finished(OperationFinished(
                 operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told,
-                op.wire, op.session.protocol_version))
+                op.wire, op.session.protocol_version, op.era))
             self._after(http, op)
 
     async def _open(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None) -> None:
@@ -256,9 +313,10 @@ class McpClient:
             await self.lines.open_legacy(op, server, http)
             return
         try:
-            await op.handshake()
+            await open_in_era(op, server.era)
         except McpTransportError as refused:
-            if refused.method != "initialize" or refused.http_status not in LEGACY_STATUSES:
+            if refused.method != "initialize" or refused.http_status not in LEGACY_STATUSES \
+                    or refused.kind is ErrorKind.RPC_ERROR:
                 raise
             # Perhaps a server of the older transport, which takes no POST at its address: ask it so.
             assert http is not None
@@ -344,10 +402,63 @@ class _Operation:
         self.parting: list[tuple[str, dict[str, Any]]] = []
         #: The session is not ended afterwards (a task that outlived the budget is looked up in it).
         self.keep_session = False
+        #: The era the operation speaks once it is open: "handshake" or "stateless".
+        self.era: str | None = None
+        #: True while the era in use came from memory, not from this operation: an answer against
+        #: it makes the operation probe again (once).
+        self.recheck_era = False
+        self._reprobed = False
+        #: The W3C trace context every request of the stateless era carries (one trace per operation).
+        self.traceparent = new_traceparent()
 
     @property
     def progress_token(self) -> str:
         return self.transport.progress_token
+
+    @property
+    def eras(self) -> EraMemory:
+        return self._client.eras
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    # -- the stateless era -------------------------------------------------------------------
+
+    def speak_stateless(self, version: str) -> None:
+        """Speak the stateless era in ``version``: no session, every request names the version."""
+        self.session = Session(None, version)
+        self.era = STATELESS
+
+    def speak_handshake(self) -> None:
+        self.session = Session()
+        self.era = None
+
+    def adopt_discovered(self, found: Discovered) -> None:
+        """What ``server/discover`` said: the revision to speak, the server's name and capabilities."""
+        self.speak_stateless(found.version)
+        self.server_info = found.server_info
+        self.server_capabilities = found.capabilities
+
+    def adopt_discovered_result(self, result: dict[str, Any]) -> None:
+        from .era_opening import discovered_from
+
+        found = discovered_from(result)
+        if found is not None:
+            self.server_info, self.server_capabilities = found.server_info, found.capabilities
+
+    def client_capabilities(self) -> dict[str, Any]:
+        """The capabilities a request of the stateless era declares (no list-changed notices exist)."""
+        capabilities = self.handler.capabilities()
+        if "roots" in capabilities:
+            capabilities["roots"] = {}
+        capabilities["extensions"] = {TASKS_EXTENSION: {}}  # a task the server makes is followed (.tasks)
+        return capabilities
+
+    def request_meta(self, is_work: bool) -> dict[str, Any]:
+        """The ``_meta`` of one request of the stateless era."""
+        return request_meta(self.session.protocol_version or "", self.client_capabilities(),
+                            {"name": CLIENT_NAME, "version": CLIENT_VERSION}, log_level=self.log_level,
+                            traceparent=self.traceparent, progress_token=self.progress_token if is_work else None)
 
     def deadline_remaining(self) -> float:
         return self.transport.frame.deadline.remaining_s()
@@ -355,6 +466,7 @@ class _Operation:
     def adopt(self, handshake: Handshake) -> None:
         """Use a running process's handshake instead of making one (a process is not a session)."""
         self.session = Session(None, handshake.protocol_version)
+        self.era = STATELESS if self.session.stateless else HANDSHAKE
         self.server_info = handshake.server_info
         self.server_capabilities = handshake.capabilities
 
@@ -366,7 +478,17 @@ class _Operation:
             "capabilities": self.handler.capabilities(),
             "clientInfo": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
         }
-        answer = await self.transport.send(OutgoingMessage("initialize", params, next(self._ids)), self.session)
+        try:
+            answer = await self.transport.send(OutgoingMessage("initialize", params, next(self._ids)), self.session)
+        except McpTransportError as refused:
+            # A server of the stateless era: remembered wrongly, or a probe given up on that the
+            # server answered late (a slow start), which settled its era before initialize came.
+            moved_on = self.recheck_era and answered_against_handshake(refused)
+            if not (moved_on or (is_stateless_evidence(refused) and not self._reprobed)):
+                raise
+            self._reprobed = True
+            await reprobe(self)
+            return
         result = answer.result or {}
         # Known before the version is checked, so the session is ended even if we refuse it.
         self.session = Session(answer.session_id, None)
@@ -379,6 +501,8 @@ class _Operation:
         capabilities = result.get("capabilities")
         self.server_capabilities = capabilities if isinstance(capabilities, dict) else {}
         self.session = Session(answer.session_id, version)
+        self.era = HANDSHAKE
+        self.recheck_era = False
         try:
             await self.transport.send(OutgoingMessage("notifications/initialized", None), self.session)
         except SessionGone:
@@ -427,8 +551,12 @@ class _Operation:
             stream, self.stream = self.stream, None
             await stream.close()
 
-    async def request(self, method: str, params: dict[str, Any], *, is_work: bool = False) -> dict[str, Any]:
-        """Send a request; on a first 404 for our session, start a fresh session and resend."""
+    async def request(self, method: str, params: dict[str, Any], *, is_work: bool = False,
+                      headers: dict[str, str] | None = None) -> dict[str, Any]:
+        """Send a request; on a first 404 for our session, start a fresh session and resend. In
+        the stateless era, follow it through its rounds (:mod:`.stateless_requests`)."""
+        if self.session.stateless:
+            return await stateless_request(self, method, params, is_work=is_work, headers=headers)
         while True:
             leg = OutgoingMessage(method, params, next(self._ids), is_work=is_work)
             try:
@@ -453,7 +581,8 @@ async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session
     try:
         async with asyncio.timeout(BACKGROUND_BOUND_S):
             if op is not None and op.parting:  # a task's tasks/cancel, before the session ends
-                await send_parting(op, lambda message: http.post(server.url, json=message, headers=headers))
+                await send_parting(op, lambda message, own: http.post(server.url, json=message,
+                                                                      headers={**headers, **own}))
             # Without a session the notice could not say whose request it means (every client
             # numbers its requests from 1), so it is not sent at all.
             if interrupted is not None and interrupted.request_id is not None and session.session_id:

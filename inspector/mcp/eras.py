@@ -52,3 +52,26 @@ class RememberedEras:
             self._eras.pop(key, None)
         else:
             self._eras[key] = era
+
+
+class LayeredEras:
+    """An era memory in memory, in front of a ``backing`` one (the store): read from memory first,
+    what is found goes to both. Safe to read from any thread; the backing may be set later, by
+    the thread that owns it (a store connection belongs to one thread)."""
+
+    def __init__(self, backing: EraMemory | None = None) -> None:
+        self._memory = RememberedEras()
+        self.backing = backing
+
+    def recall(self, key: str) -> str | None:
+        era = self._memory.recall(key)
+        if era is None and self.backing is not None:
+            era = self.backing.recall(key)
+            if era is not None:
+                self._memory.remember(key, era)
+        return era
+
+    def remember(self, key: str, era: str | None) -> None:
+        self._memory.remember(key, era)
+        if self.backing is not None:
+            self.backing.remember(key, era)

@@ -34,6 +34,7 @@ class ErrorKind(str, Enum):
     EXHAUSTED_BUDGET = "exhausted_budget"
     TIMED_OUT = "timed_out"
     CANCELLED = "cancelled"
+    OUTPUT_SCHEMA = "output_schema"
 
 
 #: Stable codes; never renumber, only append.
@@ -49,6 +50,7 @@ ERROR_CODES: dict[ErrorKind, int] = {
     ErrorKind.EXHAUSTED_BUDGET: 1009,
     ErrorKind.TIMED_OUT: 1010,
     ErrorKind.CANCELLED: 1011,
+    ErrorKind.OUTPUT_SCHEMA: 1012,
 }
 
 
@@ -94,6 +96,8 @@ class McpTransportError(Exception):
         #: The task the operation ran as, once the server made one (``taskId``, ``server``, ...):
         #: kept so that a timed-out task can be looked up again.
         self.task: dict[str, Any] | None = None
+        #: A JSON-RPC error's ``data`` as the server sent it (e.g. the versions it supports).
+        self.rpc_data: Any = None
 
     @property
     def is_cancellation(self) -> bool:
@@ -200,12 +204,45 @@ class McpTransportError(Exception):
                    method=method)
 
     @classmethod
-    def rpc_error(cls, server: str, method: str, code: int, message: str) -> McpTransportError:
+    def output_schema(cls, server: str, tool: str, problem: Message) -> McpTransportError:
+        """The server answered ``tools/call``, but the tool's structured result breaks the output
+        schema the tool declares (``problem`` names the path and the rule)."""
+        return cls(ErrorKind.OUTPUT_SCHEMA, server, problem, method="tools/call")
+
+    @classmethod
+    def rpc_error(cls, server: str, method: str, code: int, message: str, *, data: Any = None,
+                  http_status: int | None = None) -> McpTransportError:
         detail = sanitize_remote_text(message)
-        params = {"server": server, "method": method, "code": code, "detail": detail}
-        template = (N_("The server {server} rejected {method} with JSON-RPC error {code}: {detail}.") if detail else
-                    N_("The server {server} rejected {method} with JSON-RPC error {code}: no message."))
-        return cls(ErrorKind.RPC_ERROR, server, Message(template, params), method=method, rpc_code=code)
+        params: dict[str, object] = {"server": server, "method": method, "code": code, "detail": detail}
+        worded = _worded_rpc_error(code, data, params)
+        if worded is not None:
+            template = worded
+        else:
+            template = (N_("The server {server} rejected {method} with JSON-RPC error {code}: {detail}.") if detail
+                        else N_("The server {server} rejected {method} with JSON-RPC error {code}: no message."))
+        error = cls(ErrorKind.RPC_ERROR, server, Message(template, params), method=method, rpc_code=code,
+                    http_status=http_status)
+        error.rpc_data = data
+        return error
+
+    @classmethod
+    def excluded_tool(cls, server: str, tool: str, problem: Message) -> McpTransportError:
+        """A tool the client must not call: its ``x-mcp-header`` annotations break the rules."""
+        return cls(ErrorKind.MALFORMED, server,
+                   Message(N_("The tool {tool} of the server {server} was not called: {problem}"),
+                           {"tool": tool, "server": server, "problem": problem}),
+                   method="tools/call")
+
+    @classmethod
+    def input_rounds(cls, server: str, method: str, rounds: int) -> McpTransportError:
+        """A server that keeps asking for input (``input_required``) without ever finishing."""
+        return cls(ErrorKind.MALFORMED, server,
+                   NP_("The server {server} asked for input on {method} {count} time without finishing; the client "
+                       "stops after that many rounds.",
+                       "The server {server} asked for input on {method} {count} times in a row without finishing; "
+                       "the client stops after that many rounds.",
+                       {"server": server, "method": method, "count": rounds}, count="count"),
+                   method=method)
 
     @classmethod
     def content_type(cls, server: str, method: str, media_type: str) -> McpTransportError:
@@ -316,3 +353,37 @@ class McpTransportError(Exception):
         template = CANCELLED_IN_FLIGHT if in_flight else CANCELLED_BEFORE_SEND
         return cls(ErrorKind.CANCELLED, server, Message(template, params), method=method, in_flight=in_flight,
                    _cancellation=True)
+
+
+#: The stateless era's own error codes (2026-07-28), said in words rather than by number alone.
+HEADER_MISMATCH = -32020
+MISSING_CLIENT_CAPABILITY = -32021
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+
+
+def _listed(value: Any) -> str:
+    """A list the server sent (versions, capabilities), as clipped plain text."""
+    if isinstance(value, list):
+        items = [sanitize_remote_text(str(item), 40) for item in value[:10]]
+        return ", ".join(item for item in items if item) or "(none)"
+    if isinstance(value, dict):
+        return _listed(list(value))
+    return "(none)"
+
+
+def _worded_rpc_error(code: int, data: Any, params: dict[str, object]) -> str | None:
+    """The sentence template of an error code the protocol names, with its data in ``params``."""
+    data = data if isinstance(data, dict) else {}
+    if code == UNSUPPORTED_PROTOCOL_VERSION:
+        params["requested"] = sanitize_remote_text(str(data.get("requested") or ""), 40) or "(none)"
+        params["supported"] = _listed(data.get("supported"))
+        return N_("The server {server} does not speak the MCP protocol version {requested} that {method} was sent "
+                  "in (error {code}); it speaks {supported}.")
+    if code == MISSING_CLIENT_CAPABILITY:
+        params["capabilities"] = _listed(data.get("requiredCapabilities"))
+        return N_("The server {server} refused {method} because the client did not declare a capability it "
+                  "requires (error {code}): {capabilities}.")
+    if code == HEADER_MISMATCH:
+        return N_("The server {server} refused {method} because its HTTP headers do not match its body "
+                  "(error {code}: {detail}).")
+    return None

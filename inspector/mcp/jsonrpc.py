@@ -17,6 +17,8 @@ class RpcAnswer:
     result: dict[str, Any] | None = None
     error_code: int | None = None
     error_message: str | None = None
+    #: The error's ``data`` (e.g. the versions a server supports), as the server sent it.
+    error_data: Any = None
 
     @property
     def is_error(self) -> bool:
@@ -43,6 +45,7 @@ def decode_answer(obj: Any) -> RpcAnswer:
         return RpcAnswer(
             error_code=code if isinstance(code, int) and not isinstance(code, bool) else 0,
             error_message=message if isinstance(message, str) else "no message",
+            error_data=error.get("data"),
         )
     result = obj.get("result")
     if not isinstance(result, dict):

@@ -18,6 +18,7 @@ import httpx
 from .channels.lines import LineRoutes, LineTransport
 from .channels.sse_legacy import LegacySseChannel
 from .channels.stdio import ChannelError
+from .era_opening import open_in_era
 from .errors import ErrorKind, McpTransportError
 from .legs import LegWire
 from .processes import Handshake, RunningServer, ServerProcesses
@@ -90,7 +91,8 @@ class LineOpener:
         op.routes = entry.routes
         op.adopt(entry.handshake)
         level = op.log_level
-        if level is not None and level != entry.handshake.log_level and "logging" in op.server_capabilities:
+        if level is not None and level != entry.handshake.log_level and "logging" in op.server_capabilities \
+                and not op.session.stateless:
             if await op.ask_log_level(level):
                 entry.handshake.log_level = level
 
@@ -129,7 +131,7 @@ class LineOpener:
             transport.line = entry.process
             entry.routes.enter(transport)
             op.routes = entry.routes
-            await op.handshake()
+            await open_in_era(op, server.era)
             entry.handshake = Handshake(op.session.protocol_version or "", op.server_info, op.server_capabilities,
                                         op.log_level if "logging" in op.server_capabilities else None)
         except BaseException:

@@ -11,7 +11,9 @@ the rest dropped and counted (``on_requests_dropped``). A server that refuses
 ``logging/setLevel`` is reported to ``on_log_level_refused`` and listened to all the same. A
 stream that breaks is resumed with ``Last-Event-ID`` after the server's ``retry:`` delay, but
 never sooner than :data:`~.stream_limits.MIN_RECONNECT_S`, backing off when it keeps breaking or
-ending at once, and given up after :data:`MAX_FAILURES` failures in a row.
+ending at once, and given up after :data:`MAX_FAILURES` failures in a row. A server of the
+stateless era (pinned, or remembered so by ``eras``) is listened to with ``subscriptions/listen``
+instead (:mod:`.listen_stateless`), under the same waits.
 :meth:`ServerListener.stop` ends the session with an HTTP ``DELETE``; it returns within
 :data:`STOP_BOUND_S` plus twice :data:`STOP_WAIT_S` (a second and a half), whatever the server
 does. No Qt here: the window runs it on its worker loop.
@@ -33,7 +35,9 @@ import httpx
 from .channels.http import LegTransport, message_headers, new_http_client
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
+from .eras import EraMemory
 from .errors import ErrorKind, McpTransportError
+from .listen_stateless import StatelessListening, speaks_stateless
 from .messages import N_, Message
 from .reports import LogLevelRefused, NullObserver
 from .server import ServerEndpoint
@@ -129,10 +133,15 @@ class ServerListener:
                  on_log_level_refused: Callable[[LogLevelRefused], None] | None = None,
                  on_requests_dropped: Callable[[RequestsDropped], None] | None = None,
                  http_factory: Callable[[], httpx.AsyncClient] = new_http_client,
-                 clock: Clock | None = None, handshake_budget_s: float = HANDSHAKE_BUDGET_S) -> None:
+                 clock: Clock | None = None, handshake_budget_s: float = HANDSHAKE_BUDGET_S,
+                 eras: EraMemory | None = None) -> None:
         if log_level is not None and log_level not in LOG_LEVELS:
             raise ValueError("The log level must be one of {levels}.".format(levels=", ".join(LOG_LEVELS)))
         self.server = server
+        #: What the operations found the server to speak (``auto``): the stateless era listens its own way.
+        self.eras = eras
+        #: Whether it listens with ``subscriptions/listen`` (decided when it connects).
+        self.stateless = False
         #: Answers the server's requests: roots only (no questions, no model: no budget owns them).
         self.handler = ServerRequestHandler(roots=roots, sampling_refusal=NO_OPERATION_REFUSAL)
         self.log_level = log_level
@@ -222,6 +231,10 @@ class ServerListener:
         last_event_id: str | None = None
         retry_ms: int | None = None
         while True:
+            if self._op is None and speaks_stateless(self.server, self.eras):
+                self.stateless = True
+                await StatelessListening(self).run()
+                return
             if self._op is None:
                 self._say(ListenerStatus(ListenerState.CONNECTING if failures == 0 else ListenerState.RECONNECTING,
                                          reconnects=self.reconnects))
@@ -229,6 +242,8 @@ class ServerListener:
                     await self._start_session()
                 except McpTransportError as exc:
                     failures += 1
+                    if speaks_stateless(self.server, self.eras):
+                        continue  # the server was found stateless meanwhile: listen that way
                     if exc.kind in _PERMANENT or (exc.kind is ErrorKind.HTTP_STATUS and exc.http_status is not None
                                                   and 400 <= exc.http_status < 500 and exc.http_status != 429):
                         self._give_up(exc)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .images import ImagePart, image_parts
+from .messages import Message
 
 NO_TEXT_SENTENCE = "The tool returned no textual content."
 
@@ -210,14 +211,46 @@ def _schema_type(spec: Any, depth: int = 0) -> str:
 
 @dataclass(frozen=True)
 class ToolCatalogue:
-    """The tools a server offers, gathered across all pages of ``tools/list``."""
+    """The tools a server offers, gathered across all pages of ``tools/list``.
+
+    ``excluded``: the tools the server listed that must not be called (e.g. an invalid
+    ``x-mcp-header`` annotation, see :func:`.param_headers.split_catalogue`), each with the
+    reason; shown apart from ``tools``, never dropped silently."""
 
     tools: list[dict[str, Any]]
     pages: int
+    excluded: list[tuple[dict[str, Any], Message]] = field(default_factory=list)
+    #: How long the server lets the catalogue be kept (``ttlMs`` of the first page, 0: not at all);
+    #: ``None``: it said nothing (the handshake era). See :func:`catalogue_freshness`.
+    ttl_ms: int | None = None
+    #: Who may share a kept catalogue: ``public`` (anyone using the address) or ``private``
+    #: (these credentials only); ``None``: not said (kept as private).
+    cache_scope: str | None = None
 
     @property
     def names(self) -> list[str]:
         return [str(tool.get("name", "")) for tool in self.tools]
+
+
+#: The scopes a cacheable result may name.
+CACHE_SCOPES = ("public", "private")
+
+
+def catalogue_freshness(result: dict[str, Any], *, stateless: bool = True) -> tuple[int | None, str | None]:
+    """``(ttl_ms, cache_scope)`` of a ``tools/list`` result (its first page).
+
+    In the stateless era an absent, negative or unusable ``ttlMs`` is 0 (not to be kept); in the
+    handshake era a result that names neither is ``(None, None)``: nothing was said. A scope other
+    than ``public`` or ``private`` is ``None`` (and treated as private where the catalogue is kept).
+    """
+    ttl, scope = result.get("ttlMs"), result.get("cacheScope")
+    if not stateless and ttl is None and scope is None:
+        return None, None
+    if isinstance(ttl, bool) or not isinstance(ttl, int | float) or ttl != ttl or ttl <= 0:
+        ttl_ms = 0
+    else:
+        ttl_ms = int(min(ttl, 2**53 - 1))  # a float beyond any int a JSON peer can mean is cut there
+    return ttl_ms, scope if scope in CACHE_SCOPES else None
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from .eras import era_of_version
 from .errors import ErrorKind, McpTransportError
 from .messages import N_, Message, Number
 from .reports import TaskHandle, TaskSeen
+from .stateless import standard_headers
 from .task_shapes import (
     EXTENSION_SHAPE,
     HANDSHAKE_SHAPE,
@@ -139,13 +140,16 @@ class _Follow:
 
 
 async def call_tool(op: _Operation, params: dict[str, Any], *, tool: dict[str, Any] | None = None,
-                    task: bool | None = None, shapes: tuple[TaskShape, ...] | None = None) -> dict[str, Any]:
+                    task: bool | None = None, shapes: tuple[TaskShape, ...] | None = None,
+                    send: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]] | None = None) -> dict[str, Any]:
     """``tools/call`` as a leg of ``op``, as a task when it should be one, followed to its end:
     the final ``CallToolResult`` (a dict), as a plain call returns it.
 
     ``tool`` is the tool's definition from the catalogue (its ``execution.taskSupport`` decides);
     ``task`` is the caller's wish (True: as a task if allowed, False: never ask for one, None: only
-    when the tool requires it). The 2026-07-28 server decides by itself; its task is followed too."""
+    when the tool requires it). The 2026-07-28 server decides by itself; its task is followed too.
+    ``send(params)`` sends the ``tools/call`` leg (the client's own, with its era's headers); by
+    default a plain request of ``op``."""
     shapes = shapes if shapes is not None else (HandshakeTasks(), ExtensionTasks())
     if tool is None and task is not False and server_runs_tool_tasks(op.server_capabilities):
         # The caller does not know the tool (the command line): whether it requires, allows or
@@ -154,7 +158,7 @@ async def call_tool(op: _Operation, params: dict[str, Any], *, tool: dict[str, A
     asked = wants_task(tool, op.server_capabilities, task)
     if asked:
         params = {**params, "task": {"ttl": TASK_TTL_MS}}
-    answer = await op.request("tools/call", params, is_work=True)
+    answer = await (send(params) if send is not None else op.request("tools/call", params, is_work=True))
     label = op.transport.server.label
     for shape in shapes:
         if shape.name == HANDSHAKE_SHAPE and not asked:
@@ -282,16 +286,23 @@ def _cancel_on_server(op: _Operation, shape: TaskShape, handle: TaskHandle) -> N
     op.parting.append((method, params))
 
 
-async def send_parting(op: _Operation, post: Callable[[dict[str, Any]], Awaitable[Any]] | None = None) -> None:
+async def send_parting(op: _Operation,
+                       post: Callable[[dict[str, Any], dict[str, str]], Awaitable[Any]] | None = None) -> None:
     """Send the requests said after an operation (a task's ``tasks/cancel``): over HTTP with
-    ``post(message)`` (the JSON-RPC request as a dict: the caller adds what its era needs, e.g.
-    ``_meta`` and headers), on a shared line through the line itself. Errors are swallowed: the
-    operation has ended already, and the caller bounds the time."""
+    ``post(message, headers)`` (the JSON-RPC request as a dict, and the headers of its own the
+    stateless era asks for), on a shared line through the line itself. In the stateless era each
+    carries its ``_meta``. Errors are swallowed: the operation has ended already, and the caller
+    bounds the time."""
+    stateless = bool(getattr(op.session, "stateless", False))
     for number, (method, params) in enumerate(op.parting, start=1):
+        headers: dict[str, str] = {}
+        if stateless:
+            params = {**params, "_meta": op.request_meta(False)}
+            headers = standard_headers(op.session.protocol_version or "", method, params)
         message = {"jsonrpc": "2.0", "id": f"parting-{number}", "method": method, "params": params}
         with contextlib.suppress(Exception):
             if post is not None:
-                await post(message)
+                await post(message, headers)
             elif getattr(op.transport, "line", None) is not None:
                 await op.transport.line.request(message)
     op.parting.clear()

@@ -5,7 +5,7 @@ exported from the reference read here unchanged; this project adds ``legs``,
 ``cancelledInFlight``, ``contentBlocks``, ``contentBlocksDropped``, ``serverRequests``,
 ``serverNotifications``,
 ``progress``, ``progressDropped``, ``serverToldToStop`` and how the server was reached
-(``transport``, ``serverCommand``, ``protocolVersion``, ``stderr``, ``stderrDropped``,
+(``transport``, ``serverCommand``, ``protocolVersion``, ``era``, ``stderr``, ``stderrDropped``,
 ``lineProblems``) without changing the meaning of any reference key.
 """
 
@@ -21,7 +21,7 @@ from ._frozen import _PLAIN_SCALARS, NotJsonError, NotPlainError, freeze, freeze
 from .leg import InvalidLegError, Leg, _plain_leg
 from .outcome import ToolOutcome
 from .progress import NOTE_SHAPE, is_progress_note
-from .wire import MAX_STEP_LINES, TRANSPORTS, is_lines
+from .wire import MAX_STEP_LINES, SPOKEN_ERAS, TRANSPORTS, is_lines
 
 JsonList = tuple[Any, ...]
 """A JSON list, held as a tuple so the step stays immutable."""
@@ -60,6 +60,7 @@ _OUTCOME = f"one of {[o.value for o in ToolOutcome]}"
 _LEGS = "a list of legs"
 _PROGRESS = NOTE_SHAPE
 _TRANSPORT = f"one of {list(TRANSPORTS)}"
+_ERA = f"one of {list(SPOKEN_ERAS)}"
 _LINES = f"a list of at most {MAX_STEP_LINES} strings"
 
 
@@ -105,6 +106,7 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("transport", "transport", _TRANSPORT),
     _Field("server_command", "serverCommand", _TEXT),
     _Field("protocol_version", "protocolVersion", _TEXT),
+    _Field("era", "era", _ERA),
     _Field("stderr", "stderr", _LINES),
     _Field("stderr_dropped", "stderrDropped", _COUNT),
     _Field("line_problems", "lineProblems", _LINES),
@@ -182,6 +184,9 @@ def _normalise(field: _Field, value: Any) -> Any:
         elif shape == _TRANSPORT:
             if value in TRANSPORTS and type(value) is str:
                 return value
+        elif shape == _ERA:
+            if value in SPOKEN_ERAS and type(value) is str:
+                return value
         elif shape == _LINES:
             if is_lines(value):
                 return tuple(value)
@@ -254,6 +259,8 @@ class RunStep:
     server_command: str | None = None
     #: The protocol revision the handshake agreed on.
     protocol_version: str | None = None
+    #: The era of MCP it spoke in: "handshake" (initialize, a session) or "stateless" (2026-07-28 on).
+    era: str | None = None
     #: The last lines the server wrote on stderr during the operation, and how many went before them.
     stderr: tuple[str, ...] | None = None
     stderr_dropped: int | None = None
@@ -401,10 +408,10 @@ _WRITE_TABLE = tuple((field.key, _WRITE_CODES.get(field.shape, _AS_IS), getattr(
 
 # How _plain_step reads each key of a payload: its attribute and the shape's code.
 (_R_TEXT, _R_COUNT, _R_NUMBER, _R_FLAG, _R_LIST, _R_ARRAY, _R_ARRAY_OR_NUMBER, _R_OUTCOME, _R_LEGS,
- _R_PROGRESS, _R_TRANSPORT, _R_LINES) = range(12)
+ _R_PROGRESS, _R_TRANSPORT, _R_LINES, _R_ERA) = range(13)
 _READ_CODES = {_TEXT: _R_TEXT, _COUNT: _R_COUNT, _NUMBER: _R_NUMBER, _FLAG: _R_FLAG, _LIST: _R_LIST,
                _ARRAY: _R_ARRAY, _ARRAY_OR_NUMBER: _R_ARRAY_OR_NUMBER, _OUTCOME: _R_OUTCOME, _LEGS: _R_LEGS,
-               _PROGRESS: _R_PROGRESS, _TRANSPORT: _R_TRANSPORT, _LINES: _R_LINES}
+               _PROGRESS: _R_PROGRESS, _TRANSPORT: _R_TRANSPORT, _LINES: _R_LINES, _ERA: _R_ERA}
 _READ_BY_KEY = {field.key: (field.attr, _READ_CODES[field.shape]) for field in _OPTIONAL_FIELDS}
 _ABSENT = {field.name: field.default for field in fields(RunStep)[3:]}  # each optional field, absent
 # The slot of each field, in field order: a step is filled through them (frozen, so not by
@@ -484,6 +491,9 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
             value = freeze_plain(value)
         elif code == _R_TRANSPORT:
             if type(value) is not str or value not in TRANSPORTS:
+                return None
+        elif code == _R_ERA:
+            if type(value) is not str or value not in SPOKEN_ERAS:
                 return None
         elif code == _R_LINES:
             if not is_lines(value):

@@ -78,7 +78,7 @@ class RunTrace:
         :func:`inspector.runs.progress.bound_progress`). ``server_told_to_stop`` says, for a
         request torn down on the wire, whether the server could be told to stop it. ``wire``:
         how the server was reached, as step fields (``transport``, ``server_command``,
-        ``protocol_version``, ``stderr``, ``stderr_dropped``, ``line_problems``).
+        ``protocol_version``, ``era``, ``stderr``, ``stderr_dropped``, ``line_problems``).
         """
         if not isinstance(result, ToolResult):
             raise TypeError(f"record_tool_result takes a ToolResult, got {type(result).__name__}")

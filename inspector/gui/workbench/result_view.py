@@ -148,11 +148,14 @@ class ResultView(QWidget):
         if record.status == "cancelled":
             return ""  # the sentence above already says what a cancel means: not twice
         if task.kind == "call":
-            if record.tool_result is not None and record.error is None:
+            answered_wrong = record.error is not None and record.error.kind.value == "output_schema"
+            if record.tool_result is not None and (record.error is None or answered_wrong):
                 if result is None:
                     return record.tool_result.content
                 lines = [line for block in getattr(result, "blocks", ()) for line in block_lines(block)]
-                return "\n".join([part for part in (_without_note(result), *lines) if part])
+                # An answer that breaks the tool's output schema: why first, then what it said.
+                why = translate(record.error) if answered_wrong else ""
+                return "\n".join([part for part in (why, _without_note(result), *lines) if part])
             return record.tool_result.content if record.tool_result is not None else ""
         if task.kind == "list" and result is not None:
             tools = ngettext("{count} tool", "{count} tools", len(result.tools)).format(count=len(result.tools))

@@ -25,6 +25,7 @@ from ..settings import AppSettings
 from ..widgets.budget_field import budget_label
 from ..widgets.plain_text import clip_text, label_text, plain_tooltip
 from .arguments_panel import ArgumentsPanel
+from .catalogue_cache import CatalogueKeeper
 from .engine import OperationsEngine, OperationTask
 from .operations_list import OperationsList
 from .result_view import ResultView
@@ -45,6 +46,8 @@ class Workbench(QSplitter):
         self.admin = admin
         self.settings = settings
         self.tools = ToolsPanel()
+        #: The catalogues still fresh (``ttlMs``): selecting their server again shows them.
+        self.catalogues = CatalogueKeeper()
         self.tool_title = QLabel(_("No tool selected."))
         self.tool_title.setTextFormat(Qt.TextFormat.PlainText)
         self.tool_title.setWordWrap(True)
@@ -127,27 +130,35 @@ class Workbench(QSplitter):
             if self.tools.task.server_url == record.url:
                 return
             self.tools.task.cancel()
-        self.load_tools()
+        self.load_tools(reuse=True)
 
     def show_budget(self, record: ServerRecord | None) -> None:
         # What the client enforces (the floor applied), as the budget bar's deadline says it.
         self.budget_label.setText("" if record is None else budget_label(self.admin.budget_for(record)))
 
-    def load_tools(self) -> OperationTask | None:
+    def load_tools(self, reuse: bool = False) -> OperationTask | None:
+        """List the selected server's tools; ``reuse``: show the catalogue kept while it is fresh."""
         record = self.admin.current()
         if record is None:
             return None
         endpoint = self.admin.endpoint_or_say(record)
         if endpoint is None:
             return None
+        kept = self.catalogues.fresh(record.url, endpoint) if reuse else None
+        if kept is not None:
+            self.tools.show_kept(kept)
+            return None
         task = self.engine.list_tools(endpoint, self.admin.budget_for(record))
-        self.tools.loading(task)
+        changes = self.catalogues.changes(endpoint.key)
+        self.tools.loading(task, lambda catalogue: self.catalogues.keep(record.url, endpoint, catalogue, changes))
         return task
 
     def tools_changed(self, server_url: str) -> None:
         """A server said its tools changed: reload the catalogue if it is the one shown."""
+        self.catalogues.forget(server_url)
         record = self.admin.current()
         if record is not None and record.url == server_url and not self.admin.closed:
+            self.tools.freshness.mark_stale()
             if self.tools.task is None or not self.tools.task.running:
                 self.load_tools()
 

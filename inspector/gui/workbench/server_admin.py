@@ -118,15 +118,16 @@ class ServerAdmin(QObject):
 
         Kept until the server is saved or removed: Run must not wait on the store or the keyring."""
         endpoint = self._endpoints.get(record.url)
-        if (endpoint is None or endpoint.name != record.name) and record.transport == "stdio":
+        stale = endpoint is None or endpoint.name != record.name or endpoint.era != record.era
+        if stale and record.transport == "stdio":
             endpoint = self._endpoints[record.url] = command_endpoint(self, record)
-        elif endpoint is None or endpoint.name != record.name:
+        elif stale:
             headers = self.registry.headers_for(record.url, ask=lambda header: self.session_secrets.get(
                 (record.url, header)))
             marked = frozenset(setting.name for setting in record.headers if setting.secret)
             endpoint = self._endpoints[record.url] = ServerEndpoint(
                 record.url, headers=headers, name=record.name, secret_headers=marked,
-                transport="sse" if record.transport == "sse" else "http")
+                transport="sse" if record.transport == "sse" else "http", era=record.era)
         return endpoint
 
     def endpoint_or_say(self, record: ServerRecord) -> ServerEndpoint | None:
@@ -168,14 +169,15 @@ class ServerAdmin(QObject):
                               budget_s=record.budget_s if record else None, headers=headers,
                               secrets_kept=self.secrets.available, roots=record.roots if record else (),
                               default_budget_s=lambda: self.settings.default_budget_s,
-                              transport=record.transport if record else "http", **command)
+                              transport=record.transport if record else "http",
+                              era=record.era if record else "auto", **command)
         self.dialog = dialog  # tests answer it while it is open
         if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:
             return
         chosen = dialog.result_settings
         self.save_server(chosen.url, chosen.name, chosen.budget_s, chosen.headers, chosen.secret,
                          replaces=record.url if record else None, roots=chosen.roots, transport=chosen.transport,
-                         command=chosen.command, kept_env=chosen.kept_env)
+                         command=chosen.command, kept_env=chosen.kept_env, era=chosen.era)
 
     #: Emitted before a server's settings change or it goes (its URL): a session held for it ends.
     changing = Signal(str)
@@ -183,7 +185,7 @@ class ServerAdmin(QObject):
     def save_server(self, url: str, name: str | None, budget_s: float | None, headers: dict[str, str],
                     secret: set[str], *, replaces: str | None = None, roots: tuple[str, ...] = (),
                     transport: str = "http", command: ServerCommand | None = None,
-                    kept_env: set[str] | None = None) -> None:
+                    kept_env: set[str] | None = None, era: str = "auto") -> None:
         """Store a server (secret values to the keyring or this session only) and select it.
 
         A command server's process stops when its settings change (the next operation starts it
@@ -204,10 +206,10 @@ class ServerAdmin(QObject):
             from inspector.agent.server_commands import setting_of
 
             self.registry.save_server(url, name=name, budget_s=budget_s, replace=True, roots=roots,
-                                      command=setting_of(command))
+                                      command=setting_of(command), era=era)
         else:
             self.registry.save_server(url, name=name, budget_s=budget_s, headers=headers, secret=secret,
-                                      replace=True, roots=roots, transport=transport)
+                                      replace=True, roots=roots, transport=transport, era=era)
         for header, value in headers.items():
             if header in secret or is_secret_header(header):
                 self.session_secrets[(url, header)] = value

@@ -33,7 +33,7 @@ def command_endpoint(admin: ServerAdmin, record: ServerRecord) -> ServerEndpoint
         raise InvalidServerError(Message(N_("the server {name} has no command configured"),
                                           {"name": record.name or record.url}))
     try:
-        return ServerEndpoint.for_command(command_of(setting), name=record.name)
+        return ServerEndpoint.for_command(command_of(setting), name=record.name, era=record.era)
     except InvalidCommandError as error:  # a stored command no program can receive: said, not raised
         raise InvalidServerError(error.sentence) from None
 

@@ -33,23 +33,44 @@ def transport_mark(record: ServerRecord) -> str:
     return ""
 
 
+def speaks_stateless(record: ServerRecord) -> bool:
+    """Is the server spoken to in the stateless era: pinned so, or found so by ``auto``?"""
+    return record.era == "stateless" or (record.era == "auto" and record.found_era == "stateless")
+
+
 def _named(record: ServerRecord) -> str:
     mark = transport_mark(record)
+    if speaks_stateless(record):  # the rarer era is named; the handshake is what most servers speak
+        mark = _("{transport} · stateless").format(transport=mark) if mark else _("stateless")
     return _("{name} · {transport}").format(name=server_label(record), transport=mark) if mark else \
         server_label(record)
 
 
+def era_line(record: ServerRecord) -> str:
+    """The tooltip's line on the era: the one configured and, for Automatic, what it found."""
+    if record.era == "handshake":
+        return _("Protocol era: handshake (2025-11-25 and older)")
+    if record.era == "stateless":
+        return _("Protocol era: stateless (2026-07-28)")
+    if record.found_era == "stateless":
+        return _("Protocol era: automatic; the server was found to speak the stateless era")
+    if record.found_era == "handshake":
+        return _("Protocol era: automatic; the server was found to speak the handshake era")
+    return _("Protocol era: automatic; not asked yet")
+
+
 def _where(record: ServerRecord) -> str:
-    """The tooltip: the URL, or the command line with its folder and variables by name only."""
+    """The tooltip: the URL, or the command line with its folder and variables by name only; then the era."""
     command = record.command
     if command is None:
-        return record.url
+        return f"{record.url}\n{era_line(record)}"
     words = record.url.removeprefix("stdio:")
     lines = [_("Command: {command}").format(command=words)]
     if command.cwd:
         lines.append(_("Folder: {folder}").format(folder=command.cwd))
     if command.env:
         lines.append(_("Environment: {names}").format(names=", ".join(variable.name for variable in command.env)))
+    lines.append(era_line(record))
     return "\n".join(lines)
 
 

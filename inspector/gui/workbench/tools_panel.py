@@ -15,8 +15,24 @@ from inspector.i18n.messages import translate
 from ..language import on_language_changed, translated
 from ..widgets.accessibility import name_clear_button
 from ..widgets.hints import readable_placeholder
+from .catalogue_cache import KeptCatalogue
 from .engine import OperationTask
+from .freshness import FreshnessLabel
 from .tools_model import ToolFilter, ToolRole, ToolsModel
+
+
+def catalogue_state(tools: int, pages: int, excluded: int) -> str:
+    """The state line under a loaded catalogue: "12 tools in 2 pages." and, when the server listed
+    tools that cannot be called, how many (their rows say why)."""
+    counted = _("{tools} in {pages}.").format(
+        tools=ngettext("{count} tool", "{count} tools", tools).format(count=format_number(tools)),
+        pages=ngettext("{count} page", "{count} pages", pages).format(count=format_number(pages)))
+    if not excluded:
+        return counted
+    return _("{counted} {excluded}").format(counted=counted, excluded=ngettext(
+        "{count} more excluded (point at it to see why).",
+        "{count} more excluded (point at one to see why).", excluded).format(
+            count=format_number(excluded)))
 
 
 class ToolsPanel(QWidget):
@@ -55,11 +71,16 @@ class ToolsPanel(QWidget):
         state_row.addWidget(self.state, 1)
         state_row.addWidget(self.cancel_button)
         state_row.addWidget(self.reload_button)
+        #: How long the catalogue is fresh (stateless servers say so), counting down.
+        self.freshness = FreshnessLabel()
+        #: Keeps a catalogue that arrived (the window's keeper, set per load by :meth:`loading`).
+        self._keep: Callable[[Any], KeptCatalogue] | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.filter)
         layout.addWidget(self.view, 1)
         layout.addLayout(state_row)
+        layout.addWidget(self.freshness)
         #: Makes the state line in the current language (said again after a switch).
         self._state_text: Callable[[], str] = lambda: _("Select a server to see its tools.")
         on_language_changed(self, lambda: self.state.setText(self._state_text()))
@@ -68,10 +89,13 @@ class ToolsPanel(QWidget):
         self._state_text = text
         self.state.setText(text())
 
-    def loading(self, task: OperationTask) -> None:
-        """Follow a catalogue walk: pages as they arrive, then the tools (or why not)."""
+    def loading(self, task: OperationTask, keep: Callable[[Any], KeptCatalogue] | None = None) -> None:
+        """Follow a catalogue walk: pages as they arrive, then the tools (or why not); ``keep``
+        keeps the catalogue that arrives (and says when it arrived)."""
         self.task = task
+        self._keep = keep
         self.model.set_tools([])
+        self.freshness.clear_catalogue()
         self.cancel_button.show()
         self.cancel_button.setEnabled(True)
         task.changed.connect(self._progress)
@@ -96,14 +120,7 @@ class ToolsPanel(QWidget):
         record = outcome.record
         if record is not None and record.status == "ok" and record.result is not None:
             catalogue = record.result
-            self.model.set_tools(catalogue.tools)
-            self._say(lambda: _("{tools} in {pages}.").format(
-                tools=ngettext("{count} tool", "{count} tools", len(catalogue.tools)).format(
-                    count=format_number(len(catalogue.tools))),
-                pages=ngettext("{count} page", "{count} pages", catalogue.pages).format(
-                    count=format_number(catalogue.pages))))
-            if self.proxy.rowCount() and not self.view.currentIndex().isValid():
-                self.view.setCurrentIndex(self.proxy.index(0, 0))
+            self._show(self._keep(catalogue) if self._keep is not None else KeptCatalogue.now(catalogue))
         elif record is not None and record.status == "cancelled":
             self._say(lambda: _("Loading the tools was cancelled."))
         else:
@@ -111,6 +128,22 @@ class ToolsPanel(QWidget):
             # Said again in a new language: the client's sentence too.
             self._say(lambda: _("The tools could not be loaded: {reason}").format(reason=translate(error or "")))
         self._selected()
+
+    def show_kept(self, kept: KeptCatalogue) -> None:
+        """Show a catalogue kept while fresh (instead of listing again)."""
+        self.task = None
+        self.cancel_button.hide()
+        self._show(kept)
+        self._selected()
+
+    def _show(self, kept: KeptCatalogue) -> None:
+        catalogue = kept.catalogue
+        excluded = list(getattr(catalogue, "excluded", ()))
+        self.model.set_tools(catalogue.tools, excluded)
+        self._say(lambda: catalogue_state(len(catalogue.tools), catalogue.pages, len(excluded)))
+        self.freshness.show_catalogue(kept)
+        if self.model.tool(0) is not None and not self.view.currentIndex().isValid():
+            self.view.setCurrentIndex(self.proxy.index(0, 0))
 
     def _cancel(self) -> None:
         if self.task is not None:
@@ -121,6 +154,7 @@ class ToolsPanel(QWidget):
         """No tools; ``message`` says why (a function of no arguments: said again in a new language)."""
         self.task = None
         self.model.set_tools([])
+        self.freshness.clear_catalogue()
         self.cancel_button.hide()
         self._say(message if callable(message) else lambda: message)
         self._selected()

@@ -18,6 +18,7 @@ import httpx
 from ..cancel import CancelSignal
 from ..clock import Clock
 from ..deadline import OperationDeadline
+from ..eras import STATELESS_VERSIONS
 from ..errors import McpTransportError
 from ..jsonrpc import NotAnAnswer, RpcAnswer, answers_request, decode_answer, decode_body, is_answer
 from ..legs import LegEnded, LegFrame, LegWire
@@ -37,6 +38,8 @@ from ..standalone import ServerNotification
 from ..text import load_wire_json
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
+#: The most of a refusal's body read for the JSON-RPC error it may carry.
+ERROR_BODY_BYTES = 64 * 1024
 #: How long an event stream may take to end after its answer before it is closed by us.
 STREAM_END_GRACE_S = 0.02
 USER_AGENT = "run-inspector/0.1"
@@ -69,10 +72,16 @@ def new_http_client() -> httpx.AsyncClient:
 
 @dataclass
 class Session:
-    """What the handshake of one operation established. Never shared between operations."""
+    """What the handshake of one operation established (or, in the stateless era, the revision
+    every request names). Never shared between operations."""
 
     session_id: str | None = None
     protocol_version: str | None = None
+
+    @property
+    def stateless(self) -> bool:
+        """True in the stateless era: no session, every request carries its version."""
+        return self.protocol_version in STATELESS_VERSIONS
 
 
 def message_headers(server: ServerEndpoint, session: Session) -> dict[str, str]:
@@ -87,6 +96,13 @@ def message_headers(server: ServerEndpoint, session: Session) -> dict[str, str]:
     return headers
 
 
+class StreamBroken(LegEnded):
+    """In the stateless era, an answer stream that ended without the answer: it cannot be resumed,
+    the request is sent again under a new id."""
+
+    error_kind = "malformed"
+
+
 @dataclass
 class OutgoingMessage:
     """One message a leg sends: a request (with an id) or a notification (without).
@@ -99,6 +115,14 @@ class OutgoingMessage:
     request_id: int | None = None
     #: True for the request that carries the work (``tools/call``, ``tools/list``).
     is_work: bool = False
+    #: Headers of this message only (the stateless era's ``Mcp-Method``, ``Mcp-Name``, ``Mcp-Param-*``).
+    headers: dict[str, str] = field(default_factory=dict)
+    #: The leg's name where it differs from the method (``tools/call (round 2)``).
+    shown: str | None = None
+
+    @property
+    def leg_name(self) -> str:
+        return self.shown or self.method
     _on_wire: bool = field(default=False, repr=False)
 
     @property
@@ -258,6 +282,8 @@ class LegTransport(FramedLegs):
             try:
                 return await self._send_once(leg, session, ended)
             except _StreamEnded as again:
+                if session.stateless:
+                    raise StreamBroken() from None  # no resumption in this era: the caller sends anew
                 ended = again
             if attempt < MAX_RESUMES:
                 await self._wait_to_resume(leg, ended)
@@ -277,7 +303,7 @@ class LegTransport(FramedLegs):
 
     async def _send_once(self, leg: OutgoingMessage, session: Session, resume: _StreamEnded | None) -> LegAnswer:
         """One HTTP request of a leg, in the leg's frame: the POST, or a GET that resumes its answer stream."""
-        method = leg.method if resume is None else RESUMED_LEG.format(method=leg.method)
+        method = leg.leg_name if resume is None else RESUMED_LEG.format(method=leg.method)
 
         async def exchange(wire: LegWire) -> LegAnswer:
             return await self._carried(leg, method, session, wire, resume)
@@ -306,14 +332,18 @@ class LegTransport(FramedLegs):
                 raise McpTransportError.malformed(
                     label, method, Message(N_("its HTTP response headers or framing are not valid ({reason})"),
                                            {"reason": _describe(exc)})) from None
+            if session.stateless and wire.status == 200 and not leg.is_notification:
+                raise StreamBroken() from None  # the answer stream broke: sent anew, not resumed
             raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
         except httpx.TransportError as exc:
+            if session.stateless and wire.status == 200 and not leg.is_notification:
+                raise StreamBroken() from None
             raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
 
     async def _exchange(self, leg: OutgoingMessage, session: Session, wire: LegWire) -> LegAnswer:
         label = self._server.label
         request = self._http.build_request("POST", self._server.url, content=leg.body(),
-                                           headers=message_headers(self._server, session))
+                                           headers={**message_headers(self._server, session), **leg.headers})
         if leg.is_work:
             self.frame.work_sent = True
         response = await self._http.send(request, stream=True)
@@ -322,6 +352,9 @@ class LegTransport(FramedLegs):
             if status >= 300:
                 if status == 404 and session.session_id:
                     raise SessionGone()
+                if 400 <= status < 500 and (session.stateless or leg.method == "server/discover"):
+                    # The stateless era says why in a JSON-RPC error body (an unsupported version...).
+                    await self._raise_error_body(leg, response, status)
                 raise McpTransportError.http_status(
                     label, leg.method, status, self._said(response.reason_phrase),
                     self._said(response.headers.get("location")) if 300 <= status < 400 else None)
@@ -339,6 +372,25 @@ class LegTransport(FramedLegs):
             return _leg_answer(label, leg, answer, status, new_session)
         finally:
             await response.aclose()
+
+    async def _raise_error_body(self, leg: OutgoingMessage, response: httpx.Response, status: int) -> None:
+        """Raise the JSON-RPC error a refusal carries in its body; return when it carries none."""
+        if response.headers.get("content-type", "").split(";", 1)[0].strip().lower() != "application/json":
+            return
+        body = bytearray()
+        async for chunk in response.aiter_bytes():
+            body += chunk
+            if len(body) > ERROR_BODY_BYTES:
+                return
+        try:
+            answer = decode_body(bytes(body))
+        except NotAnAnswer:
+            return
+        if answer.is_error:
+            answer = self._scrubbed(answer, body)
+            raise McpTransportError.rpc_error(self._server.label, leg.method, answer.error_code or 0,
+                                              answer.error_message or "no message", data=answer.error_data,
+                                              http_status=status)
 
     async def _resume(self, leg: OutgoingMessage, session: Session, wire: LegWire, ended: _StreamEnded) -> LegAnswer:
         """GET the endpoint with ``Last-Event-ID``: the server replays what followed, answer included."""
@@ -417,6 +469,8 @@ class LegTransport(FramedLegs):
         if parser.last_event_id is not None and not leg.is_notification:
             # Event ids mean the stream can be resumed: the answer may still come (SEP-1699).
             raise _StreamEnded(parser.last_event_id, parser.retry_ms)
+        if session.stateless and not leg.is_notification:
+            raise StreamBroken()  # no resumption in this era: the caller sends the request anew
         if invalid:
             what = NP_("its event stream ended without an answer ({count} event was not valid JSON)",
                        "its event stream ended without an answer ({count} events were not valid JSON)",
@@ -460,7 +514,8 @@ class LegTransport(FramedLegs):
         """The answer decoded from ``body`` without the server's secrets."""
         message = answer.error_message
         return RpcAnswer(result=self.secrets.scrub_parsed(answer.result, body), error_code=answer.error_code,
-                         error_message=self.secrets.scrub(message) if message is not None else None)
+                         error_message=self.secrets.scrub(message) if message is not None else None,
+                         error_data=self.secrets.scrub_parsed(answer.error_data, body))
 
     async def _reply(self, leg: OutgoingMessage, request: dict[str, Any], session: Session) -> None:
         await self.reply_on(leg.method, request, session)
@@ -487,7 +542,8 @@ def _leg_answer(label: str, leg: OutgoingMessage, answer: RpcAnswer, status: int
     """The leg's answer; a JSON-RPC error answer is the leg's failure."""
     if answer.is_error:
         raise McpTransportError.rpc_error(label, leg.method, answer.error_code or 0,
-                                          answer.error_message or "no message")
+                                          answer.error_message or "no message", data=answer.error_data,
+                                          http_status=status or None)
     return LegAnswer(answer.result, status, session_id)
 
 

@@ -98,7 +98,7 @@ class LineTransport(FramedLegs):
                 raise McpTransportError.malformed(label, leg.method, why.sentence) from None
             return _leg_answer(label, leg, decoded, 0, None)
 
-        return await self.frame.run(leg, leg.method, exchange, is_work=leg.is_work)
+        return await self.frame.run(leg, leg.leg_name, exchange, is_work=leg.is_work)
 
     # -- what the server says on the line, routed here by LineRoutes -----------------------------
 

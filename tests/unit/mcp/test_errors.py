@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from inspector.mcp import ERROR_CODES, ErrorKind, McpTransportError
+from inspector.mcp.output_schema import check_structured
 
 SERVER = "http://tools.example.test/mcp"
 
 STABLE_CODES = {
     "unreachable": 1001, "http_status": 1002, "malformed": 1003, "rpc_error": 1004,
     "content_type": 1005, "too_large": 1006, "protocol_version": 1007, "session_expired": 1008,
-    "exhausted_budget": 1009, "timed_out": 1010, "cancelled": 1011,
+    "exhausted_budget": 1009, "timed_out": 1010, "cancelled": 1011, "output_schema": 1012,
 }
 
 
@@ -32,6 +33,9 @@ def every_error() -> list[McpTransportError]:
         McpTransportError.timed_out(SERVER, "tools/call", 20, 3),
         McpTransportError.cancelled(SERVER, "tools/call", in_flight=True),
         McpTransportError.cancelled(SERVER, "initialize", in_flight=False),
+        McpTransportError.output_schema(SERVER, "quote", check_structured(
+            {"name": "quote", "outputSchema": {"type": "object", "required": ["total"]}},
+            {"structuredContent": {}}, server=SERVER)),
     ]
 
 

@@ -61,6 +61,7 @@ def payloads(draw):
         "serverToldToStop": st.booleans() | json_values,
         "transport": st.sampled_from(["http", "sse", "stdio", "tcp"]) | json_values,
         "serverCommand": st.text(max_size=5) | json_values,
+        "era": st.sampled_from(["handshake", "stateless", "auto", "Stateless"]) | json_values,
         "stderr": st.lists(st.text(max_size=3), max_size=3) | json_values,
         "stderrDropped": st.integers(0, 3) | json_values,
         "lineProblems": st.lists(st.text(max_size=3), max_size=2) | json_values,

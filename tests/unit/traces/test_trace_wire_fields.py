@@ -29,7 +29,8 @@ from inspector.traces.format import TraceImportError
 from inspector.transfer.importing import import_trace
 
 WIRE = {"transport": "stdio", "serverCommand": "API_KEY=… npx -y @modelcontextprotocol/server-everything stdio",
-        "protocolVersion": "2025-06-18", "stderr": ["Starting server", "Listening on stdio"], "stderrDropped": 12,
+        "protocolVersion": "2025-06-18", "era": "handshake", "stderr": ["Starting server", "Listening on stdio"],
+        "stderrDropped": 12,
         "lineProblems": ["the server wrote a line on stdout that is not JSON: hello"]}
 
 
@@ -69,6 +70,7 @@ def test_the_fields_are_read_back_as_written(store: RunStore, tmp_path: Path, ma
     assert {key: payload[key] for key in WIRE} == WIRE
     step = RunStep.from_payload(payload)
     assert (step.transport, step.stderr, step.stderr_dropped) == ("stdio", tuple(WIRE["stderr"]), 12)
+    assert step.era == "handshake"
 
 
 BAD = {
@@ -82,6 +84,9 @@ BAD = {
     "count as text": ({"stderrDropped": "many"}, "payload.stderrDropped", "non-negative whole number"),
     "problems not lines": ({"lineProblems": {"a": 1}}, "payload.lineProblems", "a list of at most 200"),
     "version not a string": ({"protocolVersion": 20250618}, "payload.protocolVersion", "a string"),
+    # "auto" is a configuration, never an era a step spoke in.
+    "unknown era": ({"era": "auto"}, "payload.era", "one of ['handshake', 'stateless']"),
+    "era not a string": ({"era": ["stateless"]}, "payload.era", "one of"),
 }
 
 

@@ -1,0 +1,168 @@
+"""Opening an operation in its era: the handshake, the stateless era, or a ``server/discover`` probe.
+
+``auto`` asks the server with ``server/discover`` (a leg of the operation, shown like every leg)
+what it speaks; anything that is not positive evidence of the stateless era (a result naming a
+revision this client speaks, or an error only that era has) falls back to the handshake, never
+keyed on one error code. A transport failure (unreachable, the budget, a cancel) is no verdict and
+fails the operation. What was found is remembered per server; a server that later answers against
+what was remembered is probed again, once per operation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .eras import AUTO, HANDSHAKE, STATELESS, STATELESS_VERSIONS
+from .errors import UNSUPPORTED_PROTOCOL_VERSION, ErrorKind, McpTransportError
+from .stateless import SERVER_INFO_KEY
+
+if TYPE_CHECKING:
+    from .client import _Operation
+
+#: The error codes only a server of the stateless era sends.
+STATELESS_ERRORS = (-32020, -32021, UNSUPPORTED_PROTOCOL_VERSION)
+#: How long a command server may stay silent on the probe before it is taken for one of the
+#: handshake era (some of those ignore methods they do not know); at most half of what is left
+#: of the budget. The wait includes the program's own start (a Python server takes seconds to
+#: import on a busy machine); a late answer is caught when ``initialize`` is refused for it.
+STDIO_PROBE_WAIT_S = 10.0
+
+
+@dataclass
+class Discovered:
+    """What ``server/discover`` said: the revision to speak, the server's capabilities and name."""
+
+    version: str
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    server_info: dict[str, Any] = field(default_factory=dict)
+    instructions: str | None = None
+
+
+def mutual_version(supported: Any) -> str | None:
+    """The newest stateless revision both sides speak, from a list the server sent."""
+    if not isinstance(supported, list):
+        return None
+    for version in STATELESS_VERSIONS:
+        if version in supported:
+            return version
+    return None
+
+
+def supported_in(error: McpTransportError) -> Any:
+    """The ``supported`` list of an unsupported-version error, as the server sent it."""
+    data = error.rpc_data
+    return data.get("supported") if isinstance(data, dict) else None
+
+
+def is_stateless_evidence(error: McpTransportError) -> bool:
+    """An error only a server of the stateless era sends."""
+    return error.kind is ErrorKind.RPC_ERROR and error.rpc_code in STATELESS_ERRORS
+
+
+def discovered_from(result: dict[str, Any]) -> Discovered | None:
+    """The stateless era from a ``server/discover`` result, or ``None`` when it names no revision
+    this client speaks (a server of the handshake era that answers the method)."""
+    version = mutual_version(result.get("supportedVersions"))
+    if version is None:
+        return None
+    capabilities = result.get("capabilities")
+    meta = result.get("_meta")
+    info = meta.get(SERVER_INFO_KEY) if isinstance(meta, dict) else None
+    if not isinstance(info, dict):
+        info = result.get("serverInfo")  # where some servers still put it
+    instructions = result.get("instructions")
+    return Discovered(version, capabilities if isinstance(capabilities, dict) else {},
+                      info if isinstance(info, dict) else {}, instructions if isinstance(instructions, str) else None)
+
+
+async def probe(op: _Operation) -> Discovered | None:
+    """``server/discover`` as a leg of ``op``: what the server speaks (``None``: the handshake era)."""
+    version = STATELESS_VERSIONS[0]
+    for _attempt in range(2):
+        op.speak_stateless(version)
+        try:
+            if op.transport.server.is_command:
+                async with asyncio.timeout(min(STDIO_PROBE_WAIT_S, max(op.deadline_remaining() / 2, 0.0))):
+                    result = await op.request("server/discover", {})
+            else:
+                result = await op.request("server/discover", {})
+        except TimeoutError:
+            if op.deadline_remaining() <= 0:
+                raise
+            return None  # a command server silent on a method it does not know
+        except McpTransportError as refused:
+            if refused.is_cancellation or refused.kind in _NO_VERDICT:
+                raise
+            if refused.kind is ErrorKind.RPC_ERROR and refused.rpc_code == UNSUPPORTED_PROTOCOL_VERSION:
+                mutual = mutual_version(supported_in(refused))
+                if mutual is not None and mutual != version:
+                    version = mutual
+                    continue
+            return None  # anything else: not evidence of the stateless era
+        return discovered_from(result)
+    return None
+
+
+#: Failures that say nothing about the era: the operation fails with them.
+_NO_VERDICT = (ErrorKind.UNREACHABLE, ErrorKind.TIMED_OUT, ErrorKind.EXHAUSTED_BUDGET, ErrorKind.CANCELLED,
+               ErrorKind.TOO_LARGE)
+
+
+async def open_in_era(op: _Operation, era: str) -> None:
+    """Open ``op`` in the server's configured ``era`` (``auto`` uses and keeps the era memory)."""
+    server = op.transport.server
+    memory = op.eras
+    if era == AUTO:
+        remembered = memory.recall(server.key)
+        if remembered == STATELESS:
+            op.speak_stateless(STATELESS_VERSIONS[0])
+            op.recheck_era = True
+            return
+        if remembered == HANDSHAKE:
+            op.recheck_era = True
+            await op.handshake()
+            return
+        await _probe_then_open(op)
+        return
+    if era == STATELESS:
+        op.speak_stateless(STATELESS_VERSIONS[0])
+        return
+    await op.handshake()
+
+
+async def _probe_then_open(op: _Operation) -> None:
+    found = await probe(op)
+    key = op.transport.server.key
+    if found is None:
+        op.eras.remember(key, HANDSHAKE)
+        op.speak_handshake()
+        await op.handshake()
+        return
+    op.eras.remember(key, STATELESS)
+    op.adopt_discovered(found)
+
+
+async def reprobe(op: _Operation) -> None:
+    """The server answered against the remembered era: forget it and find out again (once)."""
+    op.recheck_era = False
+    op.eras.remember(op.transport.server.key, None)
+    await _probe_then_open(op)
+
+
+def answered_against_stateless(error: McpTransportError) -> bool:
+    """A request of the stateless era refused the way a server of the handshake era refuses it
+    (no session, method unknown, a plain HTTP refusal): the remembered era may be out of date."""
+    if error.is_cancellation or error.kind in _NO_VERDICT or is_stateless_evidence(error):
+        return False
+    if error.kind is ErrorKind.HTTP_STATUS:
+        return error.http_status in (400, 404, 405)
+    return error.kind is ErrorKind.RPC_ERROR and error.rpc_code in (-32600, -32601, -32602, -32000)
+
+
+def answered_against_handshake(error: McpTransportError) -> bool:
+    """``initialize`` refused the way a server of the stateless era refuses it."""
+    return error.method == "initialize" and (
+        is_stateless_evidence(error)
+        or (error.kind is ErrorKind.RPC_ERROR and error.rpc_code == -32601))

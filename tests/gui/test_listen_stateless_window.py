@@ -1,0 +1,45 @@
+"""The window listens to a server of the stateless era with ``subscriptions/listen``: its tool
+list change reaches the window (the catalogue is loaded again), the log header says it listens."""
+
+from __future__ import annotations
+
+from inspector.mcp.listening import ListenerState
+from tests.support.asgi_server import serve_asgi
+from tests.support.listen_servers import build_listen_server, listen_handler
+
+
+def test_a_stateless_servers_tool_list_change_reaches_the_window(qtbot, make_window) -> None:
+    server = build_listen_server()
+    with serve_asgi(server.streamable_http_app()) as url:
+        window = make_window((url, "modern"))
+        endpoint = window.admin.endpoint_for(window.servers.current())
+        # What an operation in auto found (the lead's client remembers it): the server speaks stateless.
+        window.engine.eras.remember(endpoint.key, "stateless")
+        window.listener.listen(endpoint, None)
+        qtbot.waitUntil(lambda: window.listener.status.state is ListenerState.LISTENING, timeout=10000)
+        assert len(listen_handler(server)._streams) == 1
+        assert window.log_dock.view.state.text() == "Listening to modern."
+        task = window.engine.call_tool(endpoint, "announce_tools", {}, budget_s=10)
+        with qtbot.waitSignal(window.listener.tools_changed, timeout=10000) as changed:
+            pass
+        assert changed.args == [url]
+        qtbot.waitUntil(lambda: task.outcome is not None, timeout=10000)
+        # The window loads the catalogue again (the change is what it reacts to).
+        qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() == 3, timeout=10000)
+        window.listener.stop()
+        qtbot.waitUntil(lambda: not listen_handler(server)._streams, timeout=5000)
+
+
+def test_the_listening_session_follows_an_era_an_operation_found(qtbot, make_window) -> None:
+    server = build_listen_server()
+    with serve_asgi(server.streamable_http_app()) as url:
+        window = make_window((url, "modern"))
+        qtbot.waitUntil(lambda: window.listener.status.state is ListenerState.LISTENING, timeout=10000)
+        assert not listen_handler(server)._streams  # auto, nothing known: the handshake and its GET stream
+        endpoint = window.admin.endpoint_for(window.servers.current())
+        window.engine.eras.remember(endpoint.key, "stateless")  # what the operation below finds
+        task = window.engine.call_tool(endpoint, "echo", {"text": "hi"}, budget_s=10)
+        qtbot.waitUntil(lambda: task.outcome is not None, timeout=10000)
+        qtbot.waitUntil(lambda: len(listen_handler(server)._streams) == 1, timeout=10000)
+        qtbot.waitUntil(lambda: window.listener.status.state is ListenerState.LISTENING, timeout=10000)
+        window.listener.stop()

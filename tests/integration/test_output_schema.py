@@ -1,0 +1,115 @@
+"""A tool's structured result checked against its output schema, on a real server: a result that
+breaks it is a failed step naming the path and the rule; a schema's $ref never reaches the network."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+
+from inspector.agent import execute_tool
+from inspector.mcp import McpClient, ServerEndpoint
+from inspector.runs import ToolOutcome
+from tests.support.asgi_server import serve_asgi
+from tests.support.fault_server import FaultServer
+from tests.support.output_schema_server import build_app
+
+
+@pytest.fixture(scope="module")
+def canary() -> Iterator[FaultServer]:
+    with FaultServer("stateless") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def url(canary: FaultServer) -> Iterator[str]:
+    with serve_asgi(build_app(canary.url.replace("/mcp", "/canary/profile.json"))) as served:
+        yield served
+
+
+def call(url: str, tool: str, arguments: dict, *, with_definition: bool = True):
+    async def work():
+        client = McpClient()
+        try:
+            server = ServerEndpoint(url)
+            catalogue = await client.list_tools(server, budget_s=10)
+            definition = next(entry for entry in catalogue.tools if entry["name"] == tool)
+            return await execute_tool(client, server, tool, arguments, budget_s=10,
+                                      definition=definition if with_definition else None)
+        finally:
+            await client.close()
+
+    return asyncio.run(work())
+
+
+def test_a_result_that_breaks_the_output_schema_is_a_failed_step_naming_path_and_rule(url: str) -> None:
+    record = call(url, "quote", {"prices": [1, 2, -1]})
+    assert record.status == "failed"
+    assert record.health == "tool_error"  # the server answered (contact), its tool broke its promise
+    assert record.error is not None and record.error.to_dict()["kind"] == "output_schema"
+    assert record.error.code == 1012
+    sentence = (f"The result of the tool quote on the server {ServerEndpoint(url).label} breaks its output schema "
+                "at $.items[2].price: -1 is less than the minimum of 0.")
+    assert record.error.message == sentence
+    assert record.step.tool_outcome is ToolOutcome.FAILED and record.step.tool_is_error is True
+    assert record.step.tool_result.startswith(sentence)
+    assert "quote answered" in record.step.tool_result  # what the tool said is kept after the reason
+
+
+def test_a_result_that_keeps_its_schema_is_ok(url: str) -> None:
+    record = call(url, "quote", {"prices": [1, 2.5, 0]})
+    assert record.status == "ok" and record.error is None
+
+
+def test_without_the_tools_definition_nothing_is_checked(url: str) -> None:
+    assert call(url, "quote", {"prices": [-1]}, with_definition=False).status == "ok"
+
+
+def test_a_tool_with_an_output_schema_must_return_structured_content(url: str) -> None:
+    record = call(url, "no_structure", {})
+    assert record.status == "failed" and record.error.kind.value == "output_schema"
+    assert record.error.message == (f"The tool no_structure on the server {ServerEndpoint(url).label} declares an "
+                                    "output schema but returned no structured content (a server must return it).")
+
+
+def test_a_tool_error_is_not_checked_against_the_schema(url: str) -> None:
+    record = call(url, "fails", {})
+    assert record.status == "failed" and record.error is None and record.health == "tool_error"
+
+
+def test_a_network_ref_in_the_output_schema_is_never_fetched(url: str, canary: FaultServer) -> None:
+    record = call(url, "remote_ref", {})
+    assert record.status == "failed" and record.error.kind.value == "output_schema"
+    assert "never fetches a schema from the network" in record.error.message
+    assert "/canary/profile.json" in record.error.message
+    assert [received.path for received in canary.received] == []
+
+
+def test_checking_arguments_in_the_window_never_fetches_a_network_ref(canary: FaultServer) -> None:
+    from inspector.gui.widgets.arguments import schema_validator, validate_arguments
+
+    address = canary.url.replace("/mcp", "/canary/arguments.json")
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+              "$defs": {"id": {"type": "string", "pattern": "^[a-z]+$"}},
+              "properties": {"id": {"$ref": "#/$defs/id"}, "profile": {"$ref": address}}}
+    validator = schema_validator(schema)
+    assert validate_arguments(schema, {"id": "ABC"}, validator)[0].path == ("id",)  # a local $ref is followed
+    assert validate_arguments(schema, {"id": "abc", "profile": {"x": 1}}, validator) == []
+    assert [received.path for received in canary.received if "arguments" in received.path] == []
+
+
+def test_an_agent_run_checks_each_call_against_the_catalogue_it_walked(url: str) -> None:
+    import json
+
+    from inspector.agent import ScriptedModel, parse_scenario
+    from inspector.agent.loop import AgentRun
+
+    script = parse_scenario(json.dumps({
+        "scenario": 1, "name": "t", "description": "d", "prompt": "p", "final": "Done.", "give_up": "Gave up.",
+        "list_tools": True,
+        "rounds": [{"say": "quote", "calls": [{"tool": "quote", "arguments": {"prices": [4, -3]}}]}]}), "t.json")
+    outcome = asyncio.run(AgentRun(ScriptedModel(script), ServerEndpoint(url), "p", budget_s=10).run())
+    [call] = [step for step in outcome.trace.steps if step.tool_name == "quote"]
+    assert call.tool_outcome is ToolOutcome.FAILED
+    assert "breaks its output schema at $.items[1].price: -3 is less than the minimum of 0." in call.tool_result

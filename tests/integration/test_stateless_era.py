@@ -1,0 +1,208 @@
+"""The stateless era (MCP 2026-07-28) against a real server on 127.0.0.1: the probe, _meta and
+headers, versions, multi round-trip requests, a broken stream, cancel, and a server that changes era."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from inspector.mcp import CancelSignal, ErrorKind, McpClient, McpTransportError, OperationRecorder, ServerEndpoint
+from inspector.mcp.eras import RememberedEras
+from inspector.mcp.server_requests import ServerRequestHandler
+from tests.support.stateless_server import StatelessServer, serve_stateless
+
+
+async def _accept(request: Any) -> dict[str, Any]:
+    return {"action": "accept", "content": {"colour": "teal"}}
+
+
+def run(coro_factory: Any) -> Any:
+    return asyncio.run(coro_factory())
+
+
+def call(url: str, tool: str = "echo", *, era: str = "auto", client: McpClient | None = None,
+         budget_s: float = 5, arguments: dict[str, Any] | None = None) -> tuple[Any, OperationRecorder]:
+    async def go() -> tuple[Any, OperationRecorder]:
+        the_client = client or McpClient(handler=ServerRequestHandler(elicit=_accept))
+        recorder = OperationRecorder()
+        try:
+            result: Any = await the_client.call_tool(ServerEndpoint(url, era=era), tool, arguments or {"x": 1},
+                                                      budget_s=budget_s, observer=recorder)
+        except McpTransportError as error:
+            result = error
+        await the_client.drain()
+        return result, recorder
+    return run(go)
+
+
+def legs(recorder: OperationRecorder) -> list[str]:
+    return [leg.method for leg in recorder.legs]
+
+
+def test_auto_probes_with_discover_then_speaks_the_stateless_era_with_meta_and_headers() -> None:
+    with serve_stateless() as (server, url):
+        result, recorder = call(url)
+    assert not isinstance(result, McpTransportError), result
+    # Without the tool's definition the call lists the catalogue first: its x-mcp-header
+    # annotations decide the call's headers.
+    assert legs(recorder) == ["server/discover", "tools/list", "tools/call"]
+    assert recorder.finished is not None
+    assert (recorder.finished.era, recorder.finished.protocol_version) == ("stateless", "2026-07-28")
+    [sent] = server.calls()
+    meta = sent.params["_meta"]
+    assert meta["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
+    assert meta["io.modelcontextprotocol/clientInfo"]["name"] == "run-inspector"
+    assert meta["io.modelcontextprotocol/clientCapabilities"] == {"elicitation": {"form": {}}}
+    assert meta["traceparent"].startswith("00-") and "progressToken" in meta
+    assert sent.headers["mcp-method"] == "tools/call" and sent.headers["mcp-name"] == "echo"
+    assert sent.headers["mcp-protocol-version"] == "2026-07-28" and "mcp-session-id" not in sent.headers
+    assert "initialize" not in server.methods()
+
+
+def test_what_auto_found_is_remembered_so_the_next_operation_does_not_probe() -> None:
+    client = McpClient(eras=RememberedEras())
+    with serve_stateless() as (server, url):
+        call(url, client=client)
+        _, second = call(url, client=client)
+    assert legs(second) == ["tools/call"]
+    assert server.methods().count("server/discover") == 1
+
+
+def test_a_server_of_the_handshake_era_is_probed_then_spoken_to_with_the_handshake() -> None:
+    client = McpClient()
+    with serve_stateless(StatelessServer(legacy=True)) as (server, url):
+        result, first = call(url, client=client)
+        _, second = call(url, client=client)
+    assert not isinstance(result, McpTransportError), result
+    assert legs(first) == ["server/discover", "initialize", "notifications/initialized", "tools/call"]
+    assert first.finished is not None and first.finished.era == "handshake"
+    assert legs(second) == ["initialize", "notifications/initialized", "tools/call"]
+
+
+def test_a_server_that_left_the_remembered_era_is_probed_again() -> None:
+    client = McpClient()
+    server = StatelessServer()
+    with serve_stateless(server) as (_, url):
+        call(url, client=client)
+        server.legacy = True  # e.g. rolled back to an older release
+        result, recorder = call(url, client=client)
+    assert not isinstance(result, McpTransportError), result
+    assert legs(recorder) == ["tools/call", "server/discover", "initialize", "notifications/initialized",
+                              "tools/call"]
+    assert client.eras.recall(ServerEndpoint(url).key) == "handshake"
+
+
+def test_an_unsupported_version_is_retried_in_one_the_server_names() -> None:
+    with serve_stateless(StatelessServer(refuse_first_version=True)) as (server, url):
+        result, recorder = call(url, era="stateless")
+    assert not isinstance(result, McpTransportError), result
+    assert server.methods() == ["tools/call", "tools/call"]
+    assert recorder.finished is not None and recorder.finished.outcome == "ok"
+
+
+def test_a_server_that_shares_no_version_is_named_with_the_versions_it_speaks() -> None:
+    with serve_stateless(StatelessServer(versions=["2099-01-01"])) as (_, url):
+        result, _ = call(url, era="stateless")
+    assert isinstance(result, McpTransportError) and result.rpc_code == -32022
+    assert "does not speak the MCP protocol version 2026-07-28" in result.message
+    assert "it speaks 2099-01-01" in result.message
+
+
+def test_input_required_is_answered_and_retried_under_a_new_id_with_the_state_echoed() -> None:
+    with serve_stateless() as (server, url):
+        result, recorder = call(url, "ask", era="stateless")
+    assert not isinstance(result, McpTransportError), result
+    assert legs(recorder) == ["tools/call", "input: elicitation/create", "tools/call (round 2)"]
+    first, second = server.calls()
+    assert first.body["id"] != second.body["id"]
+    assert "inputResponses" not in first.params
+    assert second.params["requestState"] == "state-1"
+    assert second.params["inputResponses"] == {"q": {"action": "accept", "content": {"colour": "teal"}}}
+    assert json.loads(result.content)["state"] == "state-1"
+    assert [seen.method for seen in recorder.server_requests] == ["elicitation/create"]
+
+
+def test_a_server_that_keeps_asking_is_stopped_after_the_round_limit() -> None:
+    from inspector.mcp.input_rounds import MAX_INPUT_ROUNDS
+
+    with serve_stateless() as (server, url):
+        result, _ = call(url, "always_ask", era="stateless")
+    assert isinstance(result, McpTransportError)
+    assert f"{MAX_INPUT_ROUNDS} times in a row without finishing" in result.message
+    assert len(server.calls()) == MAX_INPUT_ROUNDS
+
+
+def test_a_broken_answer_stream_is_sent_again_under_a_new_id() -> None:
+    with serve_stateless() as (server, url):
+        result, recorder = call(url, "break_once", era="stateless")
+    assert not isinstance(result, McpTransportError), result
+    assert legs(recorder) == ["tools/call", "tools/call (sent again)"]
+    first, second = server.calls()
+    assert first.body["id"] != second.body["id"]
+
+
+def test_an_unknown_result_type_is_a_malformed_answer() -> None:
+    with serve_stateless() as (_, url):
+        result, _ = call(url, "odd_type", era="stateless")
+    assert isinstance(result, McpTransportError) and result.kind is ErrorKind.MALFORMED
+    assert "result type banana" in result.message
+
+
+def test_cancel_closes_the_request_stream_and_is_recorded_as_cancelled_with_the_server_told() -> None:
+    with serve_stateless() as (server, url):
+        async def go() -> tuple[Any, OperationRecorder]:
+            client, recorder, cancel = McpClient(), OperationRecorder(), CancelSignal()
+            task = asyncio.ensure_future(client.call_tool(ServerEndpoint(url, era="stateless"), "hang", {},
+                                                          budget_s=10, cancel=cancel, observer=recorder))
+            while not server.calls():
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.05)
+            cancel.fire()
+            try:
+                await task
+            except McpTransportError as error:
+                return error, recorder
+            return None, recorder
+
+        error, recorder = run(go)
+        assert server.client_left.wait(3), "the server never saw the request's stream close"
+    assert isinstance(error, McpTransportError) and error.is_cancellation
+    assert recorder.finished is not None and recorder.finished.outcome == "cancelled"
+    assert recorder.finished.server_told_to_stop is True
+    assert "was not told" not in error.message
+
+
+def test_ping_in_the_stateless_era_is_a_discover_request() -> None:
+    async def go() -> Any:
+        return await McpClient().ping(ServerEndpoint(url), budget_s=5)
+
+    with serve_stateless() as (server, url):
+        result = run(go)
+    assert result.protocol_version == "2026-07-28" and result.server_name == "stateless-test"
+    assert server.methods() == ["server/discover", "server/discover"]
+
+
+@pytest.mark.parametrize("era", ["handshake"])
+def test_a_pinned_handshake_era_never_probes(era: str) -> None:
+    with serve_stateless(StatelessServer(legacy=True)) as (server, url):
+        _, recorder = call(url, era=era)
+    assert legs(recorder) == ["initialize", "notifications/initialized", "tools/call"]
+    assert "server/discover" not in server.methods()
+
+
+def test_threads_do_not_share_request_state() -> None:
+    # Two operations in flight at once on one client: each keeps its own rounds.
+    with serve_stateless() as (server, url):
+        async def go() -> list[Any]:
+            client = McpClient(handler=ServerRequestHandler(elicit=_accept))
+            endpoint = ServerEndpoint(url, era="stateless")
+            return await asyncio.gather(client.call_tool(endpoint, "ask", {}, budget_s=5),
+                                        client.call_tool(endpoint, "echo", {"y": 2}, budget_s=5))
+        asked, echoed = run(go)
+    assert json.loads(echoed.content) == {"y": 2}
+    echo_calls = [seen for seen in server.calls() if seen.params["name"] == "echo"]
+    assert all("requestState" not in seen.params and "inputResponses" not in seen.params for seen in echo_calls)
+    assert json.loads(asked.content)["state"] == "state-1"
