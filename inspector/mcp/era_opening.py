@@ -78,6 +78,8 @@ def discovered_from(result: dict[str, Any]) -> Discovered | None:
 
 
 async def probe(op: _Operation) -> Discovered | None:
+    from .stateless_requests import stateless_request  # the two modules use each other
+
     """``server/discover`` as a leg of ``op``: what the server speaks (``None``: the handshake era)."""
     version = STATELESS_VERSIONS[0]
     for _attempt in range(2):
@@ -85,9 +87,9 @@ async def probe(op: _Operation) -> Discovered | None:
         try:
             if op.transport.server.is_command:
                 async with asyncio.timeout(min(STDIO_PROBE_WAIT_S, max(op.deadline_remaining() / 2, 0.0))):
-                    result = await op.request("server/discover", {})
+                    result = await stateless_request(op, "server/discover", {}, is_work=False, probe=True)
             else:
-                result = await op.request("server/discover", {})
+                result = await stateless_request(op, "server/discover", {}, is_work=False, probe=True)
         except TimeoutError:
             if op.deadline_remaining() <= 0:
                 raise

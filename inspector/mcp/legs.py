@@ -103,6 +103,9 @@ class LegFrame:
             error_kind = exc.kind.value
             if exc.kind.value == "cancelled":
                 outcome = LegOutcome.CANCELLED
+            elif getattr(leg, "refusal_answers", False) and exc.kind.value in ("rpc_error", "http_status"):
+                # A probe the server refused has its answer: the refusal is the finding, not a fault.
+                outcome, error_kind = LegOutcome.OK, None
             raise
         except LegEnded as ended:
             outcome, error_kind = ended.outcome, ended.error_kind

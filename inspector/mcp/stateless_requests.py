@@ -27,7 +27,7 @@ KNOWN_RESULT_TYPES = ("complete", "input_required", "task")
 
 
 async def stateless_request(op: _Operation, method: str, params: dict[str, Any], *, is_work: bool,
-                            headers: dict[str, str] | None = None) -> dict[str, Any]:
+                            headers: dict[str, str] | None = None, probe: bool = False) -> dict[str, Any]:
     """Send ``method`` in the stateless era until it is complete (or fails); its result."""
     label = op.transport.server.label
     extra: dict[str, Any] = {}
@@ -35,7 +35,7 @@ async def stateless_request(op: _Operation, method: str, params: dict[str, Any],
     while True:
         sent = {**params, **extra, "_meta": {**params.get("_meta", {}), **op.request_meta(is_work)}}
         name = round_leg(method, round_number) if not resends else RESENT_LEG.format(method=method)
-        leg = OutgoingMessage(method, sent, op.next_id(), is_work=is_work, shown=name,
+        leg = OutgoingMessage(method, sent, op.next_id(), is_work=is_work, shown=name, refusal_answers=probe,
                               headers={**standard_headers(op.session.protocol_version or "", method, sent),
                                        **(headers or {})})
         try:

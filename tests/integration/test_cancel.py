@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# These cases are the handshake era's (sessions, the standalone stream, requests from the server,
+# resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
+# era's counterparts are in test_stateless_era.py.
 import asyncio
 import threading
 import time
@@ -52,7 +55,7 @@ class FireWhenLegStarts(OperationRecorder):
 def run_cancelled(server: FaultServer | str, operation: str, recorder: OperationRecorder,
                   cancel: CancelSignal) -> tuple[McpTransportError, float]:
     """Run one operation that must end cancelled; return the error and when it ended."""
-    endpoint = ServerEndpoint(server if isinstance(server, str) else server.url)
+    endpoint = ServerEndpoint(server if isinstance(server, str) else server.url, era="handshake")
 
     async def go() -> tuple[McpTransportError, float]:
         client = McpClient()
@@ -136,7 +139,7 @@ def test_a_cancel_without_a_session_says_the_server_was_not_told() -> None:
 
         async def go() -> Any:
             client = McpClient()
-            record = await execute_tool(client, ServerEndpoint(server.url), "slow", {"seconds": 30},
+            record = await execute_tool(client, ServerEndpoint(server.url, era="handshake"), "slow", {"seconds": 30},
                                         cancel=cancel, observer=recorder)
             await client.drain()
             return record
@@ -167,7 +170,8 @@ def test_the_stateless_sdk_server_runs_the_tool_to_its_end() -> None:
 
         async def go() -> Any:
             client = McpClient()
-            record = await execute_tool(client, ServerEndpoint(url), "slow", {"seconds": 0.5}, cancel=cancel,
+            record = await execute_tool(client, ServerEndpoint(url, era="handshake"), "slow", {"seconds": 0.5},
+                                        cancel=cancel,
                                         observer=recorder)
             await client.drain()
             return record
@@ -229,7 +233,7 @@ def test_a_late_signal_does_not_touch_the_next_operation() -> None:
     with FaultServer("stateless") as server:
         async def go() -> tuple[Any, Any]:
             client = McpClient()
-            endpoint = ServerEndpoint(server.url)
+            endpoint = ServerEndpoint(server.url, era="handshake")
             first = await client.call_tool(endpoint, "echo", {"text": "a"}, cancel=cancel)
             cancel.fire()
             second = await client.call_tool(endpoint, "echo", {"text": "b"})
@@ -268,7 +272,7 @@ def test_the_adapter_records_cancelled_not_failed() -> None:
 
         async def go() -> Any:
             client = McpClient()
-            record = await execute_tool(client, ServerEndpoint(server.url), "slow", {"seconds": 30},
+            record = await execute_tool(client, ServerEndpoint(server.url, era="handshake"), "slow", {"seconds": 30},
                                         cancel=cancel, observer=recorder)
             await client.drain()
             return record
@@ -294,7 +298,7 @@ def test_the_adapter_maps_failures_and_tool_errors(work: Callable[[Exchange], No
     with FaultServer("stateless", work=work) as server:
         async def go() -> Any:
             client = McpClient()
-            record = await execute_tool(client, ServerEndpoint(server.url), "t", {})
+            record = await execute_tool(client, ServerEndpoint(server.url, era="handshake"), "t", {})
             await client.drain()
             return record
 
@@ -310,7 +314,7 @@ def test_a_timed_out_call_also_tells_the_server() -> None:
         async def go() -> McpTransportError:
             client = McpClient()
             try:
-                await client.call_tool(ServerEndpoint(server.url), "slow", {}, budget_s=1)
+                await client.call_tool(ServerEndpoint(server.url, era="handshake"), "slow", {}, budget_s=1)
             except McpTransportError as exc:
                 await client.drain()
                 return exc

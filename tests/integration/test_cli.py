@@ -47,10 +47,13 @@ def test_call_json_is_one_object_with_every_leg(sdk_url: str) -> None:
     assert report["content"] == "hello"
     assert report["error"] is None
     assert report["budget_s"] == 7
-    assert [leg["method"] for leg in report["legs"]] == ["initialize", "notifications/initialized", "tools/call"]
+    # The SDK server serves the stateless era, which the default era (auto) finds with its probe;
+    # the call lists the catalogue first (its x-mcp-header annotations make the call's headers).
+    assert [leg["method"] for leg in report["legs"]] == ["server/discover", "tools/list", "tools/call"]
     assert [leg["granted_s"] for leg in report["legs"]] == [7, 7, 7]
     assert all(leg["outcome"] == "ok" and leg["elapsed_ms"] >= 0 for leg in report["legs"])
-    assert [leg["http_status"] for leg in report["legs"]] == [200, 202, 200]
+    assert [leg["http_status"] for leg in report["legs"]] == [200, 200, 200]
+    assert report["era"] == "stateless"
 
 
 def test_non_text_blocks_keep_their_details_in_json_readable_output_and_the_store(sdk_url: str) -> None:
@@ -126,7 +129,7 @@ def test_tools_shows_each_tools_arguments_and_the_whole_schema_in_json(sdk_url: 
 
 
 def test_ping_sends_a_ping_request_after_the_handshake(sdk_url: str) -> None:
-    done = run_cli("ping", sdk_url, "--json")
+    done = run_cli("ping", sdk_url, "--era", "handshake", "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert [leg["method"] for leg in report["legs"]] == ["initialize", "notifications/initialized", "ping"]
@@ -137,7 +140,7 @@ def test_ping_sends_a_ping_request_after_the_handshake(sdk_url: str) -> None:
 
 
 def test_readable_summary_names_legs_and_content(sdk_url: str) -> None:
-    done = run_cli("call", sdk_url, "echo", "--args", '{"text": "readable"}')
+    done = run_cli("call", sdk_url, "--era", "handshake", "echo", "--args", '{"text": "readable"}')
     assert done.returncode == 0
     assert "readable" in done.stdout
     for method in ("initialize", "notifications/initialized", "tools/call"):
@@ -347,7 +350,7 @@ def test_on_a_terminal_the_report_after_ctrl_c_starts_on_a_new_line() -> None:
 
 
 def test_readable_legs_are_in_seconds_json_keeps_milliseconds(sdk_url: str) -> None:
-    readable = run_cli("call", sdk_url, "slow", "--args", '{"seconds": 1.2}', "--no-store")
+    readable = run_cli("call", sdk_url, "--era", "handshake", "slow", "--args", '{"seconds": 1.2}', "--no-store")
     assert readable.returncode == 0, readable.stderr
     legs = [line.strip() for line in readable.stdout.splitlines() if "took" in line]
     [call_leg] = [line for line in legs if line.startswith("tools/call")]
@@ -356,7 +359,8 @@ def test_readable_legs_are_in_seconds_json_keeps_milliseconds(sdk_url: str) -> N
     [handshake] = [line for line in legs if line.startswith("initialize")]
     short = handshake.split("took")[1].split("HTTP")[0].strip()
     assert short.endswith(" s") and 0 <= float(short[:-2]) < 1.2, handshake  # the window's one format
-    report = json.loads(run_cli("call", sdk_url, "slow", "--args", '{"seconds": 1.2}', "--no-store", "--json").stdout)
+    report = json.loads(run_cli("call", sdk_url, "--era", "handshake", "slow", "--args", '{"seconds": 1.2}',
+                                "--no-store", "--json").stdout)
     assert report["legs"][-1]["elapsed_ms"] >= 1200
 
 

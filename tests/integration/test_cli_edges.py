@@ -298,14 +298,16 @@ def test_a_fractional_budget_says_what_each_step_was_granted_and_why(tmp_path: P
 
 
 def test_a_fractional_budget_readable_output_explains_the_grants(sdk_url: str) -> None:
-    done = cli("call", sdk_url, "echo", "--args", '{"text": "hi"}', "--budget", "2.5", "--no-store")
+    done = cli("call", sdk_url, "--era", "handshake", "echo", "--args", '{"text": "hi"}', "--budget", "2.5",
+               "--no-store")
     assert done.returncode == 0, done.stderr
     assert "budget 2.5 s" in done.stdout and re.search(r"initialize +granted   3 s of   2\.\d\d s left", done.stdout)
     assert "rounded up to whole seconds" in done.stdout
     # What was left depends on how long the earlier legs took (a loaded machine: below 2 s).
     assert re.search(r"was granted [23] s when [0-2]\.\d\d s of the 2\.5-second budget were left", done.stdout)
     # With a whole budget the note appears only where a grant visibly exceeds what was left.
-    whole = cli("call", sdk_url, "echo", "--args", '{"text": "hi"}', "--budget", "5", "--no-store").stdout
+    whole = cli("call", sdk_url, "--era", "handshake", "echo", "--args", '{"text": "hi"}', "--budget", "5",
+                "--no-store").stdout
     # Leg rows only (the note, when a grant exceeds what was left by a tenth of a second, says "granted" too).
     rows = [line.split() for line in whole.splitlines() if line.startswith("  ") and " granted " in line]
     excess = [int(row[2]) - float(row[5]) for row in rows]  # method granted N s of L s left ...

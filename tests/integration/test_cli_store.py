@@ -33,7 +33,8 @@ def url() -> Iterator[str]:
 
 def test_every_operation_is_stored_with_its_steps_and_legs(url: str, tmp_path: Path) -> None:
     db = str(tmp_path / "mine.db")
-    report = json.loads(cli("call", url, "echo", "--args", '{"text": "kept"}', "--json", "--db", db).stdout)
+    report = json.loads(cli("call", url, "--era", "handshake", "echo", "--args", '{"text": "kept"}', "--json",
+                            "--db", db).stdout)
     run_id = report["run_id"]
     shown = json.loads(cli("runs", "show", str(run_id), "--json", "--db", db).stdout)
     assert shown["run"]["status"] == "ok" and shown["run"]["source"] == "live"
@@ -177,7 +178,8 @@ def test_runs_alone_names_its_sub_commands(tmp_path: Path) -> None:
 def test_runs_show_gives_the_legs_and_their_grants_and_no_round_for_a_single_operation(
         url: str, tmp_path: Path) -> None:
     db = str(tmp_path / "runs.db")
-    run_id = json.loads(cli("call", url, "echo", "--args", '{"text": "x"}', "--budget", "9", "--json",
+    run_id = json.loads(cli("call", url, "--era", "handshake", "echo", "--args", '{"text": "x"}', "--budget", "9",
+                            "--json",
                             "--db", db).stdout)["run_id"]
     shown = cli("runs", "show", str(run_id), "--db", db).stdout
     for method in ("initialize", "notifications/initialized", "tools/call"):

@@ -8,6 +8,9 @@ the session was ended, no thread is left behind).
 
 from __future__ import annotations
 
+# These cases are the handshake era's (sessions, the standalone stream, requests from the server,
+# resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
+# era's counterparts are in test_stateless_era.py.
 import json
 import threading
 import time
@@ -147,7 +150,7 @@ FAULTS = [
 @pytest.mark.parametrize(("fault", "kind", "fragment"), FAULTS)
 def test_tools_call_failure(profile, fault, kind, fragment):
     with FaultServer(profile, work=fault) as server:
-        endpoint = ServerEndpoint(server.url)
+        endpoint = ServerEndpoint(server.url, era="handshake")
         ran = only(operate(endpoint, budget_s=5))
         # A corrupt compressed body may fairly be called malformed or a broken connection.
         kinds = (ErrorKind.MALFORMED, ErrorKind.UNREACHABLE) if fragment is None and kind is ErrorKind.MALFORMED \
@@ -168,7 +171,7 @@ def test_an_answer_below_the_cap_is_read_whole(profile):
         ex.send_result({"content": [{"type": "text", "text": pad}]})
 
     with FaultServer(profile, work=big_but_allowed) as server:
-        ran = only(operate(ServerEndpoint(server.url)))
+        ran = only(operate(ServerEndpoint(server.url, era="handshake")))
         assert ran.error is None, ran.error
         assert len(ran.result.content) == 2 * MIB - 1000
         assert ran.recorder.legs[-1].bytes_received > 2 * MIB - 1000
@@ -180,7 +183,7 @@ def test_a_gzip_compressed_answer_is_read(profile):
                            "result": {"content": [{"type": "text", "text": "squeezed"}]}})
 
     with FaultServer(profile, work=compressed) as server:
-        ran = only(operate(ServerEndpoint(server.url)))
+        ran = only(operate(ServerEndpoint(server.url, era="handshake")))
         assert ran.error is None, ran.error
         assert ran.result.content == "squeezed"
 
@@ -205,7 +208,7 @@ HANDSHAKE_FAULTS = [
 @pytest.mark.parametrize(("where", "fault", "kind"), HANDSHAKE_FAULTS)
 def test_handshake_failure(profile, where, fault, kind):
     with FaultServer(profile, **{where: fault}) as server:
-        endpoint = ServerEndpoint(server.url)
+        endpoint = ServerEndpoint(server.url, era="handshake")
         error = assert_failed(only(operate(endpoint)), server, endpoint, kind)
         assert "tools/call" not in server.rpc_methods
         assert error.method == ("initialize" if where == "initialize" else "notifications/initialized")
@@ -215,14 +218,14 @@ def test_a_notification_answer_body_is_not_read(profile):
     """A notification's answer is 202 as a rule; a 200 with a body that is not JSON is fine too."""
     with FaultServer(profile, notification=lambda ex: ex.send(200, b"<html>whatever</html>",
                                                              content_type="text/html")) as server:
-        ran = only(operate(ServerEndpoint(server.url)))
+        ran = only(operate(ServerEndpoint(server.url, era="handshake")))
         assert ran.error is None, ran.error
 
 
 def test_protocol_version_the_client_does_not_speak(profile):
     with FaultServer(profile) as server:
         server.initialize = lambda ex: server.answer_initialize(ex, version="1999-01-01")
-        endpoint = ServerEndpoint(server.url)
+        endpoint = ServerEndpoint(server.url, era="handshake")
         # The initialize leg itself went well; what it said ends the operation.
         error = assert_failed(only(operate(endpoint)), server, endpoint, ErrorKind.PROTOCOL_VERSION,
                               "1999-01-01", last_leg=LegOutcome.OK, session_ended=False)
@@ -233,7 +236,7 @@ def test_protocol_version_the_client_does_not_speak(profile):
 def test_the_older_handshake_revision_is_accepted(profile):
     with FaultServer(profile) as server:
         server.initialize = lambda ex: server.answer_initialize(ex, version="2025-06-18")
-        ran = only(operate(ServerEndpoint(server.url), "ping"))
+        ran = only(operate(ServerEndpoint(server.url, era="handshake"), "ping"))
         assert ran.error is None, ran.error
         assert ran.result.protocol_version == "2025-06-18"
         later = server.posts()[1:]
@@ -248,7 +251,7 @@ def test_a_redirect_is_not_followed(profile, status):
     with FaultServer(profile) as target:
         with FaultServer(profile, work=lambda ex: ex.send(status, b"",
                                                           headers={"Location": target.url})) as server:
-            endpoint = ServerEndpoint(server.url, headers={"Authorization": "Bearer s3cret"})
+            endpoint = ServerEndpoint(server.url, era="handshake", headers={"Authorization": "Bearer s3cret"})
             error = assert_failed(only(operate(endpoint)), server, endpoint, ErrorKind.HTTP_STATUS,
                                   str(status))
             assert "not followed" in error.message
@@ -261,7 +264,7 @@ def test_a_redirect_is_not_followed(profile, status):
 def test_a_redirect_of_the_handshake_is_not_followed(profile):
     with FaultServer(profile) as target:
         with FaultServer(profile, initialize=lambda ex: ex.send(302, b"", headers={"Location": target.url})) as server:
-            endpoint = ServerEndpoint(server.url)
+            endpoint = ServerEndpoint(server.url, era="handshake")
             assert_failed(only(operate(endpoint)), server, endpoint, ErrorKind.HTTP_STATUS, "302")
         assert target.received == []
 
@@ -284,7 +287,7 @@ def not_found_first(times: int):
 
 def test_session_gone_once_recovers_within_the_same_deadline():
     with FaultServer("session", work=not_found_first(1)) as server:
-        ran = only(operate(ServerEndpoint(server.url), budget_s=5))
+        ran = only(operate(ServerEndpoint(server.url, era="handshake"), budget_s=5))
         assert ran.error is None, ran.error
         assert ran.result.content == '{"text": "hi"}'
         assert server.rpc_methods == ["initialize", "notifications/initialized", "tools/call"] * 2
@@ -307,7 +310,7 @@ def test_session_gone_once_recovers_within_the_same_deadline():
 
 def test_session_gone_twice_is_session_expired():
     with FaultServer("session", work=not_found_first(99)) as server:
-        endpoint = ServerEndpoint(server.url)
+        endpoint = ServerEndpoint(server.url, era="handshake")
         error = assert_failed(only(operate(endpoint)), server, endpoint, ErrorKind.SESSION_EXPIRED)
         assert len(server.posts("tools/call")) == 2, "one fresh start, not a loop"
         assert len(server.posts("initialize")) == 2
@@ -328,7 +331,7 @@ def test_session_gone_during_a_catalogue_walk_recovers():
             ex.send_result({"tools": [{"name": "b"}]})
 
     with FaultServer("session", work=work) as server:
-        ran = only(operate(ServerEndpoint(server.url), "list"))
+        ran = only(operate(ServerEndpoint(server.url, era="handshake"), "list"))
         assert ran.error is None, ran.error
         assert ran.result.names == ["a", "b"]
         lists = server.posts("tools/list")
@@ -337,14 +340,14 @@ def test_session_gone_during_a_catalogue_walk_recovers():
 
 def test_without_a_session_a_404_is_an_http_status():
     with FaultServer("stateless", work=not_found_first(99)) as server:
-        endpoint = ServerEndpoint(server.url)
+        endpoint = ServerEndpoint(server.url, era="handshake")
         assert_failed(only(operate(endpoint)), server, endpoint, ErrorKind.HTTP_STATUS, "404")
         assert len(server.posts("tools/call")) == 1
 
 
 def test_sessions_are_not_shared_between_operations():
     with FaultServer("session") as server:
-        runs = operate(ServerEndpoint(server.url), operations=2)
+        runs = operate(ServerEndpoint(server.url, era="handshake"), operations=2)
         assert all(run.error is None for run in runs)
         initializes = server.posts("initialize")
         assert [r.headers.get("mcp-session-id") for r in initializes] == [None, None]
@@ -360,7 +363,7 @@ def test_a_session_id_with_invisible_characters_is_refused():
                        headers={"Mcp-Session-Id": "bad id"})
 
     with FaultServer("session", initialize=initialize) as server:
-        endpoint = ServerEndpoint(server.url)
+        endpoint = ServerEndpoint(server.url, era="handshake")
         assert_failed(only(operate(endpoint)), server, endpoint, ErrorKind.MALFORMED, "session id")
 
 
@@ -371,9 +374,24 @@ def test_unreachable_port():
     endpoint = ServerEndpoint(f"http://127.0.0.1:{free_port()}/mcp")
     ran = only(operate(endpoint, budget_s=5))
     error = assert_failed(ran, None, endpoint, ErrorKind.UNREACHABLE)
-    assert error.method == "initialize"
+    # The first contact of the default era (auto) is its probe: a server that is not there is no
+    # finding about its era, so nothing follows it.
+    assert error.method == "server/discover"
     assert ran.elapsed_s < 3
     assert len(ran.recorder.legs) == 1
+
+
+def test_auto_meets_a_server_of_the_handshake_era_in_both_profiles(profile):
+    # The probe is refused the way such servers refuse it (HTTP 400 outside a session, or method
+    # not found): its leg went well (the refusal is the answer), and the handshake follows.
+    with FaultServer(profile) as server:
+        ran = only(operate(ServerEndpoint(server.url)))
+        assert ran.error is None, ran.error
+        assert [leg.method for leg in ran.recorder.legs] == [
+            "server/discover", "initialize", "notifications/initialized", "tools/call"]
+        assert all(leg.outcome is LegOutcome.OK for leg in ran.recorder.legs)
+        assert ran.recorder.finished.era == "handshake"
+        assert server.rpc_methods[:2] == ["server/discover", "initialize"]
 
 
 def test_a_display_name_is_what_messages_name():
@@ -395,7 +413,7 @@ def test_the_url_label_drops_credentials_and_query():
 
 def test_a_stalled_tools_call_ends_at_the_budget(profile):
     with FaultServer(profile, work=lambda ex: ex.stall()) as server:
-        endpoint = ServerEndpoint(server.url)
+        endpoint = ServerEndpoint(server.url, era="handshake")
         ran = only(operate(endpoint, budget_s=2))
         error = assert_failed(ran, server, endpoint, ErrorKind.TIMED_OUT, "2-second budget")
         assert 1.9 <= ran.elapsed_s <= 3.5, ran.elapsed_s
@@ -407,7 +425,7 @@ def test_a_stalled_tools_call_ends_at_the_budget(profile):
 
 def test_a_trickling_event_stream_ends_at_the_budget(profile):
     with FaultServer(profile, work=lambda ex: ex.trickle(0.1)) as server:
-        endpoint = ServerEndpoint(server.url)
+        endpoint = ServerEndpoint(server.url, era="handshake")
         ran = only(operate(endpoint, budget_s=2))
         assert_failed(ran, server, endpoint, ErrorKind.TIMED_OUT, "2-second budget")
         assert 1.9 <= ran.elapsed_s <= 3.5, ran.elapsed_s
@@ -421,7 +439,7 @@ def test_a_trickling_event_stream_ends_at_the_budget(profile):
 
 def test_a_stalled_handshake_ends_at_the_budget(profile):
     with FaultServer(profile, initialize=lambda ex: ex.stall()) as server:
-        endpoint = ServerEndpoint(server.url)
+        endpoint = ServerEndpoint(server.url, era="handshake")
         ran = only(operate(endpoint, budget_s=1))
         error = assert_failed(ran, server, endpoint, ErrorKind.TIMED_OUT, "1-second budget")
         assert error.method == "initialize"
@@ -433,7 +451,7 @@ def test_a_stalled_handshake_ends_at_the_budget(profile):
 def test_an_answer_on_a_stream_left_open_is_taken_at_once(profile, newline):
     """The answer event ends the leg even if the server keeps its stream open afterwards."""
     with FaultServer(profile, work=lambda ex: ex.trickle(0.05, answer_after=3, newline=newline)) as server:
-        ran = only(operate(ServerEndpoint(server.url), budget_s=2))
+        ran = only(operate(ServerEndpoint(server.url, era="handshake"), budget_s=2))
         assert ran.error is None, f"{type(ran.error).__name__}: {ran.error}"
         assert ran.result.content == "finally"
         assert ran.elapsed_s < 1.5
@@ -452,7 +470,7 @@ def endless_pages(ex: Exchange) -> None:
 
 def test_a_catalogue_that_never_ends_stops_at_50_pages(profile):
     with FaultServer(profile, work=endless_pages) as server:
-        endpoint = ServerEndpoint(server.url)
+        endpoint = ServerEndpoint(server.url, era="handshake")
         ran = only(operate(endpoint, "list", budget_s=20))
         # Every leg went well; the walk as a whole is what failed.
         assert_failed(ran, server, endpoint, ErrorKind.MALFORMED, "did not end within 50 pages",
@@ -478,7 +496,7 @@ def test_a_catalogue_of_several_pages_is_gathered(profile):
         ex.send_result(result)
 
     with FaultServer(profile, work=pages) as server:
-        ran = only(operate(ServerEndpoint(server.url), "list"))
+        ran = only(operate(ServerEndpoint(server.url, era="handshake"), "list"))
         assert ran.error is None, ran.error
         assert ran.result.names == ["tool1", "tool2", "tool3"]
         assert ran.result.pages == 3
@@ -486,14 +504,14 @@ def test_a_catalogue_of_several_pages_is_gathered(profile):
 
 def test_a_page_without_a_list_of_tools_is_malformed(profile):
     with FaultServer(profile, work=lambda ex: ex.send_result({"tools": "echo"})) as server:
-        endpoint = ServerEndpoint(server.url)
+        endpoint = ServerEndpoint(server.url, era="handshake")
         assert_failed(only(operate(endpoint, "list")), server, endpoint, ErrorKind.MALFORMED, "list of tools",
                       last_leg=LegOutcome.OK)
 
 
 def test_slow_pages_share_one_budget(profile):
     with FaultServer(profile, work=endless_pages, delays={"tools/list": 0.6}) as server:
-        endpoint = ServerEndpoint(server.url)
+        endpoint = ServerEndpoint(server.url, era="handshake")
         ran = only(operate(endpoint, "list", budget_s=2))
         error = assert_failed(ran, server, endpoint, ErrorKind.EXHAUSTED_BUDGET,
                               kinds=(ErrorKind.EXHAUSTED_BUDGET, ErrorKind.TIMED_OUT))
@@ -511,7 +529,8 @@ def test_slow_pages_share_one_budget(profile):
 
 def test_the_headers_and_messages_the_client_sends(profile):
     with FaultServer(profile) as server:
-        endpoint = ServerEndpoint(server.url, headers={"Authorization": "Bearer s3cret", "X-Team": "blue"})
+        endpoint = ServerEndpoint(server.url, era="handshake", headers={"Authorization": "Bearer s3cret",
+                                                                        "X-Team": "blue"})
         ran = only(operate(endpoint, arguments={"text": "hello", "n": 2}))
         assert ran.error is None, ran.error
         assert ran.result.content == '{"n": 2, "text": "hello"}'
@@ -554,14 +573,14 @@ def test_the_headers_and_messages_the_client_sends(profile):
 
 def test_a_server_that_refuses_delete_is_fine():
     with FaultServer("session", delete_status=405) as server:
-        ran = only(operate(ServerEndpoint(server.url)))
+        ran = only(operate(ServerEndpoint(server.url, era="handshake")))
         assert ran.error is None, ran.error
         assert server.wait_idle(3)
 
 
 def test_ping_is_the_handshake_then_a_ping_request(profile):
     with FaultServer(profile, delays={"ping": 0.2}) as server:
-        ran = only(operate(ServerEndpoint(server.url), "ping"))
+        ran = only(operate(ServerEndpoint(server.url, era="handshake"), "ping"))
         assert ran.error is None, ran.error
         assert ran.result.protocol_version == "2025-11-25"
         assert ran.result.server_name == "fault-server"
@@ -579,7 +598,7 @@ def test_ping_is_the_handshake_then_a_ping_request(profile):
 
 def test_a_server_that_refuses_ping_fails_the_ping(profile):
     with FaultServer(profile, work=lambda ex: ex.send_rpc_error(-32601, "Method not found")) as server:
-        ran = only(operate(ServerEndpoint(server.url), "ping"))
+        ran = only(operate(ServerEndpoint(server.url, era="handshake"), "ping"))
         assert isinstance(ran.error, McpTransportError) and ran.error.kind is ErrorKind.RPC_ERROR
         assert "ping" in ran.error.message and "-32601" in ran.error.message
 
@@ -616,7 +635,7 @@ def test_one_connection_serves_the_whole_operation(framing: str) -> None:
             exchange.send_events([json.dumps(answer)], framing=framing.split("-")[1])
 
     with FaultServer("session", work=work) as server:
-        (ran,) = operate(ServerEndpoint(server.url))
+        (ran,) = operate(ServerEndpoint(server.url, era="handshake"))
         assert ran.error is None
         assert server.wait_until(lambda: any(r.http_method == "DELETE" for r in server.received), 3)
         assert server.connections_accepted == 1

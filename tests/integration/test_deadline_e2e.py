@@ -6,6 +6,9 @@ earlier legs spent (rounded up to whole seconds), and a spent budget sends nothi
 
 from __future__ import annotations
 
+# These cases are the handshake era's (sessions, the standalone stream, requests from the server,
+# resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
+# era's counterparts are in test_stateless_era.py.
 import pytest
 
 from inspector.mcp import ErrorKind, LegOutcome, McpTransportError, ServerEndpoint
@@ -16,7 +19,7 @@ from tests.support.fault_server import FaultServer, operate
 def test_a_slow_handshake_shrinks_the_later_grants(profile):
     delays = {"initialize": 2.0, "notifications/initialized": 1.0}
     with FaultServer(profile, delays=delays) as server:
-        [ran] = operate(ServerEndpoint(server.url), budget_s=5)
+        [ran] = operate(ServerEndpoint(server.url, era="handshake"), budget_s=5)
         assert ran.error is None, ran.error
         assert ran.recorder.grants == [5, 3, 2]
         assert [leg.method for leg in ran.recorder.legs_started] == [
@@ -36,7 +39,7 @@ def test_a_spent_budget_does_not_send_the_call():
     # is left: tools/call is refused before it is built.
     delays = {"initialize": 1.2, "notifications/initialized": 0.9}
     with FaultServer("session", delays=delays) as server:
-        endpoint = ServerEndpoint(server.url, name="slow-handshake")
+        endpoint = ServerEndpoint(server.url, era="handshake", name="slow-handshake")
         [ran] = operate(endpoint, budget_s=2)
         error = ran.error
         assert isinstance(error, McpTransportError), error
@@ -63,7 +66,7 @@ def test_a_leg_is_bounded_by_its_whole_second_grant():
     a notification answer that takes 1.5 s ends the operation about 1 s later."""
     delays = {"initialize": 1.2, "notifications/initialized": 1.5}
     with FaultServer("stateless", delays=delays) as server:
-        [ran] = operate(ServerEndpoint(server.url), budget_s=2)
+        [ran] = operate(ServerEndpoint(server.url, era="handshake"), budget_s=2)
         error = ran.error
         assert isinstance(error, McpTransportError), error
         assert error.kind is ErrorKind.TIMED_OUT

@@ -3,6 +3,9 @@ Each is one sentence and exit 2, nothing is sent, and no run is left `interrupte
 
 from __future__ import annotations
 
+# These cases are the handshake era's (sessions, the standalone stream, requests from the server,
+# resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
+# era's counterparts are in test_stateless_era.py.
 import json
 import os
 import sqlite3

@@ -4,6 +4,9 @@ result that can be stored, printed and exported, or in a clean refusal that chan
 
 from __future__ import annotations
 
+# These cases are the handshake era's (sessions, the standalone stream, requests from the server,
+# resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
+# era's counterparts are in test_stateless_era.py.
 import argparse
 import asyncio
 import contextlib

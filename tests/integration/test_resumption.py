@@ -4,6 +4,9 @@ after the delay, as a leg of its own, while the deadline allows."""
 
 from __future__ import annotations
 
+# These cases are the handshake era's (sessions, the standalone stream, requests from the server,
+# resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
+# era's counterparts are in test_stateless_era.py.
 import json
 import time
 
@@ -46,7 +49,7 @@ class DroppingServer:
 def test_the_answer_is_fetched_with_get_and_last_event_id_after_the_retry_delay() -> None:
     dropping = DroppingServer(retry_ms=300)
     with FaultServer("session", work=dropping.work, get=dropping.get) as server:
-        [ran] = operate(ServerEndpoint(server.url), budget_s=10)
+        [ran] = operate(ServerEndpoint(server.url, era="handshake"), budget_s=10)
         assert ran.error is None, ran.error
         assert ran.result.content == "answered after resuming"
         waited = dropping.resumed_at - dropping.closed_at
@@ -67,7 +70,7 @@ def test_the_answer_is_fetched_with_get_and_last_event_id_after_the_retry_delay(
 def test_the_deadline_ending_during_the_retry_wait_stops_the_operation_at_once() -> None:
     dropping = DroppingServer(retry_ms=5000)
     with FaultServer("session", work=dropping.work, get=dropping.get) as server:
-        [ran] = operate(ServerEndpoint(server.url), budget_s=2)
+        [ran] = operate(ServerEndpoint(server.url, era="handshake"), budget_s=2)
         assert ran.error is not None and ran.error.kind is ErrorKind.TIMED_OUT
         assert "asked the client to come back in 5 seconds" in ran.error.message
         assert "seconds were left of the 2-second budget" in ran.error.message
@@ -89,7 +92,7 @@ def test_a_priming_event_before_a_normal_answer_is_not_malformed() -> None:
         exchange.write_raw(f"id: a-2\ndata: {json.dumps(answer)}\n\n")
 
     with FaultServer("stateless", work=primed) as server:
-        [ran] = operate(ServerEndpoint(server.url))
+        [ran] = operate(ServerEndpoint(server.url, era="handshake"))
         assert ran.error is None, ran.error
         assert ran.result.content == "fine"
         assert [leg.method for leg in ran.recorder.legs][-1] == "tools/call"
@@ -100,6 +103,6 @@ def test_a_stream_without_ids_that_ends_without_an_answer_is_still_malformed() -
         exchange.send_events(['{"jsonrpc": "2.0", "method": "notifications/message", "params": {}}'])
 
     with FaultServer("stateless", work=silent) as server:
-        [ran] = operate(ServerEndpoint(server.url))
+        [ran] = operate(ServerEndpoint(server.url, era="handshake"))
         assert ran.error is not None and ran.error.kind is ErrorKind.MALFORMED
         assert not [r for r in server.received if r.http_method == "GET"]

@@ -6,6 +6,9 @@ with a session id or without one (``stateless_http=True``).
 
 from __future__ import annotations
 
+# These cases are the handshake era's (sessions, the standalone stream, requests from the server,
+# resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
+# era's counterparts are in test_stateless_era.py.
 import pytest
 
 from inspector.mcp import ErrorKind, LegOutcome, McpTransportError, ServerEndpoint
@@ -24,7 +27,7 @@ PROFILES = {
 class Sdk:
     def __init__(self, profile: str, url: str, events: ToolEvents) -> None:
         self.profile = profile
-        self.endpoint = ServerEndpoint(url, name=f"sdk ({profile})")
+        self.endpoint = ServerEndpoint(url, name=f"sdk ({profile})", era="handshake")
         self.events = events
 
     @property

@@ -6,6 +6,9 @@ A model's error is quoted only in part."""
 
 from __future__ import annotations
 
+# These cases are the handshake era's (sessions, the standalone stream, requests from the server,
+# resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
+# era's counterparts are in test_stateless_era.py.
 import json
 import sqlite3
 from pathlib import Path

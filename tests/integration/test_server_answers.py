@@ -5,6 +5,9 @@ build the handler."""
 
 from __future__ import annotations
 
+# These cases are the handshake era's (sessions, the standalone stream, requests from the server,
+# resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
+# era's counterparts are in test_stateless_era.py.
 import asyncio
 import json
 from typing import Any
@@ -33,7 +36,8 @@ def run_tool(url: str, tool: str, handler: ServerRequestHandler | None, argument
              budget_s: float = 10):
     async def go():
         client = McpClient(handler=handler)
-        record = await execute_tool(client, ServerEndpoint(url), tool, arguments or {}, budget_s=budget_s)
+        record = await execute_tool(client, ServerEndpoint(url, era="handshake"), tool, arguments or {},
+                                    budget_s=budget_s)
         await client.drain()
         return record
 
@@ -166,7 +170,8 @@ def test_a_malformed_request_gets_invalid_request_and_an_unknown_one_method_not_
 # -- the command line ----------------------------------------------------------------------------
 
 def test_the_command_line_accepts_with_defaults(sdk_url: str, tmp_path, capsys) -> None:
-    code = main(["call", sdk_url, "ask_profile", "--elicit", "defaults", "--json", "--db", str(tmp_path / "r.db")])
+    code = main(["call", sdk_url, "--era", "handshake", "ask_profile", "--elicit", "defaults", "--json", "--db",
+                 str(tmp_path / "r.db")])
     out, err = capsys.readouterr()
     assert code == 0, err
     report = json.loads(out)
@@ -177,24 +182,27 @@ def test_the_command_line_accepts_with_defaults(sdk_url: str, tmp_path, capsys) 
 
 
 def test_the_command_line_offers_roots_and_refuses_bad_options(sdk_url: str, tmp_path, capsys) -> None:
-    code = main(["call", sdk_url, "show_roots", "--root", str(tmp_path), "--json", "--no-store"])
+    code = main(["call", sdk_url, "--era", "handshake", "show_roots", "--root", str(tmp_path), "--json", "--no-store"])
     out, _ = capsys.readouterr()
     assert code == 0 and json.loads(out)["content"] == f"roots: {tmp_path.as_uri()}"
-    assert main(["call", sdk_url, "echo", "--allow-sampling", "--no-store"]) == 2
+    assert main(["call", sdk_url, "--era", "handshake", "echo", "--allow-sampling", "--no-store"]) == 2
     assert "needs a model" in capsys.readouterr().err
-    assert main(["call", sdk_url, "echo", "--elicit", "ask", "--no-store"]) == 2  # no terminal under pytest
+    assert main(["call", sdk_url, "--era", "handshake", "echo", "--elicit", "ask",
+                 "--no-store"]) == 2  # no terminal under pytest
     assert "needs a terminal" in capsys.readouterr().err
 
 
 def test_the_command_line_lets_the_server_sample_only_when_allowed(sdk_url: str, capsys) -> None:
     fake = FakeChatModel(lambda body: answer("Short and sweet."))
     with serve_asgi(fake.app(), path="/v1") as model_url:
-        code = main(["call", sdk_url, "summarise", "--args", '{"text": "a long story"}', "--allow-sampling",
+        code = main(["call", sdk_url, "--era", "handshake", "summarise", "--args", '{"text": "a long story"}',
+                     "--allow-sampling",
                      "--sampling-model-url", model_url, "--sampling-model", "fake-model", "--json", "--no-store"])
         out, err = capsys.readouterr()
         assert code == 0, err
         assert json.loads(out)["content"] == "sampled by fake-model: Short and sweet."
-        code = main(["call", sdk_url, "summarise", "--args", '{"text": "a long story"}', "--json", "--no-store"])
+        code = main(["call", sdk_url, "--era", "handshake", "summarise", "--args", '{"text": "a long story"}',
+                     "--json", "--no-store"])
         report = json.loads(capsys.readouterr().out)
     assert len(fake.requests) == 1, "the model was asked although sampling was not allowed"
     assert report["content"].startswith("sampling failed")

@@ -6,6 +6,9 @@ server asked, and a failure that follows says the server was waiting on a declin
 
 from __future__ import annotations
 
+# These cases are the handshake era's (sessions, the standalone stream, requests from the server,
+# resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
+# era's counterparts are in test_stateless_era.py.
 import asyncio
 import json
 import subprocess
@@ -37,7 +40,7 @@ ASKED = [
 def call(server: FaultServer, budget_s: float = 10) -> OperationRecord:
     async def go() -> OperationRecord:
         client = McpClient()
-        record = await execute_tool(client, ServerEndpoint(server.url), "ask", {}, budget_s=budget_s)
+        record = await execute_tool(client, ServerEndpoint(server.url, era="handshake"), "ask", {}, budget_s=budget_s)
         await client.drain()
         return record
 
@@ -93,7 +96,7 @@ def test_a_plain_json_answer_to_another_id_is_malformed() -> None:
         exchange.send_json({"jsonrpc": "2.0", "id": 9999, "result": {"content": []}})
 
     with FaultServer("stateless", work=wrong_id) as server:
-        [ran] = operate(ServerEndpoint(server.url))
+        [ran] = operate(ServerEndpoint(server.url, era="handshake"))
         assert ran.error is not None and ran.error.kind is ErrorKind.MALFORMED
         assert "another request (id 9999, not 2)" in ran.error.message
 
@@ -129,7 +132,7 @@ def test_an_answered_ping_alone_adds_nothing_to_a_failure() -> None:
 def test_the_sdk_server_hears_the_decline_at_once_instead_of_waiting_for_the_budget() -> None:
     with serve_asgi(build_sdk_server().streamable_http_app()) as url:
         started = time.monotonic()
-        [ran] = operate(ServerEndpoint(url), tool="ask_name", arguments={}, budget_s=10)
+        [ran] = operate(ServerEndpoint(url, era="handshake"), tool="ask_name", arguments={}, budget_s=10)
         took = time.monotonic() - started
     assert ran.error is None, ran.error
     assert took < 3, "the client left the server's elicitation unanswered"
@@ -141,13 +144,14 @@ def test_the_sdk_server_hears_the_decline_at_once_instead_of_waiting_for_the_bud
 
 def test_the_command_line_shows_and_stores_what_the_server_asked() -> None:
     with FaultServer("session", work=lambda ex: ex.ask_client(ASKED[:2])) as server:
-        done = subprocess.run([sys.executable, "-m", "inspector", "call", server.url, "ask", "--json"],
+        done = subprocess.run([sys.executable, "-m", "inspector", "call", server.url, "--era", "handshake", "ask",
+                               "--json"],
                               capture_output=True, text=True, timeout=30, cwd=ROOT)
         assert done.returncode == 0, done.stderr
         report: dict[str, Any] = json.loads(done.stdout)
         assert [(e["method"], e["count"], e["declined"]) for e in report["server_requests"]] == [
             ("ping", 1, False), ("elicitation/create", 1, True)]
-        readable = subprocess.run([sys.executable, "-m", "inspector", "call", server.url, "ask"],
+        readable = subprocess.run([sys.executable, "-m", "inspector", "call", server.url, "--era", "handshake", "ask"],
                                   capture_output=True, text=True, timeout=30, cwd=ROOT).stdout
         assert ('The server asked the client for elicitation/create (once); the client declined ("This client '
                 'does not answer questions (elicitation).").') in readable
@@ -189,7 +193,8 @@ def test_a_cancel_stops_a_reply_that_hangs() -> None:
                      notification=notification) as server:
         async def go() -> OperationRecord:
             client = McpClient()
-            record = await execute_tool(client, ServerEndpoint(server.url), "ask", {}, budget_s=30, cancel=cancel)
+            record = await execute_tool(client, ServerEndpoint(server.url, era="handshake"), "ask", {}, budget_s=30,
+                                        cancel=cancel)
             await client.drain()
             return record
 

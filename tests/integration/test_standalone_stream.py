@@ -4,6 +4,9 @@ session keeps open with subscribers, resumed with Last-Event-ID."""
 
 from __future__ import annotations
 
+# These cases are the handshake era's (sessions, the standalone stream, requests from the server,
+# resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
+# era's counterparts are in test_stateless_era.py.
 import asyncio
 import json
 
@@ -31,7 +34,8 @@ def call(url: str, tool: str, *, handler: ServerRequestHandler | None = None, lo
     async def go():
         client = McpClient(handler=handler, standalone_stream=True, log_level=log_level)
         recorder = OperationRecorder()
-        record = await execute_tool(client, ServerEndpoint(url), tool, {}, budget_s=budget_s, observer=recorder)
+        record = await execute_tool(client, ServerEndpoint(url, era="handshake"), tool, {}, budget_s=budget_s,
+                                    observer=recorder)
         await client.drain()
         return record, recorder
 
@@ -158,7 +162,7 @@ def test_a_long_lived_stream_keeps_subscribers_informed_and_resumes() -> None:
                 two.set()
 
         async with httpx.AsyncClient() as http:
-            stream = StandaloneStream(http, ServerEndpoint(server.url), {"Mcp-Session-Id": "s"},
+            stream = StandaloneStream(http, ServerEndpoint(server.url, era="handshake"), {"Mcp-Session-Id": "s"},
                                       answer=lambda request: asyncio.sleep(0))
             unsubscribe = stream.subscribe(subscriber)
             assert await stream.open() is StreamState.OPEN
@@ -175,10 +179,10 @@ def test_a_long_lived_stream_keeps_subscribers_informed_and_resumes() -> None:
 
 
 def test_the_command_line_shows_log_messages(sdk_url: str, capsys) -> None:
-    assert main(["call", sdk_url, "log_each_level", "--log-level", "debug", "--no-store"]) == 0
+    assert main(["call", sdk_url, "--era", "handshake", "log_each_level", "--log-level", "debug", "--no-store"]) == 0
     out = capsys.readouterr().out
     assert "Server log (warning, from levels): a warning message" in out
     assert "Server log (emergency, from levels): a emergency message" in out
-    assert main(["call", sdk_url, "change_tools", "--json", "--no-store"]) == 0
+    assert main(["call", sdk_url, "--era", "handshake", "change_tools", "--json", "--no-store"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert {"method": "notifications/tools/list_changed", "via": "GET"} in report["notifications"]

@@ -24,13 +24,17 @@ def run(coro_factory: Any) -> Any:
 
 
 def call(url: str, tool: str = "echo", *, era: str = "auto", client: McpClient | None = None,
-         budget_s: float = 5, arguments: dict[str, Any] | None = None) -> tuple[Any, OperationRecorder]:
+         budget_s: float = 5, arguments: dict[str, Any] | None = None,
+         listed: bool = True) -> tuple[Any, OperationRecorder]:
+    """One tools/call; ``listed``: the caller knows the tool's definition (as the window does)."""
+    definition = {"name": tool, "inputSchema": {"type": "object"}} if listed else None
+
     async def go() -> tuple[Any, OperationRecorder]:
         the_client = client or McpClient(handler=ServerRequestHandler(elicit=_accept))
         recorder = OperationRecorder()
         try:
             result: Any = await the_client.call_tool(ServerEndpoint(url, era=era), tool, arguments or {"x": 1},
-                                                      budget_s=budget_s, observer=recorder)
+                                                      budget_s=budget_s, observer=recorder, definition=definition)
         except McpTransportError as error:
             result = error
         await the_client.drain()
@@ -44,7 +48,7 @@ def legs(recorder: OperationRecorder) -> list[str]:
 
 def test_auto_probes_with_discover_then_speaks_the_stateless_era_with_meta_and_headers() -> None:
     with serve_stateless() as (server, url):
-        result, recorder = call(url)
+        result, recorder = call(url, listed=False)
     assert not isinstance(result, McpTransportError), result
     # Without the tool's definition the call lists the catalogue first: its x-mcp-header
     # annotations decide the call's headers.
@@ -208,3 +212,61 @@ def test_threads_do_not_share_request_state() -> None:
     echo_calls = [seen for seen in server.calls() if seen.params["name"] == "echo"]
     assert all("requestState" not in seen.params and "inputResponses" not in seen.params for seen in echo_calls)
     assert json.loads(asked.content)["state"] == "state-1"
+
+
+# -- the official SDK server (mcp 2.x), which serves both eras -------------------------------------
+
+SDK_PROFILES = {
+    "event-stream+session": {"json_response": False, "stateless_http": False},
+    "json+stateless": {"json_response": True, "stateless_http": True},
+}
+
+
+@pytest.mark.parametrize("profile", list(SDK_PROFILES))
+def test_the_official_sdk_server_is_spoken_to_in_the_stateless_era_by_default(profile: str) -> None:
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.fault_server import operate
+    from tests.support.sdk_server import build_sdk_server
+
+    app = build_sdk_server().streamable_http_app(**SDK_PROFILES[profile])
+    with serve_asgi(app) as url:
+        endpoint = ServerEndpoint(url)
+        [listed] = operate(endpoint, "list")
+        [called] = operate(endpoint, tool="add", arguments={"a": 2, "b": 3})
+        [pinged] = operate(endpoint, "ping")
+    assert listed.error is None and called.error is None and pinged.error is None, (
+        listed.error, called.error, pinged.error)
+    assert legs(listed.recorder) == ["server/discover", "tools/list"]
+    assert listed.recorder.finished.era == "stateless"
+    assert "add" in listed.result.names
+    assert called.result.structured_content == {"sum": 5}
+    assert pinged.result.protocol_version == "2026-07-28" and pinged.result.server_name == "run-inspector-test"
+
+
+def test_a_cancel_reaches_the_official_sdk_servers_tool_in_the_stateless_era() -> None:
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.sdk_server import ToolEvents, build_sdk_server
+
+    events = ToolEvents()
+    app = build_sdk_server(events).streamable_http_app(json_response=False, stateless_http=False)
+    with serve_asgi(app) as url:
+        async def go() -> tuple[Any, OperationRecorder]:
+            client, recorder, cancel = McpClient(), OperationRecorder(), CancelSignal()
+            task = asyncio.ensure_future(client.call_tool(ServerEndpoint(url, era="stateless"), "slow",
+                                                          {"seconds": 30}, budget_s=20, cancel=cancel,
+                                                          observer=recorder,
+                                                          definition={"name": "slow", "inputSchema": {}}))
+            while not events.started.is_set():
+                await asyncio.sleep(0.01)
+            cancel.fire()
+            try:
+                await task
+            except McpTransportError as error:
+                return error, recorder
+            return None, recorder
+
+        error, recorder = run(go)
+        assert events.cancelled.wait(5), "the SDK server's tool was not cancelled"
+    assert isinstance(error, McpTransportError) and error.is_cancellation
+    assert recorder.finished.outcome == "cancelled" and recorder.finished.server_told_to_stop is True
+    assert not events.finished.is_set()

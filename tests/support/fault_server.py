@@ -405,13 +405,16 @@ class FaultServer:
                  initialize: WorkHandler | None = None, notification: WorkHandler | None = None,
                  delays: dict[str, float] | None = None,
                  protocol_version: str = PROTOCOL_VERSION, delete_status: int = 200,
-                 path: str = "/mcp", get: WorkHandler | None = None) -> None:
+                 path: str = "/mcp", get: WorkHandler | None = None,
+                 discover: WorkHandler | None = None) -> None:
         if profile not in ("stateless", "session"):
             raise ValueError(f"unknown profile {profile!r}")
         self.profile = profile
         self.work = work or default_work
         self.initialize = initialize
         self.notification = notification
+        #: Answers the stateless era's ``server/discover`` probe (default: as the handshake era does).
+        self.discover = discover
         #: Handles GET (the standalone stream, resumption); without it GET gets 405.
         self.get = get
         self.delays = dict(delays or {})
@@ -564,7 +567,11 @@ class FaultServer:
         if delay and self.stopping.wait(delay):
             exchange.send(503, b"stopping", content_type="text/plain")
             return
-        if method == "initialize":
+        if method == "server/discover" and self.discover is None:
+            self.answer_discover_as_handshake_era(exchange)
+        elif method == "server/discover":
+            self.discover(exchange)
+        elif method == "initialize":
             if self.initialize is not None:
                 self.initialize(exchange)
             else:
@@ -576,6 +583,16 @@ class FaultServer:
                 exchange.send(202, b"", content_type=None)
         else:
             self.work(exchange)
+
+    def answer_discover_as_handshake_era(self, exchange: Exchange) -> None:
+        """How servers of the handshake era answer the stateless era's probe: the SDKs' servers with
+        sessions refuse a request outside a session (HTTP 400), those without do not know the method."""
+        if self.profile == "session":
+            exchange.send_json({"jsonrpc": "2.0", "id": exchange.request.rpc_id,
+                                "error": {"code": -32000, "message": "Bad Request: No valid session ID provided"}},
+                               status=400)
+        else:
+            exchange.send_rpc_error(-32601, "Method not found")
 
     def answer_initialize(self, exchange: Exchange, version: str | None = None,
                           capabilities: dict[str, Any] | None = None) -> None:

@@ -119,6 +119,8 @@ class OutgoingMessage:
     headers: dict[str, str] = field(default_factory=dict)
     #: The leg's name where it differs from the method (``tools/call (round 2)``).
     shown: str | None = None
+    #: A probe: the server refusing it is an answer (the leg is reported as it went well).
+    refusal_answers: bool = False
 
     @property
     def leg_name(self) -> str:

@@ -162,7 +162,7 @@ def test_a_malformed_server_answer_is_shown_translated_and_keeps_its_english_mes
     with FaultServer(work=_malformed) as server:
         from inspector.mcp import ServerEndpoint
 
-        (ran,) = operate(ServerEndpoint(server.url), "call")
+        (ran,) = operate(ServerEndpoint(server.url, era="handshake"), "call")
     error = ran.error
     assert error is not None and error.kind.value == "malformed"
     assert error.message == (f"The server {server.url} sent a malformed answer to tools/call: the body is not "

@@ -172,7 +172,8 @@ class ScriptedServer:
                          http_factory=lambda: httpx.AsyncClient(transport=httpx.MockTransport(self.handler)))
 
 
-SERVER = ServerEndpoint("http://mcp.example.test/mcp", name="scripted")
+# The reference numbers are the handshake era's legs: that era is pinned.
+SERVER = ServerEndpoint("http://mcp.example.test/mcp", name="scripted", era="handshake")
 
 
 def run(coro):
