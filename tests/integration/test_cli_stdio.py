@@ -55,7 +55,7 @@ def processes_with(marker: str) -> list[int]:
 
 def test_tools_over_stdio_lists_the_servers_tools_and_leaves_no_process() -> None:
     command, marker = marked_server()
-    done = cli("tools", "--stdio", command, "--json", "--no-store")
+    done = cli("tools", "--stdio", command, "--era", "handshake", "--json", "--no-store")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert {tool["name"] for tool in report["tools"]} >= {"echo", "hang"}
@@ -380,7 +380,8 @@ def test_ctrl_c_during_the_handshake_still_shuts_a_stubborn_server_down() -> Non
     """A process whose handshake was cancelled is shut down in the background; the command waits for it."""
     marker = f"cli-stdio-{uuid.uuid4().hex}"
     command = f"{shlex.quote(sys.executable)} -m tests.support.stdio_mute {marker}"
-    process = subprocess.Popen([sys.executable, "-m", "inspector", "ping", "--stdio", command, "--no-store"],
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "ping", "--stdio", command, "--era", "handshake",
+                                "--no-store"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                stdin=subprocess.DEVNULL)
     try:

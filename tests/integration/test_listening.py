@@ -144,16 +144,17 @@ def test_an_unreachable_server_is_retried_with_backoff_then_given_up() -> None:
 def test_servers_set_keeps_roots_and_calls_use_them(tmp_path: Path, capsys) -> None:
     db = str(tmp_path / "runs.db")
     with serve_asgi(build_sdk_server().streamable_http_app()) as url:
-        assert main(["call", url, "show_roots", "--db", db, "--json"]) == 0
+        assert main(["call", url, "--era", "handshake", "show_roots", "--db", db, "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["content"].startswith("roots failed")  # none by default
         folder = tmp_path / "project"
         folder.mkdir()
         assert main(["servers", "--json", "set", url, "--root", str(folder), "--db", db]) == 0
         assert json.loads(capsys.readouterr().out)["saved"]["roots"] == [folder.as_uri()]
-        assert main(["call", url, "show_roots", "--db", db, "--json"]) == 0
+        assert main(["call", url, "--era", "handshake", "show_roots", "--db", db, "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["content"] == f"roots: {folder.as_uri()}"
         # --root on the call wins over the stored roots.
-        assert main(["call", url, "show_roots", "--db", db, "--json", "--root", str(tmp_path)]) == 0
+        assert main(["call", url, "--era", "handshake", "show_roots", "--db", db, "--json", "--root",
+                     str(tmp_path)]) == 0
         assert json.loads(capsys.readouterr().out)["content"] == f"roots: {tmp_path.as_uri()}"
         # Setting another thing keeps the roots; --clear-roots clears them.
         assert main(["servers", "set", url, "--name", "sdk", "--db", db]) == 0
@@ -161,6 +162,6 @@ def test_servers_set_keeps_roots_and_calls_use_them(tmp_path: Path, capsys) -> N
         assert json.loads(capsys.readouterr().out.splitlines()[-1])["servers"][0]["roots"] == [folder.as_uri()]
         assert main(["servers", "set", url, "--clear-roots", "--db", db]) == 0
         capsys.readouterr()
-        assert main(["call", url, "show_roots", "--db", db, "--json"]) == 0
+        assert main(["call", url, "--era", "handshake", "show_roots", "--db", db, "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["content"].startswith("roots failed")
         assert main(["servers", "set", url, "--root", "https://example.invalid/x", "--db", db]) == 2

@@ -5,6 +5,8 @@ official SDK server, with a model server on loopback that records every request.
 
 from __future__ import annotations
 
+# Sampling here is the handshake era's request from the server, pinned (era="handshake");
+# the stateless era's is a round of an input_required answer (test_stateless_era.py).
 import asyncio
 import json
 
@@ -40,7 +42,7 @@ def model():
 def run_tool(url: str, tool: str, handler: ServerRequestHandler, arguments: dict, client: McpClient | None = None):
     async def go():
         used = client or McpClient(handler=handler)
-        record = await execute_tool(used, ServerEndpoint(url), tool, arguments, budget_s=20)
+        record = await execute_tool(used, ServerEndpoint(url, era="handshake"), tool, arguments, budget_s=20)
         await used.drain()
         return record
 
@@ -70,12 +72,13 @@ def test_the_smaller_of_the_servers_max_tokens_and_the_users_cap_reaches_the_mod
 
 def test_the_command_line_sends_max_tokens_and_takes_a_cap(sdk_url, model, capsys) -> None:
     fake, model_url = model
-    base = ["call", sdk_url, "summarise", "--args", '{"text": "a long story"}', "--sampling-model-url", model_url,
+    base = ["call", sdk_url, "--era", "handshake", "summarise", "--args", '{"text": "a long story"}',
+            "--sampling-model-url", model_url,
             "--sampling-model", "fake-model", "--json", "--no-store"]
     assert main([*base, "--allow-sampling"]) == 0, capsys.readouterr().err
     assert main([*base, "--allow-sampling", "--sampling-max-tokens", "12"]) == 0, capsys.readouterr().err
     assert [asked["max_tokens"] for asked in fake.requests] == [50, 12]  # summarise asks for 50
-    assert main(["call", sdk_url, "echo", "--sampling-max-tokens", "12", "--no-store"]) == 2
+    assert main(["call", sdk_url, "--era", "handshake", "echo", "--sampling-max-tokens", "12", "--no-store"]) == 2
     assert "--sampling-max-tokens takes effect only with --allow-sampling" in capsys.readouterr().err
     assert main([*base, "--allow-sampling", "--sampling-max-tokens", "0"]) == 2
     assert "--sampling-max-tokens takes a whole number from 1 to" in capsys.readouterr().err
@@ -96,7 +99,7 @@ def test_the_parser_and_the_sampler_agree_on_the_cap_and_the_readme_on_the_limit
 
 def test_allow_sampling_n_approves_n_requests_and_refuses_the_next(sdk_url, model, capsys) -> None:
     fake, model_url = model
-    code = main(["call", sdk_url, "summarise_often", "--args", '{"text": "cats", "times": 4}',
+    code = main(["call", sdk_url, "--era", "handshake", "summarise_often", "--args", '{"text": "cats", "times": 4}',
                  "--allow-sampling", "2", "--sampling-model-url", model_url, "--sampling-model", "fake-model",
                  "--json", "--no-store"])
     out, err = capsys.readouterr()
@@ -117,7 +120,7 @@ def test_allow_sampling_alone_approves_the_default_and_keeps_its_old_places(sdk_
     fake, model_url = model
     times = DEFAULT_APPROVED + 2
     # The option without a number, directly before the server's URL: it still means "allowed".
-    code = main(["call", "--allow-sampling", sdk_url, "summarise_often", "--args",
+    code = main(["call", "--allow-sampling", sdk_url, "--era", "handshake", "summarise_often", "--args",
                  json.dumps({"text": "cats", "times": times}), "--sampling-model-url", model_url,
                  "--sampling-model", "fake-model", "--json", "--no-store"])
     out, err = capsys.readouterr()
@@ -125,8 +128,8 @@ def test_allow_sampling_alone_approves_the_default_and_keeps_its_old_places(sdk_
     answered = outcomes(json.loads(out)["content"])
     assert answered == ["answered"] * DEFAULT_APPROVED + ["refused"] * 2
     assert len(fake.requests) == DEFAULT_APPROVED
-    assert main(["call", sdk_url, "echo", "--allow-sampling", "0", "--sampling-model-url", model_url,
-                 "--sampling-model", "fake-model", "--no-store"]) == 2
+    assert main(["call", sdk_url, "--era", "handshake", "echo", "--allow-sampling", "0", "--sampling-model-url",
+                 model_url, "--sampling-model", "fake-model", "--no-store"]) == 2
     assert "--allow-sampling takes the number of sampling requests to approve" in capsys.readouterr().err
 
 

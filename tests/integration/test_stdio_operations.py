@@ -3,6 +3,8 @@ one seam: the same legs, deadline, cancel and reports as over Streamable HTTP.""
 
 from __future__ import annotations
 
+# The stdio mechanics here are tested in the handshake era, pinned (era="handshake") for the
+# test servers; the stateless era over stdio is in test_real_stdio_servers.py and test_stateless_era.py.
 import asyncio
 import os
 import signal
@@ -22,12 +24,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def sdk_command() -> ServerEndpoint:
     return ServerEndpoint.for_command(ServerCommand(sys.executable, ("-m", "tests.support.stdio_server"),
-                                                    cwd=str(ROOT)))
+                                                    cwd=str(ROOT)), era="handshake")
 
 
 def faults(mode: str) -> ServerEndpoint:
     return ServerEndpoint.for_command(ServerCommand(sys.executable, ("-m", "tests.support.stdio_faults", mode),
-                                                    cwd=str(ROOT)))
+                                                    cwd=str(ROOT)), era="handshake")
 
 
 
@@ -205,8 +207,9 @@ def test_an_address_of_the_older_transport_is_found_and_remembered() -> None:
 
     with serve_asgi(sdk_server.sse_app(), "/sse") as url:
         first, second, text = asyncio.run(scenario(url))
-    # The POST is refused (405): the client asks for the event stream, and remembers the answer.
-    assert first == [("initialize", "failed"), ("connect", "ok"), ("initialize", "ok"),
+    # The probe's POST is refused (its answer: not the stateless era), then the handshake's (405):
+    # the client asks for the event stream, and remembers the answer.
+    assert first == [("server/discover", "ok"), ("initialize", "failed"), ("connect", "ok"), ("initialize", "ok"),
                      ("notifications/initialized", "ok"), ("tools/list", "ok")]
     assert second == [("connect", "ok"), ("initialize", "ok"), ("notifications/initialized", "ok"),
                       ("tools/call", "ok")]
@@ -401,7 +404,7 @@ def test_a_log_message_between_operations_reaches_the_processes_listener_scrubbe
         client.processes.on_notification = lambda key, note: heard.append((key, note.method, note.params))
         command = ServerCommand(sys.executable, ("-m", "tests.support.stdio_server"), {"API_TOKEN": "tok-5512-secret"},
                                 cwd=str(ROOT))
-        server = ServerEndpoint.for_command(command)
+        server = ServerEndpoint.for_command(command, era="handshake")  # messages between operations
         try:
             await client.call_tool(server, "log_later", {"text": "later: tok-5512-secret"}, budget_s=30)
             deadline = time.monotonic() + 10

@@ -9,6 +9,8 @@ the client as the command line drives it; a real SQLite file; real export and im
 
 from __future__ import annotations
 
+# The stdio mechanics here are tested in the handshake era, pinned (era="handshake") for the
+# test servers; the stateless era over stdio is in test_real_stdio_servers.py and test_stateless_era.py.
 import asyncio
 import json
 import os
@@ -43,7 +45,7 @@ BEARER = "Bearer stderr-bearer-4411"
 def stdio_server(name: str | None = "local tools") -> ServerEndpoint:
     command = ServerCommand(sys.executable, ("-m", "tests.support.stdio_server", "--token", ARGUMENT_TOKEN),
                             env={"API_TOKEN": ENV_SECRET}, cwd=str(ROOT))
-    return ServerEndpoint.for_command(command, name=name)
+    return ServerEndpoint.for_command(command, name=name, era="handshake")
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
