@@ -376,8 +376,9 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
         report["tools"] = [tool_entry(tool) for tool in result.tools]
         report["excluded_tools"] = [excluded_entry(tool, reason) for tool, reason in result.excluded]
         report["pages"] = result.pages
-    if record.step.task is not None:
-        report["task"] = thaw(record.step.task)
+    task = getattr(record.step, "task", None)  # a step of this client's own making has it; a stand-in may not
+    if task is not None:
+        report["task"] = thaw(task)
     if result is not None and operation == "tasks/get" and result[1] is not None:
         report["content"] = result[1].content
         report["structured_content"] = result[1].structured_content
