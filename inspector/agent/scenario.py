@@ -58,6 +58,8 @@ class Scenario:
     cancel_after_s: float | None = None
     max_rounds: int = 8
     list_tools: bool = False
+    #: The era of MCP the run speaks to its server ("auto", "handshake" or "stateless").
+    era: str = "auto"
     source: str = ""
 
 
@@ -138,7 +140,7 @@ class _Reader:
         if data.get("scenario") != FORMAT_VERSION:
             raise self.fail("scenario", f"expected the format version {FORMAT_VERSION}")
         known = {"scenario", "name", "description", "prompt", "rounds", "final", "give_up", "demo_server",
-                 "budget_s", "cancel_after_s", "max_rounds", "list_tools"}
+                 "budget_s", "cancel_after_s", "max_rounds", "list_tools", "era"}
         self.unknown(data, known, "")
         rounds_data = data.get("rounds")
         if not isinstance(rounds_data, list) or not rounds_data:
@@ -147,6 +149,9 @@ class _Reader:
         list_tools = data.get("list_tools", False)
         if not isinstance(list_tools, bool):
             raise self.fail("list_tools", "expected true or false")
+        era = data.get("era", "auto")
+        if era not in ("auto", "handshake", "stateless"):
+            raise self.fail("era", "expected auto, handshake or stateless")
         return Scenario(
             name=self.text(data, "name", ""), description=self.text(data, "description", ""),
             prompt=self.text(data, "prompt", ""), rounds=rounds,
@@ -154,7 +159,8 @@ class _Reader:
             give_up=self.text(data, "give_up", "", "I stop here: a tool did not give me what I needed."),
             demo_server=self.server(data.get("demo_server", {})),
             budget_s=self.seconds(data, "budget_s", ""), cancel_after_s=self.seconds(data, "cancel_after_s", ""),
-            max_rounds=self.count(data, "max_rounds", "", 8, 1), list_tools=list_tools, source=self.source)
+            max_rounds=self.count(data, "max_rounds", "", 8, 1), list_tools=list_tools, era=era,
+            source=self.source)
 
     def unknown(self, data: dict[str, Any], known: set[str], place: str) -> None:
         for key in data:

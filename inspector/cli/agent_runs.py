@@ -81,7 +81,7 @@ def _scenario(args: argparse.Namespace) -> int:
 
         demo = DemoServer(DemoOptions(**scenario.demo_server))
         try:
-            server = ServerEndpoint(demo.start(), name="demo server")
+            server = ServerEndpoint(demo.start(), name="demo server", era=scenario.era)
         except DemoServerError as exc:
             raise UsageError(exc) from None
     try:

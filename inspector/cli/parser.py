@@ -216,7 +216,8 @@ def _demo_commands(commands: argparse._SubParsersAction) -> None:
     serve = commands.add_parser("serve-demo", help=_("run the demo MCP server on 127.0.0.1 until Ctrl-C"))
     serve.add_argument("--port", default="0", metavar="N", help=_("the port to listen on (default: any free port)"))
     serve.add_argument("--handshake-delay", default="0", metavar="SECONDS",
-                       help=_("wait this long before answering initialize and before notifications/initialized"))
+                       help=_("wait this long before answering initialize, notifications/initialized "
+                              "and server/discover"))
     serve.add_argument("--page-size", metavar="N",
                        help=_("offer a long catalogue of extra tools, N per tools/list page"))
     serve.add_argument("--json-response", action="store_true", help=_("answer with JSON instead of event streams"))

@@ -14,7 +14,8 @@ from .catalogue import catalogue_tools, page_of
 from .handshake import HandshakeDelay
 from .options import DemoOptions
 from .state import DemoState
-from .tools import DEMO_TOOLS, DemoTool, text_result
+from .stream_close import CancelOnClose
+from .tools import DEMO_TOOLS, DemoTool, ToolAnswer, text_result
 
 SERVER_NAME = "run-inspector-demo"
 SERVER_VERSION = "0.1.0"
@@ -36,7 +37,7 @@ def build_server(options: DemoOptions, state: DemoState) -> Server[Any]:
         except ValueError as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=f"tools/list: {exc}") from None
 
-    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> ToolAnswer:
         tool = by_name.get(params.name)
         if tool is None:
             return text_result(f"There is no tool named {params.name!r} on this server.", is_error=True)
@@ -76,4 +77,6 @@ def build_app(options: DemoOptions, state: DemoState) -> Any:
     server = build_server(options, state)
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, json_response=options.json_response,
                                      stateless_http=options.stateless, host="127.0.0.1")
+    if options.json_response:  # an event stream's close the SDK notices itself
+        app = CancelOnClose(app)
     return HandshakeDelay(app, options.handshake_delay_s) if options.handshake_delay_s > 0 else app

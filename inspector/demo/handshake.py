@@ -1,5 +1,9 @@
 """The slow-handshake mode: an ASGI layer that waits before the handshake messages are handled.
 
+The handshake is ``initialize`` and ``notifications/initialized`` in the handshake era, and the
+``server/discover`` probe that opens the stateless era (a client of that era sends nothing else
+before its first request), so the mode slows the opening of an operation in either era.
+
 It sits in front of the SDK's app, so the wait happens before the server has even read the
 message: the client's leg takes that much longer, whichever transport mode is on.
 """
@@ -11,14 +15,14 @@ from typing import Any
 
 import anyio
 
-HANDSHAKE_METHODS = frozenset({"initialize", "notifications/initialized"})
+HANDSHAKE_METHODS = frozenset({"initialize", "notifications/initialized", "server/discover"})
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
 
 
 class HandshakeDelay:
-    """Wraps an ASGI app; ``initialize`` and ``notifications/initialized`` POSTs wait ``delay_s`` first."""
+    """Wraps an ASGI app; POSTs of the :data:`HANDSHAKE_METHODS` wait ``delay_s`` first."""
 
     def __init__(self, app: Any, delay_s: float) -> None:
         self.app = app

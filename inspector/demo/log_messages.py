@@ -5,6 +5,10 @@ them (so the client hears them during its operation). Each session gets the line
 it asked for and above; a session that asked for nothing gets ``info`` and above (the server's
 own choice). The level is kept by the session's ``Mcp-Session-Id``: a stateless server has no
 session, and its requests get the default.
+
+In the stateless era (2026-07-28) there is no ``logging/setLevel`` and no session: a request gets
+log lines only when its ``_meta`` asks for a level (``io.modelcontextprotocol/logLevel``), and
+then that level and above, on its own stream; a request that asks for none gets none.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPDeprecationWarning
+
+from .eras import is_stateless, requested_log_level
 
 LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 #: What a session that never asked gets.
@@ -54,6 +60,9 @@ class SessionLevels:
             return self._levels.get(key, DEFAULT_LEVEL) if key is not None else DEFAULT_LEVEL
 
     def wants(self, ctx: ServerRequestContext[Any], level: str) -> bool:
+        if is_stateless(ctx):
+            asked = requested_log_level(ctx)
+            return asked in LEVELS and LEVELS.index(level) >= LEVELS.index(asked)
         return LEVELS.index(level) >= LEVELS.index(self.level_of(ctx))
 
     async def handle_set_level(self, ctx: ServerRequestContext[Any],

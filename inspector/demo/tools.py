@@ -19,10 +19,13 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError, NoBackChannelError
 
+from .eras import ask_form, input_response, is_stateless, request_state
 from .log_messages import send_log
 from .state import DemoState
 
-Handler = Callable[[ServerRequestContext[Any], dict[str, Any], DemoState], Awaitable[types.CallToolResult]]
+#: A tool that asks for input answers ``input_required`` in the stateless era (see :mod:`.eras`).
+ToolAnswer = types.CallToolResult | types.InputRequiredResult
+Handler = Callable[[ServerRequestContext[Any], dict[str, Any], DemoState], Awaitable[ToolAnswer]]
 
 
 @dataclass(frozen=True)
@@ -167,22 +170,47 @@ ANSWER_SCHEMA = {"type": "object", "properties": {"answer": {"type": "string", "
                  "required": ["answer"]}
 
 
-async def _ask_user(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> types.CallToolResult:
+#: The key of the one question ``ask_user`` asks in the stateless era, and the state it carries.
+ASK_KEY = "answer"
+ASK_STATE = "ask_user:asked"
+
+
+async def _ask_user(ctx: ServerRequestContext[Any], args: dict[str, Any], state: DemoState) -> ToolAnswer:
     question = args.get("question", "What should the note say?")
     capabilities = ctx.session.client_capabilities
     if capabilities is None or capabilities.elicitation is None:
         return text_result("The question was declined: this client does not answer questions (elicitation).",
                            structured={"action": "decline", "answer": None})
+    if is_stateless(ctx):
+        return _ask_in_rounds(ctx, question)
     try:
         answer = await ctx.session.elicit_form(question, ANSWER_SCHEMA, related_request_id=ctx.request_id)
     except (NoBackChannelError, MCPError) as exc:
         return text_result(f"The question was declined: it could not be asked ({exc}).",
                            structured={"action": "decline", "answer": None})
-    if answer.action == "accept" and answer.content is not None:
-        reply = str(answer.content.get("answer", ""))
+    return _answered(answer.action, answer.content)
+
+
+def _ask_in_rounds(ctx: ServerRequestContext[Any], question: str) -> ToolAnswer:
+    """The stateless era: ask in an ``input_required`` result, read the answer on the retry."""
+    if request_state(ctx) != ASK_STATE:
+        return ask_form(ASK_KEY, question, ANSWER_SCHEMA, ASK_STATE)
+    answer = input_response(ctx, ASK_KEY)
+    if answer is None:  # the client sent the round again without answering
+        return text_result("The question was declined: the client sent no answer.",
+                           structured={"action": "decline", "answer": None})
+    action = answer.get("action")
+    content = answer.get("content")
+    return _answered(action if action in ("accept", "decline", "cancel") else "cancel",
+                     content if isinstance(content, dict) else None)
+
+
+def _answered(action: str, content: dict[str, Any] | None) -> types.CallToolResult:
+    if action == "accept" and content is not None:
+        reply = str(content.get("answer", ""))
         return text_result(f"The user answered: {reply}", structured={"action": "accept", "answer": reply})
-    verb = "declined" if answer.action == "decline" else "cancelled"
-    return text_result(f"The user {verb} the question.", structured={"action": answer.action, "answer": None})
+    verb = "declined" if action == "decline" else "cancelled"
+    return text_result(f"The user {verb} the question.", structured={"action": action, "answer": None})
 
 
 # -- the catalogue entries ---------------------------------------------------------------------

@@ -30,7 +30,11 @@ class SdkServer:
 
     @property
     def endpoint(self) -> ServerEndpoint:
-        return ServerEndpoint(self.url, name="sdk server")
+        # The handshake era, pinned: this server's tools ask by sending requests on the stream
+        # (elicit_form, create_message, list_roots), which only that era has; `auto` would find the
+        # stateless era here. What the window does with a question asked in rounds is tested
+        # against the demo server (test_stateless_questions).
+        return ServerEndpoint(self.url, name="sdk server", era="handshake")
 
 
 @pytest.fixture
@@ -55,7 +59,8 @@ def demo_server():
 
 @pytest.fixture
 def make_window(qtbot):
-    """Opens the main window on the test's run database with the given servers configured."""
+    """Opens the main window on the test's run database with the given servers configured
+    (``era`` stores the era the window speaks to each of them in, for a test of one era's ways)."""
     from inspector.gui.main_window import MainWindow
     from inspector.gui.settings import AppSettings
     from inspector.store import RunStore, ServerRegistry, resolve_db_path
@@ -63,11 +68,12 @@ def make_window(qtbot):
 
     opened = []
 
-    def make(*servers: tuple[str, str], budget_s: float | None = None, wait_tools: bool = True):
+    def make(*servers: tuple[str, str], budget_s: float | None = None, wait_tools: bool = True,
+             era: str | None = None):
         store = RunStore.open(resolve_db_path())
         registry = ServerRegistry(store.db)
         for url, name in servers:
-            registry.save_server(url, name=name, budget_s=budget_s)
+            registry.save_server(url, name=name, budget_s=budget_s, era=era)
         window = MainWindow(store, resolve_db_path(), AppSettings(), secrets=NoSecretKeeper())
         opened.append((window, store))
         qtbot.addWidget(window)

@@ -18,8 +18,10 @@ def finished(qtbot, task, timeout: int = 10000):
 
 def test_a_slow_handshake_uses_the_budget_and_the_call_is_refused(qtbot, make_window) -> None:
     # Budget 1 s; each handshake leg takes 0.8 s: tools/call finds nothing left and is not sent.
+    # The handshake era, pinned: the legs of its handshake are what this test counts (in the
+    # stateless era the probe is made once, by the catalogue, and remembered).
     with DemoServer(DemoOptions(handshake_delay_s=0.8)) as demo:
-        window = make_window((demo.url, "slow handshake"), budget_s=30)
+        window = make_window((demo.url, "slow handshake"), budget_s=30, era="handshake")
         assert window.workbench.tools.select_tool("echo")
         window.admin.registry.save_server(demo.url, budget_s=1)
         window.admin.reload_servers()
@@ -49,8 +51,10 @@ def test_a_stalled_tool_with_budget_3_times_out_in_3_to_3_2_seconds(qtbot, make_
         else:
             exchange.stall()
 
+    # The handshake era, pinned: this fault server speaks only the handshake and stalls on every
+    # other method, server/discover too (a real server of that era refuses a method it does not know).
     with FaultServer(work=work) as server:
-        window = make_window((server.url, "stalling"), budget_s=3)
+        window = make_window((server.url, "stalling"), budget_s=3, era="handshake")
         assert window.workbench.tools.select_tool("stall")
         began = time.monotonic()
         task = window.workbench.run_current_tool()

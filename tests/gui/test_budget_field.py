@@ -111,8 +111,9 @@ def test_a_refused_operation_runs_at_most_its_budget_plus_the_admitted_rounding(
     # takes 0.7 s (0.3 s short of its grant, so a loaded machine does not time it out): initialize is
     # granted 1 s (the floor), leaves ~0.3 s; notifications/initialized is granted 1 s again (0.3 rounded
     # up), ends at ~1.4 s, past the deadline; tools/call is not sent.
+    # The handshake era, pinned: the grants of its two handshake legs are what this test checks.
     with DemoServer(DemoOptions(handshake_delay_s=0.7)) as demo:
-        window = make_window((demo.url, "slow handshake"), budget_s=30)
+        window = make_window((demo.url, "slow handshake"), budget_s=30, era="handshake")
         assert window.workbench.tools.select_tool("echo")
         # Changed behind the window's back: with this budget the catalogue could not load at all.
         window.admin.registry.save_server(demo.url, budget_s=0.02)

@@ -31,9 +31,9 @@ def faults(mode: str) -> ServerCommand:
 
 
 
-def add_command(window, command: ServerCommand, name: str | None = "stdio test") -> str:
+def add_command(window, command: ServerCommand, name: str | None = "stdio test", era: str = "auto") -> str:
     key = ServerEndpoint.for_command(command).key
-    window.admin.save_server(key, name, 30, {}, set(), command=command)
+    window.admin.save_server(key, name, 30, {}, set(), command=command, era=era)
     return key
 
 
@@ -53,8 +53,9 @@ def test_the_process_is_kept_between_operations_and_gone_after_the_window_closes
     wait_tools(qtbot, window)
     first = window.workbench.tools.task
     assert first.outcome.status == "ok"
-    # The first operation started the process: "start", then the handshake, then its work.
-    assert methods(first) == ["start", "initialize", "notifications/initialized", "tools/list"]
+    # The first operation started the process: "start", then the era's probe (the SDK's server
+    # answers it: the stateless era, no handshake), then its work.
+    assert methods(first) == ["start", "server/discover", "tools/list"]
     pid = window.engine.processes.pid(key)
     assert pid is not None and alive(pid)
     endpoint = window.admin.endpoint_for(window.admin.current())
@@ -62,7 +63,7 @@ def test_the_process_is_kept_between_operations_and_gone_after_the_window_closes
     with qtbot.waitSignal(second.finished, timeout=15000):
         pass
     assert second.outcome.status == "ok"
-    assert methods(second) == ["tools/call"]  # the running process, its handshake standing
+    assert methods(second) == ["tools/call"]  # the running process, its era remembered
     assert window.engine.processes.pid(key) == pid
     window.close()
     assert not alive(pid) and not group_alive(pid)
@@ -228,8 +229,10 @@ def test_a_server_flooding_its_stderr_stays_bounded_in_the_log_and_the_console(m
 
 
 def test_a_log_message_between_operations_reaches_the_server_log(make_window, qtbot) -> None:
+    # The handshake era, pinned: a log message between operations rides the connection, which the
+    # stateless era does not have (there a log line belongs to the request that asked for it).
     window = make_window()
-    add_command(window, SDK)
+    add_command(window, SDK, era="handshake")
     wait_tools(qtbot, window)
     endpoint = window.admin.endpoint_for(window.admin.current())
     task = window.engine.call_tool(endpoint, "log_later", {"text": "said after the answer"}, 10)

@@ -31,15 +31,15 @@ def test_a_stateless_servers_tool_list_change_reaches_the_window(qtbot, make_win
 
 
 def test_the_listening_session_follows_an_era_an_operation_found(qtbot, make_window) -> None:
+    # Nothing is known of the server when the window opens (auto): the window's own first operation
+    # (the catalogue) finds the stateless era, and the listening session follows it: one
+    # subscriptions/listen stream, and no handshake session of its own left listening.
     server = build_listen_server()
     with serve_asgi(server.streamable_http_app()) as url:
         window = make_window((url, "modern"))
-        qtbot.waitUntil(lambda: window.listener.status.state is ListenerState.LISTENING, timeout=10000)
-        assert not listen_handler(server)._streams  # auto, nothing known: the handshake and its GET stream
         endpoint = window.admin.endpoint_for(window.servers.current())
-        window.engine.eras.remember(endpoint.key, "stateless")  # what the operation below finds
-        task = window.engine.call_tool(endpoint, "echo", {"text": "hi"}, budget_s=10)
-        qtbot.waitUntil(lambda: task.outcome is not None, timeout=10000)
+        qtbot.waitUntil(lambda: window.engine.eras.recall(endpoint.key) == "stateless", timeout=10000)
         qtbot.waitUntil(lambda: len(listen_handler(server)._streams) == 1, timeout=10000)
         qtbot.waitUntil(lambda: window.listener.status.state is ListenerState.LISTENING, timeout=10000)
+        assert window.listener._listener is not None and window.listener._listener.stateless
         window.listener.stop()

@@ -1,4 +1,8 @@
-"""The window's listening session: the Server log, list changes, roots, the log level, 405, closing."""
+"""The window's listening session: the Server log, list changes, roots, the log level, 405, closing.
+
+The handshake era is pinned for the SDK server (``era="handshake"``): these are the ways of that
+era's listening session (its GET stream, ``logging/setLevel``, requests on the stream); the
+stateless era's (``subscriptions/listen``) are tested in test_listen_stateless_window."""
 
 from __future__ import annotations
 
@@ -47,7 +51,7 @@ def levels_shown(window) -> list[str | None]:
 
 def test_log_messages_at_each_level_arrive_in_the_server_log(qtbot, make_window, listened) -> None:
     url, listeners = listened
-    window = make_window((url, "sdk server"))
+    window = make_window((url, "sdk server"), era="handshake")
     wait_listening(qtbot, window)
     assert window.log_dock.view.state.text() == "Listening to sdk server."
     assert call(qtbot, window, "log_to_listeners").startswith("sent")
@@ -69,7 +73,7 @@ def test_log_messages_at_each_level_arrive_in_the_server_log(qtbot, make_window,
 
 def test_the_level_setting_is_applied_at_once_and_the_server_filters(qtbot, make_window, listened) -> None:
     url, listeners = listened
-    window = make_window((url, "sdk server"))
+    window = make_window((url, "sdk server"), era="handshake")
     wait_listening(qtbot, window)
     window.settings.server_log_level = "error"
     assert window.listener.set_log_level("error")
@@ -81,7 +85,7 @@ def test_the_level_setting_is_applied_at_once_and_the_server_filters(qtbot, make
 
 def test_a_list_change_on_the_listening_stream_refreshes_the_catalogue(qtbot, make_window, listened) -> None:
     url, _listeners = listened
-    window = make_window((url, "sdk server"))
+    window = make_window((url, "sdk server"), era="handshake")
     wait_listening(qtbot, window)
     model = window.workbench.tools.model
     names = lambda: [model.index(row, 0).data() for row in range(model.rowCount())]  # noqa: E731
@@ -92,7 +96,9 @@ def test_a_list_change_on_the_listening_stream_refreshes_the_catalogue(qtbot, ma
 
 def test_roots_from_the_server_dialog_are_answered(qtbot, make_window, listened, tmp_path: Path) -> None:
     url, _listeners = listened
-    window = make_window((url, "sdk server"))
+    # The handshake era, pinned: the test server's show_roots asks roots/list on the stream, and the
+    # listening session's roots are asked on its GET stream; neither exists in the stateless era.
+    window = make_window((url, "sdk server"), era="handshake")
     wait_listening(qtbot, window)
     # None by default: the operation's own session and the listening session offer no roots.
     assert call(qtbot, window, "show_roots").startswith("roots failed")
@@ -109,7 +115,7 @@ def test_roots_from_the_server_dialog_are_answered(qtbot, make_window, listened,
     settings = dialog.settings()
     assert settings is not None and settings.roots == (tmp_path.as_uri(),)
     window.admin.save_server(settings.url, settings.name, settings.budget_s, settings.headers, settings.secret,
-                       replaces=record.url, roots=settings.roots)
+                       replaces=record.url, roots=settings.roots, era=record.era)
     wait_listening(qtbot, window)
     assert call(qtbot, window, "show_roots") == f"roots: {tmp_path.as_uri()}"
     qtbot.waitUntil(lambda: tmp_path.as_uri() in call(qtbot, window, "roots_of_listeners"), timeout=20000)
@@ -169,7 +175,7 @@ def test_the_server_log_model(qtmodeltester) -> None:
 
 def test_screenshot_of_the_window_with_the_server_log(qtbot, make_window, listened) -> None:
     url, _listeners = listened
-    window = make_window((url, "sdk server"))
+    window = make_window((url, "sdk server"), era="handshake")
     wait_listening(qtbot, window)
     call(qtbot, window, "log_to_listeners")
     qtbot.waitUntil(lambda: len(levels_shown(window)) == len(LOG_LEVELS), timeout=5000)

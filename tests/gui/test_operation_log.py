@@ -89,8 +89,9 @@ def test_what_hang_logs_during_its_operation_reaches_the_server_log(qtbot, make_
                                            started.data]
     assert started.data.startswith("hang: request ") and "started" in started.data
     assert waiting.level == "debug" and "still waits after 1 s" in waiting.data
-    # The level was asked in the operation's session, as a leg of its own, under its deadline.
-    assert [leg.method for leg in task.state.legs] == [*HANDSHAKE, "logging/setLevel", "tools/call"]
+    # The stateless era (auto found it while the catalogue loaded): the level rides the call's own
+    # _meta, no leg of its own, and the server sends the lines on the call's stream.
+    assert [leg.method for leg in task.state.legs] == ["tools/call"]
     # The stored step keeps what the server logged, as before.
     kept = stored_notifications(outcome.run_id)
     assert {"method": "notifications/message", "via": "tools/call", "level": "info", "logger": "demo",
@@ -101,7 +102,8 @@ def test_the_settings_level_is_asked_in_each_operation_session_and_the_server_fi
         qtbot, make_window, sdk, monkeypatch) -> None:
     url, listeners = sdk
     AppSettings().server_log_level = "warning"
-    window = make_window((url, "sdk server"))
+    # The handshake era, pinned: logging/setLevel in each operation's session is that era's way.
+    window = make_window((url, "sdk server"), era="handshake")
     qtbot.waitUntil(lambda: window.listener.status.state is ListenerState.LISTENING, timeout=10000)
     asked_before = len(listeners.asked_levels)  # the listening session asks too
     task = run(qtbot, window, "log_each_level")
@@ -139,7 +141,9 @@ def test_the_settings_level_is_asked_in_each_operation_session_and_the_server_fi
 def test_with_the_level_off_nothing_extra_is_sent_and_the_server_chooses(qtbot, make_window, sdk) -> None:
     url, listeners = sdk
     assert AppSettings().server_log_level is None  # off by default
-    window = make_window((url, "sdk server"))
+    # The handshake era, pinned: there a server with no level asked sends what it chooses; in the
+    # stateless era a request that names no level gets no log lines at all.
+    window = make_window((url, "sdk server"), era="handshake")
     task = run(qtbot, window, "log_each_level")
     outcome = finished(qtbot, task)
     assert outcome.status == "ok"

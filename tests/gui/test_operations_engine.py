@@ -110,9 +110,11 @@ def test_cancel_sends_notifications_cancelled_for_the_request_on_the_wire(qtbot,
         exchange.stall()
 
     # A session id lets the notice name the request (without one, no notice is sent at all).
+    # The handshake era, pinned: notifications/cancelled is that era's cancel (the stateless era
+    # closes the response stream), and this fault server stalls on server/discover as on all else.
     with FaultServer("session", work=work) as server:
         submitted = time.monotonic()
-        task = engine.call_tool(ServerEndpoint(server.url), "stall", {}, budget_s=30)
+        task = engine.call_tool(ServerEndpoint(server.url, era="handshake"), "stall", {}, budget_s=30)
         assert time.monotonic() - submitted < 0.1  # the GUI thread only hands the work over
         assert server.wait_until(lambda: bool(server.posts("tools/call")), 10)
         task.cancel()

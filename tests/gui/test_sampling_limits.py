@@ -1,7 +1,11 @@
 """The window bounds sampling as the user set it: the cap on an answer from the Settings reaches the
 model as ``max_tokens``, and a server asking more often than an operation allows is refused before
 any dialog opens, with a line in the Server log. Against the official SDK server and a model server
-on loopback that records every request."""
+on loopback that records every request.
+
+The handshake era is pinned (``era="handshake"``, and the ``sdk_server`` fixture's endpoint): the
+test server's tools ask by sending requests on the stream, which only that era has. A question
+asked in rounds (the stateless era) is tested against the demo server in test_stateless_questions."""
 
 from __future__ import annotations
 
@@ -36,7 +40,7 @@ def test_the_settings_cap_and_the_operation_limit_bound_the_windows_sampling(qtb
         settings.sampling_model = "fake-model"
         settings.sampling_max_tokens = 20  # smaller than the 50 the tool asks for
         settings.sync()
-        window = make_window((sdk_server.url, "sdk server"))
+        window = make_window((sdk_server.url, "sdk server"), era="handshake")
         endpoint = window.admin.endpoint_for(window.servers.current())
         task = window.engine.call_tool(endpoint, "summarise_often", {"text": "cats", "times": PER_OPERATION + 1},
                                        budget_s=30)

@@ -84,8 +84,9 @@ def test_screenshot_cancelled_beside_failed(qtbot, make_window, demo_server) -> 
 
 
 def test_screenshot_refused_leg(qtbot, make_window) -> None:
+    # The handshake era, pinned: a refused leg after its slow handshake legs is the picture.
     with DemoServer(DemoOptions(handshake_delay_s=0.8)) as demo:
-        window = big_window(make_window, (demo.url, "Slow handshake"), budget_s=30)
+        window = big_window(make_window, (demo.url, "Slow handshake"), budget_s=30, era="handshake")
         assert window.workbench.tools.select_tool("echo")
         window.admin.registry.save_server(demo.url, budget_s=1)
         window.admin.reload_servers()

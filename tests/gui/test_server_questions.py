@@ -1,7 +1,11 @@
 """The window answers a server's requests: the question dialog (form from the schema, Accept,
 Decline, Cancel, the budget counting down and running out, a JSON editor for a schema the form
 cannot show), the sampling confirmation, and a list change refreshing the catalogue. Against the
-official SDK server."""
+official SDK server.
+
+The handshake era is pinned (``era="handshake"``, and the ``sdk_server`` fixture's endpoint): the
+test server's tools ask by sending requests on the stream, which only that era has. A question
+asked in rounds (the stateless era) is tested against the demo server in test_stateless_questions."""
 
 from __future__ import annotations
 
@@ -155,7 +159,7 @@ def test_sampling_is_confirmed_by_the_user(qtbot, sdk_server, allow: bool) -> No
 def test_a_list_change_on_an_operations_own_stream_reloads_the_catalogue(qtbot, make_window, sdk_server) -> None:
     """An operation opens its own session's stream and hears the change (with the window's listener
     stopped, nothing else could)."""
-    window = make_window((sdk_server.url, "sdk server"))
+    window = make_window((sdk_server.url, "sdk server"), era="handshake")
     window.listener.stop()
     first = window.workbench.tools.task
     assert first is not None and not first.running
@@ -166,7 +170,7 @@ def test_a_list_change_on_an_operations_own_stream_reloads_the_catalogue(qtbot, 
 
 
 def test_the_window_opens_a_dialog_for_a_question(qtbot, make_window, sdk_server) -> None:
-    window = make_window((sdk_server.url, "sdk server"))
+    window = make_window((sdk_server.url, "sdk server"), era="handshake")
     task = window.engine.call_tool(window.admin.endpoint_for(window.servers.current()), "ask_name", {}, budget_s=10)
     qtbot.waitUntil(lambda: bool(window.dialogs), timeout=5000)
     [dialog] = window.dialogs.values()
@@ -184,7 +188,7 @@ def test_a_question_on_the_operations_own_stream_is_heard_while_the_window_liste
                                                                                    sdk_server) -> None:
     """The window's listening session is a session of its own: a server asks an operation's session on
     that session's stream, so the operation must hold it even while the window listens."""
-    window = make_window((sdk_server.url, "sdk server"))
+    window = make_window((sdk_server.url, "sdk server"), era="handshake")
     qtbot.waitUntil(lambda: window.listener.listening_to == sdk_server.url, timeout=5000)
     endpoint = window.admin.endpoint_for(window.servers.current())
     task = window.engine.call_tool(endpoint, "ask_on_the_side", {}, budget_s=10)

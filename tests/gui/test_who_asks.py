@@ -1,7 +1,11 @@
 """Who is asking (issue 18, item 3): a server's question and sampling dialogs name the server, its
 address and the operation in a header the server's text cannot imitate; they close when their
 operation ends or is cancelled; an operation that asks again and again can be told to stop.
-Against the official SDK server on 127.0.0.1, in the real window."""
+Against the official SDK server on 127.0.0.1, in the real window.
+
+The handshake era is pinned (``era="handshake"``, and the ``sdk_server`` fixture's endpoint): the
+test server's tools ask by sending requests on the stream, which only that era has. A question
+asked in rounds (the stateless era) is tested against the demo server in test_stateless_questions."""
 
 from __future__ import annotations
 
@@ -50,7 +54,7 @@ def model_allowed(window):
 
 def test_the_question_names_server_address_and_operation_and_the_servers_text_stays_below(
         qtbot, make_window, sdk_server) -> None:
-    window = make_window((sdk_server.url, "sdk server"))
+    window = make_window((sdk_server.url, "sdk server"), era="handshake")
     task = call(window, "keep_asking", {"times": 1, "message": SPOOF})
     dialog = open_dialog(qtbot, window)
     # The header: our record of the operation, one value per line.
@@ -72,7 +76,7 @@ def test_the_question_names_server_address_and_operation_and_the_servers_text_st
 
 
 def test_the_sampling_dialog_names_who_asks(qtbot, make_window, sdk_server) -> None:
-    window = make_window((sdk_server.url, "sdk server"))
+    window = make_window((sdk_server.url, "sdk server"), era="handshake")
     with model_allowed(window):
         task = call(window, "keep_sampling", {"times": 1})
         dialog = open_dialog(qtbot, window, SamplingDialog)
@@ -87,7 +91,7 @@ def test_the_sampling_dialog_names_who_asks(qtbot, make_window, sdk_server) -> N
 
 @pytest.mark.parametrize("how", ["esc", "cancel button"])
 def test_cancelling_the_operation_closes_its_question(qtbot, make_window, sdk_server, how: str) -> None:
-    window = make_window((sdk_server.url, "sdk server"))
+    window = make_window((sdk_server.url, "sdk server"), era="handshake")
     task = call(window, "keep_asking", {"times": 3})
     dialog = open_dialog(qtbot, window)
     if how == "esc":
@@ -104,7 +108,7 @@ def test_cancelling_the_operation_closes_its_question(qtbot, make_window, sdk_se
 
 def test_a_question_closes_when_its_operation_ends(qtbot, make_window, sdk_server) -> None:
     """The tool asks on the side and ends without waiting for the answer: the question goes with it."""
-    window = make_window((sdk_server.url, "sdk server"))
+    window = make_window((sdk_server.url, "sdk server"), era="handshake")
     task = call(window, "ask_and_leave", {}, budget_s=30)
     dialog = open_dialog(qtbot, window)
     # Asked on the operation's own GET stream, not on the call's answer: still named.
@@ -115,7 +119,7 @@ def test_a_question_closes_when_its_operation_ends(qtbot, make_window, sdk_serve
 
 
 def test_a_question_closes_when_its_operation_runs_out_of_budget(qtbot, make_window, sdk_server) -> None:
-    window = make_window((sdk_server.url, "sdk server"))
+    window = make_window((sdk_server.url, "sdk server"), era="handshake")
     with model_allowed(window):
         question = call(window, "keep_asking", {"times": 1}, budget_s=3)
         sampling = call(window, "keep_sampling", {"times": 1}, budget_s=3)
@@ -136,7 +140,7 @@ def test_a_question_closes_when_its_operation_runs_out_of_budget(qtbot, make_win
 
 def test_stop_asking_declines_the_operations_later_questions_without_a_dialog(qtbot, make_window,
                                                                                sdk_server) -> None:
-    window = make_window((sdk_server.url, "sdk server"))
+    window = make_window((sdk_server.url, "sdk server"), era="handshake")
     opened: list = []
     window.answers.question.connect(opened.append)
     task = call(window, "keep_asking", {"times": 5})
@@ -167,7 +171,7 @@ def test_stop_asking_declines_the_operations_later_questions_without_a_dialog(qt
 
 def test_stop_asking_refuses_the_operations_later_sampling_without_a_dialog(qtbot, make_window,
                                                                             sdk_server) -> None:
-    window = make_window((sdk_server.url, "sdk server"))
+    window = make_window((sdk_server.url, "sdk server"), era="handshake")
     opened: list = []
     window.answers.sampling.connect(opened.append)
     with model_allowed(window) as fake:

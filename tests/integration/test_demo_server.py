@@ -13,6 +13,7 @@ from mcp.client import Client
 
 from inspector.demo import DEMO_TOOLS, DemoOptions, DemoServer, InvalidDemoOptionsError
 from inspector.mcp import CancelSignal, McpClient, McpTransportError, OperationRecorder, ProgressSeen, ServerEndpoint
+from inspector.mcp.server_requests import ServerRequestHandler
 
 MODES = {
     "event-stream+session": DemoOptions(),
@@ -34,14 +35,23 @@ def plain_demo():
         yield server
 
 
-def ours(url: str, coroutine_factory):
+#: The eras our client speaks; the demo server (the official SDK) answers in both: ``auto`` finds
+#: the stateless era there.
+ERAS = ("handshake", "stateless")
+
+
+def ours(url: str, coroutine_factory, *, era: str = "auto", **client_options):
     async def go():
-        client = McpClient()
+        client = McpClient(**client_options)
         try:
-            return await coroutine_factory(client, ServerEndpoint(url))
+            return await coroutine_factory(client, ServerEndpoint(url, era=era))
         finally:
             await client.drain()
     return asyncio.run(go())
+
+
+def leg_names(recorder: OperationRecorder) -> list[str]:
+    return [leg.method for leg in recorder.legs]
 
 
 def sdk(url: str, work, **options):
@@ -111,7 +121,8 @@ def test_our_client_writes_and_lists_notes(plain_demo):
     assert plain_demo.state.notes_snapshot()[0]["meta"] == {"author": "me"}
 
 
-def test_our_client_sees_slow_task_progress(plain_demo):
+@pytest.mark.parametrize("era", ERAS)
+def test_our_client_sees_slow_task_progress(plain_demo, era):
     recorder = OperationRecorder()
     seen: list[ProgressSeen] = []
 
@@ -124,16 +135,20 @@ def test_our_client_sees_slow_task_progress(plain_demo):
         return await client.call_tool(endpoint, "slow_task", {"seconds": 0.3, "steps": 3},
                                       observer=FanOut(recorder, Watch()))
 
-    result = ours(plain_demo.url, go)
+    result = ours(plain_demo.url, go, era=era)
     assert result.content.startswith("Finished 3 steps")
     assert [(p.progress, p.total) for p in seen] == [(1, 3), (2, 3), (3, 3)]
+    assert recorder.finished is not None and recorder.finished.era == era
 
 
-# Not json+stateless: there the SDK has neither a stream whose close it notices nor a session
-# that a notifications/cancelled could name, so nothing can reach the handler (the client still
-# ends the call at once, and stopping the server ends the handler).
-@pytest.mark.parametrize("mode", ["event-stream+session", "json+session", "event-stream+stateless"])
-def test_the_server_sees_our_cancel_of_hang(mode):
+# The handshake era not in json+stateless: there the SDK has neither a stream whose close it
+# notices nor a session that a notifications/cancelled could name, so nothing can reach the handler
+# (the client still ends the call at once, and stopping the server ends the handler). In the
+# stateless era a cancel is the close of the response stream, which the demo notices in every mode.
+@pytest.mark.parametrize(("mode", "era"), [("event-stream+session", "handshake"), ("json+session", "handshake"),
+                                           ("event-stream+stateless", "handshake"),
+                                           *((mode, "stateless") for mode in MODES)])
+def test_the_server_sees_our_cancel_of_hang(mode, era):
     with DemoServer(MODES[mode]) as server:
         cancel = CancelSignal()
 
@@ -148,7 +163,7 @@ def test_the_server_sees_our_cancel_of_hang(mode):
                 await client.call_tool(endpoint, "hang", {}, budget_s=30, cancel=cancel)
             return caught.value
 
-        error = ours(server.url, go)
+        error = ours(server.url, go, era=era)
         assert error.is_cancellation and error.in_flight
         assert server.state.hang_cancelled.wait(5), server.state.log_lines()
         assert any("saw the cancel" in line for line in server.state.log_lines())
@@ -169,10 +184,110 @@ def test_slow_handshake_delays_both_handshake_legs():
     with DemoServer(DemoOptions(handshake_delay_s=0.4)) as server:
         recorder = OperationRecorder()
         ours(server.url, lambda client, endpoint: client.call_tool(endpoint, "echo", {"text": "x"},
-                                                                   observer=recorder))
+                                                                   observer=recorder), era="handshake")
     elapsed = {leg.method: leg.elapsed_ms for leg in recorder.legs}
     assert elapsed["initialize"] >= 400 and elapsed["notifications/initialized"] >= 400
     assert elapsed["tools/call"] < 400
+
+
+def test_slow_handshake_delays_the_discover_probe_of_the_stateless_era():
+    with DemoServer(DemoOptions(handshake_delay_s=0.4)) as server:
+        recorder = OperationRecorder()
+        ours(server.url, lambda client, endpoint: client.call_tool(endpoint, "echo", {"text": "x"},
+                                                                   observer=recorder))
+    # (the client may look the tool up in tools/list first: that is the client's business)
+    assert leg_names(recorder)[0] == "server/discover" and leg_names(recorder)[-1] == "tools/call"
+    elapsed = {leg.method: leg.elapsed_ms for leg in recorder.legs}
+    assert elapsed["server/discover"] >= 400 and elapsed["tools/call"] < 400
+
+
+def _answer_blue(asked: list):
+    async def elicit(request) -> dict:
+        asked.append(request)
+        return {"action": "accept", "content": {"answer": "blue"}}
+    return ServerRequestHandler(elicit=elicit)
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_ask_user_asks_in_rounds_in_the_stateless_era(mode):
+    asked: list = []
+    recorder = OperationRecorder()
+    with DemoServer(MODES[mode]) as server:
+        result = ours(server.url, lambda client, endpoint: client.call_tool(
+            endpoint, "ask_user", {"question": "Which colour?"}, observer=recorder), handler=_answer_blue(asked))
+    assert result.content == "The user answered: blue" and not result.is_error
+    assert result.structured_content == {"action": "accept", "answer": "blue"}
+    # The probe first (and, where the client wants the tool's definition, tools/list), then the rounds.
+    assert leg_names(recorder)[0] == "server/discover"
+    assert leg_names(recorder)[-3:] == ["tools/call", "input: elicitation/create", "tools/call (round 2)"]
+    assert recorder.finished is not None and recorder.finished.era == "stateless"
+    assert len(asked) == 1  # asked once: the input leg, not a request on a stream
+
+
+def test_ask_user_asks_by_a_server_request_in_the_handshake_era(plain_demo):
+    asked: list = []
+    recorder = OperationRecorder()
+    result = ours(plain_demo.url, lambda client, endpoint: client.call_tool(
+        endpoint, "ask_user", {"question": "Which colour?"}, observer=recorder),
+        era="handshake", handler=_answer_blue(asked))
+    assert result.content == "The user answered: blue"
+    assert leg_names(recorder) == ["initialize", "notifications/initialized", "tools/call"]
+    assert len(asked) == 1 and [seen.method for seen in recorder.server_requests] == ["elicitation/create"]
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_ask_user_a_declined_question_in_either_era(plain_demo, era):
+    async def decline(request) -> dict:
+        return {"action": "decline"}
+
+    result = ours(plain_demo.url, lambda client, endpoint: client.call_tool(endpoint, "ask_user", {}),
+                  era=era, handler=ServerRequestHandler(elicit=decline))
+    assert result.content == "The user declined the question." and not result.is_error
+
+
+def _log_lines(recorder: OperationRecorder) -> list[tuple[str, str]]:
+    return [(note.params["level"], note.params["data"]) for note in recorder.notifications
+            if note.method == "notifications/message"]
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_log_messages_reach_a_client_that_asked_for_a_level(plain_demo, era):
+    recorder = OperationRecorder()
+    ours(plain_demo.url, lambda client, endpoint: client.call_tool(endpoint, "write_note", {"text": "milk"},
+                                                                   observer=recorder), era=era, log_level="info")
+    assert _log_lines(recorder) == [("info", "write_note: note 1 written.")]
+
+
+def test_a_stateless_request_asking_for_debug_gets_the_debug_lines(plain_demo):
+    # No session to remember a level by: the level the request's _meta names is the one that counts.
+    cancel = CancelSignal()
+
+    class CancelOnDebug(OperationRecorder):
+        def notification(self, report) -> None:
+            super().notification(report)
+            if report.method == "notifications/message" and report.params.get("level") == "debug":
+                cancel.fire()
+
+    recorder = CancelOnDebug()
+
+    async def go(client, endpoint):
+        with pytest.raises(McpTransportError):
+            await client.call_tool(endpoint, "hang", {}, budget_s=10, cancel=cancel, observer=recorder)
+
+    ours(plain_demo.url, go, log_level="debug")
+    levels = [level for level, _ in _log_lines(recorder)]
+    assert levels[:2] == ["info", "debug"]
+    assert recorder.finished is not None and recorder.finished.era == "stateless"
+
+
+def test_the_stateless_era_sends_no_log_messages_unasked_and_none_below_the_level(plain_demo):
+    unasked, too_low = OperationRecorder(), OperationRecorder()
+    ours(plain_demo.url, lambda client, endpoint: client.call_tool(endpoint, "write_note", {"text": "milk"},
+                                                                   observer=unasked))
+    ours(plain_demo.url, lambda client, endpoint: client.call_tool(endpoint, "write_note", {"text": "tea"},
+                                                                   observer=too_low), log_level="warning")
+    assert _log_lines(unasked) == [] and _log_lines(too_low) == []
+    assert unasked.finished is not None and unasked.finished.era == "stateless"
 
 
 @pytest.mark.parametrize("mode", list(MODES))
@@ -306,6 +421,18 @@ def test_sdk_client_in_its_default_mode_speaks_the_newer_protocol(plain_demo):
     version, result = asyncio.run(go())
     assert version not in ("2025-11-25", "2025-06-18")
     assert texts(result) == ["modern"]
+
+
+def test_sdk_client_in_its_default_mode_answers_ask_user_in_rounds(plain_demo):
+    async def answer(context, params: types.ElicitRequestParams) -> types.ElicitResult:
+        return types.ElicitResult(action="accept", content={"answer": "green"})
+
+    async def go():
+        async with Client(plain_demo.url, elicitation_callback=answer) as client:
+            return await client.call_tool("ask_user", {"question": "Which colour?"})
+
+    result = asyncio.run(go())
+    assert texts(result) == ["The user answered: green"]
 
 
 def test_slow_task_says_step_for_one_step(plain_demo):

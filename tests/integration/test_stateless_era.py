@@ -42,6 +42,26 @@ def call(url: str, tool: str = "echo", *, era: str = "auto", client: McpClient |
     return run(go)
 
 
+def cancelled_call(url: str, tool: str, arguments: dict[str, Any],
+                   started: Any) -> tuple[McpTransportError | None, OperationRecorder]:
+    """Call ``tool`` in the stateless era and cancel it once ``started()`` is true."""
+    async def go() -> tuple[McpTransportError | None, OperationRecorder]:
+        client, recorder, cancel = McpClient(), OperationRecorder(), CancelSignal()
+        task = asyncio.ensure_future(client.call_tool(ServerEndpoint(url, era="stateless"), tool, arguments,
+                                                      budget_s=20, cancel=cancel, observer=recorder,
+                                                      definition={"name": tool, "inputSchema": {}}))
+        while not started():
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+        cancel.fire()
+        try:
+            await task
+        except McpTransportError as error:
+            return error, recorder
+        return None, recorder
+    return run(go)
+
+
 def legs(recorder: OperationRecorder) -> list[str]:
     return [leg.method for leg in recorder.legs]
 
@@ -159,21 +179,7 @@ def test_an_unknown_result_type_is_a_malformed_answer() -> None:
 
 def test_cancel_closes_the_request_stream_and_is_recorded_as_cancelled_with_the_server_told() -> None:
     with serve_stateless() as (server, url):
-        async def go() -> tuple[Any, OperationRecorder]:
-            client, recorder, cancel = McpClient(), OperationRecorder(), CancelSignal()
-            task = asyncio.ensure_future(client.call_tool(ServerEndpoint(url, era="stateless"), "hang", {},
-                                                          budget_s=10, cancel=cancel, observer=recorder))
-            while not server.calls():
-                await asyncio.sleep(0.01)
-            await asyncio.sleep(0.05)
-            cancel.fire()
-            try:
-                await task
-            except McpTransportError as error:
-                return error, recorder
-            return None, recorder
-
-        error, recorder = run(go)
+        error, recorder = cancelled_call(url, "hang", {}, lambda: bool(server.calls()))
         assert server.client_left.wait(3), "the server never saw the request's stream close"
     assert isinstance(error, McpTransportError) and error.is_cancellation
     assert recorder.finished is not None and recorder.finished.outcome == "cancelled"
@@ -250,23 +256,33 @@ def test_a_cancel_reaches_the_official_sdk_servers_tool_in_the_stateless_era() -
     events = ToolEvents()
     app = build_sdk_server(events).streamable_http_app(json_response=False, stateless_http=False)
     with serve_asgi(app) as url:
-        async def go() -> tuple[Any, OperationRecorder]:
-            client, recorder, cancel = McpClient(), OperationRecorder(), CancelSignal()
-            task = asyncio.ensure_future(client.call_tool(ServerEndpoint(url, era="stateless"), "slow",
-                                                          {"seconds": 30}, budget_s=20, cancel=cancel,
-                                                          observer=recorder,
-                                                          definition={"name": "slow", "inputSchema": {}}))
-            while not events.started.is_set():
-                await asyncio.sleep(0.01)
-            cancel.fire()
-            try:
-                await task
-            except McpTransportError as error:
-                return error, recorder
-            return None, recorder
-
-        error, recorder = run(go)
+        error, recorder = cancelled_call(url, "slow", {"seconds": 30}, events.started.is_set)
         assert events.cancelled.wait(5), "the SDK server's tool was not cancelled"
     assert isinstance(error, McpTransportError) and error.is_cancellation
     assert recorder.finished.outcome == "cancelled" and recorder.finished.server_told_to_stop is True
     assert not events.finished.is_set()
+
+
+def test_annotated_arguments_are_mirrored_into_headers_from_the_listed_catalogue() -> None:
+    with serve_stateless() as (server, url):
+        result, recorder = call(url, "route", era="stateless", listed=False,
+                                arguments={"region": "Zürich", "priority": 7})
+    assert not isinstance(result, McpTransportError), result
+    assert legs(recorder) == ["tools/list", "tools/call"]
+    [sent] = server.calls()
+    assert sent.headers["mcp-param-priority"] == "7"
+    assert sent.headers["mcp-param-region"] == "=?base64?WsO8cmljaA==?="  # not ASCII: base64 of its UTF-8
+
+
+def test_a_tool_with_an_invalid_annotation_is_set_apart_and_never_called() -> None:
+    async def listed() -> Any:
+        return await McpClient().list_tools(ServerEndpoint(url, era="stateless"), budget_s=5)
+
+    with serve_stateless() as (server, url):
+        catalogue = run(listed)
+        result, _ = call(url, "bad_header", era="stateless", listed=False, arguments={"score": 1.5})
+    assert "bad_header" not in catalogue.names
+    [(tool, reason)] = catalogue.excluded
+    assert tool["name"] == "bad_header" and "number" in str(reason)
+    assert isinstance(result, McpTransportError) and "was not called" in result.message
+    assert server.calls() == []

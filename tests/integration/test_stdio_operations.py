@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from inspector.mcp import CancelSignal, ErrorKind, McpClient, McpTransportError, OperationRecorder, ServerEndpoint
 from inspector.mcp.server_command import ServerCommand
 from inspector.mcp.standalone import LINE_PROBLEM, STDERR
@@ -22,9 +24,9 @@ from tests.support.stdio_server import server as sdk_server
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def sdk_command() -> ServerEndpoint:
+def sdk_command(era: str = "handshake") -> ServerEndpoint:
     return ServerEndpoint.for_command(ServerCommand(sys.executable, ("-m", "tests.support.stdio_server"),
-                                                    cwd=str(ROOT)), era="handshake")
+                                                    cwd=str(ROOT)), era=era)
 
 
 def faults(mode: str) -> ServerEndpoint:
@@ -81,11 +83,12 @@ def test_operations_at_once_share_one_process() -> None:
     asyncio.run(scenario())
 
 
-def test_cancel_in_flight_is_named_to_the_server_and_the_process_keeps_serving() -> None:
+@pytest.mark.parametrize("era", ["handshake", "auto"])  # the SDK's stdio server speaks both; auto finds stateless
+def test_cancel_in_flight_is_named_to_the_server_and_the_process_keeps_serving(era: str) -> None:
     async def scenario() -> None:
         lines: list[str] = []
         client = McpClient(server_output=lambda key, line: lines.append(line))
-        server = sdk_command()
+        server = sdk_command(era)
         cancel = CancelSignal()
         recorder = OperationRecorder()
         try:
@@ -106,6 +109,7 @@ def test_cancel_in_flight_is_named_to_the_server_and_the_process_keeps_serving()
                 raise AssertionError("the call was not cancelled")
             assert recorder.finished is not None and recorder.finished.outcome == "cancelled"
             assert recorder.finished.server_told_to_stop is True
+            assert recorder.finished.era == ("stateless" if era == "auto" else "handshake")
             assert stopped < 1.0
             deadline = time.monotonic() + 10
             while "hang cancelled" not in lines and time.monotonic() < deadline:

@@ -91,8 +91,13 @@ class StatelessServer:
                                                  {"name": "stateless-test", "version": "1.0"}}})
         if method == "tools/list":
             return self._result(seen, {"resultType": "complete", "ttlMs": 0, "tools": [
-                {"name": name, "inputSchema": {"type": "object"}}
-                for name in ("echo", "ask", "always_ask", "break_once", "hang", "odd_type")]})
+                *({"name": name, "inputSchema": {"type": "object"}}
+                  for name in ("echo", "ask", "always_ask", "break_once", "hang", "odd_type")),
+                {"name": "route", "inputSchema": {"type": "object", "properties": {
+                    "region": {"type": "string", "x-mcp-header": "Region"},
+                    "priority": {"type": "integer", "x-mcp-header": "Priority"}}}},
+                {"name": "bad_header", "inputSchema": {"type": "object", "properties": {
+                    "score": {"type": "number", "x-mcp-header": "Score"}}}}]})
         if method == "tools/call":
             return await self._call(seen, request)
         return self._error(seen, -32601, f"Method not found: {method}", status=404)

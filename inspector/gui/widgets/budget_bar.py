@@ -21,7 +21,9 @@ from inspector.i18n.formatting import format_seconds
 from inspector.runs import Leg
 
 from ..language import on_language_changed, translated
+from .budget_bar_waiting import WAITING_TEXT, paint_waiting
 from .budget_state import BarGeometry, BarState, SegmentGeometry, layout
+from .budget_waits import WAITING, waiting_words
 from .plain_text import plain_tooltip
 
 #: Okabe–Ito colours: safe for colour-blind readers; the hatching carries "cancelled" in grey.
@@ -225,21 +227,26 @@ class BudgetBar(QWidget):
         if segment.band_width > 0:
             painter.fillRect(QRectF(track.left() + segment.band_x, top + height * 0.2, segment.band_width,
                                     height * 0.6), BAND)
-        fill = {
-            "running": RUNNING_DARK if segment.shade else RUNNING,
-            "ok": OK_DARK if segment.shade else OK,
-            "failed": FAILED, "timed_out": FAILED_DARK, "cancelled": CANCELLED,
-        }[kind]
-        painter.fillRect(rect, fill)
+        if kind == WAITING:
+            paint_waiting(painter, rect, segment.shade)
+        else:
+            fill = {
+                "running": RUNNING_DARK if segment.shade else RUNNING,
+                "ok": OK_DARK if segment.shade else OK,
+                "failed": FAILED, "timed_out": FAILED_DARK, "cancelled": CANCELLED,
+            }[kind]
+            painter.fillRect(rect, fill)
         # The end mark takes the right end of the leg; the label gets what is left of it.
         mark_width = _end_mark_width(rect) if segment.end_mark else 0.0
         label_rect = rect.adjusted(0, 0, -mark_width, 0)
-        if kind == "running":
+        if kind == "running" or (kind == WAITING and segment.band_width > 0):
             # The running leg's label may run on over its grant band: early on the leg is too
             # narrow for "6.3 s / grant 19 s", and that is when a reader wants it most.
             label_rect = QRectF(rect.left(), top, max(rect.width(), segment.band_x + segment.band_width
                                                       - segment.x), height)
         choices = (segment.method,) if kind == "cancelled" else (segment.label, segment.short_label, segment.method)
+        if kind == WAITING:  # who it waited on says more than the leg's name; the pattern says it too
+            choices = (segment.label, segment.short_label, waiting_words(segment.method), segment.spent_label)
         text = self._label_text(painter, label_rect, choices)
         if text:
             self.labels_shown.append(text)
@@ -263,7 +270,7 @@ class BudgetBar(QWidget):
             # White on the leg's colour; dark where the label runs on over the light grant band.
             painter.save()
             painter.setClipRect(rect)
-            painter.setPen(QColor("white"))
+            painter.setPen(WAITING_TEXT if kind == WAITING else QColor("white"))
             painter.drawText(text_rect, flags, text)
             if label_rect.width() > rect.width():
                 painter.setClipRect(QRectF(rect.right(), top, label_rect.right() - rect.right(), height))

@@ -17,6 +17,8 @@ from inspector.i18n.formatting import format_seconds as format_seconds_number
 from inspector.i18n.words import marked_outcome_text
 from inspector.runs import Leg
 
+from .budget_waits import WAITING, is_input_leg, waiting_label, waiting_state, waiting_words
+
 #: How one operation ended, as the bar draws and names it.
 ENDINGS = ("ok", "failed", "timed_out", "refused", "cancelled")
 #: Room after the deadline line, as a share of the budget, for an overrun or a refused leg.
@@ -147,7 +149,8 @@ def ending_for(status: str, legs: Sequence[LegState], error_kind: str | None = N
 
 @dataclass(frozen=True)
 class SegmentGeometry:
-    """Where one leg is drawn. ``kind``: running, ok, failed, timed_out, cancelled, not_sent."""
+    """Where one leg is drawn. ``kind``: running, ok, failed, timed_out, cancelled, not_sent, or
+    waiting (a leg that waits on input between rounds, see :mod:`.budget_waits`)."""
 
     index: int
     method: str
@@ -167,6 +170,8 @@ class SegmentGeometry:
     end_mark: str = ""
     #: The label without the method ("6.3 s / grant 19 s"): what is shown where the whole one does not fit.
     short_label: str = ""
+    #: The time spent alone ("6.3 s"): the last resort of a narrow leg whose kind its drawing says.
+    spent_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -203,6 +208,8 @@ def format_seconds(seconds: float) -> str:
 
 
 def _leg_kind(leg: LegState) -> str:
+    if is_input_leg(leg.method) and (leg.running or leg.outcome == Leg.OK):
+        return WAITING  # its end (failed, cancelled) is drawn as any leg's
     if leg.running:
         return "running"
     if leg.outcome == Leg.NOT_SENT:
@@ -215,6 +222,8 @@ def _leg_kind(leg: LegState) -> str:
 
 
 def _leg_label(leg: LegState, spent: float) -> str:
+    if _leg_kind(leg) == WAITING:
+        return waiting_label(leg.method, format_seconds(spent), leg.granted_s)
     if leg.outcome == Leg.NOT_SENT:
         return _("{method}: not sent, budget used up").format(method=leg.method)
     if leg.granted_s is None:
@@ -224,6 +233,8 @@ def _leg_label(leg: LegState, spent: float) -> str:
 
 
 def _leg_short_label(leg: LegState, spent: float) -> str:
+    if _leg_kind(leg) == WAITING:
+        return waiting_label(leg.method, format_seconds(spent), None)
     if leg.outcome == Leg.NOT_SENT or leg.granted_s is None:
         return ""
     return _("{spent} / grant {grant} s").format(spent=format_seconds(spent), grant=leg.granted_s)
@@ -240,10 +251,13 @@ def _leg_tooltip(leg: LegState, spent: float) -> str:
     words = {
         "running": _("running"), "ok": _("ok"), "failed": _("failed"),
         "timed_out": _("failed: timed out at its grant"), "cancelled": _("cancelled"),
-        "not_sent": _("not sent: the budget was used up"),
+        "not_sent": _("not sent: the budget was used up"), WAITING: waiting_state(leg.method),
     }[kind]
     grant = _("none") if leg.granted_s is None else _("{seconds} s").format(
         seconds=format_seconds_number(leg.granted_s))
+    if kind == WAITING:  # nothing travelled: no status, no bytes to speak of
+        return _("{method}: {state}\ngrant {grant}, spent {spent}").format(
+            method=leg.method, state=words, grant=grant, spent=format_seconds(spent))
     status = _("no answer") if leg.http_status is None else str(leg.http_status)
     return _("{method}: {state}\ngrant {grant}, spent {spent}\nHTTP {status}, {bytes} bytes received").format(
         method=leg.method, state=words, grant=grant, spent=format_seconds(spent), status=status,
@@ -297,7 +311,7 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
             seg_width = max(least, spent * px - gap)
             spent_end_x = x + seg_width + LEG_GAP_PX
         band_x = band_width = 0.0
-        if kind == "running" and leg.granted_s is not None:
+        if leg.running and leg.granted_s is not None:
             band_x = x + seg_width
             band_width = max(0.0, (leg.start_s + leg.granted_s) * px - band_x)
         right = max(x + seg_width, band_x + band_width) if kind != "not_sent" else deadline_x
@@ -306,7 +320,8 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
         segments.append(SegmentGeometry(index, leg.method, kind, x, seg_width, band_x, band_width,
                                         overrun_x, overrun_width, _leg_label(leg, spent),
                                         _leg_tooltip(leg, spent), finished_index % 2,
-                                        END_MARKS.get(kind, ""), _leg_short_label(leg, spent)))
+                                        END_MARKS.get(kind, ""), _leg_short_label(leg, spent),
+                                        format_seconds(spent)))
         finished_index += 1
     ticks = tuple(TickGeometry(mark.at_s * px, _progress_tooltip(mark)) for mark in state.marks)
     remaining = budget - at
@@ -344,6 +359,8 @@ def describe(state: BarState, at_s: float) -> str:
 
 def _leg_phrase(leg: LegState) -> str:
     spent = leg.elapsed_s or 0.0
+    if _leg_kind(leg) == WAITING:
+        return _("{waiting} for {spent}").format(waiting=waiting_words(leg.method), spent=format_seconds(spent))
     kind = {"running": _("running"), "ok": _("ok"), "failed": _("failed"), "timed_out": _("timed out"),
             "cancelled": _("cancelled"), "not_sent": _("not sent")}[_leg_kind(leg)]
     return _("{method} {kind} in {spent}").format(method=leg.method, kind=kind, spent=format_seconds(spent))

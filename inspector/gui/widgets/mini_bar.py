@@ -15,7 +15,9 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from inspector.runs import Leg
 
 from .budget_bar import BAND, CANCELLED, DEADLINE, FAILED, FAILED_DARK, OK, OK_DARK, RUNNING, TRACK, TRACK_EDGE
+from .budget_bar_waiting import paint_waiting
 from .budget_state import AFTER_DEADLINE_SHARE, BarState, LegState, _leg_kind
+from .budget_waits import WAITING
 from .outcomes import hatch_brush
 
 #: A leg is at least this wide, so that a quick one still shows.
@@ -60,7 +62,7 @@ def spans(state: BarState, now_s: float, width: float) -> tuple[float, list[Span
         x = leg.start_s * px
         span = max(MIN_SPAN_PX, spent * px)
         band = 0.0
-        if kind == "running" and leg.granted_s:
+        if leg.running and leg.granted_s:
             band = max(0.0, (leg.start_s + leg.granted_s) * px - x - span)
         result.append(Span(kind, x, span, band))
     return budget * px, result
@@ -90,6 +92,9 @@ def paint_mini_bar(painter: QPainter, rect: QRectF, state: BarState, now_s: floa
         if span.band_width > 0:
             painter.fillRect(QRectF(area.right(), top + height * 0.25, span.band_width, height * 0.5), BAND)
         shade = number % 2 == 1
+        if span.kind == WAITING:
+            paint_waiting(painter, area, int(shade), outline=False)
+            continue
         colour = {"running": RUNNING, "ok": OK_DARK if shade else OK, "failed": FAILED,
                   "timed_out": FAILED_DARK, "cancelled": CANCELLED}.get(span.kind, OK)
         painter.fillRect(area, colour)
