@@ -24,7 +24,9 @@ from inspector.mcp import (
 )
 from inspector.mcp.eras import era_of_version
 from inspector.mcp.output_schema import check_structured
+from inspector.mcp.results import ToolCallResult
 from inspector.mcp.server_requests import clipped, shown_method
+from inspector.mcp.tasks import look_up_task
 from inspector.runs import Artifact, Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
 from inspector.runs.wire import SPOKEN_ERAS
@@ -132,6 +134,8 @@ def wire_fields(server: ServerEndpoint, recorder: OperationRecorder) -> dict[str
         fields["stderr_dropped"] = recorder.stderr_dropped
     if recorder.line_problems:
         fields["line_problems"] = tuple(recorder.line_problems)
+    if recorder.task is not None:  # its handle: a task that outlived the budget can be looked up again
+        fields["task"] = recorder.task.to_dict()
     return fields
 
 
@@ -205,20 +209,22 @@ def image_artifacts(images: Any) -> list[Artifact]:
 async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arguments: dict[str, Any] | None,
                        *, round: int = 0, trace: RunTrace | None = None, budget_s: object = None,
                        cancel: CancelSignal | None = None, observer: OperationObserver | None = None,
-                       definition: dict[str, Any] | None = None) -> OperationRecord:
+                       definition: dict[str, Any] | None = None, as_task: bool | None = None) -> OperationRecord:
     """Call a tool and record it as a tool step (through ``trace`` if given). Never raises for
     a transport failure or a cancel: those are outcomes.
 
     ``definition``: the tool as the catalogue listed it, when the caller knows it; a result that
     breaks its ``outputSchema`` (or lacks the structured content it promises) is then a failed
-    step whose error (kind ``output_schema``) names the path and the rule."""
+    step whose error (kind ``output_schema``) names the path and the rule. It and ``as_task`` (the
+    caller's wish) also decide whether the call runs as a task (see :mod:`inspector.mcp.tasks`)."""
     recorder = OperationRecorder()
     started_at = datetime.now(timezone.utc)
     result, error = None, None
     try:
         result = await client.call_tool(server, tool, arguments, budget_s=budget_s, cancel=cancel,
                                         observer=FanOut(recorder, observer),
-                                        definition=definition if isinstance(definition, dict) else None)
+                                        definition=definition if isinstance(definition, dict) else None,
+                                        task=as_task)
     except McpTransportError as exc:
         error = exc
     if error is None and isinstance(definition, dict):
@@ -282,6 +288,26 @@ async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s
         lambda catalogue: catalogue_sentence(len(catalogue.tools), catalogue.pages, catalogue.names),
         lambda recorder: client.list_tools(server, budget_s=budget_s, cancel=cancel,
                                            observer=FanOut(recorder, observer)))
+
+
+async def look_up_task_step(client: McpClient, server: ServerEndpoint, task_id: str, *, budget_s: object = None,
+                            cancel: CancelSignal | None = None, observer: OperationObserver | None = None,
+                            session_id: str | None = None) -> OperationRecord:
+    """Look a task made earlier up (``tasks/get``, and ``tasks/result`` when it has ended), recorded as
+    a ``request`` step; the result is ``(TaskSeen, ToolCallResult | None)``. ``session_id``: the
+    session it was made in, when that was kept open."""
+
+    async def call(recorder: OperationRecorder) -> tuple[Any, ToolCallResult | None]:
+        seen, result = await look_up_task(client, server, task_id, budget_s=budget_s, cancel=cancel,
+                                          observer=FanOut(recorder, observer), session_id=session_id)
+        return seen, (ToolCallResult.from_result(task_id, result) if result is not None else None)
+
+    def describe(found: tuple[Any, ToolCallResult | None]) -> str:
+        seen, result = found
+        said = f"the task {task_id} is {seen.status}"
+        return f"{said}: {result.content}" if result is not None else said
+
+    return await _request_step("tasks/get", server, describe, call)
 
 
 async def ping_step(client: McpClient, server: ServerEndpoint, *, budget_s: object = None,

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
+from inspector.agent.operations import look_up_task_step
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
 from inspector.mcp import (
@@ -68,6 +69,7 @@ from .server_choice import Chosen, check_server_words, choose_server
 from .server_groups import ServerGroups
 from .server_requests import SamplingLimitNotice, handler_from_options
 from .server_stderr import ServerStderr
+from .task_words import task_line
 from .words import outcome_word, seconds, status_cell, whole
 
 if TYPE_CHECKING:
@@ -228,7 +230,10 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
     recording = _start_run(store, database_path(args.db), title, server_url)
     if args.command == "call":
         record = await execute_tool(client, server, args.tool, arguments, budget_s=budget, cancel=cancel,
-                                    observer=observer)
+                                    observer=observer, as_task=True if args.task else None)
+    elif args.command == "task":
+        record = await look_up_task_step(client, server, args.tool, budget_s=budget, cancel=cancel, observer=observer,
+                                         session_id=args.session)
     elif args.command == "tools":
         record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
     else:
@@ -371,6 +376,13 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
         report["tools"] = [tool_entry(tool) for tool in result.tools]
         report["excluded_tools"] = [excluded_entry(tool, reason) for tool, reason in result.excluded]
         report["pages"] = result.pages
+    task = getattr(record.step, "task", None)  # a step of this client's own making has it; a stand-in may not
+    if task is not None:
+        report["task"] = thaw(task)
+    if result is not None and operation == "tasks/get" and result[1] is not None:
+        report["content"] = result[1].content
+        report["structured_content"] = result[1].structured_content
+        report["content_blocks"] = [dict(block) for block in result[1].blocks]
     if result is not None and operation == "ping":
         report["protocol_version"] = result.protocol_version
         report["server_name"] = result.server_name
@@ -438,6 +450,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
     note = _grant_note(report)
     if note:
         print(note)
+    if report.get("task"):
+        print(one_line(task_line(report["task"])))
     for line in progress_lines(report["progress"], report["progress_dropped"]):
         print(one_line(line))
     for line in server_request_lines(report["server_requests"]) + elicitation_lines(report["server_requests"]):

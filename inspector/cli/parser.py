@@ -11,7 +11,7 @@ from . import numbers, sampling_option
 from .argparse_words import speak_our_language
 from .common import Parser
 
-OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping"}
+OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task": "tasks/get"}
 #: The eras of MCP a server is spoken to in (as inspector.mcp.eras.ERAS; the grammar imports no network code).
 ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
@@ -105,6 +105,16 @@ def build_parser() -> Parser:
     _server_options(call)
     call.add_argument("tool", nargs="?", metavar="TOOL", help=_("the tool's name"))
     call.add_argument("--args", default="{}", metavar="JSON", help=_("the tool's arguments as a JSON object"))
+    call.add_argument("--task", action="store_true",
+                      help=_("run the tool as a task when it offers that (a tool that requires one always runs as "
+                             "one); its polls are steps of the one operation"))
+    task = commands.add_parser("task", help=_("look up a task made earlier (its status, and its result when it has "
+                                              "ended)"), usage=_("%(prog)s [options] SERVER TASK_ID"))
+    task.intermixed = True
+    _server_options(task)
+    task.add_argument("tool", nargs="?", metavar="TASK_ID", help=_("the task's id, as the server gave it"))
+    task.add_argument("--session", metavar="SESSION_ID",
+                      help=_("the session the task was made in (a timed-out task's message names it)"))
     for name, help_text in (("tools", _("list the tools a server offers")),
                             ("ping", _("check that a server answers the handshake"))):
         operation = commands.add_parser(name, help=help_text, usage=_(

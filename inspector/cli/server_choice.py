@@ -36,7 +36,7 @@ def check_server_words(args: argparse.Namespace) -> None:
     """The server and tool words of ``call``/``tools``/``ping`` make sense together, or a usage error
     says how to write them. With ``--stdio``, ``call``'s one word is moved to ``args.tool``."""
     words = [word for word in (args.url, getattr(args, "tool", None)) if word is not None]
-    wanted = 1 if args.command == "call" else 0  # the words besides the server
+    wanted = 1 if args.command in ("call", "task") else 0  # the words besides the server
     if args.stdio is not None:
         if len(words) > wanted:
             extra = words[:len(words) - wanted]
@@ -46,7 +46,9 @@ def check_server_words(args: argparse.Namespace) -> None:
                 "command": args.command, "extra": _quoted(" ".join(extra)),
                 "quoted": _quoted(shlex.join([*shlex.split(args.stdio), *extra]) if _splits(args.stdio)
                                   else args.stdio)}))
-        if args.command == "call":
+        if args.command in ("call", "task"):
+            if not words and args.command == "task":
+                raise UsageError(Message(N_('task needs the task\'s id: task --stdio "COMMAND LINE" TASK_ID')))
             if not words:
                 raise UsageError(Message(N_('call needs the tool\'s name: call --stdio "COMMAND LINE" TOOL')))
             args.url, args.tool = None, words[0]
@@ -57,6 +59,8 @@ def check_server_words(args: argparse.Namespace) -> None:
                                         "NAME=VALUE.")))
         return
     if len(words) < wanted + 1:
+        if args.command == "task":
+            raise UsageError(Message(N_("task needs a server and the task's id: task SERVER TASK_ID")))
         if args.command == "call":
             raise UsageError(Message(N_('call needs a server and the tool\'s name: call SERVER TOOL, or call '
                                         '--stdio "COMMAND LINE" TOOL')))

@@ -116,6 +116,7 @@ class MainWindow(QMainWindow):
         self.engine.tools_changed.connect(self.workbench.tools_changed)
         self.listener.tools_changed.connect(self.workbench.tools_changed)
         self.engine.submitted.connect(self._submitted)
+        self.runs_tab.task_lookup_requested.connect(self._look_up_task)
 
     def _available(self) -> QRect | None:
         screen = self.screen() or QGuiApplication.primaryScreen()
@@ -196,6 +197,10 @@ class MainWindow(QMainWindow):
                 endpoint = None
         self.log_dock.listen_to(record, endpoint)
         self.workbench.server_selected(record)
+
+    def _look_up_task(self, server_url: str, task: dict) -> None:
+        if self.workbench.look_up_task(server_url, task) is not None:
+            self.tabs.setCurrentWidget(self.workbench)  # the lookup runs where operations are shown
 
     def _submitted(self, task: OperationTask) -> None:
         self.workbench.operations.add(task)

@@ -31,6 +31,8 @@ from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_se
 from .standalone import OPEN_WAIT_S, StandaloneStream
 from .stateless import new_traceparent, request_meta
 from .stateless_requests import stateless_request
+from .tasks import TASKS_EXTENSION, send_parting
+from .tasks import call_tool as call_tool_or_task
 
 T = TypeVar("T")
 
@@ -111,17 +113,20 @@ class McpClient:
     async def call_tool(self, server: ServerEndpoint, name: str, arguments: dict[str, Any] | None = None,
                         *, budget_s: object = None, cancel: CancelSignal | None = None,
                         observer: OperationObserver | None = None,
-                        definition: dict[str, Any] | None = None) -> ToolCallResult:
+                        definition: dict[str, Any] | None = None, task: bool | None = None) -> ToolCallResult:
         """Handshake, then ``tools/call``. A tool reporting ``isError`` is a result, not an error.
 
         ``definition`` is the tool as its catalogue listed it, when the caller knows it: over HTTP in
         the stateless era its annotated arguments are repeated in ``Mcp-Param-*`` headers (without
-        it, the client uses the catalogue it last listed, or lists it first, as legs of this call)."""
+        it, the client uses the catalogue it last listed, or lists it first, as legs of this call).
+        It and ``task`` (the caller's wish) decide whether the call runs as a task, followed to its
+        end as legs of this operation (see :mod:`.tasks`)."""
 
         async def work(op: _Operation) -> ToolCallResult:
             params = {"name": name, "arguments": arguments or {},
                       "_meta": {"progressToken": op.progress_token}}
-            result = await self._tool_call(op, server, name, params, definition)
+            result = await call_tool_or_task(op, params, tool=definition, task=task,
+                                             send=lambda sent: self._tool_call(op, server, name, sent, definition))
             return ToolCallResult.from_result(name, result)
 
         return await self._operate("tools/call", server, work, budget_s, cancel, observer)
@@ -328,13 +333,15 @@ class McpClient:
         if op.routes is not None:
             op.routes.leave(op.transport)
         if http is None:
+            if op.parting:  # a task's tasks/cancel on the shared line, which stays open
+                self._in_background(_bounded(send_parting(op)))
             return
         transport = op.transport
         if isinstance(transport, LineTransport):
-            self._in_background(_close_line(http, op.line_close))
+            self._in_background(_close_line(http, op.line_close, op))
             return
         self._in_background(_housekeeping(http, transport.server, op.session, transport.interrupted,
-                                          transport.interrupted_because))
+                                          transport.interrupted_because, op))
 
     def _in_background(self, work: Awaitable[None]) -> None:
         task = asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
@@ -342,10 +349,19 @@ class McpClient:
         task.add_done_callback(self._background.discard)
 
 
-async def _close_line(http: httpx.AsyncClient, close: Callable[[], Awaitable[None]] | None) -> None:
+async def _bounded(work: Awaitable[None]) -> None:
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(BACKGROUND_BOUND_S):
+            await work
+
+
+async def _close_line(http: httpx.AsyncClient, close: Callable[[], Awaitable[None]] | None,
+                      op: _Operation | None = None) -> None:
     """After an operation on the older transport: its event stream closes (the server's session ends)."""
     try:
         async with asyncio.timeout(BACKGROUND_BOUND_S):
+            if op is not None and op.parting:
+                await send_parting(op)
             if close is not None:
                 await close()
     except TimeoutError:
@@ -382,6 +398,10 @@ class _Operation:
         self.line_close: Callable[[], Awaitable[None]] | None = None
         #: How many messages a running process had written when this operation began to use it.
         self.heard_at_start: int | None = None
+        #: Requests said after the operation, in the background (a cancelled task's ``tasks/cancel``).
+        self.parting: list[tuple[str, dict[str, Any]]] = []
+        #: The session is not ended afterwards (a task that outlived the budget is looked up in it).
+        self.keep_session = False
         #: The era the operation speaks once it is open: "handshake" or "stateless".
         self.era: str | None = None
         #: True while the era in use came from memory, not from this operation: an answer against
@@ -431,6 +451,7 @@ class _Operation:
         capabilities = self.handler.capabilities()
         if "roots" in capabilities:
             capabilities["roots"] = {}
+        capabilities["extensions"] = {TASKS_EXTENSION: {}}  # a task the server makes is followed (.tasks)
         return capabilities
 
     def request_meta(self, is_work: bool) -> dict[str, Any]:
@@ -554,11 +575,14 @@ NOT_TOLD_SENTENCE = Message(N_("The server gave no session id, so it was not tol
 
 
 async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session: Session,
-                        interrupted: OutgoingMessage | None, reason: str) -> None:
+                        interrupted: OutgoingMessage | None, reason: str, op: _Operation | None = None) -> None:
     """After an operation: tell the server about a torn-down request, end the session, close."""
     headers = message_headers(server, session)
     try:
         async with asyncio.timeout(BACKGROUND_BOUND_S):
+            if op is not None and op.parting:  # a task's tasks/cancel, before the session ends
+                await send_parting(op, lambda message, own: http.post(server.url, json=message,
+                                                                      headers={**headers, **own}))
             # Without a session the notice could not say whose request it means (every client
             # numbers its requests from 1), so it is not sent at all.
             if interrupted is not None and interrupted.request_id is not None and session.session_id:
@@ -566,7 +590,7 @@ async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session
                              {"requestId": interrupted.request_id, "reason": reason})
                 with contextlib.suppress(httpx.HTTPError):
                     await http.post(server.url, content=notice.body(), headers=headers)
-            if session.session_id:
+            if session.session_id and not (op is not None and op.keep_session):
                 with contextlib.suppress(httpx.HTTPError):
                     await http.delete(server.url, headers=headers)
     except TimeoutError:

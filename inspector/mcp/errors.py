@@ -93,6 +93,9 @@ class McpTransportError(Exception):
         #: For a cancellation: had the work request gone out? (``None`` for other kinds.)
         self.in_flight = in_flight
         self._cancellation = _cancellation
+        #: The task the operation ran as, once the server made one (``taskId``, ``server``, ...):
+        #: kept so that a timed-out task can be looked up again.
+        self.task: dict[str, Any] | None = None
         #: A JSON-RPC error's ``data`` as the server sent it (e.g. the versions it supports).
         self.rpc_data: Any = None
 

@@ -110,6 +110,46 @@ class LogLevelRefused:
     error: Any  # McpTransportError
 
 
+@dataclass(frozen=True)
+class TaskHandle:
+    """What names a task on its server, kept with the step so the task can be looked up again."""
+
+    task_id: str
+    #: The server's label (its configured name, or its address): what ``run-inspector task`` takes.
+    server: str
+    #: Which shape made it: ``2025-11-25`` or ``2026-07-28``.
+    shape: str
+    #: The session it was made in, kept open when the task outlived the budget: a server of the
+    #: handshake era may know a task only in the session that made it.
+    session_id: str | None = None
+
+    def to_dict(self, status: str | None = None, polls: int | None = None) -> dict[str, Any]:
+        entry: dict[str, Any] = {"taskId": self.task_id, "server": self.server, "shape": self.shape}
+        if self.session_id is not None:
+            entry["sessionId"] = self.session_id
+        if status is not None:
+            entry["status"] = status
+        if polls is not None:
+            entry["polls"] = polls
+        return entry
+
+
+@dataclass(frozen=True)
+class TaskSeen:
+    """A report: the task's state after its creation or a poll (``polls`` counts ``tasks/get``)."""
+
+    handle: TaskHandle
+    status: str
+    polls: int
+    status_message: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        entry = self.handle.to_dict(self.status, self.polls)
+        if self.status_message:
+            entry["statusMessage"] = self.status_message
+        return entry
+
+
 class OperationObserver(Protocol):
     """Receives the reports of one operation, on the thread that runs it."""
 
@@ -120,6 +160,7 @@ class OperationObserver(Protocol):
     def server_request(self, report: ServerRequestSeen) -> None: ...
     def notification(self, report: ServerNotification) -> None: ...
     def log_level_refused(self, report: LogLevelRefused) -> None: ...
+    def task_seen(self, report: TaskSeen) -> None: ...
     def operation_finished(self, report: OperationFinished) -> None: ...
 
 
@@ -147,6 +188,9 @@ class NullObserver:
     def log_level_refused(self, report: LogLevelRefused) -> None:
         pass
 
+    def task_seen(self, report: TaskSeen) -> None:
+        pass
+
     def operation_finished(self, report: OperationFinished) -> None:
         pass
 
@@ -170,6 +214,8 @@ class OperationRecorder(NullObserver):
     line_problems: list[str] = field(default_factory=list)
     line_problems_dropped: int = 0
     log_level_refused_by: LogLevelRefused | None = None
+    #: The task the operation ran as, as last seen (its handle, status and polls so far).
+    task: TaskSeen | None = None
     finished: OperationFinished | None = None
 
     def operation_started(self, report: OperationStarted) -> None:
@@ -210,6 +256,9 @@ class OperationRecorder(NullObserver):
 
     def log_level_refused(self, report: LogLevelRefused) -> None:
         self.log_level_refused_by = report
+
+    def task_seen(self, report: TaskSeen) -> None:
+        self.task = report
 
     def operation_finished(self, report: OperationFinished) -> None:
         self.finished = report
@@ -252,6 +301,10 @@ class FanOut(NullObserver):
     def log_level_refused(self, report: LogLevelRefused) -> None:
         for observer in self._observers:
             observer.log_level_refused(report)
+
+    def task_seen(self, report: TaskSeen) -> None:
+        for observer in self._observers:
+            observer.task_seen(report)
 
     def operation_finished(self, report: OperationFinished) -> None:
         for observer in self._observers:

@@ -110,6 +110,7 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("stderr", "stderr", _LINES),
     _Field("stderr_dropped", "stderrDropped", _COUNT),
     _Field("line_problems", "lineProblems", _LINES),
+    _Field("task", "task", _ARRAY),
 )
 
 
@@ -265,6 +266,8 @@ class RunStep:
     stderr_dropped: int | None = None
     #: Faults of the line to a command server (not JSON on stdout, a line over the limit).
     line_problems: tuple[str, ...] | None = None
+    #: The task the call ran as: ``taskId``, ``server``, ``shape``, last ``status``, ``polls``.
+    task: JsonArray | None = None
 
     def __post_init__(self) -> None:
         try:

@@ -79,7 +79,9 @@ def test_auto_probes_with_discover_then_speaks_the_stateless_era_with_meta_and_h
     meta = sent.params["_meta"]
     assert meta["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
     assert meta["io.modelcontextprotocol/clientInfo"]["name"] == "run-inspector"
-    assert meta["io.modelcontextprotocol/clientCapabilities"] == {"elicitation": {"form": {}}}
+    # What the handler answers, and the tasks extension (a task the server makes is followed).
+    assert meta["io.modelcontextprotocol/clientCapabilities"] == {
+        "elicitation": {"form": {}}, "extensions": {"io.modelcontextprotocol/tasks": {}}}
     assert meta["traceparent"].startswith("00-") and "progressToken" in meta
     assert sent.headers["mcp-method"] == "tools/call" and sent.headers["mcp-name"] == "echo"
     assert sent.headers["mcp-protocol-version"] == "2026-07-28" and "mcp-session-id" not in sent.headers

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -51,6 +51,9 @@ def _text_view(name: str) -> QPlainTextEdit:
 
 class StepDetail(QWidget):
     """Shows one :class:`StepInFull` (or a hint when no step is selected)."""
+
+    #: "Look up task" was pressed: the step's task handle (``taskId``, ``server``, ``sessionId``?).
+    task_lookup = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -108,8 +111,14 @@ class StepDetail(QWidget):
         self.copy_payload = translated(QPushButton(), "setText", lambda: _("Copy payload"))
         translated(self.copy_payload, "setAccessibleName", lambda: _("Copy the raw payload as JSON"))
         self.copy_payload.clicked.connect(lambda: self._copy(self._payload_text))
+        # A step that ran as a task can look it up again (a timed-out one may have finished since).
+        self.look_up_task = translated(QPushButton(), "setText", lambda: _("Look up task"))
+        translated(self.look_up_task, "setAccessibleName", lambda: _("Look the step's task up again on its server"))
+        self.look_up_task.clicked.connect(lambda: self.task_lookup.emit(self._task))
+        self._task: dict[str, Any] | None = None
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
+        buttons.addWidget(self.look_up_task)
         buttons.addStretch(1)
         buttons.addWidget(self.copy_result)
         buttons.addWidget(self.copy_payload)
@@ -145,6 +154,8 @@ class StepDetail(QWidget):
             self.tabs.setTabVisible(self.tabs.indexOf(self.stderr), False)
             self._result_text = self._payload_text = ""
             self.images.show_images([])
+            self._task = None
+            self.look_up_task.hide()
             return
         row = step.row
         payload: Any = None
@@ -154,6 +165,9 @@ class StepDetail(QWidget):
             except (ValueError, RecursionError):
                 payload = None
         payload = payload if isinstance(payload, dict) else {}
+        task = payload.get("task")
+        self._task = task if isinstance(task, dict) and isinstance(task.get("taskId"), str) else None
+        self.look_up_task.setVisible(self._task is not None)
         name = payload.get("toolName") if isinstance(payload.get("toolName"), str) else ""
         self.heading.setText(_("Step {sequence}: {kind} {name}").format(
             sequence=row.sequence, kind=cell_text(kind_word(row.kind), 40), name=cell_text(name, 120)).strip())

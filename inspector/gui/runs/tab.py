@@ -44,6 +44,8 @@ class RunsTab(QWidget):
     run_selected = Signal(int)
     #: An import, export or delete ended: ("import"|"export"|"delete", "ok"|"failed"|"cancelled", message).
     transfer_ended = Signal(str, str, str)
+    #: "Look up task" in the step detail: the run's server (its URL) and the step's task handle.
+    task_lookup_requested = Signal(str, object)
 
     def __init__(self, store: RunStore, db_path: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -121,6 +123,12 @@ class RunsTab(QWidget):
         self.transfers.imported.connect(self._imported)
         self.transfers.deleted.connect(self._deleted)
         self.transfers.ended.connect(self.transfer_ended)
+        self.detail.task_lookup.connect(self._look_up_task)
+
+    def _look_up_task(self, task: object) -> None:
+        run = self.current_run()
+        if run is not None and run.server and isinstance(task, dict):
+            self.task_lookup_requested.emit(run.server, task)
 
     def retranslate(self) -> None:
         """Say again what depends on the state, in the new language; make room for longer words."""

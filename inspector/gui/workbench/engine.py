@@ -25,6 +25,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
+from inspector.agent.operations import look_up_task_step
 from inspector.i18n import _
 from inspector.mcp import (
     CancelSignal,
@@ -43,6 +44,7 @@ from inspector.mcp import (
 )
 from inspector.mcp.eras import EraMemory, LayeredEras
 from inspector.mcp.processes import ServerProcesses
+from inspector.mcp.reports import TaskSeen
 from inspector.mcp.server_requests import Root
 from inspector.mcp.standalone import STDERR, ServerNotification
 from inspector.store import RunStore, ServerRegistry, StoredEras, StoreError
@@ -93,6 +95,7 @@ class _Reports(QObject):
     leg_finished = Signal(object, float)
     progress = Signal(object, float)
     notification = Signal(object, float)
+    task = Signal(object, float)
     finished = Signal(object, float)
     done = Signal(object)
 
@@ -139,6 +142,9 @@ class _Observer(NullObserver):
     def log_level_refused(self, report: LogLevelRefused) -> None:
         self._log.refused(self._operation, self._server, report)
 
+    def task_seen(self, report: TaskSeen) -> None:
+        self._reports.task.emit(report, time.monotonic())
+
     def server_request(self, report: ServerRequestSeen) -> None:
         self._log.asked(self._operation, self._server, report)
 
@@ -169,7 +175,8 @@ class OperationTask(QObject):
         self.server_url = public_url(server.url)
         self.tool = tool
         self.arguments = arguments
-        #: The tool as the catalogue listed it (a call's result is checked against its output schema).
+        #: The tool as the catalogue listed it: its result is checked against its output schema, and
+        #: its ``execution.taskSupport`` decides whether it runs as a task.
         self.definition: dict[str, Any] | None = None
         self.budget_s = budget_s
         self.cancel_signal = CancelSignal()
@@ -180,6 +187,8 @@ class OperationTask(QObject):
         self.cancel_requested_at: float | None = None
         self.outcome: OperationOutcome | None = None
         self.error_kind: str | None = None
+        #: The task the operation runs as, as last seen (its status after the latest poll).
+        self.task_seen: TaskSeen | None = None
         self._reports = _Reports()
         queued = Qt.ConnectionType.QueuedConnection
         self._reports.started.connect(self._on_started, queued)
@@ -189,6 +198,7 @@ class OperationTask(QObject):
         self._reports.notification.connect(lambda report, at: self.server_notification.emit(report), queued)
         self._reports.finished.connect(self._on_finished, queued)
         self._reports.done.connect(self._on_done, queued)
+        self._reports.task.connect(self._on_task, queued)
 
     # -- asked by the GUI --------------------------------------------------------------------
 
@@ -230,6 +240,10 @@ class OperationTask(QObject):
 
     def _on_progress(self, report: ProgressSeen, at: float) -> None:
         self.state.marks.append(ProgressMark(self.elapsed_s(at), report.progress, report.total, report.message))
+        self.changed.emit()
+
+    def _on_task(self, report: TaskSeen, at: float) -> None:
+        self.task_seen = report
         self.changed.emit()
 
     def _on_finished(self, report: OperationFinished, at: float) -> None:
@@ -456,9 +470,16 @@ class OperationsEngine(QObject):
     def call_tool(self, server: ServerEndpoint, tool: str, arguments: dict[str, Any],
                   budget_s: object = None, *, store: bool = True,
                   definition: dict[str, Any] | None = None) -> OperationTask:
-        """``definition``: the tool as listed; its result is then checked against its output schema."""
+        """``definition``: the tool as listed; its result is then checked against its output schema,
+        and a tool that requires a task runs as one."""
         return self._submit("call", _("tools/call {tool}").format(tool=tool), server, budget_s, store,
                             tool=tool, arguments=arguments, definition=definition)
+
+    def look_up_task(self, server: ServerEndpoint, task_id: str, session_id: str | None = None,
+                     budget_s: object = None, *, store: bool = True) -> OperationTask:
+        """``tasks/get`` (and the result once it has ended) for a task made earlier, as an operation."""
+        return self._submit("task", _("tasks/get {task}").format(task=task_id), server, budget_s, store,
+                            tool=task_id, definition={"sessionId": session_id} if session_id else None)
 
     def list_tools(self, server: ServerEndpoint, budget_s: object = None, *, store: bool = True) -> OperationTask:
         return self._submit("list", _("tools/list"), server, budget_s, store)
@@ -501,6 +522,8 @@ class OperationsEngine(QObject):
             # The same titles and steps as `run-inspector call/tools/ping`.
             if task.kind == "call":
                 title = f"tools/call {task.tool}"
+            elif task.kind == "task":
+                title = f"tasks/get {task.tool}"
             else:
                 title = f"{'tools/list' if task.kind == 'list' else 'ping'} {task.server_url}"
             run_id, problem = _start_run(run_store, title, task.server_url, problem)
@@ -510,6 +533,9 @@ class OperationsEngine(QObject):
             if task.kind == "call":
                 record = await execute_tool(client, server, task.tool or "", task.arguments, budget_s=budget,
                                             cancel=cancel, observer=observer, definition=task.definition)
+            elif task.kind == "task":  # a task looked up again: its id rides as the tool, its session in definition
+                record = await look_up_task_step(client, server, task.tool or "", budget_s=budget, cancel=cancel,
+                                                 observer=observer, session_id=(task.definition or {}).get("sessionId"))
             elif task.kind == "list":
                 record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
             else:

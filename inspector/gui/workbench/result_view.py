@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBo
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration, format_number
 from inspector.i18n.messages import translate
+from inspector.i18n.task_words import task_status_word
 from inspector.i18n.words import failure_word
 from inspector.mcp.results import non_text_note
 
@@ -73,7 +74,10 @@ class ResultView(QWidget):
         if outcome is None:
             self.sentence.setText(label_text(_("{title} is running on {server}.").format(
                 title=task.title, server=task.server.label), 10_000))
-            self.text.setPlainText("\n".join(_progress_line(mark) for mark in task.state.marks))
+            lines = [_progress_line(mark) for mark in task.state.marks]
+            if task.task_seen is not None:  # a task: how it stood at the latest poll, first
+                lines.insert(0, task_line(task.task_seen))
+            self.text.setPlainText("\n".join(lines))
             return
         record = outcome.record
         if record is None:
@@ -126,6 +130,9 @@ class ResultView(QWidget):
             if kind == "exhausted_budget":
                 return _("✗ Failed: not sent, the budget was used up before this request (the server "
                          "was not asked).")
+            if kind == "timed_out" and error.task is not None:
+                return _("✗ Failed: timed out while the task was still running on the server; it can be looked up "
+                         "again from its step in the Runs tab.")
             if kind == "timed_out":
                 return _("✗ Failed: timed out at the end of its grant.")
             return _("✗ Failed: {what}.").format(what=failure_word(kind))
@@ -156,6 +163,11 @@ class ResultView(QWidget):
             lines = [_("{tools} in {pages}:").format(tools=tools, pages=pages)]
             lines += [f"  {name}" for name in result.names]
             return "\n".join(lines)
+        if task.kind == "task" and result is not None:  # a task looked up again: (seen, result or None)
+            seen, answer = result
+            said = _("The task {task} is {status}.").format(task=seen.handle.task_id,
+                                                            status=task_status_word(seen.status))
+            return "\n".join([said, answer.content]) if answer is not None else said
         if task.kind == "ping" and result is not None:
             return _("The server {name} speaks MCP {version}.").format(
                 name=result.server_name or _("(unnamed)"), version=result.protocol_version)
@@ -166,6 +178,14 @@ class ResultView(QWidget):
         record = task.outcome.record if task.outcome else None
         dropped = getattr(getattr(record, "result", None), "dropped_blocks", {}) or {}
         return ", ".join(_kind_count(kind, count) for kind, count in sorted(dropped.items()))
+
+
+def task_line(seen: Any) -> str:
+    """"Task 1a2b: working after 2 polls. Analyzing content..." (the server's message as plain text)."""
+    line = ngettext("Task {task}: {status} after {count} poll.", "Task {task}: {status} after {count} polls.",
+                    seen.polls).format(task=seen.handle.task_id, status=task_status_word(seen.status),
+                                       count=seen.polls)
+    return f"{line} {seen.status_message}" if seen.status_message else line
 
 
 def _without_note(result: Any) -> str:

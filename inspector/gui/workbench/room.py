@@ -209,7 +209,22 @@ class Workbench(QSplitter):
             return None
         name = str(tool.get("name", ""))
         self.settings.remember_arguments(record.url, name, arguments)
+        # The definition goes along: a tool that requires a task runs as one (no catalogue leg needed).
         return self.engine.call_tool(endpoint, name, arguments, self.admin.budget_for(record), definition=tool)
+
+    def look_up_task(self, server_url: str, task: dict[str, Any]) -> OperationTask | None:
+        """Look a stored step's task up again on its server (the configured one, with its headers)."""
+        record = next((record for record in self.admin.registry.all() if record.url == server_url), None)
+        if record is None:
+            self.admin.say(_("The server {server} is no longer configured; add it again to look the task up.").format(
+                server=server_url))
+            return None
+        endpoint = self.admin.endpoint_or_say(record)
+        if endpoint is None:
+            return None
+        session = task.get("sessionId")
+        session_id = session if isinstance(session, str) else None
+        return self.engine.look_up_task(endpoint, str(task.get("taskId")), session_id, self.admin.budget_for(record))
 
     def cancel_current(self) -> None:
         """Esc: cancel the selected operation if it runs, else the newest one that runs."""
