@@ -227,6 +227,9 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
                                         task=as_task)
     except McpTransportError as exc:
         error = exc
+    if not isinstance(definition, dict):
+        # The catalogue this client listed (e.g. as legs of the call itself, in the stateless era).
+        definition = client.known_definition(server, tool)
     if error is None and isinstance(definition, dict):
         problem = check_structured(definition, result, server=server.label)
         if problem is not None:

@@ -217,6 +217,10 @@ class McpClient:
 
         return await self._operate("ping", server, work, budget_s, cancel, observer)
 
+    def known_definition(self, server: ServerEndpoint, name: str) -> dict[str, Any] | None:
+        """The tool ``name`` as this client last listed it on ``server`` (``None``: never listed)."""
+        return self._definitions.get(server.key, {}).get(name)
+
     async def drain(self, timeout: float = BACKGROUND_BOUND_S) -> None:
         """Wait (bounded) for housekeeping started after operations: cancel notices, DELETEs."""
         pending = [task for task in self._background if not task.done()]

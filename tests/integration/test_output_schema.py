@@ -4,6 +4,9 @@ breaks it is a failed step naming the path and the rule; a schema's $ref never r
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -62,8 +65,31 @@ def test_a_result_that_keeps_its_schema_is_ok(url: str) -> None:
     assert record.status == "ok" and record.error is None
 
 
-def test_without_the_tools_definition_nothing_is_checked(url: str) -> None:
-    assert call(url, "quote", {"prices": [-1]}, with_definition=False).status == "ok"
+def test_without_the_callers_definition_the_catalogue_the_client_listed_is_used(url: str) -> None:
+    record = call(url, "quote", {"prices": [-1]}, with_definition=False)
+    assert record.status == "failed" and record.error.to_dict()["kind"] == "output_schema"
+
+
+def test_nothing_is_checked_when_no_definition_is_known(url: str) -> None:
+    async def work():
+        client = McpClient()
+        try:  # the handshake era, and no catalogue listed: nothing to check against
+            return await execute_tool(client, ServerEndpoint(url, era="handshake"), "quote", {"prices": [-1]},
+                                      budget_s=10)
+        finally:
+            await client.close()
+
+    assert asyncio.run(work()).status == "ok"
+
+
+def test_the_command_line_checks_a_call_against_the_catalogue_it_listed_first(url: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "inspector", "call", url, "quote", "--args", '{"prices": [4, -2]}',
+                           "--json", "--no-store"], capture_output=True, text=True, timeout=60)
+    report = json.loads(done.stdout)
+    assert done.returncode == 1, done.stderr
+    assert [leg["method"] for leg in report["legs"]] == ["server/discover", "tools/list", "tools/call"]
+    assert report["outcome"] == "failed" and report["error"]["kind"] == "output_schema"
+    assert "at $.items[1].price: -2 is less than the minimum of 0" in report["error"]["message"]
 
 
 def test_a_tool_with_an_output_schema_must_return_structured_content(url: str) -> None:
