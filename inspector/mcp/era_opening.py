@@ -78,9 +78,9 @@ def discovered_from(result: dict[str, Any]) -> Discovered | None:
 
 
 async def probe(op: _Operation) -> Discovered | None:
+    """``server/discover`` as a leg of ``op``: what the server speaks (``None``: the handshake era)."""
     from .stateless_requests import stateless_request  # the two modules use each other
 
-    """``server/discover`` as a leg of ``op``: what the server speaks (``None``: the handshake era)."""
     version = STATELESS_VERSIONS[0]
     for _attempt in range(2):
         op.speak_stateless(version)
