@@ -1,0 +1,89 @@
+"""A server's ``WWW-Authenticate`` challenge (RFC 9110 §11.6.1, RFC 6750 §3, RFC 9728 §5.1).
+
+A 401 or 403 from an MCP server names, in a ``Bearer`` challenge, where its Protected Resource
+Metadata is (``resource_metadata``), which scope it wants (``scope``) and, for a runtime lack of
+scope, ``error="insufficient_scope"``. The header comes from a server that is not ours: it is read
+with bounds (length, number of parameters) and never raises; what cannot be read is left out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+#: The most of a header value read (a hostile server may send megabytes).
+MAX_HEADER_CHARS = 8192
+#: The most parameters kept per challenge.
+MAX_PARAMS = 32
+_TOKEN = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
+_TOKEN68 = r"[A-Za-z0-9\-._~+/]+=*"
+_SCHEME = re.compile(rf"\s*({_TOKEN})")
+_PARAM = re.compile(rf"\s*({_TOKEN})\s*=\s*(?:\"((?:[^\"\\]|\\.)*)\"|({_TOKEN}))\s*")
+_TOKEN68_ONLY = re.compile(rf"\s*{_TOKEN68}\s*(?=,|$)")
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """One challenge: its scheme (lower case) and parameters (names lower case, values as sent)."""
+
+    scheme: str
+    params: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def resource_metadata(self) -> str | None:
+        return self.params.get("resource_metadata")
+
+    @property
+    def scope(self) -> str | None:
+        return self.params.get("scope")
+
+    @property
+    def error(self) -> str | None:
+        return self.params.get("error")
+
+    @property
+    def insufficient_scope(self) -> bool:
+        return self.error == "insufficient_scope"
+
+
+def parse_challenges(header: str) -> list[Challenge]:
+    """Every challenge in a ``WWW-Authenticate`` value, in order; an unreadable rest is dropped."""
+    text = header[:MAX_HEADER_CHARS]
+    challenges: list[Challenge] = []
+    position = 0
+    while position < len(text):
+        scheme = _SCHEME.match(text, position)
+        if scheme is None:
+            break
+        params: dict[str, str] = {}
+        position = scheme.end()
+        token68 = _TOKEN68_ONLY.match(text, position)
+        if token68 is not None and "=" not in text[position:token68.end()].rstrip("="):
+            position = token68.end()
+        else:
+            while len(params) < MAX_PARAMS:
+                param = _PARAM.match(text, position)
+                if param is None:
+                    break
+                name = param.group(1).lower()
+                quoted, plain = param.group(2), param.group(3)
+                value = re.sub(r"\\(.)", r"\1", quoted) if quoted is not None else plain
+                params.setdefault(name, value)  # the first of a repeated parameter counts
+                position = param.end()
+                if not text.startswith(",", position):
+                    break
+                position += 1
+        challenges.append(Challenge(scheme.group(1).lower(), params))
+        # Skip to the next challenge (separators, or whatever could not be read).
+        rest = text[position:].lstrip(" ,\t")
+        if rest == text[position:] and rest:
+            break  # nothing consumed: not a header we can read further
+        position = len(text) - len(rest)
+    return challenges
+
+
+def bearer_challenge(header: str | None) -> Challenge | None:
+    """The ``Bearer`` challenge of a ``WWW-Authenticate`` value, if it has one."""
+    if not header:
+        return None
+    return next((challenge for challenge in parse_challenges(header) if challenge.scheme == "bearer"), None)
