@@ -8,6 +8,7 @@ import jsonschema
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp.shared.exceptions import MCPError
 
 from .catalogue import catalogue_tools, page_of
@@ -52,7 +53,10 @@ def build_server(options: DemoOptions, state: DemoState) -> Server[Any]:
     return Server(SERVER_NAME, version=SERVER_VERSION,
                   instructions="A demo server for Run Inspector: tools that succeed, fail, hang and page.",
                   on_list_tools=list_tools, on_call_tool=call_tool,
-                  on_set_logging_level=state.log_levels.handle_set_level)
+                  on_set_logging_level=state.log_levels.handle_set_level,
+                  # The stateless era's listening stream: a client's window listens there as it
+                  # listens on the handshake era's GET stream (the catalogue never changes here).
+                  on_subscriptions_listen=ListenHandler(InMemorySubscriptionBus()))
 
 
 def _argument_problem(tool: DemoTool, arguments: dict[str, Any]) -> str | None:

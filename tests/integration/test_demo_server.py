@@ -439,3 +439,25 @@ def test_slow_task_says_step_for_one_step(plain_demo):
     result = ours(plain_demo.url, lambda client, endpoint: client.call_tool(endpoint, "slow_task",
                                                                            {"seconds": 0, "steps": 1}))
     assert result.content.startswith("Finished 1 step in ")
+
+
+def test_a_window_listening_in_the_stateless_era_is_acknowledged(plain_demo):
+    # The demo serves subscriptions/listen, so the window's listening session stands in this era too
+    # (it used to be told "offers no stream of its own").
+    from inspector.mcp.eras import RememberedEras
+    from inspector.mcp.listening import ListenerState, ServerListener
+
+    async def go() -> ListenerState:
+        eras = RememberedEras()
+        endpoint = ServerEndpoint(plain_demo.url, era="stateless")
+        listener = ServerListener(endpoint, eras=eras)
+        task = asyncio.create_task(listener.run())
+        try:
+            async with asyncio.timeout(10):
+                while listener.status.state is not ListenerState.LISTENING:
+                    await asyncio.sleep(0.01)
+            return listener.status.state
+        finally:
+            await listener.stop(task)
+
+    assert asyncio.run(go()) is ListenerState.LISTENING
