@@ -30,6 +30,7 @@ from .workbench.questions import QuestionDialogs
 from .workbench.server_admin import ServerAdmin
 from .workbench.server_requests import WindowAnswers, sampler_from_settings
 from .workbench.servers_panel import ServersPanel
+from .workbench.signin_panel import SignInRoom
 
 #: The window's first size; on a smaller screen it takes what the screen offers.
 DEFAULT_SIZE = QSize(1200, 760)
@@ -88,6 +89,7 @@ class MainWindow(QMainWindow):
         self.admin = ServerAdmin(self.servers, self.store, self.engine, self.settings, secrets,
                                  self.status.setText, self)
         self.workbench = room.Workbench(self.engine, self.admin, self.settings)
+        self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self)  # Sign in/out, the views
         self.runs_tab = RunsTab(self.store, self.db_path)
         self.runs_tab.watch(self.engine)
         self.runs_tab.accept_drops_on(self)

@@ -39,6 +39,7 @@ def failure_word(kind: str) -> str:
         "rpc_error": _("JSON-RPC error"), "content_type": _("wrong content type"), "too_large": _("answer too large"),
         "protocol_version": _("protocol version"), "session_expired": _("session expired"),
         "cancelled": _("cancelled"), "output_schema": _("output schema violated"),
+        "signin_required": _("sign-in required"), "signin_failed": _("sign-in failed"),
     }.get(kind, kind.replace("_", " "))
 
 

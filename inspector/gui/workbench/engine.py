@@ -46,6 +46,7 @@ from inspector.mcp.eras import EraMemory, LayeredEras
 from inspector.mcp.processes import ServerProcesses
 from inspector.mcp.reports import TaskSeen
 from inspector.mcp.server_requests import Root
+from inspector.mcp.signin.model import SignInVault
 from inspector.mcp.standalone import STDERR, ServerNotification
 from inspector.store import RunStore, ServerRegistry, StoredEras, StoreError
 
@@ -185,6 +186,8 @@ class OperationTask(QObject):
         self.started_at: float | None = None
         self.submitted_at = time.monotonic()
         self.cancel_requested_at: float | None = None
+        #: The server asked for a sign-in: the operation waits for it, its budget not yet started.
+        self.waiting_for_signin = False
         self.outcome: OperationOutcome | None = None
         self.error_kind: str | None = None
         #: The task the operation runs as, as last seen (its status after the latest poll).
@@ -283,7 +286,7 @@ class OperationsEngine(QObject):
 
     def __init__(self, db_path: Path | None, *, client_factory: Callable[[], McpClient] | None = None,
                  default_budget_s: float | None = None, answers: WindowAnswers | None = None,
-                 log_level: str | None = None) -> None:
+                 log_level: str | None = None, signin_vault: SignInVault | None = None) -> None:
         super().__init__()
         self._db_path = db_path
         #: The log level each operation's session asks for (``logging/setLevel``); ``None``: none asked.
@@ -318,6 +321,10 @@ class OperationsEngine(QObject):
         self.processes = ServerProcesses(self._heard_output, self._heard_between)
         self.output = ProcessOutput(self.log, self.server_names)
         self.output.lines.connect(self.server_output)
+        from .signin_engine import SignIns  # it builds on this module's task and observer
+
+        #: Sign-ins: the vault, who waits for one, Sign in and Sign out.
+        self.signins = SignIns(self, signin_vault)
 
     # -- life ------------------------------------------------------------------------------------
 
@@ -336,7 +343,8 @@ class OperationsEngine(QObject):
         # roots/list while a tool waits for it, its log messages) on that session's stream,
         # never on another's.
         return McpClient(handler=self.answers.handler() if self.answers is not None else None,
-                         standalone_stream=True, roots_for=self.server_roots.get, eras=self._era_memory())
+                         standalone_stream=True, roots_for=self.server_roots.get, eras=self._era_memory(),
+                         signin_vault=self.signins.vault)
 
     def _era_memory(self) -> EraMemory:
         """What ``auto`` found each server to speak, shared by the worker's clients and the listening
@@ -530,16 +538,21 @@ class OperationsEngine(QObject):
             observer.stored_as(run_id)
             # The server's questions and sampling requests on this operation's session name it.
             ASKER.set(Asker(task, run_id, self.log))
-            if task.kind == "call":
-                record = await execute_tool(client, server, task.tool or "", task.arguments, budget_s=budget,
-                                            cancel=cancel, observer=observer, definition=task.definition)
-            elif task.kind == "task":  # a task looked up again: its id rides as the tool, its session in definition
-                record = await look_up_task_step(client, server, task.tool or "", budget_s=budget, cancel=cancel,
-                                                 observer=observer, session_id=(task.definition or {}).get("sessionId"))
-            elif task.kind == "list":
-                record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
-            else:
-                record = await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
+
+            async def attempt() -> OperationRecord:
+                if task.kind == "call":
+                    return await execute_tool(client, server, task.tool or "", task.arguments, budget_s=budget,
+                                              cancel=cancel, observer=observer, definition=task.definition)
+                if task.kind == "task":  # a task looked up again: its id rides as the tool, its session in definition
+                    return await look_up_task_step(client, server, task.tool or "", budget_s=budget, cancel=cancel,
+                                                   observer=observer,
+                                                   session_id=(task.definition or {}).get("sessionId"))
+                if task.kind == "list":
+                    return await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
+                return await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
+
+            # A server that asks for a sign-in: the operation waits for one, then runs afresh.
+            record = await self.signins.operate(task, client, attempt)
             problem = _finish_run(run_store, run_id, task.server_url, record) or problem
             outcome = OperationOutcome(record, run_id, problem)
         except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's

@@ -129,7 +129,7 @@ class OperationDelegate(QStyledItemDelegate):
     def _state_text(self, task: OperationTask, now: float, compact: bool) -> str:
         """:func:`state_text`, formatted once for a finished row and once per tenth of a countdown."""
         if task.running:
-            if task.cancel_signal.fired:
+            if task.cancel_signal.fired or task.waiting_for_signin:
                 return state_text(task, now)
             key = (left_tenths(task, now), compact)
             text = self._countdowns.get(key)

@@ -40,6 +40,8 @@ def title_text(task: OperationTask) -> str:
 def state_word(task: OperationTask) -> str:
     """running, cancelling… or how it ended ("failed: timed out"), without the icon."""
     if task.running:
+        if task.waiting_for_signin and not task.cancel_signal.fired:
+            return _("waiting for sign-in")
         return _("cancelling…") if task.cancel_signal.fired else outcome_word("running")
     return ending_text(task.state).lstrip("✓⊘✗ ")
 
@@ -50,6 +52,8 @@ def state_text(task: OperationTask, clock: float | None = None, *, compact: bool
     if task.running:
         if task.cancel_signal.fired:
             return _("cancelling…")
+        if task.waiting_for_signin:  # its budget starts afresh once signed in
+            return _("waiting for sign-in")
         return countdown_text(left_tenths(task, clock), compact=compact)
     return _("{state} · {time}").format(state=ending_text(task.state), time=format_seconds(now_s(task)))
 

@@ -85,6 +85,11 @@ class ResultView(QWidget):
             self.text.setPlainText("")
             return
         lines = [self._sentence(task)]
+        waited = record.step.waited_for_signin
+        if waited:
+            lines.append(ngettext("It waited for {count} sign-in, then ran afresh with its whole budget.",
+                                  "It waited for {count} sign-ins, then ran afresh with its whole budget.",
+                                  waited).format(count=format_number(waited)))
         if outcome.run_id is not None:
             lines.append(_("Stored as run {run_id}.").format(run_id=outcome.run_id))
         if outcome.store_problem:

@@ -1,0 +1,436 @@
+"""Signing in from the window: a sign-in is an operation of its own in the operations list, and an
+operation the server refused until a sign-in waits for one, then runs afresh with its whole budget.
+
+When an operation fails with "sign-in required" (a 401, or a 403 asking for a larger scope) the
+worker hands it to :class:`SignIns` on the GUI thread and waits. The window asks the user first
+(:attr:`SignIns.asked`: the sign-in view opens with a Sign in button), because signing in opens the
+system browser, which a user should not see happen merely on selecting a server; without a window
+listening the sign-in starts at once, as on the command line. Several operations of one server
+wait for one sign-in. A sign-in that stood lets each run again afresh (at most
+:data:`MAX_SIGNINS` times: a server that keeps asking for more is stopped); one that failed, was
+cancelled or was declined leaves each recorded as it failed, "sign-in required".
+
+The tokens live in the vault (:func:`window_signin_vault`), never in the database: the sign-in's
+own stored run keeps its legs and what each step found, in words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+
+from inspector.agent import OperationRecord
+from inspector.i18n import _
+from inspector.mcp import FanOut, McpClient, OperationRecorder, ServerEndpoint
+from inspector.mcp.errors import ErrorKind, McpTransportError
+from inspector.mcp.signin.discovery import canonical_resource
+from inspector.mcp.signin.flow import SignInStep
+from inspector.mcp.signin.model import MemoryVault, SignInVault, TokenSet
+from inspector.mcp.signin.operation import SIGNIN_BUDGET_S
+from inspector.runs import Leg, RunStep, StepKind
+from inspector.store import StoreError
+
+from .engine import OperationOutcome, OperationTask, _Observer, _start_run
+
+if TYPE_CHECKING:
+    from .engine import OperationsEngine
+
+#: How many times one operation waits for a sign-in (as ``run-inspector call`` does).
+MAX_SIGNINS = 3
+Browser = Callable[[str], Awaitable[bool]]
+
+
+def window_signin_vault() -> SignInVault:
+    """Where the window keeps tokens: the keyring's vault when the store offers one, else memory."""
+    try:
+        from inspector.store.signin_vault import system_signin_vault  # type: ignore[attr-defined]
+    except ImportError:
+        return MemoryVault()
+    return system_signin_vault()
+
+
+def asks_signin(error: object) -> bool:
+    return isinstance(error, McpTransportError) and error.kind is ErrorKind.SIGNIN_REQUIRED
+
+
+class _StepRelay(QObject):
+    """Carries a sign-in's steps from the worker to the GUI thread."""
+
+    seen = Signal(object)
+
+
+class SignInTask(OperationTask):
+    """A sign-in as the window follows it: an operation (legs, budget, Cancel) plus its steps."""
+
+    #: A step was done (or the browser opened): a :class:`SignInStep`.
+    step_seen = Signal(object)
+
+    def __init__(self, number: int, server: ServerEndpoint, *, reason: McpTransportError | None = None,
+                 previous_scope: str | None = None) -> None:
+        super().__init__(number, "signin", _("sign-in"), server, SIGNIN_BUDGET_S)
+        #: What the server said when it refused (None: the user asked for the sign-in).
+        self.reason = reason
+        self.previous_scope = previous_scope
+        #: The steps as reported, in order (the browser step twice: opened, then done).
+        self.steps: list[SignInStep] = []
+        #: The tokens' public part once it stood (never their values on screen).
+        self.tokens: TokenSet | None = None
+        #: The operations waiting for it (worker futures).
+        self.waiters: list[_Need] = []
+        self._relay = _StepRelay()
+        self._relay.seen.connect(self._on_step, Qt.ConnectionType.QueuedConnection)
+
+    def _on_step(self, step: SignInStep) -> None:
+        self.steps.append(step)
+        self.step_seen.emit(step)
+
+    @property
+    def error(self) -> McpTransportError | None:
+        record = self.outcome.record if self.outcome is not None else None
+        return record.error if record is not None else None
+
+
+class _SignInObserver(_Observer):
+    """The engine's observer for a sign-in, which also hears each step."""
+
+    def __init__(self, task: SignInTask, engine: OperationsEngine) -> None:
+        super().__init__(task._reports, engine.log, task.title, task.server.label)
+        self._relay = task._relay
+        #: The steps as the worker heard them (what the stored step says).
+        self.said: list[SignInStep] = []
+
+    def signin_step(self, step: SignInStep) -> None:
+        self.said.append(step)
+        self._relay.seen.emit(step)
+
+
+class _Fan(FanOut):
+    def __init__(self, recorder: OperationRecorder, observer: _SignInObserver) -> None:
+        super().__init__(recorder, observer)
+        self._observer = observer
+
+    def signin_step(self, step: SignInStep) -> None:
+        self._observer.signin_step(step)
+
+
+@dataclass(eq=False)
+class _Need:
+    """One operation waiting on the worker for a sign-in; settled from the GUI thread."""
+
+    task: OperationTask
+    error: McpTransportError
+    previous_scope: str | None
+    future: asyncio.Future[bool]
+    loop: asyncio.AbstractEventLoop
+
+    def settle(self, stood: bool) -> None:
+        def set_result() -> None:
+            if not self.future.done():
+                self.future.set_result(stood)
+
+        try:
+            self.loop.call_soon_threadsafe(set_result)
+        except RuntimeError:  # the loop has ended (the window closed)
+            pass
+
+
+class SignInRequest(QObject):
+    """A sign-in the window asks the user for: the server, why, and the operations that wait."""
+
+    #: Answered (signed in or not) or no longer needed (every waiting operation ended).
+    closed = Signal()
+
+    def __init__(self, server: ServerEndpoint, needs: list[_Need]) -> None:
+        super().__init__()
+        self.server = server
+        self.needs = needs
+        self.open = True
+
+    @property
+    def first(self) -> _Need:
+        return self.needs[0]
+
+    @property
+    def reason(self) -> McpTransportError:
+        return self.first.error
+
+    @property
+    def task(self) -> OperationTask:
+        """The operation that asked first (the view's header names it)."""
+        return self.first.task
+
+
+class _Crossing(QObject):
+    needed = Signal(object)
+    restart = Signal(object)
+
+
+class SignIns(QObject):
+    """The window's sign-ins: who waits, who is signed in, Sign in and Sign out (GUI thread)."""
+
+    #: A sign-in the user should be asked for (a :class:`SignInRequest`); see :attr:`ask_user`.
+    asked = Signal(object)
+    #: A sign-in started (a :class:`SignInTask`).
+    started = Signal(object)
+    #: What a server's sign-in state is changed (its URL without credentials).
+    state_changed = Signal(str)
+
+    def __init__(self, engine: OperationsEngine, vault: SignInVault | None = None) -> None:
+        super().__init__()
+        self._engine = engine
+        self.vault = vault if vault is not None else window_signin_vault()
+        #: Opens the browser at an address (None: the system browser, honouring BROWSER).
+        self.browser: Browser | None = None
+        #: Ask before signing in (the window's sign-in view answers :attr:`asked`); else start at once.
+        self.ask_user = False
+        #: Servers (canonical resource) that refused an operation until a sign-in, not signed in since.
+        self.needing: set[str] = set()
+        self._running: dict[str, SignInTask] = {}
+        self._pending: dict[str, SignInRequest] = {}
+        self._known: dict[str, TokenSet | None] = {}
+        self._crossing = _Crossing()
+        queued = Qt.ConnectionType.QueuedConnection
+        self._crossing.needed.connect(self._on_needed, queued)
+        self._crossing.restart.connect(self._on_restart, queued)
+
+    # -- asked by the window (GUI thread) ------------------------------------------------------
+
+    def tokens(self, server: ServerEndpoint) -> TokenSet | None:
+        """The tokens kept for ``server`` (read from the vault once, then after each change)."""
+        if server.is_command:
+            return None
+        resource = canonical_resource(server.url)
+        if resource not in self._known:
+            try:
+                self._known[resource] = self.vault.tokens(resource)
+            except Exception:  # noqa: BLE001 - a keyring that fails to answer: shown as not signed in
+                self._known[resource] = None
+        return self._known[resource]
+
+    def needs(self, server: ServerEndpoint) -> bool:
+        return not server.is_command and canonical_resource(server.url) in self.needing
+
+    def running(self, server: ServerEndpoint) -> SignInTask | None:
+        return self._running.get(server.key)
+
+    def sign_in(self, server: ServerEndpoint, *, reason: McpTransportError | None = None,
+                previous_scope: str | None = None) -> SignInTask:
+        """Start signing in to ``server`` (or return the sign-in already running for it)."""
+        running = self._running.get(server.key)
+        if running is not None:
+            return running
+        engine = self._engine
+        if engine._loop is None:
+            engine.start()
+        assert engine._loop is not None
+        task = SignInTask(next(engine._numbers), server, reason=reason, previous_scope=previous_scope)
+        self._running[server.key] = task
+        pending = self._pending.pop(server.key, None)
+        if pending is not None:
+            task.waiters.extend(pending.needs)
+            pending.open = False
+            pending.closed.emit()
+        engine._tasks.append(task)
+        task.finished.connect(lambda outcome, task=task: self._signin_over(task))
+        engine.submitted.emit(task)
+        self.started.emit(task)
+        observer = _SignInObserver(task, engine)
+        engine._loop.call_soon_threadsafe(self._begin, task, observer)
+        return task
+
+    def answer(self, request: SignInRequest) -> SignInTask | None:
+        """The user said Sign in to ``request``."""
+        if not request.open:
+            return self._running.get(request.server.key)
+        error = request.reason
+        return self.sign_in(request.server, reason=error, previous_scope=request.first.previous_scope)
+
+    def decline(self, request: SignInRequest) -> None:
+        """The user said no: the waiting operations end as they failed (sign-in required)."""
+        if self._pending.get(request.server.key) is request:
+            del self._pending[request.server.key]
+        if request.open:
+            request.open = False
+            for need in request.needs:
+                need.settle(False)
+            request.closed.emit()
+
+    def sign_out(self, server: ServerEndpoint) -> None:
+        """Forget the server's tokens (the next operation that needs a sign-in asks again)."""
+        resource = canonical_resource(server.url)
+        self.vault.forget(resource)
+        self._known.pop(resource, None)
+        self.state_changed.emit(server.key)
+
+    def operation_ended(self, task: OperationTask) -> None:
+        """An operation ended: a refresh inside it may have renewed its server's tokens."""
+        if not task.server.is_command:
+            self._known.pop(canonical_resource(task.server.url), None)
+
+    # -- the worker's side ----------------------------------------------------------------------
+
+    async def operate(self, task: OperationTask, client: McpClient,
+                      attempt: Callable[[], Awaitable[OperationRecord]]) -> OperationRecord:
+        """Run ``attempt``; while the server asks for a sign-in, wait for one and run it again afresh.
+        The last attempt's record, noting how many sign-ins it waited for."""
+        record = await attempt()
+        signins = 0
+        while asks_signin(record.error) and signins < MAX_SIGNINS and not task.cancel_signal.fired:
+            error = record.error
+            assert error is not None
+            kept = client.signed_in(task.server)
+            previous = kept.scope if kept is not None and error.http_status == 403 else None
+            if not await self._wait(task, error, previous):
+                break
+            signins += 1
+            self._crossing.restart.emit(task)  # before the attempt's first report: queued in order
+            record = await attempt()
+        if signins:
+            record = dataclasses.replace(record, step=dataclasses.replace(record.step, waited_for_signin=signins))
+        return record
+
+    async def _wait(self, task: OperationTask, error: McpTransportError, previous: str | None) -> bool:
+        loop = asyncio.get_running_loop()
+        need = _Need(task, error, previous, loop.create_future(), loop)
+        self._crossing.needed.emit(need)
+        try:
+            with task.cancel_signal.bind_current_task():
+                return await need.future
+        except asyncio.CancelledError:
+            if not task.cancel_signal.fired:
+                raise
+            current = asyncio.current_task()
+            if current is not None:
+                current.uncancel()
+            return False
+
+    def _begin(self, task: SignInTask, observer: _SignInObserver) -> None:
+        running = asyncio.get_running_loop().create_task(self._run(task, observer))
+        self._engine._running.add(running)
+        running.add_done_callback(self._engine._running.discard)
+
+    async def _run(self, task: SignInTask, observer: _SignInObserver) -> None:
+        engine = self._engine
+        store = engine._store
+        run_id, problem = _start_run(store, f"sign-in {task.server_url}", task.server_url, engine._store_problem)
+        observer.stored_as(run_id)
+        recorder = OperationRecorder()
+        started_at = datetime.now(timezone.utc)
+        error: McpTransportError | None = None
+        try:
+            client = engine._client_for(engine.log_level)
+            try:
+                signed = await client.sign_in(task.server, challenge=getattr(task.reason, "challenge", None),
+                                              previous_scope=task.previous_scope, cancel=task.cancel_signal,
+                                              observer=_Fan(recorder, observer), browser=self.browser)
+                task.tokens = signed.tokens
+            except McpTransportError as exc:
+                error = exc
+            record = signin_record(recorder, started_at, error, _said(observer.said))
+            problem = _store_signin(store, run_id, record) or problem
+            outcome = OperationOutcome(record, run_id, problem)
+        except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
+            outcome = OperationOutcome(None, None, problem, _("The operation stopped on an internal error: "
+                                                              "{error}").format(error=type(exc).__name__))
+        task._reports.done.emit(outcome)
+
+    # -- on the GUI thread ----------------------------------------------------------------------
+
+    def _on_needed(self, need: _Need) -> None:
+        task = need.task
+        if not task.running or task.cancel_signal.fired:
+            need.settle(False)
+            return
+        self.needing.add(canonical_resource(task.server.url))
+        self._known.pop(canonical_resource(task.server.url), None)
+        _wait_shown(task)
+        self.state_changed.emit(task.server.key)
+        key = task.server.key
+        running = self._running.get(key)
+        if running is not None:
+            running.waiters.append(need)
+            return
+        pending = self._pending.get(key)
+        if pending is not None:
+            pending.needs.append(need)
+            return
+        if not self.ask_user:
+            self.sign_in(task.server, reason=need.error, previous_scope=need.previous_scope).waiters.append(need)
+            return
+        request = SignInRequest(task.server, [need])
+        self._pending[key] = request
+        # A question no waiting operation needs any more goes away (each was cancelled or ended).
+        task.finished.connect(lambda _outcome, request=request: self._maybe_unneeded(request))
+        task.cancelling.connect(lambda request=request: self._maybe_unneeded(request))
+        self.asked.emit(request)
+
+    def _maybe_unneeded(self, request: SignInRequest) -> None:
+        if request.open and all(not need.task.running or need.task.cancel_signal.fired for need in request.needs):
+            self.decline(request)
+
+    def _on_restart(self, task: OperationTask) -> None:
+        task.waiting_for_signin = False
+        task.changed.emit()
+
+    def _signin_over(self, task: SignInTask) -> None:
+        if self._running.get(task.server.key) is task:
+            del self._running[task.server.key]
+        stood = task.outcome is not None and task.outcome.status == "ok"
+        resource = canonical_resource(task.server.url)
+        self._known.pop(resource, None)
+        if stood:
+            self.needing.discard(resource)
+        for need in task.waiters:
+            need.settle(stood)
+        self.state_changed.emit(task.server.key)
+
+
+def _wait_shown(task: OperationTask) -> None:
+    """The operation waits for a sign-in: its budget has not started yet (it starts afresh)."""
+    state = task.state
+    state.legs.clear()
+    state.marks.clear()
+    state.ended_s = state.ending = state.reason = None
+    task.started_at = None
+    task.waiting_for_signin = True
+    task.changed.emit()
+
+
+def _said(steps: list[SignInStep]) -> str:
+    """What the sign-in's steps found, one line each, in English (as stored sentences are)."""
+    return "\n".join(f"{step.step}: {step.detail}" for step in steps)
+
+
+def signin_record(recorder: OperationRecorder, started_at: datetime, error: McpTransportError | None,
+                  said: str) -> OperationRecord:
+    """A sign-in as a stored step: a request step with its legs and, in words, what each step found."""
+    elapsed = round(recorder.finished.elapsed_ms, 2) if recorder.finished else 0.0
+    legs = tuple(Leg(leg.method, leg.granted_s, None if leg.elapsed_ms is None else round(leg.elapsed_ms, 2),
+                     leg.http_status, leg.outcome.value) for leg in recorder.legs)
+    ending = "signed in" if error is None else str(error)
+    content = f"sign-in: {ending}" + (f"\n{said}" if said else "")
+    step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=elapsed, content=content, legs=legs)
+    status = "ok" if error is None else ("cancelled" if error.is_cancellation else "failed")
+    return OperationRecord(step, status, status, elapsed, started_at, error, None)
+
+
+def _store_signin(store: Any, run_id: int | None, record: OperationRecord) -> str | None:
+    """Store the sign-in's step (no server health: a sign-in says nothing of how the MCP server does)."""
+    if store is None or run_id is None:
+        return None
+    try:
+        store.append_step(run_id, record.step, record.started_at)
+        store.finish_run(run_id, record.status)
+    except (StoreError, OSError, ValueError) as exc:
+        return _("The run could not be stored completely: {reason}").format(reason=exc)
+    return None
+
+
+__all__ = ["MAX_SIGNINS", "SignInRequest", "SignInTask", "SignIns", "asks_signin", "signin_record",
+           "window_signin_vault"]

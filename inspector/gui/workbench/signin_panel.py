@@ -1,0 +1,149 @@
+"""Sign-in in the window: the Servers panel's line on the selected server's sign-in (needs sign-in,
+signed in as whom with which issuer until when, or not signed in) with Sign in and Sign out, and
+the sign-in views (one per server) that open when a server asks or the user signs in."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from inspector.i18n import _
+from inspector.mcp import InvalidServerError, ServerEndpoint
+from inspector.store import ServerRecord
+
+from ..dialogs.signin_view import SignInView
+from ..language import on_language_changed, translated
+from .engine import OperationTask
+from .server_admin import ServerAdmin
+from .servers_panel import ServersPanel
+from .signin_engine import SignInRequest, SignIns, SignInTask
+from .signin_steps import server_signin_text
+
+
+class SignInStrip(QWidget):
+    """The selected server's sign-in in a line, with Sign in and Sign out."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.line = QLabel()
+        self.line.setTextFormat(Qt.TextFormat.PlainText)
+        self.line.setWordWrap(True)
+        translated(self.line, "setAccessibleName", lambda: _("Sign-in"))
+        self.sign_in_button = translated(QPushButton(), "setText", lambda: _("Sign in"))
+        translated(self.sign_in_button, "setAccessibleName", lambda: _("Sign in to the server"))
+        self.sign_out_button = translated(QPushButton(), "setText", lambda: _("Sign out"))
+        translated(self.sign_out_button, "setAccessibleName", lambda: _("Sign out of the server"))
+        buttons = QHBoxLayout()
+        buttons.setContentsMargins(0, 0, 0, 0)
+        buttons.addWidget(self.sign_in_button)
+        buttons.addWidget(self.sign_out_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 2, 0, 2)
+        layout.addWidget(self.line)
+        layout.addLayout(buttons)
+
+
+class SignInRoom(QObject):
+    """Connects the engine's sign-ins to the Servers panel and the sign-in views."""
+
+    def __init__(self, signins: SignIns, admin: ServerAdmin, panel: ServersPanel, window: QWidget) -> None:
+        super().__init__(window)
+        self.signins = signins
+        self.admin = admin
+        self.window = window
+        #: The open sign-in views, by server key.
+        self.views: dict[str, SignInView] = {}
+        signins.ask_user = True  # the view asks before a browser opens
+        self.strip = SignInStrip()
+        panel.add_below_list(self.strip)
+        self.strip.sign_in_button.clicked.connect(self.sign_in_current)
+        self.strip.sign_out_button.clicked.connect(self.sign_out_current)
+        admin.selected.connect(lambda _record: self.refresh())
+        signins.state_changed.connect(lambda _key: self.refresh())
+        signins.asked.connect(self.ask)
+        signins.started.connect(self._started)
+        engine = signins._engine
+        engine.submitted.connect(self._submitted)
+        self.refresh()
+        on_language_changed(self, self.refresh)
+
+    def _endpoint(self, record: ServerRecord | None) -> ServerEndpoint | None:
+        if record is None:
+            return None
+        try:
+            return self.admin.endpoint_for(record)
+        except (InvalidServerError, ValueError):
+            return None
+
+    def refresh(self) -> None:
+        """Say the selected server's sign-in again (selection, a sign-in, a sign-out, an operation)."""
+        record = self.admin.current()
+        endpoint = self._endpoint(record)
+        strip = self.strip
+        strip.setVisible(record is not None)
+        if endpoint is None:
+            strip.line.setText("")
+            strip.sign_in_button.setEnabled(False)
+            strip.sign_out_button.setEnabled(False)
+            return
+        command = endpoint.is_command
+        tokens = self.signins.tokens(endpoint)
+        strip.line.setText(server_signin_text(tokens, self.signins.needs(endpoint), command))
+        strip.sign_in_button.setEnabled(not command and self.signins.running(endpoint) is None)
+        strip.sign_out_button.setEnabled(not command and tokens is not None)
+
+    # -- actions ----------------------------------------------------------------------------------
+
+    def sign_in_current(self) -> SignInTask | None:
+        endpoint = self.admin.endpoint_or_say(self.admin.current()) if self.admin.current() else None
+        if endpoint is None or endpoint.is_command:
+            return None
+        task = self.signins.sign_in(endpoint)
+        self.refresh()
+        return task
+
+    def sign_out_current(self) -> None:
+        endpoint = self._endpoint(self.admin.current())
+        if endpoint is not None and not endpoint.is_command:
+            self.signins.sign_out(endpoint)
+            self.admin.say(_("Signed out of {server}: its tokens are forgotten.").format(server=endpoint.label))
+        self.refresh()
+
+    # -- the views ------------------------------------------------------------------------------------
+
+    def ask(self, request: SignInRequest) -> SignInView:
+        """A server asks for a sign-in: the view opens and asks first."""
+        view = SignInView(self.signins, request.server, request=request, parent=self.window)
+        self._open(request.server.key, view)
+        return view
+
+    def _started(self, task: SignInTask) -> None:
+        view = self.views.get(task.server.key)
+        if view is not None and (view.task is task or view.request is not None and view.task is None):
+            if view.task is None:
+                view.follow(task)
+            return
+        self._open(task.server.key, SignInView(self.signins, task.server, task=task, parent=self.window))
+
+    def _open(self, key: str, view: SignInView) -> None:
+        old = self.views.pop(key, None)
+        if old is not None and old.isVisible() and (old.task is None or not old.task.running):
+            old.close()
+        self.views[key] = view
+        view.finished.connect(lambda _code, key=key, view=view: self._closed(key, view))
+        view.show()
+        self.refresh()
+
+    def _closed(self, key: str, view: SignInView) -> None:
+        if self.views.get(key) is view:
+            del self.views[key]
+
+    def _submitted(self, task: OperationTask) -> None:
+        task.finished.connect(lambda _outcome, task=task: self._ended(task))
+
+    def _ended(self, task: OperationTask) -> None:
+        self.signins.operation_ended(task)
+        self.refresh()
+
+
+__all__ = ["SignInRoom", "SignInStrip"]

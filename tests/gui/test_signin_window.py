@@ -1,0 +1,285 @@
+"""Signing in from the window, end to end against the loopback authorization server and its protected
+MCP server (tests/support/auth_server.py), with the browser replaced by the program that follows
+the authorization server's redirect (what the conformance suite does).
+
+A refused operation waits for a sign-in; the sign-in view asks, then lists each step as it
+happens; the operation runs again afresh and its stored run says it waited; the Servers panel says
+who is signed in until when; Sign out forgets; a cancelled sign-in is cancelled and the operation
+that waited is recorded failed ("sign-in required"); a failing step is named in words. No token
+ever shows in any widget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QTableWidget, QWidget
+
+from inspector.gui.dialogs.signin_view import SignInView
+from inspector.gui.language import switch_language
+from inspector.mcp.signin.discovery import canonical_resource
+from inspector.mcp.signin.model import MemoryVault
+from inspector.store import RunStore, ServerRegistry, resolve_db_path
+from tests.support import follow_redirect
+from tests.support.auth_config import WRITE_SCOPE, AuthConfig
+from tests.support.auth_server import AuthServer, serve_auth_server
+
+SHOTS = Path("/work/tmp/shots/window21")
+
+
+async def follow(url: str) -> bool:
+    """The "browser": GET the authorization address, then the redirect back (in a thread)."""
+    return await asyncio.to_thread(follow_redirect.main, ["follow_redirect", url]) == 0
+
+
+@pytest.fixture
+def auth() -> Iterator[AuthServer]:
+    with serve_auth_server(AuthConfig()) as server:
+        yield server
+
+
+@pytest.fixture
+def open_window(qtbot):
+    """The main window with one protected server configured, a vault in memory and the browser replaced."""
+    from inspector.gui.main_window import MainWindow
+    from inspector.gui.settings import AppSettings
+    from inspector.gui.workbench.engine import OperationsEngine
+    from inspector.store.secrets import NoSecretKeeper
+
+    opened = []
+
+    def make(url: str, name: str = "Protected", vault: MemoryVault | None = None):
+        store = RunStore.open(resolve_db_path())
+        ServerRegistry(store.db).save_server(url, name=name, era="handshake")
+        settings = AppSettings()
+        engine = OperationsEngine(resolve_db_path(), default_budget_s=settings.default_budget_s,
+                                  signin_vault=vault or MemoryVault())
+        engine.signins.browser = follow
+        window = MainWindow(store, resolve_db_path(), settings, engine, secrets=NoSecretKeeper())
+        opened.append((window, store))
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        return window
+
+    yield make
+    for window, store in opened:
+        window.shut_down()
+        store.close()
+
+
+def asked_view(qtbot, window) -> SignInView:
+    """The sign-in view that opened because a server asked (it asks before the browser opens)."""
+    qtbot.waitUntil(lambda: any(view.isVisible() for view in window.signin.views.values()), timeout=15000)
+    [view] = [view for view in window.signin.views.values() if view.isVisible()]
+    return view
+
+
+def row_texts(view: SignInView) -> list[tuple[str, str, str]]:
+    table = view.steps
+    return [tuple(table.item(row, column).text() for column in range(3)) for row in range(table.rowCount())]
+
+
+def every_text(*roots: QWidget) -> str:
+    """What any widget shows or says: label, field, text view, table cell, tooltip, accessible name."""
+    texts = []
+    for root in roots:
+        for widget in [root, *root.findChildren(QWidget)]:
+            texts += [widget.toolTip(), widget.accessibleName(), widget.windowTitle()]
+            if isinstance(widget, (QLabel, QLineEdit, QPushButton)):
+                texts.append(widget.text())
+            if isinstance(widget, QPlainTextEdit):
+                texts.append(widget.toPlainText())
+            if isinstance(widget, QTableWidget):
+                texts += [widget.item(row, column).text() + widget.item(row, column).toolTip()
+                          for row in range(widget.rowCount()) for column in range(widget.columnCount())
+                          if widget.item(row, column) is not None]
+            if isinstance(widget, QAbstractItemView) and widget.model() is not None:
+                model = widget.model()
+                texts += [str(model.index(row, 0).data() or "") for row in range(model.rowCount())]
+    return "\n".join(texts)
+
+
+def assert_no_secret(auth: AuthServer, *roots: QWidget) -> None:
+    shown = every_text(*roots)
+    secrets = auth.secrets()
+    assert secrets, "the server issued nothing: the check would prove nothing"
+    leaked = [secret for secret in secrets if secret in shown]
+    assert not leaked
+
+
+def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forgets(
+        qtbot, open_window, auth) -> None:
+    vault = MemoryVault()
+    window = open_window(auth.mcp_url, vault=vault)
+    # Selecting the server lists its tools: the server refuses, the list waits, the view asks first.
+    view = asked_view(qtbot, window)
+    listing = window.workbench.tools.task
+    assert listing is not None and listing.running and listing.waiting_for_signin
+    assert "needs a sign-in" in view.why.text()
+    assert view.sign_in_button.isVisible() and not auth.requests("authorize")  # nothing opened yet
+    assert window.signin.strip.line.text().startswith("Needs sign-in")
+    view.sign_in_button.click()
+    signin = view.task
+    assert signin is not None and signin in window.workbench.operations.model.tasks  # an operation of its own
+    with qtbot.waitSignal(listing.finished, timeout=20000):
+        pass
+    assert signin.outcome.status == "ok", str(signin.error)
+    assert listing.outcome.status == "ok"
+    assert listing.outcome.record.step.waited_for_signin == 1
+    qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=5000)
+    # Each step as it happened, done, with what it found; the browser's address whole.
+    rows = row_texts(view)
+    assert [row[1] for row in rows] == ["Finding the server's sign-in metadata", "Finding the authorization server",
+                                        "Registering the client", "Signing in in the browser", "Getting the token"]
+    assert all(row[0] == "✓ done" for row in rows)
+    assert auth.issuer in rows[1][2]
+    assert view.address.isVisible() and view.address.text().startswith(auth.endpoint("authorize") + "?")
+    assert view.status.text().startswith("✓ Signed in with " + auth.issuer + " until ")
+    tokens = vault.tokens(canonical_resource(auth.mcp_url))
+    assert tokens is not None
+    line = window.signin.strip.line.text()
+    assert line.startswith("Signed in with " + auth.issuer + " until ")
+    assert window.signin.strip.sign_out_button.isEnabled()
+    # The stored run of the listing says it waited; the sign-in is a run of its own, with its legs.
+    with RunStore.open(resolve_db_path()) as store:
+        [step] = list(store.iter_steps(listing.outcome.run_id))
+        assert step.payload["waitedForSignin"] == 1
+        signin_run = store.get_run(signin.outcome.run_id)
+        assert signin_run.status == "ok" and signin_run.title.startswith("sign-in ")
+    assert "It waited for 1 sign-in, then ran afresh with its whole budget." in window.workbench.result.sentence.text() \
+        or window.workbench.operations.current is not listing
+    assert_no_secret(auth, window, view)
+    view.close_button.click()
+
+    # Sign out forgets: the next call is refused, waits, and runs again afresh after the sign-in.
+    window.signin.strip.sign_out_button.click()
+    assert vault.tokens(canonical_resource(auth.mcp_url)) is None
+    assert window.signin.strip.line.text() == "Not signed in."
+    assert window.workbench.tools.select_tool("echo")
+    call = window.workbench.run_current_tool()
+    view = asked_view(qtbot, window)
+    assert view.header.values[2].text() == "tools/call echo"
+    view.sign_in_button.click()
+    with qtbot.waitSignal(call.finished, timeout=20000):
+        pass
+    assert call.outcome.status == "ok", call.outcome
+    assert call.outcome.record.step.waited_for_signin == 1
+    # Two attempts went out (refused, then afresh with the token), and one sign-in between them.
+    calls = [seen for seen in auth.requests(method="POST") if seen.jsonrpc_method == "tools/call"]
+    assert [bool(seen.authorization) for seen in calls] == [False, True]
+    assert_no_secret(auth, window, view)
+
+
+def test_a_larger_scope_is_asked_for_and_the_call_then_runs(qtbot, open_window, auth) -> None:
+    window = open_window(auth.mcp_url)
+    asked_view(qtbot, window).sign_in_button.click()
+    qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=20000)
+    for view in list(window.signin.views.values()):
+        view.close()
+    assert window.workbench.tools.select_tool("write_note")
+    call = window.workbench.run_current_tool()
+    view = asked_view(qtbot, window)
+    assert WRITE_SCOPE in view.why.text()  # the server's 403 names the scope it needs
+    view.sign_in_button.click()
+    with qtbot.waitSignal(call.finished, timeout=20000):
+        pass
+    assert call.outcome.status == "ok"
+    assert WRITE_SCOPE in (view.task.tokens.scope or "")
+
+
+def test_a_cancelled_sign_in_is_cancelled_and_the_waiting_call_fails_sign_in_required(qtbot, open_window) -> None:
+    with serve_auth_server(AuthConfig(token_delay=30.0)) as auth:
+        window = open_window(auth.mcp_url)
+        view = asked_view(qtbot, window)
+        listing = window.workbench.tools.task
+        view.sign_in_button.click()
+        signin = view.task
+        qtbot.waitUntil(lambda: any(leg.method == "sign-in: token" and leg.running for leg in signin.state.legs),
+                        timeout=15000)
+        view.reject()  # Esc in the view: the running sign-in is cancelled, the view stays to say so
+        with qtbot.waitSignal(listing.finished, timeout=10000):
+            pass
+        assert signin.outcome.status == "cancelled"
+        assert signin.state.ending == "cancelled"
+        assert listing.outcome.status == "failed"
+        assert listing.outcome.record.error.kind.value == "signin_required"
+        assert listing.outcome.record.step.waited_for_signin is None
+        assert row_texts(view)[-1][:2] == ("⊘ cancelled", "Getting the token")
+        assert view.status.text().startswith("⊘ Sign-in cancelled")
+        assert not view.failure.isVisible()
+        with RunStore.open(resolve_db_path()) as store:
+            assert store.get_run(signin.outcome.run_id).status == "cancelled"
+            assert store.get_run(listing.outcome.run_id).status == "failed"
+
+
+def test_declining_leaves_the_operation_failed_sign_in_required(qtbot, open_window, auth) -> None:
+    window = open_window(auth.mcp_url)
+    view = asked_view(qtbot, window)
+    listing = window.workbench.tools.task
+    view.cancel_button.click()  # "Not now"
+    with qtbot.waitSignal(listing.finished, timeout=10000):
+        pass
+    assert listing.outcome.record.error.kind.value == "signin_required"
+    assert not auth.requests("authorize") and not view.isVisible()
+
+
+@pytest.mark.parametrize(("config", "step", "words"), [
+    (AuthConfig(code_challenge_methods=None), "Finding the authorization server", "PKCE"),
+    (AuthConfig(iss_value="https://elsewhere.example"), "Signing in in the browser", "elsewhere.example"),
+])
+def test_a_failing_step_is_named_in_words(qtbot, open_window, config, step, words) -> None:
+    with serve_auth_server(config) as auth:
+        window = open_window(auth.mcp_url)
+        view = asked_view(qtbot, window)
+        listing = window.workbench.tools.task
+        view.sign_in_button.click()
+        with qtbot.waitSignal(listing.finished, timeout=20000):
+            pass
+        signin = view.task
+        assert signin.outcome.status == "failed"
+        assert view.status.text() == f"✗ Sign-in failed at the step: {step}."
+        failed = [row for row in row_texts(view) if row[0] == "✗ failed"]
+        assert [row[1] for row in failed] == [step] and words in failed[0][2]
+        assert view.failure.isVisible() and words in view.failure.text()
+        assert listing.outcome.record.error.kind.value == "signin_required"
+
+
+def test_screenshots_of_the_sign_in_view_and_the_servers_panel(qtbot, open_window) -> None:
+    """During (waiting on the token), after, and a failed one; English and German."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for language in ("en", "de"):
+        switch_language(language)
+        try:
+            with serve_auth_server(AuthConfig(token_delay=30.0)) as auth:
+                window = open_window(auth.mcp_url, name=f"Protected ({language})")
+                view = asked_view(qtbot, window)
+                view.grab().save(str(SHOTS / f"signin-asking-{language}.png"))
+                view.sign_in_button.click()
+                signin = view.task
+                qtbot.waitUntil(lambda signin=signin: any(leg.method == "sign-in: token" and leg.running
+                                                          for leg in signin.state.legs), timeout=15000)
+                view.grab().save(str(SHOTS / f"signin-during-{language}.png"))
+                window.grab().save(str(SHOTS / f"window-during-{language}.png"))
+                view.reject()
+                qtbot.waitUntil(lambda signin=signin: not signin.running, timeout=10000)
+                view.grab().save(str(SHOTS / f"signin-cancelled-{language}.png"))
+            with serve_auth_server(AuthConfig()) as auth:
+                window = open_window(auth.mcp_url, name=f"Signed ({language})")
+                view = asked_view(qtbot, window)
+                view.sign_in_button.click()
+                qtbot.waitUntil(lambda window=window: window.workbench.tools.model.rowCount() > 0, timeout=20000)
+                view.grab().save(str(SHOTS / f"signin-done-{language}.png"))
+                view.close()
+                window.servers.grab().save(str(SHOTS / f"servers-panel-{language}.png"))
+            with serve_auth_server(AuthConfig(iss_value="https://elsewhere.example")) as auth:
+                window = open_window(auth.mcp_url, name=f"Broken ({language})")
+                view = asked_view(qtbot, window)
+                view.sign_in_button.click()
+                qtbot.waitUntil(lambda view=view: view.task is not None and not view.task.running, timeout=20000)
+                view.grab().save(str(SHOTS / f"signin-failed-{language}.png"))
+        finally:
+            switch_language("en")
