@@ -98,9 +98,9 @@ class SignInFlow:
     async def run(self, challenge: Challenge | None, previous_scope: str | None = None) -> SignedIn:
         metadata = await self._step(STEP_RESOURCE, lambda: find_resource_metadata(
             self.http, self.server_url, challenge.resource_metadata if challenge else None), self._said_resource)
-        server = await self._step(STEP_SERVER, lambda: find_authorization_server(
-            self.http, metadata.authorization_servers[0], self.server_url, legacy=metadata.legacy),
-            lambda found: Message(N_("Authorization server {issuer}."), {"issuer": shown(found.issuer)}))
+        server = await self._step(STEP_SERVER, lambda: self._authorization_server(metadata),
+                                  lambda found: Message(N_("Authorization server {issuer}."),
+                                                        {"issuer": shown(found.issuer)}))
         kept = self.vault.tokens(self.resource)
         if kept is not None and kept.issuer != server.issuer:
             self.vault.forget(self.resource)  # tokens of another authorization server are never reused
@@ -108,10 +108,6 @@ class SignInFlow:
         scope = wanted_scope(challenge, metadata, server, previous_scope, self.settings)
         if self.settings.grant == "client-credentials":
             return await self._machine_sign_in(server, scope)
-        if "S256" not in server.code_challenge_methods:
-            raise self._failed(STEP_SERVER, Message(N_(
-                "the authorization server {issuer} does not say it supports PKCE with S256, which signing in "
-                "requires"), {"issuer": shown(server.issuer)}))
         attempt = AuthorizationAttempt()
         stored = self.vault.client(server.issuer)
         port = _port_of(stored.redirect_uris[0]) if stored is not None and stored.redirect_uris else 0
@@ -121,8 +117,9 @@ class SignInFlow:
         except OSError:
             redirect = LoopbackRedirect(attempt.state)  # the port of before is taken: a free one
             await redirect.start()
+        redirect_uri = redirect.redirect_uri
         try:
-            client = await self._step(STEP_CLIENT, lambda: self._client(server, redirect.redirect_uri, scope),
+            client = await self._step(STEP_CLIENT, lambda: self._client(server, redirect_uri, scope),
                                       _said_client)
             answer = await self._step(STEP_BROWSER, lambda: self._browse(server, client, attempt, redirect, scope),
                                       lambda _: Message(N_("The browser came back with a code.")))
@@ -131,10 +128,18 @@ class SignInFlow:
         from .tokens import exchange_code
 
         tokens = await self._step(STEP_TOKEN, lambda: self._tokens(exchange_code(
-            self.http, server, client, code=answer["code"], redirect_uri=redirect.redirect_uri,
+            self.http, server, client, code=answer["code"], redirect_uri=redirect_uri,
             code_verifier=attempt.verifier, resource=self.resource)), _said_tokens)
         self.vault.keep_tokens(tokens)
         return SignedIn(tokens, client, server)
+
+    async def _authorization_server(self, metadata: ResourceMetadata) -> AuthorizationServer:
+        server = await find_authorization_server(self.http, metadata.authorization_servers[0], self.server_url,
+                                                 legacy=metadata.legacy)
+        if self.settings.grant != "client-credentials" and "S256" not in server.code_challenge_methods:
+            raise SignInProblem(Message(N_("the authorization server {issuer} does not say it supports PKCE with "
+                                           "S256, which signing in requires"), {"issuer": shown(server.issuer)}))
+        return server
 
     async def _machine_sign_in(self, server: AuthorizationServer, scope: str | None) -> SignedIn:
         from .tokens import client_credentials
