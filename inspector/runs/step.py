@@ -6,7 +6,7 @@ exported from the reference read here unchanged; this project adds ``legs``,
 ``serverNotifications``,
 ``progress``, ``progressDropped``, ``serverToldToStop`` and how the server was reached
 (``transport``, ``serverCommand``, ``protocolVersion``, ``era``, ``stderr``, ``stderrDropped``,
-``lineProblems``), ``task`` and ``waitedForSignin`` without changing the meaning of any reference key.
+``lineProblems``) without changing the meaning of any reference key.
 """
 
 from __future__ import annotations
@@ -111,7 +111,6 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("stderr_dropped", "stderrDropped", _COUNT),
     _Field("line_problems", "lineProblems", _LINES),
     _Field("task", "task", _ARRAY),
-    _Field("waited_for_signin", "waitedForSignin", _COUNT),
 )
 
 
@@ -269,8 +268,6 @@ class RunStep:
     line_problems: tuple[str, ...] | None = None
     #: The task the call ran as: ``taskId``, ``server``, ``shape``, last ``status``, ``polls``.
     task: JsonArray | None = None
-    #: How many sign-ins the operation waited for before this, its fresh attempt, ran.
-    waited_for_signin: int | None = None
 
     def __post_init__(self) -> None:
         try:

@@ -42,7 +42,6 @@ _PAYLOAD_KEYS = (
     "droppedSources", "toolName", "toolArguments", "toolResult", "toolIsError", "toolOutcome",
     "toolArtifacts", "contextBudget", "writeTargetTable", "writeTargetUid", "legs", "cancelledInFlight",
     "transport", "serverCommand", "protocolVersion", "era", "stderr", "stderrDropped", "lineProblems",
-    "waitedForSignin",
 )
 _STORED_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 _KEY_IN_MESSAGE = re.compile(r"\b(" + "|".join(_PAYLOAD_KEYS) + r")\b(\[\d+\])?")

@@ -53,7 +53,10 @@ def open_window(qtbot):
 
     def make(url: str, name: str = "Protected", vault: MemoryVault | None = None):
         store = RunStore.open(resolve_db_path())
-        ServerRegistry(store.db).save_server(url, name=name, era="handshake")
+        registry = ServerRegistry(store.db)
+        for record in registry.all():  # one server: the one this window is about
+            registry.remove_server(record.url)
+        registry.save_server(url, name=name, era="handshake")
         settings = AppSettings()
         engine = OperationsEngine(resolve_db_path(), default_budget_s=settings.default_budget_s,
                                   signin_vault=vault or MemoryVault())
@@ -129,7 +132,7 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
         pass
     assert signin.outcome.status == "ok", str(signin.error)
     assert listing.outcome.status == "ok"
-    assert listing.outcome.record.step.waited_for_signin == 1
+    assert listing.signins_waited == 1
     qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=5000)
     # Each step as it happened, done, with what it found; the browser's address whole.
     rows = row_texts(view)
@@ -144,14 +147,16 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     line = window.signin.strip.line.text()
     assert line.startswith("Signed in with " + auth.issuer + " until ")
     assert window.signin.strip.sign_out_button.isEnabled()
-    # The stored run of the listing says it waited; the sign-in is a run of its own, with its legs.
+    # The stored run of the listing says it waited: the sign-in is its step before the listing's own.
     with RunStore.open(resolve_db_path()) as store:
-        [step] = list(store.iter_steps(listing.outcome.run_id))
-        assert step.payload["waitedForSignin"] == 1
-        signin_run = store.get_run(signin.outcome.run_id)
-        assert signin_run.status == "ok" and signin_run.title.startswith("sign-in ")
-    assert "It waited for 1 sign-in, then ran afresh with its whole budget." in window.workbench.result.sentence.text() \
-        or window.workbench.operations.current is not listing
+        first, last = list(store.iter_steps(listing.outcome.run_id))
+        assert first.step.content.startswith(f"sign-in: signed in with {auth.issuer} as client ")
+        assert [leg.method for leg in first.step.legs][-1] == "sign-in: token"
+        assert last.step.content.startswith("tools/list: ")
+        assert store.get_run(listing.outcome.run_id).status == "ok"
+    assert signin.outcome.run_id is None  # not a run of its own: the listing's run holds it
+    window.workbench.result.show_task(listing)
+    assert "It waited for 1 sign-in, then ran afresh with its whole budget." in window.workbench.result.sentence.text()
     assert_no_secret(auth, window, view)
     view.close_button.click()
 
@@ -160,6 +165,7 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     assert vault.tokens(canonical_resource(auth.mcp_url)) is None
     assert window.signin.strip.line.text() == "Not signed in."
     assert window.workbench.tools.select_tool("echo")
+    window.workbench.arguments.set_arguments({"text": "hello"})
     call = window.workbench.run_current_tool()
     view = asked_view(qtbot, window)
     assert view.header.values[2].text() == "tools/call echo"
@@ -167,10 +173,10 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     with qtbot.waitSignal(call.finished, timeout=20000):
         pass
     assert call.outcome.status == "ok", call.outcome
-    assert call.outcome.record.step.waited_for_signin == 1
-    # Two attempts went out (refused, then afresh with the token), and one sign-in between them.
+    assert call.signins_waited == 1
+    # The first attempt was refused at its first request (no token); the call itself went once, signed in.
     calls = [seen for seen in auth.requests(method="POST") if seen.jsonrpc_method == "tools/call"]
-    assert [bool(seen.authorization) for seen in calls] == [False, True]
+    assert len(calls) == 1 and calls[0].authorization
     assert_no_secret(auth, window, view)
 
 
@@ -181,6 +187,7 @@ def test_a_larger_scope_is_asked_for_and_the_call_then_runs(qtbot, open_window, 
     for view in list(window.signin.views.values()):
         view.close()
     assert window.workbench.tools.select_tool("write_note")
+    window.workbench.arguments.set_arguments({"text": "hello"})
     call = window.workbench.run_current_tool()
     view = asked_view(qtbot, window)
     assert WRITE_SCOPE in view.why.text()  # the server's 403 names the scope it needs
@@ -207,13 +214,16 @@ def test_a_cancelled_sign_in_is_cancelled_and_the_waiting_call_fails_sign_in_req
         assert signin.state.ending == "cancelled"
         assert listing.outcome.status == "failed"
         assert listing.outcome.record.error.kind.value == "signin_required"
-        assert listing.outcome.record.step.waited_for_signin is None
+        assert listing.signins_waited == 0
         assert row_texts(view)[-1][:2] == ("⊘ cancelled", "Getting the token")
         assert view.status.text().startswith("⊘ Sign-in cancelled")
         assert not view.failure.isVisible()
         with RunStore.open(resolve_db_path()) as store:
-            assert store.get_run(signin.outcome.run_id).status == "cancelled"
             assert store.get_run(listing.outcome.run_id).status == "failed"
+            # In the order they happened: the refused attempt, then the sign-in that was cancelled.
+            refused, signin_step = list(store.iter_steps(listing.outcome.run_id))
+            assert signin_step.step.legs[-1].outcome == "cancelled" and signin_step.step.content.startswith("sign-in: ")
+            assert "needs a sign-in" in refused.step.content
 
 
 def test_declining_leaves_the_operation_failed_sign_in_required(qtbot, open_window, auth) -> None:
@@ -267,6 +277,7 @@ def test_screenshots_of_the_sign_in_view_and_the_servers_panel(qtbot, open_windo
                 view.reject()
                 qtbot.waitUntil(lambda signin=signin: not signin.running, timeout=10000)
                 view.grab().save(str(SHOTS / f"signin-cancelled-{language}.png"))
+                window.shut_down()
             with serve_auth_server(AuthConfig()) as auth:
                 window = open_window(auth.mcp_url, name=f"Signed ({language})")
                 view = asked_view(qtbot, window)
@@ -275,11 +286,14 @@ def test_screenshots_of_the_sign_in_view_and_the_servers_panel(qtbot, open_windo
                 view.grab().save(str(SHOTS / f"signin-done-{language}.png"))
                 view.close()
                 window.servers.grab().save(str(SHOTS / f"servers-panel-{language}.png"))
+                window.grab().save(str(SHOTS / f"window-signed-in-{language}.png"))
+                window.shut_down()
             with serve_auth_server(AuthConfig(iss_value="https://elsewhere.example")) as auth:
                 window = open_window(auth.mcp_url, name=f"Broken ({language})")
                 view = asked_view(qtbot, window)
                 view.sign_in_button.click()
                 qtbot.waitUntil(lambda view=view: view.task is not None and not view.task.running, timeout=20000)
                 view.grab().save(str(SHOTS / f"signin-failed-{language}.png"))
+                window.shut_down()
         finally:
             switch_language("en")

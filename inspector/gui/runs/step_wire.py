@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from inspector.i18n import _, ngettext
-from inspector.i18n.formatting import format_number
+from inspector.i18n import _
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
 
 from ..widgets.plain_text import cell_text, clip_text
@@ -19,17 +18,8 @@ SHOWN_COMMAND_CHARS = 160
 
 def wire_summary(payload: Mapping[str, Any]) -> str:
     """"Reached over stdio, MCP 2025-06-18 · Command: npx -y …" ('' for a step that does not say)."""
-    parts = [transport_line(payload), command_line(payload), signin_wait_line(payload)]
+    parts = [transport_line(payload), command_line(payload)]
     return " · ".join(cell_text(part, SHOWN_COMMAND_CHARS) for part in parts if part)
-
-
-def signin_wait_line(payload: Mapping[str, Any]) -> str | None:
-    """"Ran afresh after 1 sign-in" for a step whose operation waited for a sign-in first."""
-    count = payload.get("waitedForSignin")
-    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        return None
-    return ngettext("Ran afresh after waiting for {count} sign-in", "Ran afresh after waiting for {count} sign-ins",
-                    count).format(count=format_number(count))
 
 
 def stderr_text(payload: Mapping[str, Any]) -> str:
@@ -48,4 +38,4 @@ def has_process_output(payload: Mapping[str, Any]) -> bool:
     return payload.get("transport") == "stdio" or bool(stderr_lines(payload) or line_problem_lines(payload))
 
 
-__all__ = ["has_process_output", "signin_wait_line", "stderr_text", "wire_summary"]
+__all__ = ["has_process_output", "stderr_text", "wire_summary"]

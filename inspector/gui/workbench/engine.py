@@ -188,6 +188,8 @@ class OperationTask(QObject):
         self.cancel_requested_at: float | None = None
         #: The server asked for a sign-in: the operation waits for it, its budget not yet started.
         self.waiting_for_signin = False
+        #: How many sign-ins it waited for before its last, fresh attempt.
+        self.signins_waited = 0
         self.outcome: OperationOutcome | None = None
         self.error_kind: str | None = None
         #: The task the operation runs as, as last seen (its status after the latest poll).
@@ -552,8 +554,8 @@ class OperationsEngine(QObject):
                 return await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
 
             # A server that asks for a sign-in: the operation waits for one, then runs afresh.
-            record = await self.signins.operate(task, client, attempt)
-            problem = _finish_run(run_store, run_id, task.server_url, record) or problem
+            record, signins = await self.signins.operate(task, client, attempt)
+            problem = _finish_run(run_store, run_id, task.server_url, record, signins) or problem
             outcome = OperationOutcome(record, run_id, problem)
         except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
             outcome = OperationOutcome(None, None, problem, _("The operation stopped on an internal error: "
@@ -571,10 +573,14 @@ def _start_run(store: RunStore | None, title: str, server_url: str,
         return None, _("This operation will not be recorded: {reason}").format(reason=exc)
 
 
-def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, record: OperationRecord) -> str | None:
+def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, record: OperationRecord,
+                before: list[OperationRecord] | None = None) -> str | None:
+    """``before``: the sign-ins the operation waited for, stored as steps before its own."""
     if store is None or run_id is None:
         return None
     try:
+        for earlier in before or ():
+            store.append_step(run_id, earlier.step, earlier.started_at)
         store.append_step(run_id, record.step, record.started_at)
         store.finish_run(run_id, record.status)
         ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)

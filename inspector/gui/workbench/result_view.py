@@ -85,7 +85,7 @@ class ResultView(QWidget):
             self.text.setPlainText("")
             return
         lines = [self._sentence(task)]
-        waited = record.step.waited_for_signin
+        waited = task.signins_waited
         if waited:
             lines.append(ngettext("It waited for {count} sign-in, then ran afresh with its whole budget.",
                                   "It waited for {count} sign-ins, then ran afresh with its whole budget.",

@@ -10,8 +10,9 @@ wait for one sign-in. A sign-in that stood lets each run again afresh (at most
 :data:`MAX_SIGNINS` times: a server that keeps asking for more is stopped); one that failed, was
 cancelled or was declined leaves each recorded as it failed, "sign-in required".
 
-The tokens live in the vault (:func:`window_signin_vault`), never in the database: the sign-in's
-own stored run keeps its legs and what each step found, in words.
+The tokens live in the vault (:func:`window_signin_vault`), never in the database. As on the
+command line, the sign-in is stored as a step of each run that waited for it, before that
+operation's own step (a sign-in the user started from the Servers panel is a run of its own).
 """
 
 from __future__ import annotations
@@ -20,20 +21,18 @@ import asyncio
 import dataclasses
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
 from inspector.agent import OperationRecord
 from inspector.i18n import _
-from inspector.mcp import FanOut, McpClient, OperationRecorder, ServerEndpoint
+from inspector.mcp import McpClient, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.discovery import canonical_resource
 from inspector.mcp.signin.flow import SignInStep
 from inspector.mcp.signin.model import MemoryVault, SignInVault, TokenSet
 from inspector.mcp.signin.operation import SIGNIN_BUDGET_S
-from inspector.runs import Leg, RunStep, StepKind
 from inspector.store import StoreError
 
 from .engine import OperationOutcome, OperationTask, _Observer, _start_run
@@ -110,15 +109,6 @@ class _SignInObserver(_Observer):
         self._relay.seen.emit(step)
 
 
-class _Fan(FanOut):
-    def __init__(self, recorder: OperationRecorder, observer: _SignInObserver) -> None:
-        super().__init__(recorder, observer)
-        self._observer = observer
-
-    def signin_step(self, step: SignInStep) -> None:
-        self._observer.signin_step(step)
-
-
 @dataclass(eq=False)
 class _Need:
     """One operation waiting on the worker for a sign-in; settled from the GUI thread."""
@@ -126,13 +116,14 @@ class _Need:
     task: OperationTask
     error: McpTransportError
     previous_scope: str | None
-    future: asyncio.Future[bool]
+    future: asyncio.Future[OperationRecord | None]
     loop: asyncio.AbstractEventLoop
 
-    def settle(self, stood: bool) -> None:
+    def settle(self, signed: OperationRecord | None) -> None:
+        """The sign-in's record (it stood, failed or was cancelled), or None: none was made."""
         def set_result() -> None:
             if not self.future.done():
-                self.future.set_result(stood)
+                self.future.set_result(signed)
 
         try:
             self.loop.call_soon_threadsafe(set_result)
@@ -241,7 +232,8 @@ class SignIns(QObject):
         engine.submitted.emit(task)
         self.started.emit(task)
         observer = _SignInObserver(task, engine)
-        engine._loop.call_soon_threadsafe(self._begin, task, observer)
+        # Stored as a run of its own when the user asked for it; else in the runs that wait for it.
+        engine._loop.call_soon_threadsafe(self._begin, task, observer, reason is None)
         return task
 
     def answer(self, request: SignInRequest) -> SignInTask | None:
@@ -258,7 +250,7 @@ class SignIns(QObject):
         if request.open:
             request.open = False
             for need in request.needs:
-                need.settle(False)
+                need.settle(None)
             request.closed.emit()
 
     def sign_out(self, server: ServerEndpoint) -> None:
@@ -275,27 +267,30 @@ class SignIns(QObject):
 
     # -- the worker's side ----------------------------------------------------------------------
 
-    async def operate(self, task: OperationTask, client: McpClient,
-                      attempt: Callable[[], Awaitable[OperationRecord]]) -> OperationRecord:
+    async def operate(self, task: OperationTask, client: McpClient, attempt: Callable[[], Awaitable[OperationRecord]],
+                      ) -> tuple[OperationRecord, list[OperationRecord]]:
         """Run ``attempt``; while the server asks for a sign-in, wait for one and run it again afresh.
-        The last attempt's record, noting how many sign-ins it waited for."""
+        The last attempt's record, and the records of the sign-ins it waited for (its run's steps
+        before its own). A sign-in that failed or was cancelled leaves the attempt as it failed."""
         record = await attempt()
-        signins = 0
-        while asks_signin(record.error) and signins < MAX_SIGNINS and not task.cancel_signal.fired:
+        signins: list[OperationRecord] = []
+        while asks_signin(record.error) and len(signins) < MAX_SIGNINS and not task.cancel_signal.fired:
             error = record.error
             assert error is not None
             kept = client.signed_in(task.server)
             previous = kept.scope if kept is not None and error.http_status == 403 else None
-            if not await self._wait(task, error, previous):
+            signed = await self._wait(task, error, previous)
+            if signed is None:
                 break
-            signins += 1
-            self._crossing.restart.emit(task)  # before the attempt's first report: queued in order
+            signins.append(signed)
+            if signed.status != "ok":
+                break
+            self._crossing.restart.emit((task, len(signins)))  # before the attempt's first report: in order
             record = await attempt()
-        if signins:
-            record = dataclasses.replace(record, step=dataclasses.replace(record.step, waited_for_signin=signins))
-        return record
+        return record, signins
 
-    async def _wait(self, task: OperationTask, error: McpTransportError, previous: str | None) -> bool:
+    async def _wait(self, task: OperationTask, error: McpTransportError,
+                    previous: str | None) -> OperationRecord | None:
         loop = asyncio.get_running_loop()
         need = _Need(task, error, previous, loop.create_future(), loop)
         self._crossing.needed.emit(need)
@@ -308,31 +303,29 @@ class SignIns(QObject):
             current = asyncio.current_task()
             if current is not None:
                 current.uncancel()
-            return False
+            return None
 
-    def _begin(self, task: SignInTask, observer: _SignInObserver) -> None:
-        running = asyncio.get_running_loop().create_task(self._run(task, observer))
+    def _begin(self, task: SignInTask, observer: _SignInObserver, alone: bool) -> None:
+        running = asyncio.get_running_loop().create_task(self._run(task, observer, alone))
         self._engine._running.add(running)
         running.add_done_callback(self._engine._running.discard)
 
-    async def _run(self, task: SignInTask, observer: _SignInObserver) -> None:
+    async def _run(self, task: SignInTask, observer: _SignInObserver, alone: bool) -> None:
+        from inspector.agent.operations import sign_in_step
+
         engine = self._engine
-        store = engine._store
-        run_id, problem = _start_run(store, f"sign-in {task.server_url}", task.server_url, engine._store_problem)
+        store = engine._store if alone else None
+        problem = engine._store_problem if alone else None
+        run_id, problem = _start_run(store, f"sign-in {task.server_url}", task.server_url, problem)
         observer.stored_as(run_id)
-        recorder = OperationRecorder()
-        started_at = datetime.now(timezone.utc)
-        error: McpTransportError | None = None
         try:
             client = engine._client_for(engine.log_level)
-            try:
-                signed = await client.sign_in(task.server, challenge=getattr(task.reason, "challenge", None),
-                                              previous_scope=task.previous_scope, cancel=task.cancel_signal,
-                                              observer=_Fan(recorder, observer), browser=self.browser)
-                task.tokens = signed.tokens
-            except McpTransportError as exc:
-                error = exc
-            record = signin_record(recorder, started_at, error, _said(observer.said))
+            record = await sign_in_step(client, task.server, challenge=getattr(task.reason, "challenge", None),
+                                        previous_scope=task.previous_scope, cancel=task.cancel_signal,
+                                        observer=observer, browser=self.browser)
+            signed = record.result
+            task.tokens = getattr(signed, "tokens", None)
+            record = dataclasses.replace(record, result=None)  # the tokens stay in the vault, not in the window
             problem = _store_signin(store, run_id, record) or problem
             outcome = OperationOutcome(record, run_id, problem)
         except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
@@ -345,7 +338,7 @@ class SignIns(QObject):
     def _on_needed(self, need: _Need) -> None:
         task = need.task
         if not task.running or task.cancel_signal.fired:
-            need.settle(False)
+            need.settle(None)
             return
         self.needing.add(canonical_resource(task.server.url))
         self._known.pop(canonical_resource(task.server.url), None)
@@ -374,20 +367,22 @@ class SignIns(QObject):
         if request.open and all(not need.task.running or need.task.cancel_signal.fired for need in request.needs):
             self.decline(request)
 
-    def _on_restart(self, task: OperationTask) -> None:
+    def _on_restart(self, restart: tuple[OperationTask, int]) -> None:
+        task, count = restart
         task.waiting_for_signin = False
+        task.signins_waited = count
         task.changed.emit()
 
     def _signin_over(self, task: SignInTask) -> None:
         if self._running.get(task.server.key) is task:
             del self._running[task.server.key]
-        stood = task.outcome is not None and task.outcome.status == "ok"
+        record = task.outcome.record if task.outcome is not None else None
         resource = canonical_resource(task.server.url)
         self._known.pop(resource, None)
-        if stood:
+        if record is not None and record.status == "ok":
             self.needing.discard(resource)
         for need in task.waiters:
-            need.settle(stood)
+            need.settle(record)
         self.state_changed.emit(task.server.key)
 
 
@@ -402,24 +397,6 @@ def _wait_shown(task: OperationTask) -> None:
     task.changed.emit()
 
 
-def _said(steps: list[SignInStep]) -> str:
-    """What the sign-in's steps found, one line each, in English (as stored sentences are)."""
-    return "\n".join(f"{step.step}: {step.detail}" for step in steps)
-
-
-def signin_record(recorder: OperationRecorder, started_at: datetime, error: McpTransportError | None,
-                  said: str) -> OperationRecord:
-    """A sign-in as a stored step: a request step with its legs and, in words, what each step found."""
-    elapsed = round(recorder.finished.elapsed_ms, 2) if recorder.finished else 0.0
-    legs = tuple(Leg(leg.method, leg.granted_s, None if leg.elapsed_ms is None else round(leg.elapsed_ms, 2),
-                     leg.http_status, leg.outcome.value) for leg in recorder.legs)
-    ending = "signed in" if error is None else str(error)
-    content = f"sign-in: {ending}" + (f"\n{said}" if said else "")
-    step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=elapsed, content=content, legs=legs)
-    status = "ok" if error is None else ("cancelled" if error.is_cancellation else "failed")
-    return OperationRecord(step, status, status, elapsed, started_at, error, None)
-
-
 def _store_signin(store: Any, run_id: int | None, record: OperationRecord) -> str | None:
     """Store the sign-in's step (no server health: a sign-in says nothing of how the MCP server does)."""
     if store is None or run_id is None:
@@ -432,5 +409,4 @@ def _store_signin(store: Any, run_id: int | None, record: OperationRecord) -> st
     return None
 
 
-__all__ = ["MAX_SIGNINS", "SignInRequest", "SignInTask", "SignIns", "asks_signin", "signin_record",
-           "window_signin_vault"]
+__all__ = ["MAX_SIGNINS", "SignInRequest", "SignInTask", "SignIns", "asks_signin", "window_signin_vault"]
