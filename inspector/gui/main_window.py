@@ -89,7 +89,7 @@ class MainWindow(QMainWindow):
         self.admin = ServerAdmin(self.servers, self.store, self.engine, self.settings, secrets,
                                  self.status.setText, self)
         self.workbench = room.Workbench(self.engine, self.admin, self.settings)
-        self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self)  # Sign in/out, the views
+        self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener)  # Sign in/out
         self.runs_tab = RunsTab(self.store, self.db_path)
         self.runs_tab.watch(self.engine)
         self.runs_tab.accept_drops_on(self)

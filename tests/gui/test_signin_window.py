@@ -125,6 +125,7 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     assert "needs a sign-in" in view.why.text()
     assert view.sign_in_button.isVisible() and not auth.requests("authorize")  # nothing opened yet
     assert window.signin.strip.line.text().startswith("Needs sign-in")
+    assert window.servers.model.index(0, 0).data().startswith("Protected · needs sign-in\n")
     view.sign_in_button.click()
     signin = view.task
     assert signin is not None and signin in window.workbench.operations.model.tasks  # an operation of its own
@@ -138,7 +139,7 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     rows = row_texts(view)
     assert [row[1] for row in rows] == ["Finding the server's sign-in metadata", "Finding the authorization server",
                                         "Registering the client", "Signing in in the browser", "Getting the token"]
-    assert all(row[0] == "✓ done" for row in rows)
+    assert all(row[0] == "done" for row in rows)
     assert auth.issuer in rows[1][2]
     assert view.address.isVisible() and view.address.text().startswith(auth.endpoint("authorize") + "?")
     assert view.status.text().startswith("✓ Signed in with " + auth.issuer + " until ")
@@ -147,6 +148,9 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     line = window.signin.strip.line.text()
     assert line.startswith("Signed in with " + auth.issuer + " until ")
     assert window.signin.strip.sign_out_button.isEnabled()
+    assert window.servers.model.index(0, 0).data().startswith("Protected · signed in\n")
+    # The listening session (the Server log's) follows the sign-in: it listens with the token.
+    qtbot.waitUntil(lambda: window.listener.status.state.value == "listening", timeout=10000)
     # The stored run of the listing says it waited: the sign-in is its step before the listing's own.
     with RunStore.open(resolve_db_path()) as store:
         first, last = list(store.iter_steps(listing.outcome.run_id))
@@ -164,6 +168,7 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     window.signin.strip.sign_out_button.click()
     assert vault.tokens(canonical_resource(auth.mcp_url)) is None
     assert window.signin.strip.line.text() == "Not signed in."
+    assert window.servers.model.index(0, 0).data().startswith("Protected\n")
     assert window.workbench.tools.select_tool("echo")
     window.workbench.arguments.set_arguments({"text": "hello"})
     call = window.workbench.run_current_tool()
@@ -215,7 +220,7 @@ def test_a_cancelled_sign_in_is_cancelled_and_the_waiting_call_fails_sign_in_req
         assert listing.outcome.status == "failed"
         assert listing.outcome.record.error.kind.value == "signin_required"
         assert listing.signins_waited == 0
-        assert row_texts(view)[-1][:2] == ("⊘ cancelled", "Getting the token")
+        assert row_texts(view)[-1][:2] == ("cancelled", "Getting the token")
         assert view.status.text().startswith("⊘ Sign-in cancelled")
         assert not view.failure.isVisible()
         with RunStore.open(resolve_db_path()) as store:
@@ -252,7 +257,7 @@ def test_a_failing_step_is_named_in_words(qtbot, open_window, config, step, word
         signin = view.task
         assert signin.outcome.status == "failed"
         assert view.status.text() == f"✗ Sign-in failed at the step: {step}."
-        failed = [row for row in row_texts(view) if row[0] == "✗ failed"]
+        failed = [row for row in row_texts(view) if row[0] == "failed"]
         assert [row[1] for row in failed] == [step] and words in failed[0][2]
         assert view.failure.isVisible() and words in view.failure.text()
         assert listing.outcome.record.error.kind.value == "signin_required"

@@ -11,6 +11,8 @@ the server and the operation in the window's own words. Esc cancels a running si
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QColor
 from PySide6.QtWidgets import (
@@ -42,8 +44,6 @@ from ..workbench.signin_engine import SignInRequest, SignIns, SignInTask
 from ..workbench.signin_steps import RUNNING, signed_in_text, state_words, step_rows, step_words
 from .asker_header import HEADER_STYLE, HEADER_VALUE_CHARS
 
-#: The mark before a step's state word (the icon says it again in colour).
-MARKS = {"running": "…", "ok": "✓", "failed": "✗", "cancelled": "⊘"}
 #: The darker shades of the outcome colours, to read as text on white.
 TEXT_COLOURS = {"ok": QColor("#00785A"), "failed": QColor("#A64A00"), "cancelled": QColor("#0072B2")}
 
@@ -139,7 +139,7 @@ class SignInView(QDialog):
         self.close_button = translated(QPushButton(), "setText", lambda: _("Close"))
         self.close_button.clicked.connect(self.accept)
         self._build()
-        self.resize(720, 460)
+        self.resize(760, 560)
         self.setWindowModality(Qt.WindowModality.NonModal)
         if request is not None:
             request.closed.connect(self._request_closed)
@@ -224,7 +224,8 @@ class SignInView(QDialog):
         self.cancel_button.setVisible(asking or task.running)
         self.cancel_button.setText(_("Not now") if asking else _("Cancel  (Esc)"))
         self.close_button.setVisible(not asking and not task.running)
-        self.bar.setVisible(not asking)
+        for widget in (self.bar, self.steps):
+            widget.setVisible(not asking)
         if asking:
             self.status.setText(_("Signing in opens your browser at the server's authorization server; the "
                                   "operation waits, then runs again with its whole budget."))
@@ -236,7 +237,7 @@ class SignInView(QDialog):
         error = task.error
         failed_step = getattr(error, "signin_step", None)
         failure = translate(error) if error is not None and not error.is_cancellation else ""
-        rows = step_rows(task.state.legs, task.steps, failed_step, failure)
+        rows = step_rows(task.state.legs, task.steps, failed_step, failure_reason(error) or failure)
         self._show_rows(rows, task)
         self.status.setText(self._status_text(task, failed_step))
         if failure:
@@ -265,8 +266,8 @@ class SignInView(QDialog):
         self.steps.setRowCount(len(rows))
         address = None
         for number, row in enumerate(rows):
-            mark = _("{mark} {state}").format(mark=MARKS.get(row.state, ""), state=state_words(row.state))
-            state = QTableWidgetItem(mark)
+            # The icon is the mark (a check, a cross, a hatched circle, a dot): with the word, never colour alone.
+            state = QTableWidgetItem(state_words(row.state))
             outcome = "running" if row.state == RUNNING else row.state
             state.setIcon(outcome_icon(outcome))
             colour = TEXT_COLOURS.get(row.state) or outcome_colour(outcome)
@@ -275,7 +276,7 @@ class SignInView(QDialog):
             state.setData(Qt.ItemDataRole.AccessibleTextRole, state_words(row.state))
             step = QTableWidgetItem(step_words(row.step))
             step.setToolTip(row.step)
-            detail = QTableWidgetItem(cell_text(row.detail, 600))
+            detail = QTableWidgetItem(cell_text(row.detail or (_("under way…") if row.state == RUNNING else ""), 600))
             detail.setToolTip(label_text(row.detail, 4000))
             for column, item in enumerate((state, step, detail)):
                 self.steps.setItem(number, column, item)
@@ -289,4 +290,15 @@ class SignInView(QDialog):
             widget.setVisible(shown)
 
 
-__all__ = ["SignInHeader", "SignInView"]
+def failure_reason(error: object) -> str:
+    """Why a step failed, without the sentence around it ("the answer came from …"), for its row."""
+    sentences = getattr(error, "sentences", None) or ()
+    params = getattr(sentences[0], "params", None) if sentences else None
+    reason = params.get("reason") if isinstance(params, Mapping) else None
+    if reason is None:
+        return ""
+    text = translate(reason)
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+__all__ = ["SignInHeader", "SignInView", "failure_reason"]

@@ -29,6 +29,7 @@ from inspector.mcp.stream_limits import RequestsDropped
 
 from .engine import OperationsEngine
 from .log_entry import LogEntry, message_entry
+from .signin_engine import signed_in_copy
 
 __all__ = ["LogEntry", "WindowListener"]
 
@@ -50,6 +51,8 @@ class WindowListener(QObject):
         super().__init__()
         self._engine = engine
         self._listener: ServerListener | None = None
+        #: The server listened to, as configured (the session gets a copy carrying its sign-in).
+        self._plain: ServerEndpoint | None = None
         self._number = 0
         self.url: str | None = None
         self.label: str = ""
@@ -71,8 +74,9 @@ class WindowListener(QObject):
         self._number += 1
         number = self._number
         carrier, label = self._carrier, server.label
+        self._plain = server
         listener = ServerListener(
-            server, roots=roots, log_level=self.log_level,
+            signed_in_copy(self._engine.signins, server), roots=roots, log_level=self.log_level,
             on_status=lambda status: carrier.status.emit(number, status),
             on_notification=lambda note: self._heard(number, label, note),
             on_request=lambda seen: self._requested(number, label, seen),
@@ -107,7 +111,7 @@ class WindowListener(QObject):
         if listener is None:
             return False
         if level is None:
-            server, roots = listener.server, listener.handler.roots
+            server, roots = self._plain or listener.server, listener.handler.roots
             self.listen(server, roots)
             return True
 
@@ -120,6 +124,12 @@ class WindowListener(QObject):
     @property
     def listening_to(self) -> str | None:
         return self.url
+
+    def signin_changed(self, server_key: str) -> None:
+        """The sign-in of ``server_key`` changed: a session with it listens again, with the new token."""
+        listener = self._listener
+        if listener is not None and self._plain is not None and self._plain.key == server_key:
+            self.listen(self._plain, listener.handler.roots)
 
     # -- reports (GUI thread) ----------------------------------------------------------------------
 
@@ -134,7 +144,7 @@ class WindowListener(QObject):
         listener = self._listener
         if listener is not None and self.url == url \
                 and listener.stateless is not speaks_stateless(listener.server, listener.eras):
-            self.listen(listener.server, listener.handler.roots)
+            self.listen(self._plain or listener.server, listener.handler.roots)
 
     def _on_tools_changed(self, number: int) -> None:
         if number == self._number and self.url is not None:

@@ -90,6 +90,8 @@ class ServersModel(QAbstractListModel):
         self._records: list[ServerRecord] = []
         #: Entries whose server is known not to run here (the demo server's, when it is stopped).
         self._not_running: set[str] = set()
+        #: A word on each server's sign-in, by URL ("needs sign-in", "signed in"); set by the window.
+        self._signin: dict[str, str] = {}
         follow_language(self)
 
     def set_records(self, records: list[ServerRecord]) -> None:
@@ -101,6 +103,13 @@ class ServersModel(QAbstractListModel):
         """Mark these servers' rows "not running" (a server this window would have to start)."""
         if urls != self._not_running:
             self._not_running = set(urls)
+            if self._records:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(self._records) - 1, 0))
+
+    def set_signin_marks(self, marks: dict[str, str]) -> None:
+        """Say each server's sign-in after its name (servers not in ``marks`` say nothing of it)."""
+        if marks != self._signin:
+            self._signin = dict(marks)
             if self._records:
                 self.dataChanged.emit(self.index(0, 0), self.index(len(self._records) - 1, 0))
 
@@ -122,11 +131,17 @@ class ServersModel(QAbstractListModel):
             if stopped:
                 return _("{name} — not running\n{health}").format(name=_named(record),
                                                                    health=health_line(record))
+            if record.url in self._signin:
+                return _("{name} · {signin}\n{health}").format(name=_named(record), signin=self._signin[record.url],
+                                                               health=health_line(record))
             return _("{name}\n{health}").format(name=_named(record), health=health_line(record))
         if role == Qt.ItemDataRole.AccessibleTextRole:
             if stopped:
                 return _("{name}, not running: {health}").format(name=server_label(record),
                                                                  health=health_line(record))
+            if record.url in self._signin:
+                return _("{name}, {signin}: {health}").format(name=_named(record), signin=self._signin[record.url],
+                                                              health=health_line(record))
             return _("{name}: {health}").format(name=_named(record), health=health_line(record))
         if role == Qt.ItemDataRole.ForegroundRole and stopped:
             return QColor("#6E6E6E")

@@ -32,7 +32,7 @@ from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.discovery import canonical_resource
 from inspector.mcp.signin.flow import SignInStep
 from inspector.mcp.signin.model import MemoryVault, SignInVault, TokenSet
-from inspector.mcp.signin.operation import SIGNIN_BUDGET_S
+from inspector.mcp.signin.operation import SIGNIN_BUDGET_S, with_tokens
 from inspector.store import StoreError
 
 from .engine import OperationOutcome, OperationTask, _Observer, _start_run
@@ -52,6 +52,12 @@ def window_signin_vault() -> SignInVault:
     except ImportError:
         return MemoryVault()
     return system_signin_vault()
+
+
+def signed_in_copy(signins: SignIns, server: ServerEndpoint) -> ServerEndpoint:
+    """``server`` carrying its sign-in's token (for the listening session), or as it is."""
+    tokens = signins.tokens(server)
+    return with_tokens(server, tokens) if tokens is not None else server
 
 
 def asks_signin(error: object) -> bool:
@@ -409,4 +415,5 @@ def _store_signin(store: Any, run_id: int | None, record: OperationRecord) -> st
     return None
 
 
-__all__ = ["MAX_SIGNINS", "SignInRequest", "SignInTask", "SignIns", "asks_signin", "window_signin_vault"]
+__all__ = ["MAX_SIGNINS", "SignInRequest", "SignInTask", "SignIns", "asks_signin", "signed_in_copy",
+           "window_signin_vault"]

@@ -14,6 +14,7 @@ from inspector.store import ServerRecord
 from ..dialogs.signin_view import SignInView
 from ..language import on_language_changed, translated
 from .engine import OperationTask
+from .listening import WindowListener
 from .server_admin import ServerAdmin
 from .servers_panel import ServersPanel
 from .signin_engine import SignInRequest, SignIns, SignInTask
@@ -46,10 +47,12 @@ class SignInStrip(QWidget):
 class SignInRoom(QObject):
     """Connects the engine's sign-ins to the Servers panel and the sign-in views."""
 
-    def __init__(self, signins: SignIns, admin: ServerAdmin, panel: ServersPanel, window: QWidget) -> None:
+    def __init__(self, signins: SignIns, admin: ServerAdmin, panel: ServersPanel, window: QWidget,
+                 listener: WindowListener | None = None) -> None:
         super().__init__(window)
         self.signins = signins
         self.admin = admin
+        self.panel = panel
         self.window = window
         #: The open sign-in views, by server key.
         self.views: dict[str, SignInView] = {}
@@ -60,6 +63,8 @@ class SignInRoom(QObject):
         self.strip.sign_out_button.clicked.connect(self.sign_out_current)
         admin.selected.connect(lambda _record: self.refresh())
         signins.state_changed.connect(lambda _key: self.refresh())
+        if listener is not None:  # the listening session follows the sign-in (a new token, or none)
+            signins.state_changed.connect(listener.signin_changed)
         signins.asked.connect(self.ask)
         signins.started.connect(self._started)
         engine = signins._engine
@@ -77,6 +82,7 @@ class SignInRoom(QObject):
 
     def refresh(self) -> None:
         """Say the selected server's sign-in again (selection, a sign-in, a sign-out, an operation)."""
+        self._mark_rows()
         record = self.admin.current()
         endpoint = self._endpoint(record)
         strip = self.strip
@@ -91,6 +97,21 @@ class SignInRoom(QObject):
         strip.line.setText(server_signin_text(tokens, self.signins.needs(endpoint), command))
         strip.sign_in_button.setEnabled(not command and self.signins.running(endpoint) is None)
         strip.sign_out_button.setEnabled(not command and tokens is not None)
+
+    def _mark_rows(self) -> None:
+        """Each server's row says whether it needs a sign-in or is signed in (from what is known)."""
+        model = self.panel.model
+        marks = {}
+        for row in range(model.rowCount()):
+            record = model.record(row)
+            endpoint = self._endpoint(record) if record is not None and record.transport != "stdio" else None
+            if endpoint is None:
+                continue
+            if self.signins.needs(endpoint):
+                marks[record.url] = _("needs sign-in")
+            elif self.signins.tokens(endpoint) is not None:
+                marks[record.url] = _("signed in")
+        model.set_signin_marks(marks)
 
     # -- actions ----------------------------------------------------------------------------------
 
