@@ -27,6 +27,8 @@ from tests.support import follow_redirect
 from tests.support.auth_config import WRITE_SCOPE, AuthConfig
 from tests.support.auth_server import AuthServer, serve_auth_server
 
+from .test_models_and_accessibility import _unnamed
+
 SHOTS = Path("/work/tmp/shots/window21")
 
 
@@ -162,6 +164,7 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     window.workbench.result.show_task(listing)
     assert "It waited for 1 sign-in, then ran afresh with its whole budget." in window.workbench.result.sentence.text()
     assert_no_secret(auth, window, view)
+    assert _unnamed(view) == [] and _unnamed(window) == []
     view.close_button.click()
 
     # Sign out forgets: the next call is refused, waits, and runs again afresh after the sign-in.
