@@ -305,3 +305,26 @@ def test_screenshots_of_the_sign_in_view_and_the_servers_panel(qtbot, open_windo
                 window.shut_down()
         finally:
             switch_language("en")
+
+
+def test_signing_in_from_the_servers_panel_is_a_run_of_its_own(qtbot, open_window, auth) -> None:
+    window = open_window(auth.mcp_url)
+    asked_view(qtbot, window).cancel_button.click()  # "Not now" to the listing's question
+    qtbot.waitUntil(lambda: not window.workbench.tools.task.running, timeout=10000)
+    assert window.signin.strip.sign_in_button.isEnabled()
+    window.signin.strip.sign_in_button.click()  # asked for: no question, the browser opens at once
+    view = asked_view(qtbot, window)
+    assert view.header.values[2].text() == "none waits: you asked to sign in"
+    signin = view.task
+    with qtbot.waitSignal(signin.finished, timeout=20000):
+        pass
+    assert signin.outcome.status == "ok"
+    assert view.why.text() == "You asked to sign in to this server."
+    assert window.signin.strip.line.text().startswith("Signed in with ")
+    with RunStore.open(resolve_db_path()) as store:
+        run = store.get_run(signin.outcome.run_id)
+        assert run.title == f"sign-in {auth.mcp_url}" and run.status == "ok"
+        [step] = list(store.iter_steps(run.id))
+        assert [leg.method for leg in step.step.legs] == ["sign-in: resource metadata", "sign-in: authorization server",
+                                                          "sign-in: client", "sign-in: browser", "sign-in: token"]
+    assert_no_secret(auth, window, view)

@@ -122,6 +122,7 @@ class SignInView(QDialog):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         translated(self.steps, "setAccessibleName", lambda: _("Steps of the sign-in"))
+        translated(header, "setAccessibleName", lambda: _("Columns of the steps"))
         self.address_label = translated(_label(), "setText", lambda: _("The browser was sent to:"))
         self.address = QLineEdit()
         self.address.setReadOnly(True)
