@@ -91,7 +91,8 @@ class OperationDelegate(QStyledItemDelegate):
             # As wide as the longest a running row says (its countdown), in the language in use.
             left = _("{seconds} s left").format(seconds="88.8")
             long = _("{state} · {time}").format(state=outcome_word("running"), time=left)
-            cancelling = metrics.horizontalAdvance(_("cancelling…"))
+            cancelling = max(metrics.horizontalAdvance(_("cancelling…")),
+                             metrics.horizontalAdvance(_("waiting for sign-in")))
             self._state_px = (max(metrics.horizontalAdvance(long), cancelling) + 4,
                               max(metrics.horizontalAdvance(left), cancelling) + 4)
         inner = rect.adjusted(4, 1, -3, -1)
