@@ -87,11 +87,20 @@ def parse_challenges(header: str) -> list[Challenge]:
     return challenges
 
 
+#: The schemes that carry an OAuth access token (RFC 6750, RFC 9449), in the order preferred.
+TOKEN_SCHEMES = ("bearer", "dpop")
+
+
 def bearer_challenge(header: str | None) -> Challenge | None:
-    """The ``Bearer`` challenge of a ``WWW-Authenticate`` value, if it has one."""
+    """The OAuth challenge of a ``WWW-Authenticate`` value (``Bearer``, else ``DPoP``), if it has one."""
     if not header:
         return None
-    return next((challenge for challenge in parse_challenges(header) if challenge.scheme == "bearer"), None)
+    challenges = parse_challenges(header)
+    for scheme in TOKEN_SCHEMES:
+        found = next((challenge for challenge in challenges if challenge.scheme == scheme), None)
+        if found is not None:
+            return found
+    return None
 
 
 def signin_refusal(label: str, method: str, response: httpx.Response, sent: Mapping[str, str],

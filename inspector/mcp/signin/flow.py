@@ -10,6 +10,7 @@ came back (never the token itself).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -89,7 +90,10 @@ class SignInFlow:
         self.http = http
         self.frame = frame
         self.server_url = server_url
+        #: The server's own key in the vault (its canonical address).
         self.resource = canonical_resource(server_url)
+        #: What tokens are asked for (``resource``, RFC 8707): the resource metadata's own words, else the key.
+        self.audience = self.resource
         self.vault = vault
         self.settings = settings
         self.browser = browser
@@ -98,6 +102,7 @@ class SignInFlow:
     async def run(self, challenge: Challenge | None, previous_scope: str | None = None) -> SignedIn:
         metadata = await self._step(STEP_RESOURCE, lambda: find_resource_metadata(
             self.http, self.server_url, challenge.resource_metadata if challenge else None), self._said_resource)
+        self.audience = metadata.resource or self.resource
         server = await self._step(STEP_SERVER, lambda: self._authorization_server(metadata),
                                   lambda found: Message(N_("Authorization server {issuer}."),
                                                         {"issuer": shown(found.issuer)}))
@@ -129,7 +134,7 @@ class SignInFlow:
 
         tokens = await self._step(STEP_TOKEN, lambda: self._tokens(exchange_code(
             self.http, server, client, code=answer["code"], redirect_uri=redirect_uri,
-            code_verifier=attempt.verifier, resource=self.resource)), _said_tokens)
+            code_verifier=attempt.verifier, resource=self.audience)), _said_tokens)
         self.vault.keep_tokens(tokens)
         return SignedIn(tokens, client, server)
 
@@ -146,7 +151,7 @@ class SignInFlow:
 
         client = await self._step(STEP_CLIENT, lambda: self._client(server, None, scope), _said_client)
         tokens = await self._step(STEP_TOKEN, lambda: self._tokens(client_credentials(
-            self.http, server, client, resource=self.resource, scope=scope)), _said_tokens)
+            self.http, server, client, resource=self.audience, scope=scope)), _said_tokens)
         self.vault.keep_tokens(tokens)
         return SignedIn(tokens, client, server)
 
@@ -165,7 +170,7 @@ class SignInFlow:
                                         {"issuer": shown(server.issuer)}))
         params = {"response_type": "code", "client_id": client.client_id, "redirect_uri": redirect.redirect_uri,
                   "code_challenge": attempt.challenge, "code_challenge_method": "S256", "state": attempt.state,
-                  "resource": self.resource}
+                  "resource": self.audience}
         if scope:
             params["scope"] = scope
         address = str(httpx.URL(endpoint).copy_merge_params(params))
@@ -192,7 +197,7 @@ class SignInFlow:
         from .tokens import TokenRequestError
 
         try:
-            return await request
+            return dataclasses.replace(await request, resource=self.resource)  # kept under the server's key
         except TokenRequestError as refused:
             raise SignInProblem(refused.sentence) from None
 
