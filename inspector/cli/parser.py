@@ -7,7 +7,7 @@ import argparse
 from inspector.i18n import _
 from inspector.runs.status import RUN_STATUSES
 
-from . import numbers, sampling_option
+from . import numbers, sampling_option, signin_options
 from .argparse_words import speak_our_language
 from .common import Parser
 
@@ -221,6 +221,7 @@ def _server_commands(actions: argparse._SubParsersAction) -> None:
                        help=_("a folder offered to the server when it asks for roots (replaces the stored roots; "
                               "may be repeated); `call`, `tools` and `ping` use them unless --root is given there"))
     roots.add_argument("--clear-roots", action="store_true", help=_("offer this server no roots any more"))
+    signin_options.add_client_options(configure)
     _late_options(configure)
     remove = actions.add_parser("remove", help=_("forget a configured server and its health (its runs stay)"))
     remove.add_argument("server", metavar="NAME_OR_URL", help=_("the server's name or address"))
