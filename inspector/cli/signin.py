@@ -22,7 +22,7 @@ from inspector.mcp import CancelSignal, McpClient, NullObserver, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.discovery import canonical_resource
 from inspector.mcp.signin.flow import SignInStep
-from inspector.mcp.signin.model import MemoryVault, SignInSettings, SignInVault
+from inspector.mcp.signin.model import SignInSettings, SignInVault
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
 from .ending import emit_json
@@ -67,11 +67,9 @@ def settings_from_args(args: argparse.Namespace) -> SignInSettings | None:
 
 def signin_vault() -> SignInVault:
     """The keyring's vault when one is usable, else one for this command only."""
-    try:
-        from inspector.store.signin_vault import system_signin_vault  # type: ignore[attr-defined]
-    except ImportError:
-        return MemoryVault()
-    return system_signin_vault()
+    from inspector.store.signin_vault import open_signin_vault
+
+    return open_signin_vault()
 
 
 class SignInPrinter(NullObserver):
