@@ -116,13 +116,18 @@ class AuthConfig:
     refuse_refresh: bool = False
     #: Seconds ``/token`` waits before answering (for cancel tests).
     token_delay: float = 0.0
+    #: Fields added to every token response (e.g. ``{"id_token": ...}`` or an unknown field).
+    token_extra: dict[str, Any] = field(default_factory=dict)
 
     # --- the protected resource ---------------------------------------------------------
     #: The tool that needs :data:`WRITE_SCOPE` (403 ``insufficient_scope`` without it).
     step_up_tool: str = "write_note"
     #: Answer that tool 403 ``insufficient_scope`` whatever the token (a step-up that never ends).
     endless_step_up: bool = False
-    #: Serve the MCP endpoint stateless (``stateless_http``) and with JSON answers.
+    #: ``"streamable"`` (Streamable HTTP at ``mcp_path``) or ``"sse"`` (the older HTTP+SSE: the
+    #: stream at ``mcp_path`` — set it to ``"/sse"`` — and the messages at ``/messages/``; both guarded).
+    transport: str = "streamable"
+    #: Serve Streamable HTTP stateless (``stateless_http``), and with JSON answers.
     stateless: bool = False
     json_response: bool = False
 

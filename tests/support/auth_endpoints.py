@@ -81,14 +81,20 @@ class Endpoints:
         access = "at-" + secrets.token_urlsafe(24)
         with self._lock:
             self.issued.access[access] = Grant(client_id, scope, self.resource, time.time() + lifetime)
-        answer: dict[str, Any] = {"access_token": access, "token_type": "Bearer", "expires_in": lifetime,
-                                  "scope": scope}
+        answer: dict[str, Any] = {"access_token": access, "token_type": "Bearer",
+                                  "expires_in": max(0, round(lifetime)), "scope": scope, **self.config.token_extra}
         if refresh:
             token = "rt-" + secrets.token_urlsafe(24)
             with self._lock:
                 self.issued.refresh[token] = Grant(client_id, scope, self.resource)
             answer["refresh_token"] = token
         return answer
+
+    def expire(self) -> None:
+        """Every access token issued so far stops working now (refresh tokens still do)."""
+        with self._lock:
+            for grant in self.issued.access.values():
+                grant.expires_at = min(grant.expires_at, time.time())
 
     def valid(self, token: str) -> Grant | None:
         grant = self.issued.access.get(token)

@@ -39,6 +39,8 @@ from tests.support.sdk_server import build_sdk_server
 
 Handler = Callable[[Request], Awaitable[Response]]
 PRM_ROOT = "/.well-known/oauth-protected-resource"
+#: Where the older HTTP+SSE transport takes the client's messages.
+MESSAGES = "/messages/"
 
 
 def build_protected_mcp(step_up_tool: str = "write_note") -> MCPServer:
@@ -60,10 +62,15 @@ class AuthServer:
         self.endpoints = Endpoints(self.config)
         self.seen: list[Seen] = []
         self._origin = ""
+        #: Whose tokens the MCP endpoint accepts (another server's after :meth:`migrate_to`).
+        self.token_issuers: list[Endpoints] = [self.endpoints]
         server = mcp_server or build_protected_mcp(self.config.step_up_tool)
-        self._mcp_app = server.streamable_http_app(streamable_http_path=self.config.mcp_path,
-                                                   stateless_http=self.config.stateless,
-                                                   json_response=self.config.json_response)
+        if self.config.transport == "sse":
+            self._mcp_app = server.sse_app(sse_path=self.config.mcp_path, message_path=MESSAGES)
+        else:
+            self._mcp_app = server.streamable_http_app(streamable_http_path=self.config.mcp_path,
+                                                       stateless_http=self.config.stateless,
+                                                       json_response=self.config.json_response)
 
     # --- addresses -----------------------------------------------------------------------
     @property
@@ -114,6 +121,18 @@ class AuthServer:
     def mint(self, scope: str = READ_SCOPE, expires_in: float | None = None, refresh: bool = False) -> dict[str, Any]:
         """A token response as if a sign-in had happened (for tests that start signed in)."""
         return self.endpoints.mint(scope, expires_in=expires_in, refresh=refresh)
+
+    def expire_tokens(self) -> None:
+        """Every access token issued so far stops working now (so a test need not wait)."""
+        for endpoints in self.token_issuers:
+            endpoints.expire()
+
+    def migrate_to(self, other: AuthServer) -> None:
+        """The resource moves to ``other``'s authorization server: the PRM names ``other``'s issuer
+        and the MCP endpoint accepts only tokens ``other`` issues for it (old ones answer 401)."""
+        other.endpoints.resource = self.mcp_url
+        self.token_issuers = [other.endpoints]
+        self.config.prm_authorization_servers = (other.issuer,)
 
     # --- the documents -------------------------------------------------------------------
     def metadata(self) -> dict[str, Any]:
@@ -189,7 +208,8 @@ class AuthServer:
         """401 without a valid token, 403 for the step-up tool without the larger scope."""
         header = seen.authorization or ""
         token = header[7:].strip() if header[:7].lower() == "bearer " else None
-        grant = self.endpoints.valid(token) if token else None
+        grant = next((found for found in (issuer.valid(token) for issuer in self.token_issuers) if found), None) \
+            if token else None
         if grant is None:
             value = self.challenge("invalid_token" if token else None, self.config.challenge_scope)
             return PlainTextResponse("sign-in required", status_code=401, headers={"WWW-Authenticate": value})
@@ -224,7 +244,8 @@ class AuthServer:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
-        if scope["path"] == self.config.mcp_path:
+        if scope["path"] == self.config.mcp_path or (
+                self.config.transport == "sse" and scope["path"].startswith(MESSAGES)):
             refusal = self._guard(seen)
             if refusal is not None:
                 await refusal(scope, replay, send)
