@@ -148,3 +148,14 @@ def test_the_older_sse_transport_is_guarded_too() -> None:
         assert httpx.get(auth.mcp_url).status_code == 401
         assert anyio.run(echo, auth.mcp_url, auth.mint()["access_token"]) == "hi"
         assert any(seen.path.startswith("/messages/") and seen.authorization for seen in auth.seen)
+
+
+def test_resource_metadata_at_a_path_of_its_own_and_a_published_origin_resource() -> None:
+    with serve_auth_server(AuthConfig(prm_at="/custom/metadata/location.json")) as auth:
+        auth.config.prm_resource = auth.origin  # the conformance suite's root PRM names the origin
+        challenge = httpx.post(auth.mcp_url, json=INITIALIZE, headers=MCP_HEADERS).headers["www-authenticate"]
+        assert f'resource_metadata="{auth.origin}/custom/metadata/location.json"' in challenge
+        assert httpx.get(auth.prm_url).json()["resource"] == auth.origin
+        client = register(auth, "http://127.0.0.1:9/cb")
+        assert authorize(auth, client["client_id"], "http://127.0.0.1:9/cb", "v" * 43, resource=auth.origin)["code"]
+        assert authorize(auth, client["client_id"], "http://127.0.0.1:9/cb", "v" * 43)["error"] == ["invalid_request"]

@@ -58,7 +58,7 @@ class AuthConfig:
     #: insertion), ``"oidc-insert"``, ``"oidc-append"`` (OpenID discovery, both shapes).
     metadata_at: tuple[str, ...] = ("oauth",)
     #: Where Protected Resource Metadata is served: ``"path"`` (path-aware), ``"root"``, ``"both"``,
-    #: or ``"none"``.
+    #: ``"none"``, or a path of its own (``"/custom/metadata/location.json"``, named in the challenge).
     prm_at: str = "path"
     #: Name ``resource_metadata`` in the 401 challenge (else the client must try the well-knowns).
     challenge_resource_metadata: bool = True
@@ -72,7 +72,8 @@ class AuthConfig:
     code_challenge_methods: tuple[str, ...] | None = ("S256",)
     #: The ``issuer`` the metadata document states (None: the true one) — a mismatch knob.
     metadata_issuer: str | None = None
-    #: The ``resource`` the PRM states (None: the true MCP URL) — a mismatch knob.
+    #: The ``resource`` the PRM states (None: the true MCP URL) — a mismatch knob; authorization
+    #: and token requests must name it (may be changed once serving, e.g. to ``auth.origin``).
     prm_resource: str | None = None
     #: ``authorization_servers`` of the PRM (None: the true issuer) — e.g. a moved server.
     prm_authorization_servers: tuple[str, ...] | None = None

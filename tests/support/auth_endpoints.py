@@ -14,6 +14,7 @@ import hashlib
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlencode, urlsplit
@@ -61,17 +62,22 @@ def _error(code: str, description: str, status: int = 400) -> JSONResponse:
 
 
 class Endpoints:
-    """The OAuth endpoints of one server; ``issuer`` and ``resource`` are set once it listens."""
+    """The OAuth endpoints of one server; ``issuer`` and ``resource_of`` are set once it listens."""
 
     def __init__(self, config: AuthConfig) -> None:
         self.config = config
         self.clients: dict[str, Client] = {client.client_id: client for client in config.clients}
         self.issued = Issued()
         self.issuer = ""
-        self.resource = ""
+        #: The resource the tokens are for (what the PRM publishes; read at each request).
+        self.resource_of: Callable[[], str] = lambda: ""
         #: Set when a token request arrives (before any ``token_delay``): cancel tests wait on it.
         self.token_requested = threading.Event()
         self._lock = threading.Lock()
+
+    @property
+    def resource(self) -> str:
+        return self.resource_of()
 
     # --- tokens the MCP endpoint checks --------------------------------------------------
     def mint(self, scope: str, client_id: str = "minted", expires_in: float | None = None,

@@ -81,7 +81,7 @@ class AuthServer:
     def origin(self, value: str) -> None:
         self._origin = value.rstrip("/")
         self.endpoints.issuer = self.issuer
-        self.endpoints.resource = self.mcp_url
+        self.endpoints.resource_of = self.published_resource
 
     @property
     def issuer(self) -> str:
@@ -91,10 +91,15 @@ class AuthServer:
     def mcp_url(self) -> str:
         return self._origin + self.config.mcp_path
 
+    def published_resource(self) -> str:
+        """The ``resource`` the PRM states; authorization and token requests must name it."""
+        return self.config.prm_resource or self.mcp_url
+
     @property
     def prm_url(self) -> str:
         """Where the challenge says the Protected Resource Metadata is."""
-        path = PRM_ROOT if self.config.prm_at == "root" else PRM_ROOT + self.config.mcp_path
+        where = self.config.prm_at
+        path = where if where.startswith("/") else PRM_ROOT if where == "root" else PRM_ROOT + self.config.mcp_path
         return self._origin + path
 
     @property
@@ -130,7 +135,7 @@ class AuthServer:
     def migrate_to(self, other: AuthServer) -> None:
         """The resource moves to ``other``'s authorization server: the PRM names ``other``'s issuer
         and the MCP endpoint accepts only tokens ``other`` issues for it (old ones answer 401)."""
-        other.endpoints.resource = self.mcp_url
+        other.endpoints.resource_of = self.published_resource
         self.token_issuers = [other.endpoints]
         self.config.prm_authorization_servers = (other.issuer,)
 
@@ -159,7 +164,7 @@ class AuthServer:
 
     def resource_metadata(self) -> dict[str, Any]:
         document: dict[str, Any] = {
-            "resource": self.config.prm_resource or self.mcp_url,
+            "resource": self.published_resource(),
             "authorization_servers": list(self.config.prm_authorization_servers or (self.issuer,)),
             "bearer_methods_supported": ["header"],
         }
@@ -190,6 +195,8 @@ class AuthServer:
             routes["GET", PRM_ROOT + config.mcp_path] = resource
         if config.prm_at in ("root", "both"):
             routes["GET", PRM_ROOT] = resource
+        if config.prm_at.startswith("/"):
+            routes["GET", config.prm_at] = resource
         return routes
 
     # --- the protected resource ----------------------------------------------------------
