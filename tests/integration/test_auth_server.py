@@ -66,9 +66,11 @@ def test_code_with_pkce_gives_a_token_the_mcp_server_accepts() -> None:
         assert authorization.params["resource"] == auth.mcp_url
         exchange = auth.requests("token")[0]
         assert exchange.form is not None and exchange.form["code_verifier"] and exchange.form["resource"]
-        assert not any(seen.mentions(tokens["access_token"]) for seen in auth.requests("/mcp")
-                       if seen.query)  # a token never travels in a URL
+        assert auth.secrets_in_urls() == []  # a token never travels in a URL
+        assert auth.requests("/mcp")[0].authorization == f"Bearer {tokens['access_token']}"
         assert tokens["access_token"] in auth.secrets()
+        httpx.get(auth.mcp_url, params={"access_token": tokens["access_token"]})  # what a leaky client does
+        assert [seen.path for seen in auth.secrets_in_urls()] == ["/mcp"]
 
 
 def test_the_authorization_response_names_the_issuer_and_the_state() -> None:

@@ -3,14 +3,20 @@ tests rely on: each one changes the one thing it names."""
 
 from __future__ import annotations
 
+import json
+import secrets
 import threading
+import time
 
 import anyio
 import httpx
+import jwt
 import pytest
+from cryptography.hazmat.primitives import serialization
 from mcp.client.session import ClientSession
 from mcp.client.sse import sse_client
 
+from tests.support.auth_clients import JWT_BEARER, key_pair, pre_registered_jwt
 from tests.support.auth_config import READ_SCOPE, WRITE_SCOPE, AuthConfig, pre_registered
 from tests.support.auth_flow import INITIALIZE, MCP_HEADERS, authorize, register, sign_in
 from tests.support.auth_server import serve_auth_server
@@ -159,3 +165,32 @@ def test_resource_metadata_at_a_path_of_its_own_and_a_published_origin_resource(
         client = register(auth, "http://127.0.0.1:9/cb")
         assert authorize(auth, client["client_id"], "http://127.0.0.1:9/cb", "v" * 43, resource=auth.origin)["code"]
         assert authorize(auth, client["client_id"], "http://127.0.0.1:9/cb", "v" * 43)["error"] == ["invalid_request"]
+
+
+def test_client_credentials_with_a_signed_jwt() -> None:
+    client, private_key = pre_registered_jwt()
+    with serve_auth_server(AuthConfig(clients=[client])) as auth:
+        def assertion(key: str = private_key, jti: str = "") -> dict[str, str]:
+            claims = {"iss": client.client_id, "sub": client.client_id, "aud": auth.endpoint("token"),
+                      "exp": int(time.time()) + 60, "jti": jti or secrets.token_hex(8)}
+            return {"grant_type": "client_credentials", "resource": auth.mcp_url,
+                    "client_assertion_type": JWT_BEARER, "client_assertion": jwt.encode(claims, key, "ES256")}
+
+        assert httpx.post(auth.endpoint("token"), data=assertion()).status_code == 200
+        assert httpx.post(auth.endpoint("token"), data=assertion(key_pair()[0])).status_code == 401
+        assert httpx.post(auth.endpoint("token"), data=assertion(jti="once")).status_code == 200
+        assert httpx.post(auth.endpoint("token"), data=assertion(jti="once")).status_code == 401
+        # Registered with a JWKS, the client's JWT is checked with that key.
+        jwk = json.loads(jwt.algorithms.ECAlgorithm.to_jwk(
+            serialization.load_pem_private_key(private_key.encode(), None).public_key()))
+        registered = httpx.post(auth.endpoint("register"), json={
+            "redirect_uris": ["http://127.0.0.1:9/cb"], "application_type": "native",
+            "token_endpoint_auth_method": "private_key_jwt", "jwks": {"keys": [jwk]},
+            "grant_types": ["client_credentials"]}).json()
+        assert "client_secret" not in registered
+        claims = {"iss": registered["client_id"], "sub": registered["client_id"], "aud": auth.issuer,
+                  "exp": int(time.time()) + 60}
+        answer = httpx.post(auth.endpoint("token"), data={
+            "grant_type": "client_credentials", "resource": auth.mcp_url, "client_assertion_type": JWT_BEARER,
+            "client_assertion": jwt.encode(claims, private_key, "ES256")})
+        assert answer.status_code == 200, answer.text

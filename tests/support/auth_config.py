@@ -33,6 +33,8 @@ class Client:
     grant_types: tuple[str, ...] = ("authorization_code", "refresh_token")
     application_type: str | None = None
     how: str = "pre-registered"
+    #: The public key (PEM) a ``private_key_jwt`` client's assertions are checked with.
+    public_key_pem: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
@@ -78,7 +80,7 @@ class AuthConfig:
     #: ``authorization_servers`` of the PRM (None: the true issuer) — e.g. a moved server.
     prm_authorization_servers: tuple[str, ...] | None = None
     #: ``token_endpoint_auth_methods_supported`` of the metadata.
-    token_auth_methods: tuple[str, ...] = ("none", "client_secret_basic", "client_secret_post")
+    token_auth_methods: tuple[str, ...] = ("none", "client_secret_basic", "client_secret_post", "private_key_jwt")
     #: Serve and advertise ``/register`` (Dynamic Client Registration).
     registration: bool = True
     #: Advertise ``client_id_metadata_document_supported`` (and accept URL client ids).

@@ -123,6 +123,11 @@ class AuthServer:
         """Every code, access token, refresh token and client secret it ever issued or knew."""
         return self.endpoints.issued.secrets() | self.endpoints.client_secrets()
 
+    def secrets_in_urls(self) -> list[Seen]:
+        """The requests whose URL held something secret (a token, a code, a client secret): none, ever."""
+        known = self.secrets()
+        return [seen for seen in self.requests() if any(secret in seen.url for secret in known)]
+
     def mint(self, scope: str = READ_SCOPE, expires_in: float | None = None, refresh: bool = False) -> dict[str, Any]:
         """A token response as if a sign-in had happened (for tests that start signed in)."""
         return self.endpoints.mint(scope, expires_in=expires_in, refresh=refresh)
