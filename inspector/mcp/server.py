@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from .eras import ERAS
 from .messages import N_, Message, Number
 from .secrets import Secrets, header_secrets, url_secrets
 from .server_command import ServerCommand
+from .signin.model import SignInSettings
 
 #: How a server is reached: Streamable HTTP, the older HTTP+SSE transport, or a command's stdin/stdout.
 TRANSPORTS = ("http", "sse", "stdio")
@@ -54,6 +56,12 @@ class ServerEndpoint:
     command: ServerCommand | None = field(default=None, compare=False, repr=False)
     #: Which era of MCP to speak (:data:`.eras.ERAS`): ``auto`` probes, the others pin one.
     era: str = field(default="auto", compare=False)
+    #: How to sign in to it (OAuth), when it asks: the user's client id and such; ``None``: discover all.
+    signin: SignInSettings | None = field(default=None, compare=False, repr=False)
+    #: True when ``Authorization`` carries a sign-in's token (not a header the user configured).
+    signed_in: bool = field(default=False, compare=False, repr=False)
+    #: The key a DPoP-bound sign-in's requests are proved with (``signin.proofs.DpopKey``), if any.
+    dpop: Any = field(default=None, compare=False, repr=False)
 
     @classmethod
     def for_command(cls, command: ServerCommand, name: str | None = None, era: str = "auto") -> ServerEndpoint:
