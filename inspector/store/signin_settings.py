@@ -16,12 +16,15 @@ from pathlib import Path
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
-from inspector.mcp.signin.model import AUTH_METHODS, GRANTS, SignInSettings
+from inspector.mcp.signin.model import AUTH_METHODS, SignInSettings
 
 from .database import rollback
 from .errors import StoreError
 from .signin_vault import ProcessVault, SignInKeeper
 
+#: The grants a server can be set up for (schema 7's CHECK): the others (``jwt-bearer``,
+#: ``enterprise``) present an assertion given to the process, never kept with the server.
+STORED_GRANTS = ("authorization-code", "client-credentials")
 #: The largest key file read (a PEM private key is a few kilobytes).
 MAX_KEY_FILE_BYTES = 64 * 1024
 _TEXT_FIELDS = ("client_id", "auth_method", "client_metadata_url", "grant", "scope", "client_key_file")
@@ -48,8 +51,8 @@ class SignInSetup:
     client_secret_kept: bool = False
 
     def __post_init__(self) -> None:
-        if self.grant and self.grant not in GRANTS:  # "" clears it (StoredSignIn.save)
-            raise ValueError(f"grant must be one of {GRANTS}")
+        if self.grant and self.grant not in STORED_GRANTS:  # "" clears it (StoredSignIn.save)
+            raise ValueError(f"grant must be one of {STORED_GRANTS}")
         if self.auth_method and self.auth_method not in AUTH_METHODS:
             raise ValueError(f"auth_method must be one of {AUTH_METHODS}")
 
@@ -175,7 +178,7 @@ def _setup(row: tuple[object, ...]) -> SignInSetup:
     texts = [value if isinstance(value, str) and value else None for value in row[:6]]
     # A value the CHECK constraints refuse (written by hand before them, or by another program) is not set.
     method = texts[1] if texts[1] in AUTH_METHODS else None
-    grant = texts[3] if texts[3] in GRANTS else None
+    grant = texts[3] if texts[3] in STORED_GRANTS else None
     return SignInSetup(texts[0], method, texts[2], grant, texts[4], texts[5], row[6] == 1)
 
 
@@ -200,4 +203,4 @@ def read_client_key(path: str | os.PathLike[str]) -> str:
     return text
 
 
-__all__ = ["MAX_KEY_FILE_BYTES", "ClientKeyError", "SignInSetup", "StoredSignIn", "read_client_key"]
+__all__ = ["MAX_KEY_FILE_BYTES", "STORED_GRANTS", "ClientKeyError", "SignInSetup", "StoredSignIn", "read_client_key"]

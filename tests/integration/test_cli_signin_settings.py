@@ -26,8 +26,12 @@ def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
                           cwd=ROOT, env={**os.environ, **(env or {})})
 
 
-def test_the_grammar_knows_the_models_methods_and_grants() -> None:
-    assert signin_options.AUTH_METHODS == model.AUTH_METHODS and signin_options.GRANTS == model.GRANTS
+def test_the_grammar_knows_the_models_methods_and_the_grants_a_server_keeps() -> None:
+    from inspector.cli import parser
+    from inspector.store.signin_settings import STORED_GRANTS
+
+    assert signin_options.AUTH_METHODS == model.AUTH_METHODS
+    assert signin_options.GRANTS == STORED_GRANTS == parser.GRANTS and set(STORED_GRANTS) <= set(model.GRANTS)
 
 
 def test_servers_set_keeps_signin_settings_and_the_secret_only_in_the_keyring(tmp_path: Path,

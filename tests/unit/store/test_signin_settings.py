@@ -139,6 +139,11 @@ def test_without_a_keyring_the_secret_lasts_for_the_process_and_is_not_marked_ke
     assert_nowhere([SECRET], database=path)
 
 
+def test_a_grant_given_to_the_process_is_not_kept_with_the_server() -> None:
+    with pytest.raises(ValueError, match="grant must be one of"):
+        SignInSetup(grant="jwt-bearer")  # its assertion is given to each process: nothing to keep
+
+
 def test_a_value_written_by_hand_that_is_not_a_setting_reads_as_unset(tmp_path: Path) -> None:
     db = open_database(tmp_path / "runs.db")
     db.conn.execute("INSERT INTO servers (url, signin_client_id, signin_scope) VALUES (?, '', 'read')", (URL,))
