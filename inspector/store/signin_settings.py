@@ -182,6 +182,23 @@ def _setup(row: tuple[object, ...]) -> SignInSetup:
     return SignInSetup(texts[0], method, texts[2], grant, texts[4], texts[5], row[6] == 1)
 
 
+def overridden(stored: SignInSettings | None, given: SignInSettings | None, *,
+               grant_given: bool) -> SignInSettings | None:
+    """A configured server's settings (``stored``, from :meth:`StoredSignIn.settings_for`) with what
+    the command line gave (``given``) winning field by field; ``grant_given`` says whether the command
+    line named the grant (``SignInSettings`` always has one)."""
+    if stored is None or given is None:
+        return given if stored is None else stored
+    values = {name: getattr(given, name) for name in ("client_id", "client_secret", "auth_method",
+                                                      "client_metadata_url", "client_key_pem", "scope")
+              if getattr(given, name) is not None}
+    if grant_given:
+        values["grant"] = given.grant
+    if given.client_id is not None and given.client_id != stored.client_id and given.client_secret is None:
+        values["client_secret"] = None  # the kept secret is another client's
+    return replace(stored, **values)
+
+
 def read_client_key(path: str | os.PathLike[str]) -> str:
     """The PEM private key in the file at ``path`` (``--client-key FILE``), read bounded.
 
@@ -203,4 +220,5 @@ def read_client_key(path: str | os.PathLike[str]) -> str:
     return text
 
 
-__all__ = ["MAX_KEY_FILE_BYTES", "STORED_GRANTS", "ClientKeyError", "SignInSetup", "StoredSignIn", "read_client_key"]
+__all__ = ["MAX_KEY_FILE_BYTES", "STORED_GRANTS", "ClientKeyError", "SignInSetup", "StoredSignIn", "overridden",
+           "read_client_key"]
