@@ -41,6 +41,10 @@ class _TooLarge(Exception):
     pass
 
 
+class _Undecodable(Exception):
+    """A ``Content-Encoding`` not read here, or a compressed body that does not decompress."""
+
+
 def is_loopback(url: str) -> bool:
     """Is ``url``'s host this computer (``localhost``, 127.0.0.0/8, ``::1``)?"""
     host = (urlsplit(url).hostname or "").lower()
@@ -113,11 +117,14 @@ def _decoded(raw: bytes, encoding: str) -> bytes:
     if encoding in (*_GZIP, "deflate"):
         wbits = 16 + zlib.MAX_WBITS if encoding in _GZIP else (zlib.MAX_WBITS if raw[:1] == b"\x78" else
                                                                -zlib.MAX_WBITS)
-        body = zlib.decompressobj(wbits).decompress(raw, MAX_RESPONSE_BYTES + 1)
+        try:
+            body = zlib.decompressobj(wbits).decompress(raw, MAX_RESPONSE_BYTES + 1)
+        except zlib.error:
+            raise _Undecodable(encoding) from None
         if len(body) > MAX_RESPONSE_BYTES:
             raise _TooLarge
         return body
-    raise ValueError(encoding)
+    raise _Undecodable(encoding)
 
 
 async def _exchange(http: httpx.AsyncClient, endpoint: str, form: dict[str, str],
@@ -159,9 +166,9 @@ async def post(http: httpx.AsyncClient, server: AuthorizationServer, endpoint: s
             raise failed(Message(N_("The token endpoint {endpoint} answered with more than {limit} KiB; the answer "
                                     "was not read."), {"endpoint": endpoint, "limit": Number(64, "64")}),
                          secrets, grant=grant) from None
-        except ValueError as exc:  # a Content-Encoding not read here
-            raise failed(Message(N_("The token endpoint {endpoint} encoded its answer as {encoding}, which is not "
-                                    "read."), {"endpoint": endpoint, "encoding": quoted(str(exc), secrets, 40)}),
+        except _Undecodable as exc:
+            raise failed(Message(N_("The token endpoint {endpoint} encoded its answer as {encoding}, which could "
+                                    "not be read."), {"endpoint": endpoint, "encoding": quoted(str(exc), secrets, 40)}),
                          secrets, grant=grant) from None
         except httpx.TimeoutException:
             raise failed(Message(N_("The token endpoint {endpoint} did not answer in time."),
