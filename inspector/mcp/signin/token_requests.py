@@ -28,7 +28,7 @@ from ..secrets import Secrets
 from ..text import load_wire_json
 from .model import AuthorizationServer, ClientIdentity
 from .proofs import JWT_BEARER_ASSERTION_TYPE, DpopKey, KeyFormatError, client_assertion
-from .token_errors import error_code, failed, quoted, refused
+from .token_errors import error_code, failed, quoted, refused, with_sent
 
 #: The most bytes of a token endpoint's answer read (a token response is a few kilobytes).
 MAX_RESPONSE_BYTES = 64 * 1024
@@ -92,10 +92,10 @@ def authenticate(server: AuthorizationServer, client: ClientIdentity, *, grant: 
     if method == "client_secret_basic":
         pair = f"{_form_encoded(client.client_id)}:{_form_encoded(client.client_secret or '')}"
         header = "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")
-        return {}, {"Authorization": header}, secrets.with_values(client.client_secret, header)
+        return {}, {"Authorization": header}, with_sent(secrets, client.client_secret, header)
     if method == "client_secret_post":
         return ({"client_id": client.client_id, "client_secret": client.client_secret or ""}, {},
-                secrets.with_values(client.client_secret))
+                with_sent(secrets, client.client_secret))
     if method == "private_key_jwt":
         if not client.private_key_pem:
             raise failed(Message(N_("The client {client_id} authenticates with {method}, but no private key is "
@@ -106,7 +106,7 @@ def authenticate(server: AuthorizationServer, client: ClientIdentity, *, grant: 
         except KeyFormatError as exc:
             raise failed(exc.sentence, secrets, grant=grant) from None
         return ({"client_id": client.client_id, "client_assertion_type": JWT_BEARER_ASSERTION_TYPE,
-                 "client_assertion": assertion}, {}, secrets.with_values(assertion, client.private_key_pem))
+                 "client_assertion": assertion}, {}, with_sent(secrets, assertion, client.private_key_pem))
     return {"client_id": client.client_id}, {}, secrets
 
 

@@ -37,6 +37,7 @@ from .token_errors import (
     TokenRequestError,
     failed,
     quoted,
+    with_sent,
 )
 from .token_requests import authenticate, post, token_endpoint
 
@@ -66,7 +67,7 @@ def choose_auth_method(server: AuthorizationServer, has_secret: bool, has_key: b
 
 
 def _secrets(*values: str | None) -> Secrets:
-    return Secrets(values)
+    return with_sent(Secrets(), *values)
 
 
 def _expires_at(value: Any, endpoint: str, grant: str, secrets: Secrets) -> float | None:

@@ -334,6 +334,15 @@ def test_a_hostile_endpoint_echoing_every_secret_gets_them_redacted() -> None:
     assert "[REDACTED]" in text and error.error == "[REDACTED]"
 
 
+def test_secrets_with_spaces_echoed_as_the_form_body_spells_them_are_redacted() -> None:
+    client = ClientIdentity("c", ISSUER, "registered", client_secret="my secret & more",
+                            auth_method="client_secret_post")
+    error = _refused(lambda request: _response(400, json={"error": "invalid_client",
+                                                          "error_description": request.content.decode()}),
+                     client=client)
+    assert "my+secret" not in str(error) and "more" not in str(error) and "client_secret=[REDACTED]" in str(error)
+
+
 def test_secrets_echoed_in_a_token_type_or_lifetime_are_redacted_too() -> None:
     old = TokenSet("at-0", issuer=ISSUER, resource=RESOURCE, refresh_token="refresh-secret-1")
 
