@@ -35,6 +35,7 @@ MAX_RESPONSE_BYTES = 64 * 1024
 #: The error with which an endpoint asks for a DPoP proof holding its nonce (RFC 9449 §8).
 USE_DPOP_NONCE = "use_dpop_nonce"
 _GZIP = ("gzip", "x-gzip")
+_LIMIT_KIB = Number(MAX_RESPONSE_BYTES // 1024, str(MAX_RESPONSE_BYTES // 1024))
 
 
 class _TooLarge(Exception):
@@ -164,7 +165,7 @@ async def post(http: httpx.AsyncClient, server: AuthorizationServer, endpoint: s
             body = _decoded(raw, answer_headers.get("content-encoding", ""))
         except _TooLarge:
             raise failed(Message(N_("The token endpoint {endpoint} answered with more than {limit} KiB; the answer "
-                                    "was not read."), {"endpoint": endpoint, "limit": Number(64, "64")}),
+                                    "was not read."), {"endpoint": endpoint, "limit": _LIMIT_KIB}),
                          secrets, grant=grant) from None
         except _Undecodable as exc:
             raise failed(Message(N_("The token endpoint {endpoint} encoded its answer as {encoding}, which could "
