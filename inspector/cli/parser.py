@@ -17,7 +17,7 @@ ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
 DEMOS = ("serve-demo", "scenario", "agent")
 #: How a client signs in (as inspector.mcp.signin.model.GRANTS).
-GRANTS = ("authorization-code", "client-credentials")
+GRANTS = ("authorization-code", "client-credentials", "jwt-bearer", "enterprise")
 
 
 def _db_option(parser: argparse.ArgumentParser) -> None:
@@ -71,8 +71,18 @@ def add_signin_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--client-key", metavar="FILE",
                      help=_("a private key (PEM) the client signs its JWT assertions with"))
     sub.add_argument("--grant", choices=GRANTS,
-                     help=_("how to sign in: authorization-code (a person, in the browser; the default) or "
-                            "client-credentials (a machine client with its own secret or key)"))
+                     help=_("how to sign in: authorization-code (a person, in the browser; the default), "
+                            "client-credentials (a machine client with its own secret or key), jwt-bearer (a "
+                            "workload presenting the identity token of --assertion-file) or enterprise (the "
+                            "person's ID token of --id-token-file, exchanged at --idp-token-endpoint)"))
+    sub.add_argument("--assertion-file", metavar="FILE",
+                     help=_("the identity token (a JWT) a workload presents, for --grant jwt-bearer"))
+    sub.add_argument("--id-token-file", metavar="FILE",
+                     help=_("the person's ID token from their enterprise identity provider, for --grant enterprise"))
+    sub.add_argument("--idp-token-endpoint", metavar="URL",
+                     help=_("the enterprise identity provider's token endpoint, for --grant enterprise"))
+    sub.add_argument("--idp-client-id", metavar="ID",
+                     help=_("this client's id at the enterprise identity provider, for --grant enterprise"))
 
 
 def _server_request_options(sub: argparse.ArgumentParser) -> None:
