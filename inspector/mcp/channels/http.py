@@ -85,9 +85,13 @@ class Session:
         return self.protocol_version in STATELESS_VERSIONS
 
 
-def message_headers(server: ServerEndpoint, session: Session) -> dict[str, str]:
-    """The headers of every message: the server's own, then ours (which win), then the session's."""
+def message_headers(server: ServerEndpoint, session: Session, method: str = "POST") -> dict[str, str]:
+    """The headers of every message: the server's own, then ours (which win), then the session's;
+    with a DPoP-bound sign-in, a fresh proof for this request (``method`` to the server's address)."""
     headers = dict(server.headers)
+    if server.dpop is not None and server.signed_in:
+        token = headers.get("Authorization", "").partition(" ")[2]
+        headers.update(server.dpop.resource_headers(method, server.url, token))
     headers["Content-Type"] = "application/json"
     headers["Accept"] = "application/json, text/event-stream"
     if session.session_id:
@@ -343,19 +347,31 @@ class LegTransport(FramedLegs):
                 raise StreamBroken() from None
             raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
 
+    async def _post(self, leg: OutgoingMessage, session: Session) -> tuple[httpx.Request, httpx.Response]:
+        """POST the leg's message; once more with a fresh proof when a DPoP-bound sign-in's server
+        asks for its nonce (RFC 9449 §9)."""
+        for attempt in range(2):
+            request = self._http.build_request("POST", self._server.url, content=leg.body(),
+                                               headers={**message_headers(self._server, session), **leg.headers})
+            if leg.is_work:
+                self.frame.work_sent = True
+            response = await self._http.send(request, stream=True)
+            proof = self._server.dpop
+            if proof is None or not proof.observe(self._server.url, response.status_code, response.headers) \
+                    or attempt:
+                return request, response
+            await response.aclose()
+        raise AssertionError("unreachable")
+
     async def _exchange(self, leg: OutgoingMessage, session: Session, wire: LegWire) -> LegAnswer:
         label = self._server.label
-        request = self._http.build_request("POST", self._server.url, content=leg.body(),
-                                           headers={**message_headers(self._server, session), **leg.headers})
-        if leg.is_work:
-            self.frame.work_sent = True
-        response = await self._http.send(request, stream=True)
+        request, response = await self._post(leg, session)
         try:
             status = wire.status = response.status_code
             if status >= 300:
                 if status == 404 and session.session_id:
                     raise SessionGone()
-                refusal = signin_refusal(label, leg.method, response, request.headers)
+                refusal = signin_refusal(label, leg.method, response, request.headers, self._server.signed_in)
                 if refusal is not None:
                     raise refusal
                 if 400 <= status < 500 and (session.stateless or leg.method == "server/discover"):
@@ -401,7 +417,7 @@ class LegTransport(FramedLegs):
     async def _resume(self, leg: OutgoingMessage, session: Session, wire: LegWire, ended: _StreamEnded) -> LegAnswer:
         """GET the endpoint with ``Last-Event-ID``: the server replays what followed, answer included."""
         label, method = self._server.label, RESUMED_LEG.format(method=leg.method)
-        headers = message_headers(self._server, session)
+        headers = message_headers(self._server, session, "GET")
         del headers["Content-Type"]
         headers["Accept"] = "text/event-stream"
         headers["Last-Event-ID"] = ended.last_event_id
@@ -413,7 +429,7 @@ class LegTransport(FramedLegs):
                 # Never a fresh start here: that would send the request a second time.
                 raise McpTransportError.session_expired(label, method)
             if status >= 300:
-                raise signin_refusal(label, method, response, headers) or \
+                raise signin_refusal(label, method, response, headers, self._server.signed_in) or \
                     McpTransportError.http_status(label, method, status, self._said(response.reason_phrase))
             raw_type = response.headers.get("content-type", "")
             if raw_type.split(";", 1)[0].strip().lower() != "text/event-stream":
