@@ -53,7 +53,7 @@ def open_window(qtbot):
 
     opened = []
 
-    def make(url: str, name: str = "Protected", vault: MemoryVault | None = None):
+    def make(url: str, name: str = "Protected", vault: MemoryVault | None = None, keyring: bool = False):
         store = RunStore.open(resolve_db_path())
         registry = ServerRegistry(store.db)
         for record in registry.all():  # one server: the one this window is about
@@ -61,7 +61,7 @@ def open_window(qtbot):
         registry.save_server(url, name=name, era="handshake")
         settings = AppSettings()
         engine = OperationsEngine(resolve_db_path(), default_budget_s=settings.default_budget_s,
-                                  signin_vault=vault or MemoryVault())
+                                  signin_vault=None if keyring else vault or MemoryVault())
         engine.signins.browser = follow
         window = MainWindow(store, resolve_db_path(), settings, engine, secrets=NoSecretKeeper())
         opened.append((window, store))
@@ -149,6 +149,7 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     assert tokens is not None
     line = window.signin.strip.line.text()
     assert line.startswith("Signed in with " + auth.issuer + " until ")
+    assert line.endswith("the sign-in lasts until Run Inspector ends, and you will sign in again next time.")
     assert window.signin.strip.sign_out_button.isEnabled()
     assert window.servers.model.index(0, 0).data().startswith("Protected · signed in\n")
     # The listening session (the Server log's) follows the sign-in: it listens with the token.
@@ -169,8 +170,8 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
 
     # Sign out forgets: the next call is refused, waits, and runs again afresh after the sign-in.
     window.signin.strip.sign_out_button.click()
-    assert vault.tokens(canonical_resource(auth.mcp_url)) is None
     assert window.signin.strip.line.text() == "Not signed in."
+    qtbot.waitUntil(lambda: vault.tokens(canonical_resource(auth.mcp_url)) is None, timeout=5000)
     assert window.servers.model.index(0, 0).data().startswith("Protected\n")
     assert window.workbench.tools.select_tool("echo")
     window.workbench.arguments.set_arguments({"text": "hello"})
@@ -328,3 +329,23 @@ def test_signing_in_from_the_servers_panel_is_a_run_of_its_own(qtbot, open_windo
         assert [leg.method for leg in step.step.legs] == ["sign-in: resource metadata", "sign-in: authorization server",
                                                           "sign-in: client", "sign-in: browser", "sign-in: token"]
     assert_no_secret(auth, window, view)
+
+
+def test_a_sign_in_kept_in_the_keyring_is_there_in_the_next_window_and_never_in_the_database(
+        qtbot, open_window, auth, file_keyring) -> None:
+    window = open_window(auth.mcp_url, keyring=True)  # the window's own vault: the (file) keyring
+    assert window.engine.signins.vault.persistent
+    asked_view(qtbot, window).sign_in_button.click()
+    qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=20000)
+    window.shut_down()
+    again = open_window(auth.mcp_url, keyring=True)
+    # Signed in from the start: the list needs no question, the panel says so (read off the GUI thread).
+    qtbot.waitUntil(lambda: again.workbench.tools.model.rowCount() > 0, timeout=20000)
+    assert not any(view.isVisible() for view in again.signin.views.values())
+    qtbot.waitUntil(lambda: again.signin.strip.line.text().startswith(f"Signed in with {auth.issuer} until "),
+                    timeout=5000)
+    assert "keyring" not in again.signin.strip.line.text()
+    path = resolve_db_path()
+    database = b"".join(part.read_bytes() for part in path.parent.glob(path.name + "*"))  # with -wal, -shm
+    assert not [secret for secret in auth.secrets() if secret.encode() in database]
+    assert any(secret in str(file_keyring.entries()) for secret in auth.secrets())  # where they are instead

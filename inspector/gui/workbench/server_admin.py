@@ -30,6 +30,7 @@ from .engine import OperationOutcome, OperationsEngine, OperationTask
 from .server_commands import command_endpoint, command_fields, save_command
 from .servers_model import server_label
 from .servers_panel import ServersPanel
+from .signin_engine import configured_signin
 
 
 class ServerAdmin(QObject):
@@ -127,7 +128,8 @@ class ServerAdmin(QObject):
             marked = frozenset(setting.name for setting in record.headers if setting.secret)
             endpoint = self._endpoints[record.url] = ServerEndpoint(
                 record.url, headers=headers, name=record.name, secret_headers=marked,
-                transport="sse" if record.transport == "sse" else "http", era=record.era)
+                transport="sse" if record.transport == "sse" else "http", era=record.era,
+                signin=configured_signin(self.store, record.url, self.engine.signins.vault))
         return endpoint
 
     def endpoint_or_say(self, record: ServerRecord) -> ServerEndpoint | None:

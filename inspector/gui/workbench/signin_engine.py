@@ -31,7 +31,7 @@ from inspector.mcp import McpClient, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.discovery import canonical_resource
 from inspector.mcp.signin.flow import SignInStep
-from inspector.mcp.signin.model import MemoryVault, SignInVault, TokenSet
+from inspector.mcp.signin.model import SignInSettings, SignInVault, TokenSet
 from inspector.mcp.signin.operation import SIGNIN_BUDGET_S, with_tokens
 from inspector.store import StoreError
 
@@ -46,12 +46,22 @@ Browser = Callable[[str], Awaitable[bool]]
 
 
 def window_signin_vault() -> SignInVault:
-    """Where the window keeps tokens: the keyring's vault when the store offers one, else memory."""
+    """Where the window keeps tokens: the system keyring, else memory until the window closes."""
+    from inspector.store.signin_vault import open_signin_vault
+
+    return open_signin_vault()
+
+
+def configured_signin(store: Any, url: str, vault: SignInVault) -> SignInSettings | None:
+    """The sign-in settings kept with the server ``url`` (``servers set``, schema 7), its client
+    secret from the keyring; ``None`` when none are set or they cannot be read (a key file gone)."""
+    from inspector.store.signin_settings import StoredSignIn
+
+    keeper = vault if hasattr(vault, "client_secret") else None
     try:
-        from inspector.store.signin_vault import system_signin_vault  # type: ignore[attr-defined]
-    except ImportError:
-        return MemoryVault()
-    return system_signin_vault()
+        return StoredSignIn(store, keeper).settings_for(url)  # type: ignore[arg-type]
+    except (StoreError, OSError, ValueError):
+        return None
 
 
 def signed_in_copy(signins: SignIns, server: ServerEndpoint) -> ServerEndpoint:
@@ -166,6 +176,7 @@ class SignInRequest(QObject):
 class _Crossing(QObject):
     needed = Signal(object)
     restart = Signal(object)
+    known = Signal(object)
 
 
 class SignIns(QObject):
@@ -195,20 +206,38 @@ class SignIns(QObject):
         queued = Qt.ConnectionType.QueuedConnection
         self._crossing.needed.connect(self._on_needed, queued)
         self._crossing.restart.connect(self._on_restart, queued)
+        self._crossing.known.connect(self._on_known, queued)
 
     # -- asked by the window (GUI thread) ------------------------------------------------------
 
     def tokens(self, server: ServerEndpoint) -> TokenSet | None:
-        """The tokens kept for ``server`` (read from the vault once, then after each change)."""
+        """The tokens kept for ``server``, as last read. The keyring is read on the worker (it may
+        wait on an unlock prompt): the first ask starts a read and says None until it is back."""
         if server.is_command:
             return None
         resource = canonical_resource(server.url)
         if resource not in self._known:
-            try:
-                self._known[resource] = self.vault.tokens(resource)
-            except Exception:  # noqa: BLE001 - a keyring that fails to answer: shown as not signed in
-                self._known[resource] = None
+            self._known[resource] = None
+            self._reread(resource, server.key)
         return self._known[resource]
+
+    def _reread(self, resource: str, key: str) -> None:
+        vault, crossing = self.vault, self._crossing
+
+        async def read() -> None:
+            try:
+                tokens = await asyncio.to_thread(vault.tokens, resource)
+            except Exception:  # noqa: BLE001 - a keyring that fails to answer: shown as not signed in
+                tokens = None
+            crossing.known.emit((resource, key, tokens))
+
+        self._engine.spawn(read)
+
+    def _on_known(self, known: tuple[str, str, TokenSet | None]) -> None:
+        resource, key, tokens = known
+        if self._known.get(resource) != tokens:
+            self._known[resource] = tokens
+            self.state_changed.emit(key)
 
     def needs(self, server: ServerEndpoint) -> bool:
         return not server.is_command and canonical_resource(server.url) in self.needing
@@ -262,14 +291,22 @@ class SignIns(QObject):
     def sign_out(self, server: ServerEndpoint) -> None:
         """Forget the server's tokens (the next operation that needs a sign-in asks again)."""
         resource = canonical_resource(server.url)
-        self.vault.forget(resource)
-        self._known.pop(resource, None)
-        self.state_changed.emit(server.key)
+        vault, crossing, key = self.vault, self._crossing, server.key
+
+        async def forget() -> None:
+            try:
+                await asyncio.to_thread(vault.forget, resource)
+            finally:
+                crossing.known.emit((resource, key, None))
+
+        self._known[resource] = None
+        self._engine.spawn(forget)
+        self.state_changed.emit(key)
 
     def operation_ended(self, task: OperationTask) -> None:
         """An operation ended: a refresh inside it may have renewed its server's tokens."""
         if not task.server.is_command:
-            self._known.pop(canonical_resource(task.server.url), None)
+            self._reread(canonical_resource(task.server.url), task.server.key)
 
     # -- the worker's side ----------------------------------------------------------------------
 
@@ -347,7 +384,6 @@ class SignIns(QObject):
             need.settle(None)
             return
         self.needing.add(canonical_resource(task.server.url))
-        self._known.pop(canonical_resource(task.server.url), None)
         _wait_shown(task)
         self.state_changed.emit(task.server.key)
         key = task.server.key
@@ -384,7 +420,9 @@ class SignIns(QObject):
             del self._running[task.server.key]
         record = task.outcome.record if task.outcome is not None else None
         resource = canonical_resource(task.server.url)
-        self._known.pop(resource, None)
+        if task.tokens is not None or record is not None and record.status == "ok":
+            self._known[resource] = task.tokens
+        self._reread(resource, task.server.key)
         if record is not None and record.status == "ok":
             self.needing.discard(resource)
         for need in task.waiters:
@@ -415,5 +453,5 @@ def _store_signin(store: Any, run_id: int | None, record: OperationRecord) -> st
     return None
 
 
-__all__ = ["MAX_SIGNINS", "SignInRequest", "SignInTask", "SignIns", "asks_signin", "signed_in_copy",
-           "window_signin_vault"]
+__all__ = ["MAX_SIGNINS", "SignInRequest", "SignInTask", "SignIns", "asks_signin", "configured_signin",
+           "signed_in_copy", "window_signin_vault"]

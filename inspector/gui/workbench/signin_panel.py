@@ -94,7 +94,8 @@ class SignInRoom(QObject):
             return
         command = endpoint.is_command
         tokens = self.signins.tokens(endpoint)
-        strip.line.setText(server_signin_text(tokens, self.signins.needs(endpoint), command))
+        strip.line.setText(server_signin_text(tokens, self.signins.needs(endpoint), command,
+                                              getattr(self.signins.vault, "persistent", True)))
         strip.sign_in_button.setEnabled(not command and self.signins.running(endpoint) is None)
         strip.sign_out_button.setEnabled(not command and tokens is not None)
 

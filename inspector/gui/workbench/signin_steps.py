@@ -25,6 +25,7 @@ from inspector.mcp.signin.flow import (
     SignInStep,
 )
 from inspector.mcp.signin.model import TokenSet
+from inspector.store.signin_vault import NOT_KEPT
 
 from ..widgets.plain_text import cell_text
 
@@ -127,12 +128,13 @@ def expiry_text(expires_at: float, now: float | None = None) -> str:
     return format_datetime(moment, "short")
 
 
-def server_signin_text(tokens: TokenSet | None, needs: bool, command: bool) -> str:
-    """The Servers panel's line on sign-in for the selected server."""
+def server_signin_text(tokens: TokenSet | None, needs: bool, command: bool, kept: bool = True) -> str:
+    """The Servers panel's line on sign-in for the selected server (``kept``: the vault outlives the window)."""
     if command:
         return _("Sign-in: a server started as a command takes its credentials from its environment.")
     if tokens is not None:
-        return signed_in_text(tokens)
+        # Two whole sentences: who is signed in, then that it ends with the window (no keyring).
+        return signed_in_text(tokens) if kept else "\n".join((signed_in_text(tokens), _(NOT_KEPT)))
     if needs:
         return _("Needs sign-in: the server refused an operation until you sign in.")
     return _("Not signed in.")
