@@ -172,7 +172,8 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     window.signin.strip.sign_out_button.click()
     assert window.signin.strip.line.text() == "Not signed in."
     qtbot.waitUntil(lambda: vault.tokens(canonical_resource(auth.mcp_url)) is None, timeout=5000)
-    assert window.servers.model.index(0, 0).data().startswith("Protected\n")
+    qtbot.waitUntil(lambda: window.servers.model.index(0, 0).data().startswith("Protected\n"), timeout=5000)
+    assert window.signin.strip.line.text() == "Not signed in."
     assert window.workbench.tools.select_tool("echo")
     window.workbench.arguments.set_arguments({"text": "hello"})
     call = window.workbench.run_current_tool()
@@ -296,6 +297,15 @@ def test_screenshots_of_the_sign_in_view_and_the_servers_panel(qtbot, open_windo
                 view.close()
                 window.servers.grab().save(str(SHOTS / f"servers-panel-{language}.png"))
                 window.grab().save(str(SHOTS / f"window-signed-in-{language}.png"))
+                listing = window.workbench.tools.task
+                qtbot.waitUntil(lambda listing=listing: listing.outcome is not None, timeout=5000)
+                window.tabs.setCurrentWidget(window.runs_tab)
+                window.runs_tab.reload() if hasattr(window.runs_tab, "reload") else None
+                qtbot.waitUntil(lambda window=window, listing=listing: window.runs_tab.select_runs(
+                    [listing.outcome.run_id]), timeout=5000)
+                qtbot.waitUntil(lambda window=window: window.runs_tab.timeline.rowCount() == 2, timeout=5000)
+                window.runs_tab.timeline_view.selectRow(0)
+                window.grab().save(str(SHOTS / f"runs-signin-step-{language}.png"))
                 window.shut_down()
             with serve_auth_server(AuthConfig(iss_value="https://elsewhere.example")) as auth:
                 window = open_window(auth.mcp_url, name=f"Broken ({language})")

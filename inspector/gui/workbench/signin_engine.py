@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -30,12 +29,12 @@ from inspector.i18n import _
 from inspector.mcp import McpClient, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.discovery import canonical_resource
-from inspector.mcp.signin.flow import SignInStep
 from inspector.mcp.signin.model import SignInSettings, SignInVault, TokenSet
-from inspector.mcp.signin.operation import SIGNIN_BUDGET_S, with_tokens
+from inspector.mcp.signin.operation import with_tokens
 from inspector.store import StoreError
 
-from .engine import OperationOutcome, OperationTask, _Observer, _start_run
+from .engine import OperationOutcome, OperationTask, _start_run
+from .signin_task import Need, SignInObserver, SignInRequest, SignInTask
 
 if TYPE_CHECKING:
     from .engine import OperationsEngine
@@ -74,105 +73,6 @@ def asks_signin(error: object) -> bool:
     return isinstance(error, McpTransportError) and error.kind is ErrorKind.SIGNIN_REQUIRED
 
 
-class _StepRelay(QObject):
-    """Carries a sign-in's steps from the worker to the GUI thread."""
-
-    seen = Signal(object)
-
-
-class SignInTask(OperationTask):
-    """A sign-in as the window follows it: an operation (legs, budget, Cancel) plus its steps."""
-
-    #: A step was done (or the browser opened): a :class:`SignInStep`.
-    step_seen = Signal(object)
-
-    def __init__(self, number: int, server: ServerEndpoint, *, reason: McpTransportError | None = None,
-                 previous_scope: str | None = None) -> None:
-        super().__init__(number, "signin", _("sign-in"), server, SIGNIN_BUDGET_S)
-        #: What the server said when it refused (None: the user asked for the sign-in).
-        self.reason = reason
-        self.previous_scope = previous_scope
-        #: The steps as reported, in order (the browser step twice: opened, then done).
-        self.steps: list[SignInStep] = []
-        #: The tokens' public part once it stood (never their values on screen).
-        self.tokens: TokenSet | None = None
-        #: The operations waiting for it (worker futures).
-        self.waiters: list[_Need] = []
-        self._relay = _StepRelay()
-        self._relay.seen.connect(self._on_step, Qt.ConnectionType.QueuedConnection)
-
-    def _on_step(self, step: SignInStep) -> None:
-        self.steps.append(step)
-        self.step_seen.emit(step)
-
-    @property
-    def error(self) -> McpTransportError | None:
-        record = self.outcome.record if self.outcome is not None else None
-        return record.error if record is not None else None
-
-
-class _SignInObserver(_Observer):
-    """The engine's observer for a sign-in, which also hears each step."""
-
-    def __init__(self, task: SignInTask, engine: OperationsEngine) -> None:
-        super().__init__(task._reports, engine.log, task.title, task.server.label)
-        self._relay = task._relay
-        #: The steps as the worker heard them (what the stored step says).
-        self.said: list[SignInStep] = []
-
-    def signin_step(self, step: SignInStep) -> None:
-        self.said.append(step)
-        self._relay.seen.emit(step)
-
-
-@dataclass(eq=False)
-class _Need:
-    """One operation waiting on the worker for a sign-in; settled from the GUI thread."""
-
-    task: OperationTask
-    error: McpTransportError
-    previous_scope: str | None
-    future: asyncio.Future[OperationRecord | None]
-    loop: asyncio.AbstractEventLoop
-
-    def settle(self, signed: OperationRecord | None) -> None:
-        """The sign-in's record (it stood, failed or was cancelled), or None: none was made."""
-        def set_result() -> None:
-            if not self.future.done():
-                self.future.set_result(signed)
-
-        try:
-            self.loop.call_soon_threadsafe(set_result)
-        except RuntimeError:  # the loop has ended (the window closed)
-            pass
-
-
-class SignInRequest(QObject):
-    """A sign-in the window asks the user for: the server, why, and the operations that wait."""
-
-    #: Answered (signed in or not) or no longer needed (every waiting operation ended).
-    closed = Signal()
-
-    def __init__(self, server: ServerEndpoint, needs: list[_Need]) -> None:
-        super().__init__()
-        self.server = server
-        self.needs = needs
-        self.open = True
-
-    @property
-    def first(self) -> _Need:
-        return self.needs[0]
-
-    @property
-    def reason(self) -> McpTransportError:
-        return self.first.error
-
-    @property
-    def task(self) -> OperationTask:
-        """The operation that asked first (the view's header names it)."""
-        return self.first.task
-
-
 class _Crossing(QObject):
     needed = Signal(object)
     restart = Signal(object)
@@ -202,6 +102,9 @@ class SignIns(QObject):
         self._running: dict[str, SignInTask] = {}
         self._pending: dict[str, SignInRequest] = {}
         self._known: dict[str, TokenSet | None] = {}
+        #: Bumped by each sign-out: a read begun before it is not believed.
+        self._generation: dict[str, int] = {}
+        self._lock: asyncio.Lock | None = None
         self._crossing = _Crossing()
         queued = Qt.ConnectionType.QueuedConnection
         self._crossing.needed.connect(self._on_needed, queued)
@@ -222,19 +125,28 @@ class SignIns(QObject):
         return self._known[resource]
 
     def _reread(self, resource: str, key: str) -> None:
-        vault, crossing = self.vault, self._crossing
+        vault, crossing, generation = self.vault, self._crossing, self._generation.get(resource, 0)
 
         async def read() -> None:
-            try:
-                tokens = await asyncio.to_thread(vault.tokens, resource)
-            except Exception:  # noqa: BLE001 - a keyring that fails to answer: shown as not signed in
-                tokens = None
-            crossing.known.emit((resource, key, tokens))
+            async with self._vault_lock():
+                try:
+                    tokens = await asyncio.to_thread(vault.tokens, resource)
+                except Exception:  # noqa: BLE001 - a keyring that fails to answer: shown as not signed in
+                    tokens = None
+            crossing.known.emit((resource, key, tokens, generation))
 
         self._engine.spawn(read)
 
-    def _on_known(self, known: tuple[str, str, TokenSet | None]) -> None:
-        resource, key, tokens = known
+    def _vault_lock(self) -> asyncio.Lock:
+        """Reads and a sign-out's forget, one at a time in the order asked (made on the worker's loop)."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
+    def _on_known(self, known: tuple[str, str, TokenSet | None, int]) -> None:
+        resource, key, tokens, generation = known
+        if generation != self._generation.get(resource, 0):
+            return  # read before a sign-out: what it found is gone
         if self._known.get(resource) != tokens:
             self._known[resource] = tokens
             self.state_changed.emit(key)
@@ -266,7 +178,7 @@ class SignIns(QObject):
         task.finished.connect(lambda outcome, task=task: self._signin_over(task))
         engine.submitted.emit(task)
         self.started.emit(task)
-        observer = _SignInObserver(task, engine)
+        observer = SignInObserver(task, engine)
         # Stored as a run of its own when the user asked for it; else in the runs that wait for it.
         engine._loop.call_soon_threadsafe(self._begin, task, observer, reason is None)
         return task
@@ -291,13 +203,15 @@ class SignIns(QObject):
     def sign_out(self, server: ServerEndpoint) -> None:
         """Forget the server's tokens (the next operation that needs a sign-in asks again)."""
         resource = canonical_resource(server.url)
+        generation = self._generation[resource] = self._generation.get(resource, 0) + 1
         vault, crossing, key = self.vault, self._crossing, server.key
 
         async def forget() -> None:
             try:
-                await asyncio.to_thread(vault.forget, resource)
+                async with self._vault_lock():
+                    await asyncio.to_thread(vault.forget, resource)
             finally:
-                crossing.known.emit((resource, key, None))
+                crossing.known.emit((resource, key, None, generation))
 
         self._known[resource] = None
         self._engine.spawn(forget)
@@ -335,7 +249,7 @@ class SignIns(QObject):
     async def _wait(self, task: OperationTask, error: McpTransportError,
                     previous: str | None) -> OperationRecord | None:
         loop = asyncio.get_running_loop()
-        need = _Need(task, error, previous, loop.create_future(), loop)
+        need = Need(task, error, previous, loop.create_future(), loop)
         self._crossing.needed.emit(need)
         try:
             with task.cancel_signal.bind_current_task():
@@ -348,12 +262,12 @@ class SignIns(QObject):
                 current.uncancel()
             return None
 
-    def _begin(self, task: SignInTask, observer: _SignInObserver, alone: bool) -> None:
+    def _begin(self, task: SignInTask, observer: SignInObserver, alone: bool) -> None:
         running = asyncio.get_running_loop().create_task(self._run(task, observer, alone))
         self._engine._running.add(running)
         running.add_done_callback(self._engine._running.discard)
 
-    async def _run(self, task: SignInTask, observer: _SignInObserver, alone: bool) -> None:
+    async def _run(self, task: SignInTask, observer: SignInObserver, alone: bool) -> None:
         from inspector.agent.operations import sign_in_step
 
         engine = self._engine
@@ -378,7 +292,7 @@ class SignIns(QObject):
 
     # -- on the GUI thread ----------------------------------------------------------------------
 
-    def _on_needed(self, need: _Need) -> None:
+    def _on_needed(self, need: Need) -> None:
         task = need.task
         if not task.running or task.cancel_signal.fired:
             need.settle(None)
