@@ -359,3 +359,15 @@ def test_a_sign_in_kept_in_the_keyring_is_there_in_the_next_window_and_never_in_
     database = b"".join(part.read_bytes() for part in path.parent.glob(path.name + "*"))  # with -wal, -shm
     assert not [secret for secret in auth.secrets() if secret.encode() in database]
     assert any(secret in str(file_keyring.entries()) for secret in auth.secrets())  # where they are instead
+
+
+def test_cancelling_the_waiting_operation_closes_the_question(qtbot, open_window, auth) -> None:
+    window = open_window(auth.mcp_url)
+    view = asked_view(qtbot, window)
+    listing = window.workbench.tools.task
+    window.workbench.cancel_current()  # Esc in the window: the newest running operation is the waiting list
+    with qtbot.waitSignal(listing.finished, timeout=10000):
+        pass
+    qtbot.waitUntil(lambda: not view.isVisible(), timeout=5000)
+    assert listing.outcome.record.error.kind.value == "signin_required"
+    assert not auth.requests("authorize")
