@@ -190,7 +190,8 @@ def overridden(stored: SignInSettings | None, given: SignInSettings | None, *,
     if stored is None or given is None:
         return given if stored is None else stored
     values = {name: getattr(given, name) for name in ("client_id", "client_secret", "auth_method",
-                                                      "client_metadata_url", "client_key_pem", "scope")
+                                                      "client_metadata_url", "client_key_pem", "scope",
+                                                      "assertion", "idp_token_endpoint", "idp_client_id")
               if getattr(given, name) is not None}
     if grant_given:
         values["grant"] = given.grant
