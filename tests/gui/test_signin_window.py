@@ -23,8 +23,10 @@ from inspector.gui.language import switch_language
 from inspector.mcp.signin.discovery import canonical_resource
 from inspector.mcp.signin.model import MemoryVault
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
+from inspector.store.signin_settings import SignInSetup, StoredSignIn
+from inspector.store.signin_vault import ProcessVault
 from tests.support import follow_redirect
-from tests.support.auth_config import WRITE_SCOPE, AuthConfig
+from tests.support.auth_config import PRE_REGISTERED_ID, PRE_REGISTERED_SECRET, WRITE_SCOPE, AuthConfig, pre_registered
 from tests.support.auth_server import AuthServer, serve_auth_server
 
 from .test_models_and_accessibility import _unnamed
@@ -53,7 +55,8 @@ def open_window(qtbot):
 
     opened = []
 
-    def make(url: str, name: str = "Protected", vault: MemoryVault | None = None, keyring: bool = False):
+    def make(url: str, name: str = "Protected", vault: MemoryVault | None = None, keyring: bool = False,
+             setup: tuple[SignInSetup, str] | None = None):
         store = RunStore.open(resolve_db_path())
         registry = ServerRegistry(store.db)
         for record in registry.all():  # one server: the one this window is about
@@ -63,6 +66,8 @@ def open_window(qtbot):
         engine = OperationsEngine(resolve_db_path(), default_budget_s=settings.default_budget_s,
                                   signin_vault=None if keyring else vault or MemoryVault())
         engine.signins.browser = follow
+        if setup is not None:  # as `servers set --client-id ... --client-secret-env ...` keeps them
+            StoredSignIn(store.db, engine.signins.vault).save(url, setup[0], client_secret=setup[1])
         window = MainWindow(store, resolve_db_path(), settings, engine, secrets=NoSecretKeeper())
         opened.append((window, store))
         qtbot.addWidget(window)
@@ -371,3 +376,18 @@ def test_cancelling_the_waiting_operation_closes_the_question(qtbot, open_window
     qtbot.waitUntil(lambda: not view.isVisible(), timeout=5000)
     assert listing.outcome.record.error.kind.value == "signin_required"
     assert not auth.requests("authorize")
+
+
+def test_the_client_set_up_for_the_server_signs_in_and_its_secret_shows_nowhere(qtbot, open_window) -> None:
+    with serve_auth_server(AuthConfig(clients=[pre_registered()], registration=False)) as auth:
+        setup = SignInSetup(client_id=PRE_REGISTERED_ID, auth_method="client_secret_basic")
+        window = open_window(auth.mcp_url, vault=ProcessVault(), setup=(setup, PRE_REGISTERED_SECRET))
+        view = asked_view(qtbot, window)
+        view.sign_in_button.click()
+        qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=20000)
+        assert view.task.outcome.status == "ok"
+        client_row = row_texts(view)[2]
+        assert client_row[1:] == ("Registering the client", f"Client {PRE_REGISTERED_ID} (given by you).")
+        assert not auth.requests("register")
+        assert PRE_REGISTERED_SECRET in auth.secrets()
+        assert_no_secret(auth, window, view)
