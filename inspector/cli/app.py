@@ -72,6 +72,10 @@ def run_command(argv: list[str]) -> int:
             from . import operations
 
             return operations.run(args)
+        if args.command in ("signin", "signout"):
+            from . import signin
+
+            return signin.run(args)
         if args.command in DEMOS:
             from . import demos
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import signal
@@ -69,6 +70,7 @@ from .server_choice import Chosen, check_server_words, choose_server
 from .server_groups import ServerGroups
 from .server_requests import SamplingLimitNotice, handler_from_options
 from .server_stderr import ServerStderr
+from .signin import settings_from_args, signin_vault, with_signin
 from .task_words import task_line
 from .words import outcome_word, seconds, status_cell, whole
 
@@ -87,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         # A configured server applies whether or not this run is stored.
         chosen = _chosen(store, args, reading.seconds if reading else None, headers)
+        settings = settings_from_args(args)
+        if settings is not None and not chosen.server.is_command:
+            chosen = dataclasses.replace(chosen, server=dataclasses.replace(chosen.server, signin=settings))
         if handler.roots is None and chosen.roots:
             # The roots configured for the server, unless --root gives others.
             handler.roots = roots_from_uris(chosen.roots)
@@ -201,7 +206,8 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     # The standalone stream is opened for this operation only: log messages, list changes, requests.
     # What `auto` finds a server to speak is kept in the store (with --no-store: for this command only).
     client = McpClient(handler=handler, standalone_stream=True, log_level=getattr(args, "log_level", None),
-                       server_output=ServerStderr(server, live), eras=StoredEras(store) if store is not None else None)
+                       server_output=ServerStderr(server, live), eras=StoredEras(store) if store is not None else None,
+                       signin_vault=None if server.is_command else signin_vault())
     cancel = CancelSignal()
     recorder = OperationRecorder()
     observer = FanOut(recorder, live, SamplingLimitNotice(sys.stderr, live))
@@ -228,18 +234,23 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
     server_url = public_url(server.url)
     title = f"{operation} {args.tool}" if args.command == "call" else f"{operation} {server_url}"
     recording = _start_run(store, database_path(args.db), title, server_url)
-    if args.command == "call":
-        record = await execute_tool(client, server, args.tool, arguments, budget_s=budget, cancel=cancel,
-                                    observer=observer, as_task=True if args.task else None)
-    elif args.command == "task":
-        record = await look_up_task_step(client, server, args.tool, budget_s=budget, cancel=cancel, observer=observer,
-                                         session_id=args.session)
-    elif args.command == "tools":
-        record = await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
-    else:
-        record = await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
+    async def attempt() -> OperationRecord:
+        recorder.__init__()  # type: ignore[misc]  # a fresh start after a sign-in: only its reports count
+        if args.command == "call":
+            return await execute_tool(client, server, args.tool, arguments, budget_s=budget, cancel=cancel,
+                                      observer=observer, as_task=True if args.task else None)
+        if args.command == "task":
+            return await look_up_task_step(client, server, args.tool, budget_s=budget, cancel=cancel,
+                                           observer=observer, session_id=args.session)
+        if args.command == "tools":
+            return await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
+        return await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
+
+    record, signins = await with_signin(client, server, cancel, attempt)
     fate = _finish_run(recording, record)
     report = build_report(operation, server, args, recorder, record, fate.run_id if fate else None)
+    if signins:
+        report["waited_for_signin"] = signins
     if fate is not None and fate.problem is not None:
         report["record"] = fate.to_dict()
     if reading is not None and reading.verdict is BudgetVerdict.RAISED:

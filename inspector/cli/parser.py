@@ -16,6 +16,8 @@ OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task
 ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
 DEMOS = ("serve-demo", "scenario", "agent")
+#: How a client signs in (as inspector.mcp.signin.model.GRANTS).
+GRANTS = ("authorization-code", "client-credentials")
 
 
 def _db_option(parser: argparse.ArgumentParser) -> None:
@@ -50,10 +52,27 @@ def _server_options(sub: argparse.ArgumentParser) -> None:
                      help=_("time budget for the whole operation (default 20; minimum 1)"))
     sub.add_argument("--header", action="append", default=[], metavar='"Name: value"',
                      help=_("extra HTTP header, e.g. an Authorization token (sent, never printed or stored)"))
+    add_signin_options(sub)
     _server_request_options(sub)
     _json_option(sub)
     sub.add_argument("--no-store", action="store_true", help=_("do not record this operation as a run"))
     _db_option(sub)
+
+
+def add_signin_options(sub: argparse.ArgumentParser) -> None:
+    """How to sign in to the server when it asks (OAuth): the client, its secret or key, the grant."""
+    sub.add_argument("--client-id", metavar="ID",
+                     help=_("sign in as this client, registered with the server's authorization server beforehand"))
+    sub.add_argument("--client-secret-env", metavar="VARIABLE",
+                     help=_("read the client's secret from this environment variable (never from the command line)"))
+    sub.add_argument("--client-metadata-url", metavar="URL",
+                     help=_("the https address of this client's metadata document, for authorization servers that "
+                            "take one instead of a registration"))
+    sub.add_argument("--client-key", metavar="FILE",
+                     help=_("a private key (PEM) the client signs its JWT assertions with"))
+    sub.add_argument("--grant", choices=GRANTS,
+                     help=_("how to sign in: authorization-code (a person, in the browser; the default) or "
+                            "client-credentials (a machine client with its own secret or key)"))
 
 
 def _server_request_options(sub: argparse.ArgumentParser) -> None:
@@ -122,6 +141,14 @@ def build_parser() -> Parser:
         operation.intermixed = True
         _server_options(operation)
 
+    for name, help_text in (("signin", _("sign in to a server (OAuth, in the browser); the tokens go to the keyring")),
+                            ("signout", _("sign out of a server: forget its tokens"))):
+        account = commands.add_parser(name, help=help_text, usage=_("%(prog)s [options] SERVER"))
+        account.add_argument("url", metavar="SERVER", help=_("the server's address"))
+        add_signin_options(account)
+        account.add_argument("--budget", metavar="SECONDS",
+                             help=_("time budget for the whole sign-in (default 300: a person signs in)"))
+        _json_option(account)
     runs = commands.add_parser("runs", help=_("list or show stored runs"))
     actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show}")
     listing = actions.add_parser("list", help=_("the most recent runs, newest first"))

@@ -28,6 +28,10 @@ from .reports import LogLevelRefused, NullObserver, OperationFinished, Operation
 from .results import PingResult, ToolCallResult, ToolCatalogue, catalogue_freshness
 from .server import ServerEndpoint
 from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_sentence
+from .signin.challenge import Challenge
+from .signin.flow import SignedIn
+from .signin.model import MemoryVault, SignInVault, TokenSet
+from .signin.operation import credentials_for, needs_refresh, refresh_leg, sign_in, with_tokens
 from .standalone import OPEN_WAIT_S, StandaloneStream
 from .stateless import new_traceparent, request_meta
 from .stateless_requests import stateless_request
@@ -67,7 +71,8 @@ class McpClient:
                  handler: ServerRequestHandler | None = None, standalone_stream: bool = False,
                  log_level: str | None = None,
                  roots_for: Callable[[str], tuple[Root, ...] | None] | None = None,
-                 server_output: OutputListener | None = None, eras: EraMemory | None = None) -> None:
+                 server_output: OutputListener | None = None, eras: EraMemory | None = None,
+                 signin_vault: SignInVault | None = None) -> None:
         self.clock = clock or MonotonicClock()
         self.default_budget_s = default_budget_s
         self.protocol_versions = protocol_versions
@@ -93,6 +98,8 @@ class McpClient:
         self._definitions: dict[str, dict[str, dict[str, Any]]] = {}
         #: Addresses found to speak the older HTTP+SSE transport (their POST was refused with 404 or 405).
         self._legacy: set[str] = set()
+        #: Where sign-in tokens are kept (``None``: requests carry only the configured headers).
+        self.signin_vault = signin_vault
 
     @property
     def processes(self) -> ServerProcesses:
@@ -217,6 +224,26 @@ class McpClient:
 
         return await self._operate("ping", server, work, budget_s, cancel, observer)
 
+    async def sign_in(self, server: ServerEndpoint, *, challenge: Challenge | None = None,
+                      previous_scope: str | None = None, budget_s: object = None,
+                      cancel: CancelSignal | None = None, observer: OperationObserver | None = None,
+                      browser: Callable[[str], Awaitable[bool]] | None = None) -> SignedIn:
+        """Sign in to ``server`` (OAuth) as an operation of its own (see :mod:`.signin.operation`);
+        later operations on it carry the token. ``challenge`` is what the server's refusal said."""
+        if self.signin_vault is None:
+            self.signin_vault = MemoryVault()
+        http = self._http_factory()
+        try:
+            return await sign_in(server, vault=self.signin_vault, http=http, clock=self.clock, challenge=challenge,
+                                 previous_scope=previous_scope, budget_s=budget_s, cancel=cancel,
+                                 observer=observer, browser=browser)
+        finally:
+            await http.aclose()
+
+    def signed_in(self, server: ServerEndpoint) -> TokenSet | None:
+        """The tokens kept for ``server``, if it was signed in to."""
+        return credentials_for(server, self.signin_vault)
+
     def known_definition(self, server: ServerEndpoint, name: str) -> dict[str, Any] | None:
         """The tool ``name`` as this client last listed it on ``server`` (``None``: never listed)."""
         return self._definitions.get(server.key, {}).get(name)
@@ -243,6 +270,9 @@ class McpClient:
                        work: Callable[[_Operation], Awaitable[T]], budget_s: object,
                        cancel: CancelSignal | None, observer: OperationObserver | None) -> T:
         observer = observer or NullObserver()
+        tokens = credentials_for(server, self.signin_vault)
+        if tokens is not None:
+            server = with_tokens(server, tokens)
         deadline = OperationDeadline(self.default_budget_s if budget_s is None else budget_s, self.clock)
         observer.operation_started(OperationStarted(operation, server.label, deadline.budget_s))
         handler = self.handler.for_operation(server.key)
@@ -260,8 +290,7 @@ class McpClient:
         try:
             with cancel.bind_current_task() if cancel is not None else contextlib.nullcontext():
                 try:
-                    await self._open(op, server, http)
-                    result = await work(op)
+                    result = await self._signed_work(op, server, http, work, tokens)
                 except asyncio.CancelledError:
                     # A cancel that landed outside a leg (between legs): still ours to report.
                     if cancel is None or not cancel.fired:
@@ -306,6 +335,28 @@ class McpClient:
                 operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told,
                 op.wire, op.session.protocol_version, op.era))
             self._after(http, op)
+
+    async def _signed_work(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None,
+                           work: Callable[[_Operation], Awaitable[T]], tokens: TokenSet | None) -> T:
+        """Open and work; with a token near its end refreshed first, and once more from the start
+        after a refresh when the server refuses the token (both refreshes are legs of ``op``)."""
+        if tokens is not None and http is not None and self.signin_vault is not None and needs_refresh(tokens):
+            tokens = await refresh_leg(op.transport.frame, http, server, self.signin_vault, tokens)
+            if tokens is None:
+                server.headers.pop("Authorization", None)
+        try:
+            await self._open(op, server, http)
+            return await work(op)
+        except McpTransportError as refused:
+            if refused.kind is not ErrorKind.SIGNIN_REQUIRED or refused.http_status != 401 or tokens is None \
+                    or tokens.refresh_token is None or http is None or self.signin_vault is None:
+                raise
+            renewed = await refresh_leg(op.transport.frame, http, server, self.signin_vault, tokens)
+            if renewed is None:
+                raise
+        op.speak_handshake()
+        await self._open(op, server, http)
+        return await work(op)
 
     async def _open(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None) -> None:
         """Make the operation's line ready: a session on an address, or the server's process."""

@@ -109,7 +109,7 @@ async def probe(op: _Operation) -> Discovered | None:
 
 #: Failures that say nothing about the era: the operation fails with them.
 _NO_VERDICT = (ErrorKind.UNREACHABLE, ErrorKind.TIMED_OUT, ErrorKind.EXHAUSTED_BUDGET, ErrorKind.CANCELLED,
-               ErrorKind.TOO_LARGE)
+               ErrorKind.TOO_LARGE, ErrorKind.SIGNIN_REQUIRED)
 
 
 async def open_in_era(op: _Operation, era: str) -> None:

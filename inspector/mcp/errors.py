@@ -35,6 +35,8 @@ class ErrorKind(str, Enum):
     TIMED_OUT = "timed_out"
     CANCELLED = "cancelled"
     OUTPUT_SCHEMA = "output_schema"
+    SIGNIN_REQUIRED = "signin_required"
+    SIGNIN_FAILED = "signin_failed"
 
 
 #: Stable codes; never renumber, only append.
@@ -51,6 +53,8 @@ ERROR_CODES: dict[ErrorKind, int] = {
     ErrorKind.TIMED_OUT: 1010,
     ErrorKind.CANCELLED: 1011,
     ErrorKind.OUTPUT_SCHEMA: 1012,
+    ErrorKind.SIGNIN_REQUIRED: 1013,
+    ErrorKind.SIGNIN_FAILED: 1014,
 }
 
 
@@ -98,6 +102,10 @@ class McpTransportError(Exception):
         self.task: dict[str, Any] | None = None
         #: A JSON-RPC error's ``data`` as the server sent it (e.g. the versions it supports).
         self.rpc_data: Any = None
+        #: For a sign-in the server asks for: its ``Bearer`` challenge (``signin.challenge.Challenge``),
+        #: or ``None`` when it sent none; for a failed sign-in: the step that failed.
+        self.challenge: Any = None
+        self.signin_step: str | None = None
 
     @property
     def is_cancellation(self) -> bool:
@@ -193,6 +201,39 @@ class McpTransportError(Exception):
             template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}).")
                         if reason else N_("The server {server} answered {method} with HTTP status {status}."))
         return cls(ErrorKind.HTTP_STATUS, server, Message(template, params), method=method, http_status=status)
+
+    @classmethod
+    def signin_required(cls, server: str, method: str, status: int, challenge: Any, *,
+                        sent_token: bool) -> McpTransportError:
+        """The server wants a sign-in (401), or a sign-in with a larger scope (403 ``insufficient_scope``).
+        ``challenge`` is its ``Bearer`` challenge, if it sent one; ``sent_token``: did this request
+        carry a token (then it expired or was withdrawn)."""
+        scope = sanitize_remote_text(getattr(challenge, "scope", None) or "", 120)
+        params: dict[str, object] = {"server": server, "method": method, "status": status, "scope": scope}
+        if status == 403 and scope:
+            template = N_("The server {server} needs a larger scope ({scope}) for {method} (HTTP status {status}): "
+                          "sign in again to grant it.")
+        elif status == 403:
+            template = N_("The server {server} refused {method} to this sign-in (HTTP status {status}): the signed-in "
+                          "account may not use it.")
+        elif sent_token:
+            template = N_("The server {server} refused the sign-in sent with {method} (HTTP status {status}): it has "
+                          "expired or was withdrawn. Sign in again.")
+        else:
+            template = N_("The server {server} needs a sign-in for {method} (HTTP status {status}). Sign in to it "
+                          "and try again.")
+        error = cls(ErrorKind.SIGNIN_REQUIRED, server, Message(template, params), method=method, http_status=status)
+        error.challenge = challenge
+        return error
+
+    @classmethod
+    def signin_failed(cls, server: str, step: str, reason: Message) -> McpTransportError:
+        """Signing in to ``server`` failed at ``step`` (a leg of the sign-in operation), ``reason`` says why."""
+        error = cls(ErrorKind.SIGNIN_FAILED, server,
+                    Message(N_("Signing in to {server} failed at the step {step}: {reason}."),
+                            {"server": server, "step": step, "reason": reason}), method=step)
+        error.signin_step = step
+        return error
 
     @classmethod
     def malformed(cls, server: str, method: str, what: str | Message) -> McpTransportError:

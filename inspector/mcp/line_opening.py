@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import httpx
 
 from .channels.lines import LineRoutes, LineTransport
-from .channels.sse_legacy import LegacySseChannel
+from .channels.sse_legacy import LegacySseChannel, SignInRefused
 from .channels.stdio import ChannelError
 from .era_opening import open_in_era
 from .errors import ErrorKind, McpTransportError
@@ -53,6 +53,8 @@ class LineOpener:
             try:
                 return await LegacySseChannel.open(http, server, wait_s=max(op.deadline_remaining(), 0.0),
                                                    on_message=routes.dispatch, on_problem=transport.line_problem)
+            except SignInRefused as refused:
+                raise refused.error from None
             except ChannelError as error:
                 if tried:
                     raise NotLegacy() from None

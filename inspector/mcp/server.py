@@ -11,6 +11,7 @@ from .eras import ERAS
 from .messages import N_, Message, Number
 from .secrets import Secrets, header_secrets, url_secrets
 from .server_command import ServerCommand
+from .signin.model import SignInSettings
 
 #: How a server is reached: Streamable HTTP, the older HTTP+SSE transport, or a command's stdin/stdout.
 TRANSPORTS = ("http", "sse", "stdio")
@@ -54,6 +55,8 @@ class ServerEndpoint:
     command: ServerCommand | None = field(default=None, compare=False, repr=False)
     #: Which era of MCP to speak (:data:`.eras.ERAS`): ``auto`` probes, the others pin one.
     era: str = field(default="auto", compare=False)
+    #: How to sign in to it (OAuth), when it asks: the user's client id and such; ``None``: discover all.
+    signin: SignInSettings | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def for_command(cls, command: ServerCommand, name: str | None = None, era: str = "auto") -> ServerEndpoint:

@@ -33,6 +33,7 @@ from ..server_requests import (
     is_server_request,
     shown_method,
 )
+from ..signin.challenge import signin_refusal
 from ..sse import EventStreamParser
 from ..standalone import ServerNotification
 from ..text import load_wire_json
@@ -354,6 +355,9 @@ class LegTransport(FramedLegs):
             if status >= 300:
                 if status == 404 and session.session_id:
                     raise SessionGone()
+                refusal = signin_refusal(label, leg.method, response, request.headers)
+                if refusal is not None:
+                    raise refusal
                 if 400 <= status < 500 and (session.stateless or leg.method == "server/discover"):
                     # The stateless era says why in a JSON-RPC error body (an unsupported version...).
                     await self._raise_error_body(leg, response, status)
@@ -409,7 +413,8 @@ class LegTransport(FramedLegs):
                 # Never a fresh start here: that would send the request a second time.
                 raise McpTransportError.session_expired(label, method)
             if status >= 300:
-                raise McpTransportError.http_status(label, method, status, self._said(response.reason_phrase))
+                raise signin_refusal(label, method, response, headers) or \
+                    McpTransportError.http_status(label, method, status, self._said(response.reason_phrase))
             raw_type = response.headers.get("content-type", "")
             if raw_type.split(";", 1)[0].strip().lower() != "text/event-stream":
                 raise McpTransportError.content_type(label, method, self._said(raw_type))

@@ -21,8 +21,10 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
+from ..errors import McpTransportError
 from ..messages import N_, Message
 from ..server import ServerEndpoint, public_url
+from ..signin.challenge import signin_refusal
 from ..sse import EventStreamParser, EventTooLarge, stream_events
 from ..text import load_wire_json
 from .multiplex import Multiplexer
@@ -30,6 +32,14 @@ from .stdio import ChannelError
 
 #: Most bytes one event may take (a tools/list page of a large server fits many times over).
 MAX_EVENT_BYTES = 16 * 1024 * 1024
+
+
+class SignInRefused(ChannelError):
+    """The event stream was refused until the client signs in: ``error`` says so to the operation."""
+
+    def __init__(self, error: McpTransportError) -> None:
+        super().__init__(error.sentences[0])
+        self.error = error
 
 
 class LegacySseChannel:
@@ -94,12 +104,15 @@ class LegacySseChannel:
     async def _read(self) -> None:
         headers = {**self.server.headers, "Accept": "text/event-stream"}
         reason = Message(N_("the event stream of {server} is closed"), {"server": self.server.label})
+        refused: SignInRefused | None = None
         try:
             async with self._http.stream("GET", self.server.url, headers=headers, follow_redirects=False,
                                          timeout=httpx.Timeout(30.0, read=None)) as response:
                 self._check_stream(response)
                 async for data in stream_events(response.aiter_bytes(), EventStreamParser(), MAX_EVENT_BYTES):
                     self._event(data)
+        except SignInRefused as error:
+            reason, refused = error.sentence, error
         except ChannelError as error:
             reason = error.sentence
         except EventTooLarge:
@@ -110,11 +123,14 @@ class LegacySseChannel:
         finally:
             closed = reason
             if not self._endpoint.done():
-                self._endpoint.set_exception(ChannelError(closed))
+                self._endpoint.set_exception(refused or ChannelError(closed))
                 self._endpoint.exception()  # seen here: nobody may be waiting for it any more
             self._requests.close(lambda: ChannelError(closed))
 
     def _check_stream(self, response: httpx.Response) -> None:
+        refusal = signin_refusal(self.server.label, "connect", response, self.server.headers)
+        if refusal is not None:
+            raise SignInRefused(refusal)
         if response.status_code != 200:
             raise ChannelError(Message(N_("{server} answered the event stream request with HTTP status {status}: "
                                           "no older HTTP+SSE endpoint at this address"),

@@ -9,7 +9,12 @@ with bounds (length, number of parameters) and never raises; what cannot be read
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+import httpx
+
+from ..errors import McpTransportError
 
 #: The most of a header value read (a hostile server may send megabytes).
 MAX_HEADER_CHARS = 8192
@@ -87,3 +92,20 @@ def bearer_challenge(header: str | None) -> Challenge | None:
     if not header:
         return None
     return next((challenge for challenge in parse_challenges(header) if challenge.scheme == "bearer"), None)
+
+
+def signin_refusal(label: str, method: str, response: httpx.Response,
+                   sent: Mapping[str, str]) -> McpTransportError | None:
+    """A 401 (or a 403 asking for a larger scope) that calls for a sign-in (OAuth ``Bearer``, or no
+    challenge at all: the well-known metadata addresses are then the way to find out how); ``None``
+    for any other answer, such as a ``Basic`` challenge."""
+    if response.status_code not in (401, 403):
+        return None
+    header = response.headers.get("www-authenticate")
+    challenge = bearer_challenge(header)
+    if response.status_code == 403 and (challenge is None or not challenge.insufficient_scope):
+        return None
+    if response.status_code == 401 and challenge is None and header:
+        return None
+    sent_token = any(name.lower() == "authorization" for name in sent)
+    return McpTransportError.signin_required(label, method, response.status_code, challenge, sent_token=sent_token)

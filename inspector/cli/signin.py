@@ -1,0 +1,168 @@
+"""Signing in from the command line: the sign-in options, the sign-in an operation asks for
+(then the operation again, afresh), and the ``signin`` / ``signout`` commands.
+
+The browser is opened through Python's :mod:`webbrowser` (``BROWSER`` replaces it); its address is
+printed as well, for a machine without one. Tokens go to the keyring when one is usable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timezone
+from typing import Any
+
+from inspector.i18n import N_, _
+from inspector.i18n.messages import Message, translate
+from inspector.mcp import CancelSignal, McpClient, NullObserver, ServerEndpoint
+from inspector.mcp.errors import ErrorKind, McpTransportError
+from inspector.mcp.signin.discovery import canonical_resource
+from inspector.mcp.signin.flow import SignInStep
+from inspector.mcp.signin.model import MemoryVault, SignInSettings, SignInVault
+
+from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
+from .ending import emit_json
+
+#: How many times one command signs in (a server that keeps asking for a larger scope is stopped).
+MAX_SIGNINS = 3
+#: The most of a key file read (a PEM key is a few kilobytes).
+MAX_KEY_BYTES = 64 * 1024
+
+
+def settings_from_args(args: argparse.Namespace) -> SignInSettings | None:
+    """The sign-in settings the options give (``None`` when they give none)."""
+    client_id = getattr(args, "client_id", None)
+    secret_variable = getattr(args, "client_secret_env", None)
+    metadata_url = getattr(args, "client_metadata_url", None)
+    key_file = getattr(args, "client_key", None)
+    grant = getattr(args, "grant", None)
+    if not any((client_id, secret_variable, metadata_url, key_file, grant)):
+        return None
+    secret = None
+    if secret_variable:
+        secret = os.environ.get(secret_variable)
+        if not secret:
+            raise UsageError(Message(N_("The environment variable {name} named by --client-secret-env is not set or "
+                                        "empty."), {"name": secret_variable}))
+    key = None
+    if key_file:
+        try:
+            with open(key_file, "rb") as handle:
+                data = handle.read(MAX_KEY_BYTES + 1)
+        except OSError as exc:
+            raise UsageError(Message(N_("The key file {path} named by --client-key cannot be read: {reason}."),
+                                     {"path": key_file, "reason": exc.strerror or type(exc).__name__})) from None
+        if len(data) > MAX_KEY_BYTES or b"PRIVATE KEY-----" not in data:
+            raise UsageError(Message(N_("The key file {path} named by --client-key holds no private key in PEM "
+                                        "form."), {"path": key_file}))
+        key = data.decode("ascii", "replace")
+    return SignInSettings(client_id=client_id, client_secret=secret, client_metadata_url=metadata_url,
+                          grant=grant or "authorization-code", client_key_pem=key)
+
+
+def signin_vault() -> SignInVault:
+    """The keyring's vault when one is usable, else one for this command only."""
+    try:
+        from inspector.store.signin_vault import system_signin_vault  # type: ignore[attr-defined]
+    except ImportError:
+        return MemoryVault()
+    return system_signin_vault()
+
+
+class SignInPrinter(NullObserver):
+    """Says each step of a sign-in on stderr as it happens (the browser's address too)."""
+
+    def __init__(self, stream: Any = None) -> None:
+        self.stream = stream or sys.stderr
+
+    def signin_step(self, step: SignInStep) -> None:
+        print(_("run-inspector: {step}: {detail}").format(step=step.step, detail=translate(step.detail)),
+              file=self.stream, flush=True)
+        if step.address:
+            print(_("run-inspector: if no browser opens, open this address to sign in:\n  {address}").format(
+                address=step.address), file=self.stream, flush=True)
+
+
+async def with_signin(client: McpClient, server: ServerEndpoint, cancel: CancelSignal,
+                      attempt: Callable[[], Awaitable[Any]]) -> tuple[Any, int]:
+    """Run ``attempt`` (an operation's record); when the server asks for a sign-in, sign in (an
+    operation of its own) and run it again afresh, at most :data:`MAX_SIGNINS` times. The record
+    of the last attempt, and how many sign-ins it waited for."""
+    record = await attempt()
+    signins = 0
+    while _asks_signin(record.error) and signins < MAX_SIGNINS and not cancel.fired:
+        error = record.error
+        kept = client.signed_in(server)
+        previous = kept.scope if kept is not None and error.http_status == 403 else None
+        print(_("run-inspector: {sentence} Signing in.").format(sentence=translate(error)), file=sys.stderr)
+        try:
+            await client.sign_in(server, challenge=error.challenge, previous_scope=previous, cancel=cancel,
+                                 observer=SignInPrinter())
+        except McpTransportError as failed:
+            record.error = failed
+            return record, signins
+        signins += 1
+        record = await attempt()
+    return record, signins
+
+
+def _asks_signin(error: object) -> bool:
+    return isinstance(error, McpTransportError) and error.kind is ErrorKind.SIGNIN_REQUIRED
+
+
+def run(args: argparse.Namespace) -> int:
+    """``signin SERVER`` / ``signout SERVER``."""
+    from inspector.mcp.server import InvalidServerError
+
+    try:
+        server = ServerEndpoint(args.url, signin=settings_from_args(args))
+    except InvalidServerError as exc:
+        raise UsageError(exc) from None
+    if server.is_command:
+        raise UsageError(Message(N_("A server started as a command takes its credentials from its environment; "
+                                    "only a server at an address is signed in to.")))
+    vault = signin_vault()
+    resource = canonical_resource(server.url)
+    if args.command == "signout":
+        vault.forget(resource)
+        sentence = Message(N_("Signed out of {server}: its tokens are forgotten."), {"server": server.label})
+        _say(args, {"server": server.label, "signed_in": False}, sentence)
+        return EXIT_OK
+    client = McpClient(signin_vault=vault)
+    cancel = CancelSignal()
+    try:
+        signed = asyncio.run(client.sign_in(server, budget_s=args.budget, cancel=cancel, observer=SignInPrinter()))
+    except KeyboardInterrupt:
+        cancel.fire()
+        return EXIT_CANCELLED
+    except McpTransportError as failed:
+        if args.json:
+            emit_json({"error": failed.to_dict(), "step": failed.signin_step})
+        else:
+            print(_("run-inspector: {sentence}").format(sentence=translate(failed)), file=sys.stderr)
+        return EXIT_CANCELLED if failed.is_cancellation else EXIT_FAILED
+    tokens = signed.tokens
+    until = (datetime.fromtimestamp(tokens.expires_at, timezone.utc).isoformat(timespec="seconds")
+             if tokens.expires_at is not None else None)
+    report = {"server": server.label, "signed_in": True, "issuer": tokens.issuer, "client_id": signed.client.client_id,
+              "scope": tokens.scope, "subject": tokens.subject, "expires_at": until, "kept": vault.persistent}
+    sentence = Message(N_("Signed in to {server} with {issuer}."), {"server": server.label, "issuer": tokens.issuer})
+    _say(args, report, sentence)
+    if not vault.persistent and not args.json:
+        print(_("run-inspector: no keyring is usable here, so the sign-in lasts for this command only."),
+              file=sys.stderr)
+    return EXIT_OK
+
+
+def _say(args: argparse.Namespace, report: dict[str, Any], sentence: Message) -> None:
+    if args.json:
+        emit_json(report)
+    else:
+        print(translate(sentence))
+
+
+__all__ = ["MAX_SIGNINS", "SignInPrinter", "run", "settings_from_args", "signin_vault",
+           "with_signin"]

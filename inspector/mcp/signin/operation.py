@@ -1,0 +1,133 @@
+"""Signing in as an operation of its own, and what other operations need of a sign-in: the
+credentials their requests carry, and a refresh as one of their legs.
+
+A sign-in waits on a person, so it has its own deadline (:data:`SIGNIN_BUDGET_S` unless the
+caller gives one), its own legs, its own Cancel; the operation that needed it is started afresh
+afterwards with its whole budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+from collections.abc import Awaitable, Callable
+
+import httpx
+
+from ..cancel import CancelSignal
+from ..clock import Clock
+from ..deadline import OperationDeadline
+from ..errors import McpTransportError
+from ..legs import LegFrame, LegWire
+from ..reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
+from ..secrets import Secrets
+from ..server import ServerEndpoint
+from .browser import open_in_browser
+from .challenge import Challenge
+from .discovery import canonical_resource
+from .documents import SignInProblem, find_authorization_server
+from .flow import STEP_REFRESH, SignedIn, SignInFlow, SignInStep
+from .model import REFRESH_AHEAD_S, SignInSettings, SignInVault, TokenSet
+from .registration import given_client
+
+SIGNIN_OPERATION = "sign-in"
+#: How long a sign-in may take when the caller names no budget: a person signs in, in a browser.
+SIGNIN_BUDGET_S = 300.0
+
+
+def settings_of(server: ServerEndpoint) -> SignInSettings:
+    return server.signin if server.signin is not None else SignInSettings()
+
+
+async def sign_in(server: ServerEndpoint, *, vault: SignInVault, http: httpx.AsyncClient, clock: Clock,
+                  challenge: Challenge | None = None, previous_scope: str | None = None,
+                  budget_s: object = None, cancel: CancelSignal | None = None,
+                  observer: OperationObserver | None = None,
+                  browser: Callable[[str], Awaitable[bool]] | None = None) -> SignedIn:
+    """Sign in to ``server`` (an address) as one operation; the tokens go to ``vault``."""
+    observer = observer or NullObserver()
+    deadline = OperationDeadline(SIGNIN_BUDGET_S if budget_s is None else budget_s, clock)
+    observer.operation_started(OperationStarted(SIGNIN_OPERATION, server.label, deadline.budget_s))
+    frame = LegFrame(server.label, deadline=deadline, observer=observer, clock=clock, cancel=cancel)
+    settings = settings_of(server)
+    hear = getattr(observer, "signin_step", None)
+    flow = SignInFlow(http, frame, server.url, vault=vault, settings=settings,
+                      browser=browser or open_in_browser, on_step=hear if callable(hear) else (lambda step: None))
+    outcome, error = "failed", None
+    try:
+        with cancel.bind_current_task() if cancel is not None else contextlib.nullcontext():
+            try:
+                signed = await flow.run(challenge, previous_scope)
+            except asyncio.CancelledError:
+                if cancel is None or not cancel.fired:
+                    raise
+                task = asyncio.current_task()
+                if task is not None:
+                    task.uncancel()
+                raise McpTransportError.cancelled(server.label, SIGNIN_OPERATION, in_flight=False) from None
+        outcome = "ok"
+        return signed
+    except McpTransportError as exc:
+        exc.scrub(Secrets(settings.secrets))
+        error = exc
+        outcome = "cancelled" if exc.is_cancellation else "failed"
+        raise
+    finally:
+        observer.operation_finished(OperationFinished(SIGNIN_OPERATION, server.label, deadline.budget_s,
+                                                      deadline.elapsed_s() * 1000, outcome, error, None,
+                                                      server.transport))
+
+
+def credentials_for(server: ServerEndpoint, vault: SignInVault | None) -> TokenSet | None:
+    """The tokens kept for ``server`` (an address), if any."""
+    if vault is None or server.is_command:
+        return None
+    return vault.tokens(canonical_resource(server.url))
+
+
+def with_tokens(server: ServerEndpoint, tokens: TokenSet | None) -> ServerEndpoint:
+    """``server`` with its own copy of the headers, carrying ``tokens`` (the copy's headers are
+    updated in place after a refresh, so the operation's legs send the new token)."""
+    headers = dict(server.headers)
+    if tokens is not None:
+        headers["Authorization"] = f"{tokens.token_type} {tokens.access_token}"
+    return dataclasses.replace(server, headers=headers)
+
+
+def needs_refresh(tokens: TokenSet | None) -> bool:
+    return tokens is not None and tokens.refresh_token is not None and tokens.expires_within(REFRESH_AHEAD_S)
+
+
+async def refresh_leg(frame: LegFrame, http: httpx.AsyncClient, server: ServerEndpoint, vault: SignInVault,
+                      tokens: TokenSet) -> TokenSet | None:
+    """Refresh ``tokens`` as a leg of the running operation; the new ones are kept and put into
+    ``server``'s headers. ``None`` (and the old tokens forgotten) when the authorization server
+    refuses the refresh token: the caller signs in again."""
+    from .tokens import TokenRequestError, refresh
+
+    async def exchange(wire: LegWire) -> TokenSet | None:
+        try:
+            authority = await find_authorization_server(http, tokens.issuer, server.url, legacy=False)
+            client = given_client(authority, settings_of(server)) or vault.client(tokens.issuer)
+            if client is None:
+                return None
+            return tokens.renewed(await refresh(http, authority, client, tokens))
+        except TokenRequestError as refused:
+            if refused.error == "invalid_grant":
+                return None
+            raise McpTransportError.signin_failed(server.label, STEP_REFRESH, refused.sentence) from None
+        except SignInProblem as problem:
+            raise McpTransportError.signin_failed(server.label, STEP_REFRESH, problem.reason) from None
+
+    renewed = await frame.run(None, STEP_REFRESH, exchange)
+    if renewed is None:
+        vault.forget(tokens.resource)
+        return None
+    vault.keep_tokens(renewed)
+    server.headers["Authorization"] = f"{renewed.token_type} {renewed.access_token}"
+    return renewed
+
+
+__all__ = ["SIGNIN_BUDGET_S", "SIGNIN_OPERATION", "SignInStep", "credentials_for", "needs_refresh", "refresh_leg",
+           "sign_in", "with_tokens"]

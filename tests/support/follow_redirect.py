@@ -1,0 +1,1 @@
+../../conformance/follow_redirect.py
