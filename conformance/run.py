@@ -64,7 +64,7 @@ def run_one(env: dict[str, str], command: str, scenario: str, version: str | Non
             argv += ["--spec-version", version]
         done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=TOOLS)
         statuses: Counter[str] = Counter()
-        for checks in Path(results).glob("*/checks.json"):
+        for checks in Path(results).rglob("checks.json"):  # auth/NAME-TIME/: one level deeper
             for check in json.loads(checks.read_text()):
                 statuses[str(check.get("status"))] += 1
     return statuses, done.stdout + done.stderr
