@@ -275,6 +275,25 @@ async def _request_step(operation: str, server: ServerEndpoint, describe: Callab
                            server_told_to_stop=_told(recorder))
 
 
+async def sign_in_step(client: McpClient, server: ServerEndpoint, *, challenge: Any = None,
+                       previous_scope: str | None = None, budget_s: object = None,
+                       cancel: CancelSignal | None = None, observer: OperationObserver | None = None,
+                       browser: Any = None) -> OperationRecord:
+    """Sign in to ``server`` (an operation of its own) and record it as a ``request`` step, so a
+    run shows that, and how long, it waited for a sign-in; the result is the ``SignedIn``."""
+    return await _request_step(
+        "sign-in", server, _signed_in_sentence,
+        lambda recorder: client.sign_in(server, challenge=challenge, previous_scope=previous_scope, budget_s=budget_s,
+                                        cancel=cancel, observer=FanOut(recorder, observer), browser=browser))
+
+
+def _signed_in_sentence(signed: Any) -> str:
+    """What a sign-in gave, without a secret: the authorization server, the client, the scope."""
+    tokens = signed.tokens
+    sentence = f"signed in with {tokens.issuer} as client {signed.client.client_id}"
+    return f"{sentence}, scope {tokens.scope}" if tokens.scope else sentence
+
+
 def catalogue_sentence(tools: int, pages: int, names: list[str]) -> str:
     """What a catalogue walk found, with real plural forms: "2 tools in 1 page: a, b"."""
     tool_words = "1 tool" if tools == 1 else "{count} tools".format(count=tools)

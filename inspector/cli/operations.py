@@ -247,10 +247,10 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
         return await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
 
     record, signins = await with_signin(client, server, cancel, attempt)
-    fate = _finish_run(recording, record)
+    fate = _finish_run(recording, record, signins)
     report = build_report(operation, server, args, recorder, record, fate.run_id if fate else None)
     if signins:
-        report["waited_for_signin"] = signins
+        report["waited_for_signin"] = len(signins)
     if fate is not None and fate.problem is not None:
         report["record"] = fate.to_dict()
     if reading is not None and reading.verdict is BudgetVerdict.RAISED:
@@ -280,9 +280,11 @@ def _start_run(store: RunStore | None, db_path: Path, title: str, server_url: st
     return recording
 
 
-def _finish_run(recording: RunRecording | None, record: OperationRecord) -> RecordFate | None:
-    """The run's record written (or, when that fails, put in a side file); ``None`` without a store."""
-    return None if recording is None else recording.finish(record)
+def _finish_run(recording: RunRecording | None, record: OperationRecord,
+                before: list[OperationRecord] | None = None) -> RecordFate | None:
+    """The run's record written (or, when that fails, put in a side file); ``None`` without a store.
+    ``before``: the sign-ins the operation waited for, as steps before its own."""
+    return None if recording is None else recording.finish(record, before or ())
 
 
 class EarlyInterrupt:

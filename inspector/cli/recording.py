@@ -14,6 +14,7 @@ import sqlite3
 import tempfile
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -90,7 +91,7 @@ class RunRecording:
             if not is_lock(exc):
                 raise
 
-    def finish(self, record: OperationRecord) -> RecordFate:
+    def finish(self, record: OperationRecord, before: Sequence[OperationRecord] = ()) -> RecordFate:
         """Write the step, the run's end and the server's health in one transaction, waiting at
         most :data:`RECORD_LOCK_WAIT_S` for the lock; else save the record to a side file."""
         self._store.set_lock_wait(RECORD_LOCK_WAIT_S)
@@ -100,8 +101,9 @@ class RunRecording:
                 if run_id is None:
                     run_id = self._store.insert_run(self._title, "live", self._server_url, record.started_at,
                                                     None, "running", None)
-                self._store.insert_step(run_id, self._store.next_sequence(run_id), record.step,
-                                        to_stored_time(record.started_at))
+                for step in (*before, record):
+                    self._store.insert_step(run_id, self._store.next_sequence(run_id), step.step,
+                                            to_stored_time(step.started_at))
                 self._store.mark_finished(run_id, record.status)
                 ServerRegistry(self._store.db).count_operation(self._server_url, record.health,
                                                                record.latency_ms)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import sys
 from collections.abc import Awaitable, Callable
@@ -25,6 +26,7 @@ from inspector.mcp.signin.model import MemoryVault, SignInSettings, SignInVault
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
 from .ending import emit_json
+from .safe_text import one_line
 
 #: How many times one command signs in (a server that keeps asking for a larger scope is stopped).
 MAX_SIGNINS = 3
@@ -87,26 +89,35 @@ class SignInPrinter(NullObserver):
 
 
 async def with_signin(client: McpClient, server: ServerEndpoint, cancel: CancelSignal,
-                      attempt: Callable[[], Awaitable[Any]]) -> tuple[Any, int]:
+                      attempt: Callable[[], Awaitable[Any]]) -> tuple[Any, list[Any]]:
     """Run ``attempt`` (an operation's record); when the server asks for a sign-in, sign in (an
-    operation of its own) and run it again afresh, at most :data:`MAX_SIGNINS` times. The record
-    of the last attempt, and how many sign-ins it waited for."""
+    operation of its own, recorded as a step) and run it again afresh, at most
+    :data:`MAX_SIGNINS` times. The record of the last attempt, and those of the sign-ins."""
+    from inspector.agent.operations import sign_in_step
+
     record = await attempt()
-    signins = 0
-    while _asks_signin(record.error) and signins < MAX_SIGNINS and not cancel.fired:
+    signins: list[Any] = []
+    while _asks_signin(record.error) and len(signins) < MAX_SIGNINS and not cancel.fired:
         error = record.error
         kept = client.signed_in(server)
         previous = kept.scope if kept is not None and error.http_status == 403 else None
-        print(_("run-inspector: {sentence} Signing in.").format(sentence=translate(error)), file=sys.stderr)
-        try:
-            await client.sign_in(server, challenge=error.challenge, previous_scope=previous, cancel=cancel,
-                                 observer=SignInPrinter())
-        except McpTransportError as failed:
-            record.error = failed
-            return record, signins
-        signins += 1
+        print(_asked(error, server), file=sys.stderr)
+        signed = await sign_in_step(client, server, challenge=error.challenge, previous_scope=previous,
+                                    cancel=cancel, observer=SignInPrinter())
+        signins.append(signed)
+        if signed.error is not None:
+            return dataclasses.replace(record, error=signed.error, status=signed.status), signins
         record = await attempt()
     return record, signins
+
+
+def _asked(error: McpTransportError, server: ServerEndpoint) -> str:
+    scope = getattr(error.challenge, "scope", None)
+    if error.http_status == 403 and scope:
+        return _("run-inspector: {server} asks for a larger scope ({scope}); signing in again.").format(
+            server=server.label, scope=one_line(scope))
+    return _("run-inspector: {server} asks for a sign-in ({method}, HTTP status {status}); signing in.").format(
+        server=server.label, method=error.method, status=error.http_status)
 
 
 def _asks_signin(error: object) -> bool:

@@ -341,9 +341,9 @@ class McpClient:
         """Open and work; with a token near its end refreshed first, and once more from the start
         after a refresh when the server refuses the token (both refreshes are legs of ``op``)."""
         if tokens is not None and http is not None and self.signin_vault is not None and needs_refresh(tokens):
-            tokens = await refresh_leg(op.transport.frame, http, server, self.signin_vault, tokens)
-            if tokens is None:
-                server.headers.pop("Authorization", None)
+            kept, tokens = tokens, await refresh_leg(op.transport.frame, http, server, self.signin_vault, tokens)
+            if tokens is None and kept.expires_within(0):
+                server.headers.pop("Authorization", None)  # refused, and of no use any more: ask for a sign-in
         try:
             await self._open(op, server, http)
             return await work(op)

@@ -274,6 +274,13 @@ class FanOut(NullObserver):
     def __init__(self, *observers: OperationObserver | None) -> None:
         self._observers = [observer for observer in observers if observer is not None]
 
+    def signin_step(self, report: Any) -> None:
+        """A sign-in's step done (``signin.flow.SignInStep``), to the observers that listen for it."""
+        for observer in self._observers:
+            hear = getattr(observer, "signin_step", None)
+            if callable(hear):
+                hear(report)
+
     def operation_started(self, report: OperationStarted) -> None:
         for observer in self._observers:
             observer.operation_started(report)

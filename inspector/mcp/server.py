@@ -57,6 +57,8 @@ class ServerEndpoint:
     era: str = field(default="auto", compare=False)
     #: How to sign in to it (OAuth), when it asks: the user's client id and such; ``None``: discover all.
     signin: SignInSettings | None = field(default=None, compare=False, repr=False)
+    #: True when ``Authorization`` carries a sign-in's token (not a header the user configured).
+    signed_in: bool = field(default=False, compare=False, repr=False)
 
     @classmethod
     def for_command(cls, command: ServerCommand, name: str | None = None, era: str = "auto") -> ServerEndpoint:

@@ -104,8 +104,11 @@ FAULTS = [
                  ErrorKind.HTTP_STATUS, "503", id="5xx"),
     pytest.param(lambda ex: ex.send_json({"jsonrpc": "2.0", "id": ex.request.rpc_id, "result": {}}, status=500),
                  ErrorKind.HTTP_STATUS, "500", id="5xx-with-a-result-body"),
+    # A Bearer challenge asks for a sign-in (OAuth), which the caller can then start.
     pytest.param(lambda ex: ex.send(401, b"", headers={"WWW-Authenticate": 'Bearer realm="mcp"'}),
-                 ErrorKind.HTTP_STATUS, "401", id="401"),
+                 ErrorKind.SIGNIN_REQUIRED, "401", id="401"),
+    pytest.param(lambda ex: ex.send(401, b"", headers={"WWW-Authenticate": 'Basic realm="mcp"'}),
+                 ErrorKind.HTTP_STATUS, "401", id="401-basic"),
     pytest.param(lambda ex: ex.send(403, b"forbidden", content_type="text/plain"),
                  ErrorKind.HTTP_STATUS, "403", id="403"),
     pytest.param(lambda ex: ex.send_rpc_error(-32603, "internal trouble"),

@@ -355,7 +355,7 @@ class LegTransport(FramedLegs):
             if status >= 300:
                 if status == 404 and session.session_id:
                     raise SessionGone()
-                refusal = signin_refusal(label, leg.method, response, request.headers)
+                refusal = signin_refusal(label, leg.method, response, request.headers, self._server.signed_in)
                 if refusal is not None:
                     raise refusal
                 if 400 <= status < 500 and (session.stateless or leg.method == "server/discover"):
@@ -413,7 +413,7 @@ class LegTransport(FramedLegs):
                 # Never a fresh start here: that would send the request a second time.
                 raise McpTransportError.session_expired(label, method)
             if status >= 300:
-                raise signin_refusal(label, method, response, headers) or \
+                raise signin_refusal(label, method, response, headers, self._server.signed_in) or \
                     McpTransportError.http_status(label, method, status, self._said(response.reason_phrase))
             raw_type = response.headers.get("content-type", "")
             if raw_type.split(";", 1)[0].strip().lower() != "text/event-stream":

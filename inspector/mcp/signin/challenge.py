@@ -87,19 +87,31 @@ def parse_challenges(header: str) -> list[Challenge]:
     return challenges
 
 
+#: The schemes that carry an OAuth access token (RFC 6750, RFC 9449), in the order preferred.
+TOKEN_SCHEMES = ("bearer", "dpop")
+
+
 def bearer_challenge(header: str | None) -> Challenge | None:
-    """The ``Bearer`` challenge of a ``WWW-Authenticate`` value, if it has one."""
+    """The OAuth challenge of a ``WWW-Authenticate`` value (``Bearer``, else ``DPoP``), if it has one."""
     if not header:
         return None
-    return next((challenge for challenge in parse_challenges(header) if challenge.scheme == "bearer"), None)
+    challenges = parse_challenges(header)
+    for scheme in TOKEN_SCHEMES:
+        found = next((challenge for challenge in challenges if challenge.scheme == scheme), None)
+        if found is not None:
+            return found
+    return None
 
 
-def signin_refusal(label: str, method: str, response: httpx.Response,
-                   sent: Mapping[str, str]) -> McpTransportError | None:
+def signin_refusal(label: str, method: str, response: httpx.Response, sent: Mapping[str, str],
+                   signed_in: bool = True) -> McpTransportError | None:
     """A 401 (or a 403 asking for a larger scope) that calls for a sign-in (OAuth ``Bearer``, or no
     challenge at all: the well-known metadata addresses are then the way to find out how); ``None``
-    for any other answer, such as a ``Basic`` challenge."""
+    for any other answer, such as a ``Basic`` challenge, or a refusal of an ``Authorization`` header
+    the user configured (``signed_in`` False): that header is what to check."""
     if response.status_code not in (401, 403):
+        return None
+    if not signed_in and any(name.lower() == "authorization" for name in sent):
         return None
     header = response.headers.get("www-authenticate")
     challenge = bearer_challenge(header)

@@ -62,9 +62,19 @@ def authorization_server_metadata_urls(issuer: str) -> list[str]:
 
 
 def resource_matches(document_resource: object, server_url: str) -> bool:
-    """Does the ``resource`` of a Protected Resource Metadata document name the server called?"""
-    return isinstance(document_resource, str) and canonical_resource(document_resource) == \
-        canonical_resource(server_url)
+    """Does the ``resource`` of a Protected Resource Metadata document name the server called:
+    the same address, or one that contains it (same origin, a whole-segment path prefix: the
+    metadata at the root names the origin, RFC 9728 §3)?"""
+    if not isinstance(document_resource, str):
+        return False
+    named, called = canonical_resource(document_resource), canonical_resource(server_url)
+    if named == called:
+        return True
+    named_parts, called_parts = urlsplit(named), urlsplit(called)
+    if (named_parts.scheme, named_parts.netloc) != (called_parts.scheme, called_parts.netloc):
+        return False
+    prefix = named_parts.path.rstrip("/")
+    return not prefix or called_parts.path.startswith(prefix + "/")
 
 
 def issuer_matches(document_issuer: object, issuer: str) -> bool:

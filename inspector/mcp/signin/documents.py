@@ -45,6 +45,8 @@ class ResourceMetadata:
     scopes_supported: tuple[str, ...] = ()
     found_at: str | None = None
     legacy: bool = False
+    #: The ``resource`` the document names, exactly as written: what tokens are asked for.
+    resource: str | None = None
 
 
 def shown(url: str) -> str:
@@ -118,9 +120,22 @@ async def find_resource_metadata(http: httpx.AsyncClient, server_url: str,
         if not servers:
             raise SignInProblem(Message(N_("its metadata at {address} names no authorization server"),
                                         {"address": shown(url)}))
-        return ResourceMetadata(servers, _names(document.get("scopes_supported")), url)
+        named = document.get("resource")
+        return ResourceMetadata(servers, _names(document.get("scopes_supported")), url,
+                                resource=named if isinstance(named, str) and named else None)
     parts = urlsplit(server_url)
     return ResourceMetadata((urlunsplit((parts.scheme, parts.netloc, "", "", "")),), legacy=True)
+
+
+def _same_origin(document: dict[str, Any], issuer: str) -> bool:
+    """A server of the 2025-03-26 revision (no resource metadata) is its own authorization server:
+    metadata at its origin that names an issuer on that origin is taken (older servers often
+    put their endpoints under a path and name that as the issuer)."""
+    named = document.get("issuer")
+    if not isinstance(named, str):
+        return False
+    ours, theirs = urlsplit(issuer), urlsplit(named)
+    return (ours.scheme, ours.netloc) == (theirs.scheme, theirs.netloc)
 
 
 def _legacy_defaults(issuer: str) -> AuthorizationServer:
@@ -141,7 +156,7 @@ async def find_authorization_server(http: httpx.AsyncClient, issuer: str, server
         document = await get_document(http, url)
         if document is None:
             continue
-        if not issuer_matches(document.get("issuer"), issuer):
+        if not issuer_matches(document.get("issuer"), issuer) and not (legacy and _same_origin(document, issuer)):
             mismatched = mismatched or str(document.get("issuer"))
             continue
         server = AuthorizationServer(issuer, document)

@@ -10,6 +10,7 @@ came back (never the token itself).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -89,7 +90,10 @@ class SignInFlow:
         self.http = http
         self.frame = frame
         self.server_url = server_url
+        #: The server's own key in the vault (its canonical address).
         self.resource = canonical_resource(server_url)
+        #: What tokens are asked for (``resource``, RFC 8707): the resource metadata's own words, else the key.
+        self.audience = self.resource
         self.vault = vault
         self.settings = settings
         self.browser = browser
@@ -98,9 +102,10 @@ class SignInFlow:
     async def run(self, challenge: Challenge | None, previous_scope: str | None = None) -> SignedIn:
         metadata = await self._step(STEP_RESOURCE, lambda: find_resource_metadata(
             self.http, self.server_url, challenge.resource_metadata if challenge else None), self._said_resource)
-        server = await self._step(STEP_SERVER, lambda: find_authorization_server(
-            self.http, metadata.authorization_servers[0], self.server_url, legacy=metadata.legacy),
-            lambda found: Message(N_("Authorization server {issuer}."), {"issuer": shown(found.issuer)}))
+        self.audience = metadata.resource or self.resource
+        server = await self._step(STEP_SERVER, lambda: self._authorization_server(metadata),
+                                  lambda found: Message(N_("Authorization server {issuer}."),
+                                                        {"issuer": shown(found.issuer)}))
         kept = self.vault.tokens(self.resource)
         if kept is not None and kept.issuer != server.issuer:
             self.vault.forget(self.resource)  # tokens of another authorization server are never reused
@@ -108,10 +113,6 @@ class SignInFlow:
         scope = wanted_scope(challenge, metadata, server, previous_scope, self.settings)
         if self.settings.grant == "client-credentials":
             return await self._machine_sign_in(server, scope)
-        if "S256" not in server.code_challenge_methods:
-            raise self._failed(STEP_SERVER, Message(N_(
-                "the authorization server {issuer} does not say it supports PKCE with S256, which signing in "
-                "requires"), {"issuer": shown(server.issuer)}))
         attempt = AuthorizationAttempt()
         stored = self.vault.client(server.issuer)
         port = _port_of(stored.redirect_uris[0]) if stored is not None and stored.redirect_uris else 0
@@ -121,8 +122,9 @@ class SignInFlow:
         except OSError:
             redirect = LoopbackRedirect(attempt.state)  # the port of before is taken: a free one
             await redirect.start()
+        redirect_uri = redirect.redirect_uri
         try:
-            client = await self._step(STEP_CLIENT, lambda: self._client(server, redirect.redirect_uri, scope),
+            client = await self._step(STEP_CLIENT, lambda: self._client(server, redirect_uri, scope),
                                       _said_client)
             answer = await self._step(STEP_BROWSER, lambda: self._browse(server, client, attempt, redirect, scope),
                                       lambda _: Message(N_("The browser came back with a code.")))
@@ -131,17 +133,25 @@ class SignInFlow:
         from .tokens import exchange_code
 
         tokens = await self._step(STEP_TOKEN, lambda: self._tokens(exchange_code(
-            self.http, server, client, code=answer["code"], redirect_uri=redirect.redirect_uri,
-            code_verifier=attempt.verifier, resource=self.resource)), _said_tokens)
+            self.http, server, client, code=answer["code"], redirect_uri=redirect_uri,
+            code_verifier=attempt.verifier, resource=self.audience)), _said_tokens)
         self.vault.keep_tokens(tokens)
         return SignedIn(tokens, client, server)
+
+    async def _authorization_server(self, metadata: ResourceMetadata) -> AuthorizationServer:
+        server = await find_authorization_server(self.http, metadata.authorization_servers[0], self.server_url,
+                                                 legacy=metadata.legacy)
+        if self.settings.grant != "client-credentials" and "S256" not in server.code_challenge_methods:
+            raise SignInProblem(Message(N_("the authorization server {issuer} does not say it supports PKCE with "
+                                           "S256, which signing in requires"), {"issuer": shown(server.issuer)}))
+        return server
 
     async def _machine_sign_in(self, server: AuthorizationServer, scope: str | None) -> SignedIn:
         from .tokens import client_credentials
 
         client = await self._step(STEP_CLIENT, lambda: self._client(server, None, scope), _said_client)
         tokens = await self._step(STEP_TOKEN, lambda: self._tokens(client_credentials(
-            self.http, server, client, resource=self.resource, scope=scope)), _said_tokens)
+            self.http, server, client, resource=self.audience, scope=scope)), _said_tokens)
         self.vault.keep_tokens(tokens)
         return SignedIn(tokens, client, server)
 
@@ -160,7 +170,7 @@ class SignInFlow:
                                         {"issuer": shown(server.issuer)}))
         params = {"response_type": "code", "client_id": client.client_id, "redirect_uri": redirect.redirect_uri,
                   "code_challenge": attempt.challenge, "code_challenge_method": "S256", "state": attempt.state,
-                  "resource": self.resource}
+                  "resource": self.audience}
         if scope:
             params["scope"] = scope
         address = str(httpx.URL(endpoint).copy_merge_params(params))
@@ -187,7 +197,7 @@ class SignInFlow:
         from .tokens import TokenRequestError
 
         try:
-            return await request
+            return dataclasses.replace(await request, resource=self.resource)  # kept under the server's key
         except TokenRequestError as refused:
             raise SignInProblem(refused.sentence) from None
 

@@ -92,7 +92,7 @@ def with_tokens(server: ServerEndpoint, tokens: TokenSet | None) -> ServerEndpoi
     headers = dict(server.headers)
     if tokens is not None:
         headers["Authorization"] = f"{tokens.token_type} {tokens.access_token}"
-    return dataclasses.replace(server, headers=headers)
+    return dataclasses.replace(server, headers=headers, signed_in=tokens is not None)
 
 
 def needs_refresh(tokens: TokenSet | None) -> bool:

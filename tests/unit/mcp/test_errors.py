@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from inspector.mcp import ERROR_CODES, ErrorKind, McpTransportError
+from inspector.mcp.messages import N_, Message
 from inspector.mcp.output_schema import check_structured
+from inspector.mcp.signin.challenge import bearer_challenge
 
 SERVER = "http://tools.example.test/mcp"
 
@@ -13,6 +15,7 @@ STABLE_CODES = {
     "unreachable": 1001, "http_status": 1002, "malformed": 1003, "rpc_error": 1004,
     "content_type": 1005, "too_large": 1006, "protocol_version": 1007, "session_expired": 1008,
     "exhausted_budget": 1009, "timed_out": 1010, "cancelled": 1011, "output_schema": 1012,
+    "signin_required": 1013, "signin_failed": 1014,
 }
 
 
@@ -36,6 +39,13 @@ def every_error() -> list[McpTransportError]:
         McpTransportError.output_schema(SERVER, "quote", check_structured(
             {"name": "quote", "outputSchema": {"type": "object", "required": ["total"]}},
             {"structuredContent": {}}, server=SERVER)),
+        McpTransportError.signin_required(SERVER, "tools/call", 401, None, sent_token=False),
+        McpTransportError.signin_required(SERVER, "tools/call", 401, None, sent_token=True),
+        McpTransportError.signin_required(SERVER, "tools/call", 403, bearer_challenge('Bearer scope="files:write"'),
+                                          sent_token=True),
+        McpTransportError.signin_required(SERVER, "tools/call", 403, None, sent_token=True),
+        McpTransportError.signin_failed(SERVER, "sign-in: browser",
+                                        Message(N_("the browser came back without a code"))),
     ]
 
 

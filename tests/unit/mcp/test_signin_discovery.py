@@ -88,3 +88,19 @@ def test_the_issuer_must_match_exactly() -> None:
     (True, "https://AS.ex", False), (False, "https://as.ex/", False), (True, "https://as.ex:443", False)])
 def test_iss_on_the_way_back(advertised: bool, returned: str | None, ok: bool) -> None:
     assert iss_acceptable(advertised, returned, "https://as.ex") is ok
+
+
+def test_metadata_at_the_root_may_name_the_origin_but_not_a_sibling_path_or_another_host() -> None:
+    assert resource_matches("https://mcp.example.com", "https://mcp.example.com/mcp")
+    assert resource_matches("https://mcp.example.com/api", "https://mcp.example.com/api/mcp")
+    assert not resource_matches("https://mcp.example.com/ap", "https://mcp.example.com/api/mcp")
+    assert not resource_matches("https://mcp.example.com/other", "https://mcp.example.com/mcp")
+    assert not resource_matches("http://mcp.example.com", "https://mcp.example.com/mcp")
+    assert not resource_matches("https://mcp.example.com:8443", "https://mcp.example.com/mcp")
+
+
+def test_a_dpop_challenge_is_read_when_no_bearer_one_is_given() -> None:
+    challenge = bearer_challenge('DPoP resource_metadata="https://mcp.example.com/.well-known/x", algs="ES256"')
+    assert challenge is not None and challenge.scheme == "dpop"
+    assert challenge.resource_metadata == "https://mcp.example.com/.well-known/x"
+    assert bearer_challenge('DPoP algs="ES256", Bearer scope="a"').scheme == "bearer"

@@ -1,0 +1,105 @@
+"""Signing in from the command line: a protected server's call signs in through the browser
+(``BROWSER`` replaced by a program that follows the redirect), then runs afresh; the flags of a
+pre-registered or machine client; nothing secret in the output."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.auth_config import PRE_REGISTERED_ID, PRE_REGISTERED_SECRET, AuthConfig, pre_registered
+from tests.support.auth_server import serve_auth_server
+
+FOLLOW = Path(__file__).resolve().parents[1] / "support" / "follow_redirect.py"
+pytestmark = pytest.mark.timeout(90)
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "BROWSER": f"{sys.executable} {FOLLOW} %s", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "inspector", *args, "--no-store"], capture_output=True, text=True,
+                          env=environment, timeout=60)
+
+
+def test_a_call_signs_in_through_the_browser_then_runs_afresh_with_its_whole_budget():
+    with serve_auth_server() as auth:
+        done = run_cli("call", auth.mcp_url, "echo", "--args", '{"text": "hi"}', "--json", "--budget", "15")
+        issued = auth.secrets()
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["outcome"] == "ok" and report["waited_for_signin"] == 1
+    assert report["legs"][0]["granted_s"] == 15  # the call started afresh: its first leg had the whole budget
+    assert "asks for a sign-in" in done.stderr and "sign-in: token" in done.stderr
+    assert "/authorize?" in done.stderr  # the address is printed, for a machine without a browser
+    assert issued and not any(secret in done.stdout + done.stderr for secret in issued)
+
+
+def test_a_pre_registered_client_signs_in_with_its_secret_from_the_environment():
+    config = AuthConfig(clients=[pre_registered("client_secret_post")], registration=False,
+                        token_auth_methods=("client_secret_post",))
+    with serve_auth_server(config) as auth:
+        done = run_cli("tools", auth.mcp_url, "--client-id", PRE_REGISTERED_ID, "--client-secret-env", "SECRET_HERE",
+                       env={"SECRET_HERE": PRE_REGISTERED_SECRET})
+        token = auth.requests("/token")[0].form
+    assert done.returncode == 0, done.stderr
+    assert token["client_id"] == PRE_REGISTERED_ID and token["client_secret"] == PRE_REGISTERED_SECRET
+    assert PRE_REGISTERED_SECRET not in done.stdout + done.stderr
+
+
+def test_a_machine_client_signs_in_with_client_credentials_and_no_browser():
+    config = AuthConfig(clients=[pre_registered("client_secret_basic")], registration=False)
+    with serve_auth_server(config) as auth:
+        done = run_cli("call", auth.mcp_url, "echo", "--args", '{"text": "hi"}', "--client-id", PRE_REGISTERED_ID,
+                       "--client-secret-env", "SECRET_HERE", "--grant", "client-credentials",
+                       env={"SECRET_HERE": PRE_REGISTERED_SECRET, "BROWSER": "false"})
+        token = auth.requests("/token")[0]
+    assert done.returncode == 0, done.stderr
+    assert token.form["grant_type"] == "client_credentials" and token.authorization.startswith("Basic ")
+    assert not auth.requests("/authorize")
+
+
+def test_a_server_that_keeps_asking_for_a_larger_scope_is_stopped_after_three_sign_ins():
+    with serve_auth_server(AuthConfig(endless_step_up=True)) as auth:
+        done = run_cli("call", auth.mcp_url, "write_note", "--args", '{"text": "x"}', "--json")
+        sign_ins = len(auth.requests("/token"))
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["error"]["kind"] == "signin_required"
+    assert sign_ins == 3
+
+
+def test_a_failed_sign_in_names_its_step():
+    with serve_auth_server(AuthConfig(iss_value="https://evil.example")) as auth:
+        done = run_cli("call", auth.mcp_url, "echo", "--args", '{"text": "hi"}', "--json")
+    assert done.returncode == 1
+    error = json.loads(done.stdout)["error"]
+    assert error["kind"] == "signin_failed" and "sign-in: browser" in error["message"]
+
+
+def test_a_missing_secret_variable_is_a_usage_error_before_anything_is_sent():
+    with serve_auth_server() as auth:
+        done = run_cli("call", auth.mcp_url, "echo", "--client-id", "x", "--client-secret-env", "NOT_SET_ANYWHERE_21")
+        seen = auth.requests()
+    assert done.returncode == 2 and "NOT_SET_ANYWHERE_21" in done.stderr
+    assert not seen
+
+
+def test_the_stored_run_shows_the_sign_in_it_waited_for_as_a_step_before_the_call(tmp_path):
+    database = tmp_path / "runs.db"
+    with serve_auth_server() as auth:
+        environment = {**os.environ, "BROWSER": f"{sys.executable} {FOLLOW} %s"}
+        done = subprocess.run([sys.executable, "-m", "inspector", "call", auth.mcp_url, "echo", "--args",
+                               '{"text": "hi"}', "--db", str(database)], capture_output=True, text=True,
+                              env=environment, timeout=60)
+        issued = auth.secrets()
+    assert done.returncode == 0, done.stderr
+    shown = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", "1", "--json", "--db", str(database)],
+                           capture_output=True, text=True, timeout=60)
+    steps = [entry["step"] if "step" in entry else entry for entry in json.loads(shown.stdout)["timeline"]]
+    assert [step["kind"] for step in steps] == ["request", "tool"]
+    assert steps[0]["details"].startswith("sign-in: signed in with " + auth.issuer)
+    assert [leg["method"] for leg in steps[0]["payload"]["legs"]][-1] == "sign-in: token"
+    assert issued and not any(secret.encode() in database.read_bytes() for secret in issued)

@@ -1,0 +1,187 @@
+"""Signing in to a protected server end to end, against a real authorization server on loopback
+(tests/support/auth_server.py): discovery, registration, PKCE, the loopback redirect, the token,
+the token on later requests, a refresh as a leg, step-up, and each failing step named.
+
+The "browser" is tests/support/follow_redirect.py run in a thread: it GETs the authorization URL
+and follows the one redirect to the client's loopback listener, as a person's browser would."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+from inspector.mcp import CancelSignal, McpClient, OperationRecorder, ServerEndpoint
+from inspector.mcp.errors import ErrorKind, McpTransportError
+from inspector.mcp.signin.flow import STEP_BROWSER, STEP_REFRESH, STEP_RESOURCE, STEP_SERVER, STEPS, SignInStep
+from inspector.mcp.signin.model import MemoryVault
+from tests.support.auth_config import READ_SCOPE, WRITE_SCOPE, AuthConfig
+from tests.support.auth_server import serve_auth_server
+from tests.support.follow_redirect import main as follow_redirect
+
+pytestmark = pytest.mark.timeout(60)
+
+
+async def follow(url: str) -> bool:
+    """A browser that follows the authorization server's redirect (in a thread, as a browser is)."""
+    done = asyncio.get_running_loop().create_future()
+
+    def run() -> None:
+        status = follow_redirect(["follow_redirect.py", url])
+        done.get_loop().call_soon_threadsafe(lambda: done.done() or done.set_result(status == 0))
+
+    threading.Thread(target=run, daemon=True).start()
+    return await done
+
+
+class Steps(OperationRecorder):
+    """Records the sign-in's legs and the steps it says it did."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.said: list[SignInStep] = []
+
+    def signin_step(self, step: SignInStep) -> None:
+        self.said.append(step)
+
+
+def sign_in(client: McpClient, server: ServerEndpoint, observer: Steps | None = None, **options):
+    return asyncio.run(client.sign_in(server, browser=options.pop("browser", follow), observer=observer,
+                                      budget_s=options.pop("budget_s", 30), **options))
+
+
+def failed_signin(config: AuthConfig) -> tuple[McpTransportError, Steps, object]:
+    with serve_auth_server(config) as auth:
+        client, steps = McpClient(signin_vault=MemoryVault()), Steps()
+        with pytest.raises(McpTransportError) as raised:
+            sign_in(client, ServerEndpoint(auth.mcp_url), steps)
+        return raised.value, steps, auth
+
+
+def test_a_protected_server_asks_for_a_sign_in_and_no_headers_are_blamed():
+    with serve_auth_server() as auth:
+        client = McpClient(signin_vault=MemoryVault())
+        with pytest.raises(McpTransportError) as raised:
+            asyncio.run(client.list_tools(ServerEndpoint(auth.mcp_url), budget_s=10))
+    error = raised.value
+    assert error.kind is ErrorKind.SIGNIN_REQUIRED and error.code == 1013 and error.http_status == 401
+    assert error.challenge is not None and error.challenge.scope == READ_SCOPE
+    assert "needs a sign-in" in error.message and "headers" not in error.message
+
+
+def test_signing_in_goes_through_every_step_as_legs_and_the_call_then_carries_the_token():
+    with serve_auth_server() as auth:
+        vault = MemoryVault()
+        client, steps = McpClient(signin_vault=vault), Steps()
+        server = ServerEndpoint(auth.mcp_url)
+        signed = sign_in(client, server, steps)
+        result = asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=10))
+        authorize = auth.requests("/authorize")[0].params
+        token = auth.requests("/token")[0].form
+        registered = auth.requests("/register")[0].json
+        mcp = [seen for seen in auth.requests(auth.config.mcp_path) if seen.method == "POST"]
+    assert [leg.method for leg in steps.legs] == list(STEPS)
+    assert all(leg.outcome.value == "ok" for leg in steps.legs)
+    assert [said.step for said in steps.said].count(STEP_BROWSER) == 2  # the address, then the code
+    assert steps.finished is not None and steps.finished.operation == "sign-in" and steps.finished.outcome == "ok"
+    assert not result.is_error
+    assert signed.tokens.issuer == auth.issuer and vault.tokens(auth.mcp_url) == signed.tokens
+    assert authorize["code_challenge_method"] == "S256" and authorize["resource"] == auth.mcp_url
+    assert authorize["scope"].split()[0] == READ_SCOPE and urlsplit(authorize["redirect_uri"]).hostname == "127.0.0.1"
+    assert token["grant_type"] == "authorization_code" and token["resource"] == auth.mcp_url
+    assert len(token["code_verifier"]) >= 43
+    assert registered["application_type"] == "native" and registered["redirect_uris"] == [authorize["redirect_uri"]]
+    assert mcp and all(seen.authorization == f"Bearer {signed.tokens.access_token}" for seen in mcp)
+    assert not any(signed.tokens.access_token in seen.url for seen in auth.requests())
+
+
+def test_a_refresh_before_expiry_is_a_leg_of_the_operation_and_rotates_the_token():
+    with serve_auth_server(AuthConfig(expires_in=30)) as auth:
+        vault = MemoryVault()
+        client, recorder = McpClient(signin_vault=vault), OperationRecorder()
+        server = ServerEndpoint(auth.mcp_url)
+        first = sign_in(client, server).tokens
+        asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=10, observer=recorder))
+        refreshed = [seen.form for seen in auth.requests("/token") if seen.form["grant_type"] == "refresh_token"]
+    assert recorder.legs[0].method == STEP_REFRESH and recorder.legs[0].outcome.value == "ok"
+    assert refreshed and refreshed[0]["resource"] == auth.mcp_url
+    kept = vault.tokens(auth.mcp_url)
+    assert kept.access_token != first.access_token and kept.refresh_token != first.refresh_token
+
+
+def test_a_refused_refresh_forgets_the_tokens_and_asks_for_a_sign_in():
+    with serve_auth_server(AuthConfig(expires_in=30, refuse_refresh=True)) as auth:
+        vault = MemoryVault()
+        client = McpClient(signin_vault=vault)
+        server = ServerEndpoint(auth.mcp_url)
+        sign_in(client, server)
+        result = asyncio.run(client.call_tool(server, "echo", {"text": "hi"}, budget_s=10))
+    # The token still worked (it had not expired): the refused refresh only made it the last use.
+    assert not result.is_error and vault.tokens(auth.mcp_url) is None
+
+
+def test_a_larger_scope_is_asked_for_with_the_one_granted_before():
+    with serve_auth_server() as auth:
+        client = McpClient(signin_vault=MemoryVault())
+        server = ServerEndpoint(auth.mcp_url)
+        with pytest.raises(McpTransportError) as asked:
+            asyncio.run(client.call_tool(server, "write_note", {"text": "x"}, budget_s=10))
+        first = sign_in(client, server, challenge=asked.value.challenge).tokens  # the challenge's scope only
+        with pytest.raises(McpTransportError) as raised:
+            asyncio.run(client.call_tool(server, "write_note", {"text": "x"}, budget_s=10))
+        error = raised.value
+        assert error.kind is ErrorKind.SIGNIN_REQUIRED and error.http_status == 403
+        assert error.challenge.insufficient_scope and WRITE_SCOPE in error.challenge.scope.split()
+        sign_in(client, server, challenge=error.challenge, previous_scope=first.scope)
+        result = asyncio.run(client.call_tool(server, "write_note", {"text": "x"}, budget_s=10))
+        scopes = dict(parse_qsl(urlsplit(auth.requests("/authorize")[-1].url).query))["scope"].split()
+    assert not result.is_error
+    assert READ_SCOPE in scopes and WRITE_SCOPE in scopes
+
+
+@pytest.mark.parametrize(("config", "step", "words"), [
+    (AuthConfig(iss_value="https://elsewhere.example"), STEP_BROWSER, "not from the authorization server"),
+    (AuthConfig(send_iss=False), STEP_BROWSER, "does not name its authorization server"),
+    (AuthConfig(code_challenge_methods=None), STEP_SERVER, "PKCE"),
+    (AuthConfig(code_challenge_methods=("plain",)), STEP_SERVER, "PKCE"),
+    (AuthConfig(metadata_issuer="https://other.example"), STEP_SERVER, "names another issuer"),
+    (AuthConfig(prm_resource="https://other.example/mcp"), STEP_RESOURCE, "not for this server"),
+    (AuthConfig(deny=True), STEP_BROWSER, "said no"),
+])
+def test_a_failing_step_is_named_and_nothing_is_exchanged_after_it(config, step, words):
+    error, steps, auth = failed_signin(config)
+    assert error.kind is ErrorKind.SIGNIN_FAILED and error.code == 1014 and error.signin_step == step
+    assert step in error.message and words in error.message
+    assert steps.legs[-1].method == step and steps.legs[-1].outcome.value == "failed"
+    assert not auth.requests("/token")  # no code was exchanged after the failing step
+
+
+def test_resource_metadata_is_looked_for_path_first_then_at_the_root():
+    with serve_auth_server(AuthConfig(prm_at="root", challenge_resource_metadata=False)) as auth:
+        client = McpClient(signin_vault=MemoryVault())
+        sign_in(client, ServerEndpoint(auth.mcp_url))
+        looked = [seen.path for seen in auth.requests() if "oauth-protected-resource" in seen.path]
+    assert looked == ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]
+
+
+def test_a_sign_in_waiting_on_the_browser_is_cancelled_not_failed():
+    async def never(url: str) -> bool:
+        return True  # a browser that opened, and a person who never signs in
+
+    with serve_auth_server() as auth:
+        client, steps, cancel = McpClient(signin_vault=MemoryVault()), Steps(), CancelSignal()
+
+        async def scenario():
+            task = asyncio.ensure_future(client.sign_in(ServerEndpoint(auth.mcp_url), browser=never, cancel=cancel,
+                                                        observer=steps, budget_s=30))
+            while not any(said.address for said in steps.said):
+                await asyncio.sleep(0.01)
+            cancel.fire()
+            return await asyncio.gather(task, return_exceptions=True)
+
+        (error,) = asyncio.run(scenario())
+    assert isinstance(error, McpTransportError) and error.is_cancellation
+    assert steps.finished.outcome == "cancelled" and steps.legs[-1].method == STEP_BROWSER
+    assert steps.legs[-1].outcome.value == "cancelled"
