@@ -1,4 +1,4 @@
-"""Shared test settings: no test ever touches the user's real run database."""
+"""Shared test settings: no test ever touches the user's real run database or keyring."""
 
 from __future__ import annotations
 
@@ -8,11 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.file_keyring import BACKEND_NAME, FILE_ENV, FileKeyring
 from tests.support.screens import use_offscreen_screen
 
 # The window fits the screen it opens on: tests see a common desktop screen, not the offscreen
 # platform's own 800×800 (tests of small screens start a window on a screen of their own).
 use_offscreen_screen(os.environ, "1920x1080")
+# Never the developer's real keyring: set before any test module is imported (one could ask keyring
+# for its backend while it is collected), and again for each test below.
+os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
+os.environ.pop(FILE_ENV, None)
 
 
 @pytest.fixture(autouse=True)
@@ -21,8 +26,9 @@ def _isolated_run_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch
     folder = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("RUN_INSPECTOR_DB", str(folder / "runs.db"))
     monkeypatch.setenv("XDG_DATA_HOME", str(folder / "xdg"))
-    # Never the developer's real keyring, should the optional package be installed.
+    # Never the developer's real keyring (here, and in the processes a test starts).
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    monkeypatch.delenv(FILE_ENV, raising=False)
     # Tests read English sentences: a German machine must not change them (nor the processes started).
     # Only LANG is set, so a test (or a process it starts) that gives LANG itself decides the language.
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
@@ -39,3 +45,32 @@ def _english() -> Iterator[None]:
     install(None)
     yield
     install(None)
+
+
+@pytest.fixture(autouse=True)
+def _no_real_keyring() -> Iterator[None]:
+    """Each test starts, and leaves the process, with a keyring that keeps nothing: a test that
+    installed another one (``keyring.set_keyring``) cannot hand it to the next."""
+    import keyring
+    from keyring.backends import fail
+
+    keyring.set_keyring(fail.Keyring())
+    yield
+    keyring.set_keyring(fail.Keyring())
+
+
+@pytest.fixture
+def file_keyring(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[FileKeyring]:
+    """A usable keyring whose entries live in a file in a temporary folder: in this process, and in
+    every process the test starts (through PYTHON_KEYRING_BACKEND). ``.entries()`` lists them."""
+    import keyring
+
+    path = tmp_path_factory.mktemp("keyring") / "keyring.json"
+    monkeypatch.setenv(FILE_ENV, str(path))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", BACKEND_NAME)
+    # A process started from another folder still finds tests.support.
+    root = str(Path(__file__).resolve().parent.parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (root, os.environ.get("PYTHONPATH")))))
+    backend = FileKeyring(path)
+    keyring.set_keyring(backend)
+    yield backend

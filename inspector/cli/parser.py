@@ -7,7 +7,7 @@ import argparse
 from inspector.i18n import _
 from inspector.runs.status import RUN_STATUSES
 
-from . import numbers, sampling_option
+from . import numbers, sampling_option, signin_options
 from .argparse_words import speak_our_language
 from .common import Parser
 
@@ -17,7 +17,7 @@ ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
 DEMOS = ("serve-demo", "scenario", "agent")
 #: How a client signs in (as inspector.mcp.signin.model.GRANTS).
-GRANTS = ("authorization-code", "client-credentials")
+GRANTS = ("authorization-code", "client-credentials", "jwt-bearer", "enterprise")
 
 
 def _db_option(parser: argparse.ArgumentParser) -> None:
@@ -71,8 +71,18 @@ def add_signin_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--client-key", metavar="FILE",
                      help=_("a private key (PEM) the client signs its JWT assertions with"))
     sub.add_argument("--grant", choices=GRANTS,
-                     help=_("how to sign in: authorization-code (a person, in the browser; the default) or "
-                            "client-credentials (a machine client with its own secret or key)"))
+                     help=_("how to sign in: authorization-code (a person, in the browser; the default), "
+                            "client-credentials (a machine client with its own secret or key), jwt-bearer (a "
+                            "workload presenting the identity token of --assertion-file) or enterprise (the "
+                            "person's ID token of --id-token-file, exchanged at --idp-token-endpoint)"))
+    sub.add_argument("--assertion-file", metavar="FILE",
+                     help=_("the identity token (a JWT) a workload presents, for --grant jwt-bearer"))
+    sub.add_argument("--id-token-file", metavar="FILE",
+                     help=_("the person's ID token from their enterprise identity provider, for --grant enterprise"))
+    sub.add_argument("--idp-token-endpoint", metavar="URL",
+                     help=_("the enterprise identity provider's token endpoint, for --grant enterprise"))
+    sub.add_argument("--idp-client-id", metavar="ID",
+                     help=_("this client's id at the enterprise identity provider, for --grant enterprise"))
 
 
 def _server_request_options(sub: argparse.ArgumentParser) -> None:
@@ -221,6 +231,7 @@ def _server_commands(actions: argparse._SubParsersAction) -> None:
                        help=_("a folder offered to the server when it asks for roots (replaces the stored roots; "
                               "may be repeated); `call`, `tools` and `ping` use them unless --root is given there"))
     roots.add_argument("--clear-roots", action="store_true", help=_("offer this server no roots any more"))
+    signin_options.add_client_options(configure)
     _late_options(configure)
     remove = actions.add_parser("remove", help=_("forget a configured server and its health (its runs stay)"))
     remove.add_argument("server", metavar="NAME_OR_URL", help=_("the server's name or address"))

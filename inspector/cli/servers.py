@@ -14,11 +14,13 @@ import sys
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
 from inspector.store import CommandSetting, RunStore, ServerRecord, ServerRegistry
+from inspector.store.signin_settings import SignInSetup, StoredSignIn
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store, open_store
 from .durations import readable_duration
 from .ending import emit_json
 from .safe_text import one_line
+from .server_signin import reject_signin_options, save_signin_options, signin_line
 from .words import when, when_width
 
 
@@ -76,7 +78,8 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
     url = public_url(endpoint.url)
     registry.save_server(url, name=args.name, budget_s=reading.seconds if reading else None, headers=headers,
                          secret=marked, roots=_roots(args), transport=args.transport, era=getattr(args, "era", None))
-    _saved(registry, url, args.json, url)
+    save_signin_options(store, url, args)
+    _saved(store, registry, url, args.json, url)
     secret = [name for name in headers if is_secret_header(name) or name in marked]
     if secret and not keeper.available:
         # Said once, here; a later `call` without a terminal does not repeat it.
@@ -103,6 +106,7 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
     name = args.url
     if args.name is not None:
         raise UsageError(Message(N_("With --command the first word is the server's name; leave --name out.")))
+    reject_signin_options(args)
     if args.header or args.secret_header or args.transport is not None:
         raise UsageError(Message(N_("--header, --secret-header and --transport are for a server at an address; a "
                                     "command's process gets --env NAME=VALUE.")))
@@ -129,7 +133,7 @@ def _configure_command(store: RunStore, args: argparse.Namespace) -> int:
         era = replaced[0].era
     registry.save_server(key, name=name, budget_s=reading.seconds if reading else None, roots=_roots(args),
                          command=setting_of(command), era=era)
-    _saved(registry, key, args.json, name, [old.url for old in replaced])
+    _saved(store, registry, key, args.json, name, [old.url for old in replaced])
     secret = [variable for variable in env if is_secret_variable(variable, marked)]
     if secret and not keeper.available:
         print(ngettext(
@@ -161,10 +165,12 @@ def _roots(args: argparse.Namespace) -> tuple[str, ...] | None:
     return () if args.clear_roots else None if given is None else tuple(root.uri for root in given)
 
 
-def _saved(registry: ServerRegistry, key: str, as_json: bool, shown: str, replaced: list[str] | None = None) -> None:
+def _saved(store: RunStore, registry: ServerRegistry, key: str, as_json: bool, shown: str,
+           replaced: list[str] | None = None) -> None:
     if as_json:  # `servers --json set ...`: the saved server, as `servers --json` lists it
         saved = registry.get(key)
-        document: dict[str, object] = {"saved": saved.to_dict() if saved else {"url": key}}
+        document: dict[str, object] = {"saved": _listed(saved, StoredSignIn(store.db).all())
+                                       if saved else {"url": key}}
         if replaced:
             document["replaced"] = replaced
         emit_json(document)
@@ -191,6 +197,9 @@ def _remove(store: RunStore, args: argparse.Namespace) -> int:
     if found is None:
         raise BadInputError(Message(N_("No configured server is named {name}: give a name or an address that "
                                        "`servers` lists."), {"name": one_line(given)}))
+    from inspector.store.signin_vault import open_signin_vault
+
+    StoredSignIn(store.db, open_signin_vault()).forget(found.url)  # the client secret leaves the keyring
     registry.remove_server(found.url)
     if args.json:
         emit_json({"removed": found.url, "name": found.name})
@@ -217,8 +226,9 @@ def era_cell(server: ServerRecord) -> str:
 
 def _servers(store: RunStore, as_json: bool) -> int:
     servers = ServerRegistry(store.db).all()
+    signins = StoredSignIn(store.db).all()
     if as_json:
-        emit_json({"servers": [server.to_dict() for server in servers]})
+        emit_json({"servers": [_listed(server, signins) for server in servers]})
         return EXIT_OK
     if not servers:
         print(_("No servers known yet."))
@@ -249,4 +259,12 @@ def _servers(store: RunStore, as_json: bool) -> int:
             print(one_line("    " + command_shown(server.command)))
         elif server.name and server.name != server.url:
             print(one_line(f"    {server.url}"))
+        if server.url in signins:
+            print("    " + signin_line(signins[server.url]))
     return EXIT_OK
+
+
+def _listed(server: ServerRecord, signins: dict[str, SignInSetup]) -> dict[str, object]:
+    """A server as ``--json`` lists it, with its sign-in settings (``null``: none; never a secret)."""
+    setup = signins.get(server.url)
+    return {**server.to_dict(), "signin": setup.to_dict() if setup is not None else None}

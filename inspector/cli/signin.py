@@ -22,7 +22,7 @@ from inspector.mcp import CancelSignal, McpClient, NullObserver, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.discovery import canonical_resource
 from inspector.mcp.signin.flow import SignInStep
-from inspector.mcp.signin.model import MemoryVault, SignInSettings, SignInVault
+from inspector.mcp.signin.model import SignInSettings, SignInVault
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
 from .ending import emit_json
@@ -41,7 +41,9 @@ def settings_from_args(args: argparse.Namespace) -> SignInSettings | None:
     metadata_url = getattr(args, "client_metadata_url", None)
     key_file = getattr(args, "client_key", None)
     grant = getattr(args, "grant", None)
-    if not any((client_id, secret_variable, metadata_url, key_file, grant)):
+    assertion_file = getattr(args, "assertion_file", None) or getattr(args, "id_token_file", None)
+    idp_endpoint, idp_client = getattr(args, "idp_token_endpoint", None), getattr(args, "idp_client_id", None)
+    if not any((client_id, secret_variable, metadata_url, key_file, grant, assertion_file, idp_endpoint)):
         return None
     secret = None
     if secret_variable:
@@ -61,17 +63,36 @@ def settings_from_args(args: argparse.Namespace) -> SignInSettings | None:
             raise UsageError(Message(N_("The key file {path} named by --client-key holds no private key in PEM "
                                         "form."), {"path": key_file}))
         key = data.decode("ascii", "replace")
+    assertion = _token_file(assertion_file) if assertion_file else None
+    if grant in ("jwt-bearer", "enterprise") and assertion is None:
+        option = "--assertion-file" if grant == "jwt-bearer" else "--id-token-file"
+        raise UsageError(Message(N_("--grant {grant} needs the token to present: give it with {option}."),
+                                 {"grant": grant, "option": option}))
     return SignInSettings(client_id=client_id, client_secret=secret, client_metadata_url=metadata_url,
-                          grant=grant or "authorization-code", client_key_pem=key)
+                          grant=grant or "authorization-code", client_key_pem=key, assertion=assertion,
+                          idp_token_endpoint=idp_endpoint, idp_client_id=idp_client)
+
+
+def _token_file(path: str) -> str:
+    """A token kept in a file (a JWT: one line of visible ASCII), read without ever showing it."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_KEY_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(Message(N_("The token file {path} cannot be read: {reason}."),
+                                 {"path": path, "reason": exc.strerror or type(exc).__name__})) from None
+    token = data.strip()
+    if not token or len(data) > MAX_KEY_BYTES or any(byte < 0x21 or byte > 0x7E for byte in token):
+        raise UsageError(Message(N_("The token file {path} holds no token (one line of visible characters)."),
+                                 {"path": path}))
+    return token.decode("ascii")
 
 
 def signin_vault() -> SignInVault:
     """The keyring's vault when one is usable, else one for this command only."""
-    try:
-        from inspector.store.signin_vault import system_signin_vault  # type: ignore[attr-defined]
-    except ImportError:
-        return MemoryVault()
-    return system_signin_vault()
+    from inspector.store.signin_vault import open_signin_vault
+
+    return open_signin_vault()
 
 
 class SignInPrinter(NullObserver):

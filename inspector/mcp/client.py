@@ -590,7 +590,8 @@ class _Operation:
         await self.close_stream()
         session = self.session
         transport = self.transport
-        self.stream = StandaloneStream(transport.http, transport.server, message_headers(transport.server, session),
+        self.stream = StandaloneStream(transport.http, transport.server,
+                                       message_headers(transport.server, session, "GET"),
                                        lambda request: transport.reply_on("GET", request, session))
         self.stream.subscribe(self.observer.notification)
         await self.stream.open(min(OPEN_WAIT_S, max(transport.deadline.remaining_s(), 0.0)))
@@ -647,7 +648,7 @@ async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session
                     await http.post(server.url, content=notice.body(), headers=headers)
             if session.session_id and not (op is not None and op.keep_session):
                 with contextlib.suppress(httpx.HTTPError):
-                    await http.delete(server.url, headers=headers)
+                    await http.delete(server.url, headers=message_headers(server, session, "DELETE"))
     except TimeoutError:
         pass
     finally:

@@ -309,7 +309,7 @@ class ServerListener:
     async def _read_stream(self, parser: EventStreamParser) -> None:
         assert self._http is not None and self._op is not None
         session = self._op.session
-        headers = message_headers(self.server, session)
+        headers = message_headers(self.server, session, "GET")
         del headers["Content-Type"]
         headers["Accept"] = "text/event-stream"
         if parser.last_event_id is not None:
@@ -381,7 +381,7 @@ class ServerListener:
         http = self._http
         if op is not None and op.session.session_id and http is not None:
             with contextlib.suppress(httpx.HTTPError):
-                await http.delete(self.server.url, headers=message_headers(self.server, op.session))
+                await http.delete(self.server.url, headers=message_headers(self.server, op.session, "DELETE"))
 
     async def _close_http(self) -> None:
         """Close the connections (bounded: closing a connection the server holds must not hang)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from .eras import ERAS
@@ -59,6 +60,8 @@ class ServerEndpoint:
     signin: SignInSettings | None = field(default=None, compare=False, repr=False)
     #: True when ``Authorization`` carries a sign-in's token (not a header the user configured).
     signed_in: bool = field(default=False, compare=False, repr=False)
+    #: The key a DPoP-bound sign-in's requests are proved with (``signin.proofs.DpopKey``), if any.
+    dpop: Any = field(default=None, compare=False, repr=False)
 
     @classmethod
     def for_command(cls, command: ServerCommand, name: str | None = None, era: str = "auto") -> ServerEndpoint:

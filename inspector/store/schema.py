@@ -108,6 +108,23 @@ _V6_SERVER_ERAS = _statements("""
         ALTER TABLE server_health ADD COLUMN found_era_at TEXT;
 """)
 
+# How the user set a server up for signing in (OAuth): a pre-registered client's id and how it
+# authenticates, a client metadata document's address, the grant, the scope, and the PATH of a
+# signed-JWT client's key file (never its contents). Whether the client's secret is kept in the
+# keyring is a flag: the secret itself never comes here. All NULL: discovery decides.
+_V7_SERVER_SIGNIN = _statements("""
+        ALTER TABLE servers ADD COLUMN signin_client_id TEXT;
+        ALTER TABLE servers ADD COLUMN signin_auth_method TEXT
+            CHECK (signin_auth_method IN ('none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'));
+        ALTER TABLE servers ADD COLUMN signin_metadata_url TEXT;
+        ALTER TABLE servers ADD COLUMN signin_grant TEXT
+            CHECK (signin_grant IN ('authorization-code', 'client-credentials'));
+        ALTER TABLE servers ADD COLUMN signin_scope TEXT;
+        ALTER TABLE servers ADD COLUMN signin_key_file TEXT;
+        ALTER TABLE servers ADD COLUMN signin_secret_kept INTEGER NOT NULL DEFAULT 0
+            CHECK (signin_secret_kept IN (0, 1));
+""")
+
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
-                                     _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS)
+                                     _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN)
 SCHEMA_VERSION = len(MIGRATIONS)

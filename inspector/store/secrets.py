@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-KEYRING_SERVICE = "run-inspector"
+from .keyring_entries import KEYRING_SERVICE, usable_keyring
+
 _SECRET_HEADER = re.compile(r"(authorization|cookie|token|secret|api[-_]?key|password|credential|session)",
                             re.IGNORECASE)
 
@@ -37,18 +38,11 @@ class NoSecretKeeper:
 
 
 class KeyringSecretKeeper:
-    """The system keyring through the optional ``keyring`` package."""
+    """The system keyring through the ``keyring`` package."""
 
     def __init__(self) -> None:
-        self.available = False
-        try:
-            import keyring  # type: ignore[import-not-found]
-            from keyring.backends import fail  # type: ignore[import-not-found]
-        except ImportError:
-            return
-        backend = keyring.get_keyring()
-        self._keyring = keyring
-        self.available = not isinstance(backend, fail.Keyring) and getattr(backend, "priority", 0) > 0
+        self._keyring = usable_keyring()
+        self.available = self._keyring is not None
 
     def save(self, server_url: str, header: str, value: str) -> bool:
         if not self.available:

@@ -6,16 +6,9 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, HTTPServer
-from pathlib import Path
-from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, urlencode
 
 import httpx
 import httpx2
@@ -32,47 +25,16 @@ from tests.support.auth_config import (
     pre_registered,
 )
 from tests.support.auth_endpoints import s256
-from tests.support.auth_server import AuthServer, serve_auth_server
-
-FOLLOW_REDIRECT = Path(__file__).resolve().parents[1] / "support" / "follow_redirect.py"
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-              "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                         "clientInfo": {"name": "t", "version": "1"}}}
-MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-
-
-def register(auth: AuthServer, redirect_uri: str, **extra: Any) -> dict[str, Any]:
-    body = {"redirect_uris": [redirect_uri], "client_name": "t", "application_type": "native",
-            "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
-            "token_endpoint_auth_method": "none", **extra}
-    answer = httpx.post(auth.endpoint("register"), json=body)
-    assert answer.status_code == 201, answer.text
-    return answer.json()
-
-
-def authorize(auth: AuthServer, client_id: str, redirect_uri: str, verifier: str, scope: str = READ_SCOPE,
-              **extra: str) -> dict[str, list[str]]:
-    """The browser's part, by hand: the redirect's query."""
-    params = {"response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri,
-              "code_challenge": s256(verifier), "code_challenge_method": "S256", "state": "st-1",
-              "scope": scope, "resource": auth.mcp_url, **extra}
-    answer = httpx.get(auth.endpoint("authorize"), params=params)
-    assert answer.status_code == 302, answer.text
-    location = answer.headers["location"]
-    assert location.startswith(redirect_uri + "?")
-    return parse_qs(urlsplit(location).query)
-
-
-def sign_in(auth: AuthServer, scope: str = READ_SCOPE) -> dict[str, Any]:
-    redirect_uri = "http://127.0.0.1:4567/callback"
-    client = register(auth, redirect_uri)
-    verifier = secrets.token_urlsafe(40)
-    code = authorize(auth, client["client_id"], redirect_uri, verifier, scope)["code"][0]
-    answer = httpx.post(auth.endpoint("token"), data={
-        "grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier,
-        "client_id": client["client_id"], "resource": auth.mcp_url})
-    assert answer.status_code == 200, answer.text
-    return dict(answer.json(), client_id=client["client_id"])
+from tests.support.auth_flow import (
+    FOLLOW_REDIRECT,
+    INITIALIZE,
+    MCP_HEADERS,
+    authorize,
+    redirect_listener,
+    register,
+    sign_in,
+)
+from tests.support.auth_server import serve_auth_server
 
 
 def test_documents_point_from_the_challenge_to_the_endpoints() -> None:
@@ -104,9 +66,11 @@ def test_code_with_pkce_gives_a_token_the_mcp_server_accepts() -> None:
         assert authorization.params["resource"] == auth.mcp_url
         exchange = auth.requests("token")[0]
         assert exchange.form is not None and exchange.form["code_verifier"] and exchange.form["resource"]
-        assert not any(seen.mentions(tokens["access_token"]) for seen in auth.requests("/mcp")
-                       if seen.query)  # a token never travels in a URL
+        assert auth.secrets_in_urls() == []  # a token never travels in a URL
+        assert auth.requests("/mcp")[0].authorization == f"Bearer {tokens['access_token']}"
         assert tokens["access_token"] in auth.secrets()
+        httpx.get(auth.mcp_url, params={"access_token": tokens["access_token"]})  # what a leaky client does
+        assert [seen.path for seen in auth.secrets_in_urls()] == ["/mcp"]
 
 
 def test_the_authorization_response_names_the_issuer_and_the_state() -> None:
@@ -189,31 +153,6 @@ def test_a_token_without_the_larger_scope_gets_403_insufficient_scope() -> None:
         answer = httpx.post(auth.mcp_url, json=INITIALIZE, headers=dict(MCP_HEADERS, Authorization=f"Bearer {expired}"))
         assert answer.status_code == 401 and 'error="invalid_token"' in answer.headers["www-authenticate"]
         assert any(seen.authorization == f"Bearer {read_only}" for seen in auth.requests("/mcp"))
-
-
-@contextmanager
-def redirect_listener() -> Iterator[tuple[str, list[str]]]:
-    """A client's loopback redirect listener: yields its URI and the query strings it got."""
-    got: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - the standard library's name
-            got.append(urlsplit(self.path).query)
-            self.send_response(200)
-            self.end_headers()
-            self.wfile.write(b"signed in")
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = HTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/callback", got
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.mark.parametrize("browser", [str(FOLLOW_REDIRECT), f"{sys.executable} {FOLLOW_REDIRECT} %s"])

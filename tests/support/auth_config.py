@@ -33,6 +33,8 @@ class Client:
     grant_types: tuple[str, ...] = ("authorization_code", "refresh_token")
     application_type: str | None = None
     how: str = "pre-registered"
+    #: The public key (PEM) a ``private_key_jwt`` client's assertions are checked with.
+    public_key_pem: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
@@ -58,7 +60,7 @@ class AuthConfig:
     #: insertion), ``"oidc-insert"``, ``"oidc-append"`` (OpenID discovery, both shapes).
     metadata_at: tuple[str, ...] = ("oauth",)
     #: Where Protected Resource Metadata is served: ``"path"`` (path-aware), ``"root"``, ``"both"``,
-    #: or ``"none"``.
+    #: ``"none"``, or a path of its own (``"/custom/metadata/location.json"``, named in the challenge).
     prm_at: str = "path"
     #: Name ``resource_metadata`` in the 401 challenge (else the client must try the well-knowns).
     challenge_resource_metadata: bool = True
@@ -72,12 +74,13 @@ class AuthConfig:
     code_challenge_methods: tuple[str, ...] | None = ("S256",)
     #: The ``issuer`` the metadata document states (None: the true one) — a mismatch knob.
     metadata_issuer: str | None = None
-    #: The ``resource`` the PRM states (None: the true MCP URL) — a mismatch knob.
+    #: The ``resource`` the PRM states (None: the true MCP URL) — a mismatch knob; authorization
+    #: and token requests must name it (may be changed once serving, e.g. to ``auth.origin``).
     prm_resource: str | None = None
     #: ``authorization_servers`` of the PRM (None: the true issuer) — e.g. a moved server.
     prm_authorization_servers: tuple[str, ...] | None = None
     #: ``token_endpoint_auth_methods_supported`` of the metadata.
-    token_auth_methods: tuple[str, ...] = ("none", "client_secret_basic", "client_secret_post")
+    token_auth_methods: tuple[str, ...] = ("none", "client_secret_basic", "client_secret_post", "private_key_jwt")
     #: Serve and advertise ``/register`` (Dynamic Client Registration).
     registration: bool = True
     #: Advertise ``client_id_metadata_document_supported`` (and accept URL client ids).
@@ -116,13 +119,18 @@ class AuthConfig:
     refuse_refresh: bool = False
     #: Seconds ``/token`` waits before answering (for cancel tests).
     token_delay: float = 0.0
+    #: Fields added to every token response (e.g. ``{"id_token": ...}`` or an unknown field).
+    token_extra: dict[str, Any] = field(default_factory=dict)
 
     # --- the protected resource ---------------------------------------------------------
     #: The tool that needs :data:`WRITE_SCOPE` (403 ``insufficient_scope`` without it).
     step_up_tool: str = "write_note"
     #: Answer that tool 403 ``insufficient_scope`` whatever the token (a step-up that never ends).
     endless_step_up: bool = False
-    #: Serve the MCP endpoint stateless (``stateless_http``) and with JSON answers.
+    #: ``"streamable"`` (Streamable HTTP at ``mcp_path``) or ``"sse"`` (the older HTTP+SSE: the
+    #: stream at ``mcp_path`` — set it to ``"/sse"`` — and the messages at ``/messages/``; both guarded).
+    transport: str = "streamable"
+    #: Serve Streamable HTTP stateless (``stateless_http``), and with JSON answers.
     stateless: bool = False
     json_response: bool = False
 

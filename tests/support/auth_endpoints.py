@@ -14,14 +14,16 @@ import hashlib
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote, urlencode, urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import httpx
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 
+from tests.support.auth_clients import Authenticator, public_key_of
 from tests.support.auth_config import AuthConfig, Client, is_loopback
 
 
@@ -61,17 +63,23 @@ def _error(code: str, description: str, status: int = 400) -> JSONResponse:
 
 
 class Endpoints:
-    """The OAuth endpoints of one server; ``issuer`` and ``resource`` are set once it listens."""
+    """The OAuth endpoints of one server; ``issuer`` and ``resource_of`` are set once it listens."""
 
     def __init__(self, config: AuthConfig) -> None:
         self.config = config
         self.clients: dict[str, Client] = {client.client_id: client for client in config.clients}
         self.issued = Issued()
         self.issuer = ""
-        self.resource = ""
+        #: The resource the tokens are for (what the PRM publishes; read at each request).
+        self.resource_of: Callable[[], str] = lambda: ""
         #: Set when a token request arrives (before any ``token_delay``): cancel tests wait on it.
         self.token_requested = threading.Event()
+        self.authenticate = Authenticator(self.client_for, lambda: {self.issuer, self.issuer + "/token"})
         self._lock = threading.Lock()
+
+    @property
+    def resource(self) -> str:
+        return self.resource_of()
 
     # --- tokens the MCP endpoint checks --------------------------------------------------
     def mint(self, scope: str, client_id: str = "minted", expires_in: float | None = None,
@@ -81,14 +89,20 @@ class Endpoints:
         access = "at-" + secrets.token_urlsafe(24)
         with self._lock:
             self.issued.access[access] = Grant(client_id, scope, self.resource, time.time() + lifetime)
-        answer: dict[str, Any] = {"access_token": access, "token_type": "Bearer", "expires_in": lifetime,
-                                  "scope": scope}
+        answer: dict[str, Any] = {"access_token": access, "token_type": "Bearer",
+                                  "expires_in": max(0, round(lifetime)), "scope": scope, **self.config.token_extra}
         if refresh:
             token = "rt-" + secrets.token_urlsafe(24)
             with self._lock:
                 self.issued.refresh[token] = Grant(client_id, scope, self.resource)
             answer["refresh_token"] = token
         return answer
+
+    def expire(self) -> None:
+        """Every access token issued so far stops working now (refresh tokens still do)."""
+        with self._lock:
+            for grant in self.issued.access.values():
+                grant.expires_at = min(grant.expires_at, time.time())
 
     def valid(self, token: str) -> Grant | None:
         grant = self.issued.access.get(token)
@@ -183,7 +197,7 @@ class Endpoints:
         if self.config.token_delay:
             await asyncio.sleep(self.config.token_delay)
         form = dict(await request.form())
-        client, problem = self._authenticate(request, form)
+        client, problem = self.authenticate(request.headers, form)
         if client is None:
             return _error("invalid_client", problem or "client authentication failed", 401)
         grant_type = form.get("grant_type")
@@ -199,28 +213,6 @@ class Endpoints:
             scope = form.get("scope") or " ".join(self.config.scopes_supported or ())
             return JSONResponse(self.mint(scope, client.client_id), headers={"Cache-Control": "no-store"})
         return _error("unsupported_grant_type", f"{grant_type} is not supported")
-
-    def _authenticate(self, request: Request, form: dict[str, Any]) -> tuple[Client | None, str | None]:
-        """Who is asking, checked against how the client registered."""
-        header = request.headers.get("authorization", "")
-        if header.lower().startswith("basic "):
-            try:
-                client_id, _, secret = base64.b64decode(header[6:]).decode().partition(":")
-            except ValueError:
-                return None, "malformed Basic credentials"
-            client_id, secret, method = unquote(client_id), unquote(secret), "client_secret_basic"
-        elif "client_secret" in form:
-            client_id, secret, method = form.get("client_id", ""), form["client_secret"], "client_secret_post"
-        else:
-            client_id, secret, method = form.get("client_id", ""), None, "none"
-        client = self.client_for(client_id)
-        if client is None:
-            return None, "unknown client"
-        if method != client.auth_method:
-            return None, f"the client registered {client.auth_method} but used {method}"
-        if client.secret is not None and not secrets.compare_digest(secret or "", client.secret):
-            return None, "wrong client secret"
-        return client, None
 
     def _code_grant(self, client: Client, form: dict[str, Any]) -> Response:
         with self._lock:
@@ -270,9 +262,12 @@ class Endpoints:
             # OpenID Connect's rule: a web client may not redirect to loopback (a native one may).
             return _error("invalid_redirect_uri", "a web application may not use a loopback redirect")
         grant_types = tuple(body.get("grant_types") or ("authorization_code", "refresh_token"))
-        client = Client("dcr-" + secrets.token_urlsafe(8),
-                        None if method == "none" else "cs-" + secrets.token_urlsafe(24), method, tuple(uris),
-                        grant_types, body.get("application_type"), how="registered", metadata=body)
+        public_key = public_key_of(body.get("jwks")) if method == "private_key_jwt" else None
+        if method == "private_key_jwt" and public_key is None:
+            return _error("invalid_client_metadata", "private_key_jwt needs a jwks with one public key")
+        secret = None if method in ("none", "private_key_jwt") else "cs-" + secrets.token_urlsafe(24)
+        client = Client("dcr-" + secrets.token_urlsafe(8), secret, method, tuple(uris), grant_types,
+                        body.get("application_type"), how="registered", metadata=body, public_key_pem=public_key)
         with self._lock:
             self.clients[client.client_id] = client
         answer = dict(body, client_id=client.client_id, client_id_issued_at=int(time.time()),

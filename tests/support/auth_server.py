@@ -39,6 +39,8 @@ from tests.support.sdk_server import build_sdk_server
 
 Handler = Callable[[Request], Awaitable[Response]]
 PRM_ROOT = "/.well-known/oauth-protected-resource"
+#: Where the older HTTP+SSE transport takes the client's messages.
+MESSAGES = "/messages/"
 
 
 def build_protected_mcp(step_up_tool: str = "write_note") -> MCPServer:
@@ -60,10 +62,15 @@ class AuthServer:
         self.endpoints = Endpoints(self.config)
         self.seen: list[Seen] = []
         self._origin = ""
+        #: Whose tokens the MCP endpoint accepts (another server's after :meth:`migrate_to`).
+        self.token_issuers: list[Endpoints] = [self.endpoints]
         server = mcp_server or build_protected_mcp(self.config.step_up_tool)
-        self._mcp_app = server.streamable_http_app(streamable_http_path=self.config.mcp_path,
-                                                   stateless_http=self.config.stateless,
-                                                   json_response=self.config.json_response)
+        if self.config.transport == "sse":
+            self._mcp_app = server.sse_app(sse_path=self.config.mcp_path, message_path=MESSAGES)
+        else:
+            self._mcp_app = server.streamable_http_app(streamable_http_path=self.config.mcp_path,
+                                                       stateless_http=self.config.stateless,
+                                                       json_response=self.config.json_response)
 
     # --- addresses -----------------------------------------------------------------------
     @property
@@ -74,7 +81,7 @@ class AuthServer:
     def origin(self, value: str) -> None:
         self._origin = value.rstrip("/")
         self.endpoints.issuer = self.issuer
-        self.endpoints.resource = self.mcp_url
+        self.endpoints.resource_of = self.published_resource
 
     @property
     def issuer(self) -> str:
@@ -84,10 +91,15 @@ class AuthServer:
     def mcp_url(self) -> str:
         return self._origin + self.config.mcp_path
 
+    def published_resource(self) -> str:
+        """The ``resource`` the PRM states; authorization and token requests must name it."""
+        return self.config.prm_resource or self.mcp_url
+
     @property
     def prm_url(self) -> str:
         """Where the challenge says the Protected Resource Metadata is."""
-        path = PRM_ROOT if self.config.prm_at == "root" else PRM_ROOT + self.config.mcp_path
+        where = self.config.prm_at
+        path = where if where.startswith("/") else PRM_ROOT if where == "root" else PRM_ROOT + self.config.mcp_path
         return self._origin + path
 
     @property
@@ -111,9 +123,26 @@ class AuthServer:
         """Every code, access token, refresh token and client secret it ever issued or knew."""
         return self.endpoints.issued.secrets() | self.endpoints.client_secrets()
 
+    def secrets_in_urls(self) -> list[Seen]:
+        """The requests whose URL held something secret (a token, a code, a client secret): none, ever."""
+        known = self.secrets()
+        return [seen for seen in self.requests() if any(secret in seen.url for secret in known)]
+
     def mint(self, scope: str = READ_SCOPE, expires_in: float | None = None, refresh: bool = False) -> dict[str, Any]:
         """A token response as if a sign-in had happened (for tests that start signed in)."""
         return self.endpoints.mint(scope, expires_in=expires_in, refresh=refresh)
+
+    def expire_tokens(self) -> None:
+        """Every access token issued so far stops working now (so a test need not wait)."""
+        for endpoints in self.token_issuers:
+            endpoints.expire()
+
+    def migrate_to(self, other: AuthServer) -> None:
+        """The resource moves to ``other``'s authorization server: the PRM names ``other``'s issuer
+        and the MCP endpoint accepts only tokens ``other`` issues for it (old ones answer 401)."""
+        other.endpoints.resource_of = self.published_resource
+        self.token_issuers = [other.endpoints]
+        self.config.prm_authorization_servers = (other.issuer,)
 
     # --- the documents -------------------------------------------------------------------
     def metadata(self) -> dict[str, Any]:
@@ -140,7 +169,7 @@ class AuthServer:
 
     def resource_metadata(self) -> dict[str, Any]:
         document: dict[str, Any] = {
-            "resource": self.config.prm_resource or self.mcp_url,
+            "resource": self.published_resource(),
             "authorization_servers": list(self.config.prm_authorization_servers or (self.issuer,)),
             "bearer_methods_supported": ["header"],
         }
@@ -171,6 +200,8 @@ class AuthServer:
             routes["GET", PRM_ROOT + config.mcp_path] = resource
         if config.prm_at in ("root", "both"):
             routes["GET", PRM_ROOT] = resource
+        if config.prm_at.startswith("/"):
+            routes["GET", config.prm_at] = resource
         return routes
 
     # --- the protected resource ----------------------------------------------------------
@@ -189,7 +220,8 @@ class AuthServer:
         """401 without a valid token, 403 for the step-up tool without the larger scope."""
         header = seen.authorization or ""
         token = header[7:].strip() if header[:7].lower() == "bearer " else None
-        grant = self.endpoints.valid(token) if token else None
+        grant = next((found for found in (issuer.valid(token) for issuer in self.token_issuers) if found), None) \
+            if token else None
         if grant is None:
             value = self.challenge("invalid_token" if token else None, self.config.challenge_scope)
             return PlainTextResponse("sign-in required", status_code=401, headers={"WWW-Authenticate": value})
@@ -224,7 +256,8 @@ class AuthServer:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
-        if scope["path"] == self.config.mcp_path:
+        if scope["path"] == self.config.mcp_path or (
+                self.config.transport == "sse" and scope["path"].startswith(MESSAGES)):
             refusal = self._guard(seen)
             if refusal is not None:
                 await refusal(scope, replay, send)

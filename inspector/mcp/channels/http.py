@@ -85,9 +85,13 @@ class Session:
         return self.protocol_version in STATELESS_VERSIONS
 
 
-def message_headers(server: ServerEndpoint, session: Session) -> dict[str, str]:
-    """The headers of every message: the server's own, then ours (which win), then the session's."""
+def message_headers(server: ServerEndpoint, session: Session, method: str = "POST") -> dict[str, str]:
+    """The headers of every message: the server's own, then ours (which win), then the session's;
+    with a DPoP-bound sign-in, a fresh proof for this request (``method`` to the server's address)."""
     headers = dict(server.headers)
+    if server.dpop is not None and server.signed_in:
+        token = headers.get("Authorization", "").partition(" ")[2]
+        headers.update(server.dpop.resource_headers(method, server.url, token))
     headers["Content-Type"] = "application/json"
     headers["Accept"] = "application/json, text/event-stream"
     if session.session_id:
@@ -343,13 +347,25 @@ class LegTransport(FramedLegs):
                 raise StreamBroken() from None
             raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
 
+    async def _post(self, leg: OutgoingMessage, session: Session) -> tuple[httpx.Request, httpx.Response]:
+        """POST the leg's message; once more with a fresh proof when a DPoP-bound sign-in's server
+        asks for its nonce (RFC 9449 §9)."""
+        for attempt in range(2):
+            request = self._http.build_request("POST", self._server.url, content=leg.body(),
+                                               headers={**message_headers(self._server, session), **leg.headers})
+            if leg.is_work:
+                self.frame.work_sent = True
+            response = await self._http.send(request, stream=True)
+            proof = self._server.dpop
+            if proof is None or not proof.observe(self._server.url, response.status_code, response.headers) \
+                    or attempt:
+                return request, response
+            await response.aclose()
+        raise AssertionError("unreachable")
+
     async def _exchange(self, leg: OutgoingMessage, session: Session, wire: LegWire) -> LegAnswer:
         label = self._server.label
-        request = self._http.build_request("POST", self._server.url, content=leg.body(),
-                                           headers={**message_headers(self._server, session), **leg.headers})
-        if leg.is_work:
-            self.frame.work_sent = True
-        response = await self._http.send(request, stream=True)
+        request, response = await self._post(leg, session)
         try:
             status = wire.status = response.status_code
             if status >= 300:
@@ -401,7 +417,7 @@ class LegTransport(FramedLegs):
     async def _resume(self, leg: OutgoingMessage, session: Session, wire: LegWire, ended: _StreamEnded) -> LegAnswer:
         """GET the endpoint with ``Last-Event-ID``: the server replays what followed, answer included."""
         label, method = self._server.label, RESUMED_LEG.format(method=leg.method)
-        headers = message_headers(self._server, session)
+        headers = message_headers(self._server, session, "GET")
         del headers["Content-Type"]
         headers["Accept"] = "text/event-stream"
         headers["Last-Event-ID"] = ended.last_event_id

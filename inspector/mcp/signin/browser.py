@@ -13,6 +13,8 @@ import asyncio
 import threading
 import webbrowser
 
+_CHOOSING = threading.Lock()
+
 
 def open_in_browser(url: str) -> asyncio.Future[bool]:
     """Start opening ``url``; the future says whether a browser could be started (when known)."""
@@ -25,7 +27,12 @@ def open_in_browser(url: str) -> asyncio.Future[bool]:
 
     def run() -> None:
         try:
-            result = bool(webbrowser.open(url))
+            with _CHOOSING:
+                # webbrowser reads BROWSER once per process; read it (and the browsers there are)
+                # again, so a BROWSER set after the first sign-in is honoured too.
+                webbrowser.register_standard_browsers()
+                browser = webbrowser.get()
+            result = bool(browser.open(url))
         except Exception:  # noqa: BLE001 - any failure to start one means "no browser"
             result = False
         try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import httpx
 
@@ -23,10 +23,13 @@ from ..messages import N_, Message
 from .challenge import Challenge
 from .discovery import canonical_resource, iss_acceptable
 from .documents import ResourceMetadata, SignInProblem, find_authorization_server, find_resource_metadata, shown
-from .model import AuthorizationServer, ClientIdentity, SignInSettings, SignInVault, TokenSet
+from .model import PRE_REGISTERED, AuthorizationServer, ClientIdentity, SignInSettings, SignInVault, TokenSet
 from .pkce import AuthorizationAttempt
 from .redirect import LoopbackRedirect
 from .registration import given_client, kept_client, register
+
+if TYPE_CHECKING:
+    from .proofs import DpopKey
 
 T = TypeVar("T")
 
@@ -35,6 +38,7 @@ STEP_SERVER = "sign-in: authorization server"
 STEP_CLIENT = "sign-in: client"
 STEP_BROWSER = "sign-in: browser"
 STEP_TOKEN = "sign-in: token"
+STEP_IDENTITY = "sign-in: identity provider"
 STEP_REFRESH = "sign-in: refresh"
 #: Every step of a sign-in, in order (a refresh is a leg of the operation that needed it).
 STEPS = (STEP_RESOURCE, STEP_SERVER, STEP_CLIENT, STEP_BROWSER, STEP_TOKEN)
@@ -111,7 +115,7 @@ class SignInFlow:
             self.vault.forget(self.resource)  # tokens of another authorization server are never reused
             previous_scope = None
         scope = wanted_scope(challenge, metadata, server, previous_scope, self.settings)
-        if self.settings.grant == "client-credentials":
+        if self.settings.by_machine:
             return await self._machine_sign_in(server, scope)
         attempt = AuthorizationAttempt()
         stored = self.vault.client(server.issuer)
@@ -134,26 +138,59 @@ class SignInFlow:
 
         tokens = await self._step(STEP_TOKEN, lambda: self._tokens(exchange_code(
             self.http, server, client, code=answer["code"], redirect_uri=redirect_uri,
-            code_verifier=attempt.verifier, resource=self.audience)), _said_tokens)
+            code_verifier=attempt.verifier, resource=self.audience, dpop=_dpop_key(server))), _said_tokens)
         self.vault.keep_tokens(tokens)
         return SignedIn(tokens, client, server)
 
     async def _authorization_server(self, metadata: ResourceMetadata) -> AuthorizationServer:
         server = await find_authorization_server(self.http, metadata.authorization_servers[0], self.server_url,
                                                  legacy=metadata.legacy)
-        if self.settings.grant != "client-credentials" and "S256" not in server.code_challenge_methods:
+        if not self.settings.by_machine and "S256" not in server.code_challenge_methods:
             raise SignInProblem(Message(N_("the authorization server {issuer} does not say it supports PKCE with "
                                            "S256, which signing in requires"), {"issuer": shown(server.issuer)}))
         return server
 
     async def _machine_sign_in(self, server: AuthorizationServer, scope: str | None) -> SignedIn:
-        from .tokens import client_credentials
+        from . import tokens as grants
 
         client = await self._step(STEP_CLIENT, lambda: self._client(server, None, scope), _said_client)
-        tokens = await self._step(STEP_TOKEN, lambda: self._tokens(client_credentials(
-            self.http, server, client, resource=self.audience, scope=scope)), _said_tokens)
+        grant = self.settings.grant
+        if grant == "client-credentials":
+            request = grants.client_credentials(self.http, server, client, resource=self.audience, scope=scope,
+                                                dpop=_dpop_key(server))
+        else:
+            assertion = self.settings.assertion
+            if not assertion:
+                raise self._failed(STEP_CLIENT, Message(N_("the {grant} sign-in needs a token to present, and none "
+                                                           "was given"), {"grant": grant}))
+            if grant == "enterprise":
+                assertion = await self._step(STEP_IDENTITY, lambda: self._identity_assertion(server, assertion),
+                                             lambda _: Message(N_("The identity provider issued an identity "
+                                                                  "assertion for this server.")))
+            request = grants.jwt_bearer(self.http, server, client, assertion=assertion, resource=self.audience,
+                                        scope=scope)
+        tokens = await self._step(STEP_TOKEN, lambda: self._tokens(request), _said_tokens)
         self.vault.keep_tokens(tokens)
         return SignedIn(tokens, client, server)
+
+    async def _identity_assertion(self, server: AuthorizationServer, id_token: str) -> str:
+        """Enterprise-managed authorization: the person's ID token exchanged at their identity
+        provider for an identity assertion grant (ID-JAG) for ``server`` and this resource."""
+        from .documents import may_fetch
+        from .tokens import TokenRequestError, request_id_jag
+
+        endpoint = self.settings.idp_token_endpoint
+        if not endpoint or not may_fetch(endpoint, self.server_url):
+            raise SignInProblem(Message(N_("the identity provider's token endpoint is not given, or neither https "
+                                           "nor on this machine")))
+        idp = AuthorizationServer(endpoint, {"token_endpoint": endpoint})
+        idp_client = ClientIdentity(self.settings.idp_client_id or self.settings.client_id or "", endpoint,
+                                    PRE_REGISTERED)
+        try:
+            return await request_id_jag(self.http, idp, idp_client, id_token=id_token, audience=server.issuer,
+                                        resource=self.audience)
+        except TokenRequestError as refused:
+            raise SignInProblem(refused.sentence) from None
 
     async def _client(self, server: AuthorizationServer, redirect_uri: str | None, scope: str | None) -> ClientIdentity:
         client = given_client(server, self.settings) or kept_client(self.vault, server, redirect_uri)
@@ -234,6 +271,13 @@ def _said_tokens(tokens: TokenSet) -> Message:
     if tokens.scope:
         return Message(N_("Signed in; the token grants {scope}."), {"scope": shown(tokens.scope)})
     return Message(N_("Signed in."))
+
+
+def _dpop_key(server: AuthorizationServer) -> DpopKey | None:
+    """A new DPoP key when the authorization server binds tokens with an algorithm signed here."""
+    from .proofs import DpopKey, dpop_supported
+
+    return DpopKey.generate() if dpop_supported(server) else None
 
 
 def _port_of(uri: str) -> int:

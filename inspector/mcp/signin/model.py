@@ -13,8 +13,10 @@ from typing import Protocol
 
 #: How a client authenticates itself at the token endpoint (RFC 8414 / RFC 7591 names).
 AUTH_METHODS = ("none", "client_secret_basic", "client_secret_post", "private_key_jwt")
-#: How a client signs in: a person in a browser, or a machine with its own credentials.
-GRANTS = ("authorization-code", "client-credentials")
+#: How a client signs in: a person in a browser; a machine with its own credentials; a workload with
+#: an identity token it was given (JWT bearer, RFC 7523); a person's enterprise identity provider
+#: (an ID token exchanged there for an identity assertion, then the JWT bearer grant).
+GRANTS = ("authorization-code", "client-credentials", "jwt-bearer", "enterprise")
 #: How the client came to be known to an authorization server.
 PRE_REGISTERED, METADATA_DOCUMENT, REGISTERED = "pre-registered", "metadata-document", "registered"
 #: A token this close to its expiry is refreshed before it is used.
@@ -81,6 +83,11 @@ class SignInSettings:
     #: PEM of the private key for a signed-JWT client (``--client-key FILE``).
     client_key_pem: str | None = field(default=None, repr=False)
     scope: str | None = None
+    #: The assertion a workload presents (``jwt-bearer``), or the person's ID token (``enterprise``).
+    assertion: str | None = field(default=None, repr=False)
+    #: The enterprise identity provider's token endpoint and this client's id there (``enterprise``).
+    idp_token_endpoint: str | None = None
+    idp_client_id: str | None = None
 
     def __post_init__(self) -> None:
         if self.grant not in GRANTS:
@@ -91,7 +98,12 @@ class SignInSettings:
     @property
     def secrets(self) -> tuple[str, ...]:
         """The values that must never be shown (scrubbed from any message)."""
-        return tuple(value for value in (self.client_secret, self.client_key_pem) if value)
+        return tuple(value for value in (self.client_secret, self.client_key_pem, self.assertion) if value)
+
+    @property
+    def by_machine(self) -> bool:
+        """Signed in without a person (no browser)."""
+        return self.grant != "authorization-code"
 
 
 class SignInVault(Protocol):

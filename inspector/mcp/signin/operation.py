@@ -90,9 +90,14 @@ def with_tokens(server: ServerEndpoint, tokens: TokenSet | None) -> ServerEndpoi
     """``server`` with its own copy of the headers, carrying ``tokens`` (the copy's headers are
     updated in place after a refresh, so the operation's legs send the new token)."""
     headers = dict(server.headers)
+    dpop = None
     if tokens is not None:
         headers["Authorization"] = f"{tokens.token_type} {tokens.access_token}"
-    return dataclasses.replace(server, headers=headers, signed_in=tokens is not None)
+        if tokens.token_type == "DPoP" and tokens.dpop_key_pem:
+            from .proofs import DpopKey
+
+            dpop = DpopKey.from_pem(tokens.dpop_key_pem)
+    return dataclasses.replace(server, headers=headers, signed_in=tokens is not None, dpop=dpop)
 
 
 def needs_refresh(tokens: TokenSet | None) -> bool:

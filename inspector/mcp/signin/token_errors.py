@@ -10,6 +10,7 @@ client secret or an assertion back gets ``[REDACTED]`` in the sentence, not the 
 from __future__ import annotations
 
 import re
+from urllib.parse import quote_plus
 
 from ..messages import N_, Message
 from ..sanitize import sanitize_remote_text
@@ -51,6 +52,12 @@ class TokenRequestError(Exception):
         """The refresh token is no good: the caller forgets the tokens and signs in again (any
         other failure of a refresh may pass: the tokens are kept)."""
         return self.grant == REFRESH_TOKEN and self.sign_in_again
+
+
+def with_sent(secrets: Secrets, *values: str | None) -> Secrets:
+    """``secrets`` and ``values`` besides, also as a form body carries them (a space as ``+``):
+    an endpoint that echoes the request body back quotes them that way."""
+    return secrets.with_values(*values, *(quote_plus(value) for value in values if value))
 
 
 def error_code(value: object, secrets: Secrets) -> str | None:
@@ -96,4 +103,4 @@ def failed(sentence: Message, secrets: Secrets, *, grant: str, status: int | Non
 
 
 __all__ = ["AUTHORIZATION_CODE", "CLIENT_CREDENTIALS", "INVALID_GRANT", "JWT_BEARER", "REFRESH_TOKEN",
-           "TOKEN_EXCHANGE", "TokenRequestError", "error_code", "failed", "quoted", "refused"]
+           "TOKEN_EXCHANGE", "TokenRequestError", "error_code", "failed", "quoted", "refused", "with_sent"]

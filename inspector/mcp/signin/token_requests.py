@@ -28,17 +28,22 @@ from ..secrets import Secrets
 from ..text import load_wire_json
 from .model import AuthorizationServer, ClientIdentity
 from .proofs import JWT_BEARER_ASSERTION_TYPE, DpopKey, KeyFormatError, client_assertion
-from .token_errors import error_code, failed, quoted, refused
+from .token_errors import error_code, failed, quoted, refused, with_sent
 
 #: The most bytes of a token endpoint's answer read (a token response is a few kilobytes).
 MAX_RESPONSE_BYTES = 64 * 1024
 #: The error with which an endpoint asks for a DPoP proof holding its nonce (RFC 9449 §8).
 USE_DPOP_NONCE = "use_dpop_nonce"
 _GZIP = ("gzip", "x-gzip")
+_LIMIT_KIB = Number(MAX_RESPONSE_BYTES // 1024, str(MAX_RESPONSE_BYTES // 1024))
 
 
 class _TooLarge(Exception):
     pass
+
+
+class _Undecodable(Exception):
+    """A ``Content-Encoding`` not read here, or a compressed body that does not decompress."""
 
 
 def is_loopback(url: str) -> bool:
@@ -88,10 +93,10 @@ def authenticate(server: AuthorizationServer, client: ClientIdentity, *, grant: 
     if method == "client_secret_basic":
         pair = f"{_form_encoded(client.client_id)}:{_form_encoded(client.client_secret or '')}"
         header = "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")
-        return {}, {"Authorization": header}, secrets.with_values(client.client_secret, header)
+        return {}, {"Authorization": header}, with_sent(secrets, client.client_secret, header)
     if method == "client_secret_post":
         return ({"client_id": client.client_id, "client_secret": client.client_secret or ""}, {},
-                secrets.with_values(client.client_secret))
+                with_sent(secrets, client.client_secret))
     if method == "private_key_jwt":
         if not client.private_key_pem:
             raise failed(Message(N_("The client {client_id} authenticates with {method}, but no private key is "
@@ -102,7 +107,7 @@ def authenticate(server: AuthorizationServer, client: ClientIdentity, *, grant: 
         except KeyFormatError as exc:
             raise failed(exc.sentence, secrets, grant=grant) from None
         return ({"client_id": client.client_id, "client_assertion_type": JWT_BEARER_ASSERTION_TYPE,
-                 "client_assertion": assertion}, {}, secrets.with_values(assertion, client.private_key_pem))
+                 "client_assertion": assertion}, {}, with_sent(secrets, assertion, client.private_key_pem))
     return {"client_id": client.client_id}, {}, secrets
 
 
@@ -113,11 +118,14 @@ def _decoded(raw: bytes, encoding: str) -> bytes:
     if encoding in (*_GZIP, "deflate"):
         wbits = 16 + zlib.MAX_WBITS if encoding in _GZIP else (zlib.MAX_WBITS if raw[:1] == b"\x78" else
                                                                -zlib.MAX_WBITS)
-        body = zlib.decompressobj(wbits).decompress(raw, MAX_RESPONSE_BYTES + 1)
+        try:
+            body = zlib.decompressobj(wbits).decompress(raw, MAX_RESPONSE_BYTES + 1)
+        except zlib.error:
+            raise _Undecodable(encoding) from None
         if len(body) > MAX_RESPONSE_BYTES:
             raise _TooLarge
         return body
-    raise ValueError(encoding)
+    raise _Undecodable(encoding)
 
 
 async def _exchange(http: httpx.AsyncClient, endpoint: str, form: dict[str, str],
@@ -157,11 +165,11 @@ async def post(http: httpx.AsyncClient, server: AuthorizationServer, endpoint: s
             body = _decoded(raw, answer_headers.get("content-encoding", ""))
         except _TooLarge:
             raise failed(Message(N_("The token endpoint {endpoint} answered with more than {limit} KiB; the answer "
-                                    "was not read."), {"endpoint": endpoint, "limit": Number(64, "64")}),
+                                    "was not read."), {"endpoint": endpoint, "limit": _LIMIT_KIB}),
                          secrets, grant=grant) from None
-        except ValueError as exc:  # a Content-Encoding not read here
-            raise failed(Message(N_("The token endpoint {endpoint} encoded its answer as {encoding}, which is not "
-                                    "read."), {"endpoint": endpoint, "encoding": quoted(str(exc), secrets, 40)}),
+        except _Undecodable as exc:
+            raise failed(Message(N_("The token endpoint {endpoint} encoded its answer as {encoding}, which could "
+                                    "not be read."), {"endpoint": endpoint, "encoding": quoted(str(exc), secrets, 40)}),
                          secrets, grant=grant) from None
         except httpx.TimeoutException:
             raise failed(Message(N_("The token endpoint {endpoint} did not answer in time."),

@@ -37,6 +37,7 @@ from .token_errors import (
     TokenRequestError,
     failed,
     quoted,
+    with_sent,
 )
 from .token_requests import authenticate, post, token_endpoint
 
@@ -66,7 +67,7 @@ def choose_auth_method(server: AuthorizationServer, has_secret: bool, has_key: b
 
 
 def _secrets(*values: str | None) -> Secrets:
-    return Secrets(values)
+    return with_sent(Secrets(), *values)
 
 
 def _expires_at(value: Any, endpoint: str, grant: str, secrets: Secrets) -> float | None:
@@ -160,13 +161,16 @@ async def _grant(http: httpx.AsyncClient, server: AuthorizationServer, client: C
 
 
 async def exchange_code(http: httpx.AsyncClient, server: AuthorizationServer, client: ClientIdentity, *, code: str,
-                        redirect_uri: str, code_verifier: str, resource: str, dpop: DpopKey | None = None) -> TokenSet:
+                        redirect_uri: str, code_verifier: str, resource: str, dpop: DpopKey | None = None,
+                        requested_scope: str | None = None) -> TokenSet:
     """The tokens for an authorization code (with its PKCE verifier and the redirect URI it was
-    sent to), for the server ``resource``; DPoP-bound when ``dpop`` is given and the server binds."""
+    sent to), for the server ``resource``; DPoP-bound when ``dpop`` is given and the server binds.
+    ``requested_scope`` (what the authorization request asked for; not sent again) is the tokens'
+    scope when the answer names none (RFC 6749 §5.1)."""
     form = {"grant_type": AUTHORIZATION_CODE, "code": code, "redirect_uri": redirect_uri,
             "code_verifier": code_verifier}
     return await _grant(http, server, client, form, resource=resource, secrets=_secrets(code, code_verifier),
-                        dpop=dpop)
+                        requested_scope=requested_scope, dpop=dpop)
 
 
 async def refresh(http: httpx.AsyncClient, server: AuthorizationServer, client: ClientIdentity, tokens: TokenSet, *,

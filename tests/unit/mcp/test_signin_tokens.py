@@ -122,6 +122,10 @@ def test_the_code_exchange_sends_the_code_verifier_redirect_and_resource() -> No
     assert "authorization" not in request.headers and "dpop" not in request.headers
     assert (tokens.access_token, tokens.refresh_token, tokens.scope) == ("at-1", "rt-1", "a b")
     assert (tokens.issuer, tokens.resource, tokens.token_type) == (ISSUER, RESOURCE, "Bearer")
+    # The scope asked for in the authorization request stands when the answer names none.
+    asked = _run(_ok(), lambda http: exchange_code(http, SERVER, PUBLIC, code="c", redirect_uri="r", code_verifier="v",
+                                                   resource=RESOURCE, requested_scope="files:read"))
+    assert asked.scope == "files:read"
     assert tokens.expires_at is not None and before + 3600 <= tokens.expires_at <= time.time() + 3600
 
 
@@ -284,7 +288,8 @@ def test_credentials_go_nowhere_but_the_clients_own_https_or_loopback_endpoint()
     (_response(200, content=b"{" + b" " * MAX_RESPONSE_BYTES + b"}"), "more than 64 KiB"),
     (_response(200, headers={"Content-Encoding": "gzip"}, content=gzip.compress(b" " * 10_000_000)),
      "more than 64 KiB"),
-    (_response(200, headers={"Content-Encoding": "br"}, content=b"xx"), "encoded its answer as br"),
+    (_response(200, headers={"Content-Encoding": "br"}, content=b"xx"), "encoded its answer as br, which could not"),
+    (_response(200, headers={"Content-Encoding": "gzip"}, content=b"not gzip"), "encoded its answer as gzip"),
     (_response(200, json={"error": "access_denied", "error_description": "no\nway " + "x" * 500}),
      "refused the request with access_denied (HTTP 200), saying \"no way xxx"),
 ])
@@ -327,6 +332,15 @@ def test_a_hostile_endpoint_echoing_every_secret_gets_them_redacted() -> None:
         assert secret not in translate(error)
         assert all(secret not in str(value) for value in error.sentence.params.values())
     assert "[REDACTED]" in text and error.error == "[REDACTED]"
+
+
+def test_secrets_with_spaces_echoed_as_the_form_body_spells_them_are_redacted() -> None:
+    client = ClientIdentity("c", ISSUER, "registered", client_secret="my secret & more",
+                            auth_method="client_secret_post")
+    error = _refused(lambda request: _response(400, json={"error": "invalid_client",
+                                                          "error_description": request.content.decode()}),
+                     client=client)
+    assert "my+secret" not in str(error) and "more" not in str(error) and "client_secret=[REDACTED]" in str(error)
 
 
 def test_secrets_echoed_in_a_token_type_or_lifetime_are_redacted_too() -> None:

@@ -1,0 +1,96 @@
+"""A real keyring backend for tests: entries in one JSON file in a temporary folder.
+
+In the test process the ``file_keyring`` fixture (tests/conftest.py) installs it with
+``keyring.set_keyring``; processes the test starts inherit ``PYTHON_KEYRING_BACKEND`` naming this
+class and :data:`FILE_ENV` naming the file, so they read and write the same entries. Without
+:data:`FILE_ENV` the class is not viable (its priority raises), so ``keyring`` never picks it by
+itself. :class:`RefusingKeyring` is a keyring that looks usable and refuses every call (locked).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from keyring.backend import KeyringBackend
+from keyring.compat import properties
+from keyring.errors import KeyringLocked, PasswordDeleteError
+
+#: The file the backend keeps its entries in (set by the fixture, inherited by child processes).
+FILE_ENV = "RUN_INSPECTOR_TEST_KEYRING"
+#: ``PYTHON_KEYRING_BACKEND`` for a process that should use this backend.
+BACKEND_NAME = "tests.support.file_keyring.FileKeyring"
+
+
+class FileKeyring(KeyringBackend):
+    """Entries ``{service: {username: password}}`` in a JSON file; safe across processes (a lock
+    file serialises each read-modify-write, the file is replaced whole)."""
+
+    @properties.classproperty
+    def priority(cls) -> float:  # noqa: N805 - keyring's classproperty
+        if not os.environ.get(FILE_ENV):
+            raise RuntimeError(f"{FILE_ENV} names no file: this test keyring is not in use")
+        return 1
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        super().__init__()
+        self.path = Path(path if path is not None else os.environ[FILE_ENV])
+
+    def get_password(self, service: str, username: str) -> str | None:
+        with self._locked():
+            return self._entries().get(service, {}).get(username)
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        with self._locked():
+            entries = self._entries()
+            entries.setdefault(service, {})[username] = password
+            self._save(entries)
+
+    def delete_password(self, service: str, username: str) -> None:
+        with self._locked():
+            entries = self._entries()
+            if username not in entries.get(service, {}):
+                raise PasswordDeleteError(username)
+            del entries[service][username]
+            self._save(entries)
+
+    def entries(self, service: str = "run-inspector") -> dict[str, str]:
+        """Every entry of ``service`` (for a test's assertions)."""
+        with self._locked():
+            return dict(self._entries().get(service, {}))
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        with open(f"{self.path}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
+
+    def _entries(self) -> dict[str, dict[str, str]]:
+        try:
+            return json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+
+    def _save(self, entries: dict[str, dict[str, str]]) -> None:
+        partial = self.path.with_name(self.path.name + ".partial")
+        partial.write_text(json.dumps(entries), encoding="utf-8")
+        os.replace(partial, self.path)
+
+
+class RefusingKeyring(KeyringBackend):
+    """A keyring that looks usable but is locked: every read, write and delete fails."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def get_password(self, service: str, username: str) -> str | None:
+        raise KeyringLocked("locked")
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        raise KeyringLocked("locked")
+
+    def delete_password(self, service: str, username: str) -> None:
+        raise KeyringLocked("locked")
