@@ -90,8 +90,8 @@ SIGNIN_SCENARIOS: dict[str, list[list[str]]] = {
     # Workload identity federation (SEP-1933): a JWT the workload's platform issued, as the grant.
     "auth/wif-jwt-bearer": [[*SIGNED_IN_CALL, "--grant", "jwt-bearer", "--assertion-file", "{file:valid_jwt}",
                              "--client-id", "{context:client_id}"]],
-    "auth/dpop": [[*SIGNED_IN_CALL, "--dpop"]],
-    "auth/dpop-nonce": [[*SIGNED_IN_CALL, "--dpop"]],
+    # auth/dpop and auth/dpop-nonce need no option: the command line asks for DPoP-bound tokens
+    # wherever the authorization server offers them.
 }
 # 0.1.16 names enterprise-managed authorization by its earlier name.
 SIGNIN_SCENARIOS["auth/cross-app-access-complete-flow"] = SIGNIN_SCENARIOS["auth/enterprise-managed-authorization"]
