@@ -7,9 +7,10 @@ checks per run and a table; a scenario counts as passed only when the suite's ve
 (no check failed or warned, the client neither timed out nor, where that matters, exited with an
 error) and at least one check actually ran (all skipped is not a pass).
 
-``python conformance/run.py auth/ initialize`` runs only the scenarios whose names start so. The
-adapter replaces the browser (``BROWSER``) with conformance/follow_redirect.py and gives each run
-a keyring of its own, so a sign-in never reaches the user's keyring.
+``run.py auth/ initialize`` (``make conformance CONFORMANCE_ONLY=auth/``) runs only the scenarios
+whose names start so. The adapter replaces the browser (``BROWSER``) with
+conformance/follow_redirect.py and gives each run a keyring of its own, so a sign-in never
+reaches the user's keyring.
 """
 
 from __future__ import annotations
