@@ -64,11 +64,18 @@ def run_one(env: dict[str, str], command: str, scenario: str, version: str | Non
         if version is not None:
             argv += ["--spec-version", version]
         done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=TOOLS)
-        statuses: Counter[str] = Counter()
-        for checks in Path(results).rglob("checks.json"):  # auth/NAME-TIME/: one level deeper
-            for check in json.loads(checks.read_text()):
-                statuses[str(check.get("status"))] += 1
+        statuses = count_checks(Path(results))
     return statuses, done.stdout + done.stderr
+
+
+def count_checks(results: Path) -> Counter[str]:
+    """The checks the suite saved under ``results`` (``NAME-TIME/checks.json``, one folder deeper
+    for a scenario named ``auth/NAME``), counted by status."""
+    statuses: Counter[str] = Counter()
+    for checks in results.rglob("checks.json"):
+        for check in json.loads(checks.read_text()):
+            statuses[str(check.get("status"))] += 1
+    return statuses
 
 
 def verdict(statuses: Counter[str], output: str) -> tuple[bool, str]:

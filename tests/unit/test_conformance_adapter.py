@@ -101,3 +101,16 @@ def test_a_run_passes_only_when_the_suite_says_so() -> None:
     assert run.verdict(Counter({"SUCCESS": 1, "WARNING": 1}), "") == (False, "")
     assert run.verdict(Counter({"SKIPPED": 2}), "") == (False, "")
     assert "auth/" not in run.LEFT_OUT
+
+
+def test_the_checks_of_a_sign_in_scenario_are_counted_where_the_suite_saves_them(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("conformance_run", ROOT / "conformance" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    # The suite saves a scenario named auth/NAME under auth/NAME-TIME/.
+    folder = tmp_path / "auth" / "metadata-default-2026-12-02T08-00-00-000Z"
+    folder.mkdir(parents=True)
+    (folder / "checks.json").write_text(json.dumps([{"status": "SUCCESS"}, {"status": "FAILURE"}, {"status": "INFO"}]))
+    (tmp_path / "initialize-2026-12-02T08-00-00-000Z").mkdir()
+    (tmp_path / "initialize-2026-12-02T08-00-00-000Z" / "checks.json").write_text('[{"status": "SUCCESS"}]')
+    assert run.count_checks(tmp_path) == {"SUCCESS": 2, "FAILURE": 1, "INFO": 1}
