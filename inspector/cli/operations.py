@@ -38,6 +38,7 @@ from inspector.mcp.roots import roots_from_uris
 from inspector.runs._frozen import thaw
 from inspector.store import RunStore, ServerRegistry, StoredEras, StoreError, open_database_read_only
 from inspector.store.secrets import system_secret_keeper
+from inspector.store.signin_settings import StoredSignIn, overridden
 
 from .common import (
     EXIT_CANCELLED,
@@ -89,8 +90,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         # A configured server applies whether or not this run is stored.
         chosen = _chosen(store, args, reading.seconds if reading else None, headers)
-        settings = settings_from_args(args)
-        if settings is not None and not chosen.server.is_command:
+        given = settings_from_args(args)
+        if not chosen.server.is_command:
+            settings = overridden(chosen.server.signin, given, grant_given=getattr(args, "grant", None) is not None)
             chosen = dataclasses.replace(chosen, server=dataclasses.replace(chosen.server, signin=settings))
         if handler.roots is None and chosen.roots:
             # The roots configured for the server, unless --root gives others.
@@ -111,7 +113,8 @@ def _chosen(store: RunStore | None, args: argparse.Namespace, budget: float | No
     With ``--no-store`` the database is only read (never created, upgraded or written).
     """
     if store is not None:
-        return choose_server(ServerRegistry(store.db, system_secret_keeper()), args, budget, headers)
+        return _with_stored_signin(choose_server(ServerRegistry(store.db, system_secret_keeper()), args, budget,
+                                                 headers), store.db)
     path = database_path(args.db)
     if not path.exists():
         return choose_server(None, args, budget, headers)
@@ -122,7 +125,8 @@ def _chosen(store: RunStore | None, args: argparse.Namespace, budget: float | No
             reason=translate(exc)), file=sys.stderr)
         return choose_server(None, args, budget, headers)
     try:
-        return choose_server(ServerRegistry(db, system_secret_keeper()), args, budget, headers)
+        return _with_stored_signin(choose_server(ServerRegistry(db, system_secret_keeper()), args, budget, headers),
+                                   db)
     except sqlite3.DatabaseError as exc:  # e.g. not a run database at all
         print(_("run-inspector: the saved settings of this server could not be read from {path}: {reason}.").format(
             path=path, reason=exc), file=sys.stderr)
@@ -196,6 +200,19 @@ def parse_arguments(raw: str) -> dict[str, Any]:
         raise UsageError(Message(N_("--args must be a JSON object, e.g. '{example}'"),
                                  {"example": '{"text": "hi"}'}))
     return value
+
+
+def _with_stored_signin(chosen: Chosen, db: Any) -> Chosen:
+    """The server with the sign-in settings kept for it (``servers set --client-id ...``)."""
+    if chosen.server.is_command:
+        return chosen
+    try:
+        stored = StoredSignIn(db, signin_vault()).settings_for(chosen.server.url)
+    except StoreError as exc:  # a key file that cannot be read: said, and the sign-in goes on without it
+        print(_("run-inspector: {sentence}").format(sentence=translate(exc)), file=sys.stderr)
+        return chosen
+    return chosen if stored is None else dataclasses.replace(chosen, server=dataclasses.replace(chosen.server,
+                                                                                                signin=stored))
 
 
 async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: float | None,

@@ -154,8 +154,11 @@ def build_parser() -> Parser:
     for name, help_text in (("signin", _("sign in to a server (OAuth, in the browser); the tokens go to the keyring")),
                             ("signout", _("sign out of a server: forget its tokens"))):
         account = commands.add_parser(name, help=help_text, usage=_("%(prog)s [options] SERVER"))
-        account.add_argument("url", metavar="SERVER", help=_("the server's address"))
+        account.add_argument("url", metavar="SERVER", help=_("the server: its address or a configured server's name"))
+        # What choosing a server reads, for the words these commands do not take.
+        account.set_defaults(stdio=None, env=[], cwd=None, sse=False, header=[], era=None, no_store=True)
         add_signin_options(account)
+        _db_option(account)
         account.add_argument("--budget", metavar="SECONDS",
                              help=_("time budget for the whole sign-in (default 300: a person signs in)"))
         _json_option(account)

@@ -147,15 +147,17 @@ def _asks_signin(error: object) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """``signin SERVER`` / ``signout SERVER``."""
-    from inspector.mcp.server import InvalidServerError
+    from inspector.store.signin_settings import overridden
 
-    try:
-        server = ServerEndpoint(args.url, signin=settings_from_args(args))
-    except InvalidServerError as exc:
-        raise UsageError(exc) from None
+    from .operations import _chosen
+
+    given = settings_from_args(args)
+    server = _chosen(None, args, None, {}).server
     if server.is_command:
         raise UsageError(Message(N_("A server started as a command takes its credentials from its environment; "
                                     "only a server at an address is signed in to.")))
+    server = dataclasses.replace(server, signin=overridden(server.signin, given,
+                                                           grant_given=getattr(args, "grant", None) is not None))
     vault = signin_vault()
     resource = canonical_resource(server.url)
     if args.command == "signout":

@@ -16,12 +16,15 @@ from pathlib import Path
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
-from inspector.mcp.signin.model import AUTH_METHODS, GRANTS, SignInSettings
+from inspector.mcp.signin.model import AUTH_METHODS, SignInSettings
 
 from .database import rollback
 from .errors import StoreError
 from .signin_vault import ProcessVault, SignInKeeper
 
+#: The grants a server can be set up for (schema 7's CHECK): the others (``jwt-bearer``,
+#: ``enterprise``) present an assertion given to the process, never kept with the server.
+STORED_GRANTS = ("authorization-code", "client-credentials")
 #: The largest key file read (a PEM private key is a few kilobytes).
 MAX_KEY_FILE_BYTES = 64 * 1024
 _TEXT_FIELDS = ("client_id", "auth_method", "client_metadata_url", "grant", "scope", "client_key_file")
@@ -48,8 +51,8 @@ class SignInSetup:
     client_secret_kept: bool = False
 
     def __post_init__(self) -> None:
-        if self.grant and self.grant not in GRANTS:  # "" clears it (StoredSignIn.save)
-            raise ValueError(f"grant must be one of {GRANTS}")
+        if self.grant and self.grant not in STORED_GRANTS:  # "" clears it (StoredSignIn.save)
+            raise ValueError(f"grant must be one of {STORED_GRANTS}")
         if self.auth_method and self.auth_method not in AUTH_METHODS:
             raise ValueError(f"auth_method must be one of {AUTH_METHODS}")
 
@@ -175,8 +178,26 @@ def _setup(row: tuple[object, ...]) -> SignInSetup:
     texts = [value if isinstance(value, str) and value else None for value in row[:6]]
     # A value the CHECK constraints refuse (written by hand before them, or by another program) is not set.
     method = texts[1] if texts[1] in AUTH_METHODS else None
-    grant = texts[3] if texts[3] in GRANTS else None
+    grant = texts[3] if texts[3] in STORED_GRANTS else None
     return SignInSetup(texts[0], method, texts[2], grant, texts[4], texts[5], row[6] == 1)
+
+
+def overridden(stored: SignInSettings | None, given: SignInSettings | None, *,
+               grant_given: bool) -> SignInSettings | None:
+    """A configured server's settings (``stored``, from :meth:`StoredSignIn.settings_for`) with what
+    the command line gave (``given``) winning field by field; ``grant_given`` says whether the command
+    line named the grant (``SignInSettings`` always has one)."""
+    if stored is None or given is None:
+        return given if stored is None else stored
+    values = {name: getattr(given, name) for name in ("client_id", "client_secret", "auth_method",
+                                                      "client_metadata_url", "client_key_pem", "scope",
+                                                      "assertion", "idp_token_endpoint", "idp_client_id")
+              if getattr(given, name) is not None}
+    if grant_given:
+        values["grant"] = given.grant
+    if given.client_id is not None and given.client_id != stored.client_id and given.client_secret is None:
+        values["client_secret"] = None  # the kept secret is another client's
+    return replace(stored, **values)
 
 
 def read_client_key(path: str | os.PathLike[str]) -> str:
@@ -200,4 +221,5 @@ def read_client_key(path: str | os.PathLike[str]) -> str:
     return text
 
 
-__all__ = ["MAX_KEY_FILE_BYTES", "ClientKeyError", "SignInSetup", "StoredSignIn", "read_client_key"]
+__all__ = ["MAX_KEY_FILE_BYTES", "STORED_GRANTS", "ClientKeyError", "SignInSetup", "StoredSignIn", "overridden",
+           "read_client_key"]

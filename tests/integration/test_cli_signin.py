@@ -14,6 +14,7 @@ import pytest
 
 from tests.support.auth_config import PRE_REGISTERED_ID, PRE_REGISTERED_SECRET, AuthConfig, pre_registered
 from tests.support.auth_server import serve_auth_server
+from tests.support.secret_search import assert_nowhere
 
 FOLLOW = Path(__file__).resolve().parents[1] / "support" / "follow_redirect.py"
 pytestmark = pytest.mark.timeout(90)
@@ -21,7 +22,8 @@ pytestmark = pytest.mark.timeout(90)
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "BROWSER": f"{sys.executable} {FOLLOW} %s", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "inspector", *args, "--no-store"], capture_output=True, text=True,
+    store = [] if args[0] in ("signin", "signout") else ["--no-store"]
+    return subprocess.run([sys.executable, "-m", "inspector", *args, *store], capture_output=True, text=True,
                           env=environment, timeout=60)
 
 
@@ -103,3 +105,28 @@ def test_the_stored_run_shows_the_sign_in_it_waited_for_as_a_step_before_the_cal
     assert steps[0]["details"].startswith("sign-in: signed in with " + auth.issuer)
     assert [leg["method"] for leg in steps[0]["payload"]["legs"]][-1] == "sign-in: token"
     assert issued and not any(secret.encode() in database.read_bytes() for secret in issued)
+
+
+def test_a_sign_in_kept_in_the_keyring_serves_later_commands_until_signout(tmp_path, file_keyring):
+    database = tmp_path / "runs.db"
+    with serve_auth_server() as auth:
+        signed = run_cli("signin", auth.mcp_url, "--json")
+        assert signed.returncode == 0, signed.stderr
+        report = json.loads(signed.stdout)
+        # A later command, without a browser, carries the kept token.
+        listed = subprocess.run([sys.executable, "-m", "inspector", "tools", auth.mcp_url, "--db", str(database)],
+                                capture_output=True, text=True, env={**os.environ, "BROWSER": "false"}, timeout=60)
+        exported = tmp_path / "export.json"
+        subprocess.run([sys.executable, "-m", "inspector", "export", "--all", "-o", str(exported), "--db",
+                        str(database)], capture_output=True, text=True, timeout=60, check=True)
+        issued = auth.secrets()
+        kept = [name for name in file_keyring.entries() if name.startswith("signin tokens")]
+        signed_out = run_cli("signout", auth.mcp_url)
+        left = [name for name in file_keyring.entries() if name.startswith("signin tokens")]
+    assert report["signed_in"] and report["kept"] and report["issuer"] == auth.issuer
+    assert listed.returncode == 0, listed.stderr
+    assert "asks for a sign-in" not in listed.stderr and not auth.requests("/authorize")[1:]
+    assert kept and not left and signed_out.returncode == 0
+    # Nothing secret in the database, the export, the output, or a child's command line.
+    assert_nowhere(sorted(issued), database=database, files=[exported])
+    assert not any(secret in signed.stdout + signed.stderr + listed.stdout + listed.stderr for secret in issued)

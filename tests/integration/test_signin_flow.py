@@ -185,3 +185,35 @@ def test_a_sign_in_waiting_on_the_browser_is_cancelled_not_failed():
     assert isinstance(error, McpTransportError) and error.is_cancellation
     assert steps.finished.outcome == "cancelled" and steps.legs[-1].method == STEP_BROWSER
     assert steps.legs[-1].outcome.value == "cancelled"
+
+
+def test_the_older_sse_transport_asks_for_a_sign_in_and_carries_the_token_after_it():
+    with serve_auth_server(AuthConfig(transport="sse", mcp_path="/sse")) as auth:
+        client = McpClient(signin_vault=MemoryVault())
+        server = ServerEndpoint(auth.mcp_url, transport="sse")
+        with pytest.raises(McpTransportError) as raised:
+            asyncio.run(client.list_tools(server, budget_s=10))
+        assert raised.value.kind is ErrorKind.SIGNIN_REQUIRED and raised.value.http_status == 401
+        sign_in(client, server, challenge=raised.value.challenge)
+        catalogue = asyncio.run(client.list_tools(server, budget_s=10))
+    assert "echo" in catalogue.names
+
+
+def test_a_server_whose_authorization_server_moved_is_signed_in_to_anew_with_a_new_registration():
+    with serve_auth_server() as auth, serve_auth_server() as elsewhere:
+        vault = MemoryVault()
+        client = McpClient(signin_vault=vault)
+        server = ServerEndpoint(auth.mcp_url)
+        first = sign_in(client, server)
+        auth.migrate_to(elsewhere)
+        with pytest.raises(McpTransportError) as raised:  # the old token is refused now; it has no refresh
+            asyncio.run(client.list_tools(server, budget_s=10))
+        assert raised.value.kind is ErrorKind.SIGNIN_REQUIRED
+        second = sign_in(client, server, challenge=raised.value.challenge)
+        asyncio.run(client.list_tools(server, budget_s=10))
+        registered_there = elsewhere.requests("/register")
+        sent_there = [seen.form.get("client_id") for seen in elsewhere.requests("/token")]
+    assert second.tokens.issuer == elsewhere.issuer != first.tokens.issuer
+    assert registered_there and second.client.client_id != first.client.client_id
+    assert first.client.client_id not in sent_there and first.client.client_id not in str(elsewhere.seen)
+    assert vault.client(auth.issuer) == first.client and vault.client(elsewhere.issuer) == second.client

@@ -45,7 +45,10 @@ async def sign_in(server: ServerEndpoint, *, vault: SignInVault, http: httpx.Asy
                   budget_s: object = None, cancel: CancelSignal | None = None,
                   observer: OperationObserver | None = None,
                   browser: Callable[[str], Awaitable[bool]] | None = None) -> SignedIn:
-    """Sign in to ``server`` (an address) as one operation; the tokens go to ``vault``."""
+    """Sign in to ``server`` (an address) as one operation; the tokens go to ``vault``. A server
+    started as a command takes its credentials from its environment: it is never signed in to."""
+    if server.is_command:
+        raise ValueError("a server started as a command is not signed in to (its environment has its credentials)")
     observer = observer or NullObserver()
     deadline = OperationDeadline(SIGNIN_BUDGET_S if budget_s is None else budget_s, clock)
     observer.operation_started(OperationStarted(SIGNIN_OPERATION, server.label, deadline.budget_s))

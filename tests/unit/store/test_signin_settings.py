@@ -11,7 +11,7 @@ import pytest
 from inspector.mcp.signin.model import SignInSettings
 from inspector.store import SCHEMA_VERSION, RunStore, ServerRegistry, open_database, open_database_read_only
 from inspector.store.schema import MIGRATIONS
-from inspector.store.signin_settings import ClientKeyError, SignInSetup, StoredSignIn, read_client_key
+from inspector.store.signin_settings import ClientKeyError, SignInSetup, StoredSignIn, overridden, read_client_key
 from inspector.store.signin_vault import ProcessVault, client_secret_account, open_signin_vault
 from tests.support.file_keyring import FileKeyring
 from tests.support.secret_search import assert_nowhere
@@ -139,6 +139,11 @@ def test_without_a_keyring_the_secret_lasts_for_the_process_and_is_not_marked_ke
     assert_nowhere([SECRET], database=path)
 
 
+def test_a_grant_given_to_the_process_is_not_kept_with_the_server() -> None:
+    with pytest.raises(ValueError, match="grant must be one of"):
+        SignInSetup(grant="jwt-bearer")  # its assertion is given to each process: nothing to keep
+
+
 def test_a_value_written_by_hand_that_is_not_a_setting_reads_as_unset(tmp_path: Path) -> None:
     db = open_database(tmp_path / "runs.db")
     db.conn.execute("INSERT INTO servers (url, signin_client_id, signin_scope) VALUES (?, '', 'read')", (URL,))
@@ -158,3 +163,14 @@ def test_a_key_file_is_read_bounded_and_refused_with_a_reason(tmp_path: Path) ->
     signin.save(URL, SignInSetup(client_key_file=str(tmp_path / "gone.pem")))
     with pytest.raises(ClientKeyError, match="gone.pem"):
         signin.settings_for(URL)
+
+
+def test_what_the_command_line_gives_wins_over_the_kept_settings_field_by_field() -> None:
+    stored = SignInSettings("cid", SECRET, "client_secret_post", None, "client-credentials", None, "read")
+    assert overridden(stored, None, grant_given=False) == stored
+    assert overridden(None, SignInSettings(scope="x"), grant_given=False) == SignInSettings(scope="x")
+    assert overridden(stored, SignInSettings(scope="write"), grant_given=False) == SignInSettings(
+        "cid", SECRET, "client_secret_post", None, "client-credentials", None, "write")
+    assert overridden(stored, SignInSettings(), grant_given=True).grant == "authorization-code"
+    other = overridden(stored, SignInSettings("another-client"), grant_given=False)
+    assert (other.client_id, other.client_secret) == ("another-client", None)  # never one client's secret for another

@@ -169,3 +169,7 @@ def test_the_tests_keyring_is_never_the_real_one() -> None:
     assert isinstance(keyring.get_keyring(), fail.Keyring)
     with pytest.raises(RuntimeError):
         FileKeyring.priority  # noqa: B018 - without the fixture's file it is not viable
+    # Nor in a process a test starts.
+    done = subprocess.run([sys.executable, "-c", "import keyring; print(type(keyring.get_keyring()).__module__)"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "keyring.backends.fail", done.stderr
