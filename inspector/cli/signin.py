@@ -43,7 +43,8 @@ def settings_from_args(args: argparse.Namespace) -> SignInSettings | None:
     grant = getattr(args, "grant", None)
     assertion_file = getattr(args, "assertion_file", None) or getattr(args, "id_token_file", None)
     idp_endpoint, idp_client = getattr(args, "idp_token_endpoint", None), getattr(args, "idp_client_id", None)
-    if not any((client_id, secret_variable, metadata_url, key_file, grant, assertion_file, idp_endpoint)):
+    if not any((client_id, secret_variable, metadata_url, key_file, grant, assertion_file, idp_endpoint,
+                getattr(args, "auth_method", None), getattr(args, "scope", None))):
         return None
     secret = None
     if secret_variable:
@@ -70,7 +71,8 @@ def settings_from_args(args: argparse.Namespace) -> SignInSettings | None:
                                  {"grant": grant, "option": option}))
     return SignInSettings(client_id=client_id, client_secret=secret, client_metadata_url=metadata_url,
                           grant=grant or "authorization-code", client_key_pem=key, assertion=assertion,
-                          idp_token_endpoint=idp_endpoint, idp_client_id=idp_client)
+                          idp_token_endpoint=idp_endpoint, idp_client_id=idp_client,
+                          auth_method=getattr(args, "auth_method", None), scope=getattr(args, "scope", None))
 
 
 def _token_file(path: str) -> str:
