@@ -54,16 +54,12 @@ def settings_from_args(args: argparse.Namespace) -> SignInSettings | None:
                                         "empty."), {"name": secret_variable}))
     key = None
     if key_file:
+        from inspector.store.signin_settings import ClientKeyError, read_client_key
+
         try:
-            with open(key_file, "rb") as handle:
-                data = handle.read(MAX_KEY_BYTES + 1)
-        except OSError as exc:
-            raise UsageError(Message(N_("The key file {path} named by --client-key cannot be read: {reason}."),
-                                     {"path": key_file, "reason": exc.strerror or type(exc).__name__})) from None
-        if len(data) > MAX_KEY_BYTES or b"PRIVATE KEY-----" not in data:
-            raise UsageError(Message(N_("The key file {path} named by --client-key holds no private key in PEM "
-                                        "form."), {"path": key_file}))
-        key = data.decode("ascii", "replace")
+            key = read_client_key(key_file)
+        except ClientKeyError as exc:
+            raise UsageError(exc.sentence) from None
     assertion = _token_file(assertion_file) if assertion_file else None
     if grant in ("jwt-bearer", "enterprise") and assertion is None:
         option = "--assertion-file" if grant == "jwt-bearer" else "--id-token-file"
