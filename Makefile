@@ -44,7 +44,8 @@ test: lint $(MO_FILES)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
 
 # The official MCP conformance suite and the Node it needs, under an ignored folder; not part of `make test`.
-# `make conformance` runs the newest suite; `make conformance CONFORMANCE_VERSION=0.1.16` an older one.
+# `make conformance` runs the newest suite; `make conformance CONFORMANCE_VERSION=0.1.16` an older one;
+# `CONFORMANCE_ONLY=auth/` only the scenarios whose names start so.
 CONFORMANCE_VERSION ?= 0.2.0-alpha.12
 CONFORMANCE_DIR := .conformance/$(CONFORMANCE_VERSION)
 
@@ -58,7 +59,7 @@ $(CONFORMANCE_DIR)/.installed-stamp:
 	touch $@
 
 conformance: $(STAMP) $(CONFORMANCE_DIR)/.installed-stamp
-	CONFORMANCE_DIR=$(CONFORMANCE_DIR) $(PY) conformance/run.py
+	CONFORMANCE_DIR=$(CONFORMANCE_DIR) $(PY) conformance/run.py $(CONFORMANCE_ONLY)
 
 # Results go to the untracked benchmarks/latest/; `make bench-record` writes the tracked
 # benchmarks/results/ (commit them when the numbers should be kept).

@@ -1,8 +1,16 @@
-"""``make conformance``: every client scenario of the official suite outside ``auth/`` and the skills
-extension (``sep-2640-*``), through the adapter (conformance/client.py), once per protocol era the
-scenario belongs to (``--spec-version`` 2025-11-25 for the handshake era, 2026-07-28 for the
-stateless one). Prints one line per run and a table; a scenario counts as passed only when none of
-its checks failed or warned and at least one check actually ran (all skipped is not a pass).
+"""``make conformance``: every client scenario of the official suite outside the skills extension
+(``sep-2640-*``), sign-in (``auth/``) included, through the adapter (conformance/client.py), once
+per protocol era the scenario belongs to (``--spec-version`` 2025-11-25 for the handshake era,
+2026-07-28 for the stateless one; a scenario tagged with neither, such as an extension or the
+2025-03-26 back-compatibility ones, runs once at the suite's default). Prints the suite's failed
+checks per run and a table; a scenario counts as passed only when the suite's verdict is a pass
+(no check failed or warned, the client neither timed out nor, where that matters, exited with an
+error) and at least one check actually ran (all skipped is not a pass).
+
+``run.py auth/ initialize`` (``make conformance CONFORMANCE_ONLY=auth/``) runs only the scenarios
+whose names start so. The adapter replaces the browser (``BROWSER``) with
+conformance/follow_redirect.py and gives each run a keyring of its own, so a sign-in never
+reaches the user's keyring.
 """
 
 from __future__ import annotations
@@ -23,12 +31,17 @@ TOOLS = Path(os.environ.get("CONFORMANCE_DIR", ROOT / ".conformance"))
 BIN = TOOLS / "node_modules" / ".bin"
 #: The revision that stands for each era when a scenario belongs to several.
 ERAS = {"2025-11-25": "handshake", "2026-07-28": "stateless"}
-#: Client scenarios left out: authorization (its own issue) and the skills extension (resources).
-LEFT_OUT = ("auth/", "sep-2640-")
+#: Client scenarios left out: the skills extension (resources).
+LEFT_OUT = ("sep-2640-",)
+#: The suite's verdict on a run, as it prints it.
+OVERALL_FAILED = "OVERALL: FAILED"
+#: What the suite says when the client (not a check) failed a run: the table names it.
+CLIENT_TROUBLE = re.compile(r"CLIENT TIMED OUT|CLIENT EXITED WITH ERROR \(code -?\d+\)")
 
 
-def client_scenarios(env: dict[str, str]) -> list[tuple[str, list[str]]]:
-    """(name, the revisions it is tagged with) of every client scenario not left out."""
+def client_scenarios(env: dict[str, str], only: tuple[str, ...] = ()) -> list[tuple[str, list[str]]]:
+    """(name, the revisions it is tagged with) of every client scenario not left out (and, when
+    ``only`` names prefixes, starting with one of them)."""
     listing = subprocess.run([str(BIN / "conformance"), "list"], capture_output=True, text=True, env=env,
                              check=True).stdout
     scenarios, in_clients = [], False
@@ -40,7 +53,8 @@ def client_scenarios(env: dict[str, str]) -> list[tuple[str, list[str]]]:
         elif in_clients and line.strip().startswith("- "):
             name, _, tags = line.strip()[2:].partition(" ")
             scenarios.append((name, re.findall(r"\d{4}-\d{2}-\d{2}", tags)))
-    return [(name, tags) for name, tags in scenarios if not name.startswith(LEFT_OUT)]
+    return [(name, tags) for name, tags in scenarios
+            if not name.startswith(LEFT_OUT) and (not only or name.startswith(only))]
 
 
 def run_one(env: dict[str, str], command: str, scenario: str, version: str | None) -> tuple[Counter[str], str]:
@@ -50,44 +64,61 @@ def run_one(env: dict[str, str], command: str, scenario: str, version: str | Non
         if version is not None:
             argv += ["--spec-version", version]
         done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=TOOLS)
-        statuses: Counter[str] = Counter()
-        for checks in Path(results).glob("*/checks.json"):
-            for check in json.loads(checks.read_text()):
-                statuses[str(check.get("status"))] += 1
+        statuses = count_checks(Path(results))
     return statuses, done.stdout + done.stderr
 
 
-def main() -> int:
+def count_checks(results: Path) -> Counter[str]:
+    """The checks the suite saved under ``results`` (``NAME-TIME/checks.json``, one folder deeper
+    for a scenario named ``auth/NAME``), counted by status."""
+    statuses: Counter[str] = Counter()
+    for checks in results.rglob("checks.json"):
+        for check in json.loads(checks.read_text()):
+            statuses[str(check.get("status"))] += 1
+    return statuses
+
+
+def verdict(statuses: Counter[str], output: str) -> tuple[bool, str]:
+    """Whether a run passed, and what the suite said of the client when that failed it (a timeout,
+    an exit with an error where the scenario does not allow one), else ``""``."""
+    ran = statuses["SUCCESS"] + statuses["FAILURE"] + statuses["WARNING"]
+    passed = ran > 0 and not statuses["FAILURE"] and not statuses["WARNING"] and OVERALL_FAILED not in output
+    trouble = CLIENT_TROUBLE.search(output)
+    return passed, trouble.group(0).lower() if trouble else ""
+
+
+def main(argv: list[str]) -> int:
     env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"  # the suite's own Node 22 first
     command = f"{shlex.quote(sys.executable)} {shlex.quote(str(HERE / 'client.py'))}"
     env["PYTHONPATH"] = f"{ROOT}{os.pathsep}{env.get('PYTHONPATH', '')}"
     node = subprocess.run(["node", "--version"], capture_output=True, text=True, env=env).stdout.strip()
     suite = json.loads((TOOLS / "node_modules/@modelcontextprotocol/conformance/package.json").read_text())["version"]
-    scenarios = client_scenarios(env)
+    only = tuple(argv[1:])
+    scenarios = client_scenarios(env, only)
     print(f"Conformance suite {suite}, Node {node}; {len(scenarios)} client scenarios outside "
-          f"{' and '.join(LEFT_OUT)}")
+          f"{' and '.join(LEFT_OUT)}" + (f" starting with {' or '.join(only)}" if only else ""))
     rows, failed = [], []
     for scenario, tags in scenarios:
         versions = [version for version in ERAS if version in tags] or [None]
         for version in versions:
             statuses, output = run_one(env, command, scenario, version)
-            ran = statuses["SUCCESS"] + statuses["FAILURE"] + statuses["WARNING"]
-            passed = ran > 0 and not statuses["FAILURE"] and not statuses["WARNING"]
+            passed, trouble = verdict(statuses, output)
             era = ERAS.get(version or "", "(any)")
-            rows.append((scenario, era, statuses, passed))
+            rows.append((scenario, era, statuses, passed, trouble))
             if not passed:
                 failed.append(f"{scenario} ({era})")
                 tail = output[output.find("Failed Checks"):] if "Failed Checks" in output else output
                 print(tail[-3000:])
     print("\n| scenario | era | passed | failed | warned | skipped | verdict |\n|---|---|---|---|---|---|---|")
-    for scenario, era, statuses, passed in rows:
+    for scenario, era, statuses, passed, trouble in rows:
+        said = "passed" if passed else "FAILED" + (f" ({trouble})" if trouble else "")
         print(f"| {scenario} | {era} | {statuses['SUCCESS']} | {statuses['FAILURE']} | {statuses['WARNING']} | "
-              f"{statuses['SKIPPED']} | {'passed' if passed else 'FAILED'} |")
+              f"{statuses['SKIPPED']} | {said} |")
     print(f"\n{len(rows) - len(failed)} of {len(rows)} scenario runs passed"
           + (f"; failed: {', '.join(failed)}." if failed else "."))
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv))

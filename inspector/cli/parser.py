@@ -16,8 +16,6 @@ OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task
 ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
 DEMOS = ("serve-demo", "scenario", "agent")
-#: How a client signs in (as inspector.mcp.signin.model.GRANTS).
-GRANTS = ("authorization-code", "client-credentials", "jwt-bearer", "enterprise")
 
 
 def _db_option(parser: argparse.ArgumentParser) -> None:
@@ -52,37 +50,11 @@ def _server_options(sub: argparse.ArgumentParser) -> None:
                      help=_("time budget for the whole operation (default 20; minimum 1)"))
     sub.add_argument("--header", action="append", default=[], metavar='"Name: value"',
                      help=_("extra HTTP header, e.g. an Authorization token (sent, never printed or stored)"))
-    add_signin_options(sub)
+    signin_options.add_client_options(sub, for_command=True)
     _server_request_options(sub)
     _json_option(sub)
     sub.add_argument("--no-store", action="store_true", help=_("do not record this operation as a run"))
     _db_option(sub)
-
-
-def add_signin_options(sub: argparse.ArgumentParser) -> None:
-    """How to sign in to the server when it asks (OAuth): the client, its secret or key, the grant."""
-    sub.add_argument("--client-id", metavar="ID",
-                     help=_("sign in as this client, registered with the server's authorization server beforehand"))
-    sub.add_argument("--client-secret-env", metavar="VARIABLE",
-                     help=_("read the client's secret from this environment variable (never from the command line)"))
-    sub.add_argument("--client-metadata-url", metavar="URL",
-                     help=_("the https address of this client's metadata document, for authorization servers that "
-                            "take one instead of a registration"))
-    sub.add_argument("--client-key", metavar="FILE",
-                     help=_("a private key (PEM) the client signs its JWT assertions with"))
-    sub.add_argument("--grant", choices=GRANTS,
-                     help=_("how to sign in: authorization-code (a person, in the browser; the default), "
-                            "client-credentials (a machine client with its own secret or key), jwt-bearer (a "
-                            "workload presenting the identity token of --assertion-file) or enterprise (the "
-                            "person's ID token of --id-token-file, exchanged at --idp-token-endpoint)"))
-    sub.add_argument("--assertion-file", metavar="FILE",
-                     help=_("the identity token (a JWT) a workload presents, for --grant jwt-bearer"))
-    sub.add_argument("--id-token-file", metavar="FILE",
-                     help=_("the person's ID token from their enterprise identity provider, for --grant enterprise"))
-    sub.add_argument("--idp-token-endpoint", metavar="URL",
-                     help=_("the enterprise identity provider's token endpoint, for --grant enterprise"))
-    sub.add_argument("--idp-client-id", metavar="ID",
-                     help=_("this client's id at the enterprise identity provider, for --grant enterprise"))
 
 
 def _server_request_options(sub: argparse.ArgumentParser) -> None:
@@ -157,7 +129,7 @@ def build_parser() -> Parser:
         account.add_argument("url", metavar="SERVER", help=_("the server: its address or a configured server's name"))
         # What choosing a server reads, for the words these commands do not take.
         account.set_defaults(stdio=None, env=[], cwd=None, sse=False, header=[], era=None, no_store=True)
-        add_signin_options(account)
+        signin_options.add_client_options(account, for_command=True)
         _db_option(account)
         account.add_argument("--budget", metavar="SECONDS",
                              help=_("time budget for the whole sign-in (default 300: a person signs in)"))

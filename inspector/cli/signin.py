@@ -43,7 +43,8 @@ def settings_from_args(args: argparse.Namespace) -> SignInSettings | None:
     grant = getattr(args, "grant", None)
     assertion_file = getattr(args, "assertion_file", None) or getattr(args, "id_token_file", None)
     idp_endpoint, idp_client = getattr(args, "idp_token_endpoint", None), getattr(args, "idp_client_id", None)
-    if not any((client_id, secret_variable, metadata_url, key_file, grant, assertion_file, idp_endpoint)):
+    if not any((client_id, secret_variable, metadata_url, key_file, grant, assertion_file, idp_endpoint,
+                getattr(args, "auth_method", None), getattr(args, "scope", None))):
         return None
     secret = None
     if secret_variable:
@@ -53,16 +54,12 @@ def settings_from_args(args: argparse.Namespace) -> SignInSettings | None:
                                         "empty."), {"name": secret_variable}))
     key = None
     if key_file:
+        from inspector.store.signin_settings import ClientKeyError, read_client_key
+
         try:
-            with open(key_file, "rb") as handle:
-                data = handle.read(MAX_KEY_BYTES + 1)
-        except OSError as exc:
-            raise UsageError(Message(N_("The key file {path} named by --client-key cannot be read: {reason}."),
-                                     {"path": key_file, "reason": exc.strerror or type(exc).__name__})) from None
-        if len(data) > MAX_KEY_BYTES or b"PRIVATE KEY-----" not in data:
-            raise UsageError(Message(N_("The key file {path} named by --client-key holds no private key in PEM "
-                                        "form."), {"path": key_file}))
-        key = data.decode("ascii", "replace")
+            key = read_client_key(key_file)
+        except ClientKeyError as exc:
+            raise UsageError(exc.sentence) from None
     assertion = _token_file(assertion_file) if assertion_file else None
     if grant in ("jwt-bearer", "enterprise") and assertion is None:
         option = "--assertion-file" if grant == "jwt-bearer" else "--id-token-file"
@@ -70,7 +67,8 @@ def settings_from_args(args: argparse.Namespace) -> SignInSettings | None:
                                  {"grant": grant, "option": option}))
     return SignInSettings(client_id=client_id, client_secret=secret, client_metadata_url=metadata_url,
                           grant=grant or "authorization-code", client_key_pem=key, assertion=assertion,
-                          idp_token_endpoint=idp_endpoint, idp_client_id=idp_client)
+                          idp_token_endpoint=idp_endpoint, idp_client_id=idp_client,
+                          auth_method=getattr(args, "auth_method", None), scope=getattr(args, "scope", None))
 
 
 def _token_file(path: str) -> str:

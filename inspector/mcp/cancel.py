@@ -84,3 +84,15 @@ class CancelSignal:
 
 
 CANCEL_MESSAGE = "run-inspector: cancelled by the user"
+
+
+def claim_cancel(cancel: CancelSignal | None) -> bool:
+    """After a ``CancelledError``: was it the user's cancel? Then the current task is uncancelled
+    (it ends as a cancelled operation, not a cancelled task) and True is returned; otherwise the
+    caller re-raises (the cancellation belongs to someone else, e.g. the loop shutting down)."""
+    if cancel is None or not cancel.fired:
+        return False
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()
+    return True

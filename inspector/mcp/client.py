@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from .cancel import CancelSignal
+from .cancel import CancelSignal, claim_cancel
 from .channels.http import LegTransport, OutgoingMessage, Session, SessionGone, message_headers, new_http_client
 from .channels.lines import LineRoutes, LineTransport
 from .clock import Clock, MonotonicClock
@@ -293,11 +293,8 @@ class McpClient:
                     result = await self._signed_work(op, server, http, work, tokens)
                 except asyncio.CancelledError:
                     # A cancel that landed outside a leg (between legs): still ours to report.
-                    if cancel is None or not cancel.fired:
+                    if not claim_cancel(cancel):
                         raise
-                    task = asyncio.current_task()
-                    if task is not None:
-                        task.uncancel()
                     raise McpTransportError.cancelled(server.label, operation, in_flight=frame.work_sent) from None
             outcome = "ok"
             return result

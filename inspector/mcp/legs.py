@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .cancel import CancelSignal
+from .cancel import CancelSignal, claim_cancel
 from .clock import Clock
 from .deadline import BudgetExhausted, OperationDeadline
 from .errors import McpTransportError
@@ -90,12 +90,9 @@ class LegFrame:
                 raise McpTransportError.timed_out(self.label, method, self.deadline.budget_s, grant,
                                                   self.deadline.remaining_at_grant_s) from None
             except asyncio.CancelledError:
-                if self.cancel is None or not self.cancel.fired:
-                    raise
                 # Our own cancel: it ends here as a cancelled operation, not a cancelled task.
-                task = asyncio.current_task()
-                if task is not None:
-                    task.uncancel()
+                if not claim_cancel(self.cancel):
+                    raise
                 outcome = LegOutcome.CANCELLED
                 self.interrupt(leg, "cancelled by the user", is_work=is_work)
                 raise McpTransportError.cancelled(self.label, method, in_flight=self.work_sent) from None

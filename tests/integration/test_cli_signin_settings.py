@@ -27,11 +27,11 @@ def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 
 
 def test_the_grammar_knows_the_models_methods_and_the_grants_a_server_keeps() -> None:
-    from inspector.cli import parser
     from inspector.store.signin_settings import STORED_GRANTS
 
     assert signin_options.AUTH_METHODS == model.AUTH_METHODS
-    assert signin_options.GRANTS == STORED_GRANTS and set(STORED_GRANTS) <= set(model.GRANTS) & set(parser.GRANTS)
+    assert signin_options.GRANTS == STORED_GRANTS and set(STORED_GRANTS) <= set(model.GRANTS)
+    assert signin_options.COMMAND_GRANTS == model.GRANTS  # one command may use every grant the flow knows
 
 
 def test_servers_set_keeps_signin_settings_and_the_secret_only_in_the_keyring(tmp_path: Path,

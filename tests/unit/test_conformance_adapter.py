@@ -43,3 +43,74 @@ def test_a_schema_echo_takes_the_tools_input_schema_as_tools_json_printed_it() -
     assert filled[:3] == ["call", url, "json_schema_echo"]
     assert json.loads(filled[filled.index("--args") + 1]) == {"schema": schema}
     assert adapter.fill_schemas(["tools", url], catalogue) == ["tools", url] and len(asked) == 1
+
+
+def test_a_sign_in_scenario_becomes_the_command_lines_a_user_types(tmp_path: Path) -> None:
+    adapter = load_adapter()
+    url = "http://localhost:1234/mcp"
+    context = {"name": "auth/client-credentials-jwt", "client_id": "conformance-test-client",
+               "client_secret": "s3cret", "private_key_pem": "-----BEGIN PRIVATE KEY-----\nAAA\n"}
+    env: dict[str, str] = {}
+    # Most sign-in scenarios: sign in as the server asks, then call its tool.
+    assert adapter.command_lines("auth/metadata-var2", url) == [
+        ["call", url, "test-tool", "--no-store", "--budget", "20"]]
+    (line,) = adapter.command_lines("auth/pre-registration", url)
+    filled = adapter.fill_context(line, context, tmp_path, env)
+    assert filled[:3] == ["call", url, "test-tool"]
+    assert filled[filled.index("--client-id") + 1] == "conformance-test-client"
+    # The secret travels in the variable the command line names, never on the command line.
+    variable = filled[filled.index("--client-secret-env") + 1]
+    assert env == {variable: "s3cret"} and "s3cret" not in " ".join(filled)
+    # A key is a file only its owner reads.
+    (line,) = adapter.command_lines("auth/client-credentials-jwt", url)
+    filled = adapter.fill_context(line, context, tmp_path, env)
+    assert filled[filled.index("--grant") + 1] == "client-credentials"
+    key = Path(filled[filled.index("--client-key") + 1])
+    assert key.read_text() == context["private_key_pem"] and key.stat().st_mode & 0o077 == 0
+    assert "-----BEGIN" not in " ".join(filled)
+    # CIMD: the client id document the suite expects; migration: two command lines, one keyring.
+    assert adapter.CIMD_URL in adapter.command_lines("auth/basic-cimd", url)[0]
+    assert [line[0] for line in adapter.command_lines("auth/authorization-server-migration", url)] == ["tools", "call"]
+
+
+def test_the_command_lines_get_a_browser_that_follows_the_redirect_and_a_keyring_of_their_own(
+        tmp_path: Path, monkeypatch) -> None:
+    adapter = load_adapter()
+    monkeypatch.setenv("MCP_CONFORMANCE_CONTEXT", '{"client_secret": "s3cret"}')
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "the.users.Keyring")
+    env = adapter.signin_environment(tmp_path)
+    assert "MCP_CONFORMANCE_CONTEXT" not in env
+    # The scenario run's command lines share a keyring in its folder; the user's is never asked.
+    from tests.support.file_keyring import BACKEND_NAME, FILE_ENV
+
+    assert env["PYTHON_KEYRING_BACKEND"] == BACKEND_NAME
+    assert Path(env[FILE_ENV]).parent == tmp_path
+    assert env["BROWSER"].endswith("follow_redirect.py %s")
+
+
+def test_a_run_passes_only_when_the_suite_says_so() -> None:
+    from collections import Counter
+
+    spec = importlib.util.spec_from_file_location("conformance_run", ROOT / "conformance" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    good = Counter({"SUCCESS": 5, "INFO": 3})
+    assert run.verdict(good, "Passed: 5/5\n✅ OVERALL: PASSED") == (True, "")
+    # Every check passed, yet the client hung: the suite fails the run, and the table says why.
+    assert run.verdict(good, "⚠️  CLIENT TIMED OUT - Test incomplete\n❌ OVERALL: FAILED") == (False, "client timed out")
+    assert run.verdict(Counter({"SUCCESS": 1, "WARNING": 1}), "") == (False, "")
+    assert run.verdict(Counter({"SKIPPED": 2}), "") == (False, "")
+    assert "auth/" not in run.LEFT_OUT
+
+
+def test_the_checks_of_a_sign_in_scenario_are_counted_where_the_suite_saves_them(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("conformance_run", ROOT / "conformance" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    # The suite saves a scenario named auth/NAME under auth/NAME-TIME/.
+    folder = tmp_path / "auth" / "metadata-default-2026-12-02T08-00-00-000Z"
+    folder.mkdir(parents=True)
+    (folder / "checks.json").write_text(json.dumps([{"status": "SUCCESS"}, {"status": "FAILURE"}, {"status": "INFO"}]))
+    (tmp_path / "initialize-2026-12-02T08-00-00-000Z").mkdir()
+    (tmp_path / "initialize-2026-12-02T08-00-00-000Z" / "checks.json").write_text('[{"status": "SUCCESS"}]')
+    assert run.count_checks(tmp_path) == {"SUCCESS": 2, "FAILURE": 1, "INFO": 1}

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 
 import httpx
 
-from ..cancel import CancelSignal
+from ..cancel import CancelSignal, claim_cancel
 from ..clock import Clock
 from ..deadline import OperationDeadline
 from ..errors import McpTransportError
@@ -63,11 +63,8 @@ async def sign_in(server: ServerEndpoint, *, vault: SignInVault, http: httpx.Asy
             try:
                 signed = await flow.run(challenge, previous_scope)
             except asyncio.CancelledError:
-                if cancel is None or not cancel.fired:
+                if not claim_cancel(cancel):
                     raise
-                task = asyncio.current_task()
-                if task is not None:
-                    task.uncancel()
                 raise McpTransportError.cancelled(server.label, SIGNIN_OPERATION, in_flight=False) from None
         outcome = "ok"
         return signed
