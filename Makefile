@@ -40,8 +40,9 @@ run: $(RUNTIME_STAMP) $(MO_FILES)
 lint: $(STAMP)
 	$(PY) -m ruff check inspector tests benchmarks conformance
 
+# On every core (pytest-xdist); `-n 0` (or plain pytest) runs it in one process.
 test: lint $(MO_FILES)
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n auto
 
 # The official MCP conformance suite and the Node it needs, under an ignored folder; not part of `make test`.
 # `make conformance` runs the newest suite; `make conformance CONFORMANCE_VERSION=0.1.16` an older one;
