@@ -15,7 +15,7 @@ from inspector.mcp.param_headers import split_catalogue
 from inspector.mcp.results import ToolCatalogue
 from tests.support.fault_server import Exchange, FaultServer
 
-SHOTS = Path("/work/tmp/shots/schemas20")
+SHOTS = Path(__file__).parent / "screenshots"  # git-ignored: for looking at, not for comparing
 
 TOOLS = [
     {"name": "valid_tool", "description": "Routes on its region.",

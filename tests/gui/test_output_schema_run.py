@@ -13,7 +13,7 @@ from inspector.store import RunStore, resolve_db_path
 from tests.support.asgi_server import serve_asgi
 from tests.support.output_schema_server import build_app
 
-SHOTS = Path("/work/tmp/shots/schemas20")
+SHOTS = Path(__file__).parent / "screenshots"  # git-ignored: for looking at, not for comparing
 SENTENCE = ("The result of the tool quote on the server Schema server breaks its output schema at "
             "$.items[2].price: -1 is less than the minimum of 0.")
 

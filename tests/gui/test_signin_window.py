@@ -31,7 +31,7 @@ from tests.support.auth_server import AuthServer, serve_auth_server
 
 from .test_models_and_accessibility import _unnamed
 
-SHOTS = Path("/work/tmp/shots/window21")
+SHOTS = Path(__file__).parent / "screenshots"  # git-ignored: for looking at, not for comparing
 
 
 async def follow(url: str) -> bool:
@@ -153,8 +153,10 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     tokens = vault.tokens(canonical_resource(auth.mcp_url))
     assert tokens is not None
     line = window.signin.strip.line.text()
-    assert line.startswith("Signed in with " + auth.issuer + " until ")
-    assert line.endswith("the sign-in lasts until Run Inspector ends, and you will sign in again next time.")
+    assert line.startswith("Signed in until ")  # the issuer is the line's tooltip (the panel is narrow)
+    assert window.signin.strip.line.toolTip().startswith("Signed in with " + auth.issuer + " until ")
+    assert line.endswith("Until Run Inspector ends (no system keyring).")
+    assert window.signin.strip.line.toolTip().endswith("you will sign in again next time.")
     assert window.signin.strip.sign_out_button.isEnabled()
     assert window.servers.model.index(0, 0).data().startswith("Protected · signed in\n")
     # The listening session (the Server log's) follows the sign-in: it listens with the token.
@@ -336,7 +338,8 @@ def test_signing_in_from_the_servers_panel_is_a_run_of_its_own(qtbot, open_windo
         pass
     assert signin.outcome.status == "ok"
     assert view.why.text() == "You asked to sign in to this server."
-    assert window.signin.strip.line.text().startswith("Signed in with ")
+    assert window.signin.strip.line.text().startswith("Signed in")
+    assert window.signin.strip.line.toolTip().startswith("Signed in with ")
     with RunStore.open(resolve_db_path()) as store:
         run = store.get_run(signin.outcome.run_id)
         assert run.title == f"sign-in {auth.mcp_url}" and run.status == "ok"
@@ -357,7 +360,7 @@ def test_a_sign_in_kept_in_the_keyring_is_there_in_the_next_window_and_never_in_
     # Signed in from the start: the list needs no question, the panel says so (read off the GUI thread).
     qtbot.waitUntil(lambda: again.workbench.tools.model.rowCount() > 0, timeout=20000)
     assert not any(view.isVisible() for view in again.signin.views.values())
-    qtbot.waitUntil(lambda: again.signin.strip.line.text().startswith(f"Signed in with {auth.issuer} until "),
+    qtbot.waitUntil(lambda: again.signin.strip.line.toolTip().startswith(f"Signed in with {auth.issuer} until "),
                     timeout=5000)
     assert "keyring" not in again.signin.strip.line.text()
     path = resolve_db_path()

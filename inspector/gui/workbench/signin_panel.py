@@ -5,11 +5,13 @@ the sign-in views (one per server) that open when a server asks or the user sign
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 from inspector.mcp import InvalidServerError, ServerEndpoint
 from inspector.store import ServerRecord
+from inspector.store.signin_vault import NOT_KEPT
 
 from ..dialogs.signin_view import SignInView
 from ..language import on_language_changed, translated
@@ -18,7 +20,26 @@ from .listening import WindowListener
 from .server_admin import ServerAdmin
 from .servers_panel import ServersPanel
 from .signin_engine import SignInRequest, SignIns, SignInTask
-from .signin_steps import server_signin_text
+from .signin_steps import server_signin_text, signed_in_text
+
+
+class _WrappedLine(QLabel):
+    """A word-wrapped label never squeezed below its text's height (the list above gives way):
+    its minimum height follows its text and width (a splitter asks for minimum sizes only)."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        self._fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._fit()
+
+    def _fit(self) -> None:
+        margins = self.contentsMargins()
+        width = max(self.width() - margins.left() - margins.right(), 40)
+        self.setMinimumHeight(self.heightForWidth(width) if self.text() else 0)
 
 
 class SignInStrip(QWidget):
@@ -26,7 +47,7 @@ class SignInStrip(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.line = QLabel()
+        self.line = _WrappedLine()
         self.line.setTextFormat(Qt.TextFormat.PlainText)
         self.line.setWordWrap(True)
         translated(self.line, "setAccessibleName", lambda: _("Sign-in"))
@@ -94,8 +115,10 @@ class SignInRoom(QObject):
             return
         command = endpoint.is_command
         tokens = self.signins.tokens(endpoint)
-        strip.line.setText(server_signin_text(tokens, self.signins.needs(endpoint), command,
-                                              getattr(self.signins.vault, "persistent", True)))
+        kept = getattr(self.signins.vault, "persistent", True)
+        strip.line.setText(server_signin_text(tokens, self.signins.needs(endpoint), command, kept))
+        strip.line.setToolTip("" if tokens is None else
+                              signed_in_text(tokens) if kept else "\n".join((signed_in_text(tokens), _(NOT_KEPT))))
         strip.sign_in_button.setEnabled(not command and self.signins.running(endpoint) is None)
         strip.sign_out_button.setEnabled(not command and tokens is not None)
 

@@ -25,7 +25,6 @@ from inspector.mcp.signin.flow import (
     SignInStep,
 )
 from inspector.mcp.signin.model import TokenSet
-from inspector.store.signin_vault import NOT_KEPT
 
 from ..widgets.plain_text import cell_text
 
@@ -117,6 +116,17 @@ def signed_in_text(tokens: TokenSet, now: float | None = None) -> str:
     return _("Signed in with {issuer} until {until}.").format(issuer=issuer, until=until)
 
 
+def panel_signed_in_text(tokens: TokenSet, now: float | None = None) -> str:
+    """"Signed in as alice until 14:03:00" (the issuer left to :func:`signed_in_text`)."""
+    subject = cell_text(tokens.subject, VALUE_CHARS) if tokens.subject else None
+    if tokens.expires_at is None or tokens.expires_within(0, now):
+        return _("Signed in as {subject}.").format(subject=subject) if subject else _("Signed in.")
+    until = expiry_text(tokens.expires_at, now)
+    if subject:
+        return _("Signed in as {subject} until {until}.").format(subject=subject, until=until)
+    return _("Signed in until {until}.").format(until=until)
+
+
 def expiry_text(expires_at: float, now: float | None = None) -> str:
     """When a sign-in ends, in the reader's language: the time today, else date and time."""
     from datetime import datetime, timezone
@@ -133,8 +143,10 @@ def server_signin_text(tokens: TokenSet | None, needs: bool, command: bool, kept
     if command:
         return _("Sign-in: a server started as a command takes its credentials from its environment.")
     if tokens is not None:
-        # Two whole sentences: who is signed in, then that it ends with the window (no keyring).
-        return signed_in_text(tokens) if kept else "\n".join((signed_in_text(tokens), _(NOT_KEPT)))
+        # Short (the panel is narrow; the issuer and the whole reason are the line's tooltip): who is
+        # signed in until when, then, without a keyring, that it ends with the window.
+        short = panel_signed_in_text(tokens)
+        return short if kept else "\n".join((short, _("Until Run Inspector ends (no system keyring).")))
     if needs:
         return _("Needs sign-in: the server refused an operation until you sign in.")
     return _("Not signed in.")
