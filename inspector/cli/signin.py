@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
     until = (datetime.fromtimestamp(tokens.expires_at, timezone.utc).isoformat(timespec="seconds")
              if tokens.expires_at is not None else None)
     report = {"server": server.label, "signed_in": True, "issuer": tokens.issuer, "client_id": signed.client.client_id,
-              "scope": tokens.scope, "subject": tokens.subject, "expires_at": until, "kept": vault.persistent}
+              "scope": tokens.scope or None, "subject": tokens.subject, "expires_at": until, "kept": vault.persistent}
     sentence = Message(N_("Signed in to {server} with {issuer}."), {"server": server.label, "issuer": tokens.issuer})
     _say(args, report, sentence)
     if not vault.persistent and not args.json:

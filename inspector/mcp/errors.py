@@ -227,11 +227,13 @@ class McpTransportError(Exception):
         return error
 
     @classmethod
-    def signin_failed(cls, server: str, step: str, reason: Message) -> McpTransportError:
-        """Signing in to ``server`` failed at ``step`` (a leg of the sign-in operation), ``reason`` says why."""
-        error = cls(ErrorKind.SIGNIN_FAILED, server,
-                    Message(N_("Signing in to {server} failed at the step {step}: {reason}."),
-                            {"server": server, "step": step, "reason": reason}), method=step)
+    def signin_failed(cls, server: str, step: str, reason: Message, *, whole: bool = False) -> McpTransportError:
+        """Signing in to ``server`` failed at ``step`` (a leg of the sign-in operation), ``reason`` says
+        why: a clause, or (``whole``) a sentence of its own, as a token endpoint's refusal is."""
+        template = (N_("Signing in to {server} failed at the step {step}. {reason}") if whole else
+                    N_("Signing in to {server} failed at the step {step}: {reason}."))
+        error = cls(ErrorKind.SIGNIN_FAILED, server, Message(template, {"server": server, "step": step,
+                                                                        "reason": reason}), method=step)
         error.signin_step = step
         return error
 

@@ -217,3 +217,39 @@ def test_a_server_whose_authorization_server_moved_is_signed_in_to_anew_with_a_n
     assert registered_there and second.client.client_id != first.client.client_id
     assert first.client.client_id not in sent_there and first.client.client_id not in str(elsewhere.seen)
     assert vault.client(auth.issuer) == first.client and vault.client(elsewhere.issuer) == second.client
+
+
+def test_a_registered_client_the_authorization_server_forgot_is_registered_anew():
+    """An authorization server restarted with an empty memory: the kept client is unknown there
+    (invalid_client on the refresh), so it is forgotten with the tokens and the next sign-in registers."""
+    from inspector.mcp.signin.model import REGISTERED, ClientIdentity, TokenSet
+
+    with serve_auth_server(AuthConfig(expires_in=30)) as auth:
+        vault = MemoryVault()
+        ghost = ClientIdentity("ghost-client-0000", auth.issuer, REGISTERED, "ghost-secret-0000", "client_secret_post")
+        vault.keep_client(ghost)
+        vault.keep_tokens(TokenSet("at-ghost-0000", auth.issuer, auth.mcp_url, refresh_token="rt-ghost-0000",
+                                   expires_at=0))
+        client = McpClient(signin_vault=vault)
+        server = ServerEndpoint(auth.mcp_url)
+        with pytest.raises(McpTransportError) as raised:
+            asyncio.run(client.list_tools(server, budget_s=10))
+        assert raised.value.kind is ErrorKind.SIGNIN_REQUIRED
+        assert vault.client(auth.issuer) is None and vault.tokens(auth.mcp_url) is None
+        signed = sign_in(client, server, challenge=raised.value.challenge)
+    assert signed.client.client_id != ghost.client_id and len(auth.requests("/register")) == 1
+
+
+def test_a_browser_that_never_comes_back_ends_the_sign_in_when_its_budget_is_spent():
+    async def never(url: str) -> bool:
+        return True
+
+    error, steps, _auth = None, Steps(), None
+    with serve_auth_server() as auth:
+        client = McpClient(signin_vault=MemoryVault())
+        with pytest.raises(McpTransportError) as raised:
+            sign_in(client, ServerEndpoint(auth.mcp_url), steps, browser=never, budget_s=1.5)
+        error = raised.value
+    assert error.kind is ErrorKind.SIGNIN_FAILED and error.signin_step == STEP_BROWSER
+    assert "did not finish within the sign-in's budget of 1.5 s" in error.message
+    assert steps.legs[-1].method == STEP_BROWSER and steps.legs[-1].error_kind == "timed_out"

@@ -30,9 +30,11 @@ PROTOCOL_HEADER = {"MCP-Protocol-Version": "2025-11-25", "Accept": "application/
 class SignInProblem(Exception):
     """A step of the sign-in cannot go on; ``reason`` says why (a translatable clause)."""
 
-    def __init__(self, reason: Message) -> None:
+    def __init__(self, reason: Message, *, whole: bool = False) -> None:
         super().__init__(str(reason))
         self.reason = reason
+        #: ``reason`` is a sentence of its own (a token endpoint's refusal), not a clause.
+        self.whole = whole
 
 
 @dataclass(frozen=True)

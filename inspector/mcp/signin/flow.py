@@ -17,13 +17,21 @@ from typing import TYPE_CHECKING, TypeVar
 
 import httpx
 
-from ..errors import McpTransportError
+from ..errors import ErrorKind, McpTransportError
 from ..legs import LegFrame, LegWire
-from ..messages import N_, Message
+from ..messages import N_, Message, Number
 from .challenge import Challenge
 from .discovery import canonical_resource, iss_acceptable
 from .documents import ResourceMetadata, SignInProblem, find_authorization_server, find_resource_metadata, shown
-from .model import PRE_REGISTERED, AuthorizationServer, ClientIdentity, SignInSettings, SignInVault, TokenSet
+from .model import (
+    PRE_REGISTERED,
+    REGISTERED,
+    AuthorizationServer,
+    ClientIdentity,
+    SignInSettings,
+    SignInVault,
+    TokenSet,
+)
 from .pkce import AuthorizationAttempt
 from .redirect import LoopbackRedirect
 from .registration import given_client, kept_client, register
@@ -138,7 +146,7 @@ class SignInFlow:
 
         tokens = await self._step(STEP_TOKEN, lambda: self._tokens(exchange_code(
             self.http, server, client, code=answer["code"], redirect_uri=redirect_uri,
-            code_verifier=attempt.verifier, resource=self.audience, dpop=_dpop_key(server))), _said_tokens)
+            code_verifier=attempt.verifier, resource=self.audience, dpop=_dpop_key(server)), client), _said_tokens)
         self.vault.keep_tokens(tokens)
         return SignedIn(tokens, client, server)
 
@@ -169,7 +177,7 @@ class SignInFlow:
                                                                   "assertion for this server.")))
             request = grants.jwt_bearer(self.http, server, client, assertion=assertion, resource=self.audience,
                                         scope=scope)
-        tokens = await self._step(STEP_TOKEN, lambda: self._tokens(request), _said_tokens)
+        tokens = await self._step(STEP_TOKEN, lambda: self._tokens(request, client), _said_tokens)
         self.vault.keep_tokens(tokens)
         return SignedIn(tokens, client, server)
 
@@ -230,22 +238,33 @@ class SignInFlow:
             raise SignInProblem(Message(N_("the browser came back without a code")))
         return answer
 
-    async def _tokens(self, request: Awaitable[TokenSet]) -> TokenSet:
+    async def _tokens(self, request: Awaitable[TokenSet], client: ClientIdentity | None = None) -> TokenSet:
         from .tokens import TokenRequestError
 
         try:
             return dataclasses.replace(await request, resource=self.resource)  # kept under the server's key
         except TokenRequestError as refused:
-            raise SignInProblem(refused.sentence) from None
+            if refused.error == "invalid_client" and client is not None and client.how == REGISTERED:
+                self.vault.forget_client(client.issuer)  # unknown there now: registered anew next time
+            raise SignInProblem(refused.sentence, whole=True) from None
 
     async def _step(self, step: str, work: Callable[[], Awaitable[T]], said: Callable[[T], Message]) -> T:
         async def exchange(wire: LegWire) -> T:
             try:
                 return await work()
             except SignInProblem as problem:
-                raise self._failed(step, problem.reason) from None
+                raise McpTransportError.signin_failed(self.frame.label, step, problem.reason,
+                                                      whole=problem.whole) from None
 
-        found = await self.frame.run(None, step, exchange)
+        try:
+            found = await self.frame.run(None, step, exchange)
+        except McpTransportError as ended:
+            if ended.kind not in (ErrorKind.TIMED_OUT, ErrorKind.EXHAUSTED_BUDGET):
+                raise
+            # The sign-in's own budget ran out (a person who did not finish, a slow server): said as such.
+            budget = Number(self.frame.deadline.budget_s, f"{self.frame.deadline.budget_s:g}", "s")
+            raise self._failed(step, Message(N_("it did not finish within the sign-in's budget of {budget} s"),
+                                             {"budget": budget})) from None
         self.on_step(SignInStep(step, said(found)))
         return found
 

@@ -118,6 +118,7 @@ class SignInVault(Protocol):
     def client(self, issuer: str) -> ClientIdentity | None: ...
     def keep_client(self, client: ClientIdentity) -> None: ...
     def forget(self, resource: str) -> None: ...
+    def forget_client(self, issuer: str) -> None: ...
 
 
 class MemoryVault:
@@ -143,6 +144,9 @@ class MemoryVault:
 
     def forget(self, resource: str) -> None:
         self._tokens.pop(resource, None)
+
+    def forget_client(self, issuer: str) -> None:
+        self._clients.pop(issuer, None)
 
 
 @dataclass(frozen=True)

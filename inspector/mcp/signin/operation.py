@@ -119,9 +119,12 @@ async def refresh_leg(frame: LegFrame, http: httpx.AsyncClient, server: ServerEn
                 return None
             return tokens.renewed(await refresh(http, authority, client, tokens))
         except TokenRequestError as refused:
-            if refused.error == "invalid_grant":
+            if refused.error == "invalid_client" and vault.client(tokens.issuer) is not None:
+                vault.forget_client(tokens.issuer)  # the authorization server no longer knows it: register anew
                 return None
-            raise McpTransportError.signin_failed(server.label, STEP_REFRESH, refused.sentence) from None
+            if refused.sign_in_again or refused.error == "invalid_grant":
+                return None
+            raise McpTransportError.signin_failed(server.label, STEP_REFRESH, refused.sentence, whole=True) from None
         except SignInProblem as problem:
             raise McpTransportError.signin_failed(server.label, STEP_REFRESH, problem.reason) from None
 

@@ -93,7 +93,10 @@ def authenticate(server: AuthorizationServer, client: ClientIdentity, *, grant: 
     if method == "client_secret_basic":
         pair = f"{_form_encoded(client.client_id)}:{_form_encoded(client.client_secret or '')}"
         header = "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")
-        return {}, {"Authorization": header}, with_sent(secrets, client.client_secret, header)
+        # client_id in the form too: RFC 6749 lets it be left out, but servers built on the MCP SDK
+        # (and fastmcp) read it before the header and answer "Missing client_id" without it.
+        return {"client_id": client.client_id}, {"Authorization": header}, with_sent(secrets, client.client_secret,
+                                                                                     header)
     if method == "client_secret_post":
         return ({"client_id": client.client_id, "client_secret": client.client_secret or ""}, {},
                 with_sent(secrets, client.client_secret))
