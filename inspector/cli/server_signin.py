@@ -11,12 +11,20 @@ import argparse
 import os
 import shlex
 import sys
-from urllib.parse import urlsplit
 
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message
 from inspector.store import RunStore
-from inspector.store.signin_settings import ClientKeyError, SignInSetup, StoredSignIn, read_client_key
+from inspector.store.signin_settings import (
+    GRANT_NEEDS_CLIENT_ID,
+    KEY_METHOD_NEEDS_KEY,
+    ClientKeyError,
+    SignInSetup,
+    StoredSignIn,
+    metadata_url_acceptable,
+    read_client_key,
+    setup_problems,
+)
 
 from .common import UsageError
 from .safe_text import one_line
@@ -34,9 +42,10 @@ def save_signin_options(store: RunStore, url: str, args: argparse.Namespace) -> 
                       args.scope, _key_file(args.client_key))
     stored = StoredSignIn(store.db, open_signin_vault())
     merged = (stored.setup(url) or SignInSetup()).updated_by(new)
-    if merged.grant == "client-credentials" and not merged.client_id:
+    problems = setup_problems(merged)
+    if GRANT_NEEDS_CLIENT_ID in problems:
         raise UsageError(Message(N_("--grant client-credentials needs the client's id: give --client-id.")))
-    if merged.auth_method == "private_key_jwt" and not merged.client_key_file:
+    if KEY_METHOD_NEEDS_KEY in problems:
         raise UsageError(Message(N_("--auth-method private_key_jwt needs the client's key: give --client-key FILE.")))
     if not stored.save(url, new, client_secret=secret):
         # Said once, here; the lead's `call` takes --client-secret-env each time instead.
@@ -78,8 +87,7 @@ def _secret(variable: str | None) -> str | None:
 def _metadata_url(given: str | None) -> str | None:
     if not given:
         return given
-    parts = urlsplit(given)
-    if parts.scheme not in ("https", "http") or not parts.hostname:
+    if not metadata_url_acceptable(given):
         raise UsageError(Message(N_("--client-metadata-url needs an address such as "
                                     "https://example.com/client.json, not {given}."), {"given": one_line(given)}))
     return given

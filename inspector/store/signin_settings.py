@@ -12,7 +12,9 @@ import os
 import sqlite3
 import stat
 from dataclasses import dataclass, replace
+from ipaddress import ip_address
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
@@ -200,6 +202,47 @@ def overridden(stored: SignInSettings | None, given: SignInSettings | None, *,
     return replace(stored, **values)
 
 
+#: What a set of sign-in settings lacks (:func:`setup_problems`); each user interface says it in its own words.
+GRANT_NEEDS_CLIENT_ID = "grant-needs-client-id"
+KEY_METHOD_NEEDS_KEY = "key-method-needs-key"
+
+
+def setup_problems(setup: SignInSetup) -> list[str]:
+    """What keeps ``setup`` (as it would be kept: merged) from signing in: :data:`GRANT_NEEDS_CLIENT_ID`
+    (a machine client signs in as a client it was given), :data:`KEY_METHOD_NEEDS_KEY`
+    (``private_key_jwt`` signs with a key file). Empty: usable."""
+    problems = []
+    if setup.grant == "client-credentials" and not setup.client_id:
+        problems.append(GRANT_NEEDS_CLIENT_ID)
+    if setup.auth_method == "private_key_jwt" and not setup.client_key_file:
+        problems.append(KEY_METHOD_NEEDS_KEY)
+    return problems
+
+
+def metadata_url_acceptable(url: str) -> bool:
+    """Whether ``url`` can be a client metadata document's address (and so the client id): an https
+    address with a host and a path; http only on this machine (a loopback address, for testing)."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        return False
+    if not host or parts.path in ("", "/") or any(char.isspace() for char in url):
+        return False
+    if parts.scheme == "https":
+        return True
+    return parts.scheme == "http" and _loopback(host)
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def read_client_key(path: str | os.PathLike[str]) -> str:
     """The PEM private key in the file at ``path`` (``--client-key FILE``), read bounded.
 
@@ -221,5 +264,5 @@ def read_client_key(path: str | os.PathLike[str]) -> str:
     return text
 
 
-__all__ = ["MAX_KEY_FILE_BYTES", "STORED_GRANTS", "ClientKeyError", "SignInSetup", "StoredSignIn", "overridden",
-           "read_client_key"]
+__all__ = ["GRANT_NEEDS_CLIENT_ID", "KEY_METHOD_NEEDS_KEY", "MAX_KEY_FILE_BYTES", "STORED_GRANTS", "ClientKeyError",
+           "SignInSetup", "StoredSignIn", "metadata_url_acceptable", "overridden", "read_client_key", "setup_problems"]

@@ -32,6 +32,7 @@ from inspector.mcp import DEFAULT_BUDGET_SECONDS, InvalidServerError, ServerEndp
 from inspector.mcp.roots import RootNotUsable, parse_root, root_as_text
 from inspector.mcp.server_command import ServerCommand
 from inspector.store.secrets import is_secret_header
+from inspector.store.signin_settings import SignInSetup
 
 from ..language import on_language_changed, translated, translated_item
 from ..widgets.accessibility import label_combo
@@ -41,6 +42,7 @@ from .command_fields import CommandFields, error_label
 from .era_field import EraField
 from .form_dialog import finish_form
 from .secret_row import RowWords, SecretRow
+from .signin_fields import SignInChoice, SignInFields
 
 
 @dataclass
@@ -62,6 +64,8 @@ class ServerSettings:
     kept_env: set[str] = field(default_factory=set)
     #: The era of MCP to speak: "auto", "handshake" or "stateless".
     era: str = "auto"
+    #: For a server at an address: its sign-in settings (the Sign-in (OAuth) section).
+    signin: SignInChoice | None = None
 
 
 _error_label = error_label
@@ -85,7 +89,8 @@ class ServerDialog(QDialog):
                  secrets_kept: bool = False, roots: tuple[str, ...] = (),
                  default_budget_s: Callable[[], float] = lambda: DEFAULT_BUDGET_SECONDS,
                  transport: str = "http", command_line: str = "", cwd: str | None = None,
-                 env: list[tuple[str, str, bool, bool]] | None = None, era: str = "auto") -> None:
+                 env: list[tuple[str, str, bool, bool]] | None = None, era: str = "auto",
+                 signin: SignInSetup | None = None, signin_in_keyring: bool | None = None) -> None:
         super().__init__(parent)
         editing = bool(url or command_line)
         translated(self, "setWindowTitle", lambda: _("Edit server") if editing else _("Add server"))
@@ -128,6 +133,8 @@ class ServerDialog(QDialog):
         headers_column.addWidget(self.header_error)
         headers_column.addWidget(keep_note)
         self.command = CommandFields(command_line, cwd, env, secrets_kept, self)
+        self.signin = SignInFields(signin, in_keyring=secrets_kept if signin_in_keyring is None else signin_in_keyring,
+                                   parent=self)
         self.as_address = translated(QRadioButton(), "setText", lambda: _("&Address"))
         translated(self.as_address, "setToolTip", lambda: _("A server already running, reached at a URL"))
         self.as_command = translated(QRadioButton(), "setText", lambda: _("Co&mmand"))
@@ -148,6 +155,11 @@ class ServerDialog(QDialog):
         form.addRow(translated(QLabel(), "setText", lambda: _("URL")), url_column)
         form.addRow(transport_label, self.transport)
         form.addRow(translated(QLabel(), "setText", lambda: _("Headers")), headers_column)
+        self._signin_heading = form.rowCount()
+        form.addRow(*self.signin.heading)
+        self._signin_rows = [form.rowCount() + offset for offset in range(len(self.signin.rows))]
+        for label, column in self.signin.rows:
+            form.addRow(label, column)
         self._command_rows = [form.rowCount() + offset for offset in range(len(self.command.rows))]
         for label, column in self.command.rows:
             form.addRow(label, column)
@@ -179,6 +191,7 @@ class ServerDialog(QDialog):
         self._kind_chosen(self.as_command.isChecked())
         # Later: a row added to a shown dialog is shown by Qt on the next turn of the event loop.
         self.command.grew.connect(lambda: QTimer.singleShot(0, self, self.grow))
+        self.signin.grew.connect(self._signin_folded)
         finish_form(self, form)
         readable_placeholders(self)  # after the form is the dialog's: it looks among its children
         on_language_changed(self, self._say_problems_again)
@@ -195,18 +208,33 @@ class ServerDialog(QDialog):
             self.form.setRowVisible(row, not command)
         for row in self._command_rows:
             self.form.setRowVisible(row, command)
+        # A command's process gets its credentials from its environment: no sign-in.
+        self.form.setRowVisible(self._signin_heading, not command)
+        self._signin_folded(resize=False)
         # Showing a row shows every widget in it, its (empty) problem lines too: hidden again; a
         # problem of the other half is said again on OK.
-        for label in (self.url_error, self.header_error, self.command.line_error, self.command.env_error):
+        for label in (self.url_error, self.header_error, self.command.line_error, self.command.env_error,
+                      *self.signin.problems()):
             label.hide()
         if self.layout() is not None:  # the other half's height, not the taller of the two
+            self.layout().activate()
+            self.resize(self.width(), max(self.heightForWidth(self.width()), self.minimumSizeHint().height()))
+
+    def _signin_folded(self, resize: bool = True) -> None:
+        """The Sign-in section's rows follow its fold (and the kind: none for a command)."""
+        for row in self._signin_rows:
+            self.form.setRowVisible(row, self.as_address.isChecked() and self.signin.unfolded)
+        for label in self.signin.problems():  # shown with their row: only a problem said stays
+            label.setVisible(bool(label.text()) and self.signin.unfolded)
+        if resize and self.layout() is not None:
             self.layout().activate()
             self.resize(self.width(), max(self.heightForWidth(self.width()), self.minimumSizeHint().height()))
 
     def _say_problems_again(self) -> None:
         """After a switch of language, the problems shown are checked and said again in the new one."""
         if any(not label.isHidden() for label in (self.url_error, self.budget_error, self.header_error,
-                                                  self.roots_error)) or self.command.has_problems():
+                                                  self.roots_error)) or self.command.has_problems() \
+                or self.signin.has_problems():
             self.settings()
 
     def add_header(self, name: str = "", value: str = "", secret: bool = False) -> HeaderRow:
@@ -238,6 +266,7 @@ class ServerDialog(QDialog):
         for label in (self.url_error, self.header_error, self.roots_error):
             label.hide()
         self.command.hide_problems()
+        self.signin.hide_problems()
         if self.as_command.isChecked():
             chosen = self._command_settings()
             self.grow()
@@ -272,11 +301,14 @@ class ServerDialog(QDialog):
             ok = False
         budget = self.budget_field.check()
         ok = ok and budget.problem is None
+        signin = self.signin.choice()
         roots = self._roots()
-        if not ok or roots is None:
+        if not ok or roots is None or signin is None:
+            self.grow()
             return None
         return ServerSettings(public_url(url), self.name.text().strip() or None, budget.given, headers, secret,
-                              roots, transport=self.transport.currentData() or "http", era=self.era.era)
+                              roots, transport=self.transport.currentData() or "http", era=self.era.era,
+                              signin=signin)
 
     def _command_settings(self) -> ServerSettings | None:
         choice = self.command.choice()

@@ -24,6 +24,7 @@ from inspector.store import RunStore, ServerRecord, ServerRegistry, StoreError
 from inspector.store.secrets import SecretKeeper
 
 from ..dialogs.server_dialog import ServerDialog
+from ..dialogs.signin_fields import SignInChoice
 from ..settings import AppSettings
 from .console import ConsoleBook
 from .engine import OperationOutcome, OperationsEngine, OperationTask
@@ -31,6 +32,7 @@ from .server_commands import command_endpoint, command_fields, save_command
 from .servers_model import server_label
 from .servers_panel import ServersPanel
 from .signin_engine import configured_signin
+from .signin_setup import dialog_setup, forget_signin, save_signin
 
 
 class ServerAdmin(QObject):
@@ -172,14 +174,17 @@ class ServerAdmin(QObject):
                               secrets_kept=self.secrets.available, roots=record.roots if record else (),
                               default_budget_s=lambda: self.settings.default_budget_s,
                               transport=record.transport if record else "http",
-                              era=record.era if record else "auto", **command)
+                              era=record.era if record else "auto",
+                              signin=dialog_setup(self, record.url) if record and not command else None,
+                              signin_in_keyring=bool(getattr(self.engine.signins.vault, "persistent", False)),
+                              **command)
         self.dialog = dialog  # tests answer it while it is open
         if dialog.exec() != ServerDialog.DialogCode.Accepted or dialog.result_settings is None:
             return
         chosen = dialog.result_settings
         self.save_server(chosen.url, chosen.name, chosen.budget_s, chosen.headers, chosen.secret,
                          replaces=record.url if record else None, roots=chosen.roots, transport=chosen.transport,
-                         command=chosen.command, kept_env=chosen.kept_env, era=chosen.era)
+                         command=chosen.command, kept_env=chosen.kept_env, era=chosen.era, signin=chosen.signin)
 
     #: Emitted before a server's settings change or it goes (its URL): a session held for it ends.
     changing = Signal(str)
@@ -187,7 +192,7 @@ class ServerAdmin(QObject):
     def save_server(self, url: str, name: str | None, budget_s: float | None, headers: dict[str, str],
                     secret: set[str], *, replaces: str | None = None, roots: tuple[str, ...] = (),
                     transport: str = "http", command: ServerCommand | None = None,
-                    kept_env: set[str] | None = None, era: str = "auto") -> None:
+                    kept_env: set[str] | None = None, era: str = "auto", signin: SignInChoice | None = None) -> None:
         """Store a server (secret values to the keyring or this session only) and select it.
 
         A command server's process stops when its settings change (the next operation starts it
@@ -202,6 +207,8 @@ class ServerAdmin(QObject):
             self.changing.emit(replaces)
             self.engine.stop_server(replaces)
         if replaces and replaces != url:
+            if signin is None or command is not None:  # else its secret moves to the new address
+                forget_signin(self, replaces)
             self.registry.remove_server(replaces)
             self.consoles.forget(replaces)
         if command is not None:
@@ -216,10 +223,17 @@ class ServerAdmin(QObject):
             if header in secret or is_secret_header(header):
                 self.session_secrets[(url, header)] = value
         was_current = self.current() is not None and self.current().url == url
-        self.reload_servers(select_url=url)
-        if was_current:
-            # The same server with new settings: its budget and (with new headers) its tools.
-            self._selected(self.current())
+
+        def reselect() -> None:
+            self.reload_servers(select_url=url)
+            if was_current:
+                # The same server with new settings: its budget and (with new headers) its tools.
+                self._selected(self.current())
+
+        if signin is not None and command is None:
+            save_signin(self, url, signin, replaces, reselect)  # reselects once the secret is kept
+        else:
+            reselect()
 
     def remove_server(self, record: ServerRecord) -> None:
         answer = QMessageBox.question(self.parent(), _("Remove server"), _(
@@ -236,8 +250,13 @@ class ServerAdmin(QObject):
         self._endpoints.pop(url, None)
         self.engine.stop_server(url)
         self.consoles.forget(url)
+        forget_signin(self, url)
         self.registry.remove_server(url)
         self.reload_servers()
+
+    def forget_endpoint(self, url: str) -> None:
+        """The server's settings changed underneath (its sign-in): the next operation builds it anew."""
+        self._endpoints.pop(url, None)
 
     def open_console(self, record: ServerRecord) -> None:
         """The Console of a command server: what it writes on stderr, following the newest line."""
