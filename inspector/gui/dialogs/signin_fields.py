@@ -75,7 +75,8 @@ class SignInFields(QObject):
         self.toggle.setCheckable(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.toggle.setAutoRaise(True)
-        translated(self.toggle, "setText", lambda: _("Sign-in (OAuth)"))
+        translated(self.toggle, "setText", lambda: _("Client settings"))
+        translated(self.toggle, "setAccessibleName", lambda: _("Sign-in (OAuth) client settings"))
         translated(self.toggle, "setToolTip", lambda: _("Show or hide the sign-in settings"))
         summary = translated(QLabel(), "setText", lambda: _(
             "Most servers need nothing here: a client is registered when the server asks for a sign-in."))
@@ -140,7 +141,7 @@ class SignInFields(QObject):
         key_column.addLayout(key_row)
         key_column.addWidget(self.key_error)
         #: The heading row (label, field) and the rows it folds away.
-        self.heading: tuple[QLabel, QHBoxLayout] = (translated(QLabel(), "setText", lambda: _("Sign-in")), head)
+        self.heading: tuple[QLabel, QHBoxLayout] = (translated(QLabel(), "setText", lambda: _("Sign-in (OAuth)")), head)
         self.rows: list[tuple[QLabel, QWidget | QHBoxLayout | QVBoxLayout]] = [
             (translated(QLabel(), "setText", lambda: _("Client ID")), id_column),
             (translated(QLabel(), "setText", lambda: _("Client secret")), secret_row),
@@ -233,7 +234,7 @@ class SignInFields(QObject):
         return SignInChoice(replace(setup, client_secret_kept=kept), secret or None)
 
     def _show(self, label: QLabel, text: str) -> bool:
-        label.setText(text)
+        label.setText(f"{label.text()}\n{text}" if label.text() else text)  # two problems of one field: both
         label.show()
         if not self.unfolded:
             self.toggle.setChecked(True)  # a problem is never folded away
