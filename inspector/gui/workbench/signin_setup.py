@@ -68,7 +68,7 @@ def save_signin(admin: ServerAdmin, url: str, choice: SignInChoice, replaces: st
     vault = keeper(admin)
     persistent = bool(getattr(vault, "persistent", False))
     stored = StoredSignIn(admin.store)
-    old = stored.setup(url) if replaces == url else None
+    old = stored.setup(url) if replaces in (None, url) else None  # a new server: its row is empty
     keeps = choice.setup.client_secret_kept
     moved = replaces is not None and replaces != url and keeps
     # Without a keyring the database never says "kept" (the secret lives in this process's memory).
