@@ -87,6 +87,7 @@ def test_sign_in_options_that_cannot_be_used_are_refused_with_a_reason(tmp_path:
             (("--auth-method", "private_key_jwt"), "needs the client's key"),
             (("--client-key", str(tmp_path / "none.pem")), "cannot be read"),
             (("--client-metadata-url", "file:///etc/passwd"), "--client-metadata-url needs an address"),
+            (("--client-metadata-url", "http://example.com/client.json"), "--client-metadata-url needs an address"),
     ):
         done = cli("servers", "set", URL, *args, "--db", db)
         assert done.returncode == 2 and reason in done.stderr, (args, done.stderr)

@@ -174,3 +174,24 @@ def test_what_the_command_line_gives_wins_over_the_kept_settings_field_by_field(
     assert overridden(stored, SignInSettings(), grant_given=True).grant == "authorization-code"
     other = overridden(stored, SignInSettings("another-client"), grant_given=False)
     assert (other.client_id, other.client_secret) == ("another-client", None)  # never one client's secret for another
+
+
+def test_a_metadata_document_is_at_an_https_address_with_a_path_or_on_this_machine() -> None:
+    from inspector.store.signin_settings import metadata_url_acceptable
+
+    for good in ("https://app.example.com/client.json", "http://127.0.0.1:8080/client.json",
+                 "http://localhost/c.json", "http://[::1]:9/c"):
+        assert metadata_url_acceptable(good), good
+    for bad in ("http://example.com/client.json", "https://example.com", "https://example.com/", "file:///etc/passwd",
+                "client.json", "https:///client.json", "https://exa mple.com/c.json", "https://[::1/c"):
+        assert not metadata_url_acceptable(bad), bad
+
+
+def test_what_a_setup_lacks_is_named() -> None:
+    from inspector.store.signin_settings import GRANT_NEEDS_CLIENT_ID, KEY_METHOD_NEEDS_KEY, setup_problems
+
+    assert setup_problems(SignInSetup()) == []
+    assert setup_problems(SignInSetup(grant="client-credentials", auth_method="private_key_jwt")) == [
+        GRANT_NEEDS_CLIENT_ID, KEY_METHOD_NEEDS_KEY]
+    assert setup_problems(SignInSetup("cid", "private_key_jwt", grant="client-credentials",
+                                      client_key_file="/k.pem")) == []
