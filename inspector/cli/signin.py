@@ -87,10 +87,11 @@ def _token_file(path: str) -> str:
 
 
 def signin_vault() -> SignInVault:
-    """The keyring's vault when one is usable, else one for this command only."""
-    from inspector.store.signin_vault import open_signin_vault
+    """The keyring's vault when one is usable, else one for this command only; opened when first
+    used (a command on a server that never asks for a sign-in never looks for the keyring)."""
+    from inspector.store.signin_vault import LazyVault
 
-    return open_signin_vault()
+    return LazyVault()  # type: ignore[return-value]
 
 
 class SignInPrinter(NullObserver):

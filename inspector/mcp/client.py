@@ -31,7 +31,7 @@ from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_se
 from .signin.challenge import Challenge
 from .signin.flow import SignedIn
 from .signin.model import MemoryVault, SignInVault, TokenSet
-from .signin.operation import credentials_for, needs_refresh, refresh_leg, sign_in, with_tokens
+from .signin.operation import adopt_tokens, credentials_for, needs_refresh, refresh_leg, sign_in, with_tokens
 from .standalone import OPEN_WAIT_S, StandaloneStream
 from .stateless import new_traceparent, request_meta
 from .stateless_requests import stateless_request
@@ -270,9 +270,9 @@ class McpClient:
                        work: Callable[[_Operation], Awaitable[T]], budget_s: object,
                        cancel: CancelSignal | None, observer: OperationObserver | None) -> T:
         observer = observer or NullObserver()
-        tokens = credentials_for(server, self.signin_vault)
-        if tokens is not None:
-            server = with_tokens(server, tokens)
+        # A vault not opened yet (the command line's) is opened only when a server asks for a sign-in.
+        tokens = credentials_for(server, self.signin_vault) if getattr(self.signin_vault, "opened", True) else None
+        server = with_tokens(server, tokens)
         deadline = OperationDeadline(self.default_budget_s if budget_s is None else budget_s, self.clock)
         observer.operation_started(OperationStarted(operation, server.label, deadline.budget_s))
         handler = self.handler.for_operation(server.key)
@@ -341,16 +341,28 @@ class McpClient:
             kept, tokens = tokens, await refresh_leg(op.transport.frame, http, server, self.signin_vault, tokens)
             if tokens is None and kept.expires_within(0):
                 server.headers.pop("Authorization", None)  # refused, and of no use any more: ask for a sign-in
+            op.transport.secrets = server.secrets()  # the new token is cut out of what the server says too
         try:
             await self._open(op, server, http)
             return await work(op)
         except McpTransportError as refused:
-            if refused.kind is not ErrorKind.SIGNIN_REQUIRED or refused.http_status != 401 or tokens is None \
-                    or tokens.refresh_token is None or http is None or self.signin_vault is None:
+            if refused.kind is not ErrorKind.SIGNIN_REQUIRED or refused.http_status != 401 or http is None \
+                    or self.signin_vault is None:
                 raise
-            renewed = await refresh_leg(op.transport.frame, http, server, self.signin_vault, tokens)
-            if renewed is None:
+            if tokens is None:
+                # Not looked up before (the vault was not open): a sign-in kept from before serves now.
+                kept = credentials_for(server, self.signin_vault) if not server.signed_in else None
+                if kept is None or "Authorization" in server.headers:
+                    raise
+                adopt_tokens(server, kept)
+                if needs_refresh(kept) and await refresh_leg(op.transport.frame, http, server, self.signin_vault,
+                                                             kept) is None and kept.expires_within(0):
+                    raise
+            elif tokens.refresh_token is None:
                 raise
+            elif await refresh_leg(op.transport.frame, http, server, self.signin_vault, tokens) is None:
+                raise
+            op.transport.secrets = server.secrets()
         op.speak_handshake()
         await self._open(op, server, http)
         return await work(op)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Protocol
+from typing import Any, Protocol
 
 from .keyring_entries import KEYRING_SERVICE, usable_keyring
 
@@ -38,11 +38,22 @@ class NoSecretKeeper:
 
 
 class KeyringSecretKeeper:
-    """The system keyring through the ``keyring`` package."""
+    """The system keyring through the ``keyring`` package, looked for when first used: finding a
+    backend costs a fifth of a second, which a command that never needs a secret does not pay."""
 
     def __init__(self) -> None:
-        self._keyring = usable_keyring()
-        self.available = self._keyring is not None
+        self._found = False
+        self._backend: Any = None
+
+    @property
+    def _keyring(self) -> Any:
+        if not self._found:
+            self._backend, self._found = usable_keyring(), True
+        return self._backend
+
+    @property
+    def available(self) -> bool:
+        return self._keyring is not None
 
     def save(self, server_url: str, header: str, value: str) -> bool:
         if not self.available:
@@ -63,5 +74,5 @@ class KeyringSecretKeeper:
 
 
 def system_secret_keeper() -> SecretKeeper:
-    keeper = KeyringSecretKeeper()
-    return keeper if keeper.available else NoSecretKeeper()
+    """The keyring's keeper (it keeps nothing when no keyring is usable, as :class:`NoSecretKeeper`)."""
+    return KeyringSecretKeeper()

@@ -148,6 +148,29 @@ class KeyringVault:
                 self.persistent = False
 
 
+class LazyVault:
+    """The vault of :func:`open_signin_vault`, opened when first used (finding the keyring costs a
+    fifth of a second, which a command on a server that never asks for a sign-in does not pay).
+    ``opened`` says whether it has been."""
+
+    def __init__(self) -> None:
+        self._vault: KeyringVault | ProcessVault | None = None
+
+    @property
+    def opened(self) -> bool:
+        return self._vault is not None
+
+    def _open(self) -> KeyringVault | ProcessVault:
+        if self._vault is None:
+            self._vault = open_signin_vault()
+        return self._vault
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._open(), name)
+
+
 def open_signin_vault(backend: Any | None = None) -> KeyringVault | ProcessVault:
     """The vault of this process: the system keyring's (or ``backend``'s), else one that lasts until
     the process ends (``persistent`` False: say :data:`NOT_KEPT`)."""
@@ -188,5 +211,5 @@ def kept_sign_in(vault: SignInVault, resource: str) -> KeptSignIn:
                       client.how if client else None)
 
 
-__all__ = ["NOT_KEPT", "KeptSignIn", "KeyringVault", "ProcessVault", "SignInKeeper", "client_account",
+__all__ = ["LazyVault", "NOT_KEPT", "KeptSignIn", "KeyringVault", "ProcessVault", "SignInKeeper", "client_account",
            "client_secret_account", "kept_sign_in", "open_signin_vault", "tokens_account"]

@@ -130,3 +130,16 @@ def test_a_sign_in_kept_in_the_keyring_serves_later_commands_until_signout(tmp_p
     # Nothing secret in the database, the export, the output, or a child's command line.
     assert_nowhere(sorted(issued), database=database, files=[exported])
     assert not any(secret in signed.stdout + signed.stderr + listed.stdout + listed.stderr for secret in issued)
+
+
+def test_a_command_on_a_server_that_never_asks_for_a_sign_in_never_looks_for_the_keyring(tmp_path):
+    """Finding a keyring backend costs about 0.2 s: a call to an open server does not pay it."""
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.sdk_server import build_sdk_server
+
+    script = ("import sys; from inspector.cli import main; status = main(sys.argv[1:]); "
+              "print('keyring' in sys.modules, status)")
+    with serve_asgi(build_sdk_server().streamable_http_app()) as url:
+        done = subprocess.run([sys.executable, "-c", script, "tools", url, "--db", str(tmp_path / "runs.db")],
+                              capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip().splitlines()[-1] == "False 0", done.stdout + done.stderr

@@ -89,15 +89,24 @@ def credentials_for(server: ServerEndpoint, vault: SignInVault | None) -> TokenS
 def with_tokens(server: ServerEndpoint, tokens: TokenSet | None) -> ServerEndpoint:
     """``server`` with its own copy of the headers, carrying ``tokens`` (the copy's headers are
     updated in place after a refresh, so the operation's legs send the new token)."""
-    headers = dict(server.headers)
-    dpop = None
+    copy = dataclasses.replace(server, headers=dict(server.headers))
     if tokens is not None:
-        headers["Authorization"] = f"{tokens.token_type} {tokens.access_token}"
-        if tokens.token_type == "DPoP" and tokens.dpop_key_pem:
-            from .proofs import DpopKey
+        adopt_tokens(copy, tokens)
+    return copy
 
-            dpop = DpopKey.from_pem(tokens.dpop_key_pem)
-    return dataclasses.replace(server, headers=headers, signed_in=tokens is not None, dpop=dpop)
+
+def adopt_tokens(server: ServerEndpoint, tokens: TokenSet) -> None:
+    """Put ``tokens`` into ``server`` (an operation's own copy, see :func:`with_tokens`), in place:
+    the legs still to come carry them."""
+    server.headers["Authorization"] = f"{tokens.token_type} {tokens.access_token}"
+    dpop = None
+    if tokens.token_type == "DPoP" and tokens.dpop_key_pem:
+        from .proofs import DpopKey
+
+        dpop = DpopKey.from_pem(tokens.dpop_key_pem)
+    # The copy is this operation's alone: its frozen fields may change with its tokens.
+    object.__setattr__(server, "signed_in", True)
+    object.__setattr__(server, "dpop", dpop)
 
 
 def needs_refresh(tokens: TokenSet | None) -> bool:
@@ -137,5 +146,6 @@ async def refresh_leg(frame: LegFrame, http: httpx.AsyncClient, server: ServerEn
     return renewed
 
 
-__all__ = ["SIGNIN_BUDGET_S", "SIGNIN_OPERATION", "SignInStep", "credentials_for", "needs_refresh", "refresh_leg",
+__all__ = ["SIGNIN_BUDGET_S", "SIGNIN_OPERATION", "SignInStep", "adopt_tokens", "credentials_for", "needs_refresh",
+           "refresh_leg",
            "sign_in", "with_tokens"]
