@@ -42,6 +42,9 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
+    from .app_icon import present_application
+
+    present_application(app)
     settings = AppSettings()
     from inspector.i18n import choose_language
 
