@@ -89,7 +89,7 @@ DESKTOP_FILES := applications/$(APP_ID).desktop icons/hicolor/scalable/apps/$(AP
 
 install-desktop:
 	install -d "$(DESKTOP_DATA)/applications" "$(DESKTOP_DATA)/icons/hicolor/scalable/apps"
-	sed -e 's|^Exec=run-inspector |Exec=$(DESKTOP_EXEC) |' -e 's|^TryExec=run-inspector$$|TryExec=$(DESKTOP_EXEC)|' \
+	sed -e 's|^Exec=run-inspector |Exec="$(DESKTOP_EXEC)" |' -e 's|^TryExec=run-inspector$$|TryExec=$(DESKTOP_EXEC)|' \
 		packaging/$(APP_ID).desktop > "$(DESKTOP_DATA)/applications/$(APP_ID).desktop"
 	install -m 644 $(ICONS)/$(APP_ID).svg "$(DESKTOP_DATA)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	for size in $(ICON_SIZES); do \
