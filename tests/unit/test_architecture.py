@@ -20,8 +20,11 @@ ALLOWED = {
     "transfer": {"transfer", "traces", "store", "runs", "i18n"},
     "agent": {"agent", "runs", "mcp", "store"},
     "demo": {"demo"},
-    "gui": {"gui", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo"},
-    "cli": {"cli", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui"},
+    "gui": {"gui", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo", "appinfo"},
+    "cli": {"cli", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui", "appinfo"},
+    # The application id, name, version and icon files (read from `resources`, package data only).
+    "appinfo": set(),
+    "resources": set(),
     "__main__": {"cli"},
     "__init__": set(),
 }
