@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 RUNTIME_STAMP := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches
+.PHONY: run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches screenshots
 
 # The compiled translations: the install (setup.py's build step) makes them; a .po edited since is
 # compiled again here, so `make run` and `make test` never show stale text.
@@ -79,6 +79,13 @@ ICONS := inspector/resources/icons
 check-packaging:
 	desktop-file-validate packaging/$(APP_ID).desktop
 	appstreamcli validate --no-net packaging/$(APP_ID).metainfo.xml
+
+# The AppStream metainfo's screenshots are the screenshot tests' pictures, published in docs/screenshots/.
+PUBLISHED_SHOTS := finished-call running-mid-leg
+
+screenshots: $(STAMP) $(MO_FILES)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q tests/gui/test_screenshots.py
+	for name in $(PUBLISHED_SHOTS); do cp tests/gui/screenshots/$$name.png docs/screenshots/; done
 
 # The menu entry and icons for this user (XDG folders; `make uninstall-desktop` removes exactly these).
 # Exec names the run-inspector on PATH (pipx), else this checkout's venv; DESKTOP_EXEC=... overrides.

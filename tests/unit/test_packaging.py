@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import configparser
 import fnmatch
+import re
 import shutil
 import struct
 import subprocess
@@ -143,3 +144,15 @@ def test_install_desktop_puts_the_entry_and_icons_in_the_xdg_folders_and_uninsta
     assert not (left & expected)
     # Only our files went; the menu database's cache (update-desktop-database's) may stay.
     assert before <= left and {p.name for p in left - before} <= {"mimeinfo.cache"}
+
+
+def test_the_metainfo_screenshots_are_pictures_the_screenshot_tests_make() -> None:
+    shots = [image.text for image in ET.parse(METAINFO).getroot().iter("image")]
+    made_by_tests = (ROOT / "tests" / "gui" / "test_screenshots.py").read_text(encoding="utf-8")
+    published = re.search(r"^PUBLISHED_SHOTS := (.+)$", (ROOT / "Makefile").read_text(), re.M).group(1).split()
+    assert shots and len(shots) == len(published)
+    for url in shots:
+        name = url.rsplit("/", 1)[1]
+        assert url.startswith("https://") and "/docs/screenshots/" in url
+        assert name.removesuffix(".png") in published and f'"{name.removesuffix(".png")}"' in made_by_tests
+        assert png_size((ROOT / "docs" / "screenshots" / name).read_bytes()) == (1280, 800)
