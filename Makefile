@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 RUNTIME_STAMP := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches screenshots
+.PHONY: dist run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches screenshots
 
 # The compiled translations: the install (setup.py's build step) makes them; a .po edited since is
 # compiled again here, so `make run` and `make test` never show stale text.
@@ -39,6 +39,12 @@ run: $(RUNTIME_STAMP) $(MO_FILES)
 
 lint: $(STAMP)
 	$(PY) -m ruff check inspector tests benchmarks conformance
+
+# The sdist and the wheel (built from the sdist) in dist/; tests/integration/test_wheel_install.py installs
+# such a wheel into a fresh environment outside the checkout.
+dist: $(STAMP)
+	rm -rf dist
+	$(PY) -m build --outdir dist .
 
 # On every core (pytest-xdist); `-n 0` (or plain pytest) runs it in one process.
 test: lint $(MO_FILES)

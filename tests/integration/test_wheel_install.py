@@ -1,0 +1,111 @@
+"""The wheel is the whole application: installed into a fresh virtual environment outside the
+checkout, it answers a call against the demo server it brings, and its window opens (offscreen)
+with its icon and its German catalogue. Its dependencies come from the test environment's
+site-packages (added by a ``.pth`` line, so nothing is downloaded): what is proven is that the
+wheel itself carries every module, catalogue, scenario and icon."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.timeout(300)
+
+WINDOW_FOR_A_MOMENT = """
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication(sys.argv[:1])
+seen = {}
+def look():
+    window = next(w for w in app.topLevelWidgets() if type(w).__name__ == "MainWindow")
+    seen["icon"] = not app.windowIcon().isNull()
+    seen["desktop"] = app.desktopFileName()
+    seen["menu"] = [action.text() for action in window.menuBar().actions()]
+    app.quit()
+QTimer.singleShot(1500, look)
+import inspector, inspector.gui.app as gui
+status = gui.run_window(None, language="de")
+print(inspector.__file__)
+print(status, seen)
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh environment outside the checkout with the wheel built from the tracked files."""
+    work = tmp_path_factory.mktemp("wheel")
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
+    source = work / "checkout"
+    for name in filter(None, tracked.decode().split("\0")):
+        if (REPO / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, source / name, follow_symlinks=False)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(work / "dist"),
+                            str(source)], capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr[-2000:]
+    [wheel] = (work / "dist").glob("run_inspector-*.whl")
+    fresh = work / "fresh"
+    subprocess.run([sys.executable, "-m", "venv", str(fresh)], check=True, timeout=120)
+    purelib = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    site = subprocess.run([str(fresh / "bin" / "python"), "-c", purelib],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    # The dependencies of the test environment, after the fresh one's own packages (never its editable
+    # checkout: a directory named in a .pth line has its own .pth files left unread).
+    Path(site, "deps-from-the-test-venv.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    done = subprocess.run([str(fresh / "bin" / "python"), "-m", "pip", "install", "--no-deps", "-q", str(wheel)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return fresh
+
+
+def _run(fresh: Path, *args: str, timeout: float = 60, **options) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(fresh / "bin" / "run-inspector"), *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=fresh.parent, **options)
+
+
+def test_the_installed_command_calls_the_demo_server_it_brings(installed: Path) -> None:
+    port = _free_port()
+    demo = subprocess.Popen([str(installed / "bin" / "run-inspector"), "serve-demo", "--port", str(port)],
+                            cwd=installed.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline and demo.poll() is None, "the demo server did not start"
+            time.sleep(0.1)
+        done = _run(installed, "call", f"http://127.0.0.1:{port}/mcp", "echo", "--args", '{"text": "from the wheel"}',
+                    "--no-store", "--lang", "de")
+    finally:
+        demo.terminate()
+        demo.wait(10)
+    assert done.returncode == 0, done.stderr
+    assert "from the wheel" in done.stdout and "Budget" in done.stdout
+
+
+def test_the_installed_window_opens_with_its_icon_and_german_catalogue(installed: Path) -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([str(installed / "bin" / "python"), "-c", WINDOW_FOR_A_MOMENT], capture_output=True,
+                          text=True, timeout=120, cwd=installed.parent, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    location, outcome = done.stdout.strip().splitlines()[-2:]
+    assert str(installed) in location  # the installed package, not the checkout
+    assert outcome.startswith("0 ") and "'icon': True" in outcome
+    assert "io.github.runinspector.RunInspector" in outcome and "Datei" in outcome  # the menu in German
