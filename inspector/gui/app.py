@@ -42,6 +42,9 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
+    from inspector.logfile import install_excepthook
+
+    install_excepthook()  # a slot's unexpected error goes to the log file too (logging loads on the first)
     settings = AppSettings()
     from inspector.i18n import choose_language
 
