@@ -20,8 +20,13 @@ ALLOWED = {
     "transfer": {"transfer", "traces", "store", "runs", "i18n"},
     "agent": {"agent", "runs", "mcp", "store"},
     "demo": {"demo"},
-    "gui": {"gui", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo"},
-    "cli": {"cli", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui"},
+    "gui": {"gui", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo", "version", "logfile"},
+    "cli": {"cli", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui", "version",
+            "logfile"},
+    # The version (package metadata) and the error log file: leaves that `--version` and the error paths
+    # load without the rest.
+    "version": set(),
+    "logfile": {"store", "traces"},
     "__main__": {"cli"},
     "__init__": set(),
 }
