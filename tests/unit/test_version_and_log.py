@@ -124,3 +124,20 @@ def test_an_unwritable_log_folder_is_no_second_error(monkeypatch: pytest.MonkeyP
     blocker.write_text("not a folder", encoding="utf-8")
     monkeypatch.setenv("RUN_INSPECTOR_LOG", str(blocker / "run-inspector.log"))
     assert log_unexpected("anything", ValueError("x")) is None
+
+
+def test_with_json_the_internal_error_is_one_json_object_and_a_log_entry(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from inspector.cli import main, runs
+    from inspector.logfile import log_path
+
+    def broken(_args: object) -> int:
+        raise _secret_error()
+
+    monkeypatch.setattr(runs, "run", broken)
+    with pytest.raises(RuntimeError):
+        main(["runs", "list", "--json"])
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["error"]["kind"] == "internal"
+    logged = log_path().read_text(encoding="utf-8")
+    assert "in broken" in logged and PLANTED not in logged
