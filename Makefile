@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 RUNTIME_STAMP := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench bench-record lint clean conformance translations
+.PHONY: run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches screenshots
 
 # The compiled translations: the install (setup.py's build step) makes them; a .po edited since is
 # compiled again here, so `make run` and `make test` never show stale text.
@@ -69,6 +69,53 @@ bench: $(STAMP)
 
 bench-record: $(STAMP)
 	$(PY) benchmarks/run_all.py --record
+
+# The desktop entry and AppStream metainfo under packaging/, checked by their validators (Debian
+# packages desktop-file-utils and appstream; tests/unit/test_packaging.py runs them too).
+APP_ID := io.github.runinspector.RunInspector
+ICON_SIZES := 16 22 24 32 48 64 128 256 512
+ICONS := inspector/resources/icons
+
+check-packaging:
+	desktop-file-validate packaging/$(APP_ID).desktop
+	appstreamcli validate --no-net packaging/$(APP_ID).metainfo.xml
+
+# The AppStream metainfo's screenshots are the screenshot tests' pictures, published in docs/screenshots/.
+PUBLISHED_SHOTS := finished-call running-mid-leg
+
+screenshots: $(STAMP) $(MO_FILES)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q tests/gui/test_screenshots.py
+	for name in $(PUBLISHED_SHOTS); do cp tests/gui/screenshots/$$name.png docs/screenshots/; done
+
+# The menu entry and icons for this user (XDG folders; `make uninstall-desktop` removes exactly these).
+# Exec names the run-inspector on PATH (pipx), else this checkout's venv; DESKTOP_EXEC=... overrides.
+DESKTOP_DATA := $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
+DESKTOP_EXEC ?= $(or $(shell command -v run-inspector),$(abspath $(VENV)/bin/run-inspector))
+DESKTOP_FILES := applications/$(APP_ID).desktop icons/hicolor/scalable/apps/$(APP_ID).svg \
+	$(foreach size,$(ICON_SIZES),icons/hicolor/$(size)x$(size)/apps/$(APP_ID).png)
+
+install-desktop:
+	install -d "$(DESKTOP_DATA)/applications" "$(DESKTOP_DATA)/icons/hicolor/scalable/apps"
+	sed -e 's|^Exec=run-inspector |Exec="$(DESKTOP_EXEC)" |' -e 's|^TryExec=run-inspector$$|TryExec=$(DESKTOP_EXEC)|' \
+		packaging/$(APP_ID).desktop > "$(DESKTOP_DATA)/applications/$(APP_ID).desktop"
+	install -m 644 $(ICONS)/$(APP_ID).svg "$(DESKTOP_DATA)/icons/hicolor/scalable/apps/$(APP_ID).svg"
+	for size in $(ICON_SIZES); do \
+		install -D -m 644 $(ICONS)/$$size/$(APP_ID).png "$(DESKTOP_DATA)/icons/hicolor/$${size}x$${size}/apps/$(APP_ID).png"; \
+	done
+	$(MAKE) --no-print-directory desktop-caches
+
+uninstall-desktop:
+	cd "$(DESKTOP_DATA)" && rm -f $(DESKTOP_FILES)
+	$(MAKE) --no-print-directory desktop-caches
+
+# Refresh what the desktop reads: the menu's database, and the icon cache only where one exists
+# (creating one would hide icons installed later by tools that never update it); else the folder's
+# new time tells the desktop to look again.
+desktop-caches:
+	if command -v update-desktop-database >/dev/null; then update-desktop-database -q "$(DESKTOP_DATA)/applications"; fi
+	if [ -f "$(DESKTOP_DATA)/icons/hicolor/icon-theme.cache" ] && command -v gtk-update-icon-cache >/dev/null; then \
+		gtk-update-icon-cache -q -t -f "$(DESKTOP_DATA)/icons/hicolor"; \
+	else touch "$(DESKTOP_DATA)/icons/hicolor"; fi
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache benchmarks/latest inspector/locale

@@ -1,0 +1,1 @@
+"""The application's assets (icons), shipped as package data and read with importlib.resources."""
