@@ -26,6 +26,9 @@ def _isolated_run_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch
     folder = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("RUN_INSPECTOR_DB", str(folder / "runs.db"))
     monkeypatch.setenv("XDG_DATA_HOME", str(folder / "xdg"))
+    # The log file (inspector/logfile.py): never the user's log folder, whatever the platform.
+    monkeypatch.setenv("XDG_STATE_HOME", str(folder / "xdg-state"))
+    monkeypatch.setenv("RUN_INSPECTOR_LOG", str(folder / "logs" / "run-inspector.log"))
     # Never the developer's real keyring (here, and in the processes a test starts).
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     monkeypatch.delenv(FILE_ENV, raising=False)

@@ -12,6 +12,12 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--version"]:
+        # Answered before the parser loads (Babel, argparse's words): a packager's check must be instant.
+        from inspector.version import version_line
+
+        print(version_line())
+        return 0
     try:
         from .app import run_command
 

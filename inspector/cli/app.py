@@ -113,7 +113,19 @@ def run_command(argv: list[str]) -> int:
             internal = Message(N_("An internal error stopped the command ({name}); please report it with the "
                                   "traceback below."), {"name": type(exc).__name__})
             end_with_error("internal", str(internal), EXIT_FAILED, True, translate(internal))
+        _log_internal_error(args, exc)
         raise
+
+
+def _log_internal_error(args: argparse.Namespace | None, error: Exception) -> None:
+    """Keep the traceback in the log file (scrubbed of secrets), and say where it is."""
+    from inspector.logfile import log_unexpected
+
+    command = getattr(args, "command", None) or "?"
+    written = log_unexpected(f"Internal error in the command: run-inspector {command}", error)
+    if written is not None:
+        print(translate(Message(N_("run-inspector: the traceback is also in the log file {path}"),
+                                {"path": str(written)})), file=sys.stderr)
 
 
 

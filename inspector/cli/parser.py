@@ -10,6 +10,7 @@ from inspector.runs.status import RUN_STATUSES
 from . import numbers, sampling_option, signin_options
 from .argparse_words import speak_our_language
 from .common import Parser
+from .version_option import VersionAction
 
 OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task": "tasks/get"}
 #: The eras of MCP a server is spoken to in (as inspector.mcp.eras.ERAS; the grammar imports no network code).
@@ -97,6 +98,7 @@ def build_parser() -> Parser:
     parser.add_argument("--lang", metavar="CODE",
                         help=_("the language of the readable output and the window: en or de (default: the "
                                "environment's locale, else English)"))
+    parser.add_argument("--version", action=VersionAction, help=_("print the version of Run Inspector and stop"))
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
 
     call = commands.add_parser("call", help=_("call a tool"),

@@ -42,8 +42,11 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
+    from inspector.logfile import install_excepthook
+
     from .app_icon import present_application
 
+    install_excepthook()  # a slot's unexpected error goes to the log file too (logging loads on the first)
     present_application(app)
     settings = AppSettings()
     from inspector.i18n import choose_language

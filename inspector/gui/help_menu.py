@@ -1,4 +1,4 @@
-"""The Help menu: About (version, data folder, database, licence), Keyboard shortcuts, Documentation.
+"""The Help menu: About (dialogs/about_dialog.py), Keyboard shortcuts, Documentation.
 
 :func:`install_help_menu` adds it to a window. The shortcut list is read from the window's menus,
 actions and named shortcuts when it opens, so it cannot go stale; every text is plain text.
@@ -6,7 +6,6 @@ actions and named shortcuts when it opens, so it cannot go stale; every text is 
 
 from __future__ import annotations
 
-import importlib.metadata
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -28,29 +27,10 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
-from inspector.store.paths import APP_NAME, default_db_path
+from inspector.store.paths import APP_NAME
 
+from .dialogs.about_dialog import AboutDialog
 from .language import on_language_changed, translated
-
-#: The distribution whose metadata gives the version and the licence.
-DISTRIBUTION = "run-inspector"
-
-
-def version() -> str:
-    """The installed version of Run Inspector ("" when it runs from files that were never installed)."""
-    try:
-        return importlib.metadata.version(DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError:
-        return ""
-
-
-def licence() -> str:
-    """The licence as the package metadata names it (e.g. "MIT")."""
-    try:
-        meta = importlib.metadata.metadata(DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError:
-        return ""
-    return meta.get("License-Expression") or meta.get("License") or ""
 
 
 def documentation_paths() -> list[Path]:
@@ -112,41 +92,6 @@ def _close_buttons(dialog: QDialog) -> QDialogButtonBox:
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
     buttons.rejected.connect(dialog.reject)
     return buttons
-
-
-class AboutDialog(QDialog):
-    """Name, version, licence, and where Run Inspector keeps its data."""
-
-    def __init__(self, db_path: Path, settings_file: str = "", parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.db_path = db_path
-        self.settings_file = settings_file
-        self.title = _plain_label()
-        font = self.title.font()
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() * 1.3)
-        self.title.setFont(font)
-        self.body = _plain_label()
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.title)
-        layout.addWidget(self.body)
-        layout.addWidget(_close_buttons(self))
-        self.retranslate()
-        on_language_changed(self, self.retranslate)
-        self.resize(520, self.sizeHint().height())
-
-    def retranslate(self) -> None:
-        self.setWindowTitle(_("About Run Inspector"))
-        shown = version()
-        self.title.setText(_("Run Inspector {version}").format(version=shown) if shown else _("Run Inspector"))
-        lines = [_("Inspect, cancel, store and replay MCP tool calls made by AI agents."), "",
-                 _("Version: {version}").format(version=shown or _("not installed (running from the source)")),
-                 _("Licence: {licence}").format(licence=licence() or _("see the source")),
-                 _("Data folder: {path}").format(path=default_db_path().parent),
-                 _("Run database: {path}").format(path=self.db_path)]
-        if self.settings_file:
-            lines.append(_("Settings file: {path}").format(path=self.settings_file))
-        self.body.setText("\n".join(lines))
 
 
 class ShortcutsDialog(QDialog):

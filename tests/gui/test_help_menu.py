@@ -4,17 +4,21 @@ read from the window's actions (Run and Cancel among them); Documentation says w
 from __future__ import annotations
 
 import importlib.metadata
+import platform
 import tomllib
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+import PySide6
+from PySide6.QtCore import Qt, qVersion
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QLabel
 
 from inspector.gui.help_menu import AboutDialog, DocumentationDialog, ShortcutsDialog, plain_action_text
 from inspector.gui.language import switch_language
+from inspector.logfile import log_path
 
 ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(__file__).parent / "screenshots"
 
 
 def _labels_are_plain(dialog) -> None:
@@ -45,7 +49,53 @@ def test_about_says_version_licence_data_folder_and_database(qtbot, make_window)
     assert f"Licence: {project['license']}" in body
     assert f"Run database: {window.db_path}" in body
     assert "Data folder: " in body and "Settings file: " in body
+    assert f"Log file: {log_path()}" in body
+    assert f"Qt: Qt {qVersion()}, PySide6 {PySide6.__version__}" in body
+    assert f"Python: {platform.python_implementation()} {platform.python_version()}" in body
+    assert f"Platform: {platform.platform()}" in body
     _labels_are_plain(about)
+
+
+def test_about_copies_its_facts_for_a_bug_report_in_english(qtbot, make_window) -> None:
+    window = make_window()
+    about = window.help_menu.show_about()
+    qtbot.addWidget(about)
+    about.show()
+    QGuiApplication.clipboard().clear()
+    try:
+        switch_language("de")
+        assert about.copy_button.text() == "Für einen Fehlerbericht &kopieren"
+        qtbot.mouseClick(about.copy_button, Qt.MouseButton.LeftButton)
+        assert about.copied.text().startswith("In die Zwischenablage kopiert")
+    finally:
+        switch_language("en")
+    copied = QGuiApplication.clipboard().text()
+    installed = importlib.metadata.version("run-inspector")
+    assert copied.splitlines()[:3] == [f"Run Inspector {installed}", f"Version: {installed}", "Licence: MIT"]
+    for line in (f"Run database: {window.db_path}", f"Log file: {log_path()}", f"Qt: Qt {qVersion()}",
+                 f"Python: {platform.python_implementation()} {platform.python_version()}", "Platform: "):
+        assert any(each.startswith(line) for each in copied.splitlines()), (line, copied)
+    assert "<" not in copied  # plain text, no markup
+    assert copied == about.copy_for_bug_report()
+
+
+def test_screenshot_about(qtbot, make_window) -> None:
+    window = make_window()
+    about = window.help_menu.show_about()
+    qtbot.addWidget(about)
+    about.show()
+    qtbot.mouseClick(about.copy_button, Qt.MouseButton.LeftButton)
+    SHOTS.mkdir(exist_ok=True)
+    about.grab().save(str(SHOTS / "about-en.png"))
+    try:
+        switch_language("de")
+        # The longer German button text gets its width once the layout requests are handled.
+        qtbot.waitUntil(lambda: about.copy_button.width() >= about.copy_button.sizeHint().width())
+        about.resize(about.width(), about.sizeHint().height())
+        about.grab().save(str(SHOTS / "about-de.png"))
+        assert "Protokolldatei: " in about.body.text()
+    finally:
+        switch_language("en")
 
 
 def test_shortcuts_are_read_from_the_window(qtbot, make_window) -> None:

@@ -20,11 +20,17 @@ ALLOWED = {
     "transfer": {"transfer", "traces", "store", "runs", "i18n"},
     "agent": {"agent", "runs", "mcp", "store"},
     "demo": {"demo"},
-    "gui": {"gui", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo", "appinfo"},
-    "cli": {"cli", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui", "appinfo"},
+    "gui": {"gui", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo", "appinfo", "version",
+            "logfile"},
+    "cli": {"cli", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui", "appinfo", "version",
+            "logfile"},
     # The application id, name, version and icon files (read from `resources`, package data only).
     "appinfo": set(),
     "resources": set(),
+    # The version (package metadata) and the error log file: leaves that `--version` and the error paths
+    # load without the rest.
+    "version": set(),
+    "logfile": {"store", "traces"},
     "__main__": {"cli"},
     "__init__": set(),
 }

@@ -1,0 +1,22 @@
+"""``--version``: print the program's name and version, then stop (the version is read when asked)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+class VersionAction(argparse.Action):
+    """Like argparse's "version" action, but the version is looked up only when the option is given:
+    every other command builds the parser too, and must not pay for reading package metadata."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, help: str | None = None,
+                 **_ignored: Any) -> None:
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from inspector.version import version_line
+
+        print(version_line())
+        parser.exit()

@@ -1,0 +1,111 @@
+"""About Run Inspector: the version, where the data and the log are, the licence, the Qt and Python in
+use, and a button that copies those facts for a bug report. Every text is plain text."""
+
+from __future__ import annotations
+
+import platform
+from pathlib import Path
+
+import PySide6
+from PySide6.QtCore import Qt, qVersion
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from inspector.i18n import N_, _
+from inspector.logfile import log_path
+from inspector.store.paths import default_db_path
+from inspector.version import app_licence, app_version, installed_version
+
+from ..language import on_language_changed
+
+
+def about_facts(db_path: Path, settings_file: str = "") -> list[tuple[str, str]]:
+    """(label, value) for each fact the dialog shows; the labels are untranslated message ids."""
+    version_label = N_("Version: {value}") if installed_version() else N_(
+        "Version: {value} (running from the source, not installed)")
+    facts = [(version_label, app_version()),
+             (N_("Licence: {value}"), app_licence() or "MIT"),
+             (N_("Data folder: {value}"), str(default_db_path().parent)),
+             (N_("Run database: {value}"), str(db_path))]
+    if settings_file:
+        facts.append((N_("Settings file: {value}"), settings_file))
+    facts += [(N_("Log file: {value}"), str(log_path())),
+              (N_("Qt: {value}"), f"Qt {qVersion()}, PySide6 {PySide6.__version__}"),
+              (N_("Python: {value}"), f"{platform.python_implementation()} {platform.python_version()}"),
+              (N_("Platform: {value}"), _platform_name())]
+    return facts
+
+
+def _platform_name() -> str:
+    session = QGuiApplication.platformName()  # xcb, wayland, cocoa, windows, offscreen
+    return f"{platform.platform(terse=False)} ({session})" if session else platform.platform()
+
+
+def bug_report_text(db_path: Path, settings_file: str = "") -> str:
+    """The facts as plain text for a bug report: English, whatever the window's language, because the
+    report is read by the project; one "Label: value" a line."""
+    lines = [f"Run Inspector {app_version()}"]
+    lines += [label.format(value=value) for label, value in about_facts(db_path, settings_file)]
+    return "\n".join(lines) + "\n"
+
+
+def _plain_label(text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)  # paths and names are never markup
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                  | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+    return label
+
+
+class AboutDialog(QDialog):
+    """Name, version, licence, where Run Inspector keeps its data and log, and the versions under it."""
+
+    def __init__(self, db_path: Path, settings_file: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.db_path = db_path
+        self.settings_file = settings_file
+        self.title = _plain_label()
+        font = self.title.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        self.title.setFont(font)
+        self.body = _plain_label()
+        self.copy_button = QPushButton()
+        self.copy_button.clicked.connect(self.copy_for_bug_report)
+        self.copied = _plain_label()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.body)
+        layout.addWidget(self.copied)
+        layout.addWidget(buttons)
+        self.retranslate()
+        on_language_changed(self, self.retranslate)
+        self.resize(640, self.sizeHint().height())
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(_("About Run Inspector"))
+        self.title.setText(_("Run Inspector {version}").format(version=app_version()))
+        lines = [_("Inspect, cancel, store and replay MCP tool calls made by AI agents."), ""]
+        lines += [_(label).format(value=value) for label, value in about_facts(self.db_path, self.settings_file)]
+        self.body.setText("\n".join(lines))
+        self.copy_button.setText(_("&Copy for a bug report"))
+        self.copy_button.setToolTip(_("Copy these facts as plain text, to paste into a bug report"))
+        if self.copied.text():
+            self._say_copied()
+
+    def copy_for_bug_report(self) -> str:
+        """Put the facts on the clipboard as plain text; return what was copied."""
+        text = bug_report_text(self.db_path, self.settings_file)
+        QGuiApplication.clipboard().setText(text)
+        self._say_copied()
+        return text
+
+    def _say_copied(self) -> None:
+        self.copied.setText(_("Copied to the clipboard: paste it into the bug report."))
+
+
+__all__ = ["AboutDialog", "about_facts", "bug_report_text"]

@@ -1,0 +1,59 @@
+"""The version and licence of Run Inspector, read from the installed package's metadata.
+
+Kept free of Qt, the network stack and our other modules: ``run-inspector --version`` imports this
+and nothing heavy. Run from a checkout that was never installed, the values come from the source
+tree's ``pyproject.toml``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: The distribution whose metadata names the version and the licence.
+DISTRIBUTION = "run-inspector"
+#: Said when neither the metadata nor a pyproject.toml knows the version.
+UNKNOWN = "unknown"
+
+
+def _pyproject_field(name: str) -> str:
+    """A ``[project]`` field of the source tree this package runs from ("" outside a checkout)."""
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    try:
+        import tomllib
+
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
+    except (OSError, ValueError):
+        return ""
+    value = project.get(name, "")
+    return value if isinstance(value, str) else ""
+
+
+def installed_version() -> str:
+    """The installed package's version; "" when this code runs from files that were never installed."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
+def app_version() -> str:
+    """The version to show: the installed one, else the checkout's pyproject.toml, else "unknown"."""
+    return installed_version() or _pyproject_field("version") or UNKNOWN
+
+
+def app_licence() -> str:
+    """The licence's SPDX name (e.g. "MIT") from the metadata, else from pyproject.toml; "" if unknown."""
+    import importlib.metadata
+
+    try:
+        meta = importlib.metadata.metadata(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        return _pyproject_field("license")
+    return meta.get("License-Expression") or meta.get("License") or _pyproject_field("license")
+
+
+def version_line() -> str:
+    """What ``run-inspector --version`` prints: the program's name and its version."""
+    return f"{DISTRIBUTION} {app_version()}"
