@@ -8,7 +8,7 @@ command line may ask for the version without loading Qt.
 
 from __future__ import annotations
 
-from importlib import metadata, resources
+from importlib import resources
 from importlib.resources.abc import Traversable
 
 #: The application id (reverse DNS): file names, icon name, AppStream id, desktop entry.
@@ -20,16 +20,13 @@ DISTRIBUTION = "run-inspector"
 COMMAND = "run-inspector"
 #: The PNG sizes desktop environments ask for (hicolor's apps folders), besides the scalable SVG.
 ICON_SIZES = (16, 22, 24, 32, 48, 64, 128, 256, 512)
-#: Shown when the package is run from a checkout that was never installed (no metadata).
-FALLBACK_VERSION = "0.0.0+unknown"
 
 
 def version() -> str:
-    """The installed package's version, or FALLBACK_VERSION when it is not installed."""
-    try:
-        return metadata.version(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
-        return FALLBACK_VERSION
+    """The application's version (one answer everywhere: :func:`inspector.version.app_version`)."""
+    from .version import app_version
+
+    return app_version()
 
 
 def icons() -> Traversable:
