@@ -25,8 +25,9 @@ _PROBE = ("import json, sys\n"
           "open(out, 'w').write(json.dumps(sorted(sys.modules)))\n"
           "sys.exit(status)\n")
 
-#: Never loaded by an operation command, stored or not.
-NEVER = ("jsonschema", "referencing", "inspector.agent.loop", "inspector.agent.chat_model",
+#: Never loaded by an operation command, stored or not (without --elicit: no forms to answer).
+NEVER = ("jsonschema", "referencing", "inspector.agent.loop", "inspector.agent.chat_model", "inspector.mcp.elicitation",
+         "inspector.cli.elicit",
          "inspector.agent.scenario", "inspector.traces.writer", "inspector.traces.otlp", "inspector.gui",
          "PySide6")
 #: Not loaded when nothing is stored (and no database exists to read a server's settings from).
