@@ -36,7 +36,7 @@ from inspector.mcp import (
 from inspector.mcp.messages import Number
 from inspector.mcp.roots import roots_from_uris
 from inspector.runs._frozen import thaw
-from inspector.store import RunStore, ServerRegistry, StoredEras, StoreError, open_database_read_only
+from inspector.store.errors import StoreError
 from inspector.store.secrets import system_secret_keeper
 from inspector.store.signin_settings import StoredSignIn, overridden
 
@@ -53,7 +53,6 @@ from .durations import readable_duration
 from .ending import emit_json
 from .parser import OPERATIONS
 from .progress import live_progress_line
-from .recording import RecordFate, RunRecording
 from .results import (
     block_lines,
     catalogue_heading,
@@ -76,7 +75,12 @@ from .task_words import task_line
 from .words import outcome_word, seconds, status_cell, whole
 
 if TYPE_CHECKING:
-    pass
+    from inspector.store import RunStore
+
+    from .recording import RecordFate, RunRecording
+
+# The store's writing half (sqlite-utils, the run records) is imported where a run is stored, not
+# here: `call --no-store` against a server given by its address never loads it.
 
 
 def run(args: argparse.Namespace) -> int:
@@ -113,11 +117,15 @@ def _chosen(store: RunStore | None, args: argparse.Namespace, budget: float | No
     With ``--no-store`` the database is only read (never created, upgraded or written).
     """
     if store is not None:
+        from inspector.store import ServerRegistry
+
         return _with_stored_signin(choose_server(ServerRegistry(store.db, system_secret_keeper()), args, budget,
                                                  headers), store.db)
     path = database_path(args.db)
     if not path.exists():
         return choose_server(None, args, budget, headers)
+    from inspector.store import ServerRegistry, open_database_read_only
+
     try:
         db = open_database_read_only(path)
     except StoreError as exc:
@@ -222,8 +230,13 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
     live = live_progress_line(sys.stderr)
     # The standalone stream is opened for this operation only: log messages, list changes, requests.
     # What `auto` finds a server to speak is kept in the store (with --no-store: for this command only).
+    eras = None
+    if store is not None:
+        from inspector.store import StoredEras
+
+        eras = StoredEras(store)
     client = McpClient(handler=handler, standalone_stream=True, log_level=getattr(args, "log_level", None),
-                       server_output=ServerStderr(server, live), eras=StoredEras(store) if store is not None else None,
+                       server_output=ServerStderr(server, live), eras=eras,
                        signin_vault=None if server.is_command else signin_vault())
     cancel = CancelSignal()
     recorder = OperationRecorder()
@@ -287,6 +300,8 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
 def _start_run(store: RunStore | None, db_path: Path, title: str, server_url: str) -> RunRecording | None:
     if store is None:
         return None
+    from .recording import RunRecording
+
     recording = RunRecording(store, db_path, title, server_url)
     try:
         recording.start()

@@ -11,10 +11,9 @@ from inspector.i18n.messages import Message, translate
 from inspector.mcp import NullObserver, ServerRequestHandler, ServerRequestSeen
 from inspector.mcp.roots import RootNotUsable, parse_root
 from inspector.mcp.sampling_limits import SamplingLimits, limit_reached
-from inspector.mcp.server_requests import Root
+from inspector.mcp.server_requests import Elicitor, Root
 
 from .common import UsageError, safe
-from .elicit import elicitor_for
 from .progress import LiveProgressLine
 from .secrets import known_secrets
 
@@ -23,8 +22,17 @@ def handler_from_options(args: argparse.Namespace) -> ServerRequestHandler:
     """``--elicit``, ``--allow-sampling [N]`` with its model, ``--root``: what the client can answer."""
     sampler = _sampler(args)
     limits = SamplingLimits.approving(args.allow_sampling) if sampler is not None else SamplingLimits()
-    return ServerRequestHandler(elicit=elicitor_for(getattr(args, "elicit", None)), sample=sampler,
+    return ServerRequestHandler(elicit=_elicitor(getattr(args, "elicit", None)), sample=sampler,
                                 roots=roots_from_options(getattr(args, "root", [])), sampling_limits=limits)
+
+
+def _elicitor(choice: str | None) -> Elicitor | None:
+    """The ``--elicit`` answerer; its forms (``mcp.elicitation``) load only when the option is given."""
+    if choice is None:
+        return None
+    from .elicit import elicitor_for
+
+    return elicitor_for(choice)
 
 
 class SamplingLimitNotice(NullObserver):

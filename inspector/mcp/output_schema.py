@@ -12,18 +12,20 @@ tool quote breaks its output schema at $.items[2].price: -1 is less than the min
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
-
-from jsonschema.exceptions import SchemaError, ValidationError, best_match
-from jsonschema.validators import Draft202012Validator, validator_for
-from referencing import Registry
-from referencing.exceptions import Unresolvable
+from typing import TYPE_CHECKING, Any
 
 from .messages import N_, NP_, Message
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
+# jsonschema (and referencing) load on first use, inside the functions below: most tools declare
+# no output schema, and a `call` should not pay some 40 ms at start-up for a check it never makes.
 
 #: How many violations are counted at most (a huge result may break a schema everywhere).
 MAX_COUNTED = 1000
@@ -37,16 +39,23 @@ def _refuse(uri: str) -> Any:
     raise LookupError(uri)  # never fetched: the registry wraps it as unretrievable
 
 
-#: The registry every validator gets: it knows no schema beyond the one checked, and fetches none.
-OFFLINE = Registry(retrieve=_refuse)  # type: ignore[call-arg]
+@functools.cache
+def offline_registry() -> Any:
+    """The registry every validator gets: it knows no schema beyond the one checked, and fetches none."""
+    from referencing import Registry
+
+    return Registry(retrieve=_refuse)  # type: ignore[call-arg]
 
 
 def offline_validator(schema: Mapping[str, Any], *, format_checker: bool = False) -> Any:
     """A validator for ``schema`` (its own draft, 2020-12 by default) that resolves ``$ref`` only
     inside it; raises :class:`SchemaError` for a schema that is not valid JSON Schema."""
+    from jsonschema.validators import Draft202012Validator, validator_for
+
     cls = validator_for(schema, default=Draft202012Validator)
     cls.check_schema(schema)
-    return cls(schema, registry=OFFLINE, format_checker=cls.FORMAT_CHECKER if format_checker else None)
+    return cls(schema, registry=offline_registry(),
+               format_checker=cls.FORMAT_CHECKER if format_checker else None)
 
 
 def json_path(path: Iterable[Any]) -> str:
@@ -126,6 +135,9 @@ def check_structured(tool: Mapping[str, Any], result: Any, *, server: str | None
     if not present or content is None:
         return Message(N_("The tool {tool} declares an output schema but returned no structured content "
                           "(a server must return it)."), {"tool": name})
+    from jsonschema.exceptions import SchemaError, best_match
+    from referencing.exceptions import Unresolvable
+
     try:
         validator = offline_validator(schema)
     except SchemaError as exc:
@@ -157,4 +169,4 @@ def check_structured(tool: Mapping[str, Any], result: Any, *, server: str | None
                "problems).", params, "count")
 
 
-__all__ = ["OFFLINE", "check_structured", "json_path", "offline_validator"]
+__all__ = ["check_structured", "json_path", "offline_registry", "offline_validator"]

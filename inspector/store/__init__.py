@@ -1,16 +1,33 @@
 """The run store: SQLite through sqlite-utils: runs, steps, legs, servers, health. No Qt."""
 
-from .database import open_database, open_database_read_only
-from .eras import StoredEras
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 from .errors import NewerSchemaError, StoreError, UnknownRunError
 from .paths import DB_ENV, default_db_path, resolve_db_path
-from .run_store import RUN_STATUSES, SOURCES, RunRecord, RunStore, StoredStep
-from .schema import SCHEMA_VERSION
-from .servers import CommandSetting, EnvSetting, ServerRecord, ServerRegistry, ServerSettings, is_secret_variable
 
-__all__ = [
-    "CommandSetting", "DB_ENV", "EnvSetting", "NewerSchemaError", "is_secret_variable",
-    "RUN_STATUSES", "RunRecord", "RunStore", "SCHEMA_VERSION", "SOURCES",
-    "ServerRecord", "ServerRegistry", "ServerSettings", "StoreError", "StoredEras", "StoredStep", "UnknownRunError",
-    "default_db_path", "open_database", "open_database_read_only", "resolve_db_path",
-]
+# The rest loads on first use: importing one module of the store (its errors, the sign-in vault)
+# must not load sqlite-utils, which `call --no-store` never needs.
+_LAZY = {
+    "open_database": "database", "open_database_read_only": "database",
+    "StoredEras": "eras",
+    "RUN_STATUSES": "run_store", "SOURCES": "run_store", "RunRecord": "run_store", "RunStore": "run_store",
+    "StoredStep": "run_store",
+    "SCHEMA_VERSION": "schema",
+    "CommandSetting": "servers", "EnvSetting": "servers", "ServerRecord": "servers", "ServerRegistry": "servers",
+    "ServerSettings": "servers", "is_secret_variable": "servers",
+}
+
+__all__ = ["DB_ENV", "NewerSchemaError", "StoreError", "UnknownRunError", "default_db_path", "resolve_db_path",
+           *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

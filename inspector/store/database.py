@@ -14,6 +14,7 @@ from inspector.i18n.messages import Message
 from .errors import NewerSchemaError, StoreError
 from .faults import set_lock_wait, store_fault
 from .schema import MIGRATIONS, SCHEMA_VERSION
+from .transactions import rollback
 
 #: How long a statement waits for another program's lock, unless the caller says otherwise.
 LOCK_WAIT_S = 10.0
@@ -105,16 +106,6 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
         except BaseException:
             rollback(conn)
             raise
-
-
-def rollback(conn: sqlite3.Connection) -> None:
-    """Roll back the open transaction, if one is still open.
-
-    A Ctrl-C can land between a COMMIT and the end of its ``try`` block; a ROLLBACK then would
-    fail ("no transaction is active") and hide the interrupt behind a database error.
-    """
-    if conn.in_transaction:
-        conn.execute("ROLLBACK")
 
 
 def pid_alive(pid: int | None) -> bool:

@@ -19,9 +19,9 @@ from datetime import datetime
 
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
-from .database import rollback
 from .errors import StoreError
 from .faults import set_lock_wait
+from .transactions import rollback
 
 #: The eras a server can be found to speak (``auto`` is a configuration, never a finding).
 FOUND_ERAS = ("handshake", "stateless")

@@ -18,8 +18,8 @@ import sqlite_utils
 
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
-from .database import rollback
 from .secrets import NoSecretKeeper, SecretKeeper, is_secret_header
+from .transactions import rollback
 
 OPERATION_OUTCOMES = ("ok", "tool_error", "failed", "cancelled")
 #: The eras a server may be configured for (as ``inspector.mcp.eras.ERAS``): ``auto`` probes.

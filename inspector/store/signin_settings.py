@@ -20,9 +20,9 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.mcp.signin.model import AUTH_METHODS, SignInSettings
 
-from .database import rollback
 from .errors import StoreError
 from .signin_vault import ProcessVault, SignInKeeper
+from .transactions import rollback
 
 #: The grants a server can be set up for (schema 7's CHECK): the others (``jwt-bearer``,
 #: ``enterprise``) present an assertion given to the process, never kept with the server.

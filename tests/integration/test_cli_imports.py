@@ -1,0 +1,77 @@
+"""What `call`, `tools` and `ping` import: only what they use (issue 22, start-up).
+
+Each command runs as its own process, as a user starts it, against the demo server; the process
+writes the names of every module it loaded when the command ended. The heavy parts a command never
+runs must be absent: the store's writing half (sqlite-utils) with ``--no-store``, JSON Schema when no
+tool declares an output schema, the agent's loop and chat model, the trace writers, Qt.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+#: Runs the command line's main in this process, then writes sys.modules' names to the file in argv[1].
+_PROBE = ("import json, sys\n"
+          "from inspector.cli import main\n"
+          "out, argv = sys.argv[1], sys.argv[2:]\n"
+          "status = main(argv)\n"
+          "open(out, 'w').write(json.dumps(sorted(sys.modules)))\n"
+          "sys.exit(status)\n")
+
+#: Never loaded by an operation command, stored or not (without --elicit: no forms to answer).
+NEVER = ("jsonschema", "referencing", "inspector.agent.loop", "inspector.agent.chat_model", "inspector.mcp.elicitation",
+         "inspector.cli.elicit",
+         "inspector.agent.scenario", "inspector.traces.writer", "inspector.traces.otlp", "inspector.gui",
+         "PySide6")
+#: Not loaded when nothing is stored (and no database exists to read a server's settings from).
+NOT_WITHOUT_STORE = ("sqlite_utils", "inspector.store.database", "inspector.store.run_store",
+                     "inspector.store.servers", "inspector.cli.recording")
+
+
+@pytest.fixture(scope="module")
+def demo_url() -> Iterator[str]:
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "serve-demo", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        first = process.stdout.readline()
+        assert first.startswith("The demo MCP server is listening at "), first
+        yield first.rsplit(" ", 1)[1].strip()
+    finally:
+        process.kill()
+        process.communicate(timeout=15)
+
+
+def _modules(tmp_path: Path, *words: str) -> set[str]:
+    out = tmp_path / "modules.json"
+    done = subprocess.run([sys.executable, "-c", _PROBE, str(out), *words], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "RUN_INSPECTOR_DB": str(tmp_path / "runs.db")})
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(out.read_text(encoding="utf-8")))
+
+
+def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(name for name in modules if any(name == n or name.startswith(n + ".") for n in names))
+
+
+@pytest.mark.parametrize("words", [("call", "URL", "echo", "--args", '{"text": "x"}'), ("tools", "URL"),
+                                   ("ping", "URL")], ids=["call", "tools", "ping"])
+def test_an_unstored_operation_loads_no_store_and_no_agent(demo_url: str, tmp_path: Path,
+                                                           words: tuple[str, ...]) -> None:
+    modules = _modules(tmp_path, *(demo_url if word == "URL" else word for word in words), "--no-store")
+    assert "inspector.mcp.client" in modules or "inspector.mcp" in modules  # the probe saw the command's work
+    assert _loaded(modules, NEVER + NOT_WITHOUT_STORE) == []
+    assert not (tmp_path / "runs.db").exists()
+
+
+def test_a_stored_call_loads_the_store_but_not_the_agent(demo_url: str, tmp_path: Path) -> None:
+    modules = _modules(tmp_path, "call", demo_url, "echo", "--args", '{"text": "x"}')
+    assert "sqlite_utils" in modules and (tmp_path / "runs.db").exists()  # the run was stored
+    assert _loaded(modules, NEVER) == []
