@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 RUNTIME_STAMP := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: dist run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches screenshots
+.PHONY: dist standalone run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches screenshots
 
 # The compiled translations: the install (setup.py's build step) makes them; a .po edited since is
 # compiled again here, so `make run` and `make test` never show stale text.
@@ -45,6 +45,13 @@ lint: $(STAMP)
 dist: $(STAMP)
 	rm -rf dist
 	$(PY) -m build --outdir dist .
+
+# The standalone one-folder application (PyInstaller, packaging/run-inspector.spec) in
+# dist/standalone/run-inspector/, then its smoke test (packaging/smoke_standalone.py).
+standalone: $(STAMP) $(MO_FILES)
+	$(PY) -m pip install --quiet -e '.[test,standalone]'
+	$(PY) -m PyInstaller --noconfirm --distpath dist/standalone --workpath build/standalone packaging/run-inspector.spec
+	$(PY) packaging/smoke_standalone.py dist/standalone/run-inspector/run-inspector
 
 # On every core (pytest-xdist); `-n 0` (or plain pytest) runs it in one process.
 test: lint $(MO_FILES)
