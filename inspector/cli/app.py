@@ -11,7 +11,7 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message, translate
 
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError, UsageError, database_fault
-from .ending import end_cancelled, end_with_error, json_emitted, wants_json
+from .ending import begin_command, end_cancelled, end_with_error, json_emitted, wants_json
 from .language import LanguageOptionError, apply_language
 from .parser import DEMOS, OPERATIONS, build_parser
 from .sampling_option import with_bare_flag_counted
@@ -43,6 +43,7 @@ def run_command(argv: list[str]) -> int:
     """Run one command; return the exit status. With ``--json`` every ending prints one JSON object.
 
     Without a command the window opens (``run-inspector FILE``: and imports the trace FILE)."""
+    begin_command()
     as_json = wants_json(argv)
     args: argparse.Namespace | None = None
     try:

@@ -37,6 +37,12 @@ def emit_json(document: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def begin_command() -> None:
+    """A command begins: it owes its own JSON object (a process may run several, as tests do)."""
+    global _json_emitted
+    _json_emitted = False
+
+
 def mark_json_emitted() -> None:
     """For output written piece by piece: the object has begun, no other may follow."""
     global _json_emitted

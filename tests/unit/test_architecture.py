@@ -25,7 +25,7 @@ ALLOWED = {
     "cli": {"cli", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui", "appinfo", "version",
             "logfile"},
     # The application id, name, version and icon files (read from `resources`, package data only).
-    "appinfo": set(),
+    "appinfo": {"version"},
     "resources": set(),
     # The version (package metadata) and the error log file: leaves that `--version` and the error paths
     # load without the rest.
