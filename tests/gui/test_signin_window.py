@@ -155,7 +155,7 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     line = window.signin.strip.line.text()
     assert line.startswith("Signed in until ")  # the issuer is the line's tooltip (the panel is narrow)
     assert window.signin.strip.line.toolTip().startswith("Signed in with " + auth.issuer + " until ")
-    assert line.endswith("Until Run Inspector ends (no system keyring).")
+    assert line.endswith("No keyring: this session only.")
     assert window.signin.strip.line.toolTip().endswith("you will sign in again next time.")
     assert window.signin.strip.sign_out_button.isEnabled()
     assert window.servers.model.index(0, 0).data().startswith("Protected · signed in\n")

@@ -166,6 +166,9 @@ class SignInView(QDialog):
         layout.addWidget(self.address_label)
         layout.addLayout(address)
         layout.addWidget(self.failure)
+        # While the view asks (no steps yet), the room the steps would take stays below the question.
+        self.filler = QWidget()
+        layout.addWidget(self.filler, 1)
         layout.addLayout(buttons)
 
     # -- following -------------------------------------------------------------------------------
@@ -227,6 +230,7 @@ class SignInView(QDialog):
         self.close_button.setVisible(not asking and not task.running)
         for widget in (self.bar, self.steps):
             widget.setVisible(not asking)
+        self.filler.setVisible(asking)
         if asking:
             self.status.setText(_("Signing in opens your browser at the server's authorization server; the "
                                   "operation waits, then runs again with its whole budget."))

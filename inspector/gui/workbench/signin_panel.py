@@ -4,7 +4,7 @@ the sign-in views (one per server) that open when a server asks or the user sign
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -30,6 +30,7 @@ class _WrappedLine(QLabel):
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
         super().setText(text)
         self._fit()
+        QTimer.singleShot(0, self, self._fit)  # again once the layout has given the line its width
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)

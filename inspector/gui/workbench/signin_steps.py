@@ -146,7 +146,7 @@ def server_signin_text(tokens: TokenSet | None, needs: bool, command: bool, kept
         # Short (the panel is narrow; the issuer and the whole reason are the line's tooltip): who is
         # signed in until when, then, without a keyring, that it ends with the window.
         short = panel_signed_in_text(tokens)
-        return short if kept else "\n".join((short, _("Until Run Inspector ends (no system keyring).")))
+        return short if kept else "\n".join((short, _("No keyring: this session only.")))
     if needs:
         return _("Needs sign-in: the server refused an operation until you sign in.")
     return _("Not signed in.")
