@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
-    QLabel,
     QMainWindow,
     QMenu,
     QPushButton,
@@ -29,7 +28,7 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _
 from inspector.store.paths import APP_NAME
 
-from .dialogs.about_dialog import AboutDialog
+from .dialogs.about_dialog import AboutDialog, plain_label
 from .language import on_language_changed, translated
 
 
@@ -79,15 +78,6 @@ def window_shortcuts(window: QMainWindow) -> list[tuple[str, str]]:
     return rows
 
 
-def _plain_label(text: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)  # paths and names are never markup
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                  | Qt.TextInteractionFlag.TextSelectableByKeyboard)
-    return label
-
-
 def _close_buttons(dialog: QDialog) -> QDialogButtonBox:
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
     buttons.rejected.connect(dialog.reject)
@@ -106,7 +96,7 @@ class ShortcutsDialog(QDialog):
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        self.note = _plain_label()
+        self.note = plain_label()
         layout = QVBoxLayout(self)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.note)
@@ -139,7 +129,7 @@ class DocumentationDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.paths = documentation_paths()
-        self.text = _plain_label()
+        self.text = plain_label()
         layout = QVBoxLayout(self)
         layout.addWidget(self.text)
         self.open_buttons: list[QPushButton] = []

@@ -49,7 +49,8 @@ def bug_report_text(db_path: Path, settings_file: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _plain_label(text: str = "") -> QLabel:
+def plain_label(text: str = "") -> QLabel:
+    """A selectable, word-wrapped label that shows its text as plain text (never markup)."""
     label = QLabel(text)
     label.setTextFormat(Qt.TextFormat.PlainText)  # paths and names are never markup
     label.setWordWrap(True)
@@ -65,15 +66,15 @@ class AboutDialog(QDialog):
         super().__init__(parent)
         self.db_path = db_path
         self.settings_file = settings_file
-        self.title = _plain_label()
+        self.title = plain_label()
         font = self.title.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.3)
         self.title.setFont(font)
-        self.body = _plain_label()
+        self.body = plain_label()
         self.copy_button = QPushButton()
         self.copy_button.clicked.connect(self.copy_for_bug_report)
-        self.copied = _plain_label()
+        self.copied = plain_label()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.reject)
