@@ -58,7 +58,7 @@ def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 def _imports(words: list[str], env: dict[str, str]) -> tuple[float, int, bool]:
     """Seconds spent importing (the sum of the top-level modules' cumulative times), how many
-    modules, and whether sqlite-utils was among them."""
+    modules, and whether the store (the run database's code) was among them."""
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "inspector", *words], env=env,
                           cwd=str(REPO_ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                           check=True)
@@ -66,7 +66,7 @@ def _imports(words: list[str], env: dict[str, str]) -> tuple[float, int, bool]:
     rows = [line.split("|") for line in lines[1:]]  # the first is the header
     top = sum(int(row[1]) for row in rows if not row[2].startswith("  "))  # depth 0: cumulative covers the rest
     names = [row[2].strip() for row in rows]
-    return top / 1e6, len(names), "sqlite_utils" in names
+    return top / 1e6, len(names), "inspector.store.run_store" in names
 
 
 def _demo_server(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
@@ -91,7 +91,7 @@ def main() -> int:
         for label, words in _commands(url).items():
             samples = [_imports([*words, "--no-store"], env) for _ in range(IMPORT_RUNS)]
             imports[label] = {"import_s": summary([s[0] for s in samples]), "modules": samples[0][1],
-                              "sqlite_utils": samples[0][2]}
+                              "store": samples[0][2]}
         calls: dict[str, dict[str, object]] = {}
         for label, extra in (("call --no-store", ["--no-store"]), ("call (stored)", [])):
             argv = [sys.executable, "-m", "inspector", *_commands(url)["call"], *extra]
@@ -101,8 +101,8 @@ def main() -> int:
     finally:
         server.kill()
         server.communicate(timeout=15)
-    print(table(["command (--no-store)", "import s (median)", "modules", "sqlite-utils"],
-                [(label, f"{r['import_s']['median']:.3f}", r["modules"], "yes" if r["sqlite_utils"] else "no")
+    print(table(["command (--no-store)", "import s (median)", "modules", "store loaded"],
+                [(label, f"{r['import_s']['median']:.3f}", r["modules"], "yes" if r["store"] else "no")
                  for label, r in imports.items()]))  # type: ignore[index]
     print()
     print(table(["whole process", "wall median s", "wall p90 s", "CPU median s", "CPU p90 s"],

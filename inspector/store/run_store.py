@@ -13,14 +13,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, StepKind, step_outcome
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
-from .database import LOCK_WAIT_S, open_database, pid_alive, rollback
+from .database import LOCK_WAIT_S, Database, open_database, pid_alive, rollback
 from .errors import UnknownRunError
 from .faults import is_lock, set_lock_wait, store_fault
 
@@ -76,7 +74,7 @@ PageMark = tuple[str, int]
 class RunStore:
     """The run database. One instance per thread that writes; SQLite serialises writers."""
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
         self._conn = db.conn
         #: Next sequence per run this store appends to: saves a lookup per step.
