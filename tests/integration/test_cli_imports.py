@@ -26,7 +26,8 @@ _PROBE = ("import json, sys\n"
           "sys.exit(status)\n")
 
 #: Never loaded by an operation command, stored or not (without --elicit: no forms to answer).
-NEVER = ("sqlite_utils", "jsonschema", "referencing", "inspector.agent.loop", "inspector.agent.chat_model", "inspector.mcp.elicitation",
+NEVER = ("sqlite_utils", "jsonschema", "referencing", "inspector.agent.loop", "inspector.agent.chat_model",
+         "inspector.mcp.elicitation",
          "inspector.cli.elicit",
          "inspector.agent.scenario", "inspector.traces.writer", "inspector.traces.otlp", "inspector.gui",
          "PySide6")

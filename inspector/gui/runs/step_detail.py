@@ -8,6 +8,7 @@ live view; a cancel in flight says that the remote effect is unknown.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -54,6 +55,8 @@ class StepDetail(QWidget):
 
     #: "Look up task" was pressed: the step's task handle (``taskId``, ``server``, ``sessionId``?).
     task_lookup = Signal(object)
+    #: A sentence for the tab's status line (what a Copy button put on the clipboard).
+    said = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -107,10 +110,10 @@ class StepDetail(QWidget):
         translated_tab(self.tabs, self.payload, lambda: _("Payload"))
         self.copy_result = translated(QPushButton(), "setText", lambda: _("Copy result"))
         translated(self.copy_result, "setAccessibleName", lambda: _("Copy the result text"))
-        self.copy_result.clicked.connect(lambda: self._copy(self._result_text))
+        self.copy_result.clicked.connect(self.copy_result_text)
         self.copy_payload = translated(QPushButton(), "setText", lambda: _("Copy payload"))
         translated(self.copy_payload, "setAccessibleName", lambda: _("Copy the raw payload as JSON"))
-        self.copy_payload.clicked.connect(lambda: self._copy(self._payload_text))
+        self.copy_payload.clicked.connect(self.copy_payload_text)
         # A step that ran as a task can look it up again (a timed-out one may have finished since).
         self.look_up_task = translated(QPushButton(), "setText", lambda: _("Look up task"))
         translated(self.look_up_task, "setAccessibleName", lambda: _("Look the step's task up again on its server"))
@@ -231,9 +234,24 @@ class StepDetail(QWidget):
             self._payload_text = pretty_payload(step.payload_text)
         self.payload.setPlainText(self._payload_text)
 
-    @staticmethod
-    def _copy(text: str) -> None:
+    def copy_result_text(self) -> str:
+        """Put the result text on the clipboard and say so; return the sentence."""
+        return self._copy(self._result_text, lambda sequence, count: ngettext(
+            "Copied the result of step {sequence} ({count} character).",
+            "Copied the result of step {sequence} ({count} characters).", count))
+
+    def copy_payload_text(self) -> str:
+        """Put the raw payload (JSON) on the clipboard and say so; return the sentence."""
+        return self._copy(self._payload_text, lambda sequence, count: ngettext(
+            "Copied the payload of step {sequence} as JSON ({count} character).",
+            "Copied the payload of step {sequence} as JSON ({count} characters).", count))
+
+    def _copy(self, text: str, sentence: Callable[[int, int], str]) -> str:
         QApplication.clipboard().setText(text)
+        sequence = self.step.row.sequence if self.step is not None else 0
+        said = sentence(sequence, len(text)).format(sequence=format_number(sequence), count=format_number(len(text)))
+        self.said.emit(said)
+        return said
 
 
 def _artifact_summary(artifact: Any) -> Any:

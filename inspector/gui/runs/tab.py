@@ -124,6 +124,7 @@ class RunsTab(QWidget):
         self.transfers.deleted.connect(self._deleted)
         self.transfers.ended.connect(self.transfer_ended)
         self.detail.task_lookup.connect(self._look_up_task)
+        self.detail.said.connect(self.status.setText)
 
     def _look_up_task(self, task: object) -> None:
         run = self.current_run()

@@ -146,6 +146,13 @@ class TimelinePane(QWidget):
         header.setSectionResizeMode(COLUMNS.index("details"), QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(36)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        # Over the empty rows: why there are none (a filter matching nothing says so).
+        self.empty_note = QLabel(self.view.viewport())
+        self.empty_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.empty_note.setWordWrap(True)
+        self.empty_note.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.empty_note.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.empty_note.hide()
 
     def retranslate(self) -> None:
         self.describe(self.model.run)
@@ -166,6 +173,7 @@ class TimelinePane(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
+        self._place_empty_note()
         self.view.setColumnHidden(COLUMNS.index("source"), event.size().width() < SOURCE_COLUMN_FROM_PX)
 
     # -- which run ------------------------------------------------------------------------------
@@ -192,13 +200,38 @@ class TimelinePane(QWidget):
             self.find()
 
     def describe(self, run: RunRecord | None) -> None:
+        shown = self.model.rowCount()
         if run is None:
             self.heading.setText(_("No run selected."))
+            self._say_empty(None)
             return
-        count = self.model.rowCount()
-        self.heading.setText(ngettext("Run {id}: {title} — {status}, {count} step",
-                                      "Run {id}: {title} — {status}, {count} steps", count).format(
-            id=run.id, title=cell_text(run.title, 80), status=outcome_word(run.status), count=format_number(count)))
+        title, status = cell_text(run.title, 80), outcome_word(run.status)
+        filtered = self.step_filter() != StepFilter()
+        total = self.store.count_steps(run.id) if filtered else shown
+        if filtered:
+            self.heading.setText(ngettext("Run {id}: {title} — {status}; {shown} of {count} step shown (filtered)",
+                                          "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered)",
+                                          total).format(id=run.id, title=title, status=status,
+                                                        shown=format_number(shown), count=format_number(total)))
+        else:
+            self.heading.setText(ngettext("Run {id}: {title} — {status}, {count} step",
+                                          "Run {id}: {title} — {status}, {count} steps", shown).format(
+                id=run.id, title=title, status=status, count=format_number(shown)))
+        self._say_empty(None if shown else (
+            _("No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see all "
+              "{count}.").format(count=format_number(total)) if filtered and total else
+            _("No step yet: the run is still running.") if run.status == "running" else
+            _("This run has no steps.")))
+
+    def _say_empty(self, sentence: str | None) -> None:
+        """The note over an empty timeline: why no row shows (``None``: rows show, no note)."""
+        self.empty_note.setText(sentence or "")
+        self.empty_note.setVisible(bool(sentence))
+        self._place_empty_note()
+
+    def _place_empty_note(self) -> None:
+        viewport = self.view.viewport()
+        self.empty_note.setGeometry(12, 12, max(viewport.width() - 24, 40), max(viewport.height() - 24, 40))
 
     # -- steps ----------------------------------------------------------------------------------
 
