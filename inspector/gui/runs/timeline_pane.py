@@ -65,6 +65,8 @@ class TimelinePane(QWidget):
         self.model = TimelineModel(store)
         self._matches: list[int] = []
         self._match = -1
+        #: (run id, how many steps it has) as last counted, for a filtered heading.
+        self._total: tuple[int, int] | None = None
         self.heading = QLabel()
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
         translated(self.heading, "setAccessibleName", lambda: _("Selected run"))
@@ -155,7 +157,7 @@ class TimelinePane(QWidget):
         self.empty_note.hide()
 
     def retranslate(self) -> None:
-        self.describe(self.model.run)
+        self.describe(self.model.run, recount=False)
         if self._matches and self._match >= 0:
             self._say_match()
         elif self.find_edit.text().strip() and self.model.run is not None and not self._matches:
@@ -199,7 +201,9 @@ class TimelinePane(QWidget):
         if self.find_edit.text().strip():
             self.find()
 
-    def describe(self, run: RunRecord | None) -> None:
+    def describe(self, run: RunRecord | None, recount: bool = True) -> None:
+        """The heading (and the note over empty rows) for ``run``; ``recount=False`` (a change of
+        language) reuses the count of the run's steps read last."""
         shown = self.model.rowCount()
         if run is None:
             self.heading.setText(_("No run selected."))
@@ -207,7 +211,9 @@ class TimelinePane(QWidget):
             return
         title, status = cell_text(run.title, 80), outcome_word(run.status)
         filtered = self.step_filter() != StepFilter()
-        total = self.store.count_steps(run.id) if filtered else shown
+        if filtered and (recount or self._total is None or self._total[0] != run.id):
+            self._total = (run.id, self.store.count_steps(run.id))
+        total = self._total[1] if filtered and self._total else shown
         if filtered:
             self.heading.setText(ngettext("Run {id}: {title} — {status}; {shown} of {count} step shown (filtered)",
                                           "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered)",
