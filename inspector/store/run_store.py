@@ -43,6 +43,8 @@ class RunRecord:
     finished_at: datetime | None
     origin: str | None = None
     step_count: int | None = None
+    #: What someone who reviewed the run wrote about it ("" when nothing).
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -131,13 +133,13 @@ class RunStore:
 
     def insert_run(self, title: str, source: str, server: str | None, started_at: datetime | None,
                    uid: str | None, status: str, origin: str | None,
-                   finished_at: datetime | None = None) -> int:
+                   finished_at: datetime | None = None, note: str = "") -> int:
         """Insert a run inside an open transaction (for importers); return its id."""
         cursor = self._conn.execute(
-            "INSERT INTO runs (uid, title, source, server, status, started_at, finished_at, owner_pid, origin)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO runs (uid, title, source, server, status, started_at, finished_at, owner_pid, origin, note)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (uid or uuid.uuid4().hex, title, source, server, status, to_stored_time(started_at),
-             to_stored_time(finished_at) or None, os.getpid() if status == "running" else None, origin))
+             to_stored_time(finished_at) or None, os.getpid() if status == "running" else None, origin, note))
         return int(cursor.lastrowid)
 
     def finish_run(self, run_id: int, status: str, finished_at: datetime | None = None) -> None:
@@ -304,13 +306,13 @@ class RunStore:
         return {step_id: tuple(legs) for step_id, legs in found.items()}
 
 
-_RUN_COLUMNS = "id, uid, title, source, server, status, started_at, finished_at, origin"
+_RUN_COLUMNS = "id, uid, title, source, server, status, started_at, finished_at, origin, note"
 
 
 def _run(row: Sequence[Any]) -> RunRecord:
     return RunRecord(id=row[0], uid=row[1], title=row[2], source=row[3], server=row[4], status=row[5],
                      started_at=from_stored_time(row[6]), finished_at=from_stored_time(row[7]),
-                     origin=row[8], step_count=row[9])
+                     origin=row[8], note=row[9] or "", step_count=row[10])
 
 
 class _NotAnObject(ValueError):

@@ -34,6 +34,7 @@ from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
 from ..widgets.server_exchanges import server_exchange_lines
+from .notes import NoteLabel
 from .runs_model import format_duration
 from .step_wire import has_process_output, stderr_text, wire_summary
 from .stored_text import cancelled_result_text
@@ -119,9 +120,13 @@ class StepDetail(QWidget):
         translated(self.look_up_task, "setAccessibleName", lambda: _("Look the step's task up again on its server"))
         self.look_up_task.clicked.connect(lambda: self.task_lookup.emit(self._task))
         self._task: dict[str, Any] | None = None
+        self.note = NoteLabel(lambda: _("Note on the step"))
+        self.note_button = translated(QPushButton(), "setText", lambda: _("Note…"))
+        translated(self.note_button, "setAccessibleName", lambda: _("Write a note on this step"))
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(self.look_up_task)
+        buttons.addWidget(self.note_button)
         buttons.addStretch(1)
         buttons.addWidget(self.copy_result)
         buttons.addWidget(self.copy_payload)
@@ -130,6 +135,7 @@ class StepDetail(QWidget):
         layout.setContentsMargins(4, 0, 4, 4)
         layout.setSpacing(3)
         layout.addWidget(self.heading)
+        layout.addWidget(self.note)
         layout.addWidget(self.summary)
         layout.addWidget(self.wire)
         layout.addWidget(self.remote_effect)
@@ -144,7 +150,7 @@ class StepDetail(QWidget):
     def show_step(self, step: StepInFull | None) -> None:
         self.step = step
         has_step = step is not None
-        for widget in (self.tabs, self.copy_result, self.copy_payload):
+        for widget in (self.tabs, self.copy_result, self.copy_payload, self.note_button):
             widget.setEnabled(has_step)
         if step is None:
             self.heading.setText(_("Select a step to see its detail."))
@@ -159,7 +165,9 @@ class StepDetail(QWidget):
             self.images.show_images([])
             self._task = None
             self.look_up_task.hide()
+            self.note.show_note("")
             return
+        self.note.show_note(step.note)
         row = step.row
         payload: Any = None
         if len(step.payload_text) <= MAX_PARSED_CHARS:

@@ -33,6 +33,7 @@ from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text
 from .columns import compact_rows, fit_columns
+from .notes import NoteLabel
 from .runs_model import format_duration
 from .timeline_model import (
     COLUMNS,
@@ -70,6 +71,10 @@ class TimelinePane(QWidget):
         self.heading = QLabel()
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
         translated(self.heading, "setAccessibleName", lambda: _("Selected run"))
+        self.run_note = NoteLabel(lambda: _("Note on the run"))
+        self.note_button = translated(QPushButton(), "setText", lambda: _("Note…"))
+        translated(self.note_button, "setAccessibleName", lambda: _("Write a note on the selected run"))
+        self.note_button.setEnabled(False)
         self._build_filters()
         self._build_find()
         self._build_view()
@@ -77,12 +82,13 @@ class TimelinePane(QWidget):
         for widget in (self.outcome_filter, self.kind_filter):
             bar.addWidget(widget)
         bar.addWidget(self.find_edit, 1)
-        for widget in (self.previous_button, self.next_button, self.find_status):
+        for widget in (self.previous_button, self.next_button, self.find_status, self.note_button):
             bar.addWidget(widget)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 4)
         layout.setSpacing(2)
         layout.addWidget(self.heading)
+        layout.addWidget(self.run_note)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
         self.fit_columns()
@@ -205,6 +211,8 @@ class TimelinePane(QWidget):
         """The heading (and the note over empty rows) for ``run``; ``recount=False`` (a change of
         language) reuses the count of the run's steps read last."""
         shown = self.model.rowCount()
+        self.note_button.setEnabled(run is not None)
+        self.run_note.show_note(run.note if run is not None else "")
         if run is None:
             self.heading.setText(_("No run selected."))
             self._say_empty(None)
