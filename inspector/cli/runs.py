@@ -15,9 +15,9 @@ from inspector.i18n import N_, _, ngettext
 from inspector.i18n.details import localized_step_details
 from inspector.i18n.messages import Message
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
-from inspector.i18n.words import source_word
+from inspector.i18n.words import kind_word, source_word, step_maker_word
 from inspector.mcp.server import STDIO_KEY_PREFIX
-from inspector.runs import step_details
+from inspector.runs import StepKind, step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
@@ -164,12 +164,15 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     out.write("\n")
     at, outcome = when_width(), outcome_width()
     heading = (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration"), _("Outcome"), _("Details"))
-    source = max(len(heading[1]), len(source_word(run.source)))
-    out.write(f"{heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<10}  {heading[3]:>5}  {heading[4]:>13}  "
-              f"{heading[5]:<{outcome}}  {heading[6]}\n")
+    # The window's words: who made the step (the MCP client or the agent) and its kind, translated.
+    source = max(len(heading[1]), *(len(step_maker_word(kind.value)) for kind in StepKind))
+    kind_width = max(len(heading[2]), *(len(kind_word(kind.value)) for kind in StepKind))
+    out.write(f"{heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<{kind_width}}  {heading[3]:>5}  "
+              f"{heading[4]:>13}  {heading[5]:<{outcome}}  {heading[6]}\n")
     for stored in store.iter_steps(run_id):
         round_ = str(stored.step.round) if has_rounds else "-"
-        line = (f"{when(stored.started_at):<{at}}  {source_word(run.source):<{source}}  {str(stored.step.kind):<10}  "
+        kind = str(stored.step.kind)
+        line = (f"{when(stored.started_at):<{at}}  {step_maker_word(kind):<{source}}  {kind_word(kind):<{kind_width}}  "
                 f"{round_:>5}  {readable_duration(stored.step.duration_ms):>13}  "
                 f"{outcome_word(stored.outcome):<{outcome}}  {localized_step_details(stored.payload)}")
         out.write(one_line(line) + "\n")
