@@ -95,6 +95,8 @@ def test_screenshot_an_imported_otlp_trace(qtbot, make_window, tmp_path) -> None
     durations = [tab.timeline.index(row, COLUMNS.index("duration")).data() for row in range(tab.timeline.rowCount())]
     assert "unfinished" in durations
     tab.select_step(outcomes.index("cancelled"))
+    # The Server tab does not claim what another tool's trace cannot know.
+    assert tab.detail.server_side.toPlainText().startswith("The trace this step came from does not record")
     assert save(window, "runs-imported-otlp").exists()
 
 

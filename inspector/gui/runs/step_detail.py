@@ -230,7 +230,11 @@ class StepDetail(QWidget):
         asked = payload.get("serverRequests")
         if isinstance(asked, list) and asked:
             exchanges += ["", pretty_json(asked)]  # what was asked and answered, in full (as stored)
+        raw = payload.get("raw")
+        from_a_trace = isinstance(raw, dict) and "otlp" in raw  # another tool's span: it records none of this
         self.server_side.setPlainText("\n".join(exchanges) if exchanges else
+                                      _("The trace this step came from does not record what the server asked the "
+                                        "client or logged.") if from_a_trace else
                                       _("The server asked the client nothing and sent no log messages."))
         if payload:
             # The legs live in their own table; the raw payload shows the step as a trace holds it.
