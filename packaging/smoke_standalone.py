@@ -1,7 +1,8 @@
-"""Smoke test of the standalone build (``make standalone`` runs it): the built program says its
-version, serves the demo server and calls a tool on it, shows the stored run with English and German
-dates and numbers (the Babel locale data the build keeps), and opens its window offscreen, which is
-still alive after a few seconds and ends when terminated. Exit status 0 when all of that held."""
+"""Smoke test of the standalone build (``make standalone`` runs it; ``make check-pipx`` runs it on a pipx
+install of the wheel): the program says its version, serves the demo server and calls a tool on it,
+shows the stored run with English and German dates and numbers (the Babel locale data the build
+keeps), and opens its window offscreen, which is still alive after a few seconds and ends when
+terminated. Exit status 0 when all of that held."""
 
 from __future__ import annotations
 
