@@ -117,6 +117,24 @@ def test_about_opens_the_log_folder_making_it_when_missing(qtbot, make_window) -
         switch_language("en")
 
 
+def test_about_says_when_the_log_folder_cannot_be_made_and_opens_nothing(qtbot, make_window, tmp_path,
+                                                                         monkeypatch) -> None:
+    blocker = tmp_path / "a file, not a folder"
+    blocker.write_text("")
+    monkeypatch.setenv("RUN_INSPECTOR_LOG", str(blocker / "log" / "run-inspector.log"))
+    window = make_window()
+    about = window.help_menu.show_about()
+    qtbot.addWidget(about)
+    opener = FileOpener()
+    QDesktopServices.setUrlHandler("file", opener, "open")
+    try:
+        about.open_log_folder()
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert opener.opened == []
+    assert about.copied.text().startswith(f"The log folder cannot be made: {blocker / 'log'} (")
+
+
 def test_screenshot_about(qtbot, make_window) -> None:
     window = make_window()
     about = window.help_menu.show_about()
