@@ -1,12 +1,13 @@
-"""The log file: unexpected errors with their traceback, in the user's log folder, rotated, scrubbed.
+"""The log file: unexpected errors with their traceback (and the window's Qt warnings), in the user's
+log folder, rotated, scrubbed.
 
 ``RUN_INSPECTOR_LOG`` names the file; else it is ``run-inspector.log`` in the platform's user log
 folder (e.g. ``~/.local/state/run-inspector/log``). Nothing is set up at import: the window installs
 :func:`install_excepthook` when it starts (and passes Qt's own warnings to :func:`log_message`), the
 command line calls :func:`log_unexpected` on its internal-error path, and only then are ``logging``
-and the file opened. Every line passes through the
-trace redaction (bearer tokens, ``Authorization``-like headers, ``password=``/``token=`` values, URL
-user info), so a secret quoted in an exception's message never reaches the disk.
+and the file opened. Every line passes through the trace redaction (bearer tokens,
+``Authorization``-like headers, ``password=``/``token=`` values, URL user info), so a secret quoted in
+an exception's message never reaches the disk.
 """
 
 from __future__ import annotations
