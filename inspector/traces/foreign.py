@@ -20,7 +20,7 @@ from .otlp import STATUS_ERROR, UNFINISHED_NOTE, Span, stored_time_of
 from .outcomes import CANCELLED, FAILED, OK, UNRECORDED, Ending, ending
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope, exception_of
 
-__all__ = ["ForeignTrace", "Side", "foreign_kind", "foreign_step", "read_side", "step_payload"]
+__all__ = ["ForeignTrace", "Side", "foreign_kind", "foreign_step", "note_message", "read_side", "step_payload"]
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,15 @@ def _note(message: Message) -> dict[str, Any]:
     """A sentence as data: its English template and values, for a reader to translate."""
     params = {name: _note(value) if isinstance(value, Message) else value for name, value in message.params.items()}
     return {"template": message.template, "params": params, "text": str(message)}
+
+
+def note_message(note: Any) -> Message | str:
+    """A note of ``raw.otlp`` (``notes[]``, ``disagreement``) as the sentence it was: translate it
+    with :func:`inspector.i18n.messages.translate`. A note of another shape gives its text."""
+    if isinstance(note, dict) and isinstance(note.get("template"), str) and isinstance(note.get("params"), dict):
+        return Message(note["template"], {name: note_message(value) if isinstance(value, dict) else value
+                                          for name, value in note["params"].items()})
+    return str(note.get("text", "")) if isinstance(note, dict) else str(note)
 
 
 def foreign_kind(span: Span) -> str:

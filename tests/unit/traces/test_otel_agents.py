@@ -122,3 +122,20 @@ def test_traceloop_stream_plumbing_is_kept_and_marked(store: RunStore) -> None:
     assert plumbing and all(step["raw"]["otlp"]["name"] == "ResponseStreamWriter" for step in plumbing)
     assert all(step["kind"] == "request" and step["content"] == "ResponseStreamWriter" for step in plumbing)
     assert len(tool_steps(steps, "slow")) == 2 and len(steps) - len(plumbing) == 7
+
+
+def test_the_disagreement_is_kept_as_a_sentence_a_reader_translates(store: RunStore) -> None:
+    from inspector import i18n
+    from inspector.i18n.messages import translate
+    from inspector.traces.foreign import note_message
+
+    given_up = tool_steps(agent_steps(store, "mcp_sdk.jsonl"), "slow")[0]
+    note = given_up["raw"]["otlp"]["disagreement"]
+    assert str(note_message(note)) == note["text"]
+    assert i18n.set_language("de") == "de", "the German catalogue is not compiled (tools/translations.py compile)"
+    try:
+        german = translate(note_message(note))
+    finally:
+        i18n.set_language("en")
+    assert re.fullmatch(r"der Client gab nach 50\d ms auf \(TimeoutError\); "
+                        r"der Server endete nach 5\d\d ms ohne aufgezeichneten Fehler", german), german
