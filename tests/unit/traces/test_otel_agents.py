@@ -139,3 +139,25 @@ def test_the_disagreement_is_kept_as_a_sentence_a_reader_translates(store: RunSt
         i18n.set_language("en")
     assert re.fullmatch(r"der Client gab nach 50\d ms auf \(TimeoutError\); "
                         r"der Server endete nach 5\d\d ms ohne aufgezeichneten Fehler", german), german
+
+
+@pytest.mark.parametrize("fixture", ["mcp_sdk.jsonl", "traceloop.jsonl"])
+def test_tables_on_disk_and_a_second_read_give_the_same_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              fixture: str) -> None:
+    from inspector.transfer import importing, spill
+
+    def steps_of(name: str) -> list[tuple[str, int, dict[str, Any]]]:
+        opened = RunStore.open(str(tmp_path / name))
+        try:
+            import_trace(opened, FIXTURES / fixture)
+            return sorted((run.uid, step.sequence, step.payload) for run in opened.list_runs(limit=None)
+                          for step in opened.iter_steps(run.id))
+        finally:
+            opened.close()
+
+    expected = steps_of("plain.db")
+    # Held sides and plumbing links pickled into the spill database; the file streamed twice to write.
+    monkeypatch.setattr(spill, "SPILL_AFTER", 1)
+    monkeypatch.setattr(importing, "CACHE_BUDGET", 0)
+    assert steps_of("spilled.db") == expected
+    assert any("server" in payload["raw"]["otlp"] for _, _, payload in expected)
