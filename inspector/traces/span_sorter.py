@@ -4,7 +4,8 @@ The client span of an MCP request and the server span of the same request become
 two sides (``raw.otlp.server``). A server span names its client side as its parent (the W3C
 trace context the client sends in ``_meta``); with Traceloop's instrumentation there is a stream
 wrapper in between (client span → ``ResponseStreamWriter`` → the server's writer), which is
-followed through the parent links of plumbing spans.
+followed through the parent links of plumbing spans. Sides that their parents do not join are
+paired at the end by method and JSON-RPC request id, when exactly one client side matches.
 
 Streaming: a call's side is held only until the other side arrives (the mcp SDK writes the
 agent's spans and the server's in separate batches, so that is usually within a line or two);
@@ -26,6 +27,13 @@ from .otlp import SPAN_ROLE, is_ours, our_run_header, our_step, read_span, store
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope
 
 __all__ = ["SpanSorter"]
+
+
+def _request_key(trace_id: str, side: Side) -> tuple[str, str, str] | None:
+    request = side.raw["attributes"].get("jsonrpc.request.id", side.raw["attributes"].get("mcp.request.id"))
+    if not isinstance(request, (str, int)) or isinstance(request, bool) or not side.meaning.method:
+        return None
+    return trace_id, side.meaning.method, str(request)
 
 
 @dataclass(frozen=True)
@@ -134,6 +142,30 @@ class SpanSorter:
         step = TraceStep(client.sequence, stored_time_of(client.side.start_ns), read_payload(payload, client.path))
         self.on_step(trace_id, step, client.path, client.size + (server.size if server is not None else 0))
 
+    def _pair_by_request_id(self) -> None:
+        """Sides whose parents do not join them (a server span under an HTTP server span, say) are
+        paired when exactly one client side of the trace has the same method and JSON-RPC request id
+        (and session id, when both name one)."""
+        if not self.servers:
+            return
+        index = self.new_table()  # (trace, method, request id) → the one client side, or None: ambiguous
+        for key, held in self.calls.items():
+            request = _request_key(key[0], held.side)
+            if request is not None:
+                index[request] = None if request in index else key
+        for key in list(self.servers.keys()):
+            request = _request_key(key[0], self.servers[key].side)
+            client_key = index.get(request) if request is not None else None
+            if client_key is None or client_key not in self.calls:
+                continue
+            client, server = self.calls[client_key], self.servers[key]
+            sessions = (client.side.raw["attributes"].get("mcp.session.id"),
+                        server.side.raw["attributes"].get("mcp.session.id"))
+            if None not in sessions and sessions[0] != sessions[1]:
+                continue
+            del self.calls[client_key], self.servers[key]
+            self._emit(key[0], client, server)
+
     def finish(self) -> None:
         """Pair what is left, report the sides still alone and the runs of foreign traces; refuse
         steps of ours whose run span is missing."""
@@ -146,6 +178,7 @@ class SpanSorter:
             target = self.links.get((trace_id, parent), parent)
             if (trace_id, target) in self.calls:
                 self._emit(trace_id, self.calls.pop((trace_id, target)), self.servers.pop(key))
+        self._pair_by_request_id()
         for calls in (self.calls, self.servers):
             for (trace_id, _), held in calls.items():
                 self._emit(trace_id, held, None)

@@ -179,3 +179,21 @@ def test_a_lone_surrogate_in_an_event_is_refused(store: RunStore, tmp_path: Path
     with pytest.raises(TraceImportError) as caught:
         import_trace(store, path)
     assert "not valid UTF-8 text" in caught.value.problem
+
+
+@pytest.mark.parametrize("clients", [1, 2])
+def test_a_server_side_under_an_http_span_is_paired_by_its_request_id_when_unambiguous(
+        store: RunStore, tmp_path: Path, clients: int) -> None:
+    calls = [span(span_id=f"aaaaaaaaaaaaaa1{index}", name="MCP send tools/call echo", kind=3,
+                  attributes=[attr("mcp.method.name", "tools/call"), attr("jsonrpc.request.id", "9")])
+             for index in range(clients)]
+    http = span(span_id="aaaaaaaaaaaaaaa2", parent="aaaaaaaaaaaaaa10", name="POST /mcp", kind=2)
+    server = span(span_id="aaaaaaaaaaaaaaa3", parent="aaaaaaaaaaaaaaa2", name="tools/call echo", kind=2,
+                  attributes=[attr("mcp.method.name", "tools/call"), attr("gen_ai.tool.name", "echo"),
+                              attr("jsonrpc.request.id", "9")])
+    steps = imported(store, tmp_path, *calls, http, server)
+    paired = [step for step in steps if "server" in step["raw"]["otlp"]]
+    if clients == 1:  # one step for the call, one for the HTTP span between the sides
+        assert len(steps) == 2 and paired[0]["raw"]["otlp"]["server"]["spanId"] == "aaaaaaaaaaaaaaa3"
+    else:  # two calls with that request id: which one the server answered is not known, nothing is paired
+        assert len(steps) == 4 and not paired
