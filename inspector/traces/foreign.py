@@ -44,6 +44,8 @@ def read_side(span: Span, resource: Resource = NO_RESOURCE, scope: Scope = NO_SC
     meaning = understand(span.name, span.kind, span.attributes, scope.name)
     raw: dict[str, Any] = {"name": span.name, "traceId": span.trace_id, "spanId": span.span_id,
                            "parentSpanId": span.parent_id, "kind": span.kind,
+                           "startTimeUnixNano": str(span.start_ns),
+                           "endTimeUnixNano": str(span.end_ns) if span.end_ns is not None else None,
                            "status": {"code": span.status_code, "message": span.status_message},
                            "attributes": span.attributes, "service": resource.service,
                            "resource": resource.to_json(), "scope": scope.to_json()}
