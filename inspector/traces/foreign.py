@@ -66,7 +66,7 @@ def read_side(span: Span, resource: Resource = NO_RESOURCE, scope: Scope = NO_SC
     finished = span.end_ns is not None
     if not finished:
         raw["unfinished"] = True
-    exception = exception_of(span.events)
+    exception = exception_of(span.events, span.attributes)
     result = ending(meaning, span.status_code, span.status_message, span.attributes, exception) if finished else None
     if result is not None and result.notes:
         raw["notes"] = [_note(message) for message in result.notes]

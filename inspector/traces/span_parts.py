@@ -141,11 +141,16 @@ def read_links(record: Mapping[str, Any], path: Path, read_attributes: ReadAttri
     return kept, dropped + max(len(links) - MAX_LINKS, 0)
 
 
-def exception_of(events: list[dict[str, Any]]) -> dict[str, str] | None:
-    """The first ``exception`` event's type, message and stack trace (those that are strings)."""
+def exception_of(events: list[dict[str, Any]], attributes: Mapping[str, Any]) -> dict[str, str] | None:
+    """The first ``exception`` event's type, message and stack trace (those that are strings); else
+    the span's own ``exception.*`` attributes (some instrumentations write them there)."""
     for event in events:
         if event["name"] == "exception":
-            attributes = event["attributes"]
-            return {key: attributes[f"exception.{key}"] for key in ("type", "message", "stacktrace")
-                    if isinstance(attributes.get(f"exception.{key}"), str)}
-    return None
+            return _exception_fields(event["attributes"])
+    found = _exception_fields(attributes)
+    return found or None
+
+
+def _exception_fields(attributes: Mapping[str, Any]) -> dict[str, str]:
+    return {key: attributes[f"exception.{key}"] for key in ("type", "message", "stacktrace")
+            if isinstance(attributes.get(f"exception.{key}"), str)}

@@ -197,3 +197,10 @@ def test_a_server_side_under_an_http_span_is_paired_by_its_request_id_when_unamb
         assert len(steps) == 2 and paired[0]["raw"]["otlp"]["server"]["spanId"] == "aaaaaaaaaaaaaaa3"
     else:  # two calls with that request id: which one the server answered is not known, nothing is paired
         assert len(steps) == 4 and not paired
+
+
+def test_an_error_only_in_the_span_attributes_shows_in_the_result(store: RunStore, tmp_path: Path) -> None:
+    (step,) = imported(store, tmp_path, span(name="execute_tool fetch", status={"code": 2}, attributes=[
+        attr("gen_ai.tool.name", "fetch"), attr("exception.type", "UpstreamError"),
+        attr("exception.message", "upstream 503")]))
+    assert step["outcome"] == "failed" and step["toolResult"] == "failed: UpstreamError: upstream 503"
