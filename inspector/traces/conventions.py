@@ -32,6 +32,9 @@ _LLM_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
 PLUMBING_NAMES = frozenset({"ResponseStreamWriter", "RequestStreamWriter"})
 _TRACELOOP_TOOL_KINDS = frozenset({"tool"})
 _MAX_PARSED = 1_000_000  # characters of a JSON string attribute parsed for arguments or a result
+# Levels a parsed value may nest: it lands inside a step payload (raw.otlp... is three levels
+# down), which an export writes and an import reads again under MAX_DEPTH (100).
+_MAX_PARSED_DEPTH = 80
 
 
 @dataclass(frozen=True)
@@ -73,13 +76,27 @@ def span_kind(kind: int | str) -> int:
 
 
 def parse_json_text(value: Any) -> Any:
-    """A JSON string attribute as the value it spells; anything else (or bad JSON) as it is."""
+    """A JSON string attribute as the value it spells; anything else (bad JSON, a value nested
+    deeper than a file may be, see ``MAX_DEPTH``) as it is."""
     if isinstance(value, str) and len(value) <= _MAX_PARSED and value[:1] in ("{", "["):
         try:
-            return json.loads(value)
+            parsed = json.loads(value)
         except (ValueError, RecursionError):
             return value
+        return parsed if _depth_within(parsed, _MAX_PARSED_DEPTH) else value
     return value
+
+
+def _depth_within(value: Any, room: int) -> bool:
+    """True when ``value`` nests lists and objects at most ``room`` levels deep."""
+    level = [value]
+    while level:
+        if room < 0:
+            return False
+        room -= 1
+        level = [child for item in level if isinstance(item, (dict, list))
+                 for child in (item.values() if isinstance(item, dict) else item)]
+    return True
 
 
 def _text(value: Any) -> str | None:

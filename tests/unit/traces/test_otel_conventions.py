@@ -204,3 +204,17 @@ def test_an_error_only_in_the_span_attributes_shows_in_the_result(store: RunStor
         attr("gen_ai.tool.name", "fetch"), attr("exception.type", "UpstreamError"),
         attr("exception.message", "upstream 503")]))
     assert step["outcome"] == "failed" and step["toolResult"] == "failed: UpstreamError: upstream 503"
+
+
+def test_arguments_nested_deeper_than_a_file_may_be_stay_a_string(store: RunStore, tmp_path: Path) -> None:
+    deep = "[" * 500 + "]" * 500
+    (step,) = imported(store, tmp_path, span(name="execute_tool t", attributes=[
+        attr("gen_ai.tool.name", "t"), attr("gen_ai.tool.call.arguments", deep)]))
+    assert "toolArguments" not in step and step["raw"]["otlp"]["attributes"]["gen_ai.tool.call.arguments"] == deep
+    other = RunStore.open(str(tmp_path / "other.db"))
+    try:
+        (kept,) = imported(other, tmp_path, span(name="execute_tool t", attributes=[
+            attr("gen_ai.tool.name", "t"), attr("gen_ai.tool.call.arguments", "[" * 60 + "]" * 60)]))
+    finally:
+        other.close()
+    assert kept["toolArguments"] == json.loads("[" * 60 + "]" * 60)
