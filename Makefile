@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 RUNTIME_STAMP := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: dist check-pipx standalone run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches screenshots
+.PHONY: trace-fixtures dist check-pipx standalone run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches screenshots
 
 # The compiled translations: the install (setup.py's build step) makes them; a .po edited since is
 # compiled again here, so `make run` and `make test` never show stale text.
@@ -39,6 +39,19 @@ run: $(RUNTIME_STAMP) $(MO_FILES)
 
 lint: $(STAMP)
 	$(PY) -m ruff check inspector tests benchmarks conformance
+
+# Record the OTLP fixtures of tests/fixtures/otel/ with real software (see make_traces.py): the
+# mcp SDK's own spans with this venv; Traceloop's instrumentation (it needs mcp 1.x) in .venv-mcp1.
+MCP1_VENV := .venv-mcp1
+$(MCP1_VENV)/.stamp:
+	$(PYTHON) -m venv $(MCP1_VENV)
+	$(MCP1_VENV)/bin/pip install --quiet "mcp>=1.20,<2" "uvicorn>=0.30" "opentelemetry-sdk>=1.45" \
+		"opentelemetry-exporter-otlp-proto-common>=1.45" "opentelemetry-instrumentation-mcp>=0.62,<0.63"
+	touch $@
+
+trace-fixtures: $(STAMP) $(MCP1_VENV)/.stamp
+	$(PY) -m pip install --quiet -e '.[test,trace-fixtures]'
+	$(PY) tests/fixtures/otel/make_traces.py --mcp1-python $(MCP1_VENV)/bin/python
 
 # The sdist and the wheel (built from the sdist) in dist/; tests/integration/test_wheel_install.py installs
 # such a wheel into a fresh environment outside the checkout.

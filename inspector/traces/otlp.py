@@ -6,7 +6,7 @@ rebuild the run exactly; the standard fields (times, status, ``error.type``, ``g
 are there so that any OTLP viewer shows the run sensibly.
 
 Spans that are not ours (no ``run_inspector.span`` attribute) are read too: each one becomes a
-step of a run per trace id; see :func:`foreign_step` and ``docs/trace-format.md``.
+step of a run per trace id; see :mod:`.foreign`, :mod:`.span_sorter` and ``docs/trace-format.md``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import base64
 import binascii
 import hashlib
 import re
-from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -42,6 +42,7 @@ from .format import (
     read_uid,
     said,
 )
+from .span_parts import read_events, read_links
 
 SERVICE_NAME = "run-inspector"
 SCOPE_NAME = "run-inspector"
@@ -266,6 +267,10 @@ class Span:
     status_code: int
     status_message: str
     attributes: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)   # name, timeUnixNano, attributes
+    links: list[dict[str, Any]] = field(default_factory=list)    # traceId, spanId, traceState?, attributes
+    dropped_events: int = 0  # by the source, and beyond the events kept (span_parts.MAX_EVENTS)
+    dropped_links: int = 0
 
 
 def read_span(record: Any, path: Path) -> Span:
@@ -284,6 +289,8 @@ def read_span(record: Any, path: Path) -> Span:
     kind = record.get("kind", 0)
     if not isinstance(kind, (int, str)) or isinstance(kind, bool):
         raise TraceProblem((*path, "kind"), said(N_("must be a span kind, got {value}"), value=describe(kind)))
+    events, dropped_events = read_events(record, path, read_attributes, _event_nanos)
+    links, dropped_links = read_links(record, path, read_attributes, _hex_id)
     return Span(
         trace_id=_hex_id(record.get("traceId"), 32, (*path, "traceId")),
         span_id=_hex_id(record.get("spanId"), 16, (*path, "spanId")),
@@ -295,7 +302,15 @@ def read_span(record: Any, path: Path) -> Span:
         status_code=_status_code(status.get("code", 0), (*path, "status", "code")),
         status_message=read_text(status.get("message", ""), (*path, "status", "message")),
         attributes=read_attributes(record.get("attributes"), (*path, "attributes")),
+        events=events,
+        links=links,
+        dropped_events=dropped_events,
+        dropped_links=dropped_links,
     )
+
+
+def _event_nanos(value: Any, path: Path) -> int:
+    return _nanos(value, path, required=False) or 0
 
 
 def read_attributes(value: Any, path: Path) -> dict[str, Any]:
@@ -464,178 +479,3 @@ def our_step(span: Span, path: Path) -> TraceStep:
         started_at=read_time(attrs.get(STEP_STARTED_AT), (*where, STEP_STARTED_AT)),
         step=read_payload(payload, (*where, STEP_PAYLOAD)),
     )
-
-
-# -- foreign spans -------------------------------------------------------------------------------
-
-_LLM_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
-
-
-def foreign_kind(span: Span) -> str:
-    """The step kind of a span we did not write: ``tool``, ``llm`` or ``request``."""
-    attrs = span.attributes
-    operation = attrs.get("gen_ai.operation.name")
-    if isinstance(attrs.get("gen_ai.tool.name"), str) or operation == "execute_tool":
-        return "tool"
-    if operation in _LLM_OPERATIONS or isinstance(attrs.get("gen_ai.request.model"), str):
-        return "llm"
-    return "request"
-
-
-def foreign_step(span: Span, sequence: int, path: Path) -> TraceStep:
-    """A span from another tool as one step (see docs/trace-format.md, "Foreign spans").
-
-    An unfinished span (no end time) gets duration 0, no outcome, ``raw.otlp.unfinished`` and
-    a note in its details: its length is unknown and none is invented.
-    """
-    attrs = span.attributes
-    kind = foreign_kind(span)
-    finished = span.end_ns is not None
-    raw: dict[str, Any] = {"name": span.name, "traceId": span.trace_id, "spanId": span.span_id,
-                           "parentSpanId": span.parent_id, "kind": span.kind,
-                           "status": {"code": span.status_code, "message": span.status_message},
-                           "attributes": attrs}
-    if not finished:
-        raw["unfinished"] = True
-    payload: dict[str, Any] = {
-        "kind": kind, "round": 0,
-        "durationMs": round((span.end_ns - span.start_ns) / 1_000_000, 2) if finished else 0,
-        "raw": {"otlp": raw},
-    }
-    cancelled = attrs.get("error.type") == "cancelled"
-    if kind == "tool":
-        name = attrs.get("gen_ai.tool.name")
-        payload["toolName"] = name if isinstance(name, str) else span.name
-        arguments = attrs.get("gen_ai.tool.call.arguments")
-        if isinstance(arguments, (dict, list)):
-            payload["toolArguments"] = arguments
-        result = attrs.get("gen_ai.tool.call.result")
-        payload["toolResult"] = result if isinstance(result, str) else span.status_message
-        if finished:
-            outcome = (ToolOutcome.CANCELLED if cancelled else
-                       ToolOutcome.FAILED if span.status_code == STATUS_ERROR else ToolOutcome.OK)
-            payload["toolIsError"] = outcome is not ToolOutcome.OK
-            payload["toolOutcome"] = outcome.value
-        else:
-            payload["toolResult"] = UNFINISHED_NOTE
-    else:
-        notes = [span.name]
-        if not finished:
-            notes.append(f"({UNFINISHED_NOTE})")
-        elif span.status_code == STATUS_ERROR:
-            notes.append(f"(error: {span.status_message or 'no message'})")
-        payload["content"] = " ".join(note for note in notes if note)
-        if kind == "llm":
-            for ours, theirs in (("promptTokens", "gen_ai.usage.input_tokens"),
-                                 ("completionTokens", "gen_ai.usage.output_tokens")):
-                if isinstance(attrs.get(theirs), int) and attrs[theirs] >= 0:
-                    payload[ours] = attrs[theirs]
-    return TraceStep(sequence, stored_time_of(span.start_ns), read_payload(payload, path))
-
-
-@dataclass
-class ForeignTrace:
-    """What pass 1 gathers about a trace of foreign spans to describe its run."""
-
-    trace_id: str
-    path: Path
-    line: int | None
-    service: str | None = None
-    root_name: str | None = None
-    first_name: str = ""
-    start_ns: int | None = None
-    end_ns: int = 0
-    root_unfinished: bool = False
-    error: bool = False
-    cancelled_root: bool = False
-    count: int = 0
-
-    def add(self, span: Span, service: str | None) -> None:
-        """Account for one more span of this trace."""
-        if self.count == 0:
-            self.first_name = span.name
-        self.count += 1
-        if not span.parent_id and self.root_name is None:
-            self.root_name, self.service = span.name, service
-            self.root_unfinished = span.end_ns is None
-            self.cancelled_root = span.attributes.get("error.type") == "cancelled"
-        if span.start_ns and (self.start_ns is None or span.start_ns < self.start_ns):
-            self.start_ns = span.start_ns
-        self.end_ns = max(self.end_ns, span.end_ns or 0)
-        self.error = self.error or span.status_code == STATUS_ERROR
-
-    def header(self) -> RunHeader:
-        """The run of this trace: failed if any span failed; interrupted if the root never ended."""
-        status = ("cancelled" if self.cancelled_root else "failed" if self.error
-                  else "interrupted" if self.root_unfinished else "ok")
-        return RunHeader(uid=f"otlp-{self.trace_id}",
-                         title=self.root_name or self.first_name or f"trace {self.trace_id[:8]}",
-                         source="otlp", server=self.service, status=status,
-                         started_at=stored_time_of(self.start_ns),
-                         finished_at="" if self.root_unfinished else stored_time_of(self.end_ns))
-
-
-@dataclass
-class SpanSorter:
-    """Turns spans, in file order, into runs and steps; the same in both passes of an import.
-
-    ``on_run(key, header, path)`` and ``on_step(key, step, path, size)`` receive the results;
-    the key of a run is its trace id; ``size`` is passed on from :meth:`span`. Runs of foreign
-    traces are only known at the end, so they are reported by :meth:`finish`.
-    """
-
-    on_run: Callable[[str, RunHeader, Path], None]
-    on_step: Callable[[str, TraceStep, Path, int], None]
-    #: Makes the per-trace tables below (a dict; or tables that move to disk once they grow).
-    new_table: Callable[[], MutableMapping[Any, Any]] = dict
-    ours: MutableMapping[str, bool] = field(init=False)        # trace id → written by us?
-    has_run_span: MutableMapping[str, Path] = field(init=False)
-    first_step: MutableMapping[str, tuple[Path, int | None]] = field(init=False)
-    foreign: MutableMapping[str, ForeignTrace] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.ours, self.has_run_span = self.new_table(), self.new_table()
-        self.first_step, self.foreign = self.new_table(), self.new_table()
-
-    def span(self, record: Any, path: Path, service: str | None, line: int | None, size: int = 0) -> None:
-        """Read one span object (``size``: an estimate of the memory its step will hold)."""
-        span = read_span(record, path)
-        mine = is_ours(span)
-        if self.ours.setdefault(span.trace_id, mine) != mine:
-            raise TraceProblem((*path, "attributes"), said(N_("trace {trace} mixes spans written by Run Inspector "
-                                                              "with spans of another tool"), trace=span.trace_id))
-        if not mine:
-            trace = self.foreign.get(span.trace_id)
-            if trace is None:
-                trace = ForeignTrace(span.trace_id, path, line)
-            trace.add(span, service)
-            self.foreign[span.trace_id] = trace  # stored again: a table on disk holds a copy
-            self.on_step(span.trace_id, foreign_step(span, trace.count, path), path, size)
-            return
-        role = span.attributes[SPAN_ROLE]
-        if role == "run":
-            if span.trace_id in self.has_run_span:
-                raise TraceProblem(path, said(N_("trace {trace} has a second run span (the first is at {place})"),
-                                              trace=span.trace_id, place=str(self.has_run_span[span.trace_id])))
-            self.has_run_span[span.trace_id] = path
-            self.on_run(span.trace_id, our_run_header(span, path), path)
-        elif role == "step":
-            if span.trace_id not in self.first_step:
-                self.first_step[span.trace_id] = (path, line)
-            self.on_step(span.trace_id, our_step(span, path), path, size)
-        elif role != "leg":  # legs are rebuilt from their step's payload; their spans are for viewers
-            raise TraceProblem((*path, "attributes", SPAN_ROLE),
-                               said(N_("must be 'run', 'step' or 'leg', got {value}"), value=describe(role)))
-
-    def finish(self) -> None:
-        """Report the runs of foreign traces; refuse steps of ours whose run span is missing."""
-        for trace, (path, line) in self.first_step.items():
-            if trace not in self.has_run_span:
-                raise TraceProblem(path, said(N_("trace {trace} has steps but no run span (is the file complete?)"),
-                                              trace=trace), line)
-        for trace in self.foreign.values():
-            try:
-                self.on_run(trace.trace_id, trace.header(), trace.path)
-            except TraceProblem as problem:
-                problem.line = problem.line or trace.line
-                raise

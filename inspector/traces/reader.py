@@ -10,7 +10,7 @@ Nothing here knows about SQLite.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any, Protocol
@@ -23,7 +23,6 @@ from .format import (
     RunHeader,
     TraceProblem,
     TraceStep,
-    describe,
     dump_json,
     place,
     read_payload,
@@ -33,9 +32,11 @@ from .format import (
     said,
 )
 from .json_stream import READ_CHUNK, ListShape, ObjectShape, Record, ValueParser, Walker
-from .otlp import SpanSorter, read_attributes
+from .otlp import read_attributes
 from .progress import ProgressMeter
 from .sniff import FileKind, check_format_field
+from .span_parts import NO_RESOURCE, NO_SCOPE, read_resource, read_scope
+from .span_sorter import SpanSorter
 
 __all__ = ["CACHE_BUDGET", "PlannedRun", "TraceSink", "TracePlan", "read_file", "reader_for"]
 
@@ -237,25 +238,31 @@ class _OtlpReader:
 
     def __init__(self, sink: TraceSink, layout: str, new_table: NewTable = dict) -> None:
         self._sorter = SpanSorter(sink.run, sink.step, new_table)
-        self._service: str | None = None
+        self._in_resource, self._in_scope = NO_RESOURCE, NO_SCOPE
         self.line: int | None = None
-        scope = ObjectShape({"spans": ListShape(Record(self._span, sized=True))})
+        # A resource or scope written after its spans is not known to them (writers put it first).
+        scope = ObjectShape({"spans": ListShape(Record(self._span, sized=True))}, frozenset({"scope"}),
+                            on_start=self._scope_start, on_field=self._scope_field)
         resource_spans = ObjectShape({"scopeSpans": ListShape(scope)}, frozenset({"resource"}),
                                      on_start=self._resource_start, on_field=self._resource)
         traces = ObjectShape({"resourceSpans": ListShape(resource_spans)})
         self.shape = ListShape(traces) if layout == "array" else traces
 
     def _resource_start(self, path: Path) -> None:
-        self._service = None
+        self._in_resource = NO_RESOURCE
 
     def _resource(self, path: Path, value: Any) -> None:
-        if not isinstance(value, Mapping):
-            raise TraceProblem(path, said(N_("must be an object, got {value}"), value=describe(value)))
-        service = read_attributes(value.get("attributes"), (*path, "attributes")).get("service.name")
-        self._service = service if isinstance(service, str) else None
+        self._in_resource = read_resource(value, path, read_attributes)
+
+    def _scope_start(self, path: Path) -> None:
+        self._in_scope = NO_SCOPE
+
+    def _scope_field(self, path: Path, value: Any) -> None:
+        self._in_scope = read_scope(value, path, read_attributes)
 
     def _span(self, path: Path, value: Any, size: int) -> None:
-        self._sorter.span(value, path, self._service, self.line, size)
+        self._sorter.span(value, path, self._in_resource.service, self.line, size, self._in_resource,
+                          self._in_scope)
 
     def finish(self) -> None:
         """Report the foreign traces' runs; refuse steps whose run span never came."""

@@ -136,7 +136,7 @@ def test_foreign_spans_become_steps_of_one_run_per_trace(store: RunStore, tmp_pa
     assert [s.payload["kind"] for s in steps] == ["request", "llm", "tool", "tool", "request"]
     assert [s.outcome for s in steps] == ["", "", "failed", "", ""]
     assert steps[1].payload["promptTokens"] == 120 and steps[1].payload["durationMs"] == 1000.0
-    assert steps[2].payload["toolName"] == "search" and steps[2].payload["toolResult"] == "boom"
+    assert steps[2].payload["toolName"] == "search" and steps[2].payload["toolResult"] == "failed: boom"
     assert steps[2].payload["raw"]["otlp"]["spanId"] == "eee19b7ec3c1b176"
 
 

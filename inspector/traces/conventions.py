@@ -1,0 +1,199 @@
+"""What a foreign span means: the conventions agents and their instrumentations follow.
+
+Read here (and documented in ``docs/trace-format.md``, "Foreign spans"):
+
+- the OpenTelemetry MCP conventions, as the official ``mcp`` SDK writes them: ``mcp.method.name``
+  (a ``tools/call`` span is a tool call; its tool from ``gen_ai.tool.name`` or the span name
+  ``tools/call NAME`` / ``MCP send tools/call NAME``), ``jsonrpc.request.id``, ``mcp.session.id``;
+  the span kind says the side (CLIENT: the agent's, SERVER: the server's);
+- the GenAI conventions: ``gen_ai.tool.name``, ``gen_ai.operation.name``,
+  ``gen_ai.tool.call.arguments`` / ``.result`` (also as JSON strings), model and token usage;
+- Traceloop's (``opentelemetry-instrumentation-mcp``, OpenLLMetry): ``traceloop.span.kind``
+  and ``traceloop.entity.name`` / ``.input`` / ``.output``; its stream wrappers
+  (``ResponseStreamWriter``, ``RequestStreamWriter``) are *plumbing*;
+- OpenInference's: ``openinference.span.kind``, ``input.value``, ``output.value``, ``tool.name``,
+  ``llm.model_name``, ``llm.token_count.*``.
+
+Nothing here changes a span: what is not understood stays a ``request`` step with all its
+attributes. No I/O, no SQLite, no Qt.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+KIND_SERVER, KIND_CLIENT = 2, 3
+_KIND_NAMES = {"SPAN_KIND_SERVER": KIND_SERVER, "SPAN_KIND_CLIENT": KIND_CLIENT}
+_LLM_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
+#: Traceloop's spans around the MCP streams: one per message, carrying no entity of their own.
+PLUMBING_NAMES = frozenset({"ResponseStreamWriter", "RequestStreamWriter"})
+_TRACELOOP_TOOL_KINDS = frozenset({"tool"})
+_MAX_PARSED = 1_000_000  # characters of a JSON string attribute parsed for arguments or a result
+# Levels a parsed value may nest: it lands inside a step payload (raw.otlp... is three levels
+# down), which an export writes and an import reads again under MAX_DEPTH (100).
+_MAX_PARSED_DEPTH = 80
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """What a span is, in our words.
+
+    ``kind``: the step kind (``tool``, ``llm``, ``request``); ``convention``: whose words it
+    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference`` or ``""``); ``side``:
+    ``client`` or ``server`` for one side of an MCP request, else ``""``; ``plumbing``: an
+    instrumentation's internal span that carries nothing of its own.
+    """
+
+    kind: str = "request"
+    convention: str = ""
+    side: str = ""
+    method: str = ""
+    tool: str | None = None
+    arguments: Any = None
+    result: str | None = None
+    result_is_error: bool = False
+    plumbing: bool = False
+    model: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+    @property
+    def states_success(self) -> bool:
+        """True when the source writes status OK for success (Traceloop, OpenInference), so an
+        unset status means it recorded no outcome. The OpenTelemetry MCP and GenAI conventions
+        leave the status unset on success and set ERROR (and ``error.type``) on a failure."""
+        return self.convention in ("traceloop", "openinference")
+
+
+def span_kind(kind: int | str) -> int:
+    """The span kind as its number (OTLP JSON may write the enum's name)."""
+    if isinstance(kind, str):
+        return _KIND_NAMES.get(kind, 0)
+    return kind
+
+
+def parse_json_text(value: Any) -> Any:
+    """A JSON string attribute as the value it spells; anything else (bad JSON, a value nested
+    deeper than a file may be, see ``MAX_DEPTH``) as it is."""
+    if isinstance(value, str) and len(value) <= _MAX_PARSED and value[:1] in ("{", "["):
+        try:
+            parsed = json.loads(value)
+        except (ValueError, RecursionError):
+            return value
+        return parsed if _depth_within(parsed, _MAX_PARSED_DEPTH) else value
+    return value
+
+
+def _depth_within(value: Any, room: int) -> bool:
+    """True when ``value`` nests lists and objects at most ``room`` levels deep."""
+    level = [value]
+    while level:
+        if room < 0:
+            return False
+        room -= 1
+        level = [child for item in level if isinstance(item, (dict, list))
+                 for child in (item.values() if isinstance(item, dict) else item)]
+    return True
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _tool_from_name(name: str, method: str) -> str | None:
+    """``tools/call NAME`` (server) or ``MCP send tools/call NAME`` (client) → NAME."""
+    for prefix in (f"MCP send {method} ", f"{method} "):
+        if name.startswith(prefix) and name[len(prefix):].strip():
+            return name[len(prefix):].strip()
+    return None
+
+
+def understand(name: str, kind: int | str, attributes: Mapping[str, Any], scope_name: str = "") -> Meaning:
+    """The meaning of a span from its name, kind, attributes and scope name."""
+    if "traceloop.span.kind" in attributes or "traceloop.entity.input" in attributes \
+            or "traceloop.entity.output" in attributes:
+        return _traceloop(name, attributes)
+    if name in PLUMBING_NAMES and scope_name.startswith("opentelemetry.instrumentation.mcp"):
+        if "mcp.response.value" in attributes:  # the server's answer, as it was written to the stream
+            return Meaning(convention="traceloop", plumbing=True, side="server",
+                           result=_text(attributes["mcp.response.value"]))
+        return Meaning(convention="traceloop", plumbing=True)
+    if isinstance(attributes.get("openinference.span.kind"), str):
+        return _openinference(attributes)
+    method = attributes.get("mcp.method.name")
+    if isinstance(method, str):
+        return _mcp(name, kind, method, attributes)
+    return _gen_ai(attributes)
+
+
+def _mcp(name: str, kind: int | str, method: str, attributes: Mapping[str, Any]) -> Meaning:
+    number = span_kind(kind)
+    side = "client" if number == KIND_CLIENT else "server" if number == KIND_SERVER else ""
+    if method != "tools/call":
+        return Meaning(convention="mcp", side=side, method=method)
+    tool = attributes.get("gen_ai.tool.name")
+    generic = _gen_ai(attributes)
+    return Meaning(kind="tool", convention="mcp", side=side, method=method,
+                   tool=tool if isinstance(tool, str) else _tool_from_name(name, method),
+                   arguments=generic.arguments, result=generic.result)
+
+
+def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:
+    operation = attributes.get("gen_ai.operation.name")
+    arguments = parse_json_text(attributes.get("gen_ai.tool.call.arguments"))
+    result = _text(attributes.get("gen_ai.tool.call.result"))
+    tool = attributes.get("gen_ai.tool.name")
+    if isinstance(tool, str) or operation == "execute_tool":
+        return Meaning(kind="tool", convention="gen_ai", tool=tool if isinstance(tool, str) else None,
+                       arguments=arguments if isinstance(arguments, (dict, list)) else None, result=result)
+    model = attributes.get("gen_ai.request.model", attributes.get("gen_ai.response.model"))
+    if operation in _LLM_OPERATIONS or isinstance(model, str):
+        return Meaning(kind="llm", convention="gen_ai", model=model if isinstance(model, str) else None,
+                       input_tokens=_count(attributes.get("gen_ai.usage.input_tokens")),
+                       output_tokens=_count(attributes.get("gen_ai.usage.output_tokens")))
+    return Meaning(convention="gen_ai" if isinstance(operation, str) else "")
+
+
+def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
+    span_kind_name = attributes.get("traceloop.span.kind")
+    entity = attributes.get("traceloop.entity.name")
+    given = parse_json_text(attributes.get("traceloop.entity.input"))
+    output = parse_json_text(attributes.get("traceloop.entity.output"))
+    if span_kind_name in _TRACELOOP_TOOL_KINDS:
+        # Its MCP instrumentation writes {"tool_name": ..., "arguments": {...}} and {"result": ..., "is_error": ...}.
+        arguments = given.get("arguments") if isinstance(given, dict) and "arguments" in given else given
+        is_error = isinstance(output, dict) and output.get("is_error") is True
+        result = output.get("result") if isinstance(output, dict) and "result" in output else output
+        tool = entity if isinstance(entity, str) else name.removesuffix(".tool")
+        return Meaning(kind="tool", convention="traceloop", side="client", tool=tool,
+                       arguments=arguments if isinstance(arguments, (dict, list)) else None,
+                       result=_text(result), result_is_error=is_error)
+    method = name.removesuffix(".mcp") if name.endswith(".mcp") else ""
+    return Meaning(convention="traceloop", side="client" if method else "", method=method, result=_text(output))
+
+
+def _openinference(attributes: Mapping[str, Any]) -> Meaning:
+    kind = str(attributes["openinference.span.kind"]).upper()
+    given = parse_json_text(attributes.get("input.value"))
+    output = _text(attributes.get("output.value"))
+    if kind == "TOOL":
+        tool = attributes.get("tool.name")
+        return Meaning(kind="tool", convention="openinference", tool=tool if isinstance(tool, str) else None,
+                       arguments=given if isinstance(given, (dict, list)) else None, result=output)
+    if kind == "LLM":
+        model = attributes.get("llm.model_name")
+        return Meaning(kind="llm", convention="openinference", model=model if isinstance(model, str) else None,
+                       input_tokens=_count(attributes.get("llm.token_count.prompt")),
+                       output_tokens=_count(attributes.get("llm.token_count.completion")), result=output)
+    return Meaning(convention="openinference", result=output)

@@ -1,0 +1,243 @@
+"""Spans another tool wrote, as steps: one span (or the client and server sides of one call) per step.
+
+What each span means is read by :mod:`.conventions`, how it ended by :mod:`.outcomes`; this
+module builds the step payload and keeps everything the span had under ``raw.otlp`` (name, ids,
+kind, status, attributes, its resource and service, its scope, events and links). See
+``docs/trace-format.md``, "Foreign spans". No I/O, no SQLite, no Qt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+
+from .conventions import Meaning, understand
+from .format import Path, RunHeader, TraceStep, read_payload
+from .otlp import STATUS_ERROR, UNFINISHED_NOTE, Span, stored_time_of
+from .outcomes import CANCELLED, FAILED, OK, UNRECORDED, Ending, ending
+from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope, exception_of
+
+__all__ = ["ForeignTrace", "Side", "foreign_kind", "foreign_step", "note_message", "read_side", "step_payload"]
+
+
+@dataclass(frozen=True)
+class Side:
+    """One span read for a step: its ``raw.otlp``, meaning and ending (``None``: it never ended)."""
+
+    name: str
+    raw: dict[str, Any]
+    meaning: Meaning
+    ending: Ending | None
+    start_ns: int
+    end_ns: int | None
+
+    @property
+    def duration_ms(self) -> float:
+        return round((self.end_ns - self.start_ns) / 1_000_000, 2) if self.end_ns is not None else 0
+
+
+def read_side(span: Span, resource: Resource = NO_RESOURCE, scope: Scope = NO_SCOPE) -> Side:
+    """Read one span with the resource and scope it came under."""
+    meaning = understand(span.name, span.kind, span.attributes, scope.name)
+    raw: dict[str, Any] = {"name": span.name, "traceId": span.trace_id, "spanId": span.span_id,
+                           "parentSpanId": span.parent_id, "kind": span.kind,
+                           "startTimeUnixNano": str(span.start_ns),
+                           "endTimeUnixNano": str(span.end_ns) if span.end_ns is not None else None,
+                           "status": {"code": span.status_code, "message": span.status_message},
+                           "attributes": span.attributes, "service": resource.service,
+                           "resource": resource.to_json(), "scope": scope.to_json()}
+    if span.events:
+        raw["events"] = span.events
+    if span.links:
+        raw["links"] = span.links
+    if span.dropped_events:
+        raw["droppedEvents"] = span.dropped_events
+    if span.dropped_links:
+        raw["droppedLinks"] = span.dropped_links
+    if meaning.convention:
+        raw["convention"] = meaning.convention
+    if meaning.side:
+        raw["side"] = meaning.side
+    if meaning.plumbing:
+        raw["plumbing"] = True
+    finished = span.end_ns is not None
+    if not finished:
+        raw["unfinished"] = True
+    exception = exception_of(span.events, span.attributes)
+    result = ending(meaning, span.status_code, span.status_message, span.attributes, exception) if finished else None
+    if result is not None and result.notes:
+        raw["notes"] = [_note(message) for message in result.notes]
+    return Side(span.name, raw, meaning, result, span.start_ns, span.end_ns)
+
+
+def _note(message: Message) -> dict[str, Any]:
+    """A sentence as data: its English template and values, for a reader to translate."""
+    params = {name: _note(value) if isinstance(value, Message) else value for name, value in message.params.items()}
+    return {"template": message.template, "params": params, "text": str(message)}
+
+
+def note_message(note: Any) -> Message | str:
+    """A note of ``raw.otlp`` (``notes[]``, ``disagreement``) as the sentence it was: translate it
+    with :func:`inspector.i18n.messages.translate`. A note of another shape gives its text."""
+    if isinstance(note, dict) and isinstance(note.get("template"), str) and isinstance(note.get("params"), dict):
+        return Message(note["template"], {name: note_message(value) if isinstance(value, dict) else value
+                                          for name, value in note["params"].items()})
+    return str(note.get("text", "")) if isinstance(note, dict) else str(note)
+
+
+def foreign_kind(span: Span) -> str:
+    """The step kind of a span we did not write: ``tool``, ``llm`` or ``request``."""
+    return understand(span.name, span.kind, span.attributes).kind
+
+
+def foreign_step(span: Span, sequence: int, path: Path, resource: Resource = NO_RESOURCE,
+                 scope: Scope = NO_SCOPE) -> TraceStep:
+    """A span from another tool as one step (see docs/trace-format.md, "Foreign spans")."""
+    side = read_side(span, resource, scope)
+    return TraceStep(sequence, stored_time_of(span.start_ns), read_payload(step_payload(side), path))
+
+
+# -- one step from one span, or from the two sides of a call -------------------------------------------
+
+_SIDE_WORDS = {
+    "timed_out": N_("gave up after {ms} ms ({error})"),
+    FAILED: N_("failed after {ms} ms ({error})"),
+    CANCELLED: N_("was cancelled after {ms} ms"),
+    "explicit_ok": N_("finished ok after {ms} ms"),
+    OK: N_("ended with no error recorded after {ms} ms"),
+    UNRECORDED: N_("recorded no outcome after {ms} ms"),
+    "unfinished": N_("never ended (its span has no end time)"),
+}
+
+
+def _side_words(side: Side, since_ns: int) -> Message:
+    """What one side did, timed from ``since_ns`` (the client's start: both sides on one clock)."""
+    result = side.ending
+    if result is None:
+        return Message(_SIDE_WORDS["unfinished"])
+    ms = round(((side.end_ns or since_ns) - since_ns) / 1_000_000)
+    key = ("timed_out" if result.timed_out else "explicit_ok" if result.outcome == OK and result.explicit_ok
+           else result.outcome)
+    return Message(_SIDE_WORDS[key], {"ms": ms, "error": result.error or result.outcome})
+
+
+def _merged_outcome(client: Ending | None, server: Ending | None) -> Ending | None:
+    """The step's outcome: the client's, unless the server says the call failed or was cancelled."""
+    if client is None or server is None:
+        return client
+    if client.outcome in (OK, UNRECORDED) and server.outcome in (FAILED, CANCELLED):
+        return server
+    return client
+
+
+def step_payload(client: Side, server: Side | None = None) -> dict[str, Any]:
+    """The payload of a step: one span, or a call's client side with its server side."""
+    meaning = client.meaning
+    raw = dict(client.raw)
+    notes: list[str] = []
+    result = client.ending
+    if server is not None:
+        raw["server"] = {key: value for key, value in server.raw.items() if key != "traceId"}
+        result = _merged_outcome(client.ending, server.ending)
+        if (client.ending is None) != (server.ending is None) or (
+                client.ending is not None and server.ending is not None
+                and (client.ending.outcome, client.ending.timed_out) != (server.ending.outcome,
+                                                                          server.ending.timed_out)):
+            sentence = Message(N_("the client {client}; the server {server}"),
+                               {"client": _side_words(client, client.start_ns),
+                                "server": _side_words(server, client.start_ns)})
+            raw["disagreement"] = _note(sentence)
+            notes.append(str(sentence))
+    kind = meaning.kind
+    if server is not None and server.meaning.kind == "tool":
+        kind = "tool"
+    payload: dict[str, Any] = {"kind": kind, "round": 0, "durationMs": client.duration_ms, "raw": {"otlp": raw}}
+    reasons = [str(message) for message in (result.notes if result is not None else ())]
+    if kind == "tool":
+        _tool_fields(payload, client, server, result, reasons + notes)
+    else:
+        _other_fields(payload, client, result, reasons + notes)
+    return payload
+
+
+def _tool_fields(payload: dict[str, Any], client: Side, server: Side | None, result: Ending | None,
+                 notes: list[str]) -> None:
+    sides = (client, server) if server is not None else (client,)
+    name = next((side.meaning.tool for side in sides if side.meaning.tool), None)
+    payload["toolName"] = name or client.name
+    arguments = next((side.meaning.arguments for side in sides if side.meaning.arguments is not None), None)
+    if arguments is not None:
+        payload["toolArguments"] = arguments
+    answer = next((side.meaning.result for side in sides if side.meaning.result is not None), None)
+    answers = [answer] if answer is not None else []
+    # What went wrong comes first; an answer the client never saw (its server side's) after it.
+    ordered = notes + answers if result is not None and result.outcome in (FAILED, CANCELLED) else answers + notes
+    lines = [line for line in ordered if line]
+    if client.ending is None:
+        lines.insert(0, UNFINISHED_NOTE)
+    if result is not None and result.outcome != UNRECORDED:
+        payload["toolIsError"] = result.outcome != OK
+        payload["toolOutcome"] = result.outcome
+    payload["toolResult"] = "\n".join(lines) if lines else (client.raw["status"]["message"] or "")
+
+
+def _other_fields(payload: dict[str, Any], client: Side, result: Ending | None, notes: list[str]) -> None:
+    words = [client.name]
+    if client.ending is None:
+        words.append(f"({UNFINISHED_NOTE})")
+    elif result is not None and result.outcome == FAILED and not notes:
+        words.append(f"(error: {client.raw['status']['message'] or 'no message'})")
+    content = " ".join(word for word in words if word)
+    payload["content"] = "\n".join([content, *notes]) if notes else content
+    meaning = client.meaning
+    if meaning.kind == "llm":
+        for ours, count in (("promptTokens", meaning.input_tokens), ("completionTokens", meaning.output_tokens)):
+            if count is not None:
+                payload[ours] = count
+
+
+# -- the run of a trace -----------------------------------------------------------------------------
+
+@dataclass
+class ForeignTrace:
+    """What pass 1 gathers about a trace of foreign spans to describe its run."""
+
+    trace_id: str
+    path: Path
+    line: int | None
+    service: str | None = None
+    root_name: str | None = None
+    first_name: str = ""
+    start_ns: int | None = None
+    end_ns: int = 0
+    root_unfinished: bool = False
+    error: bool = False
+    cancelled_root: bool = False
+    count: int = 0
+
+    def add(self, span: Span, service: str | None) -> None:
+        """Account for one more span of this trace."""
+        if self.count == 0:
+            self.first_name = span.name
+        self.count += 1
+        if not span.parent_id and self.root_name is None:
+            self.root_name, self.service = span.name, service
+            self.root_unfinished = span.end_ns is None
+            self.cancelled_root = span.attributes.get("error.type") == "cancelled"
+        if span.start_ns and (self.start_ns is None or span.start_ns < self.start_ns):
+            self.start_ns = span.start_ns
+        self.end_ns = max(self.end_ns, span.end_ns or 0)
+        self.error = self.error or span.status_code == STATUS_ERROR
+
+    def header(self) -> RunHeader:
+        """The run of this trace: failed if any span failed; interrupted if the root never ended."""
+        status = ("cancelled" if self.cancelled_root else "failed" if self.error
+                  else "interrupted" if self.root_unfinished else "ok")
+        return RunHeader(uid=f"otlp-{self.trace_id}",
+                         title=self.root_name or self.first_name or f"trace {self.trace_id[:8]}",
+                         source="otlp", server=self.service, status=status,
+                         started_at=stored_time_of(self.start_ns),
+                         finished_at="" if self.root_unfinished else stored_time_of(self.end_ns))

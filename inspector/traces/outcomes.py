@@ -1,0 +1,110 @@
+"""How a foreign span ended, said honestly: ok, failed (a time-out named as one), cancelled, or no
+outcome recorded, with the error in words.
+
+The sentences are :class:`Message` objects: their English text is what the step stores (as every
+stored sentence of the importer is), their template and values go to ``raw.otlp.notes`` so a
+reader can show them in its own language. No I/O, no SQLite, no Qt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+
+from .conventions import Meaning
+
+STATUS_OK, STATUS_ERROR = 1, 2
+OK, FAILED, CANCELLED, UNRECORDED = "ok", "failed", "cancelled", ""
+
+_TIMED_OUT = re.compile(r"time[ds]?[ _-]?out", re.IGNORECASE)
+
+#: ``error.type`` values with words of their own (the value itself is always kept too). The
+#: numbers are JSON-RPC error codes, as the mcp SDK's server spans write them.
+_ERROR_TYPES: dict[str, str] = {
+    "tool_error": N_("the tool reported an error (error.type {value})"),
+    "-32700": N_("the server could not parse the request (JSON-RPC error {value})"),
+    "-32600": N_("the server refused the request as invalid (JSON-RPC error {value})"),
+    "-32601": N_("the server does not know the method (JSON-RPC error {value})"),
+    "-32602": N_("the server refused the request's parameters (JSON-RPC error {value})"),
+    "-32603": N_("the server failed inside (JSON-RPC error {value})"),
+    "-32000": N_("the connection closed before an answer (JSON-RPC error {value})"),
+    "-32001": N_("the request timed out (JSON-RPC error {value})"),
+    "_OTHER": N_("an error its source did not classify (error.type {value})"),
+    "interrupted": N_("interrupted before it ended (error.type {value})"),
+    "not_sent": N_("never sent (error.type {value})"),
+}
+_OTHER_ERROR = N_("failed with error.type {value}")
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How one span ended: ``outcome`` (``ok``, ``failed``, ``cancelled`` or ``""`` for none
+    recorded), whether it was a time-out, the error as text, and the sentences that say so."""
+
+    outcome: str
+    timed_out: bool = False
+    error: str = ""
+    explicit_ok: bool = False
+    notes: tuple[Message, ...] = field(default_factory=tuple)
+
+    @property
+    def recorded(self) -> bool:
+        return self.outcome != UNRECORDED
+
+
+def error_type_words(value: str) -> Message:
+    """An ``error.type`` value in words (its value named in them)."""
+    return Message(_ERROR_TYPES.get(value, _OTHER_ERROR), {"value": value})
+
+
+def _exception_text(exception: Mapping[str, str] | None) -> str:
+    if not exception:
+        return ""
+    kind, message = exception.get("type", ""), exception.get("message", "")
+    return f"{kind}: {message}" if kind and message else kind or message
+
+
+def is_time_out(error_type: str, exception: Mapping[str, str] | None, status_message: str) -> bool:
+    """A time-out: the exception's type names one (``TimeoutError``, ``ReadTimeout``, ...),
+    ``error.type`` does, or the error message says the request timed out."""
+    kind = (exception or {}).get("type", "").rsplit(".", 1)[-1]
+    texts = (kind, error_type, (exception or {}).get("message", ""), status_message)
+    return any(_TIMED_OUT.search(text) for text in texts if text) or error_type == "-32001"
+
+
+def ending(meaning: Meaning, status_code: int, status_message: str, attributes: Mapping[str, Any],
+           exception: Mapping[str, str] | None) -> Ending:
+    """How a finished span ended, by its status, ``error.type``, exception event and result."""
+    raw_type = attributes.get("error.type")
+    error_type = raw_type if isinstance(raw_type, str) else str(raw_type) if raw_type is not None else ""
+    if error_type == "cancelled":
+        return Ending(CANCELLED, notes=(Message(N_("cancelled (error.type {value})"), {"value": error_type}),))
+    failed = status_code == STATUS_ERROR or bool(error_type) or meaning.result_is_error
+    if failed:
+        notes: list[Message] = []
+        text = _exception_text(exception) or status_message
+        timed_out = is_time_out(error_type, exception, status_message)
+        if timed_out:
+            notes.append(Message(N_("timed out: {error}"), {"error": text or error_type or "time-out"}))
+        elif text and text != meaning.result:
+            notes.append(Message(N_("failed: {error}"), {"error": text}))
+        if error_type:
+            notes.append(error_type_words(error_type))
+        if not notes:
+            notes.append(Message(N_("failed (the span's status is ERROR, with no message)")))
+        return Ending(FAILED, timed_out, text or error_type, notes=tuple(notes))
+    if status_code == STATUS_OK:
+        return Ending(OK, explicit_ok=True)
+    if meaning.result is not None:
+        return Ending(OK, explicit_ok=True)
+    if meaning.states_success and meaning.kind == "tool":
+        return Ending(UNRECORDED, notes=(Message(N_("no outcome recorded: the span ended without a status, "
+                                                    "an error or a result")),))
+    if meaning.states_success:
+        return Ending(UNRECORDED)  # not a call: nothing to say
+    return Ending(OK)

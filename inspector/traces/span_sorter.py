@@ -1,0 +1,190 @@
+"""Spans, in file order, into runs and steps: ours back to what they were, foreign ones as steps.
+
+The client span of an MCP request and the server span of the same request become one step with
+two sides (``raw.otlp.server``). A server span names its client side as its parent (the W3C
+trace context the client sends in ``_meta``); with Traceloop's instrumentation there is a stream
+wrapper in between (client span → ``ResponseStreamWriter`` → the server's writer), which is
+followed through the parent links of plumbing spans. Sides that their parents do not join are
+paired at the end by method and JSON-RPC request id, when exactly one client side matches.
+
+Streaming: a call's side is held only until the other side arrives (the mcp SDK writes the
+agent's spans and the server's in separate batches, so that is usually within a line or two);
+what is still unmatched when the file ends becomes a step on its own. The held sides and the
+plumbing links live in tables the importer may move to disk, so memory stays bounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.i18n import N_
+
+from .foreign import ForeignTrace, Side, read_side, step_payload
+from .format import Path, RunHeader, TraceProblem, TraceStep, describe, read_payload, said
+from .otlp import SPAN_ROLE, is_ours, our_run_header, our_step, read_span, stored_time_of
+from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope
+
+__all__ = ["SpanSorter"]
+
+
+def _request_key(trace_id: str, side: Side) -> tuple[str, str, str] | None:
+    request = side.raw["attributes"].get("jsonrpc.request.id", side.raw["attributes"].get("mcp.request.id"))
+    if not isinstance(request, (str, int)) or isinstance(request, bool) or not side.meaning.method:
+        return None
+    return trace_id, side.meaning.method, str(request)
+
+
+@dataclass(frozen=True)
+class _Held:
+    """One side of a call waiting for the other: its step's place in the run and the side."""
+
+    sequence: int
+    side: Side
+    path: Path
+    size: int
+
+
+@dataclass
+class SpanSorter:
+    """Turns spans, in file order, into runs and steps; the same in both passes of an import.
+
+    ``on_run(key, header, path)`` and ``on_step(key, step, path, size)`` receive the results;
+    the key of a run is its trace id; ``size`` is passed on from :meth:`span`. Runs of foreign
+    traces are only known at the end, so they are reported by :meth:`finish`.
+    """
+
+    on_run: Callable[[str, RunHeader, Path], None]
+    on_step: Callable[[str, TraceStep, Path, int], None]
+    #: Makes the per-trace tables below (a dict; or tables that move to disk once they grow).
+    new_table: Callable[[], MutableMapping[Any, Any]] = dict
+    ours: MutableMapping[str, bool] = field(init=False)        # trace id → written by us?
+    has_run_span: MutableMapping[str, Path] = field(init=False)
+    first_step: MutableMapping[str, tuple[Path, int | None]] = field(init=False)
+    foreign: MutableMapping[str, ForeignTrace] = field(init=False)
+    #: (trace id, span id) → the client side of a call waiting for its server side
+    calls: MutableMapping[tuple[str, str], _Held] = field(init=False)
+    #: (trace id, parent span id) → a server side waiting for its client side
+    servers: MutableMapping[tuple[str, str], _Held] = field(init=False)
+    #: (trace id, plumbing span id) → its parent span id (Traceloop's stream wrappers)
+    links: MutableMapping[tuple[str, str], str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.ours, self.has_run_span = self.new_table(), self.new_table()
+        self.first_step, self.foreign = self.new_table(), self.new_table()
+        self.calls, self.servers, self.links = self.new_table(), self.new_table(), self.new_table()
+
+    def span(self, record: Any, path: Path, service: str | None, line: int | None, size: int = 0,
+             resource: Resource | None = None, scope: Scope = NO_SCOPE) -> None:
+        """Read one span object (``size``: an estimate of the memory its step will hold);
+        ``resource`` and ``scope`` are those it came under (``service`` alone for callers
+        that know only the service name)."""
+        span = read_span(record, path)
+        mine = is_ours(span)
+        if self.ours.setdefault(span.trace_id, mine) != mine:
+            raise TraceProblem((*path, "attributes"), said(N_("trace {trace} mixes spans written by Run Inspector "
+                                                              "with spans of another tool"), trace=span.trace_id))
+        if not mine:
+            if resource is None:
+                resource = Resource({"service.name": service}) if service is not None else NO_RESOURCE
+            self._foreign(span, path, resource, scope, line, size)
+            return
+        role = span.attributes[SPAN_ROLE]
+        if role == "run":
+            if span.trace_id in self.has_run_span:
+                raise TraceProblem(path, said(N_("trace {trace} has a second run span (the first is at {place})"),
+                                              trace=span.trace_id, place=str(self.has_run_span[span.trace_id])))
+            self.has_run_span[span.trace_id] = path
+            self.on_run(span.trace_id, our_run_header(span, path), path)
+        elif role == "step":
+            if span.trace_id not in self.first_step:
+                self.first_step[span.trace_id] = (path, line)
+            self.on_step(span.trace_id, our_step(span, path), path, size)
+        elif role != "leg":  # legs are rebuilt from their step's payload; their spans are for viewers
+            raise TraceProblem((*path, "attributes", SPAN_ROLE),
+                               said(N_("must be 'run', 'step' or 'leg', got {value}"), value=describe(role)))
+
+    def _foreign(self, span: Any, path: Path, resource: Resource, scope: Scope, line: int | None, size: int) -> None:
+        trace = self.foreign.get(span.trace_id)
+        if trace is None:
+            trace = ForeignTrace(span.trace_id, path, line)
+        trace.add(span, resource.service)
+        self.foreign[span.trace_id] = trace  # stored again: a table on disk holds a copy
+        side = read_side(span, resource, scope)
+        held = _Held(trace.count, side, path, size)
+        trace_id, meaning = span.trace_id, side.meaning
+        if meaning.plumbing and span.parent_id and meaning.side != "server":
+            self.links[(trace_id, span.span_id)] = span.parent_id
+            waiting = self.servers.get((trace_id, span.span_id))
+            if waiting is not None and (trace_id, span.parent_id) in self.calls:
+                del self.servers[(trace_id, span.span_id)]
+                self._emit(trace_id, self.calls.pop((trace_id, span.parent_id)), waiting)
+        if meaning.side == "client" and not meaning.plumbing:
+            waiting = self.servers.pop((trace_id, span.span_id), None)
+            if waiting is None:
+                self.calls[(trace_id, span.span_id)] = held
+            else:
+                self._emit(trace_id, held, waiting)
+            return
+        if meaning.side == "server" and span.parent_id:
+            target = self.links.get((trace_id, span.parent_id), span.parent_id)
+            client = self.calls.pop((trace_id, target), None)
+            if client is None:
+                self.servers[(trace_id, span.parent_id)] = held
+            else:
+                self._emit(trace_id, client, held)
+            return
+        self._emit(trace_id, held, None)
+
+    def _emit(self, trace_id: str, client: _Held, server: _Held | None) -> None:
+        payload = step_payload(client.side, server.side if server is not None else None)
+        step = TraceStep(client.sequence, stored_time_of(client.side.start_ns), read_payload(payload, client.path))
+        self.on_step(trace_id, step, client.path, client.size + (server.size if server is not None else 0))
+
+    def _pair_by_request_id(self) -> None:
+        """Sides whose parents do not join them (a server span under an HTTP server span, say) are
+        paired when exactly one client side of the trace has the same method and JSON-RPC request id
+        (and session id, when both name one)."""
+        if not self.servers:
+            return
+        index = self.new_table()  # (trace, method, request id) → the one client side, or None: ambiguous
+        for key, held in self.calls.items():
+            request = _request_key(key[0], held.side)
+            if request is not None:
+                index[request] = None if request in index else key
+        for key in list(self.servers.keys()):
+            request = _request_key(key[0], self.servers[key].side)
+            client_key = index.get(request) if request is not None else None
+            if client_key is None or client_key not in self.calls:
+                continue
+            client, server = self.calls[client_key], self.servers[key]
+            sessions = (client.side.raw["attributes"].get("mcp.session.id"),
+                        server.side.raw["attributes"].get("mcp.session.id"))
+            if None not in sessions and sessions[0] != sessions[1]:
+                continue
+            del self.calls[client_key], self.servers[key]
+            self._emit(key[0], client, server)
+
+    def finish(self) -> None:
+        """Pair what is left, report the sides still alone and the runs of foreign traces; refuse
+        steps of ours whose run span is missing."""
+        for trace, (path, line) in self.first_step.items():
+            if trace not in self.has_run_span:
+                raise TraceProblem(path, said(N_("trace {trace} has steps but no run span (is the file complete?)"),
+                                              trace=trace), line)
+        for key in list(self.servers.keys()):
+            trace_id, parent = key
+            target = self.links.get((trace_id, parent), parent)
+            if (trace_id, target) in self.calls:
+                self._emit(trace_id, self.calls.pop((trace_id, target)), self.servers.pop(key))
+        self._pair_by_request_id()
+        for calls in (self.calls, self.servers):
+            for (trace_id, _), held in calls.items():
+                self._emit(trace_id, held, None)
+        for trace in self.foreign.values():
+            try:
+                self.on_run(trace.trace_id, trace.header(), trace.path)
+            except TraceProblem as problem:
+                problem.line = problem.line or trace.line
+                raise

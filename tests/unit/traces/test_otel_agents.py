@@ -1,0 +1,174 @@
+"""Real agents' traces read faithfully: the fixtures of tests/fixtures/otel/ were recorded from the
+official mcp SDK (client and server spans) and Traceloop's instrumentation by make_traces.py."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector.store import RunStore
+from inspector.transfer.importing import import_trace
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> RunStore:
+    opened = RunStore.open(str(tmp_path / "runs.db"))
+    yield opened
+    opened.close()
+
+
+def agent_steps(store: RunStore, fixture: str) -> list[dict[str, Any]]:
+    """The payloads (with their outcome) of the agent's run, in timeline order."""
+    import_trace(store, FIXTURES / fixture)
+    (run,) = [run for run in store.list_runs(limit=None) if run.title == "invoke_agent support-agent"]
+    return [dict(step.payload, outcome=step.outcome) for step in store.iter_steps(run.id)]
+
+
+def sides_ms(otlp: dict[str, Any]) -> tuple[int, int]:
+    """How long the client side took, and when the server side ended, both from the client's start."""
+    start = int(otlp["startTimeUnixNano"])
+    return (round((int(otlp["endTimeUnixNano"]) - start) / 1_000_000),
+            round((int(otlp["server"]["endTimeUnixNano"]) - start) / 1_000_000))
+
+
+def tool_steps(steps: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    return [step for step in steps if step["kind"] == "tool" and step["toolName"] == name]
+
+
+# -- the mcp SDK's own spans ------------------------------------------------------------------------
+
+def test_the_sdk_ok_call_is_one_ok_tool_step_with_both_sides(store: RunStore) -> None:
+    steps = agent_steps(store, "mcp_sdk.jsonl")
+    (lookup,) = tool_steps(steps, "lookup")
+    otlp = lookup["raw"]["otlp"]
+    assert lookup["outcome"] == "ok" and lookup["toolIsError"] is False
+    assert otlp["name"] == "MCP send tools/call lookup" and otlp["side"] == "client"
+    assert otlp["server"]["name"] == "tools/call lookup" and otlp["server"]["side"] == "server"
+    assert otlp["server"]["parentSpanId"] == otlp["spanId"]
+    # each side names its own service, from its own resource
+    assert otlp["service"] == "support-agent" and otlp["server"]["service"] == "weather-mcp-server"
+    assert "disagreement" not in otlp
+    # no server span of a call is left as a step of its own
+    assert not [step for step in steps if step["raw"]["otlp"].get("side") == "server"]
+
+
+def test_the_sdk_call_the_client_gave_up_on_is_a_failed_time_out_with_the_disagreement(store: RunStore) -> None:
+    steps = agent_steps(store, "mcp_sdk.jsonl")
+    given_up, cancelled = tool_steps(steps, "slow")
+    assert given_up["outcome"] == "failed"
+    assert given_up["toolResult"].startswith("timed out: TimeoutError")
+    sentence = given_up["raw"]["otlp"]["disagreement"]["text"]
+    client_ms, server_ms = sides_ms(given_up["raw"]["otlp"])
+    assert client_ms >= 500 and sentence == (f"the client gave up after {client_ms} ms (TimeoutError); "
+                                             f"the server ended with no error recorded after {server_ms} ms")
+    assert sentence in given_up["toolResult"]
+    (event,) = given_up["raw"]["otlp"]["events"]
+    assert event["name"] == "exception" and event["attributes"]["exception.type"] == "TimeoutError"
+    assert "Traceback" in event["attributes"]["exception.stacktrace"]
+    # The SDK records nothing when a call is cancelled: its spans say what they say (docs/trace-format.md).
+    assert cancelled["outcome"] == "ok" and "disagreement" not in cancelled["raw"]["otlp"]
+
+
+def test_the_sdk_tool_error_is_failed_in_words_though_the_client_span_saw_none(store: RunStore) -> None:
+    (fail,) = tool_steps(agent_steps(store, "mcp_sdk.jsonl"), "fail")
+    assert fail["outcome"] == "failed"
+    assert "the tool reported an error (error.type tool_error)" in fail["toolResult"]
+    assert "the client ended with no error recorded after" in fail["raw"]["otlp"]["disagreement"]["text"]
+    assert fail["raw"]["otlp"]["server"]["attributes"]["error.type"] == "tool_error"
+
+
+def test_resource_scope_and_requests_survive_into_the_stored_payload(store: RunStore) -> None:
+    steps = agent_steps(store, "mcp_sdk.jsonl")
+    (listing,) = [step for step in steps if step["raw"]["otlp"]["name"] == "MCP send tools/list"]
+    otlp = listing["raw"]["otlp"]
+    assert listing["kind"] == "request"
+    assert otlp["resource"]["attributes"]["deployment.environment.name"] == "staging"
+    assert otlp["resource"]["attributes"]["telemetry.sdk.name"] == "opentelemetry"
+    assert otlp["scope"]["name"] == "mcp-python-sdk"
+    assert otlp["server"]["resource"]["attributes"]["service.name"] == "weather-mcp-server"
+    assert otlp["attributes"]["mcp.method.name"] == "tools/list"
+    assert otlp["server"]["attributes"]["mcp.protocol.version"]
+    root = steps[0]["raw"]["otlp"]
+    assert root["scope"] == {"name": "support-agent", "version": "1.4.2", "attributes": {}}
+
+
+# -- Traceloop's instrumentation ----------------------------------------------------------------------
+
+def test_traceloop_tool_spans_are_tool_steps_with_arguments_and_result(store: RunStore) -> None:
+    steps = agent_steps(store, "traceloop.jsonl")
+    (lookup,) = tool_steps(steps, "lookup")
+    assert lookup["outcome"] == "ok"
+    assert lookup["toolArguments"] == {"city": "Berlin"}
+    assert lookup["toolResult"] == "Berlin: 21 °C, clear"
+    assert lookup["raw"]["otlp"]["convention"] == "traceloop"
+    assert lookup["raw"]["otlp"]["server"]["name"] == "ResponseStreamWriter"  # the server's answer, as written
+    (fail,) = tool_steps(steps, "fail")
+    assert fail["outcome"] == "failed" and "upstream 503 for Oslo" in fail["toolResult"]
+    assert "the tool reported an error (error.type tool_error)" in fail["toolResult"]
+
+
+def test_traceloop_time_out_names_the_server_that_finished_ok(store: RunStore) -> None:
+    given_up, cancelled = tool_steps(agent_steps(store, "traceloop.jsonl"), "slow")
+    assert given_up["outcome"] == "failed"
+    assert given_up["toolResult"].startswith("timed out: mcp.shared.exceptions.McpError: Timed out while waiting")
+    sentence = given_up["raw"]["otlp"]["disagreement"]["text"]
+    client_ms, server_ms = sides_ms(given_up["raw"]["otlp"])
+    assert re.fullmatch(rf"the client gave up after {client_ms} ms \(mcp\.shared\.exceptions\.McpError: "
+                        rf"Timed out [^)]*\); the server finished ok after {server_ms} ms", sentence), sentence
+    assert server_ms >= 800  # the slow tool's 0.8 s: the server did finish
+    # Traceloop writes status OK for success: a tool span without one recorded no outcome.
+    assert cancelled["outcome"] == "" and "toolIsError" not in cancelled
+    assert cancelled["toolResult"].startswith("no outcome recorded")
+
+
+def test_traceloop_stream_plumbing_is_kept_and_marked(store: RunStore) -> None:
+    steps = agent_steps(store, "traceloop.jsonl")
+    plumbing = [step for step in steps if step["raw"]["otlp"].get("plumbing")]
+    assert plumbing and all(step["raw"]["otlp"]["name"] == "ResponseStreamWriter" for step in plumbing)
+    assert all(step["kind"] == "request" and step["content"] == "ResponseStreamWriter" for step in plumbing)
+    assert len(tool_steps(steps, "slow")) == 2 and len(steps) - len(plumbing) == 7
+
+
+def test_the_disagreement_is_kept_as_a_sentence_a_reader_translates(store: RunStore) -> None:
+    from inspector import i18n
+    from inspector.i18n.messages import translate
+    from inspector.traces.foreign import note_message
+
+    given_up = tool_steps(agent_steps(store, "mcp_sdk.jsonl"), "slow")[0]
+    note = given_up["raw"]["otlp"]["disagreement"]
+    assert str(note_message(note)) == note["text"]
+    assert i18n.set_language("de") == "de", "the German catalogue is not compiled (tools/translations.py compile)"
+    try:
+        german = translate(note_message(note))
+    finally:
+        i18n.set_language("en")
+    client_ms, server_ms = sides_ms(given_up["raw"]["otlp"])
+    assert german == (f"der Client gab nach {client_ms} ms auf (TimeoutError); "
+                      f"der Server endete nach {server_ms} ms ohne aufgezeichneten Fehler")
+
+
+@pytest.mark.parametrize("fixture", ["mcp_sdk.jsonl", "traceloop.jsonl"])
+def test_tables_on_disk_and_a_second_read_give_the_same_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              fixture: str) -> None:
+    from inspector.transfer import importing, spill
+
+    def steps_of(name: str) -> list[tuple[str, int, dict[str, Any]]]:
+        opened = RunStore.open(str(tmp_path / name))
+        try:
+            import_trace(opened, FIXTURES / fixture)
+            return sorted((run.uid, step.sequence, step.payload) for run in opened.list_runs(limit=None)
+                          for step in opened.iter_steps(run.id))
+        finally:
+            opened.close()
+
+    expected = steps_of("plain.db")
+    # Held sides and plumbing links pickled into the spill database; the file streamed twice to write.
+    monkeypatch.setattr(spill, "SPILL_AFTER", 1)
+    monkeypatch.setattr(importing, "CACHE_BUDGET", 0)
+    assert steps_of("spilled.db") == expected
+    assert any("server" in payload["raw"]["otlp"] for _, _, payload in expected)
