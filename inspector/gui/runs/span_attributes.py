@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -135,6 +135,8 @@ class AttributesPanel(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         self.view.setColumnWidth(1, 190)
+        # No taller than the detail's other tabs: the detail has little height beside the timeline.
+        self.view.setMinimumHeight(40)
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.filter, 1)
@@ -145,6 +147,9 @@ class AttributesPanel(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.view, 1)
         on_language_changed(self, lambda: self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 2))
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(256, 192)  # as a text tab's: the filter row does not make the detail ask for more
 
     def show_rows(self, rows: list[AttributeRow], sequence: int) -> None:
         self.sequence = sequence
