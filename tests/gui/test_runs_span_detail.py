@@ -162,3 +162,26 @@ def test_the_attribute_model_passes_the_model_tester(qtmodeltester) -> None:
     model.set_filter("SERVICE")
     assert [model.row_at(row).key for row in range(model.rowCount())] == ["service.name"]
     qtmodeltester.check(model, force_py=True)
+
+
+def test_events_are_timed_from_the_span_start_with_links_and_a_bounded_stack_trace() -> None:
+    from inspector.gui.runs.span_view import STACK_LINES, events_text
+
+    start = 1_764_580_443_000_000_000
+    otlp = {"startTimeUnixNano": str(start), "events": [
+        {"name": "retry <b>now</b>", "timeUnixNano": str(start + 12_300_000), "attributes": {"attempt": 2}},
+        {"name": "exception", "timeUnixNano": str(start + 1_500_000_000), "attributes": {
+            "exception.type": "ValueError", "exception.message": "bad\x1b[31m input",
+            "exception.stacktrace": "\n".join(f"line {number}" for number in range(1000))}}],
+        "links": [{"traceId": "ab" * 16, "spanId": "cd" * 8, "attributes": {"why": "retry of"}}],
+        "server": {"startTimeUnixNano": str(start + 1_000_000), "events": [
+            {"name": "log", "timeUnixNano": str(start + 3_000_000), "attributes": {}}]}}
+    text = events_text(otlp)
+    lines = text.splitlines()
+    assert lines[0] == "+12.3 ms  retry <b>now</b>" and lines[1] == "    attempt = 2"
+    assert "+1,500.0 ms  exception ValueError" in text and "message: bad\u241b[31m input" in text
+    assert "line 0" in text and f"line {STACK_LINES - 1}" in text and f"line {STACK_LINES}\n" not in text
+    assert "the stack trace has" in text
+    assert "+2.0 ms  server: log" in text  # the server side's, from its own start
+    assert f"trace {'ab' * 16} span {'cd' * 8}" in text and "why = retry of" in text
+    assert events_text({"events": []}) == ""
