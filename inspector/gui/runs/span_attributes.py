@@ -25,6 +25,7 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
 
 from ..language import on_language_changed, translated
+from ..widgets.accessibility import name_clear_button
 from ..widgets.plain_text import cell_text, plain_tooltip, visible
 from .span_facts import AttributeRow, origin_word
 
@@ -116,7 +117,7 @@ class AttributesPanel(QWidget):
         self.sequence = 0
         self.model = AttributeModel(self)
         self.filter = QLineEdit()
-        self.filter.setClearButtonEnabled(True)
+        name_clear_button(self.filter, lambda: _("Clear the attribute filter"))
         translated(self.filter, "setPlaceholderText", lambda: _("Filter keys and values…"))
         translated(self.filter, "setAccessibleName", lambda: _("Filter the attributes"))
         self.filter.textChanged.connect(self.model.set_filter)
