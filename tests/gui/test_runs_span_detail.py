@@ -103,6 +103,7 @@ def test_copy_attributes_copies_the_selected_rows_or_all_as_json_and_says_so(qtb
     _window, tab = open_run(qtbot, make_window, run_id)
     tab.select_step(step_row(tab, "lookup"))
     panel = tab.detail.span.attributes
+    tab.detail.tabs.setCurrentWidget(panel)
     model = panel.model
     total = model.rowCount()
     assert total > 5
@@ -117,7 +118,8 @@ def test_copy_attributes_copies_the_selected_rows_or_all_as_json_and_says_so(qtb
         row = next(index for index in range(total) if model.row_at(index).key == long["key"])
         assert model.index(row, 2).data().endswith("…")
     panel.view.selectRow(1)
-    panel.copy_attributes()
+    panel.view.setFocus()
+    qtbot.keyClick(panel.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     (one,) = json.loads(QApplication.clipboard().text())
     assert one["key"] == model.row_at(1).key
     assert "Copied 1 attribute of step" in tab.status.text()
@@ -140,13 +142,17 @@ def test_a_live_step_has_no_span_tabs(qtbot, make_window) -> None:
 
 def test_a_step_without_events_hides_its_events_tab(qtbot, make_window) -> None:
     run_id = imported_agent_run("mcp_sdk.jsonl")
-    _window, tab = open_run(qtbot, make_window, run_id)
+    window, tab = open_run(qtbot, make_window, run_id)
     tab.select_step(step_row(tab, "lookup"))
     detail = tab.detail
     assert tab_shown(detail, detail.span.attributes) and not tab_shown(detail, detail.span.events)
     # Both sides agreed: no band, but both sides named with their outcome.
     assert not detail.span.disagreement.isVisibleTo(detail)
-    assert detail.span.sides.text().count("ok") == 2
+    sides = detail.span.sides.text()
+    assert sides.count("ok") == 2
+    # Each side's own duration, to a tenth of a millisecond (the server's 0.49 ms is not "0 s").
+    assert sides.startswith("Client (support-agent): ok, 5.9 ms") and "Server (weather-mcp-server): ok, 0.5 ms" in sides
+    save(window, "runs-span-joined-ok")
 
 
 def test_the_attribute_model_passes_the_model_tester(qtmodeltester) -> None:

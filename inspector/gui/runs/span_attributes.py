@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -124,6 +124,9 @@ class AttributesPanel(QWidget):
         self.copy = translated(QPushButton(), "setText", lambda: _("Copy attributes"))
         translated(self.copy, "setAccessibleName", lambda: _("Copy the selected attributes, or all shown, as JSON"))
         self.copy.clicked.connect(self.copy_attributes)
+        # Ctrl+C in the table copies as the button does (the selected rows, whole, as JSON).
+        copy_keys = QShortcut(QKeySequence(QKeySequence.StandardKey.Copy), self, self.copy_attributes)
+        copy_keys.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.view = QTableView()
         self.view.setModel(self.model)
         translated(self.view, "setAccessibleName", lambda: _("Attributes"))

@@ -169,13 +169,23 @@ def _note_message(note: Any) -> Any:
     return note_message(note)
 
 
+def _side_duration(ms: float | None) -> str:
+    """A side's duration: below a second in milliseconds ("0.5 ms", "504.3 ms"), the two sides of a
+    quick call differ by less than the timeline's rounding; else as the timeline says it."""
+    if ms is None:
+        return ""
+    if ms < 1000:
+        return _("{ms} ms").format(ms=format_fixed(ms, 1))
+    from .runs_model import format_duration
+
+    return format_duration(ms / 1000)
+
+
 def sides_text(otlp: Mapping[str, Any], outcome: str) -> str:
     """The two sides of a joined call, each with its service, outcome and duration ("" for one span)."""
     server = otlp.get("server")
     if not isinstance(server, dict):
         return ""
-    from .runs_model import format_duration
-
     note = _dict(otlp.get("disagreement"))
     params = _dict(note.get("params"))
     said = []
@@ -186,7 +196,7 @@ def sides_text(otlp: Mapping[str, Any], outcome: str) -> str:
         else:
             ms = duration_ms(side)
             what = ", ".join(part for part in (outcome_word(outcome) if outcome else _("no outcome recorded"),
-                                               format_duration(ms / 1000) if ms is not None else "") if part)
+                                               _side_duration(ms)) if part)
         service = side.get("service") if isinstance(side.get("service"), str) else ""
         service = service or "?"
         said.append(_("Client ({service}): {what}").format(service=service, what=what) if key == "client"
