@@ -100,7 +100,7 @@ def test_the_given_up_call_shows_both_sides_its_disagreement_attributes_and_exce
 
 def test_copy_attributes_copies_the_selected_rows_or_all_as_json_and_says_so(qtbot, make_window) -> None:
     run_id = imported_agent_run("traceloop.jsonl")
-    _window, tab = open_run(qtbot, make_window, run_id)
+    window, tab = open_run(qtbot, make_window, run_id)
     tab.select_step(step_row(tab, "lookup"))
     panel = tab.detail.span.attributes
     tab.detail.tabs.setCurrentWidget(panel)
@@ -123,6 +123,7 @@ def test_copy_attributes_copies_the_selected_rows_or_all_as_json_and_says_so(qtb
     (one,) = json.loads(QApplication.clipboard().text())
     assert one["key"] == model.row_at(1).key
     assert "Copied 1 attribute of step" in tab.status.text()
+    save(window, "runs-span-traceloop-attributes")
 
 
 def test_a_live_step_has_no_span_tabs(qtbot, make_window) -> None:
@@ -151,7 +152,7 @@ def test_a_step_without_events_hides_its_events_tab(qtbot, make_window) -> None:
     sides = detail.span.sides.text()
     assert sides.count("ok") == 2
     # Each side's own duration, to a tenth of a millisecond (the server's 0.49 ms is not "0 s").
-    assert sides.startswith("Client (support-agent): ok, 5.9 ms") and "Server (weather-mcp-server): ok, 0.5 ms" in sides
+    assert sides.startswith("Client (support-agent): ok, 5.9\u00a0ms") and "(weather-mcp-server): ok, 0.5\u00a0ms" in sides
     save(window, "runs-span-joined-ok")
 
 

@@ -174,11 +174,10 @@ def _side_duration(ms: float | None) -> str:
     quick call differ by less than the timeline's rounding; else as the timeline says it."""
     if ms is None:
         return ""
-    if ms < 1000:
-        return _("{ms} ms").format(ms=format_fixed(ms, 1))
     from .runs_model import format_duration
 
-    return format_duration(ms / 1000)
+    said = _("{ms} ms").format(ms=format_fixed(ms, 1)) if ms < 1000 else format_duration(ms / 1000)
+    return said.replace(" ", "\u00a0")  # a wrapped line keeps the number with its unit
 
 
 def sides_text(otlp: Mapping[str, Any], outcome: str) -> str:
