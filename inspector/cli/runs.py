@@ -15,7 +15,7 @@ from inspector.i18n import N_, _, ngettext
 from inspector.i18n.details import localized_step_details
 from inspector.i18n.messages import Message
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
-from inspector.i18n.words import kind_word, source_word, step_maker_word
+from inspector.i18n.words import SERVICE_CHARS, kind_word, source_word, step_maker_word, step_source_word
 from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs import StepKind, step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
@@ -166,13 +166,16 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     heading = (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration"), _("Outcome"), _("Details"))
     # The window's words: who made the step (the MCP client or the agent) and its kind, translated.
     source = max(len(heading[1]), *(len(step_maker_word(kind.value)) for kind in StepKind))
+    if run.source == "imported":
+        source = max(source, SERVICE_CHARS)  # a step from a trace names its service (streamed: not measured)
     kind_width = max(len(heading[2]), *(len(kind_word(kind.value)) for kind in StepKind))
     out.write(f"{heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<{kind_width}}  {heading[3]:>5}  "
               f"{heading[4]:>13}  {heading[5]:<{outcome}}  {heading[6]}\n")
     for stored in store.iter_steps(run_id):
         round_ = str(stored.step.round) if has_rounds else "-"
         kind = str(stored.step.kind)
-        line = (f"{when(stored.started_at):<{at}}  {step_maker_word(kind):<{source}}  {kind_word(kind):<{kind_width}}  "
+        maker = step_source_word(kind, _service(stored.payload))
+        line = (f"{when(stored.started_at):<{at}}  {maker:<{source}}  {kind_word(kind):<{kind_width}}  "
                 f"{round_:>5}  {readable_duration(stored.step.duration_ms):>13}  "
                 f"{outcome_word(stored.outcome):<{outcome}}  {localized_step_details(stored.payload)}")
         out.write(one_line(line) + "\n")
@@ -185,6 +188,14 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         for extra in _wire_lines(stored.payload):
             out.write(extra + "\n")
     return EXIT_OK
+
+
+def _service(payload: dict[str, Any]) -> str:
+    """The service of a step from a trace (``raw.otlp.service``), "" for one of ours."""
+    raw = payload.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, dict) else None
+    service = otlp.get("service") if isinstance(otlp, dict) else None
+    return service if isinstance(service, str) else ""
 
 
 def _wire_lines(payload: dict[str, Any]) -> list[str]:

@@ -95,5 +95,19 @@ def step_maker_word(kind: str) -> str:
     return _("agent")
 
 
+#: How many characters of a service's name the Source column shows (window and command line alike).
+SERVICE_CHARS = 24
+
+
+def step_source_word(kind: str, service: str = "") -> str:
+    """What the Source column says of a step: the service a step from a trace came from (its span's
+    ``service.name``, cut to :data:`SERVICE_CHARS`), else who made it (:func:`step_maker_word`)."""
+    service = " ".join(service.split())
+    if service:
+        return service if len(service) <= SERVICE_CHARS else service[:SERVICE_CHARS - 1] + "…"
+    return step_maker_word(kind)
+
+
 __all__ = ["OUTCOMES", "OUTCOME_MARKS", "failure_word", "health_text", "kind_word", "marked_outcome_text",
-           "no_outcome_word", "outcome_text", "outcome_word", "source_word", "step_maker_word"]
+           "no_outcome_word", "outcome_text", "outcome_word", "source_word", "step_maker_word",
+           "SERVICE_CHARS", "step_source_word"]

@@ -76,6 +76,8 @@ class TimelineRow:
     legs: int
     #: The few payload fields ``details`` was made of, so a display can say them again in its language.
     detail_fields: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: The service of a step imported from a trace (its span's ``service.name``), "" for our own.
+    service: str = ""
 
 
 @dataclass(frozen=True)
@@ -242,6 +244,7 @@ _ROW_COLUMNS = f"""
     CASE json_type(p, '$.droppedSources') WHEN 'array'
         THEN json_array_length(p, '$.droppedSources') END,
     json_extract(p, '$.raw.otlp.unfinished'),
+    substr(json_extract(p, '$.raw.otlp.service'), 1, {ROW_TEXT_CHARS}),
     (SELECT COUNT(*) FROM legs WHERE legs.step_id = steps.id)
 """
 
@@ -275,7 +278,7 @@ def _stored_time(text: str | None) -> datetime | None:
 
 def _timeline_row(row: Sequence[Any]) -> TimelineRow:
     (step_id, sequence, started_at, kind, round_, duration, outcome, tool_name, in_flight, result, table,
-     uid, content, calls, finish, dropped, unfinished, legs) = row
+     uid, content, calls, finish, dropped, unfinished, service, legs) = row
     # The few fields step_details reads, rebuilt from the clipped columns.
     payload: dict[str, Any] = {"kind": kind}
     for key, value in (("toolName", tool_name), ("toolResult", result), ("writeTargetTable", table),
@@ -297,7 +300,7 @@ def _timeline_row(row: Sequence[Any]) -> TimelineRow:
                        round=round_, duration_ms=float(duration), outcome=outcome or "",
                        details=step_details(payload), unfinished=bool(unfinished),
                        cancelled_in_flight=None if in_flight is None or outcome != "cancelled" else bool(in_flight),
-                       legs=legs, detail_fields=payload)
+                       legs=legs, detail_fields=payload, service=service if isinstance(service, str) else "")
 
 
 def step_in_full(store: RunStore, step_id: int) -> StepInFull:
@@ -345,10 +348,20 @@ def _stored_images(store: RunStore, step_id: int) -> tuple[StoredImage, ...]:
                              int(chars or 0)) for name, media, chars, data in rows)
 
 
+#: What Find reads of a step from a trace: the attributes (keys and values) of its span, resource and
+#: scope, its events (names and attributes) and links, and the same of its server side, as one JSON
+#: text (``json_extract`` with several paths gives an array of them; absent parts are ``null``).
+_SPAN_TEXT = ", ".join(f"'$.raw.otlp.{part}'" for part in (
+    "attributes", "resource", "scope", "events", "links",
+    "server.attributes", "server.resource", "server.scope", "server.events", "server.links"))
+
+
 def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
                      limit: int = 10_000) -> list[int]:
     """The row numbers (in the filtered timeline) of steps whose details, arguments, result or
-    note contain ``text`` (case-insensitive), in order; at most ``limit`` of them."""
+    note contain ``text`` (case-insensitive), in order; at most ``limit`` of them. A step from a trace
+    is also found by its span's (and its server side's) attribute keys and values, event names and
+    attributes, and links."""
     needle = text.strip().lower()
     if not needle:
         return []
@@ -364,8 +377,9 @@ def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter 
            OR instr(lower(COALESCE(json_extract(p, '$.toolArguments'), '')), ?) > 0
            OR instr(lower(COALESCE(json_extract(p, '$.finishReason'), '')), ?) > 0
            OR instr(lower(COALESCE(json_extract(p, '$.note'), '')), ?) > 0
+           OR (json_type(p, '$.raw.otlp') = 'object' AND instr(lower(json_extract(p, {_SPAN_TEXT})), ?) > 0)
         ORDER BY position LIMIT ?"""
-    return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * 6), limit))]
+    return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * 7), limit))]
 
 
 def delete_runs(store: RunStore, run_ids: Sequence[int]) -> int:

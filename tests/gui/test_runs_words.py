@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_model import COLUMNS
@@ -64,5 +65,31 @@ def test_source_kind_and_round_read_the_same_in_the_window_and_on_the_command_li
                 assert [row[2] for row in shown] == ["–"] and [row[2] for row in said] == ["-"]
             if language == "de":
                 assert {row[1] for row in shown} >= {"Tool"} and "mcp" not in {row[0] for row in shown}
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_step_from_a_trace_names_its_service_in_the_window_and_on_the_command_line(qtbot, make_window,
+                                                                                     language) -> None:
+    from inspector.transfer.importing import import_trace
+
+    with RunStore.open(resolve_db_path()) as store:
+        report = import_trace(store, ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl")
+        (run_id,) = [run_id for run_id in report.run_ids
+                     if store.get_run(run_id).title == "invoke_agent support-agent"]
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    switch_language(language)
+    try:
+        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+        tab.select_runs([run_id])
+        model = tab.timeline
+        shown = [[model.index(row, COLUMNS.index(column)).data() for column in ("source", "kind")]
+                 for row in range(model.rowCount())]
+        assert shown == [row[:2] for row in _cli_rows(run_id, language)]
+        assert {row[0] for row in shown} == {"support-agent"}
+        # The Source column hides in a narrow pane: the kind's tooltip names the service too.
+        assert "support-agent" in model.index(0, COLUMNS.index("kind")).data(Qt.ItemDataRole.ToolTipRole)
     finally:
         switch_language("en")

@@ -36,6 +36,8 @@ from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_paylo
 from ..widgets.server_exchanges import server_exchange_lines
 from .notes import NoteLabel
 from .runs_model import format_duration
+from .span_facts import service_of
+from .span_view import SpanView
 from .step_wire import has_process_output, stderr_text, wire_summary
 from .stored_text import cancelled_result_text
 
@@ -109,6 +111,9 @@ class StepDetail(QWidget):
         translated_tab(self.tabs, self.server_side, lambda: _("Server"))
         translated_tab(self.tabs, self.stderr, lambda: _("stderr"))
         translated_tab(self.tabs, self.payload, lambda: _("Payload"))
+        # A step from a trace: its span's attributes and events, its two sides (hidden for our own steps).
+        self.span = SpanView(self.tabs, self)
+        self.span.said.connect(self.said)
         self.copy_result = translated(QPushButton(), "setText", lambda: _("Copy result"))
         translated(self.copy_result, "setAccessibleName", lambda: _("Copy the result text"))
         self.copy_result.clicked.connect(self.copy_result_text)
@@ -139,6 +144,8 @@ class StepDetail(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.wire)
         layout.addWidget(self.remote_effect)
+        layout.addWidget(self.span.sides)
+        layout.addWidget(self.span.disagreement)
         layout.addWidget(self.bar)
         layout.addWidget(self.tabs, 1)
         layout.addLayout(buttons)
@@ -166,6 +173,7 @@ class StepDetail(QWidget):
             self._task = None
             self.look_up_task.hide()
             self.note.show_note("")
+            self.span.show_span({}, "", 0)
             return
         self.note.show_note(step.note)
         row = step.row
@@ -188,7 +196,10 @@ class StepDetail(QWidget):
             parts.append(outcome_word(row.outcome))
         if row.legs:
             parts.append(ngettext("{count} leg", "{count} legs", row.legs).format(count=row.legs))
+        if service_of(payload):
+            parts.append(_("service {service}").format(service=cell_text(service_of(payload), 80)))
         self.summary.setText(" · ".join(parts))
+        self.span.show_span(payload, row.outcome, row.sequence)
         wire = wire_summary(payload)
         self.wire.setText(wire)
         self.wire.setVisible(bool(wire))
@@ -226,6 +237,8 @@ class StepDetail(QWidget):
             structured["toolArtifacts"] = [_artifact_summary(artifact) for artifact in structured["toolArtifacts"]]
         self.structured.setPlainText(pretty_json(structured) if structured else
                                      _("This step has no structured content."))
+        # A span's step has nothing structured but its span, which the Attributes and Events tabs show.
+        self.tabs.setTabVisible(self.tabs.indexOf(self.structured), self.span.otlp is None or set(structured) > {"raw"})
         exchanges = server_exchange_lines(payload)
         asked = payload.get("serverRequests")
         if isinstance(asked, list) and asked:
@@ -236,6 +249,8 @@ class StepDetail(QWidget):
                                       _("The trace this step came from does not record what the server asked the "
                                         "client or logged.") if from_a_trace else
                                       _("The server asked the client nothing and sent no log messages."))
+        # Six tabs do not fit beside the timeline (in German): a trace's step shows this one only when it has some.
+        self.tabs.setTabVisible(self.tabs.indexOf(self.server_side), bool(exchanges) or not from_a_trace)
         if payload:
             # The legs live in their own table; the raw payload shows the step as a trace holds it.
             whole = dict(payload)

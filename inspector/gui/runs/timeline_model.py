@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor
 
 from inspector.i18n import _, formatting
 from inspector.i18n.details import localized_step_details
-from inspector.i18n.words import kind_word, step_maker_word
+from inspector.i18n.words import kind_word, step_source_word
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import StepFilter, TimelineRow, count_timeline, run_span, timeline_page
 
@@ -49,9 +49,10 @@ def headings() -> tuple[str, ...]:
             _("Waterfall"))
 
 
-def step_source(kind: str) -> str:
-    """Who made a step: the agent (model and context work) or the MCP client (requests, tool calls)."""
-    return step_maker_word(kind)
+def step_source(kind: str, service: str = "") -> str:
+    """Who made a step: the agent (model and context work) or the MCP client (requests, tool calls);
+    for a step from a trace, the service its span came from."""
+    return step_source_word(kind, service)
 
 
 def format_time(moment: datetime | None) -> str:
@@ -223,9 +224,13 @@ class TimelineModel(NamedColumnsModel):
             if column == "waterfall":
                 return self._waterfall_text(step) if role == Qt.ItemDataRole.AccessibleTextRole else None
             return self._cell_text(step, column)
-        if role == Qt.ItemDataRole.ToolTipRole and column in ("kind", "details", "waterfall"):
-            # The kind column is narrow ("tool_write" may be cut): its tooltip says it whole.
+        if role == Qt.ItemDataRole.ToolTipRole and column in ("source", "kind", "details", "waterfall"):
+            # The kind column is narrow ("tool_write" may be cut): its tooltip says it whole, and the
+            # service of a step from a trace (the source column, which says it, hides in a narrow pane).
             text = self._waterfall_text(step) if column == "waterfall" else self._cell_text(step, column)
+            if column in ("source", "kind") and step.service:
+                text = _("{kind} · service {service}").format(kind=self._cell_text(step, "kind"),
+                                                              service=cell_text(step.service, 200))
             return plain_tooltip(text)
         if column == "outcome":
             if role == Qt.ItemDataRole.DecorationRole:
@@ -249,7 +254,7 @@ class TimelineModel(NamedColumnsModel):
         if column == "time":
             return format_time(step.started_at)
         if column == "source":
-            return step_source(step.kind)
+            return cell_text(step_source(step.kind, step.service), 40)
         if column == "kind":
             return cell_text(kind_word(step.kind), 40)
         if column == "round":

@@ -1,0 +1,208 @@
+"""What a step imported from a trace kept of its span (``raw.otlp``, docs/trace-format.md "What a
+step keeps of its span"), read for the step detail: its attributes with their origin, its events and
+links, its service and the two sides of a joined call. No Qt here: the widgets beside this module
+show what it reads, as plain text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.i18n import _
+from inspector.i18n.formatting import format_fixed
+from inspector.i18n.messages import translate
+from inspector.i18n.words import outcome_word
+
+#: Where an attribute came from: the span, its resource or its instrumentation scope; a joined call's
+#: server side has the same three, marked.
+ORIGINS = ("span", "resource", "scope", "server span", "server resource", "server scope")
+
+
+def origin_word(origin: str) -> str:
+    """An origin in the reader's language."""
+    words = {"span": _("span"), "resource": _("resource"), "scope": _("scope"),
+             "server span": _("server: span"), "server resource": _("server: resource"),
+             "server scope": _("server: scope")}
+    return words.get(origin, origin)
+
+
+@dataclass(frozen=True)
+class AttributeRow:
+    """One attribute: its origin (one of :data:`ORIGINS`), key and value (any JSON value)."""
+
+    origin: str
+    key: str
+    value: Any
+
+    @property
+    def is_server(self) -> bool:
+        return self.origin.startswith("server ")
+
+    def value_text(self) -> str:
+        """The value as one compact text: a string as it is, anything else as compact JSON."""
+        return value_text(self.value)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"origin": self.origin, "key": self.key, "value": self.value}
+
+
+def value_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return str(value)
+
+
+def otlp_of(payload: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The span a step came from (``raw.otlp``), or ``None`` for one of our own steps."""
+    raw = payload.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, dict) else None
+    return otlp if isinstance(otlp, dict) else None
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _side_rows(side: Mapping[str, Any], prefix: str) -> list[AttributeRow]:
+    rows = [AttributeRow(prefix + "span", str(key), value) for key, value in _dict(side.get("attributes")).items()]
+    resource = _dict(side.get("resource"))
+    rows += [AttributeRow(prefix + "resource", str(key), value)
+             for key, value in _dict(resource.get("attributes")).items()]
+    scope = _dict(side.get("scope"))
+    # The scope's name and version under the names OpenTelemetry gives them outside OTLP.
+    for key, field in (("otel.scope.name", "name"), ("otel.scope.version", "version")):
+        if scope.get(field):
+            rows.append(AttributeRow(prefix + "scope", key, scope[field]))
+    rows += [AttributeRow(prefix + "scope", str(key), value) for key, value in _dict(scope.get("attributes")).items()]
+    return rows
+
+
+def attribute_rows(otlp: Mapping[str, Any]) -> list[AttributeRow]:
+    """Every attribute of the span, its resource and scope, then those of its server side."""
+    rows = _side_rows(otlp, "")
+    server = otlp.get("server")
+    if isinstance(server, dict):
+        rows += _side_rows(server, "server ")
+    return rows
+
+
+def _nanos(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def offset_text(at_ns: Any, start_ns: Any) -> str:
+    """When something happened, from the span's start: "+12.3 ms" (locale's digits)."""
+    at, start = _nanos(at_ns), _nanos(start_ns)
+    if at is None or start is None:
+        return "?"
+    ms = (at - start) / 1_000_000
+    return ("+" if ms >= 0 else "−") + _("{ms} ms").format(ms=format_fixed(abs(ms), 1))
+
+
+def duration_ms(side: Mapping[str, Any]) -> float | None:
+    start, end = _nanos(side.get("startTimeUnixNano")), _nanos(side.get("endTimeUnixNano"))
+    return None if start is None or end is None else (end - start) / 1_000_000
+
+
+@dataclass(frozen=True)
+class SpanEvent:
+    """One event of a span, read for showing."""
+
+    side: str  # "" for the span's own, "server" for its server side's
+    offset: str
+    name: str
+    attributes: dict[str, Any]
+
+    @property
+    def is_exception(self) -> bool:
+        return self.name == "exception"
+
+
+def span_events(otlp: Mapping[str, Any]) -> list[SpanEvent]:
+    """The span's events, then its server side's, each timed from its own span's start."""
+    events = []
+    sides = [("", otlp)]
+    if isinstance(otlp.get("server"), dict):
+        sides.append(("server", otlp["server"]))
+    for side, span in sides:
+        for event in span.get("events") or ():
+            if isinstance(event, dict):
+                events.append(SpanEvent(side, offset_text(event.get("timeUnixNano"), span.get("startTimeUnixNano")),
+                                        str(event.get("name", "")), _dict(event.get("attributes"))))
+    return events
+
+
+def span_links(otlp: Mapping[str, Any]) -> list[dict[str, Any]]:
+    links = otlp.get("links")
+    return [link for link in links if isinstance(link, dict)] if isinstance(links, list) else []
+
+
+def service_of(payload: Mapping[str, Any]) -> str:
+    """The service a step came from (its span's resource's ``service.name``), or ""."""
+    otlp = otlp_of(payload)
+    service = otlp.get("service") if otlp is not None else None
+    return service if isinstance(service, str) else ""
+
+
+def disagreement_text(otlp: Mapping[str, Any]) -> str:
+    """How the two sides of the call differ, in the reader's language ("" when they agree)."""
+    note = otlp.get("disagreement")
+    if not note:
+        return ""
+    return translate(_note_message(note))
+
+
+def _note_message(note: Any) -> Any:
+    try:
+        from inspector.traces.foreign import note_message
+    except ImportError:  # pragma: no cover - the importer is part of the package
+        return note.get("text", "") if isinstance(note, dict) else str(note)
+    return note_message(note)
+
+
+def _side_duration(ms: float | None) -> str:
+    """A side's duration: below a second in milliseconds ("0.5 ms", "504.3 ms"), the two sides of a
+    quick call differ by less than the timeline's rounding; else as the timeline says it."""
+    if ms is None:
+        return ""
+    from .runs_model import format_duration
+
+    said = _("{ms} ms").format(ms=format_fixed(ms, 1)) if ms < 1000 else format_duration(ms / 1000)
+    return said.replace(" ", "\u00a0")  # a wrapped line keeps the number with its unit
+
+
+def sides_text(otlp: Mapping[str, Any], outcome: str) -> str:
+    """The two sides of a joined call, each with its service, outcome and duration ("" for one span)."""
+    server = otlp.get("server")
+    if not isinstance(server, dict):
+        return ""
+    note = _dict(otlp.get("disagreement"))
+    params = _dict(note.get("params"))
+    said = []
+    for side, key in ((otlp, "client"), (server, "server")):
+        if key in params:
+            # The sides disagree: each says what it did, timed from the client's start.
+            what = translate(_note_message(params[key]))
+        else:
+            ms = duration_ms(side)
+            what = ", ".join(part for part in (outcome_word(outcome) if outcome else _("no outcome recorded"),
+                                               _side_duration(ms)) if part)
+        service = side.get("service") if isinstance(side.get("service"), str) else ""
+        service = service or "?"
+        said.append(_("Client ({service}): {what}").format(service=service, what=what) if key == "client"
+                    else _("Server ({service}): {what}").format(service=service, what=what))
+    return " · ".join(said)
+
+
+__all__ = ["ORIGINS", "AttributeRow", "SpanEvent", "attribute_rows", "disagreement_text", "duration_ms",
+           "offset_text", "origin_word", "otlp_of", "service_of", "sides_text", "span_events", "span_links",
+           "value_text"]

@@ -1,0 +1,195 @@
+"""Everything the span had, in the step detail: the Attributes and Events tabs, the two sides of a
+joined call and where they disagree, the step's service, for the real traces of the mcp SDK and of
+Traceloop's instrumentation (tests/fixtures/otel/), imported into the test's SQLite file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from inspector.gui.language import switch_language
+from inspector.gui.runs.span_attributes import AttributeModel
+from inspector.gui.runs.span_facts import attribute_rows
+from inspector.gui.runs.timeline_model import COLUMNS
+from inspector.runs import Leg, RunTrace, ToolResult
+from inspector.store import RunStore, resolve_db_path
+from inspector.transfer.importing import import_trace
+from tests.gui.test_runs_screenshots import runs_window
+from tests.gui.test_screenshots import save
+from tests.support.sample_runs import T0
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
+
+
+def imported_agent_run(fixture: str) -> int:
+    with RunStore.open(resolve_db_path()) as store:
+        report = import_trace(store, FIXTURES / fixture)
+        (run_id,) = [run_id for run_id in report.run_ids
+                     if store.get_run(run_id).title == "invoke_agent support-agent"]
+    return run_id
+
+
+def open_run(qtbot, make_window, run_id: int):
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    assert tab.select_runs([run_id])
+    return window, tab
+
+
+def step_row(tab, details_start: str) -> int:
+    column = COLUMNS.index("details")
+    return next(row for row in range(tab.timeline.rowCount())
+                if tab.timeline.index(row, column).data().startswith(details_start))
+
+
+def tab_shown(detail, page) -> bool:
+    return detail.tabs.isTabVisible(detail.tabs.indexOf(page))
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_given_up_call_shows_both_sides_its_disagreement_attributes_and_exception(qtbot, make_window,
+                                                                                      language) -> None:
+    run_id = imported_agent_run("mcp_sdk.jsonl")
+    window, tab = open_run(qtbot, make_window, run_id)
+    switch_language(language)
+    try:
+        tab.select_step(step_row(tab, "slow: timed out" if language == "en" else "slow: "))
+        detail = tab.detail
+        span = detail.span
+        assert detail.step is not None and detail.step.row.outcome == "failed"
+        # The step names its service; the two sides say theirs, with outcome and duration.
+        assert "support-agent" in detail.summary.text()
+        sides = span.sides.text()
+        assert span.sides.isVisibleTo(detail) and "support-agent" in sides and "weather-mcp-server" in sides
+        assert ("gave up after 504 ms" if language == "en" else "504") in sides
+        band = span.disagreement
+        assert band.isVisibleTo(detail) and "TimeoutError" in band.text() and "508" in band.text()
+        assert band.textFormat() == Qt.TextFormat.PlainText
+        if language == "de":
+            assert "gave up" not in band.text()  # said in German
+        # Attributes: the span's, its resource's, its scope's and the server side's, marked.
+        assert tab_shown(detail, span.attributes) and tab_shown(detail, span.events)
+        model = span.attributes.model
+        origins = {model.row_at(row).origin for row in range(model.rowCount())}
+        assert origins == {"span", "resource", "scope", "server span", "server resource", "server scope"}
+        keys = {(model.row_at(row).origin, model.row_at(row).key) for row in range(model.rowCount())}
+        assert ("server span", "gen_ai.tool.name") in keys and ("resource", "deployment.environment.name") in keys
+        # Events: the exception with its type and stack trace, timed from the span's start.
+        events = span.events.toPlainText()
+        exception = "exception TimeoutError" if language == "en" else "Ausnahme TimeoutError"
+        assert exception in events and "Traceback (most recent call last)" in events
+        assert events.startswith("+504.3 ms" if language == "en" else "+504,3 ms")
+        # The visible tabs fit beside the timeline: no scroll buttons (they speak only English).
+        assert detail.tabs.tabBar().sizeHint().width() <= detail.tabs.width()
+        detail.tabs.setCurrentWidget(span.events)
+        save(window, f"runs-span-given-up-events-{language}", grey=True)
+        detail.tabs.setCurrentWidget(span.attributes)
+        span.attributes.filter.setText("weather")
+        assert model.rowCount() >= 1
+        assert all("weather" in (model.row_at(row).key + model.row_at(row).value_text()).lower()
+                   for row in range(model.rowCount()))
+        save(window, f"runs-span-given-up-attributes-{language}", grey=True)
+    finally:
+        switch_language("en")
+
+
+def test_copy_attributes_copies_the_selected_rows_or_all_as_json_and_says_so(qtbot, make_window) -> None:
+    run_id = imported_agent_run("traceloop.jsonl")
+    window, tab = open_run(qtbot, make_window, run_id)
+    tab.select_step(step_row(tab, "lookup"))
+    panel = tab.detail.span.attributes
+    tab.detail.tabs.setCurrentWidget(panel)
+    model = panel.model
+    total = model.rowCount()
+    assert total > 5
+    said = panel.copy_attributes()
+    copied = json.loads(QApplication.clipboard().text())
+    assert len(copied) == total and {"origin", "key", "value"} <= set(copied[0])
+    assert said == tab.status.text() and f"Copied {total} attributes of step" in said
+    # A long value is cut in its cell but copied whole.
+    long = next(row for row in copied if len(json.dumps(row["value"])) > 200) if any(
+        len(json.dumps(row["value"])) > 200 for row in copied) else None
+    if long is not None:
+        row = next(index for index in range(total) if model.row_at(index).key == long["key"])
+        assert model.index(row, 2).data().endswith("…")
+    panel.view.selectRow(1)
+    panel.view.setFocus()
+    qtbot.keyClick(panel.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    (one,) = json.loads(QApplication.clipboard().text())
+    assert one["key"] == model.row_at(1).key
+    assert "Copied 1 attribute of step" in tab.status.text()
+    save(window, "runs-span-traceloop-attributes")
+
+
+def test_a_live_step_has_no_span_tabs(qtbot, make_window) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = store.start_run("tools/call echo", "live", "http://127.0.0.1:8765/mcp", started_at=T0)
+        step = RunTrace().record_tool_result(0, "echo", {"text": "x"}, ToolResult.text("x"), 5.0,
+                                             legs=(Leg("tools/call", 20, 5.0, 200, "ok"),))
+        store.append_step(run_id, step, T0)
+        store.finish_run(run_id, "ok")
+    _window, tab = open_run(qtbot, make_window, run_id)
+    tab.select_step(0)
+    detail = tab.detail
+    assert not tab_shown(detail, detail.span.attributes) and not tab_shown(detail, detail.span.events)
+    assert not detail.span.sides.isVisibleTo(detail) and not detail.span.disagreement.isVisibleTo(detail)
+    assert "service" not in detail.summary.text()
+
+
+def test_a_step_without_events_hides_its_events_tab(qtbot, make_window) -> None:
+    run_id = imported_agent_run("mcp_sdk.jsonl")
+    window, tab = open_run(qtbot, make_window, run_id)
+    tab.select_step(step_row(tab, "lookup"))
+    detail = tab.detail
+    assert tab_shown(detail, detail.span.attributes) and not tab_shown(detail, detail.span.events)
+    # Both sides agreed: no band, but both sides named with their outcome.
+    assert not detail.span.disagreement.isVisibleTo(detail)
+    sides = detail.span.sides.text()
+    assert sides.count("ok") == 2
+    # Each side's own duration, to a tenth of a millisecond (the server's 0.49 ms is not "0 s").
+    assert sides.startswith("Client (support-agent): ok, 5.9\u00a0ms")
+    assert "Server (weather-mcp-server): ok, 0.5\u00a0ms" in sides
+    save(window, "runs-span-joined-ok")
+
+
+def test_the_attribute_model_passes_the_model_tester(qtmodeltester) -> None:
+    payload = {"raw": {"otlp": {
+        "attributes": {"a": 1, "b": [1, 2], "long": "x" * 5000}, "resource": {"attributes": {"service.name": "s"}},
+        "scope": {"name": "sc", "version": "1", "attributes": {}},
+        "server": {"attributes": {"c": {"d": None}}, "resource": {"attributes": {}}}}}}
+    model = AttributeModel()
+    model.set_rows(attribute_rows(payload["raw"]["otlp"]))
+    qtmodeltester.check(model, force_py=True)
+    assert model.rowCount() == 7
+    assert model.index(2, 2).data().endswith("…") and len(model.index(2, 2).data()) <= 200
+    model.set_filter("SERVICE")
+    assert [model.row_at(row).key for row in range(model.rowCount())] == ["service.name"]
+    qtmodeltester.check(model, force_py=True)
+
+
+def test_events_are_timed_from_the_span_start_with_links_and_a_bounded_stack_trace() -> None:
+    from inspector.gui.runs.span_view import STACK_LINES, events_text
+
+    start = 1_764_580_443_000_000_000
+    otlp = {"startTimeUnixNano": str(start), "events": [
+        {"name": "retry <b>now</b>", "timeUnixNano": str(start + 12_300_000), "attributes": {"attempt": 2}},
+        {"name": "exception", "timeUnixNano": str(start + 1_500_000_000), "attributes": {
+            "exception.type": "ValueError", "exception.message": "bad\x1b[31m input",
+            "exception.stacktrace": "\n".join(f"line {number}" for number in range(1000))}}],
+        "links": [{"traceId": "ab" * 16, "spanId": "cd" * 8, "attributes": {"why": "retry of"}}],
+        "server": {"startTimeUnixNano": str(start + 1_000_000), "events": [
+            {"name": "log", "timeUnixNano": str(start + 3_000_000), "attributes": {}}]}}
+    text = events_text(otlp)
+    lines = text.splitlines()
+    assert lines[0] == "+12.3 ms  retry <b>now</b>" and lines[1] == "    attempt = 2"
+    assert "+1,500.0 ms  exception ValueError" in text and "message: bad\u241b[31m input" in text
+    assert "line 0" in text and f"line {STACK_LINES - 1}" in text and f"line {STACK_LINES}\n" not in text
+    assert "the stack trace has" in text
+    assert "+2.0 ms  server: log" in text  # the server side's, from its own start
+    assert f"trace {'ab' * 16} span {'cd' * 8}" in text and "why = retry of" in text
+    assert events_text({"events": []}) == ""
