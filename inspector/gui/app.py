@@ -45,8 +45,10 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
     from inspector.logfile import install_excepthook
 
     from .app_icon import present_application
+    from .qt_messages import log_qt_messages
 
     install_excepthook()  # a slot's unexpected error goes to the log file too (logging loads on the first)
+    log_qt_messages()  # and Qt's own warnings, still passed on to the handler before
     present_application(app)
     settings = AppSettings()
     from inspector.i18n import choose_language
