@@ -111,8 +111,10 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
             demo.stop()
         raise
     if demo is not None:
+        demo.send_output_to(window.engine.log)  # its log lines, in the Server log
         window.demo_controls = DemoControls(demo, window.servers, registry,
                                             lambda url: window.admin.reload_servers(select_url=url))
+        demo.changed.connect(lambda: demo.problem and not demo.running and window.status.setText(demo.problem))
         if demo.problem:
             window.status.setText(demo.problem)
     return window

@@ -189,7 +189,11 @@ class MainWindow(QMainWindow):
             # No tools, no listening: the panel offers Start (DemoControls).
             self.log_dock.listen_to(None, None)
             self.workbench.show_budget(record)
-            self.workbench.tools.clear(lambda: _("The demo server is not running: start it under the list of servers."))
+            if self.demo.starting:
+                self.workbench.tools.clear(lambda: _("The demo server is starting; its tools load once it listens."))
+            else:
+                self.workbench.tools.clear(
+                    lambda: _("The demo server is not running: start it under the list of servers."))
             return
         endpoint = None
         if record is not None:
