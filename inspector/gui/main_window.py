@@ -15,7 +15,6 @@ from inspector.mcp import InvalidServerError
 from inspector.store import RunStore, ServerRecord
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
-from .dialogs.settings_dialog import SettingsDialog
 from .help_menu import install_help_menu
 from .language import on_language_changed, switch_language, translated, translated_tab
 from .runs.tab import RunsTab
@@ -244,6 +243,8 @@ class MainWindow(QMainWindow):
     # -- settings, geometry, quitting ---------------------------------------------------------------
 
     def open_settings(self) -> None:
+        from .dialogs.settings_dialog import SettingsDialog  # with the sampling and agent parts it shows
+
         dialog = SettingsDialog(self.settings, str(self.db_path), self)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             self.engine.default_budget_s = self.settings.default_budget_s
