@@ -100,7 +100,7 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
     from .workbench.engine import OperationsEngine
 
     registry = ServerRegistry(store.db)
-    demo = autostart_demo(registry, settings)
+    demo = autostart_demo(registry, settings, held=True)  # its process is spawned once the window has painted
     engine = OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
     try:
         window = MainWindow(store, db_path, settings, engine=engine, secrets=secrets, demo=demo)
@@ -111,6 +111,9 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
             demo.stop()
         raise
     if demo is not None:
+        from .main_window import AfterFirstPaint
+
+        window.after_demo = AfterFirstPaint(window, demo.release)
         demo.send_output_to(window.engine.log)  # its log lines, in the Server log
         window.demo_controls = DemoControls(demo, window.servers, registry,
                                             lambda url: window.admin.reload_servers(select_url=url))
@@ -120,11 +123,12 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
     return window
 
 
-def autostart_demo(registry: ServerRegistry, settings: AppSettings) -> DemoService | None:
-    """The demo at launch: started (or its entry kept, not running) as :class:`DemoService` decides."""
+def autostart_demo(registry: ServerRegistry, settings: AppSettings, *, held: bool = False) -> DemoService | None:
+    """The demo at launch: started (or its entry kept, not running) as :class:`DemoService` decides
+    (``held``: its process waits for :meth:`DemoService.release`)."""
     from .workbench.demo_service import DemoService
 
-    return DemoService.at_launch(registry, settings)
+    return DemoService.at_launch(registry, settings, held=held)
 
 
 __all__ = ["EXIT_BAD_DATABASE", "EXIT_NO_WINDOW", "autostart_demo", "database_path", "open_window", "run_window"]

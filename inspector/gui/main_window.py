@@ -3,11 +3,13 @@ Server log dock), the menus and their actions, and the status bar. The rooms hol
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QWidget
 
 from inspector.i18n import _, choose_language, current_language, ngettext
 from inspector.i18n.formatting import format_number
@@ -17,7 +19,6 @@ from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
 from .help_menu import install_help_menu
 from .language import on_language_changed, switch_language, translated, translated_tab
-from .runs.tab import RunsTab
 from .settings import AppSettings
 from .widgets.outcomes import outcome_word
 from .workbench import room
@@ -30,6 +31,9 @@ from .workbench.server_admin import ServerAdmin
 from .workbench.server_requests import WindowAnswers, sampler_from_settings
 from .workbench.servers_panel import ServersPanel
 from .workbench.signin_panel import SignInRoom
+
+if TYPE_CHECKING:
+    from .runs.tab import RunsTab
 
 #: The window's first size; on a smaller screen it takes what the screen offers.
 DEFAULT_SIZE = QSize(1200, 760)
@@ -89,13 +93,15 @@ class MainWindow(QMainWindow):
                                  self.status.setText, self)
         self.workbench = room.Workbench(self.engine, self.admin, self.settings)
         self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener)  # Sign in/out
-        self.runs_tab = RunsTab(self.store, self.db_path)
-        self.runs_tab.watch(self.engine)
-        self.runs_tab.accept_drops_on(self)
         self.tabs = QTabWidget()
         translated(self.tabs, "setAccessibleName", lambda: _("Workbench and runs"))
         translated_tab(self.tabs, self.workbench, lambda: _("&Workbench"))
-        translated_tab(self.tabs, self.runs_tab, lambda: _("R&uns"))
+        # The Runs tab is built once the window has painted (or when first asked for): the first
+        # paint does not wait for the run list, the timeline and the step detail.
+        self._runs_tab: RunsTab | None = None
+        self._runs_placeholder = QWidget()
+        translated_tab(self.tabs, self._runs_placeholder, _runs_title)
+        self._after_paint = AfterFirstPaint(self, lambda: None if self._closed else self.runs_tab)
         self.main = QSplitter(Qt.Orientation.Horizontal)
         self.main.setObjectName("splitter-main")
         self.main.addWidget(self.servers)
@@ -117,7 +123,26 @@ class MainWindow(QMainWindow):
         self.engine.tools_changed.connect(self.workbench.tools_changed)
         self.listener.tools_changed.connect(self.workbench.tools_changed)
         self.engine.submitted.connect(self._submitted)
-        self.runs_tab.task_lookup_requested.connect(self._look_up_task)
+
+    @property
+    def runs_tab(self) -> RunsTab:
+        """The Runs tab, built (in the place of its placeholder) the first time it is needed."""
+        if self._runs_tab is None:
+            from .runs.tab import RunsTab
+
+            tab = self._runs_tab = RunsTab(self.store, self.db_path)
+            tab.watch(self.engine)
+            tab.accept_drops_on(self)
+            tab.task_lookup_requested.connect(self._look_up_task)
+            index = self.tabs.indexOf(self._runs_placeholder)
+            shown = self.tabs.currentIndex() == index
+            self.tabs.removeTab(index)
+            self.tabs.insertTab(index, tab, _runs_title())
+            on_language_changed(tab, lambda: self.tabs.setTabText(self.tabs.indexOf(tab), _runs_title()))
+            if shown:
+                self.tabs.setCurrentIndex(index)
+            self._runs_placeholder.deleteLater()
+        return self._runs_tab
 
     def _available(self) -> QRect | None:
         screen = self.screen() or QGuiApplication.primaryScreen()
@@ -294,11 +319,31 @@ class MainWindow(QMainWindow):
         self._closed = True
         self.admin.closed = True
         self.save_layout()
-        self.runs_tab.shut_down()
+        if self._runs_tab is not None:
+            self._runs_tab.shut_down()
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
         if self.demo is not None:
             self.demo.stop()
+
+
+def _runs_title() -> str:
+    return _("R&uns")
+
+
+class AfterFirstPaint(QObject):
+    """Calls ``then`` on the turn of the event loop after ``widget`` first painted."""
+
+    def __init__(self, widget: QWidget, then: Callable[[], object]) -> None:
+        super().__init__(widget)
+        self._then = then
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, self, self._then)  # not after the widget (and this filter) went
+        return False
 
 
 def first_size(available: QRect | None) -> QSize:

@@ -20,6 +20,11 @@ from .transactions import rollback
 LOCK_WAIT_S = 10.0
 
 
+#: The store uses no sqlite-utils plugin; looking for them reads the metadata of every installed
+#: distribution (tens of milliseconds at each open, the window's start included).
+SQLITE_UTILS_PLUGINS = False
+
+
 def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S) -> sqlite_utils.Database:
     """Open (creating if needed) and upgrade the database at ``path``.
 
@@ -68,7 +73,7 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
         conn.close()
         raise store_fault(path, exc) or StoreError(Message(N_("The run database {path} could not be opened: "
                                                               "{reason}."), {"path": path, "reason": exc})) from None
-    return sqlite_utils.Database(conn)
+    return sqlite_utils.Database(conn, execute_plugins=SQLITE_UTILS_PLUGINS)
 
 
 def open_database_read_only(path: str | os.PathLike[str]) -> sqlite_utils.Database:
@@ -87,7 +92,7 @@ def open_database_read_only(path: str | os.PathLike[str]) -> sqlite_utils.Databa
             raise fault from None
         raise StoreError(Message(N_("The run database {path} cannot be read: {reason}."),
                                  {"path": path, "reason": exc})) from None
-    return sqlite_utils.Database(conn)
+    return sqlite_utils.Database(conn, execute_plugins=SQLITE_UTILS_PLUGINS)
 
 
 def _migrate(conn: sqlite3.Connection, version: int) -> None:

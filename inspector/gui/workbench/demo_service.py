@@ -87,11 +87,17 @@ class DemoService(QObject):
         self._early: deque[str] = deque(maxlen=EARLY_LINES)
         self._log: LogFeed | None = None
         self._name = DEMO_NAME
+        #: Held: a start waits for :meth:`release` to spawn the process (the window's first paint).
+        self._held = False
 
     @classmethod
-    def at_launch(cls, registry: ServerRegistry, settings: AppSettings) -> DemoService | None:
-        """What a launch does with the demo (see the module doc); ``None`` when there is no demo entry."""
+    def at_launch(cls, registry: ServerRegistry, settings: AppSettings, *, held: bool = False) -> DemoService | None:
+        """What a launch does with the demo (see the module doc); ``None`` when there is no demo entry.
+
+        ``held``: the process is spawned by :meth:`release` (the window spawns it once it has painted,
+        so that the child's start does not compete with the window's)."""
         service = cls(settings)
+        service._held = held
         entry = service.entry_url
         if entry:
             if registry.settings(entry) is None:
@@ -146,7 +152,15 @@ class DemoService(QObject):
         self._timer.start()
         return self._next_try(None)
 
+    def release(self) -> None:
+        """Spawn the process a held start waits for (see :meth:`at_launch`)."""
+        self._held = False
+        if self.state == STARTING and self.process is None:
+            self._next_try(None)
+
     def _next_try(self, reason: str | None) -> bool:
+        if self._held:
+            return True
         if not self._tries:
             self._failed(reason)
             return False
@@ -240,6 +254,7 @@ class DemoService(QObject):
     def stop(self) -> None:
         """Stop it and wait for its process to end (bounded by :meth:`DemoProcess.stop`)."""
         self._timer.stop()
+        self._held = False
         process, self.process = self.process, None
         self.state, self.url, self._tries = STOPPED, None, []
         if process is not None:
