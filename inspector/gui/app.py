@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from .startup import platform_problem
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
     from inspector.store import RunStore, ServerRegistry
     from inspector.store.secrets import SecretKeeper
 
@@ -37,14 +39,34 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
 
     from PySide6.QtWidgets import QApplication
 
-    from .settings import APPLICATION, ORGANIZATION, AppSettings
+    from .settings import APPLICATION, ORGANIZATION
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
+    from .quit_signals import QuitOnSignals
+
+    # SIGTERM and SIGINT quit as File → Quit does: status 0, the demo server stopped, the database closed.
+    signals = QuitOnSignals(lambda: quit_application(app))
+    try:
+        return _run(app, db_option, open_file=open_file, language=language, choose=choose)
+    finally:
+        signals.remove()
+
+
+def quit_application(app: QApplication) -> None:
+    """Close every window (a dialog's own loop ends too) and end the event loop with status 0."""
+    app.closeAllWindows()
+    app.exit(0)
+
+
+def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLike[str] | None,
+         language: str | None, choose: Chooser | None) -> int:
+    """The window's life once the application object exists (see :func:`run_window`)."""
     from inspector.logfile import install_excepthook
 
     from .app_icon import present_application
+    from .settings import AppSettings
 
     install_excepthook()  # a slot's unexpected error goes to the log file too (logging loads on the first)
     present_application(app)

@@ -61,6 +61,7 @@ class MainWindow(QMainWindow):
         self.questions = QuestionDialogs(self.answers, self)
         self.dialogs = self.questions.dialogs
         self.engine.start()
+        self.engine.signins.hold_reads()  # the keyring is read once the window has painted
         #: The listening session of the selected server (log messages, list changes, its requests).
         self.listener = WindowListener(self.engine)
         self.listener.log_level = settings.server_log_level
@@ -101,7 +102,7 @@ class MainWindow(QMainWindow):
         self._runs_tab: RunsTab | None = None
         self._runs_placeholder = QWidget()
         translated_tab(self.tabs, self._runs_placeholder, _runs_title)
-        self._after_paint = AfterFirstPaint(self, lambda: None if self._closed else self.runs_tab)
+        self._after_paint = AfterFirstPaint(self, self._after_first_paint)
         self.main = QSplitter(Qt.Orientation.Horizontal)
         self.main.setObjectName("splitter-main")
         self.main.addWidget(self.servers)
@@ -123,6 +124,12 @@ class MainWindow(QMainWindow):
         self.engine.tools_changed.connect(self.workbench.tools_changed)
         self.listener.tools_changed.connect(self.workbench.tools_changed)
         self.engine.submitted.connect(self._submitted)
+
+    def _after_first_paint(self) -> None:
+        """What the first paint did not wait for: the keyring's reads, the Runs tab."""
+        self.engine.signins.release_reads()
+        if not self._closed:
+            self.runs_tab  # noqa: B018 - built now
 
     @property
     def runs_tab(self) -> RunsTab:

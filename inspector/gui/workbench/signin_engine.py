@@ -111,6 +111,8 @@ class SignIns(QObject):
         self._generation: dict[str, int] = {}
         self._lock: asyncio.Lock | None = None
         self._crossing = _Crossing()
+        #: Reads of the vault held back (see :meth:`hold_reads`); ``None``: none are.
+        self._held: list[tuple[str, str]] | None = None
         queued = Qt.ConnectionType.QueuedConnection
         self._crossing.needed.connect(self._on_needed, queued)
         self._crossing.restart.connect(self._on_restart, queued)
@@ -129,7 +131,21 @@ class SignIns(QObject):
             self._reread(resource, server.key)
         return self._known[resource]
 
+    def hold_reads(self) -> None:
+        """Keep the vault's reads waiting until :meth:`release_reads` (the window's first paint does
+        not share the interpreter with the keyring's loading)."""
+        if self._held is None:
+            self._held = []
+
+    def release_reads(self) -> None:
+        held, self._held = self._held or [], None
+        for resource, key in held:
+            self._reread(resource, key)
+
     def _reread(self, resource: str, key: str) -> None:
+        if self._held is not None:
+            self._held.append((resource, key))
+            return
         vault, crossing, generation = self.vault, self._crossing, self._generation.get(resource, 0)
 
         async def read() -> None:
