@@ -133,7 +133,7 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
             demo.stop()
         raise
     if demo is not None:
-        from .main_window import AfterFirstPaint
+        from .first_paint import AfterFirstPaint
 
         window.after_demo = AfterFirstPaint(window, demo.release)
         demo.send_output_to(window.engine.log)  # its log lines, in the Server log

@@ -3,13 +3,12 @@ Server log dock), the menus and their actions, and the status bar. The rooms hol
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
+from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
 
 from inspector.i18n import _, choose_language, current_language, ngettext
 from inspector.i18n.formatting import format_number
@@ -17,10 +16,12 @@ from inspector.mcp import InvalidServerError
 from inspector.store import RunStore, ServerRecord
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
+from .first_paint import AfterFirstPaint, DeferredTab
 from .help_menu import install_help_menu
 from .language import on_language_changed, switch_language, translated, translated_tab
 from .settings import AppSettings
 from .widgets.outcomes import outcome_word
+from .window_layout import restore_layout, save_layout
 from .workbench import room
 from .workbench.demo_service import DemoService
 from .workbench.engine import OperationOutcome, OperationsEngine, OperationTask
@@ -71,7 +72,7 @@ class MainWindow(QMainWindow):
         self._build(secrets or system_secret_keeper())
         self._menus()
         self._update_status()
-        self._restore()
+        restore_layout(self, self._splitters(), self.settings)
         self.admin.reload_servers()
         on_language_changed(self, self.retranslate)
 
@@ -97,11 +98,9 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         translated(self.tabs, "setAccessibleName", lambda: _("Workbench and runs"))
         translated_tab(self.tabs, self.workbench, lambda: _("&Workbench"))
-        # The Runs tab is built once the window has painted (or when first asked for): the first
-        # paint does not wait for the run list, the timeline and the step detail.
-        self._runs_tab: RunsTab | None = None
-        self._runs_placeholder = QWidget()
-        translated_tab(self.tabs, self._runs_placeholder, _runs_title)
+        # Built once the window has painted (or when first asked for): the first paint does not
+        # wait for the run list, the timeline and the step detail.
+        self._runs = DeferredTab(self.tabs, lambda: _("R&uns"), self._build_runs_tab)
         self._after_paint = AfterFirstPaint(self, self._after_first_paint)
         self.main = QSplitter(Qt.Orientation.Horizontal)
         self.main.setObjectName("splitter-main")
@@ -129,27 +128,20 @@ class MainWindow(QMainWindow):
         """What the first paint did not wait for: the keyring's reads, the Runs tab."""
         self.engine.signins.release_reads()
         if not self._closed:
-            self.runs_tab  # noqa: B018 - built now
+            self._runs.page()
 
     @property
     def runs_tab(self) -> RunsTab:
-        """The Runs tab, built (in the place of its placeholder) the first time it is needed."""
-        if self._runs_tab is None:
-            from .runs.tab import RunsTab
+        return self._runs.page()  # type: ignore[return-value]
 
-            tab = self._runs_tab = RunsTab(self.store, self.db_path)
-            tab.watch(self.engine)
-            tab.accept_drops_on(self)
-            tab.task_lookup_requested.connect(self._look_up_task)
-            index = self.tabs.indexOf(self._runs_placeholder)
-            shown = self.tabs.currentIndex() == index
-            self.tabs.removeTab(index)
-            self.tabs.insertTab(index, tab, _runs_title())
-            on_language_changed(tab, lambda: self.tabs.setTabText(self.tabs.indexOf(tab), _runs_title()))
-            if shown:
-                self.tabs.setCurrentIndex(index)
-            self._runs_placeholder.deleteLater()
-        return self._runs_tab
+    def _build_runs_tab(self) -> RunsTab:
+        from .runs.tab import RunsTab
+
+        tab = RunsTab(self.store, self.db_path)
+        tab.watch(self.engine)
+        tab.accept_drops_on(self)
+        tab.task_lookup_requested.connect(self._look_up_task)
+        return tab
 
     def _available(self) -> QRect | None:
         screen = self.screen() or QGuiApplication.primaryScreen()
@@ -220,11 +212,7 @@ class MainWindow(QMainWindow):
             # No tools, no listening: the panel offers Start (DemoControls).
             self.log_dock.listen_to(None, None)
             self.workbench.show_budget(record)
-            if self.demo.starting:
-                self.workbench.tools.clear(lambda: _("The demo server is starting; its tools load once it listens."))
-            else:
-                self.workbench.tools.clear(
-                    lambda: _("The demo server is not running: start it under the list of servers."))
+            self.workbench.tools.clear(self.demo.tools_note)
             return
         endpoint = None
         if record is not None:
@@ -261,16 +249,7 @@ class MainWindow(QMainWindow):
         # running they would do nothing, so they say so by being disabled.
         self.workbench.set_cancel_enabled(count > 0)
         self.cancel_action.setEnabled(count > 0)
-        running = ngettext("{count} operation running", "{count} operations running", count).format(
-            count=format_number(count))
-        if self.last_run is None:
-            last = _("no run stored yet")
-        else:
-            run_id, title, status = self.last_run
-            last = _("last run #{run_id}: {title} ({status})").format(run_id=run_id, title=title,
-                                                                      status=outcome_word(status))
-        self.status.setText(_("{running} · {last} · database {path}").format(running=running, last=last,
-                                                                            path=self.db_path))
+        self.status.setText(status_text(count, self.last_run, self.db_path))
 
     # -- settings, geometry, quitting ---------------------------------------------------------------
 
@@ -300,20 +279,8 @@ class MainWindow(QMainWindow):
         found.update({name: getattr(self.workbench, name) for name in room.SPLITTERS})
         return found
 
-    def _restore(self) -> None:
-        geometry = self.settings.restore_bytes("geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        for name, splitter in self._splitters().items():
-            state = self.settings.restore_bytes(f"splitter-{name}")
-            if state is not None:
-                splitter.restoreState(state)
-
     def save_layout(self) -> None:
-        self.settings.save_bytes("geometry", self.saveGeometry())
-        for name, splitter in self._splitters().items():
-            self.settings.save_bytes(f"splitter-{name}", splitter.saveState())
-        self.settings.sync()
+        save_layout(self, self._splitters(), self.settings)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.shut_down()
@@ -326,31 +293,25 @@ class MainWindow(QMainWindow):
         self._closed = True
         self.admin.closed = True
         self.save_layout()
-        if self._runs_tab is not None:
-            self._runs_tab.shut_down()
+        if self._runs.built:
+            self.runs_tab.shut_down()
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
         if self.demo is not None:
             self.demo.stop()
 
 
-def _runs_title() -> str:
-    return _("R&uns")
-
-
-class AfterFirstPaint(QObject):
-    """Calls ``then`` on the turn of the event loop after ``widget`` first painted."""
-
-    def __init__(self, widget: QWidget, then: Callable[[], object]) -> None:
-        super().__init__(widget)
-        self._then = then
-        widget.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        if event.type() == QEvent.Type.Paint:
-            watched.removeEventFilter(self)
-            QTimer.singleShot(0, self, self._then)  # not after the widget (and this filter) went
-        return False
+def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Path) -> str:
+    """The status line: how many operations run, the last run stored (number, title, status), the database."""
+    count = ngettext("{count} operation running", "{count} operations running", running).format(
+        count=format_number(running))
+    if last_run is None:
+        last = _("no run stored yet")
+    else:
+        run_id, title, status = last_run
+        last = _("last run #{run_id}: {title} ({status})").format(run_id=run_id, title=title,
+                                                                  status=outcome_word(status))
+    return _("{running} · {last} · database {path}").format(running=count, last=last, path=db_path)
 
 
 def first_size(available: QRect | None) -> QSize:

@@ -126,6 +126,12 @@ class DemoService(QObject):
         """Is ``url`` the demo entry while its server does not run here (nothing would answer yet)?"""
         return not self.running and self.is_entry(url)
 
+    def tools_note(self) -> str:
+        """What the Tools list says while the entry's server does not run here."""
+        if self.starting:
+            return _("The demo server is starting; its tools load once it listens.")
+        return _("The demo server is not running: start it under the list of servers.")
+
     @property
     def running(self) -> bool:
         return self.state == RUNNING
