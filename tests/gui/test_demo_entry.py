@@ -22,7 +22,7 @@ def launch(qtbot, tmp_path):
     """Start "Run Inspector" on one database (and the test's settings file); quit the last one first."""
     opened = []
 
-    def start():
+    def start(settle: bool = True):
         quit_all()
         store = RunStore.open(tmp_path / "runs.db")
         window = open_window(store, tmp_path / "runs.db", AppSettings(), secrets=NoSecretKeeper())
@@ -30,7 +30,8 @@ def launch(qtbot, tmp_path):
         qtbot.addWidget(window)
         window.show()
         qtbot.waitExposed(window)
-        settled(qtbot, window)
+        if settle:
+            settled(qtbot, window)
         return window
 
     def quit_all():
@@ -186,3 +187,34 @@ def test_the_demo_server_log_reaches_the_server_log(qtbot, launch) -> None:
     task.cancel()
     qtbot.waitUntil(lambda: any("saw the cancel" in line for line in stderr_lines()), timeout=20000)
     assert {entry.server for entry in window.log_dock.view.model.entries if entry.stderr} == {DEMO_NAME}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_screenshot_of_a_demo_server_starting(qtbot, launch, monkeypatch, language) -> None:
+    """While its process gets ready the entry says "starting", the Tools list why it is empty, and no Start."""
+    import sys
+
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.gui.language import switch_language
+    from inspector.gui.workbench import demo_service
+    from tests.gui.test_screenshots import save
+
+    # A child that never listens (and ends when its stdin closes): the entry stays "starting".
+    monkeypatch.setattr(demo_service, "demo_command",
+                        lambda port, language: [sys.executable, "-c", "import sys; sys.stdin.read()"])
+    switch_language(language)
+    try:
+        window = launch(settle=False)
+        record = demo_entry(window)
+        qtbot.waitUntil(lambda: window.demo.process is not None)  # spawned after the first paint
+        assert window.demo.starting and not window.demo.running
+        row = window.servers.model.index(window.servers.model.row_of(record.url), 0)
+        assert ("startet" if language == "de" else "starting") in row.data()
+        assert window.demo_controls.isVisible() and not window.demo_controls.start_button.isVisible()
+        assert window.workbench.tools.task is None
+        QApplication.processEvents()
+        assert save(window, f"demo-starting-{language}").exists()
+    finally:
+        switch_language("en")
+
