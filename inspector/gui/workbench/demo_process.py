@@ -88,9 +88,10 @@ class DemoProcess:
         for reader in self._readers:
             reader.start()
 
-    def stop(self) -> None:
+    def stop(self, *, at_once: bool = False) -> None:
         """Close its stdin and wait for it to end (bounded: then SIGTERM, then SIGKILL), and for its
-        readers. Safe to call twice."""
+        readers. ``at_once``: SIGTERM straight away (a child not yet listening has nothing to finish).
+        Safe to call twice."""
         process = self._process
         if process is None:
             return
@@ -99,6 +100,8 @@ class DemoProcess:
                 process.stdin.close()
         except OSError:
             pass
+        if at_once and process.poll() is None:
+            process.terminate()
         for wait_s, push in ((STOP_TIMEOUT_S, process.terminate), (KILL_TIMEOUT_S, process.kill),
                              (KILL_TIMEOUT_S, None)):
             try:

@@ -214,7 +214,7 @@ class DemoService(QObject):
             return
         process, self.process, self._tries = self.process, None, []
         if process is not None:
-            threading.Thread(target=process.stop, name="demo-process-stop", daemon=True).start()
+            threading.Thread(target=lambda: process.stop(at_once=True), name="demo-process-stop", daemon=True).start()
         self._failed(_("it did not listen within {seconds} seconds").format(seconds=format_number(START_TIMEOUT_S)))
 
     def _failed(self, reason: str | None) -> None:
@@ -261,10 +261,10 @@ class DemoService(QObject):
         """Stop it and wait for its process to end (bounded by :meth:`DemoProcess.stop`)."""
         self._timer.stop()
         self._held = False
-        process, self.process = self.process, None
+        process, self.process, listening = self.process, None, self.running
         self.state, self.url, self._tries = STOPPED, None, []
         if process is not None:
-            process.stop()
+            process.stop(at_once=not listening)
 
 
 def _free_port() -> int:
