@@ -116,11 +116,16 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
                 secrets: SecretKeeper | None = None) -> MainWindow:
     """A launch's window (not yet shown): the demo server started or its entry marked, then the window."""
     from inspector.store import ServerRegistry
+    from inspector.store.browse import list_runs
 
     from .main_window import MainWindow
+    from .runs.runs_model import PAGE_SIZE
     from .workbench.demo_controls import DemoControls
     from .workbench.engine import OperationsEngine
 
+    # The first page the Runs tab lists, read before the window is made: damaged pages there are
+    # met here, where the database dialog asks (the tab itself is built after the first paint).
+    list_runs(store, limit=PAGE_SIZE + 1)
     registry = ServerRegistry(store.db)
     demo = autostart_demo(registry, settings, held=True)  # its process is spawned once the window has painted
     engine = OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
