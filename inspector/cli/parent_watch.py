@@ -22,11 +22,15 @@ def stop_with_parent(stop: threading.Event) -> None:
     """Set ``stop`` once stdin reaches its end (or cannot be read); on Linux, die with the parent too."""
     if sys.platform.startswith("linux"):
         _die_with_parent()
-    stream = sys.stdin.buffer if sys.stdin is not None else None
+    try:
+        # A windowed build may have no sys.stdin even when its stdin is a pipe: then descriptor 0 itself.
+        stream = sys.stdin.buffer if sys.stdin is not None else open(0, "rb", closefd=False)  # noqa: SIM115
+    except (OSError, ValueError):
+        return  # nothing to watch: it stops on Ctrl-C (and on Linux with its parent)
 
     def watch() -> None:
         try:
-            while stream is not None and stream.read(4096):
+            while stream.read(4096):
                 pass  # nothing is expected on stdin: only its end counts
         except (OSError, ValueError):
             pass

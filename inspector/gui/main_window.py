@@ -189,6 +189,7 @@ class MainWindow(QMainWindow):
         # Actions live in the window too, so their shortcuts work wherever the focus is.
         self.addActions([self.run_action, self.cancel_action])
         self.help_menu = install_help_menu(self, self.db_path, self.settings.qsettings.fileName())
+        self.help_menu.before_listing = self._runs.page  # the Runs tab's shortcuts are listed too
 
     # -- traces (the Runs tab does the work) ---------------------------------------------------
 
