@@ -133,6 +133,9 @@ class Bench:
 
         window = self.window
         assert window.workbench.tools.select_tool("hang")
+        # `hang` says it started in a log message; in the stateless era (what `auto` finds) a request
+        # gets log messages only when it asks for a level.
+        window.engine.set_log_level("info")
         times = []
         for _ in range(CANCELS):
             demo.state.hang_started.clear()
@@ -209,7 +212,8 @@ def main() -> int:
     print(f"stall target: median of {STALL_REPEATS} longest stalls <= {STALL_TARGET_MS:.0f} ms (demo in its own "
           f"process): {verdict(met)}; load average {load:.2f} on {os.cpu_count()} cores")
     cold_met = cold_s["median"] < COLD_START_TARGET_S
-    print(f"cold start target: median of {cold_s['n']} < {COLD_START_TARGET_S} s: {verdict(cold_met)}")
+    print(f"cold start target: median of {cold_s['n']} < {COLD_START_TARGET_S} s: "
+          f"{verdict(cold_met) if cold_s['median'] == cold_s['median'] else 'not measured (BENCH_SKIP_COLD)'}")
     write_result("gui_window", {
         "met": met, "cold_start_met": cold_met,
         "targets": {"longest_stall_ms_demo_own_process": STALL_TARGET_MS, "cold_start_median_s": COLD_START_TARGET_S},
