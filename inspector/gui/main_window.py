@@ -126,8 +126,8 @@ class MainWindow(QMainWindow):
 
     def _after_first_paint(self) -> None:
         """What the first paint did not wait for: the keyring's reads, the Runs tab."""
-        self.engine.signins.release_reads()
-        if not self._closed:
+        if not self._closed:  # a window closed at once starts nothing more
+            self.engine.signins.release_reads()
             self._runs.page()
 
     @property
