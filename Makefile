@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 RUNTIME_STAMP := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: dist standalone run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches screenshots
+.PHONY: dist check-pipx standalone run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches screenshots
 
 # The compiled translations: the install (setup.py's build step) makes them; a .po edited since is
 # compiled again here, so `make run` and `make test` never show stale text.
@@ -43,8 +43,13 @@ lint: $(STAMP)
 # The sdist and the wheel (built from the sdist) in dist/; tests/integration/test_wheel_install.py installs
 # such a wheel into a fresh environment outside the checkout.
 dist: $(STAMP)
-	rm -rf dist
+	rm -f dist/run_inspector-*.whl dist/run_inspector-*.tar.gz  # dist/standalone/ stays
 	$(PY) -m build --outdir dist .
+
+# `pipx install` of the wheel into a throwaway PIPX_HOME under the temporary folder, then the smoke test
+# on the installed command (packaging/check_pipx.py). Downloads pipx and the dependencies: not in `make test`.
+check-pipx: dist
+	$(PY) packaging/check_pipx.py $(wildcard dist/run_inspector-*.whl)
 
 # The standalone one-folder application (PyInstaller, packaging/run-inspector.spec) in
 # dist/standalone/run-inspector/, then its smoke test (packaging/smoke_standalone.py).

@@ -1,11 +1,13 @@
-"""The log file: unexpected errors with their traceback, in the user's log folder, rotated, scrubbed.
+"""The log file: unexpected errors with their traceback (and the window's Qt warnings), in the user's
+log folder, rotated, scrubbed.
 
 ``RUN_INSPECTOR_LOG`` names the file; else it is ``run-inspector.log`` in the platform's user log
 folder (e.g. ``~/.local/state/run-inspector/log``). Nothing is set up at import: the window installs
-:func:`install_excepthook` when it starts, the command line calls :func:`log_unexpected` on its
-internal-error path, and only then are ``logging`` and the file opened. Every line passes through the
-trace redaction (bearer tokens, ``Authorization``-like headers, ``password=``/``token=`` values, URL
-user info), so a secret quoted in an exception's message never reaches the disk.
+:func:`install_excepthook` when it starts (and passes Qt's own warnings to :func:`log_message`), the
+command line calls :func:`log_unexpected` on its internal-error path, and only then are ``logging``
+and the file opened. Every line passes through the trace redaction (bearer tokens,
+``Authorization``-like headers, ``password=``/``token=`` values, URL user info), so a secret quoted in
+an exception's message never reaches the disk.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def _error_logger(path: Path) -> logging.Logger:
 
     logger = logging.getLogger(LOGGER_NAME)
     logger.propagate = False  # the user's terminal already shows the traceback; the file is the record
-    logger.setLevel(logging.ERROR)
+    logger.setLevel(logging.WARNING)  # errors, and the warnings of the libraries below (Qt's)
     for handler in list(logger.handlers):
         if getattr(handler, "baseFilename", None) == os.path.abspath(path):
             return logger
@@ -83,6 +85,22 @@ def log_unexpected(what: str, error: BaseException) -> Path | None:
         for handler in logger.handlers:
             handler.flush()
     except Exception:  # noqa: BLE001 (logging an error must never raise another)
+        return None
+    return path if path.exists() else None
+
+
+def log_message(level: str, text: str) -> Path | None:
+    """Write one line at ``level`` ("warning", "error" or "critical"), e.g. a warning of Qt's; return the
+    file, or None when it could not be written."""
+    try:
+        import logging
+
+        path = log_path()
+        logger = _error_logger(path)
+        logger.log(logging.getLevelName(level.upper()), "%s", text)
+        for handler in logger.handlers:
+            handler.flush()
+    except Exception:  # noqa: BLE001 (logging must never raise)
         return None
     return path if path.exists() else None
 

@@ -17,10 +17,11 @@ from .parser import DEMOS, OPERATIONS, build_parser
 from .sampling_option import with_bare_flag_counted
 
 
-def file_to_open(argv: list[str]) -> tuple[str | None, list[str]]:
+def file_to_open(argv: list[str], parser: argparse.ArgumentParser | None = None) -> tuple[str | None, list[str]]:
     """``run-inspector [--db PATH] FILE``: the trace file to open in the window, and the other
-    arguments; ``(None, argv)`` when the first word is a command (or there is none)."""
-    parser = build_parser()
+    arguments; ``(None, argv)`` when the first word is a command (or there is none). ``parser`` is
+    the command line's parser when the caller has built it already (building it costs milliseconds)."""
+    parser = parser or build_parser()
     commands = next(action.choices for action in parser._actions
                     if isinstance(action, argparse._SubParsersAction))
     skip = False
@@ -51,7 +52,8 @@ def run_command(argv: list[str]) -> int:
     except LanguageOptionError as exc:
         return end_with_error("usage", str(exc), EXIT_USAGE, as_json)
     try:
-        path, rest = file_to_open(argv)
+        parser = build_parser()
+        path, rest = file_to_open(argv, parser)
         if path is not None and not os.path.isfile(path):
             if not (os.sep in path or os.path.splitext(path)[1]):
                 path = None  # a mistyped command: the parser names the commands there are
@@ -61,7 +63,7 @@ def run_command(argv: list[str]) -> int:
                                          {"path": repr(path)}))
         if path is not None:
             argv = rest
-        args = build_parser().parse_args(with_bare_flag_counted(argv))
+        args = parser.parse_args(with_bare_flag_counted(argv))
         as_json = bool(getattr(args, "json", False))
         if args.command is None:
             from inspector.gui.app import run_window

@@ -137,7 +137,7 @@ def build_parser() -> Parser:
                              help=_("time budget for the whole sign-in (default 300: a person signs in)"))
         _json_option(account)
     runs = commands.add_parser("runs", help=_("list or show stored runs"))
-    actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show}")
+    actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show,note}")
     listing = actions.add_parser("list", help=_("the most recent runs, newest first"))
     listing.add_argument("--outcome", choices=RUN_STATUSES, help=_("only runs with this status"))
     listing.add_argument("--server", metavar="URL_OR_NAME",
@@ -149,6 +149,18 @@ def build_parser() -> Parser:
     show.add_argument("run_id", type=numbers.run_id, metavar="RUN_ID")
     _json_option(show)
     _db_option(show)
+    note = actions.add_parser("note", help=_("write a note on a run or one of its steps (a finding; it is searched "
+                                             "and exported with the run)"),
+                              usage=_('%(prog)s [options] RUN_ID "TEXT"\n       %(prog)s [options] RUN_ID --clear'))
+    note.intermixed = True  # `runs note 4 --step 2 "text"`: the text may follow the options
+    note.add_argument("run_id", type=numbers.run_id, metavar="RUN_ID")
+    note.add_argument("text", nargs="?", metavar="TEXT", help=_("the note (it replaces the one there was)"))
+    note.add_argument("--step", type=numbers.run_id, metavar="N",
+                      help=_("the step's number in its run (the window's \"Step N\", the \"sequence\" of "
+                             "`runs show --json`) instead of the run"))
+    note.add_argument("--clear", action="store_true", help=_("remove the note"))
+    _json_option(note)
+    _db_option(note)
 
     export = commands.add_parser("export", help=_("write runs to a trace file (credentials are never written)"))
     export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar="RUN_ID", help=_("the runs to export"))

@@ -15,14 +15,15 @@ from inspector.i18n import N_, _, ngettext
 from inspector.i18n.details import localized_step_details
 from inspector.i18n.messages import Message
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
-from inspector.i18n.words import source_word
+from inspector.i18n.words import kind_word, source_word, step_maker_word
 from inspector.mcp.server import STDIO_KEY_PREFIX
-from inspector.runs import step_details
+from inspector.runs import StepKind, step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
 from .durations import readable_duration
 from .ending import emit_json, mark_json_emitted
+from .notes import write_note
 from .results import step_extra_lines
 from .safe_text import one_line
 from .words import outcome_width, outcome_word, status_cell, when, when_width
@@ -40,13 +41,15 @@ def run(args: argparse.Namespace) -> int:
     with store:
         if args.runs_command == "list":
             return _list(store, args)
+        if args.runs_command == "note":
+            return write_note(store, args)
         return _show(store, args.run_id, args.json)
 
 
 def _nothing_stored(args: argparse.Namespace) -> int:
     """The database does not exist: nothing to list, nothing to show, and nothing is created."""
     path = database_path(args.db)
-    if args.command == "runs" and args.runs_command == "show":
+    if args.command == "runs" and args.runs_command in ("show", "note"):
         raise BadInputError(Message(N_("There is no run {id}: the run database {path} does not exist yet."),
                                     {"id": args.run_id, "path": path}))
     if args.json:
@@ -62,7 +65,8 @@ def _time(moment: datetime | None) -> str | None:
 
 def run_dict(run: RunRecord) -> dict[str, Any]:
     summary = {"id": run.id, "uid": run.uid, "title": run.title, "source": run.source, "server": run.server,
-               "status": run.status, "started_at": _time(run.started_at), "finished_at": _time(run.finished_at)}
+               "status": run.status, "started_at": _time(run.started_at), "finished_at": _time(run.finished_at),
+               "note": run.note}
     if run.step_count is not None:
         summary["steps"] = run.step_count
     return summary
@@ -129,7 +133,7 @@ def entry_dict(run: RunRecord, stored: StoredStep, has_rounds: bool = True) -> d
             # How the server was reached (null in steps stored before steps said so).
             "transport": stored.step.transport, "era": stored.step.era, "command": stored.step.server_command,
             "stderr": list(stored.step.stderr) if stored.step.stderr is not None else None,
-            "payload": payload}
+            "note": stored.step.note, "payload": payload}
 
 
 def _show(store: RunStore, run_id: int, as_json: bool) -> int:
@@ -154,20 +158,28 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     steps = run.step_count or 0
     out.write(ngettext("  started {started}, finished {finished}, {count} step",
                        "  started {started}, finished {finished}, {count} steps", steps).format(
-        started=when(run.started_at), finished=when(run.finished_at), count=steps) + "\n\n")
+        started=when(run.started_at), finished=when(run.finished_at), count=steps) + "\n")
+    if run.note:
+        out.write(one_line(_("  note: {note}").format(note=run.note)) + "\n")
+    out.write("\n")
     at, outcome = when_width(), outcome_width()
     heading = (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration"), _("Outcome"), _("Details"))
-    source = max(len(heading[1]), len(source_word(run.source)))
-    out.write(f"{heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<10}  {heading[3]:>5}  {heading[4]:>13}  "
-              f"{heading[5]:<{outcome}}  {heading[6]}\n")
+    # The window's words: who made the step (the MCP client or the agent) and its kind, translated.
+    source = max(len(heading[1]), *(len(step_maker_word(kind.value)) for kind in StepKind))
+    kind_width = max(len(heading[2]), *(len(kind_word(kind.value)) for kind in StepKind))
+    out.write(f"{heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<{kind_width}}  {heading[3]:>5}  "
+              f"{heading[4]:>13}  {heading[5]:<{outcome}}  {heading[6]}\n")
     for stored in store.iter_steps(run_id):
         round_ = str(stored.step.round) if has_rounds else "-"
-        line = (f"{when(stored.started_at):<{at}}  {source_word(run.source):<{source}}  {str(stored.step.kind):<10}  "
+        kind = str(stored.step.kind)
+        line = (f"{when(stored.started_at):<{at}}  {step_maker_word(kind):<{source}}  {kind_word(kind):<{kind_width}}  "
                 f"{round_:>5}  {readable_duration(stored.step.duration_ms):>13}  "
                 f"{outcome_word(stored.outcome):<{outcome}}  {localized_step_details(stored.payload)}")
         out.write(one_line(line) + "\n")
         for leg in stored.step.legs:
             out.write(one_line(_leg_line(leg, stored.step.transport)) + "\n")
+        if stored.step.note:
+            out.write(one_line("    " + _("note: {note}").format(note=stored.step.note)) + "\n")
         for extra in step_extra_lines(stored.payload):
             out.write(one_line(f"    {extra}") + "\n")
         for extra in _wire_lines(stored.payload):

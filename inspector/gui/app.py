@@ -66,9 +66,11 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
     from inspector.logfile import install_excepthook
 
     from .app_icon import present_application
+    from .qt_messages import log_qt_messages
     from .settings import AppSettings
 
     install_excepthook()  # a slot's unexpected error goes to the log file too (logging loads on the first)
+    log_qt_messages()  # and Qt's own warnings, still passed on to the handler before
     present_application(app)
     settings = AppSettings()
     from inspector.i18n import choose_language

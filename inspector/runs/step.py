@@ -111,6 +111,7 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("stderr_dropped", "stderrDropped", _COUNT),
     _Field("line_problems", "lineProblems", _LINES),
     _Field("task", "task", _ARRAY),
+    _Field("note", "note", _TEXT),
 )
 
 
@@ -268,6 +269,8 @@ class RunStep:
     line_problems: tuple[str, ...] | None = None
     #: The task the call ran as: ``taskId``, ``server``, ``shape``, last ``status``, ``polls``.
     task: JsonArray | None = None
+    #: What someone who reviewed the step wrote about it (support staff's finding); never from a server.
+    note: str | None = None
 
     def __post_init__(self) -> None:
         try:

@@ -1,4 +1,4 @@
-"""The run store: SQLite through sqlite-utils: runs, steps, legs, servers, health. No Qt."""
+"""The run store: SQLite (plain SQL through sqlite3): runs, steps, legs, notes, servers, health. No Qt."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from .errors import NewerSchemaError, StoreError, UnknownRunError
 from .paths import DB_ENV, default_db_path, resolve_db_path
 
 # The rest loads on first use: importing one module of the store (its errors, the sign-in vault)
-# must not load sqlite-utils, which `call --no-store` never needs.
+# must not load the database code, which `call --no-store` never needs.
 _LAZY = {
     "open_database": "database", "open_database_read_only": "database",
     "StoredEras": "eras",

@@ -93,6 +93,8 @@ class StepInFull:
     arguments_json: str | None = None
     #: The pictures among the step's artifacts (``toolArtifacts`` with an ``image/`` media type).
     images: tuple[StoredImage, ...] = ()
+    #: What a reviewer wrote about the step ("" when nothing).
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,7 @@ def list_runs(store: RunStore, where: RunFilter = RunFilter(), order: str = "sta
     """The runs ``where`` selects, with their step counts, in ``order`` (newest first by default);
     ``limit`` runs from ``offset`` on."""
     clauses, params = _run_clauses(where)
-    sql = ("SELECT runs.id, uid, title, source, server, status, started_at, finished_at, origin,"
+    sql = ("SELECT runs.id, uid, title, source, server, status, started_at, finished_at, origin, note,"
            " (SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id) AS step_count FROM runs")
     if clauses:
         sql += " WHERE " + " AND ".join(clauses)
@@ -129,7 +131,7 @@ def list_runs(store: RunStore, where: RunFilter = RunFilter(), order: str = "sta
         params.extend([-1 if limit is None else limit, offset])
     return [RunRecord(id=row[0], uid=row[1], title=row[2], source=row[3], server=row[4], status=row[5],
                       started_at=from_stored_time(row[6]), finished_at=from_stored_time(row[7]),
-                      origin=row[8], step_count=row[9])
+                      origin=row[8], note=row[9] or "", step_count=row[10])
             for row in store.db.conn.execute(sql, params)]
 
 
@@ -168,8 +170,8 @@ def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
     if where.text.strip():
         pattern = "%" + where.text.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         clauses.append("(title LIKE ? ESCAPE '\\' OR COALESCE(server, '') LIKE ? ESCAPE '\\'"
-                       " OR COALESCE(origin, '') LIKE ? ESCAPE '\\')")
-        params.extend([pattern] * 3)
+                       " OR COALESCE(origin, '') LIKE ? ESCAPE '\\' OR note LIKE ? ESCAPE '\\')")
+        params.extend([pattern] * 4)
     return clauses, params
 
 
@@ -306,7 +308,8 @@ def step_in_full(store: RunStore, step_id: int) -> StepInFull:
         f" substr(COALESCE(json_extract(p, '$.toolResult'), json_extract(p, '$.content')), 1, {DETAIL_TEXT_CHARS}),"
         " length(COALESCE(json_extract(p, '$.toolResult'), json_extract(p, '$.content'))),"
         f" CASE WHEN json_type(p, '$.toolArguments') IS NOT NULL AND json_type(p, '$.toolArguments') != 'null'"
-        f" THEN substr(json_extract(p, '$.toolArguments'), 1, {DETAIL_TEXT_CHARS}) END"
+        f" THEN substr(json_extract(p, '$.toolArguments'), 1, {DETAIL_TEXT_CHARS}) END,"
+        " CASE WHEN json_type(p, '$.note') = 'text' THEN json_extract(p, '$.note') END"
         f" FROM {_STEPS_WITH_P.format(clause='id = ?')}", (step_id,)).fetchone()
     if row is None:  # deleted meanwhile
         raise UnknownRunError(Message(N_("There is no step {id}."), {"id": step_id}))
@@ -318,10 +321,11 @@ def step_in_full(store: RunStore, step_id: int) -> StepInFull:
             legs.append(Leg(method, granted, elapsed, status, outcome))
         except ValueError:
             continue  # a damaged leg is left out of the replay; the payload still shows
-    result, length, arguments = row[-3:]
-    return StepInFull(_timeline_row(row[:-5]), row[-5], row[-4], tuple(legs),
+    result, length, arguments, note = row[-4:]
+    return StepInFull(_timeline_row(row[:-6]), row[-6], row[-5], tuple(legs),
                       result if isinstance(result, str) else "", length if isinstance(length, int) else 0,
-                      arguments if isinstance(arguments, str) else None, _stored_images(store, step_id))
+                      arguments if isinstance(arguments, str) else None, _stored_images(store, step_id),
+                      note if isinstance(note, str) else "")
 
 
 def _stored_images(store: RunStore, step_id: int) -> tuple[StoredImage, ...]:
@@ -343,8 +347,8 @@ def _stored_images(store: RunStore, step_id: int) -> tuple[StoredImage, ...]:
 
 def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
                      limit: int = 10_000) -> list[int]:
-    """The row numbers (in the filtered timeline) of steps whose details, arguments or result
-    contain ``text`` (case-insensitive), in order; at most ``limit`` of them."""
+    """The row numbers (in the filtered timeline) of steps whose details, arguments, result or
+    note contain ``text`` (case-insensitive), in order; at most ``limit`` of them."""
     needle = text.strip().lower()
     if not needle:
         return []
@@ -359,8 +363,9 @@ def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter 
            OR instr(lower(COALESCE(json_extract(p, '$.content'), '')), ?) > 0
            OR instr(lower(COALESCE(json_extract(p, '$.toolArguments'), '')), ?) > 0
            OR instr(lower(COALESCE(json_extract(p, '$.finishReason'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.note'), '')), ?) > 0
         ORDER BY position LIMIT ?"""
-    return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * 5), limit))]
+    return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * 6), limit))]
 
 
 def delete_runs(store: RunStore, run_ids: Sequence[int]) -> int:

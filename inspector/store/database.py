@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
-
-import sqlite_utils
+from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
@@ -20,12 +20,25 @@ from .transactions import rollback
 LOCK_WAIT_S = 10.0
 
 
-#: The store uses no sqlite-utils plugin; looking for them reads the metadata of every installed
-#: distribution (tens of milliseconds at each open, the window's start included).
-SQLITE_UTILS_PLUGINS = False
+class Database:
+    """An open run database: its connection (autocommit; transactions are opened explicitly).
+
+    Every statement of the store is plain SQL on :attr:`conn`; this holder is all a store needs,
+    and it costs nothing to import (a wrapper library cost each command tens of milliseconds)."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, parameters: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Cursor:
+        return self.conn.execute(sql, parameters)
+
+    def close(self) -> None:
+        self.conn.close()
 
 
-def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S) -> sqlite_utils.Database:
+def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S) -> Database:
     """Open (creating if needed) and upgrade the database at ``path``.
 
     A database from a newer version is refused before anything is written to it. A damaged
@@ -73,10 +86,10 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
         conn.close()
         raise store_fault(path, exc) or StoreError(Message(N_("The run database {path} could not be opened: "
                                                               "{reason}."), {"path": path, "reason": exc})) from None
-    return sqlite_utils.Database(conn, execute_plugins=SQLITE_UTILS_PLUGINS)
+    return Database(conn)
 
 
-def open_database_read_only(path: str | os.PathLike[str]) -> sqlite_utils.Database:
+def open_database_read_only(path: str | os.PathLike[str]) -> Database:
     """Open an existing database for reading only: nothing is created, upgraded or written.
 
     Raises :class:`StoreError` when the file cannot be read as a run database.
@@ -92,7 +105,7 @@ def open_database_read_only(path: str | os.PathLike[str]) -> sqlite_utils.Databa
             raise fault from None
         raise StoreError(Message(N_("The run database {path} cannot be read: {reason}."),
                                  {"path": path, "reason": exc})) from None
-    return sqlite_utils.Database(conn, execute_plugins=SQLITE_UTILS_PLUGINS)
+    return Database(conn)
 
 
 def _migrate(conn: sqlite3.Connection, version: int) -> None:

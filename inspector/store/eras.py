@@ -34,7 +34,7 @@ _DEFAULT_WAIT_MS = 10_000
 class StoredEras:
     """An era memory in the run database (``recall(key)``, ``remember(key, era | None)``).
 
-    ``db`` is the connection's owner (a ``RunStore`` or a ``sqlite_utils.Database``) of the thread
+    ``db`` is the connection's owner (a ``RunStore`` or a ``Database``) of the thread
     that runs the operations; one :class:`StoredEras` per such connection."""
 
     def __init__(self, db: object) -> None:

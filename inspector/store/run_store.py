@@ -13,14 +13,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, StepKind, step_outcome
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
-from .database import LOCK_WAIT_S, open_database, pid_alive, rollback
+from .database import LOCK_WAIT_S, Database, open_database, pid_alive, rollback
 from .errors import UnknownRunError
 from .faults import is_lock, set_lock_wait, store_fault
 
@@ -45,6 +43,8 @@ class RunRecord:
     finished_at: datetime | None
     origin: str | None = None
     step_count: int | None = None
+    #: What someone who reviewed the run wrote about it ("" when nothing).
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ PageMark = tuple[str, int]
 class RunStore:
     """The run database. One instance per thread that writes; SQLite serialises writers."""
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
         self._conn = db.conn
         #: Next sequence per run this store appends to: saves a lookup per step.
@@ -133,13 +133,13 @@ class RunStore:
 
     def insert_run(self, title: str, source: str, server: str | None, started_at: datetime | None,
                    uid: str | None, status: str, origin: str | None,
-                   finished_at: datetime | None = None) -> int:
+                   finished_at: datetime | None = None, note: str = "") -> int:
         """Insert a run inside an open transaction (for importers); return its id."""
         cursor = self._conn.execute(
-            "INSERT INTO runs (uid, title, source, server, status, started_at, finished_at, owner_pid, origin)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO runs (uid, title, source, server, status, started_at, finished_at, owner_pid, origin, note)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (uid or uuid.uuid4().hex, title, source, server, status, to_stored_time(started_at),
-             to_stored_time(finished_at) or None, os.getpid() if status == "running" else None, origin))
+             to_stored_time(finished_at) or None, os.getpid() if status == "running" else None, origin, note))
         return int(cursor.lastrowid)
 
     def finish_run(self, run_id: int, status: str, finished_at: datetime | None = None) -> None:
@@ -306,13 +306,13 @@ class RunStore:
         return {step_id: tuple(legs) for step_id, legs in found.items()}
 
 
-_RUN_COLUMNS = "id, uid, title, source, server, status, started_at, finished_at, origin"
+_RUN_COLUMNS = "id, uid, title, source, server, status, started_at, finished_at, origin, note"
 
 
 def _run(row: Sequence[Any]) -> RunRecord:
     return RunRecord(id=row[0], uid=row[1], title=row[2], source=row[3], server=row[4], status=row[5],
                      started_at=from_stored_time(row[6]), finished_at=from_stored_time(row[7]),
-                     origin=row[8], step_count=row[9])
+                     origin=row[8], note=row[9] or "", step_count=row[10])
 
 
 class _NotAnObject(ValueError):

@@ -125,6 +125,12 @@ _V7_SERVER_SIGNIN = _statements("""
             CHECK (signin_secret_kept IN (0, 1));
 """)
 
+# What someone who reviewed a run wrote about it (support staff's finding). A step's note lives in
+# its payload (key "note"), so that it travels with the step wherever the step goes.
+_V8_RUN_NOTES = _statements("""
+        ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT '';
+""")
+
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
-                                     _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN)
+                                     _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN, _V8_RUN_NOTES)
 SCHEMA_VERSION = len(MIGRATIONS)

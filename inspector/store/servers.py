@@ -14,10 +14,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-import sqlite_utils
-
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
+from .database import Database
 from .secrets import NoSecretKeeper, SecretKeeper, is_secret_header
 from .transactions import rollback
 
@@ -143,7 +142,7 @@ class ServerRecord:
 class ServerRegistry:
     """Servers and their health, in the run database."""
 
-    def __init__(self, db: sqlite_utils.Database, secrets: SecretKeeper | None = None) -> None:
+    def __init__(self, db: Database, secrets: SecretKeeper | None = None) -> None:
         self._conn = db.conn
         self._secrets = secrets or NoSecretKeeper()
 

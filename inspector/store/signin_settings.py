@@ -77,7 +77,7 @@ class SignInSetup:
 
 
 class StoredSignIn:
-    """Sign-in settings per server in the run database (``db``: a ``sqlite_utils.Database`` or
+    """Sign-in settings per server in the run database (``db``: a ``Database`` or
     ``RunStore``), the client secrets in ``vault`` (default: one that keeps them for this process)."""
 
     def __init__(self, db: object, vault: SignInKeeper | None = None) -> None:

@@ -184,6 +184,21 @@ class RunHeader:
     status: str
     started_at: str
     finished_at: str
+    #: What someone who reviewed the run wrote about it ("" when nothing).
+    note: str = ""
+
+
+#: The longest note a trace may carry for a run (characters); a step's note is part of its payload.
+MAX_NOTE_CHARS = 20_000
+
+
+def read_note(value: Any, path: Path) -> str:
+    """A run's note: a string of at most :data:`MAX_NOTE_CHARS` characters (absent: "")."""
+    note = read_text(value, path, optional=True) or ""
+    if len(note) > MAX_NOTE_CHARS:
+        raise TraceProblem(path, said(N_("a note may have at most {limit} characters, this one has {count}"),
+                                      limit=str(MAX_NOTE_CHARS), count=str(len(note))))
+    return note
 
 
 @dataclass(frozen=True)
@@ -235,6 +250,7 @@ def read_run_header(fields: Mapping[str, Any], path: Path) -> RunHeader:
         status=read_status(fields["status"], (*path, "status")),
         started_at=read_time(fields.get("started_at"), (*path, "started_at")),
         finished_at=read_time(fields.get("finished_at"), (*path, "finished_at")),
+        note=read_note(fields.get("note"), (*path, "note")),
     )
 
 

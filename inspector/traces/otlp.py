@@ -33,6 +33,7 @@ from .format import (
     describe,
     dump_json,
     load_embedded_json,
+    read_note,
     read_payload,
     read_sequence,
     read_status,
@@ -54,6 +55,9 @@ RUN_SOURCE = "run_inspector.run.source"
 RUN_SERVER = "run_inspector.run.server"
 RUN_STARTED_AT = "run_inspector.run.started_at"
 RUN_FINISHED_AT = "run_inspector.run.finished_at"
+#: A reviewer's note on the run / the step (the step's is also in its payload).
+RUN_NOTE = "run_inspector.run.note"
+STEP_NOTE = "run_inspector.step.note"
 STEP_SEQUENCE = "run_inspector.step.sequence"
 STEP_STARTED_AT = "run_inspector.step.started_at"
 STEP_KIND = "run_inspector.step.kind"
@@ -180,10 +184,12 @@ def _status(outcome: str, message: str) -> tuple[dict[str, Any] | None, list[dic
 
 
 def run_span(uid: str, title: str, source: str, server: str | None, status: str,
-             started_at: datetime | None, finished_at: datetime | None) -> dict[str, Any]:
+             started_at: datetime | None, finished_at: datetime | None, note: str = "") -> dict[str, Any]:
     """The root span of a run. Pass the values as they may leave the machine (redacted)."""
     attributes = [attribute(SPAN_ROLE, "run"), attribute(RUN_UID, uid), attribute(RUN_TITLE, title),
                   attribute(RUN_SOURCE, source), attribute(OUTCOME, status)]
+    if note:
+        attributes.append(attribute(RUN_NOTE, note))
     if server is not None:
         attributes.append(attribute(RUN_SERVER, server))
     if started_at is not None:
@@ -218,6 +224,8 @@ def step_spans(uid: str, sequence: int, started_at: datetime | None, fallback_st
         attributes += [attribute("gen_ai.operation.name", "execute_tool"),
                        attribute("gen_ai.tool.name", payload["toolName"])]
     attributes += server_attributes(payload)
+    if isinstance(payload.get("note"), str) and payload["note"]:
+        attributes.append(attribute(STEP_NOTE, payload["note"]))  # for viewers: an import reads the payload
     if outcome:
         attributes.append(attribute(OUTCOME, outcome))
     status, extra = _status(outcome, str(payload.get("toolResult") or "")[:200])
@@ -439,6 +447,7 @@ def our_run_header(span: Span, path: Path) -> RunHeader:
         status=read_status(attrs.get(OUTCOME), (*where, OUTCOME)),
         started_at=read_time(attrs.get(RUN_STARTED_AT), (*where, RUN_STARTED_AT)),
         finished_at=read_time(attrs.get(RUN_FINISHED_AT), (*where, RUN_FINISHED_AT)),
+        note=read_note(attrs.get(RUN_NOTE), (*where, RUN_NOTE)),
     )
 
 

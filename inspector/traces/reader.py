@@ -140,7 +140,7 @@ class TracePlan:
 class _TraceReader:
     """Our trace format: runs with their fields and steps."""
 
-    _RUN_FIELDS = frozenset({"uid", "title", "source", "server", "status", "started_at", "finished_at"})
+    _RUN_FIELDS = frozenset({"uid", "title", "source", "server", "status", "started_at", "finished_at", "note"})
 
     def __init__(self, sink: TraceSink) -> None:
         self._sink = sink

@@ -38,6 +38,7 @@ class RunToWrite(Protocol):
     status: str
     started_at: datetime | None
     finished_at: datetime | None
+    note: str
 
 
 class StepToWrite(Protocol):
@@ -104,9 +105,13 @@ def replacing(target: Path) -> Iterator[IO[str]]:
 
 
 def _run_fields(run: RunToWrite) -> dict[str, object]:
-    return {"uid": run.uid, "title": redact_text(run.title), "source": run.source,
-            "server": redact_text(run.server) if run.server is not None else None, "status": run.status,
-            "started_at": format_time(run.started_at), "finished_at": format_time(run.finished_at)}
+    fields: dict[str, object] = {
+        "uid": run.uid, "title": redact_text(run.title), "source": run.source,
+        "server": redact_text(run.server) if run.server is not None else None, "status": run.status,
+        "started_at": format_time(run.started_at), "finished_at": format_time(run.finished_at)}
+    if run.note:  # written only when there is one: files of runs without notes stay as they were
+        fields["note"] = redact_text(run.note)
+    return fields
 
 
 def write_trace(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: ProgressMeter) -> int:
@@ -138,7 +143,8 @@ def write_otlp(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: P
     for run in runs:
         fields = _run_fields(run)
         out.write(separator + dump_json(otlp.run_span(
-            run.uid, fields["title"], run.source, fields["server"], run.status, run.started_at, run.finished_at)))
+            run.uid, fields["title"], run.source, fields["server"], run.status, run.started_at, run.finished_at,
+            str(fields.get("note", "")))))
         separator = ",\n"
         for stored in steps_of(run):
             for span in otlp.step_spans(run.uid, stored.sequence, stored.started_at, run.started_at,

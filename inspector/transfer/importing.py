@@ -165,7 +165,7 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: TracePlan, f
             status = "interrupted" if header.status == "running" else header.status
             run_id = store.insert_run(
                 header.title, "imported", header.server, from_stored_time(header.started_at), header.uid,
-                status, source.name, finished_at=from_stored_time(header.finished_at))
+                status, source.name, finished_at=from_stored_time(header.finished_at), note=header.note)
             run_ids[key] = run_id
             ids.add(run_id)
             imported.add(header.uid)

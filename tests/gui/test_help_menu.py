@@ -9,8 +9,8 @@ import tomllib
 from pathlib import Path
 
 import PySide6
-from PySide6.QtCore import Qt, qVersion
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtCore import QObject, Qt, QUrl, Slot, qVersion
+from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QLabel
 
 from inspector.gui.help_menu import AboutDialog, DocumentationDialog, ShortcutsDialog, plain_action_text
@@ -77,6 +77,62 @@ def test_about_copies_its_facts_for_a_bug_report_in_english(qtbot, make_window) 
         assert any(each.startswith(line) for each in copied.splitlines()), (line, copied)
     assert "<" not in copied  # plain text, no markup
     assert copied == about.copy_for_bug_report()
+
+
+class FileOpener(QObject):
+    """Stands in for the desktop's file manager: QDesktopServices hands it the file: addresses."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.opened: list[QUrl] = []
+
+    @Slot(QUrl)
+    def open(self, url: QUrl) -> None:
+        self.opened.append(url)
+
+
+def test_about_opens_the_log_folder_making_it_when_missing(qtbot, make_window) -> None:
+    window = make_window()
+    about = window.help_menu.show_about()
+    qtbot.addWidget(about)
+    about.show()
+    folder = log_path().parent
+    assert not folder.exists()  # nothing was logged yet in this test's log folder
+    assert about.folder_button.parent() is about.copy_button.parent()  # beside the copy button
+    assert about.folder_button.text() == "Open &log folder"
+    opener = FileOpener()
+    QDesktopServices.setUrlHandler("file", opener, "open")
+    try:
+        qtbot.mouseClick(about.folder_button, Qt.MouseButton.LeftButton)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert opener.opened == [QUrl.fromLocalFile(str(folder))]
+    assert folder.is_dir()
+    assert about.copied.text() == f"Opened the log folder: {folder}"
+    try:
+        switch_language("de")
+        assert about.folder_button.text() == "&Protokollordner öffnen"
+        assert about.copied.text() == f"Protokollordner geöffnet: {folder}"
+    finally:
+        switch_language("en")
+
+
+def test_about_says_when_the_log_folder_cannot_be_made_and_opens_nothing(qtbot, make_window, tmp_path,
+                                                                         monkeypatch) -> None:
+    blocker = tmp_path / "a file, not a folder"
+    blocker.write_text("")
+    monkeypatch.setenv("RUN_INSPECTOR_LOG", str(blocker / "log" / "run-inspector.log"))
+    window = make_window()
+    about = window.help_menu.show_about()
+    qtbot.addWidget(about)
+    opener = FileOpener()
+    QDesktopServices.setUrlHandler("file", opener, "open")
+    try:
+        about.open_log_folder()
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert opener.opened == []
+    assert about.copied.text().startswith(f"The log folder cannot be made: {blocker / 'log'} (")
 
 
 def test_screenshot_about(qtbot, make_window) -> None:

@@ -95,6 +95,8 @@ def test_screenshot_an_imported_otlp_trace(qtbot, make_window, tmp_path) -> None
     durations = [tab.timeline.index(row, COLUMNS.index("duration")).data() for row in range(tab.timeline.rowCount())]
     assert "unfinished" in durations
     tab.select_step(outcomes.index("cancelled"))
+    # The Server tab does not claim what another tool's trace cannot know.
+    assert tab.detail.server_side.toPlainText().startswith("The trace this step came from does not record")
     assert save(window, "runs-imported-otlp").exists()
 
 
@@ -135,3 +137,25 @@ def test_screenshot_thirty_runs(qtbot, make_window, size, language) -> None:
     assert fully_visible_rows(tab.run_view) >= 10
     assert save(window, f"runs-thirty-{size[0]}x{size[1]}-{language}").exists()
     switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_screenshot_a_filter_that_matches_nothing(qtbot, make_window, language) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store, "scenario user-cancels")
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    switch_language(language)
+    try:
+        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+        assert tab.select_runs([run_id])
+        tab.step_outcome_filter.setCurrentIndex(tab.step_outcome_filter.findData("failed"))
+        tab.kind_filter.setCurrentIndex(tab.kind_filter.findData("llm"))
+        note = tab.timeline_pane.empty_note
+        assert tab.timeline.rowCount() == 0 and note.isVisibleTo(tab)
+        assert ("6" in note.text()) and ("0" in tab.run_heading.text())
+        # The note is whole: its lines fit in the room it was given.
+        assert note.heightForWidth(note.width()) <= note.height()
+        save(window, f"runs-filter-matches-nothing-{language}", grey=True)
+    finally:
+        switch_language("en")

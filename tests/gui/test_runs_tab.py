@@ -263,25 +263,56 @@ def test_export_from_the_window_then_import_elsewhere_gives_the_same_runs(qtbot,
     assert big not in tab.selected_run_ids()
 
 
-def test_delete_runs_asks_naming_how_many(qtbot, make_window, monkeypatch) -> None:
+def _answer_delete(monkeypatch, answer: QMessageBox.StandardButton) -> list[tuple[str, Qt.TextFormat]]:
+    asked: list[tuple[str, Qt.TextFormat]] = []
+
+    def exec_(box: QMessageBox) -> int:
+        asked.append((box.text(), box.textFormat()))
+        return answer
+
+    monkeypatch.setattr(QMessageBox, "exec", exec_)
+    return asked
+
+
+def test_delete_runs_asks_naming_them(qtbot, make_window, monkeypatch) -> None:
     with RunStore.open(resolve_db_path()) as store:
         ids = [mixed_run(store, f"run {n}", started_at=T0.replace(minute=n)) for n in range(3)]
     window = runs_window(make_window)
     tab = window.runs_tab
     qtbot.waitUntil(lambda: tab.runs.rowCount() == 3)
     tab.select_runs(ids[:2])
-    asked = []
-    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *args: asked.append(text)
-                        or QMessageBox.StandardButton.No)
+    asked = _answer_delete(monkeypatch, QMessageBox.StandardButton.No)
     assert tab.delete_selected() is None and tab.runs.rowCount() == 3
-    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *args: asked.append(text)
-                        or QMessageBox.StandardButton.Yes)
+    asked_again = _answer_delete(monkeypatch, QMessageBox.StandardButton.Yes)
     with qtbot.waitSignal(tab.transfer_ended, timeout=20000) as ended:
         assert tab.delete_selected() is not None
+    asked += asked_again
     assert ended.args == ["delete", "ok", "Deleted 2 runs."]
-    assert asked == ["Delete 2 runs and all their steps? This cannot be undone."] * 2
+    question = "\n".join(["Delete 2 runs and all their steps? This cannot be undone.", "",
+                           *sorted(f"run {run_id} “run {n}”" for n, run_id in enumerate(ids[:2]))])
+    assert [(text.split("\n")[:2] + sorted(text.split("\n")[2:]), form) for text, form in asked] == [
+        (question.split("\n"), Qt.TextFormat.PlainText)] * 2
     assert [tab.runs.run(row).id for row in range(tab.runs.rowCount())] == [ids[2]]
     assert tab.timeline.run is None or tab.timeline.run.id == ids[2]
+
+
+def test_deleting_one_run_names_it_and_many_are_counted(qtbot, make_window, monkeypatch) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        ids = [mixed_run(store, f"<b>run</b> {n}", started_at=T0.replace(minute=n)) for n in range(8)]
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 8)
+    asked = _answer_delete(monkeypatch, QMessageBox.StandardButton.No)
+    tab.select_runs(ids[:1])
+    tab.delete_selected()
+    tab.select_runs(ids)
+    tab.delete_selected()
+    assert asked[0] == (f"Delete run {ids[0]} “<b>run</b> 0” and all its steps? This cannot be undone.",
+                        Qt.TextFormat.PlainText)
+    lines = asked[1][0].split("\n")
+    assert lines[0] == "Delete 8 runs and all their steps? This cannot be undone."
+    assert len(lines) == 2 + 5 + 1 and lines[-1] == "… and 3 more runs"
+    assert tab.runs.rowCount() == 8  # nothing deleted on No
 
 
 def test_find_highlights_matches_and_goes_next_and_previous(qtbot, make_window) -> None:
@@ -315,6 +346,15 @@ def test_find_highlights_matches_and_goes_next_and_previous(qtbot, make_window) 
     assert outcomes_of(tab) == ["cancelled"]
     tab.kind_filter.setCurrentIndex(tab.kind_filter.findData("llm"))
     assert outcomes_of(tab) == []
+    # Nothing matches: the heading still counts the run's steps, and the empty rows say why.
+    assert tab.run_heading.text() == (f"Run {run_id}: user-cancels — cancelled; 0 of 6 steps shown (filtered)")
+    note = tab.timeline_pane.empty_note
+    assert note.isVisibleTo(tab) and note.text().startswith("No step of this run matches the filters.")
+    assert "all 6" in note.text() and note.textFormat() == Qt.TextFormat.PlainText
+    tab.kind_filter.setCurrentIndex(0)
+    tab.step_outcome_filter.setCurrentIndex(0)
+    assert tab.run_heading.text() == f"Run {run_id}: user-cancels — cancelled, 6 steps"
+    assert not note.isVisibleTo(tab)
 
 
 def test_hostile_payloads_show_as_plain_clipped_text_quickly(qtbot, make_window) -> None:
@@ -469,3 +509,56 @@ def test_a_file_name_that_turns_text_around_is_shown_as_its_characters(qtbot, ma
     assert tab.error_box is not None and "bad\ufffdnosj.exe" in tab.error_box.text()
     assert "\u202e" not in tab.error_box.text() and "\u202e" not in tab.status.text()
     tab.error_box.close()
+
+
+def test_copy_says_what_it_copied(qtbot, make_window) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    tab.select_runs([run_id])
+    tab.timeline_pane.select_step(1)
+    qtbot.waitUntil(lambda: tab.detail.step is not None and tab.detail.step.row.sequence == 2)
+    tab.detail.copy_result.click()
+    assert QApplication.clipboard().text() == "saved note 1"
+    assert tab.status.text() == "Copied the result of step 2 (12 characters)."
+    tab.detail.copy_payload.click()
+    copied = QApplication.clipboard().text()
+    assert json.loads(copied)["toolName"] == "write_note"
+    assert tab.status.text() == f"Copied the payload of step 2 as JSON ({len(copied):,} characters)."
+
+
+def test_the_file_dialogs_start_in_the_documents_folder_then_the_last_one_used(qtbot, make_window, monkeypatch,
+                                                                                tmp_path) -> None:
+    from PySide6.QtCore import QStandardPaths
+    from PySide6.QtWidgets import QFileDialog
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    started: list[str] = []
+    chosen = tmp_path / "elsewhere"
+    chosen.mkdir()
+
+    def save(parent, caption, directory, filters, *args):
+        started.append(directory)
+        return "", ""
+
+    def open_(parent, caption, directory, filters, *args):
+        started.append(directory)
+        return str(chosen / "missing.json"), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", open_)
+    tab.transfers.choose_export([run_id])
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    first = Path(started[0])
+    assert first.name == f"run-{run_id}.json"
+    assert first.parent in {Path(documents), Path.home()} and first.parent != Path.cwd()
+    with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+        tab.transfers.choose_trace()  # a file that is not there: the import fails, the folder is kept
+    tab.transfers.choose_export([run_id, run_id])
+    assert started[2] == str(chosen / "runs.json")

@@ -43,10 +43,13 @@ sys.exit(run_window())
 #: Not loaded by the time the window has painted.
 NOT_AT_FIRST_PAINT = (
     "mcp", "mcp_types", "uvicorn", "starlette",  # the MCP SDK server: the demo's, in its own process
-    "inspector.demo", "inspector.agent", "inspector.transfer", "inspector.traces",
+    "inspector.demo", "inspector.agent", "inspector.transfer",
+    # The trace files' readers and writers (the log file's scrubbing, traces.redact, may load: an
+    # offscreen Qt warns at the first show, and Qt's warnings go to the log file).
+    "inspector.traces.reader", "inspector.traces.writer", "inspector.traces.otlp",
     "inspector.gui.dialogs.settings_dialog", "inspector.gui.dialogs.sampling_tokens",
     "inspector.gui.dialogs.server_dialog", "inspector.gui.runs.tab",
-    "jsonschema", "referencing", "keyring",
+    "jsonschema", "referencing", "keyring", "sqlite_utils",
 )
 
 

@@ -23,11 +23,13 @@ class _Server(uvicorn.Server):
 
 
 @contextmanager
-def serve_asgi(app: Any, path: str = "/mcp") -> Iterator[str]:
-    """Serve ``app`` on 127.0.0.1 in a thread; yield its URL; stop it afterwards."""
+def serve_asgi(app: Any, path: str = "/mcp", tls: tuple[str, str] | None = None) -> Iterator[str]:
+    """Serve ``app`` on 127.0.0.1 in a thread; yield its URL; stop it afterwards. With ``tls``
+    (certificate file, key file) it serves HTTPS."""
     port = free_port()
+    certificate, key = tls or (None, None)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="on",
-                            timeout_graceful_shutdown=1)
+                            timeout_graceful_shutdown=1, ssl_certfile=certificate, ssl_keyfile=key)
     server = _Server(config)
     thread = threading.Thread(target=server.run, name=f"asgi-{port}", daemon=True)
     thread.start()
@@ -37,7 +39,7 @@ def serve_asgi(app: Any, path: str = "/mcp") -> Iterator[str]:
             raise RuntimeError("the test server did not start")
         time.sleep(0.01)
     try:
-        yield f"http://127.0.0.1:{port}{path}"
+        yield f"{'https' if tls else 'http'}://127.0.0.1:{port}{path}"
     finally:
         server.should_exit = True
         thread.join(5)

@@ -156,3 +156,17 @@ def test_the_metainfo_screenshots_are_pictures_the_screenshot_tests_make() -> No
         assert url.startswith("https://") and "/docs/screenshots/" in url
         assert name.removesuffix(".png") in published and f'"{name.removesuffix(".png")}"' in made_by_tests
         assert png_size((ROOT / "docs" / "screenshots" / name).read_bytes()) == (1280, 800)
+
+
+def test_the_metainfo_addresses_are_the_repository_the_application_id_names() -> None:
+    # io.github.OWNER.Name: the project lives at github.com/OWNER/<the command's name>.
+    owner = APP_ID.split(".")[2]
+    repository = f"https://github.com/{owner}/{COMMAND}"
+    root = ET.parse(METAINFO).getroot()
+    urls = {url.get("type"): url.text for url in root.iter("url")}
+    assert urls == {"homepage": repository, "bugtracker": f"{repository}/issues", "vcs-browser": repository}
+    assert root.find("developer").get("id") == f"io.github.{owner}"
+    raw = f"https://raw.githubusercontent.com/{owner}/{COMMAND}/main/docs/screenshots/"
+    assert all(image.text.startswith(raw) for image in root.iter("image"))
+    assert PYPROJECT["project"]["urls"] == {"Homepage": repository, "Issues": f"{repository}/issues",
+                                            "Source": repository}

@@ -1,5 +1,6 @@
 """About Run Inspector: the version, where the data and the log are, the licence, the Qt and Python in
-use, and a button that copies those facts for a bug report. Every text is plain text."""
+use, a button that copies those facts for a bug report and one that opens the log folder. Every text
+is plain text."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import platform
 from pathlib import Path
 
 import PySide6
-from PySide6.QtCore import Qt, qVersion
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import Qt, QUrl, qVersion
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import N_, _
@@ -74,9 +75,13 @@ class AboutDialog(QDialog):
         self.body = plain_label()
         self.copy_button = QPushButton()
         self.copy_button.clicked.connect(self.copy_for_bug_report)
-        self.copied = plain_label()
+        self.folder_button = QPushButton()
+        self.folder_button.clicked.connect(self.open_log_folder)
+        self.copied = plain_label()  # the line saying what the last button did
+        self._said: tuple[str, dict[str, str]] | None = None
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.folder_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
@@ -95,18 +100,40 @@ class AboutDialog(QDialog):
         self.body.setText("\n".join(lines))
         self.copy_button.setText(_("&Copy for a bug report"))
         self.copy_button.setToolTip(_("Copy these facts as plain text, to paste into a bug report"))
-        if self.copied.text():
-            self._say_copied()
+        self.folder_button.setText(_("Open &log folder"))
+        self.folder_button.setToolTip(_("Show the folder of the log file in the file manager"))
+        if self._said is not None:
+            message, values = self._said
+            self._say(message, **values)
 
     def copy_for_bug_report(self) -> str:
         """Put the facts on the clipboard as plain text; return what was copied."""
         text = bug_report_text(self.db_path, self.settings_file)
         QGuiApplication.clipboard().setText(text)
-        self._say_copied()
+        self._say(N_("Copied to the clipboard: paste it into the bug report."))
         return text
 
-    def _say_copied(self) -> None:
-        self.copied.setText(_("Copied to the clipboard: paste it into the bug report."))
+    def open_log_folder(self) -> QUrl:
+        """Open the log file's folder with the desktop's file manager (made first when it is missing);
+        return its address. What went wrong, if anything, is said on the dialog's status line."""
+        folder = log_path().parent
+        url = QUrl.fromLocalFile(str(folder))
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            self._say(N_("The log folder cannot be made: {folder} ({reason})"),
+                      folder=str(folder), reason=error.strerror or str(error))
+            return url
+        if QDesktopServices.openUrl(url):
+            self._say(N_("Opened the log folder: {folder}"), folder=str(folder))
+        else:
+            self._say(N_("No program opened the log folder: {folder}"), folder=str(folder))
+        return url
+
+    def _say(self, message: str, **values: str) -> None:
+        """Show ``message`` (a message id) on the status line; said again after a language switch."""
+        self._said = (message, values)
+        self.copied.setText(_(message).format(**values))
 
 
 __all__ = ["AboutDialog", "about_facts", "bug_report_text"]

@@ -82,7 +82,7 @@ class RunListPane(QWidget):
         for source in RUN_SOURCES:
             translated_item(self.source_filter, lambda source=source: source_word(source), source)
         self.search = QLineEdit()
-        translated(self.search, "setPlaceholderText", lambda: _("Search titles, servers, files…"))
+        translated(self.search, "setPlaceholderText", lambda: _("Search titles, servers, files, notes…"))
         translated(self.search, "setAccessibleName", lambda: _("Search runs"))
         name_clear_button(self.search, lambda: _("Clear the search"))
         readable_placeholder(self.search)

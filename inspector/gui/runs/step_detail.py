@@ -8,6 +8,7 @@ live view; a cancel in flight says that the remote effect is unknown.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -33,6 +34,7 @@ from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
 from ..widgets.server_exchanges import server_exchange_lines
+from .notes import NoteLabel
 from .runs_model import format_duration
 from .step_wire import has_process_output, stderr_text, wire_summary
 from .stored_text import cancelled_result_text
@@ -54,6 +56,8 @@ class StepDetail(QWidget):
 
     #: "Look up task" was pressed: the step's task handle (``taskId``, ``server``, ``sessionId``?).
     task_lookup = Signal(object)
+    #: A sentence for the tab's status line (what a Copy button put on the clipboard).
+    said = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -107,18 +111,22 @@ class StepDetail(QWidget):
         translated_tab(self.tabs, self.payload, lambda: _("Payload"))
         self.copy_result = translated(QPushButton(), "setText", lambda: _("Copy result"))
         translated(self.copy_result, "setAccessibleName", lambda: _("Copy the result text"))
-        self.copy_result.clicked.connect(lambda: self._copy(self._result_text))
+        self.copy_result.clicked.connect(self.copy_result_text)
         self.copy_payload = translated(QPushButton(), "setText", lambda: _("Copy payload"))
         translated(self.copy_payload, "setAccessibleName", lambda: _("Copy the raw payload as JSON"))
-        self.copy_payload.clicked.connect(lambda: self._copy(self._payload_text))
+        self.copy_payload.clicked.connect(self.copy_payload_text)
         # A step that ran as a task can look it up again (a timed-out one may have finished since).
         self.look_up_task = translated(QPushButton(), "setText", lambda: _("Look up task"))
         translated(self.look_up_task, "setAccessibleName", lambda: _("Look the step's task up again on its server"))
         self.look_up_task.clicked.connect(lambda: self.task_lookup.emit(self._task))
         self._task: dict[str, Any] | None = None
+        self.note = NoteLabel(lambda: _("Note on the step"))
+        self.note_button = translated(QPushButton(), "setText", lambda: _("Note…"))
+        translated(self.note_button, "setAccessibleName", lambda: _("Write a note on this step"))
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(self.look_up_task)
+        buttons.addWidget(self.note_button)
         buttons.addStretch(1)
         buttons.addWidget(self.copy_result)
         buttons.addWidget(self.copy_payload)
@@ -127,6 +135,7 @@ class StepDetail(QWidget):
         layout.setContentsMargins(4, 0, 4, 4)
         layout.setSpacing(3)
         layout.addWidget(self.heading)
+        layout.addWidget(self.note)
         layout.addWidget(self.summary)
         layout.addWidget(self.wire)
         layout.addWidget(self.remote_effect)
@@ -141,7 +150,7 @@ class StepDetail(QWidget):
     def show_step(self, step: StepInFull | None) -> None:
         self.step = step
         has_step = step is not None
-        for widget in (self.tabs, self.copy_result, self.copy_payload):
+        for widget in (self.tabs, self.copy_result, self.copy_payload, self.note_button):
             widget.setEnabled(has_step)
         if step is None:
             self.heading.setText(_("Select a step to see its detail."))
@@ -156,7 +165,9 @@ class StepDetail(QWidget):
             self.images.show_images([])
             self._task = None
             self.look_up_task.hide()
+            self.note.show_note("")
             return
+        self.note.show_note(step.note)
         row = step.row
         payload: Any = None
         if len(step.payload_text) <= MAX_PARSED_CHARS:
@@ -219,7 +230,11 @@ class StepDetail(QWidget):
         asked = payload.get("serverRequests")
         if isinstance(asked, list) and asked:
             exchanges += ["", pretty_json(asked)]  # what was asked and answered, in full (as stored)
+        raw = payload.get("raw")
+        from_a_trace = isinstance(raw, dict) and "otlp" in raw  # another tool's span: it records none of this
         self.server_side.setPlainText("\n".join(exchanges) if exchanges else
+                                      _("The trace this step came from does not record what the server asked the "
+                                        "client or logged.") if from_a_trace else
                                       _("The server asked the client nothing and sent no log messages."))
         if payload:
             # The legs live in their own table; the raw payload shows the step as a trace holds it.
@@ -231,9 +246,24 @@ class StepDetail(QWidget):
             self._payload_text = pretty_payload(step.payload_text)
         self.payload.setPlainText(self._payload_text)
 
-    @staticmethod
-    def _copy(text: str) -> None:
+    def copy_result_text(self) -> str:
+        """Put the result text on the clipboard and say so; return the sentence."""
+        return self._copy(self._result_text, lambda sequence, count: ngettext(
+            "Copied the result of step {sequence} ({count} character).",
+            "Copied the result of step {sequence} ({count} characters).", count))
+
+    def copy_payload_text(self) -> str:
+        """Put the raw payload (JSON) on the clipboard and say so; return the sentence."""
+        return self._copy(self._payload_text, lambda sequence, count: ngettext(
+            "Copied the payload of step {sequence} as JSON ({count} character).",
+            "Copied the payload of step {sequence} as JSON ({count} characters).", count))
+
+    def _copy(self, text: str, sentence: Callable[[int, int], str]) -> str:
         QApplication.clipboard().setText(text)
+        sequence = self.step.row.sequence if self.step is not None else 0
+        said = sentence(sequence, len(text)).format(sequence=format_number(sequence), count=format_number(len(text)))
+        self.said.emit(said)
+        return said
 
 
 def _artifact_summary(artifact: Any) -> Any:

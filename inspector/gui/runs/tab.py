@@ -22,6 +22,7 @@ from inspector.store.browse import data_version, step_in_full
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
 from ..language import on_language_changed, translated
+from .notes import NoteWriter
 from .run_list import RunListPane
 from .step_detail import StepDetail
 from .timeline_pane import TimelinePane
@@ -55,6 +56,7 @@ class RunsTab(QWidget):
         self.timeline_pane = TimelinePane(store)
         self.detail = StepDetail()
         self.transfers = Transfers(store, db_path, self)
+        self.notes = NoteWriter(store, self)
         # The parts tests, benchmarks and the window reach for, by the names they had in one class.
         runs, steps = self.run_list, self.timeline_pane
         self.runs, self.run_view = runs.model, runs.view
@@ -124,6 +126,12 @@ class RunsTab(QWidget):
         self.transfers.deleted.connect(self._deleted)
         self.transfers.ended.connect(self.transfer_ended)
         self.detail.task_lookup.connect(self._look_up_task)
+        self.detail.said.connect(self.status.setText)
+        self.notes.said.connect(self.status.setText)
+        self.timeline_pane.note_button.clicked.connect(self.edit_run_note)
+        self.detail.note_button.clicked.connect(self.edit_step_note)
+        self.notes.run_note_written.connect(lambda _run_id: self.reload())
+        self.notes.step_note_written.connect(self._show_step)
 
     def _look_up_task(self, task: object) -> None:
         run = self.current_run()
@@ -201,6 +209,18 @@ class RunsTab(QWidget):
             self.detail.show_step(step_in_full(self.store, step_id))
         except UnknownRunError:
             self.detail.show_step(None)
+
+    def edit_run_note(self) -> None:
+        """Ask for the note of the run the timeline shows, and keep it."""
+        run = self.timeline.run
+        if run is not None:
+            self.notes.edit_run_note(run.id, run.note)
+
+    def edit_step_note(self) -> None:
+        """Ask for the note of the step the detail shows, and keep it."""
+        step = self.detail.step
+        if step is not None:
+            self.notes.edit_step_note(step.row.id, step.row.sequence, step.note)
 
     def select_runs(self, run_ids: Sequence[int]) -> bool:
         """Select these runs (the first becomes current), clearing filters that hide them."""

@@ -73,6 +73,8 @@ class TimelineModel(NamedColumnsModel):
         self.page_size = page_size
         self.cached_pages = cached_pages
         self.run: RunRecord | None = None
+        #: Whether the run shown has rounds (a run of one operation has none: its rounds show "–").
+        self.has_rounds = True
         self.filter = StepFilter()
         self.start: datetime | None = None
         self.end: datetime | None = None
@@ -110,9 +112,12 @@ class TimelineModel(NamedColumnsModel):
         self.page_log = []
         if run is None:
             self._count, self.start, self.end = 0, None, None
+            self.has_rounds = True
         else:
             self._count = count_timeline(self.store, run.id, self.filter)
             self.start, self.end = run_span(self.store, run)
+            # A run of one operation (a call, a tool list) has no rounds: "–", as the command line says.
+            self.has_rounds = self.store.has_rounds(run.id)
         self.endResetModel()
 
     def set_filter(self, where: StepFilter) -> None:
@@ -125,6 +130,8 @@ class TimelineModel(NamedColumnsModel):
             return
         self.run = run
         self._texts.clear()  # a step still running gets its duration and outcome
+        if not self.has_rounds:
+            self.has_rounds = self.store.has_rounds(run.id)
         count = count_timeline(self.store, run.id, self.filter)
         self.start, self.end = run_span(self.store, run)
         if count < self._count:
@@ -246,7 +253,7 @@ class TimelineModel(NamedColumnsModel):
         if column == "kind":
             return cell_text(kind_word(step.kind), 40)
         if column == "round":
-            return formatting.format_number(step.round)
+            return formatting.format_number(step.round) if self.has_rounds else formatting.UNKNOWN
         if column == "duration":
             return _("unfinished") if step.unfinished else format_duration(step.duration_ms / 1000)
         if column == "outcome":

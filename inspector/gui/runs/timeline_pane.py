@@ -33,6 +33,7 @@ from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text
 from .columns import compact_rows, fit_columns
+from .notes import NoteLabel
 from .runs_model import format_duration
 from .timeline_model import (
     COLUMNS,
@@ -65,9 +66,15 @@ class TimelinePane(QWidget):
         self.model = TimelineModel(store)
         self._matches: list[int] = []
         self._match = -1
+        #: (run id, how many steps it has) as last counted, for a filtered heading.
+        self._total: tuple[int, int] | None = None
         self.heading = QLabel()
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
         translated(self.heading, "setAccessibleName", lambda: _("Selected run"))
+        self.run_note = NoteLabel(lambda: _("Note on the run"))
+        self.note_button = translated(QPushButton(), "setText", lambda: _("Note…"))
+        translated(self.note_button, "setAccessibleName", lambda: _("Write a note on the selected run"))
+        self.note_button.setEnabled(False)
         self._build_filters()
         self._build_find()
         self._build_view()
@@ -75,12 +82,13 @@ class TimelinePane(QWidget):
         for widget in (self.outcome_filter, self.kind_filter):
             bar.addWidget(widget)
         bar.addWidget(self.find_edit, 1)
-        for widget in (self.previous_button, self.next_button, self.find_status):
+        for widget in (self.previous_button, self.next_button, self.find_status, self.note_button):
             bar.addWidget(widget)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 4)
         layout.setSpacing(2)
         layout.addWidget(self.heading)
+        layout.addWidget(self.run_note)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
         self.fit_columns()
@@ -146,9 +154,16 @@ class TimelinePane(QWidget):
         header.setSectionResizeMode(COLUMNS.index("details"), QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(36)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        # Over the empty rows: why there are none (a filter matching nothing says so).
+        self.empty_note = QLabel(self.view.viewport())
+        self.empty_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.empty_note.setWordWrap(True)
+        self.empty_note.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.empty_note.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.empty_note.hide()
 
     def retranslate(self) -> None:
-        self.describe(self.model.run)
+        self.describe(self.model.run, recount=False)
         if self._matches and self._match >= 0:
             self._say_match()
         elif self.find_edit.text().strip() and self.model.run is not None and not self._matches:
@@ -166,6 +181,7 @@ class TimelinePane(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
+        self._place_empty_note()
         self.view.setColumnHidden(COLUMNS.index("source"), event.size().width() < SOURCE_COLUMN_FROM_PX)
 
     # -- which run ------------------------------------------------------------------------------
@@ -191,14 +207,45 @@ class TimelinePane(QWidget):
         if self.find_edit.text().strip():
             self.find()
 
-    def describe(self, run: RunRecord | None) -> None:
+    def describe(self, run: RunRecord | None, recount: bool = True) -> None:
+        """The heading (and the note over empty rows) for ``run``; ``recount=False`` (a change of
+        language) reuses the count of the run's steps read last."""
+        shown = self.model.rowCount()
+        self.note_button.setEnabled(run is not None)
+        self.run_note.show_note(run.note if run is not None else "")
         if run is None:
             self.heading.setText(_("No run selected."))
+            self._say_empty(None)
             return
-        count = self.model.rowCount()
-        self.heading.setText(ngettext("Run {id}: {title} — {status}, {count} step",
-                                      "Run {id}: {title} — {status}, {count} steps", count).format(
-            id=run.id, title=cell_text(run.title, 80), status=outcome_word(run.status), count=format_number(count)))
+        title, status = cell_text(run.title, 80), outcome_word(run.status)
+        filtered = self.step_filter() != StepFilter()
+        if filtered and (recount or self._total is None or self._total[0] != run.id):
+            self._total = (run.id, self.store.count_steps(run.id))
+        total = self._total[1] if filtered and self._total else shown
+        if filtered:
+            self.heading.setText(ngettext("Run {id}: {title} — {status}; {shown} of {count} step shown (filtered)",
+                                          "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered)",
+                                          total).format(id=run.id, title=title, status=status,
+                                                        shown=format_number(shown), count=format_number(total)))
+        else:
+            self.heading.setText(ngettext("Run {id}: {title} — {status}, {count} step",
+                                          "Run {id}: {title} — {status}, {count} steps", shown).format(
+                id=run.id, title=title, status=status, count=format_number(shown)))
+        self._say_empty(None if shown else (
+            _("No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see all "
+              "{count}.").format(count=format_number(total)) if filtered and total else
+            _("No step yet: the run is still running.") if run.status == "running" else
+            _("This run has no steps.")))
+
+    def _say_empty(self, sentence: str | None) -> None:
+        """The note over an empty timeline: why no row shows (``None``: rows show, no note)."""
+        self.empty_note.setText(sentence or "")
+        self.empty_note.setVisible(bool(sentence))
+        self._place_empty_note()
+
+    def _place_empty_note(self) -> None:
+        viewport = self.view.viewport()
+        self.empty_note.setGeometry(12, 12, max(viewport.width() - 24, 40), max(viewport.height() - 24, 40))
 
     # -- steps ----------------------------------------------------------------------------------
 

@@ -7,16 +7,41 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QStandardPaths, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from inspector.i18n import _, ngettext
-from inspector.store import RunStore
+from inspector.i18n.formatting import format_number
+from inspector.store import RunStore, UnknownRunError
 from inspector.store.browse import delete_runs
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job
+from ..settings import open_qsettings
 from ..widgets.plain_text import cell_text, visible
+
+#: Where the settings remember the folder of the last trace opened or exported.
+FOLDER_KEY = "transfers/last_folder"
+
+
+def transfer_folder() -> Path:
+    """Where Open trace… and Export… start: the folder used last, else the user's documents folder
+    (else home): never the folder the program happened to be started from."""
+    remembered = str(open_qsettings().value(FOLDER_KEY, "") or "")
+    if remembered and Path(remembered).is_dir():
+        return Path(remembered)
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    if documents and Path(documents).is_dir():
+        return Path(documents)
+    return Path.home()
+
+
+def remember_transfer_folder(folder: Path) -> None:
+    open_qsettings().setValue(FOLDER_KEY, str(folder))
+
+
+#: How many runs the question before a delete names (the others are counted).
+NAMED_IN_QUESTION = 5
 
 
 class Transfers(QObject):
@@ -47,8 +72,9 @@ class Transfers(QObject):
 
     def choose_trace(self) -> None:
         path, _chosen = QFileDialog.getOpenFileName(
-            self.host, _("Open trace"), "", _("Traces (*.json *.jsonl *.ndjson);;Every file (*)"))
+            self.host, _("Open trace"), str(transfer_folder()), _("Traces (*.json *.jsonl *.ndjson);;Every file (*)"))
         if path:
+            remember_transfer_folder(Path(path).parent)
             self.open_trace(Path(path))
 
     def open_trace(self, path: Path) -> TransferJob | None:
@@ -88,9 +114,11 @@ class Transfers(QObject):
             self.said.emit(_("There is no run to export: select runs or widen the filters."))
             return
         trace_filter, otlp_filter = _("Run Inspector trace (*.json)"), _("OTLP JSON for OpenTelemetry (*.json)")
-        path, chosen = QFileDialog.getSaveFileName(self.host, _("Export runs"), "runs.json",
+        name = f"run-{run_ids[0]}.json" if len(run_ids) == 1 else "runs.json"
+        path, chosen = QFileDialog.getSaveFileName(self.host, _("Export runs"), str(transfer_folder() / name),
                                                    f"{trace_filter};;{otlp_filter}")
         if path:
+            remember_transfer_folder(Path(path).parent)
             self.export_runs(Path(path), "otlp" if chosen == otlp_filter else "trace", run_ids)
 
     def export_runs(self, destination: Path, file_format: str, run_ids: Sequence[int]) -> TransferJob | None:
@@ -115,14 +143,37 @@ class Transfers(QObject):
     # -- delete ---------------------------------------------------------------------------------
 
     def confirm_delete(self, run_ids: Sequence[int]) -> TransferJob | None:
-        """Delete these runs after a question that says how many."""
+        """Delete these runs after a question that names them (the first few) and says how many."""
         if not run_ids:
             return None
+        box = QMessageBox(QMessageBox.Icon.Question, _("Delete runs"), self.delete_question(run_ids),
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self.host.window())
+        box.setTextFormat(Qt.TextFormat.PlainText)  # run titles may come from a stranger's trace
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return self.delete_runs(run_ids) if box.exec() == QMessageBox.StandardButton.Yes else None
+
+    def delete_question(self, run_ids: Sequence[int]) -> str:
+        """The question before a delete: the run by its number and title, or how many and which."""
         count = len(run_ids)
-        answer = QMessageBox.question(self.host, _("Delete runs"), ngettext(
-            "Delete {count} run and all its steps? This cannot be undone.",
-            "Delete {count} runs and all their steps? This cannot be undone.", count).format(count=count))
-        return self.delete_runs(run_ids) if answer == QMessageBox.StandardButton.Yes else None
+        named = [self._run_name(run_id) for run_id in run_ids[:NAMED_IN_QUESTION]]
+        if count == 1:
+            return _("Delete {run} and all its steps? This cannot be undone.").format(run=named[0])
+        lines = [ngettext("Delete {count} run and all its steps? This cannot be undone.",
+                          "Delete {count} runs and all their steps? This cannot be undone.", count).format(
+            count=format_number(count)), ""]
+        lines += named
+        if count > len(named):
+            more = count - len(named)
+            lines.append(ngettext("… and {count} more run", "… and {count} more runs", more).format(
+                count=format_number(more)))
+        return "\n".join(lines)
+
+    def _run_name(self, run_id: int) -> str:
+        try:
+            run = self.store.get_run(run_id)
+        except UnknownRunError:
+            return _("run {id}").format(id=run_id)
+        return _("run {id} “{title}”").format(id=run_id, title=cell_text(run.title, 60))
 
     def delete_runs(self, run_ids: Sequence[int]) -> TransferJob | None:
         """Delete these runs in a worker (a run of 100,000 steps takes a while); no question asked."""

@@ -8,6 +8,7 @@ import codecs
 import json
 import math
 import ssl
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -53,10 +54,33 @@ RESUMED_LEG = "{method} (resumed)"
 _VISIBLE_ASCII = frozenset(range(0x21, 0x7F))
 
 
+class _VerifiedOnFirstUse(ssl.SSLContext):
+    """A verifying TLS client context (as :func:`ssl.create_default_context` makes) that loads the
+    system's certificate authorities when it is first used: reading them costs tens of
+    milliseconds, which a call to a plain ``http://`` server need not pay."""
+
+    _loaded = False
+    _loading = threading.Lock()
+
+    def _load(self) -> None:
+        with self._loading:
+            if not self._loaded:
+                self.load_default_certs(ssl.Purpose.SERVER_AUTH)
+                self._loaded = True
+
+    def wrap_socket(self, *args: Any, **kwargs: Any) -> ssl.SSLSocket:  # type: ignore[override]
+        self._load()
+        return super().wrap_socket(*args, **kwargs)
+
+    def wrap_bio(self, *args: Any, **kwargs: Any) -> ssl.SSLObject:  # type: ignore[override]
+        self._load()
+        return super().wrap_bio(*args, **kwargs)
+
+
 @lru_cache(maxsize=1)
 def shared_ssl_context() -> ssl.SSLContext:
     """One verified TLS context per process: building it costs milliseconds per client."""
-    return ssl.create_default_context()
+    return _VerifiedOnFirstUse(ssl.PROTOCOL_TLS_CLIENT)
 
 
 def new_http_client() -> httpx.AsyncClient:

@@ -124,3 +124,20 @@ def test_the_command_line_says_it_in_one_sentence_with_exit_2(tmp_path: Path) ->
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
     assert "Nothing was imported." in done.stderr
+
+
+@pytest.mark.parametrize("note, said", [("n" * 20_001, "at most 20000 characters"), (["a", "list"], "must be a string"),
+                                        ({"deep": "x"}, "must be a string")])
+def test_a_run_note_in_a_strangers_file_is_bounded_and_checked(tmp_path: Path, note: object, said: str) -> None:
+    from test_trace_support import run_doc, trace_doc, write_json
+
+    from inspector.store import RunStore
+    from inspector.traces.format import TraceImportError
+    from inspector.transfer.importing import import_trace
+
+    path = write_json(tmp_path / "noted.json", trace_doc([run_doc(note=note)]))
+    with RunStore.open(tmp_path / "runs.db") as store:
+        with pytest.raises(TraceImportError) as refused:
+            import_trace(store, path)
+        assert said in str(refused.value) and "runs[0].note" in str(refused.value)
+        assert store.list_runs(limit=None) == []

@@ -1,0 +1,97 @@
+"""Notes in the Runs tab: what a reviewer wrote about the selected run or step, shown under its
+heading, and the dialog that writes it (an empty note removes it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox, QWidget
+
+from inspector.i18n import _
+from inspector.i18n.messages import translate
+from inspector.store import RunStore, StoreError
+from inspector.store.notes import MAX_NOTE_CHARS, write_run_note, write_step_note
+
+from ..language import translated
+from ..widgets.plain_text import cell_text, visible
+
+#: How much of a long note the label under a heading shows (the dialog shows it whole).
+SHOWN_CHARS = 400
+
+
+class NoteLabel(QLabel):
+    """A note under a heading, as plain text on a quiet band; hidden when there is none."""
+
+    def __init__(self, name: Callable[[], str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # A band of its own that reads in greyscale too: a dark edge on a light ground.
+        self.setStyleSheet("QLabel { background: #F6F1DE; color: #2B2B2B; border-left: 4px solid #7A6A2E;"
+                           " padding: 3px; }")
+        translated(self, "setAccessibleName", name)
+        self.note = ""
+        self.hide()
+
+    def show_note(self, note: str) -> None:
+        self.note = note
+        self.setText(_("Note: {note}").format(note=cell_text(note, SHOWN_CHARS)) if note else "")
+        self.setVisible(bool(note))
+
+
+def ask_for_note(parent: QWidget, title: str, question: str, current: str) -> str | None:
+    """The note the user typed (``""`` to remove it), or ``None`` when they cancelled."""
+    text, ok = QInputDialog.getMultiLineText(parent, title, question, current)
+    return text if ok else None
+
+
+class NoteWriter(QObject):
+    """Writes the notes the user asks for; says what happened."""
+
+    #: A note was written: the run's id (its list row and heading read again).
+    run_note_written = Signal(int)
+    #: A step's note was written: the step's id.
+    step_note_written = Signal(int)
+    #: A sentence for the tab's status line.
+    said = Signal(str)
+
+    def __init__(self, store: RunStore, host: QWidget) -> None:
+        super().__init__(host)
+        self.store = store
+        self.host = host
+
+    def edit_run_note(self, run_id: int, current: str) -> None:
+        text = ask_for_note(self.host, _("Note on run {id}").format(id=run_id),
+                            _("What you found (at most {limit} characters; empty removes the note):").format(
+                                limit=MAX_NOTE_CHARS), current)
+        if text is None:
+            return
+        if self._written(lambda: write_run_note(self.store, run_id, text)):
+            self.run_note_written.emit(run_id)
+            self.said.emit(_("The note of run {id} was saved.").format(id=run_id) if text.strip() else
+                           _("The note of run {id} was removed.").format(id=run_id))
+
+    def edit_step_note(self, step_id: int, sequence: int, current: str) -> None:
+        text = ask_for_note(self.host, _("Note on step {sequence}").format(sequence=sequence),
+                            _("What you found (at most {limit} characters; empty removes the note):").format(
+                                limit=MAX_NOTE_CHARS), current)
+        if text is None:
+            return
+        if self._written(lambda: write_step_note(self.store, step_id, text)):
+            self.step_note_written.emit(step_id)
+            self.said.emit(_("The note of step {sequence} was saved.").format(sequence=sequence) if text.strip()
+                           else _("The note of step {sequence} was removed.").format(sequence=sequence))
+
+    def _written(self, write: Callable[[], object]) -> bool:
+        try:
+            write()
+        except StoreError as exc:
+            box = QMessageBox(QMessageBox.Icon.Warning, _("Run Inspector"), visible(translate(exc.sentence)),
+                              QMessageBox.StandardButton.Ok, self.host.window())
+            box.setTextFormat(Qt.TextFormat.PlainText)
+            box.setWindowModality(Qt.WindowModality.WindowModal)
+            box.open()
+            return False
+        return True

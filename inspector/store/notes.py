@@ -1,0 +1,72 @@
+"""Notes: what someone who reviewed a run or a step wrote about it (support staff's finding).
+
+A run's note is a column of its row; a step's note is the key ``note`` of its payload, so that it
+travels with the step into both export formats and back. Writing an empty note removes it.
+"""
+
+from __future__ import annotations
+
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+
+from .errors import StoreError, UnknownRunError
+from .run_store import RunStore
+
+#: The longest note kept (characters): a finding, not a file.
+MAX_NOTE_CHARS = 20_000
+
+
+class NoteTooLongError(StoreError):
+    """A note longer than :data:`MAX_NOTE_CHARS`; nothing was written."""
+
+
+def _checked(text: str) -> str:
+    text = text.strip()
+    if len(text) > MAX_NOTE_CHARS:
+        raise NoteTooLongError(Message(N_("The note has {count} characters; at most {limit} are kept. Nothing was "
+                                          "written: shorten it."), {"count": len(text), "limit": MAX_NOTE_CHARS}))
+    return text
+
+
+def write_run_note(store: RunStore, run_id: int, text: str) -> str:
+    """Set the note of a run ("" removes it); return the note as kept."""
+    note = _checked(text)
+    with store.transaction():
+        updated = store.db.execute("UPDATE runs SET note = ? WHERE id = ?", (note, run_id)).rowcount
+    if not updated:
+        raise UnknownRunError(Message(N_("There is no run {id}."), {"id": run_id}))
+    return note
+
+
+def write_step_note(store: RunStore, step_id: int, text: str) -> str:
+    """Set the note of a step ("" removes it); return the note as kept. A step whose stored payload
+    is not a JSON object (a damaged row) cannot take a note: that is said, nothing is written."""
+    note = _checked(text)
+    with store.transaction():
+        row = store.db.execute("SELECT json_valid(payload) AND json_type(payload) = 'object' FROM steps WHERE id = ?",
+                               (step_id,)).fetchone()
+        if row is None:
+            raise UnknownRunError(Message(N_("There is no step {id}."), {"id": step_id}))
+        if not row[0]:
+            raise StoreError(Message(N_("Step {id} is damaged (its stored payload is not a JSON object): it cannot "
+                                        "take a note."), {"id": step_id}))
+        if note:
+            store.db.execute("UPDATE steps SET payload = json_set(payload, '$.note', ?) WHERE id = ?", (note, step_id))
+        else:
+            store.db.execute("UPDATE steps SET payload = json_remove(payload, '$.note') WHERE id = ?", (step_id,))
+    return note
+
+
+def step_note(store: RunStore, step_id: int) -> str:
+    """The note of a step ("" when it has none, or its payload cannot be read)."""
+    row = store.db.execute("SELECT CASE WHEN json_valid(payload) THEN json_extract(payload, '$.note') END"
+                           " FROM steps WHERE id = ?", (step_id,)).fetchone()
+    return row[0] if row and isinstance(row[0], str) else ""
+
+
+def step_id_of(store: RunStore, run_id: int, sequence: int) -> int:
+    """The id of step ``sequence`` (as the timeline numbers it) of run ``run_id``."""
+    row = store.db.execute("SELECT id FROM steps WHERE run_id = ? AND sequence = ?", (run_id, sequence)).fetchone()
+    if row is None:
+        raise UnknownRunError(Message(N_("Run {run} has no step {sequence}."), {"run": run_id, "sequence": sequence}))
+    return int(row[0])

@@ -1,0 +1,68 @@
+"""Notes in the Runs tab: write a note on the run and on a step, see it under the headings (plain
+text), find the run by it; screenshots in English and German."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QInputDialog
+
+from inspector.gui.language import switch_language
+from inspector.store import RunStore, resolve_db_path
+from tests.gui.test_runs_screenshots import runs_window
+from tests.gui.test_screenshots import save
+from tests.support.sample_runs import mixed_run
+
+RUN_NOTE = "The <b>server</b> hung on hang; the client was right to give up. Ticket 4711."
+STEP_NOTE = "Never answered: the worker pool was full (server log, 09:14)."
+
+
+def _answer(monkeypatch, answer: str | None) -> list[tuple[str, str, str]]:
+    asked: list[tuple[str, str, str]] = []
+
+    def get_text(parent, title, label, text="", *args):
+        asked.append((title, label, text))
+        return ("", False) if answer is None else (answer, True)
+
+    monkeypatch.setattr(QInputDialog, "getMultiLineText", get_text)
+    return asked
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_notes_on_a_run_and_a_step(qtbot, make_window, monkeypatch, language) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        other = mixed_run(store, "another run")
+        run_id = mixed_run(store)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    switch_language(language)
+    try:
+        qtbot.waitUntil(lambda: tab.runs.rowCount() == 2)
+        tab.select_runs([run_id])
+        pane = tab.timeline_pane
+        assert pane.note_button.isEnabled() and not pane.run_note.isVisibleTo(tab)
+        _answer(monkeypatch, None)  # cancelled: nothing written
+        pane.note_button.click()
+        assert not pane.run_note.isVisibleTo(tab)
+        asked = _answer(monkeypatch, RUN_NOTE)
+        pane.note_button.click()
+        assert asked[0][0] == ("Note on run {id}" if language == "en" else "Notiz zu Lauf {id}").format(id=run_id)
+        qtbot.waitUntil(lambda: pane.run_note.isVisibleTo(tab))
+        assert RUN_NOTE in pane.run_note.text() and pane.run_note.textFormat() == Qt.TextFormat.PlainText
+        tab.select_step(4)
+        qtbot.waitUntil(lambda: tab.detail.step is not None and tab.detail.step.row.sequence == 5)
+        asked = _answer(monkeypatch, STEP_NOTE)
+        tab.detail.note_button.click()
+        qtbot.waitUntil(lambda: tab.detail.note.isVisibleTo(tab))
+        assert STEP_NOTE in tab.detail.note.text() and tab.detail.step.note == STEP_NOTE
+        save(window, f"runs-notes-{language}", grey=True)
+        # Editing again starts from the note there is; the search finds the run by its note.
+        again = _answer(monkeypatch, "")
+        tab.detail.note_button.click()
+        assert again[0][2] == STEP_NOTE
+        qtbot.waitUntil(lambda: not tab.detail.note.isVisibleTo(tab))
+        tab.search.setText("ticket 4711")
+        qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+        assert tab.runs.run(0).id == run_id != other
+    finally:
+        switch_language("en")

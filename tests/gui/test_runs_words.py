@@ -1,0 +1,68 @@
+"""The window and the command line say a step's source, kind and round with the same words, in
+English and in German; a run of one operation has no rounds in either."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inspector.gui.language import switch_language
+from inspector.gui.runs.timeline_model import COLUMNS
+from inspector.runs import Leg, RunTrace, ToolResult
+from inspector.store import RunStore, resolve_db_path
+from tests.gui.test_runs_screenshots import runs_window
+from tests.support.sample_runs import T0, mixed_run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _one_call(store: RunStore) -> int:
+    run_id = store.start_run("tools/call echo", "live", "http://127.0.0.1:8765/mcp", started_at=T0)
+    step = RunTrace().record_tool_result(0, "echo", {"text": "x"}, ToolResult.text("x"), 5.0,
+                                         legs=(Leg("tools/call", 20, 5.0, 200, "ok"),))
+    store.append_step(run_id, step, T0)
+    store.finish_run(run_id, "ok")
+    return run_id
+
+
+def _cli_rows(run_id: int, language: str) -> list[list[str]]:
+    done = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", str(run_id), "--lang", language],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT,
+                          env={**os.environ, "RUN_INSPECTOR_DB": str(resolve_db_path())})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    start = next(index for index, line in enumerate(lines) if line.startswith(("Time ", "Zeit ")))
+    # The columns are two spaces apart or more: time, source, kind, round, ...
+    return [re.split(r"\s{2,}", line.strip())[1:4] for line in lines[start + 1:] if line and not line.startswith(" ")]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_source_kind_and_round_read_the_same_in_the_window_and_on_the_command_line(qtbot, make_window,
+                                                                                   language) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        rounds, single = mixed_run(store), _one_call(store)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    switch_language(language)
+    try:
+        for run_id, has_rounds in ((rounds, True), (single, False)):
+            qtbot.waitUntil(lambda run_id=run_id: tab.runs.row_of(run_id) is not None)
+            tab.select_runs([run_id])
+            model = tab.timeline
+            shown = [[model.index(row, COLUMNS.index(column)).data() for column in ("source", "kind", "round")]
+                     for row in range(model.rowCount())]
+            said = _cli_rows(run_id, language)
+            assert [row[:2] for row in shown] == [row[:2] for row in said]
+            if has_rounds:
+                assert [row[2] for row in shown] == [row[2] for row in said] == ["1", "1", "1", "2", "2", "3"]
+            else:
+                assert [row[2] for row in shown] == ["–"] and [row[2] for row in said] == ["-"]
+            if language == "de":
+                assert {row[1] for row in shown} >= {"Tool"} and "mcp" not in {row[0] for row in shown}
+    finally:
+        switch_language("en")

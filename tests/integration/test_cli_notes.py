@@ -1,0 +1,56 @@
+"""`runs note`: a reviewer's finding on a run or a step, from the command line; `runs show` prints it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from inspector.store import RunStore
+from tests.support.sample_runs import mixed_run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", *args, "--db", str(db)], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT, env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "", "LANGUAGE": ""})
+
+
+def test_notes_are_written_shown_and_removed(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        run_id = str(mixed_run(store))
+    saved = cli(db, "runs", "note", run_id, "the hang is the server's, not the client's")
+    assert (saved.returncode, saved.stdout) == (0, f"The note of run {run_id} was saved.\n")
+    step = cli(db, "runs", "note", run_id, "--step", "5", "never answered\nsee the server log")
+    assert step.returncode == 0 and "step 5" in step.stdout
+    shown = cli(db, "runs", "show", run_id).stdout
+    assert "  note: the hang is the server's, not the client's\n" in shown
+    (line,) = [line for line in shown.splitlines() if line.startswith("    note: ")]
+    assert line.startswith("    note: never answered ") and line.endswith(" see the server log")  # one line
+    document = json.loads(cli(db, "runs", "show", run_id, "--json").stdout)
+    assert document["run"]["note"] == "the hang is the server's, not the client's"
+    assert [entry["note"] for entry in document["timeline"]] == [None] * 4 + ["never answered\nsee the server log",
+                                                                               None]
+    cleared = json.loads(cli(db, "runs", "note", run_id, "--clear", "--json").stdout)
+    assert cleared == {"run": int(run_id), "step": None, "note": ""}
+    assert json.loads(cli(db, "runs", "show", run_id, "--json").stdout)["run"]["note"] == ""
+
+
+def test_bad_note_commands_say_what_is_wrong_and_change_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        run_id = str(mixed_run(store))
+    for args, said in ((("runs", "note", run_id), "needs the note's text, or --clear"),
+                       (("runs", "note", run_id, "x", "--clear"), "needs the note's text, or --clear"),
+                       (("runs", "note", run_id, "--step", "99", "x"), f"Run {run_id} has no step 99."),
+                       (("runs", "note", "42", "x"), "There is no run 42."),
+                       (("runs", "note", run_id, "y" * 20_001), "at most 20000 are kept")):
+        done = cli(db, *args)
+        assert done.returncode == 2 and said in done.stderr, (args, done.stderr)
+    assert json.loads(cli(db, "runs", "show", run_id, "--json").stdout)["run"]["note"] == ""
+    missing = cli(tmp_path / "none.db", "runs", "note", "1", "x")
+    assert missing.returncode == 2 and "does not exist yet" in missing.stderr and not (tmp_path / "none.db").exists()

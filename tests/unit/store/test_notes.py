@@ -1,0 +1,93 @@
+"""Notes: a reviewer's finding on a run or a step; kept, searched, refused when too long or when the
+step is damaged, and carried through both export formats and back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from inspector.store import RunStore, StoreError, UnknownRunError
+from inspector.store.browse import RunFilter, find_in_timeline, list_runs, step_in_full
+from inspector.store.notes import (
+    MAX_NOTE_CHARS,
+    NoteTooLongError,
+    step_id_of,
+    step_note,
+    write_run_note,
+    write_step_note,
+)
+from inspector.traces.redact import REDACTED
+from inspector.transfer.exporting import export
+from inspector.transfer.importing import import_trace
+from tests.support.sample_runs import mixed_run
+
+FINDING = "The server hangs on hang; the client was right to give up. Ticket 4711."
+STEP_FINDING = "Never answered: the server's worker pool was full (see its log at 09:14)."
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> RunStore:
+    with RunStore.open(tmp_path / "runs.db") as opened:
+        yield opened
+
+
+def test_a_run_note_is_kept_searched_and_removed(store: RunStore) -> None:
+    run_id, other = mixed_run(store), mixed_run(store, "another run")
+    assert write_run_note(store, run_id, f"  {FINDING}\n") == FINDING
+    assert store.get_run(run_id).note == FINDING and store.get_run(other).note == ""
+    assert [run.id for run in list_runs(store, RunFilter(text="ticket 4711"))] == [run_id]
+    assert write_run_note(store, run_id, "   ") == ""
+    assert store.get_run(run_id).note == "" and list_runs(store, RunFilter(text="4711")) == []
+    with pytest.raises(UnknownRunError):
+        write_run_note(store, 999, "x")
+
+
+def test_a_step_note_lives_in_its_payload_and_find_finds_it(store: RunStore) -> None:
+    run_id = mixed_run(store)
+    step_id = step_id_of(store, run_id, 5)
+    write_step_note(store, step_id, STEP_FINDING)
+    assert step_note(store, step_id) == STEP_FINDING == step_in_full(store, step_id).note
+    stored = [s for s in store.iter_steps(run_id) if s.id == step_id][0]
+    assert stored.step.note == STEP_FINDING and stored.payload["toolName"] == "hang"  # nothing else changed
+    assert stored.outcome == "cancelled" and [leg.method for leg in stored.step.legs][-1] == "tools/call"
+    assert find_in_timeline(store, run_id, "worker pool") == [4]
+    write_step_note(store, step_id, "")
+    assert step_note(store, step_id) == "" and "note" not in json.loads(
+        store.db.execute("SELECT payload FROM steps WHERE id = ?", (step_id,)).fetchone()[0])
+    with pytest.raises(UnknownRunError):
+        step_id_of(store, run_id, 99)
+
+
+def test_a_note_too_long_or_on_a_damaged_step_is_refused_and_nothing_is_written(store: RunStore) -> None:
+    run_id = mixed_run(store)
+    with pytest.raises(NoteTooLongError) as refused:
+        write_run_note(store, run_id, "x" * (MAX_NOTE_CHARS + 1))
+    assert "at most 20000" in str(refused.value) and store.get_run(run_id).note == ""
+    step_id = step_id_of(store, run_id, 1)
+    store.db.execute("UPDATE steps SET payload = '[1, 2]' WHERE id = ?", (step_id,))
+    with pytest.raises(StoreError) as damaged:
+        write_step_note(store, step_id, "x")
+    assert "damaged" in str(damaged.value)
+    assert store.db.execute("SELECT payload FROM steps WHERE id = ?", (step_id,)).fetchone()[0] == "[1, 2]"
+
+
+@pytest.mark.parametrize("file_format", ["trace", "otlp"])
+def test_notes_travel_with_both_export_formats_redacted(store: RunStore, tmp_path: Path, file_format: str) -> None:
+    run_id = mixed_run(store)
+    secret = "Bearer eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXBheWxvYWQ.c2lnbmF0dXJlLXNlY3JldA"
+    write_run_note(store, run_id, f"{FINDING} They pasted: Authorization: {secret}")
+    write_step_note(store, step_id_of(store, run_id, 5), STEP_FINDING)
+    path = tmp_path / f"notes.{file_format}.json"
+    export(store, [run_id], None, path, format=file_format)
+    text = path.read_text(encoding="utf-8")
+    assert secret not in text and "eyJhbGciOiJIUzI1NiJ9" not in text
+    if file_format == "otlp":
+        assert '"run_inspector.run.note"' in text and '"run_inspector.step.note"' in text
+    with RunStore.open(tmp_path / "elsewhere.db") as elsewhere:
+        import_trace(elsewhere, path)
+        (run,) = elsewhere.list_runs(limit=None)
+        assert run.note.startswith(FINDING) and REDACTED in run.note
+        notes = [s.step.note for s in elsewhere.iter_steps(run.id)]
+        assert notes == [None, None, None, None, STEP_FINDING, None]

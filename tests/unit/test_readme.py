@@ -1,0 +1,40 @@
+"""The README stays true to the code: its Architecture names every module of the package, and the
+pictures it shows are the screenshot tests' ones, by a path relative to the README."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _architecture() -> str:
+    return README[README.index("## Architecture"):]
+
+
+def test_the_architecture_names_every_module_and_package() -> None:
+    text = _architecture()
+    package = ROOT / "inspector"
+    modules = {path.stem for path in package.rglob("*.py") if path.stem != "__init__"}
+    packages = {path.parent.name for path in package.rglob("__init__.py") if path.parent != package}
+    missing = sorted(name for name in modules if not re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text))
+    missing += sorted(f"{name}/" for name in packages if f"{name}/" not in text)
+    assert not missing, f"the README's Architecture does not name: {missing}"
+
+
+def test_the_readme_shows_the_window_as_the_screenshot_tests_render_it() -> None:
+    pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", README)
+    assert pictures, "the README shows no picture of the window"
+    made_by_tests = (ROOT / "tests" / "gui" / "test_screenshots.py").read_text(encoding="utf-8")
+    for picture in pictures:
+        assert not re.match(r"[a-z]+:", picture) and picture.startswith("docs/screenshots/"), picture
+        assert (ROOT / picture).is_file(), picture
+        assert f'"{Path(picture).stem}"' in made_by_tests, picture
+
+
+def test_the_two_commands_come_first() -> None:
+    assert re.findall(r"^## .+$", README, re.M)[0] == "## The two commands"
+    block = README[README.index("## The two commands"):].split("```")[1]
+    assert [line.split()[:2] for line in block.strip().splitlines()[1:]] == [["make", "run"], ["make", "test"]]
