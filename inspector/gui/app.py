@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from .startup import platform_problem
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
     from inspector.store import RunStore, ServerRegistry
     from inspector.store.secrets import SecretKeeper
 
@@ -37,15 +39,35 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
 
     from PySide6.QtWidgets import QApplication
 
-    from .settings import APPLICATION, ORGANIZATION, AppSettings
+    from .settings import APPLICATION, ORGANIZATION
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
+    from .quit_signals import QuitOnSignals
+
+    # SIGTERM and SIGINT quit as File → Quit does: status 0, the demo server stopped, the database closed.
+    signals = QuitOnSignals(lambda: quit_application(app))
+    try:
+        return _run(app, db_option, open_file=open_file, language=language, choose=choose)
+    finally:
+        signals.remove()
+
+
+def quit_application(app: QApplication) -> None:
+    """Close every window (a dialog's own loop ends too) and end the event loop with status 0."""
+    app.closeAllWindows()
+    app.exit(0)
+
+
+def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLike[str] | None,
+         language: str | None, choose: Chooser | None) -> int:
+    """The window's life once the application object exists (see :func:`run_window`)."""
     from inspector.logfile import install_excepthook
 
     from .app_icon import present_application
     from .qt_messages import log_qt_messages
+    from .settings import AppSettings
 
     install_excepthook()  # a slot's unexpected error goes to the log file too (logging loads on the first)
     log_qt_messages()  # and Qt's own warnings, still passed on to the handler before
@@ -96,13 +118,18 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
                 secrets: SecretKeeper | None = None) -> MainWindow:
     """A launch's window (not yet shown): the demo server started or its entry marked, then the window."""
     from inspector.store import ServerRegistry
+    from inspector.store.browse import list_runs
 
     from .main_window import MainWindow
+    from .runs.runs_model import PAGE_SIZE
     from .workbench.demo_controls import DemoControls
     from .workbench.engine import OperationsEngine
 
+    # The first page the Runs tab lists, read before the window is made: damaged pages there are
+    # met here, where the database dialog asks (the tab itself is built after the first paint).
+    list_runs(store, limit=PAGE_SIZE + 1)
     registry = ServerRegistry(store.db)
-    demo = autostart_demo(registry, settings)
+    demo = autostart_demo(registry, settings, held=True)  # its process is spawned once the window has painted
     engine = OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
     try:
         window = MainWindow(store, db_path, settings, engine=engine, secrets=secrets, demo=demo)
@@ -113,18 +140,24 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
             demo.stop()
         raise
     if demo is not None:
+        from .first_paint import AfterFirstPaint
+
+        window.after_demo = AfterFirstPaint(window, demo.release)
+        demo.send_output_to(window.engine.log)  # its log lines, in the Server log
         window.demo_controls = DemoControls(demo, window.servers, registry,
                                             lambda url: window.admin.reload_servers(select_url=url))
+        demo.changed.connect(lambda: demo.problem and not demo.running and window.status.setText(demo.problem))
         if demo.problem:
             window.status.setText(demo.problem)
     return window
 
 
-def autostart_demo(registry: ServerRegistry, settings: AppSettings) -> DemoService | None:
-    """The demo at launch: started (or its entry kept, not running) as :class:`DemoService` decides."""
+def autostart_demo(registry: ServerRegistry, settings: AppSettings, *, held: bool = False) -> DemoService | None:
+    """The demo at launch: started (or its entry kept, not running) as :class:`DemoService` decides
+    (``held``: its process waits for :meth:`DemoService.release`)."""
     from .workbench.demo_service import DemoService
 
-    return DemoService.at_launch(registry, settings)
+    return DemoService.at_launch(registry, settings, held=held)
 
 
 __all__ = ["EXIT_BAD_DATABASE", "EXIT_NO_WINDOW", "autostart_demo", "database_path", "open_window", "run_window"]

@@ -23,7 +23,6 @@ from inspector.mcp.server_command import InvalidCommandError, ServerCommand
 from inspector.store import RunStore, ServerRecord, ServerRegistry, StoreError
 from inspector.store.secrets import SecretKeeper
 
-from ..dialogs.server_dialog import ServerDialog
 from ..dialogs.signin_fields import SignInChoice
 from ..settings import AppSettings
 from .console import ConsoleBook
@@ -168,6 +167,8 @@ class ServerAdmin(QObject):
                         (record.url, setting.name), ""))
                 headers.append((setting.name, value or "", setting.secret))
         command = command_fields(self, record) if record is not None and record.transport == "stdio" else {}
+        from ..dialogs.server_dialog import ServerDialog  # loaded with the first Add or Edit
+
         dialog = ServerDialog(self.parent(), url=record.url if record and not command else "",
                               name=record.name if record else None,
                               budget_s=record.budget_s if record else None, headers=headers,
