@@ -84,7 +84,7 @@ def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLi
 
     # A database that cannot be used is a dialog (a window started from a menu has no terminal).
     opened = open_or_ask(database_path(db_option, settings.database_path), choose or ask_with_dialog,
-                         lambda store, path: open_window(store, path, settings))
+                         lambda store, path: open_window(store, path, settings, opening_file=open_file is not None))
     if opened is None:
         return EXIT_BAD_DATABASE
     store, window = opened.store, opened.built
@@ -115,8 +115,12 @@ def database_path(option: str | None, configured: str) -> Path:
 
 
 def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
-                secrets: SecretKeeper | None = None) -> MainWindow:
-    """A launch's window (not yet shown): the demo server started or its entry marked, then the window."""
+                secrets: SecretKeeper | None = None, opening_file: bool = False) -> MainWindow:
+    """A launch's window (not yet shown): the demo server started or its entry marked, then the window.
+
+    ``opening_file`` (``run-inspector FILE``): opening a file is only opening a file. The demo server
+    does not start (its entry, if there is one, stays "not running" with its Start button; none is
+    added) and no server is selected, so no tools are listed and nothing but the import is recorded."""
     from inspector.store import ServerRegistry
     from inspector.store.browse import list_runs
 
@@ -129,10 +133,12 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
     # met here, where the database dialog asks (the tab itself is built after the first paint).
     list_runs(store, limit=PAGE_SIZE + 1)
     registry = ServerRegistry(store.db)
-    demo = autostart_demo(registry, settings, held=True)  # its process is spawned once the window has painted
+    # its process is spawned once the window has painted
+    demo = autostart_demo(registry, settings, held=True, autostart=not opening_file)
     engine = OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
     try:
-        window = MainWindow(store, db_path, settings, engine=engine, secrets=secrets, demo=demo)
+        window = MainWindow(store, db_path, settings, engine=engine, secrets=secrets, demo=demo,
+                            opening_file=opening_file)
     except BaseException:
         # E.g. damaged pages met while the window reads the database: what it started stops.
         engine.shutdown()
@@ -149,15 +155,20 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
         demo.changed.connect(lambda: demo.problem and not demo.running and window.status.setText(demo.problem))
         if demo.problem:
             window.status.setText(demo.problem)
+        if opening_file and registry.settings(demo.entry_url) is not None:
+            # The one server selected: the demo entry, not running, with its Start (it asks no server anything).
+            window.admin.reload_servers(select_url=demo.entry_url)
     return window
 
 
-def autostart_demo(registry: ServerRegistry, settings: AppSettings, *, held: bool = False) -> DemoService | None:
+def autostart_demo(registry: ServerRegistry, settings: AppSettings, *, held: bool = False,
+                   autostart: bool = True) -> DemoService | None:
     """The demo at launch: started (or its entry kept, not running) as :class:`DemoService` decides
-    (``held``: its process waits for :meth:`DemoService.release`)."""
+    (``held``: its process waits for :meth:`DemoService.release`; ``autostart=False``: not started
+    whatever the settings say, and no entry added)."""
     from .workbench.demo_service import DemoService
 
-    return DemoService.at_launch(registry, settings, held=held)
+    return DemoService.at_launch(registry, settings, held=held, autostart=autostart)
 
 
 __all__ = ["EXIT_BAD_DATABASE", "EXIT_NO_WINDOW", "autostart_demo", "database_path", "open_window", "run_window"]

@@ -47,7 +47,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, store: RunStore, db_path: Path, settings: AppSettings,
                  engine: OperationsEngine | None = None, *, secrets: SecretKeeper | None = None,
-                 demo: DemoService | None = None) -> None:
+                 demo: DemoService | None = None, opening_file: bool = False) -> None:
         super().__init__()
         translated(self, "setWindowTitle", lambda: _("Run Inspector"))
         self.store = store
@@ -73,7 +73,7 @@ class MainWindow(QMainWindow):
         self._menus()
         self._update_status()
         restore_layout(self, self._splitters(), self.settings)
-        self.admin.reload_servers()
+        self.admin.reload_servers(select_first=not opening_file)  # opening a file contacts no server
         on_language_changed(self, self.retranslate)
 
     def retranslate(self) -> None:

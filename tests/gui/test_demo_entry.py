@@ -22,10 +22,11 @@ def launch(qtbot, tmp_path):
     """Start "Run Inspector" on one database (and the test's settings file); quit the last one first."""
     opened = []
 
-    def start(settle: bool = True):
+    def start(settle: bool = True, opening_file: bool = False):
         quit_all()
         store = RunStore.open(tmp_path / "runs.db")
-        window = open_window(store, tmp_path / "runs.db", AppSettings(), secrets=NoSecretKeeper())
+        window = open_window(store, tmp_path / "runs.db", AppSettings(), secrets=NoSecretKeeper(),
+                             opening_file=opening_file)
         opened.append((window, store))
         qtbot.addWidget(window)
         window.show()
@@ -218,3 +219,48 @@ def test_screenshot_of_a_demo_server_starting(qtbot, launch, monkeypatch, langua
     finally:
         switch_language("en")
 
+
+
+# -- opening a file is only opening a file (issue 23) ------------------------------------------------
+
+def test_a_window_opened_on_a_file_leaves_the_demo_entry_not_running_with_its_start(qtbot, launch) -> None:
+    first = launch()
+    url = demo_entry(first).url
+    # the first window's own tools/list run, stored before the second window opens
+    qtbot.waitUntil(lambda: first.workbench.tools.task is not None and not first.workbench.tools.task.running,
+                    timeout=20000)
+    runs_before = [run.uid for run in first.store.list_runs(limit=None)]
+    second = launch(opening_file=True)
+    assert second.demo is not None and not second.demo.running and not second.demo.starting
+    assert second.demo.process is None, "no demo server process"
+    # The entry stays, selected, says it is not running and offers Start; no server is asked anything.
+    assert [record.url for record in second.admin.registry.all()] == [url]
+    assert second.servers.current().url == url and second.workbench.tools.task is None
+    assert "not running" in second.servers.model.index(second.servers.model.row_of(url), 0).data()
+    assert second.demo_controls.isVisible() and second.demo_controls.start_button.isEnabled()
+    qtbot.wait(300)
+    assert [run.uid for run in second.store.list_runs(limit=None)] == runs_before, "nothing recorded"
+    second.demo_controls.start_button.click()  # the demo is still one click away
+    settled(qtbot, second)
+    assert second.demo.running
+
+
+def test_a_window_opened_on_a_file_selects_and_asks_no_other_server(qtbot, launch) -> None:
+    first = launch()
+    first.admin.save_server("http://127.0.0.1:9/mcp", "mine", None, {}, set())
+    first.admin.reload_servers(select_url="http://127.0.0.1:9/mcp")  # remembered as the last one selected
+    first.settings.demo_autostart = False
+    first.settings.sync()
+    second = launch(opening_file=True)
+    # the demo entry (not running) is the one selected; "mine" is listed, not asked anything
+    assert second.servers.current().url == demo_entry(second).url
+    assert second.workbench.tools.task is None
+    qtbot.wait(300)
+    assert second.admin.registry.get("http://127.0.0.1:9/mcp").failed_count == 0
+
+
+def test_a_first_launch_on_a_file_adds_no_demo_entry(qtbot, launch) -> None:
+    window = launch(opening_file=True)
+    assert window.demo is None
+    assert window.admin.registry.all() == []
+    assert not window.settings.qsettings.value("demo/last_url")

@@ -91,21 +91,24 @@ class DemoService(QObject):
         self._held = False
 
     @classmethod
-    def at_launch(cls, registry: ServerRegistry, settings: AppSettings, *, held: bool = False) -> DemoService | None:
+    def at_launch(cls, registry: ServerRegistry, settings: AppSettings, *, held: bool = False,
+                  autostart: bool = True) -> DemoService | None:
         """What a launch does with the demo (see the module doc); ``None`` when there is no demo entry.
 
         ``held``: the process is spawned by :meth:`release` (the window spawns it once it has painted,
-        so that the child's start does not compete with the window's)."""
+        so that the child's start does not compete with the window's). ``autostart=False`` (a window
+        opened on a trace file): nothing starts and no entry is added; an existing entry is kept, not
+        running, with its Start button."""
         service = cls(settings)
         service._held = held
         entry = service.entry_url
         if entry:
             if registry.settings(entry) is None:
                 return None  # the user removed it: not brought back against their will
-            if settings.demo_autostart:
+            if settings.demo_autostart and autostart:
                 service.start(registry)
             return service
-        if settings.demo_autostart and not registry.all():
+        if settings.demo_autostart and autostart and not registry.all():
             # The first launch: something to try at once, listed before its server listens.
             service.remember(registry, f"http://{HOST}:{_free_port()}/mcp")
             service.start(registry)

@@ -78,7 +78,9 @@ class ServerAdmin(QObject):
 
     # -- the list ----------------------------------------------------------------------------------
 
-    def reload_servers(self, select_url: str | None = None) -> None:
+    def reload_servers(self, select_url: str | None = None, *, select_first: bool = True) -> None:
+        """List the servers again; ``select_first=False`` selects none when none was (a window opened
+        on a trace file contacts no server until one is chosen)."""
         try:
             records = self.registry.all()
         except StoreError as exc:
@@ -89,7 +91,7 @@ class ServerAdmin(QObject):
         self.engine.server_names.clear()
         self.engine.server_names.update({record.url: server_label(record) for record in records
                                          if record.transport == "stdio"})
-        self.panel.set_records(records, select_url)
+        self.panel.set_records(records, select_url, select_first=select_first)
 
     def _selected(self, record: ServerRecord | None) -> None:
         if record is not None:
