@@ -267,3 +267,25 @@ def test_our_own_runs_export_as_before_beside_a_foreign_one(store: RunStore, tmp
     # and the whole file still parses with the official protobuf definitions
     data = json_format.Parse((tmp_path / "mixed.json").read_text(encoding="utf-8"), TracesData())
     assert len(data.resource_spans) == 3
+
+
+def test_a_step_imported_before_times_and_resources_were_kept_is_written_from_what_it_has(
+        store: RunStore, tmp_path: Path) -> None:
+    trace = "0af7651916cd43dd8448eb211c80319c"
+    older = {"name": "tools/list", "traceId": trace, "spanId": "b7ad6b7169203331", "parentSpanId": "",
+             "kind": 2, "status": {"code": 0, "message": ""}, "attributes": {"mcp.method.name": "tools/list"}}
+    document = {"format": "run-inspector-trace", "version": 1, "runs": [{
+        "uid": f"otlp-{trace}", "title": "tools/list", "source": "imported", "server": None, "status": "ok",
+        "started_at": "2026-03-01T10:00:00.000000+00:00", "finished_at": "2026-03-01T10:00:01.000000+00:00",
+        "steps": [{"sequence": 1, "started_at": "2026-03-01T10:00:00.250000+00:00",
+                   "payload": {"kind": "request", "round": 0, "durationMs": 12.5, "content": "tools/list",
+                               "raw": {"otlp": older}}}]}]}
+    source = tmp_path / "older.json"
+    source.write_text(json.dumps(document), encoding="utf-8")
+    import_trace(store, source)
+    (entry,) = spans_of(exported(store, tmp_path, "again.json")).values()
+    span = entry["span"]
+    assert (span.trace_id, span.span_id, span.parent_id, span.name, span.kind) == (trace, "b7ad6b7169203331", "",
+                                                                                  "tools/list", 2)
+    assert span.attributes == {"mcp.method.name": "tools/list"}
+    assert span.start_ns == 1_772_359_200_250_000_000 and span.end_ns - span.start_ns == 12_500_000
