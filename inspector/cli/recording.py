@@ -59,6 +59,7 @@ class _SideRun:
     status: str
     started_at: datetime | None
     finished_at: datetime | None
+    note: str = ""
 
 
 @dataclass(frozen=True)
