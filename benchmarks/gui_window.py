@@ -2,10 +2,13 @@
 stall while 20 operations run against the demo server, and cancel from key press to shown.
 
 Offscreen Qt, a temporary run database and settings file. The stall is measured twice: with the
-demo server in this process (as the window autostarts it: its threads share the interpreter
-lock with the GUI) and in a process of its own (`run-inspector serve-demo`). Target: the longest
-stall <= 50 ms with the demo server in its own process; the in-process figure is reported.
-Cold start (5 new processes) and cancel (20 key presses) are reported as median and worst.
+demo server in a process of its own (`run-inspector serve-demo`, as the window starts it since
+issue 27) and in this process (the benchmark's own `DemoServer`, for comparison: its threads
+share the interpreter lock with the GUI, as the window's own demo server once did). Target: the
+longest stall <= 50 ms with the demo server in its own process; the in-process figure is reported.
+Cold start (5 new processes, `_gui_cold_start.py`: spawn to the main window's first paint, a first
+launch whose demo server's process is spawned just after that paint) and cancel (20 key presses)
+are reported as median and worst. Cold-start target (issue 27): median < 0.8 s.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ sys.path.insert(0, str(BENCH_DIR))
 from _common import free_port, spin_until, summary, table, verdict, write_result  # noqa: E402
 
 STALL_TARGET_MS = 50.0
+#: Issue 27: spawn to the first paint, median of COLD_STARTS (reported beside the stall's verdict).
+COLD_START_TARGET_S = 0.8
 #: Each stall measurement is repeated: one number is at the mercy of whatever else the machine runs.
 STALL_REPEATS = 3
 OPERATIONS = 20
@@ -128,6 +133,9 @@ class Bench:
 
         window = self.window
         assert window.workbench.tools.select_tool("hang")
+        # `hang` says it started in a log message; in the stateless era (what `auto` finds) a request
+        # gets log messages only when it asks for a level.
+        window.engine.set_log_level("info")
         times = []
         for _ in range(CANCELS):
             demo.state.hang_started.clear()
@@ -203,8 +211,12 @@ def main() -> int:
            and own_process["ok"] == in_process["ok"] == OPERATIONS * STALL_REPEATS)
     print(f"stall target: median of {STALL_REPEATS} longest stalls <= {STALL_TARGET_MS:.0f} ms (demo in its own "
           f"process): {verdict(met)}; load average {load:.2f} on {os.cpu_count()} cores")
+    cold_met = cold_s["median"] < COLD_START_TARGET_S
+    print(f"cold start target: median of {cold_s['n']} < {COLD_START_TARGET_S} s: "
+          f"{verdict(cold_met) if cold_s['median'] == cold_s['median'] else 'not measured (BENCH_SKIP_COLD)'}")
     write_result("gui_window", {
-        "met": met, "targets": {"longest_stall_ms_demo_own_process": STALL_TARGET_MS},
+        "met": met, "cold_start_met": cold_met,
+        "targets": {"longest_stall_ms_demo_own_process": STALL_TARGET_MS, "cold_start_median_s": COLD_START_TARGET_S},
         "cold_start_s": cold_s, "stall_demo_own_process": own_process, "stall_demo_in_process": in_process,
         "cancel_ms": cancel_s, "load_average_1min": load,
     })

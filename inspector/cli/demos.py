@@ -72,14 +72,27 @@ def serve_demo(args: argparse.Namespace) -> int:
         url = server.start()
     except DemoServerError as exc:
         raise UsageError(exc) from None
-    print(_("The demo MCP server is listening at {url}").format(url=url), flush=True)
-    print(_("Press Ctrl-C to stop it."), flush=True)
+    as_json = bool(getattr(args, "json", False))
+    if as_json:
+        from .ending import emit_json
+
+        emit_json({"url": url})  # the one object: where it listens (a parent process waits for this line)
+    else:
+        print(_("The demo MCP server is listening at {url}").format(url=url), flush=True)
+        print(_("Press Ctrl-C to stop it."), flush=True)
+    stop = threading.Event()
+    if getattr(args, "stop_with_stdin", False):
+        from .parent_watch import stop_with_parent
+
+        stop_with_parent(stop)
     try:
-        threading.Event().wait()
+        while not stop.wait(1.0):
+            pass
     except KeyboardInterrupt:
         pass
     finally:
         server.stop()
         logger.removeHandler(handler)
-    print(_("The demo server stopped."), flush=True)
+    if not as_json:
+        print(_("The demo server stopped."), flush=True)
     return EXIT_OK

@@ -249,6 +249,10 @@ def _demo_commands(commands: argparse._SubParsersAction) -> None:
                        help=_("offer a long catalogue of extra tools, N per tools/list page"))
     serve.add_argument("--json-response", action="store_true", help=_("answer with JSON instead of event streams"))
     serve.add_argument("--stateless", action="store_true", help=_("issue no session id"))
+    serve.add_argument("--stop-with-stdin", action="store_true",
+                       help=_("stop when standard input closes (as it does when the program that started it ends)"))
+    serve.add_argument("--json", action="store_true",
+                       help=_("print exactly one JSON object: the address once it listens, or the error"))
 
     scenario = commands.add_parser("scenario", help=_("play a scripted agent run against the demo server"))
     scenario.add_argument("scenario", nargs="?", metavar="NAME|FILE",

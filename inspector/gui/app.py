@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from .startup import platform_problem
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
     from inspector.store import RunStore, ServerRegistry
     from inspector.store.secrets import SecretKeeper
 
@@ -37,15 +39,35 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
 
     from PySide6.QtWidgets import QApplication
 
-    from .settings import APPLICATION, ORGANIZATION, AppSettings
+    from .settings import APPLICATION, ORGANIZATION
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
+    from .quit_signals import QuitOnSignals
+
+    # SIGTERM and SIGINT quit as File → Quit does: status 0, the demo server stopped, the database closed.
+    signals = QuitOnSignals(lambda: quit_application(app))
+    try:
+        return _run(app, db_option, open_file=open_file, language=language, choose=choose)
+    finally:
+        signals.remove()
+
+
+def quit_application(app: QApplication) -> None:
+    """Close every window (a dialog's own loop ends too) and end the event loop with status 0."""
+    app.closeAllWindows()
+    app.exit(0)
+
+
+def _run(app: QApplication, db_option: str | None, *, open_file: str | os.PathLike[str] | None,
+         language: str | None, choose: Chooser | None) -> int:
+    """The window's life once the application object exists (see :func:`run_window`)."""
     from inspector.logfile import install_excepthook
 
     from .app_icon import present_application
     from .qt_messages import log_qt_messages
+    from .settings import AppSettings
 
     install_excepthook()  # a slot's unexpected error goes to the log file too (logging loads on the first)
     log_qt_messages()  # and Qt's own warnings, still passed on to the handler before
@@ -62,7 +84,7 @@ def run_window(db_option: str | None = None, argv: list[str] | None = None, *,
 
     # A database that cannot be used is a dialog (a window started from a menu has no terminal).
     opened = open_or_ask(database_path(db_option, settings.database_path), choose or ask_with_dialog,
-                         lambda store, path: open_window(store, path, settings))
+                         lambda store, path: open_window(store, path, settings, opening_file=open_file is not None))
     if opened is None:
         return EXIT_BAD_DATABASE
     store, window = opened.store, opened.built
@@ -93,19 +115,30 @@ def database_path(option: str | None, configured: str) -> Path:
 
 
 def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
-                secrets: SecretKeeper | None = None) -> MainWindow:
-    """A launch's window (not yet shown): the demo server started or its entry marked, then the window."""
+                secrets: SecretKeeper | None = None, opening_file: bool = False) -> MainWindow:
+    """A launch's window (not yet shown): the demo server started or its entry marked, then the window.
+
+    ``opening_file`` (``run-inspector FILE``): opening a file is only opening a file. The demo server
+    does not start (its entry, if there is one, stays "not running" with its Start button; none is
+    added) and no server is selected, so no tools are listed and nothing but the import is recorded."""
     from inspector.store import ServerRegistry
+    from inspector.store.browse import list_runs
 
     from .main_window import MainWindow
+    from .runs.runs_model import PAGE_SIZE
     from .workbench.demo_controls import DemoControls
     from .workbench.engine import OperationsEngine
 
+    # The first page the Runs tab lists, read before the window is made: damaged pages there are
+    # met here, where the database dialog asks (the tab itself is built after the first paint).
+    list_runs(store, limit=PAGE_SIZE + 1)
     registry = ServerRegistry(store.db)
-    demo = autostart_demo(registry, settings)
+    # its process is spawned once the window has painted
+    demo = autostart_demo(registry, settings, held=True, autostart=not opening_file)
     engine = OperationsEngine(db_path, default_budget_s=settings.default_budget_s)
     try:
-        window = MainWindow(store, db_path, settings, engine=engine, secrets=secrets, demo=demo)
+        window = MainWindow(store, db_path, settings, engine=engine, secrets=secrets, demo=demo,
+                            opening_file=opening_file)
     except BaseException:
         # E.g. damaged pages met while the window reads the database: what it started stops.
         engine.shutdown()
@@ -113,18 +146,29 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
             demo.stop()
         raise
     if demo is not None:
+        from .first_paint import AfterFirstPaint
+
+        window.after_demo = AfterFirstPaint(window, demo.release)
+        demo.send_output_to(window.engine.log)  # its log lines, in the Server log
         window.demo_controls = DemoControls(demo, window.servers, registry,
                                             lambda url: window.admin.reload_servers(select_url=url))
+        demo.changed.connect(lambda: demo.problem and not demo.running and window.status.setText(demo.problem))
         if demo.problem:
             window.status.setText(demo.problem)
+        if opening_file and registry.settings(demo.entry_url) is not None:
+            # The one server selected: the demo entry, not running, with its Start (it asks no server anything).
+            window.admin.reload_servers(select_url=demo.entry_url)
     return window
 
 
-def autostart_demo(registry: ServerRegistry, settings: AppSettings) -> DemoService | None:
-    """The demo at launch: started (or its entry kept, not running) as :class:`DemoService` decides."""
+def autostart_demo(registry: ServerRegistry, settings: AppSettings, *, held: bool = False,
+                   autostart: bool = True) -> DemoService | None:
+    """The demo at launch: started (or its entry kept, not running) as :class:`DemoService` decides
+    (``held``: its process waits for :meth:`DemoService.release`; ``autostart=False``: not started
+    whatever the settings say, and no entry added)."""
     from .workbench.demo_service import DemoService
 
-    return DemoService.at_launch(registry, settings)
+    return DemoService.at_launch(registry, settings, held=held, autostart=autostart)
 
 
 __all__ = ["EXIT_BAD_DATABASE", "EXIT_NO_WINDOW", "autostart_demo", "database_path", "open_window", "run_window"]

@@ -6,7 +6,7 @@ actions and named shortcuts when it opens, so it cannot go stale; every text is 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QUrl
@@ -171,6 +171,9 @@ class HelpMenu(QObject):
         self.window = window
         self.db_path = db_path
         self.settings_file = settings_file
+        #: Called before the shortcuts are listed: a window that builds a part after its first paint
+        #: builds it now, so that part's shortcuts are listed too.
+        self.before_listing: Callable[[], object] | None = None
         self.menu = translated(window.menuBar().addMenu(""), "setTitle", lambda: _("&Help"))
         self.shortcuts_action = translated(QAction(window), "setText", lambda: _("&Keyboard shortcuts…"))
         self.shortcuts_action.setShortcut(QKeySequence.StandardKey.HelpContents)
@@ -189,6 +192,8 @@ class HelpMenu(QObject):
         return AboutDialog(self.db_path, self.settings_file, self.window)
 
     def show_shortcuts(self) -> ShortcutsDialog:
+        if self.before_listing is not None:
+            self.before_listing()
         return ShortcutsDialog(self.window)
 
 

@@ -4,6 +4,7 @@ Server log dock), the menus and their actions, and the status bar. The rooms hol
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
@@ -15,12 +16,12 @@ from inspector.mcp import InvalidServerError
 from inspector.store import RunStore, ServerRecord
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
-from .dialogs.settings_dialog import SettingsDialog
+from .first_paint import AfterFirstPaint, DeferredTab
 from .help_menu import install_help_menu
 from .language import on_language_changed, switch_language, translated, translated_tab
-from .runs.tab import RunsTab
 from .settings import AppSettings
 from .widgets.outcomes import outcome_word
+from .window_layout import restore_layout, save_layout
 from .workbench import room
 from .workbench.demo_service import DemoService
 from .workbench.engine import OperationOutcome, OperationsEngine, OperationTask
@@ -31,6 +32,9 @@ from .workbench.server_admin import ServerAdmin
 from .workbench.server_requests import WindowAnswers, sampler_from_settings
 from .workbench.servers_panel import ServersPanel
 from .workbench.signin_panel import SignInRoom
+
+if TYPE_CHECKING:
+    from .runs.tab import RunsTab
 
 #: The window's first size; on a smaller screen it takes what the screen offers.
 DEFAULT_SIZE = QSize(1200, 760)
@@ -43,7 +47,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, store: RunStore, db_path: Path, settings: AppSettings,
                  engine: OperationsEngine | None = None, *, secrets: SecretKeeper | None = None,
-                 demo: DemoService | None = None) -> None:
+                 demo: DemoService | None = None, opening_file: bool = False) -> None:
         super().__init__()
         translated(self, "setWindowTitle", lambda: _("Run Inspector"))
         self.store = store
@@ -58,6 +62,7 @@ class MainWindow(QMainWindow):
         self.questions = QuestionDialogs(self.answers, self)
         self.dialogs = self.questions.dialogs
         self.engine.start()
+        self.engine.signins.hold_reads()  # the keyring is read once the window has painted
         #: The listening session of the selected server (log messages, list changes, its requests).
         self.listener = WindowListener(self.engine)
         self.listener.log_level = settings.server_log_level
@@ -67,8 +72,8 @@ class MainWindow(QMainWindow):
         self._build(secrets or system_secret_keeper())
         self._menus()
         self._update_status()
-        self._restore()
-        self.admin.reload_servers()
+        restore_layout(self, self._splitters(), self.settings)
+        self.admin.reload_servers(select_first=not opening_file)  # opening a file contacts no server
         on_language_changed(self, self.retranslate)
 
     def retranslate(self) -> None:
@@ -90,13 +95,13 @@ class MainWindow(QMainWindow):
                                  self.status.setText, self)
         self.workbench = room.Workbench(self.engine, self.admin, self.settings)
         self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener)  # Sign in/out
-        self.runs_tab = RunsTab(self.store, self.db_path)
-        self.runs_tab.watch(self.engine)
-        self.runs_tab.accept_drops_on(self)
         self.tabs = QTabWidget()
         translated(self.tabs, "setAccessibleName", lambda: _("Workbench and runs"))
         translated_tab(self.tabs, self.workbench, lambda: _("&Workbench"))
-        translated_tab(self.tabs, self.runs_tab, lambda: _("R&uns"))
+        # Built once the window has painted (or when first asked for): the first paint does not
+        # wait for the run list, the timeline and the step detail.
+        self._runs = DeferredTab(self.tabs, lambda: _("R&uns"), self._build_runs_tab)
+        self._after_paint = AfterFirstPaint(self, self._after_first_paint)
         self.main = QSplitter(Qt.Orientation.Horizontal)
         self.main.setObjectName("splitter-main")
         self.main.addWidget(self.servers)
@@ -118,7 +123,25 @@ class MainWindow(QMainWindow):
         self.engine.tools_changed.connect(self.workbench.tools_changed)
         self.listener.tools_changed.connect(self.workbench.tools_changed)
         self.engine.submitted.connect(self._submitted)
-        self.runs_tab.task_lookup_requested.connect(self._look_up_task)
+
+    def _after_first_paint(self) -> None:
+        """What the first paint did not wait for: the keyring's reads, the Runs tab."""
+        if not self._closed:  # a window closed at once starts nothing more
+            self.engine.signins.release_reads()
+            self._runs.page()
+
+    @property
+    def runs_tab(self) -> RunsTab:
+        return self._runs.page()  # type: ignore[return-value]
+
+    def _build_runs_tab(self) -> RunsTab:
+        from .runs.tab import RunsTab
+
+        tab = RunsTab(self.store, self.db_path)
+        tab.watch(self.engine)
+        tab.accept_drops_on(self)
+        tab.task_lookup_requested.connect(self._look_up_task)
+        return tab
 
     def _available(self) -> QRect | None:
         screen = self.screen() or QGuiApplication.primaryScreen()
@@ -166,6 +189,7 @@ class MainWindow(QMainWindow):
         # Actions live in the window too, so their shortcuts work wherever the focus is.
         self.addActions([self.run_action, self.cancel_action])
         self.help_menu = install_help_menu(self, self.db_path, self.settings.qsettings.fileName())
+        self.help_menu.before_listing = self._runs.page  # the Runs tab's shortcuts are listed too
 
     # -- traces (the Runs tab does the work) ---------------------------------------------------
 
@@ -189,7 +213,7 @@ class MainWindow(QMainWindow):
             # No tools, no listening: the panel offers Start (DemoControls).
             self.log_dock.listen_to(None, None)
             self.workbench.show_budget(record)
-            self.workbench.tools.clear(lambda: _("The demo server is not running: start it under the list of servers."))
+            self.workbench.tools.clear(self.demo.tools_note)
             return
         endpoint = None
         if record is not None:
@@ -226,20 +250,13 @@ class MainWindow(QMainWindow):
         # running they would do nothing, so they say so by being disabled.
         self.workbench.set_cancel_enabled(count > 0)
         self.cancel_action.setEnabled(count > 0)
-        running = ngettext("{count} operation running", "{count} operations running", count).format(
-            count=format_number(count))
-        if self.last_run is None:
-            last = _("no run stored yet")
-        else:
-            run_id, title, status = self.last_run
-            last = _("last run #{run_id}: {title} ({status})").format(run_id=run_id, title=title,
-                                                                      status=outcome_word(status))
-        self.status.setText(_("{running} · {last} · database {path}").format(running=running, last=last,
-                                                                            path=self.db_path))
+        self.status.setText(status_text(count, self.last_run, self.db_path))
 
     # -- settings, geometry, quitting ---------------------------------------------------------------
 
     def open_settings(self) -> None:
+        from .dialogs.settings_dialog import SettingsDialog  # with the sampling and agent parts it shows
+
         dialog = SettingsDialog(self.settings, str(self.db_path), self)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             self.engine.default_budget_s = self.settings.default_budget_s
@@ -263,20 +280,8 @@ class MainWindow(QMainWindow):
         found.update({name: getattr(self.workbench, name) for name in room.SPLITTERS})
         return found
 
-    def _restore(self) -> None:
-        geometry = self.settings.restore_bytes("geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        for name, splitter in self._splitters().items():
-            state = self.settings.restore_bytes(f"splitter-{name}")
-            if state is not None:
-                splitter.restoreState(state)
-
     def save_layout(self) -> None:
-        self.settings.save_bytes("geometry", self.saveGeometry())
-        for name, splitter in self._splitters().items():
-            self.settings.save_bytes(f"splitter-{name}", splitter.saveState())
-        self.settings.sync()
+        save_layout(self, self._splitters(), self.settings)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.shut_down()
@@ -289,11 +294,25 @@ class MainWindow(QMainWindow):
         self._closed = True
         self.admin.closed = True
         self.save_layout()
-        self.runs_tab.shut_down()
+        if self._runs.built:
+            self.runs_tab.shut_down()
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
         if self.demo is not None:
             self.demo.stop()
+
+
+def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Path) -> str:
+    """The status line: how many operations run, the last run stored (number, title, status), the database."""
+    count = ngettext("{count} operation running", "{count} operations running", running).format(
+        count=format_number(running))
+    if last_run is None:
+        last = _("no run stored yet")
+    else:
+        run_id, title, status = last_run
+        last = _("last run #{run_id}: {title} ({status})").format(run_id=run_id, title=title,
+                                                                  status=outcome_word(status))
+    return _("{running} · {last} · database {path}").format(running=count, last=last, path=db_path)
 
 
 def first_size(available: QRect | None) -> QSize:

@@ -8,15 +8,15 @@ kind, status, attributes, its resource and service, its scope, events and links)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 
 from .conventions import Meaning, understand
-from .format import Path, RunHeader, TraceStep, read_payload
-from .otlp import STATUS_ERROR, UNFINISHED_NOTE, Span, stored_time_of
+from .format import Path, RunHeader, TraceStep, read_note, read_payload
+from .otlp import RUN_NOTE, STATUS_ERROR, STEP_NOTE, UNFINISHED_NOTE, Span, stored_time_of
 from .outcomes import CANCELLED, FAILED, OK, UNRECORDED, Ending, ending
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope, exception_of
 
@@ -33,6 +33,8 @@ class Side:
     ending: Ending | None
     start_ns: int
     end_ns: int | None
+    #: A reviewer's note on the step, as an export of ours added it to the span (``run_inspector.step.note``).
+    note: str = ""
 
     @property
     def duration_ms(self) -> float:
@@ -40,7 +42,17 @@ class Side:
 
 
 def read_side(span: Span, resource: Resource = NO_RESOURCE, scope: Scope = NO_SCOPE) -> Side:
-    """Read one span with the resource and scope it came under."""
+    """Read one span with the resource and scope it came under.
+
+    The notes an export of ours added to the span (``run_inspector.run.note`` and ``.step.note``)
+    are taken off it again: the span is kept as its source wrote it."""
+    note = ""
+    if RUN_NOTE in span.attributes or STEP_NOTE in span.attributes:
+        attributes = dict(span.attributes)
+        attributes.pop(RUN_NOTE, None)
+        found = attributes.pop(STEP_NOTE, None)
+        note = found if isinstance(found, str) else ""
+        span = replace(span, attributes=attributes)
     meaning = understand(span.name, span.kind, span.attributes, scope.name)
     raw: dict[str, Any] = {"name": span.name, "traceId": span.trace_id, "spanId": span.span_id,
                            "parentSpanId": span.parent_id, "kind": span.kind,
@@ -70,7 +82,7 @@ def read_side(span: Span, resource: Resource = NO_RESOURCE, scope: Scope = NO_SC
     result = ending(meaning, span.status_code, span.status_message, span.attributes, exception) if finished else None
     if result is not None and result.notes:
         raw["notes"] = [_note(message) for message in result.notes]
-    return Side(span.name, raw, meaning, result, span.start_ns, span.end_ns)
+    return Side(span.name, raw, meaning, result, span.start_ns, span.end_ns, note)
 
 
 def _note(message: Message) -> dict[str, Any]:
@@ -155,6 +167,9 @@ def step_payload(client: Side, server: Side | None = None) -> dict[str, Any]:
     if server is not None and server.meaning.kind == "tool":
         kind = "tool"
     payload: dict[str, Any] = {"kind": kind, "round": 0, "durationMs": client.duration_ms, "raw": {"otlp": raw}}
+    note = client.note or (server.note if server is not None else "")
+    if note:
+        payload["note"] = note
     reasons = [str(message) for message in (result.notes if result is not None else ())]
     if kind == "tool":
         _tool_fields(payload, client, server, result, reasons + notes)
@@ -217,6 +232,8 @@ class ForeignTrace:
     error: bool = False
     cancelled_root: bool = False
     count: int = 0
+    #: The run's note, as an export of ours added it to a span (``run_inspector.run.note``).
+    note: str = ""
 
     def add(self, span: Span, service: str | None) -> None:
         """Account for one more span of this trace."""
@@ -231,6 +248,9 @@ class ForeignTrace:
             self.start_ns = span.start_ns
         self.end_ns = max(self.end_ns, span.end_ns or 0)
         self.error = self.error or span.status_code == STATUS_ERROR
+        note = span.attributes.get(RUN_NOTE)
+        if isinstance(note, str) and note and not self.note:
+            self.note = note
 
     def header(self) -> RunHeader:
         """The run of this trace: failed if any span failed; interrupted if the root never ended."""
@@ -240,4 +260,5 @@ class ForeignTrace:
                          title=self.root_name or self.first_name or f"trace {self.trace_id[:8]}",
                          source="otlp", server=self.service, status=status,
                          started_at=stored_time_of(self.start_ns),
-                         finished_at="" if self.root_unfinished else stored_time_of(self.end_ns))
+                         finished_at="" if self.root_unfinished else stored_time_of(self.end_ns),
+                         note=read_note(self.note, (*self.path, "attributes", RUN_NOTE)))

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from . import otlp
+from .foreign_spans import SpanOut, is_foreign_run, spans_of_step, with_run_note
 from .format import FORMAT_NAME, FORMAT_VERSION, dump_json, format_time
 from .progress import ProgressMeter
 from .redact import redact, redact_text
@@ -135,9 +136,29 @@ def write_trace(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: 
 
 
 def write_otlp(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: ProgressMeter) -> int:
-    """Write ``runs`` as OTLP JSON (one TracesData object); return the number of steps written."""
+    """Write ``runs`` as OTLP JSON (one TracesData object); return the number of steps written.
+
+    Our own runs are spans of ours under the run-inspector resource; a run imported from another
+    tool's trace is written back as the spans it was read from, under their own resources and
+    scopes (:mod:`.foreign_spans`)."""
+    ours = [run for run in runs if not is_foreign_run(run.uid, run.source)]
+    foreign = [run for run in runs if is_foreign_run(run.uid, run.source)]
+    out.write('{"resourceSpans": [')
+    count = 0
+    if ours or not foreign:
+        count += _write_our_runs(out, steps_of, ours, meter)
+    if foreign:
+        with _SpanGroups() as groups:
+            for run in foreign:
+                count += _gather_foreign_run(groups, steps_of, run, meter)
+            groups.write(out, first=not ours)
+    out.write("]}\n")
+    return count
+
+
+def _write_our_runs(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: ProgressMeter) -> int:
     scope = {"name": otlp.SCOPE_NAME, "version": str(FORMAT_VERSION)}
-    out.write(f'{{"resourceSpans": [{{"resource": {dump_json(otlp.resource())}, '
+    out.write(f'{{"resource": {dump_json(otlp.resource())}, '
               f'"scopeSpans": [{{"scope": {dump_json(scope)}, "spans": [')
     separator, count = "\n", 0
     for run in runs:
@@ -152,5 +173,57 @@ def write_otlp(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: P
                 out.write(separator + dump_json(span))
             count += 1
             meter.advance()
-    out.write("\n]}]}]}\n")
+    out.write("\n]}]}")
     return count
+
+
+def _gather_foreign_run(groups: _SpanGroups, steps_of: StepsOf, run: RunToWrite, meter: ProgressMeter) -> int:
+    """Put the spans of a foreign run's steps in their groups; return the number of steps."""
+    counted = [0]
+
+    def spans() -> Iterator[SpanOut]:
+        for stored in steps_of(run):
+            yield from spans_of_step(run.uid, stored.sequence, stored.started_at, redact(stored.payload))
+            counted[0] += 1
+            meter.advance()
+
+    for piece in with_run_note(spans(), redact_text(run.note) if run.note else ""):
+        groups.add(piece)
+    return counted[0]
+
+
+class _SpanGroups:
+    """Spans waiting in a temporary file to be written grouped: one ``resourceSpans`` per distinct
+    resource, one ``scopeSpans`` per distinct scope in it, the spans in the order they came."""
+
+    def __init__(self) -> None:
+        self._file: IO[bytes] = tempfile.TemporaryFile()
+        self._size = 0
+        #: resource JSON → scope JSON → (offset, length) of each span in the file
+        self._groups: dict[str, dict[str, list[tuple[int, int]]]] = {}
+
+    def __enter__(self) -> _SpanGroups:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._file.close()
+
+    def add(self, piece: SpanOut) -> None:
+        data = dump_json(piece.span).encode()
+        self._file.write(data)
+        scopes = self._groups.setdefault(dump_json(piece.resource), {})
+        scopes.setdefault(dump_json(piece.scope), []).append((self._size, len(data)))
+        self._size += len(data)
+
+    def write(self, out: IO[str], *, first: bool) -> None:
+        self._file.flush()
+        for resource, scopes in self._groups.items():
+            out.write(f'{"" if first else ","}\n{{"resource": {resource}, "scopeSpans": [')
+            first = False
+            for position, (scope, places) in enumerate(scopes.items()):
+                out.write(f'{"," if position else ""}{{"scope": {scope}, "spans": [')
+                for index, (offset, length) in enumerate(places):
+                    self._file.seek(offset)
+                    out.write(("," if index else "") + "\n" + self._file.read(length).decode())
+                out.write("\n]}")
+            out.write("]}")

@@ -1,6 +1,7 @@
 """The "Demo server" entry across launches: the same settings file and database, one window after the
 other. While the entry exists and autostart is on, it answers after every launch; otherwise it says
-it is not running and offers Start; an entry the user removed stays removed."""
+it is not running and offers Start; an entry the user removed stays removed. The demo server runs
+in a process of its own, started without holding up the window: the tests wait until it listens."""
 
 from __future__ import annotations
 
@@ -21,14 +22,17 @@ def launch(qtbot, tmp_path):
     """Start "Run Inspector" on one database (and the test's settings file); quit the last one first."""
     opened = []
 
-    def start():
+    def start(settle: bool = True, opening_file: bool = False):
         quit_all()
         store = RunStore.open(tmp_path / "runs.db")
-        window = open_window(store, tmp_path / "runs.db", AppSettings(), secrets=NoSecretKeeper())
+        window = open_window(store, tmp_path / "runs.db", AppSettings(), secrets=NoSecretKeeper(),
+                             opening_file=opening_file)
         opened.append((window, store))
         qtbot.addWidget(window)
         window.show()
         qtbot.waitExposed(window)
+        if settle:
+            settled(qtbot, window)
         return window
 
     def quit_all():
@@ -39,6 +43,12 @@ def launch(qtbot, tmp_path):
 
     yield start
     quit_all()
+
+
+def settled(qtbot, window) -> None:
+    """Wait until the demo server's process listens, or gave up (a generous bound: a loaded machine)."""
+    if window.demo is not None:
+        qtbot.waitUntil(lambda: not window.demo.starting, timeout=40000)
 
 
 def demo_entry(window):
@@ -105,6 +115,9 @@ def test_with_autostart_off_the_entry_says_not_running_and_start_starts_it(qtbot
     # Nothing is asked of a server that is not there: no failed catalogue walk counted against it.
     assert second.workbench.tools.task is None and second.admin.registry.get(url).failed_count == 0
     second.demo_controls.start_button.click()
+    assert second.demo.starting and not second.demo_controls.start_button.isVisibleTo(second.demo_controls)
+    assert "starting" in second.servers.model.index(second.servers.model.row_of(url), 0).data()
+    settled(qtbot, second)
     assert second.demo.running
     record = second.servers.current()
     assert record.url == second.demo.url and record.name == DEMO_NAME
@@ -132,24 +145,122 @@ def test_a_first_launch_with_servers_configured_adds_no_demo_entry(qtbot, launch
 
 
 def test_a_demo_server_that_cannot_start_is_marked_with_the_reason(qtbot, launch, monkeypatch) -> None:
-    from inspector.demo import DemoServerError
+    import sys
+
     from inspector.gui.workbench import demo_service
 
     first = launch()
     url = demo_entry(first).url
-    real = demo_service._started
+    real = demo_service.demo_command
 
-    def refuse(port: int):
-        raise DemoServerError("no port at all")
+    def refuse(port: int, language: str | None) -> list[str]:
+        # A child that ends before it listens, whatever the port: its last words are the reason.
+        return [sys.executable, "-c", "import sys; sys.exit('no port at all')"]
 
-    monkeypatch.setattr(demo_service, "_started", refuse)
+    monkeypatch.setattr(demo_service, "demo_command", refuse)
     second = launch()
     assert not second.demo.running
     second.admin.reload_servers(select_url=url)
     assert "not running" in second.servers.model.index(second.servers.model.row_of(url), 0).data()
     assert "no port at all" in second.demo_controls.note.text()
+    assert "no port at all" in second.status.text()
     assert second.workbench.tools.task is None
-    monkeypatch.setattr(demo_service, "_started", real)
+    second.demo.command = real
     second.demo_controls.start_button.click()
-    qtbot.waitUntil(lambda: second.workbench.tools.model.rowCount() > 0, timeout=10000)
+    qtbot.waitUntil(lambda: second.workbench.tools.model.rowCount() > 0, timeout=40000)
     assert answers(qtbot, second, second.servers.current())
+
+
+def test_the_demo_server_log_reaches_the_server_log(qtbot, launch) -> None:
+    window = launch()
+    record = demo_entry(window)
+    window.admin.reload_servers(select_url=record.url)
+    qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=20000)
+    assert window.workbench.tools.select_tool("hang")
+    task = window.workbench.run_current_tool()
+
+    def stderr_lines() -> list[str]:
+        return [entry.data for entry in window.log_dock.view.model.entries if entry.stderr]
+
+    # The demo's process writes its own log on stderr: each line a line of the Server log, its server named.
+    qtbot.waitUntil(lambda: any("hang: request" in line and "started" in line for line in stderr_lines()),
+                    timeout=20000)
+    task.cancel()
+    qtbot.waitUntil(lambda: any("saw the cancel" in line for line in stderr_lines()), timeout=20000)
+    assert {entry.server for entry in window.log_dock.view.model.entries if entry.stderr} == {DEMO_NAME}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_screenshot_of_a_demo_server_starting(qtbot, launch, monkeypatch, language) -> None:
+    """While its process gets ready the entry says "starting", the Tools list why it is empty, and no Start."""
+    import sys
+
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.gui.language import switch_language
+    from inspector.gui.workbench import demo_service
+    from tests.gui.test_screenshots import save
+
+    # A child that never listens (and ends when its stdin closes): the entry stays "starting".
+    monkeypatch.setattr(demo_service, "demo_command",
+                        lambda port, language: [sys.executable, "-c", "import sys; sys.stdin.read()"])
+    switch_language(language)
+    try:
+        window = launch(settle=False)
+        record = demo_entry(window)
+        qtbot.waitUntil(lambda: window.demo.process is not None)  # spawned after the first paint
+        assert window.demo.starting and not window.demo.running
+        row = window.servers.model.index(window.servers.model.row_of(record.url), 0)
+        assert ("startet" if language == "de" else "starting") in row.data()
+        assert window.demo_controls.isVisible() and not window.demo_controls.start_button.isVisible()
+        assert window.workbench.tools.task is None
+        QApplication.processEvents()
+        assert save(window, f"demo-starting-{language}").exists()
+    finally:
+        switch_language("en")
+
+
+
+# -- opening a file is only opening a file (issue 23) ------------------------------------------------
+
+def test_a_window_opened_on_a_file_leaves_the_demo_entry_not_running_with_its_start(qtbot, launch) -> None:
+    first = launch()
+    url = demo_entry(first).url
+    # the first window's own tools/list run, stored before the second window opens
+    qtbot.waitUntil(lambda: first.workbench.tools.task is not None and not first.workbench.tools.task.running,
+                    timeout=20000)
+    runs_before = [run.uid for run in first.store.list_runs(limit=None)]
+    second = launch(opening_file=True)
+    assert second.demo is not None and not second.demo.running and not second.demo.starting
+    assert second.demo.process is None, "no demo server process"
+    # The entry stays, selected, says it is not running and offers Start; no server is asked anything.
+    assert [record.url for record in second.admin.registry.all()] == [url]
+    assert second.servers.current().url == url and second.workbench.tools.task is None
+    assert "not running" in second.servers.model.index(second.servers.model.row_of(url), 0).data()
+    assert second.demo_controls.isVisible() and second.demo_controls.start_button.isEnabled()
+    qtbot.wait(300)
+    assert [run.uid for run in second.store.list_runs(limit=None)] == runs_before, "nothing recorded"
+    second.demo_controls.start_button.click()  # the demo is still one click away
+    settled(qtbot, second)
+    assert second.demo.running
+
+
+def test_a_window_opened_on_a_file_selects_and_asks_no_other_server(qtbot, launch) -> None:
+    first = launch()
+    first.admin.save_server("http://127.0.0.1:9/mcp", "mine", None, {}, set())
+    first.admin.reload_servers(select_url="http://127.0.0.1:9/mcp")  # remembered as the last one selected
+    first.settings.demo_autostart = False
+    first.settings.sync()
+    second = launch(opening_file=True)
+    # the demo entry (not running) is the one selected; "mine" is listed, not asked anything
+    assert second.servers.current().url == demo_entry(second).url
+    assert second.workbench.tools.task is None
+    qtbot.wait(300)
+    assert second.admin.registry.get("http://127.0.0.1:9/mcp").failed_count == 0
+
+
+def test_a_first_launch_on_a_file_adds_no_demo_entry(qtbot, launch) -> None:
+    window = launch(opening_file=True)
+    assert window.demo is None
+    assert window.admin.registry.all() == []
+    assert not window.settings.qsettings.value("demo/last_url")

@@ -129,29 +129,30 @@ def test_three_operations_at_once_each_with_its_own_bar_and_cancel(qtbot, make_w
 
 def test_quitting_with_an_operation_running_leaves_no_thread_and_no_demo_server(qtbot, make_window) -> None:
     from inspector.gui.workbench.demo_service import DemoService
-    from inspector.store import ServerRegistry
 
-    with RunStore.open(resolve_db_path()) as store:
-        demo = DemoService()
-        url = demo.start(ServerRegistry(store.db))
-    assert url is not None
-    demo_thread = demo.server._thread
     window = make_window()
+    demo = DemoService()  # the demo server as the window starts it: a process of its own
+    assert demo.start(window.admin.registry)
+    qtbot.waitUntil(lambda: demo.running, timeout=40000)
     window.demo = demo
-    window.admin.reload_servers(select_url=url)
+    demo.send_output_to(window.engine.log)
+    process = demo.process
+    window.admin.reload_servers(select_url=demo.url)
     qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=10000)
     choose(window, "hang")
     task = window.workbench.run_current_tool()
-    assert demo.server.state.hang_started.wait(10)
+    # The demo's process says on stderr (a line of the Server log) that the call began.
+    qtbot.waitUntil(lambda: any(entry.stderr and "started" in entry.data
+                                for entry in window.log_dock.view.model.entries), timeout=20000)
     worker = window.engine.thread
     began = time.monotonic()
     window.close()
     assert time.monotonic() - began < 3.0
     assert task.cancel_signal.fired
     assert not worker.is_alive()
-    assert not demo_thread.is_alive()
+    assert not process.alive
     names = [thread.name for thread in threading.enumerate()]
-    assert not [name for name in names if name.startswith(("run-inspector-operations", "demo-server"))], names
+    assert not [name for name in names if name.startswith(("run-inspector-operations", "demo-"))], names
 
 
 def test_structured_content_is_a_tree_and_non_text_blocks_are_named(qtbot, make_window, demo_server) -> None:

@@ -46,3 +46,37 @@ def test_serve_demo_refuses_bad_options(capsys):
     assert "--page-size must be at least 1" in capsys.readouterr().err
     assert main(["serve-demo", "--handshake-delay", "soon"]) == 2
     assert "--handshake-delay must be a number of seconds" in capsys.readouterr().err
+
+
+def test_serve_demo_for_a_parent_says_where_in_json_and_stops_when_its_stdin_closes():
+    """As the window starts it: one JSON object once it listens; the end of stdin stops it cleanly."""
+    import json
+    import socket
+    from urllib.parse import urlsplit
+
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "serve-demo", "--json", "--stop-with-stdin"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = json.loads(process.stdout.readline())["url"]
+        port = urlsplit(url).port
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass  # it listens
+        process.stdin.close()  # as when the window ends, however it ends
+        process.wait(15)
+        out, err = process.stdout.read(), process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    assert out == ""  # the one object was the first line; nothing follows it
+    assert "Traceback" not in err
+    # A taken port: the error is the one object (and the sentence on stderr).
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen(1)
+        done = subprocess.run([sys.executable, "-m", "inspector", "serve-demo", "--json", "--port", str(port)],
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    error = json.loads(done.stdout)["error"]
+    assert error["kind"] == "usage" and "cannot listen" in error["message"]

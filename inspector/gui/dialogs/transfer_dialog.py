@@ -19,7 +19,6 @@ from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
 from inspector.i18n import _
 from inspector.i18n.messages import translate
 from inspector.store import RunStore, StoreError, UnknownRunError
-from inspector.transfer import TraceExportError, TraceImportError, export, import_trace
 
 from ..language import translated
 
@@ -72,6 +71,10 @@ class TransferJob(QObject):
         self.progress.emit(int(STEPS * done / total) if total else STEPS)
 
     def _run(self) -> None:
+        # The trace readers and writers load on the worker, the first time a transfer runs: the
+        # window's start does not wait for them.
+        from inspector.transfer import TraceExportError, TraceImportError
+
         store = None
         try:
             store = RunStore.open(self._db_path)
@@ -98,14 +101,25 @@ class TransferJob(QObject):
 
 def import_job(db_path: Path, source: Path) -> TransferJob:
     """A job importing the trace file ``source``."""
-    return TransferJob(lambda store, progress: import_trace(store, source, progress), db_path)
+
+    def work(store: RunStore, progress: Callable[[int, int], None]) -> Any:
+        from inspector.transfer import import_trace
+
+        return import_trace(store, source, progress)
+
+    return TransferJob(work, db_path)
 
 
 def export_job(db_path: Path, run_ids: Sequence[int], destination: Path, file_format: str) -> TransferJob:
     """A job exporting ``run_ids`` to ``destination`` as ``file_format`` (``trace`` or ``otlp``)."""
     ids = list(run_ids)
-    return TransferJob(lambda store, progress: export(store, ids, None, destination, file_format, progress),
-                       db_path)
+
+    def work(store: RunStore, progress: Callable[[int, int], None]) -> Any:
+        from inspector.transfer import export
+
+        return export(store, ids, None, destination, file_format, progress)
+
+    return TransferJob(work, db_path)
 
 
 class TransferDialog(QProgressDialog):

@@ -9,14 +9,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
-
-import jsonschema
-from jsonschema.exceptions import SchemaError
-from referencing.exceptions import Unresolvable
+from typing import TYPE_CHECKING, Any
 
 from inspector.i18n import _
-from inspector.mcp.output_schema import offline_validator
+
+if TYPE_CHECKING:
+    import jsonschema
 
 Path = tuple[str | int, ...]
 
@@ -36,6 +34,11 @@ def schema_validator(schema: Mapping[str, Any] | None) -> Any:
     """A validator for a tool's input schema (checked once), or ``None`` for an unusable schema."""
     if not isinstance(schema, Mapping) or not schema:
         return None
+    # JSON Schema loads with the first tool that declares a schema, not with the window.
+    from jsonschema.exceptions import SchemaError
+
+    from inspector.mcp.output_schema import offline_validator
+
     try:  # $ref resolved inside the schema only: a schema never makes the window fetch an address
         return offline_validator(schema, format_checker=True)
     except SchemaError:
@@ -54,6 +57,8 @@ def validate_arguments(schema: Mapping[str, Any] | None, arguments: Any,
         validator = schema_validator(schema)
     if validator is None:
         return []
+    from referencing.exceptions import Unresolvable
+
     problems = []
     try:
         errors = sorted(validator.iter_errors(arguments), key=lambda e: list(map(str, e.absolute_path)))

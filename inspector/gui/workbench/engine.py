@@ -20,12 +20,10 @@ import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
-from inspector.agent.operations import look_up_task_step
 from inspector.i18n import _
 from inspector.mcp import (
     CancelSignal,
@@ -55,6 +53,9 @@ from .asking import ASKER, Asker
 from .console import ProcessOutput
 from .operation_log import OperationLog, operation_tag
 from .server_requests import WindowAnswers
+
+if TYPE_CHECKING:
+    from inspector.agent import OperationRecord
 
 #: Housekeeping after quitting (cancel notices, session ends) gets at most this long.
 SHUTDOWN_BOUND_S = 1.0
@@ -540,6 +541,8 @@ class OperationsEngine(QObject):
             observer.stored_as(run_id)
             # The server's questions and sampling requests on this operation's session name it.
             ASKER.set(Asker(task, run_id, self.log))
+            # The operations' steps load with the first operation, on the worker: not with the window.
+            from inspector.agent.operations import execute_tool, list_tools_step, look_up_task_step, ping_step
 
             async def attempt() -> OperationRecord:
                 if task.kind == "call":

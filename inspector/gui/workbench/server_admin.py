@@ -23,7 +23,6 @@ from inspector.mcp.server_command import InvalidCommandError, ServerCommand
 from inspector.store import RunStore, ServerRecord, ServerRegistry, StoreError
 from inspector.store.secrets import SecretKeeper
 
-from ..dialogs.server_dialog import ServerDialog
 from ..dialogs.signin_fields import SignInChoice
 from ..settings import AppSettings
 from .console import ConsoleBook
@@ -79,7 +78,9 @@ class ServerAdmin(QObject):
 
     # -- the list ----------------------------------------------------------------------------------
 
-    def reload_servers(self, select_url: str | None = None) -> None:
+    def reload_servers(self, select_url: str | None = None, *, select_first: bool = True) -> None:
+        """List the servers again; ``select_first=False`` selects none when none was (a window opened
+        on a trace file contacts no server until one is chosen)."""
         try:
             records = self.registry.all()
         except StoreError as exc:
@@ -90,7 +91,7 @@ class ServerAdmin(QObject):
         self.engine.server_names.clear()
         self.engine.server_names.update({record.url: server_label(record) for record in records
                                          if record.transport == "stdio"})
-        self.panel.set_records(records, select_url)
+        self.panel.set_records(records, select_url, select_first=select_first)
 
     def _selected(self, record: ServerRecord | None) -> None:
         if record is not None:
@@ -168,6 +169,8 @@ class ServerAdmin(QObject):
                         (record.url, setting.name), ""))
                 headers.append((setting.name, value or "", setting.secret))
         command = command_fields(self, record) if record is not None and record.transport == "stdio" else {}
+        from ..dialogs.server_dialog import ServerDialog  # loaded with the first Add or Edit
+
         dialog = ServerDialog(self.parent(), url=record.url if record and not command else "",
                               name=record.name if record else None,
                               budget_s=record.budget_s if record else None, headers=headers,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING, Any
 
-from inspector.agent.server_commands import command_of
 from inspector.mcp import InvalidServerError, ServerEndpoint
 from inspector.mcp.server_command import InvalidCommandError, ServerCommand
 from inspector.store import ServerRecord, is_secret_variable
@@ -32,6 +31,8 @@ def command_endpoint(admin: ServerAdmin, record: ServerRecord) -> ServerEndpoint
 
         raise InvalidServerError(Message(N_("the server {name} has no command configured"),
                                           {"name": record.name or record.url}))
+    from inspector.agent.server_commands import command_of  # the agent's package: loaded when a command runs
+
     try:
         return ServerEndpoint.for_command(command_of(setting), name=record.name, era=record.era)
     except InvalidCommandError as error:  # a stored command no program can receive: said, not raised

@@ -90,6 +90,8 @@ class ServersModel(QAbstractListModel):
         self._records: list[ServerRecord] = []
         #: Entries whose server is known not to run here (the demo server's, when it is stopped).
         self._not_running: set[str] = set()
+        #: Entries whose server this window is starting (the demo server's, until it listens).
+        self._starting: set[str] = set()
         #: A word on each server's sign-in, by URL ("needs sign-in", "signed in"); set by the window.
         self._signin: dict[str, str] = {}
         follow_language(self)
@@ -103,6 +105,13 @@ class ServersModel(QAbstractListModel):
         """Mark these servers' rows "not running" (a server this window would have to start)."""
         if urls != self._not_running:
             self._not_running = set(urls)
+            if self._records:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(self._records) - 1, 0))
+
+    def set_starting(self, urls: set[str]) -> None:
+        """Mark these servers' rows "starting" (a server this window started, not listening yet)."""
+        if urls != self._starting:
+            self._starting = set(urls)
             if self._records:
                 self.dataChanged.emit(self.index(0, 0), self.index(len(self._records) - 1, 0))
 
@@ -127,7 +136,10 @@ class ServersModel(QAbstractListModel):
             return None
         record = self._records[index.row()]
         stopped = record.url in self._not_running
+        starting = record.url in self._starting
         if role == Qt.ItemDataRole.DisplayRole:
+            if starting:
+                return _("{name} — starting…\n{health}").format(name=_named(record), health=health_line(record))
             if stopped:
                 return _("{name} — not running\n{health}").format(name=_named(record),
                                                                    health=health_line(record))
@@ -136,6 +148,8 @@ class ServersModel(QAbstractListModel):
                                                                health=health_line(record))
             return _("{name}\n{health}").format(name=_named(record), health=health_line(record))
         if role == Qt.ItemDataRole.AccessibleTextRole:
+            if starting:
+                return _("{name}, starting: {health}").format(name=server_label(record), health=health_line(record))
             if stopped:
                 return _("{name}, not running: {health}").format(name=server_label(record),
                                                                  health=health_line(record))
@@ -143,7 +157,7 @@ class ServersModel(QAbstractListModel):
                 return _("{name}, {signin}: {health}").format(name=_named(record), signin=self._signin[record.url],
                                                               health=health_line(record))
             return _("{name}: {health}").format(name=_named(record), health=health_line(record))
-        if role == Qt.ItemDataRole.ForegroundRole and stopped:
+        if role == Qt.ItemDataRole.ForegroundRole and (stopped or starting):
             return QColor("#6E6E6E")
         if role == Qt.ItemDataRole.ToolTipRole:
             return plain_tooltip(_where(record))

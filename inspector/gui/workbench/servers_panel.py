@@ -100,11 +100,13 @@ class ServersPanel(QWidget):
         record = self.current()
         self.health.setText(_("No server selected. Add one with +.") if record is None else health_text(record))
 
-    def set_records(self, records: list[ServerRecord], select_url: str | None = None) -> None:
+    def set_records(self, records: list[ServerRecord], select_url: str | None = None, *,
+                    select_first: bool = True) -> None:
+        """List ``records``; select ``select_url``, else the one selected, else (``select_first``) the first."""
         current = select_url or (self.current().url if self.current() else None)
         self.model.set_records(records)
         row = self.model.row_of(current) if current else -1
-        if row < 0 and records:
+        if row < 0 and records and select_first:
             row = 0
         if row >= 0:
             self.view.selectionModel().setCurrentIndex(self.model.index(row, 0),

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from inspector.agent import OperationRecord
 from inspector.i18n import _
 from inspector.mcp import McpClient, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
@@ -37,6 +36,8 @@ from .engine import OperationOutcome, OperationTask, _start_run
 from .signin_task import Need, SignInObserver, SignInRequest, SignInTask
 
 if TYPE_CHECKING:
+    from inspector.agent import OperationRecord
+
     from .engine import OperationsEngine
 
 #: How many times one operation waits for a sign-in (as ``run-inspector call`` does).
@@ -45,18 +46,22 @@ Browser = Callable[[str], Awaitable[bool]]
 
 
 def window_signin_vault() -> SignInVault:
-    """Where the window keeps tokens: the system keyring, else memory until the window closes."""
-    from inspector.store.signin_vault import open_signin_vault
+    """Where the window keeps tokens: the system keyring, else memory until the window closes.
 
-    return open_signin_vault()
+    Found when first used (the keyring costs a fifth of a second, which the first paint does not wait for)."""
+    from inspector.store.signin_vault import LazyVault
+
+    return LazyVault()  # type: ignore[return-value]
 
 
 def configured_signin(store: Any, url: str, vault: SignInVault) -> SignInSettings | None:
     """The sign-in settings kept with the server ``url`` (``servers set``, schema 7), its client
     secret from the keyring; ``None`` when none are set or they cannot be read (a key file gone)."""
     from inspector.store.signin_settings import StoredSignIn
+    from inspector.store.signin_vault import LazyVault
 
-    keeper = vault if hasattr(vault, "client_secret") else None
+    # A vault not yet opened is handed on as it is: it opens only when a client secret is asked for.
+    keeper = vault if isinstance(vault, LazyVault) or hasattr(vault, "client_secret") else None
     try:
         return StoredSignIn(store, keeper).settings_for(url)  # type: ignore[arg-type]
     except (StoreError, OSError, ValueError):
@@ -106,6 +111,8 @@ class SignIns(QObject):
         self._generation: dict[str, int] = {}
         self._lock: asyncio.Lock | None = None
         self._crossing = _Crossing()
+        #: Reads of the vault held back (see :meth:`hold_reads`); ``None``: none are.
+        self._held: list[tuple[str, str]] | None = None
         queued = Qt.ConnectionType.QueuedConnection
         self._crossing.needed.connect(self._on_needed, queued)
         self._crossing.restart.connect(self._on_restart, queued)
@@ -124,7 +131,21 @@ class SignIns(QObject):
             self._reread(resource, server.key)
         return self._known[resource]
 
+    def hold_reads(self) -> None:
+        """Keep the vault's reads waiting until :meth:`release_reads` (the window's first paint does
+        not share the interpreter with the keyring's loading)."""
+        if self._held is None:
+            self._held = []
+
+    def release_reads(self) -> None:
+        held, self._held = self._held or [], None
+        for resource, key in held:
+            self._reread(resource, key)
+
     def _reread(self, resource: str, key: str) -> None:
+        if self._held is not None:
+            self._held.append((resource, key))
+            return
         vault, crossing, generation = self.vault, self._crossing, self._generation.get(resource, 0)
 
         async def read() -> None:

@@ -116,7 +116,8 @@ class SignInRoom(QObject):
             return
         command = endpoint.is_command
         tokens = self.signins.tokens(endpoint)
-        kept = getattr(self.signins.vault, "persistent", True)
+        # Only said of tokens, which are read from the vault: a vault never read is not opened for this.
+        kept = getattr(self.signins.vault, "persistent", True) if tokens is not None else True
         strip.line.setText(server_signin_text(tokens, self.signins.needs(endpoint), command, kept))
         strip.line.setToolTip("" if tokens is None else
                               signed_in_text(tokens) if kept else "\n".join((signed_in_text(tokens), _(NOT_KEPT))))

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from inspector.agent import OperationRecord
 from inspector.i18n import _
 from inspector.mcp import ServerEndpoint
 from inspector.mcp.errors import McpTransportError
@@ -21,6 +20,8 @@ from inspector.mcp.signin.operation import SIGNIN_BUDGET_S
 from .engine import OperationTask, _Observer
 
 if TYPE_CHECKING:
+    from inspector.agent import OperationRecord
+
     from .engine import OperationsEngine
 
 

@@ -1,0 +1,291 @@
+"""An imported OTLP trace exported again as OTLP is the trace it was (issue 23, "Round trip").
+
+The real traces of tests/fixtures/otel/ (the mcp SDK's own spans, Traceloop's instrumentation)
+are imported, exported as OTLP and compared span by span, field by field, with the file they came
+from: ids, parents, names, kinds, status, times, attributes, events, links, resource, scope. Only
+what redaction removes and the notes we add may differ.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from google.protobuf import json_format
+from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
+from test_trace_support import fill
+
+from inspector.store import RunStore
+from inspector.store.notes import step_id_of, write_run_note, write_step_note
+from inspector.traces.otlp import RUN_NOTE, SPAN_ROLE, STEP_NOTE, read_attributes, read_span
+from inspector.traces.redact import REDACTED, redact
+from inspector.traces.span_parts import read_resource, read_scope
+from inspector.transfer.exporting import export
+from inspector.transfer.importing import import_trace
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
+REAL_TRACES = ["mcp_sdk.jsonl", "traceloop.jsonl"]
+
+
+def spans_of(path: Path) -> dict[str, dict[str, Any]]:
+    """Every span of an OTLP file (JSON Lines or one object), read as an import reads it, by span id,
+    with the resource and scope it came under and its place in the file."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        documents = [json.loads(text)]
+    except ValueError:  # the Collector's JSON Lines
+        documents = [json.loads(line) for line in text.splitlines() if line.strip()]
+    found: dict[str, dict[str, Any]] = {}
+    for document in documents:
+        for resource_spans in document["resourceSpans"]:
+            resource = read_resource(resource_spans.get("resource"), ("resource",), read_attributes)
+            for scope_spans in resource_spans["scopeSpans"]:
+                scope = read_scope(scope_spans.get("scope"), ("scope",), read_attributes)
+                for record in scope_spans["spans"]:
+                    span = read_span(record, ("span",))
+                    assert span.span_id not in found, "a span is written once"
+                    found[span.span_id] = {"span": span, "resource": resource.attributes,
+                                           "scope": (scope.name, scope.version, scope.attributes)}
+    return found
+
+
+def redacted(value: Any) -> Any:
+    return redact(value)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[RunStore]:
+    opened = RunStore.open(str(tmp_path / "runs.db"))
+    yield opened
+    opened.close()
+
+
+def exported(store: RunStore, tmp_path: Path, name: str, file_format: str = "otlp") -> Path:
+    target = tmp_path / name
+    export(store, None, None, target, format=file_format)
+    return target
+
+
+# -- field by field ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fixture", REAL_TRACES)
+def test_every_span_of_a_real_trace_comes_back_as_it_was(store: RunStore, tmp_path: Path, fixture: str) -> None:
+    original = spans_of(FIXTURES / fixture)
+    import_trace(store, FIXTURES / fixture)
+    again = spans_of(exported(store, tmp_path, "again.json"))
+
+    assert set(again) == set(original), "the same spans: none made up, none lost, server sides included"
+    rewritten_attributes = 0
+    for span_id, was in original.items():
+        now = again[span_id]
+        before, after = was["span"], now["span"]
+        assert SPAN_ROLE not in after.attributes, "foreign spans stay foreign"
+        assert (after.trace_id, after.span_id, after.parent_id) == (before.trace_id, before.span_id, before.parent_id)
+        assert (after.name, after.kind) == (before.name, before.kind)
+        assert (after.status_code, after.status_message) == (before.status_code, before.status_message)
+        assert (after.start_ns, after.end_ns) == (before.start_ns, before.end_ns)
+        # Attributes: equal, except the values redaction removes (the one rewrite, and said so).
+        assert after.attributes == redacted(before.attributes)
+        for key, value in before.attributes.items():
+            if after.attributes[key] != value:
+                assert after.attributes[key] == REDACTED
+                rewritten_attributes += 1
+        assert after.events == redacted(before.events)
+        assert after.links == before.links
+        assert (after.dropped_events, after.dropped_links) == (before.dropped_events, before.dropped_links)
+        assert now["resource"] == redacted(was["resource"])
+        assert now["scope"] == was["scope"]
+    # The traces hold things the comparison must have seen: ids of both sides of a call, exception events.
+    assert any(entry["span"].events for entry in original.values())
+    services = {entry["resource"].get("service.name") for entry in again.values()}
+    assert services == {"support-agent", "weather-mcp-server"}, "the server sides come back as spans of their own"
+    if fixture == "mcp_sdk.jsonl":
+        assert rewritten_attributes == 0, "nothing in this trace is a credential"
+
+
+def test_each_resource_and_scope_is_one_group(store: RunStore, tmp_path: Path) -> None:
+    import_trace(store, FIXTURES / "mcp_sdk.jsonl")
+    document = json.loads(exported(store, tmp_path, "again.json").read_text(encoding="utf-8"))
+    services = [next(item["value"]["stringValue"] for item in group["resource"]["attributes"]
+                     if item["key"] == "service.name") for group in document["resourceSpans"]]
+    assert sorted(services) == ["support-agent", "weather-mcp-server"], "no resource of ours, none repeated"
+    agent = document["resourceSpans"][services.index("support-agent")]
+    assert sorted(group["scope"]["name"] for group in agent["scopeSpans"]) == ["mcp-python-sdk", "support-agent"]
+
+
+def test_a_secret_in_an_attribute_is_redacted_and_nothing_else_changes(store: RunStore, tmp_path: Path) -> None:
+    trace = "5b8efff798038103d269b633813fc60c"
+    record = {"traceId": trace, "spanId": "eee19b7ec3c1b174",
+              "name": "MCP send tools/call lookup", "kind": 3, "startTimeUnixNano": "1700000000000000000",
+              "endTimeUnixNano": "1700000000500000000",
+              "attributes": [{"key": "mcp.method.name", "value": {"stringValue": "tools/call"}},
+                             {"key": "http.request.header.authorization", "value": {"stringValue": "Bearer s3cr3t"}},
+                             {"key": "retries", "value": {"intValue": "2"}},
+                             {"key": "ratio", "value": {"doubleValue": 0.5}},
+                             {"key": "tags", "value": {"arrayValue": {"values": [{"stringValue": "a"}]}}},
+                             {"key": "nested", "value": {"kvlistValue": {"values": [
+                                 {"key": "flag", "value": {"boolValue": True}}]}}}]}
+    child = {"traceId": trace, "spanId": "aaa19b7ec3c1b174", "parentSpanId": "eee19b7ec3c1b174",
+             "name": "work", "kind": "SPAN_KIND_INTERNAL", "startTimeUnixNano": "1700000000100000000",
+             "status": {"code": 2, "message": "upstream 503"},
+             "events": [{"name": "exception", "timeUnixNano": "1700000000200000000",
+                         "attributes": [{"key": "exception.type", "value": {"stringValue": "HTTPError"}}]}],
+             "droppedEventsCount": 3,
+             "links": [{"traceId": "0af7651916cd43dd8448eb211c80319c", "spanId": "b7ad6b7169203331",
+                        "traceState": "rojo=00f067aa0ba902b7",
+                        "attributes": [{"key": "link.kind", "value": {"stringValue": "follows"}}]}]}
+    source = tmp_path / "secret.json"
+    source.write_text(json.dumps({"resourceSpans": [{"resource": {"attributes": [
+        {"key": "service.name", "value": {"stringValue": "agent"}}]}, "scopeSpans": [
+            {"scope": {"name": "agent-lib", "version": "2.1"}, "spans": [record, child]}]}]}))
+    original = spans_of(source)
+    import_trace(store, source)
+    text = exported(store, tmp_path, "again.json").read_text(encoding="utf-8")
+    assert "s3cr3t" not in text
+    again = spans_of(tmp_path / "again.json")
+    after = again["eee19b7ec3c1b174"]["span"]
+    assert after.attributes == {"mcp.method.name": "tools/call", "http.request.header.authorization": REDACTED,
+                                "retries": 2, "ratio": 0.5, "tags": ["a"], "nested": {"flag": True}}
+    assert after.name == "MCP send tools/call lookup" and after.parent_id == ""
+    assert again["aaa19b7ec3c1b174"] == original["aaa19b7ec3c1b174"]  # unfinished, with its event and link
+    assert again["aaa19b7ec3c1b174"]["span"].end_ns is None and again["aaa19b7ec3c1b174"]["span"].dropped_events == 3
+    assert again["aaa19b7ec3c1b174"]["scope"] == ("agent-lib", "2.1", {})
+
+
+# -- what we add, and reading it back ---------------------------------------------------------------
+
+def test_notes_are_added_to_the_spans_and_read_back_as_notes(store: RunStore, tmp_path: Path) -> None:
+    import_trace(store, FIXTURES / "traceloop.jsonl")
+    (run,) = store.list_runs(limit=None)
+    write_run_note(store, run.id, "customer ticket 4711")
+    first = next(iter(store.iter_steps(run.id)))
+    write_step_note(store, step_id_of(store, run.id, first.sequence), "this is where it hangs")
+    target = exported(store, tmp_path, "noted.json")
+
+    spans = spans_of(target)
+    noted_runs = [entry["span"] for entry in spans.values() if RUN_NOTE in entry["span"].attributes]
+    assert [span.attributes[RUN_NOTE] for span in noted_runs] == ["customer ticket 4711"]
+    assert noted_runs[0].parent_id == "", "the run's note goes on the root span"
+    noted_steps = [entry["span"] for entry in spans.values() if STEP_NOTE in entry["span"].attributes]
+    assert [span.span_id for span in noted_steps] == [first.payload["raw"]["otlp"]["spanId"]]
+    original = spans_of(FIXTURES / "traceloop.jsonl")
+    for span_id, entry in spans.items():  # added, nothing else changed
+        attributes = {key: value for key, value in entry["span"].attributes.items() if key not in (RUN_NOTE, STEP_NOTE)}
+        assert attributes == redacted(original[span_id]["span"].attributes)
+
+    fresh = RunStore.open(str(tmp_path / "fresh.db"))
+    try:
+        import_trace(fresh, target)
+        (again,) = fresh.list_runs(limit=None)
+        assert again.uid == run.uid and again.note == "customer ticket 4711"
+        steps = {step.payload["raw"]["otlp"]["spanId"]: step for step in fresh.iter_steps(again.id)}
+        noted = steps[first.payload["raw"]["otlp"]["spanId"]]
+        assert noted.payload["note"] == "this is where it hangs"
+        # the notes are taken off the spans again: raw.otlp is the source's span
+        for step in steps.values():
+            assert RUN_NOTE not in step.payload["raw"]["otlp"]["attributes"]
+            assert STEP_NOTE not in step.payload["raw"]["otlp"]["attributes"]
+    finally:
+        fresh.close()
+
+
+# -- importing the export again ---------------------------------------------------------------------
+
+def steps_by_span(store: RunStore) -> dict[str, tuple[str, str, dict[str, Any]]]:
+    found = {}
+    for run in store.list_runs(limit=None):
+        for step in store.iter_steps(run.id):
+            found[step.payload["raw"]["otlp"]["spanId"]] = (run.uid, step.outcome, step.payload)
+    return found
+
+
+def runs_of(store: RunStore) -> list[tuple[Any, ...]]:
+    return sorted((run.uid, run.title, run.source, run.server, run.status, run.started_at, run.finished_at)
+                  for run in store.list_runs(limit=None))
+
+
+@pytest.mark.parametrize("fixture", REAL_TRACES)
+def test_importing_the_export_gives_the_same_runs(store: RunStore, tmp_path: Path, fixture: str) -> None:
+    import_trace(store, FIXTURES / fixture)
+    target = exported(store, tmp_path, "again.json")
+
+    report = import_trace(store, target)  # the same database: the runs are there already
+    assert report.runs_imported == 0 and len(report.already_present) == len(store.list_runs(limit=None))
+
+    fresh = RunStore.open(str(tmp_path / "fresh.db"))
+    try:
+        import_trace(fresh, target)
+        assert runs_of(fresh) == runs_of(store)
+        before, after = steps_by_span(store), steps_by_span(fresh)
+        assert set(after) == set(before)
+        for span_id, (uid, outcome, payload) in before.items():
+            assert after[span_id] == (uid, outcome, redacted(payload))
+        # and the timeline reads in the same order
+        order = [[step.payload["raw"]["otlp"]["spanId"] for step in db.iter_steps(run.id)]
+                 for db in (store, fresh) for run in sorted(db.list_runs(limit=None), key=lambda run: run.uid)]
+        half = len(order) // 2
+        assert order[:half] == order[half:]
+    finally:
+        fresh.close()
+
+
+@pytest.mark.parametrize("fixture", REAL_TRACES)
+def test_our_format_keeps_raw_otlp_and_so_the_spans(store: RunStore, tmp_path: Path, fixture: str) -> None:
+    import_trace(store, FIXTURES / fixture)
+    ours = exported(store, tmp_path, "ours.json", "trace")
+    fresh = RunStore.open(str(tmp_path / "fresh.db"))
+    try:
+        import_trace(fresh, ours)
+        before, after = steps_by_span(store), steps_by_span(fresh)
+        assert set(after) == set(before)
+        for span_id, (_, _, payload) in before.items():
+            assert after[span_id][2]["raw"]["otlp"] == redacted(payload["raw"]["otlp"])
+        # ...so that an OTLP export from there is still the customer's trace
+        original = spans_of(FIXTURES / fixture)
+        again = spans_of(exported(fresh, tmp_path, "again.json"))
+        assert set(again) == set(original)
+        for span_id, was in original.items():
+            assert again[span_id]["span"] == was["span"].__class__(
+                **{**was["span"].__dict__, "attributes": redacted(was["span"].attributes),
+                   "events": redacted(was["span"].events)})
+    finally:
+        fresh.close()
+
+
+def test_our_own_runs_export_as_before_beside_a_foreign_one(store: RunStore, tmp_path: Path) -> None:
+    fill(store)
+    alone = json.loads(exported(store, tmp_path, "ours.json").read_text(encoding="utf-8"))
+    import_trace(store, FIXTURES / "mcp_sdk.jsonl")
+    mixed = json.loads(exported(store, tmp_path, "mixed.json").read_text(encoding="utf-8"))
+    assert mixed["resourceSpans"][0] == alone["resourceSpans"][0], "our runs: the same spans as before"
+    others = [span for group in mixed["resourceSpans"][1:] for scope in group["scopeSpans"] for span in scope["spans"]]
+    assert len(others) == len(spans_of(FIXTURES / "mcp_sdk.jsonl"))
+    assert not any(item["key"] == SPAN_ROLE for span in others for item in span["attributes"])
+    # and the whole file still parses with the official protobuf definitions
+    data = json_format.Parse((tmp_path / "mixed.json").read_text(encoding="utf-8"), TracesData())
+    assert len(data.resource_spans) == 3
+
+
+def test_a_step_imported_before_times_and_resources_were_kept_is_written_from_what_it_has(
+        store: RunStore, tmp_path: Path) -> None:
+    trace = "0af7651916cd43dd8448eb211c80319c"
+    older = {"name": "tools/list", "traceId": trace, "spanId": "b7ad6b7169203331", "parentSpanId": "",
+             "kind": 2, "status": {"code": 0, "message": ""}, "attributes": {"mcp.method.name": "tools/list"}}
+    document = {"format": "run-inspector-trace", "version": 1, "runs": [{
+        "uid": f"otlp-{trace}", "title": "tools/list", "source": "imported", "server": None, "status": "ok",
+        "started_at": "2026-03-01T10:00:00.000000+00:00", "finished_at": "2026-03-01T10:00:01.000000+00:00",
+        "steps": [{"sequence": 1, "started_at": "2026-03-01T10:00:00.250000+00:00",
+                   "payload": {"kind": "request", "round": 0, "durationMs": 12.5, "content": "tools/list",
+                               "raw": {"otlp": older}}}]}]}
+    source = tmp_path / "older.json"
+    source.write_text(json.dumps(document), encoding="utf-8")
+    import_trace(store, source)
+    (entry,) = spans_of(exported(store, tmp_path, "again.json")).values()
+    span = entry["span"]
+    assert (span.trace_id, span.span_id, span.parent_id, span.name, span.kind) == (trace, "b7ad6b7169203331", "",
+                                                                                  "tools/list", 2)
+    assert span.attributes == {"mcp.method.name": "tools/list"}
+    assert span.start_ns == 1_772_359_200_250_000_000 and span.end_ns - span.start_ns == 12_500_000
