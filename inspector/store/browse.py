@@ -345,6 +345,15 @@ def _stored_images(store: RunStore, step_id: int) -> tuple[StoredImage, ...]:
                              int(chars or 0)) for name, media, chars, data in rows)
 
 
+#: What Find looks in (six times the needle).
+_FIND_CONDITION = """instr(lower(COALESCE(json_extract(p, '$.toolName'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.toolResult'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.content'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.toolArguments'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.finishReason'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.note'), '')), ?) > 0"""
+
+
 def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
                      limit: int = 10_000) -> list[int]:
     """The row numbers (in the filtered timeline) of steps whose details, arguments, result or
@@ -358,13 +367,67 @@ def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter 
             SELECT row_number() OVER (ORDER BY started_at, sequence) - 1 AS position,
                    CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p
             FROM steps WHERE {clause})
-        WHERE instr(lower(COALESCE(json_extract(p, '$.toolName'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.toolResult'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.content'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.toolArguments'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.finishReason'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.note'), '')), ?) > 0
+        WHERE {_FIND_CONDITION}
         ORDER BY position LIMIT ?"""
+    return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * 6), limit))]
+
+
+@dataclass(frozen=True, slots=True)
+class SpanNode:
+    """One step of a run imported from a trace, as its span tree needs it (no payload text)."""
+
+    step_id: int
+    span_id: str | None
+    parent_id: str | None
+    plumbing: bool
+    kind: str
+    outcome: str
+
+
+#: Runs imported from foreign OTLP spans have a uid of this form; only they can have a span tree.
+TRACE_RUN_UID_PREFIX = "otlp-"
+
+
+def span_nodes(store: RunStore, run_id: int) -> list[SpanNode]:
+    """The run's steps in time order with their span ids and parents, read in one query.
+
+    Each payload is parsed once (SQLite keeps the parse for the three paths of one row); only
+    ids and marks cross into Python."""
+    rows = store.db.conn.execute(
+        "SELECT id, kind, outcome, json_extract(p, '$.raw.otlp.spanId'), json_extract(p, '$.raw.otlp.parentSpanId'),"
+        " json_extract(p, '$.raw.otlp.plumbing') FROM"
+        " (SELECT id, kind, outcome, started_at, sequence,"
+        "  CASE WHEN json_valid(payload) THEN payload ELSE '{}' END AS p FROM steps WHERE run_id = ?)"
+        " ORDER BY started_at, sequence", (run_id,))
+    return [SpanNode(step_id, span if isinstance(span, str) else None, parent if isinstance(parent, str) else None,
+                     plumbing == 1, kind, outcome or "")
+            for step_id, kind, outcome, span, parent, plumbing in rows]
+
+
+def timeline_rows(store: RunStore, step_ids: Sequence[int]) -> list[TimelineRow]:
+    """The timeline rows of these steps, in the order given (a page of a span tree)."""
+    found: dict[int, TimelineRow] = {}
+    for start in range(0, len(step_ids), 500):
+        chunk = list(step_ids[start:start + 500])
+        clause = f"id IN ({','.join('?' * len(chunk))})"
+        for row in store.db.conn.execute(f"SELECT {_ROW_COLUMNS} FROM {_STEPS_WITH_P.format(clause=clause)}", chunk):
+            found[row[0]] = _timeline_row(row)
+    return [found[step_id] for step_id in step_ids if step_id in found]
+
+
+def find_step_ids(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
+                  limit: int = 10_000) -> list[int]:
+    """The ids of the steps :func:`find_in_timeline` finds, in time order."""
+    needle = text.strip().lower()
+    if not needle:
+        return []
+    clause, params = _step_clauses(run_id, where)
+    sql = f"""
+        SELECT id FROM (
+            SELECT id, started_at, sequence, CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p
+            FROM steps WHERE {clause})
+        WHERE {_FIND_CONDITION}
+        ORDER BY started_at, sequence LIMIT ?"""
     return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * 6), limit))]
 
 
@@ -400,7 +463,8 @@ def payload_json(text: str) -> Any:
         return None
 
 
-__all__ = ["RUN_ORDERS", "RunFilter", "StepFilter", "StepInFull", "StoredImage", "TimelineRow", "count_timeline",
+__all__ = ["RUN_ORDERS", "TRACE_RUN_UID_PREFIX", "RunFilter", "SpanNode", "StepFilter", "StepInFull", "StoredImage",
+           "TimelineRow", "count_timeline", "find_step_ids", "span_nodes", "timeline_rows",
            "data_version",
            "delete_runs", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position", "run_span",
            "servers_with_runs",

@@ -20,13 +20,24 @@ from inspector.i18n import _, formatting
 from inspector.i18n.details import localized_step_details
 from inspector.i18n.words import kind_word, step_maker_word
 from inspector.store import RunRecord, RunStore
-from inspector.store.browse import StepFilter, TimelineRow, count_timeline, run_span, timeline_page
+from inspector.store.browse import (
+    TRACE_RUN_UID_PREFIX,
+    StepFilter,
+    TimelineRow,
+    count_timeline,
+    run_span,
+    span_nodes,
+    timeline_page,
+    timeline_rows,
+)
 
 from ..language import on_language_changed
 from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .runs_model import format_duration
+from .span_tree import SpanTree, TreeRows
 from .table_model import Index, NamedColumnsModel
+from .timeline_tree import BranchRole, DepthRole, SpanTreeRows
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40
@@ -59,7 +70,7 @@ def format_time(moment: datetime | None) -> str:
     return "" if moment is None else formatting.format_time(moment, milliseconds=True)
 
 
-class TimelineModel(NamedColumnsModel):
+class TimelineModel(SpanTreeRows, NamedColumnsModel):
     """The steps of one run, in time order, read page by page."""
 
     COLUMNS = COLUMNS
@@ -73,6 +84,7 @@ class TimelineModel(NamedColumnsModel):
         self.page_size = page_size
         self.cached_pages = cached_pages
         self.run: RunRecord | None = None
+        self.run_id: int | None = None
         #: Whether the run shown has rounds (a run of one operation has none: its rounds show "–").
         self.has_rounds = True
         self.filter = StepFilter()
@@ -82,6 +94,10 @@ class TimelineModel(NamedColumnsModel):
         self._pages: OrderedDict[int, list[TimelineRow]] = OrderedDict()
         self._last_number, self._last_page = -1, None
         self._matches: set[int] = set()
+        #: The rows of a run imported from a trace with nested spans (``None``: rows in time order).
+        self.tree: TreeRows | None = None
+        #: Whether instrumentation-internal spans (``raw.otlp.plumbing``) are rows; hidden by default.
+        self.show_plumbing = False
         #: Pages read from the database since the run was opened (tests and benchmarks count them).
         self.pages_read = 0
         self.page_log: list[int] = []
@@ -101,6 +117,7 @@ class TimelineModel(NamedColumnsModel):
     def set_run(self, run: RunRecord | None, where: StepFilter | None = None) -> None:
         """Show ``run`` (``None``: nothing); reads its span and its count, no rows yet."""
         self.beginResetModel()
+        self.run_id = run.id if run is not None else None
         self.run = run
         if where is not None:
             self.filter = where
@@ -110,11 +127,19 @@ class TimelineModel(NamedColumnsModel):
         self._texts.clear()
         self.pages_read = 0
         self.page_log = []
+        keep = self.tree.collapsed_steps() if self.tree is not None and run is not None and self.run_id == run.id \
+            else set()
+        self.tree = None
         if run is None:
             self._count, self.start, self.end = 0, None, None
             self.has_rounds = True
         else:
-            self._count = count_timeline(self.store, run.id, self.filter)
+            if run.uid.startswith(TRACE_RUN_UID_PREFIX):
+                tree = SpanTree.build(span_nodes(self.store, run.id))
+                if tree.nested:
+                    self.tree = TreeRows(tree, self.filter, self.show_plumbing, keep)
+            self._count = len(self.tree.rows) if self.tree is not None else count_timeline(
+                self.store, run.id, self.filter)
             self.start, self.end = run_span(self.store, run)
             # A run of one operation (a call, a tool list) has no rounds: "–", as the command line says.
             self.has_rounds = self.store.has_rounds(run.id)
@@ -127,6 +152,14 @@ class TimelineModel(NamedColumnsModel):
         """The same run read again (it may still be running): new steps are appended as rows."""
         if self.run is None or run.id != self.run.id:
             self.set_run(run)
+            return
+        if self.tree is not None:
+            # A run from a trace does not grow row by row: read again only if its steps changed.
+            same = count_timeline(self.store, run.id) == len(self.tree.tree.nodes)
+            if same:
+                self.run = run
+            else:
+                self.set_run(run)
             return
         self.run = run
         self._texts.clear()  # a step still running gets its duration and outcome
@@ -183,7 +216,13 @@ class TimelineModel(NamedColumnsModel):
         assert self.run is not None
         page = self._pages.get(page_number)
         if page is None:
-            page = timeline_page(self.store, self.run.id, page_number * self.page_size, self.page_size, self.filter)
+            first = page_number * self.page_size
+            if self.tree is not None:
+                tree = self.tree
+                page = timeline_rows(self.store, [tree.step_id(row) for row in
+                                                  range(first, min(first + self.page_size, self._count))])
+            else:
+                page = timeline_page(self.store, self.run.id, first, self.page_size, self.filter)
             self.pages_read += 1
             self.page_log.append(page_number)
             self._pages[page_number] = page
@@ -208,6 +247,10 @@ class TimelineModel(NamedColumnsModel):
             return MATCH_BACKGROUND if index.row() in self._matches else None
         if role == MatchRole:
             return index.row() in self._matches
+        if role == DepthRole:
+            return self.tree.depths[index.row()] if self.tree is not None and index.row() < self._count else 0
+        if role == BranchRole:
+            return self.tree.branch(index.row()) if self.tree is not None and index.row() < self._count else None
         if role not in _ROLES:
             return None
         step = self.row(index.row())
@@ -280,7 +323,8 @@ _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole, Qt.It
           Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.TextAlignmentRole,
           StepIdRole, OutcomeRole, WaterfallRole}
 
-__all__ = ["COLUMNS", "MatchRole", "OutcomeRole", "PAGE_SIZE", "StepIdRole", "TimelineModel", "WaterfallRole",
+__all__ = ["COLUMNS", "BranchRole", "DepthRole", "MatchRole", "OutcomeRole", "PAGE_SIZE", "StepIdRole", "TimelineModel",
+           "WaterfallRole",
            "step_source"]
 
 

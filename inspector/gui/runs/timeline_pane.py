@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -25,7 +26,7 @@ from inspector.i18n.formatting import format_number
 from inspector.i18n.words import kind_word, no_outcome_word
 from inspector.runs import StepKind
 from inspector.store import RunRecord, RunStore
-from inspector.store.browse import StepFilter, find_in_timeline
+from inspector.store.browse import StepFilter
 
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
@@ -35,15 +36,18 @@ from ..widgets.plain_text import cell_text
 from .columns import compact_rows, fit_columns
 from .notes import NoteLabel
 from .runs_model import format_duration
+from .time_axis import TimeAxisHeader
 from .timeline_model import (
     COLUMNS,
     OUTCOME_COLUMN,
     WATERFALL_COLUMN,
+    BranchRole,
     StepIdRole,
     TimelineModel,
     format_time,
     step_source,
 )
+from .tree_cell import TreeCellDelegate
 from .waterfall import WaterfallDelegate
 
 STEP_OUTCOMES = ("ok", "failed", "cancelled", "")
@@ -82,7 +86,8 @@ class TimelinePane(QWidget):
         for widget in (self.outcome_filter, self.kind_filter):
             bar.addWidget(widget)
         bar.addWidget(self.find_edit, 1)
-        for widget in (self.previous_button, self.next_button, self.find_status, self.note_button):
+        for widget in (self.previous_button, self.next_button, self.find_status, self.plumbing_toggle,
+                       self.note_button):
             bar.addWidget(widget)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 4)
@@ -110,6 +115,12 @@ class TimelinePane(QWidget):
             translated_item(self.kind_filter, lambda kind=kind: kind_word(kind.value), kind.value)
         for combo in (self.outcome_filter, self.kind_filter):
             combo.currentIndexChanged.connect(self._filter_changed)
+        # Instrumentation-internal spans (Traceloop's stream writers) are hidden until asked for.
+        self.plumbing_toggle = translated(QCheckBox(), "setText", lambda: _("Show plumbing"))
+        translated(self.plumbing_toggle, "setToolTip", lambda: _(
+            "Show the spans an instrumentation makes for its own work (stream writers), under their parents"))
+        self.plumbing_toggle.hide()
+        self.plumbing_toggle.toggled.connect(self._plumbing_toggled)
 
     def _build_find(self) -> None:
         self.find_edit = QLineEdit()
@@ -135,6 +146,7 @@ class TimelinePane(QWidget):
 
     def _build_view(self) -> None:
         self.view = QTableView()
+        self.view.setHorizontalHeader(TimeAxisHeader(WATERFALL_COLUMN, self.view))
         translated(self.view, "setAccessibleName", lambda: _("Timeline of the selected run"))
         self.view.setModel(self.model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -144,6 +156,9 @@ class TimelinePane(QWidget):
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.waterfall = WaterfallDelegate(self.view)
         self.view.setItemDelegateForColumn(WATERFALL_COLUMN, self.waterfall)
+        self.tree_cell = TreeCellDelegate(self.view)
+        self.view.setItemDelegateForColumn(COLUMNS.index("details"), self.tree_cell)
+        self.view.installEventFilter(self)
         header = self.view.horizontalHeader()
         translated(header, "setAccessibleName", lambda: _("Timeline columns"))
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -210,7 +225,8 @@ class TimelinePane(QWidget):
     def describe(self, run: RunRecord | None, recount: bool = True) -> None:
         """The heading (and the note over empty rows) for ``run``; ``recount=False`` (a change of
         language) reuses the count of the run's steps read last."""
-        shown = self.model.rowCount()
+        shown = self.model.step_count
+        self.plumbing_toggle.setVisible(self.model.plumbing_count > 0)
         self.note_button.setEnabled(run is not None)
         self.run_note.show_note(run.note if run is not None else "")
         if run is None:
@@ -218,11 +234,18 @@ class TimelinePane(QWidget):
             self._say_empty(None)
             return
         title, status = cell_text(run.title, 80), outcome_word(run.status)
+        hidden = 0 if self.model.show_plumbing else self.model.plumbing_count
         filtered = self.step_filter() != StepFilter()
-        if filtered and (recount or self._total is None or self._total[0] != run.id):
+        if (filtered or hidden) and (recount or self._total is None or self._total[0] != run.id):
             self._total = (run.id, self.store.count_steps(run.id))
-        total = self._total[1] if filtered and self._total else shown
-        if filtered:
+        total = self._total[1] if (filtered or hidden) and self._total else shown
+        if hidden and not filtered:
+            self.heading.setText(ngettext(
+                "Run {id}: {title} — {status}; {shown} of {count} step shown ({hidden} plumbing hidden)",
+                "Run {id}: {title} — {status}; {shown} of {count} steps shown ({hidden} plumbing hidden)",
+                total).format(id=run.id, title=title, status=status, shown=format_number(shown),
+                              count=format_number(total), hidden=format_number(hidden)))
+        elif filtered:
             self.heading.setText(ngettext("Run {id}: {title} — {status}; {shown} of {count} step shown (filtered)",
                                           "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered)",
                                           total).format(id=run.id, title=title, status=status,
@@ -261,6 +284,33 @@ class TimelinePane(QWidget):
         if self.find_edit.text().strip():
             self.find()
 
+    def _plumbing_toggled(self, show: bool) -> None:
+        step = self.view.currentIndex().siblingAtColumn(0).data(StepIdRole)
+        self.model.set_show_plumbing(show)
+        self.step_changed.emit(None)
+        self.describe(self.model.run)
+        row = self.model.row_of_step(step) if step is not None else None
+        if row is not None:
+            self.select_step(row)
+        if self.find_edit.text().strip():
+            self.find()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Left and Right in a span tree collapse and expand the current row (Left on a leaf goes to its parent)."""
+        if watched is self.view and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and self.model.tree is not None and event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            row = self.view.currentIndex().row()
+            if row >= 0:
+                expand = event.key() == Qt.Key.Key_Right
+                if self.model.set_expanded(row, expand):
+                    return True
+                if not expand and self.model.index(row, 0).data(BranchRole) is not True:
+                    parent = self.model.parent_row(row)
+                    if parent is not None:
+                        self.select_step(parent)
+                        return True
+        return super().eventFilter(watched, event)
+
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.step_changed.emit(current.siblingAtColumn(0).data(StepIdRole) if current.isValid() else None)
 
@@ -281,7 +331,7 @@ class TimelinePane(QWidget):
         self._find_timer.stop()
         run = self.model.run
         text = self.find_edit.text()
-        self._matches = find_in_timeline(self.store, run.id, text, self.step_filter()) if run and text.strip() else []
+        self._matches = self.model.find(text) if run and text.strip() else []
         self._match = -1
         self.model.set_matches(self._matches)
         if not text.strip():
