@@ -5,6 +5,7 @@ placed where the waterfall's bars put those times."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QPainter, QPen
@@ -41,17 +42,24 @@ def tick_label(seconds: float, step_s: float) -> str:
     return formatting.format_duration(seconds)
 
 
-def axis_ticks(span_s: float, width: float, label_width: float) -> list[tuple[float, float, str]]:
-    """(x from the axis' start, seconds, label) of each tick on an axis ``width`` pixels long."""
+def axis_ticks(span_s: float, width: float, text_width: Callable[[str], float],
+               gap_px: float = 10) -> list[tuple[float, float, str]]:
+    """(x from the axis' start, seconds, label) of each tick on an axis ``width`` pixels long: the
+    most ticks whose labels (``text_width`` measures one) do not run into each other."""
     if width <= 0:
         return []
-    step = tick_step(span_s, max(int(width // max(label_width, 1.0)), 1))
-    ticks, number = [], 0
-    while number * step <= span_s * (1 + 1e-9):
-        seconds = number * step
-        ticks.append((seconds / max(span_s, 1e-9) * width, seconds, tick_label(seconds, step)))
-        number += 1
-    return ticks
+    span = max(span_s, 1e-9)
+    for count in range(max(int(width // 24), 1), 0, -1):
+        step = tick_step(span, count)
+        ticks, number = [], 0
+        while number * step <= span * (1 + 1e-9):
+            seconds = number * step
+            ticks.append((seconds / span * width, seconds, tick_label(seconds, step)))
+            number += 1
+        room = step / span * width
+        if len(ticks) <= 1 or all(text_width(label) + gap_px <= room for _x, _s, label in ticks):
+            return ticks
+    return ticks[:1]
 
 
 class TimeAxisHeader(QHeaderView):
@@ -81,13 +89,12 @@ class TimeAxisHeader(QHeaderView):
         self.style().drawControl(QStyle.ControlElement.CE_Header, option, painter, self)
         axis = rect.adjusted(CELL_MARGIN_PX, 0, -CELL_MARGIN_PX, 0)
         metrics = painter.fontMetrics()
-        widest = max(metrics.horizontalAdvance(tick_label(span, span / 3)), metrics.horizontalAdvance("000 ms"))
         painter.save()
         painter.setClipRect(rect)
         painter.setPen(QPen(option.palette.windowText().color(), 1))
         bottom = rect.bottom()
         right = axis.left() + axis.width()
-        for x, _seconds, label in axis_ticks(span, axis.width(), widest + 10):
+        for x, _seconds, label in axis_ticks(span, axis.width(), metrics.horizontalAdvance):
             left = axis.left() + round(x)
             painter.drawLine(left, bottom - 4, left, bottom)
             text_width = metrics.horizontalAdvance(label)

@@ -86,13 +86,15 @@ class TimelinePane(QWidget):
         for widget in (self.outcome_filter, self.kind_filter):
             bar.addWidget(widget)
         bar.addWidget(self.find_edit, 1)
-        for widget in (self.previous_button, self.next_button, self.find_status, self.plumbing_toggle,
-                       self.note_button):
+        for widget in (self.previous_button, self.next_button, self.find_status, self.note_button):
             bar.addWidget(widget)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 4)
         layout.setSpacing(2)
-        layout.addWidget(self.heading)
+        top = QHBoxLayout()
+        top.addWidget(self.heading, 1)
+        top.addWidget(self.plumbing_toggle)
+        layout.addLayout(top)
         layout.addWidget(self.run_note)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)

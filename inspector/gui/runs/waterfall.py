@@ -1,8 +1,9 @@
 """The waterfall column: each step's span on the run's time axis, painted from model data.
 
 The model gives (offset, duration or None, outcome, axis length) in seconds for a row; the
-delegate scales it to the cell. Outcomes keep their vocabulary: ok and failed solid in their
-colours, cancelled hatched in blue, no outcome grey. An unfinished step (no end) is a start
+delegate scales it to the cell. Outcomes keep their vocabulary: ok solid in its colour, failed
+solid with a dark edge, cancelled hatched in blue, no outcome a pale grey bar with a grey edge (so
+failed, cancelled and no outcome stay apart in greyscale too). An unfinished step (no end) is a start
 mark with an open, dashed tail: it is not stretched to now.
 
 In a span tree each level of nesting draws its bar a little lower and thinner, with a thin line up
@@ -21,8 +22,8 @@ from .timeline_model import DepthRole, WaterfallRole
 
 MIN_BAR_PX = 3.0
 #: Pixels a bar moves down (and thins) per level of nesting, up to MAX_DEPTH_SHOWN levels.
-DEPTH_INSET_PX = 2.0
-MAX_DEPTH_SHOWN = 4
+DEPTH_INSET_PX = 3.0
+MAX_DEPTH_SHOWN = 3
 UNFINISHED_TAIL_PX = 18.0
 
 
@@ -56,8 +57,8 @@ class WaterfallDelegate(QStyledItemDelegate):
             return
         x, width = bar_extent(offset, duration, span, cell.width())
         depth = min(index.data(DepthRole) or 0, MAX_DEPTH_SHOWN)
-        if depth and cell.height() > 2 * depth * DEPTH_INSET_PX + 4:
-            inset = depth * DEPTH_INSET_PX
+        if depth and cell.height() > 6:
+            inset = min(depth * DEPTH_INSET_PX, cell.height() - 5)
             guide = QColor(option.palette.text().color())
             guide.setAlpha(110)
             # The bar's top moves down and a thin line rises from its start: it hangs under the row above.
@@ -76,6 +77,14 @@ class WaterfallDelegate(QStyledItemDelegate):
             if outcome == "cancelled":
                 painter.fillRect(bar, QColor(colour.red(), colour.green(), colour.blue(), 60))
                 painter.fillRect(bar, hatch_brush(colour))
+                painter.setPen(QPen(colour, 1))
+                painter.drawRect(bar.adjusted(0, 0, -1, -1))
+            elif outcome == "failed":
+                painter.fillRect(bar, colour)
+                painter.setPen(QPen(colour.darker(220), 1))
+                painter.drawRect(bar.adjusted(0, 0, -1, -1))
+            elif not outcome:
+                painter.fillRect(bar, QColor(colour.red(), colour.green(), colour.blue(), 90))
                 painter.setPen(QPen(colour, 1))
                 painter.drawRect(bar.adjusted(0, 0, -1, -1))
             else:
