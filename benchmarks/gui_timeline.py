@@ -54,6 +54,78 @@ def make_run() -> tuple[int, Path]:
     return int(done.stdout.strip()), trace
 
 
+def write_span_tree(path: Path, spans: int = STEPS) -> int:
+    """One agent's trace of ``spans`` spans as OTLP JSON Lines: a root, turns under it, a chat and
+    tool calls under each turn, two HTTP spans under each tool call (four levels), 1,000 a line."""
+    import json
+
+    trace = "7a3f" * 8
+    base = 1_764_580_000_000_000_000
+    made: list[dict] = []
+    counter = 0
+
+    def span(name: str, parent: str | None, start_us: int, length_us: int, attributes: dict,
+             status: int = 0) -> str:
+        nonlocal counter
+        counter += 1
+        span_id = f"{counter:016x}"
+        made.append({"traceId": trace, "spanId": span_id, **({"parentSpanId": parent} if parent else {}),
+                     "name": name, "kind": 1, "startTimeUnixNano": str(base + start_us * 1000),
+                     "endTimeUnixNano": str(base + (start_us + length_us) * 1000),
+                     "attributes": [{"key": key, "value": {"stringValue": value}} for key, value in attributes.items()],
+                     **({"status": {"code": status}} if status else {})})
+        return span_id
+
+    turns = max(spans // 101, 1)
+    root = span("invoke_agent bench-agent", None, 0, turns * 10_000 + 10, {"gen_ai.operation.name": "invoke_agent"})
+    clock = 1
+    for turn in range(turns):
+        if counter >= spans:
+            break
+        parent = span(f"turn {turn}", root, clock, 9_990, {})
+        span("chat model", parent, clock + 1, 200, {"gen_ai.operation.name": "chat"})
+        for call in range(33):
+            if counter + 3 > spans:
+                break
+            start = clock + 210 + call * 290
+            tool = span(f"execute_tool t{call}", parent, start, 280, {"gen_ai.tool.name": f"t{call}"},
+                        status=2 if call % 17 == 5 else 0)
+            span("POST", tool, start + 5, 100, {})
+            span("POST", tool, start + 120, 100, {})
+        clock += 10_000
+    while counter < spans:
+        span("late", root, clock, 5, {})
+        clock += 10
+    with path.open("w", encoding="utf-8") as out:
+        for first in range(0, len(made), 1000):
+            document = {"resourceSpans": [{"resource": {"attributes": [
+                {"key": "service.name", "value": {"stringValue": "bench-agent"}}]},
+                "scopeSpans": [{"scope": {"name": "bench"}, "spans": made[first:first + 1000]}]}]}
+            out.write(json.dumps(document, separators=(",", ":")) + "\n")
+    return len(made)
+
+
+_IMPORT = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from inspector.store import RunStore
+from inspector.transfer.importing import import_trace
+with RunStore.open(sys.argv[2]) as store:
+    import_trace(store, sys.argv[3])
+    (run,) = [run for run in store.list_runs(limit=None) if run.title == "invoke_agent bench-agent"]
+print(run.id)
+"""
+
+
+def make_tree_run() -> tuple[int, Path]:
+    """A 100,000-span trace imported (in a child process) into its own database: its run id and the file."""
+    trace = _TMP / "tree.jsonl"
+    write_span_tree(trace)
+    done = subprocess.run([sys.executable, "-c", _IMPORT, str(REPO_ROOT), str(_TMP / "tree.db"), str(trace)],
+                          capture_output=True, text=True, timeout=600, check=True)
+    return int(done.stdout.strip()), trace
+
+
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 

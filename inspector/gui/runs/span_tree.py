@@ -5,97 +5,99 @@ ids, span ids, parents, plumbing marks, kinds and outcomes, no payload text). A 
 under its parent span, children in time order; a step whose parent span is not in the run is a
 root. Which of them are rows is decided here, not in SQL: a step the filter does not select, or a
 plumbing step while plumbing is hidden, is skipped and its children take its place (one level up);
-a collapsed step's descendants are not rows. 100,000 steps take well under a second.
+a collapsed step's descendants are not rows. Nodes are numbers into the columns of
+:class:`~inspector.store.browse.SpanNodes`: 100,000 steps make lists, not objects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 
-from inspector.store.browse import SpanNode, StepFilter
+from inspector.store.browse import SpanNodes, StepFilter
 
 
-@dataclass
 class SpanTree:
     """The steps of one run as a tree of spans, in time order under each parent."""
 
-    nodes: Sequence[SpanNode]
-    #: Each node's children (node numbers), in time order; ``roots`` are those without a parent here.
-    children: list[list[int]] = field(default_factory=list)
-    roots: list[int] = field(default_factory=list)
-    parent: list[int] = field(default_factory=list)
-    index_of_step: dict[int, int] = field(default_factory=dict)
-
-    @classmethod
-    def build(cls, nodes: Sequence[SpanNode]) -> SpanTree:
-        tree = cls(nodes)
+    def __init__(self, nodes: SpanNodes) -> None:
+        self.nodes = nodes
+        count = len(nodes)
+        self.index_of_step = {step: number for number, step in enumerate(nodes.step_ids)}
         by_span: dict[str, int] = {}
-        for number, node in enumerate(nodes):
-            if node.span_id and node.span_id not in by_span:
-                by_span[node.span_id] = number
-            tree.index_of_step[node.step_id] = number
-        tree.children = [[] for _ in nodes]
-        tree.parent = [-1] * len(nodes)
-        for number, node in enumerate(nodes):
-            parent = by_span.get(node.parent_id) if node.parent_id else None
-            if parent is None or parent == number or cls._is_descendant(tree, parent, number):
-                tree.roots.append(number)
+        for number, span in enumerate(nodes.span_ids):
+            if span is not None and span not in by_span:
+                by_span[span] = number
+        #: Each node's children (node numbers, time order) and parent (-1: none); ``roots`` have none here.
+        self.children: list[list[int] | None] = [None] * count
+        self.parent = [-1] * count
+        self.roots: list[int] = []
+        children, parent_of = self.children, self.parent
+        for number, parent_span in enumerate(nodes.parent_ids):
+            parent = by_span.get(parent_span) if parent_span is not None else None
+            # A parent later in time could close a cycle (a hostile file): that is looked for only then.
+            if parent is None or parent == number or (parent > number and self._hangs_under(parent, number)):
+                self.roots.append(number)
+                continue
+            parent_of[number] = parent
+            below = children[parent]
+            if below is None:
+                children[parent] = [number]
             else:
-                tree.parent[number] = parent
-                tree.children[parent].append(number)
-        return tree
+                below.append(number)
+        self.plumbing_count = sum(nodes.plumbing)
 
-    @staticmethod
-    def _is_descendant(tree: SpanTree, candidate: int, ancestor: int) -> bool:
-        """Whether ``candidate`` already hangs under ``ancestor`` (a cycle in a hostile file)."""
-        seen = 0
-        while candidate != -1 and seen <= len(tree.parent):
+    def _hangs_under(self, candidate: int, ancestor: int) -> bool:
+        """Whether ``candidate`` already hangs (at any depth) under ``ancestor``."""
+        for _ in range(len(self.parent) + 1):
+            if candidate == -1:
+                return False
             if candidate == ancestor:
                 return True
-            candidate, seen = tree.parent[candidate], seen + 1
-        return False
+            candidate = self.parent[candidate]
+        return True
+
+    def __len__(self) -> int:
+        return len(self.parent)
 
     @property
     def nested(self) -> bool:
         """Whether any step hangs under another (else the run shows flat, as a run of our own)."""
-        return len(self.roots) < len(self.nodes)
+        return len(self.roots) < len(self.parent)
 
-    @property
-    def plumbing_count(self) -> int:
-        return sum(1 for node in self.nodes if node.plumbing)
-
-    def rows(self, shown: Callable[[SpanNode], bool], collapsed: set[int]) -> tuple[list[int], list[int]]:
+    def rows(self, shown: list[bool], collapsed: set[int]) -> tuple[list[int], list[int]]:
         """The node numbers that are rows, depth first, and each one's depth (shown ancestors only).
 
-        ``shown`` says whether a node is a row at all; a node in ``collapsed`` (node numbers) is a
-        row whose descendants are not."""
+        ``shown[number]`` says whether a node is a row at all; a node in ``collapsed`` is a row whose
+        descendants are not."""
         rows: list[int] = []
         depths: list[int] = []
-        stack: list[tuple[int, int]] = [(root, 0) for root in reversed(self.roots)]
+        add_row, add_depth = rows.append, depths.append
         children = self.children
-        nodes = self.nodes
-        while stack:
-            number, depth = stack.pop()
-            if shown(nodes[number]):
-                rows.append(number)
-                depths.append(depth)
+        nodes = list(reversed(self.roots))
+        levels = [0] * len(nodes)
+        pop_node, pop_level = nodes.pop, levels.pop
+        while nodes:
+            number, depth = pop_node(), pop_level()
+            if shown[number]:
+                add_row(number)
+                add_depth(depth)
                 if number in collapsed:
                     continue
-                below = depth + 1
-            else:
-                below = depth
-            stack.extend((child, below) for child in reversed(children[number]))
+                depth += 1
+            below = children[number]
+            if below:
+                nodes.extend(reversed(below))
+                levels.extend([depth] * len(below))
         return rows, depths
 
-    def has_shown_children(self, number: int, shown: Callable[[SpanNode], bool]) -> bool:
+    def has_shown_children(self, number: int, shown: list[bool]) -> bool:
         """Whether a node has a descendant that would be a row (its own, or one lifted from a hidden child)."""
-        stack = list(self.children[number])
+        stack = list(self.children[number] or ())
         while stack:
             child = stack.pop()
-            if shown(self.nodes[child]):
+            if shown[child]:
                 return True
-            stack.extend(self.children[child])
+            stack.extend(self.children[child] or ())
         return False
 
     def ancestors(self, number: int) -> Iterable[int]:
@@ -111,8 +113,14 @@ class TreeRows:
     def __init__(self, tree: SpanTree, where: StepFilter, show_plumbing: bool = False,
                  collapsed_steps: Iterable[int] = ()) -> None:
         self.tree = tree
-        self.where = where
-        self.show_plumbing = show_plumbing
+        nodes = tree.nodes
+        outcomes, kinds = set(where.outcomes), set(where.kinds)
+        #: Whether each node is a row at all (the filter, plumbing), collapsed ancestors aside.
+        self.shown = [(show_plumbing or not plumbing) and (not outcomes or outcome in outcomes)
+                      and (not kinds or kind in kinds)
+                      for plumbing, outcome, kind in zip(nodes.plumbing, nodes.outcomes, nodes.kinds, strict=True)]
+        #: How many steps the filter and the plumbing toggle let show, collapsed or not.
+        self.step_count = sum(self.shown)
         self.collapsed = {tree.index_of_step[step] for step in collapsed_steps if step in tree.index_of_step}
         self.rows: list[int] = []
         self.depths: list[int] = []
@@ -120,15 +128,8 @@ class TreeRows:
         self._row_of: dict[int, int] | None = None
         self.commit(self.layout())
 
-    def shown(self, node: SpanNode) -> bool:
-        """Whether a step is a row at all (the filter, plumbing), collapsed ancestors aside."""
-        if node.plumbing and not self.show_plumbing:
-            return False
-        where = self.where
-        return (not where.outcomes or node.outcome in where.outcomes) and (not where.kinds or node.kind in where.kinds)
-
     def layout(self) -> tuple[list[int], list[int]]:
-        """The rows and depths as the collapsed set and the toggle say now (not yet shown: :meth:`commit`)."""
+        """The rows and depths as the collapsed set says now (not yet shown: :meth:`commit`)."""
         return self.tree.rows(self.shown, self.collapsed)
 
     def commit(self, laid_out: tuple[list[int], list[int]]) -> None:
@@ -136,13 +137,8 @@ class TreeRows:
         self._branches.clear()
         self._row_of = None
 
-    @property
-    def step_count(self) -> int:
-        """How many steps the filter and the plumbing toggle let show, collapsed or not."""
-        return sum(1 for node in self.tree.nodes if self.shown(node))
-
     def step_id(self, row: int) -> int:
-        return self.tree.nodes[self.rows[row]].step_id
+        return self.tree.nodes.step_ids[self.rows[row]]
 
     def branch(self, row: int) -> bool | None:
         """``None`` for a row without child rows, else whether it is expanded."""
@@ -153,9 +149,9 @@ class TreeRows:
         return (number not in self.collapsed) if has else None
 
     def row_of_step(self, step_id: int, reveal: bool = False) -> int | None:
-        """The row of a step; with ``reveal``, its collapsed ancestors are expanded first (the caller lays out)."""
+        """The row of a step; with ``reveal``, its collapsed ancestors are expanded (the caller lays out)."""
         number = self.tree.index_of_step.get(step_id)
-        if number is None or not self.shown(self.tree.nodes[number]):
+        if number is None or not self.shown[number]:
             return None
         if reveal:
             self.collapsed.difference_update(self.tree.ancestors(number))
@@ -165,7 +161,7 @@ class TreeRows:
         return self._row_of.get(number)
 
     def collapsed_steps(self) -> set[int]:
-        return {self.tree.nodes[number].step_id for number in self.collapsed}
+        return {self.tree.nodes.step_ids[number] for number in self.collapsed}
 
 
 __all__ = ["SpanTree", "TreeRows"]

@@ -98,6 +98,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         self.tree: TreeRows | None = None
         #: Whether instrumentation-internal spans (``raw.otlp.plumbing``) are rows; hidden by default.
         self.show_plumbing = False
+        self._tree_cache: tuple[tuple[int, int, int], SpanTree] | None = None
         #: Pages read from the database since the run was opened (tests and benchmarks count them).
         self.pages_read = 0
         self.page_log: list[int] = []
@@ -117,6 +118,9 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
     def set_run(self, run: RunRecord | None, where: StepFilter | None = None) -> None:
         """Show ``run`` (``None``: nothing); reads its span and its count, no rows yet."""
         self.beginResetModel()
+        # The same run shown again (a filter, the plumbing toggle) keeps what was collapsed.
+        keep = self.tree.collapsed_steps() if self.tree is not None and run is not None and self.run_id == run.id \
+            else set()
         self.run_id = run.id if run is not None else None
         self.run = run
         if where is not None:
@@ -127,15 +131,13 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         self._texts.clear()
         self.pages_read = 0
         self.page_log = []
-        keep = self.tree.collapsed_steps() if self.tree is not None and run is not None and self.run_id == run.id \
-            else set()
         self.tree = None
         if run is None:
             self._count, self.start, self.end = 0, None, None
             self.has_rounds = True
         else:
             if run.uid.startswith(TRACE_RUN_UID_PREFIX):
-                tree = SpanTree.build(span_nodes(self.store, run.id))
+                tree = self._span_tree(run.id)
                 if tree.nested:
                     self.tree = TreeRows(tree, self.filter, self.show_plumbing, keep)
             self._count = len(self.tree.rows) if self.tree is not None else count_timeline(
@@ -144,6 +146,16 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             # A run of one operation (a call, a tool list) has no rounds: "–", as the command line says.
             self.has_rounds = self.store.has_rounds(run.id)
         self.endResetModel()
+
+    def _span_tree(self, run_id: int) -> SpanTree:
+        """The run's span tree, read once: a filter or the plumbing toggle lays out the same tree anew."""
+        # The run's steps as counted now (a run deleted and its id given again has other step ids).
+        signature = self.store.db.conn.execute("SELECT ?, COUNT(*), MAX(id) FROM steps WHERE run_id = ?",
+                                               (run_id, run_id)).fetchone()
+        cached = self._tree_cache
+        if cached is None or cached[0] != signature:
+            cached = self._tree_cache = (signature, SpanTree(span_nodes(self.store, run_id)))
+        return cached[1]
 
     def set_filter(self, where: StepFilter) -> None:
         self.set_run(self.run, where)
@@ -155,7 +167,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             return
         if self.tree is not None:
             # A run from a trace does not grow row by row: read again only if its steps changed.
-            same = count_timeline(self.store, run.id) == len(self.tree.tree.nodes)
+            same = count_timeline(self.store, run.id) == len(self.tree.tree)
             if same:
                 self.run = run
             else:
