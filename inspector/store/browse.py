@@ -412,7 +412,19 @@ def span_nodes(store: RunStore, run_id: int) -> SpanNodes:
     add_step, add_span, add_parent = nodes.step_ids.append, nodes.span_ids.append, nodes.parent_ids.append
     add_plumbing, add_kind, add_outcome = nodes.plumbing.append, nodes.kinds.append, nodes.outcomes.append
     for step_id, kind, outcome, marks in rows:
-        span, parent, plumbing = _span_marks(marks)
+        # The usual text, ["<16 hex>","<16 hex>",null] (or null for no parent, true for plumbing), is
+        # cut by position; anything else goes through _span_marks.
+        if marks is not None and marks[:2] == '["' and marks[18:20] == '",' and marks[1:19].count('"') == 2:
+            span, rest = marks[2:18], marks[20:]
+            if rest[:1] == '"' and rest[17:19] == '",' and rest[1:17].find('"') == -1:
+                parent, tail = rest[1:17], rest[19:]
+            elif rest[:5] == "null,":
+                parent, tail = None, rest[5:]
+            else:
+                span, parent, tail = *_span_marks(marks)[:2], "?"
+            plumbing = tail == "true]" if tail != "?" else _span_marks(marks)[2]
+        else:
+            span, parent, plumbing = _span_marks(marks)
         add_step(step_id)
         add_span(span)
         add_parent(parent)
