@@ -11,12 +11,14 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
 from inspector.gui.language import switch_language
+from inspector.gui.runs.span_tree import SpanTree, TreeRows
 from inspector.gui.runs.time_axis import axis_ticks, tick_label, tick_step
 from inspector.gui.runs.timeline_model import (
     COLUMNS,
     OUTCOME_COLUMN,
     BranchRole,
     DepthRole,
+    MatchRole,
     OutcomeRole,
     StepIdRole,
     TimelineModel,
@@ -25,7 +27,7 @@ from inspector.gui.runs.timeline_pane import TimelinePane
 from inspector.gui.runs.tree_cell import indent_of
 from inspector.gui.runs.waterfall import MIN_BAR_PX, bar_extent
 from inspector.store import RunStore, resolve_db_path
-from inspector.store.browse import StepFilter
+from inspector.store.browse import SpanNodes, StepFilter, span_nodes
 from inspector.transfer.importing import import_trace
 from tests.gui.test_screenshots import save
 from tests.support.sample_runs import mixed_run
@@ -150,6 +152,40 @@ def test_the_pane_says_what_is_hidden_and_the_keyboard_and_the_arrow_fold(qtbot,
     arrow = QPoint(rect.left() + indent_of(1) - 6, rect.center().y())
     qtbot.mouseClick(pane.view.viewport(), Qt.MouseButton.LeftButton, pos=arrow)
     assert pane.model.rowCount() == 14
+
+
+def test_find_keeps_to_the_rows_showing_when_rows_fold(qtbot, store: RunStore) -> None:
+    pane = TimelinePane(store)
+    qtbot.addWidget(pane)
+    pane.show_run(agent_run(store, "traceloop.jsonl"))
+    pane.plumbing_toggle.setChecked(True)
+    pane.find_edit.setText("ResponseStreamWriter")
+    assert len(pane.find()) == 7 and pane.find_status.text() == "1 of 7"
+    pane.model.set_expanded(0, False)  # every match is under the root
+    assert pane.model.rowCount() == 1 and pane.find_status.text() == "no match"
+    assert not pane.model.index(0, 0).data(MatchRole)
+    pane.model.set_expanded(0, True)
+    assert pane.find() and pane.model.rowCount() == 14
+    # A screen reader hears where a row is in the tree.
+    assert pane.model.index(0, DETAILS).data(Qt.ItemDataRole.AccessibleTextRole).endswith("(level 1, expanded)")
+    assert pane.model.index(2, DETAILS).data(Qt.ItemDataRole.AccessibleTextRole).endswith("(level 3)")
+
+
+def test_a_span_tree_survives_what_a_hostile_file_can_say(store: RunStore) -> None:
+    """Parents missing, a cycle, one span id twice, a payload SQLite cannot read: every step is a row."""
+    nodes = SpanNodes(step_ids=[1, 2, 3, 4, 5], span_ids=["a", "b", "c", "c", None],
+                      parent_ids=[None, "c", "b", "zz", "a"], plumbing=[False] * 5, kinds=["request"] * 5,
+                      outcomes=[""] * 5)
+    tree = SpanTree(nodes)
+    rows = TreeRows(tree, StepFilter())
+    assert sorted(rows.rows) == [0, 1, 2, 3, 4]
+    assert tree.parent[4] == 0 and tree.parent[3] == -1  # under "a"; "zz" is not in the run
+    assert {tree.parent[1], tree.parent[2]} & {-1}  # b and c hang under each other: one is made a root
+    run = agent_run(store, "mcp_sdk.jsonl")
+    step = store.db.conn.execute("SELECT id FROM steps WHERE run_id = ? ORDER BY id LIMIT 1", (run.id,)).fetchone()[0]
+    store.db.conn.execute("UPDATE steps SET payload = ? WHERE id = ?", ("[" * 3000 + "]" * 3000, step))
+    nodes = span_nodes(store, run.id)
+    assert len(nodes) == 7 and nodes.span_ids[nodes.step_ids.index(step)] is None
 
 
 def test_the_time_axis_has_round_ticks_in_the_readers_format() -> None:

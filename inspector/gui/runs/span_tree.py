@@ -32,12 +32,16 @@ class SpanTree:
         self.parent = [-1] * count
         self.roots: list[int] = []
         children, parent_of = self.children, self.parent
+        # Parents earlier in time cannot close a cycle; once one is later (clock skew, a hostile
+        # file), every link made from then on is checked.
+        forward = False
         for number, parent_span in enumerate(nodes.parent_ids):
             parent = by_span.get(parent_span) if parent_span is not None else None
-            # A parent later in time could close a cycle (a hostile file): that is looked for only then.
-            if parent is None or parent == number or (parent > number and self._hangs_under(parent, number)):
+            if parent is None or parent == number or ((forward or parent > number)
+                                                      and self._hangs_under(parent, number)):
                 self.roots.append(number)
                 continue
+            forward = forward or parent > number
             parent_of[number] = parent
             below = children[parent]
             if below is None:

@@ -277,6 +277,8 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             if column == "waterfall":
                 return self._waterfall_text(step) if role == Qt.ItemDataRole.AccessibleTextRole else None
+            if column == "details" and role == Qt.ItemDataRole.AccessibleTextRole and self.tree is not None:
+                return f"{self._cell_text(step, column)} ({self._level_words(index.row())})"
             return self._cell_text(step, column)
         if role == Qt.ItemDataRole.ToolTipRole and column in ("kind", "details", "waterfall"):
             # The kind column is narrow ("tool_write" may be cut): its tooltip says it whole.
@@ -290,6 +292,14 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("round", "duration"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+    def _level_words(self, row: int) -> str:
+        """Where a span tree's row is, for a screen reader: its level and whether it is folded."""
+        assert self.tree is not None
+        level, branch = formatting.format_number(self.tree.depths[row] + 1), self.tree.branch(row)
+        if branch is None:
+            return _("level {level}").format(level=level)
+        return (_("level {level}, expanded") if branch else _("level {level}, collapsed")).format(level=level)
 
     def _cell_text(self, step: TimelineRow, column: str) -> str:
         key = (step.id, column)

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QResizeEvent
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -41,13 +40,13 @@ from .timeline_model import (
     COLUMNS,
     OUTCOME_COLUMN,
     WATERFALL_COLUMN,
-    BranchRole,
     StepIdRole,
     TimelineModel,
     format_time,
     step_source,
 )
 from .tree_cell import TreeCellDelegate
+from .tree_controls import SpanTreeControls
 from .waterfall import WaterfallDelegate
 
 STEP_OUTCOMES = ("ok", "failed", "cancelled", "")
@@ -117,12 +116,6 @@ class TimelinePane(QWidget):
             translated_item(self.kind_filter, lambda kind=kind: kind_word(kind.value), kind.value)
         for combo in (self.outcome_filter, self.kind_filter):
             combo.currentIndexChanged.connect(self._filter_changed)
-        # Instrumentation-internal spans (Traceloop's stream writers) are hidden until asked for.
-        self.plumbing_toggle = translated(QCheckBox(), "setText", lambda: _("Show plumbing"))
-        translated(self.plumbing_toggle, "setToolTip", lambda: _(
-            "Show the spans an instrumentation makes for its own work (stream writers), under their parents"))
-        self.plumbing_toggle.hide()
-        self.plumbing_toggle.toggled.connect(self._plumbing_toggled)
 
     def _build_find(self) -> None:
         self.find_edit = QLineEdit()
@@ -160,7 +153,9 @@ class TimelinePane(QWidget):
         self.view.setItemDelegateForColumn(WATERFALL_COLUMN, self.waterfall)
         self.tree_cell = TreeCellDelegate(self.view)
         self.view.setItemDelegateForColumn(COLUMNS.index("details"), self.tree_cell)
-        self.view.installEventFilter(self)
+        # A run from a trace: folding its spans (keys, Find) and the plumbing toggle.
+        self.tree_controls = SpanTreeControls(self)
+        self.plumbing_toggle = self.tree_controls.plumbing_toggle
         header = self.view.horizontalHeader()
         translated(header, "setAccessibleName", lambda: _("Timeline columns"))
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -286,33 +281,6 @@ class TimelinePane(QWidget):
         if self.find_edit.text().strip():
             self.find()
 
-    def _plumbing_toggled(self, show: bool) -> None:
-        step = self.view.currentIndex().siblingAtColumn(0).data(StepIdRole)
-        self.model.set_show_plumbing(show)
-        self.step_changed.emit(None)
-        self.describe(self.model.run)
-        row = self.model.row_of_step(step) if step is not None else None
-        if row is not None:
-            self.select_step(row)
-        if self.find_edit.text().strip():
-            self.find()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        """Left and Right in a span tree collapse and expand the current row (Left on a leaf goes to its parent)."""
-        if watched is self.view and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
-                and self.model.tree is not None and event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Right):
-            row = self.view.currentIndex().row()
-            if row >= 0:
-                expand = event.key() == Qt.Key.Key_Right
-                if self.model.set_expanded(row, expand):
-                    return True
-                if not expand and self.model.index(row, 0).data(BranchRole) is not True:
-                    parent = self.model.parent_row(row)
-                    if parent is not None:
-                        self.select_step(parent)
-                        return True
-        return super().eventFilter(watched, event)
-
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.step_changed.emit(current.siblingAtColumn(0).data(StepIdRole) if current.isValid() else None)
 
@@ -343,6 +311,21 @@ class TimelinePane(QWidget):
         else:
             self.find_next()
         return self._matches
+
+    def keep_matches_showing(self) -> None:
+        """Rows were folded or unfolded (a span tree): Find's matches are those showing now."""
+        if not self._matches:
+            return
+        self._matches = self.model.find(self.find_edit.text(), reveal=False)
+        self.model.set_matches(self._matches)
+        row = self.view.currentIndex().row()
+        # On a match: that one; else Next goes to the first match below the current row.
+        self._match = self._matches.index(row) if row in self._matches else \
+            max((number for number, match in enumerate(self._matches) if match < row), default=-1)
+        if self._matches and row in self._matches:
+            self._say_match()
+        else:
+            self.find_status.setText("" if self._matches else _("no match"))
 
     def _go_to_match(self, step: int) -> None:
         if not self._matches:

@@ -73,16 +73,16 @@ class SpanTreeRows:
         self._last_number, self._last_page = -1, None
         self._matches = set()
 
-    def find(self, text: str) -> list[int]:
+    def find(self, text: str, reveal: bool = True) -> list[int]:
         """The rows whose step holds ``text`` (see :func:`find_in_timeline`); in a span tree, the
-        collapsed rows above a match are expanded first."""
+        collapsed rows above a match are expanded first (``reveal=False``: the matches showing)."""
         if self.run is None or not text.strip():
             return []
         if self.tree is None:
             return find_in_timeline(self.store, self.run.id, text, self.filter)
         ids = find_step_ids(self.store, self.run.id, text, self.filter)
         collapsed = set(self.tree.collapsed)
-        for step_id in ids:
+        for step_id in ids if reveal else ():
             self.tree.row_of_step(step_id, reveal=True)
         if self.tree.collapsed != collapsed:
             self.beginResetModel()
