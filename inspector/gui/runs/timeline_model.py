@@ -75,6 +75,9 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
 
     COLUMNS = COLUMNS
 
+    #: Whether a run from a trace shows its span tree (the benchmark turns it off to compare).
+    span_trees = True
+
     #: Emitted after the rows were counted again and some were added (a running run).
     grew = Signal(int)
 
@@ -136,7 +139,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             self._count, self.start, self.end = 0, None, None
             self.has_rounds = True
         else:
-            if run.uid.startswith(TRACE_RUN_UID_PREFIX):
+            if self.span_trees and run.uid.startswith(TRACE_RUN_UID_PREFIX):
                 tree = self._span_tree(run.id)
                 if tree.nested:
                     self.tree = TreeRows(tree, self.filter, self.show_plumbing, keep)

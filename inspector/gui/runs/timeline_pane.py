@@ -223,6 +223,7 @@ class TimelinePane(QWidget):
         """The heading (and the note over empty rows) for ``run``; ``recount=False`` (a change of
         language) reuses the count of the run's steps read last."""
         shown = self.model.step_count
+        self.view.horizontalHeader().viewport().update()  # the time axis: the run's length may have changed
         self.plumbing_toggle.setVisible(self.model.plumbing_count > 0)
         self.note_button.setEnabled(run is not None)
         self.run_note.show_note(run.note if run is not None else "")
