@@ -264,7 +264,8 @@ def tree_numbers() -> dict:
     import_s, after_import_s = importer.import_trace_timed(trace)
     tree_shown = importer.tab.timeline.tree is not None
     importer.close()
-    return {"open_s": opens, "warm_open_s": warm, "flat_open_s": flat, "flat_frame_ms": flat_frames, "frame_ms": frames_all, "collapse_s": [f[0] for f in folds],
+    return {"open_s": opens, "warm_open_s": warm, "flat_open_s": flat, "flat_frame_ms": flat_frames,
+            "frame_ms": frames_all, "collapse_s": [f[0] for f in folds],
             "expand_s": [f[1] for f in folds], "import_to_shown_s": import_s, "import_end_to_rows_s": after_import_s,
             "imported_as_tree": tree_shown}
 
