@@ -173,6 +173,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             same = count_timeline(self.store, run.id) == len(self.tree.tree)
             if same:
                 self.run = run
+                self._texts.clear()
             else:
                 self.set_run(run)
             return
