@@ -191,14 +191,16 @@ def test_a_span_tree_survives_what_a_hostile_file_can_say(store: RunStore) -> No
 def test_the_time_axis_has_round_ticks_in_the_readers_format() -> None:
     assert tick_step(1.8, 4) == 0.5 and tick_step(0.0009, 3) == 0.0005 and tick_step(600, 5) == 200
     ticks = axis_ticks(2.0, 400, lambda label: 7.0 * len(label))
-    assert [label for _x, _s, label in ticks] == ["0", "500 ms", "1,000 ms", "1,500 ms", "2,000 ms"]
+    assert [label for _x, _s, label in ticks] == ["0", "0.5 s", "1 s", "1.5 s", "2 s"]
+    assert [label for _x, _s, label in axis_ticks(0.05, 400, lambda label: 7.0 * len(label))] == [
+        "0", "10 ms", "20 ms", "30 ms", "40 ms", "50 ms"]
     assert ticks[-1][0] == pytest.approx(400)
     # A narrow column: fewer ticks, never overlapping.
     assert [label for _x, _s, label in axis_ticks(2.0, 90, lambda label: 7.0 * len(label))] == ["0", "1 s", "2 s"]
     assert tick_label(0.0005, 0.0001) == "0.5 ms"
     switch_language("de")
     try:
-        assert tick_label(0.0005, 0.0001) == "0,5 ms"
+        assert tick_label(0.0005, 0.0001) == "0,5 ms" and tick_label(1.5, 0.5) == "1,5 s"
     finally:
         switch_language("en")
 
@@ -233,3 +235,19 @@ def test_screenshot_a_real_agents_span_tree(qtbot, make_window, fixture, languag
         save(window, f"runs-span-tree-{fixture.split('.')[0]}-{language}", grey=True)
     finally:
         switch_language("en")
+
+
+def test_screenshot_traceloop_as_first_shown_with_its_plumbing_hidden(qtbot, make_window) -> None:
+    from tests.gui.test_runs_screenshots import runs_window
+
+    with RunStore.open(resolve_db_path()) as opened:
+        run = agent_run(opened, "traceloop.jsonl")
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(run.id) is not None)
+    assert tab.select_runs([run.id])
+    pane = tab.timeline_pane
+    assert not pane.plumbing_toggle.isChecked() and "(7 plumbing hidden)" in pane.heading.text()
+    assert tab.timeline.rowCount() == 7
+    tab.select_step(5)
+    save(window, "runs-span-tree-traceloop-plumbing-hidden-en", grey=True)

@@ -1,5 +1,5 @@
 """The timeline's column headings with a time axis over the waterfall: ticks at round times from the
-run's start ("0", "250 ms", "500 ms", … or "0", "1 s", "2 s", …) in the reader's number format,
+run's start ("0", "20 ms", "40 ms", … or "0", "0.5 s", "1 s", …) in the reader's number format,
 placed where the waterfall's bars put those times."""
 
 from __future__ import annotations
@@ -31,14 +31,17 @@ def tick_label(seconds: float, step_s: float) -> str:
     """A tick's time in the reader's language, as precise as the step between ticks needs."""
     if seconds == 0:
         return formatting.format_number(0)
-    if step_s < 1:
+    if step_s < 0.1 - 1e-12:
         step_ms = step_s * 1000
         digits = 0 if step_ms >= 1 else math.ceil(-math.log10(step_ms) - 1e-9)
         milliseconds = round(seconds * 1000, digits)
         # Translators: a time on the waterfall's axis in milliseconds; {ms} is a number such as "250".
         return _("{ms} ms").format(ms=formatting.format_number(int(milliseconds) if digits == 0 else milliseconds))
     if step_s < 60:
-        return _("{seconds} s").format(seconds=formatting.format_number(round(seconds)))
+        digits = 0 if step_s >= 1 else 1
+        rounded = round(seconds, digits)
+        return _("{seconds} s").format(seconds=formatting.format_number(int(rounded) if rounded.is_integer()
+                                                                        else rounded))
     return formatting.format_duration(seconds)
 
 
