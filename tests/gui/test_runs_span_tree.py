@@ -134,6 +134,8 @@ def test_the_pane_says_what_is_hidden_and_the_keyboard_and_the_arrow_fold(qtbot,
     pane.show_run(agent_run(store, "traceloop.jsonl"))
     assert pane.plumbing_toggle.isVisibleTo(pane)
     assert "7 of 14 steps shown (7 plumbing hidden)" in pane.heading.text()
+    # The waterfall's heading is the run's time axis.
+    assert pane.view.horizontalHeader().span_s() == pytest.approx(pane.model.span_s) and pane.model.span_s > 1
     pane.plumbing_toggle.setChecked(True)
     assert pane.heading.text().endswith(", 14 steps") and pane.model.rowCount() == 14
     # Left on a parent collapses it, Left again (a collapsed row) goes to its parent, Right expands.
