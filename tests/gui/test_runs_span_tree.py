@@ -200,6 +200,8 @@ def test_the_time_axis_has_round_ticks_in_the_readers_format() -> None:
     # A narrow column: fewer ticks, never overlapping.
     assert [label for _x, _s, label in axis_ticks(2.0, 90, lambda label: 7.0 * len(label))] == ["0", "1 s", "2 s"]
     assert tick_label(0.0005, 0.0001) == "0.5 ms"
+    assert tick_label(2, 1) == "2 s" and tick_step(7, 4) == 2  # whole seconds come as ints
+    assert [label for _x, _s, label in axis_ticks(7, 300, lambda label: 7.0 * len(label))][:3] == ["0", "1 s", "2 s"]
     switch_language("de")
     try:
         assert tick_label(0.0005, 0.0001) == "0,5 ms" and tick_label(1.5, 0.5) == "1,5 s"

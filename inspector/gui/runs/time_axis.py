@@ -39,7 +39,7 @@ def tick_label(seconds: float, step_s: float) -> str:
         return _("{ms} ms").format(ms=formatting.format_number(int(milliseconds) if digits == 0 else milliseconds))
     if step_s < 60:
         digits = 0 if step_s >= 1 else 1
-        rounded = round(seconds, digits)
+        rounded = float(round(seconds, digits))
         return _("{seconds} s").format(seconds=formatting.format_number(int(rounded) if rounded.is_integer()
                                                                         else rounded))
     return formatting.format_duration(seconds)
