@@ -45,15 +45,20 @@ class LegFinished:
     bytes_received: int
     outcome: LegOutcome
     error_kind: str | None = None
+    #: What travelled, redacted and bounded (:mod:`.wire`); ``None`` when not kept.
+    exchange: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        entry = {
             "method": self.method,
             "granted_s": self.granted_s,
             "elapsed_ms": None if self.elapsed_ms is None else round(self.elapsed_ms, 2),
             "http_status": self.http_status,
             "outcome": self.outcome.value,
         }
+        if self.exchange is not None:
+            entry["exchange"] = self.exchange
+        return entry
 
 
 @dataclass(frozen=True)
