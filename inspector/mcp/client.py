@@ -295,8 +295,11 @@ class McpClient:
                                                                     clock=self.clock, handler=handler)
         else:
             transport = LegTransport(http, server, frame=frame, handler=handler)
+        # Every header the server was given (configured, --header, a sign-in's) is the user's: its value
+        # is kept out of the exchanges, in its header and wherever the server repeats it.
         frame.keep_wire(check_level(wire) if wire is not None else self.wire,
-                        Secrets(patterns=self.wire_patterns).joined(transport.secrets), server.secret_headers)
+                        Secrets(server.headers.values(), patterns=self.wire_patterns).joined(transport.secrets),
+                        server.secret_headers | frozenset(server.headers))
         op = _Operation(self, transport, observer, handler, self.standalone_stream and http is not None)
         outcome, error = "failed", None
         try:
