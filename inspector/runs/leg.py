@@ -7,7 +7,6 @@ in the run without reading transport logs.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -131,14 +130,31 @@ class Leg:
 
 
 def _check_exchange(exchange: Any) -> None:
+    """An exchange is a JSON object of plain values, about :data:`MAX_EXCHANGE_CHARS` as text at most
+    (counted without quotes and separators: a little under its JSON text). Iterative: any depth."""
     if not isinstance(exchange, Mapping):
         raise InvalidLegError(f"exchange must be an object, got {type(exchange).__name__}")
-    try:
-        size = len(json.dumps(exchange, ensure_ascii=False))
-    except (TypeError, ValueError, RecursionError):
-        raise InvalidLegError("exchange must be plain JSON") from None
-    if size > MAX_EXCHANGE_CHARS:
-        raise InvalidLegError(f"exchange must take at most {MAX_EXCHANGE_CHARS} characters, got {size}")
+    size = 0
+    pending: list[Any] = [exchange]
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind is str:
+            size += len(item)
+        elif kind is dict or isinstance(item, Mapping):
+            for key, value in item.items():
+                if type(key) is not str:
+                    raise InvalidLegError("exchange must be plain JSON (its keys strings)")
+                size += len(key)
+                pending.append(value)
+        elif kind is list or kind is tuple:
+            pending.extend(item)
+        elif item is None or kind is bool or kind is int or (kind is float and math.isfinite(item)):
+            size += 4
+        else:
+            raise InvalidLegError(f"exchange must be plain JSON, not {kind.__name__}")
+        if size > MAX_EXCHANGE_CHARS:
+            raise InvalidLegError(f"exchange must take at most {MAX_EXCHANGE_CHARS} characters")
 
 
 _PLAIN_OUTCOMES = {outcome: outcome for outcome in Leg.OUTCOMES}
