@@ -49,16 +49,14 @@ class LegFinished:
     exchange: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        entry = {
+        """The leg as ``call --json`` reports it: without its exchange (the stored step has it)."""
+        return {
             "method": self.method,
             "granted_s": self.granted_s,
             "elapsed_ms": None if self.elapsed_ms is None else round(self.elapsed_ms, 2),
             "http_status": self.http_status,
             "outcome": self.outcome.value,
         }
-        if self.exchange is not None:
-            entry["exchange"] = self.exchange
-        return entry
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,7 @@ class WireRecorder:
         self._request: dict[str, Any] | None = None
         self._request_body: bytes | None = None
         self._status: int | None = None
+        self._answered = False
         self._answer_headers: list[tuple[str, str]] | None = None
         self._body = bytearray()
         self._body_seen = 0
@@ -82,8 +83,9 @@ class WireRecorder:
         if body is not None and self.bodies:
             self._request_body = self._hold(body)
 
-    def answered(self, status: int, headers: Iterable[tuple[str, str]]) -> None:
-        self._status, self._answer_headers = status, list(headers)
+    def answered(self, status: int | None, headers: Iterable[tuple[str, str]] = ()) -> None:
+        """The answer's head (``status`` ``None`` on a line, which has none)."""
+        self._status, self._answer_headers, self._answered = status, list(headers), True
         self._body.clear()
         self._events.clear()
 
@@ -127,7 +129,7 @@ class WireRecorder:
         if self._request_body is not None:
             request["body"] = self._bounded(_text(self._request_body), budget, cut)
         whole: dict[str, Any] = {"level": self.level, "request": request}
-        if self._status is not None:
+        if self._answered:
             answer: dict[str, Any] = {"status": self._status, "headers": self._headers(self._answer_headers or [])}
             if self._events:
                 answer["events"] = [{"atMs": at, "data": self._bounded(data, budget, cut)}

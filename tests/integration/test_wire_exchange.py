@@ -201,7 +201,6 @@ def test_wire_off_keeps_none_and_headers_keeps_the_heads(sdk_url: str, tmp_path:
     db = tmp_path / "runs.db"
     _call(sdk_url, db, "--wire", "off")
     off = json.loads(capsys.readouterr().out)
-    assert all("exchange" not in leg for leg in off["legs"])
     assert all("exchange" not in leg for leg in _stored_legs(db, off["run_id"], capsys))
     connection = sqlite3.connect(db)
     try:
@@ -216,3 +215,28 @@ def test_wire_off_keeps_none_and_headers_keeps_the_heads(sdk_url: str, tmp_path:
         assert "body" not in exchange["request"] and exchange["request"]["headers"]
         assert "body" not in exchange["answer"] and "events" not in exchange["answer"]
         assert exchange["answer"]["status"] == leg["httpStatus"]
+
+
+@pytest.mark.parametrize("transport", ["stdio", "sse"])
+def test_a_line_keeps_the_message_it_wrote_and_the_answer(transport: str, tmp_path: Path, capsys) -> None:
+    """stdio (a line on stdin) and the older HTTP+SSE transport (a POST, the answer on the stream)."""
+    import shlex
+    import sys
+
+    db = tmp_path / "runs.db"
+    if transport == "stdio":
+        command = f"{shlex.quote(sys.executable)} -m tests.support.stdio_server"
+        code = main(["call", "--stdio", command, "echo", "--args", '{"text": "line wire"}', "--json",
+                     "--db", str(db)])
+    else:
+        with serve_asgi(build_sdk_server().sse_app(), path="/sse") as url:
+            code = main(["call", url, "echo", "--sse", "--args", '{"text": "line wire"}', "--json", "--db", str(db)])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0, report
+    call = _stored_legs(db, report["run_id"], capsys)[-1]
+    exchange = call["exchange"]
+    sent = json.loads(exchange["request"]["body"])
+    assert sent["method"] == "tools/call" and sent["params"]["arguments"] == {"text": "line wire"}
+    assert exchange["request"]["method"] == ("stdin" if transport == "stdio" else "POST")
+    answer = json.loads(exchange["answer"]["body"])
+    assert answer["id"] == sent["id"] and answer["result"]["content"][0]["text"] == "line wire"
