@@ -21,7 +21,7 @@ from .deadline import BudgetExhausted, OperationDeadline
 from .errors import McpTransportError
 from .reports import LegFinished, LegOutcome, LegStarted, OperationObserver
 from .secrets import Secrets
-from .wire import DEFAULT_WIRE, OFF, WireRecorder, check_level
+from .wire import OFF, WireRecorder, check_level
 
 T = TypeVar("T")
 
@@ -63,7 +63,9 @@ class LegFrame:
         self.interrupted_because = ""
         #: How much of each leg's exchange is kept (:data:`.wire.WIRE_LEVELS`), and what is cut out
         #: of it: the server's secrets (with the patterns of the layer above) and its secret headers.
-        self.wire_level = DEFAULT_WIRE
+        #: Off until the operation says what to keep (:meth:`keep_wire`): a frame made elsewhere (a
+        #: sign-in's, whose requests carry its secrets in their bodies) keeps nothing.
+        self.wire_level = OFF
         self.wire_secrets: Secrets | None = None
         self.secret_headers: frozenset[str] = frozenset()
 
