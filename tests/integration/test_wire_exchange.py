@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -240,3 +241,35 @@ def test_a_line_keeps_the_message_it_wrote_and_the_answer(transport: str, tmp_pa
     assert exchange["request"]["method"] == ("stdin" if transport == "stdio" else "POST")
     answer = json.loads(exchange["answer"]["body"])
     assert answer["id"] == sent["id"] and answer["result"]["content"][0]["text"] == "line wire"
+
+
+def test_a_refusal_keeps_its_body_and_a_stalled_one_is_not_waited_for(tmp_path: Path, capsys) -> None:
+    from tests.support.fault_server import FaultServer
+
+    def refuse(exchange) -> None:
+        exchange.send(503, b'{"reason": "down for maintenance"}')
+
+    with FaultServer("session", work=refuse) as server:
+        code = main(["call", server.url, "echo", "--era", "handshake", "--json", "--db", str(tmp_path / "a.db")])
+    report = json.loads(capsys.readouterr().out)
+    assert code != 0 and report["error"]["kind"] == "http_status"
+    call = _stored_legs(tmp_path / "a.db", report["run_id"], capsys)[-1]
+    assert call["exchange"]["answer"]["status"] == 503
+    assert call["exchange"]["answer"]["body"] == '{"reason": "down for maintenance"}'
+    # A refusal whose body never ends is reported as the refusal, at once: not after the grant.
+
+    def refuse_slowly(exchange) -> None:
+        exchange._start(500, "application/json", None, "length", 1000, None)
+        exchange.write_raw('{"reason": "half')
+        exchange.stall()
+
+    with FaultServer("session", work=refuse_slowly) as server:
+        started = time.monotonic()
+        code = main(["call", server.url, "echo", "--era", "handshake", "--json", "--budget", "10",
+                     "--db", str(tmp_path / "b.db")])
+        took = time.monotonic() - started
+    report = json.loads(capsys.readouterr().out)
+    assert code != 0 and report["error"]["kind"] == "http_status", report["error"]
+    assert took < 5
+    call = _stored_legs(tmp_path / "b.db", report["run_id"], capsys)[-1]
+    assert call["exchange"]["answer"]["body"] == '{"reason": "half'

@@ -42,6 +42,8 @@ from ..text import load_wire_json
 MAX_BODY_BYTES = 2 * 1024 * 1024
 #: The most of a refusal's body read for the JSON-RPC error it may carry.
 ERROR_BODY_BYTES = 64 * 1024
+#: How long a refusal's body is read for the leg's exchange, at most.
+REFUSAL_READ_S = 1.0
 #: How long an event stream may take to end after its answer before it is closed by us.
 STREAM_END_GRACE_S = 0.02
 USER_AGENT = "run-inspector/0.1"
@@ -427,12 +429,18 @@ class LegTransport(FramedLegs):
             await response.aclose()
 
     async def _keep_refusal(self, response: httpx.Response, wire: LegWire) -> None:
-        """Read (bounded) the body of a refusal for the leg's exchange; it stays readable after."""
+        """Read the body of a refusal for the leg's exchange (at most 64 KB, for at most
+        :data:`REFUSAL_READ_S`: a refusal is never made to wait on a body that does not come); what
+        was read stays readable for the error body after."""
         body = bytearray()
-        async for chunk in response.aiter_bytes():
-            body += chunk
-            if len(body) > ERROR_BODY_BYTES:
-                break
+        try:
+            async with asyncio.timeout(REFUSAL_READ_S):
+                async for chunk in response.aiter_bytes():
+                    body += chunk
+                    if len(body) > ERROR_BODY_BYTES:
+                        break
+        except (TimeoutError, httpx.HTTPError):
+            pass  # what came is kept; the refusal is reported as it would have been
         if wire.exchange is not None:
             wire.exchange.body(bytes(body))
         response._content = bytes(body[:ERROR_BODY_BYTES])  # noqa: SLF001 - read again below, from memory
