@@ -21,7 +21,7 @@ from inspector.runs import Leg, step_details
 from inspector.runs.times import from_stored_time
 
 from .errors import UnknownRunError
-from .run_store import RunRecord, RunStore
+from .run_store import RunRecord, RunStore, stored_exchange
 
 #: What the detail of one step reads of its result and arguments (SQL cuts them, not Python).
 DETAIL_TEXT_CHARS = 200_000
@@ -325,11 +325,11 @@ def step_in_full(store: RunStore, step_id: int) -> StepInFull:
     if row is None:  # deleted meanwhile
         raise UnknownRunError(Message(N_("There is no step {id}."), {"id": step_id}))
     legs = []
-    for method, granted, elapsed, status, outcome in conn.execute(
-            "SELECT method, granted_s, elapsed_ms, http_status, outcome FROM legs WHERE step_id = ?"
+    for method, granted, elapsed, status, outcome, exchange in conn.execute(
+            "SELECT method, granted_s, elapsed_ms, http_status, outcome, exchange FROM legs WHERE step_id = ?"
             " ORDER BY position", (step_id,)):
         try:
-            legs.append(Leg(method, granted, elapsed, status, outcome))
+            legs.append(Leg(method, granted, elapsed, status, outcome, stored_exchange(exchange)))
         except ValueError:
             continue  # a damaged leg is left out of the replay; the payload still shows
     result, length, arguments, note = row[-4:]

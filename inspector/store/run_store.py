@@ -250,9 +250,10 @@ class RunStore:
         step_id = int(cursor.lastrowid)
         if step.legs:
             self._conn.executemany(
-                "INSERT INTO legs (step_id, position, method, granted_s, elapsed_ms, http_status, outcome)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(step_id, position, leg.method, leg.granted_s, leg.elapsed_ms, leg.http_status, leg.outcome)
+                "INSERT INTO legs (step_id, position, method, granted_s, elapsed_ms, http_status, outcome, exchange)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(step_id, position, leg.method, leg.granted_s, leg.elapsed_ms, leg.http_status, leg.outcome,
+                  None if leg.exchange is None else _PAYLOAD_ENCODER.encode(leg.exchange))
                  for position, leg in enumerate(step.legs)])
         return step_id
 
@@ -299,11 +300,23 @@ class RunStore:
         found: dict[int, list[Leg]] = {}
         for start in range(0, len(step_ids), 500):
             chunk = step_ids[start:start + 500]
-            for step_id, method, granted, elapsed, status, outcome in self._conn.execute(
-                    "SELECT step_id, method, granted_s, elapsed_ms, http_status, outcome FROM legs"
+            for step_id, method, granted, elapsed, status, outcome, exchange in self._conn.execute(
+                    "SELECT step_id, method, granted_s, elapsed_ms, http_status, outcome, exchange FROM legs"
                     f" WHERE step_id IN ({','.join('?' * len(chunk))}) ORDER BY step_id, position", chunk):
-                found.setdefault(step_id, []).append(Leg(method, granted, elapsed, status, outcome))
+                found.setdefault(step_id, []).append(Leg(method, granted, elapsed, status, outcome,
+                                                         stored_exchange(exchange)))
         return {step_id: tuple(legs) for step_id, legs in found.items()}
+
+
+def stored_exchange(text: object) -> dict[str, Any] | None:
+    """A leg's stored exchange read back; ``None`` for none, or for a damaged one (left out)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 _RUN_COLUMNS = "id, uid, title, source, server, status, started_at, finished_at, origin, note"
