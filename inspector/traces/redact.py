@@ -53,7 +53,11 @@ _SUSPECT_WORDS = ("auth", "cookie", "token", "key", "pass", "pwd", "secret", "cr
                   "ghr_", "github_pat_", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-", "akia", "aiza", "sk_", "rk_",
                   "glpat-", "npm_", "hf_", "hooks.slack", "--user", "mysql", "-----begin")
 _SUSPECT_REST = re.compile(r"(?i)\bpin\b|\botp\b|(?<![\w-])-u")
-_BEARER = re.compile(r"(?i)(bearer)(\s+)[A-Za-z0-9._~+/=-]+")  # no \b: "xBearer t" hides t too
+# No \b: "xBearer t" hides t too. The token is never the next scheme word or credential name
+# itself: in "BEARER\nBearer t" or "BEARER\nAuthorization: t" the word must not be taken for the
+# token, leaving t behind (found by hypothesis).
+_BEARER = re.compile(r"(?i)(bearer)(\s+)(?!(?:bearer|basic|authorization|proxy-authorization|x-api-key|api[_-]?key"
+                     r"|access[_-]?token|token|password|passwd|secret|cookie)(?:\s*[:=]|\s|$))[A-Za-z0-9._~+/=-]+")
 _BASIC = re.compile(r"(?i)\b(basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})")
 # Up to the last "@" before the path: a password may itself hold "@".
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s?#\"'<>]+@")

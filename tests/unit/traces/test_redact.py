@@ -162,6 +162,16 @@ def test_a_bearer_scheme_glued_to_a_word_still_loses_its_token() -> None:
     assert "Q000000000000Z" not in redact_text("BEARERBearer Q000000000000Z")
 
 
+def test_a_bearer_scheme_repeated_on_the_next_line_does_not_shield_the_token() -> None:
+    # Found by hypothesis: "BEARER" took the next line's "Bearer" as its token and left the real one.
+    for text in ("BEARER\nBearer Q000000000000Z ", "bearer bearer Q000000000000Z", "Bearer\tBEARER\nQ000000000000Z",
+                 "BEARER\nAuthorization: Q000000000000Z", "Bearer token = Q000000000000Z",
+                 "bearer X-Api-Key: Q000000000000Z", "bearer api_key=Q000000000000Z"):
+        assert "Q000000000000Z" not in redact_text(text), text
+    for token in ("bearerXYZ123", "tokenXYZ123", "passwordless123"):  # tokens that start like a name
+        assert token not in redact_text(f"Bearer {token}"), token
+
+
 def test_lines_of_text_are_not_taken_for_a_name_and_its_value() -> None:
     # A server's stderr kept in a step: the first line names a credential; the second is no value of it.
     lines = ["Authorization: Bearer abc123", "connected to the database"]
