@@ -16,6 +16,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, StepKind, step_outcome
+from inspector.runs.step import StoredPayload
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
 from .database import LOCK_WAIT_S, Database, open_database, pid_alive, rollback
@@ -36,9 +37,12 @@ StepRow = tuple[str, int, float, str | None, str, tuple[tuple[Any, ...], ...]]
 """A step as the store writes it: kind, round, duration, outcome, the payload's JSON, its legs' values."""
 
 
-def step_row(step: RunStep) -> StepRow:
+def step_row(step: RunStep | StoredPayload) -> StepRow:
     """What :meth:`RunStore.insert_step` writes of ``step``: plain values, cheap to keep (an
     importer keeps the checked steps of a file this way until it writes them)."""
+    if type(step) is StoredPayload:  # checked and in its stored form already
+        return step.kind, step.round, step.duration_ms, step_outcome(step.payload), \
+            _PAYLOAD_ENCODER.encode(step.payload), ()
     payload = step.to_payload(legs=False)  # legs live in their own table; one source of truth
     return (str(step.kind), step.round, step.duration_ms, step_outcome(payload), _PAYLOAD_ENCODER.encode(payload),
             tuple((leg.method, leg.granted_s, leg.elapsed_ms, leg.http_status, leg.outcome) for leg in step.legs))
@@ -254,7 +258,7 @@ class RunStore:
         return self._conn.execute(
             "SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
 
-    def insert_step(self, run_id: int, sequence: int, step: RunStep, started_at: str) -> int:
+    def insert_step(self, run_id: int, sequence: int, step: RunStep | StoredPayload, started_at: str) -> int:
         """Insert inside an open transaction (for importers that write many steps at once)."""
         kind, round_, duration_ms, outcome, payload, legs = step_row(step)
         cursor = self._conn.execute(_INSERT_STEP, (run_id, sequence, kind, round_, duration_ms, started_at, outcome,

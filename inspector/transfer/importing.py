@@ -96,7 +96,8 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
             meter = ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S)
             kind = sniff(source)
             plan = _CheckingPlan(CACHE_BUDGET, area.table)  # read here, so a test or benchmark can set it
-            reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table)
+            reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table,
+                                stored_payloads=True)
             first_hash = read_file(source, kind, reader, meter)
             report = _write(store, source, kind, plan, first_hash, meter, area)
     except TraceProblem as problem:
@@ -193,7 +194,8 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
                     meter.advance(int(_WRITE_BATCH * share))
             store.insert_step_rows(batch)
             writer.count += len(batch)
-        elif ids.count and read_file(source, kind, reader_for(kind, writer, checking=False, new_table=area.table),
+        elif ids.count and read_file(source, kind, reader_for(kind, writer, checking=False, new_table=area.table,
+                                                                stored_payloads=True),
                                      meter) != first_hash:
             raise TraceProblem((), said(N_("the file changed while it was being imported; try again")))
         meter.done()  # before the commit: a callback that cancels now still writes nothing
