@@ -15,7 +15,7 @@ from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 SPILL_AFTER = 50_000
-"""Entries a table keeps in memory before it moves to disk (a trace of 100,000 spans in 25,000
+"""Entries a table keeps in memory before it moves to disk (a file of 100,000 spans in 25,000
 traces stays in memory, about 80 MB; pickling each entry to disk and back would cost a third of
 its import)."""
 
