@@ -27,7 +27,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-TOOLS = Path(os.environ.get("CONFORMANCE_DIR", ROOT / ".conformance"))
+# Absolute: the suite runs with this folder as its working directory (make passes a relative path).
+TOOLS = Path(os.environ.get("CONFORMANCE_DIR", ROOT / ".conformance")).resolve()
 BIN = TOOLS / "node_modules" / ".bin"
 #: The revision that stands for each era when a scenario belongs to several.
 ERAS = {"2025-11-25": "handshake", "2026-07-28": "stateless"}

@@ -54,7 +54,7 @@ class OperationRecord:
 
 def _legs(recorder: OperationRecorder) -> tuple[Leg, ...]:
     return tuple(Leg(leg.method, leg.granted_s, None if leg.elapsed_ms is None else round(leg.elapsed_ms, 2),
-                     leg.http_status, leg.outcome.value) for leg in recorder.legs)
+                     leg.http_status, leg.outcome.value, leg.exchange) for leg in recorder.legs)
 
 
 #: How many different methods of server requests a step keeps (a hostile server may invent many).

@@ -24,7 +24,8 @@ from inspector.i18n.messages import Message
 from inspector.mcp import McpClient, ServerEndpoint
 from inspector.mcp.server import InvalidServerError
 from inspector.runs import step_outcome
-from inspector.store import StoredEras, StoreError
+from inspector.store import RunStore, StoredEras, StoreError
+from inspector.traces.redact import redact_text
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
 from .demos import _seconds, _whole_number
@@ -88,7 +89,7 @@ def _scenario(args: argparse.Namespace) -> int:
         with open_store(args.db) as store:
             sink = StoreSink(store, "scenario")
             agent = AgentRun(ScriptedModel(scenario), server, scenario.prompt, title=f"scenario {scenario.name}",
-                             sink=sink, max_rounds=scenario.max_rounds, client=McpClient(eras=StoredEras(store)),
+                             sink=sink, max_rounds=scenario.max_rounds, client=_client(store),
                              budget_s=budget if budget is not None else scenario.budget_s,
                              cancel_after_s=cancel_after if cancel_after is not None else scenario.cancel_after_s)
             outcome = _play(agent)
@@ -115,7 +116,7 @@ def _agent(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         sink = StoreSink(store, "live")
         agent = AgentRun(model, server, args.prompt, title=f"agent {args.model}: {args.prompt[:60]}", sink=sink,
-                         client=McpClient(eras=StoredEras(store)), max_rounds=max_rounds, budget_s=budget,
+                         client=_client(store), max_rounds=max_rounds, budget_s=budget,
                          cancel_after_s=cancel_after, secrets=secrets)
         outcome = _play(agent)
         return _report(store, sink.run_id, outcome, args.json)
@@ -211,3 +212,8 @@ def _report(store: Any, run_id: int | None, outcome: AgentOutcome, as_json: bool
     if outcome.status == "cancelled":
         return EXIT_CANCELLED
     return EXIT_OK if outcome.status == "ok" else EXIT_FAILED
+
+
+def _client(store: RunStore) -> McpClient:
+    """The client of an agent's or a scenario's tool calls: what travelled is kept, without tokens."""
+    return McpClient(eras=StoredEras(store), wire_patterns=redact_text)

@@ -35,10 +35,12 @@ from inspector.mcp import (
 )
 from inspector.mcp.messages import Number
 from inspector.mcp.roots import roots_from_uris
+from inspector.mcp.wire import DEFAULT_WIRE
 from inspector.runs._frozen import thaw
 from inspector.store.errors import StoreError
 from inspector.store.secrets import system_secret_keeper
 from inspector.store.signin_settings import StoredSignIn, overridden
+from inspector.traces.redact import redact_text
 
 from .common import (
     EXIT_CANCELLED,
@@ -237,7 +239,8 @@ async def _operate(args: argparse.Namespace, server: ServerEndpoint, budget: flo
         eras = StoredEras(store)
     client = McpClient(handler=handler, standalone_stream=True, log_level=getattr(args, "log_level", None),
                        server_output=ServerStderr(server, live), eras=eras,
-                       signin_vault=None if server.is_command else signin_vault())
+                       signin_vault=None if server.is_command else signin_vault(),
+                       wire=getattr(args, "wire", None) or DEFAULT_WIRE, wire_patterns=redact_text)
     cancel = CancelSignal()
     recorder = OperationRecorder()
     observer = FanOut(recorder, live, SamplingLimitNotice(sys.stderr, live))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from inspector.i18n import _
+from inspector.mcp.wire import DEFAULT_WIRE, MAX_WIRE_BYTES, WIRE_LEVELS
 from inspector.runs.status import RUN_STATUSES
 
 from . import numbers, sampling_option, signin_options
@@ -51,6 +52,10 @@ def _server_options(sub: argparse.ArgumentParser) -> None:
                      help=_("time budget for the whole operation (default 20; minimum 1)"))
     sub.add_argument("--header", action="append", default=[], metavar='"Name: value"',
                      help=_("extra HTTP header, e.g. an Authorization token (sent, never printed or stored)"))
+    sub.add_argument("--wire", choices=WIRE_LEVELS, default=DEFAULT_WIRE,
+                     help=_("what each leg keeps of what travelled: off, headers (the heads only) or full (heads "
+                            "and bodies, {size} KB per leg at most, secrets removed); default: {default}").format(
+                         size=MAX_WIRE_BYTES // 1024, default=DEFAULT_WIRE))
     signin_options.add_client_options(sub, for_command=True)
     _server_request_options(sub)
     _json_option(sub)

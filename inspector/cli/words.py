@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from inspector.i18n import words
-from inspector.i18n.formatting import format_column_datetime, format_number
+from inspector.i18n.formatting import format_column_datetime, format_number, format_pattern
 from inspector.i18n.words import OUTCOMES
 
 
@@ -34,12 +34,7 @@ def seconds(value: float, decimals: int | None = None) -> str:
     """A number of seconds for a sentence, in the locale's way; ``decimals``: exactly that many."""
     if decimals is None:
         return format_number(float(value)) if not float(value).is_integer() else format_number(int(value))
-    from babel.numbers import format_decimal
-
-    from inspector.i18n import current_locale
-
-    pattern = "#,##0." + "0" * decimals if decimals else "#,##0"
-    return format_decimal(value, format=pattern, locale=current_locale())
+    return format_pattern(value, "#,##0." + "0" * decimals if decimals else "#,##0")
 
 
 def whole(value: int) -> str:

@@ -19,7 +19,7 @@ from inspector.store import RunStore, StoreError
 from inspector.store.database import LOCK_WAIT_S
 from inspector.store.faults import move_aside, store_fault
 
-from .dialogs.database_dialog import DatabaseChoice
+from .dialogs.database_choice import DatabaseChoice  # the dialog itself loads only when it is needed
 
 #: The user's answer: what to do, and for ``OTHER`` the file chosen (None: not chosen, ask again).
 Chooser = Callable[[StoreError, Path], tuple[DatabaseChoice, Path | None]]

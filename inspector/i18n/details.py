@@ -8,6 +8,7 @@ from typing import Any
 from inspector.runs import DetailWords, step_details
 
 from . import _, ngettext
+from .messages import message_from_note, translate
 
 
 class TranslatedDetailWords(DetailWords):
@@ -37,6 +38,17 @@ class TranslatedDetailWords(DetailWords):
         if tool and detail:
             return _("{tool}: {detail}").format(tool=tool, detail=detail)
         return tool or detail
+
+    def result_line(self, payload: Mapping[str, Any], line: str) -> str:
+        # A step read from another tool's span: its result's first line is the importer's first note
+        # ("timed out: TimeoutError"), kept with its template: said again in the current language.
+        raw = payload.get("raw")
+        otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
+        notes = otlp.get("notes") if isinstance(otlp, Mapping) else None
+        if not (isinstance(notes, list) and notes and isinstance(notes[0], dict) and notes[0].get("text") == line):
+            return line
+        said = translate(message_from_note(notes[0]))
+        return said.splitlines()[0] if said else line
 
 
 TRANSLATED_DETAILS = TranslatedDetailWords()

@@ -11,6 +11,7 @@ reads either.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,4 +83,41 @@ def _shown(value: Any) -> Any:
     return value
 
 
-__all__ = ["Message", "translate", "translate_all"]
+
+#: A placeholder a stored note may use: a plain name (no attribute, index, conversion or format spec).
+_FIELD = re.compile(r"\{([a-z_]{1,40})\}")
+#: How deep notes may nest in each other's values (ours nest one level).
+_NOTE_DEPTH = 4
+
+
+def message_from_note(note: Any, depth: int = 0) -> Message | str:
+    """A sentence kept as data — ``{"template", "params", "text"}``, as a trace importer keeps its
+    notes — as the :class:`Message` it was (translate it with :func:`translate`); a note of another
+    shape gives its text.
+
+    A note comes from a file, and a file may come from a stranger: its template is used only when
+    every placeholder is a plain ``{name}`` with a value (a string, a number or a note), so that
+    formatting it can neither reach into objects (``{x.__class__}``) nor pad a value to gigabytes;
+    anything else gives the stored English text."""
+    if not isinstance(note, dict):
+        return str(note)
+    text = str(note.get("text", ""))
+    template, params = note.get("template"), note.get("params")
+    if not isinstance(template, str) or not isinstance(params, dict) or depth > _NOTE_DEPTH:
+        return text
+    names = _FIELD.findall(template)
+    if _FIELD.sub("", template).count("{") or _FIELD.sub("", template).count("}"):
+        return text  # a brace that is not a plain placeholder
+    values: dict[str, Any] = {}
+    for name in names:
+        value = params.get(name)
+        if isinstance(value, dict):
+            values[name] = message_from_note(value, depth + 1)
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            values[name] = value
+        else:
+            return text
+    return Message(template, values)
+
+
+__all__ = ["Message", "message_from_note", "translate", "translate_all"]

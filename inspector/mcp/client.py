@@ -26,6 +26,7 @@ from .param_headers import param_headers, split_catalogue, tool_header_problem
 from .processes import Handshake, OutputListener, ServerProcesses
 from .reports import LogLevelRefused, NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .results import PingResult, ToolCallResult, ToolCatalogue, catalogue_freshness
+from .secrets import Secrets
 from .server import ServerEndpoint
 from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_sentence
 from .signin.challenge import Challenge
@@ -37,6 +38,7 @@ from .stateless import new_traceparent, request_meta
 from .stateless_requests import stateless_request
 from .tasks import TASKS_EXTENSION, send_parting
 from .tasks import call_tool as call_tool_or_task
+from .wire import DEFAULT_WIRE, check_level
 
 T = TypeVar("T")
 
@@ -72,8 +74,14 @@ class McpClient:
                  log_level: str | None = None,
                  roots_for: Callable[[str], tuple[Root, ...] | None] | None = None,
                  server_output: OutputListener | None = None, eras: EraMemory | None = None,
-                 signin_vault: SignInVault | None = None) -> None:
+                 signin_vault: SignInVault | None = None, wire: str = DEFAULT_WIRE,
+                 wire_patterns: Callable[[str], str] | None = None) -> None:
         self.clock = clock or MonotonicClock()
+        #: How much of each leg's exchange an operation keeps (:data:`.wire.WIRE_LEVELS`), unless
+        #: the operation is told otherwise; ``wire_patterns`` (the layer above's rules, e.g.
+        #: ``inspector.traces.redact.redact_text``) cut tokens this layer was never given out of it.
+        self.wire = check_level(wire)
+        self.wire_patterns = wire_patterns
         self.default_budget_s = default_budget_s
         self.protocol_versions = protocol_versions
         self._http_factory = http_factory
@@ -120,7 +128,8 @@ class McpClient:
     async def call_tool(self, server: ServerEndpoint, name: str, arguments: dict[str, Any] | None = None,
                         *, budget_s: object = None, cancel: CancelSignal | None = None,
                         observer: OperationObserver | None = None,
-                        definition: dict[str, Any] | None = None, task: bool | None = None) -> ToolCallResult:
+                        definition: dict[str, Any] | None = None, task: bool | None = None,
+                        wire: str | None = None) -> ToolCallResult:
         """Handshake, then ``tools/call``. A tool reporting ``isError`` is a result, not an error.
 
         ``definition`` is the tool as its catalogue listed it, when the caller knows it: over HTTP in
@@ -136,17 +145,17 @@ class McpClient:
                                              send=lambda sent: self._tool_call(op, server, name, sent, definition))
             return ToolCallResult.from_result(name, result)
 
-        return await self._operate("tools/call", server, work, budget_s, cancel, observer)
+        return await self._operate("tools/call", server, work, budget_s, cancel, observer, wire)
 
     async def list_tools(self, server: ServerEndpoint, *, budget_s: object = None,
                          cancel: CancelSignal | None = None,
-                         observer: OperationObserver | None = None) -> ToolCatalogue:
+                         observer: OperationObserver | None = None, wire: str | None = None) -> ToolCatalogue:
         """Handshake, then every page of ``tools/list`` under the one deadline (50 pages at most)."""
 
         async def work(op: _Operation) -> ToolCatalogue:
             return await self._walk_catalogue(op, server, is_work=True)
 
-        return await self._operate("tools/list", server, work, budget_s, cancel, observer)
+        return await self._operate("tools/list", server, work, budget_s, cancel, observer, wire)
 
     async def _walk_catalogue(self, op: _Operation, server: ServerEndpoint, *, is_work: bool) -> ToolCatalogue:
         """Every page of ``tools/list`` as legs of ``op``. In the stateless era over HTTP, tools
@@ -268,7 +277,8 @@ class McpClient:
 
     async def _operate(self, operation: str, server: ServerEndpoint,
                        work: Callable[[_Operation], Awaitable[T]], budget_s: object,
-                       cancel: CancelSignal | None, observer: OperationObserver | None) -> T:
+                       cancel: CancelSignal | None, observer: OperationObserver | None,
+                       wire: str | None = None) -> T:
         observer = observer or NullObserver()
         # A vault not opened yet (the command line's) is opened only when a server asks for a sign-in.
         tokens = credentials_for(server, self.signin_vault) if getattr(self.signin_vault, "opened", True) else None
@@ -285,6 +295,11 @@ class McpClient:
                                                                     clock=self.clock, handler=handler)
         else:
             transport = LegTransport(http, server, frame=frame, handler=handler)
+        # Every header the server was given (configured, --header, a sign-in's) is the user's: its value
+        # is kept out of the exchanges, in its header and wherever the server repeats it.
+        frame.keep_wire(check_level(wire) if wire is not None else self.wire,
+                        Secrets(server.headers.values(), patterns=self.wire_patterns).joined(transport.secrets),
+                        server.secret_headers | frozenset(server.headers))
         op = _Operation(self, transport, observer, handler, self.standalone_stream and http is not None)
         outcome, error = "failed", None
         try:

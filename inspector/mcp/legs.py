@@ -20,6 +20,8 @@ from .clock import Clock
 from .deadline import BudgetExhausted, OperationDeadline
 from .errors import McpTransportError
 from .reports import LegFinished, LegOutcome, LegStarted, OperationObserver
+from .secrets import Secrets
+from .wire import OFF, WireRecorder, check_level
 
 T = TypeVar("T")
 
@@ -30,6 +32,8 @@ class LegWire:
 
     status: int | None = None
     received: int = 0
+    #: What travelled, when the operation keeps it (``None``: its wire level is ``off``).
+    exchange: WireRecorder | None = None
 
 
 class LegEnded(Exception):  # noqa: N818 - an ending a channel hands through the frame, not an error
@@ -57,6 +61,16 @@ class LegFrame:
         self.work_sent = False
         self.interrupted: object | None = None
         self.interrupted_because = ""
+        #: How much of each leg's exchange is kept (:data:`.wire.WIRE_LEVELS`), and what is cut out
+        #: of it: the server's secrets (with the patterns of the layer above) and its secret headers.
+        #: Off until the operation says what to keep (:meth:`keep_wire`): a frame made elsewhere (a
+        #: sign-in's, whose requests carry its secrets in their bodies) keeps nothing.
+        self.wire_level = OFF
+        self.wire_secrets: Secrets | None = None
+        self.secret_headers: frozenset[str] = frozenset()
+
+    def keep_wire(self, level: str, secrets: Secrets | None, secret_headers: frozenset[str] = frozenset()) -> None:
+        self.wire_level, self.wire_secrets, self.secret_headers = check_level(level), secrets, secret_headers
 
     def interrupt(self, leg: object, because: str, *, is_work: bool) -> None:
         """Note a work request torn down after it was sent."""
@@ -78,6 +92,9 @@ class LegFrame:
         self.observer.leg_started(LegStarted(method, grant, self.deadline.elapsed_s()))
         started = self.clock.now_ns()
         wire = LegWire()
+        if self.wire_level != OFF:
+            wire.exchange = WireRecorder(self.wire_level, secrets=self.wire_secrets,
+                                         secret_headers=self.secret_headers, started_ns=started)
         outcome, error_kind = LegOutcome.FAILED, None
         try:
             try:
@@ -110,7 +127,8 @@ class LegFrame:
         finally:
             elapsed_ms = (self.clock.now_ns() - started) / 1e6
             self.observer.leg_finished(LegFinished(
-                method, grant, elapsed_ms, wire.status, wire.received, outcome, error_kind))
+                method, grant, elapsed_ms, wire.status, wire.received, outcome, error_kind,
+                wire.exchange.exchange() if wire.exchange is not None else None))
 
     def report_unsent(self, method: str, outcome: LegOutcome, kind: str) -> None:
         self.observer.leg_finished(LegFinished(method, None, None, None, 0, outcome, kind))

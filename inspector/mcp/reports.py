@@ -45,8 +45,11 @@ class LegFinished:
     bytes_received: int
     outcome: LegOutcome
     error_kind: str | None = None
+    #: What travelled, redacted and bounded (:mod:`.wire`); ``None`` when not kept.
+    exchange: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The leg as ``call --json`` reports it: without its exchange (the stored step has it)."""
         return {
             "method": self.method,
             "granted_s": self.granted_s,

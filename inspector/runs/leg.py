@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .outcome import ToolOutcome
+
+#: The most a leg's stored exchange may take as JSON text (a stranger's file may hold any size; the
+#: recorder keeps 64 KB of bodies, plus heads and escaping).
+MAX_EXCHANGE_CHARS = 256 * 1024
 
 
 class InvalidLegError(ValueError):
@@ -56,6 +60,9 @@ class Leg:
     elapsed_ms: float | None
     http_status: int | None
     outcome: str
+    #: What travelled, redacted and bounded (``inspector.mcp.wire``): a JSON object, or ``None``
+    #: when it was not kept (an older step, or the wire level ``off``).
+    exchange: Mapping[str, Any] | None = field(default=None, hash=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.method, str) or not self.method:
@@ -81,16 +88,21 @@ class Leg:
         object.__setattr__(self, "outcome", str.__str__(self.outcome))
         if self.outcome == self.NOT_SENT and self.http_status is not None:
             raise InvalidLegError("a leg that was not sent cannot have an HTTP status")
+        if self.exchange is not None:
+            _check_exchange(self.exchange)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the stored form; every key is present, ``None`` as null."""
-        return {
+        """Return the stored form; every key is present, ``None`` as null (``exchange`` only when kept)."""
+        stored = {
             "method": self.method,
             "grantedS": self.granted_s,
             "elapsedMs": self.elapsed_ms,
             "httpStatus": self.http_status,
             "outcome": self.outcome,
         }
+        if self.exchange is not None:
+            stored["exchange"] = self.exchange
+        return stored
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Leg:
@@ -113,7 +125,36 @@ class Leg:
             elapsed_ms=data.get("elapsedMs"),
             http_status=data.get("httpStatus"),
             outcome=data["outcome"],
+            exchange=data.get("exchange"),
         )
+
+
+def _check_exchange(exchange: Any) -> None:
+    """An exchange is a JSON object of plain values, about :data:`MAX_EXCHANGE_CHARS` as text at most
+    (counted without quotes and separators: a little under its JSON text). Iterative: any depth."""
+    if not isinstance(exchange, Mapping):
+        raise InvalidLegError(f"exchange must be an object, got {type(exchange).__name__}")
+    size = 0
+    pending: list[Any] = [exchange]
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind is str:
+            size += len(item)
+        elif kind is dict or isinstance(item, Mapping):
+            for key, value in item.items():
+                if type(key) is not str:
+                    raise InvalidLegError("exchange must be plain JSON (its keys strings)")
+                size += len(key)
+                pending.append(value)
+        elif kind is list or kind is tuple:
+            pending.extend(item)
+        elif item is None or kind is bool or kind is int or (kind is float and math.isfinite(item)):
+            size += 4
+        else:
+            raise InvalidLegError(f"exchange must be plain JSON, not {kind.__name__}")
+        if size > MAX_EXCHANGE_CHARS:
+            raise InvalidLegError(f"exchange must take at most {MAX_EXCHANGE_CHARS} characters")
 
 
 _PLAIN_OUTCOMES = {outcome: outcome for outcome in Leg.OUTCOMES}
@@ -148,10 +189,14 @@ def _plain_leg(data: dict[str, Any]) -> Leg | None:
             return None
     if status is not None and (type(status) is not int or not 100 <= status <= 599 or outcome == Leg.NOT_SENT):
         return None
+    exchange = get("exchange")
+    if exchange is not None:
+        return None  # checked in full
     leg = _new(Leg)
     _set(leg, "method", method)  # in field order, as the generated __init__ does: same layout
     _set(leg, "granted_s", granted)
     _set(leg, "elapsed_ms", elapsed)
     _set(leg, "http_status", status)
     _set(leg, "outcome", outcome)
+    _set(leg, "exchange", None)
     return leg

@@ -177,6 +177,11 @@ class DetailWords:
     def tool_and_detail(self, tool: str, detail: str) -> str:
         return ": ".join(part for part in (tool, detail) if part)
 
+    def result_line(self, payload: Mapping[str, Any], line: str) -> str:
+        """The first line of a step's result as shown; the stored one here (a display layer may say
+        a sentence the importer wrote, kept with its template, in the user's language)."""
+        return line
+
 
 ENGLISH_DETAILS = DetailWords()
 
@@ -214,7 +219,7 @@ def _tool_details(payload: Mapping[str, Any], words: DetailWords) -> str:
         # A long tool name gives way, so the note is never cut short.
         name = _shorten(name, MAX_DETAILS_CHARS - len(words.tool_and_detail("", detail)) - len(": "))
     else:
-        detail = _first_line(payload.get("toolResult"))
+        detail = words.result_line(payload, _first_line(payload.get("toolResult")))
         if isinstance(payload.get("writeTargetTable"), str):
             detail = words.result_and_write(detail, _write_target(payload))
     return words.tool_and_detail(name, detail)

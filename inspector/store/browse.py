@@ -9,6 +9,7 @@ shows, so a hostile payload (megabytes of text, deep nesting) never reaches Pyth
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -20,7 +21,7 @@ from inspector.runs import Leg, step_details
 from inspector.runs.times import from_stored_time
 
 from .errors import UnknownRunError
-from .run_store import RunRecord, RunStore
+from .run_store import RunRecord, RunStore, stored_exchange
 
 #: What the detail of one step reads of its result and arguments (SQL cuts them, not Python).
 DETAIL_TEXT_CHARS = 200_000
@@ -245,7 +246,9 @@ _ROW_COLUMNS = f"""
         THEN json_array_length(p, '$.droppedSources') END,
     json_extract(p, '$.raw.otlp.unfinished'),
     substr(json_extract(p, '$.raw.otlp.service'), 1, {ROW_TEXT_CHARS}),
-    (SELECT COUNT(*) FROM legs WHERE legs.step_id = steps.id)
+    (SELECT COUNT(*) FROM legs WHERE legs.step_id = steps.id),
+    CASE WHEN json_type(p, '$.raw.otlp.notes[0]') = 'object' AND length(json_extract(p, '$.raw.otlp.notes[0]')) <= 4096
+        THEN json_extract(p, '$.raw.otlp.notes[0]') END
 """
 
 
@@ -278,7 +281,7 @@ def _stored_time(text: str | None) -> datetime | None:
 
 def _timeline_row(row: Sequence[Any]) -> TimelineRow:
     (step_id, sequence, started_at, kind, round_, duration, outcome, tool_name, in_flight, result, table,
-     uid, content, calls, finish, dropped, unfinished, service, legs) = row
+     uid, content, calls, finish, dropped, unfinished, service, legs, first_note) = row
     # The few fields step_details reads, rebuilt from the clipped columns.
     payload: dict[str, Any] = {"kind": kind}
     for key, value in (("toolName", tool_name), ("toolResult", result), ("writeTargetTable", table),
@@ -296,6 +299,11 @@ def _timeline_row(row: Sequence[Any]) -> TimelineRow:
         payload["requestedToolCalls"] = [None] * min(calls, 10_000)
     if isinstance(dropped, int):
         payload["droppedSources"] = [None] * min(dropped, 10_000)
+    if isinstance(first_note, str):  # a trace step's first note: the window says it in its language
+        try:
+            payload["raw"] = {"otlp": {"notes": [json.loads(first_note)]}}
+        except ValueError:
+            pass
     return TimelineRow(id=step_id, sequence=sequence, started_at=_stored_time(started_at), kind=kind,
                        round=round_, duration_ms=float(duration), outcome=outcome or "",
                        details=step_details(payload), unfinished=bool(unfinished),
@@ -317,11 +325,11 @@ def step_in_full(store: RunStore, step_id: int) -> StepInFull:
     if row is None:  # deleted meanwhile
         raise UnknownRunError(Message(N_("There is no step {id}."), {"id": step_id}))
     legs = []
-    for method, granted, elapsed, status, outcome in conn.execute(
-            "SELECT method, granted_s, elapsed_ms, http_status, outcome FROM legs WHERE step_id = ?"
+    for method, granted, elapsed, status, outcome, exchange in conn.execute(
+            "SELECT method, granted_s, elapsed_ms, http_status, outcome, exchange FROM legs WHERE step_id = ?"
             " ORDER BY position", (step_id,)):
         try:
-            legs.append(Leg(method, granted, elapsed, status, outcome))
+            legs.append(Leg(method, granted, elapsed, status, outcome, stored_exchange(exchange)))
         except ValueError:
             continue  # a damaged leg is left out of the replay; the payload still shows
     result, length, arguments, note = row[-4:]
@@ -355,6 +363,16 @@ _SPAN_TEXT = ", ".join(f"'$.raw.otlp.{part}'" for part in (
     "attributes", "resource", "scope", "events", "links",
     "server.attributes", "server.resource", "server.scope", "server.events", "server.links"))
 
+#: What Find looks in (the needle :data:`FIND_NEEDLES` times).
+_FIND_CONDITION = f"""instr(lower(COALESCE(json_extract(p, '$.toolName'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.toolResult'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.content'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.toolArguments'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.finishReason'), '')), ?) > 0
+           OR instr(lower(COALESCE(json_extract(p, '$.note'), '')), ?) > 0
+           OR (json_type(p, '$.raw.otlp') = 'object' AND instr(lower(json_extract(p, {_SPAN_TEXT})), ?) > 0)"""
+FIND_NEEDLES = 7
+
 
 def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
                      limit: int = 10_000) -> list[int]:
@@ -371,15 +389,120 @@ def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter 
             SELECT row_number() OVER (ORDER BY started_at, sequence) - 1 AS position,
                    CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p
             FROM steps WHERE {clause})
-        WHERE instr(lower(COALESCE(json_extract(p, '$.toolName'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.toolResult'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.content'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.toolArguments'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.finishReason'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.note'), '')), ?) > 0
-           OR (json_type(p, '$.raw.otlp') = 'object' AND instr(lower(json_extract(p, {_SPAN_TEXT})), ?) > 0)
+        WHERE {_FIND_CONDITION}
         ORDER BY position LIMIT ?"""
-    return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * 7), limit))]
+    return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * FIND_NEEDLES), limit))]
+
+
+@dataclass
+class SpanNodes:
+    """The steps of a run imported from a trace as its span tree needs them, column by column (a
+    run of 100,000 steps makes no object per step): in time order, no payload text."""
+
+    step_ids: list[int] = field(default_factory=list)
+    span_ids: list[str | None] = field(default_factory=list)
+    parent_ids: list[str | None] = field(default_factory=list)
+    plumbing: list[bool] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+    outcomes: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.step_ids)
+
+
+#: Runs imported from foreign OTLP spans have a uid of this form; only they can have a span tree.
+TRACE_RUN_UID_PREFIX = "otlp-"
+
+_SPAN_NODES = """SELECT id, kind, outcome,
+    json_extract({p}, '$.raw.otlp.spanId', '$.raw.otlp.parentSpanId', '$.raw.otlp.plumbing')
+    FROM steps WHERE run_id = ? ORDER BY started_at, sequence"""
+
+
+def span_nodes(store: RunStore, run_id: int) -> SpanNodes:
+    """The run's steps in time order with their span ids, parents and plumbing marks, in one query.
+
+    One ``json_extract`` of three paths parses each payload once (SQLite before 3.45 parses it
+    again for every call); only if some payload is not JSON is the query made again, checking each."""
+    conn = store.db.conn
+    try:
+        rows = conn.execute(_SPAN_NODES.format(p="payload"), (run_id,)).fetchall()
+    except sqlite3.OperationalError:  # a payload SQLite cannot read (e.g. nested deeper than it parses)
+        rows = conn.execute(_SPAN_NODES.format(p="CASE WHEN json_valid(payload) THEN payload ELSE '{}' END"),
+                            (run_id,)).fetchall()
+    nodes = SpanNodes()
+    add_step, add_span, add_parent = nodes.step_ids.append, nodes.span_ids.append, nodes.parent_ids.append
+    add_plumbing, add_kind, add_outcome = nodes.plumbing.append, nodes.kinds.append, nodes.outcomes.append
+    for step_id, kind, outcome, marks in rows:
+        # The usual text, ["<16 hex>","<16 hex>",null] (or null for no parent, true for plumbing), is
+        # cut by position; anything else goes through _span_marks.
+        if marks is not None and marks[:2] == '["' and marks[18:20] == '",' and marks[1:19].count('"') == 2:
+            span, rest = marks[2:18], marks[20:]
+            if rest[:1] == '"' and rest[17:19] == '",' and rest[1:17].find('"') == -1:
+                parent, tail = rest[1:17], rest[19:]
+            elif rest[:5] == "null,":
+                parent, tail = None, rest[5:]
+            else:
+                span, parent, tail = *_span_marks(marks)[:2], "?"
+            plumbing = tail == "true]" if tail != "?" else _span_marks(marks)[2]
+        else:
+            span, parent, plumbing = _span_marks(marks)
+        add_step(step_id)
+        add_span(span)
+        add_parent(parent)
+        add_plumbing(plumbing)
+        add_kind(kind)
+        add_outcome(outcome or "")
+    return nodes
+
+
+def _span_marks(marks: str | None) -> tuple[str | None, str | None, bool]:
+    """(span id, parent span id, plumbing) from ``["<span>","<parent>",null]``: ids are hex, so the
+    array is split, not parsed (a third of the time for 100,000 rows); anything else is parsed."""
+    if marks is None:
+        return None, None, False
+    parts = marks[1:-1].split(",")
+    if len(parts) == 3 and "\\" not in marks:
+        values = [None if part == "null" else part[1:-1] if part[:1] == '"' == part[-1:] and len(part) > 1
+                  else part == "true" if part in ("true", "false") else _ODD for part in parts]
+        if _ODD not in values:
+            span, parent, plumbing = values
+            return (span if isinstance(span, str) else None, parent if isinstance(parent, str) else None,
+                    plumbing is True)
+    try:
+        span, parent, plumbing = json.loads(marks)
+    except (ValueError, TypeError):
+        return None, None, False
+    return span if isinstance(span, str) else None, parent if isinstance(parent, str) else None, plumbing is True
+
+
+_ODD = object()
+
+
+def timeline_rows(store: RunStore, step_ids: Sequence[int]) -> list[TimelineRow]:
+    """The timeline rows of these steps, in the order given (a page of a span tree)."""
+    found: dict[int, TimelineRow] = {}
+    for start in range(0, len(step_ids), 500):
+        chunk = list(step_ids[start:start + 500])
+        clause = f"id IN ({','.join('?' * len(chunk))})"
+        for row in store.db.conn.execute(f"SELECT {_ROW_COLUMNS} FROM {_STEPS_WITH_P.format(clause=clause)}", chunk):
+            found[row[0]] = _timeline_row(row)
+    return [found[step_id] for step_id in step_ids if step_id in found]
+
+
+def find_step_ids(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
+                  limit: int = 10_000) -> list[int]:
+    """The ids of the steps :func:`find_in_timeline` finds, in time order."""
+    needle = text.strip().lower()
+    if not needle:
+        return []
+    clause, params = _step_clauses(run_id, where)
+    sql = f"""
+        SELECT id FROM (
+            SELECT id, started_at, sequence, CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p
+            FROM steps WHERE {clause})
+        WHERE {_FIND_CONDITION}
+        ORDER BY started_at, sequence LIMIT ?"""
+    return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * FIND_NEEDLES), limit))]
 
 
 def delete_runs(store: RunStore, run_ids: Sequence[int]) -> int:
@@ -414,7 +537,8 @@ def payload_json(text: str) -> Any:
         return None
 
 
-__all__ = ["RUN_ORDERS", "RunFilter", "StepFilter", "StepInFull", "StoredImage", "TimelineRow", "count_timeline",
+__all__ = ["RUN_ORDERS", "TRACE_RUN_UID_PREFIX", "RunFilter", "SpanNodes", "StepFilter", "StepInFull", "StoredImage",
+           "TimelineRow", "count_timeline", "find_step_ids", "span_nodes", "timeline_rows",
            "data_version",
            "delete_runs", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position", "run_span",
            "servers_with_runs",

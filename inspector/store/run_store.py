@@ -34,7 +34,8 @@ _INSERT_STEP = ("INSERT INTO steps (run_id, sequence, kind, round, duration_ms, 
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 
 StepRow = tuple[str, int, float, str | None, str, tuple[tuple[Any, ...], ...]]
-"""A step as the store writes it: kind, round, duration, outcome, the payload's JSON, its legs' values."""
+"""A step as the store writes it: kind, round, duration, outcome, the payload's JSON, its legs' values
+(the exchange as JSON)."""
 
 
 def step_row(step: RunStep | StoredPayload) -> StepRow:
@@ -45,7 +46,8 @@ def step_row(step: RunStep | StoredPayload) -> StepRow:
             _PAYLOAD_ENCODER.encode(step.payload), ()
     payload = step.to_payload(legs=False)  # legs live in their own table; one source of truth
     return (str(step.kind), step.round, step.duration_ms, step_outcome(payload), _PAYLOAD_ENCODER.encode(payload),
-            tuple((leg.method, leg.granted_s, leg.elapsed_ms, leg.http_status, leg.outcome) for leg in step.legs))
+            tuple((leg.method, leg.granted_s, leg.elapsed_ms, leg.http_status, leg.outcome,
+                   None if leg.exchange is None else _PAYLOAD_ENCODER.encode(leg.exchange)) for leg in step.legs))
 
 
 @dataclass(frozen=True)
@@ -286,8 +288,8 @@ class RunStore:
 
     def _insert_legs(self, step_id: int, legs: Sequence[tuple[Any, ...]]) -> None:
         self._conn.executemany(
-            "INSERT INTO legs (step_id, position, method, granted_s, elapsed_ms, http_status, outcome)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)", [(step_id, position, *leg) for position, leg in enumerate(legs)])
+            "INSERT INTO legs (step_id, position, method, granted_s, elapsed_ms, http_status, outcome, exchange)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [(step_id, position, *leg) for position, leg in enumerate(legs)])
 
     def has_rounds(self, run_id: int) -> bool:
         """Does any step of this run belong to a round above 0? (A single operation has no rounds.)"""
@@ -332,11 +334,23 @@ class RunStore:
         found: dict[int, list[Leg]] = {}
         for start in range(0, len(step_ids), 500):
             chunk = step_ids[start:start + 500]
-            for step_id, method, granted, elapsed, status, outcome in self._conn.execute(
-                    "SELECT step_id, method, granted_s, elapsed_ms, http_status, outcome FROM legs"
+            for step_id, method, granted, elapsed, status, outcome, exchange in self._conn.execute(
+                    "SELECT step_id, method, granted_s, elapsed_ms, http_status, outcome, exchange FROM legs"
                     f" WHERE step_id IN ({','.join('?' * len(chunk))}) ORDER BY step_id, position", chunk):
-                found.setdefault(step_id, []).append(Leg(method, granted, elapsed, status, outcome))
+                found.setdefault(step_id, []).append(Leg(method, granted, elapsed, status, outcome,
+                                                         stored_exchange(exchange)))
         return {step_id: tuple(legs) for step_id, legs in found.items()}
+
+
+def stored_exchange(text: object) -> dict[str, Any] | None:
+    """A leg's stored exchange read back; ``None`` for none, or for a damaged one (left out)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 _RUN_COLUMNS = "id, uid, title, source, server, status, started_at, finished_at, origin, note"

@@ -131,6 +131,13 @@ _V8_RUN_NOTES = _statements("""
         ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT '';
 """)
 
+# What each leg sent and received (``inspector.mcp.wire``), redacted and bounded before it comes
+# here: a JSON object as text, NULL when it was not kept (older steps, the wire level "off").
+_V9_LEG_EXCHANGES = _statements("""
+        ALTER TABLE legs ADD COLUMN exchange TEXT;
+""")
+
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
-                                     _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN, _V8_RUN_NOTES)
+                                     _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN, _V8_RUN_NOTES,
+                                     _V9_LEG_EXCHANGES)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from inspector.i18n import N_
-from inspector.i18n.messages import Message
+from inspector.i18n.messages import Message, message_from_note
 
 from .conventions import Meaning, understand
 from .format import Path, RunHeader, TraceStep, read_note, read_payload
@@ -92,12 +92,9 @@ def _note(message: Message) -> dict[str, Any]:
 
 
 def note_message(note: Any) -> Message | str:
-    """A note of ``raw.otlp`` (``notes[]``, ``disagreement``) as the sentence it was: translate it
-    with :func:`inspector.i18n.messages.translate`. A note of another shape gives its text."""
-    if isinstance(note, dict) and isinstance(note.get("template"), str) and isinstance(note.get("params"), dict):
-        return Message(note["template"], {name: note_message(value) if isinstance(value, dict) else value
-                                          for name, value in note["params"].items()})
-    return str(note.get("text", "")) if isinstance(note, dict) else str(note)
+    """A note of ``raw.otlp`` (``notes[]``, ``disagreement``) as the sentence it was (see
+    :func:`inspector.i18n.messages.message_from_note`, which checks a stranger's template)."""
+    return message_from_note(note)
 
 
 def foreign_kind(span: Span) -> str:

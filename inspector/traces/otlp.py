@@ -246,9 +246,50 @@ def step_spans(uid: str, sequence: int, started_at: datetime | None, fallback_st
         leg_status, leg_extra = _status(leg["outcome"], f"{leg.get('method', '')} {leg['outcome']}")
         if leg["outcome"] == Leg.NOT_SENT:
             leg_extra = [attribute("error.type", Leg.NOT_SENT)]
-        yield _span(trace, span_id(uid, "step", sequence, "leg", position), step, str(leg.get("method", "")),
-                    KIND_CLIENT, cursor, cursor + elapsed, leg_attributes + leg_extra, leg_status)
+        span = _span(trace, span_id(uid, "step", sequence, "leg", position), step, str(leg.get("method", "")),
+                      KIND_CLIENT, cursor, cursor + elapsed, leg_attributes + leg_extra, leg_status)
+        exchange = leg.get("exchange")
+        if isinstance(exchange, Mapping):
+            span["events"] = wire_events(exchange, cursor, cursor + elapsed)
+        yield span
         cursor += elapsed
+
+
+#: The span events of a leg's exchange (its request, its answer's head and body, each event of its stream).
+WIRE_REQUEST, WIRE_ANSWER, WIRE_EVENT = "mcp.wire.request", "mcp.wire.answer", "mcp.wire.event"
+
+
+def wire_events(exchange: Mapping[str, Any], start: int, end: int) -> list[dict[str, Any]]:
+    """A leg's exchange (already redacted) as OTLP span events: the request at the leg's start, the
+    answer's head and body at its end, each event of an answer stream at its own offset. Headers
+    are a JSON list of ``[name, value]`` pairs; the stored exchange travels whole in the step's payload."""
+    events: list[dict[str, Any]] = []
+    request = exchange.get("request")
+    if isinstance(request, Mapping):
+        attributes = [attribute("http.request.method", str(request.get("method", ""))),
+                      attribute("url.full", str(request.get("url", ""))),
+                      attribute("http.request.headers", dump_json(request.get("headers") or []))]
+        if isinstance(request.get("body"), str):
+            attributes.append(attribute("http.request.body", request["body"]))
+        events.append({"timeUnixNano": str(start), "name": WIRE_REQUEST, "attributes": attributes})
+    answer = exchange.get("answer")
+    if isinstance(answer, Mapping):
+        for item in answer.get("events") or ():
+            if isinstance(item, Mapping):
+                at = item.get("atMs")
+                offset = round(at * 1_000_000) if isinstance(at, (int, float)) and not isinstance(at, bool) else 0
+                events.append({"timeUnixNano": str(start + max(offset, 0)), "name": WIRE_EVENT,
+                               "attributes": [attribute("mcp.wire.event.data", str(item.get("data", "")))]})
+        attributes = [attribute("http.response.headers", dump_json(answer.get("headers") or []))]
+        if isinstance(answer.get("status"), int):
+            attributes.insert(0, attribute("http.response.status_code", answer["status"]))
+        if isinstance(answer.get("body"), str):
+            attributes.append(attribute("http.response.body", answer["body"]))
+        events.append({"timeUnixNano": str(max(end, start)), "name": WIRE_ANSWER, "attributes": attributes})
+    cut = exchange.get("cut")
+    if isinstance(cut, Mapping) and events:
+        events[-1]["attributes"].append(attribute("mcp.wire.cut_bytes", cut.get("bytes", 0)))
+    return events
 
 
 # -- reading ------------------------------------------------------------------------------------------

@@ -42,6 +42,13 @@ def _cli_rows(run_id: int, language: str) -> list[list[str]]:
     return [re.split(r"\s{2,}", line.strip())[1:4] for line in lines[start + 1:] if line and not line.startswith(" ")]
 
 
+def _cli_details(run_id: int, language: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", str(run_id), "--lang", language],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT,
+                          env={**os.environ, "RUN_INSPECTOR_DB": str(resolve_db_path())})
+    return done.stdout
+
+
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_source_kind_and_round_read_the_same_in_the_window_and_on_the_command_line(qtbot, make_window,
                                                                                    language) -> None:
@@ -91,5 +98,10 @@ def test_a_step_from_a_trace_names_its_service_in_the_window_and_on_the_command_
         assert {row[0] for row in shown} == {"support-agent"}
         # The Source column hides in a narrow pane: the kind's tooltip names the service too.
         assert "support-agent" in model.index(0, COLUMNS.index("kind")).data(Qt.ItemDataRole.ToolTipRole)
+        # The importer's sentences are said in the reader's language, in the window as on the command line.
+        details = [model.index(row, COLUMNS.index("details")).data() for row in range(model.rowCount())]
+        timed_out = "slow: Zeitüberschreitung: TimeoutError" if language == "de" else "slow: timed out: TimeoutError"
+        assert timed_out in details
+        assert timed_out in _cli_details(run_id, language)
     finally:
         switch_language("en")

@@ -48,7 +48,7 @@ NOT_AT_FIRST_PAINT = (
     # offscreen Qt warns at the first show, and Qt's warnings go to the log file).
     "inspector.traces.reader", "inspector.traces.writer", "inspector.traces.otlp",
     "inspector.gui.dialogs.settings_dialog", "inspector.gui.dialogs.sampling_tokens",
-    "inspector.gui.dialogs.server_dialog", "inspector.gui.runs.tab",
+    "inspector.gui.dialogs.server_dialog", "inspector.gui.dialogs.database_dialog", "inspector.gui.runs.tab",
     "jsonschema", "referencing", "keyring", "sqlite_utils",
 )
 

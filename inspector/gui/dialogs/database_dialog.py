@@ -7,7 +7,6 @@ the choice; the start-up code acts on it (see :mod:`inspector.gui.database_start
 
 from __future__ import annotations
 
-from enum import Enum
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -19,17 +18,9 @@ from inspector.store import StoreError
 from inspector.store.faults import DamagedDatabaseError, LockedDatabaseError
 
 from ..widgets.plain_text import label_text
+from .database_choice import DatabaseChoice
 
 DIALOG_WIDTH = 560
-
-
-class DatabaseChoice(Enum):
-    """What the user chose to do about a run database that cannot be used."""
-
-    MOVE_ASIDE = "move_aside"  # rename the damaged file (never delete it) and start a fresh one
-    RETRY = "retry"  # the lock may be gone now
-    OTHER = "other"  # open (or create) another database file
-    QUIT = "quit"
 
 
 def choices_for(problem: StoreError) -> tuple[DatabaseChoice, ...]:

@@ -20,13 +20,24 @@ from inspector.i18n import _, formatting
 from inspector.i18n.details import localized_step_details
 from inspector.i18n.words import kind_word, step_source_word
 from inspector.store import RunRecord, RunStore
-from inspector.store.browse import StepFilter, TimelineRow, count_timeline, run_span, timeline_page
+from inspector.store.browse import (
+    TRACE_RUN_UID_PREFIX,
+    StepFilter,
+    TimelineRow,
+    count_timeline,
+    run_span,
+    span_nodes,
+    timeline_page,
+    timeline_rows,
+)
 
 from ..language import on_language_changed
 from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .runs_model import format_duration
+from .span_tree import SpanTree, TreeRows
 from .table_model import Index, NamedColumnsModel
+from .timeline_tree import BranchRole, DepthRole, SpanTreeRows
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40
@@ -60,10 +71,13 @@ def format_time(moment: datetime | None) -> str:
     return "" if moment is None else formatting.format_time(moment, milliseconds=True)
 
 
-class TimelineModel(NamedColumnsModel):
+class TimelineModel(SpanTreeRows, NamedColumnsModel):
     """The steps of one run, in time order, read page by page."""
 
     COLUMNS = COLUMNS
+
+    #: Whether a run from a trace shows its span tree (the benchmark turns it off to compare).
+    span_trees = True
 
     #: Emitted after the rows were counted again and some were added (a running run).
     grew = Signal(int)
@@ -74,6 +88,7 @@ class TimelineModel(NamedColumnsModel):
         self.page_size = page_size
         self.cached_pages = cached_pages
         self.run: RunRecord | None = None
+        self.run_id: int | None = None
         #: Whether the run shown has rounds (a run of one operation has none: its rounds show "–").
         self.has_rounds = True
         self.filter = StepFilter()
@@ -83,6 +98,11 @@ class TimelineModel(NamedColumnsModel):
         self._pages: OrderedDict[int, list[TimelineRow]] = OrderedDict()
         self._last_number, self._last_page = -1, None
         self._matches: set[int] = set()
+        #: The rows of a run imported from a trace with nested spans (``None``: rows in time order).
+        self.tree: TreeRows | None = None
+        #: Whether instrumentation-internal spans (``raw.otlp.plumbing``) are rows; hidden by default.
+        self.show_plumbing = False
+        self._tree_cache: tuple[tuple[int, int, int], SpanTree] | None = None
         #: Pages read from the database since the run was opened (tests and benchmarks count them).
         self.pages_read = 0
         self.page_log: list[int] = []
@@ -102,6 +122,10 @@ class TimelineModel(NamedColumnsModel):
     def set_run(self, run: RunRecord | None, where: StepFilter | None = None) -> None:
         """Show ``run`` (``None``: nothing); reads its span and its count, no rows yet."""
         self.beginResetModel()
+        # The same run shown again (a filter, the plumbing toggle) keeps what was collapsed.
+        keep = self.tree.collapsed_steps() if self.tree is not None and run is not None and self.run_id == run.id \
+            else set()
+        self.run_id = run.id if run is not None else None
         self.run = run
         if where is not None:
             self.filter = where
@@ -111,15 +135,31 @@ class TimelineModel(NamedColumnsModel):
         self._texts.clear()
         self.pages_read = 0
         self.page_log = []
+        self.tree = None
         if run is None:
             self._count, self.start, self.end = 0, None, None
             self.has_rounds = True
         else:
-            self._count = count_timeline(self.store, run.id, self.filter)
+            if self.span_trees and run.uid.startswith(TRACE_RUN_UID_PREFIX):
+                tree = self._span_tree(run.id)
+                if tree.nested:
+                    self.tree = TreeRows(tree, self.filter, self.show_plumbing, keep)
+            self._count = len(self.tree.rows) if self.tree is not None else count_timeline(
+                self.store, run.id, self.filter)
             self.start, self.end = run_span(self.store, run)
             # A run of one operation (a call, a tool list) has no rounds: "–", as the command line says.
             self.has_rounds = self.store.has_rounds(run.id)
         self.endResetModel()
+
+    def _span_tree(self, run_id: int) -> SpanTree:
+        """The run's span tree, read once: a filter or the plumbing toggle lays out the same tree anew."""
+        # The run's steps as counted now (a run deleted and its id given again has other step ids).
+        signature = self.store.db.conn.execute("SELECT ?, COUNT(*), MAX(id) FROM steps WHERE run_id = ?",
+                                               (run_id, run_id)).fetchone()
+        cached = self._tree_cache
+        if cached is None or cached[0] != signature:
+            cached = self._tree_cache = (signature, SpanTree(span_nodes(self.store, run_id)))
+        return cached[1]
 
     def set_filter(self, where: StepFilter) -> None:
         self.set_run(self.run, where)
@@ -128,6 +168,15 @@ class TimelineModel(NamedColumnsModel):
         """The same run read again (it may still be running): new steps are appended as rows."""
         if self.run is None or run.id != self.run.id:
             self.set_run(run)
+            return
+        if self.tree is not None:
+            # A run from a trace does not grow row by row: read again only if its steps changed.
+            same = count_timeline(self.store, run.id) == len(self.tree.tree)
+            if same:
+                self.run = run
+                self._texts.clear()
+            else:
+                self.set_run(run)
             return
         self.run = run
         self._texts.clear()  # a step still running gets its duration and outcome
@@ -184,7 +233,13 @@ class TimelineModel(NamedColumnsModel):
         assert self.run is not None
         page = self._pages.get(page_number)
         if page is None:
-            page = timeline_page(self.store, self.run.id, page_number * self.page_size, self.page_size, self.filter)
+            first = page_number * self.page_size
+            if self.tree is not None:
+                tree = self.tree
+                page = timeline_rows(self.store, [tree.step_id(row) for row in
+                                                  range(first, min(first + self.page_size, self._count))])
+            else:
+                page = timeline_page(self.store, self.run.id, first, self.page_size, self.filter)
             self.pages_read += 1
             self.page_log.append(page_number)
             self._pages[page_number] = page
@@ -209,6 +264,10 @@ class TimelineModel(NamedColumnsModel):
             return MATCH_BACKGROUND if index.row() in self._matches else None
         if role == MatchRole:
             return index.row() in self._matches
+        if role == DepthRole:
+            return self.tree.depths[index.row()] if self.tree is not None and index.row() < self._count else 0
+        if role == BranchRole:
+            return self.tree.branch(index.row()) if self.tree is not None and index.row() < self._count else None
         if role not in _ROLES:
             return None
         step = self.row(index.row())
@@ -223,6 +282,8 @@ class TimelineModel(NamedColumnsModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             if column == "waterfall":
                 return self._waterfall_text(step) if role == Qt.ItemDataRole.AccessibleTextRole else None
+            if column == "details" and role == Qt.ItemDataRole.AccessibleTextRole and self.tree is not None:
+                return f"{self._cell_text(step, column)} ({self._level_words(index.row())})"
             return self._cell_text(step, column)
         if role == Qt.ItemDataRole.ToolTipRole and column in ("source", "kind", "details", "waterfall"):
             # The kind column is narrow ("tool_write" may be cut): its tooltip says it whole, and the
@@ -240,6 +301,14 @@ class TimelineModel(NamedColumnsModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("round", "duration"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+    def _level_words(self, row: int) -> str:
+        """Where a span tree's row is, for a screen reader: its level and whether it is folded."""
+        assert self.tree is not None
+        level, branch = formatting.format_number(self.tree.depths[row] + 1), self.tree.branch(row)
+        if branch is None:
+            return _("level {level}").format(level=level)
+        return (_("level {level}, expanded") if branch else _("level {level}, collapsed")).format(level=level)
 
     def _cell_text(self, step: TimelineRow, column: str) -> str:
         key = (step.id, column)
@@ -285,7 +354,8 @@ _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole, Qt.It
           Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.TextAlignmentRole,
           StepIdRole, OutcomeRole, WaterfallRole}
 
-__all__ = ["COLUMNS", "MatchRole", "OutcomeRole", "PAGE_SIZE", "StepIdRole", "TimelineModel", "WaterfallRole",
+__all__ = ["COLUMNS", "BranchRole", "DepthRole", "MatchRole", "OutcomeRole", "PAGE_SIZE", "StepIdRole", "TimelineModel",
+           "WaterfallRole",
            "step_source"]
 
 

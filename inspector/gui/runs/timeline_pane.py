@@ -25,7 +25,7 @@ from inspector.i18n.formatting import format_number
 from inspector.i18n.words import kind_word, no_outcome_word
 from inspector.runs import StepKind
 from inspector.store import RunRecord, RunStore
-from inspector.store.browse import StepFilter, find_in_timeline
+from inspector.store.browse import StepFilter
 
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
@@ -35,6 +35,7 @@ from ..widgets.plain_text import cell_text
 from .columns import compact_rows, fit_columns
 from .notes import NoteLabel
 from .runs_model import format_duration
+from .time_axis import TimeAxisHeader
 from .timeline_model import (
     COLUMNS,
     OUTCOME_COLUMN,
@@ -44,6 +45,8 @@ from .timeline_model import (
     format_time,
     step_source,
 )
+from .tree_cell import TreeCellDelegate
+from .tree_controls import SpanTreeControls
 from .waterfall import WaterfallDelegate
 
 STEP_OUTCOMES = ("ok", "failed", "cancelled", "")
@@ -87,7 +90,10 @@ class TimelinePane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 4)
         layout.setSpacing(2)
-        layout.addWidget(self.heading)
+        top = QHBoxLayout()
+        top.addWidget(self.heading, 1)
+        top.addWidget(self.plumbing_toggle)
+        layout.addLayout(top)
         layout.addWidget(self.run_note)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
@@ -135,6 +141,7 @@ class TimelinePane(QWidget):
 
     def _build_view(self) -> None:
         self.view = QTableView()
+        self.view.setHorizontalHeader(TimeAxisHeader(WATERFALL_COLUMN, self.view))
         translated(self.view, "setAccessibleName", lambda: _("Timeline of the selected run"))
         self.view.setModel(self.model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -144,6 +151,11 @@ class TimelinePane(QWidget):
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.waterfall = WaterfallDelegate(self.view)
         self.view.setItemDelegateForColumn(WATERFALL_COLUMN, self.waterfall)
+        self.tree_cell = TreeCellDelegate(self.view)
+        self.view.setItemDelegateForColumn(COLUMNS.index("details"), self.tree_cell)
+        # A run from a trace: folding its spans (keys, Find) and the plumbing toggle.
+        self.tree_controls = SpanTreeControls(self)
+        self.plumbing_toggle = self.tree_controls.plumbing_toggle
         header = self.view.horizontalHeader()
         translated(header, "setAccessibleName", lambda: _("Timeline columns"))
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -210,7 +222,9 @@ class TimelinePane(QWidget):
     def describe(self, run: RunRecord | None, recount: bool = True) -> None:
         """The heading (and the note over empty rows) for ``run``; ``recount=False`` (a change of
         language) reuses the count of the run's steps read last."""
-        shown = self.model.rowCount()
+        shown = self.model.step_count
+        self.view.horizontalHeader().viewport().update()  # the time axis: the run's length may have changed
+        self.plumbing_toggle.setVisible(self.model.plumbing_count > 0)
         self.note_button.setEnabled(run is not None)
         self.run_note.show_note(run.note if run is not None else "")
         if run is None:
@@ -218,11 +232,18 @@ class TimelinePane(QWidget):
             self._say_empty(None)
             return
         title, status = cell_text(run.title, 80), outcome_word(run.status)
+        hidden = 0 if self.model.show_plumbing else self.model.plumbing_count
         filtered = self.step_filter() != StepFilter()
-        if filtered and (recount or self._total is None or self._total[0] != run.id):
+        if (filtered or hidden) and (recount or self._total is None or self._total[0] != run.id):
             self._total = (run.id, self.store.count_steps(run.id))
-        total = self._total[1] if filtered and self._total else shown
-        if filtered:
+        total = self._total[1] if (filtered or hidden) and self._total else shown
+        if hidden and not filtered:
+            self.heading.setText(ngettext(
+                "Run {id}: {title} — {status}; {shown} of {count} step shown ({hidden} plumbing hidden)",
+                "Run {id}: {title} — {status}; {shown} of {count} steps shown ({hidden} plumbing hidden)",
+                total).format(id=run.id, title=title, status=status, shown=format_number(shown),
+                              count=format_number(total), hidden=format_number(hidden)))
+        elif filtered:
             self.heading.setText(ngettext("Run {id}: {title} — {status}; {shown} of {count} step shown (filtered)",
                                           "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered)",
                                           total).format(id=run.id, title=title, status=status,
@@ -281,7 +302,7 @@ class TimelinePane(QWidget):
         self._find_timer.stop()
         run = self.model.run
         text = self.find_edit.text()
-        self._matches = find_in_timeline(self.store, run.id, text, self.step_filter()) if run and text.strip() else []
+        self._matches = self.model.find(text) if run and text.strip() else []
         self._match = -1
         self.model.set_matches(self._matches)
         if not text.strip():
@@ -291,6 +312,21 @@ class TimelinePane(QWidget):
         else:
             self.find_next()
         return self._matches
+
+    def keep_matches_showing(self) -> None:
+        """Rows were folded or unfolded (a span tree): Find's matches are those showing now."""
+        if not self._matches:
+            return
+        self._matches = self.model.find(self.find_edit.text(), reveal=False)
+        self.model.set_matches(self._matches)
+        row = self.view.currentIndex().row()
+        # On a match: that one; else Next goes to the first match below the current row.
+        self._match = self._matches.index(row) if row in self._matches else \
+            max((number for number, match in enumerate(self._matches) if match < row), default=-1)
+        if self._matches and row in self._matches:
+            self._say_match()
+        else:
+            self.find_status.setText("" if self._matches else _("no match"))
 
     def _go_to_match(self, step: int) -> None:
         if not self._matches:

@@ -1,9 +1,14 @@
 """The waterfall column: each step's span on the run's time axis, painted from model data.
 
 The model gives (offset, duration or None, outcome, axis length) in seconds for a row; the
-delegate scales it to the cell. Outcomes keep their vocabulary: ok and failed solid in their
-colours, cancelled hatched in blue, no outcome grey. An unfinished step (no end) is a start
+delegate scales it to the cell. Outcomes keep their vocabulary: ok solid in its colour, failed
+solid with a dark edge, cancelled hatched in blue, no outcome a pale grey bar with a grey edge (so
+failed, cancelled and no outcome stay apart in greyscale too). An unfinished step (no end) is a start
 mark with an open, dashed tail: it is not stretched to now.
+
+In a span tree each level of nesting draws its bar a little lower and thinner, with a thin line up
+from its start toward the span it hangs under; a bar is at least :data:`MIN_BAR_PX` wide, so a
+span of 0.1 ms in a run of minutes is still seen.
 """
 
 from __future__ import annotations
@@ -13,9 +18,12 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from ..widgets.outcomes import NEUTRAL_COLOUR, hatch_brush, outcome_colour
-from .timeline_model import WaterfallRole
+from .timeline_model import DepthRole, WaterfallRole
 
-MIN_BAR_PX = 2.0
+MIN_BAR_PX = 3.0
+#: Pixels a bar moves down (and thins) per level of nesting, up to MAX_DEPTH_SHOWN levels.
+DEPTH_INSET_PX = 3.0
+MAX_DEPTH_SHOWN = 3
 UNFINISHED_TAIL_PX = 18.0
 
 
@@ -48,6 +56,17 @@ class WaterfallDelegate(QStyledItemDelegate):
         if cell.width() <= 2 or cell.height() <= 2:
             return
         x, width = bar_extent(offset, duration, span, cell.width())
+        depth = min(index.data(DepthRole) or 0, MAX_DEPTH_SHOWN)
+        if depth and cell.height() > 6:
+            inset = min(depth * DEPTH_INSET_PX, cell.height() - 5)
+            guide = QColor(option.palette.text().color())
+            guide.setAlpha(110)
+            # The bar's top moves down and a thin line rises from its start: it hangs under the row above.
+            painter.save()
+            painter.setPen(QPen(guide, 1))
+            painter.drawLine(QPointF(cell.left() + x, option.rect.top()), QPointF(cell.left() + x, cell.top() + inset))
+            painter.restore()
+            cell = cell.adjusted(0, inset, 0, 0)
         colour = outcome_colour(outcome) or NEUTRAL_COLOUR
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
@@ -58,6 +77,14 @@ class WaterfallDelegate(QStyledItemDelegate):
             if outcome == "cancelled":
                 painter.fillRect(bar, QColor(colour.red(), colour.green(), colour.blue(), 60))
                 painter.fillRect(bar, hatch_brush(colour))
+                painter.setPen(QPen(colour, 1))
+                painter.drawRect(bar.adjusted(0, 0, -1, -1))
+            elif outcome == "failed":
+                painter.fillRect(bar, colour)
+                painter.setPen(QPen(colour.darker(220), 1))
+                painter.drawRect(bar.adjusted(0, 0, -1, -1))
+            elif not outcome:
+                painter.fillRect(bar, QColor(colour.red(), colour.green(), colour.blue(), 90))
                 painter.setPen(QPen(colour, 1))
                 painter.drawRect(bar.adjusted(0, 0, -1, -1))
             else:

@@ -47,6 +47,7 @@ from inspector.mcp.server_requests import Root
 from inspector.mcp.signin.model import SignInVault
 from inspector.mcp.standalone import STDERR, ServerNotification
 from inspector.store import RunStore, ServerRegistry, StoredEras, StoreError
+from inspector.traces.redact import redact_text
 
 from ..widgets.budget_state import BarState, ProgressMark, ending_for
 from .asking import ASKER, Asker
@@ -347,7 +348,7 @@ class OperationsEngine(QObject):
         # never on another's.
         return McpClient(handler=self.answers.handler() if self.answers is not None else None,
                          standalone_stream=True, roots_for=self.server_roots.get, eras=self._era_memory(),
-                         signin_vault=self.signins.vault)
+                         signin_vault=self.signins.vault, wire_patterns=redact_text)
 
     def _era_memory(self) -> EraMemory:
         """What ``auto`` found each server to speak, shared by the worker's clients and the listening

@@ -42,6 +42,8 @@ from ..text import load_wire_json
 MAX_BODY_BYTES = 2 * 1024 * 1024
 #: The most of a refusal's body read for the JSON-RPC error it may carry.
 ERROR_BODY_BYTES = 64 * 1024
+#: How long a refusal's body is read for the leg's exchange, at most.
+REFUSAL_READ_S = 1.0
 #: How long an event stream may take to end after its answer before it is closed by us.
 STREAM_END_GRACE_S = 0.02
 USER_AGENT = "run-inspector/0.1"
@@ -371,7 +373,8 @@ class LegTransport(FramedLegs):
                 raise StreamBroken() from None
             raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
 
-    async def _post(self, leg: OutgoingMessage, session: Session) -> tuple[httpx.Request, httpx.Response]:
+    async def _post(self, leg: OutgoingMessage, session: Session,
+                    wire: LegWire | None = None) -> tuple[httpx.Request, httpx.Response]:
         """POST the leg's message; once more with a fresh proof when a DPoP-bound sign-in's server
         asks for its nonce (RFC 9449 §9)."""
         for attempt in range(2):
@@ -379,6 +382,8 @@ class LegTransport(FramedLegs):
                                                headers={**message_headers(self._server, session), **leg.headers})
             if leg.is_work:
                 self.frame.work_sent = True
+            if wire is not None and wire.exchange is not None:
+                wire.exchange.sent("POST", str(request.url), request.headers.multi_items(), request.content)
             response = await self._http.send(request, stream=True)
             proof = self._server.dpop
             if proof is None or not proof.observe(self._server.url, response.status_code, response.headers) \
@@ -389,12 +394,16 @@ class LegTransport(FramedLegs):
 
     async def _exchange(self, leg: OutgoingMessage, session: Session, wire: LegWire) -> LegAnswer:
         label = self._server.label
-        request, response = await self._post(leg, session)
+        request, response = await self._post(leg, session, wire)
         try:
             status = wire.status = response.status_code
+            if wire.exchange is not None:
+                wire.exchange.answered(status, response.headers.multi_items())
             if status >= 300:
                 if status == 404 and session.session_id:
                     raise SessionGone()
+                if wire.exchange is not None and wire.exchange.bodies:
+                    await self._keep_refusal(response, wire)
                 refusal = signin_refusal(label, leg.method, response, request.headers, self._server.signed_in)
                 if refusal is not None:
                     raise refusal
@@ -418,6 +427,23 @@ class LegTransport(FramedLegs):
             return _leg_answer(label, leg, answer, status, new_session)
         finally:
             await response.aclose()
+
+    async def _keep_refusal(self, response: httpx.Response, wire: LegWire) -> None:
+        """Read the body of a refusal for the leg's exchange (at most 64 KB, for at most
+        :data:`REFUSAL_READ_S`: a refusal is never made to wait on a body that does not come); what
+        was read stays readable for the error body after."""
+        body = bytearray()
+        try:
+            async with asyncio.timeout(REFUSAL_READ_S):
+                async for chunk in response.aiter_bytes():
+                    body += chunk
+                    if len(body) > ERROR_BODY_BYTES:
+                        break
+        except (TimeoutError, httpx.HTTPError):
+            pass  # what came is kept; the refusal is reported as it would have been
+        if wire.exchange is not None:
+            wire.exchange.body(bytes(body))
+        response._content = bytes(body[:ERROR_BODY_BYTES])  # noqa: SLF001 - read again below, from memory
 
     async def _raise_error_body(self, leg: OutgoingMessage, response: httpx.Response, status: int) -> None:
         """Raise the JSON-RPC error a refusal carries in its body; return when it carries none."""
@@ -445,10 +471,14 @@ class LegTransport(FramedLegs):
         del headers["Content-Type"]
         headers["Accept"] = "text/event-stream"
         headers["Last-Event-ID"] = ended.last_event_id
-        response = await self._http.send(self._http.build_request("GET", self._server.url, headers=headers),
-                                         stream=True)
+        request = self._http.build_request("GET", self._server.url, headers=headers)
+        if wire.exchange is not None:
+            wire.exchange.sent("GET", str(request.url), request.headers.multi_items())
+        response = await self._http.send(request, stream=True)
         try:
             status = wire.status = response.status_code
+            if wire.exchange is not None:
+                wire.exchange.answered(status, response.headers.multi_items())
             if status == 404 and session.session_id:
                 # Never a fresh start here: that would send the request a second time.
                 raise McpTransportError.session_expired(label, method)
@@ -476,8 +506,11 @@ class LegTransport(FramedLegs):
         if media_type not in ("application/json", ""):
             raise McpTransportError.content_type(label, leg.method, self._said(raw_type))
         body = bytearray()
+        kept = wire.exchange
         async for chunk in response.aiter_bytes():
             wire.received += len(chunk)
+            if kept is not None:
+                kept.body(chunk)
             if wire.received > self._max_body:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
             body += chunk
@@ -499,6 +532,8 @@ class LegTransport(FramedLegs):
             if wire.received > self._max_body:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
             for data in parser.feed(decoder.decode(chunk)):
+                if wire.exchange is not None:
+                    wire.exchange.event(self._clock.now_ns(), data)
                 answer, bad, request = self._consider_event(leg, data)
                 invalid += bad
                 if request is not None:
@@ -507,6 +542,8 @@ class LegTransport(FramedLegs):
                     await _finish_quietly(chunks)
                     return answer
         for data in parser.feed(decoder.decode(b"", final=True)) + parser.close():
+            if wire.exchange is not None:
+                wire.exchange.event(self._clock.now_ns(), data)
             answer, bad, request = self._consider_event(leg, data)
             invalid += bad
             if request is not None:

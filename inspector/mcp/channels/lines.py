@@ -82,16 +82,24 @@ class LineTransport(FramedLegs):
             if leg.is_work:
                 self.frame.work_sent = True
             self.current = leg.method
+            sent = message if leg.is_notification else {**message, "id": leg.request_id}
+            kept = wire.exchange
+            if kept is not None:
+                # The line writes this very text (stdin, or the older transport's POST body).
+                kept.sent(*self._where(), (), _line_text(sent).encode())
             try:
                 if leg.is_notification:
                     await self.line.send(message)
                     return LegAnswer(None, 0, None)
-                answer = await self.line.request({**message, "id": leg.request_id})
+                answer = await self.line.request(sent)
             except ProcessExited as exited:
                 raise McpTransportError.process_ended(label, leg.method, exited.sentence) from None
             except ChannelError as error:
                 raise McpTransportError.process_ended(label, leg.method, error.sentence) from None
             wire.received = len(json.dumps(answer, ensure_ascii=False))
+            if kept is not None:
+                kept.answered(None)
+                kept.body(_line_text(answer).encode())
             try:
                 decoded = decode_answer(self.secrets.scrub_parsed(answer, json.dumps(answer)))
             except NotAnAnswer as why:
@@ -99,6 +107,12 @@ class LineTransport(FramedLegs):
             return _leg_answer(label, leg, decoded, 0, None)
 
         return await self.frame.run(leg, leg.leg_name, exchange, is_work=leg.is_work)
+
+    def _where(self) -> tuple[str, str]:
+        """How a leg's message travels, for its exchange: a line on stdin, or a POST to the address."""
+        if self._server.is_command:
+            return "stdin", self._server.label
+        return "POST", self._server.url
 
     # -- what the server says on the line, routed here by LineRoutes -----------------------------
 
@@ -207,6 +221,11 @@ class LineRoutes:
             await self.line.send(reply)
         except ChannelError:
             pass
+
+
+def _line_text(message: Any) -> str:
+    """A message as the lines write it (stdio and the older transport alike), without its newline."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 __all__ = ["LineRoutes", "LineTransport", "MessageLine"]

@@ -218,3 +218,27 @@ def test_arguments_nested_deeper_than_a_file_may_be_stay_a_string(store: RunStor
     finally:
         other.close()
     assert kept["toolArguments"] == json.loads("[" * 60 + "]" * 60)
+
+
+@pytest.mark.parametrize("template", ["{error.__class__.__mro__}", "{0}", "{error!r}", "{error:>1000000000}",
+                                      "{missing}", "{error[0]}", "{{error}}", "unbalanced {error", "{ERROR}"])
+def test_a_stored_note_from_a_strangers_file_cannot_format_more_than_plain_names(template: str) -> None:
+    from inspector.i18n.messages import translate
+    from inspector.traces.foreign import note_message
+
+    note = {"template": template, "params": {"error": "TimeoutError"}, "text": "the stored English"}
+    assert translate(note_message(note)) == "the stored English"
+
+
+def test_a_stored_note_with_plain_names_and_nested_notes_is_said_again() -> None:
+    from inspector.i18n.messages import translate
+    from inspector.traces.foreign import note_message
+
+    inner = {"template": "gave up after {ms} ms ({error})", "params": {"ms": 504, "error": "TimeoutError"}}
+    note = {"template": "the client {client}; the server {server}", "text": "x",
+            "params": {"client": inner, "server": {"template": "{x.y}", "params": {"x": "1"}, "text": "finished"}}}
+    assert translate(note_message(note)) == "the client gave up after 504 ms (TimeoutError); the server finished"
+    deep: dict = {"template": "{a}", "params": {"a": "bottom"}, "text": "cut"}
+    for _ in range(10):
+        deep = {"template": "{a}", "params": {"a": deep}, "text": "cut"}
+    assert translate(note_message(deep)) == "cut"

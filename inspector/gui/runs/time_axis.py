@@ -1,0 +1,110 @@
+"""The timeline's column headings with a time axis over the waterfall: ticks at round times from the
+run's start ("0", "20 ms", "40 ms", … or "0", "0.5 s", "1 s", …) in the reader's number format,
+placed where the waterfall's bars put those times."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QPainter, QPen
+from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QWidget
+
+from inspector.i18n import _, formatting
+
+#: The waterfall's bars are drawn this far inside their cell (see :mod:`.waterfall`); so are the ticks.
+CELL_MARGIN_PX = 4
+
+
+def tick_step(span_s: float, ticks: int) -> float:
+    """A round step (1, 2 or 5 times a power of ten seconds) that puts at most ``ticks`` steps on ``span_s``."""
+    raw = max(span_s, 1e-9) / max(ticks, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 5, 10):
+        if factor * power >= raw * (1 - 1e-9):
+            return factor * power
+    return 10 * power
+
+
+def tick_label(seconds: float, step_s: float) -> str:
+    """A tick's time in the reader's language, as precise as the step between ticks needs."""
+    if seconds == 0:
+        return formatting.format_number(0)
+    if step_s < 0.1 - 1e-12:
+        step_ms = step_s * 1000
+        digits = 0 if step_ms >= 1 else math.ceil(-math.log10(step_ms) - 1e-9)
+        milliseconds = round(seconds * 1000, digits)
+        # Translators: a time on the waterfall's axis in milliseconds; {ms} is a number such as "250".
+        return _("{ms} ms").format(ms=formatting.format_number(int(milliseconds) if digits == 0 else milliseconds))
+    if step_s < 60:
+        digits = 0 if step_s >= 1 else 1
+        rounded = float(round(seconds, digits))
+        return _("{seconds} s").format(seconds=formatting.format_number(int(rounded) if rounded.is_integer()
+                                                                        else rounded))
+    return formatting.format_duration(seconds)
+
+
+def axis_ticks(span_s: float, width: float, text_width: Callable[[str], float],
+               gap_px: float = 10) -> list[tuple[float, float, str]]:
+    """(x from the axis' start, seconds, label) of each tick on an axis ``width`` pixels long: the
+    most ticks whose labels (``text_width`` measures one) do not run into each other."""
+    if width <= 0:
+        return []
+    span = max(span_s, 1e-9)
+    for count in range(max(int(width // 24), 1), 0, -1):
+        step = tick_step(span, count)
+        ticks, number = [], 0
+        while number * step <= span * (1 + 1e-9):
+            seconds = number * step
+            ticks.append((seconds / span * width, seconds, tick_label(seconds, step)))
+            number += 1
+        room = step / span * width
+        if len(ticks) <= 1 or all(text_width(label) + gap_px <= room for _x, _s, label in ticks):
+            return ticks
+    return ticks[:1]
+
+
+class TimeAxisHeader(QHeaderView):
+    """Horizontal headings; the waterfall's section shows the run's time axis instead of its title."""
+
+    def __init__(self, waterfall_column: int, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.waterfall_column = waterfall_column
+        self.setSectionsClickable(False)
+
+    def span_s(self) -> float | None:
+        model = self.model()
+        if model is None or getattr(model, "run", None) is None or not model.rowCount():
+            return None
+        return float(model.span_s)
+
+    def paintSection(self, painter: QPainter, rect: QRect, logical_index: int) -> None:  # noqa: N802
+        span = self.span_s() if logical_index == self.waterfall_column else None
+        if span is None:
+            super().paintSection(painter, rect, logical_index)
+            return
+        option = QStyleOptionHeader()
+        self.initStyleOption(option)
+        option.rect = rect
+        option.section = logical_index
+        option.text = ""
+        self.style().drawControl(QStyle.ControlElement.CE_Header, option, painter, self)
+        axis = rect.adjusted(CELL_MARGIN_PX, 0, -CELL_MARGIN_PX, 0)
+        metrics = painter.fontMetrics()
+        painter.save()
+        painter.setClipRect(rect)
+        painter.setPen(QPen(option.palette.windowText().color(), 1))
+        bottom = rect.bottom()
+        right = axis.left() + axis.width()
+        for x, _seconds, label in axis_ticks(span, axis.width(), metrics.horizontalAdvance):
+            left = axis.left() + round(x)
+            painter.drawLine(left, bottom - 4, left, bottom)
+            text_width = metrics.horizontalAdvance(label)
+            if left + 2 + text_width <= right + CELL_MARGIN_PX:
+                painter.drawText(QRect(left + 2, rect.top(), text_width + 2, rect.height() - 3),
+                                 int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), label)
+        painter.restore()
+
+
+__all__ = ["TimeAxisHeader", "axis_ticks", "tick_label", "tick_step"]

@@ -1,0 +1,112 @@
+"""A span tree's side of the timeline model: expanding and collapsing rows, the plumbing toggle, and
+Find, which expands the rows above a match. The rows themselves are :class:`.span_tree.TreeRows`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QModelIndex, Qt
+
+from inspector.store.browse import find_in_timeline, find_step_ids
+
+if TYPE_CHECKING:
+    from .span_tree import TreeRows
+
+#: How deep a row's span nests (0 for a root, and for every step of a run without a span tree).
+DepthRole = Qt.ItemDataRole.UserRole + 5
+#: ``None`` for a row without child rows, else whether its children show.
+BranchRole = Qt.ItemDataRole.UserRole + 6
+
+
+class SpanTreeRows:
+    """Mixed into :class:`.timeline_model.TimelineModel`: what its span tree (``self.tree``) can do."""
+
+    tree: TreeRows | None
+    show_plumbing: bool
+    _count: int
+
+    def set_show_plumbing(self, show: bool) -> None:
+        if show != self.show_plumbing:
+            self.show_plumbing = show
+            if self.tree is not None:
+                self.set_run(self.run)
+
+    @property
+    def step_count(self) -> int:
+        """How many steps the filter (and the plumbing toggle) select, collapsed ones included."""
+        return self.tree.step_count if self.tree is not None else self._count
+
+    @property
+    def plumbing_count(self) -> int:
+        return self.tree.tree.plumbing_count if self.tree is not None else 0
+
+    def set_expanded(self, row: int, expanded: bool) -> bool:
+        """Show or hide the rows under ``row`` (a span tree's); whether anything changed."""
+        tree = self.tree
+        if tree is None or not 0 <= row < self._count or tree.branch(row) in (None, expanded):
+            return False
+        number = tree.rows[row]
+        if expanded:
+            tree.collapsed.discard(number)
+        else:
+            tree.collapsed.add(number)
+        laid_out = tree.layout()
+        change = len(laid_out[0]) - self._count
+        if change > 0:
+            self.beginInsertRows(QModelIndex(), row + 1, row + change)
+        elif change < 0:
+            self.beginRemoveRows(QModelIndex(), row + 1, row - change)
+        self._take(laid_out)
+        if change > 0:
+            self.endInsertRows()
+        elif change < 0:
+            self.endRemoveRows()
+        index = self.index(row, 0)
+        self.dataChanged.emit(index, index.siblingAtColumn(self.columnCount() - 1), [BranchRole])
+        return True
+
+    def _take(self, laid_out: tuple[list[int], list[int]]) -> None:
+        assert self.tree is not None
+        self.tree.commit(laid_out)
+        self._count = len(self.tree.rows)
+        self._pages.clear()
+        self._last_number, self._last_page = -1, None
+        self._matches = set()
+
+    def find(self, text: str, reveal: bool = True) -> list[int]:
+        """The rows whose step holds ``text`` (see :func:`find_in_timeline`); in a span tree, the
+        collapsed rows above a match are expanded first (``reveal=False``: the matches showing)."""
+        if self.run is None or not text.strip():
+            return []
+        if self.tree is None:
+            return find_in_timeline(self.store, self.run.id, text, self.filter)
+        ids = find_step_ids(self.store, self.run.id, text, self.filter)
+        collapsed = set(self.tree.collapsed)
+        for step_id in ids if reveal else ():
+            self.tree.row_of_step(step_id, reveal=True)
+        if self.tree.collapsed != collapsed:
+            self.beginResetModel()
+            self._take(self.tree.layout())
+            self.endResetModel()
+        rows = (self.tree.row_of_step(step_id) for step_id in ids)
+        return sorted(row for row in rows if row is not None)
+
+    def parent_row(self, row: int) -> int | None:
+        """The row above ``row`` that it hangs under (a span tree's), if any."""
+        if self.tree is None or not 0 <= row < self._count:
+            return None
+        depth = self.tree.depths[row]
+        for above in range(row - 1, -1, -1):
+            if self.tree.depths[above] < depth:
+                return above
+        return None
+
+    def row_of_step(self, step_id: int) -> int | None:
+        """The row that shows a step, if one does."""
+        if self.tree is not None:
+            return self.tree.row_of_step(step_id)
+        return None
+
+
+
+__all__ = ["BranchRole", "DepthRole", "SpanTreeRows"]

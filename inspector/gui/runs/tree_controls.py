@@ -1,0 +1,70 @@
+"""The timeline pane's controls for a run shown as a span tree: the "Show plumbing" toggle, Left and
+Right to fold and unfold the current row (Left on a leaf goes to the row it hangs under), and Find's
+matches kept to the rows showing when rows are folded."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QCheckBox
+
+from inspector.i18n import _
+
+from ..language import translated
+from .timeline_model import BranchRole, StepIdRole
+
+if TYPE_CHECKING:
+    from .timeline_pane import TimelinePane
+
+
+class SpanTreeControls(QObject):
+    """What a :class:`~.timeline_pane.TimelinePane` adds for a span tree (its model's ``tree``)."""
+
+    def __init__(self, pane: TimelinePane) -> None:
+        super().__init__(pane)
+        self.pane = pane
+        # Instrumentation-internal spans (Traceloop's stream writers) are hidden until asked for.
+        self.plumbing_toggle = translated(QCheckBox(), "setText", lambda: _("Show plumbing"))
+        translated(self.plumbing_toggle, "setToolTip", lambda: _(
+            "Show the spans an instrumentation makes for its own work (stream writers), under their parents"))
+        self.plumbing_toggle.hide()
+        self.plumbing_toggle.toggled.connect(self._plumbing_toggled)
+        pane.view.installEventFilter(self)
+        pane.model.rowsInserted.connect(self._rows_folded)
+        pane.model.rowsRemoved.connect(self._rows_folded)
+
+    def _plumbing_toggled(self, show: bool) -> None:
+        step = self.pane.view.currentIndex().siblingAtColumn(0).data(StepIdRole)
+        self.pane.model.set_show_plumbing(show)
+        self.pane.step_changed.emit(None)
+        self.pane.describe(self.pane.model.run)
+        row = self.pane.model.row_of_step(step) if step is not None else None
+        if row is not None:
+            self.pane.select_step(row)
+        if self.pane.find_edit.text().strip():
+            self.pane.find()
+
+    def _rows_folded(self) -> None:
+        if self.pane.model.tree is not None:
+            self.pane.keep_matches_showing()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Left and Right in a span tree collapse and expand the current row (Left on a leaf goes to its parent)."""
+        if watched is self.pane.view and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and self.pane.model.tree is not None and event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            row = self.pane.view.currentIndex().row()
+            if row >= 0:
+                expand = event.key() == Qt.Key.Key_Right
+                if self.pane.model.set_expanded(row, expand):
+                    return True
+                if not expand and self.pane.model.index(row, 0).data(BranchRole) is not True:
+                    parent = self.pane.model.parent_row(row)
+                    if parent is not None:
+                        self.pane.select_step(parent)
+                        return True
+        return super().eventFilter(watched, event)
+
+
+__all__ = ["SpanTreeControls"]
