@@ -533,3 +533,165 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
     except InvalidStepError:
         return None  # the checks raise it again, as they always have
     return step
+
+
+# -- the stored form of a payload, without the step ------------------------------------------------
+#
+# An importer that only stores a checked payload needs ``from_payload(p).to_payload(legs=False)``:
+# ``stored_payload`` makes the same dict (same keys, order and values; lists where the step holds
+# tuples) with the same checks as ``_plain_step``, but builds no step and freezes nothing.
+
+def _check_plain(value: Any) -> None:
+    """Raise :class:`NotPlainError` unless ``value`` is made of dicts (string keys), lists and the
+    plain scalars only: what :func:`freeze_plain` accepts."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        for item in value:
+            if type(item) not in _PLAIN_SCALARS:
+                _check_plain(item)
+    elif kind is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                raise NotPlainError
+            if type(item) not in _PLAIN_SCALARS:
+                _check_plain(item)
+    elif kind not in _PLAIN_SCALARS:
+        raise NotPlainError
+
+
+class _Outcome:
+    """The fields ``RunStep._check_outcome`` reads, for checking a payload without its step."""
+
+    __slots__ = ("kind", "tool_outcome", "tool_is_error", "cancelled_in_flight")
+
+    def __init__(self, kind: StepKind, values: dict[str, Any]) -> None:
+        self.kind = kind
+        self.tool_outcome = values.get("toolOutcome")
+        self.tool_is_error = values.get("toolIsError")
+        self.cancelled_in_flight = values.get("cancelledInFlight")
+
+
+_WRITE_KEYS = tuple(key for key, _, _ in _WRITE_TABLE)
+
+
+@dataclass(frozen=True)
+class StoredPayload:
+    """A checked step in its stored form (see :func:`stored_payload`): its kind's value, round and
+    duration as the step would hold them, and ``to_payload(legs=False)`` of it."""
+
+    kind: str
+    round: int
+    duration_ms: float
+    payload: dict[str, Any]
+
+
+def stored_payload(payload: Any) -> StoredPayload | None:
+    """``RunStep.from_payload(payload)`` in its stored form, for a payload of plain types with no
+    legs, without building the step; ``None`` when the payload is to be left to
+    :meth:`RunStep.from_payload` (which then builds the step or raises its message)."""
+    try:
+        return _stored_payload(payload)
+    except (NotPlainError, RecursionError):
+        return None
+
+
+def _stored_payload(payload: Any) -> StoredPayload | None:
+    if type(payload) is not dict:
+        return None
+    get = payload.get
+    kind, round_, duration = get("kind"), get("round"), get("durationMs")
+    if type(kind) is not str or type(round_) is not int or round_ < 0:
+        return None
+    step_kind = _KINDS_BY_VALUE.get(kind)
+    if step_kind is None:
+        return None
+    if type(duration) is float:
+        if not 0.0 <= duration < math.inf:
+            return None
+    elif type(duration) is int and duration >= 0:
+        try:
+            duration = float(duration)
+        except OverflowError:
+            return None
+    else:
+        return None
+    found: dict[str, Any] = {}
+    for key, value in payload.items():
+        field = _READ_BY_KEY.get(key)
+        if field is None or value is None:
+            continue
+        code = field[1]
+        if code == _R_TEXT:
+            if type(value) is not str:
+                return None
+        elif code == _R_FLAG:
+            if type(value) is not bool:
+                return None
+        elif code == _R_COUNT:
+            if type(value) is not int or value < 0:
+                return None
+        elif code == _R_OUTCOME:
+            if type(value) is not str or value not in _OUTCOMES_BY_VALUE:
+                return None
+        elif code == _R_LEGS:
+            if type(value) is not list and type(value) is not tuple:
+                return None
+            if value:
+                return None  # legs go to a table of their own: left to the step
+            continue  # none: not written
+        elif code == _R_LIST:
+            if type(value) is not list and type(value) is not tuple:
+                return None
+            _check_plain(value)
+        elif code == _R_PROGRESS:
+            if type(value) is not list and type(value) is not tuple:
+                return None
+            for note in value:
+                if not is_progress_note(note):
+                    return None
+            _check_plain(value)
+        elif code == _R_TRANSPORT:
+            if type(value) is not str or value not in TRANSPORTS:
+                return None
+        elif code == _R_ERA:
+            if type(value) is not str or value not in SPOKEN_ERAS:
+                return None
+        elif code == _R_LINES:
+            if not is_lines(value):
+                return None
+        elif code == _R_ARRAY:
+            if type(value) is not list and type(value) is not tuple and type(value) is not dict:
+                return None
+            _check_plain(value)
+        elif code == _R_NUMBER:
+            if type(value) is float:
+                if not 0.0 <= value < math.inf:
+                    return None
+            elif type(value) is int and value >= 0:
+                try:
+                    value = float(value)
+                except OverflowError:
+                    return None
+            else:
+                return None
+        elif type(value) is list or type(value) is tuple or type(value) is dict:  # _R_ARRAY_OR_NUMBER
+            _check_plain(value)
+        elif type(value) is float or type(value) is int:
+            if not _is_finite(value):
+                return None
+        else:
+            return None
+        found[key] = value
+    checked = _Outcome(step_kind, found)
+    if checked.tool_outcome is not None:
+        checked.tool_outcome = _OUTCOMES_BY_VALUE[checked.tool_outcome]
+    try:
+        RunStep._check_outcome(checked)  # type: ignore[arg-type]
+    except InvalidStepError:
+        return None
+    stored = {"kind": kind, "round": round_, "durationMs": round(duration, 2)}
+    for key in _WRITE_KEYS:
+        value = found.get(key)
+        if value is not None:
+            stored[key] = value
+    return StoredPayload(kind, round_, duration, stored)

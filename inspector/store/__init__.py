@@ -14,7 +14,7 @@ _LAZY = {
     "open_database": "database", "open_database_read_only": "database",
     "StoredEras": "eras",
     "RUN_STATUSES": "run_store", "SOURCES": "run_store", "RunRecord": "run_store", "RunStore": "run_store",
-    "StoredStep": "run_store",
+    "StoredStep": "run_store", "StepRow": "run_store", "step_row": "run_store",
     "SCHEMA_VERSION": "schema",
     "CommandSetting": "servers", "EnvSetting": "servers", "ServerRecord": "servers", "ServerRegistry": "servers",
     "ServerSettings": "servers", "is_secret_variable": "servers",

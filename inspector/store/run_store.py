@@ -16,6 +16,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, StepKind, step_outcome
+from inspector.runs.step import StoredPayload
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 
 from .database import LOCK_WAIT_S, Database, open_database, pid_alive, rollback
@@ -27,6 +28,26 @@ SOURCES = RUN_SOURCES
 # What json.dumps(payload, ensure_ascii=False, separators=(",", ":")) would make, without
 # building an encoder for every step.
 _PAYLOAD_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+_INSERT_STEP = ("INSERT INTO steps (run_id, sequence, kind, round, duration_ms, started_at, outcome, payload)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+
+StepRow = tuple[str, int, float, str | None, str, tuple[tuple[Any, ...], ...]]
+"""A step as the store writes it: kind, round, duration, outcome, the payload's JSON, its legs' values
+(the exchange as JSON)."""
+
+
+def step_row(step: RunStep | StoredPayload) -> StepRow:
+    """What :meth:`RunStore.insert_step` writes of ``step``: plain values, cheap to keep (an
+    importer keeps the checked steps of a file this way until it writes them)."""
+    if type(step) is StoredPayload:  # checked and in its stored form already
+        return step.kind, step.round, step.duration_ms, step_outcome(step.payload), \
+            _PAYLOAD_ENCODER.encode(step.payload), ()
+    payload = step.to_payload(legs=False)  # legs live in their own table; one source of truth
+    return (str(step.kind), step.round, step.duration_ms, step_outcome(payload), _PAYLOAD_ENCODER.encode(payload),
+            tuple((leg.method, leg.granted_s, leg.elapsed_ms, leg.http_status, leg.outcome,
+                   None if leg.exchange is None else _PAYLOAD_ENCODER.encode(leg.exchange)) for leg in step.legs))
 
 
 @dataclass(frozen=True)
@@ -239,23 +260,36 @@ class RunStore:
         return self._conn.execute(
             "SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE run_id = ?", (run_id,)).fetchone()[0]
 
-    def insert_step(self, run_id: int, sequence: int, step: RunStep, started_at: str) -> int:
+    def insert_step(self, run_id: int, sequence: int, step: RunStep | StoredPayload, started_at: str) -> int:
         """Insert inside an open transaction (for importers that write many steps at once)."""
-        payload = step.to_payload(legs=False)  # legs live in their own table; one source of truth
-        cursor = self._conn.execute(
-            "INSERT INTO steps (run_id, sequence, kind, round, duration_ms, started_at, outcome, payload)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (run_id, sequence, str(step.kind), step.round, step.duration_ms, started_at,
-             step_outcome(payload), _PAYLOAD_ENCODER.encode(payload)))
+        kind, round_, duration_ms, outcome, payload, legs = step_row(step)
+        cursor = self._conn.execute(_INSERT_STEP, (run_id, sequence, kind, round_, duration_ms, started_at, outcome,
+                                                   payload))
         step_id = int(cursor.lastrowid)
-        if step.legs:
-            self._conn.executemany(
-                "INSERT INTO legs (step_id, position, method, granted_s, elapsed_ms, http_status, outcome, exchange)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(step_id, position, leg.method, leg.granted_s, leg.elapsed_ms, leg.http_status, leg.outcome,
-                  None if leg.exchange is None else _PAYLOAD_ENCODER.encode(leg.exchange))
-                 for position, leg in enumerate(step.legs)])
+        if legs:
+            self._insert_legs(step_id, legs)
         return step_id
+
+    def insert_step_rows(self, rows: Sequence[tuple[int, int, str, StepRow]]) -> None:
+        """Insert ``(run_id, sequence, started_at, step_row(step))`` rows inside an open transaction,
+        as :meth:`insert_step` would one by one (steps without legs in one statement)."""
+        plain: list[tuple[Any, ...]] = []
+        for run_id, sequence, started_at, (kind, round_, duration_ms, outcome, payload, legs) in rows:
+            values = (run_id, sequence, kind, round_, duration_ms, started_at, outcome, payload)
+            if not legs:
+                plain.append(values)
+                continue
+            if plain:
+                self._conn.executemany(_INSERT_STEP, plain)
+                plain = []
+            self._insert_legs(int(self._conn.execute(_INSERT_STEP, values).lastrowid), legs)
+        if plain:
+            self._conn.executemany(_INSERT_STEP, plain)
+
+    def _insert_legs(self, step_id: int, legs: Sequence[tuple[Any, ...]]) -> None:
+        self._conn.executemany(
+            "INSERT INTO legs (step_id, position, method, granted_s, elapsed_ms, http_status, outcome, exchange)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [(step_id, position, *leg) for position, leg in enumerate(legs)])
 
     def has_rounds(self, run_id: int) -> bool:
         """Does any step of this run belong to a round above 0? (A single operation has no rounds.)"""

@@ -16,6 +16,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
+from inspector.runs.step import StoredPayload
 from inspector.runs.times import UnstorableTimeError, to_stored_time
 
 FORMAT_NAME = "run-inspector-trace"
@@ -207,7 +208,8 @@ class TraceStep:
 
     sequence: int
     started_at: str
-    step: RunStep
+    #: The step; for an importer that asked for it, the checked payload in its stored form.
+    step: RunStep | StoredPayload
 
 
 def read_text(value: Any, path: Path, *, optional: bool = False) -> str | None:

@@ -332,7 +332,10 @@ def read_span(record: Any, path: Path) -> Span:
         raise TraceProblem((*path, "kind"), said(N_("must be a span kind, got {value}"), value=describe(kind)))
     events, dropped_events = read_events(record, path, read_attributes, _event_nanos)
     links, dropped_links = read_links(record, path, read_attributes, _hex_id)
-    return Span(
+    # Filled as the generated __init__ would, without its object.__setattr__ per field (a span is
+    # made for every span of a file): the same object, still frozen against later changes.
+    span = _new(Span)
+    span.__dict__.update(
         trace_id=_hex_id(record.get("traceId"), 32, (*path, "traceId")),
         span_id=_hex_id(record.get("spanId"), 16, (*path, "spanId")),
         parent_id=_hex_id(record.get("parentSpanId"), 16, (*path, "parentSpanId"), optional=True),
@@ -348,6 +351,10 @@ def read_span(record: Any, path: Path) -> Span:
         dropped_events=dropped_events,
         dropped_links=dropped_links,
     )
+    return span
+
+
+_new = object.__new__
 
 
 def _event_nanos(value: Any, path: Path) -> int:
@@ -478,11 +485,21 @@ def stored_time_of(nanos: int | None) -> str:
     if not nanos:
         return ""
     seconds, rest = divmod(nanos, 1_000_000_000)
-    try:
-        moment = datetime.fromtimestamp(seconds, timezone.utc).replace(microsecond=rest // 1000)
-    except (OverflowError, ValueError, OSError):
-        return ""  # beyond what a datetime holds: treat as unknown rather than invent one
-    return to_stored_time(moment)
+    second = _SECONDS.get(seconds)
+    if second is None:
+        try:
+            moment = datetime.fromtimestamp(seconds, timezone.utc)
+        except (OverflowError, ValueError, OSError):
+            return ""  # beyond what a datetime holds: treat as unknown rather than invent one
+        second = to_stored_time(moment)[:-8]  # up to the seconds; the same for every span of that second
+        if len(_SECONDS) >= 4096:
+            _SECONDS.clear()
+        _SECONDS[seconds] = second
+    return f"{second}.{rest // 1000:06d}Z"
+
+
+_SECONDS: dict[int, str] = {}
+"""The stored form of recent whole seconds (the spans of a trace share a few)."""
 
 
 # -- our spans back to runs and steps ---------------------------------------------------------------

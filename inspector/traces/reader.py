@@ -236,8 +236,9 @@ class _PayloadsReader:
 class _OtlpReader:
     """OTLP ``TracesData`` objects: spans grouped into runs by trace id."""
 
-    def __init__(self, sink: TraceSink, layout: str, new_table: NewTable = dict) -> None:
-        self._sorter = SpanSorter(sink.run, sink.step, new_table)
+    def __init__(self, sink: TraceSink, layout: str, new_table: NewTable = dict,
+                 stored_payloads: bool = False) -> None:
+        self._sorter = SpanSorter(sink.run, sink.step, new_table, stored_payloads)
         self._in_resource, self._in_scope = NO_RESOURCE, NO_SCOPE
         self.line: int | None = None
         # A resource or scope written after its spans is not known to them (writers put it first).
@@ -273,13 +274,15 @@ TraceReader = _TraceReader | _PayloadsReader | _OtlpReader
 
 
 def reader_for(kind: FileKind, sink: TraceSink, *, checking: bool, title: str = "",
-               new_table: NewTable = dict) -> TraceReader:
-    """The reader of ``kind``; ``new_table`` makes the tables it keeps per-run facts in."""
+               new_table: NewTable = dict, stored_payloads: bool = False) -> TraceReader:
+    """The reader of ``kind``; ``new_table`` makes the tables it keeps per-run facts in;
+    ``stored_payloads``: an OTLP file's steps as :class:`~inspector.runs.step.StoredPayload`
+    (checked as a step is, for a sink that only writes them)."""
     if kind.name == "trace":
         return _TraceReader(sink)
     if kind.name == "payloads":
         return _PayloadsReader(sink, checking, title)
-    return _OtlpReader(sink, kind.layout, new_table)
+    return _OtlpReader(sink, kind.layout, new_table, stored_payloads)
 
 
 # -- reading the bytes ------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.i18n import N_
+from inspector.runs.step import stored_payload
 
 from .foreign import ForeignTrace, Side, read_side, step_payload
 from .format import Path, RunHeader, TraceProblem, TraceStep, describe, read_payload, said
@@ -59,6 +60,8 @@ class SpanSorter:
     on_step: Callable[[str, TraceStep, Path, int], None]
     #: Makes the per-trace tables below (a dict; or tables that move to disk once they grow).
     new_table: Callable[[], MutableMapping[Any, Any]] = dict
+    #: Foreign steps as their checked stored form (for an importer, which only writes them).
+    stored_payloads: bool = False
     ours: MutableMapping[str, bool] = field(init=False)        # trace id → written by us?
     has_run_span: MutableMapping[str, Path] = field(init=False)
     first_step: MutableMapping[str, tuple[Path, int | None]] = field(init=False)
@@ -139,7 +142,9 @@ class SpanSorter:
 
     def _emit(self, trace_id: str, client: _Held, server: _Held | None) -> None:
         payload = step_payload(client.side, server.side if server is not None else None)
-        step = TraceStep(client.sequence, stored_time_of(client.side.start_ns), read_payload(payload, client.path))
+        checked = stored_payload(payload) if self.stored_payloads else None
+        step = TraceStep(client.sequence, stored_time_of(client.side.start_ns),
+                         checked if checked is not None else read_payload(payload, client.path))
         self.on_step(trace_id, step, client.path, client.size + (server.size if server is not None else 0))
 
     def _pair_by_request_id(self) -> None:

@@ -5,7 +5,8 @@ reference stores them), and OTLP JSON (one object, a list of objects, or JSON Li
 OpenTelemetry collector's file exporter writes them).
 
 Nothing is written before the whole file has been checked. Pass 1 streams the file, checks
-everything and plans the runs, keeping the checked steps in memory up to :data:`CACHE_BUDGET`;
+everything and plans the runs, keeping the checked steps in memory up to :data:`CACHE_BUDGET`
+(as the rows the store writes, compressed a batch at a time: a tenth of what the steps take);
 then one transaction writes them. A file too big for that budget is streamed a second time to
 write (memory stays bounded either way); a file that changes between the two reads is refused
 (its hash is compared) and the transaction rolled back.
@@ -17,8 +18,10 @@ This module holds that orchestration only: the files are read by :mod:`inspector
 from __future__ import annotations
 
 import gc
+import marshal
 import sqlite3
 import stat
+import zlib
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -28,7 +31,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.runs.times import from_stored_time
-from inspector.store import RunStore, StoreError
+from inspector.store import RunStore, StepRow, StoreError, step_row
 from inspector.traces.format import Path, RunHeader, TraceImportError, TraceProblem, TraceStep, place, said
 from inspector.traces.json_stream import BadJson, locate_bad_json
 from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
@@ -92,8 +95,9 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
             total = _regular_file_size(source)
             meter = ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S)
             kind = sniff(source)
-            plan = TracePlan(CACHE_BUDGET, area.table)  # read here, so a test or benchmark can set it
-            reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table)
+            plan = _CheckingPlan(CACHE_BUDGET, area.table)  # read here, so a test or benchmark can set it
+            reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table,
+                                stored_payloads=True)
             first_hash = read_file(source, kind, reader, meter)
             report = _write(store, source, kind, plan, first_hash, meter, area)
     except TraceProblem as problem:
@@ -143,7 +147,7 @@ def _without_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _write(store: RunStore, source: FilePath, kind: FileKind, plan: TracePlan, first_hash: str,
+def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPlan, first_hash: str,
            meter: ProgressMeter, area: SpillArea) -> ImportReport:
     present = _Kept()
     for run in plan.runs.values():
@@ -170,21 +174,93 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: TracePlan, f
             ids.add(run_id)
             imported.add(header.uid)
         writer = _Writer(store, run_ids)
-        if plan.cache is not None:
+        if plan.rows is not None:
             # Every step was kept when it was checked: write them without reading the file again.
-            cache = plan.cache
-            share = meter.total // 2 / max(len(cache), 1)  # writing is the second half of the work
-            for number in range(1, len(cache) + 1):
-                key, step = cache[number - 1]
-                cache[number - 1] = None  # freed once written, while still in the CPU's cache
-                writer.step(key, step, ())
-                if number % 1000 == 0:
-                    meter.advance(int(1000 * share))
-        elif ids.count and read_file(source, kind, reader_for(kind, writer, checking=False, new_table=area.table),
+            rows = plan.rows
+            share = meter.total // 2 / max(rows.count, 1)  # writing is the second half of the work
+            batch: list[tuple[int, int, str, StepRow]] = []
+            last_key: Any = _NO_KEY
+            run_id: int | None = None
+            for key, sequence, started_at, row in rows.take():
+                if key != last_key:
+                    last_key, run_id = key, run_ids.get(key)
+                if run_id is None:  # a run already present, skipped
+                    continue
+                batch.append((run_id, sequence, started_at, row))
+                if len(batch) == _WRITE_BATCH:
+                    store.insert_step_rows(batch)
+                    writer.count += len(batch)
+                    batch = []
+                    meter.advance(int(_WRITE_BATCH * share))
+            store.insert_step_rows(batch)
+            writer.count += len(batch)
+        elif ids.count and read_file(source, kind, reader_for(kind, writer, checking=False, new_table=area.table,
+                                                                stored_payloads=True),
                                      meter) != first_hash:
             raise TraceProblem((), said(N_("the file changed while it was being imported; try again")))
         meter.done()  # before the commit: a callback that cancels now still writes nothing
     return ImportReport(kind.name, ids.ids(), imported.first, present.first, writer.count, present.count)
+
+
+_WRITE_BATCH = 1000
+_NO_KEY = object()
+_ROW_BATCH = 256
+"""Checked steps compressed together: the resource and scope a trace's spans repeat compress well."""
+_ROW_OVERHEAD = 160
+"""What an uncompressed kept row costs besides its payload (its tuple, numbers and times)."""
+
+
+class _CheckedRows:
+    """The rows of the checked steps, in file order: ``(key, sequence, started_at, step_row)``,
+    marshalled and compressed :data:`_ROW_BATCH` at a time (our own bytes, read back only here)."""
+
+    def __init__(self, budget: int) -> None:
+        self.count = 0
+        self._budget = budget
+        self._batches: list[bytes | None] = []
+        self._pending: list[tuple[Any, int, str, StepRow]] = []
+        self._used = 0
+        self._pending_size = 0
+
+    def add(self, key: Any, sequence: int, started_at: str, row: StepRow) -> bool:
+        """Keep one more row; False when the rows no longer fit the budget (then drop them)."""
+        self._pending.append((key, sequence, started_at, row))
+        self.count += 1
+        self._pending_size += len(row[4]) + _ROW_OVERHEAD
+        if len(self._pending) >= _ROW_BATCH:
+            self._seal()
+        return self._used + self._pending_size <= self._budget
+
+    def _seal(self) -> None:
+        packed = zlib.compress(marshal.dumps(self._pending), 1)
+        self._batches.append(packed)
+        self._used += len(packed) + 64
+        self._pending, self._pending_size = [], 0
+
+    def take(self) -> Iterator[tuple[Any, int, str, StepRow]]:
+        """The rows in order, each batch freed once it is unpacked."""
+        batches = self._batches
+        for index in range(len(batches)):
+            packed, batches[index] = batches[index], None
+            yield from marshal.loads(zlib.decompress(packed))
+        yield from self._pending
+        self._pending = []
+
+
+class _CheckingPlan(TracePlan):
+    """The plan of pass 1 keeping each checked step as the row the store will write (``rows``,
+    ``None`` once they outgrow the budget: pass 2 then reads the file again)."""
+
+    def __init__(self, budget: int, new_table: Callable[[], MutableMapping[Any, Any]]) -> None:
+        super().__init__(0, new_table)
+        self.cache = None
+        self.rows: _CheckedRows | None = _CheckedRows(budget)
+
+    def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
+        super().step(key, step, path, size)
+        rows = self.rows
+        if rows is not None and not rows.add(key, step.sequence, step.started_at, step_row(step.step)):
+            self.rows = None
 
 
 class _Kept:

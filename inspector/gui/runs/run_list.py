@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -211,10 +211,21 @@ class RunListPane(QWidget):
 
     def _select_rows(self, rows: Sequence[int], current_row: int) -> None:
         selection = self.view.selectionModel()
-        selection.clearSelection()
-        for row in rows:
-            selection.select(self.model.index(row, 0), QItemSelectionModel.SelectionFlag.Select
-                             | QItemSelectionModel.SelectionFlag.Rows)
+        # One selection of row ranges, selected at once: a row at a time would tell every
+        # listener once per row (an import of 25,000 runs selects them all).
+        ranges = QItemSelection()
+        start = previous = None
+        for row in sorted(set(rows)):
+            if start is not None and row == previous + 1:
+                previous = row
+                continue
+            if start is not None:
+                ranges.select(self.model.index(start, 0), self.model.index(previous, 0))
+            start = previous = row
+        if start is not None:
+            ranges.select(self.model.index(start, 0), self.model.index(previous, 0))
+        selection.select(ranges, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                         | QItemSelectionModel.SelectionFlag.Rows)
         selection.setCurrentIndex(self.model.index(current_row, 0), QItemSelectionModel.SelectionFlag.NoUpdate)
 
     def _reselect(self, run_ids: Sequence[int], current: int | None) -> None:
@@ -266,7 +277,8 @@ class RunListPane(QWidget):
         self.run_changed.emit(self.model.run(current.row()) if current.isValid() else None, False)
 
     def _update_buttons(self) -> None:
-        self.delete_button.setEnabled(bool(self.view.selectionModel().selectedRows()))
+        # hasSelection, not selectedRows: that asks every selected row of every column (25,000 runs: 1.7 s)
+        self.delete_button.setEnabled(self.view.selectionModel().hasSelection())
 
 
 __all__ = ["RUN_WIDTHS", "RunListPane", "VISIBLE_RUNS"]
