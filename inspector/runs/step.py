@@ -425,19 +425,18 @@ _OUTCOMES_BY_VALUE = {outcome.value: outcome for outcome in ToolOutcome}
 _new = object.__new__
 
 
-def _plain_step(payload: dict[str, Any]) -> RunStep | None:
-    """The step a valid payload of plain types describes, or ``None`` (see above).
+#: What :func:`_plain_value` gives for a value the fast paths leave to the full checks.
+_REFUSED = object()
 
-    Accepts exactly what ``__post_init__`` accepts and normalises each value the same way,
-    so the step is equal, field by field and type by type, to the one the checks build.
-    Raises :class:`NotPlainError` (or ``RecursionError``) for a value to leave to them.
-    """
+
+def _plain_head(payload: dict[str, Any]) -> tuple[StepKind, int, float] | None:
+    """A plain payload's kind, round and duration as the step holds them, or ``None``."""
     get = payload.get
     kind, round_, duration = get("kind"), get("round"), get("durationMs")
     if type(kind) is not str or type(round_) is not int or round_ < 0:
         return None
-    kind = _KINDS_BY_VALUE.get(kind)
-    if kind is None:
+    step_kind = _KINDS_BY_VALUE.get(kind)
+    if step_kind is None:
         return None
     if type(duration) is float:
         if not 0.0 <= duration < math.inf:
@@ -449,6 +448,66 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
             return None
     else:
         return None
+    return step_kind, round_, duration
+
+
+def _plain_value(code: int, value: Any, for_step: bool) -> Any:
+    """One optional field's value (not legs), checked as ``__post_init__`` checks it: as the step
+    holds it (``for_step``: frozen, an outcome as its enum) or as it is stored; :data:`_REFUSED` for
+    a value to leave to the full checks (they then say what is wrong)."""
+    if code == _R_TEXT:
+        return value if type(value) is str else _REFUSED
+    if code == _R_FLAG:
+        return value if type(value) is bool else _REFUSED
+    if code == _R_COUNT:
+        return value if type(value) is int and value >= 0 else _REFUSED
+    if code == _R_OUTCOME:
+        outcome = _OUTCOMES_BY_VALUE.get(value) if type(value) is str else None
+        return _REFUSED if outcome is None else outcome if for_step else value
+    if code == _R_TRANSPORT:
+        return value if type(value) is str and value in TRANSPORTS else _REFUSED
+    if code == _R_ERA:
+        return value if type(value) is str and value in SPOKEN_ERAS else _REFUSED
+    if code == _R_LINES:
+        return _REFUSED if not is_lines(value) else tuple(value) if for_step else value
+    if code == _R_NUMBER:
+        if type(value) is float:
+            return value if 0.0 <= value < math.inf else _REFUSED
+        if type(value) is int and value >= 0:
+            try:
+                return float(value)
+            except OverflowError:
+                return _REFUSED
+        return _REFUSED
+    if code == _R_PROGRESS:
+        if (type(value) is not list and type(value) is not tuple) or not all(map(is_progress_note, value)):
+            return _REFUSED
+    elif code == _R_LIST:
+        if type(value) is not list and type(value) is not tuple:
+            return _REFUSED
+    elif code == _R_ARRAY:
+        if type(value) is not list and type(value) is not tuple and type(value) is not dict:
+            return _REFUSED
+    elif type(value) is not list and type(value) is not tuple and type(value) is not dict:  # _R_ARRAY_OR_NUMBER
+        return value if (type(value) is float or type(value) is int) and _is_finite(value) else _REFUSED
+    # A list or object: frozen for the step, checked for plain types for the stored form.
+    if for_step:
+        return freeze_plain(value)
+    _check_plain(value)
+    return value
+
+
+def _plain_step(payload: dict[str, Any]) -> RunStep | None:
+    """The step a valid payload of plain types describes, or ``None`` (see above).
+
+    Accepts exactly what ``__post_init__`` accepts and normalises each value the same way,
+    so the step is equal, field by field and type by type, to the one the checks build.
+    Raises :class:`NotPlainError` (or ``RecursionError``) for a value to leave to them.
+    """
+    head = _plain_head(payload)
+    if head is None:
+        return None
+    kind, round_, duration = head
     # Every field absent first, then the payload's own keys (usually a third of them) set;
     # the dict keeps field order, so its values go to the slots in order at the end.
     values = {"kind": kind, "round": round_, "duration_ms": duration}
@@ -458,20 +517,7 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
         if field is None or value is None:  # an unknown key, or null: absent
             continue
         attr, code = field
-        if code == _R_TEXT:
-            if type(value) is not str:
-                return None
-        elif code == _R_FLAG:
-            if type(value) is not bool:
-                return None
-        elif code == _R_COUNT:
-            if type(value) is not int or value < 0:
-                return None
-        elif code == _R_OUTCOME:
-            value = _OUTCOMES_BY_VALUE.get(value) if type(value) is str else None
-            if value is None:
-                return None
-        elif code == _R_LEGS:
+        if code == _R_LEGS:
             if type(value) is not list and type(value) is not tuple:
                 return None
             legs = []
@@ -481,49 +527,10 @@ def _plain_step(payload: dict[str, Any]) -> RunStep | None:
                     return None
                 legs.append(leg)
             value = tuple(legs)
-        elif code == _R_LIST:
-            if type(value) is not list and type(value) is not tuple:
-                return None
-            value = freeze_plain(value)
-        elif code == _R_PROGRESS:
-            if type(value) is not list and type(value) is not tuple:
-                return None
-            for note in value:
-                if not is_progress_note(note):
-                    return None
-            value = freeze_plain(value)
-        elif code == _R_TRANSPORT:
-            if type(value) is not str or value not in TRANSPORTS:
-                return None
-        elif code == _R_ERA:
-            if type(value) is not str or value not in SPOKEN_ERAS:
-                return None
-        elif code == _R_LINES:
-            if not is_lines(value):
-                return None
-            value = tuple(value)
-        elif code == _R_ARRAY:
-            if type(value) is not list and type(value) is not tuple and type(value) is not dict:
-                return None
-            value = freeze_plain(value)
-        elif code == _R_NUMBER:
-            if type(value) is float:
-                if not 0.0 <= value < math.inf:
-                    return None
-            elif type(value) is int and value >= 0:
-                try:
-                    value = float(value)
-                except OverflowError:
-                    return None
-            else:
-                return None
-        elif type(value) is list or type(value) is tuple or type(value) is dict:  # _R_ARRAY_OR_NUMBER
-            value = freeze_plain(value)
-        elif type(value) is float or type(value) is int:
-            if not _is_finite(value):
-                return None
         else:
-            return None
+            value = _plain_value(code, value, True)
+            if value is _REFUSED:
+                return None
         values[attr] = value
     step = _new(RunStep)
     for set_slot, value in zip(_SLOT_SETTERS, values.values(), strict=True):
@@ -598,88 +605,25 @@ def stored_payload(payload: Any) -> StoredPayload | None:
 def _stored_payload(payload: Any) -> StoredPayload | None:
     if type(payload) is not dict:
         return None
-    get = payload.get
-    kind, round_, duration = get("kind"), get("round"), get("durationMs")
-    if type(kind) is not str or type(round_) is not int or round_ < 0:
+    head = _plain_head(payload)
+    if head is None:
         return None
-    step_kind = _KINDS_BY_VALUE.get(kind)
-    if step_kind is None:
-        return None
-    if type(duration) is float:
-        if not 0.0 <= duration < math.inf:
-            return None
-    elif type(duration) is int and duration >= 0:
-        try:
-            duration = float(duration)
-        except OverflowError:
-            return None
-    else:
-        return None
+    step_kind, round_, duration = head
+    kind = step_kind.value
     found: dict[str, Any] = {}
     for key, value in payload.items():
         field = _READ_BY_KEY.get(key)
         if field is None or value is None:
             continue
         code = field[1]
-        if code == _R_TEXT:
-            if type(value) is not str:
-                return None
-        elif code == _R_FLAG:
-            if type(value) is not bool:
-                return None
-        elif code == _R_COUNT:
-            if type(value) is not int or value < 0:
-                return None
-        elif code == _R_OUTCOME:
-            if type(value) is not str or value not in _OUTCOMES_BY_VALUE:
-                return None
-        elif code == _R_LEGS:
+        if code == _R_LEGS:
             if type(value) is not list and type(value) is not tuple:
                 return None
             if value:
                 return None  # legs go to a table of their own: left to the step
             continue  # none: not written
-        elif code == _R_LIST:
-            if type(value) is not list and type(value) is not tuple:
-                return None
-            _check_plain(value)
-        elif code == _R_PROGRESS:
-            if type(value) is not list and type(value) is not tuple:
-                return None
-            for note in value:
-                if not is_progress_note(note):
-                    return None
-            _check_plain(value)
-        elif code == _R_TRANSPORT:
-            if type(value) is not str or value not in TRANSPORTS:
-                return None
-        elif code == _R_ERA:
-            if type(value) is not str or value not in SPOKEN_ERAS:
-                return None
-        elif code == _R_LINES:
-            if not is_lines(value):
-                return None
-        elif code == _R_ARRAY:
-            if type(value) is not list and type(value) is not tuple and type(value) is not dict:
-                return None
-            _check_plain(value)
-        elif code == _R_NUMBER:
-            if type(value) is float:
-                if not 0.0 <= value < math.inf:
-                    return None
-            elif type(value) is int and value >= 0:
-                try:
-                    value = float(value)
-                except OverflowError:
-                    return None
-            else:
-                return None
-        elif type(value) is list or type(value) is tuple or type(value) is dict:  # _R_ARRAY_OR_NUMBER
-            _check_plain(value)
-        elif type(value) is float or type(value) is int:
-            if not _is_finite(value):
-                return None
-        else:
+        value = _plain_value(code, value, False)
+        if value is _REFUSED:
             return None
         found[key] = value
     checked = _Outcome(step_kind, found)
