@@ -380,18 +380,7 @@ def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter 
     note contain ``text`` (case-insensitive), in order; at most ``limit`` of them. A step from a trace
     is also found by its span's (and its server side's) attribute keys and values, event names and
     attributes, and links."""
-    needle = text.strip().lower()
-    if not needle:
-        return []
-    clause, params = _step_clauses(run_id, where)
-    sql = f"""
-        SELECT position FROM (
-            SELECT row_number() OVER (ORDER BY started_at, sequence) - 1 AS position,
-                   CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p
-            FROM steps WHERE {clause})
-        WHERE {_FIND_CONDITION}
-        ORDER BY position LIMIT ?"""
-    return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * FIND_NEEDLES), limit))]
+    return _found(store, run_id, text, where, limit, "position")
 
 
 @dataclass
@@ -492,16 +481,23 @@ def timeline_rows(store: RunStore, step_ids: Sequence[int]) -> list[TimelineRow]
 def find_step_ids(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
                   limit: int = 10_000) -> list[int]:
     """The ids of the steps :func:`find_in_timeline` finds, in time order."""
+    return _found(store, run_id, text, where, limit, "id")
+
+
+def _found(store: RunStore, run_id: int, text: str, where: StepFilter, limit: int, answer: str) -> list[int]:
+    """What Find found, in time order: each step's row number in the filtered timeline
+    (``answer="position"``) or its id (``"id"``)."""
     needle = text.strip().lower()
     if not needle:
         return []
     clause, params = _step_clauses(run_id, where)
     sql = f"""
-        SELECT id FROM (
-            SELECT id, started_at, sequence, CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p
+        SELECT {answer} FROM (
+            SELECT id, row_number() OVER (ORDER BY started_at, sequence) - 1 AS position,
+                   CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p
             FROM steps WHERE {clause})
         WHERE {_FIND_CONDITION}
-        ORDER BY started_at, sequence LIMIT ?"""
+        ORDER BY position LIMIT ?"""
     return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * FIND_NEEDLES), limit))]
 
 
