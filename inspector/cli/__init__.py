@@ -37,13 +37,17 @@ def run() -> None:
 
     Once the command has ended, a Ctrl-C changes nothing: Python gives SIGINT back its default
     action (kill) while it finalizes, so a late Ctrl-C would turn a finished command's status into
-    "killed by a signal"; ignoring it keeps the status the command chose.
+    "killed by a signal"; ignoring it keeps the status the command chose. How the process starts and
+    ends (collection, the fast exit) is :mod:`.process`'s.
     """
+    from .process import ending, starting
+
+    starting()
     status = main()
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    sys.exit(status)
+    ending(status)
 
 
 if __name__ == "__main__":  # pragma: no cover

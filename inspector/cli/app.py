@@ -6,6 +6,7 @@ import argparse
 import os
 import sqlite3
 import sys
+from types import ModuleType
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message, translate
@@ -14,6 +15,7 @@ from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError, UsageError, 
 from .ending import begin_command, end_cancelled, end_with_error, json_emitted, wants_json
 from .language import LanguageOptionError, apply_language
 from .parser import DEMOS, OPERATIONS, build_parser
+from .process import loaded
 from .sampling_option import with_bare_flag_counted
 
 
@@ -68,32 +70,12 @@ def run_command(argv: list[str]) -> int:
         if args.command is None:
             from inspector.gui.app import run_window
 
+            loaded()
             return run_window(args.window_db, open_file=path, language=language)
         _lend_window_db(args)
-        # Imported on demand: `runs show` should not pay for the network stack, nor `call` for more.
-        if args.command in OPERATIONS:
-            from . import operations
-
-            return operations.run(args)
-        if args.command in ("signin", "signout"):
-            from . import signin
-
-            return signin.run(args)
-        if args.command in DEMOS:
-            from . import demos
-
-            return demos.run(args)
-        if args.command in ("export", "import"):
-            from . import traces
-
-            return traces.run(args)
-        if args.command == "servers":
-            from . import servers
-
-            return servers.run(args)
-        from . import runs
-
-        return runs.run(args)
+        command = _command_module(args.command)
+        loaded()
+        return command.run(args)
     except CommandError as exc:
         return end_with_error(exc.kind, str(exc), exc.exit_status, as_json, exc.shown())
     except EOFError:  # Ctrl-D at a prompt we did not expect to end
@@ -118,6 +100,34 @@ def run_command(argv: list[str]) -> int:
             end_with_error("internal", str(internal), EXIT_FAILED, True, translate(internal))
         _log_internal_error(args, exc)
         raise
+
+
+def _command_module(command: str) -> ModuleType:
+    """The module that runs ``command``, imported on demand: `runs show` should not pay for the
+    network stack, nor `call` for more."""
+    if command in OPERATIONS:
+        from . import operations
+
+        return operations
+    if command in ("signin", "signout"):
+        from . import signin
+
+        return signin
+    if command in DEMOS:
+        from . import demos
+
+        return demos
+    if command in ("export", "import"):
+        from . import traces
+
+        return traces
+    if command == "servers":
+        from . import servers
+
+        return servers
+    from . import runs
+
+    return runs
 
 
 def _log_internal_error(args: argparse.Namespace | None, error: Exception) -> None:

@@ -76,3 +76,52 @@ def test_a_stored_call_loads_the_store_but_not_the_agent(demo_url: str, tmp_path
     modules = _modules(tmp_path, "call", demo_url, "echo", "--args", '{"text": "x"}')
     assert "inspector.store.run_store" in modules and (tmp_path / "runs.db").exists()  # the run was stored
     assert _loaded(modules, NEVER) == []
+
+
+# -- how the process starts and ends (inspector.cli.process) ------------------------------------------
+
+
+def _command(tmp_path: Path, *words: str, flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *flags, "-m", "inspector", *words], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "RUN_INSPECTOR_DB": str(tmp_path / "runs.db")})
+
+
+def test_the_process_never_loads_httpx_own_command_line(demo_url: str, tmp_path: Path) -> None:
+    done = _command(tmp_path, "call", demo_url, "echo", "--args", '{"text": "x"}', "--no-store",
+                    flags=("-X", "importtime"))
+    assert done.returncode == 0, done.stderr
+    loaded = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "httpx" in loaded and "inspector.cli.operations" in loaded  # the importtime lines were read
+    assert not {"click", "pygments", "rich"} & loaded  # (httpx._main is listed: a 5 µs refusal)
+
+
+def test_a_stored_call_ends_fast_with_its_output_whole_and_its_database_closed(demo_url: str,
+                                                                               tmp_path: Path) -> None:
+    text = "x" * 100_000  # more than a pipe holds: the output must be flushed before the process vanishes
+    done = _command(tmp_path, "call", demo_url, "echo", "--args", json.dumps({"text": text}), "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert text in json.dumps(report)
+    db = tmp_path / "runs.db"
+    assert db.exists() and not Path(f"{db}-wal").exists()  # the store closed (its journal folded in) first
+    listed = _command(tmp_path, "runs", "list", "--json")
+    assert [run["status"] for run in json.loads(listed.stdout)["runs"]] == ["ok"]
+
+
+def test_a_failed_command_ends_with_its_own_status(tmp_path: Path) -> None:
+    done = _command(tmp_path, "call", "http://127.0.0.1:9/mcp", "echo", "--no-store", "--budget", "2", "--json")
+    assert done.returncode == 1, done.stderr
+    assert json.loads(done.stdout)["error"]["kind"] == "unreachable"
+    usage = _command(tmp_path, "call")
+    assert usage.returncode == 2 and "call SERVER TOOL" in usage.stderr
+
+
+def test_main_called_in_process_leaves_collection_as_it_found_it(tmp_path: Path) -> None:
+    import gc
+
+    from inspector.cli import main
+
+    frozen = gc.get_freeze_count()
+    assert gc.isenabled()
+    assert main(["--db", str(tmp_path / "runs.db"), "runs", "list", "--json"]) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
