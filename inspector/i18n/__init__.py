@@ -14,8 +14,7 @@ durations and dates for the current language is in :mod:`inspector.i18n.formatti
 from __future__ import annotations
 
 import gettext as _gettext
-
-from babel import Locale
+from typing import TYPE_CHECKING
 
 from inspector.i18n.languages import (
     DEFAULT_LANGUAGE,
@@ -24,6 +23,9 @@ from inspector.i18n.languages import (
     load_translations,
     normalize_language,
 )
+
+if TYPE_CHECKING:
+    from babel import Locale
 
 DOMAIN = "run-inspector"
 
@@ -63,6 +65,8 @@ def current_locale() -> Locale:
     """The Babel locale of the language in use, for formatting numbers and dates."""
     global _locale
     if _locale is None or str(_locale) != _language:  # tests may set the language behind our back
+        from babel import Locale  # here: a command that says no date nor odd number never loads Babel
+
         _locale = Locale.parse(_language)
     return _locale
 

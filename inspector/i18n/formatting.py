@@ -17,11 +17,13 @@ import re
 from datetime import UTC, datetime, tzinfo
 from decimal import ROUND_HALF_EVEN, Decimal
 from functools import cache, lru_cache
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-from babel import dates as babel_dates
-from babel import numbers as babel_numbers
+from inspector.i18n import _, current_language, current_locale
 
-from inspector.i18n import _, current_locale
+if TYPE_CHECKING:
+    from babel.numbers import NumberPattern
 
 UNKNOWN = "–"
 """What a missing value shows as (an en dash, the same in every language)."""
@@ -31,14 +33,28 @@ _SIZE_UNITS = ("kB", "MB", "GB", "TB", "PB")
 Instant = datetime | str | float | int
 
 
+def _babel_dates() -> ModuleType:
+    from babel import dates  # on demand: a command that writes no date never loads Babel's calendars
+
+    return dates
+
+
+def _babel_numbers() -> ModuleType:
+    from babel import numbers
+
+    return numbers
+
+
 @cache
-def _number_pattern(pattern: str) -> babel_numbers.NumberPattern:
+def _number_pattern(pattern: str) -> NumberPattern:
     # Parsed once: a timeline's repaint formats a few numbers for every row it shows.
-    return babel_numbers.parse_pattern(pattern)
+    from babel.numbers import parse_pattern  # Babel loads only for what the plain signs do not say
+
+    return parse_pattern(pattern)
 
 
 def _decimal(value: float, pattern: str) -> str:
-    return _decimal_in(value, pattern, current_locale())
+    return _decimal_in(value, pattern, current_language())
 
 
 #: The decimal and group signs of the languages the application speaks, as Babel's CLDR data has
@@ -62,13 +78,13 @@ def plain_shape(pattern: str) -> tuple[bool, int, int] | None:
 
 
 @lru_cache(maxsize=4096)
-def _decimal_in(value: float, pattern: str, locale: object) -> str:
+def _decimal_in(value: float, pattern: str, language: str) -> str:
     # The live bars and rows say the same few numbers many times a second: Babel's formatting of
     # one number costs more than painting a row, so the text of a recent value is kept.
-    signs, shape = PLAIN_SIGNS.get(str(locale)), plain_shape(pattern)
+    signs, shape = PLAIN_SIGNS.get(language), plain_shape(pattern)
     if signs is not None and shape is not None and _plain(value):
         return plain_decimal(value, shape, *signs)
-    return _number_pattern(pattern).apply(value, locale)
+    return _number_pattern(pattern).apply(value, current_locale())
 
 
 def _plain(value: object) -> bool:
@@ -201,7 +217,9 @@ def format_datetime(value: Instant | None, format: str = "medium", zone: tzinfo 
     moment = _local(value, zone)
     if moment is None:
         return str(value)
-    return babel_dates.format_datetime(moment, format=format, tzinfo=moment.tzinfo, locale=current_locale())
+    from babel.dates import format_datetime as babel_datetime
+
+    return babel_datetime(moment, format=format, tzinfo=moment.tzinfo, locale=current_locale())
 
 
 def column_datetime_pattern() -> str:
@@ -228,7 +246,7 @@ def format_column_datetime(value: Instant | None, zone: tzinfo | None = None) ->
         moment = moment.astimezone(zone) if zone is not None else moment.astimezone()
     except (ValueError, OverflowError, OSError):
         pass
-    text = babel_dates.format_datetime(moment, format=column_datetime_pattern(), tzinfo=moment.tzinfo,
+    text = _babel_dates().format_datetime(moment, format=column_datetime_pattern(), tzinfo=moment.tzinfo,
                                        locale=current_locale())
     return text.replace("\u202f", " ")  # CLDR's narrow space before AM/PM: not every terminal font has it
 
@@ -248,9 +266,9 @@ def format_time(value: Instant | None, format: str = "medium", zone: tzinfo | No
     locale = current_locale()
     if milliseconds:
         pattern = locale.time_formats[format].pattern if format in locale.time_formats else format
-        decimal = babel_numbers.get_decimal_symbol(locale)
+        decimal = _babel_numbers().get_decimal_symbol(locale)
         format = pattern.replace("ss", f"ss'{decimal}'SSS", 1)
-    return babel_dates.format_time(moment, format=format, tzinfo=moment.tzinfo, locale=locale)
+    return _babel_dates().format_time(moment, format=format, tzinfo=moment.tzinfo, locale=locale)
 
 
 def format_date(value: Instant | None, format: str = "medium", zone: tzinfo | None = None) -> str:
@@ -260,7 +278,7 @@ def format_date(value: Instant | None, format: str = "medium", zone: tzinfo | No
     moment = _local(value, zone)
     if moment is None:
         return str(value)
-    return babel_dates.format_date(moment.date(), format=format, locale=current_locale())
+    return _babel_dates().format_date(moment.date(), format=format, locale=current_locale())
 
 
 __all__ = [

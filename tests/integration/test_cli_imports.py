@@ -30,7 +30,9 @@ NEVER = ("sqlite_utils", "jsonschema", "referencing", "inspector.agent.loop", "i
          "inspector.mcp.elicitation",
          "inspector.cli.elicit",
          "inspector.agent.scenario", "inspector.traces.writer", "inspector.traces.otlp", "inspector.gui",
-         "PySide6")
+         "PySide6",
+         # Babel's calendars and number data: what a call says (seconds, sizes) needs neither in en or de.
+         "babel")
 #: Not loaded when nothing is stored (and no database exists to read a server's settings from).
 NOT_WITHOUT_STORE = ("inspector.store.database", "inspector.store.run_store",
                      "inspector.store.servers", "inspector.cli.recording")
