@@ -5,11 +5,12 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .format import FORMAT_NAME, FORMAT_VERSION, TraceError, TraceImportError
 from .redact import redact, redact_text
 
-# The writers (our format, OTLP) load on first use: a `call` redacts text but writes no trace.
-_LAZY = {"FORMATS": "writer"}
+# The format's checks and the writers (our format, OTLP) load on first use: a `call` redacts
+# text but reads and writes no trace.
+_LAZY = {"FORMATS": "writer", "FORMAT_NAME": "format", "FORMAT_VERSION": "format", "TraceError": "format",
+         "TraceImportError": "format"}
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "TraceError", "TraceImportError", "redact", "redact_text", *_LAZY]
 
