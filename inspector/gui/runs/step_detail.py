@@ -40,6 +40,7 @@ from .span_facts import service_of
 from .span_view import SpanView
 from .step_wire import has_process_output, stderr_text, wire_summary
 from .stored_text import cancelled_result_text
+from .wire_view import WireView
 
 #: A payload larger than this is not parsed for its parts (the raw tab still shows its start).
 MAX_PARSED_CHARS = 2_000_000
@@ -109,6 +110,10 @@ class StepDetail(QWidget):
         translated_tab(self.tabs, self.arguments, lambda: _("Arguments"))
         translated_tab(self.tabs, self.structured, lambda: _("Structured"))
         translated_tab(self.tabs, self.server_side, lambda: _("Server"))
+        # What went over the wire, leg by leg (a step with legs only).
+        self.exchanges = WireView()
+        self.exchanges.said.connect(self.said)
+        translated_tab(self.tabs, self.exchanges, lambda: _("Wire"))
         translated_tab(self.tabs, self.stderr, lambda: _("stderr"))
         translated_tab(self.tabs, self.payload, lambda: _("Payload"))
         # A step from a trace: its span's attributes and events, its two sides (hidden for our own steps).
@@ -168,6 +173,8 @@ class StepDetail(QWidget):
             for view in (self.arguments, self.result, self.structured, self.server_side, self.stderr, self.payload):
                 view.setPlainText("")
             self.tabs.setTabVisible(self.tabs.indexOf(self.stderr), False)
+            self.tabs.setTabVisible(self.tabs.indexOf(self.exchanges), False)
+            self.exchanges.show_legs([])
             self._result_text = self._payload_text = ""
             self.images.show_images([])
             self._task = None
@@ -215,6 +222,8 @@ class StepDetail(QWidget):
             self.bar.show()
         else:
             self.bar.hide()
+        self.exchanges.show_legs(list(step.legs))
+        self.tabs.setTabVisible(self.tabs.indexOf(self.exchanges), bool(step.legs))
         # Result and arguments come cut by SQL: a payload of megabytes is never parsed for them.
         if step.arguments_json is None:
             self.arguments.setPlainText(_("This step has no arguments."))
@@ -237,8 +246,10 @@ class StepDetail(QWidget):
             structured["toolArtifacts"] = [_artifact_summary(artifact) for artifact in structured["toolArtifacts"]]
         self.structured.setPlainText(pretty_json(structured) if structured else
                                      _("This step has no structured content."))
-        # A span's step has nothing structured but its span, which the Attributes and Events tabs show.
-        self.tabs.setTabVisible(self.tabs.indexOf(self.structured), self.span.otlp is None or set(structured) > {"raw"})
+        # Shown only with something in it (a span's step has nothing but its span, which the Attributes
+        # and Events tabs show): the tabs must fit beside the timeline.
+        self.tabs.setTabVisible(self.tabs.indexOf(self.structured),
+                                bool(structured) and (self.span.otlp is None or set(structured) > {"raw"}))
         exchanges = server_exchange_lines(payload)
         asked = payload.get("serverRequests")
         if isinstance(asked, list) and asked:
