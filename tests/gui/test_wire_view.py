@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 from PySide6.QtWidgets import QApplication
 
-from inspector.gui.runs.wire_text import curl_command, cut_text, leg_title, message_kind
+from inspector.gui.widgets.wire_text import curl_command, cut_text, leg_title, message_kind
 from inspector.mcp import ServerEndpoint
 from inspector.runs import Leg
 from tests.gui.test_step_wire import record, shown
@@ -115,3 +115,32 @@ def test_the_words_of_a_leg() -> None:
     assert cut_text({}) == ""
     leg = Leg("tools/call", 5, 12.0, None, "failed")
     assert leg_title(2, "tools/call", leg, {"request": {}}) == "2. tools/call · no answer · 0.012 s"
+
+
+def test_the_workbench_shows_each_leg_as_it_ends_and_the_cancelled_call_with_its_request(
+        qtbot, make_window, demo_server) -> None:
+    from tests.gui.test_main_window import choose, finished
+
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "hang")
+    task = window.workbench.run_current_tool()
+    detail = window.workbench.detail
+    assert detail.tabText(detail.indexOf(detail.wire)) == "Wire"
+    tree = detail.wire.tree
+    # While the call hangs, the legs before it (if the era and catalogue needed any) are shown; the call is not.
+    qtbot.waitUntil(lambda: bool(task.state.legs) and task.state.legs[-1].method == "tools/call"
+                    and task.state.legs[-1].running, timeout=10000)
+    shown = [tree.topLevelItem(index).text(0) for index in range(tree.topLevelItemCount())]
+    assert len(shown) == len(task.finished_legs) and not any("tools/call" in title for title in shown), shown
+    assert all(tree.topLevelItem(index).childCount() >= 2 for index in range(tree.topLevelItemCount()))
+    task.cancel()
+    assert finished(qtbot, task).status == "cancelled"
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == len(shown) + 1, timeout=5000)
+    assert "tools/call" in tree.topLevelItem(len(shown)).text(0)
+    call = tree.topLevelItem(tree.topLevelItemCount() - 1)
+    tree.setCurrentItem(call.child(0))
+    assert '"name": "hang"' in detail.wire.text.toPlainText()
+    # Selecting the operation again does not double its updates.
+    window.workbench.detail.show_task(task)
+    window.workbench.detail.show_task(task)
+    assert tree.topLevelItemCount() == len(task.finished_legs)

@@ -34,13 +34,13 @@ from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
 from ..widgets.server_exchanges import server_exchange_lines
+from ..widgets.wire_view import WireView
 from .notes import NoteLabel
 from .runs_model import format_duration
 from .span_facts import service_of
 from .span_view import SpanView
 from .step_wire import has_process_output, stderr_text, wire_summary
 from .stored_text import cancelled_result_text
-from .wire_view import WireView
 
 #: A payload larger than this is not parsed for its parts (the raw tab still shows its start).
 MAX_PARSED_CHARS = 2_000_000

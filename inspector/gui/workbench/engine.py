@@ -196,6 +196,8 @@ class OperationTask(QObject):
         self.error_kind: str | None = None
         #: The task the operation runs as, as last seen (its status after the latest poll).
         self.task_seen: TaskSeen | None = None
+        #: The legs that have ended, as reported (with what each sent and received, when kept).
+        self.finished_legs: list[LegFinished] = []
         self._reports = _Reports()
         queued = Qt.ConnectionType.QueuedConnection
         self._reports.started.connect(self._on_started, queued)
@@ -243,6 +245,7 @@ class OperationTask(QObject):
         self.state.leg_finished(report.method, report.granted_s, elapsed, report.outcome.value,
                                 report.http_status, report.bytes_received, report.error_kind,
                                 now_s=self.elapsed_s(at))
+        self.finished_legs.append(report)
         self.changed.emit()
 
     def _on_progress(self, report: ProgressSeen, at: float) -> None:

@@ -27,8 +27,8 @@ from ..widgets.plain_text import clip_text, label_text, plain_tooltip
 from .arguments_panel import ArgumentsPanel
 from .catalogue_cache import CatalogueKeeper
 from .engine import OperationsEngine, OperationTask
+from .operation_detail import OperationDetail
 from .operations_list import OperationsList
-from .result_view import ResultView
 from .server_admin import ServerAdmin
 from .tools_panel import ToolsPanel
 
@@ -65,14 +65,15 @@ class Workbench(QSplitter):
         self.budget_label = QLabel()
         self.budget_label.setTextFormat(Qt.TextFormat.PlainText)
         self.operations = OperationsList()
-        self.result = ResultView()
+        self.detail = OperationDetail()
+        self.result = self.detail.result
         self.top = QSplitter(Qt.Orientation.Horizontal)
         self.top.addWidget(self.tools)
         self.top.addWidget(self._call_box())
         self.top.setStretchFactor(1, 2)
         self.bottom = QSplitter(Qt.Orientation.Horizontal)
         self.bottom.addWidget(self._operations_box())
-        self.bottom.addWidget(self.result)
+        self.bottom.addWidget(self.detail)
         self.bottom.setStretchFactor(0, 3)
         self.bottom.setStretchFactor(1, 2)
         self.addWidget(self.top)
@@ -83,7 +84,7 @@ class Workbench(QSplitter):
         self.setObjectName("splitter-workbench")
         for name in SPLITTERS:
             getattr(self, name).setObjectName(f"splitter-{name}")
-        self.operations.current_changed.connect(self.result.show_task)
+        self.operations.current_changed.connect(self.detail.show_task)
         self.operations.dropped.connect(lambda task: self.engine.forget(task))
         self.tools.tool_selected.connect(self._tool_selected)
         self.tools.reload_requested.connect(self.load_tools)

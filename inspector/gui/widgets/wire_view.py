@@ -29,7 +29,7 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
 
 from ..language import translated
-from ..widgets.plain_text import clip_text
+from .plain_text import clip_text
 from .wire_text import (
     answer_text,
     answer_title,

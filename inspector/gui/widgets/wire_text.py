@@ -18,7 +18,7 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration, format_number
 from inspector.mcp.secrets import REDACTED
 
-from ..widgets.plain_text import cell_text, pretty_json
+from .plain_text import cell_text, pretty_json
 
 #: How many characters of a body or an event the tree's title line shows.
 TITLE_CHARS = 80

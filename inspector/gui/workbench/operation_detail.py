@@ -1,0 +1,51 @@
+"""The selected operation's detail in the Workbench: its result, and what went over the wire.
+
+Two tabs: :class:`.result_view.ResultView`, and the shared :class:`~..widgets.wire_view.WireView`
+fed with the legs that have ended so far (it grows while the operation runs: each leg appears
+when it ends, with what it sent and received).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QTabWidget, QWidget
+
+from inspector.i18n import _
+
+from ..language import translated, translated_tab
+from ..widgets.wire_view import WireView
+from .engine import OperationTask
+from .result_view import ResultView
+
+
+class OperationDetail(QTabWidget):
+    """The Result and Wire tabs of the selected operation."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        translated(self, "setAccessibleName", lambda: _("Operation detail"))
+        self.result = ResultView()
+        self.wire = WireView()
+        translated_tab(self, self.result, lambda: _("Result"))
+        translated_tab(self, self.wire, lambda: _("Wire"))
+        self.task: OperationTask | None = None
+        self._shown_legs = -1
+
+    def show_task(self, task: OperationTask | None) -> None:
+        if task is not None and not getattr(task, "followed_by_wire", False):
+            task.followed_by_wire = True  # one connection per task, however often it is selected
+            task.changed.connect(lambda task=task: self._legs_changed(task))
+        self.task = task
+        self.result.show_task(task)
+        self._shown_legs = -1
+        self._legs_changed(task)
+
+    def _legs_changed(self, task: OperationTask | None) -> None:
+        if task is not self.task:
+            return
+        legs = task.finished_legs if task is not None else []
+        if len(legs) != self._shown_legs:  # a leg ended (a repaint of the bar changes nothing here)
+            self._shown_legs = len(legs)
+            self.wire.show_legs(list(legs))
+
+
+__all__ = ["OperationDetail"]
