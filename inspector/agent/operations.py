@@ -252,7 +252,7 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
                            result, tool_result, _told(recorder))
 
 
-async def _request_step(operation: str, server: ServerEndpoint, describe: Callable[[Any], str],
+async def request_step(operation: str, server: ServerEndpoint, describe: Callable[[Any], str],
                         call: Callable[[OperationRecorder], Awaitable[Any]]) -> OperationRecord:
     """Run a non-tool operation and record it as a ``request`` step (no tool outcome)."""
     recorder = OperationRecorder()
@@ -281,7 +281,7 @@ async def sign_in_step(client: McpClient, server: ServerEndpoint, *, challenge: 
                        browser: Any = None) -> OperationRecord:
     """Sign in to ``server`` (an operation of its own) and record it as a ``request`` step, so a
     run shows that, and how long, it waited for a sign-in; the result is the ``SignedIn``."""
-    return await _request_step(
+    return await request_step(
         "sign-in", server, _signed_in_sentence,
         lambda recorder: client.sign_in(server, challenge=challenge, previous_scope=previous_scope, budget_s=budget_s,
                                         cancel=cancel, observer=FanOut(recorder, observer), browser=browser))
@@ -305,7 +305,7 @@ async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s
                           cancel: CancelSignal | None = None,
                           observer: OperationObserver | None = None) -> OperationRecord:
     """Walk the catalogue and record it as a ``request`` step (a catalogue walk is not a tool call)."""
-    return await _request_step(
+    return await request_step(
         "tools/list", server,
         lambda catalogue: catalogue_sentence(len(catalogue.tools), catalogue.pages, catalogue.names),
         lambda recorder: client.list_tools(server, budget_s=budget_s, cancel=cancel,
@@ -329,14 +329,14 @@ async def look_up_task_step(client: McpClient, server: ServerEndpoint, task_id: 
         said = f"the task {task_id} is {seen.status}"
         return f"{said}: {result.content}" if result is not None else said
 
-    return await _request_step("tasks/get", server, describe, call)
+    return await request_step("tasks/get", server, describe, call)
 
 
 async def ping_step(client: McpClient, server: ServerEndpoint, *, budget_s: object = None,
                     cancel: CancelSignal | None = None,
                     observer: OperationObserver | None = None) -> OperationRecord:
     """The handshake and MCP's ``ping`` request, recorded as a ``request`` step."""
-    return await _request_step(
+    return await request_step(
         "ping", server,
         lambda ping: (f"the server {ping.server_name or '(unnamed)'} speaks MCP {ping.protocol_version} "
                       f"and answered ping in {ping.latency_ms / 1000:.3f} s"),

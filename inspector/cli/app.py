@@ -14,7 +14,7 @@ from inspector.i18n.messages import Message, translate
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError, UsageError, database_fault
 from .ending import begin_command, end_cancelled, end_with_error, json_emitted, wants_json
 from .language import LanguageOptionError, apply_language
-from .parser import DEMOS, OPERATIONS, build_parser
+from .parser import DEMOS, OFFERING_COMMANDS, OPERATIONS, build_parser
 from .process import loaded
 from .sampling_option import with_bare_flag_counted
 
@@ -105,7 +105,7 @@ def run_command(argv: list[str]) -> int:
 def _command_module(command: str) -> ModuleType:
     """The module that runs ``command``, imported on demand: `runs show` should not pay for the
     network stack, nor `call` for more."""
-    if command in OPERATIONS:
+    if command in OPERATIONS or command in OFFERING_COMMANDS:
         from . import operations
 
         return operations

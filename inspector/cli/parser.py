@@ -14,6 +14,8 @@ from .common import Parser
 from .version_option import VersionAction
 
 OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task": "tasks/get"}
+#: The commands on what a server offers besides tools (inspector/cli/offerings.py), made as operations.
+OFFERING_COMMANDS = ("resources", "prompts", "complete")
 #: The eras of MCP a server is spoken to in (as inspector.mcp.eras.ERAS; the grammar imports no network code).
 ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
@@ -130,6 +132,8 @@ def build_parser() -> Parser:
         operation.intermixed = True
         _server_options(operation)
 
+    _offering_commands(commands)
+
     for name, help_text in (("signin", _("sign in to a server (OAuth, in the browser); the tokens go to the keyring")),
                             ("signout", _("sign out of a server: forget its tokens"))):
         account = commands.add_parser(name, help=help_text, usage=_("%(prog)s [options] SERVER"))
@@ -188,6 +192,46 @@ def build_parser() -> Parser:
     _server_commands(server_actions)
     _demo_commands(commands)
     return parser
+
+
+def _offering_commands(commands: argparse._SubParsersAction) -> None:
+    """``resources list|templates|read``, ``prompts list|get``, ``complete``: operations like ``tools``."""
+    server_usage = _('%(prog)s [options] SERVER{extra}\n       %(prog)s [options] --stdio "COMMAND LINE"{extra}')
+    for name, help_text, actions in (
+            ("resources", _("list, or read, the resources a server offers"), (
+                ("list", _("list the resources"), None, None),
+                ("templates", _("list the resource templates"), None, None),
+                ("read", _("read a resource (text shown, binary content named with its type and size)"), "URI",
+                 _("the resource's URI")))),
+            ("prompts", _("list the prompts a server offers, or get one filled in"), (
+                ("list", _("list the prompts"), None, None),
+                ("get", _("get a prompt filled in with --args"), "NAME", _("the prompt's name"))))):
+        command = commands.add_parser(name, help=help_text)
+        subs = command.add_subparsers(dest="offering", parser_class=Parser, metavar="{" + ",".join(
+            action for action, _help, _word, _word_help in actions) + "}")
+        subs.required = True
+        for action, action_help, word, word_help in actions:
+            sub = subs.add_parser(action, help=action_help,
+                                  usage=server_usage.format(extra=f" {word}" if word else ""))
+            sub.intermixed = True
+            _server_options(sub)
+            if word:
+                sub.add_argument("tool", nargs="?", metavar=word, help=word_help)
+            if action == "get":
+                sub.add_argument("--args", metavar="JSON", help=_("the prompt's arguments as a JSON object of strings"))
+    complete = commands.add_parser("complete", help=_("ask a server to complete an argument of a prompt or a "
+                                                      "resource template"),
+                                   usage=server_usage.format(extra=" (--prompt NAME | --resource URI_TEMPLATE) "
+                                                                   "--argument NAME [--value TEXT]"))
+    complete.intermixed = True
+    _server_options(complete)
+    ref = complete.add_mutually_exclusive_group(required=True)
+    ref.add_argument("--prompt", metavar="NAME", help=_("complete an argument of this prompt"))
+    ref.add_argument("--resource", metavar="URI_TEMPLATE", help=_("complete a variable of this resource template"))
+    complete.add_argument("--argument", required=True, metavar="NAME", help=_("the argument (or variable) to complete"))
+    complete.add_argument("--value", default="", metavar="TEXT", help=_("what has been typed of it so far"))
+    complete.add_argument("--context", metavar="JSON",
+                          help=_("the other arguments already given, as a JSON object of strings"))
 
 
 def _server_commands(actions: argparse._SubParsersAction) -> None:

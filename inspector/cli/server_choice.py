@@ -36,7 +36,9 @@ def check_server_words(args: argparse.Namespace) -> None:
     """The server and tool words of ``call``/``tools``/``ping`` make sense together, or a usage error
     says how to write them. With ``--stdio``, ``call``'s one word is moved to ``args.tool``."""
     words = [word for word in (args.url, getattr(args, "tool", None)) if word is not None]
-    wanted = 1 if args.command in ("call", "task") else 0  # the words besides the server
+    target = (args.command, getattr(args, "offering", None))
+    takes_word = args.command in ("call", "task") or target in (("resources", "read"), ("prompts", "get"))
+    wanted = 1 if takes_word else 0  # the words besides the server
     if args.stdio is not None:
         if len(words) > wanted:
             extra = words[:len(words) - wanted]
@@ -46,7 +48,9 @@ def check_server_words(args: argparse.Namespace) -> None:
                 "command": args.command, "extra": _quoted(" ".join(extra)),
                 "quoted": _quoted(shlex.join([*shlex.split(args.stdio), *extra]) if _splits(args.stdio)
                                   else args.stdio)}))
-        if args.command in ("call", "task"):
+        if takes_word:
+            if not words and target[1] in ("read", "get"):
+                raise UsageError(_target_missing(target, stdio=True))
             if not words and args.command == "task":
                 raise UsageError(Message(N_('task needs the task\'s id: task --stdio "COMMAND LINE" TASK_ID')))
             if not words:
@@ -59,6 +63,8 @@ def check_server_words(args: argparse.Namespace) -> None:
                                         "NAME=VALUE.")))
         return
     if len(words) < wanted + 1:
+        if target[1] in ("read", "get"):
+            raise UsageError(_target_missing(target, stdio=False))
         if args.command == "task":
             raise UsageError(Message(N_("task needs a server and the task's id: task SERVER TASK_ID")))
         if args.command == "call":
@@ -67,6 +73,16 @@ def check_server_words(args: argparse.Namespace) -> None:
         raise UsageError(Message(N_('{command} needs a server: {command} SERVER (an address or a configured '
                                     'server\'s name), or {command} --stdio "COMMAND LINE"'),
                                  {"command": args.command}))
+
+
+def _target_missing(target: tuple[str, str | None], *, stdio: bool) -> Message:
+    if target == ("resources", "read"):
+        if stdio:
+            return Message(N_('resources read needs the resource\'s URI: resources read --stdio "COMMAND LINE" URI'))
+        return Message(N_("resources read needs a server and the resource's URI: resources read SERVER URI"))
+    if stdio:
+        return Message(N_('prompts get needs the prompt\'s name: prompts get --stdio "COMMAND LINE" NAME'))
+    return Message(N_("prompts get needs a server and the prompt's name: prompts get SERVER NAME"))
 
 
 def ad_hoc_command(args: argparse.Namespace) -> ServerCommand:

@@ -13,6 +13,7 @@ from mcp.shared.exceptions import MCPError
 
 from .catalogue import catalogue_tools, page_of
 from .handshake import HandshakeDelay
+from .offerings import offering_handlers
 from .options import DemoOptions
 from .state import DemoState
 from .stream_close import CancelOnClose
@@ -51,8 +52,9 @@ def build_server(options: DemoOptions, state: DemoState) -> Server[Any]:
     # logging/setLevel is honoured per session (see log_messages: the SDK's deprecation warning
     # about revision 2026-07-28 is quietened there).
     return Server(SERVER_NAME, version=SERVER_VERSION,
-                  instructions="A demo server for Run Inspector: tools that succeed, fail, hang and page.",
-                  on_list_tools=list_tools, on_call_tool=call_tool,
+                  instructions=("A demo server for Run Inspector: tools that succeed, fail, hang and page; "
+                                "resources, prompts and completion besides."),
+                  on_list_tools=list_tools, on_call_tool=call_tool, **offering_handlers(state),
                   on_set_logging_level=state.log_levels.handle_set_level,
                   # The stateless era's listening stream: a client's window listens there as it
                   # listens on the handshake era's GET stream (the catalogue never changes here).

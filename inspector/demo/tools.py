@@ -143,7 +143,7 @@ async def _list_notes(ctx: ServerRequestContext[Any], args: dict[str, Any], stat
     return text_result("\n".join(lines), structured={"notes": notes})
 
 
-def _png(width: int, height: int) -> bytes:
+def striped_png(width: int, height: int) -> bytes:
     """A small striped PNG, made here so the package ships no binary file."""
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
@@ -160,7 +160,7 @@ IMAGE_SIZE = (16, 8)
 async def _describe_image(ctx: ServerRequestContext[Any], args: dict[str, Any],
                           state: DemoState) -> types.CallToolResult:
     width, height = IMAGE_SIZE
-    image = types.ImageContent(type="image", data=base64.b64encode(_png(width, height)).decode("ascii"),
+    image = types.ImageContent(type="image", data=base64.b64encode(striped_png(width, height)).decode("ascii"),
                                mime_type="image/png")
     return text_result(f"A {width} by {height} pixel picture of coloured stripes.",
                        structured={"width": width, "height": height, "format": "png"}, extra=[image])
