@@ -1,0 +1,143 @@
+"""W3C trace context on our requests, and a server's spans of that trace joined to the run.
+
+A recorded operation's requests name the run's trace and the span our OTLP export gives the leg
+that carries them, in ``params._meta`` and as an HTTP header. The official ``mcp`` SDK's server
+(the demo server, with the OpenTelemetry SDK's tracer provider in its own process) makes its spans
+children of those legs; importing its spans adds them to the run, once, also merged with our export.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector.runs.trace_ids import leg_span_id, trace_id
+from inspector.store import RunStore
+from inspector.store.database import open_database
+from inspector.transfer import export, import_trace
+from tests.support.fault_server import FaultServer
+from tests.support.traced_demo import traced_demo
+
+ROOT = Path(__file__).resolve().parents[2]
+USERS = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60,
+                          cwd=ROOT)
+
+
+def only_run(db: Path) -> tuple[RunStore, Any, list[dict[str, Any]]]:
+    store = RunStore(open_database(db))
+    [run] = [run for run in store.list_runs() if not run.uid.startswith("otlp-")]
+    legs = [dict(zip(("method", "position"), row, strict=True)) for row in store.db.conn.execute(
+        "SELECT l.method, l.position FROM legs l JOIN steps s ON s.id = l.step_id WHERE s.run_id = ? "
+        "ORDER BY l.position", (run.id,))]
+    return store, run, legs
+
+
+@pytest.mark.parametrize("era", ["handshake", "stateless"])
+def test_every_request_names_the_runs_trace_and_its_leg_in_meta_and_header(tmp_path: Path, era: str) -> None:
+    server = FaultServer("session")
+    try:
+        done = cli("call", server.url, "echo", "--args", '{"text": "hi"}', "--era", era, "--db", str(tmp_path / "r.db"))
+        assert done.returncode == 0, done.stderr
+        requests = [got for got in server.posts() if got.rpc_id is not None and got.rpc_method]
+    finally:
+        server.close()
+    store, run, legs = only_run(tmp_path / "r.db")
+    positions = {leg["method"]: leg["position"] for leg in legs}
+    assert requests and "tools/call" in positions
+    for got in requests:
+        header = got.headers["traceparent"]
+        assert got.params["_meta"]["traceparent"] == header
+        assert header == f"00-{trace_id(run.uid)}-{leg_span_id(run.uid, 1, positions[got.rpc_method])}-01"
+    store.db.close()
+
+
+def test_a_traceparent_header_the_user_set_is_kept(tmp_path: Path) -> None:
+    server = FaultServer("session")
+    try:
+        done = cli("call", server.url, "echo", "--era", "handshake", "--header", f"traceparent: {USERS}",
+                   "--db", str(tmp_path / "r.db"))
+        assert done.returncode == 0, done.stderr
+        [call] = server.posts("tools/call")
+    finally:
+        server.close()
+    store, run, _ = only_run(tmp_path / "r.db")
+    assert call.headers["traceparent"] == USERS
+    assert call.params["_meta"]["traceparent"].startswith(f"00-{trace_id(run.uid)}-")
+    store.db.close()
+
+
+def test_without_a_run_nothing_is_added(tmp_path: Path) -> None:
+    server = FaultServer("session")
+    try:
+        done = cli("call", server.url, "echo", "--era", "handshake", "--no-store")
+        assert done.returncode == 0, done.stderr
+        [call] = server.posts("tools/call")
+    finally:
+        server.close()
+    assert "traceparent" not in call.headers
+    assert "traceparent" not in (call.params.get("_meta") or {})
+
+
+def spans_of(path: Path) -> list[dict[str, Any]]:
+    return [span for line in path.read_text().splitlines() for group in json.loads(line)["resourceSpans"]
+            for scope in group["scopeSpans"] for span in scope["spans"]]
+
+
+def test_the_sdk_servers_spans_join_the_run_under_its_legs(tmp_path: Path) -> None:
+    spans_file, db = tmp_path / "server-spans.jsonl", tmp_path / "runs.db"
+    with traced_demo(spans_file) as url:
+        done = cli("call", url, "echo", "--args", '{"text": "hi"}', "--db", str(db))
+        assert done.returncode == 0, done.stderr
+    store, run, legs = only_run(db)
+    call_leg = next(leg["position"] for leg in legs if leg["method"] == "tools/call")
+    [server_call] = [span for span in spans_of(spans_file) if span["name"] == "tools/call echo"]
+    # The server's own span: our run's trace, our tools/call leg as its parent.
+    assert server_call["traceId"] == trace_id(run.uid)
+    assert server_call["parentSpanId"] == leg_span_id(run.uid, 1, call_leg)
+    assert server_call["kind"] == 2  # SERVER
+
+    report = import_trace(store, spans_file)
+    assert report.joined_uids == (run.uid,)
+    joined = store.db.conn.execute(
+        "SELECT sequence, kind, json_extract(payload, '$.raw.otlp.parentSpanId'), json_extract(payload, "
+        "'$.raw.otlp.side'), json_extract(payload, '$.toolName') FROM steps WHERE run_id = ? AND sequence > 1 "
+        "ORDER BY sequence", (run.id,)).fetchall()
+    ours = {leg_span_id(run.uid, 1, leg["position"]) for leg in legs}
+    assert joined and all(parent in ours and side == "server" for _, _, parent, side, _ in joined)
+    assert ("tool", leg_span_id(run.uid, 1, call_leg), "echo") in {(kind, parent, tool)
+                                                                  for _, kind, parent, _, tool in joined}
+    # Again: every span is stored already; nothing is added, nothing else is touched.
+    count = store.db.conn.execute("SELECT COUNT(*) FROM steps").fetchone()[0]
+    assert import_trace(store, spans_file).steps_imported == 0
+    assert store.db.conn.execute("SELECT COUNT(*) FROM steps").fetchone()[0] == count
+
+    # A support engineer gets our export and the server's spans, merged in one file: the same run.
+    export(store, [run.id], None, tmp_path / "ours.json", format="otlp")
+    merged = [json.loads((tmp_path / "ours.json").read_text())]
+    merged += [json.loads(line) for line in spans_file.read_text().splitlines()]
+    (tmp_path / "merged.json").write_text(json.dumps(merged))
+    fresh = RunStore(open_database(tmp_path / "fresh.db"))
+    import_trace(fresh, tmp_path / "merged.json")
+    again = fresh.find_run_by_uid(run.uid)
+    assert again is not None
+    # (Sequences after the run's own follow the file's order of spans, so only their order is compared.)
+    shape = "SELECT kind, outcome, json_extract(payload, '$.raw.otlp.spanId') FROM steps WHERE run_id = ?" \
+            " ORDER BY sequence"
+    assert fresh.db.conn.execute(shape, (again.id,)).fetchall() == store.db.conn.execute(shape, (run.id,)).fetchall()
+    # And our export alone, then the server's file: joined the same way.
+    alone = RunStore(open_database(tmp_path / "alone.db"))
+    import_trace(alone, tmp_path / "ours.json")
+    import_trace(alone, spans_file)
+    third = alone.find_run_by_uid(run.uid)
+    assert alone.db.conn.execute(shape, (third.id,)).fetchall() == store.db.conn.execute(shape, (run.id,)).fetchall()
+    for opened in (store, fresh, alone):
+        opened.db.close()
