@@ -10,7 +10,7 @@ from __future__ import annotations
 from inspector.mcp.trace_context import TraceContext, traced
 from inspector.runs.trace_ids import leg_span_id, trace_id
 
-__all__ = ["step_trace", "traced"]
+__all__ = ["TraceContext", "step_trace", "traced"]
 
 
 def step_trace(uid: str, sequence: int) -> TraceContext:

@@ -141,3 +141,24 @@ def test_the_sdk_servers_spans_join_the_run_under_its_legs(tmp_path: Path) -> No
     assert alone.db.conn.execute(shape, (third.id,)).fetchall() == store.db.conn.execute(shape, (run.id,)).fetchall()
     for opened in (store, fresh, alone):
         opened.db.close()
+
+
+def test_an_agent_runs_tool_calls_each_name_their_own_step(tmp_path: Path) -> None:
+    spans_file, db = tmp_path / "server-spans.jsonl", tmp_path / "runs.db"
+    with traced_demo(spans_file) as url:
+        done = cli("scenario", "happy-path", "--server", url, "--db", str(db))
+        assert done.returncode == 0, done.stderr
+    store = RunStore(open_database(db))
+    [run] = store.list_runs()
+    steps = store.db.conn.execute(
+        "SELECT s.sequence, json_extract(s.payload, '$.toolName'), l.position, l.method FROM steps s "
+        "JOIN legs l ON l.step_id = s.id WHERE s.run_id = ? AND l.method = 'tools/call'", (run.id,)).fetchall()
+    assert [tool for _, tool, _, _ in steps] == ["echo", "add", "write_note", "list_notes"]
+    leg_of = {leg_span_id(run.uid, sequence, position): tool for sequence, tool, position, _ in steps}
+    calls = [span for span in spans_of(spans_file) if span["name"].startswith("tools/call ")]
+    assert len(calls) == 4
+    for span in calls:
+        # Each server span of a call hangs under the tools/call leg of the step that made that call.
+        assert span["traceId"] == trace_id(run.uid)
+        assert leg_of[span["parentSpanId"]] == span["name"].removeprefix("tools/call ")
+    store.db.close()
