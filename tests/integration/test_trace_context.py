@@ -105,8 +105,9 @@ def test_the_sdk_servers_spans_join_the_run_under_its_legs(tmp_path: Path) -> No
     assert server_call["parentSpanId"] == leg_span_id(run.uid, 1, call_leg)
     assert server_call["kind"] == 2  # SERVER
 
-    report = import_trace(store, spans_file)
-    assert report.joined_uids == (run.uid,)
+    imported = cli("import", str(spans_file), "--db", str(db), "--json")
+    assert imported.returncode == 0, imported.stderr
+    assert json.loads(imported.stdout)["joined"] == [run.uid]
     joined = store.db.conn.execute(
         "SELECT sequence, kind, json_extract(payload, '$.raw.otlp.parentSpanId'), json_extract(payload, "
         "'$.raw.otlp.side'), json_extract(payload, '$.toolName') FROM steps WHERE run_id = ? AND sequence > 1 "
