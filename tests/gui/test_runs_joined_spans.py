@@ -1,6 +1,7 @@
 """A run of ours with the spans the demo server (the official mcp SDK, with the OpenTelemetry SDK's
-tracer provider) wrote for its requests: imported, they are steps of the run beside ours, the
-server's tools/call with its side, service and attributes in the step detail; English and German."""
+tracer provider) wrote for its requests: imported, they are steps of the run under ours (the step
+whose leg carried the request), the server's tools/call with its service and attributes in the step
+detail; English and German."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_model import COLUMNS
+from inspector.gui.runs.timeline_tree import DepthRole
 from inspector.store import RunStore, resolve_db_path
 from inspector.transfer.importing import import_trace
 from tests.gui.test_runs_span_detail import open_run, tab_shown
@@ -36,8 +38,9 @@ def test_the_servers_spans_sit_beside_our_step(qtbot, make_window, tmp_path: Pat
     try:
         details = COLUMNS.index("details")
         texts = [tab.timeline.index(row, details).data() for row in range(tab.timeline.rowCount())]
-        # Our step first (it started first), the server's spans of its legs after it, in time order.
+        # Our step first, the server's spans of its legs under it (their parent is one of its legs), in time order.
         assert len(texts) == 4 and texts[0].startswith("echo")
+        assert [tab.timeline.index(row, 0).data(DepthRole) for row in range(4)] == [0, 1, 1, 1]
         server = next(row for row, text in enumerate(texts) if row and text.startswith("echo"))
         tab.select_step(server)
         detail = tab.detail
