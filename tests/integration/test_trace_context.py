@@ -163,3 +163,79 @@ def test_an_agent_runs_tool_calls_each_name_their_own_step(tmp_path: Path) -> No
         assert span["traceId"] == trace_id(run.uid)
         assert leg_of[span["parentSpanId"]] == span["name"].removeprefix("tools/call ")
     store.db.close()
+
+
+def test_a_command_server_gets_the_traceparent_in_meta(tmp_path: Path) -> None:
+    # The stdio server echoes each request's params in its answer: what it got, as the leg kept it.
+    command = f"{sys.executable} -m tests.support.stdio_faults plain"
+    done = cli("ping", "--stdio", command, "--era", "handshake", "--wire", "full", "--db", str(tmp_path / "r.db"))
+    assert done.returncode == 0, done.stderr
+    store = RunStore(open_database(tmp_path / "r.db"))
+    [run] = store.list_runs()
+    [stored] = list(store.iter_steps(run.id))
+    legs = stored.step.legs
+    assert [leg.method for leg in legs][-1] == "ping"
+    for position, leg in enumerate(legs):
+        if leg.method not in ("initialize", "ping"):
+            continue
+        expected = f"00-{trace_id(run.uid)}-{leg_span_id(run.uid, stored.sequence, position)}-01"
+        sent = json.loads(leg.exchange["request"]["body"])
+        assert sent["params"]["_meta"]["traceparent"] == expected
+        if leg.method == "ping":
+            echoed = json.loads(leg.exchange["answer"]["body"])["result"]["echo"]
+            assert echoed["_meta"]["traceparent"] == expected  # as the server received it
+    store.db.close()
+
+
+def test_the_older_http_sse_transport_carries_it_as_a_header_and_in_meta() -> None:
+    import asyncio
+
+    from inspector.mcp import McpClient, ServerEndpoint
+    from inspector.mcp.trace_context import TraceContext, traced
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.stdio_server import server as sdk_server
+
+    app = sdk_server.sse_app()
+    seen: list[tuple[dict[str, str], dict[str, Any]]] = []
+
+    async def recording(scope, receive, send):  # noqa: ANN001 - ASGI
+        """Keeps every POSTed message with its headers, then hands it on unchanged."""
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return await app(scope, receive, send)
+        parts, body = [], b""
+        while True:
+            part = await receive()
+            parts.append(part)
+            body += part.get("body", b"")
+            if not part.get("more_body"):
+                break
+        seen.append(({name.decode().lower(): value.decode() for name, value in scope["headers"]}, json.loads(body)))
+        given = iter(parts)
+
+        async def replay():
+            return next(given, None) or await receive()
+
+        return await app(scope, replay, send)
+
+    context = TraceContext("4bf92f3577b34da6a3ce929d0e0e4736", lambda position: f"{position + 1:016x}")
+
+    async def call(url: str) -> None:
+        client = McpClient()
+        try:
+            with traced(context):
+                result = await client.call_tool(ServerEndpoint(url, transport="sse", era="handshake"), "echo",
+                                                {"text": "hi"}, budget_s=10)
+            assert result.content == "hi"
+        finally:
+            await client.close()
+
+    with serve_asgi(recording, "/sse") as url:
+        asyncio.run(call(url))
+    requests = [(headers, message) for headers, message in seen if "id" in message and "method" in message]
+    assert [message["method"] for _, message in requests] == ["initialize", "tools/call"]
+    for headers, message in requests:
+        assert headers["traceparent"] == message["params"]["_meta"]["traceparent"]
+        assert headers["traceparent"].startswith("00-4bf92f3577b34da6a3ce929d0e0e4736-")
+    # Each request names its own leg: connect (the event stream), initialize, notifications/initialized,
+    # tools/call are positions 0 to 3.
+    assert [headers["traceparent"][36:52] for headers, _ in requests] == [f"{2:016x}", f"{4:016x}"]
