@@ -8,7 +8,8 @@ the official ``mcp`` SDK's server reads to join a trace), and as an HTTP header 
 transports that have headers. A ``traceparent`` header the user configured for the server is
 left as it is (it is theirs); ``_meta`` still names the run's leg.
 
-Outside :func:`traced` nothing is added (the stateless era's per-operation one stays as it was).
+Outside :func:`traced` nothing is added (the stateless era's per-operation one stays as it was),
+and nothing outside a leg carries one (the standalone GET stream, the housekeeping after an operation).
 """
 
 from __future__ import annotations
