@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import uuid
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -22,6 +23,7 @@ from inspector.runs import RunStep, RunTrace, StepKind, ToolOutcome
 from .model import ChatModel, ModelError, ModelRequest, ModelTurn, ToolCall, ToolFeedback
 from .operations import execute_tool, list_tools_step
 from .recording import NullSink, RunSink
+from .tracing import TraceContext, step_trace, traced
 
 T = TypeVar("T")
 
@@ -81,6 +83,9 @@ class AgentRun:
         self.title = title or f"agent: {prompt[:60]}"
         self.client = client or McpClient()
         self.sink = sink or NullSink()
+        #: The run's uid (the sink stores the run under it): a stored run's requests name its trace.
+        self.uid = uuid.uuid4().hex
+        self._traced = not isinstance(self.sink, NullSink)
         self.max_rounds = max_rounds
         self.budget_s = budget_s
         self.cancel_after_s = cancel_after_s
@@ -120,7 +125,7 @@ class AgentRun:
     async def run(self) -> AgentOutcome:
         """Play the run to its end; never raises for a tool failure, a model failure or a cancel."""
         server_url = public_url(self.server.url)
-        self.sink.run_started(self.title, server_url)
+        self.sink.run_started(self.title, server_url, self.uid)
         timer = None
         if self.cancel_after_s is not None:
             timer = asyncio.get_running_loop().call_later(self.cancel_after_s, self.cancel)
@@ -141,8 +146,9 @@ class AgentRun:
         messages.append({"role": "user", "content": self.prompt})
         specs: list[dict[str, Any]] = []
         if self.model.wants_catalogue:
-            record = await list_tools_step(self.client, self.server, budget_s=self.budget_s,
-                                           cancel=self._run_cancel, observer=self.observer)
+            with traced(self._next_step_trace()):
+                record = await list_tools_step(self.client, self.server, budget_s=self.budget_s,
+                                               cancel=self._run_cancel, observer=self.observer)
             self._record(record.step, record.started_at)
             self.sink.operation_finished(server_url, record.health, record.latency_ms)
             if self.cancelled:
@@ -190,9 +196,11 @@ class AgentRun:
                 self._call_cancel = None
                 break
             try:
-                record = await execute_tool(self.client, self.server, call.name, call.arguments, round=round_number,
-                                            trace=self.trace, budget_s=self.budget_s, cancel=signal,
-                                            observer=self.observer, definition=self._definitions.get(call.name))
+                with traced(self._next_step_trace()):
+                    record = await execute_tool(self.client, self.server, call.name, call.arguments,
+                                                round=round_number, trace=self.trace, budget_s=self.budget_s,
+                                                cancel=signal, observer=self.observer,
+                                                definition=self._definitions.get(call.name))
             finally:
                 self._call_cancel = None
             self.sink.step_recorded(record.step, record.started_at)
@@ -218,6 +226,10 @@ class AgentRun:
             if self.cancelled and task.cancelled() and (current is None or not current.cancelling()):
                 raise _RunCancelled from None
             raise
+
+    def _next_step_trace(self) -> TraceContext | None:
+        """The trace context of the step recorded next (``None`` when the run is not stored)."""
+        return step_trace(self.uid, len(self.trace.steps) + 1) if self._traced else None
 
     def _record(self, step: RunStep, started_at: datetime) -> None:
         self.trace.record_step(step)

@@ -12,7 +12,7 @@ from inspector.store import RunStore, ServerRegistry
 class RunSink(Protocol):
     """Told of a run as it happens, on the thread that runs it."""
 
-    def run_started(self, title: str, server_url: str) -> None: ...
+    def run_started(self, title: str, server_url: str, uid: str | None = None) -> None: ...
     def step_recorded(self, step: RunStep, started_at: datetime) -> None: ...
     def operation_finished(self, server_url: str, health: str, latency_ms: float) -> None: ...
     def run_finished(self, status: str) -> None: ...
@@ -21,7 +21,7 @@ class RunSink(Protocol):
 class NullSink:
     """Keeps nothing (the run's trace is still returned by the loop)."""
 
-    def run_started(self, title: str, server_url: str) -> None:
+    def run_started(self, title: str, server_url: str, uid: str | None = None) -> None:
         pass
 
     def step_recorded(self, step: RunStep, started_at: datetime) -> None:
@@ -46,8 +46,9 @@ class StoreSink:
         self.source = source
         self.run_id: int | None = None
 
-    def run_started(self, title: str, server_url: str) -> None:
-        self.run_id = self.store.start_run(title, self.source, server_url)
+    def run_started(self, title: str, server_url: str, uid: str | None = None) -> None:
+        """``uid``: the run's, chosen by the loop (its requests' traceparent names the run's trace)."""
+        self.run_id = self.store.start_run(title, self.source, server_url, uid=uid)
 
     def step_recorded(self, step: RunStep, started_at: datetime) -> None:
         if self.run_id is not None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping_step
 from inspector.agent.operations import look_up_task_step
+from inspector.agent.tracing import step_trace, traced
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
 from inspector.mcp import (
@@ -269,8 +270,16 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
     named = args.command == "call" or (args.command, getattr(args, "offering", None)) in offerings.WITH_TARGET
     title = f"{operation} {args.tool}" if named else f"{operation} {server_url}"
     recording = _start_run(store, database_path(args.db), title, server_url)
+    attempts = 0
+
     async def attempt() -> OperationRecord:
+        nonlocal attempts
         recorder.__init__()  # type: ignore[misc]  # a fresh start after a sign-in: only its reports count
+        attempts += 1  # each attempt after the first follows a sign-in's step: it is step number `attempts`
+        with traced(step_trace(recording.uid, attempts) if recording is not None else None):
+            return await _attempt()
+
+    async def _attempt() -> OperationRecord:
         if args.command == "call":
             return await execute_tool(client, server, args.tool, arguments, budget_s=budget, cancel=cancel,
                                       observer=observer, as_task=True if args.task else None)

@@ -79,6 +79,8 @@ class RunRecording:
         self._title = title
         self._server_url = server_url
         self.run_id: int | None = None
+        #: The run's uid, chosen now: the requests' ``traceparent`` names its trace before it is written.
+        self.uid = uuid.uuid4().hex
 
     def start(self) -> None:
         """The run's first row, so that a process killed mid-call leaves an ``interrupted`` run.
@@ -87,7 +89,7 @@ class RunRecording:
         at the end. Other store errors propagate (the caller reports them)."""
         self._store.set_lock_wait(START_LOCK_WAIT_S)
         try:
-            self.run_id = self._store.start_run(self._title, "live", self._server_url)
+            self.run_id = self._store.start_run(self._title, "live", self._server_url, uid=self.uid)
         except sqlite3.OperationalError as exc:
             if not is_lock(exc):
                 raise
@@ -101,7 +103,7 @@ class RunRecording:
                 run_id = self.run_id
                 if run_id is None:
                     run_id = self._store.insert_run(self._title, "live", self._server_url, record.started_at,
-                                                    None, "running", None)
+                                                    self.uid, "running", None)
                 for step in (*before, record):
                     self._store.insert_step(run_id, self._store.next_sequence(run_id), step.step,
                                             to_stored_time(step.started_at))
@@ -133,7 +135,7 @@ class RunRecording:
 
     def _aside(self, record: OperationRecord, why: Message) -> RecordFate:
         try:
-            side_file = save_side_file(self._db_path, self._title, self._server_url, record)
+            side_file = save_side_file(self._db_path, self._title, self._server_url, record, self.uid)
         except OSError as exc:
             return RecordFate(None, Message(N_("The call's record could not be saved because {why}, and it could not "
                                                "be written to a side file either ({reason}); it is lost."),
@@ -144,13 +146,15 @@ class RunRecording:
             {"why": why, "file": side_file, "path": self._db_path}), side_file)
 
 
-def save_side_file(db_path: Path, title: str, server_url: str, record: OperationRecord) -> Path:
+def save_side_file(db_path: Path, title: str, server_url: str, record: OperationRecord,
+                   uid: str | None = None) -> Path:
     """Write the operation as a one-run trace file beside the database (else in the temporary
-    folder); return its path. Raises ``OSError`` when neither place can take it."""
+    folder); return its path. Raises ``OSError`` when neither place can take it. ``uid``: the
+    run's, when its requests already named its trace."""
     from inspector.traces.progress import ProgressMeter
     from inspector.traces.writer import replacing, write_trace
 
-    uid = uuid.uuid4().hex
+    uid = uid or uuid.uuid4().hex
     run = _SideRun(uid, title, "live", server_url, record.status, record.started_at, utc_now())
     payload = record.step.to_payload()
     step = _SideStep(1, record.started_at, payload, step_outcome(payload))

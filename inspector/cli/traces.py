@@ -71,7 +71,8 @@ def _import(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"file": args.file, "format": imported.file_format, **_run_ids(imported.run_ids),
                    "steps": imported.steps_imported, "already_present": list(imported.already_present),
-                   "runs_already_present": imported.runs_already_present})
+                   "runs_already_present": imported.runs_already_present,
+                   "joined": list(imported.joined_uids)})
         return EXIT_OK
     runs, steps = imported.runs_imported, imported.steps_imported
     lines = [ngettext("Imported {count} run from {path}.", "Imported {count} runs from {path}.", runs).format(
@@ -83,6 +84,11 @@ def _import(args: argparse.Namespace) -> int:
         count = imported.runs_already_present
         lines.append(ngettext("{count} run was already here and was not imported again.",
                               "{count} runs were already here and were not imported again.", count).format(count=count))
+    if imported.joined_uids:
+        count = len(imported.joined_uids)
+        lines.append(ngettext("Spans of another tool (a server's) joined {count} run of ours in their trace.",
+                              "Spans of another tool (a server's) joined {count} runs of ours in their trace.",
+                              count).format(count=count))
     print(" ".join(lines))
     return EXIT_OK
 

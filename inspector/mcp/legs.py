@@ -21,6 +21,7 @@ from .deadline import BudgetExhausted, OperationDeadline
 from .errors import McpTransportError
 from .reports import LegFinished, LegOutcome, LegStarted, OperationObserver
 from .secrets import Secrets
+from .trace_context import in_leg, operation_trace
 from .wire import OFF, WireRecorder, check_level
 
 T = TypeVar("T")
@@ -68,6 +69,10 @@ class LegFrame:
         self.wire_level = OFF
         self.wire_secrets: Secrets | None = None
         self.secret_headers: frozenset[str] = frozenset()
+        #: The trace the operation's requests join (``traceparent``), from :func:`.trace_context.traced`.
+        self.trace = operation_trace()
+        #: How many legs were reported so far: the position of the next one among the step's legs.
+        self.legs_counted = 0
 
     def keep_wire(self, level: str, secrets: Secrets | None, secret_headers: frozenset[str] = frozenset()) -> None:
         self.wire_level, self.wire_secrets, self.secret_headers = check_level(level), secrets, secret_headers
@@ -90,6 +95,8 @@ class LegFrame:
             raise McpTransportError.exhausted_budget(self.label, method, exhausted.budget_s) from None
 
         self.observer.leg_started(LegStarted(method, grant, self.deadline.elapsed_s()))
+        position, self.legs_counted = self.legs_counted, self.legs_counted + 1
+        traceparent = self.trace.traceparent(position) if self.trace is not None else None
         started = self.clock.now_ns()
         wire = LegWire()
         if self.wire_level != OFF:
@@ -99,7 +106,8 @@ class LegFrame:
         try:
             try:
                 async with asyncio.timeout(grant):
-                    answer = await exchange(wire)
+                    with in_leg(traceparent):
+                        answer = await exchange(wire)
                 outcome = LegOutcome.OK
                 return answer
             except TimeoutError:
@@ -131,6 +139,7 @@ class LegFrame:
                 wire.exchange.exchange() if wire.exchange is not None else None))
 
     def report_unsent(self, method: str, outcome: LegOutcome, kind: str) -> None:
+        self.legs_counted += 1
         self.observer.leg_finished(LegFinished(method, None, None, None, 0, outcome, kind))
 
 

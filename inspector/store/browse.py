@@ -394,6 +394,8 @@ class SpanNodes:
     plumbing: list[bool] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
     outcomes: list[str] = field(default_factory=list)
+    #: Other span ids that lead to a node's span (a leg of one of our steps → the step's; :mod:`.joined`).
+    aliases: dict[str, str] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.step_ids)

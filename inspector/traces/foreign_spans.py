@@ -145,6 +145,13 @@ def _link(link: Mapping[str, Any]) -> dict[str, Any]:
     return written
 
 
+def is_joined_step(payload: Mapping[str, Any]) -> bool:
+    """A step of a run of ours made of another tool's span (a server's span in the run's trace)."""
+    raw = payload.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
+    return isinstance(otlp, Mapping) and bool(otlp.get("spanId"))
+
+
 def spans_of_step(uid: str, sequence: int, started_at: datetime | None,
                   payload: Mapping[str, Any]) -> Iterator[SpanOut]:
     """The span(s) a step of a foreign run was read from: the step's own, then a joined call's server side.

@@ -187,6 +187,9 @@ class RunHeader:
     finished_at: str
     #: What someone who reviewed the run wrote about it ("" when nothing).
     note: str = ""
+    #: For spans of another tool in the trace of a run of ours: that run's uid. Their steps join
+    #: that run (after its steps) instead of making a run of their own.
+    joins: str = ""
 
 
 #: The longest note a trace may carry for a run (characters); a step's note is part of its payload.

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.runs import Leg, ToolOutcome
 from inspector.runs.times import to_stored_time
+from inspector.runs.trace_ids import span_id, trace_id
 
 from .format import (
     MAX_DEPTH,
@@ -90,17 +90,6 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 # -- writing ------------------------------------------------------------------------------------------
-
-def trace_id(uid: str) -> str:
-    """The trace id of a run: 32 hex digits derived from its uid, so a re-export keeps it."""
-    return hashlib.sha256(f"run-inspector/{uid}".encode()).hexdigest()[:32]
-
-
-def span_id(uid: str, *parts: object) -> str:
-    """A span id (16 hex digits) derived from the run uid and the span's place in the run."""
-    text = "/".join([uid, *map(str, parts)])
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
 
 def unix_nanos(moment: datetime | None) -> int:
     """Nanoseconds since the epoch; an unknown time is 0 (our attributes say it is unknown).

@@ -86,6 +86,8 @@ class TracePlan:
         self._sequences: dict[Any, set[int]] | None = {}
         self._seen: MutableMapping[tuple[Any, int], None] | None = None
         self._new_table = new_table
+        #: Per run key, its highest sequence: the spans of another tool that join a run come after it.
+        self.last_sequence: MutableMapping[Any, int] = new_table()
 
     def run(self, key: Any, header: RunHeader, path: Path) -> None:
         if header.uid in self._uids:
@@ -99,6 +101,8 @@ class TracePlan:
         if not self._first_time(key, step.sequence):
             raise TraceProblem((*path, "sequence"), said(N_("sequence {sequence} appears twice in this run"),
                                                          sequence=step.sequence))
+        if step.sequence > self.last_sequence.get(key, 0):
+            self.last_sequence[key] = step.sequence
         if self.cache is not None:
             self._budget -= size + _STEP_OVERHEAD
             if self._budget < 0:

@@ -16,7 +16,7 @@ plumbing links live in tables the importer may move to disk, so memory stays bou
 from __future__ import annotations
 
 from collections.abc import Callable, MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from inspector.i18n import N_
@@ -27,7 +27,13 @@ from .format import Path, RunHeader, TraceProblem, TraceStep, describe, read_pay
 from .otlp import SPAN_ROLE, is_ours, our_run_header, our_step, read_span, stored_time_of
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope
 
-__all__ = ["SpanSorter"]
+__all__ = ["SpanSorter", "our_key"]
+
+
+def our_key(trace_id: str) -> tuple[str, str]:
+    """The key of a run of ours (and its steps): the trace id alone keys the spans of another
+    tool, which may share the trace (a server's spans that joined it)."""
+    return ("ours", trace_id)
 
 
 def _request_key(trace_id: str, side: Side) -> tuple[str, str, str] | None:
@@ -62,7 +68,7 @@ class SpanSorter:
     new_table: Callable[[], MutableMapping[Any, Any]] = dict
     #: Foreign steps as their checked stored form (for an importer, which only writes them).
     stored_payloads: bool = False
-    ours: MutableMapping[str, bool] = field(init=False)        # trace id → written by us?
+    our_uids: MutableMapping[str, str] = field(init=False)     # trace id → the uid of our run span
     has_run_span: MutableMapping[str, Path] = field(init=False)
     first_step: MutableMapping[str, tuple[Path, int | None]] = field(init=False)
     foreign: MutableMapping[str, ForeignTrace] = field(init=False)
@@ -74,7 +80,7 @@ class SpanSorter:
     links: MutableMapping[tuple[str, str], str] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.ours, self.has_run_span = self.new_table(), self.new_table()
+        self.our_uids, self.has_run_span = self.new_table(), self.new_table()
         self.first_step, self.foreign = self.new_table(), self.new_table()
         self.calls, self.servers, self.links = self.new_table(), self.new_table(), self.new_table()
 
@@ -84,11 +90,9 @@ class SpanSorter:
         ``resource`` and ``scope`` are those it came under (``service`` alone for callers
         that know only the service name)."""
         span = read_span(record, path)
-        mine = is_ours(span)
-        if self.ours.setdefault(span.trace_id, mine) != mine:
-            raise TraceProblem((*path, "attributes"), said(N_("trace {trace} mixes spans written by Run Inspector "
-                                                              "with spans of another tool"), trace=span.trace_id))
-        if not mine:
+        if not is_ours(span):
+            # Another tool's span; in the trace of a run of ours (a server that joined it through
+            # the traceparent we sent) its step joins that run at the end (see finish).
             if resource is None:
                 resource = Resource({"service.name": service}) if service is not None else NO_RESOURCE
             self._foreign(span, path, resource, scope, line, size)
@@ -99,11 +103,13 @@ class SpanSorter:
                 raise TraceProblem(path, said(N_("trace {trace} has a second run span (the first is at {place})"),
                                               trace=span.trace_id, place=str(self.has_run_span[span.trace_id])))
             self.has_run_span[span.trace_id] = path
-            self.on_run(span.trace_id, our_run_header(span, path), path)
+            header = our_run_header(span, path)
+            self.our_uids[span.trace_id] = header.uid
+            self.on_run(our_key(span.trace_id), header, path)
         elif role == "step":
             if span.trace_id not in self.first_step:
                 self.first_step[span.trace_id] = (path, line)
-            self.on_step(span.trace_id, our_step(span, path), path, size)
+            self.on_step(our_key(span.trace_id), our_step(span, path), path, size)
         elif role != "leg":  # legs are rebuilt from their step's payload; their spans are for viewers
             raise TraceProblem((*path, "attributes", SPAN_ROLE),
                                said(N_("must be 'run', 'step' or 'leg', got {value}"), value=describe(role)))
@@ -189,7 +195,11 @@ class SpanSorter:
                 self._emit(trace_id, held, None)
         for trace in self.foreign.values():
             try:
-                self.on_run(trace.trace_id, trace.header(), trace.path)
+                header = trace.header()
+                joins = self.our_uids.get(trace.trace_id)
+                if joins is not None:
+                    header = replace(header, joins=joins)
+                self.on_run(trace.trace_id, header, trace.path)
             except TraceProblem as problem:
                 problem.line = problem.line or trace.line
                 raise

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from . import otlp
-from .foreign_spans import SpanOut, is_foreign_run, spans_of_step, with_run_note
+from .foreign_spans import SpanOut, is_foreign_run, is_joined_step, spans_of_step, with_run_note
 from .format import FORMAT_NAME, FORMAT_VERSION, dump_json, format_time
 from .progress import ProgressMeter
 from .redact import redact, redact_text
@@ -145,18 +145,20 @@ def write_otlp(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: P
     foreign = [run for run in runs if is_foreign_run(run.uid, run.source)]
     out.write('{"resourceSpans": [')
     count = 0
-    if ours or not foreign:
-        count += _write_our_runs(out, steps_of, ours, meter)
-    if foreign:
-        with _SpanGroups() as groups:
-            for run in foreign:
-                count += _gather_foreign_run(groups, steps_of, run, meter)
-            groups.write(out, first=not ours)
+    with _SpanGroups() as groups:
+        if ours or not foreign:
+            count += _write_our_runs(out, steps_of, ours, meter, groups)
+        for run in foreign:
+            count += _gather_foreign_run(groups, steps_of, run, meter)
+        groups.write(out, first=not (ours or not foreign))
     out.write("]}\n")
     return count
 
 
-def _write_our_runs(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: ProgressMeter) -> int:
+def _write_our_runs(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: ProgressMeter,
+                    groups: _SpanGroups) -> int:
+    """Our runs as spans of ours; a step made of another tool's span (a server's span that joined the
+    run's trace) goes to ``groups`` as the span it was read from."""
     scope = {"name": otlp.SCOPE_NAME, "version": str(FORMAT_VERSION)}
     out.write(f'{{"resource": {dump_json(otlp.resource())}, '
               f'"scopeSpans": [{{"scope": {dump_json(scope)}, "spans": [')
@@ -168,6 +170,12 @@ def _write_our_runs(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], met
             str(fields.get("note", "")))))
         separator = ",\n"
         for stored in steps_of(run):
+            if is_joined_step(stored.payload):
+                for piece in spans_of_step(run.uid, stored.sequence, stored.started_at, redact(stored.payload)):
+                    groups.add(piece)
+                count += 1
+                meter.advance()
+                continue
             for span in otlp.step_spans(run.uid, stored.sequence, stored.started_at, run.started_at,
                                         redact(stored.payload), stored.outcome):
                 out.write(separator + dump_json(span))

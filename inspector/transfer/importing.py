@@ -38,6 +38,7 @@ from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
 from inspector.traces.reader import CACHE_BUDGET, TracePlan, read_file, reader_for
 from inspector.traces.sniff import FileKind, sniff
 
+from .joining import Joins
 from .spill import SpillArea
 
 __all__ = ["CACHE_BUDGET", "ImportReport", "Progress", "TraceImportError", "import_trace"]
@@ -68,6 +69,8 @@ class ImportReport:
     already_present: tuple[str, ...]
     steps_imported: int
     present_count: int | None = field(default=None, compare=False)
+    #: The runs of ours that spans of another tool joined (a server's spans of their trace), by uid.
+    joined_uids: tuple[str, ...] = ()
 
     @property
     def runs_imported(self) -> int:
@@ -150,10 +153,12 @@ def _without_cyclic_gc() -> Iterator[None]:
 def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPlan, first_hash: str,
            meter: ProgressMeter, area: SpillArea) -> ImportReport:
     present = _Kept()
-    for run in plan.runs.values():
-        if store.find_run_by_uid(run.header.uid):
+    joins = Joins(store, plan)
+    joins.find()
+    for key, run in plan.runs.items():
+        if key not in joins.joining and store.find_run_by_uid(run.header.uid):
             present.add(run.header.uid)
-    if present.count == len(plan.runs):
+    if not joins.joining and present.count == len(plan.runs):
         # Nothing new: the database is not even opened for writing.
         meter.done()
         return ImportReport(kind.name, (), (), present.first, 0, present.count)
@@ -162,6 +167,8 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
         present, imported, ids = _Kept(), _Kept(), _Ids()
         for key, run in plan.runs.items():
             header = run.header
+            if key in joins.joining:
+                continue  # their steps join a run of ours (below)
             if store.find_run_by_uid(header.uid):  # imported meanwhile by another process
                 present.add(header.uid)
                 continue
@@ -173,7 +180,8 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
             run_ids[key] = run_id
             ids.add(run_id)
             imported.add(header.uid)
-        writer = _Writer(store, run_ids)
+        joins.resolve(run_ids)
+        writer = _Writer(store, run_ids, joins)
         if plan.rows is not None:
             # Every step was kept when it was checked: write them without reading the file again.
             rows = plan.rows
@@ -186,7 +194,10 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
                     last_key, run_id = key, run_ids.get(key)
                 if run_id is None:  # a run already present, skipped
                     continue
-                batch.append((run_id, sequence, started_at, row))
+                placed = joins.place(key, sequence, row[4])
+                if placed is None:  # a span stored in the run it joins already
+                    continue
+                batch.append((run_id, placed, started_at, row))
                 if len(batch) == _WRITE_BATCH:
                     store.insert_step_rows(batch)
                     writer.count += len(batch)
@@ -194,12 +205,13 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
                     meter.advance(int(_WRITE_BATCH * share))
             store.insert_step_rows(batch)
             writer.count += len(batch)
-        elif ids.count and read_file(source, kind, reader_for(kind, writer, checking=False, new_table=area.table,
-                                                                stored_payloads=True),
-                                     meter) != first_hash:
+        elif (ids.count or joins.joined_uids) and read_file(
+                source, kind, reader_for(kind, writer, checking=False, new_table=area.table, stored_payloads=True),
+                meter) != first_hash:
             raise TraceProblem((), said(N_("the file changed while it was being imported; try again")))
         meter.done()  # before the commit: a callback that cancels now still writes nothing
-    return ImportReport(kind.name, ids.ids(), imported.first, present.first, writer.count, present.count)
+    return ImportReport(kind.name, ids.ids(), imported.first, present.first, writer.count, present.count,
+                        tuple(joins.joined_uids))
 
 
 _WRITE_BATCH = 1000
@@ -308,9 +320,10 @@ class _Ids:
 class _Writer:
     """The writing sink: stores the steps of the runs being imported (inside the transaction)."""
 
-    def __init__(self, store: RunStore, run_ids: MutableMapping[Any, int]) -> None:
+    def __init__(self, store: RunStore, run_ids: MutableMapping[Any, int], joins: Joins) -> None:
         self._store = store
         self._run_ids = run_ids
+        self._joins = joins
         self.count = 0
 
     def run(self, key: Any, header: RunHeader, path: Path) -> None:
@@ -318,6 +331,9 @@ class _Writer:
 
     def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
         run_id = self._run_ids.get(key)
-        if run_id is not None:  # None: a run already present, skipped
-            self._store.insert_step(run_id, step.sequence, step.step, step.started_at)
+        if run_id is None:  # a run already present, skipped
+            return
+        sequence = self._joins.place(key, step.sequence, step_row(step.step)[4])
+        if sequence is not None:
+            self._store.insert_step(run_id, sequence, step.step, step.started_at)
             self.count += 1

@@ -124,3 +124,26 @@ def test_cancel_sends_notifications_cancelled_for_the_request_on_the_wire(qtbot,
         [notice] = server.posts("notifications/cancelled")
         assert notice.params["requestId"] == call.rpc_id
         assert task.outcome.record.error.in_flight
+
+
+def test_a_stored_operations_requests_name_its_runs_trace_and_legs(qtbot, engine) -> None:
+    from inspector.mcp import ServerEndpoint
+    from inspector.runs.trace_ids import leg_span_id, trace_id
+    from tests.support.fault_server import FaultServer
+
+    server = FaultServer("session")
+    try:
+        task = engine.call_tool(ServerEndpoint(server.url, era="handshake"), "echo", {"text": "hi"}, budget_s=10)
+        outcome = finish(qtbot, task)
+        assert outcome.status == "ok"
+        requests = [got for got in server.posts() if got.rpc_id is not None]
+    finally:
+        server.close()
+    with RunStore.open(resolve_db_path()) as store:
+        uid = store.get_run(outcome.run_id).uid
+        [stored] = list(store.iter_steps(outcome.run_id))
+    positions = {leg.method: position for position, leg in enumerate(stored.step.legs)}
+    assert [got.rpc_method for got in requests] == ["initialize", "tools/call"]
+    for got in requests:
+        expected = f"00-{trace_id(uid)}-{leg_span_id(uid, stored.sequence, positions[got.rpc_method])}-01"
+        assert got.headers["traceparent"] == got.params["_meta"]["traceparent"] == expected

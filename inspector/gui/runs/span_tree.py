@@ -27,6 +27,9 @@ class SpanTree:
         for number, span in enumerate(nodes.span_ids):
             if span is not None and span not in by_span:
                 by_span[span] = number
+        for alias, span in nodes.aliases.items():
+            if span in by_span:
+                by_span.setdefault(alias, by_span[span])
         #: Each node's children (node numbers, time order) and parent (-1: none); ``roots`` have none here.
         self.children: list[list[int] | None] = [None] * count
         self.parent = [-1] * count

@@ -30,6 +30,7 @@ from inspector.store.browse import (
     timeline_page,
     timeline_rows,
 )
+from inspector.store.joined import has_joined_spans, our_span_nodes
 
 from ..language import on_language_changed
 from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
@@ -140,8 +141,9 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             self._count, self.start, self.end = 0, None, None
             self.has_rounds = True
         else:
-            if self.span_trees and run.uid.startswith(TRACE_RUN_UID_PREFIX):
-                tree = self._span_tree(run.id)
+            from_trace = run.uid.startswith(TRACE_RUN_UID_PREFIX)
+            if self.span_trees and (from_trace or has_joined_spans(self.store, run.id)):
+                tree = self._span_tree(run.id, None if from_trace else run.uid)
                 if tree.nested:
                     self.tree = TreeRows(tree, self.filter, self.show_plumbing, keep)
             self._count = len(self.tree.rows) if self.tree is not None else count_timeline(
@@ -151,14 +153,16 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             self.has_rounds = self.store.has_rounds(run.id)
         self.endResetModel()
 
-    def _span_tree(self, run_id: int) -> SpanTree:
-        """The run's span tree, read once: a filter or the plumbing toggle lays out the same tree anew."""
+    def _span_tree(self, run_id: int, ours: str | None = None) -> SpanTree:
+        """The run's span tree, read once: a filter or the plumbing toggle lays out the same tree anew.
+        ``ours``: the uid of a run of ours that a server's spans joined (its steps' spans are derived)."""
         # The run's steps as counted now (a run deleted and its id given again has other step ids).
         signature = self.store.db.conn.execute("SELECT ?, COUNT(*), MAX(id) FROM steps WHERE run_id = ?",
                                                (run_id, run_id)).fetchone()
         cached = self._tree_cache
         if cached is None or cached[0] != signature:
-            cached = self._tree_cache = (signature, SpanTree(span_nodes(self.store, run_id)))
+            nodes = span_nodes(self.store, run_id) if ours is None else our_span_nodes(self.store, run_id, ours)
+            cached = self._tree_cache = (signature, SpanTree(nodes))
         return cached[1]
 
     def set_filter(self, where: StepFilter) -> None:

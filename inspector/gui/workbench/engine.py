@@ -17,6 +17,7 @@ import itertools
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -541,14 +542,25 @@ class OperationsEngine(QObject):
                 title = f"tasks/get {task.tool}"
             else:
                 title = f"{'tools/list' if task.kind == 'list' else 'ping'} {task.server_url}"
-            run_id, problem = _start_run(run_store, title, task.server_url, problem)
+            # The run's uid is chosen now: its requests' traceparent names the run's trace.
+            uid = uuid.uuid4().hex
+            run_id, problem = _start_run(run_store, title, task.server_url, problem, uid)
             observer.stored_as(run_id)
             # The server's questions and sampling requests on this operation's session name it.
             ASKER.set(Asker(task, run_id, self.log))
             # The operations' steps load with the first operation, on the worker: not with the window.
             from inspector.agent.operations import execute_tool, list_tools_step, look_up_task_step, ping_step
+            from inspector.agent.tracing import step_trace, traced
+
+            attempts = 0
 
             async def attempt() -> OperationRecord:
+                nonlocal attempts
+                attempts += 1  # an attempt after the first follows a sign-in's step: it is step `attempts`
+                with traced(step_trace(uid, attempts) if run_id is not None else None):
+                    return await _attempt()
+
+            async def _attempt() -> OperationRecord:
                 if task.kind == "call":
                     return await execute_tool(client, server, task.tool or "", task.arguments, budget_s=budget,
                                               cancel=cancel, observer=observer, definition=task.definition)
@@ -571,11 +583,11 @@ class OperationsEngine(QObject):
 
 
 def _start_run(store: RunStore | None, title: str, server_url: str,
-               problem: str | None) -> tuple[int | None, str | None]:
+               problem: str | None, uid: str | None = None) -> tuple[int | None, str | None]:
     if store is None:
         return None, problem
     try:
-        return store.start_run(title, "live", server_url), problem
+        return store.start_run(title, "live", server_url, uid=uid), problem
     except StoreError as exc:
         return None, _("This operation will not be recorded: {reason}").format(reason=exc)
 

@@ -38,6 +38,7 @@ from ..signin.challenge import signin_refusal
 from ..sse import EventStreamParser
 from ..standalone import ServerNotification
 from ..text import load_wire_json
+from ..trace_context import trace_headers, with_traceparent
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
 #: The most of a refusal's body read for the JSON-RPC error it may carry.
@@ -168,7 +169,7 @@ class OutgoingMessage:
             message["id"] = self.request_id
         if self.params is not None:
             message["params"] = self.params
-        return json.dumps(message, separators=(",", ":")).encode()
+        return json.dumps(with_traceparent(message), separators=(",", ":")).encode()
 
 
 @dataclass(frozen=True)
@@ -379,7 +380,8 @@ class LegTransport(FramedLegs):
         asks for its nonce (RFC 9449 §9)."""
         for attempt in range(2):
             request = self._http.build_request("POST", self._server.url, content=leg.body(),
-                                               headers={**message_headers(self._server, session), **leg.headers})
+                                               headers={**message_headers(self._server, session), **leg.headers,
+                                                        **trace_headers(self._server.headers)})
             if leg.is_work:
                 self.frame.work_sent = True
             if wire is not None and wire.exchange is not None:

@@ -29,6 +29,7 @@ from ..server_requests import (
     is_server_request,
 )
 from ..standalone import LINE_PROBLEM, ServerNotification, line_note
+from ..trace_context import with_traceparent
 from .http import FramedLegs, LegAnswer, OutgoingMessage, Session, _leg_answer
 from .stdio import ChannelError, ProcessExited
 
@@ -82,7 +83,7 @@ class LineTransport(FramedLegs):
             if leg.is_work:
                 self.frame.work_sent = True
             self.current = leg.method
-            sent = message if leg.is_notification else {**message, "id": leg.request_id}
+            sent = message if leg.is_notification else dict(with_traceparent({**message, "id": leg.request_id}))
             kept = wire.exchange
             if kept is not None:
                 # The line writes this very text (stdin, or the older transport's POST body).

@@ -27,6 +27,7 @@ from ..server import ServerEndpoint, public_url
 from ..signin.challenge import signin_refusal
 from ..sse import EventStreamParser, EventTooLarge, stream_events
 from ..text import load_wire_json
+from ..trace_context import trace_headers
 from .multiplex import Multiplexer
 from .stdio import ChannelError
 
@@ -91,7 +92,7 @@ class LegacySseChannel:
         if endpoint is None:
             raise ChannelError(Message(N_("the event stream of {server} is closed"), {"server": self.server.label}))
         body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
-        headers = {**self.server.headers, "Content-Type": "application/json"}
+        headers = {**self.server.headers, "Content-Type": "application/json", **trace_headers(self.server.headers)}
         try:
             response = await self._http.post(endpoint, content=body, headers=headers, follow_redirects=False)
         except httpx.HTTPError as error:

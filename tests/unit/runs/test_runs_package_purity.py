@@ -8,7 +8,8 @@ from pathlib import Path
 import inspector.runs
 
 PACKAGE_DIR = Path(inspector.runs.__file__).parent
-ALLOWED_STDLIB = {"__future__", "collections", "dataclasses", "datetime", "enum", "math", "typing"}
+# hashlib: the OpenTelemetry ids of a run are derived from its uid (trace_ids.py); no I/O.
+ALLOWED_STDLIB = {"__future__", "collections", "dataclasses", "datetime", "enum", "hashlib", "math", "typing"}
 
 
 def _imports(path: Path):

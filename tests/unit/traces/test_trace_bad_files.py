@@ -75,7 +75,6 @@ EXPECTED = {
     "jsonl_bad_line.jsonl": ("line 3, column", "truncated"),
     "jsonl_invalid_span_line.jsonl": ("line 2: resourceSpans[0].scopeSpans[0].spans[0].spanId", "16 hexadecimal"),
     "otlp_our_step_without_run.json": ("spans[0]", "no run span"),
-    "otlp_mixed_trace.json": ("spans[1].attributes", "mixes spans"),
     "otlp_payload_not_json.json": ("attributes.run_inspector.step.payload", "not valid JSON"),
     "otlp_spans_not_a_list.json": ("scopeSpans[0].spans", "must be a list"),
     "otlp_attribute_without_key.json": ("spans[0].attributes[0]", "string 'key'"),
