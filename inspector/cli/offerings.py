@@ -11,12 +11,12 @@ import json
 from collections.abc import Awaitable
 from typing import Any
 
-from inspector.agent.operations import request_step
+from inspector.agent.offerings import offering_step
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import Message
-from inspector.mcp import CancelSignal, FanOut, McpClient, ServerEndpoint
-from inspector.mcp.offerings import Completion, Listing, Offerings, Prompt, ReadResource
+from inspector.mcp import CancelSignal, McpClient, ServerEndpoint
+from inspector.mcp.offerings import Completion, Listing, Prompt, ReadResource
 
 from .common import UsageError, safe
 from .safe_text import one_line
@@ -47,44 +47,22 @@ def string_arguments(raw: str | None, option: str = "--args") -> dict[str, str]:
     return value
 
 
-def _listing_sentence(noun: str, listing: Listing, key: str) -> str:
-    """The step's stored sentence (English, as every step's): "2 resources in 1 page: a, b"."""
-    return f"{len(listing.items)} {noun} in {listing.pages} page(s): {', '.join(listing.names(key))}"
-
-
 def attempt(args: argparse.Namespace, client: McpClient, server: ServerEndpoint, budget: float | None,
             cancel: CancelSignal, observer: Any) -> Awaitable[Any]:
     """The operation ``args`` name, recorded as a ``request`` step."""
-    offerings = Offerings(client)
     operation = operation_of(args)
-    common: dict[str, Any] = {"budget_s": budget, "cancel": cancel}
-    wire = getattr(args, "wire", None)
-
-    def run(call: Any, describe: Any) -> Awaitable[Any]:
-        return request_step(operation, server, describe,
-                            lambda recorder: call(observer=FanOut(recorder, observer), wire=wire, **common))
-
-    if operation == "resources/list":
-        return run(lambda **kw: offerings.list_resources(server, **kw),
-                   lambda found: _listing_sentence("resources", found, "uri"))
-    if operation == "resources/templates/list":
-        return run(lambda **kw: offerings.list_templates(server, **kw),
-                   lambda found: _listing_sentence("resource templates", found, "uriTemplate"))
+    params: dict[str, Any] = {}
     if operation == "resources/read":
-        return run(lambda **kw: offerings.read(server, args.tool, **kw),
-                   lambda found: f"{len(found.contents)} content(s) of {found.uri}")
-    if operation == "prompts/list":
-        return run(lambda **kw: offerings.list_prompts(server, **kw),
-                   lambda found: _listing_sentence("prompts", found, "name"))
-    if operation == "prompts/get":
-        arguments = string_arguments(args.args)
-        return run(lambda **kw: offerings.get_prompt(server, args.tool, arguments, **kw),
-                   lambda found: f"the prompt {found.name}: {len(found.messages)} message(s)")
-    ref = ({"type": "ref/prompt", "name": args.prompt} if args.prompt is not None
-           else {"type": "ref/resource", "uri": args.resource})
-    context = string_arguments(args.context, "--context")
-    return run(lambda **kw: offerings.complete(server, ref, args.argument, args.value, context, **kw),
-               lambda found: f"{len(found.values)} value(s): {', '.join(found.values)}")
+        params = {"uri": args.tool}
+    elif operation == "prompts/get":
+        params = {"name": args.tool, "arguments": string_arguments(args.args)}
+    elif operation == "completion/complete":
+        ref = ({"type": "ref/prompt", "name": args.prompt} if args.prompt is not None
+               else {"type": "ref/resource", "uri": args.resource})
+        params = {"ref": ref, "argument": args.argument, "value": args.value,
+                  "context": string_arguments(args.context, "--context")}
+    return offering_step(client, server, operation, params, budget_s=budget, cancel=cancel, observer=observer,
+                         wire=getattr(args, "wire", None))
 
 
 # -- what was found -----------------------------------------------------------------------------------

@@ -1,0 +1,63 @@
+"""The operations on what a server offers besides tools (``inspector.mcp.offerings``) as run steps:
+each recorded as a ``request`` step, as ``tools/list`` is, for the command line and the window alike.
+
+``operation`` is the MCP method; ``params`` what it needs: ``uri`` (``resources/read``), ``name`` and
+``arguments`` (``prompts/get``), ``ref``, ``argument``, ``value`` and ``context``
+(``completion/complete``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.mcp import CancelSignal, FanOut, McpClient, OperationObserver, ServerEndpoint
+from inspector.mcp.offerings import Listing, Offerings
+
+from .operations import OperationRecord, request_step
+
+#: The operations, in the order a user meets them.
+OFFERING_OPERATIONS = ("resources/list", "resources/templates/list", "resources/read", "prompts/list",
+                       "prompts/get", "completion/complete")
+
+
+def _listing_sentence(noun: str, listing: Listing, key: str) -> str:
+    """The step's stored sentence (English, as every step's): "2 resources in 1 page(s): a, b"."""
+    return f"{len(listing.items)} {noun} in {listing.pages} page(s): {', '.join(listing.names(key))}"
+
+
+async def offering_step(client: McpClient, server: ServerEndpoint, operation: str, params: dict[str, Any], *,
+                        budget_s: object = None, cancel: CancelSignal | None = None,
+                        observer: OperationObserver | None = None, wire: str | None = None) -> OperationRecord:
+    """Run ``operation`` on ``server`` and record it as a ``request`` step (its result: the
+    offerings' result object, or ``None`` when it failed)."""
+    offerings = Offerings(client)
+    common: dict[str, Any] = {"budget_s": budget_s, "cancel": cancel, "wire": wire}
+
+    def run(call: Any, describe: Any) -> Any:
+        return request_step(operation, server, describe,
+                            lambda recorder: call(observer=FanOut(recorder, observer) if observer else recorder,
+                                                  **common))
+
+    if operation == "resources/list":
+        return await run(lambda **kw: offerings.list_resources(server, **kw),
+                         lambda found: _listing_sentence("resources", found, "uri"))
+    if operation == "resources/templates/list":
+        return await run(lambda **kw: offerings.list_templates(server, **kw),
+                         lambda found: _listing_sentence("resource templates", found, "uriTemplate"))
+    if operation == "resources/read":
+        return await run(lambda **kw: offerings.read(server, params["uri"], **kw),
+                         lambda found: f"{len(found.contents)} content(s) of {found.uri}")
+    if operation == "prompts/list":
+        return await run(lambda **kw: offerings.list_prompts(server, **kw),
+                         lambda found: _listing_sentence("prompts", found, "name"))
+    if operation == "prompts/get":
+        return await run(lambda **kw: offerings.get_prompt(server, params["name"], params.get("arguments"), **kw),
+                         lambda found: f"the prompt {found.name}: {len(found.messages)} message(s)")
+    if operation == "completion/complete":
+        return await run(lambda **kw: offerings.complete(server, params["ref"], params["argument"],
+                                                         params.get("value", ""), params.get("context"), **kw),
+                         lambda found: f"{len(found.values)} value(s): {', '.join(found.values)}")
+    raise ValueError(f"not an operation on what a server offers: {operation!r}")
+
+
+__all__ = ["OFFERING_OPERATIONS", "offering_step"]
