@@ -22,9 +22,10 @@ import httpx
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.store import RunStore
-from inspector.traces.format import TraceImportError, dump_json
+from inspector.traces.format import TraceError, TraceImportError, dump_json
 from inspector.traces.writer import replacing
 from inspector.transfer import ImportReport, import_trace
+from inspector.transfer.importing import Progress
 
 from .trace_shapes import NotOtlpError, otlp_document
 
@@ -33,15 +34,13 @@ BACKENDS = {"jaeger": "/api/v3/traces/{id}", "tempo": "/api/traces/{id}"}
 #: A trace answer larger than this (64 MiB) is refused before it is all read.
 MAX_TRACE_BYTES = 64 * 1024 * 1024
 REQUEST_TIMEOUT_S = 30.0
+#: The folder beside the run database where pulled traces are kept.
+CACHE_FOLDER = "pulled-traces"
 _TRACE_ID = re.compile(r"[0-9a-fA-F]{1,32}")
 
 
-class PullError(Exception):
+class PullError(TraceError):
     """The trace could not be opened; ``sentence`` says why and what to do. Nothing was imported."""
-
-    def __init__(self, message: Message) -> None:
-        self.sentence = message
-        super().__init__(str(message))
 
 
 @dataclass(frozen=True)
@@ -83,7 +82,7 @@ def cache_path(cache_dir: Path, backend: str, base: str, trace_id: str) -> Path:
 
 def pull_trace(store: RunStore, backend: str, base: str, trace_text: str, cache_dir: Path,
                headers: Mapping[str, str] | None = None, *, limit: int = MAX_TRACE_BYTES,
-               timeout_s: float = REQUEST_TIMEOUT_S) -> PulledTrace:
+               timeout_s: float = REQUEST_TIMEOUT_S, progress: Progress | None = None) -> PulledTrace:
     """Open the trace ``trace_text`` of ``backend`` at ``base`` into ``store`` (cached in ``cache_dir``)."""
     trace_id = trace_id_of(trace_text)
     url = trace_query_url(backend, base, trace_id)
@@ -99,7 +98,7 @@ def pull_trace(store: RunStore, backend: str, base: str, trace_text: str, cache_
             raise PullError(Message(N_("The trace could not be kept in {folder} ({reason}). Nothing was imported."),
                                     {"folder": cache_dir, "reason": error.strerror or error})) from None
     try:
-        report = import_trace(store, path)
+        report = import_trace(store, path, progress)
     except TraceImportError as error:
         path.unlink(missing_ok=True)  # never cache what cannot be imported
         raise PullError(Message(N_("The trace {id} from {url} is not a trace Run Inspector can read: {reason}"),
@@ -163,5 +162,5 @@ def _too_big(url: str, limit: int) -> PullError:
                                 "Nothing was imported."), {"url": url, "size": limit // (1024 * 1024)}))
 
 
-__all__ = ["BACKENDS", "MAX_TRACE_BYTES", "PullError", "PulledTrace", "cache_path", "pull_trace", "trace_id_of",
-           "trace_query_url"]
+__all__ = ["BACKENDS", "CACHE_FOLDER", "MAX_TRACE_BYTES", "PullError", "PulledTrace", "cache_path", "pull_trace",
+           "trace_id_of", "trace_query_url"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from inspector.capture.pull import PullError, pull_trace
+from inspector.capture.pull import CACHE_FOLDER, PullError, pull_trace
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
 from inspector.store import StoreError
@@ -16,9 +16,6 @@ from inspector.store import StoreError
 from .common import EXIT_OK, BadInputError, CommandError, UsageError, database_path, open_store
 from .ending import emit_json
 from .push import collector_headers
-
-#: Where pulled traces are kept, beside the run database.
-CACHE_FOLDER = "pulled-traces"
 
 
 def pull(args: argparse.Namespace) -> int:

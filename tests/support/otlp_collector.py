@@ -41,6 +41,8 @@ class Answer:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b"{}"
+    #: When given, the answer waits until it is set (a collector slow to answer).
+    hold: threading.Event | None = None
 
 
 class OtlpCollector:
@@ -72,6 +74,8 @@ class OtlpCollector:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 answer = collector._answer(self.path, dict(self.headers.items()), self.headers.get("Content-Type", ""),
                                            self.headers.get("Content-Encoding", ""), body)
+                if answer.hold is not None:
+                    answer.hold.wait(20)
                 self.send_response(answer.status)
                 for name, value in answer.headers.items():
                     self.send_header(name, value)

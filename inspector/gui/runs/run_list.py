@@ -25,6 +25,7 @@ from inspector.i18n import _
 from inspector.runs import RUN_SOURCES
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import RunFilter, servers_with_runs
+from inspector.store.outbox import OutboxEntry
 
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
@@ -32,11 +33,12 @@ from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .columns import compact_rows, fit_columns
+from .push_marks import push_word
 from .runs_model import COLUMNS, RunListModel, format_duration, format_started, server_shown, source_word
 
 #: The columns' least widths; :meth:`RunListPane.fit_columns` widens them for longer words (German).
 #: The title stretches; the server shows a name, so it needs less room than an address.
-RUN_WIDTHS = (40, 140, 200, 100, 70, 130, 50, 64)
+RUN_WIDTHS = (40, 140, 200, 100, 70, 130, 50, 64, 60)
 #: Rows the list shows at least when the tab has the room (the splitter gives it that much).
 VISIBLE_RUNS = 10
 
@@ -144,7 +146,9 @@ class RunListPane(QWidget):
             COLUMNS.index("started"): [format_started(sample)],
             status: [outcome_word(s) for s in ("interrupted", "cancelled", "failed")],
             COLUMNS.index("source"): [source_word(s) for s in RUN_SOURCES],
-            COLUMNS.index("steps"): ["100,000"], COLUMNS.index("duration"): [format_duration(3599)]},
+            COLUMNS.index("steps"): ["100,000"], COLUMNS.index("duration"): [format_duration(3599)],
+            COLUMNS.index("pushed"): [push_word(OutboxEntry(0, 0, "", state, 0, None, None, ""))
+                                      for state in ("queued", "sent", "failed")]},
             sortable=True, icons=(status,))
 
     def height_for_rows(self, rows: int = VISIBLE_RUNS) -> int:
