@@ -74,7 +74,11 @@ class Pusher:
                 entry = self.outbox.claim_due(self.endpoint, self._clock())
                 if entry is None:
                     break
-                delivery = self._deliver(entry)
+                try:
+                    delivery = self._deliver(entry)
+                except BaseException:
+                    self.outbox.release(entry.id)  # interrupted (Ctrl-C, a bug): the row goes back untouched
+                    raise
                 if delivery.state == "sent":
                     sent += self.outbox.mark_sent(entry.id, self._clock())
                 elif delivery.state == "failed":
@@ -93,9 +97,6 @@ class Pusher:
             return Delivery("failed", "the run was removed before it was sent")
         except UnpushableRunError as error:
             return Delivery("failed", str(error))
-        except BaseException:
-            self.outbox.release(entry.id)  # e.g. interrupted: the row goes back untouched
-            raise
         return send(self._client, self.url, body, self._headers)
 
     def _retry(self, entry: OutboxEntry, delivery: Delivery) -> datetime:

@@ -87,7 +87,7 @@ class PushService:
                         done = pusher.push_due(stop.is_set)
                         self.problem = done.last_reason
                         wait = _until(done.next_due)
-                    except sqlite3.OperationalError as error:  # locked by another program: later
+                    except sqlite3.Error as error:  # locked by another program, say: said, tried again later
                         self.problem, wait = str(error), POLL_S
                     self.rounds += 1
                     wake.wait(wait)
