@@ -182,6 +182,10 @@ class Outbox:
                 found[row[1]] = _entry(row)  # later rows win: the newest
         return found
 
+    def any(self) -> bool:
+        """Whether any run was ever queued (for any collector)."""
+        return self._conn.execute("SELECT EXISTS (SELECT 1 FROM outbox)").fetchone()[0] == 1
+
     def counts(self, endpoint: str) -> OutboxCounts:
         rows = self._conn.execute("SELECT state, COUNT(*) FROM outbox WHERE endpoint = ? GROUP BY state",
                                   (endpoint,)).fetchall()

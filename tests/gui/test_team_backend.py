@@ -55,6 +55,7 @@ def test_a_finished_run_is_pushed_by_a_worker_while_the_window_stays_responsive(
                                   (utc_now().isoformat().replace("+00:00", "Z")[:26] + "Z", run_id))
         window.team.push.wake()
         qtbot.waitUntil(lambda: collector.hits == 1, timeout=10000)
+        qtbot.waitUntil(lambda: not tab.run_view.isColumnHidden(PUSHED), timeout=5000)
         # The request hangs in the worker; the GUI thread still runs its timers and repaints.
         ticks = []
         timer = QTimer()
@@ -158,6 +159,7 @@ def test_open_trace_by_id_asks_for_a_real_id_and_opens_it_in_the_runs_tab(qtbot,
             assert job is not None and ended.args[:2] == ["import", "ok"]
             assert tab.selected_run_ids()
         assert jaeger.hits == {path: 1}
+        assert tab.run_view.isColumnHidden(PUSHED)  # nothing was ever queued: no Pushed column
         failed = tab.transfers.open_trace_by_id("jaeger", jaeger.base, "abcdef")
         with qtbot.waitSignal(tab.transfers.ended, timeout=15000) as ended:
             pass

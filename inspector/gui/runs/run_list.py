@@ -127,6 +127,10 @@ class RunListPane(QWidget):
         self._before_reset: tuple[list[int], int | None] = ([], None)
         self.model.modelAboutToBeReset.connect(self._remember_selection)
         self.model.reset_done.connect(lambda: self._reselect(*self._before_reset))
+        # The Pushed column only once some run was queued for the team's collector (most never push).
+        for signal in (self.model.reset_done, self.model.dataChanged, self.model.rowsInserted):
+            signal.connect(self._show_pushed)
+        self._show_pushed()
         delete = QShortcut(QKeySequence.StandardKey.Delete, self.view)
         # Each shortcut says what it does (the Help menu's list of shortcuts reads it).
         translated(delete, "setWhatsThis", lambda: _("Runs › Delete the selected runs"))
@@ -137,6 +141,9 @@ class RunListPane(QWidget):
         if self.server_filter.count():
             self.server_filter.setItemText(0, _("Every server"))
         self.fit_columns()
+
+    def _show_pushed(self, *_args: object) -> None:
+        self.view.setColumnHidden(COLUMNS.index("pushed"), not self.model.any_pushed)
 
     def fit_columns(self) -> None:
         """Columns wide enough for their heading and their longest usual word in the current language."""

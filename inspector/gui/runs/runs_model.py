@@ -95,6 +95,7 @@ class RunListModel(NamedColumnsModel):
         self._rows: dict[int, int] = {}
         #: The outbox row of each loaded run that has one (the Pushed column).
         self._pushes: dict[int, OutboxEntry] = {}
+        self.any_pushed = False
         self._has_more = False
         self._resetting = False
         #: Server address -> the name the registry gives it (read again with the list).
@@ -123,6 +124,8 @@ class RunListModel(NamedColumnsModel):
         self._runs = runs
         self._rows = {run.id: row for row, run in enumerate(runs)}
         self._pushes = pushes if pushes is not None else Outbox(self.store.db.conn).of_runs(list(self._rows))
+        #: Whether any run was ever queued to be pushed (the Pushed column is shown only then).
+        self.any_pushed = bool(self._pushes) or Outbox(self.store.db.conn).any()
 
     def refresh(self, *, reset: bool = False) -> None:
         """Read the loaded part of the list again; keep rows in place where the runs are the same."""
