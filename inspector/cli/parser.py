@@ -175,13 +175,18 @@ def build_parser() -> Parser:
     export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar="RUN_ID", help=_("the runs to export"))
     export.add_argument("--all", action="store_true", help=_("export every run"))
     export.add_argument("--outcome", choices=("ok", "failed", "cancelled"), help=_("only runs with this status"))
-    export.add_argument("-o", "--output", required=True, metavar="FILE", help=_("the file to write"))
+    export.add_argument("-o", "--output", metavar="FILE", help=_("the file to write"))
     export.add_argument("--format", choices=("trace", "otlp"), default="trace",
                         help=_("our trace format (default) or OTLP JSON for OpenTelemetry tools"))
+    _push_options(export)
     _json_option(export)
     _db_option(export)
-    importing = commands.add_parser("import", help=_("read runs from a trace file (ours, reference payloads or OTLP)"))
-    importing.add_argument("file", metavar="FILE")
+    importing = commands.add_parser("import", help=_("read runs from a trace file (ours, reference payloads or OTLP), "
+                                                     "or a trace by id from Jaeger or Tempo"),
+                                    usage=_("%(prog)s [options] FILE\n       %(prog)s [options] --from-jaeger URL "
+                                            "--trace ID\n       %(prog)s [options] --from-tempo URL --trace ID"))
+    importing.add_argument("file", nargs="?", metavar="FILE")
+    _pull_options(importing)
     _json_option(importing)
     _db_option(importing)
 
@@ -232,6 +237,33 @@ def _offering_commands(commands: argparse._SubParsersAction) -> None:
     complete.add_argument("--value", default="", metavar="TEXT", help=_("what has been typed of it so far"))
     complete.add_argument("--context", metavar="JSON",
                           help=_("the other arguments already given, as a JSON object of strings"))
+
+
+def _push_options(export: argparse.ArgumentParser) -> None:
+    """``export --otlp-endpoint``: the runs go to a collector instead of a file (cli/push.py)."""
+    export.add_argument("--otlp-endpoint", metavar="URL",
+                        help=_("send the runs to this OpenTelemetry collector (OTLP/HTTP, e.g. http://127.0.0.1:4318) "
+                               "instead of writing a file; runs it cannot take now stay queued in the database's "
+                               "outbox and are sent by the next push"))
+    export.add_argument("--header", action="append", default=[], metavar='"Name: value"',
+                        help=_("a header sent to the collector, e.g. an API key (never stored or printed; "
+                               "may be repeated)"))
+    export.add_argument("--wait", default="30", metavar="SECONDS",
+                        help=_("how long to keep retrying a collector that is unavailable (default 30); what is "
+                               "not sent by then stays queued"))
+
+
+def _pull_options(importing: argparse.ArgumentParser) -> None:
+    """``import --from-jaeger URL --trace ID`` (cli/pull.py)."""
+    backend = importing.add_mutually_exclusive_group()
+    backend.add_argument("--from-jaeger", metavar="URL",
+                         help=_("open a trace from this Jaeger query service (its v3 API, e.g. "
+                                "http://127.0.0.1:16686)"))
+    backend.add_argument("--from-tempo", metavar="URL",
+                         help=_("open a trace from this Tempo query service (e.g. http://127.0.0.1:3200)"))
+    importing.add_argument("--trace", metavar="ID", help=_("the trace id (32 hexadecimal digits)"))
+    importing.add_argument("--header", action="append", default=[], metavar='"Name: value"',
+                           help=_("a header sent to the query service, e.g. an API key (never stored or printed)"))
 
 
 def _server_commands(actions: argparse._SubParsersAction) -> None:

@@ -19,6 +19,7 @@ from inspector.i18n.words import SERVICE_CHARS, kind_word, source_word, step_mak
 from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs import StepKind, step_details
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
+from inspector.store.outbox import Outbox, OutboxEntry
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
 from .durations import readable_duration
@@ -72,6 +73,15 @@ def run_dict(run: RunRecord) -> dict[str, Any]:
     return summary
 
 
+def push_dict(entry: OutboxEntry | None) -> dict[str, Any] | None:
+    """Where the run stands in the outbox of a collector (null: never queued to be pushed)."""
+    if entry is None:
+        return None
+    return {"state": entry.state, "endpoint": entry.endpoint, "attempts": entry.attempts, "reason": entry.reason,
+            "next_attempt_at": _time(entry.next_attempt_at) if entry.state == "queued" else None,
+            "sent_at": _time(entry.sent_at)}
+
+
 def _nothing_matches(args: argparse.Namespace) -> str:
     """Why the list is empty: a filter that matched nothing is not an empty database."""
     if args.outcome and args.server:
@@ -109,7 +119,8 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
         args.server = _server_url(store, args.server)
     runs = store.list_runs(outcome=args.outcome, server=args.server, limit=args.limit)
     if args.json:
-        emit_json({"runs": [run_dict(run) for run in runs]})
+        pushes = Outbox(store.db.conn).of_runs([run.id for run in runs])
+        emit_json({"runs": [{**run_dict(run), "push": push_dict(pushes.get(run.id))} for run in runs]})
         return EXIT_OK
     if not runs:
         print(_nothing_matches(args))

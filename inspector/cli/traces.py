@@ -17,7 +17,22 @@ from .ending import emit_json
 
 def run(args: argparse.Namespace) -> int:
     if args.command == "export":
+        if args.otlp_endpoint is not None:
+            from .push import push
+
+            return push(args)
+        if args.output is None:
+            raise UsageError(Message(N_("export needs -o FILE (the file to write) or --otlp-endpoint URL (a "
+                                        "collector to send the runs to)")))
         return _export(args)
+    if args.from_jaeger is not None or args.from_tempo is not None:
+        from .pull import pull
+
+        return pull(args)
+    if args.file is None:
+        raise UsageError(Message(N_("import needs FILE, or --from-jaeger URL / --from-tempo URL with --trace ID")))
+    if args.trace is not None:
+        raise UsageError(Message(N_("--trace goes with --from-jaeger or --from-tempo, not with a file")))
     return _import(args)
 
 

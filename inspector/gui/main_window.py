@@ -3,6 +3,7 @@ Server log dock), the menus and their actions, and the status bar. The rooms hol
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from .first_paint import AfterFirstPaint, DeferredTab
 from .help_menu import install_help_menu
 from .language import on_language_changed, switch_language, translated, translated_tab
 from .settings import AppSettings
+from .team import TeamBackend
 from .widgets.outcomes import outcome_word
 from .window_layout import restore_layout, save_layout
 from .workbench import room
@@ -69,7 +71,9 @@ class MainWindow(QMainWindow):
         self.engine.set_log_level(settings.server_log_level)  # every operation's session asks for it too
         self.last_run: tuple[int, str, str] | None = None
         self._closed = False
-        self._build(secrets or system_secret_keeper())
+        secrets = secrets or system_secret_keeper()
+        self.team = TeamBackend(self, secrets)  # pushing runs to the team's collector, traces by id
+        self._build(secrets)
         self._menus()
         self._update_status()
         restore_layout(self, self._splitters(), self.settings)
@@ -129,6 +133,7 @@ class MainWindow(QMainWindow):
         if not self._closed:  # a window closed at once starts nothing more
             self.engine.signins.release_reads()
             self._runs.page()
+            self.team.settings_changed()
 
     @property
     def runs_tab(self) -> RunsTab:
@@ -157,12 +162,13 @@ class MainWindow(QMainWindow):
 
     def _menus(self) -> None:
         menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&File"))
-        self.open_trace_action = self._action(menu, lambda: _("&Open trace…"), self._open_trace,
-                                              QKeySequence(QKeySequence.StandardKey.Open))
+        self.open_trace_action = self._action(menu, lambda: _("&Open trace…"), lambda: self._in_runs_tab(
+            lambda tab: tab.choose_trace()), QKeySequence(QKeySequence.StandardKey.Open))
+        self._action(menu, lambda: _("Open trace by &id…"), self.team.open_trace_by_id)
         self.export_selected_action = self._action(menu, lambda: _("&Export the selected runs…"),
-                                                   lambda: self._export(True))
+                                                   lambda: self._in_runs_tab(lambda tab: tab.choose_export(True)))
         self.export_listed_action = self._action(menu, lambda: _("Export the &listed runs…"),
-                                                 lambda: self._export(False))
+                                                 lambda: self._in_runs_tab(lambda tab: tab.choose_export(False)))
         self.delete_runs_action = self._action(menu, lambda: _("&Delete the selected runs…"),
                                                lambda: self.runs_tab.delete_selected())
         self._action(menu, lambda: _("&Import servers…"), self.admin.import_servers)
@@ -193,13 +199,9 @@ class MainWindow(QMainWindow):
 
     # -- traces (the Runs tab does the work) ---------------------------------------------------
 
-    def _open_trace(self) -> None:
+    def _in_runs_tab(self, do: Callable[[RunsTab], object]) -> None:
         self.tabs.setCurrentWidget(self.runs_tab)
-        self.runs_tab.choose_trace()
-
-    def _export(self, selected_only: bool) -> None:
-        self.tabs.setCurrentWidget(self.runs_tab)
-        self.runs_tab.choose_export(selected_only)
+        do(self.runs_tab)
 
     def open_trace(self, path: Path) -> None:
         """Import a trace file (``run-inspector FILE``, a drop) and show its runs."""
@@ -257,7 +259,7 @@ class MainWindow(QMainWindow):
     def open_settings(self) -> None:
         from .dialogs.settings_dialog import SettingsDialog  # with the sampling and agent parts it shows
 
-        dialog = SettingsDialog(self.settings, str(self.db_path), self)
+        dialog = SettingsDialog(self.settings, str(self.db_path), self, self.team.team.secrets)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             self.engine.default_budget_s = self.settings.default_budget_s
             self.answers.set_sampler(sampler_from_settings(self.settings))
@@ -267,6 +269,7 @@ class MainWindow(QMainWindow):
             # Only what the settings change: the budget shown; the catalogue and the chosen tool stay.
             self.workbench.show_budget(self.admin.current())
             self.apply_language()
+            self.team.settings_changed()
 
     def apply_language(self) -> str:
         """Switch to the language the settings ask for (else the system's), if it is not the one shown."""
@@ -294,6 +297,7 @@ class MainWindow(QMainWindow):
         self._closed = True
         self.admin.closed = True
         self.save_layout()
+        self.team.shut_down()
         if self._runs.built:
             self.runs_tab.shut_down()
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded

@@ -38,6 +38,8 @@ RUN_ORDERS = {
     "server": "COALESCE(runs.server, '')",
     "steps": "(SELECT COUNT(*) FROM steps WHERE steps.run_id = runs.id)",
     "duration": "(julianday(runs.finished_at) - julianday(runs.started_at))",
+    # Where the run stands in the outbox of the team's collector (its newest row), '' when never queued.
+    "pushed": "COALESCE((SELECT state FROM outbox WHERE outbox.run_id = runs.id ORDER BY outbox.id DESC LIMIT 1), '')",
 }
 
 

@@ -137,7 +137,28 @@ _V9_LEG_EXCHANGES = _statements("""
         ALTER TABLE legs ADD COLUMN exchange TEXT;
 """)
 
+# The outbox of runs pushed to a team's OpenTelemetry collector (inspector/store/outbox.py): one row per
+# run and collector address, its state ('queued', 'sending' while one process holds it, 'sent', or
+# 'failed' for good with the reason), the attempts made and when the next one is due (UTC). The
+# headers sent (credentials) are never here.
+_V10_OUTBOX = _statements("""
+        CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            endpoint TEXT NOT NULL,
+            state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'sending', 'sent', 'failed')),
+            attempts INTEGER NOT NULL DEFAULT 0,
+            queued_at TEXT NOT NULL,
+            next_attempt_at TEXT NOT NULL,
+            sent_at TEXT,
+            reason TEXT NOT NULL DEFAULT '',
+            owner_pid INTEGER,
+            UNIQUE (run_id, endpoint)
+        );
+        CREATE INDEX outbox_due ON outbox (endpoint, state, next_attempt_at);
+""")
+
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
                                      _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN, _V8_RUN_NOTES,
-                                     _V9_LEG_EXCHANGES)
+                                     _V9_LEG_EXCHANGES, _V10_OUTBOX)
 SCHEMA_VERSION = len(MIGRATIONS)

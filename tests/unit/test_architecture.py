@@ -19,11 +19,13 @@ ALLOWED = {
     "traces": {"traces", "runs", "i18n"},
     "transfer": {"transfer", "traces", "store", "runs", "i18n"},
     "agent": {"agent", "runs", "mcp", "store"},
+    # Runs beyond this machine's database: the outbox pushed to a collector, traces pulled by id.
+    "capture": {"capture", "transfer", "traces", "store", "runs", "i18n"},
     "demo": {"demo"},
-    "gui": {"gui", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo", "appinfo", "version",
-            "logfile"},
-    "cli": {"cli", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui", "appinfo", "version",
-            "logfile"},
+    "gui": {"gui", "agent", "capture", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo", "appinfo",
+            "version", "logfile"},
+    "cli": {"cli", "capture", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui", "appinfo",
+            "version", "logfile"},
     # The application id, name, version and icon files (read from `resources`, package data only).
     "appinfo": {"version"},
     "resources": set(),

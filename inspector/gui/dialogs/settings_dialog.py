@@ -21,20 +21,24 @@ from PySide6.QtWidgets import (
 from inspector.i18n import LANGUAGES, _, choose_language, current_language
 from inspector.i18n.formatting import format_number, format_seconds
 from inspector.mcp import DEFAULT_BUDGET_SECONDS, LOG_LEVELS, MAXIMUM_BUDGET_SECONDS, MINIMUM_LEG_SECONDS
+from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
 from ..language import switch_language, translated, translated_item
 from ..settings import AppSettings
+from ..team_settings import TeamSettings
 from ..widgets.accessibility import label_combo
 from ..widgets.budget_field import BudgetField
 from ..widgets.hints import mark_hint, readable_placeholders
 from .form_dialog import finish_form
 from .sampling_tokens import SamplingTokensField
+from .team_fields import TeamFields
 
 
 class SettingsDialog(QDialog):
     """Edits :class:`AppSettings`; nothing is saved unless every field is valid."""
 
-    def __init__(self, settings: AppSettings, current_database: str, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: AppSettings, current_database: str, parent: QWidget | None = None,
+                 secrets: SecretKeeper | None = None) -> None:
         super().__init__(parent)
         translated(self, "setWindowTitle", lambda: _("Settings"))
         self._settings = settings
@@ -130,6 +134,8 @@ class SettingsDialog(QDialog):
         log_label = translated(QLabel(), "setText", lambda: _("Server log level"))
         label_combo(self.log_level, lambda: _("Server log level"), log_label)
         form.addRow(log_label, log_column)
+        self.team = TeamFields(TeamSettings(settings.qsettings, secrets or system_secret_keeper()))
+        form.addRow(translated(QLabel(), "setText", lambda: _("Team backend")), self.team)
         finish_form(self, form)
         readable_placeholders(self)  # after the form is the dialog's: it looks among its children
 
@@ -159,6 +165,8 @@ class SettingsDialog(QDialog):
             self.sampling_error.setText(_("To let servers use a model, give the model server's address "
                                           "(http:// or https://) and the model's name."))
             self.sampling_error.show()
+            return
+        if not self.team.save():
             return
         self._settings.language = self.language.currentData() or ""
         self._settings.allow_sampling = self.allow_sampling.isChecked()

@@ -73,7 +73,7 @@ class TransferJob(QObject):
     def _run(self) -> None:
         # The trace readers and writers load on the worker, the first time a transfer runs: the
         # window's start does not wait for them.
-        from inspector.transfer import TraceExportError, TraceImportError
+        from inspector.traces.format import TraceError  # import and export errors, and a trace pulled by id
 
         store = None
         try:
@@ -83,7 +83,7 @@ class TransferJob(QObject):
             self.result = self._work(store, self._progress)
         except TransferCancelled:
             self.was_cancelled = True
-        except (TraceImportError, TraceExportError, UnknownRunError, StoreError) as exc:
+        except (TraceError, UnknownRunError, StoreError) as exc:
             self.error = translate(exc)  # the sentence in the current language (its English is str(exc))
         except Exception as exc:  # noqa: BLE001 - the window must hear of every end
             self.error = _("The transfer stopped on an internal error: {error}").format(error=type(exc).__name__)
@@ -106,6 +106,17 @@ def import_job(db_path: Path, source: Path) -> TransferJob:
         from inspector.transfer import import_trace
 
         return import_trace(store, source, progress)
+
+    return TransferJob(work, db_path)
+
+
+def pull_job(db_path: Path, backend: str, base: str, trace_id: str) -> TransferJob:
+    """A job opening the trace ``trace_id`` of a Jaeger or Tempo query service (kept beside the database)."""
+
+    def work(store: RunStore, progress: Callable[[int, int], None]) -> Any:
+        from inspector.capture.pull import CACHE_FOLDER, pull_trace
+
+        return pull_trace(store, backend, base, trace_id, db_path.parent / CACHE_FOLDER, progress=progress)
 
     return TransferJob(work, db_path)
 

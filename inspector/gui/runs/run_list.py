@@ -25,6 +25,7 @@ from inspector.i18n import _
 from inspector.runs import RUN_SOURCES
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import RunFilter, servers_with_runs
+from inspector.store.outbox import OutboxEntry
 
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
@@ -32,11 +33,12 @@ from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .columns import compact_rows, fit_columns
+from .push_marks import push_word
 from .runs_model import COLUMNS, RunListModel, format_duration, format_started, server_shown, source_word
 
 #: The columns' least widths; :meth:`RunListPane.fit_columns` widens them for longer words (German).
 #: The title stretches; the server shows a name, so it needs less room than an address.
-RUN_WIDTHS = (40, 140, 200, 100, 70, 130, 50, 64)
+RUN_WIDTHS = (40, 140, 200, 100, 70, 130, 50, 64, 60)
 #: Rows the list shows at least when the tab has the room (the splitter gives it that much).
 VISIBLE_RUNS = 10
 
@@ -125,6 +127,10 @@ class RunListPane(QWidget):
         self._before_reset: tuple[list[int], int | None] = ([], None)
         self.model.modelAboutToBeReset.connect(self._remember_selection)
         self.model.reset_done.connect(lambda: self._reselect(*self._before_reset))
+        # The Pushed column only once some run was queued for the team's collector (most never push).
+        for signal in (self.model.reset_done, self.model.dataChanged, self.model.rowsInserted):
+            signal.connect(self._show_pushed)
+        self._show_pushed()
         delete = QShortcut(QKeySequence.StandardKey.Delete, self.view)
         # Each shortcut says what it does (the Help menu's list of shortcuts reads it).
         translated(delete, "setWhatsThis", lambda: _("Runs › Delete the selected runs"))
@@ -136,6 +142,9 @@ class RunListPane(QWidget):
             self.server_filter.setItemText(0, _("Every server"))
         self.fit_columns()
 
+    def _show_pushed(self, *_args: object) -> None:
+        self.view.setColumnHidden(COLUMNS.index("pushed"), not self.model.any_pushed)
+
     def fit_columns(self) -> None:
         """Columns wide enough for their heading and their longest usual word in the current language."""
         sample = datetime(2025, 12, 28, 23, 59, 59, tzinfo=UTC)
@@ -144,7 +153,9 @@ class RunListPane(QWidget):
             COLUMNS.index("started"): [format_started(sample)],
             status: [outcome_word(s) for s in ("interrupted", "cancelled", "failed")],
             COLUMNS.index("source"): [source_word(s) for s in RUN_SOURCES],
-            COLUMNS.index("steps"): ["100,000"], COLUMNS.index("duration"): [format_duration(3599)]},
+            COLUMNS.index("steps"): ["100,000"], COLUMNS.index("duration"): [format_duration(3599)],
+            COLUMNS.index("pushed"): [push_word(OutboxEntry(0, 0, "", state, 0, None, None, ""))
+                                      for state in ("queued", "sent", "failed")]},
             sortable=True, icons=(status,))
 
     def height_for_rows(self, rows: int = VISIBLE_RUNS) -> int:

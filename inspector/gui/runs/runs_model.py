@@ -16,23 +16,26 @@ from inspector.i18n import _, formatting
 from inspector.i18n.words import source_word
 from inspector.store import RunRecord, RunStore, ServerRegistry
 from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
+from inspector.store.outbox import Outbox, OutboxEntry
 
 from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
+from .push_marks import push_tooltip, push_word
 from .table_model import Index, NamedColumnsModel
 
 RunIdRole = Qt.ItemDataRole.UserRole + 1
 StatusRole = Qt.ItemDataRole.UserRole + 2
 
 #: Columns: their key (also the sort order of the store) and heading.
-COLUMNS = ("id", "started", "title", "status", "source", "server", "steps", "duration")
+COLUMNS = ("id", "started", "title", "status", "source", "server", "steps", "duration", "pushed")
 STATUS_COLUMN = COLUMNS.index("status")
 #: Runs read at a time.
 PAGE_SIZE = 500
 
 
 def headings() -> tuple[str, ...]:
-    return (_("#"), _("Started"), _("Title"), _("Status"), _("Source"), _("Server"), _("Steps"), _("Duration"))
+    return (_("#"), _("Started"), _("Title"), _("Status"), _("Source"), _("Server"), _("Steps"), _("Duration"),
+            _("Pushed"))
 
 
 def format_started(moment: datetime | None) -> str:
@@ -90,6 +93,9 @@ class RunListModel(NamedColumnsModel):
         self.descending = True
         self._runs: list[RunRecord] = []
         self._rows: dict[int, int] = {}
+        #: The outbox row of each loaded run that has one (the Pushed column).
+        self._pushes: dict[int, OutboxEntry] = {}
+        self.any_pushed = False
         self._has_more = False
         self._resetting = False
         #: Server address -> the name the registry gives it (read again with the list).
@@ -114,9 +120,12 @@ class RunListModel(NamedColumnsModel):
         self.reads += 1
         return runs[:limit], len(runs) > limit
 
-    def _set(self, runs: list[RunRecord]) -> None:
+    def _set(self, runs: list[RunRecord], pushes: dict[int, OutboxEntry] | None = None) -> None:
         self._runs = runs
         self._rows = {run.id: row for row, run in enumerate(runs)}
+        self._pushes = pushes if pushes is not None else Outbox(self.store.db.conn).of_runs(list(self._rows))
+        #: Whether any run was ever queued to be pushed (the Pushed column is shown only then).
+        self.any_pushed = bool(self._pushes) or Outbox(self.store.db.conn).any()
 
     def refresh(self, *, reset: bool = False) -> None:
         """Read the loaded part of the list again; keep rows in place where the runs are the same."""
@@ -135,9 +144,10 @@ class RunListModel(NamedColumnsModel):
                 self._resetting = False
             self.reset_done.emit()
             return
+        pushes = Outbox(self.store.db.conn).of_runs([run.id for run in runs])
         changed = [row for row, (old, new) in enumerate(zip(self._runs, runs, strict=True))
-                   if old != new or (renamed and new.server)]
-        self._set(runs)
+                   if old != new or (renamed and new.server) or self._pushes.get(new.id) != pushes.get(new.id)]
+        self._set(runs, pushes)
         if changed:
             self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), len(COLUMNS) - 1))
 
@@ -155,7 +165,7 @@ class RunListModel(NamedColumnsModel):
             self._has_more = False
             return
         self.beginInsertRows(QModelIndex(), len(self._runs), len(self._runs) + len(more) - 1)
-        self._set(self._runs + more)
+        self._set(self._runs + more, {**self._pushes, **Outbox(self.store.db.conn).of_runs([run.id for run in more])})
         self.endInsertRows()
 
     def ensure_loaded(self, run_id: int) -> int | None:
@@ -197,6 +207,9 @@ class RunListModel(NamedColumnsModel):
             return run.status
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self._text(run, column)
+        if role == Qt.ItemDataRole.ToolTipRole and column == "pushed":
+            told = push_tooltip(self._pushes.get(run.id))
+            return plain_tooltip(told) if told else None
         if role == Qt.ItemDataRole.ToolTipRole and column in ("title", "server"):
             # Escaped: Qt would take a title like "<img src=x>" for markup in a tooltip. The server's
             # address is in the tooltip: the cell shows its name.
@@ -226,6 +239,8 @@ class RunListModel(NamedColumnsModel):
             return cell_text(server_shown(run.server or "", self.names))
         if column == "steps":
             return formatting.format_number(run.step_count or 0)
+        if column == "pushed":
+            return push_word(self._pushes.get(run.id))
         return format_duration(run_duration(run))
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

@@ -16,7 +16,7 @@ from inspector.i18n.formatting import format_number
 from inspector.store import RunStore, UnknownRunError
 from inspector.store.browse import delete_runs
 
-from ..dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job
+from ..dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job, pull_job
 from ..settings import open_qsettings
 from ..widgets.plain_text import cell_text, visible
 
@@ -92,12 +92,7 @@ class Transfers(QObject):
         from inspector.transfer import ImportReport
 
         assert isinstance(report, ImportReport)
-        run_ids = list(report.run_ids)
-        for uid in report.already_present:
-            found = self.store.find_run_by_uid(uid)
-            if found is not None:
-                run_ids.append(found.id)
-        self.imported.emit(run_ids)
+        self.imported.emit(self._run_ids(report))
         if report.runs_imported:
             message = ngettext("Imported {count} run from {name}.", "Imported {count} runs from {name}.",
                                report.runs_imported).format(count=report.runs_imported, name=visible(path.name))
@@ -106,6 +101,35 @@ class Transfers(QObject):
                                "{name} was imported before: its runs are selected.",
                                len(report.already_present)).format(name=visible(path.name))
         self._ended("import", "ok", message)
+
+    def open_trace_by_id(self, backend: str, base: str, trace_id: str) -> TransferJob | None:
+        """Open a trace of the team's Jaeger or Tempo in a worker (cached beside the database)."""
+        if self._busy(lambda: self.open_trace_by_id(backend, base, trace_id)):
+            return None
+        job = pull_job(self.db_path, backend, base, trace_id)
+        job.finished.connect(self._pulled)
+        self._connect_ends(job, "import", _("Opening the trace was cancelled; nothing was imported."))
+        self._start(job, _("Opening trace {id}…").format(id=cell_text(trace_id, 40)))
+        return job
+
+    def _pulled(self, pulled: object) -> None:
+        report = pulled.report  # type: ignore[attr-defined]
+        self.imported.emit(self._run_ids(report))
+        if report.runs_imported:
+            message = ngettext("Opened trace {id}: {count} run imported.", "Opened trace {id}: {count} runs imported.",
+                               report.runs_imported).format(id=pulled.trace_id, count=report.runs_imported)  # type: ignore[attr-defined]
+        else:
+            message = _("Trace {id} was opened before: its runs are selected.").format(
+                id=pulled.trace_id)  # type: ignore[attr-defined]
+        self._ended("import", "ok", message)
+
+    def _run_ids(self, report: object) -> list[int]:
+        run_ids = list(report.run_ids)  # type: ignore[attr-defined]
+        for uid in report.already_present:  # type: ignore[attr-defined]
+            found = self.store.find_run_by_uid(uid)
+            if found is not None:
+                run_ids.append(found.id)
+        return run_ids
 
     # -- export ---------------------------------------------------------------------------------
 

@@ -1,0 +1,91 @@
+"""One OTLP/HTTP export request and what its answer means for the outbox.
+
+``POST {endpoint}/v1/traces`` with OTLP JSON (``Content-Type: application/json``, as the OTLP/HTTP
+specification allows beside protobuf). The answer decides the row's next state:
+
+- 2xx: sent (a ``partialSuccess`` with rejected spans is kept as the reason, still sent: sending
+  it again would be rejected again);
+- a connection error, a timeout, 408, 429 or 5xx: try again later (``Retry-After`` honoured);
+- any other answer (400, 401, 403, 404, 413, a redirect, ...): failed for good, with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+
+TRACES_PATH = "/v1/traces"
+#: How long one request may take (connecting, sending a large run, the collector's answer).
+REQUEST_TIMEOUT_S = 30.0
+#: The collector's words kept in a reason, at most.
+REASON_CHARS = 300
+_RETRIED_STATUSES = frozenset({408, 429})
+
+
+class EndpointError(ValueError):
+    """The collector address cannot be used (not http or https, no host)."""
+
+
+def traces_url(endpoint: str) -> str:
+    """The address requests go to: ``endpoint`` itself when it names a path, else with ``/v1/traces``
+    (as OTEL_EXPORTER_OTLP_ENDPOINT is read)."""
+    parts = urlsplit(endpoint.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise EndpointError(endpoint)
+    path = parts.path if parts.path not in ("", "/") else TRACES_PATH
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What one request achieved: ``sent``, ``retry`` (later) or ``failed`` (for good)."""
+
+    state: str
+    reason: str = ""
+    #: What the collector's Retry-After asked for (the raw header), on ``retry``.
+    retry_after: str | None = None
+
+
+def send(client: httpx.Client, url: str, body: bytes, headers: Mapping[str, str]) -> Delivery:
+    """POST one export request; never raises for what the network or the collector does."""
+    try:
+        response = client.post(url, content=body, headers={**headers, "Content-Type": "application/json"})
+    except httpx.TimeoutException:
+        return Delivery("retry", "the collector did not answer in time")
+    except httpx.TransportError as error:
+        return Delivery("retry", f"cannot reach the collector ({_short(str(error) or type(error).__name__)})")
+    status = response.status_code
+    if 200 <= status < 300:
+        return Delivery("sent", _partial_success(response.content))
+    said = _short(response.text)
+    reason = f"HTTP {status} {response.reason_phrase}".rstrip() + (f": {said}" if said else "")
+    if status in _RETRIED_STATUSES or status >= 500:
+        return Delivery("retry", reason, response.headers.get("Retry-After"))
+    if 300 <= status < 400:
+        reason += f" (a redirect to {_short(response.headers.get('Location', ''))}, not followed)"
+    return Delivery("failed", reason)
+
+
+def _partial_success(content: bytes) -> str:
+    """The collector's word on spans it rejected although it answered 2xx ('' when none)."""
+    try:
+        answer = json.loads(content) if content else {}
+    except ValueError:
+        return ""  # a protobuf or empty answer: nothing rejected that we can read
+    partial = answer.get("partialSuccess") if isinstance(answer, dict) else None
+    if not isinstance(partial, dict):
+        return ""
+    rejected = partial.get("rejectedSpans")
+    if rejected in (None, 0, "0"):
+        return ""
+    return _short(f"the collector rejected {rejected} span(s): {partial.get('errorMessage', '')}")
+
+
+def _short(text: str) -> str:
+    """One line of at most :data:`REASON_CHARS` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= REASON_CHARS else line[:REASON_CHARS - 1] + "…"

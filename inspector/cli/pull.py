@@ -1,0 +1,55 @@
+"""``import --from-jaeger URL --trace ID`` and ``--from-tempo``: a trace by id, through the OTLP import.
+
+The trace is kept in ``pulled-traces/`` beside the run database: opening the same id again reads
+that file instead of asking the service.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from inspector.capture.pull import CACHE_FOLDER, PullError, pull_trace
+from inspector.i18n import N_, _, ngettext
+from inspector.i18n.messages import Message
+from inspector.store import StoreError
+
+from .common import EXIT_OK, BadInputError, CommandError, UsageError, database_path, open_store
+from .ending import emit_json
+from .push import collector_headers
+
+
+def pull(args: argparse.Namespace) -> int:
+    if args.file is not None:
+        raise UsageError(Message(N_("give FILE or --from-jaeger / --from-tempo, not both")))
+    if not args.trace:
+        raise UsageError(Message(N_("--from-jaeger and --from-tempo need --trace ID (the trace id to open)")))
+    backend, base = ("jaeger", args.from_jaeger) if args.from_jaeger is not None else ("tempo", args.from_tempo)
+    headers = collector_headers(args.header)
+    cache = database_path(args.db).parent / CACHE_FOLDER
+    with open_store(args.db) as store:
+        try:
+            pulled = pull_trace(store, backend, base, args.trace, cache, headers)
+        except PullError as error:
+            raise BadInputError(error) from None
+        except StoreError as error:
+            raise CommandError(error) from None
+        report = pulled.report
+        run_ids = list(report.run_ids) or [run.id for uid in report.already_present
+                                           if (run := store.find_run_by_uid(uid)) is not None]
+    if args.json:
+        emit_json({"trace_id": pulled.trace_id, "backend": backend, "cached": pulled.cached,
+                   "file": str(pulled.path), "run_ids": run_ids, "runs_imported": report.runs_imported,
+                   "steps": report.steps_imported, "runs_already_present": report.runs_already_present})
+        return EXIT_OK
+    said = ngettext("Opened trace {id}: {count} run imported.", "Opened trace {id}: {count} runs imported.",
+                    report.runs_imported).format(id=pulled.trace_id, count=report.runs_imported)
+    if report.runs_already_present:
+        said += " " + ngettext("{count} run was already here.", "{count} runs were already here.",
+                               report.runs_already_present).format(count=report.runs_already_present)
+    if pulled.cached:
+        said += " " + _("(read from the copy kept earlier; the service was not asked again)")
+    if run_ids:
+        said += " " + _("Runs: {ids}.").format(ids=", ".join(map(str, run_ids)))
+    print(said)
+    return EXIT_OK
+

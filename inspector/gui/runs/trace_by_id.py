@@ -1,0 +1,76 @@
+"""File → Open trace by id…: which query service (Jaeger or Tempo, its address from Settings) and
+which trace id; the trace is then opened in a worker like a file (Transfers.open_trace_by_id)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout, QLabel, QLineEdit, QWidget
+
+from inspector.i18n import _
+
+from ..dialogs.form_dialog import finish_form
+from ..language import translated, translated_item
+from ..team_settings import TeamSettings
+from ..widgets.accessibility import label_combo
+from ..widgets.hints import mark_hint
+
+
+class TraceByIdDialog(QDialog):
+    """Asks for the trace id (and the query service, remembered in the settings)."""
+
+    def __init__(self, team: TeamSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        translated(self, "setWindowTitle", lambda: _("Open trace by id"))
+        self.team = team
+        self.backend = QComboBox()
+        translated_item(self.backend, lambda: "Jaeger", "jaeger")
+        translated_item(self.backend, lambda: "Tempo", "tempo")
+        self.backend.setCurrentIndex(max(self.backend.findData(team.query_backend), 0))
+        self.address = QLineEdit(team.query_url)
+        self.address.setPlaceholderText("http://127.0.0.1:16686")
+        translated(self.address, "setAccessibleName", lambda: _("The trace query service's address"))
+        self.trace_id = QLineEdit()
+        self.trace_id.setPlaceholderText("4bf92f3577b34da6a3ce929d0e0e4736")
+        translated(self.trace_id, "setAccessibleName", lambda: _("Trace id"))
+        note = translated(QLabel(), "setText", lambda: _(
+            "The trace is read through the same checks as an opened file, and kept beside the run database: "
+            "opening the same id again does not ask the service again."))
+        note.setWordWrap(True)
+        mark_hint(note)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #B84A00;")
+        self.error.setTextFormat(Qt.TextFormat.PlainText)
+        self.error.hide()
+        for field in (self.address, self.trace_id):
+            field.textEdited.connect(lambda _text: self.error.hide())
+        form = QFormLayout()
+        service = translated(QLabel(), "setText", lambda: _("Query service"))
+        label_combo(self.backend, lambda: _("Kind of trace query service"), service)
+        form.addRow(service, self.backend)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Address")), self.address)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Trace id")), self.trace_id)
+        form.addRow(note)
+        form.addRow(self.error)
+        finish_form(self, form)
+        self.trace_id.setFocus()
+
+    def accept(self) -> None:  # noqa: D102
+        from inspector.capture.pull import PullError, trace_id_of, trace_query_url
+
+        try:
+            trace_query_url(self.backend.currentData(), self.address.text(), trace_id_of(self.trace_id.text()))
+        except PullError as error:
+            from inspector.i18n.messages import translate
+
+            self.error.setText(translate(error))
+            self.error.show()
+            return
+        self.team.save_query(self.backend.currentData(), self.address.text().strip())
+        super().accept()
+
+    def chosen(self) -> tuple[str, str, str]:
+        """(backend, address, trace id) as accepted."""
+        return self.backend.currentData(), self.address.text().strip(), self.trace_id.text().strip()
+
+
+__all__ = ["TraceByIdDialog"]

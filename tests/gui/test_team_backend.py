@@ -1,0 +1,173 @@
+"""The window and the team's OpenTelemetry backend: pushing finished runs from a worker thread (the
+Pushed column), the Settings part (secret header values never in the settings file), and File →
+Open trace by id… against a fake Jaeger on 127.0.0.1."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from inspector.gui.dialogs.settings_dialog import SettingsDialog
+from inspector.gui.language import switch_language
+from inspector.gui.runs.runs_model import COLUMNS
+from inspector.gui.runs.trace_by_id import TraceByIdDialog
+from inspector.gui.settings import AppSettings
+from inspector.gui.team_settings import TeamSettings
+from inspector.runs.times import utc_now
+from inspector.store import RunStore, resolve_db_path
+from inspector.store.secrets import NoSecretKeeper
+from tests.gui.test_screenshots import save
+from tests.support.otlp_collector import Answer, running_collector
+from tests.support.sample_runs import mixed_run
+from tests.support.trace_backends import fixture_trace, fixture_trace_ids, trace_backend
+
+PUSHED = COLUMNS.index("pushed")
+
+
+def _push_on(endpoint: str, headers: list[tuple[str, str, bool]] | None = None) -> TeamSettings:
+    team = TeamSettings(AppSettings().qsettings, NoSecretKeeper())
+    team.save_push(True, endpoint, headers or [])
+    team.qsettings.sync()
+    return team
+
+
+def _pushed_word(tab, run_id: int) -> str:
+    row = tab.runs.row_of(run_id)
+    return "" if row is None else tab.runs.index(row, PUSHED).data()
+
+
+def test_a_finished_run_is_pushed_by_a_worker_while_the_window_stays_responsive(qtbot, make_window) -> None:
+    release = threading.Event()
+    with running_collector() as collector:
+        collector.answers = [Answer(hold=release)]  # the collector takes its time with the first run
+        _push_on(collector.endpoint, [("Authorization", "Bearer team-secret", True)])
+        window = make_window(wait_tools=False)
+        tab = window.runs_tab
+        qtbot.waitUntil(lambda: window.team.push.running, timeout=5000)
+        with RunStore.open(resolve_db_path()) as store:
+            run_id = mixed_run(store, "pushed from the window", started_at=utc_now() - timedelta(seconds=10),
+                               source="live")
+            store.db.conn.execute("UPDATE runs SET finished_at = ? WHERE id = ?",
+                                  (utc_now().isoformat().replace("+00:00", "Z")[:26] + "Z", run_id))
+        window.team.push.wake()
+        qtbot.waitUntil(lambda: collector.hits == 1, timeout=10000)
+        qtbot.waitUntil(lambda: not tab.run_view.isColumnHidden(PUSHED), timeout=5000)
+        # The request hangs in the worker; the GUI thread still runs its timers and repaints.
+        ticks = []
+        timer = QTimer()
+        timer.timeout.connect(lambda: ticks.append(1))
+        timer.start(20)
+        qtbot.waitUntil(lambda: len(ticks) >= 5, timeout=2000)
+        timer.stop()
+        qtbot.waitUntil(lambda: _pushed_word(tab, run_id) == "sending", timeout=5000)
+        release.set()
+        qtbot.waitUntil(lambda: _pushed_word(tab, run_id) == "sent", timeout=10000)
+        tooltip = tab.runs.index(tab.runs.row_of(run_id), PUSHED).data(3)
+        assert "Sent to" in tooltip and collector.endpoint in tooltip
+        assert collector.headers_seen[0]["authorization"] == "Bearer team-secret"
+        window.resize(1400, 860)
+        window.main.setSizes([220, 1180])
+        window.tabs.setCurrentWidget(tab)
+        assert tab.select_runs([run_id])
+        save(window, "runs-pushed-column")
+        switch_language("de")
+        try:
+            qtbot.waitUntil(lambda: _pushed_word(tab, run_id) == "gesendet", timeout=3000)
+            window.runs_tab.fit_columns()
+            save(window, "runs-pushed-column-de")
+        finally:
+            switch_language("en")
+        window.shut_down()
+        assert not window.team.push.running
+    assert len(collector.requests) == 1
+
+
+def test_a_collector_that_is_down_leaves_the_run_queued_with_the_reason(qtbot, make_window) -> None:
+    with running_collector() as collector:
+        endpoint = collector.endpoint
+    _push_on(endpoint)
+    window = make_window(wait_tools=False)
+    tab = window.runs_tab
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = store.start_run("waits for the collector", "live")
+        store.finish_run(run_id, "ok")
+    window.team.push.wake()
+    qtbot.waitUntil(lambda: _pushed_word(tab, run_id) == "queued"
+                    and "did not deliver" in (tab.runs.index(tab.runs.row_of(run_id), PUSHED).data(3) or ""),
+                    timeout=10000)
+    assert "cannot reach the collector" in window.team.push.problem
+
+
+def test_the_settings_keep_a_secret_header_out_of_the_settings_file(qtbot, _isolated_settings) -> None:
+    settings = AppSettings()
+    dialog = SettingsDialog(settings, "/tmp/runs.db", secrets=NoSecretKeeper())
+    qtbot.addWidget(dialog)
+    team = dialog.team
+    team.push.setChecked(True)
+    team.endpoint.setText("ftp://nowhere")
+    row = team.add_header("X-Api-Key", "very-secret-value")
+    assert row.secret.isChecked()  # named like a credential: marked secret, shown as dots
+    dialog.accept()
+    assert team.error.isVisibleTo(dialog) and "http://" in team.error.text()
+    team.endpoint.setText("http://127.0.0.1:4318")
+    team.query.setText("http://127.0.0.1:16686")
+    team.error.hide()
+    dialog.show()
+    team.grow()
+    save(dialog, "settings-team-backend")
+    switch_language("de")
+    try:
+        save(dialog, "settings-team-backend-de")
+    finally:
+        switch_language("en")
+    dialog.accept()
+    assert dialog.result() == SettingsDialog.DialogCode.Accepted
+    settings.sync()
+    assert "very-secret-value" not in _isolated_settings.read_text()
+    kept = TeamSettings(settings.qsettings, NoSecretKeeper())
+    assert kept.header_rows() == [("X-Api-Key", "very-secret-value", True)]  # this session only
+    assert kept.push_setting().enabled and kept.query_url == "http://127.0.0.1:16686"
+
+
+def test_open_trace_by_id_asks_for_a_real_id_and_opens_it_in_the_runs_tab(qtbot, make_window) -> None:
+    trace = fixture_trace_ids()[0]
+    with trace_backend() as jaeger:
+        path = f"/api/v3/traces/{trace}"
+        jaeger.serve_json(path, {"result": fixture_trace(trace)})
+        window = make_window(wait_tools=False)
+        dialog = TraceByIdDialog(window.team.team, window)
+        qtbot.addWidget(dialog)
+        dialog.address.setText(jaeger.base)
+        dialog.trace_id.setText("not an id")
+        dialog.accept()
+        assert dialog.error.isVisibleTo(dialog) and "is not a trace id" in dialog.error.text()
+        dialog.trace_id.setText(trace)
+        dialog.show()
+        save(dialog, "open-trace-by-id")
+        dialog.accept()
+        assert dialog.result() == TraceByIdDialog.DialogCode.Accepted
+        assert window.team.team.query_url == jaeger.base
+        tab = window.runs_tab
+        for _ in range(2):  # the second open is read from the kept copy
+            job = tab.transfers.open_trace_by_id(*dialog.chosen())
+            with qtbot.waitSignal(tab.transfers.ended, timeout=15000) as ended:
+                pass
+            assert job is not None and ended.args[:2] == ["import", "ok"]
+            assert tab.selected_run_ids()
+        assert jaeger.hits == {path: 1}
+        assert tab.run_view.isColumnHidden(PUSHED)  # nothing was ever queued: no Pushed column
+        failed = tab.transfers.open_trace_by_id("jaeger", jaeger.base, "abcdef")
+        with qtbot.waitSignal(tab.transfers.ended, timeout=15000) as ended:
+            pass
+        assert failed is not None and ended.args[1] == "failed" and "There is no trace" in ended.args[2]
+        tab.transfers.error_box.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_left_language():
+    yield
+    QApplication.processEvents()

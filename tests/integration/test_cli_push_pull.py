@@ -1,0 +1,115 @@
+"""`export --otlp-endpoint`, `runs list --json` (the push state) and `import --from-jaeger/--from-tempo`,
+run as the command line runs them, against the loopback collector and query services of tests/support."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from inspector.store import RunStore
+from tests.support.otlp_collector import Answer, OtlpCollector, running_collector
+from tests.support.sample_runs import mixed_run
+from tests.support.trace_backends import as_old_tempo, fixture_trace, fixture_trace_ids, trace_backend
+
+
+def _cli(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", *args, "--db", str(db)], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+
+
+def _runs_listed(db: Path) -> dict[int, dict]:
+    listed = _cli("runs", "list", "--json", db=db)
+    assert listed.returncode == 0, listed.stderr
+    return {run["id"]: run for run in json.loads(listed.stdout)["runs"]}
+
+
+def test_export_to_a_collector_that_is_down_queues_and_a_later_push_sends_exactly_once(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        first, second = mixed_run(store, "first"), mixed_run(store, "second")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    endpoint = f"http://127.0.0.1:{port}"
+    down = _cli("export", "--otlp-endpoint", endpoint, "--all", "--wait", "0", "--json",
+                "--header", "X-Api-Key: sekrit-123", db=db)
+    assert down.returncode == 1, down.stderr
+    said = json.loads(down.stdout)
+    assert (said["queued"], said["sent"], said["waiting"]) == (2, 0, 2)
+    assert "cannot reach the collector" in said["last_reason"]
+    assert "sekrit-123" not in down.stdout + down.stderr
+    listed = _runs_listed(db)
+    assert listed[first]["push"]["state"] == "queued"
+    assert listed[first]["push"]["endpoint"] == f"{endpoint}/v1/traces"
+    collector = OtlpCollector(port)
+    collector.start()
+    try:
+        up = _cli("export", "--otlp-endpoint", endpoint, "--wait", "10", "--header", "X-Api-Key: sekrit-123", db=db)
+        assert up.returncode == 0, up.stderr
+        assert up.stdout.startswith("Sent 2 runs to")
+        again = _cli("export", "--otlp-endpoint", endpoint, "--all", "--json", db=db)
+        assert json.loads(again.stdout)["sent"] == 0  # each run is sent once
+    finally:
+        collector.stop()
+    assert len(collector.requests) == 2
+    assert {headers["x-api-key"] for headers in collector.headers_seen} == {"sekrit-123"}
+    listed = _runs_listed(db)
+    assert {listed[run_id]["push"]["state"] for run_id in (first, second)} == {"sent"}
+    with sqlite_connection(db) as conn:
+        assert "sekrit" not in " ".join(str(row) for row in conn.execute("SELECT * FROM outbox"))
+
+
+def test_a_refused_run_says_why_in_runs_list(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        run_id = mixed_run(store)
+    with running_collector() as collector:
+        collector.answers = [Answer(413, body=b'{"message": "too large"}')]
+        refused = _cli("export", str(run_id), "--otlp-endpoint", collector.endpoint + "/v1/traces", "--json", db=db)
+    assert refused.returncode == 1
+    assert json.loads(refused.stdout)["runs"] == [
+        {"id": run_id, "state": "failed", "reason": 'HTTP 413 Request Entity Too Large: {"message": "too large"}'}]
+    assert _runs_listed(db)[run_id]["push"]["state"] == "failed"
+
+
+def test_export_refuses_a_bad_endpoint_and_a_bad_header_without_echoing_it(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    bad = _cli("export", "--all", "--otlp-endpoint", "ftp://collector", db=db)
+    assert bad.returncode == 2 and "--otlp-endpoint needs" in bad.stderr
+    header = _cli("export", "--all", "--otlp-endpoint", "http://127.0.0.1:1", "--header", "Bearer topsecret", db=db)
+    assert header.returncode == 2 and "topsecret" not in header.stderr
+    both = _cli("export", "--all", "--otlp-endpoint", "http://127.0.0.1:1", "-o", "x.json", db=db)
+    assert both.returncode == 2 and "not both" in both.stderr
+
+
+def test_import_from_jaeger_and_tempo_by_trace_id_cached(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    jaeger_trace, tempo_trace = fixture_trace_ids()[:2]
+    with trace_backend() as jaeger, trace_backend() as tempo:
+        jaeger.serve_json(f"/api/v3/traces/{jaeger_trace}", {"result": fixture_trace(jaeger_trace)})
+        tempo.serve_json(f"/api/traces/{tempo_trace}", as_old_tempo(fixture_trace(tempo_trace)))
+        first = _cli("import", "--from-jaeger", jaeger.base, "--trace", jaeger_trace, "--json", db=db)
+        assert first.returncode == 0, first.stderr
+        opened = json.loads(first.stdout)
+        assert opened["cached"] is False and opened["runs_imported"] >= 1
+        second = _cli("import", "--from-jaeger", jaeger.base, "--trace", jaeger_trace, db=db)
+        assert second.returncode == 0 and "not asked again" in second.stdout
+        assert jaeger.hits == {f"/api/v3/traces/{jaeger_trace}": 1}
+        from_tempo = _cli("import", "--from-tempo", tempo.base, "--trace", tempo_trace, "--json", db=db)
+        assert json.loads(from_tempo.stdout)["runs_imported"] >= 1
+        missing = _cli("import", "--from-tempo", tempo.base, "--trace", "abc", "--json", db=db)
+        assert missing.returncode == 2 and "There is no trace" in json.loads(missing.stdout)["error"]["message"]
+    assert set(_runs_listed(db)) == set(opened["run_ids"]) | set(json.loads(from_tempo.stdout)["run_ids"])
+    no_id = _cli("import", "--from-jaeger", "http://127.0.0.1:1", db=db)
+    assert no_id.returncode == 2 and "--trace" in no_id.stderr
+
+
+def sqlite_connection(path: Path):  # type: ignore[no-untyped-def]
+    import sqlite3
+    from contextlib import closing
+
+    return closing(sqlite3.connect(path))

@@ -1,0 +1,133 @@
+"""Opening a trace by id from Jaeger and Tempo (inspector/capture/pull.py), against small fake
+query services on 127.0.0.1 that serve the recorded OTLP JSON of tests/fixtures/otel/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from inspector.capture.pull import PullError, cache_path, pull_trace
+from inspector.store import RunStore
+from inspector.transfer import import_trace
+from tests.support.trace_backends import Route, as_old_tempo, fixture_trace, fixture_trace_ids, trace_backend
+
+TRACE = fixture_trace_ids()[0]
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with RunStore.open(tmp_path / "runs.db") as opened:
+        yield opened
+
+
+def _reading(store: RunStore, run_ids) -> list[tuple[str, str, list[str]]]:  # type: ignore[no-untyped-def]
+    """What the timeline shows of these runs: title, status, each step's outcome."""
+    runs = [store.get_run(run_id) for run_id in run_ids]
+    return sorted((run.title, run.status, [step.outcome for step in store.iter_steps(run.id)]) for run in runs)
+
+
+@pytest.fixture
+def imported_directly(tmp_path: Path) -> list[tuple[str, str, list[str]]]:
+    """The same trace imported from a file: what a pull must read the same."""
+    path = tmp_path / "direct.json"
+    path.write_text(json.dumps(fixture_trace(TRACE)))
+    with RunStore.open(tmp_path / "direct.db") as other:
+        report = import_trace(other, path)
+        return _reading(other, report.run_ids)
+
+
+def test_a_jaeger_trace_opens_through_the_import_and_the_second_open_is_cached(
+        store: RunStore, tmp_path: Path, imported_directly) -> None:  # type: ignore[no-untyped-def]
+    with trace_backend() as jaeger:
+        path = f"/api/v3/traces/{TRACE}"
+        jaeger.serve_json(path, {"result": fixture_trace(TRACE)})
+        first = pull_trace(store, "jaeger", jaeger.base + "/", TRACE.upper(), tmp_path / "cache")
+        assert not first.cached and first.report.runs_imported >= 1
+        assert _reading(store, first.report.run_ids) == imported_directly
+        second = pull_trace(store, "jaeger", jaeger.base, TRACE, tmp_path / "cache")
+        assert second.cached and second.report.runs_imported == 0
+        assert second.report.runs_already_present == first.report.runs_imported
+        assert jaeger.hits == {path: 1}
+        assert jaeger.accept_seen == ["application/json"]
+
+
+def test_a_streamed_jaeger_answer_one_result_per_line_is_one_trace(store: RunStore, tmp_path: Path,
+                                                                    imported_directly) -> None:  # type: ignore[no-untyped-def]
+    document = fixture_trace(TRACE)
+    lines = [json.dumps({"result": {"resourceSpans": [item]}}) for item in document["resourceSpans"]]
+    with trace_backend() as jaeger:
+        jaeger.routes[f"/api/v3/traces/{TRACE}"] = Route(body="\n".join(lines).encode())
+        pulled = pull_trace(store, "jaeger", jaeger.base, TRACE, tmp_path / "cache")
+    assert _reading(store, pulled.report.run_ids) == imported_directly
+
+
+@pytest.mark.parametrize("shape", ["old batches, base64 ids", "resourceSpans"])
+def test_a_tempo_trace_reads_the_same_as_the_file(store: RunStore, tmp_path: Path, imported_directly,  # type: ignore[no-untyped-def]
+                                                  shape: str) -> None:
+    document = as_old_tempo(fixture_trace(TRACE)) if shape.startswith("old") else fixture_trace(TRACE)
+    with trace_backend() as tempo:
+        tempo.serve_json(f"/api/traces/{TRACE}", document)
+        pulled = pull_trace(store, "tempo", tempo.base, TRACE, tmp_path / "cache")
+    assert _reading(store, pulled.report.run_ids) == imported_directly
+
+
+def _refused(store: RunStore, tmp_path: Path, route: Route, words: str, **options) -> None:  # type: ignore[no-untyped-def]
+    with trace_backend() as jaeger:
+        jaeger.routes[f"/api/v3/traces/{TRACE}"] = route
+        with pytest.raises(PullError) as refused:
+            pull_trace(store, "jaeger", jaeger.base, TRACE, tmp_path / "cache", **options)
+    assert words in str(refused.value)
+    assert "Nothing was imported" in str(refused.value) or "nothing was imported" in str(refused.value)
+    assert store.list_runs() == []
+    assert not cache_path(tmp_path / "cache", "jaeger", jaeger.base, TRACE).exists()
+
+
+def test_garbage_is_refused_and_nothing_is_imported_or_cached(store: RunStore, tmp_path: Path) -> None:
+    _refused(store, tmp_path, Route(body=b"<html>Jaeger UI</html>"), "not with an OpenTelemetry trace")
+
+
+def test_json_that_is_no_trace_is_refused(store: RunStore, tmp_path: Path) -> None:
+    _refused(store, tmp_path, Route(body=b'{"data": [], "total": 0}'), "neither 'resourceSpans' nor 'batches'")
+
+
+def test_spans_the_import_refuses_leave_the_database_and_the_cache_as_they_were(store: RunStore,
+                                                                                 tmp_path: Path) -> None:
+    document = fixture_trace(TRACE)
+    document["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["startTimeUnixNano"] = "yesterday"
+    _refused(store, tmp_path, Route(body=json.dumps({"result": document}).encode()), "not a trace Run Inspector")
+
+
+def test_a_404_says_there_is_no_such_trace(store: RunStore, tmp_path: Path) -> None:
+    _refused(store, tmp_path, Route(404, b'{"error": {"httpCode": 404, "message": "trace not found"}}'),
+             "There is no trace")
+
+
+def test_a_redirect_is_not_followed(store: RunStore, tmp_path: Path) -> None:
+    with trace_backend() as elsewhere:
+        elsewhere.serve_json(f"/api/v3/traces/{TRACE}", {"result": fixture_trace(TRACE)})
+        _refused(store, tmp_path, Route(302, headers={"Location": f"{elsewhere.base}/api/v3/traces/{TRACE}"}),
+                 "which is not followed")
+        assert elsewhere.hits == {}
+
+
+@pytest.mark.parametrize("declared", [True, False], ids=["with Content-Length", "read to the end"])
+def test_a_huge_answer_is_not_read_to_the_end(store: RunStore, tmp_path: Path, declared: bool) -> None:
+    huge = b'{"result": {"resourceSpans": [' + b" " * (3 * 1024 * 1024) + b"]}}"
+    _refused(store, tmp_path, Route(body=huge, declare_length=declared), "larger than 1 MB", limit=1024 * 1024)
+
+
+def test_a_trace_id_that_is_none_asks_nothing(store: RunStore, tmp_path: Path) -> None:
+    with trace_backend() as jaeger:
+        for text in ("../../etc/passwd", "", "0" * 32, "g" * 32, "1" * 33):
+            with pytest.raises(PullError, match="is not a trace id"):
+                pull_trace(store, "jaeger", jaeger.base, text, tmp_path / "cache")
+        assert jaeger.hits == {}
+
+
+def test_an_unreachable_query_address_says_so(store: RunStore, tmp_path: Path) -> None:
+    with trace_backend() as jaeger:
+        base = jaeger.base
+    with pytest.raises(PullError, match="cannot be reached"):
+        pull_trace(store, "jaeger", base, TRACE, tmp_path / "cache")
