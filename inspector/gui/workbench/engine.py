@@ -503,6 +503,12 @@ class OperationsEngine(QObject):
     def ping(self, server: ServerEndpoint, budget_s: object = None, *, store: bool = True) -> OperationTask:
         return self._submit("ping", _("ping"), server, budget_s, store)
 
+    def offer(self, server: ServerEndpoint, operation: str, params: dict[str, Any], title: str,
+              budget_s: object = None, *, store: bool = True) -> OperationTask:
+        """An operation on what the server offers besides tools (``resources/read``, ``prompts/get``…:
+        ``inspector.agent.offerings``); ``title`` names it in the operations list."""
+        return self._submit("offering", title, server, budget_s, store, tool=operation, arguments=params)
+
     def _submit(self, kind: str, title: str, server: ServerEndpoint, budget_s: object, store: bool,
                 tool: str | None = None, arguments: dict[str, Any] | None = None,
                 definition: dict[str, Any] | None = None) -> OperationTask:
@@ -540,6 +546,8 @@ class OperationsEngine(QObject):
                 title = f"tools/call {task.tool}"
             elif task.kind == "task":
                 title = f"tasks/get {task.tool}"
+            elif task.kind == "offering":
+                title = task.title
             else:
                 title = f"{'tools/list' if task.kind == 'list' else 'ping'} {task.server_url}"
             # The run's uid is chosen now: its requests' traceparent names the run's trace.
@@ -568,6 +576,11 @@ class OperationsEngine(QObject):
                     return await look_up_task_step(client, server, task.tool or "", budget_s=budget, cancel=cancel,
                                                    observer=observer,
                                                    session_id=(task.definition or {}).get("sessionId"))
+                if task.kind == "offering":
+                    from inspector.agent.offerings import offering_step
+
+                    return await offering_step(client, server, task.tool or "", task.arguments or {}, budget_s=budget,
+                                               cancel=cancel, observer=observer)
                 if task.kind == "list":
                     return await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
                 return await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)

@@ -22,6 +22,7 @@ from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.plain_text import clip_text, label_text
 from ..widgets.server_exchanges import server_exchange_lines
 from .engine import OperationTask
+from .offering_text import offering_images, offering_text
 
 
 class ResultView(QWidget):
@@ -113,9 +114,9 @@ class ResultView(QWidget):
         """The pictures the answer carried, drawn under its text (decoded from the answer only)."""
         record = task.outcome.record if task is not None and task.outcome is not None else None
         result = getattr(record, "result", None)
-        parts = getattr(result, "images", ())
-        self.images.show_images([ShownImage(part.label, part.mime_type, part.data, part.chars) for part in parts],
-                                getattr(result, "images_left_out", 0), source=result if parts else None)
+        shown = offering_images(result) or [ShownImage(part.label, part.mime_type, part.data, part.chars)
+                                            for part in getattr(result, "images", ())]
+        self.images.show_images(shown, getattr(result, "images_left_out", 0), source=result if shown else None)
 
     def _changed(self, task: OperationTask) -> None:
         if task is self.task:
@@ -173,6 +174,8 @@ class ResultView(QWidget):
             said = _("The task {task} is {status}.").format(task=seen.handle.task_id,
                                                             status=task_status_word(seen.status))
             return "\n".join([said, answer.content]) if answer is not None else said
+        if task.kind == "offering" and result is not None:
+            return offering_text(result)
         if task.kind == "ping" and result is not None:
             return _("The server {name} speaks MCP {version}.").format(
                 name=result.server_name or _("(unnamed)"), version=result.protocol_version)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -27,6 +28,7 @@ from ..widgets.plain_text import clip_text, label_text, plain_tooltip
 from .arguments_panel import ArgumentsPanel
 from .catalogue_cache import CatalogueKeeper
 from .engine import OperationsEngine, OperationTask
+from .offerings_panel import PromptsPanel, ResourcesPanel
 from .operation_detail import OperationDetail
 from .operations_list import OperationsList
 from .server_admin import ServerAdmin
@@ -68,7 +70,7 @@ class Workbench(QSplitter):
         self.detail = OperationDetail()
         self.result = self.detail.result
         self.top = QSplitter(Qt.Orientation.Horizontal)
-        self.top.addWidget(self.tools)
+        self.top.addWidget(self._browse_tabs())
         self.top.addWidget(self._call_box())
         self.top.setStretchFactor(1, 2)
         self.bottom = QSplitter(Qt.Orientation.Horizontal)
@@ -88,6 +90,28 @@ class Workbench(QSplitter):
         self.operations.dropped.connect(lambda task: self.engine.forget(task))
         self.tools.tool_selected.connect(self._tool_selected)
         self.tools.reload_requested.connect(self.load_tools)
+
+    def _browse_tabs(self) -> QTabWidget:
+        """Tools, and what the server offers besides: Resources and Prompts."""
+        self.resources = ResourcesPanel(self.offer)
+        self.prompts = PromptsPanel(self.offer)
+        self.browse = QTabWidget()
+        translated(self.browse, "setAccessibleName", lambda: _("What the server offers"))
+        translated_tab(self.browse, self.tools, lambda: _("Tools"))
+        translated_tab(self.browse, self.resources, lambda: _("Resources"))
+        translated_tab(self.browse, self.prompts, lambda: _("Prompts"))
+        return self.browse
+
+    def offer(self, operation: str, params: dict[str, Any], title: str) -> OperationTask | None:
+        """An operation on the selected server's resources or prompts (``OperationsEngine.offer``)."""
+        record = self.admin.current()
+        if record is None:
+            self.admin.say(_("Select a server first."))
+            return None
+        endpoint = self.admin.endpoint_or_say(record)
+        if endpoint is None:
+            return None
+        return self.engine.offer(endpoint, operation, params, title, self.admin.budget_for(record))
 
     def _call_box(self) -> QWidget:
         buttons = QHBoxLayout()

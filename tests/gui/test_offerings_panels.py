@@ -1,0 +1,72 @@
+"""The Resources and Prompts tabs of the Workbench against the real demo server: list, read (text,
+and a picture drawn), a prompt's arguments with the server's suggestions, get; each an operation
+with its bar, stored as a run; screenshots in English and German."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.gui.test_images import decoded_tiles
+from tests.gui.test_main_window import finished
+
+SHOTS = Path(__file__).parent / "screenshots"
+
+
+def _ended(qtbot, tasks: list) -> None:
+    for task in tasks:
+        assert finished(qtbot, task).status == "ok", task.title
+
+
+def test_resources_are_listed_and_read_and_a_picture_is_drawn(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    room = window.workbench
+    room.browse.setCurrentWidget(room.resources)
+    room.resources.list_button.click()
+    qtbot.waitUntil(lambda: room.resources.items.count() == 3, timeout=10000)
+    texts = [room.resources.items.item(index).text() for index in range(3)]
+    assert "demo://readme · About this server" in texts and any(text.startswith("template:") for text in texts)
+    # Choosing the picture puts its URI in the field; Read reads it, as an operation of its own.
+    [picture] = [index for index, text in enumerate(texts) if "stripes" in text]
+    room.resources.items.setCurrentRow(picture)
+    assert room.resources.uri.text() == "demo://stripes.png"
+    task = room.resources.read()
+    _ended(qtbot, [task])
+    assert task.title == "resources/read demo://stripes.png" and task.outcome.run_id is not None
+    room.detail.show_task(task)
+    assert "demo://stripes.png: binary content, 139 B (image/png)." in room.result.text.toPlainText()
+    [tile] = decoded_tiles(qtbot, room.result.images)
+    assert tile.caption.text().startswith("Image 1: 16 × 8 pixels")
+    # A template's URI filled in by hand, after write_note kept a note.
+    room.resources.uri.setText("demo://notes/1")
+    failed = room.resources.read()
+    assert finished(qtbot, failed).status == "failed"  # no note yet: the server's words, a failure
+
+
+def test_a_prompt_is_filled_with_the_servers_suggestion_and_got(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    room = window.workbench
+    room.browse.setCurrentWidget(room.prompts)
+    room.prompts.list_prompts()
+    qtbot.waitUntil(lambda: room.prompts.items.count() == 2, timeout=10000)
+    room.prompts.items.setCurrentRow(0)
+    assert list(room.prompts.fields) == ["text", "style"]
+    room.prompts.fields["style"].setEditText("b")
+    suggestion = room.prompts.suggest("style")
+    _ended(qtbot, [suggestion])
+    style = room.prompts.fields["style"]
+    assert [style.itemText(index) for index in range(style.count())] == ["bullet points"]
+    style.setEditText("bullet points")
+    room.prompts.fields["text"].setEditText("<b>Run Inspector</b>")
+    task = room.prompts.get()
+    _ended(qtbot, [task])
+    room.detail.show_task(task)
+    text = room.result.text.toPlainText()
+    assert "Summarize the following text (bullet points):" in text and "<b>Run Inspector</b>" in text
+    for language in ("en", "de"):
+        window.settings.language = language
+        assert window.apply_language() == language
+        qtbot.wait(50)
+        window.grab().save(str(SHOTS / f"workbench-prompts-{language}.png"))
+    window.settings.language = "en"
+    window.apply_language()
+    assert room.browse.tabText(room.browse.indexOf(room.prompts)) == "Prompts"
