@@ -174,7 +174,8 @@ class PromptsPanel(QWidget):
             field.setEditable(True)
             field.setAccessibleName(name)
             field.setToolTip(cell_text(str(argument.get("description") or ""), 500))
-            suggest = _button(lambda: _("Suggest"), lambda: _("Ask the server to complete this argument: its values go to the field's list"))
+            suggest = _button(lambda: _("Suggest"),
+                              lambda: _("Ask the server to complete this argument: its values go to the field's list"))
             suggest.clicked.connect(lambda _checked=False, name=name: self.suggest(name))
             row = QHBoxLayout()
             row.addWidget(field, 1)
