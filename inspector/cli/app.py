@@ -87,6 +87,10 @@ def run_command(argv: list[str]) -> int:
             from . import traces
 
             return traces.run(args)
+        if args.command == "receive":
+            from . import receive
+
+            return receive.run(args)
         if args.command == "servers":
             from . import servers
 
