@@ -22,8 +22,8 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.store import RunStore, step_row
 from inspector.store.live_runs import RECEIVER_ORIGIN, LiveRun, write_live_run
-from inspector.traces.format import TraceProblem, place
 from inspector.traces.foreign_spans import spans_of_step
+from inspector.traces.format import TraceProblem, place
 from inspector.traces.otlp import read_span
 from inspector.traces.span_batch import HeldSpan, MappedRun, map_spans
 

@@ -19,6 +19,7 @@ from inspector.store.secrets import SecretKeeper, system_secret_keeper
 from .first_paint import AfterFirstPaint, DeferredTab
 from .help_menu import install_help_menu
 from .language import on_language_changed, switch_language, translated, translated_tab
+from .receiving import ReceiverSwitch
 from .settings import AppSettings
 from .widgets.outcomes import outcome_word
 from .window_layout import restore_layout, save_layout
@@ -90,6 +91,8 @@ class MainWindow(QMainWindow):
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         translated(self.status, "setAccessibleName", lambda: _("Status"))
         self.statusBar().addWidget(self.status, 1)
+        self.receiving = ReceiverSwitch(self.db_path, self.settings, self)  # File → Receive OTLP traces
+        self.statusBar().addPermanentWidget(self.receiving.label)
         self.servers = ServersPanel()
         self.admin = ServerAdmin(self.servers, self.store, self.engine, self.settings, secrets,
                                  self.status.setText, self)
@@ -129,6 +132,7 @@ class MainWindow(QMainWindow):
         if not self._closed:  # a window closed at once starts nothing more
             self.engine.signins.release_reads()
             self._runs.page()
+            self.receiving.start_if_wanted()
 
     @property
     def runs_tab(self) -> RunsTab:
@@ -166,6 +170,7 @@ class MainWindow(QMainWindow):
         self.delete_runs_action = self._action(menu, lambda: _("&Delete the selected runs…"),
                                                lambda: self.runs_tab.delete_selected())
         self._action(menu, lambda: _("&Import servers…"), self.admin.import_servers)
+        menu.addAction(self.receiving.action)
         menu.addSeparator()
         self._action(menu, lambda: _("&Settings…"), self.open_settings)
         self._action(menu, lambda: _("&Quit"), self.close, QKeySequence(QKeySequence.StandardKey.Quit))
@@ -266,6 +271,7 @@ class MainWindow(QMainWindow):
             self.engine.set_log_level(self.settings.server_log_level)
             # Only what the settings change: the budget shown; the catalogue and the chosen tool stay.
             self.workbench.show_budget(self.admin.current())
+            self.receiving.restart()
             self.apply_language()
 
     def apply_language(self) -> str:
@@ -296,6 +302,7 @@ class MainWindow(QMainWindow):
         self.save_layout()
         if self._runs.built:
             self.runs_tab.shut_down()
+        self.receiving.stop()
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
         if self.demo is not None:

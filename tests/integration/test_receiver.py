@@ -21,8 +21,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceResponse,
 )
 
-from inspector.capture import ReceiverError, ReceiverOptions, TraceReceiver
-from inspector.capture import otlp_body
+from inspector.capture import ReceiverError, ReceiverOptions, TraceReceiver, otlp_body
 from inspector.store import RunStore
 from inspector.transfer import import_trace
 
@@ -348,10 +347,12 @@ def test_an_agent_on_the_mcp_sdk_exporting_with_the_otel_sdk(receiver: TraceRece
     agent_tools = {step["toolName"]: step.get("toolOutcome") for step in steps
                    if step["raw"]["otlp"]["name"].startswith("execute_tool ")}
     assert agent_tools == {"echo": "ok", "fail": "failed", "hang": "cancelled"}
-    sdk_calls = {step["toolName"]: step for step in steps if step["raw"]["otlp"]["name"].startswith("MCP send tools/call")}
+    sdk_calls = {step["toolName"]: step for step in steps
+                 if step["raw"]["otlp"]["name"].startswith("MCP send tools/call")}
     assert sdk_calls["echo"]["toolOutcome"] == "ok"
     assert sdk_calls["fail"]["toolOutcome"] == "failed"  # the server side says the tool reported an error
     assert sdk_calls["echo"]["raw"]["otlp"]["server"]["name"] == "tools/call echo"  # both sides, one step
-    http_spans = [step for step in steps if step["raw"]["otlp"]["scope"]["name"] == "opentelemetry.instrumentation.httpx"]
+    http_spans = [step for step in steps
+                  if step["raw"]["otlp"]["scope"]["name"] == "opentelemetry.instrumentation.httpx"]
     assert {step["raw"]["otlp"]["name"] for step in http_spans} >= {"POST", "DELETE"}
     assert _header(receiver.db_path, f"otlp-{trace_id}")[:2] == ("invoke_agent support-agent", "support-agent")

@@ -1,0 +1,87 @@
+"""File → Receive OTLP traces: the receiver in the window, its status, its runs in the Runs tab."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from inspector.gui.language import switch_language
+from inspector.store import RunStore, resolve_db_path
+from tests.gui.test_screenshots import save
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "otel" / "mcp_sdk.jsonl"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_received_runs_appear_in_the_runs_tab_within_a_second(qtbot, make_window, language) -> None:
+    window = make_window(wait_tools=False)
+    window.resize(1400, 860)
+    window.tabs.setCurrentWidget(window.runs_tab)
+    switch_language(language)
+    port = _free_port()
+    window.settings.receiver_port = port
+    switch = window.receiving
+    assert not switch.label.isVisible()
+    switch.action.trigger()
+    assert switch.running and switch.url == f"http://127.0.0.1:{port}/v1/traces"
+    qtbot.waitUntil(switch.label.isVisible)
+    assert switch.url in switch.label.text()
+    tab = window.runs_tab
+    lines = [line for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
+    sent = time.monotonic()
+    for line in lines:
+        assert httpx.post(switch.url, content=line, headers={"Content-Type": "application/json"}).status_code == 200
+    with RunStore.open(resolve_db_path()) as store:
+        runs = store.list_runs(limit=None)
+    assert len(runs) == 4 and {run.status for run in runs} == {"running"}
+    qtbot.waitUntil(lambda: all(tab.runs.row_of(run.id) is not None for run in runs), timeout=1000)
+    assert time.monotonic() - sent < 1.5  # the posts themselves, then at most a second
+    qtbot.waitUntil(lambda: "4" in switch.label.text())
+    main = next(run for run in runs if run.title == "invoke_agent support-agent")
+    tab.select_runs([main.id])
+    QApplication.processEvents()
+    assert save(window, f"receiver-running-{language}").exists()
+    window.receiving.stop()  # the traces still growing are written as finished
+    assert not switch.label.isVisible() and not switch.action.isChecked()
+    with RunStore.open(resolve_db_path()) as store:
+        assert {run.status for run in store.list_runs(limit=None)} <= {"ok", "failed"}
+    switch_language("en")
+
+
+def test_a_taken_port_is_said_and_the_action_unchecked(qtbot, make_window) -> None:
+    window = make_window(wait_tools=False)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        window.settings.receiver_port = taken.getsockname()[1]
+        window.receiving.action.trigger()
+    assert not window.receiving.running and not window.receiving.action.isChecked()
+    box = window.receiving.problem
+    assert box is not None and "the port is taken" in box.text()
+    box.close()
+
+
+def test_the_receiver_starts_with_the_window_when_settings_ask(qtbot, make_window) -> None:
+    from inspector.gui.settings import AppSettings
+
+    settings = AppSettings()
+    settings.receiver_port = _free_port()
+    settings.receiver_autostart = True
+    settings.sync()
+    window = make_window(wait_tools=False)
+    window.runs_tab  # noqa: B018 - the first paint's work, done now
+    qtbot.waitUntil(lambda: window.receiving.running)
+    assert window.receiving.action.isChecked()
+    window.shut_down()
+    assert not window.receiving.running
