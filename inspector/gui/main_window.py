@@ -91,8 +91,6 @@ class MainWindow(QMainWindow):
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         translated(self.status, "setAccessibleName", lambda: _("Status"))
         self.statusBar().addWidget(self.status, 1)
-        self.receiving = ReceiverSwitch(self.db_path, self.settings, self)  # File → Receive OTLP traces
-        self.statusBar().addPermanentWidget(self.receiving.label)
         self.servers = ServersPanel()
         self.admin = ServerAdmin(self.servers, self.store, self.engine, self.settings, secrets,
                                  self.status.setText, self)
@@ -132,7 +130,6 @@ class MainWindow(QMainWindow):
         if not self._closed:  # a window closed at once starts nothing more
             self.engine.signins.release_reads()
             self._runs.page()
-            self.receiving.start_if_wanted()
 
     @property
     def runs_tab(self) -> RunsTab:
@@ -170,7 +167,7 @@ class MainWindow(QMainWindow):
         self.delete_runs_action = self._action(menu, lambda: _("&Delete the selected runs…"),
                                                lambda: self.runs_tab.delete_selected())
         self._action(menu, lambda: _("&Import servers…"), self.admin.import_servers)
-        menu.addAction(self.receiving.action)
+        self.receiving = ReceiverSwitch(self.db_path, self.settings, self, menu)  # Receive OTLP traces
         menu.addSeparator()
         self._action(menu, lambda: _("&Settings…"), self.open_settings)
         self._action(menu, lambda: _("&Quit"), self.close, QKeySequence(QKeySequence.StandardKey.Quit))
@@ -271,7 +268,6 @@ class MainWindow(QMainWindow):
             self.engine.set_log_level(self.settings.server_log_level)
             # Only what the settings change: the budget shown; the catalogue and the chosen tool stay.
             self.workbench.show_budget(self.admin.current())
-            self.receiving.restart()
             self.apply_language()
 
     def apply_language(self) -> str:

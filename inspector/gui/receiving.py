@@ -1,7 +1,8 @@
 """File → Receive OTLP traces: the OTLP/HTTP receiver inside the window, storing into its database.
 
-A checkable action starts and stops it (on 127.0.0.1, on the port chosen in Settings); while it
-runs, the status bar says where it listens and how many runs it has received. The runs appear in
+A checkable action starts and stops it (on 127.0.0.1, on the port chosen in Settings, which a
+start reads; with "start with Run Inspector" it starts as the window opens); while it runs, the
+status bar says where it listens and how many runs it has received. The runs appear in
 the Runs tab by themselves: it watches the database's ``data_version``. A port that is taken is
 said in a message box, and the action is unchecked again.
 """
@@ -10,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QMessageBox
 
 from inspector.capture import ReceiverError, ReceiverOptions, RunReceived, TraceReceiver
 from inspector.i18n import _, ngettext
@@ -29,7 +30,7 @@ class ReceiverSwitch(QObject):
     #: A run was written (emitted on the receiver's writer thread; delivered queued).
     received = Signal(object)
 
-    def __init__(self, db_path: Path, settings: AppSettings, parent: QWidget) -> None:
+    def __init__(self, db_path: Path, settings: AppSettings, parent: QMainWindow, menu: QMenu) -> None:
         super().__init__(parent)
         self._db_path = db_path
         self._settings = settings
@@ -45,6 +46,10 @@ class ReceiverSwitch(QObject):
         self.label.hide()
         self.received.connect(self._count, Qt.ConnectionType.QueuedConnection)
         on_language_changed(self.label, self._show)
+        menu.addAction(self.action)
+        parent.statusBar().addPermanentWidget(self.label)
+        if settings.receiver_autostart:
+            QTimer.singleShot(0, self, lambda: self.action.setChecked(True))
 
     @property
     def running(self) -> bool:
@@ -53,17 +58,6 @@ class ReceiverSwitch(QObject):
     @property
     def url(self) -> str | None:
         return self._receiver.url if self._receiver is not None else None
-
-    def start_if_wanted(self) -> None:
-        """Start as the window opens when Settings ask for it."""
-        if self._settings.receiver_autostart:
-            self.action.setChecked(True)
-
-    def restart(self) -> None:
-        """After Settings changed the port: listen on the new one (if running)."""
-        if self._receiver is not None and self._receiver.options.port != self._settings.receiver_port:
-            self.action.setChecked(False)
-            self.action.setChecked(True)
 
     def stop(self) -> None:
         """Stop listening; the traces still growing are written as finished."""

@@ -80,7 +80,6 @@ def test_the_receiver_starts_with_the_window_when_settings_ask(qtbot, make_windo
     settings.receiver_autostart = True
     settings.sync()
     window = make_window(wait_tools=False)
-    window.runs_tab  # noqa: B018 - the first paint's work, done now
     qtbot.waitUntil(lambda: window.receiving.running)
     assert window.receiving.action.isChecked()
     window.shut_down()
