@@ -84,3 +84,25 @@ def test_the_receiver_starts_with_the_window_when_settings_ask(qtbot, make_windo
     assert window.receiving.action.isChecked()
     window.shut_down()
     assert not window.receiving.running
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_settings_keep_the_receivers_port_and_autostart(qtbot, language) -> None:
+    from inspector.gui.dialogs.settings_dialog import SettingsDialog
+    from inspector.gui.settings import AppSettings
+
+    switch_language(language)
+    settings = AppSettings()
+    assert settings.receiver_port == 4318 and not settings.receiver_autostart
+    dialog = SettingsDialog(settings, "runs.db")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.receiver_port.value() == 4318
+    dialog.receiver_port.setValue(4400)
+    dialog.receiver_autostart.setChecked(True)
+    assert save(dialog, f"settings-receiver-{language}").exists()
+    dialog.accept()
+    again = AppSettings()
+    assert again.receiver_port == 4400 and again.receiver_autostart
+    switch_language("en")
