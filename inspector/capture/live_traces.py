@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.store import RunStore, step_row
-from inspector.store.live_runs import RECEIVER_ORIGIN, LiveRun, write_live_run
+from inspector.store.live_runs import RECEIVER_ORIGIN, LiveRun, write_live_runs
 from inspector.traces.foreign_spans import spans_of_step
 from inspector.traces.format import TraceProblem, place
 from inspector.traces.otlp import read_span
@@ -88,12 +88,15 @@ class LiveTraces:
                 rejected, reason = rejected + 1, reason or _refused(problem)
                 continue
             by_trace.setdefault(span.trace_id, []).append((span.span_id, held))
+        grown: list[MappedRun] = []
         for trace_id, arrived in by_trace.items():
-            refused, why = self._grow(trace_id, arrived)
+            refused, why = self._grow(trace_id, arrived, grown)
             rejected, reason = rejected + refused, reason or why
+        self._write(grown, running=True)
         return Taken(rejected, reason)
 
-    def _grow(self, trace_id: str, arrived: list[tuple[str, HeldSpan]]) -> tuple[int, Message | None]:
+    def _grow(self, trace_id: str, arrived: list[tuple[str, HeldSpan]],
+              grown: list[MappedRun]) -> tuple[int, Message | None]:
         trace = self._traces.get(trace_id) or self._reopen(trace_id)
         new = [span_id for span_id, _ in arrived if span_id not in trace.spans]
         if len(trace.spans) + len(new) > MAX_TRACE_SPANS:
@@ -114,7 +117,7 @@ class LiveTraces:
         trace.last_span_at, trace.settled = self._clock(), False
         self._keep(trace_id, trace)
         self._traces.move_to_end(trace_id)
-        self._write(mapped, running=True)
+        grown.append(mapped)
         return 0, None
 
     def _keep(self, trace_id: str, trace: _Trace) -> None:
@@ -148,12 +151,13 @@ class LiveTraces:
         """Write as finished the traces quiet for :attr:`quiet_s` (``everything``: all of them, as
         the receiver stops)."""
         now = self._clock()
+        quiet: list[MappedRun] = []
         for trace_id, trace in list(self._traces.items()):
             if trace.settled or (not everything and now - trace.last_span_at < self.quiet_s):
                 continue
             trace.settled = True
-            mapped = map_spans(trace.spans.values()).get(trace_id, MappedRun())
-            self._write(mapped, running=False)
+            quiet.append(map_spans(trace.spans.values()).get(trace_id, MappedRun()))
+        self._write(quiet, running=False)
 
     @property
     def growing(self) -> int:
@@ -162,19 +166,24 @@ class LiveTraces:
 
     # -- the run ------------------------------------------------------------------------------------
 
-    def _write(self, mapped: MappedRun, *, running: bool) -> None:
-        header = mapped.header
-        if header is None:
-            return  # one of our own runs whose run span has not come yet
-        # As an import: a run still running in its spans has no process here to finish it.
-        status = "running" if running else ("interrupted" if header.status == "running" else header.status)
-        run = LiveRun(header.uid, header.title, header.server, status, header.started_at,
-                      "" if running else header.finished_at, header.note,
-                      [(step.sequence, step.started_at, step_row(step.step)) for step in mapped.steps])
-        written = write_live_run(self.store, run)
-        if written is not None:
-            self._on_run(RunReceived(written.run_id, header.uid, header.title, status, len(mapped.steps),
-                                     written.created))
+    def _write(self, mapped: list[MappedRun], *, running: bool) -> None:
+        """Write the runs (one transaction), then tell ``on_run`` of each."""
+        runs = []
+        for found in mapped:
+            header = found.header
+            if header is None:
+                continue  # one of our own runs whose run span has not come yet
+            # As an import: a run still running in its spans has no process here to finish it.
+            status = "running" if running else ("interrupted" if header.status == "running" else header.status)
+            runs.append(LiveRun(header.uid, header.title, header.server, status, header.started_at,
+                                "" if running else header.finished_at, header.note,
+                                [(step.sequence, step.started_at, step_row(step.step)) for step in found.steps]))
+        if not runs:
+            return
+        for run, written in zip(runs, write_live_runs(self.store, runs), strict=True):
+            if written is not None:
+                self._on_run(RunReceived(written.run_id, run.uid, run.title, run.status, len(run.steps),
+                                         written.created))
 
 
 def _refused(problem: TraceProblem) -> Message:

@@ -15,7 +15,7 @@ from typing import Any
 
 from .format import Path, RunHeader, TraceStep
 from .otlp import read_attributes
-from .span_parts import read_resource, read_scope
+from .span_parts import Resource, Scope, read_resource, read_scope
 from .span_sorter import SpanSorter
 
 __all__ = ["HeldSpan", "MappedRun", "map_spans"]
@@ -51,10 +51,19 @@ def map_spans(spans: Iterable[HeldSpan]) -> dict[str, MappedRun]:
         runs.setdefault(key, MappedRun()).steps.append(step)
 
     sorter = SpanSorter(on_run, on_step, stored_payloads=True)
+    # The spans of one request share their resource and scope objects: each is read once.
+    resources: dict[int, tuple[Mapping[str, Any], Resource]] = {}
+    scopes: dict[int, tuple[Mapping[str, Any], Scope]] = {}
     for index, held in enumerate(spans):
         path: Path = ("spans", index)
-        resource = read_resource(held.resource, (*path, "resource"), read_attributes)
-        scope = read_scope(held.scope, (*path, "scope"), read_attributes)
-        sorter.span(held.span, path, resource.service, None, 0, resource, scope)
+        known = resources.get(id(held.resource))
+        if known is None:
+            known = resources[id(held.resource)] = (
+                held.resource, read_resource(held.resource, (*path, "resource"), read_attributes))
+        resource = known[1]
+        seen = scopes.get(id(held.scope))
+        if seen is None:
+            seen = scopes[id(held.scope)] = (held.scope, read_scope(held.scope, (*path, "scope"), read_attributes))
+        sorter.span(held.span, path, resource.service, None, 0, resource, seen[1])
     sorter.finish(complete=False)
     return runs
