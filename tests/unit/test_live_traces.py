@@ -82,8 +82,8 @@ def test_our_own_runs_arrive_whole_once_their_run_span_has_come(tmp_path: Path) 
         expected = _steps(mine, uid)
     document = json.loads((tmp_path / "run.otlp.json").read_text(encoding="utf-8"))
     spans = _spans(json.dumps(document).encode())
-    run_span = next(held for held in spans if any(a["key"] == "run_inspector.span" and a["value"]["stringValue"] == "run"
-                                                  for a in held.span["attributes"]))
+    run_span = next(held for held in spans if {"key": "run_inspector.span", "value": {"stringValue": "run"}}
+                    in held.span["attributes"])
     store = RunStore.open(tmp_path / "received.db")
     live = LiveTraces(store, quiet_s=0)
     assert live.add([held for held in spans if held is not run_span]).rejected == 0
