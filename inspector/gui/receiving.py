@@ -37,7 +37,7 @@ class ReceiverSwitch(QObject):
         self._receiver: TraceReceiver | None = None
         self._runs: set[int] = set()
         self.problem: QMessageBox | None = None
-        self.action = translated(QAction(parent), "setText", lambda: _("Receive &OTLP traces"))
+        self.action = translated(QAction(parent), "setText", lambda: _("&Receive OTLP traces"))
         self.action.setCheckable(True)
         self.action.toggled.connect(self._toggled)
         self.label = QLabel()
