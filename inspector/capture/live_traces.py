@@ -102,7 +102,7 @@ class LiveTraces:
         if len(trace.spans) + len(new) > MAX_TRACE_SPANS:
             return len(arrived), Message(N_("trace {trace} has more than {limit} spans; the receiver keeps no more "
                                             "of it"), {"trace": trace_id, "limit": MAX_TRACE_SPANS})
-        if not self._room_for(len(new)):
+        if not self._room_for(len(new), trace_id):
             return len(arrived), Message(N_("the receiver holds {limit} spans already; send fewer at once"),
                                          {"limit": MAX_HELD_SPANS})
         before = dict(trace.spans)
@@ -136,10 +136,10 @@ class LiveTraces:
             self._held += len(trace.spans)
         return trace
 
-    def _room_for(self, count: int) -> bool:
-        """Let go of settled traces, least recently grown first, until ``count`` more spans fit."""
+    def _room_for(self, count: int, growing: str) -> bool:
+        """Let go of settled traces (not ``growing``), least recently grown first, until ``count`` more spans fit."""
         while self._held + count > MAX_HELD_SPANS:
-            settled = next((key for key, trace in self._traces.items() if trace.settled), None)
+            settled = next((key for key, trace in self._traces.items() if trace.settled and key != growing), None)
             if settled is None:
                 return False
             self._held -= len(self._traces.pop(settled).spans)

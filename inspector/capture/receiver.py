@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import logging
 import queue
 import secrets
 import socket
@@ -50,6 +51,10 @@ class ReceiverError(Exception):
     def __init__(self, sentence: object) -> None:
         super().__init__(str(sentence))
         self.sentence = sentence
+
+
+class ReceiverBusy(Exception):
+    """The writer did not take a request's spans within :data:`ANSWER_WAIT_S` (answered 503: retry)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -145,7 +150,12 @@ class TraceReceiver:
         """Hand spans to the writer and wait until they are written (from a request's thread)."""
         done: Future[Taken] = Future()
         self._jobs.put((spans, done))
-        return done.result(timeout=ANSWER_WAIT_S)
+        try:
+            return done.result(timeout=ANSWER_WAIT_S)
+        except TimeoutError:
+            if done.done():
+                raise  # the writer's own error
+            raise ReceiverBusy from None
 
     def _write_loop(self) -> None:
         from inspector.store import RunStore, StoreError
@@ -198,6 +208,11 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 64
     receiver: TraceReceiver
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A connection that broke (a client gone mid-request) ends that connection only; it is noted in
+        the log, not printed as a traceback among the command's lines."""
+        logging.getLogger(__name__).debug("connection from %s ended with an error", client_address, exc_info=True)
+
 
 class _Handler(BaseHTTPRequestHandler):
     """One connection; HTTP/1.1 keep-alive, as exporters reuse their connection."""
@@ -225,7 +240,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         try:
             taken = self.server.receiver.submit(spans)
-        except TimeoutError:
+        except ReceiverBusy:
             self._answer(503, answer_type, otlp_body.status_body(answer_type, "The receiver is busy; retry later.", 14))
             return
         except Exception as error:  # noqa: BLE001 - a fault of ours (or the database): said, never a crash
@@ -301,7 +316,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(405, otlp_body.JSON, otlp_body.status_body(otlp_body.JSON, "Only POST is served here."),
                      close=True)
 
-    do_GET = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = _not_allowed  # noqa: N815
+    do_GET = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _not_allowed  # noqa: N815
 
 
 def _too_large() -> Message:

@@ -117,12 +117,14 @@ def test_a_trace_beyond_the_limit_is_refused_with_a_reason(tmp_path: Path, monke
 
 
 def test_room_is_made_by_letting_settled_traces_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    bodies = _requests()
-    first = _spans(bodies[0])
+    first = _spans(_requests()[0])
+    other = [type(held)(held.resource, held.scope, {**held.span, "traceId": "ab" * 16}) for held in first]
     monkeypatch.setattr(live_traces, "MAX_HELD_SPANS", len(first) + 2)
-    live = LiveTraces(RunStore.open(tmp_path / "received.db"), quiet_s=3600)
+    store = RunStore.open(tmp_path / "received.db")
+    live = LiveTraces(store, quiet_s=3600)
     assert live.add(first).rejected == 0
-    crowded = live.add(_spans(bodies[1]))
-    assert crowded.rejected > 0 and "holds" in str(crowded.reason)  # nothing settled to let go of
+    crowded = live.add(other)
+    assert crowded.rejected == len(other) and "holds" in str(crowded.reason)  # nothing settled to let go of
     live.settle(everything=True)
-    assert live.add(_spans(bodies[1])).rejected == 0
+    assert live.add(other).rejected == 0  # the settled traces were let go of
+    assert store.find_run_by_uid("otlp-" + "ab" * 16).status == "running"
