@@ -151,13 +151,14 @@ class LiveTraces:
         """Write as finished the traces quiet for :attr:`quiet_s` (``everything``: all of them, as
         the receiver stops)."""
         now = self._clock()
-        quiet: list[MappedRun] = []
-        for trace_id, trace in list(self._traces.items()):
-            if trace.settled or (not everything and now - trace.last_span_at < self.quiet_s):
-                continue
+        quiet = [(trace_id, trace) for trace_id, trace in self._traces.items()
+                 if not trace.settled and (everything or now - trace.last_span_at >= self.quiet_s)]
+        if not quiet:
+            return
+        self._write([map_spans(trace.spans.values()).get(trace_id, MappedRun()) for trace_id, trace in quiet],
+                    running=False)
+        for _, trace in quiet:  # only once written: a write that failed is tried again
             trace.settled = True
-            quiet.append(map_spans(trace.spans.values()).get(trace_id, MappedRun()))
-        self._write(quiet, running=False)
 
     @property
     def growing(self) -> int:

@@ -173,19 +173,28 @@ class TraceReceiver:
                 try:
                     job = self._jobs.get(timeout=TICK_S)
                 except queue.Empty:
-                    live.settle()
+                    _settle(live)
                     continue
                 if job is None:
                     break
                 spans, done = job
                 try:
                     done.set_result(live.add(spans))
-                except BaseException as error:  # noqa: BLE001 - the request is answered 500 with it
+                except Exception as error:  # noqa: BLE001 - the request is answered 500 with it
                     done.set_exception(error)
-                live.settle()
+                _settle(live)
         finally:
-            live.settle(everything=True)
+            _settle(live, everything=True)
             store.close()
+
+
+def _settle(live: LiveTraces, everything: bool = False) -> None:
+    """Settle what has gone quiet; a failure (the database locked by another program for longer than
+    its wait) is logged and tried again at the next tick, and never ends the writer."""
+    try:
+        live.settle(everything)
+    except Exception:  # noqa: BLE001 - see above
+        logging.getLogger(__name__).warning("settling received traces failed; trying again", exc_info=True)
 
 
 def _bind(host: str, port: int) -> ThreadingHTTPServer:
