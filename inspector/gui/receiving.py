@@ -10,18 +10,21 @@ said in a message box, and the action is unchecked again.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QMessageBox
 
-from inspector.capture import ReceiverError, ReceiverOptions, RunReceived, TraceReceiver
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import translate
 
 from .language import on_language_changed, translated
 from .settings import AppSettings
+
+if TYPE_CHECKING:  # the receiver (and the trace mapping it loads) is imported when it starts, not with the window
+    from inspector.capture import RunReceived, TraceReceiver
 
 
 class ReceiverSwitch(QObject):
@@ -73,6 +76,8 @@ class ReceiverSwitch(QObject):
         if not on:
             self.stop()
             return
+        from inspector.capture import ReceiverError, ReceiverOptions, TraceReceiver
+
         receiver = TraceReceiver(self._db_path, ReceiverOptions(port=self._settings.receiver_port),
                                  on_run=self.received.emit)
         try:
