@@ -356,3 +356,23 @@ def test_an_agent_on_the_mcp_sdk_exporting_with_the_otel_sdk(receiver: TraceRece
                   if step["raw"]["otlp"]["scope"]["name"] == "opentelemetry.instrumentation.httpx"]
     assert {step["raw"]["otlp"]["name"] for step in http_spans} >= {"POST", "DELETE"}
     assert _header(receiver.db_path, f"otlp-{trace_id}")[:2] == ("invoke_agent support-agent", "support-agent")
+
+
+def test_receive_off_loopback_prints_its_token_once_and_asks_for_it(tmp_path: Path) -> None:
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "receive", "--host", "0.0.0.0", "--port", "0",
+                                "--db", str(tmp_path / "cli.db")], stdout=subprocess.PIPE, text=True)
+    try:
+        listening = process.stdout.readline()
+        warning = process.stdout.readline()
+        port = listening.split("http://0.0.0.0:")[1].split("/")[0]
+        assert "reachable from other machines" in warning
+        token = warning.split("Authorization: Bearer ")[1].split()[0]
+        url = f"http://127.0.0.1:{port}/v1/traces"
+        assert httpx.post(url, content=_lines()[0], headers=JSON).status_code == 401
+        answer = httpx.post(url, content=_lines()[0], headers={**JSON, "Authorization": f"Bearer {token}"})
+        assert answer.status_code == 200
+    finally:
+        process.terminate()
+        rest, _ = process.communicate(timeout=30)
+    assert process.returncode == 0
+    assert token not in rest  # shown once, at the start
