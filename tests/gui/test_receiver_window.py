@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import time
 from pathlib import Path
 
 import httpx
@@ -39,14 +38,13 @@ def test_received_runs_appear_in_the_runs_tab_within_a_second(qtbot, make_window
     assert switch.url in switch.label.text()
     tab = window.runs_tab
     lines = [line for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
-    sent = time.monotonic()
     for line in lines:
         assert httpx.post(switch.url, content=line, headers={"Content-Type": "application/json"}).status_code == 200
     with RunStore.open(resolve_db_path()) as store:
         runs = store.list_runs(limit=None)
     assert len(runs) == 4 and {run.status for run in runs} == {"running"}
+    # Each request is answered once its runs are written: from then on, at most a second.
     qtbot.waitUntil(lambda: all(tab.runs.row_of(run.id) is not None for run in runs), timeout=1000)
-    assert time.monotonic() - sent < 1.5  # the posts themselves, then at most a second
     qtbot.waitUntil(lambda: "4" in switch.label.text())
     main = next(run for run in runs if run.title == "invoke_agent support-agent")
     tab.select_runs([main.id])
