@@ -25,11 +25,11 @@ KEPT_IMAGE_FORMATS = ("libqjpeg.so", "libqgif.so", "libqwebp.so", "libqsvg.so")
 DROPPED_QT_LIBRARIES = ("libQt6Network.so.*", "libQt6EglFSDeviceIntegration.so.*", "libQt6EglFsKmsSupport.so.*")
 #: Python packages a run never imports that the analysis finds through optional imports: the build
 #: tools (PyInstaller's own hooks, cffi's), httpx's command line (pygments, rich), the test tools, and
-#: OpenTelemetry beyond the API the MCP SDK uses (its SDK, exporters and instrumentations come in
-#: through the entry points of whatever else the build's environment holds).
+#: OpenTelemetry beyond the API the MCP SDK uses and the protocol messages the OTLP receiver reads
+#: (its SDK, exporters and instrumentations come in through the entry points of whatever else the
+#: build's environment holds).
 EXCLUDED_MODULES = ("tkinter", "pytest", "_pytest", "hypothesis", "setuptools", "pkg_resources", "distutils",
-                    "pygments", "rich", "opentelemetry.sdk", "opentelemetry.exporter", "opentelemetry.instrumentation",
-                    "opentelemetry.proto")
+                    "pygments", "rich", "opentelemetry.sdk", "opentelemetry.exporter", "opentelemetry.instrumentation")
 
 QT = "PySide6/Qt/"
 

@@ -121,6 +121,10 @@ def _command_module(command: str) -> ModuleType:
         from . import traces
 
         return traces
+    if command == "receive":
+        from . import receive
+
+        return receive
     if command == "servers":
         from . import servers
 

@@ -196,6 +196,7 @@ def build_parser() -> Parser:
     server_actions = servers.add_subparsers(dest="servers_command", parser_class=Parser)
     _server_commands(server_actions)
     _demo_commands(commands)
+    _receive_command(commands)
     return parser
 
 
@@ -264,6 +265,21 @@ def _pull_options(importing: argparse.ArgumentParser) -> None:
     importing.add_argument("--trace", metavar="ID", help=_("the trace id (32 hexadecimal digits)"))
     importing.add_argument("--header", action="append", default=[], metavar='"Name: value"',
                            help=_("a header sent to the query service, e.g. an API key (never stored or printed)"))
+
+
+def _receive_command(commands: argparse._SubParsersAction) -> None:
+    receive = commands.add_parser("receive", help=_("receive OTLP traces over HTTP (as an OpenTelemetry collector "
+                                                    "does) and store them as runs, until Ctrl-C"))
+    receive.add_argument("--port", default="4318", metavar="N",
+                         help=_("the port to listen on (default 4318, OTLP/HTTP's; 0: any free port)"))
+    receive.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                         help=_("the address to listen on (default 127.0.0.1, this machine only); any other "
+                                "address requires a token, printed once at the start"))
+    receive.add_argument("--quiet-after", default="5", metavar="SECONDS",
+                         help=_("a trace counts as finished this long after its last span (default 5)"))
+    receive.add_argument("--json", action="store_true",
+                         help=_("print one JSON object per line: the address, then one per run received"))
+    _db_option(receive)
 
 
 def _server_commands(actions: argparse._SubParsersAction) -> None:

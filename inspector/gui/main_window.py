@@ -20,6 +20,7 @@ from inspector.store.secrets import SecretKeeper, system_secret_keeper
 from .first_paint import AfterFirstPaint, DeferredTab
 from .help_menu import install_help_menu
 from .language import on_language_changed, switch_language, translated, translated_tab
+from .receiving import ReceiverSwitch
 from .settings import AppSettings
 from .team import TeamBackend
 from .widgets.outcomes import outcome_word
@@ -172,6 +173,7 @@ class MainWindow(QMainWindow):
         self.delete_runs_action = self._action(menu, lambda: _("&Delete the selected runs…"),
                                                lambda: self.runs_tab.delete_selected())
         self._action(menu, lambda: _("&Import servers…"), self.admin.import_servers)
+        self.receiving = ReceiverSwitch(self.db_path, self.settings, self, menu)  # Receive OTLP traces
         menu.addSeparator()
         self._action(menu, lambda: _("&Settings…"), self.open_settings)
         self._action(menu, lambda: _("&Quit"), self.close, QKeySequence(QKeySequence.StandardKey.Quit))
@@ -300,6 +302,7 @@ class MainWindow(QMainWindow):
         self.team.shut_down()
         if self._runs.built:
             self.runs_tab.shut_down()
+        self.receiving.stop()
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
         if self.demo is not None:

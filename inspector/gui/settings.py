@@ -122,6 +122,28 @@ class AppSettings:
     def server_log_level(self, level: str | None) -> None:
         self.qsettings.setValue("logging/server_level", level or "")
 
+    @property
+    def receiver_port(self) -> int:
+        """The port the OTLP trace receiver listens on (127.0.0.1); 4318 is OTLP/HTTP's own."""
+        try:
+            port = int(str(self.qsettings.value("receiver/port", 4318)))
+        except ValueError:
+            return 4318
+        return port if 1 <= port <= 65535 else 4318
+
+    @receiver_port.setter
+    def receiver_port(self, port: int) -> None:
+        self.qsettings.setValue("receiver/port", int(port))
+
+    @property
+    def receiver_autostart(self) -> bool:
+        """Start the OTLP trace receiver as the window opens?"""
+        return _bool(self.qsettings.value("receiver/autostart", False))
+
+    @receiver_autostart.setter
+    def receiver_autostart(self, on: bool) -> None:
+        self.qsettings.setValue("receiver/autostart", bool(on))
+
     # -- what the window remembers ----------------------------------------------------------
 
     def restore_bytes(self, key: str) -> QByteArray | None:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSizePolicy,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -136,8 +137,31 @@ class SettingsDialog(QDialog):
         form.addRow(log_label, log_column)
         self.team = TeamFields(TeamSettings(settings.qsettings, secrets or system_secret_keeper()))
         form.addRow(translated(QLabel(), "setText", lambda: _("Team backend")), self.team)
+        form.addRow(translated(QLabel(), "setText", lambda: _("Trace receiver (OTLP)")), self._receiver_column())
         finish_form(self, form)
         readable_placeholders(self)  # after the form is the dialog's: it looks among its children
+
+    def _receiver_column(self) -> QVBoxLayout:
+        self.receiver_port = QSpinBox()
+        self.receiver_port.setRange(1, 65535)
+        self.receiver_port.setValue(self._settings.receiver_port)
+        self.receiver_port.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        translated(self.receiver_port, "setAccessibleName", lambda: _("Port of the trace receiver"))
+        translated(self.receiver_port, "setPrefix", lambda: _("port "))
+        self.receiver_autostart = translated(QCheckBox(), "setText", lambda: _(
+            "Start the receiver when Run Inspector starts"))
+        self.receiver_autostart.setChecked(self._settings.receiver_autostart)
+        note = translated(QLabel(), "setText", lambda: _(
+            "File → Receive OTLP traces listens on 127.0.0.1 at this port (OTLP/HTTP: protobuf or JSON at "
+            "/v1/traces); agents export their traces there and each trace becomes a run. A new port takes effect "
+            "the next time the receiver starts."))
+        note.setWordWrap(True)
+        mark_hint(note)
+        column = QVBoxLayout()
+        column.addWidget(self.receiver_port)
+        column.addWidget(self.receiver_autostart)
+        column.addWidget(note)
+        return column
 
     def _show_language(self) -> None:
         wanted = choose_language(self.language.currentData() or None)
@@ -177,5 +201,7 @@ class SettingsDialog(QDialog):
         self._settings.demo_autostart = self.demo.isChecked()
         self._settings.database_path = self.database.text().strip()
         self._settings.server_log_level = self.log_level.currentData() or None
+        self._settings.receiver_port = self.receiver_port.value()
+        self._settings.receiver_autostart = self.receiver_autostart.isChecked()
         self._settings.sync()
         super().accept()

@@ -1,0 +1,191 @@
+"""Traces as they arrive, over many requests and in any order: each one a run that grows, then settles.
+
+The spans of a trace are held in memory in the order they arrived (a span sent again replaces
+itself); each time the trace grows, all of them are mapped again by the importer's own reader
+(:func:`inspector.traces.span_batch.map_spans`) and the run is written again, whole, with status
+``running``. After :data:`QUIET_S` seconds without a new span the trace is settled: written once
+more with the status an import of its spans gives. A span arriving later reopens it (spans of a
+settled trace stay in memory while there is room; beyond that they are read back from the stored
+steps, which keep every span they were made of).
+
+Not thread-safe: one thread (the receiver's writer) owns an instance and the store it writes to.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+from inspector.store import RunStore, step_row
+from inspector.store.live_runs import RECEIVER_ORIGIN, LiveRun, write_live_runs
+from inspector.traces.foreign_spans import spans_of_step
+from inspector.traces.format import TraceProblem, place
+from inspector.traces.otlp import read_span
+from inspector.traces.span_batch import HeldSpan, MappedRun, map_spans
+
+QUIET_S = 5.0
+"""Seconds without a new span after which a trace counts as finished. An SDK's batch processor
+exports every 5 s at the latest by default, so a trace still in use sends within that time."""
+MAX_TRACE_SPANS = 20_000
+"""Spans of one trace held (and mapped again as it grows); more are refused."""
+MAX_HELD_SPANS = 200_000
+"""Spans held in memory for all traces; settled traces make room first, then new spans are refused."""
+
+
+@dataclass(frozen=True)
+class RunReceived:
+    """What one write did to a run: for the command line's lines and the window's status."""
+
+    run_id: int
+    uid: str
+    title: str
+    status: str
+    steps: int
+    created: bool
+
+
+@dataclass(frozen=True)
+class Taken:
+    """How a request's spans were taken: how many were refused, and the first reason."""
+
+    rejected: int = 0
+    reason: Message | None = None
+
+
+@dataclass
+class _Trace:
+    spans: dict[str, HeldSpan] = field(default_factory=dict)  # span id → span, in arrival order
+    last_span_at: float = 0.0
+    settled: bool = False
+
+
+class LiveTraces:
+    """The traces being received, and their runs in ``store``."""
+
+    def __init__(self, store: RunStore, on_run: Callable[[RunReceived], None] | None = None,
+                 quiet_s: float = QUIET_S, clock: Callable[[], float] = time.monotonic) -> None:
+        self.store = store
+        self.quiet_s = quiet_s
+        self._on_run = on_run or (lambda received: None)
+        self._clock = clock
+        self._traces: OrderedDict[str, _Trace] = OrderedDict()  # least recently grown first
+        self._held = 0
+
+    # -- spans in -----------------------------------------------------------------------------------
+
+    def add(self, spans: list[HeldSpan]) -> Taken:
+        """Take the spans of one request; write the runs of the traces they grow."""
+        rejected, reason = 0, None
+        by_trace: dict[str, list[tuple[str, HeldSpan]]] = {}
+        for index, held in enumerate(spans):
+            try:
+                span = read_span(held.span, ("spans", index))
+            except TraceProblem as problem:
+                rejected, reason = rejected + 1, reason or _refused(problem)
+                continue
+            by_trace.setdefault(span.trace_id, []).append((span.span_id, held))
+        grown: list[MappedRun] = []
+        for trace_id, arrived in by_trace.items():
+            refused, why = self._grow(trace_id, arrived, grown)
+            rejected, reason = rejected + refused, reason or why
+        self._write(grown, running=True)
+        return Taken(rejected, reason)
+
+    def _grow(self, trace_id: str, arrived: list[tuple[str, HeldSpan]],
+              grown: list[MappedRun]) -> tuple[int, Message | None]:
+        trace = self._traces.get(trace_id) or self._reopen(trace_id)
+        new = [span_id for span_id, _ in arrived if span_id not in trace.spans]
+        if len(trace.spans) + len(new) > MAX_TRACE_SPANS:
+            return len(arrived), Message(N_("trace {trace} has more than {limit} spans; the receiver keeps no more "
+                                            "of it"), {"trace": trace_id, "limit": MAX_TRACE_SPANS})
+        if not self._room_for(len(new), trace_id):
+            return len(arrived), Message(N_("the receiver holds {limit} spans already; send fewer at once"),
+                                         {"limit": MAX_HELD_SPANS})
+        before = dict(trace.spans)
+        trace.spans.update(arrived)
+        try:
+            mapped = map_spans(trace.spans.values()).get(trace_id, MappedRun())
+        except TraceProblem as problem:
+            trace.spans = before  # the trace stays as it was; the request's spans of it are refused
+            self._keep(trace_id, trace)
+            return len(arrived), _refused(problem)
+        self._held += len(trace.spans) - len(before)
+        trace.last_span_at, trace.settled = self._clock(), False
+        self._keep(trace_id, trace)
+        self._traces.move_to_end(trace_id)
+        grown.append(mapped)
+        return 0, None
+
+    def _keep(self, trace_id: str, trace: _Trace) -> None:
+        if trace.spans:
+            self._traces[trace_id] = trace
+
+    def _reopen(self, trace_id: str) -> _Trace:
+        """A trace not held: new, or settled and let go of; then its spans come back from its steps."""
+        trace = _Trace()
+        run = self.store.find_run_by_uid(f"otlp-{trace_id}")
+        if run is not None and run.origin == RECEIVER_ORIGIN:
+            for stored in self.store.iter_steps(run.id):
+                for piece in spans_of_step(run.uid, stored.sequence, stored.started_at, stored.payload):
+                    held = HeldSpan(piece.resource, piece.scope, piece.span)
+                    trace.spans[str(piece.span["spanId"])] = held
+            self._held += len(trace.spans)
+        return trace
+
+    def _room_for(self, count: int, growing: str) -> bool:
+        """Let go of settled traces (not ``growing``), least recently grown first, until ``count`` more spans fit."""
+        while self._held + count > MAX_HELD_SPANS:
+            settled = next((key for key, trace in self._traces.items() if trace.settled and key != growing), None)
+            if settled is None:
+                return False
+            self._held -= len(self._traces.pop(settled).spans)
+        return True
+
+    # -- settling -----------------------------------------------------------------------------------
+
+    def settle(self, everything: bool = False) -> None:
+        """Write as finished the traces quiet for :attr:`quiet_s` (``everything``: all of them, as
+        the receiver stops)."""
+        now = self._clock()
+        quiet = [(trace_id, trace) for trace_id, trace in self._traces.items()
+                 if not trace.settled and (everything or now - trace.last_span_at >= self.quiet_s)]
+        if not quiet:
+            return
+        self._write([map_spans(trace.spans.values()).get(trace_id, MappedRun()) for trace_id, trace in quiet],
+                    running=False)
+        for _, trace in quiet:  # only once written: a write that failed is tried again
+            trace.settled = True
+
+    @property
+    def growing(self) -> int:
+        """How many traces are still receiving spans (not settled)."""
+        return sum(1 for trace in self._traces.values() if not trace.settled)
+
+    # -- the run ------------------------------------------------------------------------------------
+
+    def _write(self, mapped: list[MappedRun], *, running: bool) -> None:
+        """Write the runs (one transaction), then tell ``on_run`` of each."""
+        runs = []
+        for found in mapped:
+            header = found.header
+            if header is None:
+                continue  # one of our own runs whose run span has not come yet
+            # As an import: a run still running in its spans has no process here to finish it.
+            status = "running" if running else ("interrupted" if header.status == "running" else header.status)
+            runs.append(LiveRun(header.uid, header.title, header.server, status, header.started_at,
+                                "" if running else header.finished_at, header.note,
+                                [(step.sequence, step.started_at, step_row(step.step)) for step in found.steps]))
+        if not runs:
+            return
+        for run, written in zip(runs, write_live_runs(self.store, runs), strict=True):
+            if written is not None:
+                self._on_run(RunReceived(written.run_id, run.uid, run.title, run.status, len(run.steps),
+                                         written.created))
+
+
+def _refused(problem: TraceProblem) -> Message:
+    return Message(N_("{place}: {problem}"), {"place": place(problem.path), "problem": problem.sentence})

@@ -1,0 +1,244 @@
+"""The bodies of OTLP/HTTP trace requests and answers: protobuf or JSON, maybe gzip. No sockets.
+
+A request (``ExportTraceServiceRequest``) becomes a list of :class:`~inspector.traces.span_batch.HeldSpan`:
+each span as OTLP JSON (ids in hex, as the OTLP JSON encoding writes them) with the resource and
+scope objects it came under, whatever the encoding it arrived in. Nothing is trusted: sizes are
+bounded before and after unpacking, and a body that is not what it claims is a :class:`BadBody`.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from collections.abc import Mapping
+from typing import Any
+
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+from inspector.traces.span_batch import HeldSpan
+
+PROTOBUF = "application/x-protobuf"
+JSON = "application/json"
+CONTENT_TYPES = (PROTOBUF, JSON)
+
+MAX_BODY_BYTES = 16 * 1024 * 1024
+"""The largest body taken as it travels (the OpenTelemetry Collector's default limit is 20 MiB;
+an SDK's batch of 512 spans is a few hundred KiB)."""
+MAX_UNPACKED_BYTES = 64 * 1024 * 1024
+"""The largest body a gzip body may unpack to: a small body that unpacks to more is a gzip bomb."""
+MAX_JSON_DEPTH = 64
+"""Deepest nesting of a JSON body (an attribute value may nest; a span's own fields need 8 levels)."""
+
+
+class BadBody(Exception):
+    """A body that cannot be used; ``sentence`` says why (the answer's Status message), ``status``
+    is the HTTP status to answer with."""
+
+    def __init__(self, sentence: Message, status: int = 400) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
+        self.status = status
+
+
+def media_type(header: str | None) -> str:
+    """``application/json; charset=utf-8`` → ``application/json``."""
+    return (header or "").split(";", 1)[0].strip().lower()
+
+
+def unpack(body: bytes, encoding: str | None) -> bytes:
+    """The body without its content encoding (none, ``identity`` or ``gzip``), at most
+    :data:`MAX_UNPACKED_BYTES` of it."""
+    coding = (encoding or "identity").strip().lower()
+    if coding == "identity":
+        return body
+    if coding != "gzip":
+        raise BadBody(Message(N_("The content encoding {encoding} is not supported: send the body as it is or "
+                                 "gzip-compressed."), {"encoding": repr(coding[:40])}), 415)
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        unpacked = inflater.decompress(body, MAX_UNPACKED_BYTES + 1)
+    except zlib.error as error:
+        raise BadBody(Message(N_("The body is not valid gzip ({reason})."), {"reason": str(error)})) from None
+    if len(unpacked) > MAX_UNPACKED_BYTES or inflater.unconsumed_tail:
+        raise BadBody(Message(N_("The gzip body unpacks to more than {limit} MiB and was refused (a request "
+                                 "is at most {limit} MiB unpacked)."), {"limit": MAX_UNPACKED_BYTES // 1024 // 1024}),
+                      413)
+    if not inflater.eof:
+        raise BadBody(Message(N_("The gzip body ends before its end: it was cut short.")))
+    return unpacked
+
+
+def read_request(body: bytes, content_type: str) -> list[HeldSpan]:
+    """The spans of an ``ExportTraceServiceRequest`` in ``content_type``'s encoding (unpacked)."""
+    if content_type == PROTOBUF:
+        return _from_protobuf(body)
+    return _from_json(body)
+
+
+# -- JSON ---------------------------------------------------------------------------------------------
+
+def _from_json(body: bytes) -> list[HeldSpan]:
+    try:
+        document = json.loads(body)
+    except RecursionError:
+        raise BadBody(Message(N_("The JSON body nests too deeply."))) from None
+    except (ValueError, UnicodeDecodeError) as error:
+        raise BadBody(Message(N_("The body is not valid JSON ({reason})."), {"reason": str(error)[:200]})) from None
+    if _depth(document) > MAX_JSON_DEPTH:
+        raise BadBody(Message(N_("The JSON body nests more than {depth} levels deep."), {"depth": MAX_JSON_DEPTH}))
+    if not isinstance(document, Mapping):
+        raise BadBody(Message(N_("The body must be a JSON object (an ExportTraceServiceRequest).")))
+    spans: list[HeldSpan] = []
+    for resource_spans in _list(document.get("resourceSpans"), "resourceSpans"):
+        resource_spans = _object(resource_spans, "resourceSpans[]")
+        resource = resource_spans.get("resource") or {}
+        for scope_spans in _list(resource_spans.get("scopeSpans"), "scopeSpans"):
+            scope_spans = _object(scope_spans, "scopeSpans[]")
+            scope = scope_spans.get("scope") or {}
+            for span in _list(scope_spans.get("spans"), "spans"):
+                spans.append(HeldSpan(resource, scope, _object(span, "spans[]")))
+    return spans
+
+
+def _depth(value: Any) -> int:
+    deepest, level, stack = 0, 0, [(value, 1)]
+    while stack:
+        value, level = stack.pop()
+        deepest = max(deepest, level)
+        if deepest > MAX_JSON_DEPTH:
+            return deepest
+        if isinstance(value, dict):
+            stack.extend((item, level + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((item, level + 1) for item in value)
+    return deepest
+
+
+def _list(value: Any, name: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise BadBody(Message(N_("{field} must be a list."), {"field": name}))
+    return value
+
+
+def _object(value: Any, name: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise BadBody(Message(N_("Each item of {field} must be an object."), {"field": name}))
+    return value
+
+
+# -- protobuf -----------------------------------------------------------------------------------------
+
+def _from_protobuf(body: bytes) -> list[HeldSpan]:
+    from google.protobuf.message import DecodeError
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    request = ExportTraceServiceRequest()
+    try:
+        request.ParseFromString(body)
+    except (DecodeError, RecursionError, ValueError) as error:
+        raise BadBody(Message(N_("The body is not a protobuf ExportTraceServiceRequest ({reason})."),
+                              {"reason": str(error)[:200] or type(error).__name__})) from None
+    spans: list[HeldSpan] = []
+    for resource_spans in request.resource_spans:
+        resource = {"attributes": _key_values(resource_spans.resource.attributes)}
+        for scope_spans in resource_spans.scope_spans:
+            found = scope_spans.scope
+            scope = {"name": found.name, "version": found.version, "attributes": _key_values(found.attributes)}
+            spans.extend(HeldSpan(resource, scope, _span(span)) for span in scope_spans.spans)
+    return spans
+
+
+def _span(span: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {"traceId": span.trace_id.hex(), "spanId": span.span_id.hex()}
+    if span.parent_span_id:
+        record["parentSpanId"] = span.parent_span_id.hex()
+    record.update(name=span.name, kind=span.kind, startTimeUnixNano=span.start_time_unix_nano,
+                  endTimeUnixNano=span.end_time_unix_nano, attributes=_key_values(span.attributes),
+                  status={"code": span.status.code, "message": span.status.message})
+    if span.events:
+        record["events"] = [{"timeUnixNano": event.time_unix_nano, "name": event.name,
+                             "attributes": _key_values(event.attributes)} for event in span.events]
+    if span.links:
+        record["links"] = [_link(link) for link in span.links]
+    if span.dropped_events_count:
+        record["droppedEventsCount"] = span.dropped_events_count
+    if span.dropped_links_count:
+        record["droppedLinksCount"] = span.dropped_links_count
+    return record
+
+
+def _link(link: Any) -> dict[str, Any]:
+    written: dict[str, Any] = {"traceId": link.trace_id.hex(), "spanId": link.span_id.hex(),
+                               "attributes": _key_values(link.attributes)}
+    if link.trace_state:
+        written["traceState"] = link.trace_state
+    return written
+
+
+def _key_values(values: Any) -> list[dict[str, Any]]:
+    return [{"key": item.key, "value": _any_value(item.value)} for item in values]
+
+
+def _any_value(value: Any) -> dict[str, Any]:
+    which = value.WhichOneof("value")
+    if which is None:
+        return {}
+    if which == "string_value":
+        return {"stringValue": value.string_value}
+    if which == "bool_value":
+        return {"boolValue": value.bool_value}
+    if which == "int_value":
+        return {"intValue": str(value.int_value)}
+    if which == "double_value":
+        return {"doubleValue": value.double_value}
+    if which == "bytes_value":
+        return {"bytesValue": base64.b64encode(value.bytes_value).decode("ascii")}
+    if which == "array_value":
+        return {"arrayValue": {"values": [_any_value(item) for item in value.array_value.values]}}
+    return {"kvlistValue": {"values": _key_values(value.kvlist_value.values)}}
+
+
+# -- answers ------------------------------------------------------------------------------------------
+
+def success_body(content_type: str, rejected: int = 0, message: str = "") -> bytes:
+    """An ``ExportTraceServiceResponse``: empty when every span was taken, else its ``partial_success``."""
+    if content_type == PROTOBUF:
+        from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+            ExportTracePartialSuccess,
+            ExportTraceServiceResponse,
+        )
+
+        response = ExportTraceServiceResponse()
+        if rejected or message:
+            response.partial_success.CopyFrom(ExportTracePartialSuccess(rejected_spans=rejected,
+                                                                        error_message=message))
+        return response.SerializeToString()
+    document: dict[str, Any] = {}
+    if rejected or message:
+        document["partialSuccess"] = {"rejectedSpans": str(rejected), "errorMessage": message}
+    return json.dumps(document).encode()
+
+
+#: google.rpc.Code INVALID_ARGUMENT, the code of a Status answering a request that cannot be used.
+INVALID_ARGUMENT = 3
+
+
+def status_body(content_type: str, message: str, code: int = INVALID_ARGUMENT) -> bytes:
+    """A ``google.rpc.Status`` (what OTLP/HTTP answers an error with) in the request's encoding;
+    JSON for a request whose encoding is not known. Encoded by hand: two fields, no dependency."""
+    if content_type == PROTOBUF:
+        text = message.encode()
+        return b"\x08" + _varint(code) + b"\x12" + _varint(len(text)) + text
+    return json.dumps({"code": code, "message": message}).encode()
+
+
+def _varint(number: int) -> bytes:
+    out = bytearray()
+    while True:
+        low, number = number & 0x7F, number >> 7
+        out.append(low | (0x80 if number else 0))
+        if not number:
+            return bytes(out)

@@ -1,0 +1,333 @@
+"""The OTLP/HTTP trace receiver: ``POST /v1/traces`` on 127.0.0.1:4318, spans into the run database.
+
+Each request is read (bounded), decoded (:mod:`.otlp_body`) and handed to one writer thread,
+which owns the store and the live traces (:mod:`.live_traces`); the request is answered once its
+spans are written, so an exporter that got 200 knows they are kept. Answers follow the OTLP/HTTP
+specification: 200 with an ``ExportTraceServiceResponse`` in the request's encoding (with
+``partial_success`` when spans were refused), 400 with a ``google.rpc.Status`` for a body that
+cannot be read, 413 for one too large, 415 for an unknown content type or encoding.
+
+Loopback only by default. Listening on another address needs a token, generated here, sent by
+clients as ``Authorization: Bearer TOKEN`` and compared in constant time (as the official MCP
+Inspector protects its proxy). A request that carries an ``Origin`` header (a web page) is refused.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+import queue
+import secrets
+import socket
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+
+from . import otlp_body
+from .live_traces import QUIET_S, LiveTraces, RunReceived, Taken
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 4318
+TRACES_PATH = "/v1/traces"
+ANSWER_WAIT_S = 60.0
+"""How long a request waits for its spans to be written before it is answered 503 (retry later)."""
+READ_TIMEOUT_S = 30.0
+"""A connection that sends nothing for this long is closed."""
+TICK_S = 0.2
+"""How often the writer looks for traces that have gone quiet."""
+
+
+class ReceiverError(Exception):
+    """The receiver cannot start; ``sentence`` says why and what to do."""
+
+    def __init__(self, sentence: object) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
+
+
+class ReceiverBusy(Exception):
+    """The writer did not take a request's spans within :data:`ANSWER_WAIT_S` (answered 503: retry)."""
+
+
+def is_loopback(host: str) -> bool:
+    """Does ``host`` name this machine only (127.0.0.0/8, ::1, localhost)?"""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class ReceiverOptions:
+    """Where to listen, and how long a trace may be quiet before it counts as finished."""
+
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    quiet_s: float = QUIET_S
+
+
+class TraceReceiver:
+    """An OTLP/HTTP receiver storing into the run database at ``db_path``.
+
+    ``start()`` binds (raising :class:`ReceiverError` when it cannot) and returns the address;
+    ``stop()`` settles every trace still growing, closes the store and ends both threads.
+    ``on_run`` is called on the writer thread for every run written."""
+
+    def __init__(self, db_path: str | Path, options: ReceiverOptions | None = None,
+                 on_run: Callable[[RunReceived], None] | None = None) -> None:
+        self.options = options or ReceiverOptions()
+        self.db_path = Path(db_path)
+        self.on_run = on_run
+        #: The token clients must send (``None`` on loopback, where none is asked).
+        self.token = None if is_loopback(self.options.host) else secrets.token_urlsafe(32)
+        self._jobs: queue.Queue[tuple[list[Any], Future[Taken]] | None] = queue.Queue()
+        self._server: ThreadingHTTPServer | None = None
+        self._threads: list[threading.Thread] = []
+        self._writer_ready = threading.Event()
+        self._writer_failure: BaseException | None = None
+
+    @property
+    def url(self) -> str:
+        """Where exporters send: ``http://HOST:PORT/v1/traces``."""
+        host, port = self.address
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{port}{TRACES_PATH}"
+
+    @property
+    def address(self) -> tuple[str, int]:
+        if self._server is None:
+            return self.options.host, self.options.port
+        return self.options.host, int(self._server.server_address[1])
+
+    def start(self) -> str:
+        """Listen and start writing; return :attr:`url`."""
+        self._server = _bind(self.options.host, self.options.port)
+        self._server.receiver = self  # type: ignore[attr-defined]
+        writer = threading.Thread(target=self._write_loop, name="otlp-receiver-writer", daemon=True)
+        writer.start()
+        self._writer_ready.wait()
+        if self._writer_failure is not None:
+            self._server.server_close()
+            self._server = None
+            raise self._writer_failure
+        serving = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.2},
+                                   name="otlp-receiver-http", daemon=True)
+        serving.start()
+        self._threads = [writer, serving]
+        return self.url
+
+    def stop(self) -> None:
+        """Stop listening, settle the traces still growing, close the store."""
+        if self._server is None:
+            return
+        self._server.shutdown()
+        self._server.server_close()
+        self._jobs.put(None)
+        for thread in self._threads:
+            thread.join(timeout=10)
+        self._server, self._threads = None, []
+
+    def __enter__(self) -> TraceReceiver:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- the writer thread -------------------------------------------------------------------------
+
+    def submit(self, spans: list[Any]) -> Taken:
+        """Hand spans to the writer and wait until they are written (from a request's thread)."""
+        done: Future[Taken] = Future()
+        self._jobs.put((spans, done))
+        try:
+            return done.result(timeout=ANSWER_WAIT_S)
+        except TimeoutError:
+            if done.done():
+                raise  # the writer's own error
+            raise ReceiverBusy from None
+
+    def _write_loop(self) -> None:
+        from inspector.store import RunStore, StoreError
+
+        try:
+            store = RunStore.open(self.db_path)
+        except StoreError as error:
+            self._writer_failure = ReceiverError(error.sentence)
+            self._writer_ready.set()
+            return
+        live = LiveTraces(store, self.on_run, self.options.quiet_s)
+        self._writer_ready.set()
+        try:
+            while True:
+                try:
+                    job = self._jobs.get(timeout=TICK_S)
+                except queue.Empty:
+                    _settle(live)
+                    continue
+                if job is None:
+                    break
+                spans, done = job
+                try:
+                    done.set_result(live.add(spans))
+                except Exception as error:  # noqa: BLE001 - the request is answered 500 with it
+                    done.set_exception(error)
+                _settle(live)
+        finally:
+            _settle(live, everything=True)
+            store.close()
+
+
+def _settle(live: LiveTraces, everything: bool = False) -> None:
+    """Settle what has gone quiet; a failure (the database locked by another program for longer than
+    its wait) is logged and tried again at the next tick, and never ends the writer."""
+    try:
+        live.settle(everything)
+    except Exception:  # noqa: BLE001 - see above
+        logging.getLogger(__name__).warning("settling received traces failed; trying again", exc_info=True)
+
+
+def _bind(host: str, port: int) -> ThreadingHTTPServer:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    server_class = type("_Server", (_Server,), {"address_family": family})
+    try:
+        return server_class((host, port), _Handler)
+    except OSError as error:
+        if error.errno in (98, 48, 10048):  # EADDRINUSE on Linux, macOS, Windows
+            raise ReceiverError(Message(N_("The trace receiver cannot listen on {host}:{port}: the port is taken "
+                                           "(another OTLP receiver or collector runs there?). Stop that program or "
+                                           "choose another port."), {"host": host, "port": port})) from None
+        raise ReceiverError(Message(N_("The trace receiver cannot listen on {host}:{port} ({reason})."),
+                                    {"host": host, "port": port, "reason": error.strerror or str(error)})) from None
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 64
+    receiver: TraceReceiver
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A connection that broke (a client gone mid-request) ends that connection only; it is noted in
+        the log, not printed as a traceback among the command's lines."""
+        logging.getLogger(__name__).debug("connection from %s ended with an error", client_address, exc_info=True)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """One connection; HTTP/1.1 keep-alive, as exporters reuse their connection."""
+
+    protocol_version = "HTTP/1.1"
+    timeout = READ_TIMEOUT_S
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the standard library's name
+        pass  # the command prints one line per run, not one per request
+
+    def do_POST(self) -> None:  # noqa: N802 - the standard library's name
+        content_type = otlp_body.media_type(self.headers.get("Content-Type"))
+        answer_type = content_type if content_type in otlp_body.CONTENT_TYPES else otlp_body.JSON
+        refusal = self._refusal(content_type)
+        if refusal is not None:
+            status, sentence, close = refusal
+            self._answer(status, answer_type, otlp_body.status_body(answer_type, str(sentence)), close=close)
+            return
+        try:
+            body = self._body()
+            spans = otlp_body.read_request(otlp_body.unpack(body, self.headers.get("Content-Encoding")), content_type)
+        except otlp_body.BadBody as bad:
+            self._answer(bad.status, answer_type, otlp_body.status_body(answer_type, str(bad.sentence)))
+            return
+        try:
+            taken = self.server.receiver.submit(spans)
+        except ReceiverBusy:
+            self._answer(503, answer_type, otlp_body.status_body(answer_type, "The receiver is busy; retry later.", 14))
+            return
+        except Exception as error:  # noqa: BLE001 - a fault of ours (or the database): said, never a crash
+            message = f"The spans could not be stored ({type(error).__name__}: {error})."
+            self._answer(500, answer_type, otlp_body.status_body(answer_type, message[:500], 13))
+            return
+        reason = str(taken.reason) if taken.reason is not None else ""
+        self._answer(200, answer_type, otlp_body.success_body(answer_type, taken.rejected, reason))
+
+    def _refusal(self, content_type: str) -> tuple[int, Message, bool] | None:
+        """Why the request is refused before its body is read (status, sentence, close the connection)."""
+        if self.path.split("?", 1)[0] != TRACES_PATH:
+            return 404, Message(N_("Only {path} is served here."), {"path": TRACES_PATH}), True
+        if self.headers.get("Origin"):
+            return 403, Message(N_("Requests from web pages (with an Origin header) are refused.")), True
+        token = self.server.receiver.token
+        if token is not None:
+            given = self.headers.get("Authorization", "")
+            scheme, _, value = given.partition(" ")
+            if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), token.encode()):
+                return 401, Message(N_("This receiver needs its token: send Authorization: Bearer TOKEN.")), True
+        if content_type not in otlp_body.CONTENT_TYPES:
+            return 415, Message(N_("The content type {type} is not supported: send application/x-protobuf or "
+                                   "application/json."), {"type": repr(content_type[:60])}), True
+        return None
+
+    def _body(self) -> bytes:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            return self._chunked()
+        length = self.headers.get("Content-Length")
+        try:
+            size = int(length) if length is not None else -1
+        except ValueError:
+            size = -1
+        if size < 0:
+            self.close_connection = True
+            raise otlp_body.BadBody(Message(N_("The request has no valid Content-Length.")), 411)
+        if size > otlp_body.MAX_BODY_BYTES:
+            self.close_connection = True  # the body is not read: the connection cannot be used again
+            raise otlp_body.BadBody(_too_large(), 413)
+        return self.rfile.read(size)
+
+    def _chunked(self) -> bytes:
+        body = bytearray()
+        while True:
+            line = self.rfile.readline(1024)
+            try:
+                size = int(line.split(b";", 1)[0].strip() or b"x", 16)
+            except ValueError:
+                self.close_connection = True
+                raise otlp_body.BadBody(Message(N_("The chunked body is malformed."))) from None
+            if size == 0:
+                while self.rfile.readline(1024).strip():  # trailers
+                    pass
+                return bytes(body)
+            if len(body) + size > otlp_body.MAX_BODY_BYTES:
+                self.close_connection = True
+                raise otlp_body.BadBody(_too_large(), 413)
+            body += self.rfile.read(size)
+            self.rfile.readline(1024)
+
+    def _answer(self, status: int, content_type: str, body: bytes, *, close: bool = False) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        if close:
+            self.close_connection = True
+            self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _not_allowed(self) -> None:
+        self._answer(405, otlp_body.JSON, otlp_body.status_body(otlp_body.JSON, "Only POST is served here."),
+                     close=True)
+
+    do_GET = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _not_allowed  # noqa: N815
+
+
+def _too_large() -> Message:
+    return Message(N_("The body is larger than {limit} MiB and was refused; send smaller batches."),
+                   {"limit": otlp_body.MAX_BODY_BYTES // 1024 // 1024})

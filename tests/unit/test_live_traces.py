@@ -1,0 +1,130 @@
+"""Live traces (inspector/capture/live_traces.py) on a real SQLite file: growing, settling, reopening."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector.capture import live_traces
+from inspector.capture.live_traces import LiveTraces, RunReceived
+from inspector.capture.otlp_body import read_request
+from inspector.store import RunStore
+from inspector.transfer import export, import_trace
+from tests.support.sample_runs import mixed_run
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "otel" / "mcp_sdk.jsonl"
+
+
+def _requests() -> list[bytes]:
+    return [line.encode() for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _spans(body: bytes) -> list[Any]:
+    return read_request(body, "application/json")
+
+
+def _steps(store: RunStore, uid: str) -> list[tuple[Any, ...]]:
+    run = store.find_run_by_uid(uid)
+    assert run is not None
+    return [(step.sequence, step.started_at, step.outcome, step.payload) for step in store.iter_steps(run.id)]
+
+
+def _imported(tmp_path: Path, bodies: list[bytes]) -> RunStore:
+    source = tmp_path / "spans.jsonl"
+    source.write_bytes(b"".join(body + b"\n" for body in bodies))
+    store = RunStore.open(tmp_path / "imported.db")
+    import_trace(store, source)
+    return store
+
+
+def test_a_trace_let_go_of_grows_again_from_its_stored_steps(tmp_path: Path) -> None:
+    """A receiver that no longer holds a trace (restarted, or out of room) reads its spans back from
+    the run's steps: the run is still the one an import of all the spans gives."""
+    bodies = _requests()
+    store = RunStore.open(tmp_path / "received.db")
+    first = LiveTraces(store, quiet_s=0)
+    first.add(_spans(bodies[0]))
+    first.settle()
+    assert first.growing == 0
+    again = LiveTraces(store, quiet_s=0)  # holds nothing
+    for body in bodies[1:]:
+        again.add(_spans(body))
+    assert again.growing > 0
+    again.settle()
+    imported = _imported(tmp_path, bodies)
+    for run in imported.list_runs(limit=None):
+        live = sorted((s[1], json.dumps(s[3], sort_keys=True)) for s in _steps(store, run.uid))
+        read = sorted((s[1], json.dumps(s[3], sort_keys=True)) for s in _steps(imported, run.uid))
+        assert live == read
+        assert store.find_run_by_uid(run.uid).status == run.status
+
+
+def test_a_run_that_did_not_come_from_the_receiver_is_left_alone(tmp_path: Path) -> None:
+    bodies = _requests()
+    store = _imported(tmp_path, bodies)
+    before = {run.uid: _steps(store, run.uid) for run in store.list_runs(limit=None)}
+    told: list[RunReceived] = []
+    live = LiveTraces(store, told.append, quiet_s=0)
+    assert live.add(_spans(bodies[0])).rejected == 0
+    live.settle()
+    assert told == []
+    assert {run.uid: _steps(store, run.uid) for run in store.list_runs(limit=None)} == before
+
+
+def test_our_own_runs_arrive_whole_once_their_run_span_has_come(tmp_path: Path) -> None:
+    with RunStore.open(tmp_path / "mine.db") as mine:
+        run_id = mixed_run(mine)
+        uid = mine.get_run(run_id).uid
+        export(mine, [run_id], None, tmp_path / "run.otlp.json", format="otlp")
+        expected = _steps(mine, uid)
+    document = json.loads((tmp_path / "run.otlp.json").read_text(encoding="utf-8"))
+    spans = _spans(json.dumps(document).encode())
+    run_span = next(held for held in spans if {"key": "run_inspector.span", "value": {"stringValue": "run"}}
+                    in held.span["attributes"])
+    store = RunStore.open(tmp_path / "received.db")
+    live = LiveTraces(store, quiet_s=0)
+    assert live.add([held for held in spans if held is not run_span]).rejected == 0
+    assert store.list_runs() == []  # steps without their run span: not a run yet
+    live.add([run_span])
+    live.settle()
+    received = store.find_run_by_uid(uid)
+    assert received is not None and received.status == "cancelled"
+    assert [step[3] for step in _steps(store, uid)] == [step[3] for step in expected]
+
+
+def test_spans_of_ours_and_of_another_tool_in_one_trace_are_refused(tmp_path: Path) -> None:
+    with RunStore.open(tmp_path / "mine.db") as mine:
+        run_id = mixed_run(mine)
+        export(mine, [run_id], None, tmp_path / "run.otlp.json", format="otlp")
+    ours = _spans((tmp_path / "run.otlp.json").read_bytes())
+    foreign = _spans(_requests()[0])[0]
+    stranger = type(foreign)(foreign.resource, foreign.scope, {**foreign.span, "traceId": ours[0].span["traceId"]})
+    live = LiveTraces(RunStore.open(tmp_path / "received.db"), quiet_s=0)
+    assert live.add(ours).rejected == 0
+    taken = live.add([stranger])
+    assert taken.rejected == 1 and "mixes spans written by Run Inspector" in str(taken.reason)
+
+
+def test_a_trace_beyond_the_limit_is_refused_with_a_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live_traces, "MAX_TRACE_SPANS", 3)
+    spans = _spans(_requests()[0])
+    live = LiveTraces(RunStore.open(tmp_path / "received.db"), quiet_s=0)
+    taken = live.add(spans)
+    assert taken.rejected >= 4 and "has more than 3 spans" in str(taken.reason)
+
+
+def test_room_is_made_by_letting_settled_traces_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = _spans(_requests()[0])
+    other = [type(held)(held.resource, held.scope, {**held.span, "traceId": "ab" * 16}) for held in first]
+    monkeypatch.setattr(live_traces, "MAX_HELD_SPANS", len(first) + 2)
+    store = RunStore.open(tmp_path / "received.db")
+    live = LiveTraces(store, quiet_s=3600)
+    assert live.add(first).rejected == 0
+    crowded = live.add(other)
+    assert crowded.rejected == len(other) and "holds" in str(crowded.reason)  # nothing settled to let go of
+    live.settle(everything=True)
+    assert live.add(other).rejected == 0  # the settled traces were let go of
+    assert store.find_run_by_uid("otlp-" + "ab" * 16).status == "running"
