@@ -25,7 +25,7 @@ from inspector.store.live_runs import RECEIVER_ORIGIN, LiveRun, write_live_runs
 from inspector.traces.foreign_spans import spans_of_step
 from inspector.traces.format import TraceProblem, place
 from inspector.traces.otlp import read_span
-from inspector.traces.span_batch import HeldSpan, MappedRun, map_spans
+from inspector.traces.span_batch import HeldSpan, MappedRun, map_spans, mapped_run
 
 QUIET_S = 5.0
 """Seconds without a new span after which a trace counts as finished. An SDK's batch processor
@@ -108,7 +108,7 @@ class LiveTraces:
         before = dict(trace.spans)
         trace.spans.update(arrived)
         try:
-            mapped = map_spans(trace.spans.values()).get(trace_id, MappedRun())
+            mapped = mapped_run(map_spans(trace.spans.values()), trace_id)
         except TraceProblem as problem:
             trace.spans = before  # the trace stays as it was; the request's spans of it are refused
             self._keep(trace_id, trace)
@@ -155,7 +155,7 @@ class LiveTraces:
                  if not trace.settled and (everything or now - trace.last_span_at >= self.quiet_s)]
         if not quiet:
             return
-        self._write([map_spans(trace.spans.values()).get(trace_id, MappedRun()) for trace_id, trace in quiet],
+        self._write([mapped_run(map_spans(trace.spans.values()), trace_id) for trace_id, trace in quiet],
                     running=False)
         for _, trace in quiet:  # only once written: a write that failed is tried again
             trace.settled = True

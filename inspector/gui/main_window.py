@@ -276,9 +276,7 @@ class MainWindow(QMainWindow):
     def apply_language(self) -> str:
         """Switch to the language the settings ask for (else the system's), if it is not the one shown."""
         wanted = choose_language(self.settings.language or None)
-        if wanted != current_language():
-            return switch_language(wanted)
-        return wanted
+        return switch_language(wanted) if wanted != current_language() else wanted
 
     def _splitters(self) -> dict[str, QSplitter]:
         found = {"main": self.main, "workbench": self.workbench}

@@ -16,7 +16,7 @@ from typing import Any
 from .format import Path, RunHeader, TraceStep
 from .otlp import read_attributes
 from .span_parts import Resource, Scope, read_resource, read_scope
-from .span_sorter import SpanSorter
+from .span_sorter import SpanSorter, our_key
 
 __all__ = ["HeldSpan", "MappedRun", "map_spans"]
 
@@ -39,15 +39,23 @@ class MappedRun:
     steps: list[TraceStep] = field(default_factory=list)
 
 
-def map_spans(spans: Iterable[HeldSpan]) -> dict[str, MappedRun]:
+def mapped_run(runs: Mapping[Any, MappedRun], trace_id: str) -> MappedRun:
+    """The run of ``trace_id`` among :func:`map_spans`' runs: one of ours (keyed by
+    :func:`~.span_sorter.our_key`) before another tool's. A server's spans in the trace of one of
+    our runs join it only when imported from a file (``transfer/joining.py``); received live, the
+    run of ours is written and they wait for that import."""
+    return runs.get(our_key(trace_id)) or runs.get(trace_id) or MappedRun()
+
+
+def map_spans(spans: Iterable[HeldSpan]) -> dict[Any, MappedRun]:
     """The runs (by trace id) the spans make, read as an import reads a file holding them in this
     order. Raises :class:`~.format.TraceProblem` for a span an import would refuse."""
-    runs: dict[str, MappedRun] = {}
+    runs: dict[Any, MappedRun] = {}
 
-    def on_run(key: str, header: RunHeader, path: Path) -> None:
+    def on_run(key: Any, header: RunHeader, path: Path) -> None:
         runs.setdefault(key, MappedRun()).header = header
 
-    def on_step(key: str, step: TraceStep, path: Path, size: int = 0) -> None:
+    def on_step(key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
         runs.setdefault(key, MappedRun()).steps.append(step)
 
     sorter = SpanSorter(on_run, on_step, stored_payloads=True)
