@@ -13,7 +13,7 @@ from inspector.i18n.messages import Message, translate
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError, UsageError, database_fault
 from .ending import begin_command, end_cancelled, end_with_error, json_emitted, wants_json
 from .language import LanguageOptionError, apply_language
-from .parser import DEMOS, OPERATIONS, build_parser
+from .parser import CAPTURE, DEMOS, OPERATIONS, build_parser
 from .sampling_option import with_bare_flag_counted
 
 
@@ -79,6 +79,10 @@ def run_command(argv: list[str]) -> int:
             from . import signin
 
             return signin.run(args)
+        if args.command in CAPTURE:
+            from . import proxy
+
+            return proxy.run(args)
         if args.command in DEMOS:
             from . import demos
 

@@ -22,10 +22,10 @@ ALLOWED = {
     "demo": {"demo"},
     # Live runs from elsewhere (the recording proxy): forwards with httpx, records like the client does.
     "capture": {"capture", "agent", "mcp", "runs", "store", "i18n"},
-    "gui": {"gui", "capture", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo", "appinfo", "version",
-            "logfile"},
-    "cli": {"cli", "capture", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui", "appinfo", "version",
-            "logfile"},
+    "gui": {"gui", "capture", "agent", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo", "appinfo",
+            "version", "logfile"},
+    "cli": {"cli", "capture", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui", "appinfo",
+            "version", "logfile"},
     # The application id, name, version and icon files (read from `resources`, package data only).
     "appinfo": {"version"},
     "resources": set(),

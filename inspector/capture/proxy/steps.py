@@ -50,7 +50,7 @@ def leg_outcome(leg: CapturedLeg, operation: ProxiedOperation) -> str:
         return Leg.OK  # the agent closing the server's stream is its normal end; 405: no stream offered
     if leg.ending == AGENT_LEFT and (leg.rpc_id is None or leg.answer is None):
         return Leg.CANCELLED
-    if leg is operation.main and operation.cancelled_by_agent and leg.answer is None:
+    if leg is operation.main and operation.cancelled_by_agent and _no_result(leg):
         return Leg.CANCELLED
     if leg.ending in (SERVER_BROKE, BUDGET) or leg.status is None or leg.status >= 400:
         return Leg.FAILED
@@ -99,10 +99,17 @@ def _cancel_sentence(operation: ProxiedOperation) -> str:
     return f"The agent closed its connection before the answer to {operation.method} came."
 
 
+def _no_result(leg: CapturedLeg) -> bool:
+    """No result came: no answer, or an error (a server answers a request it was told to cancel with one)."""
+    return leg.answer is None or "result" not in leg.answer
+
+
 def _cancelled(operation: ProxiedOperation) -> bool:
+    """The agent cancelled the operation (or left) before a result came: cancelled, never failed."""
     main = operation.main
-    return main.answer is None and not operation.ended_by_budget and \
-        (operation.cancelled_by_agent or main.ending == AGENT_LEFT)
+    if operation.ended_by_budget:
+        return False
+    return (operation.cancelled_by_agent and _no_result(main)) or (main.ending == AGENT_LEFT and main.answer is None)
 
 
 def _wire(operation: ProxiedOperation) -> dict[str, Any]:
