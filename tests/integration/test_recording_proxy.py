@@ -322,7 +322,8 @@ def test_an_answer_that_is_not_json_rpc_passes_unchanged_and_the_run_says_failed
 def test_a_server_that_closes_mid_stream_ends_the_agents_stream_and_the_run_fails(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
     head = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
-    event = b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"working\"}}\n\n"
+    note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}
+    event = b"event: message\ndata: " + json.dumps(note).encode() + b"\n\n"
     chunk = hex(len(event))[2:].encode() + b"\r\n" + event + b"\r\n"
     answer = _through_proxy(lambda: [head, chunk, 0.2], db, CALL)
     assert answer.status_code == 200 and answer.content == event  # what came, then the end
