@@ -60,7 +60,7 @@ def runs_of(db: Path) -> list[dict[str, Any]]:
     """Every run, oldest first, with its one step's payload."""
     with RunStore.open(db) as store:
         found = []
-        for run in reversed(store.list_runs()):
+        for run in reversed(store.list_runs(limit=None)):
             steps = [step.payload for step in store.iter_steps(run.id)]
             found.append({"title": run.title, "status": run.status, "source": run.source, "server": run.server,
                           "step": steps[0]})

@@ -138,7 +138,7 @@ class OperationBook:
             if "id" in message and operation is not None:
                 self._asked[(leg.session_id, _key(message.get("id")))] = operation
         if operation is None:
-            if leg.ending != "complete" or (leg.status is not None and leg.status >= 400):
+            if (leg.answer is None and leg.ending != "complete") or (leg.status is not None and leg.status >= 400):
                 # A handshake that went wrong is the session's only operation: record it now.
                 session = self._sessions.get(leg.session_id)
                 if session is not None and leg in session.handshake:

@@ -107,8 +107,8 @@ def _no_result(leg: CapturedLeg) -> bool:
 def _cancelled(operation: ProxiedOperation) -> bool:
     """The agent cancelled the operation (or left) before a result came: cancelled, never failed."""
     main = operation.main
-    if operation.ended_by_budget:
-        return False
+    if operation.ended_by_budget or main.rpc_id is None:
+        return False  # a stream or a session's end the agent closes has ended as it should
     return (operation.cancelled_by_agent and _no_result(main)) or (main.ending == AGENT_LEFT and main.answer is None)
 
 
