@@ -6,7 +6,7 @@ import argparse
 import sys
 import threading
 
-from inspector.i18n import N_, _
+from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message, translate
 
 from .common import EXIT_OK, UsageError, database_path
@@ -64,5 +64,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         proxy.stop()
     if not as_json:
-        print(_("The proxy stopped; it recorded {count} runs.").format(count=proxy.recorded_count), flush=True)
+        count = proxy.recorded_count
+        print(ngettext("The proxy stopped; it recorded {count} run.", "The proxy stopped; it recorded {count} runs.",
+                       count).format(count=count), flush=True)
     return EXIT_OK

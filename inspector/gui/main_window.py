@@ -27,6 +27,7 @@ from .workbench.demo_service import DemoService
 from .workbench.engine import OperationOutcome, OperationsEngine, OperationTask
 from .workbench.listening import WindowListener
 from .workbench.log_dock import ServerLogDock
+from .workbench.proxy_controls import ProxyControls
 from .workbench.questions import QuestionDialogs
 from .workbench.server_admin import ServerAdmin
 from .workbench.server_requests import WindowAnswers, sampler_from_settings
@@ -93,6 +94,8 @@ class MainWindow(QMainWindow):
         self.servers = ServersPanel()
         self.admin = ServerAdmin(self.servers, self.store, self.engine, self.settings, secrets,
                                  self.status.setText, self)
+        #: Recording proxies for the servers (below the list): an agent's runs through them go to this database.
+        self.proxies = ProxyControls(self.servers, self.db_path)
         self.workbench = room.Workbench(self.engine, self.admin, self.settings)
         self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener)  # Sign in/out
         self.tabs = QTabWidget()
@@ -296,6 +299,7 @@ class MainWindow(QMainWindow):
         self.save_layout()
         if self._runs.built:
             self.runs_tab.shut_down()
+        self.proxies.stop_all()  # what they still hold is recorded before the database closes
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
         if self.demo is not None:
