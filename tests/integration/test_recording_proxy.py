@@ -331,3 +331,33 @@ def test_a_server_that_closes_mid_stream_ends_the_agents_stream_and_the_run_fail
     assert run["status"] == "failed"
     assert "broke off its answer to tools/call before it ended" in run["step"]["toolResult"]
     assert run["step"]["serverNotifications"][0]["method"] == "notifications/message"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_question_the_server_asks_is_part_of_the_call_that_asked_it(demo, tmp_path: Path, mode: str) -> None:
+    """Handshake era: the question comes on the call's stream and the agent's answer is a POST of its own;
+    stateless era: the call is answered ``input_required`` and retried with the answer. One run either way."""
+    import mcp_types as types
+
+    db = tmp_path / "runs.db"
+
+    async def answer(context, params):
+        return types.ElicitResult(action="accept", content={"answer": "blue"})
+
+    async def agent(url: str) -> str:
+        async with Client(url, mode=mode, elicitation_callback=answer) as client:
+            result = await client.call_tool("ask_user", {"question": "Which colour?"})
+            return result.content[0].text
+
+    with ProxyServer(demo.url, db) as proxy:
+        assert anyio.run(agent, proxy.url) == "The user answered: blue"
+    asked = [run for run in runs_of(db) if run["title"] == "tools/call ask_user · proxy"]
+    assert len(asked) == 1 and asked[0]["status"] == "ok"
+    step = asked[0]["step"]
+    assert step["toolResult"] == "The user answered: blue"
+    names = leg_names(asked[0])
+    if mode == "legacy":
+        assert names[-2:] == ["tools/call", "elicitation/create (answer)"]
+        assert step["serverRequests"][0]["method"] == "elicitation/create"
+    else:
+        assert names.count("tools/call") == 2

@@ -7,9 +7,11 @@ One run per operation, as Run Inspector records its own calls:
 - The session's handshake (``initialize``, ``notifications/initialized``) opens the session's first
   operation: those legs come first in it, as in a call Run Inspector makes itself. A session that
   ends with no operation after its handshake is recorded as an ``initialize`` run.
-- Pages of ``tools/list`` (a request whose cursor is the ``nextCursor`` of the one before) are legs of
-  one operation: the run is written when the catalogue has no further page, the next request of the
-  session is not its next page, or the session ends.
+- Pages of ``tools/list`` (a request whose cursor is the ``nextCursor`` of the one before), and the
+  rounds of a request the server answered ``input_required`` (the retry carries its
+  ``requestState`` back, in the stateless era) are legs of one operation: the run is written when
+  no further page or round is asked for, when the session's next request is not one, when the
+  session ends, or :data:`HOLD_S` seconds after the last answer.
 - The agent's ``notifications/cancelled`` for a request in flight is a leg of that operation and
   marks it cancelled; its answer to a server's request (e.g. ``elicitation/create``) is a leg of the
   operation whose stream carried the request.
@@ -19,6 +21,7 @@ One run per operation, as Run Inspector records its own calls:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -30,6 +33,8 @@ from .legs import CapturedLeg
 
 #: The handshake's legs: they open the session's first operation.
 HANDSHAKE = ("initialize", "notifications/initialized")
+#: How long an operation waits for its next page or round before it is written as it stands.
+HOLD_S = 10.0
 
 
 @dataclass
@@ -60,8 +65,6 @@ class ProxiedOperation:
 class _Session:
     handshake: list[CapturedLeg] = field(default_factory=list)
     handshake_at: datetime | None = None
-    #: A catalogue walk waiting for its next page.
-    paging: ProxiedOperation | None = None
 
 
 class OperationBook:
@@ -75,6 +78,9 @@ class OperationBook:
         # Open operations by (session, request id); server requests by (session, id) to their operation.
         self._open: dict[tuple[str | None, str], ProxiedOperation] = {}
         self._asked: dict[tuple[str | None, str], ProxiedOperation] = {}
+        # Operations waiting for a further page or round, by (session, what the next request carries).
+        self._held: dict[tuple[str | None, str], ProxiedOperation] = {}
+        self._timers: dict[tuple[str | None, str], asyncio.TimerHandle] = {}
 
     # -- a leg begins ------------------------------------------------------------------------
 
@@ -95,18 +101,23 @@ class OperationBook:
                 operation.legs.append(leg)
                 return operation
         if method == "response" and leg.message is not None:
-            operation = self._asked.pop((leg.session_id, _key(leg.message.get("id"))), None)
+            operation = self._asked.pop((leg.session_id, _key(leg.message.get("id"))), None) or \
+                self._asking(leg.session_id, leg.message.get("id"))
             if operation is not None:
+                asked = next((message.get("method") for earlier in operation.legs for message in earlier.server_messages
+                              if "id" in message and message.get("id") == leg.message.get("id")), None)
+                if isinstance(asked, str) and asked:
+                    leg.label = f"{asked} (answer)"  # the agent's answer to the server's question, named by it
                 operation.legs.append(leg)
                 return operation
-        if session.paging is not None:
-            paging, session.paging = session.paging, None
-            if method == "tools/list" and leg.params.get("cursor") is not None and \
-                    leg.params.get("cursor") == _next_cursor(paging.main):
-                paging.legs.append(leg)
-                self._open[(leg.session_id, _key(leg.rpc_id))] = paging
-                return paging
-            self._finished(paging)
+        token = _continues(leg)
+        held = self._release((leg.session_id, token)) if token is not None else None
+        if held is not None:
+            held.legs.append(leg)
+            self._open[(leg.session_id, _key(leg.rpc_id))] = held
+            return held
+        if leg.session_id is not None and leg.rpc_id is not None:
+            self._flush_held(leg.session_id)  # the agent moved on: no further page or round follows
         if leg.rpc_id is None:  # a stream, a session's end, a notification: a run of its own
             return ProxiedOperation(method, utc_now(), [leg])
         operation = ProxiedOperation(method, session.handshake_at or utc_now())
@@ -117,6 +128,14 @@ class OperationBook:
         if leg.rpc_id is not None:
             self._open[(leg.session_id, _key(leg.rpc_id))] = operation
         return operation
+
+    def _asking(self, session_id: str | None, request_id: Any) -> ProxiedOperation | None:
+        """The operation in flight whose answer stream carried the server's request ``request_id``."""
+        for (session, _id), operation in self._open.items():
+            if session == session_id and any(message.get("id") == request_id and "id" in message
+                                             for leg in operation.legs for message in leg.server_messages):
+                return operation
+        return None
 
     def session_known(self, leg: CapturedLeg, session_id: str) -> None:
         """An ``initialize`` answer gave the session its id: its handshake moves to that session."""
@@ -151,15 +170,34 @@ class OperationBook:
         if operation.method == "DELETE":
             self._close_session(leg.session_id, operation)
             return
-        if operation.method == "tools/list" and _next_cursor(leg) is not None and not operation.cancelled_by_agent:
-            self._sessions.setdefault(leg.session_id, _Session()).paging = operation
+        token = _asks_for_more(leg)
+        if token is not None and not operation.cancelled_by_agent and leg.ending == "complete":
+            self._hold((leg.session_id, token), operation)
             return
         self._finished(operation)
 
+    def _hold(self, key: tuple[str | None, str], operation: ProxiedOperation) -> None:
+        self._held[key] = operation
+        self._timers[key] = asyncio.get_running_loop().call_later(HOLD_S, self._expire, key)
+
+    def _release(self, key: tuple[str | None, str]) -> ProxiedOperation | None:
+        timer = self._timers.pop(key, None)
+        if timer is not None:
+            timer.cancel()
+        return self._held.pop(key, None)
+
+    def _expire(self, key: tuple[str | None, str]) -> None:
+        operation = self._release(key)
+        if operation is not None:
+            self._finished(operation)
+
+    def _flush_held(self, session_id: str | None) -> None:
+        for key in [key for key in self._held if key[0] == session_id]:
+            self._expire(key)
+
     def _close_session(self, session_id: str | None, ending: ProxiedOperation) -> None:
         session = self._sessions.pop(session_id, None)
-        if session is not None and session.paging is not None:
-            self._finished(session.paging)
+        self._flush_held(session_id)
         if session is not None and session.handshake:
             # The handshake was all the session did: one run, its end included.
             opening = ProxiedOperation("initialize", session.handshake_at or ending.started_at,
@@ -176,10 +214,9 @@ class OperationBook:
 
     def close(self) -> None:
         """The proxy stops: what waits (a handshake, a catalogue walk) is recorded as it stands."""
+        for key in list(self._held):
+            self._expire(key)
         for session_id, session in list(self._sessions.items()):
-            if session.paging is not None:
-                self._finished(session.paging)
-                session.paging = None
             if session.handshake:
                 self._flush_handshake(session_id, session)
         self._sessions.clear()
@@ -193,6 +230,25 @@ def _key(value: Any) -> str:
     return f"{type(value).__name__}:{value}"
 
 
-def _next_cursor(leg: CapturedLeg) -> Any:
+def _continues(leg: CapturedLeg) -> str | None:
+    """What makes this request the next page or round of an earlier one (``None``: it starts anew)."""
+    state = leg.params.get("requestState")
+    if isinstance(state, str):
+        return f"{leg.method} state:{state}"
+    cursor = leg.params.get("cursor")
+    if leg.method == "tools/list" and isinstance(cursor, str):
+        return f"{leg.method} cursor:{cursor}"
+    return None
+
+
+def _asks_for_more(leg: CapturedLeg) -> str | None:
+    """What the next page or round of this answered request will carry (``None``: the operation is over)."""
     result = (leg.answer or {}).get("result")
-    return result.get("nextCursor") if isinstance(result, dict) else None
+    if not isinstance(result, dict):
+        return None
+    if result.get("resultType") == "input_required" and isinstance(result.get("requestState"), str):
+        return f"{leg.method} state:{result['requestState']}"
+    cursor = result.get("nextCursor")
+    if leg.method == "tools/list" and isinstance(cursor, str):
+        return f"{leg.method} cursor:{cursor}"
+    return None

@@ -80,6 +80,8 @@ class CapturedLeg:
     server_message_times: list[int] = field(default_factory=list)
     request_headers: list[tuple[str, str]] = field(default_factory=list)
     ending: str | None = None
+    #: The leg's name when the book knows better (an answer to the server's ``elicitation/create``).
+    label: str | None = None
     #: Why the leg did not end well, in a sentence (for the run), when the proxy knows.
     reason: str | None = None
     unparsed: bool = False
@@ -99,6 +101,8 @@ class CapturedLeg:
     def method(self) -> str:
         """The leg's name: the JSON-RPC method, ``response`` for the agent's answer to a server's
         request, else the HTTP method (``GET`` opens the server's stream, ``DELETE`` ends a session)."""
+        if self.label is not None:
+            return self.label
         if self.message is None:
             return self.http_method
         method = self.message.get("method")
