@@ -64,3 +64,28 @@ def test_a_taken_port_is_said_in_a_sentence(qtbot, make_window, demo_server) -> 
     assert controls.start_selected() and controls.stop_selected() is None
     window.shut_down()
     assert not controls.proxies
+
+
+def test_screenshot_a_cancelled_call_recorded_by_the_proxy_in_the_runs_tab(qtbot, make_window, demo_server) -> None:
+    from inspector.capture.proxy import ProxyServer
+    from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole
+
+    from .test_runs_screenshots import runs_window
+
+    async def agent(url: str) -> None:
+        async with Client(url, mode="legacy") as client:
+            with anyio.move_on_after(1.0):
+                await client.call_tool("hang", {})
+
+    with ProxyServer(demo_server.url, resolve_db_path()) as proxy:
+        anyio.run(agent, proxy.url)
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = next(run.id for run in store.list_runs(limit=None) if run.title == "tools/call hang · proxy")
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    assert tab.select_runs([run_id])
+    assert tab.timeline.index(0, OUTCOME_COLUMN).data(OutcomeRole) == "cancelled"
+    tab.select_step(0)
+    assert "hang" in tab.detail.heading.text()
+    save(window, "runs-proxy-cancelled")
