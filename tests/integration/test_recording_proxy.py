@@ -361,3 +361,29 @@ def test_a_question_the_server_asks_is_part_of_the_call_that_asked_it(demo, tmp_
         assert step["serverRequests"][0]["method"] == "elicitation/create"
     else:
         assert names.count("tools/call") == 2
+
+
+def test_a_call_in_flight_shows_as_a_running_run_and_nothing_stays_running(demo, tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+
+    def statuses() -> dict[str, str]:
+        with RunStore.open(db) as store:
+            return {run.title: run.status for run in store.list_runs(limit=None)}
+
+    async def agent(url: str) -> str:
+        async with Client(url, mode="legacy") as client:
+            seen = ""
+            with anyio.move_on_after(10.0):
+                async with anyio.create_task_group() as group:
+                    group.start_soon(client.call_tool, "hang", {})
+                    while seen != "running":
+                        await anyio.sleep(0.05)
+                        seen = (await anyio.to_thread.run_sync(statuses)).get("tools/call hang · proxy", "")
+                    group.cancel_scope.cancel()
+            return seen
+
+    with ProxyServer(demo.url, db) as proxy:
+        assert anyio.run(agent, proxy.url) == "running"
+    after = statuses()
+    assert after["tools/call hang · proxy"] == "cancelled"
+    assert "running" not in after.values()

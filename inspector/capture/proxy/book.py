@@ -22,6 +22,7 @@ One run per operation, as Run Inspector records its own calls:
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -33,6 +34,7 @@ from .legs import CapturedLeg
 
 #: The handshake's legs: they open the session's first operation.
 HANDSHAKE = ("initialize", "notifications/initialized")
+_NUMBERS = itertools.count(1)
 #: How long an operation waits for its next page or round before it is written as it stands.
 HOLD_S = 10.0
 
@@ -49,6 +51,8 @@ class ProxiedOperation:
     #: The proxy's budget ended it (``--budget``), after ``budget_s`` seconds.
     budget_s: float | None = None
     ended_by_budget: bool = False
+    #: Its number in this proxy, from 1 (a key for its running row).
+    number: int = field(default_factory=lambda: next(_NUMBERS))
 
     @property
     def main(self) -> CapturedLeg:
@@ -72,8 +76,10 @@ class OperationBook:
 
     Called from the proxy's event loop only (one thread): no locks."""
 
-    def __init__(self, finished: Callable[[ProxiedOperation], None]) -> None:
+    def __init__(self, finished: Callable[[ProxiedOperation], None],
+                 started: Callable[[ProxiedOperation], None] | None = None) -> None:
         self._finished = finished
+        self._started = started or (lambda _operation: None)
         self._sessions: dict[str | None, _Session] = {}
         # Open operations by (session, request id); server requests by (session, id) to their operation.
         self._open: dict[tuple[str | None, str], ProxiedOperation] = {}
@@ -111,7 +117,13 @@ class OperationBook:
                 operation.legs.append(leg)
                 return operation
         token = _continues(leg)
-        held = self._release((leg.session_id, token)) if token is not None else None
+        held = None
+        if token is not None:
+            # Held after its answer ended, or still in flight: the agent may ask for more as soon as it
+            # has read the answer, before the proxy has seen the end of the answer's stream.
+            held = self._release((leg.session_id, token)) or next(
+                (op for (session, _id), op in self._open.items()
+                 if session == leg.session_id and _asks_for_more(op.main) == token), None)
         if held is not None:
             held.legs.append(leg)
             self._open[(leg.session_id, _key(leg.rpc_id))] = held
@@ -119,14 +131,15 @@ class OperationBook:
         if leg.session_id is not None and leg.rpc_id is not None:
             self._flush_held(leg.session_id)  # the agent moved on: no further page or round follows
         if leg.rpc_id is None:  # a stream, a session's end, a notification: a run of its own
-            return ProxiedOperation(method, utc_now(), [leg])
-        operation = ProxiedOperation(method, session.handshake_at or utc_now())
-        operation.legs.extend(session.handshake)
-        session.handshake.clear()
-        session.handshake_at = None
-        operation.legs.append(leg)
-        if leg.rpc_id is not None:
+            operation = ProxiedOperation(method, utc_now(), [leg])
+        else:
+            operation = ProxiedOperation(method, session.handshake_at or utc_now())
+            operation.legs.extend(session.handshake)
+            session.handshake.clear()
+            session.handshake_at = None
+            operation.legs.append(leg)
             self._open[(leg.session_id, _key(leg.rpc_id))] = operation
+        self._started(operation)
         return operation
 
     def _asking(self, session_id: str | None, request_id: Any) -> ProxiedOperation | None:
@@ -163,10 +176,10 @@ class OperationBook:
                 if session is not None and leg in session.handshake:
                     self._flush_handshake(leg.session_id, session)
             return
+        if leg.rpc_id is not None and self._open.get((leg.session_id, _key(leg.rpc_id))) is operation:
+            del self._open[(leg.session_id, _key(leg.rpc_id))]
         if leg.method != operation.method or leg is not operation.main:
-            return  # a leg that joined the operation (a cancel, an answer to the server) does not end it
-        if leg.rpc_id is not None:
-            self._open.pop((leg.session_id, _key(leg.rpc_id)), None)
+            return  # a leg that joined the operation (a cancel, an answer, an earlier page) does not end it
         if operation.method == "DELETE":
             self._close_session(leg.session_id, operation)
             return
@@ -201,7 +214,7 @@ class OperationBook:
         if session is not None and session.handshake:
             # The handshake was all the session did: one run, its end included.
             opening = ProxiedOperation("initialize", session.handshake_at or ending.started_at,
-                                       list(session.handshake) + ending.legs)
+                                       list(session.handshake) + ending.legs, number=ending.number)
             self._finished(opening)
             return
         self._finished(ending)

@@ -17,7 +17,7 @@ from inspector.i18n.messages import Message
 
 from .book import OperationBook, ProxiedOperation
 from .forward import ForwardingApp
-from .steps import ProxiedRun, run_of
+from .steps import ProxiedRun, run_of, run_title
 from .writer import RunWriter
 
 START_TIMEOUT_S = 10.0
@@ -76,8 +76,9 @@ class ProxyServer:
         self.host, self.port = host, port
         self.budget_s = budget_s
         self.server_label = server_label or target
+        self._problem = problem
         self._writer = RunWriter(db_path, written=recorded, problem=problem)
-        self._book = OperationBook(self._finished)
+        self._book = OperationBook(self._finished, self._started)
         self._app = ForwardingApp(target, self._book, budget_s=budget_s, verify=verify)
         self._server: _Uvicorn | None = None
         self._thread: threading.Thread | None = None
@@ -87,8 +88,18 @@ class ProxyServer:
     def recorded_count(self) -> int:
         return self._writer.count
 
+    def _started(self, operation: ProxiedOperation) -> None:
+        self._writer.begin(operation.number, run_title(operation), self.target, operation.started_at)
+
     def _finished(self, operation: ProxiedOperation) -> None:
-        self._writer.put(run_of(operation, self.target, self.server_label))
+        try:
+            run = run_of(operation, self.target, self.server_label)
+        except (ValueError, TypeError, KeyError) as exc:  # a fault of ours: said, and the forwarding goes on
+            if self._problem is not None:
+                self._problem(Message(N_("The proxy could not record {title} ({reason})."),
+                                      {"title": run_title(operation), "reason": exc}))
+            return
+        self._writer.put(run)
 
     def start(self) -> str:
         """Listen; return the agent's address (``http://HOST:PORT/mcp``)."""

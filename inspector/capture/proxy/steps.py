@@ -42,6 +42,8 @@ class ProxiedRun:
     health: str
     latency_ms: float
     started_at: datetime
+    #: The operation's number in the proxy (its running row, if one was written, is under it).
+    number: int = 0
 
 
 def leg_outcome(leg: CapturedLeg, operation: ProxiedOperation) -> str:
@@ -181,7 +183,6 @@ def run_of(operation: ProxiedOperation, server_url: str, server_label: str) -> P
             health = "tool_error" if tool_result.outcome is ToolOutcome.FAILED else "ok"
         else:
             health = "failed"
-        title = f"tools/call {tool} {TITLE_MARK}"
     else:
         status = "cancelled" if _cancelled(operation) else \
             ("ok" if all(leg.outcome != Leg.FAILED for leg in legs) else "failed")
@@ -196,8 +197,8 @@ def run_of(operation: ProxiedOperation, server_url: str, server_label: str) -> P
                        server_requests=requests or None, server_notifications=notes or None,
                        progress=bounded or None, progress_dropped=dropped or None, **wire)
         health = status
-        title = f"{_title(operation)} {TITLE_MARK}"
-    return ProxiedRun(title, server_url, step, status, health, duration, operation.started_at)
+    return ProxiedRun(run_title(operation), server_url, step, status, health, duration, operation.started_at,
+                      operation.number)
 
 
 def _tool_result(operation: ProxiedOperation, tool: str, server: str) -> ToolResult:
@@ -212,6 +213,11 @@ def _tool_result(operation: ProxiedOperation, tool: str, server: str) -> ToolRes
                                     content_blocks=answer.blocks)
         return ToolResult.text(answer.content, image_artifacts(answer.images), content_blocks=answer.blocks)
     return ToolResult.error(_why_unanswered(operation, server))
+
+
+def run_title(operation: ProxiedOperation) -> str:
+    """The run's title: the operation as our own calls name it, then :data:`TITLE_MARK`."""
+    return f"{_title(operation)} {TITLE_MARK}"
 
 
 def _title(operation: ProxiedOperation) -> str:

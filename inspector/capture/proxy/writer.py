@@ -11,6 +11,8 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from inspector.i18n import N_
@@ -21,6 +23,14 @@ from inspector.store import RunStore, ServerRegistry, StoreError
 from .steps import ProxiedRun
 
 _STOP = object()
+
+
+@dataclass(frozen=True)
+class _Begin:
+    number: int
+    title: str
+    server_url: str
+    started_at: datetime
 
 
 class RunWriter:
@@ -39,6 +49,7 @@ class RunWriter:
         self._open_error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="proxy-run-writer", daemon=True)
         self.count = 0
+        self._running: dict[int, int] = {}  # operation number → its running row (writer's thread only)
 
     def start(self) -> None:
         """Open the database (on the writer's thread); raise what opening raised."""
@@ -48,7 +59,13 @@ class RunWriter:
             raise self._open_error
 
     def put(self, run: ProxiedRun) -> None:
+        """Store a finished run (over its running row, when one was written)."""
         self._queue.put(run)
+
+    def begin(self, number: int, title: str, server_url: str, started_at: datetime) -> None:
+        """Write a running row for operation ``number`` now, so a long call shows while it runs (and a
+        proxy killed mid-call leaves an ``interrupted`` run, not nothing)."""
+        self._queue.put(_Begin(number, title, server_url, started_at))
 
     def stop(self) -> None:
         """Write what is queued, then close the database."""
@@ -66,16 +83,32 @@ class RunWriter:
         self._opened.set()
         try:
             while (item := self._queue.get()) is not _STOP:
-                assert isinstance(item, ProxiedRun)
-                self._write(store, item)
+                if isinstance(item, _Begin):
+                    self._begin(store, item)
+                else:
+                    assert isinstance(item, ProxiedRun)
+                    self._write(store, item)
         finally:
             store.close()
 
+    def _begin(self, store: RunStore, item: _Begin) -> None:
+        try:
+            self._running[item.number] = store.start_run(item.title, "live", item.server_url,
+                                                         started_at=item.started_at)
+        except (sqlite3.Error, StoreError, ValueError):
+            pass  # the finished run is written whole at the end (and a problem said then)
+
     def _write(self, store: RunStore, run: ProxiedRun) -> None:
+        running = self._running.pop(run.number, None)
         try:
             with store.transaction():
-                run_id = store.insert_run(run.title, "live", run.server_url, run.started_at, None, run.status, None,
-                                          finished_at=utc_now())
+                if running is None:
+                    run_id = store.insert_run(run.title, "live", run.server_url, run.started_at, None, run.status,
+                                              None, finished_at=utc_now())
+                else:
+                    run_id = running
+                    store.db.execute("UPDATE runs SET title = ? WHERE id = ?", [run.title, run_id])
+                    store.mark_finished(run_id, run.status)
                 store.insert_step(run_id, 1, run.step, to_stored_time(run.started_at))
                 ServerRegistry(store.db).count_operation(run.server_url, run.health, run.latency_ms)
         except (sqlite3.Error, StoreError, ValueError) as exc:
