@@ -94,8 +94,6 @@ class MainWindow(QMainWindow):
         self.servers = ServersPanel()
         self.admin = ServerAdmin(self.servers, self.store, self.engine, self.settings, secrets,
                                  self.status.setText, self)
-        #: Recording proxies for the servers (below the list): an agent's runs through them go to this database.
-        self.proxies = ProxyControls(self.servers, self.db_path)
         self.workbench = room.Workbench(self.engine, self.admin, self.settings)
         self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener)  # Sign in/out
         self.tabs = QTabWidget()
@@ -187,6 +185,7 @@ class MainWindow(QMainWindow):
         self._action(menu, lambda: _("&Remove server"), self.admin.remove_current)
         self._action(menu, lambda: _("&Test connection"), self.admin.test_current)
         self._action(menu, lambda: _("&Console (stderr)"), self.admin.console_current)
+        self.proxies = ProxyControls(self.servers, self.db_path, menu)  # an agent's runs through a proxy
         menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&View"))
         menu.addAction(translated(self.log_dock.toggleViewAction(), "setText", lambda: _("Server &log")))
         # Actions live in the window too, so their shortcuts work wherever the focus is.

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QMenu, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
@@ -40,7 +40,7 @@ class ProxyControls(QWidget):
     #: A proxy started or stopped (its server's URL).
     changed = Signal(str)
 
-    def __init__(self, panel: ServersPanel, db_path: Path) -> None:
+    def __init__(self, panel: ServersPanel, db_path: Path, menu: QMenu | None = None) -> None:
         super().__init__()
         self.panel, self.db_path = panel, db_path
         self.proxies: dict[str, ProxyServer] = {}
@@ -48,7 +48,9 @@ class ProxyControls(QWidget):
         self._relay = _Relay()
         self._relay.recorded.connect(lambda _url: self.refresh())
         self._relay.problem.connect(self._record_problem)
-        self.start_button = translated(QPushButton(), "setText", lambda: _("Record an agent through a proxy"))
+        # Short: the panel is narrow (its width decides the window's least width).
+        self.start_button = translated(QPushButton(), "setText", lambda: _("Record an agent…"))
+        translated(self.start_button, "setAccessibleName", lambda: _("Record an agent through a proxy"))
         translated(self.start_button, "setToolTip",
                    lambda: _("Start a proxy on this computer that forwards to the selected server and records "
                              "every operation an agent sends through it as a run"))
@@ -78,6 +80,12 @@ class ProxyControls(QWidget):
         layout.addWidget(self._address_row)
         layout.addWidget(self.stop_button, 0, Qt.AlignmentFlag.AlignLeft)
         panel.add_below_list(self)
+        #: Server → Record an agent through a proxy (for the selected server).
+        self.start_action = QAction(self)
+        translated(self.start_action, "setText", lambda: _("Record an agent through a &proxy"))
+        self.start_action.triggered.connect(self.start_selected)
+        if menu is not None:
+            menu.addAction(self.start_action)
         panel.server_selected.connect(lambda _record: self.refresh())
         on_language_changed(self, self.refresh)
         self.refresh()
@@ -94,6 +102,7 @@ class ProxyControls(QWidget):
         proxy = self.proxies.get(url) if url else None
         self.setVisible(url is not None)
         self.start_button.setVisible(url is not None and proxy is None)
+        self.start_action.setEnabled(url is not None and proxy is None)
         self._address_row.setVisible(proxy is not None)
         self.stop_button.setVisible(proxy is not None)
         if proxy is not None:
