@@ -14,7 +14,7 @@ from inspector.i18n.messages import Message, translate
 from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError, UsageError, database_fault
 from .ending import begin_command, end_cancelled, end_with_error, json_emitted, wants_json
 from .language import LanguageOptionError, apply_language
-from .parser import DEMOS, OFFERING_COMMANDS, OPERATIONS, build_parser
+from .parser import CAPTURE, DEMOS, OFFERING_COMMANDS, OPERATIONS, build_parser
 from .process import loaded
 from .sampling_option import with_bare_flag_counted
 
@@ -113,6 +113,10 @@ def _command_module(command: str) -> ModuleType:
         from . import signin
 
         return signin
+    if command in CAPTURE:
+        from . import proxy
+
+        return proxy
     if command in DEMOS:
         from . import demos
 

@@ -20,6 +20,8 @@ OFFERING_COMMANDS = ("resources", "prompts", "complete")
 ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
 DEMOS = ("serve-demo", "scenario", "agent")
+#: The commands that record runs of other programs (inspector/cli/proxy.py).
+CAPTURE = ("proxy",)
 
 
 def _db_option(parser: argparse.ArgumentParser) -> None:
@@ -350,6 +352,20 @@ def _demo_commands(commands: argparse._SubParsersAction) -> None:
                        help=_("stop when standard input closes (as it does when the program that started it ends)"))
     serve.add_argument("--json", action="store_true",
                        help=_("print exactly one JSON object: the address once it listens, or the error"))
+
+    proxy = commands.add_parser("proxy", help=_("forward an agent's MCP traffic to a server and record each "
+                                                "operation as a run, until Ctrl-C"))
+    proxy.add_argument("--to", required=True, metavar="URL",
+                       help=_("the server's MCP address (Streamable HTTP), e.g. http://127.0.0.1:8000/mcp"))
+    proxy.add_argument("--listen", default="127.0.0.1:0", metavar="HOST:PORT",
+                       help=_("where the agent connects (default 127.0.0.1 on any free port; the address is printed)"))
+    proxy.add_argument("--budget", metavar="SECONDS",
+                       help=_("end an operation that takes longer than this, on the agent's behalf (default: never)"))
+    proxy.add_argument("--stop-with-stdin", action="store_true",
+                       help=_("stop when standard input closes (as it does when the program that started it ends)"))
+    proxy.add_argument("--json", action="store_true",
+                       help=_("print exactly one JSON object: the address once it listens, or the error"))
+    _db_option(proxy)
 
     scenario = commands.add_parser("scenario", help=_("play a scripted agent run against the demo server"))
     scenario.add_argument("scenario", nargs="?", metavar="NAME|FILE",

@@ -30,6 +30,7 @@ from .workbench.demo_service import DemoService
 from .workbench.engine import OperationOutcome, OperationsEngine, OperationTask
 from .workbench.listening import WindowListener
 from .workbench.log_dock import ServerLogDock
+from .workbench.proxy_controls import ProxyControls
 from .workbench.questions import QuestionDialogs
 from .workbench.server_admin import ServerAdmin
 from .workbench.server_requests import WindowAnswers, sampler_from_settings
@@ -192,6 +193,7 @@ class MainWindow(QMainWindow):
         self._action(menu, lambda: _("&Remove server"), self.admin.remove_current)
         self._action(menu, lambda: _("&Test connection"), self.admin.test_current)
         self._action(menu, lambda: _("&Console (stderr)"), self.admin.console_current)
+        self.proxies = ProxyControls(self.servers, self.db_path, menu)  # an agent's runs through a proxy
         menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&View"))
         menu.addAction(translated(self.log_dock.toggleViewAction(), "setText", lambda: _("Server &log")))
         # Actions live in the window too, so their shortcuts work wherever the focus is.
@@ -301,6 +303,7 @@ class MainWindow(QMainWindow):
         if self._runs.built:
             self.runs_tab.shut_down()
         self.receiving.stop()
+        self.proxies.stop_all()  # what they still hold is recorded before the database closes
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
         if self.demo is not None:

@@ -20,7 +20,8 @@ ALLOWED = {
     "transfer": {"transfer", "traces", "store", "runs", "i18n"},
     "agent": {"agent", "runs", "mcp", "store"},
     # Runs beyond this machine's database: the outbox pushed to a collector, traces pulled by id.
-    "capture": {"capture", "transfer", "traces", "store", "runs", "i18n"},
+    # The receiver and the recording proxy too (it forwards with httpx and records as the client does).
+    "capture": {"capture", "transfer", "traces", "store", "runs", "i18n", "agent", "mcp"},
     "demo": {"demo"},
     "gui": {"gui", "agent", "capture", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo", "appinfo",
             "version", "logfile"},

@@ -1,0 +1,254 @@
+"""An operation the proxy carried, as a run: its title, its one step with legs, its outcome.
+
+The rules are those of Run Inspector's own calls (:mod:`inspector.agent.operations`): a tool's
+``isError`` or a JSON-RPC error is *failed*, so is an answer that never came (the sentence says
+why); a call the agent cancelled (``notifications/cancelled``) or left (it closed the connection
+before the answer) is *cancelled*, never failed; the proxy's own budget ending a call is *failed*
+(timed out), and the step says that the proxy ended it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from inspector.agent.operations import image_artifacts
+from inspector.mcp.eras import era_of_version
+from inspector.mcp.results import ToolCallResult
+from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
+from inspector.runs.progress import bound_progress, progress_note
+
+from .book import ProxiedOperation
+from .legs import AGENT_LEFT, BUDGET, SERVER_BROKE, CapturedLeg
+
+#: How many of the server's notifications a step keeps (as our own calls keep).
+MAX_NOTIFICATIONS = 50
+#: What a proxied run's title says after the operation, so it reads apart from calls made here.
+TITLE_MARK = "· proxy"
+
+
+@dataclass(frozen=True)
+class ProxiedRun:
+    """What the writer stores for one operation."""
+
+    title: str
+    server_url: str
+    step: RunStep
+    #: ok, failed or cancelled.
+    status: str
+    #: What the server's health counts: ok, tool_error, failed or cancelled (not its fault).
+    health: str
+    latency_ms: float
+    started_at: datetime
+    #: The operation's number in the proxy (its running row, if one was written, is under it).
+    number: int = 0
+
+
+def leg_outcome(leg: CapturedLeg, operation: ProxiedOperation) -> str:
+    """How one leg ended: ok, failed or cancelled."""
+    if leg.http_method in ("GET", "DELETE") and (leg.ending == AGENT_LEFT or leg.status == 405):
+        return Leg.OK  # the agent closing the server's stream is its normal end; 405: no stream offered
+    if leg.ending == AGENT_LEFT and (leg.rpc_id is None or leg.answer is None):
+        return Leg.CANCELLED
+    if leg is operation.main and operation.cancelled_by_agent and _no_result(leg):
+        return Leg.CANCELLED
+    if leg.ending in (SERVER_BROKE, BUDGET) or leg.status is None or leg.status >= 400:
+        return Leg.FAILED
+    if leg.error_message is not None:
+        return Leg.FAILED
+    return Leg.OK
+
+
+def _granted(leg: CapturedLeg, operation: ProxiedOperation) -> int | None:
+    if operation.budget_s is None:
+        return None  # no deadline: the agent's requests spent what they took
+    offset_s = (leg.started_ns - operation.legs[0].started_ns) / 1e9
+    return max(0, math.ceil(operation.budget_s - offset_s))
+
+
+def legs_of(operation: ProxiedOperation) -> tuple[Leg, ...]:
+    return tuple(Leg(leg.method, _granted(leg, operation), leg.elapsed_ms, leg.status, leg_outcome(leg, operation),
+                     leg.exchange()) for leg in operation.legs)
+
+
+def _span_ms(operation: ProxiedOperation) -> float:
+    start = operation.legs[0].started_ns
+    end = max((leg.ended_ns or leg.started_ns) for leg in operation.legs)
+    return round((end - start) / 1e6, 2)
+
+
+def _why_unanswered(operation: ProxiedOperation, server: str) -> str:
+    leg = operation.main
+    if operation.ended_by_budget:
+        return (f"The proxy's budget of {operation.budget_s:g} s for this operation ran out: the proxy ended "
+                f"{operation.method} (timed out) and told the agent so.")
+    if leg.reason:
+        return leg.reason
+    if leg.error_message is not None:
+        return f"The server {server} answered {operation.method} with an error: {leg.error_message}"
+    if leg.status is not None and leg.status >= 400:
+        return f"The server {server} answered {operation.method} with HTTP {leg.status}."
+    if leg.unparsed:
+        return f"The proxy could not read the server's answer to {operation.method} (not JSON-RPC it knows)."
+    return f"The server {server} ended its answer to {operation.method} without a result."
+
+
+def _cancel_sentence(operation: ProxiedOperation) -> str:
+    if operation.cancelled_by_agent:
+        return f"The agent cancelled {operation.method} (notifications/cancelled) before the answer came."
+    return f"The agent closed its connection before the answer to {operation.method} came."
+
+
+def _no_result(leg: CapturedLeg) -> bool:
+    """No result came: no answer, or an error (a server answers a request it was told to cancel with one)."""
+    return leg.answer is None or "result" not in leg.answer
+
+
+def _cancelled(operation: ProxiedOperation) -> bool:
+    """The agent cancelled the operation (or left) before a result came: cancelled, never failed."""
+    main = operation.main
+    if operation.ended_by_budget or main.rpc_id is None:
+        return False  # a stream or a session's end the agent closes has ended as it should
+    return (operation.cancelled_by_agent and _no_result(main)) or (main.ending == AGENT_LEFT and main.answer is None)
+
+
+def _wire(operation: ProxiedOperation) -> dict[str, Any]:
+    version = None
+    for leg in operation.legs:
+        result = (leg.answer or {}).get("result")
+        if leg.method == "initialize" and isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):
+            version = result["protocolVersion"]
+    if version is None:
+        for leg in operation.legs:
+            header = leg.request_header("mcp-protocol-version")
+            if header:
+                version = header
+    fields: dict[str, Any] = {"transport": "http"}
+    if version:
+        fields["protocol_version"] = version
+        era = era_of_version(version)
+        if era:
+            fields["era"] = era
+    return fields
+
+
+def _heard(operation: ProxiedOperation) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The server's requests (by method), its notifications (besides progress) and its progress notes."""
+    requests: dict[str, dict[str, Any]] = {}
+    notes: list[dict[str, Any]] = []
+    progress: list[dict[str, Any]] = []
+    start = operation.legs[0].started_ns
+    for leg in operation.legs:
+        for message, at_ns in zip(leg.server_messages, leg.server_message_times, strict=False):
+            method = str(message.get("method"))
+            params = message.get("params") if isinstance(message.get("params"), dict) else {}
+            if "id" in message:
+                entry = requests.setdefault(method, {"method": method, "count": 0, "declined": False,
+                                                     "exchanges": []})
+                entry["count"] += 1
+            elif method == "notifications/progress" and isinstance(params.get("progress"), (int, float)):
+                total = params.get("total")
+                text = params.get("message")
+                progress.append(progress_note(round((at_ns - start) / 1e6, 3), float(params["progress"]),
+                                              float(total) if isinstance(total, (int, float)) else None,
+                                              text if isinstance(text, str) else None))
+            elif len(notes) < MAX_NOTIFICATIONS:
+                entry = {"method": method, "via": "POST"}
+                if method == "notifications/message":
+                    entry["level"] = params.get("level") if isinstance(params.get("level"), str) else "info"
+                notes.append(entry)
+    return list(requests.values()), notes, progress
+
+
+def run_of(operation: ProxiedOperation, server_url: str, server_label: str) -> ProxiedRun:
+    """The run for ``operation`` (carried to ``server_url``, named ``server_label`` in sentences)."""
+    legs = legs_of(operation)
+    duration = _span_ms(operation)
+    requests, notes, progress = _heard(operation)
+    wire = _wire(operation)
+    main = operation.main
+    if operation.method == "tools/call":
+        tool = str(main.params.get("name") or "?")
+        arguments = main.params.get("arguments") if isinstance(main.params.get("arguments"), dict) else {}
+        tool_result = _tool_result(operation, tool, server_label)
+        step = RunTrace().record_tool_result(0, tool, arguments, tool_result, duration, legs,
+                                             server_requests=requests, progress=progress,
+                                             server_notifications=notes, wire=wire)
+        status = tool_result.outcome.value
+        if tool_result.outcome is ToolOutcome.CANCELLED:
+            health = "cancelled"
+        elif main.answer is not None and isinstance(main.answer.get("result"), dict):
+            health = "tool_error" if tool_result.outcome is ToolOutcome.FAILED else "ok"
+        else:
+            health = "failed"
+    else:
+        status = "cancelled" if _cancelled(operation) else \
+            ("ok" if all(leg.outcome != Leg.FAILED for leg in legs) else "failed")
+        if status == "ok":
+            content = f"{operation.method}: {_describe(operation)}"
+        elif status == "cancelled":
+            content = f"{operation.method}: {_cancel_sentence(operation)}"
+        else:
+            content = f"{operation.method}: {_why_unanswered(operation, server_label)}"
+        bounded, dropped = bound_progress(progress)
+        step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=duration, content=content, legs=legs,
+                       server_requests=requests or None, server_notifications=notes or None,
+                       progress=bounded or None, progress_dropped=dropped or None, **wire)
+        health = status
+    return ProxiedRun(run_title(operation), server_url, step, status, health, duration, operation.started_at,
+                      operation.number)
+
+
+def _tool_result(operation: ProxiedOperation, tool: str, server: str) -> ToolResult:
+    main = operation.main
+    result = (main.answer or {}).get("result")
+    if _cancelled(operation):
+        return ToolResult.cancelled(_cancel_sentence(operation), in_flight=True)
+    if isinstance(result, dict) and not operation.ended_by_budget:
+        answer = ToolCallResult.from_result(tool, result)
+        if answer.is_error:
+            return ToolResult.error(f"The tool {tool} on the server {server} reported an error: {answer.content}",
+                                    content_blocks=answer.blocks)
+        return ToolResult.text(answer.content, image_artifacts(answer.images), content_blocks=answer.blocks)
+    return ToolResult.error(_why_unanswered(operation, server))
+
+
+def run_title(operation: ProxiedOperation) -> str:
+    """The run's title: the operation as our own calls name it, then :data:`TITLE_MARK`."""
+    return f"{_title(operation)} {TITLE_MARK}"
+
+
+def _title(operation: ProxiedOperation) -> str:
+    if operation.method == "GET":
+        return "GET stream"
+    if operation.method == "DELETE":
+        return "DELETE session"
+    name = operation.main.params.get("name") or operation.main.params.get("uri")
+    return f"{operation.method} {name}" if isinstance(name, str) and name else operation.method
+
+
+def _describe(operation: ProxiedOperation) -> str:
+    """What an operation that went well gave, in a few words."""
+    pages = [leg for leg in operation.legs if leg.method == "tools/list"]
+    if operation.method == "tools/list" and pages:
+        names: list[str] = []
+        for leg in pages:
+            tools = ((leg.answer or {}).get("result") or {}).get("tools")
+            names.extend(str(tool.get("name")) for tool in tools or [] if isinstance(tool, dict))
+        tool_words = "1 tool" if len(names) == 1 else f"{len(names)} tools"
+        page_words = "1 page" if len(pages) == 1 else f"{len(pages)} pages"
+        return f"{tool_words} in {page_words}: {', '.join(names)}"
+    main = operation.main
+    if operation.method == "initialize":
+        result = (main.answer or {}).get("result") or {}
+        info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
+        return f"the server {info.get('name') or '(unnamed)'} speaks MCP {result.get('protocolVersion')}"
+    if operation.method == "GET":
+        return "the server's stream ended" if main.ending != AGENT_LEFT else "the agent closed the server's stream"
+    if operation.method == "DELETE":
+        return f"the session ended (HTTP {main.status})"
+    if main.rpc_id is None:
+        return f"the server took it (HTTP {main.status})"
+    return "answered"

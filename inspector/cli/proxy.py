@@ -1,0 +1,70 @@
+"""``run-inspector proxy``: the recording proxy in the foreground, until Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+
+from inspector.i18n import N_, _, ngettext
+from inspector.i18n.messages import Message, translate
+
+from .common import EXIT_OK, UsageError, database_path
+from .demos import _seconds
+
+
+def run(args: argparse.Namespace) -> int:
+    """Forward an agent's MCP traffic to ``--to`` and record each operation as a run."""
+    from inspector.capture.proxy import ProxyAddressError, ProxyServer
+    from inspector.capture.proxy.server import is_loopback, parse_listen
+
+    budget = _seconds("--budget", args.budget)
+    as_json = bool(getattr(args, "json", False))
+    try:
+        host, port = parse_listen(args.listen)
+    except ProxyAddressError as exc:
+        raise UsageError(exc.message) from None
+
+    def recorded(run_id: int, run: object) -> None:
+        if not as_json:
+            print(_("recorded run {id}: {title} ({status})").format(
+                id=run_id, title=getattr(run, "title", ""), status=getattr(run, "status", "")), flush=True)
+
+    def problem(message: Message) -> None:
+        print(_("run-inspector: {sentence}").format(sentence=translate(message)), file=sys.stderr, flush=True)
+
+    db = database_path(args.db)
+    try:
+        proxy = ProxyServer(args.to, db, host=host, port=port, budget_s=budget, recorded=recorded, problem=problem)
+        url = proxy.start()
+    except ProxyAddressError as exc:
+        raise UsageError(exc.message) from None
+    if not is_loopback(host):
+        print(translate(Message(N_("run-inspector: the proxy listens on {host}, not only on this computer: anyone who "
+                                   "reaches it can use the server through it."), {"host": host})), file=sys.stderr)
+    if as_json:
+        from .ending import emit_json
+
+        emit_json({"url": url, "to": args.to, "db": str(db), "budget_s": budget})
+    else:
+        print(_("The recording proxy is listening at {url} and forwards to {to}.").format(url=url, to=args.to),
+              flush=True)
+        print(_("Give your agent this address; each operation is stored as a run in {db}. Press Ctrl-C to stop.")
+              .format(db=db), flush=True)
+    stop = threading.Event()
+    if getattr(args, "stop_with_stdin", False):
+        from .parent_watch import stop_with_parent
+
+        stop_with_parent(stop)
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        proxy.stop()
+    if not as_json:
+        count = proxy.recorded_count
+        print(ngettext("The proxy stopped; it recorded {count} run.", "The proxy stopped; it recorded {count} runs.",
+                       count).format(count=count), flush=True)
+    return EXIT_OK

@@ -1,0 +1,103 @@
+"""`run-inspector proxy`: listens on loopback, forwards to the server, records each operation, stops cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from inspector.demo import DemoServer
+from inspector.mcp import McpClient, ServerEndpoint
+from inspector.store import RunStore
+
+
+def _ours_through(url: str) -> str:
+    async def go() -> str:
+        client = McpClient()
+        try:
+            result = await client.call_tool(ServerEndpoint(url, era="handshake"), "echo", {"text": "via the proxy"})
+        finally:
+            await client.drain()
+        return result.content
+    return asyncio.run(go())
+
+
+def test_proxy_json_prints_its_address_and_records_until_stdin_closes(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    with DemoServer() as demo:
+        process = subprocess.Popen([sys.executable, "-m", "inspector", "proxy", "--to", demo.url, "--db", str(db),
+                                    "--json", "--stop-with-stdin"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            told = json.loads(process.stdout.readline())
+            assert told["url"].startswith("http://127.0.0.1:") and told["url"].endswith("/mcp")
+            assert told["to"] == demo.url and told["db"] == str(db) and told["budget_s"] is None
+            assert _ours_through(told["url"]) == "via the proxy"
+            process.stdin.close()
+            process.wait(20)
+            out, err = process.stdout.read(), process.stderr.read()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    assert process.returncode == 0, err
+    assert out == ""  # exactly the one object, already read
+    with RunStore.open(db) as store:
+        runs = {run.title: run for run in store.list_runs(limit=None)}
+        call = runs["tools/call echo · proxy"]
+        legs = [leg["method"] for leg in next(store.iter_steps(call.id)).payload["legs"]]
+    assert call.status == "ok" and call.source == "live" and call.server == demo.url
+    # Run Inspector's own client opens a session per operation: the proxy records it as one run.
+    assert legs[:3] == ["initialize", "notifications/initialized", "tools/call"]
+
+
+def test_proxy_says_where_it_listens_and_how_many_runs_it_kept(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    with DemoServer() as demo:
+        process = subprocess.Popen([sys.executable, "-m", "inspector", "proxy", "--to", demo.url, "--db", str(db),
+                                    "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            first = process.stdout.readline()
+            assert first.startswith("The recording proxy is listening at http://127.0.0.1:"), first
+            assert f"forwards to {demo.url}" in first
+            url = first.split(" at ", 1)[1].split(" and ", 1)[0]
+            assert str(db) in process.stdout.readline()
+            assert _ours_through(url) == "via the proxy"
+            assert process.stdout.readline().startswith("recorded run ")
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=20)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    assert process.returncode == 0, err
+    assert "The proxy stopped; it recorded" in out and "Traceback" not in err
+
+
+def test_proxy_refuses_what_it_cannot_do(capsys, tmp_path: Path) -> None:
+    from inspector.cli import main
+
+    db = str(tmp_path / "runs.db")
+    assert main(["proxy", "--to", "http://127.0.0.1:9/mcp", "--listen", "here", "--db", db]) == 2
+    assert "The address to listen on must be HOST:PORT" in capsys.readouterr().err
+    assert main(["proxy", "--to", "ftp://example.org/", "--db", db]) == 2
+    assert "must be an http:// or https:// URL" in capsys.readouterr().err
+    assert main(["proxy", "--to", "http://127.0.0.1:9/mcp", "--budget", "soon", "--db", db]) == 2
+    assert "--budget must be a number of seconds" in capsys.readouterr().err
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        port = taken.getsockname()[1]
+        assert main(["proxy", "--to", "http://127.0.0.1:9/mcp", "--listen", f"127.0.0.1:{port}", "--db", db,
+                     "--json"]) == 2
+        answer = json.loads(capsys.readouterr().out)
+        assert f"cannot listen on 127.0.0.1:{port}" in json.dumps(answer)
+    finally:
+        taken.close()

@@ -1,0 +1,169 @@
+"""Which legs the proxy groups into one operation, and the outcome each operation is recorded with.
+
+Legs are fed as the forwarding feeds them (the request, the answer's head and bytes, the end), without a
+network: the grouping and the outcome rules are the subject here; tests/integration/test_recording_proxy.py
+drives the same parts with the official SDK client and the demo server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from typing import Any
+
+from inspector.capture.proxy.book import OperationBook, ProxiedOperation
+from inspector.capture.proxy.legs import AGENT_LEFT, COMPLETE, CapturedLeg
+from inspector.capture.proxy.steps import run_of
+
+URL = "http://127.0.0.1:9/mcp"
+SESSION = "s-1"
+
+
+def leg(method: str | None, rpc_id: Any = None, session: str | None = SESSION, http: str = "POST",
+        **params: Any) -> CapturedLeg:
+    message = None
+    if method is not None:
+        message = {"jsonrpc": "2.0", "method": method, "params": params}
+        if rpc_id is not None:
+            message["id"] = rpc_id
+    return CapturedLeg(http, URL, message, session)
+
+
+def answer(captured: CapturedLeg, result: dict[str, Any] | None = None, *, status: int = 200,
+           error: dict[str, Any] | None = None, ending: str = COMPLETE) -> CapturedLeg:
+    captured.answered(status, [("content-type", "application/json")])
+    if result is not None or error is not None:
+        body = {"jsonrpc": "2.0", "id": captured.rpc_id, **({"result": result} if error is None else {"error": error})}
+        captured.chunk(json.dumps(body).encode())
+    captured.ended(ending)
+    return captured
+
+
+class Book:
+    """An :class:`OperationBook` and what it finished, in order."""
+
+    def __init__(self) -> None:
+        self.done: list[ProxiedOperation] = []
+        self.book = OperationBook(self.done.append)
+
+    def carry(self, captured: CapturedLeg, **answered: Any) -> ProxiedOperation | None:
+        operation = self.book.begin(captured)
+        answer(captured, **answered)
+        self.book.end(captured, operation)
+        return operation
+
+
+def names(operation: ProxiedOperation) -> list[str]:
+    return [captured.method for captured in operation.legs]
+
+
+def in_loop(test):
+    """Run the test inside an event loop (the book holds a page for its next one with the loop's timer)."""
+    @functools.wraps(test)
+    def run() -> None:
+        asyncio.run(_as_coroutine(test))
+    return run
+
+
+async def _as_coroutine(test) -> None:
+    test()
+
+
+@in_loop
+def test_the_handshake_opens_the_sessions_first_operation() -> None:
+    book = Book()
+    book.carry(leg("initialize", 1, session=None), result={"protocolVersion": "2025-11-25"})
+    book.book.session_known(book.book._sessions[None].handshake[0], SESSION)
+    book.carry(leg("notifications/initialized"), status=202)
+    book.carry(leg("tools/call", 2, name="echo", arguments={"text": "x"}),
+               result={"content": [{"type": "text", "text": "x"}]})
+    book.carry(leg("tools/call", 3, name="echo", arguments={"text": "y"}),
+               result={"content": [{"type": "text", "text": "y"}]})
+    book.carry(leg(None, http="DELETE"))
+    assert [names(op) for op in book.done] == [["initialize", "notifications/initialized", "tools/call"],
+                                               ["tools/call"], ["DELETE"]]
+    run = run_of(book.done[0], URL, "demo")
+    assert run.status == "ok" and run.title == "tools/call echo · proxy"
+    assert run.step.protocol_version == "2025-11-25" and run.step.era == "handshake"
+
+
+@in_loop
+def test_a_session_that_only_shook_hands_is_one_initialize_run() -> None:
+    book = Book()
+    book.carry(leg("initialize", 1), result={"protocolVersion": "2025-11-25", "serverInfo": {"name": "s"}})
+    book.carry(leg("notifications/initialized"), status=202)
+    book.carry(leg(None, http="DELETE"))
+    assert [names(op) for op in book.done] == [["initialize", "notifications/initialized", "DELETE"]]
+    run = run_of(book.done[0], URL, "demo")
+    assert run.title == "initialize · proxy" and run.status == "ok"
+    assert run.step.content == "initialize: the server s speaks MCP 2025-11-25"
+
+
+@in_loop
+def test_pages_of_the_catalogue_are_one_operation_until_one_has_no_next_cursor() -> None:
+    book = Book()
+    book.carry(leg("tools/list", 1), result={"tools": [{"name": "a"}], "nextCursor": "p2"})
+    assert book.done == []  # waiting for the next page
+    book.carry(leg("tools/list", 2, cursor="p2"), result={"tools": [{"name": "b"}]})
+    assert [names(op) for op in book.done] == [["tools/list", "tools/list"]]
+    assert run_of(book.done[0], URL, "demo").step.content == "tools/list: 2 tools in 2 pages: a, b"
+
+
+@in_loop
+def test_a_catalogue_walk_the_agent_leaves_is_written_when_it_moves_on() -> None:
+    book = Book()
+    book.carry(leg("tools/list", 1), result={"tools": [{"name": "a"}], "nextCursor": "p2"})
+    book.carry(leg("tools/call", 2, name="a"), result={"content": []})
+    assert [names(op) for op in book.done] == [["tools/list"], ["tools/call"]]
+
+
+@in_loop
+def test_a_cancel_joins_its_call_and_makes_it_cancelled_even_when_the_server_answers_with_an_error() -> None:
+    book = Book()
+    call = leg("tools/call", 5, name="hang")
+    operation = book.book.begin(call)
+    cancel = leg("notifications/cancelled", requestId=5)
+    assert book.book.begin(cancel) is operation
+    answer(cancel, status=202)
+    book.book.end(cancel, operation)
+    answer(call, error={"code": -32800, "message": "Request cancelled"})
+    book.book.end(call, operation)
+    run = run_of(book.done[0], URL, "demo")
+    assert run.status == "cancelled" and run.health == "cancelled"
+    assert run.step.cancelled_in_flight is True
+    assert [(leg.method, leg.outcome) for leg in run.step.legs] == [("tools/call", "cancelled"),
+                                                                   ("notifications/cancelled", "ok")]
+
+
+@in_loop
+def test_an_agent_that_leaves_after_the_answer_has_an_ok_call_and_before_it_a_cancelled_one() -> None:
+    book = Book()
+    book.carry(leg("tools/call", 1, name="echo"), result={"content": [{"type": "text", "text": "x"}]},
+               ending=AGENT_LEFT)
+    book.carry(leg("tools/call", 2, name="hang"), ending=AGENT_LEFT)
+    first, second = (run_of(op, URL, "demo") for op in book.done)
+    assert first.status == "ok"
+    assert second.status == "cancelled" and "closed its connection" in second.step.tool_result
+
+
+@in_loop
+def test_the_tools_own_error_and_a_json_rpc_error_are_failed() -> None:
+    book = Book()
+    book.carry(leg("tools/call", 1, name="fail"), result={"isError": True, "content": [{"type": "text", "text": "no"}]})
+    book.carry(leg("tools/call", 2, name="nope"), error={"code": -32602, "message": "Unknown tool: nope"})
+    book.carry(leg("resources/read", 3, uri="file:///x"), status=500)
+    tool_error, rpc_error, http_error = (run_of(op, URL, "demo") for op in book.done)
+    assert (tool_error.status, tool_error.health) == ("failed", "tool_error")
+    assert (rpc_error.status, rpc_error.health) == ("failed", "failed")
+    assert "Unknown tool: nope (JSON-RPC error -32602)" in rpc_error.step.tool_result
+    assert http_error.status == "failed" and "HTTP 500" in http_error.step.content
+    assert http_error.title == "resources/read file:///x · proxy"
+
+
+@in_loop
+def test_a_stream_the_agent_closes_ended_as_it_should() -> None:
+    book = Book()
+    book.carry(leg(None, http="GET"), ending=AGENT_LEFT)
+    run = run_of(book.done[0], URL, "demo")
+    assert run.title == "GET stream · proxy" and run.status == "ok"
