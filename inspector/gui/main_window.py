@@ -281,9 +281,8 @@ class MainWindow(QMainWindow):
         return switch_language(wanted) if wanted != current_language() else wanted
 
     def _splitters(self) -> dict[str, QSplitter]:
-        found = {"main": self.main, "workbench": self.workbench}
-        found.update({name: getattr(self.workbench, name) for name in room.SPLITTERS})
-        return found
+        return {"main": self.main, "workbench": self.workbench, **{name: getattr(self.workbench, name)
+                                                                    for name in room.SPLITTERS}}
 
     def save_layout(self) -> None:
         save_layout(self, self._splitters(), self.settings)
@@ -306,8 +305,7 @@ class MainWindow(QMainWindow):
         self.proxies.stop_all()  # what they still hold is recorded before the database closes
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
-        if self.demo is not None:
-            self.demo.stop()
+        self.demo.stop() if self.demo is not None else None
 
 
 def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Path) -> str:
