@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -14,7 +15,8 @@ if TYPE_CHECKING:
     from inspector.store import RunStore
 
 __all__ = ["EXIT_CANCELLED", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "BadInputError", "CommandError",
-           "Parser", "UsageError", "database_fault", "database_path", "open_existing_store", "open_store", "safe"]
+           "Parser", "UsageError", "database_fault", "database_path", "open_existing_store", "open_store", "safe",
+           "wait_until_stopped"]
 
 
 class CommandError(Exception):
@@ -118,3 +120,12 @@ def safe(text: str) -> str:
     """Server or file text on a terminal: no escape sequences, other control characters or
     bidirectional controls (see :mod:`.safe_text`; one-line fields use ``one_line``)."""
     return block(text)
+
+
+def wait_until_stopped(stop: threading.Event) -> None:
+    """Return once ``stop`` is set (SIGTERM, the parent gone) or the user presses Ctrl-C."""
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass

@@ -9,7 +9,7 @@ import threading
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message, translate
 
-from .common import EXIT_OK, UsageError, database_path
+from .common import EXIT_OK, UsageError, database_path, wait_until_stopped
 from .demos import _seconds
 
 
@@ -57,10 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
         stop_with_parent(stop)
     try:
-        while not stop.wait(0.5):
-            pass
-    except KeyboardInterrupt:
-        pass
+        wait_until_stopped(stop)
     finally:
         proxy.stop()
     if not as_json:

@@ -17,7 +17,7 @@ from inspector.i18n import N_, _, ngettext
 from inspector.i18n.formatting import format_seconds
 from inspector.i18n.messages import Message
 
-from .common import EXIT_OK, UsageError, database_path
+from .common import EXIT_OK, UsageError, database_path, wait_until_stopped
 from .safe_text import one_line
 from .words import outcome_word
 
@@ -63,10 +63,7 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda number, frame: stop.set())
     try:
-        while not stop.wait(0.5):
-            pass
-    except KeyboardInterrupt:
-        pass
+        wait_until_stopped(stop)
     finally:
         signal.signal(signal.SIGTERM, previous)
         receiver.stop()  # the traces still growing are settled and written
