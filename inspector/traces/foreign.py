@@ -133,6 +133,23 @@ def _side_words(side: Side, since_ns: int) -> Message:
     return Message(_SIDE_WORDS[key], {"ms": ms, "error": result.error or result.outcome})
 
 
+#: How much sooner than its server's side a client's side must end to count as having stopped
+#: waiting: a client that got its answer ends a little after the server (1–2 ms on one machine).
+LEFT_FIRST_NS = 1_000_000
+_LEFT_FIRST = N_("no outcome recorded: the client stopped waiting {ms} ms before the server's side ended, and "
+                 "recorded no error (a cancel, or a client that gave up: the trace does not say which)")
+
+
+def _left_first_ms(client: Side, server: Side) -> int | None:
+    """How many ms before the server's side the client's ended, when it ended first with no error
+    recorded (``None`` otherwise: it waited for the answer, or said why it stopped)."""
+    if client.ending is None or server.ending is None or client.end_ns is None or server.end_ns is None:
+        return None
+    if client.ending.outcome != OK or client.ending.explicit_ok or server.end_ns - client.end_ns <= LEFT_FIRST_NS:
+        return None
+    return round((server.end_ns - client.end_ns) / 1_000_000)
+
+
 def _merged_outcome(client: Ending | None, server: Ending | None) -> Ending | None:
     """The step's outcome: the client's, unless the server says the call failed or was cancelled."""
     if client is None or server is None:
@@ -151,7 +168,10 @@ def step_payload(client: Side, server: Side | None = None) -> dict[str, Any]:
     if server is not None:
         raw["server"] = {key: value for key, value in server.raw.items() if key != "traceId"}
         result = _merged_outcome(client.ending, server.ending)
-        if (client.ending is None) != (server.ending is None) or (
+        left = _left_first_ms(client, server)
+        if left is not None and result is not None and result.outcome == OK and not result.explicit_ok:
+            result = Ending(UNRECORDED, notes=(Message(_LEFT_FIRST, {"ms": left}),))
+        if left is not None or (client.ending is None) != (server.ending is None) or (
                 client.ending is not None and server.ending is not None
                 and (client.ending.outcome, client.ending.timed_out) != (server.ending.outcome,
                                                                           server.ending.timed_out)):

@@ -70,8 +70,21 @@ def test_the_sdk_call_the_client_gave_up_on_is_a_failed_time_out_with_the_disagr
     (event,) = given_up["raw"]["otlp"]["events"]
     assert event["name"] == "exception" and event["attributes"]["exception.type"] == "TimeoutError"
     assert "Traceback" in event["attributes"]["exception.stacktrace"]
-    # The SDK records nothing when a call is cancelled: its spans say what they say (docs/trace-format.md).
-    assert cancelled["outcome"] == "ok" and "disagreement" not in cancelled["raw"]["otlp"]
+    # The SDK records nothing when a call is cancelled, but its client side ended before its server side
+    # with no error: no outcome is claimed, and the step says why (docs/trace-format.md).
+    assert cancelled["outcome"] == "" and "toolOutcome" not in cancelled
+    client_ms, server_ms = sides_ms(cancelled["raw"]["otlp"])
+    assert cancelled["raw"]["otlp"]["disagreement"]["text"] == (
+        f"the client ended with no error recorded after {client_ms} ms; "
+        f"the server ended with no error recorded after {server_ms} ms")
+    assert "no outcome recorded: the client stopped waiting" in cancelled["toolResult"]
+    assert "the trace does not say which" in cancelled["toolResult"]
+
+
+def test_a_client_side_that_got_its_answer_a_moment_after_the_server_is_ok(store: RunStore) -> None:
+    for name in ("lookup", "fail"):
+        (step,) = tool_steps(agent_steps(store, "mcp_sdk.jsonl"), name)
+        assert step["outcome"] in ("ok", "failed") and "stopped waiting" not in step["toolResult"]
 
 
 def test_the_sdk_tool_error_is_failed_in_words_though_the_client_span_saw_none(store: RunStore) -> None:
