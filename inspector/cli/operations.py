@@ -43,7 +43,6 @@ from inspector.store.secrets import system_secret_keeper
 from inspector.store.signin_settings import StoredSignIn, overridden
 from inspector.traces.redact import redact_text
 
-from . import offerings
 from .common import (
     EXIT_CANCELLED,
     EXIT_FAILED,
@@ -55,7 +54,7 @@ from .common import (
 )
 from .durations import readable_duration
 from .ending import emit_json
-from .parser import OFFERING_COMMANDS, OPERATIONS
+from .parser import OFFERING_COMMANDS, OFFERING_METHODS, OPERATIONS
 from .progress import live_progress_line
 from .results import (
     block_lines,
@@ -265,9 +264,13 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
     """The operation, stored and printed; its exit status."""
     if early.seen:  # a Ctrl-C while the operation was being set up: it is cancelled before it starts
         cancel.fire()
-    operation = OPERATIONS.get(args.command) or offerings.operation_of(args)
+    offering = args.command in OFFERING_COMMANDS
+    if offering:  # loaded only for these commands: a `call` never pays for them
+        from . import offerings
+    operation = offerings.operation_of(args) if offering else OPERATIONS[args.command]
     server_url = public_url(server.url)
-    named = args.command == "call" or (args.command, getattr(args, "offering", None)) in offerings.WITH_TARGET
+    action = getattr(args, "offering", None)  # complete has none
+    named = args.command == "call" or (offering and (args.command, action) in offerings.WITH_TARGET)
     title = f"{operation} {args.tool}" if named else f"{operation} {server_url}"
     recording = _start_run(store, database_path(args.db), title, server_url)
     attempts = 0
@@ -286,7 +289,7 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
         if args.command == "task":
             return await look_up_task_step(client, server, args.tool, budget_s=budget, cancel=cancel,
                                            observer=observer, session_id=args.session)
-        if args.command in OFFERING_COMMANDS:
+        if offering:
             return await offerings.attempt(args, client, server, budget, cancel, observer)
         if args.command == "tools":
             return await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
@@ -444,8 +447,10 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
         report["content"] = result[1].content
         report["structured_content"] = result[1].structured_content
         report["content_blocks"] = [dict(block) for block in result[1].blocks]
-    if result is not None and operation in offerings.OFFERINGS.values():
-        report.update(offerings.report_fields(operation, result))
+    if result is not None and args.command in OFFERING_COMMANDS:
+        from .offerings import report_fields
+
+        report.update(report_fields(operation, result))
     if result is not None and operation == "ping":
         report["protocol_version"] = result.protocol_version
         report["server_name"] = result.server_name
@@ -550,8 +555,10 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         print(one_line(_("Server {name} speaks MCP {version} and answered ping in {duration}.").format(
             name=report.get("server_name") or _("(unnamed)"), version=report["protocol_version"],
             duration=readable_duration(report["ping_ms"]))))
-    if report["operation"] in offerings.OFFERINGS.values() and report["error"] is None:
-        for line in offerings.result_lines(report["operation"], report):
+    if report["operation"] in OFFERING_METHODS and report["error"] is None:
+        from .offerings import result_lines
+
+        for line in result_lines(report["operation"], report):
             print(line)
     if "run_id" in report:
         print(_("Stored as run {id}.").format(id=report["run_id"]))

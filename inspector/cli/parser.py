@@ -16,6 +16,9 @@ from .version_option import VersionAction
 OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task": "tasks/get"}
 #: The commands on what a server offers besides tools (inspector/cli/offerings.py), made as operations.
 OFFERING_COMMANDS = ("resources", "prompts", "complete")
+#: Their operations (as cli/offerings.py's OFFERINGS says which command makes which).
+OFFERING_METHODS = ("resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get",
+                    "completion/complete")
 #: The eras of MCP a server is spoken to in (as inspector.mcp.eras.ERAS; the grammar imports no network code).
 ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).

@@ -97,7 +97,10 @@ class DemoServer:
 
 def _bind(port: int) -> socket.socket:
     """Bind before the thread starts, so a taken port is reported here and a free one is known."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP named: asyncio turns Nagle's algorithm off only for sockets that say TCP, and an
+    # accepted socket says what the listening one said (with 0, every answer after a connection's
+    # first waited ~40 ms for the client's delayed ACK: benchmarks/cli_call_start.py).
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((HOST, port))

@@ -28,6 +28,8 @@ _PROBE = ("import json, sys\n"
 #: Never loaded by an operation command, stored or not (without --elicit: no forms to answer).
 NEVER = ("sqlite_utils", "jsonschema", "referencing", "inspector.agent.loop", "inspector.agent.chat_model",
          "inspector.mcp.elicitation",
+         # What a server offers besides tools: only its own commands load it.
+         "inspector.cli.offerings", "inspector.agent.offerings", "inspector.mcp.offerings",
          "inspector.cli.elicit",
          "inspector.agent.scenario", "inspector.traces.writer", "inspector.traces.otlp", "inspector.gui",
          "PySide6",

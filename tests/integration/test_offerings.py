@@ -149,3 +149,11 @@ def test_malformed_answers_are_named(tmp_path: Path) -> None:
         problems = _run(_with("stateless", server.url, work))
     assert "no list of contents" in problems[0] and "no list resources" in problems[1]
     assert "no list of messages" in problems[2]
+
+
+def test_the_grammar_names_the_operations_the_commands_make() -> None:
+    from inspector.cli.offerings import OFFERINGS
+    from inspector.cli.parser import OFFERING_COMMANDS, OFFERING_METHODS
+
+    assert set(OFFERING_METHODS) == set(OFFERINGS.values())
+    assert set(OFFERING_COMMANDS) == {command for command, _action in OFFERINGS}
