@@ -27,6 +27,8 @@ from inspector.traces.format import TraceProblem, place
 from inspector.traces.otlp import read_span
 from inspector.traces.span_batch import HeldSpan, MappedRun, map_spans, mapped_run
 
+from .live_joins import LiveJoins
+
 QUIET_S = 5.0
 """Seconds without a new span after which a trace counts as finished. An SDK's batch processor
 exports every 5 s at the latest by default, so a trace still in use sends within that time."""
@@ -74,6 +76,7 @@ class LiveTraces:
         self._clock = clock
         self._traces: OrderedDict[str, _Trace] = OrderedDict()  # least recently grown first
         self._held = 0
+        self._joins = LiveJoins(store)
 
     # -- spans in -----------------------------------------------------------------------------------
 
@@ -170,21 +173,38 @@ class LiveTraces:
     def _write(self, mapped: list[MappedRun], *, running: bool) -> None:
         """Write the runs (one transaction), then tell ``on_run`` of each."""
         runs = []
+        joined: list[tuple[str, MappedRun]] = []
         for found in mapped:
             header = found.header
             if header is None:
                 continue  # one of our own runs whose run span has not come yet
+            ours = self._joins.run_of(header.uid.removeprefix("otlp-")) if header.uid.startswith("otlp-") else None
+            if ours is not None:  # a server's spans in the trace of a run of ours: they join it
+                joined.append((ours, found))
+                continue
             # As an import: a run still running in its spans has no process here to finish it.
             status = "running" if running else ("interrupted" if header.status == "running" else header.status)
             runs.append(LiveRun(header.uid, header.title, header.server, status, header.started_at,
                                 "" if running else header.finished_at, header.note,
                                 [(step.sequence, step.started_at, step_row(step.step)) for step in found.steps]))
+        if joined:
+            self._join(joined)
         if not runs:
             return
         for run, written in zip(runs, write_live_runs(self.store, runs), strict=True):
             if written is not None:
                 self._on_run(RunReceived(written.run_id, run.uid, run.title, run.status, len(run.steps),
                                          written.created))
+
+
+    def _join(self, joined: list[tuple[str, MappedRun]]) -> None:
+        with self.store.transaction():
+            done = [(uid, self._joins.join(uid, [(step.sequence, step.started_at, step_row(step.step))
+                                                 for step in found.steps])) for uid, found in joined]
+        for uid, added in done:
+            run = self.store.find_run_by_uid(uid) if added is not None and added[1] else None
+            if run is not None:
+                self._on_run(RunReceived(run.id, uid, run.title, run.status, added[1], False))
 
 
 def _refused(problem: TraceProblem) -> Message:

@@ -19,10 +19,10 @@ from inspector.store import RunStore
 from inspector.traces.reader import TracePlan
 from inspector.traces.span_sorter import our_key
 
-__all__ = ["Joins"]
+__all__ = ["NOT_OURS", "Joins", "span_ids_of_run", "span_of_payload"]
 
 #: Runs made from foreign traces and bare payload lists have uids of these forms: no span of ours names them.
-_NOT_OURS = ("otlp-", "payloads-")
+NOT_OURS = ("otlp-", "payloads-")
 
 
 class Joins:
@@ -53,7 +53,7 @@ class Joins:
         """Trace id → uid of every run of ours in the database (read once, only when needed)."""
         if self._by_trace is None:
             rows = self._store.db.conn.execute("SELECT uid FROM runs").fetchall()
-            self._by_trace = {trace_id(uid): uid for (uid,) in rows if not uid.startswith(_NOT_OURS)}
+            self._by_trace = {trace_id(uid): uid for (uid,) in rows if not uid.startswith(NOT_OURS)}
         return self._by_trace
 
     def resolve(self, run_ids: MutableMapping[Any, int]) -> None:
@@ -67,7 +67,7 @@ class Joins:
                 if stored is None:
                     continue
                 last = self._store.next_sequence(stored.id) - 1
-                self._targets[key] = (stored.id, last, _span_ids(self._store, stored.id))
+                self._targets[key] = (stored.id, last, span_ids_of_run(self._store, stored.id))
             run_ids[key] = self._targets[key][0]
             self.joined_uids.append(uid)
 
@@ -78,7 +78,7 @@ class Joins:
         if target is None:
             return sequence
         _, last, known = target
-        span = _span_of(payload)
+        span = span_of_payload(payload)
         if span is not None:
             if span in known:  # stored already, or twice in the file (our export merged with the server's spans)
                 return None
@@ -86,14 +86,14 @@ class Joins:
         return last + sequence
 
 
-def _span_ids(store: RunStore, run_id: int) -> set[str]:
+def span_ids_of_run(store: RunStore, run_id: int) -> set[str]:
     rows = store.db.conn.execute(
         "SELECT json_extract(payload, '$.raw.otlp.spanId') FROM steps WHERE run_id = ? AND json_valid(payload)",
         (run_id,)).fetchall()
     return {span for (span,) in rows if isinstance(span, str)}
 
 
-def _span_of(payload: str | bytes) -> str | None:
+def span_of_payload(payload: str | bytes) -> str | None:
     try:
         found = json.loads(payload)["raw"]["otlp"]["spanId"]
     except (ValueError, KeyError, TypeError):

@@ -239,3 +239,35 @@ def test_the_older_http_sse_transport_carries_it_as_a_header_and_in_meta() -> No
     # Each request names its own leg: connect (the event stream), initialize, notifications/initialized,
     # tools/call are positions 0 to 3.
     assert [headers["traceparent"][36:52] for headers, _ in requests] == [f"{2:016x}", f"{4:016x}"]
+
+
+def test_the_sdk_servers_spans_received_live_join_the_run_once(tmp_path: Path) -> None:
+    """The same spans sent to the OTLP receiver (as the server's exporter would, one request per
+    line, the last twice) join the run of ours as the import joins them: no run of their own."""
+    from inspector.capture.live_traces import LiveTraces
+    from inspector.capture.otlp_body import read_request
+
+    spans_file, db = tmp_path / "server-spans.jsonl", tmp_path / "runs.db"
+    with traced_demo(spans_file) as url:
+        done = cli("call", url, "echo", "--args", '{"text": "hi"}', "--db", str(db))
+        assert done.returncode == 0, done.stderr
+    store, run, legs = only_run(db)
+    before = store.db.conn.execute("SELECT COUNT(*) FROM steps WHERE run_id = ?", (run.id,)).fetchone()[0]
+    received = []
+    live = LiveTraces(store, received.append, quiet_s=0)
+    lines = [line.encode() for line in spans_file.read_text().splitlines() if line.strip()]
+    for body in [*lines, lines[-1]]:
+        assert live.add(read_request(body, "application/json")).rejected == 0
+    live.settle(everything=True)
+    joined = store.db.conn.execute(
+        "SELECT json_extract(payload, '$.raw.otlp.parentSpanId'), json_extract(payload, '$.toolName') FROM steps "
+        "WHERE run_id = ? AND sequence > ? ORDER BY sequence", (run.id, before)).fetchall()
+    call_leg = next(leg["position"] for leg in legs if leg["method"] == "tools/call")
+    assert (leg_span_id(run.uid, 1, call_leg), "echo") in joined
+    spans = [row[0] for row in store.db.conn.execute(
+        "SELECT json_extract(payload, '$.raw.otlp.spanId') FROM steps WHERE run_id = ? AND sequence > ?",
+        (run.id, before))]
+    assert len(spans) == len(set(spans))  # each span once, though a request came twice
+    ours = trace_id(run.uid)
+    assert store.find_run_by_uid(f"otlp-{ours}") is None
+    assert any(event.uid == run.uid and not event.created for event in received)
