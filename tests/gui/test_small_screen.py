@@ -88,3 +88,33 @@ def test_every_action_is_reachable_on_the_screen_the_window_opens_on(size: str, 
     assert seen["unreachable"] == [], seen
     # The Server log starts hidden only where the height is short (View → Server log shows it).
     assert seen["log shown at start"] == (size != "1024x600"), seen
+
+
+SETTINGS_PROBE = r"""
+import json, sys
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
+app = QApplication([])
+from inspector.gui.dialogs.settings_dialog import SettingsDialog
+from inspector.gui.settings import AppSettings
+from inspector.store.secrets import NoSecretKeeper
+dialog = SettingsDialog(AppSettings(), "/tmp/runs.db", None, NoSecretKeeper())
+dialog.show()
+app.processEvents()
+screen = dialog.screen().availableGeometry()
+ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+corner = ok.mapToGlobal(ok.rect().bottomRight())
+print(json.dumps({"dialog": [dialog.width(), dialog.height()], "screen": [screen.width(), screen.height()],
+                  "ok inside": screen.contains(corner) and ok.isVisible()}))
+dialog.grab().save(sys.argv[1])
+"""
+
+
+def test_the_settings_dialog_fits_a_small_screen_and_scrolls_with_ok_in_view(tmp_path: Path) -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": offscreen_platform("1024x600"),
+           "RUN_INSPECTOR_SETTINGS": str(tmp_path / "settings.ini")}
+    shot = Path(__file__).parent / "screenshots" / "settings-1024x600.png"
+    done = subprocess.run([sys.executable, "-c", SETTINGS_PROBE, str(shot)], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["dialog"][1] <= seen["screen"][1] and seen["ok inside"], seen
