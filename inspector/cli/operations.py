@@ -447,7 +447,7 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
         report["content"] = result[1].content
         report["structured_content"] = result[1].structured_content
         report["content_blocks"] = [dict(block) for block in result[1].blocks]
-    if result is not None and args.command in OFFERING_COMMANDS:
+    if result is not None and operation in OFFERING_METHODS:
         from .offerings import report_fields
 
         report.update(report_fields(operation, result))

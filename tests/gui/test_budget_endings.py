@@ -44,7 +44,7 @@ def test_a_slow_handshake_uses_the_budget_and_the_call_is_refused(qtbot, make_wi
         window.shut_down()
 
 
-def test_a_stalled_tool_with_budget_3_times_out_in_3_to_3_2_seconds(qtbot, make_window) -> None:
+def test_a_stalled_tool_with_budget_3_times_out_at_3_seconds(qtbot, make_window) -> None:
     def work(exchange: Exchange) -> None:
         if exchange.request.rpc_method == "tools/list":
             exchange.send_result({"tools": [{"name": "stall", "inputSchema": {"type": "object"}}]})
@@ -61,8 +61,10 @@ def test_a_stalled_tool_with_budget_3_times_out_in_3_to_3_2_seconds(qtbot, make_
         outcome = finished(qtbot, task)
         took = time.monotonic() - began
         assert outcome.status == "failed"
-        assert 3.0 <= outcome.record.latency_ms / 1000 <= 3.2
-        assert 3.0 <= took <= 3.3
+        # At its budget (a grant of 4 s, or a leg that ran on, would be a second later); generous above
+        # for a loaded machine (3.21 s seen in CI; benchmarks/deadline_precision.py measures it).
+        assert 3.0 <= outcome.record.latency_ms / 1000 <= 3.5
+        assert 3.0 <= took <= 3.7
         assert task.state.ending == "timed_out"
         call = task.state.legs[-1]
         assert call.method == "tools/call" and call.granted_s == 3 and call.timed_out

@@ -123,7 +123,7 @@ class OperationBook:
             # has read the answer, before the proxy has seen the end of the answer's stream.
             held = self._release((leg.session_id, token)) or next(
                 (op for (session, _id), op in self._open.items()
-                 if session == leg.session_id and _asks_for_more(op.main) == token), None)
+                 if session == leg.session_id and _asks_for_more(op.main) == token), None) or self._same_listing(leg)
         if held is not None:
             held.legs.append(leg)
             self._open[(leg.session_id, _key(leg.rpc_id))] = held
@@ -140,6 +140,23 @@ class OperationBook:
             operation.legs.append(leg)
             self._open[(leg.session_id, _key(leg.rpc_id))] = operation
         self._started(operation)
+        return operation
+
+    def _same_listing(self, leg: CapturedLeg) -> ProxiedOperation | None:
+        """A further page asked for before the proxy has read the page before it (the agent reads the
+        answer as it is passed on, the capture beside it may be a moment behind): the session's one
+        listing of that method in flight or held, when there is exactly one."""
+        found = {id(op): op for (session, _id), op in self._open.items()
+                 if session == leg.session_id and op.method == leg.method}
+        for (session, _token), op in self._held.items():
+            if session == leg.session_id and op.method == leg.method:
+                found[id(op)] = op
+        if len(found) != 1:
+            return None
+        (operation,) = found.values()
+        for (session, token), op in list(self._held.items()):
+            if op is operation:
+                self._release((session, token))
         return operation
 
     def _asking(self, session_id: str | None, request_id: Any) -> ProxiedOperation | None:
