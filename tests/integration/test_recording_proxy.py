@@ -203,7 +203,7 @@ def test_pages_of_the_catalogue_are_legs_of_one_operation(tmp_path: Path) -> Non
 
         count = anyio.run(agent, proxy.url)
     listing = [run for run in runs_of(db) if run["title"] == "tools/list · proxy"]
-    assert len(listing) == 1
+    assert len(listing) == 1, [(run["title"], leg_names(run)) for run in runs_of(db)]
     pages = [name for name in leg_names(listing[0]) if name == "tools/list"]
     assert len(pages) == -(-count // 4) > 1
     assert f"{count} tools in {len(pages)} pages" in listing[0]["step"]["content"]

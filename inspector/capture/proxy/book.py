@@ -201,7 +201,9 @@ class OperationBook:
             self._close_session(leg.session_id, operation)
             return
         token = _asks_for_more(leg)
-        if token is not None and not operation.cancelled_by_agent and leg.ending == "complete":
+        # A page whose answer was read whole names its next one (the agent may leave the stream at once,
+        # before the proxy has seen it end): that next page may follow.
+        if token is not None and not operation.cancelled_by_agent:
             self._hold((leg.session_id, token), operation)
             return
         self._finished(operation)
