@@ -21,8 +21,13 @@ OFFERING_OPERATIONS = ("resources/list", "resources/templates/list", "resources/
 
 
 def _listing_sentence(noun: str, listing: Listing, key: str) -> str:
-    """The step's stored sentence (English, as every step's): "2 resources in 1 page(s): a, b"."""
-    return f"{len(listing.items)} {noun} in {listing.pages} page(s): {', '.join(listing.names(key))}"
+    """The step's stored sentence (English, as every step's): "2 resources in 1 page: a, b"."""
+    pages = "1 page" if listing.pages == 1 else f"{listing.pages} pages"
+    return f"{len(listing.items)} {noun} in {pages}: {', '.join(listing.names(key))}"
+
+
+def _count(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
 
 
 async def offering_step(client: McpClient, server: ServerEndpoint, operation: str, params: dict[str, Any], *,
@@ -46,17 +51,17 @@ async def offering_step(client: McpClient, server: ServerEndpoint, operation: st
                          lambda found: _listing_sentence("resource templates", found, "uriTemplate"))
     if operation == "resources/read":
         return await run(lambda **kw: offerings.read(server, params["uri"], **kw),
-                         lambda found: f"{len(found.contents)} content(s) of {found.uri}")
+                         lambda found: f"{_count(len(found.contents), 'content', 'contents')} of {found.uri}")
     if operation == "prompts/list":
         return await run(lambda **kw: offerings.list_prompts(server, **kw),
                          lambda found: _listing_sentence("prompts", found, "name"))
     if operation == "prompts/get":
         return await run(lambda **kw: offerings.get_prompt(server, params["name"], params.get("arguments"), **kw),
-                         lambda found: f"the prompt {found.name}: {len(found.messages)} message(s)")
+                         lambda found: f"the prompt {found.name}: {_count(len(found.messages), 'message', 'messages')}")
     if operation == "completion/complete":
         return await run(lambda **kw: offerings.complete(server, params["ref"], params["argument"],
                                                          params.get("value", ""), params.get("context"), **kw),
-                         lambda found: f"{len(found.values)} value(s): {', '.join(found.values)}")
+                         lambda found: f"{_count(len(found.values), 'value', 'values')}: {', '.join(found.values)}")
     raise ValueError(f"not an operation on what a server offers: {operation!r}")
 
 

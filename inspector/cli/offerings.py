@@ -114,14 +114,14 @@ def result_lines(operation: str, report: dict[str, Any]) -> list[str]:
     """The readable lines of what was found (each server text made one safe line, or safe text)."""
     if "pages" in report:
         items = report.get("resources") or report.get("resource_templates") or report.get("prompts") or []
+        pages = ngettext("{count} page", "{count} pages", report["pages"]).format(count=format_number(report["pages"]))
         heading = {
-            "resources/list": ngettext("{count} resource in {pages} page(s):", "{count} resources in {pages} page(s):",
-                                       len(items)),
-            "resources/templates/list": ngettext("{count} resource template in {pages} page(s):",
-                                                 "{count} resource templates in {pages} page(s):", len(items)),
-            "prompts/list": ngettext("{count} prompt in {pages} page(s):", "{count} prompts in {pages} page(s):",
-                                     len(items))}[operation]
-        lines = [heading.format(count=format_number(len(items)), pages=format_number(report["pages"]))]
+            "resources/list": ngettext("{count} resource in {pages}:", "{count} resources in {pages}:", len(items)),
+            "resources/templates/list": ngettext("{count} resource template in {pages}:",
+                                                 "{count} resource templates in {pages}:", len(items)),
+            "prompts/list": ngettext("{count} prompt in {pages}:", "{count} prompts in {pages}:", len(items)),
+        }[operation]
+        lines = [heading.format(count=format_number(len(items)), pages=pages)]
         if operation == "prompts/list":
             lines += [one_line(_prompt_line(item)) for item in items]
         else:

@@ -70,3 +70,43 @@ def test_a_prompt_is_filled_with_the_servers_suggestion_and_got(qtbot, make_wind
     window.settings.language = "en"
     window.apply_language()
     assert room.browse.tabText(room.browse.indexOf(room.prompts)) == "Prompts"
+
+
+def test_a_resource_link_in_a_tools_answer_is_read_when_the_user_asks(qtbot, make_window) -> None:
+    from tests.support.fault_server import Exchange, FaultServer
+
+    asked = []
+
+    def work(exchange: Exchange) -> None:
+        method = exchange.request.rpc_method
+        asked.append(method)
+        if method == "tools/list":
+            exchange.send_result({"tools": [{"name": "linker", "inputSchema": {"type": "object"}}]})
+        elif method == "tools/call":
+            exchange.send_result({"content": [
+                {"type": "text", "text": "see the note"},
+                {"type": "resource_link", "uri": "file:///notes/<1>.txt", "name": "note", "mimeType": "text/plain"},
+                {"type": "resource_link", "uri": "file:///notes/<1>.txt", "name": "again"}]})
+        elif method == "resources/read":
+            exchange.send_result({"contents": [{"uri": "file:///notes/<1>.txt", "mimeType": "text/plain",
+                                                "text": "<b>the note</b>"}]})
+        else:
+            exchange.send_rpc_error(-32601, "no such method")
+
+    with FaultServer(work=work) as server:
+        window = make_window((server.url, "linking"), era="handshake")
+        room = window.workbench
+        assert room.tools.select_tool("linker")
+        task = room.run_current_tool()
+        assert finished(qtbot, task).status == "ok"
+        room.detail.show_task(task)
+        links = room.detail.links
+        assert links.isVisibleTo(window) and links.uris() == ["file:///notes/<1>.txt"]  # each link once
+        assert "resources/read" not in asked  # nothing is read before the user asks
+        with qtbot.waitSignal(room.engine.submitted, timeout=5000) as submitted:
+            links.read_button.click()
+        reading = submitted.args[0]
+        assert finished(qtbot, reading).status == "ok" and reading.title == "resources/read file:///notes/<1>.txt"
+        room.detail.show_task(reading)
+        assert "<b>the note</b>" in room.result.text.toPlainText()
+        assert not links.isVisibleTo(window)  # a read answer has no links to follow

@@ -157,3 +157,12 @@ def test_the_grammar_names_the_operations_the_commands_make() -> None:
 
     assert set(OFFERING_METHODS) == set(OFFERINGS.values())
     assert set(OFFERING_COMMANDS) == {command for command, _action in OFFERINGS}
+
+
+def test_readable_listings_say_their_plurals_in_words(demo, tmp_path: Path, capsys) -> None:
+    assert main(["resources", "list", demo.url, "--no-store"]) == 0
+    out = capsys.readouterr().out
+    assert "2 resources in 1 page:" in out and "(s)" not in out
+    assert main(["prompts", "list", demo.url, "--no-store", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "2 Prompts auf 1 Seite:" in out and "(n)" not in out

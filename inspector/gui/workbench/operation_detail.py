@@ -7,13 +7,14 @@ when it ends, with what it sent and received).
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QTabWidget, QWidget
+from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 
 from ..language import translated, translated_tab
 from ..widgets.wire_view import WireView
 from .engine import OperationTask
+from .link_follower import LinkFollower
 from .result_view import ResultView
 
 
@@ -24,8 +25,15 @@ class OperationDetail(QTabWidget):
         super().__init__(parent)
         translated(self, "setAccessibleName", lambda: _("Operation detail"))
         self.result = ResultView()
+        self.links = LinkFollower()  # the resource links a tool's answer carried, to read
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.result, 1)
+        layout.addWidget(self.links)
         self.wire = WireView()
-        translated_tab(self, self.result, lambda: _("Result"))
+        translated_tab(self, page, lambda: _("Result"))
         translated_tab(self, self.wire, lambda: _("Wire"))
         self.task: OperationTask | None = None
         self._shown_legs = -1
@@ -42,6 +50,7 @@ class OperationDetail(QTabWidget):
     def _legs_changed(self, task: OperationTask | None) -> None:
         if task is not self.task:
             return
+        self.links.show_task(task)
         legs = task.finished_legs if task is not None else []
         if len(legs) != self._shown_legs:  # a leg ended (a repaint of the bar changes nothing here)
             self._shown_legs = len(legs)

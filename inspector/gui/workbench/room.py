@@ -24,7 +24,7 @@ from inspector.store import ServerRecord
 from ..language import translated, translated_tab
 from ..settings import AppSettings
 from ..widgets.budget_field import budget_label
-from ..widgets.plain_text import clip_text, label_text, plain_tooltip
+from ..widgets.plain_text import cell_text, clip_text, label_text, plain_tooltip
 from .arguments_panel import ArgumentsPanel
 from .catalogue_cache import CatalogueKeeper
 from .engine import OperationsEngine, OperationTask
@@ -87,6 +87,8 @@ class Workbench(QSplitter):
         for name in SPLITTERS:
             getattr(self, name).setObjectName(f"splitter-{name}")
         self.operations.current_changed.connect(self.detail.show_task)
+        self.detail.links.read.connect(lambda server, uri: self.engine.offer(
+            server, "resources/read", {"uri": uri}, _("resources/read {uri}").format(uri=cell_text(uri, 80))))
         self.operations.dropped.connect(lambda task: self.engine.forget(task))
         self.tools.tool_selected.connect(self._tool_selected)
         self.tools.reload_requested.connect(self.load_tools)
