@@ -45,7 +45,9 @@ def test_resources_are_listed_and_read_and_a_picture_is_drawn(qtbot, make_window
 def test_a_prompt_is_filled_with_the_servers_suggestion_and_got(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     room = window.workbench
+    assert room.call_box.isVisibleTo(window)
     room.browse.setCurrentWidget(room.prompts)
+    assert not room.call_box.isVisibleTo(window)  # the tool's form is not beside the prompts
     room.prompts.list_prompts()
     qtbot.waitUntil(lambda: room.prompts.items.count() == 2, timeout=10000)
     room.prompts.items.setCurrentRow(0)
@@ -70,6 +72,8 @@ def test_a_prompt_is_filled_with_the_servers_suggestion_and_got(qtbot, make_wind
     window.settings.language = "en"
     window.apply_language()
     assert room.browse.tabText(room.browse.indexOf(room.prompts)) == "Prompts"
+    room.browse.setCurrentWidget(room.tools)
+    assert room.call_box.isVisibleTo(window)
 
 
 def test_a_resource_link_in_a_tools_answer_is_read_when_the_user_asks(qtbot, make_window) -> None:

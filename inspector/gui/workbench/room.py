@@ -71,7 +71,11 @@ class Workbench(QSplitter):
         self.result = self.detail.result
         self.top = QSplitter(Qt.Orientation.Horizontal)
         self.top.addWidget(self._browse_tabs())
-        self.top.addWidget(self._call_box())
+        self.call_box = self._call_box()
+        self.top.addWidget(self.call_box)
+        # The tool's form and Run belong to the Tools tab: beside Resources and Prompts, their lists get the room.
+        self.browse.currentChanged.connect(lambda index: self.call_box.setVisible(self.browse.widget(index)
+                                                                                  is self.tools))
         self.top.setStretchFactor(1, 2)
         self.bottom = QSplitter(Qt.Orientation.Horizontal)
         self.bottom.addWidget(self._operations_box())
