@@ -114,3 +114,39 @@ def test_a_resource_link_in_a_tools_answer_is_read_when_the_user_asks(qtbot, mak
         room.detail.show_task(reading)
         assert "<b>the note</b>" in room.result.text.toPlainText()
         assert not links.isVisibleTo(window)  # a read answer has no links to follow
+
+
+def test_a_templates_variable_is_suggested_by_the_server_and_fills_the_uri(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    room = window.workbench
+    choose_tool = room.tools.select_tool("write_note")
+    assert choose_tool
+    room.arguments.editor.setPlainText('{"text": "from a note"}')
+    assert finished(qtbot, room.run_current_tool()).status == "ok"
+    room.browse.setCurrentWidget(room.resources)
+    room.resources.list_resources()
+    qtbot.waitUntil(lambda: room.resources.items.count() == 3, timeout=10000)
+    [template] = [index for index in range(3) if room.resources.items.item(index).text().startswith("template:")]
+    room.resources.items.setCurrentRow(template)
+    fields = room.resources.variables.fields
+    assert list(fields) == ["index"] and room.resources.uri.text() == "demo://notes/{index}"
+    suggestion = room.resources.variables.suggest("index")
+    assert finished(qtbot, suggestion).status == "ok"
+    values = [fields["index"].itemText(i) for i in range(fields["index"].count())]
+    assert values and values[-1].isdigit()
+    fields["index"].setEditText(values[-1])
+    assert room.resources.uri.text() == f"demo://notes/{values[-1]}"
+    reading = room.resources.read()
+    assert finished(qtbot, reading).status == "ok"
+    room.detail.show_task(reading)
+    assert "from a note" in room.result.text.toPlainText()
+
+
+def test_uri_templates_are_filled_as_rfc_6570_says() -> None:
+    from inspector.gui.workbench.suggesting_fields import expand_template, template_variables
+
+    assert template_variables("demo://notes/{index}") == ["index"]
+    assert template_variables("file:///{+path}{?q,lang}") == ["path", "q", "lang"]
+    assert expand_template("demo://notes/{index}", {"index": "a b/c"}) == "demo://notes/a%20b%2Fc"
+    assert expand_template("file:///{+path}", {"path": "dir/a b"}) == "file:///dir/a%20b"
+    assert expand_template("x://{a}/{b}", {"a": "1"}) == "x://1/{b}"  # a variable not given stays

@@ -14,9 +14,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
-    QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -26,31 +24,14 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
-from inspector.mcp.offerings import Completion, Listing
+from inspector.mcp.offerings import Listing
 
 from ..language import translated
 from ..widgets.plain_text import cell_text
 from .engine import OperationTask
+from .suggesting_fields import Submit, SuggestingFields, expand_template, template_variables, when_done
 
-#: ``submit(operation, params, title)``: the operation started for the selected server (``None``: no server).
-Submit = Callable[[str, dict[str, Any], str], OperationTask | None]
 _ITEM = Qt.ItemDataRole.UserRole
-
-
-def _when_done(task: OperationTask | None, then: Callable[[Any], None]) -> None:
-    """Call ``then(result)`` once ``task`` has ended with a result."""
-    if task is None:
-        return
-
-    def finished(_outcome: object = None) -> None:
-        record = task.outcome.record if task.outcome is not None else None
-        if record is not None and record.result is not None:
-            then(record.result)
-
-    if task.outcome is not None:
-        finished()
-    else:
-        task.finished.connect(finished)
 
 
 def _button(text: Callable[[], str], name: Callable[[], str]) -> QPushButton:
@@ -76,19 +57,25 @@ class ResourcesPanel(QWidget):
         self.read_button.clicked.connect(self.read)
         self.uri.returnPressed.connect(self.read)
         self.items.currentItemChanged.connect(self._chosen)
+        # A template's variables, each with Suggest (completion/complete, ref/resource); they fill the URI.
+        self.variables = SuggestingFields(submit)
+        self.variables.changed.connect(self._fill_uri)
+        self._template = ""
         row = QHBoxLayout()
         row.addWidget(self.uri, 1)
         row.addWidget(self.read_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.items, 1)
+        layout.addWidget(self.variables)
         layout.addLayout(row)
         layout.addWidget(self.list_button, 0, Qt.AlignmentFlag.AlignRight)
+        self.variables.show_fields({}, [])
 
     def list_resources(self) -> None:
         self.items.clear()
-        _when_done(self._submit("resources/list", {}, _("resources/list")), lambda found: self._add(found, "uri"))
-        _when_done(self._submit("resources/templates/list", {}, _("resources/templates/list")),
+        when_done(self._submit("resources/list", {}, _("resources/list")), lambda found: self._add(found, "uri"))
+        when_done(self._submit("resources/templates/list", {}, _("resources/templates/list")),
                    lambda found: self._add(found, "uriTemplate"))
 
     def _add(self, listing: Listing, key: str) -> None:
@@ -100,12 +87,22 @@ class ResourcesPanel(QWidget):
                 words.insert(0, _("template:"))
             item = QListWidgetItem(cell_text(" · ".join(words), 200))
             item.setData(_ITEM, address)
+            item.setData(_ITEM + 1, key == "uriTemplate")
             item.setToolTip(cell_text(str(entry.get("description") or address), 500))
             self.items.addItem(item)
 
     def _chosen(self, item: QListWidgetItem | None, _previous: object = None) -> None:
-        if item is not None:
-            self.uri.setText(str(item.data(_ITEM) or ""))
+        if item is None:
+            return
+        address = str(item.data(_ITEM) or "")
+        self._template = address if item.data(_ITEM + 1) else ""
+        self.variables.show_fields({"type": "ref/resource", "uri": address} if self._template else {},
+                                   [(name, True, "") for name in template_variables(self._template)])
+        self.uri.setText(address)
+
+    def _fill_uri(self) -> None:
+        if self._template:
+            self.uri.setText(expand_template(self._template, self.variables.values()))
 
     def read(self) -> OperationTask | None:
         uri = self.uri.text().strip()
@@ -123,10 +120,7 @@ class PromptsPanel(QWidget):
         self._submit = submit
         self.items = QListWidget()
         translated(self.items, "setAccessibleName", lambda: _("Prompts"))
-        self.form_box = QWidget()
-        self.form = QFormLayout(self.form_box)
-        self.form.setContentsMargins(0, 0, 0, 0)
-        self.fields: dict[str, QComboBox] = {}
+        self.arguments_box = SuggestingFields(submit)
         self.list_button = _button(lambda: _("List"), lambda: _("List the server's prompts"))
         self.get_button = _button(lambda: _("Get"), lambda: _("Get the prompt filled in with these arguments"))
         self.list_button.clicked.connect(self.list_prompts)
@@ -139,13 +133,13 @@ class PromptsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.items, 1)
-        layout.addWidget(self.form_box)
+        layout.addWidget(self.arguments_box)
         layout.addLayout(buttons)
         self._chosen(None)
 
     def list_prompts(self) -> None:
         self.items.clear()
-        _when_done(self._submit("prompts/list", {}, _("prompts/list")), self._add)
+        when_done(self._submit("prompts/list", {}, _("prompts/list")), self._add)
 
     def _add(self, listing: Listing) -> None:
         for entry in listing.items:
@@ -161,33 +155,21 @@ class PromptsPanel(QWidget):
         return entry if isinstance(entry, dict) else None
 
     def _chosen(self, item: QListWidgetItem | None, _previous: object = None) -> None:
-        while self.form.rowCount():
-            self.form.removeRow(0)
-        self.fields = {}
         prompt = self.current_prompt()
         listed = prompt.get("arguments") if prompt is not None else None
-        for argument in listed if isinstance(listed, list) else ():
-            if not isinstance(argument, dict) or not isinstance(argument.get("name"), str):
-                continue
-            name = argument["name"]
-            field = QComboBox()
-            field.setEditable(True)
-            field.setAccessibleName(name)
-            field.setToolTip(cell_text(str(argument.get("description") or ""), 500))
-            suggest = _button(lambda: _("Suggest"),
-                              lambda: _("Ask the server to complete this argument: its values go to the field's list"))
-            suggest.clicked.connect(lambda _checked=False, name=name: self.suggest(name))
-            row = QHBoxLayout()
-            row.addWidget(field, 1)
-            row.addWidget(suggest)
-            label = QLabel(cell_text(name + (" *" if argument.get("required") else ""), 60))
-            label.setTextFormat(Qt.TextFormat.PlainText)
-            self.form.addRow(label, row)
-            self.fields[name] = field
+        fields = [(argument["name"], bool(argument.get("required")), str(argument.get("description") or ""))
+                  for argument in (listed if isinstance(listed, list) else ())
+                  if isinstance(argument, dict) and isinstance(argument.get("name"), str)]
+        self.arguments_box.show_fields({"type": "ref/prompt", "name": str(prompt.get("name"))} if prompt else {},
+                                       fields)
         self.get_button.setEnabled(prompt is not None)
 
+    @property
+    def fields(self) -> dict[str, QComboBox]:
+        return self.arguments_box.fields
+
     def arguments(self) -> dict[str, str]:
-        return {name: field.currentText() for name, field in self.fields.items() if field.currentText()}
+        return self.arguments_box.values()
 
     def get(self) -> OperationTask | None:
         prompt = self.current_prompt()
@@ -198,23 +180,7 @@ class PromptsPanel(QWidget):
                             _("prompts/get {name}").format(name=cell_text(name, 80)))
 
     def suggest(self, argument: str) -> OperationTask | None:
-        prompt, field = self.current_prompt(), self.fields.get(argument)
-        if prompt is None or field is None:
-            return None
-        typed = field.currentText()
-        others = {name: value for name, value in self.arguments().items() if name != argument}
-        task = self._submit("completion/complete", {"ref": {"type": "ref/prompt", "name": str(prompt.get("name"))},
-                                                     "argument": argument, "value": typed, "context": others},
-                            _("completion/complete {argument}").format(argument=cell_text(argument, 60)))
-
-        def offer(found: Completion) -> None:
-            if self.fields.get(argument) is field:
-                field.clear()
-                field.addItems([cell_text(value, 200) for value in found.values])
-                field.setEditText(typed)  # the values wait in the field's list (its arrow)
-
-        _when_done(task, offer)
-        return task
+        return self.arguments_box.suggest(argument)
 
 
 __all__ = ["PromptsPanel", "ResourcesPanel"]

@@ -1,0 +1,131 @@
+"""Fields a server can complete: a prompt's arguments, a resource template's variables.
+
+One editable field per name, each with Suggest, which asks the server (``completion/complete``, an
+operation of its own) for the values that fit what was typed, given the others; the values wait in
+the field's list. Nothing is asked before Suggest is pressed. Also: a URI template (RFC 6570, its
+simple ``{var}`` and reserved ``{+var}`` forms) filled in with the fields' values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QFormLayout, QHBoxLayout, QLabel, QPushButton, QWidget
+
+from inspector.i18n import _
+from inspector.mcp.offerings import Completion
+
+from ..language import translated
+from ..widgets.plain_text import cell_text
+from .engine import OperationTask
+
+#: ``submit(operation, params, title)``: the operation started for the selected server (``None``: no server).
+Submit = Callable[[str, dict[str, Any], str], OperationTask | None]
+_VARIABLE = re.compile(r"\{([+#./;?&]?)([A-Za-z0-9_.%]+(?:,[A-Za-z0-9_.%]+)*)\}")
+#: What a reserved expansion ({+var}) leaves as it is (RFC 6570's reserved and unreserved characters).
+_RESERVED = ":/?#[]@!$&'()*+,;="
+
+
+def template_variables(template: str) -> list[str]:
+    """The variables of a URI template, in order, each once."""
+    names: list[str] = []
+    for _operator, group in _VARIABLE.findall(template):
+        names += [name for name in group.split(",") if name not in names]
+    return names
+
+
+def expand_template(template: str, values: dict[str, str]) -> str:
+    """``template`` with its ``{var}`` (percent-encoded) and ``{+var}`` (reserved characters kept)
+    filled in; a variable without a value stays as it is written."""
+    def fill(match: re.Match[str]) -> str:
+        operator, names = match.group(1), match.group(2).split(",")
+        if operator not in ("", "+") or not all(values.get(name) for name in names):
+            return match.group(0)
+        safe = _RESERVED if operator == "+" else ""
+        return ",".join(quote(values[name], safe=safe) for name in names)
+
+    return _VARIABLE.sub(fill, template)
+
+
+class SuggestingFields(QWidget):
+    """Rows of ``name [value ▾] Suggest``; ``changed`` when a value changes."""
+
+    changed = Signal()
+
+    def __init__(self, submit: Submit, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._submit = submit
+        self.form = QFormLayout(self)
+        self.form.setContentsMargins(0, 0, 0, 0)
+        self.fields: dict[str, QComboBox] = {}
+        self._ref: dict[str, str] = {}
+
+    def show_fields(self, ref: dict[str, str], fields: list[tuple[str, bool, str]]) -> None:
+        """``ref``: what completion names (``ref/prompt`` or ``ref/resource``); ``fields``: each
+        field's name, whether it is required, and its description."""
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.fields, self._ref = {}, ref
+        for name, required, description in fields:
+            field = QComboBox()
+            field.setEditable(True)
+            field.setAccessibleName(name)
+            field.setToolTip(cell_text(description, 500))
+            field.editTextChanged.connect(lambda _text: self.changed.emit())
+            suggest = translated(QPushButton(), "setText", lambda: _("Suggest"))
+            translated(suggest, "setAccessibleName",
+                       lambda: _("Ask the server to complete this argument: its values go to the field's list"))
+            suggest.clicked.connect(lambda _checked=False, name=name: self.suggest(name))
+            row = QHBoxLayout()
+            row.addWidget(field, 1)
+            row.addWidget(suggest)
+            label = QLabel(cell_text(name + (" *" if required else ""), 60))
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            self.form.addRow(label, row)
+            self.fields[name] = field
+        self.setVisible(bool(fields))
+
+    def values(self) -> dict[str, str]:
+        return {name: field.currentText() for name, field in self.fields.items() if field.currentText()}
+
+    def suggest(self, name: str) -> OperationTask | None:
+        field = self.fields.get(name)
+        if field is None or not self._ref:
+            return None
+        typed = field.currentText()
+        others = {other: value for other, value in self.values().items() if other != name}
+        task = self._submit("completion/complete", {"ref": dict(self._ref), "argument": name, "value": typed,
+                                                     "context": others},
+                            _("completion/complete {argument}").format(argument=cell_text(name, 60)))
+
+        def offer(found: Completion) -> None:
+            if self.fields.get(name) is field:
+                field.clear()
+                field.addItems([cell_text(value, 200) for value in found.values])
+                field.setEditText(typed)  # the values wait in the field's list (its arrow)
+
+        when_done(task, offer)
+        return task
+
+
+def when_done(task: OperationTask | None, then: Callable[[Any], None]) -> None:
+    """Call ``then(result)`` once ``task`` has ended with a result."""
+    if task is None:
+        return
+
+    def finished(_outcome: object = None) -> None:
+        record = task.outcome.record if task.outcome is not None else None
+        if record is not None and record.result is not None:
+            then(record.result)
+
+    if task.outcome is not None:
+        finished()
+    else:
+        task.finished.connect(finished)
+
+
+__all__ = ["SuggestingFields", "Submit", "expand_template", "template_variables", "when_done"]
