@@ -209,8 +209,7 @@ class MainWindow(QMainWindow):
 
     def open_trace(self, path: Path) -> None:
         """Import a trace file (``run-inspector FILE``, a drop) and show its runs."""
-        self.tabs.setCurrentWidget(self.runs_tab)
-        self.runs_tab.open_trace(path)
+        self._in_runs_tab(lambda tab: tab.open_trace(path))
 
     # -- the selected server and the operations ----------------------------------------------------
 
@@ -245,7 +244,7 @@ class MainWindow(QMainWindow):
         if outcome.run_id is not None:
             self.last_run = (outcome.run_id, task.title, outcome.status)
         if self.workbench.operations.current is task:
-            self.workbench.result.show_task(task)
+            self.workbench.detail.show_task(task)  # its result, its legs, the links its answer carried
         self._update_status()
         # Health is read back once for a burst of endings (twenty operations may end together).
         self.admin.health_changed()
@@ -305,7 +304,8 @@ class MainWindow(QMainWindow):
         self.proxies.stop_all()  # what they still hold is recorded before the database closes
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
-        self.demo.stop() if self.demo is not None else None
+        if self.demo is not None:
+            self.demo.stop()
 
 
 def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Path) -> str:

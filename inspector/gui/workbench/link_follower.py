@@ -4,8 +4,6 @@ Nothing is read before the user asks; every URI is shown as plain text."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
@@ -63,7 +61,7 @@ class LinkFollower(QWidget):
         if self._task is not None and 0 <= index < len(self._uris):
             self.read.emit(self._task.server, self._uris[index])
 
-    def uris(self) -> list[Any]:
+    def uris(self) -> list[str]:
         return list(self._uris)
 
 
