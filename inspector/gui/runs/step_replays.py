@@ -82,9 +82,9 @@ class _SideView(QWidget):
 
 class ReplaysView(QWidget):
     """Above the Result tab's text: which replays there are (or which step this one replays), the
-    one shown beside, and how the two compare; :attr:`this_heading` and :attr:`this_summary` name the step's own result and
-    :attr:`other` is the side shown beside it. :meth:`show_for` fills them for the selected step;
-    all three are hidden for a step that has no replay and is none."""
+    one shown beside, and how the two compare. :attr:`this_heading` and :attr:`this_summary` name
+    the step's own result, :attr:`other` is the side shown beside it. :meth:`show_for` fills them
+    for the selected step; all are hidden for a step that has no replay and is none."""
 
     #: "Show that run" was pressed: the other side's run id.
     open_run = Signal(int)
