@@ -88,7 +88,7 @@ def test_budget_and_server_can_be_given_and_a_failed_step_replays_as_it_is(tmp_p
 
 def test_a_cancelled_step_of_a_scenario_is_replayed_on_the_server_given(tmp_path, demo_url) -> None:
     db = tmp_path / "runs.db"
-    played = cli(db, "scenario", "user-cancels", "--json", timeout=120)
+    played = cli(db, "scenario", "user-cancels", "--cancel-after", "8", "--json", timeout=120)  # room on a busy machine
     assert played.returncode != 0 or played.stdout, played.stderr
     with RunStore.open(db) as store:
         [run] = store.list_runs()
