@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from inspector.store import RunStore
+from tests.support.demo_process import serve_demo
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,27 +24,16 @@ def cli(db: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProces
                           timeout=timeout, cwd=ROOT, env=env)
 
 
-def _demo() -> Iterator[str]:
-    process = subprocess.Popen([sys.executable, "-m", "inspector", "serve-demo", "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    try:
-        first = process.stdout.readline()
-        assert first.startswith("The demo MCP server is listening at "), first
-        yield first.rsplit(" ", 1)[1].strip()
-    finally:
-        process.kill()
-        process.communicate(timeout=15)
-
-
 @pytest.fixture(scope="module")
 def demo_url() -> Iterator[str]:
-    yield from _demo()
+    with serve_demo() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def other_demo_url() -> Iterator[str]:
-    yield from _demo()
+    with serve_demo() as url:
+        yield url
 
 
 def _call(db: Path, url: str, tool: str, arguments: dict, budget: str) -> int:
