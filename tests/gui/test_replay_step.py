@@ -52,11 +52,11 @@ def test_a_step_is_replayed_and_shown_beside_its_replay(qtbot, make_window, demo
     with RunStore.open(resolve_db_path()) as store:
         uid = store.get_run(original.run_id).uid
         assert store.step_at(done.run_id, 1).step.replay_of == {"run": uid, "step": 1}
-    # Back on the step: its replay beside it.
+    # Back on the step, still selected: its replay appears beside it once stored.
     window.tabs.setCurrentWidget(tab)
-    _select_step(qtbot, tab, original.run_id)
     view = tab.detail.replays
-    assert _replays_tab_shown(tab.detail)
+    qtbot.waitUntil(lambda: _replays_tab_shown(tab.detail), timeout=5000)
+    assert tab.detail.step.run_id == original.run_id
     assert view.line.text() == f"replayed as run {done.run_id} (ok)"
     assert view.this_heading.text() == "This step" and view.this_summary.text().startswith("ok · ")
     assert view.other.heading.text() == f"Replay (run {done.run_id})"

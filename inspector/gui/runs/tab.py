@@ -257,6 +257,8 @@ class RunsTab(QWidget):
         if version != self._version:
             self._version = version
             self.reload()
+            if self.detail.step is not None:  # a replay of the shown step may have been stored
+                self.detail.replays.show_for(self.store, self.detail.step, self.detail.parsed)
 
     def watch(self, engine: QObject) -> None:
         """Reload as soon as an operation of the workbench starts or ends (not only at the next poll)."""
