@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from inspector.i18n import _
+from inspector.i18n import _, current_language, ngettext
 from inspector.i18n.formatting import format_duration, format_fixed, format_number
 from inspector.i18n.formatting import format_seconds as format_seconds_number
 from inspector.i18n.words import marked_outcome_text
@@ -86,18 +86,39 @@ class BarState:
     #: The kind of failure (a key of :func:`inspector.i18n.words.failure_word`: "tool_error",
     #: "unreachable", ...), said in the language of the moment it is shown.
     reason: str | None = None
+    #: Bumped by every change made through the methods: what :func:`layout` made of the legs that
+    #: have ended is kept until it moves (a frame lays out the running leg, not the history).
+    version: int = field(default=0, compare=False, repr=False)
+    kept: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def finished(self) -> bool:
         return self.ending is not None
 
+    def touch(self) -> None:
+        """Say that something the bar shows changed (what was laid out is laid out again)."""
+        self.version += 1
+
+    def reset(self) -> None:
+        """Back to no legs, no marks, no ending (an operation that starts afresh)."""
+        self.legs.clear()
+        self.marks.clear()
+        self.ended_s = self.ending = self.reason = None
+        self.touch()
+
+    def add_mark(self, mark: ProgressMark) -> None:
+        self.marks.append(mark)
+        self.touch()
+
     def leg_started(self, method: str, granted_s: int, start_s: float) -> None:
         self.legs.append(LegState(method, start_s, granted_s))
+        self.touch()
 
     def leg_finished(self, method: str, granted_s: int | None, elapsed_s: float | None, outcome: str,
                      http_status: int | None = None, bytes_received: int = 0,
                      error_kind: str | None = None, now_s: float | None = None) -> None:
         """Close the running leg of that method, or add a leg that never started (not sent)."""
+        self.touch()
         for leg in reversed(self.legs):
             if leg.method == method and leg.running:
                 leg.elapsed_s, leg.outcome = elapsed_s, outcome
@@ -117,6 +138,7 @@ class BarState:
         if ending not in ENDINGS:
             raise ValueError(f"unknown ending {ending!r}")
         self.ended_s, self.ending, self.reason = ended_s, ending, reason
+        self.touch()
 
     @classmethod
     def replay(cls, legs: Sequence[Leg], budget_s: float, status: str) -> BarState:
@@ -176,8 +198,14 @@ class SegmentGeometry:
 
 @dataclass(frozen=True)
 class TickGeometry:
+    """A progress mark's place; its tooltip is worded when asked (on hover), not every frame."""
+
     x: float
-    tooltip: str
+    mark: ProgressMark
+
+    @property
+    def tooltip(self) -> str:
+        return _progress_tooltip(self.mark)
 
 
 @dataclass(frozen=True)
@@ -280,33 +308,117 @@ def ending_text(state: BarState) -> str:
 
 
 def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
-    """Place every part of the bar for an operation ``now_s`` seconds after it started."""
+    """Place every part of the bar for an operation ``now_s`` seconds after it started.
+
+    The legs that have ended are laid out once per change of the state (and kept in
+    ``state.kept``); a frame lays out only the running leg(s) after them. When the legs outnumber
+    what the track can show one by one (a task polled a thousand times), neighbouring legs of the
+    same kind narrower than a pixel are drawn as one segment ("40 legs")."""
     budget = max(state.budget_s, 1e-9)
     at = state.ended_s if state.finished and state.ended_s is not None else now_s
-    farthest = max([budget * (1 + AFTER_DEADLINE_SHARE)]
-                   + [leg.start_s + leg.granted_s for leg in state.legs if leg.running and leg.granted_s]
-                   + [leg.start_s + (leg.elapsed_s or 0.0) for leg in state.legs])
+    history = _history(state)
+    first_running = history["first_running"]
+    tail = state.legs[first_running:]
+    farthest = max([budget * (1 + AFTER_DEADLINE_SHARE), history["far"]]
+                   + [leg.start_s + leg.granted_s for leg in tail if leg.running and leg.granted_s]
+                   + [leg.start_s + (leg.elapsed_s or 0.0) for leg in tail])
     seconds_shown = farthest if math.isfinite(farthest) else budget
-    refused = any(leg.outcome == Leg.NOT_SENT for leg in state.legs)
+    refused = history["refused"]
     # A leg never sent is an outline of its own after everything that was spent: keep room for it.
     drawable = max(1.0, width - (NOT_SENT_WIDTH_PX + 4 if refused else 0.0))
     px = drawable / seconds_shown if seconds_shown > 0 else 0.0
     deadline_x = budget * px
-    segments = []
-    finished_index = 0
-    spent_end_x = 0.0
-    for index, leg in enumerate(state.legs):
+    placed = history.get(("segments", width, seconds_shown))
+    if placed is None:
+        placed = history[("segments", width, seconds_shown)] = _place(
+            state, 0, first_running, at, px, width, deadline_x, 0.0, 0, crowded=_crowded(state, drawable))
+    segments, spent_end_x, finished_index = placed
+    if tail:
+        more, _end, _count = _place(state, first_running, len(state.legs), at, px, width, deadline_x,
+                                    spent_end_x, finished_index, crowded=False)
+        segments = segments + more
+    ticks = history.get(("ticks", px))
+    if ticks is None:
+        ticks = history[("ticks", px)] = _ticks(state.marks, px)
+    remaining = budget - at
+    if state.finished:
+        end_text = history.get("end_text")
+        if end_text is None:
+            end_text = history["end_text"] = ending_text(state)
+        description = history.get("description")
+        if description is None:
+            description = history["description"] = describe(state, at)
+    else:
+        end_text = _("{seconds} s left").format(seconds=format_fixed(max(0.0, remaining), 1))
+        description = _describe_running(state, at, tail[0] if tail else None)
+    return BarGeometry(width, seconds_shown, deadline_x, segments, ticks, remaining, end_text,
+                       description, spent_text(state, at))
+
+
+#: The track shows legs one by one while each can have this many pixels (its least width, a gap,
+#: and as much again); past that the legs are crowded and the narrowest are merged.
+CROWD_PX_PER_LEG = 2 * (MIN_LEG_PX + LEG_GAP_PX)
+#: At most this many methods are named in a merged segment's tooltip.
+MERGED_METHODS_NAMED = 4
+
+
+def _crowded(state: BarState, drawable: float) -> bool:
+    return len(state.legs) * CROWD_PX_PER_LEG > drawable
+
+
+def _history(state: BarState) -> dict:
+    """What does not move until the state changes: where the running legs begin, how far the
+    ended ones reach, whether one was refused; and (filled by :func:`layout`) their segments."""
+    key = (state.version, len(state.legs), len(state.marks), state.budget_s, state.ending, current_language())
+    kept = state.kept
+    if kept.get("key") != key:
+        legs = state.legs
+        first_running = next((index for index, leg in enumerate(legs) if leg.running), len(legs))
+        kept.clear()
+        kept.update(key=key, first_running=first_running,
+                    far=max((leg.start_s + (leg.elapsed_s or 0.0) for leg in legs[:first_running]), default=0.0),
+                    refused=any(leg.outcome == Leg.NOT_SENT for leg in legs))
+    return kept
+
+
+def _place(state: BarState, first: int, last: int, at: float, px: float, width: float, deadline_x: float,
+           spent_end_x: float, finished_index: int, *, crowded: bool,
+           ) -> tuple[tuple[SegmentGeometry, ...], float, int]:
+    """Segments for ``state.legs[first:last]``, placed after ``spent_end_x``."""
+    legs = state.legs
+    count = len(legs)
+    segments: list[SegmentGeometry] = []
+    index = first
+    while index < last:
+        leg = legs[index]
         kind = _leg_kind(leg)
-        if kind == "ok" and state.ending == "failed" and index == len(state.legs) - 1:
+        if kind == "ok" and state.ending == "failed" and index == count - 1:
             kind = "failed"  # the server answered, the tool said it failed: the work leg shows it
         spent = leg.elapsed_s if leg.elapsed_s is not None else max(0.0, at - leg.start_s)
+        group = index + 1
+        if crowded and kind in ("ok", WAITING) and spent * px < 1.0:
+            # Neighbours of the same kind as narrow as this one go into its segment.
+            while (group < last and group < count - 1 and not legs[group].running
+                   and _leg_kind(legs[group]) == kind and (legs[group].elapsed_s or 0.0) * px < 1.0):
+                group += 1
         # A leg too short to see still gets a few pixels: a reader must see that it happened.
         x = max(leg.start_s * px, spent_end_x)
+        if group - index > 1:
+            merged = legs[index:group]
+            end = merged[-1].start_s + (merged[-1].elapsed_s or 0.0)
+            spent = sum(one.elapsed_s or 0.0 for one in merged)
+            seg_width = max(MIN_LEG_PX, (end - leg.start_s) * px - LEG_GAP_PX)
+            spent_end_x = x + seg_width + LEG_GAP_PX
+            segments.append(_merged_segment(index, merged, kind, x, seg_width, deadline_x, spent,
+                                            finished_index % 2))
+            finished_index += 1
+            index = group
+            continue
         if kind == "not_sent":
             x = max(x, deadline_x) + 3
             seg_width = min(NOT_SENT_WIDTH_PX, max(8.0, width - x))
         else:
-            gap = LEG_GAP_PX if index < len(state.legs) - 1 else 0.0
+            gap = LEG_GAP_PX if index < count - 1 else 0.0
             least = MIN_ENDING_LEG_PX if kind in END_MARKS else MIN_LEG_PX
             seg_width = max(least, spent * px - gap)
             spent_end_x = x + seg_width + LEG_GAP_PX
@@ -315,22 +427,40 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
             band_x = x + seg_width
             band_width = max(0.0, (leg.start_s + leg.granted_s) * px - band_x)
         right = max(x + seg_width, band_x + band_width) if kind != "not_sent" else deadline_x
-        overrun_x = deadline_x
-        overrun_width = max(0.0, right - deadline_x)
         segments.append(SegmentGeometry(index, leg.method, kind, x, seg_width, band_x, band_width,
-                                        overrun_x, overrun_width, _leg_label(leg, spent),
+                                        deadline_x, max(0.0, right - deadline_x), _leg_label(leg, spent),
                                         _leg_tooltip(leg, spent), finished_index % 2,
                                         END_MARKS.get(kind, ""), _leg_short_label(leg, spent),
                                         format_seconds(spent)))
         finished_index += 1
-    ticks = tuple(TickGeometry(mark.at_s * px, _progress_tooltip(mark)) for mark in state.marks)
-    remaining = budget - at
-    if state.finished:
-        end_text = ending_text(state)
-    else:
-        end_text = _("{seconds} s left").format(seconds=format_fixed(max(0.0, remaining), 1))
-    return BarGeometry(width, seconds_shown, deadline_x, tuple(segments), ticks, remaining, end_text,
-                       describe(state, at), spent_text(state, at))
+        index += 1
+    return tuple(segments), spent_end_x, finished_index
+
+
+def _merged_segment(index: int, legs: list[LegState], kind: str, x: float, width: float, deadline_x: float,
+                    spent: float, shade: int) -> SegmentGeometry:
+    """Legs too narrow to draw one by one, as one segment that says how many they are."""
+    count = len(legs)
+    methods = list(dict.fromkeys(leg.method for leg in legs))
+    named = ", ".join(methods[:MERGED_METHODS_NAMED]) + (", …" if len(methods) > MERGED_METHODS_NAMED else "")
+    spent_text = format_seconds(spent)
+    label = ngettext("{count} leg, {spent}", "{count} legs, {spent}", count).format(
+        count=format_number(count), spent=spent_text)
+    short = ngettext("{count} leg", "{count} legs", count).format(count=format_number(count))
+    tooltip = ngettext("{count} leg ({methods}), each too short to draw alone\nspent {spent} in all",
+                       "{count} legs ({methods}), each too short to draw alone\nspent {spent} in all",
+                       count).format(count=format_number(count), methods=named, spent=spent_text)
+    return SegmentGeometry(index, legs[0].method, kind, x, width, 0.0, 0.0, deadline_x,
+                           max(0.0, x + width - deadline_x), label, tooltip, shade, "", short, spent_text)
+
+
+def _ticks(marks: Sequence[ProgressMark], px: float) -> tuple[TickGeometry, ...]:
+    """One tick per pixel column: marks closer than a pixel show as one (the latest's tooltip)."""
+    ticks: dict[int, TickGeometry] = {}
+    for mark in marks:
+        x = mark.at_s * px
+        ticks[int(x)] = TickGeometry(x, mark)
+    return tuple(ticks.values())
 
 
 def _progress_tooltip(mark: ProgressMark) -> str:
@@ -348,7 +478,11 @@ def describe(state: BarState, at_s: float) -> str:
         return _("{ending} after {spent} of a {budget} budget; {legs}").format(
             ending=ending_text(state).lstrip("✓⊘✗ "), spent=format_seconds(at_s), budget=budget,
             legs="; ".join(_leg_phrase(leg) for leg in state.legs) or _("no legs"))
-    running = next((leg for leg in state.legs if leg.running), None)
+    return _describe_running(state, at_s, next((leg for leg in state.legs if leg.running), None))
+
+
+def _describe_running(state: BarState, at_s: float, running: LegState | None) -> str:
+    budget = _("{seconds} s").format(seconds=format_seconds_number(state.budget_s))
     left = _("{seconds} s").format(seconds=format_fixed(max(0.0, state.budget_s - at_s), 1))
     if running is None:
         return _("running; {left} of {budget} left").format(left=left, budget=budget)

@@ -12,11 +12,9 @@ from dataclasses import dataclass
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 
-from inspector.runs import Leg
-
 from .budget_bar import BAND, CANCELLED, DEADLINE, FAILED, FAILED_DARK, OK, OK_DARK, RUNNING, TRACK, TRACK_EDGE
 from .budget_bar_waiting import paint_waiting
-from .budget_state import AFTER_DEADLINE_SHARE, BarState, LegState, _leg_kind
+from .budget_state import AFTER_DEADLINE_SHARE, BarState, LegState, _history, _leg_kind
 from .budget_waits import WAITING
 from .outcomes import hatch_brush
 
@@ -38,20 +36,41 @@ class Span:
 
 
 def spans(state: BarState, now_s: float, width: float) -> tuple[float, list[Span]]:
-    """The deadline's x and each leg's span for an operation ``now_s`` seconds after it started."""
+    """The deadline's x and each leg's span for an operation ``now_s`` seconds after it started.
+
+    The spans of the legs that have ended are made once per change of the state (kept with the
+    full bar's layout in ``state.kept``); a frame places the running leg(s) after them. With more
+    legs than the line can show one by one, neighbouring ended legs of the same kind that overlap
+    on the line are drawn as one span."""
     budget = max(state.budget_s, 1e-9)
     at = state.ended_s if state.finished and state.ended_s is not None else now_s
-    shown = budget * (1 + AFTER_DEADLINE_SHARE)
-    for leg in state.legs:
+    history = _history(state)
+    first_running = history["first_running"]
+    tail = state.legs[first_running:]
+    shown = max(budget * (1 + AFTER_DEADLINE_SHARE), history["far"])
+    for leg in tail:
         end = leg.start_s + (leg.elapsed_s if leg.elapsed_s is not None else max(0.0, at - leg.start_s))
         if leg.running and leg.granted_s:
             end = max(end, leg.start_s + leg.granted_s)
         shown = max(shown, end)
     # A leg never sent gets an outline of its own after all that was spent: keep room for it.
-    refused = any(leg.outcome == Leg.NOT_SENT for leg in state.legs)
-    px = max(1.0, width - (NOT_SENT_PX + 2 if refused else 0.0)) / shown
-    result: list[Span] = []
-    for index, leg in enumerate(state.legs):
+    px = max(1.0, width - (NOT_SENT_PX + 2 if history["refused"] else 0.0)) / shown
+    placed = history.get(("mini", width, shown))
+    if placed is None:
+        crowded = len(state.legs) * 2 * MIN_SPAN_PX > width
+        placed = history[("mini", width, shown)] = _place(state, 0, first_running, at, px, budget, width,
+                                                          [], crowded)
+    result = list(placed)
+    if tail:
+        result = _place(state, first_running, len(state.legs), at, px, budget, width, result, False)
+    return budget * px, result
+
+
+def _place(state: BarState, first: int, last: int, at: float, px: float, budget: float, width: float,
+           result: list[Span], crowded: bool) -> list[Span]:
+    result = list(result)
+    for index in range(first, last):
+        leg = state.legs[index]
         kind = _kind(leg, state, index)
         if kind == "not_sent":
             # After the deadline and after whatever was spent: it was never sent.
@@ -61,11 +80,17 @@ def spans(state: BarState, now_s: float, width: float) -> tuple[float, list[Span
         spent = leg.elapsed_s if leg.elapsed_s is not None else max(0.0, at - leg.start_s)
         x = leg.start_s * px
         span = max(MIN_SPAN_PX, spent * px)
+        previous = result[-1] if result else None
+        if (crowded and previous is not None and previous.kind == kind and not leg.running
+                and x <= previous.x + previous.width):
+            # Overlapping on the line with its neighbour of the same kind: one span for both.
+            result[-1] = Span(kind, previous.x, max(previous.width, x + span - previous.x))
+            continue
         band = 0.0
         if leg.running and leg.granted_s:
             band = max(0.0, (leg.start_s + leg.granted_s) * px - x - span)
         result.append(Span(kind, x, span, band))
-    return budget * px, result
+    return result
 
 
 def _kind(leg: LegState, state: BarState, index: int) -> str:

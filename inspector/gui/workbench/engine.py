@@ -1,8 +1,9 @@
 """The operations engine: one worker thread owns an asyncio loop; each operation is a task on it.
 
 The GUI submits an operation and gets an :class:`OperationTask` (the task-state object of
-Orange3's pattern): the client's reports arrive on the worker thread, cross to the GUI thread
-through queued signals, update the task's :class:`BarState`, and are re-emitted there. Cancel,
+Orange3's pattern): the client's reports arrive on the worker thread, are buffered and cross to
+the GUI thread at most once per frame (:mod:`.report_courier`), update the task's
+:class:`BarState` once per batch, and are re-emitted there. Cancel,
 called on the GUI thread, fires the operation's own :class:`CancelSignal` at once. Every
 operation is stored as a run exactly as the command line stores it, by the worker (the GUI
 thread never waits on the disk for it). What a server logs on an operation's own session goes
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 
 from inspector.i18n import _
 from inspector.mcp import (
@@ -57,6 +58,7 @@ from ..widgets.budget_state import BarState, ProgressMark, ending_for
 from .asking import ASKER, Asker
 from .console import ProcessOutput
 from .operation_log import OperationLog, operation_tag
+from .report_courier import ReportCourier, the_courier
 from .server_requests import WindowAnswers
 
 if TYPE_CHECKING:
@@ -94,17 +96,20 @@ class OperationOutcome:
         return self.record.status
 
 
-class _Reports(QObject):
-    """Carries reports from the worker thread to the GUI thread (queued signals)."""
+class _Reports:
+    """Puts one operation's reports, with the time each was seen, into the courier's buffer
+    (worker thread); the GUI thread takes them at most once per frame (:mod:`.report_courier`)."""
 
-    started = Signal(object, float)
-    leg_started = Signal(object, float)
-    leg_finished = Signal(object, float)
-    progress = Signal(object, float)
-    notification = Signal(object, float)
-    task = Signal(object, float)
-    finished = Signal(object, float)
-    done = Signal(object)
+    def __init__(self, task: OperationTask, courier: ReportCourier) -> None:
+        self._task = task
+        self._courier = courier
+
+    def put(self, kind: str, report: object) -> None:
+        self._courier.put(self._task, kind, report, time.monotonic())
+
+    def done(self, outcome: OperationOutcome) -> None:
+        """The operation's end: delivered at once, not at the frame's end (a cancel shows at once)."""
+        self._courier.put(self._task, "done", outcome, time.monotonic(), urgent=True)
 
 
 class _Observer(NullObserver):
@@ -125,16 +130,16 @@ class _Observer(NullObserver):
         self._operation = operation_tag(run_id, self._title)
 
     def operation_started(self, report: OperationStarted) -> None:
-        self._reports.started.emit(report, time.monotonic())
+        self._reports.put("started", report)
 
     def leg_started(self, report: LegStarted) -> None:
-        self._reports.leg_started.emit(report, time.monotonic())
+        self._reports.put("leg_started", report)
 
     def leg_finished(self, report: LegFinished) -> None:
-        self._reports.leg_finished.emit(report, time.monotonic())
+        self._reports.put("leg_finished", report)
 
     def progress(self, report: ProgressSeen) -> None:
-        self._reports.progress.emit(report, time.monotonic())
+        self._reports.put("progress", report)
 
     def notification(self, report: ServerNotification) -> None:
         if report.method == "notifications/message":
@@ -144,19 +149,19 @@ class _Observer(NullObserver):
             # (also between operations); the step keeps its own copy.
             return
         else:
-            self._reports.notification.emit(report, time.monotonic())
+            self._reports.put("notification", report)
 
     def log_level_refused(self, report: LogLevelRefused) -> None:
         self._log.refused(self._operation, self._server, report)
 
     def task_seen(self, report: TaskSeen) -> None:
-        self._reports.task.emit(report, time.monotonic())
+        self._reports.put("task", report)
 
     def server_request(self, report: ServerRequestSeen) -> None:
         self._log.asked(self._operation, self._server, report)
 
     def operation_finished(self, report: OperationFinished) -> None:
-        self._reports.finished.emit(report, time.monotonic())
+        self._reports.put("finished", report)
 
 
 class OperationTask(QObject):
@@ -204,16 +209,8 @@ class OperationTask(QObject):
         self.task_seen: TaskSeen | None = None
         #: The legs that have ended, as reported (with what each sent and received, when kept).
         self.finished_legs: list[LegFinished] = []
-        self._reports = _Reports()
-        queued = Qt.ConnectionType.QueuedConnection
-        self._reports.started.connect(self._on_started, queued)
-        self._reports.leg_started.connect(self._on_leg_started, queued)
-        self._reports.leg_finished.connect(self._on_leg_finished, queued)
-        self._reports.progress.connect(self._on_progress, queued)
-        self._reports.notification.connect(lambda report, at: self.server_notification.emit(report), queued)
-        self._reports.finished.connect(self._on_finished, queued)
-        self._reports.done.connect(self._on_done, queued)
-        self._reports.task.connect(self._on_task, queued)
+        self._courier = the_courier()
+        self._reports = _Reports(self, self._courier)
 
     # -- asked by the GUI --------------------------------------------------------------------
 
@@ -235,35 +232,56 @@ class OperationTask(QObject):
             return 0.0
         return (time.monotonic() if now is None else now) - self.started_at
 
+    def flush_reports(self) -> None:
+        """Take what the worker reported and the courier still holds, now (GUI thread)."""
+        self._courier.flush(self)
+
     # -- reports, on the GUI thread ------------------------------------------------------------
 
-    def _on_started(self, report: OperationStarted, at: float) -> None:
+    def take_reports(self, entries: list[tuple[str, Any, float]]) -> None:
+        """A batch of reports, in the order the worker made them: the bar's state takes each,
+        and :attr:`changed` is emitted once for the batch (the end emits it with :attr:`finished`)."""
+        moved = False
+        for kind, report, at in entries:
+            if kind == "done":
+                self._on_done(report)
+                moved = False
+            elif kind == "notification":
+                self.server_notification.emit(report)
+            else:
+                moved = _TAKE[kind](self, report, at) or moved
+        if moved:
+            self.changed.emit()
+
+    def _on_started(self, report: OperationStarted, at: float) -> bool:
         self.started_at = at
         self.budget_s = self.state.budget_s = report.budget_s
-        self.changed.emit()
+        self.state.touch()
+        return True
 
-    def _on_leg_started(self, report: LegStarted, at: float) -> None:
+    def _on_leg_started(self, report: LegStarted, at: float) -> bool:
         self.state.leg_started(report.method, report.granted_s, report.offset_s)
-        self.changed.emit()
+        return True
 
-    def _on_leg_finished(self, report: LegFinished, at: float) -> None:
+    def _on_leg_finished(self, report: LegFinished, at: float) -> bool:
         elapsed = None if report.elapsed_ms is None else report.elapsed_ms / 1000
         self.state.leg_finished(report.method, report.granted_s, elapsed, report.outcome.value,
                                 report.http_status, report.bytes_received, report.error_kind,
                                 now_s=self.elapsed_s(at))
         self.finished_legs.append(report)
-        self.changed.emit()
+        return True
 
-    def _on_progress(self, report: ProgressSeen, at: float) -> None:
-        self.state.marks.append(ProgressMark(self.elapsed_s(at), report.progress, report.total, report.message))
-        self.changed.emit()
+    def _on_progress(self, report: ProgressSeen, at: float) -> bool:
+        self.state.add_mark(ProgressMark(self.elapsed_s(at), report.progress, report.total, report.message))
+        return True
 
-    def _on_task(self, report: TaskSeen, at: float) -> None:
+    def _on_task(self, report: TaskSeen, at: float) -> bool:
         self.task_seen = report
-        self.changed.emit()
+        return True
 
-    def _on_finished(self, report: OperationFinished, at: float) -> None:
+    def _on_finished(self, report: OperationFinished, at: float) -> bool:
         self.error_kind = None if report.error is None else getattr(report.error.kind, "value", None)
+        return False
 
     def _on_done(self, outcome: OperationOutcome) -> None:
         self.outcome = outcome
@@ -284,6 +302,14 @@ class OperationTask(QObject):
         self.state.finish(ended, ending_for(status, self.state.legs, self.error_kind), reason)
         self.changed.emit()
         self.finished.emit(outcome)
+
+
+#: What each kind of report does to the task (each returns whether the bar changed).
+_TAKE: dict[str, Callable[[OperationTask, Any, float], bool]] = {
+    "started": OperationTask._on_started, "leg_started": OperationTask._on_leg_started,
+    "leg_finished": OperationTask._on_leg_finished, "progress": OperationTask._on_progress,
+    "task": OperationTask._on_task, "finished": OperationTask._on_finished,
+}
 
 
 class OperationsEngine(QObject):
@@ -597,7 +623,7 @@ class OperationsEngine(QObject):
         except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
             outcome = OperationOutcome(None, None, problem, _("The operation stopped on an internal error: "
                                                               "{error}").format(error=type(exc).__name__))
-        task._reports.done.emit(outcome)
+        task._reports.done(outcome)
 
 
 def _start_run(store: RunStore | None, title: str, server_url: str,

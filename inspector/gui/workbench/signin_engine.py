@@ -309,12 +309,13 @@ class SignIns(QObject):
         except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
             outcome = OperationOutcome(None, None, problem, _("The operation stopped on an internal error: "
                                                               "{error}").format(error=type(exc).__name__))
-        task._reports.done.emit(outcome)
+        task._reports.done(outcome)
 
     # -- on the GUI thread ----------------------------------------------------------------------
 
     def _on_needed(self, need: Need) -> None:
         task = need.task
+        task.flush_reports()  # the attempt's legs first: the wait clears them
         if not task.running or task.cancel_signal.fired:
             need.settle(None)
             return
@@ -346,6 +347,7 @@ class SignIns(QObject):
 
     def _on_restart(self, restart: tuple[OperationTask, int]) -> None:
         task, count = restart
+        task.flush_reports()
         task.waiting_for_signin = False
         task.signins_waited = count
         task.changed.emit()
@@ -367,10 +369,7 @@ class SignIns(QObject):
 
 def _wait_shown(task: OperationTask) -> None:
     """The operation waits for a sign-in: its budget has not started yet (it starts afresh)."""
-    state = task.state
-    state.legs.clear()
-    state.marks.clear()
-    state.ended_s = state.ending = state.reason = None
+    task.state.reset()
     task.started_at = None
     task.waiting_for_signin = True
     task.changed.emit()
