@@ -1,0 +1,153 @@
+"""The GUI thread's frame budget (issue 27): the worker's reports reach the GUI thread in batches
+(at most one delivery per frame, the end at once, nothing lost or reordered), and a bar with a
+long history paints a bounded number of parts and lays out its ended legs once per change."""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage, QPainter
+
+from inspector.gui.widgets.budget_bar import BudgetBar
+from inspector.gui.widgets.budget_state import LEG_GAP_PX, MIN_LEG_PX, BarState, ProgressMark, layout
+from inspector.gui.widgets.mini_bar import paint_mini_bar, spans
+from inspector.gui.workbench.engine import OperationOutcome, OperationTask, _Observer
+from inspector.gui.workbench.operation_log import OperationLog
+from inspector.mcp import LegFinished, LegStarted, OperationStarted, ProgressSeen, ServerEndpoint
+from inspector.mcp.reports import LegOutcome
+
+LEGS = 500  # each a started and a finished report: 1,000 reports, and as many progress notes
+NOTES = 1000
+WIDTH = 600.0
+
+
+def _task() -> OperationTask:
+    server = ServerEndpoint("http://127.0.0.1:9/mcp", name="nowhere")
+    return OperationTask(1, "call", "tools/call poll", server, 20.0, tool="poll")
+
+
+def _burst(task: OperationTask) -> None:
+    """What a task polled 500 times reports, from a thread of its own (as the worker does)."""
+    observer = _Observer(task._reports, OperationLog(), task.title, task.server.label)
+    observer.operation_started(OperationStarted("tools/call", task.server_url, 20.0))
+    for number in range(LEGS):
+        observer.leg_started(LegStarted("tasks/get", 19, number * 0.01))
+        observer.leg_finished(LegFinished("tasks/get", 19, 5.0, 200, 10, LegOutcome.OK))
+        observer.progress(ProgressSeen("tools/call", number, NOTES, f"note {number}"))
+        observer.progress(ProgressSeen("tools/call", number + 0.5, NOTES, None))
+
+
+def test_a_burst_of_reports_reaches_the_gui_thread_as_a_bounded_number_of_updates(qtbot) -> None:
+    task = _task()
+    changes: list[int] = []
+    task.changed.connect(lambda: changes.append(len(task.state.legs)))
+    courier = task._courier
+    deliveries, wakes = courier.deliveries, courier.wakes
+    worker = threading.Thread(target=_burst, args=(task,))
+    worker.start()
+    worker.join()
+    # 2,001 reports buffered: the GUI thread was woken once, and takes them in one or two batches.
+    assert courier.wakes - wakes == 1
+    qtbot.waitUntil(lambda: len(task.state.marks) == NOTES, timeout=5000)
+    assert 1 <= len(changes) <= 2 and courier.deliveries - deliveries <= 2
+    # Nothing lost, nothing out of order.
+    state = task.state
+    assert len(state.legs) == LEGS and all(leg.outcome == "ok" and leg.elapsed_s == 0.005 for leg in state.legs)
+    assert [leg.start_s for leg in state.legs] == [number * 0.01 for number in range(LEGS)]
+    assert [mark.progress for mark in state.marks] == [n + half for n in range(LEGS) for half in (0, 0.5)]
+    assert state.marks[0].message == "note 0" and len(task.finished_legs) == LEGS
+
+
+def test_the_end_is_delivered_at_once_after_the_reports_before_it(qtbot) -> None:
+    task = _task()
+    worker = threading.Thread(target=_burst, args=(task,))
+    worker.start()
+    worker.join()
+    outcome = OperationOutcome(None, None, internal_error="a bug")
+    with qtbot.waitSignal(task.finished, timeout=5000) as ended:
+        threading.Thread(target=task._reports.done, args=(outcome,)).start()
+    assert ended.args == [outcome]
+    # Every report made before the end was taken before it: the bar ends with all its legs.
+    assert len(task.state.legs) == LEGS and len(task.state.marks) == NOTES
+    assert task.state.ending == "failed" and task.state.reason == "internal_error" and not task.running
+
+
+def test_flush_takes_what_is_buffered_now(qtbot) -> None:
+    task = _task()
+    worker = threading.Thread(target=_burst, args=(task,))
+    worker.start()
+    worker.join()
+    task.flush_reports()  # as a sign-in's crossing does, before it clears the bar
+    assert len(task.state.legs) == LEGS
+    marks = len(task.state.marks)
+    qtbot.wait(50)  # the courier's own delivery then finds nothing more for the task
+    assert len(task.state.marks) == marks == NOTES
+
+
+def _polled(legs: int = 1000) -> BarState:
+    """A task polled ``legs`` times (10 ms each, 10 ms apart) and still running, with a note per poll."""
+    state = BarState(20)
+    for method in ("initialize", "notifications/initialized"):
+        state.leg_started(method, 20, 0.0)
+        state.leg_finished(method, 20, 0.004, "ok", 200)
+    for number in range(legs):
+        start = 0.01 + number * 0.015
+        state.leg_started("tasks/get", 19, start)
+        state.leg_finished("tasks/get", 19, 0.01, "ok", 200)
+        state.add_mark(ProgressMark(start, number, legs, None))
+    state.leg_started("tasks/result", 4, 0.01 + legs * 0.015)
+    return state
+
+
+def test_a_thousand_legs_lay_out_as_a_bounded_number_of_segments_that_count_them_all() -> None:
+    state = _polled()
+    geometry = layout(state, 16.0, WIDTH)
+    assert len(geometry.segments) <= WIDTH / (MIN_LEG_PX + LEG_GAP_PX)
+    assert len(geometry.ticks) <= WIDTH
+    # Every leg is in one segment: each segment starts at its first leg, the next at the one after its last.
+    firsts = [segment.index for segment in geometry.segments]
+    assert firsts[0] == 0 and firsts == sorted(set(firsts)) and firsts[-1] == len(state.legs) - 1
+    merged = [segment for segment in geometry.segments if "legs" in segment.label]
+    assert merged and all("too short to draw alone" in segment.tooltip for segment in merged)
+    assert geometry.segments[-1].kind == "running" and geometry.segments[-1].method == "tasks/result"
+    # The mini bar of the list's row: as bounded.
+    _deadline, drawn = spans(state, 16.0, 300)
+    assert len(drawn) <= 300 / 2 and drawn[-1].kind == "running"
+
+
+def test_a_frame_lays_out_only_the_running_leg_the_history_is_kept_until_it_moves() -> None:
+    state = _polled()
+    first = layout(state, 16.0, WIDTH)
+    later = layout(state, 16.5, WIDTH)
+    assert all(a is b for a, b in zip(first.segments[:-1], later.segments[:-1], strict=True))
+    assert later.segments[-1].width > first.segments[-1].width
+    state.leg_finished("tasks/result", 4, 0.7, "ok", 200)
+    state.finish(16.7, "ok")
+    ended = layout(state, 99.0, WIDTH)
+    assert ended.segments[-1].kind == "ok" and ended.end_text == "✓ ok"
+    assert ended.segments[0] is not first.segments[0]  # laid out afresh for the new state
+
+
+def test_a_few_legs_are_still_drawn_one_by_one() -> None:
+    state = BarState(20)
+    for method in ("initialize", "notifications/initialized", "ping"):
+        state.leg_started(method, 20, 0.0)
+        state.leg_finished(method, 20, 0.004, "ok", 200)
+    assert [segment.method for segment in layout(state, 0.1, WIDTH).segments] == [
+        "initialize", "notifications/initialized", "ping"]
+
+
+def test_the_full_bar_and_a_row_paint_a_long_history_in_bounded_parts(qtbot) -> None:
+    state = _polled(2000)
+    bar = BudgetBar(clock=lambda: 100.0)
+    qtbot.addWidget(bar)
+    bar.resize(int(WIDTH), bar.minimumHeight())
+    bar.show_live(state, 100.0 - 31.0)
+    image = QImage(bar.size(), QImage.Format.Format_ARGB32)
+    bar.render(image)
+    assert bar.frames >= 1 and len(bar.labels_shown) <= len(bar.current_geometry().segments) <= WIDTH / 4
+    picture = QImage(300, 12, QImage.Format.Format_ARGB32)
+    painter = QPainter(picture)
+    paint_mini_bar(painter, QRectF(0, 0, 300, 12), state, 31.0)
+    painter.end()
