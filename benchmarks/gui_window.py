@@ -67,6 +67,51 @@ def cold_start() -> list[float]:
     return times
 
 
+#: With BENCH_SLOTS=1: the GUI thread's time in these methods (class, method), summed and the
+#: longest call, to say where a frame goes (py-spy is not at hand; a slot is timed around its call).
+TIMED_SLOTS = (
+    ("inspector.gui.workbench.engine", "OperationTask", "take_reports"),
+    ("inspector.gui.workbench.operations_list", "OperationsList", "_tick"),
+    ("inspector.gui.workbench.operations_list", "OperationsList", "_rows_changed"),
+    ("inspector.gui.workbench.operation_delegate", "OperationDelegate", "paint"),
+    ("inspector.gui.widgets.budget_bar", "BudgetBar", "paintEvent"),
+    ("inspector.gui.widgets.budget_bar", "BudgetBar", "refresh"),
+    ("inspector.gui.runs.tab", "RunsTab", "_poll"),
+    ("inspector.gui.workbench.server_admin", "ServerAdmin", "_refresh_health"),
+    ("inspector.gui.main_window", "MainWindow", "_finished"),
+    ("inspector.gui.main_window", "MainWindow", "_submitted"),
+    ("inspector.gui.workbench.operation_detail", "OperationDetail", "show_task"),
+    ("inspector.gui.workbench.result_view", "ResultView", "show_task"),
+)
+SLOT_TIMES: dict[str, list[float]] = {}
+
+
+def time_slots() -> None:
+    import importlib
+
+    for module_name, class_name, name in TIMED_SLOTS:
+        owner = getattr(importlib.import_module(module_name), class_name, None)
+        original = getattr(owner, name, None)
+        if original is None:
+            continue
+        times = SLOT_TIMES.setdefault(f"{class_name}.{name}", [])
+
+        @functools.wraps(original)
+        def timed(*args, __original=original, __times=times, **kwargs):
+            began = time.perf_counter()
+            try:
+                return __original(*args, **kwargs)
+            finally:
+                __times.append((time.perf_counter() - began) * 1000)
+
+        setattr(owner, name, timed)
+
+
+def slot_report() -> dict[str, dict[str, float]]:
+    return {name: {"calls": len(times), "total_ms": sum(times), "longest_ms": max(times)}
+            for name, times in SLOT_TIMES.items() if times}
+
+
 class Bench:
     def __init__(self) -> None:
         from PySide6.QtWidgets import QApplication
@@ -77,6 +122,8 @@ class Bench:
         from inspector.store.secrets import NoSecretKeeper
 
         self.app = QApplication.instance() or QApplication([])
+        if os.environ.get("BENCH_SLOTS"):
+            time_slots()
         if os.environ.get("BENCH_SWITCH_S"):  # try another interpreter-lock switch interval
             sys.setswitchinterval(float(os.environ["BENCH_SWITCH_S"]))
         self.store = RunStore.open(_TMP / "runs.db")
@@ -229,6 +276,10 @@ def main() -> int:
         print(f"demo {label}: {data['ok']}/{OPERATIONS * STALL_REPEATS} ok, {data['bar_frames']} rows painted "
               f"(the selected one's full bar {data['top_bar_frames_per_s']['median']:.1f} frames/s), "
               f"worst gaps per repeat (ms, at ms): {data['worst_gaps_ms_at_ms']}")
+    slots = slot_report()
+    for name, spent in sorted(slots.items(), key=lambda item: -item[1]["total_ms"]):
+        print(f"GUI thread in {name}: {spent['calls']} calls, {spent['total_ms']:.0f} ms in all, "
+              f"longest {spent['longest_ms']:.1f} ms")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     stall_met = (own_process["longest_stall_ms"]["median"] <= STALL_TARGET_MS
                  and own_process["longest_stall_ms"]["max"] <= STALL_WORST_TARGET_MS)
@@ -250,7 +301,7 @@ def main() -> int:
                     "frames_per_s_every_visible_bar": FPS_TARGET, "cancel_median_ms": CANCEL_TARGET_MS,
                     "cold_start_median_s": COLD_START_TARGET_S},
         "cold_start_s": cold_s, "stall_demo_own_process": own_process, "stall_demo_in_process": in_process,
-        "cancel_ms": cancel_s, "load_average_1min": load,
+        "cancel_ms": cancel_s, "load_average_1min": load, "gui_thread_slots": slots,
     })
     return 0 if met else 1
 

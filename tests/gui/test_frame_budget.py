@@ -151,3 +151,37 @@ def test_the_full_bar_and_a_row_paint_a_long_history_in_bounded_parts(qtbot) -> 
     painter = QPainter(picture)
     paint_mini_bar(painter, QRectF(0, 0, 300, 12), state, 31.0)
     painter.end()
+
+
+def _legs(task: OperationTask, first: int, count: int) -> None:
+    observer = _Observer(task._reports, OperationLog(), task.title, task.server.label)
+    if first == 0:
+        observer.operation_started(OperationStarted("tools/call", task.server_url, 20.0))
+    for number in range(first, first + count):
+        observer.leg_started(LegStarted("tasks/get", 19, number * 0.01))
+        observer.leg_finished(LegFinished("tasks/get", 19, 5.0, 200, 10, LegOutcome.OK))
+        observer.progress(ProgressSeen("tools/call", number, 100, f"note {number}"))
+
+
+def test_the_selected_operation_s_detail_adds_what_is_new_and_keeps_what_it_shows(qtbot) -> None:
+    from inspector.gui.workbench.operation_detail import OperationDetail
+
+    task = _task()
+    detail = OperationDetail()
+    qtbot.addWidget(detail)
+    detail.show_task(task)
+    tree = detail.wire.tree
+    _legs(task, 0, 3)
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 3, timeout=5000)
+    shown = [tree.topLevelItem(row) for row in range(3)]
+    tree.setCurrentItem(shown[1])
+    picked = detail.wire.text.toPlainText()
+    _legs(task, 3, 2)
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 5, timeout=5000)
+    # The legs shown were not made again: the one the reader picked stays picked, its text stays.
+    assert [tree.topLevelItem(row) for row in range(3)] == shown and tree.currentItem() is shown[1]
+    assert detail.wire.text.toPlainText() == picked
+    assert detail.result.text.toPlainText().splitlines() == [
+        line for line in detail.result.text.toPlainText().splitlines() if line] and len(
+        detail.result.text.toPlainText().splitlines()) == 5
+    assert "note 4" in detail.result.text.toPlainText().splitlines()[-1]

@@ -97,8 +97,17 @@ class WireView(QWidget):
     def show_legs(self, legs: Sequence[Any]) -> bool:
         """Show ``legs`` (``runs.Leg``); True when at least one kept its exchange."""
         self.tree.clear()
-        self._legs = [(leg.method, exchange_of(leg)) for leg in legs]
-        for number, (leg, (method, exchange)) in enumerate(zip(legs, self._legs, strict=True), start=1):
+        self._legs = []
+        return self.append_legs(legs)
+
+    def append_legs(self, legs: Sequence[Any]) -> bool:
+        """Add ``legs`` after the legs shown (a running operation's, as each ends): the legs shown
+        are not made again. True when at least one leg shown kept its exchange."""
+        expanded = len(self._legs) <= 6
+        for leg in legs:
+            method, exchange = leg.method, exchange_of(leg)
+            self._legs.append((method, exchange))
+            number = len(self._legs)
             item = self._item(self.tree, leg_title(number, method, leg, exchange), "", number)
             if exchange is None:
                 item.setData(0, _TEXT, _("This leg kept nothing of what it sent and received (it was recorded "
@@ -115,14 +124,20 @@ class WireView(QWidget):
             if cut:
                 self._item(item, cut, cut, number)
             item.setData(0, _TEXT, exchange_json(method, exchange))
-            item.setExpanded(len(legs) <= 6)
+        if expanded != (len(self._legs) <= 6) or legs:
+            # A few legs open, many closed (the legs shown before close once there are more than six).
+            many = len(self._legs) > 6
+            start = 0 if expanded and many else len(self._legs) - len(legs)
+            for row in range(start, self.tree.topLevelItemCount()):
+                self.tree.topLevelItem(row).setExpanded(not many)
         kept = any(exchange is not None for _, exchange in self._legs)
-        if not legs:
-            self.text.setPlainText(_("This step made no requests of its own."))
-        elif not kept:
-            self.text.setPlainText(_("The legs of this step kept nothing of what they sent and received."))
-        else:
-            self.text.setPlainText(_("Select a leg, its request or its answer to see it here."))
+        if self.tree.currentItem() is None:
+            if not self._legs:
+                self.text.setPlainText(_("This step made no requests of its own."))
+            elif not kept:
+                self.text.setPlainText(_("The legs of this step kept nothing of what they sent and received."))
+            else:
+                self.text.setPlainText(_("Select a leg, its request or its answer to see it here."))
         self._sync_buttons()
         return kept
 

@@ -53,8 +53,11 @@ class OperationDetail(QTabWidget):
         self.links.show_task(task)
         legs = task.finished_legs if task is not None else []
         if len(legs) != self._shown_legs:  # a leg ended (a repaint of the bar changes nothing here)
+            if 0 <= self._shown_legs < len(legs):
+                self.wire.append_legs(legs[self._shown_legs:])  # the legs shown stay as they are
+            else:
+                self.wire.show_legs(list(legs))
             self._shown_legs = len(legs)
-            self.wire.show_legs(list(legs))
 
 
 __all__ = ["OperationDetail"]

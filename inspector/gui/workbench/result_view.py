@@ -52,6 +52,8 @@ class ResultView(QWidget):
         layout.addWidget(self.sentence)
         layout.addWidget(split, 1)
         self.task: OperationTask | None = None
+        #: A running task's progress lines shown, and the task poll they were shown with.
+        self._running_shown: tuple[int, object] | None = None
         on_language_changed(self, self.retranslate)
 
     def retranslate(self) -> None:
@@ -60,6 +62,7 @@ class ResultView(QWidget):
 
     def show_task(self, task: OperationTask | None) -> None:
         self.task = task
+        self._running_shown = None  # set below when a running task's progress lines are shown
         if task is not None and task.running and not getattr(task, "followed_by_result", False):
             # While it runs, its progress messages are the result so far.
             task.followed_by_result = True
@@ -79,6 +82,7 @@ class ResultView(QWidget):
             if task.task_seen is not None:  # a task: how it stood at the latest poll, first
                 lines.insert(0, task_line(task.task_seen))
             self.text.setPlainText("\n".join(lines))
+            self._running_shown = (len(task.state.marks), task.task_seen)
             return
         record = outcome.record
         if record is None:
@@ -119,8 +123,17 @@ class ResultView(QWidget):
         self.images.show_images(shown, getattr(result, "images_left_out", 0), source=result if shown else None)
 
     def _changed(self, task: OperationTask) -> None:
-        if task is self.task:
-            self.show_task(task)
+        if task is not self.task:
+            return
+        shown = self._running_shown
+        if task.running and shown is not None and shown[1] is task.task_seen and shown[0] <= len(task.state.marks):
+            # Only new progress notes: appended, the lines shown stay (a long task's history is not
+            # made again at every frame).
+            for mark in task.state.marks[shown[0]:]:
+                self.text.appendPlainText(_progress_line(mark))
+            self._running_shown = (len(task.state.marks), task.task_seen)
+            return
+        self.show_task(task)
 
     def _sentence(self, task: OperationTask) -> str:
         record = task.outcome.record if task.outcome else None
