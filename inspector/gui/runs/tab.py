@@ -31,6 +31,8 @@ from .transfers import DropFilter, Transfers, dropped_files
 
 #: How often the tab asks the database whether another connection wrote (cheap: one pragma).
 POLL_MS = 300
+#: After an operation of the workbench starts or ends, the list is read again this soon (once for a burst).
+SOON_MS = 50
 #: From this width on the step detail sits right of the timeline; below it, under the timeline
 #: (a narrow tab would otherwise squeeze the timeline's details column to nothing).
 WIDE_PX = 900
@@ -261,10 +263,20 @@ class RunsTab(QWidget):
                 self.detail.replays.show_for(self.store, self.detail.step, self.detail.parsed)
 
     def watch(self, engine: QObject) -> None:
-        """Reload as soon as an operation of the workbench starts or ends (not only at the next poll)."""
+        """Reload soon after an operation of the workbench starts or ends (not only at the next poll):
+        a burst of starts and ends (twenty operations) is one reload, not one each on the GUI thread."""
+        soon = QTimer(self)
+        soon.setSingleShot(True)
+        soon.setInterval(SOON_MS)
+        soon.timeout.connect(self._poll)
+
+        def poll_soon() -> None:
+            if not soon.isActive():  # not restarted: a steady stream of ends still reloads every SOON_MS
+                soon.start()
+
         def submitted(task: QObject) -> None:
-            QTimer.singleShot(50, self._poll)
-            task.finished.connect(lambda _outcome: self._poll())
+            poll_soon()
+            task.finished.connect(lambda _outcome: poll_soon())
         engine.submitted.connect(submitted)
 
     # -- transfers --------------------------------------------------------------------------------
