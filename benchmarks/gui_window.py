@@ -151,9 +151,15 @@ class Bench:
         clock, heartbeat, last = QElapsedTimer(), QTimer(), [0]
         heartbeat.setInterval(HEARTBEAT_MS)
 
+        cpu = [time.thread_time(), time.process_time()]
+        blame = {"gui_thread": 0.0, "other_threads": 0.0, "not_running": 0.0}
+
         def beat() -> None:
             now = clock.elapsed()
             gaps.append((now - last[0], now))
+            gui, process = time.thread_time(), time.process_time()
+            _blame(blame, now - last[0], (gui - cpu[0]) * 1000, (process - cpu[1] - (gui - cpu[0])) * 1000)
+            cpu[:] = gui, process
             last[0] = now
 
         heartbeat.timeout.connect(beat)
@@ -182,6 +188,7 @@ class Bench:
         return {
             "longest_stall_ms": max(0, worst[0][0] - HEARTBEAT_MS),
             "worst_gaps_ms_at_ms": worst,
+            "stall_ms_by_cause": blame,
             "ok": sum(1 for t in tasks if t.outcome.status == "ok"),
             "bar_frames": window.workbench.operations.delegate.frames - rows_before,
             "top_bar_frames_per_s": (top.frames - detail_before) / duration_s,
@@ -272,6 +279,8 @@ def main() -> int:
     for label, data in (("own process", own_process), ("in process", in_process)):
         print(f"frame gaps, demo {label} (ms: count): full bar {data['full_bar_gaps']}; "
               f"list {data['list_frame_gaps']}")
+        causes = ", ".join(f"{cause} {ms:.0f} ms" for cause, ms in data["stall_ms_by_cause"].items())
+        print(f"event-loop time beyond a frame, demo {label}, by whose CPU time filled the gap: {causes}")
     for label, data in (("own process", own_process), ("in process", in_process)):
         print(f"demo {label}: {data['ok']}/{OPERATIONS * STALL_REPEATS} ok, {data['bar_frames']} rows painted "
               f"(the selected one's full bar {data['top_bar_frames_per_s']['median']:.1f} frames/s), "
@@ -311,6 +320,7 @@ def repeated(measure) -> dict:
     return {
         "longest_stall_ms": summary([run["longest_stall_ms"] for run in runs]),
         "worst_gaps_ms_at_ms": [run["worst_gaps_ms_at_ms"] for run in runs],
+        "stall_ms_by_cause": functools.reduce(_add, (run["stall_ms_by_cause"] for run in runs), {}),
         "ok": sum(run["ok"] for run in runs),
         "bar_frames": sum(run["bar_frames"] for run in runs),
         "top_bar_frames_per_s": summary([run["top_bar_frames_per_s"] for run in runs]),
@@ -381,6 +391,22 @@ class FrameWatch:
         }
 
 
+def _blame(blame: dict[str, float], gap_ms: float, gui_cpu_ms: float, other_cpu_ms: float) -> None:
+    """Where a heartbeat gap longer than a frame went, by the CPU time in it: the GUI thread's own
+    work, other threads of this process (the worker, the in-process demo server: while they run
+    Python the GUI thread waits for the interpreter lock), or nobody here (the machine's other
+    processes had the cores). Only the part beyond a frame (16 ms) counts."""
+    over = gap_ms - 16
+    if over <= 0:
+        return
+    if gui_cpu_ms >= gap_ms / 2:
+        blame["gui_thread"] += over
+    elif other_cpu_ms >= gap_ms / 2:
+        blame["other_threads"] += over
+    else:
+        blame["not_running"] += over
+
+
 def _rate(times: list[float]) -> float:
     return (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] else float("nan")
 
@@ -396,7 +422,7 @@ def histogram(times: list[float]) -> dict[str, int]:
     return counts
 
 
-def _add(total: dict[str, int], more: dict[str, int]) -> dict[str, int]:
+def _add(total: dict[str, float], more: dict[str, float]) -> dict[str, float]:
     return {key: total.get(key, 0) + value for key, value in more.items()}
 
 

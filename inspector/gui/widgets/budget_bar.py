@@ -43,6 +43,8 @@ DEADLINE = QColor("#333333")
 TEXT = QColor("#1A1A1A")
 #: The end mark of a leg that ended the operation: near black, on a white halo.
 END_MARK = QColor("#111111")
+#: The progress marks above the track.
+TICK = QColor("#555555")
 #: Repaint interval while running: about 60 a second (issue 27 asks at least 50 of the live bars).
 FRAME_MS = 16
 TICK_AREA_PX = 14
@@ -101,6 +103,7 @@ class BudgetBar(QWidget):
         self._state: BarState | None = None
         self._started_at: float | None = None
         self._geometry: BarGeometry | None = None
+        self._tick_path: tuple[tuple[int, float, float], object, QPainterPath] | None = None
         self._description = ""
         self._title = ""
         #: Frames painted: lets tests and benchmarks see the display rate.
@@ -304,17 +307,23 @@ class BudgetBar(QWidget):
         painter.drawText(QPointF(max(0.0, x - text_width - 3), track.top() - 4), label)
 
     def _paint_ticks(self, painter: QPainter, track: QRectF, geometry: BarGeometry) -> None:
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor("#555555"))
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        for tick in geometry.ticks:
-            x = track.left() + tick.x
+        if not geometry.ticks:
+            return
+        # One path for every mark, made again only when the marks or the track moved.
+        key = (id(geometry.ticks), track.left(), track.top())
+        if self._tick_path is None or self._tick_path[0] != key or self._tick_path[1] is not geometry.ticks:
             path = QPainterPath()
-            path.moveTo(x - 4, track.top() - 8)
-            path.lineTo(x + 4, track.top() - 8)
-            path.lineTo(x, track.top() - 2)
-            path.closeSubpath()
-            painter.drawPath(path)
+            for tick in geometry.ticks:
+                x = track.left() + tick.x
+                path.moveTo(x - 4, track.top() - 8)
+                path.lineTo(x + 4, track.top() - 8)
+                path.lineTo(x, track.top() - 2)
+                path.closeSubpath()
+            self._tick_path = (key, geometry.ticks, path)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(TICK)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.drawPath(self._tick_path[2])
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
 
     def _paint_header(self, painter: QPainter, geometry: BarGeometry) -> None:
