@@ -104,7 +104,7 @@ def test_a_thousand_legs_lay_out_as_a_bounded_number_of_segments_that_count_them
     state = _polled()
     geometry = layout(state, 16.0, WIDTH)
     assert len(geometry.segments) <= WIDTH / (MIN_LEG_PX + LEG_GAP_PX)
-    assert len(geometry.ticks) <= WIDTH
+    assert len(geometry.ticks) <= WIDTH / 4 + 1
     # Every leg is in one segment: each segment starts at its first leg, the next at the one after its last.
     firsts = [segment.index for segment in geometry.segments]
     assert firsts[0] == 0 and firsts == sorted(set(firsts)) and firsts[-1] == len(state.legs) - 1
@@ -185,3 +185,26 @@ def test_the_selected_operation_s_detail_adds_what_is_new_and_keeps_what_it_show
         line for line in detail.result.text.toPlainText().splitlines() if line] and len(
         detail.result.text.toPlainText().splitlines()) == 5
     assert "note 4" in detail.result.text.toPlainText().splitlines()[-1]
+
+
+def test_merged_legs_say_how_many_they_are_in_english_and_german(qtbot) -> None:
+    from inspector.gui.language import switch_language
+    from tests.gui.test_screenshots import save
+
+    state = _polled(1000)
+    bar = BudgetBar(clock=lambda: 100.0)
+    qtbot.addWidget(bar)
+    bar.set_title("tools/call poll @ Demo server")
+    bar.resize(760, bar.minimumHeight())
+    bar.show_live(state, 100.0 - 16.0)
+    bar.show()
+    try:
+        for language, word in (("en", "legs"), ("de", "Etappen")):
+            switch_language(language)
+            bar.repaint()
+            save(bar, f"budget-bar-merged-legs-{language}")
+            assert any(word in text for text in bar.labels_shown), bar.labels_shown
+            merged = next(s for s in bar.current_geometry().segments if word in s.label)
+            assert bar.tooltip_at(merged.x + 2 + merged.width / 2, bar.height() - 8) == merged.tooltip
+    finally:
+        switch_language("en")

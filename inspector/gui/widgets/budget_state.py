@@ -454,12 +454,17 @@ def _merged_segment(index: int, legs: list[LegState], kind: str, x: float, width
                            max(0.0, x + width - deadline_x), label, tooltip, shade, "", short, spent_text)
 
 
+#: Progress marks this close (pixels) are drawn as one: each is a triangle 8 pixels wide.
+TICK_MERGE_PX = 4
+
+
 def _ticks(marks: Sequence[ProgressMark], px: float) -> tuple[TickGeometry, ...]:
-    """One tick per pixel column: marks closer than a pixel show as one (the latest's tooltip)."""
+    """One tick per few pixels: marks closer than :data:`TICK_MERGE_PX` show as one (the latest,
+    with its tooltip), so a thousand notes draw as many ticks as the track has room for."""
     ticks: dict[int, TickGeometry] = {}
     for mark in marks:
         x = mark.at_s * px
-        ticks[int(x)] = TickGeometry(x, mark)
+        ticks[int(x // TICK_MERGE_PX)] = TickGeometry(x, mark)
     return tuple(ticks.values())
 
 
