@@ -392,19 +392,18 @@ class FrameWatch:
 
 
 def _blame(blame: dict[str, float], gap_ms: float, gui_cpu_ms: float, other_cpu_ms: float) -> None:
-    """Where a heartbeat gap longer than a frame went, by the CPU time in it: the GUI thread's own
-    work, other threads of this process (the worker, the in-process demo server: while they run
-    Python the GUI thread waits for the interpreter lock), or nobody here (the machine's other
-    processes had the cores). Only the part beyond a frame (16 ms) counts."""
+    """Where a heartbeat gap longer than a frame went, by the CPU time used in it: the GUI thread's
+    own work, other threads of this process (the worker, the in-process demo server: while they
+    run Python the GUI thread waits for the interpreter lock), or nobody here (the machine's other
+    processes had the cores). The part beyond a frame (16 ms) is shared out in those proportions."""
     over = gap_ms - 16
-    if over <= 0:
+    if over <= 0 or gap_ms <= 0:
         return
-    if gui_cpu_ms >= gap_ms / 2:
-        blame["gui_thread"] += over
-    elif other_cpu_ms >= gap_ms / 2:
-        blame["other_threads"] += over
-    else:
-        blame["not_running"] += over
+    gui = min(1.0, max(0.0, gui_cpu_ms) / gap_ms)
+    other = min(1.0 - gui, max(0.0, other_cpu_ms) / gap_ms)
+    blame["gui_thread"] += over * gui
+    blame["other_threads"] += over * other
+    blame["not_running"] += over * (1.0 - gui - other)
 
 
 def _rate(times: list[float]) -> float:
