@@ -50,7 +50,8 @@ class OperationDetail(QTabWidget):
     def _legs_changed(self, task: OperationTask | None) -> None:
         if task is not self.task:
             return
-        self.links.show_task(task)
+        if task is None or not task.running or self._shown_legs < 0:
+            self.links.show_task(task)  # the links are in the answer: none while it runs
         legs = task.finished_legs if task is not None else []
         if len(legs) != self._shown_legs:  # a leg ended (a repaint of the bar changes nothing here)
             if 0 <= self._shown_legs < len(legs):
