@@ -208,3 +208,20 @@ def test_merged_legs_say_how_many_they_are_in_english_and_german(qtbot) -> None:
             assert bar.tooltip_at(merged.x + 2 + merged.width / 2, bar.height() - 8) == merged.tooltip
     finally:
         switch_language("en")
+
+
+def test_a_delivery_inside_a_delivery_keeps_each_task_s_reports_in_order(qtbot) -> None:
+    first, second = _task(), _task()
+    courier = first._courier
+    courier.deliver()  # nothing left from before
+    first._reports.put("leg_started", LegStarted("one", 19, 0.0))
+    second._reports.put("leg_started", LegStarted("early", 19, 0.0))
+
+    def nested() -> None:  # a slot that spins the event loop while a batch is handed out
+        second._reports.put("leg_started", LegStarted("late", 19, 0.1))
+        courier.deliver()
+
+    first.changed.connect(nested)
+    courier.deliver()
+    qtbot.waitUntil(lambda: len(second.state.legs) == 2, timeout=5000)
+    assert [leg.method for leg in second.state.legs] == ["early", "late"]

@@ -45,6 +45,7 @@ class ReportCourier(QObject):
         self._pending = False
         self._urgent = False
         self._last = -math.inf
+        self._delivering = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -80,6 +81,11 @@ class ReportCourier(QObject):
 
     def deliver(self) -> None:
         """Hand every task what was buffered for it (GUI thread)."""
+        if self._delivering:
+            # A slot ran an event loop of its own while a batch was handed out (no slot of the
+            # window's does): the newer reports wait a frame, so each task takes its reports in order.
+            self._timer.start(FRAME_MS)
+            return
         with self._lock:
             batch, self._buffered = self._buffered, {}
             self._pending = self._urgent = False
@@ -88,8 +94,12 @@ class ReportCourier(QObject):
         if not batch:
             return
         self.deliveries += 1
-        for sink, entries in batch.items():
-            _hand(sink, entries)
+        self._delivering = True
+        try:
+            for sink, entries in batch.items():
+                _hand(sink, entries)
+        finally:
+            self._delivering = False
 
     def flush(self, sink: ReportSink) -> None:
         """Hand ``sink`` what is buffered for it now (GUI thread): a crossing of its own (a sign-in
