@@ -167,6 +167,7 @@ class Bench:
         operations = window.workbench.operations
         rows_before, detail_before = operations.delegate.frames, operations.detail.frames
         frames = FrameWatch(operations)
+        worker_cpu_before, reports_before = worker_cpu_s(window.engine), reports_put()
         clock.start()
         heartbeat.start()
         tasks: list = []
@@ -181,6 +182,8 @@ class Bench:
         self.spin_until(lambda: len(tasks) == OPERATIONS and all(not t.running for t in tasks), 60)
         heartbeat.stop()
         frames.stop()
+        worker_cpu_ms = (worker_cpu_s(window.engine) - worker_cpu_before) * 1000
+        reports = reports_put() - reports_before
         duration_s = clock.elapsed() / 1000
         # The list paints the rows that are seen; the full bar below it shows the selected (newest) one.
         top = window.workbench.operations.detail
@@ -193,6 +196,8 @@ class Bench:
             "bar_frames": window.workbench.operations.delegate.frames - rows_before,
             "top_bar_frames_per_s": (top.frames - detail_before) / duration_s,
             **frames.result(),
+            "worker_cpu_ms": worker_cpu_ms,
+            "worker_cpu_ms_per_report": worker_cpu_ms / reports if reports else float("nan"),
         }
 
     def cancels(self, demo) -> list[float]:
@@ -281,6 +286,8 @@ def main() -> int:
               f"list {data['list_frame_gaps']}")
         causes = ", ".join(f"{cause} {ms:.0f} ms" for cause, ms in data["stall_ms_by_cause"].items())
         print(f"event-loop time beyond a frame, demo {label}, by whose CPU time filled the gap: {causes}")
+        print(f"worker thread, demo {label}: {data['worker_cpu_ms']['median']:.0f} ms CPU per 20 operations "
+              f"(median), {data['worker_cpu_ms_per_report']['median']:.2f} ms per report handed to the GUI thread")
     for label, data in (("own process", own_process), ("in process", in_process)):
         print(f"demo {label}: {data['ok']}/{OPERATIONS * STALL_REPEATS} ok, {data['bar_frames']} rows painted "
               f"(the selected one's full bar {data['top_bar_frames_per_s']['median']:.1f} frames/s), "
@@ -321,6 +328,8 @@ def repeated(measure) -> dict:
         "longest_stall_ms": summary([run["longest_stall_ms"] for run in runs]),
         "worst_gaps_ms_at_ms": [run["worst_gaps_ms_at_ms"] for run in runs],
         "stall_ms_by_cause": functools.reduce(_add, (run["stall_ms_by_cause"] for run in runs), {}),
+        "worker_cpu_ms": summary([run["worker_cpu_ms"] for run in runs]),
+        "worker_cpu_ms_per_report": summary([run["worker_cpu_ms_per_report"] for run in runs]),
         "ok": sum(run["ok"] for run in runs),
         "bar_frames": sum(run["bar_frames"] for run in runs),
         "top_bar_frames_per_s": summary([run["top_bar_frames_per_s"] for run in runs]),
@@ -389,6 +398,24 @@ class FrameWatch:
             "full_bar_gaps": histogram(self.bar_times),
             "list_frame_gaps": histogram(self.list_times),
         }
+
+
+def worker_cpu_s(engine) -> float:
+    """CPU time the operations' worker thread has used (Linux: its own CPU clock), or NaN."""
+    thread = engine.thread
+    try:
+        return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+    except (AttributeError, OSError, TypeError):
+        return float("nan")
+
+
+def reports_put() -> int:
+    """Reports the worker has handed to the GUI thread's courier so far (0 before issue 27's courier)."""
+    try:
+        from inspector.gui.workbench.report_courier import the_courier
+    except ImportError:
+        return 0
+    return the_courier().puts
 
 
 def _blame(blame: dict[str, float], gap_ms: float, gui_cpu_ms: float, other_cpu_ms: float) -> None:

@@ -55,11 +55,14 @@ class ReportCourier(QObject):
         self.deliveries = 0
         #: Wake-ups the worker sent (at most one while one is pending).
         self.wakes = 0
+        #: Reports put (benchmarks divide the worker's time by it).
+        self.puts = 0
 
     def put(self, sink: ReportSink, kind: str, report: Any, at: float, *, urgent: bool = False) -> None:
         """Buffer one report (any thread); wake the GUI thread if it was not woken already."""
         with self._lock:
             self._buffered.setdefault(sink, []).append((kind, report, at))
+            self.puts += 1
             wake = not self._pending or (urgent and not self._urgent)
             self._pending = True
             self._urgent = self._urgent or urgent
