@@ -11,6 +11,7 @@ from inspector.runs.status import RUN_STATUSES
 from . import numbers, sampling_option, signin_options
 from .argparse_words import speak_our_language
 from .common import Parser
+from .compare_grammar import add_compare_command
 from .version_option import VersionAction
 
 OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task": "tasks/get"}
@@ -175,6 +176,8 @@ def build_parser() -> Parser:
     note.add_argument("--clear", action="store_true", help=_("remove the note"))
     _json_option(note)
     _db_option(note)
+
+    add_compare_command(commands)
 
     export = commands.add_parser("export", help=_("write runs to a trace file (credentials are never written)"))
     export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar="RUN_ID", help=_("the runs to export"))
