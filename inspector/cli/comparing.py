@@ -7,7 +7,14 @@ import argparse
 from typing import Any
 
 from inspector.i18n import N_, _, ngettext
-from inspector.i18n.comparing import ROW_MARKS, joined, row_differences, row_state, summary_line
+from inspector.i18n.comparing import (
+    ROW_MARKS,
+    english_summary_line,
+    joined,
+    row_differences,
+    row_state,
+    summary_line,
+)
 from inspector.i18n.messages import Message
 from inspector.i18n.words import kind_word
 from inspector.runs.comparing import SLOWER_MS, SLOWER_RATIO, AlignedRow, RunComparison, StepFacts
@@ -63,7 +70,7 @@ def comparison_dict(first: RunRecord, second: RunRecord, comparison: RunComparis
     return {
         "first": run_dict(first), "second": run_dict(second),
         "rule": {"ratio": SLOWER_RATIO, "ms": SLOWER_MS},
-        "summary": {"text": summary_line(summary, first.id, second.id), "alike": summary.alike,
+        "summary": {"text": english_summary_line(summary, first.id, second.id), "alike": summary.alike,
                     "slower": {"count": summary.slower, "ms": round(summary.slower_ms, 2)},
                     "faster": {"count": summary.faster, "ms": round(summary.faster_ms, 2)},
                     "arguments": summary.arguments, "results": summary.results,
@@ -112,12 +119,13 @@ def print_comparison(first: RunRecord, second: RunRecord, comparison: RunCompari
     width = outcome_width()
     side = width + 10
     steps = [_step_cell(row) for row in comparison.rows]
-    step_width = max([len(_("Step")), *map(len, steps)])
     rounds = [_round_cell(row) for row in comparison.rows]
-    round_width = max([len(_("Round")), *map(len, rounds)])
-    print(f"   {_('Round'):<{round_width}}  {_('Step'):<{step_width}}  "
-          f"{_('Run {id}').format(id=first.id):<{side}}  {_('Run {id}').format(id=second.id):<{side}}  "
-          f"{_('Differences')}")
+    round_heading, step_heading, differences_heading = _("Round"), _("Step"), _("Differences")
+    first_heading, second_heading = _("Run {id}").format(id=first.id), _("Run {id}").format(id=second.id)
+    step_width = max([len(step_heading), *map(len, steps)])
+    round_width = max([len(round_heading), *map(len, rounds)])
+    print(f"   {round_heading:<{round_width}}  {step_heading:<{step_width}}  {first_heading:<{side}}  "
+          f"{second_heading:<{side}}  {differences_heading}")
     for row, step, round_ in zip(comparison.rows, steps, rounds, strict=True):
         mark = ROW_MARKS[row_state(row)]
         print(one_line(f"{mark}  {round_:<{round_width}}  {step:<{step_width}}  {_side_cell(row.first, width):<{side}}"

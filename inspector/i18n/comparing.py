@@ -4,6 +4,7 @@ what a row of it says differs. The runs are named by their ids, so the line is c
 
 from __future__ import annotations
 
+import inspector.i18n as i18n
 from inspector.runs.comparing import AlignedRow, ComparisonSummary, Difference
 
 from . import _, current_locale, ngettext
@@ -69,6 +70,19 @@ def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> s
     return joined(parts) if parts else _("Neither run has any step.")
 
 
+def english_summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> str:
+    """:func:`summary_line` in English whatever the language (``--json`` is the same in every language)."""
+    from . import languages
+
+    state = i18n._translations, i18n._language, i18n._locale
+    i18n.install(None)
+    i18n._language, i18n._locale = languages.DEFAULT_LANGUAGE, None
+    try:
+        return summary_line(summary, first_id, second_id)
+    finally:
+        i18n._translations, i18n._language, i18n._locale = state
+
+
 def row_differences(row: AlignedRow, first_id: int, second_id: int) -> list[str]:
     """What differs in a row, a phrase each, in a fixed order (empty for a row alike)."""
     found = row.differences
@@ -100,5 +114,5 @@ def rule_sentence() -> str:
              "shorter one and by more than {ms} ms.").format(percent=round(SLOWER_RATIO * 100), ms=round(SLOWER_MS))
 
 
-__all__ = ["ROW_MARKS", "joined", "row_differences", "row_state", "rule_sentence", "step_outcome_word",
-           "summary_line"]
+__all__ = ["ROW_MARKS", "english_summary_line", "joined", "row_differences", "row_state", "rule_sentence",
+           "step_outcome_word", "summary_line"]
