@@ -18,6 +18,7 @@ from inspector.gui.language import switch_language
 from inspector.gui.runs.compare_model import CompareModel
 from inspector.store import RunStore, resolve_db_path
 from inspector.transfer.importing import import_trace
+from tests.gui.test_models_and_accessibility import _unnamed
 from tests.gui.test_screenshots import save
 from tests.integration.test_cli_compare import scenario_file
 
@@ -72,6 +73,7 @@ def test_compare_two_scenario_runs_one_cancelled(qtbot, make_window, qtmodeltest
     qtbot.addWidget(dialog)
     model = dialog.model
     qtmodeltester.check(model)
+    assert _unnamed(dialog) == []
     # The older run is the first, whichever was selected first.
     assert (dialog.first_id, dialog.second_id) == (finished, cancelled)
     assert cells(model, "step") == ["llm", "tool write_note", "llm", "tool slow_task", "llm", "tool list_notes", "llm"]

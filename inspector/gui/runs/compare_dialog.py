@@ -84,6 +84,7 @@ class CompareDialog(QDialog):
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         compact_rows(self.view)
         header = self.view.horizontalHeader()
+        translated(header, "setAccessibleName", lambda: _("Columns of the comparison"))
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, width in enumerate(COMPARE_WIDTHS):
             self.view.setColumnWidth(column, width)

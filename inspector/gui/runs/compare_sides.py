@@ -33,6 +33,7 @@ class StepSide(QWidget):
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.text.setAccessibleName(_("Step"))  # named after its run once a row is chosen
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.heading)
@@ -91,7 +92,8 @@ class CompareSides(QSplitter):
 
     def show_row(self, row: AlignedRow | None, first_id: int, second_id: int) -> None:
         if row is None:
-            for side in (self.first, self.second):
+            for side, run_id in ((self.first, first_id), (self.second, second_id)):
+                side.text.setAccessibleName(_("Step of run {run}").format(run=run_id))
                 side.heading.clear()
                 side.text.setPlainText(_("Choose a row to see its two steps side by side."))
             return
