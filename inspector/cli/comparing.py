@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from typing import Any
 
 from inspector.i18n import N_, _, ngettext
@@ -23,7 +25,7 @@ from inspector.store.comparing import compare_stored_runs
 
 from .common import EXIT_OK, BadInputError, database_path, open_existing_store
 from .durations import readable_duration
-from .ending import emit_json
+from .ending import mark_json_emitted
 from .run_choice import resolve_run
 from .runs import run_dict
 from .safe_text import one_line
@@ -42,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         first, second = resolve_run(store, args.first), resolve_run(store, args.second)
         comparison = compare_stored_runs(store, first.id, second.id)
     if args.json:
-        emit_json(comparison_dict(first, second, comparison))
+        write_json(first, second, comparison)
     else:
         print_comparison(first, second, comparison)
     return EXIT_OK
@@ -64,10 +66,23 @@ def _row_dict(row: AlignedRow) -> dict[str, Any]:
             "first": _step_dict(row.first), "second": _step_dict(row.second)}
 
 
-def comparison_dict(first: RunRecord, second: RunRecord, comparison: RunComparison) -> dict[str, Any]:
-    """What ``compare --json`` prints (docs/cli-json.md)."""
+def write_json(first: RunRecord, second: RunRecord, comparison: RunComparison) -> None:
+    """``compare --json``: the object of :func:`comparison_dict`, its rows written one by one (two runs
+    of 100,000 steps are never held as one string)."""
+    head = comparison_dict(first, second, comparison, rows=False)
+    mark_json_emitted()
+    out = sys.stdout
+    out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "rows": [')
+    for index, row in enumerate(comparison.rows):
+        out.write(("," if index else "") + json.dumps(_row_dict(row), ensure_ascii=False))
+    out.write("]}\n")
+
+
+def comparison_dict(first: RunRecord, second: RunRecord, comparison: RunComparison, *,
+                    rows: bool = True) -> dict[str, Any]:
+    """What ``compare --json`` prints (docs/cli-json.md); ``rows=False``: all but the rows."""
     summary = comparison.summary
-    return {
+    head = {
         "first": run_dict(first), "second": run_dict(second),
         "rule": {"ratio": SLOWER_RATIO, "ms": SLOWER_MS},
         "summary": {"text": english_summary_line(summary, first.id, second.id), "alike": summary.alike,
@@ -77,8 +92,10 @@ def comparison_dict(first: RunRecord, second: RunRecord, comparison: RunComparis
                     "only_first": summary.only_first, "only_second": summary.only_second,
                     "outcome_changes": [{"first": one, "second": other, "count": count}
                                         for (one, other), count in summary.outcome_changes.items()]},
-        "rows": [_row_dict(row) for row in comparison.rows],
     }
+    if rows:
+        head["rows"] = [_row_dict(row) for row in comparison.rows]
+    return head
 
 
 # -- the readable table --------------------------------------------------------------------------
@@ -133,4 +150,4 @@ def print_comparison(first: RunRecord, second: RunRecord, comparison: RunCompari
                        f"{joined(row_differences(row, first.id, second.id))}").rstrip())
 
 
-__all__ = ["comparison_dict", "print_comparison", "run"]
+__all__ = ["comparison_dict", "print_comparison", "run", "write_json"]

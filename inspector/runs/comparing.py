@@ -76,8 +76,8 @@ class StepFacts:
     duration_ms: float
     #: The step's one-line details (English, as stored and exported).
     details: str
-    arguments_digest: str | None
-    result_digest: str | None
+    arguments_digest: bytes | None
+    result_digest: bytes | None
     #: The stored step's row id (for a view that reads the whole step); 0 when not stored.
     step_id: int = 0
 
@@ -140,12 +140,12 @@ class RunComparison:
 
 # -- facts of a stored step ------------------------------------------------------------------------
 
-def _digest(value: Any) -> str | None:
+def _digest(value: Any) -> bytes | None:
     if value is None:
         return None
     text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False,
                                                          separators=(",", ":"), default=str)
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def _name(payload: Mapping[str, Any]) -> str:
