@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from inspector.gui.help_menu import window_shortcuts
 from inspector.gui.language import switch_language
 from inspector.gui.runs.compare_model import CompareModel
 from inspector.store import RunStore, resolve_db_path
@@ -141,6 +142,25 @@ def test_compare_needs_exactly_two_runs_and_opens_from_the_context_menu(qtbot, m
         with qtbot.waitSignal(dialog.ready, timeout=20000):
             pass
     assert dialog.summary.text() == "Neither run has any step."
+    dialog.close()
+    # Ctrl+Shift+C in the run list does the same, and the Help menu's list of shortcuts names it.
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    tab.run_view.setFocus()
+    qtbot.keyClick(tab.run_view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: tab.comparing.dialog is not None and tab.comparing.dialog is not dialog)
+    qtbot.addWidget(tab.comparing.dialog)
+    assert ("Runs › Compare the two selected runs", "Ctrl+Shift+C") in window_shortcuts(window)
+    # The Runs tab with two runs selected and Compare at hand, in German at the window's first size.
+    tab.comparing.dialog.close()
+    switch_language("de")
+    try:
+        QApplication.processEvents()
+        assert tab.comparing.button.text() == "Vergleichen…" and tab.comparing.button.isVisible()
+        assert tab.comparing.button.width() >= tab.comparing.button.sizeHint().width()
+        assert save(window, "runs-two-selected-compare-de").exists()
+    finally:
+        switch_language("en")
 
 
 def test_compare_two_imported_traces(qtbot, make_window, qtmodeltester) -> None:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from inspector.i18n import _
@@ -36,12 +36,13 @@ class CompareLauncher(QObject):
         self.button.clicked.connect(self.compare_selected)
         run_list.add_button(self.button)
         self.action = translated(QAction(window), "setText", lambda: _("Compare the two selected runs"))
-        self.action.setShortcut(COMPARE_KEYS)
-        self.action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        # The Help menu's list of shortcuts reads what each says.
-        translated(self.action, "setWhatsThis", lambda: _("Runs › Compare the two selected runs"))
         self.action.triggered.connect(self.compare_selected)
         view = run_list.view
+        self.shortcut = QShortcut(COMPARE_KEYS, view)
+        self.shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+        # The Help menu's list of shortcuts reads what each says.
+        translated(self.shortcut, "setWhatsThis", lambda: _("Runs › Compare the two selected runs"))
+        self.shortcut.activated.connect(self.compare_selected)
         view.addAction(self.action)
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         view.selectionModel().selectionChanged.connect(lambda *_args: self.update())
