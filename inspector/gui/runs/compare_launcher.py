@@ -46,6 +46,9 @@ class CompareLauncher(QObject):
         view.addAction(self.action)
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         view.selectionModel().selectionChanged.connect(lambda *_args: self.update())
+        # A list read anew selects its runs again without a word (signals blocked), then says which is current.
+        for said in (run_list.run_changed, run_list.current_gone):
+            said.connect(lambda *_args: self.update())
         self.update()
 
     def selected_count(self) -> int:
