@@ -26,7 +26,6 @@ does: every row ever stored must compare).
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -140,11 +139,24 @@ class RunComparison:
 
 # -- facts of a stored step ------------------------------------------------------------------------
 
+def _canonical(value: Any) -> str:
+    """One text per JSON value, whatever the order of an object's keys (lists keep their order; 1 and
+    1.0, "1" and 1, true and 1 stay apart)."""
+    if isinstance(value, Mapping):
+        items = sorted(((str(key), item) for key, item in value.items()), key=lambda pair: pair[0])
+        return "{" + ",".join(f"{key!r}:{_canonical(item)}" for key, item in items) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_canonical(item) for item in value) + "]"
+    return repr(value)
+
+
 def _digest(value: Any) -> bytes | None:
     if value is None:
         return None
-    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False,
-                                                         separators=(",", ":"), default=str)
+    try:
+        text = value if isinstance(value, str) else _canonical(value)
+    except RecursionError:  # nested deeper than Python's stack: compared as written
+        text = repr(value)
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 

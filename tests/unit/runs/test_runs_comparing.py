@@ -201,6 +201,8 @@ def test_facts_of_stored_payloads():
         "tool", 2, "echo", "ok", 12.5, 3)
     assert one.arguments_digest == other.arguments_digest
     assert step_facts(payload, 3, has_rounds=False).round is None
+    for other_value in ({"a": 2, "b": 1.0}, {"a": 2, "b": "1"}, {"a": 2, "b": True}, {"a": [2], "b": 1}):
+        assert step_facts(dict(payload, toolArguments=other_value), 4).arguments_digest != one.arguments_digest
     # A model's step: the calls it asked for, whatever their ids; its reply is its result.
     asked = {"kind": "llm", "round": 1, "durationMs": 1, "content": "plan",
              "requestedToolCalls": [{"id": "call_1", "name": "echo", "arguments": {"text": "x"}}]}
