@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from inspector.runs import comparing
+from inspector.runs import aligning, comparing
+from inspector.runs.aligning import align
 from inspector.runs.comparing import (
     AlignedRow,
     Difference,
     StepFacts,
-    align,
     compare_steps,
     differences,
     duration_change,
@@ -148,13 +148,13 @@ def test_very_long_runs_are_aligned_greedily_with_the_same_result_for_a_plain_in
     first = [step for number in range(1, 40) for step in (llm(number), tool(number, f"t{number % 5}"))]
     second = first[:30] + [tool(15, "retry")] + first[30:]
     exact = align(first, second)
-    monkeypatch.setattr(comparing, "MAX_ALIGNED_CELLS", 10)
+    monkeypatch.setattr(aligning, "MAX_ALIGNED_CELLS", 10)
     assert align(first, second) == exact
     assert (None, 30) in exact
 
 
 def test_the_greedy_alignment_keeps_every_step_once(monkeypatch):
-    monkeypatch.setattr(comparing, "MAX_ALIGNED_CELLS", 0)
+    monkeypatch.setattr(aligning, "MAX_ALIGNED_CELLS", 0)
     chooser = random.Random(7)
     first, second = _random_run(chooser, 300), _random_run(chooser, 280)
     pairs = align(first, second)
