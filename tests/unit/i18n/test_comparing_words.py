@@ -52,7 +52,7 @@ def facts(outcome: str, ms: float) -> StepFacts:
 def test_a_rows_differences_in_words(german):
     row = AlignedRow(facts("ok", 100.0), facts("cancelled", 2_000.0),
                      frozenset({Difference.OUTCOME, Difference.SLOWER, Difference.RESULT}))
-    assert row_differences(row, 1, 2) == ["ok → abgebrochen", "um 1,9 s langsamer", "anderes Resultat"]
+    assert row_differences(row, 1, 2) == ["ok → abgebrochen", "1,9 s langsamer", "anderes Resultat"]
     assert row_differences(AlignedRow(None, facts("ok", 1.0), frozenset({Difference.ONLY_SECOND})), 1, 2) == [
         "nur in Lauf 2"]
     assert rule_sentence() == ("Ein Schritt gilt als langsamer oder schneller, wenn seine Dauer um mehr als 20 % der "
