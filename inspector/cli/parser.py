@@ -18,7 +18,7 @@ OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task
 OFFERING_COMMANDS = ("resources", "prompts", "complete")
 #: Their operations (as cli/offerings.py's OFFERINGS says which command makes which).
 OFFERING_METHODS = ("resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get",
-                    "completion/complete")
+                    "completion/complete", "resources/subscribe")
 #: The eras of MCP a server is spoken to in (as inspector.mcp.eras.ERAS; the grammar imports no network code).
 ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
