@@ -5,6 +5,7 @@ A server that does not offer subscriptions leaves Subscribe disabled. Screenshot
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,39 @@ def test_a_server_without_subscriptions_leaves_subscribe_disabled(qtbot, make_wi
         assert window.listener.resources.offered() is False
         assert not panel.subscribe.toggle.isEnabled()
         assert panel.subscribe.toggle.toolTip() == "The server does not offer subscriptions."
+
+
+def test_a_flood_of_updates_reaches_the_tab_in_few_signals_and_the_gui_thread_keeps_turning(qtbot,
+                                                                                          make_window) -> None:
+    from PySide6.QtCore import QTimer
+
+    from tests.support.subscription_servers import FLOOD, WATCHED, subscription_server
+
+    with subscription_server("flood") as url:
+        window = make_window((url, "flooding server"), era="handshake")
+        panel = window.workbench.resources
+        _listening(qtbot, window)
+        panel.uri.setText(WATCHED)
+        qtbot.waitUntil(panel.subscribe.toggle.isEnabled, timeout=5000)
+        signals: list[str] = []
+        window.listener.resources.updated.connect(lambda uri, _at: signals.append(uri))
+        # A timer every 20 ms: the longest gap between its turns is how long the GUI thread was held.
+        turns: list[float] = []
+        timer = QTimer()
+        timer.timeout.connect(lambda: turns.append(time.monotonic()))
+        timer.start(20)
+        assert finished(qtbot, panel.subscribe.toggle_subscription()).status == "ok"
+        listener = window.listener._listener
+        qtbot.waitUntil(lambda: listener.notifications_seen >= FLOOD, timeout=30000)
+        qtbot.wait(300)  # the last batches delivered
+        timer.stop()
+        logged = sum(str(entry.data) == f"The resource {WATCHED} was updated."
+                     for entry in window.log_dock.view.model.entries)
+        assert window.listener.resources.last_update(WATCHED) is not None
+        window.listener.stop()  # before the server stops
+        gaps = [later - earlier for earlier, later in zip(turns, turns[1:], strict=False)]
+    assert signals and set(signals) == {WATCHED}
+    assert len(signals) < FLOOD // 50, len(signals)  # coalesced and paced: at most ten a second
+    assert max(gaps) < 0.5, max(gaps)
+    print(f"flood: {FLOOD} updates, {len(signals)} deliveries to the tab, longest GUI gap {max(gaps) * 1000:.0f} ms")
+    assert 0 < logged <= 5000  # the Server log keeps its newest lines, the rest counted

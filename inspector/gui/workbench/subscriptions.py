@@ -8,17 +8,18 @@ found) and forgotten when another server is selected.
 
 Updates arrive on the worker thread. Each goes into the Server log (its paced, bounded feed); for
 the Resources tab they are coalesced: the newest time per resource waits in :attr:`_pending` and
-one queued signal carries them all, however fast a server sends (a flood costs one signal per
-turn of the GUI's event loop, never a wait of the GUI thread).
+one queued signal carries them all, handed on at most every :data:`PACE_MS` milliseconds, however
+fast a server sends (a flood costs at most ten deliveries a second, never a wait of the GUI thread).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from inspector.i18n import N_
 from inspector.mcp import ServerEndpoint
@@ -30,6 +31,10 @@ from .log_entry import LogEntry
 
 if TYPE_CHECKING:
     from .engine import OperationsEngine
+
+
+#: The updates are handed to the Resources tab at most this often (milliseconds).
+PACE_MS = 100
 
 
 class _Carrier(QObject):
@@ -57,7 +62,11 @@ class ResourceSubscriptions(QObject):
         self._lock = threading.Lock()
         self._signalled = False
         self._carrier = _Carrier()
-        self._carrier.pending.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+        self._carrier.pending.connect(self._woken, Qt.ConnectionType.QueuedConnection)
+        self._delivered_at = 0.0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._deliver)
 
     # -- the session ----------------------------------------------------------------------------------
 
@@ -112,7 +121,15 @@ class ResourceSubscriptions(QObject):
             self._signalled = True
         self._carrier.pending.emit()
 
+    def _woken(self) -> None:
+        wait_ms = self._delivered_at * 1000 + PACE_MS - time.monotonic() * 1000
+        if wait_ms <= 0:
+            self._deliver()
+        elif not self._timer.isActive():
+            self._timer.start(int(wait_ms) + 1)
+
     def _deliver(self) -> None:
+        self._delivered_at = time.monotonic()
         with self._lock:
             pending, self._pending = self._pending, {}
             self._signalled = False
