@@ -198,6 +198,8 @@ class ServerListener:
         cancelled, not waited for), then the ``DELETE`` gets ``bound_s`` and closing the
         connections :data:`STOP_WAIT_S`."""
         self._stopping = True
+        # A subscribe waiting for an acknowledgement (stateless era) hears no more: it fails now.
+        self.subscriptions.listen_failed(Message(N_("the listening session was stopped")))
         task = task or self._task
         pending = self.replies.cancel()
         if task is not None and task is not asyncio.current_task() and not task.done():

@@ -131,7 +131,7 @@ class SessionSubscriptions:
         acks, self._acks = self._acks, []
         for ack in acks:
             if not ack.done():
-                ack.set_exception(error if isinstance(error, McpTransportError) else McpTransportError.malformed(
+                ack.set_exception(error if isinstance(error, McpTransportError) else McpTransportError.process_ended(
                     self.host.server.label, "subscriptions/listen",
                     error or Message(N_("the server offers no subscriptions"))))
 

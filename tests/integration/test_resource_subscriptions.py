@@ -189,3 +189,21 @@ def test_a_stateless_acknowledgement_that_does_not_honour_the_resource_fails_the
     assert "resourceSubscriptions" not in first and "resourceSubscriptions" not in third
     assert second["resourceSubscriptions"] == ["test://x"]
     assert "its acknowledgement did not honour it" in error.message
+
+
+def test_a_subscribe_waiting_for_an_acknowledgement_fails_at_once_when_the_session_stops() -> None:
+    scripted = ScriptedListens(["ack-hold", "drop"])  # the second listen request never acknowledged
+
+    async def go() -> tuple[McpTransportError, float]:
+        listener, task, _heard = await _listening(ServerEndpoint(url, era="stateless"))
+        waiting = asyncio.create_task(listener.subscriptions.change(SUBSCRIBE, "test://x", budget_s=30))
+        await until(lambda: len(scripted.listens) >= 2)
+        started = time.monotonic()
+        await listener.stop(task)
+        with pytest.raises(McpTransportError) as stopped:
+            await waiting
+        return stopped.value, time.monotonic() - started
+
+    with serve_asgi(scripted.app()) as url:
+        error, took = run_bounded(go, 30)
+    assert took < 2 and "the listening session was stopped" in error.message
