@@ -85,6 +85,11 @@ def build_app(options: DemoOptions, state: DemoState) -> Any:
     server = build_server(options, state)
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, json_response=options.json_response,
                                      stateless_http=options.stateless, host="127.0.0.1")
+    if isinstance(state.ticker, ResourceTicker):
+        # A session that ended (DELETE) hears no more ticks: the session manager knows which stand.
+        standing = getattr(server.session_manager, "_server_instances", None)
+        if isinstance(standing, dict):
+            state.ticker.alive = lambda key: not key.startswith("mcp-") or key[4:] in standing
     if options.json_response:  # an event stream's close the SDK notices itself
         app = CancelOnClose(app)
     return HandshakeDelay(app, options.handshake_delay_s) if options.handshake_delay_s > 0 else app

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -42,6 +43,9 @@ class ResourceTicker:
         #: (the SDK's ``ctx.session`` is a proxy made anew for every request).
         self._sessions: dict[str, Any] = {}
         self._task: asyncio.Task[None] | None = None
+        #: Whether a session (by its id) still stands; the SDK sends to an ended one without a word,
+        #: so an ended session is dropped by asking this (set by the app: its session manager's).
+        self.alive: Callable[[str], bool] = lambda key: True
 
     def text(self) -> str:
         """What ``resources/read`` of the clock says."""
@@ -84,6 +88,9 @@ class ResourceTicker:
             self.ticks += 1
             self.last_tick = datetime.now(timezone.utc)
             for key, session in list(self._sessions.items()):
+                if not self.alive(key):
+                    self._sessions.pop(key, None)
+                    continue
                 try:
                     await session.send_resource_updated(CLOCK_URI)
                 except Exception:  # noqa: BLE001 - a session that ended: it hears no more
@@ -95,7 +102,7 @@ class ResourceTicker:
 def _session_key(ctx: ServerRequestContext[Any]) -> str:
     headers = getattr(ctx.request, "headers", None)
     value = headers.get("mcp-session-id") if headers is not None else None
-    return value if isinstance(value, str) and value else f"connection-{id(ctx.session._connection)}"  # noqa: SLF001
+    return f"mcp-{value}" if isinstance(value, str) and value else f"connection-{id(ctx.session._connection)}"  # noqa: SLF001
 
 
 __all__ = ["CLOCK_RESOURCE", "CLOCK_URI", "ResourceTicker"]

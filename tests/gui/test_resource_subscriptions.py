@@ -157,3 +157,24 @@ def test_a_flood_of_updates_reaches_the_tab_in_few_signals_and_the_gui_thread_ke
     assert max(gaps) < 0.5, max(gaps)
     print(f"flood: {FLOOD} updates, {len(signals)} deliveries to the tab, longest GUI gap {max(gaps) * 1000:.0f} ms")
     assert 0 < logged <= 5000  # the Server log keeps its newest lines, the rest counted
+
+
+def test_the_subscription_follows_the_session_when_it_starts_anew_for_the_same_server(qtbot, make_window,
+                                                                                     ticking_demo) -> None:
+    window = make_window((ticking_demo.url, "Demo server"), era="handshake")
+    panel = window.workbench.resources
+    _listening(qtbot, window)
+    panel.uri.setText(CLOCK_URI)
+    qtbot.waitUntil(panel.subscribe.toggle.isEnabled, timeout=5000)
+    assert finished(qtbot, panel.subscribe.toggle_subscription()).status == "ok"
+    subscriptions = window.listener.resources
+    qtbot.waitUntil(lambda: subscriptions.last_update(CLOCK_URI) is not None, timeout=10000)
+    old = window.listener._listener
+    window.listener.set_log_level(None)  # "off": the session starts afresh, without a level
+    assert window.listener._listener is not old
+    assert window.listener._listener.subscriptions.wanted == [CLOCK_URI]
+    _listening(qtbot, window)
+    seen = subscriptions.last_update(CLOCK_URI)
+    qtbot.waitUntil(lambda: subscriptions.last_update(CLOCK_URI) != seen, timeout=10000)
+    qtbot.waitUntil(lambda: ticking_demo.state.ticker.subscribed_sessions == 1, timeout=5000)  # the old one ended
+    assert panel.subscribe.toggle.text() == "Unsubscribe"

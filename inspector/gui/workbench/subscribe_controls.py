@@ -80,9 +80,9 @@ class SubscribeControls(QWidget):
         self.toggle.setToolTip("" if offered is not False else _("The server does not offer subscriptions."))
         at = self.subscriptions.last_update(uri) if subscribed else None
         self.read_again.setVisible(at is not None and uri in self.unread)
+        self.read_again.setAccessibleName(_("Read the updated resource again"))
         if at is not None:
             self.read_again.setText(_("Updated {time}: read again").format(time=format_time(at)))
-            self.read_again.setAccessibleName(_("Read the updated resource again"))
         self._mark()
 
     def _mark(self) -> None:
