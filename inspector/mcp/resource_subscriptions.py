@@ -97,11 +97,18 @@ class SessionSubscriptions:
     def offered(self) -> bool | None:
         """Whether the server offers subscriptions: from the session's capabilities (handshake era);
         in the stateless era the acknowledgement answers it (``True``: may be asked); ``None``
-        while no session stands."""
+        while no session stands; ``False`` when the session has no stream to hear updates on."""
+        if self._no_stream():
+            return False
         if self.host.stateless:
             return True
         op = self.host._op  # noqa: SLF001 - the listener's session, ours to use
         return None if op is None else offers_subscribe(op.server_capabilities)
+
+    def _no_stream(self) -> bool:
+        from .listening import ListenerState
+
+        return self.host.status.state is ListenerState.NO_STREAM
 
     def update_of(self, note: ServerNotification) -> ResourceUpdate | None:
         """The update ``note`` brings, or ``None`` (another notification, or a resource not subscribed)."""
@@ -156,6 +163,9 @@ class SessionSubscriptions:
                         server.secret_headers | frozenset(server.headers))
         outcome, error, era = "failed", None, "stateless" if host.stateless else "handshake"
         try:
+            if self._no_stream() and method == SUBSCRIBE:
+                raise McpTransportError.not_offered(server.label, method, Message(N_(
+                    "a stream to send the updates on (the listening session has none)")))
             with cancel.bind_current_task() if cancel is not None else contextlib.nullcontext():
                 try:
                     result = await (self._listen_anew(frame, method, uri) if host.stateless

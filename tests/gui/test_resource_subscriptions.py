@@ -161,10 +161,10 @@ def test_a_flood_of_updates_reaches_the_tab_in_few_signals_and_the_gui_thread_ke
 
 def test_the_subscription_follows_the_session_when_it_starts_anew_for_the_same_server(qtbot, make_window,
                                                                                      ticking_demo) -> None:
-    window = make_window((ticking_demo.url, "Demo server"), era="handshake")
+    window = make_window((ticking_demo.url, "Demo server"), era="handshake", wait_tools=False)
     panel = window.workbench.resources
+    panel.uri.setText(CLOCK_URI)  # before the session listens: Subscribe follows the session's state
     _listening(qtbot, window)
-    panel.uri.setText(CLOCK_URI)
     qtbot.waitUntil(panel.subscribe.toggle.isEnabled, timeout=5000)
     assert finished(qtbot, panel.subscribe.toggle_subscription()).status == "ok"
     subscriptions = window.listener.resources

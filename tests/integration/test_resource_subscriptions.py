@@ -207,3 +207,25 @@ def test_a_subscribe_waiting_for_an_acknowledgement_fails_at_once_when_the_sessi
     with serve_asgi(scripted.app()) as url:
         error, took = run_bounded(go, 30)
     assert took < 2 and "the listening session was stopped" in error.message
+
+
+def test_a_session_without_a_stream_offers_no_subscriptions_and_sends_nothing() -> None:
+    scripted = ScriptedListens(["unknown"])  # a stateless server that does not know subscriptions/listen
+
+    async def go() -> tuple[bool | None, McpTransportError, float]:
+        listener = ServerListener(ServerEndpoint(url, era="stateless"))
+        task = asyncio.create_task(listener.run())
+        await until(lambda: listener.status.state is ListenerState.NO_STREAM)
+        started = time.monotonic()
+        with pytest.raises(McpTransportError) as refused:
+            await listener.subscriptions.change(SUBSCRIBE, "test://x", budget_s=20)
+        took = time.monotonic() - started
+        offered = listener.subscriptions.offered()
+        await listener.stop(task)
+        return offered, refused.value, took
+
+    with serve_asgi(scripted.app()) as url:
+        offered, error, took = run_bounded(go, 30)
+    assert offered is False and took < 1
+    assert "a stream to send the updates on" in error.message
+    assert len(scripted.listens) == 1  # nothing asked again

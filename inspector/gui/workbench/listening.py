@@ -66,6 +66,8 @@ class WindowListener(QObject):
         #: The resources the session is subscribed to; the engine makes their operations on it.
         self.resources = ResourceSubscriptions(engine)
         engine.subscriptions = self.resources
+        # Whether Subscribe may be offered follows the session (its capabilities, its stream).
+        self.status_changed.connect(lambda _label, _status: self.resources.changed.emit())
         # An operation may find the server's era (auto): the listening session follows it.
         engine.submitted.connect(lambda task: task.finished.connect(
             lambda _outcome, url=task.server_url: self._era_found(url)))
