@@ -18,7 +18,7 @@ OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task
 OFFERING_COMMANDS = ("resources", "prompts", "complete")
 #: Their operations (as cli/offerings.py's OFFERINGS says which command makes which).
 OFFERING_METHODS = ("resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get",
-                    "completion/complete")
+                    "completion/complete", "resources/subscribe")
 #: The eras of MCP a server is spoken to in (as inspector.mcp.eras.ERAS; the grammar imports no network code).
 ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
@@ -225,7 +225,9 @@ def _offering_commands(commands: argparse._SubParsersAction) -> None:
                 ("list", _("list the resources"), None, None),
                 ("templates", _("list the resource templates"), None, None),
                 ("read", _("read a resource (text shown, binary content named with its type and size)"), "URI",
-                 _("the resource's URI")))),
+                 _("the resource's URI")),
+                ("subscribe", _("subscribe to a resource and print each update with its time until Ctrl-C, "
+                                "--count or --for"), "URI", _("the resource's URI")))),
             ("prompts", _("list the prompts a server offers, or get one filled in"), (
                 ("list", _("list the prompts"), None, None),
                 ("get", _("get a prompt filled in with --args"), "NAME", _("the prompt's name"))))):
@@ -240,6 +242,10 @@ def _offering_commands(commands: argparse._SubParsersAction) -> None:
             _server_options(sub)
             if word:
                 sub.add_argument("tool", nargs="?", metavar=word, help=word_help)
+            if action == "subscribe":
+                sub.add_argument("--count", type=int, metavar="N", help=_("end after N updates"))
+                sub.add_argument("--for", dest="for_s", type=float, metavar="SECONDS",
+                                 help=_("end after this many seconds"))
             if action == "get":
                 sub.add_argument("--args", metavar="JSON", help=_("the prompt's arguments as a JSON object of strings"))
     complete = commands.add_parser("complete", help=_("ask a server to complete an argument of a prompt or a "

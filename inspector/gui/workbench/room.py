@@ -104,7 +104,7 @@ class Workbench(QSplitter):
 
     def _browse_tabs(self) -> QTabWidget:
         """Tools, and what the server offers besides: Resources and Prompts."""
-        self.resources = ResourcesPanel(self.offer)
+        self.resources = ResourcesPanel(self.offer, self.engine.subscriptions)
         self.prompts = PromptsPanel(self.offer)
         self.browse = QTabWidget()
         translated(self.browse, "setAccessibleName", lambda: _("What the server offers"))
