@@ -34,7 +34,12 @@ async def offering_step(client: McpClient, server: ServerEndpoint, operation: st
                         budget_s: object = None, cancel: CancelSignal | None = None,
                         observer: OperationObserver | None = None, wire: str | None = None) -> OperationRecord:
     """Run ``operation`` on ``server`` and record it as a ``request`` step (its result: the
-    offerings' result object, or ``None`` when it failed)."""
+    offerings' result object, or ``None`` when it failed). Skills go to :mod:`.skills`."""
+    if operation.startswith("skills/"):
+        from .skills import skill_step
+
+        return await skill_step(client, server, operation, params, budget_s=budget_s, cancel=cancel,
+                                observer=observer, wire=wire)
     offerings = Offerings(client)
     common: dict[str, Any] = {"budget_s": budget_s, "cancel": cancel, "wire": wire}
 
