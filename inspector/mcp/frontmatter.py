@@ -50,7 +50,7 @@ def frontmatter_block(text: str) -> str:
     found = _BLOCK.match(head[:MAX_FRONTMATTER_CHARS + 16])
     if found is None:
         if head.startswith("---") and len(head) > MAX_FRONTMATTER_CHARS:
-            raise FrontmatterProblem(Message(N_("its frontmatter is not closed within the first {count} characters"),
+            raise FrontmatterProblem(Message(N_("its frontmatter is longer than {count} characters, or not closed"),
                                              {"count": MAX_FRONTMATTER_CHARS}))
         raise FrontmatterProblem(Message(N_("it does not begin with a frontmatter block between --- lines")))
     return found.group(1)
