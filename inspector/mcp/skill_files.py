@@ -45,10 +45,6 @@ def digest_of(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def _short(digest: str) -> str:
-    return digest[:23] + "…" if len(digest) > 24 else digest
-
-
 def _content_of(result: dict[str, Any], uri: str) -> dict[str, Any] | None:
     contents = result.get("contents")
     if not isinstance(contents, list):
@@ -88,7 +84,7 @@ def verify_file(listed: SkillFile, result: dict[str, Any]) -> ReadFile:
     digest = digest_of(data)
     if digest != listed.digest:
         raise FileMismatch(Message(N_("{file}: its SHA-256 digest is {digest}, the listing says {listed}"),
-                                   {"file": shown, "digest": _short(digest), "listed": _short(listed.digest)}))
+                                   {"file": shown, "digest": digest, "listed": listed.digest}))
     return ReadFile(listed.uri, listed.path, len(data), digest, mime, _text(data, as_text), True)
 
 

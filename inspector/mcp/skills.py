@@ -92,8 +92,12 @@ async def _require(op: Any, server: ServerEndpoint, method: str) -> None:
             N_("the skills extension ({extension})"), {"extension": "io.modelcontextprotocol/skills"}))
 
 
-def _failed(server: ServerEndpoint, problem: Message, method: str = "resources/read") -> McpTransportError:
-    return McpTransportError.skill_verification(server.label, method, problem)
+def _failed(server: ServerEndpoint, problem: Message, method: str = "resources/read",
+            file: str | None = None) -> McpTransportError:
+    """The named failure; ``skill_file``: the URI of the file that did not match (``None``: the entry)."""
+    error = McpTransportError.skill_verification(server.label, method, problem)
+    error.skill_file = file  # type: ignore[attr-defined]
+    return error
 
 
 async def _pages(op: Any, server: ServerEndpoint, stop_at: str | None = None) -> SkillListing:
@@ -129,14 +133,15 @@ def _check_frontmatter(server: ServerEndpoint, entry: SkillEntry, text: str) -> 
     try:
         found = parse_frontmatter(text)
     except FrontmatterProblem as problem:
-        raise _failed(server, Message(N_("{file}: {reason}"), {"file": SKILL_MD, "reason": problem.reason})) from None
+        raise _failed(server, Message(N_("{file}: {reason}"), {"file": SKILL_MD, "reason": problem.reason}),
+                      file=entry.uri) from None
     differing = differences(found, entry.frontmatter)
     if differing:
         name, in_file, listed = differing[0]
         raise _failed(server, Message(
             N_("{file}: its frontmatter says {field} is {value}, the listing says {listed}"),
             {"file": SKILL_MD, "field": sanitize_remote_text(name, 60), "value": shown_value(in_file),
-             "listed": shown_value(listed)}))
+             "listed": shown_value(listed)}), file=entry.uri)
     return found
 
 
@@ -150,10 +155,11 @@ async def _load(op: Any, server: ServerEndpoint, entry: SkillEntry, entry_from: 
         try:
             read = unverified_file(entry.uri, SKILL_MD, result)
         except FileMismatch as mismatch:
-            raise _failed(server, mismatch.problem) from None
+            raise _failed(server, mismatch.problem, file=entry.uri) from None
         if read.size > MAX_TOTAL_BYTES:
             raise _failed(server, Message(N_("{file}: {size} bytes, more than the {limit} a host must accept"),
-                                          {"file": SKILL_MD, "size": read.size, "limit": MAX_TOTAL_BYTES}))
+                                          {"file": SKILL_MD, "size": read.size, "limit": MAX_TOTAL_BYTES}),
+                          file=entry.uri)
         files.append(read)
     else:
         ordered = sorted(entry.files, key=lambda file: file.uri != entry.uri)  # SKILL.md first
@@ -162,10 +168,11 @@ async def _load(op: Any, server: ServerEndpoint, entry: SkillEntry, entry_from: 
             try:
                 read = verify_file(listed, result)
             except FileMismatch as mismatch:
-                raise _failed(server, mismatch.problem) from None
+                raise _failed(server, mismatch.problem, file=listed.uri) from None
             if listed.uri == entry.uri:
                 if read.text is None:
-                    raise _failed(server, Message(N_("{file}: it is not UTF-8 text"), {"file": SKILL_MD}))
+                    raise _failed(server, Message(N_("{file}: it is not UTF-8 text"), {"file": SKILL_MD}),
+                                  file=entry.uri)
                 _check_frontmatter(server, entry, read.text)
             files.append(read)
     skill_md = files[0].text or ""

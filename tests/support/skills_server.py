@@ -108,7 +108,9 @@ class SkillsServer(FaultServer):
     def _work(self, exchange: Exchange) -> None:
         request = exchange.request
         params = request.params if isinstance(request.params, dict) else {}
-        if request.rpc_method == "skills/list":
+        if request.rpc_method == "tools/list":
+            exchange.send_result({"tools": []})
+        elif request.rpc_method == "skills/list":
             exchange.send_result({"skills": self.entries()})
         elif request.rpc_method == "skills/get":
             found = next((entry for entry in self.entries()
