@@ -46,7 +46,7 @@ def test_skills_are_listed_shown_and_loaded_from_the_demo_server(qtbot, make_win
     assert finished(qtbot, task).status == "ok" and task.title == "skills/load skill://demo-tour/SKILL.md"
     qtbot.waitUntil(lambda: panel.skill_md.toPlainText().startswith("---\nname: demo-tour"), timeout=5000)
     assert [panel.files.item(row, 2).text() for row in range(2)] == ["✓ verified", "✓ verified"]
-    assert panel.state.text().startswith("Loaded: every file has the size and SHA-256 digest")
+    assert panel.state.text().replace("\u200b", "").startswith("Loaded: every file has the size and SHA-256 digest")
     assert task.outcome.run_id is not None
     room.detail.show_task(task)
     assert "The skill demo-tour was loaded: 2 files read and verified." in room.result.text.toPlainText()
@@ -68,7 +68,7 @@ def test_a_skill_that_fails_verification_is_said_in_words_and_not_shown(qtbot, m
         assert finished(qtbot, task).status == "failed"
         qtbot.waitUntil(lambda: "failed" in panel.state.text(), timeout=5000)
         assert server.reads == [SKILL] and FORMS not in server.reads
-        said = panel.state.text()
+        said = panel.state.text().replace("\u200b", "")
         assert said.startswith("✗ failed: verification failed: The skill from the server")
         assert "SKILL.md: its SHA-256 digest is sha256:" in said
         assert panel.skill_md.toPlainText() == "" and "Evil" not in said

@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -38,7 +40,7 @@ from inspector.i18n.words import marked_outcome_text
 from inspector.mcp.skill_entries import SkillEntry, read_entry
 
 from ..language import on_language_changed, translated
-from ..widgets.plain_text import cell_text, clip_text, plain_tooltip
+from ..widgets.plain_text import cell_text, clip_text, label_text, plain_tooltip
 from .engine import OperationTask
 from .suggesting_fields import Submit
 
@@ -53,8 +55,10 @@ def _table(name: Any, headers: Any) -> QTableWidget:
     table.setWordWrap(False)  # one line a row; the whole text is the cell's tooltip
     table.setTextElideMode(Qt.TextElideMode.ElideRight)
     table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 6)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    table.horizontalHeader().setStretchLastSection(True)
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(table.columnCount() - 1, QHeaderView.ResizeMode.Stretch)  # no sideways scrolling
+    table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     translated(table, "setAccessibleName", name)
     translated(table, "setHorizontalHeaderLabels", headers)
     return table
@@ -87,6 +91,7 @@ class SkillsPanel(QWidget):
         self.state = QLabel()
         self.state.setTextFormat(Qt.TextFormat.PlainText)
         self.state.setWordWrap(True)
+        self.state.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.skill_md = QPlainTextEdit()
         self.skill_md.setReadOnly(True)
         translated(self.skill_md, "setAccessibleName", lambda: _("SKILL.md, verified"))
@@ -118,8 +123,15 @@ class SkillsPanel(QWidget):
         right = QWidget()
         loaded = QVBoxLayout(right)
         loaded.setContentsMargins(0, 0, 0, 0)
+        # The state's words (a failure names two digests) scroll rather than push SKILL.md out of sight.
+        said = QScrollArea()
+        said.setWidget(self.state)
+        said.setWidgetResizable(True)
+        said.setFrameShape(QFrame.Shape.NoFrame)
+        said.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        said.setMaximumHeight(self.state.fontMetrics().lineSpacing() * 5 + 4)
         row = QHBoxLayout()
-        row.addWidget(self.state, 1)
+        row.addWidget(said, 1)
         row.addWidget(self.load_button, 0, Qt.AlignmentFlag.AlignTop)
         loaded.addLayout(row)
         loaded.addWidget(self.skill_md, 1)
@@ -168,7 +180,10 @@ class SkillsPanel(QWidget):
 
     def _say(self, words: Callable[[], str]) -> None:
         self._words = words
-        self.state.setText(words())
+        said = words()
+        # A digest is a long run without a space: given places to wrap, it never decides the width.
+        self.state.setText(label_text(said))
+        self.state.setToolTip(plain_tooltip(said) if said else "")
 
     def _redraw(self) -> None:
         """The chosen entry, what its load found (if it was loaded), in the current language."""
