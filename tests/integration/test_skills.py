@@ -76,6 +76,17 @@ def test_listing_and_getting_read_no_file_and_loading_reads_each_listed_file_onc
     assert loaded.files[1].text == "F" * 789 + "\n"
 
 
+def test_a_paged_listing_is_walked_and_a_load_stops_listing_once_its_skill_is_found() -> None:
+    with SkillsServer("paged") as server:
+        listing = _run(server.url, lambda skills, endpoint: skills.list(endpoint))
+        assert [entry.uri for entry in listing.entries] == ["skill://other/SKILL.md", SKILL] and listing.pages == 2
+        assert (listing.freshness.ttl_ms, listing.freshness.cache_scope) == (1000, "private")
+        assert [post.params.get("cursor") for post in server.posts("skills/list")] == [None, "2"]
+        loaded = _run(server.url, lambda skills, endpoint: skills.load(endpoint, "skill://other/SKILL.md"))
+        assert len(server.posts("skills/list")) == 3  # found on the first page: no second one asked
+    assert loaded.entry.dynamic and [file.verified for file in loaded.files] == [False]
+
+
 #: Each lie, the words of its named failure, and what was read before the load stopped.
 LIES = [
     ("digest", "SKILL.md: its SHA-256 digest is sha256:", [SKILL]),

@@ -12,7 +12,8 @@ with two files (SKILL.md, references/FORMS.md) and serves their reads. ``mode`` 
 * ``alias-bomb`` / ``deep-yaml`` / ``huge-frontmatter`` / ``python-tag``: a hostile frontmatter,
   listed with its own digest and size (only parsing can refuse it);
 * ``malformed``: entries that break the rules (no uri, a bad digest, a file outside the skill, ...);
-* ``undeclared``: the extension not declared at all.
+* ``undeclared``: the extension not declared at all;
+* ``paged``: the listing in two pages, the skill on the second (after ``skill://other/SKILL.md``).
 
 Every ``resources/read`` it received is in :attr:`reads` (by URI).
 """
@@ -68,6 +69,8 @@ class SkillsServer(FaultServer):
 
     def served(self, uri: str) -> str:
         """What a read of ``uri`` answers."""
+        if uri == "skill://other/SKILL.md":
+            return "---\nname: other\ndescription: d\n---\n\nOther.\n"
         if uri == FORMS:
             if self.mode == "forms-size":
                 return "F" * 811 + "\n"
@@ -110,6 +113,10 @@ class SkillsServer(FaultServer):
         params = request.params if isinstance(request.params, dict) else {}
         if request.rpc_method == "tools/list":
             exchange.send_result({"tools": []})
+        elif request.rpc_method == "skills/list" and self.mode == "paged" and params.get("cursor") != "2":
+            other = {"uri": "skill://other/SKILL.md", "frontmatter": {"name": "other", "description": "d"},
+                     "resources": "dynamic"}
+            exchange.send_result({"skills": [other], "nextCursor": "2", "ttlMs": 1000, "cacheScope": "private"})
         elif request.rpc_method == "skills/list":
             exchange.send_result({"skills": self.entries()})
         elif request.rpc_method == "skills/get":
