@@ -33,6 +33,8 @@ def test_skills_are_listed_shown_and_loaded_from_the_demo_server(qtbot, make_win
     assert not room.call_box.isVisibleTo(window) and not panel.load_button.isEnabled()
     listing = panel.list_skills()
     assert finished(qtbot, listing).status == "ok" and listing.title == "skills/list"
+    room.detail.show_task(listing)
+    assert "The server says this stays fresh for 5 min (public)." in room.result.text.toPlainText()
     qtbot.waitUntil(lambda: panel.items.count() == 2, timeout=10000)
     assert panel.items.item(0).text().startswith("demo-tour — Tour Run Inspector's demo server")
     panel.items.setCurrentRow(0)

@@ -8,10 +8,10 @@ import json
 from typing import Any
 
 from inspector.i18n import _, ngettext
-from inspector.i18n.formatting import format_number, format_size
+from inspector.i18n.formatting import format_duration, format_number, format_size
 from inspector.i18n.messages import translate
 from inspector.mcp.skill_entries import SkillEntry
-from inspector.mcp.skills import GotSkill, LoadedSkill, SkillListing
+from inspector.mcp.skills import Freshness, GotSkill, LoadedSkill, SkillListing
 
 
 def _entry_lines(entry: SkillEntry) -> list[str]:
@@ -28,6 +28,13 @@ def _entry_lines(entry: SkillEntry) -> list[str]:
     return lines
 
 
+def _fresh(freshness: Freshness) -> list[str]:
+    if freshness.ttl_ms is None:
+        return []
+    return [_("The server says this stays fresh for {duration} ({scope}).").format(
+        duration=format_duration(freshness.ttl_ms / 1000), scope=freshness.cache_scope or _("no scope given"))]
+
+
 def skill_text(result: Any) -> str | None:
     """The text of a skills result, or ``None`` when ``result`` is none."""
     if isinstance(result, SkillListing):
@@ -37,9 +44,9 @@ def skill_text(result: Any) -> str | None:
             lines.append(f"  {entry.uri} — {entry.description}" if entry.problem is None else
                          _("  {uri}: cannot be loaded: {problem}").format(uri=entry.uri,
                                                                         problem=translate(entry.problem)))
-        return "\n".join(lines)
+        return "\n".join(lines + _fresh(result.freshness))
     if isinstance(result, GotSkill):
-        return "\n".join(_entry_lines(result.entry))
+        return "\n".join(_entry_lines(result.entry) + _fresh(result.freshness))
     if isinstance(result, LoadedSkill):
         count = len(result.files)
         said = ngettext("The skill {name} was loaded: {count} file read and verified.",
