@@ -19,7 +19,12 @@ def test_a_paged_catalogue_shows_its_pages_and_filters(qtbot, make_window) -> No
         assert total == 130
         pages = -(-total // 25)
         assert window.workbench.tools.state.text() == f"130 tools in {pages} pages."
-        assert "Loading tools: page 2…" in seen
+        # The pages as they came, each said once it is seen; pages that come within one frame
+        # reach the window as one update (issue 27), so a fast server's may not be said at all.
+        assert seen and all(text == "Connecting to paged…" or text.startswith("Loading tools: page ") for text in seen)
+        said = [int(text.removeprefix("Loading tools: page ").removesuffix("…")) for text in seen
+                if text.startswith("Loading tools: page ")]
+        assert said == sorted(said) and all(1 <= page <= pages for page in said)
         qtbot.keyClicks(window.workbench.tools.filter, "NEVER ANSWER")
         proxy = window.workbench.tools.proxy
         assert [proxy.index(r, 0).data() for r in range(proxy.rowCount())] == ["hang"]
