@@ -32,7 +32,7 @@ class PlayTab(QObject):
         translated_tab(window.tabs, self.room, lambda: _("&Play"))
         menu.addSeparator()
         self.play_action = self._action(menu, lambda: _("&Play a run"), self.play, QKeySequence("Ctrl+Shift+Return"))
-        self.cancel_action = self._action(menu, lambda: _("Cancel the &played run"), self.room.cancel,
+        self.cancel_action = self._action(menu, lambda: _("Cancel the played r&un"), self.room.cancel,
                                           QKeySequence(Qt.Key.Key_Escape))
         self.cancel_action.setEnabled(False)
         self._escape = list(window.cancel_action.shortcuts())
@@ -72,6 +72,8 @@ class PlayTab(QObject):
         self.window.cancel_action.setShortcuts([] if shown else self._escape)
 
     def _servers(self) -> list[tuple[str, str]]:
+        if getattr(self.window, "_closed", False):
+            return []  # the store is closed (a language switch may still reach a window shut down)
         try:
             return [(record.url, server_label(record)) for record in self.window.admin.registry.all()]
         except StoreError:

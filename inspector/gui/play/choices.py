@@ -58,7 +58,7 @@ class PlayChoices(QWidget):
         self.description = mark_hint(QLabel())
         self.description.setTextFormat(Qt.TextFormat.PlainText)
         self.description.setWordWrap(True)
-        self.file_button = translated(QPushButton(), "setText", lambda: _("Choose a scenario &file…"))
+        self.file_button = translated(QPushButton(), "setText", lambda: _("C&hoose a file…"))
         self.file_button.clicked.connect(self.choose_file)
         self.model_url = QLineEdit()
         self.model_name = QLineEdit()
@@ -72,7 +72,7 @@ class PlayChoices(QWidget):
     def _build(self) -> None:
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
-        what_label = translated(QLabel(), "setText", lambda: _("&Play:"))
+        what_label = translated(QLabel(), "setText", lambda: _("Pla&y:"))
         label_combo(self.what, lambda: _("What to play"), what_label)
         row = QHBoxLayout()
         row.addWidget(self.what, 1)
@@ -81,10 +81,10 @@ class PlayChoices(QWidget):
         form.addRow("", self.description)
         self._model_rows = []
         for edit, label, name in (
-                (self.model_url, lambda: _("Model &URL:"), lambda: _("Model URL")),
+                (self.model_url, lambda: _("Model &address:"), lambda: _("Model address")),
                 (self.model_name, lambda: _("&Model:"), lambda: _("Model name")),
                 (self.api_key, lambda: _("API &key:"), lambda: _("API key")),
-                (self.prompt, lambda: _("P&rompt:"), lambda: _("Prompt"))):
+                (self.prompt, lambda: _("Promp&t:"), lambda: _("Prompt"))):
             shown = translated(QLabel(), "setText", label)
             shown.setBuddy(edit)
             translated(edit, "setAccessibleName", name)
@@ -92,7 +92,7 @@ class PlayChoices(QWidget):
             self._model_rows.append((shown, edit))
         translated(self.model_url, "setPlaceholderText", lambda: _("http://127.0.0.1:11434/v1 (Ollama)"))
         translated(self.prompt, "setPlaceholderText", lambda: _("What the model is asked to do"))
-        server_label = translated(QLabel(), "setText", lambda: _("&Server:"))
+        server_label = translated(QLabel(), "setText", lambda: _("S&erver:"))
         label_combo(self.server, lambda: _("Server to play against"), server_label)
         form.addRow(server_label, self.server)
         self.what.currentIndexChanged.connect(self._what_changed)

@@ -58,12 +58,12 @@ class PlayRoom(QWidget):
         self.worker = PlayWorker(db_path)
         self.run: PlayRun | None = None
         self.choices = PlayChoices(model_settings, servers, endpoint_for)
-        self.play_button = translated(QPushButton(), "setText", lambda: _("▶ &Play"))
+        self.play_button = translated(QPushButton(), "setText", lambda: _("▶ Play"))
         self.play_button.clicked.connect(self.play)
         self.cancel_button = translated(QPushButton(), "setText", lambda: _("Cancel the run (Esc)"))
         self.cancel_button.clicked.connect(self.cancel)
         self.cancel_button.setEnabled(False)
-        self.runs_button = translated(QPushButton(), "setText", lambda: _("Show in R&uns"))
+        self.runs_button = translated(QPushButton(), "setText", lambda: _("Show in Runs"))
         self.runs_button.clicked.connect(lambda: self.run is not None and self.run.run_id is not None
                                          and self.show_run_requested.emit(self.run.run_id))
         self.runs_button.setEnabled(False)
@@ -110,7 +110,7 @@ class PlayRoom(QWidget):
         below = QWidget()
         below_layout = QHBoxLayout(below)
         below_layout.setContentsMargins(0, 0, 0, 0)
-        below_layout.addWidget(self.bar, 3)
+        below_layout.addWidget(self.bar, 3, Qt.AlignmentFlag.AlignTop)
         below_layout.addWidget(self.said, 2)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.setObjectName("splitter-play")

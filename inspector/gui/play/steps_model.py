@@ -58,7 +58,7 @@ def state_text(row: PlayRow, cancelling: bool = False) -> str:
         return _("not answered: the run ended")
     if row.kind == "model":
         if row.state == "failed":
-            return ending_text_of("failed")
+            return outcome_word("failed")
         return _("answered in {time}").format(time=format_seconds((row.step.duration_ms if row.step else 0) / 1000))
     if row.bar is None:
         return outcome_word(row.state)
@@ -69,13 +69,8 @@ def state_text(row: PlayRow, cancelling: bool = False) -> str:
         return _("{state} · {time}").format(state=outcome_word("running"),
                                             time=_("{seconds} s left").format(seconds=format_fixed(left, 1)))
     ended = row.bar.ended_s if row.bar.ended_s is not None else 0.0
-    return _("{state} · {time}").format(state=ending_text(row.bar), time=format_seconds(ended))
-
-
-def ending_text_of(outcome: str) -> str:
-    from inspector.i18n.words import marked_outcome_text
-
-    return marked_outcome_text(outcome)
+    # The icon beside it is the outcome's mark: the words go without theirs.
+    return _("{state} · {time}").format(state=ending_text(row.bar).lstrip("✓⊘✗ "), time=format_seconds(ended))
 
 
 def outcome_of(row: PlayRow) -> str | None:
