@@ -57,6 +57,8 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
 
 def test_play_user_cancels_and_cancel_with_esc_mid_run(qtbot, make_window) -> None:
     window = make_window()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)  # a shortcut is the active window's
     room = play_tab(window).room
     assert room.choices.choose("user-cancels")
     run = room.play()

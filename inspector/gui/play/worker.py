@@ -25,6 +25,8 @@ from PySide6.QtCore import QObject, Signal
 from inspector.mcp import NullObserver, Secrets, ServerEndpoint
 from inspector.runs import RunStep
 
+#: A scenario's demo modes to the demo server's command line (port, language) -> words.
+DemoCommand = Callable[[dict[str, Any]], Callable[[int, str | None], list[str]]]
 #: How long the worker waits for the demo server's process to say where it listens.
 DEMO_START_BOUND_S = 20.0
 #: Closing the window: how long the run in progress gets to end after its cancel.
@@ -163,8 +165,7 @@ class _AnnouncingModel:
 class PlayWorker:
     """The thread and loop agent runs are played on (started with the first run)."""
 
-    def __init__(self, db_path: Path | None, *,
-                 demo_command: Callable[[dict[str, Any]], Callable[[int, str | None], list[str]]] | None = None) -> None:
+    def __init__(self, db_path: Path | None, *, demo_command: DemoCommand | None = None) -> None:
         self._db_path = db_path
         self._demo_command = demo_command
         self._thread: threading.Thread | None = None
