@@ -31,9 +31,10 @@ class PlayTab(QObject):
                              self._servers, self._endpoint_for)
         translated_tab(window.tabs, self.room, lambda: _("&Play"))
         menu.addSeparator()
-        self.play_action = self._action(menu, lambda: _("&Play a run"), self.play, QKeySequence("Ctrl+Shift+Return"))
+        self.play_action = self._action(menu, lambda: _("&Play a run"), self.play,
+                                        [QKeySequence("Ctrl+Shift+Return"), QKeySequence("Ctrl+Shift+Enter")])
         self.cancel_action = self._action(menu, lambda: _("Cancel the played r&un"), self.room.cancel,
-                                          QKeySequence(Qt.Key.Key_Escape))
+                                          [QKeySequence(Qt.Key.Key_Escape)])
         self.cancel_action.setEnabled(False)
         self._escape = list(window.cancel_action.shortcuts())
         self.room.playing_changed.connect(lambda _playing: self._route_escape())
@@ -42,9 +43,9 @@ class PlayTab(QObject):
         window.installEventFilter(self)
         self._route_escape()
 
-    def _action(self, menu: QMenu, text, slot, shortcut: QKeySequence) -> QAction:
+    def _action(self, menu: QMenu, text, slot, shortcuts: list[QKeySequence]) -> QAction:
         action = translated(QAction(self.window), "setText", text)
-        action.setShortcut(shortcut)
+        action.setShortcuts(shortcuts)
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         action.triggered.connect(slot)
         menu.addAction(action)

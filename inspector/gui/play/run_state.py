@@ -9,13 +9,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from inspector.runs import RunStep, StepKind
 from inspector.runs.timeline import step_outcome
 
 from ..widgets.budget_state import BarState, ProgressMark, ending_for
 from .worker import Mailbox, PlayHandle
+
+
+#: The reports waiting are taken at most this often (a burst of steps is one change of the list).
+PACE_MS = 50
 
 
 @dataclass
@@ -74,7 +78,12 @@ class PlayRun(QObject):
         #: The tool calls the model asked for that have not started yet, in order.
         self._calls: deque[str] = deque()
         self._operation: PlayRow | None = None
-        handle.mailbox.arrived.connect(self._take)
+        #: The first report of a batch waits this long for the rest (one repaint for a burst).
+        self._pace = QTimer(self)
+        self._pace.setSingleShot(True)
+        self._pace.setInterval(PACE_MS)
+        self._pace.timeout.connect(self._take)
+        handle.mailbox.arrived.connect(self._arrived)
 
     @property
     def running(self) -> bool:
@@ -97,6 +106,10 @@ class PlayRun(QObject):
 
     # -- the worker's reports ----------------------------------------------------------------------
 
+    def _arrived(self) -> None:
+        if not self._pace.isActive():
+            self._pace.start()
+
     def _take(self) -> None:
         first = len(self.rows)
         changed: set[int] = set()
@@ -117,7 +130,7 @@ class PlayRun(QObject):
         if whole:
             self.changed.emit()
         if self.status is not None:
-            self.mailbox.arrived.disconnect(self._take)
+            self.mailbox.arrived.disconnect(self._arrived)
             self.ended.emit()
 
     def _append(self, row: PlayRow) -> int:
