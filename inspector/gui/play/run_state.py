@@ -17,7 +17,6 @@ from inspector.runs.timeline import step_outcome
 from ..widgets.budget_state import BarState, ProgressMark, ending_for
 from .worker import Mailbox, PlayHandle
 
-
 #: The reports waiting are taken at most this often (a burst of steps is one change of the list).
 PACE_MS = 50
 
