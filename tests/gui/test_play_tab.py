@@ -101,3 +101,107 @@ def test_esc_belongs_to_the_tab_in_view(qtbot, make_window) -> None:
     assert not window.cancel_action.shortcuts() and not tab.cancel_action.shortcut().isEmpty()
     assert not tab.cancel_action.isEnabled()  # nothing plays
 
+
+
+def test_a_real_model_plays_against_a_configured_server(qtbot, make_window, demo_server) -> None:
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.fake_chat_model import FakeChatModel, tool_then_report
+
+    fake = FakeChatModel(tool_then_report("echo", {"text": "ping"}))
+    window = make_window((demo_server.url, "Demo server"))
+    room = play_tab(window).room
+    choices = room.choices
+    with serve_asgi(fake.app(), path="/v1") as url:
+        assert choices.choose("model")
+        assert choices.model_url.isVisible() and not choices.file_button.isVisible()
+        assert choices.choose_server(demo_server.url)
+        choices.model_url.setText(url)
+        choices.model_name.setText("fake-model")
+        choices.api_key.setText("sk-play-secret-1234")
+        choices.prompt.setText("Echo ping, please.")
+        run = room.play()
+        assert run is not None and not choices.api_key.text()  # the key is kept, never shown again
+        with qtbot.waitSignal(run.ended, timeout=20000):
+            pass
+    assert run.status == "ok", run.error
+    assert [(row.kind, row.state) for row in run.rows] == [("list", "ok"), ("model", "ok"), ("tool", "ok"),
+                                                           ("model", "ok")]
+    assert "The tool said: ping" in room.said.toPlainText()
+    assert fake.headers[0]["authorization"] == "Bearer sk-play-secret-1234"
+    record, steps = stored(run.run_id)
+    assert record.source == "live" and record.status == "ok"
+    from inspector.store import resolve_db_path
+
+    assert b"sk-play-secret-1234" not in resolve_db_path().read_bytes()
+    # The URL and the name are remembered; the key stays for this session (no keyring in tests).
+    assert window.settings.qsettings.value("play/model") == "fake-model"
+    assert choices.model_settings.has_key(url)
+
+
+def test_cancel_while_the_model_thinks_records_nothing_more(qtbot, make_window, demo_server) -> None:
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.fake_chat_model import FakeChatModel, answer
+
+    fake = FakeChatModel(lambda body: None if len(fake.requests) > 1 else answer("First the echo.",
+                                                                                  [("echo", {"text": "a"})]))
+    window = make_window((demo_server.url, "Demo server"))
+    room = play_tab(window).room
+    with serve_asgi(fake.app(), path="/v1") as url:
+        room.choices.choose("model")
+        room.choices.choose_server(demo_server.url)
+        room.choices.model_url.setText(url)
+        room.choices.model_name.setText("fake-model")
+        room.choices.prompt.setText("Go.")
+        run = room.play()
+        qtbot.waitUntil(lambda: fake.holding.is_set(), timeout=20000)
+        qtbot.waitUntil(lambda: run.rows and run.rows[-1].state == "asking", timeout=5000)
+        assert room.model.data(room.model.index(len(run.rows) - 1, 3)) == "thinking…"
+        with qtbot.waitSignal(run.ended, timeout=10000):
+            room.cancel()
+    assert run.status == "cancelled"
+    assert run.rows[-1].state == "unanswered"
+    record, steps = stored(run.run_id)
+    assert record.status == "cancelled"
+    assert [kind for kind, _tool, _outcome in steps] == ["request", "llm", "tool"]
+
+
+def test_a_scenario_file_shows_its_description_or_what_is_wrong(qtbot, make_window, tmp_path) -> None:
+    window = make_window()
+    room = play_tab(window).room
+    good = tmp_path / "mine.json"
+    good.write_text('{"scenario": 1, "name": "mine", "description": "Echo <b>once</b>.", "prompt": "p",'
+                    ' "rounds": [{"say": "Echo.", "calls": [{"tool": "echo", "arguments": {"text": "x"}}]}]}')
+    room.choices.load_file(good)
+    assert room.choices.what.currentData() == "file" and room.choices.file_button.isVisible()
+    assert room.choices.description.text() == "Echo <b>once</b>."  # plain text, as written
+    assert room.choices.description.textFormat() == Qt.TextFormat.PlainText
+    assert room.choices.job().title == "scenario mine"
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"scenario": 1, "name": "bad", "rounds": []}')
+    room.choices.load_file(bad)
+    assert "rounds" in room.choices.description.text()
+    assert room.play() is None and "scenario file" in room.status.text()
+
+
+def test_the_api_key_is_kept_in_the_keyring_where_the_command_line_reads_it(file_keyring) -> None:
+    from inspector.gui.play.model_settings import KEYRING_ENTRY, ModelSettings, key_place
+    from inspector.gui.settings import AppSettings
+    from inspector.store.secrets import KeyringSecretKeeper
+
+    settings = ModelSettings(AppSettings().qsettings, KeyringSecretKeeper())
+    assert settings.remember("http://127.0.0.1:11434/v1", "llama", "sk-kept") == "sk-kept"
+    assert KEYRING_ENTRY == "api-key"
+    assert list(file_keyring.entries().values()) == ["sk-kept"]
+    place = key_place("http://127.0.0.1:11434/v1")
+    assert place.endswith("/v1/chat/completions")
+    assert KeyringSecretKeeper().load(place, KEYRING_ENTRY) == "sk-kept"
+    assert settings.remember("http://127.0.0.1:11434/v1", "llama", "") == "sk-kept"  # typed once
+
+
+def test_the_tab_is_built_when_first_shown(qtbot, make_window) -> None:
+    window = make_window()
+    tab = window.play
+    assert not tab.built
+    window.tabs.setCurrentIndex(window.tabs.count() - 1)
+    assert tab.built and window.tabs.currentWidget() is tab.room
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "&Play"

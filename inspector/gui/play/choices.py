@@ -95,6 +95,7 @@ class PlayChoices(QWidget):
         server_label = translated(QLabel(), "setText", lambda: _("S&erver:"))
         label_combo(self.server, lambda: _("Server to play against"), server_label)
         form.addRow(server_label, self.server)
+        self.model_url.editingFinished.connect(self._say_key)
         self.what.currentIndexChanged.connect(self._what_changed)
         self.server.currentIndexChanged.connect(lambda _i: self.changed.emit())
 
@@ -167,9 +168,14 @@ class PlayChoices(QWidget):
             self.description.setText(_("Choose a scenario file (see docs/scenarios.md for the format)."))
         else:
             self.description.setText(_("A model you name answers; it is offered the server's tools."))
-            self.api_key.setPlaceholderText(_("kept in the keyring") if self.model_settings.has_key(
-                self.model_url.text()) else _("none"))
+            self._say_key()
         self.changed.emit()
+
+    def _say_key(self) -> None:
+        """The key field's placeholder says whether a key is kept (it is never shown)."""
+        where = self.model_settings.kept_where(self.model_url.text().strip())
+        self.api_key.setPlaceholderText({"keyring": _("kept in the keyring"),
+                                         "session": _("kept until the window closes")}.get(where, _("none")))
 
     def scenario(self) -> Any:
         kind = self.what.currentData()
@@ -207,7 +213,7 @@ class PlayChoices(QWidget):
         except ValueError as exc:
             raise ChoiceError(str(exc)) from None
         self.api_key.clear()
-        self.api_key.setPlaceholderText(_("kept in the keyring") if self.model_settings.has_key(url) else _("none"))
+        self._say_key()
         from inspector.mcp import Secrets
 
         secrets = Secrets().with_values(api_key)

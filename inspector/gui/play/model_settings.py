@@ -36,10 +36,17 @@ class ModelSettings:
         return str(self._qsettings.value("play/model", "") or "")
 
     def has_key(self, url: str) -> bool:
+        return self.kept_where(url) is not None
+
+    def kept_where(self, url: str) -> str | None:
+        """Where the key of the model at ``url`` is kept: ``session``, ``keyring`` or ``None``."""
         try:
-            return self._key(key_place(url)) is not None
+            place = key_place(url)
         except ValueError:
-            return False
+            return None
+        if place in self._session:
+            return "session"
+        return "keyring" if self._secrets.load(place, KEYRING_ENTRY) else None
 
     def remember(self, url: str, model: str, typed_key: str) -> str | None:
         """Keep the URL and name; keep a key that was typed, else use the one kept. Returns the key."""

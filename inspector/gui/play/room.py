@@ -138,8 +138,8 @@ class PlayRoom(QWidget):
             self.status.setText(str(exc))
             return None
         mailbox = Mailbox()
-        handle = self.worker.play(job, mailbox)
-        run = PlayRun(handle, job.title)
+        run = PlayRun(mailbox, job.title)  # listening before the worker can report
+        run.handle = self.worker.play(job, mailbox)
         self.run = run
         self.model.show_run(run)
         self.follower.follow()

@@ -61,9 +61,11 @@ class PlayRun(QObject):
     changed = Signal()
     ended = Signal()
 
-    def __init__(self, handle: PlayHandle, title: str) -> None:
+    def __init__(self, mailbox: Mailbox, title: str) -> None:
         super().__init__()
-        self.handle = handle
+        self._mailbox = mailbox
+        #: The worker's handle of the run (set once it was handed to the worker).
+        self.handle: PlayHandle | None = None
         self.title = title
         self.rows: list[PlayRow] = []
         self.run_id: int | None = None
@@ -82,7 +84,8 @@ class PlayRun(QObject):
         self._pace.setSingleShot(True)
         self._pace.setInterval(PACE_MS)
         self._pace.timeout.connect(self._take)
-        handle.mailbox.arrived.connect(self._arrived)
+        # Connected before the worker has the run: its first report cannot pass unheard.
+        mailbox.arrived.connect(self._arrived)
 
     @property
     def running(self) -> bool:
@@ -90,13 +93,14 @@ class PlayRun(QObject):
 
     @property
     def mailbox(self) -> Mailbox:
-        return self.handle.mailbox
+        return self._mailbox
 
     def cancel(self) -> None:
         """Cancel the run (from the GUI thread): the worker hears it at once."""
         if self.running and self.cancel_requested_at is None:
             self.cancel_requested_at = time.monotonic()
-            self.handle.cancel()
+            if self.handle is not None:
+                self.handle.cancel()
             self.changed.emit()
 
     @property
