@@ -205,3 +205,22 @@ def test_the_tab_is_built_when_first_shown(qtbot, make_window) -> None:
     window.tabs.setCurrentIndex(window.tabs.count() - 1)
     assert tab.built and window.tabs.currentWidget() is tab.room
     assert window.tabs.tabText(window.tabs.currentIndex()) == "&Play"
+
+
+def test_every_control_of_the_play_tab_is_named_for_a_screen_reader(qtbot, make_window) -> None:
+    from tests.gui.test_models_and_accessibility import _heard_problems, _unnamed
+
+    window = make_window()
+    room = play_tab(window).room
+    for choice in ("happy-path", "file", "model"):
+        assert room.choices.choose(choice)
+        assert _unnamed(room) == [] and _heard_problems(room) == []
+    assert room.choices.choose("user-cancels")
+    run = room.play()
+    qtbot.waitUntil(lambda: any(row.kind == "tool" and row.running for row in run.rows), timeout=20000)
+    assert _unnamed(room) == [] and _heard_problems(room) == []
+    assert room.bar.accessibleDescription()  # the budget bar says what it shows
+    spoken = room.model.data(room.model.index(1, 4), Qt.ItemDataRole.AccessibleTextRole)
+    assert spoken  # the mini bar's cell is spoken as its state
+    with qtbot.waitSignal(run.ended, timeout=10000):
+        room.cancel()

@@ -99,6 +99,7 @@ class PlayRoom(QWidget):
             self.view.setColumnWidth(COLUMNS.index(column), width)
         header.setSectionResizeMode(COLUMNS.index("what"), QHeaderView.ResizeMode.Stretch)
         translated(self.view, "setAccessibleName", lambda: _("Steps of the played run"))
+        translated(header, "setAccessibleName", lambda: _("Columns of the played run's steps"))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.said.setReadOnly(True)
         translated(self.said, "setAccessibleName", lambda: _("What the model says"))
