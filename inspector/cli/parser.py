@@ -36,12 +36,17 @@ def _json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help=_("print exactly one JSON object"))
 
 
-def _server_options(sub: argparse.ArgumentParser) -> None:
+def _server_options(sub: argparse.ArgumentParser, *, positional: bool = True) -> None:
     # Optional, and parsed intermixed with the options: with --stdio the command line is the server
-    # (cli/server_choice.py checks what was given).
-    sub.add_argument("url", nargs="?", metavar="SERVER",
-                     help=_("the server: its address (Streamable HTTP, e.g. http://127.0.0.1:8000/mcp) or a "
-                            "configured server's name; left out with --stdio"))
+    # (cli/server_choice.py checks what was given). ``positional=False``: given as --server instead.
+    if positional:
+        sub.add_argument("url", nargs="?", metavar="SERVER",
+                         help=_("the server: its address (Streamable HTTP, e.g. http://127.0.0.1:8000/mcp) or a "
+                                "configured server's name; left out with --stdio"))
+    else:
+        sub.add_argument("--server", dest="url", metavar="SERVER",
+                         help=_("the server to replay on: its address or a configured server's name (default: the "
+                                "server the step's run was made against)"))
     sub.add_argument("--stdio", metavar='"COMMAND LINE"',
                      help=_("start this command as the server and speak to it over stdin/stdout (words split as "
                             "a shell would, no shell run)"))
@@ -123,6 +128,13 @@ def build_parser() -> Parser:
     call.add_argument("--task", action="store_true",
                       help=_("run the tool as a task when it offers that (a tool that requires one always runs as "
                              "one); its polls are steps of the one operation"))
+    replay = commands.add_parser("replay", help=_("call a stored step's tool again, with the same arguments and "
+                                                  "budget, as a new run linked to the step"),
+                                 usage=_("%(prog)s [options] RUN:STEP"))
+    replay.intermixed = True
+    replay.add_argument("target", metavar="RUN:STEP",
+                        help=_("the step: its run's id and its number in the run, e.g. 17:3"))
+    _server_options(replay, positional=False)
     task = commands.add_parser("task", help=_("look up a task made earlier (its status, and its result when it has "
                                               "ended)"), usage=_("%(prog)s [options] SERVER TASK_ID"))
     task.intermixed = True
