@@ -152,7 +152,6 @@ class PlayRoom(QWidget):
         run.ended.connect(self._ended)
         self.play_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.runs_button.setEnabled(False)
         self._frames.start()
         self._say_state()
         self.playing_changed.emit(True)
@@ -192,7 +191,6 @@ class PlayRoom(QWidget):
         self.play_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         run = self.run
-        self.runs_button.setEnabled(run is not None and run.run_id is not None)
         if run is not None and run.rows:
             self.model.row_changed_now(len(run.rows) - 1)
             last = self._last_operation()
@@ -238,6 +236,8 @@ class PlayRoom(QWidget):
 
     def _say_state(self) -> None:
         self.status.setText(self.state_text())
+        # The run is stored from its start: the Runs tab can show it while it grows.
+        self.runs_button.setEnabled(self.run is not None and self.run.run_id is not None)
 
     def state_text(self) -> str:
         run = self.run
