@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -69,7 +70,8 @@ class PlayRoom(QWidget):
         self.runs_button.setEnabled(False)
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setWordWrap(True)
+        # Its text changes with every step: it must not lay the row out again each time.
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         translated(self.status, "setAccessibleName", lambda: _("State of the played run"))
         self.model = PlayStepsModel(self)
         self.view = QTableView()
@@ -226,6 +228,9 @@ class PlayRoom(QWidget):
 
     def _show_bar(self, row: PlayRow | None) -> None:
         if row is None or row.bar is None:
+            return
+        if self.bar.state is row.bar and not self.bar.isHidden():
+            self.bar.refresh()  # the same operation: it animates itself; a leg came or went
             return
         self.bar.set_title(_("Round {round}: {what}").format(round=row.round, what=what_text(row)))
         self.bar.show_live(row.bar, row.started_at)

@@ -25,6 +25,12 @@ COLUMNS = ("round", "maker", "what", "state", "budget")
 BAR_COLUMN = COLUMNS.index("budget")
 #: The role that returns the row's :class:`PlayRow`.
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+_DISPLAY, _SPOKEN = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.AccessibleTextRole)
+_TOOLTIP, _DECORATION = int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.DecorationRole)
+#: The roles this model answers; a view asks for a dozen per cell at every repaint, so the others
+#: are refused before anything else is looked at.
+_ROLES = frozenset({_DISPLAY, _SPOKEN, _TOOLTIP, _DECORATION, int(ROW_ROLE)})
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
 
 def headers() -> dict[str, str]:
@@ -86,10 +92,13 @@ class PlayStepsModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.run: PlayRun | None = None
+        #: The texts of rows that have ended (they no longer change): row -> (column, role) -> text.
+        self._texts: dict[int, dict[tuple[int, int], str]] = {}
         on_language_changed(self, self._everything_changed)
 
     def show_run(self, run: PlayRun | None) -> None:
         self.beginResetModel()
+        self._texts.clear()
         if self.run is not None:
             self.run.rows_added.disconnect(self._added)
             self.run.row_changed.disconnect(self._changed)
@@ -108,13 +117,21 @@ class PlayStepsModel(QAbstractTableModel):
         self.endInsertRows()
 
     def _changed(self, row: int) -> None:
+        self._forget(row)
         self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
 
     def row_changed_now(self, row: int) -> None:
-        """Repaint ``row``'s state and bar (a running operation's clock moved)."""
+        """Repaint ``row``'s state and bar (a running operation's clock moved, or a cancel was asked)."""
+        self._forget(row)
         self.dataChanged.emit(self.index(row, COLUMNS.index("state")), self.index(row, BAR_COLUMN))
 
+    def _forget(self, row: int) -> None:
+        found = self.row_at(row)
+        if found is not None:
+            self._texts.pop(id(found), None)
+
     def _everything_changed(self) -> None:
+        self._texts.clear()
         if self.rowCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(COLUMNS) - 1))
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
@@ -137,7 +154,8 @@ class PlayStepsModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.parent().isValid():
+        role = int(role)
+        if role not in _ROLES or not index.isValid():
             return None
         row = self.row_at(index.row())
         if row is None:
@@ -145,11 +163,17 @@ class PlayStepsModel(QAbstractTableModel):
         column = COLUMNS[index.column()]
         if role == ROW_ROLE:
             return row
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return self._text(row, column, role == Qt.ItemDataRole.AccessibleTextRole)
-        if role == Qt.ItemDataRole.ToolTipRole and column == "what" and row.kind == "model" and row.text:
+        if role in (_DISPLAY, _SPOKEN):
+            if row.running:  # its countdown moves with the clock
+                return self._text(row, column, role == _SPOKEN)
+            texts = self._texts.setdefault(id(row), {})
+            text = texts.get((index.column(), role))
+            if text is None:
+                text = texts[(index.column(), role)] = self._text(row, column, role == _SPOKEN)
+            return text
+        if role == _TOOLTIP and column == "what" and row.kind == "model" and row.text:
             return plain_tooltip(row.text)
-        if role == Qt.ItemDataRole.DecorationRole and column == "state":
+        if role == _DECORATION and column == "state":
             outcome = outcome_of(row)
             return outcome_icon(outcome) if outcome else None
         return None
@@ -170,6 +194,4 @@ class PlayStepsModel(QAbstractTableModel):
         return state_text(row, cancelling) if spoken else ""
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+        return _FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
