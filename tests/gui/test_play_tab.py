@@ -154,7 +154,7 @@ def test_cancel_while_the_model_thinks_records_nothing_more(qtbot, make_window, 
         room.choices.prompt.setText("Go.")
         run = room.play()
         qtbot.waitUntil(lambda: fake.holding.is_set(), timeout=20000)
-        qtbot.waitUntil(lambda: run.rows and run.rows[-1].state == "asking", timeout=5000)
+        qtbot.waitUntil(lambda: bool(run.rows) and run.rows[-1].state == "asking", timeout=5000)
         assert room.model.data(room.model.index(len(run.rows) - 1, 3)) == "thinking…"
         with qtbot.waitSignal(run.ended, timeout=10000):
             room.cancel()
