@@ -106,6 +106,10 @@ def run(args: argparse.Namespace) -> int:
             handler.roots = roots_from_uris(chosen.roots)
         early = EarlyInterrupt()
         with early.held():
+            if (args.command, getattr(args, "offering", None)) == ("resources", "subscribe"):
+                from .subscribe import watch  # updates until stopped, on a listening session
+
+                return asyncio.run(watch(args, chosen.server, chosen.budget_s, store, handler, early))
             return asyncio.run(_operate(args, chosen.server, chosen.budget_s, arguments, store, reading, early,
                                         handler))
     finally:

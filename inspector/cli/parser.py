@@ -11,14 +11,16 @@ from inspector.runs.status import RUN_STATUSES
 from . import numbers, sampling_option, signin_options
 from .argparse_words import speak_our_language
 from .common import Parser
+from .compare_grammar import add_compare_command
+from .skills_parser import SKILL_COMMANDS, add_skills_command
 from .version_option import VersionAction
 
 OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task": "tasks/get"}
 #: The commands on what a server offers besides tools (inspector/cli/offerings.py), made as operations.
-OFFERING_COMMANDS = ("resources", "prompts", "complete")
+OFFERING_COMMANDS = ("resources", "prompts", "complete", "skills")
 #: Their operations (as cli/offerings.py's OFFERINGS says which command makes which).
 OFFERING_METHODS = ("resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get",
-                    "completion/complete")
+                    "completion/complete", "resources/subscribe", *SKILL_COMMANDS.values())
 #: The eras of MCP a server is spoken to in (as inspector.mcp.eras.ERAS; the grammar imports no network code).
 ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
@@ -150,6 +152,7 @@ def build_parser() -> Parser:
         _server_options(operation)
 
     _offering_commands(commands)
+    add_skills_command(commands, _server_options)
 
     for name, help_text in (("signin", _("sign in to a server (OAuth, in the browser); the tokens go to the keyring")),
                             ("signout", _("sign out of a server: forget its tokens"))):
@@ -188,6 +191,8 @@ def build_parser() -> Parser:
     _json_option(note)
     _db_option(note)
 
+    add_compare_command(commands)
+
     export = commands.add_parser("export", help=_("write runs to a trace file (credentials are never written)"))
     export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar="RUN_ID", help=_("the runs to export"))
     export.add_argument("--all", action="store_true", help=_("export every run"))
@@ -225,7 +230,9 @@ def _offering_commands(commands: argparse._SubParsersAction) -> None:
                 ("list", _("list the resources"), None, None),
                 ("templates", _("list the resource templates"), None, None),
                 ("read", _("read a resource (text shown, binary content named with its type and size)"), "URI",
-                 _("the resource's URI")))),
+                 _("the resource's URI")),
+                ("subscribe", _("subscribe to a resource and print each update with its time until Ctrl-C, "
+                                "--count or --for"), "URI", _("the resource's URI")))),
             ("prompts", _("list the prompts a server offers, or get one filled in"), (
                 ("list", _("list the prompts"), None, None),
                 ("get", _("get a prompt filled in with --args"), "NAME", _("the prompt's name"))))):
@@ -240,6 +247,10 @@ def _offering_commands(commands: argparse._SubParsersAction) -> None:
             _server_options(sub)
             if word:
                 sub.add_argument("tool", nargs="?", metavar=word, help=word_help)
+            if action == "subscribe":
+                sub.add_argument("--count", type=int, metavar="N", help=_("end after N updates"))
+                sub.add_argument("--for", dest="for_s", type=float, metavar="SECONDS",
+                                 help=_("end after this many seconds"))
             if action == "get":
                 sub.add_argument("--args", metavar="JSON", help=_("the prompt's arguments as a JSON object of strings"))
     complete = commands.add_parser("complete", help=_("ask a server to complete an argument of a prompt or a "

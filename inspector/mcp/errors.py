@@ -37,6 +37,8 @@ class ErrorKind(str, Enum):
     OUTPUT_SCHEMA = "output_schema"
     SIGNIN_REQUIRED = "signin_required"
     SIGNIN_FAILED = "signin_failed"
+    SKILL_VERIFICATION = "skill_verification"
+    NOT_OFFERED = "not_offered"
 
 
 #: Stable codes; never renumber, only append.
@@ -55,6 +57,8 @@ ERROR_CODES: dict[ErrorKind, int] = {
     ErrorKind.OUTPUT_SCHEMA: 1012,
     ErrorKind.SIGNIN_REQUIRED: 1013,
     ErrorKind.SIGNIN_FAILED: 1014,
+    ErrorKind.SKILL_VERIFICATION: 1015,
+    ErrorKind.NOT_OFFERED: 1016,
 }
 
 
@@ -236,6 +240,23 @@ class McpTransportError(Exception):
                                                                         "reason": reason}), method=step)
         error.signin_step = step
         return error
+
+    @classmethod
+    def skill_verification(cls, server: str, method: str, problem: Message) -> McpTransportError:
+        """A skill's file or entry that does not match what the listing said (SEP-2640): the skill
+        is not loaded, and ``problem`` names the file and what differed."""
+        return cls(ErrorKind.SKILL_VERIFICATION, server,
+                   Message(N_("The skill from the server {server} failed verification and was not loaded: "
+                              "{problem}."), {"server": server, "problem": problem}),
+                   method=method)
+
+    @classmethod
+    def not_offered(cls, server: str, method: str, what: Message) -> McpTransportError:
+        """The server's capabilities do not declare what the operation needs; nothing was asked."""
+        return cls(ErrorKind.NOT_OFFERED, server,
+                   Message(N_("The server {server} does not offer {what}: its capabilities do not declare it, so "
+                              "{method} was not sent."), {"server": server, "what": what, "method": method}),
+                   method=method)
 
     @classmethod
     def malformed(cls, server: str, method: str, what: str | Message) -> McpTransportError:

@@ -142,7 +142,6 @@ class StepDetail(QWidget):
         translated(self.note_button, "setAccessibleName", lambda: _("Write a note on this step"))
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
-        buttons.addWidget(self.replay)
         buttons.addWidget(self.look_up_task)
         buttons.addWidget(self.note_button)
         buttons.addStretch(1)
@@ -152,7 +151,12 @@ class StepDetail(QWidget):
         # Tight: beside the timeline at the default size the detail has about 270 px of height.
         layout.setContentsMargins(4, 0, 4, 4)
         layout.setSpacing(3)
-        layout.addWidget(self.heading)
+        # Replay beside the step's name: the buttons' row under the tabs has no room to spare.
+        heading = QHBoxLayout()
+        heading.setContentsMargins(0, 0, 0, 0)
+        heading.addWidget(self.heading, 1)
+        heading.addWidget(self.replay, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(heading)
         layout.addWidget(self.note)
         layout.addWidget(self.summary)
         layout.addWidget(self.wire)

@@ -307,6 +307,8 @@ class OperationsEngine(QObject):
         #: The Server log's feed: what the servers log on the operations' sessions (and the listening
         #: session's lines); its ``entries`` signal hands them to the log in paced, bounded batches.
         self.log = OperationLog()
+        #: The window's resource subscriptions (``subscriptions.ResourceSubscriptions``), once it listens.
+        self.subscriptions: Any = None
         #: Who answers the servers' questions and sampling requests (the window's dialogs); set
         #: before :meth:`start`. Without it the client declines them.
         self.answers = answers
@@ -584,8 +586,9 @@ class OperationsEngine(QObject):
                 if task.kind == "offering":
                     from inspector.agent.offerings import offering_step
 
+                    session = self.subscriptions.session_for(server) if self.subscriptions is not None else None
                     return await offering_step(client, server, task.tool or "", task.arguments or {}, budget_s=budget,
-                                               cancel=cancel, observer=observer)
+                                               cancel=cancel, observer=observer, session=session)
                 if task.kind == "list":
                     return await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
                 return await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
