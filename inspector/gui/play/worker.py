@@ -89,6 +89,8 @@ class PlayHandle:
         self.mailbox = mailbox
         self.agent: Any = None
         self.cancel_requested = False
+        #: The worker is done with the run (set on the worker thread at its very end).
+        self.done = False
         self._wake: Callable[[], None] | None = None
 
     def cancel(self) -> None:
@@ -193,6 +195,8 @@ class PlayWorker:
         self.start()
         assert self._loop is not None
         handle = PlayHandle(job, mailbox)
+        # The runs that ended are let go (each holds its whole trace).
+        self._handles = [earlier for earlier in self._handles if not earlier.done]
         self._handles.append(handle)
 
         def begin() -> None:
@@ -273,6 +277,8 @@ class PlayWorker:
             gc.unfreeze()  # a later full pass may collect what the run left behind
             if demo is not None:
                 await asyncio.get_running_loop().run_in_executor(None, demo.stop)
+            handle.agent = None
+            handle.done = True
 
     async def _run_agent(self, handle: PlayHandle, server: ServerEndpoint) -> None:
         from inspector.agent import AgentRun, NullSink, StoreSink
