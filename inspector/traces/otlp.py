@@ -42,7 +42,8 @@ from .format import (
     read_uid,
     said,
 )
-from .span_parts import read_events, read_links
+from .quick_span import quick_span
+from .span_parts import MAX_EVENTS, MAX_LINKS, read_events, read_links
 
 SERVICE_NAME = "run-inspector"
 SCOPE_NAME = "run-inspector"
@@ -305,6 +306,9 @@ class Span:
 
 def read_span(record: Any, path: Path) -> Span:
     """Check one span object of OTLP JSON (ids in hex, times in nanoseconds as strings or numbers)."""
+    span = quick_span(record, _filled_span, MAX_EVENTS, MAX_LINKS)  # a plain span: the same, sooner
+    if span is not None:
+        return span
     if not isinstance(record, Mapping):
         raise TraceProblem(path, said(N_("a span must be an object, got {value}"), value=describe(record)))
     start = _nanos(record.get("startTimeUnixNano"), (*path, "startTimeUnixNano"), required=True)
@@ -344,6 +348,12 @@ def read_span(record: Any, path: Path) -> Span:
 
 
 _new = object.__new__
+
+
+def _filled_span(**fields: Any) -> Span:
+    span = _new(Span)
+    span.__dict__.update(fields)
+    return span
 
 
 def _event_nanos(value: Any, path: Path) -> int:
