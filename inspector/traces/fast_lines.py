@@ -73,7 +73,9 @@ def parse_line(line: bytes) -> Any:
         skeleton = _ESCAPE.sub(b"", line)
     else:
         skeleton = line
-    if not _shallow(_STRING.sub(b"", skeleton.translate(None, _NOT_SKELETON))):
+    skeleton = skeleton.translate(None, _NOT_SKELETON)
+    if not _shallow(skeleton, b'""', _SAFE_DEPTH // 3) and not _shallow(_STRING.sub(b"", skeleton), b"",
+                                                                           _SAFE_DEPTH // 2):
         return None
     try:
         return _DECODER.decode(line.decode("utf-8"))
@@ -81,15 +83,20 @@ def parse_line(line: bytes) -> Any:
         return None
 
 
-def _shallow(brackets: bytes) -> bool:
-    """True when the brackets of a JSON value (strings taken out) nest at most :data:`_SAFE_DEPTH`
-    levels: a round takes away the innermost ``[]`` pairs, then the innermost ``{}`` pairs, so at
-    most two levels; a value gone within ``_SAFE_DEPTH // 2`` rounds is no deeper than that."""
-    for _ in range(_SAFE_DEPTH // 2):
-        if not brackets:
+def _shallow(skeleton: bytes, strings: bytes, rounds: int) -> bool:
+    """True when the brackets and quotes of a JSON value (its escapes taken out) nest at most
+    :data:`_SAFE_DEPTH` levels. A round takes away the innermost ``strings`` (``""``: the quotes of
+    a string whose brackets are gone, themselves paired; ``b""``: none, strings were taken out),
+    then ``[]`` pairs, then ``{}`` pairs: at most one level of each. A bracket inside a string can
+    only pair with one in the same string (its quotes stand between it and any other), so a
+    value gone within ``rounds`` rounds nests no deeper than ``rounds`` times the kinds of pair."""
+    for _ in range(rounds):
+        if not skeleton:
             return True
-        brackets = brackets.replace(b"[]", b"").replace(b"{}", b"")
-    return not brackets
+        if strings:
+            skeleton = skeleton.replace(strings, b"")
+        skeleton = skeleton.replace(b"[]", b"").replace(b"{}", b"")
+    return not skeleton
 
 
 def count_key(line: bytes, key: str) -> int:

@@ -42,7 +42,7 @@ from .format import (
     read_uid,
     said,
 )
-from .quick_span import quick_span
+from .quick_span import quick_attributes, quick_span
 from .span_parts import MAX_EVENTS, MAX_LINKS, read_events, read_links
 
 SERVICE_NAME = "run-inspector"
@@ -362,8 +362,9 @@ def _event_nanos(value: Any, path: Path) -> int:
 
 def read_attributes(value: Any, path: Path) -> dict[str, Any]:
     """OTLP ``KeyValue`` list → dict of plain JSON values (a later duplicate key wins)."""
-    if value is None:
-        return {}
+    quick = quick_attributes(value)  # plain ones: the same, sooner
+    if quick is not None:
+        return quick
     if not isinstance(value, list):
         raise TraceProblem(path, said(N_("must be a list of key/value objects, got {value}"), value=describe(value)))
     attributes: dict[str, Any] = {}
