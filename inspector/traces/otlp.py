@@ -307,8 +307,11 @@ class Span:
 def read_span(record: Any, path: Path) -> Span:
     """Check one span object of OTLP JSON (ids in hex, times in nanoseconds as strings or numbers)."""
     span = quick_span(record, _filled_span, MAX_EVENTS, MAX_LINKS)  # a plain span: the same, sooner
-    if span is not None:
-        return span
+    return span if span is not None else read_span_carefully(record, path)
+
+
+def read_span_carefully(record: Any, path: Path) -> Span:
+    """:func:`read_span` the careful way: each check names its place (what a problem is reported with)."""
     if not isinstance(record, Mapping):
         raise TraceProblem(path, said(N_("a span must be an object, got {value}"), value=describe(record)))
     start = _nanos(record.get("startTimeUnixNano"), (*path, "startTimeUnixNano"), required=True)
@@ -363,8 +366,13 @@ def _event_nanos(value: Any, path: Path) -> int:
 def read_attributes(value: Any, path: Path) -> dict[str, Any]:
     """OTLP ``KeyValue`` list → dict of plain JSON values (a later duplicate key wins)."""
     quick = quick_attributes(value)  # plain ones: the same, sooner
-    if quick is not None:
-        return quick
+    return quick if quick is not None else read_attributes_carefully(value, path)
+
+
+def read_attributes_carefully(value: Any, path: Path) -> dict[str, Any]:
+    """:func:`read_attributes` the careful way, each check naming its place."""
+    if value is None:
+        return {}
     if not isinstance(value, list):
         raise TraceProblem(path, said(N_("must be a list of key/value objects, got {value}"), value=describe(value)))
     attributes: dict[str, Any] = {}
