@@ -3,7 +3,9 @@ each recorded as a ``request`` step, as ``tools/list`` is, for the command line 
 
 ``operation`` is the MCP method; ``params`` what it needs: ``uri`` (``resources/read``), ``name`` and
 ``arguments`` (``prompts/get``), ``ref``, ``argument``, ``value`` and ``context``
-(``completion/complete``).
+(``completion/complete``). ``resources/subscribe`` and ``resources/unsubscribe`` (``uri``) are
+made on a listening session (``session``: its :class:`~inspector.mcp.resource_subscriptions.
+SessionSubscriptions`), to which a subscription belongs.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ from typing import Any
 
 from inspector.mcp import CancelSignal, FanOut, McpClient, OperationObserver, ServerEndpoint
 from inspector.mcp.offerings import Listing, Offerings
+from inspector.mcp.resource_subscriptions import SUBSCRIPTION_OPERATIONS, SessionSubscriptions, SubscriptionChange
 
 from .operations import OperationRecord, request_step
 
 #: The operations, in the order a user meets them.
 OFFERING_OPERATIONS = ("resources/list", "resources/templates/list", "resources/read", "prompts/list",
-                       "prompts/get", "completion/complete")
+                       "prompts/get", "completion/complete", *SUBSCRIPTION_OPERATIONS)
 
 
 def _listing_sentence(noun: str, listing: Listing, key: str) -> str:
@@ -32,9 +35,11 @@ def _count(count: int, one: str, many: str) -> str:
 
 async def offering_step(client: McpClient, server: ServerEndpoint, operation: str, params: dict[str, Any], *,
                         budget_s: object = None, cancel: CancelSignal | None = None,
-                        observer: OperationObserver | None = None, wire: str | None = None) -> OperationRecord:
+                        observer: OperationObserver | None = None, wire: str | None = None,
+                        session: SessionSubscriptions | None = None) -> OperationRecord:
     """Run ``operation`` on ``server`` and record it as a ``request`` step (its result: the
-    offerings' result object, or ``None`` when it failed)."""
+    offerings' result object, or ``None`` when it failed). A subscription's operation needs the
+    listening ``session`` it belongs to."""
     offerings = Offerings(client)
     common: dict[str, Any] = {"budget_s": budget_s, "cancel": cancel, "wire": wire}
 
@@ -62,7 +67,16 @@ async def offering_step(client: McpClient, server: ServerEndpoint, operation: st
         return await run(lambda **kw: offerings.complete(server, params["ref"], params["argument"],
                                                          params.get("value", ""), params.get("context"), **kw),
                          lambda found: f"{_count(len(found.values), 'value', 'values')}: {', '.join(found.values)}")
+    if operation in SUBSCRIPTION_OPERATIONS:
+        if session is None:
+            raise ValueError(f"{operation} needs the listening session it belongs to")
+        return await run(lambda **kw: session.change(operation, params["uri"], **kw), _subscription_sentence)
     raise ValueError(f"not an operation on what a server offers: {operation!r}")
+
+
+def _subscription_sentence(change: SubscriptionChange) -> str:
+    """The step's stored sentence: "subscribed to demo://clock (stateless era)"."""
+    return f"{'subscribed to' if change.subscribed else 'unsubscribed from'} {change.uri} ({change.era} era)"
 
 
 __all__ = ["OFFERING_OPERATIONS", "offering_step"]

@@ -123,6 +123,8 @@ def wire_fields(server: ServerEndpoint, recorder: OperationRecorder) -> dict[str
     if server.command is not None:
         shown = server.command.shown()
         fields["server_command"] = shown if len(shown) <= MAX_COMMAND_CHARS else shown[:MAX_COMMAND_CHARS] + "…"
+    if finished is not None:
+        fields["budget_s"] = finished.budget_s
     if finished is not None and finished.protocol_version:
         fields["protocol_version"] = finished.protocol_version
     era = spoken_era(finished)

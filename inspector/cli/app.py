@@ -109,6 +109,10 @@ def _command_module(command: str) -> ModuleType:
         from . import operations
 
         return operations
+    if command == "replay":
+        from . import replay
+
+        return replay
     if command in ("signin", "signout"):
         from . import signin
 

@@ -24,7 +24,8 @@ from .safe_text import one_line
 #: The operation of each (command, action).
 OFFERINGS = {("resources", "list"): "resources/list", ("resources", "templates"): "resources/templates/list",
              ("resources", "read"): "resources/read", ("prompts", "list"): "prompts/list",
-             ("prompts", "get"): "prompts/get", ("complete", None): "completion/complete"}
+             ("prompts", "get"): "prompts/get", ("complete", None): "completion/complete",
+             ("resources", "subscribe"): "resources/subscribe"}
 #: The commands that take a word besides the server (a resource's URI, a prompt's name).
 WITH_TARGET = {("resources", "read"), ("prompts", "get")}
 

@@ -106,6 +106,10 @@ def run(args: argparse.Namespace) -> int:
             handler.roots = roots_from_uris(chosen.roots)
         early = EarlyInterrupt()
         with early.held():
+            if (args.command, getattr(args, "offering", None)) == ("resources", "subscribe"):
+                from .subscribe import watch  # updates until stopped, on a listening session
+
+                return asyncio.run(watch(args, chosen.server, chosen.budget_s, store, handler, early))
             return asyncio.run(_operate(args, chosen.server, chosen.budget_s, arguments, store, reading, early,
                                         handler))
     finally:
@@ -273,6 +277,9 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
     named = args.command == "call" or (offering and (args.command, action) in offerings.WITH_TARGET)
     title = f"{operation} {args.tool}" if named else f"{operation} {server_url}"
     recording = _start_run(store, database_path(args.db), title, server_url)
+    link = getattr(args, "replay_of", None)  # `replay`: the step this call replays
+    if recording is not None:
+        recording.replay_of = link
     attempts = 0
 
     async def attempt() -> OperationRecord:
@@ -296,8 +303,12 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
         return await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
 
     record, signins = await with_signin(client, server, cancel, attempt)
+    if link is not None:
+        record = dataclasses.replace(record, step=link.marked(record.step))
     fate = _finish_run(recording, record, signins)
     report = build_report(operation, server, args, recorder, record, fate.run_id if fate else None)
+    if link is not None:
+        report["replay_of"] = {"run": args.replayed_run, "step": link.sequence}
     if signins:
         report["waited_for_signin"] = len(signins)
     if fate is not None and fate.problem is not None:
@@ -503,6 +514,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         emit_json(report)
         return
     subject = report["operation"] + (f" {report['tool']}" if "tool" in report else "")
+    if "replay_of" in report:
+        print(_("Replay of step {step} of run {run}:").format(**report["replay_of"]))
     print(one_line(_("{subject} on {server}: {outcome} (budget {budget} s)").format(
         subject=subject, server=report["server"], outcome=outcome_word(report["outcome"]),
         budget=seconds(report["budget_s"]))))

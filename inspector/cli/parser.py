@@ -18,7 +18,7 @@ OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task
 OFFERING_COMMANDS = ("resources", "prompts", "complete")
 #: Their operations (as cli/offerings.py's OFFERINGS says which command makes which).
 OFFERING_METHODS = ("resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get",
-                    "completion/complete")
+                    "completion/complete", "resources/subscribe")
 #: The eras of MCP a server is spoken to in (as inspector.mcp.eras.ERAS; the grammar imports no network code).
 ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
@@ -36,12 +36,17 @@ def _json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help=_("print exactly one JSON object"))
 
 
-def _server_options(sub: argparse.ArgumentParser) -> None:
+def _server_options(sub: argparse.ArgumentParser, *, positional: bool = True) -> None:
     # Optional, and parsed intermixed with the options: with --stdio the command line is the server
-    # (cli/server_choice.py checks what was given).
-    sub.add_argument("url", nargs="?", metavar="SERVER",
-                     help=_("the server: its address (Streamable HTTP, e.g. http://127.0.0.1:8000/mcp) or a "
-                            "configured server's name; left out with --stdio"))
+    # (cli/server_choice.py checks what was given). ``positional=False``: given as --server instead.
+    if positional:
+        sub.add_argument("url", nargs="?", metavar="SERVER",
+                         help=_("the server: its address (Streamable HTTP, e.g. http://127.0.0.1:8000/mcp) or a "
+                                "configured server's name; left out with --stdio"))
+    else:
+        sub.add_argument("--server", dest="url", metavar="SERVER",
+                         help=_("the server to replay on: its address or a configured server's name (default: the "
+                                "server the step's run was made against)"))
     sub.add_argument("--stdio", metavar='"COMMAND LINE"',
                      help=_("start this command as the server and speak to it over stdin/stdout (words split as "
                             "a shell would, no shell run)"))
@@ -123,6 +128,13 @@ def build_parser() -> Parser:
     call.add_argument("--task", action="store_true",
                       help=_("run the tool as a task when it offers that (a tool that requires one always runs as "
                              "one); its polls are steps of the one operation"))
+    replay = commands.add_parser("replay", help=_("call a stored step's tool again, with the same arguments and "
+                                                  "budget, as a new run linked to the step"),
+                                 usage=_("%(prog)s [options] RUN:STEP"))
+    replay.intermixed = True
+    replay.add_argument("target", metavar="RUN:STEP",
+                        help=_("the step: its run's id and its number in the run, e.g. 17:3"))
+    _server_options(replay, positional=False)
     task = commands.add_parser("task", help=_("look up a task made earlier (its status, and its result when it has "
                                               "ended)"), usage=_("%(prog)s [options] SERVER TASK_ID"))
     task.intermixed = True
@@ -213,7 +225,9 @@ def _offering_commands(commands: argparse._SubParsersAction) -> None:
                 ("list", _("list the resources"), None, None),
                 ("templates", _("list the resource templates"), None, None),
                 ("read", _("read a resource (text shown, binary content named with its type and size)"), "URI",
-                 _("the resource's URI")))),
+                 _("the resource's URI")),
+                ("subscribe", _("subscribe to a resource and print each update with its time until Ctrl-C, "
+                                "--count or --for"), "URI", _("the resource's URI")))),
             ("prompts", _("list the prompts a server offers, or get one filled in"), (
                 ("list", _("list the prompts"), None, None),
                 ("get", _("get a prompt filled in with --args"), "NAME", _("the prompt's name"))))):
@@ -228,6 +242,10 @@ def _offering_commands(commands: argparse._SubParsersAction) -> None:
             _server_options(sub)
             if word:
                 sub.add_argument("tool", nargs="?", metavar=word, help=word_help)
+            if action == "subscribe":
+                sub.add_argument("--count", type=int, metavar="N", help=_("end after N updates"))
+                sub.add_argument("--for", dest="for_s", type=float, metavar="SECONDS",
+                                 help=_("end after this many seconds"))
             if action == "get":
                 sub.add_argument("--args", metavar="JSON", help=_("the prompt's arguments as a JSON object of strings"))
     complete = commands.add_parser("complete", help=_("ask a server to complete an argument of a prompt or a "

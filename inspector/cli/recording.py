@@ -24,9 +24,11 @@ from inspector.agent import OperationRecord
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.runs import step_outcome
+from inspector.runs.replaying import ReplayLink
 from inspector.runs.times import to_stored_time, utc_now
 from inspector.store import RunStore, ServerRegistry, StoreError
 from inspector.store.faults import is_damage, is_lock
+from inspector.store.replays import note_replay
 
 #: How long the run's first row waits for another program's lock before the call goes ahead.
 START_LOCK_WAIT_S = 0.1
@@ -81,6 +83,8 @@ class RunRecording:
         self.run_id: int | None = None
         #: The run's uid, chosen now: the requests' ``traceparent`` names its trace before it is written.
         self.uid = uuid.uuid4().hex
+        #: The step this run replays (``replay``), noted on its row.
+        self.replay_of: ReplayLink | None = None
 
     def start(self) -> None:
         """The run's first row, so that a process killed mid-call leaves an ``interrupted`` run.
@@ -104,6 +108,8 @@ class RunRecording:
                 if run_id is None:
                     run_id = self._store.insert_run(self._title, "live", self._server_url, record.started_at,
                                                     self.uid, "running", None)
+                if self.replay_of is not None:
+                    note_replay(self._store, run_id, self.replay_of)
                 for step in (*before, record):
                     self._store.insert_step(run_id, self._store.next_sequence(run_id), step.step,
                                             to_stored_time(step.started_at))

@@ -8,18 +8,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.details import localized_step_details
 from inspector.i18n.messages import Message
+from inspector.i18n.replays import replay_of_text, replayed_as_text
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
 from inspector.i18n.words import SERVICE_CHARS, kind_word, source_word, step_maker_word, step_source_word
 from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs import StepKind, step_details
+from inspector.runs.replaying import ReplayLink
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 from inspector.store.outbox import Outbox, OutboxEntry
+from inspector.store.replays import replays_by_step
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
 from .durations import readable_duration
@@ -159,8 +163,12 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         # Written step by step: a run of 100,000 steps is never held in memory whole.
         mark_json_emitted()
         out.write('{"run": ' + json.dumps(run_dict(run), ensure_ascii=False) + ', "timeline": [')
+        replays = replays_by_step(store, run.uid)
         for index, stored in enumerate(store.iter_steps(run_id)):
-            out.write(("," if index else "") + json.dumps(entry_dict(run, stored, has_rounds), ensure_ascii=False))
+            entry = entry_dict(run, stored, has_rounds)
+            if stored.sequence in replays:
+                entry["replays"] = [{"run": replay, "status": status} for replay, status in replays[stored.sequence]]
+            out.write(("," if index else "") + json.dumps(entry, ensure_ascii=False))
         out.write("]}\n")
         return EXIT_OK
     out.write(one_line(_("Run {id}: {title}").format(id=run.id, title=run.title)) + "\n")
@@ -182,6 +190,7 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     kind_width = max(len(heading[2]), *(len(kind_word(kind.value)) for kind in StepKind))
     out.write(f"{heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<{kind_width}}  {heading[3]:>5}  "
               f"{heading[4]:>13}  {heading[5]:<{outcome}}  {heading[6]}\n")
+    replays = replays_by_step(store, run.uid)
     for stored in store.iter_steps(run_id):
         round_ = str(stored.step.round) if has_rounds else "-"
         kind = str(stored.step.kind)
@@ -194,11 +203,25 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
             out.write(one_line(_leg_line(leg, stored.step.transport)) + "\n")
         if stored.step.note:
             out.write(one_line("    " + _("note: {note}").format(note=stored.step.note)) + "\n")
+        for extra in replay_lines(store, stored, replays.get(stored.sequence, ())):
+            out.write(one_line(f"    {extra}") + "\n")
         for extra in step_extra_lines(stored.payload):
             out.write(one_line(f"    {extra}") + "\n")
         for extra in _wire_lines(stored.payload):
             out.write(extra + "\n")
     return EXIT_OK
+
+
+def replay_lines(store: RunStore, stored: StoredStep, replays: Sequence[tuple[int, str]]) -> list[str]:
+    """The step's place among replays: the step it replays, and the runs that replayed it."""
+    lines = []
+    link = ReplayLink.from_payload(stored.step.replay_of)
+    if link is not None:
+        original = store.find_run_by_uid(link.run_uid)
+        lines.append(replay_of_text(original.id if original else None, link.sequence))
+    if replays:
+        lines.append(replayed_as_text(replays))
+    return lines
 
 
 def _service(payload: dict[str, Any]) -> str:

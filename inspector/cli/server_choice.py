@@ -37,8 +37,13 @@ def check_server_words(args: argparse.Namespace) -> None:
     says how to write them. With ``--stdio``, ``call``'s one word is moved to ``args.tool``."""
     words = [word for word in (args.url, getattr(args, "tool", None)) if word is not None]
     target = (args.command, getattr(args, "offering", None))
-    takes_word = args.command in ("call", "task") or target in (("resources", "read"), ("prompts", "get"))
+    takes_word = args.command in ("call", "task") or target in (("resources", "read"), ("prompts", "get"),
+                                                                ("resources", "subscribe"))
     wanted = 1 if takes_word else 0  # the words besides the server
+    if target == ("resources", "subscribe") and (args.stdio is not None or args.sse):
+        # Updates come on a listening session's stream: Streamable HTTP's (cli/subscribe.py).
+        raise UsageError(Message(N_("resources subscribe needs a server at an address that speaks Streamable HTTP "
+                                    "(not --stdio or --sse): resources subscribe SERVER URI")))
     if args.stdio is not None:
         if len(words) > wanted:
             extra = words[:len(words) - wanted]
@@ -63,7 +68,7 @@ def check_server_words(args: argparse.Namespace) -> None:
                                         "NAME=VALUE.")))
         return
     if len(words) < wanted + 1:
-        if target[1] in ("read", "get"):
+        if target[1] in ("read", "get", "subscribe"):
             raise UsageError(_target_missing(target, stdio=False))
         if args.command == "task":
             raise UsageError(Message(N_("task needs a server and the task's id: task SERVER TASK_ID")))
@@ -76,6 +81,8 @@ def check_server_words(args: argparse.Namespace) -> None:
 
 
 def _target_missing(target: tuple[str, str | None], *, stdio: bool) -> Message:
+    if target == ("resources", "subscribe"):
+        return Message(N_("resources subscribe needs a server and the resource's URI: resources subscribe SERVER URI"))
     if target == ("resources", "read"):
         if stdio:
             return Message(N_('resources read needs the resource\'s URI: resources read --stdio "COMMAND LINE" URI'))

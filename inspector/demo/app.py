@@ -8,7 +8,6 @@ import jsonschema
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp.shared.exceptions import MCPError
 
 from .catalogue import catalogue_tools, page_of
@@ -17,6 +16,7 @@ from .offerings import offering_handlers
 from .options import DemoOptions
 from .state import DemoState
 from .stream_close import CancelOnClose
+from .subscriptions import ResourceTicker
 from .tools import DEMO_TOOLS, DemoTool, ToolAnswer, text_result
 
 SERVER_NAME = "run-inspector-demo"
@@ -31,6 +31,8 @@ def build_server(options: DemoOptions, state: DemoState) -> Server[Any]:
         tools += catalogue_tools(options.catalogue_size)
     by_name = {tool.name: tool for tool in tools}
     entries = [tool.entry() for tool in tools]
+    ticker = ResourceTicker(options.update_interval_s)
+    state.ticker = ticker
 
     async def list_tools(ctx: ServerRequestContext[Any],
                          params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
@@ -54,11 +56,11 @@ def build_server(options: DemoOptions, state: DemoState) -> Server[Any]:
     return Server(SERVER_NAME, version=SERVER_VERSION,
                   instructions=("A demo server for Run Inspector: tools that succeed, fail, hang and page; "
                                 "resources, prompts and completion besides."),
-                  on_list_tools=list_tools, on_call_tool=call_tool, **offering_handlers(state),
+                  on_list_tools=list_tools, on_call_tool=call_tool, **offering_handlers(state, ticker.text),
                   on_set_logging_level=state.log_levels.handle_set_level,
-                  # The stateless era's listening stream: a client's window listens there as it
-                  # listens on the handshake era's GET stream (the catalogue never changes here).
-                  on_subscriptions_listen=ListenHandler(InMemorySubscriptionBus()))
+                  # Subscriptions to demo://clock in both eras; the stateless era's listening stream
+                  # (a window listens there as on the handshake era's GET stream).
+                  **ticker.handlers())
 
 
 def _argument_problem(tool: DemoTool, arguments: dict[str, Any]) -> str | None:
@@ -83,6 +85,11 @@ def build_app(options: DemoOptions, state: DemoState) -> Any:
     server = build_server(options, state)
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, json_response=options.json_response,
                                      stateless_http=options.stateless, host="127.0.0.1")
+    if isinstance(state.ticker, ResourceTicker):
+        # A session that ended (DELETE) hears no more ticks: the session manager knows which stand.
+        standing = getattr(server.session_manager, "_server_instances", None)
+        if isinstance(standing, dict):
+            state.ticker.alive = lambda key: not key.startswith("mcp-") or key[4:] in standing
     if options.json_response:  # an event stream's close the SDK notices itself
         app = CancelOnClose(app)
     return HandshakeDelay(app, options.handshake_delay_s) if options.handshake_delay_s > 0 else app

@@ -1,6 +1,7 @@
 """What the demo server offers besides tools: resources, a resource template, prompts, completion.
 
-* ``demo://readme`` (text), ``demo://stripes.png`` (a picture: binary content);
+* ``demo://readme`` (text), ``demo://stripes.png`` (a picture: binary content), ``demo://clock``
+  (text that changes with every tick; subscribe to it: :mod:`.subscriptions`);
 * ``demo://notes/{index}``: the notes ``write_note`` kept, one per index (completion offers the
   indices there are);
 * prompts ``summarize`` (``text``, and ``style``: completion offers its styles) and ``greet``.
@@ -9,6 +10,7 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from typing import Any
 
 import mcp_types as types
@@ -16,6 +18,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
 from .state import DemoState
+from .subscriptions import CLOCK_RESOURCE, CLOCK_URI
 from .tools import IMAGE_SIZE, striped_png
 
 README = ("Run Inspector's demo server.\n\nIts tools succeed, fail, hang and page; its resources are this text, "
@@ -29,6 +32,7 @@ _RESOURCES = [
                    description="What the demo server offers.", size=len(README.encode())),
     types.Resource(name="stripes", title="A striped picture", uri="demo://stripes.png", mime_type="image/png",
                    description="A 16 by 8 pixel picture (binary content)."),
+    CLOCK_RESOURCE,
 ]
 _TEMPLATES = [types.ResourceTemplate(name="note", title="A note", uri_template=NOTES_TEMPLATE, mime_type="text/plain",
                                      description="A note write_note kept, by its number (from 1).")]
@@ -45,8 +49,9 @@ def _not_found(what: str) -> MCPError:
     return MCPError(code=types.INVALID_PARAMS, message=what)
 
 
-def offering_handlers(state: DemoState) -> dict[str, Any]:
-    """The low-level server's handlers for resources, prompts and completion."""
+def offering_handlers(state: DemoState, clock_text: Callable[[], str] = lambda: "") -> dict[str, Any]:
+    """The low-level server's handlers for resources, prompts and completion (``clock_text``: what
+    ``demo://clock`` says now)."""
 
     async def list_resources(ctx: ServerRequestContext[Any],
                              params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
@@ -64,6 +69,8 @@ def offering_handlers(state: DemoState) -> dict[str, Any]:
         elif uri == "demo://stripes.png":
             data = base64.b64encode(striped_png(*IMAGE_SIZE)).decode("ascii")
             contents = [types.BlobResourceContents(uri=uri, mime_type="image/png", blob=data)]
+        elif uri == CLOCK_URI:
+            contents = [types.TextResourceContents(uri=uri, mime_type="text/plain", text=clock_text())]
         elif uri.startswith("demo://notes/"):
             notes = state.notes_snapshot()
             index = uri.removeprefix("demo://notes/")

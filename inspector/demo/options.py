@@ -30,6 +30,8 @@ class DemoOptions:
     catalogue_size: int = DEFAULT_CATALOGUE_SIZE
     json_response: bool = False
     stateless: bool = False
+    #: How often ``demo://clock`` ticks (an update to its subscribers), in seconds.
+    update_interval_s: float = 2.0
 
     def __post_init__(self) -> None:
         if isinstance(self.port, bool) or not isinstance(self.port, int) or not 0 <= self.port <= 65535:
@@ -38,6 +40,11 @@ class DemoOptions:
         if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not math.isfinite(delay) or delay < 0:
             raise InvalidDemoOptionsError(
                 f"The handshake delay must be zero or a positive number of seconds, not {delay!r}.")
+        interval = self.update_interval_s
+        if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not math.isfinite(interval) \
+                or interval <= 0:
+            raise InvalidDemoOptionsError(
+                f"The update interval must be a positive number of seconds, not {interval!r}.")
         if self.page_size is not None and (isinstance(self.page_size, bool) or not isinstance(self.page_size, int)
                                            or self.page_size < 1):
             raise InvalidDemoOptionsError(

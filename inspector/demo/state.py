@@ -28,6 +28,8 @@ class DemoState:
     hang_cancelled: threading.Event = field(default_factory=threading.Event)
     #: The log level each session asked for (``logging/setLevel``).
     log_levels: SessionLevels = field(default_factory=SessionLevels)
+    #: The clock resource's ticker (:mod:`.subscriptions`), once the server is built.
+    ticker: Any = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def count_call(self, tool: str) -> int:

@@ -147,7 +147,7 @@ class MainWindow(QMainWindow):
         tab = RunsTab(self.store, self.db_path)
         tab.watch(self.engine)
         tab.accept_drops_on(self)
-        tab.task_lookup_requested.connect(self._look_up_task)
+        tab.workbench_wanted.connect(self._in_workbench)
         return tab
 
     def _available(self) -> QRect | None:
@@ -229,9 +229,9 @@ class MainWindow(QMainWindow):
         self.log_dock.listen_to(record, endpoint)
         self.workbench.server_selected(record)
 
-    def _look_up_task(self, server_url: str, task: dict) -> None:
-        if self.workbench.look_up_task(server_url, task) is not None:
-            self.tabs.setCurrentWidget(self.workbench)  # the lookup runs where operations are shown
+    def _in_workbench(self, request) -> None:
+        if request(self.workbench) is not None:
+            self.tabs.setCurrentWidget(self.workbench)  # a lookup or a replay runs where operations are shown
 
     def _submitted(self, task: OperationTask) -> None:
         self.workbench.operations.add(task)

@@ -247,6 +247,14 @@ class McpTransportError(Exception):
                    method=method)
 
     @classmethod
+    def not_offered(cls, server: str, method: str, what: Message) -> McpTransportError:
+        """The server does not offer what ``method`` asks for (``what``: its capability, in words);
+        nothing was sent."""
+        return cls(ErrorKind.RPC_ERROR, server,
+                   Message(N_("The server {server} does not offer {what}, so {method} was not sent."),
+                           {"server": server, "what": what, "method": method}), method=method)
+
+    @classmethod
     def output_schema(cls, server: str, tool: str, problem: Message) -> McpTransportError:
         """The server answered ``tools/call``, but the tool's structured result breaks the output
         schema the tool declares (``problem`` names the path and the rule)."""

@@ -101,7 +101,11 @@ class StatelessListening:
                 host._say(ListenerStatus(ListenerState.CONNECTING))
             parser = EventStreamParser()
             opened = time.monotonic()
-            outcome = await self._listen_once(parser)
+            outcome = await self._until_changed(parser)
+            if outcome is None:
+                continue  # the resources wanted changed: a new listen request at once, the old stream closed
+            if outcome.how in ("unknown", "refused"):
+                host.subscriptions.listen_failed(outcome.error)
             if outcome.how == "complete":
                 host._give_up(Message(N_("The server {server} ended its subscription."),
                                       {"server": self.server.label}))
@@ -125,6 +129,23 @@ class StatelessListening:
             host.reconnects += 1
             await host._wait(reconnect_delay(retry_ms, max(failures, at_once), DEFAULT_RETRY_MS))
 
+    async def _until_changed(self, parser: EventStreamParser) -> _Outcome | None:
+        """One listen request, until it ends (its outcome) or the resources wanted change (``None``)."""
+        changed = self.host.subscriptions.changed
+        changed.clear()
+        listening = asyncio.ensure_future(self._listen_once(parser))
+        waiting = asyncio.ensure_future(changed.wait())
+        try:
+            await asyncio.wait((listening, waiting), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (listening, waiting):
+                if not task.done():
+                    task.cancel()
+            await asyncio.wait((listening, waiting))
+        if listening.cancelled():
+            return None
+        return listening.result()
+
     # -- one request -----------------------------------------------------------------------------
 
     def _request(self) -> tuple[dict[str, Any], dict[str, str]]:
@@ -133,7 +154,7 @@ class StatelessListening:
         version = STATELESS_VERSIONS[0]
         params = {"_meta": request_meta(version, self.host.handler.capabilities(),
                                         {"name": CLIENT_NAME, "version": CLIENT_VERSION}),
-                  "notifications": dict(WANTED)}
+                  "notifications": {**WANTED, **self.host.subscriptions.listen_params()}}
         request = {"jsonrpc": "2.0", "id": f"listen-{next(_ids)}", "method": LISTEN, "params": params}
         headers = dict(self.server.headers)
         headers.update(standard_headers(version, LISTEN, params))
@@ -218,6 +239,7 @@ class StatelessListening:
             self.subscription_id = subscription if subscription is not None else request_id
             honoured = params.get("notifications")
             self.honoured = honoured if isinstance(honoured, dict) else {}
+            self.host.subscriptions.acknowledged(self.honoured)
             from .listening import ListenerState, ListenerStatus
 
             self.host._say(ListenerStatus(ListenerState.LISTENING, reconnects=self.host.reconnects))

@@ -40,6 +40,7 @@ from .errors import ErrorKind, McpTransportError
 from .listen_stateless import StatelessListening, speaks_stateless
 from .messages import N_, Message
 from .reports import LogLevelRefused, NullObserver
+from .resource_subscriptions import SessionSubscriptions
 from .server import ServerEndpoint
 from .server_requests import (
     LOG_LEVELS,
@@ -162,6 +163,8 @@ class ServerListener:
         self.reconnects = 0
         #: Every ``notifications/message`` level and list-changed notice seen (for tests and counts).
         self.notifications_seen = 0
+        #: The resources this session is subscribed to (:mod:`.resource_subscriptions`).
+        self.subscriptions = SessionSubscriptions(self)
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -195,6 +198,8 @@ class ServerListener:
         cancelled, not waited for), then the ``DELETE`` gets ``bound_s`` and closing the
         connections :data:`STOP_WAIT_S`."""
         self._stopping = True
+        # A subscribe waiting for an acknowledgement (stateless era) hears no more: it fails now.
+        self.subscriptions.listen_failed(Message(N_("the listening session was stopped")))
         task = task or self._task
         pending = self.replies.cancel()
         if task is not None and task is not asyncio.current_task() and not task.done():
@@ -305,6 +310,7 @@ class ServerListener:
                 await self._end_session()
             raise
         self._op = op
+        await self.subscriptions.renew(op)  # a session opened anew: what was subscribed, again
 
     async def _read_stream(self, parser: EventStreamParser) -> None:
         assert self._http is not None and self._op is not None

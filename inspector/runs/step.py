@@ -113,6 +113,8 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("line_problems", "lineProblems", _LINES),
     _Field("task", "task", _ARRAY),
     _Field("note", "note", _TEXT),
+    _Field("budget_s", "budgetS", _NUMBER),
+    _Field("replay_of", "replayOf", _ARRAY),
 )
 
 
@@ -272,6 +274,10 @@ class RunStep:
     task: JsonArray | None = None
     #: What someone who reviewed the step wrote about it (support staff's finding); never from a server.
     note: str | None = None
+    #: The operation's budget in seconds (one deadline across its legs), as it was given.
+    budget_s: float | None = None
+    #: The step this one replays: ``{"run": uid, "step": sequence}`` (:mod:`inspector.runs.replaying`).
+    replay_of: JsonArray | None = None
 
     def __post_init__(self) -> None:
         try:

@@ -318,6 +318,12 @@ class RunStore:
         legs = self._legs_for([row[0] for row in rows])
         return [_stored_step(row, legs.get(row[0], ())) for row in rows]
 
+    def step_at(self, run_id: int, sequence: int) -> StoredStep | None:
+        """Step ``sequence`` of a run (legs included); ``None`` when the run has no such step."""
+        row = self._conn.execute("SELECT id, run_id, sequence, started_at, outcome, payload FROM steps"
+                                 " WHERE run_id = ? AND sequence = ?", (run_id, sequence)).fetchone()
+        return None if row is None else _stored_step(row, self._legs_for([row[0]]).get(row[0], ()))
+
     def iter_steps(self, run_id: int, page_size: int = 500, outcome: str | None = None) -> Iterator[StoredStep]:
         """Every step of a run, page by page (bounded memory)."""
         mark: PageMark | None = None

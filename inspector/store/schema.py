@@ -158,7 +158,14 @@ _V10_OUTBOX = _statements("""
         CREATE INDEX outbox_due ON outbox (endpoint, state, next_attempt_at);
 """)
 
+# Which step a run replays (``inspector.runs.replaying``): "<run uid>:<sequence>", NULL for every other
+# run. The replayed step's detail finds its replays through the index.
+_V11_REPLAYS = _statements("""
+        ALTER TABLE runs ADD COLUMN replay_of TEXT;
+        CREATE INDEX runs_by_replay_of ON runs (replay_of) WHERE replay_of IS NOT NULL;
+""")
+
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
                                      _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN, _V8_RUN_NOTES,
-                                     _V9_LEG_EXCHANGES, _V10_OUTBOX)
+                                     _V9_LEG_EXCHANGES, _V10_OUTBOX, _V11_REPLAYS)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -22,8 +22,8 @@ def test_resources_are_listed_and_read_and_a_picture_is_drawn(qtbot, make_window
     room = window.workbench
     room.browse.setCurrentWidget(room.resources)
     room.resources.list_button.click()
-    qtbot.waitUntil(lambda: room.resources.items.count() == 3, timeout=10000)
-    texts = [room.resources.items.item(index).text() for index in range(3)]
+    qtbot.waitUntil(lambda: room.resources.items.count() == 4, timeout=10000)
+    texts = [room.resources.items.item(index).text() for index in range(4)]
     assert "demo://readme · About this server" in texts and any(text.startswith("template:") for text in texts)
     # Choosing the picture puts its URI in the field; Read reads it, as an operation of its own.
     [picture] = [index for index, text in enumerate(texts) if "stripes" in text]
@@ -125,8 +125,8 @@ def test_a_templates_variable_is_suggested_by_the_server_and_fills_the_uri(qtbot
     assert finished(qtbot, room.run_current_tool()).status == "ok"
     room.browse.setCurrentWidget(room.resources)
     room.resources.list_resources()
-    qtbot.waitUntil(lambda: room.resources.items.count() == 3, timeout=10000)
-    [template] = [index for index in range(3) if room.resources.items.item(index).text().startswith("template:")]
+    qtbot.waitUntil(lambda: room.resources.items.count() == 4, timeout=10000)
+    [template] = [index for index in range(4) if room.resources.items.item(index).text().startswith("template:")]
     room.resources.items.setCurrentRow(template)
     fields = room.resources.variables.fields
     assert list(fields) == ["index"] and room.resources.uri.text() == "demo://notes/{index}"

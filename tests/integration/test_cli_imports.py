@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.demo_process import serve_demo
+
 #: Runs the command line's main in this process, then writes sys.modules' names to the file in argv[1].
 _PROBE = ("import json, sys\n"
           "from inspector.cli import main\n"
@@ -42,16 +44,8 @@ NOT_WITHOUT_STORE = ("inspector.store.database", "inspector.store.run_store",
 
 @pytest.fixture(scope="module")
 def demo_url() -> Iterator[str]:
-    process = subprocess.Popen([sys.executable, "-m", "inspector", "serve-demo", "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    try:
-        first = process.stdout.readline()
-        assert first.startswith("The demo MCP server is listening at "), first
-        yield first.rsplit(" ", 1)[1].strip()
-    finally:
-        process.kill()
-        process.communicate(timeout=15)
+    with serve_demo() as url:
+        yield url
 
 
 def _modules(tmp_path: Path, *words: str) -> set[str]:

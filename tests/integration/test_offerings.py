@@ -49,7 +49,7 @@ def test_listing_reading_and_prompting_in_both_eras(demo, era: str) -> None:
                 await offerings.complete(server, {"type": "ref/prompt", "name": "summarize"}, "style", "b"))
 
     resources, templates, readme, picture, prompts, greeting, completion = _run(_with(era, demo.url, work))
-    assert resources.names("uri") == ["demo://readme", "demo://stripes.png"] and resources.pages == 1
+    assert resources.names("uri") == ["demo://readme", "demo://stripes.png", "demo://clock"] and resources.pages == 1
     assert templates.names("uriTemplate") == ["demo://notes/{index}"]
     assert readme.contents[0].text.startswith("Run Inspector's demo server.")
     [png] = picture.contents
@@ -86,7 +86,8 @@ def test_the_command_line_stores_each_as_a_run_and_says_it_in_json(demo, tmp_pat
         report = json.loads(capsys.readouterr().out)
         reports[report["operation"]] = report
         assert report["outcome"] == "ok" and report["legs"] and isinstance(report["run_id"], int)
-    assert [item["uri"] for item in reports["resources/list"]["resources"]] == ["demo://readme", "demo://stripes.png"]
+    assert [item["uri"] for item in reports["resources/list"]["resources"]] == ["demo://readme", "demo://stripes.png",
+                                                                            "demo://clock"]
     assert reports["resources/templates/list"]["resource_templates"][0]["uriTemplate"] == "demo://notes/{index}"
     [content] = reports["resources/read"]["contents"]
     assert content["mime_type"] == "image/png" and content["size"] == len(base64.b64decode(content["blob"]))
@@ -162,7 +163,7 @@ def test_the_grammar_names_the_operations_the_commands_make() -> None:
 def test_readable_listings_say_their_plurals_in_words(demo, tmp_path: Path, capsys) -> None:
     assert main(["resources", "list", demo.url, "--no-store"]) == 0
     out = capsys.readouterr().out
-    assert "2 resources in 1 page:" in out and "(s)" not in out
+    assert "3 resources in 1 page:" in out and "(s)" not in out
     assert main(["prompts", "list", demo.url, "--no-store", "--lang", "de"]) == 0
     out = capsys.readouterr().out
     assert "2 Prompts auf 1 Seite:" in out and "(n)" not in out

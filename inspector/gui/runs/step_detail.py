@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -39,6 +40,7 @@ from .notes import NoteLabel
 from .runs_model import format_duration
 from .span_facts import service_of
 from .span_view import SpanView
+from .step_replays import ReplaysView
 from .step_wire import has_process_output, stderr_text, wire_summary
 from .stored_text import cancelled_result_text
 
@@ -61,6 +63,8 @@ class StepDetail(QWidget):
     task_lookup = Signal(object)
     #: A sentence for the tab's status line (what a Copy button put on the clipboard).
     said = Signal(str)
+    #: "Replay" was pressed: call the step's tool again (the step is :attr:`step`).
+    replay_wanted = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -99,14 +103,11 @@ class StepDetail(QWidget):
         self.stderr = translated(_text_view(""), "setAccessibleName", lambda: _("What the server wrote on stderr"))
         self.tabs = QTabWidget()
         translated(self.tabs, "setAccessibleName", lambda: _("Step detail"))
-        # The Result tab: the text, and under it the pictures the step kept (its image artifacts).
+        # The Result tab: the text, and under it the pictures the step kept (its image artifacts); beside
+        # it a replay's result (or the replayed step's), with how the two compare above.
         self.images = ImageStrip()
-        result_page = QWidget()
-        result_layout = QVBoxLayout(result_page)
-        result_layout.setContentsMargins(0, 0, 0, 0)
-        result_layout.addWidget(self.result, 1)
-        result_layout.addWidget(self.images)
-        translated_tab(self.tabs, result_page, lambda: _("Result"))
+        self.replays = ReplaysView()
+        translated_tab(self.tabs, _result_page(self.result, self.images, self.replays), lambda: _("Result"))
         translated_tab(self.tabs, self.arguments, lambda: _("Arguments"))
         translated_tab(self.tabs, self.structured, lambda: _("Structured"))
         translated_tab(self.tabs, self.server_side, lambda: _("Server"))
@@ -130,7 +131,13 @@ class StepDetail(QWidget):
         translated(self.look_up_task, "setAccessibleName", lambda: _("Look the step's task up again on its server"))
         self.look_up_task.clicked.connect(lambda: self.task_lookup.emit(self._task))
         self._task: dict[str, Any] | None = None
+        #: The shown step's payload as parsed ({} when none, or too large to parse).
+        self.parsed: dict[str, Any] = {}
         self.note = NoteLabel(lambda: _("Note on the step"))
+        self.replay = translated(QPushButton(), "setText", lambda: _("Replay"))
+        translated(self.replay, "setAccessibleName", lambda: _("Call this step's tool again with the same arguments "
+                                                               "and budget"))
+        self.replay.clicked.connect(self.replay_wanted)
         self.note_button = translated(QPushButton(), "setText", lambda: _("Note…"))
         translated(self.note_button, "setAccessibleName", lambda: _("Write a note on this step"))
         buttons = QHBoxLayout()
@@ -144,7 +151,12 @@ class StepDetail(QWidget):
         # Tight: beside the timeline at the default size the detail has about 270 px of height.
         layout.setContentsMargins(4, 0, 4, 4)
         layout.setSpacing(3)
-        layout.addWidget(self.heading)
+        # Replay beside the step's name: the buttons' row under the tabs has no room to spare.
+        heading = QHBoxLayout()
+        heading.setContentsMargins(0, 0, 0, 0)
+        heading.addWidget(self.heading, 1)
+        heading.addWidget(self.replay, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(heading)
         layout.addWidget(self.note)
         layout.addWidget(self.summary)
         layout.addWidget(self.wire)
@@ -177,8 +189,10 @@ class StepDetail(QWidget):
             self.exchanges.show_legs([])
             self._result_text = self._payload_text = ""
             self.images.show_images([])
-            self._task = None
+            self._task, self.parsed = None, {}
             self.look_up_task.hide()
+            self.replay.hide()
+            self.replays.show_for(None, None, {})
             self.note.show_note("")
             self.span.show_span({}, "", 0)
             return
@@ -195,6 +209,8 @@ class StepDetail(QWidget):
         self._task = task if isinstance(task, dict) and isinstance(task.get("taskId"), str) else None
         self.look_up_task.setVisible(self._task is not None)
         name = payload.get("toolName") if isinstance(payload.get("toolName"), str) else ""
+        self.replay.setVisible(row.kind == "tool" and bool(name))
+        self.parsed = payload
         self.heading.setText(_("Step {sequence}: {kind} {name}").format(
             sequence=row.sequence, kind=cell_text(kind_word(row.kind), 40), name=cell_text(name, 120)).strip())
         parts = [_("round {round}").format(round=format_number(row.round)),
@@ -290,6 +306,27 @@ class StepDetail(QWidget):
         said = sentence(sequence, len(text)).format(sequence=format_number(sequence), count=format_number(len(text)))
         self.said.emit(said)
         return said
+
+
+def _result_page(result: QPlainTextEdit, images: ImageStrip, replays: ReplaysView) -> QWidget:
+    own = QWidget()
+    own_layout = QVBoxLayout(own)
+    own_layout.setContentsMargins(0, 0, 0, 0)
+    own_layout.setSpacing(2)
+    own_layout.addWidget(replays.this_heading)
+    own_layout.addWidget(replays.this_summary)
+    own_layout.addWidget(result, 1)
+    own_layout.addWidget(images)
+    sides = QSplitter(Qt.Orientation.Horizontal)
+    sides.setChildrenCollapsible(False)
+    sides.addWidget(own)
+    sides.addWidget(replays.other)
+    page = QWidget()
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(replays)
+    layout.addWidget(sides, 1)
+    return page
 
 
 def _artifact_summary(artifact: Any) -> Any:

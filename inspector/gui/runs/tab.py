@@ -25,6 +25,7 @@ from ..language import on_language_changed, translated
 from .notes import NoteWriter
 from .run_list import RunListPane
 from .step_detail import StepDetail
+from .step_replays import replay_plan
 from .timeline_pane import TimelinePane
 from .transfers import DropFilter, Transfers, dropped_files
 
@@ -45,8 +46,9 @@ class RunsTab(QWidget):
     run_selected = Signal(int)
     #: An import, export or delete ended: ("import"|"export"|"delete", "ok"|"failed"|"cancelled", message).
     transfer_ended = Signal(str, str, str)
-    #: "Look up task" in the step detail: the run's server (its URL) and the step's task handle.
-    task_lookup_requested = Signal(str, object)
+    #: Work for the workbench, where operations run and show: a callable given the workbench that
+    #: returns the operation it started, or None ("Look up task", "Replay" in the step detail).
+    workbench_wanted = Signal(object)
 
     def __init__(self, store: RunStore, db_path: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -126,6 +128,8 @@ class RunsTab(QWidget):
         self.transfers.deleted.connect(self._deleted)
         self.transfers.ended.connect(self.transfer_ended)
         self.detail.task_lookup.connect(self._look_up_task)
+        self.detail.replay_wanted.connect(self._replay)
+        self.detail.replays.open_run.connect(lambda run_id: self.select_runs([run_id]))
         self.detail.said.connect(self.status.setText)
         self.notes.said.connect(self.status.setText)
         self.timeline_pane.note_button.clicked.connect(self.edit_run_note)
@@ -136,7 +140,12 @@ class RunsTab(QWidget):
     def _look_up_task(self, task: object) -> None:
         run = self.current_run()
         if run is not None and run.server and isinstance(task, dict):
-            self.task_lookup_requested.emit(run.server, task)
+            self.workbench_wanted.emit(lambda workbench, server=run.server: workbench.look_up_task(server, task))
+
+    def _replay(self) -> None:
+        plan = replay_plan(self.store, self.detail.step, self.status.setText)
+        if plan is not None:
+            self.workbench_wanted.emit(lambda workbench: workbench.replay(plan))
 
     def retranslate(self) -> None:
         """Say again what depends on the state, in the new language; make room for longer words."""
@@ -206,7 +215,9 @@ class RunsTab(QWidget):
             self.detail.show_step(None)
             return
         try:
-            self.detail.show_step(step_in_full(self.store, step_id))
+            full = step_in_full(self.store, step_id)
+            self.detail.show_step(full)
+            self.detail.replays.show_for(self.store, full, self.detail.parsed)
         except UnknownRunError:
             self.detail.show_step(None)
 
@@ -246,6 +257,8 @@ class RunsTab(QWidget):
         if version != self._version:
             self._version = version
             self.reload()
+            if self.detail.step is not None:  # a replay of the shown step may have been stored
+                self.detail.replays.show_for(self.store, self.detail.step, self.detail.parsed)
 
     def watch(self, engine: QObject) -> None:
         """Reload as soon as an operation of the workbench starts or ends (not only at the next poll)."""

@@ -13,6 +13,7 @@ the log level set with :meth:`OperationsEngine.set_log_level` when it was submit
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import sys
 import threading
@@ -47,7 +48,9 @@ from inspector.mcp.reports import TaskSeen
 from inspector.mcp.server_requests import Root
 from inspector.mcp.signin.model import SignInVault
 from inspector.mcp.standalone import STDERR, ServerNotification
+from inspector.runs.replaying import ReplayLink
 from inspector.store import RunStore, ServerRegistry, StoredEras, StoreError
+from inspector.store.replays import note_replay
 from inspector.traces.redact import redact_text
 
 from ..widgets.budget_state import BarState, ProgressMark, ending_for
@@ -182,6 +185,8 @@ class OperationTask(QObject):
         #: The tool as the catalogue listed it: its result is checked against its output schema, and
         #: its ``execution.taskSupport`` decides whether it runs as a task.
         self.definition: dict[str, Any] | None = None
+        #: The stored step this operation replays (its run is linked to it).
+        self.replay_of: ReplayLink | None = None
         self.budget_s = budget_s
         self.cancel_signal = CancelSignal()
         self.state = BarState(budget_s)
@@ -302,6 +307,8 @@ class OperationsEngine(QObject):
         #: The Server log's feed: what the servers log on the operations' sessions (and the listening
         #: session's lines); its ``entries`` signal hands them to the log in paced, bounded batches.
         self.log = OperationLog()
+        #: The window's resource subscriptions (``subscriptions.ResourceSubscriptions``), once it listens.
+        self.subscriptions: Any = None
         #: Who answers the servers' questions and sampling requests (the window's dialogs); set
         #: before :meth:`start`. Without it the client declines them.
         self.answers = answers
@@ -484,12 +491,12 @@ class OperationsEngine(QObject):
             self._tasks.remove(task)
 
     def call_tool(self, server: ServerEndpoint, tool: str, arguments: dict[str, Any],
-                  budget_s: object = None, *, store: bool = True,
-                  definition: dict[str, Any] | None = None) -> OperationTask:
+                  budget_s: object = None, *, store: bool = True, definition: dict[str, Any] | None = None,
+                  replay_of: ReplayLink | None = None) -> OperationTask:
         """``definition``: the tool as listed; its result is then checked against its output schema,
-        and a tool that requires a task runs as one."""
+        and a tool that requires a task runs as one. ``replay_of``: the stored step this call replays."""
         return self._submit("call", _("tools/call {tool}").format(tool=tool), server, budget_s, store,
-                            tool=tool, arguments=arguments, definition=definition)
+                            tool=tool, arguments=arguments, definition=definition, replay_of=replay_of)
 
     def look_up_task(self, server: ServerEndpoint, task_id: str, session_id: str | None = None,
                      budget_s: object = None, *, store: bool = True) -> OperationTask:
@@ -511,13 +518,13 @@ class OperationsEngine(QObject):
 
     def _submit(self, kind: str, title: str, server: ServerEndpoint, budget_s: object, store: bool,
                 tool: str | None = None, arguments: dict[str, Any] | None = None,
-                definition: dict[str, Any] | None = None) -> OperationTask:
+                definition: dict[str, Any] | None = None, replay_of: ReplayLink | None = None) -> OperationTask:
         if self._loop is None:
             self.start()
         assert self._loop is not None
         budget = parse_budget(self.default_budget_s if budget_s is None else budget_s)
         task = OperationTask(next(self._numbers), kind, title, server, budget, tool, arguments)
-        task.definition = definition
+        task.definition, task.replay_of = definition, replay_of
         self._tasks.append(task)
         task.server_notification.connect(lambda report, url=task.server_url: self._notified(url, report))
         self.submitted.emit(task)
@@ -579,15 +586,16 @@ class OperationsEngine(QObject):
                 if task.kind == "offering":
                     from inspector.agent.offerings import offering_step
 
+                    session = self.subscriptions.session_for(server) if self.subscriptions is not None else None
                     return await offering_step(client, server, task.tool or "", task.arguments or {}, budget_s=budget,
-                                               cancel=cancel, observer=observer)
+                                               cancel=cancel, observer=observer, session=session)
                 if task.kind == "list":
                     return await list_tools_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
                 return await ping_step(client, server, budget_s=budget, cancel=cancel, observer=observer)
 
             # A server that asks for a sign-in: the operation waits for one, then runs afresh.
             record, signins = await self.signins.operate(task, client, attempt)
-            problem = _finish_run(run_store, run_id, task.server_url, record, signins) or problem
+            problem = _finish_run(run_store, run_id, task.server_url, record, signins, task.replay_of) or problem
             outcome = OperationOutcome(record, run_id, problem)
         except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
             outcome = OperationOutcome(None, None, problem, _("The operation stopped on an internal error: "
@@ -606,11 +614,15 @@ def _start_run(store: RunStore | None, title: str, server_url: str,
 
 
 def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, record: OperationRecord,
-                before: list[OperationRecord] | None = None) -> str | None:
-    """``before``: the sign-ins the operation waited for, stored as steps before its own."""
+                before: list[OperationRecord] | None = None, replay_of: ReplayLink | None = None) -> str | None:
+    """``before``: the sign-ins the operation waited for, stored as steps before its own;
+    ``replay_of``: the stored step the operation replays."""
     if store is None or run_id is None:
         return None
     try:
+        if replay_of is not None:
+            record = dataclasses.replace(record, step=replay_of.marked(record.step))
+            note_replay(store, run_id, replay_of)
         for earlier in before or ():
             store.append_step(run_id, earlier.step, earlier.started_at)
         store.append_step(run_id, record.step, record.started_at)

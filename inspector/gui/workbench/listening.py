@@ -30,6 +30,7 @@ from inspector.mcp.stream_limits import RequestsDropped
 from .engine import OperationsEngine
 from .log_entry import LogEntry, message_entry
 from .signin_engine import signed_in_copy
+from .subscriptions import ResourceSubscriptions, listened
 
 __all__ = ["LogEntry", "WindowListener"]
 
@@ -62,6 +63,11 @@ class WindowListener(QObject):
         queued = Qt.ConnectionType.QueuedConnection
         self._carrier.status.connect(self._on_status, queued)
         self._carrier.tools_changed.connect(self._on_tools_changed, queued)
+        #: The resources the session is subscribed to; the engine makes their operations on it.
+        self.resources = ResourceSubscriptions(engine)
+        engine.subscriptions = self.resources
+        # Whether Subscribe may be offered follows the session (its capabilities, its stream).
+        self.status_changed.connect(lambda _label, _status: self.resources.changed.emit())
         # An operation may find the server's era (auto): the listening session follows it.
         engine.submitted.connect(lambda task: task.finished.connect(
             lambda _outcome, url=task.server_url: self._era_found(url)))
@@ -70,7 +76,7 @@ class WindowListener(QObject):
 
     def listen(self, server: ServerEndpoint, roots: tuple[Root, ...] | None) -> None:
         """Listen to ``server`` (stopping whatever listened before)."""
-        self.stop()
+        self.stop(keep_subscriptions=True)
         self._number += 1
         number = self._number
         carrier, label = self._carrier, server.label
@@ -84,6 +90,7 @@ class WindowListener(QObject):
             on_requests_dropped=lambda dropped: self._dropped(number, label, dropped),
             eras=self._engine.eras)
         self._listener = listener
+        listened(self.resources, server, listener)
         self.url = public_url(server.url)
         self.label = server.label
         self.status = ListenerStatus(ListenerState.CONNECTING)
@@ -91,12 +98,15 @@ class WindowListener(QObject):
 
         self._engine.spawn(listener.run)
 
-    def stop(self) -> None:
-        """Stop listening; the session is ended (``DELETE``) in the background, within half a second."""
+    def stop(self, *, keep_subscriptions: bool = False) -> None:
+        """Stop listening; the session is ended (``DELETE``) in the background, within half a second.
+        ``keep_subscriptions``: a session with the same server follows, subscribed to the same resources."""
         listener, self._listener = self._listener, None
         if listener is None:
             return
         self._number += 1  # what the old listener still reports is not shown
+        if not keep_subscriptions:
+            listened(self.resources, None, None)
         self._engine.spawn(listener.stop)
         self.status = ListenerStatus(ListenerState.STOPPED)
         self.status_changed.emit(self.label, self.status)
@@ -159,8 +169,11 @@ class WindowListener(QObject):
     def _heard(self, number: int, label: str, note: ServerNotification) -> None:
         if not self._current(number):
             return
+        listener = self._listener
         if note.method == "notifications/tools/list_changed":
             self._carrier.tools_changed.emit(number)
+        elif note.method == "notifications/resources/updated" and listener is not None:
+            self.resources.heard(note, label, listener.subscriptions)
         elif note.method == "notifications/message":
             self._engine.log.add(message_entry(note, label))
 

@@ -9,6 +9,7 @@ from typing import Any
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number, format_size
 from inspector.mcp.offerings import Completion, Listing, Prompt, ReadResource
+from inspector.mcp.resource_subscriptions import SubscriptionChange
 
 from ..widgets.image_view import ShownImage
 
@@ -79,6 +80,13 @@ def offering_text(result: Any) -> str:
         return prompt_text(result)
     if isinstance(result, Completion):
         return completion_text(result)
+    if isinstance(result, SubscriptionChange):
+        if not result.subscribed:
+            return _("Unsubscribed from {uri}.").format(uri=result.uri)
+        return (_("Subscribed to {uri} on the listening session: its updates show in the Resources tab and the "
+                  "Server log.") if result.era != "stateless" else
+                _("Subscribed to {uri} in the listening request (subscriptions/listen), which the server "
+                  "acknowledged: its updates show in the Resources tab and the Server log.")).format(uri=result.uri)
     return ""
 
 

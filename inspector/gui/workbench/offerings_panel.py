@@ -3,7 +3,8 @@
 Each button starts an operation (``OperationsEngine.offer``: a budget bar in the operations list,
 cancellable, stored as a run, its legs in the Wire tab); its result shows in the result pane (a
 resource's text, its picture drawn; a prompt's messages). Nothing is asked of a server before the
-user presses a button. Every server text is plain (list items, labels).
+user presses a button. Every server text is plain (list items, labels). Subscribing to a resource
+(where the server offers it) is :mod:`.subscribe_controls`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from inspector.mcp.offerings import Listing
 from ..language import translated
 from ..widgets.plain_text import cell_text
 from .engine import OperationTask
+from .subscribe_controls import BASE_TEXT, SubscribeControls
+from .subscriptions import ResourceSubscriptions
 from .suggesting_fields import Submit, SuggestingFields, expand_template, template_variables, when_done
 
 _ITEM = Qt.ItemDataRole.UserRole
@@ -43,7 +46,8 @@ def _button(text: Callable[[], str], name: Callable[[], str]) -> QPushButton:
 class ResourcesPanel(QWidget):
     """The server's resources and templates; Read reads the URI in the field (a template's filled in)."""
 
-    def __init__(self, submit: Submit, parent: QWidget | None = None) -> None:
+    def __init__(self, submit: Submit, subscriptions: ResourceSubscriptions | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._submit = submit
         self.items = QListWidget()
@@ -69,6 +73,12 @@ class ResourcesPanel(QWidget):
         layout.addWidget(self.items, 1)
         layout.addWidget(self.variables)
         layout.addLayout(row)
+        #: Subscribe / Unsubscribe (where the window listens to the server), its updates.
+        self.subscribe: SubscribeControls | None = None
+        if subscriptions is not None:
+            self.subscribe = SubscribeControls(submit, subscriptions, self.items, lambda: self.uri.text().strip())
+            self.uri.textChanged.connect(self.subscribe.refresh)
+            layout.addWidget(self.subscribe)
         layout.addWidget(self.list_button, 0, Qt.AlignmentFlag.AlignRight)
         self.variables.show_fields({}, [])
 
@@ -86,10 +96,13 @@ class ResourcesPanel(QWidget):
             if key == "uriTemplate":
                 words.insert(0, _("template:"))
             item = QListWidgetItem(cell_text(" · ".join(words), 200))
+            item.setData(BASE_TEXT, item.text())
             item.setData(_ITEM, address)
             item.setData(_ITEM + 1, key == "uriTemplate")
             item.setToolTip(cell_text(str(entry.get("description") or address), 500))
             self.items.addItem(item)
+        if self.subscribe is not None:
+            self.subscribe.refresh()
 
     def _chosen(self, item: QListWidgetItem | None, _previous: object = None) -> None:
         if item is None:

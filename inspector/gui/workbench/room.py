@@ -8,6 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QDialog,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
+from inspector.runs.replaying import ReplayPlan
 from inspector.store import ServerRecord
 
 from ..language import translated, translated_tab
@@ -31,6 +33,7 @@ from .engine import OperationsEngine, OperationTask
 from .offerings_panel import PromptsPanel, ResourcesPanel
 from .operation_detail import OperationDetail
 from .operations_list import OperationsList
+from .replaying import replay_step
 from .server_admin import ServerAdmin
 from .tools_panel import ToolsPanel
 
@@ -47,6 +50,8 @@ class Workbench(QSplitter):
         self.engine = engine
         self.admin = admin
         self.settings = settings
+        #: The question "replay on which server?" while it is open (inspector/gui/workbench/replaying.py).
+        self.replay_dialog: QDialog | None = None
         self.tools = ToolsPanel()
         #: The catalogues still fresh (``ttlMs``): selecting their server again shows them.
         self.catalogues = CatalogueKeeper()
@@ -99,7 +104,7 @@ class Workbench(QSplitter):
 
     def _browse_tabs(self) -> QTabWidget:
         """Tools, and what the server offers besides: Resources and Prompts."""
-        self.resources = ResourcesPanel(self.offer)
+        self.resources = ResourcesPanel(self.offer, self.engine.subscriptions)
         self.prompts = PromptsPanel(self.offer)
         self.browse = QTabWidget()
         translated(self.browse, "setAccessibleName", lambda: _("What the server offers"))
@@ -256,6 +261,10 @@ class Workbench(QSplitter):
         session = task.get("sessionId")
         session_id = session if isinstance(session, str) else None
         return self.engine.look_up_task(endpoint, str(task.get("taskId")), session_id, self.admin.budget_for(record))
+
+    def replay(self, plan: ReplayPlan) -> OperationTask | None:
+        """Replay a stored step (``None`` while it asks which server, or when it cannot start)."""
+        return replay_step(self, plan)
 
     def cancel_current(self) -> None:
         """Esc: cancel the selected operation if it runs, else the newest one that runs."""

@@ -1,0 +1,67 @@
+"""``replay RUN:STEP [--server SERVER]``: call a stored step's tool again, as a new run linked to it.
+
+The same tool, the same arguments, the same budget (``--budget`` gives another), on the server the
+step's run was made against; ``--server`` names another (a configured server's name or an address),
+and must name one for a step of an imported trace or of a command server not configured here. The
+call itself is ``call``'s (:mod:`.operations`): the same legs, report, exit statuses and record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+from inspector.runs.replaying import NotReplayable, ReplayPlan, parse_run_step, plan_replay
+from inspector.store import RunStore, StoreError
+
+from .common import BadInputError, UsageError, open_store
+from .safe_text import one_line
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        run_id, sequence = parse_run_step(args.target)
+    except ValueError:
+        raise UsageError(Message(N_("replay needs the step as RUN:STEP, e.g. 17:3 (the run's id and the step's "
+                                    "number, as `runs show` prints them), not {given}."),
+                                 {"given": one_line(args.target)})) from None
+    store = open_store(args.db)
+    try:
+        plan = _plan(store, run_id, sequence)
+    finally:
+        store.close()
+    if args.url is None:
+        if plan.server is None:
+            raise UsageError(Message(N_("Run {run} was imported from a trace: which server should step {step} be "
+                                        "replayed on? Give it with --server (an address or a configured "
+                                        "server's name)."), {"run": run_id, "step": sequence}))
+        args.url = plan.server
+    args.command, args.tool, args.args, args.task = "call", plan.tool, json.dumps(plan.arguments), False
+    if args.budget is None and plan.budget_s is not None:
+        args.budget = format(plan.budget_s, "g")
+    args.replay_of = plan.link
+    args.replayed_run = run_id
+    from . import operations
+
+    return operations.run(args)
+
+
+def _plan(store: RunStore, run_id: int, sequence: int) -> ReplayPlan:
+    try:
+        record = store.get_run(run_id)
+    except StoreError as exc:
+        raise BadInputError(exc.sentence if isinstance(exc.sentence, Message) else str(exc)) from None
+    stored = store.step_at(run_id, sequence)
+    if stored is None:
+        raise BadInputError(Message(N_("Run {run} has no step {step}."), {"run": run_id, "step": sequence}))
+    if stored.damage:
+        raise BadInputError(Message(N_("Step {step} of run {run} cannot be read, so it cannot be replayed: "
+                                       "{reason}"), {"run": run_id, "step": sequence, "reason": stored.damage}))
+    try:
+        return plan_replay(record.uid, record.source, record.server, sequence, stored.step)
+    except NotReplayable:
+        raise BadInputError(Message(N_("Step {step} of run {run} did not call a tool, so there is nothing to "
+                                       "replay: only tool steps can be replayed."),
+                                    {"run": run_id, "step": sequence})) from None

@@ -1,0 +1,41 @@
+"""Which server to replay a step on, when the step cannot say (a step of an imported trace, a
+command server not configured here): the configured servers to choose from."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QDialog, QFormLayout, QLabel, QWidget
+
+from inspector.i18n import _
+from inspector.store import ServerRecord
+
+from ..widgets.plain_text import cell_text
+from .form_dialog import finish_form
+
+
+class ReplayServerDialog(QDialog):
+    """Opened with :meth:`open`; :meth:`chosen` is the server picked once it is accepted."""
+
+    def __init__(self, sentence: str, servers: list[ServerRecord], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_("Replay on which server?"))
+        self._servers = servers
+        self.why = QLabel(sentence)
+        self.why.setTextFormat(Qt.TextFormat.PlainText)
+        self.why.setWordWrap(True)
+        self.servers = QComboBox()
+        self.servers.setAccessibleName(_("Server to replay on"))
+        for record in servers:
+            shown = f"{record.name} ({record.url})" if record.name else record.url
+            self.servers.addItem(cell_text(shown, 120), record.url)
+        form = QFormLayout()
+        form.addRow(self.why)
+        form.addRow(_("Server:"), self.servers)
+        finish_form(self, form)
+
+    def chosen(self) -> ServerRecord | None:
+        index = self.servers.currentIndex()
+        return self._servers[index] if 0 <= index < len(self._servers) else None
+
+
+__all__ = ["ReplayServerDialog"]

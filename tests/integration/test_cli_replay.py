@@ -1,0 +1,129 @@
+"""`replay RUN:STEP`: a stored tool step called again (same tool, arguments, budget), as a new run
+linked to the step; `runs show` says which step a run replays and how a step was replayed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from inspector.store import RunStore
+from tests.support.demo_process import serve_demo
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(db: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "", "LANGUAGE": ""}
+    return subprocess.run([sys.executable, "-m", "inspector", *args, "--db", str(db)], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT, env=env)
+
+
+@pytest.fixture(scope="module")
+def demo_url() -> Iterator[str]:
+    with serve_demo() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def other_demo_url() -> Iterator[str]:
+    with serve_demo() as url:
+        yield url
+
+
+def _call(db: Path, url: str, tool: str, arguments: dict, budget: str) -> int:
+    done = cli(db, "call", url, tool, "--args", json.dumps(arguments), "--budget", budget, "--json")
+    return json.loads(done.stdout)["run_id"]
+
+
+def test_a_replay_calls_the_same_tool_with_the_same_arguments_and_budget_and_is_linked(tmp_path, demo_url) -> None:
+    db = tmp_path / "runs.db"
+    original = _call(db, demo_url, "echo", {"text": "once more", "repeat": 2}, "7.5")
+    done = cli(db, "replay", f"{original}:1", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert (report["tool"], report["outcome"], report["budget_s"]) == ("echo", "ok", 7.5)
+    assert report["content"] == "once more\nonce more"
+    assert report["replay_of"] == {"run": original, "step": 1}
+    replay = report["run_id"]
+    with RunStore.open(db) as store:
+        [stored] = list(store.iter_steps(replay))
+        assert stored.step.tool_arguments == {"text": "once more", "repeat": 2}
+        assert stored.step.budget_s == 7.5
+        assert stored.payload["replayOf"] == {"run": store.get_run(original).uid, "step": 1}
+    shown = cli(db, "runs", "show", str(original)).stdout
+    assert f"    replayed as run {replay} (ok)\n" in shown
+    assert f"    replay of step 1 of run {original}\n" in cli(db, "runs", "show", str(replay)).stdout
+    document = json.loads(cli(db, "runs", "show", str(original), "--json").stdout)
+    assert document["timeline"][0]["replays"] == [{"run": replay, "status": "ok"}]
+    # Readable: the first line says what is replayed.
+    again = cli(db, "replay", f"{original}:1")
+    assert again.returncode == 0 and again.stdout.startswith(f"Replay of step 1 of run {original}:\n")
+    document = json.loads(cli(db, "runs", "show", str(original), "--json").stdout)
+    assert [entry["run"] for entry in document["timeline"][0]["replays"]] == [replay, replay + 1]
+
+
+def test_budget_and_server_can_be_given_and_a_failed_step_replays_as_it_is(tmp_path, demo_url,
+                                                                          other_demo_url) -> None:
+    db = tmp_path / "runs.db"
+    failed = _call(db, demo_url, "fail", {}, "5")
+    done = json.loads(cli(db, "replay", f"{failed}:1", "--server", other_demo_url, "--budget", "3", "--json").stdout)
+    assert (done["server"], done["budget_s"], done["outcome"]) == (other_demo_url, 3, "failed")
+
+
+def test_a_cancelled_step_of_a_scenario_is_replayed_on_the_server_given(tmp_path, demo_url) -> None:
+    db = tmp_path / "runs.db"
+    played = cli(db, "scenario", "user-cancels", "--cancel-after", "8", "--json", timeout=120)  # room on a busy machine
+    assert played.returncode != 0 or played.stdout, played.stderr
+    with RunStore.open(db) as store:
+        [run] = store.list_runs()
+        cancelled = [stored for stored in store.iter_steps(run.id) if stored.outcome == "cancelled"]
+    [step] = cancelled
+    # The scenario's own demo server is gone; the step names its tool (hang), which never answers: a
+    # short budget ends the replay as a time-out, linked to the cancelled step.
+    done = cli(db, "replay", f"{run.id}:{step.sequence}", "--server", demo_url, "--budget", "1", "--json")
+    report = json.loads(done.stdout)
+    assert (report["tool"], report["outcome"], report["replay_of"]) == ("hang", "failed",
+                                                                         {"run": run.id, "step": step.sequence})
+    assert report["error"]["kind"] == "timed_out"
+
+
+def test_an_imported_step_needs_a_server_and_then_replays(tmp_path, demo_url) -> None:
+    db, other = tmp_path / "runs.db", tmp_path / "other.db"
+    original = _call(db, demo_url, "add", {"a": 2, "b": 40}, "4")
+    trace = tmp_path / "trace.json"
+    assert cli(db, "export", str(original), "--output", str(trace)).returncode == 0
+    imported = cli(other, "import", str(trace), "--json")
+    assert imported.returncode == 0, imported.stderr
+    [run_id] = json.loads(imported.stdout)["run_ids"]
+    asked = cli(other, "replay", f"{run_id}:1")
+    assert asked.returncode == 2
+    assert "imported from a trace" in asked.stderr and "--server" in asked.stderr
+    done = json.loads(cli(other, "replay", f"{run_id}:1", "--server", demo_url, "--json").stdout)
+    assert (done["outcome"], done["budget_s"], done["structured_content"]) == ("ok", 4, {"sum": 42})
+
+
+@pytest.mark.parametrize(("target", "words"), [
+    ("7", "replay needs the step as RUN:STEP"),
+    ("x:1", "replay needs the step as RUN:STEP"),
+    ("1:0", "replay needs the step as RUN:STEP"),
+    ("99999999999999999999:1", "replay needs the step as RUN:STEP"),
+    ("1:1", "There is no run 1."),
+])
+def test_a_wrong_target_is_named(tmp_path, target: str, words: str) -> None:
+    done = cli(tmp_path / "runs.db", "replay", target)
+    assert done.returncode == 2 and words in done.stderr and done.stdout == ""
+
+
+def test_a_step_that_called_no_tool_or_is_missing_is_refused(tmp_path, demo_url) -> None:
+    db = tmp_path / "runs.db"
+    listed = json.loads(cli(db, "tools", demo_url, "--json").stdout)["run_id"]
+    refused = cli(db, "replay", f"{listed}:1")
+    assert refused.returncode == 2 and "did not call a tool" in refused.stderr
+    missing = cli(db, "replay", f"{listed}:4")
+    assert missing.returncode == 2 and f"Run {listed} has no step 4." in missing.stderr
