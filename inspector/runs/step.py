@@ -12,9 +12,8 @@ exported from the reference read here unchanged; this project adds ``legs``,
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from dataclasses import field as _dataclass_field
 from enum import StrEnum
 from typing import Any
 
@@ -598,28 +597,20 @@ class StoredPayload:
     round: int
     duration_ms: float
     payload: dict[str, Any]
-    #: ``payload`` as the store writes it (compact JSON, not ASCII-escaped), when its maker had it
-    #: made already (see ``inspector.traces.payload_text``); ``None``: the store makes it.
-    text: str | None = _dataclass_field(default=None, compare=False)
 
 
-def stored_payload(payload: Any, built: frozenset[str] = frozenset(),
-                   encode: Callable[[dict[str, Any]], str] | None = None) -> StoredPayload | None:
+def stored_payload(payload: Any, built: frozenset[str] = frozenset()) -> StoredPayload | None:
     """``RunStep.from_payload(payload)`` in its stored form, for a payload of plain types with no
     legs, without building the step; ``None`` when the payload is to be left to
     :meth:`RunStep.from_payload` (which then builds the step or raises its message).
 
     ``built``: keys whose values the caller made of plain types only (dicts with string keys,
     lists, strings, numbers, booleans, null: e.g. of values ``json`` parsed); their type is still
-    checked, their contents are not walked again. ``encode``: makes the stored text of the
-    payload (:attr:`StoredPayload.text`), for a caller that makes it faster than the store would."""
+    checked, their contents are not walked again."""
     try:
-        checked = _stored_payload(payload, built)
+        return _stored_payload(payload, built)
     except (NotPlainError, RecursionError):
         return None
-    if checked is not None and encode is not None:
-        object.__setattr__(checked, "text", encode(checked.payload))  # (just made: no one holds it yet)
-    return checked
 
 
 def _stored_payload(payload: Any, built: frozenset[str] = frozenset()) -> StoredPayload | None:

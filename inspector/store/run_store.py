@@ -42,8 +42,8 @@ def step_row(step: RunStep | StoredPayload) -> StepRow:
     """What :meth:`RunStore.insert_step` writes of ``step``: plain values, cheap to keep (an
     importer keeps the checked steps of a file this way until it writes them)."""
     if type(step) is StoredPayload:  # checked and in its stored form already
-        text = step.text if step.text is not None else _PAYLOAD_ENCODER.encode(step.payload)
-        return step.kind, step.round, step.duration_ms, step_outcome(step.payload), text, ()
+        return step.kind, step.round, step.duration_ms, step_outcome(step.payload), \
+            _PAYLOAD_ENCODER.encode(step.payload), ()
     payload = step.to_payload(legs=False)  # legs live in their own table; one source of truth
     return (str(step.kind), step.round, step.duration_ms, step_outcome(payload), _PAYLOAD_ENCODER.encode(payload),
             tuple((leg.method, leg.granted_s, leg.elapsed_ms, leg.http_status, leg.outcome,

@@ -25,7 +25,6 @@ from inspector.runs.step import stored_payload
 from .foreign import ForeignTrace, Side, read_side, step_payload
 from .format import Path, RunHeader, TraceProblem, TraceStep, describe, read_payload, said
 from .otlp import SPAN_ROLE, is_ours, our_run_header, our_step, read_span, stored_time_of
-from .payload_text import PayloadText
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope
 
 __all__ = ["SpanSorter", "our_key"]
@@ -85,7 +84,6 @@ class SpanSorter:
     links: MutableMapping[tuple[str, str], str] = field(init=False)
 
     def __post_init__(self) -> None:
-        self._texts = PayloadText()
         self.our_uids, self.has_run_span = self.new_table(), self.new_table()
         self.first_step, self.foreign = self.new_table(), self.new_table()
         self.calls, self.servers, self.links = self.new_table(), self.new_table(), self.new_table()
@@ -154,7 +152,7 @@ class SpanSorter:
 
     def _emit(self, trace_id: str, client: _Held, server: _Held | None) -> None:
         payload = step_payload(client.side, server.side if server is not None else None)
-        checked = stored_payload(payload, _BUILT, self._texts.text) if self.stored_payloads else None
+        checked = stored_payload(payload, _BUILT) if self.stored_payloads else None
         step = TraceStep(client.sequence, stored_time_of(client.side.start_ns),
                          checked if checked is not None else read_payload(payload, client.path))
         self.on_step(trace_id, step, client.path, client.size + (server.size if server is not None else 0))

@@ -2,7 +2,7 @@
 
 Each quick way answers ``None`` (or False) for what it cannot vouch for; where it answers, its
 answer must equal the careful one: a plain line parsed whole against the stream, a plain span and
-its attributes against the careful reader, a payload's text against encoding it whole.
+its attributes against the careful reader.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from inspector.traces.fast_lines import MAX_LINE_BYTES, parse_line
 from inspector.traces.format import TraceProblem
 from inspector.traces.json_stream import ValueParser, Walker
 from inspector.traces.otlp import read_attributes_carefully, read_span, read_span_carefully
-from inspector.traces.payload_text import PayloadText
 from inspector.traces.quick_span import quick_attributes, quick_span
 from inspector.traces.reader import reader_for
 from inspector.traces.sniff import FileKind
@@ -194,29 +193,3 @@ def test_a_resource_after_its_spans_is_not_theirs_the_quick_way_either() -> None
     document["resourceSpans"][0] = {"scopeSpans": first["scopeSpans"], "resource": first["resource"]}
     line = json.dumps(document).encode()
     assert _read(line, quick=True) == _read(line, quick=False) != ["streamed"]
-
-
-def _payloads() -> list[dict[str, Any]]:
-    payloads = [call[2].step.payload for line in LINES for call in _read(line, quick=True)
-                if call[0] == "step" and hasattr(call[2].step, "payload")]
-    assert payloads
-    marked = copy.deepcopy(payloads[0])
-    marked["raw"]["otlp"]["name"] = "\x00run-inspector resource\x00"
-    odd = copy.deepcopy(payloads[0])
-    odd["raw"]["otlp"]["resource"] = {"attributes": {"a": 1}, "other": 2}
-    return [*payloads, marked, odd, {"kind": "request"}, {"raw": {"otlp": {"server": 5}}}]
-
-
-def test_a_payloads_text_is_the_payload_encoded_whole() -> None:
-    texts = PayloadText()
-    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-    for payload in _payloads() * 2:  # the second time, each resource's text is the one kept
-        assert texts.text(payload) == encoder.encode(payload)
-
-
-def test_a_changed_resource_is_encoded_again() -> None:
-    texts = PayloadText()
-    payload = _payloads()[0]
-    texts.text(payload)
-    payload["raw"]["otlp"]["resource"]["attributes"]["service.name"] = "changed"
-    assert '"service.name":"changed"' in texts.text(payload)
