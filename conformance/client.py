@@ -60,7 +60,18 @@ SCENARIOS: dict[str, list[list[str]]] = {
     # `run-inspector tools --json`: what the catalogue kept is what is sent.
     "json-schema-2020-12-preservation": [["call", "{url}", "json_schema_echo", "--args",
                                           '{"schema": {inputSchema:json_schema_2020_12_tool}}']],
+    # Skills (SEP-2640): listing reads no file; loading the scenario's one skill reads SKILL.md, finds
+    # it tampered (digest, size, frontmatter) and fails without reading references/FORMS.md.
+    "sep-2640-client-no-prefetch": [["skills", "list", "{url}"]],
+    **{f"sep-2640-client-verify-{check}": [["skills", "list", "{url}"],
+                                           ["skills", "load", "{url}", "skill://pdf-processing/SKILL.md"]]
+       for check in ("digest", "size", "frontmatter")},
 }
+#: Scenarios spoken in the era of the revision the suite names (``MCP_CONFORMANCE_PROTOCOL_VERSION``):
+#: its servers answer both ``initialize`` and ``server/discover``, so left to itself the command
+#: line would always find the stateless era.
+ERA_OF_REVISION = {"2025-11-25": "handshake", "2026-07-28": "stateless"}
+ERA_CHOSEN = ("sep-2640-",)
 #: The signed-in part of most sign-in scenarios: call the suite's one tool, as its reference
 #: client does after listing (a call, because step-up's 403 answers only ``tools/call``).
 SIGNED_IN_CALL = ["call", "{url}", "test-tool"]
@@ -112,7 +123,9 @@ def command_lines(scenario: str, url: str) -> list[list[str]]:
         lines = SIGNIN_SCENARIOS.get(scenario, [SIGNED_IN_CALL])
     else:
         lines = SCENARIOS.get(scenario, [["tools", "{url}"]])
-    return [[part.replace("{url}", url) for part in line] + COMMON for line in lines]
+    era = ERA_OF_REVISION.get(os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION", ""))
+    chosen = ["--era", era] if era and scenario.startswith(ERA_CHOSEN) else []
+    return [[part.replace("{url}", url) for part in line] + COMMON + chosen for line in lines]
 
 
 def fill_context(line: list[str], context: dict, folder: Path, env: dict[str, str]) -> list[str]:

@@ -39,7 +39,12 @@ async def offering_step(client: McpClient, server: ServerEndpoint, operation: st
                         session: SessionSubscriptions | None = None) -> OperationRecord:
     """Run ``operation`` on ``server`` and record it as a ``request`` step (its result: the
     offerings' result object, or ``None`` when it failed). A subscription's operation needs the
-    listening ``session`` it belongs to."""
+    listening ``session`` it belongs to. Skills go to :mod:`.skills`."""
+    if operation.startswith("skills/"):
+        from .skills import skill_step
+
+        return await skill_step(client, server, operation, params, budget_s=budget_s, cancel=cancel,
+                                observer=observer, wire=wire)
     offerings = Offerings(client)
     common: dict[str, Any] = {"budget_s": budget_s, "cancel": cancel, "wire": wire}
 

@@ -133,6 +133,10 @@ def _command_module(command: str) -> ModuleType:
         from . import receive
 
         return receive
+    if command == "compare":
+        from . import comparing
+
+        return comparing
     if command == "servers":
         from . import servers
 

@@ -20,14 +20,15 @@ from inspector.mcp.offerings import Completion, Listing, Prompt, ReadResource
 
 from .common import UsageError, safe
 from .safe_text import one_line
+from .skills_parser import SKILL_COMMANDS, SKILL_TARGETS
 
 #: The operation of each (command, action).
 OFFERINGS = {("resources", "list"): "resources/list", ("resources", "templates"): "resources/templates/list",
              ("resources", "read"): "resources/read", ("prompts", "list"): "prompts/list",
              ("prompts", "get"): "prompts/get", ("complete", None): "completion/complete",
-             ("resources", "subscribe"): "resources/subscribe"}
+             ("resources", "subscribe"): "resources/subscribe", **SKILL_COMMANDS}
 #: The commands that take a word besides the server (a resource's URI, a prompt's name).
-WITH_TARGET = {("resources", "read"), ("prompts", "get")}
+WITH_TARGET = {("resources", "read"), ("prompts", "get"), *SKILL_TARGETS}
 
 
 def operation_of(args: argparse.Namespace) -> str:
@@ -53,7 +54,7 @@ def attempt(args: argparse.Namespace, client: McpClient, server: ServerEndpoint,
     """The operation ``args`` name, recorded as a ``request`` step."""
     operation = operation_of(args)
     params: dict[str, Any] = {}
-    if operation == "resources/read":
+    if operation in ("resources/read", "skills/get", "skills/load"):
         params = {"uri": args.tool}
     elif operation == "prompts/get":
         params = {"name": args.tool, "arguments": string_arguments(args.args)}
@@ -70,6 +71,10 @@ def attempt(args: argparse.Namespace, client: McpClient, server: ServerEndpoint,
 
 def report_fields(operation: str, result: Any) -> dict[str, Any]:
     """The ``--json`` fields of a result (documented in docs/cli-json.md)."""
+    if operation.startswith("skills/"):
+        from .skills import skill_fields
+
+        return skill_fields(result)
     if isinstance(result, Listing):
         key = {"resources/list": "resources", "resources/templates/list": "resource_templates",
                "prompts/list": "prompts"}[operation]
@@ -113,6 +118,10 @@ def _prompt_line(prompt: dict[str, Any]) -> str:
 
 def result_lines(operation: str, report: dict[str, Any]) -> list[str]:
     """The readable lines of what was found (each server text made one safe line, or safe text)."""
+    if operation.startswith("skills/"):
+        from .skills import skill_lines
+
+        return skill_lines(operation, report)
     if "pages" in report:
         items = report.get("resources") or report.get("resource_templates") or report.get("prompts") or []
         pages = ngettext("{count} page", "{count} pages", report["pages"]).format(count=format_number(report["pages"]))

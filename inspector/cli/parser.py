@@ -11,14 +11,16 @@ from inspector.runs.status import RUN_STATUSES
 from . import numbers, sampling_option, signin_options
 from .argparse_words import speak_our_language
 from .common import Parser
+from .compare_grammar import add_compare_command
+from .skills_parser import SKILL_COMMANDS, add_skills_command
 from .version_option import VersionAction
 
 OPERATIONS = {"call": "tools/call", "tools": "tools/list", "ping": "ping", "task": "tasks/get"}
 #: The commands on what a server offers besides tools (inspector/cli/offerings.py), made as operations.
-OFFERING_COMMANDS = ("resources", "prompts", "complete")
+OFFERING_COMMANDS = ("resources", "prompts", "complete", "skills")
 #: Their operations (as cli/offerings.py's OFFERINGS says which command makes which).
 OFFERING_METHODS = ("resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get",
-                    "completion/complete", "resources/subscribe")
+                    "completion/complete", "resources/subscribe", *SKILL_COMMANDS.values())
 #: The eras of MCP a server is spoken to in (as inspector.mcp.eras.ERAS; the grammar imports no network code).
 ERAS = ("auto", "handshake", "stateless")
 #: The demo commands (inspector/cli/demos.py).
@@ -150,6 +152,7 @@ def build_parser() -> Parser:
         _server_options(operation)
 
     _offering_commands(commands)
+    add_skills_command(commands, _server_options)
 
     for name, help_text in (("signin", _("sign in to a server (OAuth, in the browser); the tokens go to the keyring")),
                             ("signout", _("sign out of a server: forget its tokens"))):
@@ -187,6 +190,8 @@ def build_parser() -> Parser:
     note.add_argument("--clear", action="store_true", help=_("remove the note"))
     _json_option(note)
     _db_option(note)
+
+    add_compare_command(commands)
 
     export = commands.add_parser("export", help=_("write runs to a trace file (credentials are never written)"))
     export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar="RUN_ID", help=_("the runs to export"))

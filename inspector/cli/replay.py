@@ -1,4 +1,5 @@
 """``replay RUN:STEP [--server SERVER]``: call a stored step's tool again, as a new run linked to it.
+RUN as ``compare`` takes it: an id, ``last``, ``last~N`` or the beginning of a uid.
 
 The same tool, the same arguments, the same budget (``--budget`` gives another), on the server the
 step's run was made against; ``--server`` names another (a configured server's name or an address),
@@ -13,22 +14,19 @@ import json
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
-from inspector.runs.replaying import NotReplayable, ReplayPlan, parse_run_step, plan_replay
+from inspector.runs.replaying import NotReplayable, ReplayPlan, plan_replay
 from inspector.store import RunStore, StoreError
 
 from .common import BadInputError, UsageError, open_store
+from .run_choice import resolve_run
 from .safe_text import one_line
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        run_id, sequence = parse_run_step(args.target)
-    except ValueError:
-        raise UsageError(Message(N_("replay needs the step as RUN:STEP, e.g. 17:3 (the run's id and the step's "
-                                    "number, as `runs show` prints them), not {given}."),
-                                 {"given": one_line(args.target)})) from None
+    run_text, sequence = _target(args.target)
     store = open_store(args.db)
     try:
+        run_id = resolve_run(store, run_text).id
         plan = _plan(store, run_id, sequence)
     finally:
         store.close()
@@ -46,6 +44,18 @@ def run(args: argparse.Namespace) -> int:
     from . import operations
 
     return operations.run(args)
+
+
+def _target(text: str) -> tuple[str, int]:
+    """``RUN:STEP`` as the run's words (``17``, ``last``, ``last~2``, a uid's beginning) and the step's
+    number; a usage error otherwise."""
+    run_text, colon, step = text.rpartition(":")
+    step = step.strip(" ")
+    if colon and run_text.strip() and step.isascii() and step.isdigit() and len(step) <= 9 and int(step) >= 1:
+        return run_text, int(step)
+    raise UsageError(Message(N_("replay needs the step as RUN:STEP, e.g. 17:3 or last:1 (the run's id, last, "
+                                "last~N or the beginning of its uid, and the step's number as `runs show` prints "
+                                "it), not {given}."), {"given": one_line(text)}))
 
 
 def _plan(store: RunStore, run_id: int, sequence: int) -> ReplayPlan:

@@ -38,7 +38,8 @@ def check_server_words(args: argparse.Namespace) -> None:
     words = [word for word in (args.url, getattr(args, "tool", None)) if word is not None]
     target = (args.command, getattr(args, "offering", None))
     takes_word = args.command in ("call", "task") or target in (("resources", "read"), ("prompts", "get"),
-                                                                ("resources", "subscribe"))
+                                                                ("resources", "subscribe"), ("skills", "get"),
+                                                                ("skills", "load"))
     wanted = 1 if takes_word else 0  # the words besides the server
     if target == ("resources", "subscribe") and (args.stdio is not None or args.sse):
         # Updates come on a listening session's stream: Streamable HTTP's (cli/subscribe.py).
@@ -54,7 +55,7 @@ def check_server_words(args: argparse.Namespace) -> None:
                 "quoted": _quoted(shlex.join([*shlex.split(args.stdio), *extra]) if _splits(args.stdio)
                                   else args.stdio)}))
         if takes_word:
-            if not words and target[1] in ("read", "get"):
+            if not words and target[1] in ("read", "get", "load"):
                 raise UsageError(_target_missing(target, stdio=True))
             if not words and args.command == "task":
                 raise UsageError(Message(N_('task needs the task\'s id: task --stdio "COMMAND LINE" TASK_ID')))
@@ -68,7 +69,7 @@ def check_server_words(args: argparse.Namespace) -> None:
                                         "NAME=VALUE.")))
         return
     if len(words) < wanted + 1:
-        if target[1] in ("read", "get", "subscribe"):
+        if target[1] in ("read", "get", "subscribe", "load"):
             raise UsageError(_target_missing(target, stdio=False))
         if args.command == "task":
             raise UsageError(Message(N_("task needs a server and the task's id: task SERVER TASK_ID")))
@@ -83,6 +84,12 @@ def check_server_words(args: argparse.Namespace) -> None:
 def _target_missing(target: tuple[str, str | None], *, stdio: bool) -> Message:
     if target == ("resources", "subscribe"):
         return Message(N_("resources subscribe needs a server and the resource's URI: resources subscribe SERVER URI"))
+    if target[0] == "skills":
+        if stdio:
+            return Message(N_('skills {action} needs the skill\'s URI: skills {action} --stdio "COMMAND LINE" URI'),
+                           {"action": target[1]})
+        return Message(N_("skills {action} needs a server and the skill's URI (its SKILL.md): skills {action} "
+                          "SERVER URI"), {"action": target[1]})
     if target == ("resources", "read"):
         if stdio:
             return Message(N_('resources read needs the resource\'s URI: resources read --stdio "COMMAND LINE" URI'))

@@ -14,6 +14,7 @@ from .catalogue import catalogue_tools, page_of
 from .handshake import HandshakeDelay
 from .offerings import offering_handlers
 from .options import DemoOptions
+from .skills import with_skills
 from .state import DemoState
 from .stream_close import CancelOnClose
 from .subscriptions import ResourceTicker
@@ -52,15 +53,15 @@ def build_server(options: DemoOptions, state: DemoState) -> Server[Any]:
         return await tool.handler(ctx, _with_defaults(tool, arguments), state)
 
     # logging/setLevel is honoured per session (see log_messages: the SDK's deprecation warning
-    # about revision 2026-07-28 is quietened there).
-    return Server(SERVER_NAME, version=SERVER_VERSION,
+    # about revision 2026-07-28 is quietened there). with_skills: the skills extension (demo/skills.py).
+    return with_skills(Server(SERVER_NAME, version=SERVER_VERSION,
                   instructions=("A demo server for Run Inspector: tools that succeed, fail, hang and page; "
                                 "resources, prompts and completion besides."),
                   on_list_tools=list_tools, on_call_tool=call_tool, **offering_handlers(state, ticker.text),
                   on_set_logging_level=state.log_levels.handle_set_level,
                   # Subscriptions to demo://clock in both eras; the stateless era's listening stream
                   # (a window listens there as on the handshake era's GET stream).
-                  **ticker.handlers())
+                  **ticker.handlers()))
 
 
 def _argument_problem(tool: DemoTool, arguments: dict[str, Any]) -> str | None:

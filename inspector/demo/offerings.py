@@ -17,6 +17,7 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
+from .skills import skill_file
 from .state import DemoState
 from .subscriptions import CLOCK_RESOURCE, CLOCK_URI
 from .tools import IMAGE_SIZE, striped_png
@@ -77,6 +78,8 @@ def offering_handlers(state: DemoState, clock_text: Callable[[], str] = lambda: 
             if not index.isdigit() or not 1 <= int(index) <= len(notes):
                 raise _not_found(f"There is no note {index!r} (there are {len(notes)}).")
             contents = [types.TextResourceContents(uri=uri, mime_type="text/plain", text=notes[int(index) - 1]["text"])]
+        elif skill_file(uri) is not None:  # a file of one of the demo's skills (inspector/demo/skills.py)
+            contents = [types.TextResourceContents(uri=uri, mime_type="text/markdown", text=skill_file(uri))]
         else:
             raise _not_found(f"There is no resource {uri!r} on this server.")
         return types.ReadResourceResult(contents=contents)

@@ -40,6 +40,7 @@ def failure_word(kind: str) -> str:
         "protocol_version": _("protocol version"), "session_expired": _("session expired"),
         "cancelled": _("cancelled"), "output_schema": _("output schema violated"),
         "signin_required": _("sign-in required"), "signin_failed": _("sign-in failed"),
+        "skill_verification": _("verification failed"), "not_offered": _("not offered"),
     }.get(kind, kind.replace("_", " "))
 
 

@@ -37,6 +37,8 @@ class ErrorKind(str, Enum):
     OUTPUT_SCHEMA = "output_schema"
     SIGNIN_REQUIRED = "signin_required"
     SIGNIN_FAILED = "signin_failed"
+    SKILL_VERIFICATION = "skill_verification"
+    NOT_OFFERED = "not_offered"
 
 
 #: Stable codes; never renumber, only append.
@@ -55,6 +57,8 @@ ERROR_CODES: dict[ErrorKind, int] = {
     ErrorKind.OUTPUT_SCHEMA: 1012,
     ErrorKind.SIGNIN_REQUIRED: 1013,
     ErrorKind.SIGNIN_FAILED: 1014,
+    ErrorKind.SKILL_VERIFICATION: 1015,
+    ErrorKind.NOT_OFFERED: 1016,
 }
 
 
@@ -238,6 +242,23 @@ class McpTransportError(Exception):
         return error
 
     @classmethod
+    def skill_verification(cls, server: str, method: str, problem: Message) -> McpTransportError:
+        """A skill's file or entry that does not match what the listing said (SEP-2640): the skill
+        is not loaded, and ``problem`` names the file and what differed."""
+        return cls(ErrorKind.SKILL_VERIFICATION, server,
+                   Message(N_("The skill from the server {server} failed verification and was not loaded: "
+                              "{problem}."), {"server": server, "problem": problem}),
+                   method=method)
+
+    @classmethod
+    def not_offered(cls, server: str, method: str, what: Message) -> McpTransportError:
+        """The server's capabilities do not declare what the operation needs; nothing was asked."""
+        return cls(ErrorKind.NOT_OFFERED, server,
+                   Message(N_("The server {server} does not offer {what}: its capabilities do not declare it, so "
+                              "{method} was not sent."), {"server": server, "what": what, "method": method}),
+                   method=method)
+
+    @classmethod
     def malformed(cls, server: str, method: str, what: str | Message) -> McpTransportError:
         """``what`` says what is wrong with the answer: a :class:`Message` of its own (translated
         inside the sentence where it is shown), or plain text shown as it is."""
@@ -245,14 +266,6 @@ class McpTransportError(Exception):
                    Message(N_("The server {server} sent a malformed answer to {method}: {what}."),
                            {"server": server, "method": method, "what": what}),
                    method=method)
-
-    @classmethod
-    def not_offered(cls, server: str, method: str, what: Message) -> McpTransportError:
-        """The server does not offer what ``method`` asks for (``what``: its capability, in words);
-        nothing was sent."""
-        return cls(ErrorKind.RPC_ERROR, server,
-                   Message(N_("The server {server} does not offer {what}, so {method} was not sent."),
-                           {"server": server, "what": what, "method": method}), method=method)
 
     @classmethod
     def output_schema(cls, server: str, tool: str, problem: Message) -> McpTransportError:

@@ -20,8 +20,6 @@ from typing import Any
 from ._frozen import thaw
 from .step import RunStep, StepKind
 
-_DIGITS = frozenset("0123456789")
-
 
 class NotReplayable(ValueError):
     """The step cannot be replayed (the message says why, for a user)."""
@@ -54,19 +52,6 @@ class ReplayLink:
         if not isinstance(run, str) or not run or isinstance(step, bool) or not isinstance(step, int) or step < 1:
             return None
         return cls(run, step)
-
-
-def parse_run_step(text: str) -> tuple[int, int]:
-    """``RUN:STEP`` (e.g. ``17:3``, spaces allowed around each part) as (run id, step sequence);
-    :class:`ValueError` otherwise."""
-    run, colon, step = text.partition(":")
-    run, step = run.strip(" "), step.strip(" ")
-    if not colon or not 0 < len(run) <= 19 or not 0 < len(step) <= 9 or not set(run + step) <= _DIGITS:
-        raise ValueError(text)
-    run_id, sequence = int(run), int(step)
-    if run_id < 1 or run_id > 2**63 - 1 or sequence < 1:
-        raise ValueError(text)
-    return run_id, sequence
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,8 @@ def test_a_replay_calls_the_same_tool_with_the_same_arguments_and_budget_and_is_
     assert f"    replay of step 1 of run {original}\n" in cli(db, "runs", "show", str(replay)).stdout
     document = json.loads(cli(db, "runs", "show", str(original), "--json").stdout)
     assert document["timeline"][0]["replays"] == [{"run": replay, "status": "ok"}]
-    # Readable: the first line says what is replayed.
+    # Readable: the first line says what is replayed. The run may be named as compare names it.
+    assert cli(db, "replay", "last~1:1", "--no-store").stdout.startswith(f"Replay of step 1 of run {original}:\n")
     again = cli(db, "replay", f"{original}:1")
     assert again.returncode == 0 and again.stdout.startswith(f"Replay of step 1 of run {original}:\n")
     document = json.loads(cli(db, "runs", "show", str(original), "--json").stdout)
@@ -110,10 +111,15 @@ def test_an_imported_step_needs_a_server_and_then_replays(tmp_path, demo_url) ->
 
 @pytest.mark.parametrize(("target", "words"), [
     ("7", "replay needs the step as RUN:STEP"),
-    ("x:1", "replay needs the step as RUN:STEP"),
+    (":1", "replay needs the step as RUN:STEP"),
     ("1:0", "replay needs the step as RUN:STEP"),
-    ("99999999999999999999:1", "replay needs the step as RUN:STEP"),
+    ("1:x", "replay needs the step as RUN:STEP"),
+    ("1:١", "replay needs the step as RUN:STEP"),
+    ("1:1234567890", "replay needs the step as RUN:STEP"),
+    ("x:1", "x names no run"),
+    ("99999999999999999999:1", "There is no run 99999999999999999999."),
     ("1:1", "There is no run 1."),
+    ("last:1", "There is no run last"),
 ])
 def test_a_wrong_target_is_named(tmp_path, target: str, words: str) -> None:
     done = cli(tmp_path / "runs.db", "replay", target)

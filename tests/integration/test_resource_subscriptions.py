@@ -131,8 +131,9 @@ def test_a_server_that_does_not_offer_subscriptions_is_not_asked() -> None:
     with subscription_server("plain", seen) as url:
         error = run_bounded(go, 30)
     assert seen == []
-    assert error.message == (f"The server {url} does not offer resource subscriptions (resources.subscribe), so "
-                             "resources/subscribe was not sent.")
+    assert error.kind.value == "not_offered"
+    assert error.message == (f"The server {url} does not offer resource subscriptions (resources.subscribe): its "
+                             "capabilities do not declare it, so resources/subscribe was not sent.")
 
 
 def test_updates_for_a_resource_never_subscribed_to_are_not_handed_on() -> None:

@@ -114,3 +114,17 @@ def test_the_checks_of_a_sign_in_scenario_are_counted_where_the_suite_saves_them
     (tmp_path / "initialize-2026-12-02T08-00-00-000Z").mkdir()
     (tmp_path / "initialize-2026-12-02T08-00-00-000Z" / "checks.json").write_text('[{"status": "SUCCESS"}]')
     assert run.count_checks(tmp_path) == {"SUCCESS": 2, "FAILURE": 1, "INFO": 1}
+
+
+def test_the_skills_scenarios_list_then_load_in_the_era_the_suite_names(monkeypatch) -> None:
+    adapter = load_adapter()
+    url = "http://localhost:1234/mcp"
+    monkeypatch.setenv("MCP_CONFORMANCE_PROTOCOL_VERSION", "2026-07-28")
+    assert adapter.command_lines("sep-2640-client-no-prefetch", url) == [
+        ["skills", "list", url, "--no-store", "--budget", "20", "--era", "stateless"]]
+    monkeypatch.setenv("MCP_CONFORMANCE_PROTOCOL_VERSION", "2025-11-25")
+    assert adapter.command_lines("sep-2640-client-verify-digest", url) == [
+        ["skills", "list", url, "--no-store", "--budget", "20", "--era", "handshake"],
+        ["skills", "load", url, "skill://pdf-processing/SKILL.md", "--no-store", "--budget", "20", "--era",
+         "handshake"]]
+    assert adapter.command_lines("tools_call", url)[0][-1] == "20"  # other scenarios keep finding their era

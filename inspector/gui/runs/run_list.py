@@ -137,6 +137,10 @@ class RunListPane(QWidget):
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)
         delete.activated.connect(self.delete_requested)
 
+    def add_button(self, button: QPushButton) -> None:
+        """Another action on the selected runs, before Delete (Compare: gui/runs/compare_launcher.py)."""
+        self._filters.insertWidget(self._filters.indexOf(self.delete_button), button)
+
     def retranslate(self) -> None:
         if self.server_filter.count():
             self.server_filter.setItemText(0, _("Every server"))

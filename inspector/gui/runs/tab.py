@@ -22,6 +22,7 @@ from inspector.store.browse import data_version, step_in_full
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
 from ..language import on_language_changed, translated
+from .compare_launcher import CompareLauncher
 from .notes import NoteWriter
 from .run_list import RunListPane
 from .step_detail import StepDetail
@@ -59,6 +60,7 @@ class RunsTab(QWidget):
         self.detail = StepDetail()
         self.transfers = Transfers(store, db_path, self)
         self.notes = NoteWriter(store, self)
+        self.comparing = CompareLauncher(self.run_list, store, db_path, self)
         # The parts tests, benchmarks and the window reach for, by the names they had in one class.
         runs, steps = self.run_list, self.timeline_pane
         self.runs, self.run_view = runs.model, runs.view

@@ -12,6 +12,7 @@ from inspector.mcp.offerings import Completion, Listing, Prompt, ReadResource
 from inspector.mcp.resource_subscriptions import SubscriptionChange
 
 from ..widgets.image_view import ShownImage
+from .skill_text import skill_text
 
 
 def _item_line(item: dict[str, Any], key: str) -> str:
@@ -71,7 +72,10 @@ def completion_text(completion: Completion) -> str:
 
 
 def offering_text(result: Any) -> str:
-    """The text of any result of ``inspector.mcp.offerings``."""
+    """The text of any result of ``inspector.mcp.offerings`` (and of ``inspector.mcp.skills``: skill_text.py)."""
+    skills = skill_text(result)
+    if skills is not None:
+        return skills
     if isinstance(result, Listing):
         return listing_text(result)
     if isinstance(result, ReadResource):

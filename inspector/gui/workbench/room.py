@@ -35,6 +35,7 @@ from .operation_detail import OperationDetail
 from .operations_list import OperationsList
 from .replaying import replay_step
 from .server_admin import ServerAdmin
+from .skills_panel import SkillsPanel
 from .tools_panel import ToolsPanel
 
 #: The splitters whose positions the window remembers, by name.
@@ -103,18 +104,20 @@ class Workbench(QSplitter):
         self.tools.reload_requested.connect(self.load_tools)
 
     def _browse_tabs(self) -> QTabWidget:
-        """Tools, and what the server offers besides: Resources and Prompts."""
+        """Tools, and what the server offers besides: Resources, Prompts and Skills."""
         self.resources = ResourcesPanel(self.offer, self.engine.subscriptions)
         self.prompts = PromptsPanel(self.offer)
+        self.skills = SkillsPanel(self.offer)
         self.browse = QTabWidget()
         translated(self.browse, "setAccessibleName", lambda: _("What the server offers"))
         translated_tab(self.browse, self.tools, lambda: _("Tools"))
         translated_tab(self.browse, self.resources, lambda: _("Resources"))
         translated_tab(self.browse, self.prompts, lambda: _("Prompts"))
+        translated_tab(self.browse, self.skills, lambda: _("Skills"))
         return self.browse
 
     def offer(self, operation: str, params: dict[str, Any], title: str) -> OperationTask | None:
-        """An operation on the selected server's resources or prompts (``OperationsEngine.offer``)."""
+        """An operation on the selected server's resources, prompts or skills (``OperationsEngine.offer``)."""
         record = self.admin.current()
         if record is None:
             self.admin.say(_("Select a server first."))

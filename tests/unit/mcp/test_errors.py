@@ -15,7 +15,7 @@ STABLE_CODES = {
     "unreachable": 1001, "http_status": 1002, "malformed": 1003, "rpc_error": 1004,
     "content_type": 1005, "too_large": 1006, "protocol_version": 1007, "session_expired": 1008,
     "exhausted_budget": 1009, "timed_out": 1010, "cancelled": 1011, "output_schema": 1012,
-    "signin_required": 1013, "signin_failed": 1014,
+    "signin_required": 1013, "signin_failed": 1014, "skill_verification": 1015, "not_offered": 1016,
 }
 
 
@@ -46,6 +46,10 @@ def every_error() -> list[McpTransportError]:
         McpTransportError.signin_required(SERVER, "tools/call", 403, None, sent_token=True),
         McpTransportError.signin_failed(SERVER, "sign-in: browser",
                                         Message(N_("the browser came back without a code"))),
+        McpTransportError.skill_verification(SERVER, "resources/read",
+                                             Message(N_("{file}: {size} bytes, the listing says {listed}"),
+                                                     {"file": "FORMS.md", "size": 812, "listed": 790})),
+        McpTransportError.not_offered(SERVER, "skills/list", Message(N_("the skills extension"))),
     ]
 
 

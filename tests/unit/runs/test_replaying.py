@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from inspector.runs import Leg, RunStep, StepKind
-from inspector.runs.replaying import NotReplayable, ReplayLink, parse_run_step, plan_replay
+from inspector.runs.replaying import NotReplayable, ReplayLink, plan_replay
 from inspector.store import RunStore
 from inspector.store.replays import note_replay, replay_step_ids, replayed_step_id, replays_by_step
 
@@ -41,19 +41,6 @@ def test_a_step_that_called_no_tool_cannot_be_replayed() -> None:
         plan_replay("u", "live", None, 1, RunStep(kind=StepKind.LLM, round=1, duration_ms=1.0))
     with pytest.raises(NotReplayable):
         plan_replay("u", "live", None, 1, RunStep(kind=StepKind.TOOL, round=1, duration_ms=1.0))
-
-
-@pytest.mark.parametrize(("text", "expected"), [("17:3", (17, 3)), (" 4 : 2 ", (4, 2)),
-                                                ("9223372036854775807:1", (2**63 - 1, 1))])
-def test_run_step_targets(text: str, expected: tuple[int, int]) -> None:
-    assert parse_run_step(text) == expected
-
-
-@pytest.mark.parametrize("text", ["", "17", "17:", ":3", "0:1", "1:0", "-1:2", "1:2:3", "9223372036854775808:1",
-                                  "1.5:2", "١٢:٣", "1:2\n"])
-def test_wrong_run_step_targets(text: str) -> None:
-    with pytest.raises(ValueError):
-        parse_run_step(text)
 
 
 @pytest.mark.parametrize("value", [None, [], "uid:1", {"run": "", "step": 1}, {"run": "u", "step": 0},

@@ -1,0 +1,153 @@
+"""``compare RUN RUN``: two stored runs side by side, their steps aligned, what differs marked
+(the comparison itself: inspector/runs/comparing.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from inspector.i18n import N_, _, ngettext
+from inspector.i18n.comparing import (
+    ROW_MARKS,
+    english_summary_line,
+    joined,
+    row_differences,
+    row_state,
+    summary_line,
+)
+from inspector.i18n.messages import Message
+from inspector.i18n.words import kind_word
+from inspector.runs.comparing import SLOWER_MS, SLOWER_RATIO, AlignedRow, RunComparison, StepFacts
+from inspector.store import RunRecord
+from inspector.store.comparing import compare_stored_runs
+
+from .common import EXIT_OK, BadInputError, database_path, open_existing_store
+from .durations import readable_duration
+from .ending import mark_json_emitted
+from .run_choice import resolve_run
+from .runs import run_dict
+from .safe_text import one_line
+from .words import outcome_width, outcome_word
+
+#: The step's name in the readable table is cut to this many characters (the JSON keeps it whole).
+NAME_CHARS = 32
+
+
+def run(args: argparse.Namespace) -> int:
+    store = open_existing_store(args.db)
+    if store is None:
+        raise BadInputError(Message(N_("There are no runs to compare: the run database {path} does not exist yet."),
+                                    {"path": database_path(args.db)}))
+    with store:
+        first, second = resolve_run(store, args.first), resolve_run(store, args.second)
+        comparison = compare_stored_runs(store, first.id, second.id)
+    if args.json:
+        write_json(first, second, comparison)
+    else:
+        print_comparison(first, second, comparison)
+    return EXIT_OK
+
+
+# -- --json --------------------------------------------------------------------------------------
+
+def _step_dict(step: StepFacts | None) -> dict[str, Any] | None:
+    if step is None:
+        return None
+    return {"sequence": step.sequence, "kind": step.kind, "round": step.round, "name": step.name,
+            "outcome": step.outcome, "duration_ms": step.duration_ms, "details": step.details}
+
+
+def _row_dict(row: AlignedRow) -> dict[str, Any]:
+    change = row.duration_change_ms
+    return {"state": row_state(row), "differences": sorted(str(d) for d in row.differences),
+            "duration_change_ms": None if change is None else round(change, 2),
+            "first": _step_dict(row.first), "second": _step_dict(row.second)}
+
+
+def write_json(first: RunRecord, second: RunRecord, comparison: RunComparison) -> None:
+    """``compare --json``: the object of :func:`comparison_dict`, its rows written one by one (two runs
+    of 100,000 steps are never held as one string)."""
+    head = comparison_dict(first, second, comparison, rows=False)
+    mark_json_emitted()
+    out = sys.stdout
+    out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "rows": [')
+    for index, row in enumerate(comparison.rows):
+        out.write(("," if index else "") + json.dumps(_row_dict(row), ensure_ascii=False))
+    out.write("]}\n")
+
+
+def comparison_dict(first: RunRecord, second: RunRecord, comparison: RunComparison, *,
+                    rows: bool = True) -> dict[str, Any]:
+    """What ``compare --json`` prints (docs/cli-json.md); ``rows=False``: all but the rows."""
+    summary = comparison.summary
+    head = {
+        "first": run_dict(first), "second": run_dict(second),
+        "rule": {"ratio": SLOWER_RATIO, "ms": SLOWER_MS},
+        "summary": {"text": english_summary_line(summary, first.id, second.id), "alike": summary.alike,
+                    "slower": {"count": summary.slower, "ms": round(summary.slower_ms, 2)},
+                    "faster": {"count": summary.faster, "ms": round(summary.faster_ms, 2)},
+                    "arguments": summary.arguments, "results": summary.results,
+                    "only_first": summary.only_first, "only_second": summary.only_second,
+                    "outcome_changes": [{"first": one, "second": other, "count": count}
+                                        for (one, other), count in summary.outcome_changes.items()]},
+    }
+    if rows:
+        head["rows"] = [_row_dict(row) for row in comparison.rows]
+    return head
+
+
+# -- the readable table --------------------------------------------------------------------------
+
+def _round_cell(row: AlignedRow) -> str:
+    rounds = [step.round for step in (row.first, row.second) if step is not None]
+    if any(value is None for value in rounds):
+        return "-"
+    if len(rounds) == 2 and rounds[0] != rounds[1]:
+        return _("{first} → {second}").format(first=rounds[0], second=rounds[1])
+    return str(rounds[0])
+
+
+def _step_cell(row: AlignedRow) -> str:
+    step = row.first or row.second
+    name = one_line(step.name)
+    if len(name) > NAME_CHARS:
+        name = name[:NAME_CHARS - 1] + "…"
+    kind = kind_word(step.kind) if step.kind else ""
+    return _("{kind} {name}").format(kind=kind, name=name).strip() if name else kind
+
+
+def _side_cell(step: StepFacts | None, width: int) -> str:
+    if step is None:
+        return ""
+    return f"{outcome_word(step.outcome):<{width}} {readable_duration(step.duration_ms):>9}"
+
+
+def print_comparison(first: RunRecord, second: RunRecord, comparison: RunComparison) -> None:
+    """The two runs, the summary line, then one line per aligned row."""
+    for label, record in ((_("First run"), first), (_("Second run"), second)):
+        count = record.step_count or 0
+        print(one_line(ngettext("{label}: run {id}, {title} ({status}, {count} step)",
+                                "{label}: run {id}, {title} ({status}, {count} steps)", count).format(
+            label=label, id=record.id, title=record.title, status=outcome_word(record.status), count=count)))
+    print(one_line(summary_line(comparison.summary, first.id, second.id)))
+    print()
+    width = outcome_width()
+    side = width + 10
+    steps = [_step_cell(row) for row in comparison.rows]
+    rounds = [_round_cell(row) for row in comparison.rows]
+    round_heading, step_heading, differences_heading = _("Round"), _("Step"), _("Differences")
+    first_heading, second_heading = _("Run {id}").format(id=first.id), _("Run {id}").format(id=second.id)
+    step_width = max([len(step_heading), *map(len, steps)])
+    round_width = max([len(round_heading), *map(len, rounds)])
+    print(f"   {round_heading:<{round_width}}  {step_heading:<{step_width}}  {first_heading:<{side}}  "
+          f"{second_heading:<{side}}  {differences_heading}")
+    for row, step, round_ in zip(comparison.rows, steps, rounds, strict=True):
+        mark = ROW_MARKS[row_state(row)]
+        print(one_line(f"{mark}  {round_:<{round_width}}  {step:<{step_width}}  {_side_cell(row.first, width):<{side}}"
+                       f"  {_side_cell(row.second, width):<{side}}  "
+                       f"{joined(row_differences(row, first.id, second.id))}").rstrip())
+
+
+__all__ = ["comparison_dict", "print_comparison", "run", "write_json"]

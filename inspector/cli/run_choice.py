@@ -1,0 +1,57 @@
+"""A run named on the command line: its id (``42``), ``last`` (the newest run), ``last~N`` (the N-th
+before it, as git counts) or the beginning of its uid (``runs show --json`` prints the uid)."""
+
+from __future__ import annotations
+
+import re
+
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+from inspector.store import RunRecord, RunStore, UnknownRunError
+
+from .common import BadInputError
+from .numbers import LARGEST_ID
+from .safe_text import one_line
+
+_LAST = re.compile(r"last(?:~(\d{1,9}))?")
+#: The shortest beginning of a uid taken for the run (a shorter one would name many runs).
+LEAST_UID_CHARS = 4
+
+
+def resolve_run(store: RunStore, given: str) -> RunRecord:
+    """The stored run ``given`` names; :class:`BadInputError` naming what to give instead."""
+    text = given.strip()
+    if text.isdigit() and text.isascii():
+        number = int(text)
+        if not 1 <= number <= LARGEST_ID:
+            raise BadInputError(Message(N_("There is no run {id}. `runs list` shows the runs that are stored."),
+                                        {"id": one_line(text)}))
+        try:
+            return store.get_run(number)
+        except UnknownRunError:
+            raise BadInputError(Message(N_("There is no run {id}. `runs list` shows the runs that are stored."),
+                                        {"id": number})) from None
+    last = _LAST.fullmatch(text)
+    if last:
+        back = int(last.group(1) or 0)
+        runs = store.list_runs(limit=back + 1)
+        if len(runs) <= back:
+            raise BadInputError(Message(N_("There is no run {name}: the run database holds fewer runs than "
+                                           "that."), {"name": text}))
+        return store.get_run(runs[back].id)
+    if len(text) < LEAST_UID_CHARS:
+        raise BadInputError(Message(N_("{name} names no run: give a run's id, last, last~N or at least {least} "
+                                       "characters of its uid."), {"name": one_line(text), "least": LEAST_UID_CHARS}))
+    rows = store.db.conn.execute("SELECT id FROM runs WHERE substr(uid, 1, ?) = ? ORDER BY id LIMIT 3",
+                                 (len(text), text)).fetchall()
+    if not rows:
+        raise BadInputError(Message(N_("No run has an id or a uid beginning {name}. `runs list` shows the runs that "
+                                       "are stored."), {"name": one_line(text)}))
+    if len(rows) > 1:
+        raise BadInputError(Message(N_("Several runs have a uid beginning {name} (runs {ids}, …): give more of it, "
+                                       "or the run's id."), {"name": one_line(text),
+                                                              "ids": ", ".join(str(row[0]) for row in rows[:2])}))
+    return store.get_run(rows[0][0])
+
+
+__all__ = ["LEAST_UID_CHARS", "resolve_run"]

@@ -1,0 +1,191 @@
+"""Compare: two runs side by side in a window of their own. Above, the two runs and the summary line;
+in the middle, their steps aligned (:mod:`.compare_model`); below, the chosen row's two steps
+(:mod:`.compare_sides`). The comparison is computed on a worker thread: a run of 100,000 steps takes
+seconds to read, and the window goes on meanwhile."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.i18n import _, ngettext
+from inspector.i18n.comparing import rule_sentence, summary_line
+from inspector.runs.comparing import RunComparison
+from inspector.store import RunRecord, RunStore
+from inspector.store.comparing import compare_stored_runs
+
+from ..dialogs.transfer_dialog import TransferJob
+from ..language import on_language_changed, translated
+from ..widgets.outcomes import outcome_word
+from ..widgets.plain_text import label_text
+from .columns import compact_rows
+from .compare_model import CompareModel
+from .compare_sides import CompareSides
+from .runs_model import format_started
+
+#: The columns' widths where they do not stretch: mark, round, step, the two runs (differences stretch).
+COMPARE_WIDTHS = (28, 64, 220, 170, 170)
+
+
+def _compared(first_id: int, second_id: int) -> Any:
+    def work(store: RunStore, _progress: Any) -> tuple[RunRecord, RunRecord, RunComparison]:
+        return store.get_run(first_id), store.get_run(second_id), compare_stored_runs(store, first_id, second_id)
+    return work
+
+
+class CompareDialog(QDialog):
+    """Two stored runs compared: the second against the first (Swap turns them round)."""
+
+    #: The comparison is shown (the rows and the summary), or could not be made (the summary says why).
+    ready = Signal()
+
+    def __init__(self, store: RunStore, db_path: Path, first_id: int, second_id: int,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store, self.db_path = store, db_path
+        self.first_id, self.second_id = first_id, second_id
+        self.runs: tuple[RunRecord, RunRecord] | None = None
+        self.job: TransferJob | None = None
+        self.error = ""
+        self.model = CompareModel()
+        self._build()
+        on_language_changed(self, self.retranslate)
+        self.resize(1100, 680)
+        self.compare()
+
+    def _build(self) -> None:
+        self.first_label, self.second_label, self.summary, self.rule = QLabel(), QLabel(), QLabel(), QLabel()
+        for label in (self.first_label, self.second_label, self.summary, self.rule):
+            label.setTextFormat(Qt.TextFormat.PlainText)  # run titles come from servers and files
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        bold = self.summary.font()
+        bold.setBold(True)
+        self.summary.setFont(bold)
+        translated(self.summary, "setAccessibleName", lambda: _("Comparison summary"))
+        self.view = QTableView()
+        translated(self.view, "setAccessibleName", lambda: _("The two runs' steps, aligned"))
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        compact_rows(self.view)
+        header = self.view.horizontalHeader()
+        translated(header, "setAccessibleName", lambda: _("Columns of the comparison"))
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for column, width in enumerate(COMPARE_WIDTHS):
+            self.view.setColumnWidth(column, width)
+        header.setStretchLastSection(True)
+        self.view.selectionModel().currentRowChanged.connect(self._row_chosen)
+        self.sides = CompareSides(self.store)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.view)
+        split.addWidget(self.sides)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        self.swap_button = translated(QPushButton(), "setText", lambda: _("Swap the runs"))
+        self.swap_button.clicked.connect(self.swap)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.addButton(self.swap_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.close)
+        self.close_button = buttons.button(QDialogButtonBox.StandardButton.Close)
+        translated(self.close_button, "setText", lambda: _("Close"))
+        layout = QVBoxLayout(self)
+        for widget in (self.first_label, self.second_label, self.summary):
+            layout.addWidget(widget)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.rule)
+        layout.addWidget(buttons)
+
+    # -- the comparison -------------------------------------------------------------------------
+
+    def compare(self) -> None:
+        """Compare the two runs anew (on a worker); :attr:`ready` when it is shown."""
+        self.runs, self.error = None, ""
+        self.model.set_comparison(None, self.first_id, self.second_id)
+        self.swap_button.setEnabled(False)
+        self.job = TransferJob(_compared(self.first_id, self.second_id), self.db_path)
+        # Queued: the job's signals come from its thread.
+        self.job.finished.connect(self._compared, Qt.ConnectionType.QueuedConnection)
+        self.job.failed.connect(self._failed, Qt.ConnectionType.QueuedConnection)
+        self.retranslate()
+        self.job.start()
+
+    def _compared(self, result: tuple[RunRecord, RunRecord, RunComparison]) -> None:
+        first, second, comparison = result
+        if (first.id, second.id) != (self.first_id, self.second_id):
+            return  # a comparison of before a swap
+        self.runs = (first, second)
+        self.model.set_comparison(comparison, first.id, second.id)
+        self.swap_button.setEnabled(True)
+        self.retranslate()
+        first_difference = self.model.index_of_first_difference()
+        self.view.setCurrentIndex(first_difference if first_difference.isValid() else self.model.index(0, 0))
+        self.ready.emit()
+
+    def _failed(self, sentence: str) -> None:
+        self.error = sentence
+        self.swap_button.setEnabled(True)
+        self.retranslate()
+        self.ready.emit()
+
+    def swap(self) -> None:
+        """The second run becomes the first: its steps on the left, the other measured against it."""
+        self.first_id, self.second_id = self.second_id, self.first_id
+        self.compare()
+
+    def _row_chosen(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.sides.show_row(self.model.row(current.row()) if current.isValid() else None, self.first_id,
+                            self.second_id)
+
+    # -- words ----------------------------------------------------------------------------------
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(_("Run {first} and run {second} compared").format(first=self.first_id,
+                                                                               second=self.second_id))
+        self.rule.setText(rule_sentence())
+        comparison = self.model.comparison
+        if self.error:
+            self.summary.setText(self.error)
+        elif comparison is None or self.runs is None:
+            self.summary.setText(_("Comparing run {first} with run {second}…").format(first=self.first_id,
+                                                                                     second=self.second_id))
+        else:
+            self.summary.setText(summary_line(comparison.summary, self.first_id, self.second_id))
+        for label, run, place in ((self.first_label, self.runs[0] if self.runs else None, 0),
+                                  (self.second_label, self.runs[1] if self.runs else None, 1)):
+            label.setText(run_line(run, place) if run else "")
+        self._row_chosen(self.view.currentIndex(), QModelIndex())
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802
+        if self.job is not None:
+            self.job.cancel()  # it only reads; its answer is dropped
+        super().closeEvent(event)
+
+
+def run_line(run: RunRecord, place: int) -> str:
+    """One run in a line: which of the two it is, its id, title, status, steps and start."""
+    count = run.step_count or 0
+    template = (ngettext("First: run {id}, {title} — {status}, {count} step, started {started}",
+                         "First: run {id}, {title} — {status}, {count} steps, started {started}", count)
+                if place == 0 else
+                ngettext("Second: run {id}, {title} — {status}, {count} step, started {started}",
+                         "Second: run {id}, {title} — {status}, {count} steps, started {started}", count))
+    return label_text(template.format(id=run.id, title=run.title, status=outcome_word(run.status), count=count,
+                                      started=format_started(run.started_at)))
+
+
+__all__ = ["CompareDialog", "run_line"]

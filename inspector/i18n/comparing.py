@@ -1,0 +1,118 @@
+"""A comparison of two runs in words, the same in the window and on the command line: the summary
+line ("3 steps alike, 1 slower in run 42 by 2.1 s, and 1 cancelled in run 41 and ok in run 42") and
+what a row of it says differs. The runs are named by their ids, so the line is clear on its own."""
+
+from __future__ import annotations
+
+import inspector.i18n as i18n
+from inspector.runs.comparing import AlignedRow, ComparisonSummary, Difference
+
+from . import _, current_locale, ngettext
+from .formatting import format_duration
+from .words import no_outcome_word, outcome_word
+
+#: What the row of each kind is marked with, where it is shown (never colour alone).
+ROW_MARKS = {"alike": "=", "differs": "≠", "only_first": "−", "only_second": "+"}
+
+
+def row_state(row: AlignedRow) -> str:
+    """``alike``, ``differs``, ``only_first`` or ``only_second``: the row's kind (the JSON's word)."""
+    if row.second is None:
+        return "only_first"
+    if row.first is None:
+        return "only_second"
+    return "alike" if row.alike else "differs"
+
+
+def step_outcome_word(outcome: str) -> str:
+    """An outcome in a sentence of the comparison ("no outcome" where a step has none)."""
+    return outcome_word(outcome) if outcome else no_outcome_word()
+
+
+def joined(parts: list[str]) -> str:
+    """Phrases joined as the language lists them ("A, B, and C" / "A, B und C")."""
+    if len(parts) < 2:
+        return "".join(parts)
+    from babel.lists import format_list  # Babel's lists load only for a comparison
+
+    return format_list(parts, style="standard", locale=current_locale())
+
+
+def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> str:
+    """The comparison in one line: each count that is not zero, the second run against the first."""
+    parts = []
+    if summary.alike:
+        parts.append(ngettext("{count} step alike", "{count} steps alike", summary.alike).format(count=summary.alike))
+    if summary.slower:
+        parts.append(ngettext("{count} slower in run {run} by {duration}",
+                              "{count} slower in run {run} by {duration} in all", summary.slower).format(
+            count=summary.slower, run=second_id, duration=format_duration(summary.slower_ms / 1000)))
+    if summary.faster:
+        parts.append(ngettext("{count} faster in run {run} by {duration}",
+                              "{count} faster in run {run} by {duration} in all", summary.faster).format(
+            count=summary.faster, run=second_id, duration=format_duration(summary.faster_ms / 1000)))
+    for (first, second), count in summary.outcome_changes.items():
+        # Translators: e.g. "1 cancelled in run 41 and ok in run 42"; the outcomes are words like "ok".
+        parts.append(ngettext("{count} {first_outcome} in run {first} and {second_outcome} in run {second}",
+                              "{count} {first_outcome} in run {first} and {second_outcome} in run {second}",
+                              count).format(count=count, first_outcome=step_outcome_word(first), first=first_id,
+                                            second_outcome=step_outcome_word(second), second=second_id))
+    if summary.arguments:
+        parts.append(ngettext("{count} with other arguments", "{count} with other arguments",
+                              summary.arguments).format(count=summary.arguments))
+    if summary.results:
+        parts.append(ngettext("{count} with another result", "{count} with other results",
+                              summary.results).format(count=summary.results))
+    for count, run in ((summary.only_first, first_id), (summary.only_second, second_id)):
+        if count:
+            parts.append(ngettext("{count} step only in run {run}", "{count} steps only in run {run}",
+                                  count).format(count=count, run=run))
+    return joined(parts) if parts else _("Neither run has any step.")
+
+
+def english_summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> str:
+    """:func:`summary_line` in English whatever the language (``--json`` is the same in every language)."""
+    from . import languages
+
+    state = i18n._translations, i18n._language, i18n._locale
+    i18n.install(None)
+    i18n._language, i18n._locale = languages.DEFAULT_LANGUAGE, None
+    try:
+        return summary_line(summary, first_id, second_id)
+    finally:
+        i18n._translations, i18n._language, i18n._locale = state
+
+
+def row_differences(row: AlignedRow, first_id: int, second_id: int) -> list[str]:
+    """What differs in a row, a phrase each, in a fixed order (empty for a row alike)."""
+    found = row.differences
+    if Difference.ONLY_FIRST in found:
+        return [_("only in run {run}").format(run=first_id)]
+    if Difference.ONLY_SECOND in found:
+        return [_("only in run {run}").format(run=second_id)]
+    words = []
+    if Difference.OUTCOME in found:
+        words.append(_("{first} → {second}").format(first=step_outcome_word(row.first.outcome),
+                                                    second=step_outcome_word(row.second.outcome)))
+    change = row.duration_change_ms or 0.0
+    if Difference.SLOWER in found:
+        words.append(_("slower by {duration}").format(duration=format_duration(change / 1000)))
+    if Difference.FASTER in found:
+        words.append(_("faster by {duration}").format(duration=format_duration(-change / 1000)))
+    if Difference.ARGUMENTS in found:
+        words.append(_("other arguments"))
+    if Difference.RESULT in found:
+        words.append(_("another result"))
+    return words
+
+
+def rule_sentence() -> str:
+    """When a duration counts as changed, in one sentence (the window's and the command's help)."""
+    from inspector.runs.comparing import SLOWER_MS, SLOWER_RATIO
+
+    return _("A step counts as slower or faster when its duration differs by more than {percent} % of the "
+             "shorter one and by more than {ms} ms.").format(percent=round(SLOWER_RATIO * 100), ms=round(SLOWER_MS))
+
+
+__all__ = ["ROW_MARKS", "english_summary_line", "joined", "row_differences", "row_state", "rule_sentence",
+           "step_outcome_word", "summary_line"]

@@ -1,0 +1,266 @@
+"""Two runs set side by side: their steps aligned, and what differs in each aligned pair.
+
+**Alignment.** Each step has a key: its kind and its name (a tool step's tool, else the span's name
+of an imported step, else nothing: a model's steps all share the key ``("llm", "")``). The steps are
+aligned as two sequences, in run order: a step is paired only with a step of the same key, and the
+pairing keeps the most steps paired (a weighted longest common subsequence), preferring pairs of the
+same round. An inserted or missing step (a retry, a round one run never reached) is a row of its own
+("only in run N") and shifts nothing after it. A run without rounds (an imported trace, a single
+operation) aligns by order and key alone (:mod:`.aligning` does it).
+
+**Differences** of a pair, the second run against the first: the outcome (ok, failed, cancelled or
+none: cancelled is never failed), the duration (see :func:`duration_change`), the arguments (a tool
+step's arguments; the tool calls a model's step asked for, without their call ids) and the result
+(a tool step's result text; a model's reply).
+
+**The summary** counts the pairs: alike (no difference), slower, faster, with other arguments, with
+another result, and the outcome changes by their two outcomes. A pair whose outcome changed counts
+under its outcome change only: a call cancelled in one run and ok in the other has, of course,
+another duration and another result, which would say nothing more.
+
+Plain values only: no I/O. :func:`step_facts` reads a stored payload (leniently, as the timeline
+does: every row ever stored must compare).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .aligning import align
+from .step import StepKind
+from .timeline import step_details, step_outcome
+
+SLOWER_RATIO = 0.2
+"""A duration counts as changed only when it differs by more than this part of the shorter one…"""
+SLOWER_MS = 100.0
+"""…and by more than this many milliseconds (both must hold: 5 ms against 8 ms is noise, and so is
+20.0 s against 20.1 s)."""
+
+class Difference(StrEnum):
+    """One way an aligned pair of steps differs (the second run's step against the first's)."""
+
+    OUTCOME = "outcome"
+    SLOWER = "slower"
+    FASTER = "faster"
+    ARGUMENTS = "arguments"
+    RESULT = "result"
+    ONLY_FIRST = "only_first"
+    ONLY_SECOND = "only_second"
+
+
+@dataclass(frozen=True, slots=True)
+class StepFacts:
+    """What the comparison needs of one stored step (bounded: digests, not the texts)."""
+
+    #: The step's number in its run (the window's "Step N").
+    sequence: int
+    kind: str
+    #: ``None`` in a run without rounds.
+    round: int | None
+    #: The tool's name, an imported step's span name, or "".
+    name: str
+    #: "ok", "failed", "cancelled" or "" (none).
+    outcome: str
+    duration_ms: float
+    #: The step's one-line details (English, as stored and exported).
+    details: str
+    arguments_digest: bytes | None
+    result_digest: bytes | None
+    #: The stored step's row id (for a view that reads the whole step); 0 when not stored.
+    step_id: int = 0
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.kind, self.name
+
+
+@dataclass(frozen=True, slots=True)
+class AlignedRow:
+    """One row of the comparison: a pair of steps, or a step only one run has."""
+
+    first: StepFacts | None
+    second: StepFacts | None
+    differences: frozenset[Difference]
+
+    @property
+    def alike(self) -> bool:
+        return not self.differences
+
+    @property
+    def duration_change_ms(self) -> float | None:
+        """The second step's duration minus the first's (``None`` unless both are there)."""
+        if self.first is None or self.second is None:
+            return None
+        return self.second.duration_ms - self.first.duration_ms
+
+    @property
+    def counted_differences(self) -> frozenset[Difference]:
+        """What the summary counts this row under: an outcome change hides the rest."""
+        if Difference.OUTCOME in self.differences:
+            return frozenset({Difference.OUTCOME})
+        return self.differences
+
+
+@dataclass(frozen=True)
+class ComparisonSummary:
+    """The counts of a comparison (see the module's doc for what each counts)."""
+
+    alike: int = 0
+    slower: int = 0
+    slower_ms: float = 0.0
+    faster: int = 0
+    faster_ms: float = 0.0
+    arguments: int = 0
+    results: int = 0
+    only_first: int = 0
+    only_second: int = 0
+    #: (outcome in the first run, outcome in the second) -> how many pairs.
+    outcome_changes: Mapping[tuple[str, str], int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunComparison:
+    """Two runs' steps aligned, with the summary of what differs."""
+
+    rows: tuple[AlignedRow, ...]
+    summary: ComparisonSummary
+
+
+# -- facts of a stored step ------------------------------------------------------------------------
+
+def _canonical(value: Any) -> str:
+    """One text per JSON value, whatever the order of an object's keys (lists keep their order; 1 and
+    1.0, "1" and 1, true and 1 stay apart)."""
+    if isinstance(value, Mapping):
+        items = sorted(((str(key), item) for key, item in value.items()), key=lambda pair: pair[0])
+        return "{" + ",".join(f"{key!r}:{_canonical(item)}" for key, item in items) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_canonical(item) for item in value) + "]"
+    return repr(value)
+
+
+def _digest(value: Any) -> bytes | None:
+    if value is None:
+        return None
+    try:
+        text = value if isinstance(value, str) else _canonical(value)
+    except RecursionError:  # nested deeper than Python's stack: compared as written
+        text = repr(value)
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _name(payload: Mapping[str, Any]) -> str:
+    name = payload.get("toolName")
+    if isinstance(name, str) and name:
+        return name
+    raw = payload.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
+    span = otlp.get("name") if isinstance(otlp, Mapping) else None
+    return span if isinstance(span, str) else ""
+
+
+def _asked_calls(payload: Mapping[str, Any]) -> list[Any] | None:
+    """The tool calls a model's step asked for, without their ids (a real model's ids differ each run)."""
+    calls = payload.get("requestedToolCalls")
+    if not isinstance(calls, (list, tuple)):
+        return None
+    return [{key: value for key, value in call.items() if key != "id"} if isinstance(call, Mapping) else call
+            for call in calls]
+
+
+def step_facts(payload: Mapping[str, Any], sequence: int, *, has_rounds: bool = True,
+               step_id: int = 0) -> StepFacts:
+    """The facts of a stored step payload; ``has_rounds``: whether its run numbers rounds at all."""
+    kind = payload.get("kind")
+    kind = kind if isinstance(kind, str) else ""
+    round_ = payload.get("round")
+    round_ = round_ if isinstance(round_, int) and not isinstance(round_, bool) and has_rounds else None
+    duration = payload.get("durationMs")
+    duration = float(duration) if isinstance(duration, (int, float)) and not isinstance(duration, bool) else 0.0
+    if kind == StepKind.TOOL:
+        arguments, result = payload.get("toolArguments"), payload.get("toolResult")
+    else:
+        arguments, result = _asked_calls(payload), payload.get("content")
+    return StepFacts(sequence=sequence, kind=kind, round=round_, name=_name(payload),
+                     outcome=step_outcome(payload), duration_ms=duration, details=step_details(payload),
+                     arguments_digest=_digest(arguments), result_digest=_digest(result if isinstance(result, str)
+                                                                                 else None),
+                     step_id=step_id)
+
+
+# -- the differences of a pair ---------------------------------------------------------------------
+
+def duration_change(first_ms: float, second_ms: float) -> Difference | None:
+    """SLOWER or FASTER when the second duration differs from the first by more than
+    :data:`SLOWER_RATIO` of the shorter one and more than :data:`SLOWER_MS`; else ``None``."""
+    change = second_ms - first_ms
+    if abs(change) <= SLOWER_MS or abs(change) <= SLOWER_RATIO * min(first_ms, second_ms):
+        return None
+    return Difference.SLOWER if change > 0 else Difference.FASTER
+
+
+def differences(first: StepFacts | None, second: StepFacts | None) -> frozenset[Difference]:
+    """How ``second`` differs from ``first`` (one of them may be missing)."""
+    if first is None and second is None:
+        raise ValueError("a row has a step of at least one run")
+    if second is None:
+        return frozenset({Difference.ONLY_FIRST})
+    if first is None:
+        return frozenset({Difference.ONLY_SECOND})
+    found = set()
+    if first.outcome != second.outcome:
+        found.add(Difference.OUTCOME)
+    change = duration_change(first.duration_ms, second.duration_ms)
+    if change is not None:
+        found.add(change)
+    if first.arguments_digest != second.arguments_digest:
+        found.add(Difference.ARGUMENTS)
+    if first.result_digest != second.result_digest:
+        found.add(Difference.RESULT)
+    return frozenset(found)
+
+
+# -- the comparison --------------------------------------------------------------------------------
+
+def compare_steps(first: Sequence[StepFacts], second: Sequence[StepFacts]) -> RunComparison:
+    """The comparison of two runs' steps (each in run order)."""
+    rows = []
+    for i, j in align(first, second):
+        one = None if i is None else first[i]
+        other = None if j is None else second[j]
+        rows.append(AlignedRow(one, other, differences(one, other)))
+    return RunComparison(tuple(rows), summarize(rows))
+
+
+def summarize(rows: Sequence[AlignedRow]) -> ComparisonSummary:
+    """The counts of the rows (an outcome change hides a pair's other differences)."""
+    counts = dict.fromkeys(Difference, 0)
+    slower_ms = faster_ms = 0.0
+    alike = 0
+    changes: dict[tuple[str, str], int] = {}
+    for row in rows:
+        counted = row.counted_differences
+        if not counted:
+            alike += 1
+        for difference in counted:
+            counts[difference] += 1
+        if Difference.OUTCOME in counted:
+            key = (row.first.outcome, row.second.outcome)
+            changes[key] = changes.get(key, 0) + 1
+        elif Difference.SLOWER in counted:
+            slower_ms += row.duration_change_ms
+        elif Difference.FASTER in counted:
+            faster_ms -= row.duration_change_ms
+    return ComparisonSummary(
+        alike=alike, slower=counts[Difference.SLOWER], slower_ms=slower_ms, faster=counts[Difference.FASTER],
+        faster_ms=faster_ms, arguments=counts[Difference.ARGUMENTS], results=counts[Difference.RESULT],
+        only_first=counts[Difference.ONLY_FIRST], only_second=counts[Difference.ONLY_SECOND],
+        outcome_changes=dict(sorted(changes.items())))
+
+
+__all__ = ["SLOWER_MS", "SLOWER_RATIO", "AlignedRow", "ComparisonSummary", "Difference", "RunComparison",
+           "StepFacts", "compare_steps", "differences", "duration_change", "step_facts", "summarize"]

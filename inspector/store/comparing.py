@@ -1,0 +1,47 @@
+"""Two stored runs compared (:mod:`inspector.runs.comparing` does the comparing; this reads the steps)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from inspector.runs.comparing import RunComparison, StepFacts, compare_steps, step_facts
+
+from .run_store import RunStore
+
+#: Rows fetched from SQLite at a time while a run's steps are read.
+FETCH_ROWS = 1_000
+
+
+def _payload(text: object) -> dict[str, Any]:
+    """A stored payload as a dict; a damaged one (a hand edit, a disk fault) as an empty one, which
+    compares as a step of no kind (the timeline says what is wrong with it)."""
+    try:
+        payload = json.loads(text) if isinstance(text, (str, bytes)) else None
+    except (ValueError, RecursionError):
+        return {}
+    return payload if isinstance(payload, dict) else {}
+
+
+def run_step_facts(store: RunStore, run_id: int) -> list[StepFacts]:
+    """The facts of every step of a run, in timeline order (time, then sequence): one query read in
+    batches, each payload parsed once and only its facts kept (no step objects, no legs).
+
+    :class:`~inspector.store.UnknownRunError` when there is no such run."""
+    store.get_run(run_id)
+    has_rounds = store.has_rounds(run_id)
+    cursor = store.db.conn.execute(
+        "SELECT id, sequence, payload FROM steps WHERE run_id = ? ORDER BY started_at, sequence", (run_id,))
+    facts = []
+    while rows := cursor.fetchmany(FETCH_ROWS):
+        facts.extend(step_facts(_payload(payload), sequence, has_rounds=has_rounds, step_id=step_id)
+                     for step_id, sequence, payload in rows)
+    return facts
+
+
+def compare_stored_runs(store: RunStore, first_id: int, second_id: int) -> RunComparison:
+    """The comparison of two stored runs: the second against the first."""
+    return compare_steps(run_step_facts(store, first_id), run_step_facts(store, second_id))
+
+
+__all__ = ["compare_stored_runs", "run_step_facts"]

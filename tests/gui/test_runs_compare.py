@@ -1,0 +1,185 @@
+"""Compare in the window: two scenario runs played against the demo server (one of them cancelled by
+the user mid-step) selected in the Runs tab, Compare opened, the aligned rows and the summary read;
+imported traces compared; screenshots in English and German (tests/gui/screenshots/)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from inspector.gui.help_menu import window_shortcuts
+from inspector.gui.language import switch_language
+from inspector.gui.runs.compare_model import CompareModel
+from inspector.store import RunStore, resolve_db_path
+from inspector.transfer.importing import import_trace
+from tests.gui.test_models_and_accessibility import _unnamed
+from tests.gui.test_screenshots import save
+from tests.integration.test_cli_compare import scenario_file
+
+ROOT = Path(__file__).resolve().parents[2]
+OTEL = ROOT / "tests" / "fixtures" / "otel"
+
+
+def play(path: Path, server: str) -> int:
+    """Play a scenario file as the command line does (its own process), against ``server``."""
+    done = subprocess.run([sys.executable, "-m", "inspector", "scenario", str(path), "--server", server, "--json",
+                           "--db", str(resolve_db_path())], capture_output=True, text=True, timeout=60, cwd=ROOT,
+                          env=dict(os.environ))
+    assert done.returncode in (0, 130), done.stderr
+    return json.loads(done.stdout)["run_id"]
+
+
+@pytest.fixture
+def two_runs(demo_server, tmp_path) -> tuple[int, int]:
+    finished = play(scenario_file(tmp_path, "finished", seconds=0.3), demo_server.url)
+    cancelled = play(scenario_file(tmp_path, "cancelled", seconds=60, cancel_after=2), demo_server.url)
+    return finished, cancelled
+
+
+def cells(model: CompareModel, column: str, role=Qt.ItemDataRole.DisplayRole) -> list[str]:
+    number = CompareModel.COLUMNS.index(column)
+    return [model.index(row, number).data(role) for row in range(model.rowCount())]
+
+
+def open_compare(qtbot, tab, run_ids):
+    assert tab.select_runs(run_ids)
+    launcher = tab.comparing
+    assert launcher.button.isEnabled() and launcher.action.isEnabled()
+    qtbot.mouseClick(launcher.button, Qt.MouseButton.LeftButton)
+    dialog = launcher.dialog
+    assert dialog is not None
+    if dialog.runs is None and not dialog.error:
+        with qtbot.waitSignal(dialog.ready, timeout=20000):
+            pass
+    return dialog
+
+
+def test_compare_two_scenario_runs_one_cancelled(qtbot, make_window, qtmodeltester, two_runs) -> None:
+    finished, cancelled = two_runs
+    window = make_window(wait_tools=False)
+    window.resize(1300, 820)
+    window.tabs.setCurrentWidget(window.runs_tab)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(cancelled) is not None)
+    # One run selected, or three: nothing to compare.
+    assert tab.select_runs([finished]) and not tab.comparing.button.isEnabled()
+    dialog = open_compare(qtbot, tab, [cancelled, finished])
+    qtbot.addWidget(dialog)
+    model = dialog.model
+    qtmodeltester.check(model)
+    assert _unnamed(dialog) == []
+    # The older run is the first, whichever was selected first.
+    assert (dialog.first_id, dialog.second_id) == (finished, cancelled)
+    assert cells(model, "step") == ["llm", "tool write_note", "llm", "tool slow_task", "llm", "tool list_notes", "llm"]
+    marks = cells(model, "mark")
+    assert marks[2:] == ["≠", "≠", "−", "−", "−"] and marks[0] == "="
+    assert cells(model, "round") == ["1", "1", "2", "2", "3", "3", "4"]
+    slow = 3
+    assert cells(model, "first")[slow].startswith("ok · ") and cells(model, "second")[slow].startswith("cancelled · ")
+    assert cells(model, "differences")[slow].startswith("ok → cancelled")
+    assert "other arguments" in cells(model, "differences")[slow]
+    assert cells(model, "second")[4:] == ["—"] * 3
+    assert cells(model, "second", Qt.ItemDataRole.AccessibleTextRole)[4] == "not in this run"
+    assert cells(model, "mark", Qt.ItemDataRole.AccessibleTextRole)[4] == f"only in run {finished}"
+    summary = dialog.summary.text()
+    assert f"1 ok in run {finished} and cancelled in run {cancelled}" in summary
+    assert f"3 steps only in run {finished}" in summary
+    assert "failed" not in summary
+    # The first row that differs is chosen; the slow task's two steps side by side.
+    # (The one demo server numbers the notes: the second run's write_note says "Note 2 written.")
+    assert "another result" in cells(model, "differences")[1]
+    assert dialog.view.currentIndex().row() == 1
+    dialog.view.selectRow(slow)
+    first_text, second_text = dialog.sides.first.text.toPlainText(), dialog.sides.second.text.toPlainText()
+    assert '"seconds": 0.3' in first_text and '"seconds": 60' in second_text
+    assert second_text.startswith("cancelled · ") and "You cancelled" not in first_text
+    assert dialog.sides.first.heading.text() == f"Run {finished}, step 4: tool slow_task (round 2)"
+    assert dialog.sides.second.heading.text() == f"Run {cancelled}, step 4: tool slow_task (round 2)"
+    dialog.resize(1200, 720)
+    assert save(dialog, "compare-two-runs-en", grey=True).exists()
+    switch_language("de")
+    try:
+        QApplication.processEvents()
+        assert f"in Lauf {finished} ok und in Lauf {cancelled} abgebrochen" in dialog.summary.text()
+        assert cells(model, "differences")[slow].startswith("ok → abgebrochen")
+        assert model.headerData(3, Qt.Orientation.Horizontal) == f"Lauf {finished}"
+        assert save(dialog, "compare-two-runs-de").exists()
+    finally:
+        switch_language("en")
+    # Swap: the cancelled run first, the finished one measured against it.
+    with qtbot.waitSignal(dialog.ready, timeout=20000):
+        dialog.swap_button.click()
+    assert (dialog.first_id, dialog.second_id) == (cancelled, finished)
+    assert f"1 cancelled in run {cancelled} and ok in run {finished}" in dialog.summary.text()
+    assert f"3 steps only in run {finished}" in dialog.summary.text()
+    assert cells(model, "mark")[4:] == ["+", "+", "+"]
+
+
+def test_compare_needs_exactly_two_runs_and_opens_from_the_context_menu(qtbot, make_window) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        ids = [store.start_run(f"tools/call echo {n}", "live", "http://127.0.0.1:1/mcp") for n in range(3)]
+        for run_id in ids:
+            store.finish_run(run_id, "ok")
+    window = make_window(wait_tools=False)
+    window.tabs.setCurrentWidget(window.runs_tab)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(ids[-1]) is not None)
+    assert tab.select_runs(ids) and not tab.comparing.action.isEnabled()
+    assert tab.select_runs(ids[:2]) and tab.comparing.action.isEnabled()
+    assert tab.comparing.action in tab.run_view.actions()
+    assert tab.run_view.contextMenuPolicy() == Qt.ContextMenuPolicy.ActionsContextMenu
+    tab.comparing.action.trigger()
+    dialog = tab.comparing.dialog
+    qtbot.addWidget(dialog)
+    if dialog.runs is None:
+        with qtbot.waitSignal(dialog.ready, timeout=20000):
+            pass
+    assert dialog.summary.text() == "Neither run has any step."
+    dialog.close()
+    # Ctrl+Shift+C in the run list does the same, and the Help menu's list of shortcuts names it.
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    tab.run_view.setFocus()
+    qtbot.keyClick(tab.run_view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: tab.comparing.dialog is not None and tab.comparing.dialog is not dialog)
+    qtbot.addWidget(tab.comparing.dialog)
+    assert ("Runs › Compare the two selected runs", "Ctrl+Shift+C") in window_shortcuts(window)
+    # The Runs tab with two runs selected and Compare at hand, in German at the window's first size.
+    tab.comparing.dialog.close()
+    switch_language("de")
+    try:
+        QApplication.processEvents()
+        assert tab.comparing.button.text() == "Vergleichen…" and tab.comparing.button.isVisible()
+        assert tab.comparing.button.width() >= tab.comparing.button.sizeHint().width()
+        assert save(window, "runs-two-selected-compare-de").exists()
+    finally:
+        switch_language("en")
+
+
+def test_compare_two_imported_traces(qtbot, make_window, qtmodeltester) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        sdk = import_trace(store, OTEL / "mcp_sdk.jsonl").run_ids[0]
+        traceloop = import_trace(store, OTEL / "traceloop.jsonl").run_ids[0]
+    window = make_window(wait_tools=False)
+    window.tabs.setCurrentWidget(window.runs_tab)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(traceloop) is not None)
+    dialog = open_compare(qtbot, tab, [sdk, traceloop])
+    qtbot.addWidget(dialog)
+    qtmodeltester.check(dialog.model)
+    assert set(cells(dialog.model, "round")) == {"–"}  # traces without rounds: aligned by order and name
+    steps = cells(dialog.model, "step")
+    assert steps[0] == "request invoke_agent support-agent"
+    paired = [step for step, mark in zip(steps, cells(dialog.model, "mark"), strict=True) if mark in "=≠"]
+    assert paired == ["request invoke_agent support-agent", "tool lookup", "tool fail", "tool slow", "tool slow"]
+    assert "faster in run" in dialog.summary.text()
+    dialog.view.selectRow(steps.index("tool lookup"))
+    assert dialog.sides.first.heading.text().endswith("tool lookup")  # no round to name
+    assert save(dialog, "compare-imported-traces-en").exists()

@@ -1,0 +1,146 @@
+"""`compare RUN RUN`: two scenario runs played against the demo server, one of them cancelled, set side
+by side on the command line (readable, German, --json), and the ways of naming a run."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from inspector.cli import main
+from inspector.store import RunStore
+
+ROUNDS = [
+    {"say": "Writing the draft.", "calls": [{"tool": "write_note", "arguments": {"text": "draft"}}]},
+    {"say": "Now the slow part.", "calls": [{"tool": "slow_task", "arguments": {"seconds": 0.3, "steps": 1}}]},
+    {"say": "Reading the notes back.", "calls": [{"tool": "list_notes", "arguments": {}}]},
+]
+
+
+def scenario_file(folder: Path, name: str, *, seconds: float, cancel_after: float | None = None) -> Path:
+    rounds = json.loads(json.dumps(ROUNDS))
+    rounds[1]["calls"][0]["arguments"]["seconds"] = seconds
+    scenario = {"scenario": 1, "name": name, "description": "A note, a slow task, the notes read back.",
+                "prompt": "Write a note, work a while, read the notes.", "rounds": rounds, "final": "Done."}
+    if cancel_after is not None:
+        scenario["cancel_after_s"] = cancel_after
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(scenario), encoding="utf-8")
+    return path
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, int, int]]:
+    """Two runs of one script: the first ends ok; in the second the slow task takes a minute and the
+    user cancels the run after 2 seconds, in the middle of it."""
+    folder = tmp_path_factory.mktemp("compare")
+    db = folder / "runs.db"
+    ids = []
+    for name, seconds, cancel in (("finished", 0.3, None), ("cancelled", 60, 2)):
+        path = scenario_file(folder, name, seconds=seconds, cancel_after=cancel)
+        code = main(["scenario", str(path), "--db", str(db), "--json"])
+        assert code in (0, 130)
+        with RunStore.open(db) as store:
+            ids.append(store.list_runs(limit=1)[0].id)
+    yield db, ids[0], ids[1]
+
+
+def test_compare_json_aligns_the_steps_and_marks_the_cancelled_one(played, capsys):
+    db, finished, cancelled = played
+    code, out, _err = run_cli(capsys, "compare", str(finished), str(cancelled), "--json", "--db", str(db))
+    assert code == 0
+    report = json.loads(out)
+    assert (report["first"]["id"], report["second"]["id"]) == (finished, cancelled)
+    assert (report["first"]["status"], report["second"]["status"]) == ("ok", "cancelled")
+    rows = [(row["state"], (row["first"] or row["second"])["kind"], (row["first"] or row["second"])["name"])
+            for row in report["rows"]]
+    # The model's second step asked for the slow task with other arguments: it differs too.
+    assert rows[:4] == [("alike", "llm", ""), (rows[1][0], "tool", "write_note"), ("differs", "llm", ""),
+                        ("differs", "tool", "slow_task")]
+    assert report["rows"][2]["differences"] == ["arguments"]
+    assert rows[4:] == [("only_first", "llm", ""), ("only_first", "tool", "list_notes"), ("only_first", "llm", "")]
+    slow = report["rows"][3]
+    assert {"outcome", "arguments"} <= set(slow["differences"])
+    assert (slow["first"]["outcome"], slow["second"]["outcome"]) == ("ok", "cancelled")
+    assert slow["second"]["round"] == 2 and slow["second"]["sequence"] == 4
+    summary = report["summary"]
+    assert summary["outcome_changes"] == [{"first": "ok", "second": "cancelled", "count": 1}]
+    assert summary["only_first"] == 3 and summary["only_second"] == 0
+    assert f"1 ok in run {finished} and cancelled in run {cancelled}" in summary["text"]
+    assert f"3 steps only in run {finished}" in summary["text"]
+    assert report["rule"] == {"ratio": 0.2, "ms": 100.0}
+
+
+def test_compare_readable_marks_each_row(played, capsys):
+    db, finished, cancelled = played
+    code, out, _err = run_cli(capsys, "compare", str(finished), str(cancelled), "--db", str(db))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith(f"First run: run {finished}, scenario finished (ok, 7 steps)")
+    assert lines[1].startswith(f"Second run: run {cancelled}, scenario cancelled (cancelled, 4 steps)")
+    assert f"ok in run {finished} and cancelled in run {cancelled}" in lines[2]
+    table = lines[4:]
+    assert table[0].split()[:3] == ["Round", "Step", "Run"]
+    slow = next(line for line in table if "slow_task" in line)
+    assert slow.startswith("≠") and "ok → cancelled" in slow and "other arguments" in slow
+    assert [line[0] for line in table[1:]] == ["=", table[2][0], "≠", "≠", "−", "−", "−"]
+    assert table[-1].endswith(f"only in run {finished}")
+
+
+def test_compare_in_german(played, capsys):
+    db, finished, cancelled = played
+    code, out, _err = run_cli(capsys, "--lang", "de", "compare", str(finished), str(cancelled), "--db", str(db))
+    assert code == 0
+    assert f"1 in Lauf {finished} ok und in Lauf {cancelled} abgebrochen" in out
+    assert f"3 Schritte nur in Lauf {finished}" in out
+    assert "fehlgeschlagen" not in out  # cancelled is never failed
+    assert "ok → abgebrochen" in out
+
+
+def test_a_run_is_named_by_id_last_or_the_beginning_of_its_uid(played, capsys):
+    db, finished, cancelled = played
+    with RunStore.open(db) as store:
+        uid = store.get_run(finished).uid
+    code, out, _err = run_cli(capsys, "compare", uid[:8], "last", "--json", "--db", str(db))
+    assert code == 0
+    report = json.loads(out)
+    assert (report["first"]["id"], report["second"]["id"]) == (finished, cancelled)
+    code, out, _err = run_cli(capsys, "compare", "last~1", "last", "--json", "--db", str(db))
+    assert (json.loads(out)["first"]["id"], json.loads(out)["second"]["id"]) == (finished, cancelled)
+
+
+@pytest.mark.parametrize(("words", "said"), [
+    (("99", "1"), "There is no run 99."),
+    (("last~5", "1"), "There is no run last~5: the run database holds fewer runs than that."),
+    (("ab", "1"), "ab names no run: give a run's id, last, last~N or at least 4 characters of its uid."),
+    (("zzzz", "1"), "No run has an id or a uid beginning zzzz."),
+])
+def test_a_run_that_is_not_there_is_said_in_one_sentence(played, capsys, words, said):
+    db, _finished, _cancelled = played
+    code, out, _err = run_cli(capsys, "compare", *words, "--json", "--db", str(db))
+    assert code == 2
+    assert said in json.loads(out)["error"]["message"]
+
+
+def test_compare_on_a_database_that_does_not_exist_creates_none(tmp_path, capsys):
+    db = tmp_path / "none.db"
+    code, _out, err = run_cli(capsys, "compare", "1", "2", "--db", str(db))
+    assert code == 2 and "does not exist yet" in err
+    assert not db.exists()
+
+
+def test_compare_json_is_english_in_every_language(played, capsys):
+    db, finished, cancelled = played
+    english = json.loads(run_cli(capsys, "compare", str(finished), str(cancelled), "--json", "--db", str(db))[1])
+    german = json.loads(run_cli(capsys, "--lang", "de", "compare", str(finished), str(cancelled), "--json",
+                                "--db", str(db))[1])
+    assert german == english
+    assert "Lauf" not in german["summary"]["text"]

@@ -1,0 +1,59 @@
+"""A comparison in words: the summary line with its plural forms, in English and German; a row's
+differences; the rule."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from inspector import i18n
+from inspector.i18n.comparing import english_summary_line, row_differences, rule_sentence, summary_line
+from inspector.runs.comparing import AlignedRow, ComparisonSummary, Difference, StepFacts
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    i18n.set_language("de")
+    yield
+    i18n.set_language("en")
+
+
+SUMMARY = ComparisonSummary(alike=3, slower=1, slower_ms=2_100.0, faster=2, faster_ms=400.0, arguments=1,
+                            results=2, only_first=1, only_second=2, outcome_changes={("cancelled", "ok"): 1})
+
+
+def test_the_summary_line_in_english():
+    assert summary_line(SUMMARY, 41, 42) == (
+        "3 steps alike, 1 slower in run 42 by 2.1 s, 2 faster in run 42 by 0.4 s in all, 1 cancelled in run 41 "
+        "and ok in run 42, 1 with other arguments, 2 with other results, 1 step only in run 41, and 2 steps only "
+        "in run 42")
+    assert summary_line(ComparisonSummary(alike=1), 1, 2) == "1 step alike"
+    assert summary_line(ComparisonSummary(alike=2, outcome_changes={("ok", ""): 1}), 1, 2) == (
+        "2 steps alike and 1 ok in run 1 and no outcome in run 2")
+    assert summary_line(ComparisonSummary(), 1, 2) == "Neither run has any step."
+
+
+def test_the_summary_line_in_german(german):
+    assert summary_line(SUMMARY, 41, 42) == (
+        "3 Schritte gleich, 1 in Lauf 42 um 2,1 s langsamer, 2 in Lauf 42 um insgesamt 0,4 s schneller, "
+        "1 in Lauf 41 abgebrochen und in Lauf 42 ok, 1 mit anderen Argumenten, 2 mit anderen Resultaten, "
+        "1 Schritt nur in Lauf 41 und 2 Schritte nur in Lauf 42")
+    assert "fehlgeschlagen" not in summary_line(SUMMARY, 41, 42)
+    # The one for --json stays English, and the language stays German after it.
+    assert english_summary_line(SUMMARY, 41, 42).startswith("3 steps alike, 1 slower in run 42 by 2.1 s, ")
+    assert i18n.current_language() == "de" and summary_line(ComparisonSummary(alike=1), 1, 2) == "1 Schritt gleich"
+
+
+def facts(outcome: str, ms: float) -> StepFacts:
+    return StepFacts(1, "tool", 1, "hang", outcome, ms, "", None, None)
+
+
+def test_a_rows_differences_in_words(german):
+    row = AlignedRow(facts("ok", 100.0), facts("cancelled", 2_000.0),
+                     frozenset({Difference.OUTCOME, Difference.SLOWER, Difference.RESULT}))
+    assert row_differences(row, 1, 2) == ["ok → abgebrochen", "1,9 s langsamer", "anderes Resultat"]
+    assert row_differences(AlignedRow(None, facts("ok", 1.0), frozenset({Difference.ONLY_SECOND})), 1, 2) == [
+        "nur in Lauf 2"]
+    assert rule_sentence() == ("Ein Schritt gilt als langsamer oder schneller, wenn seine Dauer um mehr als 20 % der "
+                               "kürzeren und um mehr als 100 ms abweicht.")

@@ -1,0 +1,218 @@
+"""The comparison of two runs' steps: the alignment, the differences of a pair, the summary."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from inspector.runs import aligning, comparing
+from inspector.runs.aligning import align
+from inspector.runs.comparing import (
+    AlignedRow,
+    Difference,
+    StepFacts,
+    compare_steps,
+    differences,
+    duration_change,
+    step_facts,
+)
+
+
+def facts(kind: str, round_: int | None, name: str = "", outcome: str = "", ms: float = 10.0,
+          arguments: str | None = None, result: str | None = None, sequence: int = 0) -> StepFacts:
+    return StepFacts(sequence, kind, round_, name, outcome, ms, name, arguments, result)
+
+
+def tool(round_: int | None, name: str, outcome: str = "ok", ms: float = 10.0, **more) -> StepFacts:
+    return facts("tool", round_, name, outcome, ms, **more)
+
+
+def llm(round_: int | None, ms: float = 1.0) -> StepFacts:
+    return facts("llm", round_, ms=ms)
+
+
+def names(first, second, pairs):
+    return [(None if i is None else first[i].name or first[i].kind,
+             None if j is None else second[j].name or second[j].kind) for i, j in pairs]
+
+
+@pytest.mark.parametrize(("first_ms", "second_ms", "expected"), [
+    (5, 8, None),  # 60 % more, but 3 ms: noise
+    (20_000, 20_100, None),  # 100 ms more, but half a per cent: noise
+    (1_000, 1_200, None),  # exactly 20 % and 200 ms: not beyond the threshold
+    (1_000, 1_250, Difference.SLOWER),
+    (1_000, 1_150, None),
+    (300, 100, Difference.FASTER),  # 200 ms less, twice the shorter one
+    (0, 150, Difference.SLOWER),
+    (4_000, 2_000, Difference.FASTER),
+])
+def test_a_duration_changes_only_beyond_both_thresholds(first_ms, second_ms, expected):
+    assert duration_change(first_ms, second_ms) is expected
+
+
+def test_the_thresholds_are_documented_numbers():
+    assert (comparing.SLOWER_RATIO, comparing.SLOWER_MS) == (0.2, 100.0)
+
+
+def test_identical_runs_pair_every_step_and_are_alike():
+    run = [llm(1), tool(1, "echo"), llm(2), tool(2, "add"), llm(3)]
+    result = compare_steps(run, list(run))
+    assert all(row.alike for row in result.rows)
+    assert result.summary.alike == 5
+    assert len(result.rows) == 5
+
+
+def test_an_inserted_step_is_a_row_of_its_own_and_shifts_nothing_after_it():
+    first = [llm(1), tool(1, "flaky", "failed"), llm(2), tool(2, "add"), llm(3)]
+    second = [llm(1), tool(1, "flaky", "failed"), tool(1, "flaky"), llm(2), tool(2, "add"), llm(3)]
+    rows = compare_steps(first, second).rows
+    assert [(row.first is not None, row.second is not None) for row in rows] == [
+        (True, True), (True, True), (False, True), (True, True), (True, True), (True, True)]
+    assert rows[2].differences == {Difference.ONLY_SECOND}
+    assert all(row.alike for index, row in enumerate(rows) if index != 2)
+
+
+def test_a_missing_round_leaves_the_rest_paired_by_round():
+    first = [llm(1), tool(1, "write_note"), llm(2), tool(2, "hang", "cancelled", 2_000)]
+    second = [llm(1), tool(1, "write_note"), llm(2), tool(2, "hang"), llm(3), tool(3, "list_notes"), llm(4)]
+    result = compare_steps(first, second)
+    assert names(first, second, align(first, second)) == [
+        ("llm", "llm"), ("write_note", "write_note"), ("llm", "llm"), ("hang", "hang"), (None, "llm"),
+        (None, "list_notes"), (None, "llm")]
+    assert result.rows[3].differences >= {Difference.OUTCOME}
+    assert result.summary.outcome_changes == {("cancelled", "ok"): 1}
+    assert result.summary.only_second == 3 and result.summary.alike == 3
+
+
+def test_pairs_of_the_same_round_are_preferred():
+    first = [llm(1), tool(1, "echo"), llm(2), tool(2, "echo")]
+    second = [llm(2), tool(2, "echo")]
+    pairs = align(first, second)
+    assert pairs == [(0, None), (1, None), (2, 0), (3, 1)]
+
+
+def test_different_tools_at_one_place_are_two_rows_the_first_runs_first():
+    first = [llm(1), tool(1, "add"), llm(2)]
+    second = [llm(1), tool(1, "echo"), llm(2)]
+    assert names(first, second, align(first, second)) == [
+        ("llm", "llm"), ("add", None), (None, "echo"), ("llm", "llm")]
+
+
+def test_steps_without_rounds_align_by_order_and_name():
+    first = [facts("request", None, "invoke_agent"), tool(None, "lookup"), tool(None, "slow", "failed")]
+    second = [facts("request", None, "invoke_agent"), facts("request", None, "initialize.mcp"),
+              tool(None, "lookup"), tool(None, "slow", "ok")]
+    assert names(first, second, align(first, second)) == [
+        ("invoke_agent", "invoke_agent"), (None, "initialize.mcp"), ("lookup", "lookup"), ("slow", "slow")]
+
+
+def _weight(first, second, pairs) -> int:
+    total = 0
+    for i, j in pairs:
+        if i is not None and j is not None:
+            assert first[i].key == second[j].key
+            total += 3 if first[i].round == second[j].round else 2
+    return total
+
+
+def _best_weight(first, second) -> int:
+    # Every order-keeping pairing, tried one by one (tiny runs only).
+    best = 0
+    for size in range(min(len(first), len(second)) + 1):
+        for picked_first in itertools.combinations(range(len(first)), size):
+            for picked_second in itertools.combinations(range(len(second)), size):
+                if all(first[i].key == second[j].key for i, j in zip(picked_first, picked_second, strict=True)):
+                    best = max(best, _weight(first, second, zip(picked_first, picked_second, strict=True)))
+    return best
+
+
+def _random_run(chooser: random.Random, length: int) -> list[StepFacts]:
+    return [tool(chooser.randint(1, 3), chooser.choice("abc")) if chooser.random() < 0.7 else llm(chooser.randint(1, 3))
+            for _ in range(length)]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_alignment_keeps_order_and_pairs_the_most(seed):
+    chooser = random.Random(seed)
+    first, second = _random_run(chooser, chooser.randint(0, 6)), _random_run(chooser, chooser.randint(0, 6))
+    pairs = align(first, second)
+    # Every step appears once, in its run's order.
+    assert [i for i, _ in pairs if i is not None] == list(range(len(first)))
+    assert [j for _, j in pairs if j is not None] == list(range(len(second)))
+    assert _weight(first, second, pairs) == _best_weight(first, second)
+
+
+def test_very_long_runs_are_aligned_greedily_with_the_same_result_for_a_plain_insertion(monkeypatch):
+    first = [step for number in range(1, 40) for step in (llm(number), tool(number, f"t{number % 5}"))]
+    second = first[:30] + [tool(15, "retry")] + first[30:]
+    exact = align(first, second)
+    monkeypatch.setattr(aligning, "MAX_ALIGNED_CELLS", 10)
+    assert align(first, second) == exact
+    assert (None, 30) in exact
+
+
+def test_the_greedy_alignment_keeps_every_step_once(monkeypatch):
+    monkeypatch.setattr(aligning, "MAX_ALIGNED_CELLS", 0)
+    chooser = random.Random(7)
+    first, second = _random_run(chooser, 300), _random_run(chooser, 280)
+    pairs = align(first, second)
+    assert [i for i, _ in pairs if i is not None] == list(range(300))
+    assert [j for _, j in pairs if j is not None] == list(range(280))
+    assert all(first[i].key == second[j].key for i, j in pairs if i is not None and j is not None)
+
+
+def test_the_differences_of_a_pair():
+    one = tool(1, "echo", "ok", 100.0, arguments="a", result="r")
+    assert differences(one, one) == frozenset()
+    assert differences(one, None) == {Difference.ONLY_FIRST}
+    assert differences(None, one) == {Difference.ONLY_SECOND}
+    other = tool(2, "echo", "cancelled", 2_300.0, arguments="b", result="s")
+    assert differences(one, other) == {Difference.OUTCOME, Difference.SLOWER, Difference.ARGUMENTS,
+                                       Difference.RESULT}
+    with pytest.raises(ValueError):
+        differences(None, None)
+
+
+def test_an_outcome_change_is_counted_under_it_alone():
+    first = [tool(1, "hang", "cancelled", 2_000.0, result="cancelled"), tool(1, "echo", ms=100.0),
+             tool(1, "add", ms=100.0, arguments="1"), tool(1, "fail", "failed", ms=10.0, result="x")]
+    second = [tool(1, "hang", "ok", 4_100.0, result="done"), tool(1, "echo", ms=2_200.0),
+              tool(1, "add", ms=40.0 + 100, arguments="2"), tool(1, "fail", "failed", ms=10.0, result="y")]
+    summary = compare_steps(first, second).summary
+    assert summary.outcome_changes == {("cancelled", "ok"): 1}
+    assert (summary.slower, summary.slower_ms) == (1, 2_100.0)
+    assert (summary.faster, summary.arguments, summary.results, summary.alike) == (0, 1, 1, 0)
+
+
+def test_a_row_says_its_duration_change():
+    row = AlignedRow(tool(1, "a", ms=100.0), tool(1, "a", ms=350.0), frozenset({Difference.SLOWER}))
+    assert row.duration_change_ms == 250.0
+    assert AlignedRow(tool(1, "a"), None, frozenset({Difference.ONLY_FIRST})).duration_change_ms is None
+
+
+def test_facts_of_stored_payloads():
+    payload = {"kind": "tool", "round": 2, "durationMs": 12.5, "toolName": "echo", "toolArguments": {"b": 1, "a": 2},
+               "toolResult": "hi", "toolIsError": False, "toolOutcome": "ok"}
+    same_arguments_reordered = dict(payload, toolArguments={"a": 2, "b": 1})
+    one, other = step_facts(payload, 3), step_facts(same_arguments_reordered, 4)
+    assert (one.kind, one.round, one.name, one.outcome, one.duration_ms, one.sequence) == (
+        "tool", 2, "echo", "ok", 12.5, 3)
+    assert one.arguments_digest == other.arguments_digest
+    assert step_facts(payload, 3, has_rounds=False).round is None
+    for other_value in ({"a": 2, "b": 1.0}, {"a": 2, "b": "1"}, {"a": 2, "b": True}, {"a": [2], "b": 1}):
+        assert step_facts(dict(payload, toolArguments=other_value), 4).arguments_digest != one.arguments_digest
+    # A model's step: the calls it asked for, whatever their ids; its reply is its result.
+    asked = {"kind": "llm", "round": 1, "durationMs": 1, "content": "plan",
+             "requestedToolCalls": [{"id": "call_1", "name": "echo", "arguments": {"text": "x"}}]}
+    renamed = dict(asked, requestedToolCalls=[{"id": "call_9", "name": "echo", "arguments": {"text": "x"}}])
+    assert step_facts(asked, 1).arguments_digest == step_facts(renamed, 1).arguments_digest
+    assert step_facts(asked, 1).result_digest != step_facts(dict(asked, content="other"), 1).result_digest
+    # An imported span: its name stands for the tool's; a damaged row still compares.
+    span = {"kind": "request", "round": 0, "durationMs": 3, "raw": {"otlp": {"name": "tools/list.mcp"}}}
+    assert step_facts(span, 1).name == "tools/list.mcp"
+    odd = step_facts({"kind": 5, "round": "x", "durationMs": True}, 1)
+    assert (odd.kind, odd.round, odd.duration_ms, odd.outcome) == ("", None, 0.0, "")
+    # A legacy step: its outcome from toolIsError, as the timeline reads it.
+    assert step_facts({"kind": "tool", "round": 1, "durationMs": 1, "toolIsError": True}, 1).outcome == "failed"
