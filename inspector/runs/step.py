@@ -586,6 +586,7 @@ class _Outcome:
 
 
 _WRITE_KEYS = tuple(key for key, _, _ in _WRITE_TABLE)
+_WRITE_ORDER = {key: index for index, key in enumerate(_WRITE_KEYS)}
 
 
 @dataclass(frozen=True)
@@ -645,8 +646,9 @@ def _stored_payload(payload: Any, built: frozenset[str] = frozenset()) -> Stored
     except InvalidStepError:
         return None
     stored = {"kind": kind, "round": round_, "durationMs": round(duration, 2)}
-    for key in _WRITE_KEYS:
-        value = found.get(key)
+    # The payload's own fields (a few of the many a step may have) in the order to_payload writes them.
+    for key in sorted(found, key=_WRITE_ORDER.__getitem__):
+        value = found[key]
         if value is not None:
             stored[key] = value
     return StoredPayload(kind, round_, duration, stored)
