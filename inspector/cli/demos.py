@@ -60,7 +60,9 @@ def serve_demo(args: argparse.Namespace) -> int:
         port=port,
         handshake_delay_s=_seconds("--handshake-delay", args.handshake_delay, allow_zero=True) or 0.0,
         page_size=None if args.page_size is None else _whole_number("--page-size", args.page_size, 1),
-        json_response=args.json_response, stateless=args.stateless)
+        json_response=args.json_response, stateless=args.stateless,
+        **({} if args.catalogue_size is None else {"catalogue_size": _whole_number("--catalogue-size",
+                                                                                   args.catalogue_size, 0)}))
     # The server's own log (e.g. "hang: ... saw the cancel") is part of what a demo shows.
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))

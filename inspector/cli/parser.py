@@ -372,6 +372,8 @@ def _demo_commands(commands: argparse._SubParsersAction) -> None:
                               "and server/discover"))
     serve.add_argument("--page-size", metavar="N",
                        help=_("offer a long catalogue of extra tools, N per tools/list page"))
+    serve.add_argument("--catalogue-size", metavar="N",
+                       help=_("how many extra tools the long catalogue offers (with --page-size)"))
     serve.add_argument("--json-response", action="store_true", help=_("answer with JSON instead of event streams"))
     serve.add_argument("--stateless", action="store_true", help=_("issue no session id"))
     serve.add_argument("--stop-with-stdin", action="store_true",

@@ -22,15 +22,19 @@ def resolve_run(store: RunStore, given: str) -> RunRecord:
     """The stored run ``given`` names; :class:`BadInputError` naming what to give instead."""
     text = given.strip()
     if text.isdigit() and text.isascii():
+        # An id first; a uid may begin with digits only (12345678…): such a beginning names its run
+        # when no run has that id.
         number = int(text)
-        if not 1 <= number <= LARGEST_ID:
+        try:
+            if 1 <= number <= LARGEST_ID:
+                return store.get_run(number)
+        except UnknownRunError:
+            pass
+        found = _by_uid(store, text) if len(text) >= LEAST_UID_CHARS else None
+        if found is None:
             raise BadInputError(Message(N_("There is no run {id}. `runs list` shows the runs that are stored."),
                                         {"id": one_line(text)}))
-        try:
-            return store.get_run(number)
-        except UnknownRunError:
-            raise BadInputError(Message(N_("There is no run {id}. `runs list` shows the runs that are stored."),
-                                        {"id": number})) from None
+        return found
     last = _LAST.fullmatch(text)
     if last:
         back = int(last.group(1) or 0)
@@ -42,11 +46,19 @@ def resolve_run(store: RunStore, given: str) -> RunRecord:
     if len(text) < LEAST_UID_CHARS:
         raise BadInputError(Message(N_("{name} names no run: give a run's id, last, last~N or at least {least} "
                                        "characters of its uid."), {"name": one_line(text), "least": LEAST_UID_CHARS}))
+    found = _by_uid(store, text)
+    if found is None:
+        raise BadInputError(Message(N_("No run has an id or a uid beginning {name}. `runs list` shows the runs that "
+                                       "are stored."), {"name": one_line(text)}))
+    return found
+
+
+def _by_uid(store: RunStore, text: str) -> RunRecord | None:
+    """The one run whose uid begins ``text``; ``None`` when none does (several: a bad-input error)."""
     rows = store.db.conn.execute("SELECT id FROM runs WHERE substr(uid, 1, ?) = ? ORDER BY id LIMIT 3",
                                  (len(text), text)).fetchall()
     if not rows:
-        raise BadInputError(Message(N_("No run has an id or a uid beginning {name}. `runs list` shows the runs that "
-                                       "are stored."), {"name": one_line(text)}))
+        return None
     if len(rows) > 1:
         raise BadInputError(Message(N_("Several runs have a uid beginning {name} (runs {ids}, …): give more of it, "
                                        "or the run's id."), {"name": one_line(text),

@@ -20,9 +20,11 @@ from inspector.store.secrets import SecretKeeper, system_secret_keeper
 from .first_paint import AfterFirstPaint, DeferredTab
 from .help_menu import install_help_menu
 from .language import on_language_changed, switch_language, translated, translated_tab
+from .play_tab import PlayTab
 from .receiving import ReceiverSwitch
 from .settings import AppSettings
 from .team import TeamBackend
+from .view_menu import ViewMenu
 from .widgets.outcomes import outcome_word
 from .window_layout import restore_layout, save_layout
 from .workbench import room
@@ -115,7 +117,7 @@ class MainWindow(QMainWindow):
         self.main.setStretchFactor(1, 1)
         self.main.setSizes([230, 970])
         self.setCentralWidget(self.main)
-        size = first_size(self._available())
+        size = first_size(available(self))
         self.resize(size)
         self.log_dock = ServerLogDock(self.listener, self)
         self.engine.log.entries.connect(self.log_dock.add_entries)  # what servers log, in paced batches
@@ -150,10 +152,6 @@ class MainWindow(QMainWindow):
         tab.workbench_wanted.connect(self._in_workbench)
         return tab
 
-    def _available(self) -> QRect | None:
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        return screen.availableGeometry() if screen is not None else None
-
     def _action(self, menu, text, slot, shortcut=None) -> QAction:
         action = translated(QAction(self), "setText", text)
         if shortcut is not None:
@@ -187,6 +185,7 @@ class MainWindow(QMainWindow):
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self._action(menu, lambda: _("Re&load tools"), self.workbench.load_tools,
                      QKeySequence(QKeySequence.StandardKey.Refresh))
+        self.play = PlayTab(self, menu)  # the Play tab, its Run menu entries, Esc while it is shown
         menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&Server"))
         self._action(menu, lambda: _("&Add server…"), self.admin.add_server)
         self._action(menu, lambda: _("&Edit server…"), self.admin.edit_current)
@@ -196,6 +195,7 @@ class MainWindow(QMainWindow):
         self.proxies = ProxyControls(self.servers, self.db_path, menu)  # an agent's runs through a proxy
         menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&View"))
         menu.addAction(translated(self.log_dock.toggleViewAction(), "setText", lambda: _("Server &log")))
+        self.view_menu = ViewMenu(self, menu)  # zoom, full screen, presentation
         # Actions live in the window too, so their shortcuts work wherever the focus is.
         self.addActions([self.run_action, self.cancel_action])
         self.help_menu = install_help_menu(self, self.db_path, self.settings.qsettings.fileName())
@@ -319,6 +319,12 @@ def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Pa
         last = _("last run #{run_id}: {title} ({status})").format(run_id=run_id, title=title,
                                                                   status=outcome_word(status))
     return _("{running} · {last} · database {path}").format(running=count, last=last, path=db_path)
+
+
+def available(window: QMainWindow) -> QRect | None:
+    """The screen's available area where ``window`` is (or the primary screen's)."""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    return screen.availableGeometry() if screen is not None else None
 
 
 def first_size(available: QRect | None) -> QSize:

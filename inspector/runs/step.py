@@ -457,7 +457,7 @@ def _plain_head(payload: dict[str, Any]) -> tuple[StepKind, int, float] | None:
     return step_kind, round_, duration
 
 
-def _plain_value(code: int, value: Any, for_step: bool) -> Any:
+def _plain_value(code: int, value: Any, for_step: bool, built: bool = False) -> Any:
     """One optional field's value (not legs), checked as ``__post_init__`` checks it: as the step
     holds it (``for_step``: frozen, an outcome as its enum) or as it is stored; :data:`_REFUSED` for
     a value to leave to the full checks (they then say what is wrong)."""
@@ -499,7 +499,8 @@ def _plain_value(code: int, value: Any, for_step: bool) -> Any:
     # A list or object: frozen for the step, checked for plain types for the stored form.
     if for_step:
         return freeze_plain(value)
-    _check_plain(value)
+    if not built:
+        _check_plain(value)
     return value
 
 
@@ -585,6 +586,7 @@ class _Outcome:
 
 
 _WRITE_KEYS = tuple(key for key, _, _ in _WRITE_TABLE)
+_WRITE_ORDER = {key: index for index, key in enumerate(_WRITE_KEYS)}
 
 
 @dataclass(frozen=True)
@@ -598,17 +600,21 @@ class StoredPayload:
     payload: dict[str, Any]
 
 
-def stored_payload(payload: Any) -> StoredPayload | None:
+def stored_payload(payload: Any, built: frozenset[str] = frozenset()) -> StoredPayload | None:
     """``RunStep.from_payload(payload)`` in its stored form, for a payload of plain types with no
     legs, without building the step; ``None`` when the payload is to be left to
-    :meth:`RunStep.from_payload` (which then builds the step or raises its message)."""
+    :meth:`RunStep.from_payload` (which then builds the step or raises its message).
+
+    ``built``: keys whose values the caller made of plain types only (dicts with string keys,
+    lists, strings, numbers, booleans, null: e.g. of values ``json`` parsed); their type is still
+    checked, their contents are not walked again."""
     try:
-        return _stored_payload(payload)
+        return _stored_payload(payload, built)
     except (NotPlainError, RecursionError):
         return None
 
 
-def _stored_payload(payload: Any) -> StoredPayload | None:
+def _stored_payload(payload: Any, built: frozenset[str] = frozenset()) -> StoredPayload | None:
     if type(payload) is not dict:
         return None
     head = _plain_head(payload)
@@ -628,7 +634,7 @@ def _stored_payload(payload: Any) -> StoredPayload | None:
             if value:
                 return None  # legs go to a table of their own: left to the step
             continue  # none: not written
-        value = _plain_value(code, value, False)
+        value = _plain_value(code, value, False, key in built)
         if value is _REFUSED:
             return None
         found[key] = value
@@ -640,8 +646,9 @@ def _stored_payload(payload: Any) -> StoredPayload | None:
     except InvalidStepError:
         return None
     stored = {"kind": kind, "round": round_, "durationMs": round(duration, 2)}
-    for key in _WRITE_KEYS:
-        value = found.get(key)
+    # The payload's own fields (a few of the many a step may have) in the order to_payload writes them.
+    for key in sorted(found, key=_WRITE_ORDER.__getitem__):
+        value = found[key]
         if value is not None:
             stored[key] = value
     return StoredPayload(kind, round_, duration, stored)

@@ -141,12 +141,30 @@ def _mcp(name: str, kind: int | str, method: str, attributes: Mapping[str, Any])
     number = span_kind(kind)
     side = "client" if number == KIND_CLIENT else "server" if number == KIND_SERVER else ""
     if method != "tools/call":
-        return Meaning(convention="mcp", side=side, method=method)
+        meaning = _MCP_MEANINGS.get((side, method))
+        if meaning is None:  # (first made; kept while there are few)
+            meaning = Meaning(convention="mcp", side=side, method=method)
+            if len(_MCP_MEANINGS) < _MCP_MEANINGS_KEPT:
+                _MCP_MEANINGS[(side, method)] = meaning
+        return meaning
     tool = attributes.get("gen_ai.tool.name")
     generic = _gen_ai(attributes)
-    return Meaning(kind="tool", convention="mcp", side=side, method=method,
-                   tool=tool if isinstance(tool, str) else _tool_from_name(name, method),
-                   arguments=generic.arguments, result=generic.result)
+    tool = tool if isinstance(tool, str) else _tool_from_name(name, method)
+    if generic.arguments is not None or generic.result is not None:
+        return Meaning(kind="tool", convention="mcp", side=side, method=method, tool=tool,
+                       arguments=generic.arguments, result=generic.result)
+    meaning = _MCP_MEANINGS.get((side, method, tool))
+    if meaning is None:
+        meaning = Meaning(kind="tool", convention="mcp", side=side, method=method, tool=tool)
+        if len(_MCP_MEANINGS) < _MCP_MEANINGS_KEPT:
+            _MCP_MEANINGS[(side, method, tool)] = meaning
+    return meaning
+
+
+#: Meanings of MCP requests that carry nothing of their own (no arguments, no result), by side and
+#: method (and tool): a file names a few, and an import asks for one per span. Each is immutable.
+_MCP_MEANINGS: dict[tuple[str, ...], Meaning] = {}
+_MCP_MEANINGS_KEPT = 256
 
 
 def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:
@@ -162,7 +180,10 @@ def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:
         return Meaning(kind="llm", convention="gen_ai", model=model if isinstance(model, str) else None,
                        input_tokens=_count(attributes.get("gen_ai.usage.input_tokens")),
                        output_tokens=_count(attributes.get("gen_ai.usage.output_tokens")))
-    return Meaning(convention="gen_ai" if isinstance(operation, str) else "")
+    return _GEN_AI_OPERATION if isinstance(operation, str) else _NOTHING
+
+
+_GEN_AI_OPERATION, _NOTHING = Meaning(convention="gen_ai"), Meaning()
 
 
 def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:

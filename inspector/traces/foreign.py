@@ -82,7 +82,15 @@ def read_side(span: Span, resource: Resource = NO_RESOURCE, scope: Scope = NO_SC
     result = ending(meaning, span.status_code, span.status_message, span.attributes, exception) if finished else None
     if result is not None and result.notes:
         raw["notes"] = [_note(message) for message in result.notes]
-    return Side(span.name, raw, meaning, result, span.start_ns, span.end_ns, note)
+    # Filled as the generated __init__ would, without its object.__setattr__ per field (one side
+    # per span of a file): the same object, still frozen.
+    side = _new(Side)
+    side.__dict__.update(name=span.name, raw=raw, meaning=meaning, ending=result, start_ns=span.start_ns,
+                         end_ns=span.end_ns, note=note)
+    return side
+
+
+_new = object.__new__
 
 
 def _note(message: Message) -> dict[str, Any]:

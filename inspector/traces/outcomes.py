@@ -99,12 +99,16 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
             notes.append(Message(N_("failed (the span's status is ERROR, with no message)")))
         return Ending(FAILED, timed_out, text or error_type, notes=tuple(notes))
     if status_code == STATUS_OK:
-        return Ending(OK, explicit_ok=True)
+        return _EXPLICIT_OK
     if meaning.result is not None:
-        return Ending(OK, explicit_ok=True)
+        return _EXPLICIT_OK
     if meaning.states_success and meaning.kind == "tool":
         return Ending(UNRECORDED, notes=(Message(N_("no outcome recorded: the span ended without a status, "
                                                     "an error or a result")),))
     if meaning.states_success:
-        return Ending(UNRECORDED)  # not a call: nothing to say
-    return Ending(OK)
+        return _UNRECORDED  # not a call: nothing to say
+    return _OK
+
+
+# The endings with nothing of their own to say, made once (an import asks for one per span).
+_OK, _EXPLICIT_OK, _UNRECORDED = Ending(OK), Ending(OK, explicit_ok=True), Ending(UNRECORDED)

@@ -152,5 +152,7 @@ def exception_of(events: list[dict[str, Any]], attributes: Mapping[str, Any]) ->
 
 
 def _exception_fields(attributes: Mapping[str, Any]) -> dict[str, str]:
-    return {key: attributes[f"exception.{key}"] for key in ("type", "message", "stacktrace")
-            if isinstance(attributes.get(f"exception.{key}"), str)}
+    return {key: attributes[name] for key, name in _EXCEPTION_KEYS if isinstance(attributes.get(name), str)}
+
+
+_EXCEPTION_KEYS = tuple((key, f"exception.{key}") for key in ("type", "message", "stacktrace"))

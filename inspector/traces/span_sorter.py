@@ -43,6 +43,10 @@ def _request_key(trace_id: str, side: Side) -> tuple[str, str, str] | None:
     return trace_id, side.meaning.method, str(request)
 
 
+#: ``raw`` of a foreign step holds the span's parsed JSON values and our own strings, numbers and notes.
+_BUILT = frozenset({"raw"})
+
+
 @dataclass(frozen=True)
 class _Held:
     """One side of a call waiting for the other: its step's place in the run and the side."""
@@ -148,7 +152,7 @@ class SpanSorter:
 
     def _emit(self, trace_id: str, client: _Held, server: _Held | None) -> None:
         payload = step_payload(client.side, server.side if server is not None else None)
-        checked = stored_payload(payload) if self.stored_payloads else None
+        checked = stored_payload(payload, _BUILT) if self.stored_payloads else None
         step = TraceStep(client.sequence, stored_time_of(client.side.start_ns),
                          checked if checked is not None else read_payload(payload, client.path))
         self.on_step(trace_id, step, client.path, client.size + (server.size if server is not None else 0))

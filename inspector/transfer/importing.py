@@ -32,10 +32,12 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.runs.times import from_stored_time
 from inspector.store import RunStore, StepRow, StoreError, step_row
+from inspector.store.bulk_runs import BATCH as RUN_BATCH
+from inspector.store.bulk_runs import NewRun, insert_runs, stored_uids
 from inspector.traces.format import Path, RunHeader, TraceImportError, TraceProblem, TraceStep, place, said
 from inspector.traces.json_stream import BadJson, locate_bad_json
 from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
-from inspector.traces.reader import CACHE_BUDGET, TracePlan, read_file, reader_for
+from inspector.traces.reader import CACHE_BUDGET, PlannedRun, TracePlan, read_file, reader_for
 from inspector.traces.sniff import FileKind, sniff
 
 from .joining import Joins
@@ -155,9 +157,11 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
     present = _Kept()
     joins = Joins(store, plan)
     joins.find()
-    for key, run in plan.runs.items():
-        if key not in joins.joining and store.find_run_by_uid(run.header.uid):
-            present.add(run.header.uid)
+    for batch in _new_runs(plan, joins):
+        found = stored_uids(store.db, [run.header.uid for _, run in batch])
+        for _, run in batch:
+            if run.header.uid in found:
+                present.add(run.header.uid)
     if not joins.joining and present.count == len(plan.runs):
         # Nothing new: the database is not even opened for writing.
         meter.done()
@@ -165,21 +169,17 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
     with store.transaction():
         run_ids = area.table()  # file key → new run id (a million runs need not be in memory)
         present, imported, ids = _Kept(), _Kept(), _Ids()
-        for key, run in plan.runs.items():
-            header = run.header
-            if key in joins.joining:
-                continue  # their steps join a run of ours (below)
-            if store.find_run_by_uid(header.uid):  # imported meanwhile by another process
-                present.add(header.uid)
-                continue
-            # A run still "running" in the file has no process here to finish it.
-            status = "interrupted" if header.status == "running" else header.status
-            run_id = store.insert_run(
-                header.title, "imported", header.server, from_stored_time(header.started_at), header.uid,
-                status, source.name, finished_at=from_stored_time(header.finished_at), note=header.note)
-            run_ids[key] = run_id
-            ids.add(run_id)
-            imported.add(header.uid)
+        for batch in _new_runs(plan, joins):  # (their steps of runs that join a run of ours: below)
+            found = stored_uids(store.db, [run.header.uid for _, run in batch])  # imported meanwhile elsewhere?
+            new = [(key, run.header) for key, run in batch if run.header.uid not in found]
+            for _, run in batch:
+                if run.header.uid in found:
+                    present.add(run.header.uid)
+            made = insert_runs(store.db, [_new_run(header, source.name) for _, header in new])
+            for (key, header), run_id in zip(new, made, strict=True):
+                run_ids[key] = run_id
+                ids.add(run_id)
+                imported.add(header.uid)
         joins.resolve(run_ids)
         writer = _Writer(store, run_ids, joins)
         if plan.rows is not None:
@@ -212,6 +212,27 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
         meter.done()  # before the commit: a callback that cancels now still writes nothing
     return ImportReport(kind.name, ids.ids(), imported.first, present.first, writer.count, present.count,
                         tuple(joins.joined_uids))
+
+
+def _new_runs(plan: TracePlan, joins: Joins) -> Iterator[list[tuple[Any, PlannedRun]]]:
+    """The planned runs that do not join a run of ours, in file order, a batch at a time."""
+    batch: list[tuple[Any, PlannedRun]] = []
+    for key, run in plan.runs.items():
+        if key in joins.joining:
+            continue
+        batch.append((key, run))
+        if len(batch) == RUN_BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _new_run(header: RunHeader, origin: str) -> NewRun:
+    """The run to insert for ``header``: a run still "running" in the file has no process here to finish it."""
+    return NewRun(header.uid, header.title, "imported", header.server,
+                  "interrupted" if header.status == "running" else header.status,
+                  from_stored_time(header.started_at), from_stored_time(header.finished_at), origin, header.note)
 
 
 _WRITE_BATCH = 1000

@@ -140,3 +140,32 @@ def test_screenshot_of_a_step_beside_its_replay(qtbot, make_window, demo_server,
     QApplication.processEvents()
     assert isinstance(tab.detail.replays, ReplaysView) and tab.detail.replays.other.isVisible()
     save(window, f"runs-replay-{language}", grey=True)
+
+
+def test_a_cancelled_step_is_replayed_and_the_replay_cancelled_too(qtbot, make_window, demo_server) -> None:
+    """The issue's check: a cancelled step replayed from the window (hang, cancelled in flight), the
+    replay cancelled in its turn: both cancelled, never failed, side by side."""
+    window = make_window((demo_server.url, "Demo"), wait_tools=False)
+    endpoint = ServerEndpoint(demo_server.url, name="Demo")
+    task = window.engine.call_tool(endpoint, "hang", {}, budget_s=30)
+    qtbot.waitUntil(lambda: any(leg.method == "tools/call" for leg in task.state.legs), timeout=10000)
+    task.cancel()
+    original = _finish(qtbot, task)
+    assert original.status == "cancelled"
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    _select_step(qtbot, tab, original.run_id)
+    assert tab.detail.remote_effect.isVisibleTo(tab.detail) and tab.detail.replay.isVisible()
+    with qtbot.waitSignal(window.engine.submitted, timeout=5000) as submitted:
+        tab.detail.replay.click()
+    replay = submitted.args[0]
+    assert (replay.tool, replay.budget_s) == ("hang", 30)
+    qtbot.waitUntil(lambda: any(leg.method == "tools/call" for leg in replay.state.legs), timeout=10000)
+    window.workbench.cancel_current()  # Esc in the Workbench
+    assert _finish(qtbot, replay).status == "cancelled"
+    window.tabs.setCurrentWidget(tab)
+    view = tab.detail.replays
+    qtbot.waitUntil(lambda: _replays_tab_shown(tab.detail), timeout=5000)
+    assert view.line.text().endswith("(cancelled)")
+    assert view.this_summary.text().startswith("cancelled · ") and view.other.summary.text().startswith("cancelled · ")
+    assert view.verdict.text().startswith("Replay: the same outcome, ")

@@ -49,6 +49,7 @@ NOT_AT_FIRST_PAINT = (
     "inspector.traces.reader", "inspector.traces.writer", "inspector.traces.otlp",
     "inspector.gui.dialogs.settings_dialog", "inspector.gui.dialogs.sampling_tokens",
     "inspector.gui.dialogs.server_dialog", "inspector.gui.dialogs.database_dialog", "inspector.gui.runs.tab",
+    "inspector.gui.play",  # the Play tab's page: built when it is first shown
     "jsonschema", "referencing", "keyring", "sqlite_utils",
 )
 

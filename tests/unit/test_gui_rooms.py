@@ -20,6 +20,8 @@ ROOMS = {
     "runs": {"runs", "widgets", "dialogs"},
     "widgets": {"widgets"},
     "dialogs": {"dialogs", "widgets", "workbench"},
+    # The Play tab starts a fresh demo server as the workbench's demo service does (its process).
+    "play": {"play", "widgets", "dialogs", "workbench"},
 }
 CLASS_LIMIT = 320
 MAIN_WINDOW_LIMIT = 260

@@ -1,0 +1,274 @@
+"""The Play tab: choose what to play and where, press Play, watch the run grow, cancel it with Esc.
+
+The run is played on :class:`~.worker.PlayWorker`'s thread; its reports reach this room in
+coalesced batches (:class:`~.run_state.PlayRun`). The steps list follows the newest step unless the
+reader scrolled away; the budget bar below shows the operation in flight (or the one selected),
+and the model's last words are beside it as plain text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.i18n import _
+from inspector.i18n.words import marked_outcome_text
+
+from ..language import on_language_changed, translated
+from ..widgets.budget_bar import FRAME_MS, BudgetBar
+from ..widgets.follow import FollowNewest
+from ..widgets.plain_text import clip_text, visible
+from .choices import ChoiceError, PlayChoices
+from .model_settings import ModelSettings
+from .run_state import PlayRow, PlayRun
+from .step_delegate import StepBarDelegate
+from .steps_model import BAR_COLUMN, COLUMNS, PlayStepsModel, what_text
+from .worker import Mailbox, PlayWorker
+
+WIDTHS = {"round": 56, "maker": 80, "state": 190, "budget": 220}
+
+
+class PlayRoom(QWidget):
+    """Play an agent run from the window and watch it as it happens."""
+
+    #: A run started playing, or ended (the window's Cancel follows it).
+    playing_changed = Signal(bool)
+    #: "Show in Runs": the run's number.
+    show_run_requested = Signal(int)
+
+    def __init__(self, db_path: Path | None, model_settings: ModelSettings,
+                 servers: Callable[[], list[tuple[str, str]]], endpoint_for: Callable[[str], Any],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.worker = PlayWorker(db_path)
+        self.run: PlayRun | None = None
+        self.choices = PlayChoices(model_settings, servers, endpoint_for)
+        self.play_button = translated(QPushButton(), "setText", lambda: _("▶ Play"))
+        self.play_button.clicked.connect(self.play)
+        self.cancel_button = translated(QPushButton(), "setText", lambda: _("Cancel the run (Esc)"))
+        self.cancel_button.clicked.connect(self.cancel)
+        self.cancel_button.setEnabled(False)
+        self.runs_button = translated(QPushButton(), "setText", lambda: _("Show in Runs"))
+        self.runs_button.clicked.connect(lambda: self.run is not None and self.run.run_id is not None
+                                         and self.show_run_requested.emit(self.run.run_id))
+        self.runs_button.setEnabled(False)
+        self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        # Its text changes with every step: it must not lay the row out again each time.
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        translated(self.status, "setAccessibleName", lambda: _("State of the played run"))
+        self.model = PlayStepsModel(self)
+        self.view = QTableView()
+        self.bar = BudgetBar()
+        self.said = QPlainTextEdit()
+        self._build()
+        self.follower = FollowNewest(self.view)
+        self._frames = QTimer(self)
+        self._frames.setInterval(FRAME_MS)
+        self._frames.timeout.connect(self._tick)
+        self._say_state()
+        on_language_changed(self, self.retranslate)
+
+    def _build(self) -> None:
+        self.view.setModel(self.model)
+        self.view.setItemDelegateForColumn(BAR_COLUMN, StepBarDelegate(self.view))
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.view.verticalHeader().hide()
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.view.setWordWrap(False)
+        header = self.view.horizontalHeader()
+        for column, width in WIDTHS.items():
+            self.view.setColumnWidth(COLUMNS.index(column), width)
+        header.setSectionResizeMode(COLUMNS.index("what"), QHeaderView.ResizeMode.Stretch)
+        translated(self.view, "setAccessibleName", lambda: _("Steps of the played run"))
+        translated(header, "setAccessibleName", lambda: _("Columns of the played run's steps"))
+        self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.said.setReadOnly(True)
+        translated(self.said, "setAccessibleName", lambda: _("What the model says"))
+        translated(self.said, "setPlaceholderText", lambda: _("The model's words show here as they arrive."))
+        buttons = QHBoxLayout()
+        for button in (self.play_button, self.cancel_button, self.runs_button):
+            buttons.addWidget(button)
+        buttons.addWidget(self.status, 1)
+        below = QWidget()
+        below_layout = QHBoxLayout(below)
+        below_layout.setContentsMargins(0, 0, 0, 0)
+        below_layout.addWidget(self.bar, 3, Qt.AlignmentFlag.AlignTop)
+        below_layout.addWidget(self.said, 2)
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.setObjectName("splitter-play")
+        self.split.addWidget(self.view)
+        self.split.addWidget(below)
+        self.split.setStretchFactor(0, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.choices)
+        layout.addLayout(buttons)
+        layout.addWidget(self.split, 1)
+
+    # -- playing -----------------------------------------------------------------------------------
+
+    @property
+    def playing(self) -> bool:
+        return self.run is not None and self.run.running
+
+    def play(self) -> PlayRun | None:
+        """Play what is chosen (nothing while a run plays); the run shows at once and grows live."""
+        if self.playing:
+            return None
+        try:
+            job = self.choices.job()
+        except ChoiceError as exc:
+            self.status.setText(str(exc))
+            return None
+        mailbox = Mailbox()
+        run = PlayRun(mailbox, job.title)  # listening before the worker can report
+        run.handle = self.worker.play(job, mailbox)
+        self.run = run
+        self.model.show_run(run)
+        self.follower.follow()
+        self.said.clear()
+        self.bar.hide()
+        run.rows_added.connect(self._rows_added)
+        run.row_changed.connect(self._row_changed)
+        run.changed.connect(self._say_state)
+        run.ended.connect(self._ended)
+        self.play_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self._frames.start()
+        self._say_state()
+        self.playing_changed.emit(True)
+        return run
+
+    def cancel(self) -> None:
+        """Cancel the run that plays: the tool in flight is cancelled in flight; the run ends cancelled."""
+        if self.playing:
+            assert self.run is not None
+            self.run.cancel()
+            self.cancel_button.setEnabled(False)
+            self.model.row_changed_now(len(self.run.rows) - 1)
+
+    def _rows_added(self, first: int, last: int) -> None:
+        run = self.run
+        if run is None:
+            return
+        for row in run.rows[first:last + 1]:
+            if row.kind == "model" and row.text:
+                self._show_said(row)
+        if not self.view.currentIndex().isValid() or self.follower.following:
+            self._show_bar(run.current_operation or self._last_operation())
+        self._say_state()
+
+    def _row_changed(self, index: int) -> None:
+        run = self.run
+        if run is None:
+            return
+        row = run.rows[index]
+        if row.kind == "model" and row.text:
+            self._show_said(row)
+        if row.bar is not None and (self.bar.isHidden() or self.bar.state is row.bar):
+            self._show_bar(row)
+
+    def _ended(self) -> None:
+        self._frames.stop()
+        self.play_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        run = self.run
+        if run is not None and run.rows:
+            self.model.row_changed_now(len(run.rows) - 1)
+            last = self._last_operation()
+            if last is not None and (self.bar.isHidden() or self.bar.state is last.bar):
+                self._show_bar(last)
+        if run is not None and run.final_answer:
+            self.said.setPlainText(clip_text(run.final_answer))
+        self._say_state()
+        self.playing_changed.emit(False)
+
+    def _tick(self) -> None:
+        """One frame: the operation in flight's countdown and bar (the full bar animates itself)."""
+        run = self.run
+        if run is None or not self.isVisible():
+            return
+        operation = run.current_operation
+        if operation is not None and operation.running:
+            self.model.row_changed_now(run.row_of(operation))
+
+    # -- what shows -------------------------------------------------------------------------------
+
+    def _last_operation(self) -> PlayRow | None:
+        if self.run is None:
+            return None
+        return next((row for row in reversed(self.run.rows) if row.bar is not None), None)
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        row = self.model.row_at(current.row()) if current.isValid() else None
+        if row is not None and row.bar is not None:
+            self._show_bar(row)
+        elif row is not None and row.kind == "model" and row.text:
+            self._show_said(row)
+
+    def _show_bar(self, row: PlayRow | None) -> None:
+        if row is None or row.bar is None:
+            return
+        if self.bar.state is row.bar and not self.bar.isHidden():
+            self.bar.refresh()  # the same operation: it animates itself; a leg came or went
+            return
+        self.bar.set_title(_("Round {round}: {what}").format(round=row.round, what=what_text(row)))
+        self.bar.show_live(row.bar, row.started_at)
+        self.bar.show()
+
+    def _show_said(self, row: PlayRow) -> None:
+        self.said.setPlainText(clip_text(row.text))
+
+    def _say_state(self) -> None:
+        self.status.setText(self.state_text())
+        # The run is stored from its start: the Runs tab can show it while it grows.
+        self.runs_button.setEnabled(self.run is not None and self.run.run_id is not None)
+
+    def state_text(self) -> str:
+        run = self.run
+        if run is None:
+            return _("Choose what to play and press Play.")
+        number = _("run #{run_id}").format(run_id=run.run_id) if run.run_id is not None else visible(run.title)
+        if run.running:
+            if run.cancel_requested_at is not None:
+                return _("{run}: cancelling…").format(run=number)
+            if run.starting_demo:
+                return _("{run}: starting the demo server…").format(run=visible(run.title))
+            return _("{run}: playing, {steps} steps so far").format(run=number, steps=len(run.rows))
+        said = _("{run}: {outcome}").format(run=number, outcome=marked_outcome_text(run.status or "failed"))
+        if run.error:
+            return _("{said} ({reason})").format(said=said, reason=visible(clip_text(run.error, 300)))
+        return said
+
+    def retranslate(self) -> None:
+        self.choices.fill()
+        self._say_state()
+        if self.bar.state is not None and self.run is not None:
+            row = next((row for row in self.run.rows if row.bar is self.bar.state), None)
+            if row is not None:
+                self._show_bar(row)
+
+    def shut_down(self) -> None:
+        """Cancel what plays and stop the worker (bounded)."""
+        self._frames.stop()
+        self.worker.shutdown()

@@ -1,0 +1,226 @@
+"""The Play tab (issue 26): shipped scenarios played from the window against the demo server, live,
+stored as they happen, cancelled with Esc (the tool in flight cancelled in flight, nothing after)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+
+def play_tab(window):
+    tab = window.play
+    window.tabs.setCurrentWidget(tab.room)
+    return tab
+
+
+def stored(run_id):
+    """The run as stored, and its steps (kind, tool, outcome), read with a connection of the test's own."""
+    from inspector.store import RunStore, resolve_db_path
+
+    store = RunStore.open(resolve_db_path())
+    try:
+        steps = [(s.step.kind.value, s.step.tool_name, s.outcome) for s in store.iter_steps(run_id)]
+        return store.get_run(run_id), steps
+    finally:
+        store.close()
+
+
+def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltester) -> None:
+    window = make_window()
+    room = play_tab(window).room
+    assert room.choices.choose("flaky-server")
+    assert "fails every second call" in room.choices.description.text()
+    run = room.play()
+    assert run is not None and room.playing
+    qtbot.waitUntil(lambda: run.run_id is not None, timeout=20000)  # the demo server's process is up
+    with qtbot.waitSignal(run.ended, timeout=30000):
+        pass
+    # As `run-inspector scenario flaky-server` says: a run with a failed call is failed, answered to its end.
+    assert (run.status, run.stop_reason) == ("failed", "answered"), run.error
+    kinds = [(row.kind, row.state) for row in run.rows]
+    # Round 1 ok, round 2 fails, the retry is ok, then the picture, then the final answer.
+    assert kinds == [("model", "ok"), ("tool", "ok"), ("model", "ok"), ("tool", "failed"), ("model", "ok"),
+                     ("tool", "ok"), ("model", "ok"), ("tool", "ok"), ("model", "ok")]
+    assert all(row.bar is not None and row.bar.finished for row in run.rows if row.kind == "tool")
+    assert "coloured stripes" in room.said.toPlainText()
+    qtmodeltester.check(room.model)
+    assert room.model.rowCount() == len(run.rows)
+    # The run is in the Runs list, stored step by step.
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(run.run_id) is not None, timeout=5000)
+    assert room.runs_button.isEnabled()
+    room.runs_button.click()
+    assert window.tabs.currentWidget() is tab
+    assert tab.current_run().id == run.run_id and tab.current_run().status == "failed"
+    assert tab.timeline.rowCount() == len(run.rows)
+
+
+def test_play_user_cancels_and_cancel_with_esc_mid_run(qtbot, make_window) -> None:
+    window = make_window()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)  # a shortcut is the active window's
+    room = play_tab(window).room
+    assert room.choices.choose("user-cancels")
+    run = room.play()
+    # Esc while `hang` is in flight (before the scenario's own cancel after 2 s would come).
+    qtbot.waitUntil(lambda: any(row.text == "hang" and row.running for row in run.rows), timeout=20000)
+    assert window.play.cancel_action.isEnabled()
+    QTest.keyClick(window, Qt.Key.Key_Escape)
+    assert "cancelling" in room.status.text()
+    with qtbot.waitSignal(run.ended, timeout=10000):
+        pass
+    assert run.status == "cancelled"
+    hang = run.rows[-1]
+    assert hang.text == "hang" and hang.state == "cancelled" and hang.step.cancelled_in_flight is True
+    assert hang.bar.ending == "cancelled"
+    assert "cancelled" in room.status.text() and "failed" not in room.status.text()
+    # Stored: the run cancelled, never failed; no step after the cancelled call.
+    record, steps = stored(run.run_id)
+    assert record.status == "cancelled"
+    assert steps == [("llm", None, ""), ("tool", "write_note", "ok"), ("llm", None, ""),
+                     ("tool", "hang", "cancelled")]
+
+
+def test_the_scenario_own_cancel_ends_the_run_cancelled(qtbot, make_window) -> None:
+    window = make_window()
+    room = play_tab(window).room
+    assert room.choices.choose("user-cancels")
+    run = room.play()
+    with qtbot.waitSignal(run.ended, timeout=30000):
+        pass
+    assert run.status == "cancelled"
+    assert [row.state for row in run.rows if row.kind == "tool"] == ["ok", "cancelled"]
+
+
+def test_esc_belongs_to_the_tab_in_view(qtbot, make_window) -> None:
+    window = make_window()
+    tab = window.play
+    window.tabs.setCurrentWidget(window.workbench)
+    assert window.cancel_action.shortcuts() and tab.cancel_action.shortcut().isEmpty()
+    window.tabs.setCurrentWidget(tab.room)
+    assert not window.cancel_action.shortcuts() and not tab.cancel_action.shortcut().isEmpty()
+    assert not tab.cancel_action.isEnabled()  # nothing plays
+
+
+
+def test_a_real_model_plays_against_a_configured_server(qtbot, make_window, demo_server) -> None:
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.fake_chat_model import FakeChatModel, tool_then_report
+
+    fake = FakeChatModel(tool_then_report("echo", {"text": "ping"}))
+    window = make_window((demo_server.url, "Demo server"))
+    room = play_tab(window).room
+    choices = room.choices
+    with serve_asgi(fake.app(), path="/v1") as url:
+        assert choices.choose("model")
+        assert choices.model_url.isVisible() and not choices.file_button.isVisible()
+        assert choices.choose_server(demo_server.url)
+        choices.model_url.setText(url)
+        choices.model_name.setText("fake-model")
+        choices.api_key.setText("sk-play-secret-1234")
+        choices.prompt.setText("Echo ping, please.")
+        run = room.play()
+        assert run is not None and not choices.api_key.text()  # the key is kept, never shown again
+        with qtbot.waitSignal(run.ended, timeout=20000):
+            pass
+    assert run.status == "ok", run.error
+    assert [(row.kind, row.state) for row in run.rows] == [("list", "ok"), ("model", "ok"), ("tool", "ok"),
+                                                           ("model", "ok")]
+    assert "The tool said: ping" in room.said.toPlainText()
+    assert fake.headers[0]["authorization"] == "Bearer sk-play-secret-1234"
+    record, steps = stored(run.run_id)
+    assert record.source == "live" and record.status == "ok"
+    from inspector.store import resolve_db_path
+
+    assert b"sk-play-secret-1234" not in resolve_db_path().read_bytes()
+    # The URL and the name are remembered; the key stays for this session (no keyring in tests).
+    assert window.settings.qsettings.value("play/model") == "fake-model"
+    assert choices.model_settings.has_key(url)
+
+
+def test_cancel_while_the_model_thinks_records_nothing_more(qtbot, make_window, demo_server) -> None:
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.fake_chat_model import FakeChatModel, answer
+
+    fake = FakeChatModel(lambda body: None if len(fake.requests) > 1 else answer("First the echo.",
+                                                                                  [("echo", {"text": "a"})]))
+    window = make_window((demo_server.url, "Demo server"))
+    room = play_tab(window).room
+    with serve_asgi(fake.app(), path="/v1") as url:
+        room.choices.choose("model")
+        room.choices.choose_server(demo_server.url)
+        room.choices.model_url.setText(url)
+        room.choices.model_name.setText("fake-model")
+        room.choices.prompt.setText("Go.")
+        run = room.play()
+        qtbot.waitUntil(lambda: fake.holding.is_set(), timeout=20000)
+        qtbot.waitUntil(lambda: bool(run.rows) and run.rows[-1].state == "asking", timeout=5000)
+        assert room.model.data(room.model.index(len(run.rows) - 1, 3)) == "thinking…"
+        with qtbot.waitSignal(run.ended, timeout=10000):
+            room.cancel()
+    assert run.status == "cancelled"
+    assert run.rows[-1].state == "unanswered"
+    record, steps = stored(run.run_id)
+    assert record.status == "cancelled"
+    assert [kind for kind, _tool, _outcome in steps] == ["request", "llm", "tool"]
+
+
+def test_a_scenario_file_shows_its_description_or_what_is_wrong(qtbot, make_window, tmp_path) -> None:
+    window = make_window()
+    room = play_tab(window).room
+    good = tmp_path / "mine.json"
+    good.write_text('{"scenario": 1, "name": "mine", "description": "Echo <b>once</b>.", "prompt": "p",'
+                    ' "rounds": [{"say": "Echo.", "calls": [{"tool": "echo", "arguments": {"text": "x"}}]}]}')
+    room.choices.load_file(good)
+    assert room.choices.what.currentData() == "file" and room.choices.file_button.isVisible()
+    assert room.choices.description.text() == "Echo <b>once</b>."  # plain text, as written
+    assert room.choices.description.textFormat() == Qt.TextFormat.PlainText
+    assert room.choices.job().title == "scenario mine"
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"scenario": 1, "name": "bad", "rounds": []}')
+    room.choices.load_file(bad)
+    assert "rounds" in room.choices.description.text()
+    assert room.play() is None and "scenario file" in room.status.text()
+
+
+def test_the_api_key_is_kept_in_the_keyring_where_the_command_line_reads_it(file_keyring) -> None:
+    from inspector.gui.play.model_settings import KEYRING_ENTRY, ModelSettings, key_place
+    from inspector.gui.settings import AppSettings
+    from inspector.store.secrets import KeyringSecretKeeper
+
+    settings = ModelSettings(AppSettings().qsettings, KeyringSecretKeeper())
+    assert settings.remember("http://127.0.0.1:11434/v1", "llama", "sk-kept") == "sk-kept"
+    assert KEYRING_ENTRY == "api-key"
+    assert list(file_keyring.entries().values()) == ["sk-kept"]
+    place = key_place("http://127.0.0.1:11434/v1")
+    assert place.endswith("/v1/chat/completions")
+    assert KeyringSecretKeeper().load(place, KEYRING_ENTRY) == "sk-kept"
+    assert settings.remember("http://127.0.0.1:11434/v1", "llama", "") == "sk-kept"  # typed once
+
+
+def test_the_tab_is_built_when_first_shown(qtbot, make_window) -> None:
+    window = make_window()
+    tab = window.play
+    assert not tab.built
+    window.tabs.setCurrentIndex(window.tabs.count() - 1)
+    assert tab.built and window.tabs.currentWidget() is tab.room
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "&Play"
+
+
+def test_every_control_of_the_play_tab_is_named_for_a_screen_reader(qtbot, make_window) -> None:
+    from tests.gui.test_models_and_accessibility import _heard_problems, _unnamed
+
+    window = make_window()
+    room = play_tab(window).room
+    for choice in ("happy-path", "file", "model"):
+        assert room.choices.choose(choice)
+        assert _unnamed(room) == [] and _heard_problems(room) == []
+    assert room.choices.choose("user-cancels")
+    run = room.play()
+    qtbot.waitUntil(lambda: any(row.kind == "tool" and row.running for row in run.rows), timeout=20000)
+    assert _unnamed(room) == [] and _heard_problems(room) == []
+    assert room.bar.accessibleDescription()  # the budget bar says what it shows
+    spoken = room.model.data(room.model.index(1, 4), Qt.ItemDataRole.AccessibleTextRole)
+    assert spoken  # the mini bar's cell is spoken as its state
+    with qtbot.waitSignal(run.ended, timeout=10000):
+        room.cancel()
