@@ -17,6 +17,7 @@ from inspector.mcp import InvalidServerError
 from inspector.store import RunStore, ServerRecord
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
+from .collection_pacer import CollectionPacer
 from .first_paint import AfterFirstPaint, DeferredTab
 from .help_menu import install_help_menu
 from .language import on_language_changed, switch_language, translated, translated_tab
@@ -79,6 +80,7 @@ class MainWindow(QMainWindow):
         self.team = TeamBackend(self, secrets)  # pushing runs to the team's collector, traces by id
         self._build(secrets)
         self._menus()
+        self.pacer = CollectionPacer(self, lambda: bool(self.engine.running_tasks()) or self.play.playing)
         self._update_status()
         restore_layout(self, self._splitters(), self.settings)
         self.admin.reload_servers(select_first=not opening_file)  # opening a file contacts no server
@@ -304,6 +306,7 @@ class MainWindow(QMainWindow):
         self.proxies.stop_all()  # what they still hold is recorded before the database closes
         self.log_dock.stop()  # before the engine winds down: the session's DELETE is bounded
         self.engine.shutdown()
+        self.pacer.stop()
         if self.demo is not None:
             self.demo.stop()
 

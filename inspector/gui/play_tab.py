@@ -48,6 +48,11 @@ class PlayTab(QObject):
         return self._tab.built
 
     @property
+    def playing(self) -> bool:
+        """A run plays (the tab was built and its run has not ended)."""
+        return self._tab.built and self.room.playing
+
+    @property
     def room(self) -> PlayRoom:
         return self._tab.page()  # type: ignore[return-value]
 

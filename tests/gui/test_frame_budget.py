@@ -225,3 +225,38 @@ def test_a_delivery_inside_a_delivery_keeps_each_task_s_reports_in_order(qtbot) 
     courier.deliver()
     qtbot.waitUntil(lambda: len(second.state.legs) == 2, timeout=5000)
     assert [leg.method for leg in second.state.legs] == ["early", "late"]
+
+
+class _SlowSink:
+    """A task whose reports take ``cost_s`` to take (an ending: its row, the detail, the status)."""
+
+    def __init__(self, name: str, taken: list, cost_s: float) -> None:
+        self.name, self._taken, self._cost_s = name, taken, cost_s
+
+    def take_reports(self, entries) -> None:
+        import time
+
+        time.sleep(self._cost_s)
+        self._taken.append((self.name, [report for _kind, report, _at in entries]))
+
+
+def test_a_delivery_that_spent_its_budget_serves_the_other_tasks_at_the_next_turn_in_order(qtbot) -> None:
+    from inspector.gui.workbench.report_courier import ReportCourier
+
+    courier = ReportCourier(budget_ms=8)
+    taken: list = []
+    sinks = [_SlowSink(f"task {number}", taken, 0.005) for number in range(5)]
+    for sink in sinks:
+        courier.put(sink, "progress", "first", 0.0, urgent=True)
+    courier.deliver()
+    # 5 ms each against a budget of 8 ms: two were served, the rest wait for the loop's next turn.
+    assert [name for name, _ in taken] == ["task 0", "task 1"] and courier.put_backs == 1
+    courier.put(sinks[4], "progress", "second", 0.0)
+    courier.put(sinks[0], "progress", "second", 0.0)
+    qtbot.waitUntil(lambda: sum(len(reports) for _, reports in taken) == 7, timeout=5000)
+    # Each task took its reports in the order they were put; those put back went before the newer.
+    for sink in sinks:
+        said = [report for name, reports in taken if name == sink.name for report in reports]
+        assert said == (["first", "second"] if sink in (sinks[0], sinks[4]) else ["first"])
+    assert [name for name, _ in taken].index("task 2") < [name for name, _ in taken].index("task 0", 1)
+    assert courier.deliveries >= 2

@@ -46,10 +46,10 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
     assert room.model.rowCount() == len(run.rows)
     # The run is in the Runs list, stored step by step.
     tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run.run_id) is not None, timeout=5000)
     assert room.runs_button.isEnabled()
     room.runs_button.click()
     assert window.tabs.currentWidget() is tab
+    assert tab.runs.row_of(run.run_id) is not None
     assert tab.current_run().id == run.run_id and tab.current_run().status == "failed"
     assert tab.timeline.rowCount() == len(run.rows)
 

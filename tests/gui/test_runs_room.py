@@ -74,6 +74,7 @@ def test_the_server_column_names_the_server_and_its_tooltip_gives_the_address(qt
         ids = thirty_runs(store)
     window = make_window(wait_tools=False)
     tab = window.runs_tab
+    tab.show_me()  # a list behind another tab is read when it is shown
     qtbot.waitUntil(lambda: tab.runs.rowCount() >= 30)  # and the window's own tools/list, once stored
     server = RUN_COLUMNS.index("server")
     named = tab.runs.index(tab.runs.row_of(ids[1]), server)
@@ -112,6 +113,7 @@ def test_one_outcome_has_one_word_in_every_view(qtbot, make_window, demo_server,
     qtbot.waitUntil(lambda: f"1 {failed} (1 {tool_error})" in health_line(window.servers.current()))
     # The runs list and the timeline: the same word.
     tab = window.runs_tab
+    tab.show_me()
     qtbot.waitUntil(lambda: tab.runs.row_of(task.outcome.run_id) is not None)
     status = RUN_COLUMNS.index("status")
     assert tab.runs.index(tab.runs.row_of(task.outcome.run_id), status).data() == failed
@@ -161,6 +163,7 @@ def test_no_duration_is_shown_in_milliseconds(qtbot, make_window, demo_server) -
     with RunStore.open(resolve_db_path()) as store:
         scenario = mixed_run(store)
     tab = window.runs_tab
+    tab.show_me()  # a list behind another tab is read when it is shown
     qtbot.waitUntil(lambda: tab.runs.row_of(scenario) is not None)
     assert tab.select_runs([scenario])
     tab.select_step(4)  # the cancelled call, with its legs in the detail's bar
@@ -178,3 +181,22 @@ def test_no_duration_is_shown_in_milliseconds(qtbot, make_window, demo_server) -
         for segment in geometry.segments:
             assert not MILLISECONDS.search(segment.label + segment.tooltip), segment
         assert not MILLISECONDS.search(geometry.end_text + geometry.description)
+
+
+def test_a_runs_list_behind_another_tab_is_read_when_it_is_shown_not_while_operations_run(
+        qtbot, make_window) -> None:
+    """Issue 27: nothing on the GUI thread reads the database for a list nobody sees."""
+    window = make_window(wait_tools=False)
+    tab = window.runs_tab
+    tab.show_me()
+    qtbot.waitUntil(lambda: not tab._stale)
+    listed = tab.runs.rowCount()
+    window.tabs.setCurrentWidget(window.workbench)
+    reads = tab.runs.reads
+    with RunStore.open(resolve_db_path()) as store:
+        ids = thirty_runs(store)
+    qtbot.waitUntil(lambda: tab._stale, timeout=5000)  # a poll came, saw the tab hidden, read nothing
+    qtbot.wait(700)  # more polls (every 300 ms): still nothing read
+    assert tab.runs.rowCount() == listed and tab.runs.reads == reads
+    tab.show_me()
+    assert tab.runs.row_of(ids[-1]) is not None and not tab._stale  # read as it was shown

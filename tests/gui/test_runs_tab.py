@@ -64,6 +64,7 @@ def outcomes_of(tab) -> list[str]:
 def test_a_live_run_from_the_workbench_appears_and_updates(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     tab = window.runs_tab
+    tab.show_me()  # the list is read while it is shown (the workbench's operations run behind it)
 
     def hang_row():
         return next((row for row in range(tab.runs.rowCount()) if tab.runs.run(row).title == "tools/call hang"), None)

@@ -47,6 +47,7 @@ def test_a_finished_run_is_pushed_by_a_worker_while_the_window_stays_responsive(
         _push_on(collector.endpoint, [("Authorization", "Bearer team-secret", True)])
         window = make_window(wait_tools=False)
         tab = window.runs_tab
+        tab.show_me()  # a list behind another tab is read when it is shown
         qtbot.waitUntil(lambda: window.team.push.running, timeout=5000)
         with RunStore.open(resolve_db_path()) as store:
             run_id = mixed_run(store, "pushed from the window", started_at=utc_now() - timedelta(seconds=10),
@@ -92,6 +93,7 @@ def test_a_collector_that_is_down_leaves_the_run_queued_with_the_reason(qtbot, m
     _push_on(endpoint)
     window = make_window(wait_tools=False)
     tab = window.runs_tab
+    tab.show_me()
     with RunStore.open(resolve_db_path()) as store:
         run_id = store.start_run("waits for the collector", "live")
         store.finish_run(run_id, "ok")

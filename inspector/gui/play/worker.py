@@ -12,7 +12,6 @@ further step is recorded and the run ends ``cancelled``.
 from __future__ import annotations
 
 import asyncio
-import gc
 import threading
 import time
 from collections.abc import Callable
@@ -143,7 +142,6 @@ class _Sink:
     def step_recorded(self, step: RunStep, started_at: datetime) -> None:
         self._stored.step_recorded(step, started_at)
         self._mailbox.post("step", step)
-        gc.freeze()  # what the run holds so far is left out of full collections (see PlayWorker._play)
 
     def operation_finished(self, server_url: str, health: str, latency_ms: float) -> None:
         self._stored.operation_finished(server_url, health, latency_ms)
@@ -256,11 +254,8 @@ class PlayWorker:
     async def _play(self, handle: PlayHandle) -> None:
         job, mailbox = handle.job, handle.mailbox
         demo = None
-        # A full collection walks every object the process holds (the window's quarter of a million,
-        # and a run's steps, each with the conversation so far), holding the interpreter lock for
-        # 100-200 ms on whichever thread it falls: the GUI thread would wait. While a run plays,
-        # what lives is frozen (left out of those passes) step by step, and given back at its end.
-        gc.freeze()
+        # Full collections wait while a run plays (the window's CollectionPacer): one would hold
+        # the interpreter lock for 100-200 ms, and the GUI thread would wait.
         try:
             server = job.server
             if server is None:
@@ -274,7 +269,6 @@ class PlayWorker:
         except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
             mailbox.post("ended", "failed", "internal_error", f"{type(exc).__name__}: {exc}", None)
         finally:
-            gc.unfreeze()  # a later full pass may collect what the run left behind
             if demo is not None:
                 await asyncio.get_running_loop().run_in_executor(None, demo.stop)
             handle.agent = None

@@ -74,7 +74,7 @@ class RunsTab(QWidget):
         self.find_edit, self.find_status = steps.find_edit, steps.find_status
         self.find, self.find_next, self.find_previous = steps.find, steps.find_next, steps.find_previous
         self.focus_find, self.select_step, self.step_filter = steps.focus_find, steps.select_step, steps.step_filter
-        self._arranged = self._arranging = self._user_split = False
+        self._arranged = self._arranging = self._user_split = self._stale = False
         self._build()
         self._connect()
         self._version = data_version(store)
@@ -165,6 +165,12 @@ class RunsTab(QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
         self.arrange(self.width(), force=not self._arranged)
+        if self._stale:
+            self._poll()
+
+    def _behind_another_tab(self) -> bool:
+        """The window is shown and this tab is not (another tab is in front of it)."""
+        return not self.isVisible() and self.window() is not self and self.window().isVisible()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
@@ -253,6 +259,12 @@ class RunsTab(QWidget):
     # -- live updates -----------------------------------------------------------------------------
 
     def _poll(self) -> None:
+        if self._behind_another_tab():
+            # Nobody sees the list: it is read when the tab is shown (20 operations ending together
+            # would have the GUI thread read the database while their bars move).
+            self._stale = True
+            return
+        self._stale = False
         try:
             version = data_version(self.store)
         except Exception:  # noqa: BLE001 - a closed database after shut-down: stop asking

@@ -8,7 +8,8 @@ pretty-printed; and two buttons that copy the selected leg as JSON or as a ``cur
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -113,17 +114,19 @@ class WireView(QWidget):
                 item.setData(0, _TEXT, _("This leg kept nothing of what it sent and received (it was recorded "
                                          "before legs kept their exchange, or with the wire setting off)."))
                 continue
-            self._item(item, request_title(exchange), request_text(exchange), number)
+            # The texts are made when an item is first shown: formatting every exchange as each leg
+            # ends would spend the GUI thread's frames on JSON nobody may read.
+            self._item(item, request_title(exchange), functools.partial(request_text, exchange), number)
             answer = exchange.get("answer")
             if isinstance(answer, dict):
-                shown = self._item(item, answer_title(answer), answer_text(answer), number)
+                shown = self._item(item, answer_title(answer), functools.partial(answer_text, answer), number)
                 for event in answer.get("events") or ():
                     if isinstance(event, dict):
-                        self._item(shown, event_title(event), event_text(event), number)
+                        self._item(shown, event_title(event), functools.partial(event_text, event), number)
             cut = cut_text(exchange)
             if cut:
                 self._item(item, cut, cut, number)
-            item.setData(0, _TEXT, exchange_json(method, exchange))
+            item.setData(0, _TEXT, functools.partial(exchange_json, method, exchange))
         if expanded != (len(self._legs) <= 6) or legs:
             # A few legs open, many closed (the legs shown before close once there are more than six).
             many = len(self._legs) > 6
@@ -141,7 +144,7 @@ class WireView(QWidget):
         self._sync_buttons()
         return kept
 
-    def _item(self, parent: Any, title: str, text: str, number: int) -> QTreeWidgetItem:
+    def _item(self, parent: Any, title: str, text: str | Callable[[], str], number: int) -> QTreeWidgetItem:
         item = QTreeWidgetItem(parent, [title])
         item.setToolTip(0, title)
         item.setData(0, _TEXT, text)
@@ -150,7 +153,11 @@ class WireView(QWidget):
 
     def _show_item(self, item: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None = None) -> None:
         if item is not None:
-            self.text.setPlainText(clip_text(item.data(0, _TEXT) or ""))
+            text = item.data(0, _TEXT)
+            if callable(text):
+                text = text()
+                item.setData(0, _TEXT, text)
+            self.text.setPlainText(clip_text(text or ""))
         self._sync_buttons()
 
     def _selected(self) -> tuple[int, str, Any] | None:

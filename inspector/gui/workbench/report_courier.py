@@ -9,6 +9,11 @@ at most once per frame (:data:`~..widgets.budget_bar.FRAME_MS`), and hands each 
 in order (the task updates its bar state once and says it changed once). An operation's end is
 urgent: it is delivered at the next turn of the GUI thread's loop, not at the frame's end, so a
 cancel shows at once.
+
+A delivery has a budget of its own (:data:`DELIVERY_BUDGET_MS`): twenty operations ending in the
+same frame each update their row, the detail and the status line; once a delivery has spent its
+budget, the tasks not yet served are served at the loop's next turn (after the frame is painted),
+before anything that arrived since, so each task still takes its reports in order.
 """
 
 from __future__ import annotations
@@ -24,6 +29,9 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from ..widgets.budget_bar import FRAME_MS
 
+#: What one delivery may spend before the tasks it has not served wait for the loop's next turn.
+DELIVERY_BUDGET_MS = 8
+
 
 class ReportSink(Protocol):
     """Who takes a batch of reports on the GUI thread (an :class:`~.engine.OperationTask`)."""
@@ -36,9 +44,11 @@ class ReportCourier(QObject):
 
     _wake = Signal()
 
-    def __init__(self, frame_ms: int = FRAME_MS, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, frame_ms: int = FRAME_MS, clock: Callable[[], float] = time.monotonic,
+                 budget_ms: float = DELIVERY_BUDGET_MS) -> None:
         super().__init__()
         self._frame_s = frame_ms / 1000
+        self._budget_s = budget_ms / 1000
         self._clock = clock
         self._lock = threading.Lock()
         self._buffered: dict[ReportSink, list[tuple[str, Any, float]]] = {}
@@ -57,6 +67,8 @@ class ReportCourier(QObject):
         self.wakes = 0
         #: Reports put (benchmarks divide the worker's time by it).
         self.puts = 0
+        #: Deliveries that spent their budget and left tasks for the next turn.
+        self.put_backs = 0
 
     def put(self, sink: ReportSink, kind: str, report: Any, at: float, *, urgent: bool = False) -> None:
         """Buffer one report (any thread); wake the GUI thread if it was not woken already."""
@@ -98,11 +110,26 @@ class ReportCourier(QObject):
             return
         self.deliveries += 1
         self._delivering = True
+        served = list(batch.items())
         try:
-            for sink, entries in batch.items():
+            for number, (sink, entries) in enumerate(served, 1):
                 _hand(sink, entries)
+                if number < len(served) and self._clock() - self._last > self._budget_s:
+                    self._put_back(served[number:])
+                    break
         finally:
             self._delivering = False
+
+    def _put_back(self, unserved: list[tuple[ReportSink, list[tuple[str, Any, float]]]]) -> None:
+        """The budget is spent: ``unserved`` goes first at the loop's next turn, before newer reports."""
+        self.put_backs += 1
+        with self._lock:
+            merged = dict(unserved)
+            for sink, entries in self._buffered.items():
+                merged.setdefault(sink, []).extend(entries)
+            self._buffered = merged
+            self._pending = self._urgent = True  # no wake-up is needed: the timer below is it
+        self._timer.start(0)
 
     def flush(self, sink: ReportSink) -> None:
         """Hand ``sink`` what is buffered for it now (GUI thread): a crossing of its own (a sign-in

@@ -1,0 +1,84 @@
+"""When the window's process collects its long-lived garbage: while nothing moves on screen.
+
+A full (oldest-generation) collection walks every object the process holds: after start-up a
+quarter of a million (Qt's wrappers, the modules), more with every run. Measured with
+``benchmarks/gui_window.py`` (issue 27): one such pass held the interpreter lock 50 to 90 ms, on
+whichever thread happened to allocate, and the GUI thread waited: the longest stall of the live
+budget bars was that pass. So, from the window's first paint until it closes:
+
+* what lives then is set aside (``gc.freeze``): later passes never walk it again;
+* automatic full passes are off (the oldest generation's threshold set out of reach); the young
+  generations are collected as always (a few milliseconds at most: they are small);
+* every :data:`IDLE_CHECK_MS`, when no operation runs and no run plays, one full pass collects
+  what has become garbage since, and what survived is set aside in its turn;
+* every :data:`THAW_EVERY` idle passes everything set aside is walked once more (garbage that
+  became so only after it was set aside is freed then), still only while idle;
+* the window's closing gives collection back as it was (tests make many windows in one process).
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QWidget
+
+from .first_paint import AfterFirstPaint
+
+#: How often the pacer looks for an idle moment.
+IDLE_CHECK_MS = 5_000
+#: The oldest generation's threshold while the pacer holds it: never reached in practice.
+OUT_OF_REACH = 1 << 30
+#: Every this many idle passes, what was set aside is walked again (about every 10 minutes idle).
+THAW_EVERY = 120
+
+
+class CollectionPacer(QObject):
+    """Full collections only while ``busy()`` is false, from ``window``'s first paint (or
+    :meth:`start`) to :meth:`stop`; see the module's text."""
+
+    def __init__(self, window: QWidget, busy: Callable[[], bool]) -> None:
+        super().__init__(window)
+        self._busy = busy
+        self._thresholds: tuple[int, int, int] | None = None
+        self._passes = 0
+        self._timer = QTimer(self)
+        self._timer.setInterval(IDLE_CHECK_MS)
+        self._timer.timeout.connect(self.collect_if_idle)
+        self._after_paint = AfterFirstPaint(window, self.start)
+
+    @property
+    def active(self) -> bool:
+        return self._thresholds is not None
+
+    def start(self) -> None:
+        """Set aside what lives now and take the oldest generation's passes over (idempotent)."""
+        if self._thresholds is not None:
+            return
+        self._thresholds = gc.get_threshold()
+        young, middle, _oldest = self._thresholds
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(young, middle, OUT_OF_REACH)
+        self._timer.start()
+
+    def collect_if_idle(self) -> bool:
+        """One full pass, if nothing runs; True when it ran."""
+        if self._thresholds is None or self._busy():
+            return False
+        self._passes += 1
+        if self._passes % THAW_EVERY == 0:
+            gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        return True
+
+    def stop(self) -> None:
+        """Collection as it was before :meth:`start`; what was set aside is collectable again."""
+        if self._thresholds is None:
+            return
+        self._timer.stop()
+        gc.unfreeze()
+        gc.set_threshold(*self._thresholds)
+        self._thresholds = None

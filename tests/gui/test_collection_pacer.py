@@ -1,0 +1,81 @@
+"""Full garbage collections wait for an idle moment (issue 27): a pass over the window's objects held
+the interpreter lock 50-90 ms and froze the live bars. They run when no operation runs and no run
+plays, and the window's closing gives collection back as it found it."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import pytest
+from PySide6.QtWidgets import QWidget
+
+from inspector.gui.collection_pacer import OUT_OF_REACH, THAW_EVERY, CollectionPacer
+
+
+class _Node:
+    """A garbage cycle only a full pass frees: it refers to itself."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def _old_garbage() -> weakref.ref:
+    """A cycle that lived long enough to reach the oldest generation, then became garbage."""
+    node = _Node()
+    gc.collect(1)  # the survivors of the young generations move to the oldest
+    return weakref.ref(node)
+
+
+@pytest.fixture
+def pacer(qtbot):
+    window = QWidget()
+    qtbot.addWidget(window)
+    busy = [False]
+    pacer = CollectionPacer(window, lambda: busy[0])
+    pacer.busy = busy
+    before = gc.get_threshold()
+    pacer.start()
+    yield pacer
+    pacer.stop()
+    assert gc.get_threshold() == before
+
+
+def test_old_garbage_waits_while_busy_and_goes_at_the_idle_pass(pacer) -> None:
+    assert gc.get_threshold()[2] == OUT_OF_REACH and gc.get_freeze_count() > 0
+    pacer.busy[0] = True
+    gone = _old_garbage()
+    churn = [[index] for index in range(200_000)]  # thousands of young passes, none of them full
+    del churn
+    assert gone() is not None
+    assert pacer.collect_if_idle() is False and gone() is not None
+    pacer.busy[0] = False
+    assert pacer.collect_if_idle() is True
+    assert gone() is None
+
+
+def test_what_was_set_aside_and_died_later_is_freed_at_the_thaw(pacer) -> None:
+    kept = [_Node()]
+    gone = weakref.ref(kept[0])
+    pacer._passes = THAW_EVERY - 3
+    assert pacer.collect_if_idle()  # alive: set aside
+    kept.clear()
+    assert pacer.collect_if_idle() and gone() is not None  # set aside: no pass walks it
+    assert pacer.collect_if_idle() and gone() is None  # the thaw: walked once more, and freed
+
+
+def test_the_window_paces_collection_from_its_first_paint_to_its_closing(make_window, demo_server, qtbot) -> None:
+    before = gc.get_threshold()
+    window = make_window((demo_server.url, "Demo"))
+    qtbot.waitUntil(lambda: window.pacer.active, timeout=5000)
+    assert gc.get_threshold() == (before[0], before[1], OUT_OF_REACH)
+    assert window.workbench.tools.select_tool("hang")
+    task = window.workbench.run_current_tool()
+    qtbot.waitUntil(lambda: task.started_at is not None, timeout=10000)
+    assert window.pacer.collect_if_idle() is False  # an operation runs
+    window.workbench.cancel_current()
+    qtbot.waitUntil(lambda: not task.running, timeout=10000)
+    assert task.outcome.status == "cancelled"
+    assert window.pacer.collect_if_idle() is True
+    window.shut_down()
+    assert not window.pacer.active and gc.get_threshold() == before and gc.get_freeze_count() == 0
