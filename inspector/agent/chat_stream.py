@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from typing import Any
 
 import httpx
@@ -198,10 +199,11 @@ async def read_stream(response: httpx.Response, secrets: Secrets, max_bytes: int
     """The whole answer of an event stream, its text told to ``on_text`` as it grows;
     :class:`StreamError` when the stream cannot be read or ends before the answer is complete."""
     gathered = StreamedAnswer(secrets, on_text)
-    async for name, data in stream_events(response, max_bytes):
-        gathered.add(data, name)
-        if gathered.done:
-            break
+    async with aclosing(stream_events(response, max_bytes)) as events:
+        async for name, data in events:
+            gathered.add(data, name)
+            if gathered.done:
+                break
     if not gathered.complete:
         said = "no event" if not gathered.events else f"{gathered.events} events"
         raise StreamError(f"stopped answering before its answer was complete ({said}, "

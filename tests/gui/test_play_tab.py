@@ -253,3 +253,19 @@ def test_every_control_of_the_play_tab_is_named_for_a_screen_reader(qtbot, make_
     assert spoken  # the mini bar's cell is spoken as its state
     with qtbot.waitSignal(run.ended, timeout=10000):
         room.cancel()
+
+
+def test_the_model_text_so_far_waits_in_the_mailbox_as_one_report(qtbot) -> None:
+    from inspector.gui.play.worker import Mailbox
+
+    mailbox = Mailbox()
+    with qtbot.waitSignal(mailbox.arrived, timeout=1000):
+        mailbox.post("asking", 1)
+    for text in ("T", "Th", "The"):
+        mailbox.post_latest("said", 1, text)
+    mailbox.post("step", None)
+    mailbox.post_latest("said", 2, "A")
+    mailbox.post_latest("said", 2, "An")
+    assert mailbox.take() == [("asking", 1), ("said", 1, "The"), ("step", None), ("said", 2, "An")]
+    with qtbot.waitSignal(mailbox.arrived, timeout=1000):  # the next report wakes the GUI thread again
+        mailbox.post_latest("said", 3, "B")
