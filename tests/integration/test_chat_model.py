@@ -325,3 +325,30 @@ def test_a_key_split_across_events_is_never_shown_as_it_arrives(demo):
         # Everything told is the start of the scrubbed answer: no piece of the key, nothing taken back.
         assert all(whole.startswith(shown) for shown in told), size
         assert len(told) > 3
+
+
+def test_agent_live_prints_the_model_words_on_stderr_as_they_arrive(demo, tmp_path, capsys, monkeypatch):
+    def brain(body):
+        if body["messages"][-1]["role"] == "tool":
+            return answer(f"Done: \x1b[31m{body['messages'][-1]['content']}\nwith your key {SECRET}.")
+        return answer("Let me call a tool.", [("echo", {"text": "ping"})])
+
+    fake = FakeChatModel(brain, piece_chars=3)
+    monkeypatch.setenv("MY_MODEL_KEY", SECRET)
+    arguments = ["agent", "--model-url", "", "--model", "fake-model", "--server", demo.url, "--api-key-env",
+                 "MY_MODEL_KEY", "--db", str(tmp_path / "runs.db"), "--json", "Say ping."]
+    with fake_endpoint(fake) as model_url:
+        arguments[2] = model_url
+        assert main(arguments) == 0
+        quiet, _ = capsys.readouterr()
+        assert main([*arguments[:-1], "--live", arguments[-1]]) == 0
+    out, err = capsys.readouterr()
+    # Standard output as without --live (but for the run's number and the times); the words on standard error,
+    # a line for each round, made safe for a terminal, the key cut out.
+    def shape(text: str) -> dict:
+        report = json.loads(text)
+        return {**report, "run_id": 1, "steps": [{**step, "duration_ms": 0} for step in report["steps"]]}
+
+    assert shape(out) == shape(quiet) and json.loads(out)["run_id"] == json.loads(quiet)["run_id"] + 1
+    assert err == ("Model, round 1: Let me call a tool.\n"
+                   "Model, round 2: Done:  [31mping\nwith your key [REDACTED].\n")
