@@ -17,7 +17,7 @@ from inspector.mcp import ServerEndpoint
 from inspector.runs import StepKind, step_outcome
 from inspector.store import RunStore, ServerRegistry
 from tests.support.asgi_server import serve_asgi
-from tests.support.fake_chat_model import FakeChatModel, RawEvents, answer, event, stream_of, tool_then_report
+from tests.support.fake_chat_model import BREAK, FakeChatModel, RawEvents, answer, event, stream_of, tool_then_report
 
 SECRET = "sk-test-very-secret-0123456789"
 
@@ -290,6 +290,8 @@ def _chunk(delta: dict, finish: str | None = None) -> str:
     (RawEvents([_chunk({"content": "Half an ans"}), _chunk({"content": "wer"})]),
      "stopped answering before its answer was complete (2 events, no finish reason and no [DONE])"),
     (RawEvents([]), "stopped answering before its answer was complete (no event"),
+    (RawEvents([_chunk({"content": "Hal"}), BREAK]),
+     "stopped answering before its answer was complete (the connection broke: RemoteProtocolError)"),
     (RawEvents([_chunk({"content": "Hal"}), event({"error": {"message": f"overloaded; your key {SECRET} is fine"}})]),
      "reported an error while answering: overloaded; your key [REDACTED] is fine"),
     (RawEvents(["event: error\n", 'data: {"message": "the GPU caught fire"}\n\n']),
@@ -352,3 +354,19 @@ def test_agent_live_prints_the_model_words_on_stderr_as_they_arrive(demo, tmp_pa
     assert shape(out) == shape(quiet) and json.loads(out)["run_id"] == json.loads(quiet)["run_id"] + 1
     assert err == ("Model, round 1: Let me call a tool.\n"
                    "Model, round 2: Done:  [31mping\nwith your key [REDACTED].\n")
+
+
+def test_a_stream_with_crlf_comments_and_split_lines_is_read():
+    text = _chunk({"content": "Hello"}) + ": keep-alive\n\n" + _chunk({"content": ", world"}) + \
+        _chunk({"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "echo", "arguments": '{"te'}}]}) + \
+        _chunk({"tool_calls": [{"index": 0, "function": {"arguments": 'xt": "hi"}'}}]}, "tool_calls") + \
+        event("[DONE]")
+    wire = text.replace("\n", "\r\n")
+    # Cut anywhere, even inside a line or between \r and \n.
+    fake = FakeChatModel(lambda body: RawEvents([wire[start:start + 7] for start in range(0, len(wire), 7)]))
+    told: list[str] = []
+    with fake_endpoint(fake) as model_url:
+        turn = ask(OpenAIChatModel(model_url, "fake-model"), told)
+    assert (turn.content, told) == ("Hello, world", ["Hello", "Hello, world"])
+    assert [(c.id, c.name, c.arguments) for c in turn.tool_calls] == [("c1", "echo", {"text": "hi"})]
+    assert turn.finish_reason == "tool_calls" and turn.total_tokens is None

@@ -26,7 +26,12 @@ from starlette.routing import Route
 
 
 class RawEvents(list):
-    """What the stream sends, exactly: each item written (and flushed) on its own."""
+    """What the stream sends, exactly: each item written (and flushed) on its own; an item that is
+    :data:`BREAK` breaks the connection off there (no end of the chunked body)."""
+
+
+#: In :class:`RawEvents`: the server breaks the connection off.
+BREAK = object()
 
 
 Brain = Callable[[dict[str, Any]], dict[str, Any] | RawEvents | None]
@@ -122,6 +127,8 @@ class FakeChatModel:
                 self.stream_held.set()
                 while not self.resume.is_set():
                     await anyio.sleep(0.01)
+            if text is BREAK:
+                raise ConnectionAbortedError("the fake breaks the stream off")
             yield text.encode() if isinstance(text, str) else text
 
 
