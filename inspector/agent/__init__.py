@@ -12,7 +12,7 @@ from .operations import OperationRecord, execute_tool, list_tools_step, ping_ste
 _LAZY = {
     "DEFAULT_MAX_ROUNDS": "loop", "AgentOutcome": "loop", "AgentRun": "loop", "tool_specs": "loop",
     "ChatModel": "model", "ModelError": "model", "ModelRequest": "model", "ModelTurn": "model",
-    "ToolCall": "model", "ToolFeedback": "model",
+    "TextListener": "model", "ToolCall": "model", "ToolFeedback": "model",
     "NullSink": "recording", "RunSink": "recording", "StoreSink": "recording",
     "Scenario": "scenario", "ScenarioError": "scenario", "load_scenario": "scenario",
     "parse_scenario": "scenario", "shipped_scenarios": "scenario",

@@ -5,6 +5,10 @@ sent as ``Authorization: Bearer ...`` and never stored, logged, printed or put i
 server may repeat it ("Incorrect API key provided: Bearer sk-..."): everything the model says is
 scrubbed of it (and of the other secrets given) before it leaves this module, and an error body is
 quoted only in part.
+
+The answer is asked for streamed (Server-Sent Events, read by :mod:`.chat_stream`), so that its
+text can be shown as it arrives; a server that answers with one JSON body all the same is read
+as it is.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ import httpx
 from inspector.mcp import Secrets, public_url
 from inspector.mcp.secrets import url_secrets
 
-from .model import ModelError, ModelRequest, ModelTurn, ToolCall
+from .chat_stream import StreamError, is_event_stream, read_stream
+from .model import ModelError, ModelRequest, ModelTurn, TextListener, ToolCall
 
 DEFAULT_TIMEOUT_S = 300.0
 #: A model's answer larger than this is refused rather than held in memory.
@@ -70,27 +75,42 @@ class OpenAIChatModel:
     def __repr__(self) -> str:  # never the key
         return f"OpenAIChatModel({self.label!r}, {self.model!r}, api_key={'set' if self._api_key else 'none'})"
 
-    async def respond(self, request: ModelRequest) -> ModelTurn:
-        body: dict[str, Any] = {"model": self.model, "messages": list(request.messages)}
+    async def respond(self, request: ModelRequest, on_text: TextListener | None = None) -> ModelTurn:
+        """Ask for the answer streamed; ``on_text`` hears its text so far (scrubbed) as it arrives.
+        A server that answers with one JSON body instead is read as before."""
+        body: dict[str, Any] = {"model": self.model, "messages": list(request.messages),
+                                "stream": True, "stream_options": {"include_usage": True}}
         if request.tools:
             body["tools"] = list(request.tools)
             body["tool_choice"] = "auto"
         if request.max_tokens is not None:
             body["max_tokens"] = request.max_tokens
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        headers = {"Content-Type": "application/json", "Accept": "text/event-stream, application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
+        streamed: dict[str, Any] | None = None
+        raw = b""
         async with self._http_factory() as http:
             try:
                 async with http.stream("POST", self.url, content=json.dumps(body), headers=headers) as response:
-                    raw = await _read_capped(response, self.label)
                     status = response.status_code
+                    if status < 300 and is_event_stream(response):
+                        streamed = await read_stream(response, self.secrets, MAX_ANSWER_BYTES, on_text)
+                    else:
+                        raw = await _read_capped(response, self.label)
             except httpx.TimeoutException:
                 raise ModelError(
                     f"The model at {self.label} did not answer within {self._timeout_s:g} seconds.") from None
+            except StreamError as exc:
+                if exc.quoted is not None:
+                    raise ModelError(f"The model at {self.label} {exc}: "
+                                     f"{error_excerpt(exc.quoted, self.secrets)}") from None
+                raise ModelError(f"The model at {self.label} {self.secrets.scrub(str(exc))}.") from None
             except httpx.HTTPError as exc:
                 raise ModelError(f"The model at {self.label} could not be reached ({type(exc).__name__}); "
                                  "check the model URL and that the model server runs.") from None
+        if streamed is not None:
+            return parse_answer(self.secrets.scrub_json(streamed), self.label)
         if status >= 300:
             raise ModelError(f"The model at {self.label} answered HTTP {status}: "
                              f"{error_excerpt(raw.decode('utf-8', 'replace'), self.secrets)}")
@@ -98,7 +118,10 @@ class OpenAIChatModel:
             answer = json.loads(raw)
         except ValueError:
             raise ModelError(f"The model at {self.label} answered with something that is not JSON.") from None
-        return parse_answer(self.secrets.scrub_parsed(answer, raw), self.label)
+        turn = parse_answer(self.secrets.scrub_parsed(answer, raw), self.label)
+        if on_text is not None and turn.content:
+            on_text(turn.content)  # the whole text at once
+        return turn
 
 
 async def _read_capped(response: httpx.Response, label: str) -> bytes:

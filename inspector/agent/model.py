@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -78,10 +78,18 @@ class ModelError(Exception):
     """The model could not answer (unreachable, refused, malformed); the message says why."""
 
 
+#: Told a model's text so far (never a secret) while it answers; called on the run's event loop.
+TextListener = Callable[[str], None]
+
+
 class ChatModel(Protocol):
-    """A model the run loop can ask. ``respond`` may be cancelled at any await."""
+    """A model the run loop can ask. ``respond`` may be cancelled at any await.
+
+    ``on_text``, when given, hears the answer's text so far as it arrives (a streaming model tells
+    it piece by piece, another may tell it once, whole); the turn returned is what counts.
+    """
 
     #: Whether the loop should walk the server's catalogue first and offer the tools.
     wants_catalogue: bool
 
-    async def respond(self, request: ModelRequest) -> ModelTurn: ...
+    async def respond(self, request: ModelRequest, on_text: TextListener | None = None) -> ModelTurn: ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from inspector.runs import ToolOutcome
 
-from .model import ModelRequest, ModelTurn, ToolCall
+from .model import ModelRequest, ModelTurn, TextListener, ToolCall
 from .scenario import Scenario, ScriptedRound
 
 
@@ -25,7 +25,14 @@ class ScriptedModel:
         self._retries_left = 0
         self._ids = 0
 
-    async def respond(self, request: ModelRequest) -> ModelTurn:
+    async def respond(self, request: ModelRequest, on_text: TextListener | None = None) -> ModelTurn:
+        """The next scripted answer; its text is told to ``on_text`` once, whole (nothing streams)."""
+        turn = self._respond(request)
+        if on_text is not None and turn.content:
+            on_text(turn.content)
+        return turn
+
+    def _respond(self, request: ModelRequest) -> ModelTurn:
         last = self._last
         failed = [item for item in request.feedback if item.outcome is ToolOutcome.FAILED]
         cancelled = [item for item in request.feedback if item.outcome is ToolOutcome.CANCELLED]

@@ -30,6 +30,7 @@ from inspector.traces.redact import redact_text
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store, safe
 from .demos import _seconds, _whole_number
 from .ending import emit_json
+from .live_text import LiveText
 from .operations import parse_budget_option
 from .secrets import known_secrets
 
@@ -115,7 +116,8 @@ def _agent(args: argparse.Namespace) -> int:
         raise UsageError(exc) from None
     with open_store(args.db) as store:
         sink = StoreSink(store, "live")
-        agent = AgentRun(model, server, args.prompt, title=f"agent {args.model}: {args.prompt[:60]}", sink=sink,
+        agent = AgentRun(LiveText(model) if args.live else model, server, args.prompt,
+                         title=f"agent {args.model}: {args.prompt[:60]}", sink=sink,
                          client=_client(store), max_rounds=max_rounds, budget_s=budget,
                          cancel_after_s=cancel_after, secrets=secrets)
         outcome = _play(agent)

@@ -421,5 +421,7 @@ def _demo_commands(commands: argparse._SubParsersAction) -> None:
     agent.add_argument("--max-rounds", default="8", metavar="N", help=_("stop after this many rounds (default 8)"))
     agent.add_argument("--cancel-after", metavar="SECONDS", help=_("cancel the run after this many seconds"))
     agent.add_argument("--budget", metavar="SECONDS", help=_("time budget of each tool operation"))
+    agent.add_argument("--live", action="store_true",
+                       help=_("print the model's words on standard error as they arrive"))
     _json_option(agent)
     _db_option(agent)

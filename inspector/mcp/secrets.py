@@ -110,6 +110,10 @@ class Secrets:
             return self._regex.sub(REDACTED, text)
         return text
 
+    def growing(self) -> GrowingText:
+        """A scrubber for text that arrives in pieces (a model's words as it writes them)."""
+        return GrowingText(self)
+
     def scrub_parsed(self, value: Any, text: str | bytes) -> Any:
         """:meth:`scrub_json` for ``value`` parsed from the JSON ``text``; skipped (the common case,
         and cheap: a substring search) when the text cannot hold a secret. Besides a secret's own
@@ -161,6 +165,63 @@ class Secrets:
                          self.scrub_message(value) if isinstance(value, Message) else value)
                   for name, value in message.params.items()}
         return Message(message.template, params, plural=message.plural, count=message.count)
+
+
+class GrowingText:
+    """Text that grows piece by piece, shown scrubbed as it grows: :meth:`add` gives the part that
+    may be shown now. A secret may come split across two pieces, so a tail that could be the start
+    of one is held back until more text decides it (or :meth:`finish` says no more comes); what is
+    shown once is never taken back. What is shown ends as ``scrub_values`` of the whole text does.
+    """
+
+    def __init__(self, secrets: Secrets) -> None:
+        self._secrets = secrets
+        self._shown = ""
+        #: The text after what is decided (shown or cut out): scanned again when more comes.
+        self._open = ""
+
+    @property
+    def shown(self) -> str:
+        return self._shown
+
+    def add(self, piece: str) -> str:
+        """Take ``piece``; the text that may be shown now (scrubbed; a possible secret's start held back)."""
+        text = self._open + piece
+        regex = self._secrets._regex
+        if regex is None:
+            self._shown, self._open = self._shown + text, ""
+            return self._shown
+        # Everything before ``cut`` is decided: no secret can start there and end past the text.
+        cut = len(text) - self._open_tail(text)
+        parts, start = [], 0
+        for match in regex.finditer(text):
+            if match.start() >= cut:
+                break
+            if match.end() > cut:  # a whole secret across the cut: held back whole
+                cut = match.start()
+                break
+            parts += [text[start:match.start()], REDACTED]
+            start = match.end()
+        parts.append(text[start:cut])
+        self._shown += "".join(parts)
+        self._open = text[cut:]
+        return self._shown
+
+    def finish(self) -> str:
+        """No more text comes: what is held back is decided (it holds no whole secret, or it is cut out)."""
+        self._shown += self._secrets.scrub_values(self._open)
+        self._open = ""
+        return self._shown
+
+    def _open_tail(self, text: str) -> int:
+        """The length of the longest end of ``text`` that is the start (not the whole) of a secret."""
+        longest = 0
+        for shape in self._secrets._shapes:
+            for size in range(min(len(shape) - 1, len(text)), longest, -1):
+                if text.endswith(shape[:size]):
+                    longest = size
+                    break
+        return longest
 
 
 def url_secrets(url: str) -> list[str]:

@@ -134,6 +134,39 @@ def test_a_real_model_plays_against_a_configured_server(qtbot, make_window, demo
     assert choices.model_settings.has_key(url)
 
 
+def test_the_model_text_grows_in_the_window_as_it_arrives(qtbot, make_window, demo_server) -> None:
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.fake_chat_model import FakeChatModel, tool_then_report
+
+    fake = FakeChatModel(tool_then_report("echo", {"text": "<b>ping</b>"}), piece_chars=4)
+    fake.hold_after = 3  # the role, then "Let ", "me c": then the test looks
+    window = make_window((demo_server.url, "Demo server"))
+    room = play_tab(window).room
+    with serve_asgi(fake.app(), path="/v1") as url:
+        room.choices.choose("model")
+        room.choices.choose_server(demo_server.url)
+        room.choices.model_url.setText(url)
+        room.choices.model_name.setText("fake-model")
+        room.choices.prompt.setText("Echo, please.")
+        run = room.play()
+        assert fake.stream_held.wait(20)
+        # Before the model step ends: its row and the words beside the bar show the text so far.
+        qtbot.waitUntil(lambda: room.said.toPlainText() == "Let me c", timeout=5000)
+        row = len(run.rows) - 1
+        assert (run.rows[row].kind, run.rows[row].state, run.rows[row].step) == ("model", "asking", None)
+        assert room.model.data(room.model.index(row, 2)) == "Let me c"
+        assert room.model.data(room.model.index(row, 3)) == "answering…"
+        fake.resume.set()
+        qtbot.waitUntil(lambda: not run.running, timeout=20000)  # it may end before the wait
+    assert run.status == "ok", run.error
+    # Once stored, the stored text stands (and the tool's answer is plain text, as it came).
+    first = run.rows[1]
+    assert (first.text, first.state) == ("Let me call a tool.", "ok") and first.step.content == first.text
+    assert room.model.data(room.model.index(1, 2)) == "Let me call a tool. → echo"
+    assert room.model.data(room.model.index(1, 3)).startswith("answered in")
+    assert room.said.toPlainText() == "The tool said: <b>ping</b>"
+
+
 def test_cancel_while_the_model_thinks_records_nothing_more(qtbot, make_window, demo_server) -> None:
     from tests.support.asgi_server import serve_asgi
     from tests.support.fake_chat_model import FakeChatModel, answer
@@ -220,3 +253,19 @@ def test_every_control_of_the_play_tab_is_named_for_a_screen_reader(qtbot, make_
     assert spoken  # the mini bar's cell is spoken as its state
     with qtbot.waitSignal(run.ended, timeout=10000):
         room.cancel()
+
+
+def test_the_model_text_so_far_waits_in_the_mailbox_as_one_report(qtbot) -> None:
+    from inspector.gui.play.worker import Mailbox
+
+    mailbox = Mailbox()
+    with qtbot.waitSignal(mailbox.arrived, timeout=1000):
+        mailbox.post("asking", 1)
+    for text in ("T", "Th", "The"):
+        mailbox.post_latest("said", 1, text)
+    mailbox.post("step", None)
+    mailbox.post_latest("said", 2, "A")
+    mailbox.post_latest("said", 2, "An")
+    assert mailbox.take() == [("asking", 1), ("said", 1, "The"), ("step", None), ("said", 2, "An")]
+    with qtbot.waitSignal(mailbox.arrived, timeout=1000):  # the next report wakes the GUI thread again
+        mailbox.post_latest("said", 3, "B")

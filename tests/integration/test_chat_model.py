@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 
 import pytest
 
-from inspector.agent import AgentRun, ModelError, StoreSink
+from inspector.agent import AgentRun, ModelError, ModelRequest, StoreSink
 from inspector.agent.chat_model import OpenAIChatModel, completions_url, parse_answer
 from inspector.cli import main
 from inspector.demo import DemoServer
@@ -16,7 +17,7 @@ from inspector.mcp import ServerEndpoint
 from inspector.runs import StepKind, step_outcome
 from inspector.store import RunStore, ServerRegistry
 from tests.support.asgi_server import serve_asgi
-from tests.support.fake_chat_model import FakeChatModel, answer, tool_then_report
+from tests.support.fake_chat_model import BREAK, FakeChatModel, RawEvents, answer, event, stream_of, tool_then_report
 
 SECRET = "sk-test-very-secret-0123456789"
 
@@ -217,3 +218,155 @@ def test_ask_api_key_without_a_terminal_is_a_usage_error(capsys, monkeypatch):
     assert main(["agent", "--model-url", "http://127.0.0.1:1/v1", "--model", "m", "--server",
                  "http://127.0.0.1:2/mcp", "--ask-api-key", "hi"]) == 2
     assert "--ask-api-key needs a terminal" in capsys.readouterr().err
+
+
+# -- the answer streamed ---------------------------------------------------------------------------
+
+def ask(model: OpenAIChatModel, told: list[str]):
+    request = ModelRequest(1, ({"role": "user", "content": "Go."},), ())
+    return asyncio.run(model.respond(request, on_text=told.append))
+
+
+def test_a_streamed_answer_is_told_as_it_arrives_and_ends_as_the_whole_answer():
+    text = "First I look at the notes, then I write one down."
+    fake = FakeChatModel(lambda body: answer(text, [("write_note", {"title": "t", "body": "b" * 40})]),
+                         piece_chars=5)
+    fake.hold_after = 4  # the role, then three pieces of text: then the test looks
+    told: list[str] = []
+    ended: dict = {}
+    with fake_endpoint(fake) as model_url:
+        model = OpenAIChatModel(model_url, "fake-model")
+        worker = threading.Thread(target=lambda: ended.update(turn=ask(model, told)), daemon=True)
+        worker.start()
+        assert fake.stream_held.wait(10)
+        # Text before the end: what came so far, and no more.
+        deadline = time.monotonic() + 5
+        while told[-1:] != [text[:15]] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert told == [text[:5], text[:10], text[:15]] and "turn" not in ended
+        fake.resume.set()
+        worker.join(10)
+    turn = ended["turn"]
+    assert told[-1] == text == turn.content and all(text.startswith(shown) for shown in told)
+    assert [(call.id, call.name, call.arguments) for call in turn.tool_calls] == [
+        ("fake_0", "write_note", {"title": "t", "body": "b" * 40})]
+    assert (turn.finish_reason, turn.prompt_tokens, turn.completion_tokens, turn.total_tokens) == (
+        "tool_calls", 11, 7, 18)
+    assert turn.raw["choices"][0]["message"]["content"] == text
+    sent = fake.requests[0]
+    assert sent["stream"] is True and sent["stream_options"] == {"include_usage": True}
+    assert "text/event-stream" in fake.headers[0]["accept"]
+
+
+def test_a_server_that_does_not_stream_is_read_as_before():
+    fake = FakeChatModel(lambda body: answer("All at once.", [("echo", {"text": "x"})]), stream=False)
+    told: list[str] = []
+    with fake_endpoint(fake) as model_url:
+        turn = ask(OpenAIChatModel(model_url, "fake-model"), told)
+    assert told == ["All at once."]  # the whole text, once
+    assert (turn.content, turn.tool_calls[0].arguments, turn.total_tokens) == ("All at once.", {"text": "x"}, 18)
+    assert turn.raw == answer("All at once.", [("echo", {"text": "x"})])
+
+
+def test_a_streamed_run_is_stored_like_an_answered_one(demo):
+    fake = FakeChatModel(tool_then_report("echo", {"text": "ping"}), piece_chars=1)
+    with fake_endpoint(fake) as model_url:
+        _, outcome = play(OpenAIChatModel(model_url, "fake-model"), demo.url)
+    assert outcome.status == "ok" and outcome.final_answer == "The tool said: ping"
+    llm = outcome.trace.steps[1]
+    assert (llm.content, llm.requested_tool_calls[0]["arguments"]) == ("Let me call a tool.", {"text": "ping"})
+    assert (llm.prompt_tokens, llm.completion_tokens, llm.total_tokens) == (11, 7, 18)
+
+
+def _chunk(delta: dict, finish: str | None = None) -> str:
+    return event({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta,
+                                                                  "finish_reason": finish}]})
+
+
+@pytest.mark.parametrize(("events", "said"), [
+    (RawEvents([_chunk({"content": "Hal"}), "data: {not json\n\n"]),
+     "sent streamed event 2, which is not JSON"),
+    (RawEvents([_chunk({"content": "Hal"}), event([1, 2])]), "sent streamed event 2, which is not a JSON object"),
+    (RawEvents([_chunk({"content": "Half an ans"}), _chunk({"content": "wer"})]),
+     "stopped answering before its answer was complete (2 events, no finish reason and no [DONE])"),
+    (RawEvents([]), "stopped answering before its answer was complete (no event"),
+    (RawEvents([_chunk({"content": "Hal"}), BREAK]),
+     "stopped answering before its answer was complete (the connection broke: RemoteProtocolError)"),
+    (RawEvents([_chunk({"content": "Hal"}), event({"error": {"message": f"overloaded; your key {SECRET} is fine"}})]),
+     "reported an error while answering: overloaded; your key [REDACTED] is fine"),
+    (RawEvents(["event: error\n", 'data: {"message": "the GPU caught fire"}\n\n']),
+     "reported an error while answering: the GPU caught fire"),
+])
+def test_a_stream_that_cannot_be_read_to_its_end_is_a_model_error_naming_what_happened(events, said):
+    fake = FakeChatModel(lambda body: events)
+    with fake_endpoint(fake) as model_url, pytest.raises(ModelError) as caught:
+        ask(OpenAIChatModel(model_url, "fake-model", api_key=SECRET), [])
+    assert str(caught.value).startswith(f"The model at {model_url}/chat/completions ")
+    assert said in str(caught.value) and SECRET not in str(caught.value)
+
+
+def test_a_stream_larger_than_the_cap_is_refused(monkeypatch):
+    from inspector.agent import chat_model
+
+    monkeypatch.setattr(chat_model, "MAX_ANSWER_BYTES", 3 * 1024 * 1024)
+    fake = FakeChatModel(lambda body: RawEvents([_chunk({"content": "x" * (1024 * 1024)})] * 4))
+    with fake_endpoint(fake) as model_url, pytest.raises(ModelError, match="more than 3 MiB; the answer was refused"):
+        ask(OpenAIChatModel(model_url, "fake-model"), [])
+
+
+def test_a_key_split_across_events_is_never_shown_as_it_arrives(demo):
+    text = f"Your key is {SECRET}, kept. {SECRET[:5]}... is how keys start."
+    whole = text.replace(SECRET, "[REDACTED]")
+    for size in (1, 4, 9):
+        fake = FakeChatModel(lambda body, size=size: stream_of(answer(text), piece_chars=size))
+        told: list[str] = []
+        with fake_endpoint(fake) as model_url:
+            turn = ask(OpenAIChatModel(model_url, "fake-model", api_key=SECRET), told)
+        assert turn.content == whole and told[-1] == whole
+        assert SECRET not in json.dumps(turn.raw)
+        # Everything told is the start of the scrubbed answer: no piece of the key, nothing taken back.
+        assert all(whole.startswith(shown) for shown in told), size
+        assert len(told) > 3
+
+
+def test_agent_live_prints_the_model_words_on_stderr_as_they_arrive(demo, tmp_path, capsys, monkeypatch):
+    def brain(body):
+        if body["messages"][-1]["role"] == "tool":
+            return answer(f"Done: \x1b[31m{body['messages'][-1]['content']}\nwith your key {SECRET}.")
+        return answer("Let me call a tool.", [("echo", {"text": "ping"})])
+
+    fake = FakeChatModel(brain, piece_chars=3)
+    monkeypatch.setenv("MY_MODEL_KEY", SECRET)
+    arguments = ["agent", "--model-url", "", "--model", "fake-model", "--server", demo.url, "--api-key-env",
+                 "MY_MODEL_KEY", "--db", str(tmp_path / "runs.db"), "--json", "Say ping."]
+    with fake_endpoint(fake) as model_url:
+        arguments[2] = model_url
+        assert main(arguments) == 0
+        quiet, _ = capsys.readouterr()
+        assert main([*arguments[:-1], "--live", arguments[-1]]) == 0
+    out, err = capsys.readouterr()
+    # Standard output as without --live (but for the run's number and the times); the words on standard error,
+    # a line for each round, made safe for a terminal, the key cut out.
+    def shape(text: str) -> dict:
+        report = json.loads(text)
+        return {**report, "run_id": 1, "steps": [{**step, "duration_ms": 0} for step in report["steps"]]}
+
+    assert shape(out) == shape(quiet) and json.loads(out)["run_id"] == json.loads(quiet)["run_id"] + 1
+    assert err == ("Model, round 1: Let me call a tool.\n"
+                   "Model, round 2: Done:  [31mping\nwith your key [REDACTED].\n")
+
+
+def test_a_stream_with_crlf_comments_and_split_lines_is_read():
+    text = _chunk({"content": "Hello"}) + ": keep-alive\n\n" + _chunk({"content": ", world"}) + \
+        _chunk({"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "echo", "arguments": '{"te'}}]}) + \
+        _chunk({"tool_calls": [{"index": 0, "function": {"arguments": 'xt": "hi"}'}}]}, "tool_calls") + \
+        event("[DONE]")
+    wire = text.replace("\n", "\r\n")
+    # Cut anywhere, even inside a line or between \r and \n.
+    fake = FakeChatModel(lambda body: RawEvents([wire[start:start + 7] for start in range(0, len(wire), 7)]))
+    told: list[str] = []
+    with fake_endpoint(fake) as model_url:
+        turn = ask(OpenAIChatModel(model_url, "fake-model"), told)
+    assert (turn.content, told) == ("Hello, world", ["Hello", "Hello, world"])
+    assert [(c.id, c.name, c.arguments) for c in turn.tool_calls] == [("c1", "echo", {"text": "hi"})]
+    assert turn.finish_reason == "tool_calls" and turn.total_tokens is None

@@ -3,7 +3,7 @@
 The run is played on :class:`~.worker.PlayWorker`'s thread; its reports reach this room in
 coalesced batches (:class:`~.run_state.PlayRun`). The steps list follows the newest step unless the
 reader scrolled away; the budget bar below shows the operation in flight (or the one selected),
-and the model's last words are beside it as plain text.
+and the model's last words are beside it as plain text, growing as they arrive.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -237,7 +238,19 @@ class PlayRoom(QWidget):
         self.bar.show()
 
     def _show_said(self, row: PlayRow) -> None:
-        self.said.setPlainText(clip_text(row.text))
+        """The model's words (plain text); while they arrive, what is new is added at the end, and
+        the view stays where the reader is (at the end, it follows)."""
+        text, shown = clip_text(row.text), self.said.toPlainText()
+        if shown and len(text) > len(shown) and text.startswith(shown):
+            bar = self.said.verticalScrollBar()
+            following = bar.value() >= bar.maximum()
+            cursor = QTextCursor(self.said.document())
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(text[len(shown):])
+            if following:
+                bar.setValue(bar.maximum())
+        elif text != shown:
+            self.said.setPlainText(text)
 
     def _say_state(self) -> None:
         self.status.setText(self.state_text())

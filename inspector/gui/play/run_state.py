@@ -27,7 +27,7 @@ class PlayRow:
 
     kind: str
     round: int
-    #: The model's text, or the tool's name.
+    #: The model's text (while it answers: its text so far), or the tool's name.
     text: str = ""
     #: ``asking`` (the model thinks), ``running``, or how it ended: ``ok``, ``failed``, ``cancelled``.
     state: str = "running"
@@ -149,6 +149,15 @@ class PlayRun(QObject):
 
     def _on_asking(self, round_number: int) -> int:
         return self._append(PlayRow("model", round_number, state="asking"))
+
+    def _on_said(self, round_number: int, text: str) -> int:
+        """The model's text so far, as it arrives: the row of the round it answers shows it until
+        the step is stored (whose text then replaces it)."""
+        index = self._last_asking()
+        if index < 0 or self.rows[index].round != round_number:
+            return -1
+        self.rows[index].text = text
+        return index
 
     def _on_op_started(self, report: Any, at: float) -> int:
         name = self._calls.popleft() if self._calls else "tools/list"

@@ -45,7 +45,7 @@ def maker_text(row: PlayRow) -> str:
 def what_text(row: PlayRow) -> str:
     """The model's words (and the tools it asks for), or the tool an operation calls."""
     if row.kind == "model":
-        if row.state == "asking":
+        if row.state == "asking" and not row.text.strip():
             return _("asking the model…")
         said = label_text(" ".join(row.text.split())) if row.text.strip() else _("(no text)")
         if row.calls:
@@ -59,7 +59,7 @@ def what_text(row: PlayRow) -> str:
 def state_text(row: PlayRow, cancelling: bool = False) -> str:
     """Thinking, a running operation's countdown, or how the step ended and what it took."""
     if row.state == "asking":
-        return _("thinking…")
+        return _("answering…") if row.text.strip() else _("thinking…")
     if row.state == "unanswered":
         return _("not answered: the run ended")
     if row.kind == "model":

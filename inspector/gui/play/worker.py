@@ -53,6 +53,20 @@ class Mailbox(QObject):
         if wake:
             self.arrived.emit()
 
+    def post_latest(self, *item: Any) -> None:
+        """Any thread: as :meth:`post`, but when the report last posted and not yet taken is of the
+        same kind and key (its first value), it is replaced: only the newest counts (a model's text
+        so far, which grows token by token, reaches the GUI thread once per batch)."""
+        with self._lock:
+            if self._items and self._items[-1][:2] == item[:2]:
+                self._items[-1] = item
+                return  # its wake-up is on its way
+            self._items.append(item)
+            wake = not self._pending
+            self._pending = True
+        if wake:
+            self.arrived.emit()
+
     def take(self) -> list[tuple]:
         """The GUI thread: everything posted since the last take, in order."""
         with self._lock:
@@ -151,7 +165,8 @@ class _Sink:
 
 
 class _AnnouncingModel:
-    """The run's model, announcing each round it is asked (the window shows it thinking)."""
+    """The run's model, announcing each round it is asked (the window shows it thinking) and its
+    text as it arrives (``said``: the text so far, already scrubbed by the model)."""
 
     def __init__(self, model: Any, mailbox: Mailbox) -> None:
         self._model = model
@@ -159,9 +174,15 @@ class _AnnouncingModel:
         self.wants_catalogue = model.wants_catalogue
         self.secrets = getattr(model, "secrets", None)
 
-    async def respond(self, request: Any) -> Any:
+    async def respond(self, request: Any, on_text: Callable[[str], None] | None = None) -> Any:
         self._mailbox.post("asking", request.round)
-        return await self._model.respond(request)
+
+        def said(text: str) -> None:
+            self._mailbox.post_latest("said", request.round, text)
+            if on_text is not None:
+                on_text(text)
+
+        return await self._model.respond(request, on_text=said)
 
 
 class PlayWorker:

@@ -98,3 +98,35 @@ def test_parsed_json_is_walked_only_when_its_text_may_hold_a_secret() -> None:
     text = '{"text": "\\u0073k-proj-Zq7wX2mK9vB4nR8tY1uJ6hG3"}'
     assert secrets.scrub_parsed(json.loads(text), text) == {"text": REDACTED}
     assert secrets.scrub_parsed({"text": KEY}, f'{{"text": "{KEY}"}}'.encode()) == {"text": REDACTED}
+
+
+def _grown(secrets: Secrets, pieces: list[str]) -> tuple[list[str], str]:
+    growing = secrets.growing()
+    told = [growing.add(piece) for piece in pieces]
+    return told, growing.finish()
+
+
+def test_growing_text_never_shows_a_secret_split_across_pieces() -> None:
+    secrets = Secrets([KEY])
+    text = f"Your key is {KEY}, and {KEY[:6]} is how it starts. {KEY}"
+    whole = secrets.scrub_values(text)
+    for size in (1, 3, 7, 40):
+        pieces = [text[start:start + size] for start in range(0, len(text), size)]
+        told, final = _grown(secrets, pieces)
+        assert final == whole
+        # Each text told is the start of the scrubbed whole: nothing shown is taken back, no piece of a key.
+        assert all(whole.startswith(shown) for shown in told), size
+        assert all(KEY[:8] not in shown for shown in told)
+    # A key's start is held back while it may go on; once the text goes elsewhere it is shown.
+    told, final = _grown(secrets, ["Here: ", KEY[:10], "?", " Done."])
+    assert told == ["Here: ", "Here: ", f"Here: {KEY[:10]}?", f"Here: {KEY[:10]}? Done."]
+    assert final == told[-1]
+
+
+def test_growing_text_without_secrets_is_shown_as_it_comes() -> None:
+    told, final = _grown(Secrets(), ["a", "bc", ""])
+    assert told == ["a", "abc", "abc"] and final == "abc"
+    # A whole secret standing across the cut: held back whole, then cut out whole.
+    secrets = Secrets(["abcdef", "defghij"])
+    told, final = _grown(secrets, ["xx abcdef", "ghi"])
+    assert final == secrets.scrub_values("xx abcdefghi") and all(final.startswith(shown) for shown in told)
