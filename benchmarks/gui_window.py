@@ -76,7 +76,7 @@ TIMED_SLOTS = (
     ("inspector.gui.workbench.operation_delegate", "OperationDelegate", "paint"),
     ("inspector.gui.widgets.budget_bar", "BudgetBar", "paintEvent"),
     ("inspector.gui.widgets.budget_bar", "BudgetBar", "refresh"),
-    ("inspector.gui.runs.tab", "RunsTab", "_poll"),
+    ("inspector.gui.runs.list_freshness", "ListFreshness", "check"),
     ("inspector.gui.workbench.server_admin", "ServerAdmin", "_refresh_health"),
     ("inspector.gui.main_window", "MainWindow", "_finished"),
     ("inspector.gui.main_window", "MainWindow", "_submitted"),

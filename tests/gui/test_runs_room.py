@@ -189,14 +189,14 @@ def test_a_runs_list_behind_another_tab_is_read_when_it_is_shown_not_while_opera
     window = make_window(wait_tools=False)
     tab = window.runs_tab
     tab.show_me()
-    qtbot.waitUntil(lambda: not tab._stale)
+    qtbot.waitUntil(lambda: not tab.freshness.stale)
     listed = tab.runs.rowCount()
     window.tabs.setCurrentWidget(window.workbench)
     reads = tab.runs.reads
     with RunStore.open(resolve_db_path()) as store:
         ids = thirty_runs(store)
-    qtbot.waitUntil(lambda: tab._stale, timeout=5000)  # a poll came, saw the tab hidden, read nothing
+    qtbot.waitUntil(lambda: tab.freshness.stale, timeout=5000)  # a poll came, saw the tab hidden, read nothing
     qtbot.wait(700)  # more polls (every 300 ms): still nothing read
     assert tab.runs.rowCount() == listed and tab.runs.reads == reads
     tab.show_me()
-    assert tab.runs.row_of(ids[-1]) is not None and not tab._stale  # read as it was shown
+    assert tab.runs.row_of(ids[-1]) is not None and not tab.freshness.stale  # read as it was shown

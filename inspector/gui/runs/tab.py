@@ -12,17 +12,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QLabel, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 from inspector.store import RunRecord, RunStore, UnknownRunError
-from inspector.store.browse import data_version, step_in_full
+from inspector.store.browse import step_in_full
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
 from ..language import on_language_changed, translated
 from .compare_launcher import CompareLauncher
+from .list_freshness import ListFreshness
 from .notes import NoteWriter
 from .run_list import RunListPane
 from .step_detail import StepDetail
@@ -30,10 +31,6 @@ from .step_replays import replay_plan
 from .timeline_pane import TimelinePane
 from .transfers import DropFilter, Transfers, dropped_files
 
-#: How often the tab asks the database whether another connection wrote (cheap: one pragma).
-POLL_MS = 300
-#: After an operation of the workbench starts or ends, the list is read again this soon (once for a burst).
-SOON_MS = 50
 #: From this width on the step detail sits right of the timeline; below it, under the timeline
 #: (a narrow tab would otherwise squeeze the timeline's details column to nothing).
 WIDE_PX = 900
@@ -74,14 +71,10 @@ class RunsTab(QWidget):
         self.find_edit, self.find_status = steps.find_edit, steps.find_status
         self.find, self.find_next, self.find_previous = steps.find, steps.find_next, steps.find_previous
         self.focus_find, self.select_step, self.step_filter = steps.focus_find, steps.select_step, steps.step_filter
-        self._arranged = self._arranging = self._user_split = self._stale = False
+        self._arranged = self._arranging = self._user_split = False
         self._build()
         self._connect()
-        self._version = data_version(store)
-        self.poll = QTimer(self)
-        self.poll.setInterval(POLL_MS)
-        self.poll.timeout.connect(self._poll)
-        self.poll.start()
+        self.freshness = ListFreshness(self, store, self._database_changed)  # the list kept live
         self.reload()
 
     def _build(self) -> None:
@@ -165,12 +158,7 @@ class RunsTab(QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
         self.arrange(self.width(), force=not self._arranged)
-        if self._stale:
-            self._poll()
-
-    def _behind_another_tab(self) -> bool:
-        """The window is shown and this tab is not (another tab is in front of it)."""
-        return not self.isVisible() and self.window() is not self and self.window().isVisible()
+        self.freshness.shown()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
@@ -258,40 +246,14 @@ class RunsTab(QWidget):
 
     # -- live updates -----------------------------------------------------------------------------
 
-    def _poll(self) -> None:
-        if self._behind_another_tab():
-            # Nobody sees the list: it is read when the tab is shown (20 operations ending together
-            # would have the GUI thread read the database while their bars move).
-            self._stale = True
-            return
-        self._stale = False
-        try:
-            version = data_version(self.store)
-        except Exception:  # noqa: BLE001 - a closed database after shut-down: stop asking
-            self.poll.stop()
-            return
-        if version != self._version:
-            self._version = version
-            self.reload()
-            if self.detail.step is not None:  # a replay of the shown step may have been stored
-                self.detail.replays.show_for(self.store, self.detail.step, self.detail.parsed)
+    def _database_changed(self) -> None:
+        self.reload()
+        if self.detail.step is not None:  # a replay of the shown step may have been stored
+            self.detail.replays.show_for(self.store, self.detail.step, self.detail.parsed)
 
     def watch(self, engine: QObject) -> None:
-        """Reload soon after an operation of the workbench starts or ends (not only at the next poll):
-        a burst of starts and ends (twenty operations) is one reload, not one each on the GUI thread."""
-        soon = QTimer(self)
-        soon.setSingleShot(True)
-        soon.setInterval(SOON_MS)
-        soon.timeout.connect(self._poll)
-
-        def poll_soon() -> None:
-            if not soon.isActive():  # not restarted: a steady stream of ends still reloads every SOON_MS
-                soon.start()
-
-        def submitted(task: QObject) -> None:
-            poll_soon()
-            task.finished.connect(lambda _outcome: poll_soon())
-        engine.submitted.connect(submitted)
+        """Read the list soon after an operation of the workbench starts or ends (once for a burst)."""
+        self.freshness.watch(engine)
 
     # -- transfers --------------------------------------------------------------------------------
 
@@ -369,7 +331,7 @@ class RunsTab(QWidget):
 
     def shut_down(self) -> None:
         """Stop polling; cancel a transfer and wait for it briefly (it writes nothing once cancelled)."""
-        self.poll.stop()
+        self.freshness.stop()
         self.transfers.shut_down()
 
 
