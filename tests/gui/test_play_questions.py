@@ -1,0 +1,92 @@
+"""A server's questions during a played run (issue 26): the tool the agent calls asks the user
+(``ask_user`` of the demo server, elicitation); the window opens the workbench's dialog, naming the
+played run and its tool; the answer reaches the tool and the run's tool step records the exchange.
+A cancel of the run while the dialog is open closes it, and the run ends cancelled, never failed.
+Played on a fresh demo server in a process of its own, as the Play tab does by default."""
+
+from __future__ import annotations
+
+from inspector.gui.dialogs.elicitation_dialog import ElicitationDialog
+from tests.gui.test_play_tab import play_tab, stored
+from tests.gui.test_who_asks import open_dialog
+
+
+def stored_steps(run_id):
+    """The run's steps as stored (the whole steps), read with a connection of the test's own."""
+    from inspector.store import RunStore, resolve_db_path
+
+    store = RunStore.open(resolve_db_path())
+    try:
+        return [entry.step for entry in store.iter_steps(run_id)]
+    finally:
+        store.close()
+
+
+def play_asking(qtbot, window):
+    room = play_tab(window).room
+    assert room.choices.choose("asks-the-user")
+    run = room.play()
+    assert run is not None
+    dialog = open_dialog(qtbot, window, ElicitationDialog)  # the demo server's process starts first
+    qtbot.waitUntil(lambda: run.run_id is not None, timeout=5000)
+    return room, run, dialog
+
+
+def test_a_played_runs_question_opens_the_dialog_and_the_answer_reaches_the_tool(qtbot, make_window) -> None:
+    window = make_window()
+    room, run, dialog = play_asking(qtbot, window)
+    # The dialog names the played run and the tool that asks, from our record, never the server's words.
+    assert dialog.header.server.text() == "demo server"
+    assert dialog.header.address.text() == run.server_url
+    operation = dialog.header.operation.text()
+    assert operation.startswith("tools/call ask_user · played run “scenario asks-the-user” · run #"
+                                f"{run.run_id} · started ")
+    assert "demo server" in dialog.windowTitle()
+    assert dialog.message.text() == "What should the note say?"
+    assert "seconds of the operation's budget left." in dialog.countdown.label.text()
+    dialog.form.set_value({"answer": "teal"})
+    dialog.accept_button.click()
+    qtbot.waitUntil(lambda: not run.running, timeout=30000)
+    assert not dialog.isVisible() and not window.dialogs
+    assert run.status == "ok", run.error
+    assert [(row.kind, row.text, row.state) for row in run.rows if row.kind == "tool"] == [
+        ("tool", "ask_user", "ok"), ("tool", "write_note", "ok")]
+    # Stored as the workbench stores a question: what the server asked and what it was told.
+    record, steps = stored(run.run_id)
+    assert record.status == "ok"
+    ask = next(step for step in stored_steps(run.run_id) if step.tool_name == "ask_user")
+    assert ask.tool_result == "The user answered: teal"
+    [request] = ask.to_payload()["serverRequests"]
+    assert request["method"] == "elicitation/create"
+    [exchange] = request["exchanges"]
+    assert exchange["declined"] is False
+    assert exchange["asked"]["message"] == "What should the note say?"
+    assert exchange["answered"] == {"action": "accept", "content": {"answer": "teal"}}
+
+
+def test_a_played_runs_question_can_be_declined(qtbot, make_window) -> None:
+    window = make_window()
+    room, run, dialog = play_asking(qtbot, window)
+    dialog.decline_button.click()
+    qtbot.waitUntil(lambda: not run.running, timeout=30000)
+    assert run.status == "ok", run.error
+    ask = next(step for step in stored_steps(run.run_id) if step.tool_name == "ask_user")
+    assert ask.tool_result == "The user declined the question."
+    assert ask.to_payload()["serverRequests"][0]["exchanges"][0]["answered"] == {"action": "decline"}
+
+
+def test_cancelling_the_run_while_its_question_is_open_closes_the_dialog(qtbot, make_window) -> None:
+    window = make_window()
+    room, run, dialog = play_asking(qtbot, window)
+    assert window.play.cancel_action.isEnabled()
+    window.play.cancel_action.trigger()  # Run → Cancel the played run (Esc while the tab is shown)
+    assert not dialog.isVisible() and not window.dialogs  # at once, not when the cancel has landed
+    qtbot.waitUntil(lambda: not run.running, timeout=10000)
+    assert run.status == "cancelled"
+    assert "cancelled" in room.status.text() and "failed" not in room.status.text()
+    ask = run.rows[-1]
+    assert (ask.text, ask.state) == ("ask_user", "cancelled")
+    # Stored: the run cancelled, never failed; the asking call cancelled; nothing after it.
+    record, steps = stored(run.run_id)
+    assert record.status == "cancelled"
+    assert steps == [("llm", None, ""), ("tool", "ask_user", "cancelled")]
