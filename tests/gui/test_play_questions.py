@@ -24,7 +24,7 @@ def stored_steps(run_id):
 
 def play_asking(qtbot, window):
     room = play_tab(window).room
-    assert room.choices.choose("asks-the-user")
+    assert room.choices.choose("user-answers")
     run = room.play()
     assert run is not None
     dialog = open_dialog(qtbot, window, ElicitationDialog)  # the demo server's process starts first
@@ -39,7 +39,7 @@ def test_a_played_runs_question_opens_the_dialog_and_the_answer_reaches_the_tool
     assert dialog.header.server.text() == "demo server"
     assert dialog.header.address.text() == run.server_url
     operation = dialog.header.operation.text()
-    assert operation.startswith("tools/call ask_user · played run “scenario asks-the-user” · run #"
+    assert operation.startswith("tools/call ask_user · played run “scenario user-answers” · run #"
                                 f"{run.run_id} · started ")
     assert "demo server" in dialog.windowTitle()
     assert dialog.message.text() == "What should the note say?"
