@@ -6,8 +6,12 @@ Played on a fresh demo server in a process of its own, as the Play tab does by d
 
 from __future__ import annotations
 
+import pytest
+
 from inspector.gui.dialogs.elicitation_dialog import ElicitationDialog
+from inspector.gui.language import switch_language
 from tests.gui.test_play_tab import play_tab, stored
+from tests.gui.test_screenshots import big_window, save
 from tests.gui.test_who_asks import open_dialog
 
 
@@ -90,3 +94,55 @@ def test_cancelling_the_run_while_its_question_is_open_closes_the_dialog(qtbot, 
     record, steps = stored(run.run_id)
     assert record.status == "cancelled"
     assert steps == [("llm", None, ""), ("tool", "ask_user", "cancelled")]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_screenshot_of_a_played_runs_question(qtbot, make_window, language) -> None:
+    """The window while the played run waits on the user (its status bar counting the run) and the
+    dialog naming the run and its tool, in English and German, for a person to look at."""
+    window = big_window(make_window)
+    switch_language(language)
+    try:
+        room, run, dialog = play_asking(qtbot, window)
+        playing = "1 run playing" if language == "en" else "1 Lauf wird vorgeführt"
+        assert playing in window.status.text()
+        assert save(window, f"play-question-window-{language}").exists()
+        assert save(dialog, f"play-question-dialog-{language}").exists()
+        dialog.decline_button.click()
+        qtbot.waitUntil(lambda: not run.running, timeout=30000)
+        assert save(window, f"play-question-ended-{language}").exists()
+    finally:
+        switch_language("en")
+
+
+def test_a_played_runs_sampling_request_is_confirmed_in_the_window(qtbot, make_window, sdk_server) -> None:
+    """A real model (a fake one on 127.0.0.1) calls the SDK server's ``summarise``, which asks for
+    the window's model (sampling): the sampling dialog names the played run's call; Allow lets it."""
+    from inspector.agent.chat_model import OpenAIChatModel
+    from inspector.agent.sampling import ChatModelSampler
+    from inspector.gui.dialogs.elicitation_dialog import SamplingDialog
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.fake_chat_model import FakeChatModel, answer, tool_then_report
+
+    agent = FakeChatModel(tool_then_report("summarise", {"text": "The cat sat on the mat."}))
+    sampled = FakeChatModel(lambda body: answer("A cat sat."))
+    window = make_window((sdk_server.url, "sdk server"), era="handshake")
+    room = play_tab(window).room
+    with serve_asgi(agent.app(), path="/v1") as agent_url, serve_asgi(sampled.app(), path="/v1") as model_url:
+        window.answers.set_sampler(ChatModelSampler(OpenAIChatModel(model_url, "fake-model"), "fake-model"))
+        assert room.choices.choose("model") and room.choices.choose_server(sdk_server.url)
+        room.choices.model_url.setText(agent_url)
+        room.choices.model_name.setText("agent-model")
+        room.choices.prompt.setText("Summarise it.")
+        run = room.play()
+        dialog = open_dialog(qtbot, window, SamplingDialog)
+        assert dialog.header.server.text() == "sdk server"
+        assert dialog.header.operation.text().startswith("tools/call summarise · played run “")
+        assert "user: The cat sat on the mat." in dialog.messages.toPlainText()
+        dialog.allow_button.click()
+        qtbot.waitUntil(lambda: not run.running, timeout=20000)
+    assert run.status == "ok", run.error
+    assert len(sampled.requests) == 1
+    summarise = next(step for step in stored_steps(run.run_id) if step.tool_name == "summarise")
+    assert summarise.tool_result == "sampled by fake-model: A cat sat."
+    assert summarise.to_payload()["serverRequests"][0]["method"] == "sampling/createMessage"
