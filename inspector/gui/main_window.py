@@ -11,8 +11,7 @@ from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
 
-from inspector.i18n import _, choose_language, current_language, ngettext
-from inspector.i18n.formatting import format_number
+from inspector.i18n import _, choose_language, current_language
 from inspector.mcp import InvalidServerError
 from inspector.store import RunStore, ServerRecord
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
@@ -24,9 +23,9 @@ from .language import on_language_changed, switch_language, translated, translat
 from .play_tab import PlayTab
 from .receiving import ReceiverSwitch
 from .settings import AppSettings
+from .status_line import StatusLine
 from .team import TeamBackend
 from .view_menu import ViewMenu
-from .widgets.outcomes import outcome_word
 from .window_layout import restore_layout, save_layout
 from .workbench import room
 from .workbench.demo_service import DemoService
@@ -74,13 +73,13 @@ class MainWindow(QMainWindow):
         self.listener = WindowListener(self.engine)
         self.listener.log_level = settings.server_log_level
         self.engine.set_log_level(settings.server_log_level)  # every operation's session asks for it too
-        self.last_run: tuple[int, str, str] | None = None
         self._closed = False
         secrets = secrets or system_secret_keeper()
         self.team = TeamBackend(self, secrets)  # pushing runs to the team's collector, traces by id
         self._build(secrets)
         self._menus()
         self.pacer = CollectionPacer(self, lambda: bool(self.engine.running_tasks()) or self.play.playing)
+        self.status_line = StatusLine(self.status, self.engine, self.play, db_path)  # operations and played runs
         self._update_status()
         restore_layout(self, self._splitters(), self.settings)
         self.admin.reload_servers(select_first=not opening_file)  # opening a file contacts no server
@@ -243,8 +242,7 @@ class MainWindow(QMainWindow):
     def _finished(self, task: OperationTask, outcome: OperationOutcome) -> None:
         if self._closed:
             return  # a report that crossed the quit: the store is closed
-        if outcome.run_id is not None:
-            self.last_run = (outcome.run_id, task.title, outcome.status)
+        self.status_line.run_ended(outcome.run_id, task.title, outcome.status)
         if self.workbench.operations.current is task:
             self.workbench.detail.show_task(task)  # its result, its legs, the links its answer carried
         self._update_status()
@@ -257,7 +255,7 @@ class MainWindow(QMainWindow):
         # running they would do nothing, so they say so by being disabled.
         self.workbench.set_cancel_enabled(count > 0)
         self.cancel_action.setEnabled(count > 0)
-        self.status.setText(status_text(count, self.last_run, self.db_path))
+        self.status_line.update()
 
     # -- settings, geometry, quitting ---------------------------------------------------------------
 
@@ -309,19 +307,6 @@ class MainWindow(QMainWindow):
         self.pacer.stop()
         if self.demo is not None:
             self.demo.stop()
-
-
-def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Path) -> str:
-    """The status line: how many operations run, the last run stored (number, title, status), the database."""
-    count = ngettext("{count} operation running", "{count} operations running", running).format(
-        count=format_number(running))
-    if last_run is None:
-        last = _("no run stored yet")
-    else:
-        run_id, title, status = last_run
-        last = _("last run #{run_id}: {title} ({status})").format(run_id=run_id, title=title,
-                                                                  status=outcome_word(status))
-    return _("{running} · {last} · database {path}").format(running=count, last=last, path=db_path)
 
 
 def available(window: QMainWindow) -> QRect | None:

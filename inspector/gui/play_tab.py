@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 class PlayTab(QObject):
     """Wires a :class:`PlayRoom` into ``window`` (the main window) and its Run ``menu``."""
+
+    #: A run started playing (True) or ended (False): the status bar counts it and names it.
+    playing_changed = Signal(bool)
 
     def __init__(self, window: Any, menu: QMenu) -> None:
         super().__init__(window)
@@ -62,8 +65,9 @@ class PlayTab(QObject):
 
         room = PlayRoom(self.window.db_path, ModelSettings(self.window.settings.qsettings,
                                                            self.window.team.team.secrets),
-                        self._servers, self._endpoint_for)
+                        self._servers, self._endpoint_for, answers=self.window.answers, log=self.window.engine.log)
         room.playing_changed.connect(lambda _playing: self._route_escape())
+        room.playing_changed.connect(self.playing_changed)
         room.show_run_requested.connect(self.show_in_runs)
         room.installEventFilter(self)
         return room

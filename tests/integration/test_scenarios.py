@@ -29,6 +29,10 @@ EXPECTED = {
         ("llm", 1, "", None), ("tool", 1, "failed", "echo"), ("llm", 2, "", None)]),
     "long-catalogue": ("ok", 0, [
         ("request", 0, "", None), ("llm", 1, "", None), ("tool", 1, "ok", "lookup_117"), ("llm", 2, "", None)]),
+    # The command line offers no questions to the server: ask_user says it was declined (the window asks).
+    "user-answers": ("ok", 0, [
+        ("llm", 1, "", None), ("tool", 1, "ok", "ask_user"),
+        ("llm", 2, "", None), ("tool", 2, "ok", "write_note"), ("llm", 3, "", None)]),
 }
 
 
@@ -38,7 +42,7 @@ def play(name: str, db: Path, capsys, *extra: str) -> tuple[int, dict]:
     return code, json.loads(out)
 
 
-def test_the_five_scenarios_are_shipped():
+def test_the_six_scenarios_are_shipped():
     assert sorted(shipped_scenarios()) == sorted(EXPECTED)
 
 

@@ -155,8 +155,8 @@ def close_with_operation(dialog: QDialog, asker: Asker | None) -> None:
 
     # Connected through a child of the dialog: the connection ends with the dialog.
     relay = _Relay(dialog, over)
-    asker.task.finished.connect(relay.fire)
-    asker.task.cancelling.connect(relay.fire)
+    for ending in asker.ends():
+        ending.connect(relay.fire)
 
 
 class _Relay(QObject):

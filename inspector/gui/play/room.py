@@ -35,6 +35,8 @@ from ..language import on_language_changed, translated
 from ..widgets.budget_bar import FRAME_MS, BudgetBar
 from ..widgets.follow import FollowNewest
 from ..widgets.plain_text import clip_text, visible
+from ..workbench.operation_log import OperationLog
+from .asking import play_askers
 from .choices import ChoiceError, PlayChoices
 from .model_settings import ModelSettings
 from .run_state import PlayRow, PlayRun
@@ -55,9 +57,11 @@ class PlayRoom(QWidget):
 
     def __init__(self, db_path: Path | None, model_settings: ModelSettings,
                  servers: Callable[[], list[tuple[str, str]]], endpoint_for: Callable[[str], Any],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, answers: Any = None, log: OperationLog | None = None) -> None:
         super().__init__(parent)
-        self.worker = PlayWorker(db_path)
+        # A server's questions and sampling requests go to the window's dialogs (``answers``).
+        self.worker = PlayWorker(db_path, answers=answers)
+        self._log = log
         self.run: PlayRun | None = None
         self.choices = PlayChoices(model_settings, servers, endpoint_for)
         self.play_button = translated(QPushButton(), "setText", lambda: _("▶ Play"))
@@ -143,7 +147,7 @@ class PlayRoom(QWidget):
             return None
         mailbox = Mailbox()
         run = PlayRun(mailbox, job.title)  # listening before the worker can report
-        run.handle = self.worker.play(job, mailbox)
+        run.handle = self.worker.play(job, mailbox, play_askers(run, self._log))
         self.run = run
         self.model.show_run(run)
         self.follower.follow()

@@ -60,6 +60,8 @@ class PlayRun(QObject):
     #: Something about the whole run changed (its number, the demo server starting, the end).
     changed = Signal()
     ended = Signal()
+    #: The user asked the run's cancel (a server's open question closes before the cancel lands).
+    cancelling = Signal()
 
     def __init__(self, mailbox: Mailbox, title: str) -> None:
         super().__init__()
@@ -99,6 +101,7 @@ class PlayRun(QObject):
         """Cancel the run (from the GUI thread): the worker hears it at once."""
         if self.running and self.cancel_requested_at is None:
             self.cancel_requested_at = time.monotonic()
+            self.cancelling.emit()  # first: an open question is answered "cancel" before the run stops
             if self.handle is not None:
                 self.handle.cancel()
             self.changed.emit()

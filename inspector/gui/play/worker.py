@@ -97,9 +97,11 @@ class PlayJob:
 class PlayHandle:
     """A run being played, as the GUI thread holds it: cancel it from there at any time."""
 
-    def __init__(self, job: PlayJob, mailbox: Mailbox) -> None:
+    def __init__(self, job: PlayJob, mailbox: Mailbox, askers: Callable[..., Any] | None = None) -> None:
         self.job = job
         self.mailbox = mailbox
+        #: Makes the asker of each tool call (``asking.play_askers``): a server's questions name it.
+        self.askers = askers
         self.agent: Any = None
         self.cancel_requested = False
         #: The worker is done with the run (set on the worker thread at its very end).
@@ -188,9 +190,12 @@ class _AnnouncingModel:
 class PlayWorker:
     """The thread and loop agent runs are played on (started with the first run)."""
 
-    def __init__(self, db_path: Path | None, *, demo_command: DemoCommand | None = None) -> None:
+    def __init__(self, db_path: Path | None, *, demo_command: DemoCommand | None = None,
+                 answers: Any = None) -> None:
         self._db_path = db_path
         self._demo_command = demo_command
+        #: The window's answers to a server's requests (``WindowAnswers``): its questions open dialogs.
+        self._answers = answers
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ready = threading.Event()
@@ -209,11 +214,11 @@ class PlayWorker:
         self._thread.start()
         self._ready.wait(10)
 
-    def play(self, job: PlayJob, mailbox: Mailbox) -> PlayHandle:
-        """Play ``job``; its reports go to ``mailbox``. Returns at once."""
+    def play(self, job: PlayJob, mailbox: Mailbox, askers: Callable[..., Any] | None = None) -> PlayHandle:
+        """Play ``job``; its reports go to ``mailbox``; ``askers`` names who asks. Returns at once."""
         self.start()
         assert self._loop is not None
-        handle = PlayHandle(job, mailbox)
+        handle = PlayHandle(job, mailbox, askers)
         # The runs that ended are let go (each holds its whole trace).
         self._handles = [earlier for earlier in self._handles if not earlier.done]
         self._handles.append(handle)
@@ -297,16 +302,20 @@ class PlayWorker:
 
     async def _run_agent(self, handle: PlayHandle, server: ServerEndpoint) -> None:
         from inspector.agent import AgentRun, NullSink, StoreSink
-        from inspector.mcp import McpClient
         from inspector.store import StoredEras
         from inspector.traces.redact import redact_text
+
+        from .asking import AskingClient
 
         job, mailbox = handle.job, handle.mailbox
         store = self._store
         stored = StoreSink(store, job.source) if store is not None else NullSink()
         if store is None:
             stored.run_id = None  # type: ignore[attr-defined]
-        client = McpClient(eras=StoredEras(store) if store is not None else None, wire_patterns=redact_text)
+        askers = handle.askers
+        client = AskingClient((lambda at, tool: askers(at, tool, stored.run_id)) if askers is not None else None,
+                              handler=self._answers.handler() if self._answers is not None else None,
+                              eras=StoredEras(store) if store is not None else None, wire_patterns=redact_text)
         agent = AgentRun(_AnnouncingModel(job.make_model(), mailbox), server, job.prompt, title=job.title,
                          sink=_Sink(stored, mailbox), client=client, max_rounds=job.max_rounds,
                          budget_s=job.budget_s, cancel_after_s=job.cancel_after_s, observer=_Observer(mailbox),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from contextvars import ContextVar
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from inspector.mcp.messages import N_, Message
 
@@ -34,6 +34,8 @@ class Asker:
         #: The name the user gave the server ("" when none), and its address without credentials.
         self.server_name = task.server.name or ""
         self.server_url = task.server_url
+        #: How the Server log names the server.
+        self.server_label = task.server.label
         #: The operation's title ("tools/call ask_name") and the number of its run, if stored.
         self.title = task.title
         self.run_id = run_id
@@ -55,11 +57,15 @@ class Asker:
         """The operation ended or its cancel was asked (GUI thread)."""
         return not self.task.running or self.task.cancel_signal.fired
 
+    def ends(self) -> tuple[Any, ...]:
+        """The signals (GUI thread) on which the operation ends or its cancel is asked: its dialogs close."""
+        return self.task.finished, self.task.cancelling
+
     def declined_unasked(self, method: str) -> None:
         """Note in the Server log that a request was declined because the user said stop (worker thread)."""
         if self._log is not None:
             # A message, not words: the Server log says it in the language of the moment.
-            self._log.declined(operation_tag(self.run_id, self.title), self.task.server.label, method,
+            self._log.declined(operation_tag(self.run_id, self.title), self.server_label, method,
                                Message(N_("you told the window to stop asking for this operation")))
 
 

@@ -1,0 +1,73 @@
+"""The status bar's line: how many operations run and runs play, the last run stored, the database.
+
+The workbench's operations and the Play tab's runs are counted while they go; whichever run ended
+last is named ("last run #12: scenario happy-path (ok)"), an operation's or a played run's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QLabel
+
+from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
+
+from .widgets.outcomes import outcome_word
+from .widgets.plain_text import cell_text
+
+if TYPE_CHECKING:
+    from .play_tab import PlayTab
+    from .workbench.engine import OperationsEngine
+
+
+#: The most characters of a run's title the line shows (one line: controls visible, no line breaks).
+TITLE_CHARS = 120
+
+
+class StatusLine(QObject):
+    """Keeps ``label`` saying what runs and plays, and the last run stored."""
+
+    def __init__(self, label: QLabel, engine: OperationsEngine, play: PlayTab, db_path: Path) -> None:
+        super().__init__(label)
+        self.label = label
+        self._engine = engine
+        self._play = play
+        self._db_path = db_path
+        #: The last run stored that ended: (number, title, status).
+        self.last_run: tuple[int, str, str] | None = None
+        play.playing_changed.connect(self._playing_changed)
+
+    def run_ended(self, run_id: int | None, title: str, status: str) -> None:
+        """A run ended (an operation's or a played one): named from the next :meth:`update` on,
+        unless it was not stored."""
+        if run_id is not None:
+            self.last_run = (run_id, title, status)
+
+    def _playing_changed(self, playing: bool) -> None:
+        run = self._play.room.run if self._play.built else None
+        if not playing and run is not None and run.status is not None:
+            self.run_ended(run.run_id, run.title, run.status)
+        self.update()
+
+    def update(self) -> None:
+        playing = 1 if self._play.playing else 0
+        self.label.setText(status_text(len(self._engine.running_tasks()), self.last_run, self._db_path, playing))
+
+
+def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Path, playing: int = 0) -> str:
+    """The status line: how many operations run (and runs play), the last run stored (number, title,
+    status), the database."""
+    count = ngettext("{count} operation running", "{count} operations running", running).format(
+        count=format_number(running))
+    if playing:
+        plays = ngettext("{count} run playing", "{count} runs playing", playing).format(count=format_number(playing))
+        count = _("{operations}, {plays}").format(operations=count, plays=plays)
+    if last_run is None:
+        last = _("no run stored yet")
+    else:
+        run_id, title, status = last_run
+        last = _("last run #{run_id}: {title} ({status})").format(run_id=run_id, title=cell_text(title, TITLE_CHARS),
+                                                                  status=outcome_word(status))
+    return _("{running} · {last} · database {path}").format(running=count, last=last, path=db_path)

@@ -1,0 +1,54 @@
+"""The status bar counts the runs the Play tab plays and names the last run stored, whether an
+operation of the workbench or a played run ended last (issue 26). In the real window, the run
+played on a fresh demo server, the operation against the demo server on 127.0.0.1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspector.gui.status_line import status_text
+from tests.gui.test_main_window import choose
+from tests.gui.test_play_tab import play_tab
+from tests.gui.test_server_questions import finish
+
+
+def test_a_played_run_is_counted_while_it_plays_and_named_when_it_ends(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    before = window.status.text()  # the catalogue's run, the last so far
+    assert before.startswith("0 operations running · last run #1: tools/list ")
+    room = play_tab(window).room
+    assert room.choices.choose("happy-path")
+    run = room.play()
+    assert run is not None
+    assert window.status.text() == before.replace("0 operations running", "0 operations running, 1 run playing")
+    qtbot.waitUntil(lambda: not run.running, timeout=30000)
+    assert run.status == "ok", run.error
+    said = window.status.text()
+    assert said.startswith(f"0 operations running · last run #{run.run_id}: scenario happy-path (ok) · ")
+    assert "playing" not in said
+    # An operation of the workbench that ends later is the last run now.
+    window.tabs.setCurrentWidget(window.workbench)
+    choose(window, "echo")
+    window.workbench.arguments.set_arguments({"text": "hi"})
+    outcome = finish(qtbot, window.workbench.run_current_tool())
+    assert f"last run #{outcome.run_id}: tools/call echo (ok)" in window.status.text()
+    assert outcome.run_id > run.run_id
+
+
+def test_a_cancelled_played_run_is_named_cancelled(qtbot, make_window) -> None:
+    window = make_window()
+    room = play_tab(window).room
+    assert room.choices.choose("user-cancels")  # it cancels itself after 2 s, while `hang` waits
+    run = room.play()
+    qtbot.waitUntil(lambda: not run.running, timeout=30000)
+    assert run.status == "cancelled"
+    assert f"last run #{run.run_id}: scenario user-cancels (cancelled)" in window.status.text()
+
+
+def test_the_status_line_counts_runs_playing_in_words() -> None:
+    path = Path("/tmp/runs.db")
+    assert status_text(0, None, path) == "0 operations running · no run stored yet · database /tmp/runs.db"
+    assert status_text(1, (7, "scenario x", "failed"), path, playing=2) == (
+        "1 operation running, 2 runs playing · last run #7: scenario x (failed) · database /tmp/runs.db")
+    # A run's title is one line with its controls visible: a title cannot turn the line around.
+    assert "\u202e" not in status_text(0, (1, "a\u202eb\nc", "ok"), path)
