@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from inspector.mcp import CancelSignal, McpClient, OperationObserver, Secrets, ServerEndpoint, public_url
 from inspector.runs import RunStep, RunTrace, StepKind, ToolOutcome
+from inspector.runs._frozen import freeze
 
 from .model import ChatModel, ModelError, ModelRequest, ModelTurn, ToolCall, ToolFeedback
 from .operations import execute_tool, list_tools_step
@@ -158,6 +159,7 @@ class AgentRun:
             specs = tool_specs(record.result.tools)
             self._definitions = {str(tool.get("name")): tool for tool in record.result.tools}
         feedback: tuple[ToolFeedback, ...] = ()
+        sent = _SentSoFar(specs)
         for round_number in range(1, self.max_rounds + 1):
             if self.cancelled:
                 return self._ended("cancelled", round_number - 1)
@@ -170,12 +172,13 @@ class AgentRun:
             except ModelError as exc:
                 reason = self.secrets.scrub(str(exc))
                 self._record(RunStep(kind=StepKind.LLM, round=round_number, duration_ms=_ms_since(started),
-                                     messages_sent=messages, tool_specs=specs, content=reason,
+                                     messages_sent=sent.of(messages), tool_specs=sent.specs, content=reason,
                                      finish_reason="error"), started_at)
                 return self._ended("model_error", round_number, error=reason)
             if self.cancelled:  # the answer came as the run was cancelled: nothing more is recorded
                 return self._ended("cancelled", round_number - 1)
-            self._record(_llm_step(round_number, _ms_since(started), messages, specs, turn), started_at)
+            self._record(_llm_step(round_number, _ms_since(started), sent.of(messages), sent.specs, turn),
+                         started_at)
             messages.append(_assistant_message(turn))
             if not turn.tool_calls:
                 return self._ended("answered", round_number, final_answer=turn.content)
@@ -257,8 +260,26 @@ def _ms_since(started: float) -> float:
     return round((time.monotonic() - started) * 1000, 2)
 
 
-def _llm_step(round_number: int, duration_ms: float, messages: list[dict[str, Any]],
-              specs: list[dict[str, Any]], turn: ModelTurn) -> RunStep:
+class _SentSoFar:
+    """What each model step records as sent: the conversation so far and the tool specs, frozen.
+
+    A model step holds the whole conversation it was sent; freezing it anew each round made a run
+    of 200 rounds freeze 40,000 messages (a third of the play worker's time, growing each round).
+    Messages are only ever appended, never changed, so each is frozen once and the frozen ones
+    are shared by the steps."""
+
+    def __init__(self, specs: list[dict[str, Any]]) -> None:
+        self.specs = freeze(specs)
+        self._frozen: list[Any] = []
+
+    def of(self, messages: list[dict[str, Any]]) -> tuple[Any, ...]:
+        frozen = self._frozen
+        frozen.extend(freeze(message) for message in messages[len(frozen):])
+        return tuple(frozen)
+
+
+def _llm_step(round_number: int, duration_ms: float, messages: tuple[Any, ...],
+              specs: Any, turn: ModelTurn) -> RunStep:
     return RunStep(kind=StepKind.LLM, round=round_number, duration_ms=duration_ms, messages_sent=messages,
                    tool_specs=specs, content=turn.content, finish_reason=turn.finish_reason,
                    prompt_tokens=turn.prompt_tokens, completion_tokens=turn.completion_tokens,

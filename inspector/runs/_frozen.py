@@ -14,7 +14,8 @@ from typing import Any
 
 
 class FrozenMap(Mapping[str, Any]):
-    """A read-only, hashable mapping with string keys.
+    """A read-only, hashable mapping with string keys, whose values are frozen too (it is made by
+    :func:`freeze`, or of parts it made, so freezing it again gives it back as it is).
 
     It compares equal to any mapping with the same items, including a dict.
     """
@@ -60,6 +61,8 @@ def freeze(value: Any, path: str = "") -> Any:
     """
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if type(value) is FrozenMap:
+        return value  # made by freeze (or of frozen parts): frozen all the way down already
     if isinstance(value, (list, tuple)):
         return tuple(freeze(item, f"{path}[{index}]") for index, item in enumerate(value))
     if isinstance(value, Mapping):
