@@ -295,7 +295,7 @@ class MainWindow(QMainWindow):
         if self._closed:
             return
         self._closed = True
-        self.admin.closed = True
+        self.admin.close()
         self.save_layout()
         self.team.shut_down()
         if self._runs.built:

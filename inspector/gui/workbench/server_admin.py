@@ -27,6 +27,7 @@ from ..dialogs.signin_fields import SignInChoice
 from ..settings import AppSettings
 from .console import ConsoleBook
 from .engine import OperationOutcome, OperationsEngine, OperationTask
+from .health_reader import HealthReader, database_file, latencies
 from .server_commands import command_endpoint, command_fields, save_command
 from .servers_model import server_label
 from .servers_panel import ServersPanel
@@ -56,6 +57,8 @@ class ServerAdmin(QObject):
         #: The last connection test's server and outcome (its sentence is said again in a new language).
         self._last_test: tuple[str, OperationOutcome] | None = None
         self.closed = False
+        self.health = HealthReader(database_file(store), self)  # read after endings, off the GUI thread
+        self.health.read.connect(self._health_read)
         self._health_refresh = QTimer(self)
         self._health_refresh.setSingleShot(True)
         self._health_refresh.setInterval(100)
@@ -86,6 +89,9 @@ class ServerAdmin(QObject):
         except StoreError as exc:
             self.say(str(exc))
             return
+        self._list(records, select_url, select_first)
+
+    def _list(self, records: list[ServerRecord], select_url: str | None = None, select_first: bool = True) -> None:
         self.engine.server_roots.clear()
         self.engine.server_roots.update({record.url: roots_from_uris(record.roots) for record in records})
         self.engine.server_names.clear()
@@ -95,25 +101,34 @@ class ServerAdmin(QObject):
 
     def _selected(self, record: ServerRecord | None) -> None:
         if record is not None:
-            self.panel.show_latencies(self._latencies(record.url))
+            self.panel.show_latencies(latencies(self.store, record.url))
         self.selected.emit(record)
 
     def health_changed(self) -> None:
-        """An operation ended: read the health back once for a burst of endings."""
+        """An operation ended: read the health back once for a burst of endings (off the GUI thread)."""
         self._health_refresh.start()
 
     def _refresh_health(self) -> None:
+        if not self.closed:
+            current = self.current()
+            self.health.request(current.url if current is not None else None)
+
+    def _health_read(self, records: list[ServerRecord] | None, url: str | None, shown: list[float],
+                     problem: str) -> None:
         if self.closed:
             return
-        self.reload_servers()
+        if records is None:
+            self.say(problem)
+            return
+        self._list(records)
         current = self.current()
-        if current is not None:
-            self.panel.show_latencies(self._latencies(current.url))
+        if current is not None and current.url == url:
+            self.panel.show_latencies(shown)
 
-    def _latencies(self, url: str) -> list[float]:
-        runs = self.store.list_runs(server=url, outcome="ok", limit=20)
-        return [(run.finished_at - run.started_at).total_seconds() * 1000 for run in reversed(runs)
-                if run.finished_at and run.started_at]
+    def close(self) -> None:
+        """The window closes: nothing more is read or said."""
+        self.closed = True
+        self.health.stop()
 
     # -- what an operation needs -----------------------------------------------------------------------
 

@@ -1,0 +1,51 @@
+"""The servers' health is read back after operations end on a thread of its own (issue 27: nothing on
+the GUI thread touches the database for a live update); the panel still shows it at once."""
+
+from __future__ import annotations
+
+from inspector.gui.workbench.health_reader import HealthReader, database_file
+from inspector.store import RunStore, ServerRegistry, resolve_db_path
+
+
+def test_operations_ending_update_the_health_without_the_gui_thread_reading_the_database(
+        qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    assert window.workbench.tools.select_tool("echo")
+    window.workbench.arguments.form.root.fields["text"].edit.setText("hello")
+    window.workbench.arguments.form.root.fields["text"].changed.emit()
+    statements: list[str] = []
+    window.store.db.conn.set_trace_callback(statements.append)  # the GUI thread's connection
+    try:
+        reads = window.admin.health.reads
+        tasks = [window.workbench.run_current_tool() for _ in range(5)]
+        qtbot.waitUntil(lambda: all(not task.running for task in tasks), timeout=20000)
+        assert all(task.outcome.status == "ok" for task in tasks)
+        qtbot.waitUntil(lambda: window.servers.current().ok_count >= 5, timeout=10000)
+        assert "Last contact" in window.servers.health.text()
+        assert window.admin.health.reads - reads in (1, 2)  # five endings: one read, two at most
+    finally:
+        window.store.db.conn.set_trace_callback(None)
+    assert statements == []
+
+
+def test_the_reader_says_what_went_wrong_and_asks_again_for_the_newest_question(qtbot, tmp_path) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        ServerRegistry(store.db).save_server("http://127.0.0.1:9/mcp", name="Nowhere")
+        path = database_file(store)
+    reader = HealthReader(path)
+    said: list[tuple] = []
+    reader.read.connect(lambda records, url, shown, problem: said.append((records, url, shown, problem)))
+    reader.request("http://127.0.0.1:9/mcp")
+    reader.request("http://127.0.0.1:9/first")
+    reader.request("http://127.0.0.1:9/newest")  # asked while a read is under way: one more read, for this one
+    qtbot.waitUntil(lambda: bool(said) and said[-1][1] == "http://127.0.0.1:9/newest", timeout=5000)
+    assert len(said) <= 2 and [record.name for record in said[0][0]] == ["Nowhere"] and said[0][3] == ""
+    reader.stop()
+    broken = tmp_path / "not-a-database.db"
+    broken.write_bytes(b"this is not SQLite" * 100)
+    reader = HealthReader(broken)
+    reader.read.connect(lambda records, url, shown, problem: said.append((records, url, shown, problem)))
+    reader.request(None)
+    qtbot.waitUntil(lambda: said[-1][0] is None, timeout=5000)
+    assert said[-1][3]  # the problem, in words
+    reader.stop()
