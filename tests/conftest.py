@@ -77,3 +77,14 @@ def file_keyring(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     backend = FileKeyring(path)
     keyring.set_keyring(backend)
     yield backend
+
+
+@pytest.fixture
+def demo_server():
+    """The project's demo server (echo, hang, slow_task, fail, ...) on a free port, in this process."""
+    from inspector.demo import DemoServer
+
+    server = DemoServer()
+    server.start()
+    yield server
+    server.stop()

@@ -47,17 +47,6 @@ def sdk_server() -> Iterator[SdkServer]:
 
 
 @pytest.fixture
-def demo_server():
-    """The project's demo server (echo, hang, slow_task, fail, ...) on a free port, in this process."""
-    from inspector.demo import DemoServer
-
-    server = DemoServer()
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
 def make_window(qtbot):
     """Opens the main window on the test's run database with the given servers configured
     (``era`` stores the era the window speaks to each of them in, for a test of one era's ways)."""

@@ -7,23 +7,11 @@ from __future__ import annotations
 import asyncio
 import json
 
-import pytest
-
 from inspector.agent import ScriptedModel, parse_scenario
 from inspector.agent.loop import AgentRun
 from inspector.mcp import ServerEndpoint
 from inspector.runs import StepKind
 from inspector.runs._frozen import FrozenMap, freeze, thaw
-
-
-@pytest.fixture
-def demo_server():
-    from inspector.demo import DemoServer
-
-    server = DemoServer()
-    server.start()
-    yield server
-    server.stop()
 
 
 def test_each_model_step_holds_what_it_was_sent_and_shares_the_messages_frozen_before(demo_server) -> None:

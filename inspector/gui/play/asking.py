@@ -11,17 +11,14 @@ when the run ends or its cancel is asked (Esc, Cancel), as when the operation en
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from inspector.i18n import _
 from inspector.mcp import McpClient, ServerEndpoint, public_url
-from inspector.mcp.messages import N_, Message
 
-from ..workbench.asking import ASKER
-from ..workbench.operation_log import OperationLog, operation_tag
+from ..workbench.asking import ASKER, AskingSource
+from ..workbench.operation_log import OperationLog
 
 if TYPE_CHECKING:
     from .run_state import PlayRun
@@ -30,7 +27,7 @@ if TYPE_CHECKING:
 AskerFactory = Callable[[ServerEndpoint, str, "int | None"], Any]
 
 
-class PlayAsker:
+class PlayAsker(AskingSource):
     """One tool call of a played run as the source of a server's requests.
 
     Made on the worker thread when the call starts; its fields are set once. The run it belongs to
@@ -38,16 +35,10 @@ class PlayAsker:
 
     def __init__(self, run: PlayRun, server: ServerEndpoint, tool: str, run_id: int | None,
                  log: OperationLog | None = None) -> None:
+        super().__init__(server, public_url(server.url), run_id, log)
         self._run = run
-        self.server_name = server.name or ""
-        self.server_url = public_url(server.url)
-        self.server_label = server.label
         self.tool = tool
         self.run_title = run.title
-        self.run_id = run_id
-        self.started = datetime.now(timezone.utc)
-        self._log = log
-        self._stopped = threading.Event()
 
     @property
     def title(self) -> str:
@@ -55,13 +46,8 @@ class PlayAsker:
         return _("tools/call {tool} · played run “{run}”").format(tool=self.tool, run=self.run_title)
 
     @property
-    def stopped(self) -> bool:
-        """The user told this tool call to stop asking."""
-        return self._stopped.is_set()
-
-    def stop_asking(self) -> None:
-        """Decline every later request of this tool call without a dialog (from any thread)."""
-        self._stopped.set()
+    def log_title(self) -> str:
+        return f"tools/call {self.tool}"
 
     @property
     def over(self) -> bool:
@@ -71,12 +57,6 @@ class PlayAsker:
     def ends(self) -> tuple[Any, ...]:
         """The signals (GUI thread) on which the run ends or its cancel is asked: its dialogs close."""
         return self._run.ended, self._run.cancelling
-
-    def declined_unasked(self, method: str) -> None:
-        """Note in the Server log that a request was declined because the user said stop (worker thread)."""
-        if self._log is not None:
-            self._log.declined(operation_tag(self.run_id, f"tools/call {self.tool}"), self.server_label, method,
-                               Message(N_("you told the window to stop asking for this operation")))
 
 
 def play_askers(run: PlayRun, log: OperationLog | None = None) -> AskerFactory:

@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
+from inspector.mcp import ServerEndpoint
 from inspector.mcp.messages import N_, Message
 
 from .operation_log import OperationLog, operation_tag
@@ -23,25 +24,27 @@ if TYPE_CHECKING:
     from .engine import OperationTask
 
 
-class Asker:
-    """One operation as the source of a server's requests: its server, title, run and start.
+class AskingSource:
+    """What the dialogs and the Server log name as who asks: the server (its name, address and
+    label), the run's number and the start; and the user's "stop asking" (a thread-safe flag).
+    Read on both threads: the fields are set once."""
 
-    Read on both threads: the fields are set once; :attr:`stopped` is a thread-safe flag."""
-
-    def __init__(self, task: OperationTask, run_id: int | None, log: OperationLog | None = None) -> None:
-        #: The operation (a QObject of the GUI thread: the worker reads only its plain fields).
-        self.task = task
+    def __init__(self, server: ServerEndpoint, server_url: str, run_id: int | None,
+                 log: OperationLog | None) -> None:
         #: The name the user gave the server ("" when none), and its address without credentials.
-        self.server_name = task.server.name or ""
-        self.server_url = task.server_url
+        self.server_name = server.name or ""
+        self.server_url = server_url
         #: How the Server log names the server.
-        self.server_label = task.server.label
-        #: The operation's title ("tools/call ask_name") and the number of its run, if stored.
-        self.title = task.title
+        self.server_label = server.label
         self.run_id = run_id
         self.started = datetime.now(timezone.utc)
         self._log = log
         self._stopped = threading.Event()
+
+    @property
+    def log_title(self) -> str:
+        """How the Server log names the operation."""
+        raise NotImplementedError
 
     @property
     def stopped(self) -> bool:
@@ -52,6 +55,28 @@ class Asker:
         """Decline every later request of this operation without a dialog (from any thread)."""
         self._stopped.set()
 
+    def declined_unasked(self, method: str) -> None:
+        """Note in the Server log that a request was declined because the user said stop (worker thread)."""
+        if self._log is not None:
+            # A message, not words: the Server log says it in the language of the moment.
+            self._log.declined(operation_tag(self.run_id, self.log_title), self.server_label, method,
+                               Message(N_("you told the window to stop asking for this operation")))
+
+
+class Asker(AskingSource):
+    """One operation of the workbench as the source of a server's requests."""
+
+    def __init__(self, task: OperationTask, run_id: int | None, log: OperationLog | None = None) -> None:
+        super().__init__(task.server, task.server_url, run_id, log)
+        #: The operation (a QObject of the GUI thread: the worker reads only its plain fields).
+        self.task = task
+        #: The operation's title ("tools/call ask_name").
+        self.title = task.title
+
+    @property
+    def log_title(self) -> str:
+        return self.title
+
     @property
     def over(self) -> bool:
         """The operation ended or its cancel was asked (GUI thread)."""
@@ -60,13 +85,6 @@ class Asker:
     def ends(self) -> tuple[Any, ...]:
         """The signals (GUI thread) on which the operation ends or its cancel is asked: its dialogs close."""
         return self.task.finished, self.task.cancelling
-
-    def declined_unasked(self, method: str) -> None:
-        """Note in the Server log that a request was declined because the user said stop (worker thread)."""
-        if self._log is not None:
-            # A message, not words: the Server log says it in the language of the moment.
-            self._log.declined(operation_tag(self.run_id, self.title), self.server_label, method,
-                               Message(N_("you told the window to stop asking for this operation")))
 
 
 #: The operation whose task runs the current code (worker thread); ``None`` outside operations.
