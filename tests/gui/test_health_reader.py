@@ -3,6 +3,8 @@ the GUI thread touches the database for a live update); the panel still shows it
 
 from __future__ import annotations
 
+import threading
+
 from inspector.gui.workbench.health_reader import HealthReader, database_file
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 
@@ -29,19 +31,37 @@ def test_operations_ending_update_the_health_without_the_gui_thread_reading_the_
     assert statements == []
 
 
-def test_the_reader_says_what_went_wrong_and_asks_again_for_the_newest_question(qtbot, tmp_path) -> None:
+def test_the_reader_says_what_went_wrong_and_asks_again_for_the_newest_question(
+        qtbot, tmp_path, monkeypatch) -> None:
+    from inspector.gui.workbench import health_reader
+
     with RunStore.open(resolve_db_path()) as store:
         ServerRegistry(store.db).save_server("http://127.0.0.1:9/mcp", name="Nowhere")
         path = database_file(store)
+    # The first read waits until the test has asked twice more (the real read, held up).
+    release, reading = threading.Event(), threading.Event()
+    real = health_reader.latencies
+
+    def held(store, url):
+        reading.set()
+        release.wait(5)
+        return real(store, url)
+
+    monkeypatch.setattr(health_reader, "latencies", held)
     reader = HealthReader(path)
     said: list[tuple] = []
     reader.read.connect(lambda records, url, shown, problem: said.append((records, url, shown, problem)))
     reader.request("http://127.0.0.1:9/mcp")
+    assert reading.wait(5)
     reader.request("http://127.0.0.1:9/first")
     reader.request("http://127.0.0.1:9/newest")  # asked while a read is under way: one more read, for this one
-    qtbot.waitUntil(lambda: bool(said) and said[-1][1] == "http://127.0.0.1:9/newest", timeout=5000)
-    assert len(said) <= 2 and [record.name for record in said[0][0]] == ["Nowhere"] and said[0][3] == ""
+    release.set()
+    qtbot.waitUntil(lambda: len(said) == 2, timeout=5000)
+    qtbot.wait(100)
+    assert [url for _records, url, _shown, _problem in said] == ["http://127.0.0.1:9/mcp", "http://127.0.0.1:9/newest"]
+    assert [record.name for record in said[0][0]] == ["Nowhere"] and said[0][3] == "" and reader.reads == 2
     reader.stop()
+    monkeypatch.setattr(health_reader, "latencies", real)
     broken = tmp_path / "not-a-database.db"
     broken.write_bytes(b"this is not SQLite" * 100)
     reader = HealthReader(broken)
