@@ -41,9 +41,12 @@ class StoreSink:
     every step it had; the run is ``running`` until :meth:`run_finished`.
     """
 
-    def __init__(self, store: RunStore, source: str = "scenario") -> None:
+    def __init__(self, store: RunStore, source: str = "scenario", *, health: bool = True) -> None:
         self.store = store
         self.source = source
+        #: Whether the server's health is recorded: not for a demo server started for this run
+        #: alone (its address dies with it; it would stay listed among the servers for good).
+        self.health = health
         self.run_id: int | None = None
 
     def run_started(self, title: str, server_url: str, uid: str | None = None) -> None:
@@ -56,7 +59,8 @@ class StoreSink:
 
     def operation_finished(self, server_url: str, health: str, latency_ms: float) -> None:
         # A cancel is not the server's fault: the registry counts it apart and records no contact.
-        ServerRegistry(self.store.db).record_operation(server_url, health, latency_ms)
+        if self.health:
+            ServerRegistry(self.store.db).record_operation(server_url, health, latency_ms)
 
     def run_finished(self, status: str) -> None:
         if self.run_id is not None:

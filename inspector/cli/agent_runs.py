@@ -88,9 +88,10 @@ def _scenario(args: argparse.Namespace) -> int:
             raise UsageError(exc) from None
     try:
         with open_store(args.db) as store:
-            sink = StoreSink(store, "scenario")
+            # A demo server started for this run alone is not recorded among the servers.
+            sink = StoreSink(store, "scenario", health=demo is None)
             agent = AgentRun(ScriptedModel(scenario), server, scenario.prompt, title=f"scenario {scenario.name}",
-                             sink=sink, max_rounds=scenario.max_rounds, client=_client(store),
+                             sink=sink, max_rounds=scenario.max_rounds, client=_client(store, demo is None),
                              budget_s=budget if budget is not None else scenario.budget_s,
                              cancel_after_s=cancel_after if cancel_after is not None else scenario.cancel_after_s)
             outcome = _play(agent)
@@ -216,6 +217,7 @@ def _report(store: Any, run_id: int | None, outcome: AgentOutcome, as_json: bool
     return EXIT_OK if outcome.status == "ok" else EXIT_FAILED
 
 
-def _client(store: RunStore) -> McpClient:
-    """The client of an agent's or a scenario's tool calls: what travelled is kept, without tokens."""
-    return McpClient(eras=StoredEras(store), wire_patterns=redact_text)
+def _client(store: RunStore, remember_era: bool = True) -> McpClient:
+    """The client of an agent's or a scenario's tool calls: what travelled is kept, without tokens;
+    the era the server speaks is remembered (not for a demo server started for one run)."""
+    return McpClient(eras=StoredEras(store) if remember_era else None, wire_patterns=redact_text)

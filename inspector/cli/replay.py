@@ -15,7 +15,7 @@ import json
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.runs.replaying import NotReplayable, ReplayPlan, plan_replay
-from inspector.store import RunStore, StoreError
+from inspector.store import RunStore, ServerRegistry, StoreError
 
 from .common import BadInputError, UsageError, open_store
 from .run_choice import resolve_run
@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         run_id = resolve_run(store, run_text).id
         plan = _plan(store, run_id, sequence)
+        configured = plan.server is not None and ServerRegistry(store.db).settings(plan.server) is not None
     finally:
         store.close()
     if args.url is None:
@@ -35,6 +36,11 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(Message(N_("Run {run} was imported from a trace: which server should step {step} be "
                                         "replayed on? Give it with --server (an address or a configured "
                                         "server's name)."), {"run": run_id, "step": sequence}))
+        if plan.played and not configured:
+            raise UsageError(Message(N_("Run {run} was played on a demo server started for it alone, which stopped "
+                                        "with it: which server should step {step} be replayed on? Give it with "
+                                        "--server (an address or a configured server's name)."),
+                                     {"run": run_id, "step": sequence}))
         args.url = plan.server
     args.command, args.tool, args.args, args.task = "call", plan.tool, json.dumps(plan.arguments), False
     if args.budget is None and plan.budget_s is not None:

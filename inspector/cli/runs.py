@@ -188,14 +188,17 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     if run.source == "imported":
         source = max(source, SERVICE_CHARS)  # a step from a trace names its service (streamed: not measured)
     kind_width = max(len(heading[2]), *(len(kind_word(kind.value)) for kind in StepKind))
-    out.write(f"{heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<{kind_width}}  {heading[3]:>5}  "
-              f"{heading[4]:>13}  {heading[5]:<{outcome}}  {heading[6]}\n")
+    # The step's number first: what `replay RUN:STEP` and the window's step detail call it.
+    number = max(1, len(str(steps)))
+    out.write(f"{'#':>{number}}  {heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<{kind_width}}  "
+              f"{heading[3]:>5}  {heading[4]:>13}  {heading[5]:<{outcome}}  {heading[6]}\n")
     replays = replays_by_step(store, run.uid)
     for stored in store.iter_steps(run_id):
         round_ = str(stored.step.round) if has_rounds else "-"
         kind = str(stored.step.kind)
         maker = step_source_word(kind, _service(stored.payload))
-        line = (f"{when(stored.started_at):<{at}}  {maker:<{source}}  {kind_word(kind):<{kind_width}}  "
+        line = (f"{stored.sequence:>{number}}  {when(stored.started_at):<{at}}  {maker:<{source}}  "
+                f"{kind_word(kind):<{kind_width}}  "
                 f"{round_:>5}  {readable_duration(stored.step.duration_ms):>13}  "
                 f"{outcome_word(stored.outcome):<{outcome}}  {localized_step_details(stored.payload)}")
         out.write(one_line(line) + "\n")

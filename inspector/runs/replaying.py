@@ -64,6 +64,9 @@ class ReplayPlan:
     arguments: dict[str, Any]
     budget_s: float | None
     server: str | None
+    #: The step's run was a played scenario: unless its server is configured here, it was a demo
+    #: server started for that run alone, gone with it (the user is asked which server to use).
+    played: bool = False
 
 
 def plan_replay(run_uid: str, run_source: str, run_server: str | None, sequence: int, step: RunStep) -> ReplayPlan:
@@ -76,7 +79,8 @@ def plan_replay(run_uid: str, run_source: str, run_server: str | None, sequence:
     if not isinstance(plain, dict):  # the reference writes an empty object as []
         plain = {}
     server = None if run_source == "imported" else (run_server or None)
-    return ReplayPlan(ReplayLink(run_uid, sequence), step.tool_name, plain, budget_of(step), server)
+    return ReplayPlan(ReplayLink(run_uid, sequence), step.tool_name, plain, budget_of(step), server,
+                      played=run_source == "scenario")
 
 
 def budget_of(step: RunStep) -> float | None:

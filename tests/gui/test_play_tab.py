@@ -42,6 +42,8 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
                      ("tool", "ok"), ("model", "ok"), ("tool", "ok"), ("model", "ok")]
     assert all(row.bar is not None and row.bar.finished for row in run.rows if row.kind == "tool")
     assert "coloured stripes" in room.said.toPlainText()
+    # The demo server started for this run alone is not recorded among the servers.
+    assert window.admin.registry.all() == []
     qtmodeltester.check(room.model)
     assert room.model.rowCount() == len(run.rows)
     # The run is in the Runs list, stored step by step.

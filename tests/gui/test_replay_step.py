@@ -122,6 +122,28 @@ def test_an_imported_step_asks_which_server(qtbot, make_window, demo_server) -> 
     assert window.tabs.currentWidget() is window.workbench
 
 
+def test_a_played_scenario_s_step_on_a_demo_server_gone_with_its_run_asks_which_server(
+        qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo"), wait_tools=False)
+    with RunStore.open(resolve_db_path()) as store:
+        # As a scenario played on a demo server of its own leaves it: a loopback address nobody configured.
+        run_id = store.start_run("scenario happy-path", "scenario", "http://127.0.0.1:9/mcp")
+        store.append_step(run_id, RunStep(kind=StepKind.TOOL, round=1, duration_ms=12.0, tool_name="add",
+                                          tool_arguments={"a": 2, "b": 40}, tool_result="42", tool_is_error=False))
+        store.finish_run(run_id, "ok")
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    _select_step(qtbot, tab, run_id)
+    tab.detail.replay.click()
+    dialog = window.workbench.replay_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert "demo server started for its run alone" in dialog.why.text()
+    with qtbot.waitSignal(window.engine.submitted, timeout=5000) as submitted:
+        dialog.accept()
+    replay = submitted.args[0]
+    assert replay.server_url == demo_server.url and _finish(qtbot, replay).status == "ok"
+
+
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_screenshot_of_a_step_beside_its_replay(qtbot, make_window, demo_server, language: str) -> None:
     window = make_window((demo_server.url, "Demo"), wait_tools=False)

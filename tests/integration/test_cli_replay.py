@@ -85,6 +85,9 @@ def test_a_cancelled_step_of_a_scenario_is_replayed_on_the_server_given(tmp_path
         [run] = store.list_runs()
         cancelled = [stored for stored in store.iter_steps(run.id) if stored.outcome == "cancelled"]
     [step] = cancelled
+    # Without --server it asks: the demo server started for the run alone stopped with it.
+    asked = cli(db, "replay", f"{run.id}:{step.sequence}")
+    assert asked.returncode == 2 and "started for it alone" in asked.stderr and "--server" in asked.stderr
     # The scenario's own demo server is gone; the step names its tool (hang), which never answers: a
     # short budget ends the replay as a time-out, linked to the cancelled step.
     done = cli(db, "replay", f"{run.id}:{step.sequence}", "--server", demo_url, "--budget", "1", "--json")

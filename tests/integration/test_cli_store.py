@@ -186,8 +186,10 @@ def test_runs_show_gives_the_legs_and_their_grants_and_no_round_for_a_single_ope
         (line,) = [row for row in shown.splitlines() if row.strip().startswith(method + " ")]
         assert "granted   9 s" in line
     (step,) = [row for row in shown.splitlines() if " tool " in row]
-    # Time, source, kind, round, ...: columns are two spaces or more apart (a time has single spaces).
-    assert re.split(r"\s{2,}", step.strip())[3] == "-"  # Round: a single operation has none, not "0"
+    # The step's number, time, source, kind, round, ...: columns are two spaces or more apart (a time
+    # has single spaces). The number is what `replay RUN:STEP` takes; a single operation has no round.
+    columns = re.split(r"\s{2,}", step.strip())
+    assert columns[0] == "1" and columns[4] == "-"
     assert "(s)" not in shown and "1 step" in shown
     entry = json.loads(cli("runs", "show", str(run_id), "--json", "--db", db).stdout)["timeline"][0]
     assert entry["round"] is None and entry["payload"]["round"] == 0

@@ -59,11 +59,27 @@ def test_shipped_scenario_ends_as_expected(name, tmp_path, capsys):
         assert (run.source, run.status, run.step_count) == ("scenario", status, len(steps))
         stored = [(s.step.kind.value, s.step.round, s.outcome) for s in store.iter_steps(run.id)]
         assert stored == [(kind, round_, outcome) for kind, round_, outcome, _ in steps]
+        # The demo server started for the run alone is not left among the servers (its address died with it).
+        assert run.server.startswith("http://127.0.0.1:") and ServerRegistry(store.db).all() == []
+
+
+def play_on_a_server_of_its_own(name: str, db: Path, capsys) -> tuple[int, dict]:
+    """Play on a demo server started here with the scenario's modes (its health is recorded:
+    the server is named with --server, not started for the run alone)."""
+    from inspector.agent import load_scenario
+    from inspector.demo import DemoOptions, DemoServer
+
+    server = DemoServer(DemoOptions(**load_scenario(name).demo_server))
+    url = server.start()
+    try:
+        return play(name, db, capsys, "--server", url)
+    finally:
+        server.stop()
 
 
 def test_user_cancels_is_a_cancel_in_flight_and_no_fault(tmp_path, capsys):
     db = tmp_path / "runs.db"
-    code, report = play("user-cancels", db, capsys)
+    code, report = play_on_a_server_of_its_own("user-cancels", db, capsys)
     hang = report["steps"][-1]
     assert (hang["tool"], hang["outcome"], hang["cancelled_in_flight"]) == ("hang", "cancelled", True)
     with RunStore.open(db) as store:
@@ -234,7 +250,7 @@ def test_a_cancelled_run_does_not_make_the_rest_of_the_rounds_calls(tmp_path):
 
 def test_a_flaky_tool_is_counted_as_a_tool_error_not_as_ok(tmp_path, capsys):
     db = tmp_path / "runs.db"
-    code, report = play("flaky-server", db, capsys)
+    code, report = play_on_a_server_of_its_own("flaky-server", db, capsys)
     with RunStore.open(db) as store:
         run = store.get_run(report["run_id"])
         health = ServerRegistry(store.db).get(run.server)

@@ -309,13 +309,16 @@ class PlayWorker:
 
         job, mailbox = handle.job, handle.mailbox
         store = self._store
-        stored = StoreSink(store, job.source) if store is not None else NullSink()
+        # A demo server started for this run alone (no server chosen) is not recorded among the servers.
+        throwaway = job.server is None
+        stored = StoreSink(store, job.source, health=not throwaway) if store is not None else NullSink()
         if store is None:
             stored.run_id = None  # type: ignore[attr-defined]
         askers = handle.askers
         client = AskingClient((lambda at, tool: askers(at, tool, stored.run_id)) if askers is not None else None,
                               handler=self._answers.handler() if self._answers is not None else None,
-                              eras=StoredEras(store) if store is not None else None, wire_patterns=redact_text)
+                              eras=StoredEras(store) if store is not None and not throwaway else None,
+                              wire_patterns=redact_text)
         agent = AgentRun(_AnnouncingModel(job.make_model(), mailbox), server, job.prompt, title=job.title,
                          sink=_Sink(stored, mailbox), client=client, max_rounds=job.max_rounds,
                          budget_s=job.budget_s, cancel_after_s=job.cancel_after_s, observer=_Observer(mailbox),

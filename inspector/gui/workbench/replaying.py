@@ -3,7 +3,8 @@ with its live budget bar, its run linked to the step (:mod:`inspector.runs.repla
 
 The server: the configured one at the step's address (with its headers and sign-in), else that
 address as it is; a step that names none Run Inspector can reach (an imported trace, a command
-server not configured here) asks which configured server to use.
+server not configured here, a played scenario's demo server started for its run alone) asks which
+configured server to use.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def replay_step(room: Workbench, plan: ReplayPlan) -> OperationTask | None:
     record = next((server for server in servers if plan.server and server.url == plan.server), None)
     if record is not None:
         return replay_on(room, plan, record)
-    if plan.server and not plan.server.startswith(STDIO_KEY_PREFIX):
+    if plan.server and not plan.server.startswith(STDIO_KEY_PREFIX) and not plan.played:
         try:
             endpoint = ServerEndpoint(plan.server)
         except InvalidServerError as exc:
@@ -41,9 +42,15 @@ def replay_step(room: Workbench, plan: ReplayPlan) -> OperationTask | None:
     if not servers:
         room.admin.say(_("No server is configured to replay this step on: add one, then press Replay again."))
         return None
-    why = (_("Step {step} came from an imported trace: which server should it be replayed on?") if plan.server is None
-           else _("Step {step} was made by a command server that is no longer configured: which server should it "
-                  "be replayed on?")).format(step=plan.link.sequence)
+    if plan.server is None:
+        why = _("Step {step} came from an imported trace: which server should it be replayed on?")
+    elif plan.played:
+        why = _("Step {step} was played on a demo server started for its run alone, which stopped with it: "
+                "which server should it be replayed on?")
+    else:
+        why = _("Step {step} was made by a command server that is no longer configured: which server should it "
+                "be replayed on?")
+    why = why.format(step=plan.link.sequence)
     dialog = ReplayServerDialog(why, servers, room)
     dialog.accepted.connect(lambda: _chosen(room, plan, dialog.chosen()))
     room.replay_dialog = dialog
