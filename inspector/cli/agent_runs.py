@@ -59,8 +59,10 @@ def _list_scenarios(as_json: bool) -> int:
         emit_json({"scenarios": [{"name": s.name, "description": s.description} for s in scenarios.values()]})
         return EXIT_OK
     width = max(len(name) for name in scenarios)
+    from inspector.i18n.scenarios import described
+
     for scenario in scenarios.values():
-        print(f"{scenario.name:<{width}}  {scenario.description}")
+        print(f"{scenario.name:<{width}}  {described(scenario.description)}")
     return EXIT_OK
 
 

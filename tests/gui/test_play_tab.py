@@ -28,6 +28,7 @@ def stored(run_id):
 def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltester) -> None:
     window = make_window()
     room = play_tab(window).room
+    assert room.choices.what.currentData() == "happy-path"  # a first Play is the run that goes well
     assert room.choices.choose("flaky-server")
     assert "fails every second call" in room.choices.description.text()
     run = room.play()

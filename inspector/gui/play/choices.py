@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
+from inspector.i18n.scenarios import described
 
 from ..language import translated
 from ..widgets.accessibility import label_combo
@@ -30,6 +31,8 @@ from .model_settings import ModelSettings
 from .worker import PlayJob
 
 FILE, MODEL = "file", "model"
+#: The scenario chosen when the tab opens: the run that goes well (a first Play is not a failed run).
+DEFAULT_SCENARIO = "happy-path"
 #: The server entry of a fresh demo server (the default).
 FRESH_DEMO = ""
 
@@ -108,7 +111,7 @@ class PlayChoices(QWidget):
             self.what.addItem(name, name)
         self.what.addItem(_("A scenario file…"), FILE)
         self.what.addItem(_("A model (OpenAI-compatible)"), MODEL)
-        self.what.setCurrentIndex(max(0, self.what.findData(chosen)) if chosen is not None else 0)
+        self.what.setCurrentIndex(max(0, self.what.findData(DEFAULT_SCENARIO if chosen is None else chosen)))
         self.what.blockSignals(False)
         self.server.blockSignals(True)
         self.server.clear()
@@ -163,7 +166,7 @@ class PlayChoices(QWidget):
         self.file_button.setVisible(kind == FILE)
         scenario = self.scenario()
         if scenario is not None:
-            self.description.setText(visible(scenario.description))
+            self.description.setText(visible(described(scenario.description)))
         elif kind == FILE:
             self.description.setText(_("Choose a scenario file (see docs/scenarios.md for the format)."))
         else:

@@ -75,8 +75,10 @@ class PlayRoom(QWidget):
         self.runs_button.setEnabled(False)
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
-        # Its text changes with every step: it must not lay the row out again each time.
+        # Its text changes with every step: it must not lay the row out again each time. A long
+        # sentence (a model that cannot be reached) wraps rather than running off the window.
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.status.setWordWrap(True)
         translated(self.status, "setAccessibleName", lambda: _("State of the played run"))
         self.model = PlayStepsModel(self)
         self.view = QTableView()
