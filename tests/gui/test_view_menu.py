@@ -117,6 +117,18 @@ def test_the_timeline_follows_a_growing_run_unless_scrolled_away(qtbot, make_win
         add(20)
         qtbot.waitUntil(lambda: tab.timeline.rowCount() == 103, timeout=5000)
         qtbot.waitUntil(lambda: bar.value() == bar.maximum(), timeout=5000)
+        # A growing run selected late (another run shown meanwhile) opens at its newest step.
+        other = store.start_run("another", "live", "http://127.0.0.1:1/mcp")
+        store.finish_run(other, "ok")
+        tab.reload()
+        assert tab.select_runs([other])
+        qtbot.waitUntil(lambda: tab.timeline.run is not None and tab.timeline.run.id == other, timeout=5000)
+        assert tab.select_runs([run_id])
+        qtbot.waitUntil(lambda: tab.timeline.rowCount() == 103, timeout=5000)
+        qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=5000)
+        add(5)
+        qtbot.waitUntil(lambda: tab.timeline.rowCount() == 108, timeout=5000)
+        qtbot.waitUntil(lambda: bar.value() == bar.maximum(), timeout=5000)
         store.finish_run(run_id, "ok")
     finally:
         store.close()

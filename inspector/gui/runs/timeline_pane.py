@@ -215,7 +215,11 @@ class TimelinePane(QWidget):
         self.step_changed.emit(None)
         self.describe(run)
         if run is not None and self.model.rowCount():
-            self.view.scrollToTop()
+            if run.status == "running":
+                # A run still growing, shown afresh, opens at its newest step (and is followed from there).
+                QTimer.singleShot(0, self.view.scrollToBottom)
+            else:
+                self.view.scrollToTop()
         if self.find_edit.text().strip():
             self.find()
 
