@@ -42,12 +42,13 @@ def _isolated_run_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch
 
 @pytest.fixture(autouse=True)
 def _english() -> Iterator[None]:
-    """Each test starts, and leaves the process, in English."""
-    from inspector.i18n import install
+    """Each test starts, and leaves the process, in English: its words and its numbers and dates (a
+    test that switched to German and did not switch back must not leave "2,1 s" to the next)."""
+    from inspector.i18n import set_language
 
-    install(None)
+    set_language("en")
     yield
-    install(None)
+    set_language("en")
 
 
 @pytest.fixture(autouse=True)

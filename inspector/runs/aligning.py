@@ -64,8 +64,9 @@ def _aligned_exactly(first: Sequence[Aligned], second: Sequence[Aligned]) -> lis
     """The pairing of the greatest weight (a weighted longest common subsequence), by dynamic programming:
     two rows of scores and a byte per cell for the way back (4 MB for :data:`MAX_ALIGNED_CELLS`).
 
-    Between two pairs, the steps only the first run has come before those only the second run has
-    (as a diff lists the removed lines before the added ones)."""
+    Between two pairs, the steps only one run has come in the order of their rounds; in the same
+    round (or without one), those only the first run has come first (as a diff lists the removed
+    lines before the added ones)."""
     rows, columns = len(first), len(second)
     # Keys as small numbers and the rounds in lists: the inner loop runs millions of times.
     numbers: dict[tuple[str, str], int] = {}
@@ -104,21 +105,34 @@ def _aligned_exactly(first: Sequence[Aligned], second: Sequence[Aligned]) -> lis
     pairs.extend((None, index) for index in range(j - 1, -1, -1))
     pairs.extend((index, None) for index in range(i - 1, -1, -1))
     pairs.reverse()
-    return _first_only_before_second_only(pairs)
+    return _gaps_in_round_order(pairs, first, second)
 
 
-def _first_only_before_second_only(pairs: list[Pair]) -> list[Pair]:
-    """Between two pairs, the steps only the first run has come before those only the second has."""
+def _gaps_in_round_order(pairs: list[Pair], first: Sequence[Aligned], second: Sequence[Aligned]) -> list[Pair]:
+    """Between two pairs, the steps only one run has merged by round (each run's in its own order;
+    in the same round, or where a round is missing, the first run's first)."""
     ordered: list[Pair] = []
-    run: list[Pair] = []
+    mine: list[Pair] = []
+    theirs: list[Pair] = []
+
+    def merge() -> None:
+        while mine and theirs:
+            one, other = first[mine[0][0]].round, second[theirs[0][1]].round  # type: ignore[index]
+            take_theirs = one is not None and other is not None and other < one
+            ordered.append(theirs.pop(0) if take_theirs else mine.pop(0))
+        ordered.extend(mine + theirs)
+        mine.clear()
+        theirs.clear()
+
     for pair in pairs:
         if pair[0] is not None and pair[1] is not None:
-            ordered.extend(sorted(run, key=lambda p: p[0] is None))  # stable: each run keeps its order
-            run = []
+            merge()
             ordered.append(pair)
+        elif pair[0] is not None:
+            mine.append(pair)
         else:
-            run.append(pair)
-    ordered.extend(sorted(run, key=lambda p: p[0] is None))
+            theirs.append(pair)
+    merge()
     return ordered
 
 

@@ -100,6 +100,20 @@ def test_different_tools_at_one_place_are_two_rows_the_first_runs_first():
         ("llm", "llm"), ("add", None), (None, "echo"), ("llm", "llm")]
 
 
+def test_steps_only_one_run_has_come_in_the_order_of_their_rounds():
+    # user-cancels against happy-path: round 2 calls hang in the first run only, the second run goes
+    # on to rounds 3 and 4. The first run's round-2 step comes before the second's rounds 3 and 4,
+    # not after them.
+    first = [llm(1), tool(1, "write_note"), llm(2), tool(2, "hang")]
+    second = [llm(1), tool(1, "write_note"), llm(2), tool(2, "add"), llm(3), tool(3, "list_notes"), llm(4)]
+    assert names(first, second, align(first, second)) == [
+        ("llm", "llm"), ("write_note", "write_note"), ("llm", "llm"), ("hang", None), (None, "add"),
+        (None, "llm"), (None, "list_notes"), (None, "llm")]
+    assert names(second, first, align(second, first)) == [
+        ("llm", "llm"), ("write_note", "write_note"), ("llm", "llm"), ("add", None), (None, "hang"),
+        ("llm", None), ("list_notes", None), ("llm", None)]
+
+
 def test_steps_without_rounds_align_by_order_and_name():
     first = [facts("request", None, "invoke_agent"), tool(None, "lookup"), tool(None, "slow", "failed")]
     second = [facts("request", None, "invoke_agent"), facts("request", None, "initialize.mcp"),
