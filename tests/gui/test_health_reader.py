@@ -15,6 +15,8 @@ def test_operations_ending_update_the_health_without_the_gui_thread_reading_the_
     assert window.workbench.tools.select_tool("echo")
     window.workbench.arguments.form.root.fields["text"].edit.setText("hello")
     window.workbench.arguments.form.root.fields["text"].changed.emit()
+    # What waits for the first paint (the Runs tab's first reading of the list) is done.
+    qtbot.waitUntil(lambda: window.pacer.active and window.runs_tab is not None, timeout=10000)
     statements: list[str] = []
     window.store.db.conn.set_trace_callback(statements.append)  # the GUI thread's connection
     try:

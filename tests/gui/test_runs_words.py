@@ -37,9 +37,12 @@ def _cli_rows(run_id: int, language: str) -> list[list[str]]:
                           env={**os.environ, "RUN_INSPECTOR_DB": str(resolve_db_path())})
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    start = next(index for index, line in enumerate(lines) if line.startswith(("Time ", "Zeit ")))
-    # The columns are two spaces apart or more: time, source, kind, round, ...
-    return [re.split(r"\s{2,}", line.strip())[1:4] for line in lines[start + 1:] if line and not line.startswith(" ")]
+    start = next(index for index, line in enumerate(lines) if re.match(r"\s*#\s+(Time|Zeit) ", line))
+    # The columns are two spaces apart or more: the step's number, time, source, kind, round, ...
+    rows = [re.split(r"\s{2,}", line.strip()) for line in lines[start + 1:] if line and not line.startswith("    ")]
+    # Each step's own number (a trace's steps are listed in time order, numbered as stored).
+    assert sorted(int(row[0]) for row in rows) == list(range(1, len(rows) + 1))
+    return [row[2:5] for row in rows]
 
 
 def _cli_details(run_id: int, language: str) -> str:
