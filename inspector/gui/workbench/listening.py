@@ -70,7 +70,7 @@ class WindowListener(QObject):
         self.status_changed.connect(lambda _label, _status: self.resources.changed.emit())
         # An operation may find the server's era (auto): the listening session follows it.
         engine.submitted.connect(lambda task: task.finished.connect(
-            lambda _outcome, url=task.server_url: self._era_found(url)))
+            lambda outcome, url=task.server_url: self._era_found(url, outcome)))
 
     # -- asked by the window ---------------------------------------------------------------------
 
@@ -149,11 +149,18 @@ class WindowListener(QObject):
         self.status = status
         self.status_changed.emit(self.label, status)
 
-    def _era_found(self, url: str) -> None:
-        """An operation with ``url`` ended: listen again when it found the server in another era."""
+    def _era_found(self, url: str, outcome: object = None) -> None:
+        """An operation with ``url`` ended: listen again when it found the server in another era.
+
+        The era the operation spoke comes with its outcome (its step says it): the database is not
+        read on the GUI thread for every operation that ends (issue 27)."""
         listener = self._listener
-        if listener is not None and self.url == url \
-                and listener.stateless is not speaks_stateless(listener.server, listener.eras):
+        if listener is None or self.url != url:
+            return
+        record = getattr(outcome, "record", None)
+        spoken = getattr(getattr(record, "step", None), "era", None)
+        stateless = spoken == "stateless" if spoken is not None else speaks_stateless(listener.server, listener.eras)
+        if listener.stateless is not stateless:
             self.listen(self._plain or listener.server, listener.handler.roots)
 
     def _on_tools_changed(self, number: int) -> None:
