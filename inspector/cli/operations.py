@@ -309,6 +309,9 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
     report = build_report(operation, server, args, recorder, record, fate.run_id if fate else None)
     if link is not None:
         report["replay_of"] = {"run": args.replayed_run, "step": link.sequence}
+        compared = _compared_with_original(store, args.replayed_run, link.sequence, record)
+        if compared is not None:
+            report["replay_of"]["compared"] = compared
     if signins:
         report["waited_for_signin"] = len(signins)
     if fate is not None and fate.problem is not None:
@@ -414,6 +417,20 @@ def _install_interrupt(cancel: CancelSignal, client: McpClient) -> ServerGroups:
     return groups
 
 
+def _compared_with_original(store: RunStore | None, run_id: int, sequence: int,
+                            record: OperationRecord) -> dict[str, Any] | None:
+    """The replayed step beside its replay: its outcome, whether the result is the same, both durations."""
+    try:
+        original = store.step_at(run_id, sequence) if store is not None else None
+    except StoreError:
+        original = None
+    if original is None or original.damage:
+        return None
+    return {"outcome_before": original.outcome or "",
+            "same_result": original.step.tool_result == record.step.tool_result,
+            "duration_before_ms": original.step.duration_ms, "duration_ms": record.step.duration_ms}
+
+
 def _add_budget_left(report: dict[str, Any], recorder: OperationRecorder) -> None:
     """Give each sent leg ``budget_left_s``: what remained of the budget when it was granted.
 
@@ -515,7 +532,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         return
     subject = report["operation"] + (f" {report['tool']}" if "tool" in report else "")
     if "replay_of" in report:
-        print(_("Replay of step {step} of run {run}:").format(**report["replay_of"]))
+        print(_("Replay of step {step} of run {run}:").format(run=report["replay_of"]["run"],
+                                                             step=report["replay_of"]["step"]))
     print(one_line(_("{subject} on {server}: {outcome} (budget {budget} s)").format(
         subject=subject, server=report["server"], outcome=outcome_word(report["outcome"]),
         budget=seconds(report["budget_s"]))))
@@ -573,5 +591,11 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
 
         for line in result_lines(report["operation"], report):
             print(line)
+    compared = report.get("replay_of", {}).get("compared")
+    if compared is not None:  # as the window's Result tab says it beside the step
+        from inspector.i18n.replays import replay_verdict
+
+        print(replay_verdict(compared["outcome_before"], report["outcome"], compared["same_result"],
+                             compared["duration_before_ms"], compared["duration_ms"]))
     if "run_id" in report:
         print(_("Stored as run {id}.").format(id=report["run_id"]))

@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import _
-from .words import outcome_word
+from .formatting import format_duration
+from .words import no_outcome_word, outcome_word
+
+#: Two durations closer than this (ms), or than a fifth of the longer, read "about as fast".
+ALIKE_MS = 100.0
 
 
 def replay_of_text(run_id: int | None, step: int) -> str:
@@ -20,3 +24,23 @@ def replayed_as_text(replays: Sequence[tuple[int, str]]) -> str:
     runs = ", ".join(_("run {run} ({status})").format(run=run_id, status=outcome_word(status))
                      for run_id, status in replays)
     return _("replayed as {runs}").format(runs=runs)
+
+
+def replay_verdict(outcome_before: str, outcome_now: str, same_result: bool, before_ms: float, now_ms: float) -> str:
+    """How a replay compares with the step it replays, in a sentence (the window's Result tab and
+    ``replay`` say the same): "Replay: the same outcome, a different result, slower by 1.2 s."."""
+    parts = []
+    if outcome_before != outcome_now:
+        parts.append(_("{original} before, {replay} now").format(
+            original=outcome_word(outcome_before) if outcome_before else no_outcome_word(),
+            replay=outcome_word(outcome_now) if outcome_now else no_outcome_word()))
+    else:
+        parts.append(_("the same outcome"))
+    parts.append(_("the same result") if same_result else _("a different result"))
+    gap = now_ms - before_ms
+    if abs(gap) > ALIKE_MS and abs(gap) > max(before_ms, now_ms) / 5:
+        words = _("slower by {duration}") if gap > 0 else _("faster by {duration}")
+        parts.append(words.format(duration=format_duration(abs(gap) / 1000)))
+    else:
+        parts.append(_("about as fast"))
+    return _("Replay: {parts}.").format(parts=", ".join(parts))

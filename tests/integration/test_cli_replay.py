@@ -49,7 +49,11 @@ def test_a_replay_calls_the_same_tool_with_the_same_arguments_and_budget_and_is_
     report = json.loads(done.stdout)
     assert (report["tool"], report["outcome"], report["budget_s"]) == ("echo", "ok", 7.5)
     assert report["content"] == "once more\nonce more"
+    compared = report["replay_of"].pop("compared")
     assert report["replay_of"] == {"run": original, "step": 1}
+    # Beside the step it replays: the same outcome and result; both durations.
+    assert (compared["outcome_before"], compared["same_result"]) == ("ok", True)
+    assert compared["duration_ms"] > 0 and compared["duration_before_ms"] > 0
     replay = report["run_id"]
     with RunStore.open(db) as store:
         [stored] = list(store.iter_steps(replay))
@@ -65,6 +69,8 @@ def test_a_replay_calls_the_same_tool_with_the_same_arguments_and_budget_and_is_
     assert cli(db, "replay", "last~1:1", "--no-store").stdout.startswith(f"Replay of step 1 of run {original}:\n")
     again = cli(db, "replay", f"{original}:1")
     assert again.returncode == 0 and again.stdout.startswith(f"Replay of step 1 of run {original}:\n")
+    # The sentence the window's Result tab says beside the step, before the run's number.
+    assert "\nReplay: the same outcome, the same result, " in again.stdout
     document = json.loads(cli(db, "runs", "show", str(original), "--json").stdout)
     assert [entry["run"] for entry in document["timeline"][0]["replays"]] == [replay, replay + 1]
 
@@ -75,6 +81,7 @@ def test_budget_and_server_can_be_given_and_a_failed_step_replays_as_it_is(tmp_p
     failed = _call(db, demo_url, "fail", {}, "5")
     done = json.loads(cli(db, "replay", f"{failed}:1", "--server", other_demo_url, "--budget", "3", "--json").stdout)
     assert (done["server"], done["budget_s"], done["outcome"]) == (other_demo_url, 3, "failed")
+    assert done["replay_of"]["compared"]["outcome_before"] == "failed"
 
 
 def test_a_cancelled_step_of_a_scenario_is_replayed_on_the_server_given(tmp_path, demo_url) -> None:
@@ -92,8 +99,10 @@ def test_a_cancelled_step_of_a_scenario_is_replayed_on_the_server_given(tmp_path
     # short budget ends the replay as a time-out, linked to the cancelled step.
     done = cli(db, "replay", f"{run.id}:{step.sequence}", "--server", demo_url, "--budget", "1", "--json")
     report = json.loads(done.stdout)
+    compared = report["replay_of"].pop("compared")
     assert (report["tool"], report["outcome"], report["replay_of"]) == ("hang", "failed",
                                                                          {"run": run.id, "step": step.sequence})
+    assert compared["outcome_before"] == "cancelled" and compared["duration_ms"] < compared["duration_before_ms"]
     assert report["error"]["kind"] == "timed_out"
 
 

@@ -24,8 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
-from inspector.i18n.replays import replay_of_text, replayed_as_text
-from inspector.i18n.words import no_outcome_word
+from inspector.i18n.replays import ALIKE_MS, replay_of_text, replay_verdict, replayed_as_text
 from inspector.runs.replaying import NotReplayable, ReplayLink, ReplayPlan, plan_replay
 from inspector.store import RunStore, StoreError
 from inspector.store.browse import StepInFull, step_in_full
@@ -35,9 +34,6 @@ from ..language import on_language_changed, translated
 from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import clip_text
 from .runs_model import format_duration
-
-#: Durations closer than this (and than a fifth of the slower) are "about as fast".
-ALIKE_MS = 100.0
 
 
 @dataclass(frozen=True)
@@ -185,23 +181,9 @@ def _side_summary(side: _Side) -> str:
 
 def verdict(original: StepInFull, replay: StepInFull) -> str:
     """How a replay compares with the step it replays, in a sentence."""
-    parts = []
-    if original.row.outcome != replay.row.outcome:
-        parts.append(_("{original} before, {replay} now").format(
-            original=outcome_word(original.row.outcome) if original.row.outcome else no_outcome_word(),
-            replay=outcome_word(replay.row.outcome) if replay.row.outcome else no_outcome_word()))
-    else:
-        parts.append(_("the same outcome"))
     same = (original.result_text == replay.result_text and original.result_length == replay.result_length)
-    parts.append(_("the same result") if same else _("a different result"))
-    before, now = original.row.duration_ms, replay.row.duration_ms
-    gap = now - before
-    if abs(gap) > ALIKE_MS and abs(gap) > max(before, now) / 5:
-        words = _("slower by {duration}") if gap > 0 else _("faster by {duration}")
-        parts.append(words.format(duration=format_duration(abs(gap) / 1000)))
-    else:
-        parts.append(_("about as fast"))
-    return _("Replay: {parts}.").format(parts=", ".join(parts))
+    return replay_verdict(original.row.outcome, replay.row.outcome, same, original.row.duration_ms,
+                          replay.row.duration_ms)
 
 
 def replay_plan(store: RunStore, step: StepInFull | None, say: Callable[[str], None]) -> ReplayPlan | None:
