@@ -42,6 +42,11 @@ def run(args: argparse.Namespace) -> int:
                                     {"path": database_path(args.db)}))
     with store:
         first, second = resolve_run(store, args.first), resolve_run(store, args.second)
+        if first.id == second.id:
+            raise BadInputError(Message(N_("{first} and {second} name the same run ({run}): compare needs two "
+                                           "different runs."),
+                                        {"first": one_line(args.first), "second": one_line(args.second),
+                                         "run": first.id}))
         comparison = compare_stored_runs(store, first.id, second.id)
     if args.json:
         write_json(first, second, comparison)

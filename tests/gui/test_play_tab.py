@@ -29,7 +29,12 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
     window = make_window()
     room = play_tab(window).room
     assert room.choices.what.currentData() == "happy-path"  # a first Play is the run that goes well
+    from inspector.gui.play.choices import MODEL
+
+    room.choices.what.setCurrentIndex(room.choices.what.findData(MODEL))
+    assert room.choices.server.itemText(0) == "A fresh demo server"  # a model has no scenario's modes
     assert room.choices.choose("flaky-server")
+    assert room.choices.server.itemText(0) == "A fresh demo server (with the scenario's modes)"
     assert "fails every second call" in room.choices.description.text()
     run = room.play()
     assert run is not None and room.playing

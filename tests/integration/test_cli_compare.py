@@ -130,6 +130,12 @@ def test_a_run_that_is_not_there_is_said_in_one_sentence(played, capsys, words, 
     assert said in json.loads(out)["error"]["message"]
 
 
+def test_a_run_is_not_compared_with_itself(played, capsys):
+    db, finished, _cancelled = played
+    code, _out, err = run_cli(capsys, "compare", str(finished), str(finished), "--db", str(db))
+    assert code == 2 and f"name the same run ({finished})" in err
+
+
 def test_compare_on_a_database_that_does_not_exist_creates_none(tmp_path, capsys):
     db = tmp_path / "none.db"
     code, _out, err = run_cli(capsys, "compare", "1", "2", "--db", str(db))

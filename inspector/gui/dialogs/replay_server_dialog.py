@@ -16,13 +16,18 @@ from .form_dialog import finish_form
 class ReplayServerDialog(QDialog):
     """Opened with :meth:`open`; :meth:`chosen` is the server picked once it is accepted."""
 
-    def __init__(self, sentence: str, servers: list[ServerRecord], parent: QWidget | None = None) -> None:
+    def __init__(self, sentence: str, servers: list[ServerRecord], parent: QWidget | None = None, *,
+                 call: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle(_("Replay on which server?"))
         self._servers = servers
         self.why = QLabel(sentence)
         self.why.setTextFormat(Qt.TextFormat.PlainText)
         self.why.setWordWrap(True)
+        #: What is replayed: the tool and its arguments (the step's own text: plain, cut).
+        self.call = QLabel(cell_text(call, 300))
+        self.call.setTextFormat(Qt.TextFormat.PlainText)
+        self.call.setWordWrap(True)
         self.servers = QComboBox()
         self.servers.setAccessibleName(_("Server to replay on"))
         for record in servers:
@@ -30,6 +35,8 @@ class ReplayServerDialog(QDialog):
             self.servers.addItem(cell_text(shown, 120), record.url)
         form = QFormLayout()
         form.addRow(self.why)
+        if call:
+            form.addRow(_("Call:"), self.call)
         form.addRow(_("Server:"), self.servers)
         finish_form(self, form)
 

@@ -164,6 +164,10 @@ class PlayChoices(QWidget):
             label.setVisible(kind == MODEL)
             edit.setVisible(kind == MODEL)
         self.file_button.setVisible(kind == FILE)
+        fresh = self.server.findData(FRESH_DEMO)
+        if fresh >= 0:  # a model has no scenario whose modes the demo server would take
+            self.server.setItemText(fresh, _("A fresh demo server") if kind == MODEL
+                                    else _("A fresh demo server (with the scenario's modes)"))
         scenario = self.scenario()
         if scenario is not None:
             self.description.setText(visible(described(scenario.description)))

@@ -9,6 +9,7 @@ configured server to use.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QTabWidget
@@ -51,7 +52,9 @@ def replay_step(room: Workbench, plan: ReplayPlan) -> OperationTask | None:
         why = _("Step {step} was made by a command server that is no longer configured: which server should it "
                 "be replayed on?")
     why = why.format(step=plan.link.sequence)
-    dialog = ReplayServerDialog(why, servers, room)
+    arguments = json.dumps(plan.arguments, ensure_ascii=False, separators=(", ", ": "))
+    dialog = ReplayServerDialog(why, servers, room, call=_("tools/call {tool} with {arguments}").format(
+        tool=plan.tool, arguments=arguments))
     dialog.accepted.connect(lambda: _chosen(room, plan, dialog.chosen()))
     room.replay_dialog = dialog
     dialog.open()
