@@ -114,6 +114,7 @@ def test_an_imported_step_asks_which_server(qtbot, make_window, demo_server) -> 
     assert dialog is not None and dialog.isVisible()
     assert "imported trace" in dialog.why.text()
     assert dialog.call.text() == 'tools/call add with {"a": 1, "b": 2}'  # what is replayed, named
+    save(dialog, "replay-server-dialog")
     assert dialog.servers.count() == 1 and dialog.servers.currentData() == demo_server.url
     with qtbot.waitSignal(window.engine.submitted, timeout=5000) as submitted:
         dialog.accept()
