@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from inspector.mcp import Secrets, public_url
+from inspector.mcp.messages import N_, Message, Number
 from inspector.mcp.secrets import url_secrets
 
 from .chat_stream import StreamError, is_event_stream, read_stream
@@ -99,25 +100,29 @@ class OpenAIChatModel:
                     else:
                         raw = await _read_capped(response, self.label)
             except httpx.TimeoutException:
-                raise ModelError(
-                    f"The model at {self.label} did not answer within {self._timeout_s:g} seconds.") from None
+                raise ModelError(Message(N_("The model at {model} did not answer within {seconds} seconds."),
+                                         {"model": self.label, "seconds": Number(self._timeout_s,
+                                                                                 f"{self._timeout_s:g}")})) from None
             except StreamError as exc:
                 if exc.quoted is not None:
                     raise ModelError(f"The model at {self.label} {exc}: "
                                      f"{error_excerpt(exc.quoted, self.secrets)}") from None
                 raise ModelError(f"The model at {self.label} {self.secrets.scrub(str(exc))}.") from None
             except httpx.HTTPError as exc:
-                raise ModelError(f"The model at {self.label} could not be reached ({type(exc).__name__}); "
-                                 "check the model URL and that the model server runs.") from None
+                raise ModelError(Message(N_("The model at {model} could not be reached ({reason}); check the model "
+                                            "URL and that the model server runs."),
+                                         {"model": self.label, "reason": type(exc).__name__})) from None
         if streamed is not None:
             return parse_answer(self.secrets.scrub_json(streamed), self.label)
         if status >= 300:
-            raise ModelError(f"The model at {self.label} answered HTTP {status}: "
-                             f"{error_excerpt(raw.decode('utf-8', 'replace'), self.secrets)}")
+            raise ModelError(Message(N_("The model at {model} answered HTTP {status}: {excerpt}"),
+                                     {"model": self.label, "status": status,
+                                      "excerpt": error_excerpt(raw.decode("utf-8", "replace"), self.secrets)}))
         try:
             answer = json.loads(raw)
         except ValueError:
-            raise ModelError(f"The model at {self.label} answered with something that is not JSON.") from None
+            raise ModelError(Message(N_("The model at {model} answered with something that is not JSON."),
+                                     {"model": self.label})) from None
         turn = parse_answer(self.secrets.scrub_parsed(answer, raw), self.label)
         if on_text is not None and turn.content:
             on_text(turn.content)  # the whole text at once
@@ -129,8 +134,8 @@ async def _read_capped(response: httpx.Response, label: str) -> bytes:
     async for chunk in response.aiter_bytes():
         size += len(chunk)
         if size > MAX_ANSWER_BYTES:
-            raise ModelError(f"The model at {label} answered with more than {MAX_ANSWER_BYTES // (1024 * 1024)} MiB; "
-                             "the answer was refused.")
+            raise ModelError(Message(N_("The model at {model} answered with more than {size} MiB; the answer was "
+                                        "refused."), {"model": label, "size": MAX_ANSWER_BYTES // (1024 * 1024)}))
         chunks.append(chunk)
     return b"".join(chunks)
 

@@ -49,6 +49,8 @@ class AgentOutcome:
     trace: RunTrace
     final_answer: str | None = None
     error: str | None = None
+    #: The error as a sentence a display layer says in the reader's language (``error`` is English).
+    error_sentence: Any = None
 
 
 def tool_specs(catalogue_tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -155,7 +157,7 @@ class AgentRun:
             if self.cancelled:
                 return self._ended("cancelled", 0)
             if record.error is not None:
-                return self._ended("catalogue", 0, error=record.error.message)
+                return self._ended("catalogue", 0, error=record.error.message, sentence=record.error)
             specs = tool_specs(record.result.tools)
             self._definitions = {str(tool.get("name")): tool for tool in record.result.tools}
         feedback: tuple[ToolFeedback, ...] = ()
@@ -174,7 +176,8 @@ class AgentRun:
                 self._record(RunStep(kind=StepKind.LLM, round=round_number, duration_ms=_ms_since(started),
                                      messages_sent=sent.of(messages), tool_specs=sent.specs, content=reason,
                                      finish_reason="error"), started_at)
-                return self._ended("model_error", round_number, error=reason)
+                sentence = self.secrets.scrub_message(exc.sentence) if exc.sentence is not None else None
+                return self._ended("model_error", round_number, error=reason, sentence=sentence)
             if self.cancelled:  # the answer came as the run was cancelled: nothing more is recorded
                 return self._ended("cancelled", round_number - 1)
             self._record(_llm_step(round_number, _ms_since(started), sent.of(messages), sent.specs, turn),
@@ -239,8 +242,9 @@ class AgentRun:
         self.sink.step_recorded(step, started_at)
 
     def _ended(self, reason: str, rounds: int, *, final_answer: str | None = None,
-               error: str | None = None) -> AgentOutcome:
-        return AgentOutcome(self._status(reason), reason, rounds, self.trace, final_answer, error)
+               error: str | None = None, sentence: Any = None) -> AgentOutcome:
+        return AgentOutcome(self._status(reason), reason, rounds, self.trace, final_answer, error,
+                            sentence if sentence is not None else error)
 
     def _status(self, reason: str) -> str:
         if self.cancelled:

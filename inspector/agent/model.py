@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from inspector.mcp.messages import Message
 from inspector.runs import ToolOutcome, ToolResult
 
 
@@ -75,7 +76,14 @@ class ModelRequest:
 
 
 class ModelError(Exception):
-    """The model could not answer (unreachable, refused, malformed); the message says why."""
+    """The model could not answer (unreachable, refused, malformed); the message says why.
+
+    ``str()`` is the English sentence (stored with the run); :attr:`sentence`, when the reason is a
+    :class:`~inspector.mcp.messages.Message`, is what a display layer says in the reader's language."""
+
+    def __init__(self, reason: object = "") -> None:
+        super().__init__(str(reason))
+        self.sentence = reason if isinstance(reason, Message) else None
 
 
 #: Told a model's text so far (never a secret) while it answers; called on the run's event loop.

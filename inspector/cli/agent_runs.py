@@ -20,7 +20,7 @@ from inspector.agent import (
     shipped_scenarios,
 )
 from inspector.i18n import N_, _
-from inspector.i18n.messages import Message
+from inspector.i18n.messages import Message, translate
 from inspector.mcp import McpClient, ServerEndpoint
 from inspector.mcp.server import InvalidServerError
 from inspector.runs import step_outcome
@@ -212,7 +212,7 @@ def _report(store: Any, run_id: int | None, outcome: AgentOutcome, as_json: bool
         if outcome.final_answer:
             print(safe("\n" + _("The model's answer: {answer}").format(answer=outcome.final_answer)))
         if outcome.error:
-            print(safe("\n" + _("The run stopped: {reason}").format(reason=outcome.error)))
+            print(safe("\n" + _("The run stopped: {reason}").format(reason=translate(outcome.error_sentence))))
         sys.stdout.flush()
     if outcome.status == "cancelled":
         return EXIT_CANCELLED

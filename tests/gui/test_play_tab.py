@@ -142,6 +142,29 @@ def test_a_real_model_plays_against_a_configured_server(qtbot, make_window, demo
     assert choices.model_settings.has_key(url)
 
 
+def test_a_model_that_cannot_be_reached_is_said_in_the_reader_s_language(qtbot, make_window, demo_server) -> None:
+    from inspector.gui.language import switch_language
+    from tests.support.asgi_server import free_port
+
+    window = make_window((demo_server.url, "Demo server"))
+    room = play_tab(window).room
+    choices = room.choices
+    switch_language("de")
+    try:
+        assert choices.choose("model") and choices.choose_server(demo_server.url)
+        choices.model_url.setText(f"http://127.0.0.1:{free_port()}/v1")
+        choices.model_name.setText("m")
+        choices.prompt.setText("Hallo.")
+        run = room.play()
+        assert run is not None
+        qtbot.waitUntil(lambda: not run.running, timeout=20000)
+        assert run.status == "failed"
+        assert "war nicht erreichbar" in room.status.text() and "could not be reached" not in room.status.text()
+    finally:
+        switch_language("en")
+    assert "could not be reached" in room.status.text()  # said again in the new language
+
+
 def test_the_model_text_grows_in_the_window_as_it_arrives(qtbot, make_window, demo_server) -> None:
     from tests.support.asgi_server import serve_asgi
     from tests.support.fake_chat_model import FakeChatModel, tool_then_report

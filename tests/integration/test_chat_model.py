@@ -158,6 +158,16 @@ def test_an_unreachable_model_fails_the_run_with_a_sentence(demo):
 
     _, outcome = play(OpenAIChatModel(f"http://127.0.0.1:{free_port()}/v1", "m"), demo.url)
     assert outcome.status == "failed" and "could not be reached" in outcome.error
+    # Stored in English; said in the reader's language where it is shown.
+    from inspector.i18n import set_language
+    from inspector.i18n.messages import translate
+
+    assert str(outcome.error_sentence) == outcome.error
+    set_language("de")
+    try:
+        assert "war nicht erreichbar" in translate(outcome.error_sentence)
+    finally:
+        set_language("en")
 
 
 def test_the_round_limit_stops_a_model_that_never_stops(demo):

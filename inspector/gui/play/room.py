@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
+from inspector.i18n.messages import translate
 from inspector.i18n.words import marked_outcome_text
 
 from ..language import on_language_changed, translated
@@ -276,7 +277,7 @@ class PlayRoom(QWidget):
             return _("{run}: playing, {steps} steps so far").format(run=number, steps=len(run.rows))
         said = _("{run}: {outcome}").format(run=number, outcome=marked_outcome_text(run.status or "failed"))
         if run.error:
-            return _("{said} ({reason})").format(said=said, reason=visible(clip_text(run.error, 300)))
+            return _("{said} ({reason})").format(said=said, reason=visible(clip_text(translate(run.error), 300)))
         return said
 
     def retranslate(self) -> None:

@@ -75,7 +75,8 @@ class PlayRun(QObject):
         self.starting_demo = False
         self.status: str | None = None
         self.stop_reason: str | None = None
-        self.error: str | None = None
+        #: Why the run failed: a sentence (said in the reader's language) or text, or None.
+        self.error: Any = None
         self.final_answer: str | None = None
         self.cancel_requested_at: float | None = None
         #: The tool calls the model asked for that have not started yet, in order.
@@ -227,7 +228,7 @@ class PlayRun(QObject):
             row.bar.finish(ended, ending_for(status, row.bar.legs, row.error_kind), reason)
         return self.row_of(row)
 
-    def _on_ended(self, status: str, stop_reason: str, error: str | None, final_answer: str | None) -> int:
+    def _on_ended(self, status: str, stop_reason: str, error: Any, final_answer: str | None) -> int:
         asking = self._last_asking()
         if asking >= 0:
             # The model was asked as the run was cancelled (or failed): it never answered, and no

@@ -327,7 +327,8 @@ class PlayWorker:
         if handle.cancel_requested:
             agent.cancel()
         outcome = await agent.run()
-        mailbox.post("ended", outcome.status, outcome.stop_reason, outcome.error, outcome.final_answer)
+        # The error as a sentence: the window says it in the reader's language.
+        mailbox.post("ended", outcome.status, outcome.stop_reason, outcome.error_sentence, outcome.final_answer)
 
     async def _start_demo(self, handle: PlayHandle) -> tuple[Any, str | None, str | None]:
         """A fresh demo server with the job's modes, in a process of its own: (process, url, problem)."""
