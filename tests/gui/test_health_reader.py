@@ -72,3 +72,32 @@ def test_the_reader_says_what_went_wrong_and_asks_again_for_the_newest_question(
     qtbot.waitUntil(lambda: said[-1][0] is None, timeout=5000)
     assert said[-1][3]  # the problem, in words
     reader.stop()
+
+
+def test_a_health_read_asked_before_a_server_was_removed_does_not_bring_it_back(
+        qtbot, make_window, demo_server, monkeypatch) -> None:
+    from inspector.gui.workbench import health_reader
+
+    gone = "http://127.0.0.1:9/gone"
+    window = make_window((demo_server.url, "Demo server"), (gone, "Soon gone"), wait_tools=False)
+    admin = window.admin
+    assert [record.url for record in admin.registry.all()] == sorted([demo_server.url, gone])
+    release, reading = threading.Event(), threading.Event()
+    real = health_reader.latencies
+
+    def held(store, url):
+        reading.set()
+        release.wait(5)
+        return real(store, url)
+
+    monkeypatch.setattr(health_reader, "latencies", held)
+    reads = admin.health.reads
+    admin._refresh_health()  # as after operations ended
+    assert reading.wait(5)  # its records are read: both servers
+    admin.registry.remove_server(gone)
+    admin.reload_servers()  # the user removed one meanwhile: listed at once
+    release.set()
+    qtbot.waitUntil(lambda: admin.health.reads > reads and not admin.health._busy, timeout=5000)
+    qtbot.wait(100)  # the read's answer crossed to this thread and was dropped as older
+    assert [window.servers.model.record(row).url for row in range(window.servers.model.rowCount())] == [
+        demo_server.url]

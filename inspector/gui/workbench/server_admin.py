@@ -59,6 +59,8 @@ class ServerAdmin(QObject):
         self.closed = False
         self.health = HealthReader(database_file(store), self)  # read after endings, off the GUI thread
         self.health.read.connect(self._health_read)
+        #: Listings made on this thread (a save, a removal): a health read asked before one is stale.
+        self._listings = self._asked_at = 0
         self._health_refresh = QTimer(self)
         self._health_refresh.setSingleShot(True)
         self._health_refresh.setInterval(100)
@@ -89,6 +91,7 @@ class ServerAdmin(QObject):
         except StoreError as exc:
             self.say(str(exc))
             return
+        self._listings += 1
         self._list(records, select_url, select_first)
 
     def _list(self, records: list[ServerRecord], select_url: str | None = None, select_first: bool = True) -> None:
@@ -111,12 +114,13 @@ class ServerAdmin(QObject):
     def _refresh_health(self) -> None:
         if not self.closed:
             current = self.current()
+            self._asked_at = self._listings
             self.health.request(current.url if current is not None else None)
 
     def _health_read(self, records: list[ServerRecord] | None, url: str | None, shown: list[float],
                      problem: str) -> None:
-        if self.closed:
-            return
+        if self.closed or self._asked_at != self._listings:
+            return  # the servers were listed since it was asked (a server saved or removed): that is newer
         if records is None:
             self.say(problem)
             return
