@@ -42,6 +42,7 @@ class CollectionPacer(QObject):
         super().__init__(window)
         self._busy = busy
         self._thresholds: tuple[int, int, int] | None = None
+        self._stopped = False
         self._passes = 0
         self._timer = QTimer(self)
         self._timer.setInterval(IDLE_CHECK_MS)
@@ -53,8 +54,9 @@ class CollectionPacer(QObject):
         return self._thresholds is not None
 
     def start(self) -> None:
-        """Set aside what lives now and take the oldest generation's passes over (idempotent)."""
-        if self._thresholds is not None:
+        """Set aside what lives now and take the oldest generation's passes over (idempotent; nothing
+        once stopped: a window closed before its first paint leaves collection as it was)."""
+        if self._thresholds is not None or self._stopped:
             return
         self._thresholds = gc.get_threshold()
         young, middle, _oldest = self._thresholds
@@ -76,6 +78,7 @@ class CollectionPacer(QObject):
 
     def stop(self) -> None:
         """Collection as it was before :meth:`start`; what was set aside is collectable again."""
+        self._stopped = True
         if self._thresholds is None:
             return
         self._timer.stop()

@@ -79,3 +79,13 @@ def test_the_window_paces_collection_from_its_first_paint_to_its_closing(make_wi
     assert window.pacer.collect_if_idle() is True
     window.shut_down()
     assert not window.pacer.active and gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_a_pacer_stopped_before_it_started_never_starts(qtbot) -> None:
+    window = QWidget()
+    qtbot.addWidget(window)
+    before = gc.get_threshold()
+    pacer = CollectionPacer(window, lambda: False)
+    pacer.stop()  # the window closed before its first paint
+    pacer.start()  # the first paint's hook, late
+    assert not pacer.active and gc.get_threshold() == before
