@@ -9,6 +9,22 @@ from inspector.gui.workbench.health_reader import HealthReader, database_file
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 
 
+def _hold_reads(monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """The reader's reads wait (the real read, held up) until ``release`` is set; ``reading`` says one began."""
+    from inspector.gui.workbench import health_reader
+
+    release, reading = threading.Event(), threading.Event()
+    real = health_reader.latencies
+
+    def held(store, url):
+        reading.set()
+        release.wait(5)
+        return real(store, url)
+
+    monkeypatch.setattr(health_reader, "latencies", held)
+    return release, reading
+
+
 def test_operations_ending_update_the_health_without_the_gui_thread_reading_the_database(
         qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
@@ -35,21 +51,11 @@ def test_operations_ending_update_the_health_without_the_gui_thread_reading_the_
 
 def test_the_reader_says_what_went_wrong_and_asks_again_for_the_newest_question(
         qtbot, tmp_path, monkeypatch) -> None:
-    from inspector.gui.workbench import health_reader
-
     with RunStore.open(resolve_db_path()) as store:
         ServerRegistry(store.db).save_server("http://127.0.0.1:9/mcp", name="Nowhere")
         path = database_file(store)
     # The first read waits until the test has asked twice more (the real read, held up).
-    release, reading = threading.Event(), threading.Event()
-    real = health_reader.latencies
-
-    def held(store, url):
-        reading.set()
-        release.wait(5)
-        return real(store, url)
-
-    monkeypatch.setattr(health_reader, "latencies", held)
+    release, reading = _hold_reads(monkeypatch)
     reader = HealthReader(path)
     said: list[tuple] = []
     reader.read.connect(lambda records, url, shown, problem: said.append((records, url, shown, problem)))
@@ -63,7 +69,6 @@ def test_the_reader_says_what_went_wrong_and_asks_again_for_the_newest_question(
     assert [url for _records, url, _shown, _problem in said] == ["http://127.0.0.1:9/mcp", "http://127.0.0.1:9/newest"]
     assert [record.name for record in said[0][0]] == ["Nowhere"] and said[0][3] == "" and reader.reads == 2
     reader.stop()
-    monkeypatch.setattr(health_reader, "latencies", real)
     broken = tmp_path / "not-a-database.db"
     broken.write_bytes(b"this is not SQLite" * 100)
     reader = HealthReader(broken)
@@ -76,21 +81,11 @@ def test_the_reader_says_what_went_wrong_and_asks_again_for_the_newest_question(
 
 def test_a_health_read_asked_before_a_server_was_removed_does_not_bring_it_back(
         qtbot, make_window, demo_server, monkeypatch) -> None:
-    from inspector.gui.workbench import health_reader
-
     gone = "http://127.0.0.1:9/gone"
     window = make_window((demo_server.url, "Demo server"), (gone, "Soon gone"), wait_tools=False)
     admin = window.admin
     assert [record.url for record in admin.registry.all()] == sorted([demo_server.url, gone])
-    release, reading = threading.Event(), threading.Event()
-    real = health_reader.latencies
-
-    def held(store, url):
-        reading.set()
-        release.wait(5)
-        return real(store, url)
-
-    monkeypatch.setattr(health_reader, "latencies", held)
+    release, reading = _hold_reads(monkeypatch)
     reads = admin.health.reads
     admin._refresh_health()  # as after operations ended
     assert reading.wait(5)  # its records are read: both servers

@@ -99,12 +99,12 @@ def test_several_replays_are_chosen_from_and_a_difference_is_named(qtbot, make_w
     assert view.other.heading.text() == f"Replay (run {view.choice.itemData(0)})"
 
 
-def test_an_imported_step_asks_which_server(qtbot, make_window, demo_server) -> None:
-    window = make_window((demo_server.url, "Demo"), wait_tools=False)
+def _replay_asks(qtbot, window, source: str, server: str, arguments: dict, result: str):
+    """A stored run (``source``, on ``server``) of one ``add`` step; Replay pressed: its server dialog."""
     with RunStore.open(resolve_db_path()) as store:
-        run_id = store.start_run("trace from a customer", "imported", "http://customer.invalid/mcp")
+        run_id = store.start_run(f"{source} run", source, server)
         store.append_step(run_id, RunStep(kind=StepKind.TOOL, round=0, duration_ms=510.0, tool_name="add",
-                                          tool_arguments={"a": 1, "b": 2}, tool_result="3", tool_is_error=False))
+                                          tool_arguments=arguments, tool_result=result, tool_is_error=False))
         store.finish_run(run_id, "ok")
     tab = window.runs_tab
     window.tabs.setCurrentWidget(tab)
@@ -112,6 +112,12 @@ def test_an_imported_step_asks_which_server(qtbot, make_window, demo_server) -> 
     tab.detail.replay.click()
     dialog = window.workbench.replay_dialog
     assert dialog is not None and dialog.isVisible()
+    return dialog
+
+
+def test_an_imported_step_asks_which_server(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo"), wait_tools=False)
+    dialog = _replay_asks(qtbot, window, "imported", "http://customer.invalid/mcp", {"a": 1, "b": 2}, "3")
     assert "imported trace" in dialog.why.text()
     assert dialog.call.text() == 'tools/call add with {"a": 1, "b": 2}'  # what is replayed, named
     save(dialog, "replay-server-dialog")
@@ -127,18 +133,8 @@ def test_an_imported_step_asks_which_server(qtbot, make_window, demo_server) -> 
 def test_a_played_scenario_s_step_on_a_demo_server_gone_with_its_run_asks_which_server(
         qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo"), wait_tools=False)
-    with RunStore.open(resolve_db_path()) as store:
-        # As a scenario played on a demo server of its own leaves it: a loopback address nobody configured.
-        run_id = store.start_run("scenario happy-path", "scenario", "http://127.0.0.1:9/mcp")
-        store.append_step(run_id, RunStep(kind=StepKind.TOOL, round=1, duration_ms=12.0, tool_name="add",
-                                          tool_arguments={"a": 2, "b": 40}, tool_result="42", tool_is_error=False))
-        store.finish_run(run_id, "ok")
-    tab = window.runs_tab
-    window.tabs.setCurrentWidget(tab)
-    _select_step(qtbot, tab, run_id)
-    tab.detail.replay.click()
-    dialog = window.workbench.replay_dialog
-    assert dialog is not None and dialog.isVisible()
+    # As a scenario played on a demo server of its own leaves it: a loopback address nobody configured.
+    dialog = _replay_asks(qtbot, window, "scenario", "http://127.0.0.1:9/mcp", {"a": 2, "b": 40}, "42")
     assert "demo server started for its run alone" in dialog.why.text()
     with qtbot.waitSignal(window.engine.submitted, timeout=5000) as submitted:
         dialog.accept()
