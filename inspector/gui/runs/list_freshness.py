@@ -1,22 +1,24 @@
-"""Keeping the Runs list as fresh as the database, without reading it for nobody.
+"""Keeping the Runs tab as fresh as the database, without reading it on the GUI thread.
 
 Other connections write the run database (the workbench's worker, played runs, imports, the push
-worker): the tab asks, every :data:`POLL_MS`, whether the database changed (``data_version``, one
-pragma) and reads the list again if so, and soon after an operation of the workbench starts or
-ends (:data:`SOON_MS`; once for a burst of twenty). While another tab is in front of it, it asks
-nothing: the list is read when the tab is shown (issue 27: twenty operations ending together had
-the GUI thread read the database while their bars moved).
+worker): every :data:`POLL_MS`, and soon after an operation of the workbench starts or ends
+(:data:`SOON_MS`; once for a burst of twenty), the tab's question (what it shows) goes to a
+reader thread with its own connection (:mod:`.live_reads`), which reads only when another
+connection wrote, and the answer is laid out on the GUI thread (issue 27: nothing on the GUI
+thread touches the database for a live update). While another tab is in front of it, nothing is
+asked: the list is read when the tab is shown.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
-from inspector.store import RunStore
-from inspector.store.browse import data_version
+from ..widgets.background_reads import BackgroundReads
+from .live_reads import LiveAnswer, LiveQuestion, LiveReads
 
 #: How often the tab asks the database whether another connection wrote (cheap: one pragma).
 POLL_MS = 300
@@ -25,38 +27,55 @@ SOON_MS = 50
 
 
 class ListFreshness(QObject):
-    """Calls ``changed()`` on ``tab``'s thread when the database changed and the tab is seen."""
+    """Asks ``question()`` of the reader thread while the tab is seen; hands each answer read for
+    what the tab still shows to ``show(answer)``, and calls ``changed()`` (a read on this thread)
+    when the tab is shown after it missed a change."""
 
-    def __init__(self, tab: QWidget, store: RunStore, changed: Callable[[], None]) -> None:
+    def __init__(self, tab: QWidget, db_path: Path, question: Callable[[bool], LiveQuestion],
+                 show: Callable[[LiveAnswer], None], changed: Callable[[], None]) -> None:
         super().__init__(tab)
-        self._tab, self._store, self._changed = tab, store, changed
-        self._version = data_version(store)
+        self._tab, self._question, self._show, self._changed = tab, question, show, changed
+        self.reads = BackgroundReads(db_path, LiveReads(), "runs", self)
+        self.reads.answered.connect(self._answered)
+        self._stopped = False
         #: A change may have been missed while the tab was behind another: read when it is shown.
         self.stale = False
+        #: Answers laid out, and answers dropped as read for something no longer shown (tests look).
+        self.shown_answers = self.dropped_answers = 0
         self.poll = QTimer(self)
         self.poll.setInterval(POLL_MS)
         self.poll.timeout.connect(self.check)
         self.poll.start()
 
-    def check(self) -> None:
-        """Read the list again if the database changed (nothing while the tab is not seen)."""
+    def check(self, force: bool = False) -> None:
+        """Ask the reader to read what the tab shows if the database changed (nothing while the tab
+        is not seen)."""
+        if self._stopped:
+            return
         if self._behind_another_tab():
             self.stale = True
             return
-        self.stale = False
-        try:
-            version = data_version(self._store)
-        except Exception:  # noqa: BLE001 - a closed database after shut-down: stop asking
-            self.poll.stop()
+        if self.stale:  # in front again (its showing may not have told us)
+            self.shown()
             return
-        if version != self._version:
-            self._version = version
-            self._changed()
+        self.reads.request(self._question(force))
 
     def shown(self) -> None:
         """The tab came to the front: what it missed is read now."""
-        if self.stale:
-            self.check()
+        if self.stale and not self._stopped:
+            self.stale = False
+            self._changed()
+
+    def _answered(self, question: LiveQuestion, answer: LiveAnswer | None, _problem: str) -> None:
+        if self._stopped or answer is None:
+            return  # nothing changed (or the database could not be read: the next poll asks again)
+        now = self._question(False)
+        if question.shape() != now.shape() or question.limit < now.limit:
+            self.dropped_answers += 1
+            self.check(force=True)  # read for what is shown now
+            return
+        self.shown_answers += 1
+        self._show(answer)
 
     def _behind_another_tab(self) -> bool:
         """The window is shown and the tab is not (another tab is in front of it)."""
@@ -81,4 +100,9 @@ class ListFreshness(QObject):
         engine.submitted.connect(submitted)
 
     def stop(self) -> None:
+        self._stopped = True
         self.poll.stop()
+        self.reads.stop()
+
+
+__all__ = ["POLL_MS", "SOON_MS", "ListFreshness"]

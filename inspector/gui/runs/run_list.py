@@ -34,7 +34,15 @@ from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .columns import compact_rows, fit_columns
 from .push_marks import push_word
-from .runs_model import COLUMNS, RunListModel, format_duration, format_started, server_shown, source_word
+from .runs_model import (
+    COLUMNS,
+    RunListing,
+    RunListModel,
+    format_duration,
+    format_started,
+    server_shown,
+    source_word,
+)
 
 #: The columns' least widths; :meth:`RunListPane.fit_columns` widens them for longer words (German).
 #: The title stretches; the server shows a name, so it needs less room than an address.
@@ -182,12 +190,19 @@ class RunListPane(QWidget):
         """Read the list again (keeps the selected runs selected when they are still listed)."""
         selected, current = self.selected_run_ids(), self.current_run()
         self.model.refresh()
-        self._fill_servers()
+        self._fill_servers(servers_with_runs(self.store))
         self._reselect(selected, current.id if current else None)
         self._update_buttons()
 
-    def _fill_servers(self) -> None:
-        servers = servers_with_runs(self.store)
+    def show_listing(self, listing: RunListing, servers: list[str]) -> None:
+        """Show the list as a reader thread read it (keeps the selected runs selected)."""
+        selected, current = self.selected_run_ids(), self.current_run()
+        self.model.show_listing(listing)
+        self._fill_servers(servers)
+        self._reselect(selected, current.id if current else None)
+        self._update_buttons()
+
+    def _fill_servers(self, servers: list[str]) -> None:
         names = self.model.names
         shown = [(server, server_shown(server, names)) for server in servers]
         known = [(self.server_filter.itemData(i), self.server_filter.itemData(i, Qt.ItemDataRole.UserRole + 1))

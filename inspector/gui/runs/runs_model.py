@@ -7,6 +7,7 @@ reads the list again: rows whose run is unchanged keep their place, a run that c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlsplit
 
@@ -74,6 +75,33 @@ def run_duration(run: RunRecord) -> float | None:
     return max((run.finished_at - run.started_at).total_seconds(), 0.0)
 
 
+@dataclass(frozen=True)
+class RunListing:
+    """What the list shows, read at once: the runs, whether more follow, their pushes, the names."""
+
+    runs: list[RunRecord]
+    has_more: bool
+    pushes: dict[int, OutboxEntry]
+    any_pushed: bool
+    names: dict[str, str]
+
+
+def read_listing(store: RunStore, where: RunFilter, order: str, descending: bool, limit: int,
+                 current: int | None = None) -> RunListing:
+    """The first ``limit`` runs the filter selects, in order (and as far down as the run ``current``,
+    when it is further: a live read keeps the selected run among the rows read)."""
+    runs = list_runs(store, where, order, descending, limit + 1, 0)
+    if current is not None and len(runs) > limit and all(run.id != current for run in runs):
+        position = run_position(store, current, where, order, descending)
+        if position is not None and position >= limit:
+            limit = position + 1 + PAGE_SIZE
+            runs = list_runs(store, where, order, descending, limit + 1, 0)
+    runs, has_more = runs[:limit], len(runs) > limit
+    outbox = Outbox(store.db.conn)
+    pushes = outbox.of_runs([run.id for run in runs])
+    return RunListing(runs, has_more, pushes, bool(pushes) or outbox.any(), server_names(store))
+
+
 class RunListModel(NamedColumnsModel):
     """One row per stored run the filter selects, read :data:`PAGE_SIZE` at a time as the view
     scrolls (``canFetchMore``/``fetchMore``): a database of a million runs lists at once."""
@@ -120,21 +148,34 @@ class RunListModel(NamedColumnsModel):
         self.reads += 1
         return runs[:limit], len(runs) > limit
 
-    def _set(self, runs: list[RunRecord], pushes: dict[int, OutboxEntry] | None = None) -> None:
+    def _set(self, runs: list[RunRecord], pushes: dict[int, OutboxEntry], any_pushed: bool) -> None:
         self._runs = runs
         self._rows = {run.id: row for row, run in enumerate(runs)}
-        self._pushes = pushes if pushes is not None else Outbox(self.store.db.conn).of_runs(list(self._rows))
+        self._pushes = pushes
         #: Whether any run was ever queued to be pushed (the Pushed column is shown only then).
-        self.any_pushed = bool(self._pushes) or Outbox(self.store.db.conn).any()
+        self.any_pushed = any_pushed
+
+    def live_limit(self) -> int:
+        """How many runs a read of the list again reads: what is loaded, at least a page."""
+        return max(len(self._runs), self.page_size)
 
     def refresh(self, *, reset: bool = False) -> None:
         """Read the loaded part of the list again; keep rows in place where the runs are the same."""
-        names, self.names = self.names, server_names(self.store)
-        renamed = names != self.names
-        runs, self._has_more = self._read(self.page_size if reset else max(len(self._runs), self.page_size))
+        listing = read_listing(self.store, self.filter, self.order, self.descending,
+                               self.page_size if reset else self.live_limit())
+        self.reads += 1
+        self.show_listing(listing, reset=reset)
+
+    def show_listing(self, listing: RunListing, *, reset: bool = False) -> None:
+        """Show a listing read (here or by a reader thread): rows whose runs are the same keep their
+        place, changed runs are repainted, a list of another shape is reset."""
+        renamed = listing.names != self.names
+        self.names = listing.names
+        runs = listing.runs
+        self._has_more = listing.has_more
         if reset or [run.id for run in runs] != [run.id for run in self._runs]:
             self.beginResetModel()
-            self._set(runs)
+            self._set(runs, listing.pushes, listing.any_pushed)
             # No rows are inserted while the reset is being announced (a listener asking for more
             # then gets them on its next ask): one structural change at a time.
             self._resetting = True
@@ -144,10 +185,10 @@ class RunListModel(NamedColumnsModel):
                 self._resetting = False
             self.reset_done.emit()
             return
-        pushes = Outbox(self.store.db.conn).of_runs([run.id for run in runs])
+        pushes = listing.pushes
         changed = [row for row, (old, new) in enumerate(zip(self._runs, runs, strict=True))
                    if old != new or (renamed and new.server) or self._pushes.get(new.id) != pushes.get(new.id)]
-        self._set(runs, pushes)
+        self._set(runs, pushes, listing.any_pushed)
         if changed:
             self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), len(COLUMNS) - 1))
 
@@ -165,7 +206,8 @@ class RunListModel(NamedColumnsModel):
             self._has_more = False
             return
         self.beginInsertRows(QModelIndex(), len(self._runs), len(self._runs) + len(more) - 1)
-        self._set(self._runs + more, {**self._pushes, **Outbox(self.store.db.conn).of_runs([run.id for run in more])})
+        self._set(self._runs + more, {**self._pushes, **Outbox(self.store.db.conn).of_runs([run.id for run in more])},
+                  self.any_pushed)
         self.endInsertRows()
 
     def ensure_loaded(self, run_id: int) -> int | None:
@@ -254,5 +296,5 @@ class RunListModel(NamedColumnsModel):
         self.refresh(reset=True)
 
 
-__all__ = ["COLUMNS", "RunIdRole", "RunListModel", "StatusRole", "format_duration", "format_started",
-           "server_names", "server_shown", "source_word"]
+__all__ = ["COLUMNS", "RunIdRole", "RunListModel", "RunListing", "StatusRole", "format_duration", "format_started",
+           "read_listing", "server_names", "server_shown", "source_word"]

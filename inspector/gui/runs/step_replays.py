@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -40,6 +41,29 @@ from .runs_model import format_duration
 class _Side:
     run_id: int
     step: StepInFull
+
+
+class ReplaySides(NamedTuple):
+    """A step, the steps beside it (its replays, or the step it replays), and the line's words."""
+
+    this: _Side
+    others: list[_Side]
+    is_replay: bool
+    line_text: tuple[str, object]
+
+
+def read_replays(store: RunStore, step: StepInFull, payload: dict) -> ReplaySides:
+    """``step``'s replays, or the step it replays (``payload``: its parsed payload), from the store."""
+    this = _Side(step.run_id, step)
+    link = ReplayLink.from_payload(payload.get("replayOf"))
+    if link is not None:  # a replay: the step it replays beside it
+        found = replayed_step_id(store, link)
+        others = [_Side(found[0], step_in_full(store, found[1]))] if found is not None else []
+        return ReplaySides(this, others, True, ("of", (found[0] if found else None, link.sequence)))
+    run = store.get_run(step.run_id)
+    ids = replay_step_ids(store, ReplayLink(run.uid, step.row.sequence))
+    others = [_Side(run_id, step_in_full(store, step_id)) for run_id, step_id in ids]
+    return ReplaySides(this, others, False, ("as", [(side.run_id, side.step.row.outcome) for side in others]))
 
 
 def _plain_label(bold: bool = False) -> QLabel:
@@ -119,12 +143,19 @@ class ReplaysView(QWidget):
 
     def show_for(self, store: RunStore | None, step: StepInFull | None, payload: dict) -> None:
         """Fill the parts for ``step`` (its parsed ``payload``); hide them when it has no replay."""
-        self._this, self._others, self._is_replay = None, [], False
+        sides = None
         if store is not None and step is not None:
             try:
-                self._load(store, step, payload)
+                sides = read_replays(store, step, payload)
             except StoreError:
-                self._others = []
+                sides = ReplaySides(_Side(step.run_id, step), [], False, ("", None))
+        self.show_sides(sides)
+
+    def show_sides(self, sides: ReplaySides | None) -> None:
+        """Fill the parts from the sides read (here or by a reader thread); ``None``: no step."""
+        self._this, self._others, self._is_replay = None, [], False
+        if sides is not None:
+            self._this, self._others, self._is_replay, self._line_text = sides
         self.choice.blockSignals(True)
         self.choice.clear()
         for side in self._others:
@@ -135,21 +166,6 @@ class ReplaysView(QWidget):
         for part in (self, self.this_heading, self.this_summary, self.other):
             part.setVisible(bool(self._others))
         self._chosen()
-
-    def _load(self, store: RunStore, step: StepInFull, payload: dict) -> None:
-        self._this = _Side(step.run_id, step)
-        link = ReplayLink.from_payload(payload.get("replayOf"))
-        if link is not None:  # a replay: the step it replays beside it
-            self._is_replay = True
-            found = replayed_step_id(store, link)
-            self._line_text = ("of", (found[0] if found else None, link.sequence))
-            if found is not None:
-                self._others = [_Side(found[0], step_in_full(store, found[1]))]
-            return
-        run = store.get_run(step.run_id)
-        ids = replay_step_ids(store, ReplayLink(run.uid, step.row.sequence))
-        self._others = [_Side(run_id, step_in_full(store, step_id)) for run_id, step_id in ids]
-        self._line_text = ("as", [(side.run_id, side.step.row.outcome) for side in self._others])
 
     def _chosen(self, _index: int = -1) -> None:
         index = self.choice.currentIndex()
@@ -202,4 +218,4 @@ def replay_plan(store: RunStore, step: StepInFull | None, say: Callable[[str], N
         return None
 
 
-__all__ = ["ALIKE_MS", "ReplaysView", "replay_plan", "verdict"]
+__all__ = ["ALIKE_MS", "ReplaySides", "ReplaysView", "read_replays", "replay_plan", "verdict"]

@@ -24,10 +24,12 @@ from ..dialogs.transfer_dialog import TransferDialog, TransferJob
 from ..language import on_language_changed, translated
 from .compare_launcher import CompareLauncher
 from .list_freshness import ListFreshness
+from .live_reads import LiveAnswer, LiveQuestion, TimelineQuestion
 from .notes import NoteWriter
 from .run_list import RunListPane
 from .step_detail import StepDetail
 from .step_replays import replay_plan
+from .timeline_model import TimelineGrowth
 from .timeline_pane import TimelinePane
 from .transfers import DropFilter, Transfers, dropped_files
 
@@ -74,7 +76,9 @@ class RunsTab(QWidget):
         self._arranged = self._arranging = self._user_split = False
         self._build()
         self._connect()
-        self.freshness = ListFreshness(self, store, self._database_changed)  # the list kept live
+        # The list, the growing run and the shown step's replays kept live, read off the GUI thread.
+        self.freshness = ListFreshness(self, db_path, self._live_question, self._show_live, self._database_changed)
+        self._growth: TimelineGrowth | None = None
         self.reload()
 
     def _build(self) -> None:
@@ -200,7 +204,7 @@ class RunsTab(QWidget):
 
     def _show_run(self, run: RunRecord | None, *, keep: bool = False) -> None:
         same = keep and run is not None and self.timeline.run is not None and self.timeline.run.id == run.id
-        self.timeline_pane.show_run(run, keep=keep)
+        self.timeline_pane.show_run(run, keep=keep, growth=self._growth)
         if not same:
             self.run_selected.emit(run.id if run is not None else -1)
 
@@ -250,6 +254,24 @@ class RunsTab(QWidget):
         self.reload()
         if self.detail.step is not None:  # a replay of the shown step may have been stored
             self.detail.replays.show_for(self.store, self.detail.step, self.detail.parsed)
+
+    def _live_question(self, force: bool) -> LiveQuestion:
+        """What the tab shows, for a live read on the reader thread."""
+        runs, current, asked = self.runs, self.current_run(), self.timeline.growth_question()
+        return LiveQuestion(runs.filter, runs.order, runs.descending, runs.live_limit(),
+                            current.id if current is not None else None,
+                            TimelineQuestion(*asked) if asked is not None else None,
+                            self.detail.step, self.detail.parsed, force)
+
+    def _show_live(self, answer: LiveAnswer) -> None:
+        """Lay out a live read: the list, the growing run's new rows, the shown step's replays."""
+        self._growth = answer.growth
+        try:
+            self.run_list.show_listing(answer.listing, answer.servers)
+        finally:
+            self._growth = None
+        if answer.replays is not None and self.detail.step is not None:
+            self.detail.replays.show_sides(answer.replays)
 
     def watch(self, engine: QObject) -> None:
         """Read the list soon after an operation of the workbench starts or ends (once for a burst)."""

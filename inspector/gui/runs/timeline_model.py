@@ -11,6 +11,7 @@ reading every row.
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import datetime
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
@@ -70,6 +71,38 @@ def step_source(kind: str, service: str = "") -> str:
 def format_time(moment: datetime | None) -> str:
     """A step's start in the reader's time zone and language, to the millisecond."""
     return "" if moment is None else formatting.format_time(moment, milliseconds=True)
+
+
+@dataclass(frozen=True)
+class TimelineGrowth:
+    """What a running run's timeline needs to grow, read at once (by a reader thread): its rows'
+    count with the filter, its span, whether it has rounds, its step count, and the pages that
+    hold the rows it did not show yet. ``tree``: a span tree is shown (its count is every step's)."""
+
+    run_id: int
+    filter: StepFilter
+    tree: bool
+    count: int
+    total: int
+    start: datetime | None
+    end: datetime | None
+    has_rounds: bool
+    pages: dict[int, list[TimelineRow]]
+
+
+def read_growth(store: RunStore, run: RunRecord, where: StepFilter, tree: bool, shown: int,
+                page_size: int = PAGE_SIZE, most_pages: int = 2) -> TimelineGrowth:
+    """The growth of ``run``'s timeline past its first ``shown`` rows (at most ``most_pages`` pages
+    of new rows are read: further ones are read when they are painted)."""
+    total = store.count_steps(run.id)
+    count = total if tree else count_timeline(store, run.id, where)
+    pages: dict[int, list[TimelineRow]] = {}
+    if not tree and count > shown:
+        last = (count - 1) // page_size
+        for number in range(max(shown // page_size, last - most_pages + 1), last + 1):
+            pages[number] = timeline_page(store, run.id, number * page_size, page_size, where)
+    start, end = run_span(store, run)
+    return TimelineGrowth(run.id, where, tree, count, total, start, end, store.has_rounds(run.id), pages)
 
 
 class TimelineModel(SpanTreeRows, NamedColumnsModel):
@@ -168,14 +201,25 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
     def set_filter(self, where: StepFilter) -> None:
         self.set_run(self.run, where)
 
-    def refresh(self, run: RunRecord) -> None:
-        """The same run read again (it may still be running): new steps are appended as rows."""
+    def growth_question(self) -> tuple[RunRecord, StepFilter, bool, int] | None:
+        """What a reader thread needs to read this timeline's growth (:func:`read_growth`)."""
+        if self.run is None:
+            return None
+        return self.run, self.filter, self.tree is not None, self._count
+
+    def refresh(self, run: RunRecord, growth: TimelineGrowth | None = None) -> None:
+        """The same run read again (it may still be running): new steps are appended as rows.
+        ``growth``: read already (off this thread); without it (or when it was read for another
+        run, filter or shape) this reads the database."""
         if self.run is None or run.id != self.run.id:
             self.set_run(run)
             return
+        if growth is not None and (growth.run_id, growth.filter, growth.tree) != (run.id, self.filter,
+                                                                                self.tree is not None):
+            growth = None
         if self.tree is not None:
             # A run from a trace does not grow row by row: read again only if its steps changed.
-            same = count_timeline(self.store, run.id) == len(self.tree.tree)
+            same = (growth.count if growth else count_timeline(self.store, run.id)) == len(self.tree.tree)
             if same:
                 self.run = run
                 self._texts.clear()
@@ -184,10 +228,14 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             return
         self.run = run
         self._texts.clear()  # a step still running gets its duration and outcome
-        if not self.has_rounds:
-            self.has_rounds = self.store.has_rounds(run.id)
-        count = count_timeline(self.store, run.id, self.filter)
-        self.start, self.end = run_span(self.store, run)
+        if growth is not None:
+            self.has_rounds = self.has_rounds or growth.has_rounds
+            count, (self.start, self.end) = growth.count, (growth.start, growth.end)
+        else:
+            if not self.has_rounds:
+                self.has_rounds = self.store.has_rounds(run.id)
+            count = count_timeline(self.store, run.id, self.filter)
+            self.start, self.end = run_span(self.store, run)
         if count < self._count:
             self.set_run(run)
             return
@@ -195,6 +243,11 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             # Steps of a running run arrive in time order: the new ones are the last rows.
             self._pages.pop(self._count // self.page_size, None)
             self._last_number, self._last_page = -1, None
+            for number, page in (growth.pages.items() if growth is not None else ()):
+                self._pages[number] = page
+                self._pages.move_to_end(number)
+            while len(self._pages) > self.cached_pages:
+                self._pages.popitem(last=False)
             self.beginInsertRows(QModelIndex(), self._count, count - 1)
             self._count = count
             self.endInsertRows()

@@ -41,6 +41,7 @@ from .timeline_model import (
     OUTCOME_COLUMN,
     WATERFALL_COLUMN,
     StepIdRole,
+    TimelineGrowth,
     TimelineModel,
     format_time,
     step_source,
@@ -202,12 +203,13 @@ class TimelinePane(QWidget):
     def run(self) -> RunRecord | None:
         return self.model.run
 
-    def show_run(self, run: RunRecord | None, *, keep: bool = False) -> None:
-        """Show ``run``'s steps; with ``keep``, the same run read again keeps its rows and selection."""
+    def show_run(self, run: RunRecord | None, *, keep: bool = False, growth: TimelineGrowth | None = None) -> None:
+        """Show ``run``'s steps; with ``keep``, the same run read again keeps its rows and selection
+        (``growth``: its new rows read already, by a reader thread)."""
         if keep and run is not None and self.model.run is not None and self.model.run.id == run.id:
             if run != self.model.run:
-                self.model.refresh(run)
-                self.describe(run)
+                self.model.refresh(run, growth)
+                self.describe(run, total=growth.total if growth is not None else None)
             return
         self.model.set_run(run, self.step_filter())
         self._matches, self._match = [], -1
@@ -223,9 +225,9 @@ class TimelinePane(QWidget):
         if self.find_edit.text().strip():
             self.find()
 
-    def describe(self, run: RunRecord | None, recount: bool = True) -> None:
+    def describe(self, run: RunRecord | None, recount: bool = True, total: int | None = None) -> None:
         """The heading (and the note over empty rows) for ``run``; ``recount=False`` (a change of
-        language) reuses the count of the run's steps read last."""
+        language) reuses the count of the run's steps read last; ``total``: that count, read already."""
         shown = self.model.step_count
         self.view.horizontalHeader().viewport().update()  # the time axis: the run's length may have changed
         self.plumbing_toggle.setVisible(self.model.plumbing_count > 0)
@@ -239,7 +241,7 @@ class TimelinePane(QWidget):
         hidden = 0 if self.model.show_plumbing else self.model.plumbing_count
         filtered = self.step_filter() != StepFilter()
         if (filtered or hidden) and (recount or self._total is None or self._total[0] != run.id):
-            self._total = (run.id, self.store.count_steps(run.id))
+            self._total = (run.id, total if total is not None else self.store.count_steps(run.id))
         total = self._total[1] if (filtered or hidden) and self._total else shown
         if hidden and not filtered:
             self.heading.setText(ngettext(
