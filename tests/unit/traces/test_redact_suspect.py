@@ -29,3 +29,40 @@ def test_a_long_body_still_loses_its_token() -> None:
     text = "lorem ipsum dolor " * 2000 + token + " and more"
     assert token not in redact_text(text)
     assert redact_text("lorem ipsum dolor " * 2000) == "lorem ipsum dolor " * 2000
+
+
+def _every_pattern(text: str) -> str:
+    """What :func:`redact_text` did before each pattern was guarded by the literal it needs: every
+    pattern over every suspect text, in the same order."""
+    m = redact_module
+    if not m._suspect(text):
+        return text
+    text = m._PRIVATE_KEY.sub(m._private_key, text)
+    text = m._BEARER.sub(rf"\1\2{m.REDACTED}", text)
+    text = m._BASIC.sub(m._basic, text)
+    text = m._HEADER_LINE.sub(m._header_line, text)
+    text = m._redact_assignments(text)
+    text = m._USERINFO.sub(rf"\1{m.REDACTED}@", text)
+    text = m._USER_OPTION.sub(rf"\1\2\3{m.REDACTED}\3", text)
+    text = m._MYSQL_PASSWORD.sub(rf"\1{m.REDACTED}", text)
+    text = m._SECRET_OPTION.sub(m._secret_option, text)
+    if "</" in text:
+        text = m._XML_ELEMENT.sub(m._xml_element, text)
+    if "'" in text or '"' in text:
+        text = m._TEXT_PAIR.sub(m._text_pair, text)
+        text = m._TEXT_NAME_VALUE.sub(m._text_pair, text)
+    return m._KNOWN_TOKENS.sub(m.REDACTED, text)
+
+
+def test_guarding_each_pattern_by_the_literal_it_needs_changes_no_result() -> None:
+    pieces = ["Bearer ", "BASIC ", "basic dXNlcjpwYXNz", "Authorization: ", "\n", "api_key=", '"token": "',
+              "'", '"', "[", "]", ",", "https://", "user:pw@", "@", "-u ", "--user ", "--token ", "mysql -p",
+              "MariaDB -p", "<password>", "</password>", "eyJhbGciOiJ.eyJzdWIiOi.sig", "sk-" + "a" * 20,
+              "ghp_" + "b" * 24, "xoxb-" + "1" * 12, "AKIA" + "C" * 16, "sk_live_" + "d" * 12, "hf_" + "e" * 32,
+              "hooks.slack.com/services/T0/B1/x", "-----BEGIN RSA PRIVATE KEY-----abc-----END RSA PRIVATE KEY-----",
+              "name", "value", ":", "=", " ", "\t", "ſ", "K", "ß", "ÿ", "password", "session", "pin", "otp",
+              '{"name": "X-Api-Key", "value": "v"}', '["Cookie", "c=1"]', "key: v", "x", "7", "/", "-", "--"]
+    chance = random.Random(38)
+    for _ in range(20000):
+        text = "".join(chance.choice(pieces) for _ in range(chance.randint(1, 12)))
+        assert redact_text(text) == _every_pattern(text), text
