@@ -46,8 +46,9 @@ _SUSPECT = re.compile(r"(?i)auth|cookie|token|key|pass|pwd|secret|credential|ses
                       r"|signature|jwt|://|eyJ|sk-|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|AIza|[sr]k_"
                       r"|glpat-|npm_|hf_|hooks\.slack|\bpin\b|\botp\b|(?<![\w-])-u|--user|mysql|-----BEGIN")
 # The same test for ASCII text, by substring search (the alternation above costs about a
-# microsecond a character on long text; a body of tens of kilobytes is common): every alternative of
-# _SUSPECT spelled out in lower case, and the three that need word boundaries as a small pattern.
+# microsecond a character on long text; a body of tens of kilobytes is common, and a JSON-RPC line
+# of 130 characters took 66 us against 1.5 us): every alternative of _SUSPECT spelled out in lower
+# case, and the three that need word boundaries as a small pattern.
 _SUSPECT_WORDS = ("auth", "cookie", "token", "key", "pass", "pwd", "secret", "credential", "session", "sid",
                   "bearer", "basic", "signature", "jwt", "://", "eyj", "sk-", "ghp_", "gho_", "ghu_", "ghs_",
                   "ghr_", "github_pat_", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-", "akia", "aiza", "sk_", "rk_",
@@ -210,7 +211,7 @@ def redact_text(text: str) -> str:
 
 def _suspect(text: str) -> bool:
     """Whether ``text`` may hold anything the patterns remove (what ``_SUSPECT`` finds)."""
-    if len(text) < 256 or not text.isascii():
+    if not text.isascii():
         return _SUSPECT.search(text) is not None
     folded = text.lower()
     return any(word in folded for word in _SUSPECT_WORDS) or _SUSPECT_REST.search(text) is not None

@@ -11,12 +11,12 @@ from inspector.traces.redact import redact_text
 redact_module = importlib.import_module("inspector.traces.redact")  # the package's ``redact`` is the function
 
 
-def test_the_quick_test_agrees_with_the_pattern_on_long_ascii_text() -> None:
+def test_the_quick_test_agrees_with_the_pattern_on_ascii_text() -> None:
     planted = [*redact_module._SUSPECT_WORDS, "pin", "otp", "-u", "Pin.", "x-u", "--User", "GHP_", "EyJ", "AKIA",
                "HOOKS.SLACK", "Bearer", "sId"]
     chance = random.Random(25)
     for _ in range(5000):
-        size = chance.randint(256, 600)
+        size = chance.randint(0, 600)
         text = "".join(chance.choice(string.ascii_letters + " -_:/.=\n") for _ in range(size))
         if chance.random() < 0.5:
             at = chance.randint(0, size)
