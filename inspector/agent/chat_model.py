@@ -105,9 +105,8 @@ class OpenAIChatModel:
                                                                                  f"{self._timeout_s:g}")})) from None
             except StreamError as exc:
                 if exc.quoted is not None:
-                    raise ModelError(f"The model at {self.label} {exc}: "
-                                     f"{error_excerpt(exc.quoted, self.secrets)}") from None
-                raise ModelError(f"The model at {self.label} {self.secrets.scrub(str(exc))}.") from None
+                    raise ModelError(exc.about(self.label, excerpt=error_excerpt(exc.quoted, self.secrets))) from None
+                raise ModelError(exc.about(self.label)) from None
             except httpx.HTTPError as exc:
                 raise ModelError(Message(N_("The model at {model} could not be reached ({reason}); check the model "
                                             "URL and that the model server runs."),
@@ -169,30 +168,34 @@ def error_excerpt(body: str, secrets: Secrets, limit: int = ERROR_EXCERPT_CHARS)
 
 def parse_answer(answer: Any, label: str) -> ModelTurn:
     """A chat-completions answer as a :class:`ModelTurn`, or :class:`ModelError` saying what is wrong."""
-    def bad(problem: str) -> ModelError:
-        return ModelError(f"The model at {label} gave an answer this program cannot read: {problem}.")
+    def bad(template: str, **params: Any) -> ModelError:
+        return ModelError(Message(template, {"model": label, **params}))
 
     if not isinstance(answer, dict):
-        raise bad("it is not a JSON object")
+        raise bad(N_("The model at {model} gave an answer this program cannot read: it is not a JSON object."))
     choices = answer.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise bad("it has no choices")
+        raise bad(N_("The model at {model} gave an answer this program cannot read: it has no choices."))
     message = choices[0].get("message")
     if not isinstance(message, dict):
-        raise bad("its first choice has no message")
+        raise bad(N_("The model at {model} gave an answer this program cannot read: its first choice has no "
+                     "message."))
     calls = []
     for index, call in enumerate(message.get("tool_calls") or []):
         function = call.get("function") if isinstance(call, dict) else None
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
-            raise bad(f"tool call {index} names no function")
+            raise bad(N_("The model at {model} gave an answer this program cannot read: tool call {index} names "
+                         "no function."), index=index)
         arguments = function.get("arguments", "{}")
         if isinstance(arguments, str):
             try:
                 arguments = json.loads(arguments or "{}")
             except ValueError:
-                raise bad(f"the arguments of tool call {index} ({function['name']}) are not JSON") from None
+                raise bad(N_("The model at {model} gave an answer this program cannot read: the arguments of tool "
+                             "call {index} ({tool}) are not JSON."), index=index, tool=function["name"]) from None
         if not isinstance(arguments, dict):
-            raise bad(f"the arguments of tool call {index} ({function['name']}) are not a JSON object")
+            raise bad(N_("The model at {model} gave an answer this program cannot read: the arguments of tool "
+                         "call {index} ({tool}) are not a JSON object."), index=index, tool=function["name"])
         call_id = call.get("id") if isinstance(call.get("id"), str) and call.get("id") else f"call_{index + 1}"
         calls.append(ToolCall(call_id, function["name"], arguments))
     usage = answer.get("usage") if isinstance(answer.get("usage"), dict) else {}

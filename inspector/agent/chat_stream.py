@@ -21,17 +21,33 @@ from typing import Any
 import httpx
 
 from inspector.mcp import Secrets
+from inspector.mcp.messages import N_, NP_, Message
 
 from .model import TextListener
 
 
 class StreamError(Exception):
-    """The stream cannot be read to its end; the message says what the model did, to follow
-    "The model at URL ...". ``quoted`` is the body of an error event, to be quoted in part."""
+    """The stream cannot be read to its end. :attr:`sentence` says what the model did, one whole
+    sentence whose ``{model}`` the caller fills (the model's name); ``quoted`` is the body of an
+    error event, which the caller quotes in part (as the sentence's ``{excerpt}``)."""
 
-    def __init__(self, problem: str, quoted: str | None = None) -> None:
-        super().__init__(problem)
+    def __init__(self, sentence: Message, quoted: str | None = None) -> None:
+        super().__init__(sentence.template)
+        self.sentence = sentence
         self.quoted = quoted
+
+    def about(self, model: str, **more: Any) -> Message:
+        """The sentence about ``model`` (with ``more`` values besides)."""
+        said = self.sentence
+        return Message(said.template, {**said.params, "model": model, **more}, said.plural, said.count)
+
+
+def _event_problem(template: str, number: int) -> StreamError:
+    return StreamError(Message(template, {"number": number}))
+
+
+#: An error event (or an event with an ``error``): its body is quoted as ``{excerpt}``.
+_REPORTED_ERROR = Message(N_("The model at {model} reported an error while answering: {excerpt}"))
 
 
 def is_event_stream(response: httpx.Response) -> bool:
@@ -51,7 +67,8 @@ async def stream_events(response: httpx.Response, max_bytes: int) -> AsyncIterat
         async for chunk in response.aiter_bytes():
             size += len(chunk)
             if size > max_bytes:
-                raise StreamError(f"answered with more than {max_bytes // (1024 * 1024)} MiB; the answer was refused")
+                raise StreamError(Message(N_("The model at {model} answered with more than {size} MiB; the answer was "
+                                             "refused."), {"size": max_bytes // (1024 * 1024)}))
             *lines, pending = (pending + chunk).split(b"\n")
             for line in lines:
                 line = line.rstrip(b"\r")
@@ -67,8 +84,8 @@ async def stream_events(response: httpx.Response, max_bytes: int) -> AsyncIterat
     except httpx.TimeoutException:
         raise
     except httpx.HTTPError as exc:
-        raise StreamError(f"stopped answering before its answer was complete (the connection broke: "
-                          f"{type(exc).__name__})") from None
+        raise StreamError(Message(N_("The model at {model} stopped answering before its answer was complete (the "
+                                     "connection broke: {reason})."), {"reason": type(exc).__name__})) from None
     last = pending.rstrip(b"\r")
     if last.startswith(b"data:"):  # the last event needs no blank line after it
         data.append(_field(last, 5))
@@ -106,18 +123,20 @@ class StreamedAnswer:
         cannot be read."""
         self.events += 1
         if name == "error":
-            raise StreamError("reported an error while answering", quoted=data)
+            raise StreamError(_REPORTED_ERROR, quoted=data)
         if data.strip() == "[DONE]":
             self.done = True
             return
         try:
             event = json.loads(data)
         except ValueError:
-            raise StreamError(f"sent streamed event {self.events}, which is not JSON") from None
+            raise _event_problem(N_("The model at {model} sent streamed event {number}, which is not JSON."),
+                                 self.events) from None
         if not isinstance(event, dict):
-            raise StreamError(f"sent streamed event {self.events}, which is not a JSON object")
+            raise _event_problem(N_("The model at {model} sent streamed event {number}, which is not a JSON object."),
+                                 self.events)
         if event.get("error") is not None:
-            raise StreamError("reported an error while answering", quoted=json.dumps(event))
+            raise StreamError(_REPORTED_ERROR, quoted=json.dumps(event))
         for key in ("id", "model", "created", "system_fingerprint"):
             if key in event and key not in self._head:
                 self._head[key] = event[key]
@@ -127,7 +146,8 @@ class StreamedAnswer:
         if choices is None:
             return
         if not isinstance(choices, list):
-            raise StreamError(f"sent streamed event {self.events}, whose choices are not a list")
+            raise _event_problem(N_("The model at {model} sent streamed event {number}, whose choices are not a "
+                                    "list."), self.events)
         for choice in choices:
             if isinstance(choice, dict) and choice.get("index", 0) == 0:
                 self._add_choice(choice)
@@ -139,7 +159,8 @@ class StreamedAnswer:
         if delta is None:
             return
         if not isinstance(delta, dict):
-            raise StreamError(f"sent streamed event {self.events}, whose delta is not a JSON object")
+            raise _event_problem(N_("The model at {model} sent streamed event {number}, whose delta is not a JSON "
+                                    "object."), self.events)
         piece = delta.get("content")
         if isinstance(piece, str) and piece:
             self._content.append(piece)
@@ -153,7 +174,8 @@ class StreamedAnswer:
     def _add_call(self, call: dict[str, Any], position: int) -> None:
         index = call.get("index", position)
         if not isinstance(index, int) or isinstance(index, bool):
-            raise StreamError(f"sent streamed event {self.events}, whose tool call has no index")
+            raise _event_problem(N_("The model at {model} sent streamed event {number}, whose tool call has no "
+                                    "index."), self.events)
         gathered = self._calls.setdefault(index, {"id": "", "type": "function", "name": "", "arguments": []})
         if isinstance(call.get("id"), str) and call["id"] and not gathered["id"]:
             gathered["id"] = call["id"]
@@ -205,8 +227,12 @@ async def read_stream(response: httpx.Response, secrets: Secrets, max_bytes: int
             if gathered.done:
                 break
     if not gathered.complete:
-        said = "no event" if not gathered.events else f"{gathered.events} events"
-        raise StreamError(f"stopped answering before its answer was complete ({said}, "
-                          "no finish reason and no [DONE])")
+        if not gathered.events:
+            raise StreamError(Message(N_("The model at {model} stopped answering before its answer was complete "
+                                         "(no event, no finish reason and no [DONE]).")))
+        raise StreamError(NP_("The model at {model} stopped answering before its answer was complete ({count} "
+                              "event, no finish reason and no [DONE]).",
+                              "The model at {model} stopped answering before its answer was complete ({count} "
+                              "events, no finish reason and no [DONE]).", {"count": gathered.events}, "count"))
     gathered.finish()
     return gathered.answer()

@@ -293,26 +293,44 @@ def _chunk(delta: dict, finish: str | None = None) -> str:
                                                                   "finish_reason": finish}]})
 
 
-@pytest.mark.parametrize(("events", "said"), [
+@pytest.mark.parametrize(("events", "said", "german"), [
     (RawEvents([_chunk({"content": "Hal"}), "data: {not json\n\n"]),
-     "sent streamed event 2, which is not JSON"),
-    (RawEvents([_chunk({"content": "Hal"}), event([1, 2])]), "sent streamed event 2, which is not a JSON object"),
+     "sent streamed event 2, which is not JSON", "als Ereignis 2 seines Datenstroms etwas, das kein JSON ist"),
+    (RawEvents([_chunk({"content": "Hal"}), event([1, 2])]), "sent streamed event 2, which is not a JSON object",
+     "das kein JSON-Objekt ist"),
     (RawEvents([_chunk({"content": "Half an ans"}), _chunk({"content": "wer"})]),
-     "stopped answering before its answer was complete (2 events, no finish reason and no [DONE])"),
-    (RawEvents([]), "stopped answering before its answer was complete (no event"),
+     "stopped answering before its answer was complete (2 events, no finish reason and no [DONE])",
+     "(2 Ereignisse, kein Abschlussgrund und kein [DONE])"),
+    (RawEvents([_chunk({"content": "Half"})]),
+     "stopped answering before its answer was complete (1 event, no finish reason and no [DONE])",
+     "(1 Ereignis, kein Abschlussgrund"),
+    (RawEvents([]), "stopped answering before its answer was complete (no event", "(kein Ereignis,"),
     (RawEvents([_chunk({"content": "Hal"}), BREAK]),
-     "stopped answering before its answer was complete (the connection broke: RemoteProtocolError)"),
+     "stopped answering before its answer was complete (the connection broke: RemoteProtocolError)",
+     "die Verbindung brach ab: RemoteProtocolError"),
     (RawEvents([_chunk({"content": "Hal"}), event({"error": {"message": f"overloaded; your key {SECRET} is fine"}})]),
-     "reported an error while answering: overloaded; your key [REDACTED] is fine"),
+     "reported an error while answering: overloaded; your key [REDACTED] is fine",
+     "meldete beim Antworten einen Fehler: overloaded; your key [REDACTED] is fine"),
     (RawEvents(["event: error\n", 'data: {"message": "the GPU caught fire"}\n\n']),
-     "reported an error while answering: the GPU caught fire"),
+     "reported an error while answering: the GPU caught fire", "einen Fehler: the GPU caught fire"),
 ])
-def test_a_stream_that_cannot_be_read_to_its_end_is_a_model_error_naming_what_happened(events, said):
+def test_a_stream_that_cannot_be_read_to_its_end_is_a_model_error_naming_what_happened(events, said, german):
     fake = FakeChatModel(lambda body: events)
     with fake_endpoint(fake) as model_url, pytest.raises(ModelError) as caught:
         ask(OpenAIChatModel(model_url, "fake-model", api_key=SECRET), [])
     assert str(caught.value).startswith(f"The model at {model_url}/chat/completions ")
     assert said in str(caught.value) and SECRET not in str(caught.value)
+    # One whole sentence, said in the reader's language where it is shown (stored in English).
+    from inspector.i18n import set_language
+    from inspector.i18n.messages import translate
+
+    set_language("de")
+    try:
+        shown = translate(caught.value.sentence)
+    finally:
+        set_language("en")
+    assert shown.startswith(f"Das Modell unter {model_url}/chat/completions ") and german in shown, shown
+    assert SECRET not in shown
 
 
 def test_a_stream_larger_than_the_cap_is_refused(monkeypatch):
@@ -380,3 +398,26 @@ def test_a_stream_with_crlf_comments_and_split_lines_is_read():
     assert (turn.content, told) == ("Hello, world", ["Hello", "Hello, world"])
     assert [(c.id, c.name, c.arguments) for c in turn.tool_calls] == [("c1", "echo", {"text": "hi"})]
     assert turn.finish_reason == "tool_calls" and turn.total_tokens is None
+
+
+@pytest.mark.parametrize(("answer", "german"), [
+    ([], "sie ist kein JSON-Objekt."),
+    ({"choices": []}, "sie hat keine Auswahlen (choices)."),
+    ({"choices": [{"message": {"tool_calls": [{"function": {"name": "echo", "arguments": "{bad"}}]}}]},
+     "die Argumente von Tool-Aufruf 0 (echo) sind kein JSON."),
+])
+def test_an_answer_that_cannot_be_read_is_one_sentence_in_the_readers_language(answer, german):
+    from inspector.i18n import set_language
+    from inspector.i18n.messages import translate
+
+    with pytest.raises(ModelError) as caught:
+        parse_answer(answer, "http://model.example/v1")
+    assert str(caught.value).startswith(
+        "The model at http://model.example/v1 gave an answer this program cannot read: ")
+    set_language("de")
+    try:
+        shown = translate(caught.value.sentence)
+    finally:
+        set_language("en")
+    assert shown == ("Das Modell unter http://model.example/v1 gab eine Antwort, die dieses Programm nicht lesen "
+                     f"kann: {german}")
