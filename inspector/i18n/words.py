@@ -84,8 +84,9 @@ def source_word(source: str) -> str:
 
 
 def kind_word(kind: str) -> str:
-    """The word for a step's kind (tool, request, llm ...); an unknown one (from a trace) as it is."""
-    return {"request": _("request"), "llm": _("llm"), "tool": _("tool"), "assembled": _("assembled"),
+    """The word for a step's kind (tool, request, model ...); an unknown one (from a trace) as it is.
+    A model's step is stored as ``llm`` and said "model", as the Play tab and ``agent`` say it."""
+    return {"request": _("request"), "llm": _("model"), "tool": _("tool"), "assembled": _("assembled"),
             "context": _("context"), "dropped": _("dropped"), "tool_write": _("tool_write")}.get(kind, kind)
 
 

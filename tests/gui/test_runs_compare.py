@@ -77,7 +77,8 @@ def test_compare_two_scenario_runs_one_cancelled(qtbot, make_window, qtmodeltest
     assert _unnamed(dialog) == []
     # The older run is the first, whichever was selected first.
     assert (dialog.first_id, dialog.second_id) == (finished, cancelled)
-    assert cells(model, "step") == ["llm", "tool write_note", "llm", "tool slow_task", "llm", "tool list_notes", "llm"]
+    assert cells(model, "step") == ["model", "tool write_note", "model", "tool slow_task", "model", "tool list_notes",
+                                     "model"]
     marks = cells(model, "mark")
     assert marks[2:] == ["≠", "≠", "−", "−", "−"] and marks[0] == "="
     assert cells(model, "round") == ["1", "1", "2", "2", "3", "3", "4"]
