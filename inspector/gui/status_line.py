@@ -65,7 +65,7 @@ def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Pa
         plays = ngettext("{count} run playing", "{count} runs playing", playing).format(count=format_number(playing))
         count = _("{operations}, {plays}").format(operations=count, plays=plays)
     if last_run is None:
-        last = _("no run stored yet")
+        last = _("no run stored in this session")  # the database may hold older ones
     else:
         run_id, title, status = last_run
         last = _("last run #{run_id}: {title} ({status})").format(run_id=run_id, title=cell_text(title, TITLE_CHARS),

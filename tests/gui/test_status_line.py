@@ -47,7 +47,7 @@ def test_a_cancelled_played_run_is_named_cancelled(qtbot, make_window) -> None:
 
 def test_the_status_line_counts_runs_playing_in_words() -> None:
     path = Path("/tmp/runs.db")
-    assert status_text(0, None, path) == "0 operations running · no run stored yet · database /tmp/runs.db"
+    assert status_text(0, None, path) == "0 operations running · no run stored in this session · database /tmp/runs.db"
     assert status_text(1, (7, "scenario x", "failed"), path, playing=2) == (
         "1 operation running, 2 runs playing · last run #7: scenario x (failed) · database /tmp/runs.db")
     # A run's title is one line with its controls visible: a title cannot turn the line around.
