@@ -23,13 +23,23 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_command(argv)
     except KeyboardInterrupt:
-        # Loading was interrupted: nothing was asked of any server and nothing was stored.
-        import signal
+        return _interrupted(argv)
+    except RuntimeError as exc:
+        # Python 3.11 wraps what a descriptor's __set_name__ raises while a class is made: a Ctrl-C
+        # landing while a dataclass of ours loads arrives as "Error calling __set_name__".
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            return _interrupted(argv)
+        raise
 
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not print a traceback here
-        from .ending import end_cancelled
 
-        return end_cancelled(argv)
+def _interrupted(argv: list[str]) -> int:
+    # Loading was interrupted: nothing was asked of any server and nothing was stored.
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not print a traceback here
+    from .ending import end_cancelled
+
+    return end_cancelled(argv)
 
 
 def run() -> None:
