@@ -243,7 +243,7 @@ class _OtlpReader:
 
     def __init__(self, sink: TraceSink, layout: str, new_table: NewTable = dict,
                  stored_payloads: bool = False) -> None:
-        self._sorter = SpanSorter(sink.run, sink.step, new_table, stored_payloads, getattr(sink, "trace", None))
+        self._sorter = SpanSorter(sink.run, sink.step, new_table, stored_payloads)
         self._in_resource, self._in_scope = NO_RESOURCE, NO_SCOPE
         self.line: int | None = None
         # A resource or scope written after its spans is not known to them (writers put it first).

@@ -72,9 +72,6 @@ class SpanSorter:
     new_table: Callable[[], MutableMapping[Any, Any]] = dict
     #: Foreign steps as their checked stored form (for an importer, which only writes them).
     stored_payloads: bool = False
-    #: ``on_trace(trace_id)`` at the first span of each foreign trace (in file order: the order
-    #: :meth:`finish` reports their runs in), for a sink that writes steps as they come.
-    on_trace: Callable[[str], None] | None = None
     our_uids: MutableMapping[str, str] = field(init=False)     # trace id → the uid of our run span
     has_run_span: MutableMapping[str, Path] = field(init=False)
     first_step: MutableMapping[str, tuple[Path, int | None]] = field(init=False)
@@ -125,8 +122,6 @@ class SpanSorter:
         trace = self.foreign.get(span.trace_id)
         if trace is None:
             trace = ForeignTrace(span.trace_id, path, line)
-            if self.on_trace is not None:
-                self.on_trace(span.trace_id)
         trace.add(span, resource.service)
         self.foreign[span.trace_id] = trace  # stored again: a table on disk holds a copy
         side = read_side(span, resource, scope)

@@ -42,7 +42,6 @@ from inspector.traces.sniff import FileKind, sniff
 
 from .joining import Joins
 from .spill import SpillArea
-from .streaming import Abandoned, StepStream, StreamingPlan, may_hold_spans_of_ours
 
 __all__ = ["CACHE_BUDGET", "ImportReport", "Progress", "TraceImportError", "import_trace"]
 
@@ -97,20 +96,15 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     source = FilePath(path)
     name = source.name
     try:
-        with _without_cyclic_gc():
+        with _without_cyclic_gc(), SpillArea() as area:
             total = _regular_file_size(source)
+            meter = ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S)
             kind = sniff(source)
-            report = None
-            if kind.name == "otlp" and not may_hold_spans_of_ours(source):
-                report = _streamed(store, source, kind, ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S))
-            if report is None:
-                with SpillArea() as area:
-                    meter = ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S)
-                    plan = _CheckingPlan(CACHE_BUDGET, area.table)  # read here, so a test or benchmark can set it
-                    reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table,
-                                        stored_payloads=True)
-                    first_hash = read_file(source, kind, reader, meter)
-                    report = _write(store, source, kind, plan, first_hash, meter, area)
+            plan = _CheckingPlan(CACHE_BUDGET, area.table)  # read here, so a test or benchmark can set it
+            reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table,
+                                stored_payloads=True)
+            first_hash = read_file(source, kind, reader, meter)
+            report = _write(store, source, kind, plan, first_hash, meter, area)
     except TraceProblem as problem:
         location = place(problem.path)
         if problem.line:
@@ -156,79 +150,6 @@ def _without_cyclic_gc() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-def _streamed(store: RunStore, source: FilePath, kind: FileKind, meter: ProgressMeter) -> ImportReport | None:
-    """Import a file of foreign spans writing each step as it is checked (:mod:`.streaming`);
-    ``None`` when the stream had to give up (the database is then as it was)."""
-    with SpillArea() as area, SpillArea() as placed:
-        stream = StepStream(store, placed.table)
-        try:
-            plan = StreamingPlan(stream, area.table)
-            reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table,
-                                stored_payloads=True)
-            read_file(source, kind, reader, _Twice(meter))  # reading and writing, both at once
-            stream.finish()
-            return _insert_streamed_runs(store, source.name, kind, plan, stream, meter)
-        except Abandoned:
-            stream.close()
-            stream.rollback()
-            return None
-        except BaseException:
-            stream.close()
-            stream.rollback()
-            raise
-
-
-class _Twice:
-    """A meter for a file read and written in one pass: each byte read counts for both halves."""
-
-    def __init__(self, meter: ProgressMeter) -> None:
-        self._meter = meter
-
-    def advance(self, count: int = 1) -> None:
-        self._meter.advance(2 * count)
-
-
-def _insert_streamed_runs(store: RunStore, origin: str, kind: FileKind, plan: TracePlan, stream: StepStream,
-                          meter: ProgressMeter) -> ImportReport:
-    """The runs of a streamed import, with the ids its steps were written with; then the commit."""
-    present, imported, ids = _Kept(), _Kept(), _Ids()
-    if not stream.began:  # nothing written: every run of the file is stored already (or it has none)
-        for key, run in plan.runs.items():
-            if stream.ids.get(key) != 0:
-                raise Abandoned
-            present.add(run.header.uid)
-        meter.done()
-        return ImportReport(kind.name, (), (), present.first, 0, present.count)
-    batch: list[NewRun] = []
-    expected: list[int] = []
-
-    def insert() -> None:
-        if insert_runs(store.db, batch) != expected:  # as SQLite numbers them: cannot differ, but if it did
-            raise Abandoned
-        for run_id, run in zip(expected, batch, strict=True):
-            ids.add(run_id)
-            imported.add(run.uid)
-        batch.clear()
-        expected.clear()
-
-    for key, run in plan.runs.items():
-        run_id = stream.ids.get(key)
-        if run_id is None or run.header.joins:
-            raise Abandoned
-        if run_id == 0:
-            present.add(run.header.uid)
-            continue
-        batch.append(_new_run(run.header, origin))
-        expected.append(run_id)
-        if len(batch) == RUN_BATCH:
-            insert()
-    if batch:
-        insert()
-    meter.done()  # before the commit: a callback that cancels now still writes nothing
-    store.db.conn.execute("COMMIT")
-    return ImportReport(kind.name, ids.ids(), imported.first, present.first, stream.count, present.count)
 
 
 def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPlan, first_hash: str,
