@@ -186,8 +186,8 @@ def step_payload(client: Side, server: Side | None = None) -> dict[str, Any]:
             sentence = Message(N_("the client {client}; the server {server}"),
                                {"client": _side_words(client, client.start_ns),
                                 "server": _side_words(server, client.start_ns)})
-            raw["disagreement"] = _note(sentence)
-            notes.append(str(sentence))
+            disagreement = raw["disagreement"] = _note(sentence)
+            notes.append(disagreement["text"])  # str(sentence), made once
     kind = meaning.kind
     if server is not None and server.meaning.kind == "tool":
         kind = "tool"

@@ -87,7 +87,7 @@ class TracePlan:
         self._sequences: dict[Any, set[int]] | None = {}
         self._seen: MutableMapping[tuple[Any, int], None] | None = None
         self._new_table = new_table
-        #: Per run key, its highest sequence: the spans of another tool that join a run come after it.
+        #: Per run key of ours, its highest sequence: the spans of another tool that join it come after it.
         self.last_sequence: MutableMapping[Any, int] = new_table()
 
     def run(self, key: Any, header: RunHeader, path: Path) -> None:
@@ -99,11 +99,15 @@ class TracePlan:
 
     def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
         """Account for one checked step; ``size`` estimates the bytes it holds in memory."""
-        if not self._first_time(key, step.sequence):
-            raise TraceProblem((*path, "sequence"), said(N_("sequence {sequence} appears twice in this run"),
-                                                         sequence=step.sequence))
-        if step.sequence > self.last_sequence.get(key, 0):
-            self.last_sequence[key] = step.sequence
+        # A foreign trace's key is its trace id, a str (see SpanSorter): the sorter numbers its
+        # steps itself, each once, and no run joins it, so neither table below is needed for it
+        # (for 100,000 spans, the pairs seen alone made a table on disk).
+        if type(key) is not str:
+            if not self._first_time(key, step.sequence):
+                raise TraceProblem((*path, "sequence"), said(N_("sequence {sequence} appears twice in this run"),
+                                                             sequence=step.sequence))
+            if step.sequence > self.last_sequence.get(key, 0):
+                self.last_sequence[key] = step.sequence
         if self.cache is not None:
             self._budget -= size + _STEP_OVERHEAD
             if self._budget < 0:

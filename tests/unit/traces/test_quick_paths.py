@@ -193,3 +193,18 @@ def test_a_resource_after_its_spans_is_not_theirs_the_quick_way_either() -> None
     document["resourceSpans"][0] = {"scopeSpans": first["scopeSpans"], "resource": first["resource"]}
     line = json.dumps(document).encode()
     assert _read(line, quick=True) == _read(line, quick=False) != ["streamed"]
+
+
+def test_a_foreign_traces_steps_keep_no_table_of_sequences() -> None:
+    # The sorter numbers a foreign trace's steps itself, each once: the plan keeps no (run, sequence)
+    # pairs for them (for 100,000 spans those alone moved to a table on disk, one query a step).
+    from inspector.traces.progress import ProgressMeter
+    from inspector.traces.reader import TracePlan, read_file
+    from inspector.traces.sniff import sniff
+
+    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
+        plan = TracePlan()
+        kind = sniff(FIXTURES / name)
+        read_file(FIXTURES / name, kind, reader_for(kind, plan, checking=True), ProgressMeter(None, 1, 1))
+        assert plan.runs and plan.cache
+        assert plan._sequences == {} and plan._seen is None and not plan.last_sequence

@@ -3,6 +3,7 @@ writes is the one the step would give, and whatever the fast form leaves aside t
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -90,3 +91,21 @@ def test_the_stored_form_is_the_steps_or_left_to_it(payload: dict[str, Any]) -> 
         assert fast is None  # refused: the step's own check says why
     elif fast is not None:
         assert step_row(fast) == step_row(step)
+
+
+ODD_VALUES: list[Any] = [
+    {"a": [1e16, -0.0, 1.5e-300, 2**70, 12.345, True, False, None], "b": {"": {}, "é": []}},
+    {"text": "é\u2028\"\\\x01\t\U0001f600", "nested": [[[{"x": ("t", 1)}]]]},
+    {"nan": math.nan, "inf": -math.inf},
+]
+
+
+@pytest.mark.parametrize("payload", ODD_VALUES)
+def test_a_payload_is_written_as_json_dumps_writes_it(payload: dict[str, Any]) -> None:
+    # The store encodes payloads with a C encoder made once (run_store._payload_text): the text
+    # must stay exactly the standard library's, byte for byte.
+    from inspector.store.run_store import _payload_text
+
+    assert _payload_text(payload) == json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    row = step_row(StoredPayload("tool", 0, 1.0, payload))
+    assert row[4] == json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
