@@ -77,7 +77,8 @@ class LiveReads:
         if version == self._version and not question.force:
             return None
         conn = store.db.conn
-        conn.execute("BEGIN")  # one snapshot: the list, the timeline and the replays agree
+        if not conn.in_transaction:
+            conn.execute("BEGIN")  # one snapshot: the list, the timeline and the replays agree
         try:
             listing = read_listing(store, question.filter, question.order, question.descending, question.limit,
                                    question.current)
