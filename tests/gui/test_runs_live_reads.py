@@ -139,3 +139,21 @@ def test_a_live_read_reaches_down_to_the_selected_run_and_agrees_with_a_read_on_
             other.start_run("newer", "live", None, started_at=T0 + timedelta(hours=1))
         again = reads(store, question)
         assert again is not None and again.listing.runs[0].title == "newer"
+
+
+def test_a_reader_stopped_twice_or_asked_after_it_stopped_says_nothing(qtbot, tmp_path) -> None:
+    from inspector.gui.widgets.background_reads import BackgroundReads
+
+    with RunStore.open(tmp_path / "runs.db") as store:
+        store.start_run("one", "live", None, started_at=T0)
+    answers: list = []
+    reads = BackgroundReads(tmp_path / "runs.db", lambda store, question: len(store.list_runs()), "test")
+    reads.answered.connect(lambda question, answer, problem: answers.append((question, answer, problem)))
+    reads.request("how many")
+    qtbot.waitUntil(lambda: bool(answers), timeout=5000)
+    assert answers == [("how many", 1, "")]
+    reads.stop()
+    reads.stop()
+    reads.request("again")  # after the window closed: nothing is read, nothing raises
+    qtbot.wait(100)
+    assert len(answers) == 1 and reads.reads == 1

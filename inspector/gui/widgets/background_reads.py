@@ -69,6 +69,8 @@ class BackgroundReads(QObject):
     def stop(self) -> None:
         """Finish the read under way, close the reader's connection (in its thread) and end it."""
         with self._lock:
+            if self._stopped:
+                return  # stopped already (a window shut down twice)
             self._again = _NOTHING
             self._stopped = True
         self._pool.submit(self._close)
