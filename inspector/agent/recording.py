@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Protocol
 
 from inspector.runs import RunStep
+from inspector.runs.replaying import OWN_DEMO_ORIGIN
 from inspector.store import RunStore, ServerRegistry
 
 
@@ -50,8 +51,10 @@ class StoreSink:
         self.run_id: int | None = None
 
     def run_started(self, title: str, server_url: str, uid: str | None = None) -> None:
-        """``uid``: the run's, chosen by the loop (its requests' traceparent names the run's trace)."""
-        self.run_id = self.store.start_run(title, self.source, server_url, uid=uid)
+        """``uid``: the run's, chosen by the loop (its requests' traceparent names the run's trace).
+        A run on a demo server of its own says so (its replay asks which server to use)."""
+        self.run_id = self.store.start_run(title, self.source, server_url, uid=uid,
+                                           origin=None if self.health else OWN_DEMO_ORIGIN)
 
     def step_recorded(self, step: RunStep, started_at: datetime) -> None:
         if self.run_id is not None:

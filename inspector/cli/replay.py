@@ -76,7 +76,7 @@ def _plan(store: RunStore, run_id: int, sequence: int) -> ReplayPlan:
         raise BadInputError(Message(N_("Step {step} of run {run} cannot be read, so it cannot be replayed: "
                                        "{reason}"), {"run": run_id, "step": sequence, "reason": stored.damage}))
     try:
-        return plan_replay(record.uid, record.source, record.server, sequence, stored.step)
+        return plan_replay(record.uid, record.source, record.server, sequence, stored.step, record.origin)
     except NotReplayable:
         raise BadInputError(Message(N_("Step {step} of run {run} did not call a tool, so there is nothing to "
                                        "replay: only tool steps can be replayed."),

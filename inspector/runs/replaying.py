@@ -54,6 +54,11 @@ class ReplayLink:
         return cls(run, step)
 
 
+#: ``runs.origin`` of a run played on a demo server started for that run alone (a played scenario's,
+#: or a model's run on the Play tab's fresh demo server): its address died with the run.
+OWN_DEMO_ORIGIN = "a demo server of its own"
+
+
 @dataclass(frozen=True)
 class ReplayPlan:
     """What a replay sends: the tool, its arguments, the budget (``None``: the caller's default)
@@ -64,12 +69,13 @@ class ReplayPlan:
     arguments: dict[str, Any]
     budget_s: float | None
     server: str | None
-    #: The step's run was a played scenario: unless its server is configured here, it was a demo
-    #: server started for that run alone, gone with it (the user is asked which server to use).
+    #: The step's run was a played scenario, or played on a demo server of its own: unless its
+    #: server is configured here, that server was gone with the run (the user is asked which to use).
     played: bool = False
 
 
-def plan_replay(run_uid: str, run_source: str, run_server: str | None, sequence: int, step: RunStep) -> ReplayPlan:
+def plan_replay(run_uid: str, run_source: str, run_server: str | None, sequence: int, step: RunStep,
+                run_origin: str | None = None) -> ReplayPlan:
     """The replay of ``step`` (sequence ``sequence`` of the run ``run_uid``); :class:`NotReplayable`
     when it did not call a tool."""
     if step.kind is not StepKind.TOOL or not step.tool_name:
@@ -80,7 +86,7 @@ def plan_replay(run_uid: str, run_source: str, run_server: str | None, sequence:
         plain = {}
     server = None if run_source == "imported" else (run_server or None)
     return ReplayPlan(ReplayLink(run_uid, sequence), step.tool_name, plain, budget_of(step), server,
-                      played=run_source == "scenario")
+                      played=run_source == "scenario" or run_origin == OWN_DEMO_ORIGIN)
 
 
 def budget_of(step: RunStep) -> float | None:

@@ -145,3 +145,30 @@ def test_a_step_that_called_no_tool_or_is_missing_is_refused(tmp_path, demo_url)
     assert refused.returncode == 2 and "did not call a tool" in refused.stderr
     missing = cli(db, "replay", f"{listed}:4")
     assert missing.returncode == 2 and f"Run {listed} has no step 4." in missing.stderr
+
+
+def test_a_model_run_played_on_a_demo_server_of_its_own_asks_which_server_then_replays(tmp_path, demo_url) -> None:
+    """The Play tab's model runs on a fresh demo server are stored as `live`; their sink marks them as
+    played on a demo server of their own, so a replay asks instead of calling a dead address."""
+    from inspector.agent import StoreSink
+    from inspector.runs import Leg, RunTrace, ToolResult
+    from inspector.runs.replaying import OWN_DEMO_ORIGIN
+    from tests.support.sample_runs import T0
+
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        sink = StoreSink(store, "live", health=False)  # as the Play tab's sink for a fresh demo server
+        sink.run_started("agent fake-model: say hello", "http://127.0.0.1:9/mcp")
+        step = RunTrace().record_tool_result(1, "echo", {"text": "hello"}, ToolResult.text("hello"), 3.0,
+                                             legs=(Leg("tools/call", 5, 3.0, 200, "ok"),))
+        sink.step_recorded(step, T0)
+        run = store.get_run(sink.run_id)
+        assert run.source == "live" and run.origin == OWN_DEMO_ORIGIN
+    asked = cli(db, "replay", f"{run.id}:1")
+    assert asked.returncode == 2 and "started for it alone" in asked.stderr and "--server" in asked.stderr
+    done = json.loads(cli(db, "replay", f"{run.id}:1", "--server", demo_url, "--json").stdout)
+    assert (done["tool"], done["outcome"], done["replay_of"]["run"]) == ("echo", "ok", run.id)
+    with RunStore.open(db) as store:  # a sink of a configured server's run marks nothing
+        kept = StoreSink(store, "live")
+        kept.run_started("agent fake-model: say hello", demo_url)
+        assert store.get_run(kept.run_id).origin is None

@@ -211,7 +211,7 @@ def replay_plan(store: RunStore, step: StepInFull | None, say: Callable[[str], N
         stored = store.step_at(step.run_id, step.row.sequence)
         if stored is None or stored.damage:
             raise NotReplayable(stored.damage if stored else "")
-        return plan_replay(run.uid, run.source, run.server, step.row.sequence, stored.step)
+        return plan_replay(run.uid, run.source, run.server, step.row.sequence, stored.step, run.origin)
     except (StoreError, NotReplayable):
         say(_("Step {step} cannot be replayed: only a stored tool step that can be read can be.").format(
             step=step.row.sequence))
