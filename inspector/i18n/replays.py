@@ -21,7 +21,8 @@ def replay_of_text(run_id: int | None, step: int) -> str:
 
 def replayed_as_text(replays: Sequence[tuple[int, str]]) -> str:
     """What a replayed step says of its replays: each run with its status, oldest first."""
-    runs = ", ".join(_("run {run} ({status})").format(run=run_id, status=outcome_word(status))
+    runs = ", ".join(_("run {run} ({status})").format(run=run_id, status=outcome_word(status)) if status
+                     else _("run {run}").format(run=run_id)  # a replay's step with no outcome: no "()"
                      for run_id, status in replays)
     return _("replayed as {runs}").format(runs=runs)
 

@@ -87,7 +87,7 @@ def kind_word(kind: str) -> str:
     """The word for a step's kind (tool, request, model ...); an unknown one (from a trace) as it is.
     A model's step is stored as ``llm`` and said "model", as the Play tab and ``agent`` say it."""
     return {"request": _("request"), "llm": _("model"), "tool": _("tool"), "assembled": _("assembled"),
-            "context": _("context"), "dropped": _("dropped"), "tool_write": _("tool_write")}.get(kind, kind)
+            "context": _("context"), "dropped": _("dropped"), "tool_write": _("tool write")}.get(kind, kind)
 
 
 def step_maker_word(kind: str) -> str:

@@ -48,6 +48,16 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
                      ("tool", "ok"), ("model", "ok"), ("tool", "ok"), ("model", "ok")]
     assert all(row.bar is not None and row.bar.finished for row in run.rows if row.kind == "tool")
     assert "coloured stripes" in room.said.toPlainText()
+    # The caption over the bar is said again in another language (it was left in the first).
+    from inspector.gui.language import switch_language
+
+    assert room.bar._title.startswith("Round ")
+    switch_language("de")
+    try:
+        assert room.bar._title.startswith("Runde ")
+    finally:
+        switch_language("en")
+    assert room.bar._title.startswith("Round ")
     # The demo server started for this run alone is not recorded among the servers.
     assert window.admin.registry.all() == []
     qtmodeltester.check(room.model)

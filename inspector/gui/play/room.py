@@ -240,7 +240,7 @@ class PlayRoom(QWidget):
         if self.bar.state is row.bar and not self.bar.isHidden():
             self.bar.refresh()  # the same operation: it animates itself; a leg came or went
             return
-        self.bar.set_title(_("Round {round}: {what}").format(round=row.round, what=what_text(row)))
+        self.bar.set_title(_bar_title(row))
         self.bar.show_live(row.bar, row.started_at)
         self.bar.show()
 
@@ -286,9 +286,14 @@ class PlayRoom(QWidget):
         if self.bar.state is not None and self.run is not None:
             row = next((row for row in self.run.rows if row.bar is self.bar.state), None)
             if row is not None:
-                self._show_bar(row)
+                self.bar.set_title(_bar_title(row))  # the same operation: only its words change
 
     def shut_down(self) -> None:
         """Cancel what plays and stop the worker (bounded)."""
         self._frames.stop()
         self.worker.shutdown()
+
+
+def _bar_title(row: PlayRow) -> str:
+    """The caption over an operation's bar: its round and what it did."""
+    return _("Round {round}: {what}").format(round=row.round, what=what_text(row))

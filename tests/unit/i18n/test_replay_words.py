@@ -1,0 +1,17 @@
+"""How a replayed step names its replays: each run with its outcome, and no empty brackets for a
+replay whose step recorded no outcome (seen as "replayed as run 9 ()")."""
+
+from __future__ import annotations
+
+from inspector.i18n import set_language
+from inspector.i18n.replays import replayed_as_text
+
+
+def test_replays_are_named_with_their_outcome_and_without_empty_brackets() -> None:
+    set_language("en")
+    assert replayed_as_text([(3, "ok"), (9, "")]) == "replayed as run 3 (ok), run 9"
+    set_language("de")
+    try:
+        assert replayed_as_text([(3, "cancelled"), (9, "")]) == "wiederholt als Lauf 3 (abgebrochen), Lauf 9"
+    finally:
+        set_language("en")
