@@ -261,3 +261,39 @@ def test_a_delivery_that_spent_its_budget_serves_the_other_tasks_at_the_next_tur
         assert said == (["first", "second"] if sink in (sinks[0], sinks[4]) else ["first"])
     assert [name for name, _ in taken].index("task 2") < [name for name, _ in taken].index("task 0", 1)
     assert courier.deliveries >= 2
+
+
+def test_a_frame_of_the_bar_repaints_the_bar_alone_not_the_panels_under_it(qtbot) -> None:
+    """The bar paints every pixel of itself: its animation repaints no parent (the window,
+    splitters and panels under it cost a paint event each, every frame, when it did not)."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    panel = QWidget()
+    qtbot.addWidget(panel)
+    bar = BudgetBar()
+    QVBoxLayout(panel).addWidget(bar)
+    panel.resize(500, 120)
+    panel.show()
+    qtbot.waitExposed(panel)
+    painted: list[str] = []
+
+    class Watch(QObject):
+        def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.Paint:
+                painted.append("bar" if watched is bar else "panel")
+            return False
+
+    watch = Watch()
+    panel.installEventFilter(watch)
+    bar.installEventFilter(watch)
+    qtbot.wait(50)  # the first paint of both, after the panel was shown
+    painted.clear()
+    for _ in range(3):
+        bar.update()
+        qtbot.waitUntil(lambda: painted.count("bar") >= 1, timeout=2000)
+    bar.repaint()
+    assert painted.count("bar") >= 2 and "panel" not in painted
+    # Its background is the window's colour, as the panel's would have shown under it.
+    image = bar.grab().toImage()
+    assert image.pixelColor(2, 1) == bar.palette().color(bar.backgroundRole())

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QHelpEvent, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QHelpEvent, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from inspector.i18n import _
@@ -113,6 +113,9 @@ class BudgetBar(QWidget):
         self.setMinimumHeight(self._header_px() + TICK_AREA_PX + TRACK_PX + 2)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMouseTracking(True)
+        # It paints every pixel of itself (the window's colour under its header): a frame repaints
+        # the bar alone, not the window, splitters and panels under it as well.
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         translated(self, "setAccessibleName", lambda: _("Budget bar"))
         # Its words are made while painting: a new language needs a new description and a repaint.
         on_language_changed(self, self.retranslate)
@@ -192,6 +195,7 @@ class BudgetBar(QWidget):
         self.frames += 1
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.fillRect(self.rect(), self.palette().color(QPalette.ColorRole.Window))
         track = self._track_rect()
         painter.fillRect(track, TRACK)
         painter.setPen(QPen(TRACK_EDGE, 1))
