@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from typing import Any, TypeVar
 
 from inspector.mcp import CancelSignal, McpClient, OperationObserver, Secrets, ServerEndpoint, public_url
+from inspector.mcp.messages import note_of
 from inspector.runs import RunStep, RunTrace, StepKind, ToolOutcome
 from inspector.runs._frozen import freeze
 
@@ -173,10 +174,12 @@ class AgentRun:
                 return self._ended("cancelled", round_number - 1)
             except ModelError as exc:
                 reason = self.secrets.scrub(str(exc))
+                sentence = self.secrets.scrub_message(exc.sentence) if exc.sentence is not None else None
+                # The sentence as data beside it, for a reader to say in its own language.
+                wording = note_of(sentence) if sentence is not None and reason.startswith(str(sentence)) else None
                 self._record(RunStep(kind=StepKind.LLM, round=round_number, duration_ms=_ms_since(started),
                                      messages_sent=sent.of(messages), tool_specs=sent.specs, content=reason,
-                                     finish_reason="error"), started_at)
-                sentence = self.secrets.scrub_message(exc.sentence) if exc.sentence is not None else None
+                                     finish_reason="error", wording=wording), started_at)
                 return self._ended("model_error", round_number, error=reason, sentence=sentence)
             if self.cancelled:  # the answer came as the run was cancelled: nothing more is recorded
                 return self._ended("cancelled", round_number - 1)

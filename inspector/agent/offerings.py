@@ -13,24 +13,28 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.mcp import CancelSignal, FanOut, McpClient, OperationObserver, ServerEndpoint
+from inspector.mcp.messages import N_, NP_, Message
 from inspector.mcp.offerings import Listing, Offerings
 from inspector.mcp.resource_subscriptions import SUBSCRIPTION_OPERATIONS, SessionSubscriptions, SubscriptionChange
 
-from .operations import OperationRecord, request_step
+from .operations import OperationRecord, Said, pages_words, request_step
 
 #: The operations, in the order a user meets them.
 OFFERING_OPERATIONS = ("resources/list", "resources/templates/list", "resources/read", "prompts/list",
                        "prompts/get", "completion/complete", *SUBSCRIPTION_OPERATIONS)
 
 
-def _listing_sentence(noun: str, listing: Listing, key: str) -> str:
-    """The step's stored sentence (English, as every step's): "2 resources in 1 page: a, b"."""
-    pages = "1 page" if listing.pages == 1 else f"{listing.pages} pages"
-    return f"{len(listing.items)} {noun} in {pages}: {', '.join(listing.names(key))}"
-
-
-def _count(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
+def _listing_sentence(noun: str, listing: Listing, key: str) -> Said:
+    """The step's stored sentence (English, as every step's): "2 resources in 1 page: a, b"; its head
+    is also kept as data, to be said in a reader's language."""
+    found = {"count": len(listing.items), "pages": pages_words(listing.pages)}
+    if noun == "resources":
+        head = NP_("{count} resource in {pages}:", "{count} resources in {pages}:", found, "count")
+    elif noun == "resource templates":
+        head = NP_("{count} resource template in {pages}:", "{count} resource templates in {pages}:", found, "count")
+    else:
+        head = NP_("{count} prompt in {pages}:", "{count} prompts in {pages}:", found, "count")
+    return Said(head, ", ".join(listing.names(key)))
 
 
 async def offering_step(client: McpClient, server: ServerEndpoint, operation: str, params: dict[str, Any], *,
@@ -61,17 +65,20 @@ async def offering_step(client: McpClient, server: ServerEndpoint, operation: st
                          lambda found: _listing_sentence("resource templates", found, "uriTemplate"))
     if operation == "resources/read":
         return await run(lambda **kw: offerings.read(server, params["uri"], **kw),
-                         lambda found: f"{_count(len(found.contents), 'content', 'contents')} of {found.uri}")
+                         lambda found: NP_("{count} content of {uri}", "{count} contents of {uri}",
+                                           {"count": len(found.contents), "uri": found.uri}, "count"))
     if operation == "prompts/list":
         return await run(lambda **kw: offerings.list_prompts(server, **kw),
                          lambda found: _listing_sentence("prompts", found, "name"))
     if operation == "prompts/get":
         return await run(lambda **kw: offerings.get_prompt(server, params["name"], params.get("arguments"), **kw),
-                         lambda found: f"the prompt {found.name}: {_count(len(found.messages), 'message', 'messages')}")
+                         lambda found: NP_("the prompt {name}: {count} message", "the prompt {name}: {count} messages",
+                                           {"name": found.name, "count": len(found.messages)}, "count"))
     if operation == "completion/complete":
         return await run(lambda **kw: offerings.complete(server, params["ref"], params["argument"],
                                                          params.get("value", ""), params.get("context"), **kw),
-                         lambda found: f"{_count(len(found.values), 'value', 'values')}: {', '.join(found.values)}")
+                         lambda found: Said(NP_("{count} value:", "{count} values:", {"count": len(found.values)},
+                                                "count"), ", ".join(found.values)))
     if operation in SUBSCRIPTION_OPERATIONS:
         if session is None:
             raise ValueError(f"{operation} needs the listening session it belongs to")
@@ -79,9 +86,12 @@ async def offering_step(client: McpClient, server: ServerEndpoint, operation: st
     raise ValueError(f"not an operation on what a server offers: {operation!r}")
 
 
-def _subscription_sentence(change: SubscriptionChange) -> str:
+def _subscription_sentence(change: SubscriptionChange) -> Message:
     """The step's stored sentence: "subscribed to demo://clock (stateless era)"."""
-    return f"{'subscribed to' if change.subscribed else 'unsubscribed from'} {change.uri} ({change.era} era)"
+    said = {"uri": change.uri, "era": change.era}
+    if change.subscribed:
+        return Message(N_("subscribed to {uri} ({era} era)"), said)
+    return Message(N_("unsubscribed from {uri} ({era} era)"), said)
 
 
 __all__ = ["OFFERING_OPERATIONS", "offering_step"]

@@ -23,6 +23,7 @@ from inspector.mcp import (
     ServerEndpoint,
 )
 from inspector.mcp.eras import era_of_version
+from inspector.mcp.messages import N_, NP_, Message, Number, note_of, one_sentence
 from inspector.mcp.output_schema import check_structured
 from inspector.mcp.results import ToolCallResult
 from inspector.mcp.server_requests import clipped, shown_method
@@ -50,6 +51,38 @@ class OperationRecord:
     #: For a work request torn down on the wire (cancel or time-out): was the server told to
     #: stop? ``False`` when it gave no session id (it may run the request to its end).
     server_told_to_stop: bool | None = None
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a step says it found: a sentence of ours (``head``, which a reader says in its own
+    language) and what follows it as data (``tail``: names, a server's text), shown as it is."""
+
+    head: Message
+    tail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.head} {self.tail}" if self.tail else str(self.head)
+
+
+def said_of(error: McpTransportError) -> Said | str:
+    """An error's sentences, as a step says them (its English ``message``, and the sentences as data)."""
+    head = one_sentence(error.sentences)
+    return Said(head) if str(head) == error.message else error.message
+
+
+def wording_of(said: Said | Message | str, operation: str | None = None) -> dict[str, Any] | None:
+    """The ``wording`` a step stores beside text that begins with ``said`` (after ``"{operation}: "``
+    when given): its sentence as data, or ``None`` for text that is not ours to translate."""
+    head = said.head if isinstance(said, Said) else said if isinstance(said, Message) else None
+    if head is None:
+        return None
+    return note_of(head if operation is None else Message("{operation}: {said}", {"operation": operation,
+                                                                                   "said": head}))
+
+
+def pages_words(pages: int) -> Message:
+    return NP_("{count} page", "{count} pages", {"count": pages}, "count")
 
 
 def _legs(recorder: OperationRecorder) -> tuple[Leg, ...]:
@@ -168,17 +201,24 @@ def tool_result_for(tool: str, server: ServerEndpoint, result: Any, error: McpTr
     if error is not None and error.is_cancellation:
         tool_result = ToolResult.cancelled(error.message, in_flight=bool(error.in_flight))
     elif error is not None and result is not None:  # answered, yet wrong (its output schema): keep what it said
-        tool_result = ToolResult.error(f"{error.message}\n{result.content}", content_blocks=result.blocks)
+        tool_result = ToolResult.error(f"{error.message}\n{result.content}", content_blocks=result.blocks,
+                                       wording=wording_of(said_of(error)))
     elif error is not None:
-        tool_result = ToolResult.error(error.message)
+        tool_result = ToolResult.error(error.message, wording=wording_of(said_of(error)))
     elif result.is_error:
-        tool_result = ToolResult.error(
-            f"The tool {tool} on the server {server.label} reported an error: {result.content}",
-            content_blocks=result.blocks)
+        said = reported_error(tool, server.label, result.content)
+        tool_result = ToolResult.error(str(said), content_blocks=result.blocks, wording=wording_of(said))
     else:
         tool_result = ToolResult.text(result.content, image_artifacts(getattr(result, "images", ())),
                                       content_blocks=result.blocks)
     return tool_result.with_bounded_channels()
+
+
+def reported_error(tool: str, server: str, content: str) -> Said:
+    """What the model and the stored step are told of a tool that reported an error: our sentence,
+    then the tool's own text."""
+    return Said(Message(N_("The tool {tool} on the server {server} reported an error:"),
+                        {"tool": tool, "server": server}), content)
 
 
 #: The MIME types of the pictures a stored step keeps (the formats the window draws). An SVG is
@@ -254,9 +294,11 @@ async def execute_tool(client: McpClient, server: ServerEndpoint, tool: str, arg
                            result, tool_result, _told(recorder))
 
 
-async def request_step(operation: str, server: ServerEndpoint, describe: Callable[[Any], str],
+async def request_step(operation: str, server: ServerEndpoint, describe: Callable[[Any], Said | Message | str],
                         call: Callable[[OperationRecorder], Awaitable[Any]]) -> OperationRecord:
-    """Run a non-tool operation and record it as a ``request`` step (no tool outcome)."""
+    """Run a non-tool operation and record it as a ``request`` step (no tool outcome). ``describe``
+    says what it found: a :class:`Said` or a :class:`Message` is also stored as data (``wording``),
+    for a reader to say in its own language."""
     recorder = OperationRecorder()
     started_at = datetime.now(timezone.utc)
     result, error = None, None
@@ -264,10 +306,10 @@ async def request_step(operation: str, server: ServerEndpoint, describe: Callabl
         result = await call(recorder)
     except McpTransportError as exc:
         error = exc
-    content = describe(result) if error is None else error.message
+    said = describe(result) if error is None else said_of(error)
     progress, dropped = bound_progress(progress_notes(recorder))
     step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=_elapsed_ms(recorder),
-                   content=f"{operation}: {content}", legs=_legs(recorder),
+                   content=f"{operation}: {said}", wording=wording_of(said, operation), legs=_legs(recorder),
                    server_requests=server_requests_summary(recorder) or None,
                    server_notifications=notifications_summary(recorder) or None,
                    progress=progress or None, progress_dropped=dropped or None,
@@ -289,18 +331,23 @@ async def sign_in_step(client: McpClient, server: ServerEndpoint, *, challenge: 
                                         cancel=cancel, observer=FanOut(recorder, observer), browser=browser))
 
 
-def _signed_in_sentence(signed: Any) -> str:
+def _signed_in_sentence(signed: Any) -> Message:
     """What a sign-in gave, without a secret: the authorization server, the client, the scope."""
     tokens = signed.tokens
-    sentence = f"signed in with {tokens.issuer} as client {signed.client.client_id}"
-    return f"{sentence}, scope {tokens.scope}" if tokens.scope else sentence
+    said = {"issuer": tokens.issuer, "client": signed.client.client_id}
+    if tokens.scope:
+        return Message(N_("signed in with {issuer} as client {client}, scope {scope}"), {**said, "scope": tokens.scope})
+    return Message(N_("signed in with {issuer} as client {client}"), said)
 
 
-def catalogue_sentence(tools: int, pages: int, names: list[str]) -> str:
+def catalogue_sentence(tools: int, pages: int, names: list[str]) -> Said:
     """What a catalogue walk found, with real plural forms: "2 tools in 1 page: a, b"."""
-    tool_words = "1 tool" if tools == 1 else "{count} tools".format(count=tools)
-    page_words = "1 page" if pages == 1 else "{count} pages".format(count=pages)
-    return "{tools} in {pages}: {names}".format(tools=tool_words, pages=page_words, names=", ".join(names))
+    if pages == 1:
+        head = NP_("{count} tool in 1 page:", "{count} tools in 1 page:", {"count": tools}, "count")
+    else:
+        head = NP_("{count} tool in {pages} pages:", "{count} tools in {pages} pages:",
+                   {"count": tools, "pages": pages}, "count")
+    return Said(head, ", ".join(names))
 
 
 async def list_tools_step(client: McpClient, server: ServerEndpoint, *, budget_s: object = None,
@@ -328,8 +375,10 @@ async def look_up_task_step(client: McpClient, server: ServerEndpoint, task_id: 
 
     def describe(found: tuple[Any, ToolCallResult | None]) -> str:
         seen, result = found
-        said = f"the task {task_id} is {seen.status}"
-        return f"{said}: {result.content}" if result is not None else said
+        if result is None:
+            return Message(N_("the task {task} is {status}"), {"task": task_id, "status": seen.status})
+        return Said(Message(N_("the task {task} is {status}:"), {"task": task_id, "status": seen.status}),
+                    result.content)
 
     return await request_step("tasks/get", server, describe, call)
 
@@ -340,6 +389,7 @@ async def ping_step(client: McpClient, server: ServerEndpoint, *, budget_s: obje
     """The handshake and MCP's ``ping`` request, recorded as a ``request`` step."""
     return await request_step(
         "ping", server,
-        lambda ping: (f"the server {ping.server_name or '(unnamed)'} speaks MCP {ping.protocol_version} "
-                      f"and answered ping in {ping.latency_ms / 1000:.3f} s"),
+        lambda ping: Message(N_("the server {server} speaks MCP {version} and answered ping in {seconds} s"), {
+            "server": ping.server_name or "(unnamed)", "version": ping.protocol_version,
+            "seconds": Number(round(ping.latency_ms / 1000, 3), f"{ping.latency_ms / 1000:.3f}")}),
         lambda recorder: client.ping(server, budget_s=budget_s, cancel=cancel, observer=FanOut(recorder, observer)))

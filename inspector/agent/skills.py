@@ -10,32 +10,38 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.mcp import CancelSignal, FanOut, McpClient, OperationObserver, ServerEndpoint
+from inspector.mcp.messages import N_, NP_, Message
 from inspector.mcp.skills import LOAD, GotSkill, LoadedSkill, SkillListing, Skills
 
-from .operations import OperationRecord, request_step
+from .operations import OperationRecord, Said, pages_words, request_step
 
 #: The operations, in the order a user meets them.
 SKILL_OPERATIONS = ("skills/list", "skills/get", LOAD)
 
 
-def _listing_sentence(listing: SkillListing) -> str:
-    """The step's stored sentence (English, as every step's): "2 skills in 1 page: a, b"."""
-    skills = "1 skill" if len(listing.entries) == 1 else f"{len(listing.entries)} skills"
-    pages = "1 page" if listing.pages == 1 else f"{listing.pages} pages"
-    return f"{skills} in {pages}: {', '.join(entry.uri for entry in listing.entries)}"
+def _listing_sentence(listing: SkillListing) -> Said:
+    """The step's stored sentence (English, as every step's): "2 skills in 1 page: a, b"; its head
+    is also kept as data, to be said in a reader's language."""
+    head = NP_("{count} skill in {pages}:", "{count} skills in {pages}:",
+               {"count": len(listing.entries), "pages": pages_words(listing.pages)}, "count")
+    return Said(head, ", ".join(entry.uri for entry in listing.entries))
 
 
-def _got_sentence(got: GotSkill) -> str:
-    files = "dynamic files" if got.entry.dynamic else (
-        "1 file" if len(got.entry.files or ()) == 1 else f"{len(got.entry.files or ())} files")
-    return f"the skill {got.entry.name or got.entry.uri}: {files}"
+def _got_sentence(got: GotSkill) -> Message:
+    name = got.entry.name or got.entry.uri
+    if got.entry.dynamic:
+        return Message(N_("the skill {name}: dynamic files"), {"name": name})
+    return NP_("the skill {name}: {count} file", "the skill {name}: {count} files",
+               {"name": name, "count": len(got.entry.files or ())}, "count")
 
 
-def _loaded_sentence(loaded: LoadedSkill) -> str:
-    count = len(loaded.files)
-    files = "1 file" if count == 1 else f"{count} files"
-    how = "read, not verifiable (dynamic)" if loaded.entry.dynamic else "read and verified"
-    return f"the skill {loaded.entry.name}: {files} {how}"
+def _loaded_sentence(loaded: LoadedSkill) -> Message:
+    said = {"name": loaded.entry.name, "count": len(loaded.files)}
+    if loaded.entry.dynamic:
+        return NP_("the skill {name}: {count} file read, not verifiable (dynamic)",
+                   "the skill {name}: {count} files read, not verifiable (dynamic)", said, "count")
+    return NP_("the skill {name}: {count} file read and verified", "the skill {name}: {count} files read and verified",
+               said, "count")
 
 
 async def skill_step(client: McpClient, server: ServerEndpoint, operation: str, params: dict[str, Any], *,

@@ -8,7 +8,7 @@ from typing import Any
 from inspector.runs import DetailWords, step_details
 
 from . import _, ngettext
-from .messages import message_from_note, translate
+from .messages import message_from_note, said_again, translate
 
 
 class TranslatedDetailWords(DetailWords):
@@ -39,7 +39,12 @@ class TranslatedDetailWords(DetailWords):
             return _("{tool}: {detail}").format(tool=tool, detail=detail)
         return tool or detail
 
+    def content_line(self, payload: Mapping[str, Any], line: str) -> str:
+        return said_again(line, payload.get("wording"))
+
     def result_line(self, payload: Mapping[str, Any], line: str) -> str:
+        if "wording" in payload:  # our own sentence at its head, kept as data
+            return said_again(line, payload["wording"])
         # A step read from another tool's span: its result's first line is the importer's first note
         # ("timed out: TimeoutError"), kept with its template: said again in the current language.
         raw = payload.get("raw")

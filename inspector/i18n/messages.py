@@ -11,6 +11,7 @@ reads either.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -90,6 +91,23 @@ _FIELD = re.compile(r"\{([a-z_]{1,40})\}")
 _NOTE_DEPTH = 4
 
 
+@dataclass(frozen=True)
+class _Count:
+    """A note's count of things: chooses the plural form, and is written as the locale writes numbers."""
+
+    value: int
+
+    @property
+    def english(self) -> str:
+        return str(self.value)
+
+    def __str__(self) -> str:
+        return self.english
+
+    def __format__(self, spec: str) -> str:
+        return format(self.english, spec)
+
+
 def message_from_note(note: Any, depth: int = 0) -> Message | str:
     """A sentence kept as data — ``{"template", "params", "text"}``, as a trace importer keeps its
     notes — as the :class:`Message` it was (translate it with :func:`translate`); a note of another
@@ -99,25 +117,52 @@ def message_from_note(note: Any, depth: int = 0) -> Message | str:
     every placeholder is a plain ``{name}`` with a value (a string, a number or a note), so that
     formatting it can neither reach into objects (``{x.__class__}``) nor pad a value to gigabytes;
     anything else gives the stored English text."""
-    if not isinstance(note, dict):
+    if not isinstance(note, Mapping):
         return str(note)
     text = str(note.get("text", ""))
     template, params = note.get("template"), note.get("params")
-    if not isinstance(template, str) or not isinstance(params, dict) or depth > _NOTE_DEPTH:
+    if not isinstance(template, str) or not isinstance(params, Mapping) or depth > _NOTE_DEPTH:
         return text
-    names = _FIELD.findall(template)
-    if _FIELD.sub("", template).count("{") or _FIELD.sub("", template).count("}"):
+    plural, count = note.get("plural"), note.get("count")
+    if (plural is None) != (count is None) or (plural is not None and not (
+            isinstance(plural, str) and isinstance(count, str) and _FIELD.fullmatch("{%s}" % count))):
+        return text
+    forms = (template,) if plural is None else (template, plural)
+    if any(_FIELD.sub("", form).count("{") or _FIELD.sub("", form).count("}") for form in forms):
         return text  # a brace that is not a plain placeholder
     values: dict[str, Any] = {}
-    for name in names:
+    for name in {name for form in forms for name in _FIELD.findall(form)} | ({count} if count else set()):
         value = params.get(name)
-        if isinstance(value, dict):
+        if isinstance(value, Mapping):
             values[name] = message_from_note(value, depth + 1)
-        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        elif isinstance(value, (str, int)) and not isinstance(value, bool) or (
+                isinstance(value, float) and math.isfinite(value)):
             values[name] = value
         else:
             return text
-    return Message(template, values)
+    if count is not None and not (isinstance(values[count], int) and -(2**53) <= values[count] <= 2**53):
+        return text  # the plural form is chosen by a whole number
+    if count is not None:  # a count of things: written as the reader's locale writes numbers
+        values[count] = _Count(values[count])
+    return Message(template, values, plural=plural, count=count)
 
 
-__all__ = ["Message", "message_from_note", "translate", "translate_all"]
+def said_again(text: str, note: Any) -> str:
+    """``text`` with the sentence of ours it begins with said in the current language: ``note`` is
+    that sentence as data (:func:`inspector.mcp.messages.note_of`, stored beside the English). Text
+    that does not begin with the note's English (cut, redacted, or a note that is not ours) is
+    shown as it is."""
+    english = note.get("text") if isinstance(note, Mapping) else None
+    if not isinstance(text, str) or not isinstance(english, str) or not english or not text.startswith(english):
+        return text
+    message = message_from_note(note)
+    if isinstance(message, str):
+        return text
+    try:
+        said = translate(message)
+    except (KeyError, IndexError, ValueError):  # a translation that names another placeholder
+        return text
+    return said + text[len(english):]
+
+
+__all__ = ["Message", "message_from_note", "said_again", "translate", "translate_all"]

@@ -61,4 +61,36 @@ def NP_(singular: str, plural: str, params: Mapping[str, Any], count: str) -> Me
     return Message(singular, params, plural=plural, count=count)
 
 
-__all__ = ["Message", "NP_", "N_", "Number"]
+def note_of(message: Any) -> dict[str, Any]:
+    """A sentence as data, to be stored beside its English text and said again in a reader's
+    language: ``{"template", "params", "text"}`` (with ``"plural"`` and ``"count"`` for a sentence
+    with plural forms). A value that is a sentence becomes a note of its own; a :class:`Number`
+    its value, which the reader formats for its locale. ``inspector.i18n.messages.message_from_note``
+    reads it back (and checks a stranger's)."""
+    params: dict[str, Any] = {}
+    for name, value in message.params.items():
+        if hasattr(value, "template") and hasattr(value, "params"):
+            params[name] = note_of(value)
+        elif isinstance(value, Number):
+            params[name] = value.value
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            params[name] = value
+        else:
+            params[name] = str(value)
+    note: dict[str, Any] = {"template": message.template, "params": params, "text": str(message)}
+    plural, count = getattr(message, "plural", None), getattr(message, "count", None)
+    if plural is not None and count is not None:
+        note["plural"], note["count"] = plural, count
+    return note
+
+
+def one_sentence(sentences: tuple[Message, ...] | list[Message]) -> Message:
+    """Several whole sentences said one after the other, as one :class:`Message` (each translated
+    on its own); one sentence is itself."""
+    if len(sentences) == 1:
+        return sentences[0]
+    names = [f"sentence_{chr(ord('a') + index)}" for index in range(len(sentences))]
+    return Message(" ".join("{%s}" % name for name in names), dict(zip(names, sentences, strict=True)))
+
+
+__all__ = ["Message", "NP_", "N_", "Number", "note_of", "one_sentence"]

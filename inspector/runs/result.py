@@ -105,9 +105,13 @@ class ToolResult:
     content_blocks: tuple[Mapping[str, Any], ...] = ()
     #: How many blocks were left out by the bound (see :meth:`with_bounded_channels`).
     content_blocks_dropped: int = 0
+    #: The sentence of ours the content begins with, as data (``RunStep.wording``), or ``None``.
+    wording: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         _require_str("ToolResult", "content", self.content)
+        if self.wording is not None and not isinstance(self.wording, Mapping):
+            raise ValueError(f"ToolResult.wording must be a mapping or None, got {type(self.wording).__name__}")
         outcome = ToolOutcome.parse(self.outcome)
         if outcome is None:
             raise ValueError(
@@ -175,10 +179,13 @@ class ToolResult:
                    content_blocks=tuple(content_blocks))
 
     @classmethod
-    def error(cls, content: str, content_blocks: Iterable[Mapping[str, Any]] = ()) -> ToolResult:
+    def error(cls, content: str, content_blocks: Iterable[Mapping[str, Any]] = (),
+              wording: Mapping[str, Any] | None = None) -> ToolResult:
         """Return a failed result: no artifacts, no write target (the blocks of a tool that
-        reported an error are kept, as a description)."""
-        return cls(content, True, (), ToolOutcome.FAILED, None, content_blocks=tuple(content_blocks))
+        reported an error are kept, as a description). ``wording``: the sentence of ours the
+        content begins with, as data."""
+        return cls(content, True, (), ToolOutcome.FAILED, None, content_blocks=tuple(content_blocks),
+                   wording=wording)
 
     @classmethod
     def cancelled(cls, content: str, in_flight: bool) -> ToolResult:

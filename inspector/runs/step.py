@@ -114,6 +114,7 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("note", "note", _TEXT),
     _Field("budget_s", "budgetS", _NUMBER),
     _Field("replay_of", "replayOf", _ARRAY),
+    _Field("wording", "wording", _ARRAY),
 )
 
 
@@ -277,6 +278,10 @@ class RunStep:
     budget_s: float | None = None
     #: The step this one replays: ``{"run": uid, "step": sequence}`` (:mod:`inspector.runs.replaying`).
     replay_of: JsonArray | None = None
+    #: The sentence of ours the step's text begins with (``content``, or ``toolResult`` on a tool
+    #: step), as data: ``{"template", "params", "text"}`` (``inspector.mcp.messages.note_of``), so
+    #: that a reader says it in its own language; the stored text stays English.
+    wording: JsonArray | None = None
 
     def __post_init__(self) -> None:
         try:

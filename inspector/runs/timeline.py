@@ -182,6 +182,11 @@ class DetailWords:
         a sentence the importer wrote, kept with its template, in the user's language)."""
         return line
 
+    def content_line(self, payload: Mapping[str, Any], line: str) -> str:
+        """The first line of a step's content as shown; the stored one here (a display layer may say
+        the sentence of ours it begins with, kept as data in ``wording``, in the user's language)."""
+        return line
+
 
 ENGLISH_DETAILS = DetailWords()
 
@@ -205,7 +210,7 @@ def step_details(payload: Mapping[str, Any], words: DetailWords = ENGLISH_DETAIL
     elif kind == StepKind.TOOL_WRITE and isinstance(payload.get("writeTargetTable"), str):
         text = words.wrote(_write_target(payload))
     else:
-        text = _first_line(payload.get("content"))
+        text = words.content_line(payload, _first_line(payload.get("content")))
     return _shorten(text)
 
 
@@ -226,7 +231,7 @@ def _tool_details(payload: Mapping[str, Any], words: DetailWords) -> str:
 
 
 def _llm_details(payload: Mapping[str, Any], words: DetailWords) -> str:
-    preview = _first_line(payload.get("content"))
+    preview = words.content_line(payload, _first_line(payload.get("content")))
     if preview:
         return preview
     calls = payload.get("requestedToolCalls")

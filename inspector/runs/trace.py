@@ -96,6 +96,7 @@ class RunTrace:
             cancelled_in_flight=bounded.cancelled_in_flight,
             content_blocks=bounded.content_blocks,
             content_blocks_dropped=bounded.content_blocks_dropped,
+            wording=bounded.wording,
             server_requests=tuple(server_requests),
             progress=tuple(progress),
             server_told_to_stop=server_told_to_stop,
@@ -146,6 +147,7 @@ class RunTrace:
         server_told_to_stop: bool | None = None,
         server_notifications: tuple[Mapping[str, Any], ...] = (),
         wire: Mapping[str, Any] | None = None,
+        wording: Mapping[str, Any] | None = None,
     ) -> RunStep:
         # The one place a tool step is built. tool_is_error is computed from
         # the outcome, never taken from a caller, so it cannot contradict it.
@@ -173,6 +175,7 @@ class RunTrace:
             progress=kept_progress or None,
             progress_dropped=progress_dropped or None,
             server_told_to_stop=server_told_to_stop,
+            wording=wording,
             **(wire or {}),
         )
         self._steps.append(step)

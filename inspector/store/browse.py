@@ -250,7 +250,9 @@ _ROW_COLUMNS = f"""
     substr(json_extract(p, '$.raw.otlp.service'), 1, {ROW_TEXT_CHARS}),
     (SELECT COUNT(*) FROM legs WHERE legs.step_id = steps.id),
     CASE WHEN json_type(p, '$.raw.otlp.notes[0]') = 'object' AND length(json_extract(p, '$.raw.otlp.notes[0]')) <= 4096
-        THEN json_extract(p, '$.raw.otlp.notes[0]') END
+        THEN json_extract(p, '$.raw.otlp.notes[0]') END,
+    CASE WHEN json_type(p, '$.wording') = 'object' AND length(json_extract(p, '$.wording')) <= 4096
+        THEN json_extract(p, '$.wording') END
 """
 
 
@@ -283,7 +285,7 @@ def _stored_time(text: str | None) -> datetime | None:
 
 def _timeline_row(row: Sequence[Any]) -> TimelineRow:
     (step_id, sequence, started_at, kind, round_, duration, outcome, tool_name, in_flight, result, table,
-     uid, content, calls, finish, dropped, unfinished, service, legs, first_note) = row
+     uid, content, calls, finish, dropped, unfinished, service, legs, first_note, wording) = row
     # The few fields step_details reads, rebuilt from the clipped columns.
     payload: dict[str, Any] = {"kind": kind}
     for key, value in (("toolName", tool_name), ("toolResult", result), ("writeTargetTable", table),
@@ -304,6 +306,11 @@ def _timeline_row(row: Sequence[Any]) -> TimelineRow:
     if isinstance(first_note, str):  # a trace step's first note: the window says it in its language
         try:
             payload["raw"] = {"otlp": {"notes": [json.loads(first_note)]}}
+        except ValueError:
+            pass
+    if isinstance(wording, str):  # the sentence of ours the step's text begins with, as data
+        try:
+            payload["wording"] = json.loads(wording)
         except ValueError:
             pass
     return TimelineRow(id=step_id, sequence=sequence, started_at=_stored_time(started_at), kind=kind,

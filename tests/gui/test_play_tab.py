@@ -170,6 +170,11 @@ def test_a_model_that_cannot_be_reached_is_said_in_the_reader_s_language(qtbot, 
         qtbot.waitUntil(lambda: not run.running, timeout=20000)
         assert run.status == "failed"
         assert "war nicht erreichbar" in room.status.text() and "could not be reached" not in room.status.text()
+        # The model's step, too: its stored English error is said in German in the list of steps.
+        failed = [row for row in run.rows if row.kind == "model" and row.state == "failed"]
+        assert len(failed) == 1 and failed[0].text.startswith("Das Modell unter ") and (
+            "war nicht erreichbar" in failed[0].text)
+        assert failed[0].step.content.startswith("The model at ")
     finally:
         switch_language("en")
     assert "could not be reached" in room.status.text()  # said again in the new language

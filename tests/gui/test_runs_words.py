@@ -7,6 +7,8 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -29,6 +31,19 @@ def _one_call(store: RunStore) -> int:
     store.append_step(run_id, step, T0)
     store.finish_run(run_id, "ok")
     return run_id
+
+
+@contextmanager
+def _shown_in(qtbot, make_window, language: str, run_id: int) -> Iterator:
+    """The Runs tab in ``language`` with run ``run_id`` selected (English again afterwards)."""
+    tab = runs_window(make_window).runs_tab
+    switch_language(language)
+    try:
+        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+        tab.select_runs([run_id])
+        yield tab
+    finally:
+        switch_language("en")
 
 
 def _cli_rows(run_id: int, language: str) -> list[list[str]]:
@@ -88,12 +103,7 @@ def test_a_step_from_a_trace_names_its_service_in_the_window_and_on_the_command_
         report = import_trace(store, ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl")
         (run_id,) = [run_id for run_id in report.run_ids
                      if store.get_run(run_id).title == "invoke_agent support-agent"]
-    window = runs_window(make_window)
-    tab = window.runs_tab
-    switch_language(language)
-    try:
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        tab.select_runs([run_id])
+    with _shown_in(qtbot, make_window, language, run_id) as tab:
         model = tab.timeline
         shown = [[model.index(row, COLUMNS.index(column)).data() for column in ("source", "kind")]
                  for row in range(model.rowCount())]
@@ -106,5 +116,30 @@ def test_a_step_from_a_trace_names_its_service_in_the_window_and_on_the_command_
         timed_out = "slow: Zeitüberschreitung: TimeoutError" if language == "de" else "slow: timed out: TimeoutError"
         assert timed_out in details
         assert timed_out in _cli_details(run_id, language)
-    finally:
-        switch_language("en")
+
+
+def _failed_call(store: RunStore) -> int:
+    """A tool that reported an error, recorded as our calls record it (the sentence kept as data)."""
+    from inspector.agent.operations import reported_error, wording_of
+
+    run_id = store.start_run("tools/call fail", "live", "http://127.0.0.1:8765/mcp", started_at=T0)
+    said = reported_error("fail", "demo", "This tool always fails.")
+    step = RunTrace().record_tool_result(0, "fail", {}, ToolResult.error(str(said), wording=wording_of(said)), 5.0,
+                                         legs=(Leg("tools/call", 20, 5.0, 200, "ok"),))
+    store.append_step(run_id, step, T0)
+    store.finish_run(run_id, "failed")
+    return run_id
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_our_sentence_at_the_head_of_a_result_is_said_in_the_reader_s_language_in_the_window(
+        qtbot, make_window, language: str) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = _failed_call(store)
+    with _shown_in(qtbot, make_window, language, run_id) as tab:
+        said = ("Das Tool fail auf dem Server demo meldete einen Fehler: This tool always fails."
+                if language == "de" else "The tool fail on the server demo reported an error: This tool always fails.")
+        assert tab.timeline.index(0, COLUMNS.index("details")).data() == f"fail: {said}"
+        assert f"fail: {said}" in _cli_details(run_id, language)
+        tab.select_step(0)
+        qtbot.waitUntil(lambda: tab.detail.result.toPlainText() == said)

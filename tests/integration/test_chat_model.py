@@ -160,12 +160,18 @@ def test_an_unreachable_model_fails_the_run_with_a_sentence(demo):
     assert outcome.status == "failed" and "could not be reached" in outcome.error
     # Stored in English; said in the reader's language where it is shown.
     from inspector.i18n import set_language
+    from inspector.i18n.details import localized_step_details
     from inspector.i18n.messages import translate
 
     assert str(outcome.error_sentence) == outcome.error
+    # The model's step keeps the sentence as data beside the English: the timeline says it too.
+    llm = outcome.trace.steps[-1].to_payload()
+    assert llm["content"] == outcome.error and llm["wording"]["text"] == outcome.error
     set_language("de")
     try:
         assert "war nicht erreichbar" in translate(outcome.error_sentence)
+        assert localized_step_details(llm).startswith("Das Modell unter ") and "war nicht erreichbar" in (
+            localized_step_details(llm))
     finally:
         set_language("en")
 

@@ -7,8 +7,8 @@ def test_catalogue_sentences_use_real_plural_forms():
     from inspector.agent.operations import catalogue_sentence
     from inspector.cli.results import catalogue_heading
 
-    assert catalogue_sentence(1, 1, ["echo"]) == "1 tool in 1 page: echo"
-    assert catalogue_sentence(4, 2, ["a", "b", "c", "d"]) == "4 tools in 2 pages: a, b, c, d"
+    assert str(catalogue_sentence(1, 1, ["echo"])) == "1 tool in 1 page: echo"
+    assert str(catalogue_sentence(4, 2, ["a", "b", "c", "d"])) == "4 tools in 2 pages: a, b, c, d"
     assert catalogue_heading(0, 1) == "0 tools in 1 page:"
     assert catalogue_heading(1, 3) == "1 tool in 3 pages:"
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from inspector.i18n.messages import said_again
 from inspector.runs import RunStep, StepKind
 from inspector.runs.timeline import step_outcome
 
@@ -206,7 +207,8 @@ class PlayRun(QObject):
             row = self.rows[index] if index >= 0 else PlayRow("model", step.round)
             if index < 0:
                 index = self._append(row)
-            row.text, row.step = step.content or "", step
+            # A model's error is our sentence, kept as data beside the English: said in the reader's language.
+            row.text, row.step = said_again(step.content or "", step.wording), step
             row.state = "failed" if step.finish_reason == "error" else "ok"
             row.calls = [str(call.get("name")) for call in step.requested_tool_calls or () if isinstance(call, Mapping)]
             self._calls.extend(row.calls)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.messages import said_again
 from inspector.i18n.words import kind_word
 from inspector.store.browse import StepInFull
 
@@ -245,8 +246,9 @@ class StepDetail(QWidget):
             self.arguments.setPlainText(_("This step has no arguments."))
         else:
             self.arguments.setPlainText(pretty_payload(step.arguments_json))
-        result = step.result_text
-        # A cancel's sentence is stored in English: it is said in the reader's language.
+        # A cancel's sentence, and a sentence of ours kept as data, are stored in English: they are
+        # said in the reader's language.
+        result = said_again(step.result_text, row.detail_fields.get("wording"))
         shown = cancelled_result_text(result, row.cancelled_in_flight) if row.outcome == "cancelled" else result
         self._result_text = clip_text(shown) if shown else ""
         if step.result_length > len(result) and result:
