@@ -25,7 +25,7 @@ from inspector.mcp import (
 from inspector.mcp.eras import era_of_version
 from inspector.mcp.messages import N_, NP_, Message, Number, note_of, one_sentence
 from inspector.mcp.output_schema import check_structured
-from inspector.mcp.results import ToolCallResult
+from inspector.mcp.results import NO_TEXT_SENTENCE, ToolCallResult, non_text_sentence
 from inspector.mcp.server_requests import clipped, shown_method
 from inspector.mcp.tasks import look_up_task
 from inspector.runs import Artifact, Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
@@ -210,8 +210,17 @@ def tool_result_for(tool: str, server: ServerEndpoint, result: Any, error: McpTr
         tool_result = ToolResult.error(str(said), content_blocks=result.blocks, wording=wording_of(said))
     else:
         tool_result = ToolResult.text(result.content, image_artifacts(getattr(result, "images", ())),
-                                      content_blocks=result.blocks)
+                                      content_blocks=result.blocks, wording=wording_of(answer_head(result)))
     return tool_result.with_bounded_channels()
+
+
+def answer_head(result: ToolCallResult) -> Message | None:
+    """The sentence of ours an answer's text begins with: the note naming its blocks that are not
+    text, or the sentence saying it has no text at all; ``None`` when it begins with the tool's own."""
+    if result.dropped_blocks:
+        head = non_text_sentence(result.dropped_blocks)
+        return head if result.content.startswith(str(head)) else None
+    return Message(NO_TEXT_SENTENCE) if result.content == NO_TEXT_SENTENCE else None
 
 
 def reported_error(tool: str, server: str, content: str) -> Said:

@@ -7,19 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .images import ImagePart, image_parts
-from .messages import Message
+from .messages import N_, NP_, Message
 
-NO_TEXT_SENTENCE = "The tool returned no textual content."
+NO_TEXT_SENTENCE = N_("The tool returned no textual content.")
 
 
-#: The kinds of content block MCP defines besides text, and how a sentence names them.
-_KIND_NAMES = {
-    "image": ("image", "images"),
-    "audio": ("audio clip", "audio clips"),
-    "resource": ("embedded resource", "embedded resources"),
-    "resource_link": ("resource link", "resource links"),
-    "other": ("block of another kind", "blocks of other kinds"),
-}
+#: The kinds of content block MCP defines besides text (each named in :func:`_kind_count`).
+_KINDS = frozenset({"image", "audio", "resource", "resource_link"})
 
 
 @dataclass(frozen=True)
@@ -59,7 +53,7 @@ class ToolCallResult:
                 if kind == "text" and isinstance(block.get("text"), str):
                     texts.append(block["text"])
                 else:
-                    dropped[kind if kind in _KIND_NAMES else "other"] += 1
+                    dropped[kind if kind in _KINDS else "other"] += 1
         content = "\n".join(texts)
         if dropped:
             note = non_text_note(dropped)
@@ -83,14 +77,29 @@ class ToolCallResult:
 def non_text_note(dropped: dict[str, int]) -> str:
     """The note that starts a text answer with blocks that are not text, e.g.
     ``[3 blocks are not shown as text: 2 images, 1 resource link.]``."""
-    parts = []
-    for kind, count in sorted(dropped.items()):
-        one, many = _KIND_NAMES.get(kind, _KIND_NAMES["other"])
-        parts.append(f"{count} {one if count == 1 else many}")
-    total = sum(dropped.values())
-    if total == 1:
-        return "[{count} block is not shown as text: {kinds}.]".format(count=total, kinds=", ".join(parts))
-    return "[{count} blocks are not shown as text: {kinds}.]".format(count=total, kinds=", ".join(parts))
+    return str(non_text_sentence(dropped))
+
+
+def non_text_sentence(dropped: dict[str, int]) -> Message:
+    """:func:`non_text_note` as a sentence a display layer says in the reader's language."""
+    kinds = {f"kind_{chr(ord('a') + index)}": _kind_count(kind, count)
+             for index, (kind, count) in enumerate(sorted(dropped.items()))}
+    listed = Message(", ".join("{%s}" % name for name in kinds), kinds)
+    return NP_("[{count} block is not shown as text: {kinds}.]", "[{count} blocks are not shown as text: {kinds}.]",
+               {"count": sum(dropped.values()), "kinds": listed}, "count")
+
+
+def _kind_count(kind: str, count: int) -> Message:
+    said = {"count": count}
+    if kind == "image":
+        return NP_("{count} image", "{count} images", said, "count")
+    if kind == "audio":
+        return NP_("{count} audio clip", "{count} audio clips", said, "count")
+    if kind == "resource":
+        return NP_("{count} embedded resource", "{count} embedded resources", said, "count")
+    if kind == "resource_link":
+        return NP_("{count} resource link", "{count} resource links", said, "count")
+    return NP_("{count} block of another kind", "{count} blocks of other kinds", said, "count")
 
 
 def describe_block(block: Any) -> dict[str, Any]:

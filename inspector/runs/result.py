@@ -173,10 +173,11 @@ class ToolResult:
         artifacts: Iterable[Artifact] = (),
         write_target: WriteTarget | None = None,
         content_blocks: Iterable[Mapping[str, Any]] = (),
+        wording: Mapping[str, Any] | None = None,
     ) -> ToolResult:
-        """Return a successful result."""
+        """Return a successful result (``wording``: the sentence of ours it begins with, as data)."""
         return cls(content, False, tuple(artifacts), ToolOutcome.OK, write_target,
-                   content_blocks=tuple(content_blocks))
+                   content_blocks=tuple(content_blocks), wording=wording)
 
     @classmethod
     def error(cls, content: str, content_blocks: Iterable[Mapping[str, Any]] = (),

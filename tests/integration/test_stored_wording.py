@@ -31,7 +31,8 @@ def cli(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def record_runs(db: Path, url: str) -> list[int]:
-    """A catalogue, a tool that reports an error, a ping, and a ping of a port nobody listens on."""
+    """A catalogue, a tool that reports an error, a ping, a ping of a port nobody listens on, and an
+    answer with a picture (a block that is not text)."""
     server = ServerEndpoint(url, name="demo")
     nowhere = ServerEndpoint(f"http://127.0.0.1:{free_port()}/mcp", name="nowhere")
 
@@ -43,7 +44,9 @@ def record_runs(db: Path, url: str) -> list[int]:
                                 ("fail", lambda: execute_tool(client, server, "fail", {"reason": "disk full"},
                                                               budget_s=20)),
                                 ("ping", lambda: ping_step(client, server, budget_s=20)),
-                                ("nowhere", lambda: ping_step(client, nowhere, budget_s=5))):
+                                ("nowhere", lambda: ping_step(client, nowhere, budget_s=5)),
+                                ("picture", lambda: execute_tool(client, server, "describe_image", {},
+                                                                 budget_s=20))):
                 recording = RunRecording(store, db, title, url)
                 recording.start()
                 fate = recording.finish(await call())
@@ -67,13 +70,14 @@ def recorded(tmp_path: Path, demo_server) -> tuple[Path, list[int]]:
 
 
 def test_each_stored_sentence_of_ours_is_said_in_german_and_the_stored_english_is_unchanged(recorded) -> None:
-    db, (tools, fail, ping, nowhere) = recorded
+    db, (tools, fail, ping, nowhere, picture) = recorded
     with RunStore.open(db) as store:
-        payloads = {run: next(store.iter_steps(run)).payload for run in (tools, fail, ping, nowhere)}
+        payloads = {run: next(store.iter_steps(run)).payload for run in (tools, fail, ping, nowhere, picture)}
     # The stored English, as before the wording was kept beside it.
     assert payloads[tools]["content"].startswith("tools/list: 10 tools in 1 page: echo, add, ")
     assert payloads[fail]["toolResult"].startswith("The tool fail on the server demo reported an error: ")
     assert payloads[ping]["content"].startswith("ping: the server run-inspector-demo speaks MCP ")
+    assert payloads[picture]["toolResult"].startswith("[1 block is not shown as text: 1 image.]\nA ")
     for run, payload in payloads.items():
         wording = payload["wording"]
         shown = payload.get("toolResult", payload.get("content"))
@@ -84,6 +88,7 @@ def test_each_stored_sentence_of_ours_is_said_in_german_and_the_stored_english_i
     assert "ping: der Server run-inspector-demo spricht MCP " in german[ping]
     assert " s beantwortet" in german[ping] and "," in german[ping].split("ping in ")[1]  # 0,003 s
     assert "ping: Der Server nowhere war beim Senden von " in german[nowhere] and "nicht erreichbar" in german[nowhere]
+    assert "describe_image: [1 Block wird nicht als Text gezeigt: 1 Bild.]" in german[picture]
     english = {run: shown_details(db, run, "en") for run in payloads}
     assert "tools/list: 10 tools in 1 page: echo, add, " in english[tools]
     assert "fail: The tool fail on the server demo reported an error: " in english[fail]
@@ -106,9 +111,9 @@ def test_the_wording_travels_with_an_export_and_is_said_in_german_where_it_is_op
         report = import_trace(store, written)
         imported = [run.id for run in store.list_runs()]
         payloads = [step.payload for run in imported for step in store.iter_steps(run)]
-    assert report.runs_imported == 4
+    assert report.runs_imported == 5
     worded = [payload for payload in payloads if "wording" in payload]
-    assert len(worded) == 4
+    assert len(worded) == 5
     fail = next(p for p in worded if p.get("toolName") == "fail")
     shown = [shown_details(elsewhere, run, "de") for run in imported]
     assert any("Das Tool fail auf dem Server demo meldete einen Fehler: " in line for line in shown), (fail, shown)

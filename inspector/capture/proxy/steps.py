@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from inspector.agent.operations import image_artifacts, reported_error, wording_of
+from inspector.agent.operations import answer_head, image_artifacts, reported_error, wording_of
 from inspector.mcp.eras import era_of_version
 from inspector.mcp.results import ToolCallResult
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
@@ -211,7 +211,8 @@ def _tool_result(operation: ProxiedOperation, tool: str, server: str) -> ToolRes
         if answer.is_error:
             said = reported_error(tool, server, answer.content)
             return ToolResult.error(str(said), content_blocks=answer.blocks, wording=wording_of(said))
-        return ToolResult.text(answer.content, image_artifacts(answer.images), content_blocks=answer.blocks)
+        return ToolResult.text(answer.content, image_artifacts(answer.images), content_blocks=answer.blocks,
+                               wording=wording_of(answer_head(answer)))
     return ToolResult.error(_why_unanswered(operation, server))
 
 
