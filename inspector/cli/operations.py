@@ -59,6 +59,7 @@ from .progress import live_progress_line
 from .results import (
     block_lines,
     catalogue_heading,
+    content_said,
     elicitation_lines,
     excluded_entry,
     excluded_lines,
@@ -569,7 +570,7 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
     elif report["outcome"] == "failed":
         print(one_line(_("The tool {tool} reported an error:").format(tool=report.get("tool"))))
     if "content" in report:
-        print(safe(report["content"]))
+        print(safe(content_said(report["content"], report.get("content_blocks", []))))
         for block in report.get("content_blocks", []):
             for line in block_lines(block):
                 print(one_line(line))

@@ -11,7 +11,10 @@ from typing import Any
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.messages import said_again
 from inspector.mcp import tool_arguments
+from inspector.mcp.messages import note_of
+from inspector.mcp.results import NON_TEXT_KINDS, non_text_sentence
 
 from .words import seconds
 
@@ -256,3 +259,17 @@ def step_extra_lines(payload: dict[str, Any]) -> list[str]:
 def _number(value: float) -> str:
     """A progress amount as the server gave it, in the locale's way (no grouping changes its sense)."""
     return format_number(int(value)) if float(value).is_integer() else format_number(float(value))
+
+
+def content_said(content: str, blocks: list[dict[str, Any]]) -> str:
+    """An answer's text as a person reads it: the note naming its blocks that are not text, which
+    the text begins with in English (as ``--json`` keeps it), said in the reader's language."""
+    dropped: dict[str, int] = {}
+    for block in blocks:
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind != "text":
+            kind = kind if kind in NON_TEXT_KINDS else "other"
+            dropped[kind] = dropped.get(kind, 0) + 1
+    if not dropped:
+        return content
+    return said_again(content, note_of(non_text_sentence(dropped)))

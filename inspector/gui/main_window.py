@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
     def _build(self, secrets: SecretKeeper) -> None:
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status.setMinimumWidth(1)  # a long database path is cut, never wider than the screen
         translated(self.status, "setAccessibleName", lambda: _("Status"))
         self.statusBar().addWidget(self.status, 1)
         self.servers = ServersPanel()

@@ -45,15 +45,46 @@ class TranslatedDetailWords(DetailWords):
     def result_line(self, payload: Mapping[str, Any], line: str) -> str:
         if "wording" in payload:  # our own sentence at its head, kept as data
             return said_again(line, payload["wording"])
-        # A step read from another tool's span: its result's first line is the importer's first note
-        # ("timed out: TimeoutError"), kept with its template: said again in the current language.
-        raw = payload.get("raw")
-        otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
-        notes = otlp.get("notes") if isinstance(otlp, Mapping) else None
-        if not (isinstance(notes, list) and notes and isinstance(notes[0], dict) and notes[0].get("text") == line):
-            return line
-        said = translate(message_from_note(notes[0]))
-        return said.splitlines()[0] if said else line
+        return importer_lines_said(line, payload).split("\n", 1)[0]
+
+
+def importer_notes(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The sentences the trace importer wrote into a step read from another tool's spans, each kept
+    with its template (``raw.otlp``: the client side's first note, the server side's first note, and
+    the sentence on how the two disagree)."""
+    raw = payload.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
+    if not isinstance(otlp, Mapping):
+        return []
+    server = otlp.get("server")
+    found = [_first(otlp.get("notes")), _first(server.get("notes") if isinstance(server, Mapping) else None),
+             otlp.get("disagreement")]
+    return [note for note in found if isinstance(note, Mapping) and isinstance(note.get("text"), str)]
+
+
+def importer_lines_said(text: str, payload: Mapping[str, Any]) -> str:
+    """``text`` (a step's result or content) with each line that is one of the importer's notes
+    (:func:`importer_notes`) said in the current language; other lines as they are."""
+    notes = {note["text"]: note for note in importer_notes(payload) if note["text"]}
+    if not notes or not isinstance(text, str):
+        return text
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        note = notes.get(line)
+        if note is not None:
+            said = translate(message_from_note(note))
+            lines[index] = said if said and "\n" not in said else line
+    return "\n".join(lines)
+
+
+def stored_text_said(text: str, payload: Mapping[str, Any]) -> str:
+    """A step's stored result or content as a person reads it: the sentence of ours it begins with
+    (``wording``) and the importer's notes among its lines said in the current language."""
+    return importer_lines_said(said_again(text, payload.get("wording")), payload)
+
+
+def _first(notes: Any) -> Any:
+    return notes[0] if isinstance(notes, list) and notes else None
 
 
 TRANSLATED_DETAILS = TranslatedDetailWords()
@@ -64,4 +95,5 @@ def localized_step_details(payload: Mapping[str, Any]) -> str:
     return step_details(payload, TRANSLATED_DETAILS)
 
 
-__all__ = ["TRANSLATED_DETAILS", "TranslatedDetailWords", "localized_step_details"]
+__all__ = ["TRANSLATED_DETAILS", "TranslatedDetailWords", "importer_lines_said", "importer_notes",
+           "localized_step_details", "stored_text_said"]

@@ -150,10 +150,15 @@ def message_from_note(note: Any, depth: int = 0) -> Message | str:
 def said_again(text: str, note: Any) -> str:
     """``text`` with the sentence of ours it begins with said in the current language: ``note`` is
     that sentence as data (:func:`inspector.mcp.messages.note_of`, stored beside the English). Text
-    that does not begin with the note's English (cut, redacted, or a note that is not ours) is
-    shown as it is."""
+    cut short inside the sentence (a first line, a row's clip) gives the sentence's first line; text
+    that does not begin with the note's English (redacted, or a note that is not ours) is shown as
+    it is."""
     english = note.get("text") if isinstance(note, Mapping) else None
-    if not isinstance(text, str) or not isinstance(english, str) or not english or not text.startswith(english):
+    if not isinstance(text, str) or not isinstance(english, str) or not english or not text:
+        return text
+    whole = text.startswith(english)
+    # A first line, or a text cut short for a row, may end inside the sentence: its start is said.
+    if not (whole or english.startswith(text)):
         return text
     message = message_from_note(note)
     if isinstance(message, str):
@@ -162,7 +167,7 @@ def said_again(text: str, note: Any) -> str:
         said = translate(message)
     except (KeyError, IndexError, ValueError):  # a translation that names another placeholder
         return text
-    return said + text[len(english):]
+    return said + text[len(english):] if whole else said.split("\n", 1)[0]
 
 
 __all__ = ["Message", "message_from_note", "said_again", "translate", "translate_all"]

@@ -13,7 +13,7 @@ NO_TEXT_SENTENCE = N_("The tool returned no textual content.")
 
 
 #: The kinds of content block MCP defines besides text (each named in :func:`_kind_count`).
-_KINDS = frozenset({"image", "audio", "resource", "resource_link"})
+NON_TEXT_KINDS = frozenset({"image", "audio", "resource", "resource_link"})
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class ToolCallResult:
                 if kind == "text" and isinstance(block.get("text"), str):
                     texts.append(block["text"])
                 else:
-                    dropped[kind if kind in _KINDS else "other"] += 1
+                    dropped[kind if kind in NON_TEXT_KINDS else "other"] += 1
         content = "\n".join(texts)
         if dropped:
             note = non_text_note(dropped)

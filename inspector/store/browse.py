@@ -233,6 +233,10 @@ def count_timeline(store: RunStore, run_id: int, where: StepFilter = StepFilter(
     return int(store.db.conn.execute(f"SELECT COUNT(*) FROM steps WHERE {clause}", params).fetchone()[0])
 
 
+#: A sentence the importer kept with its template (an object of at most 4,096 characters), or null.
+_NOTE = ("CASE WHEN json_type(p, '{path}') = 'object' AND length(json_extract(p, '{path}')) <= 4096"
+         " THEN json(json_extract(p, '{path}')) END")
+
 _ROW_COLUMNS = f"""
     id, sequence, started_at, kind, round, duration_ms, outcome,
     substr(json_extract(p, '$.toolName'), 1, {ROW_TEXT_CHARS}),
@@ -249,8 +253,8 @@ _ROW_COLUMNS = f"""
     json_extract(p, '$.raw.otlp.unfinished'),
     substr(json_extract(p, '$.raw.otlp.service'), 1, {ROW_TEXT_CHARS}),
     (SELECT COUNT(*) FROM legs WHERE legs.step_id = steps.id),
-    CASE WHEN json_type(p, '$.raw.otlp.notes[0]') = 'object' AND length(json_extract(p, '$.raw.otlp.notes[0]')) <= 4096
-        THEN json_extract(p, '$.raw.otlp.notes[0]') END,
+    json_array({_NOTE.format(path="$.raw.otlp.notes[0]")}, {_NOTE.format(path="$.raw.otlp.server.notes[0]")},
+               {_NOTE.format(path="$.raw.otlp.disagreement")}),
     CASE WHEN json_type(p, '$.wording') = 'object' AND length(json_extract(p, '$.wording')) <= 4096
         THEN json_extract(p, '$.wording') END
 """
@@ -285,7 +289,7 @@ def _stored_time(text: str | None) -> datetime | None:
 
 def _timeline_row(row: Sequence[Any]) -> TimelineRow:
     (step_id, sequence, started_at, kind, round_, duration, outcome, tool_name, in_flight, result, table,
-     uid, content, calls, finish, dropped, unfinished, service, legs, first_note, wording) = row
+     uid, content, calls, finish, dropped, unfinished, service, legs, notes, wording) = row
     # The few fields step_details reads, rebuilt from the clipped columns.
     payload: dict[str, Any] = {"kind": kind}
     for key, value in (("toolName", tool_name), ("toolResult", result), ("writeTargetTable", table),
@@ -303,11 +307,12 @@ def _timeline_row(row: Sequence[Any]) -> TimelineRow:
         payload["requestedToolCalls"] = [None] * min(calls, 10_000)
     if isinstance(dropped, int):
         payload["droppedSources"] = [None] * min(dropped, 10_000)
-    if isinstance(first_note, str):  # a trace step's first note: the window says it in its language
+    if isinstance(notes, str) and notes != "[null,null,null]":  # a trace step's notes: said in the reader's language
         try:
-            payload["raw"] = {"otlp": {"notes": [json.loads(first_note)]}}
+            first, server, disagreement = json.loads(notes)
         except ValueError:
-            pass
+            first = server = disagreement = None
+        payload["raw"] = {"otlp": {"notes": [first], "server": {"notes": [server]}, "disagreement": disagreement}}
     if isinstance(wording, str):  # the sentence of ours the step's text begins with, as data
         try:
             payload["wording"] = json.loads(wording)

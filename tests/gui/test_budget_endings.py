@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from inspector.demo import DemoOptions, DemoServer
+from inspector.gui.language import switch_language
 from inspector.store import RunStore, resolve_db_path
 from tests.support.fault_server import Exchange, FaultServer
 
@@ -72,6 +73,15 @@ def test_a_stalled_tool_with_budget_3_times_out_at_3_seconds(qtbot, make_window)
         geometry = window.workbench.operations.detail.current_geometry()
         assert geometry.segments[-1].kind == "timed_out"
         assert geometry.end_text == "✗ failed: timed out"
+        # The Result tab's text is the stored time-out sentence: in German it is said in German.
+        result = window.workbench.detail.result
+        assert result.text.toPlainText().startswith("The server stalling did not finish answering tools/call")
+        switch_language("de")
+        try:
+            result.show_task(task)
+            assert result.text.toPlainText().startswith("Der Server stalling hat tools/call nicht innerhalb ")
+        finally:
+            switch_language("en")
         window.shut_down()
         with RunStore.open(resolve_db_path()) as store:
             assert store.get_run(outcome.run_id).status == "failed"

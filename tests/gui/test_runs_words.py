@@ -116,6 +116,15 @@ def test_a_step_from_a_trace_names_its_service_in_the_window_and_on_the_command_
         timed_out = "slow: Zeitüberschreitung: TimeoutError" if language == "de" else "slow: timed out: TimeoutError"
         assert timed_out in details
         assert timed_out in _cli_details(run_id, language)
+        # A note of the server's side (the client's side has none) and how the two sides disagree,
+        # in the Details column and the step's Result tab.
+        failed = ("fail: das Tool meldete einen Fehler (error.type tool_error)" if language == "de"
+                  else "fail: the tool reported an error (error.type tool_error)")
+        assert failed in details and failed in _cli_details(run_id, language)
+        tab.select_step(details.index(failed))
+        disagree = ("der Client endete nach 10 ms ohne aufgezeichneten Fehler; der Server scheiterte nach 9 ms"
+                    if language == "de" else "the client ended with no error recorded after 10 ms; the server failed")
+        qtbot.waitUntil(lambda: disagree in tab.detail.result.toPlainText())
 
 
 def _failed_call(store: RunStore) -> int:

@@ -184,6 +184,8 @@ def test_a_refused_call_waits_for_the_sign_in_then_runs_afresh_and_sign_out_forg
     assert window.workbench.tools.select_tool("echo")
     window.workbench.arguments.set_arguments({"text": "hello"})
     call = window.workbench.run_current_tool()
+    # The view of the first sign-in is still shown: the click waits until this call was refused and asks.
+    qtbot.waitUntil(lambda: call.waiting_for_signin, timeout=15000)
     view = asked_view(qtbot, window)
     assert view.header.values[2].text() == "tools/call echo"
     view.sign_in_button.click()

@@ -118,3 +118,39 @@ def test_the_settings_dialog_fits_a_small_screen_and_scrolls_with_ok_in_view(tmp
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["dialog"][1] <= seen["screen"][1] and seen["ok inside"], seen
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_window_1024_wide_shows_the_runs_tab_with_a_step_in_either_language(qtbot, make_window,
+                                                                             language: str) -> None:
+    """German buttons and filters are longer: side by side, the timeline and the step detail would hold
+    the window at 1,140 pixels. A tab too narrow for both puts the detail under the timeline."""
+    from PySide6.QtCore import QPoint, Qt
+
+    from inspector.gui.language import switch_language
+    from inspector.store import RunStore, resolve_db_path
+    from tests.support.sample_runs import mixed_run
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store, "scenario " + "with a long title " * 8)
+    switch_language(language)  # before the window is made, as a user's language is
+    try:
+        window = make_window(wait_tools=False)
+        window.resize(1600, 900)  # wide first: the detail beside the timeline
+        window.tabs.setCurrentWidget(window.runs_tab)
+        tab = window.runs_tab
+        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+        tab.select_runs([run_id])
+        tab.select_step(0)
+        qtbot.waitUntil(lambda: tab.lower.orientation() == Qt.Orientation.Horizontal)
+        window.resize(1024, 700)  # then narrow: the detail goes under the timeline, the window fits
+        qtbot.waitUntil(lambda: window.width() == 1024)
+        # Nothing is held wider than the window: the panes fit, the detail's right edge is in view.
+        assert window.main.minimumSizeHint().width() <= 1024 and window.main.width() <= 1024
+        assert tab.detail.mapTo(window, QPoint(tab.detail.width(), 0)).x() <= window.width()
+        assert tab.lower.orientation() == Qt.Orientation.Vertical
+        assert tab.detail.isVisible() and tab.detail.width() >= tab.detail.minimumSizeHint().width()
+        window.resize(1600, 900)
+        qtbot.waitUntil(lambda: tab.lower.orientation() == Qt.Orientation.Horizontal)  # wide again: beside it
+    finally:
+        switch_language("en")

@@ -63,6 +63,11 @@ def shown_details(db: Path, run_id: int, lang: str) -> str:
     return next(line for line in shown.stdout.splitlines() if line.startswith("1 "))
 
 
+def recorded_url(db: Path) -> str:
+    with RunStore.open(db) as store:
+        return store.list_runs()[-1].server
+
+
 @pytest.fixture
 def recorded(tmp_path: Path, demo_server) -> tuple[Path, list[int]]:
     db = tmp_path / "runs.db"
@@ -89,6 +94,9 @@ def test_each_stored_sentence_of_ours_is_said_in_german_and_the_stored_english_i
     assert " s beantwortet" in german[ping] and "," in german[ping].split("ping in ")[1]  # 0,003 s
     assert "ping: Der Server nowhere war beim Senden von " in german[nowhere] and "nicht erreichbar" in german[nowhere]
     assert "describe_image: [1 Block wird nicht als Text gezeigt: 1 Bild.]" in german[picture]
+    # The command line's own print of an answer says the note on its picture in German too.
+    called = cli(db, "--lang", "de", "call", recorded_url(db), "describe_image")
+    assert "[1 Block wird nicht als Text gezeigt: 1 Bild.]" in called.stdout, called.stdout + called.stderr
     english = {run: shown_details(db, run, "en") for run in payloads}
     assert "tools/list: 10 tools in 1 page: echo, add, " in english[tools]
     assert "fail: The tool fail on the server demo reported an error: " in english[fail]

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from inspector.i18n import _
-from inspector.i18n.messages import said_again
+from inspector.i18n.details import stored_text_said
 from inspector.runs.comparing import AlignedRow, StepFacts
 from inspector.store import RunStore, UnknownRunError
 from inspector.store.browse import StepInFull, step_in_full
@@ -60,7 +60,7 @@ class StepSide(QWidget):
             arguments = _arguments(full)
             if arguments is not None or full.row.kind == "tool":
                 parts += ["", _("Arguments"), arguments if arguments is not None else _("(none)")]
-            result = said_again(full.result_text, full.row.detail_fields.get("wording"))
+            result = stored_text_said(full.result_text, full.row.detail_fields)
             if full.row.outcome == "cancelled":
                 result = cancelled_result_text(result, full.row.cancelled_in_flight)
             parts += ["", _("Result"), clip_text(result) if result else _("(none)")]

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.details import stored_text_said
 from inspector.i18n.formatting import format_number
-from inspector.i18n.messages import said_again
 from inspector.i18n.words import kind_word
 from inspector.store.browse import StepInFull
 
@@ -248,7 +248,7 @@ class StepDetail(QWidget):
             self.arguments.setPlainText(pretty_payload(step.arguments_json))
         # A cancel's sentence, and a sentence of ours kept as data, are stored in English: they are
         # said in the reader's language.
-        result = said_again(step.result_text, row.detail_fields.get("wording"))
+        result = stored_text_said(step.result_text, row.detail_fields)
         shown = cancelled_result_text(result, row.cancelled_in_flight) if row.outcome == "cancelled" else result
         self._result_text = clip_text(shown) if shown else ""
         if step.result_length > len(result) and result:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
+from inspector.i18n.details import stored_text_said
 from inspector.i18n.replays import ALIKE_MS, replay_of_text, replay_verdict, replayed_as_text
 from inspector.runs.replaying import NotReplayable, ReplayLink, ReplayPlan, plan_replay
 from inspector.store import RunStore, StoreError
@@ -97,7 +98,9 @@ class _SideView(QWidget):
     def show_side(self, title: str, side: _Side) -> None:
         self.heading.setText(title)
         self.summary.setText(_side_summary(side))
-        self.result.setPlainText(clip_text(side.step.result_text) or _("This step has no result text."))
+        # A sentence of ours at its head (kept as data beside the English) in the reader's language.
+        shown = stored_text_said(side.step.result_text, side.step.row.detail_fields)
+        self.result.setPlainText(clip_text(shown) or _("This step has no result text."))
 
 
 class ReplaysView(QWidget):

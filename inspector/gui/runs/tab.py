@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QLabel, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
@@ -22,6 +22,7 @@ from inspector.store.browse import step_in_full
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
 from ..language import on_language_changed, translated
+from .arrangement import arrange_panes, least_size, orientation_for
 from .compare_launcher import CompareLauncher
 from .list_freshness import ListFreshness
 from .live_reads import LiveAnswer, LiveQuestion, TimelineQuestion
@@ -32,13 +33,6 @@ from .step_replays import replay_plan
 from .timeline_model import TimelineGrowth
 from .timeline_pane import TimelinePane
 from .transfers import DropFilter, Transfers, dropped_files
-
-#: From this width on the step detail sits right of the timeline; below it, under the timeline
-#: (a narrow tab would otherwise squeeze the timeline's details column to nothing).
-WIDE_PX = 900
-#: Side by side: the timeline's width that leaves its details column readable, and the detail's least.
-TIMELINE_WANTS_PX = 680
-DETAIL_LEAST_PX = 280
 
 
 class RunsTab(QWidget):
@@ -175,23 +169,15 @@ class RunsTab(QWidget):
 
     def arrange(self, width: int, *, force: bool = False) -> None:
         """The detail right of the timeline in a wide tab, under it in a narrow one; the list ten rows high."""
-        wanted = Qt.Orientation.Horizontal if width >= WIDE_PX else Qt.Orientation.Vertical
-        if self.lower.orientation() == wanted and self._arranged and not force:
+        if self.lower.orientation() == orientation_for(width, self.lower) and self._arranged and not force:
             return
         self._arranged, self._arranging = True, True
-        self.lower.setOrientation(wanted)
-        height = max(self.split.height(), 100)
-        listed = min(self.run_list.height_for_rows(), height * 3 // 5)
-        self.split.setSizes([listed, height - listed])
-        if wanted == Qt.Orientation.Horizontal:
-            # The timeline keeps room for its details column; the detail takes the rest, up to two fifths.
-            total = max(self.lower.width(), 100)
-            detail = max(DETAIL_LEAST_PX, min(total - TIMELINE_WANTS_PX, total * 2 // 5))
-        else:
-            total = max(self.lower.height(), 100)
-            detail = total // 2
-        self.lower.setSizes([total - detail, detail])
+        arrange_panes(self.split, self.lower, width, self.run_list.height_for_rows())
         self._arranging = False
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        # As wide as its widest pane: a narrow tab puts the detail under the timeline (see .arrangement).
+        return least_size(super().minimumSizeHint(), [self.run_list, self.timeline_pane, self.detail])
 
     # -- the run list and the timeline -----------------------------------------------------------
 

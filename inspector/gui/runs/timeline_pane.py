@@ -74,6 +74,7 @@ class TimelinePane(QWidget):
         self._total: tuple[int, int] | None = None
         self.heading = QLabel()
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        self.heading.setMinimumWidth(1)  # a run's long title is cut, never makes the window wider
         translated(self.heading, "setAccessibleName", lambda: _("Selected run"))
         self.run_note = NoteLabel(lambda: _("Note on the run"))
         self.note_button = translated(QPushButton(), "setText", lambda: _("Note…"))

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBo
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration, format_number
-from inspector.i18n.messages import translate
+from inspector.i18n.messages import said_again, translate
 from inspector.i18n.task_words import task_status_word
 from inspector.i18n.words import failure_word
 from inspector.mcp.results import non_text_note
@@ -170,12 +170,12 @@ class ResultView(QWidget):
             answered_wrong = record.error is not None and record.error.kind.value == "output_schema"
             if record.tool_result is not None and (record.error is None or answered_wrong):
                 if result is None:
-                    return record.tool_result.content
+                    return _said(record.tool_result)
                 lines = [line for block in getattr(result, "blocks", ()) for line in block_lines(block)]
                 # An answer that breaks the tool's output schema: why first, then what it said.
                 why = translate(record.error) if answered_wrong else ""
                 return "\n".join([part for part in (why, _without_note(result), *lines) if part])
-            return record.tool_result.content if record.tool_result is not None else ""
+            return _said(record.tool_result) if record.tool_result is not None else ""
         if task.kind == "list" and result is not None:
             tools = ngettext("{count} tool", "{count} tools", len(result.tools)).format(count=len(result.tools))
             pages = ngettext("{count} page", "{count} pages", result.pages).format(count=result.pages)
@@ -199,6 +199,12 @@ class ResultView(QWidget):
         record = task.outcome.record if task.outcome else None
         dropped = getattr(getattr(record, "result", None), "dropped_blocks", {}) or {}
         return ", ".join(_kind_count(kind, count) for kind, count in sorted(dropped.items()))
+
+
+def _said(result: Any) -> str:
+    """A tool result's text, the sentence of ours it begins with (a time-out, an error) said in the
+    reader's language."""
+    return said_again(result.content, result.wording)
 
 
 def task_line(seen: Any) -> str:

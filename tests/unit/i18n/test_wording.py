@@ -125,3 +125,11 @@ def test_a_step_keeps_its_wording_through_its_payload_and_the_timeline_says_it(g
     request = RunStep(kind="request", round=0, duration_ms=3, content=f"{_catalogue(2, 1)} echo, add",
                       wording=note_of(_catalogue(2, 1))).to_payload()
     assert localized_step_details(request) == "tools/list: 2 Tools auf 1 Seite: echo, add"
+
+
+def test_text_cut_inside_the_sentence_gives_the_sentence_s_first_line(german) -> None:
+    sentence = Message(N_("The tool {tool} on the server {server} reported an error:"),
+                       {"tool": "fail", "server": "a server with a long name"})
+    note = note_of(sentence)
+    cut = str(sentence)[:30]  # a row's clip, or a first line, ending inside our sentence
+    assert said_again(cut, note) == "Das Tool fail auf dem Server a server with a long name meldete einen Fehler:"

@@ -1,0 +1,52 @@
+"""Where the Runs tab's panes sit: the step detail right of the timeline in a wide tab, under it in a
+narrow one, and the run list about ten rows high.
+
+The tab is never held wider than its widest pane: one too narrow for the timeline and the detail side
+by side puts the detail under the timeline instead (a German window would otherwise not fit a screen
+1,024 pixels wide: its buttons and filters are longer than the English ones).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QSplitter, QWidget
+
+#: From this width on the step detail sits right of the timeline (when both fit); below it, under the
+#: timeline (a narrow tab would otherwise squeeze the timeline's details column to nothing).
+WIDE_PX = 900
+#: Side by side: the timeline's width that leaves its details column readable, and the detail's least.
+TIMELINE_WANTS_PX = 680
+DETAIL_LEAST_PX = 280
+
+
+def orientation_for(width: int, lower: QSplitter) -> Qt.Orientation:
+    """Side by side from :data:`WIDE_PX` on, when the panes of ``lower`` fit beside each other."""
+    panes = [lower.widget(index) for index in range(lower.count())]
+    beside = sum(pane.minimumSizeHint().width() for pane in panes) + lower.handleWidth() * (len(panes) - 1)
+    return Qt.Orientation.Horizontal if width >= max(WIDE_PX, beside) else Qt.Orientation.Vertical
+
+
+def least_size(laid_out: QSize, panes: list[QWidget]) -> QSize:
+    """The tab's least size: as high as its layout needs, as wide as its widest pane."""
+    return QSize(max(pane.minimumSizeHint().width() for pane in panes), laid_out.height())
+
+
+def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: int) -> None:
+    """Put ``lower`` (the timeline and the detail) side by side or one above the other for a tab
+    ``width`` wide, and give the run list at the top of ``split`` ``list_rows_px`` (at most three fifths)."""
+    wanted = orientation_for(width, lower)
+    lower.setOrientation(wanted)
+    height = max(split.height(), 100)
+    listed = min(list_rows_px, height * 3 // 5)
+    split.setSizes([listed, height - listed])
+    if wanted == Qt.Orientation.Horizontal:
+        # The timeline keeps room for its details column; the detail takes the rest, up to two fifths.
+        total = max(lower.width(), 100)
+        detail = max(DETAIL_LEAST_PX, min(total - TIMELINE_WANTS_PX, total * 2 // 5))
+    else:
+        total = max(lower.height(), 100)
+        detail = total // 2
+    lower.setSizes([total - detail, detail])
+
+
+__all__ = ["DETAIL_LEAST_PX", "TIMELINE_WANTS_PX", "WIDE_PX", "arrange_panes", "least_size", "orientation_for"]
