@@ -13,6 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from inspector.mcp.messages import N_, Message
+
 FORMAT_VERSION = 1
 REACTIONS = ("continue", "retry", "stop")
 _SERVER_KEYS = {"handshake_delay_s": "number", "page_size": "count", "catalogue_size": "count",
@@ -20,7 +22,12 @@ _SERVER_KEYS = {"handshake_delay_s": "number", "page_size": "count", "catalogue_
 
 
 class ScenarioError(ValueError):
-    """A scenario that cannot be played; the message is one sentence naming the place in the file."""
+    """A scenario that cannot be played: one sentence naming the place in the file. ``str()`` is the
+    English sentence; :attr:`sentence` the :class:`Message` a display layer says in the reader's language."""
+
+    def __init__(self, sentence: Message) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
 
 
 @dataclass(frozen=True)
@@ -82,12 +89,13 @@ def load_scenario(name_or_path: str) -> Scenario:
     path = Path(name_or_path)
     if not path.is_file():
         names = ", ".join(shipped)
-        raise ScenarioError(f"There is no shipped scenario named {name_or_path!r} and no such file; "
-                            f"the shipped ones are {names}.")
+        raise ScenarioError(Message(N_("There is no shipped scenario named {name} and no such file; the shipped "
+                                       "ones are {names}."), {"name": repr(name_or_path), "names": names}))
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"The scenario file {path} cannot be read: {exc}.") from None
+        raise ScenarioError(Message(N_("The scenario file {path} cannot be read: {reason}."),
+                                    {"path": str(path), "reason": str(exc)})) from None
     return parse_scenario(text, str(path))
 
 
@@ -96,10 +104,12 @@ def parse_scenario(text: str, source: str) -> Scenario:
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
-        raise ScenarioError(f"The scenario file {source} is not valid JSON at line {exc.lineno}, "
-                            f"column {exc.colno}: {exc.msg}.") from None
+        raise ScenarioError(Message(N_("The scenario file {path} is not valid JSON at line {line}, column {column}: "
+                                       "{reason}."), {"path": source, "line": exc.lineno, "column": exc.colno,
+                                                      "reason": exc.msg})) from None
     except ValueError as exc:
-        raise ScenarioError(f"The scenario file {source} is not valid JSON: {exc}.") from None
+        raise ScenarioError(Message(N_("The scenario file {path} is not valid JSON: {reason}."),
+                                    {"path": source, "reason": str(exc)})) from None
     return _Reader(source).scenario(data)
 
 
@@ -111,13 +121,17 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
 
-    def fail(self, place: str, problem: str) -> ScenarioError:
-        return ScenarioError(f"The scenario file {self.source} is not valid at {place}: {problem}.")
+    def fail(self, place: str, problem: str | Message) -> ScenarioError:
+        """``problem``: what was expected there, a phrase said in the reader's language too."""
+        said = problem if isinstance(problem, Message) else Message(problem)
+        return ScenarioError(Message(N_("The scenario file {path} is not valid at {place}: {problem}."),
+                                     {"path": self.source, "place": place, "problem": said}))
 
     def text(self, data: dict[str, Any], key: str, place: str, default: str | None = None) -> str:
         value = data.get(key, default)
         if not isinstance(value, str) or (default is None and not value.strip()):
-            raise self.fail(f"{place}{key}", "expected a non-empty string" if default is None else "expected a string")
+            expected = N_("expected a non-empty string") if default is None else N_("expected a string")
+            raise self.fail(f"{place}{key}", expected)
         return value
 
     def seconds(self, data: dict[str, Any], key: str, place: str) -> float | None:
@@ -125,33 +139,35 @@ class _Reader:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-            raise self.fail(f"{place}{key}", "expected a positive number of seconds")
+            raise self.fail(f"{place}{key}", N_("expected a positive number of seconds"))
         return float(value)
 
     def count(self, data: dict[str, Any], key: str, place: str, default: int, minimum: int) -> int:
         value = data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise self.fail(f"{place}{key}", f"expected a whole number of at least {minimum}")
+            raise self.fail(f"{place}{key}", Message(N_("expected a whole number of at least {minimum}"),
+                                                     {"minimum": minimum}))
         return value
 
     def scenario(self, data: Any) -> Scenario:
         if not isinstance(data, dict):
-            raise self.fail("the top level", "expected an object")
+            raise self.fail("the top level", N_("expected an object"))
         if data.get("scenario") != FORMAT_VERSION:
-            raise self.fail("scenario", f"expected the format version {FORMAT_VERSION}")
+            raise self.fail("scenario", Message(N_("expected the format version {version}"),
+                                                {"version": FORMAT_VERSION}))
         known = {"scenario", "name", "description", "prompt", "rounds", "final", "give_up", "demo_server",
                  "budget_s", "cancel_after_s", "max_rounds", "list_tools", "era"}
         self.unknown(data, known, "")
         rounds_data = data.get("rounds")
         if not isinstance(rounds_data, list) or not rounds_data:
-            raise self.fail("rounds", "expected a non-empty list of rounds")
+            raise self.fail("rounds", N_("expected a non-empty list of rounds"))
         rounds = tuple(self.round(item, f"rounds[{index}]") for index, item in enumerate(rounds_data))
         list_tools = data.get("list_tools", False)
         if not isinstance(list_tools, bool):
-            raise self.fail("list_tools", "expected true or false")
+            raise self.fail("list_tools", N_("expected true or false"))
         era = data.get("era", "auto")
         if era not in ("auto", "handshake", "stateless"):
-            raise self.fail("era", "expected auto, handshake or stateless")
+            raise self.fail("era", N_("expected auto, handshake or stateless"))
         return Scenario(
             name=self.text(data, "name", ""), description=self.text(data, "description", ""),
             prompt=self.text(data, "prompt", ""), rounds=rounds,
@@ -166,47 +182,49 @@ class _Reader:
         for key in data:
             if key not in known:
                 raise self.fail(f"{place}{key}",
-                                f"this key is not part of the format (known: {', '.join(sorted(known))})")
+                                Message(N_("this key is not part of the format (known: {keys})"),
+                                        {"keys": ", ".join(sorted(known))}))
 
     def round(self, data: Any, place: str) -> ScriptedRound:
         if not isinstance(data, dict):
-            raise self.fail(place, "expected an object")
+            raise self.fail(place, N_("expected an object"))
         self.unknown(data, {"say", "calls", "on_failure", "on_cancel", "retries"}, f"{place}.")
         calls_data = data.get("calls", [])
         if not isinstance(calls_data, list):
-            raise self.fail(f"{place}.calls", "expected a list of calls")
+            raise self.fail(f"{place}.calls", N_("expected a list of calls"))
         calls = tuple(self.call(item, f"{place}.calls[{index}]") for index, item in enumerate(calls_data))
         reactions = {}
         for key, default in (("on_failure", "continue"), ("on_cancel", "stop")):
             value = data.get(key, default)
             if value not in REACTIONS:
-                raise self.fail(f"{place}.{key}", f"expected one of {', '.join(REACTIONS)}")
+                raise self.fail(f"{place}.{key}", Message(N_("expected one of {choices}"),
+                                                          {"choices": ", ".join(REACTIONS)}))
             reactions[key] = value
         return ScriptedRound(say=self.text(data, "say", f"{place}.", ""), calls=calls,
                              retries=self.count(data, "retries", f"{place}.", 1, 0), **reactions)
 
     def call(self, data: Any, place: str) -> ScriptedCall:
         if not isinstance(data, dict):
-            raise self.fail(place, "expected an object with a tool and its arguments")
+            raise self.fail(place, N_("expected an object with a tool and its arguments"))
         self.unknown(data, {"tool", "arguments"}, f"{place}.")
         arguments = data.get("arguments", {})
         if not isinstance(arguments, dict):
-            raise self.fail(f"{place}.arguments", "expected an object")
+            raise self.fail(f"{place}.arguments", N_("expected an object"))
         return ScriptedCall(self.text(data, "tool", f"{place}."), arguments)
 
     def server(self, data: Any) -> dict[str, Any]:
         if not isinstance(data, dict):
-            raise self.fail("demo_server", "expected an object")
+            raise self.fail("demo_server", N_("expected an object"))
         self.unknown(data, set(_SERVER_KEYS), "demo_server.")
         for key, value in data.items():
             kind = _SERVER_KEYS[key]
             if value is None and key == "page_size":
                 continue
             if kind == "flag" and not isinstance(value, bool):
-                raise self.fail(f"demo_server.{key}", "expected true or false")
+                raise self.fail(f"demo_server.{key}", N_("expected true or false"))
             if kind == "count" and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise self.fail(f"demo_server.{key}", "expected a whole number of at least 1")
+                raise self.fail(f"demo_server.{key}", N_("expected a whole number of at least 1"))
             if kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))
                                      or not math.isfinite(value) or value < 0):
-                raise self.fail(f"demo_server.{key}", "expected zero or a positive number of seconds")
+                raise self.fail(f"demo_server.{key}", N_("expected zero or a positive number of seconds"))
         return dict(data)

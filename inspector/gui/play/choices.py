@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
+from inspector.i18n.messages import translate
 from inspector.i18n.scenarios import described
 
 from ..language import translated
@@ -153,7 +154,7 @@ class PlayChoices(QWidget):
         except ScenarioError as exc:
             self._file_scenario = None
             self.choose(FILE)
-            self.description.setText(str(exc))
+            self.description.setText(translate(exc))  # what is wrong, in the reader's language
             return
         self.choose(FILE)
         self._what_changed()

@@ -17,3 +17,49 @@ def test_every_shipped_description_is_known_and_said_in_german() -> None:
         set_language("en")
     assert german.isdisjoint(descriptions) and len(german) == len(descriptions)
     assert described("A scenario file's own words.") == "A scenario file's own words."
+
+
+BAD_FILES = [
+    ('{"scenario": 2, "rounds": []}', "expected the format version 1",
+     "ist bei scenario ungültig: erwartet wird die Formatversion 1."),
+    ('{"scenario": 1, "rounds": [{"calls": [{"tool": "echo", "arguments": 3}]}]}', "expected an object",
+     "ist bei rounds[0].calls[0].arguments ungültig: erwartet wird ein Objekt."),
+    ('{"scenario": 1, "rounds": [{"on_failure": "panic"}]}', "expected one of continue, retry, stop",
+     "erwartet wird eines von continue, retry, stop."),
+    ('{"scenario": 1, "rounds": [{}], "colour": "red"}', "this key is not part of the format",
+     "dieser Schlüssel gehört nicht zum Format (bekannt: "),
+    ('{"scenario": 1, "name": "n", "description": "d", "prompt": "p", "rounds": [{}], "max_rounds": 0}',
+     "expected a whole number of at least 1",
+     "erwartet wird eine ganze Zahl von mindestens 1."),
+    ('{"scenario": 1,', "is not valid JSON at line 1, column 16", "ist in Zeile 1, Spalte 16 kein gültiges JSON"),
+]
+
+
+def test_what_is_wrong_with_a_scenario_file_is_one_sentence_in_english_and_in_german(tmp_path) -> None:
+    from inspector.agent import ScenarioError
+    from inspector.i18n.messages import translate
+
+    for index, (text, english, german) in enumerate(BAD_FILES):
+        path = tmp_path / f"bad{index}.json"
+        path.write_text(text, encoding="utf-8")
+        try:
+            load_scenario(str(path))
+        except ScenarioError as exc:
+            caught = exc
+        else:
+            raise AssertionError(f"{text} was taken")
+        assert str(caught).startswith(f"The scenario file {path} ") and english in str(caught)
+        set_language("de")
+        try:
+            said = translate(caught)
+        finally:
+            set_language("en")
+        assert said.startswith(f"Die Szenariodatei {path} ") and german in said, said
+    set_language("de")
+    try:
+        try:
+            load_scenario("no-such-scenario")
+        except ScenarioError as exc:
+            assert translate(exc).startswith("Es gibt kein mitgeliefertes Szenario namens 'no-such-scenario'")
+    finally:
+        set_language("en")
