@@ -279,6 +279,12 @@ class OperationTask(QObject):
         self.task_seen = report
         return True
 
+    def _on_restart(self, count: int, at: float) -> bool:
+        """It waited for a sign-in (``count`` so far) and runs afresh."""
+        self.waiting_for_signin = False
+        self.signins_waited = count
+        return True
+
     def _on_finished(self, report: OperationFinished, at: float) -> bool:
         self.error_kind = None if report.error is None else getattr(report.error.kind, "value", None)
         return False
@@ -308,7 +314,7 @@ class OperationTask(QObject):
 _TAKE: dict[str, Callable[[OperationTask, Any, float], bool]] = {
     "started": OperationTask._on_started, "leg_started": OperationTask._on_leg_started,
     "leg_finished": OperationTask._on_leg_finished, "progress": OperationTask._on_progress,
-    "task": OperationTask._on_task, "finished": OperationTask._on_finished,
+    "task": OperationTask._on_task, "finished": OperationTask._on_finished, "restart": OperationTask._on_restart,
 }
 
 

@@ -80,7 +80,6 @@ def asks_signin(error: object) -> bool:
 
 class _Crossing(QObject):
     needed = Signal(object)
-    restart = Signal(object)
     known = Signal(object)
 
 
@@ -115,7 +114,6 @@ class SignIns(QObject):
         self._held: list[tuple[str, str]] | None = None
         queued = Qt.ConnectionType.QueuedConnection
         self._crossing.needed.connect(self._on_needed, queued)
-        self._crossing.restart.connect(self._on_restart, queued)
         self._crossing.known.connect(self._on_known, queued)
 
     # -- asked by the window (GUI thread) ------------------------------------------------------
@@ -263,7 +261,8 @@ class SignIns(QObject):
             signins.append(signed)
             if signed.status != "ok":
                 break
-            self._crossing.restart.emit((task, len(signins)))  # before the attempt's first report: in order
+            # With the task's reports, so it reaches the window before the new attempt's (its end too).
+            task._reports.put("restart", len(signins))
             record = await attempt()
         return record, signins
 
@@ -344,13 +343,6 @@ class SignIns(QObject):
     def _maybe_unneeded(self, request: SignInRequest) -> None:
         if request.open and all(not need.task.running or need.task.cancel_signal.fired for need in request.needs):
             self.decline(request)
-
-    def _on_restart(self, restart: tuple[OperationTask, int]) -> None:
-        task, count = restart
-        task.flush_reports()
-        task.waiting_for_signin = False
-        task.signins_waited = count
-        task.changed.emit()
 
     def _signin_over(self, task: SignInTask) -> None:
         if self._running.get(task.server.key) is task:
