@@ -87,10 +87,24 @@ def note_of(message: Any) -> dict[str, Any]:
 def one_sentence(sentences: tuple[Message, ...] | list[Message]) -> Message:
     """Several whole sentences said one after the other, as one :class:`Message` (each translated
     on its own); one sentence is itself."""
-    if len(sentences) == 1:
-        return sentences[0]
-    names = [f"sentence_{chr(ord('a') + index)}" for index in range(len(sentences))]
-    return Message(" ".join("{%s}" % name for name in names), dict(zip(names, sentences, strict=True)))
+    return sentences[0] if len(sentences) == 1 else said_together(sentences, " ")
 
 
-__all__ = ["Message", "NP_", "N_", "Number", "note_of", "one_sentence"]
+def said_together(parts: tuple[Message, ...] | list[Message], separator: str) -> Message:
+    """``parts`` one after the other with ``separator`` between them, as one :class:`Message` whose
+    placeholders are plain names (``{part_a}``, ``{part_b}``, … ``{part_ba}``), each part translated on its own."""
+    names = [f"part_{_letters(index)}" for index in range(len(parts))]
+    return Message(separator.join("{%s}" % name for name in names), dict(zip(names, parts, strict=True)))
+
+
+def _letters(index: int) -> str:
+    """0 → "a", 25 → "z", 26 → "ba": a name of letters only, as a stored note's placeholder must be."""
+    letters = ""
+    while True:
+        index, digit = divmod(index, 26)
+        letters = chr(ord("a") + digit) + letters
+        if not index:
+            return letters
+
+
+__all__ = ["Message", "NP_", "N_", "Number", "note_of", "one_sentence", "said_together"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .images import ImagePart, image_parts
-from .messages import N_, NP_, Message
+from .messages import N_, NP_, Message, said_together
 
 NO_TEXT_SENTENCE = N_("The tool returned no textual content.")
 
@@ -82,9 +82,7 @@ def non_text_note(dropped: dict[str, int]) -> str:
 
 def non_text_sentence(dropped: dict[str, int]) -> Message:
     """:func:`non_text_note` as a sentence a display layer says in the reader's language."""
-    kinds = {f"kind_{chr(ord('a') + index)}": _kind_count(kind, count)
-             for index, (kind, count) in enumerate(sorted(dropped.items()))}
-    listed = Message(", ".join("{%s}" % name for name in kinds), kinds)
+    listed = said_together([_kind_count(kind, count) for kind, count in sorted(dropped.items())], ", ")
     return NP_("[{count} block is not shown as text: {kinds}.]", "[{count} blocks are not shown as text: {kinds}.]",
                {"count": sum(dropped.values()), "kinds": listed}, "count")
 
