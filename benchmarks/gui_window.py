@@ -15,7 +15,8 @@ running (each frame repaints the row if its picture moved: a pixel of its mini b
 countdown). The gaps between successive frames are reported as a histogram (<= 8, 16, 33, 50, 100 ms, more).
 Cold start (5 new processes, `_gui_cold_start.py`: spawn to the main window's first paint, a first
 launch whose demo server's process is spawned just after that paint) and cancel (20 key presses)
-are reported as median and worst. Cold-start target (issue 27): median < 0.8 s.
+are reported as median and worst. Cancel is measured against both demo servers; the target is the
+one in its own process (what the window starts). Cold-start target (issue 27): median < 0.8 s.
 """
 
 from __future__ import annotations
@@ -218,8 +219,10 @@ class Bench:
             "worker_cpu_ms_per_report": worker_cpu_ms / reports if reports else float("nan"),
         }
 
-    def cancels(self, demo) -> list[float]:
-        """Esc on a running `hang` until the row shows it cancelled (ms), CANCELS times."""
+    def cancels(self, demo=None) -> list[float]:
+        """Esc on a running `hang` until the row shows it cancelled (ms), CANCELS times. ``demo``: the
+        benchmark's own demo server (its `hang` is also awaited on the server's side), or None for
+        the demo server in its own process (only the Server log line tells that `hang` runs)."""
         from PySide6.QtCore import Qt
         from PySide6.QtTest import QTest
 
@@ -230,10 +233,12 @@ class Bench:
         window.engine.set_log_level("info")
         times = []
         for _ in range(CANCELS):
-            demo.state.hang_started.clear()
+            if demo is not None:
+                demo.state.hang_started.clear()
             lines = window.log_dock.view.model.rowCount()
             task = window.workbench.run_current_tool()
-            self.spin_until(lambda: demo.state.hang_started.is_set())
+            if demo is not None:
+                self.spin_until(lambda: demo.state.hang_started.is_set())
             # `hang` logs that it started: Esc is pressed once that line is shown, so the measure is
             # the cancel's path, not the log line's arrival (which a person never races).
             self.spin_until(lambda lines=lines: window.log_dock.view.model.rowCount() > lines, 10)
@@ -272,6 +277,7 @@ def main() -> int:
         bench.spin_until(lambda: _listening(port), 20)
         bench.use_server(url, "Demo server (own process)")
         own_process = repeated(bench.longest_stall)
+        cancels = bench.cancels()  # what everyone gets: the window starts the demo server in a process of its own
     finally:
         separate.terminate()
         separate.wait(10)
@@ -280,12 +286,12 @@ def main() -> int:
     try:
         bench.use_server(demo.url, "Demo server (in process)")
         in_process = repeated(bench.longest_stall)
-        cancels = bench.cancels(demo)
+        cancels_in_process = bench.cancels(demo)
     finally:
         bench.close()
         demo.stop()
 
-    cold_s, cancel_s = summary(cold), summary(cancels)
+    cold_s, cancel_s, cancel_in_s = summary(cold), summary(cancels), summary(cancels_in_process)
     print(table(["measure", "median", "worst", "n"], [
         ["cold start to painted window (s)", f"{cold_s['median']:.3f}", f"{cold_s['max']:.3f}", cold_s["n"]],
         ["longest stall, 20 ops, demo in own process (ms)", f"{own_process['longest_stall_ms']['median']:.0f}",
@@ -295,7 +301,10 @@ def main() -> int:
         ["longest stall after the last Run, demo in own process (ms)",
          f"{own_process['longest_stall_all_running_ms']['median']:.0f}",
          f"{own_process['longest_stall_all_running_ms']['max']:.0f}", STALL_REPEATS],
-        ["cancel: Esc to shown cancelled (ms)", f"{cancel_s['median']:.1f}", f"{cancel_s['max']:.1f}", cancel_s["n"]],
+        ["cancel: Esc to shown cancelled, demo in own process (ms)", f"{cancel_s['median']:.1f}",
+         f"{cancel_s['max']:.1f}", cancel_s["n"]],
+        ["cancel: Esc to shown cancelled, demo in this process (ms)", f"{cancel_in_s['median']:.1f}",
+         f"{cancel_in_s['max']:.1f}", cancel_in_s["n"]],
         *[row for label, data in (("own process", own_process), ("this process", in_process)) for row in (
             [f"full bar frames/s, demo in {label} (median, least)", f"{data['full_bar_fps']['median']:.1f}",
              f"{data['full_bar_fps']['min']:.1f}", STALL_REPEATS],
@@ -329,7 +338,7 @@ def main() -> int:
     print(f"stall target: median of {STALL_REPEATS} longest stalls <= {STALL_TARGET_MS:.0f} ms, worst <= "
           f"{STALL_WORST_TARGET_MS:.0f} ms (demo in its own process): {verdict(stall_met)}; every visible bar "
           f">= {FPS_TARGET:.0f} frames/s: {verdict(fps_met)}; cancel median <= {CANCEL_TARGET_MS:.0f} ms: "
-          f"{verdict(cancel_met)}; load average {load:.2f} on {os.cpu_count()} cores")
+          f"{verdict(cancel_met)} (demo in its own process); load average {load:.2f} on {os.cpu_count()} cores")
     cold_met = cold_s["median"] < COLD_START_TARGET_S
     print(f"cold start target: median of {cold_s['n']} < {COLD_START_TARGET_S} s: "
           f"{verdict(cold_met) if cold_s['median'] == cold_s['median'] else 'not measured (BENCH_SKIP_COLD)'}")
@@ -341,7 +350,8 @@ def main() -> int:
                     "frames_per_s_every_visible_bar": FPS_TARGET, "cancel_median_ms": CANCEL_TARGET_MS,
                     "cold_start_median_s": COLD_START_TARGET_S},
         "cold_start_s": cold_s, "stall_demo_own_process": own_process, "stall_demo_in_process": in_process,
-        "cancel_ms": cancel_s, "load_average_1min": load, "gui_thread_slots": slots,
+        "cancel_ms": cancel_s, "cancel_ms_demo_in_process": cancel_in_s, "load_average_1min": load,
+        "gui_thread_slots": slots,
     })
     return 0 if met else 1
 

@@ -243,9 +243,9 @@ class MainWindow(QMainWindow):
     def _finished(self, task: OperationTask, outcome: OperationOutcome) -> None:
         if self._closed:
             return  # a report that crossed the quit: the store is closed
+        # The selected operation's detail showed its end already: its result, its legs and the
+        # links its answer carried follow the task's `changed`, which the end emits first.
         self.status_line.run_ended(outcome.run_id, task.title, outcome.status)
-        if self.workbench.operations.current is task:
-            self.workbench.detail.show_task(task)  # its result, its legs, the links its answer carried
         self._update_status()
         # Health is read back once for a burst of endings (twenty operations may end together).
         self.admin.health_changed()

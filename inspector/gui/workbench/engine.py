@@ -391,7 +391,7 @@ class OperationsEngine(QObject):
         # never on another's.
         return McpClient(handler=self.answers.handler() if self.answers is not None else None,
                          standalone_stream=True, roots_for=self.server_roots.get, eras=self._era_memory(),
-                         signin_vault=self.signins.vault, wire_patterns=redact_text)
+                         signin_vault=self.signins.clients_vault(), wire_patterns=redact_text)
 
     def _era_memory(self) -> EraMemory:
         """What ``auto`` found each server to speak, shared by the worker's clients and the listening

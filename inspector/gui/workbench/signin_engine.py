@@ -34,6 +34,7 @@ from inspector.store import StoreError
 
 from .engine import OperationOutcome, OperationTask, _start_run
 from .signin_task import Need, SignInObserver, SignInRequest, SignInTask
+from .vault_changes import NotingVault, VaultChanges
 
 if TYPE_CHECKING:
     from inspector.agent import OperationRecord
@@ -97,6 +98,8 @@ class SignIns(QObject):
         super().__init__()
         self._engine = engine
         self.vault = vault if vault is not None else window_signin_vault()
+        #: The servers whose tokens the operations changed (their clients hold :meth:`clients_vault`).
+        self.changes = VaultChanges()
         #: Opens the browser at an address (None: the system browser, honouring BROWSER).
         self.browser: Browser | None = None
         #: Ask before signing in (the window's sign-in view answers :attr:`asked`); else start at once.
@@ -236,10 +239,17 @@ class SignIns(QObject):
         self._engine.spawn(forget)
         self.state_changed.emit(key)
 
+    def clients_vault(self) -> SignInVault:
+        """The vault as the operations' clients hold it: it notes whose tokens they change."""
+        return NotingVault(self.vault, self.changes)  # type: ignore[return-value]
+
     def operation_ended(self, task: OperationTask) -> None:
-        """An operation ended: a refresh inside it may have renewed its server's tokens."""
+        """An operation ended: a refresh or a sign-in inside it may have changed its server's tokens
+        (read again only then: the keyring is not read after every operation)."""
         if not task.server.is_command:
-            self._reread(canonical_resource(task.server.url), task.server.key)
+            resource = canonical_resource(task.server.url)
+            if self.changes.take(resource):
+                self._reread(resource, task.server.key)
 
     # -- the worker's side ----------------------------------------------------------------------
 
