@@ -17,7 +17,7 @@ def add_compare_command(commands: argparse._SubParsersAction) -> None:
     for name, help_text in (("first", _("the first run: its id, last (the newest run), last~N (the N-th before "
                                          "it) or the beginning of its uid")),
                             ("second", _("the second run, said the same way; it is compared against the first"))):
-        compare.add_argument(name, metavar="RUN", help=help_text)
+        compare.add_argument(name, metavar=_("RUN"), help=help_text)
     compare.add_argument("--json", action="store_true", help=_("print exactly one JSON object"))
-    compare.add_argument("--db", metavar="PATH",
+    compare.add_argument("--db", metavar=_("PATH"),
                          help=_("the run database (default: RUN_INSPECTOR_DB, else runs.db in the user data folder)"))

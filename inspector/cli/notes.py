@@ -1,4 +1,4 @@
-"""``runs note RUN_ID [TEXT] [--step N] [--clear]``: write (or remove) a reviewer's note."""
+"""``runs note RUN [TEXT] [--step N] [--clear]``: write (or remove) a reviewer's note."""
 
 from __future__ import annotations
 
@@ -11,16 +11,17 @@ from inspector.store.notes import step_id_of, write_run_note, write_step_note
 
 from .common import EXIT_OK, BadInputError, UsageError
 from .ending import emit_json
+from .run_choice import resolve_run
 
 
 def write_note(store: RunStore, args: argparse.Namespace) -> int:
     """Write the note the arguments give; say what was written."""
     if args.clear == (args.text is not None):
         raise UsageError(Message(N_("runs note needs the note's text, or --clear to remove it: "
-                                    'runs note RUN_ID "TEXT"')))
+                                    'runs note RUN "TEXT"')))
     text = "" if args.clear else args.text
+    args.run_id = resolve_run(store, args.run_id).id  # `last`, a uid's beginning: said as its id from here on
     try:
-        store.get_run(args.run_id)
         if args.step is None:
             note = write_run_note(store, args.run_id, text)
         else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from inspector.i18n import _
+from inspector.i18n import N_, _
 from inspector.mcp.wire import DEFAULT_WIRE, MAX_WIRE_BYTES, WIRE_LEVELS
 from inspector.runs.status import RUN_STATUSES
 
@@ -29,8 +29,12 @@ DEMOS = ("serve-demo", "scenario", "agent")
 CAPTURE = ("proxy",)
 
 
+
+#: What a RUN argument takes (``runs show``, ``runs note``; ``compare`` and ``replay`` take the same).
+RUN_WORDS = N_("the run: its id, last (the newest run), last~N (the N-th before it) or the beginning of its uid")
+
 def _db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="PATH",
+    parser.add_argument("--db", metavar=_("PATH"),
                         help=_("the run database (default: RUN_INSPECTOR_DB, else runs.db in the user data folder)"))
 
 
@@ -49,22 +53,22 @@ def _server_options(sub: argparse.ArgumentParser, *, positional: bool = True) ->
         sub.add_argument("--server", dest="url", metavar="SERVER",
                          help=_("the server to replay on: its address or a configured server's name (default: the "
                                 "server the step's run was made against)"))
-    sub.add_argument("--stdio", metavar='"COMMAND LINE"',
+    sub.add_argument("--stdio", metavar=_('"COMMAND LINE"'),
                      help=_("start this command as the server and speak to it over stdin/stdout (words split as "
                             "a shell would, no shell run)"))
-    sub.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+    sub.add_argument("--env", action="append", default=[], metavar=_("NAME=VALUE"),
                      help=_("an environment variable for the server's process (--stdio or a configured command; "
                             "may be repeated)"))
-    sub.add_argument("--cwd", metavar="FOLDER", help=_("the folder the server's process starts in"))
+    sub.add_argument("--cwd", metavar=_("FOLDER"), help=_("the folder the server's process starts in"))
     sub.add_argument("--sse", action="store_true",
                      help=_("speak the older HTTP+SSE transport to the address (found by itself on 404 or 405)"))
     sub.add_argument("--era", choices=ERAS,
                      help=_("the era of MCP to speak: auto (ask with server/discover, else the handshake), "
                             "handshake (2025-11-25 and older) or stateless (2026-07-28); default: the server's "
                             "configured era, else auto"))
-    sub.add_argument("--budget", metavar="SECONDS",
+    sub.add_argument("--budget", metavar=_("SECONDS"),
                      help=_("time budget for the whole operation (default 20; minimum 1)"))
-    sub.add_argument("--header", action="append", default=[], metavar='"Name: value"',
+    sub.add_argument("--header", action="append", default=[], metavar=_('"Name: value"'),
                      help=_("extra HTTP header, e.g. an Authorization token (sent, never printed or stored)"))
     sub.add_argument("--wire", choices=WIRE_LEVELS, default=DEFAULT_WIRE,
                      help=_("what each leg keeps of what travelled: off, headers (the heads only) or full (heads "
@@ -96,7 +100,7 @@ def _server_request_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--sampling-model", metavar="NAME", help=_("the model's name for sampling requests"))
     sub.add_argument("--sampling-api-key-env", metavar="VARIABLE",
                      help=_("read the sampling model's API key from this environment variable"))
-    sub.add_argument("--root", action="append", default=[], metavar="PATH_OR_URI",
+    sub.add_argument("--root", action="append", default=[], metavar=_("PATH_OR_URI"),
                      help=_("a root (folder) offered to the server when it asks for roots; may be repeated"))
     sub.add_argument("--log-level", choices=("debug", "info", "notice", "warning", "error", "critical", "alert",
                                              "emergency"),
@@ -110,7 +114,7 @@ def build_parser() -> Parser:
                                 "the window opens; `run-inspector FILE` opens it and imports the trace FILE."))
     # Its own name: a subcommand's --db (default None) must not hide the window's; cli/app.py lends it to
     # the sub-command when that names none.
-    parser.add_argument("--db", dest="window_db", metavar="PATH",
+    parser.add_argument("--db", dest="window_db", metavar=_("PATH"),
                         help=_("the run database the window opens, or a sub-command uses (default: "
                                "RUN_INSPECTOR_DB, else runs.db in the user data folder)"))
     # Taken out of the arguments (anywhere on the line) before parsing: cli/language.py.
@@ -134,7 +138,7 @@ def build_parser() -> Parser:
                                                   "budget, as a new run linked to the step"),
                                  usage=_("%(prog)s [options] RUN:STEP"))
     replay.intermixed = True
-    replay.add_argument("target", metavar="RUN:STEP",
+    replay.add_argument("target", metavar=_("RUN:STEP"),
                         help=_("the step: its run's id and its number in the run, e.g. 17:3"))
     _server_options(replay, positional=False)
     task = commands.add_parser("task", help=_("look up a task made earlier (its status, and its result when it has "
@@ -142,7 +146,7 @@ def build_parser() -> Parser:
     task.intermixed = True
     _server_options(task)
     task.add_argument("tool", nargs="?", metavar="TASK_ID", help=_("the task's id, as the server gave it"))
-    task.add_argument("--session", metavar="SESSION_ID",
+    task.add_argument("--session", metavar=_("SESSION_ID"),
                       help=_("the session the task was made in (a timed-out task's message names it)"))
     for name, help_text in (("tools", _("list the tools a server offers")),
                             ("ping", _("check that a server answers the handshake"))):
@@ -162,27 +166,27 @@ def build_parser() -> Parser:
         account.set_defaults(stdio=None, env=[], cwd=None, sse=False, header=[], era=None, no_store=True)
         signin_options.add_client_options(account, for_command=True)
         _db_option(account)
-        account.add_argument("--budget", metavar="SECONDS",
+        account.add_argument("--budget", metavar=_("SECONDS"),
                              help=_("time budget for the whole sign-in (default 300: a person signs in)"))
         _json_option(account)
     runs = commands.add_parser("runs", help=_("list or show stored runs"))
     actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show,note}")
     listing = actions.add_parser("list", help=_("the most recent runs, newest first"))
     listing.add_argument("--outcome", choices=RUN_STATUSES, help=_("only runs with this status"))
-    listing.add_argument("--server", metavar="URL_OR_NAME",
+    listing.add_argument("--server", metavar=_("URL_OR_NAME"),
                          help=_("only runs against this server (its URL or its configured name)"))
     listing.add_argument("--limit", type=numbers.limit, default=50, metavar="N", help=_("at most N runs (default 50)"))
     _json_option(listing)
     _db_option(listing)
     show = actions.add_parser("show", help=_("a run and its timeline"))
-    show.add_argument("run_id", type=numbers.run_id, metavar="RUN_ID")
+    show.add_argument("run_id", metavar=_("RUN"), help=_(RUN_WORDS))
     _json_option(show)
     _db_option(show)
     note = actions.add_parser("note", help=_("write a note on a run or one of its steps (a finding; it is searched "
                                              "and exported with the run)"),
-                              usage=_('%(prog)s [options] RUN_ID "TEXT"\n       %(prog)s [options] RUN_ID --clear'))
+                              usage=_('%(prog)s [options] RUN "TEXT"\n       %(prog)s [options] RUN --clear'))
     note.intermixed = True  # `runs note 4 --step 2 "text"`: the text may follow the options
-    note.add_argument("run_id", type=numbers.run_id, metavar="RUN_ID")
+    note.add_argument("run_id", metavar=_("RUN"), help=_(RUN_WORDS))
     note.add_argument("text", nargs="?", metavar="TEXT", help=_("the note (it replaces the one there was)"))
     note.add_argument("--step", type=numbers.run_id, metavar="N",
                       help=_("the step's number in its run (the window's \"Step N\", the \"sequence\" of "
@@ -194,10 +198,10 @@ def build_parser() -> Parser:
     add_compare_command(commands)
 
     export = commands.add_parser("export", help=_("write runs to a trace file (credentials are never written)"))
-    export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar="RUN_ID", help=_("the runs to export"))
+    export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar=_("RUN_ID"), help=_("the runs to export"))
     export.add_argument("--all", action="store_true", help=_("export every run"))
     export.add_argument("--outcome", choices=("ok", "failed", "cancelled"), help=_("only runs with this status"))
-    export.add_argument("-o", "--output", metavar="FILE", help=_("the file to write"))
+    export.add_argument("-o", "--output", metavar=_("FILE"), help=_("the file to write"))
     export.add_argument("--format", choices=("trace", "otlp"), default="trace",
                         help=_("our trace format (default) or OTLP JSON for OpenTelemetry tools"))
     _push_options(export)
@@ -207,7 +211,7 @@ def build_parser() -> Parser:
                                                      "or a trace by id from Jaeger or Tempo"),
                                     usage=_("%(prog)s [options] FILE\n       %(prog)s [options] --from-jaeger URL "
                                             "--trace ID\n       %(prog)s [options] --from-tempo URL --trace ID"))
-    importing.add_argument("file", nargs="?", metavar="FILE")
+    importing.add_argument("file", nargs="?", metavar=_("FILE"))
     _pull_options(importing)
     _json_option(importing)
     _db_option(importing)
@@ -249,7 +253,7 @@ def _offering_commands(commands: argparse._SubParsersAction) -> None:
                 sub.add_argument("tool", nargs="?", metavar=word, help=word_help)
             if action == "subscribe":
                 sub.add_argument("--count", type=int, metavar="N", help=_("end after N updates"))
-                sub.add_argument("--for", dest="for_s", type=float, metavar="SECONDS",
+                sub.add_argument("--for", dest="for_s", type=float, metavar=_("SECONDS"),
                                  help=_("end after this many seconds"))
             if action == "get":
                 sub.add_argument("--args", metavar="JSON", help=_("the prompt's arguments as a JSON object of strings"))
@@ -261,7 +265,7 @@ def _offering_commands(commands: argparse._SubParsersAction) -> None:
     _server_options(complete)
     ref = complete.add_mutually_exclusive_group(required=True)
     ref.add_argument("--prompt", metavar="NAME", help=_("complete an argument of this prompt"))
-    ref.add_argument("--resource", metavar="URI_TEMPLATE", help=_("complete a variable of this resource template"))
+    ref.add_argument("--resource", metavar=_("URI_TEMPLATE"), help=_("complete a variable of this resource template"))
     complete.add_argument("--argument", required=True, metavar="NAME", help=_("the argument (or variable) to complete"))
     complete.add_argument("--value", default="", metavar="TEXT", help=_("what has been typed of it so far"))
     complete.add_argument("--context", metavar="JSON",
@@ -274,10 +278,10 @@ def _push_options(export: argparse.ArgumentParser) -> None:
                         help=_("send the runs to this OpenTelemetry collector (OTLP/HTTP, e.g. http://127.0.0.1:4318) "
                                "instead of writing a file; runs it cannot take now stay queued in the database's "
                                "outbox and are sent by the next push"))
-    export.add_argument("--header", action="append", default=[], metavar='"Name: value"',
+    export.add_argument("--header", action="append", default=[], metavar=_('"Name: value"'),
                         help=_("a header sent to the collector, e.g. an API key (never stored or printed; "
                                "may be repeated)"))
-    export.add_argument("--wait", default="30", metavar="SECONDS",
+    export.add_argument("--wait", default="30", metavar=_("SECONDS"),
                         help=_("how long to keep retrying a collector that is unavailable (default 30); what is "
                                "not sent by then stays queued"))
 
@@ -291,7 +295,7 @@ def _pull_options(importing: argparse.ArgumentParser) -> None:
     backend.add_argument("--from-tempo", metavar="URL",
                          help=_("open a trace from this Tempo query service (e.g. http://127.0.0.1:3200)"))
     importing.add_argument("--trace", metavar="ID", help=_("the trace id (32 hexadecimal digits)"))
-    importing.add_argument("--header", action="append", default=[], metavar='"Name: value"',
+    importing.add_argument("--header", action="append", default=[], metavar=_('"Name: value"'),
                            help=_("a header sent to the query service, e.g. an API key (never stored or printed)"))
 
 
@@ -300,10 +304,10 @@ def _receive_command(commands: argparse._SubParsersAction) -> None:
                                                     "does) and store them as runs, until Ctrl-C"))
     receive.add_argument("--port", default="4318", metavar="N",
                          help=_("the port to listen on (default 4318, OTLP/HTTP's; 0: any free port)"))
-    receive.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+    receive.add_argument("--host", default="127.0.0.1", metavar=_("ADDRESS"),
                          help=_("the address to listen on (default 127.0.0.1, this machine only); any other "
                                 "address requires a token, printed once at the start"))
-    receive.add_argument("--quiet-after", default="5", metavar="SECONDS",
+    receive.add_argument("--quiet-after", default="5", metavar=_("SECONDS"),
                          help=_("a trace counts as finished this long after its last span (default 5)"))
     receive.add_argument("--json", action="store_true",
                          help=_("print one JSON object per line: the address, then one per run received"))
@@ -315,44 +319,44 @@ def _server_commands(actions: argparse._SubParsersAction) -> None:
     configure = actions.add_parser("set", help=_("configure a server: an address, or a command with --command"),
                                    usage=_('%(prog)s URL [options]\n       %(prog)s NAME --command "COMMAND LINE" '
                                            '[options]'))
-    configure.add_argument("url", metavar="URL_OR_NAME",
+    configure.add_argument("url", metavar=_("URL_OR_NAME"),
                            help=_("the server's address; with --command, the name the command server goes by"))
     configure.add_argument("--name", help=_("a display name"))
-    configure.add_argument("--command", dest="command_line", metavar='"COMMAND LINE"',
+    configure.add_argument("--command", dest="command_line", metavar=_('"COMMAND LINE"'),
                            help=_("a server started as this command and spoken to over stdin/stdout (words split "
                                   "as a shell would, no shell run); replaces the command of a server of that name"))
-    configure.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+    configure.add_argument("--env", action="append", default=[], metavar=_("NAME=VALUE"),
                            help=_("an environment variable for the command (may be repeated); values of variables "
                                   "named like credentials go to the system keyring, never to the database"))
-    configure.add_argument("--secret-env", action="append", default=[], metavar="NAME=VALUE",
+    configure.add_argument("--secret-env", action="append", default=[], metavar=_("NAME=VALUE"),
                            help=_("an environment variable whose value is a credential whatever its name says"))
-    configure.add_argument("--cwd", metavar="FOLDER", help=_("the folder the command starts in"))
+    configure.add_argument("--cwd", metavar=_("FOLDER"), help=_("the folder the command starts in"))
     configure.add_argument("--transport", choices=("http", "sse"),
                            help=_("how the address is spoken to: http (Streamable HTTP) or sse (the older "
                                   "HTTP+SSE transport)"))
     configure.add_argument("--era", choices=ERAS,
                            help=_("the era of MCP to speak to it: auto (the default: ask with server/discover, "
                                   "else the handshake), handshake (2025-11-25 and older) or stateless (2026-07-28)"))
-    configure.add_argument("--budget", metavar="SECONDS", help=_("this server's operation budget"))
-    configure.add_argument("--header", action="append", default=[], metavar='"Name: value"',
+    configure.add_argument("--budget", metavar=_("SECONDS"), help=_("this server's operation budget"))
+    configure.add_argument("--header", action="append", default=[], metavar=_('"Name: value"'),
                            help=_("a header to send to it; credential values go to the system keyring, "
                                 "never to the database"))
-    configure.add_argument("--secret-header", action="append", default=[], metavar='"Name: value"',
+    configure.add_argument("--secret-header", action="append", default=[], metavar=_('"Name: value"'),
                            help=_("a header whose value is a credential whatever its name says "
                                 "(kept like Authorization: never in the database)"))
     roots = configure.add_mutually_exclusive_group()
-    roots.add_argument("--root", action="append", default=[], metavar="PATH_OR_URI",
+    roots.add_argument("--root", action="append", default=[], metavar=_("PATH_OR_URI"),
                        help=_("a folder offered to the server when it asks for roots (replaces the stored roots; "
                               "may be repeated); `call`, `tools` and `ping` use them unless --root is given there"))
     roots.add_argument("--clear-roots", action="store_true", help=_("offer this server no roots any more"))
     signin_options.add_client_options(configure)
     _late_options(configure)
     remove = actions.add_parser("remove", help=_("forget a configured server and its health (its runs stay)"))
-    remove.add_argument("server", metavar="NAME_OR_URL", help=_("the server's name or address"))
+    remove.add_argument("server", metavar=_("NAME_OR_URL"), help=_("the server's name or address"))
     _late_options(remove)
     importing = actions.add_parser("import", help=_("add the servers of a Claude Desktop, Cursor, VS Code or "
                                                     "MCP Inspector configuration file, shown first"))
-    importing.add_argument("file", metavar="FILE")
+    importing.add_argument("file", metavar=_("FILE"))
     importing.add_argument("--yes", action="store_true",
                            help=_("add them without asking (without a terminal and without --yes nothing is added)"))
     _late_options(importing)
@@ -361,13 +365,13 @@ def _server_commands(actions: argparse._SubParsersAction) -> None:
 def _late_options(sub: argparse.ArgumentParser) -> None:
     """--json and --db after a `servers` action, as before it: unset here, they keep what `servers` got."""
     sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help=_("print exactly one JSON object"))
-    sub.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help=_("the run database"))
+    sub.add_argument("--db", metavar=_("PATH"), default=argparse.SUPPRESS, help=_("the run database"))
 
 
 def _demo_commands(commands: argparse._SubParsersAction) -> None:
     serve = commands.add_parser("serve-demo", help=_("run the demo MCP server on 127.0.0.1 until Ctrl-C"))
     serve.add_argument("--port", default="0", metavar="N", help=_("the port to listen on (default: any free port)"))
-    serve.add_argument("--handshake-delay", default="0", metavar="SECONDS",
+    serve.add_argument("--handshake-delay", default="0", metavar=_("SECONDS"),
                        help=_("wait this long before answering initialize, notifications/initialized "
                               "and server/discover"))
     serve.add_argument("--page-size", metavar="N",
@@ -387,7 +391,7 @@ def _demo_commands(commands: argparse._SubParsersAction) -> None:
                        help=_("the server's MCP address (Streamable HTTP), e.g. http://127.0.0.1:8000/mcp"))
     proxy.add_argument("--listen", default="127.0.0.1:0", metavar="HOST:PORT",
                        help=_("where the agent connects (default 127.0.0.1 on any free port; the address is printed)"))
-    proxy.add_argument("--budget", metavar="SECONDS",
+    proxy.add_argument("--budget", metavar=_("SECONDS"),
                        help=_("end an operation that takes longer than this, on the agent's behalf (default: never)"))
     proxy.add_argument("--stop-with-stdin", action="store_true",
                        help=_("stop when standard input closes (as it does when the program that started it ends)"))
@@ -396,13 +400,13 @@ def _demo_commands(commands: argparse._SubParsersAction) -> None:
     _db_option(proxy)
 
     scenario = commands.add_parser("scenario", help=_("play a scripted agent run against the demo server"))
-    scenario.add_argument("scenario", nargs="?", metavar="NAME|FILE",
+    scenario.add_argument("scenario", nargs="?", metavar=_("NAME|FILE"),
                           help=_("a shipped scenario's name or a JSON file"))
     scenario.add_argument("--list", action="store_true", help=_("list the shipped scenarios"))
     scenario.add_argument("--server", metavar="URL",
                           help=_("play against this server instead of a demo server started for the purpose"))
-    scenario.add_argument("--cancel-after", metavar="SECONDS", help=_("cancel the run after this many seconds"))
-    scenario.add_argument("--budget", metavar="SECONDS", help=_("time budget of each tool operation"))
+    scenario.add_argument("--cancel-after", metavar=_("SECONDS"), help=_("cancel the run after this many seconds"))
+    scenario.add_argument("--budget", metavar=_("SECONDS"), help=_("time budget of each tool operation"))
     _json_option(scenario)
     _db_option(scenario)
 
@@ -419,8 +423,8 @@ def _demo_commands(commands: argparse._SubParsersAction) -> None:
     agent.add_argument("--ask-api-key", action="store_true",
                        help=_("ask for the model's API key at the terminal (kept in the system keyring if usable)"))
     agent.add_argument("--max-rounds", default="8", metavar="N", help=_("stop after this many rounds (default 8)"))
-    agent.add_argument("--cancel-after", metavar="SECONDS", help=_("cancel the run after this many seconds"))
-    agent.add_argument("--budget", metavar="SECONDS", help=_("time budget of each tool operation"))
+    agent.add_argument("--cancel-after", metavar=_("SECONDS"), help=_("cancel the run after this many seconds"))
+    agent.add_argument("--budget", metavar=_("SECONDS"), help=_("time budget of each tool operation"))
     agent.add_argument("--live", action="store_true",
                        help=_("print the model's words on standard error as they arrive"))
     _json_option(agent)

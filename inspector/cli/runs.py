@@ -30,6 +30,7 @@ from .durations import readable_duration
 from .ending import emit_json, mark_json_emitted
 from .notes import write_note
 from .results import step_extra_lines
+from .run_choice import resolve_run
 from .safe_text import one_line
 from .words import outcome_width, outcome_word, status_cell, when, when_width
 
@@ -37,7 +38,7 @@ from .words import outcome_width, outcome_word, status_cell, when, when_width
 def run(args: argparse.Namespace) -> int:
     if args.command == "runs" and args.runs_command is None:
         raise UsageError(Message(N_("runs needs a sub-command: `runs list` (the most recent runs) or "
-                                    "`runs show RUN_ID` (a run and its timeline).")))
+                                    "`runs show RUN` (a run and its timeline).")))
     if args.command == "runs" and args.runs_command == "list" and args.limit < 1:
         raise UsageError(Message(N_("--limit must be at least 1")))
     store = open_existing_store(args.db)
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             return _list(store, args)
         if args.runs_command == "note":
             return write_note(store, args)
-        return _show(store, args.run_id, args.json)
+        return _show(store, resolve_run(store, args.run_id).id, args.json)
 
 
 def _nothing_stored(args: argparse.Namespace) -> int:

@@ -34,9 +34,9 @@ def add_client_options(sub: argparse.ArgumentParser, *, scope: bool = True, for_
                                   "client-credentials (a machine client with its own secret or key), jwt-bearer (a "
                                   "workload presenting the identity token of --assertion-file) or enterprise (the "
                                   "person's ID token of --id-token-file, exchanged at --idp-token-endpoint)"))
-        group.add_argument("--assertion-file", metavar="FILE",
+        group.add_argument("--assertion-file", metavar=_("FILE"),
                            help=_("the identity token (a JWT) a workload presents, for --grant jwt-bearer"))
-        group.add_argument("--id-token-file", metavar="FILE",
+        group.add_argument("--id-token-file", metavar=_("FILE"),
                            help=_("the person's ID token from their enterprise identity provider, for --grant "
                                   "enterprise"))
         group.add_argument("--idp-token-endpoint", metavar="URL",
@@ -47,7 +47,7 @@ def add_client_options(sub: argparse.ArgumentParser, *, scope: bool = True, for_
         group.add_argument("--grant", choices=GRANTS,
                            help=_("authorization-code (a person signs in with the browser, the default) or "
                                   "client-credentials (a machine signs in with its own secret or key)"))
-    group.add_argument("--client-key", metavar="FILE",
+    group.add_argument("--client-key", metavar=_("FILE"),
                        help=_("a PEM private key file to sign in with a signed JWT (private_key_jwt)"))
     group.add_argument("--auth-method", choices=AUTH_METHODS,
                        help=_("how the client proves itself at the token endpoint (default: what the "

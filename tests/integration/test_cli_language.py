@@ -60,6 +60,12 @@ def test_argparse_own_words_follow_the_language(tmp_path: Path) -> None:
     assert helped.stdout.startswith("Aufruf: run-inspector runs") and "Optionen:" in helped.stdout
     assert "usage:" not in helped.stdout and "options:" not in helped.stdout
     missing = cli("runs", "show", env=env)
-    assert missing.returncode == 2 and "diese Argumente fehlen: RUN_ID" in missing.stderr
+    # The placeholders are said in the language too, as the usage line says them.
+    assert missing.returncode == 2 and "diese Argumente fehlen: LAUF" in missing.stderr
     english = cli("--lang", "en", "runs", "show", env=env)
-    assert "the following arguments are required: RUN_ID" in english.stderr
+    assert "the following arguments are required: RUN" in english.stderr
+    call_help = cli("call", "--help", env=env).stdout
+    assert '--stdio "BEFEHLSZEILE"' in call_help and "--budget SEKUNDEN" in call_help
+    assert "COMMAND LINE" not in call_help
+    replay_help = cli("replay", "--help", env=env).stdout
+    assert replay_help.count("LAUF:SCHRITT") == 2 and "RUN:STEP" not in replay_help  # the usage and the argument

@@ -54,3 +54,22 @@ def test_bad_note_commands_say_what_is_wrong_and_change_nothing(tmp_path: Path) 
     assert json.loads(cli(db, "runs", "show", run_id, "--json").stdout)["run"]["note"] == ""
     missing = cli(tmp_path / "none.db", "runs", "note", "1", "x")
     assert missing.returncode == 2 and "does not exist yet" in missing.stderr and not (tmp_path / "none.db").exists()
+
+
+def test_runs_show_and_note_take_a_run_as_compare_and_replay_do(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        older = mixed_run(store)  # started at a time of the past; `last` is the run started most recently
+        newer = store.start_run("newer", "live", None)
+        store.finish_run(newer, "ok")
+        uid = store.get_run(newer).uid
+    assert json.loads(cli(db, "runs", "show", "last", "--json").stdout)["run"]["id"] == newer
+    assert json.loads(cli(db, "runs", "show", "last~1", "--json").stdout)["run"]["id"] == older
+    assert json.loads(cli(db, "runs", "show", uid[:8], "--json").stdout)["run"]["id"] == newer
+    saved = cli(db, "runs", "note", "last~1", "checked")
+    assert (saved.returncode, saved.stdout) == (0, f"The note of run {older} was saved.\n")  # said as its id
+    assert json.loads(cli(db, "runs", "note", "last~1", "--step", "1", "seen", "--json").stdout)["run"] == older
+    too_far = cli(db, "runs", "show", "last~2")
+    assert too_far.returncode == 2 and "There is no run last~2" in too_far.stderr and not too_far.stdout
+    unknown = cli(db, "runs", "note", "zz", "text")
+    assert unknown.returncode == 2 and "names no run" in unknown.stderr

@@ -115,7 +115,7 @@ def test_a_100_kb_url_is_one_sentence_and_leaves_no_run(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args, fragment", [
     (["runs", "list", "--limit", "99999999999999999999999"], "--limit"),
     (["runs", "list", "--limit", "0"], "--limit"),
-    (["runs", "show", "99999999999999999999999"], "run id"),
+    (["runs", "show", "99999999999999999999999"], "no run"),
     (["runs", "show", "-1"], ""),
     (["export", "1", "99999999999999999999999", "-o", "out.json"], "run id"),
 ])
