@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from inspector.mcp import Secrets, public_url
+from inspector.mcp.connect_reasons import connection_reason
 from inspector.mcp.messages import N_, Message, Number
 from inspector.mcp.secrets import url_secrets
 
@@ -110,7 +111,8 @@ class OpenAIChatModel:
             except httpx.HTTPError as exc:
                 raise ModelError(Message(N_("The model at {model} could not be reached ({reason}); check the model "
                                             "URL and that the model server runs."),
-                                         {"model": self.label, "reason": type(exc).__name__})) from None
+                                         {"model": self.label,
+                                          "reason": connection_reason(exc) or type(exc).__name__})) from None
         if streamed is not None:
             return parse_answer(self.secrets.scrub_json(streamed), self.label)
         if status >= 300:

@@ -21,6 +21,7 @@ import httpx
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.mcp.connect_reasons import connection_reason
 from inspector.store import RunStore
 from inspector.traces.format import TraceError, TraceImportError, dump_json
 from inspector.traces.writer import replacing
@@ -137,7 +138,8 @@ def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, time
         raise PullError(Message(N_("{url} did not answer in time. Nothing was imported."), {"url": url})) from None
     except httpx.HTTPError as error:
         raise PullError(Message(N_("{url} cannot be reached ({reason}). Check the query address in Settings. "
-                                   "Nothing was imported."), {"url": url, "reason": str(error) or type(error).__name__})
+                                   "Nothing was imported."),
+                                {"url": url, "reason": connection_reason(error) or str(error) or type(error).__name__})
                         ) from None
 
 

@@ -136,8 +136,9 @@ class McpTransportError(Exception):
     # -- factories ---------------------------------------------------------------------------
 
     @classmethod
-    def unreachable(cls, server: str, method: str, detail: str) -> McpTransportError:
-        detail = sanitize_remote_text(detail)
+    def unreachable(cls, server: str, method: str, detail: str | Message) -> McpTransportError:
+        """``detail``: why, as the library said it, or in words of ours (``connect_reasons``)."""
+        detail = sanitize_remote_text(detail) if isinstance(detail, str) else detail
         if detail:
             sentence = Message(N_("Could not reach the server {server} while sending {method}: {detail}. "
                                   "Check that the server is running and the address is right."),
@@ -149,8 +150,8 @@ class McpTransportError(Exception):
         return cls(ErrorKind.UNREACHABLE, server, sentence, method=method)
 
     @classmethod
-    def connection_lost(cls, server: str, method: str, detail: str) -> McpTransportError:
-        detail = sanitize_remote_text(detail)
+    def connection_lost(cls, server: str, method: str, detail: str | Message) -> McpTransportError:
+        detail = sanitize_remote_text(detail) if isinstance(detail, str) else detail
         if detail:
             sentence = Message(N_("The connection to the server {server} broke during {method}: {detail}."),
                                {"server": server, "method": method, "detail": detail})

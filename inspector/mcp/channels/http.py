@@ -18,6 +18,7 @@ import httpx
 
 from ..cancel import CancelSignal
 from ..clock import Clock
+from ..connect_reasons import connection_reason
 from ..deadline import OperationDeadline
 from ..eras import STATELESS_VERSIONS
 from ..errors import McpTransportError
@@ -359,7 +360,7 @@ class LegTransport(FramedLegs):
             # so that a bad address is a failed operation rather than a traceback.
             raise McpTransportError.unreachable(label, method, "the address cannot be used") from None
         except httpx.ConnectError as exc:
-            raise McpTransportError.unreachable(label, method, _describe(exc)) from None
+            raise McpTransportError.unreachable(label, method, connection_reason(exc) or _describe(exc)) from None
         except httpx.RemoteProtocolError as exc:
             if not _is_disconnect(exc):
                 # Headers too large, a status line that is not HTTP...: the server answered, badly.
@@ -368,11 +369,11 @@ class LegTransport(FramedLegs):
                                            {"reason": _describe(exc)})) from None
             if session.stateless and wire.status == 200 and not leg.is_notification:
                 raise StreamBroken() from None  # the answer stream broke: sent anew, not resumed
-            raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
+            raise McpTransportError.connection_lost(label, method, connection_reason(exc) or _describe(exc)) from None
         except httpx.TransportError as exc:
             if session.stateless and wire.status == 200 and not leg.is_notification:
                 raise StreamBroken() from None
-            raise McpTransportError.connection_lost(label, method, _describe(exc)) from None
+            raise McpTransportError.connection_lost(label, method, connection_reason(exc) or _describe(exc)) from None
 
     async def _post(self, leg: OutgoingMessage, session: Session,
                     wire: LegWire | None = None) -> tuple[httpx.Request, httpx.Response]:

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from ..connect_reasons import connection_reason
 from ..messages import N_, Message
 from ..sanitize import sanitize_remote_text
 from .discovery import authorization_server_metadata_urls, issuer_matches, resource_matches, resource_metadata_urls
@@ -92,7 +93,8 @@ async def get_document(http: httpx.AsyncClient, url: str) -> dict[str, Any] | No
                                                 {"address": shown(url), "size": MAX_DOCUMENT_BYTES // 1024}))
     except httpx.HTTPError as error:
         raise SignInProblem(Message(N_("{address} could not be reached ({reason})"),
-                                    {"address": shown(url), "reason": type(error).__name__})) from None
+                                    {"address": shown(url),
+                                     "reason": connection_reason(error) or type(error).__name__})) from None
     try:
         document = json.loads(bytes(body))
     except (ValueError, RecursionError):

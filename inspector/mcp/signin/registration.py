@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 
+from ..connect_reasons import connection_reason
 from ..messages import N_, Message
 from ..sanitize import sanitize_remote_text
 from .documents import MAX_DOCUMENT_BYTES, SignInProblem, shown
@@ -83,7 +84,8 @@ async def register(http: httpx.AsyncClient, server: AuthorizationServer, redirec
         response = await http.post(endpoint, json=body, headers={"Accept": "application/json"})
     except httpx.HTTPError as error:
         raise SignInProblem(Message(N_("{address} could not be reached ({reason})"),
-                                    {"address": shown(endpoint), "reason": type(error).__name__})) from None
+                                    {"address": shown(endpoint),
+                                     "reason": connection_reason(error) or type(error).__name__})) from None
     answer = _json(response)
     if response.status_code not in (200, 201):
         said = answer.get("error_description") or answer.get("error") or ""

@@ -23,6 +23,7 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
+from ..connect_reasons import connection_reason
 from ..messages import N_, Message, Number
 from ..secrets import Secrets
 from ..text import load_wire_json
@@ -178,7 +179,7 @@ async def post(http: httpx.AsyncClient, server: AuthorizationServer, endpoint: s
             raise failed(Message(N_("The token endpoint {endpoint} did not answer in time."),
                                  {"endpoint": endpoint}), secrets, grant=grant) from None
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
-            reason = quoted(str(exc) or type(exc).__name__, secrets, 120)
+            reason = connection_reason(exc) or quoted(str(exc) or type(exc).__name__, secrets, 120)
             raise failed(Message(N_("The token endpoint {endpoint} could not be reached: {reason}."),
                                  {"endpoint": endpoint, "reason": reason}), secrets, grant=grant) from None
         payload = _parsed(body)

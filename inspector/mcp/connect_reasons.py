@@ -1,0 +1,52 @@
+"""Why a connection could not be made or broke, in words of ours.
+
+An HTTP library words it its own way, in English only: httpx says "All connection attempts failed"
+for a port where nothing listens, and "[Errno -2] Name or service not known" for a host name no
+name server knows. The operating system's reason is in the chain of exceptions under it (an
+``OSError`` with its error number, a ``socket.gaierror``): :func:`connection_reason` says that one
+as a translatable sentence part. Anything it does not know is left to the caller (the library's
+text, as before). No I/O.
+"""
+
+from __future__ import annotations
+
+import errno
+import socket
+
+from .messages import N_, Message
+
+_BY_ERRNO: dict[int, str] = {
+    errno.ECONNREFUSED: N_("the connection was refused (nothing listens at that address and port)"),
+    errno.ETIMEDOUT: N_("the connection timed out"),
+    errno.EHOSTUNREACH: N_("there is no route to the host"),
+    errno.ENETUNREACH: N_("the network cannot be reached"),
+    errno.ECONNRESET: N_("the connection was reset by the other side"),
+    errno.ECONNABORTED: N_("the connection was aborted"),
+    errno.EADDRNOTAVAIL: N_("the address cannot be used from this machine"),
+}
+_NO_SUCH_HOST = N_("the host name could not be resolved (no such host, or no name server answered)")
+#: Exceptions are chained a few levels deep (httpx, httpcore, anyio, the socket): a longer chain is not searched.
+_DEPTH = 16
+
+
+def connection_reason(exc: BaseException) -> Message | None:
+    """Our words for the first operating-system reason in ``exc``'s chain (its causes and contexts,
+    and the members of an exception group); ``None`` when it holds none of those we word."""
+    pending: list[BaseException] = [exc]
+    seen: set[int] = set()
+    while pending and len(seen) < _DEPTH:
+        current = pending.pop(0)
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, socket.gaierror):
+            return Message(_NO_SUCH_HOST)
+        if isinstance(current, OSError) and current.errno in _BY_ERRNO:
+            return Message(_BY_ERRNO[current.errno])
+        if isinstance(current, BaseExceptionGroup):
+            pending.extend(current.exceptions)
+        pending.extend(found for found in (current.__cause__, current.__context__) if found is not None)
+    return None
+
+
+__all__ = ["connection_reason"]
