@@ -50,15 +50,15 @@ class TranslatedDetailWords(DetailWords):
 
 def importer_notes(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The sentences the trace importer wrote into a step read from another tool's spans, each kept
-    with its template (``raw.otlp``: the client side's first note, the server side's first note, and
-    the sentence on how the two disagree)."""
+    with its template (``raw.otlp``: the client side's first note, the server side's first note, the
+    sentence on how the two disagree, and the note on the outcome the two make together)."""
     raw = payload.get("raw")
     otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
     if not isinstance(otlp, Mapping):
         return []
     server = otlp.get("server")
     found = [_first(otlp.get("notes")), _first(server.get("notes") if isinstance(server, Mapping) else None),
-             otlp.get("disagreement")]
+             otlp.get("disagreement"), otlp.get("outcomeNote")]
     return [note for note in found if isinstance(note, Mapping) and isinstance(note.get("text"), str)]
 
 

@@ -254,7 +254,7 @@ _ROW_COLUMNS = f"""
     substr(json_extract(p, '$.raw.otlp.service'), 1, {ROW_TEXT_CHARS}),
     (SELECT COUNT(*) FROM legs WHERE legs.step_id = steps.id),
     json_array({_NOTE.format(path="$.raw.otlp.notes[0]")}, {_NOTE.format(path="$.raw.otlp.server.notes[0]")},
-               {_NOTE.format(path="$.raw.otlp.disagreement")}),
+               {_NOTE.format(path="$.raw.otlp.disagreement")}, {_NOTE.format(path="$.raw.otlp.outcomeNote")}),
     CASE WHEN json_type(p, '$.wording') = 'object' AND length(json_extract(p, '$.wording')) <= 4096
         THEN json_extract(p, '$.wording') END
 """
@@ -307,12 +307,13 @@ def _timeline_row(row: Sequence[Any]) -> TimelineRow:
         payload["requestedToolCalls"] = [None] * min(calls, 10_000)
     if isinstance(dropped, int):
         payload["droppedSources"] = [None] * min(dropped, 10_000)
-    if isinstance(notes, str) and notes != "[null,null,null]":  # a trace step's notes: said in the reader's language
+    if isinstance(notes, str) and notes != "[null,null,null,null]":  # a trace step's notes: said in the reader's words
         try:
-            first, server, disagreement = json.loads(notes)
+            first, server, disagreement, together = json.loads(notes)
         except ValueError:
-            first = server = disagreement = None
-        payload["raw"] = {"otlp": {"notes": [first], "server": {"notes": [server]}, "disagreement": disagreement}}
+            first = server = disagreement = together = None
+        payload["raw"] = {"otlp": {"notes": [first], "server": {"notes": [server]}, "disagreement": disagreement,
+                                   "outcomeNote": together}}
     if isinstance(wording, str):  # the sentence of ours the step's text begins with, as data
         try:
             payload["wording"] = json.loads(wording)

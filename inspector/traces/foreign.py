@@ -178,7 +178,9 @@ def step_payload(client: Side, server: Side | None = None) -> dict[str, Any]:
         result = _merged_outcome(client.ending, server.ending)
         left = _left_first_ms(client, server)
         if left is not None and result is not None and result.outcome == OK and not result.explicit_ok:
-            result = Ending(UNRECORDED, notes=(Message(_LEFT_FIRST, {"ms": left}),))
+            unrecorded = Message(_LEFT_FIRST, {"ms": left})
+            result = Ending(UNRECORDED, notes=(unrecorded,))
+            raw["outcomeNote"] = _note(unrecorded)  # the step's own: neither side's notes say it
         if left is not None or (client.ending is None) != (server.ending is None) or (
                 client.ending is not None and server.ending is not None
                 and (client.ending.outcome, client.ending.timed_out) != (server.ending.outcome,

@@ -121,6 +121,11 @@ def test_a_step_from_a_trace_names_its_service_in_the_window_and_on_the_command_
         failed = ("fail: das Tool meldete einen Fehler (error.type tool_error)" if language == "de"
                   else "fail: the tool reported an error (error.type tool_error)")
         assert failed in details and failed in _cli_details(run_id, language)
+        # The outcome the two sides make together: a client that stopped waiting before its server ended.
+        unrecorded = ("slow: kein Ergebnis aufgezeichnet: der Client hörte 10 ms" if language == "de"
+                      else "slow: no outcome recorded: the client stopped waiting 10 ms")
+        assert any(line.startswith(unrecorded) for line in details), details
+        assert unrecorded in _cli_details(run_id, language)
         tab.select_step(details.index(failed))
         disagree = ("der Client endete nach 10 ms ohne aufgezeichneten Fehler; der Server scheiterte nach 9 ms"
                     if language == "de" else "the client ended with no error recorded after 10 ms; the server failed")
