@@ -36,6 +36,7 @@ from .format import (
     nested_too_deep,
     said,
 )
+from .json_reasons import parser_reason
 
 READ_CHUNK = 256 * 1024
 """How many bytes are read from a file at a time."""
@@ -143,7 +144,7 @@ def json_error_reason(error: Exception) -> str | Message:
     reason = (found.group(1) if found else str(error).splitlines()[0] if str(error) else "").strip(" .")
     if reason == "premature EOF":
         return said(N_("the JSON ends too early (is the file truncated?)"))
-    return reason or said(N_("not JSON"))
+    return parser_reason(reason) if reason else said(N_("not JSON"))
 
 
 def locate_bad_json(source: FilePath, bad: BadJson) -> tuple[Message, Message]:

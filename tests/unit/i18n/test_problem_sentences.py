@@ -230,3 +230,26 @@ def test_no_problem_or_malformed_detail_is_a_bare_english_string() -> None:
     for path in sorted(PACKAGE.joinpath("mcp").glob("*.py")):
         offenders += _english_literal_args(path, "malformed", 2) + _english_literal_args(path, "NotAnAnswer", 0)
     assert offenders == []
+
+
+@pytest.mark.parametrize(("text", "ours"), [
+    ('[1,,2]', "something that does not belong here (a value missing, or a comma too many)"),
+    ('[{"kind" "tool"}]', "an object's key without a colon after it"),
+    ('{"format": "run-inspector-trace" "version": 1}',
+     "a value in an object followed by neither a comma nor the object's end (a comma missing?)"),
+    ('[{1: 2}]', "an object's key that is not a string in double quotes"),
+    ('[1 2]', "a value in a list followed by neither a comma nor the list's end (a comma missing?)"),
+    ('[tru]', "a word that is not JSON (only true, false and null are; a string without its double quotes?)"),
+    ('[@]', "a character that cannot begin a JSON value"),
+    ('["\\q"]', "a backslash inside a string before a character it cannot escape"),
+    ('["\\u12x4"]', "a \\u escape inside a string without four hex digits"),
+    ('[1.]', "a number without a digit after its decimal point"),
+    ('[1] // note', "a comment (JSON has none)"),
+    ('[99999999999999999999999999]', "a whole number too large to read (more than 64 bits)"),
+])
+def test_the_json_parser_s_complaint_is_said_in_words_of_ours(tmp_path: Path, shouting: None, text: str,
+                                                             ours: str) -> None:
+    # yajl's own words ("unallowed token at this point in JSON text") are English only and name no cause.
+    error = _refused(tmp_path, "f.json", text)
+    assert str(error).endswith(f": invalid JSON: {ours}. Nothing was imported."), str(error)
+    assert translate(error).endswith(f": INVALID JSON: {ours.upper()}. NOTHING WAS IMPORTED.")

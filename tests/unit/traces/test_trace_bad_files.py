@@ -52,7 +52,7 @@ EXPECTED = {
     "whitespace_only.json": ("the top level", "the file is empty"),
     "binary_garbage.bin": ("byte 0 (line 1, column 1)", "invalid JSON"),
     "bom_garbage.json": ("byte 3", "invalid JSON"),
-    "invalid_utf8.json": ("byte ", "UTF8"),
+    "invalid_utf8.json": ("byte ", "not UTF-8 text"),
     "trailing_comma.json": ("byte ", "invalid JSON"),
     "two_documents.json": ("the top level", "more than one JSON value"),
     "duplicate_run_uid.json": ("runs[1]", "'same' appears twice in the file (first at runs[0])"),
