@@ -398,49 +398,46 @@ def test_the_client_set_up_for_the_server_signs_in_and_its_secret_shows_nowhere(
         assert_no_secret(auth, window, view)
 
 
+def _signed_in_echo(qtbot, window, text: str) -> tuple[list[str], object]:
+    """Sign in (the listing asks), then call echo; the resources whose tokens the window read again
+    after the sign-in, and the call."""
+    asked_view(qtbot, window).sign_in_button.click()
+    qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=20000)
+    signins = window.engine.signins
+    qtbot.waitUntil(lambda: signins.tokens(window.workbench.tools.task.server) is not None, timeout=5000)
+    reads: list[str] = []
+    reread = signins._reread
+    signins._reread = lambda found, key: (reads.append(found), reread(found, key))
+    assert window.workbench.tools.select_tool("echo")
+    window.workbench.arguments.set_arguments({"text": text})
+    call = window.workbench.run_current_tool()
+    with qtbot.waitSignal(call.finished, timeout=20000):
+        pass
+    assert call.outcome.status == "ok", call.outcome
+    return reads, call
+
+
 def test_tokens_renewed_inside_a_call_are_shown_after_it_and_a_call_that_changed_none_reads_no_keyring(
         qtbot, open_window) -> None:
     # Tokens that live 30 s are renewed (a refresh leg) by every operation: they are within a minute of expiring.
     with serve_auth_server(AuthConfig(expires_in=30)) as auth:
         vault = MemoryVault()
         window = open_window(auth.mcp_url, vault=vault)
-        signins = window.engine.signins
-        asked_view(qtbot, window).sign_in_button.click()
-        qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=20000)
         resource = canonical_resource(auth.mcp_url)
-        endpoint = window.workbench.tools.task.server
-        qtbot.waitUntil(lambda: signins.tokens(endpoint) == vault.tokens(resource), timeout=5000)
-        before = vault.tokens(resource)
-        reads: list[str] = []
-        reread = signins._reread
-        signins._reread = lambda found, key: (reads.append(found), reread(found, key))
-        assert window.workbench.tools.select_tool("echo")
-        window.workbench.arguments.set_arguments({"text": "hello"})
-        call = window.workbench.run_current_tool()
-        with qtbot.waitSignal(call.finished, timeout=20000):
-            pass
-        assert call.outcome.status == "ok", call.outcome
+        signed = []
+        keep = vault.keep_tokens
+        vault.keep_tokens = lambda tokens: (signed.append(tokens), keep(tokens))  # the sign-in's, then the refresh's
+        reads, call = _signed_in_echo(qtbot, window, "hello")
         assert call.finished_legs[0].method == "sign-in: refresh"
         renewed = vault.tokens(resource)
-        assert renewed is not None and renewed.access_token != before.access_token
+        assert renewed is not None and renewed.access_token != signed[0].access_token
         # The refresh inside the call is read back: the window's tokens (the Servers panel's) are the new ones.
         assert reads == [resource]
-        qtbot.waitUntil(lambda: signins.tokens(endpoint) == renewed, timeout=5000)
+        qtbot.waitUntil(lambda: window.engine.signins.tokens(call.server) == renewed, timeout=5000)
         window.shut_down()
 
     # A server whose tokens no operation changes: its operations' ends read nothing again.
     with serve_auth_server() as lasting:
-        window = open_window(lasting.mcp_url, vault=MemoryVault())
-        asked_view(qtbot, window).sign_in_button.click()
-        qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=20000)
-        signins = window.engine.signins
-        reads = []
-        reread = signins._reread
-        signins._reread = lambda found, key: (reads.append(found), reread(found, key))
-        assert window.workbench.tools.select_tool("echo")
-        window.workbench.arguments.set_arguments({"text": "again"})
-        call = window.workbench.run_current_tool()
-        with qtbot.waitSignal(call.finished, timeout=20000):
-            pass
-        assert call.outcome.status == "ok" and all(leg.method != "sign-in: refresh" for leg in call.finished_legs)
+        reads, call = _signed_in_echo(qtbot, open_window(lasting.mcp_url, vault=MemoryVault()), "again")
+        assert all(leg.method != "sign-in: refresh" for leg in call.finished_legs)
         assert reads == []
