@@ -14,6 +14,13 @@ budget bars was that pass. So, from the window's first paint until it closes:
 * every :data:`THAW_EVERY` idle passes everything set aside is walked once more (garbage that
   became so only after it was set aside is freed then), still only while idle;
 * the window's closing gives collection back as it was (tests make many windows in one process).
+
+And every collection runs on the GUI thread. Python collects on whichever thread allocates; a pass
+on a worker thread that frees a cycle holding a Qt object deletes that object off its thread, which
+can crash the process (it did: a worker of the test suite died with a segmentation fault,
+"Garbage-collecting" on the operations' worker while a window closed). So while the pacer holds
+collection, automatic collection is off and the young generations are collected by a timer on the
+GUI thread (every :data:`YOUNG_CHECK_MS`, as Python's own thresholds would).
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ IDLE_CHECK_MS = 5_000
 OUT_OF_REACH = 1 << 30
 #: Every this many idle passes, what was set aside is walked again (about every 10 minutes idle).
 THAW_EVERY = 120
+#: How often the GUI thread collects the young generations when Python's thresholds say so.
+YOUNG_CHECK_MS = 50
 
 
 class CollectionPacer(QObject):
@@ -47,6 +56,10 @@ class CollectionPacer(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(IDLE_CHECK_MS)
         self._timer.timeout.connect(self.collect_if_idle)
+        self._young = QTimer(self)
+        self._young.setInterval(YOUNG_CHECK_MS)
+        self._young.timeout.connect(self.collect_young)
+        self._was_enabled = True
         self._after_paint = AfterFirstPaint(window, self.start)
 
     @property
@@ -63,7 +76,25 @@ class CollectionPacer(QObject):
         gc.collect()
         gc.freeze()
         gc.set_threshold(young, middle, OUT_OF_REACH)
+        self._was_enabled = gc.isenabled()
+        gc.disable()  # no thread collects by itself: collect_young does, on this one
         self._timer.start()
+        self._young.start()
+
+    def collect_young(self) -> int | None:
+        """The young generations' pass Python would have made by now (on the GUI thread); the
+        generation collected, or None."""
+        if self._thresholds is None:
+            return None
+        if gc.isenabled():  # turned on again by someone (an import ending): off again
+            gc.disable()
+        young, middle, _oldest = self._thresholds
+        counts = gc.get_count()
+        if counts[0] < young:
+            return None
+        generation = 1 if counts[1] >= middle else 0
+        gc.collect(generation)
+        return generation
 
     def collect_if_idle(self) -> bool:
         """One full pass, if nothing runs; True when it ran."""
@@ -82,6 +113,9 @@ class CollectionPacer(QObject):
         if self._thresholds is None:
             return
         self._timer.stop()
+        self._young.stop()
         gc.unfreeze()
         gc.set_threshold(*self._thresholds)
+        if self._was_enabled:
+            gc.enable()
         self._thresholds = None

@@ -5,6 +5,7 @@ plays, and the window's closing gives collection back as it found it."""
 from __future__ import annotations
 
 import gc
+import threading
 import weakref
 
 import pytest
@@ -38,7 +39,7 @@ def pacer(qtbot):
     pacer.start()
     yield pacer
     pacer.stop()
-    assert gc.get_threshold() == before
+    assert gc.get_threshold() == before and gc.isenabled()
 
 
 def test_old_garbage_waits_while_busy_and_goes_at_the_idle_pass(pacer) -> None:
@@ -79,6 +80,7 @@ def test_the_window_paces_collection_from_its_first_paint_to_its_closing(make_wi
     assert window.pacer.collect_if_idle() is True
     window.shut_down()
     assert not window.pacer.active and gc.get_threshold() == before and gc.get_freeze_count() == 0
+    assert gc.isenabled()
 
 
 def test_a_pacer_stopped_before_it_started_never_starts(qtbot) -> None:
@@ -89,3 +91,32 @@ def test_a_pacer_stopped_before_it_started_never_starts(qtbot) -> None:
     pacer.stop()  # the window closed before its first paint
     pacer.start()  # the first paint's hook, late
     assert not pacer.active and gc.get_threshold() == before
+
+
+def test_every_collection_runs_on_the_gui_thread_while_the_pacer_holds_it(pacer, qtbot) -> None:
+    # A pass on a worker thread that frees a cycle holding a Qt object deletes the object off its
+    # thread (a test worker died of it). Here a worker makes cycles enough for hundreds of young passes.
+    assert not gc.isenabled()
+    passes: list[int] = []
+
+    def seen(phase: str, info: dict) -> None:
+        if phase == "start":
+            passes.append(threading.get_ident())
+
+    gc.callbacks.append(seen)
+    try:
+        made: list[weakref.ref] = []
+
+        def churn() -> None:
+            for _ in range(100_000):
+                node = _Node()
+                made.append(weakref.ref(node))
+
+        worker = threading.Thread(target=churn)
+        worker.start()
+        worker.join()
+        assert passes == [] and all(ref() is not None for ref in made[-10:])  # no thread collected by itself
+        qtbot.waitUntil(lambda: made[-1]() is None, timeout=5000)  # the GUI thread's young pass freed them
+        assert passes and set(passes) == {threading.get_ident()}
+    finally:
+        gc.callbacks.remove(seen)
