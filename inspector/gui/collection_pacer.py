@@ -59,7 +59,9 @@ class CollectionPacer(QObject):
         self._young = QTimer(self)
         self._young.setInterval(YOUNG_CHECK_MS)
         self._young.timeout.connect(self.collect_young)
-        self._was_enabled = True
+        # As the window found it (an import on a worker turns collection off while it runs: whether
+        # it is on when the first paint comes is not what the window found).
+        self._was_enabled = gc.isenabled()
         self._after_paint = AfterFirstPaint(window, self.start)
 
     @property
@@ -76,7 +78,6 @@ class CollectionPacer(QObject):
         gc.collect()
         gc.freeze()
         gc.set_threshold(young, middle, OUT_OF_REACH)
-        self._was_enabled = gc.isenabled()
         gc.disable()  # no thread collects by itself: collect_young does, on this one
         self._timer.start()
         self._young.start()

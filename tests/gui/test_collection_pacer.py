@@ -120,3 +120,20 @@ def test_every_collection_runs_on_the_gui_thread_while_the_pacer_holds_it(pacer,
         assert passes and set(passes) == {threading.get_ident()}
     finally:
         gc.callbacks.remove(seen)
+
+
+def test_an_import_running_across_the_first_paint_does_not_leave_collection_off(qtbot) -> None:
+    # An import turns automatic collection off while it runs (transfer.importing) and back on at its
+    # end. One that began before the first paint must not make the pacer think the window found it off.
+    window = QWidget()
+    qtbot.addWidget(window)
+    pacer = CollectionPacer(window, lambda: False)
+    gc.disable()  # the import begins
+    try:
+        pacer.start()  # the first paint
+        gc.enable()  # the import ends
+        pacer.collect_young()
+        assert not gc.isenabled()  # the pacer holds it off again
+    finally:
+        pacer.stop()
+    assert gc.isenabled()
