@@ -297,3 +297,42 @@ def test_a_frame_of_the_bar_repaints_the_bar_alone_not_the_panels_under_it(qtbot
     # Its background is the window's colour, as the panel's would have shown under it.
     image = bar.grab().toImage()
     assert image.pixelColor(2, 1) == bar.palette().color(bar.backgroundRole())
+
+
+def test_a_row_that_changed_repaints_alone_not_every_row_seen(qtbot) -> None:
+    """Qt's list view repaints its whole viewport when one row's data changes; the operations list
+    repaints that row only (every report of one running operation had repainted all the rows seen)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    from inspector.gui.workbench.operations_list import OperationsList
+
+    operations = OperationsList()
+    qtbot.addWidget(operations)
+    server = ServerEndpoint("http://127.0.0.1:9/mcp", name="nowhere")
+    tasks = [OperationTask(number, "call", f"tools/call t{number}", server, 20.0, tool=f"t{number}")
+             for number in range(12)]
+    for task in tasks:
+        operations.add(task)
+    operations.resize(500, 400)
+    operations.show()
+    qtbot.waitExposed(operations)
+    regions: list[list[tuple[int, int, int, int]]] = []
+
+    class Watch(QObject):
+        def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.Paint:
+                regions.append([(r.x(), r.y(), r.width(), r.height()) for r in event.region()])
+            return False
+
+    viewport = operations.view.viewport()
+    watch = Watch()
+    viewport.installEventFilter(watch)
+    qtbot.wait(50)
+    regions.clear()
+    changed = tasks[5]
+    row = operations.view.visualRect(operations.model.index(operations.model.row_of(changed), 0))
+    changed.changed.emit()  # what a batch of its reports emits
+    qtbot.waitUntil(lambda: bool(regions), timeout=2000)
+    qtbot.wait(100)  # anything else it would repaint
+    assert all(region == [(row.x(), row.y(), row.width(), row.height())] for region in regions), regions
+    assert row.height() < viewport.height() / 4  # a row, not the list

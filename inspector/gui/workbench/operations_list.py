@@ -49,6 +49,16 @@ class OperationRow:
         return spoken_text(self.task)
 
 
+class RowsView(QListView):
+    """The list of operations: a changed row repaints that row alone. Qt's list view repaints every
+    visible row when any one row's data changes (measured: the whole viewport for a single index),
+    which made every report of one running operation repaint all the rows seen; the rows here never
+    change their size, so the item view's own handling (the row, and accessibility) is enough."""
+
+    def dataChanged(self, top_left: QModelIndex, bottom_right: QModelIndex, roles=()) -> None:  # noqa: N802, B006
+        QAbstractItemView.dataChanged(self, top_left, bottom_right, roles)
+
+
 class OperationsList(QWidget):
     """Running and recent operations, newest first: one line each, the selected one's full bar below."""
 
@@ -63,7 +73,7 @@ class OperationsList(QWidget):
         self.model = OperationsModel(self)
         self.delegate = OperationDelegate(self)
         self.delegate.cancel_clicked.connect(self.cancel)
-        self.view = QListView()
+        self.view = RowsView()
         self.view.setModel(self.model)
         self.view.setItemDelegate(self.delegate)
         self.view.setUniformItemSizes(True)
