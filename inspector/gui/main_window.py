@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
 
 from inspector.i18n import _, choose_language, current_language
 from inspector.mcp import InvalidServerError
@@ -26,6 +26,7 @@ from .settings import AppSettings
 from .status_line import StatusLine
 from .team import TeamBackend
 from .view_menu import ViewMenu
+from .widgets.steady_tabs import SteadyTabs
 from .window_layout import restore_layout, save_layout
 from .workbench import room
 from .workbench.demo_service import DemoService
@@ -105,7 +106,7 @@ class MainWindow(QMainWindow):
                                  self.status.setText, self)
         self.workbench = room.Workbench(self.engine, self.admin, self.settings)
         self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener)  # Sign in/out
-        self.tabs = QTabWidget()
+        self.tabs = SteadyTabs()
         translated(self.tabs, "setAccessibleName", lambda: _("Workbench and runs"))
         translated_tab(self.tabs, self.workbench, lambda: _("&Workbench"))
         # Built once the window has painted (or when first asked for): the first paint does not

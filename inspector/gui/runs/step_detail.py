@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -36,6 +35,7 @@ from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
 from ..widgets.server_exchanges import server_exchange_lines
+from ..widgets.steady_tabs import SteadyTabs
 from ..widgets.wire_view import WireView
 from .notes import NoteLabel
 from .runs_model import format_duration
@@ -102,7 +102,7 @@ class StepDetail(QWidget):
         self.payload = translated(_text_view(""), "setAccessibleName", lambda: _("Raw payload"))
         self.server_side = translated(_text_view(""), "setAccessibleName", lambda: _("What the server asked"))
         self.stderr = translated(_text_view(""), "setAccessibleName", lambda: _("What the server wrote on stderr"))
-        self.tabs = QTabWidget()
+        self.tabs = SteadyTabs()
         translated(self.tabs, "setAccessibleName", lambda: _("Step detail"))
         # The Result tab: the text, and under it the pictures the step kept (its image artifacts); beside
         # it a replay's result (or the replayed step's), with how the two compare above.

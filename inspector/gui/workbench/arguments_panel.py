@@ -12,13 +12,14 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 
 from ..language import on_language_changed, translated, translated_tab
 from ..widgets.arguments import parse_json_object, schema_validator, validate_arguments
 from ..widgets.schema_form import FieldError, SchemaForm
+from ..widgets.steady_tabs import SteadyTabs
 
 FORM_TAB, JSON_TAB = 0, 1
 
@@ -53,7 +54,7 @@ class ArgumentsPanel(QWidget):
         json_layout.setContentsMargins(0, 0, 0, 0)
         json_layout.addWidget(self.editor)
         json_layout.addWidget(self.json_error)
-        self.tabs = QTabWidget()
+        self.tabs = SteadyTabs()
         translated_tab(self.tabs, scroll, lambda: _("Form"))
         translated_tab(self.tabs, json_page, lambda: _("JSON"))
         translated(self.tabs, "setAccessibleName", lambda: _("Arguments"))

@@ -7,18 +7,19 @@ when it ends, with what it sent and received).
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from inspector.i18n import _
 
 from ..language import translated, translated_tab
+from ..widgets.steady_tabs import SteadyTabs
 from ..widgets.wire_view import WireView
 from .engine import OperationTask
 from .link_follower import LinkFollower
 from .result_view import ResultView
 
 
-class OperationDetail(QTabWidget):
+class OperationDetail(SteadyTabs):
     """The Result and Wire tabs of the selected operation."""
 
     def __init__(self, parent: QWidget | None = None) -> None:

@@ -27,6 +27,7 @@ from ..language import translated, translated_tab
 from ..settings import AppSettings
 from ..widgets.budget_field import budget_label
 from ..widgets.plain_text import cell_text, clip_text, label_text, plain_tooltip
+from ..widgets.steady_tabs import SteadyTabs
 from .arguments_panel import ArgumentsPanel
 from .catalogue_cache import CatalogueKeeper
 from .engine import OperationsEngine, OperationTask
@@ -108,7 +109,7 @@ class Workbench(QSplitter):
         self.resources = ResourcesPanel(self.offer, self.engine.subscriptions)
         self.prompts = PromptsPanel(self.offer)
         self.skills = SkillsPanel(self.offer)
-        self.browse = QTabWidget()
+        self.browse = SteadyTabs()
         translated(self.browse, "setAccessibleName", lambda: _("What the server offers"))
         translated_tab(self.browse, self.tools, lambda: _("Tools"))
         translated_tab(self.browse, self.resources, lambda: _("Resources"))
