@@ -41,6 +41,9 @@ OUT_OF_REACH = 1 << 30
 THAW_EVERY = 120
 #: How often the GUI thread collects the young generations when Python's thresholds say so.
 YOUNG_CHECK_MS = 50
+#: While something runs, the middle generation's pass waits for an idle moment, for at most this
+#: many young passes (about 5 s of them).
+MIDDLE_WAITS_AT_MOST = 100
 
 
 class CollectionPacer(QObject):
@@ -53,6 +56,7 @@ class CollectionPacer(QObject):
         self._thresholds: tuple[int, int, int] | None = None
         self._stopped = False
         self._passes = 0
+        self._middle_waited = 0
         self._timer = QTimer(self)
         self._timer.setInterval(IDLE_CHECK_MS)
         self._timer.timeout.connect(self.collect_if_idle)
@@ -84,7 +88,13 @@ class CollectionPacer(QObject):
 
     def collect_young(self) -> int | None:
         """The young generations' pass Python would have made by now (on the GUI thread); the
-        generation collected, or None."""
+        generation collected, or None.
+
+        The middle generation's pass waits while something runs (see :data:`MIDDLE_WAITS_AT_MOST`):
+        what a module imported after the first paint brings (its functions, classes and their
+        dictionaries: the first tool list, the first tool's form) stays there until that pass, and
+        that was a pass of 19-25 ms (35,000 objects, ``benchmarks/gui_window.py``) in the middle of
+        the first operations' frames. Once the idle full pass has set them aside, it is cheap."""
         if self._thresholds is None:
             return None
         if gc.isenabled():  # turned on again by someone (an import ending): off again
@@ -94,6 +104,11 @@ class CollectionPacer(QObject):
         if counts[0] < young:
             return None
         generation = 1 if counts[1] >= middle else 0
+        if generation == 1 and self._middle_waited < MIDDLE_WAITS_AT_MOST and self._busy():
+            self._middle_waited += 1
+            generation = 0
+        elif generation == 1:
+            self._middle_waited = 0
         gc.collect(generation)
         return generation
 
@@ -102,6 +117,7 @@ class CollectionPacer(QObject):
         if self._thresholds is None or self._busy():
             return False
         self._passes += 1
+        self._middle_waited = 0
         if self._passes % THAW_EVERY == 0:
             gc.unfreeze()
         gc.collect()
