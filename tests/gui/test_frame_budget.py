@@ -336,3 +336,57 @@ def test_a_row_that_changed_repaints_alone_not_every_row_seen(qtbot) -> None:
     qtbot.wait(100)  # anything else it would repaint
     assert all(region == [(row.x(), row.y(), row.width(), row.height())] for region in regions), regions
     assert row.height() < viewport.height() / 4  # a row, not the list
+
+
+def test_rows_moved_by_a_new_operation_are_copied_and_a_row_that_changed_is_drawn_anew(qtbot) -> None:
+    """A new operation goes in at the top and the list repaints every row under it: each row is kept
+    as a picture, drawn again only when what it shows changed (its countdown's tenth, its mini bar's
+    pixel, its state), so a row that only moved is one copy, not its texts and rectangles again."""
+    from inspector.gui.workbench.operations_list import OperationsList
+
+    operations = OperationsList()
+    qtbot.addWidget(operations)
+    clock = [1000.0]
+    delegate = operations.delegate
+    delegate._clock = lambda: clock[0]
+    server = ServerEndpoint("http://127.0.0.1:9/mcp", name="nowhere")
+
+    def started(number: int) -> OperationTask:
+        task = OperationTask(number, "call", f"tools/call t{number}", server, 20.0, tool=f"t{number}")
+        task.started_at = clock[0] - 1.0
+        task.state.leg_started("tools/call", 20, 0.0)
+        return task
+
+    tasks = [started(number) for number in range(8)]
+    for task in tasks:
+        operations.add(task)
+    operations.resize(500, 400)
+    operations.show()
+    qtbot.waitExposed(operations)
+    qtbot.wait(50)  # the rows laid out
+    viewport = operations.view.viewport()
+
+    def repaint() -> tuple[int, int]:
+        frames, made = delegate.frames, delegate.pictures_made
+        viewport.repaint()
+        return delegate.frames - frames, delegate.pictures_made - made
+
+    repaint()
+    # The same moment again: every row painted, none drawn anew.
+    assert repaint() == (len(tasks), 0)
+    # A new operation at the top (selected): every row moves; the new one and the one that lost the
+    # selection are drawn, the others are copied.
+    newest = started(8)
+    made_before = delegate.pictures_made
+    operations.add(newest)
+    qtbot.wait(50)  # the rows laid out again, and painted
+    painted, _made = repaint()
+    assert painted == len(tasks) + 1 and 1 <= delegate.pictures_made - made_before <= 2
+    # A tenth of a second later every running row's countdown says something else: all drawn anew.
+    clock[0] += 0.1
+    assert repaint() == (len(tasks) + 1, len(tasks) + 1)
+    # A row that ended is drawn anew once, then copied.
+    tasks[3].state.finish(1.2, "ok")
+    tasks[3].outcome = OperationOutcome(None, None)
+    assert repaint() == (len(tasks) + 1, 1)
+    assert repaint() == (len(tasks) + 1, 0)

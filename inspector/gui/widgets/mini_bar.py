@@ -102,11 +102,16 @@ def _kind(leg: LegState, state: BarState, index: int) -> str:
 
 def paint_mini_bar(painter: QPainter, rect: QRectF, state: BarState, now_s: float) -> None:
     """Paint ``state`` at ``now_s`` into ``rect`` (a line's height, a few pixels)."""
+    deadline_x, legs = spans(state, now_s, rect.width() - 2)
+    paint_spans(painter, rect, deadline_x, legs)
+
+
+def paint_spans(painter: QPainter, rect: QRectF, deadline_x: float, legs: list[Span]) -> None:
+    """Paint what :func:`spans` placed (for ``rect.width() - 2`` pixels) into ``rect``."""
     painter.fillRect(rect, TRACK)
     painter.setPen(QPen(TRACK_EDGE, 1))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawRect(rect.adjusted(0, 0, -1, -1))
-    deadline_x, legs = spans(state, now_s, rect.width() - 2)
     left, top, height = rect.left() + 1, rect.top() + 1, rect.height() - 2
     for number, span in enumerate(legs):
         area = QRectF(left + span.x, top, span.width, height)
@@ -130,4 +135,4 @@ def paint_mini_bar(painter: QPainter, rect: QRectF, state: BarState, now_s: floa
     painter.drawLine(QPointF(x, rect.top()), QPointF(x, rect.bottom()))
 
 
-__all__ = ["Span", "paint_mini_bar", "spans"]
+__all__ = ["Span", "paint_mini_bar", "paint_spans", "spans"]

@@ -19,7 +19,8 @@ from inspector.i18n.words import outcome_word
 
 from ..language import on_language_changed
 from ..widgets.budget_bar import CANCELLED, FAILED_DARK, OK_DARK, TEXT
-from ..widgets.mini_bar import paint_mini_bar
+from ..widgets.budget_state import AFTER_DEADLINE_SHARE
+from ..widgets.mini_bar import Span, paint_spans, spans
 from .engine import OperationTask
 from .operations_model import TASK_ROLE, countdown_text, left_tenths, now_s, state_text, title_text
 
@@ -34,6 +35,21 @@ _SELECTED = QStyle.StateFlag.State_Selected
 _HAS_FOCUS = QStyle.StateFlag.State_HasFocus
 _LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
 _ELIDE = Qt.TextElideMode.ElideRight
+
+
+@dataclass(frozen=True)
+class _Look:
+    """What one row shows at one moment, made ready to paint."""
+
+    parts: RowParts
+    title: str
+    bar: QRectF
+    deadline_x: float
+    legs: list[Span]
+    state_rect: QRect
+    text: str
+    colour: QColor
+    cancellable: bool
 
 
 @dataclass(frozen=True)
@@ -60,23 +76,29 @@ class OperationDelegate(QStyledItemDelegate):
         # What does not change from frame to frame, made once: a row's parts, its elided title,
         # the Cancel button's picture.
         self._parts: dict[tuple[int, int, int, int], RowParts] = {}
+        self._origin_parts: dict[tuple[int, int], RowParts] = {}
         self._titles: dict[tuple[OperationTask, int], str] = {}
         # Numbers are formatted for the language (Babel), which costs more than painting a row: a
         # finished row's state and each tenth of a countdown are formatted once.
         self._ended: dict[OperationTask, str] = {}
         self._countdowns: dict[tuple[int, bool], str] = {}
         self._buttons: dict[tuple[int, int], QPixmap] = {}
-        #: Rows painted: lets tests and benchmarks see what the list costs.
+        #: Each row's picture, with the key of what it shows (see :meth:`paint`).
+        self._pictures: dict[OperationTask, tuple[tuple[object, ...], QPixmap]] = {}
+        #: Rows painted, and pictures of rows made: let tests and benchmarks see what the list costs.
         self.frames = 0
+        self.pictures_made = 0
         on_language_changed(self, self._forget_widths)
 
     def _forget_widths(self) -> None:
         self._state_px = None
         self._parts.clear()
+        self._origin_parts.clear()
         self._titles.clear()
         self._buttons.clear()
         self._ended.clear()
         self._countdowns.clear()
+        self._pictures.clear()
 
     @staticmethod
     def row_height(metrics: QFontMetrics) -> int:
@@ -148,39 +170,77 @@ class OperationDelegate(QStyledItemDelegate):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:
+        """The row's picture, drawn again only when what it shows changed.
+
+        A new operation goes in at the top and moves every row under it: the list repaints them
+        all. Each row is kept as a picture, so a row that only moved costs one copy instead of its
+        texts and rectangles again (each call into Qt gives up the interpreter lock, and waits to
+        get it back while the network engine's thread runs Python)."""
         task = index.data(TASK_ROLE)
         if not isinstance(task, OperationTask):
             return
         self.frames += 1
-        now = self._clock()
-        painter.save()
         rect = option.rect
+        width, height = rect.width(), rect.height()
+        now = self._clock()
+        parts = self._parts_at(width, height, option.fontMetrics)
         state = option.state
-        if state & _SELECTED:
-            painter.fillRect(rect, SELECTED)
-            painter.fillRect(QRect(rect.left(), rect.top(), 3, rect.height()), SELECTED_EDGE)
-        if state & _HAS_FOCUS:
-            painter.setPen(QPen(option.palette.color(QPalette.ColorRole.Highlight), 1, Qt.PenStyle.DotLine))
-            painter.drawRect(rect.adjusted(0, 0, -1, -1))
+        key = _picture_key(task, now, parts.bar.width(), bool(state & _SELECTED), bool(state & _HAS_FOCUS),
+                           width, height, option.palette.cacheKey())
+        kept = self._pictures.get(task)
+        if kept is None or kept[0] != key:
+            if len(self._pictures) > CACHE_LIMIT:
+                self._pictures.clear()
+            kept = self._pictures[task] = (key, self._picture(option, self._look(task, option, parts, now)))
+            self.pictures_made += 1
+        painter.drawPixmap(rect.topLeft(), kept[1])
+
+    def _parts_at(self, width: int, height: int, metrics: QFontMetrics) -> RowParts:
+        """:meth:`parts` of a row at the origin (where its picture is drawn), remembered by size."""
+        parts = self._origin_parts.get((width, height))
+        if parts is None:
+            parts = self._origin_parts[(width, height)] = self.parts(QRect(0, 0, width, height), metrics)
+        return parts
+
+    def _look(self, task: OperationTask, option: QStyleOptionViewItem, parts: RowParts, now: float) -> _Look:
+        """Everything the row's picture shows, made from the task without painting anything."""
         metrics = option.fontMetrics
-        parts = self.cached_parts(rect, metrics)
-        flags = _LEFT
-        painter.setPen(option.palette.color(QPalette.ColorRole.Text))
-        painter.drawText(parts.title, flags, self._title(task, metrics, parts.title.width()))
+        title = self._title(task, metrics, parts.title.width())
         bar_height = max(6, min(12, parts.bar.height() - 6))
         bar = QRectF(parts.bar.left(), parts.bar.center().y() - bar_height / 2 + 1, parts.bar.width(), bar_height)
-        paint_mini_bar(painter, bar, task.state, now_s(task, now))
-        state_rect = parts.state
+        deadline_x, legs = spans(task.state, now_s(task, now), bar.width() - 2)
         cancellable = task.running and not task.cancel_signal.fired
-        if not cancellable:  # nothing to press: the state may use the button's room
-            state_rect = parts.state.united(parts.cancel)
-        painter.setPen(_state_colour(task))
-        text = self._state_text(task, now, parts.compact)
-        painter.drawText(state_rect, flags, metrics.elidedText(text, _ELIDE, state_rect.width()))
-        if cancellable:
-            cancel = parts.cancel
+        state_rect = parts.state if cancellable else parts.state.united(parts.cancel)
+        text = metrics.elidedText(self._state_text(task, now, parts.compact), _ELIDE, state_rect.width())
+        return _Look(parts, title, bar, deadline_x, legs, state_rect, text, _state_colour(task), cancellable)
+
+    def _picture(self, option: QStyleOptionViewItem, look: _Look) -> QPixmap:
+        """The row drawn into a picture of its own (on the list's background, or the selection's)."""
+        rect = option.rect
+        widget = option.widget if isinstance(option.widget, QWidget) else None
+        ratio = widget.devicePixelRatioF() if widget is not None else 1.0
+        pixmap = QPixmap(round(rect.width() * ratio), round(rect.height() * ratio))
+        pixmap.setDevicePixelRatio(ratio)
+        whole = QRect(0, 0, rect.width(), rect.height())
+        selected = option.state & _SELECTED
+        pixmap.fill(SELECTED if selected else option.palette.color(QPalette.ColorRole.Base))
+        painter = QPainter(pixmap)
+        painter.setFont(option.font)
+        if selected:
+            painter.fillRect(QRect(0, 0, 3, rect.height()), SELECTED_EDGE)
+        if option.state & _HAS_FOCUS:
+            painter.setPen(QPen(option.palette.color(QPalette.ColorRole.Highlight), 1, Qt.PenStyle.DotLine))
+            painter.drawRect(whole.adjusted(0, 0, -1, -1))
+        painter.setPen(option.palette.color(QPalette.ColorRole.Text))
+        painter.drawText(look.parts.title, _LEFT, look.title)
+        paint_spans(painter, look.bar, look.deadline_x, look.legs)
+        painter.setPen(look.colour)
+        painter.drawText(look.state_rect, _LEFT, look.text)
+        if look.cancellable:
+            cancel = look.parts.cancel
             painter.drawPixmap(cancel.topLeft(), self._button(option, cancel.width(), cancel.height()))
-        painter.restore()
+        painter.end()
+        return pixmap
 
     def _button(self, option: QStyleOptionViewItem, width: int, height: int) -> QPixmap:
         """The Cancel button as the style draws a push button, painted once per size and language."""
@@ -220,6 +280,18 @@ class OperationDelegate(QStyledItemDelegate):
         if event.type() == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton:
             self.cancel_clicked.emit(task)
         return True
+
+
+def _picture_key(task: OperationTask, now: float, bar_px: int, selected: bool, focused: bool, width: int,
+                 height: int, palette: int) -> tuple[object, ...]:
+    """What tells two pictures of a row apart: the bar's state (each change bumps its version), and
+    while it runs the countdown's tenth and its mini bar's length in pixels."""
+    moving = None
+    if task.running:
+        per_s = bar_px / max(task.budget_s * (1 + AFTER_DEADLINE_SHARE), 1e-9)
+        moving = (left_tenths(task, now), int(task.elapsed_s(now) * per_s + 0.5))
+    return (task.state.version, moving, task.running, task.cancel_signal.fired, task.waiting_for_signin,
+            selected, focused, width, height, palette)
 
 
 def _state_colour(task: OperationTask) -> QColor:
