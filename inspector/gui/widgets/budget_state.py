@@ -89,6 +89,8 @@ class BarState:
     #: Bumped by every change made through the methods: what :func:`layout` made of the legs that
     #: have ended is kept until it moves (a frame lays out the running leg, not the history).
     version: int = field(default=0, compare=False, repr=False)
+    #: Bumped by every change but a progress note: what a line's mini bar shows (it draws no notes).
+    legs_version: int = field(default=0, compare=False, repr=False)
     kept: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -98,6 +100,7 @@ class BarState:
     def touch(self) -> None:
         """Say that something the bar shows changed (what was laid out is laid out again)."""
         self.version += 1
+        self.legs_version += 1
 
     def reset(self) -> None:
         """Back to no legs, no marks, no ending (an operation that starts afresh)."""
@@ -108,7 +111,7 @@ class BarState:
 
     def add_mark(self, mark: ProgressMark) -> None:
         self.marks.append(mark)
-        self.touch()
+        self.version += 1  # the full bar draws it; a line's mini bar does not (legs_version stays)
 
     def leg_started(self, method: str, granted_s: int, start_s: float) -> None:
         self.legs.append(LegState(method, start_s, granted_s))

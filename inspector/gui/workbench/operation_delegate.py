@@ -284,13 +284,14 @@ class OperationDelegate(QStyledItemDelegate):
 
 def _picture_key(task: OperationTask, now: float, bar_px: int, selected: bool, focused: bool, width: int,
                  height: int, palette: int) -> tuple[object, ...]:
-    """What tells two pictures of a row apart: the bar's state (each change bumps its version), and
-    while it runs the countdown's tenth and its mini bar's length in pixels."""
+    """What tells two pictures of a row apart: its legs and ending (each change bumps the state's
+    ``legs_version``; a progress note does not, a row does not show it), and while it runs the
+    countdown's tenth and its mini bar's length in pixels."""
     moving = None
     if task.running:
         per_s = bar_px / max(task.budget_s * (1 + AFTER_DEADLINE_SHARE), 1e-9)
         moving = (left_tenths(task, now), int(task.elapsed_s(now) * per_s + 0.5))
-    return (task.state.version, moving, task.running, task.cancel_signal.fired, task.waiting_for_signin,
+    return (task.state.legs_version, moving, task.running, task.cancel_signal.fired, task.waiting_for_signin,
             selected, focused, width, height, palette)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QPoint, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QVBoxLayout, QWidget
 
@@ -213,7 +213,11 @@ class OperationsList(QWidget):
         self.view.viewport().update()
 
     def _tick(self) -> None:
-        """One frame: repaint the running rows that can be seen; stop when nothing runs."""
+        """One frame: repaint the running rows that can be seen; stop when nothing runs.
+
+        The rows are all one height: which are seen, and where, is worked out here, not asked of
+        the view row by row (each such question calls back into the model's Python, and each call
+        waits for the interpreter lock while the network engine's thread runs Python)."""
         tasks = self.model.tasks
         if not any(task.running for task in tasks):
             self._frames.stop()
@@ -221,21 +225,22 @@ class OperationsList(QWidget):
         if not self.view.isVisible():
             return
         viewport = self.view.viewport()
-        first = self.view.indexAt(QPoint(1, 1)).row()
-        last = self.view.indexAt(QPoint(1, viewport.height() - 1)).row()
-        if first < 0:
+        top = self.view.visualRect(self.model.index(0, 0))
+        height = top.height()
+        if height <= 0:
             return
-        last = len(tasks) - 1 if last < 0 else last
-        metrics = self.view.fontMetrics()
+        # The first row's rectangle, scrolled: row r is `height` further down per row.
+        first = max(0, -top.top() // height)
+        last = min(len(tasks) - 1, (viewport.height() - 1 - top.top()) // height)
+        bar_px = self.delegate.cached_parts(top, self.view.fontMetrics()).bar.width()
         for row in range(first, last + 1):
             task = tasks[row]
             if not task.running:
                 continue
-            rect = self.view.visualRect(self.model.index(row, 0))
-            look = self._look(task, self.delegate.cached_parts(rect, metrics).bar.width())
+            look = self._look(task, bar_px)
             if self._shown.get(id(task)) != look:
                 self._shown[id(task)] = look
-                viewport.update(rect)
+                viewport.update(top.translated(0, row * height))
         if len(self._shown) > 4 * self.MAX_ROWS:
             self._shown.clear()
 

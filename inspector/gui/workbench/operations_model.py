@@ -2,13 +2,21 @@
 
 It holds no copy of what a task shows: the texts are made when asked (a running operation's
 change with the clock), from the task's :class:`BarState`.
+
+Its rows are Qt's own (a :class:`QStandardItemModel` with one empty item per task): the view asks
+a model how many rows it has, and what each row's flags and index are, dozens of times a frame,
+and a model written in Python answers each of those questions in Python. Every answer needs the
+interpreter lock, and while the network engine's thread runs Python each waited for it (about
+3,500 such calls a second with twenty operations running, ``benchmarks/gui_window.py``). Only
+:meth:`OperationsModel.data` is Python here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from inspector.i18n import _
 from inspector.i18n.formatting import format_fixed
@@ -23,6 +31,9 @@ from .engine import OperationTask
 TASK_ROLE = Qt.ItemDataRole.UserRole + 1
 
 Index = QModelIndex | QPersistentModelIndex
+_TEXT_ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole)
+#: A row can be selected, nothing more (no editing, no dragging).
+_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
 
 def now_s(task: OperationTask, clock: float | None = None) -> float:
@@ -75,7 +86,7 @@ def spoken_text(task: OperationTask, clock: float | None = None) -> str:
                                                  spent=spent_text(task.state, now_s(task, clock)))
 
 
-class OperationsModel(QAbstractListModel):
+class OperationsModel(QStandardItemModel):
     """One row per operation, newest first; a task's ``changed`` signal repaints its row."""
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -98,9 +109,11 @@ class OperationsModel(QAbstractListModel):
             return -1
 
     def insert(self, task: OperationTask) -> None:
-        self.beginInsertRows(QModelIndex(), 0, 0)
+        row = QStandardItem()
+        row.setFlags(_ROW_FLAGS)
+        row.setData(task, TASK_ROLE)  # the row's texts are made from it (the list below may lag a signal)
+        self.insertRow(0, row)
         self._tasks.insert(0, task)
-        self.endInsertRows()
 
         def changed(task: OperationTask = task) -> None:
             self.task_changed(task)
@@ -112,9 +125,8 @@ class OperationsModel(QAbstractListModel):
         row = self.row_of(task)
         if row < 0:
             return
-        self.beginRemoveRows(QModelIndex(), row, row)
+        self.removeRow(row)
         del self._tasks[row]
-        self.endRemoveRows()
         slot = self._slots.pop(id(task), None)
         if slot is not None:
             task.changed.disconnect(slot)
@@ -130,16 +142,13 @@ class OperationsModel(QAbstractListModel):
         if self._tasks:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._tasks) - 1, 0))
 
-    # -- Qt's model interface ------------------------------------------------------------------
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self._tasks)
+    # -- Qt's model interface (the rows, their flags and indexes are the standard model's) ------
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.parent().isValid():
+        if role not in _TEXT_ROLES and role != TASK_ROLE:
             return None
-        task = self.task_at(index.row())
-        if task is None:
+        task = super().data(index, TASK_ROLE)
+        if not isinstance(task, OperationTask):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return title_text(task)
@@ -150,8 +159,3 @@ class OperationsModel(QAbstractListModel):
         if role == TASK_ROLE:
             return task
         return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
