@@ -390,3 +390,54 @@ def test_rows_moved_by_a_new_operation_are_copied_and_a_row_that_changed_is_draw
     tasks[3].outcome = OperationOutcome(None, None)
     assert repaint() == (len(tasks) + 1, 1)
     assert repaint() == (len(tasks) + 1, 0)
+
+
+def test_a_frame_repaints_the_running_rows_seen_where_the_view_has_them_when_scrolled(qtbot) -> None:
+    """The frame works out which rows are seen and where (all rows are one height) instead of asking
+    the view row by row; scrolled halfway, it repaints exactly the rectangles the view gives them."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtGui import QRegion
+
+    from inspector.gui.workbench.operations_list import OperationsList
+
+    operations = OperationsList()
+    qtbot.addWidget(operations)
+    server = ServerEndpoint("http://127.0.0.1:9/mcp", name="nowhere")
+    tasks = [OperationTask(number, "call", f"tools/call t{number}", server, 20.0, tool=f"t{number}")
+             for number in range(30)]
+    for number, task in enumerate(tasks):
+        task.started_at = 0.0
+        if number % 3 == 0:  # every third has ended: not repainted by the frame
+            task.outcome = OperationOutcome(None, None)
+        operations.add(task)
+    operations._frames.stop()  # frames are driven by hand below
+    operations.resize(500, 200)
+    operations.show()
+    qtbot.waitExposed(operations)
+    view = operations.view
+    bar = view.verticalScrollBar()
+    bar.setValue(bar.maximum() // 2 + 7)  # a row cut at the top and one at the bottom
+    qtbot.wait(50)
+    viewport = view.viewport()
+    expected = QRegion()
+    for row, task in enumerate(operations.model.tasks):
+        rect = view.visualRect(operations.model.index(row, 0))
+        if task.running and rect.intersects(viewport.rect()):
+            expected += rect.intersected(viewport.rect())
+    assert not expected.isEmpty() and expected != QRegion(viewport.rect())
+    painted = QRegion()
+
+    class Watch(QObject):
+        def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+            nonlocal painted
+            if event.type() == QEvent.Type.Paint:
+                painted += event.region()
+            return False
+
+    watch = Watch()
+    viewport.installEventFilter(watch)
+    operations._shown.clear()  # as if every running row's look had moved
+    operations._tick()
+    qtbot.waitUntil(lambda: not painted.isEmpty(), timeout=2000)
+    qtbot.wait(50)
+    assert painted == expected
