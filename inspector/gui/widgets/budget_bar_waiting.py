@@ -19,13 +19,18 @@ WAITING_EDGE = QColor("#6B3A5A")
 WAITING_TEXT = QColor("#1A1A1A")
 
 
+#: Made once: a brush or pen made while painting costs far more than using one (see ``mini_bar``).
+_DOTS = QBrush(WAITING_DOTS, Qt.BrushStyle.Dense5Pattern)
+_EDGE = QPen(WAITING_EDGE, 1, Qt.PenStyle.SolidLine)
+
+
 def paint_waiting(painter: QPainter, rect: QRectF, shade: int = 0, *, outline: bool = True) -> None:
     """Fill ``rect`` as a waiting leg: pale colour, dots, and (when there is room) a dark outline."""
     painter.save()
     painter.fillRect(rect, WAITING_FILL_SHADE if shade else WAITING_FILL)
-    painter.fillRect(rect, QBrush(WAITING_DOTS, Qt.BrushStyle.Dense5Pattern))
+    painter.fillRect(rect, _DOTS)
     if outline and rect.width() >= 3:
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(QPen(WAITING_EDGE, 1, Qt.PenStyle.SolidLine))
+        painter.setPen(_EDGE)
         painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
     painter.restore()

@@ -9,9 +9,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPalette, QPen, QPixmap
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionButton, QStyleOptionViewItem, QWidget
 
 from inspector.i18n import _
@@ -20,7 +21,7 @@ from inspector.i18n.words import outcome_word
 from ..language import on_language_changed
 from ..widgets.budget_bar import CANCELLED, FAILED_DARK, OK_DARK, TEXT
 from ..widgets.budget_state import AFTER_DEADLINE_SHARE
-from ..widgets.mini_bar import Span, paint_spans, spans
+from ..widgets.mini_bar import paint_spans, spans
 from .engine import OperationTask
 from .operations_model import TASK_ROLE, countdown_text, left_tenths, now_s, state_text, title_text
 
@@ -38,18 +39,21 @@ _ELIDE = Qt.TextElideMode.ElideRight
 
 
 @dataclass(frozen=True)
-class _Look:
-    """What one row shows at one moment, made ready to paint."""
+class _Shape:
+    """Where a row of one size puts its parts, at the origin; made once per size."""
 
     parts: RowParts
-    title: str
+    #: The mini bar's rectangle (a few pixels high, centred).
     bar: QRectF
-    deadline_x: float
-    legs: list[Span]
-    state_rect: QRect
-    text: str
-    colour: QColor
-    cancellable: bool
+    #: The state's room once the Cancel button has gone.
+    state_wide: QRect
+    metrics: QFontMetrics
+    # The list's font and colours, copied once (asking the option for them makes new objects):
+    # a change of palette, font or style forgets every shape (RowsView.changeEvent).
+    font: QFont
+    base: QColor
+    text: QColor
+    highlight: QColor
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,11 @@ class OperationDelegate(QStyledItemDelegate):
         # What does not change from frame to frame, made once: a row's parts, its elided title,
         # the Cancel button's picture.
         self._parts: dict[tuple[int, int, int, int], RowParts] = {}
-        self._origin_parts: dict[tuple[int, int], RowParts] = {}
+        self._shapes: dict[tuple[int, int], _Shape] = {}
+        self._focus_pens: dict[int, QPen] = {}
+        self._painter = QPainter()  # reused for every row's picture
+        #: The task of a row of the list's model, by row (set by the list), else each index's TASK_ROLE.
+        self.task_at: Callable[[int], OperationTask | None] | None = None
         self._titles: dict[tuple[OperationTask, int], str] = {}
         # Numbers are formatted for the language (Babel), which costs more than painting a row: a
         # finished row's state and each tenth of a countdown are formatted once.
@@ -93,7 +101,7 @@ class OperationDelegate(QStyledItemDelegate):
     def _forget_widths(self) -> None:
         self._state_px = None
         self._parts.clear()
-        self._origin_parts.clear()
+        self._shapes.clear()
         self._titles.clear()
         self._buttons.clear()
         self._ended.clear()
@@ -174,73 +182,101 @@ class OperationDelegate(QStyledItemDelegate):
 
         A new operation goes in at the top and moves every row under it: the list repaints them
         all. Each row is kept as a picture, so a row that only moved costs one copy instead of its
-        texts and rectangles again (each call into Qt gives up the interpreter lock, and waits to
-        get it back while the network engine's thread runs Python)."""
-        task = index.data(TASK_ROLE)
+        texts and rectangles again. And nothing of Qt's is made while painting that can be made
+        once: with the network engine's thread running Python, making a rectangle, pen, pixmap or
+        painter cost the GUI thread 35-90 µs each, using one about 1 µs (measured)."""
+        # The list's own model is asked directly (``index.data`` calls back into Python through Qt).
+        task = self.task_at(index.row()) if self.task_at is not None else index.data(TASK_ROLE)
         if not isinstance(task, OperationTask):
             return
         self.frames += 1
         rect = option.rect
         width, height = rect.width(), rect.height()
         now = self._clock()
-        parts = self._parts_at(width, height, option.fontMetrics)
+        shape = self._shapes.get((width, height))
+        if shape is None:
+            shape = self._shape(width, height, option)
         state = option.state
-        key = _picture_key(task, now, parts.bar.width(), bool(state & _SELECTED), bool(state & _HAS_FOCUS),
-                           width, height, option.palette.cacheKey())
+        key = _picture_key(task, now, shape.parts.bar.width(), bool(state & _SELECTED), bool(state & _HAS_FOCUS),
+                           width, height)
         kept = self._pictures.get(task)
         if kept is None or kept[0] != key:
             if len(self._pictures) > CACHE_LIMIT:
                 self._pictures.clear()
-            kept = self._pictures[task] = (key, self._picture(option, self._look(task, option, parts, now)))
+            pixmap = kept[1] if kept is not None and kept[0][-2:] == key[-2:] else None  # the same size: reused
+            kept = self._pictures[task] = (key, self._picture(option, task, shape, now, pixmap))
             self.pictures_made += 1
-        painter.drawPixmap(rect.topLeft(), kept[1])
+        painter.drawPixmap(rect.x(), rect.y(), kept[1])
 
-    def _parts_at(self, width: int, height: int, metrics: QFontMetrics) -> RowParts:
-        """:meth:`parts` of a row at the origin (where its picture is drawn), remembered by size."""
-        parts = self._origin_parts.get((width, height))
-        if parts is None:
-            parts = self._origin_parts[(width, height)] = self.parts(QRect(0, 0, width, height), metrics)
-        return parts
+    def forget_pictures(self) -> None:
+        """Draw every row anew (the palette, the font or the style changed)."""
+        self._pictures.clear()
+        self._shapes.clear()
 
-    def _look(self, task: OperationTask, option: QStyleOptionViewItem, parts: RowParts, now: float) -> _Look:
-        """Everything the row's picture shows, made from the task without painting anything."""
+    def _shape(self, width: int, height: int, option: QStyleOptionViewItem) -> _Shape:
+        """Where a row of this size puts its parts, at the origin (where its picture is drawn)."""
         metrics = option.fontMetrics
-        title = self._title(task, metrics, parts.title.width())
+        parts = self.parts(QRect(0, 0, width, height), metrics)
         bar_height = max(6, min(12, parts.bar.height() - 6))
         bar = QRectF(parts.bar.left(), parts.bar.center().y() - bar_height / 2 + 1, parts.bar.width(), bar_height)
-        deadline_x, legs = spans(task.state, now_s(task, now), bar.width() - 2)
-        cancellable = task.running and not task.cancel_signal.fired
-        state_rect = parts.state if cancellable else parts.state.united(parts.cancel)
-        text = metrics.elidedText(self._state_text(task, now, parts.compact), _ELIDE, state_rect.width())
-        return _Look(parts, title, bar, deadline_x, legs, state_rect, text, _state_colour(task), cancellable)
+        if len(self._shapes) > CACHE_LIMIT:
+            self._shapes.clear()
+        # A copy: the option's own lives only as long as the paint that gave it.
+        palette = option.palette
+        shape = self._shapes[(width, height)] = _Shape(
+            parts, bar, parts.state.united(parts.cancel), QFontMetrics(metrics), QFont(option.font),
+            palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text),
+            palette.color(QPalette.ColorRole.Highlight))
+        return shape
 
-    def _picture(self, option: QStyleOptionViewItem, look: _Look) -> QPixmap:
+    def _picture(self, option: QStyleOptionViewItem, task: OperationTask, shape: _Shape, now: float,
+                 pixmap: QPixmap | None) -> QPixmap:
         """The row drawn into a picture of its own (on the list's background, or the selection's)."""
-        rect = option.rect
-        widget = option.widget if isinstance(option.widget, QWidget) else None
-        ratio = widget.devicePixelRatioF() if widget is not None else 1.0
-        pixmap = QPixmap(round(rect.width() * ratio), round(rect.height() * ratio))
-        pixmap.setDevicePixelRatio(ratio)
-        whole = QRect(0, 0, rect.width(), rect.height())
-        selected = option.state & _SELECTED
-        pixmap.fill(SELECTED if selected else option.palette.color(QPalette.ColorRole.Base))
-        painter = QPainter(pixmap)
-        painter.setFont(option.font)
-        if selected:
-            painter.fillRect(QRect(0, 0, 3, rect.height()), SELECTED_EDGE)
-        if option.state & _HAS_FOCUS:
-            painter.setPen(QPen(option.palette.color(QPalette.ColorRole.Highlight), 1, Qt.PenStyle.DotLine))
-            painter.drawRect(whole.adjusted(0, 0, -1, -1))
-        painter.setPen(option.palette.color(QPalette.ColorRole.Text))
-        painter.drawText(look.parts.title, _LEFT, look.title)
-        paint_spans(painter, look.bar, look.deadline_x, look.legs)
-        painter.setPen(look.colour)
-        painter.drawText(look.state_rect, _LEFT, look.text)
-        if look.cancellable:
-            cancel = look.parts.cancel
-            painter.drawPixmap(cancel.topLeft(), self._button(option, cancel.width(), cancel.height()))
-        painter.end()
+        width, height = option.rect.width(), option.rect.height()
+        if pixmap is None:
+            widget = option.widget if isinstance(option.widget, QWidget) else None
+            ratio = widget.devicePixelRatioF() if widget is not None else 1.0
+            pixmap = QPixmap(round(width * ratio), round(height * ratio))
+            pixmap.setDevicePixelRatio(ratio)
+        state = option.state
+        pixmap.fill(SELECTED if state & _SELECTED else shape.base)
+        painter = self._painter
+        painter.begin(pixmap)
+        try:
+            self._draw(painter, option, task, shape, now, (width, height, state))
+        finally:
+            painter.end()
         return pixmap
+
+    def _draw(self, painter: QPainter, option: QStyleOptionViewItem, task: OperationTask, shape: _Shape,
+              now: float, row: tuple[int, int, Any]) -> None:
+        """Paint the row into ``painter`` at the origin; ``row``: its width, height and state."""
+        parts, metrics = shape.parts, shape.metrics
+        width, height, state = row
+        painter.setFont(shape.font)
+        if state & _SELECTED:
+            painter.fillRect(0, 0, 3, height, SELECTED_EDGE)
+        if state & _HAS_FOCUS:
+            painter.setPen(self._focus_pen(shape.highlight))
+            painter.drawRect(0, 0, width - 1, height - 1)
+        painter.setPen(shape.text)
+        painter.drawText(parts.title, _LEFT, self._title(task, metrics, parts.title.width()))
+        deadline_x, legs = spans(task.state, now_s(task, now), shape.bar.width() - 2)
+        paint_spans(painter, shape.bar, deadline_x, legs)
+        cancellable = task.running and not task.cancel_signal.fired
+        state_rect = parts.state if cancellable else shape.state_wide
+        painter.setPen(_state_colour(task))
+        text = self._state_text(task, now, parts.compact)
+        painter.drawText(state_rect, _LEFT, metrics.elidedText(text, _ELIDE, state_rect.width()))
+        if cancellable:
+            cancel = parts.cancel
+            painter.drawPixmap(cancel.x(), cancel.y(), self._button(option, cancel.width(), cancel.height()))
+
+    def _focus_pen(self, colour: QColor) -> QPen:
+        pen = self._focus_pens.get(colour.rgba())
+        if pen is None:
+            pen = self._focus_pens[colour.rgba()] = QPen(colour, 1, Qt.PenStyle.DotLine)
+        return pen
 
     def _button(self, option: QStyleOptionViewItem, width: int, height: int) -> QPixmap:
         """The Cancel button as the style draws a push button, painted once per size and language."""
@@ -283,7 +319,7 @@ class OperationDelegate(QStyledItemDelegate):
 
 
 def _picture_key(task: OperationTask, now: float, bar_px: int, selected: bool, focused: bool, width: int,
-                 height: int, palette: int) -> tuple[object, ...]:
+                 height: int) -> tuple[object, ...]:
     """What tells two pictures of a row apart: its legs and ending (each change bumps the state's
     ``legs_version``; a progress note does not, a row does not show it), and while it runs the
     countdown's tenth and its mini bar's length in pixels."""
@@ -292,7 +328,7 @@ def _picture_key(task: OperationTask, now: float, bar_px: int, selected: bool, f
         per_s = bar_px / max(task.budget_s * (1 + AFTER_DEADLINE_SHARE), 1e-9)
         moving = (left_tenths(task, now), int(task.elapsed_s(now) * per_s + 0.5))
     return (task.state.legs_version, moving, task.running, task.cancel_signal.fired, task.waiting_for_signin,
-            selected, focused, width, height, palette)
+            selected, focused, width, height)
 
 
 def _state_colour(task: OperationTask) -> QColor:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QVBoxLayout, QWidget
 
@@ -58,6 +58,17 @@ class RowsView(QListView):
     def dataChanged(self, top_left: QModelIndex, bottom_right: QModelIndex, roles=()) -> None:  # noqa: N802, B006
         QAbstractItemView.dataChanged(self, top_left, bottom_right, roles)
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        """The rows' pictures are drawn anew in another palette, font or style."""
+        if event.type() in _LOOK_CHANGES:
+            delegate = self.itemDelegate()
+            if isinstance(delegate, OperationDelegate):
+                delegate.forget_pictures()
+        super().changeEvent(event)
+
+
+_LOOK_CHANGES = (QEvent.Type.PaletteChange, QEvent.Type.FontChange, QEvent.Type.StyleChange)
+
 
 class OperationsList(QWidget):
     """Running and recent operations, newest first: one line each, the selected one's full bar below."""
@@ -72,6 +83,7 @@ class OperationsList(QWidget):
         self.current: OperationTask | None = None
         self.model = OperationsModel(self)
         self.delegate = OperationDelegate(self)
+        self.delegate.task_at = self.model.task_at
         self.delegate.cancel_clicked.connect(self.cancel)
         self.view = RowsView()
         self.view.setModel(self.model)
