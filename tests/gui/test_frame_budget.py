@@ -441,3 +441,33 @@ def test_a_frame_repaints_the_running_rows_seen_where_the_view_has_them_when_scr
     qtbot.waitUntil(lambda: not painted.isEmpty(), timeout=2000)
     qtbot.wait(50)
     assert painted == expected
+
+
+def test_the_rows_pictures_follow_a_new_palette(qtbot) -> None:
+    """Each row is kept as a picture on the list's background: a new palette (a dark theme, say)
+    draws them anew on the new background, not the old one."""
+    from PySide6.QtGui import QColor, QPalette
+
+    from inspector.gui.workbench.operations_list import OperationsList
+
+    operations = OperationsList()
+    qtbot.addWidget(operations)
+    server = ServerEndpoint("http://127.0.0.1:9/mcp", name="nowhere")
+    tasks = [OperationTask(number, "call", f"tools/call t{number}", server, 20.0, tool=f"t{number}")
+             for number in range(3)]
+    for task in tasks:
+        task.outcome = OperationOutcome(None, None)
+        operations.add(task)
+    operations.resize(500, 200)
+    operations.show()
+    qtbot.waitExposed(operations)
+    qtbot.wait(50)
+    view = operations.view
+    row = view.visualRect(operations.model.index(2, 0))  # not the selected (newest) one
+    made = operations.delegate.pictures_made
+    palette = view.palette()
+    palette.setColor(QPalette.ColorRole.Base, QColor("#204060"))
+    view.setPalette(palette)
+    qtbot.waitUntil(lambda: operations.delegate.pictures_made > made, timeout=2000)
+    image = view.viewport().grab().toImage()
+    assert image.pixelColor(row.left() + 2, row.center().y()) == QColor("#204060")
