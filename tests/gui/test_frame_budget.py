@@ -27,6 +27,23 @@ def _task() -> OperationTask:
     return OperationTask(1, "call", "tools/call poll", server, 20.0, tool="poll")
 
 
+def _numbered(count: int) -> list[OperationTask]:
+    server = ServerEndpoint("http://127.0.0.1:9/mcp", name="nowhere")
+    return [OperationTask(number, "call", f"tools/call t{number}", server, 20.0, tool=f"t{number}")
+            for number in range(count)]
+
+
+def _listed(qtbot, tasks: list[OperationTask]):
+    """An operations list (not shown yet) holding ``tasks``, the last one newest."""
+    from inspector.gui.workbench.operations_list import OperationsList
+
+    operations = OperationsList()
+    qtbot.addWidget(operations)
+    for task in tasks:
+        operations.add(task)
+    return operations
+
+
 def _burst(task: OperationTask) -> None:
     """What a task polled 500 times reports, from a thread of its own (as the worker does)."""
     observer = _Observer(task._reports, OperationLog(), task.title, task.server.label)
@@ -304,15 +321,8 @@ def test_a_row_that_changed_repaints_alone_not_every_row_seen(qtbot) -> None:
     repaints that row only (every report of one running operation had repainted all the rows seen)."""
     from PySide6.QtCore import QEvent, QObject
 
-    from inspector.gui.workbench.operations_list import OperationsList
-
-    operations = OperationsList()
-    qtbot.addWidget(operations)
-    server = ServerEndpoint("http://127.0.0.1:9/mcp", name="nowhere")
-    tasks = [OperationTask(number, "call", f"tools/call t{number}", server, 20.0, tool=f"t{number}")
-             for number in range(12)]
-    for task in tasks:
-        operations.add(task)
+    tasks = _numbered(12)
+    operations = _listed(qtbot, tasks)
     operations.resize(500, 400)
     operations.show()
     qtbot.waitExposed(operations)
@@ -398,18 +408,12 @@ def test_a_frame_repaints_the_running_rows_seen_where_the_view_has_them_when_scr
     from PySide6.QtCore import QEvent, QObject
     from PySide6.QtGui import QRegion
 
-    from inspector.gui.workbench.operations_list import OperationsList
-
-    operations = OperationsList()
-    qtbot.addWidget(operations)
-    server = ServerEndpoint("http://127.0.0.1:9/mcp", name="nowhere")
-    tasks = [OperationTask(number, "call", f"tools/call t{number}", server, 20.0, tool=f"t{number}")
-             for number in range(30)]
+    tasks = _numbered(30)
     for number, task in enumerate(tasks):
         task.started_at = 0.0
         if number % 3 == 0:  # every third has ended: not repainted by the frame
             task.outcome = OperationOutcome(None, None)
-        operations.add(task)
+    operations = _listed(qtbot, tasks)
     operations._frames.stop()  # frames are driven by hand below
     operations.resize(500, 200)
     operations.show()
@@ -448,16 +452,10 @@ def test_the_rows_pictures_follow_a_new_palette(qtbot) -> None:
     draws them anew on the new background, not the old one."""
     from PySide6.QtGui import QColor, QPalette
 
-    from inspector.gui.workbench.operations_list import OperationsList
-
-    operations = OperationsList()
-    qtbot.addWidget(operations)
-    server = ServerEndpoint("http://127.0.0.1:9/mcp", name="nowhere")
-    tasks = [OperationTask(number, "call", f"tools/call t{number}", server, 20.0, tool=f"t{number}")
-             for number in range(3)]
+    tasks = _numbered(3)
     for task in tasks:
         task.outcome = OperationOutcome(None, None)
-        operations.add(task)
+    operations = _listed(qtbot, tasks)
     operations.resize(500, 200)
     operations.show()
     qtbot.waitExposed(operations)
