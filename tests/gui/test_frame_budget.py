@@ -469,3 +469,23 @@ def test_the_rows_pictures_follow_a_new_palette(qtbot) -> None:
     qtbot.waitUntil(lambda: operations.delegate.pictures_made > made, timeout=2000)
     image = view.viewport().grab().toImage()
     assert image.pixelColor(row.left() + 2, row.center().y()) == QColor("#204060")
+
+
+def test_a_new_operation_s_empty_result_clears_the_text_once_not_at_every_run(qtbot) -> None:
+    """Each Run shows the new operation's result, empty while nothing came: the text is emptied
+    when it held something, and left alone when it is empty already (each new document was a layout
+    and a repaint in the middle of the bars' frames)."""
+    from inspector.gui.workbench.result_view import ResultView
+
+    view = ResultView()
+    qtbot.addWidget(view)
+    noted, *fresh = _numbered(4)
+    noted.state.add_mark(ProgressMark(0.1, 1, 2, "half way"))
+    view.show_task(noted)
+    assert "half way" in view.text.toPlainText()
+    changes: list[int] = []
+    view.text.textChanged.connect(lambda: changes.append(1))
+    for task in fresh:
+        view.show_task(task)
+        assert view.text.toPlainText() == ""
+    assert len(changes) == 1  # emptied once

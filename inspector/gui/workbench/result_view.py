@@ -72,7 +72,7 @@ class ResultView(QWidget):
         self._show_images(task)
         if task is None:
             self.sentence.setText(_("Select an operation to see its result."))
-            self.text.setPlainText("")
+            self._clear_text()
             return
         outcome = task.outcome
         if outcome is None:
@@ -81,13 +81,16 @@ class ResultView(QWidget):
             lines = [_progress_line(mark) for mark in task.state.marks]
             if task.task_seen is not None:  # a task: how it stood at the latest poll, first
                 lines.insert(0, task_line(task.task_seen))
-            self.text.setPlainText("\n".join(lines))
+            if lines:
+                self.text.setPlainText("\n".join(lines))
+            else:
+                self._clear_text()
             self._running_shown = (len(task.state.marks), task.task_seen)
             return
         record = outcome.record
         if record is None:
             self.sentence.setText(outcome.internal_error or _("The operation ended without a result."))
-            self.text.setPlainText("")
+            self._clear_text()
             return
         lines = [self._sentence(task)]
         waited = task.signins_waited
@@ -113,6 +116,12 @@ class ResultView(QWidget):
             self.tree.expandToDepth(1)
             self.tree.resizeColumnToContents(0)
             self.tree.show()
+
+    def _clear_text(self) -> None:
+        """Empty the text, unless it is: a new document each time is a layout and a repaint (each Run
+        press showed the new operation's empty text)."""
+        if not self.text.document().isEmpty():
+            self.text.clear()
 
     def _show_images(self, task: OperationTask | None) -> None:
         """The pictures the answer carried, drawn under its text (decoded from the answer only)."""
