@@ -6,7 +6,8 @@ quarter of a million (Qt's wrappers, the modules), more with every run. Measured
 whichever thread happened to allocate, and the GUI thread waited: the longest stall of the live
 budget bars was that pass. So, from the window's first paint until it closes:
 
-* what lives then is set aside (``gc.freeze``): later passes never walk it again;
+* what lives then is set aside (``gc.freeze``): later passes never walk it again; so is what
+  lives after a module was imported later (see :meth:`CollectionPacer.collect_young`);
 * automatic full passes are off (the oldest generation's threshold set out of reach); the young
   generations are collected as always (a few milliseconds at most: they are small);
 * every :data:`IDLE_CHECK_MS`, when no operation runs and no run plays, one full pass collects
@@ -26,6 +27,7 @@ GUI thread (every :data:`YOUNG_CHECK_MS`, as Python's own thresholds would).
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer
@@ -41,9 +43,6 @@ OUT_OF_REACH = 1 << 30
 THAW_EVERY = 120
 #: How often the GUI thread collects the young generations when Python's thresholds say so.
 YOUNG_CHECK_MS = 50
-#: While something runs, the middle generation's pass waits for an idle moment, for at most this
-#: many young passes (about 5 s of them).
-MIDDLE_WAITS_AT_MOST = 100
 
 
 class CollectionPacer(QObject):
@@ -56,7 +55,7 @@ class CollectionPacer(QObject):
         self._thresholds: tuple[int, int, int] | None = None
         self._stopped = False
         self._passes = 0
-        self._middle_waited = 0
+        self._modules = 0
         self._timer = QTimer(self)
         self._timer.setInterval(IDLE_CHECK_MS)
         self._timer.timeout.connect(self.collect_if_idle)
@@ -81,6 +80,7 @@ class CollectionPacer(QObject):
         young, middle, _oldest = self._thresholds
         gc.collect()
         gc.freeze()
+        self._modules = len(sys.modules)
         gc.set_threshold(young, middle, OUT_OF_REACH)
         gc.disable()  # no thread collects by itself: collect_young does, on this one
         self._timer.start()
@@ -90,11 +90,13 @@ class CollectionPacer(QObject):
         """The young generations' pass Python would have made by now (on the GUI thread); the
         generation collected, or None.
 
-        The middle generation's pass waits while something runs (see :data:`MIDDLE_WAITS_AT_MOST`):
-        what a module imported after the first paint brings (its functions, classes and their
-        dictionaries: the first tool list, the first tool's form) stays there until that pass, and
-        that was a pass of 19-25 ms (35,000 objects, ``benchmarks/gui_window.py``) in the middle of
-        the first operations' frames. Once the idle full pass has set them aside, it is cheap."""
+        A module imported since the last look (the first tool list, the first tool's form) brings
+        objects that live as long as the process: its functions, classes and their dictionaries.
+        Left in the young generations they made the middle generation's next pass one of 19-25 ms
+        (35,000 objects, ``benchmarks/gui_window.py``), in the middle of the first operations'
+        frames. So after an import the young pass sets aside what lives, as the first paint did.
+        (Waiting with that pass while operations ran was tried: a longer run that allocates a lot,
+        a played scenario, then met one far larger pass instead of many small ones.)"""
         if self._thresholds is None:
             return None
         if gc.isenabled():  # turned on again by someone (an import ending): off again
@@ -103,12 +105,12 @@ class CollectionPacer(QObject):
         counts = gc.get_count()
         if counts[0] < young:
             return None
+        if len(sys.modules) != self._modules:
+            self._modules = len(sys.modules)
+            gc.collect(0)
+            gc.freeze()
+            return 0
         generation = 1 if counts[1] >= middle else 0
-        if generation == 1 and self._middle_waited < MIDDLE_WAITS_AT_MOST and self._busy():
-            self._middle_waited += 1
-            generation = 0
-        elif generation == 1:
-            self._middle_waited = 0
         gc.collect(generation)
         return generation
 
@@ -117,7 +119,6 @@ class CollectionPacer(QObject):
         if self._thresholds is None or self._busy():
             return False
         self._passes += 1
-        self._middle_waited = 0
         if self._passes % THAW_EVERY == 0:
             gc.unfreeze()
         gc.collect()
