@@ -91,8 +91,8 @@ class OperationDelegate(QStyledItemDelegate):
         self._ended: dict[OperationTask, str] = {}
         self._countdowns: dict[tuple[int, bool], str] = {}
         self._buttons: dict[tuple[int, int], QPixmap] = {}
-        #: Each row's picture, with the key of what it shows (see :meth:`paint`).
-        self._pictures: dict[OperationTask, tuple[tuple[object, ...], QPixmap]] = {}
+        #: Each row's picture, with the key of what it shows and the shape (size) it was drawn in.
+        self._pictures: dict[OperationTask, tuple[tuple[object, ...], _Shape, QPixmap]] = {}
         #: Rows painted, and pictures of rows made: let tests and benchmarks see what the list costs.
         self.frames = 0
         self.pictures_made = 0
@@ -197,16 +197,19 @@ class OperationDelegate(QStyledItemDelegate):
         if shape is None:
             shape = self._shape(width, height, option)
         state = option.state
-        key = _picture_key(task, now, shape.parts.bar.width(), bool(state & _SELECTED), bool(state & _HAS_FOCUS),
-                           width, height)
+        key = _picture_key(task, now, shape.parts.bar.width(), bool(state & _SELECTED), bool(state & _HAS_FOCUS))
         kept = self._pictures.get(task)
-        if kept is None or kept[0] != key:
+        if kept is None or kept[0] != key or kept[1] is not shape:
             if len(self._pictures) > CACHE_LIMIT:
                 self._pictures.clear()
-            pixmap = kept[1] if kept is not None and kept[0][-2:] == key[-2:] else None  # the same size: reused
-            kept = self._pictures[task] = (key, self._picture(option, task, shape, now, pixmap))
+            pixmap = kept[2] if kept is not None and kept[1] is shape else None  # the same size: reused
+            kept = self._pictures[task] = (key, shape, self._picture(option, task, shape, now, pixmap))
             self.pictures_made += 1
-        painter.drawPixmap(rect.x(), rect.y(), kept[1])
+        painter.drawPixmap(rect.x(), rect.y(), kept[2])
+
+    def moment(self, task: OperationTask, bar_px: int) -> tuple[int, int] | None:
+        """:func:`row_moment` now, by this delegate's clock."""
+        return row_moment(task, bar_px, self._clock())
 
     def forget_pictures(self) -> None:
         """Draw every row anew (the palette, the font or the style changed)."""
@@ -318,17 +321,22 @@ class OperationDelegate(QStyledItemDelegate):
         return True
 
 
-def _picture_key(task: OperationTask, now: float, bar_px: int, selected: bool, focused: bool, width: int,
-                 height: int) -> tuple[object, ...]:
-    """What tells two pictures of a row apart: its legs and ending (each change bumps the state's
-    ``legs_version``; a progress note does not, a row does not show it), and while it runs the
-    countdown's tenth and its mini bar's length in pixels."""
-    moving = None
-    if task.running:
-        per_s = bar_px / max(task.budget_s * (1 + AFTER_DEADLINE_SHARE), 1e-9)
-        moving = (left_tenths(task, now), int(task.elapsed_s(now) * per_s + 0.5))
-    return (task.state.legs_version, moving, task.running, task.cancel_signal.fired, task.waiting_for_signin,
-            selected, focused, width, height)
+def row_moment(task: OperationTask, bar_px: int, now: float) -> tuple[int, int] | None:
+    """What a running row shows that moves with the clock: the countdown's tenth and the mini bar's
+    length in pixels (``None`` once it ended). The list repaints a running row when this moves, and
+    the row's picture is drawn again when it does: the two agree."""
+    if not task.running:
+        return None
+    per_s = bar_px / max(task.budget_s * (1 + AFTER_DEADLINE_SHARE), 1e-9)
+    return left_tenths(task, now), int(task.elapsed_s(now) * per_s + 0.5)
+
+
+def _picture_key(task: OperationTask, now: float, bar_px: int, selected: bool, focused: bool) -> tuple[object, ...]:
+    """What tells two pictures of a row of one size apart: its legs and ending (each change bumps
+    the state's ``legs_version``; a progress note does not, a row does not show it), and while it
+    runs its :func:`row_moment`."""
+    return (task.state.legs_version, row_moment(task, bar_px, now), task.running, task.cancel_signal.fired,
+            task.waiting_for_signin, selected, focused)
 
 
 def _state_colour(task: OperationTask) -> QColor:

@@ -127,8 +127,8 @@ class OperationsList(QWidget):
         self._frames.setInterval(FRAME_MS)
         self._frames.setTimerType(Qt.TimerType.PreciseTimer)
         self._frames.timeout.connect(self._tick)
-        #: What each running row showed when last painted (see :meth:`_look`).
-        self._shown: dict[int, tuple[int, int, bool]] = {}
+        #: What of each running row moves with the clock, as last repainted (``OperationDelegate.moment``).
+        self._shown: dict[int, tuple[int, int] | None] = {}
         self.model.dataChanged.connect(lambda first, last, roles=(): self._rows_changed(first.row(), last.row()))
         on_language_changed(self, self._retranslate)
 
@@ -249,17 +249,9 @@ class OperationsList(QWidget):
             task = tasks[row]
             if not task.running:
                 continue
-            look = self._look(task, bar_px)
+            look = self.delegate.moment(task, bar_px)
             if self._shown.get(id(task)) != look:
                 self._shown[id(task)] = look
                 viewport.update(top.translated(0, row * height))
         if len(self._shown) > 4 * self.MAX_ROWS:
             self._shown.clear()
-
-    @staticmethod
-    def _look(task: OperationTask, bar_px: int) -> tuple[int, int, bool]:
-        """What a running row shows, coarsely: its mini bar's length in pixels (or the countdown's
-        tenths, if finer), its number of legs, whether a cancel was asked. Same look, no repaint."""
-        per_s = max(10.0, bar_px / max(task.budget_s * 1.1, 1e-9))
-        # Half a step ahead: the countdown's tenths turn where "20 s - elapsed" rounds to a new tenth.
-        return int(task.elapsed_s() * per_s + 0.5), len(task.state.legs), task.cancel_signal.fired
