@@ -121,3 +121,30 @@ def test_a_tool_without_arguments_says_so(qtbot) -> None:
     qtbot.addWidget(form)
     assert form.value() == {}
     assert any(label.text() == "This tool takes no arguments." for label in form.findChildren(type(form.root.error)))
+
+
+def test_run_pressed_again_with_the_same_arguments_checks_them_once(panel, monkeypatch) -> None:
+    from inspector.gui.workbench import arguments_panel
+
+    checked = []
+    real = arguments_panel.validate_arguments
+    monkeypatch.setattr(arguments_panel, "validate_arguments",
+                        lambda *args: checked.append(args[1]) or real(*args))
+    panel.tabs.setCurrentIndex(JSON_TAB)
+    panel.editor.setPlainText('{"text": "hi", "options": {"depth": 2}}')
+    for _ in range(3):
+        assert panel.arguments() == {"text": "hi", "options": {"depth": 2}}
+    assert len(checked) == 1  # twenty Run presses in a row: one schema check
+    panel.editor.setPlainText('{"text": "hi", "options": {"depth": 3}}')  # a nested value changed
+    assert panel.arguments() == {"text": "hi", "options": {"depth": 3}}
+    assert len(checked) == 2
+    panel.editor.setPlainText('{"text": 5}')  # a bad value is refused, every time, with its reason
+    for _ in range(2):
+        assert panel.arguments() is None
+        assert "Enter a value of type string." in panel.json_error.text()
+    assert len(checked) == 4
+    panel.set_schema({"type": "object", "properties": {"text": {"type": "integer"}}})
+    panel.tabs.setCurrentIndex(JSON_TAB)
+    panel.editor.setPlainText('{"text": "hi", "options": {"depth": 3}}')  # passed before, not under this schema
+    assert panel.arguments() is None
+    assert len(checked) == 5

@@ -33,6 +33,8 @@ class ArgumentsPanel(QWidget):
         super().__init__(parent)
         self.schema: Mapping[str, Any] = {}
         self._validator: Any = None
+        #: The validator and the arguments (as JSON) it passed last: Run pressed again checks nothing anew.
+        self._passed: tuple[Any, str] | None = None
         self._syncing = False
         self.form = SchemaForm()
         self.form.changed.connect(self._form_changed)
@@ -169,6 +171,9 @@ class ArgumentsPanel(QWidget):
                 self._say(_("Nothing was sent: {field}: {problem}").format(
                     field=".".join(map(str, error.path)), problem=error.message))
                 return None
+        passed = (self._validator, json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr))
+        if self._passed is not None and self._passed[0] is passed[0] and self._passed[1] == passed[1]:
+            return value
         problems = validate_arguments(self.schema, value, self._validator)
         if problems:
             self.form.show_errors([(p.path, p.message) for p in problems])
@@ -178,6 +183,7 @@ class ArgumentsPanel(QWidget):
                 self.json_error.show()
             self._say(_("Nothing was sent: the arguments do not match the tool's schema.") + "\n" + "\n".join(lines))
             return None
+        self._passed = passed
         return value
 
     def _say(self, text: str) -> None:
