@@ -89,3 +89,25 @@ def test_the_users_own_move_shows_the_detail_at_once_even_within_a_burst(qtbot) 
     assert operations.detail.state is tasks[1].state
     qtbot.wait(3 * FRAME_MS)
     assert operations.detail.state is tasks[1].state  # the burst's waiting request did not come back
+
+
+def test_twenty_operations_ending_together_say_the_sign_in_again_once_a_frame(qtbot, make_window) -> None:
+    from inspector.gui.workbench.engine import OperationOutcome
+
+    window = make_window()
+    room = window.signin
+    said = []
+    line = room.strip.line
+    real = line.setText
+    line.setText = lambda text: (said.append(text), real(text))  # the strip's sentence, said again
+    tasks = _tasks(20)
+    for task in tasks:
+        room._submitted(task)  # as the engine announces each operation
+    qtbot.wait(3 * FRAME_MS)
+    said.clear()
+    for task in tasks:  # all twenty end within one frame
+        task.finished.emit(OperationOutcome(None, None))
+    assert len(said) == 1  # the first at once, the rest gathered
+    qtbot.waitUntil(lambda: len(said) == 2, timeout=1000)
+    qtbot.wait(3 * FRAME_MS)
+    assert len(said) == 2

@@ -15,6 +15,7 @@ from inspector.store.signin_vault import NOT_KEPT
 
 from ..dialogs.signin_view import SignInView
 from ..language import on_language_changed, translated
+from ..widgets.frame_throttle import FrameThrottle
 from .engine import OperationTask
 from .listening import WindowListener
 from .server_admin import ServerAdmin
@@ -91,6 +92,8 @@ class SignInRoom(QObject):
         signins.started.connect(self._started)
         engine = signins._engine
         engine.submitted.connect(self._submitted)
+        # Said again at most once a frame for operations' ends: twenty may end together.
+        self._ends_seen = FrameThrottle(self.refresh, self)
         self.refresh()
         on_language_changed(self, self.refresh)
 
@@ -190,7 +193,7 @@ class SignInRoom(QObject):
 
     def _ended(self, task: OperationTask) -> None:
         self.signins.operation_ended(task)
-        self.refresh()
+        self._ends_seen.request()
 
 
 __all__ = ["SignInRoom", "SignInStrip"]
