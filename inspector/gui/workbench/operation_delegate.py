@@ -22,6 +22,7 @@ from ..language import on_language_changed
 from ..widgets.budget_bar import CANCELLED, FAILED_DARK, OK_DARK, TEXT
 from ..widgets.budget_state import AFTER_DEADLINE_SHARE
 from ..widgets.mini_bar import paint_spans, spans
+from ..widgets.static_texts import StaticTexts
 from .engine import OperationTask
 from .operations_model import TASK_ROLE, countdown_text, left_tenths, now_s, state_text, title_text
 
@@ -83,6 +84,8 @@ class OperationDelegate(QStyledItemDelegate):
         self._shapes: dict[tuple[int, int], _Shape] = {}
         self._focus_pens: dict[int, QPen] = {}
         self._painter = QPainter()  # reused for every row's picture
+        #: The titles and states, laid out once each (a row is drawn again at each pixel of its bar).
+        self.texts = StaticTexts()
         #: The task of a row of the list's model, by row (set by the list), else each index's TASK_ROLE.
         self.task_at: Callable[[int], OperationTask | None] | None = None
         self._titles: dict[tuple[OperationTask, int], str] = {}
@@ -107,6 +110,7 @@ class OperationDelegate(QStyledItemDelegate):
         self._ended.clear()
         self._countdowns.clear()
         self._pictures.clear()
+        self.texts.forget()
 
     @staticmethod
     def row_height(metrics: QFontMetrics) -> int:
@@ -215,6 +219,7 @@ class OperationDelegate(QStyledItemDelegate):
         """Draw every row anew (the palette, the font or the style changed)."""
         self._pictures.clear()
         self._shapes.clear()
+        self.texts.forget()
 
     def _shape(self, width: int, height: int, option: QStyleOptionViewItem) -> _Shape:
         """Where a row of this size puts its parts, at the origin (where its picture is drawn)."""
@@ -263,14 +268,14 @@ class OperationDelegate(QStyledItemDelegate):
             painter.setPen(self._focus_pen(shape.highlight))
             painter.drawRect(0, 0, width - 1, height - 1)
         painter.setPen(shape.text)
-        painter.drawText(parts.title, _LEFT, self._title(task, metrics, parts.title.width()))
+        self.texts.draw(painter, parts.title, self._title(task, metrics, parts.title.width()), metrics)
         deadline_x, legs = spans(task.state, now_s(task, now), shape.bar.width() - 2)
         paint_spans(painter, shape.bar, deadline_x, legs)
         cancellable = task.running and not task.cancel_signal.fired
         state_rect = parts.state if cancellable else shape.state_wide
         painter.setPen(_state_colour(task))
         text = self._state_text(task, now, parts.compact)
-        painter.drawText(state_rect, _LEFT, metrics.elidedText(text, _ELIDE, state_rect.width()))
+        self.texts.draw(painter, state_rect, metrics.elidedText(text, _ELIDE, state_rect.width()), metrics)
         if cancellable:
             cancel = parts.cancel
             painter.drawPixmap(cancel.x(), cancel.y(), self._button(option, cancel.width(), cancel.height()))
