@@ -89,3 +89,15 @@ def test_the_list_lays_out_each_title_and_countdown_once_over_many_frames(qtbot)
     # not two layouts per row and frame.
     assert operations.delegate.pictures_made >= 10 * 30
     assert texts.made <= 1 + 30 + 4
+
+
+def test_a_rows_state_is_elided_once_per_text_and_width_as_qt_elides_it(qtbot) -> None:
+    from inspector.gui.workbench.operation_delegate import OperationDelegate
+
+    delegate = OperationDelegate()
+    metrics = QFontMetrics(QApplication.font())
+    text = "fehlgeschlagen · Zeitüberschreitung nach 60,0 s"
+    for width in (30, 60, 90, 400):
+        for _ in range(3):
+            assert delegate._fitted(text, metrics, width) == metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    assert len(delegate._fits) == 4  # worked out once per width, not once per frame

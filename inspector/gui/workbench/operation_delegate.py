@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QPalette, QPen, QPixmap
@@ -89,6 +88,7 @@ class OperationDelegate(QStyledItemDelegate):
         #: The task of a row of the list's model, by row (set by the list), else each index's TASK_ROLE.
         self.task_at: Callable[[int], OperationTask | None] | None = None
         self._titles: dict[tuple[OperationTask, int], str] = {}
+        self._fits: dict[tuple[str, int], str] = {}
         # Numbers are formatted for the language (Babel), which costs more than painting a row: a
         # finished row's state and each tenth of a countdown are formatted once.
         self._ended: dict[OperationTask, str] = {}
@@ -110,6 +110,7 @@ class OperationDelegate(QStyledItemDelegate):
         self._ended.clear()
         self._countdowns.clear()
         self._pictures.clear()
+        self._fits.clear()
         self.texts.forget()
 
     @staticmethod
@@ -161,6 +162,16 @@ class OperationDelegate(QStyledItemDelegate):
             title = self._titles[key] = metrics.elidedText(title_text(task), _ELIDE, width)
         return title
 
+    def _fitted(self, text: str, metrics: QFontMetrics, width: int) -> str:
+        """``text`` elided to ``width``, worked out once per text and width."""
+        key = (text, width)
+        fitted = self._fits.get(key)
+        if fitted is None:
+            if len(self._fits) > CACHE_LIMIT:
+                self._fits.clear()
+            fitted = self._fits[key] = metrics.elidedText(text, _ELIDE, width)
+        return fitted
+
     def _state_text(self, task: OperationTask, now: float, compact: bool) -> str:
         """:func:`state_text`, formatted once for a finished row and once per tenth of a countdown."""
         if task.running:
@@ -200,14 +211,15 @@ class OperationDelegate(QStyledItemDelegate):
         shape = self._shapes.get((width, height))
         if shape is None:
             shape = self._shape(width, height, option)
-        state = option.state
-        key = _picture_key(task, now, shape.parts.bar.width(), bool(state & _SELECTED), bool(state & _HAS_FOCUS))
+        state = option.state  # a flag's test is a Python call each: made once per row
+        row = (width, height, bool(state & _SELECTED), bool(state & _HAS_FOCUS))
+        key = _picture_key(task, now, shape.parts.bar.width(), row[2], row[3])
         kept = self._pictures.get(task)
         if kept is None or kept[0] != key or kept[1] is not shape:
             if len(self._pictures) > CACHE_LIMIT:
                 self._pictures.clear()
             pixmap = kept[2] if kept is not None and kept[1] is shape else None  # the same size: reused
-            kept = self._pictures[task] = (key, shape, self._picture(option, task, shape, now, pixmap))
+            kept = self._pictures[task] = (key, shape, self._picture(option, task, shape, now, pixmap, row))
             self.pictures_made += 1
         painter.drawPixmap(rect.x(), rect.y(), kept[2])
 
@@ -238,33 +250,33 @@ class OperationDelegate(QStyledItemDelegate):
         return shape
 
     def _picture(self, option: QStyleOptionViewItem, task: OperationTask, shape: _Shape, now: float,
-                 pixmap: QPixmap | None) -> QPixmap:
-        """The row drawn into a picture of its own (on the list's background, or the selection's)."""
-        width, height = option.rect.width(), option.rect.height()
+                 pixmap: QPixmap | None, row: tuple[int, int, bool, bool]) -> QPixmap:
+        """The row drawn into a picture of its own (on the list's background, or the selection's);
+        ``row``: its width, height, and whether it is selected and has the focus."""
+        width, height, selected, _focused = row
         if pixmap is None:
             widget = option.widget if isinstance(option.widget, QWidget) else None
             ratio = widget.devicePixelRatioF() if widget is not None else 1.0
             pixmap = QPixmap(round(width * ratio), round(height * ratio))
             pixmap.setDevicePixelRatio(ratio)
-        state = option.state
-        pixmap.fill(SELECTED if state & _SELECTED else shape.base)
+        pixmap.fill(SELECTED if selected else shape.base)
         painter = self._painter
         painter.begin(pixmap)
         try:
-            self._draw(painter, option, task, shape, now, (width, height, state))
+            self._draw(painter, option, task, shape, now, row)
         finally:
             painter.end()
         return pixmap
 
     def _draw(self, painter: QPainter, option: QStyleOptionViewItem, task: OperationTask, shape: _Shape,
-              now: float, row: tuple[int, int, Any]) -> None:
-        """Paint the row into ``painter`` at the origin; ``row``: its width, height and state."""
+              now: float, row: tuple[int, int, bool, bool]) -> None:
+        """Paint the row into ``painter`` at the origin; ``row`` as :meth:`_picture` has it."""
         parts, metrics = shape.parts, shape.metrics
-        width, height, state = row
+        width, height, selected, focused = row
         painter.setFont(shape.font)
-        if state & _SELECTED:
+        if selected:
             painter.fillRect(0, 0, 3, height, SELECTED_EDGE)
-        if state & _HAS_FOCUS:
+        if focused:
             painter.setPen(self._focus_pen(shape.highlight))
             painter.drawRect(0, 0, width - 1, height - 1)
         painter.setPen(shape.text)
@@ -275,7 +287,7 @@ class OperationDelegate(QStyledItemDelegate):
         state_rect = parts.state if cancellable else shape.state_wide
         painter.setPen(_state_colour(task))
         text = self._state_text(task, now, parts.compact)
-        self.texts.draw(painter, state_rect, metrics.elidedText(text, _ELIDE, state_rect.width()), metrics)
+        self.texts.draw(painter, state_rect, self._fitted(text, metrics, state_rect.width()), metrics)
         if cancellable:
             cancel = parts.cancel
             painter.drawPixmap(cancel.x(), cancel.y(), self._button(option, cancel.width(), cancel.height()))
