@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QPalette, QPen, QPixmap
@@ -146,50 +147,24 @@ class OperationDelegate(QStyledItemDelegate):
     def cached_parts(self, rect: QRect, metrics: QFontMetrics) -> RowParts:
         """:meth:`parts`, remembered for the rectangle."""
         key = (rect.x(), rect.y(), rect.width(), rect.height())
-        parts = self._parts.get(key)
-        if parts is None:
-            if len(self._parts) > CACHE_LIMIT:
-                self._parts.clear()
-            parts = self._parts[key] = self.parts(rect, metrics)
-        return parts
+        return _remembered(self._parts, key, lambda: self.parts(rect, metrics))
 
     def _title(self, task: OperationTask, metrics: QFontMetrics, width: int) -> str:
-        key = (task, width)
-        title = self._titles.get(key)
-        if title is None:
-            if len(self._titles) > CACHE_LIMIT:
-                self._titles.clear()
-            title = self._titles[key] = metrics.elidedText(title_text(task), _ELIDE, width)
-        return title
+        return _remembered(self._titles, (task, width),
+                           lambda: metrics.elidedText(title_text(task), _ELIDE, width))
 
     def _fitted(self, text: str, metrics: QFontMetrics, width: int) -> str:
         """``text`` elided to ``width``, worked out once per text and width."""
-        key = (text, width)
-        fitted = self._fits.get(key)
-        if fitted is None:
-            if len(self._fits) > CACHE_LIMIT:
-                self._fits.clear()
-            fitted = self._fits[key] = metrics.elidedText(text, _ELIDE, width)
-        return fitted
+        return _remembered(self._fits, (text, width), lambda: metrics.elidedText(text, _ELIDE, width))
 
     def _state_text(self, task: OperationTask, now: float, compact: bool) -> str:
         """:func:`state_text`, formatted once for a finished row and once per tenth of a countdown."""
         if task.running:
             if task.cancel_signal.fired or task.waiting_for_signin:
                 return state_text(task, now)
-            key = (left_tenths(task, now), compact)
-            text = self._countdowns.get(key)
-            if text is None:
-                if len(self._countdowns) > CACHE_LIMIT:
-                    self._countdowns.clear()
-                text = self._countdowns[key] = countdown_text(key[0], compact=compact)
-            return text
-        text = self._ended.get(task)
-        if text is None:
-            if len(self._ended) > CACHE_LIMIT:
-                self._ended.clear()
-            text = self._ended[task] = state_text(task, now)
-        return text
+            tenths = left_tenths(task, now)
+            return _remembered(self._countdowns, (tenths, compact), lambda: countdown_text(tenths, compact=compact))
+        return _remembered(self._ended, task, lambda: state_text(task, now))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:
@@ -336,6 +311,16 @@ class OperationDelegate(QStyledItemDelegate):
         if event.type() == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton:
             self.cancel_clicked.emit(task)
         return True
+
+
+def _remembered(cache: dict[Any, Any], key: object, make: Callable[[], Any]) -> Any:
+    """``cache[key]``, made by ``make`` the first time; a cache past :data:`CACHE_LIMIT` starts over."""
+    value = cache.get(key)
+    if value is None:
+        if len(cache) > CACHE_LIMIT:
+            cache.clear()
+        value = cache[key] = make()
+    return value
 
 
 def row_moment(task: OperationTask, bar_px: int, now: float) -> tuple[int, int] | None:
