@@ -166,6 +166,12 @@ def clipped(value: Any) -> Any:
     return kept
 
 
+def timed_out_reply(request_id: Any) -> dict[str, Any]:
+    """The reply to a request the operation's time budget cut off."""
+    return _error(request_id, REQUEST_TIMEOUT,
+                  "The client stopped waiting for an answer: its time budget for the operation ran out.")
+
+
 def _error(request_id: Any, code: int, message: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": message}
     if data is not None:
@@ -198,8 +204,7 @@ async def answer_server_request(handler: ServerRequestHandler | None, request: d
     except RequestRefused as refused:
         return _error(request_id, refused.code, refused.message, refused.data)
     except TimeoutError:
-        return _error(request_id, REQUEST_TIMEOUT,
-                      "The client stopped waiting for an answer: its time budget for the operation ran out.")
+        return timed_out_reply(request_id)
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # noqa: BLE001 - a broken handler must still produce a reply

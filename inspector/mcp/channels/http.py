@@ -34,6 +34,7 @@ from ..server_requests import (
     clipped,
     is_server_request,
     shown_method,
+    timed_out_reply,
 )
 from ..signin.challenge import signin_refusal
 from ..sse import EventStreamParser
@@ -256,20 +257,35 @@ class FramedLegs:
         The handler gets what is left of the operation's deadline. A reply that cannot be
         delivered is reported, not raised."""
         started = self._clock.now_ns()
-        reply = await answer_server_request(self._handler, request, self.frame.deadline.remaining_s())
-        elapsed_ms = (self._clock.now_ns() - started) / 1e6
-        declined = "error" in reply
-        method = shown_method(request.get("method"))
-        if declined and method not in self.declined:
-            self.declined.append(method)
+        try:
+            reply = await answer_server_request(self._handler, request, self.frame.deadline.remaining_s())
+        except asyncio.CancelledError:
+            # The leg ended at the deadline in the same turn as the question's own time-out, whose
+            # cancel then goes through as the leg's: the question was still cut off by the budget.
+            if self.frame.deadline.remaining_s() <= 0:
+                self._seen(via, request, timed_out_reply(request.get("id")), None, self._since(started))
+            raise
+        elapsed_ms = self._since(started)
         status = None
         try:
             status = await deliver(reply)
         finally:
             # Recorded even when the leg's end cuts the reply's delivery short.
-            self._observer.server_request(ServerRequestSeen(
-                method, via, declined, status, clipped(request.get("params")),
-                clipped(reply.get("error") if declined else reply.get("result")), round(elapsed_ms, 2)))
+            self._seen(via, request, reply, status, elapsed_ms)
+
+    def _since(self, started_ns: int) -> float:
+        return (self._clock.now_ns() - started_ns) / 1e6
+
+    def _seen(self, via: str, request: dict[str, Any], reply: dict[str, Any], status: int | None,
+              elapsed_ms: float) -> None:
+        """Report a server's request and the client's reply (declined: an error reply)."""
+        declined = "error" in reply
+        method = shown_method(request.get("method"))
+        if declined and method not in self.declined:
+            self.declined.append(method)
+        self._observer.server_request(ServerRequestSeen(
+            method, via, declined, status, clipped(request.get("params")),
+            clipped(reply.get("error") if declined else reply.get("result")), round(elapsed_ms, 2)))
 
 
 class LegTransport(FramedLegs):
