@@ -292,7 +292,8 @@ class _CheckingPlan(TracePlan):
     def step(self, key: Any, step: TraceStep, path: Path, size: int = 0) -> None:
         super().step(key, step, path, size)
         rows = self.rows
-        if rows is not None and not rows.add(key, step.sequence, step.started_at, step_row(step.step)):
+        if rows is not None and not rows.add(key, step.sequence, step.started_at,
+                                                  step_row(step.step, finite=True)):
             self.rows = None
 
 

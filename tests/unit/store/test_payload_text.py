@@ -1,0 +1,72 @@
+"""An import writes its checked payloads with orjson (quicker); what orjson cannot write as the standard
+library would is written by the standard library, so the stored values are the same either way."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector.runs.step import StoredPayload
+from inspector.store import RunStore
+from inspector.store.run_store import _finite_payload_text, _payload_text, step_row
+from inspector.transfer.importing import import_trace
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
+
+
+def _nested(depth: int) -> Any:
+    value: Any = "bottom"
+    for _ in range(depth):
+        value = {"in": [value]}
+    return value
+
+
+PLAIN = {"kind": "tool", "round": 0, "durationMs": 12.5, "toolName": "echo ✓ 雨",
+         "raw": {"otlp": {"attributes": {"ratio": 0.1, "big": 1e16, "tiny": 1e-5, "count": 2**63 - 1,
+                                         "neg": -(2**63), "flag": False, "none": None,
+                                         "controls": "\x00\x08\t\n\x0c\r\x1f\x7f\u2028\"\\/ end"}}}}
+REFUSED_BY_ORJSON = [
+    {"count": 2**64},                      # beyond 64 bits
+    {"count": -(2**63) - 1},
+    {"text": "lone \ud800 surrogate"},     # not UTF-8
+    {"deep": _nested(300)},                # deeper than orjson goes
+]
+
+
+def test_the_quick_encoder_stores_the_same_values() -> None:
+    quick, standard = _finite_payload_text(PLAIN), _payload_text(PLAIN)
+    assert json.loads(quick) == json.loads(standard) == PLAIN
+    assert quick != standard  # not the standard library's bytes: the floats with exponents are spelled otherwise
+    assert quick.replace("1e16", "1e+16").replace("0.00001", "1e-05") == standard
+
+
+@pytest.mark.parametrize("payload", REFUSED_BY_ORJSON, ids=["2**64", "below -2**63", "surrogate", "deep"])
+def test_what_orjson_refuses_is_written_by_the_standard_library(payload: dict[str, Any]) -> None:
+    assert _finite_payload_text(payload) == _payload_text(payload)
+
+
+def test_only_an_importer_that_vouches_for_finite_floats_gets_the_quick_encoder() -> None:
+    stored = StoredPayload("tool", 0, 1.0, {"kind": "tool", "value": math.nan})
+    assert "NaN" in step_row(stored)[4]  # a receiver's protobuf may carry NaN: written as before
+    assert "NaN" not in step_row(stored, finite=True)[4]  # what orjson does with it: why the caller must know
+
+
+def test_an_imported_trace_with_an_integer_beyond_64_bits_keeps_it(tmp_path: Path) -> None:
+    line = json.loads((FIXTURES / "mcp_sdk.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    span = line["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+    span["attributes"].append({"key": "huge", "value": {"intValue": str(2**64 + 5)}})
+    source = tmp_path / "huge.jsonl"
+    source.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    store = RunStore.open(tmp_path / "runs.db")
+    try:
+        import_trace(store, source)
+        payloads = [json.loads(text) for (text,) in store.db.conn.execute("SELECT payload FROM steps")]
+    finally:
+        store.close()
+    found = [payload["raw"]["otlp"]["attributes"]["huge"] for payload in payloads
+             if "huge" in payload["raw"]["otlp"]["attributes"]]
+    assert found == [2**64 + 5]
