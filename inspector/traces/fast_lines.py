@@ -2,14 +2,15 @@
 
 The streaming parser (:mod:`.json_stream`) checks every token of a file in Python, which is most
 of the time an OTLP import spends reading. A line of JSON Lines that is short and plain can be
-parsed whole by the standard library instead, *when that is certain to give what the stream gives*:
+parsed whole by ``orjson`` instead, *when that is certain to give what the stream gives*:
 
 * no limit of the stream can be reached: the line is at most :data:`MAX_LINE_BYTES` (so no string
   is longer than ``MAX_STRING_CHARS`` and no record's estimate reaches ``MAX_RECORD_BYTES``) and
   it nests at most :data:`_SAFE_DEPTH` levels (under ``MAX_DEPTH``);
-* the bytes are JSON to both parsers, read as the same values: ``NaN`` and ``Infinity`` (which
-  ``json`` would take), numbers beyond what yajl reads (integers of 19 digits and more, doubles
-  that overflow) and escaped surrogates (the stream refuses one alone) are left to the stream;
+* the bytes are JSON to both parsers, read as the same values: numbers beyond what yajl reads
+  (integers of 19 digits and more, which orjson reads as doubles past 64 bits; orjson refuses
+  doubles that overflow, ``NaN`` and ``Infinity``) and escaped surrogates (the stream refuses one
+  alone) are left to the stream;
 * no key of the levels walked appears twice in an object (the stream would hand on both, a dict
   keeps one): their spellings are counted in the line's bytes, and a key written with a ``\\u``
   escape sends the line the long way.
@@ -20,9 +21,10 @@ caller then streams that line as before, which finds and words every problem. No
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
+
+from orjson import loads
 
 from .format import MAX_DEPTH, MAX_RECORD_BYTES, MAX_STRING_CHARS
 
@@ -40,27 +42,12 @@ _ESCAPE = re.compile(rb"\\.")
 _RISKY_ESCAPE = re.compile(rb'\\u(?:[dD][89a-fA-F]|[^"]*"\s*:)')  # a surrogate, or an escape in a key
 
 
-def _refuse(name: str) -> Any:
-    raise ValueError(name)
-
-
-def _integer(text: str) -> int:
-    """yajl refuses integers beyond 64 bits (and is unsure near the edge): those lines are streamed."""
-    if len(text) > 18:
-        raise ValueError(text)
-    return int(text)
-
-
-def _float(text: str) -> float:
-    """yajl refuses a number too large for a double, which ``float`` makes infinite."""
-    number = float(text)
-    if number in (_INFINITY, -_INFINITY):
-        raise ValueError(text)
-    return number
-
-
-_INFINITY = float("inf")
-_DECODER = json.JSONDecoder(parse_constant=_refuse, parse_int=_integer, parse_float=_float)
+# A number of 19 digits or more (the digits after one of the bytes a number can follow): yajl refuses
+# integers beyond 64 bits, orjson reads them as doubles; such a line is streamed. Digits inside a
+# string (times, ids) follow a quote or a letter and do not count; a string holding ":" and 19
+# digits only sends its line the long way.
+_NUMBER_MARKS = bytes.maketrans(b"0123456789:,[- \t\r\n", b"0000000000" + b"!" * 8)
+_LONG_NUMBER = b"!" + b"0" * 19
 
 
 def parse_line(line: bytes) -> Any:
@@ -77,9 +64,11 @@ def parse_line(line: bytes) -> Any:
     if not _shallow(skeleton, b'""', _SAFE_DEPTH // 3) and not _shallow(_STRING.sub(b"", skeleton), b"",
                                                                            _SAFE_DEPTH // 2):
         return None
+    if _LONG_NUMBER in line.translate(_NUMBER_MARKS):
+        return None
     try:
-        return _DECODER.decode(line.decode("utf-8"))
-    except (ValueError, RecursionError):  # not JSON (or UTF-8): the stream says what is wrong
+        return loads(line)
+    except (ValueError, RecursionError):  # not JSON (or UTF-8, or an infinite double): the stream says what is wrong
         return None
 
 

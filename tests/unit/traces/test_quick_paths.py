@@ -114,16 +114,28 @@ def test_attributes_read_the_quick_way_are_those_read_carefully(value: Any) -> N
 @pytest.mark.parametrize("line", [b'{"a": NaN}', b'{"a": Infinity}', b'{"a": 9223372036854775807}', b'{"a": 1e400}',
                                   b'{"a": "\\udc00"}', b'{"a": "\\ud83d\\ude00"}', b'{"sp\\u0061ns": []}',
                                   b'[' * 60 + b']' * 60, b'{"a": 1} x', b'{"a": 1} {}', b'{"a": "\xc3"}',
-                                  b'{"a": "' + b"x" * MAX_LINE_BYTES + b'"}', b'{"a": "\t"}'])
+                                  b'{"a": "' + b"x" * MAX_LINE_BYTES + b'"}', b'{"a": "\t"}',
+                                  b'{"a":18446744073709551616}', b'[-12345678901234567890]', b'[1,9223372036854775808]',
+                                  b'{"a":[12345678901234567890.5]}'])
 def test_lines_the_quick_way_cannot_vouch_for_are_left_to_the_stream(line: bytes) -> None:
     assert parse_line(line) is None
 
 
 @pytest.mark.parametrize("line", [*LINES, b'{"a": "[[[", "b": "}}", "c": "\\"[\\\\"}', b' {"a": [1.5, -2, 1e-400]} ',
-                                  b'[' * 30 + b']' * 30])
+                                  b'[' * 30 + b']' * 30, b'{"t":"1712345678901234567","n":-123456789012345678}',
+                                  b'{"a": 123456789012345678, "b": [0.1, 2.5e-3, 1E+20]}'])
 def test_plain_lines_parse_the_quick_way_as_json_parses_them(line: bytes) -> None:
     parsed = parse_line(line)
     assert parsed is not None and parsed == json.loads(line)
+    assert [type(value) for value in _leaves(parsed)] == [type(value) for value in _leaves(json.loads(line))]
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _leaves(item)]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
 
 
 class _Calls:
