@@ -116,15 +116,15 @@ def locked(tmp_path: Path) -> Iterator[Path]:
 
 
 def test_a_call_on_a_locked_database_keeps_its_budget_and_saves_its_record_aside(locked: Path, demo: str) -> None:
-    done, took = cli("call", demo, "hang", "--budget", "5", "--json", "--db", str(locked))
+    done, took = cli("call", demo, "hang", "--budget", "2", "--json", "--db", str(locked))
     # The same call without a database to write: what the machine needs for it (start-up, the
-    # 5 s budget, the session's end), however busy it is.
-    _free, free_took = cli("call", demo, "hang", "--budget", "5", "--json", "--no-store")
-    # The call ran on its budget (it timed out at 5 s, as `hang` never answers); the lock cost at
+    # 2 s budget, the session's end), however busy it is.
+    _free, free_took = cli("call", demo, "hang", "--budget", "2", "--json", "--no-store")
+    # The call ran on its budget (it timed out at 2 s, as `hang` never answers); the lock cost at
     # most its bounded waits (0.1 s before the call, 1 s for the record) on top, not the 10 s
     # busy timeout that used to come before the call was even sent.
     report = json.loads(done.stdout)
-    assert report["error"]["kind"] == "timed_out" and report["budget_s"] == 5
+    assert report["error"]["kind"] == "timed_out" and report["budget_s"] == 2
     assert took < free_took + 2.5, (took, free_took)
     assert done.returncode == 1 and "Traceback" not in done.stderr and "internal" not in done.stderr
     side_file = Path(report["record"]["side_file"])

@@ -160,7 +160,7 @@ def test_a_load_is_cancelled_while_a_file_is_read() -> None:
         cancel.fire()
         return await running
 
-    with SkillsServer(delays={"resources/read": 10}) as server:
+    with SkillsServer(delays={"resources/read": 3}) as server:  # the cancel comes as soon as the read is seen
         with pytest.raises(McpTransportError) as caught:
             _run(server.url, work)
     assert caught.value.is_cancellation and server.reads == [SKILL]
