@@ -48,8 +48,11 @@ class DemoServer:
             raise RuntimeError("the demo server is already running")
         sock = _bind(self.options.port)
         port = sock.getsockname()[1]
+        # loop and http "auto": uvloop and httptools, dependencies of ours (uvloop where it builds),
+        # answer in about a fifth less CPU than asyncio's loop and h11; the window shares its cores
+        # with this server (benchmarks/README.md, section 8). The loop is this thread's alone.
         config = uvicorn.Config(build_app(self.options, self.state), log_level="warning", lifespan="on",
-                                timeout_graceful_shutdown=1)
+                                timeout_graceful_shutdown=1, loop="auto", http="auto")
         server = _Uvicorn(config)
         failure: list[BaseException] = []
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import sys
 import threading
 
 import httpx
@@ -461,3 +462,18 @@ def test_a_window_listening_in_the_stateless_era_is_acknowledged(plain_demo):
             await listener.stop(task)
 
     assert asyncio.run(go()) is ListenerState.LISTENING
+
+
+def test_the_demo_server_answers_on_uvloop_and_httptools_where_they_are_installed(plain_demo):
+    """The window shares its two cores with this server: the faster loop and parser are what it runs on
+    (a fifth less CPU per request, benchmarks/README.md section 8), not asyncio's loop and h11."""
+    config = plain_demo._server.config
+    assert config.loaded and config.http_protocol_class.__name__ == "HttpToolsProtocol"
+    loop = config.get_loop_factory()()
+    try:
+        expected = "asyncio" if sys.platform == "win32" else "uvloop"
+        assert type(loop).__module__.split(".")[0] == expected
+    finally:
+        loop.close()
+    answer = ours(plain_demo.url, lambda client, endpoint: client.call_tool(endpoint, "echo", {"text": "on uvloop"}))
+    assert answer.content == "on uvloop" and not answer.is_error
