@@ -16,6 +16,7 @@ from inspector.runs.step import StoredPayload
 from inspector.store import RunStore
 from inspector.store.run_store import _finite_payload_text, _payload_text, step_row
 from inspector.transfer.importing import import_trace
+from tests.support.json_leaves import leaves
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
 
@@ -88,12 +89,5 @@ def test_any_payload_of_finite_values_is_stored_with_the_same_values(payload: di
         assert quick == standard  # a lone surrogate: orjson refuses it, the standard library writes it
         return
     assert json.loads(quick) == json.loads(standard)
-    assert [type(leaf) for leaf in _leaves(json.loads(quick))] == [type(leaf) for leaf in _leaves(json.loads(standard))]
+    assert [type(leaf) for leaf in leaves(json.loads(quick))] == [type(leaf) for leaf in leaves(json.loads(standard))]
 
-
-def _leaves(value: Any) -> list[Any]:
-    if isinstance(value, dict):
-        return [leaf for item in value.values() for leaf in _leaves(item)]
-    if isinstance(value, list):
-        return [leaf for item in value for leaf in _leaves(item)]
-    return [value]

@@ -22,6 +22,7 @@ from inspector.traces.quick_span import quick_attributes, quick_span
 from inspector.traces.reader import reader_for
 from inspector.traces.sniff import FileKind
 from inspector.traces.span_parts import MAX_EVENTS, MAX_LINKS
+from tests.support.json_leaves import leaves
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
 LINES = [line for name in ("mcp_sdk.jsonl", "traceloop.jsonl")
@@ -127,15 +128,8 @@ def test_lines_the_quick_way_cannot_vouch_for_are_left_to_the_stream(line: bytes
 def test_plain_lines_parse_the_quick_way_as_json_parses_them(line: bytes) -> None:
     parsed = parse_line(line)
     assert parsed is not None and parsed == json.loads(line)
-    assert [type(value) for value in _leaves(parsed)] == [type(value) for value in _leaves(json.loads(line))]
+    assert [type(value) for value in leaves(parsed)] == [type(value) for value in leaves(json.loads(line))]
 
-
-def _leaves(value: Any) -> list[Any]:
-    if isinstance(value, dict):
-        return [leaf for item in value.values() for leaf in _leaves(item)]
-    if isinstance(value, list):
-        return [leaf for item in value for leaf in _leaves(item)]
-    return [value]
 
 
 class _Calls:
