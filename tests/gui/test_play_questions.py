@@ -6,6 +6,8 @@ Played on a fresh demo server in a process of its own, as the Play tab does by d
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from inspector.gui.dialogs.elicitation_dialog import ElicitationDialog
@@ -95,6 +97,22 @@ def test_cancelling_the_run_while_its_question_is_open_closes_the_dialog(qtbot, 
     assert record.status == "cancelled"
     assert steps == [("llm", None, ""), ("tool", "ask_user", "cancelled")]
 
+
+
+def test_the_runs_cancel_reaches_the_worker_before_the_questions_answer(qtbot, make_window) -> None:
+    """A server may end its tool at once when told "cancel": the run's cancel must have torn the call
+    down by then, or the call ends ok and the agent starts its next round. A slot that holds the GUI
+    thread after the dialog has answered (and lets the worker run) stands for a window busy then."""
+    window = make_window()
+    room, run, dialog = play_asking(qtbot, window)
+    run.cancelling.connect(lambda: time.sleep(0.5))  # after the dialog's own slot: it has answered
+    window.play.cancel_action.trigger()
+    qtbot.waitUntil(lambda: not run.running, timeout=10000)
+    assert run.status == "cancelled"
+    assert [(row.kind, row.state) for row in run.rows] == [("model", "ok"), ("tool", "cancelled")]
+    record, steps = stored(run.run_id)
+    assert record.status == "cancelled"
+    assert steps == [("llm", None, ""), ("tool", "ask_user", "cancelled")]
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_screenshot_of_a_played_runs_question(qtbot, make_window, language) -> None:

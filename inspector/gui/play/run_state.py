@@ -103,9 +103,12 @@ class PlayRun(QObject):
         """Cancel the run (from the GUI thread): the worker hears it at once."""
         if self.running and self.cancel_requested_at is None:
             self.cancel_requested_at = time.monotonic()
-            self.cancelling.emit()  # first: an open question is answered "cancel" before the run stops
+            # The run's cancel first: the worker tears the call in flight down before it can act on
+            # the answer below. Answered first, a server quick to end its tool once told "cancel"
+            # could finish the call ok before the cancel came, and the agent start its next round.
             if self.handle is not None:
                 self.handle.cancel()
+            self.cancelling.emit()  # then an open question is answered "cancel" and its dialog closes
             self.changed.emit()
 
     @property
