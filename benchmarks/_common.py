@@ -138,6 +138,28 @@ def write_result(name: str, data: dict[str, Any]) -> Path:
     return path
 
 
+class PythonSpinner:
+    """A thread running pure Python while the block runs, as the network engine's thread does while
+    operations start: the GUI thread then waits for the interpreter lock at each call into Python."""
+
+    def __enter__(self) -> PythonSpinner:
+        self._spinning = True
+        self._thread = threading.Thread(target=self._spin, daemon=True)
+        self._thread.start()
+        time.sleep(0.05)
+        return self
+
+    def _spin(self) -> None:
+        total = 0
+        while self._spinning:
+            for number in range(1000):
+                total += number
+
+    def __exit__(self, *exc: object) -> None:
+        self._spinning = False
+        self._thread.join()
+
+
 def verdict(ok: bool) -> str:
     return "PASS" if ok else "MISS"
 

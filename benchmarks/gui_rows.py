@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import summary, table, write_result  # noqa: E402
+from _common import PythonSpinner, summary, table, write_result  # noqa: E402
 
 REPAINTS = 100
 OPERATIONS = 20
@@ -65,20 +64,8 @@ def main() -> int:
         return summary(times)
 
     results = {"idle": {"moved": repaints(False), "changed": repaints(True)}}
-    spinning = [True]
-
-    def spin() -> None:
-        total = 0
-        while spinning[0]:
-            for number in range(1000):
-                total += number
-
-    spinner = threading.Thread(target=spin, daemon=True)
-    spinner.start()
-    time.sleep(0.05)
-    results["beside Python"] = {"moved": repaints(False), "changed": repaints(True)}
-    spinning[0] = False
-    spinner.join()
+    with PythonSpinner():
+        results["beside Python"] = {"moved": repaints(False), "changed": repaints(True)}
     rows = min(painted)
     print(table(["14 rows repainted (ms)", "median", "worst"], [
         [f"{case}, rows {kind}", f"{result[kind]['median']:.2f}", f"{result[kind]['max']:.1f}"]

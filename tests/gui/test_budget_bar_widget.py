@@ -78,7 +78,7 @@ def _painted(qtbot, legs: list[Leg], status: str):
 
 
 def test_the_label_of_a_cancelled_leg_sits_on_solid_colour_not_on_the_hatching(qtbot) -> None:
-    from inspector.gui.widgets.budget_bar import CANCELLED
+    from inspector.gui.widgets.budget_bar_paint import CANCELLED
 
     legs = [Leg("initialize", 20, 2000.0, 200, "ok"), Leg("tools/call", 18, 8000.0, None, "cancelled")]
     image, geometry, track = _painted(qtbot, legs, "cancelled")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 
-from .budget_bar import BAND, CANCELLED, DEADLINE, FAILED, FAILED_DARK, OK, OK_DARK, RUNNING, TRACK, TRACK_EDGE
+from .budget_bar_paint import BAND, CANCELLED, DEADLINE, FAILED, FAILED_DARK, OK, OK_DARK, RUNNING, TRACK, TRACK_EDGE
 from .budget_bar_waiting import paint_waiting
 from .budget_state import AFTER_DEADLINE_SHARE, BarState, LegState, _history, _leg_kind
 from .budget_waits import WAITING

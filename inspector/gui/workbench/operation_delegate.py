@@ -19,7 +19,7 @@ from inspector.i18n import _
 from inspector.i18n.words import outcome_word
 
 from ..language import on_language_changed
-from ..widgets.budget_bar import CANCELLED, FAILED_DARK, OK_DARK, TEXT
+from ..widgets.budget_bar_paint import CANCELLED, FAILED_DARK, OK_DARK, TEXT
 from ..widgets.budget_state import AFTER_DEADLINE_SHARE
 from ..widgets.mini_bar import paint_spans, spans
 from ..widgets.static_texts import StaticTexts
