@@ -98,7 +98,6 @@ def test_cancelling_the_run_while_its_question_is_open_closes_the_dialog(qtbot, 
     assert steps == [("llm", None, ""), ("tool", "ask_user", "cancelled")]
 
 
-
 def test_the_runs_cancel_reaches_the_worker_before_the_questions_answer(qtbot, make_window) -> None:
     """A server may end its tool at once when told "cancel": the run's cancel must have torn the call
     down by then, or the call ends ok and the agent starts its next round. A slot that holds the GUI
@@ -113,6 +112,7 @@ def test_the_runs_cancel_reaches_the_worker_before_the_questions_answer(qtbot, m
     record, steps = stored(run.run_id)
     assert record.status == "cancelled"
     assert steps == [("llm", None, ""), ("tool", "ask_user", "cancelled")]
+
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_screenshot_of_a_played_runs_question(qtbot, make_window, language) -> None:

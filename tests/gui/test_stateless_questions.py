@@ -66,3 +66,21 @@ def test_screenshot_of_the_bar_of_a_question_asked_in_rounds(qtbot, make_window,
         assert save(window, f"mrtr-question-{language}").exists()
         assert save(window.workbench.operations.detail, f"mrtr-bar-{language}", grey=True).exists()
     switch_language("en")
+
+
+def test_the_operations_cancel_reaches_the_worker_before_the_questions_answer(qtbot, make_window, demo_server) -> None:
+    """Cancelled while its question is open, the call is cancelled, even if the server would end its tool
+    at once when told "cancel" (the demo server does): the cancel tears the call down first, then the
+    dialog closes answering "cancel". A slot that holds the GUI thread after the dialog has answered
+    (and lets the worker run) stands for a window busy then."""
+    window = make_window((demo_server.url, "Demo server"))
+    task = ask(window)
+    dialog = open_dialog(qtbot, window, ElicitationDialog)
+    task.cancelling.connect(lambda: time.sleep(0.5))  # after the dialog's own slot: it has answered
+    window.workbench.cancel_current()
+    assert not dialog.isVisible()
+    assert dialog.answered == {"action": "cancel"}  # the MCP answer for a question dismissed unanswered
+    outcome = finish(qtbot, task)
+    assert outcome.status == "cancelled", outcome.record.result if outcome.record else outcome
+    assert [leg.method for leg in task.state.legs] == ROUNDS[:2]  # no round sent after the cancel
+    assert not window.dialogs

@@ -266,7 +266,7 @@ class ElicitationDialog(QDialog):
                   else QDialog.DialogCode.Rejected)
 
     def reject(self) -> None:  # Esc or the window's close button: the user cancels
-        if self.answered is None and not self.pending.withdrawn and self.pending.remaining_now() > 0:
+        if self.answered is None and self.pending.answered_on_close() and self.pending.remaining_now() > 0:
             self.answered = {"action": "cancel"}
             self.pending.answer(self.answered)
         self.countdown.timer.stop()
@@ -327,7 +327,7 @@ class SamplingDialog(QDialog):
         self.done(QDialog.DialogCode.Accepted if allowed else QDialog.DialogCode.Rejected)
 
     def reject(self) -> None:
-        if self.answered is None and not self.pending.withdrawn:
+        if self.answered is None and self.pending.answered_on_close():
             self.answered = False
             self.pending.answer(False)
         self.countdown.timer.stop()

@@ -50,9 +50,13 @@ class PlayAsker(AskingSource):
         return f"tools/call {self.tool}"
 
     @property
+    def cancel_asked(self) -> bool:
+        return self._run.cancel_requested_at is not None
+
+    @property
     def over(self) -> bool:
         """The run ended or its cancel was asked (GUI thread)."""
-        return not self._run.running or self._run.cancel_requested_at is not None
+        return not self._run.running or self.cancel_asked
 
     def ends(self) -> tuple[Any, ...]:
         """The signals (GUI thread) on which the run ends or its cancel is asked: its dialogs close."""

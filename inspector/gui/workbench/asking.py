@@ -47,6 +47,11 @@ class AskingSource:
         raise NotImplementedError
 
     @property
+    def cancel_asked(self) -> bool:
+        """The user asked to cancel the operation (GUI thread)."""
+        raise NotImplementedError
+
+    @property
     def stopped(self) -> bool:
         """The user told this operation to stop asking."""
         return self._stopped.is_set()
@@ -78,9 +83,13 @@ class Asker(AskingSource):
         return self.title
 
     @property
+    def cancel_asked(self) -> bool:
+        return self.task.cancel_signal.fired
+
+    @property
     def over(self) -> bool:
         """The operation ended or its cancel was asked (GUI thread)."""
-        return not self.task.running or self.task.cancel_signal.fired
+        return not self.task.running or self.cancel_asked
 
     def ends(self) -> tuple[Any, ...]:
         """The signals (GUI thread) on which the operation ends or its cancel is asked: its dialogs close."""

@@ -222,9 +222,13 @@ class OperationTask(QObject):
         """Cancel now: the worker's task is cancelled through the loop's thread-safe wake-up."""
         if self.outcome is None and self.cancel_requested_at is None:
             self.cancel_requested_at = time.monotonic()
-        if self.outcome is None and not self.cancel_signal.fired:
-            self.cancelling.emit()  # first: an open question is answered "cancel" before the task stops
+        first = self.outcome is None and not self.cancel_signal.fired
+        # The cancel first: the worker tears the call down before it can act on the answer below (both
+        # reach its loop in this order). Answered first, a server that ends its tool at once when told
+        # "cancel" could end the call ok before the cancel came.
         self.cancel_signal.fire()
+        if first:
+            self.cancelling.emit()  # then an open question is answered "cancel" and its dialog closes
 
     def elapsed_s(self, now: float | None = None) -> float:
         """Seconds since the operation started (0 before it has)."""

@@ -41,6 +41,13 @@ class PendingQuestion:
         self.remaining_s = remaining_s
         self.withdrawn = False
 
+    def answered_on_close(self) -> bool:
+        """Whether a dialog closed unanswered answers (cancel, refuse): not once the question is gone
+        (the deadline cut it off, or its operation ended without waiting), but always when the
+        operation's cancel closed it. That answer is the record of what the user did; the worker
+        drops it, as the cancel, handed over first, has torn the call down."""
+        return not self.withdrawn or (self.asker is not None and self.asker.cancel_asked)
+
     def remaining_now(self) -> float:
         """Seconds of the operation's budget left now."""
         return max(self.remaining_s - (time.monotonic() - self.received_at), 0.0)
