@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QTableWidget, QWidget
 
-from inspector.gui.dialogs.signin_view import SignInView
+from inspector.gui.dialogs.signin_view import FOLLOWING_SIZE, SignInView
 from inspector.gui.language import switch_language
 from inspector.mcp.signin.discovery import canonical_resource
 from inspector.mcp.signin.model import MemoryVault
@@ -287,7 +287,13 @@ def test_screenshots_of_the_sign_in_view_and_the_servers_panel(qtbot, open_windo
                 window = open_window(auth.mcp_url, name=f"Protected ({language})")
                 view = asked_view(qtbot, window)
                 view.grab().save(str(SHOTS / f"signin-asking-{language}.png"))
+                # Asking, it is as high as its question and its buttons; the steps get their room after.
+                layout = view.layout()
+                assert view.height() == layout.heightForWidth(view.width()) < FOLLOWING_SIZE.height()
+                assert all(not label.isVisible() or label.height() >= label.heightForWidth(label.width())
+                           for label in (view.why, view.status))  # no line cut off
                 view.sign_in_button.click()
+                assert view.size() == FOLLOWING_SIZE
                 signin = view.task
                 qtbot.waitUntil(lambda signin=signin: any(leg.method == "sign-in: token" and leg.running
                                                           for leg in signin.state.legs), timeout=15000)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QCloseEvent, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -93,6 +93,10 @@ class SignInHeader(QFrame):
             server=self.values[0].text(), address=self.values[1].text(), operation=self.values[2].text()))
 
 
+#: The view's size once it follows a sign-in: room for its steps, each a row of the table.
+FOLLOWING_SIZE = QSize(760, 560)
+
+
 class SignInView(QDialog):
     """One sign-in: asks first (for a ``request``), then follows its :class:`SignInTask`."""
 
@@ -140,13 +144,17 @@ class SignInView(QDialog):
         self.close_button = translated(QPushButton(), "setText", lambda: _("Close"))
         self.close_button.clicked.connect(self.accept)
         self._build()
-        self.resize(760, 560)
         self.setWindowModality(Qt.WindowModality.NonModal)
         if request is not None:
             request.closed.connect(self._request_closed)
         if task is not None:
             self.follow(task)
         self.refresh()
+        if self.task is None:
+            # Asking: as high as the question (it grows for the steps once the sign-in starts).
+            layout = self.layout()
+            self.resize(FOLLOWING_SIZE.width(), layout.heightForWidth(FOLLOWING_SIZE.width())
+                        if layout.hasHeightForWidth() else self.sizeHint().height())
         on_language_changed(self, self.refresh)
 
     def _build(self) -> None:
@@ -181,6 +189,7 @@ class SignInView(QDialog):
         task.finished.connect(lambda _outcome: self.refresh())
         self.bar.show_live(task.state, task.started_at)
         self.refresh()
+        self.resize(self.size().expandedTo(FOLLOWING_SIZE))
 
     def _sign_in(self) -> None:
         if self.request is not None and self.task is None:
