@@ -4,7 +4,8 @@ Live, it repaints at least 20 times a second from a timer and the monotonic cloc
 network events); replayed (:meth:`BudgetBar.show_legs`) it draws stored legs the same way.
 A header line above the track says how much of the budget is spent and, at its right, the
 countdown or the ending; the track below takes the widget's whole width.
-Where each part goes is computed by :func:`budget_state.layout`, a pure function.
+Where each part goes is computed by :func:`budget_state.layout`, a pure function; the parts are
+painted by :class:`budget_bar_paint.BarPainter`.
 """
 
 from __future__ import annotations
