@@ -29,6 +29,7 @@ from inspector.store.outbox import OutboxEntry
 
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
+from ..widgets.empty_hint import EmptyHint
 from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
@@ -144,6 +145,14 @@ class RunListPane(QWidget):
         translated(delete, "setWhatsThis", lambda: _("Runs › Delete the selected runs"))
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)
         delete.activated.connect(self.delete_requested)
+        self.empty = EmptyHint(self.view, self._empty_words)
+
+    def _empty_words(self) -> str:
+        if self.model.filter != RunFilter():
+            return _("No run matches the filters. Choose “Every outcome”, “Every server” and “Every source” "
+                     "and clear the search to see every run.")
+        return _("No runs yet: run a tool in the Workbench, play a scenario in the Play tab, or open a "
+                 "trace (File › Open trace…).")
 
     def add_button(self, button: QPushButton) -> None:
         """Another action on the selected runs, before Delete (Compare: gui/runs/compare_launcher.py)."""
@@ -193,6 +202,7 @@ class RunListPane(QWidget):
         self._fill_servers(servers_with_runs(self.store))
         self._reselect(selected, current.id if current else None)
         self._update_buttons()
+        self.empty.refresh()
 
     def show_listing(self, listing: RunListing, servers: list[str]) -> None:
         """Show the list as a reader thread read it (keeps the selected runs selected)."""
@@ -201,6 +211,7 @@ class RunListPane(QWidget):
         self._fill_servers(servers)
         self._reselect(selected, current.id if current else None)
         self._update_buttons()
+        self.empty.refresh()
 
     def _fill_servers(self, servers: list[str]) -> None:
         names = self.model.names
@@ -225,6 +236,7 @@ class RunListPane(QWidget):
         selected, current = self.selected_run_ids(), self.current_run()
         self.model.filter = self.current_filter()
         self.model.refresh(reset=True)
+        self.empty.refresh()
         self._reselect(selected, current.id if current else None)
 
     def clear_filters(self) -> None:
@@ -236,6 +248,7 @@ class RunListPane(QWidget):
         self.search.clear()
         self.search.blockSignals(False)
         self.model.filter = RunFilter()
+        self.empty.refresh()
 
     # -- the selection --------------------------------------------------------------------------
 

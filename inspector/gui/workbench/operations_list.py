@@ -13,15 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QModelIndex, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QPalette
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QListView, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 
 from ..language import on_language_changed, translated
 from ..widgets.budget_bar import FRAME_MS, BudgetBar
+from ..widgets.empty_hint import EmptyHint
 from ..widgets.frame_throttle import FrameThrottle
-from ..widgets.hints import mark_hint
 from .engine import OperationTask
 from .operation_delegate import OperationDelegate
 from .operations_model import OperationsModel, spoken_text, state_text, title_text
@@ -106,17 +106,7 @@ class OperationsList(QWidget):
         self.view.addAction(self.cancel_action)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         # What to do, where the operations will be, while there are none.
-        self.empty = mark_hint(translated(QLabel(), "setText",
-                                          lambda: _("No operations yet: pick a tool and press Run (Ctrl+Enter).")))
-        self.empty.setWordWrap(True)
-        # On the list's white, a label would take the Text colour: the hint's grey is its WindowText.
-        self.empty.setForegroundRole(QPalette.ColorRole.WindowText)
-        hint_layout = QVBoxLayout(self.view.viewport())
-        hint_layout.setContentsMargins(6, 4, 6, 4)
-        hint_layout.addWidget(self.empty)
-        hint_layout.addStretch(1)
-        self.model.rowsInserted.connect(self._show_hint)
-        self.model.rowsRemoved.connect(self._show_hint)
+        self.empty = EmptyHint(self.view, lambda: _("No operations yet: pick a tool and press Run (Ctrl+Enter).")).label
         self.detail = BudgetBar()
         self.detail.hide()
         layout = QVBoxLayout(self)
@@ -233,9 +223,6 @@ class OperationsList(QWidget):
             self._show_detail()
         if not self._frames.isActive() and any(t.running for t in self.model.tasks):
             self._frames.start()
-
-    def _show_hint(self) -> None:
-        self.empty.setVisible(self.model.rowCount() == 0)
 
     def _retranslate(self) -> None:
         if self.current is not None:

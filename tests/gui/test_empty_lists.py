@@ -1,0 +1,62 @@
+"""A list with no rows says why, where its rows would be: the Runs list of a new database says how
+runs come, one whose filters leave nothing out says so and how to see every run; the Workbench's
+operations say how to start one. In English and German."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from inspector.gui.language import switch_language
+from inspector.mcp import ServerEndpoint
+from inspector.store import RunStore, resolve_db_path
+from tests.gui.test_screenshots import save
+
+
+@pytest.fixture
+def back_to_english() -> Iterator[None]:
+    yield
+    switch_language("en")
+
+
+def _hint(tab):
+    return tab.run_list.empty.label
+
+
+def test_the_runs_list_says_how_runs_come_then_what_its_filters_leave_out(qtbot, make_window, back_to_english) -> None:
+    window = make_window()
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    hint = _hint(tab)
+    qtbot.waitUntil(hint.isVisible, timeout=5000)
+    assert hint.text().startswith("No runs yet: run a tool in the Workbench")
+    switch_language("de")
+    assert hint.isVisible() and hint.text().startswith("Noch keine Läufe:")
+    save(window, "runs-empty-de")
+    switch_language("en")
+    with RunStore.open(resolve_db_path()) as store:
+        run = store.start_run("tools/call echo", "live", None)
+        store.finish_run(run, "ok")
+    tab.reload()
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1, timeout=5000)
+    assert not hint.isVisible()
+    tab.search.setText("zzzz")
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 0, timeout=5000)
+    assert hint.isVisible() and hint.text().startswith("No run matches the filters.")
+    save(window, "runs-search-matches-nothing-en")
+    tab.search.clear()
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1, timeout=5000)
+    assert not hint.isVisible()
+
+
+def test_the_operations_list_says_how_to_start_one_until_the_first(qtbot, make_window, back_to_english) -> None:
+    window = make_window()
+    operations = window.workbench.operations
+    assert operations.model.rowCount() == 0
+    assert operations.empty.isVisible() and operations.empty.text().startswith("No operations yet")
+    switch_language("de")
+    assert operations.empty.text().startswith("Noch keine Vorgänge")
+    task = window.engine.ping(ServerEndpoint("http://127.0.0.1:9/mcp"), 2, store=False)  # nobody listens there
+    assert operations.model.rowCount() == 1 and not operations.empty.isVisible()
+    qtbot.waitUntil(lambda: not task.running, timeout=10000)
