@@ -24,6 +24,9 @@ def transport_line(payload: Mapping[str, Any]) -> str | None:
     name = transport_name(payload.get("transport"))
     if name is None:
         return None
+    if payload.get("transport") in ("http", "sse") and not _answered_over_http(payload.get("legs")):
+        # Nothing came back: the version and era are only what the client would have spoken.
+        return _("Tried over {transport}: no answer from the server").format(transport=name)
     version = payload.get("protocolVersion")
     era = payload.get("era")
     if isinstance(version, str) and version:
@@ -37,6 +40,13 @@ def transport_line(payload: Mapping[str, Any]) -> str | None:
     if era == "stateless":
         return _("Reached over {transport}, stateless era").format(transport=name)
     return _("Reached over {transport}").format(transport=name)
+
+
+def _answered_over_http(legs: object) -> bool:
+    """Whether any leg got an HTTP answer (a step that says nothing of its legs is taken as answered)."""
+    if not isinstance(legs, list) or not legs:
+        return True
+    return any(isinstance(leg, Mapping) and isinstance(leg.get("httpStatus"), int) for leg in legs)
 
 
 def command_line(payload: Mapping[str, Any]) -> str | None:

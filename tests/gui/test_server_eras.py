@@ -118,3 +118,24 @@ def test_the_step_detail_names_the_era_the_step_spoke(qtbot) -> None:
         assert stderr_text(payload).startswith("Erreicht über Streamable HTTP, MCP 2026-07-28, zustandslose Ära")
     finally:
         switch_language("en")
+
+
+def test_a_step_no_server_answered_does_not_say_it_reached_one(qtbot, tmp_path) -> None:
+    """A refused connection stores the era and revision the client would have spoken; the detail says
+    it tried, not that it reached the server and agreed on a revision."""
+    from inspector.cli import main as cli
+    from inspector.gui.runs.step_wire import wire_summary
+
+    database = tmp_path / "runs.db"
+    assert cli(["--db", str(database), "call", "http://127.0.0.1:9/mcp", "echo", "--budget", "3"]) == 1
+    with RunStore.open(database) as store:
+        payload = store.step_at(1, 1).step.to_payload()  # with its legs, as the detail shows it
+    assert payload["transport"] == "http" and [leg["httpStatus"] for leg in payload["legs"]] == [None]
+    assert wire_summary(payload) == "Tried over Streamable HTTP: no answer from the server"
+    answered = {**payload, "legs": [{**payload["legs"][0], "httpStatus": 500}]}
+    assert wire_summary(answered).startswith("Reached over Streamable HTTP, MCP ")  # an error is an answer
+    switch_language("de")
+    try:
+        assert wire_summary(payload) == "Über Streamable HTTP versucht: keine Antwort vom Server"
+    finally:
+        switch_language("en")
