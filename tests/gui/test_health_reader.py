@@ -96,3 +96,18 @@ def test_a_health_read_asked_before_a_server_was_removed_does_not_bring_it_back(
     qtbot.wait(100)  # the read's answer crossed to this thread and was dropped as older
     assert [window.servers.model.record(row).url for row in range(window.servers.model.rowCount())] == [
         demo_server.url]
+
+
+def test_the_health_says_no_answer_yet_beside_counts_of_failures_not_that_none_completed(qtbot) -> None:
+    from dataclasses import replace
+
+    from inspector.gui.workbench.servers_panel import health_text
+    from inspector.store.servers import ServerRecord
+
+    new = ServerRecord("http://127.0.0.1:9/mcp", "Nine", None, (), None, None, 0, 0, 0)
+    assert health_text(new).splitlines()[1] == "No completed operation yet."
+    refused = replace(new, failed_count=1)
+    assert health_text(refused).splitlines()[1:] == ["No operation got an answer from this server yet.",
+                                                     "0 ok · 1 failed · 0 cancelled"]
+    cancelled = replace(new, cancelled_count=2)  # a cancel is no contact either
+    assert health_text(cancelled).splitlines()[1] == "No operation got an answer from this server yet."

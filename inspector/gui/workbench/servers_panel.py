@@ -168,7 +168,9 @@ class ServersPanel(QWidget):
 def health_text(record: ServerRecord) -> str:
     """Last contact, last latency and the counts of one server, in words."""
     if record.last_contact_at is None:
-        contact = _("No completed operation yet.")
+        # A failure to reach it or a cancel is no contact: below, its counts may say there were some.
+        tried = record.ok_count + record.failed_count + record.cancelled_count
+        contact = _("No operation got an answer from this server yet.") if tried else _("No completed operation yet.")
     else:
         local = record.last_contact_at.astimezone()
         same_day = local.date() == datetime.now().astimezone().date()
