@@ -60,3 +60,4 @@ def test_the_operations_list_says_how_to_start_one_until_the_first(qtbot, make_w
     task = window.engine.ping(ServerEndpoint("http://127.0.0.1:9/mcp"), 2, store=False)  # nobody listens there
     assert operations.model.rowCount() == 1 and not operations.empty.isVisible()
     qtbot.waitUntil(lambda: not task.running, timeout=10000)
+

@@ -157,3 +157,24 @@ def test_our_sentence_at_the_head_of_a_result_is_said_in_the_reader_s_language_i
         assert f"fail: {said}" in _cli_details(run_id, language)
         tab.select_step(0)
         qtbot.waitUntil(lambda: tab.detail.result.toPlainText() == said)
+
+
+def test_a_single_operations_step_names_no_round_in_its_detail_as_its_timeline_does(qtbot, make_window) -> None:
+    """A run of one operation has no rounds: its timeline shows "–", so the detail does not say "round 0";
+    a played run's step says its round."""
+    from tests.gui.test_language import window_with_mixed_run
+
+    with RunStore.open(resolve_db_path()) as store:
+        single = store.start_run("tools/call echo", "live", "http://127.0.0.1:9/mcp")
+        step = RunTrace().record_tool_result(0, "echo", {"text": "hi"}, ToolResult.text("hi"), 3.0,
+                                             legs=(Leg("tools/call", 20, 3.0, 200, "ok"),))
+        store.append_step(single, step)
+        store.finish_run(single, "ok")
+    window, _cancelled = window_with_mixed_run(qtbot, make_window)
+    tab = window.runs_tab
+    assert tab.detail.summary.text().startswith("round ")  # a played run's step: it has rounds
+    assert tab.select_runs([single])
+    tab.select_step(0)
+    qtbot.waitUntil(lambda: tab.detail.step is not None and tab.detail.step.run_id == single, timeout=5000)
+    assert tab.timeline.index(0, 3).data() == "–"
+    assert "round" not in tab.detail.summary.text() and tab.detail.summary.text().startswith("0.003 s")

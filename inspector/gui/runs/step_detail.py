@@ -134,6 +134,8 @@ class StepDetail(QWidget):
         self._task: dict[str, Any] | None = None
         #: The shown step's payload as parsed ({} when none, or too large to parse).
         self.parsed: dict[str, Any] = {}
+        #: Whether the shown step's run has rounds (a run of one operation has none: no "round 0").
+        self.rounds = True
         self.note = NoteLabel(lambda: _("Note on the step"))
         self.replay = translated(QPushButton(), "setText", lambda: _("Replay"))
         translated(self.replay, "setAccessibleName", lambda: _("Call this step's tool again with the same arguments "
@@ -214,8 +216,8 @@ class StepDetail(QWidget):
         self.parsed = payload
         self.heading.setText(_("Step {sequence}: {kind} {name}").format(
             sequence=row.sequence, kind=cell_text(kind_word(row.kind), 40), name=cell_text(name, 120)).strip())
-        parts = [_("round {round}").format(round=format_number(row.round)),
-                 _("unfinished") if row.unfinished else format_duration(row.duration_ms / 1000)]
+        parts = [_("round {round}").format(round=format_number(row.round))] if self.rounds else []
+        parts.append(_("unfinished") if row.unfinished else format_duration(row.duration_ms / 1000))
         if row.outcome:
             parts.append(outcome_word(row.outcome))
         if row.legs:

@@ -204,6 +204,8 @@ class RunsTab(QWidget):
             return
         try:
             full = step_in_full(self.store, step_id)
+            # A run of one operation has no rounds: its timeline says "–", and so does the detail.
+            self.detail.rounds = self.timeline.has_rounds
             self.detail.show_step(full)
             self.detail.replays.show_for(self.store, full, self.detail.parsed)
         except UnknownRunError:
