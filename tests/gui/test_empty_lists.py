@@ -61,3 +61,28 @@ def test_the_operations_list_says_how_to_start_one_until_the_first(qtbot, make_w
     assert operations.model.rowCount() == 1 and not operations.empty.isVisible()
     qtbot.waitUntil(lambda: not task.running, timeout=10000)
 
+
+
+def test_with_no_tool_chosen_nothing_claims_a_tool_and_run_waits(qtbot, make_window, demo_server,
+                                                                  back_to_english) -> None:
+    """No server, no tool: the arguments say nothing of a tool's arguments and Run is off; a chosen
+    tool without properties says it takes none, and Run is on."""
+    from PySide6.QtWidgets import QLabel
+
+    def said(window) -> list[str]:
+        panel = window.workbench.arguments
+        root = panel.form.root  # the form shown (one replaced is deleted later)
+        return [label.text() for label in root.findChildren(QLabel) if label.isVisibleTo(root) and label.text()]
+
+    empty = make_window()
+    assert empty.workbench.tool_title.text() == "No tool selected."
+    assert not empty.workbench.run_button.isEnabled()
+    assert said(empty) == []
+    switch_language("de")
+    assert said(empty) == [] and not empty.workbench.run_button.isEnabled()
+    switch_language("en")
+    window = make_window((demo_server.url, "Demo server"))
+    assert window.workbench.tools.select_tool("echo")
+    assert window.workbench.run_button.isEnabled()
+    window.workbench._tool_selected({"name": "ping_me", "inputSchema": {"type": "object"}})
+    assert said(window) == ["This tool takes no arguments."] and window.workbench.run_button.isEnabled()

@@ -24,7 +24,7 @@ from inspector import i18n
 from inspector.gui.dialogs.settings_dialog import SettingsDialog
 from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole
-from inspector.store import RunStore, resolve_db_path
+from inspector.store import RunStore, ServerRegistry, resolve_db_path
 from tests.gui.test_screenshots import save
 from tests.support.sample_runs import mixed_run
 
@@ -238,3 +238,19 @@ def test_a_problem_shown_in_the_server_dialog_is_said_again_in_the_new_language(
     switch_language("en")
     assert "is not a server address" in dialog.url_error.text()
     assert dialog.budget_error.text().startswith("The budget must be")
+
+
+
+def test_a_language_change_after_the_window_shut_down_touches_nothing_it_closed(qtbot, make_window) -> None:
+    """The window's widgets live on until Qt deletes them; a language change meanwhile (another window's,
+    a test's) must not read the closed run database. It once did: the sign-in strip read a server whose
+    name had changed in the database since the strip last read it."""
+    window = make_window(("http://127.0.0.1:9/mcp", "Nine"), wait_tools=False)
+    with RunStore.open(resolve_db_path()) as store:
+        ServerRegistry(store.db).save_server("http://127.0.0.1:9/mcp", name="Renamed")
+    window.tabs.setCurrentWidget(window.runs_tab)
+    qtbot.waitUntil(lambda: window.admin.current() is not None and window.admin.current().name == "Renamed")
+    window.shut_down()
+    window.store.close()
+    switch_language("de")  # an exception in a slot fails the test (pytest-qt)
+    switch_language("en")

@@ -245,7 +245,7 @@ class ObjectField(Field):
     rather than its key (a tool's argument names, which the developer wants to see)."""
 
     def __init__(self, schema: Mapping[str, Any], path: Path, required: bool, *, top: bool = False,
-                 titles: bool = False) -> None:
+                 titles: bool = False, quiet: bool = False) -> None:
         super().__init__(schema, path, required)
         properties = schema.get("properties")
         properties = properties if isinstance(properties, Mapping) else {}
@@ -283,7 +283,7 @@ class ObjectField(Field):
             if hint:
                 stack.addWidget(plain_label(hint, hint=True))
             form.addRow(label, column)
-        if not properties and top and not titles:
+        if not properties and top and not titles and not quiet:  # quiet: no tool is chosen
             form.addRow(plain_label(_("This tool takes no arguments."), hint=True))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -422,13 +422,14 @@ class SchemaForm(QFrame):
         self.root: ObjectField | None = None
         self.set_schema(schema or {})
 
-    def set_schema(self, schema: Mapping[str, Any]) -> None:
+    def set_schema(self, schema: Mapping[str, Any] | None) -> None:
+        """The form of ``schema``; ``None``: no tool is chosen (an empty form that says nothing)."""
         if self.root is not None:
             self._layout.removeWidget(self.root)
             self.root.hide()  # gone at once, not only when the deferred delete comes round
             self.root.deleteLater()
         root_schema = schema if isinstance(schema, Mapping) else {}
-        self.root = ObjectField(root_schema, (), True, top=True, titles=self.titles)
+        self.root = ObjectField(root_schema, (), True, top=True, titles=self.titles, quiet=schema is None)
         self.root.changed.connect(self.changed)
         self._layout.addWidget(self.root)
 

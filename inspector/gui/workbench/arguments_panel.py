@@ -32,6 +32,7 @@ class ArgumentsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.schema: Mapping[str, Any] = {}
+        self.tool_shown = True
         self._validator: Any = None
         #: The validator and the arguments (as JSON) it passed last: Run pressed again checks nothing anew.
         self._passed: tuple[Any, str] | None = None
@@ -74,10 +75,12 @@ class ArgumentsPanel(QWidget):
     def set_schema(self, schema: Mapping[str, Any] | None, arguments: Mapping[str, Any] | None = None) -> None:
         """Show the form for a tool; ``arguments`` (e.g. the last ones used) fill it."""
         self.schema = schema if isinstance(schema, Mapping) else {}
+        #: Whether a tool is shown (``None``: none is chosen, and the form says nothing).
+        self.tool_shown = schema is not None
         self._validator = schema_validator(self.schema)
         self._syncing = True
         try:
-            self.form.set_schema(self.schema)
+            self.form.set_schema(self.schema if self.tool_shown else None)
             if arguments:
                 self.form.set_value(arguments)
         finally:
@@ -95,7 +98,7 @@ class ArgumentsPanel(QWidget):
             return
         self._syncing = True
         try:
-            self.form.set_schema(self.schema)
+            self.form.set_schema(self.schema if self.tool_shown else None)
             self.form.set_value(value)
         finally:
             self._syncing = False

@@ -103,6 +103,7 @@ class Workbench(QSplitter):
         self.operations.dropped.connect(lambda task: self.engine.forget(task))
         self.tools.tool_selected.connect(self._tool_selected)
         self.tools.reload_requested.connect(self.load_tools)
+        self._tool_selected(None)  # no tool yet: nothing to run, no arguments to speak of
 
     def _browse_tabs(self) -> QTabWidget:
         """Tools, and what the server offers besides: Resources, Prompts and Skills."""
@@ -221,7 +222,7 @@ class Workbench(QSplitter):
     def _tool_selected(self, tool: dict[str, Any] | None) -> None:
         self._describe_tool(tool)
         if tool is None:
-            self.arguments.set_schema({})
+            self.arguments.set_schema(None)
             self.schema_view.setPlainText("")
             self.run_button.setEnabled(False)
             return

@@ -107,6 +107,8 @@ class SignInRoom(QObject):
 
     def refresh(self) -> None:
         """Say the selected server's sign-in again (selection, a sign-in, a sign-out, an operation)."""
+        if self.admin.closed:
+            return  # the window shut down (its store is closed): a late language change says nothing
         self._mark_rows()
         record = self.admin.current()
         endpoint = self._endpoint(record)
