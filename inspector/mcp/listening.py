@@ -26,7 +26,7 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -105,6 +105,8 @@ class ListenerStatus:
     retry_in_s: float | None = None
     #: How often the stream was resumed or reopened so far.
     reconnects: int = 0
+    #: Whether the listener has listened at all (``RECONNECTING``: a stream broke, not a first try failed).
+    listened: bool = False
 
 
 class _StreamEnded(Exception):
@@ -161,6 +163,8 @@ class ServerListener:
         self._stopping = False
         self.status = ListenerStatus(ListenerState.CONNECTING)
         self.reconnects = 0
+        #: Whether it has listened at all (a stream was open, or the stateless era's first answer came).
+        self.listened = False
         #: Every ``notifications/message`` level and list-changed notice seen (for tests and counts).
         self.notifications_seen = 0
         #: The resources this session is subscribed to (:mod:`.resource_subscriptions`).
@@ -407,6 +411,10 @@ class ServerListener:
         self._say(ListenerStatus(ListenerState.STOPPED, why, reconnects=self.reconnects))
 
     def _say(self, status: ListenerStatus) -> None:
+        if status.state is ListenerState.LISTENING:
+            self.listened = True
+        elif status.state is ListenerState.RECONNECTING and self.listened:
+            status = replace(status, listened=True)
         self.status = status
         self._on_status(status)
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import Qt
 
+from inspector.gui.language import switch_language
 from inspector.gui.settings import AppSettings
 from inspector.gui.workbench.engine import OperationTask
 from inspector.gui.workbench.listening import LogEntry
@@ -224,3 +225,18 @@ def test_the_model_takes_a_batch_and_keeps_the_newest(qtmodeltester) -> None:
     assert model.index(0, 3).data() == "#2 ping"
     assert "#2 ping" in model.index(0, 3).data(Qt.ItemDataRole.ToolTipRole)
     assert model.index(MAX_ENTRIES - 1, 5).data() == json.dumps({"n": MAX_ENTRIES - 1}, separators=(",", ":"))
+
+
+def test_the_log_header_says_a_server_did_not_answer_yet_or_its_stream_broke() -> None:
+    from inspector.gui.workbench.log_dock import listener_sentence
+    from inspector.mcp.listening import ListenerState, ListenerStatus
+
+    never = ListenerStatus(ListenerState.RECONNECTING, retry_in_s=4.0)
+    assert listener_sentence("No such host", never) == "No such host did not answer yet; trying again in 4 s…"
+    broke = ListenerStatus(ListenerState.RECONNECTING, retry_in_s=4.0, reconnects=1, listened=True)
+    assert listener_sentence("Demo server", broke) == "The stream of Demo server broke; reconnecting in 4 s…"
+    switch_language("de")
+    try:
+        assert listener_sentence("No such host", never).startswith("No such host antwortete noch nicht;")
+    finally:
+        switch_language("en")

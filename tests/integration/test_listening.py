@@ -10,22 +10,27 @@ from pathlib import Path
 
 from inspector.cli import main
 from inspector.mcp import ServerEndpoint, ServerRequestSeen
-from inspector.mcp.listening import ListenerState, ServerListener
+from inspector.mcp.listening import ListenerState, ListenerStatus, ServerListener
 from inspector.mcp.standalone import ServerNotification
-from tests.support.asgi_server import serve_asgi
+from tests.support.asgi_server import free_port, serve_asgi
 from tests.support.fault_server import Exchange, FaultServer
 from tests.support.sdk_server import build_sdk_server
 
 
-def listen(url: str, until, *, timeout: float = 5.0, **options):
+def listen(url: str, until, *, timeout: float = 5.0, on_status=None, **options):
     """Run a listener until ``until(listener, seen, requests)`` holds; stop it; return what it saw."""
     seen: list[ServerNotification] = []
     requests: list[ServerRequestSeen] = []
     states: list[ListenerState] = []
 
+    def status_seen(status: ListenerStatus) -> None:
+        states.append(status.state)
+        if on_status is not None:
+            on_status(status)
+
     async def go() -> ServerListener:
         listener = ServerListener(ServerEndpoint(url), on_notification=seen.append, on_request=requests.append,
-                                  on_status=lambda status: states.append(status.state), **options)
+                                  on_status=status_seen, **options)
         task = asyncio.create_task(listener.run())
         end = time.monotonic() + timeout
         while not until(listener, seen, requests) and time.monotonic() < end:
@@ -52,11 +57,15 @@ def test_a_dropped_stream_is_resumed_with_last_event_id_and_the_session_ended_on
         exchange.hold_open()
 
     with FaultServer("session", get=get) as server:
-        listener, seen, _requests, states = listen(server.url, lambda lis, seen, req: len(seen) == 2)
+        statuses: list[ListenerStatus] = []
+        listener, seen, _requests, states = listen(server.url, lambda lis, seen, req: len(seen) == 2,
+                                                   on_status=statuses.append)
         assert [note.params["data"] for note in seen] == ["message 1", "message 2"]
         assert opened == [None, "e-1"]
         assert listener.reconnects == 1
         assert ListenerState.RECONNECTING in states and states[-1] is ListenerState.STOPPED
+        # It had listened: the reconnect is after a break (the window says the stream broke).
+        assert all(status.listened for status in statuses if status.state is ListenerState.RECONNECTING)
         [delete] = [r for r in server.received if r.http_method == "DELETE"]
         assert delete.headers["mcp-session-id"] == server.sessions_issued[0]
 
@@ -165,3 +174,14 @@ def test_servers_set_keeps_roots_and_calls_use_them(tmp_path: Path, capsys) -> N
         assert main(["call", url, "--era", "handshake", "show_roots", "--db", db, "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["content"].startswith("roots failed")
         assert main(["servers", "set", url, "--root", "https://example.invalid/x", "--db", db]) == 2
+
+
+def test_a_server_never_reached_is_tried_again_not_said_to_have_broken() -> None:
+    """Nobody listens at the address: the listener tries again, and its status says it never listened
+    (the window says the server did not answer yet, not that its stream broke)."""
+    statuses: list[ListenerStatus] = []
+    listen(f"http://127.0.0.1:{free_port()}/mcp",
+           lambda lis, seen, req: any(status.state is ListenerState.RECONNECTING for status in statuses),
+           on_status=statuses.append)
+    retries = [status for status in statuses if status.state is ListenerState.RECONNECTING]
+    assert retries and not any(status.listened for status in retries)

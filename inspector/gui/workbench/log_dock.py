@@ -113,6 +113,11 @@ def listener_sentence(server: str, status: ListenerStatus) -> str:
     if state is ListenerState.NO_STREAM:
         return _("{server} offers no stream of its own (HTTP {status}): its log messages and list changes "
                  "arrive only during operations.").format(server=server, status=status.http_status)
+    if state is ListenerState.RECONNECTING and not status.listened:  # never reached: nothing broke
+        if status.retry_in_s is None:
+            return _("{server} did not answer yet; trying again…").format(server=server)
+        return _("{server} did not answer yet; trying again in {seconds} s…").format(
+            server=server, seconds=format_seconds(status.retry_in_s))
     if state is ListenerState.RECONNECTING:
         if status.retry_in_s is None:
             return _("The stream of {server} broke; reconnecting…").format(server=server)
