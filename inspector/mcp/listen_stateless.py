@@ -242,7 +242,7 @@ class StatelessListening:
             self.host.subscriptions.acknowledged(self.honoured)
             from .listening import ListenerState, ListenerStatus
 
-            self.host._say(ListenerStatus(ListenerState.LISTENING, reconnects=self.host.reconnects))
+            self.host._say(ListenerStatus(ListenerState.LISTENING, reconnects=self.host.reconnects, stateless=True))
             return "ack"
         self.host.notifications_seen += 1
         self.host._on_notification(ServerNotification(method, params, LISTEN))

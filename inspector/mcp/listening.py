@@ -107,6 +107,8 @@ class ListenerStatus:
     reconnects: int = 0
     #: Whether the listener has listened at all (``RECONNECTING``: a stream broke, not a first try failed).
     listened: bool = False
+    #: Listening the stateless era's way (``LISTENING``): log lines come only to requests that ask for a level.
+    stateless: bool = False
 
 
 class _StreamEnded(Exception):

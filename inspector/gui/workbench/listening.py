@@ -129,6 +129,7 @@ class WindowListener(QObject):
             await listener.set_log_level(level)
 
         self._engine.spawn(apply)
+        self.status_changed.emit(self.label, self.status)  # said again: the words may speak of the level
         return True
 
     @property

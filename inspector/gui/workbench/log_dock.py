@@ -96,18 +96,22 @@ class ServerLogDock(QDockWidget):
     def _status(self, server: str, status: ListenerStatus) -> None:
         self._said = (server, status)
         if not self.closed and self._no_stream is None:
-            self.view.show_state(listener_sentence(server, status))
+            self.view.show_state(listener_sentence(server, status, level_asked=self.listener.log_level is not None))
 
     def stop(self) -> None:
         self.closed = True
         self.listener.stop()
 
 
-def listener_sentence(server: str, status: ListenerStatus) -> str:
-    """The listener's state in words, for the log view's header."""
+def listener_sentence(server: str, status: ListenerStatus, *, level_asked: bool = True) -> str:
+    """The listener's state in words, for the log view's header (``level_asked``: a log level is set)."""
     state = status.state
     if state is ListenerState.CONNECTING:
         return _("Connecting to {server}…").format(server=server)
+    if state is ListenerState.LISTENING and status.stateless and not level_asked:
+        # Without a level such a server logs nothing at all: an empty log would look like a silent server.
+        return _("Listening to {server}. It sends log lines only to requests that ask for a level: choose "
+                 "one in File › Settings… (Server log level).").format(server=server)
     if state is ListenerState.LISTENING:
         return _("Listening to {server}.").format(server=server)
     if state is ListenerState.NO_STREAM:
