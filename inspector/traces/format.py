@@ -291,7 +291,13 @@ def read_payload(payload: Any, path: Path) -> RunStep:
     try:
         return RunStep.from_payload(payload)
     except InvalidStepError as error:
-        raise TraceProblem(_narrow(path, str(error)), str(error)) from None
+        message = str(error)
+        narrowed = _narrow(path, message)
+        # "legs[1]: outcome must be …" at …payload.legs[1]: the place is said once, by the path.
+        named = _KEY_IN_MESSAGE.match(message)
+        if named is not None and narrowed != path and message.startswith(f"{named.group(0)}: "):
+            message = message[len(named.group(0)) + 2:]
+        raise TraceProblem(narrowed, message) from None
 
 
 def _narrow(path: Path, message: str) -> Path:

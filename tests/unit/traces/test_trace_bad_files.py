@@ -254,3 +254,10 @@ def test_a_progress_callback_that_raises_cancels_the_import(store: RunStore, tmp
     assert fingerprint(db)[2] == before
     assert store.find_run_by_uid("big") is None
     assert import_trace(store, path).steps_imported == 3000  # and the store still works
+
+
+def test_a_bad_legs_place_is_said_once(store: RunStore) -> None:
+    """The path names the leg; the sentence after it does not name it again ("legs[0]: legs[0]: …")."""
+    error = refused(store, BAD / "leg_unknown_outcome.json")
+    assert error.location.endswith("payload.legs[0]")
+    assert str(error).count("legs[0]") == 1 and "outcome must be one of" in str(error)
