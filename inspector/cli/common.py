@@ -75,6 +75,23 @@ class Parser(argparse.ArgumentParser):
         finally:
             self._parsing_intermixed = False
 
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """As argparse's, but ``call URL TOOL text=hi`` says how a tool's arguments are given."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        pairs = dict(extra.partition("=")[::2] for extra in extras if "=" in extra and not extra.startswith("-"))
+        if pairs and getattr(parsed, "command", None) == "call":
+            import json
+            import shlex
+
+            from inspector.i18n import N_
+            from inspector.i18n.messages import Message
+
+            raise UsageError(Message(N_("unrecognized arguments: {extras}. A tool's arguments go in --args, as "
+                                        "JSON: --args {example}"),
+                                     {"extras": " ".join(extras),
+                                      "example": shlex.quote(json.dumps(pairs, ensure_ascii=False))}))
+        return super().parse_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
