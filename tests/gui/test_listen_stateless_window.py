@@ -20,8 +20,8 @@ def test_a_stateless_servers_tool_list_change_reaches_the_window(qtbot, make_win
         assert len(listen_handler(server)._streams) == 1
         # No log level asked (the default): such a server sends no log lines, and the header says why.
         assert window.log_dock.view.state.text() == (
-            "Listening to modern. It sends log lines only to requests that ask for a level: choose one in "
-            "File › Settings… (Server log level).")
+            "Listening to modern. It sends log lines only once a level is chosen: File › Settings… "
+            "(Server log level).")
         window.listener.set_log_level("info")  # as the window does once its settings are accepted
         assert window.log_dock.view.state.text() == "Listening to modern."
         task = window.engine.call_tool(endpoint, "announce_tools", {}, budget_s=10)

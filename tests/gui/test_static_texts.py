@@ -102,3 +102,27 @@ def test_a_rows_state_is_elided_once_per_text_and_width_as_qt_elides_it(qtbot) -
         for _ in range(3):
             assert delegate._fitted(text, metrics, width) == elided
     assert len(delegate._fits) == 4  # worked out once per width, not once per frame
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("width", [640, 900])
+def test_a_failed_rows_words_and_time_fit_once_its_cancel_button_is_gone(qtbot, language, width) -> None:
+    """The state's room (with the Cancel button's, once the operation ended) holds a failure's words
+    and its time: "✗ fehlgeschlagen: Tool-Fehler · 0,014 s" was cut to "… · 0,0…" at the default width."""
+    from inspector.gui.language import switch_language
+    from inspector.gui.workbench.operation_delegate import OperationDelegate
+    from inspector.i18n import _
+    from inspector.i18n.formatting import format_duration
+    from inspector.i18n.words import marked_outcome_text
+
+    switch_language(language)
+    try:
+        delegate = OperationDelegate()
+        metrics = QFontMetrics(QFont())
+        parts = delegate.parts(QRect(0, 0, width, metrics.height() + 4), metrics)
+        for kind in ("tool_error", "unreachable", "timed_out"):
+            text = _("{state} · {time}").format(state=marked_outcome_text("failed", kind), time=format_duration(0.014))
+            assert metrics.horizontalAdvance(text) <= parts.state.united(parts.cancel).width(), (kind, text)
+        assert parts.title.width() >= metrics.horizontalAdvance("tools/call slow_task @ Demo server")
+    finally:
+        switch_language("en")

@@ -110,8 +110,8 @@ def listener_sentence(server: str, status: ListenerStatus, *, level_asked: bool 
         return _("Connecting to {server}…").format(server=server)
     if state is ListenerState.LISTENING and status.stateless and not level_asked:
         # Without a level such a server logs nothing at all: an empty log would look like a silent server.
-        return _("Listening to {server}. It sends log lines only to requests that ask for a level: choose "
-                 "one in File › Settings… (Server log level).").format(server=server)
+        return _("Listening to {server}. It sends log lines only once a level is chosen: File › Settings… "
+                 "(Server log level).").format(server=server)
     if state is ListenerState.LISTENING:
         return _("Listening to {server}.").format(server=server)
     if state is ListenerState.NO_STREAM:

@@ -16,7 +16,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QP
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionButton, QStyleOptionViewItem, QWidget
 
 from inspector.i18n import _
-from inspector.i18n.words import outcome_word
+from inspector.i18n.formatting import format_duration
+from inspector.i18n.words import marked_outcome_text, outcome_word
 
 from ..language import on_language_changed
 from ..widgets.budget_bar_paint import CANCELLED, FAILED_DARK, OK_DARK, TEXT
@@ -123,16 +124,20 @@ class OperationDelegate(QStyledItemDelegate):
 
     def parts(self, rect: QRect, metrics: QFontMetrics) -> RowParts:
         """The row's title, mini bar, state and Cancel areas, left to right."""
+        inner = rect.adjusted(4, 1, -3, -1)
+        cancel_w = metrics.horizontalAdvance(_("Cancel")) + 16
         if self._state_px is None:
-            # As wide as the longest a running row says (its countdown), in the language in use.
+            # As wide as the longest a running row says (its countdown), in the language in use; and
+            # with the Cancel button's room (gone once it ended), as a failure's words and time.
             left = _("{seconds} s left").format(seconds="88.8")
             long = _("{state} · {time}").format(state=outcome_word("running"), time=left)
             cancelling = max(metrics.horizontalAdvance(_("cancelling…")),
                              metrics.horizontalAdvance(_("waiting for sign-in")))
-            self._state_px = (max(metrics.horizontalAdvance(long), cancelling) + 4,
+            ended = max(metrics.horizontalAdvance(_("{state} · {time}").format(
+                state=marked_outcome_text("failed", kind), time=format_duration(0.0144)))
+                for kind in ("tool_error", "unreachable", "timed_out")) - cancel_w - GAP_PX
+            self._state_px = (max(metrics.horizontalAdvance(long), cancelling, ended) + 4,
                               max(metrics.horizontalAdvance(left), cancelling) + 4)
-        inner = rect.adjusted(4, 1, -3, -1)
-        cancel_w = metrics.horizontalAdvance(_("Cancel")) + 16
         cancel = QRect(inner.right() - cancel_w + 1, inner.top(), cancel_w, inner.height())
         # The title keeps room for about 30 characters: the state says less before the title is cut.
         rest = inner.width() - cancel_w - 3 * GAP_PX
