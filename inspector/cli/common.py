@@ -76,8 +76,10 @@ class Parser(argparse.ArgumentParser):
             self._parsing_intermixed = False
 
     def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
-        """As argparse's, but ``call URL TOOL text=hi`` says how a tool's arguments are given."""
+        """As argparse's (parsed once), but ``call URL TOOL text=hi`` says how a tool's arguments are given."""
         parsed, extras = self.parse_known_args(args, namespace)
+        if not extras:
+            return parsed
         pairs = dict(extra.partition("=")[::2] for extra in extras if "=" in extra and not extra.startswith("-"))
         if pairs and getattr(parsed, "command", None) == "call":
             import json
@@ -90,7 +92,7 @@ class Parser(argparse.ArgumentParser):
                                         "JSON: --args {example}"),
                                      {"extras": " ".join(extras),
                                       "example": shlex.quote(json.dumps(pairs, ensure_ascii=False))}))
-        return super().parse_args(args, namespace)
+        self.error(argparse._("unrecognized arguments: %s") % " ".join(extras))  # argparse's own sentence
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)

@@ -202,7 +202,6 @@ class RunListPane(QWidget):
         self._fill_servers(servers_with_runs(self.store))
         self._reselect(selected, current.id if current else None)
         self._update_buttons()
-        self.empty.refresh()
 
     def show_listing(self, listing: RunListing, servers: list[str]) -> None:
         """Show the list as a reader thread read it (keeps the selected runs selected)."""
@@ -211,7 +210,6 @@ class RunListPane(QWidget):
         self._fill_servers(servers)
         self._reselect(selected, current.id if current else None)
         self._update_buttons()
-        self.empty.refresh()
 
     def _fill_servers(self, servers: list[str]) -> None:
         names = self.model.names
@@ -236,7 +234,6 @@ class RunListPane(QWidget):
         selected, current = self.selected_run_ids(), self.current_run()
         self.model.filter = self.current_filter()
         self.model.refresh(reset=True)
-        self.empty.refresh()
         self._reselect(selected, current.id if current else None)
 
     def clear_filters(self) -> None:

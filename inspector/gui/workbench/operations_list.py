@@ -106,7 +106,8 @@ class OperationsList(QWidget):
         self.view.addAction(self.cancel_action)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         # What to do, where the operations will be, while there are none.
-        self.empty = EmptyHint(self.view, lambda: _("No operations yet: pick a tool and press Run (Ctrl+Enter).")).label
+        self.empty_hint = EmptyHint(self.view, lambda: _("No operations yet: pick a tool and press Run (Ctrl+Enter)."))
+        self.empty = self.empty_hint.label
         self.detail = BudgetBar()
         self.detail.hide()
         layout = QVBoxLayout(self)
