@@ -320,6 +320,7 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
     if reading is not None and reading.verdict is BudgetVerdict.RAISED:
         report["budget_requested_s"] = reading.requested  # raised to the floor; stderr said so once
     _add_budget_left(report, recorder)
+    _add_unlisted_tool(report, client, server)
     print_report(report, args.json, record.error, excluded=getattr(record.result, "excluded", None))
     sys.stdout.flush()
     if fate is not None and fate.problem is not None:
@@ -448,6 +449,31 @@ def _add_budget_left(report: dict[str, Any], recorder: OperationRecorder) -> Non
             leg["budget_left_s"] = round(recorder.started.budget_s - began.offset_s, 3)
 
 
+def _add_unlisted_tool(report: dict[str, Any], client: McpClient, server: ServerEndpoint) -> None:
+    """A call whose tool reported an error, on a server whose catalogue (listed for the call's
+    headers) names no such tool: the report says which tools it does name."""
+    if report["operation"] != "tools/call" or report["outcome"] != "failed" or report["error"] is not None:
+        return
+    listed = client.listed_names(server)
+    if listed is not None and report["tool"] not in listed:
+        report["listed_tools"] = sorted(listed)
+
+
+#: How many of a server's tool names a call of an unlisted tool shows.
+SHOWN_TOOL_NAMES = 10
+
+
+def unlisted_tool_line(tool: str, listed: list[str]) -> str:
+    """Which tools a server lists, said after a call of one it does not list."""
+    if not listed:
+        return _("The server lists no tools at all.")
+    names = ", ".join(listed[:SHOWN_TOOL_NAMES])
+    if len(listed) > SHOWN_TOOL_NAMES:
+        return _("The server lists no tool named {tool}; it lists {names} and {count} more.").format(
+            tool=tool, names=names, count=len(listed) - SHOWN_TOOL_NAMES)
+    return _("The server lists no tool named {tool}; it lists {names}.").format(tool=tool, names=names)
+
+
 def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespace, recorder: OperationRecorder,
                  record: OperationRecord, run_id: int | None) -> dict[str, Any]:
     """The one JSON object of ``--json`` (and the source of the readable summary)."""
@@ -574,6 +600,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         for block in report.get("content_blocks", []):
             for line in block_lines(block):
                 print(one_line(line))
+    if "listed_tools" in report:
+        print(one_line(unlisted_tool_line(report["tool"], report["listed_tools"])))
     if "tools" in report:
         print(catalogue_heading(len(report["tools"]), report["pages"]))
         for tool in report["tools"]:

@@ -253,6 +253,11 @@ class McpClient:
         """The tokens kept for ``server``, if it was signed in to."""
         return credentials_for(server, self.signin_vault)
 
+    def listed_names(self, server: ServerEndpoint) -> tuple[str, ...] | None:
+        """The names of the tools this client last listed on ``server`` (``None``: never listed)."""
+        known = self._definitions.get(server.key)
+        return None if known is None else tuple(known)
+
     def known_definition(self, server: ServerEndpoint, name: str) -> dict[str, Any] | None:
         """The tool ``name`` as this client last listed it on ``server`` (``None``: never listed)."""
         return self._definitions.get(server.key, {}).get(name)

@@ -16,6 +16,8 @@ def test_screenshot_play_mid_run(qtbot, make_window, language) -> None:
         room = window.play.room
         window.tabs.setCurrentWidget(room)
         assert room.choices.choose("user-cancels")
+        assert room.choices.what.currentText() == {"en": "The user cancels (user-cancels)",
+                                                   "de": "Der Benutzer bricht ab (user-cancels)"}[language]
         run = room.play()
         # `hang` in flight, its bar a second along (the scenario cancels the run after 2 s).
         qtbot.waitUntil(lambda: any(row.text == "hang" and row.running and row.elapsed_s() > 0.8

@@ -102,6 +102,28 @@ def test_a_tool_that_reports_an_error_exits_1(sdk_url: str) -> None:
     assert report["error"] is None  # the server answered; the tool said it failed
 
 
+def test_a_tool_the_server_does_not_list_is_named_with_the_tools_it_lists(demo_server, tmp_path: Path) -> None:
+    # The demo server (stateless era) says an unknown tool failed as a tool error; the catalogue the
+    # call listed for its headers tells the user which names would have worked.
+    db = str(tmp_path / "runs.db")
+    done = run_cli("--db", db, "call", demo_server.url, "nosuch")
+    assert done.returncode == 1
+    assert ("The server lists no tool named nosuch; it lists add, ask_user, describe_image, echo, fail, flaky, "
+            "hang, list_notes, slow_task, write_note.") in done.stdout
+    report = json.loads(run_cli("--db", db, "call", demo_server.url, "nosuch", "--json").stdout)
+    assert report["listed_tools"][:3] == ["add", "ask_user", "describe_image"]
+    listed = json.loads(run_cli("--db", db, "call", demo_server.url, "fail", "--json").stdout)
+    assert listed["outcome"] == "failed" and "listed_tools" not in listed  # a listed tool that failed
+
+
+def test_an_unlisted_tools_hint_shortens_a_long_list() -> None:
+    from inspector.cli.operations import SHOWN_TOOL_NAMES, unlisted_tool_line
+
+    names = [f"t{index:02}" for index in range(SHOWN_TOOL_NAMES + 3)]
+    assert unlisted_tool_line("x", names).endswith("t08, t09 and 3 more.")
+    assert unlisted_tool_line("x", []) == "The server lists no tools at all."
+
+
 def test_tools_lists_names_and_pages(sdk_url: str) -> None:
     done = run_cli("tools", sdk_url, "--json")
     assert done.returncode == 0, done.stderr

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _
 from inspector.i18n.messages import translate
-from inspector.i18n.scenarios import described
+from inspector.i18n.scenarios import described, titled
 
 from ..language import translated
 from ..widgets.accessibility import label_combo
@@ -109,7 +109,7 @@ class PlayChoices(QWidget):
         self.what.blockSignals(True)
         self.what.clear()
         for name in self.scenarios:
-            self.what.addItem(name, name)
+            self.what.addItem(visible(titled(name)), name)
         self.what.addItem(_("A scenario file…"), FILE)
         self.what.addItem(_("A model (OpenAI-compatible)"), MODEL)
         self.what.setCurrentIndex(max(0, self.what.findData(DEFAULT_SCENARIO if chosen is None else chosen)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from inspector.agent import load_scenario, shipped_scenarios
 from inspector.i18n import set_language
-from inspector.i18n.scenarios import SHIPPED_DESCRIPTIONS, described
+from inspector.i18n.scenarios import SHIPPED_DESCRIPTIONS, SHIPPED_TITLES, described, titled
 
 
 def test_every_shipped_description_is_known_and_said_in_german() -> None:
@@ -17,6 +17,19 @@ def test_every_shipped_description_is_known_and_said_in_german() -> None:
         set_language("en")
     assert german.isdisjoint(descriptions) and len(german) == len(descriptions)
     assert described("A scenario file's own words.") == "A scenario file's own words."
+
+
+def test_every_shipped_scenario_has_a_title_said_in_german_beside_its_name() -> None:
+    assert set(SHIPPED_TITLES) == set(shipped_scenarios())
+    assert titled("happy-path") == "Everything works (happy-path)"
+    set_language("de")
+    try:
+        german = {titled(name) for name in SHIPPED_TITLES}
+    finally:
+        set_language("en")
+    assert "Alles gelingt (happy-path)" in german and len(german) == len(SHIPPED_TITLES)
+    assert german.isdisjoint({titled(name) for name in SHIPPED_TITLES})
+    assert titled("my-own") == "my-own"  # not ours: its name alone
 
 
 BAD_FILES = [
