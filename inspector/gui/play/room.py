@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.i18n import _
+from inspector.i18n import _, ngettext
 from inspector.i18n.messages import translate
 from inspector.i18n.words import marked_outcome_text
 
@@ -268,7 +268,7 @@ class PlayRoom(QWidget):
         run = self.run
         if run is None:
             return _("Choose what to play and press Play.")
-        number = _("run #{run_id}").format(run_id=run.run_id) if run.run_id is not None else visible(run.title)
+        number = _("Run #{run_id}").format(run_id=run.run_id) if run.run_id is not None else visible(run.title)
         if run.running:
             if run.cancel_requested_at is not None:
                 return _("{run}: cancelling…").format(run=number)
@@ -278,6 +278,13 @@ class PlayRoom(QWidget):
         said = _("{run}: {outcome}").format(run=number, outcome=marked_outcome_text(run.status or "failed"))
         if run.error:
             return _("{said} ({reason})").format(said=said, reason=visible(clip_text(translate(run.error), 300)))
+        if run.status == "failed" and run.final_answer is not None:
+            # A run is failed when a call of it failed, even one the model got over (seed ADR-191).
+            calls = [row for row in run.rows if row.kind == "tool"]
+            failed = sum(row.state == "failed" for row in calls)
+            return ngettext("{said}: {failed} of {calls} tool call failed; the model still gave its answer",
+                            "{said}: {failed} of {calls} tool calls failed; the model still gave its answer",
+                            len(calls)).format(said=said, failed=failed, calls=len(calls))
         return said
 
     def retranslate(self) -> None:
