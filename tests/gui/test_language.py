@@ -166,6 +166,10 @@ def test_screenshot_of_a_run_with_ok_failed_and_cancelled_steps(qtbot, make_wind
             heading = str(view.model().headerData(column, Qt.Orientation.Horizontal))
             assert header.sectionSize(column) >= header.fontMetrics().horizontalAdvance(heading) + 8, heading
     save(window, f"runs-language-{language}")
+    # The step search's placeholder shows whole beside the filters (it was cut: "In diesem Lau…").
+    find = tab.timeline_pane.find_edit
+    # (The room beside the text: the frame, the margins and the clear button's place, about 30 px.)
+    assert find.fontMetrics().horizontalAdvance(find.placeholderText()) + 30 <= find.width(), find.width()
 
 
 def test_in_german_the_workbench_after_a_cancel_and_its_dialogs_have_no_english(qtbot, make_window, german,

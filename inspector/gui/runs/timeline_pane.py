@@ -121,7 +121,9 @@ class TimelinePane(QWidget):
 
     def _build_find(self) -> None:
         self.find_edit = QLineEdit()
-        translated(self.find_edit, "setPlaceholderText", lambda: _("Find in this run (Ctrl+F)"))
+        # Short enough to show whole beside the filters in a narrow pane; the tip says where it finds.
+        translated(self.find_edit, "setPlaceholderText", lambda: _("Find… (Ctrl+F)"))
+        translated(self.find_edit, "setToolTip", lambda: _("Find in this run (Ctrl+F)"))
         translated(self.find_edit, "setAccessibleName", lambda: _("Find in this run"))
         name_clear_button(self.find_edit, lambda: _("Clear the search in this run"))
         readable_placeholder(self.find_edit)
