@@ -64,6 +64,17 @@ def translate(message: Any) -> str:
     return text.format(**{name: _shown(value) for name, value in params.items()})
 
 
+def kept_sentence(sentence: Any, english: str) -> Message | str:
+    """A sentence another layer kept as data (the run model's ``inspector.runs.sentences.Sentence``:
+    any value with ``template`` and ``params``) as a :class:`Message`, so it is said in the current
+    language; ``english`` when it is not one, or when its English is not ``english`` byte for byte
+    (the English a caller shows or stores must never change)."""
+    template, params = getattr(sentence, "template", None), getattr(sentence, "params", None)
+    if not isinstance(template, str) or not isinstance(params, Mapping) or str(sentence) != english:
+        return english
+    return Message(template, dict(params))
+
+
 def translate_all(messages: Iterable[Any]) -> list[str]:
     """Each of ``messages`` in the current language."""
     return [translate(message) for message in messages]
@@ -170,4 +181,4 @@ def said_again(text: str, note: Any) -> str:
     return said + text[len(english):] if whole else said.split("\n", 1)[0]
 
 
-__all__ = ["Message", "message_from_note", "said_again", "translate", "translate_all"]
+__all__ = ["Message", "kept_sentence", "message_from_note", "said_again", "translate", "translate_all"]

@@ -13,14 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .outcome import ToolOutcome
+from .sentences import N_, SaidError, said
 
 #: The most a leg's stored exchange may take as JSON text (a stranger's file may hold any size; the
 #: recorder keeps 64 KB of bodies, plus heads and escaping).
 MAX_EXCHANGE_CHARS = 256 * 1024
 
 
-class InvalidLegError(ValueError):
-    """A leg, or the stored form of one, breaks the rules of :class:`Leg`."""
+class InvalidLegError(SaidError):
+    """A leg, or the stored form of one, breaks the rules of :class:`Leg`; ``sentence`` says which
+    (``str()``: in English)."""
 
 
 def _is_int(value: object) -> bool:
@@ -66,28 +68,28 @@ class Leg:
 
     def __post_init__(self) -> None:
         if not isinstance(self.method, str) or not self.method:
-            raise InvalidLegError(f"method must be a non-empty string, got {self.method!r}")
+            raise InvalidLegError(said(N_("method must be a non-empty string, got {value}"), value=repr(self.method)))
         if self.granted_s is not None and (not _is_int(self.granted_s) or self.granted_s < 0):
-            raise InvalidLegError(
-                f"grantedS must be a non-negative whole number of seconds, got {self.granted_s!r}"
-            )
+            raise InvalidLegError(said(N_("grantedS must be a non-negative whole number of seconds, got {value}"),
+                                       value=repr(self.granted_s)))
         if self.elapsed_ms is not None:
             if not _is_finite_non_negative(self.elapsed_ms):
-                raise InvalidLegError(
-                    f"elapsedMs must be a finite non-negative number, got {self.elapsed_ms!r}"
-                )
+                raise InvalidLegError(said(N_("elapsedMs must be a finite non-negative number, got {value}"),
+                                           value=repr(self.elapsed_ms)))
             object.__setattr__(self, "elapsed_ms", float(self.elapsed_ms))
         if self.http_status is not None and (
             not _is_int(self.http_status) or not 100 <= self.http_status <= 599
         ):
-            raise InvalidLegError(f"httpStatus must be an HTTP status (100-599), got {self.http_status!r}")
+            raise InvalidLegError(said(N_("httpStatus must be an HTTP status (100-599), got {value}"),
+                                       value=repr(self.http_status)))
         if self.outcome not in self.OUTCOMES:
-            raise InvalidLegError(f"outcome must be one of {list(self.OUTCOMES)}, got {self.outcome!r}")
+            raise InvalidLegError(said(N_("outcome must be one of {choices}, got {value}"),
+                                       choices=str(list(self.OUTCOMES)), value=repr(self.outcome)))
         # Normalise a str subclass (e.g. a ToolOutcome member) to plain str so
         # equality with a leg read back from storage holds.
         object.__setattr__(self, "outcome", str.__str__(self.outcome))
         if self.outcome == self.NOT_SENT and self.http_status is not None:
-            raise InvalidLegError("a leg that was not sent cannot have an HTTP status")
+            raise InvalidLegError(said(N_("a leg that was not sent cannot have an HTTP status")))
         if self.exchange is not None:
             _check_exchange(self.exchange)
 
@@ -115,10 +117,10 @@ class Leg:
             if leg is not None:
                 return leg
         if not isinstance(data, Mapping):
-            raise InvalidLegError(f"a leg must be a mapping, got {type(data).__name__}")
+            raise InvalidLegError(said(N_("a leg must be a mapping, got {type}"), type=type(data).__name__))
         for key in ("method", "outcome"):
             if key not in data:
-                raise InvalidLegError(f"a leg needs the key {key!r}")
+                raise InvalidLegError(said(N_("a leg needs the key {key}"), key=repr(key)))
         return cls(
             method=data["method"],
             granted_s=data.get("grantedS"),
@@ -133,7 +135,7 @@ def _check_exchange(exchange: Any) -> None:
     """An exchange is a JSON object of plain values, about :data:`MAX_EXCHANGE_CHARS` as text at most
     (counted without quotes and separators: a little under its JSON text). Iterative: any depth."""
     if not isinstance(exchange, Mapping):
-        raise InvalidLegError(f"exchange must be an object, got {type(exchange).__name__}")
+        raise InvalidLegError(said(N_("exchange must be an object, got {type}"), type=type(exchange).__name__))
     size = 0
     pending: list[Any] = [exchange]
     while pending:
@@ -144,7 +146,7 @@ def _check_exchange(exchange: Any) -> None:
         elif kind is dict or isinstance(item, Mapping):
             for key, value in item.items():
                 if type(key) is not str:
-                    raise InvalidLegError("exchange must be plain JSON (its keys strings)")
+                    raise InvalidLegError(said(N_("exchange must be plain JSON (its keys strings)")))
                 size += len(key)
                 pending.append(value)
         elif kind is list or kind is tuple:
@@ -152,9 +154,9 @@ def _check_exchange(exchange: Any) -> None:
         elif item is None or kind is bool or kind is int or (kind is float and math.isfinite(item)):
             size += 4
         else:
-            raise InvalidLegError(f"exchange must be plain JSON, not {kind.__name__}")
+            raise InvalidLegError(said(N_("exchange must be plain JSON, not {type}"), type=kind.__name__))
         if size > MAX_EXCHANGE_CHARS:
-            raise InvalidLegError(f"exchange must take at most {MAX_EXCHANGE_CHARS} characters")
+            raise InvalidLegError(said(N_("exchange must take at most {limit} characters"), limit=MAX_EXCHANGE_CHARS))
 
 
 _PLAIN_OUTCOMES = {outcome: outcome for outcome in Leg.OUTCOMES}

@@ -21,6 +21,7 @@ from ._frozen import _PLAIN_SCALARS, NotJsonError, NotPlainError, freeze, freeze
 from .leg import InvalidLegError, Leg, _plain_leg
 from .outcome import ToolOutcome
 from .progress import NOTE_SHAPE, is_progress_note
+from .sentences import N_, SaidError, Sentence, at, said
 from .wire import MAX_STEP_LINES, SPOKEN_ERAS, TRANSPORTS, is_lines
 
 JsonList = tuple[Any, ...]
@@ -43,8 +44,9 @@ class StepKind(StrEnum):
     TOOL_WRITE = "tool_write"
 
 
-class InvalidStepError(ValueError):
-    """A step, or its stored payload, breaks the rules of :class:`RunStep`."""
+class InvalidStepError(SaidError):
+    """A step, or its stored payload, breaks the rules of :class:`RunStep`; ``sentence`` says which
+    (``str()``: in English)."""
 
 
 # What a field may hold. One table drives validation, to_payload and
@@ -62,6 +64,24 @@ _PROGRESS = NOTE_SHAPE
 _TRANSPORT = f"one of {list(TRANSPORTS)}"
 _ERA = f"one of {list(SPOKEN_ERAS)}"
 _LINES = f"a list of at most {MAX_STEP_LINES} strings"
+
+#: Each shape as it is said in a sentence ("toolOutcome (tool_outcome) must be …"): the English
+#: is the shape itself; its data (the allowed values, a limit, field names) stays as it is.
+_SHAPE_SAID: dict[str, Sentence] = {
+    _TEXT: said(N_("a string")),
+    _COUNT: said(N_("a non-negative whole number")),
+    _NUMBER: said(N_("a finite non-negative number")),
+    _FLAG: said(N_("a boolean")),
+    _LIST: said(N_("a list")),
+    _ARRAY: said(N_("a list or an object")),
+    _ARRAY_OR_NUMBER: said(N_("a list, an object or a number")),
+    _OUTCOME: said(N_("one of {choices}"), choices=str([o.value for o in ToolOutcome])),
+    _LEGS: said(N_("a list of legs")),
+    _PROGRESS: said(N_("a list of progress notes ({fields})"), fields="{atMs, progress, total, message}"),
+    _TRANSPORT: said(N_("one of {choices}"), choices=str(list(TRANSPORTS))),
+    _ERA: said(N_("one of {choices}"), choices=str(list(SPOKEN_ERAS))),
+    _LINES: said(N_("a list of at most {limit} strings"), limit=MAX_STEP_LINES),
+}
 
 
 @dataclass(frozen=True)
@@ -143,9 +163,9 @@ def _is_finite_non_negative(value: object) -> bool:
 
 
 def _wrong(field: _Field, value: object) -> InvalidStepError:
-    return InvalidStepError(
-        f"{field.key} ({field.attr}) must be {field.shape}, got {type(value).__name__} {value!r:.80}"
-    )
+    return InvalidStepError(said(N_("{key} ({attr}) must be {shape}, got {type} {value}"),
+                                 key=field.key, attr=field.attr, shape=_SHAPE_SAID[field.shape],
+                                 type=type(value).__name__, value=f"{value!r:.80}"))
 
 
 def _normalise(field: _Field, value: Any) -> Any:
@@ -195,7 +215,8 @@ def _normalise(field: _Field, value: Any) -> Any:
             if is_lines(value):
                 return tuple(value)
     except NotJsonError as error:
-        raise InvalidStepError(f"{field.key} ({field.attr}): {error}") from error
+        # The error of a value that is not JSON at all (a program's, never a file's) stays English.
+        raise InvalidStepError(at(f"{field.key} ({field.attr})", str(error))) from error
     raise _wrong(field, value)
 
 
@@ -289,16 +310,15 @@ class RunStep:
         except ValueError:
             kind = None
         if kind is None:
-            raise InvalidStepError(
-                f"kind must be one of {[k.value for k in StepKind]}, got {self.kind!r}"
-            )
+            raise InvalidStepError(said(N_("kind must be one of {choices}, got {value}"),
+                                        choices=str([k.value for k in StepKind]), value=repr(self.kind)))
         object.__setattr__(self, "kind", kind)
         if not _is_int(self.round) or self.round < 0:
-            raise InvalidStepError(f"round must be a non-negative whole number, got {self.round!r}")
+            raise InvalidStepError(said(N_("round must be a non-negative whole number, got {value}"),
+                                        value=repr(self.round)))
         if not _is_finite_non_negative(self.duration_ms):
-            raise InvalidStepError(
-                f"durationMs (duration_ms) must be a finite non-negative number, got {self.duration_ms!r}"
-            )
+            raise InvalidStepError(said(N_("durationMs (duration_ms) must be a finite non-negative number, "
+                                           "got {value}"), value=repr(self.duration_ms)))
         object.__setattr__(self, "duration_ms", float(self.duration_ms))
         for field in _OPTIONAL_FIELDS:
             value = getattr(self, field.attr)
@@ -312,25 +332,21 @@ class RunStep:
         outcome = self.tool_outcome
         if outcome is not None:
             if self.kind is not StepKind.TOOL:
-                raise InvalidStepError(
-                    f"an outcome on a non-tool step is refused: toolOutcome '{outcome.value}' "
-                    f"on a '{self.kind.value}' step"
-                )
+                raise InvalidStepError(said(N_("an outcome on a non-tool step is refused: toolOutcome "
+                                               "'{outcome}' on a '{kind}' step"),
+                                            outcome=outcome.value, kind=self.kind.value))
             if self.tool_is_error is None:
-                raise InvalidStepError(
-                    f"toolOutcome '{outcome.value}' needs toolIsError beside it: without the "
-                    "boolean the step would be shown with no outcome at all"
-                )
+                raise InvalidStepError(said(N_("toolOutcome '{outcome}' needs toolIsError beside it: without the "
+                                               "boolean the step would be shown with no outcome at all"),
+                                            outcome=outcome.value))
             if self.tool_is_error != (outcome is not ToolOutcome.OK):
-                raise InvalidStepError(
-                    f"toolIsError={str(self.tool_is_error).lower()} contradicts toolOutcome "
-                    f"'{outcome.value}': toolIsError must be true exactly when the outcome is not ok"
-                )
+                raise InvalidStepError(said(N_("toolIsError={flag} contradicts toolOutcome '{outcome}': "
+                                               "toolIsError must be true exactly when the outcome is not ok"),
+                                            flag=str(self.tool_is_error).lower(), outcome=outcome.value))
         if self.cancelled_in_flight is not None and outcome is not ToolOutcome.CANCELLED:
-            raise InvalidStepError(
-                "cancelledInFlight is only for a step whose toolOutcome is 'cancelled', got "
-                f"toolOutcome {outcome.value if outcome else None!r}"
-            )
+            raise InvalidStepError(said(N_("cancelledInFlight is only for a step whose toolOutcome is "
+                                           "'cancelled', got toolOutcome {value}"),
+                                        value=repr(outcome.value if outcome else None)))
 
     def to_payload(self, *, legs: bool = True) -> dict[str, Any]:
         """Return the stored form: camelCase keys, absent (``None``) fields left out.
@@ -374,10 +390,11 @@ class RunStep:
             if step is not None:
                 return step
         if not isinstance(payload, Mapping):
-            raise InvalidStepError(f"a step payload must be a mapping, got {type(payload).__name__}")
+            raise InvalidStepError(said(N_("a step payload must be a mapping, got {type}"),
+                                        type=type(payload).__name__))
         for key in ("kind", "round", "durationMs"):
             if payload.get(key) is None:
-                raise InvalidStepError(f"a step payload needs the key {key!r}")
+                raise InvalidStepError(said(N_("a step payload needs the key {key}"), key=repr(key)))
         values: dict[str, Any] = {
             "kind": payload["kind"],
             "round": payload["round"],
@@ -401,7 +418,7 @@ def _read_legs(field: _Field, value: Any) -> tuple[Leg, ...]:
         try:
             legs.append(Leg.from_dict(item))
         except InvalidLegError as error:
-            raise InvalidStepError(f"{field.key}[{index}]: {error}") from error
+            raise InvalidStepError(at(f"{field.key}[{index}]", error.sentence)) from error
     return tuple(legs)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from orjson import dumps as _orjson_dumps
 
 from inspector.i18n import N_
-from inspector.i18n.messages import Message
+from inspector.i18n.messages import Message, kept_sentence
 from inspector.runs import RUN_SOURCES, RUN_STATUSES, Leg, RunStep, StepKind, step_outcome
 from inspector.runs.step import StoredPayload
 from inspector.runs.times import from_stored_time, to_stored_time, utc_now
@@ -425,8 +425,10 @@ def _stored_step(row: Sequence[Any], legs: tuple[Leg, ...]) -> StoredStep:
     except (ValueError, TypeError, RecursionError) as exc:
         # One damaged row (a hand edit, a disk fault) must not make the whole timeline
         # unreadable: it is shown as what it is; an export refuses it (see `damage`).
-        # The reason is the parser's or the step's own English words, or ours (translatable).
-        reason = exc.sentence if isinstance(exc, _NotAnObject) else str(exc)[:200]
+        # The reason is the parser's English words, or ours: the step's own sentence (said in the
+        # reader's language when it is whole, within the 200 characters kept) or the JSON object's.
+        reason = exc.sentence if isinstance(exc, _NotAnObject) else kept_sentence(
+            getattr(exc, "sentence", None), str(exc)[:200])
         sentence = Message(N_("Step {sequence} of run {run} is damaged in the database: {reason}"),
                            {"sequence": sequence, "run": run_id, "reason": reason})
         damage = str(sentence)

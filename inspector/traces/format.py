@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from inspector.i18n import N_
-from inspector.i18n.messages import Message
+from inspector.i18n.messages import Message, kept_sentence
 from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
 from inspector.runs.step import StoredPayload
 from inspector.runs.times import UnstorableTimeError, to_stored_time
@@ -292,12 +292,14 @@ def read_payload(payload: Any, path: Path) -> RunStep:
         return RunStep.from_payload(payload)
     except InvalidStepError as error:
         message = str(error)
+        sentence = error.sentence
         narrowed = _narrow(path, message)
         # "legs[1]: outcome must be …" at …payload.legs[1]: the place is said once, by the path.
         named = _KEY_IN_MESSAGE.match(message)
         if named is not None and narrowed != path and message.startswith(f"{named.group(0)}: "):
             message = message[len(named.group(0)) + 2:]
-        raise TraceProblem(narrowed, message) from None
+            sentence = getattr(sentence, "params", {}).get("problem", message)  # the run model's "{place}: {problem}"
+        raise TraceProblem(narrowed, kept_sentence(sentence, message)) from None
 
 
 def _narrow(path: Path, message: str) -> Path:

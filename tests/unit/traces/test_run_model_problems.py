@@ -1,0 +1,189 @@
+"""A trace the run model refuses (a leg, a step or one of its keys) is refused in the reader's
+language, the whole sentence: the run model's own problem too, not only the importer's words around
+it. Its English (``str()``, ``.problem``, ``--json``) stays byte for byte what it was."""
+
+from __future__ import annotations
+
+import copy
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_trace_support import TOOL_PAYLOAD, attr, otlp_doc, run_doc, span, step_doc, trace_doc, write_json
+
+from inspector.cli import main
+from inspector.i18n import set_language
+from inspector.i18n.messages import translate
+from inspector.runs import InvalidLegError, InvalidStepError, Leg, RunStep
+from inspector.runs.step import _OPTIONAL_FIELDS, _SHAPE_SAID
+from inspector.store import RunStore
+from inspector.transfer import TraceExportError, TraceImportError, export, import_trace
+
+#: Words of the English problems that a German sentence must not hold.
+ENGLISH_WORDS = (" must ", " got ", " needs ", "non-negative", "whole number", " a string", " leg ", " step ",
+                 "refused", "contradicts", "Cannot import", "Nothing was imported")
+
+
+def _payload(**changes: Any) -> dict[str, Any]:
+    payload = copy.deepcopy(TOOL_PAYLOAD)
+    for key, value in changes.items():
+        if value is None:
+            payload.pop(key)
+        else:
+            payload[key] = value
+    return payload
+
+
+# name → (payload, location after runs[0].steps[0].payload, English problem, German problem)
+CASES = {
+    "leg_outcome": (
+        _payload(legs=[{"method": "tools/call", "outcome": "exploded"}]), ".legs[0]",
+        "outcome must be one of ['ok', 'failed', 'not_sent', 'cancelled'], got 'exploded'",
+        "outcome muss einer der Werte ['ok', 'failed', 'not_sent', 'cancelled'] sein, erhalten: 'exploded'"),
+    "leg_key": (
+        _payload(legs=[{"method": "tools/call", "grantedS": 20}]), ".legs[0]",
+        "a leg needs the key 'outcome'",
+        "einer Etappe fehlt der Schlüssel 'outcome'"),
+    "leg_status": (
+        _payload(legs=[{"method": "tools/call", "outcome": "not_sent", "httpStatus": 200}]), ".legs[0]",
+        "a leg that was not sent cannot have an HTTP status",
+        "eine Etappe, die nicht gesendet wurde, kann keinen HTTP-Status haben"),
+    "step_key": (
+        _payload(round=None), ".round",
+        "a step payload needs the key 'round'",
+        "den Nutzdaten eines Schritts fehlt der Schlüssel 'round'"),
+    "round": (
+        _payload(round=-1), ".round",
+        "round must be a non-negative whole number, got -1",
+        "round muss eine nicht negative ganze Zahl sein, erhalten: -1"),
+    "tool_result": (
+        _payload(toolResult=5), ".toolResult",
+        "toolResult (tool_result) must be a string, got int 5",
+        "toolResult (tool_result) muss eine Zeichenkette sein, erhalten: int 5"),
+    "tool_outcome": (
+        _payload(toolOutcome="exploded"), ".toolOutcome",
+        "toolOutcome (tool_outcome) must be one of ['ok', 'failed', 'cancelled'], got str 'exploded'",
+        "toolOutcome (tool_outcome) muss einer der Werte ['ok', 'failed', 'cancelled'] sein, erhalten: str "
+        "'exploded'"),
+    "contradiction": (
+        _payload(toolIsError=True), ".toolIsError",
+        "toolIsError=true contradicts toolOutcome 'ok': toolIsError must be true exactly when the outcome is not ok",
+        "toolIsError=true widerspricht toolOutcome 'ok': toolIsError muss genau dann true sein, wenn das Ergebnis "
+        "nicht ok ist"),
+    "in_flight": (
+        _payload(cancelledInFlight=True), ".cancelledInFlight",
+        "cancelledInFlight is only for a step whose toolOutcome is 'cancelled', got toolOutcome 'ok'",
+        "cancelledInFlight gibt es nur bei einem Schritt, dessen toolOutcome 'cancelled' ist, erhalten: "
+        "toolOutcome 'ok'"),
+}
+
+
+def _refused(path: Path) -> TraceImportError:
+    with RunStore.open(path.parent / "runs.db") as store, pytest.raises(TraceImportError) as caught:
+        import_trace(store, path)
+    return caught.value
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_run_model_s_problem_is_said_in_german_and_its_english_is_unchanged(tmp_path: Path, name: str) -> None:
+    payload, where, english, german = CASES[name]
+    path = write_json(tmp_path / f"{name}.json", trace_doc([run_doc(steps=[step_doc(1, payload)])]))
+    error = _refused(path)
+    location = f"runs[0].steps[0].payload{where}"
+    assert (error.location, error.problem) == (location, english)
+    assert str(error) == f"Cannot import {name}.json: {location}: {english}. Nothing was imported."
+    set_language("de")
+    said = translate(error)
+    assert said == f"{name}.json kann nicht importiert werden: {location}: {german}. Es wurde nichts importiert."
+    assert not [word for word in ENGLISH_WORDS if word in said]
+    # The English stays English whatever the language.
+    assert str(error) == f"Cannot import {name}.json: {location}: {english}. Nothing was imported."
+    assert error.problem == english
+
+
+def test_an_otlp_file_s_step_is_refused_in_german_too(tmp_path: Path) -> None:
+    run = span(span_id="aaaaaaaaaaaaaaa1", attributes=[attr("run_inspector.span", "run"),
+                                                       attr("run_inspector.run.uid", "u1"),
+                                                       attr("run_inspector.outcome", "ok")])
+    step = span(span_id="aaaaaaaaaaaaaaa2", parent="aaaaaaaaaaaaaaa1",
+                attributes=[attr("run_inspector.span", "step"), attr("run_inspector.step.sequence", 1),
+                            attr("run_inspector.step.payload", json.dumps(_payload(round=-1)))])
+    error = _refused(write_json(tmp_path / "otlp.json", otlp_doc(run, step)))
+    assert error.problem == "round must be a non-negative whole number, got -1"
+    set_language("de")
+    said = translate(error)
+    assert said.endswith(": round muss eine nicht negative ganze Zahl sein, erhalten: -1. Es wurde nichts importiert.")
+    assert str(error).endswith(": round must be a non-negative whole number, got -1. Nothing was imported.")
+
+
+def test_the_command_line_says_it_in_german_and_its_json_is_unchanged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import inspector.cli.ending as ending
+
+    payload, _, english, german = CASES["leg_outcome"]
+    bad = write_json(tmp_path / "bad.json", trace_doc([run_doc(steps=[step_doc(1, payload)])]))
+    db = str(tmp_path / "runs.db")
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        monkeypatch.setattr(ending, "_json_emitted", False)
+        status = main(list(argv))
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    english_json = run("import", str(bad), "--json", "--db", db)
+    german_json = run("--lang", "de", "import", str(bad), "--json", "--db", db)
+    german_text = run("--lang", "de", "import", str(bad), "--db", db)
+    assert english_json[0] == german_json[0] == german_text[0] == 2
+    assert german_json[1] == english_json[1]
+    message = json.loads(english_json[1])["error"]["message"]
+    assert message == f"Cannot import bad.json: runs[0].steps[0].payload.legs[0]: {english}. Nothing was imported."
+    assert f"bad.json kann nicht importiert werden: runs[0].steps[0].payload.legs[0]: {german}. " in german_text[2]
+    assert not [word for word in ENGLISH_WORDS if word in german_text[2]]
+
+
+def test_a_step_the_database_holds_damaged_is_said_in_german_where_the_export_refuses_it(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        from tests.support.sample_runs import mixed_run
+
+        run_id = mixed_run(store)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE steps SET payload = ? WHERE run_id = ? AND sequence = (SELECT MIN(sequence) FROM steps "
+                     "WHERE run_id = ?)", (json.dumps({"kind": "llm", "round": -1, "durationMs": 1}), run_id, run_id))
+    conn.close()
+    with RunStore.open(db) as store, pytest.raises(TraceExportError) as caught:
+        export(store, [run_id], None, tmp_path / "out.json", "trace")
+    assert "is damaged in the database: round must be a non-negative whole number, got -1. " in str(caught.value)
+    set_language("de")
+    assert "round muss eine nicht negative ganze Zahl sein, erhalten: -1" in translate(caught.value)
+    assert "round must be" in str(caught.value)
+
+
+# -- the run model's sentences ------------------------------------------------------------------------
+
+def test_each_shape_is_said_with_its_own_english() -> None:
+    assert {str(_SHAPE_SAID[field.shape]) for field in _OPTIONAL_FIELDS} == {field.shape for field in _OPTIONAL_FIELDS}
+
+
+def test_a_nested_leg_problem_keeps_the_leg_s_sentence_inside_the_step_s() -> None:
+    with pytest.raises(InvalidStepError) as caught:
+        RunStep.from_payload(_payload(legs=[{"method": "tools/call", "outcome": "x"}]))
+    error = caught.value
+    assert str(error) == "legs[0]: outcome must be one of ['ok', 'failed', 'not_sent', 'cancelled'], got 'x'"
+    assert error.template == "{place}: {problem}" and error.params["place"] == "legs[0]"
+    set_language("de")
+    assert translate(error) == ("legs[0]: outcome muss einer der Werte ['ok', 'failed', 'not_sent', 'cancelled'] sein, "
+                                "erhalten: 'x'")
+
+
+def test_an_error_given_plain_text_is_that_text_in_every_language() -> None:
+    error = InvalidLegError("something {odd}")
+    assert str(error) == "something {odd}" and error.template.format(**error.params) == "something {odd}"
+    set_language("de")
+    assert translate(error) == "something {odd}"
+    with pytest.raises(InvalidLegError) as caught:
+        Leg("", None, None, None, "ok")
+    assert str(caught.value) == "method must be a non-empty string, got ''"
+    assert translate(caught.value) == "method muss eine nicht leere Zeichenkette sein, erhalten: ''"
