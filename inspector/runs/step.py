@@ -136,6 +136,8 @@ _OPTIONAL_FIELDS: tuple[_Field, ...] = (
     _Field("replay_of", "replayOf", _ARRAY),
     _Field("wording", "wording", _ARRAY),
 )
+#: Every key a stored payload may hold, in the order ``to_payload`` writes them.
+PAYLOAD_KEYS: tuple[str, ...] = ("kind", "round", "durationMs", *(field.key for field in _OPTIONAL_FIELDS))
 
 
 def _is_int(value: object) -> bool:

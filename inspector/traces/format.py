@@ -16,7 +16,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message, kept_sentence
 from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
-from inspector.runs.step import StoredPayload
+from inspector.runs.step import PAYLOAD_KEYS, StoredPayload
 from inspector.runs.times import UnstorableTimeError, to_stored_time
 
 FORMAT_NAME = "run-inspector-trace"
@@ -36,14 +36,9 @@ MAX_DEPTH = 100
 
 MAX_UID_CHARS = 256
 
-# Keys of a step payload, so an error raised by RunStep can be pinned to the key it is about.
-_PAYLOAD_KEYS = (
-    "kind", "round", "durationMs", "messagesSent", "toolSpecs", "content", "thinking", "finishReason",
-    "promptTokens", "completionTokens", "totalTokens", "estimatedCost", "requestedToolCalls", "raw",
-    "droppedSources", "toolName", "toolArguments", "toolResult", "toolIsError", "toolOutcome",
-    "toolArtifacts", "contextBudget", "writeTargetTable", "writeTargetUid", "legs", "cancelledInFlight",
-    "transport", "serverCommand", "protocolVersion", "era", "stderr", "stderrDropped", "lineProblems",
-)
+# Keys of a step payload, so an error raised by RunStep can be pinned to the key it is about
+# (the longest first: "contentBlocks" before "content").
+_PAYLOAD_KEYS = tuple(sorted(PAYLOAD_KEYS, key=len, reverse=True))
 _STORED_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 _KEY_IN_MESSAGE = re.compile(r"\b(" + "|".join(_PAYLOAD_KEYS) + r")\b(\[\d+\])?")
 

@@ -77,6 +77,12 @@ CASES = {
         "cancelledInFlight is only for a step whose toolOutcome is 'cancelled', got toolOutcome 'ok'",
         "cancelledInFlight gibt es nur bei einem Schritt, dessen toolOutcome 'cancelled' ist, erhalten: "
         "toolOutcome 'ok'"),
+    "progress": (
+        _payload(progress=[{"atMs": -1}]), ".progress",
+        "progress (progress) must be a list of progress notes ({atMs, progress, total, message}), got list "
+        "[{'atMs': -1}]",
+        "progress (progress) muss eine Liste von Fortschrittsmeldungen ({atMs, progress, total, message}) sein, "
+        "erhalten: list [{'atMs': -1}]"),
 }
 
 
