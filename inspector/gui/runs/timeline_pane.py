@@ -3,6 +3,7 @@ the steps with their waterfall. Says which step is selected; the tab shows its d
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QTableView,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -29,6 +31,7 @@ from inspector.store.browse import StepFilter
 
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
+from ..widgets.elided_label import ElidedLabel
 from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text
@@ -72,9 +75,7 @@ class TimelinePane(QWidget):
         self._match = -1
         #: (run id, how many steps it has) as last counted, for a filtered heading.
         self._total: tuple[int, int] | None = None
-        self.heading = QLabel()
-        self.heading.setTextFormat(Qt.TextFormat.PlainText)
-        self.heading.setMinimumWidth(1)  # a run's long title is cut, never makes the window wider
+        self.heading = ElidedLabel()  # a run's long title is cut, never makes the window wider
         translated(self.heading, "setAccessibleName", lambda: _("Selected run"))
         self.run_note = NoteLabel(lambda: _("Note on the run"))
         self.note_button = translated(QPushButton(), "setText", lambda: _("Note…"))
@@ -133,10 +134,10 @@ class TimelinePane(QWidget):
         self._find_timer.setInterval(250)
         self._find_timer.timeout.connect(self.find)
         self.find_edit.textChanged.connect(lambda _text: self._find_timer.start())
-        self.previous_button = translated(QPushButton(), "setText", lambda: _("Previous"))
-        translated(self.previous_button, "setAccessibleName", lambda: _("Previous match"))
+        # Arrows, as a browser's find bar has them: the search field keeps the room in a narrow pane.
+        self.previous_button = _arrow_button(Qt.ArrowType.UpArrow, lambda: _("Previous match"))
         self.previous_button.clicked.connect(self.find_previous)
-        self.next_button = translated(QPushButton(), "setText", lambda: _("Next"))
+        self.next_button = _arrow_button(Qt.ArrowType.DownArrow, lambda: _("Next match (Enter)"))
         translated(self.next_button, "setAccessibleName", lambda: _("Next match"))
         self.next_button.clicked.connect(self.find_next)
         self.find_status = QLabel()
@@ -357,6 +358,16 @@ class TimelinePane(QWidget):
 
     def find_previous(self) -> None:
         self._go_to_match(-1)
+
+
+def _arrow_button(arrow: Qt.ArrowType, tip: Callable[[], str]) -> QToolButton:
+    """A small arrow button of the find bar; its tip and accessible name say what it does."""
+    button = QToolButton()
+    button.setArrowType(arrow)
+    button.setAutoRaise(False)
+    translated(button, "setToolTip", tip)
+    translated(button, "setAccessibleName", tip)
+    return button
 
 
 __all__ = ["STEP_OUTCOMES", "TIMELINE_WIDTHS", "TimelinePane"]
