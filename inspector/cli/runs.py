@@ -17,7 +17,14 @@ from inspector.i18n.details import localized_step_details
 from inspector.i18n.messages import Message
 from inspector.i18n.replays import replay_of_text, replayed_as_text
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
-from inspector.i18n.words import SERVICE_CHARS, kind_word, source_word, step_maker_word, step_source_word
+from inspector.i18n.words import (
+    SERVICE_CHARS,
+    kind_word,
+    source_word,
+    step_maker_word,
+    step_outcome_word,
+    step_source_word,
+)
 from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs import StepKind, step_details
 from inspector.runs.replaying import ReplayLink
@@ -182,7 +189,7 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     if run.note:
         out.write(one_line(_("  note: {note}").format(note=run.note)) + "\n")
     out.write("\n")
-    at, outcome = when_width(), outcome_width()
+    at, outcome = when_width(), max(outcome_width(), len(step_outcome_word("tool", None)))
     heading = (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration"), _("Outcome"), _("Details"))
     # The window's words: who made the step (the MCP client or the agent) and its kind, translated.
     source = max(len(heading[1]), *(len(step_maker_word(kind.value)) for kind in StepKind))
@@ -201,7 +208,8 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         line = (f"{stored.sequence:>{number}}  {when(stored.started_at):<{at}}  {maker:<{source}}  "
                 f"{kind_word(kind):<{kind_width}}  "
                 f"{round_:>5}  {readable_duration(stored.step.duration_ms):>13}  "
-                f"{outcome_word(stored.outcome):<{outcome}}  {localized_step_details(stored.payload)}")
+                f"{step_outcome_word(kind, stored.outcome) or '-':<{outcome}}  "
+                f"{localized_step_details(stored.payload)}")
         out.write(one_line(line) + "\n")
         for leg in stored.step.legs:
             out.write(one_line(_leg_line(leg, stored.step.transport)) + "\n")

@@ -25,6 +25,14 @@ def outcome_word(outcome: str) -> str:
             "interrupted": _("interrupted")}.get(outcome, outcome)
 
 
+def step_outcome_word(kind: str, outcome: str | None) -> str:
+    """The word for a step's outcome; a tool call whose source recorded none says so ("not
+    recorded": never blank, never guessed), a step that has none by nature (a model's) nothing."""
+    if outcome:
+        return outcome_word(outcome)
+    return _("not recorded") if kind == "tool" else ""
+
+
 def no_outcome_word() -> str:
     """What a filter calls the steps that have no outcome (a model's step, a context step)."""
     return _("no outcome")
@@ -111,5 +119,5 @@ def step_source_word(kind: str, service: str = "") -> str:
 
 
 __all__ = ["OUTCOMES", "OUTCOME_MARKS", "failure_word", "health_text", "kind_word", "marked_outcome_text",
-           "no_outcome_word", "outcome_text", "outcome_word", "source_word", "step_maker_word",
+           "no_outcome_word", "outcome_text", "outcome_word", "step_outcome_word", "source_word", "step_maker_word",
            "SERVICE_CHARS", "step_source_word"]

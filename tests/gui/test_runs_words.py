@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from inspector.gui.language import switch_language
-from inspector.gui.runs.timeline_model import COLUMNS
+from inspector.gui.runs.timeline_model import COLUMNS, OUTCOME_COLUMN
 from inspector.runs import Leg, RunTrace, ToolResult
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_runs_screenshots import runs_window
@@ -126,6 +126,13 @@ def test_a_step_from_a_trace_names_its_service_in_the_window_and_on_the_command_
                       else "slow: no outcome recorded: the client stopped waiting 10 ms")
         assert any(line.startswith(unrecorded) for line in details), details
         assert unrecorded in _cli_details(run_id, language)
+        # Its Outcome column says so too, never blank (a request, with no outcome by nature, stays blank).
+        row = next(row for row, line in enumerate(details) if line.startswith(unrecorded))
+        word = "nicht erfasst" if language == "de" else "not recorded"
+        assert model.index(row, OUTCOME_COLUMN).data() == word
+        assert not model.index(0, OUTCOME_COLUMN).data()  # the agent's own span: a request
+        cli_line = next(line for line in _cli_details(run_id, language).splitlines() if unrecorded in line)
+        assert f" {word} " in cli_line
         tab.select_step(details.index(failed))
         disagree = ("der Client endete nach 10 ms ohne aufgezeichneten Fehler; der Server scheiterte nach 9 ms"
                     if language == "de" else "the client ended with no error recorded after 10 ms; the server failed")

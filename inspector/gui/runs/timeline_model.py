@@ -19,7 +19,7 @@ from PySide6.QtGui import QColor
 
 from inspector.i18n import _, formatting
 from inspector.i18n.details import localized_step_details
-from inspector.i18n.words import kind_word, step_source_word
+from inspector.i18n.words import kind_word, step_outcome_word, step_source_word
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import (
     TRACE_RUN_UID_PREFIX,
@@ -34,7 +34,7 @@ from inspector.store.browse import (
 from inspector.store.joined import has_joined_spans, our_span_nodes
 
 from ..language import on_language_changed
-from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
+from ..widgets.outcomes import outcome_colour, outcome_icon
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .runs_model import format_duration
 from .span_tree import SpanTree, TreeRows
@@ -388,7 +388,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         if column == "duration":
             return _("unfinished") if step.unfinished else format_duration(step.duration_ms / 1000)
         if column == "outcome":
-            return outcome_word(step.outcome)
+            return step_outcome_word(step.kind, step.outcome)
         return cell_text(shown_details(step))
 
     def _waterfall(self, step: TimelineRow) -> tuple[float, float | None, str, float]:
