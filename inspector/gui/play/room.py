@@ -282,9 +282,10 @@ class PlayRoom(QWidget):
             # A run is failed when a call of it failed, even one the model got over (seed ADR-191).
             calls = [row for row in run.rows if row.kind == "tool"]
             failed = sum(row.state == "failed" for row in calls)
-            return ngettext("{said}: {failed} of {calls} tool call failed; the model still gave its answer",
+            # The form follows the failed calls (a German verb agrees with them).
+            return ngettext("{said}: {failed} of {calls} tool calls failed; the model still gave its answer",
                             "{said}: {failed} of {calls} tool calls failed; the model still gave its answer",
-                            len(calls)).format(said=said, failed=failed, calls=len(calls))
+                            failed).format(said=said, failed=failed, calls=len(calls))
         return said
 
     def retranslate(self) -> None:
