@@ -450,9 +450,9 @@ def _add_budget_left(report: dict[str, Any], recorder: OperationRecorder) -> Non
 
 
 def _add_unlisted_tool(report: dict[str, Any], client: McpClient, server: ServerEndpoint) -> None:
-    """A call whose tool reported an error, on a server whose catalogue (listed for the call's
-    headers) names no such tool: the report says which tools it does name."""
-    if report["operation"] != "tools/call" or report["outcome"] != "failed" or report["error"] is not None:
+    """A failed call (a tool error, or the server's refusal) on a server whose catalogue, read as
+    legs of the call, names no such tool: the report says which tools it does name."""
+    if report["operation"] != "tools/call" or report["outcome"] != "failed":
         return
     listed = client.listed_names(server)
     if listed is not None and report["tool"] not in listed:

@@ -178,7 +178,7 @@ class McpClient:
                 stateless = op.session.stateless
                 ttl_ms, scope = catalogue_freshness(first, stateless=stateless)
                 valid, excluded = split_catalogue(tools) if stateless and not server.is_command else (tools, [])
-                self._definitions[server.key] = {str(tool.get("name")): tool for tool in tools}
+                self.keep_catalogue(server, tools)
                 return ToolCatalogue(valid, page, excluded, ttl_ms=ttl_ms, cache_scope=scope)
             cursor = next_cursor
         raise McpTransportError.malformed(server.label, "tools/list",
@@ -252,6 +252,11 @@ class McpClient:
     def signed_in(self, server: ServerEndpoint) -> TokenSet | None:
         """The tokens kept for ``server``, if it was signed in to."""
         return credentials_for(server, self.signin_vault)
+
+    def keep_catalogue(self, server: ServerEndpoint, tools: list[dict[str, Any]]) -> None:
+        """Keep ``server``'s catalogue as last listed (the stateless era's headers and
+        :meth:`listed_names` read it)."""
+        self._definitions[server.key] = {str(tool.get("name")): tool for tool in tools}
 
     def listed_names(self, server: ServerEndpoint) -> tuple[str, ...] | None:
         """The names of the tools this client last listed on ``server`` (``None``: never listed)."""
@@ -505,6 +510,10 @@ class _Operation:
 
     def next_id(self) -> int:
         return next(self._ids)
+
+    def note_catalogue(self, tools: list[dict[str, Any]]) -> None:
+        """The server's whole catalogue, as a leg of this operation read it: the client keeps it."""
+        self._client.keep_catalogue(self.transport.server, tools)
 
     # -- the stateless era -------------------------------------------------------------------
 

@@ -174,16 +174,21 @@ MAX_DEFINITION_PAGES = 10
 
 
 async def find_definition(op: _Operation, name: Any) -> dict[str, Any] | None:
-    """The tool's definition from ``tools/list`` (legs of ``op``), or None when not found."""
+    """The tool's definition from ``tools/list`` (legs of ``op``), or None when not found (then a
+    catalogue read to its end is noted, so whoever reports the call can say what the server lists)."""
     cursor: str | None = None
+    read: list[dict[str, Any]] = []
     for _ in range(MAX_DEFINITION_PAGES):
         answer = await op.request("tools/list", {} if cursor is None else {"cursor": cursor})
         tools = answer.get("tools")
         for tool in tools if isinstance(tools, list) else ():
             if isinstance(tool, dict) and tool.get("name") == name:
                 return tool
+            if isinstance(tool, dict):
+                read.append(tool)
         cursor = answer.get("nextCursor") if isinstance(answer.get("nextCursor"), str) else None
         if not cursor:
+            op.note_catalogue(read)
             break
     return None
 

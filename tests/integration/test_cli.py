@@ -116,6 +116,20 @@ def test_a_tool_the_server_does_not_list_is_named_with_the_tools_it_lists(demo_s
     assert listed["outcome"] == "failed" and "listed_tools" not in listed  # a listed tool that failed
 
 
+def test_in_the_handshake_era_too_a_tool_the_server_does_not_list_is_named(tmp_path: Path) -> None:
+    # A server that runs tools as tasks: the call reads the catalogue for the tool's definition (may
+    # it run as one?); read to its end without the tool, it tells the user what the server lists.
+    from tests.support.task_server import TaskServer, _tools
+
+    with TaskServer().serve() as url:
+        done = run_cli("--db", str(tmp_path / "runs.db"), "call", "--era", "handshake", url, "nosuch", "--json")
+        readable = run_cli("--db", str(tmp_path / "runs.db"), "call", "--era", "handshake", url, "nosuch")
+    report = json.loads(done.stdout)
+    assert done.returncode == 1 and report["era"] == "handshake" and "unknown tool nosuch" in report["error"]["message"]
+    assert report["listed_tools"] == sorted(tool["name"] for tool in _tools())
+    assert "The server lists no tool named nosuch; it lists " in readable.stdout
+
+
 def test_an_unlisted_tools_hint_shortens_a_long_list() -> None:
     from inspector.cli.operations import SHOWN_TOOL_NAMES, unlisted_tool_line
 
