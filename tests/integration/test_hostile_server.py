@@ -104,3 +104,20 @@ def test_a_1_mb_response_header_is_a_malformed_answer(tmp_path: Path) -> None:
     error = json.loads(done.stdout)["error"]
     assert error["kind"] == "malformed", error
     assert "header" in error["message"]
+
+
+def test_a_server_that_hangs_up_without_answering_is_said_in_our_words_in_german(tmp_path: Path) -> None:
+    """The HTTP library's "Server disconnected without sending a response." is English only (and
+    ended the sentence with two full stops): the reader is told in their language what happened."""
+    def hang_up(exchange: Exchange) -> None:
+        exchange.answered = True  # no answer at all: the connection is closed
+        exchange._handler.close_connection = True
+
+    with FaultServer("session", work=hang_up) as server:
+        german = cli("--lang", "de", "call", server.url, "echo", "--no-store")
+        english = cli("call", server.url, "echo", "--no-store")
+    assert german.returncode == 1 == english.returncode, (german.stderr, english.stderr)
+    assert "Server disconnected" not in german.stdout + german.stderr
+    assert "ist während tools/call abgerissen: Der Server hat sie geschlossen." in german.stdout, german.stdout
+    assert "broke during tools/call: the server closed it." in english.stdout, english.stdout
+    assert ".." not in english.stdout

@@ -385,7 +385,9 @@ class LegTransport(FramedLegs):
                                            {"reason": _describe(exc)})) from None
             if session.stateless and wire.status == 200 and not leg.is_notification:
                 raise StreamBroken() from None  # the answer stream broke: sent anew, not resumed
-            raise McpTransportError.connection_lost(label, method, connection_reason(exc) or _describe(exc)) from None
+            # The library's own words ("Server disconnected without sending a response.") are
+            # English only: the server went away, which connection_lost says without a detail.
+            raise McpTransportError.connection_lost(label, method, connection_reason(exc) or "") from None
         except httpx.TransportError as exc:
             if session.stateless and wire.status == 200 and not leg.is_notification:
                 raise StreamBroken() from None
