@@ -121,3 +121,21 @@ def test_a_server_that_hangs_up_without_answering_is_said_in_our_words_in_german
     assert "ist während tools/call abgerissen: Der Server hat sie geschlossen." in german.stdout, german.stdout
     assert "broke during tools/call: the server closed it." in english.stdout, english.stdout
     assert ".." not in english.stdout
+
+
+def test_a_403_blames_the_credentials_only_when_some_were_sent(tmp_path: Path) -> None:
+    """A server answering 403 to a client that sent no credentials was said to have "refused the
+    credentials; check the headers configured for it": there were none to check."""
+    def forbid(exchange: Exchange) -> None:
+        exchange.send(403, b"forbidden", content_type="text/plain")
+
+    with FaultServer("session", work=forbid) as server:
+        without = cli("call", server.url, "echo", "--no-store")
+        with_header = cli("call", server.url, "echo", "--no-store", "--header", "Authorization: Bearer abc")
+        german = cli("--lang", "de", "call", server.url, "echo", "--no-store")
+    assert without.returncode == 1 == with_header.returncode, (without.stderr, with_header.stderr)
+    assert "refused the credentials" not in without.stdout, without.stdout
+    assert ("answered tools/call with HTTP status 403 (Forbidden). It was sent no credentials: if it needs "
+            "some, give them as the server's headers, or sign in.") in without.stdout, without.stdout
+    assert "The server refused the credentials; check the headers configured for it." in with_header.stdout
+    assert "Es wurden ihm keine Zugangsdaten gesendet" in german.stdout, german.stdout
