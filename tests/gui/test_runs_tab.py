@@ -207,6 +207,32 @@ def test_drop_a_bad_file_shows_the_importer_sentence_and_changes_nothing(qtbot, 
     tab.error_box.close()
 
 
+def test_a_long_status_sentence_is_cut_with_an_ellipsis_the_whole_in_its_tooltip(qtbot, make_window,
+                                                                                tmp_path) -> None:
+    """The line under the Runs tab (what an import or export did) was one line cut at the window's
+    edge mid-word ("Es wurde nic"): it wraps to two lines, then ends in "…", the whole in its tooltip."""
+    from inspector.gui.language import switch_language
+    from inspector.gui.widgets.plain_text import plain_tooltip
+
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    bad = tmp_path / ("a-trace-with-a-rather-long-name-" * 6 + ".jsonl")
+    bad.write_text('{"format": "run-inspector-trace", "version": 1, "runs": [{"uid": 1', encoding="utf-8")
+    switch_language("de")
+    try:
+        with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+            drop(window, bad)
+        status = tab.status
+        qtbot.waitUntil(lambda: status.text().endswith("Es wurde nichts importiert."))
+        lines = status.shown_lines()
+        assert len(lines) <= 2 and len(lines) * status.fontMetrics().lineSpacing() <= status.contentsRect().height()
+        assert lines[-1].endswith("…") and status.toolTip() == plain_tooltip(status.text())
+        status.setText("Ein Lauf aus kurz.json importiert.")
+        assert status.shown_lines() == ["Ein Lauf aus kurz.json importiert."] and status.toolTip() == ""
+    finally:
+        switch_language("en")
+
+
 def test_cancel_a_large_import_changes_nothing(qtbot, make_window, tmp_path) -> None:
     window = runs_window(make_window)
     tab = window.runs_tab

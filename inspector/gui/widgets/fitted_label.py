@@ -4,7 +4,7 @@ text is the label's tooltip (and stays its text, for a screen reader and for cop
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent, QTextLayout, QTextOption
 from PySide6.QtWidgets import QLabel, QWidget
 
@@ -14,12 +14,27 @@ from .plain_text import plain_tooltip
 class FittedLabel(QLabel):
     """A word-wrapped label whose text is cut at a whole line, with "…", where it does not fit."""
 
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+    def __init__(self, text: str = "", parent: QWidget | None = None, *, max_lines: int | None = None) -> None:
+        """``max_lines``: never taller than that many lines (of the label's font, also after a zoom)."""
         super().__init__(parent)
+        self._max_lines = max_lines
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setWordWrap(True)
         self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self._cap()
         self.setText(text)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._cap()
+            self._fit()
+
+    def _cap(self) -> None:
+        if self._max_lines is not None:
+            margins = self.contentsMargins()
+            self.setMaximumHeight(self._max_lines * self.fontMetrics().lineSpacing() + margins.top()
+                                  + margins.bottom())
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's spelling
         super().setText(text)
