@@ -184,3 +184,28 @@ def test_the_resources_and_prompts_lists_say_what_to_do_and_when_the_server_has_
         room.prompts.list_prompts()
         qtbot.waitUntil(lambda: prompts.text() == "The server listed no prompts.", timeout=10000)
         assert resources.text() == "The server listed no resources and no templates."
+
+
+def test_another_server_chosen_lets_go_of_the_last_ones_resources_and_prompts(qtbot, make_window,
+                                                                             demo_server) -> None:
+    """The Resources and Prompts lists kept the previous server's entries when another server was
+    selected, as if the new one offered them (its Read and Get then asked the wrong server)."""
+    from tests.support.fault_server import Exchange, FaultServer
+
+    def work(exchange: Exchange) -> None:
+        exchange.send_result({"tools": []} if exchange.request.rpc_method == "tools/list" else {})
+
+    with FaultServer(work=work) as other:
+        window = make_window((demo_server.url, "Demo server"), (other.url, "other"), era="handshake",
+                             wait_tools=False)
+        room = window.workbench
+        window.admin.reload_servers(select_url=demo_server.url)
+        room.resources.list_resources()
+        room.prompts.list_prompts()
+        qtbot.waitUntil(lambda: room.resources.items.count() == 4 and room.prompts.items.count() == 2,
+                        timeout=10000)
+        window.admin.reload_servers(select_url=other.url)
+        assert window.servers.current().url == other.url
+        assert room.resources.items.count() == 0 and room.prompts.items.count() == 0
+        assert room.resources.empty.label.text().startswith("Press List to ask the server")
+        assert room.prompts.empty.label.text() == "Press List to ask the server for its prompts."

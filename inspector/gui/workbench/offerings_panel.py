@@ -91,6 +91,12 @@ class ResourcesPanel(QWidget):
             return _("Press List to ask the server for its resources and templates.")
         return _("The server listed no resources and no templates.") if self._answered == 2 else ""
 
+    def forget(self, *_record: object) -> None:
+        """Another server was chosen: what the last one listed is not this one's."""
+        self._answered = None
+        self.items.clear()
+        self.empty.refresh()
+
     def list_resources(self) -> None:
         self._answered = 0
         self.items.clear()
@@ -166,6 +172,12 @@ class PromptsPanel(QWidget):
         self.empty = EmptyHint(self.items, lambda: (
             _("Press List to ask the server for its prompts.") if self._answered is None else
             _("The server listed no prompts.") if self._answered else ""))
+
+    def forget(self, *_record: object) -> None:
+        """Another server was chosen: what the last one listed is not this one's."""
+        self._answered = None
+        self.items.clear()
+        self.empty.refresh()
 
     def list_prompts(self) -> None:
         self._answered = False
