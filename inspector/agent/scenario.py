@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from inspector.mcp.json_words import decoder_reason
 from inspector.mcp.messages import N_, Message
 
 FORMAT_VERSION = 1
@@ -106,7 +107,7 @@ def parse_scenario(text: str, source: str) -> Scenario:
     except json.JSONDecodeError as exc:
         raise ScenarioError(Message(N_("The scenario file {path} is not valid JSON at line {line}, column {column}: "
                                        "{reason}."), {"path": source, "line": exc.lineno, "column": exc.colno,
-                                                      "reason": exc.msg})) from None
+                                                      "reason": decoder_reason(exc.msg)})) from None
     except ValueError as exc:
         raise ScenarioError(Message(N_("The scenario file {path} is not valid JSON: {reason}."),
                                     {"path": source, "reason": str(exc)})) from None

@@ -137,10 +137,13 @@ def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, time
     except httpx.TimeoutException:
         raise PullError(Message(N_("{url} did not answer in time. Nothing was imported."), {"url": url})) from None
     except httpx.HTTPError as error:
+        reason = connection_reason(error) or (
+            # httpx's own words ("Server disconnected without sending a response.") are English only.
+            Message(N_("the query service closed the connection without an answer"), {})
+            if isinstance(error, httpx.RemoteProtocolError) and "disconnected" in str(error).lower()
+            else str(error) or type(error).__name__)
         raise PullError(Message(N_("{url} cannot be reached ({reason}). Check the query address in Settings. "
-                                   "Nothing was imported."),
-                                {"url": url, "reason": connection_reason(error) or str(error) or type(error).__name__})
-                        ) from None
+                                   "Nothing was imported."), {"url": url, "reason": reason})) from None
 
 
 def _check_status(response: httpx.Response, url: str, trace_id: str) -> None:

@@ -34,6 +34,7 @@ from inspector.mcp import (
     public_url,
     read_budget,
 )
+from inspector.mcp.json_words import decoder_reason
 from inspector.mcp.messages import Number
 from inspector.mcp.roots import roots_from_uris
 from inspector.mcp.wire import DEFAULT_WIRE
@@ -206,6 +207,10 @@ def parse_arguments(raw: str) -> dict[str, Any]:
         value = json.loads(raw, parse_constant=refuse)
     except RecursionError:
         raise UsageError(too_deep) from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(Message(N_("--args is not valid JSON at line {line}, column {column}: {reason}"),
+                                 {"line": exc.lineno, "column": exc.colno,
+                                  "reason": decoder_reason(exc.msg)})) from None
     except ValueError as exc:
         raise UsageError(Message(N_("--args is not valid JSON: {reason}"), {"reason": str(exc)})) from None
     try:  # the importer's limit: what is sent is stored, and must read back

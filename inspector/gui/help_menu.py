@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.i18n import _
+from inspector.i18n import N_, _
 from inspector.store.paths import APP_NAME
 
 from .dialogs.about_dialog import AboutDialog, plain_label
@@ -135,9 +135,13 @@ class DocumentationDialog(QDialog):
         self.open_buttons: list[QPushButton] = []
         for path in self.paths:
             button = QPushButton()
-            button.clicked.connect(lambda _checked=False, path=path: self.open(path))
+            button.clicked.connect(lambda _checked=False, path=path: self._open(path))
             layout.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
             self.open_buttons.append(button)
+        #: What an Open button did: opened the file, or no program could (said again after a switch).
+        self.status = plain_label()
+        self._said: tuple[str, Path] | None = None
+        layout.addWidget(self.status)
         layout.addWidget(_close_buttons(self))
         self.retranslate()
         on_language_changed(self, self.retranslate)
@@ -156,6 +160,15 @@ class DocumentationDialog(QDialog):
         for button, path in zip(self.open_buttons, self.paths, strict=True):
             button.setText(_("Open {name}").format(name=path.name))
             button.setAccessibleName(_("Open {path}").format(path=path))
+        if self._said is not None:
+            message, path = self._said
+            self.status.setText(_(message).format(path=path))
+
+    def _open(self, path: Path) -> None:
+        opened = self.open(path)
+        self._said = (N_("Opened {path}") if opened else
+                      N_("No program opened {path}; the files are plain text, for any text editor."), path)
+        self.retranslate()
 
     @staticmethod
     def open(path: Path) -> bool:

@@ -182,7 +182,9 @@ class McpTransportError(Exception):
 
     @classmethod
     def http_status(cls, server: str, method: str, status: int, reason: str = "",
-                    location: str | None = None) -> McpTransportError:
+                    location: str | None = None, *, credentials: bool = True) -> McpTransportError:
+        """``credentials``: the request carried some (configured headers, a sign-in); a 401 or 403
+        without is not said to have refused them."""
         reason = sanitize_remote_text(reason, 80) if reason else ""
         params: dict[str, object] = {"server": server, "method": method, "status": status, "reason": reason}
         if 300 <= status < 400 and location:
@@ -197,6 +199,12 @@ class McpTransportError(Exception):
                            "are not followed, so that credentials never reach another host.") if reason else
                         N_("The server {server} answered {method} with HTTP status {status}. Redirects are not "
                            "followed, so that credentials never reach another host."))
+        elif status in (401, 403) and not credentials:
+            template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}). It was "
+                           "sent no credentials: if it needs some, give them as the server's headers, or sign "
+                           "in.") if reason else
+                        N_("The server {server} answered {method} with HTTP status {status}. It was sent no "
+                           "credentials: if it needs some, give them as the server's headers, or sign in."))
         elif status in (401, 403):
             template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}). The "
                            "server refused the credentials; check the headers configured for it.") if reason else

@@ -212,8 +212,9 @@ class StatelessListening:
         if status == 429 or status >= 500 or status == 200:
             return _Outcome("dropped", error=McpTransportError.http_status(self.server.label, LISTEN, status,
                                                                              response.reason_phrase))
-        return _Outcome("refused", error=McpTransportError.http_status(self.server.label, LISTEN, status,
-                                                                         response.reason_phrase), http_status=status)
+        return _Outcome("refused", error=McpTransportError.http_status(
+            self.server.label, LISTEN, status, response.reason_phrase,
+            credentials=bool(self.server.headers) or self.server.signed_in), http_status=status)
 
     def _consider(self, data: str, request_id: str) -> str | _Outcome | None:
         """One event of the stream: ``"ack"``, a notification handed on, or how the stream ended."""

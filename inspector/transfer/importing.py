@@ -97,7 +97,7 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     name = source.name
     try:
         with _without_cyclic_gc(), SpillArea() as area:
-            total = _regular_file_size(source)
+            total = _regular_file_size(source, name)
             meter = ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S)
             kind = sniff(source)
             plan = _CheckingPlan(CACHE_BUDGET, area.table)  # read here, so a test or benchmark can set it
@@ -121,9 +121,10 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     return report
 
 
-def _regular_file_size(source: FilePath) -> int:
+def _regular_file_size(source: FilePath, name: str) -> int:
     """The size of ``source``, which must be a regular file: a named pipe with no writer would
-    make the import wait forever, a device could be read forever."""
+    make the import wait forever, a device could be read forever. What else it is, is said of the
+    file (as a file that cannot be read is), not of a place inside it."""
     found = source.stat()
     if not stat.S_ISREG(found.st_mode):
         if stat.S_ISDIR(found.st_mode):
@@ -134,7 +135,7 @@ def _regular_file_size(source: FilePath) -> int:
             problem = said(N_("is a socket, not a regular file; save the trace to a file and import that"))
         else:
             problem = said(N_("is a device, not a regular file; save the trace to a file and import that"))
-        raise TraceProblem((), problem)
+        raise TraceImportError(name, said(N_("the file")), problem)
     return found.st_size
 
 

@@ -7,6 +7,7 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 
+from inspector.gui.language import switch_language
 from inspector.gui.widgets.schema_form import ArrayField, BoolField, EnumField, ObjectField, SchemaForm, TextField
 from inspector.gui.workbench.arguments_panel import JSON_TAB, ArgumentsPanel
 
@@ -101,6 +102,18 @@ def test_bad_json_is_refused_under_the_editor(panel) -> None:
     panel.editor.setPlainText('{"text": ')
     assert panel.arguments() is None
     assert panel.json_error.text().startswith("The JSON does not parse")
+    # Python's own reason ("Expecting value") is said in words of ours, in German too.
+    assert panel.json_error.text() == ("The JSON does not parse: a JSON value expected here (nothing is "
+                                       "there, or something that is not JSON) (line 1, column 10).")
+    switch_language("de")
+    try:
+        panel.editor.setPlainText('{"text": "x",}')
+        assert panel.arguments() is None
+        assert panel.json_error.text() == ("Das JSON ist ungültig: hier wird der Schlüssel eines Objekts in "
+                                           "doppelten Anführungszeichen erwartet (ein Komma zu viel?) (Zeile 1, "
+                                           "Spalte 14).")
+    finally:
+        switch_language("en")
     panel.editor.setPlainText('{"text": 5}')
     assert panel.arguments() is None
     assert "Enter a value of type string." in panel.json_error.text()

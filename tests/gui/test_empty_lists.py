@@ -86,3 +86,26 @@ def test_with_no_tool_chosen_nothing_claims_a_tool_and_run_waits(qtbot, make_win
     assert window.workbench.run_button.isEnabled()
     window.workbench._tool_selected({"name": "ping_me", "inputSchema": {"type": "object"}})
     assert said(window) == ["This tool takes no arguments."] and window.workbench.run_button.isEnabled()
+
+
+def test_the_timeline_says_to_choose_a_run_until_one_is_chosen(qtbot, make_window, back_to_english) -> None:
+    """A new Runs tab showed an empty timeline with no heading at all: the timeline says what to do
+    (as it says "No run selected." once a chosen run is let go)."""
+    with RunStore.open(resolve_db_path()) as store:
+        run = store.start_run("tools/call echo", "live", None)
+        store.finish_run(run, "ok")
+    window = make_window()
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    pane = tab.timeline_pane
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1, timeout=5000)
+    assert pane.heading.text() == "No run selected."
+    assert pane.empty_note.isVisible() and pane.empty_note.text().startswith("Select a run")
+    switch_language("de")
+    assert pane.heading.text() == "Kein Lauf ausgewählt."
+    assert pane.empty_note.isVisible() and pane.empty_note.text().startswith("Wählen Sie oben einen Lauf")
+    save(window, "runs-none-chosen-de")
+    switch_language("en")
+    tab.select_runs([run])
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 0 and pane.heading.text().startswith(f"Run {run}:"))
+    assert pane.empty_note.text() == "This run has no steps."

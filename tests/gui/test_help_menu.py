@@ -9,6 +9,7 @@ import tomllib
 from pathlib import Path
 
 import PySide6
+import pytest
 from PySide6.QtCore import QObject, Qt, QUrl, Slot, qVersion
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QLabel
@@ -187,6 +188,31 @@ def test_shortcuts_and_about_in_german(qtbot, make_window) -> None:
         assert "Lizenz: MIT" in about.body.text()
     finally:
         switch_language("en")
+
+
+@pytest.mark.qt_log_ignore("does not support QPlatformServices::openDocument")
+def test_documentation_says_when_no_program_opened_the_file(qtbot) -> None:
+    """Open README.md with no program to open it (here: the offscreen platform has none) did
+    nothing at all: the dialog says so, naming the file, and says it again in German."""
+    dialog = DocumentationDialog()
+    qtbot.addWidget(dialog)
+    assert dialog.status.text() == ""
+    qtbot.mouseClick(dialog.open_buttons[0], Qt.MouseButton.LeftButton)
+    assert dialog.status.text() == (f"No program opened {ROOT / 'README.md'}; the files are plain text, "
+                                    "for any text editor.")
+    try:
+        switch_language("de")
+        assert dialog.status.text().startswith(f"Kein Programm hat {ROOT / 'README.md'} geöffnet")
+    finally:
+        switch_language("en")
+    opener = FileOpener()
+    QDesktopServices.setUrlHandler("file", opener, "open")
+    try:
+        qtbot.mouseClick(dialog.open_buttons[1], Qt.MouseButton.LeftButton)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert opener.opened == [QUrl.fromLocalFile(str(ROOT / "docs"))]
+    assert dialog.status.text() == f"Opened {ROOT / 'docs'}"
 
 
 def test_documentation_names_the_readme_and_docs(qtbot) -> None:

@@ -150,3 +150,62 @@ def test_uri_templates_are_filled_as_rfc_6570_says() -> None:
     assert expand_template("demo://notes/{index}", {"index": "a b/c"}) == "demo://notes/a%20b%2Fc"
     assert expand_template("file:///{+path}", {"path": "dir/a b"}) == "file:///dir/a%20b"
     assert expand_template("x://{a}/{b}", {"a": "1"}) == "x://1/{b}"  # a variable not given stays
+
+
+def test_the_resources_and_prompts_lists_say_what_to_do_and_when_the_server_has_none(qtbot, make_window) -> None:
+    """The Resources and Prompts tabs showed a blank list until List was pressed, and a blank list
+    again when the server had none: a new user could not tell "not asked yet" from "nothing"."""
+    from inspector.gui.language import switch_language
+    from tests.support.fault_server import Exchange, FaultServer
+
+    def work(exchange: Exchange) -> None:
+        answers = {"tools/list": {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]},
+                   "resources/list": {"resources": []}, "resources/templates/list": {"resourceTemplates": []},
+                   "prompts/list": {"prompts": []}}
+        exchange.send_result(answers.get(exchange.request.rpc_method or "", {}))
+
+    with FaultServer(work=work) as server:
+        window = make_window((server.url, "bare"), era="handshake")
+        room = window.workbench
+        room.browse.setCurrentWidget(room.resources)
+        resources, prompts = room.resources.empty.label, room.prompts.empty.label
+        assert resources.isVisibleTo(window) and resources.text() == (
+            "Press List to ask the server for its resources and templates.")
+        assert prompts.text() == "Press List to ask the server for its prompts."
+        switch_language("de")
+        try:
+            assert resources.text() == ("Drücken Sie „Auflisten“, um den Server nach seinen Ressourcen und "
+                                        "Vorlagen zu fragen.")
+            room.resources.list_resources()
+            none = "Der Server hat keine Ressourcen und keine Vorlagen aufgelistet."
+            qtbot.waitUntil(lambda: resources.text() == none, timeout=10000)
+        finally:
+            switch_language("en")
+        room.prompts.list_prompts()
+        qtbot.waitUntil(lambda: prompts.text() == "The server listed no prompts.", timeout=10000)
+        assert resources.text() == "The server listed no resources and no templates."
+
+
+def test_another_server_chosen_lets_go_of_the_last_ones_resources_and_prompts(qtbot, make_window,
+                                                                             demo_server) -> None:
+    """The Resources and Prompts lists kept the previous server's entries when another server was
+    selected, as if the new one offered them (its Read and Get then asked the wrong server)."""
+    from tests.support.fault_server import Exchange, FaultServer
+
+    def work(exchange: Exchange) -> None:
+        exchange.send_result({"tools": []} if exchange.request.rpc_method == "tools/list" else {})
+
+    with FaultServer(work=work) as other:
+        window = make_window((demo_server.url, "Demo server"), (other.url, "other"), era="handshake",
+                             wait_tools=False)
+        room = window.workbench
+        window.admin.reload_servers(select_url=demo_server.url)
+        room.resources.list_resources()
+        room.prompts.list_prompts()
+        qtbot.waitUntil(lambda: room.resources.items.count() == 4 and room.prompts.items.count() == 2,
+                        timeout=10000)
+        window.admin.reload_servers(select_url=other.url)
+        assert window.servers.current().url == other.url
+        assert room.resources.items.count() == 0 and room.prompts.items.count() == 0
+        assert room.resources.empty.label.text().startswith("Press List to ask the server")
+        assert room.prompts.empty.label.text() == "Press List to ask the server for its prompts."

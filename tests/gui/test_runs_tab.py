@@ -129,6 +129,33 @@ def test_a_scenario_run_shows_its_cancelled_step_in_flight(qtbot, make_window, d
     assert QApplication.clipboard().text() == tab.detail.result.toPlainText()
 
 
+def test_a_failed_request_step_with_no_outcome_of_its_own_is_not_drawn_ok(qtbot, make_window) -> None:
+    """A request step (tools/list) records no outcome, only its legs: its bar ends as they did."""
+    from inspector.runs import Leg, RunStep, StepKind
+
+    legs = {"failed": (Leg("server/discover", 20, 25.0, 500, "ok"), Leg("initialize", 20, 3.0, 500, "failed")),
+            "cancelled": (Leg("tools/list", 20, 900.0, None, "cancelled"),),
+            "ok": (Leg("tools/list", 20, 12.0, 200, "ok"),)}
+    with RunStore.open(resolve_db_path()) as store:
+        runs = {}
+        for status, run_legs in legs.items():
+            run_id = runs[status] = store.start_run(f"tools/list {status}", "live", "http://127.0.0.1:1/mcp",
+                                                    started_at=T0)
+            step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=30.0, content="tools/list: said",
+                           legs=run_legs)
+            store.append_steps(run_id, [(step, T0)])
+            store.finish_run(run_id, status, T0)
+    tab = runs_window(make_window).runs_tab
+    for status, run_id in runs.items():
+        qtbot.waitUntil(lambda run_id=run_id: tab.runs.row_of(run_id) is not None)
+        tab.select_runs([run_id])
+        qtbot.waitUntil(lambda: tab.timeline.rowCount() == 1)
+        tab.select_step(0)
+        qtbot.waitUntil(lambda: tab.detail.bar.state is not None and not tab.detail.bar.isHidden())
+        assert outcomes_of(tab) == [""]  # the timeline says no outcome, as the reference does
+        assert tab.detail.bar.state.ending == status, status
+
+
 def test_drop_a_trace_file_the_run_appears_and_is_selected_and_again_is_not_doubled(qtbot, make_window,
                                                                                  tmp_path) -> None:
     window = runs_window(make_window)
@@ -178,6 +205,32 @@ def test_drop_a_bad_file_shows_the_importer_sentence_and_changes_nothing(qtbot, 
     assert database_bytes(resolve_db_path()) == before
     assert tab.runs.rowCount() == 0
     tab.error_box.close()
+
+
+def test_a_long_status_sentence_is_cut_with_an_ellipsis_the_whole_in_its_tooltip(qtbot, make_window,
+                                                                                tmp_path) -> None:
+    """The line under the Runs tab (what an import or export did) was one line cut at the window's
+    edge mid-word ("Es wurde nic"): it wraps to two lines, then ends in "…", the whole in its tooltip."""
+    from inspector.gui.language import switch_language
+    from inspector.gui.widgets.plain_text import plain_tooltip
+
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    bad = tmp_path / ("a-trace-with-a-rather-long-name-" * 6 + ".jsonl")
+    bad.write_text('{"format": "run-inspector-trace", "version": 1, "runs": [{"uid": 1', encoding="utf-8")
+    switch_language("de")
+    try:
+        with qtbot.waitSignal(tab.transfer_ended, timeout=20000):
+            drop(window, bad)
+        status = tab.status
+        qtbot.waitUntil(lambda: status.text().endswith("Es wurde nichts importiert."))
+        lines = status.shown_lines()
+        assert len(lines) <= 2 and len(lines) * status.fontMetrics().lineSpacing() <= status.contentsRect().height()
+        assert lines[-1].endswith("…") and status.toolTip() == plain_tooltip(status.text())
+        status.setText("Ein Lauf aus kurz.json importiert.")
+        assert status.shown_lines() == ["Ein Lauf aus kurz.json importiert."] and status.toolTip() == ""
+    finally:
+        switch_language("en")
 
 
 def test_cancel_a_large_import_changes_nothing(qtbot, make_window, tmp_path) -> None:

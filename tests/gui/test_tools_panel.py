@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 from PySide6.QtCore import Qt
 
 from inspector.demo import DemoOptions, DemoServer
@@ -45,3 +47,32 @@ def test_cancel_while_the_catalogue_loads(qtbot, make_window) -> None:
         assert window.workbench.tools.state.text() == "Loading the tools was cancelled."
         assert window.workbench.tools.model.rowCount() == 0 and not window.workbench.tools.cancel_button.isVisible()
         window.shut_down()
+
+
+def test_a_long_reason_the_tools_did_not_load_is_cut_at_a_whole_line_with_the_whole_in_the_tooltip(
+        qtbot, make_window) -> None:
+    """Under the short tool list, "The tools could not be loaded: …" (in German above all) was cut
+    through the middle of a line, its end lost: it ends in "…" at the last whole line now."""
+    from inspector.gui.language import switch_language
+    from inspector.gui.widgets.plain_text import plain_tooltip
+    from tests.gui.test_screenshots import save
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    switch_language("de")
+    try:
+        window = make_window((f"http://127.0.0.1:{port}/mcp", "Staging server of the support team"))
+        tools = window.workbench.tools
+        qtbot.waitUntil(lambda: tools.state.text().startswith("Die Tools konnten nicht geladen werden"),
+                        timeout=15000)
+        label = tools.state
+        save(window, "tools-not-loaded-de")
+        assert label.heightForWidth(label.width()) > label.height()  # it does not fit: the case at hand
+        lines = label.shown_lines()
+        assert len(lines) * label.fontMetrics().lineSpacing() <= label.contentsRect().height()
+        assert lines[-1].endswith("…") and label.toolTip() == plain_tooltip(label.text())
+        assert "Prüfen Sie, ob der Server läuft" in label.text()  # the whole text, for a screen reader
+    finally:
+        switch_language("en")
+    window.shut_down()

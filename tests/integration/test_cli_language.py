@@ -69,3 +69,17 @@ def test_argparse_own_words_follow_the_language(tmp_path: Path) -> None:
     assert "COMMAND LINE" not in call_help
     replay_help = cli("replay", "--help", env=env).stdout
     assert replay_help.count("LAUF:SCHRITT") == 2 and "RUN:STEP" not in replay_help  # the usage and the argument
+
+
+def test_why_args_do_not_parse_is_said_in_words_of_ours_in_german_too(tmp_path: Path) -> None:
+    """`call --args '{"text" "hi"}'` said Python's English ("Expecting ':' delimiter: line 1 column
+    9 (char 8)") in a German sentence; nothing is sent."""
+    env = {"RUN_INSPECTOR_DB": str(tmp_path / "runs.db"), "LANG": "de_DE.UTF-8"}
+    german = cli("call", "http://127.0.0.1:9/mcp", "echo", "--args", '{"text" "hi"}', env=env)
+    english = cli("--lang", "en", "call", "http://127.0.0.1:9/mcp", "echo", "--args", '{"text" "hi"}', env=env)
+    assert german.returncode == 2 == english.returncode
+    assert german.stderr.strip() == ("run-inspector: --args ist in Zeile 1, Spalte 9 kein gültiges JSON: ein Schlüssel "
+                                     "eines Objekts ohne Doppelpunkt danach")
+    assert english.stderr.strip() == ("run-inspector: --args is not valid JSON at line 1, column 9: an object's key "
+                                      "without a colon after it")
+    assert not (tmp_path / "runs.db").exists()

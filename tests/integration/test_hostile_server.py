@@ -104,3 +104,38 @@ def test_a_1_mb_response_header_is_a_malformed_answer(tmp_path: Path) -> None:
     error = json.loads(done.stdout)["error"]
     assert error["kind"] == "malformed", error
     assert "header" in error["message"]
+
+
+def test_a_server_that_hangs_up_without_answering_is_said_in_our_words_in_german(tmp_path: Path) -> None:
+    """The HTTP library's "Server disconnected without sending a response." is English only (and
+    ended the sentence with two full stops): the reader is told in their language what happened."""
+    def hang_up(exchange: Exchange) -> None:
+        exchange.answered = True  # no answer at all: the connection is closed
+        exchange._handler.close_connection = True
+
+    with FaultServer("session", work=hang_up) as server:
+        german = cli("--lang", "de", "call", server.url, "echo", "--no-store")
+        english = cli("call", server.url, "echo", "--no-store")
+    assert german.returncode == 1 == english.returncode, (german.stderr, english.stderr)
+    assert "Server disconnected" not in german.stdout + german.stderr
+    assert "ist während tools/call abgerissen: Der Server hat sie geschlossen." in german.stdout, german.stdout
+    assert "broke during tools/call: the server closed it." in english.stdout, english.stdout
+    assert ".." not in english.stdout
+
+
+def test_a_403_blames_the_credentials_only_when_some_were_sent(tmp_path: Path) -> None:
+    """A server answering 403 to a client that sent no credentials was said to have "refused the
+    credentials; check the headers configured for it": there were none to check."""
+    def forbid(exchange: Exchange) -> None:
+        exchange.send(403, b"forbidden", content_type="text/plain")
+
+    with FaultServer("session", work=forbid) as server:
+        without = cli("call", server.url, "echo", "--no-store")
+        with_header = cli("call", server.url, "echo", "--no-store", "--header", "Authorization: Bearer abc")
+        german = cli("--lang", "de", "call", server.url, "echo", "--no-store")
+    assert without.returncode == 1 == with_header.returncode, (without.stderr, with_header.stderr)
+    assert "refused the credentials" not in without.stdout, without.stdout
+    assert ("answered tools/call with HTTP status 403 (Forbidden). It was sent no credentials: if it needs "
+            "some, give them as the server's headers, or sign in.") in without.stdout, without.stdout
+    assert "The server refused the credentials; check the headers configured for it." in with_header.stdout
+    assert "Es wurden ihm keine Zugangsdaten gesendet" in german.stdout, german.stdout

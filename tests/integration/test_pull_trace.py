@@ -131,3 +131,21 @@ def test_an_unreachable_query_address_says_so(store: RunStore, tmp_path: Path) -
         base = jaeger.base
     with pytest.raises(PullError, match="cannot be reached"):
         pull_trace(store, "jaeger", base, TRACE, tmp_path / "cache")
+
+
+def test_a_query_service_that_hangs_up_is_said_in_our_words(store: RunStore, tmp_path: Path) -> None:
+    """httpx's "Server disconnected without sending a response." was the reason, in English only."""
+    from inspector.i18n import set_language
+    from inspector.i18n.messages import translate
+
+    with trace_backend() as jaeger:
+        jaeger.routes[f"/api/v3/traces/{TRACE}"] = Route(hang_up=True)
+        with pytest.raises(PullError) as caught:
+            pull_trace(store, "jaeger", jaeger.base, TRACE, tmp_path / "cache")
+    assert "Server disconnected" not in str(caught.value)
+    assert "cannot be reached (the query service closed the connection without an answer)." in str(caught.value)
+    set_language("de")
+    try:
+        assert "(der Abfragedienst hat die Verbindung ohne Antwort geschlossen)" in translate(caught.value)
+    finally:
+        set_language("en")

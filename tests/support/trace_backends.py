@@ -72,6 +72,8 @@ class Route:
     headers: dict[str, str] = field(default_factory=dict)
     #: False: no Content-Length, the body ends when the connection closes.
     declare_length: bool = True
+    #: True: the connection is closed without any answer.
+    hang_up: bool = False
 
 
 class TraceBackend:
@@ -91,6 +93,9 @@ class TraceBackend:
                 backend.hits[self.path] = backend.hits.get(self.path, 0) + 1
                 backend.accept_seen.append(self.headers.get("Accept", ""))
                 route = backend.routes.get(self.path, Route(404, b'{"error": {"httpCode": 404}}'))
+                if route.hang_up:
+                    self.close_connection = True
+                    return
                 self.send_response(route.status)
                 for name, value in route.headers.items():
                     self.send_header(name, value)

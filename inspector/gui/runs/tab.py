@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
-from PySide6.QtWidgets import QLabel, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 from inspector.store import RunRecord, RunStore, UnknownRunError
@@ -22,6 +22,7 @@ from inspector.store.browse import step_in_full
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
 from ..language import on_language_changed, translated
+from ..widgets.fitted_label import FittedLabel
 from .arrangement import arrange_panes, least_size, orientation_for
 from .compare_launcher import CompareLauncher
 from .list_freshness import ListFreshness
@@ -90,8 +91,8 @@ class RunsTab(QWidget):
         self.split.setCollapsible(0, False)
         for splitter in (self.split, self.lower):
             splitter.splitterMoved.connect(self._splitter_moved)
-        self.status = QLabel()
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        # What an import, an export or a copy did: at most two lines, a longer sentence cut with "…".
+        self.status = FittedLabel(max_lines=2)
         translated(self.status, "setAccessibleName", lambda: _("Runs status"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

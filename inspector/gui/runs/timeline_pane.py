@@ -101,6 +101,7 @@ class TimelinePane(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
         self.fit_columns()
+        self.describe(None)  # what to do while no run is chosen
 
     def _build_filters(self) -> None:
         self.outcome_filter = QComboBox()
@@ -239,7 +240,7 @@ class TimelinePane(QWidget):
         self.run_note.show_note(run.note if run is not None else "")
         if run is None:
             self.heading.setText(_("No run selected."))
-            self._say_empty(None)
+            self._say_empty(_("Select a run in the list above to see its steps here."))
             return
         title, status = cell_text(run.title, 80), outcome_word(run.status)
         hidden = 0 if self.model.show_plumbing else self.model.plumbing_count

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from inspector.i18n import _
+from inspector.i18n.messages import translate
+from inspector.mcp.json_words import decoder_reason
 
 if TYPE_CHECKING:
     import jsonschema
@@ -117,7 +119,7 @@ def parse_json_object(text: str) -> tuple[dict[str, Any] | None, str | None]:
         value = json.loads(text or "{}", parse_constant=refuse)
     except json.JSONDecodeError as exc:
         return None, _("The JSON does not parse: {reason} (line {line}, column {column}).").format(
-            reason=exc.msg, line=exc.lineno, column=exc.colno)
+            reason=translate(decoder_reason(exc.msg)), line=exc.lineno, column=exc.colno)
     except ValueError as exc:
         return None, _("The JSON does not parse: {constant} is not a JSON number.").format(constant=exc)
     if not isinstance(value, dict):

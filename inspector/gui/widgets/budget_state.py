@@ -156,6 +156,13 @@ class BarState:
         return state
 
 
+def legs_status(legs: Sequence[Leg]) -> str:
+    """How a stored step whose payload records no outcome (a request step: tools/list, ping...)
+    ended, as its legs tell it: as its last leg did (ok, cancelled, else failed)."""
+    last = legs[-1].outcome if legs else Leg.OK
+    return last if last in (Leg.OK, Leg.CANCELLED) else Leg.FAILED
+
+
 def ending_for(status: str, legs: Sequence[LegState], error_kind: str | None = None) -> str:
     """The ending to draw for an operation's status (ok/failed/cancelled) and its legs."""
     if status == "cancelled":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import shiboken6
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QVBoxLayout
 
@@ -33,6 +34,8 @@ class EmptyHint:
         self.refresh()
 
     def refresh(self, *_args: object) -> None:
+        if not shiboken6.isValid(self._view) or not shiboken6.isValid(self.label):
+            return  # a view that is being deleted: its own model (a QListWidget's) says it is emptied
         empty = self._view.model().rowCount() == 0
         if empty:
             self.label.setText(self._words())

@@ -28,6 +28,7 @@ from inspector.i18n import _
 from inspector.mcp.offerings import Listing
 
 from ..language import translated
+from ..widgets.empty_hint import EmptyHint
 from ..widgets.plain_text import cell_text
 from .engine import OperationTask
 from .subscribe_controls import BASE_TEXT, SubscribeControls
@@ -81,14 +82,30 @@ class ResourcesPanel(QWidget):
             layout.addWidget(self.subscribe)
         layout.addWidget(self.list_button, 0, Qt.AlignmentFlag.AlignRight)
         self.variables.show_fields({}, [])
+        #: How many of the two listings answered since List was last pressed (None: never pressed).
+        self._answered: int | None = None
+        self.empty = EmptyHint(self.items, self._empty_words)
+
+    def _empty_words(self) -> str:
+        if self._answered is None:
+            return _("Press List to ask the server for its resources and templates.")
+        return _("The server listed no resources and no templates.") if self._answered == 2 else ""
+
+    def forget(self, *_record: object) -> None:
+        """Another server was chosen: what the last one listed is not this one's."""
+        self._answered = None
+        self.items.clear()
+        self.empty.refresh()
 
     def list_resources(self) -> None:
+        self._answered = 0
         self.items.clear()
         when_done(self._submit("resources/list", {}, _("resources/list")), lambda found: self._add(found, "uri"))
         when_done(self._submit("resources/templates/list", {}, _("resources/templates/list")),
                    lambda found: self._add(found, "uriTemplate"))
 
     def _add(self, listing: Listing, key: str) -> None:
+        self._answered = (self._answered or 0) + 1
         for entry in listing.items:
             address = str(entry.get(key, ""))
             title = entry.get("title") or entry.get("name")
@@ -101,6 +118,7 @@ class ResourcesPanel(QWidget):
             item.setData(_ITEM + 1, key == "uriTemplate")
             item.setToolTip(cell_text(str(entry.get("description") or address), 500))
             self.items.addItem(item)
+        self.empty.refresh()
         if self.subscribe is not None:
             self.subscribe.refresh()
 
@@ -149,12 +167,26 @@ class PromptsPanel(QWidget):
         layout.addWidget(self.arguments_box)
         layout.addLayout(buttons)
         self._chosen(None)
+        #: None: List was never pressed; False: asked, no answer yet; True: answered.
+        self._answered: bool | None = None
+        self.empty = EmptyHint(self.items, lambda: (
+            _("Press List to ask the server for its prompts.") if self._answered is None else
+            _("The server listed no prompts.") if self._answered else ""))
+
+    def forget(self, *_record: object) -> None:
+        """Another server was chosen: what the last one listed is not this one's."""
+        self._answered = None
+        self.items.clear()
+        self.empty.refresh()
 
     def list_prompts(self) -> None:
+        self._answered = False
         self.items.clear()
         when_done(self._submit("prompts/list", {}, _("prompts/list")), self._add)
 
     def _add(self, listing: Listing) -> None:
+        self._answered = True
+        self.empty.refresh()
         for entry in listing.items:
             name = str(entry.get("name", ""))
             item = QListWidgetItem(cell_text(name, 120))

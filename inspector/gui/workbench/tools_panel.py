@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QListView, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QListView, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
@@ -14,6 +14,7 @@ from inspector.i18n.messages import translate
 
 from ..language import on_language_changed, translated
 from ..widgets.accessibility import name_clear_button
+from ..widgets.fitted_label import FittedLabel
 from ..widgets.hints import readable_placeholder
 from .catalogue_cache import KeptCatalogue
 from .engine import OperationTask
@@ -56,9 +57,8 @@ class ToolsPanel(QWidget):
         self.view.setModel(self.proxy)
         translated(self.view, "setAccessibleName", lambda: _("Tools"))
         self.view.selectionModel().currentChanged.connect(lambda current, _prev: self._selected())
-        self.state = QLabel(_("Select a server to see its tools."))
-        self.state.setTextFormat(Qt.TextFormat.PlainText)
-        self.state.setWordWrap(True)
+        # A long reason (the load failed) under a short list is cut at a whole line, never in half.
+        self.state = FittedLabel(_("Select a server to see its tools."))
         self.reload_button = translated(QPushButton(), "setText", lambda: _("Reload"))
         translated(self.reload_button, "setAccessibleName", lambda: _("Reload the tool list"))
         self.reload_button.clicked.connect(self.reload_requested)

@@ -385,7 +385,9 @@ class LegTransport(FramedLegs):
                                            {"reason": _describe(exc)})) from None
             if session.stateless and wire.status == 200 and not leg.is_notification:
                 raise StreamBroken() from None  # the answer stream broke: sent anew, not resumed
-            raise McpTransportError.connection_lost(label, method, connection_reason(exc) or _describe(exc)) from None
+            # The library's own words ("Server disconnected without sending a response.") are
+            # English only: the server went away, which connection_lost says without a detail.
+            raise McpTransportError.connection_lost(label, method, connection_reason(exc) or "") from None
         except httpx.TransportError as exc:
             if session.stateless and wire.status == 200 and not leg.is_notification:
                 raise StreamBroken() from None
@@ -431,7 +433,8 @@ class LegTransport(FramedLegs):
                     await self._raise_error_body(leg, response, status)
                 raise McpTransportError.http_status(
                     label, leg.method, status, self._said(response.reason_phrase),
-                    self._said(response.headers.get("location")) if 300 <= status < 400 else None)
+                    self._said(response.headers.get("location")) if 300 <= status < 400 else None,
+                    credentials=self._sends_credentials)
             new_session = response.headers.get("mcp-session-id") or None
             if new_session is not None and not all(ord(c) in _VISIBLE_ASCII for c in new_session):
                 raise McpTransportError.malformed(label, leg.method,
@@ -503,7 +506,8 @@ class LegTransport(FramedLegs):
                 raise McpTransportError.session_expired(label, method)
             if status >= 300:
                 raise signin_refusal(label, method, response, headers, self._server.signed_in) or \
-                    McpTransportError.http_status(label, method, status, self._said(response.reason_phrase))
+                    McpTransportError.http_status(label, method, status, self._said(response.reason_phrase),
+                                                  credentials=self._sends_credentials)
             raw_type = response.headers.get("content-type", "")
             if raw_type.split(";", 1)[0].strip().lower() != "text/event-stream":
                 raise McpTransportError.content_type(label, method, self._said(raw_type))
@@ -608,6 +612,11 @@ class LegTransport(FramedLegs):
             return decode_answer(obj), 0, None
         except NotAnAnswer as why:
             raise McpTransportError.malformed(self._server.label, leg.method, why.sentence) from None
+
+    @property
+    def _sends_credentials(self) -> bool:
+        """The requests carry something a server could refuse: headers configured for it, or a sign-in."""
+        return bool(self._server.headers) or self._server.signed_in
 
     def _said(self, text: str | None) -> str:
         """Text from a response's head, scrubbed before an error clips it (a cut must not leave half a secret)."""

@@ -45,6 +45,11 @@ BAD_FILES = [
      "expected a whole number of at least 1",
      "erwartet wird eine ganze Zahl von mindestens 1."),
     ('{"scenario": 1,', "is not valid JSON at line 1, column 16", "ist in Zeile 1, Spalte 16 kein gültiges JSON"),
+    # Python's json says why in English only ("Expecting ',' delimiter"): said in words of ours.
+    ('{"scenario": 1 "rounds": []}', "a comma expected here between two values (a comma missing?).",
+     "kein gültiges JSON: hier fehlt ein Komma zwischen zwei Werten (vergessen?)."),
+    ('', "at line 1, column 1: a JSON value expected here (nothing is there, or something that is not JSON).",
+     "kein gültiges JSON: hier wird ein JSON-Wert erwartet (da steht nichts oder etwas, das kein JSON ist)."),
 ]
 
 
