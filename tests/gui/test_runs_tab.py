@@ -156,6 +156,38 @@ def test_a_failed_request_step_with_no_outcome_of_its_own_is_not_drawn_ok(qtbot,
         assert tab.detail.bar.state.ending == status, status
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_tool_step_whose_source_recorded_no_outcome_ends_its_bar_not_recorded(qtbot, make_window,
+                                                                                  language) -> None:
+    """An imported call with no status, error or result: its ok legs do not make it ok."""
+    from inspector.gui.language import switch_language
+    from inspector.gui.widgets.budget_state import ending_text
+    from inspector.runs import Leg, RunStep, StepKind
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = store.start_run("tools/call slow", "imported", None, started_at=T0)
+        step = RunStep(kind=StepKind.TOOL, round=0, duration_ms=200.0, tool_name="slow",
+                       tool_result="no outcome recorded: the span ended without a status, an error or a result",
+                       legs=(Leg("tools/call", 20, 200.0, 200, "ok"),))
+        store.append_steps(run_id, [(step, T0)])
+        store.finish_run(run_id, "ok", T0)
+    tab = runs_window(make_window).runs_tab
+    switch_language(language)
+    try:
+        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+        tab.select_runs([run_id])
+        qtbot.waitUntil(lambda: tab.timeline.rowCount() == 1)
+        tab.select_step(0)
+        qtbot.waitUntil(lambda: tab.detail.bar.state is not None and not tab.detail.bar.isHidden())
+        word = {"en": "not recorded", "de": "nicht erfasst"}[language]
+        assert outcomes_of(tab) == [""] and tab.timeline.index(0, OUTCOME_COLUMN).data() == word
+        assert tab.detail.bar.state.ending == "unrecorded"
+        assert ending_text(tab.detail.bar.state) == word  # no "✓ ok"
+        tab.detail.bar.grab()  # it paints
+    finally:
+        switch_language("en")
+
+
 def test_drop_a_trace_file_the_run_appears_and_is_selected_and_again_is_not_doubled(qtbot, make_window,
                                                                                  tmp_path) -> None:
     window = runs_window(make_window)

@@ -31,7 +31,7 @@ from inspector.store.browse import StepInFull
 
 from ..language import on_language_changed, translated, translated_tab
 from ..widgets.budget_bar import BudgetBar
-from ..widgets.budget_state import legs_status
+from ..widgets.budget_state import UNRECORDED, legs_status
 from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
@@ -238,7 +238,10 @@ class StepDetail(QWidget):
         if step.legs:
             budget = max((leg.granted_s or 0 for leg in step.legs[:1]), default=0) or \
                 sum((leg.elapsed_ms or 0) for leg in step.legs) / 1000 or 1.0
-            self.bar.show_legs(list(step.legs), float(budget), row.outcome or legs_status(step.legs))
+            # A call whose source recorded no outcome is said so, never drawn ok (a request step has
+            # none of its own: its legs tell how it ended).
+            ending = row.outcome or (UNRECORDED if row.kind == "tool" else legs_status(step.legs))
+            self.bar.show_legs(list(step.legs), float(budget), ending)
             self.bar.show()
         else:
             self.bar.hide()

@@ -20,7 +20,7 @@ from inspector.i18n import _
 from inspector.i18n.formatting import format_seconds
 
 from .budget_bar_waiting import WAITING_TEXT, paint_waiting
-from .budget_state import BarGeometry, BarState, SegmentGeometry
+from .budget_state import UNRECORDED, BarGeometry, BarState, SegmentGeometry
 from .budget_waits import WAITING, waiting_words
 
 #: Okabe–Ito colours: safe for colour-blind readers; the hatching carries "cancelled" in grey.
@@ -308,7 +308,7 @@ class BarPainter:
                       title: str) -> None:
         """The header line: [title — ]spent of the budget at the left; the countdown or ending, bold, at the right."""
         flags = Qt.AlignmentFlag.AlignVCenter
-        colour = {"ok": OK_DARK, "cancelled": CANCELLED, None: TEXT}.get(state.ending, FAILED_DARK)
+        colour = {"ok": OK_DARK, "cancelled": CANCELLED, None: TEXT, UNRECORDED: TEXT}.get(state.ending, FAILED_DARK)
         metrics = style.bold_metrics
         end = metrics.elidedText(geometry.end_text, Qt.TextElideMode.ElideRight, area.width() / 2)
         painter.setFont(style.bold)

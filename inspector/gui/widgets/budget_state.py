@@ -14,13 +14,15 @@ from dataclasses import dataclass, field
 from inspector.i18n import _, current_language, ngettext
 from inspector.i18n.formatting import format_duration, format_fixed, format_number
 from inspector.i18n.formatting import format_seconds as format_seconds_number
-from inspector.i18n.words import marked_outcome_text
+from inspector.i18n.words import marked_outcome_text, step_outcome_word
 from inspector.runs import Leg
 
 from .budget_waits import WAITING, is_input_leg, waiting_label, waiting_state, waiting_words
 
 #: How one operation ended, as the bar draws and names it.
-ENDINGS = ("ok", "failed", "timed_out", "refused", "cancelled")
+ENDINGS = ("ok", "failed", "timed_out", "refused", "cancelled", "unrecorded")
+#: The ending of a stored call whose source recorded no outcome: said so, never drawn as ok.
+UNRECORDED = "unrecorded"
 #: Room after the deadline line, as a share of the budget, for an overrun or a refused leg.
 AFTER_DEADLINE_SHARE = 0.10
 #: Pixels between neighbouring legs.
@@ -167,8 +169,8 @@ def ending_for(status: str, legs: Sequence[LegState], error_kind: str | None = N
     """The ending to draw for an operation's status (ok/failed/cancelled) and its legs."""
     if status == "cancelled":
         return "cancelled"
-    if status == "ok":
-        return "ok"
+    if status in ("ok", UNRECORDED):
+        return status
     if error_kind == "exhausted_budget" or any(leg.outcome == Leg.NOT_SENT for leg in legs):
         return "refused"
     if error_kind == "timed_out" or any(leg.timed_out for leg in legs):
@@ -314,6 +316,8 @@ def outcome_and_kind(state: BarState) -> tuple[str, str | None]:
 def ending_text(state: BarState) -> str:
     """The word(s) for how the operation ended, with the mark that goes with them (the vocabulary of
     :mod:`inspector.i18n.words`: timed out and refused are kinds of failed)."""
+    if state.ending == UNRECORDED:
+        return step_outcome_word("tool", None)
     return marked_outcome_text(*outcome_and_kind(state))
 
 
