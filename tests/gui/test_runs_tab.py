@@ -171,7 +171,8 @@ def test_a_tool_step_whose_source_recorded_no_outcome_ends_its_bar_not_recorded(
                        legs=(Leg("tools/call", 20, 200.0, 200, "ok"),))
         store.append_steps(run_id, [(step, T0)])
         store.finish_run(run_id, "ok", T0)
-    tab = runs_window(make_window).runs_tab
+    window = runs_window(make_window)
+    tab = window.runs_tab
     switch_language(language)
     try:
         qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
@@ -183,7 +184,9 @@ def test_a_tool_step_whose_source_recorded_no_outcome_ends_its_bar_not_recorded(
         assert outcomes_of(tab) == [""] and tab.timeline.index(0, OUTCOME_COLUMN).data() == word
         assert tab.detail.bar.state.ending == "unrecorded"
         assert ending_text(tab.detail.bar.state) == word  # no "✓ ok"
-        tab.detail.bar.grab()  # it paints
+        from tests.gui.test_screenshots import save
+
+        assert save(window, f"runs-unrecorded-{language}").exists()
     finally:
         switch_language("en")
 
