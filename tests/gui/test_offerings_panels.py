@@ -209,3 +209,39 @@ def test_another_server_chosen_lets_go_of_the_last_ones_resources_and_prompts(qt
         assert room.resources.items.count() == 0 and room.prompts.items.count() == 0
         assert room.resources.empty.label.text().startswith("Press List to ask the server")
         assert room.prompts.empty.label.text() == "Press List to ask the server for its prompts."
+
+
+def test_another_server_chosen_lets_go_of_a_listing_in_flight_a_filled_address_and_the_skills(
+        qtbot, make_window, demo_server) -> None:
+    """A listing answered after another server was chosen is not shown as the new one's; the URI a
+    chosen resource filled in goes, and so do the Skills tab's list and loaded skill."""
+    from tests.gui.test_main_window import finished
+    from tests.support.fault_server import Exchange, FaultServer
+
+    def work(exchange: Exchange) -> None:
+        exchange.send_result({"tools": []} if exchange.request.rpc_method == "tools/list" else {})
+
+    with FaultServer(work=work) as other:
+        window = make_window((demo_server.url, "Demo server"), (other.url, "other"), era="handshake",
+                             wait_tools=False)
+        room = window.workbench
+        window.admin.reload_servers(select_url=demo_server.url)
+        room.resources.list_resources()
+        qtbot.waitUntil(lambda: room.resources.items.count() == 4, timeout=10000)
+        room.resources.items.setCurrentRow(0)
+        assert room.resources.uri.text()
+        skills = room.skills.list_skills()
+        assert finished(qtbot, skills).status == "ok"
+        qtbot.waitUntil(lambda: room.skills.items.count() == 2, timeout=10000)
+        room.skills.items.setCurrentRow(0)
+        # Asked of the demo server, answered after the other one is chosen (the answers come
+        # through the event loop, which has not turned yet).
+        room.resources.list_resources()
+        room.prompts.list_prompts()
+        late = room.skills.list_skills()
+        window.admin.reload_servers(select_url=other.url)
+        assert finished(qtbot, late).status == "ok"
+        qtbot.wait(300)
+        assert room.resources.items.count() == room.prompts.items.count() == room.skills.items.count() == 0
+        assert room.resources.uri.text() == "" and not room.skills.load_button.isEnabled()
+        assert room.prompts.empty.label.text() == "Press List to ask the server for its prompts."

@@ -66,6 +66,8 @@ class ResourcesPanel(QWidget):
         self.variables = SuggestingFields(submit)
         self.variables.changed.connect(self._fill_uri)
         self._template = ""
+        #: Which List press the rows shown answer (a later press or another server makes older answers stale).
+        self._listing = 0
         row = QHBoxLayout()
         row.addWidget(self.uri, 1)
         row.addWidget(self.read_button)
@@ -92,19 +94,29 @@ class ResourcesPanel(QWidget):
         return _("The server listed no resources and no templates.") if self._answered == 2 else ""
 
     def forget(self, *_record: object) -> None:
-        """Another server was chosen: what the last one listed is not this one's."""
+        """Another server was chosen: what the last one listed (or lists still) is not this one's,
+        nor the address it filled in."""
         self._answered = None
+        self._listing += 1
         self.items.clear()
+        self._template = ""
+        self.variables.show_fields({}, [])
+        self.uri.clear()
         self.empty.refresh()
 
     def list_resources(self) -> None:
         self._answered = 0
+        self._listing += 1
+        listing = self._listing
         self.items.clear()
-        when_done(self._submit("resources/list", {}, _("resources/list")), lambda found: self._add(found, "uri"))
+        when_done(self._submit("resources/list", {}, _("resources/list")),
+                  lambda found: self._add(found, "uri", listing))
         when_done(self._submit("resources/templates/list", {}, _("resources/templates/list")),
-                   lambda found: self._add(found, "uriTemplate"))
+                  lambda found: self._add(found, "uriTemplate", listing))
 
-    def _add(self, listing: Listing, key: str) -> None:
+    def _add(self, listing: Listing, key: str, asked: int) -> None:
+        if asked != self._listing:
+            return  # asked of the server chosen before, or before List was pressed again
         self._answered = (self._answered or 0) + 1
         for entry in listing.items:
             address = str(entry.get(key, ""))
@@ -169,22 +181,29 @@ class PromptsPanel(QWidget):
         self._chosen(None)
         #: None: List was never pressed; False: asked, no answer yet; True: answered.
         self._answered: bool | None = None
+        #: Which List press the rows shown answer (a later press or another server makes older answers stale).
+        self._listing = 0
         self.empty = EmptyHint(self.items, lambda: (
             _("Press List to ask the server for its prompts.") if self._answered is None else
             _("The server listed no prompts.") if self._answered else ""))
 
     def forget(self, *_record: object) -> None:
-        """Another server was chosen: what the last one listed is not this one's."""
+        """Another server was chosen: what the last one listed (or lists still) is not this one's."""
         self._answered = None
+        self._listing += 1
         self.items.clear()
         self.empty.refresh()
 
     def list_prompts(self) -> None:
         self._answered = False
+        self._listing += 1
+        listing = self._listing
         self.items.clear()
-        when_done(self._submit("prompts/list", {}, _("prompts/list")), self._add)
+        when_done(self._submit("prompts/list", {}, _("prompts/list")), lambda found: self._add(found, listing))
 
-    def _add(self, listing: Listing) -> None:
+    def _add(self, listing: Listing, asked: int) -> None:
+        if asked != self._listing:
+            return  # asked of the server chosen before, or before List was pressed again
         self._answered = True
         self.empty.refresh()
         for entry in listing.items:

@@ -110,7 +110,7 @@ class Workbench(QSplitter):
         self.resources = ResourcesPanel(self.offer, self.engine.subscriptions)
         self.prompts = PromptsPanel(self.offer)
         self.skills = SkillsPanel(self.offer)
-        for panel in (self.resources, self.prompts):  # another server's lists are not this one's
+        for panel in (self.resources, self.prompts, self.skills):  # another server's lists are not this one's
             self.admin.selected.connect(panel.forget)
         self.browse = SteadyTabs()
         translated(self.browse, "setAccessibleName", lambda: _("What the server offers"))

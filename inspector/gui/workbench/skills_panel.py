@@ -105,6 +105,8 @@ class SkillsPanel(QWidget):
         self.load_button.clicked.connect(self.load)
         self.items.currentItemChanged.connect(self._chosen)
         self._words: Callable[[], str] = lambda: ""
+        #: The listing the rows shown answer (``None``: none, or another server was chosen since).
+        self._listing: OperationTask | None = None
         self._layout()
         self._chosen(None)
         on_language_changed(self, self._redraw)
@@ -145,9 +147,16 @@ class SkillsPanel(QWidget):
 
     # -- listing ------------------------------------------------------------------------------------
 
+    def forget(self, *_record: object) -> None:
+        """Another server was chosen: what the last one listed, listed still or loaded is not this one's."""
+        self._listing = None
+        self.task = None
+        self.items.clear()
+        self._redraw()
+
     def list_skills(self) -> OperationTask | None:
         self.items.clear()
-        task = self._submit("skills/list", {}, _("skills/list"))
+        task = self._listing = self._submit("skills/list", {}, _("skills/list"))
         if task is not None:
             task.finished.connect(lambda _outcome: self._listed(task))
             if task.outcome is not None:
@@ -155,6 +164,8 @@ class SkillsPanel(QWidget):
         return task
 
     def _listed(self, task: OperationTask) -> None:
+        if task is not self._listing:
+            return  # asked of the server chosen before, or before List was pressed again
         record = task.outcome.record if task.outcome is not None else None
         if record is None or record.result is None:
             self._say(lambda: _ended_words(task))
