@@ -200,7 +200,8 @@ def build_parser() -> Parser:
     export = commands.add_parser("export", help=_("write runs to a trace file (credentials are never written)"))
     export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar=_("RUN_ID"), help=_("the runs to export"))
     export.add_argument("--all", action="store_true", help=_("export every run"))
-    export.add_argument("--outcome", choices=("ok", "failed", "cancelled"), help=_("only runs with this status"))
+    export.add_argument("--outcome", choices=("ok", "failed", "cancelled", "interrupted"),
+                        help=_("only runs with this status"))
     export.add_argument("-o", "--output", metavar=_("FILE"), help=_("the file to write"))
     export.add_argument("--format", choices=("trace", "otlp"), default="trace",
                         help=_("our trace format (default) or OTLP JSON for OpenTelemetry tools"))

@@ -98,6 +98,16 @@ def test_export_filters_by_outcome_and_names_runs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(alone.read_text())["runs"] == json.loads(out.read_text())["runs"]
     assert "Exported 2 runs" in done.stdout and "(s)" not in done.stdout
+    # An interrupted run (the program stopped while it ran) can be chosen as runs list chooses it.
+    from inspector.store import RunStore
+
+    with RunStore.open(db) as store:
+        stopped = store.start_run("stopped midway", "live", None)
+        store.finish_run(stopped, "interrupted")
+    interrupted = tmp_path / "interrupted.json"
+    done = cli("export", "--outcome", "interrupted", "-o", str(interrupted), "--db", db)
+    assert done.returncode == 0, done.stderr
+    assert [run["title"] for run in json.loads(interrupted.read_text())["runs"]] == ["stopped midway"]
 
 
 def test_a_bad_file_changes_nothing_and_says_where(tmp_path: Path) -> None:
