@@ -88,6 +88,12 @@ def load_scenario(name_or_path: str) -> Scenario:
     if name_or_path in shipped:
         return shipped[name_or_path]
     path = Path(name_or_path)
+    if path.is_dir():
+        raise ScenarioError(Message(N_("{path} is a folder, not a scenario file: name a scenario's .json file "
+                                       "in it."), {"path": str(path)}))
+    if path.exists() and not path.is_file():  # a pipe or a device would be read forever
+        raise ScenarioError(Message(N_("{path} is not a regular file: save the scenario to a file and name that."),
+                                    {"path": str(path)}))
     if not path.is_file():
         names = ", ".join(shipped)
         raise ScenarioError(Message(N_("There is no shipped scenario named {name} and no such file; the shipped "

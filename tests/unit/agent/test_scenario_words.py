@@ -81,3 +81,28 @@ def test_what_is_wrong_with_a_scenario_file_is_one_sentence_in_english_and_in_ge
             assert translate(exc).startswith("Es gibt kein mitgeliefertes Szenario namens 'no-such-scenario'")
     finally:
         set_language("en")
+
+
+def test_a_folder_or_a_pipe_named_as_a_scenario_is_said_so_in_english_and_german(tmp_path) -> None:
+    import os
+
+    from inspector.agent import ScenarioError
+    from inspector.i18n.messages import translate
+
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+    for path, english, german in ((tmp_path, "is a folder, not a scenario file", "ist ein Ordner, keine Szenariodatei"),
+                                  (pipe, "is not a regular file", "ist keine gewöhnliche Datei")):
+        try:
+            load_scenario(str(path))
+        except ScenarioError as exc:
+            caught = exc
+        else:
+            raise AssertionError(f"{path} was taken")
+        assert str(caught).startswith(f"{path} {english}")
+        set_language("de")
+        try:
+            assert translate(caught).startswith(f"{path} {german}")
+        finally:
+            set_language("en")
+
