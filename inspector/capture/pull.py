@@ -142,7 +142,7 @@ def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, time
             Message(N_("the query service closed the connection without an answer"), {})
             if isinstance(error, httpx.RemoteProtocolError) and "disconnected" in str(error).lower()
             else str(error) or type(error).__name__)
-        raise PullError(Message(N_("{url} cannot be reached ({reason}). Check the query address in Settings. "
+        raise PullError(Message(N_("{url} cannot be reached ({reason}). Check the query address. "
                                    "Nothing was imported."), {"url": url, "reason": reason})) from None
 
 
@@ -155,7 +155,7 @@ def _check_status(response: httpx.Response, url: str, trace_id: str) -> None:
                                    "address; nothing was imported."), {"id": trace_id, "url": url}))
     if 300 <= status < 400:
         raise PullError(Message(N_("{url} answered with a redirect to {location} (HTTP {status}), which is not "
-                                   "followed: put the address it names into Settings if you trust it. Nothing was "
+                                   "followed: query the address it names instead if you trust it. Nothing was "
                                    "imported."), {"url": url, "location": response.headers.get("Location", "?")[:300],
                                                   "status": status}))
     raise PullError(Message(N_("{url} answered HTTP {status} instead of the trace. Nothing was imported."),

@@ -129,8 +129,10 @@ def test_a_trace_id_that_is_none_asks_nothing(store: RunStore, tmp_path: Path) -
 def test_an_unreachable_query_address_says_so(store: RunStore, tmp_path: Path) -> None:
     with trace_backend() as jaeger:
         base = jaeger.base
-    with pytest.raises(PullError, match="cannot be reached"):
+    with pytest.raises(PullError, match="cannot be reached") as caught:
         pull_trace(store, "jaeger", base, TRACE, tmp_path / "cache")
+    # The address may come from the command line or the dialog: the sentence does not send the user to Settings.
+    assert str(caught.value).endswith("Check the query address. Nothing was imported.")
 
 
 def test_a_query_service_that_hangs_up_is_said_in_our_words(store: RunStore, tmp_path: Path) -> None:
