@@ -21,6 +21,7 @@ import httpx
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.os_reasons import os_reason
 from inspector.mcp.connect_reasons import connection_reason
 from inspector.store import RunStore
 from inspector.traces.format import TraceError, TraceImportError, dump_json
@@ -97,7 +98,7 @@ def pull_trace(store: RunStore, backend: str, base: str, trace_text: str, cache_
                 out.write(dump_json(document))
         except OSError as error:
             raise PullError(Message(N_("The trace could not be kept in {folder} ({reason}). Nothing was imported."),
-                                    {"folder": cache_dir, "reason": error.strerror or error})) from None
+                                    {"folder": cache_dir, "reason": os_reason(error)})) from None
     try:
         report = import_trace(store, path, progress)
     except TraceImportError as error:

@@ -30,6 +30,7 @@ from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.os_reasons import os_reason
 
 from . import otlp_body
 from .live_traces import QUIET_S, LiveTraces, RunReceived, Taken
@@ -208,7 +209,7 @@ def _bind(host: str, port: int) -> ThreadingHTTPServer:
                                            "(another OTLP receiver or collector runs there?). Stop that program or "
                                            "choose another port."), {"host": host, "port": port})) from None
         raise ReceiverError(Message(N_("The trace receiver cannot listen on {host}:{port} ({reason})."),
-                                    {"host": host, "port": port, "reason": error.strerror or str(error)})) from None
+                                    {"host": host, "port": port, "reason": os_reason(error)})) from None
 
 
 class _Server(ThreadingHTTPServer):

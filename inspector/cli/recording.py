@@ -23,6 +23,7 @@ from typing import Any
 from inspector.agent import OperationRecord
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.os_reasons import os_reason
 from inspector.runs import step_outcome
 from inspector.runs.replaying import ReplayLink
 from inspector.runs.times import to_stored_time, utc_now
@@ -145,7 +146,7 @@ class RunRecording:
         except OSError as exc:
             return RecordFate(None, Message(N_("The call's record could not be saved because {why}, and it could not "
                                                "be written to a side file either ({reason}); it is lost."),
-                                            {"why": why, "reason": exc.strerror or exc}))
+                                            {"why": why, "reason": os_reason(exc)}))
         return RecordFate(None, Message(
             N_("The call's record could not be saved because {why}: it was written to {file} instead; add it to the "
                "database later with: run-inspector import {file} --db {path}"),

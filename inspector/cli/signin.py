@@ -18,6 +18,7 @@ from typing import Any
 
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
+from inspector.i18n.os_reasons import os_reason
 from inspector.mcp import CancelSignal, McpClient, NullObserver, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.discovery import canonical_resource
@@ -78,7 +79,7 @@ def _token_file(path: str) -> str:
             data = handle.read(MAX_KEY_BYTES + 1)
     except OSError as exc:
         raise UsageError(Message(N_("The token file {path} cannot be read: {reason}."),
-                                 {"path": path, "reason": exc.strerror or type(exc).__name__})) from None
+                                 {"path": path, "reason": os_reason(exc)})) from None
     token = data.strip()
     if not token or len(data) > MAX_KEY_BYTES or any(byte < 0x21 or byte > 0x7E for byte in token):
         raise UsageError(Message(N_("The token file {path} holds no token (one line of visible characters)."),

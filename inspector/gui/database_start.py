@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
+from inspector.i18n.os_reasons import os_reason
 from inspector.store import RunStore, StoreError
 from inspector.store.database import LOCK_WAIT_S
 from inspector.store.faults import move_aside, store_fault
@@ -74,7 +75,7 @@ def open_or_ask(path: Path, choose: Chooser, build: Callable[[RunStore, Path], B
             except OSError as exc:
                 problem = StoreError(Message(N_("The run database {path} could not be moved aside: {reason}. Move "
                                                 "or rename it yourself, or open another database."),
-                                             {"path": path, "reason": exc.strerror or exc}))
+                                             {"path": path, "reason": os_reason(exc)}))
         elif choice is DatabaseChoice.OTHER and other is not None:
             path = other
 

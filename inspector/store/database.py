@@ -10,6 +10,7 @@ from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.os_reasons import os_reason
 
 from .errors import NewerSchemaError, StoreError
 from .faults import set_lock_wait, store_fault
@@ -53,7 +54,7 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
     except OSError as exc:
         raise StoreError(Message(N_("The run database cannot be created in {folder}: {reason}. Choose another "
                                     "place with --db or RUN_INSPECTOR_DB."),
-                                 {"folder": path.parent, "reason": exc.strerror or exc})) from None
+                                 {"folder": path.parent, "reason": os_reason(exc)})) from None
     conn: sqlite3.Connection | None = None
     try:
         # Autocommit mode: every transaction is opened and closed explicitly.

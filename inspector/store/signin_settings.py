@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.os_reasons import os_reason
 from inspector.mcp.signin.model import AUTH_METHODS, SignInSettings
 
 from .errors import StoreError
@@ -256,7 +257,7 @@ def read_client_key(path: str | os.PathLike[str]) -> str:
             data = handle.read(MAX_KEY_FILE_BYTES + 1)
     except OSError as error:
         raise ClientKeyError(Message(N_("The client key {path} cannot be read: {reason}."),
-                                     {"path": path, "reason": error.strerror or type(error).__name__})) from None
+                                     {"path": path, "reason": os_reason(error)})) from None
     text = data.decode("ascii", errors="replace")
     if len(data) > MAX_KEY_FILE_BYTES or "-----BEGIN" not in text or "PRIVATE KEY-----" not in text:
         raise ClientKeyError(Message(N_("The client key {path} holds no PEM private key (-----BEGIN ... PRIVATE "

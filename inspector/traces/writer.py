@@ -18,6 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any, Protocol
 
+from inspector.i18n import N_
+
 from . import otlp
 from .foreign_spans import SpanOut, is_foreign_run, is_joined_step, spans_of_step, with_run_note
 from .format import FORMAT_NAME, FORMAT_VERSION, dump_json, format_time
@@ -55,11 +57,12 @@ StepsOf = Callable[[Any], Iterable[StepToWrite]]
 """The steps of a run, in order (read lazily: a run may have many)."""
 
 
-_NOT_REGULAR = ((stat.S_ISDIR, errno.EISDIR, "it is a folder, not a file"),
-                (stat.S_ISCHR, errno.EINVAL, "it is a device, not a regular file"),
-                (stat.S_ISBLK, errno.EINVAL, "it is a device, not a regular file"),
-                (stat.S_ISFIFO, errno.EINVAL, "it is a named pipe, not a regular file"),
-                (stat.S_ISSOCK, errno.EINVAL, "it is a socket, not a regular file"))
+# The reasons are marked for translation: where the error is said, ``os_reason`` says them in the language.
+_NOT_REGULAR = ((stat.S_ISDIR, errno.EISDIR, N_("it is a folder, not a file")),
+                (stat.S_ISCHR, errno.EINVAL, N_("it is a device, not a regular file")),
+                (stat.S_ISBLK, errno.EINVAL, N_("it is a device, not a regular file")),
+                (stat.S_ISFIFO, errno.EINVAL, N_("it is a named pipe, not a regular file")),
+                (stat.S_ISSOCK, errno.EINVAL, N_("it is a socket, not a regular file")))
 
 
 def existing_mode(target: Path) -> int | None:
@@ -76,7 +79,7 @@ def existing_mode(target: Path) -> int | None:
         if test(found.st_mode):
             raise OSError(code, reason)
     if not stat.S_ISREG(found.st_mode):
-        raise OSError(errno.EINVAL, "it is not a regular file")
+        raise OSError(errno.EINVAL, N_("it is not a regular file"))
     return stat.S_IMODE(found.st_mode)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.os_reasons import os_reason
 from inspector.store import RunRecord, RunStore, StoredStep, UnknownRunError
 from inspector.traces.format import TraceError
 from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
@@ -62,7 +63,7 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
     except OSError as error:
         raise TraceDestinationError(Message(N_("The trace cannot be written to {path} ({reason}). Choose a file "
                                                "name; nothing was written there."),
-                                            {"path": target, "reason": error.strerror or error})) from None
+                                            {"path": target, "reason": os_reason(error)})) from None
     with _snapshot(store):
         runs = _selected_runs(store, run_ids, outcome)
         meter = ProgressMeter(progress, sum(store.count_steps(run.id) for run in runs), PROGRESS_INTERVAL_S)
@@ -74,7 +75,7 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
         except OSError as error:
             raise TraceExportError(Message(N_("The trace could not be written to {path} ({reason}). Choose another "
                                               "place; nothing was written there."),
-                                           {"path": target, "reason": error.strerror or error})) from None
+                                           {"path": target, "reason": os_reason(error)})) from None
     return ExportReport(target, format, len(runs), steps)
 
 

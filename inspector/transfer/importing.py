@@ -30,6 +30,7 @@ from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.os_reasons import os_reason
 from inspector.runs.times import from_stored_time
 from inspector.store import RunStore, StepRow, StoreError, step_row
 from inspector.store.bulk_runs import BATCH as RUN_BATCH
@@ -114,7 +115,7 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
         raise TraceImportError(name, *locate_bad_json(source, bad)) from None
     except OSError as error:
         raise TraceImportError(name, said(N_("the file")), said(N_("cannot be read ({reason})"),
-                                                                  reason=str(error.strerror or error))) from None
+                                                                  reason=os_reason(error))) from None
     except sqlite3.Error as error:
         raise StoreError(Message(N_("The runs of {name} could not be written to the run database ({reason}). "
                                     "Nothing was imported."), {"name": name, "reason": error})) from None

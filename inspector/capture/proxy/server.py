@@ -14,6 +14,7 @@ import uvicorn
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.os_reasons import os_reason
 
 from .book import OperationBook, ProxiedOperation
 from .forward import ForwardingApp
@@ -166,7 +167,7 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.close()
         raise ProxyAddressError(Message(N_("The proxy cannot listen on {host}:{port} ({reason}); choose another "
                                            "port, or 0 for any free one."),
-                                        {"host": host, "port": port, "reason": exc.strerror or exc})) from None
+                                        {"host": host, "port": port, "reason": os_reason(exc)})) from None
     sock.listen(128)
     return sock
 
