@@ -186,20 +186,27 @@ def test_the_resources_and_prompts_lists_say_what_to_do_and_when_the_server_has_
         assert resources.text() == "The server listed no resources and no templates."
 
 
+def _lists_nothing(exchange) -> None:
+    """A second server that offers nothing: an empty catalogue, empty answers."""
+    exchange.send_result({"tools": []} if exchange.request.rpc_method == "tools/list" else {})
+
+
+def _two_servers(make_window, demo_url: str, other_url: str):
+    """A window with the demo server and another one, the demo server selected."""
+    window = make_window((demo_url, "Demo server"), (other_url, "other"), era="handshake", wait_tools=False)
+    window.admin.reload_servers(select_url=demo_url)
+    return window
+
+
 def test_another_server_chosen_lets_go_of_the_last_ones_resources_and_prompts(qtbot, make_window,
                                                                              demo_server) -> None:
     """The Resources and Prompts lists kept the previous server's entries when another server was
     selected, as if the new one offered them (its Read and Get then asked the wrong server)."""
-    from tests.support.fault_server import Exchange, FaultServer
+    from tests.support.fault_server import FaultServer
 
-    def work(exchange: Exchange) -> None:
-        exchange.send_result({"tools": []} if exchange.request.rpc_method == "tools/list" else {})
-
-    with FaultServer(work=work) as other:
-        window = make_window((demo_server.url, "Demo server"), (other.url, "other"), era="handshake",
-                             wait_tools=False)
+    with FaultServer(work=_lists_nothing) as other:
+        window = _two_servers(make_window, demo_server.url, other.url)
         room = window.workbench
-        window.admin.reload_servers(select_url=demo_server.url)
         room.resources.list_resources()
         room.prompts.list_prompts()
         qtbot.waitUntil(lambda: room.resources.items.count() == 4 and room.prompts.items.count() == 2,
@@ -216,16 +223,11 @@ def test_another_server_chosen_lets_go_of_a_listing_in_flight_a_filled_address_a
     """A listing answered after another server was chosen is not shown as the new one's; the URI a
     chosen resource filled in goes, and so do the Skills tab's list and loaded skill."""
     from tests.gui.test_main_window import finished
-    from tests.support.fault_server import Exchange, FaultServer
+    from tests.support.fault_server import FaultServer
 
-    def work(exchange: Exchange) -> None:
-        exchange.send_result({"tools": []} if exchange.request.rpc_method == "tools/list" else {})
-
-    with FaultServer(work=work) as other:
-        window = make_window((demo_server.url, "Demo server"), (other.url, "other"), era="handshake",
-                             wait_tools=False)
+    with FaultServer(work=_lists_nothing) as other:
+        window = _two_servers(make_window, demo_server.url, other.url)
         room = window.workbench
-        window.admin.reload_servers(select_url=demo_server.url)
         room.resources.list_resources()
         qtbot.waitUntil(lambda: room.resources.items.count() == 4, timeout=10000)
         room.resources.items.setCurrentRow(0)
