@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from inspector.agent import load_scenario, shipped_scenarios
 from inspector.i18n import set_language
 from inspector.i18n.scenarios import SHIPPED_DESCRIPTIONS, SHIPPED_TITLES, described, titled
@@ -93,16 +95,12 @@ def test_a_folder_or_a_pipe_named_as_a_scenario_is_said_so_in_english_and_german
     os.mkfifo(pipe)
     for path, english, german in ((tmp_path, "is a folder, not a scenario file", "ist ein Ordner, keine Szenariodatei"),
                                   (pipe, "is not a regular file", "ist keine gewöhnliche Datei")):
-        try:
+        with pytest.raises(ScenarioError) as refused:
             load_scenario(str(path))
-        except ScenarioError as exc:
-            caught = exc
-        else:
-            raise AssertionError(f"{path} was taken")
-        assert str(caught).startswith(f"{path} {english}")
+        assert str(refused.value).startswith(f"{path} {english}")
         set_language("de")
         try:
-            assert translate(caught).startswith(f"{path} {german}")
+            assert translate(refused.value).startswith(f"{path} {german}")
         finally:
             set_language("en")
 
