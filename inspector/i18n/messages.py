@@ -81,7 +81,8 @@ def translate_all(messages: Iterable[Any]) -> list[str]:
 
 
 def _shown(value: Any) -> Any:
-    """A value as it fills a placeholder: numbers marked by the client in the locale's way."""
+    """A value as it fills a placeholder: numbers marked by the client in the locale's way, the system's
+    common reasons in our words."""
     if hasattr(value, "english") and hasattr(value, "value"):
         from inspector.i18n.formatting import format_number
 
@@ -92,6 +93,10 @@ def _shown(value: Any) -> Any:
         return format_number(value)
     if hasattr(value, "template") and hasattr(value, "params"):
         return translate(value)
+    if hasattr(value, "errno") and hasattr(value, "strerror"):  # the operating system's reason (mcp's SystemReason)
+        from inspector.i18n.os_reasons import os_reason
+
+        return _shown(os_reason(value))
     return value
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+from typing import Protocol
 
 from . import N_
 from .messages import Message
@@ -30,7 +31,14 @@ _BY_ERRNO: dict[int, str] = {
 }
 
 
-def os_reason(error: OSError) -> Message | str:
+class SaysWhy(Protocol):
+    """An ``OSError``, or what carries one's reason (the MCP client's ``SystemReason``)."""
+
+    errno: int | None
+    strerror: str | None
+
+
+def os_reason(error: SaysWhy) -> Message | str:
     """Our words for ``error``'s reason. A reason of our own making (an ``OSError`` raised with a
     phrase marked for translation, "it is a folder, not a file") is said in the language too; any
     other is the system's own text (or the error's type)."""
@@ -42,4 +50,4 @@ def os_reason(error: OSError) -> Message | str:
     return said or str(error) or type(error).__name__
 
 
-__all__ = ["os_reason"]
+__all__ = ["SaysWhy", "os_reason"]

@@ -55,6 +55,27 @@ class Message:
         return self.english_template().format(**self.params)
 
 
+@dataclass(frozen=True)
+class SystemReason:
+    """Why the operating system refused something, inside a sentence: ``str()`` is its own English
+    (``strerror``), as ``--json`` and stored text carry it; a display layer says the common reasons
+    (by ``errno``) in the reader's language (``inspector.i18n.os_reasons``)."""
+
+    errno: int | None
+    strerror: str
+
+    def __str__(self) -> str:
+        return self.strerror
+
+    def __format__(self, spec: str) -> str:
+        return format(self.strerror, spec)
+
+
+def system_reason(error: OSError) -> SystemReason:
+    """``error``'s reason, to fill a sentence's placeholder (its type's name when the system gave no text)."""
+    return SystemReason(error.errno, error.strerror or type(error).__name__)
+
+
 def NP_(singular: str, plural: str, params: Mapping[str, Any], count: str) -> Message:  # noqa: N802 - Babel's keyword
     """A sentence whose form depends on the number ``params[count]``; Babel extracts the two forms as one
     plural message (keyword ``NP_:1,2``), so a language gets its own plural rules."""
@@ -107,4 +128,5 @@ def _letters(index: int) -> str:
             return letters
 
 
-__all__ = ["Message", "NP_", "N_", "Number", "note_of", "one_sentence", "said_together"]
+__all__ = ["Message", "NP_", "N_", "Number", "SystemReason", "note_of", "one_sentence", "said_together",
+           "system_reason"]

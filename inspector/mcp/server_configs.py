@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .messages import N_, Message, Number
+from .messages import N_, Message, Number, system_reason
 from .server import InvalidServerError, ServerEndpoint
 from .server_command import InvalidCommandError, ServerCommand
 
@@ -94,7 +94,7 @@ def read_server_config(path: Path) -> ServerConfig:
 
 def _unreadable(path: Path, error: OSError) -> ServerConfigError:
     return ServerConfigError(Message(N_("cannot read {file}: {reason}"),
-                                     {"file": path.name, "reason": error.strerror or type(error).__name__}))
+                                     {"file": path.name, "reason": system_reason(error)}))
 
 
 def parse_server_config(data: bytes, name: str = "the file") -> ServerConfig:

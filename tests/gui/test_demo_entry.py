@@ -171,6 +171,24 @@ def test_a_demo_server_that_cannot_start_is_marked_with_the_reason(qtbot, launch
     assert answers(qtbot, second, second.servers.current())
 
 
+def test_a_demo_program_that_cannot_be_spawned_says_why_in_german(qtbot, tmp_path) -> None:
+    from inspector.gui.language import switch_language
+    from inspector.gui.workbench.demo_service import DemoService
+    from inspector.store.servers import ServerRegistry
+
+    not_a_folder = tmp_path / "a file"
+    not_a_folder.write_text("")
+    demo = DemoService(command=lambda port, language: [str(not_a_folder / "run-inspector"), "serve-demo"])
+    switch_language("de")
+    try:
+        with RunStore.open(tmp_path / "runs.db") as store:
+            assert not demo.start(ServerRegistry(store.db))
+        # The operating system's reason in German, not the C library's "Not a directory".
+        assert demo.problem == "Der Demo-Server ist nicht gestartet: ein Teil des Pfads ist kein Ordner"
+    finally:
+        switch_language("en")
+
+
 def test_the_demo_server_log_reaches_the_server_log(qtbot, launch) -> None:
     window = launch()
     record = demo_entry(window)

@@ -133,7 +133,13 @@ def test_about_says_when_the_log_folder_cannot_be_made_and_opens_nothing(qtbot, 
     finally:
         QDesktopServices.unsetUrlHandler("file")
     assert opener.opened == []
-    assert about.copied.text().startswith(f"The log folder cannot be made: {blocker / 'log'} (")
+    assert about.copied.text() == (f"The log folder cannot be made: {blocker / 'log'} "
+                                   "(a part of the path is not a folder)")
+    try:
+        switch_language("de")  # the system's reason in German too, not the C library's English
+        assert about.copied.text().endswith(f"{blocker / 'log'} (ein Teil des Pfads ist kein Ordner)")
+    finally:
+        switch_language("en")
 
 
 def test_screenshot_about(qtbot, make_window) -> None:

@@ -13,6 +13,8 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import N_, _
+from inspector.i18n.messages import translate
+from inspector.i18n.os_reasons import os_reason
 from inspector.logfile import log_path
 from inspector.store.paths import default_db_path
 from inspector.version import app_licence, app_version, installed_version
@@ -78,7 +80,7 @@ class AboutDialog(QDialog):
         self.folder_button = QPushButton()
         self.folder_button.clicked.connect(self.open_log_folder)
         self.copied = plain_label()  # the line saying what the last button did
-        self._said: tuple[str, dict[str, str]] | None = None
+        self._said: tuple[str, dict[str, object]] | None = None
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.folder_button, QDialogButtonBox.ButtonRole.ActionRole)
@@ -122,7 +124,7 @@ class AboutDialog(QDialog):
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             self._say(N_("The log folder cannot be made: {folder} ({reason})"),
-                      folder=str(folder), reason=error.strerror or str(error))
+                      folder=str(folder), reason=os_reason(error))
             return url
         if QDesktopServices.openUrl(url):
             self._say(N_("Opened the log folder: {folder}"), folder=str(folder))
@@ -130,10 +132,11 @@ class AboutDialog(QDialog):
             self._say(N_("No program opened the log folder: {folder}"), folder=str(folder))
         return url
 
-    def _say(self, message: str, **values: str) -> None:
-        """Show ``message`` (a message id) on the status line; said again after a language switch."""
+    def _say(self, message: str, **values: object) -> None:
+        """Show ``message`` (a message id) on the status line; said again after a language switch
+        (a value that is a sentence too, the system's reason, say)."""
         self._said = (message, values)
-        self.copied.setText(_(message).format(**values))
+        self.copied.setText(_(message).format(**{name: translate(value) for name, value in values.items()}))
 
 
 __all__ = ["AboutDialog", "about_facts", "bug_report_text"]

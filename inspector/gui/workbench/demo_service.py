@@ -32,6 +32,8 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from inspector.i18n import _, current_language
 from inspector.i18n.formatting import format_number
+from inspector.i18n.messages import translate
+from inspector.i18n.os_reasons import os_reason
 
 from .demo_process import DemoProcess, demo_command
 from .log_entry import LogEntry, kept_data
@@ -182,7 +184,7 @@ class DemoService(QObject):
             process.start()
         except OSError as exc:
             self.process = None
-            return self._next_try(exc.strerror or str(exc))
+            return self._next_try(translate(os_reason(exc)))
         return True
 
     def _ready(self, process: DemoProcess, url: str) -> None:

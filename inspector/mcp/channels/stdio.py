@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..messages import N_, Message, Number
+from ..messages import N_, Message, Number, system_reason
 from ..server_command import ServerCommand
 from ..text import load_wire_json
 from .multiplex import Multiplexer
@@ -104,7 +104,7 @@ class StdioProcess:
                                        {"program": command.program[:200]})) from None
         except OSError as error:
             raise ChannelError(Message(N_("the program '{program}' cannot be started: {reason}"), {
-                "program": command.program[:200], "reason": error.strerror or type(error).__name__})) from None
+                "program": command.program[:200], "reason": system_reason(error)})) from None
         return cls(command, process, on_message, on_stderr, on_problem)
 
     @property

@@ -49,3 +49,25 @@ def test_an_export_and_an_import_say_the_reason_in_german(tmp_path: Path) -> Non
     assert "(keine solche Datei und kein solcher Ordner)" in _said(written.value, "de")
     assert "No such file" not in _said(read.value, "de")
     assert "(keine solche Datei und kein solcher Ordner)" in _said(read.value, "de")
+
+
+def test_the_mcp_clients_reasons_are_said_in_german_and_stay_english_for_machines(tmp_path: Path) -> None:
+    # The MCP client may not import our translations: it hands the reason on with its errno, and the
+    # display layer says it in the reader's language; str() (--json, stored text) stays the system's.
+    import asyncio
+
+    from inspector.mcp.channels.stdio import ChannelError, StdioProcess
+    from inspector.mcp.server_command import ServerCommand
+    from inspector.mcp.server_configs import ServerConfigError, read_server_config
+
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    with pytest.raises(ChannelError) as started:
+        asyncio.run(StdioProcess.start(ServerCommand(str(not_a_folder / "server"))))
+    assert str(started.value).endswith(f"cannot be started: {os.strerror(errno.ENOTDIR)}")
+    assert _said(started.value, "de").endswith("kann nicht gestartet werden: ein Teil des Pfads ist kein Ordner")
+    with pytest.raises(ServerConfigError) as read:
+        read_server_config(tmp_path / "missing.json")
+    assert str(read.value) == f"cannot read missing.json: {os.strerror(errno.ENOENT)}"
+    assert _said(read.value, "de") == ("missing.json kann nicht gelesen werden: keine solche Datei und "
+                                       "kein solcher Ordner")
