@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 
 from inspector.mcp import Secrets
+from inspector.mcp.connect_reasons import connection_reason
 from inspector.mcp.messages import N_, NP_, Message
 
 from .model import TextListener
@@ -85,12 +86,25 @@ async def stream_events(response: httpx.Response, max_bytes: int) -> AsyncIterat
         raise
     except httpx.HTTPError as exc:
         raise StreamError(Message(N_("The model at {model} stopped answering before its answer was complete (the "
-                                     "connection broke: {reason})."), {"reason": type(exc).__name__})) from None
+                                     "connection broke: {reason})."), {"reason": _why_it_broke(exc)})) from None
     last = pending.rstrip(b"\r")
     if last.startswith(b"data:"):  # the last event needs no blank line after it
         data.append(_field(last, 5))
     if data:
         yield name, "\n".join(data)
+
+
+def _why_it_broke(exc: httpx.HTTPError) -> Message | str:
+    """Why a model's answer stream broke off, in our words where we know them (not httpx's class names)."""
+    said = connection_reason(exc)
+    if said is not None:
+        return said
+    if isinstance(exc, httpx.RemoteProtocolError):
+        text = str(exc).lower()
+        if "peer closed" in text or "disconnected" in text or "connection closed" in text:
+            return Message(N_("the server closed it"))
+        return Message(N_("what came was not valid HTTP"))
+    return type(exc).__name__
 
 
 def _field(line: bytes, start: int) -> str:
