@@ -121,6 +121,46 @@ def test_screenshot_the_runs_tab_at_the_default_size(qtbot, make_window, languag
         # The step search shows its placeholder whole (the frame, margins and clear button take about 30 px).
         find = tab.timeline_pane.find_edit
         assert find.fontMetrics().horizontalAdvance(find.placeholderText()) + 30 <= find.width(), find.width()
+        # The step's detail shows every tab's whole name: no scroll arrows, nothing cut at its edge.
+        bar = tab.detail.tabs.tabBar()
+        for index in shown_tabs(bar):
+            name = bar.tabText(index)
+            assert bar.tabRect(index).right() < tab.detail.tabs.width(), name
+            assert bar.tabRect(index).width() >= bar.fontMetrics().horizontalAdvance(name) + 8, name
+    finally:
+        switch_language("en")
+
+
+def shown_tabs(bar) -> list[int]:
+    return [index for index in range(bar.count()) if bar.isTabVisible(index)]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_screenshot_seven_tabs_in_the_narrowest_step_detail(qtbot, make_window, language) -> None:
+    """A step with every tab of ours (a command server's, with structured content) beside the timeline
+    at the detail's least width: each tab shows (none behind scroll arrows), the short names whole."""
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = make_window(wait_tools=False)
+    switch_language(language)
+    try:
+        window.tabs.setCurrentWidget(window.runs_tab)
+        tab = window.runs_tab
+        detail = tab.detail
+        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+        tab.select_runs([run_id])
+        tab.select_step(4)
+        for page in (detail.structured, detail.stderr):
+            detail.tabs.setTabVisible(detail.tabs.indexOf(page), True)
+        least = detail.minimumSizeHint().width()
+        tab.lower.setSizes([sum(tab.lower.sizes()) - least, least])
+        QApplication.processEvents()
+        bar = detail.tabs.tabBar()
+        assert len(shown_tabs(bar)) == 7 and detail.width() == least
+        assert all(bar.tabRect(index).right() < detail.tabs.width() for index in shown_tabs(bar))
+        shortest = min(shown_tabs(bar), key=lambda index: bar.fontMetrics().horizontalAdvance(bar.tabText(index)))
+        assert not bar.is_cut(shortest), bar.tabText(shortest)  # only the longer names are cut
+        save(window, f"runs-seven-tabs-narrow-{language}")
     finally:
         switch_language("en")
 

@@ -32,11 +32,11 @@ from inspector.store.browse import StepInFull
 from ..language import on_language_changed, translated, translated_tab
 from ..widgets.budget_bar import BudgetBar
 from ..widgets.budget_state import UNRECORDED, legs_status
+from ..widgets.fitted_tabs import FittedTabs
 from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
 from ..widgets.server_exchanges import server_exchange_lines
-from ..widgets.steady_tabs import SteadyTabs
 from ..widgets.wire_view import WireView
 from .notes import NoteLabel
 from .runs_model import format_duration
@@ -103,7 +103,7 @@ class StepDetail(QWidget):
         self.payload = translated(_text_view(""), "setAccessibleName", lambda: _("Raw payload"))
         self.server_side = translated(_text_view(""), "setAccessibleName", lambda: _("What the server asked"))
         self.stderr = translated(_text_view(""), "setAccessibleName", lambda: _("What the server wrote on stderr"))
-        self.tabs = SteadyTabs()
+        self.tabs = FittedTabs()
         translated(self.tabs, "setAccessibleName", lambda: _("Step detail"))
         # The Result tab: the text, and under it the pictures the step kept (its image artifacts); beside
         # it a replay's result (or the replayed step's), with how the two compare above.
@@ -231,8 +231,8 @@ class StepDetail(QWidget):
         self.wire.setText(wire)
         self.wire.setVisible(bool(wire))
         self.stderr.setPlainText(stderr_text(payload))
-        # Only a step that has something of a process to show gets its tab: six tabs do not fit
-        # beside the timeline, and the scroll buttons Qt would add speak only English.
+        # Only a step that has something of a process to show gets its tab: beside the timeline six
+        # tabs fit only with their longer names cut (the tabs fit their room, see widgets/fitted_tabs.py).
         self.tabs.setTabVisible(self.tabs.indexOf(self.stderr), has_process_output(payload))
         self.remote_effect.setVisible(row.outcome == "cancelled" and row.cancelled_in_flight is True)
         if step.legs:

@@ -1,0 +1,83 @@
+"""Tabs that fit their room: no scroll arrows, the space around the names given up first, then the
+longest names cut with "…" (and said whole in their tooltip); the room given back, the tabs grow again."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QLabel, QToolButton, QToolTip
+
+from inspector.gui.widgets.fitted_tabs import LEAST_PADDING_PX, FittedTabs, fitting
+
+NAMES = ["Result", "Arguments", "Structured", "Server", "Wire", "stderr", "Payload"]
+
+
+def test_fitting_gives_up_the_padding_first_then_cuts_the_longest_names_only() -> None:
+    names = [38, 66, 40, 27, 47]  # 218 px of names
+    assert fitting(names, 400, 24) == (24, 0)  # room to spare: the style's own padding
+    padding, widest = fitting(names, 273, 24)
+    assert widest == 0 and LEAST_PADDING_PX <= padding < 24 and sum(names) + 5 * padding <= 273
+    padding, widest = fitting(names, 240, 24)
+    assert padding == LEAST_PADDING_PX and widest > 0
+    shown = [min(name + padding, widest) for name in names]
+    assert sum(shown) <= 240
+    # The short names stay whole; only the longer ones are cut.
+    assert [name + padding <= widest for name in names] == [True, False, True, True, True]
+    assert fitting([], 100, 24) == (24, 0) and fitting(names, 0, 24) == (24, 0)
+
+
+def tab_widget(qtbot, width: int) -> FittedTabs:
+    tabs = FittedTabs()
+    for name in NAMES:
+        tabs.addTab(QLabel(name), name)
+    qtbot.addWidget(tabs)
+    tabs.resize(width, 200)
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    QApplication.processEvents()
+    return tabs
+
+
+def within(tabs: FittedTabs) -> bool:
+    bar = tabs.tabBar()
+    return all(0 <= bar.tabRect(index).left() and bar.tabRect(index).right() < tabs.width()
+               for index in range(bar.count()))
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support raise")  # the tooltip, offscreen
+def test_every_tab_shows_in_a_narrow_tab_widget_and_a_cut_name_says_itself_whole(qtbot) -> None:
+    tabs = tab_widget(qtbot, 260)
+    bar = tabs.bar
+    assert within(tabs) and bar.sizeHint().width() <= tabs.width()
+    assert not [button for button in bar.findChildren(QToolButton) if button.isVisible()]  # no scroll arrows
+    cut = [bar.tabText(index) for index in range(bar.count()) if bar.is_cut(index)]
+    assert cut and "Wire" not in cut and "Arguments" in cut
+    index = NAMES.index("Arguments")
+    centre = bar.tabRect(index).center()
+    QApplication.sendEvent(bar, QHelpEvent(QEvent.Type.ToolTip, centre, bar.mapToGlobal(centre)))
+    assert QToolTip.text() == "Arguments"
+    QToolTip.hideText()
+    # The tab widget's least width is the names' first letters, not what it has now.
+    assert tabs.minimumSizeHint().width() < 260
+
+
+def test_the_tabs_grow_back_when_the_room_comes_back_and_follow_their_names(qtbot) -> None:
+    tabs = tab_widget(qtbot, 260)
+    bar = tabs.bar
+    tabs.resize(900, 200)
+    QApplication.processEvents()
+    assert bar.padding() == bar.natural and not any(bar.is_cut(index) for index in range(bar.count()))
+    wide = bar.tabRect(0).width()
+    tabs.resize(380, 200)
+    QApplication.processEvents()
+    assert within(tabs) and bar.tabRect(0).width() < wide
+    # A longer name (another language) is fitted too; hiding tabs gives their room to the others.
+    tabs.setTabText(0, "Resultat des Schritts")
+    QApplication.processEvents()
+    assert within(tabs) and bar.is_cut(0)
+    for index in range(2, len(NAMES)):
+        tabs.setTabVisible(index, False)
+    QApplication.processEvents()
+    assert not bar.is_cut(0) and bar.tabRect(0).width() == bar.tabSizeHint(0).width()
+    assert within(tabs)
