@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QUrl
+from PySide6.QtCore import QKeyCombination, QObject, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.i18n import N_, _
+from inspector.i18n import N_, _, pgettext
 from inspector.store.paths import APP_NAME
 
 from .dialogs.about_dialog import AboutDialog, plain_label
@@ -43,9 +43,29 @@ def plain_action_text(text: str) -> str:
     return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
 
 
+def key_text(sequence: QKeySequence) -> str:
+    """``sequence`` as the platform writes it, but Return and the keypad's Enter both named as our own
+    texts name them ("Run  (Ctrl+Enter)", "Strg+Eingabe"): Qt says "Return" and "Enter", in German too."""
+    native = QKeySequence.SequenceFormat.NativeText
+    parts = []
+    for index in range(sequence.count()):
+        combination = sequence[index]
+        if combination.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            # The modifiers as the platform writes them ("Strg+Umschalt+", "⌘"): before a letter, cut off.
+            modifiers = QKeySequence(QKeyCombination(combination.keyboardModifiers(), Qt.Key.Key_A)).toString(native)
+            parts.append(modifiers[:-1] + pgettext("the key on the keyboard", "Enter"))
+        else:
+            parts.append(QKeySequence(combination).toString(native))
+    return ", ".join(parts)
+
+
 def _keys(sequences: Iterable[QKeySequence]) -> str:
-    return ", ".join(sequence.toString(QKeySequence.SequenceFormat.NativeText)
-                     for sequence in sequences if not sequence.isEmpty())
+    texts: list[str] = []
+    for sequence in sequences:
+        text = key_text(sequence) if not sequence.isEmpty() else ""
+        if text and text not in texts:  # Ctrl+Return and the keypad's Ctrl+Enter: one "Ctrl+Enter"
+            texts.append(text)
+    return ", ".join(texts)
 
 
 def window_shortcuts(window: QMainWindow) -> list[tuple[str, str]]:
@@ -215,5 +235,5 @@ def install_help_menu(window: QMainWindow, db_path: Path, settings_file: str = "
     return HelpMenu(window, db_path, settings_file)
 
 
-__all__ = ["AboutDialog", "DocumentationDialog", "HelpMenu", "ShortcutsDialog", "install_help_menu",
+__all__ = ["AboutDialog", "DocumentationDialog", "HelpMenu", "ShortcutsDialog", "install_help_menu", "key_text",
            "window_shortcuts"]

@@ -166,7 +166,10 @@ def test_shortcuts_are_read_from_the_window(qtbot, make_window) -> None:
     dialog = window.help_menu.show_shortcuts()
     qtbot.addWidget(dialog)
     rows = dict(dialog.rows())
-    assert rows["Run › Run the tool"] == "Ctrl+Return, Ctrl+Enter"
+    # Return and the keypad's Enter are one key to a reader, named as the Run button names it.
+    assert rows["Run › Run the tool"] == "Ctrl+Enter"
+    assert "(Ctrl+Enter)" in window.workbench.run_button.text()
+    assert rows["Run › Play a run"] == "Ctrl+Shift+Enter"
     assert rows["Run › Cancel the selected operation"] == "Esc"
     assert rows["File › Open trace…"] == QKeySequence(QKeySequence.StandardKey.Open).toString(
         QKeySequence.SequenceFormat.NativeText)
@@ -191,7 +194,16 @@ def test_shortcuts_and_about_in_german(qtbot, make_window) -> None:
         rows = dict(dialog.rows())
         assert dialog.windowTitle() == "Tastenkürzel"
         assert any(what.startswith("Ausführen › ") for what in rows), rows
+        # The keys named as our own texts name them (Qt would say "Strg+Return, Strg+Enter").
+        assert rows["Ausführen › Das Tool ausführen"] == "Strg+Eingabe"
+        assert "(Strg+Eingabe)" in window.workbench.run_button.text()
+        assert "(Strg+Eingabe)" in window.workbench.operations.empty_hint.label.text()
+        assert rows["Ausführen › Einen Lauf vorführen"] == "Strg+Umschalt+Eingabe"
         assert "Lizenz: MIT" in about.body.text()
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        SHOTS.mkdir(exist_ok=True)
+        assert dialog.grab().save(str(SHOTS / "shortcuts-de.png"))
     finally:
         switch_language("en")
 
