@@ -198,7 +198,9 @@ def build_parser() -> Parser:
     add_compare_command(commands)
 
     export = commands.add_parser("export", help=_("write runs to a trace file (credentials are never written)"))
-    export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar=_("RUN_ID"), help=_("the runs to export"))
+    export.add_argument("run_ids", nargs="*", metavar=_("RUN"),
+                        help=_("the runs to export, each as `runs show` takes it: its id, last (the newest run), "
+                               "last~N (the N-th before it) or the beginning of its uid"))
     export.add_argument("--all", action="store_true", help=_("export every run"))
     export.add_argument("--outcome", choices=("ok", "failed", "cancelled", "interrupted"),
                         help=_("only runs with this status"))

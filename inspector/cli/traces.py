@@ -13,6 +13,7 @@ from inspector.transfer import TraceDestinationError, TraceExportError, TraceImp
 
 from .common import EXIT_OK, BadInputError, CommandError, UsageError, database_path, open_existing_store, open_store
 from .ending import emit_json
+from .run_choice import resolve_run
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,16 +40,17 @@ def run(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     # A filter alone selects: `--outcome cancelled` exports every cancelled run.
     if not args.run_ids and not args.all and args.outcome is None:
-        raise UsageError(Message(N_("export needs RUN_ID ..., --outcome STATUS or --all to say which runs to write")))
+        raise UsageError(Message(N_("export needs RUN ..., --outcome STATUS or --all to say which runs to write")))
     if args.run_ids and args.all:
-        raise UsageError(Message(N_("give RUN_ID ... or --all, not both")))
+        raise UsageError(Message(N_("give RUN ... or --all, not both")))
     store = open_existing_store(args.db)  # reading never creates a database
     if store is None:
         raise BadInputError(Message(N_("There are no runs to export: the run database {path} does not exist yet."),
                                     {"path": database_path(args.db)}))
     with store:
+        run_ids = [resolve_run(store, given).id for given in args.run_ids]  # `last`, a uid's beginning
         try:
-            report = export(store, args.run_ids or None, args.outcome, args.output, args.format,
+            report = export(store, run_ids or None, args.outcome, args.output, args.format,
                             progress=_progress_line())
         except UnknownRunError as exc:
             _clear_progress()
