@@ -25,6 +25,9 @@ def run(args: argparse.Namespace) -> int:
         if args.output is None:
             raise UsageError(Message(N_("export needs -o FILE (the file to write) or --otlp-endpoint URL (a "
                                         "collector to send the runs to)")))
+        if args.output == "-":  # not standard output, as elsewhere: a file named "-" was written
+            raise UsageError(Message(N_("export writes a file, not standard output: give -o a file name "
+                                        "(e.g. -o runs.json)")))
         return _export(args)
     if args.from_jaeger is not None or args.from_tempo is not None:
         from .pull import pull

@@ -163,3 +163,22 @@ def test_export_names_runs_as_runs_show_does(tmp_path: Path, capsys) -> None:
     assert "Es gibt keinen Lauf last~9" in capsys.readouterr().err
     assert not (tmp_path / "none.json").exists()
     assert (second, third) == (first + 1, first + 2)
+
+
+def test_export_to_a_dash_is_refused_not_written_to_a_file_named_dash(tmp_path: Path, capsys,
+                                                                    monkeypatch) -> None:
+    from inspector.cli import main
+    from inspector.store import RunStore
+
+    db = str(tmp_path / "runs.db")
+    with RunStore.open(db) as store:
+        store.start_run("one", "live", None)
+    monkeypatch.chdir(tmp_path)
+    assert main(["export", "last", "-o", "-", "--db", db]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "run-inspector: export writes a file, not standard output: give -o a file name (e.g. -o runs.json)")
+    assert main(["--lang", "de", "export", "last", "-o", "-", "--db", db]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "run-inspector: export schreibt eine Datei, nicht in die Standardausgabe: Geben Sie bei -o einen "
+        "Dateinamen an (z. B. -o runs.json)")
+    assert not (tmp_path / "-").exists()
