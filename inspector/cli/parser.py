@@ -188,7 +188,7 @@ def build_parser() -> Parser:
     note.intermixed = True  # `runs note 4 --step 2 "text"`: the text may follow the options
     note.add_argument("run_id", metavar=_("RUN"), help=_(RUN_WORDS))
     note.add_argument("text", nargs="?", metavar="TEXT", help=_("the note (it replaces the one there was)"))
-    note.add_argument("--step", type=numbers.run_id, metavar="N",
+    note.add_argument("--step", type=numbers.step_number, metavar="N",
                       help=_("the step's number in its run (the window's \"Step N\", the \"sequence\" of "
                              "`runs show --json`) instead of the run"))
     note.add_argument("--clear", action="store_true", help=_("remove the note"))
