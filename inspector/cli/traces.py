@@ -124,26 +124,6 @@ def _run_ids(run_ids) -> dict:  # type: ignore[no-untyped-def]
     return {"run_id_range": [run_ids[0], run_ids[-1]], "runs_imported": len(run_ids)}
 
 
-def _runs_named(run_ids) -> str:  # type: ignore[no-untyped-def]
-    if len(run_ids) == 1:
-        return f"run {run_ids[0]}"
-    if len(run_ids) <= 10:
-        return f"runs {', '.join(map(str, run_ids))}"
-    consecutive = isinstance(run_ids, range) and run_ids.step == 1
-    return f"runs {run_ids[0]} {'to' if consecutive else '…'} {run_ids[-1]}"
-
-
-LISTED_IDS = 1000
-"""Beyond this many new runs, `import` names the first and last id rather than every one."""
-
-
-def _run_ids(run_ids) -> dict:  # type: ignore[no-untyped-def]
-    """The new runs' ids for --json: all of them, or (for very many) the first and the last."""
-    if len(run_ids) <= LISTED_IDS:
-        return {"run_ids": list(run_ids), "runs_imported": len(run_ids)}
-    return {"run_id_range": [run_ids[0], run_ids[-1]], "runs_imported": len(run_ids)}
-
-
 def _stored_as(run_ids) -> str:  # type: ignore[no-untyped-def]
     """Where the new runs went, in one sentence; very many are named by their first and last id."""
     if len(run_ids) == 1:
