@@ -139,10 +139,13 @@ def build_parser() -> Parser:
                                  usage=_("%(prog)s [options] RUN:STEP"))
     replay.intermixed = True
     replay.add_argument("target", metavar=_("RUN:STEP"),
-                        help=_("the step: its run's id and its number in the run, e.g. 17:3"))
+                        help=_("the step: its run (its id, last, last~N or the beginning of its uid) and its "
+                               "number in the run, e.g. 17:3 or last:1"))
     _server_options(replay, positional=False)
     task = commands.add_parser("task", help=_("look up a task made earlier (its status, and its result when it has "
-                                              "ended)"), usage=_("%(prog)s [options] SERVER TASK_ID"))
+                                              "ended)"),
+                                 usage=_('%(prog)s [options] SERVER TASK_ID\n       %(prog)s [options] --stdio '
+                                         '"COMMAND LINE" TASK_ID'))
     task.intermixed = True
     _server_options(task)
     task.add_argument("tool", nargs="?", metavar="TASK_ID", help=_("the task's id, as the server gave it"))
