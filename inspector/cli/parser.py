@@ -217,7 +217,9 @@ def build_parser() -> Parser:
                                                      "or a trace by id from Jaeger or Tempo"),
                                     usage=_("%(prog)s [options] FILE\n       %(prog)s [options] --from-jaeger URL "
                                             "--trace ID\n       %(prog)s [options] --from-tempo URL --trace ID"))
-    importing.add_argument("file", nargs="?", metavar=_("FILE"))
+    importing.add_argument("file", nargs="?", metavar=_("FILE"),
+                           help=_("the trace file to read: ours (as export writes it), reference payloads or OTLP "
+                                  "JSON; runs already here are not imported again"))
     _pull_options(importing)
     _json_option(importing)
     _db_option(importing)
@@ -362,7 +364,8 @@ def _server_commands(actions: argparse._SubParsersAction) -> None:
     _late_options(remove)
     importing = actions.add_parser("import", help=_("add the servers of a Claude Desktop, Cursor, VS Code or "
                                                     "MCP Inspector configuration file, shown first"))
-    importing.add_argument("file", metavar=_("FILE"))
+    importing.add_argument("file", metavar=_("FILE"),
+                           help=_("the configuration file: Claude Desktop's, Cursor's, VS Code's or MCP Inspector's"))
     importing.add_argument("--yes", action="store_true",
                            help=_("add them without asking (without a terminal and without --yes nothing is added)"))
     _late_options(importing)

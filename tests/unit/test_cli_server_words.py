@@ -109,3 +109,18 @@ def test_replays_help_says_its_run_is_named_as_runs_show_takes_it(capsys) -> Non
         main(["replay", "--help"])
     assert "last~N or the beginning of its uid) and its number in the run, e.g. 17:3 or last:1" in " ".join(
         capsys.readouterr().out.split())
+
+
+def test_every_positional_argument_of_a_command_says_what_it_is() -> None:
+    """`import --help` listed FILE with no words beside it."""
+    def parsers(parser):  # type: ignore[no-untyped-def]
+        yield parser
+        for action in parser._actions:
+            if isinstance(action.choices, dict):
+                for child in action.choices.values():
+                    yield from parsers(child)
+
+    silent = [f"{parser.prog} {action.metavar or action.dest}" for parser in parsers(build_parser())
+              for action in parser._positionals._group_actions
+              if not isinstance(action.choices, dict) and not action.help]
+    assert silent == []
