@@ -87,7 +87,9 @@ def _scenario(args: argparse.Namespace) -> int:
         try:
             server = ServerEndpoint(demo.start(), name="demo server", era=scenario.era)
         except DemoServerError as exc:
-            raise UsageError(exc) from None
+            from .demos import demo_start_failure
+
+            raise UsageError(demo_start_failure(exc)) from None
     try:
         with open_store(args.db) as store:
             # A demo server started for this run alone is not recorded among the servers.

@@ -94,6 +94,22 @@ class Parser(argparse.ArgumentParser):
                                       "example": shlex.quote(json.dumps(pairs, ensure_ascii=False))}))
         self.error(argparse._("unrecognized arguments: %s") % " ".join(extras))  # argparse's own sentence
 
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """As argparse's, but ``resources URL`` (a server where the action goes) says what to write."""
+        choices = action.choices
+        if (isinstance(action, argparse._SubParsersAction) and " " in self.prog and isinstance(value, str)
+                and choices is not None and value not in choices and "://" in value):
+            from inspector.i18n import N_
+            from inspector.i18n.messages import Message
+
+            actions = list(choices)
+            command = self.prog.rsplit(" ", 1)[-1]
+            raise UsageError(Message(N_("{command} needs what to do before the server, e.g. {example}; it can do: "
+                                        "{actions}."),
+                                     {"command": command, "example": f"{self.prog} {actions[0]} {value}",
+                                      "actions": ", ".join(actions)}))
+        super()._check_value(action, value)
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 

@@ -10,6 +10,7 @@ import threading
 
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message
+from inspector.i18n.os_reasons import os_reason
 
 from .common import EXIT_OK, UsageError
 
@@ -49,6 +50,26 @@ def _seconds(option: str, raw: str | None, *, allow_zero: bool = False) -> float
     return value
 
 
+def demo_start_failure(error: Exception, option: str | None = None) -> Message | Exception:
+    """Why the demo server did not start, in the reader's language: a port it cannot listen on (with
+    what to give ``option`` instead), or the reason it gave; ``error`` itself when it says neither."""
+    port, os_error = getattr(error, "port", None), getattr(error, "os_error", None)
+    if port is not None and os_error is not None:
+        if option is None:
+            return Message(N_("The demo server cannot listen on 127.0.0.1:{port} ({reason})."),
+                           {"port": port, "reason": os_reason(os_error)})
+        return Message(N_("The demo server cannot listen on 127.0.0.1:{port} ({reason}); choose another port "
+                          "with {option}, or 0 for any free one."),
+                       {"port": port, "reason": os_reason(os_error), "option": option})
+    if port is not None:
+        reason = getattr(error, "reason", None)
+        if reason:
+            return Message(N_("The demo server did not start on port {port}: {reason}."),
+                           {"port": port, "reason": reason})
+        return Message(N_("The demo server did not start on port {port}; it gave no reason."), {"port": port})
+    return error
+
+
 def serve_demo(args: argparse.Namespace) -> int:
     """Run the demo server in the foreground until Ctrl-C."""
     from inspector.demo import DemoOptions, DemoServer, DemoServerError
@@ -73,7 +94,7 @@ def serve_demo(args: argparse.Namespace) -> int:
     try:
         url = server.start()
     except DemoServerError as exc:
-        raise UsageError(exc) from None
+        raise UsageError(demo_start_failure(exc, "--port")) from None
     as_json = bool(getattr(args, "json", False))
     if as_json:
         from .ending import emit_json

@@ -39,7 +39,7 @@ def whole_number(what: str, low: int, high: int, sentence: Callable[[], str]) ->
     return parse
 
 
-run_id = whole_number("a run id", 1, LARGEST_ID,
-                      lambda: _("a run id must be a whole number from {low} to {high}, not {text}"))
+step_number = whole_number("a step number", 1, LARGEST_ID,
+                           lambda: _("a step number must be a whole number from {low} to {high}, not {text}"))
 limit = whole_number("the limit", 1, LARGEST_LIMIT,
                      lambda: _("the limit must be a whole number from {low} to {high}, not {text}"))

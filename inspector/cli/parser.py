@@ -139,10 +139,13 @@ def build_parser() -> Parser:
                                  usage=_("%(prog)s [options] RUN:STEP"))
     replay.intermixed = True
     replay.add_argument("target", metavar=_("RUN:STEP"),
-                        help=_("the step: its run's id and its number in the run, e.g. 17:3"))
+                        help=_("the step: its run (its id, last, last~N or the beginning of its uid) and its "
+                               "number in the run, e.g. 17:3 or last:1"))
     _server_options(replay, positional=False)
     task = commands.add_parser("task", help=_("look up a task made earlier (its status, and its result when it has "
-                                              "ended)"), usage=_("%(prog)s [options] SERVER TASK_ID"))
+                                              "ended)"),
+                                 usage=_('%(prog)s [options] SERVER TASK_ID\n       %(prog)s [options] --stdio '
+                                         '"COMMAND LINE" TASK_ID'))
     task.intermixed = True
     _server_options(task)
     task.add_argument("tool", nargs="?", metavar="TASK_ID", help=_("the task's id, as the server gave it"))
@@ -188,7 +191,7 @@ def build_parser() -> Parser:
     note.intermixed = True  # `runs note 4 --step 2 "text"`: the text may follow the options
     note.add_argument("run_id", metavar=_("RUN"), help=_(RUN_WORDS))
     note.add_argument("text", nargs="?", metavar="TEXT", help=_("the note (it replaces the one there was)"))
-    note.add_argument("--step", type=numbers.run_id, metavar="N",
+    note.add_argument("--step", type=numbers.step_number, metavar="N",
                       help=_("the step's number in its run (the window's \"Step N\", the \"sequence\" of "
                              "`runs show --json`) instead of the run"))
     note.add_argument("--clear", action="store_true", help=_("remove the note"))
@@ -198,7 +201,9 @@ def build_parser() -> Parser:
     add_compare_command(commands)
 
     export = commands.add_parser("export", help=_("write runs to a trace file (credentials are never written)"))
-    export.add_argument("run_ids", nargs="*", type=numbers.run_id, metavar=_("RUN_ID"), help=_("the runs to export"))
+    export.add_argument("run_ids", nargs="*", metavar=_("RUN"),
+                        help=_("the runs to export, each as `runs show` takes it: its id, last (the newest run), "
+                               "last~N (the N-th before it) or the beginning of its uid"))
     export.add_argument("--all", action="store_true", help=_("export every run"))
     export.add_argument("--outcome", choices=("ok", "failed", "cancelled", "interrupted"),
                         help=_("only runs with this status"))
@@ -212,7 +217,9 @@ def build_parser() -> Parser:
                                                      "or a trace by id from Jaeger or Tempo"),
                                     usage=_("%(prog)s [options] FILE\n       %(prog)s [options] --from-jaeger URL "
                                             "--trace ID\n       %(prog)s [options] --from-tempo URL --trace ID"))
-    importing.add_argument("file", nargs="?", metavar=_("FILE"))
+    importing.add_argument("file", nargs="?", metavar=_("FILE"),
+                           help=_("the trace file to read: ours (as export writes it), reference payloads or OTLP "
+                                  "JSON; runs already here are not imported again"))
     _pull_options(importing)
     _json_option(importing)
     _db_option(importing)
@@ -357,7 +364,8 @@ def _server_commands(actions: argparse._SubParsersAction) -> None:
     _late_options(remove)
     importing = actions.add_parser("import", help=_("add the servers of a Claude Desktop, Cursor, VS Code or "
                                                     "MCP Inspector configuration file, shown first"))
-    importing.add_argument("file", metavar=_("FILE"))
+    importing.add_argument("file", metavar=_("FILE"),
+                           help=_("the configuration file: Claude Desktop's, Cursor's, VS Code's or MCP Inspector's"))
     importing.add_argument("--yes", action="store_true",
                            help=_("add them without asking (without a terminal and without --yes nothing is added)"))
     _late_options(importing)

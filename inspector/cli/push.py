@@ -21,6 +21,7 @@ from inspector.store.outbox import Outbox
 
 from .common import EXIT_FAILED, EXIT_OK, BadInputError, UsageError, open_existing_store
 from .ending import emit_json
+from .run_choice import resolve_run
 
 #: The longest --wait accepted (an hour): beyond that, leave it to the next push.
 MAX_WAIT_S = 3600.0
@@ -53,7 +54,7 @@ def push(args: argparse.Namespace) -> int:
     if args.output is not None:
         raise UsageError(Message(N_("give -o FILE or --otlp-endpoint URL, not both")))
     if args.run_ids and args.all:
-        raise UsageError(Message(N_("give RUN_ID ... or --all, not both")))
+        raise UsageError(Message(N_("give RUN ... or --all, not both")))
     try:
         endpoint = traces_url(args.otlp_endpoint)
     except EndpointError:
@@ -78,7 +79,7 @@ def push(args: argparse.Namespace) -> int:
 
 
 def _selected(store: RunStore, args: argparse.Namespace) -> list[int]:
-    run_ids = list(dict.fromkeys(args.run_ids)) or None
+    run_ids = list(dict.fromkeys(resolve_run(store, given).id for given in args.run_ids)) or None
     found = store.list_runs(outcome=args.outcome, run_ids=run_ids, limit=None)
     if run_ids is not None:
         missing = [run_id for run_id in run_ids if run_id not in {run.id for run in found}]

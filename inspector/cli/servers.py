@@ -242,15 +242,17 @@ def _servers(store: RunStore, as_json: bool) -> int:
     transport = max(len(heading[1]), 5)
     eras = [era_cell(server) for server in servers]
     era_width = max(len(heading[8]), *(len(cell) for cell in eras))
-    print(f"{heading[0]:<40}  {heading[1]:<{transport}}  {heading[8]:<{era_width}}  {heading[2]:<{at}}  "
+    labels = [one_line(server.name or server.url) for server in servers]
+    # As wide as the longest name or address (a command server's "stdio:/…/bin/x" may be long), at least 40.
+    name_width = max(40, len(heading[0]), *(len(label) for label in labels))
+    print(f"{heading[0]:<{name_width}}  {heading[1]:<{transport}}  {heading[8]:<{era_width}}  {heading[2]:<{at}}  "
           f"{heading[3]:>9}  {heading[4]:>{counts[0]}}  {heading[5]:>{counts[1]}}  {heading[6]:>{counts[2]}}  "
           f"{heading[7]:>{counts[3]}}")
-    for server, era in zip(servers, eras, strict=True):
+    for server, era, label in zip(servers, eras, labels, strict=True):
         tool_errors = f"({server.tool_error_count})"
         latency = ("-" if server.last_latency_ms is None
                    else readable_duration(server.last_latency_ms))
-        label = server.name or server.url
-        print(one_line(f"{label:<40}  {server.transport:<{transport}}  {era:<{era_width}}  "
+        print(one_line(f"{label:<{name_width}}  {server.transport:<{transport}}  {era:<{era_width}}  "
                        f"{when(server.last_contact_at):<{at}}  "
                        f"{latency:>9}  {server.ok_count:>{counts[0]}}  "
                        f"{server.failed_count + server.tool_error_count:>{counts[1]}}  "

@@ -22,7 +22,15 @@ from inspector.i18n.os_reasons import os_reason
 from inspector.mcp import CancelSignal, McpClient, NullObserver, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.discovery import canonical_resource
-from inspector.mcp.signin.flow import SignInStep
+from inspector.mcp.signin.flow import (
+    STEP_BROWSER,
+    STEP_CLIENT,
+    STEP_REFRESH,
+    STEP_RESOURCE,
+    STEP_SERVER,
+    STEP_TOKEN,
+    SignInStep,
+)
 from inspector.mcp.signin.model import SignInSettings, SignInVault
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
@@ -95,6 +103,20 @@ def signin_vault() -> SignInVault:
     return LazyVault()  # type: ignore[return-value]
 
 
+def step_words(step: str) -> str:
+    """A sign-in step in words, as the window's sign-in view names it (its leg's name, "sign-in: client",
+    otherwise)."""
+    words = {
+        STEP_RESOURCE: _("Finding the server's sign-in metadata"),
+        STEP_SERVER: _("Finding the authorization server"),
+        STEP_CLIENT: _("Registering the client"),
+        STEP_BROWSER: _("Signing in in the browser"),
+        STEP_TOKEN: _("Getting the token"),
+        STEP_REFRESH: _("Refreshing the token"),
+    }
+    return words.get(step, step)
+
+
 class SignInPrinter(NullObserver):
     """Says each step of a sign-in on stderr as it happens (the browser's address too)."""
 
@@ -102,7 +124,7 @@ class SignInPrinter(NullObserver):
         self.stream = stream or sys.stderr
 
     def signin_step(self, step: SignInStep) -> None:
-        print(_("run-inspector: {step}: {detail}").format(step=step.step, detail=translate(step.detail)),
+        print(_("run-inspector: {step}: {detail}").format(step=step_words(step.step), detail=translate(step.detail)),
               file=self.stream, flush=True)
         if step.address:
             print(_("run-inspector: if no browser opens, open this address to sign in:\n  {address}").format(

@@ -13,6 +13,7 @@ from inspector.transfer import TraceDestinationError, TraceExportError, TraceImp
 
 from .common import EXIT_OK, BadInputError, CommandError, UsageError, database_path, open_existing_store, open_store
 from .ending import emit_json
+from .run_choice import resolve_run
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,6 +25,9 @@ def run(args: argparse.Namespace) -> int:
         if args.output is None:
             raise UsageError(Message(N_("export needs -o FILE (the file to write) or --otlp-endpoint URL (a "
                                         "collector to send the runs to)")))
+        if args.output == "-":  # not standard output, as elsewhere: a file named "-" was written
+            raise UsageError(Message(N_("export writes a file, not standard output: give -o a file name "
+                                        "(e.g. -o runs.json)")))
         return _export(args)
     if args.from_jaeger is not None or args.from_tempo is not None:
         from .pull import pull
@@ -39,16 +43,17 @@ def run(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     # A filter alone selects: `--outcome cancelled` exports every cancelled run.
     if not args.run_ids and not args.all and args.outcome is None:
-        raise UsageError(Message(N_("export needs RUN_ID ..., --outcome STATUS or --all to say which runs to write")))
+        raise UsageError(Message(N_("export needs RUN ..., --outcome STATUS or --all to say which runs to write")))
     if args.run_ids and args.all:
-        raise UsageError(Message(N_("give RUN_ID ... or --all, not both")))
+        raise UsageError(Message(N_("give RUN ... or --all, not both")))
     store = open_existing_store(args.db)  # reading never creates a database
     if store is None:
         raise BadInputError(Message(N_("There are no runs to export: the run database {path} does not exist yet."),
                                     {"path": database_path(args.db)}))
     with store:
+        run_ids = [resolve_run(store, given).id for given in args.run_ids]  # `last`, a uid's beginning
         try:
-            report = export(store, args.run_ids or None, args.outcome, args.output, args.format,
+            report = export(store, run_ids or None, args.outcome, args.output, args.format,
                             progress=_progress_line())
         except UnknownRunError as exc:
             _clear_progress()
@@ -106,26 +111,6 @@ def _import(args: argparse.Namespace) -> int:
                               count).format(count=count))
     print(" ".join(lines))
     return EXIT_OK
-
-
-LISTED_IDS = 1000
-"""Beyond this many new runs, `import` names the first and last id rather than every one."""
-
-
-def _run_ids(run_ids) -> dict:  # type: ignore[no-untyped-def]
-    """The new runs' ids for --json: all of them, or (for very many) the first and the last."""
-    if len(run_ids) <= LISTED_IDS:
-        return {"run_ids": list(run_ids), "runs_imported": len(run_ids)}
-    return {"run_id_range": [run_ids[0], run_ids[-1]], "runs_imported": len(run_ids)}
-
-
-def _runs_named(run_ids) -> str:  # type: ignore[no-untyped-def]
-    if len(run_ids) == 1:
-        return f"run {run_ids[0]}"
-    if len(run_ids) <= 10:
-        return f"runs {', '.join(map(str, run_ids))}"
-    consecutive = isinstance(run_ids, range) and run_ids.step == 1
-    return f"runs {run_ids[0]} {'to' if consecutive else '…'} {run_ids[-1]}"
 
 
 LISTED_IDS = 1000

@@ -18,7 +18,16 @@ HOST = "127.0.0.1"
 
 
 class DemoServerError(RuntimeError):
-    """The demo server could not start (e.g. its port is taken); the message says what to do."""
+    """The demo server could not start (e.g. its port is taken); the message says what to do (in
+    English). ``port``, and ``os_error`` (the port could not be bound) or ``reason`` (the server's
+    own, as it gave it), let a caller say it in the reader's language."""
+
+    def __init__(self, message: str, port: int | None = None, os_error: OSError | None = None,
+                 reason: str | None = None) -> None:
+        super().__init__(message)
+        self.port = port
+        self.os_error = os_error
+        self.reason = reason
 
 
 class _Uvicorn(uvicorn.Server):
@@ -71,8 +80,9 @@ class DemoServer:
         while not server.started:
             if not thread.is_alive() or waited > START_TIMEOUT_S:
                 self.stop()
+                reason = str(failure[0]) if failure else None
                 raise DemoServerError(f"The demo server did not start on port {port}: "
-                                      f"{failure[0] if failure else 'it gave no reason'}.")
+                                      f"{reason or 'it gave no reason'}.", port, reason=reason)
             thread.join(0.02)
             waited += 0.02
         self.url = f"http://{HOST}:{port}{MCP_PATH}"
@@ -110,7 +120,7 @@ def _bind(port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         raise DemoServerError(f"The demo server cannot listen on {HOST}:{port} ({exc.strerror}); "
-                              "choose another port with --port, or 0 for any free one.") from None
+                              "choose another port with --port, or 0 for any free one.", port, exc) from None
     sock.listen(128)
     sock.set_inheritable(True)
     return sock

@@ -24,9 +24,15 @@ def transport_line(payload: Mapping[str, Any]) -> str | None:
     name = transport_name(payload.get("transport"))
     if name is None:
         return None
-    if payload.get("transport") in ("http", "sse") and not _answered_over_http(payload.get("legs")):
+    legs = payload.get("legs")
+    if payload.get("transport") in ("http", "sse") and not _answered_over_http(legs):
         # Nothing came back: the version and era are only what the client would have spoken.
         return _("Tried over {transport}: no answer from the server").format(transport=name)
+    if payload.get("transport") == "stdio":
+        if _not_started(legs):
+            return _("Tried over {transport}: the server's command did not start").format(transport=name)
+        if not _answered_over_stdio(legs):
+            return _("Tried over {transport}: no answer from the server").format(transport=name)
     version = payload.get("protocolVersion")
     era = payload.get("era")
     if isinstance(version, str) and version:
@@ -47,6 +53,27 @@ def _answered_over_http(legs: object) -> bool:
     if not isinstance(legs, list) or not legs:
         return True
     return any(isinstance(leg, Mapping) and isinstance(leg.get("httpStatus"), int) for leg in legs)
+
+
+def _not_started(legs: object) -> bool:
+    """Whether a command server's ``start`` leg failed: its program never ran (not found, not allowed)."""
+    return isinstance(legs, list) and any(
+        isinstance(leg, Mapping) and leg.get("method") == "start" and leg.get("outcome") == "failed" for leg in legs)
+
+
+def _answered_over_stdio(legs: object) -> bool:
+    """Whether a command server answered any request: a leg after its start that went well, or that
+    kept an answer (an error is an answer). A step that says nothing of its legs, or whose legs kept
+    nothing of what travelled (the wire level off), is taken as answered unless no request was made."""
+    if not isinstance(legs, list) or not legs:
+        return True
+    sent = [leg for leg in legs if isinstance(leg, Mapping) and leg.get("method") != "start"]
+    if not sent:
+        return False
+    if any(leg.get("outcome") == "ok" for leg in sent):
+        return True
+    kept = [leg.get("exchange") for leg in sent if isinstance(leg.get("exchange"), Mapping)]
+    return not kept or any(exchange.get("answer") is not None for exchange in kept)
 
 
 def command_line(payload: Mapping[str, Any]) -> str | None:

@@ -1,6 +1,7 @@
 """Why JSON that a person wrote does not parse, in words of ours: Python's json module says it in
 a fixed set of English messages ("Expecting ',' delimiter"). For the JSON typed as a tool's
-arguments (the window's JSON tab, ``call --args``) and a scenario file. No I/O.
+arguments (the window's JSON tab, ``call --args``), a scenario file and a server configuration
+file. No I/O.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .json_words import decoder_reason
 from .messages import N_, Message, Number, system_reason
 from .server import InvalidServerError, ServerEndpoint
 from .server_command import InvalidCommandError, ServerCommand
@@ -106,6 +107,10 @@ def parse_server_config(data: bytes, name: str = "the file") -> ServerConfig:
     except RecursionError:
         raise ServerConfigError(Message(N_("{file} is nested too deeply to be a server configuration"),
                                         {"file": name})) from None
+    except json.JSONDecodeError as error:  # said in words of ours, where it is (Python's are English)
+        raise ServerConfigError(Message(N_("{file} is not valid JSON at line {line}, column {column}: {reason}"),
+                                        {"file": name, "line": error.lineno, "column": error.colno,
+                                         "reason": decoder_reason(error.msg)})) from None
     except ValueError as error:
         raise ServerConfigError(Message(N_("{file} is not valid JSON: {reason}"),
                                         {"file": name, "reason": str(error)[:200]})) from None

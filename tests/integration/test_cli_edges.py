@@ -327,6 +327,11 @@ def test_a_budget_below_the_floor_is_raised_and_said_once(sdk_url: str) -> None:
     assert "0.5 s" in line and "raised to 1 s" in line
     readable = cli("ping", sdk_url, "--budget", "0.5", "--no-store")
     assert readable.stderr.count("raised to 1 s") == 1 and "raised" not in readable.stdout
+    # In German the floor is said in the unit (it was "von 1 Sekunden": a plural for one).
+    german = cli("--lang", "de", "ping", sdk_url, "--budget", "0.5", "--no-store")
+    assert german.stderr.strip().splitlines() == [
+        "run-inspector: Ein Budget von 0,5 s liegt unter dem Minimum von 1 s für einen Schritt; es wurde auf 1 s "
+        "angehoben."]
     plain = cli("ping", sdk_url, "--budget", "3", "--json", "--no-store")
     assert plain.stderr == "" and "budget_requested_s" not in json.loads(plain.stdout)
 

@@ -47,6 +47,9 @@ def test_bad_note_commands_say_what_is_wrong_and_change_nothing(tmp_path: Path) 
     for args, said in ((("runs", "note", run_id), "needs the note's text, or --clear"),
                        (("runs", "note", run_id, "x", "--clear"), "needs the note's text, or --clear"),
                        (("runs", "note", run_id, "--step", "99", "x"), f"Run {run_id} has no step 99."),
+                       # A step's number is not a run id (it said "a run id must be a whole number").
+                       (("runs", "note", run_id, "--step", "0", "x"),
+                        "argument --step: a step number must be a whole number from 1 to"),
                        (("runs", "note", "42", "x"), "There is no run 42."),
                        (("runs", "note", run_id, "y" * 20_001), "at most 20000 are kept")):
         done = cli(db, *args)

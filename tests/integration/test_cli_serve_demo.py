@@ -80,3 +80,25 @@ def test_serve_demo_for_a_parent_says_where_in_json_and_stops_when_its_stdin_clo
     assert done.returncode == 2
     error = json.loads(done.stdout)["error"]
     assert error["kind"] == "usage" and "cannot listen" in error["message"]
+
+
+def test_a_taken_port_is_said_in_the_readers_language(capsys):
+    """The demo server's 'cannot listen' sentence was English in German output, with the C
+    library's "Address already in use" inside it."""
+    import socket
+
+    from inspector.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert main(["serve-demo", "--port", str(port)]) == 2
+        english = capsys.readouterr().err
+        assert main(["--lang", "de", "serve-demo", "--port", str(port)]) == 2
+        german = capsys.readouterr().err
+    assert english.strip() == (f"run-inspector: The demo server cannot listen on 127.0.0.1:{port} (the address "
+                               "is in use already); choose another port with --port, or 0 for any free one.")
+    assert german.strip() == (f"run-inspector: Der Demo-Server kann nicht auf 127.0.0.1:{port} lauschen (die "
+                              "Adresse wird bereits verwendet); wählen Sie mit --port einen anderen Port oder 0 "
+                              "für einen beliebigen freien.")

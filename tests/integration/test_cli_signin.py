@@ -35,7 +35,7 @@ def test_a_call_signs_in_through_the_browser_then_runs_afresh_with_its_whole_bud
     report = json.loads(done.stdout)
     assert report["outcome"] == "ok" and report["waited_for_signin"] == 1
     assert report["legs"][0]["granted_s"] == 15  # the call started afresh: its first leg had the whole budget
-    assert "asks for a sign-in" in done.stderr and "sign-in: token" in done.stderr
+    assert "asks for a sign-in" in done.stderr and "run-inspector: Getting the token: " in done.stderr
     assert "/authorize?" in done.stderr  # the address is printed, for a machine without a browser
     assert issued and not any(secret in done.stdout + done.stderr for secret in issued)
 
@@ -143,3 +143,20 @@ def test_a_command_on_a_server_that_never_asks_for_a_sign_in_never_looks_for_the
         done = subprocess.run([sys.executable, "-c", script, "tools", url, "--db", str(tmp_path / "runs.db")],
                               capture_output=True, text=True, timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "False 0", done.stdout + done.stderr
+
+
+def test_the_steps_of_a_sign_in_are_said_in_words_in_the_readers_language(capsys):
+    """Each step's line began with its leg's name ("run-inspector: sign-in: resource metadata: Der Server
+    veröffentlicht …"), English in German output; now as the window's sign-in view names it."""
+    from inspector.cli import main
+    from inspector.demo import DemoServer
+
+    with DemoServer() as demo:  # no sign-in metadata, no client registration: it fails at registering
+        assert main(["signin", demo.url, "--budget", "5"]) == 1
+        english = capsys.readouterr().err.splitlines()
+        assert main(["--lang", "de", "signin", demo.url, "--budget", "5"]) == 1
+        german = capsys.readouterr().err.splitlines()
+    assert english[0].startswith("run-inspector: Finding the server's sign-in metadata: The server publishes no ")
+    assert english[1].startswith("run-inspector: Finding the authorization server: ")
+    assert german[0].startswith("run-inspector: Anmelde-Metadaten des Servers finden: Der Server veröffentlicht ")
+    assert german[1].startswith("run-inspector: Autorisierungsserver finden: ")

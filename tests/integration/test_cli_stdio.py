@@ -413,3 +413,24 @@ def test_servers_db_before_the_action_is_the_database_used(tmp_path: Path) -> No
     assert named.exists() and not Path(os.environ["RUN_INSPECTOR_DB"]).exists()
     listed = json.loads(cli("servers", "--json", "--db", str(named)).stdout)["servers"]
     assert [server["name"] for server in listed] == ["here"]
+
+
+def test_runs_show_does_not_say_a_command_server_was_reached_when_it_never_answered(tmp_path: Path) -> None:
+    """A program that was not found, or that exited before it answered, was shown as "Reached over
+    stdio, MCP 2026-07-28, stateless era"; an HTTP server that never answered says "Tried over"."""
+    db = str(tmp_path / "runs.db")
+    assert cli("call", "--stdio", "no-such-program-4711", "x", "--db", db).returncode == 1
+    assert cli("call", "--stdio", "false", "x", "--db", db).returncode == 1
+    assert cli("call", "--stdio", SERVER, "echo", "--args", '{"text": "hi"}', "--db", db).returncode == 0
+
+    def transport(run: str, lang: str = "en") -> list[str]:
+        shown = cli("--lang", lang, "runs", "show", run, "--db", db)
+        assert shown.returncode == 0, shown.stderr
+        return [line.strip() for line in shown.stdout.splitlines()
+                if line.strip().startswith(("Reached over", "Tried over", "Erreicht über", "Über"))]
+
+    assert transport("1") == ["Tried over stdio: the server's command did not start"]
+    assert transport("2") == ["Tried over stdio: no answer from the server"]
+    assert transport("3")[0].startswith("Reached over stdio, MCP ")
+    assert transport("1", "de") == ["Über stdio versucht: der Befehl des Servers ist nicht gestartet"]
+    assert transport("2", "de") == ["Über stdio versucht: keine Antwort vom Server"]

@@ -256,3 +256,21 @@ def test_runs_list_server_takes_a_configured_name_too(url: str, tmp_path: Path, 
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.strip().count("\n") == 0 and "No configured server is named Production" in captured.err
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_servers_table_stays_aligned_beside_a_long_address(tmp_path: Path, capsys, lang: str) -> None:
+    """A name or address longer than 40 characters (a command server's "stdio:/…/bin/mcp-server-time")
+    pushed the rest of its row two places right of the headings."""
+    from inspector.cli import main
+
+    db = str(tmp_path / "runs.db")
+    long = "http://127.0.0.1:9/a/rather/long/path/to/an/mcp/endpoint/mcp"
+    assert main(["servers", "set", "http://127.0.0.1:9/mcp", "--db", db]) == 0
+    assert main(["servers", "set", long, "--era", "handshake", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["--lang", lang, "servers", "--db", db]) == 0
+    heading, *rows = capsys.readouterr().out.splitlines()
+    column = heading.index("Transport")
+    assert sorted(row[column:].split()[:2] for row in rows) == [["http", "auto"], ["http", "handshake"]]
+    assert any(row.startswith(long + "  ") for row in rows)

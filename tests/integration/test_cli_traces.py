@@ -138,3 +138,47 @@ def test_a_bad_file_changes_nothing_and_says_where(tmp_path: Path) -> None:
     cut = cli("import", str(truncated), "--db", str(db))
     assert cut.returncode == 2 and "byte" in cut.stderr
     assert fingerprint() == before
+
+
+def test_export_names_runs_as_runs_show_does(tmp_path: Path, capsys) -> None:
+    """`runs show`, `compare`, `runs note` and `replay` take last, last~N or a uid's beginning;
+    `export last` was refused ("a run id must be a whole number ..., not last")."""
+    from inspector.cli import main
+    from inspector.store import RunStore
+
+    db = str(tmp_path / "runs.db")
+    with RunStore.open(db) as store:
+        first, second, third = (store.start_run(title, "live", None) for title in ("one", "two", "three"))
+        uid = store.get_run(first).uid
+    out = tmp_path / "named.json"
+    assert main(["export", "last", "last~1", uid[:8], "-o", str(out), "--json", "--db", db]) == 0
+    assert json.loads(capsys.readouterr().out)["runs"] == 3
+    assert sorted(run["title"] for run in json.loads(out.read_text())["runs"]) == ["one", "three", "two"]
+    assert main(["export", "last", "-o", str(out), "--db", db]) == 0
+    assert [run["title"] for run in json.loads(out.read_text())["runs"]] == ["three"]
+    capsys.readouterr()
+    assert main(["export", "no", "-o", str(tmp_path / "none.json"), "--db", db]) == 2
+    assert "no names no run: give a run's id, last, last~N" in capsys.readouterr().err
+    assert main(["--lang", "de", "export", "last~9", "-o", str(tmp_path / "none.json"), "--db", db]) == 2
+    assert "Es gibt keinen Lauf last~9" in capsys.readouterr().err
+    assert not (tmp_path / "none.json").exists()
+    assert (second, third) == (first + 1, first + 2)
+
+
+def test_export_to_a_dash_is_refused_not_written_to_a_file_named_dash(tmp_path: Path, capsys,
+                                                                    monkeypatch) -> None:
+    from inspector.cli import main
+    from inspector.store import RunStore
+
+    db = str(tmp_path / "runs.db")
+    with RunStore.open(db) as store:
+        store.start_run("one", "live", None)
+    monkeypatch.chdir(tmp_path)
+    assert main(["export", "last", "-o", "-", "--db", db]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "run-inspector: export writes a file, not standard output: give -o a file name (e.g. -o runs.json)")
+    assert main(["--lang", "de", "export", "last", "-o", "-", "--db", db]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "run-inspector: export schreibt eine Datei, nicht in die Standardausgabe: Geben Sie bei -o einen "
+        "Dateinamen an (z. B. -o runs.json)")
+    assert not (tmp_path / "-").exists()

@@ -25,3 +25,20 @@ def test_other_stray_words_keep_argparses_sentence(capsys, tmp_path) -> None:
     assert err.strip().endswith("unrecognized arguments: bogus")
     assert main(["--db", str(tmp_path / "runs.db"), "tools", "http://127.0.0.1:9/mcp", "a=b"]) == 2
     assert "--args" not in capsys.readouterr().err  # only call takes a tool's arguments
+
+
+def test_a_server_where_the_action_goes_gets_an_example_with_the_action(capsys, tmp_path) -> None:
+    """`resources URL` (as `tools URL` is written) said argparse's "argument {list,templates,read,
+    subscribe}: invalid choice: 'http://…'"."""
+    db = str(tmp_path / "runs.db")
+    assert main(["--db", db, "resources", "http://127.0.0.1:9/mcp"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "run-inspector: resources needs what to do before the server, e.g. run-inspector resources list "
+        "http://127.0.0.1:9/mcp; it can do: list, templates, read, subscribe.")
+    assert main(["--lang", "de", "--db", db, "prompts", "http://127.0.0.1:9/mcp"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "run-inspector: prompts braucht vor dem Server, was zu tun ist, z. B. run-inspector prompts list "
+        "http://127.0.0.1:9/mcp; möglich: list, get.")
+    assert main(["--db", db, "resources", "lis"]) == 2  # a mistyped action: argparse's sentence, with the choices
+    assert "invalid choice: 'lis'" in capsys.readouterr().err
+    assert not (tmp_path / "runs.db").exists()

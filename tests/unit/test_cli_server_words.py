@@ -90,3 +90,37 @@ def test_usage_shows_both_forms() -> None:
     usage = build_parser()._subparsers._group_actions[0].choices["call"].format_usage()  # type: ignore[union-attr]
     assert 'run-inspector call [options] SERVER TOOL' in usage
     assert 'run-inspector call [options] --stdio "COMMAND LINE" TOOL' in usage
+
+
+def test_every_command_that_takes_stdio_shows_its_stdio_form() -> None:
+    """`task` takes --stdio (its SERVER "left out with --stdio") but its usage showed SERVER TASK_ID alone."""
+    commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    for name, command in commands.items():
+        takes_stdio = any("--stdio" in action.option_strings for action in command._actions)
+        if takes_stdio and name != "replay":  # replay's server is an option: its RUN:STEP comes alone
+            assert '--stdio "COMMAND LINE"' in command.format_usage(), name
+    assert 'run-inspector task [options] --stdio "COMMAND LINE" TASK_ID' in commands["task"].format_usage()
+
+
+def test_replays_help_says_its_run_is_named_as_runs_show_takes_it(capsys) -> None:
+    from inspector.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    assert "last~N or the beginning of its uid) and its number in the run, e.g. 17:3 or last:1" in " ".join(
+        capsys.readouterr().out.split())
+
+
+def test_every_positional_argument_of_a_command_says_what_it_is() -> None:
+    """`import --help` listed FILE with no words beside it."""
+    def parsers(parser):  # type: ignore[no-untyped-def]
+        yield parser
+        for action in parser._actions:
+            if isinstance(action.choices, dict):
+                for child in action.choices.values():
+                    yield from parsers(child)
+
+    silent = [f"{parser.prog} {action.metavar or action.dest}" for parser in parsers(build_parser())
+              for action in parser._positionals._group_actions
+              if not isinstance(action.choices, dict) and not action.help]
+    assert silent == []

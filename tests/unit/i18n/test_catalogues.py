@@ -129,3 +129,26 @@ def test_no_message_is_hidden_inside_an_f_string() -> None:
               if (calls := _calls_inside_fstrings(path.read_text(encoding="utf-8")))}
     assert hidden == {}
     assert _calls_inside_fstrings("x = f\"{_('Duration (ms)'):>13}\"") == ["line 1: _(...)"]
+
+
+def _german_texts(message) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    sources = message.id if isinstance(message.id, tuple) else (message.id,)
+    translations = message.string if isinstance(message.string, tuple) else (message.string,)
+    return " ".join(sources), " ".join(translations)
+
+
+def test_german_keeps_the_house_words_for_operation_outcome_and_result() -> None:
+    """An operation is a "Vorgang", an outcome an "Ergebnis", a result a "Resultat": the proxy said
+    "jede Operation", a replay "derselbe Ausgang, dasselbe Ergebnis" (its outcome and its result
+    in words that mean the other), an output schema check "Das Ergebnis des Tools"."""
+    wrong = []
+    for message in messages("de"):
+        source, german = _german_texts(message)
+        if re.search(r"(?i)\boperations?\b", source) and re.search(r"\bOperation(en)?\b", german):
+            wrong.append((source, german))
+        if re.search(r"(?i)\boutcomes?\b", source) and re.search(r"\bAusgang|\bAusgänge", german):
+            wrong.append((source, german))
+        if (re.search(r"(?i)\bresults?\b", source) and not re.search(r"(?i)\boutcomes?\b", source)
+                and "Ergebnis" in german):
+            wrong.append((source, german))
+    assert wrong == []

@@ -15,3 +15,19 @@ def test_replays_are_named_with_their_outcome_and_without_empty_brackets() -> No
         assert replayed_as_text([(3, "cancelled"), (9, "")]) == "wiederholt als Lauf 3 (abgebrochen), Lauf 9"
     finally:
         set_language("en")
+
+
+def test_a_replays_verdict_says_its_outcome_and_its_result_in_the_house_words() -> None:
+    """German said "derselbe Ausgang, dasselbe Ergebnis": the outcome is an "Ergebnis", the result a
+    "Resultat"."""
+    from inspector.i18n.replays import replay_verdict
+
+    assert replay_verdict("ok", "ok", True, 10, 10) == "Replay: the same outcome, the same result, about as fast."
+    set_language("de")
+    try:
+        assert replay_verdict("ok", "ok", True, 10, 10) == (
+            "Wiederholung: dasselbe Ergebnis, dasselbe Resultat, etwa gleich schnell.")
+        assert replay_verdict("ok", "failed", False, 10, 10) == (
+            "Wiederholung: vorher ok, jetzt fehlgeschlagen, ein anderes Resultat, etwa gleich schnell.")
+    finally:
+        set_language("en")

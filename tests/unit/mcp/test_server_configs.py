@@ -94,6 +94,24 @@ def test_a_file_that_is_no_server_configuration_is_named(data: bytes, words: str
     assert words in str(raised.value)
 
 
+def test_json_that_does_not_parse_is_said_where_and_why_in_the_readers_language() -> None:
+    """It said Python's English ("Invalid control character at: line 1 column 9 (char 8)"), in German too."""
+    from inspector import i18n
+    from inspector.i18n.messages import translate
+
+    with pytest.raises(ServerConfigError) as raised:
+        parse_server_config(b'{"broken\n', "mcp.json")
+    assert str(raised.value) == ("mcp.json is not valid JSON at line 1, column 9: a control character inside a "
+                                 "string (it must be escaped)")
+    assert i18n.set_language("de") == "de"
+    try:
+        assert translate(raised.value.sentence) == (
+            "mcp.json ist in Zeile 1, Spalte 9 kein gültiges JSON: ein Steuerzeichen in einer Zeichenkette (es muss "
+            "maskiert werden)")
+    finally:
+        i18n.set_language("en")
+
+
 def test_entries_of_the_wrong_shape_are_skipped_with_a_reason_and_the_rest_kept() -> None:
     read = parse_server_config(config({"mcpServers": {
         "args-not-list": {"command": "x", "args": "-y"}, "env-number": {"command": "x", "env": {"A": 1}},
