@@ -16,21 +16,14 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 from typing import Any
 
+from inspector.gui.workbench.signin_steps import step_words
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
 from inspector.i18n.os_reasons import os_reason
 from inspector.mcp import CancelSignal, McpClient, NullObserver, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.discovery import canonical_resource
-from inspector.mcp.signin.flow import (
-    STEP_BROWSER,
-    STEP_CLIENT,
-    STEP_REFRESH,
-    STEP_RESOURCE,
-    STEP_SERVER,
-    STEP_TOKEN,
-    SignInStep,
-)
+from inspector.mcp.signin.flow import SignInStep
 from inspector.mcp.signin.model import SignInSettings, SignInVault
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
@@ -101,20 +94,6 @@ def signin_vault() -> SignInVault:
     from inspector.store.signin_vault import LazyVault
 
     return LazyVault()  # type: ignore[return-value]
-
-
-def step_words(step: str) -> str:
-    """A sign-in step in words, as the window's sign-in view names it (its leg's name, "sign-in: client",
-    otherwise)."""
-    words = {
-        STEP_RESOURCE: _("Finding the server's sign-in metadata"),
-        STEP_SERVER: _("Finding the authorization server"),
-        STEP_CLIENT: _("Registering the client"),
-        STEP_BROWSER: _("Signing in in the browser"),
-        STEP_TOKEN: _("Getting the token"),
-        STEP_REFRESH: _("Refreshing the token"),
-    }
-    return words.get(step, step)
 
 
 class SignInPrinter(NullObserver):

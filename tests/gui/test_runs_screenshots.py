@@ -4,6 +4,8 @@ its cancelled step's detail, and an imported OTLP trace. Each checks the state i
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -100,18 +102,28 @@ def test_screenshot_an_imported_otlp_trace(qtbot, make_window, tmp_path) -> None
     assert save(window, "runs-imported-otlp").exists()
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
-def test_screenshot_the_runs_tab_at_the_default_size(qtbot, make_window, language) -> None:
+@contextmanager
+def mixed_run_step_four(qtbot, make_window, language: str) -> Iterator:
+    """The window in ``language`` on its Runs tab, a mixed run's cancelled step (its fifth) selected;
+    English again afterwards, whatever the test found."""
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store)
     window = make_window(wait_tools=False)
     switch_language(language)
     try:
         window.tabs.setCurrentWidget(window.runs_tab)
+        qtbot.waitUntil(lambda: window.runs_tab.runs.row_of(run_id) is not None)
+        window.runs_tab.select_runs([run_id])
+        window.runs_tab.select_step(4)
+        yield window
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_screenshot_the_runs_tab_at_the_default_size(qtbot, make_window, language) -> None:
+    with mixed_run_step_four(qtbot, make_window, language) as window:
         tab = window.runs_tab
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        tab.select_runs([run_id])
-        tab.select_step(4)
         QApplication.processEvents()
         assert save(window, f"runs-default-size-{language}").exists()
         details = tab.timeline_view.columnWidth(COLUMNS.index("details"))
@@ -127,8 +139,6 @@ def test_screenshot_the_runs_tab_at_the_default_size(qtbot, make_window, languag
             name = bar.tabText(index)
             assert bar.tabRect(index).right() < tab.detail.tabs.width(), name
             assert bar.tabRect(index).width() >= bar.fontMetrics().horizontalAdvance(name) + 8, name
-    finally:
-        switch_language("en")
 
 
 def shown_tabs(bar) -> list[int]:
@@ -139,17 +149,9 @@ def shown_tabs(bar) -> list[int]:
 def test_screenshot_seven_tabs_in_the_narrowest_step_detail(qtbot, make_window, language) -> None:
     """A step with every tab of ours (a command server's, with structured content) beside the timeline
     at the detail's least width: each tab shows (none behind scroll arrows), the short names whole."""
-    with RunStore.open(resolve_db_path()) as store:
-        run_id = mixed_run(store)
-    window = make_window(wait_tools=False)
-    switch_language(language)
-    try:
-        window.tabs.setCurrentWidget(window.runs_tab)
+    with mixed_run_step_four(qtbot, make_window, language) as window:
         tab = window.runs_tab
         detail = tab.detail
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        tab.select_runs([run_id])
-        tab.select_step(4)
         for page in (detail.structured, detail.stderr):
             detail.tabs.setTabVisible(detail.tabs.indexOf(page), True)
         least = detail.minimumSizeHint().width()
@@ -161,8 +163,6 @@ def test_screenshot_seven_tabs_in_the_narrowest_step_detail(qtbot, make_window, 
         shortest = min(shown_tabs(bar), key=lambda index: bar.fontMetrics().horizontalAdvance(bar.tabText(index)))
         assert not bar.is_cut(shortest), bar.tabText(shortest)  # only the longer names are cut
         save(window, f"runs-seven-tabs-narrow-{language}")
-    finally:
-        switch_language("en")
 
 
 @pytest.mark.parametrize(("size", "language"), [((1200, 760), "en"), ((1200, 760), "de"), ((1440, 900), "en"),
