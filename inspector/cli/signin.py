@@ -16,14 +16,13 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 from typing import Any
 
-from inspector.gui.workbench.signin_steps import step_words
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
 from inspector.i18n.os_reasons import os_reason
 from inspector.mcp import CancelSignal, McpClient, NullObserver, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.discovery import canonical_resource
-from inspector.mcp.signin.flow import SignInStep
+from inspector.mcp.signin.flow import STEP_WORDS, SignInStep
 from inspector.mcp.signin.model import SignInSettings, SignInVault
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
@@ -96,6 +95,12 @@ def signin_vault() -> SignInVault:
     return LazyVault()  # type: ignore[return-value]
 
 
+def _step_words(step: str) -> str:
+    """A sign-in step in words, as the window's sign-in view says it (its leg's name otherwise)."""
+    words = STEP_WORDS.get(step)
+    return _(words) if words else step
+
+
 class SignInPrinter(NullObserver):
     """Says each step of a sign-in on stderr as it happens (the browser's address too)."""
 
@@ -103,7 +108,7 @@ class SignInPrinter(NullObserver):
         self.stream = stream or sys.stderr
 
     def signin_step(self, step: SignInStep) -> None:
-        print(_("run-inspector: {step}: {detail}").format(step=step_words(step.step), detail=translate(step.detail)),
+        print(_("run-inspector: {step}: {detail}").format(step=_step_words(step.step), detail=translate(step.detail)),
               file=self.stream, flush=True)
         if step.address:
             print(_("run-inspector: if no browser opens, open this address to sign in:\n  {address}").format(

@@ -117,7 +117,7 @@ def test_a_100_kb_url_is_one_sentence_and_leaves_no_run(tmp_path: Path) -> None:
     (["runs", "list", "--limit", "0"], "--limit"),
     (["runs", "show", "99999999999999999999999"], "no run"),
     (["runs", "show", "-1"], ""),
-    (["export", "1", "99999999999999999999999", "-o", "out.json"], "run id"),
+    (["export", "1", "99999999999999999999999", "-o", "out.json"], "no run 99999999999999999999999"),
 ])
 def test_numbers_from_the_command_line_are_range_checked(tmp_path: Path, args: list[str], fragment: str) -> None:
     db = str(tmp_path / "runs.db")

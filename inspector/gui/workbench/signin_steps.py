@@ -15,15 +15,7 @@ from typing import Any
 from inspector.i18n import _
 from inspector.i18n.formatting import format_datetime, format_time
 from inspector.i18n.messages import translate
-from inspector.mcp.signin.flow import (
-    STEP_BROWSER,
-    STEP_CLIENT,
-    STEP_REFRESH,
-    STEP_RESOURCE,
-    STEP_SERVER,
-    STEP_TOKEN,
-    SignInStep,
-)
+from inspector.mcp.signin.flow import STEP_BROWSER, STEP_WORDS, SignInStep
 from inspector.mcp.signin.model import TokenSet
 
 from ..widgets.plain_text import cell_text
@@ -35,16 +27,10 @@ VALUE_CHARS = 200
 
 
 def step_words(step: str) -> str:
-    """A step's name in words ("Finding the authorization server"), for the leg named ``step``."""
-    words = {
-        STEP_RESOURCE: _("Finding the server's sign-in metadata"),
-        STEP_SERVER: _("Finding the authorization server"),
-        STEP_CLIENT: _("Registering the client"),
-        STEP_BROWSER: _("Signing in in the browser"),
-        STEP_TOKEN: _("Getting the token"),
-        STEP_REFRESH: _("Refreshing the token"),
-    }
-    return words.get(step, step)
+    """A step's name in words ("Finding the authorization server"), for the leg named ``step``;
+    a leg without words keeps its name."""
+    words = STEP_WORDS.get(step)
+    return _(words) if words else step
 
 
 def state_words(state: str) -> str:

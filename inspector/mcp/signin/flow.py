@@ -50,6 +50,16 @@ STEP_IDENTITY = "sign-in: identity provider"
 STEP_REFRESH = "sign-in: refresh"
 #: Every step of a sign-in, in order (a refresh is a leg of the operation that needed it).
 STEPS = (STEP_RESOURCE, STEP_SERVER, STEP_CLIENT, STEP_BROWSER, STEP_TOKEN)
+#: Each step in words, marked for translation (the window's sign-in view and the command line say them).
+STEP_WORDS = {
+    STEP_RESOURCE: N_("Finding the server's sign-in metadata"),
+    STEP_SERVER: N_("Finding the authorization server"),
+    STEP_CLIENT: N_("Registering the client"),
+    STEP_BROWSER: N_("Signing in in the browser"),
+    STEP_TOKEN: N_("Getting the token"),
+    STEP_IDENTITY: N_("Asking the identity provider"),
+    STEP_REFRESH: N_("Refreshing the token"),
+}
 
 
 @dataclass(frozen=True)
