@@ -243,9 +243,12 @@ class McpTransportError(Exception):
     def signin_failed(cls, server: str, step: str, reason: Message, *, whole: bool = False) -> McpTransportError:
         """Signing in to ``server`` failed at ``step`` (a leg of the sign-in operation), ``reason`` says
         why: a clause, or (``whole``) a sentence of its own, as a token endpoint's refusal is."""
-        template = (N_("Signing in to {server} failed at the step {step}. {reason}") if whole else
-                    N_("Signing in to {server} failed at the step {step}: {reason}."))
-        error = cls(ErrorKind.SIGNIN_FAILED, server, Message(template, {"server": server, "step": step,
+        from .signin.flow import STEP_WORDS  # the flow raises these: imported when one is made
+
+        template = (N_("Signing in to {server} failed at the step “{step}”. {reason}") if whole else
+                    N_("Signing in to {server} failed at the step “{step}”: {reason}."))
+        named = Message(STEP_WORDS[step]) if step in STEP_WORDS else step
+        error = cls(ErrorKind.SIGNIN_FAILED, server, Message(template, {"server": server, "step": named,
                                                                         "reason": reason}), method=step)
         error.signin_step = step
         return error

@@ -78,7 +78,8 @@ def test_a_failed_sign_in_names_its_step():
         done = run_cli("call", auth.mcp_url, "echo", "--args", '{"text": "hi"}', "--json")
     assert done.returncode == 1
     error = json.loads(done.stdout)["error"]
-    assert error["kind"] == "signin_failed" and "sign-in: browser" in error["message"]
+    assert error["kind"] == "signin_failed"
+    assert "failed at the step “Signing in in the browser”: " in error["message"], error["message"]
 
 
 def test_a_missing_secret_variable_is_a_usage_error_before_anything_is_sent():

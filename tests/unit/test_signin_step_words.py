@@ -39,3 +39,20 @@ def test_the_window_and_the_command_line_say_each_step_alike(language: str) -> N
 
 def test_a_step_without_words_keeps_its_name() -> None:
     assert step_words("sign-in: something new") == "sign-in: something new"
+
+
+def test_a_failed_sign_in_names_its_step_in_words() -> None:
+    from inspector.i18n.messages import translate
+    from inspector.mcp.errors import McpTransportError
+    from inspector.mcp.messages import N_, Message
+
+    error = McpTransportError.signin_failed("auth.example", flow.STEP_BROWSER,
+                                            Message(N_("the browser came back without a code")))
+    assert error.signin_step == flow.STEP_BROWSER  # the machine's name stays on the error
+    assert str(error.message) == ("Signing in to auth.example failed at the step “Signing in in the browser”: "
+                                  "the browser came back without a code.")
+    set_language("de")
+    assert translate(error.sentences[0]).startswith(
+        "Die Anmeldung bei auth.example ist beim Schritt „Im Browser anmelden“ fehlgeschlagen: ")
+    unknown = McpTransportError.signin_failed("auth.example", "sign-in: new", Message(N_("no code")))
+    assert "„sign-in: new“" in translate(unknown.sentences[0])
