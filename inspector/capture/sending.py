@@ -18,6 +18,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from inspector.mcp.connect_reasons import connection_reason
+
 TRACES_PATH = "/v1/traces"
 #: How long one request may take (connecting, sending a large run, the collector's answer).
 REQUEST_TIMEOUT_S = 30.0
@@ -57,7 +59,8 @@ def send(client: httpx.Client, url: str, body: bytes, headers: Mapping[str, str]
     except httpx.TimeoutException:
         return Delivery("retry", "the collector did not answer in time")
     except httpx.TransportError as error:
-        return Delivery("retry", f"cannot reach the collector ({_short(str(error) or type(error).__name__)})")
+        said = connection_reason(error)  # words, not "[Errno 111] Connection refused"
+        return Delivery("retry", f"cannot reach the collector: {_short(str(said or error) or type(error).__name__)}")
     status = response.status_code
     if 200 <= status < 300:
         return Delivery("sent", _partial_success(response.content))
