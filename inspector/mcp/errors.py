@@ -408,15 +408,15 @@ class McpTransportError(Exception):
                           "is a setting you can raise if this server is slow but healthy.")
         elif budget_s - remaining_s < 0.005:
             template = N_("The server {server} did not finish answering {method} within the {granted} s granted "
-                          "to it, so the request was stopped. The budget of this operation is {budget} s, but a "
-                          "step is always granted whole seconds (at least one), so it was given {granted} s and "
+                          "to it, so the request was stopped. The budget of this operation is {budget} s, but "
+                          "each request is granted whole seconds (at least one), so it was given {granted} s and "
                           "the operation ran past its budget. The budget is a setting you can raise if this "
                           "server is slow but healthy.")
         else:
             params["remaining"] = _decimals(remaining_s)
             template = N_("The server {server} did not finish answering {method} within the {granted} s granted "
                           "to it, so the request was stopped. Only {remaining} s of the {budget}-second budget of "
-                          "this operation were left when it was sent, but a step is always granted whole seconds "
+                          "this operation were left when it was sent, but each request is granted whole seconds "
                           "(at least one), so it was given {granted} s and the operation ran past its budget. The "
                           "budget is a setting you can raise if this server is slow but healthy.")
         return cls(ErrorKind.TIMED_OUT, server, Message(template, params), method=method, budget_s=budget_s)

@@ -160,9 +160,11 @@ def test_timed_out_says_the_grant_and_why_it_was_larger_than_what_remained():
     text = error.message
     assert "within the 2.5-second budget" not in text  # the step ran 3 s: that would not be true
     assert "3 s granted" in text and "2.1 s of the 2.5-second budget" in text
-    assert "whole seconds" in text and "ran past its budget" in text
+    assert "each request is granted whole seconds" in text and "ran past its budget" in text
     first = McpTransportError.timed_out(SERVER, "initialize", 2.5, 3, remaining_s=2.5)
     assert "The budget of this operation is 2.5 s" in first.message
+    # A run's step is something else: the grant is the request's (the leg's).
+    assert " step " not in text and " step " not in first.message
 
 
 def test_timed_out_when_the_grant_is_what_remained():
