@@ -188,7 +188,7 @@ def parse_budget_option(raw: str | None, option: str = "--budget") -> BudgetRead
                                  {"option": option, "most": Number(MAX_BUDGET_S, f"{MAX_BUDGET_S:,}"),
                                   "raw": repr(raw[:40])}))
     if reading.verdict is BudgetVerdict.RAISED:
-        print(_("run-inspector: a budget of {requested} s is below the {minimum}-second minimum of a step; it was "
+        print(_("run-inspector: a budget of {requested} s is below the {minimum}-second minimum of a request; it was "
                 "raised to {seconds} s.").format(requested=seconds(reading.requested),
                                                  minimum=seconds(MINIMUM_LEG_SECONDS),
                                                  seconds=seconds(reading.seconds)), file=sys.stderr)
@@ -548,7 +548,7 @@ def _grant_note(report: dict[str, Any]) -> str | None:
     leg = max(legs, key=lambda leg: leg["granted_s"] - leg["budget_left_s"])
     if leg["granted_s"] - leg["budget_left_s"] < _NOTABLE_EXCESS_S:
         return None
-    return _("A step is granted what is left of the budget rounded up to whole seconds (at least one): {method} "
+    return _("Each request is granted what is left of the budget rounded up to whole seconds (at least one): {method} "
              "was granted {granted} s when {left} s of the {budget}-second budget were left.").format(
                 method=leg["method"], granted=whole(leg["granted_s"]), left=seconds(leg["budget_left_s"], 2),
                 budget=seconds(report["budget_s"]))

@@ -302,7 +302,7 @@ def test_a_fractional_budget_readable_output_explains_the_grants(sdk_url: str) -
                "--no-store")
     assert done.returncode == 0, done.stderr
     assert "budget 2.5 s" in done.stdout and re.search(r"initialize +granted   3 s of   2\.\d\d s left", done.stdout)
-    assert "rounded up to whole seconds" in done.stdout
+    assert "Each request is granted what is left of the budget rounded up to whole seconds" in done.stdout
     # What was left depends on how long the earlier legs took (a loaded machine: below 2 s).
     assert re.search(r"was granted [23] s when [0-2]\.\d\d s of the 2\.5-second budget were left", done.stdout)
     # With a whole budget the note appears only where a grant visibly exceeds what was left.
@@ -324,13 +324,13 @@ def test_a_budget_below_the_floor_is_raised_and_said_once(sdk_url: str) -> None:
     report = json.loads(done.stdout)
     assert report["budget_s"] == 1 and report["budget_requested_s"] == 0.5
     (line,) = done.stderr.strip().splitlines()
-    assert "0.5 s" in line and "raised to 1 s" in line
+    assert "0.5 s" in line and "minimum of a request" in line and "raised to 1 s" in line
     readable = cli("ping", sdk_url, "--budget", "0.5", "--no-store")
     assert readable.stderr.count("raised to 1 s") == 1 and "raised" not in readable.stdout
     # In German the floor is said in the unit (it was "von 1 Sekunden": a plural for one).
     german = cli("--lang", "de", "ping", sdk_url, "--budget", "0.5", "--no-store")
     assert german.stderr.strip().splitlines() == [
-        "run-inspector: Ein Budget von 0,5 s liegt unter dem Minimum von 1 s für einen Schritt; es wurde auf 1 s "
+        "run-inspector: Ein Budget von 0,5 s liegt unter dem Minimum von 1 s für eine Anfrage; es wurde auf 1 s "
         "angehoben."]
     plain = cli("ping", sdk_url, "--budget", "3", "--json", "--no-store")
     assert plain.stderr == "" and "budget_requested_s" not in json.loads(plain.stdout)
