@@ -29,14 +29,17 @@ def replayed_as_text(replays: Sequence[tuple[int, str]]) -> str:
 
 def replay_verdict(outcome_before: str, outcome_now: str, same_result: bool, before_ms: float, now_ms: float) -> str:
     """How a replay compares with the step it replays, in a sentence (the window's Result tab and
-    ``replay`` say the same): "Replay: the same outcome, a different result, slower by 1.2 s."."""
+    ``replay`` say the same): "Replay: the same outcome, a different result, slower by 1.2 s.".
+    Speed is compared only between two steps that ended alike: a replay that failed at once (its
+    server unreachable, say) was not "faster" than the call that worked."""
     parts = []
     if outcome_before != outcome_now:
         parts.append(_("{original} before, {replay} now").format(
             original=outcome_word(outcome_before) if outcome_before else no_outcome_word(),
             replay=outcome_word(outcome_now) if outcome_now else no_outcome_word()))
-    else:
-        parts.append(_("the same outcome"))
+        parts.append(_("the same result") if same_result else _("a different result"))
+        return _("Replay: {parts}.").format(parts=", ".join(parts))
+    parts.append(_("the same outcome"))
     parts.append(_("the same result") if same_result else _("a different result"))
     gap = now_ms - before_ms
     if abs(gap) > ALIKE_MS and abs(gap) > max(before_ms, now_ms) / 5:
