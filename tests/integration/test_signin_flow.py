@@ -15,7 +15,7 @@ import pytest
 
 from inspector.mcp import CancelSignal, McpClient, OperationRecorder, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
-from inspector.mcp.signin.flow import STEP_BROWSER, STEP_REFRESH, STEP_RESOURCE, STEP_SERVER, STEPS, SignInStep
+from inspector.mcp.signin.flow import STEP_BROWSER, STEP_REFRESH, STEP_RESOURCE, STEP_SERVER, STEP_WORDS, STEPS, SignInStep
 from inspector.mcp.signin.model import MemoryVault
 from tests.support.auth_config import READ_SCOPE, WRITE_SCOPE, AuthConfig
 from tests.support.auth_server import serve_auth_server
@@ -153,7 +153,7 @@ def test_a_larger_scope_is_asked_for_with_the_one_granted_before():
 def test_a_failing_step_is_named_and_nothing_is_exchanged_after_it(config, step, words):
     error, steps, auth = failed_signin(config)
     assert error.kind is ErrorKind.SIGNIN_FAILED and error.code == 1014 and error.signin_step == step
-    assert step in error.message and words in error.message
+    assert f"failed at the step “{STEP_WORDS[step]}”" in error.message and words in error.message
     assert steps.legs[-1].method == step and steps.legs[-1].outcome.value == "failed"
     assert not auth.requests("/token")  # no code was exchanged after the failing step
 
