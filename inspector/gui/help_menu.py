@@ -39,8 +39,9 @@ def documentation_paths() -> list[Path]:
 
 
 def plain_action_text(text: str) -> str:
-    """A menu text as read aloud: without its mnemonic marks ("&Run" → "Run", "&&" → "&")."""
-    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+    """A menu text as read aloud: without its mnemonic marks ("&Run" → "Run", "&&" → "&") and without
+    the keys a menu shows after a tab (:func:`with_keys`)."""
+    return text.split("\t", 1)[0].replace("&&", "\0").replace("&", "").replace("\0", "&")
 
 
 def key_text(sequence: QKeySequence) -> str:
@@ -57,6 +58,18 @@ def key_text(sequence: QKeySequence) -> str:
         else:
             parts.append(QKeySequence(combination).toString(native))
     return ", ".join(parts)
+
+
+def with_keys(text: Callable[[], str], shortcuts: list[QKeySequence]) -> Callable[[], str]:
+    """An action's text with its first shortcut written by :func:`key_text` after a tab, which a menu
+    shows as the keys ("&Run the tool\tCtrl+Enter"), for a shortcut with Return or Enter: the menu
+    itself writes "Ctrl+Return", in German "Strg+Return", beside a button that says "Strg+Eingabe"."""
+    def make() -> str:
+        first = shortcuts[0] if shortcuts else QKeySequence()
+        if any(first[index].key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) for index in range(first.count())):
+            return f"{text()}\t{key_text(first)}"
+        return text()
+    return make
 
 
 def _keys(sequences: Iterable[QKeySequence]) -> str:
