@@ -21,7 +21,7 @@ from inspector.i18n.formatting import format_datetime, format_duration, format_t
 from inspector.store import ServerRecord
 
 from ..language import on_language_changed, translated
-from .servers_model import RecordRole, ServersModel, health_line, server_label
+from .servers_model import RecordRole, ServersModel, server_label, shown_health_line, unbroken
 from .sparkline import Sparkline
 
 
@@ -177,5 +177,5 @@ def health_text(record: ServerRecord) -> str:
         when = format_time(local) if same_day else format_datetime(local, "short")
         contact = _("Last contact {when} (answered in {duration}).").format(
             when=when, duration=format_duration((record.last_latency_ms or 0) / 1000))
-    return _("{name}\n{contact}\n{counts}").format(name=server_label(record), contact=contact,
-                                                  counts=health_line(record))
+    return _("{name}\n{contact}\n{counts}").format(name=server_label(record), contact=unbroken(contact),
+                                                  counts=shown_health_line(record))
