@@ -158,8 +158,7 @@ class MainWindow(QMainWindow):
     def _action(self, menu, text, slot, shortcut=None) -> QAction:
         shortcuts = [] if shortcut is None else shortcut if isinstance(shortcut, list) else [shortcut]
         action = translated(QAction(self), "setText", with_keys(text, shortcuts))
-        if shortcuts:
-            action.setShortcuts(shortcuts)
+        action.setShortcuts(shortcuts)  # none: as it was
         action.triggered.connect(slot)
         menu.addAction(action)
         return action
