@@ -268,3 +268,30 @@ def test_the_run_menu_names_the_keys_as_the_run_button_does(qtbot, make_window) 
             assert run in {"Run › Run the tool", "Ausführen › Das Tool ausführen"} and rows[run] == run_keys
     finally:
         switch_language("en")
+
+
+def test_the_shortcuts_are_all_in_view_each_on_one_whole_line(qtbot, make_window) -> None:
+    """The list opened at 560x460 with rows of 30 px: two thirds in view, the rest behind a scroll bar."""
+    window = make_window()
+    try:
+        for language in ("en", "de"):
+            switch_language(language)
+            dialog = window.help_menu.show_shortcuts()
+            qtbot.addWidget(dialog)
+            dialog.show()
+            qtbot.waitExposed(dialog)
+            table = dialog.table
+            qtbot.waitUntil(lambda table=table: table.viewport().height() > 0)
+            assert table.rowCount() > 12  # enough rows to need the room: the test means something
+            assert table.verticalScrollBar().maximum() == 0, (language, dialog.size())
+            last = table.visualRect(table.model().index(table.rowCount() - 1, 0))
+            assert last.bottom() <= table.viewport().height()
+            metrics = table.fontMetrics()
+            for row in range(table.rowCount()):
+                for column in (0, 1):
+                    text = table.item(row, column).text()
+                    assert metrics.horizontalAdvance(text) < table.columnWidth(column), (language, text)
+                assert table.rowHeight(row) >= metrics.height()
+            dialog.close()
+    finally:
+        switch_language("en")
