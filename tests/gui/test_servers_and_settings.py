@@ -245,3 +245,23 @@ def test_a_count_stays_on_the_line_of_its_word_in_the_narrow_servers_panel(qtbot
                     assert not (re.search(r"\d$", line) and re.match(r"\w", following)), (line, following)
     finally:
         switch_language("en")
+
+
+def test_no_sign_is_left_alone_on_the_last_line_of_the_empty_servers_panel(qtbot, make_window) -> None:
+    """"No server selected. Add one with" above a lone "+." in the panel's narrow column."""
+    from inspector.gui.language import switch_language
+
+    window = make_window()
+    window.resize(1280, 800)
+    window.main.setSizes([220, 1060])  # as narrow as the Runs tab's screenshots show it
+    label = window.servers.health
+    qtbot.waitUntil(lambda: label.width() <= 215)
+    try:
+        for language in ("en", "de"):
+            switch_language(language)
+            assert window.servers.current() is None
+            lines = wrapped_lines(label.text(), label.font(), label.width())
+            assert len(lines) > 1, lines  # it wraps: the test means something
+            assert all(len(line) > 2 for line in lines), lines
+    finally:
+        switch_language("en")

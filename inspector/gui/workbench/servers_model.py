@@ -85,12 +85,15 @@ def health_line(record: ServerRecord) -> str:
 
 #: A number and the word or unit after it ("3 cancelled", "(2 tool errors", "0.015 s").
 _NUMBER_AND_WORD = re.compile(r"(\d) (?=\w)")
+#: The space before a line's last word when that is a sign or two ("Add one with +.").
+_SHORT_LAST = re.compile(r" (?=\S{1,2}$)", re.MULTILINE)
 
 
 def unbroken(text: str) -> str:
     """``text`` for a narrow column that wraps it: a number is never at the end of one line and its
-    word or unit at the start of the next ("0 ok · 0 fehlgeschlagen · 0" above "abgebrochen")."""
-    return _NUMBER_AND_WORD.sub("\\1\u00a0", text)
+    word or unit at the start of the next ("0 ok · 0 fehlgeschlagen · 0" above "abgebrochen"), nor a
+    sign or two alone on the last line ("+.")."""
+    return _SHORT_LAST.sub("\u00a0", _NUMBER_AND_WORD.sub("\\1\u00a0", text))
 
 
 def shown_health_line(record: ServerRecord) -> str:

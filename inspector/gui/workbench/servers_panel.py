@@ -98,7 +98,8 @@ class ServersPanel(QWidget):
 
     def retranslate(self) -> None:
         record = self.current()
-        self.health.setText(_("No server selected. Add one with +.") if record is None else health_text(record))
+        self.health.setText(unbroken(_("No server selected. Add one with +.")) if record is None
+                            else health_text(record))
 
     def set_records(self, records: list[ServerRecord], select_url: str | None = None, *,
                     select_first: bool = True) -> None:
@@ -154,7 +155,7 @@ class ServersPanel(QWidget):
         for button in (self.edit_button, self.remove_button, self.test_button):
             button.setEnabled(record is not None)
         if record is None:
-            self.health.setText(_("No server selected. Add one with +."))
+            self.health.setText(unbroken(_("No server selected. Add one with +.")))
         else:
             self.health.setText(health_text(record))
         url = record.url if record is not None else None
