@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QKeyCombination, QObject, Qt, QUrl
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut
+from PySide6.QtCore import QKeyCombination, QObject, QSize, Qt, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -39,8 +39,9 @@ def documentation_paths() -> list[Path]:
 
 
 def plain_action_text(text: str) -> str:
-    """A menu text as read aloud: without its mnemonic marks ("&Run" → "Run", "&&" → "&")."""
-    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+    """A menu text as read aloud: without its mnemonic marks ("&Run" → "Run", "&&" → "&") and without
+    the keys a menu shows after a tab (:func:`with_keys`)."""
+    return text.split("\t", 1)[0].replace("&&", "\0").replace("&", "").replace("\0", "&")
 
 
 def key_text(sequence: QKeySequence) -> str:
@@ -57,6 +58,18 @@ def key_text(sequence: QKeySequence) -> str:
         else:
             parts.append(QKeySequence(combination).toString(native))
     return ", ".join(parts)
+
+
+def with_keys(text: Callable[[], str], shortcuts: list[QKeySequence]) -> Callable[[], str]:
+    """An action's text with its first shortcut written by :func:`key_text` after a tab, which a menu
+    shows as the keys ("&Run the tool\tCtrl+Enter"), for a shortcut with Return or Enter: the menu
+    itself writes "Ctrl+Return", in German "Strg+Return", beside a button that says "Strg+Eingabe"."""
+    def make() -> str:
+        first = shortcuts[0] if shortcuts else QKeySequence()
+        if any(first[index].key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) for index in range(first.count())):
+            return f"{text()}\t{key_text(first)}"
+        return text()
+    return make
 
 
 def _keys(sequences: Iterable[QKeySequence]) -> str:
@@ -114,16 +127,19 @@ class ShortcutsDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().hide()
+        # One line a row, as high as its text: the list is a card to read at a glance, not to scroll.
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.note = plain_label()
+        self.buttons = _close_buttons(self)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.note)
-        layout.addWidget(_close_buttons(self))
+        layout.addWidget(self.buttons)
         self.retranslate()
         on_language_changed(self, self.retranslate)
-        self.resize(560, 460)
 
     def rows(self) -> list[tuple[str, str]]:
         """What the table shows: (what, keys)."""
@@ -141,6 +157,25 @@ class ShortcutsDialog(QDialog):
             self.table.setItem(row, 1, QTableWidgetItem(keys))
         self.note.setText(_("Alt with the underlined letter opens a menu or a tab; Tab and Shift+Tab move "
                             "between the controls."))
+        self._fit()
+
+    def _fit(self) -> None:
+        """As big as the rows (every one in view, none cut), at most the screen's room."""
+        self.ensurePolished()  # the style's fonts and margins: the rows' heights
+        table, layout = self.table, self.layout()
+        margins = layout.contentsMargins()
+        frame = 2 * table.frameWidth()
+        width = (table.sizeHintForColumn(0) + table.sizeHintForColumn(1) + frame
+                 + table.verticalScrollBar().sizeHint().width() + margins.left() + margins.right())
+        width = max(width, 560)
+        inner = width - margins.left() - margins.right()
+        least = table.verticalHeader().minimumSectionSize()  # a row is never lower than that
+        rows = sum(max(table.sizeHintForRow(row), least) for row in range(table.rowCount()))
+        height = (table.horizontalHeader().sizeHint().height() + rows + frame + self.note.heightForWidth(inner)
+                  + self.buttons.sizeHint().height() + 2 * layout.spacing() + margins.top() + margins.bottom())
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        room = screen.availableGeometry().size() - QSize(40, 60) if screen is not None else QSize(width, height)
+        self.resize(min(width, room.width()), min(height, room.height()))
 
 
 class DocumentationDialog(QDialog):

@@ -18,7 +18,7 @@ from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
 from .collection_pacer import CollectionPacer
 from .first_paint import AfterFirstPaint, DeferredTab
-from .help_menu import install_help_menu
+from .help_menu import install_help_menu, with_keys
 from .language import on_language_changed, switch_language, translated, translated_tab
 from .play_tab import PlayTab
 from .receiving import ReceiverSwitch
@@ -156,9 +156,9 @@ class MainWindow(QMainWindow):
         return tab
 
     def _action(self, menu, text, slot, shortcut=None) -> QAction:
-        action = translated(QAction(self), "setText", text)
-        if shortcut is not None:
-            action.setShortcuts(shortcut if isinstance(shortcut, list) else [shortcut])
+        shortcuts = [] if shortcut is None else shortcut if isinstance(shortcut, list) else [shortcut]
+        action = translated(QAction(self), "setText", with_keys(text, shortcuts))
+        action.setShortcuts(shortcuts)  # none: as it was
         action.triggered.connect(slot)
         menu.addAction(action)
         return action

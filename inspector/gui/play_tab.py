@@ -17,6 +17,7 @@ from inspector.i18n import _
 from inspector.store import StoreError
 
 from .first_paint import DeferredTab
+from .help_menu import with_keys
 from .language import translated
 from .workbench.servers_model import server_label
 
@@ -77,7 +78,7 @@ class PlayTab(QObject):
             self._tab.page()  # the placeholder was chosen: the page takes its place, shown
 
     def _action(self, menu: QMenu, text, slot, shortcuts: list[QKeySequence]) -> QAction:
-        action = translated(QAction(self.window), "setText", text)
+        action = translated(QAction(self.window), "setText", with_keys(text, shortcuts))
         action.setShortcuts(shortcuts)
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         action.triggered.connect(slot)

@@ -108,6 +108,6 @@ def test_the_health_says_no_answer_yet_beside_counts_of_failures_not_that_none_c
     assert health_text(new).splitlines()[1] == "No completed operation yet."
     refused = replace(new, failed_count=1)
     assert health_text(refused).splitlines()[1:] == ["No operation got an answer from this server yet.",
-                                                     "0 ok · 1 failed · 0 cancelled"]
+                                                     "0\u00a0ok · 1\u00a0failed · 0\u00a0cancelled"]
     cancelled = replace(new, cancelled_count=2)  # a cancel is no contact either
     assert health_text(cancelled).splitlines()[1] == "No operation got an answer from this server yet."

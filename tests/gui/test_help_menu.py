@@ -12,7 +12,7 @@ import PySide6
 import pytest
 from PySide6.QtCore import QObject, Qt, QUrl, Slot, qVersion
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QStyleOptionMenuItem
 
 from inspector.gui.help_menu import AboutDialog, DocumentationDialog, ShortcutsDialog, plain_action_text
 from inspector.gui.language import switch_language
@@ -240,3 +240,58 @@ def test_documentation_names_the_readme_and_docs(qtbot) -> None:
     assert str(ROOT / "README.md") in dialog.text.text()
     assert [button.text() for button in dialog.open_buttons] == ["Open README.md", "Open docs"]
     _labels_are_plain(dialog)
+
+
+def menu_keys(menu, action) -> str:
+    """The keys the menu draws beside ``action`` (after the tab of the item's text)."""
+    option = QStyleOptionMenuItem()
+    menu.initStyleOption(option, action)
+    return option.text.partition("\t")[2]
+
+
+def test_the_run_menu_names_the_keys_as_the_run_button_does(qtbot, make_window) -> None:
+    """Qt's menu wrote "Strg+Return" (in German too) beside a Run button that says "Strg+Eingabe"."""
+    window = make_window()
+    run_menu = window.run_action.associatedObjects()[0]
+    try:
+        for language, run_keys, play_keys in (("en", "Ctrl+Enter", "Ctrl+Shift+Enter"),
+                                              ("de", "Strg+Eingabe", "Strg+Umschalt+Eingabe")):
+            switch_language(language)
+            assert menu_keys(run_menu, window.run_action) == run_keys
+            assert f"({run_keys})" in window.workbench.run_button.text()
+            assert menu_keys(run_menu, window.play.play_action) == play_keys
+            # Other keys as the platform writes them; the shortcut list reads the names without keys.
+            assert menu_keys(run_menu, window.cancel_action) == "Esc"
+            rows = dict(ShortcutsDialog(window).rows())
+            assert not any("\t" in what for what in rows)
+            run = f"{plain_action_text(run_menu.title())} › {plain_action_text(window.run_action.text())}"
+            assert run in {"Run › Run the tool", "Ausführen › Das Tool ausführen"} and rows[run] == run_keys
+    finally:
+        switch_language("en")
+
+
+def test_the_shortcuts_are_all_in_view_each_on_one_whole_line(qtbot, make_window) -> None:
+    """The list opened at 560x460 with rows of 30 px: two thirds in view, the rest behind a scroll bar."""
+    window = make_window()
+    try:
+        for language in ("en", "de"):
+            switch_language(language)
+            dialog = window.help_menu.show_shortcuts()
+            qtbot.addWidget(dialog)
+            dialog.show()
+            qtbot.waitExposed(dialog)
+            table = dialog.table
+            qtbot.waitUntil(lambda table=table: table.viewport().height() > 0)
+            assert table.rowCount() > 12  # enough rows to need the room: the test means something
+            assert table.verticalScrollBar().maximum() == 0, (language, dialog.size())
+            last = table.visualRect(table.model().index(table.rowCount() - 1, 0))
+            assert last.bottom() <= table.viewport().height()
+            metrics = table.fontMetrics()
+            for row in range(table.rowCount()):
+                for column in (0, 1):
+                    text = table.item(row, column).text()
+                    assert metrics.horizontalAdvance(text) < table.columnWidth(column), (language, text)
+                assert table.rowHeight(row) >= metrics.height()
+            dialog.close()
+    finally:
+        switch_language("en")

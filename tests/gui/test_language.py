@@ -190,7 +190,7 @@ def test_in_german_the_workbench_after_a_cancel_and_its_dialogs_have_no_english(
     assert demo_server.state.hang_started.wait(10)
     task.cancel()
     assert finished(qtbot, task).status == "cancelled"
-    qtbot.waitUntil(lambda: "1 abgebrochen" in window.servers.health.text())
+    qtbot.waitUntil(lambda: "1\u00a0abgebrochen" in window.servers.health.text())
     QApplication.processEvents()
     window.workbench.operations.select(task)
     assert "abgebrochen" in window.workbench.operations.detail.current_geometry().end_text

@@ -72,8 +72,8 @@ def test_hang_and_escape_is_cancelled_everywhere_and_the_server_saw_it(qtbot, ma
         assert store.get_run(outcome.run_id).status == "cancelled"
         health = ServerRegistry(store.db).get(demo_server.url)
     assert health.cancelled_count == 1 and health.failed_count == 0
-    qtbot.waitUntil(lambda: "1 cancelled" in window.servers.health.text())
-    assert "0 failed" in window.servers.health.text()
+    qtbot.waitUntil(lambda: "1\u00a0cancelled" in window.servers.health.text())
+    assert "0\u00a0failed" in window.servers.health.text()
 
 
 def test_a_tool_error_is_a_failure_named_in_the_health_line(qtbot, make_window, demo_server) -> None:
@@ -85,7 +85,7 @@ def test_a_tool_error_is_a_failure_named_in_the_health_line(qtbot, make_window, 
         health = ServerRegistry(store.db).get(demo_server.url)
     assert (health.tool_error_count, health.failed_count) == (1, 0)
     # A tool error is a kind of failed: counted in failed, and named (never "1 tool error · 0 failed").
-    qtbot.waitUntil(lambda: "1 failed (1 tool error)" in window.servers.health.text())
+    qtbot.waitUntil(lambda: "1\u00a0failed (1\u00a0tool error)" in window.servers.health.text())
 
 
 def test_bad_arguments_are_refused_where_typed_and_nothing_is_sent(qtbot, make_window, demo_server) -> None:

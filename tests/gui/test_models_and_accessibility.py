@@ -39,7 +39,7 @@ def test_servers_model(qtmodeltester) -> None:
         ServerRecord("http://127.0.0.1:2/mcp", None, 5.0, (), None, None, 0, 0, 0)])
     qtmodeltester.check(model)
     first = model.index(0, 0)
-    assert first.data() == "Demo server\n12 ok · 3 failed (2 tool errors) · 3 cancelled"
+    assert first.data() == "Demo server\n12\u00a0ok · 3\u00a0failed (2\u00a0tool errors) · 3\u00a0cancelled"
     assert model.index(1, 0).data().startswith("http://127.0.0.1:2/mcp")
     assert first.data(Qt.ItemDataRole.AccessibleTextRole) == (
         "Demo server: 12 ok · 3 failed (2 tool errors) · 3 cancelled")

@@ -47,7 +47,7 @@ def test_screenshot_finished_call(qtbot, make_window, demo_server) -> None:
     window.workbench.arguments.set_arguments({"text": "Hello from Run Inspector <img src=x>", "repeat": 2})
     outcome = finished(qtbot, window.workbench.run_current_tool())
     assert outcome.status == "ok"
-    qtbot.waitUntil(lambda: "2 ok" in window.servers.health.text())  # the catalogue walk and the call
+    qtbot.waitUntil(lambda: "2\u00a0ok" in window.servers.health.text())  # the catalogue walk and the call
     assert save(window, "finished-call").exists()
 
 
@@ -79,7 +79,7 @@ def test_screenshot_cancelled_beside_failed(qtbot, make_window, demo_server) -> 
     qtbot.wait(400)  # let the bar show some spent time before the cancel (a picture, not a sync)
     task.cancel()
     assert finished(qtbot, task).status == "cancelled"
-    qtbot.waitUntil(lambda: "1 cancelled" in window.servers.health.text())
+    qtbot.waitUntil(lambda: "1\u00a0cancelled" in window.servers.health.text())
     assert save(window, "cancelled", grey=True).exists()
 
 

@@ -65,7 +65,7 @@ def test_add_edit_remove_and_test_connection(qtbot, make_window, demo_server) ->
     assert window.servers.test_result.text().startswith("Answered in ")
     assert "MCP 2026-07-28" in window.servers.test_result.text()  # auto found the stateless era
     # The catalogue walk and the ping both answered: two ok operations in the health line.
-    qtbot.waitUntil(lambda: "2 ok" in window.servers.health.text())
+    qtbot.waitUntil(lambda: "2\u00a0ok" in window.servers.health.text())
     window.admin.forget_server(demo_server.url)
     assert window.servers.model.rowCount() == 0
     assert window.workbench.tools.model.rowCount() == 0
@@ -196,3 +196,72 @@ def test_a_servers_counts_wrap_in_the_panel_instead_of_being_cut_off(qtbot, make
                     >= metrics.boundingRect(QRect(0, 0, width, 10_000), int(Qt.TextFlag.TextWordWrap), text).height())
     assert view.visualRect(index).width() <= width
     assert not view.horizontalScrollBar().isVisible()
+
+
+def wrapped_lines(text: str, font, width: int) -> list[str]:
+    """The lines ``text`` is shown in when wrapped at word boundaries to ``width`` (as a label or a
+    list item wraps it)."""
+    from PySide6.QtGui import QTextLayout, QTextOption
+
+    lines = []
+    for paragraph in text.split("\n"):
+        layout = QTextLayout(paragraph, font)
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WordWrap)
+        layout.setTextOption(option)
+        layout.beginLayout()
+        while (line := layout.createLine()).isValid():
+            line.setLineWidth(width)
+            lines.append(paragraph[line.textStart():line.textStart() + line.textLength()].strip())
+        layout.endLayout()
+    return lines
+
+
+def test_a_count_stays_on_the_line_of_its_word_in_the_narrow_servers_panel(qtbot, make_window, demo_server) -> None:
+    """In German the counts wrapped as "0 ok · 0 fehlgeschlagen · 0" above "abgebrochen"."""
+    import re
+
+    from inspector.gui.language import switch_language
+    from inspector.store import RunStore, ServerRegistry, resolve_db_path
+
+    with RunStore.open(resolve_db_path()) as store:
+        registry = ServerRegistry(store.db)
+        for outcome in ("ok", "failed", "cancelled"):
+            registry.record_operation(demo_server.url, outcome, 15.0)
+    window = make_window((demo_server.url, "Demo server"))
+    window.main.setSizes([230, 1050])
+    view, label = window.servers.view, window.servers.health
+    try:
+        for language in ("de", "en"):
+            switch_language(language)
+            qtbot.waitUntil(lambda: "15" in label.text())
+            item = view.model().index(0, 0).data()
+            for text, font, width in ((item, view.font(), view.viewport().width() - 8),
+                                      (label.text(), label.font(), label.width())):
+                lines = wrapped_lines(text, font, width)
+                if language == "de":  # it wraps: the test means something
+                    assert len(lines) > text.count("\n") + 1, lines
+                for line, following in zip(lines, lines[1:], strict=False):
+                    assert not (re.search(r"\d$", line) and re.match(r"\w", following)), (line, following)
+    finally:
+        switch_language("en")
+
+
+def test_no_sign_is_left_alone_on_the_last_line_of_the_empty_servers_panel(qtbot, make_window) -> None:
+    """"No server selected. Add one with" above a lone "+." in the panel's narrow column."""
+    from inspector.gui.language import switch_language
+
+    window = make_window()
+    window.resize(1280, 800)
+    window.main.setSizes([220, 1060])  # as narrow as the Runs tab's screenshots show it
+    label = window.servers.health
+    qtbot.waitUntil(lambda: label.width() <= 215)
+    try:
+        for language in ("en", "de"):
+            switch_language(language)
+            assert window.servers.current() is None
+            lines = wrapped_lines(label.text(), label.font(), label.width())
+            assert len(lines) > 1, lines  # it wraps: the test means something
+            assert all(len(line) > 2 for line in lines), lines
+    finally:
+        switch_language("en")

@@ -3,7 +3,7 @@ or the screen: a form taller than the screen scrolls, and OK and Cancel stay in 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QFrame, QScrollArea, QVBoxLayout, QWidget
 
@@ -19,7 +19,11 @@ def finish_form(dialog: QDialog, form: QFormLayout) -> QDialogButtonBox:
     buttons.accepted.connect(dialog.accept)
     buttons.rejected.connect(dialog.reject)
     content = QWidget()
-    content.setLayout(form)
+    column = QVBoxLayout(content)
+    column.addLayout(form)
+    # Height beyond what the rows need goes below the last row, not into a wrapped note (which would
+    # centre its text in the room, away from the field it explains).
+    column.addStretch(1)
     scroll = QScrollArea()
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -28,17 +32,70 @@ def finish_form(dialog: QDialog, form: QFormLayout) -> QDialogButtonBox:
     layout = QVBoxLayout(dialog)
     layout.addWidget(scroll, 1)
     layout.addWidget(buttons)
-    # A wrapped label needs more height at this width than the size hint (taken at its own width) gives.
     margins = layout.contentsMargins()
     # As wide as the form needs (a check box's words do not wrap), with room for the scroll bar.
     inner = max(DIALOG_WIDTH - margins.left() - margins.right(), content.minimumSizeHint().width())
     width = inner + margins.left() + margins.right() + scroll.verticalScrollBar().sizeHint().width()
-    needed = (max(content.sizeHint().height(), content.heightForWidth(inner)) + buttons.sizeHint().height()
-              + layout.spacing() + margins.top() + margins.bottom())
-    screen = dialog.screen() or QGuiApplication.primaryScreen()
-    room = screen.availableGeometry().height() - SCREEN_MARGIN if screen is not None else needed
-    dialog.resize(width, max(min(needed, room), 200))
+    dialog.resize(width, form_height(dialog, width))
+    dialog.installEventFilter(_WhenShown(dialog))
     return buttons
 
 
-__all__ = ["DIALOG_WIDTH", "finish_form"]
+def form_height(dialog: QDialog, width: int | None = None) -> int:
+    """The height a dialog made by :func:`finish_form` needs at ``width`` (its own): its rows at that
+    width, OK and Cancel, at most the screen's room (the form scrolls then)."""
+    layout = dialog.layout()
+    direct = Qt.FindChildOption.FindDirectChildrenOnly
+    scroll = dialog.findChild(QScrollArea, options=direct)
+    buttons = dialog.findChild(QDialogButtonBox, options=direct)
+    content = scroll.widget()
+    # Rows just shown, hidden or added count: a row's widget is measured anew (the layout keeps a
+    # widget's height for a width: a header row added to the team's fields once squeezed its note).
+    for child in content.findChildren(QWidget):
+        child.updateGeometry()
+    content.layout().activate()
+    layout.activate()
+    margins = layout.contentsMargins()
+    inner = (dialog.width() if width is None else width) - margins.left() - margins.right()
+    # The rows' height at the width they get. Not the size hint: it takes each wrapped label at a width
+    # of its own (narrower, so taller), which left a gap of lines above the last note.
+    rows = content.heightForWidth(inner) if content.hasHeightForWidth() else -1
+    needed = ((rows if rows > 0 else content.sizeHint().height()) + buttons.sizeHint().height()
+              + layout.spacing() + margins.top() + margins.bottom())
+    screen = dialog.screen() or QGuiApplication.primaryScreen()
+    room = screen.availableGeometry().height() - SCREEN_MARGIN if screen is not None else needed
+    return max(min(needed, room), 200)
+
+
+def fit_form(dialog: QDialog, *, grow_only: bool = False) -> None:
+    """Give a form dialog the height its rows need now (rows were shown, hidden or added); with
+    ``grow_only``, never less than it has (the user may have made it taller)."""
+    if dialog.findChild(QScrollArea, options=Qt.FindChildOption.FindDirectChildrenOnly) is None:
+        return  # still being built: finish_form sizes it
+    height = form_height(dialog)
+    dialog.resize(dialog.width(), max(height, dialog.height()) if grow_only else height)
+    _scroll_bar_as_needed(dialog)
+
+
+class _WhenShown(QObject):
+    """Fits the dialog again when it is first shown: sized while hidden, it had the style's margins and
+    the scroll area a size of its own then (a scroll bar shown at that size stays)."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Show and isinstance(watched, QDialog):
+            watched.removeEventFilter(self)
+            fit_form(watched)
+        return False
+
+
+def _scroll_bar_as_needed(dialog: QDialog) -> None:
+    """Show the scroll bar only if the rows need it at the dialog's size now. A scroll area keeps a
+    scroll bar it once showed (at a smaller size, while the dialog was built) as long as the rows,
+    narrowed by it, need it: they needed a line more, and the dialog's height was a line short."""
+    dialog.layout().activate()  # the scroll area at the dialog's new size
+    scroll = dialog.findChild(QScrollArea, options=Qt.FindChildOption.FindDirectChildrenOnly)
+    scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+
+
+__all__ = ["DIALOG_WIDTH", "finish_form", "fit_form", "form_height"]

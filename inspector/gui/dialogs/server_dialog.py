@@ -40,7 +40,7 @@ from ..widgets.budget_field import BudgetField
 from ..widgets.hints import mark_hint, readable_placeholders
 from .command_fields import CommandFields, error_label
 from .era_field import EraField
-from .form_dialog import finish_form
+from .form_dialog import finish_form, fit_form
 from .secret_row import RowWords, SecretRow
 from .signin_fields import SignInChoice, SignInFields
 
@@ -199,9 +199,7 @@ class ServerDialog(QDialog):
     def grow(self) -> None:
         """Make room for rows and problems added since the dialog was sized: wrapped text makes Qt's
         minimum height too small, and the rows would be squeezed."""
-        if self.layout() is not None:
-            self.layout().activate()  # the rows just added or hidden count
-        self.resize(self.width(), max(self.height(), self.heightForWidth(self.width())))
+        fit_form(self, grow_only=True)
 
     def _kind_chosen(self, command: bool) -> None:
         for row in self._address_rows:
@@ -216,9 +214,7 @@ class ServerDialog(QDialog):
         for label in (self.url_error, self.header_error, self.command.line_error, self.command.env_error,
                       *self.signin.problems()):
             label.hide()
-        if self.layout() is not None:  # the other half's height, not the taller of the two
-            self.layout().activate()
-            self.resize(self.width(), max(self.heightForWidth(self.width()), self.minimumSizeHint().height()))
+        fit_form(self)  # the other half's height, not the taller of the two
 
     def _signin_folded(self, resize: bool = True) -> None:
         """The Sign-in section's rows follow its fold (and the kind: none for a command)."""
@@ -226,9 +222,8 @@ class ServerDialog(QDialog):
             self.form.setRowVisible(row, self.as_address.isChecked() and self.signin.unfolded)
         for label in self.signin.problems():  # shown with their row: only a problem said stays
             label.setVisible(bool(label.text()) and self.signin.unfolded)
-        if resize and self.layout() is not None:
-            self.layout().activate()
-            self.resize(self.width(), max(self.heightForWidth(self.width()), self.minimumSizeHint().height()))
+        if resize:
+            fit_form(self)
 
     def _say_problems_again(self) -> None:
         """After a switch of language, the problems shown are checked and said again in the new one."""

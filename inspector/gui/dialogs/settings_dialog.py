@@ -152,7 +152,7 @@ class SettingsDialog(QDialog):
             "Start the receiver when Run Inspector starts"))
         self.receiver_autostart.setChecked(self._settings.receiver_autostart)
         note = translated(QLabel(), "setText", lambda: _(
-            "File → Receive OTLP traces listens on 127.0.0.1 at this port (OTLP/HTTP: protobuf or JSON at "
+            "File › Receive OTLP traces listens on 127.0.0.1 at this port (OTLP/HTTP: protobuf or JSON at "
             "/v1/traces); agents export their traces there and each trace becomes a run. A new port takes effect "
             "the next time the receiver starts."))
         note.setWordWrap(True)

@@ -14,6 +14,7 @@ from ..language import translated, translated_item
 from ..team_settings import TeamSettings
 from ..widgets.accessibility import label_combo
 from ..widgets.hints import mark_hint
+from .form_dialog import fit_form
 from .server_dialog import HeaderRow
 
 
@@ -82,10 +83,8 @@ class TeamFields(QWidget):
         """Make room in the dialog for rows and problems added since it was sized (wrapped text makes
         Qt's minimum height too small, and the rows would be squeezed)."""
         dialog = self.window()
-        if dialog is self or dialog.layout() is None:
-            return
-        dialog.layout().activate()
-        dialog.resize(dialog.width(), max(dialog.height(), dialog.heightForWidth(dialog.width())))
+        if dialog is not self:
+            fit_form(dialog, grow_only=True)
 
     def _remove_header(self, row: HeaderRow) -> None:
         self.header_rows.remove(row)

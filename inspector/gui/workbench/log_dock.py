@@ -51,7 +51,8 @@ class ServerLogDock(QDockWidget):
             text = _("Not listening to {server}: a command server has no stream to listen to; what it writes "
                      "on stderr is shown here (marked stderr).").format(server=server)
             why = _("Listening opens an HTTP stream of the server's own. A server started as a command speaks "
-                    "over its stdin and stdout only: its log is its stderr, shown here and in Server → Console.")
+                    "over its stdin and stdout only: its log is its stderr, shown here and in "
+                    "Server › Console (stderr).")
         else:
             text = _("Not listening to {server}: the older HTTP+SSE transport has no stream apart from an "
                      "operation's; its log messages arrive during operations.").format(server=server)

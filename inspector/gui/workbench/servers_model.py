@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
@@ -82,6 +83,24 @@ def health_line(record: ServerRecord) -> str:
     return health_text(record.ok_count, record.failed_count, record.tool_error_count, record.cancelled_count)
 
 
+#: A number and the word or unit after it ("3 cancelled", "(2 tool errors", "0.015 s").
+_NUMBER_AND_WORD = re.compile(r"(\d) (?=\w)")
+#: The space before a line's last word when that is a sign or two ("Add one with +.").
+_SHORT_LAST = re.compile(r" (?=\S{1,2}$)", re.MULTILINE)
+
+
+def unbroken(text: str) -> str:
+    """``text`` for a narrow column that wraps it: a number is never at the end of one line and its
+    word or unit at the start of the next ("0 ok · 0 fehlgeschlagen · 0" above "abgebrochen"), nor a
+    sign or two alone on the last line ("+.")."""
+    return _SHORT_LAST.sub("\u00a0", _NUMBER_AND_WORD.sub("\\1\u00a0", text))
+
+
+def shown_health_line(record: ServerRecord) -> str:
+    """:func:`health_line` as the panel shows it (:func:`unbroken`)."""
+    return unbroken(health_line(record))
+
+
 class ServersModel(QAbstractListModel):
     """One row per server: name (or URL) and its counts."""
 
@@ -139,14 +158,15 @@ class ServersModel(QAbstractListModel):
         starting = record.url in self._starting
         if role == Qt.ItemDataRole.DisplayRole:
             if starting:
-                return _("{name} — starting…\n{health}").format(name=_named(record), health=health_line(record))
+                return _("{name} — starting…\n{health}").format(name=_named(record),
+                                                                 health=shown_health_line(record))
             if stopped:
                 return _("{name} — not running\n{health}").format(name=_named(record),
-                                                                   health=health_line(record))
+                                                                   health=shown_health_line(record))
             if record.url in self._signin:
                 return _("{name} · {signin}\n{health}").format(name=_named(record), signin=self._signin[record.url],
-                                                               health=health_line(record))
-            return _("{name}\n{health}").format(name=_named(record), health=health_line(record))
+                                                               health=shown_health_line(record))
+            return _("{name}\n{health}").format(name=_named(record), health=shown_health_line(record))
         if role == Qt.ItemDataRole.AccessibleTextRole:
             if starting:
                 return _("{name}, starting: {health}").format(name=server_label(record), health=health_line(record))

@@ -21,7 +21,7 @@ from inspector.i18n.formatting import format_datetime, format_duration, format_t
 from inspector.store import ServerRecord
 
 from ..language import on_language_changed, translated
-from .servers_model import RecordRole, ServersModel, health_line, server_label
+from .servers_model import RecordRole, ServersModel, server_label, shown_health_line, unbroken
 from .sparkline import Sparkline
 
 
@@ -98,7 +98,8 @@ class ServersPanel(QWidget):
 
     def retranslate(self) -> None:
         record = self.current()
-        self.health.setText(_("No server selected. Add one with +.") if record is None else health_text(record))
+        self.health.setText(unbroken(_("No server selected. Add one with +.")) if record is None
+                            else health_text(record))
 
     def set_records(self, records: list[ServerRecord], select_url: str | None = None, *,
                     select_first: bool = True) -> None:
@@ -154,7 +155,7 @@ class ServersPanel(QWidget):
         for button in (self.edit_button, self.remove_button, self.test_button):
             button.setEnabled(record is not None)
         if record is None:
-            self.health.setText(_("No server selected. Add one with +."))
+            self.health.setText(unbroken(_("No server selected. Add one with +.")))
         else:
             self.health.setText(health_text(record))
         url = record.url if record is not None else None
@@ -177,5 +178,5 @@ def health_text(record: ServerRecord) -> str:
         when = format_time(local) if same_day else format_datetime(local, "short")
         contact = _("Last contact {when} (answered in {duration}).").format(
             when=when, duration=format_duration((record.last_latency_ms or 0) / 1000))
-    return _("{name}\n{contact}\n{counts}").format(name=server_label(record), contact=contact,
-                                                  counts=health_line(record))
+    return _("{name}\n{contact}\n{counts}").format(name=server_label(record), contact=unbroken(contact),
+                                                  counts=shown_health_line(record))

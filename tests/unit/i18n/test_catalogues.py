@@ -152,3 +152,17 @@ def test_german_keeps_the_house_words_for_operation_outcome_and_result() -> None
                 and "Ergebnis" in german):
             wrong.append((source, german))
     assert wrong == []
+
+
+def test_german_says_plain_text_one_way() -> None:
+    """Plain text is "reiner Text" wherever the window says it: the documentation's files were
+    "Klartext" (which reads as "not encrypted", in a program that keeps secrets) in one sentence and
+    "einfacher Text" in the next."""
+    wrong = []
+    for message in messages("de"):
+        source, german = _german_texts(message)
+        if re.search(r"(?i)\bplain text\b", source) and not re.search(r"\breine[nrs]? Text\b", german):
+            wrong.append((source, german))
+        if "Klartext" in german:
+            wrong.append((source, german))
+    assert wrong == []
