@@ -12,7 +12,7 @@ import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from inspector.i18n import N_
@@ -210,10 +210,23 @@ def run_span(store: RunStore, run: RunRecord) -> tuple[datetime | None, datetime
                                         (run.id,)):
         moment = from_stored_time(stamp)
         if moment is not None:
-            step_end = moment + timedelta(milliseconds=float(duration or 0))
+            step_end = _ended(moment, float(duration or 0))
             if end is None or step_end > end:
                 end = step_end
     return start, end
+
+
+#: The last moment a time axis can hold (the calendar's end, year 9999).
+_LAST_MOMENT = datetime.max.replace(tzinfo=timezone.utc)
+
+
+def _ended(moment: datetime, duration_ms: float) -> datetime:
+    """When a step that began at ``moment`` ended; at the calendar's end for one that would end
+    after it (a file's step at 9999-12-31 23:59:59 lasting a second, or lasting 1e300 ms)."""
+    try:
+        return moment + timedelta(milliseconds=duration_ms)
+    except OverflowError:
+        return _LAST_MOMENT
 
 
 def _step_clauses(run_id: int, where: StepFilter) -> tuple[str, list[Any]]:
