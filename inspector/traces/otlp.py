@@ -104,6 +104,15 @@ def unix_nanos(moment: datetime | None) -> int:
     return min(max(nanos, 0), _MAX_NANOS)
 
 
+def nanos_after(start: int, milliseconds: float) -> int:
+    """``milliseconds`` after ``start`` in nanoseconds, clamped as :func:`unix_nanos` clamps: a step
+    at the calendar's end, or one lasting 1e308 ms (a file may say so), ends at OTLP's last moment."""
+    try:
+        return min(start + round(milliseconds * 1_000_000), _MAX_NANOS)
+    except OverflowError:  # infinity: 1e308 ms in nanoseconds
+        return _MAX_NANOS
+
+
 def attribute(key: str, value: Any) -> dict[str, Any]:
     """One OTLP ``KeyValue``; 64-bit integers are strings, as the protobuf JSON mapping writes them."""
     if isinstance(value, bool):
@@ -221,10 +230,10 @@ def step_spans(uid: str, sequence: int, started_at: datetime | None, fallback_st
         attributes.append(attribute(OUTCOME, outcome))
     status, extra = _status(outcome, str(payload.get("toolResult") or "")[:200])
     yield _span(trace, step, span_id(uid, "run"), name, KIND_INTERNAL, start,
-                start + round(duration * 1_000_000), attributes + extra, status)
+                nanos_after(start, duration), attributes + extra, status)
     cursor = start  # legs run one after the other, so each starts where the previous ended
     for position, leg in enumerate(payload.get("legs") or ()):
-        elapsed = round((leg.get("elapsedMs") or 0) * 1_000_000)
+        end = nanos_after(cursor, leg.get("elapsedMs") or 0)
         leg_attributes = [attribute(SPAN_ROLE, "leg"), attribute(LEG_POSITION, position),
                           attribute("rpc.method", leg.get("method", "")), attribute(OUTCOME, leg["outcome"])]
         if leg.get("grantedS") is not None:
@@ -237,12 +246,12 @@ def step_spans(uid: str, sequence: int, started_at: datetime | None, fallback_st
         if leg["outcome"] == Leg.NOT_SENT:
             leg_extra = [attribute("error.type", Leg.NOT_SENT)]
         span = _span(trace, span_id(uid, "step", sequence, "leg", position), step, str(leg.get("method", "")),
-                      KIND_CLIENT, cursor, cursor + elapsed, leg_attributes + leg_extra, leg_status)
+                      KIND_CLIENT, cursor, end, leg_attributes + leg_extra, leg_status)
         exchange = leg.get("exchange")
         if isinstance(exchange, Mapping):
-            span["events"] = wire_events(exchange, cursor, cursor + elapsed)
+            span["events"] = wire_events(exchange, cursor, end)
         yield span
-        cursor += elapsed
+        cursor = end
 
 
 #: The span events of a leg's exchange (its request, its answer's head and body, each event of its stream).

@@ -63,3 +63,21 @@ def test_runs_show_says_steps_at_the_calendar_edges(tmp_path: Path, language: st
     (row,) = [line for line in long.stdout.splitlines() if line.startswith("1 ")]
     assert endless in row and len(row) < 200
 
+
+def test_both_formats_export_them_and_import_them_again(tmp_path: Path) -> None:
+    db = str(tmp_path / "runs.db")
+    assert cli("import", str(edge_trace(tmp_path / "edges.json")), "--db", db).returncode == 0
+    for file_format in ("trace", "otlp"):
+        out = tmp_path / f"again-{file_format}.json"
+        written = cli("export", "--all", "--format", file_format, "-o", str(out), "--db", db)
+        assert written.returncode == 0, written.stderr
+        if file_format == "otlp":  # OTLP's times are unsigned 64-bit nanoseconds: clamped, never past them
+            ends = [int(span["endTimeUnixNano"]) for resource in json.loads(out.read_text())["resourceSpans"]
+                    for scope in resource["scopeSpans"] for span in scope["spans"]]
+            assert max(ends) == 2**64 - 1
+        fresh = str(tmp_path / f"fresh-{file_format}.db")
+        read = cli("import", str(out), "--db", fresh)
+        assert read.returncode == 0, read.stderr
+        shown = json.loads(cli("runs", "show", "endless", "--json", "--db", fresh).stdout)
+        (step,) = shown["timeline"]
+        assert step["duration_ms"] == 1e308 and step["time"] == "2026-12-02T13:34:54Z"
