@@ -85,6 +85,7 @@ KIND_INTERNAL, KIND_CLIENT = 1, 3
 UNFINISHED_NOTE = "unfinished: the span has no end time"
 
 _HEX = re.compile(r"[0-9a-fA-F]+")
+_DIGITS = re.compile(r"-?[0-9]+")
 _STATUS_NAMES = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}
 _MAX_NANOS = 2**64 - 1
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -445,6 +446,9 @@ def _integer(value: Any, path: Path) -> int:
         return int(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return value
+    if isinstance(value, str) and _DIGITS.fullmatch(value):  # a whole number, but more than 64 bits hold
+        raise TraceProblem(path, said(N_("must be a whole number of at most 20 digits (64 bits), got one of "
+                                         "{count} digits"), count=len(value.lstrip("-"))))
     raise TraceProblem(path, said(N_("must be a whole number (as a string or a number), got {value}"),
                                   value=describe(value)))
 
@@ -454,6 +458,9 @@ def _nanos(value: Any, path: Path, *, required: bool) -> int | None:
         if required:
             raise TraceProblem(path, said(N_("the span has no start time")))
         return None
+    if isinstance(value, str) and _DIGITS.fullmatch(value) and len(value.lstrip("-")) > 20:
+        raise TraceProblem(path, said(N_("must be nanoseconds since 1970 (0 to 2^64-1), got a number of {count} "
+                                         "digits"), count=len(value.lstrip("-"))))
     number = _integer(value, path)
     if not 0 <= number <= _MAX_NANOS:
         raise TraceProblem(path, said(N_("must be nanoseconds since 1970 (0 to 2^64-1), got {number}"), number=number))

@@ -141,3 +141,22 @@ def test_a_run_note_in_a_strangers_file_is_bounded_and_checked(tmp_path: Path, n
             import_trace(store, path)
         assert said in str(refused.value) and "runs[0].note" in str(refused.value)
         assert store.list_runs(limit=None) == []
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("startTimeUnixNano", "9" * 29, "must be nanoseconds since 1970 (0 to 2^64-1), got a number of 29 digits"),
+    ("endTimeUnixNano", "253402300800000000000", "must be nanoseconds since 1970 (0 to 2^64-1), got a number of 21"),
+    ("intValue", "9" * 400, "must be a whole number of at most 20 digits (64 bits), got one of 400 digits"),
+])
+def test_a_number_too_large_for_64_bits_is_said_so(store: RunStore, tmp_path: Path, field: str, value: str,
+                                                   said: str) -> None:
+    """A whole number too large is called too large, not 'not a whole number'."""
+    if field == "intValue":
+        record = span(attributes=[{"key": "count", "value": {"intValue": value}}])
+    else:
+        record = span(**{"start" if field.startswith("start") else "end": value})
+    path = tmp_path / "large.json"
+    path.write_text(json.dumps(otlp_doc(record)))
+    error = refused(store, path)
+    assert said in error.problem and "got the string" not in error.problem
+    assert error.location.endswith(field)
