@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
@@ -78,15 +79,24 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    db = database_path(args.db)
+    made = _missing_folders(db) if not db.exists() else None  # None: the database was there before
     with open_store(args.db) as store:
         try:
             imported = import_trace(store, args.file, progress=_progress_line())
         except TraceImportError as exc:
             _clear_progress()
-            raise BadInputError(exc) from None  # bad input, like a bad argument: nothing was changed
+            refused = BadInputError(exc)  # bad input, like a bad argument: nothing was changed
+            unused = made is not None and not store.list_runs(limit=1)
         except StoreError as exc:
             _clear_progress()
             raise CommandError(exc) from None
+        else:
+            refused = None
+    if refused is not None:
+        if unused:
+            _forget_database(db, made or [])  # a refused file leaves no database behind either
+        raise refused from None
     _clear_progress()
     if args.json:
         emit_json({"file": args.file, "format": imported.file_format, **_run_ids(imported.run_ids),
@@ -111,6 +121,27 @@ def _import(args: argparse.Namespace) -> int:
                               count).format(count=count))
     print(" ".join(lines))
     return EXIT_OK
+
+
+def _missing_folders(db: Path) -> list[Path]:
+    """The folders above ``db`` that do not exist yet (opening the database makes them), nearest last."""
+    missing = []
+    for folder in db.parents:
+        if folder.exists():
+            break
+        missing.insert(0, folder)
+    return missing
+
+
+def _forget_database(db: Path, made: list[Path]) -> None:
+    """Remove the empty database an import made for a file it then refused, and the folders made for it."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    for folder in reversed(made):
+        try:
+            folder.rmdir()  # only when empty
+        except OSError:
+            break
 
 
 LISTED_IDS = 1000
