@@ -1,0 +1,70 @@
+"""A request read from a trace (``initialize``, ``tools/list``: a kind without an outcome column of its
+own) that failed says so beside its name in `runs show`, in English and German; one that ended well
+says nothing more. The file is written as the mcp SDK writes its spans, client and server sides."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TRACE = "ab" * 16
+
+
+def _text(key: str, value: str) -> dict:
+    return {"key": key, "value": {"stringValue": value}}
+
+
+def _side(span_id: str, name: str, method: str, request_id: str, start_ms: int, end_ms: int, *, parent: str = "",
+          kind: int = 3, error: str | None = None) -> dict:
+    attributes = [_text("mcp.method.name", method), _text("jsonrpc.request.id", request_id)]
+    span = {"traceId": TRACE, "spanId": span_id, "name": name, "kind": kind,
+            "startTimeUnixNano": str(1_700_000_000_000_000_000 + start_ms * 1_000_000),
+            "endTimeUnixNano": str(1_700_000_000_000_000_000 + end_ms * 1_000_000), "attributes": attributes}
+    if parent:
+        span["parentSpanId"] = parent
+    if error:
+        attributes.append(_text("error.type", "-32601"))
+        span["status"] = {"code": 2, "message": error}
+    return span
+
+
+def failing_request_trace(path: Path) -> Path:
+    """An agent's initialize (ended well) and tools/list (the server does not know the method),
+    each with the server's side under it."""
+    client = [_side("11" * 8, "MCP send initialize", "initialize", "1", 0, 10),
+              _side("22" * 8, "MCP send tools/list", "tools/list", "2", 20, 40, error="Method not found")]
+    server = [_side("33" * 8, "initialize", "initialize", "1", 2, 3, parent="11" * 8, kind=2),
+              _side("44" * 8, "tools/list", "tools/list", "2", 25, 26, parent="22" * 8, kind=2,
+                    error="Method not found")]
+    path.write_text(json.dumps({"resourceSpans": [
+        {"resource": {"attributes": [_text("service.name", "agent")]},
+         "scopeSpans": [{"scope": {"name": "mcp-python-sdk"}, "spans": client}]},
+        {"resource": {"attributes": [_text("service.name", "weather")]},
+         "scopeSpans": [{"scope": {"name": "mcp-python-sdk"}, "spans": server}]}]}))
+    return path
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT, env=os.environ.copy())
+
+
+@pytest.mark.parametrize(("language", "failed"), [("en", "MCP send tools/list: failed: Method not found"),
+                                                   ("de", "MCP send tools/list: fehlgeschlagen: Method not found")])
+def test_runs_show_says_a_failed_request_beside_its_name(tmp_path: Path, language: str, failed: str) -> None:
+    db = str(tmp_path / "runs.db")
+    assert cli("import", str(failing_request_trace(tmp_path / "trace.jsonl")), "--db", db).returncode == 0
+    shown = cli("runs", "show", "last", "--lang", language, "--db", db)
+    assert shown.returncode == 0, shown.stderr
+    rows = [line for line in shown.stdout.splitlines() if line[:1].isdigit()]
+    assert rows[0].endswith("MCP send initialize")  # ended well: its name alone
+    assert rows[1].endswith(failed)
+    # What machines read stays English.
+    entries = json.loads(cli("runs", "show", "last", "--json", "--lang", language, "--db", db).stdout)["timeline"]
+    assert entries[1]["details"] == "MCP send tools/list: failed: Method not found"
