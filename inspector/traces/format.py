@@ -104,13 +104,26 @@ def format_path(path: Path) -> str:
     return str(place(path))
 
 
+#: A place deeper than this many steps is said by its first and last ones, "…" between (a file nested
+#: 100 levels deep would otherwise make a sentence of two thousand characters).
+PLACE_STEPS, PLACE_HEAD, PLACE_TAIL = 16, 10, 4
+
+
 def place(path: Path) -> str | Message:
     """Where ``path`` is, as a location is shown: the path itself (file words, never translated),
-    or for the empty path the words "the top level", translated where shown."""
+    or for the empty path the words "the top level", translated where shown. A deep one keeps its
+    first :data:`PLACE_HEAD` and last :data:`PLACE_TAIL` steps."""
+    parts = list(path)
+    if len(parts) > PLACE_STEPS:
+        return f"{_steps(parts[:PLACE_HEAD])}…{_steps(parts[-PLACE_TAIL:], inner=True)}"
+    return _steps(parts) or Message(N_("the top level"))
+
+
+def _steps(parts: list[str | int], inner: bool = False) -> str:
     text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
-    return text or Message(N_("the top level"))
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text or inner else part)
+    return text
 
 
 def describe(value: Any) -> Message:

@@ -160,3 +160,21 @@ def test_a_number_too_large_for_64_bits_is_said_so(store: RunStore, tmp_path: Pa
     error = refused(store, path)
     assert said in error.problem and "got the string" not in error.problem
     assert error.location.endswith(field)
+
+
+def test_a_place_nested_deep_is_said_by_its_first_and_last_steps(store: RunStore, tmp_path: Path) -> None:
+    """A file nested 150 levels deep: the sentence names where it starts and where it broke, in a
+    line a person can read (not two thousand characters of path)."""
+    deep: dict = {"arrayValue": {"values": []}}
+    inner = deep
+    for _level in range(75):
+        nested = {"arrayValue": {"values": []}}
+        inner["arrayValue"]["values"].append(nested)
+        inner = nested
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps(otlp_doc(span(attributes=[{"key": "k", "value": deep}]))))
+    error = refused(store, path)
+    assert "nested deeper than 100 levels" in error.problem
+    assert error.location.startswith("line 1: resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.arrayValue…")
+    assert error.location.endswith(".arrayValue.values[0].arrayValue") and len(error.location) < 120
+    assert len(str(error)) < 250
