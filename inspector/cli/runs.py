@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from inspector.i18n import N_, _, ngettext
-from inspector.i18n.details import localized_step_details
+from inspector.i18n.details import disagreement_said, localized_step_details
 from inspector.i18n.messages import Message
 from inspector.i18n.replays import replay_of_text, replayed_as_text
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
@@ -215,6 +215,9 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
             out.write(one_line(_leg_line(leg, stored.step.transport)) + "\n")
         if stored.step.note:
             out.write(one_line("    " + _("note: {note}").format(note=stored.step.note)) + "\n")
+        disagreement = disagreement_said(stored.payload)
+        if disagreement:  # a call read from a trace whose client and server sides differ: as the window says it
+            out.write(one_line("    " + _("The two sides disagree: {sentence}").format(sentence=disagreement)) + "\n")
         for extra in replay_lines(store, stored, replays.get(stored.sequence, ())):
             out.write(one_line(f"    {extra}") + "\n")
         for extra in step_extra_lines(stored.payload):

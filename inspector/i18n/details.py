@@ -83,6 +83,17 @@ def stored_text_said(text: str, payload: Mapping[str, Any]) -> str:
     return importer_lines_said(said_again(text, payload.get("wording")), payload)
 
 
+def disagreement_said(payload: Mapping[str, Any]) -> str:
+    """How the two sides of a call read from a trace disagree (``raw.otlp.disagreement``), in the
+    current language; "" when they agree or the step is not a joined call."""
+    raw = payload.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
+    note = otlp.get("disagreement") if isinstance(otlp, Mapping) else None
+    if not isinstance(note, Mapping) or not isinstance(note.get("text"), str) or not note["text"]:
+        return ""
+    return translate(message_from_note(note))
+
+
 def _first(notes: Any) -> Any:
     return notes[0] if isinstance(notes, list) and notes else None
 
@@ -95,5 +106,5 @@ def localized_step_details(payload: Mapping[str, Any]) -> str:
     return step_details(payload, TRANSLATED_DETAILS)
 
 
-__all__ = ["TRANSLATED_DETAILS", "TranslatedDetailWords", "importer_lines_said", "importer_notes",
-           "localized_step_details", "stored_text_said"]
+__all__ = ["TRANSLATED_DETAILS", "TranslatedDetailWords", "disagreement_said", "importer_lines_said",
+           "importer_notes", "localized_step_details", "stored_text_said"]

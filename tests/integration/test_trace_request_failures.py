@@ -1,6 +1,7 @@
-"""A request read from a trace (``initialize``, ``tools/list``: a kind without an outcome column of its
-own) that failed says so beside its name in `runs show`, in English and German; one that ended well
-says nothing more. The file is written as the mcp SDK writes its spans, client and server sides."""
+"""`runs show` of steps read from a trace, in English and German. A request (``initialize``,
+``tools/list``: a kind without an outcome column of its own) that failed says so beside its name; one
+that ended well says nothing more. A call whose client and server sides disagree says so under its
+row, as the window's band does. Files written as the mcp SDK writes its spans, and its own trace."""
 
 from __future__ import annotations
 
@@ -68,3 +69,22 @@ def test_runs_show_says_a_failed_request_beside_its_name(tmp_path: Path, languag
     # What machines read stays English.
     entries = json.loads(cli("runs", "show", "last", "--json", "--lang", language, "--db", db).stdout)["timeline"]
     assert entries[1]["details"] == "MCP send tools/list: failed: Method not found"
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "The two sides disagree: the client gave up after 504 ms (TimeoutError); the server ended with no "
+           "error recorded after 508 ms"),
+    ("de", "Die beiden Seiten widersprechen sich: der Client gab nach 504 ms auf (TimeoutError); der Server endete "
+           "nach 508 ms ohne aufgezeichneten Fehler")])
+def test_runs_show_says_where_a_calls_two_sides_disagree_as_the_window_does(tmp_path: Path, language: str,
+                                                                            said: str) -> None:
+    """The mcp SDK's own trace (tests/fixtures/otel/): the call the client gave up on has the sentence
+    under its row; the call whose sides agree has none."""
+    db = str(tmp_path / "runs.db")
+    assert cli("import", str(ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl"), "--db", db).returncode == 0
+    shown = cli("runs", "show", "1", "--lang", language, "--db", db)
+    lines = shown.stdout.splitlines()
+    given_up = next(index for index, line in enumerate(lines) if line.startswith("5 "))
+    assert lines[given_up + 1] == "    " + said
+    agreed = next(index for index, line in enumerate(lines) if line.startswith("3 "))
+    assert lines[agreed + 1].startswith("4 ")
