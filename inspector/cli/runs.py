@@ -122,8 +122,11 @@ def _server_url(store: RunStore, given: str) -> str:
     if named:
         raise BadInputError(Message(N_("Several configured servers are named {name}: give the URL of the one "
                                        "you mean (`servers` lists them)."), {"name": one_line(given)}))
-    raise BadInputError(Message(N_("No configured server is named {name}: give a server's URL or a name that "
-                                   "`servers` lists."), {"name": one_line(given)}))
+    if store.db.conn.execute("SELECT 1 FROM runs WHERE server = ? LIMIT 1", (given,)).fetchone():
+        return given  # the server a run imported from a trace names (its service), as the window's filter lists it
+    raise BadInputError(Message(N_("No configured server is named {name}, and no stored run names it as its "
+                                   "server: give a server's URL or a name that `servers` lists."),
+                                {"name": one_line(given)}))
 
 
 def _list(store: RunStore, args: argparse.Namespace) -> int:
