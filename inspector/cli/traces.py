@@ -9,6 +9,7 @@ from pathlib import Path
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
+from inspector.i18n.words import outcome_word
 from inspector.store import StoreError, UnknownRunError
 from inspector.transfer import TraceDestinationError, TraceExportError, TraceImportError, export, import_trace
 
@@ -70,6 +71,10 @@ def _export(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"file": str(report.path), "format": report.file_format, "runs": report.runs,
                    "steps": report.steps})
+    elif not report.runs and args.outcome and not run_ids:
+        # A filter matching nothing says so (the file is still written: a nightly export of none is one).
+        print(_("No stored run has the status {status}: {path} holds no runs. `runs list` shows the runs that "
+                "are stored.").format(status=outcome_word(args.outcome), path=report.path))
     else:
         print(ngettext("Exported {count} run to {path}.", "Exported {count} runs to {path}.", report.runs).format(
             count=report.runs, path=report.path))

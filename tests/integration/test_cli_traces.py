@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from google.protobuf import json_format
 from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
 
@@ -217,3 +218,17 @@ def test_runs_list_filters_imported_runs_by_the_server_their_trace_names(tmp_pat
         in failed.stdout
     unknown = cli("runs", "list", "--server", "nobody", "--db", db)
     assert unknown.returncode == 2 and "no stored run names it as its server" in unknown.stderr
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "No stored run has the status cancelled: "), ("de", "Kein gespeicherter Lauf hat den Status abgebrochen: ")])
+def test_an_export_filter_matching_no_run_says_so(tmp_path: Path, language: str, said: str) -> None:
+    """`export --outcome cancelled` where no run was cancelled: one sentence saying so (not "Exported
+    0 runs"); the file is still written, holding no runs, as a scheduled export of none needs."""
+    db = str(tmp_path / "runs.db")
+    assert cli("import", str(ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl"), "--db", db).returncode == 0
+    out = tmp_path / "cancelled.json"
+    done = cli("export", "--outcome", "cancelled", "-o", str(out), "--lang", language, "--db", db)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(said) and str(out) in done.stdout and done.stdout.count("\n") == 1
+    assert json.loads(out.read_text())["runs"] == []
