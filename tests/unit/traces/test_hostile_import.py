@@ -178,3 +178,16 @@ def test_a_place_nested_deep_is_said_by_its_first_and_last_steps(store: RunStore
     assert error.location.startswith("line 1: resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.arrayValue…")
     assert error.location.endswith(".arrayValue.values[0].arrayValue") and len(error.location) < 120
     assert len(str(error)) < 250
+
+
+@pytest.mark.parametrize(("encoding", "bom", "named"), [
+    ("utf-16", b"", "UTF-16"), ("utf-16-le", b"", "UTF-16"), ("utf-16-be", b"\xfe\xff", "UTF-16"),
+    ("utf-32", b"", "UTF-32")])
+def test_a_trace_saved_as_utf16_or_utf32_is_named_so(store: RunStore, tmp_path: Path, encoding: str, bom: bytes,
+                                                     named: str) -> None:
+    """PowerShell's `>` saves a trace as UTF-16: the sentence names the encoding and what to do, not
+    "a character that cannot begin a JSON value" at byte 0."""
+    path = tmp_path / "powershell.json"
+    path.write_bytes(bom + json.dumps(otlp_doc(span())).encode(encoding))
+    error = refused(store, path)
+    assert error.problem == f"the file is {named} text, not UTF-8: save it as UTF-8 and import it again"
