@@ -210,7 +210,7 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         maker = step_source_word(kind, _service(stored.payload))
         line = (f"{stored.sequence:>{number}}  {when(stored.started_at):<{at}}  {maker:<{source}}  "
                 f"{kind_word(kind):<{kind_width}}  "
-                f"{round_:>5}  {readable_duration(stored.step.duration_ms):>13}  "
+                f"{round_:>5}  {_step_duration(stored):>13}  "
                 f"{step_outcome_word(kind, stored.outcome) or '-':<{outcome}}  "
                 f"{localized_step_details(stored.payload)}")
         out.write(one_line(line) + "\n")
@@ -228,6 +228,16 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         for extra in _wire_lines(stored.payload):
             out.write(extra + "\n")
     return EXIT_OK
+
+
+def _step_duration(stored: StoredStep) -> str:
+    """A step's duration as the window's column says it: "unfinished" for a span that never ended
+    (its stored 0 ms is no length), else the duration."""
+    raw = stored.payload.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, dict) else None
+    if isinstance(otlp, dict) and otlp.get("unfinished") is True:
+        return _("unfinished")
+    return readable_duration(stored.step.duration_ms)
 
 
 def replay_lines(store: RunStore, stored: StoredStep, replays: Sequence[tuple[int, str]]) -> list[str]:

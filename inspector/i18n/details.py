@@ -7,8 +7,19 @@ from typing import Any
 
 from inspector.runs import DetailWords, step_details
 
-from . import _, ngettext
+from . import N_, _, ngettext
 from .messages import message_from_note, said_again, translate
+
+#: What the trace importer writes of a span that never ended (``inspector.traces.otlp.UNFINISHED_NOTE``,
+#: the same English): kept in the step's text, said in the reader's language where it is shown.
+UNFINISHED_NOTE = N_("unfinished: the span has no end time")
+
+
+def unfinished_said(text: str) -> str:
+    """``text`` with the importer's note on a span that never ended said in the current language."""
+    if not isinstance(text, str) or UNFINISHED_NOTE not in text:
+        return text
+    return text.replace(UNFINISHED_NOTE, _(UNFINISHED_NOTE))
 
 
 class TranslatedDetailWords(DetailWords):
@@ -40,7 +51,7 @@ class TranslatedDetailWords(DetailWords):
         return tool or detail
 
     def content_line(self, payload: Mapping[str, Any], line: str) -> str:
-        return said_again(line, payload.get("wording"))
+        return unfinished_said(said_again(line, payload.get("wording")))
 
     def result_line(self, payload: Mapping[str, Any], line: str) -> str:
         if "wording" in payload:  # our own sentence at its head, kept as data
@@ -67,14 +78,14 @@ def importer_lines_said(text: str, payload: Mapping[str, Any]) -> str:
     (:func:`importer_notes`) said in the current language; other lines as they are."""
     notes = {note["text"]: note for note in importer_notes(payload) if note["text"]}
     if not notes or not isinstance(text, str):
-        return text
+        return unfinished_said(text)
     lines = text.split("\n")
     for index, line in enumerate(lines):
         note = notes.get(line)
         if note is not None:
             said = translate(message_from_note(note))
             lines[index] = said if said and "\n" not in said else line
-    return "\n".join(lines)
+    return unfinished_said("\n".join(lines))
 
 
 def stored_text_said(text: str, payload: Mapping[str, Any]) -> str:
@@ -107,4 +118,4 @@ def localized_step_details(payload: Mapping[str, Any]) -> str:
 
 
 __all__ = ["TRANSLATED_DETAILS", "TranslatedDetailWords", "disagreement_said", "importer_lines_said",
-           "importer_notes", "localized_step_details", "stored_text_said"]
+           "importer_notes", "localized_step_details", "stored_text_said", "UNFINISHED_NOTE", "unfinished_said"]

@@ -49,3 +49,24 @@ def test_the_mcp_sdk_handshake_sides_claim_no_missing_outcome(qtbot, make_window
     # A tool call without an outcome still says so (the mcp SDK's call the client stopped waiting for).
     tab.select_step(step_row(tab, "slow: no outcome"))
     assert tab.detail.step.row.outcome == ""
+
+
+def test_a_span_that_never_ended_is_said_in_the_readers_language(qtbot, make_window, tmp_path) -> None:
+    from inspector.i18n.details import UNFINISHED_NOTE
+    from inspector.traces.otlp import UNFINISHED_NOTE as IMPORTERS
+    from tests.integration.test_trace_request_failures import unfinished_trace
+
+    assert UNFINISHED_NOTE == IMPORTERS  # the display says again what the importer wrote
+    with RunStore.open(resolve_db_path()) as store:
+        (run_id,) = import_trace(store, unfinished_trace(tmp_path / "trace.json")).run_ids
+    _window, tab = open_run(qtbot, make_window, run_id)
+    switch_language("de")
+    try:
+        rows = [tab.timeline.index(row, DETAILS).data() for row in range(tab.timeline.rowCount())]
+        assert "child op (unbeendet: der Span hat keine Endzeit)" in rows
+        assert "search: unbeendet: der Span hat keine Endzeit" in rows
+        tab.select_step(rows.index("search: unbeendet: der Span hat keine Endzeit"))
+        assert tab.detail.result.toPlainText().startswith("unbeendet: der Span hat keine Endzeit")
+        assert "unbeendet" in tab.detail.summary.text()
+    finally:
+        switch_language("en")

@@ -88,3 +88,36 @@ def test_runs_show_says_where_a_calls_two_sides_disagree_as_the_window_does(tmp_
     assert lines[given_up + 1] == "    " + said
     agreed = next(index for index, line in enumerate(lines) if line.startswith("3 "))
     assert lines[agreed + 1].startswith("4 ")
+
+
+def unfinished_trace(path: Path) -> Path:
+    """A root span that ended and, under it, a request and a tool call whose spans never ended."""
+    tool = [_text("gen_ai.operation.name", "execute_tool"), _text("gen_ai.tool.name", "search")]
+    spans = [{"traceId": TRACE, "spanId": "a1" * 8, "name": "agent", "kind": 1, "attributes": [],
+              "startTimeUnixNano": "1700000000000000000", "endTimeUnixNano": "1700000002000000000"},
+             {"traceId": TRACE, "spanId": "b2" * 8, "parentSpanId": "a1" * 8, "name": "child op", "kind": 1,
+              "attributes": [], "startTimeUnixNano": "1700000000100000000"},
+             {"traceId": TRACE, "spanId": "c3" * 8, "parentSpanId": "a1" * 8, "name": "execute_tool search",
+              "kind": 1, "attributes": tool, "startTimeUnixNano": "1700000000200000000"}]
+    path.write_text(json.dumps({"resourceSpans": [{
+        "resource": {"attributes": [_text("service.name", "agent")]},
+        "scopeSpans": [{"scope": {"name": "their-lib"}, "spans": spans}]}]}))
+    return path
+
+
+@pytest.mark.parametrize(("language", "unfinished", "note"), [
+    ("en", "unfinished", "unfinished: the span has no end time"),
+    ("de", "unbeendet", "unbeendet: der Span hat keine Endzeit")])
+def test_runs_show_says_a_span_that_never_ended_is_unfinished(tmp_path: Path, language: str, unfinished: str,
+                                                              note: str) -> None:
+    """Its duration column says "unfinished" as the window's does (its stored 0 ms is no length), and
+    the importer's note is said in the reader's language; --json keeps the English."""
+    db = str(tmp_path / "runs.db")
+    assert cli("import", str(unfinished_trace(tmp_path / "trace.json")), "--db", db).returncode == 0
+    shown = cli("runs", "show", "last", "--lang", language, "--db", db)
+    rows = {line.split()[0]: line for line in shown.stdout.splitlines() if line[:1].isdigit()}
+    for sequence in ("2", "3"):
+        assert f"  {unfinished}  " in rows[sequence] and " 0 s " not in rows[sequence] and note in rows[sequence]
+    assert f"  {unfinished}  " not in rows["1"]
+    entries = json.loads(cli("runs", "show", "last", "--json", "--lang", language, "--db", db).stdout)["timeline"]
+    assert entries[1]["duration_ms"] == 0 and "unfinished: the span has no end time" in entries[1]["details"]
