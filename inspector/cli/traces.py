@@ -86,6 +86,8 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     db = database_path(args.db)
     made = _missing_folders(db) if not db.exists() else None  # None: the database was there before
+    refused: BadInputError | None = None
+    unused = False  # a database this import made and left empty
     with open_store(args.db) as store:
         try:
             imported = import_trace(store, args.file, progress=_progress_line())
@@ -96,8 +98,6 @@ def _import(args: argparse.Namespace) -> int:
         except StoreError as exc:
             _clear_progress()
             raise CommandError(exc) from None
-        else:
-            refused = None
     if refused is not None:
         if unused:
             _forget_database(db, made or [])  # a refused file leaves no database behind either
