@@ -61,14 +61,16 @@ class TranslatedDetailWords(DetailWords):
 
 def importer_notes(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The sentences the trace importer wrote into a step read from another tool's spans, each kept
-    with its template (``raw.otlp``: the client side's first note, the server side's first note, the
-    sentence on how the two disagree, and the note on the outcome the two make together)."""
+    with its template (``raw.otlp``: the client side's notes, the server side's notes, the sentence on
+    how the two disagree, and the note on the outcome the two make together). A timeline row's
+    payload holds only each side's first note; a step's whole payload holds them all (a failure, then
+    its ``error.type`` in words)."""
     raw = payload.get("raw")
     otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
     if not isinstance(otlp, Mapping):
         return []
     server = otlp.get("server")
-    found = [_first(otlp.get("notes")), _first(server.get("notes") if isinstance(server, Mapping) else None),
+    found = [*_each(otlp.get("notes")), *_each(server.get("notes") if isinstance(server, Mapping) else None),
              otlp.get("disagreement"), otlp.get("outcomeNote")]
     return [note for note in found if isinstance(note, Mapping) and isinstance(note.get("text"), str)]
 
@@ -105,8 +107,8 @@ def disagreement_said(payload: Mapping[str, Any]) -> str:
     return translate(message_from_note(note))
 
 
-def _first(notes: Any) -> Any:
-    return notes[0] if isinstance(notes, list) and notes else None
+def _each(notes: Any) -> list[Any]:
+    return notes if isinstance(notes, list) else []
 
 
 TRANSLATED_DETAILS = TranslatedDetailWords()

@@ -70,3 +70,26 @@ def test_a_span_that_never_ended_is_said_in_the_readers_language(qtbot, make_win
         assert "unbeendet" in tab.detail.summary.text()
     finally:
         switch_language("en")
+
+
+def test_every_sentence_of_the_importer_in_a_steps_result_is_said_in_german(qtbot, make_window, tmp_path) -> None:
+    """A failure's lines (its message, then its error.type in words) and Traceloop's time-out (the
+    time-out, the error.type, how the sides disagree): each said in German, the source's own text as it is."""
+    with RunStore.open(resolve_db_path()) as store:
+        (run_id,) = import_trace(store, failing_request_trace(tmp_path / "trace.jsonl")).run_ids
+    _window, tab = open_run(qtbot, make_window, run_id)
+    switch_language("de")
+    try:
+        tab.select_step(1)
+        assert tab.detail.result.toPlainText().splitlines() == [
+            "MCP send tools/list", "fehlgeschlagen: Method not found",
+            "der Server kennt die Methode nicht (JSON-RPC-Fehler -32601)"]
+        traceloop = imported_agent_run("traceloop.jsonl")
+        tab.select_runs([traceloop])
+        tab.select_step(step_row(tab, "slow: Zeitüberschreitung"))
+        lines = tab.detail.result.toPlainText().splitlines()
+        assert lines[0].startswith("Zeitüberschreitung: mcp.shared.exceptions.McpError: Timed out")
+        assert lines[1] == "fehlgeschlagen mit error.type McpError"
+        assert lines[2].startswith("der Client gab nach 504 ms auf")
+    finally:
+        switch_language("en")

@@ -258,7 +258,8 @@ class StepDetail(QWidget):
             self.arguments.setPlainText(pretty_payload(step.arguments_json))
         # A cancel's sentence, and a sentence of ours kept as data, are stored in English: they are
         # said in the reader's language.
-        result = stored_text_said(step.result_text, row.detail_fields)
+        # The whole payload (when parsed) holds every note of the importer; the row's only each side's first.
+        result = stored_text_said(step.result_text, payload or row.detail_fields)
         shown = cancelled_result_text(result, row.cancelled_in_flight) if row.outcome == "cancelled" else result
         self._result_text = clip_text(shown) if shown else ""
         if step.result_length > len(result) and result:
