@@ -153,6 +153,23 @@ def format_time(moment: datetime | None) -> str | None:
     return to_stored_time(moment) or None
 
 
+#: The shape of an ISO 8601 date and time (its year's digits in group 1), whether or not the day exists.
+_TIME_SHAPE = re.compile(r"[+-]?([0-9]{4,})-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}")
+
+
+def _no_time(value: str) -> Message:
+    """Why ``value`` names no time: outside the years that can be stored, a day or time that does not
+    exist in the calendar (30 February, a 61st second), or not ISO 8601 at all."""
+    text = f"{value!r:.60}"
+    shape = _TIME_SHAPE.match(value)
+    if shape is not None and (len(shape.group(1)) > 4 or int(shape.group(1)) == 0):
+        return said(N_("{text} is outside the times that can be stored (years 1 to 9999 in UTC)"), text=text)
+    if shape is not None:
+        return said(N_("{text} names a day or time the calendar does not have (such as 30 February or a 61st "
+                       "second)"), text=text)
+    return said(N_("{text} is not an ISO 8601 time"), text=text)
+
+
 def read_time(value: Any, path: Path, *, required: bool = False) -> str:
     """Read an ISO 8601 time with a zone; return it in the stored form ('' when null/absent)."""
     if value is None or value == "":
@@ -165,7 +182,7 @@ def read_time(value: Any, path: Path, *, required: bool = False) -> str:
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise TraceProblem(path, said(N_("{text} is not an ISO 8601 time"), text=f"{value!r:.60}")) from None
+        raise TraceProblem(path, _no_time(value)) from None
     if moment.tzinfo is None:
         # A time without a zone could be any of 24 hours; guessing would shift the whole run.
         raise TraceProblem(path, said(N_("{text} has no time zone (write it in UTC, ending in 'Z')"),

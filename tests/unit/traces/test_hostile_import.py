@@ -191,3 +191,19 @@ def test_a_trace_saved_as_utf16_or_utf32_is_named_so(store: RunStore, tmp_path: 
     path.write_bytes(bom + json.dumps(otlp_doc(span())).encode(encoding))
     error = refused(store, path)
     assert error.problem == f"the file is {named} text, not UTF-8: save it as UTF-8 and import it again"
+
+
+@pytest.mark.parametrize(("moment", "said"), [
+    ("2024-02-30T00:00:00Z", "names a day or time the calendar does not have"),
+    ("2024-12-31T23:59:60Z", "names a day or time the calendar does not have"),
+    ("10000-01-01T00:00:00Z", "is outside the times that can be stored (years 1 to 9999 in UTC)"),
+    ("0000-01-01T00:00:00Z", "is outside the times that can be stored (years 1 to 9999 in UTC)"),
+    ("yesterday", "is not an ISO 8601 time")])
+def test_a_time_the_calendar_has_not_is_said_for_what_it_is(store: RunStore, tmp_path: Path, moment: str,
+                                                            said: str) -> None:
+    """30 February, a leap second, year 10000: said as such, not "not an ISO 8601 time"."""
+    path = tmp_path / "edge.json"
+    path.write_text(json.dumps(trace_doc([run_doc(steps=[step_doc(1, LLM_PAYLOAD, started_at=moment)])])))
+    error = refused(store, path)
+    assert error.location == "runs[0].steps[0].started_at"
+    assert error.problem.startswith(f"{moment!r} {said}")
