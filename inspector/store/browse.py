@@ -180,6 +180,21 @@ def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
     return clauses, params
 
 
+def recent_ok_durations(store: RunStore, server: str, limit: int) -> list[float]:
+    """The durations (ms) of the newest ``limit`` ok runs made here against ``server``, oldest first.
+    Runs imported from a file are left out: they were made elsewhere (a customer's machine, another
+    server at the same address), so they say nothing of how this server answers here."""
+    rows = store.db.conn.execute(
+        "SELECT started_at, finished_at FROM runs WHERE server = ? AND status = 'ok' AND source != 'imported'"
+        " ORDER BY started_at DESC, id DESC LIMIT ?", (server, limit)).fetchall()
+    durations = []
+    for started, finished in reversed(rows):
+        start, end = from_stored_time(started), from_stored_time(finished)
+        if start is not None and end is not None:
+            durations.append((end - start).total_seconds() * 1000)
+    return durations
+
+
 def servers_with_runs(store: RunStore) -> list[str]:
     """Every server some run was made against, in order."""
     return [row[0] for row in store.db.conn.execute(
@@ -567,5 +582,5 @@ __all__ = ["RUN_ORDERS", "TRACE_RUN_UID_PREFIX", "RunFilter", "SpanNodes", "Step
            "TimelineRow", "count_timeline", "find_step_ids", "span_nodes", "timeline_rows",
            "data_version",
            "delete_runs", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position", "run_span",
-           "servers_with_runs",
+           "recent_ok_durations", "servers_with_runs",
            "step_in_full", "timeline_page"]
