@@ -57,6 +57,13 @@ def run_command(argv: list[str]) -> int:
         parser = build_parser()
         path, rest = file_to_open(argv, parser)
         if path is not None and not os.path.isfile(path):
+            if os.path.isdir(path):
+                raise UsageError(Message(N_("{path} is a folder, not a trace file: name a trace file to open in "
+                                            "the window, or a command (see run-inspector --help)."),
+                                         {"path": repr(path)}))
+            if os.path.exists(path):  # /dev/zero, a named pipe: never read (it could wait or run forever)
+                raise UsageError(Message(N_("{path} is not a regular file (a device, a named pipe or a socket): "
+                                            "save the trace to a file and open that."), {"path": repr(path)}))
             if not (os.sep in path or os.path.splitext(path)[1]):
                 path = None  # a mistyped command: the parser names the commands there are
             else:

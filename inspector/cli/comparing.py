@@ -18,7 +18,7 @@ from inspector.i18n.comparing import (
     summary_line,
 )
 from inspector.i18n.messages import Message
-from inspector.i18n.words import kind_word
+from inspector.i18n.words import kind_word, step_outcome_word
 from inspector.runs.comparing import SLOWER_MS, SLOWER_RATIO, AlignedRow, RunComparison, StepFacts
 from inspector.store import RunRecord
 from inspector.store.comparing import compare_stored_runs
@@ -126,7 +126,9 @@ def _step_cell(row: AlignedRow) -> str:
 def _side_cell(step: StepFacts | None, width: int) -> str:
     if step is None:
         return ""
-    return f"{outcome_word(step.outcome):<{width}} {readable_duration(step.duration_ms):>9}"
+    # A tool call whose source recorded no outcome says so, as `runs show` does ("not recorded").
+    said = step_outcome_word(step.kind, step.outcome) or outcome_word(step.outcome)
+    return f"{said:<{width}} {readable_duration(step.duration_ms):>9}"
 
 
 def print_comparison(first: RunRecord, second: RunRecord, comparison: RunComparison) -> None:
@@ -138,7 +140,7 @@ def print_comparison(first: RunRecord, second: RunRecord, comparison: RunCompari
             label=label, id=record.id, title=record.title, status=outcome_word(record.status), count=count)))
     print(one_line(summary_line(comparison.summary, first.id, second.id)))
     print()
-    width = outcome_width()
+    width = max(outcome_width(), len(step_outcome_word("tool", None)))  # "not recorded" fits too
     side = width + 10
     steps = [_step_cell(row) for row in comparison.rows]
     rounds = [_round_cell(row) for row in comparison.rows]

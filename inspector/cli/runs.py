@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from inspector.i18n import N_, _, ngettext
-from inspector.i18n.details import localized_step_details
+from inspector.i18n.details import disagreement_said, localized_step_details
 from inspector.i18n.messages import Message
 from inspector.i18n.replays import replay_of_text, replayed_as_text
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
@@ -122,8 +122,11 @@ def _server_url(store: RunStore, given: str) -> str:
     if named:
         raise BadInputError(Message(N_("Several configured servers are named {name}: give the URL of the one "
                                        "you mean (`servers` lists them)."), {"name": one_line(given)}))
-    raise BadInputError(Message(N_("No configured server is named {name}: give a server's URL or a name that "
-                                   "`servers` lists."), {"name": one_line(given)}))
+    if store.db.conn.execute("SELECT 1 FROM runs WHERE server = ? LIMIT 1", (given,)).fetchone():
+        return given  # the server a run imported from a trace names (its service), as the window's filter lists it
+    raise BadInputError(Message(N_("No configured server is named {name}, and no stored run names it as its "
+                                   "server: give a server's URL or a name that `servers` lists."),
+                                {"name": one_line(given)}))
 
 
 def _list(store: RunStore, args: argparse.Namespace) -> int:
@@ -207,7 +210,7 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         maker = step_source_word(kind, _service(stored.payload))
         line = (f"{stored.sequence:>{number}}  {when(stored.started_at):<{at}}  {maker:<{source}}  "
                 f"{kind_word(kind):<{kind_width}}  "
-                f"{round_:>5}  {readable_duration(stored.step.duration_ms):>13}  "
+                f"{round_:>5}  {_step_duration(stored):>13}  "
                 f"{step_outcome_word(kind, stored.outcome) or '-':<{outcome}}  "
                 f"{localized_step_details(stored.payload)}")
         out.write(one_line(line) + "\n")
@@ -215,6 +218,9 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
             out.write(one_line(_leg_line(leg, stored.step.transport)) + "\n")
         if stored.step.note:
             out.write(one_line("    " + _("note: {note}").format(note=stored.step.note)) + "\n")
+        disagreement = disagreement_said(stored.payload)
+        if disagreement:  # a call read from a trace whose client and server sides differ: as the window says it
+            out.write(one_line("    " + _("The two sides disagree: {sentence}").format(sentence=disagreement)) + "\n")
         for extra in replay_lines(store, stored, replays.get(stored.sequence, ())):
             out.write(one_line(f"    {extra}") + "\n")
         for extra in step_extra_lines(stored.payload):
@@ -222,6 +228,16 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         for extra in _wire_lines(stored.payload):
             out.write(extra + "\n")
     return EXIT_OK
+
+
+def _step_duration(stored: StoredStep) -> str:
+    """A step's duration as the window's column says it: "unfinished" for a span that never ended
+    (its stored 0 ms is no length), else the duration."""
+    raw = stored.payload.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, dict) else None
+    if isinstance(otlp, dict) and otlp.get("unfinished") is True:
+        return _("unfinished")
+    return readable_duration(stored.step.duration_ms)
 
 
 def replay_lines(store: RunStore, stored: StoredStep, replays: Sequence[tuple[int, str]]) -> list[str]:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
+from inspector.i18n.words import outcome_word
 from inspector.store import StoreError, UnknownRunError
 from inspector.transfer import TraceDestinationError, TraceExportError, TraceImportError, export, import_trace
 
@@ -69,6 +71,10 @@ def _export(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"file": str(report.path), "format": report.file_format, "runs": report.runs,
                    "steps": report.steps})
+    elif not report.runs and args.outcome and not run_ids:
+        # A filter matching nothing says so (the file is still written: a nightly export of none is one).
+        print(_("No stored run has the status {status}: {path} holds no runs. `runs list` shows the runs that "
+                "are stored.").format(status=outcome_word(args.outcome), path=report.path))
     else:
         print(ngettext("Exported {count} run to {path}.", "Exported {count} runs to {path}.", report.runs).format(
             count=report.runs, path=report.path))
@@ -78,15 +84,24 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    db = database_path(args.db)
+    made = _missing_folders(db) if not db.exists() else None  # None: the database was there before
+    refused: BadInputError | None = None
+    unused = False  # a database this import made and left empty
     with open_store(args.db) as store:
         try:
             imported = import_trace(store, args.file, progress=_progress_line())
         except TraceImportError as exc:
             _clear_progress()
-            raise BadInputError(exc) from None  # bad input, like a bad argument: nothing was changed
+            refused = BadInputError(exc)  # bad input, like a bad argument: nothing was changed
+            unused = made is not None and not store.list_runs(limit=1)
         except StoreError as exc:
             _clear_progress()
             raise CommandError(exc) from None
+    if refused is not None:
+        if unused:
+            _forget_database(db, made or [])  # a refused file leaves no database behind either
+        raise refused from None
     _clear_progress()
     if args.json:
         emit_json({"file": args.file, "format": imported.file_format, **_run_ids(imported.run_ids),
@@ -111,6 +126,27 @@ def _import(args: argparse.Namespace) -> int:
                               count).format(count=count))
     print(" ".join(lines))
     return EXIT_OK
+
+
+def _missing_folders(db: Path) -> list[Path]:
+    """The folders above ``db`` that do not exist yet (opening the database makes them), nearest last."""
+    missing = []
+    for folder in db.parents:
+        if folder.exists():
+            break
+        missing.insert(0, folder)
+    return missing
+
+
+def _forget_database(db: Path, made: list[Path]) -> None:
+    """Remove the empty database an import made for a file it then refused, and the folders made for it."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    for folder in reversed(made):
+        try:
+            folder.rmdir()  # only when empty
+        except OSError:
+            break
 
 
 LISTED_IDS = 1000

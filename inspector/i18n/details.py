@@ -7,8 +7,19 @@ from typing import Any
 
 from inspector.runs import DetailWords, step_details
 
-from . import _, ngettext
+from . import N_, _, ngettext
 from .messages import message_from_note, said_again, translate
+
+#: What the trace importer writes of a span that never ended (``inspector.traces.otlp.UNFINISHED_NOTE``,
+#: the same English): kept in the step's text, said in the reader's language where it is shown.
+UNFINISHED_NOTE = N_("unfinished: the span has no end time")
+
+
+def unfinished_said(text: str) -> str:
+    """``text`` with the importer's note on a span that never ended said in the current language."""
+    if not isinstance(text, str) or UNFINISHED_NOTE not in text:
+        return text
+    return text.replace(UNFINISHED_NOTE, _(UNFINISHED_NOTE))
 
 
 class TranslatedDetailWords(DetailWords):
@@ -40,7 +51,7 @@ class TranslatedDetailWords(DetailWords):
         return tool or detail
 
     def content_line(self, payload: Mapping[str, Any], line: str) -> str:
-        return said_again(line, payload.get("wording"))
+        return unfinished_said(said_again(line, payload.get("wording")))
 
     def result_line(self, payload: Mapping[str, Any], line: str) -> str:
         if "wording" in payload:  # our own sentence at its head, kept as data
@@ -50,14 +61,16 @@ class TranslatedDetailWords(DetailWords):
 
 def importer_notes(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The sentences the trace importer wrote into a step read from another tool's spans, each kept
-    with its template (``raw.otlp``: the client side's first note, the server side's first note, the
-    sentence on how the two disagree, and the note on the outcome the two make together)."""
+    with its template (``raw.otlp``: the client side's notes, the server side's notes, the sentence on
+    how the two disagree, and the note on the outcome the two make together). A timeline row's
+    payload holds only each side's first note; a step's whole payload holds them all (a failure, then
+    its ``error.type`` in words)."""
     raw = payload.get("raw")
     otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
     if not isinstance(otlp, Mapping):
         return []
     server = otlp.get("server")
-    found = [_first(otlp.get("notes")), _first(server.get("notes") if isinstance(server, Mapping) else None),
+    found = [*_each(otlp.get("notes")), *_each(server.get("notes") if isinstance(server, Mapping) else None),
              otlp.get("disagreement"), otlp.get("outcomeNote")]
     return [note for note in found if isinstance(note, Mapping) and isinstance(note.get("text"), str)]
 
@@ -67,14 +80,14 @@ def importer_lines_said(text: str, payload: Mapping[str, Any]) -> str:
     (:func:`importer_notes`) said in the current language; other lines as they are."""
     notes = {note["text"]: note for note in importer_notes(payload) if note["text"]}
     if not notes or not isinstance(text, str):
-        return text
+        return unfinished_said(text)
     lines = text.split("\n")
     for index, line in enumerate(lines):
         note = notes.get(line)
         if note is not None:
             said = translate(message_from_note(note))
             lines[index] = said if said and "\n" not in said else line
-    return "\n".join(lines)
+    return unfinished_said("\n".join(lines))
 
 
 def stored_text_said(text: str, payload: Mapping[str, Any]) -> str:
@@ -83,8 +96,19 @@ def stored_text_said(text: str, payload: Mapping[str, Any]) -> str:
     return importer_lines_said(said_again(text, payload.get("wording")), payload)
 
 
-def _first(notes: Any) -> Any:
-    return notes[0] if isinstance(notes, list) and notes else None
+def disagreement_said(payload: Mapping[str, Any]) -> str:
+    """How the two sides of a call read from a trace disagree (``raw.otlp.disagreement``), in the
+    current language; "" when they agree or the step is not a joined call."""
+    raw = payload.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
+    note = otlp.get("disagreement") if isinstance(otlp, Mapping) else None
+    if not isinstance(note, Mapping) or not isinstance(note.get("text"), str) or not note["text"]:
+        return ""
+    return translate(message_from_note(note))
+
+
+def _each(notes: Any) -> list[Any]:
+    return notes if isinstance(notes, list) else []
 
 
 TRANSLATED_DETAILS = TranslatedDetailWords()
@@ -95,5 +119,5 @@ def localized_step_details(payload: Mapping[str, Any]) -> str:
     return step_details(payload, TRANSLATED_DETAILS)
 
 
-__all__ = ["TRANSLATED_DETAILS", "TranslatedDetailWords", "importer_lines_said", "importer_notes",
-           "localized_step_details", "stored_text_said"]
+__all__ = ["TRANSLATED_DETAILS", "TranslatedDetailWords", "disagreement_said", "importer_lines_said",
+           "importer_notes", "localized_step_details", "stored_text_said", "UNFINISHED_NOTE", "unfinished_said"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import UTC, datetime, tzinfo
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from functools import cache, lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -31,6 +31,9 @@ UNKNOWN = "–"
 _SIZE_UNITS = ("kB", "MB", "GB", "TB", "PB")
 
 Instant = datetime | str | float | int
+
+#: The longest duration said in days (about 27,000 years); a longer one is "more than" it.
+MOST_DAYS_SAID = 10_000_000
 
 
 def _babel_dates() -> ModuleType:
@@ -97,7 +100,11 @@ def plain_decimal(value: float, shape: tuple[bool, int, int], decimal_sign: str,
     not, the least and most fraction digits): rounded half to even from its shortest decimal form."""
     grouped, least, most = shape
     number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
-    rounded = number.quantize(Decimal(1).scaleb(-most), rounding=ROUND_HALF_EVEN)
+    # Precision for every digit: a value of a file may be as large as 1e308 (the default 28 digits
+    # would make quantize refuse it, and the whole page that shows it fail).
+    with localcontext() as context:
+        context.prec = max(context.prec, number.adjusted() + most + 2)
+        rounded = number.quantize(Decimal(1).scaleb(-most), rounding=ROUND_HALF_EVEN)
     whole, _, fraction = f"{rounded:f}".partition(".")
     fraction = fraction.rstrip("0").ljust(least, "0")
     if grouped:
@@ -160,6 +167,10 @@ def format_duration(seconds: float | None) -> str:
         # Translators: a duration in hours and minutes, e.g. "1 h 5 min".
         return _("{hours} h {minutes} min").format(hours=_decimal(hours, "0"), minutes=_decimal(minutes, "0"))
     days, hours = divmod(round(seconds / 3600), 24)
+    if days > MOST_DAYS_SAID:
+        # Longer than any calendar a run is dated in (a file's duration of 1e300 ms): not 300 digits.
+        # Translators: a duration too long to say ("d" is the day's symbol), e.g. "more than 10,000,000 d".
+        return _("more than {days} d").format(days=_decimal(MOST_DAYS_SAID, "#,##0"))
     if hours == 0:
         # Translators: a duration in whole days ("d" is the day's symbol).
         return _("{days} d").format(days=_decimal(days, "#,##0"))

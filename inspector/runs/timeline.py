@@ -211,7 +211,20 @@ def step_details(payload: Mapping[str, Any], words: DetailWords = ENGLISH_DETAIL
         text = words.wrote(_write_target(payload))
     else:
         text = words.content_line(payload, _first_line(payload.get("content")))
+        # A request read from a trace that failed (or never ended) says so beside its name: its kind
+        # has no outcome column to say it in.
+        text = words.tool_and_detail(text, words.result_line(payload, _span_note(payload)))
     return _shorten(text)
+
+
+def _span_note(payload: Mapping[str, Any]) -> str:
+    """The first sentence the trace importer wrote of a step's span (``raw.otlp.notes``: how it
+    failed, that it never ended), or ""."""
+    raw = payload.get("raw")
+    otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
+    notes = otlp.get("notes") if isinstance(otlp, Mapping) else None
+    first = notes[0] if isinstance(notes, list) and notes else None
+    return _first_line(first.get("text")) if isinstance(first, Mapping) else ""
 
 
 def _tool_details(payload: Mapping[str, Any], words: DetailWords) -> str:

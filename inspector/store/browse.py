@@ -12,7 +12,7 @@ import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from inspector.i18n import N_
@@ -180,6 +180,21 @@ def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
     return clauses, params
 
 
+def recent_ok_durations(store: RunStore, server: str, limit: int) -> list[float]:
+    """The durations (ms) of the newest ``limit`` ok runs made here against ``server``, oldest first.
+    Runs imported from a file are left out: they were made elsewhere (a customer's machine, another
+    server at the same address), so they say nothing of how this server answers here."""
+    rows = store.db.conn.execute(
+        "SELECT started_at, finished_at FROM runs WHERE server = ? AND status = 'ok' AND source != 'imported'"
+        " ORDER BY started_at DESC, id DESC LIMIT ?", (server, limit)).fetchall()
+    durations = []
+    for started, finished in reversed(rows):
+        start, end = from_stored_time(started), from_stored_time(finished)
+        if start is not None and end is not None:
+            durations.append((end - start).total_seconds() * 1000)
+    return durations
+
+
 def servers_with_runs(store: RunStore) -> list[str]:
     """Every server some run was made against, in order."""
     return [row[0] for row in store.db.conn.execute(
@@ -210,10 +225,23 @@ def run_span(store: RunStore, run: RunRecord) -> tuple[datetime | None, datetime
                                         (run.id,)):
         moment = from_stored_time(stamp)
         if moment is not None:
-            step_end = moment + timedelta(milliseconds=float(duration or 0))
+            step_end = _ended(moment, float(duration or 0))
             if end is None or step_end > end:
                 end = step_end
     return start, end
+
+
+#: The last moment a time axis can hold (the calendar's end, year 9999).
+_LAST_MOMENT = datetime.max.replace(tzinfo=timezone.utc)
+
+
+def _ended(moment: datetime, duration_ms: float) -> datetime:
+    """When a step that began at ``moment`` ended; at the calendar's end for one that would end
+    after it (a file's step at 9999-12-31 23:59:59 lasting a second, or lasting 1e300 ms)."""
+    try:
+        return moment + timedelta(milliseconds=duration_ms)
+    except OverflowError:
+        return _LAST_MOMENT
 
 
 def _step_clauses(run_id: int, where: StepFilter) -> tuple[str, list[Any]]:
@@ -554,5 +582,5 @@ __all__ = ["RUN_ORDERS", "TRACE_RUN_UID_PREFIX", "RunFilter", "SpanNodes", "Step
            "TimelineRow", "count_timeline", "find_step_ids", "span_nodes", "timeline_rows",
            "data_version",
            "delete_runs", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position", "run_span",
-           "servers_with_runs",
+           "recent_ok_durations", "servers_with_runs",
            "step_in_full", "timeline_page"]

@@ -104,13 +104,26 @@ def format_path(path: Path) -> str:
     return str(place(path))
 
 
+#: A place deeper than this many steps is said by its first and last ones, "…" between (a file nested
+#: 100 levels deep would otherwise make a sentence of two thousand characters).
+PLACE_STEPS, PLACE_HEAD, PLACE_TAIL = 16, 10, 4
+
+
 def place(path: Path) -> str | Message:
     """Where ``path`` is, as a location is shown: the path itself (file words, never translated),
-    or for the empty path the words "the top level", translated where shown."""
+    or for the empty path the words "the top level", translated where shown. A deep one keeps its
+    first :data:`PLACE_HEAD` and last :data:`PLACE_TAIL` steps."""
+    parts = list(path)
+    if len(parts) > PLACE_STEPS:
+        return f"{_steps(parts[:PLACE_HEAD])}…{_steps(parts[-PLACE_TAIL:], inner=True)}"
+    return _steps(parts) or Message(N_("the top level"))
+
+
+def _steps(parts: list[str | int], inner: bool = False) -> str:
     text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
-    return text or Message(N_("the top level"))
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text or inner else part)
+    return text
 
 
 def describe(value: Any) -> Message:
@@ -140,6 +153,23 @@ def format_time(moment: datetime | None) -> str | None:
     return to_stored_time(moment) or None
 
 
+#: The shape of an ISO 8601 date and time (its year's digits in group 1), whether or not the day exists.
+_TIME_SHAPE = re.compile(r"[+-]?([0-9]{4,})-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}")
+
+
+def _no_time(value: str) -> Message:
+    """Why ``value`` names no time: outside the years that can be stored, a day or time that does not
+    exist in the calendar (30 February, a 61st second), or not ISO 8601 at all."""
+    text = f"{value!r:.60}"
+    shape = _TIME_SHAPE.match(value)
+    if shape is not None and (len(shape.group(1)) > 4 or int(shape.group(1)) == 0):
+        return said(N_("{text} is outside the times that can be stored (years 1 to 9999 in UTC)"), text=text)
+    if shape is not None:
+        return said(N_("{text} names a day or time the calendar does not have (such as 30 February or a 61st "
+                       "second)"), text=text)
+    return said(N_("{text} is not an ISO 8601 time"), text=text)
+
+
 def read_time(value: Any, path: Path, *, required: bool = False) -> str:
     """Read an ISO 8601 time with a zone; return it in the stored form ('' when null/absent)."""
     if value is None or value == "":
@@ -152,7 +182,7 @@ def read_time(value: Any, path: Path, *, required: bool = False) -> str:
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise TraceProblem(path, said(N_("{text} is not an ISO 8601 time"), text=f"{value!r:.60}")) from None
+        raise TraceProblem(path, _no_time(value)) from None
     if moment.tzinfo is None:
         # A time without a zone could be any of 24 hours; guessing would shift the whole run.
         raise TraceProblem(path, said(N_("{text} has no time zone (write it in UTC, ending in 'Z')"),

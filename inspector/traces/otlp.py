@@ -85,6 +85,7 @@ KIND_INTERNAL, KIND_CLIENT = 1, 3
 UNFINISHED_NOTE = "unfinished: the span has no end time"
 
 _HEX = re.compile(r"[0-9a-fA-F]+")
+_DIGITS = re.compile(r"-?[0-9]+")
 _STATUS_NAMES = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}
 _MAX_NANOS = 2**64 - 1
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -102,6 +103,15 @@ def unix_nanos(moment: datetime | None) -> int:
     delta = moment - _EPOCH
     nanos = (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1_000
     return min(max(nanos, 0), _MAX_NANOS)
+
+
+def nanos_after(start: int, milliseconds: float) -> int:
+    """``milliseconds`` after ``start`` in nanoseconds, clamped as :func:`unix_nanos` clamps: a step
+    at the calendar's end, or one lasting 1e308 ms (a file may say so), ends at OTLP's last moment."""
+    try:
+        return min(start + round(milliseconds * 1_000_000), _MAX_NANOS)
+    except OverflowError:  # infinity: 1e308 ms in nanoseconds
+        return _MAX_NANOS
 
 
 def attribute(key: str, value: Any) -> dict[str, Any]:
@@ -221,10 +231,10 @@ def step_spans(uid: str, sequence: int, started_at: datetime | None, fallback_st
         attributes.append(attribute(OUTCOME, outcome))
     status, extra = _status(outcome, str(payload.get("toolResult") or "")[:200])
     yield _span(trace, step, span_id(uid, "run"), name, KIND_INTERNAL, start,
-                start + round(duration * 1_000_000), attributes + extra, status)
+                nanos_after(start, duration), attributes + extra, status)
     cursor = start  # legs run one after the other, so each starts where the previous ended
     for position, leg in enumerate(payload.get("legs") or ()):
-        elapsed = round((leg.get("elapsedMs") or 0) * 1_000_000)
+        end = nanos_after(cursor, leg.get("elapsedMs") or 0)
         leg_attributes = [attribute(SPAN_ROLE, "leg"), attribute(LEG_POSITION, position),
                           attribute("rpc.method", leg.get("method", "")), attribute(OUTCOME, leg["outcome"])]
         if leg.get("grantedS") is not None:
@@ -237,12 +247,12 @@ def step_spans(uid: str, sequence: int, started_at: datetime | None, fallback_st
         if leg["outcome"] == Leg.NOT_SENT:
             leg_extra = [attribute("error.type", Leg.NOT_SENT)]
         span = _span(trace, span_id(uid, "step", sequence, "leg", position), step, str(leg.get("method", "")),
-                      KIND_CLIENT, cursor, cursor + elapsed, leg_attributes + leg_extra, leg_status)
+                      KIND_CLIENT, cursor, end, leg_attributes + leg_extra, leg_status)
         exchange = leg.get("exchange")
         if isinstance(exchange, Mapping):
-            span["events"] = wire_events(exchange, cursor, cursor + elapsed)
+            span["events"] = wire_events(exchange, cursor, end)
         yield span
-        cursor += elapsed
+        cursor = end
 
 
 #: The span events of a leg's exchange (its request, its answer's head and body, each event of its stream).
@@ -436,6 +446,9 @@ def _integer(value: Any, path: Path) -> int:
         return int(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return value
+    if isinstance(value, str) and _DIGITS.fullmatch(value):  # a whole number, but more than 64 bits hold
+        raise TraceProblem(path, said(N_("must be a whole number of at most 20 digits (64 bits), got one of "
+                                         "{count} digits"), count=len(value.lstrip("-"))))
     raise TraceProblem(path, said(N_("must be a whole number (as a string or a number), got {value}"),
                                   value=describe(value)))
 
@@ -445,6 +458,9 @@ def _nanos(value: Any, path: Path, *, required: bool) -> int | None:
         if required:
             raise TraceProblem(path, said(N_("the span has no start time")))
         return None
+    if isinstance(value, str) and _DIGITS.fullmatch(value) and len(value.lstrip("-")) > 20:
+        raise TraceProblem(path, said(N_("must be nanoseconds since 1970 (0 to 2^64-1), got a number of {count} "
+                                         "digits"), count=len(value.lstrip("-"))))
     number = _integer(value, path)
     if not 0 <= number <= _MAX_NANOS:
         raise TraceProblem(path, said(N_("must be nanoseconds since 1970 (0 to 2^64-1), got {number}"), number=number))

@@ -2,8 +2,9 @@
 
 A file is our trace format (an object with ``format`` and ``version``), a bare list of step
 payloads, or OTLP JSON: one ``TracesData`` object, a list of them, or JSON Lines with one on
-each line. A UTF-8 byte order mark is skipped. The trace format's ``format`` and ``version``
-are checked here already, so a trace from a newer Run Inspector is refused before anything else.
+each line. A UTF-8 byte order mark is skipped; UTF-16 and UTF-32 text is refused, named. The trace
+format's ``format`` and ``version`` are checked here already, so a trace from a newer Run Inspector
+is refused before anything else.
 """
 
 from __future__ import annotations
@@ -18,6 +19,11 @@ from .format import FORMAT_NAME, FORMAT_VERSION, TraceProblem, describe, said
 from .json_stream import JSON_ERRORS, READ_CHUNK, BadJson, event_parser, json_error_reason
 
 _BOM = b"\xef\xbb\xbf"
+#: How UTF-16 and UTF-32 text begins (its byte order mark, or JSON's first character with a zero
+#: byte beside it): Windows' PowerShell writes UTF-16 when a trace is saved with `>`.
+_WIDE_STARTS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+                (b"\xfe\xff", "UTF-16"), (b"{\x00", "UTF-16"), (b"[\x00", "UTF-16"), (b"\x00{", "UTF-16"),
+                (b"\x00[", "UTF-16"))
 
 
 @dataclass(frozen=True)
@@ -32,7 +38,12 @@ class FileKind:
 def sniff(source: FilePath) -> FileKind:
     """Look at the start of the file (as little as possible) to tell which kind it is."""
     with source.open("rb") as file:
-        start = len(_BOM) if file.read(len(_BOM)) == _BOM else 0
+        head = file.read(4)
+        wide = next((encoding for begins, encoding in _WIDE_STARTS if head.startswith(begins)), None)
+        if wide is not None:
+            raise TraceProblem((), said(N_("the file is {encoding} text, not UTF-8: save it as UTF-8 and import it "
+                                           "again"), encoding=wide))
+        start = len(_BOM) if head.startswith(_BOM) else 0
         file.seek(start)
         events, coro = event_parser()
         sniffer = _Sniffer()

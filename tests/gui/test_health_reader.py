@@ -111,3 +111,26 @@ def test_the_health_says_no_answer_yet_beside_counts_of_failures_not_that_none_c
                                                      "0\u00a0ok · 1\u00a0failed · 0\u00a0cancelled"]
     cancelled = replace(new, cancelled_count=2)  # a cancel is no contact either
     assert health_text(cancelled).splitlines()[1] == "No operation got an answer from this server yet."
+
+
+def test_a_servers_sparkline_leaves_out_runs_imported_from_a_trace(tmp_path) -> None:
+    """A customer's trace of runs against http://127.0.0.1:8000/mcp (their machine) says nothing of
+    the server at that address here: the sparkline shows the runs made here only."""
+    import json
+    from datetime import UTC, datetime, timedelta
+
+    from inspector.gui.workbench.health_reader import latencies
+    from inspector.transfer.importing import import_trace
+
+    url = "http://127.0.0.1:8000/mcp"
+    theirs = {"uid": "customer-run", "title": "tools/call slow", "source": "live", "server": url, "status": "ok",
+              "started_at": "2026-12-01T10:00:00.000000Z", "finished_at": "2026-12-01T10:00:09.000000Z", "steps": []}
+    trace = tmp_path / "from-the-customer.json"
+    trace.write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": [theirs]}))
+    with RunStore.open(tmp_path / "runs.db") as store:
+        start = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+        ours = store.start_run("tools/call echo", "live", url, started_at=start)
+        store.finish_run(ours, "ok", finished_at=start + timedelta(milliseconds=120))
+        assert import_trace(store, trace).runs_imported == 1
+        assert [run.source for run in store.list_runs(server=url)] == ["live", "imported"]
+        assert latencies(store, url) == [120.0]

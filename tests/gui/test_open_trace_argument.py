@@ -50,3 +50,20 @@ def test_run_inspector_file_opens_the_window_with_the_imported_run_selected(qtbo
     status = main(["--db", str(tmp_path / "mine.db"), str(tmp_path / "sent-by-support.json")])
     assert status == 0
     assert seen == {"uid": uid, "tab": True, "rows": 6}
+
+
+def test_a_folder_or_a_device_is_said_for_what_it_is_and_nothing_is_written(capsys, tmp_path) -> None:
+    """`run-inspector FOLDER` or `run-inspector /dev/zero`: one sentence naming what the path is (it
+    exists: not "there is no file"), exit 2, no window and no database."""
+    db = tmp_path / "data" / "runs.db"
+    folder = tmp_path / "traces"
+    folder.mkdir()
+    assert main(["--db", str(db), str(folder)]) == 2
+    error = capsys.readouterr().err
+    assert "is a folder, not a trace file" in error and "There is no file" not in error and error.count("\n") == 1
+    assert main(["--db", str(db), "/dev/zero"]) == 2
+    error = capsys.readouterr().err
+    assert "'/dev/zero' is not a regular file" in error and error.count("\n") == 1
+    assert main(["--db", str(db), "--lang", "de", str(folder)]) == 2
+    assert "ist ein Ordner, keine Trace-Datei" in capsys.readouterr().err
+    assert not db.parent.exists()

@@ -184,3 +184,30 @@ def test_compare_two_imported_traces(qtbot, make_window, qtmodeltester) -> None:
     dialog.view.selectRow(steps.index("tool lookup"))
     assert dialog.sides.first.heading.text().endswith("tool lookup")  # no round to name
     assert save(dialog, "compare-imported-traces-en").exists()
+
+
+@pytest.mark.parametrize(("language", "unrecorded"), [("en", "not recorded"), ("de", "nicht erfasst")])
+def test_a_call_with_no_recorded_outcome_says_so_in_the_comparison(qtbot, make_window, language, unrecorded) -> None:
+    """Both traces' last call has no recorded outcome: its cells say "not recorded" as the timeline
+    does, in the window and on the command line, never a bare duration or "-"."""
+    with RunStore.open(resolve_db_path()) as store:
+        sdk = import_trace(store, OTEL / "mcp_sdk.jsonl").run_ids[0]
+        traceloop = import_trace(store, OTEL / "traceloop.jsonl").run_ids[0]
+    window = make_window(wait_tools=False)
+    window.tabs.setCurrentWidget(window.runs_tab)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(traceloop) is not None)
+    switch_language(language)
+    try:
+        dialog = open_compare(qtbot, tab, [sdk, traceloop])
+        qtbot.addWidget(dialog)
+        firsts, seconds = cells(dialog.model, "first"), cells(dialog.model, "second")
+        last = max(row for row, step in enumerate(cells(dialog.model, "step")) if step.endswith(" slow"))
+        assert firsts[last].startswith(f"{unrecorded} · ") and seconds[last].startswith(f"{unrecorded} · ")
+    finally:
+        switch_language("en")
+    done = subprocess.run([sys.executable, "-m", "inspector", "compare", str(sdk), str(traceloop), "--lang", language],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT,
+                          env={**os.environ, "RUN_INSPECTOR_DB": str(resolve_db_path())})
+    (row,) = [line for line in done.stdout.splitlines() if line.count(unrecorded) == 2]
+    assert " slow " in row

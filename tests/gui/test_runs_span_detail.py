@@ -193,3 +193,28 @@ def test_events_are_timed_from_the_span_start_with_links_and_a_bounded_stack_tra
     assert "+2.0 ms  server: log" in text  # the server side's, from its own start
     assert f"trace {'ab' * 16} span {'cd' * 8}" in text and "why = retry of" in text
     assert events_text({"events": []}) == ""
+
+
+@pytest.mark.parametrize(("language", "arguments", "result"), [
+    ("en", "The trace this step came from does not record its arguments.",
+     "The trace this step came from does not record its result."),
+    ("de", "Die Aufzeichnung, aus der dieser Schritt stammt, hält seine Argumente nicht fest.",
+     "Die Aufzeichnung, aus der dieser Schritt stammt, hält sein Resultat nicht fest.")])
+def test_a_span_that_kept_no_arguments_or_result_claims_none(qtbot, make_window, language, arguments,
+                                                             result) -> None:
+    """The mcp SDK's spans record neither a call's arguments nor its result: the detail says the trace
+    does not record them, not that the call had none."""
+    run_id = imported_agent_run("mcp_sdk.jsonl")
+    _window, tab = open_run(qtbot, make_window, run_id)
+    switch_language(language)
+    try:
+        tab.select_step(step_row(tab, "lookup"))
+        assert tab.detail.arguments.toPlainText() == arguments
+        assert tab.detail.result.toPlainText() == result
+    finally:
+        switch_language("en")
+    # Traceloop's spans record both: they are shown.
+    run_id = imported_agent_run("traceloop.jsonl")
+    tab.select_runs([run_id])
+    tab.select_step(step_row(tab, "lookup"))
+    assert '"Berlin"' in tab.detail.arguments.toPlainText() and "21 °C" in tab.detail.result.toPlainText()

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from google.protobuf import json_format
 from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
 
@@ -182,3 +183,52 @@ def test_export_to_a_dash_is_refused_not_written_to_a_file_named_dash(tmp_path: 
         "run-inspector: export schreibt eine Datei, nicht in die Standardausgabe: Geben Sie bei -o einen "
         "Dateinamen an (z. B. -o runs.json)")
     assert not (tmp_path / "-").exists()
+
+
+def test_a_refused_file_leaves_no_database_behind(tmp_path: Path) -> None:
+    """Importing a bad file into a database that did not exist yet leaves nothing: no database
+    file, no folder made for it; one that existed stays (with its runs)."""
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text('{"resourceSpans": [ {"resource": ')
+    db = tmp_path / "new" / "folder" / "runs.db"
+    for bad in (str(corrupt), "/dev/zero", str(tmp_path)):
+        for extra in ((), ("--json",)):
+            done = cli("import", bad, "--db", str(db), *extra)
+            assert done.returncode == 2 and "Nothing was imported" in done.stdout + done.stderr
+            assert not (tmp_path / "new").exists(), bad
+    good = ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl"
+    assert cli("import", str(good), "--db", str(db)).returncode == 0
+    assert cli("import", str(corrupt), "--db", str(db)).returncode == 2
+    listed = json.loads(cli("runs", "list", "--json", "--db", str(db)).stdout)
+    assert len(listed["runs"]) == 4
+
+
+def test_runs_list_filters_imported_runs_by_the_server_their_trace_names(tmp_path: Path) -> None:
+    """An imported run's server is its trace's service (no URL, not configured): `runs list --server`
+    takes it, as the window's server filter lists it; a name nothing has is still refused."""
+    db = str(tmp_path / "runs.db")
+    otel = ROOT / "tests" / "fixtures" / "otel"
+    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
+        assert cli("import", str(otel / name), "--db", db).returncode == 0
+    listed = json.loads(cli("runs", "list", "--server", "support-agent", "--json", "--db", db).stdout)["runs"]
+    assert [run["title"] for run in listed] == ["invoke_agent support-agent"] * 2
+    assert {run["server"] for run in listed} == {"support-agent"}
+    failed = cli("runs", "list", "--server", "weather-mcp-server", "--outcome", "failed", "--db", db)
+    assert failed.returncode == 0 and "No stored run has the status failed on the server weather-mcp-server" \
+        in failed.stdout
+    unknown = cli("runs", "list", "--server", "nobody", "--db", db)
+    assert unknown.returncode == 2 and "no stored run names it as its server" in unknown.stderr
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "No stored run has the status cancelled: "), ("de", "Kein gespeicherter Lauf hat den Status abgebrochen: ")])
+def test_an_export_filter_matching_no_run_says_so(tmp_path: Path, language: str, said: str) -> None:
+    """`export --outcome cancelled` where no run was cancelled: one sentence saying so (not "Exported
+    0 runs"); the file is still written, holding no runs, as a scheduled export of none needs."""
+    db = str(tmp_path / "runs.db")
+    assert cli("import", str(ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl"), "--db", db).returncode == 0
+    out = tmp_path / "cancelled.json"
+    done = cli("export", "--outcome", "cancelled", "-o", str(out), "--lang", language, "--db", db)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(said) and str(out) in done.stdout and done.stdout.count("\n") == 1
+    assert json.loads(out.read_text())["runs"] == []

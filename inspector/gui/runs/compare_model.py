@@ -11,6 +11,7 @@ from inspector.i18n import _
 from inspector.i18n.comparing import ROW_MARKS, joined, row_differences, row_state, step_outcome_word
 from inspector.i18n.formatting import format_duration
 from inspector.i18n.words import kind_word
+from inspector.i18n.words import step_outcome_word as outcome_or_unrecorded
 from inspector.runs.comparing import AlignedRow, Difference, RunComparison, StepFacts
 
 from ..widgets.outcomes import outcome_colour, outcome_icon
@@ -139,7 +140,9 @@ def side_text(step: StepFacts) -> str:
     """One run's step in its cell: the outcome's word and the duration ("cancelled · 2.0 s")."""
     duration = format_duration(step.duration_ms / 1000)
     if not step.outcome:
-        return duration
+        # A tool call whose source recorded no outcome says so, as the timeline does ("not recorded").
+        unrecorded = outcome_or_unrecorded(step.kind, step.outcome)
+        return _("{outcome} · {duration}").format(outcome=unrecorded, duration=duration) if unrecorded else duration
     return _("{outcome} · {duration}").format(outcome=step_outcome_word(step.outcome), duration=duration)
 
 

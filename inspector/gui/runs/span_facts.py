@@ -180,8 +180,23 @@ def _side_duration(ms: float | None) -> str:
     return said.replace(" ", "\u00a0")  # a wrapped line keeps the number with its unit
 
 
-def sides_text(otlp: Mapping[str, Any], outcome: str) -> str:
-    """The two sides of a joined call, each with its service, outcome and duration ("" for one span)."""
+def _own_ending(side: Mapping[str, Any]) -> str:
+    """How a side of a request (a kind without an outcome of its own) ended, as its span says: failed
+    (status ERROR or an ``error.type``), cancelled, ok (status OK), else "no error recorded"."""
+    status = side.get("status") if isinstance(side.get("status"), Mapping) else {}
+    attributes = side.get("attributes") if isinstance(side.get("attributes"), Mapping) else {}
+    error = attributes.get("error.type")
+    if error == "cancelled":
+        return outcome_word("cancelled")
+    if status.get("code") == 2 or (isinstance(error, str) and error):
+        return outcome_word("failed")
+    return outcome_word("ok") if status.get("code") == 1 else _("no error recorded")
+
+
+def sides_text(otlp: Mapping[str, Any], outcome: str, kind: str = "tool") -> str:
+    """The two sides of a joined call, each with its service, outcome and duration ("" for one span).
+    A step of a ``kind`` without an outcome (a request) says how each side's span ended instead:
+    never "no outcome recorded" for a span that records an error."""
     server = otlp.get("server")
     if not isinstance(server, dict):
         return ""
@@ -194,8 +209,9 @@ def sides_text(otlp: Mapping[str, Any], outcome: str) -> str:
             what = translate(_note_message(params[key]))
         else:
             ms = duration_ms(side)
-            what = ", ".join(part for part in (outcome_word(outcome) if outcome else _("no outcome recorded"),
-                                               _side_duration(ms)) if part)
+            ending = outcome_word(outcome) if outcome else \
+                _("no outcome recorded") if kind == "tool" else _own_ending(side)
+            what = ", ".join(part for part in (ending, _side_duration(ms)) if part)
         service = side.get("service") if isinstance(side.get("service"), str) else ""
         service = service or "?"
         said.append(_("Client ({service}): {what}").format(service=service, what=what) if key == "client"

@@ -128,6 +128,10 @@ class TreeRows:
                       for plumbing, outcome, kind in zip(nodes.plumbing, nodes.outcomes, nodes.kinds, strict=True)]
         #: How many steps the filter and the plumbing toggle let show, collapsed or not.
         self.step_count = sum(self.shown)
+        #: How many plumbing steps the filter matches that the toggle hides.
+        self.hidden_plumbing = 0 if show_plumbing else sum(
+            1 for plumbing, outcome, kind in zip(nodes.plumbing, nodes.outcomes, nodes.kinds, strict=True)
+            if plumbing and (not outcomes or outcome in outcomes) and (not kinds or kind in kinds))
         self.collapsed = {tree.index_of_step[step] for step in collapsed_steps if step in tree.index_of_step}
         self.rows: list[int] = []
         self.depths: list[int] = []

@@ -133,7 +133,7 @@ class SpanView(QObject):
         events = events_text(otlp)
         self.events.setPlainText(events)
         self.tabs.setTabVisible(events_tab, bool(events))
-        sides = sides_text(otlp, outcome)
+        sides = sides_text(otlp, outcome, str(payload.get("kind") or ""))
         self.sides.setText(label_text(sides))
         self.sides.setVisible(bool(sides))
         disagreement = disagreement_text(otlp)

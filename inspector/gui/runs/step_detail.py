@@ -247,20 +247,27 @@ class StepDetail(QWidget):
             self.bar.hide()
         self.exchanges.show_legs(list(step.legs))
         self.tabs.setTabVisible(self.tabs.indexOf(self.exchanges), bool(step.legs))
+        raw = payload.get("raw")
+        from_a_trace = isinstance(raw, dict) and "otlp" in raw  # another tool's span: it may record none of this
         # Result and arguments come cut by SQL: a payload of megabytes is never parsed for them.
         if step.arguments_json is None:
-            self.arguments.setPlainText(_("This step has no arguments."))
+            # A span that kept no arguments says nothing of the call's: the trace does not know them.
+            self.arguments.setPlainText(_("The trace this step came from does not record its arguments.")
+                                        if from_a_trace else _("This step has no arguments."))
         else:
             self.arguments.setPlainText(pretty_payload(step.arguments_json))
         # A cancel's sentence, and a sentence of ours kept as data, are stored in English: they are
         # said in the reader's language.
-        result = stored_text_said(step.result_text, row.detail_fields)
+        # The whole payload (when parsed) holds every note of the importer; the row's only each side's first.
+        result = stored_text_said(step.result_text, payload or row.detail_fields)
         shown = cancelled_result_text(result, row.cancelled_in_flight) if row.outcome == "cancelled" else result
         self._result_text = clip_text(shown) if shown else ""
         if step.result_length > len(result) and result:
             self._result_text += "\n" + _("… (cut: the text has {count} characters)").format(
                 count=format_number(step.result_length))
-        self.result.setPlainText(self._result_text or _("This step has no result text."))
+        self.result.setPlainText(self._result_text or (
+            _("The trace this step came from does not record its result.") if from_a_trace else
+            _("This step has no result text.")))
         self.images.show_images([ShownImage(image.name, image.media_type, image.data, image.chars)
                                  for image in step.images], source=step if step.images else None)
         structured = {key: payload[key] for key in ("toolArtifacts", "requestedToolCalls", "droppedSources",
@@ -278,8 +285,6 @@ class StepDetail(QWidget):
         asked = payload.get("serverRequests")
         if isinstance(asked, list) and asked:
             exchanges += ["", pretty_json(asked)]  # what was asked and answered, in full (as stored)
-        raw = payload.get("raw")
-        from_a_trace = isinstance(raw, dict) and "otlp" in raw  # another tool's span: it records none of this
         self.server_side.setPlainText("\n".join(exchanges) if exchanges else
                                       _("The trace this step came from does not record what the server asked the "
                                         "client or logged.") if from_a_trace else

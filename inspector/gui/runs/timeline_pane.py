@@ -254,6 +254,12 @@ class TimelinePane(QWidget):
                 "Run {id}: {title} — {status}; {shown} of {count} steps shown ({hidden} plumbing hidden)",
                 total).format(id=run.id, title=title, status=status, shown=format_number(shown),
                               count=format_number(total), hidden=format_number(hidden)))
+        elif filtered and self.model.hidden_plumbing:
+            self.heading.setText(ngettext(
+                "Run {id}: {title} — {status}; {shown} of {count} step shown (filtered; {hidden} plumbing hidden)",
+                "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered; {hidden} plumbing hidden)",
+                total).format(id=run.id, title=title, status=status, shown=format_number(shown),
+                              count=format_number(total), hidden=format_number(self.model.hidden_plumbing)))
         elif filtered:
             self.heading.setText(ngettext("Run {id}: {title} — {status}; {shown} of {count} step shown (filtered)",
                                           "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered)",
@@ -264,6 +270,10 @@ class TimelinePane(QWidget):
                                           "Run {id}: {title} — {status}, {count} steps", shown).format(
                 id=run.id, title=title, status=status, count=format_number(shown)))
         self._say_empty(None if shown else (
+            ngettext("Only plumbing would show here, and it is hidden: tick “Show plumbing” to see {count} step.",
+                     "Only plumbing would show here, and it is hidden: tick “Show plumbing” to see {count} steps.",
+                     self.model.hidden_plumbing).format(count=format_number(self.model.hidden_plumbing))
+            if self.model.hidden_plumbing else
             _("No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see all "
               "{count}.").format(count=format_number(total)) if filtered and total else
             _("No step yet: the run is still running.") if run.status == "running" else

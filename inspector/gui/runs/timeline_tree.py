@@ -40,6 +40,11 @@ class SpanTreeRows:
     def plumbing_count(self) -> int:
         return self.tree.tree.plumbing_count if self.tree is not None else 0
 
+    @property
+    def hidden_plumbing(self) -> int:
+        """How many plumbing steps the filter matches that are hidden (Show plumbing unticked)."""
+        return self.tree.hidden_plumbing if self.tree is not None else 0
+
     def set_expanded(self, row: int, expanded: bool) -> bool:
         """Show or hide the rows under ``row`` (a span tree's); whether anything changed."""
         tree = self.tree

@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from inspector.store import RunStore, ServerRecord, ServerRegistry
+from inspector.store.browse import recent_ok_durations
 
 from ..widgets.background_reads import BackgroundReads, database_file
 
@@ -24,10 +25,9 @@ LATENCIES = 20
 
 
 def latencies(store: RunStore, url: str) -> list[float]:
-    """The latest ok runs' durations (ms) of the server at ``url``, oldest first."""
-    runs = store.list_runs(server=url, outcome="ok", limit=LATENCIES)
-    return [(run.finished_at - run.started_at).total_seconds() * 1000 for run in reversed(runs)
-            if run.finished_at and run.started_at]
+    """The latest ok runs' durations (ms) of the server at ``url``, oldest first; not those of runs
+    imported from a trace (made elsewhere: they say nothing of this server here)."""
+    return recent_ok_durations(store, url, LATENCIES)
 
 
 def _health(store: RunStore, url: str | None) -> tuple[list[ServerRecord], list[float]]:

@@ -100,3 +100,14 @@ def test_a_column_of_dates_has_one_width_per_language(language: str) -> None:
     assert len({len(text) for text in shown}) == 1, shown
     assert shown[0] == {"en": "01/05/2026, 03:04:05 AM", "de": "05.01.2026, 03:04:05"}[language]
     assert format_column_datetime(None) == UNKNOWN
+
+
+def test_numbers_and_durations_of_any_size_are_said(language: str) -> None:
+    """A file may hold 1e308 (a duration, a count): said, never a decimal.InvalidOperation."""
+    german = language == "de"
+    assert format_number(10**40) == ("10" + ".000" * 13 if german else "10" + ",000" * 13)
+    assert format_number(1e300).replace(".", "").replace(",", "") == "1" + "0" * 300
+    longest = "mehr als 10.000.000 d" if german else "more than 10,000,000 d"
+    assert format_duration(1e305) == longest
+    assert format_duration(10_000_001 * 86400) == longest
+    assert format_duration(10_000_000 * 86400) == ("10.000.000 d" if german else "10,000,000 d")

@@ -141,3 +141,69 @@ def test_a_run_note_in_a_strangers_file_is_bounded_and_checked(tmp_path: Path, n
             import_trace(store, path)
         assert said in str(refused.value) and "runs[0].note" in str(refused.value)
         assert store.list_runs(limit=None) == []
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("startTimeUnixNano", "9" * 29, "must be nanoseconds since 1970 (0 to 2^64-1), got a number of 29 digits"),
+    ("endTimeUnixNano", "253402300800000000000", "must be nanoseconds since 1970 (0 to 2^64-1), got a number of 21"),
+    ("intValue", "9" * 400, "must be a whole number of at most 20 digits (64 bits), got one of 400 digits"),
+])
+def test_a_number_too_large_for_64_bits_is_said_so(store: RunStore, tmp_path: Path, field: str, value: str,
+                                                   said: str) -> None:
+    """A whole number too large is called too large, not 'not a whole number'."""
+    if field == "intValue":
+        record = span(attributes=[{"key": "count", "value": {"intValue": value}}])
+    else:
+        record = span(**{"start" if field.startswith("start") else "end": value})
+    path = tmp_path / "large.json"
+    path.write_text(json.dumps(otlp_doc(record)))
+    error = refused(store, path)
+    assert said in error.problem and "got the string" not in error.problem
+    assert error.location.endswith(field)
+
+
+def test_a_place_nested_deep_is_said_by_its_first_and_last_steps(store: RunStore, tmp_path: Path) -> None:
+    """A file nested 150 levels deep: the sentence names where it starts and where it broke, in a
+    line a person can read (not two thousand characters of path)."""
+    deep: dict = {"arrayValue": {"values": []}}
+    inner = deep
+    for _level in range(75):
+        nested = {"arrayValue": {"values": []}}
+        inner["arrayValue"]["values"].append(nested)
+        inner = nested
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps(otlp_doc(span(attributes=[{"key": "k", "value": deep}]))))
+    error = refused(store, path)
+    assert "nested deeper than 100 levels" in error.problem
+    assert error.location.startswith("line 1: resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.arrayValue…")
+    assert error.location.endswith(".arrayValue.values[0].arrayValue") and len(error.location) < 120
+    assert len(str(error)) < 250
+
+
+@pytest.mark.parametrize(("encoding", "bom", "named"), [
+    ("utf-16", b"", "UTF-16"), ("utf-16-le", b"", "UTF-16"), ("utf-16-be", b"\xfe\xff", "UTF-16"),
+    ("utf-32", b"", "UTF-32")])
+def test_a_trace_saved_as_utf16_or_utf32_is_named_so(store: RunStore, tmp_path: Path, encoding: str, bom: bytes,
+                                                     named: str) -> None:
+    """PowerShell's `>` saves a trace as UTF-16: the sentence names the encoding and what to do, not
+    "a character that cannot begin a JSON value" at byte 0."""
+    path = tmp_path / "powershell.json"
+    path.write_bytes(bom + json.dumps(otlp_doc(span())).encode(encoding))
+    error = refused(store, path)
+    assert error.problem == f"the file is {named} text, not UTF-8: save it as UTF-8 and import it again"
+
+
+@pytest.mark.parametrize(("moment", "said"), [
+    ("2024-02-30T00:00:00Z", "names a day or time the calendar does not have"),
+    ("2024-12-31T23:59:60Z", "names a day or time the calendar does not have"),
+    ("10000-01-01T00:00:00Z", "is outside the times that can be stored (years 1 to 9999 in UTC)"),
+    ("0000-01-01T00:00:00Z", "is outside the times that can be stored (years 1 to 9999 in UTC)"),
+    ("yesterday", "is not an ISO 8601 time")])
+def test_a_time_the_calendar_has_not_is_said_for_what_it_is(store: RunStore, tmp_path: Path, moment: str,
+                                                            said: str) -> None:
+    """30 February, a leap second, year 10000: said as such, not "not an ISO 8601 time"."""
+    path = tmp_path / "edge.json"
+    path.write_text(json.dumps(trace_doc([run_doc(steps=[step_doc(1, LLM_PAYLOAD, started_at=moment)])])))
+    error = refused(store, path)
+    assert error.location == "runs[0].steps[0].started_at"
+    assert error.problem.startswith(f"{moment!r} {said}")

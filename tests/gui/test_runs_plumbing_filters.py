@@ -1,0 +1,66 @@
+"""Filters beside hidden plumbing: the heading counts the plumbing the filter matches but hides, and
+a filter that matches only hidden plumbing says so (not "no step matches"). Real files (Traceloop's
+trace in tests/fixtures/otel/, and one written as Traceloop writes its spans) in the test's SQLite file."""
+
+from __future__ import annotations
+
+import json
+
+from inspector.gui.language import switch_language
+from inspector.store import RunStore, resolve_db_path
+from inspector.transfer.importing import import_trace
+from tests.gui.test_runs_span_detail import imported_agent_run, open_run
+
+TRACE = "5b8efff798038103d269b633813fc60c"
+SCOPE = "opentelemetry.instrumentation.mcp.instrumentation"
+
+
+def _span(span_id: str, name: str, parent: str, start_ms: int, attributes: list) -> dict:
+    span = {"traceId": TRACE, "spanId": span_id, "name": name, "kind": 1, "attributes": attributes,
+            "startTimeUnixNano": str(1_700_000_000_000_000_000 + start_ms * 1_000_000),
+            "endTimeUnixNano": str(1_700_000_000_000_000_000 + (start_ms + 5) * 1_000_000), "status": {"code": 1}}
+    if parent:
+        span["parentSpanId"] = parent
+    return span
+
+
+def tool_with_plumbing(path):
+    """A Traceloop tool span with two of its stream writers under it: its only requests are plumbing."""
+    text = [{"key": "traceloop.span.kind", "value": {"stringValue": "tool"}},
+            {"key": "traceloop.entity.name", "value": {"stringValue": "lookup"}},
+            {"key": "traceloop.entity.output", "value": {"stringValue": json.dumps({"result": {"content": []}})}}]
+    spans = [_span("a1" * 8, "lookup.tool", "", 0, text), _span("b2" * 8, "ResponseStreamWriter", "a1" * 8, 1, []),
+             _span("c3" * 8, "ResponseStreamWriter", "a1" * 8, 2, [])]
+    path.write_text(json.dumps({"resourceSpans": [{
+        "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "agent"}}]},
+        "scopeSpans": [{"scope": {"name": SCOPE}, "spans": spans}]}]}))
+    return path
+
+
+def test_a_filter_counts_the_plumbing_it_matches_and_hides(qtbot, make_window) -> None:
+    run_id = imported_agent_run("traceloop.jsonl")
+    _window, tab = open_run(qtbot, make_window, run_id)
+    tab.step_outcome_filter.setCurrentIndex(tab.step_outcome_filter.findData(""))  # no outcome
+    assert tab.timeline.rowCount() == 4
+    assert tab.run_heading.text().endswith("4 of 14 steps shown (filtered; 7 plumbing hidden)")
+    tab.timeline_pane.plumbing_toggle.setChecked(True)
+    assert tab.run_heading.text().endswith("11 of 14 steps shown (filtered)")
+
+
+def test_a_filter_matching_only_hidden_plumbing_says_so(qtbot, make_window, tmp_path) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        (run_id,) = import_trace(store, tool_with_plumbing(tmp_path / "trace.json")).run_ids
+    _window, tab = open_run(qtbot, make_window, run_id)
+    pane = tab.timeline_pane
+    tab.kind_filter.setCurrentIndex(tab.kind_filter.findData("request"))
+    try:
+        for language, said in (("en", "tick “Show plumbing” to see 2 steps"),
+                               ("de", "„Infrastruktur anzeigen“")):
+            switch_language(language)
+            assert tab.timeline.rowCount() == 0 and pane.empty_note.isVisibleTo(pane)
+            assert said in pane.empty_note.text() and "matches the filters" not in pane.empty_note.text()
+        switch_language("en")
+        pane.plumbing_toggle.setChecked(True)
+        assert tab.timeline.rowCount() == 2 and not pane.empty_note.isVisibleTo(pane)
+    finally:
+        switch_language("en")
