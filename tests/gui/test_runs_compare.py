@@ -164,7 +164,8 @@ def test_compare_needs_exactly_two_runs_and_opens_from_the_context_menu(qtbot, m
         switch_language("en")
 
 
-def test_compare_two_imported_traces(qtbot, make_window, qtmodeltester) -> None:
+def two_imported_traces(qtbot, make_window):
+    """The window on its Runs tab with the mcp SDK's and Traceloop's traces imported: (window, tab, their run ids)."""
     with RunStore.open(resolve_db_path()) as store:
         sdk = import_trace(store, OTEL / "mcp_sdk.jsonl").run_ids[0]
         traceloop = import_trace(store, OTEL / "traceloop.jsonl").run_ids[0]
@@ -172,6 +173,11 @@ def test_compare_two_imported_traces(qtbot, make_window, qtmodeltester) -> None:
     window.tabs.setCurrentWidget(window.runs_tab)
     tab = window.runs_tab
     qtbot.waitUntil(lambda: tab.runs.row_of(traceloop) is not None)
+    return window, tab, sdk, traceloop
+
+
+def test_compare_two_imported_traces(qtbot, make_window, qtmodeltester) -> None:
+    window, tab, sdk, traceloop = two_imported_traces(qtbot, make_window)
     dialog = open_compare(qtbot, tab, [sdk, traceloop])
     qtbot.addWidget(dialog)
     qtmodeltester.check(dialog.model)
@@ -190,13 +196,7 @@ def test_compare_two_imported_traces(qtbot, make_window, qtmodeltester) -> None:
 def test_a_call_with_no_recorded_outcome_says_so_in_the_comparison(qtbot, make_window, language, unrecorded) -> None:
     """Both traces' last call has no recorded outcome: its cells say "not recorded" as the timeline
     does, in the window and on the command line, never a bare duration or "-"."""
-    with RunStore.open(resolve_db_path()) as store:
-        sdk = import_trace(store, OTEL / "mcp_sdk.jsonl").run_ids[0]
-        traceloop = import_trace(store, OTEL / "traceloop.jsonl").run_ids[0]
-    window = make_window(wait_tools=False)
-    window.tabs.setCurrentWidget(window.runs_tab)
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(traceloop) is not None)
+    window, tab, sdk, traceloop = two_imported_traces(qtbot, make_window)
     switch_language(language)
     try:
         dialog = open_compare(qtbot, tab, [sdk, traceloop])

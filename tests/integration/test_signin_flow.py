@@ -15,7 +15,15 @@ import pytest
 
 from inspector.mcp import CancelSignal, McpClient, OperationRecorder, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
-from inspector.mcp.signin.flow import STEP_BROWSER, STEP_REFRESH, STEP_RESOURCE, STEP_SERVER, STEP_WORDS, STEPS, SignInStep
+from inspector.mcp.signin.flow import (
+    STEP_BROWSER,
+    STEP_REFRESH,
+    STEP_RESOURCE,
+    STEP_SERVER,
+    STEP_WORDS,
+    STEPS,
+    SignInStep,
+)
 from inspector.mcp.signin.model import MemoryVault
 from tests.support.auth_config import READ_SCOPE, WRITE_SCOPE, AuthConfig
 from tests.support.auth_server import serve_auth_server
