@@ -5,9 +5,6 @@ traceback."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,8 +13,8 @@ import pytest
 from inspector.store import RunStore
 from inspector.store.browse import run_span
 from inspector.transfer.importing import import_trace
+from tests.support.cli_process import cli
 
-ROOT = Path(__file__).resolve().parents[2]
 LAST = "9999-12-31T23:59:59.999999Z"
 
 
@@ -33,11 +30,6 @@ def edge_trace(path: Path) -> Path:
     path.write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": [
         run("calendar-end", 1, LAST), run("endless", 1e308, "2026-12-02T13:34:54.000000Z")]}))
     return path
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, env=os.environ.copy())
 
 
 def test_the_time_axis_of_a_step_ending_past_the_calendar_ends_with_it(tmp_path: Path) -> None:

@@ -4,22 +4,21 @@ database, read back with ``runs show --json`` (the fixtures were recorded by mak
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.support.cli_process import cli as run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "otel"
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT, env=os.environ.copy())
+    return run_cli(*args, timeout=120)  # importing and showing the real traces: slower
 
 
 def imported_agent_run(tmp_path: Path, fixture: str) -> list[dict[str, Any]]:

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,15 +11,11 @@ from google.protobuf import json_format
 from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
 
 from inspector.traces.redact import REDACTED
+from tests.support.cli_process import cli
 from tests.support.fault_server import Exchange, FaultServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "Bearer do-not-export-me"
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, env=os.environ.copy())
 
 
 def record_three_runs(db: str) -> None:

@@ -7,23 +7,15 @@ from __future__ import annotations
 # resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
 # era's counterparts are in test_stateless_era.py.
 import json
-import os
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from inspector.store import RunStore
+from tests.support.cli_process import cli
 from tests.support.fault_server import Exchange, FaultServer
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, env=os.environ.copy())
 
 
 def one_sentence_exit_2(done: subprocess.CompletedProcess[str]) -> str:

@@ -13,8 +13,6 @@ from __future__ import annotations
 # test servers; the stateless era over stdio is in test_real_stdio_servers.py and test_stateless_era.py.
 import asyncio
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -31,6 +29,7 @@ from inspector.store import RunStore, ServerRegistry
 from inspector.traces.redact import REDACTED, redact
 from inspector.transfer import export, import_trace
 from tests.support.asgi_server import serve_asgi
+from tests.support.cli_process import cli
 from tests.support.stdio_server import server as sdk_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,11 +45,6 @@ def stdio_server(name: str | None = "local tools") -> ServerEndpoint:
     command = ServerCommand(sys.executable, ("-m", "tests.support.stdio_server", "--token", ARGUMENT_TOKEN),
                             env={"API_TOKEN": ENV_SECRET}, cwd=str(ROOT))
     return ServerEndpoint.for_command(command, name=name, era="handshake")
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, env=os.environ.copy())
 
 
 async def operate(store: RunStore, db: Path, server: ServerEndpoint, client: McpClient, which: str,

@@ -10,8 +10,6 @@ user runs it, a real SQLite file, real export and import files.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,14 +21,8 @@ from inspector.runs import RunStep
 from inspector.store import RunStore, StoredEras
 from inspector.transfer import export, import_trace
 from tests.support.asgi_server import serve_asgi
+from tests.support.cli_process import cli
 from tests.support.sdk_server import ToolEvents, build_sdk_server
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
 
 
 @pytest.fixture(scope="module")

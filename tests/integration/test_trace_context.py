@@ -9,7 +9,6 @@ children of those legs; importing its spans adds them to the run, once, also mer
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,16 +19,11 @@ from inspector.runs.trace_ids import leg_span_id, trace_id
 from inspector.store import RunStore
 from inspector.store.database import open_database
 from inspector.transfer import export, import_trace
+from tests.support.cli_process import cli
 from tests.support.fault_server import FaultServer
 from tests.support.traced_demo import traced_demo
 
-ROOT = Path(__file__).resolve().parents[2]
 USERS = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
 
 
 def only_run(db: Path) -> tuple[RunStore, Any, list[dict[str, Any]]]:

@@ -6,12 +6,11 @@ row, as the window's band does. Files written as the mcp SDK writes its spans, a
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.cli_process import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 TRACE = "ab" * 16
@@ -49,11 +48,6 @@ def failing_request_trace(path: Path) -> Path:
         {"resource": {"attributes": [_text("service.name", "weather")]},
          "scopeSpans": [{"scope": {"name": "mcp-python-sdk"}, "spans": server}]}]}))
     return path
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, env=os.environ.copy())
 
 
 @pytest.mark.parametrize(("language", "failed"), [("en", "MCP send tools/list: failed: Method not found"),
