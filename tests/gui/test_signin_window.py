@@ -12,6 +12,7 @@ ever shows in any widget.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -447,3 +448,50 @@ def test_tokens_renewed_inside_a_call_are_shown_after_it_and_a_call_that_changed
         reads, call = _signed_in_echo(qtbot, open_window(lasting.mcp_url, vault=MemoryVault()), "again")
         assert all(leg.method != "sign-in: refresh" for leg in call.finished_legs)
         assert reads == []
+
+
+class _SlowReadVault(MemoryVault):
+    """A vault whose reads for the Servers panel answer what was kept when they began, and then wait
+    to be let go (a keyring slow to answer): a read begun before a sign-in ends comes back after it,
+    with nothing in it. (The panel reads in a thread of the worker loop's executor, named
+    "asyncio_N"; the operations' clients read on the loop's own thread, and are not held.)"""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads: list[threading.Event] = []
+        self._lock = threading.Lock()
+
+    def tokens(self, resource: str):
+        found = super().tokens(resource)
+        if not threading.current_thread().name.startswith("asyncio_"):
+            return found
+        gate = threading.Event()
+        with self._lock:
+            self.reads.append(gate)
+        gate.wait(20)
+        return found
+
+    def let_go(self, count: int) -> None:
+        with self._lock:
+            for gate in self.reads[:count]:
+                gate.set()
+
+
+def test_a_read_of_the_keyring_begun_before_the_sign_in_does_not_undo_it(qtbot, open_window, auth) -> None:
+    vault = _SlowReadVault()
+    window = open_window(auth.mcp_url, vault=vault)
+    try:
+        qtbot.waitUntil(lambda: len(vault.reads) == 1, timeout=10000)  # the panel's first read, held
+        view = asked_view(qtbot, window)
+        listing = window.workbench.tools.task
+        view.sign_in_button.click()
+        with qtbot.waitSignal(listing.finished, timeout=20000):
+            pass
+        assert window.signin.strip.line.text().startswith("Signed in until ")
+        vault.let_go(1)  # the read from before the sign-in answers: no tokens
+        qtbot.waitUntil(lambda: len(vault.reads) >= 2, timeout=10000)  # the read after it has begun
+        qtbot.wait(100)  # the first read's answer has crossed to the window
+        assert window.signin.strip.line.text().startswith("Signed in until ")
+        assert window.servers.model.index(0, 0).data().startswith("Protected · signed in\n")
+    finally:
+        vault.let_go(len(vault.reads))

@@ -109,7 +109,7 @@ class SignIns(QObject):
         self._running: dict[str, SignInTask] = {}
         self._pending: dict[str, SignInRequest] = {}
         self._known: dict[str, TokenSet | None] = {}
-        #: Bumped by each sign-out: a read begun before it is not believed.
+        #: Bumped by each sign-out and sign-in's end: a read begun before it is not believed.
         self._generation: dict[str, int] = {}
         self._lock: asyncio.Lock | None = None
         self._crossing = _Crossing()
@@ -361,6 +361,9 @@ class SignIns(QObject):
         resource = canonical_resource(task.server.url)
         if task.tokens is not None or record is not None and record.status == "ok":
             self._known[resource] = task.tokens
+        # A read begun before the sign-in ended may answer after it, with what was kept before: not
+        # believed (as after a sign-out); the read begun now says what the vault keeps.
+        self._generation[resource] = self._generation.get(resource, 0) + 1
         self._reread(resource, task.server.key)
         if record is not None and record.status == "ok":
             self.needing.discard(resource)
