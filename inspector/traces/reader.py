@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from inspector.i18n import N_
 from inspector.runs import RunStep, RunTrace, StepKind, ToolOutcome, step_outcome
 
-from .fast_lines import count_key, parse_line
+from .fast_lines import MAX_LINE_BYTES, count_key, parse_line
 from .format import (
     Path,
     RunHeader,
@@ -369,11 +369,15 @@ def read_file(source: FilePath, kind: FileKind, reader: TraceReader, meter: Prog
     digest = hashlib.sha256()
     lines = kind.layout == "lines"
     parser = None if lines else ValueParser(Walker(reader.shape), kind.start)
-    # A whole line in the chunk may go the quick way (see fast_lines); one cut by the chunk is streamed.
+    # A whole line in the chunk may go the quick way (see fast_lines); a chunk ends at the end of a line
+    # unless the line is longer than the quick way takes (that line is streamed).
     quick = getattr(reader, "quick_line", None) if lines else None
     line, line_start, offset = 1, kind.start, 0
     with source.open("rb") as file:
         while chunk := file.read(READ_CHUNK):
+            if quick is not None and not chunk.endswith(b"\n"):
+                # The rest of the line the chunk cut, so that it too may go the quick way.
+                chunk += file.readline(MAX_LINE_BYTES)
             digest.update(chunk)
             position = max(kind.start - offset, 0)  # skip a byte order mark
             if not lines:

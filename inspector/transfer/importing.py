@@ -22,8 +22,10 @@ import marshal
 import sqlite3
 import stat
 import zlib
+from collections import deque
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
-from contextlib import contextmanager
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
 from typing import Any
@@ -101,11 +103,12 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
             total = _regular_file_size(source, name)
             meter = ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S)
             kind = sniff(source)
-            plan = _CheckingPlan(CACHE_BUDGET, area.table)  # read here, so a test or benchmark can set it
-            reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table,
-                                stored_payloads=True)
-            first_hash = read_file(source, kind, reader, meter)
-            report = _write(store, source, kind, plan, first_hash, meter, area)
+            # CACHE_BUDGET read here, so a test or benchmark can set it
+            with closing(_CheckingPlan(CACHE_BUDGET, area.table)) as plan:
+                reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table,
+                                    stored_payloads=True)
+                first_hash = read_file(source, kind, reader, meter)
+                report = _write(store, source, kind, plan, first_hash, meter, area)
     except TraceProblem as problem:
         location = place(problem.path)
         if problem.line:
@@ -168,7 +171,7 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
         # Nothing new: the database is not even opened for writing.
         meter.done()
         return ImportReport(kind.name, (), (), present.first, 0, present.count)
-    with store.transaction():
+    with store.large_transaction():
         run_ids = area.table()  # file key → new run id (a million runs need not be in memory)
         present, imported, ids = _Kept(), _Kept(), _Ids()
         for batch in _new_runs(plan, joins):  # (their steps of runs that join a run of ours: below)
@@ -247,12 +250,19 @@ _ROW_OVERHEAD = 160
 
 class _CheckedRows:
     """The rows of the checked steps, in file order: ``(key, sequence, started_at, step_row)``,
-    marshalled and compressed :data:`_ROW_BATCH` at a time (our own bytes, read back only here)."""
+    marshalled and compressed :data:`_ROW_BATCH` at a time (our own bytes, read back only here).
+
+    A thread of its own compresses a batch while the next is checked, and unpacks the next while
+    one is written: zlib works with the interpreter lock released, so on a second core it costs
+    the import nothing. A batch being compressed counts at its full size against the budget until
+    its compressed size is known. :meth:`close` ends the thread."""
 
     def __init__(self, budget: int) -> None:
         self.count = 0
         self._budget = budget
-        self._batches: list[bytes | None] = []
+        self._batches: list[Future[bytes] | None] = []
+        self._packing: deque[tuple[Future[bytes], int]] = deque()  # compressing, with its full size
+        self._packer: ThreadPoolExecutor | None = None
         self._pending: list[tuple[Any, int, str, StepRow]] = []
         self._used = 0
         self._pending_size = 0
@@ -267,19 +277,48 @@ class _CheckedRows:
         return self._used + self._pending_size <= self._budget
 
     def _seal(self) -> None:
-        packed = zlib.compress(marshal.dumps(self._pending), 1)
+        data = marshal.dumps(self._pending)
+        if self._packer is None:
+            self._packer = ThreadPoolExecutor(1, thread_name_prefix="import-rows")
+        packed = self._packer.submit(zlib.compress, data, 1)
         self._batches.append(packed)
-        self._used += len(packed) + 64
+        self._packing.append((packed, len(data)))
+        self._used += len(data) + 64
         self._pending, self._pending_size = [], 0
+        packing = self._packing
+        while packing and packing[0][0].done():
+            done, size = packing.popleft()
+            self._used += len(done.result()) - size
 
     def take(self) -> Iterator[tuple[Any, int, str, StepRow]]:
-        """The rows in order, each batch freed once it is unpacked."""
+        """The rows in order, each batch freed once it is unpacked (the next unpacks meanwhile)."""
         batches = self._batches
+        unpacking = self._unpack(0)
         for index in range(len(batches)):
-            packed, batches[index] = batches[index], None
-            yield from marshal.loads(zlib.decompress(packed))
+            data = unpacking.result() if unpacking is not None else b""
+            unpacking = self._unpack(index + 1)
+            yield from marshal.loads(data)
         yield from self._pending
         self._pending = []
+        self.close()
+
+    def _unpack(self, index: int) -> Future[bytes] | None:
+        if index >= len(self._batches) or self._packer is None:
+            return None
+        packed, self._batches[index] = self._batches[index], None
+        assert packed is not None
+        return self._packer.submit(_unpacked, packed)
+
+    def close(self) -> None:
+        """End the thread (and what it has not begun)."""
+        if self._packer is not None:
+            self._packer.shutdown(wait=True, cancel_futures=True)
+            self._packer = None
+        self._batches, self._packing = [], deque()
+
+
+def _unpacked(packed: Future[bytes]) -> bytes:
+    return zlib.decompress(packed.result())
 
 
 class _CheckingPlan(TracePlan):
@@ -296,7 +335,12 @@ class _CheckingPlan(TracePlan):
         rows = self.rows
         if rows is not None and not rows.add(key, step.sequence, step.started_at,
                                                   step_row(step.step, finite=True)):
+            rows.close()
             self.rows = None
+
+    def close(self) -> None:
+        if self.rows is not None:
+            self.rows.close()
 
 
 class _Kept:

@@ -150,3 +150,31 @@ def test_very_many_new_runs_are_named_by_their_first_and_last_id(tmp_path: Path)
                              capture_output=True, text=True, cwd=ROOT, env=os.environ.copy(), timeout=60)
     report = json.loads(as_json.stdout)
     assert report["run_id_range"] == [1, 1500] and report["runs_imported"] == 1500 and "run_ids" not in report
+
+
+def _packing_threads() -> list:
+    import threading
+    return [thread for thread in threading.enumerate() if thread.name.startswith("import-rows")]
+
+
+@pytest.mark.parametrize("cache_budget", [0, 400_000, reader.CACHE_BUDGET], ids=["none", "outgrown", "whole"])
+def test_steps_kept_while_a_thread_compresses_them_give_the_same_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      cache_budget: int) -> None:
+    """Batches of kept steps are compressed by a thread while the next are read (several batches
+    here); kept whole, outgrown halfway (the file is read again) or never kept, the runs are the
+    same, and no thread is left behind."""
+    path = many_traces(tmp_path, 1200)
+    expected = imported(tmp_path, path, "reference")
+    monkeypatch.setattr(importing, "CACHE_BUDGET", cache_budget)
+    assert imported(tmp_path, path, "budget") == expected and len(expected) == 1200
+    assert not _packing_threads()
+
+
+def test_a_refused_file_leaves_no_compressing_thread(tmp_path: Path) -> None:
+    spans = [span(f"{n + 1:032x}", f"{n + 1:016x}", name=f"GET /{n}") for n in range(1000)]
+    spans.append(span("0" * 32, "1" * 16))  # an all-zero trace id, after four batches were sealed
+    path = tmp_path / "late.otlp.jsonl"
+    path.write_text("\n".join(json.dumps(otlp_doc(record)) for record in spans) + "\n", encoding="utf-8")
+    with RunStore.open(tmp_path / "runs.db") as store, pytest.raises(TraceImportError, match="line 1001"):
+        import_trace(store, path)
+    assert not _packing_threads()

@@ -94,7 +94,9 @@ def fingerprint(db: Path) -> tuple[str, str, str]:
 
 
 def settle(store: RunStore) -> None:
-    """Move everything into the database file, so the fingerprint compares settled files."""
+    """Move everything into the database file, so the fingerprint compares settled files (the copy an
+    import began in the background has ended first)."""
+    store.wait_for_log_copy()
     store.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
