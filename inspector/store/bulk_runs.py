@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
-
-from inspector.runs.times import to_stored_time
 
 from .database import Database
 
@@ -29,8 +26,9 @@ class NewRun:
     source: str
     server: str | None
     status: str
-    started_at: datetime | None
-    finished_at: datetime | None
+    #: Stored times ('' unknown; see :func:`inspector.runs.times.normal_stored_time`).
+    started_at: str
+    finished_at: str
     origin: str | None
     note: str = ""
 
@@ -54,8 +52,8 @@ def insert_runs(db: Database, runs: Sequence[NewRun]) -> list[int]:
     conn.executemany(
         "INSERT INTO runs (uid, title, source, server, status, started_at, finished_at, owner_pid, origin, note)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)",
-        [(run.uid, run.title, run.source, run.server, run.status, to_stored_time(run.started_at),
-          to_stored_time(run.finished_at) or None, run.origin, run.note) for run in runs])
+        [(run.uid, run.title, run.source, run.server, run.status, run.started_at, run.finished_at or None,
+          run.origin, run.note) for run in runs])
     marks = ", ".join("?" * len(runs))
     ids = dict(conn.execute(f"SELECT uid, id FROM runs WHERE uid IN ({marks})", tuple(run.uid for run in runs)))
     return [ids[run.uid] for run in runs]

@@ -197,12 +197,22 @@ def step_payload(client: Side, server: Side | None = None) -> dict[str, Any]:
     note = client.note or (server.note if server is not None else "")
     if note:
         payload["note"] = note
-    reasons = [str(message) for message in (result.notes if result is not None else ())]
+    reasons = _said(result, client, server)
     if kind == "tool":
         _tool_fields(payload, client, server, result, reasons + notes)
     else:
         _other_fields(payload, client, result, reasons + notes)
     return payload
+
+
+def _said(result: Ending | None, client: Side, server: Side | None) -> list[str]:
+    """The sentences of the step's ending (a side's own were said in its ``raw.otlp.notes`` already)."""
+    if result is None:
+        return []
+    for side in (client, server):
+        if side is not None and result is side.ending:
+            return [note["text"] for note in side.raw.get("notes", ())]
+    return [str(message) for message in result.notes]
 
 
 def _tool_fields(payload: dict[str, Any], client: Side, server: Side | None, result: Ending | None,

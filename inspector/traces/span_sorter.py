@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from inspector.i18n import N_
 from inspector.runs.step import stored_payload
@@ -47,9 +47,9 @@ def _request_key(trace_id: str, side: Side) -> tuple[str, str, str] | None:
 _BUILT = frozenset({"raw"})
 
 
-@dataclass(frozen=True)
-class _Held:
-    """One side of a call waiting for the other: its step's place in the run and the side."""
+class _Held(NamedTuple):
+    """One side of a call waiting for the other: its step's place in the run and the side (a
+    tuple: one is made per span of a file)."""
 
     sequence: int
     side: Side

@@ -33,7 +33,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
-from inspector.runs.times import from_stored_time
+from inspector.runs.times import normal_stored_time
 from inspector.store import RunStore, StepRow, StoreError, step_row
 from inspector.store.bulk_runs import BATCH as RUN_BATCH
 from inspector.store.bulk_runs import NewRun, insert_runs, stored_uids
@@ -237,7 +237,7 @@ def _new_run(header: RunHeader, origin: str) -> NewRun:
     """The run to insert for ``header``: a run still "running" in the file has no process here to finish it."""
     return NewRun(header.uid, header.title, "imported", header.server,
                   "interrupted" if header.status == "running" else header.status,
-                  from_stored_time(header.started_at), from_stored_time(header.finished_at), origin, header.note)
+                  normal_stored_time(header.started_at), normal_stored_time(header.finished_at), origin, header.note)
 
 
 _WRITE_BATCH = 1000

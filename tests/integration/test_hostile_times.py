@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.runs.times import UnstorableTimeError, from_stored_time, to_stored_time
+from inspector.runs.times import UnstorableTimeError, from_stored_time, normal_stored_time, to_stored_time
 from inspector.store import RunStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,6 +40,18 @@ def test_years_before_1000_are_stored_with_four_digits() -> None:
     assert to_stored_time(datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=timezone.utc)) == \
         "9999-12-31T23:59:59.999999Z"
     assert from_stored_time("0001-01-01T00:00:00.000000Z") == datetime(1, 1, 1, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("text", [
+    "2026-12-02T13:34:54.275289Z", "0001-01-01T00:00:00.000000Z", "9999-12-31T23:59:59.999999Z",
+    "0000-01-01T00:00:00.000000Z", "2026-13-01T00:00:00.000000Z", "2026-02-30T00:00:00.000000Z",
+    "2026-12-31T23:59:60.000000Z", "2026-W49-3T13:34:54.275289Z", "2026-12-02T13:34:54Z", "999-01-01T00:00:00Z",
+    "2026-12-02T13:34:54.2752Z", "2026-12-02T13:34:54.275289+01:00", "٢٠٢٦-12-02T13:34:54.275289Z", "", None,
+    "2026-12-02 13:34:54.275289Z", "2026-12-02T13:34:54.275289z"])
+def test_the_quick_normal_form_of_a_stored_time_is_the_round_trip(text: str | None) -> None:
+    """An importer keeps a run's times as they are when they are in the stored form: exactly what
+    reading them and writing them again would give, for the odd ones too."""
+    assert normal_stored_time(text) == to_stored_time(from_stored_time(text))
 
 
 def test_a_time_the_store_cannot_hold_is_refused_in_a_sentence() -> None:

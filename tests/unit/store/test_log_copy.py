@@ -22,7 +22,7 @@ def _copying() -> list[threading.Thread]:
 def _write_many(store: RunStore, runs: int = 1000) -> None:
     """Runs with long notes, inside the open transaction (as an import writes them)."""
     for first in range(0, runs, 100):
-        insert_runs(store.db, [NewRun(f"uid-{number}", f"run {number}", "imported", None, "ok", None, None, "a.json",
+        insert_runs(store.db, [NewRun(f"uid-{number}", f"run {number}", "imported", None, "ok", "", "", "a.json",
                                       NOTE) for number in range(first, min(first + 100, runs))])
 
 
