@@ -67,8 +67,12 @@ store = RunStore.open(db)
 began, cpu = time.perf_counter(), time.process_time()
 report = import_trace(store, source)
 took, cpu = time.perf_counter() - began, time.process_time() - cpu
+# After the commit the log is copied into the database file in the background (older importers: at the commit)
+getattr(store, "wait_for_log_copy", lambda: None)()
+settled = time.perf_counter() - began
 store.close()
-print(json.dumps({"seconds": took, "cpu_seconds": cpu, "steps": report.steps_imported, "runs": report.runs_imported,
+print(json.dumps({"seconds": took, "cpu_seconds": cpu, "settled_seconds": settled, "steps": report.steps_imported,
+                  "runs": report.runs_imported,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -91,13 +95,15 @@ def main() -> int:
                                 capture_output=True, text=True, env=env).stdout
         measured = json.loads(output.strip().splitlines()[-1])
     rate = spans / measured["seconds"]
-    print(f"{spans:,} spans ({source.name}): import {measured['seconds']:.2f} s (CPU {measured['cpu_seconds']:.2f} s), "
+    print(f"{spans:,} spans ({source.name}): import {measured['seconds']:.2f} s (CPU {measured['cpu_seconds']:.2f} s; "
+          f"the log copied into the file {measured['settled_seconds']:.2f} s after the start), "
           f"{rate:,.0f} spans/s, "
           f"{measured['steps']:,} steps in {measured['runs']:,} runs, peak RSS {measured['peak_rss_mb']:.0f} MB")
     met = {"spans_per_s": rate >= TARGET_SPANS_PER_S, "peak_rss": measured["peak_rss_mb"] <= TARGET_PEAK_MB}
     results = {
         "benchmark": "otlp_agent_import", "spans": spans, "steps": measured["steps"], "runs": measured["runs"],
         "import": {"seconds": round(measured["seconds"], 3), "cpu_seconds": round(measured["cpu_seconds"], 3),
+                   "log_copied_seconds": round(measured["settled_seconds"], 3),
                    "spans_per_s": round(rate),
                    "peak_rss_mb": round(measured["peak_rss_mb"], 1)},
         "targets": {"spans_per_s": TARGET_SPANS_PER_S, "peak_rss_mb": TARGET_PEAK_MB}, "met": met,
