@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from inspector.i18n import N_
@@ -41,8 +42,9 @@ class Resource:
 
     attributes: dict[str, Any] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def service(self) -> str | None:
+        """``service.name`` (asked for three times per span an import reads: kept once known)."""
         name = self.attributes.get("service.name")
         return name if isinstance(name, str) else None
 
