@@ -70,6 +70,9 @@ class SpillArea:
         self.close()
 
 
+_MISSING = object()
+
+
 class SpillingTable(MutableMapping[Any, Any]):
     """A mapping in insertion order (a replaced value keeps its place), in memory while small.
 
@@ -173,6 +176,21 @@ class SpillingTable(MutableMapping[Any, Any]):
         if not self._conn.execute(f"DELETE FROM {self._name} WHERE key = ?", (_encode(key),)).rowcount and not known:
             raise KeyError(key)
 
+    def pop(self, key: Any, default: Any = _MISSING) -> Any:
+        """As a dict's (a sorter pops a waiting side per span, mostly of a key not there: no
+        KeyError raised and caught for that while the table is in memory)."""
+        memory = self._memory
+        if memory is not None:
+            return memory.pop(key) if default is _MISSING else memory.pop(key, default)
+        try:
+            value = self[key]
+        except KeyError:
+            if default is _MISSING:
+                raise
+            return default
+        del self[key]
+        return value
+
     def __len__(self) -> int:
         if self._memory is not None:
             return len(self._memory)
@@ -205,5 +223,3 @@ class SpillingTable(MutableMapping[Any, Any]):
                 return
             last = rows[-1][0]
 
-
-_MISSING = object()

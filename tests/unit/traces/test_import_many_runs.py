@@ -91,6 +91,21 @@ def test_a_spilled_table_keeps_insertion_order_and_replacements() -> None:
         assert next(iter(table.items())) == ("k1", 1)
 
 
+@pytest.mark.parametrize("spill_after", [3, 100], ids=["on disk", "in memory"])
+def test_a_table_pops_as_a_dict_does(spill_after: int) -> None:
+    with spill.SpillArea(spill_after=spill_after) as area:
+        table, plain = area.table(), {}
+        for n in range(10):
+            table[f"k{n}"] = plain[f"k{n}"] = n
+        assert table.spilled == (spill_after == 3)
+        assert table.pop("k4") == plain.pop("k4") == 4
+        assert table.pop("nope", None) is plain.pop("nope", None) is None
+        with pytest.raises(KeyError):
+            table.pop("k4")
+        table["k4"] = plain["k4"] = "again"  # back at the end
+        assert list(table.items()) == list(plain.items()) and len(table) == 9 + 1
+
+
 def test_duplicates_are_still_found_once_the_tables_are_on_disk(tmp_path: Path, tiny_tables: None) -> None:
     runs = [run_doc(uid=f"run-{n}") for n in range(20)] + [run_doc(uid="run-3")]
     with RunStore.open(tmp_path / "runs.db") as store:
