@@ -3,7 +3,9 @@
 The file repeats the trace of ``tests/fixtures/otel/mcp_sdk.jsonl`` (made by the real ``mcp`` SDK,
 client and server side; see ``make trace-fixtures``) with fresh trace and span ids, one trace per
 copy, each line one ``ExportTraceServiceRequest`` as the Collector's file exporter writes them, until
-it holds ``--spans`` spans. The import runs in a child process (its own peak resident size).
+it holds ``--spans`` spans. The import runs in a child process (its own peak resident size). Its time
+ends when ``import_trace`` returns (the runs are committed); when the log copy that follows in the
+background ended is reported beside it.
 Targets (issue 23): at least 25,000 spans/s and at most 300 MB. Writes ``otlp_agent_import.json``
 (see ``_common.RESULTS_DIR``). Informational until the import is that fast: exit status 0 either
 way, unless ``--strict`` (then 0 only when the targets are met).
