@@ -24,7 +24,6 @@ from inspector.runs.times import from_stored_time, to_stored_time, utc_now
 from .database import LOCK_WAIT_S, Database, open_database, pid_alive, rollback
 from .errors import UnknownRunError
 from .faults import is_lock, set_lock_wait, store_fault
-from .log_copy import LogCopy
 
 SOURCES = RUN_SOURCES
 
@@ -138,7 +137,6 @@ class RunStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._conn = db.conn
-        self._log_copy = LogCopy(db.conn)
         #: Next sequence per run this store appends to: saves a lookup per step.
         self._next_sequence: dict[int, int] = {}
         self.mark_interrupted_runs()
@@ -158,13 +156,7 @@ class RunStore:
         """How long the next statements wait for another program's lock before they give up."""
         set_lock_wait(self._conn, seconds)
 
-    def wait_for_log_copy(self) -> None:
-        """Until the background copy after a :meth:`large_transaction` has ended (the database
-        file stops changing)."""
-        self._log_copy.wait()
-
     def close(self) -> None:
-        self._log_copy.wait()
         self._conn.close()
 
     def __enter__(self) -> RunStore:
@@ -183,14 +175,6 @@ class RunStore:
             rollback(self._conn)
             raise
         self._conn.execute("COMMIT")
-
-    @contextmanager
-    def large_transaction(self) -> Iterator[None]:
-        """:meth:`transaction` for a write of many pages (an import): the commit does not wait
-        while the log is copied into the database file; that runs in the background after it
-        (see :mod:`.log_copy`)."""
-        with self._log_copy.deferred(), self.transaction():
-            yield
 
     # -- runs ----------------------------------------------------------------------------
 

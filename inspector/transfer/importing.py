@@ -171,7 +171,7 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
         # Nothing new: the database is not even opened for writing.
         meter.done()
         return ImportReport(kind.name, (), (), present.first, 0, present.count)
-    with store.large_transaction():
+    with store.transaction():
         run_ids = area.table()  # file key → new run id (a million runs need not be in memory)
         present, imported, ids = _Kept(), _Kept(), _Ids()
         for batch in _new_runs(plan, joins):  # (their steps of runs that join a run of ours: below)

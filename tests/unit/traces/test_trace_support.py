@@ -94,9 +94,7 @@ def fingerprint(db: Path) -> tuple[str, str, str]:
 
 
 def settle(store: RunStore) -> None:
-    """Move everything into the database file, so the fingerprint compares settled files (the copy an
-    import began in the background has ended first)."""
-    store.wait_for_log_copy()
+    """Move everything into the database file, so the fingerprint compares settled files."""
     store.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
