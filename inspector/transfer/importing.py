@@ -24,11 +24,10 @@ import stat
 import zlib
 from collections import deque
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
@@ -45,6 +44,9 @@ from inspector.traces.sniff import FileKind, sniff
 
 from .joining import Joins
 from .spill import SpillArea
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 __all__ = ["CACHE_BUDGET", "ImportReport", "Progress", "TraceImportError", "import_trace"]
 
@@ -279,6 +281,8 @@ class _CheckedRows:
     def _seal(self) -> None:
         data = marshal.dumps(self._pending)
         if self._packer is None:
+            from concurrent.futures import ThreadPoolExecutor  # a file of 256 steps or more only
+
             self._packer = ThreadPoolExecutor(1, thread_name_prefix="import-rows")
         packed = self._packer.submit(zlib.compress, data, 1)
         self._batches.append(packed)
