@@ -46,6 +46,7 @@ from .steps_model import BAR_COLUMN, COLUMNS, PlayStepsModel, what_text
 from .worker import Mailbox, PlayWorker
 
 WIDTHS = {"round": 56, "maker": 80, "state": 190, "budget": 220}
+STATE_COLUMN = COLUMNS.index("state")
 
 
 class PlayRoom(QWidget):
@@ -153,6 +154,7 @@ class PlayRoom(QWidget):
         run.handle = self.worker.play(job, mailbox, play_askers(run, self._log))
         self.run = run
         self.model.show_run(run)
+        self.view.setColumnWidth(STATE_COLUMN, WIDTHS["state"])
         self.follower.follow()
         self.said.clear()
         self.bar.hide()
@@ -182,6 +184,7 @@ class PlayRoom(QWidget):
         for row in run.rows[first:last + 1]:
             if row.kind == "model" and row.text:
                 self._show_said(row)
+        self._fit_state(first, last)
         if not self.view.currentIndex().isValid() or self.follower.following:
             self._show_bar(run.current_operation or self._last_operation())
         self._say_state()
@@ -193,6 +196,8 @@ class PlayRoom(QWidget):
         row = run.rows[index]
         if row.kind == "model" and row.text:
             self._show_said(row)
+        if not row.running:
+            self._fit_state(index, index)
         if row.bar is not None and (self.bar.isHidden() or self.bar.state is row.bar):
             self._show_bar(row)
 
@@ -203,6 +208,7 @@ class PlayRoom(QWidget):
         run = self.run
         if run is not None and run.rows:
             self.model.row_changed_now(len(run.rows) - 1)
+            self._fit_state(len(run.rows) - 1, len(run.rows) - 1)
             last = self._last_operation()
             if last is not None and (self.bar.isHidden() or self.bar.state is last.bar):
                 self._show_bar(last)
@@ -226,6 +232,17 @@ class PlayRoom(QWidget):
         if self.run is None:
             return None
         return next((row for row in reversed(self.run.rows) if row.bar is not None), None)
+
+    def _fit_state(self, first: int, last: int) -> None:
+        """Widen the State column to the whole words of the rows given ("failed: unreachable ·
+        0.002 s", longer in German); it never narrows while a run is shown, so it does not jump,
+        and it leaves the column of what happened a third of the table."""
+        hints = (self.view.sizeHintForIndex(self.model.index(row, STATE_COLUMN)).width()
+                 for row in range(first, last + 1))
+        needed = max(hints, default=0) + 2 * self.style().pixelMetric(self.style().PixelMetric.PM_FocusFrameHMargin)
+        room = max(WIDTHS["state"], self.view.viewport().width() // 3)
+        if needed > self.view.columnWidth(STATE_COLUMN):
+            self.view.setColumnWidth(STATE_COLUMN, min(needed, room))
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         row = self.model.row_at(current.row()) if current.isValid() else None
@@ -291,6 +308,8 @@ class PlayRoom(QWidget):
     def retranslate(self) -> None:
         self.choices.fill()
         self._say_state()
+        self.view.setColumnWidth(STATE_COLUMN, WIDTHS["state"])  # the words of another language
+        self._fit_state(0, self.model.rowCount() - 1)
         if self.bar.state is not None and self.run is not None:
             row = next((row for row in self.run.rows if row.bar is self.bar.state), None)
             if row is not None:
@@ -303,5 +322,7 @@ class PlayRoom(QWidget):
 
 
 def _bar_title(row: PlayRow) -> str:
-    """The caption over an operation's bar: its round and what it did."""
-    return _("Round {round}: {what}").format(round=row.round, what=what_text(row))
+    """The caption over an operation's bar: its round and the tool it called (what the call came
+    to is said in its row and at the bar's end)."""
+    what = visible(row.text) if row.kind == "tool" else what_text(row)
+    return _("Round {round}: {what}").format(round=row.round, what=what)

@@ -1,0 +1,84 @@
+"""The Play tab in front of an audience: what a step came to is said in words that are read whole,
+in English and in German (a server that is not running, the result of a call)."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.gui.language import switch_language
+from inspector.gui.play.steps_model import COLUMNS
+
+STATE, WHAT = COLUMNS.index("state"), COLUMNS.index("what")
+
+
+def played(qtbot, window, name: str, server: str | None = None):
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    assert room.choices.choose(name)
+    if server is not None:
+        assert room.choices.choose_server(server)
+    run = room.play()
+    assert run is not None
+    qtbot.waitUntil(lambda: not run.running, timeout=30000)
+    return room, run
+
+
+@pytest.mark.parametrize(("language", "unreachable"), [
+    ("en", "echo: Could not reach the server "),
+    ("de", "echo: Der Server "),
+])
+def test_a_server_that_is_not_running_is_said_in_whole_words(qtbot, make_window, language, unreachable) -> None:
+    from tests.support.asgi_server import free_port
+
+    url = f"http://127.0.0.1:{free_port()}/mcp"  # nothing listens there
+    window = make_window((url, "Staging"))
+    window.resize(1280, 800)
+    switch_language(language)
+    try:
+        room, run = played(qtbot, window, "happy-path", url)
+        assert run.status == "failed"
+        view, model = room.view, room.model
+        tools = [index for index, row in enumerate(run.rows) if row.kind == "tool"]
+        assert len(tools) == 4 and all(run.rows[index].state == "failed" for index in tools)
+        for index in range(model.rowCount()):
+            # The State column holds its words whole ("failed: unreachable · 0.002 s" was cut after
+            # "unreachable · 0.0…", in German after "nicht er…").
+            cell = model.index(index, STATE)
+            assert view.columnWidth(STATE) >= view.sizeHintForIndex(cell).width(), model.data(cell)
+        # What happened says why the call failed, and the tooltip reads it whole.
+        first = model.index(tools[0], WHAT)
+        assert model.data(first).startswith(unreachable), model.data(first)
+        whole = model.data(first, 3)  # ToolTipRole: the sentence whole, with what to do
+        assert {"en": "Check that the server is running", "de": "Prüfen Sie"}[language] in whole, whole
+        # The bar's caption names the call, not its result.
+        assert room.bar._title == {"en": "Round 3: list_notes", "de": "Runde 3: list_notes"}[language]
+        # The column of what happened keeps most of the table.
+        assert view.columnWidth(WHAT) > view.columnWidth(STATE)
+    finally:
+        switch_language("en")
+
+
+def test_each_call_shows_what_it_came_to_in_the_reader_s_language(qtbot, make_window) -> None:
+    window = make_window()
+    window.resize(1280, 800)
+    room, run = played(qtbot, window, "flaky-server")
+    assert run.status == "failed", run.error
+    tools = [index for index, row in enumerate(run.rows) if row.kind == "tool"]
+
+    def said() -> list[str]:
+        return [room.model.data(room.model.index(index, WHAT)) for index in tools]
+
+    english = said()
+    assert english[0] == "flaky: Call 1 worked."
+    assert english[1].startswith("flaky: The tool flaky on the server demo server reported an error: Call 2 failed")
+    assert english[3] == "describe_image: [1 block is not shown as text: 1 image.]"
+    switch_language("de")
+    try:
+        # Our words are said again in German; the tool's own words stay as it said them.
+        german = said()
+        assert german[0] == "flaky: Call 1 worked."
+        assert german[1].startswith("flaky: Das Tool flaky auf dem Server demo server meldete einen Fehler: Call 2")
+        assert german[3] == "describe_image: [1 Block wird nicht als Text gezeigt: 1 Bild.]"
+    finally:
+        switch_language("en")
+    assert said() == english
