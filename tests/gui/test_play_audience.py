@@ -82,3 +82,36 @@ def test_each_call_shows_what_it_came_to_in_the_reader_s_language(qtbot, make_wi
     finally:
         switch_language("en")
     assert said() == english
+
+
+def test_a_scenario_file_with_a_mistake_says_so_and_plays_once_corrected(qtbot, make_window, tmp_path) -> None:
+    import json
+
+    window = make_window()
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    mine = {"scenario": 1, "name": "mine", "description": "Echo once.", "prompt": "p",
+            "rounds": [{"say": "Echo.", "calls": [{"tol": "echo", "arguments": {"text": "x"}}]}]}
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(mine))
+    room.choices.load_file(path)
+    assert "rounds[0].calls[0].tol" in room.choices.description.text()
+    assert room.play() is None
+    # Play says nothing was played and why; it used to say "Choose a scenario file first.", with one chosen.
+    assert room.status.text() == ("Nothing was played: the scenario file has a mistake, said above. "
+                                  "Correct it and press Play again.")
+    switch_language("de")
+    try:
+        # What is wrong is said again in German (it gave way to "Choose a scenario file …").
+        assert "ist bei rounds[0].calls[0].tol ungültig" in room.choices.description.text()
+        assert room.play() is None
+        assert room.status.text().startswith("Es wurde nichts vorgeführt: ")
+    finally:
+        switch_language("en")
+    # Corrected in an editor, the file plays at the next Play (it is read again).
+    mine["rounds"][0]["calls"][0] = {"tool": "echo", "arguments": {"text": "x"}}
+    path.write_text(json.dumps(mine))
+    run = room.play()
+    assert run is not None and room.choices.description.text() == "Echo once."
+    qtbot.waitUntil(lambda: not run.running, timeout=30000)
+    assert run.status == "ok", run.error
