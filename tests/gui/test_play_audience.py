@@ -115,3 +115,26 @@ def test_a_scenario_file_with_a_mistake_says_so_and_plays_once_corrected(qtbot, 
     assert run is not None and room.choices.description.text() == "Echo once."
     qtbot.waitUntil(lambda: not run.running, timeout=30000)
     assert run.status == "ok", run.error
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_zoomed_for_an_audience_the_columns_keep_their_words(qtbot, make_window, language) -> None:
+    window = make_window()
+    window.resize(1280, 800)
+    switch_language(language)
+    try:
+        window.view_menu.set_zoom(200)
+        room, run = played(qtbot, window, "long-catalogue")  # a catalogue row, a model's, a tool's
+        assert run.status == "ok", run.error
+        view, header = room.view, room.view.horizontalHeader()
+        for column in ("round", "maker", "state"):
+            index = COLUMNS.index(column)
+            # "Round" was cut to "Rou", "Runde" to "Rund" at 200 %: the widths were fixed pixels.
+            assert view.columnWidth(index) >= header.sectionSizeHint(index), column
+            for row in range(room.model.rowCount()):
+                cell = room.model.index(row, index)
+                assert view.columnWidth(index) >= view.sizeHintForIndex(cell).width(), room.model.data(cell)
+        window.view_menu.set_zoom(100)
+        assert view.columnWidth(COLUMNS.index("round")) < header.sectionSizeHint(COLUMNS.index("round")) * 2
+    finally:
+        switch_language("en")

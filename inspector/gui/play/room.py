@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -41,12 +41,10 @@ from .asking import play_askers
 from .choices import ChoiceError, PlayChoices
 from .model_settings import ModelSettings
 from .run_state import PlayRow, PlayRun
+from .step_columns import StepColumns
 from .step_delegate import StepBarDelegate
-from .steps_model import BAR_COLUMN, COLUMNS, PlayStepsModel, what_text
+from .steps_model import BAR_COLUMN, PlayStepsModel, what_text
 from .worker import Mailbox, PlayWorker
-
-WIDTHS = {"round": 56, "maker": 80, "state": 190, "budget": 220}
-STATE_COLUMN = COLUMNS.index("state")
 
 
 class PlayRoom(QWidget):
@@ -88,6 +86,7 @@ class PlayRoom(QWidget):
         self.said = QPlainTextEdit()
         self._build()
         self.follower = FollowNewest(self.view)
+        self.columns = StepColumns(self.view, self.model)
         self._frames = QTimer(self)
         self._frames.setInterval(FRAME_MS)
         self._frames.timeout.connect(self._tick)
@@ -106,9 +105,6 @@ class PlayRoom(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.view.setWordWrap(False)
         header = self.view.horizontalHeader()
-        for column, width in WIDTHS.items():
-            self.view.setColumnWidth(COLUMNS.index(column), width)
-        header.setSectionResizeMode(COLUMNS.index("what"), QHeaderView.ResizeMode.Stretch)
         translated(self.view, "setAccessibleName", lambda: _("Steps of the played run"))
         translated(header, "setAccessibleName", lambda: _("Columns of the played run's steps"))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
@@ -154,7 +150,7 @@ class PlayRoom(QWidget):
         run.handle = self.worker.play(job, mailbox, play_askers(run, self._log))
         self.run = run
         self.model.show_run(run)
-        self.view.setColumnWidth(STATE_COLUMN, WIDTHS["state"])
+        self.columns.restart()
         self.follower.follow()
         self.said.clear()
         self.bar.hide()
@@ -184,7 +180,7 @@ class PlayRoom(QWidget):
         for row in run.rows[first:last + 1]:
             if row.kind == "model" and row.text:
                 self._show_said(row)
-        self._fit_state(first, last)
+        self.columns.fit_state(first, last)
         if not self.view.currentIndex().isValid() or self.follower.following:
             self._show_bar(run.current_operation or self._last_operation())
         self._say_state()
@@ -197,7 +193,7 @@ class PlayRoom(QWidget):
         if row.kind == "model" and row.text:
             self._show_said(row)
         if not row.running:
-            self._fit_state(index, index)
+            self.columns.fit_state(index, index)
         if row.bar is not None and (self.bar.isHidden() or self.bar.state is row.bar):
             self._show_bar(row)
 
@@ -208,7 +204,7 @@ class PlayRoom(QWidget):
         run = self.run
         if run is not None and run.rows:
             self.model.row_changed_now(len(run.rows) - 1)
-            self._fit_state(len(run.rows) - 1, len(run.rows) - 1)
+            self.columns.fit_state(len(run.rows) - 1, len(run.rows) - 1)
             last = self._last_operation()
             if last is not None and (self.bar.isHidden() or self.bar.state is last.bar):
                 self._show_bar(last)
@@ -233,16 +229,11 @@ class PlayRoom(QWidget):
             return None
         return next((row for row in reversed(self.run.rows) if row.bar is not None), None)
 
-    def _fit_state(self, first: int, last: int) -> None:
-        """Widen the State column to the whole words of the rows given ("failed: unreachable ·
-        0.002 s", longer in German); it never narrows while a run is shown, so it does not jump,
-        and it leaves the column of what happened a third of the table."""
-        hints = (self.view.sizeHintForIndex(self.model.index(row, STATE_COLUMN)).width()
-                 for row in range(first, last + 1))
-        needed = max(hints, default=0) + 2 * self.style().pixelMetric(self.style().PixelMetric.PM_FocusFrameHMargin)
-        room = max(WIDTHS["state"], self.view.viewport().width() // 3)
-        if needed > self.view.columnWidth(STATE_COLUMN):
-            self.view.setColumnWidth(STATE_COLUMN, min(needed, room))
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        columns = getattr(self, "columns", None)  # none yet while the room is built
+        if columns is not None and event.type() == QEvent.Type.FontChange:  # a zoom: the columns grow
+            columns.fit()
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         row = self.model.row_at(current.row()) if current.isValid() else None
@@ -308,8 +299,7 @@ class PlayRoom(QWidget):
     def retranslate(self) -> None:
         self.choices.fill()
         self._say_state()
-        self.view.setColumnWidth(STATE_COLUMN, WIDTHS["state"])  # the words of another language
-        self._fit_state(0, self.model.rowCount() - 1)
+        self.columns.fit()  # the words of another language
         if self.bar.state is not None and self.run is not None:
             row = next((row for row in self.run.rows if row.bar is self.bar.state), None)
             if row is not None:
