@@ -138,3 +138,20 @@ def test_zoomed_for_an_audience_the_columns_keep_their_words(qtbot, make_window,
         assert view.columnWidth(COLUMNS.index("round")) < header.sectionSizeHint(COLUMNS.index("round")) * 2
     finally:
         switch_language("en")
+
+
+def test_a_cancelled_call_says_so_in_its_row_in_german(qtbot, make_window) -> None:
+    window = make_window()
+    switch_language("de")
+    try:
+        room, run = played(qtbot, window, "user-cancels")  # the scenario cancels itself after 2 s
+        assert run.status == "cancelled"
+        hang = room.model.index(len(run.rows) - 1, WHAT)
+        said = ("hang: unterwegs abgebrochen (die Anfrage war gesendet; ob die Gegenseite sie ausgeführt hat, "
+                "ist unbekannt)")
+        assert room.model.data(hang) == said
+        assert "abgebrochen" in room.model.data(hang, 3) and "cancelled" not in room.model.data(hang, 3)
+        state = room.model.data(room.model.index(len(run.rows) - 1, STATE))
+        assert state.startswith("abgebrochen · ") and "fehlgeschlagen" not in state
+    finally:
+        switch_language("en")

@@ -70,6 +70,8 @@ def result_tooltip(row: PlayRow) -> str | None:
     step = row.step
     if step is None or not step.tool_result:
         return None
+    if row.state == "cancelled":  # its cell's note is whole, and said in the reader's language
+        return plain_tooltip(what_text(row))
     return plain_tooltip(clip_text(said_again(step.tool_result, step.wording)))
 
 
