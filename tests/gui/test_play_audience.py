@@ -155,3 +155,29 @@ def test_a_cancelled_call_says_so_in_its_row_in_german(qtbot, make_window) -> No
         assert state.startswith("abgebrochen · ") and "fehlgeschlagen" not in state
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_description_is_as_high_as_its_lines(qtbot, make_window, tmp_path, language) -> None:
+    window = make_window()
+    window.resize(1280, 800)
+    switch_language(language)
+    try:
+        room = window.play.room
+        window.tabs.setCurrentWidget(room)
+        choices, description = room.choices, room.choices.description
+        line = description.fontMetrics().lineSpacing()
+
+        def snug() -> bool:
+            return description.height() == description.heightForWidth(description.width())
+
+        # One line of description was given three lines' height, the text floating in empty space.
+        qtbot.waitUntil(lambda: snug() and description.height() <= line + 2)
+        assert choices.server.geometry().top() - choices.what.geometry().bottom() < 3 * line
+        bad = tmp_path / "bad.json"
+        bad.write_text('{"scenario": 1}')
+        choices.load_file(bad)
+        window.resize(760, 800)  # a long sentence on a narrow window: every line, no more
+        qtbot.waitUntil(lambda: snug() and description.height() >= 2 * line)
+    finally:
+        switch_language("en")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -28,6 +28,7 @@ from ..language import translated
 from ..widgets.accessibility import label_combo
 from ..widgets.hints import mark_hint
 from ..widgets.plain_text import visible
+from ..widgets.snug_label import SnugLabel
 from .model_settings import ModelSettings
 from .worker import PlayJob
 
@@ -63,9 +64,7 @@ class PlayChoices(QWidget):
         #: What is wrong with it (a ScenarioError), said in the reader's language.
         self._file_error: Any = None
         self.what = QComboBox()
-        self.description = mark_hint(QLabel())
-        self.description.setTextFormat(Qt.TextFormat.PlainText)
-        self.description.setWordWrap(True)
+        self.description = mark_hint(SnugLabel())  # as high as its lines, no empty space around
         self.file_button = translated(QPushButton(), "setText", lambda: _("C&hoose a file…"))
         self.file_button.clicked.connect(self.choose_file)
         self.model_url = QLineEdit()
