@@ -181,3 +181,22 @@ def test_the_description_is_as_high_as_its_lines(qtbot, make_window, tmp_path, l
         qtbot.waitUntil(lambda: snug() and description.height() >= 2 * line)
     finally:
         switch_language("en")
+
+
+def test_the_fresh_demo_server_starting_is_said_in_german_words(qtbot, make_window) -> None:
+    window = make_window()
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    switch_language("de")
+    try:
+        assert room.choices.choose("happy-path")
+        run = room.play()
+        said: list[str] = []
+        run.changed.connect(lambda: said.append(room.status.text()))
+        qtbot.waitUntil(lambda: not run.running, timeout=30000)
+        assert run.status == "ok", run.error
+        # It read "scenario happy-path: der Demo-Server startet…" (the stored title, English).
+        assert "Ein frischer Demo-Server für den Lauf startet…" in said, said
+        assert not any("scenario" in text for text in said), said
+    finally:
+        switch_language("en")

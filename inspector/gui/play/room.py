@@ -281,7 +281,8 @@ class PlayRoom(QWidget):
             if run.cancel_requested_at is not None:
                 return _("{run}: cancelling…").format(run=number)
             if run.starting_demo:
-                return _("{run}: starting the demo server…").format(run=visible(run.title))
+                # Not the run's stored title ("scenario happy-path"): words, in the reader's language.
+                return _("Starting a fresh demo server for the run…")
             return _("{run}: playing, {steps} steps so far").format(run=number, steps=len(run.rows))
         said = _("{run}: {outcome}").format(run=number, outcome=marked_outcome_text(run.status or "failed"))
         if run.error:
