@@ -200,3 +200,46 @@ def test_the_fresh_demo_server_starting_is_said_in_german_words(qtbot, make_wind
         assert not any("scenario" in text for text in said), said
     finally:
         switch_language("en")
+
+
+MODEL_ERRORS = {
+    401: ({"error": {"message": "Incorrect API key provided."}},
+          {"en": "did not accept the API key (HTTP 401); check the key. It said: Incorrect API key provided.",
+           "de": "hat den API-Schlüssel nicht angenommen (HTTP 401); prüfen Sie den Schlüssel. "
+                 "Es sagte: Incorrect API key provided."}),
+    404: ({"error": {"message": "404 page not found"}},
+          {"en": "answered HTTP 404 (not found); check the model name and the address (an OpenAI-compatible "
+                 "address usually ends in /v1). It said: 404 page not found",
+           "de": "antwortete mit HTTP 404 (nicht gefunden); prüfen Sie den Modellnamen und die Modell-Adresse "
+                 "(eine OpenAI-kompatible Adresse endet meist auf /v1). Es sagte: 404 page not found"}),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("status", sorted(MODEL_ERRORS))
+def test_a_wrong_model_setting_says_what_to_check(qtbot, make_window, demo_server, language, status) -> None:
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.fake_chat_model import FakeChatModel
+
+    body, sentence = MODEL_ERRORS[status]
+    fake = FakeChatModel(lambda _body: body)
+    fake.status = status
+    window = make_window((demo_server.url, "Demo server"))
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    switch_language(language)
+    try:
+        with serve_asgi(fake.app(), path="/v1") as url:
+            assert room.choices.choose("model") and room.choices.choose_server(demo_server.url)
+            room.choices.model_url.setText(url)
+            room.choices.model_name.setText("llama9")
+            room.choices.prompt.setText("Hello.")
+            run = room.play()
+            assert run is not None
+            qtbot.waitUntil(lambda: not run.running, timeout=20000)
+        said = room.status.text()
+        failed = {"en": "✗ failed. The model at ", "de": "✗ fehlgeschlagen. Das Modell unter "}[language]
+        assert failed in said and said.endswith(sentence[language]), said
+        assert "))" not in said  # the reason is a sentence of its own, not brackets around brackets
+    finally:
+        switch_language("en")

@@ -286,7 +286,8 @@ class PlayRoom(QWidget):
             return _("{run}: playing, {steps} steps so far").format(run=number, steps=len(run.rows))
         said = _("{run}: {outcome}").format(run=number, outcome=marked_outcome_text(run.status or "failed"))
         if run.error:
-            return _("{said} ({reason})").format(said=said, reason=visible(clip_text(translate(run.error), 300)))
+            # A sentence after the outcome: in brackets, a reason with brackets of its own ended in "))".
+            return _("{said}. {reason}").format(said=said, reason=visible(clip_text(translate(run.error), 300)))
         if run.status == "failed" and run.final_answer is not None:
             # A run is failed when a call of it failed, even one the model got over (seed ADR-191).
             calls = [row for row in run.rows if row.kind == "tool"]
