@@ -243,3 +243,25 @@ def test_a_wrong_model_setting_says_what_to_check(qtbot, make_window, demo_serve
         assert "))" not in said  # the reason is a sentence of its own, not brackets around brackets
     finally:
         switch_language("en")
+
+
+def test_on_a_projector_s_1024_pixels_what_happened_keeps_its_room(qtbot, make_window) -> None:
+    from inspector.gui.play.step_columns import BUDGET_LEAST, WIDTHS, WIDTHS_EM
+
+    window = make_window()
+    window.resize(1024, 768)
+    switch_language("de")
+    try:
+        room, run = played(qtbot, window, "flaky-server")
+        view = room.view
+        budget = COLUMNS.index("budget")
+        # The mini bars gave way (they kept 220 pixels and left "Was geschah" 155, after the State
+        # column had widened to its German words); the State column still holds its words.
+        em = view.fontMetrics().height() / WIDTHS_EM
+        assert view.columnWidth(WHAT) >= view.columnWidth(budget) >= round(BUDGET_LEAST * em)
+        for row in range(room.model.rowCount()):
+            assert view.columnWidth(STATE) >= view.sizeHintForIndex(room.model.index(row, STATE)).width()
+        window.resize(1600, 900)  # wider again: the bars take their width back
+        qtbot.waitUntil(lambda: view.columnWidth(budget) == round(WIDTHS["budget"] * em))
+    finally:
+        switch_language("en")

@@ -4,6 +4,7 @@ words of its rows ("failed: unreachable · 0.002 s", longer in German), so nothi
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
 
 from .run_state import PlayRow
@@ -13,15 +14,26 @@ from .steps_model import COLUMNS, PlayStepsModel, maker_text
 WIDTHS = {"round": 56, "maker": 80, "state": 190, "budget": 220}
 WIDTHS_EM = 14
 STATE_COLUMN = COLUMNS.index("state")
+BUDGET_COLUMN = COLUMNS.index("budget")
+#: The mini bars' least width (at ``WIDTHS_EM``), and their share of a narrow table (a projector's
+#: 1024 pixels): the column of what happened keeps its room.
+BUDGET_LEAST, BUDGET_SHARE = 110, 0.22
 
 
-class StepColumns:
-    """Fits ``view``'s columns (``model``'s steps) to the font, the language and the rows shown."""
+class StepColumns(QObject):
+    """Fits ``view``'s columns (``model``'s steps) to the font, the language, the width and the rows shown."""
 
     def __init__(self, view: QTableView, model: PlayStepsModel) -> None:
+        super().__init__(view)
         self.view, self.model = view, model
         view.horizontalHeader().setSectionResizeMode(COLUMNS.index("what"), QHeaderView.ResizeMode.Stretch)
+        view.viewport().installEventFilter(self)
         self.fit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Resize:
+            self.view.setColumnWidth(BUDGET_COLUMN, self.width("budget"))
+        return False
 
     def fit(self) -> None:
         """The fixed columns at the font and language of now; the State column then fits its rows."""
@@ -47,7 +59,10 @@ class StepColumns:
         """A fixed column's width at the view's font, at least its header's words (and for the
         column of who made the step, its rows' words: "catalogue", "Katalog")."""
         index = COLUMNS.index(column)
-        scaled = round(WIDTHS[column] * self.view.fontMetrics().height() / WIDTHS_EM)
+        em = self.view.fontMetrics().height() / WIDTHS_EM
+        scaled = round(WIDTHS[column] * em)
+        if column == "budget":  # narrower in a narrow table, down to its least
+            scaled = max(round(BUDGET_LEAST * em), min(scaled, round(self.view.viewport().width() * BUDGET_SHARE)))
         words = self.view.horizontalHeader().sectionSizeHint(index)
         if column == "maker":
             metrics = self.view.fontMetrics()
