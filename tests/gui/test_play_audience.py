@@ -265,3 +265,27 @@ def test_on_a_projector_s_1024_pixels_what_happened_keeps_its_room(qtbot, make_w
         qtbot.waitUntil(lambda: view.columnWidth(budget) == round(WIDTHS["budget"] * em))
     finally:
         switch_language("en")
+
+
+def test_a_run_cancelled_while_its_demo_server_starts_says_nothing_was_stored(qtbot, make_window) -> None:
+    window = make_window()
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    switch_language("de")
+    try:
+        assert room.choices.choose("happy-path")
+        run = room.play()
+        assert run is not None
+        said: list[str] = []
+        run.changed.connect(lambda: said.append(room.status.text()))
+        qtbot.waitUntil(lambda: run.starting_demo, timeout=10000)  # the server's process starts (a second)
+        room.cancel()
+        qtbot.waitUntil(lambda: not run.running, timeout=20000)
+        assert run.status == "cancelled" and run.run_id is None and run.rows == []
+        # It said "scenario happy-path: wird abgebrochen…", then "scenario happy-path: ⊘ abgebrochen".
+        assert "Der Lauf: wird abgebrochen…" in said, said
+        assert room.status.text() == "⊘ abgebrochen, bevor der Lauf gespeichert wurde"
+        assert not any("scenario" in text for text in said), said
+    finally:
+        switch_language("en")
+    assert room.status.text() == "⊘ cancelled before the run was stored"

@@ -276,7 +276,8 @@ class PlayRoom(QWidget):
         run = self.run
         if run is None:
             return _("Choose what to play and press Play.")
-        number = _("Run #{run_id}").format(run_id=run.run_id) if run.run_id is not None else visible(run.title)
+        # Before it is stored, words (its stored title, "scenario happy-path", is English data).
+        number = _("Run #{run_id}").format(run_id=run.run_id) if run.run_id is not None else _("The run")
         if run.running:
             if run.cancel_requested_at is not None:
                 return _("{run}: cancelling…").format(run=number)
@@ -284,7 +285,11 @@ class PlayRoom(QWidget):
                 # Not the run's stored title ("scenario happy-path"): words, in the reader's language.
                 return _("Starting a fresh demo server for the run…")
             return _("{run}: playing, {steps} steps so far").format(run=number, steps=len(run.rows))
-        said = _("{run}: {outcome}").format(run=number, outcome=marked_outcome_text(run.status or "failed"))
+        outcome = marked_outcome_text(run.status or "failed")
+        if run.run_id is None:  # cancelled while the demo server started, or it did not start
+            said = _("{outcome} before the run was stored").format(outcome=outcome)
+        else:
+            said = _("{run}: {outcome}").format(run=number, outcome=outcome)
         if run.error:
             # A sentence after the outcome: in brackets, a reason with brackets of its own ended in "))".
             return _("{said}. {reason}").format(said=said, reason=visible(clip_text(translate(run.error), 300)))

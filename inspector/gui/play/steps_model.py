@@ -140,7 +140,10 @@ class PlayStepsModel(QAbstractTableModel):
         self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
 
     def row_changed_now(self, row: int) -> None:
-        """Repaint ``row``'s state and bar (a running operation's clock moved, or a cancel was asked)."""
+        """Repaint ``row``'s state and bar (a running operation's clock moved, or a cancel was asked);
+        none when there is no such row (a cancel before the first step: Qt warns of the range)."""
+        if self.row_at(row) is None:
+            return
         self._forget(row)
         self.dataChanged.emit(self.index(row, COLUMNS.index("state")), self.index(row, BAR_COLUMN))
 
