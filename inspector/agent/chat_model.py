@@ -116,7 +116,8 @@ class OpenAIChatModel:
         if streamed is not None:
             return parse_answer(self.secrets.scrub_json(streamed), self.label)
         if status >= 300:
-            raise ModelError(Message(N_("The model at {model} answered HTTP {status}: {excerpt}"),
+            raise ModelError(Message(_STATUS_SENTENCES.get(status, N_("The model at {model} answered HTTP {status}: "
+                                                                      "{excerpt}")),
                                      {"model": self.label, "status": status,
                                       "excerpt": error_excerpt(raw.decode("utf-8", "replace"), self.secrets)}))
         try:
@@ -128,6 +129,17 @@ class OpenAIChatModel:
         if on_text is not None and turn.content:
             on_text(turn.content)  # the whole text at once
         return turn
+
+
+#: What to do about the answers a wrong setting gets (a key, a name, an address), said before the
+#: model's own words (which are quoted last: they may be cut).
+_STATUS_SENTENCES = {
+    401: N_("The model at {model} did not accept the API key (HTTP {status}); check the key. It said: {excerpt}"),
+    403: N_("The model at {model} refused the request (HTTP {status}); check the API key and that it may use "
+            "this model. It said: {excerpt}"),
+    404: N_("The model at {model} answered HTTP {status} (not found); check the model name and the address (an "
+            "OpenAI-compatible address usually ends in /v1). It said: {excerpt}"),
+}
 
 
 async def _read_capped(response: httpx.Response, label: str) -> bytes:

@@ -77,7 +77,7 @@ from .server_requests import SamplingLimitNotice, handler_from_options
 from .server_stderr import ServerStderr
 from .signin import settings_from_args, signin_vault, with_signin
 from .task_words import task_line
-from .words import outcome_word, seconds, status_cell, whole
+from .words import leg_outcome_word, outcome_word, seconds, status_cell, whole
 
 if TYPE_CHECKING:
     from inspector.store import RunStore
@@ -577,7 +577,7 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
                 else "-")
         print(_("  {method:<27} granted {granted:>5} of {left:>8} left  took {elapsed:>10}  {status:<8}  "
                 "{outcome}").format(method=leg["method"], granted=granted, left=left, elapsed=elapsed,
-                                    status=status, outcome=outcome_word(leg["outcome"])))
+                                    status=status, outcome=leg_outcome_word(leg["outcome"])))
     note = _grant_note(report)
     if note:
         print(note)

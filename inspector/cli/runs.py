@@ -39,7 +39,7 @@ from .notes import write_note
 from .results import step_extra_lines
 from .run_choice import resolve_run
 from .safe_text import one_line
-from .words import outcome_width, outcome_word, status_cell, when, when_width
+from .words import leg_outcome_word, outcome_width, outcome_word, status_cell, when, when_width
 
 
 def run(args: argparse.Namespace) -> int:
@@ -278,7 +278,7 @@ def _leg_line(leg: Any, transport: str | None) -> str:
     elapsed = readable_duration(leg.elapsed_ms)
     return _("    {method:<27} granted {granted:>5}  took {elapsed:>10}  {status:<8}  {outcome}").format(
         method=leg.method, granted=granted, elapsed=elapsed, status=status_cell(leg.http_status, transport),
-        outcome=outcome_word(str(leg.outcome)))
+        outcome=leg_outcome_word(str(leg.outcome)))
 
 
 def _sentence(error: Exception) -> object:

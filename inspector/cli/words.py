@@ -15,6 +15,11 @@ def outcome_word(outcome: str | None) -> str:
     return words.outcome_word(outcome) if outcome else "-"
 
 
+def leg_outcome_word(outcome: str | None) -> str:
+    """The word for a leg's outcome ("not sent" for a leg the budget never let go; "-" for none)."""
+    return words.leg_outcome_word(outcome) if outcome else "-"
+
+
 def outcome_width() -> int:
     """The width of a column of outcome words in the current language ("fehlgeschlagen" is long)."""
     return max(len(outcome_word(outcome)) for outcome in OUTCOMES)

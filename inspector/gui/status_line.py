@@ -64,6 +64,9 @@ def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Pa
     if playing:
         plays = ngettext("{count} run playing", "{count} runs playing", playing).format(count=format_number(playing))
         count = _("{operations}, {plays}").format(operations=count, plays=plays)
+    if last_run is None and playing:
+        # The run playing is stored as it goes: "no run stored" would be untrue.
+        return _("{running} · database {path}").format(running=count, path=db_path)
     if last_run is None:
         last = _("no run stored in this session")  # the database may hold older ones
     else:

@@ -27,6 +27,8 @@ def transport_line(payload: Mapping[str, Any]) -> str | None:
     legs = payload.get("legs")
     if payload.get("transport") in ("http", "sse") and not _answered_over_http(legs):
         # Nothing came back: the version and era are only what the client would have spoken.
+        if _cancelled(legs):  # not the server's fault: the user cancelled before it answered
+            return _("Tried over {transport}: cancelled before the server answered").format(transport=name)
         return _("Tried over {transport}: no answer from the server").format(transport=name)
     if payload.get("transport") == "stdio":
         if _not_started(legs):
@@ -53,6 +55,12 @@ def _answered_over_http(legs: object) -> bool:
     if not isinstance(legs, list) or not legs:
         return True
     return any(isinstance(leg, Mapping) and isinstance(leg.get("httpStatus"), int) for leg in legs)
+
+
+def _cancelled(legs: object) -> bool:
+    """Whether a leg was cancelled (the operation's cancel tore it down)."""
+    return isinstance(legs, list) and any(isinstance(leg, Mapping) and leg.get("outcome") == "cancelled"
+                                          for leg in legs)
 
 
 def _not_started(legs: object) -> bool:

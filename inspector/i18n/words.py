@@ -25,6 +25,12 @@ def outcome_word(outcome: str) -> str:
             "interrupted": _("interrupted")}.get(outcome, outcome)
 
 
+def leg_outcome_word(outcome: str) -> str:
+    """The word for a leg's outcome: an outcome's, or "not sent" for the leg the budget never let
+    go (the stored ``not_sent``, which the command line printed as it is, in every language)."""
+    return _("not sent") if outcome == "not_sent" else outcome_word(outcome)
+
+
 def step_outcome_word(kind: str, outcome: str | None) -> str:
     """The word for a step's outcome; a tool call whose source recorded none says so ("not
     recorded": never blank, never guessed), a step that has none by nature (a model's) nothing."""

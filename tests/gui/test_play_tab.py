@@ -259,7 +259,7 @@ def test_a_scenario_file_shows_its_description_or_what_is_wrong(qtbot, make_wind
     bad.write_text('{"scenario": 1, "name": "bad", "rounds": []}')
     room.choices.load_file(bad)
     assert "rounds" in room.choices.description.text()
-    assert room.play() is None and "scenario file" in room.status.text()
+    assert room.play() is None and "the scenario file has a mistake" in room.status.text()
 
 
 def test_the_api_key_is_kept_in_the_keyring_where_the_command_line_reads_it(file_keyring) -> None:

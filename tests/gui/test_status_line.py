@@ -50,5 +50,29 @@ def test_the_status_line_counts_runs_playing_in_words() -> None:
     assert status_text(0, None, path) == "0 operations running · no run stored in this session · database /tmp/runs.db"
     assert status_text(1, (7, "scenario x", "failed"), path, playing=2) == (
         "1 operation running, 2 runs playing · last run #7: scenario x (failed) · database /tmp/runs.db")
+    # A run that plays is stored as it goes: the line does not say none is stored.
+    assert status_text(0, None, path, playing=1) == "0 operations running, 1 run playing · database /tmp/runs.db"
     # A run's title is one line with its controls visible: a title cannot turn the line around.
     assert "\u202e" not in status_text(0, (1, "a\u202eb\nc", "ok"), path)
+
+
+def test_the_first_run_playing_is_not_said_to_be_unstored(qtbot, make_window) -> None:
+    from inspector.gui.language import switch_language
+
+    window = make_window()
+    assert "no run stored in this session" in window.status.text()
+    room = play_tab(window).room
+    switch_language("de")
+    try:
+        assert room.choices.choose("user-cancels")
+        run = room.play()
+        assert run is not None
+        qtbot.waitUntil(lambda: run.run_id is not None, timeout=30000)
+        # It said "1 Lauf wird vorgeführt · in dieser Sitzung noch kein Lauf gespeichert", the run stored as it went.
+        said = window.status.text()
+        assert said.startswith("0 Vorgänge laufen, 1 Lauf wird vorgeführt · Datenbank "), said
+        assert "kein Lauf gespeichert" not in said
+        qtbot.waitUntil(lambda: not run.running, timeout=30000)
+        assert f"letzter Lauf #{run.run_id}: scenario user-cancels (abgebrochen)" in window.status.text()
+    finally:
+        switch_language("en")

@@ -258,3 +258,32 @@ def test_a_flaky_tool_is_counted_as_a_tool_error_not_as_ok(tmp_path, capsys):
     # The server answered (contact), the tool reported its own error: the fourth count, not "ok".
     assert health.tool_error_count == len(failed_tools) == 1
     assert health.failed_count == 0 and health.last_contact_at is not None
+
+
+def test_the_leg_the_budget_never_let_go_is_said_not_sent_in_both_languages(tmp_path):
+    from tests.integration.test_cli_language import cli
+
+    env = {"RUN_INSPECTOR_DB": str(tmp_path / "runs.db"), "LANG": "en_US.UTF-8"}
+    english = cli("scenario", "slow-handshake", env=env)
+    assert english.returncode == 1, english.stderr
+    refused = [line for line in english.stdout.splitlines() if line.strip().startswith("tools/call ")]
+    # It printed the stored "not_sent" as it is, in English and in German.
+    assert len(refused) == 1 and refused[0].endswith("  not sent") and "not_sent" not in english.stdout
+    german = cli("--lang", "de", "runs", "show", "1", env=env)
+    assert german.returncode == 0, german.stderr
+    refused = [line for line in german.stdout.splitlines() if line.strip().startswith("tools/call ")]
+    assert len(refused) == 1 and refused[0].endswith("  nicht gesendet") and "not_sent" not in german.stdout
+
+
+def test_a_call_cancelled_before_the_server_answered_is_not_blamed_on_the_server(tmp_path):
+    from tests.integration.test_cli_language import cli
+
+    env = {"RUN_INSPECTOR_DB": str(tmp_path / "runs.db"), "LANG": "en_US.UTF-8"}
+    english = cli("scenario", "user-cancels", env=env)
+    assert english.returncode == 130, english.stderr
+    # It said "Tried over Streamable HTTP: no answer from the server" under the cancelled `hang`.
+    assert "Tried over Streamable HTTP: cancelled before the server answered" in english.stdout
+    assert "no answer from the server" not in english.stdout
+    german = cli("--lang", "de", "runs", "show", "1", env=env)
+    assert "Über Streamable HTTP versucht: abgebrochen, bevor der Server antwortete" in german.stdout
+    assert "keine Antwort vom Server" not in german.stdout

@@ -101,7 +101,8 @@ def test_a_models_error_is_quoted_only_in_part(shape: str, tmp_path: Path, capsy
     assert said.endswith(" characters)") and "(cut: the first 200 of " in said
     assert leaks(said) == []
     if shape == "openai":  # the error's own message, not its JSON wrapping
-        assert "answered HTTP 401: Incorrect API key provided: Bearer [REDACTED]. You can find" in said
+        assert ("did not accept the API key (HTTP 401); check the key. It said: Incorrect API key provided: "
+                "Bearer [REDACTED]. You can find") in said
         assert '{"error"' not in said
 
 

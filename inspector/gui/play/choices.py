@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -28,6 +28,7 @@ from ..language import translated
 from ..widgets.accessibility import label_combo
 from ..widgets.hints import mark_hint
 from ..widgets.plain_text import visible
+from ..widgets.snug_label import SnugLabel
 from .model_settings import ModelSettings
 from .worker import PlayJob
 
@@ -58,10 +59,12 @@ class PlayChoices(QWidget):
         self.model_settings = model_settings
         self._servers, self._endpoint_for = servers, endpoint_for
         self._file_scenario: Any = None
+        #: The scenario file chosen (read again at each Play: a mistake corrected in an editor counts).
+        self.file_path: Path | None = None
+        #: What is wrong with it (a ScenarioError), said in the reader's language.
+        self._file_error: Any = None
         self.what = QComboBox()
-        self.description = mark_hint(QLabel())
-        self.description.setTextFormat(Qt.TextFormat.PlainText)
-        self.description.setWordWrap(True)
+        self.description = mark_hint(SnugLabel())  # as high as its lines, no empty space around
         self.file_button = translated(QPushButton(), "setText", lambda: _("C&hoose a file…"))
         self.file_button.clicked.connect(self.choose_file)
         self.model_url = QLineEdit()
@@ -149,13 +152,11 @@ class PlayChoices(QWidget):
         """Read a scenario file (checked whole); its description shows, or what is wrong with it."""
         from inspector.agent import ScenarioError, load_scenario
 
+        self.file_path = path
         try:
-            self._file_scenario = load_scenario(str(path))
+            self._file_scenario, self._file_error = load_scenario(str(path)), None
         except ScenarioError as exc:
-            self._file_scenario = None
-            self.choose(FILE)
-            self.description.setText(translate(exc))  # what is wrong, in the reader's language
-            return
+            self._file_scenario, self._file_error = None, exc
         self.choose(FILE)
         self._what_changed()
 
@@ -172,6 +173,8 @@ class PlayChoices(QWidget):
         scenario = self.scenario()
         if scenario is not None:
             self.description.setText(visible(described(scenario.description)))
+        elif kind == FILE and self._file_error is not None:
+            self.description.setText(visible(translate(self._file_error)))  # what is wrong, in the reader's language
         elif kind == FILE:
             self.description.setText(_("Choose a scenario file (see docs/scenarios.md for the format)."))
         else:
@@ -201,6 +204,11 @@ class PlayChoices(QWidget):
             raise ChoiceError(_("This server cannot be used now; see the status line."))
         if self.what.currentData() == MODEL:
             return self._model_job(server)
+        if self.what.currentData() == FILE and self.file_path is not None:
+            self.load_file(self.file_path)  # as it is now: corrected since, or broken since
+            if self._file_error is not None:
+                raise ChoiceError(_("Nothing was played: the scenario file has a mistake, said above. "
+                                    "Correct it and press Play again."))
         scenario = self.scenario()
         if scenario is None:
             raise ChoiceError(_("Choose a scenario file first."))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -41,11 +41,10 @@ from .asking import play_askers
 from .choices import ChoiceError, PlayChoices
 from .model_settings import ModelSettings
 from .run_state import PlayRow, PlayRun
+from .step_columns import StepColumns
 from .step_delegate import StepBarDelegate
-from .steps_model import BAR_COLUMN, COLUMNS, PlayStepsModel, what_text
+from .steps_model import BAR_COLUMN, PlayStepsModel, what_text
 from .worker import Mailbox, PlayWorker
-
-WIDTHS = {"round": 56, "maker": 80, "state": 190, "budget": 220}
 
 
 class PlayRoom(QWidget):
@@ -87,6 +86,7 @@ class PlayRoom(QWidget):
         self.said = QPlainTextEdit()
         self._build()
         self.follower = FollowNewest(self.view)
+        self.columns = StepColumns(self.view, self.model)
         self._frames = QTimer(self)
         self._frames.setInterval(FRAME_MS)
         self._frames.timeout.connect(self._tick)
@@ -105,9 +105,6 @@ class PlayRoom(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.view.setWordWrap(False)
         header = self.view.horizontalHeader()
-        for column, width in WIDTHS.items():
-            self.view.setColumnWidth(COLUMNS.index(column), width)
-        header.setSectionResizeMode(COLUMNS.index("what"), QHeaderView.ResizeMode.Stretch)
         translated(self.view, "setAccessibleName", lambda: _("Steps of the played run"))
         translated(header, "setAccessibleName", lambda: _("Columns of the played run's steps"))
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
@@ -153,6 +150,7 @@ class PlayRoom(QWidget):
         run.handle = self.worker.play(job, mailbox, play_askers(run, self._log))
         self.run = run
         self.model.show_run(run)
+        self.columns.restart()
         self.follower.follow()
         self.said.clear()
         self.bar.hide()
@@ -182,6 +180,7 @@ class PlayRoom(QWidget):
         for row in run.rows[first:last + 1]:
             if row.kind == "model" and row.text:
                 self._show_said(row)
+        self.columns.fit_state(first, last)
         if not self.view.currentIndex().isValid() or self.follower.following:
             self._show_bar(run.current_operation or self._last_operation())
         self._say_state()
@@ -193,6 +192,8 @@ class PlayRoom(QWidget):
         row = run.rows[index]
         if row.kind == "model" and row.text:
             self._show_said(row)
+        if not row.running:
+            self.columns.fit_state(index, index)
         if row.bar is not None and (self.bar.isHidden() or self.bar.state is row.bar):
             self._show_bar(row)
 
@@ -203,6 +204,7 @@ class PlayRoom(QWidget):
         run = self.run
         if run is not None and run.rows:
             self.model.row_changed_now(len(run.rows) - 1)
+            self.columns.fit_state(len(run.rows) - 1, len(run.rows) - 1)
             last = self._last_operation()
             if last is not None and (self.bar.isHidden() or self.bar.state is last.bar):
                 self._show_bar(last)
@@ -226,6 +228,12 @@ class PlayRoom(QWidget):
         if self.run is None:
             return None
         return next((row for row in reversed(self.run.rows) if row.bar is not None), None)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        columns = getattr(self, "columns", None)  # none yet while the room is built
+        if columns is not None and event.type() == QEvent.Type.FontChange:  # a zoom: the columns grow
+            columns.fit()
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         row = self.model.row_at(current.row()) if current.isValid() else None
@@ -268,16 +276,23 @@ class PlayRoom(QWidget):
         run = self.run
         if run is None:
             return _("Choose what to play and press Play.")
-        number = _("Run #{run_id}").format(run_id=run.run_id) if run.run_id is not None else visible(run.title)
+        # Before it is stored, words (its stored title, "scenario happy-path", is English data).
+        number = _("Run #{run_id}").format(run_id=run.run_id) if run.run_id is not None else _("The run")
         if run.running:
             if run.cancel_requested_at is not None:
                 return _("{run}: cancelling…").format(run=number)
             if run.starting_demo:
-                return _("{run}: starting the demo server…").format(run=visible(run.title))
+                # Not the run's stored title ("scenario happy-path"): words, in the reader's language.
+                return _("Starting a fresh demo server for the run…")
             return _("{run}: playing, {steps} steps so far").format(run=number, steps=len(run.rows))
-        said = _("{run}: {outcome}").format(run=number, outcome=marked_outcome_text(run.status or "failed"))
+        outcome = marked_outcome_text(run.status or "failed")
+        if run.run_id is None:  # cancelled while the demo server started, or it did not start
+            said = _("{outcome} before the run was stored").format(outcome=outcome)
+        else:
+            said = _("{run}: {outcome}").format(run=number, outcome=outcome)
         if run.error:
-            return _("{said} ({reason})").format(said=said, reason=visible(clip_text(translate(run.error), 300)))
+            # A sentence after the outcome: in brackets, a reason with brackets of its own ended in "))".
+            return _("{said}. {reason}").format(said=said, reason=visible(clip_text(translate(run.error), 300)))
         if run.status == "failed" and run.final_answer is not None:
             # A run is failed when a call of it failed, even one the model got over (seed ADR-191).
             calls = [row for row in run.rows if row.kind == "tool"]
@@ -291,6 +306,7 @@ class PlayRoom(QWidget):
     def retranslate(self) -> None:
         self.choices.fill()
         self._say_state()
+        self.columns.fit()  # the words of another language
         if self.bar.state is not None and self.run is not None:
             row = next((row for row in self.run.rows if row.bar is self.bar.state), None)
             if row is not None:
@@ -303,5 +319,7 @@ class PlayRoom(QWidget):
 
 
 def _bar_title(row: PlayRow) -> str:
-    """The caption over an operation's bar: its round and what it did."""
-    return _("Round {round}: {what}").format(round=row.round, what=what_text(row))
+    """The caption over an operation's bar: its round and the tool it called (what the call came
+    to is said in its row and at the bar's end)."""
+    what = visible(row.text) if row.kind == "tool" else what_text(row)
+    return _("Round {round}: {what}").format(round=row.round, what=what)

@@ -11,13 +11,15 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from inspector.i18n import _
+from inspector.i18n.details import localized_step_details
 from inspector.i18n.formatting import format_fixed, format_number
+from inspector.i18n.messages import said_again
 from inspector.i18n.words import outcome_word
 
 from ..language import on_language_changed
 from ..widgets.budget_state import ending_text, format_seconds
 from ..widgets.outcomes import outcome_icon
-from ..widgets.plain_text import label_text, plain_tooltip, visible
+from ..widgets.plain_text import clip_text, label_text, plain_tooltip, visible
 from .run_state import PlayRow, PlayRun
 
 Index = QModelIndex | QPersistentModelIndex
@@ -43,7 +45,9 @@ def maker_text(row: PlayRow) -> str:
 
 
 def what_text(row: PlayRow) -> str:
-    """The model's words (and the tools it asks for), or the tool an operation calls."""
+    """The model's words (and the tools it asks for), or the tool an operation calls; once its step
+    is stored, what the call came to, as the Runs tab says it ("echo: Hello", "echo: Could not reach
+    the server …"): a failed call says why, not only that it failed."""
     if row.kind == "model":
         if row.state == "asking" and not row.text.strip():
             return _("asking the model…")
@@ -53,7 +57,22 @@ def what_text(row: PlayRow) -> str:
         return said
     if row.kind == "list":
         return _("tools/list (the catalogue)")
+    if row.step is not None:
+        details = localized_step_details(row.step.to_payload(legs=False))
+        if details:
+            return visible(details)
     return visible(row.text)
+
+
+def result_tooltip(row: PlayRow) -> str | None:
+    """A tool step's whole result (its cell has the first line, cut): a failure's sentence with what
+    to do, said in the reader's language where it is ours."""
+    step = row.step
+    if step is None or not step.tool_result:
+        return None
+    if row.state == "cancelled":  # its cell's note is whole, and said in the reader's language
+        return plain_tooltip(what_text(row))
+    return plain_tooltip(clip_text(said_again(step.tool_result, step.wording)))
 
 
 def state_text(row: PlayRow, cancelling: bool = False) -> str:
@@ -121,7 +140,10 @@ class PlayStepsModel(QAbstractTableModel):
         self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
 
     def row_changed_now(self, row: int) -> None:
-        """Repaint ``row``'s state and bar (a running operation's clock moved, or a cancel was asked)."""
+        """Repaint ``row``'s state and bar (a running operation's clock moved, or a cancel was asked);
+        none when there is no such row (a cancel before the first step: Qt warns of the range)."""
+        if self.row_at(row) is None:
+            return
         self._forget(row)
         self.dataChanged.emit(self.index(row, COLUMNS.index("state")), self.index(row, BAR_COLUMN))
 
@@ -173,6 +195,8 @@ class PlayStepsModel(QAbstractTableModel):
             return text
         if role == _TOOLTIP and column == "what" and row.kind == "model" and row.text:
             return plain_tooltip(row.text)
+        if role == _TOOLTIP and column == "what" and row.kind == "tool" and row.step is not None:
+            return result_tooltip(row)
         if role == _DECORATION and column == "state":
             outcome = outcome_of(row)
             return outcome_icon(outcome) if outcome else None

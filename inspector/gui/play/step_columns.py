@@ -1,0 +1,74 @@
+"""The widths of the played run's columns: the fixed ones grow with the font (a zoom for an audience,
+a large desktop font) and never go below their header's words; the State column widens to the
+words of its rows ("failed: unreachable · 0.002 s", longer in German), so nothing there is cut."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
+
+from .run_state import PlayRow
+from .steps_model import COLUMNS, PlayStepsModel, maker_text
+
+#: The fixed columns' widths for a font whose line is ``WIDTHS_EM`` pixels high.
+WIDTHS = {"round": 56, "maker": 80, "state": 190, "budget": 220}
+WIDTHS_EM = 14
+STATE_COLUMN = COLUMNS.index("state")
+BUDGET_COLUMN = COLUMNS.index("budget")
+#: The mini bars' least width (at ``WIDTHS_EM``), and their share of a narrow table (a projector's
+#: 1024 pixels): the column of what happened keeps its room.
+BUDGET_LEAST, BUDGET_SHARE = 110, 0.22
+
+
+class StepColumns(QObject):
+    """Fits ``view``'s columns (``model``'s steps) to the font, the language, the width and the rows shown."""
+
+    def __init__(self, view: QTableView, model: PlayStepsModel) -> None:
+        super().__init__(view)
+        self.view, self.model = view, model
+        view.horizontalHeader().setSectionResizeMode(COLUMNS.index("what"), QHeaderView.ResizeMode.Stretch)
+        view.viewport().installEventFilter(self)
+        self.fit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Resize:
+            self.view.setColumnWidth(BUDGET_COLUMN, self.width("budget"))
+        return False
+
+    def fit(self) -> None:
+        """The fixed columns at the font and language of now; the State column then fits its rows."""
+        for column in WIDTHS:
+            self.view.setColumnWidth(COLUMNS.index(column), self.width(column))
+        self.fit_state(0, self.model.rowCount() - 1)
+
+    def restart(self) -> None:
+        """A new run: the State column as narrow as its words allow again."""
+        self.view.setColumnWidth(STATE_COLUMN, self.width("state"))
+
+    def fit_state(self, first: int, last: int) -> None:
+        """Widen the State column to the whole words of rows ``first`` to ``last``; it never narrows
+        while a run is shown (it does not jump) and leaves the column of what happened two thirds."""
+        hints = (self.view.sizeHintForIndex(self.model.index(row, STATE_COLUMN)).width()
+                 for row in range(first, last + 1))
+        needed = max(hints, default=0) + 2 * self._margin()
+        room = max(self.width("state"), self.view.viewport().width() // 3)
+        if needed > self.view.columnWidth(STATE_COLUMN):
+            self.view.setColumnWidth(STATE_COLUMN, min(needed, room))
+
+    def width(self, column: str) -> int:
+        """A fixed column's width at the view's font, at least its header's words (and for the
+        column of who made the step, its rows' words: "catalogue", "Katalog")."""
+        index = COLUMNS.index(column)
+        em = self.view.fontMetrics().height() / WIDTHS_EM
+        scaled = round(WIDTHS[column] * em)
+        if column == "budget":  # narrower in a narrow table, down to its least
+            scaled = max(round(BUDGET_LEAST * em), min(scaled, round(self.view.viewport().width() * BUDGET_SHARE)))
+        words = self.view.horizontalHeader().sectionSizeHint(index)
+        if column == "maker":
+            metrics = self.view.fontMetrics()
+            words = max(words, *(metrics.horizontalAdvance(maker_text(PlayRow(kind, 0))) + 2 * self._margin() + 4
+                                 for kind in ("model", "tool", "list")))
+        return max(scaled, words)
+
+    def _margin(self) -> int:
+        return self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1

@@ -1,0 +1,291 @@
+"""The Play tab in front of an audience: what a step came to is said in words that are read whole,
+in English and in German (a server that is not running, the result of a call)."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.gui.language import switch_language
+from inspector.gui.play.steps_model import COLUMNS
+
+STATE, WHAT = COLUMNS.index("state"), COLUMNS.index("what")
+
+
+def played(qtbot, window, name: str, server: str | None = None):
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    assert room.choices.choose(name)
+    if server is not None:
+        assert room.choices.choose_server(server)
+    run = room.play()
+    assert run is not None
+    qtbot.waitUntil(lambda: not run.running, timeout=30000)
+    return room, run
+
+
+@pytest.mark.parametrize(("language", "unreachable"), [
+    ("en", "echo: Could not reach the server "),
+    ("de", "echo: Der Server "),
+])
+def test_a_server_that_is_not_running_is_said_in_whole_words(qtbot, make_window, language, unreachable) -> None:
+    from tests.support.asgi_server import free_port
+
+    url = f"http://127.0.0.1:{free_port()}/mcp"  # nothing listens there
+    window = make_window((url, "Staging"))
+    window.resize(1280, 800)
+    switch_language(language)
+    try:
+        room, run = played(qtbot, window, "happy-path", url)
+        assert run.status == "failed"
+        view, model = room.view, room.model
+        tools = [index for index, row in enumerate(run.rows) if row.kind == "tool"]
+        assert len(tools) == 4 and all(run.rows[index].state == "failed" for index in tools)
+        for index in range(model.rowCount()):
+            # The State column holds its words whole ("failed: unreachable · 0.002 s" was cut after
+            # "unreachable · 0.0…", in German after "nicht er…").
+            cell = model.index(index, STATE)
+            assert view.columnWidth(STATE) >= view.sizeHintForIndex(cell).width(), model.data(cell)
+        # What happened says why the call failed, and the tooltip reads it whole.
+        first = model.index(tools[0], WHAT)
+        assert model.data(first).startswith(unreachable), model.data(first)
+        whole = model.data(first, 3)  # ToolTipRole: the sentence whole, with what to do
+        assert {"en": "Check that the server is running", "de": "Prüfen Sie"}[language] in whole, whole
+        # The bar's caption names the call, not its result.
+        assert room.bar._title == {"en": "Round 3: list_notes", "de": "Runde 3: list_notes"}[language]
+        # The column of what happened keeps most of the table.
+        assert view.columnWidth(WHAT) > view.columnWidth(STATE)
+    finally:
+        switch_language("en")
+
+
+def test_each_call_shows_what_it_came_to_in_the_reader_s_language(qtbot, make_window) -> None:
+    window = make_window()
+    window.resize(1280, 800)
+    room, run = played(qtbot, window, "flaky-server")
+    assert run.status == "failed", run.error
+    tools = [index for index, row in enumerate(run.rows) if row.kind == "tool"]
+
+    def said() -> list[str]:
+        return [room.model.data(room.model.index(index, WHAT)) for index in tools]
+
+    english = said()
+    assert english[0] == "flaky: Call 1 worked."
+    assert english[1].startswith("flaky: The tool flaky on the server demo server reported an error: Call 2 failed")
+    assert english[3] == "describe_image: [1 block is not shown as text: 1 image.]"
+    switch_language("de")
+    try:
+        # Our words are said again in German; the tool's own words stay as it said them.
+        german = said()
+        assert german[0] == "flaky: Call 1 worked."
+        assert german[1].startswith("flaky: Das Tool flaky auf dem Server demo server meldete einen Fehler: Call 2")
+        assert german[3] == "describe_image: [1 Block wird nicht als Text gezeigt: 1 Bild.]"
+    finally:
+        switch_language("en")
+    assert said() == english
+
+
+def test_a_scenario_file_with_a_mistake_says_so_and_plays_once_corrected(qtbot, make_window, tmp_path) -> None:
+    import json
+
+    window = make_window()
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    mine = {"scenario": 1, "name": "mine", "description": "Echo once.", "prompt": "p",
+            "rounds": [{"say": "Echo.", "calls": [{"tol": "echo", "arguments": {"text": "x"}}]}]}
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(mine))
+    room.choices.load_file(path)
+    assert "rounds[0].calls[0].tol" in room.choices.description.text()
+    assert room.play() is None
+    # Play says nothing was played and why; it used to say "Choose a scenario file first.", with one chosen.
+    assert room.status.text() == ("Nothing was played: the scenario file has a mistake, said above. "
+                                  "Correct it and press Play again.")
+    switch_language("de")
+    try:
+        # What is wrong is said again in German (it gave way to "Choose a scenario file …").
+        assert "ist bei rounds[0].calls[0].tol ungültig" in room.choices.description.text()
+        assert room.play() is None
+        assert room.status.text().startswith("Es wurde nichts vorgeführt: ")
+    finally:
+        switch_language("en")
+    # Corrected in an editor, the file plays at the next Play (it is read again).
+    mine["rounds"][0]["calls"][0] = {"tool": "echo", "arguments": {"text": "x"}}
+    path.write_text(json.dumps(mine))
+    run = room.play()
+    assert run is not None and room.choices.description.text() == "Echo once."
+    qtbot.waitUntil(lambda: not run.running, timeout=30000)
+    assert run.status == "ok", run.error
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_zoomed_for_an_audience_the_columns_keep_their_words(qtbot, make_window, language) -> None:
+    window = make_window()
+    window.resize(1280, 800)
+    switch_language(language)
+    try:
+        window.view_menu.set_zoom(200)
+        room, run = played(qtbot, window, "long-catalogue")  # a catalogue row, a model's, a tool's
+        assert run.status == "ok", run.error
+        view, header = room.view, room.view.horizontalHeader()
+        for column in ("round", "maker", "state"):
+            index = COLUMNS.index(column)
+            # "Round" was cut to "Rou", "Runde" to "Rund" at 200 %: the widths were fixed pixels.
+            assert view.columnWidth(index) >= header.sectionSizeHint(index), column
+            for row in range(room.model.rowCount()):
+                cell = room.model.index(row, index)
+                assert view.columnWidth(index) >= view.sizeHintForIndex(cell).width(), room.model.data(cell)
+        window.view_menu.set_zoom(100)
+        assert view.columnWidth(COLUMNS.index("round")) < header.sectionSizeHint(COLUMNS.index("round")) * 2
+    finally:
+        switch_language("en")
+
+
+def test_a_cancelled_call_says_so_in_its_row_in_german(qtbot, make_window) -> None:
+    window = make_window()
+    switch_language("de")
+    try:
+        room, run = played(qtbot, window, "user-cancels")  # the scenario cancels itself after 2 s
+        assert run.status == "cancelled"
+        hang = room.model.index(len(run.rows) - 1, WHAT)
+        said = ("hang: unterwegs abgebrochen (die Anfrage war gesendet; ob die Gegenseite sie ausgeführt hat, "
+                "ist unbekannt)")
+        assert room.model.data(hang) == said
+        assert "abgebrochen" in room.model.data(hang, 3) and "cancelled" not in room.model.data(hang, 3)
+        state = room.model.data(room.model.index(len(run.rows) - 1, STATE))
+        assert state.startswith("abgebrochen · ") and "fehlgeschlagen" not in state
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_description_is_as_high_as_its_lines(qtbot, make_window, tmp_path, language) -> None:
+    window = make_window()
+    window.resize(1280, 800)
+    switch_language(language)
+    try:
+        room = window.play.room
+        window.tabs.setCurrentWidget(room)
+        choices, description = room.choices, room.choices.description
+        line = description.fontMetrics().lineSpacing()
+
+        def snug() -> bool:
+            return description.height() == description.heightForWidth(description.width())
+
+        # One line of description was given three lines' height, the text floating in empty space.
+        qtbot.waitUntil(lambda: snug() and description.height() <= line + 2)
+        assert choices.server.geometry().top() - choices.what.geometry().bottom() < 3 * line
+        bad = tmp_path / "bad.json"
+        bad.write_text('{"scenario": 1}')
+        choices.load_file(bad)
+        window.resize(760, 800)  # a long sentence on a narrow window: every line, no more
+        qtbot.waitUntil(lambda: snug() and description.height() >= 2 * line)
+    finally:
+        switch_language("en")
+
+
+def test_the_fresh_demo_server_starting_is_said_in_german_words(qtbot, make_window) -> None:
+    window = make_window()
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    switch_language("de")
+    try:
+        assert room.choices.choose("happy-path")
+        run = room.play()
+        said: list[str] = []
+        run.changed.connect(lambda: said.append(room.status.text()))
+        qtbot.waitUntil(lambda: not run.running, timeout=30000)
+        assert run.status == "ok", run.error
+        # It read "scenario happy-path: der Demo-Server startet…" (the stored title, English).
+        assert "Ein frischer Demo-Server für den Lauf startet…" in said, said
+        assert not any("scenario" in text for text in said), said
+    finally:
+        switch_language("en")
+
+
+MODEL_ERRORS = {
+    401: ({"error": {"message": "Incorrect API key provided."}},
+          {"en": "did not accept the API key (HTTP 401); check the key. It said: Incorrect API key provided.",
+           "de": "hat den API-Schlüssel nicht angenommen (HTTP 401); prüfen Sie den Schlüssel. "
+                 "Es sagte: Incorrect API key provided."}),
+    404: ({"error": {"message": "404 page not found"}},
+          {"en": "answered HTTP 404 (not found); check the model name and the address (an OpenAI-compatible "
+                 "address usually ends in /v1). It said: 404 page not found",
+           "de": "antwortete mit HTTP 404 (nicht gefunden); prüfen Sie den Modellnamen und die Modell-Adresse "
+                 "(eine OpenAI-kompatible Adresse endet meist auf /v1). Es sagte: 404 page not found"}),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("status", sorted(MODEL_ERRORS))
+def test_a_wrong_model_setting_says_what_to_check(qtbot, make_window, demo_server, language, status) -> None:
+    from tests.support.asgi_server import serve_asgi
+    from tests.support.fake_chat_model import FakeChatModel
+
+    body, sentence = MODEL_ERRORS[status]
+    fake = FakeChatModel(lambda _body: body)
+    fake.status = status
+    window = make_window((demo_server.url, "Demo server"))
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    switch_language(language)
+    try:
+        with serve_asgi(fake.app(), path="/v1") as url:
+            assert room.choices.choose("model") and room.choices.choose_server(demo_server.url)
+            room.choices.model_url.setText(url)
+            room.choices.model_name.setText("llama9")
+            room.choices.prompt.setText("Hello.")
+            run = room.play()
+            assert run is not None
+            qtbot.waitUntil(lambda: not run.running, timeout=20000)
+        said = room.status.text()
+        failed = {"en": "✗ failed. The model at ", "de": "✗ fehlgeschlagen. Das Modell unter "}[language]
+        assert failed in said and said.endswith(sentence[language]), said
+        assert "))" not in said  # the reason is a sentence of its own, not brackets around brackets
+    finally:
+        switch_language("en")
+
+
+def test_on_a_projector_s_1024_pixels_what_happened_keeps_its_room(qtbot, make_window) -> None:
+    from inspector.gui.play.step_columns import BUDGET_LEAST, WIDTHS, WIDTHS_EM
+
+    window = make_window()
+    window.resize(1024, 768)
+    switch_language("de")
+    try:
+        room, run = played(qtbot, window, "flaky-server")
+        view = room.view
+        budget = COLUMNS.index("budget")
+        # The mini bars gave way (they kept 220 pixels and left "Was geschah" 155, after the State
+        # column had widened to its German words); the State column still holds its words.
+        em = view.fontMetrics().height() / WIDTHS_EM
+        assert view.columnWidth(WHAT) >= view.columnWidth(budget) >= round(BUDGET_LEAST * em)
+        for row in range(room.model.rowCount()):
+            assert view.columnWidth(STATE) >= view.sizeHintForIndex(room.model.index(row, STATE)).width()
+        window.resize(1600, 900)  # wider again: the bars take their width back
+        qtbot.waitUntil(lambda: view.columnWidth(budget) == round(WIDTHS["budget"] * em))
+    finally:
+        switch_language("en")
+
+
+def test_a_run_cancelled_while_its_demo_server_starts_says_nothing_was_stored(qtbot, make_window) -> None:
+    window = make_window()
+    room = window.play.room
+    window.tabs.setCurrentWidget(room)
+    switch_language("de")
+    try:
+        assert room.choices.choose("happy-path")
+        run = room.play()
+        assert run is not None
+        said: list[str] = []
+        run.changed.connect(lambda: said.append(room.status.text()))
+        qtbot.waitUntil(lambda: run.starting_demo, timeout=10000)  # the server's process starts (a second)
+        room.cancel()
+        qtbot.waitUntil(lambda: not run.running, timeout=20000)
+        assert run.status == "cancelled" and run.run_id is None and run.rows == []
+        # It said "scenario happy-path: wird abgebrochen…", then "scenario happy-path: ⊘ abgebrochen".
+        assert "Der Lauf: wird abgebrochen…" in said, said
+        assert room.status.text() == "⊘ abgebrochen, bevor der Lauf gespeichert wurde"
+        assert not any("scenario" in text for text in said), said
+    finally:
+        switch_language("en")
+    assert room.status.text() == "⊘ cancelled before the run was stored"
