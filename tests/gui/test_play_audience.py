@@ -183,16 +183,23 @@ def test_the_description_is_as_high_as_its_lines(qtbot, make_window, tmp_path, l
         switch_language("en")
 
 
-def test_the_fresh_demo_server_starting_is_said_in_german_words(qtbot, make_window) -> None:
+def _play_happy_path_in_german(make_window):
+    """The Play tab in German playing happy-path; the run, and the status lines said as it changes."""
     window = make_window()
     room = window.play.room
     window.tabs.setCurrentWidget(room)
     switch_language("de")
+    assert room.choices.choose("happy-path")
+    run = room.play()
+    assert run is not None
+    said: list[str] = []
+    run.changed.connect(lambda: said.append(room.status.text()))
+    return room, run, said
+
+
+def test_the_fresh_demo_server_starting_is_said_in_german_words(qtbot, make_window) -> None:
     try:
-        assert room.choices.choose("happy-path")
-        run = room.play()
-        said: list[str] = []
-        run.changed.connect(lambda: said.append(room.status.text()))
+        room, run, said = _play_happy_path_in_german(make_window)
         qtbot.waitUntil(lambda: not run.running, timeout=30000)
         assert run.status == "ok", run.error
         # It read "scenario happy-path: der Demo-Server startet…" (the stored title, English).
@@ -268,16 +275,8 @@ def test_on_a_projector_s_1024_pixels_what_happened_keeps_its_room(qtbot, make_w
 
 
 def test_a_run_cancelled_while_its_demo_server_starts_says_nothing_was_stored(qtbot, make_window) -> None:
-    window = make_window()
-    room = window.play.room
-    window.tabs.setCurrentWidget(room)
-    switch_language("de")
     try:
-        assert room.choices.choose("happy-path")
-        run = room.play()
-        assert run is not None
-        said: list[str] = []
-        run.changed.connect(lambda: said.append(room.status.text()))
+        room, run, said = _play_happy_path_in_german(make_window)
         qtbot.waitUntil(lambda: run.starting_demo, timeout=10000)  # the server's process starts (a second)
         room.cancel()
         qtbot.waitUntil(lambda: not run.running, timeout=20000)

@@ -9,14 +9,8 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 
-class SnugLabel(QLabel):
-    """A wrapped plain-text label whose height follows its text and width (no empty lines)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setTextFormat(Qt.TextFormat.PlainText)
-        self.setWordWrap(True)
-        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+class HeightFollowingLabel(QLabel):
+    """A label that fits its height (:meth:`_fit`) whenever its text or its width changes."""
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
         super().setText(text)
@@ -27,6 +21,19 @@ class SnugLabel(QLabel):
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
             self._fit()
+
+    def _fit(self) -> None:
+        raise NotImplementedError
+
+
+class SnugLabel(HeightFollowingLabel):
+    """A wrapped plain-text label whose height follows its text and width (no empty lines)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
 
     def _fit(self) -> None:
         fixed = self.minimumHeight()

@@ -4,9 +4,8 @@ the sign-in views (one per server) that open when a server asks or the user sign
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 from inspector.mcp import InvalidServerError, ServerEndpoint
@@ -16,6 +15,7 @@ from inspector.store.signin_vault import NOT_KEPT
 from ..dialogs.signin_view import SignInView
 from ..language import on_language_changed, translated
 from ..widgets.frame_throttle import FrameThrottle
+from ..widgets.snug_label import HeightFollowingLabel
 from .engine import OperationTask
 from .listening import WindowListener
 from .server_admin import ServerAdmin
@@ -24,19 +24,9 @@ from .signin_engine import SignInRequest, SignIns, SignInTask
 from .signin_steps import server_signin_text, signed_in_text
 
 
-class _WrappedLine(QLabel):
+class _WrappedLine(HeightFollowingLabel):
     """A word-wrapped label never squeezed below its text's height (the list above gives way):
     its minimum height follows its text and width (a splitter asks for minimum sizes only)."""
-
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        super().setText(text)
-        self._fit()
-        QTimer.singleShot(0, self, self._fit)  # again once the layout has given the line its width
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
-        super().resizeEvent(event)
-        if event.size().width() != event.oldSize().width():
-            self._fit()
 
     def _fit(self) -> None:
         margins = self.contentsMargins()
