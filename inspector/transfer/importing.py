@@ -255,8 +255,8 @@ class _CheckedRows:
     marshalled and compressed :data:`_ROW_BATCH` at a time (our own bytes, read back only here).
 
     A thread of its own compresses a batch while the next is checked, and unpacks the next while
-    one is written: zlib works with the interpreter lock released, so on a second core it costs
-    the import nothing. A batch being compressed counts at its full size against the budget until
+    one is written: zlib works with the interpreter lock released, so on a second core the
+    importing thread does not wait for it. A batch being compressed counts at its full size against the budget until
     its compressed size is known. :meth:`close` ends the thread."""
 
     def __init__(self, budget: int) -> None:
