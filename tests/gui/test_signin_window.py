@@ -459,6 +459,7 @@ class _SlowReadVault(MemoryVault):
     def __init__(self) -> None:
         super().__init__()
         self.reads: list[threading.Event] = []
+        self.holding = True
         self._lock = threading.Lock()
 
     def tokens(self, resource: str):
@@ -467,6 +468,8 @@ class _SlowReadVault(MemoryVault):
             return found
         gate = threading.Event()
         with self._lock:
+            if not self.holding:
+                return found
             self.reads.append(gate)
         gate.wait(20)
         return found
@@ -474,6 +477,13 @@ class _SlowReadVault(MemoryVault):
     def let_go(self, count: int) -> None:
         with self._lock:
             for gate in self.reads[:count]:
+                gate.set()
+
+    def stop_holding(self) -> None:
+        """Every read held answers, and no later one is held (none is left waiting at the end)."""
+        with self._lock:
+            self.holding = False
+            for gate in self.reads:
                 gate.set()
 
 
@@ -494,4 +504,4 @@ def test_a_read_of_the_keyring_begun_before_the_sign_in_does_not_undo_it(qtbot, 
         assert window.signin.strip.line.text().startswith("Signed in until ")
         assert window.servers.model.index(0, 0).data().startswith("Protected · signed in\n")
     finally:
-        vault.let_go(len(vault.reads))
+        vault.stop_holding()
