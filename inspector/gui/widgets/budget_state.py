@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from inspector.i18n import _, current_language, ngettext
 from inspector.i18n.formatting import format_duration, format_fixed, format_number
 from inspector.i18n.formatting import format_seconds as format_seconds_number
-from inspector.i18n.words import marked_outcome_text, step_outcome_word
+from inspector.i18n.words import leg_outcome_word, marked_outcome_text, step_outcome_word
 from inspector.runs import Leg
 
 from .budget_waits import WAITING, is_input_leg, waiting_label, waiting_state, waiting_words
@@ -514,6 +514,6 @@ def _leg_phrase(leg: LegState) -> str:
     spent = leg.elapsed_s or 0.0
     if _leg_kind(leg) == WAITING:
         return _("{waiting} for {spent}").format(waiting=waiting_words(leg.method), spent=format_seconds(spent))
-    kind = {"running": _("running"), "ok": _("ok"), "failed": _("failed"), "timed_out": _("timed out"),
-            "cancelled": _("cancelled"), "not_sent": _("not sent")}[_leg_kind(leg)]
+    kind = _leg_kind(leg)
+    kind = _("timed out") if kind == "timed_out" else leg_outcome_word(kind)  # the command line's words too
     return _("{method} {kind} in {spent}").format(method=leg.method, kind=kind, spent=format_seconds(spent))
