@@ -37,6 +37,8 @@ class StatusLine(QObject):
         self._db_path = db_path
         #: The last run stored that ended: (number, title, status).
         self.last_run: tuple[int, str, str] | None = None
+        #: Runs imported from files in this session.
+        self.imported = 0
         play.playing_changed.connect(self._playing_changed)
 
     def run_ended(self, run_id: int | None, title: str, status: str) -> None:
@@ -44,6 +46,11 @@ class StatusLine(QObject):
         unless it was not stored."""
         if run_id is not None:
             self.last_run = (run_id, title, status)
+
+    def runs_imported(self, run_ids: list[int]) -> None:
+        """Runs were imported from a file (stored in this session too: "no run stored" is untrue)."""
+        self.imported += len(run_ids)
+        self.update()
 
     def _playing_changed(self, playing: bool) -> None:
         run = self._play.room.run if self._play.built else None
@@ -53,12 +60,14 @@ class StatusLine(QObject):
 
     def update(self) -> None:
         playing = 1 if self._play.playing else 0
-        self.label.setText(status_text(len(self._engine.running_tasks()), self.last_run, self._db_path, playing))
+        self.label.setText(status_text(len(self._engine.running_tasks()), self.last_run, self._db_path, playing,
+                                       self.imported))
 
 
-def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Path, playing: int = 0) -> str:
+def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Path, playing: int = 0,
+                imported: int = 0) -> str:
     """The status line: how many operations run (and runs play), the last run stored (number, title,
-    status), the database."""
+    status) or else how many were imported, the database."""
     count = ngettext("{count} operation running", "{count} operations running", running).format(
         count=format_number(running))
     if playing:
@@ -67,7 +76,10 @@ def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Pa
     if last_run is None and playing:
         # The run playing is stored as it goes: "no run stored" would be untrue.
         return _("{running} · database {path}").format(running=count, path=db_path)
-    if last_run is None:
+    if last_run is None and imported:
+        last = ngettext("{count} run imported in this session", "{count} runs imported in this session",
+                        imported).format(count=format_number(imported))
+    elif last_run is None:
         last = _("no run stored in this session")  # the database may hold older ones
     else:
         run_id, title, status = last_run

@@ -76,3 +76,27 @@ def test_the_first_run_playing_is_not_said_to_be_unstored(qtbot, make_window) ->
         assert f"letzter Lauf #{run.run_id}: scenario user-cancels (abgebrochen)" in window.status.text()
     finally:
         switch_language("en")
+
+
+def test_runs_imported_are_not_said_to_be_unstored(qtbot, make_window) -> None:
+    """Opening a trace stores its runs: the status bar counts them instead of "no run stored"."""
+    window = make_window(wait_tools=False)
+    window.tabs.setCurrentWidget(window.runs_tab)
+    assert "no run stored in this session" in window.status.text()
+    fixture = Path(__file__).parents[1] / "fixtures" / "otel" / "mcp_sdk.jsonl"
+    with qtbot.waitSignal(window.runs_tab.transfers.imported, timeout=20000) as imported:
+        window.runs_tab.open_trace(fixture)
+    count = len(imported.args[0])
+    assert count >= 1
+    said = window.status.text()
+    assert "no run stored" not in said
+    assert said.startswith(f"0 operations running · {count} run{'s' if count > 1 else ''} imported in this session · ")
+
+
+def test_the_status_line_counts_runs_imported_in_words() -> None:
+    path = Path("/tmp/runs.db")
+    assert status_text(0, None, path, imported=1) == ("0 operations running · 1 run imported in this session · "
+                                                      "database /tmp/runs.db")
+    # A run stored since is named: it is the last one.
+    assert status_text(0, (9, "tools/call echo", "ok"), path, imported=4).startswith(
+        "0 operations running · last run #9: tools/call echo (ok) · ")
