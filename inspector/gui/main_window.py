@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter
+from PySide6.QtWidgets import QMainWindow, QSplitter
 
 from inspector.i18n import _, choose_language, current_language
 from inspector.mcp import InvalidServerError
@@ -23,7 +23,7 @@ from .language import on_language_changed, switch_language, translated, translat
 from .play_tab import PlayTab
 from .receiving import ReceiverSwitch
 from .settings import AppSettings
-from .status_line import StatusLine
+from .status_line import StatusLine, status_label
 from .team import TeamBackend
 from .view_menu import ViewMenu
 from .widgets.steady_tabs import SteadyTabs
@@ -96,11 +96,7 @@ class MainWindow(QMainWindow):
     # -- layout ------------------------------------------------------------------------------
 
     def _build(self, secrets: SecretKeeper) -> None:
-        self.status = QLabel()
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setMinimumWidth(1)  # a long database path is cut, never wider than the screen
-        translated(self.status, "setAccessibleName", lambda: _("Status"))
-        self.statusBar().addWidget(self.status, 1)
+        self.status = status_label(self)
         self.servers = ServersPanel()
         self.admin = ServerAdmin(self.servers, self.store, self.engine, self.settings, secrets,
                                  self.status.setText, self)

@@ -8,12 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QLabel, QMainWindow
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
 
+from .language import translated
 from .widgets.outcomes import outcome_word
 from .widgets.plain_text import cell_text
 
@@ -24,6 +25,16 @@ if TYPE_CHECKING:
 
 #: The most characters of a run's title the line shows (one line: controls visible, no line breaks).
 TITLE_CHARS = 120
+
+
+def status_label(window: QMainWindow) -> QLabel:
+    """The line's label in ``window``'s status bar: plain text, cut rather than wider than the screen."""
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setMinimumWidth(1)  # a long database path is cut, never wider than the screen
+    translated(label, "setAccessibleName", lambda: _("Status"))
+    window.statusBar().addWidget(label, 1)
+    return label
 
 
 class StatusLine(QObject):
