@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QHeaderView, QTableView
 
 #: Room beside a word for an outcome's icon and the cell's padding.
@@ -35,7 +35,7 @@ def fit_columns(view: QTableView, least: Sequence[int], samples: Mapping[int, Se
     model = view.model()
     head_metrics, cell_metrics = header.fontMetrics(), view.fontMetrics()
     for column, width in enumerate(least):
-        if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch:
+        if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch or column == view.property(_ROOMY):
             continue
         heading = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
         room = ICON_ROOM_PX if column in icons else PADDING_PX
@@ -44,4 +44,61 @@ def fit_columns(view: QTableView, least: Sequence[int], samples: Mapping[int, Se
         view.setColumnWidth(column, needed)
 
 
-__all__ = ["ROW_PX", "compact_rows", "fit_columns"]
+_ROOMY = "roomyColumn"
+
+
+class RoomyColumn(QObject):
+    """One column of ``view`` takes the width the others leave, as a stretching column would, but
+    never less than ``floor`` pixels: in a narrow window the ``givers`` (column → its own floor)
+    first give up width they do not need, then the table scrolls sideways, instead of squeezing
+    that column (a run's title, say) to a sliver while the others keep their widths."""
+
+    def __init__(self, view: QTableView, column: int, floor: int, givers: Mapping[int, int] | None = None) -> None:
+        super().__init__(view)
+        self._view, self._column, self._floor = view, column, floor
+        self._givers = dict(givers or {})
+        header = view.horizontalHeader()
+        #: The width each giver has when it has room: set by fit_columns or by the user's hand.
+        self._wanted = {column: header.sectionSize(column) for column in self._givers}
+        self._fitting = False
+        view.setProperty(_ROOMY, column)  # fit_columns leaves it to this
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        header.sectionResized.connect(self._resized)
+        view.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Resize:
+            self.fit()
+        return False
+
+    def _resized(self, column: int, _old: int, new: int) -> None:
+        if self._fitting or column == self._column:
+            return
+        if column in self._givers:
+            self._wanted[column] = new
+        self.fit()
+
+    def fit(self) -> None:
+        """Give the column the room the visible others leave, at least its floor, the givers
+        shrinking toward their floors first."""
+        header = self._view.horizontalHeader()
+        shown = [column for column in range(header.count())
+                 if column != self._column and not header.isSectionHidden(column)]
+        givers = [column for column in shown if column in self._givers]
+        room = self._view.viewport().width() - sum(header.sectionSize(column) for column in shown
+                                                   if column not in self._givers)
+        short = self._floor - (room - sum(self._wanted[column] for column in givers))
+        self._fitting = True
+        try:
+            for column in givers:
+                given = min(max(short, 0), max(self._wanted[column] - self._givers[column], 0))
+                header.resizeSection(column, self._wanted[column] - given)
+                short -= given
+            width = max(self._floor, room - sum(header.sectionSize(column) for column in givers))
+            if header.sectionSize(self._column) != width:
+                header.resizeSection(self._column, width)
+        finally:
+            self._fitting = False
+
+
+__all__ = ["ROW_PX", "RoomyColumn", "compact_rows", "fit_columns"]

@@ -33,7 +33,7 @@ from ..widgets.empty_hint import EmptyHint
 from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
-from .columns import compact_rows, fit_columns
+from .columns import RoomyColumn, compact_rows, fit_columns
 from .push_marks import push_word
 from .runs_model import (
     COLUMNS,
@@ -46,8 +46,13 @@ from .runs_model import (
 )
 
 #: The columns' least widths; :meth:`RunListPane.fit_columns` widens them for longer words (German).
-#: The title stretches; the server shows a name, so it needs less room than an address.
+#: The title takes the room left (its floor: TITLE_FLOOR_PX); the server shows a name, so it needs less room than an address.
 RUN_WIDTHS = (40, 140, 200, 100, 70, 130, 50, 64, 60)
+#: The title takes the room the other columns leave, never less than this: a narrow window scrolls
+#: the list sideways rather than cut every title to a few letters.
+TITLE_FLOOR_PX = 150
+#: Before that, the server's name gives up room down to this (it is elided; its tooltip is whole).
+SERVER_FLOOR_PX = 90
 #: Rows the list shows at least when the tab has the room (the splitter gives it that much).
 VISIBLE_RUNS = 10
 
@@ -128,7 +133,8 @@ class RunListPane(QWidget):
         header.setStretchLastSection(False)
         for column, width in enumerate(RUN_WIDTHS):
             self.view.setColumnWidth(column, width)
-        header.setSectionResizeMode(COLUMNS.index("title"), QHeaderView.ResizeMode.Stretch)
+        self._title_room = RoomyColumn(self.view, COLUMNS.index("title"), TITLE_FLOOR_PX,
+                                       {COLUMNS.index("server"): SERVER_FLOOR_PX})
         selection = self.view.selectionModel()
         selection.currentRowChanged.connect(self._current_changed)
         selection.selectionChanged.connect(lambda *_args: self._update_buttons())
@@ -185,7 +191,8 @@ class RunListPane(QWidget):
         chrome = self.view.horizontalHeader().sizeHint().height() + 2 * self.view.frameWidth()
         margins = self.layout().contentsMargins()
         filters = self._filters.sizeHint().height() + self.layout().spacing()
-        # A sliver of the next row says there is more; the title stretches, so no horizontal scroll bar.
+        # A sliver of the next row says there is more (a window too narrow for the title's floor
+        # shows a sideways scroll bar over part of it).
         return margins.top() + margins.bottom() + filters + chrome + row * rows + row // 4
 
     # -- what is listed -------------------------------------------------------------------------

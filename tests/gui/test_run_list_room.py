@@ -1,0 +1,101 @@
+"""The run list's title column in narrow and wide windows: it takes the room the other columns leave,
+the server's column gives up room first, and below the title's floor the list scrolls sideways."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QHeaderView
+
+from inspector.gui.runs.run_list import SERVER_FLOOR_PX, TITLE_FLOOR_PX, RunListPane
+from inspector.gui.runs.runs_model import COLUMNS
+from inspector.store import RunStore
+
+TITLE, SERVER = COLUMNS.index("title"), COLUMNS.index("server")
+
+
+@pytest.fixture
+def pane(qtbot, tmp_path: Path):
+    store = RunStore.open(tmp_path / "runs.db")
+    run = store.start_run("invoke_agent support-agent: a title long enough to need its room", "live",
+                          "weather-mcp-server-with-a-long-name")
+    store.finish_run(run, "ok")
+    pane = RunListPane(store)
+    qtbot.addWidget(pane)
+    pane.reload()
+    # The list alone, so that it can be made narrower than the filters above it allow the pane.
+    pane.layout().removeWidget(pane.view)
+    pane.view.setParent(None)
+    qtbot.addWidget(pane.view)
+    pane.view.resize(1600, 300)  # wide: every column at its fitted width
+    pane.view.show()
+    qtbot.waitExposed(pane.view)
+    yield pane
+    store.close()
+
+
+def widths(pane: RunListPane) -> list[int]:
+    header = pane.view.horizontalHeader()
+    return [header.sectionSize(column) for column in range(header.count())]
+
+
+def others(pane: RunListPane, *left_out: int) -> int:
+    header = pane.view.horizontalHeader()
+    return sum(header.sectionSize(column) for column in range(header.count())
+               if column not in left_out and not header.isSectionHidden(column))
+
+
+def resize_view_to(qtbot, pane: RunListPane, viewport_width: int) -> None:
+    """Resize the pane so that the list's viewport is ``viewport_width`` pixels wide."""
+    view = pane.view
+    view.resize(view.width() + viewport_width - view.viewport().width(), 300)
+    qtbot.waitUntil(lambda: pane.view.viewport().width() == viewport_width, timeout=5000)
+
+
+def test_a_wide_list_gives_the_title_all_the_room_left_and_does_not_scroll(qtbot, pane) -> None:
+    fitted_server = widths(pane)[SERVER]
+    resize_view_to(qtbot, pane, others(pane, TITLE) + 400)
+    assert widths(pane)[TITLE] == 400
+    assert widths(pane)[SERVER] == fitted_server
+    assert pane.view.horizontalScrollBar().maximum() == 0
+
+
+def test_a_narrow_list_takes_room_from_the_server_first_then_scrolls_sideways(qtbot, pane) -> None:
+    fitted_server = widths(pane)[SERVER]
+    rest = others(pane, TITLE, SERVER)
+    # Room for the title's floor only if the server gives up 20 px: it does, and nothing scrolls.
+    resize_view_to(qtbot, pane, rest + fitted_server - 20 + TITLE_FLOOR_PX)
+    assert widths(pane)[TITLE] == TITLE_FLOOR_PX
+    assert widths(pane)[SERVER] == fitted_server - 20
+    assert pane.view.horizontalScrollBar().maximum() == 0
+    # Far narrower: the server stops at its floor, the title at its own, and the list scrolls.
+    resize_view_to(qtbot, pane, 300)
+    assert widths(pane)[TITLE] == TITLE_FLOOR_PX
+    assert widths(pane)[SERVER] == SERVER_FLOOR_PX
+    qtbot.waitUntil(lambda: pane.view.horizontalScrollBar().maximum() > 0, timeout=5000)
+    # Wide again: the server has its width back, the title the rest.
+    resize_view_to(qtbot, pane, rest + fitted_server + 500)
+    assert widths(pane)[SERVER] == fitted_server
+    assert widths(pane)[TITLE] == 500
+
+
+def test_a_width_the_user_gives_the_server_is_kept_once_there_is_room(qtbot, pane) -> None:
+    rest = others(pane, TITLE, SERVER)
+    resize_view_to(qtbot, pane, rest + 220 + 400)
+    pane.view.horizontalHeader().resizeSection(SERVER, 220)  # as a drag of its edge does
+    assert widths(pane)[TITLE] == 400
+    resize_view_to(qtbot, pane, 300)
+    assert widths(pane)[SERVER] == SERVER_FLOOR_PX
+    resize_view_to(qtbot, pane, rest + 220 + 600)
+    assert widths(pane)[SERVER] == 220
+    assert widths(pane)[TITLE] == 600
+
+
+def test_the_title_column_is_not_left_to_stretch_which_would_squeeze_it(pane) -> None:
+    header = pane.view.horizontalHeader()
+    assert header.sectionResizeMode(TITLE) == QHeaderView.ResizeMode.Interactive
+    # A new fit of the columns (a language switch) leaves the title to the room it is given.
+    before = widths(pane)[TITLE]
+    pane.fit_columns()
+    assert widths(pane)[TITLE] == before
