@@ -46,7 +46,8 @@ from .runs_model import (
 )
 
 #: The columns' least widths; :meth:`RunListPane.fit_columns` widens them for longer words (German).
-#: The title takes the room left (its floor: TITLE_FLOOR_PX); the server shows a name, so it needs less room than an address.
+#: The title takes the room left (see TITLE_FLOOR_PX); the server shows a name, so it needs less room
+#: than an address.
 RUN_WIDTHS = (40, 140, 200, 100, 70, 130, 50, 64, 60)
 #: The title takes the room the other columns leave, never less than this: a narrow window scrolls
 #: the list sideways rather than cut every title to a few letters.
