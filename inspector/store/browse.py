@@ -160,6 +160,14 @@ def run_position(store: RunStore, run_id: int, where: RunFilter = RunFilter(), o
     return None if row is None else int(row[0])
 
 
+# A step of the run whose note (the key "note" of its payload) holds the text: only the steps the
+# index steps_with_note holds are read (its condition, word for word, lets SQLite use it); a damaged
+# payload among them is passed over, not an error.
+_NOTED_STEP = ("SELECT 1 FROM steps WHERE steps.run_id = runs.id AND instr(steps.payload, '\"note\":') > 0"
+               " AND CASE WHEN json_valid(steps.payload) THEN json_extract(steps.payload, '$.note') END"
+               " LIKE ? ESCAPE '\\'")
+
+
 def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
     clauses: list[str] = []
     params: list[Any] = []
@@ -175,8 +183,9 @@ def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
     if where.text.strip():
         pattern = "%" + where.text.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         clauses.append("(title LIKE ? ESCAPE '\\' OR COALESCE(server, '') LIKE ? ESCAPE '\\'"
-                       " OR COALESCE(origin, '') LIKE ? ESCAPE '\\' OR note LIKE ? ESCAPE '\\')")
-        params.extend([pattern] * 4)
+                       " OR COALESCE(origin, '') LIKE ? ESCAPE '\\' OR runs.note LIKE ? ESCAPE '\\'"
+                       f" OR EXISTS ({_NOTED_STEP}))")
+        params.extend([pattern] * 5)
     return clauses, params
 
 

@@ -165,7 +165,15 @@ _V11_REPLAYS = _statements("""
         CREATE INDEX runs_by_replay_of ON runs (replay_of) WHERE replay_of IS NOT NULL;
 """)
 
+# The steps that carry a reviewer's note (the key "note" of the payload, inspector/store/notes.py), by
+# run: the run list's search looks in them without reading every payload. A payload is compact JSON
+# (json_set writes a note so too), so a noted step's payload holds '"note":'; a step whose payload
+# merely mentions it is indexed too, and the search reads its note to be sure.
+_V12_STEP_NOTES = _statements("""
+        CREATE INDEX steps_with_note ON steps (run_id) WHERE instr(payload, '"note":') > 0;
+""")
+
 MIGRATIONS: tuple[Migration, ...] = (_V1_INITIAL, _V2_OWNER_ORIGIN_TIMELINE, _V3_TOOL_ERRORS, _V4_SERVER_ROOTS,
                                      _V5_SERVER_TRANSPORTS, _V6_SERVER_ERAS, _V7_SERVER_SIGNIN, _V8_RUN_NOTES,
-                                     _V9_LEG_EXCHANGES, _V10_OUTBOX, _V11_REPLAYS)
+                                     _V9_LEG_EXCHANGES, _V10_OUTBOX, _V11_REPLAYS, _V12_STEP_NOTES)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -60,6 +60,39 @@ def test_a_step_note_lives_in_its_payload_and_find_finds_it(store: RunStore) -> 
         step_id_of(store, run_id, 99)
 
 
+def test_the_run_list_search_finds_a_run_by_the_note_on_one_of_its_steps(store: RunStore) -> None:
+    run_id, other = mixed_run(store), mixed_run(store, "another run")
+    write_step_note(store, step_id_of(store, run_id, 5), STEP_FINDING)
+    assert [run.id for run in list_runs(store, RunFilter(text="WORKER POOL"))] == [run_id]
+    # Only the note is searched in a step: the other run's steps have the same payloads otherwise.
+    assert [run.id for run in list_runs(store, RunFilter(text="hang"))] == []
+    # A step whose payload merely mentions "note": (a tool's answer), or is damaged, is passed over.
+    mentions = step_id_of(store, other, 1)
+    store.db.execute("UPDATE steps SET payload = json_set(payload, '$.content', ?) WHERE id = ?",
+                     ('{"note": "worker pool"}', mentions))
+    store.db.execute("UPDATE steps SET payload = ? WHERE id = ?",
+                     ('{"note":"worker pool" damaged', step_id_of(store, other, 2)))
+    assert [run.id for run in list_runs(store, RunFilter(text="worker pool"))] == [run_id]
+    write_step_note(store, step_id_of(store, run_id, 5), "")
+    assert list_runs(store, RunFilter(text="worker pool")) == []
+
+
+def test_the_search_in_step_notes_reads_only_the_steps_that_have_one(store: RunStore) -> None:
+    """Without the index the search would read every payload of every run (a second on a large
+    database, at each pause in typing)."""
+    from inspector.store.browse import _run_clauses
+
+    clauses, params = _run_clauses(RunFilter(text="anything"))
+    plan = " ".join(str(row[3]) for row in store.db.execute(
+        "EXPLAIN QUERY PLAN SELECT id FROM runs WHERE " + " AND ".join(clauses), params))
+    assert "USING INDEX steps_with_note" in plan, plan
+    run_id = mixed_run(store)
+    write_step_note(store, step_id_of(store, run_id, 3), "noted")
+    indexed = store.db.execute("SELECT run_id FROM steps INDEXED BY steps_with_note WHERE run_id = ?"
+                               " AND instr(payload, '\"note\":') > 0", (run_id,)).fetchall()
+    assert indexed == [(run_id,)]
+
+
 def test_a_note_too_long_or_on_a_damaged_step_is_refused_and_nothing_is_written(store: RunStore) -> None:
     run_id = mixed_run(store)
     with pytest.raises(NoteTooLongError) as refused:
