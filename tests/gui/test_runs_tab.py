@@ -651,3 +651,28 @@ def test_the_file_dialogs_start_in_the_documents_folder_then_the_last_one_used(q
         tab.transfers.choose_trace()  # a file that is not there: the import fails, the folder is kept
     tab.transfers.choose_export([run_id, run_id])
     assert started[2] == str(chosen / "runs.json")
+
+
+def test_the_round_column_shows_only_for_a_run_with_rounds(qtbot, make_window) -> None:
+    """An agent's run has rounds; a single operation's (or a trace's) would show a column of dashes,
+    whose room the details take instead."""
+    from inspector.runs import RunStep, StepKind
+
+    with RunStore.open(resolve_db_path()) as store:
+        agent = mixed_run(store)
+        single = store.start_run("tools/call echo", "live", "http://127.0.0.1:1/mcp", started_at=T0)
+        store.append_steps(single, [(RunStep(kind=StepKind.TOOL, round=0, duration_ms=3.0, tool_name="echo",
+                                             tool_result="hi"), T0)])
+        store.finish_run(single, "ok", T0)
+    tab = runs_window(make_window).runs_tab
+    pane, round_column = tab.timeline_pane, COLUMNS.index("round")
+    details = pane.view.horizontalHeader()
+    for run_id, rounds in ((agent, True), (single, False), (agent, True)):
+        qtbot.waitUntil(lambda run_id=run_id: tab.runs.row_of(run_id) is not None)
+        tab.select_runs([run_id])
+        qtbot.waitUntil(lambda run_id=run_id: pane.run is not None and pane.run.id == run_id)
+        assert pane.view.isColumnHidden(round_column) is not rounds, run_id
+    width_with_rounds = details.sectionSize(COLUMNS.index("details"))
+    tab.select_runs([single])
+    qtbot.waitUntil(lambda: pane.view.isColumnHidden(round_column))
+    assert details.sectionSize(COLUMNS.index("details")) > width_with_rounds

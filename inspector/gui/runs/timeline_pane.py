@@ -235,6 +235,8 @@ class TimelinePane(QWidget):
         language) reuses the count of the run's steps read last; ``total``: that count, read already."""
         shown = self.model.step_count
         self.view.horizontalHeader().viewport().update()  # the time axis: the run's length may have changed
+        # A run without rounds (one operation, a trace) would show a column of dashes: its room goes to the details.
+        self.view.setColumnHidden(COLUMNS.index("round"), run is not None and not self.model.has_rounds)
         self.plumbing_toggle.setVisible(self.model.plumbing_count > 0)
         self.note_button.setEnabled(run is not None)
         self.run_note.show_note(run.note if run is not None else "")
