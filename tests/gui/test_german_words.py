@@ -99,3 +99,19 @@ def test_a_language_chosen_in_settings_is_shown_at_once_and_cancel_goes_back(qtb
     again.accept()  # OK keeps it, and saves it
     assert window.settings.language == "de" and i18n.current_language() == "de"
     assert window.apply_language() == "de" and file_menu.text() == "&Datei"
+
+
+def test_copy_payload_says_the_word_of_its_button_and_tab_in_german(qtbot, make_window, german) -> None:
+    """The tab and the button say "Rohdaten"; the sentence after the copy said "Nutzdaten", a word the
+    window uses nowhere else, so a reader could not tell it was the same thing."""
+    from tests.gui.test_runs_span_detail import imported_agent_run, open_run
+
+    run_id = imported_agent_run("mcp_sdk.jsonl")
+    switch_language("de")
+    window, tab = open_run(qtbot, make_window, run_id)
+    tab.select_step(3)
+    detail = tab.detail
+    word = detail.tabs.tabText(detail.tabs.indexOf(detail.payload))
+    assert word == "Rohdaten" and detail.copy_payload.text().startswith(word)
+    said = detail.copy_payload_text()
+    assert said.startswith(f"Die {word} von Schritt") and tab.status.text() == said

@@ -64,3 +64,27 @@ def test_a_filter_matching_only_hidden_plumbing_says_so(qtbot, make_window, tmp_
         assert tab.timeline.rowCount() == 2 and not pane.empty_note.isVisibleTo(pane)
     finally:
         switch_language("en")
+
+
+def test_no_match_counts_the_steps_the_unfiltered_timeline_shows_with_its_plumbing_hidden(qtbot,
+                                                                                          make_window) -> None:
+    """The note said "to see all 14" where choosing every outcome and kind shows 7 (the other 7 are
+    hidden plumbing): it counts what the reader will see, and says the plumbing stays hidden."""
+    run_id = imported_agent_run("traceloop.jsonl")
+    _window, tab = open_run(qtbot, make_window, run_id)
+    pane = tab.timeline_pane
+    tab.step_outcome_filter.setCurrentIndex(tab.step_outcome_filter.findData("cancelled"))
+    try:
+        for language, said in (("en", "Choose “Every outcome” and “Every kind” to see 7 steps (7 plumbing hidden)."),
+                               ("de", "um 7 Schritte zu sehen (7 Infrastruktur-Spans ausgeblendet).")):
+            switch_language(language)
+            assert tab.timeline.rowCount() == 0 and pane.empty_note.isVisibleTo(pane)
+            assert pane.empty_note.text().endswith(said), pane.empty_note.text()
+        switch_language("en")
+        pane.plumbing_toggle.setChecked(True)  # nothing hidden: every step of the run
+        assert pane.empty_note.text().endswith("to see all 14.")
+        tab.step_outcome_filter.setCurrentIndex(0)
+        pane.plumbing_toggle.setChecked(False)
+        assert tab.timeline.rowCount() == 7  # as the note said
+    finally:
+        switch_language("en")

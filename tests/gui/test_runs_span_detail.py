@@ -62,12 +62,13 @@ def test_the_given_up_call_shows_both_sides_its_disagreement_attributes_and_exce
         detail = tab.detail
         span = detail.span
         assert detail.step is not None and detail.step.row.outcome == "failed"
-        # The step names its service; the two sides say theirs, with outcome and duration.
+        # The step names its service; the two sides say theirs, with outcome and duration, in the band
+        # that says they disagree (the sides line would say it again: it hides).
         assert "support-agent" in detail.summary.text()
-        sides = span.sides.text()
-        assert span.sides.isVisibleTo(detail) and "support-agent" in sides and "weather-mcp-server" in sides
-        assert ("gave up after 504 ms" if language == "en" else "504") in sides
         band = span.disagreement
+        sides = band.text()
+        assert not span.sides.isVisibleTo(detail) and "support-agent" in sides and "weather-mcp-server" in sides
+        assert ("gave up after 504 ms" if language == "en" else "504") in sides
         assert band.isVisibleTo(detail) and "TimeoutError" in band.text() and "508" in band.text()
         assert band.textFormat() == Qt.TextFormat.PlainText
         if language == "de":
@@ -218,3 +219,27 @@ def test_a_span_that_kept_no_arguments_or_result_claims_none(qtbot, make_window,
     tab.select_runs([run_id])
     tab.select_step(step_row(tab, "lookup"))
     assert '"Berlin"' in tab.detail.arguments.toPlainText() and "21 °C" in tab.detail.result.toPlainText()
+
+
+@pytest.mark.parametrize(("language", "client_words"), [
+    ("en", "Client (support-agent): gave up after 504 ms (TimeoutError)"),
+    ("de", "Client (support-agent): gab nach 504 ms auf (TimeoutError)")])
+def test_where_the_sides_disagree_each_side_is_said_once_in_the_band(qtbot, make_window, language,
+                                                                     client_words) -> None:
+    """The sides line and the band under it said the same sentence twice (at 1,024 pixels four of the
+    detail's lines): the band says it once, with each side's service."""
+    run_id = imported_agent_run("mcp_sdk.jsonl")
+    _window, tab = open_run(qtbot, make_window, run_id)
+    switch_language(language)
+    try:
+        tab.select_step(step_row(tab, "slow: "))
+        span = tab.detail.span
+        band = span.disagreement.text()
+        assert span.disagreement.isVisibleTo(tab.detail) and not span.sides.isVisibleTo(tab.detail)
+        assert client_words in band and "Server (weather-mcp-server): " in band and "508" in band
+        assert band.count("504") == 1
+        # Sides that agree keep their line, and no band.
+        tab.select_step(step_row(tab, "lookup"))
+        assert span.sides.isVisibleTo(tab.detail) and not span.disagreement.isVisibleTo(tab.detail)
+    finally:
+        switch_language("en")

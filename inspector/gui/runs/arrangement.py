@@ -1,5 +1,6 @@
 """Where the Runs tab's panes sit: the step detail right of the timeline in a wide tab, under it in a
-narrow one, and the run list about ten rows high.
+narrow one, and the run list about ten rows high (one above the other, the three panes share the
+height: the list at most a quarter of it).
 
 The tab is never held wider than its widest pane: one too narrow for the timeline and the detail side
 by side puts the detail under the timeline instead (a German window would otherwise not fit a screen
@@ -14,6 +15,9 @@ from PySide6.QtWidgets import QSplitter, QWidget
 #: From this width on the step detail sits right of the timeline (when both fit); below it, under the
 #: timeline (a narrow tab would otherwise squeeze the timeline's details column to nothing).
 WIDE_PX = 900
+#: One above the other: the run list's greatest share of the tab's height (side by side: three fifths); at
+#: 1,024 by 768 pixels that is three runs, and the timeline shows six steps above the detail.
+STACKED_LIST_SHARE = 1 / 4
 #: Side by side: the timeline's width that leaves its details column readable, and the detail's least.
 TIMELINE_WANTS_PX = 680
 DETAIL_LEAST_PX = 280
@@ -33,11 +37,15 @@ def least_size(laid_out: QSize, panes: list[QWidget]) -> QSize:
 
 def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: int) -> None:
     """Put ``lower`` (the timeline and the detail) side by side or one above the other for a tab
-    ``width`` wide, and give the run list at the top of ``split`` ``list_rows_px`` (at most three fifths)."""
+    ``width`` wide, and give the run list at the top of ``split`` ``list_rows_px`` (at most three fifths,
+    or a quarter when the timeline and the detail stand one above the other)."""
     wanted = orientation_for(width, lower)
     lower.setOrientation(wanted)
     height = max(split.height(), 100)
-    listed = min(list_rows_px, height * 3 // 5)
+    # Stacked, ten rows of runs would leave the timeline and the detail at their least (at 1,024 by 768
+    # pixels the timeline showed two steps of a trace under a list of one run and nine empty rows).
+    share = STACKED_LIST_SHARE if wanted == Qt.Orientation.Vertical else 3 / 5
+    listed = min(list_rows_px, int(height * share))
     split.setSizes([listed, height - listed])
     if wanted == Qt.Orientation.Horizontal:
         # The timeline keeps room for its details column; the detail takes the rest, up to two fifths.
@@ -49,4 +57,5 @@ def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: 
     lower.setSizes([total - detail, detail])
 
 
-__all__ = ["DETAIL_LEAST_PX", "TIMELINE_WANTS_PX", "WIDE_PX", "arrange_panes", "least_size", "orientation_for"]
+__all__ = ["DETAIL_LEAST_PX", "STACKED_LIST_SHARE", "TIMELINE_WANTS_PX", "WIDE_PX", "arrange_panes", "least_size",
+           "orientation_for"]

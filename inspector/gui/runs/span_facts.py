@@ -193,6 +193,12 @@ def _own_ending(side: Mapping[str, Any]) -> str:
     return outcome_word("ok") if status.get("code") == 1 else _("no error recorded")
 
 
+def sides_say_disagreement(otlp: Mapping[str, Any]) -> bool:
+    """Whether :func:`sides_text` says each side in the words of the sides' disagreement (both are in it)."""
+    params = _dict(_dict(otlp.get("disagreement")).get("params"))
+    return isinstance(otlp.get("server"), dict) and {"client", "server"} <= set(params)
+
+
 def sides_text(otlp: Mapping[str, Any], outcome: str, kind: str = "tool") -> str:
     """The two sides of a joined call, each with its service, outcome and duration ("" for one span).
     A step of a ``kind`` without an outcome (a request) says how each side's span ended instead:
@@ -220,5 +226,5 @@ def sides_text(otlp: Mapping[str, Any], outcome: str, kind: str = "tool") -> str
 
 
 __all__ = ["ORIGINS", "AttributeRow", "SpanEvent", "attribute_rows", "disagreement_text", "duration_ms",
-           "offset_text", "origin_word", "otlp_of", "service_of", "sides_text", "span_events", "span_links",
-           "value_text"]
+           "offset_text", "origin_word", "otlp_of", "service_of", "sides_say_disagreement", "sides_text", "span_events",
+           "span_links", "value_text"]

@@ -23,6 +23,7 @@ from .span_facts import (
     attribute_rows,
     disagreement_text,
     otlp_of,
+    sides_say_disagreement,
     sides_text,
     span_events,
     span_links,
@@ -135,10 +136,13 @@ class SpanView(QObject):
         self.tabs.setTabVisible(events_tab, bool(events))
         sides = sides_text(otlp, outcome, str(payload.get("kind") or ""))
         self.sides.setText(label_text(sides))
-        self.sides.setVisible(bool(sides))
         disagreement = disagreement_text(otlp)
-        self.disagreement.setText(label_text(_("The two sides disagree: {sentence}").format(sentence=disagreement))
-                                  if disagreement else "")
+        # Where the sides disagree, the sides line says what each did in the disagreement's words: the
+        # band says it once, with their services, and the line hides (it said the same sentence again).
+        in_band = bool(disagreement) and sides_say_disagreement(otlp)
+        self.sides.setVisible(bool(sides) and not in_band)
+        self.disagreement.setText(label_text(_("The two sides disagree: {sentence}").format(
+            sentence=sides if in_band else disagreement)) if disagreement else "")
         self.disagreement.setVisible(bool(disagreement))
 
 

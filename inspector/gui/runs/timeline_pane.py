@@ -271,15 +271,8 @@ class TimelinePane(QWidget):
             self.heading.setText(ngettext("Run {id}: {title} — {status}, {count} step",
                                           "Run {id}: {title} — {status}, {count} steps", shown).format(
                 id=run.id, title=title, status=status, count=format_number(shown)))
-        self._say_empty(None if shown else (
-            ngettext("Only plumbing would show here, and it is hidden: tick “Show plumbing” to see {count} step.",
-                     "Only plumbing would show here, and it is hidden: tick “Show plumbing” to see {count} steps.",
-                     self.model.hidden_plumbing).format(count=format_number(self.model.hidden_plumbing))
-            if self.model.hidden_plumbing else
-            _("No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see all "
-              "{count}.").format(count=format_number(total)) if filtered and total else
-            _("No step yet: the run is still running.") if run.status == "running" else
-            _("This run has no steps.")))
+        self._say_empty(None if shown else empty_note_text(run, filtered=filtered, total=total, hidden=hidden,
+                                                           matched_plumbing=self.model.hidden_plumbing))
 
     def _say_empty(self, sentence: str | None) -> None:
         """The note over an empty timeline: why no row shows (``None``: rows show, no note)."""
@@ -372,6 +365,26 @@ class TimelinePane(QWidget):
     def find_previous(self) -> None:
         self._go_to_match(-1)
 
+
+
+def empty_note_text(run: RunRecord, *, filtered: bool, total: int, hidden: int, matched_plumbing: int) -> str:
+    """Why the timeline of ``run`` (``total`` steps, ``hidden`` of them plumbing that is hidden) shows
+    no row; ``matched_plumbing``: the hidden plumbing the filters match."""
+    if matched_plumbing:
+        return ngettext("Only plumbing would show here, and it is hidden: tick “Show plumbing” to see {count} step.",
+                        "Only plumbing would show here, and it is hidden: tick “Show plumbing” to see {count} steps.",
+                        matched_plumbing).format(count=format_number(matched_plumbing))
+    if filtered and total and hidden:
+        # Unfiltered, the plumbing stays hidden: the note counts what the reader will then see.
+        return ngettext("No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see "
+                        "{count} step ({hidden} plumbing hidden).",
+                        "No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see "
+                        "{count} steps ({hidden} plumbing hidden).", total - hidden).format(
+            count=format_number(total - hidden), hidden=format_number(hidden))
+    if filtered and total:
+        return _("No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see all "
+                 "{count}.").format(count=format_number(total))
+    return _("No step yet: the run is still running.") if run.status == "running" else _("This run has no steps.")
 
 def _arrow_button(arrow: Qt.ArrowType, tip: Callable[[], str]) -> QToolButton:
     """A small arrow button of the find bar; its tip and accessible name say what it does."""
