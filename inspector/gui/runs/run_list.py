@@ -51,9 +51,9 @@ from .runs_model import (
 RUN_WIDTHS = (40, 140, 200, 100, 70, 130, 50, 64, 60)
 #: The title takes the room the other columns leave, never less than this: a narrow window scrolls
 #: the list sideways rather than cut every title to a few letters.
-TITLE_FLOOR_PX = 150
+TITLE_FLOOR_PX = 120
 #: Before that, the server's name gives up room down to this (it is elided; its tooltip is whole).
-SERVER_FLOOR_PX = 90
+SERVER_FLOOR_PX = 84
 #: Rows the list shows at least when the tab has the room (the splitter gives it that much).
 VISIBLE_RUNS = 10
 
