@@ -145,3 +145,30 @@ def test_the_running_bar_has_a_header_of_the_budget_spent_and_uses_the_whole_wid
     dark = {x for x in range(0, 300) for y in range(0, header_px) if image.pixelColor(x, y).lightness() < 90}
     assert len(dark) > 50
     assert header_px < track.top()
+
+
+def test_the_ending_is_said_whole_while_the_title_gives_way(qtbot) -> None:
+    """The selected operation's bar at 1024 px in German (about 475 px): the ending was cut at half
+    the line, "✗ fehlgeschlagen: Zeit überschri…", while the title still took room beside the
+    numbers. The ending now takes what the numbers leave; the title gives way first."""
+    from inspector.gui.language import switch_language
+
+    switch_language("de")
+    try:
+        bar = BudgetBar()
+        qtbot.addWidget(bar)
+        bar.resize(475, 44)
+        bar.set_title("tools/call slow_task @ Demo server")
+        bar.show_legs([Leg("tools/call", 4, 4000.0, None, "failed")], 4, "failed")  # its whole grant: timed out
+        bar.show()
+        qtbot.waitExposed(bar)
+        bar.grab()  # paints: header_shown is what the paint showed
+        left, end = bar.header_shown
+        assert end == bar.current_geometry().end_text == "✗ fehlgeschlagen: Zeit überschritten"
+        assert left.endswith("4,0 s von 4 s verbraucht")  # the numbers stay whole too
+        # Wide enough, the title is whole as before.
+        bar.resize(900, 44)
+        bar.grab()
+        assert bar.header_shown == ("tools/call slow_task @ Demo server — 4,0 s von 4 s verbraucht", end)
+    finally:
+        switch_language("en")

@@ -131,6 +131,8 @@ class BarPainter:
         self._legs: dict[int, _Leg] = {}
         self._deadline: tuple[tuple[float, float, float, str], QLineF, QPointF] | None = None
         self._tick_path: tuple[tuple[object, float, float], QPainterPath] | None = None
+        #: The header's two texts as the last paint showed them (left, right): tests read them.
+        self.header_shown: tuple[str, str] = ("", "")
 
     def restyle(self) -> None:
         """The widget's font or palette changed: make the fonts, metrics and rectangles again."""
@@ -303,29 +305,32 @@ class BarPainter:
         painter.drawPath(self._tick_path[1])
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
 
-    @staticmethod
-    def _paint_header(painter: QPainter, style: _Style, area: QRectF, state: BarState, geometry: BarGeometry,
+    def _paint_header(self, painter: QPainter, style: _Style, area: QRectF, state: BarState, geometry: BarGeometry,
                       title: str) -> None:
         """The header line: [title — ]spent of the budget at the left; the countdown or ending, bold, at the right."""
         flags = Qt.AlignmentFlag.AlignVCenter
         colour = {"ok": OK_DARK, "cancelled": CANCELLED, None: TEXT, UNRECORDED: TEXT}.get(state.ending, FAILED_DARK)
-        metrics = style.bold_metrics
-        end = metrics.elidedText(geometry.end_text, Qt.TextElideMode.ElideRight, area.width() / 2)
+        metrics, plain = style.bold_metrics, style.metrics
+        text = geometry.spent_text
+        # The ending ("✗ fehlgeschlagen: Zeit überschritten") is what happened: it takes what the
+        # numbers leave, and at least half the line; the title gives way first.
+        numbers = plain.horizontalAdvance(_("{title} — {spent}").format(title="…", spent=text) if title else text)
+        end_room = max(area.width() / 2, area.width() - numbers - 12)
+        end = metrics.elidedText(geometry.end_text, Qt.TextElideMode.ElideRight, end_room)
         painter.setFont(style.bold)
         painter.setPen(colour)
         painter.drawText(area, flags | Qt.AlignmentFlag.AlignRight, end)
         painter.setFont(style.font)
         painter.setPen(TEXT)
         room = area.width() - metrics.horizontalAdvance(end) - 12
-        plain = style.metrics
-        text = geometry.spent_text
         if title:
             # The title gives way first: the numbers are what the header is for.
             rest = _("{title} — {spent}").format(title="", spent=text)
             shown = plain.elidedText(title, Qt.TextElideMode.ElideRight, max(0.0, room - plain.horizontalAdvance(rest)))
             text = _("{title} — {spent}").format(title=shown, spent=text)
-        painter.drawText(area, flags | Qt.AlignmentFlag.AlignLeft,
-                         plain.elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, room)))
+        text = plain.elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, room))
+        painter.drawText(area, flags | Qt.AlignmentFlag.AlignLeft, text)
+        self.header_shown = (text, end)
 
 
 def _label_text(metrics: QFontMetricsF, rect: QRectF, choices: tuple[str, ...]) -> str:
