@@ -172,3 +172,27 @@ def test_the_ending_is_said_whole_while_the_title_gives_way(qtbot) -> None:
         assert bar.header_shown == ("tools/call slow_task @ Demo server — 4,0 s von 4 s verbraucht", end)
     finally:
         switch_language("en")
+
+
+def test_a_leg_s_bytes_are_a_number_of_the_reader_s_language(qtbot) -> None:
+    """The hover of a leg said "HTTP 200, 4970 Bytes empfangen" in German (and "4970 bytes" in
+    English) beside durations formatted for the reader: the count is formatted too."""
+    from inspector.gui.language import switch_language
+
+    bar = BudgetBar()
+    qtbot.addWidget(bar)
+    bar.resize(700, 44)
+    state = BarState(20)
+    state.leg_started("tools/call", 20, 0.0)
+    state.leg_finished("tools/call", 20, 1.0, "ok", 200, 4970)
+    state.finish(1.0, "ok")
+    bar.show_live(state, None)
+    bar.show()
+    qtbot.waitExposed(bar)
+    call = bar.current_geometry().segments[0]
+    assert "HTTP 200, 4,970 bytes received" in bar.tooltip_at(call.x + call.width / 2, 40)
+    switch_language("de")
+    try:
+        assert "HTTP 200, 4.970 Bytes empfangen" in bar.tooltip_at(call.x + call.width / 2, 40)
+    finally:
+        switch_language("en")
