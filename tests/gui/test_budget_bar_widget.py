@@ -196,3 +196,33 @@ def test_a_leg_s_bytes_are_a_number_of_the_reader_s_language(qtbot) -> None:
         assert "HTTP 200, 4.970 Bytes empfangen" in bar.tooltip_at(call.x + call.width / 2, 40)
     finally:
         switch_language("en")
+
+
+def test_progress_marks_near_the_deadline_do_not_write_over_its_label(qtbot) -> None:
+    """A tool reporting progress every 0.1 s until its grant ran out: the marks were painted through
+    the deadline's label ("Frist 3 s" under a row of triangles). The label now sits on the window's
+    colour over them: its pixels are those of the same bar without marks."""
+    from PySide6.QtCore import QRect
+
+    from inspector.gui.widgets.budget_state import ProgressMark
+
+    def bar_with(marks: int):
+        bar = BudgetBar()
+        qtbot.addWidget(bar)
+        bar.resize(475, 44)
+        state = BarState(3)
+        state.leg_started("tools/call", 3, 0.0)
+        state.marks.extend(ProgressMark(0.1 * step, step, None, "working") for step in range(1, marks + 1))
+        state.leg_finished("tools/call", 3, 3.0, "failed", 200, error_kind="timed_out")
+        state.finish(3.0, "timed_out")
+        bar.show_live(state, None)
+        bar.show()
+        qtbot.waitExposed(bar)
+        return bar
+
+    marked, plain = bar_with(29), bar_with(0)
+    assert len(marked.current_geometry().ticks) > 20
+    marked_image, plain_image = marked.grab().toImage(), plain.grab().toImage()
+    label = marked._painter._deadline[3].toAlignedRect() & QRect(0, 0, marked.width(), marked.height())
+    assert label.width() > 20
+    assert marked_image.copy(label) == plain_image.copy(label), "marks drawn over the deadline's label"

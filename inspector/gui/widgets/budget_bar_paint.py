@@ -129,7 +129,7 @@ class BarPainter:
         self._style: _Style | None = None
         self._track: _Track | None = None
         self._legs: dict[int, _Leg] = {}
-        self._deadline: tuple[tuple[float, float, float, str], QLineF, QPointF] | None = None
+        self._deadline: tuple[tuple[float, float, float, str], QLineF, QPointF, QRectF] | None = None
         self._tick_path: tuple[tuple[object, float, float], QPainterPath] | None = None
         #: The header's two texts as the last paint showed them (left, right): tests read them.
         self.header_shown: tuple[str, str] = ("", "")
@@ -182,8 +182,8 @@ class BarPainter:
         # What this frame drew is what the next one may reuse: a running leg's segment is new each
         # frame and drops out; an ended leg's stays while the layout keeps it.
         self._legs = legs
-        self._paint_deadline(painter, style, track.rect, state, geometry)
         self._paint_ticks(painter, track.rect, geometry)
+        self._paint_deadline(painter, style, track.rect, state, geometry)  # its label over the marks
         self._paint_header(painter, style, track.header, state, geometry, title)
         painter.end()
         return labels
@@ -277,11 +277,16 @@ class BarPainter:
         key = (geometry.deadline_x, track.left(), track.top(), label)
         if self._deadline is None or self._deadline[0] != key:
             x = track.left() + geometry.deadline_x
-            text_width = style.small_metrics.horizontalAdvance(label)
-            self._deadline = (key, QLineF(x, track.top() - 3, x, track.bottom() + 1),
-                              QPointF(max(0.0, x - text_width - 3), track.top() - 4))
+            metrics = style.small_metrics
+            text_width = metrics.horizontalAdvance(label)
+            at = QPointF(max(0.0, x - text_width - 3), track.top() - 4)
+            self._deadline = (key, QLineF(x, track.top() - 3, x, track.bottom() + 1), at,
+                              QRectF(at.x() - 1, at.y() - metrics.ascent(), text_width + 2,
+                                     metrics.ascent() + metrics.descent()))
         painter.setPen(_DEADLINE_PEN)
         painter.drawLine(self._deadline[1])
+        # On the window's colour: progress marks near the deadline (a chatty tool) are under it, not through it.
+        painter.fillRect(self._deadline[3], style.window)
         painter.setPen(_DEADLINE_TEXT)
         painter.drawText(self._deadline[2], label)
 
