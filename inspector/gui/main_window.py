@@ -177,8 +177,8 @@ class MainWindow(QMainWindow):
         self._action(menu, lambda: _("&Settings…"), self.open_settings)
         self._action(menu, lambda: _("&Quit"), self.close, QKeySequence(QKeySequence.StandardKey.Quit))
         menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&Run"))
-        self.run_action = self._action(menu, lambda: _("&Run the tool"), self.workbench.run_current_tool,
-                                       [QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
+        self.run_action = self._action(menu, lambda: _("&Run the tool"), lambda: self._in_workbench(
+            room.Workbench.run_current_tool), [QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
         self.cancel_action = self._action(menu, lambda: _("&Cancel the selected operation"),
                                           self.workbench.cancel_current, QKeySequence(Qt.Key.Key_Escape))
         for action in (self.run_action, self.cancel_action):

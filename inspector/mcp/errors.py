@@ -288,7 +288,7 @@ class McpTransportError(Exception):
     @classmethod
     def rpc_error(cls, server: str, method: str, code: int, message: str, *, data: Any = None,
                   http_status: int | None = None) -> McpTransportError:
-        detail = sanitize_remote_text(message)
+        detail = _inside_a_sentence(sanitize_remote_text(message))
         params: dict[str, object] = {"server": server, "method": method, "code": code, "detail": detail}
         worded = _worded_rpc_error(code, data, params)
         if worded is not None:
@@ -445,6 +445,12 @@ def _listed(value: Any) -> str:
     if isinstance(value, dict):
         return _listed(list(value))
     return "(none)"
+
+
+def _inside_a_sentence(text: str) -> str:
+    """A server's message placed inside one of our sentences, which ends it: its own full stop
+    goes (the sentence ended in "text.."); an ellipsis ("...") stays as it is."""
+    return text[:-1].rstrip() if text.endswith(".") and not text.endswith("..") else text
 
 
 def _worded_rpc_error(code: int, data: Any, params: dict[str, object]) -> str | None:

@@ -145,3 +145,84 @@ def test_the_running_bar_has_a_header_of_the_budget_spent_and_uses_the_whole_wid
     dark = {x for x in range(0, 300) for y in range(0, header_px) if image.pixelColor(x, y).lightness() < 90}
     assert len(dark) > 50
     assert header_px < track.top()
+
+
+def test_the_ending_is_said_whole_while_the_title_gives_way(qtbot) -> None:
+    """The selected operation's bar at 1024 px in German (about 475 px): the ending was cut at half
+    the line, "✗ fehlgeschlagen: Zeit überschri…", while the title still took room beside the
+    numbers. The ending now takes what the numbers leave; the title gives way first."""
+    from inspector.gui.language import switch_language
+
+    switch_language("de")
+    try:
+        bar = BudgetBar()
+        qtbot.addWidget(bar)
+        bar.resize(475, 44)
+        bar.set_title("tools/call slow_task @ Demo server")
+        bar.show_legs([Leg("tools/call", 4, 4000.0, None, "failed")], 4, "failed")  # its whole grant: timed out
+        bar.show()
+        qtbot.waitExposed(bar)
+        bar.grab()  # paints: header_shown is what the paint showed
+        left, end = bar.header_shown
+        assert end == bar.current_geometry().end_text == "✗ fehlgeschlagen: Zeit überschritten"
+        assert left.endswith("4,0 s von 4 s verbraucht")  # the numbers stay whole too
+        # Wide enough, the title is whole as before.
+        bar.resize(900, 44)
+        bar.grab()
+        assert bar.header_shown == ("tools/call slow_task @ Demo server — 4,0 s von 4 s verbraucht", end)
+    finally:
+        switch_language("en")
+
+
+def test_a_leg_s_bytes_are_a_number_of_the_reader_s_language(qtbot) -> None:
+    """The hover of a leg said "HTTP 200, 4970 Bytes empfangen" in German (and "4970 bytes" in
+    English) beside durations formatted for the reader: the count is formatted too."""
+    from inspector.gui.language import switch_language
+
+    bar = BudgetBar()
+    qtbot.addWidget(bar)
+    bar.resize(700, 44)
+    state = BarState(20)
+    state.leg_started("tools/call", 20, 0.0)
+    state.leg_finished("tools/call", 20, 1.0, "ok", 200, 4970)
+    state.finish(1.0, "ok")
+    bar.show_live(state, None)
+    bar.show()
+    qtbot.waitExposed(bar)
+    call = bar.current_geometry().segments[0]
+    assert "HTTP 200, 4,970 bytes received" in bar.tooltip_at(call.x + call.width / 2, 40)
+    switch_language("de")
+    try:
+        assert "HTTP 200, 4.970 Bytes empfangen" in bar.tooltip_at(call.x + call.width / 2, 40)
+    finally:
+        switch_language("en")
+
+
+def test_progress_marks_near_the_deadline_do_not_write_over_its_label(qtbot) -> None:
+    """A tool reporting progress every 0.1 s until its grant ran out: the marks were painted through
+    the deadline's label ("Frist 3 s" under a row of triangles). The label now sits on the window's
+    colour over them: its pixels are those of the same bar without marks."""
+    from PySide6.QtCore import QRect
+
+    from inspector.gui.widgets.budget_state import ProgressMark
+
+    def bar_with(marks: int):
+        bar = BudgetBar()
+        qtbot.addWidget(bar)
+        bar.resize(475, 44)
+        state = BarState(3)
+        state.leg_started("tools/call", 3, 0.0)
+        state.marks.extend(ProgressMark(0.1 * step, step, None, "working") for step in range(1, marks + 1))
+        state.leg_finished("tools/call", 3, 3.0, "failed", 200, error_kind="timed_out")
+        state.finish(3.0, "timed_out")
+        bar.show_live(state, None)
+        bar.show()
+        qtbot.waitExposed(bar)
+        return bar
+
+    marked, plain = bar_with(29), bar_with(0)
+    assert len(marked.current_geometry().ticks) > 20
+    marked_image, plain_image = marked.grab().toImage(), plain.grab().toImage()
+    label = marked._painter._deadline[3].toAlignedRect() & QRect(0, 0, marked.width(), marked.height())
+    assert label.width() > 20
+    assert marked_image.copy(label) == plain_image.copy(label), "marks drawn over the deadline's label"

@@ -81,3 +81,36 @@ def test_the_tabs_grow_back_when_the_room_comes_back_and_follow_their_names(qtbo
     QApplication.processEvents()
     assert not bar.is_cut(0) and bar.tabRect(0).width() == bar.tabSizeHint(0).width()
     assert within(tabs)
+
+
+def test_names_changed_while_hidden_are_laid_out_when_shown_again(qtbot) -> None:
+    """The language switched while the Runs tab was not shown: the step detail's tabs got their
+    German names, then the step was shown again (setTabVisible with each tab's visibility as it
+    was). Qt's setTabVisible clears the tab bar's pending layout when nothing changes, so shown
+    again the tabs kept their English widths: "Res…", "N…" (Netzwerk in the width of Wire) with
+    room to spare."""
+    from PySide6.QtWidgets import QTabWidget
+
+    outer = QTabWidget()
+    qtbot.addWidget(outer)
+    tabs = FittedTabs()
+    for name in NAMES:
+        tabs.addTab(QLabel(name), name)
+    outer.addTab(QLabel("elsewhere"), "Elsewhere")
+    outer.addTab(tabs, "Here")
+    outer.setCurrentWidget(tabs)
+    outer.resize(900, 200)
+    outer.show()
+    qtbot.waitExposed(outer)
+    outer.setCurrentIndex(0)  # the tabs are hidden now
+    german = ["Resultat", "Argumente", "Strukturiert", "Server", "Netzwerk", "stderr", "Rohdaten"]
+    for index, name in enumerate(german):
+        tabs.setTabText(index, name)
+    for index in range(tabs.count()):
+        tabs.setTabVisible(index, tabs.isTabVisible(index))  # the step shown again: nothing changes
+    outer.setCurrentWidget(tabs)
+    QApplication.processEvents()
+    bar = tabs.bar
+    assert not any(bar.is_cut(index) for index in range(bar.count()))
+    assert [bar.tabRect(index).width() for index in range(bar.count())] == [
+        bar.tabSizeHint(index).width() for index in range(bar.count())]

@@ -355,3 +355,22 @@ def test_a_docstring_description_reads_as_one_paragraph_in_the_tool_title(make_w
     assert window.workbench.tool_title.text() == (
         "log_to_listeners — Send one log message to every session, honouring its level. Returns: a count.")
     assert "\n        honouring" in window.workbench.tool_title.toolTip().replace("&nbsp;", " ")
+
+
+def test_ctrl_enter_outside_the_workbench_runs_where_the_operation_is_seen(qtbot, make_window, demo_server) -> None:
+    """Ctrl+Enter pressed while the Runs tab was shown (the focus in its search) started the
+    Workbench's tool out of sight: no operation, no budget bar, only a new row in the list. The
+    operation now starts in the Workbench, shown with its bar."""
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "echo")
+    window.workbench.arguments.set_arguments({"text": "from the Runs tab"})
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)  # a shortcut is the active window's
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    tab.search.setFocus()
+    qtbot.keyClick(tab.search, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    task = window.workbench.operations.current
+    assert task is not None and task.title == "tools/call echo"
+    assert window.tabs.currentWidget() is window.workbench
+    assert finished(qtbot, task).status == "ok"

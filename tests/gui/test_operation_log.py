@@ -240,3 +240,18 @@ def test_the_log_header_says_a_server_did_not_answer_yet_or_its_stream_broke() -
         assert listener_sentence("No such host", never).startswith("No such host antwortete noch nicht;")
     finally:
         switch_language("en")
+
+
+def test_a_cancelled_call_s_result_pane_starts_with_what_the_server_logged(qtbot, make_window, demo_server) -> None:
+    """A cancelled call has no result text of its own: the pane's text began with two empty lines
+    (the separator from a result that is not there) before the server's log lines."""
+    AppSettings().server_log_level = "info"
+    window = make_window((demo_server.url, "Demo server"))
+    assert window.workbench.tools.select_tool("hang")
+    task = window.workbench.run_current_tool()
+    qtbot.waitUntil(lambda: bool(tagged(window, task)), timeout=10000)
+    task.cancel()
+    assert finished(qtbot, task).status == "cancelled"
+    window.workbench.operations.select(task)
+    text = window.workbench.result.text.toPlainText()
+    assert text.startswith("Server log (info): hang: request "), repr(text[:80])

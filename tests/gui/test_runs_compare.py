@@ -211,3 +211,45 @@ def test_a_call_with_no_recorded_outcome_says_so_in_the_comparison(qtbot, make_w
                           env={**os.environ, "RUN_INSPECTOR_DB": str(resolve_db_path())})
     (row,) = [line for line in done.stdout.splitlines() if line.count(unrecorded) == 2]
     assert " slow " in row
+
+
+def test_a_failed_sides_outcome_and_duration_fit_their_column_in_german(qtbot, make_window, demo_server) -> None:
+    """A call that timed out beside one the user cancelled: the first side's cell is bold (the
+    outcome differs) and in German reads "fehlgeschlagen · 1,0 s", wider than the runs' column was
+    (170 px): its duration was cut to "fehlgeschlagen · 1,…" with nothing to hover. The two runs'
+    columns now widen to their cells."""
+    from PySide6.QtGui import QFontMetrics
+
+    from tests.gui.test_screenshots import finished
+
+    window = make_window((demo_server.url, "Demo server"), budget_s=1)
+    assert window.workbench.tools.select_tool("hang")
+    timed_out = window.workbench.run_current_tool()
+    assert finished(qtbot, timed_out).status == "failed"
+    cancelled = window.workbench.run_current_tool()
+    qtbot.wait(300)
+    cancelled.cancel()
+    assert finished(qtbot, cancelled).status == "cancelled"
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: tab.runs.row_of(cancelled.outcome.run_id) is not None)
+    switch_language("de")
+    try:
+        dialog = open_compare(qtbot, tab, [timed_out.outcome.run_id, cancelled.outcome.run_id])
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        model, view = dialog.model, dialog.view
+        for column in ("first", "second"):
+            number = CompareModel.COLUMNS.index(column)
+            [text] = cells(model, column)
+            font = model.index(0, number).data(Qt.ItemDataRole.FontRole) or view.font()
+            style = view.style()
+            icon = style.pixelMetric(style.PixelMetric.PM_SmallIconSize)
+            margin = style.pixelMetric(style.PixelMetric.PM_FocusFrameHMargin) + 1  # each side of icon and text
+            needed = QFontMetrics(font).horizontalAdvance(text) + icon + 4 * margin
+            assert view.columnWidth(number) >= needed, (column, text, view.columnWidth(number), needed)
+        assert cells(model, "first")[0].startswith("fehlgeschlagen · ")
+        assert save(dialog, "compare-failed-beside-cancelled-de").exists()
+    finally:
+        switch_language("en")

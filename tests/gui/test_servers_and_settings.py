@@ -265,3 +265,30 @@ def test_no_sign_is_left_alone_on_the_last_line_of_the_empty_servers_panel(qtbot
             assert all(len(line) > 2 for line in lines), lines
     finally:
         switch_language("en")
+
+
+def test_a_language_chosen_in_the_settings_fits_the_dialog_and_formats_its_numbers(qtbot) -> None:
+    """Deutsch chosen in the open dialog (shown at once): the dialog kept its English width, so the
+    form, wider in German (a check box's words do not wrap), was clipped at the right edge without
+    a scroll bar ("…, aufgerundet auf" and no more), and the longest answer still read "1,024"."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from inspector.gui.language import switch_language
+    from inspector.i18n import current_language
+
+    settings = AppSettings()
+    dialog = SettingsDialog(settings, "/tmp/runs.db")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    try:
+        dialog.language.setCurrentIndex(dialog.language.findData("de"))
+        assert current_language() == "de"
+        qtbot.wait(50)  # the layouts settle
+        scroll = dialog.findChild(QScrollArea)
+        assert scroll.widget().width() <= scroll.viewport().width(), "the form is cut at the right"
+        assert dialog.sampling_tokens.tokens.text() == "1.024"
+        dialog.reject()
+        assert current_language() == "en"
+    finally:
+        switch_language("en")

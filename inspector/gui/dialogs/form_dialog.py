@@ -32,13 +32,22 @@ def finish_form(dialog: QDialog, form: QFormLayout) -> QDialogButtonBox:
     layout = QVBoxLayout(dialog)
     layout.addWidget(scroll, 1)
     layout.addWidget(buttons)
-    margins = layout.contentsMargins()
-    # As wide as the form needs (a check box's words do not wrap), with room for the scroll bar.
-    inner = max(DIALOG_WIDTH - margins.left() - margins.right(), content.minimumSizeHint().width())
-    width = inner + margins.left() + margins.right() + scroll.verticalScrollBar().sizeHint().width()
+    width = form_width(dialog)
     dialog.resize(width, form_height(dialog, width))
     dialog.installEventFilter(_WhenShown(dialog))
     return buttons
+
+
+def form_width(dialog: QDialog) -> int:
+    """The width a dialog made by :func:`finish_form` needs: as wide as the form needs (a check box's
+    words do not wrap), at least :data:`DIALOG_WIDTH`, with room for the scroll bar."""
+    layout = dialog.layout()
+    scroll = dialog.findChild(QScrollArea, options=Qt.FindChildOption.FindDirectChildrenOnly)
+    content = scroll.widget()
+    content.layout().activate()
+    margins = layout.contentsMargins()
+    inner = max(DIALOG_WIDTH - margins.left() - margins.right(), content.minimumSizeHint().width())
+    return inner + margins.left() + margins.right() + scroll.verticalScrollBar().sizeHint().width()
 
 
 def form_height(dialog: QDialog, width: int | None = None) -> int:
@@ -98,4 +107,4 @@ def _scroll_bar_as_needed(dialog: QDialog) -> None:
     scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
 
 
-__all__ = ["DIALOG_WIDTH", "finish_form", "fit_form", "form_height"]
+__all__ = ["DIALOG_WIDTH", "finish_form", "fit_form", "form_height", "form_width"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -24,13 +24,13 @@ from inspector.i18n.formatting import format_number, format_seconds
 from inspector.mcp import DEFAULT_BUDGET_SECONDS, LOG_LEVELS, MAXIMUM_BUDGET_SECONDS, MINIMUM_LEG_SECONDS
 from inspector.store.secrets import SecretKeeper, system_secret_keeper
 
-from ..language import switch_language, translated, translated_item
+from ..language import on_language_changed, switch_language, translated, translated_item
 from ..settings import AppSettings
 from ..team_settings import TeamSettings
 from ..widgets.accessibility import label_combo
 from ..widgets.budget_field import BudgetField
 from ..widgets.hints import mark_hint, readable_placeholders
-from .form_dialog import finish_form
+from .form_dialog import finish_form, fit_form, form_width
 from .sampling_tokens import SamplingTokensField
 from .team_fields import TeamFields
 
@@ -140,6 +140,14 @@ class SettingsDialog(QDialog):
         form.addRow(translated(QLabel(), "setText", lambda: _("Trace receiver (OTLP)")), self._receiver_column())
         finish_form(self, form)
         readable_placeholders(self)  # after the form is the dialog's: it looks among its children
+        on_language_changed(self, self._new_language_shown)
+
+    def _new_language_shown(self) -> None:
+        """After the words of the language just chosen (its slot comes after theirs): its numbers
+        ("1.024"), and a width its longer words fit in (the form is clipped at the right, not scrolled)."""
+        self.setLocale(QLocale())
+        self.resize(form_width(self), self.height())
+        fit_form(self)
 
     def _receiver_column(self) -> QVBoxLayout:
         self.receiver_port = QSpinBox()

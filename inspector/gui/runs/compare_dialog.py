@@ -169,6 +169,13 @@ class CompareDialog(QDialog):
                                   (self.second_label, self.runs[1] if self.runs else None, 1)):
             label.setText(run_line(run, place) if run else "")
         self._row_chosen(self.view.currentIndex(), QModelIndex())
+        self._fit_run_columns()
+
+    def _fit_run_columns(self) -> None:
+        """The two runs' columns at least as wide as their cells: an outcome that differs is bold, and
+        German "✗ fehlgeschlagen · 3,0 s" in bold is wider than the columns' first width."""
+        for column in (CompareModel.COLUMNS.index("first"), CompareModel.COLUMNS.index("second")):
+            self.view.setColumnWidth(column, max(self.view.columnWidth(column), self.view.sizeHintForColumn(column)))
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802
         if self.job is not None:

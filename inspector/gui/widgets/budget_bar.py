@@ -168,6 +168,11 @@ class BudgetBar(QWidget):
     def _track_rect(self) -> QRectF:
         return self._painter.track(self).rect
 
+    @property
+    def header_shown(self) -> tuple[str, str]:
+        """The header's two texts as the last paint showed them: [title — ]spent, and the countdown or ending."""
+        return self._painter.header_shown
+
     def paintEvent(self, event: object) -> None:  # noqa: N802
         self.frames += 1
         geometry = self.current_geometry()

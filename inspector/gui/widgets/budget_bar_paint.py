@@ -129,8 +129,10 @@ class BarPainter:
         self._style: _Style | None = None
         self._track: _Track | None = None
         self._legs: dict[int, _Leg] = {}
-        self._deadline: tuple[tuple[float, float, float, str], QLineF, QPointF] | None = None
+        self._deadline: tuple[tuple[float, float, float, str], QLineF, QPointF, QRectF] | None = None
         self._tick_path: tuple[tuple[object, float, float], QPainterPath] | None = None
+        #: The header's two texts as the last paint showed them (left, right): tests read them.
+        self.header_shown: tuple[str, str] = ("", "")
 
     def restyle(self) -> None:
         """The widget's font or palette changed: make the fonts, metrics and rectangles again."""
@@ -180,8 +182,8 @@ class BarPainter:
         # What this frame drew is what the next one may reuse: a running leg's segment is new each
         # frame and drops out; an ended leg's stays while the layout keeps it.
         self._legs = legs
-        self._paint_deadline(painter, style, track.rect, state, geometry)
         self._paint_ticks(painter, track.rect, geometry)
+        self._paint_deadline(painter, style, track.rect, state, geometry)  # its label over the marks
         self._paint_header(painter, style, track.header, state, geometry, title)
         painter.end()
         return labels
@@ -275,11 +277,16 @@ class BarPainter:
         key = (geometry.deadline_x, track.left(), track.top(), label)
         if self._deadline is None or self._deadline[0] != key:
             x = track.left() + geometry.deadline_x
-            text_width = style.small_metrics.horizontalAdvance(label)
-            self._deadline = (key, QLineF(x, track.top() - 3, x, track.bottom() + 1),
-                              QPointF(max(0.0, x - text_width - 3), track.top() - 4))
+            metrics = style.small_metrics
+            text_width = metrics.horizontalAdvance(label)
+            at = QPointF(max(0.0, x - text_width - 3), track.top() - 4)
+            self._deadline = (key, QLineF(x, track.top() - 3, x, track.bottom() + 1), at,
+                              QRectF(at.x() - 1, at.y() - metrics.ascent(), text_width + 2,
+                                     metrics.ascent() + metrics.descent()))
         painter.setPen(_DEADLINE_PEN)
         painter.drawLine(self._deadline[1])
+        # On the window's colour: progress marks near the deadline (a chatty tool) are under it, not through it.
+        painter.fillRect(self._deadline[3], style.window)
         painter.setPen(_DEADLINE_TEXT)
         painter.drawText(self._deadline[2], label)
 
@@ -303,29 +310,32 @@ class BarPainter:
         painter.drawPath(self._tick_path[1])
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
 
-    @staticmethod
-    def _paint_header(painter: QPainter, style: _Style, area: QRectF, state: BarState, geometry: BarGeometry,
+    def _paint_header(self, painter: QPainter, style: _Style, area: QRectF, state: BarState, geometry: BarGeometry,
                       title: str) -> None:
         """The header line: [title — ]spent of the budget at the left; the countdown or ending, bold, at the right."""
         flags = Qt.AlignmentFlag.AlignVCenter
         colour = {"ok": OK_DARK, "cancelled": CANCELLED, None: TEXT, UNRECORDED: TEXT}.get(state.ending, FAILED_DARK)
-        metrics = style.bold_metrics
-        end = metrics.elidedText(geometry.end_text, Qt.TextElideMode.ElideRight, area.width() / 2)
+        metrics, plain = style.bold_metrics, style.metrics
+        text = geometry.spent_text
+        # The ending ("✗ fehlgeschlagen: Zeit überschritten") is what happened: it takes what the
+        # numbers leave, and at least half the line; the title gives way first.
+        numbers = plain.horizontalAdvance(_("{title} — {spent}").format(title="…", spent=text) if title else text)
+        end_room = max(area.width() / 2, area.width() - numbers - 12)
+        end = metrics.elidedText(geometry.end_text, Qt.TextElideMode.ElideRight, end_room)
         painter.setFont(style.bold)
         painter.setPen(colour)
         painter.drawText(area, flags | Qt.AlignmentFlag.AlignRight, end)
         painter.setFont(style.font)
         painter.setPen(TEXT)
         room = area.width() - metrics.horizontalAdvance(end) - 12
-        plain = style.metrics
-        text = geometry.spent_text
         if title:
             # The title gives way first: the numbers are what the header is for.
             rest = _("{title} — {spent}").format(title="", spent=text)
             shown = plain.elidedText(title, Qt.TextElideMode.ElideRight, max(0.0, room - plain.horizontalAdvance(rest)))
             text = _("{title} — {spent}").format(title=shown, spent=text)
-        painter.drawText(area, flags | Qt.AlignmentFlag.AlignLeft,
-                         plain.elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, room)))
+        text = plain.elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, room))
+        painter.drawText(area, flags | Qt.AlignmentFlag.AlignLeft, text)
+        self.header_shown = (text, end)
 
 
 def _label_text(metrics: QFontMetricsF, rect: QRectF, choices: tuple[str, ...]) -> str:

@@ -301,7 +301,7 @@ def _leg_tooltip(leg: LegState, spent: float) -> str:
     status = _("no answer") if leg.http_status is None else str(leg.http_status)
     return _("{method}: {state}\ngrant {grant}, spent {spent}\nHTTP {status}, {bytes} bytes received").format(
         method=leg.method, state=words, grant=grant, spent=format_seconds(spent), status=status,
-        bytes=leg.bytes_received)
+        bytes=format_number(leg.bytes_received))
 
 
 def outcome_and_kind(state: BarState) -> tuple[str, str | None]:

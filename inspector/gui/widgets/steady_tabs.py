@@ -32,6 +32,12 @@ class SteadyTabs(QTabWidget):
         return (self.size().toTuple(), bar.sizeHint().toTuple(), bar.minimumSizeHint().toTuple(),
                 bar.isVisibleTo(self), self.count(), self.tabPosition(), self.documentMode(), corners)
 
+    def setTabVisible(self, index: int, visible: bool) -> None:  # noqa: N802 - Qt's name
+        """Only a change: Qt's tab bar, told a tab's visibility as it is, forgets a layout it still
+        owes (tab names changed while it was hidden, by a switch of language, kept the old widths)."""
+        if self.isTabVisible(index) != visible:
+            super().setTabVisible(index, visible)
+
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
             key = self._layout_key()

@@ -108,8 +108,9 @@ class ResultView(QWidget):
         self.sentence.setText(label_text("\n".join(lines), 10_000))  # the error names what the server said
         exchanges = server_exchange_lines(record.step.to_payload())
         text = self._text(task)
-        # A server's text, shown as characters (an override is not obeyed) and bounded like the step detail.
-        self.text.setPlainText(clip_text(text + ("\n\n" + "\n".join(exchanges) if exchanges else "")))
+        # A server's text, shown as characters (an override is not obeyed) and bounded like the step detail;
+        # a call with no text of its own (cancelled) starts with what the server logged, not with blank lines.
+        self.text.setPlainText(clip_text("\n\n".join(part for part in (text, "\n".join(exchanges)) if part)))
         structured = getattr(record.result, "structured_content", None)
         if isinstance(structured, dict) and structured:
             fill_structure(self.structure.invisibleRootItem(), structured)

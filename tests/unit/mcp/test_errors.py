@@ -170,3 +170,11 @@ def test_timed_out_says_the_grant_and_why_it_was_larger_than_what_remained():
 def test_timed_out_when_the_grant_is_what_remained():
     text = McpTransportError.timed_out(SERVER, "tools/call", 20, 12, remaining_s=12.0).message
     assert "within the 12 s left of the 20-second budget" in text and "whole seconds" not in text
+
+
+def test_a_server_message_ending_in_a_full_stop_ends_the_sentence_once():
+    """prompts/get without a required argument: the demo server says "summarize needs the argument
+    text." and the sentence around it ended in "text..": the server's full stop now goes."""
+    error = McpTransportError.rpc_error(SERVER, "prompts/get", -32602, "summarize needs the argument text.")
+    assert error.message.endswith("-32602: summarize needs the argument text.")
+    assert McpTransportError.rpc_error(SERVER, "tools/call", 1, "no stop").message.endswith(": no stop.")
