@@ -37,6 +37,14 @@ def tool_with_plumbing(path):
     return path
 
 
+def empty_note_in(tab, language: str) -> str:
+    """The note over the (empty) timeline, said in ``language``."""
+    switch_language(language)
+    pane = tab.timeline_pane
+    assert tab.timeline.rowCount() == 0 and pane.empty_note.isVisibleTo(pane)
+    return pane.empty_note.text()
+
+
 def test_a_filter_counts_the_plumbing_it_matches_and_hides(qtbot, make_window) -> None:
     run_id = imported_agent_run("traceloop.jsonl")
     _window, tab = open_run(qtbot, make_window, run_id)
@@ -56,9 +64,8 @@ def test_a_filter_matching_only_hidden_plumbing_says_so(qtbot, make_window, tmp_
     try:
         for language, said in (("en", "tick “Show plumbing” to see 2 steps"),
                                ("de", "„Infrastruktur anzeigen“")):
-            switch_language(language)
-            assert tab.timeline.rowCount() == 0 and pane.empty_note.isVisibleTo(pane)
-            assert said in pane.empty_note.text() and "matches the filters" not in pane.empty_note.text()
+            note = empty_note_in(tab, language)
+            assert said in note and "matches the filters" not in note
         switch_language("en")
         pane.plumbing_toggle.setChecked(True)
         assert tab.timeline.rowCount() == 2 and not pane.empty_note.isVisibleTo(pane)
@@ -77,9 +84,8 @@ def test_no_match_counts_the_steps_the_unfiltered_timeline_shows_with_its_plumbi
     try:
         for language, said in (("en", "Choose “Every outcome” and “Every kind” to see 7 steps (7 plumbing hidden)."),
                                ("de", "um 7 Schritte zu sehen (7 Infrastruktur-Spans ausgeblendet).")):
-            switch_language(language)
-            assert tab.timeline.rowCount() == 0 and pane.empty_note.isVisibleTo(pane)
-            assert pane.empty_note.text().endswith(said), pane.empty_note.text()
+            note = empty_note_in(tab, language)
+            assert note.endswith(said), note
         switch_language("en")
         pane.plumbing_toggle.setChecked(True)  # nothing hidden: every step of the run
         assert pane.empty_note.text().endswith("to see all 14.")

@@ -366,7 +366,6 @@ class TimelinePane(QWidget):
         self._go_to_match(-1)
 
 
-
 def empty_note_text(run: RunRecord, *, filtered: bool, total: int, hidden: int, matched_plumbing: int) -> str:
     """Why the timeline of ``run`` (``total`` steps, ``hidden`` of them plumbing that is hidden) shows
     no row; ``matched_plumbing``: the hidden plumbing the filters match."""
@@ -385,6 +384,7 @@ def empty_note_text(run: RunRecord, *, filtered: bool, total: int, hidden: int, 
         return _("No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see all "
                  "{count}.").format(count=format_number(total))
     return _("No step yet: the run is still running.") if run.status == "running" else _("This run has no steps.")
+
 
 def _arrow_button(arrow: Qt.ArrowType, tip: Callable[[], str]) -> QToolButton:
     """A small arrow button of the find bar; its tip and accessible name say what it does."""
