@@ -7,6 +7,10 @@ from inspector.runs import ToolOutcome
 from .model import ModelRequest, ModelTurn, TextListener, ToolCall
 from .scenario import Scenario, ScriptedRound
 
+NOT_DONE = "I could not do all that was asked: {tools} did not work."
+"""The scripted model's last answer instead of the scenario's ``final`` when a tool did not work
+(the model's words, like the scenario's: not translated)."""
+
 
 class ScriptedModel:
     """A model that answers from a :class:`Scenario` instead of thinking.
@@ -14,7 +18,10 @@ class ScriptedModel:
     Each round it plays the next scripted round. When calls of the previous round failed (or were
     cancelled on their own), the round that asked for them says what to do: ``continue`` with the
     script, ``retry`` the calls that did not work (at most ``retries`` times), or ``stop`` with the
-    scenario's ``give_up`` answer. When the script is over it answers ``final`` with no calls.
+    scenario's ``give_up`` answer. When the script is over it answers ``final`` with no calls, unless
+    a call did not work and no later call of that tool did: then it says so (:data:`NOT_DONE`)
+    rather than claim the scripted result (a run against a server that is down must not end
+    "Done: the sum is 42").
     """
 
     def __init__(self, scenario: Scenario) -> None:
@@ -24,6 +31,8 @@ class ScriptedModel:
         self._last: ScriptedRound | None = None
         self._retries_left = 0
         self._ids = 0
+        #: The tools whose last call failed or was cancelled, in the order they first did.
+        self._not_working: dict[str, None] = {}
 
     async def respond(self, request: ModelRequest, on_text: TextListener | None = None) -> ModelTurn:
         """The next scripted answer; its text is told to ``on_text`` once, whole (nothing streams)."""
@@ -36,6 +45,11 @@ class ScriptedModel:
         last = self._last
         failed = [item for item in request.feedback if item.outcome is ToolOutcome.FAILED]
         cancelled = [item for item in request.feedback if item.outcome is ToolOutcome.CANCELLED]
+        for item in request.feedback:
+            if item.outcome in (ToolOutcome.FAILED, ToolOutcome.CANCELLED):
+                self._not_working[item.call.name] = None
+            else:
+                self._not_working.pop(item.call.name, None)
         if last is not None and (failed or cancelled):
             reaction = last.on_cancel if cancelled else last.on_failure
             if reaction == "stop":
@@ -47,6 +61,10 @@ class ScriptedModel:
                 return self._turn(f"That did not work; I will try {names} again.",
                                   [(call.name, call.arguments) for call in again])
         if self._next >= len(self.scenario.rounds):
+            if self._not_working:
+                *others, last_tool = self._not_working
+                tools = f"{', '.join(others)} and {last_tool}" if others else last_tool
+                return self._answer(NOT_DONE.format(tools=tools))
             return self._answer(self.scenario.final)
         scripted = self.scenario.rounds[self._next]
         self._next += 1

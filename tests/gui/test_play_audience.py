@@ -4,6 +4,7 @@ in English and in German (a server that is not running, the result of a call).""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QRect, Qt
 
 from inspector.gui.language import switch_language
 from inspector.gui.play.steps_model import COLUMNS
@@ -88,6 +89,7 @@ def test_a_scenario_file_with_a_mistake_says_so_and_plays_once_corrected(qtbot, 
     import json
 
     window = make_window()
+    window.resize(1024, 768)  # a small screen: the status below wraps to three lines
     room = window.play.room
     window.tabs.setCurrentWidget(room)
     mine = {"scenario": 1, "name": "mine", "description": "Echo once.", "prompt": "p",
@@ -115,6 +117,17 @@ def test_a_scenario_file_with_a_mistake_says_so_and_plays_once_corrected(qtbot, 
     assert run is not None and room.choices.description.text() == "Echo once."
     qtbot.waitUntil(lambda: not run.running, timeout=30000)
     assert run.status == "ok", run.error
+    # Broken again: the steps still shown are said to be the run's played before, not this Play's.
+    path.write_text("{")
+    assert room.play() is None and room.model.rowCount() > 0
+    assert room.status.text() == ("Nothing was played: the scenario file has a mistake, said above. Correct it "
+                                  "and press Play again. The steps below are still those of the run played before.")
+    # In a 1024 px window that takes three lines: all of them show (the row grows; its buttons are shorter).
+    status = room.status
+    needed = status.fontMetrics().boundingRect(QRect(0, 0, status.contentsRect().width(), 10_000),
+                                               Qt.TextFlag.TextWordWrap, status.text()).height()
+    assert needed > 2 * status.fontMetrics().lineSpacing()
+    qtbot.waitUntil(lambda: status.contentsRect().height() >= needed)
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

@@ -143,7 +143,11 @@ class PlayRoom(QWidget):
         try:
             job = self.choices.job()
         except ChoiceError as exc:
-            self.status.setText(str(exc))
+            problem = str(exc)
+            if self.model.rowCount():  # the run played before still shows: say whose steps they are
+                problem = _("{problem} The steps below are still those of the run played before.").format(
+                    problem=problem)
+            self.status.setText(problem)
             return None
         mailbox = Mailbox()
         run = PlayRun(mailbox, job.title)  # listening before the worker can report

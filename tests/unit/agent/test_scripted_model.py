@@ -59,7 +59,25 @@ def test_after_a_failure_stop_gives_up():
     model = ScriptedModel(scenario(on_failure="stop"))
     first = ask(model, 1)
     assert ask(model, 2, fed(first, ToolResult.error("no"))).content == "Giving up."
-    assert ask(model, 3).content == "Finished."  # nothing more is scripted after giving up
+    assert ask(model, 3).tool_calls == ()  # nothing more is scripted after giving up
+
+
+def test_the_final_answer_is_not_claimed_when_a_tool_did_not_work():
+    """A run against a server that is down went on through every round (``continue``): its last
+    answer says which tools did not work instead of the scripted result."""
+    model = ScriptedModel(scenario())
+    first = ask(model, 1)
+    second = ask(model, 2, fed(first, ToolResult.error("unreachable")))
+    last = ask(model, 3, fed(second, ToolResult.error("unreachable")))
+    assert (last.content, last.tool_calls) == ("I could not do all that was asked: a and b did not work.", ())
+
+
+def test_a_retry_that_worked_leaves_the_final_answer_as_scripted():
+    model = ScriptedModel(scenario(on_failure="retry"))
+    first = ask(model, 1)
+    again = ask(model, 2, fed(first, ToolResult.error("flaky")))
+    second = ask(model, 3, fed(again, ToolResult.text("worked")))
+    assert ask(model, 4, fed(second, ToolResult.text("fine"))).content == "Finished."
 
 
 @pytest.mark.parametrize("reaction, expected", [("stop", "Giving up."), ("continue", "two"), ("retry", None)])
