@@ -12,8 +12,8 @@ def add_compare_command(commands: argparse._SubParsersAction) -> None:
         "compare", help=_("set two stored runs side by side: their steps aligned, what differs marked"),
         description=_("Align the steps of two runs (by round and tool, tolerating steps one run has and the "
                       "other has not) and mark what differs in each pair: outcome, duration, arguments, "
-                      "result. A step counts as slower or faster when its duration differs by more than 20 % "
-                      "of the shorter one and by more than 100 ms."))
+                      "result. A step counts as slower or faster when it ended as in the other run and its "
+                      "duration differs by more than 20 % of the shorter one and by more than 100 ms."))
     for name, help_text in (("first", _("the first run: its id, last (the newest run), last~N (the N-th before "
                                          "it) or the beginning of its uid")),
                             ("second", _("the second run, said the same way; it is compared against the first"))):

@@ -91,13 +91,15 @@ def row_differences(row: AlignedRow, first_id: int, second_id: int) -> list[str]
     if Difference.ONLY_SECOND in found:
         return [_("only in run {run}").format(run=second_id)]
     words = []
+    change = row.duration_change_ms or 0.0
     if Difference.OUTCOME in found:
+        # Steps that ended differently are neither slower nor faster (a cancelled call was stopped,
+        # not quick): the outcome change alone; each run's cell beside it says its own duration.
         words.append(_("{first} → {second}").format(first=step_outcome_word(row.first.outcome),
                                                     second=step_outcome_word(row.second.outcome)))
-    change = row.duration_change_ms or 0.0
-    if Difference.SLOWER in found:
+    elif Difference.SLOWER in found:
         words.append(_("slower by {duration}").format(duration=format_duration(change / 1000)))
-    if Difference.FASTER in found:
+    elif Difference.FASTER in found:
         words.append(_("faster by {duration}").format(duration=format_duration(-change / 1000)))
     if Difference.ARGUMENTS in found:
         words.append(_("other arguments"))
@@ -110,8 +112,9 @@ def rule_sentence() -> str:
     """When a duration counts as changed, in one sentence (the window's and the command's help)."""
     from inspector.runs.comparing import SLOWER_MS, SLOWER_RATIO
 
-    return _("A step counts as slower or faster when its duration differs by more than {percent} % of the "
-             "shorter one and by more than {ms} ms.").format(percent=round(SLOWER_RATIO * 100), ms=round(SLOWER_MS))
+    return _("A step counts as slower or faster when it ended as in the other run and its duration differs by "
+             "more than {percent} % of the shorter one and by more than {ms} ms.").format(
+        percent=round(SLOWER_RATIO * 100), ms=round(SLOWER_MS))
 
 
 __all__ = ["ROW_MARKS", "english_summary_line", "joined", "row_differences", "row_state", "rule_sentence",

@@ -9,9 +9,10 @@ same round. An inserted or missing step (a retry, a round one run never reached)
 operation) aligns by order and key alone (:mod:`.aligning` does it).
 
 **Differences** of a pair, the second run against the first: the outcome (ok, failed, cancelled or
-none: cancelled is never failed), the duration (see :func:`duration_change`), the arguments (a tool
-step's arguments; the tool calls a model's step asked for, without their call ids) and the result
-(a tool step's result text; a model's reply).
+none: cancelled is never failed), the duration (see :func:`duration_change`; compared only between
+two steps that ended alike: a call the user cancelled after 0.8 s was not "faster" than one that
+timed out after 1.5 s), the arguments (a tool step's arguments; the tool calls a model's step asked
+for, without their call ids) and the result (a tool step's result text; a model's reply).
 
 **The summary** counts the pairs: alike (no difference), slower, faster, with other arguments, with
 another result, and the outcome changes by their two outcomes. A pair whose outcome changed counts
@@ -213,10 +214,11 @@ def differences(first: StepFacts | None, second: StepFacts | None) -> frozenset[
         return frozenset({Difference.ONLY_SECOND})
     found = set()
     if first.outcome != second.outcome:
-        found.add(Difference.OUTCOME)
-    change = duration_change(first.duration_ms, second.duration_ms)
-    if change is not None:
-        found.add(change)
+        found.add(Difference.OUTCOME)  # then neither slower nor faster: the two ended differently
+    else:
+        change = duration_change(first.duration_ms, second.duration_ms)
+        if change is not None:
+            found.add(change)
     if first.arguments_digest != second.arguments_digest:
         found.add(Difference.ARGUMENTS)
     if first.result_digest != second.result_digest:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -86,6 +87,7 @@ def test_compare_two_scenario_runs_one_cancelled(qtbot, make_window, qtmodeltest
     assert cells(model, "first")[slow].startswith("ok · ") and cells(model, "second")[slow].startswith("cancelled · ")
     assert cells(model, "differences")[slow].startswith("ok → cancelled")
     assert "other arguments" in cells(model, "differences")[slow]
+    assert "slower" not in cells(model, "differences")[slow]  # cancelled, not slow: the user stopped it
     assert cells(model, "second")[4:] == ["—"] * 3
     assert cells(model, "second", Qt.ItemDataRole.AccessibleTextRole)[4] == "not in this run"
     assert cells(model, "mark", Qt.ItemDataRole.AccessibleTextRole)[4] == f"only in run {finished}"
@@ -250,6 +252,13 @@ def test_a_failed_sides_outcome_and_duration_fit_their_column_in_german(qtbot, m
             needed = QFontMetrics(font).horizontalAdvance(text) + icon + 4 * margin
             assert view.columnWidth(number) >= needed, (column, text, view.columnWidth(number), needed)
         assert cells(model, "first")[0].startswith("fehlgeschlagen · ")
+        # Cancelled after 0.3 s is not "0,7 s schneller" than timed out after 1 s: the outcome
+        # change alone, each side's cell saying its own duration.
+        assert cells(model, "differences") == ["fehlgeschlagen → abgebrochen und anderes Resultat"]
+        assert re.fullmatch(r"abgebrochen · 0,\d+ s", cells(model, "second")[0])
         assert save(dialog, "compare-failed-beside-cancelled-de").exists()
     finally:
         switch_language("en")
+    assert cells(model, "differences") == ["failed → cancelled and another result"]
+    assert "faster" not in dialog.summary.text()
+    assert save(dialog, "compare-failed-beside-cancelled-en").exists()

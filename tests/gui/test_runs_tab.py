@@ -156,6 +156,44 @@ def test_a_failed_request_step_with_no_outcome_of_its_own_is_not_drawn_ok(qtbot,
         assert tab.detail.bar.state.ending == status, status
 
 
+@pytest.mark.parametrize(("language", "header", "spent"), [
+    ("en", "0.004 s", "0.004 s of 20 s spent"),
+    ("de", "0,004 s", "0,004 s von 20 s verbraucht"),
+])
+def test_a_steps_bar_spends_what_its_header_says(qtbot, make_window, language, header, spent) -> None:
+    """A call of 4.2 ms whose three legs took 3 ms: the header said "0,004 s" and the bar
+    "0,003 s von 20 s verbraucht". The one deadline counts wall time from the operation's start, the
+    time between the legs too: the bar spends the step's whole duration, as the live bar did."""
+    from inspector.gui.language import switch_language
+    from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolResult
+
+    legs = (Leg("initialize", 20, 1.0, 200, "ok"), Leg("notifications/initialized", 20, 0.5, 202, "ok"),
+            Leg("tools/call", 20, 1.5, 200, "ok"))
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = store.start_run("tools/call echo", "live", "http://127.0.0.1:1/mcp", started_at=T0)
+        step = RunTrace().record_tool_result(0, "echo", {"text": "hi"}, ToolResult.text("hi"), 4.2, legs=legs)
+        assert isinstance(step, RunStep) and step.kind == StepKind.TOOL
+        store.append_steps(run_id, [(step, T0)])
+        store.finish_run(run_id, "ok", T0)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    switch_language(language)
+    try:
+        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+        tab.select_runs([run_id])
+        qtbot.waitUntil(lambda: tab.timeline.rowCount() == 1)
+        tab.select_step(0)
+        qtbot.waitUntil(lambda: tab.detail.bar.state is not None and not tab.detail.bar.isHidden())
+        assert tab.detail.summary.text().split(" · ")[0] == header
+        assert tab.detail.bar.current_geometry().spent_text == spent
+        from tests.gui.test_screenshots import save
+
+        assert save(tab.detail, f"step-detail-spent-{language}").exists()
+        assert tab.detail.bar.header_shown[0] == spent  # as painted
+    finally:
+        switch_language("en")
+
+
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_a_tool_step_whose_source_recorded_no_outcome_ends_its_bar_not_recorded(qtbot, make_window,
                                                                                   language) -> None:

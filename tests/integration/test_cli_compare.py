@@ -4,6 +4,7 @@ by side on the command line (readable, German, --json), and the ways of naming a
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -70,6 +71,10 @@ def test_compare_json_aligns_the_steps_and_marks_the_cancelled_one(played, capsy
     slow = report["rows"][3]
     assert {"outcome", "arguments"} <= set(slow["differences"])
     assert (slow["first"]["outcome"], slow["second"]["outcome"]) == ("ok", "cancelled")
+    # Cancelled after 2 s against ok after 0.3 s: another outcome, not "slower" (the user stopped it);
+    # the change in milliseconds is still there to read, and no count has the pair as slower.
+    assert "slower" not in slow["differences"] and "faster" not in slow["differences"]
+    assert slow["duration_change_ms"] > 1_000
     assert slow["second"]["round"] == 2 and slow["second"]["sequence"] == 4
     summary = report["summary"]
     assert summary["outcome_changes"] == [{"first": "ok", "second": "cancelled", "count": 1}]
@@ -91,6 +96,9 @@ def test_compare_readable_marks_each_row(played, capsys):
     assert table[0].split()[:3] == ["Round", "Step", "Run"]
     slow = next(line for line in table if "slow_task" in line)
     assert slow.startswith("≠") and "ok → cancelled" in slow and "other arguments" in slow
+    # Not "slower by 1.7 s": the user stopped it. Each run's column says its own duration.
+    assert "slower" not in slow and "faster" not in slow
+    assert re.search(r"ok +0\.\d+ s +cancelled +\d\.\d s +ok → cancelled, other arguments", slow), slow
     assert [line[0] for line in table[1:]] == ["=", table[2][0], "≠", "≠", "−", "−", "−"]
     assert table[-1].endswith(f"only in run {finished}")
 
@@ -103,6 +111,8 @@ def test_compare_in_german(played, capsys):
     assert f"3 Schritte nur in Lauf {finished}" in out
     assert "fehlgeschlagen" not in out  # cancelled is never failed
     assert "ok → abgebrochen" in out
+    slow = next(line for line in out.splitlines() if "slow_task" in line)
+    assert "langsamer" not in slow and "schneller" not in slow
 
 
 def test_a_run_is_named_by_id_last_or_the_beginning_of_its_uid(played, capsys):

@@ -241,7 +241,10 @@ class StepDetail(QWidget):
             # A call whose source recorded no outcome is said so, never drawn ok (a request step has
             # none of its own: its legs tell how it ended).
             ending = row.outcome or (UNRECORDED if row.kind == "tool" else legs_status(step.legs))
-            self.bar.show_legs(list(step.legs), float(budget), ending)
+            # The bar spends the step's whole duration, as the header says it: the deadline counts
+            # the time between the legs too.
+            self.bar.show_legs(list(step.legs), float(budget), ending,
+                               None if row.unfinished else row.duration_ms / 1000)
             self.bar.show()
         else:
             self.bar.hide()

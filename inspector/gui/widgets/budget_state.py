@@ -146,15 +146,20 @@ class BarState:
         self.touch()
 
     @classmethod
-    def replay(cls, legs: Sequence[Leg], budget_s: float, status: str) -> BarState:
-        """A finished operation from its stored legs; legs ran one after another from 0."""
+    def replay(cls, legs: Sequence[Leg], budget_s: float, status: str, ended_s: float | None = None) -> BarState:
+        """A finished operation from its stored legs; legs ran one after another from 0.
+
+        ``ended_s``: when the operation ended (its step's duration), as the live bar ends. The one
+        deadline counts wall time from the operation's start, the time between and after the legs
+        too, so the bar has spent that much, not only the sum of its legs (a stored leg keeps no
+        start: that time is drawn after the last leg)."""
         state = cls(budget_s)
         at = 0.0
         for leg in legs:
             elapsed = None if leg.elapsed_ms is None else leg.elapsed_ms / 1000
             state.legs.append(LegState(leg.method, at, leg.granted_s, elapsed, leg.outcome, leg.http_status))
             at += elapsed or 0.0
-        state.finish(at, ending_for(status, state.legs))
+        state.finish(max(at, ended_s or 0.0), ending_for(status, state.legs))
         return state
 
 

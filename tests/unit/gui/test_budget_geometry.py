@@ -145,6 +145,23 @@ def test_a_replay_of_stored_legs_draws_the_same_kinds() -> None:
     assert timed_out.ending == "timed_out"
 
 
+def test_a_replay_spends_the_operations_whole_time_not_only_its_legs() -> None:
+    """The deadline counts wall time from the operation's start: the time between the legs is spent
+    too. A step of 4.2 ms whose legs took 3 ms has spent 0.004 s, as its header says and as the live
+    bar said when it ended, not "0.003 s"."""
+    legs = [Leg("initialize", 20, 1.0, 200, "ok"), Leg("notifications/initialized", 20, 0.5, 202, "ok"),
+            Leg("tools/call", 20, 1.5, 200, "ok")]
+    state = BarState.replay(legs, 20, "ok", 0.0042)
+    geometry = layout(state, 0.0, WIDTH)
+    assert state.ended_s == pytest.approx(0.0042)
+    assert geometry.spent_text == "0.004 s of 20 s spent"
+    assert geometry.description.startswith("ok after 0.004 s of a 20 s budget; ")
+    assert [leg.start_s for leg in state.legs] == pytest.approx([0.0, 0.001, 0.0015])  # one after another
+    # Never less than the legs spent (a step stored with a shorter duration), nor without a duration.
+    assert BarState.replay(legs, 20, "ok", 0.001).ended_s == pytest.approx(0.003)
+    assert layout(BarState.replay(legs, 20, "ok"), 0.0, WIDTH).spent_text == "0.003 s of 20 s spent"
+
+
 def test_the_description_says_what_runs_and_what_is_left() -> None:
     clock = FakeClock()
     state = running_call(clock)

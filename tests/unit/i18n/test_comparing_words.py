@@ -50,10 +50,25 @@ def facts(outcome: str, ms: float) -> StepFacts:
 
 
 def test_a_rows_differences_in_words(german):
-    row = AlignedRow(facts("ok", 100.0), facts("cancelled", 2_000.0),
-                     frozenset({Difference.OUTCOME, Difference.SLOWER, Difference.RESULT}))
-    assert row_differences(row, 1, 2) == ["ok → abgebrochen", "1,9 s langsamer", "anderes Resultat"]
+    row = AlignedRow(facts("ok", 100.0), facts("ok", 2_000.0), frozenset({Difference.SLOWER, Difference.RESULT}))
+    assert row_differences(row, 1, 2) == ["1,9 s langsamer", "anderes Resultat"]
     assert row_differences(AlignedRow(None, facts("ok", 1.0), frozenset({Difference.ONLY_SECOND})), 1, 2) == [
         "nur in Lauf 2"]
-    assert rule_sentence() == ("Ein Schritt gilt als langsamer oder schneller, wenn seine Dauer um mehr als 20 % der "
+    assert rule_sentence() == ("Ein Schritt gilt als langsamer oder schneller, wenn er wie im anderen Lauf endete und "
+                               "seine Dauer um mehr als 20 % der "
                                "kürzeren und um mehr als 100 ms abweicht.")
+
+
+@pytest.mark.parametrize(("language", "said"), [("en", "failed → cancelled"), ("de", "fehlgeschlagen → abgebrochen")])
+def test_a_step_that_ended_otherwise_is_neither_slower_nor_faster(language, said):
+    """A call that timed out after 1.51 s in one run and that the user cancelled after 0.80 s in the
+    other: the cancelled one was stopped, not quick. The row says the outcome change alone (each
+    run's cell says its own duration), never "faster by 0.71 s", even from a row whose differences
+    still name a speed (an older caller's)."""
+    i18n.set_language(language)
+    try:
+        for found in ({Difference.OUTCOME}, {Difference.OUTCOME, Difference.FASTER}):
+            row = AlignedRow(facts("failed", 1_510.0), facts("cancelled", 800.0), frozenset(found))
+            assert row_differences(row, 1, 2) == [said]
+    finally:
+        i18n.set_language("en")

@@ -183,10 +183,24 @@ def test_the_differences_of_a_pair():
     assert differences(one, None) == {Difference.ONLY_FIRST}
     assert differences(None, one) == {Difference.ONLY_SECOND}
     other = tool(2, "echo", "cancelled", 2_300.0, arguments="b", result="s")
-    assert differences(one, other) == {Difference.OUTCOME, Difference.SLOWER, Difference.ARGUMENTS,
-                                       Difference.RESULT}
+    # Another outcome: not slower as well (a cancelled call was stopped, whatever its duration).
+    assert differences(one, other) == {Difference.OUTCOME, Difference.ARGUMENTS, Difference.RESULT}
+    assert differences(one, tool(2, "echo", "ok", 2_300.0, arguments="a", result="r")) == {Difference.SLOWER}
     with pytest.raises(ValueError):
         differences(None, None)
+
+
+def test_a_cancelled_step_is_not_faster_than_one_that_timed_out():
+    """Run 1's call timed out after 1.51 s, run 2's was cancelled after 0.80 s: the pair differs in
+    its outcome only, and no count calls it faster."""
+    timed_out, cancelled = tool(1, "hang", "failed", 1_510.0), tool(1, "hang", "cancelled", 800.0)
+    comparison = compare_steps([timed_out], [cancelled])
+    [row] = comparison.rows
+    assert row.differences == {Difference.OUTCOME}
+    assert row.duration_change_ms == -710.0  # the change itself is still there to read
+    summary = comparison.summary
+    assert (summary.faster, summary.faster_ms, summary.slower) == (0, 0.0, 0)
+    assert summary.outcome_changes == {("failed", "cancelled"): 1}
 
 
 def test_an_outcome_change_is_counted_under_it_alone():
