@@ -121,7 +121,7 @@ class MainWindow(QMainWindow):
         self.log_dock = ServerLogDock(self.listener, self)
         self.engine.log.entries.connect(self.log_dock.add_entries)  # what servers log, in paced batches
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.log_dock)
-        self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
+        self.log_dock.fit()  # as high as what it shows: an empty log its state line and column heads
         if size.height() < SHORT_SCREEN_PX:
             # On a short screen the rooms need the height more: View → Server log shows it.
             self.log_dock.hide()

@@ -76,6 +76,41 @@ def test_a_prompt_is_filled_with_the_servers_suggestion_and_got(qtbot, make_wind
     assert room.call_box.isVisibleTo(window)
 
 
+def test_a_prompt_without_its_required_argument_is_not_sent_and_the_field_says_why(qtbot, make_window,
+                                                                                   demo_server) -> None:
+    from inspector.gui.language import switch_language
+
+    window = make_window((demo_server.url, "Demo server"))
+    room = window.workbench
+    room.browse.setCurrentWidget(room.prompts)
+    room.prompts.list_prompts()
+    qtbot.waitUntil(lambda: room.prompts.items.count() == 2, timeout=10000)
+    room.prompts.items.setCurrentRow(0)  # summarize: text (required) and style
+    prompts = room.prompts
+    prompts.fields["style"].setEditText("short")
+    sent = len(room.operations.tasks)
+    prompts.get_button.click()
+    # Nothing went to the server (no -32602, no second discover): the field and a sentence say why.
+    assert prompts.get() is None and len(room.operations.tasks) == sent
+    assert prompts.arguments_box.errors["text"].isVisibleTo(window)
+    assert prompts.arguments_box.errors["text"].text() == "This field is required."
+    assert not prompts.arguments_box.errors["style"].isVisibleTo(window)
+    assert prompts.problem.isVisibleTo(window)
+    assert prompts.problem.text() == "Nothing was sent: fill in the arguments marked *.\ntext: This field is required."
+    switch_language("de")
+    try:
+        assert prompts.problem.text().startswith("Es wurde nichts gesendet")
+        assert prompts.arguments_box.errors["text"].text() == "Dieses Feld ist ein Pflichtfeld."
+    finally:
+        switch_language("en")
+    # Typing the value takes the words away; Get then sends, and the server fills the prompt in.
+    qtbot.keyClicks(prompts.fields["text"].lineEdit(), "Run Inspector")
+    assert not prompts.arguments_box.errors["text"].isVisibleTo(window) and not prompts.problem.isVisibleTo(window)
+    task = prompts.get()
+    _ended(qtbot, [task])
+    assert len(room.operations.tasks) == sent + 1
+
+
 def test_a_resource_link_in_a_tools_answer_is_read_when_the_user_asks(qtbot, make_window) -> None:
     from tests.support.fault_server import Exchange, FaultServer
 

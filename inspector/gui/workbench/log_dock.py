@@ -1,8 +1,15 @@
-"""The Server log dock: the selected server's listening session and what it (and operations) hear."""
+"""The Server log dock: the selected server's listening session and what it (and operations) hear.
+
+The dock is as high as what it shows until the user sizes it: an empty log its state line and column
+heads, a log in use a row per line up to :data:`FITTED_MOST_PX` (and :data:`FITTED_SHARE` of the
+window). A fixed 150 px for an empty log left the Runs tab's timeline four rows at 1,024 by 700 pixels.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDockWidget, QWidget
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from inspector.i18n import _
 from inspector.i18n.formatting import format_seconds
@@ -15,6 +22,11 @@ from inspector.store import ServerRecord
 from ..language import translated
 from .listening import LogEntry, WindowListener
 from .server_log import ServerLogView
+
+#: The most height the log takes by itself (the user may drag it higher), and its greatest share of the window's.
+FITTED_MOST_PX = 150
+FITTED_SHARE = 1 / 5
+_SIDES = (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
 
 
 class ServerLogDock(QDockWidget):
@@ -37,8 +49,44 @@ class ServerLogDock(QDockWidget):
         self._no_stream: tuple[str, bool] | None = None
         self.closed = False
         listener.status_changed.connect(self._status)
+        #: The height the dock was last fitted to; another one means the user sized it (kept from then on).
+        self._fitted: int | None = None
+        self.sized_by_user = False
+        self._fit_soon = QTimer(self)
+        self._fit_soon.setSingleShot(True)
+        self._fit_soon.setInterval(0)  # once a turn, however many batches and changes
+        self._fit_soon.timeout.connect(self.fit)
+        model = self.view.model
+        for changed in (model.rowsInserted, model.rowsRemoved, model.modelReset):
+            changed.connect(lambda *_args: self._fit_soon.start())
+        self.visibilityChanged.connect(lambda shown: shown and self._fit_soon.start())
+
+    def fit(self) -> None:
+        """Make the dock as high as what it shows (:meth:`ServerLogView.fitted_height`), up to
+        :data:`FITTED_MOST_PX` and :data:`FITTED_SHARE` of the window; never once the user has sized it."""
+        window = self.parentWidget()
+        if self.sized_by_user or self.closed or not isinstance(window, QMainWindow) \
+                or window.dockWidgetArea(self) not in _SIDES:
+            return
+        if self._fitted is not None and self.isVisible() and self.height() != self._fitted:
+            self.sized_by_user = True
+            return
+        least = self.minimumSizeHint().height()
+        wanted = least - self.view.minimumSizeHint().height() + self.view.fitted_height()
+        wanted = max(least, min(wanted, FITTED_MOST_PX, int(window.height() * FITTED_SHARE)))
+        if wanted != self.height():
+            window.resizeDocks([self], [wanted], Qt.Orientation.Vertical)
+            window.layout().activate()  # now: the next fit tells the user's height from this one
+        if self.isVisible():
+            self._fitted = self.height()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._fit_soon.start()  # the state line wraps anew
 
     def retranslate(self) -> None:
+        self._fit_soon.start()
         if self._no_stream is not None:
             self._say_no_stream()
         elif self._said is not None:
@@ -59,6 +107,7 @@ class ServerLogDock(QDockWidget):
             why = _("Listening opens a stream of the server's own, which the older HTTP+SSE transport does not offer.")
         self.view.show_state(text)
         self.view.state.setToolTip(why)
+        self._fit_soon.start()
 
     def listen_to(self, record: ServerRecord | None, endpoint: ServerEndpoint | None) -> None:
         """Hold a listening session for the selected server (a new one when its settings changed)."""
@@ -98,6 +147,7 @@ class ServerLogDock(QDockWidget):
         self._said = (server, status)
         if not self.closed and self._no_stream is None:
             self.view.show_state(listener_sentence(server, status, level_asked=self.listener.log_level is not None))
+            self._fit_soon.start()
 
     def stop(self) -> None:
         self.closed = True

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -27,7 +28,8 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _
 from inspector.mcp.offerings import Listing
 
-from ..language import translated
+from ..language import on_language_changed, translated
+from ..widgets.budget_field import PROBLEM_STYLE
 from ..widgets.empty_hint import EmptyHint
 from ..widgets.plain_text import cell_text
 from .engine import OperationTask
@@ -164,6 +166,13 @@ class PromptsPanel(QWidget):
         self.items = QListWidget()
         translated(self.items, "setAccessibleName", lambda: _("Prompts"))
         self.arguments_box = SuggestingFields(submit)
+        self.arguments_box.changed.connect(lambda: self.problem.hide())
+        #: Why Get sent nothing (a required argument left empty), under the fields.
+        self.problem = QLabel()
+        self.problem.setTextFormat(Qt.TextFormat.PlainText)
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet(PROBLEM_STYLE)
+        self.problem.hide()
         self.list_button = _button(lambda: _("List"), lambda: _("List the server's prompts"))
         self.get_button = _button(lambda: _("Get"), lambda: _("Get the prompt filled in with these arguments"))
         self.list_button.clicked.connect(self.list_prompts)
@@ -177,7 +186,9 @@ class PromptsPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.items, 1)
         layout.addWidget(self.arguments_box)
+        layout.addWidget(self.problem)
         layout.addLayout(buttons)
+        on_language_changed(self, lambda: self.problem.isHidden() or self._refused())
         self._chosen(None)
         #: None: List was never pressed; False: asked, no answer yet; True: answered.
         self._answered: bool | None = None
@@ -226,6 +237,7 @@ class PromptsPanel(QWidget):
                   if isinstance(argument, dict) and isinstance(argument.get("name"), str)]
         self.arguments_box.show_fields({"type": "ref/prompt", "name": str(prompt.get("name"))} if prompt else {},
                                        fields)
+        self.problem.hide()
         self.get_button.setEnabled(prompt is not None)
 
     @property
@@ -239,9 +251,19 @@ class PromptsPanel(QWidget):
         prompt = self.current_prompt()
         if prompt is None:
             return None
+        if self._refused():
+            return None
         name = str(prompt.get("name", ""))
         return self._submit("prompts/get", {"name": name, "arguments": self.arguments()},
                             _("prompts/get {name}").format(name=cell_text(name, 80)))
+
+    def _refused(self) -> bool:
+        """Whether an argument keeps the prompt from being sent: then said at its field and in a sentence."""
+        problems = self.arguments_box.problems()
+        lines = [_("{field}: {problem}").format(field=p.where(), problem=p.message) for p in problems]
+        self.problem.setText("\n".join([_("Nothing was sent: fill in the arguments marked *.")] + lines))
+        self.problem.setVisible(bool(problems))
+        return bool(problems)
 
     def suggest(self, argument: str) -> OperationTask | None:
         return self.arguments_box.suggest(argument)

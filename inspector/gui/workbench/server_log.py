@@ -299,10 +299,25 @@ class ServerLogView(QWidget):
         self.table.setColumnWidth(2, 130)
         self.table.setColumnWidth(3, 200)
         self.table.setColumnWidth(4, 90)
+        # The log may be as low as its column heads (the dock is fitted to its rows, .log_dock).
+        self.table.setMinimumHeight(header.sizeHint().height() + 2 * self.table.frameWidth())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 4)
         layout.addLayout(head)
         layout.addWidget(self.table, 1)
+
+    def fitted_height(self) -> int:
+        """The height that shows the head (its state line wrapped as wide as it is), the column heads and
+        a row per line shown, without scrolling."""
+        layout = self.layout()
+        margins = layout.contentsMargins()
+        head = layout.itemAt(0).layout()
+        state = self.state.heightForWidth(self.state.width()) if self.state.width() > 0 else 0
+        table = self.table.horizontalHeader().sizeHint().height() + 2 * self.table.frameWidth() + \
+            self.model.rowCount() * self.table.verticalHeader().defaultSectionSize()
+        if self.table.horizontalScrollBar().isVisible():
+            table += self.table.horizontalScrollBar().height()
+        return margins.top() + max(head.minimumSize().height(), state) + layout.spacing() + table + margins.bottom()
 
     def add(self, entry: LogEntry) -> None:
         self.add_many([entry])

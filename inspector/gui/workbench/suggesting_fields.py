@@ -2,8 +2,10 @@
 
 One editable field per name, each with Suggest, which asks the server (``completion/complete``, an
 operation of its own) for the values that fit what was typed, given the others; the values wait in
-the field's list. Nothing is asked before Suggest is pressed. Also: a URI template (RFC 6570, its
-simple ``{var}`` and reserved ``{+var}`` forms) filled in with the fields' values.
+the field's list. Nothing is asked before Suggest is pressed. A required field left empty is said
+under it, checked and worded as the Tools form does (:meth:`SuggestingFields.problems`). Also: a
+URI template (RFC 6570, its simple ``{var}`` and reserved ``{+var}`` forms) filled in with the
+fields' values.
 """
 
 from __future__ import annotations
@@ -14,12 +16,15 @@ from typing import Any
 from urllib.parse import quote
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 from inspector.mcp.offerings import Completion
 
 from ..language import translated
+from ..widgets.arguments import ArgumentProblem, validate_arguments
+from ..widgets.budget_field import PROBLEM_STYLE
+from ..widgets.form_base import plain_label
 from ..widgets.plain_text import cell_text
 from .engine import OperationTask
 
@@ -62,6 +67,9 @@ class SuggestingFields(QWidget):
         self.form = QFormLayout(self)
         self.form.setContentsMargins(0, 0, 0, 0)
         self.fields: dict[str, QComboBox] = {}
+        #: Under each field, what is wrong with it (hidden while nothing is).
+        self.errors: dict[str, QLabel] = {}
+        self._required: list[str] = []
         self._ref: dict[str, str] = {}
 
     def show_fields(self, ref: dict[str, str], fields: list[tuple[str, bool, str]]) -> None:
@@ -69,13 +77,14 @@ class SuggestingFields(QWidget):
         field's name, whether it is required, and its description."""
         while self.form.rowCount():
             self.form.removeRow(0)
-        self.fields, self._ref = {}, ref
+        self.fields, self.errors, self._ref = {}, {}, ref
+        self._required = [name for name, required, _description in fields if required]
         for name, required, description in fields:
             field = QComboBox()
             field.setEditable(True)
             field.setAccessibleName(name)
             field.setToolTip(cell_text(description, 500))
-            field.editTextChanged.connect(lambda _text: self.changed.emit())
+            field.editTextChanged.connect(lambda _text, name=name: self._edited(name))
             suggest = translated(QPushButton(), "setText", lambda: _("Suggest"))
             translated(suggest, "setAccessibleName",
                        lambda: _("Ask the server to complete this argument: its values go to the field's list"))
@@ -83,11 +92,34 @@ class SuggestingFields(QWidget):
             row = QHBoxLayout()
             row.addWidget(field, 1)
             row.addWidget(suggest)
+            error = plain_label("")
+            error.setStyleSheet(PROBLEM_STYLE)
+            error.hide()
+            column = QVBoxLayout()
+            column.addLayout(row)
+            column.addWidget(error)
             label = QLabel(cell_text(name + (" *" if required else ""), 60))
             label.setTextFormat(Qt.TextFormat.PlainText)
-            self.form.addRow(label, row)
+            self.form.addRow(label, column)
             self.fields[name] = field
+            self.errors[name] = error
         self.setVisible(bool(fields))
+
+    def _edited(self, name: str) -> None:
+        self.errors[name].hide()
+        self.changed.emit()
+
+    def problems(self) -> list[ArgumentProblem]:
+        """What keeps the values from being sent (a required field left empty), each said under its
+        field; checked as the Tools form checks its arguments."""
+        schema = {"type": "object", "properties": {name: {"type": "string"} for name in self.fields},
+                  "required": self._required}
+        problems = validate_arguments(schema, self.values())
+        for name, error in self.errors.items():
+            said = [problem.message for problem in problems if problem.path[:1] == (name,)]
+            error.setText(" ".join(said))
+            error.setVisible(bool(said))
+        return problems
 
     def values(self) -> dict[str, str]:
         return {name: field.currentText() for name, field in self.fields.items() if field.currentText()}

@@ -1,0 +1,86 @@
+"""The Server log in a small window: empty, it takes its state line and column heads, not a fixed
+150 px of the Runs tab's height (at 1,024 by 700 pixels in German the timeline showed two steps); a
+log in use grows a row per line up to its most, and a height the user gives it stays."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole
+from inspector.gui.workbench.log_entry import LogEntry
+from inspector.store import RunStore, resolve_db_path
+from tests.gui.test_runs_room import fully_visible_rows
+from tests.support.sample_runs import mixed_run
+
+
+def _settled(qtbot, window) -> None:
+    qtbot.wait(50)  # the dock is fitted once a turn
+    QApplication.processEvents()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize(("height", "steps_seen"), [(768, 5), (700, 3)])
+def test_an_empty_server_log_leaves_the_runs_tab_its_height(qtbot, make_window, demo_server, language: str,
+                                                            height: int, steps_seen: int) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = make_window((demo_server.url, "Demo server"))
+    window.settings.language = language
+    window.apply_language()
+    window.resize(1024, height)
+    window.tabs.setCurrentWidget(window.runs_tab)
+    dock = window.log_dock
+    # Listening (its sentence wraps to two lines in German): the log says so, and it is empty.
+    qtbot.waitUntil(lambda: "Demo server" in dock.view.state.text(), timeout=10000)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    assert tab.select_runs([run_id])
+    tab.select_step(next(row for row in range(tab.timeline.rowCount())
+                         if tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole) == "cancelled"))
+    _settled(qtbot, window)
+    assert dock.isVisible() and dock.view.model.rowCount() == 0
+    # Its state line whole and its column heads shown, nothing more (it took 150 px, 130 at 700).
+    assert dock.view.state.height() >= dock.view.state.heightForWidth(dock.view.state.width())
+    assert dock.view.table.horizontalHeader().isVisible()
+    assert dock.height() <= 80, dock.height()
+    # The height goes to the Runs tab: the timeline shows the run's steps (before: three at 768, two at 700).
+    assert fully_visible_rows(tab.timeline_view) >= steps_seen
+    assert tab.detail.height() >= tab.detail.minimumSizeHint().height()
+
+
+def _lines(count: int) -> list[LogEntry]:
+    return [LogEntry(datetime.now(timezone.utc), "info", "app", f"line {number}", "Demo server")
+            for number in range(count)]
+
+
+def test_a_log_in_use_grows_a_row_a_line_up_to_its_most_and_keeps_the_users_height(qtbot, make_window) -> None:
+    from inspector.gui.workbench.log_dock import FITTED_MOST_PX
+
+    window = make_window(wait_tools=False)
+    window.resize(1024, 768)
+    dock = window.log_dock
+    _settled(qtbot, window)
+    empty = dock.height()
+    row = dock.view.table.verticalHeader().defaultSectionSize()
+    dock.add_entries(_lines(2))
+    _settled(qtbot, window)
+    assert dock.height() == empty + 2 * row
+    dock.add_entries(_lines(40))
+    _settled(qtbot, window)
+    assert dock.height() == FITTED_MOST_PX
+    dock.view.clear()  # Clear: the empty log is low again
+    _settled(qtbot, window)
+    assert dock.height() == empty
+    # The user makes it higher (the separator): from then on it keeps that height.
+    window.resizeDocks([dock], [300], Qt.Orientation.Vertical)
+    _settled(qtbot, window)
+    dock.add_entries(_lines(1))
+    _settled(qtbot, window)
+    assert dock.sized_by_user and dock.height() == 300
+    dock.view.clear()
+    _settled(qtbot, window)
+    assert dock.height() == 300
