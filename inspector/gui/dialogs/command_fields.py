@@ -29,7 +29,7 @@ from inspector.mcp.server_command import InvalidCommandError, ServerCommand, par
 from inspector.store import is_secret_variable
 
 from ..language import translated
-from ..widgets.hints import mark_hint
+from ..widgets.hints import PROBLEM_STYLE, mark_hint
 from .secret_row import RowWords, SecretRow
 
 #: The command line's placeholder: a real server, as typed (not a sentence: never translated).
@@ -41,7 +41,7 @@ def error_label() -> QLabel:
     label = QLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
-    label.setStyleSheet("color: #B84A00;")
+    label.setStyleSheet(PROBLEM_STYLE)
     label.hide()
     return label
 

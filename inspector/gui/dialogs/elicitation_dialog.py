@@ -34,6 +34,7 @@ from inspector.mcp.elicitation import answer_problems, form_fields
 from inspector.mcp.messages import Message
 
 from ..language import on_language_changed, translated
+from ..widgets.hints import PROBLEM_STYLE
 from ..widgets.plain_text import label_text
 from ..widgets.schema_form import MISSING, FieldError, SchemaForm
 from ..workbench.server_requests import PendingQuestion
@@ -168,7 +169,7 @@ class ElicitationDialog(QDialog):
         self.server_text = server_says(*said)
         layout.addWidget(self.server_text, 1)
         self.problem = _plain("")
-        self.problem.setStyleSheet("color: #B84A00;")
+        self.problem.setStyleSheet(PROBLEM_STYLE)
         self.problem.hide()
         layout.addWidget(self.problem)
         self.countdown = _Countdown(self, pending, lambda: self._finish(None))

@@ -29,7 +29,7 @@ from ..settings import AppSettings
 from ..team_settings import TeamSettings
 from ..widgets.accessibility import label_combo
 from ..widgets.budget_field import BudgetField
-from ..widgets.hints import mark_hint, readable_placeholders
+from ..widgets.hints import PROBLEM_STYLE, mark_hint, readable_placeholders
 from .form_dialog import finish_form, fit_form, form_width
 from .sampling_tokens import SamplingTokensField
 from .team_fields import TeamFields
@@ -79,7 +79,7 @@ class SettingsDialog(QDialog):
         translated(self.sampling_model, "setPlaceholderText", lambda: _("the model's name, e.g. llama3.2"))
         self.sampling_tokens = SamplingTokensField(settings.sampling_max_tokens)
         self.sampling_error = QLabel()
-        self.sampling_error.setStyleSheet("color: #B84A00;")
+        self.sampling_error.setStyleSheet(PROBLEM_STYLE)
         self.sampling_error.setTextFormat(Qt.TextFormat.PlainText)
         self.sampling_error.hide()
         from ..workbench.server_log import level_word

@@ -13,7 +13,7 @@ from inspector.i18n import _
 from ..language import translated, translated_item
 from ..team_settings import TeamSettings
 from ..widgets.accessibility import label_combo
-from ..widgets.hints import mark_hint
+from ..widgets.hints import PROBLEM_STYLE, mark_hint
 from .form_dialog import fit_form
 from .server_dialog import HeaderRow
 
@@ -56,7 +56,7 @@ class TeamFields(QWidget):
         query_row.addWidget(self.backend)
         query_row.addWidget(self.query, 1)
         self.error = QLabel()
-        self.error.setStyleSheet("color: #B84A00;")
+        self.error.setStyleSheet(PROBLEM_STYLE)
         self.error.setTextFormat(Qt.TextFormat.PlainText)
         self.error.setWordWrap(True)
         self.error.hide()

@@ -12,7 +12,7 @@ from ..dialogs.form_dialog import finish_form
 from ..language import translated, translated_item
 from ..team_settings import TeamSettings
 from ..widgets.accessibility import label_combo
-from ..widgets.hints import mark_hint
+from ..widgets.hints import PROBLEM_STYLE, mark_hint
 
 
 class TraceByIdDialog(QDialog):
@@ -38,7 +38,7 @@ class TraceByIdDialog(QDialog):
         note.setWordWrap(True)
         mark_hint(note)
         self.error = QLabel()
-        self.error.setStyleSheet("color: #B84A00;")
+        self.error.setStyleSheet(PROBLEM_STYLE)
         self.error.setTextFormat(Qt.TextFormat.PlainText)
         self.error.hide()
         for field in (self.address, self.trace_id):

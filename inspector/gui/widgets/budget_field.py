@@ -22,9 +22,7 @@ from inspector.i18n.formatting import format_number, format_seconds
 from inspector.mcp import MAXIMUM_BUDGET_SECONDS, MINIMUM_LEG_SECONDS, BudgetVerdict, read_budget
 
 from ..language import on_language_changed, translated
-
-#: The colour of a problem next to what was typed (as the dialogs' other problems).
-PROBLEM_STYLE = "color: #B84A00;"
+from .hints import PROBLEM_STYLE
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 from inspector.i18n import _
 
 from .arguments import Path
-from .hints import mark_hint
+from .hints import PROBLEM_STYLE, mark_hint
 from .plain_text import clip_text, label_text, plain_tooltip
 
 
@@ -73,7 +73,7 @@ class Field(QWidget):
         self.required = required
         self.title = field_name(path) if path else ""
         self.error = plain_label("")
-        self.error.setStyleSheet("color: #B84A00;")
+        self.error.setStyleSheet(PROBLEM_STYLE)
         self.error.hide()
 
     def value(self) -> Any:

@@ -20,6 +20,9 @@ TARGET_CONTRAST = 4.6
 #: The property that marks a label as a hint (tests and styles find hints by it).
 HINT_PROPERTY = "hint"
 
+#: The colour of a problem said next to what was typed (a field's error, a form's refusal): every form the same.
+PROBLEM_STYLE = "color: #B84A00;"
+
 
 def _channel(value: float) -> float:
     value /= 255.0

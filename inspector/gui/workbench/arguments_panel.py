@@ -18,6 +18,7 @@ from inspector.i18n import _
 
 from ..language import on_language_changed, translated, translated_tab
 from ..widgets.arguments import parse_json_object, schema_validator, validate_arguments
+from ..widgets.hints import PROBLEM_STYLE
 from ..widgets.schema_form import FieldError, SchemaForm
 from ..widgets.steady_tabs import SteadyTabs
 
@@ -50,7 +51,7 @@ class ArgumentsPanel(QWidget):
         self.json_error = QLabel()
         self.json_error.setTextFormat(Qt.TextFormat.PlainText)
         self.json_error.setWordWrap(True)
-        self.json_error.setStyleSheet("color: #B84A00;")
+        self.json_error.setStyleSheet(PROBLEM_STYLE)
         self.json_error.hide()
         json_page = QWidget()
         json_layout = QVBoxLayout(json_page)
@@ -64,7 +65,7 @@ class ArgumentsPanel(QWidget):
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setWordWrap(True)
-        self.summary.setStyleSheet("color: #B84A00;")
+        self.summary.setStyleSheet(PROBLEM_STYLE)
         self.summary.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

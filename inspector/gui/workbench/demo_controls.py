@@ -16,6 +16,7 @@ from inspector.i18n import _
 from inspector.store import ServerRegistry
 
 from ..language import on_language_changed, translated
+from ..widgets.hints import PROBLEM_STYLE
 from .demo_service import DemoService
 from .servers_panel import ServersPanel
 
@@ -33,7 +34,7 @@ class DemoControls(QWidget):
         self.note = QLabel()
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color: #B84A00;")
+        self.note.setStyleSheet(PROBLEM_STYLE)
         self.start_button = translated(QPushButton(), "setText", lambda: _("Start the demo server"))
         self.start_button.clicked.connect(self.start)
         # One above the other: the panel is narrow, and the reason for a failed start may be long.

@@ -29,8 +29,8 @@ from inspector.i18n import _
 from inspector.mcp.offerings import Listing
 
 from ..language import on_language_changed, translated
-from ..widgets.budget_field import PROBLEM_STYLE
 from ..widgets.empty_hint import EmptyHint
+from ..widgets.hints import PROBLEM_STYLE
 from ..widgets.plain_text import cell_text
 from .engine import OperationTask
 from .subscribe_controls import BASE_TEXT, SubscribeControls

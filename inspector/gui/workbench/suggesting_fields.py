@@ -23,8 +23,8 @@ from inspector.mcp.offerings import Completion
 
 from ..language import translated
 from ..widgets.arguments import ArgumentProblem, validate_arguments
-from ..widgets.budget_field import PROBLEM_STYLE
 from ..widgets.form_base import plain_label
+from ..widgets.hints import PROBLEM_STYLE
 from ..widgets.plain_text import cell_text
 from .engine import OperationTask
 
