@@ -24,7 +24,7 @@ def test_resources_are_listed_and_read_and_a_picture_is_drawn(qtbot, make_window
     room.resources.list_button.click()
     qtbot.waitUntil(lambda: room.resources.items.count() == 4, timeout=10000)
     texts = [room.resources.items.item(index).text() for index in range(4)]
-    assert "demo://readme · About this server" in texts and any(text.startswith("template:") for text in texts)
+    assert "demo://readme · About this server" in texts and "template: demo://notes/{index} · A note" in texts
     # Choosing the picture puts its URI in the field; Read reads it, as an operation of its own.
     [picture] = [index for index, text in enumerate(texts) if "stripes" in text]
     room.resources.items.setCurrentRow(picture)
@@ -152,6 +152,8 @@ def test_a_resource_link_in_a_tools_answer_is_read_when_the_user_asks(qtbot, mak
 
 
 def test_a_templates_variable_is_suggested_by_the_server_and_fills_the_uri(qtbot, make_window, demo_server) -> None:
+    from inspector.gui.language import switch_language
+
     window = make_window((demo_server.url, "Demo server"))
     room = window.workbench
     choose_tool = room.tools.select_tool("write_note")
@@ -165,12 +167,26 @@ def test_a_templates_variable_is_suggested_by_the_server_and_fills_the_uri(qtbot
     room.resources.items.setCurrentRow(template)
     fields = room.resources.variables.fields
     assert list(fields) == ["index"] and room.resources.uri.text() == "demo://notes/{index}"
+    # Read before the variable is filled in sends nothing (no server can read "demo://notes/{index}")
+    # and says why, under the address and at the field.
+    sent = len(room.operations.tasks)
+    assert room.resources.read() is None and len(room.operations.tasks) == sent
+    problem, error = room.resources.problem, room.resources.variables.errors["index"]
+    assert problem.isVisibleTo(window) and problem.text() == (
+        "Nothing was sent: the URI still has the template's {index} in it; fill them in.")
+    assert error.isVisibleTo(window) and error.text() == "This field is required."
+    switch_language("de")
+    try:
+        assert problem.text().startswith("Es wurde nichts gesendet: ") and "{index}" in problem.text()
+    finally:
+        switch_language("en")
     suggestion = room.resources.variables.suggest("index")
     assert finished(qtbot, suggestion).status == "ok"
     values = [fields["index"].itemText(i) for i in range(fields["index"].count())]
     assert values and values[-1].isdigit()
     fields["index"].setEditText(values[-1])
     assert room.resources.uri.text() == f"demo://notes/{values[-1]}"
+    assert not problem.isVisibleTo(window) and not error.isVisibleTo(window)
     reading = room.resources.read()
     assert finished(qtbot, reading).status == "ok"
     room.detail.show_task(reading)
@@ -178,13 +194,21 @@ def test_a_templates_variable_is_suggested_by_the_server_and_fills_the_uri(qtbot
 
 
 def test_uri_templates_are_filled_as_rfc_6570_says() -> None:
-    from inspector.gui.workbench.suggesting_fields import expand_template, template_variables
+    from inspector.gui.workbench.suggesting_fields import expand_template, required_variables, template_variables
 
     assert template_variables("demo://notes/{index}") == ["index"]
     assert template_variables("file:///{+path}{?q,lang}") == ["path", "q", "lang"]
     assert expand_template("demo://notes/{index}", {"index": "a b/c"}) == "demo://notes/a%20b%2Fc"
     assert expand_template("file:///{+path}", {"path": "dir/a b"}) == "file:///dir/a%20b"
     assert expand_template("x://{a}/{b}", {"a": "1"}) == "x://1/{b}"  # a variable not given stays
+    # Level 3: a query's variables may be left out; the other forms need theirs (else they stay, to be seen).
+    assert expand_template("x://s{?q,lang}", {"q": "a b"}) == "x://s?q=a%20b"
+    assert expand_template("x://s{?q,lang}", {}) == "x://s"
+    assert expand_template("x://s?a=1{&page,size}", {"page": "2", "size": "10"}) == "x://s?a=1&page=2&size=10"
+    assert expand_template("x://s{/dir,file}{.ext}", {"dir": "a b", "file": "c", "ext": "md"}) == "x://s/a%20b/c.md"
+    assert expand_template("x://s{/dir}", {}) == "x://s{/dir}"
+    assert expand_template("x://s{;v}{#part}", {"v": "1", "part": "a/b"}) == "x://s;v=1#a/b"
+    assert required_variables("file:///{+path}{?q,lang}{&page}") == ["path"]
 
 
 def test_the_resources_and_prompts_lists_say_what_to_do_and_when_the_server_has_none(qtbot, make_window) -> None:

@@ -16,7 +16,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -30,12 +29,19 @@ from inspector.mcp.offerings import Listing
 
 from ..language import on_language_changed, translated
 from ..widgets.empty_hint import EmptyHint
-from ..widgets.hints import PROBLEM_STYLE
 from ..widgets.plain_text import cell_text
 from .engine import OperationTask
 from .subscribe_controls import BASE_TEXT, SubscribeControls
 from .subscriptions import ResourceSubscriptions
-from .suggesting_fields import Submit, SuggestingFields, expand_template, template_variables, when_done
+from .suggesting_fields import (
+    Submit,
+    SuggestingFields,
+    expand_template,
+    problem_label,
+    required_variables,
+    template_variables,
+    when_done,
+)
 
 _ITEM = Qt.ItemDataRole.UserRole
 
@@ -68,6 +74,9 @@ class ResourcesPanel(QWidget):
         self.variables = SuggestingFields(submit)
         self.variables.changed.connect(self._fill_uri)
         self._template = ""
+        #: Why Read sent nothing (a template's variable not filled in), under the address.
+        self.problem = problem_label()
+        self.uri.textChanged.connect(lambda _text: self.problem.hide())
         #: Which List press the rows shown answer (a later press or another server makes older answers stale).
         self._listing = 0
         row = QHBoxLayout()
@@ -78,6 +87,7 @@ class ResourcesPanel(QWidget):
         layout.addWidget(self.items, 1)
         layout.addWidget(self.variables)
         layout.addLayout(row)
+        layout.addWidget(self.problem)
         #: Subscribe / Unsubscribe (where the window listens to the server), its updates.
         self.subscribe: SubscribeControls | None = None
         if subscriptions is not None:
@@ -86,6 +96,7 @@ class ResourcesPanel(QWidget):
             layout.addWidget(self.subscribe)
         layout.addWidget(self.list_button, 0, Qt.AlignmentFlag.AlignRight)
         self.variables.show_fields({}, [])
+        on_language_changed(self, lambda: self.problem.isHidden() or self._refused())
         #: How many of the two listings answered since List was last pressed (None: never pressed).
         self._answered: int | None = None
         self.empty = EmptyHint(self.items, self._empty_words)
@@ -125,7 +136,7 @@ class ResourcesPanel(QWidget):
             title = entry.get("title") or entry.get("name")
             words = [address] + ([str(title)] if title and title != address else [])
             if key == "uriTemplate":
-                words.insert(0, _("template:"))
+                words[0] = _("template: {address}").format(address=address)
             item = QListWidgetItem(cell_text(" · ".join(words), 200))
             item.setData(BASE_TEXT, item.text())
             item.setData(_ITEM, address)
@@ -141,8 +152,9 @@ class ResourcesPanel(QWidget):
             return
         address = str(item.data(_ITEM) or "")
         self._template = address if item.data(_ITEM + 1) else ""
+        required = required_variables(self._template)
         self.variables.show_fields({"type": "ref/resource", "uri": address} if self._template else {},
-                                   [(name, True, "") for name in template_variables(self._template)])
+                                   [(name, name in required, "") for name in template_variables(self._template)])
         self.uri.setText(address)
 
     def _fill_uri(self) -> None:
@@ -153,7 +165,20 @@ class ResourcesPanel(QWidget):
         uri = self.uri.text().strip()
         if not uri:
             return None
+        if self._refused():
+            return None
         return self._submit("resources/read", {"uri": uri}, _("resources/read {uri}").format(uri=cell_text(uri, 80)))
+
+    def _refused(self) -> bool:
+        """Whether the address still holds a template's variables (no server can read
+        "demo://notes/{index}"): then said under it and at each empty field, and nothing is sent."""
+        left = template_variables(self.uri.text())
+        if left:
+            self.variables.problems()
+            self.problem.setText(_("Nothing was sent: the URI still has the template's {names} in it; "
+                                   "fill them in.").format(names=", ".join(f"{{{name}}}" for name in left)))
+        self.problem.setVisible(bool(left))
+        return bool(left)
 
 
 class PromptsPanel(QWidget):
@@ -168,11 +193,7 @@ class PromptsPanel(QWidget):
         self.arguments_box = SuggestingFields(submit)
         self.arguments_box.changed.connect(lambda: self.problem.hide())
         #: Why Get sent nothing (a required argument left empty), under the fields.
-        self.problem = QLabel()
-        self.problem.setTextFormat(Qt.TextFormat.PlainText)
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet(PROBLEM_STYLE)
-        self.problem.hide()
+        self.problem = problem_label()
         self.list_button = _button(lambda: _("List"), lambda: _("List the server's prompts"))
         self.get_button = _button(lambda: _("Get"), lambda: _("Get the prompt filled in with these arguments"))
         self.list_button.clicked.connect(self.list_prompts)

@@ -4,8 +4,7 @@ One editable field per name, each with Suggest, which asks the server (``complet
 operation of its own) for the values that fit what was typed, given the others; the values wait in
 the field's list. Nothing is asked before Suggest is pressed. A required field left empty is said
 under it, checked and worded as the Tools form does (:meth:`SuggestingFields.problems`). Also: a
-URI template (RFC 6570, its simple ``{var}`` and reserved ``{+var}`` forms) filled in with the
-fields' values.
+URI template (RFC 6570's expressions up to level 3) filled in with the fields' values.
 """
 
 from __future__ import annotations
@@ -35,6 +34,13 @@ _VARIABLE = re.compile(r"\{([+#./;?&]?)([A-Za-z0-9_.%]+(?:,[A-Za-z0-9_.%]+)*)\}"
 _RESERVED = ":/?#[]@!$&'()*+,;="
 
 
+#: A query's expressions ({?var}, {&var}): their variables may be left out (the URI then has no such part).
+_OPTIONAL = frozenset("?&")
+#: Per operator: what the expansion begins with, what joins its values, whether each is "name=value".
+_FORMS = {"": ("", ",", False), "+": ("", ",", False), "#": ("#", ",", False), ".": (".", ".", False),
+          "/": ("/", "/", False), ";": (";", ";", True), "?": ("?", "&", True), "&": ("&", "&", True)}
+
+
 def template_variables(template: str) -> list[str]:
     """The variables of a URI template, in order, each once."""
     names: list[str] = []
@@ -43,17 +49,41 @@ def template_variables(template: str) -> list[str]:
     return names
 
 
+def required_variables(template: str) -> list[str]:
+    """The variables a URI cannot do without: all but a query's (``{?q}``, ``{&page}``)."""
+    names: list[str] = []
+    for operator, group in _VARIABLE.findall(template):
+        if operator not in _OPTIONAL:
+            names += [name for name in group.split(",") if name not in names]
+    return names
+
+
 def expand_template(template: str, values: dict[str, str]) -> str:
-    """``template`` with its ``{var}`` (percent-encoded) and ``{+var}`` (reserved characters kept)
-    filled in; a variable without a value stays as it is written."""
+    """``template`` with its expressions filled in (RFC 6570 level 3: ``{var}`` percent-encoded,
+    ``{+var}`` and ``{#var}`` keeping reserved characters, ``{.var}``, ``{/var}``, ``{;var}``,
+    ``{?var}``, ``{&var}``). A query's variable without a value is left out; an expression with
+    another variable without a value stays as it is written, so the URI shows what is missing."""
     def fill(match: re.Match[str]) -> str:
         operator, names = match.group(1), match.group(2).split(",")
-        if operator not in ("", "+") or not all(values.get(name) for name in names):
+        given = [name for name in names if values.get(name)]
+        if operator not in _OPTIONAL and len(given) < len(names):
             return match.group(0)
-        safe = _RESERVED if operator == "+" else ""
-        return ",".join(quote(values[name], safe=safe) for name in names)
+        if not given:
+            return ""
+        first, joint, named = _FORMS[operator]
+        safe = _RESERVED if operator in ("+", "#") else ""
+        parts = [(f"{name}=" if named else "") + quote(values[name], safe=safe) for name in given]
+        return first + joint.join(parts)
 
     return _VARIABLE.sub(fill, template)
+
+
+def problem_label() -> QLabel:
+    """Where a form says why it sent nothing (hidden until it has to)."""
+    label = plain_label("")
+    label.setStyleSheet(PROBLEM_STYLE)
+    label.hide()
+    return label
 
 
 class SuggestingFields(QWidget):
