@@ -207,3 +207,38 @@ def test_a_runs_list_behind_another_tab_is_read_when_it_is_shown_not_while_opera
     assert tab.runs.rowCount() == listed and tab.runs.reads == reads
     tab.show_me()
     assert tab.runs.row_of(ids[-1]) is not None and not tab.freshness.stale  # read as it was shown
+
+
+def test_the_selected_step_stays_in_view_when_the_timeline_gets_shorter(qtbot, make_window) -> None:
+    """A dock growing under the Runs tab (the Server log's first lines) or a smaller window made the
+    timeline shorter and hid the step shown in the detail; a step the reader had scrolled away from
+    is left where it is."""
+    from tests.gui.test_runs_screenshots import runs_window
+    from tests.support.sample_runs import big_run
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = big_run(store, 40)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    assert tab.select_runs([run_id])
+    view = tab.timeline_pane.view
+    qtbot.waitUntil(lambda: view.model().rowCount() == 40)
+    last_shown = view.rowAt(view.viewport().height() - 1) - 1  # the last row shown whole
+    assert 5 < last_shown < 39
+    view.setCurrentIndex(view.model().index(last_shown, 0))
+
+    def shown(row: int) -> bool:
+        rect = view.visualRect(view.model().index(row, 0))
+        return rect.top() >= 0 and rect.bottom() <= view.viewport().height()
+
+    qtbot.waitUntil(lambda: shown(last_shown))
+    window.resize(window.width(), window.height() - 200)
+    qtbot.waitUntil(lambda: view.viewport().height() < 400)
+    qtbot.waitUntil(lambda: shown(last_shown))
+    # Scrolled away from (to the top), the current step is not pulled back into view by a resize.
+    view.scrollToTop()
+    assert not shown(last_shown)
+    window.resize(window.width(), window.height() - 100)
+    QApplication.processEvents()
+    assert not shown(last_shown) and view.verticalScrollBar().value() == 0

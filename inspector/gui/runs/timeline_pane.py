@@ -33,6 +33,7 @@ from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
 from ..widgets.elided_label import ElidedLabel
 from ..widgets.hints import readable_placeholder
+from ..widgets.keep_in_view import KeepCurrentInView
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text
 from .columns import compact_rows, fit_columns
@@ -172,6 +173,7 @@ class TimelinePane(QWidget):
         header.setSectionResizeMode(COLUMNS.index("details"), QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(36)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        KeepCurrentInView(self.view)  # a dock growing under it does not hide the step shown in the detail
         # Over the empty rows: why there are none (a filter matching nothing says so).
         self.empty_note = QLabel(self.view.viewport())
         self.empty_note.setTextFormat(Qt.TextFormat.PlainText)
