@@ -179,11 +179,7 @@ def test_a_steps_bar_spends_what_its_header_says(qtbot, make_window, language, h
     tab = window.runs_tab
     switch_language(language)
     try:
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        tab.select_runs([run_id])
-        qtbot.waitUntil(lambda: tab.timeline.rowCount() == 1)
-        tab.select_step(0)
-        qtbot.waitUntil(lambda: tab.detail.bar.state is not None and not tab.detail.bar.isHidden())
+        show_the_one_step(qtbot, tab, run_id)
         assert tab.detail.summary.text().split(" · ")[0] == header
         assert tab.detail.bar.current_geometry().spent_text == spent
         from tests.gui.test_screenshots import save
@@ -192,6 +188,15 @@ def test_a_steps_bar_spends_what_its_header_says(qtbot, make_window, language, h
         assert tab.detail.bar.header_shown[0] == spent  # as painted
     finally:
         switch_language("en")
+
+
+def show_the_one_step(qtbot, tab, run_id: int) -> None:
+    """Select the run of one step and that step, and wait for its budget bar."""
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    tab.select_runs([run_id])
+    qtbot.waitUntil(lambda: tab.timeline.rowCount() == 1)
+    tab.select_step(0)
+    qtbot.waitUntil(lambda: tab.detail.bar.state is not None and not tab.detail.bar.isHidden())
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -213,11 +218,7 @@ def test_a_tool_step_whose_source_recorded_no_outcome_ends_its_bar_not_recorded(
     tab = window.runs_tab
     switch_language(language)
     try:
-        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-        tab.select_runs([run_id])
-        qtbot.waitUntil(lambda: tab.timeline.rowCount() == 1)
-        tab.select_step(0)
-        qtbot.waitUntil(lambda: tab.detail.bar.state is not None and not tab.detail.bar.isHidden())
+        show_the_one_step(qtbot, tab, run_id)
         word = {"en": "not recorded", "de": "nicht erfasst"}[language]
         assert outcomes_of(tab) == [""] and tab.timeline.index(0, OUTCOME_COLUMN).data() == word
         assert tab.detail.bar.state.ending == "unrecorded"
