@@ -244,3 +244,15 @@ def test_export_and_import_write_their_counts_as_the_language_does(tmp_path: Pat
     assert capsys.readouterr().out.startswith("1.200 Läufe aus ")
     assert main(["--lang", "de", "import", out, "--db", str(tmp_path / "other.db")]) == 0
     assert "1.200 Läufe waren schon vorhanden" in capsys.readouterr().out
+
+
+def test_importing_the_current_folder_names_it(tmp_path: Path, capsys, monkeypatch) -> None:
+    """`import .` said "Cannot import : the file: is a folder" (a folder without a name of its own)."""
+    from inspector.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["import", ".", "--db", str(tmp_path / "runs.db"), "--lang", "en"]) == 2
+    assert capsys.readouterr().err.startswith("run-inspector: Cannot import .: the file: is a folder")
+    assert main(["import", "/", "--db", str(tmp_path / "runs.db"), "--lang", "en"]) == 2
+    assert capsys.readouterr().err.startswith("run-inspector: Cannot import /: the file: is a folder")
