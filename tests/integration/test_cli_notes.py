@@ -45,7 +45,8 @@ def test_bad_note_commands_say_what_is_wrong_and_change_nothing(tmp_path: Path) 
     with RunStore.open(db) as store:
         run_id = str(mixed_run(store))
     for args, said in ((("runs", "note", run_id), "needs the note's text, or --clear"),
-                       (("runs", "note", run_id, "x", "--clear"), "needs the note's text, or --clear"),
+                       # Both said "needs the note's text, or --clear": the text and --clear were given.
+                       (("runs", "note", run_id, "x", "--clear"), "takes the note's text or --clear, not both"),
                        (("runs", "note", run_id, "--step", "99", "x"), f"Run {run_id} has no step 99."),
                        # A step's number is not a run id (it said "a run id must be a whole number").
                        (("runs", "note", run_id, "--step", "0", "x"),
