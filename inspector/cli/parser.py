@@ -230,7 +230,9 @@ def build_parser() -> Parser:
     servers = commands.add_parser("servers", help=_("servers and their health; `servers set` configures one"))
     _json_option(servers)
     _db_option(servers)
-    server_actions = servers.add_subparsers(dest="servers_command", parser_class=Parser)
+    # Named by its choices, as `runs` is: a mistyped action said "argument servers_command: invalid choice".
+    server_actions = servers.add_subparsers(dest="servers_command", parser_class=Parser,
+                                            metavar="{set,remove,import}")
     _server_commands(server_actions)
     _demo_commands(commands)
     _receive_command(commands)
