@@ -346,7 +346,11 @@ def _start_run(store: RunStore | None, db_path: Path, title: str, server_url: st
     try:
         recording.start()
     except (StoreError, sqlite3.Error) as exc:
-        print(_("run-inspector: this operation will not be recorded: {reason}").format(reason=translate(exc)),
+        from inspector.store.faults import is_read_only, read_only
+
+        # SQLite's bare "attempt to write a readonly database" named neither the file nor what to do.
+        reason = read_only(db_path, exc) if is_read_only(exc) else exc
+        print(_("run-inspector: this operation will not be recorded: {reason}").format(reason=translate(reason)),
               file=sys.stderr)
         return None
     return recording

@@ -107,3 +107,26 @@ def test_a_database_that_can_only_be_read_is_one_sentence_and_status_1(tmp_path:
         assert error["kind"] == "failed" and "cannot be written" in error["message"]
     monkeypatch.undo()
     assert json.loads(cli(db, "runs", "show", run_id, "--json").stdout)["run"]["note"] == ""
+
+
+def test_an_operation_on_a_database_that_can_only_be_read_says_which_file_and_what_to_do(
+        tmp_path: Path, monkeypatch, capsys) -> None:
+    """The warning was SQLite's bare "attempt to write a readonly database" (in German too)."""
+    from inspector.cli import main
+    from tests.support.asgi_server import free_port
+
+    db = tmp_path / "runs.db"
+    RunStore.open(db).close()
+    opened = RunStore.open.__func__
+
+    def read_only(cls, path, *args, **kwargs):
+        store = opened(cls, path, *args, **kwargs)
+        store.db.conn.execute("PRAGMA query_only = ON")
+        return store
+
+    monkeypatch.setattr(RunStore, "open", classmethod(read_only))
+    capsys.readouterr()
+    main(["ping", f"http://127.0.0.1:{free_port()}/mcp", "--budget", "2", "--db", str(db), "--lang", "de"])
+    warning = capsys.readouterr().err.splitlines()[0]
+    assert warning.startswith(f"run-inspector: Dieser Vorgang wird nicht aufgezeichnet: In die Laufdatenbank {db} "
+                              "kann nicht geschrieben werden")
