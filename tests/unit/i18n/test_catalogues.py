@@ -162,6 +162,14 @@ def test_german_calls_a_payload_rohdaten() -> None:
     assert wrong == []
 
 
+def test_german_says_default_one_way() -> None:
+    """A default is "Standard" in every help text: `call --help` said "Standard", "Vorgabe" and
+    "Voreinstellung" for it, three options apart."""
+    wrong = [(source, german) for source, german in map(_german_texts, messages("de"))
+             if re.search(r"(?i)\bdefault\b", source) and re.search(r"Vorgabe|Voreinstellung", german)]
+    assert wrong == []
+
+
 def test_german_says_plain_text_one_way() -> None:
     """Plain text is "reiner Text" wherever the window says it: the documentation's files were
     "Klartext" (which reads as "not encrypted", in a program that keeps secrets) in one sentence and
