@@ -621,9 +621,14 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         for line in excluded_lines(reasons):
             print(one_line(line))
     if "protocol_version" in report:
-        print(one_line(_("Server {name} speaks MCP {version} and answered ping in {duration}.").format(
-            name=report.get("server_name") or _("(unnamed)"), version=report["protocol_version"],
-            duration=readable_duration(report["ping_ms"]))))
+        name = report.get("server_name") or _("(unnamed)")
+        if report.get("era") == "stateless":  # no ping there: server/discover was what it answered
+            print(one_line(_("Server {name} speaks MCP {version} and answered server/discover in {duration} (the "
+                             "stateless era has no ping).").format(
+                name=name, version=report["protocol_version"], duration=readable_duration(report["ping_ms"]))))
+        else:
+            print(one_line(_("Server {name} speaks MCP {version} and answered ping in {duration}.").format(
+                name=name, version=report["protocol_version"], duration=readable_duration(report["ping_ms"]))))
     if report["operation"] in OFFERING_METHODS and report["error"] is None:
         from .offerings import result_lines
 
