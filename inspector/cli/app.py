@@ -91,22 +91,28 @@ def run_command(argv: list[str]) -> int:
     except KeyboardInterrupt:  # outside an operation (e.g. a long `runs show`): just stop
         return end_cancelled(argv, as_json)
     except sqlite3.DatabaseError as exc:
-        # Pages found damaged (or a lock held too long) after the database opened, mid-command.
+        # Pages found damaged (or a lock held too long, or a file that can only be read) after the
+        # database opened, mid-command.
         fault = database_fault(args, exc)
         if fault is None:
+            _internal_error(args, exc, as_json)
             raise
         return end_with_error(fault.kind, str(fault), fault.exit_status, as_json, fault.shown())
     except BrokenPipeError:  # `runs show ... | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except Exception as exc:
-        # A fault of ours: the traceback is for the bug report, the JSON object is still owed.
-        if as_json and not json_emitted():
-            internal = Message(N_("An internal error stopped the command ({name}); please report it with the "
-                                  "traceback below."), {"name": type(exc).__name__})
-            end_with_error("internal", str(internal), EXIT_FAILED, True, translate(internal))
-        _log_internal_error(args, exc)
+        _internal_error(args, exc, as_json)
         raise
+
+
+def _internal_error(args: argparse.Namespace | None, exc: Exception, as_json: bool) -> None:
+    """A fault of ours: the traceback is for the bug report, the JSON object is still owed."""
+    if as_json and not json_emitted():
+        internal = Message(N_("An internal error stopped the command ({name}); please report it with the "
+                              "traceback below."), {"name": type(exc).__name__})
+        end_with_error("internal", str(internal), EXIT_FAILED, True, translate(internal))
+    _log_internal_error(args, exc)
 
 
 def _command_module(command: str) -> ModuleType:

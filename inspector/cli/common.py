@@ -132,14 +132,17 @@ def open_store(option: str | None, lock_wait_s: float | None = None) -> RunStore
         raise UsageError(exc) from None
 
 
-def database_fault(args: argparse.Namespace | None, error: sqlite3.Error) -> UsageError | None:
-    """The sentence for a damaged or locked run database met in the middle of a command, or None
-    when the error is neither (a fault of ours, reported as one)."""
-    from inspector.store.faults import store_fault
+def database_fault(args: argparse.Namespace | None, error: sqlite3.Error) -> CommandError | None:
+    """The sentence for a damaged, locked or read-only run database met in the middle of a command,
+    or None when the error is none of these (a fault of ours, reported as one)."""
+    from inspector.store.faults import is_read_only, read_only, store_fault
 
     if args is None or not hasattr(args, "db"):
         return None
-    fault = store_fault(database_path(args.db), error)
+    path = database_path(args.db)
+    if is_read_only(error):  # `runs note`, `servers set` on a file that can only be read: exit 1
+        return CommandError(read_only(path, error))
+    fault = store_fault(path, error)
     return None if fault is None else UsageError(fault)
 
 

@@ -16,7 +16,10 @@ from .run_choice import resolve_run
 
 def write_note(store: RunStore, args: argparse.Namespace) -> int:
     """Write the note the arguments give; say what was written."""
-    if args.clear == (args.text is not None):
+    if args.clear and args.text is not None:
+        raise UsageError(Message(N_("runs note takes the note's text or --clear, not both: the text replaces the "
+                                    "note there was, --clear removes it.")))
+    if not args.clear and args.text is None:
         raise UsageError(Message(N_("runs note needs the note's text, or --clear to remove it: "
                                     'runs note RUN "TEXT"')))
     text = "" if args.clear else args.text

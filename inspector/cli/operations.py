@@ -346,7 +346,11 @@ def _start_run(store: RunStore | None, db_path: Path, title: str, server_url: st
     try:
         recording.start()
     except (StoreError, sqlite3.Error) as exc:
-        print(_("run-inspector: this operation will not be recorded: {reason}").format(reason=translate(exc)),
+        from inspector.store.faults import is_read_only, read_only
+
+        # SQLite's bare "attempt to write a readonly database" named neither the file nor what to do.
+        reason = read_only(db_path, exc) if is_read_only(exc) else exc
+        print(_("run-inspector: this operation will not be recorded: {reason}").format(reason=translate(reason)),
               file=sys.stderr)
         return None
     return recording
@@ -617,9 +621,14 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         for line in excluded_lines(reasons):
             print(one_line(line))
     if "protocol_version" in report:
-        print(one_line(_("Server {name} speaks MCP {version} and answered ping in {duration}.").format(
-            name=report.get("server_name") or _("(unnamed)"), version=report["protocol_version"],
-            duration=readable_duration(report["ping_ms"]))))
+        name = report.get("server_name") or _("(unnamed)")
+        if report.get("era") == "stateless":  # no ping there: server/discover was what it answered
+            print(one_line(_("Server {name} speaks MCP {version} and answered server/discover in {duration} (the "
+                             "stateless era has no ping).").format(
+                name=name, version=report["protocol_version"], duration=readable_duration(report["ping_ms"]))))
+        else:
+            print(one_line(_("Server {name} speaks MCP {version} and answered ping in {duration}.").format(
+                name=name, version=report["protocol_version"], duration=readable_duration(report["ping_ms"]))))
     if report["operation"] in OFFERING_METHODS and report["error"] is None:
         from .offerings import result_lines
 

@@ -167,10 +167,12 @@ def build_parser() -> Parser:
         account.add_argument("url", metavar="SERVER", help=_("the server: its address or a configured server's name"))
         # What choosing a server reads, for the words these commands do not take.
         account.set_defaults(stdio=None, env=[], cwd=None, sse=False, header=[], era=None, no_store=True)
-        signin_options.add_client_options(account, for_command=True)
+        if name == "signin":  # signing out only forgets tokens: it has no client to name and no budget
+            signin_options.add_client_options(account, for_command=True)
         _db_option(account)
-        account.add_argument("--budget", metavar=_("SECONDS"),
-                             help=_("time budget for the whole sign-in (default 300: a person signs in)"))
+        if name == "signin":
+            account.add_argument("--budget", metavar=_("SECONDS"),
+                                 help=_("time budget for the whole sign-in (default 300: a person signs in)"))
         _json_option(account)
     runs = commands.add_parser("runs", help=_("list or show stored runs"))
     actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show,note}")
@@ -228,7 +230,9 @@ def build_parser() -> Parser:
     servers = commands.add_parser("servers", help=_("servers and their health; `servers set` configures one"))
     _json_option(servers)
     _db_option(servers)
-    server_actions = servers.add_subparsers(dest="servers_command", parser_class=Parser)
+    # Named by its choices, as `runs` is: a mistyped action said "argument servers_command: invalid choice".
+    server_actions = servers.add_subparsers(dest="servers_command", parser_class=Parser,
+                                            metavar="{set,remove,import}")
     _server_commands(server_actions)
     _demo_commands(commands)
     _receive_command(commands)

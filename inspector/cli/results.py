@@ -32,11 +32,12 @@ def excluded_entry(tool: dict[str, Any], reason: object) -> dict[str, Any]:
 
 
 def catalogue_heading(tools: int, pages: int) -> str:
-    """The line above the catalogue, with real plural forms."""
+    """The line above the catalogue, with real plural forms and the locale's numbers ("1.510 Tools")."""
     if pages == 1:
-        return ngettext("{count} tool in 1 page:", "{count} tools in 1 page:", tools).format(count=tools)
+        return ngettext("{count} tool in 1 page:", "{count} tools in 1 page:", tools).format(
+            count=format_number(tools))
     return ngettext("{count} tool in {pages} pages:", "{count} tools in {pages} pages:", tools).format(
-        count=tools, pages=pages)
+        count=format_number(tools), pages=format_number(pages))
 
 
 def tool_lines(tool: dict[str, Any]) -> list[str]:

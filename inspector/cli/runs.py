@@ -44,8 +44,9 @@ from .words import leg_outcome_word, outcome_width, outcome_word, status_cell, w
 
 def run(args: argparse.Namespace) -> int:
     if args.command == "runs" and args.runs_command is None:
-        raise UsageError(Message(N_("runs needs a sub-command: `runs list` (the most recent runs) or "
-                                    "`runs show RUN` (a run and its timeline).")))
+        raise UsageError(Message(N_("runs needs a sub-command: `runs list` (the most recent runs), "
+                                    "`runs show RUN` (a run and its timeline) or `runs note RUN \"TEXT\"` (a note "
+                                    "on a run or a step).")))
     if args.command == "runs" and args.runs_command == "list" and args.limit < 1:
         raise UsageError(Message(N_("--limit must be at least 1")))
     store = open_existing_store(args.db)

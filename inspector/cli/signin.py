@@ -20,7 +20,7 @@ from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
 from inspector.i18n.os_reasons import os_reason
 from inspector.mcp import CancelSignal, McpClient, NullObserver, ServerEndpoint
-from inspector.mcp.errors import ErrorKind, McpTransportError
+from inspector.mcp.errors import ERROR_CODES, ErrorKind, McpTransportError
 from inspector.mcp.signin.discovery import canonical_resource
 from inspector.mcp.signin.flow import STEP_WORDS, SignInStep
 from inspector.mcp.signin.model import SignInSettings, SignInVault
@@ -177,6 +177,14 @@ def run(args: argparse.Namespace) -> int:
         signed = asyncio.run(client.sign_in(server, budget_s=args.budget, cancel=cancel, observer=SignInPrinter()))
     except KeyboardInterrupt:
         cancel.fire()
+        # Said like a sign-in that failed: one sentence, or with --json its one object (it printed none).
+        stopped = Message(N_("Cancelled (Ctrl-C): the sign-in to {server} was stopped before it ended."),
+                          {"server": server.label})
+        if args.json:
+            emit_json({"error": {"kind": "cancelled", "code": ERROR_CODES[ErrorKind.CANCELLED],
+                                 "message": str(stopped)}, "step": None})
+        else:
+            print(_("run-inspector: {sentence}").format(sentence=translate(stopped)), file=sys.stderr)
         return EXIT_CANCELLED
     except McpTransportError as failed:
         if args.json:

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from inspector.i18n import N_, _, ngettext
+from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import Message
 from inspector.i18n.words import outcome_word
 from inspector.store import StoreError, UnknownRunError
@@ -77,9 +78,9 @@ def _export(args: argparse.Namespace) -> int:
                 "are stored.").format(status=outcome_word(args.outcome), path=report.path))
     else:
         print(ngettext("Exported {count} run to {path}.", "Exported {count} runs to {path}.", report.runs).format(
-            count=report.runs, path=report.path))
+            count=format_number(report.runs), path=report.path))
         print(ngettext("The file holds {count} step.", "The file holds {count} steps.", report.steps).format(
-            count=report.steps))
+            count=format_number(report.steps)))
     return EXIT_OK
 
 
@@ -111,14 +112,16 @@ def _import(args: argparse.Namespace) -> int:
         return EXIT_OK
     runs, steps = imported.runs_imported, imported.steps_imported
     lines = [ngettext("Imported {count} run from {path}.", "Imported {count} runs from {path}.", runs).format(
-        count=runs, path=args.file)]
+        count=format_number(runs), path=args.file)]
     if imported.run_ids:
         lines.append(_stored_as(imported.run_ids))
-    lines.append(ngettext("{count} step was added.", "{count} steps were added.", steps).format(count=steps))
+    lines.append(ngettext("{count} step was added.", "{count} steps were added.", steps).format(
+        count=format_number(steps)))
     if imported.runs_already_present:
         count = imported.runs_already_present
         lines.append(ngettext("{count} run was already here and was not imported again.",
-                              "{count} runs were already here and were not imported again.", count).format(count=count))
+                              "{count} runs were already here and were not imported again.", count).format(
+            count=format_number(count)))
     if imported.joined_uids:
         count = len(imported.joined_uids)
         lines.append(ngettext("Spans of another tool (a server's) joined {count} run of ours in their trace.",

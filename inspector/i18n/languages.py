@@ -30,11 +30,12 @@ def system_language(environ: Mapping[str, str] | None = None) -> str | None:
     """The supported language the environment's locale asks for, or None.
 
     As gettext reads it: ``LANGUAGE`` (a colon-separated preference list) first unless the locale
-    is "C"/"POSIX", then the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set.
+    is "C"/"POSIX", then the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set. "C.UTF-8"
+    (many containers' and CI runners' default) is not "C" to gettext: ``LANGUAGE`` still counts there.
     """
     env = os.environ if environ is None else environ
     locale_name = next((env[name] for name in _ENVIRONMENT_ORDER if env.get(name)), "")
-    if locale_name.split(".", 1)[0] in ("C", "POSIX"):
+    if locale_name in ("C", "POSIX"):
         return None
     for preferred in env.get("LANGUAGE", "").split(":"):
         language = normalize_language(preferred)

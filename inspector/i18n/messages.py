@@ -108,8 +108,10 @@ _NOTE_DEPTH = 4
 
 
 @dataclass(frozen=True)
-class _Count:
-    """A note's count of things: chooses the plural form, and is written as the locale writes numbers."""
+class Count:
+    """A whole number inside a sentence (a count of things, a line or a byte in a file): the English
+    sentence writes its digits (``--json``, stored text), a reader's language its way ("20.000");
+    it also chooses the plural form."""
 
     value: int
 
@@ -159,7 +161,7 @@ def message_from_note(note: Any, depth: int = 0) -> Message | str:
     if count is not None and not (isinstance(values[count], int) and -(2**53) <= values[count] <= 2**53):
         return text  # the plural form is chosen by a whole number
     if count is not None:  # a count of things: written as the reader's locale writes numbers
-        values[count] = _Count(values[count])
+        values[count] = Count(values[count])
     return Message(template, values, plural=plural, count=count)
 
 
@@ -186,4 +188,4 @@ def said_again(text: str, note: Any) -> str:
     return said + text[len(english):] if whole else said.split("\n", 1)[0]
 
 
-__all__ = ["Message", "kept_sentence", "message_from_note", "said_again", "translate", "translate_all"]
+__all__ = ["Count", "Message", "kept_sentence", "message_from_note", "said_again", "translate", "translate_all"]

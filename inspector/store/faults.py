@@ -16,6 +16,7 @@ from .errors import StoreError
 # SQLite's primary result codes (an extended code keeps its primary one in the low byte).
 _DAMAGE_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 _LOCK_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+_READ_ONLY_CODES = frozenset({sqlite3.SQLITE_READONLY})
 
 #: The files SQLite keeps beside a database in WAL mode; they belong to it and move with it.
 _COMPANIONS = ("-wal", "-shm", "-journal")
@@ -42,6 +43,14 @@ def _primary_code(error: sqlite3.Error) -> int | None:
     return None if code is None else code & 0xFF
 
 
+class ReadOnlyDatabaseError(StoreError):
+    """The database can be read but not written (a read-only file, folder or file system)."""
+
+    def __init__(self, message: object, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
+
+
 def is_damage(error: BaseException) -> bool:
     """Does SQLite say the file is damaged or not a database at all?"""
     return isinstance(error, sqlite3.Error) and _primary_code(error) in _DAMAGE_CODES
@@ -50,6 +59,11 @@ def is_damage(error: BaseException) -> bool:
 def is_lock(error: BaseException) -> bool:
     """Does SQLite say another connection holds the lock it needed?"""
     return isinstance(error, sqlite3.Error) and _primary_code(error) in _LOCK_CODES
+
+
+def is_read_only(error: BaseException) -> bool:
+    """Does SQLite say the database cannot be written?"""
+    return isinstance(error, sqlite3.Error) and _primary_code(error) in _READ_ONLY_CODES
 
 
 def _reason(error: BaseException) -> str:
@@ -79,6 +93,14 @@ def locked(path: Path) -> LockedDatabaseError:
         "The run database {path} is locked by another program (for example a sqlite3 shell or another tool "
         "holding a transaction open). Close that program and try again, or choose another file with --db or "
         "RUN_INSPECTOR_DB."), {"path": path}), path)
+
+
+def read_only(path: Path, error: BaseException) -> ReadOnlyDatabaseError:
+    """The sentence for a database that cannot be written: which file, why, what to do."""
+    return ReadOnlyDatabaseError(Message(N_(
+        "The run database {path} cannot be written ({reason}): the file, its folder or its disk is read-only. "
+        "Make it writable, or choose another file with --db or RUN_INSPECTOR_DB."),
+        {"path": path, "reason": _reason(error)}), path)
 
 
 def store_fault(path: Path, error: sqlite3.Error) -> StoreError | None:

@@ -24,7 +24,7 @@ import ijson
 from ijson.utils import sendable_list
 
 from inspector.i18n import N_
-from inspector.i18n.messages import Message
+from inspector.i18n.messages import Count, Message
 
 from .format import (
     MAX_DEPTH,
@@ -176,9 +176,10 @@ def locate_bad_json(source: FilePath, bad: BadJson) -> tuple[Message, Message]:
     column = offset - (before.rfind(b"\n") + 1) + 1
     problem = said(N_("invalid JSON: {reason}"), reason=bad.reason)
     if bad.line is not None:  # JSON Lines: the line says more than the byte
-        return said(N_("line {line}, column {column} (byte {offset})"), line=bad.line, column=column,
-                    offset=offset), problem
-    return said(N_("byte {offset} (line {line}, column {column})"), offset=offset, line=line, column=column), problem
+        return said(N_("line {line}, column {column} (byte {offset})"), line=Count(bad.line), column=Count(column),
+                    offset=Count(offset)), problem
+    return said(N_("byte {offset} (line {line}, column {column})"), offset=Count(offset), line=Count(line),
+                column=Count(column)), problem
 
 
 # -- walking the events -----------------------------------------------------------------------------

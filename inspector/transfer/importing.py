@@ -99,7 +99,7 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     the place in the file, for anything wrong; the database is then unchanged.
     """
     source = FilePath(path)
-    name = source.name
+    name = source.name or str(source)  # "." and "/" have no name of their own
     try:
         with _without_cyclic_gc(), SpillArea() as area:
             total = _regular_file_size(source, name)

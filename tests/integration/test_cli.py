@@ -170,9 +170,18 @@ def test_ping_sends_a_ping_request_after_the_handshake(sdk_url: str) -> None:
     report = json.loads(done.stdout)
     assert [leg["method"] for leg in report["legs"]] == ["initialize", "notifications/initialized", "ping"]
     assert report["ping_ms"] >= 0
-    readable = run_cli("ping", sdk_url)
+    readable = run_cli("ping", sdk_url, "--era", "handshake")
     assert readable.returncode == 0, readable.stderr
     assert "answered ping in" in readable.stdout
+
+
+def test_ping_in_the_stateless_era_says_what_answered(sdk_url: str) -> None:
+    """The stateless era has no ping: `ping` sends server/discover, but said "answered ping in 0.024 s"."""
+    readable = run_cli("ping", sdk_url, "--era", "stateless", "--no-store")
+    assert readable.returncode == 0, readable.stderr
+    assert "answered ping" not in readable.stdout
+    assert " and answered server/discover in " in readable.stdout
+    assert "(the stateless era has no ping)" in readable.stdout
 
 
 def test_readable_summary_names_legs_and_content(sdk_url: str) -> None:

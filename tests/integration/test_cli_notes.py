@@ -45,7 +45,8 @@ def test_bad_note_commands_say_what_is_wrong_and_change_nothing(tmp_path: Path) 
     with RunStore.open(db) as store:
         run_id = str(mixed_run(store))
     for args, said in ((("runs", "note", run_id), "needs the note's text, or --clear"),
-                       (("runs", "note", run_id, "x", "--clear"), "needs the note's text, or --clear"),
+                       # Both said "needs the note's text, or --clear": the text and --clear were given.
+                       (("runs", "note", run_id, "x", "--clear"), "takes the note's text or --clear, not both"),
                        (("runs", "note", run_id, "--step", "99", "x"), f"Run {run_id} has no step 99."),
                        # A step's number is not a run id (it said "a run id must be a whole number").
                        (("runs", "note", run_id, "--step", "0", "x"),
@@ -76,3 +77,56 @@ def test_runs_show_and_note_take_a_run_as_compare_and_replay_do(tmp_path: Path) 
     assert too_far.returncode == 2 and "There is no run last~2" in too_far.stderr and not too_far.stdout
     unknown = cli(db, "runs", "note", "zz", "text")
     assert unknown.returncode == 2 and "names no run" in unknown.stderr
+
+
+def test_a_database_that_can_only_be_read_is_one_sentence_and_status_1(tmp_path: Path, monkeypatch,
+                                                                        capsys) -> None:
+    """A read-only run database (a file, folder or disk others made read-only) refused `runs note`
+    and `servers set` with a traceback, and with --json no JSON object at all."""
+    from inspector.cli import main
+
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        run_id = str(mixed_run(store))
+    opened = RunStore.open.__func__
+
+    def read_only(cls, path, *args, **kwargs):  # what SQLite says of a file it may only read
+        store = opened(cls, path, *args, **kwargs)
+        store.db.conn.execute("PRAGMA query_only = ON")
+        return store
+
+    monkeypatch.setattr(RunStore, "open", classmethod(read_only))
+    capsys.readouterr()
+    for args in (("runs", "note", run_id, "seen"), ("servers", "set", "http://127.0.0.1:9/mcp", "--name", "x")):
+        assert main([*args, "--db", str(db), "--lang", "en"]) == 1
+        said = capsys.readouterr()
+        assert said.out == "" and said.err.count("\n") == 1, said.err
+        assert f"The run database {db} cannot be written" in said.err and "Traceback" not in said.err
+        assert main([*args, "--db", str(db), "--json", "--lang", "en"]) == 1
+        (error,) = json.loads(capsys.readouterr().out).values()
+        assert error["kind"] == "failed" and "cannot be written" in error["message"]
+    monkeypatch.undo()
+    assert json.loads(cli(db, "runs", "show", run_id, "--json").stdout)["run"]["note"] == ""
+
+
+def test_an_operation_on_a_database_that_can_only_be_read_says_which_file_and_what_to_do(
+        tmp_path: Path, monkeypatch, capsys) -> None:
+    """The warning was SQLite's bare "attempt to write a readonly database" (in German too)."""
+    from inspector.cli import main
+    from tests.support.asgi_server import free_port
+
+    db = tmp_path / "runs.db"
+    RunStore.open(db).close()
+    opened = RunStore.open.__func__
+
+    def read_only(cls, path, *args, **kwargs):
+        store = opened(cls, path, *args, **kwargs)
+        store.db.conn.execute("PRAGMA query_only = ON")
+        return store
+
+    monkeypatch.setattr(RunStore, "open", classmethod(read_only))
+    capsys.readouterr()
+    main(["ping", f"http://127.0.0.1:{free_port()}/mcp", "--budget", "2", "--db", str(db), "--lang", "de"])
+    warning = capsys.readouterr().err.splitlines()[0]
+    assert warning.startswith(f"run-inspector: Dieser Vorgang wird nicht aufgezeichnet: In die Laufdatenbank {db} "
+                              "kann nicht geschrieben werden")

@@ -161,3 +161,28 @@ def test_the_steps_of_a_sign_in_are_said_in_words_in_the_readers_language(capsys
     assert english[1].startswith("run-inspector: Finding the authorization server: ")
     assert german[0].startswith("run-inspector: Anmelde-Metadaten des Servers finden: Der Server veröffentlicht ")
     assert german[1].startswith("run-inspector: Autorisierungsserver finden: ")
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_ctrl_c_while_the_browser_is_awaited_says_the_sign_in_was_stopped(tmp_path: Path, as_json: bool):
+    """`signin --json` ended by Ctrl-C printed no JSON object at all, and without --json no sentence."""
+    import signal
+
+    with serve_auth_server() as auth:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "inspector", "signin", auth.mcp_url, "--db", str(tmp_path / "runs.db"),
+             "--lang", "en", *(["--json"] if as_json else [])],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "BROWSER": "true"})  # a browser that never comes back
+        assert process.stderr is not None
+        for line in process.stderr:  # the address is printed once the flow waits for the browser
+            if "open this address to sign in" in line:
+                break
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    sentence = f"Cancelled (Ctrl-C): the sign-in to {auth.mcp_url} was stopped before it ended."
+    if as_json:
+        assert json.loads(out) == {"error": {"kind": "cancelled", "code": 1011, "message": sentence}, "step": None}
+    else:
+        assert out == "" and f"run-inspector: {sentence}\n" in err

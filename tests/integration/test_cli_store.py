@@ -173,6 +173,7 @@ def test_runs_alone_names_its_sub_commands(tmp_path: Path) -> None:
     assert done.returncode == 2
     (line,) = done.stderr.strip().splitlines()
     assert "runs list" in line and "runs show" in line and "runs_command" not in line
+    assert "runs note" in line  # the third sub-command was left out
 
 
 def test_runs_show_gives_the_legs_and_their_grants_and_no_round_for_a_single_operation(

@@ -225,3 +225,34 @@ def test_an_export_filter_matching_no_run_says_so(tmp_path: Path, language: str,
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(said) and str(out) in done.stdout and done.stdout.count("\n") == 1
     assert json.loads(out.read_text())["runs"] == []
+
+
+def test_export_and_import_write_their_counts_as_the_language_does(tmp_path: Path, capsys) -> None:
+    """"Exported 1200 runs" and "1200 Läufe aus … importiert": the counts were bare digits."""
+    from inspector.cli import main
+    from inspector.store import RunStore
+
+    db = str(tmp_path / "runs.db")
+    with RunStore.open(db) as store:
+        for number in range(1200):
+            store.finish_run(store.start_run(f"run {number}", "live", None), "ok")
+    out = str(tmp_path / "many.json")
+    capsys.readouterr()
+    assert main(["export", "--all", "-o", out, "--db", db, "--lang", "en"]) == 0
+    assert capsys.readouterr().out.startswith(f"Exported 1,200 runs to {out}.\n")
+    assert main(["--lang", "de", "import", out, "--db", str(tmp_path / "other.db")]) == 0
+    assert capsys.readouterr().out.startswith("1.200 Läufe aus ")
+    assert main(["--lang", "de", "import", out, "--db", str(tmp_path / "other.db")]) == 0
+    assert "1.200 Läufe waren schon vorhanden" in capsys.readouterr().out
+
+
+def test_importing_the_current_folder_names_it(tmp_path: Path, capsys, monkeypatch) -> None:
+    """`import .` said "Cannot import : the file: is a folder" (a folder without a name of its own)."""
+    from inspector.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["import", ".", "--db", str(tmp_path / "runs.db"), "--lang", "en"]) == 2
+    assert capsys.readouterr().err.startswith("run-inspector: Cannot import .: the file: is a folder")
+    assert main(["import", "/", "--db", str(tmp_path / "runs.db"), "--lang", "en"]) == 2
+    assert capsys.readouterr().err.startswith("run-inspector: Cannot import /: the file: is a folder")

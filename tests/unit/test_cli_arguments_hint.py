@@ -42,3 +42,13 @@ def test_a_server_where_the_action_goes_gets_an_example_with_the_action(capsys, 
     assert main(["--db", db, "resources", "lis"]) == 2  # a mistyped action: argparse's sentence, with the choices
     assert "invalid choice: 'lis'" in capsys.readouterr().err
     assert not (tmp_path / "runs.db").exists()
+
+
+def test_a_mistyped_servers_action_names_the_actions_not_an_internal_name(tmp_path, capsys) -> None:
+    """`servers frob` said "argument servers_command: invalid choice" (`runs frob` names {list,show,note})."""
+    from inspector.cli import main
+
+    assert main(["--db", str(tmp_path / "runs.db"), "servers", "frob", "--lang", "en"]) == 2
+    said = capsys.readouterr().err
+    assert "servers_command" not in said
+    assert "argument {set,remove,import}: invalid choice: 'frob'" in said

@@ -13,6 +13,21 @@ def test_catalogue_sentences_use_real_plural_forms():
     assert catalogue_heading(1, 3) == "1 tool in 3 pages:"
 
 
+def test_the_catalogue_heading_writes_its_numbers_as_the_language_does():
+    """`tools` on a long catalogue said "1510 Tools auf 4 Seiten" in German, "1510 tools" in English."""
+    from inspector.cli.results import catalogue_heading
+    from inspector.i18n import set_language
+
+    try:
+        assert catalogue_heading(1510, 1) == "1,510 tools in 1 page:"
+        assert catalogue_heading(12_000, 1_200) == "12,000 tools in 1,200 pages:"
+        set_language("de")
+        assert catalogue_heading(1510, 4) == "1.510 Tools auf 4 Seiten:"
+        assert catalogue_heading(12_000, 1_200) == "12.000 Tools auf 1.200 Seiten:"
+    finally:
+        set_language("en")
+
+
 def test_block_lines_name_each_kind_in_a_sentence():
     from inspector.cli.results import block_lines, blocks_dropped_line, size_words
 

@@ -124,3 +124,19 @@ def test_every_positional_argument_of_a_command_says_what_it_is() -> None:
               for action in parser._positionals._group_actions
               if not isinstance(action.choices, dict) and not action.help]
     assert silent == []
+
+
+def test_signout_offers_only_what_it_uses(capsys) -> None:
+    """`signout --help` listed --budget ("for the whole sign-in") and every sign-in option, none of
+    which signing out (forgetting the tokens) uses; the README promises `signout SERVER [--json]`."""
+    from inspector.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["signout", "--help", "--lang", "en"])
+    shown = capsys.readouterr().out
+    assert "--json" in shown and "--db" in shown
+    assert "--budget" not in shown and "--client-id" not in shown and "--grant" not in shown
+    with pytest.raises(SystemExit):
+        main(["signin", "--help", "--lang", "en"])
+    shown = capsys.readouterr().out
+    assert "--budget" in shown and "--client-id" in shown and "--grant" in shown

@@ -154,6 +154,22 @@ def test_german_keeps_the_house_words_for_operation_outcome_and_result() -> None
     assert wrong == []
 
 
+def test_german_calls_a_payload_rohdaten() -> None:
+    """A step's payload is "Rohdaten" (the step detail's tab, its copy button): an import's refusal
+    and a damaged step's note said "Nutzdaten" for the same thing."""
+    wrong = [(source, german) for source, german in map(_german_texts, messages("de"))
+             if re.search(r"(?i)\bpayloads?\b", source) and "Nutzdaten" in german]
+    assert wrong == []
+
+
+def test_german_says_default_one_way() -> None:
+    """A default is "Standard" in every help text: `call --help` said "Standard", "Vorgabe" and
+    "Voreinstellung" for it, three options apart."""
+    wrong = [(source, german) for source, german in map(_german_texts, messages("de"))
+             if re.search(r"(?i)\bdefault\b", source) and re.search(r"Vorgabe|Voreinstellung", german)]
+    assert wrong == []
+
+
 def test_german_says_plain_text_one_way() -> None:
     """Plain text is "reiner Text" wherever the window says it: the documentation's files were
     "Klartext" (which reads as "not encrypted", in a program that keeps secrets) in one sentence and

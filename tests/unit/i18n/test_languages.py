@@ -29,7 +29,13 @@ def test_without_a_setting_the_environment_decides_in_gettext_order() -> None:
     assert choose_language(None, {"LC_MESSAGES": "de_CH.UTF-8", "LANG": "en_US"}) == "de"
     assert choose_language(None, {"LANGUAGE": "fr:de", "LANG": "en_US.UTF-8"}) == "de"
     # A "C" locale ignores LANGUAGE, as gettext does.
-    assert system_language({"LANGUAGE": "de", "LANG": "C.UTF-8"}) is None
+    assert system_language({"LANGUAGE": "de", "LANG": "C"}) is None
+    assert system_language({"LANGUAGE": "de", "LC_ALL": "POSIX", "LANG": "de_DE.UTF-8"}) is None
+    # "C.UTF-8" is not "C" to gettext (`LANG=C.UTF-8 LANGUAGE=de ls /nowhere` answers in German):
+    # LANGUAGE=de gave English here.
+    assert system_language({"LANGUAGE": "de", "LANG": "C.UTF-8"}) == "de"
+    assert system_language({"LANGUAGE": "de", "LC_ALL": "C.utf8"}) == "de"
+    assert system_language({"LANG": "C.UTF-8"}) is None
 
 
 def test_english_when_nothing_names_a_known_language() -> None:

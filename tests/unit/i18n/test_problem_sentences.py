@@ -256,3 +256,19 @@ def test_the_json_parser_s_complaint_is_said_in_words_of_ours(tmp_path: Path, sh
     error = _refused(tmp_path, "f.json", text)
     assert str(error).endswith(f": invalid JSON: {ours}. Nothing was imported."), str(error)
     assert translate(error).endswith(f": INVALID JSON: {ours.upper()}. NOTHING WAS IMPORTED.")
+
+
+def test_the_place_of_bad_json_is_written_as_the_language_writes_numbers(tmp_path: Path) -> None:
+    """A cut file said "Byte 20000 (Zeile 16, Spalte 1409)" in German; --json keeps the bare digits."""
+    from inspector.i18n import set_language
+
+    text = '{"format": "run-inspector-trace", "version": 1, "runs": [' + '\n' * 11 + '"' + "x" * 20_000
+    error = _refused(tmp_path, "cut.json", text)
+    assert str(error).startswith("Cannot import cut.json: byte 20069 (line 12, column 20002): invalid JSON")
+    assert translate(error).startswith("Cannot import cut.json: byte 20,069 (line 12, column 20,002): invalid JSON")
+    try:
+        set_language("de")
+        assert translate(error).startswith("cut.json kann nicht importiert werden: Byte 20.069 (Zeile 12, "
+                                           "Spalte 20.002): ungültiges JSON")
+    finally:
+        set_language("en")

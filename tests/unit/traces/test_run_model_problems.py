@@ -53,7 +53,7 @@ CASES = {
     "step_key": (
         _payload(round=None), ".round",
         "a step payload needs the key 'round'",
-        "den Nutzdaten eines Schritts fehlt der Schlüssel 'round'"),
+        "den Rohdaten eines Schritts fehlt der Schlüssel 'round'"),
     "round": (
         _payload(round=-1), ".round",
         "round must be a non-negative whole number, got -1",
