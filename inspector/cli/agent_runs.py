@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import getpass
 import os
-import signal
 import sys
 from typing import Any
 
@@ -31,7 +30,7 @@ from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, open_store
 from .demos import _seconds, _whole_number
 from .ending import emit_json
 from .live_text import LiveText
-from .operations import parse_budget_option
+from .operations import STOP_SIGNALS, parse_budget_option
 from .secrets import known_secrets
 
 #: Where the chat model's API key is read from unless --api-key-env names another variable.
@@ -161,7 +160,7 @@ def _api_key(args: argparse.Namespace) -> str | None:
 
 
 def _play(agent: AgentRun) -> AgentOutcome:
-    """Run the loop; the first Ctrl-C cancels the run (as --cancel-after does), a second exits at once."""
+    """Run the loop; the first Ctrl-C or SIGTERM cancels the run (as --cancel-after does), a second exits at once."""
 
     async def go() -> AgentOutcome:
         loop = asyncio.get_running_loop()
@@ -172,16 +171,18 @@ def _play(agent: AgentRun) -> AgentOutcome:
             agent.cancel()
 
         try:
-            loop.add_signal_handler(signal.SIGINT, on_interrupt)
+            for signum in STOP_SIGNALS:
+                loop.add_signal_handler(signum, on_interrupt)
         except (NotImplementedError, RuntimeError):  # not the main thread
             pass
         try:
             return await agent.run()
         finally:
-            try:
-                loop.remove_signal_handler(signal.SIGINT)
-            except (NotImplementedError, RuntimeError):
-                pass
+            for signum in STOP_SIGNALS:
+                try:
+                    loop.remove_signal_handler(signum)
+                except (NotImplementedError, RuntimeError):
+                    pass
 
     try:
         return asyncio.run(go())

@@ -363,8 +363,13 @@ def _finish_run(recording: RunRecording | None, record: OperationRecord,
     return None if recording is None else recording.finish(record, before or ())
 
 
+#: What stops an operation from outside, each as Ctrl-C does: SIGINT, and SIGTERM (what `timeout`, a
+#: CI runner cancelling a job or a service manager sends first). Either is a cancel, never a fault.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 class EarlyInterrupt:
-    """Holds a Ctrl-C that comes while the operation is set up, before its event loop listens.
+    """Holds a Ctrl-C (or SIGTERM) that comes while the operation is set up, before its event loop listens.
 
     Without it asyncio's own handler would cancel the task mid-way, and the run would be left
     ``running`` instead of being recorded as cancelled.
@@ -381,14 +386,15 @@ class EarlyInterrupt:
     @contextmanager
     def held(self) -> Iterator[None]:
         try:
-            previous = signal.signal(signal.SIGINT, self._note)
+            previous = {signum: signal.signal(signum, self._note) for signum in STOP_SIGNALS}
         except ValueError:  # not the main thread: no signals here
             yield
             return
         try:
             yield
         finally:
-            signal.signal(signal.SIGINT, previous)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
 
 
 def end_echoed_line() -> None:
@@ -405,9 +411,9 @@ def end_echoed_line() -> None:
 
 
 def _install_interrupt(cancel: CancelSignal, client: McpClient) -> ServerGroups:
-    """First Ctrl-C cancels the operation (the result is still printed, the server's process shut down
-    in order), or, once the result is printed, kills the server's process group instead of waiting for
-    its shutdown; a second exits at once, killing the server's process group first."""
+    """First Ctrl-C (or SIGTERM) cancels the operation (the result is still printed, the server's
+    process shut down in order), or, once the result is printed, kills the server's process group
+    instead of waiting for its shutdown; a second exits at once, killing the server's process group first."""
     loop = asyncio.get_running_loop()
     groups = ServerGroups(client)
 
@@ -422,7 +428,8 @@ def _install_interrupt(cancel: CancelSignal, client: McpClient) -> ServerGroups:
             groups.kill()
 
     try:
-        loop.add_signal_handler(signal.SIGINT, on_interrupt)
+        for signum in STOP_SIGNALS:
+            loop.add_signal_handler(signum, on_interrupt)
     except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
         pass
     return groups

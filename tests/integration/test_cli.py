@@ -238,7 +238,10 @@ def test_header_values_are_sent_but_never_printed(sdk_url: str) -> None:
         assert "s3cr3t" not in done.stdout + done.stderr
 
 
-def test_ctrl_c_cancels_in_flight_and_exits_130(sdk_url: str, sdk_events: ToolEvents) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_or_sigterm_cancels_in_flight_and_exits_130(sdk_url: str, sdk_events: ToolEvents, signum) -> None:
+    """SIGTERM (what `timeout`, a CI runner cancelling a job or a service manager sends) is a cancel as
+    Ctrl-C is: it was exit 143, no JSON object, the server not told, the run left with no step."""
     sdk_events.started.clear()
     process = subprocess.Popen(
         [sys.executable, "-m", "inspector", "call", sdk_url, "slow", "--args", '{"seconds": 20}', "--json"],
@@ -246,7 +249,7 @@ def test_ctrl_c_cancels_in_flight_and_exits_130(sdk_url: str, sdk_events: ToolEv
     try:
         assert sdk_events.started.wait(20), "the slow tool never started"
         sent = time.monotonic()
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signum)
         stdout, _stderr = process.communicate(timeout=10)
         took = time.monotonic() - sent
     finally:

@@ -360,15 +360,17 @@ def test_servers_set_with_json_prints_one_object(tmp_path: Path) -> None:
     assert saved["name"] == "Nine" and saved["headers"] == [{"name": "X-A", "secret": False}]
 
 
-def test_a_ctrl_c_while_the_operation_is_set_up_is_a_recorded_cancel(tmp_path: Path) -> None:
-    """The moment between starting the event loop and listening for Ctrl-C: a real SIGINT lands there."""
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_ctrl_c_while_the_operation_is_set_up_is_a_recorded_cancel(tmp_path: Path, stop: str) -> None:
+    """The moment between starting the event loop and listening for Ctrl-C: a real SIGINT (or SIGTERM)
+    lands there."""
     db = tmp_path / "runs.db"
     script = (
         "import os, signal, sys\n"
         "from inspector.cli import main, operations\n"
         "listen = operations._install_interrupt\n"
         "def late(*args):\n"
-        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        f"    os.kill(os.getpid(), signal.{stop})\n"
         "    return listen(*args)\n"
         "operations._install_interrupt = late\n"
         "sys.exit(main(sys.argv[1:]))\n")

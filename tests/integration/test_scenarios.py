@@ -191,7 +191,8 @@ def test_scenario_list_as_json(capsys):
     assert [item["name"] for item in listed] == sorted(EXPECTED)
 
 
-def test_ctrl_c_cancels_the_run_as_cancel_after_does(tmp_path):
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_or_sigterm_cancels_the_run_as_cancel_after_does(tmp_path, stop):
     import os
     import signal
     import subprocess
@@ -209,7 +210,7 @@ def test_ctrl_c_cancels_the_run_as_cancel_after_does(tmp_path):
                                    text=True, env=os.environ.copy())
         try:
             assert server.state.hang_started.wait(30)
-            process.send_signal(signal.SIGINT)
+            process.send_signal(getattr(signal, stop))
             out, err = process.communicate(timeout=15)
         finally:
             if process.poll() is None:
