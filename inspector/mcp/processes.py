@@ -23,8 +23,10 @@ from .messages import N_, Message
 from .server import ServerEndpoint
 from .standalone import LINE_PROBLEM, STDERR, ServerNotification, line_note
 
-#: ``on_output(server key, text)``: a stderr line of a server (or a fault of its line), on the loop's thread.
-OutputListener = Callable[[str, str], None]
+#: ``on_output(server key, line)``: a stderr line of a server (a ``str``: its own words), or a fault of
+#: its line (a :class:`Message`: ours, e.g. a stdout line that is not JSON, said in the reader's
+#: language by whoever shows it), on the loop's thread.
+OutputListener = Callable[[str, str | Message], None]
 
 
 @dataclass
@@ -108,7 +110,7 @@ class ServerProcesses:
             sentence = secrets.scrub_message(sentence)
             for transport in routes.operations:
                 transport.line_problem(sentence)
-            self._output(server.key, str(sentence))
+            self._output(server.key, sentence)
 
         process = await StdioProcess.start(server.command, on_message=routes.dispatch, on_stderr=stderr,
                                            on_problem=problem)
@@ -120,7 +122,7 @@ class ServerProcesses:
         entry.handshake = None
         return process
 
-    def _output(self, key: str, text: str) -> None:
+    def _output(self, key: str, text: str | Message) -> None:
         if self.on_output is not None:
             with contextlib.suppress(Exception):  # a listener's fault is not the server's
                 self.on_output(key, text)

@@ -434,3 +434,18 @@ def test_runs_show_does_not_say_a_command_server_was_reached_when_it_never_answe
     assert transport("3")[0].startswith("Reached over stdio, MCP ")
     assert transport("1", "de") == ["Über stdio versucht: der Befehl des Servers ist nicht gestartet"]
     assert transport("2", "de") == ["Über stdio versucht: keine Antwort vom Server"]
+
+
+def test_a_banner_on_stdout_is_said_as_ours_in_the_readers_language_not_as_the_servers_stderr() -> None:
+    """The server's stderr is printed as it is written ("server stderr: ..."); a line on stdout that
+    is not JSON is our sentence about the server, and was printed as if the server had said it, in
+    English under German too."""
+    banner = f"{shlex.quote(sys.executable)} -m tests.support.stdio_faults banner"
+    english = cli("ping", "--stdio", banner, "--era", "handshake", "--no-store")
+    assert english.returncode == 0, english.stderr
+    assert "run-inspector: the server wrote a line on stdout that is not JSON: Server v1.0 ready!" in english.stderr
+    assert "server stderr: the server wrote" not in english.stderr
+    german = cli("ping", "--stdio", banner, "--era", "handshake", "--no-store", "--lang", "de")
+    assert german.returncode == 0, german.stderr
+    assert "run-inspector: " in german.stderr and "Server v1.0 ready!" in german.stderr
+    assert "the server wrote a line" not in german.stderr

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from inspector.i18n import _
+from inspector.i18n.messages import translate
 from inspector.mcp import (
     CancelSignal,
     LegFinished,
@@ -422,9 +423,10 @@ class OperationsEngine(QObject):
     def thread(self) -> threading.Thread | None:
         return self._thread
 
-    def _heard_output(self, key: str, line: str) -> None:
-        """A command server's stderr line (or a fault of its line), on the worker thread."""
-        self.output.add(key, line)
+    def _heard_output(self, key: str, line: object) -> None:
+        """A command server's stderr line (or a fault of its line, said in the reader's language), on
+        the worker thread."""
+        self.output.add(key, line if isinstance(line, str) else translate(line))
 
     def _heard_between(self, key: str, note: ServerNotification) -> None:
         """A command server's notification while none of its operations runs (its process lives on):
