@@ -392,13 +392,19 @@ async def look_up_task_step(client: McpClient, server: ServerEndpoint, task_id: 
     return await request_step("tasks/get", server, describe, call)
 
 
+_PING = N_("the server {server} speaks MCP {version} and answered ping in {seconds} s")
+#: The stateless era has no ping: what answered was server/discover (the stored sentence says so).
+_STATELESS_PING = N_("the server {server} speaks MCP {version} and answered server/discover in {seconds} s (the "
+                     "stateless era has no ping)")
+
+
 async def ping_step(client: McpClient, server: ServerEndpoint, *, budget_s: object = None,
                     cancel: CancelSignal | None = None,
                     observer: OperationObserver | None = None) -> OperationRecord:
     """The handshake and MCP's ``ping`` request, recorded as a ``request`` step."""
     return await request_step(
         "ping", server,
-        lambda ping: Message(N_("the server {server} speaks MCP {version} and answered ping in {seconds} s"), {
+        lambda ping: Message(_STATELESS_PING if ping.stateless else _PING, {
             "server": ping.server_name or "(unnamed)", "version": ping.protocol_version,
             "seconds": Number(round(ping.latency_ms / 1000, 3), f"{ping.latency_ms / 1000:.3f}")}),
         lambda recorder: client.ping(server, budget_s=budget_s, cancel=cancel, observer=FanOut(recorder, observer)))

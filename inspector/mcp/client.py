@@ -229,7 +229,8 @@ class McpClient:
             info = op.server_info
             name = info.get("name") if isinstance(info.get("name"), str) else None
             version = info.get("version") if isinstance(info.get("version"), str) else None
-            return PingResult(op.session.protocol_version or "", name, version, round(latency_ms, 2))
+            return PingResult(op.session.protocol_version or "", name, version, round(latency_ms, 2),
+                              op.session.stateless)
 
         return await self._operate("ping", server, work, budget_s, cancel, observer)
 

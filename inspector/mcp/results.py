@@ -269,3 +269,5 @@ class PingResult:
     server_version: str | None
     #: How long the ``ping`` request took, from sending it to its answer (milliseconds).
     latency_ms: float | None = None
+    #: The stateless era has no ``ping``: ``server/discover`` was the request timed instead.
+    stateless: bool = False

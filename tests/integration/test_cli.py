@@ -182,6 +182,15 @@ def test_ping_in_the_stateless_era_says_what_answered(sdk_url: str) -> None:
     assert "answered ping" not in readable.stdout
     assert " and answered server/discover in " in readable.stdout
     assert "(the stateless era has no ping)" in readable.stdout
+    # The stored step says it too (runs show, the window's timeline, an export).
+    stored = run_cli("ping", sdk_url, "--era", "stateless", "--json")
+    assert stored.returncode == 0, stored.stderr
+    from inspector.store import RunStore
+
+    with RunStore.open(os.environ["RUN_INSPECTOR_DB"]) as store:
+        (step,) = store.steps_page(json.loads(stored.stdout)["run_id"])
+        said = step.payload["content"]
+    assert "answered server/discover in" in said and "answered ping" not in said, said
 
 
 def test_readable_summary_names_legs_and_content(sdk_url: str) -> None:
