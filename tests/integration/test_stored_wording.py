@@ -91,7 +91,9 @@ def test_each_stored_sentence_of_ours_is_said_in_german_and_the_stored_english_i
     assert "tools/list: 10 Tools auf 1 Seite: echo, add, " in german[tools]
     assert "fail: Das Tool fail auf dem Server demo meldete einen Fehler: " in german[fail]
     assert "ping: der Server run-inspector-demo spricht MCP " in german[ping]
-    assert " s beantwortet" in german[ping] and "," in german[ping].split("ping in ")[1]  # 0,003 s
+    # The demo server speaks the stateless era: no ping there, server/discover answered (0,003 s).
+    assert " und hat server/discover in " in german[ping] and " s beantwortet (die zustands" in german[ping]
+    assert "," in german[ping].split("server/discover in ")[1]
     assert "ping: Der Server nowhere war beim Senden von " in german[nowhere] and "nicht erreichbar" in german[nowhere]
     assert "describe_image: [1 Block wird nicht als Text gezeigt: 1 Bild.]" in german[picture]
     # The command line's own print of an answer says the note on its picture in German too.
