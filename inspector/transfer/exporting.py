@@ -73,10 +73,26 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
                 steps = write(out, lambda run: _readable(store.iter_steps(run.id)), runs, meter)
                 meter.done()  # before the rename: a callback that cancels now still leaves nothing
         except OSError as error:
+            if _beside(target, error.filename):
+                # The file is written beside the target first: its folder would not take one
+                # (/proc/version is there, but /proc makes no new files: "no such file" misled).
+                raise TraceExportError(Message(N_(
+                    "The trace could not be written to {path}: no new file can be made in its folder {folder} "
+                    "({reason}). Choose another place; nothing was written there."),
+                    {"path": target, "folder": target.parent, "reason": os_reason(error)})) from None
             raise TraceExportError(Message(N_("The trace could not be written to {path} ({reason}). Choose another "
                                               "place; nothing was written there."),
                                            {"path": target, "reason": os_reason(error)})) from None
     return ExportReport(target, format, len(runs), steps)
+
+
+def _beside(target: Path, failed: object) -> bool:
+    """Whether ``failed`` (an error's file name) is the file written beside ``target`` before it
+    replaces it (:func:`~inspector.traces.writer.replacing`), not ``target`` itself."""
+    if not isinstance(failed, (str, os.PathLike)):
+        return False
+    name = Path(failed).name
+    return Path(failed).parent == target.parent and name.startswith(f".{target.name}.") and name.endswith(".part")
 
 
 def _readable(steps: Iterator[StoredStep]) -> Iterator[StoredStep]:

@@ -98,3 +98,17 @@ def test_the_command_line_refuses_a_device_with_exit_2(tmp_path: Path) -> None:
                           env=dict(os.environ), timeout=60)
     assert done.returncode == 2 and "named pipe, not a regular file" in done.stderr
     assert done.stderr.count("\n") == 1 and stat.S_ISFIFO(os.stat(target).st_mode)
+
+
+def test_a_file_in_a_folder_that_makes_no_new_files_says_so(store: RunStore) -> None:
+    """/proc/version is there (and looks like a regular file), but /proc takes no new file, so the file
+    written beside it first cannot be made: that said "no such file or folder" of a file that exists."""
+    target = Path("/proc/version")
+    if not target.is_file():
+        pytest.fail("this test needs Linux's /proc")
+    before = target.read_bytes()
+    with pytest.raises(TraceExportError) as caught:
+        export(store, None, None, target)
+    assert str(caught.value).startswith("The trace could not be written to /proc/version: no new file can be made "
+                                        "in its folder /proc (")
+    assert target.read_bytes() == before
