@@ -41,8 +41,6 @@ def joined(parts: list[str]) -> str:
 def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> str:
     """The comparison in one line: each count that is not zero, the second run against the first."""
     parts = []
-    if summary.alike:
-        parts.append(ngettext("{count} step alike", "{count} steps alike", summary.alike).format(count=summary.alike))
     if summary.slower:
         parts.append(ngettext("{count} slower in run {run} by {duration}",
                               "{count} slower in run {run} by {duration} in all", summary.slower).format(
@@ -67,7 +65,12 @@ def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> s
         if count:
             parts.append(ngettext("{count} step only in run {run}", "{count} steps only in run {run}",
                                   count).format(count=count, run=run))
-    return joined(parts) if parts else _("Neither run has any step.")
+    if not parts and not summary.alike:
+        return _("Neither run has any step.")
+    # The steps alike come first, none too: the phrases after them ("1 failed in run 3 and cancelled
+    # in run 4") lean on its noun, and said alone had none.
+    alike = ngettext("{count} step alike", "{count} steps alike", summary.alike).format(count=summary.alike)
+    return joined([alike, *parts])
 
 
 def english_summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> str:

@@ -32,6 +32,9 @@ def test_the_summary_line_in_english():
     assert summary_line(ComparisonSummary(alike=2, outcome_changes={("ok", ""): 1}), 1, 2) == (
         "2 steps alike and 1 ok in run 1 and no outcome in run 2")
     assert summary_line(ComparisonSummary(), 1, 2) == "Neither run has any step."
+    # With no step alike the count still leads: "1 failed in run 3 and cancelled in run 4" alone had no noun.
+    assert summary_line(ComparisonSummary(outcome_changes={("failed", "cancelled"): 1}), 3, 4) == (
+        "0 steps alike and 1 failed in run 3 and cancelled in run 4")
 
 
 def test_the_summary_line_in_german(german):
