@@ -167,8 +167,11 @@ def run(args: argparse.Namespace) -> int:
     vault = signin_vault()
     resource = canonical_resource(server.url)
     if args.command == "signout":
+        had = vault.tokens(resource) is not None
         vault.forget(resource)
-        sentence = Message(N_("Signed out of {server}: its tokens are forgotten."), {"server": server.label})
+        sentence = (Message(N_("Signed out of {server}: its tokens are forgotten."), {"server": server.label}) if had
+                    else Message(N_("No sign-in to {server} was kept here: there was nothing to forget."),
+                                 {"server": server.label}))
         _say(args, {"server": server.label, "signed_in": False}, sentence)
         return EXIT_OK
     client = McpClient(signin_vault=vault)

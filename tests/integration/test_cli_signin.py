@@ -124,10 +124,14 @@ def test_a_sign_in_kept_in_the_keyring_serves_later_commands_until_signout(tmp_p
         kept = [name for name in file_keyring.entries() if name.startswith("signin tokens")]
         signed_out = run_cli("signout", auth.mcp_url)
         left = [name for name in file_keyring.entries() if name.startswith("signin tokens")]
+        again = run_cli("signout", auth.mcp_url)  # nothing left to forget: it does not claim it forgot tokens
     assert report["signed_in"] and report["kept"] and report["issuer"] == auth.issuer
     assert listed.returncode == 0, listed.stderr
     assert "asks for a sign-in" not in listed.stderr and not auth.requests("/authorize")[1:]
     assert kept and not left and signed_out.returncode == 0
+    assert "its tokens are forgotten" in signed_out.stdout + signed_out.stderr
+    assert again.returncode == 0 and "there was nothing to forget" in again.stdout + again.stderr
+    assert "its tokens are forgotten" not in again.stdout + again.stderr
     # Nothing secret in the database, the export, the output, or a child's command line.
     assert_nowhere(sorted(issued), database=database, files=[exported])
     assert not any(secret in signed.stdout + signed.stderr + listed.stdout + listed.stderr for secret in issued)
