@@ -57,6 +57,10 @@ async def stateless_request(op: _Operation, method: str, params: dict[str, Any],
                     continue
             if op.recheck_era and round_number == 1 and answered_against_stateless(refused):
                 await reprobe(op)
+                if op.session.stateless:
+                    # The probe found the era remembered: the refusal was the server's answer to this
+                    # request (wrong arguments, say), not a sign of another era. Sent once, not again.
+                    raise
                 return await op.request(method, params, is_work=is_work, headers=headers)
             raise
         op.recheck_era = False

@@ -121,6 +121,21 @@ def test_a_server_that_left_the_remembered_era_is_probed_again() -> None:
     assert client.eras.recall(ServerEndpoint(url).key) == "handshake"
 
 
+def test_a_refusal_the_probe_confirms_is_the_answer_and_the_request_is_not_sent_again() -> None:
+    """A remembered stateless server refusing the arguments (-32602) may be one that left the era, so it
+    is probed again; when the probe finds it still stateless, the refusal stands. The request was sent
+    a second time ("tools/call (sent again)"), doubling whatever the server did with it."""
+    client = McpClient()
+    server = StatelessServer()
+    with serve_stateless(server) as (_, url):
+        call(url, client=client)
+        result, recorder = call(url, "bad_params", client=client)
+    assert isinstance(result, McpTransportError) and result.rpc_code == -32602, result
+    assert legs(recorder) == ["tools/call", "server/discover"]
+    assert [seen.params.get("name") for seen in server.calls()] == ["echo", "bad_params"]
+    assert client.eras.recall(ServerEndpoint(url).key) == "stateless"
+
+
 def test_an_unsupported_version_is_retried_in_one_the_server_names() -> None:
     with serve_stateless(StatelessServer(refuse_first_version=True)) as (server, url):
         result, recorder = call(url, era="stateless")

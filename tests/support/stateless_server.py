@@ -117,6 +117,8 @@ class StatelessServer:
             return StreamingResponse(self._hang(request), media_type="text/event-stream")
         if name == "odd_type":
             return self._result(seen, {"resultType": "banana"})
+        if name == "bad_params":  # refused as a server refuses wrong arguments: a JSON-RPC error on an HTTP 400
+            return self._error(seen, -32602, "Invalid params: x must be a string", status=400)
         return self._text(seen, json.dumps(seen.params.get("arguments", {}), sort_keys=True))
 
     async def _hang(self, request: Request) -> Any:
