@@ -2,10 +2,11 @@
 
 The call keeps its budget: the run's first row waits a fraction of a second for the lock (else
 the call goes ahead unrecorded for now), and the record at the end waits a bounded time. A
-record that still cannot be written is never dropped: it is saved as a trace file beside the
-database (our own export format, secrets redacted like an export), and the user is told where
-and how to import it. A side file rather than waiting for the lock to go: the other program
-may hold it for hours, and a command must end once its answer is printed.
+record that still cannot be written (the lock still held, a database that can only be read) is
+never dropped: it is saved as a trace file beside the database (our own export format, secrets
+redacted like an export), and the user is told where and how to import it. A side file rather
+than waiting for the lock to go: the other program may hold it for hours, and a command must end
+once its answer is printed.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from inspector.runs import step_outcome
 from inspector.runs.replaying import ReplayLink
 from inspector.runs.times import to_stored_time, utc_now
 from inspector.store import RunStore, ServerRegistry, StoreError
-from inspector.store.faults import is_damage, is_lock
+from inspector.store.faults import is_damage, is_lock, is_read_only
 from inspector.store.replays import note_replay
 
 #: How long the run's first row waits for another program's lock before the call goes ahead.
@@ -90,13 +91,14 @@ class RunRecording:
     def start(self) -> None:
         """The run's first row, so that a process killed mid-call leaves an ``interrupted`` run.
 
-        A lock held elsewhere is not waited out: the call goes ahead and the whole run is written
-        at the end. Other store errors propagate (the caller reports them)."""
+        A lock held elsewhere is not waited out, and a database that can only be read is not given up
+        on: the call goes ahead and the whole run is written at the end, or saved to a side file
+        (:meth:`finish`). Other store errors propagate (the caller reports them)."""
         self._store.set_lock_wait(START_LOCK_WAIT_S)
         try:
             self.run_id = self._store.start_run(self._title, "live", self._server_url, uid=self.uid)
         except sqlite3.OperationalError as exc:
-            if not is_lock(exc):
+            if not (is_lock(exc) or is_read_only(exc)):
                 raise
 
     def finish(self, record: OperationRecord, before: Sequence[OperationRecord] = ()) -> RecordFate:
@@ -135,6 +137,8 @@ class RunRecording:
     def _why(self, error: BaseException) -> Message:
         if is_lock(error):
             return Message(N_("the database {path} is locked by another program"), {"path": self._db_path})
+        if is_read_only(error):
+            return Message(N_("the database {path} can only be read"), {"path": self._db_path})
         if is_damage(error):
             return Message(N_("the database {path} is damaged ({reason})"), {"path": self._db_path, "reason": error})
         return Message(N_("the database {path} could not be written ({reason})"),

@@ -109,24 +109,32 @@ def test_a_database_that_can_only_be_read_is_one_sentence_and_status_1(tmp_path:
     assert json.loads(cli(db, "runs", "show", run_id, "--json").stdout)["run"]["note"] == ""
 
 
-def test_an_operation_on_a_database_that_can_only_be_read_says_which_file_and_what_to_do(
+def test_an_operation_on_a_database_that_can_only_be_read_keeps_its_record_in_a_side_file(
         tmp_path: Path, monkeypatch, capsys) -> None:
-    """The warning was SQLite's bare "attempt to write a readonly database" (in German too)."""
+    """The call went ahead, exited 0 and its record was lost (after a warning in SQLite's bare words);
+    now its record is saved beside the database, as when the database is locked, and the status is 1."""
     from inspector.cli import main
-    from tests.support.asgi_server import free_port
+    from inspector.demo import DemoServer
 
     db = tmp_path / "runs.db"
     RunStore.open(db).close()
     opened = RunStore.open.__func__
 
-    def read_only(cls, path, *args, **kwargs):
+    def read_only(cls, path, *args, **kwargs):  # what SQLite says of a file it may only read
         store = opened(cls, path, *args, **kwargs)
         store.db.conn.execute("PRAGMA query_only = ON")
         return store
 
     monkeypatch.setattr(RunStore, "open", classmethod(read_only))
     capsys.readouterr()
-    main(["ping", f"http://127.0.0.1:{free_port()}/mcp", "--budget", "2", "--db", str(db), "--lang", "de"])
-    warning = capsys.readouterr().err.splitlines()[0]
-    assert warning.startswith(f"run-inspector: Dieser Vorgang wird nicht aufgezeichnet: In die Laufdatenbank {db} "
-                              "kann nicht geschrieben werden")
+    with DemoServer() as demo:
+        status = main(["call", demo.url, "echo", "--args", '{"text": "kept"}', "--db", str(db), "--lang", "de"])
+    said = capsys.readouterr()
+    assert status == 1 and "kept" in said.out
+    (side,) = (tmp_path / "unsaved-runs").glob("run-*.json")
+    assert f"weil die Datenbank {db} nur gelesen werden kann" in said.err and str(side) in said.err, said.err
+    monkeypatch.undo()
+    assert cli(db, "import", str(side)).returncode == 0
+    listed = json.loads(cli(db, "runs", "list", "--json").stdout)
+    assert [(run["title"], run["status"]) for run in listed["runs"]] == [("tools/call echo", "ok")]
+
