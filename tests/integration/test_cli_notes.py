@@ -79,6 +79,19 @@ def test_runs_show_and_note_take_a_run_as_compare_and_replay_do(tmp_path: Path) 
     assert unknown.returncode == 2 and "names no run" in unknown.stderr
 
 
+def stores_only_read(monkeypatch) -> None:
+    """Every run database opened from now on (until ``monkeypatch.undo()``) can only be read: SQLite
+    then refuses each write as it refuses one to a read-only file, folder or disk."""
+    opened = RunStore.open.__func__
+
+    def read_only(cls, path, *args, **kwargs):
+        store = opened(cls, path, *args, **kwargs)
+        store.db.conn.execute("PRAGMA query_only = ON")
+        return store
+
+    monkeypatch.setattr(RunStore, "open", classmethod(read_only))
+
+
 def test_a_database_that_can_only_be_read_is_one_sentence_and_status_1(tmp_path: Path, monkeypatch,
                                                                         capsys) -> None:
     """A read-only run database (a file, folder or disk others made read-only) refused `runs note`
@@ -88,14 +101,7 @@ def test_a_database_that_can_only_be_read_is_one_sentence_and_status_1(tmp_path:
     db = tmp_path / "runs.db"
     with RunStore.open(db) as store:
         run_id = str(mixed_run(store))
-    opened = RunStore.open.__func__
-
-    def read_only(cls, path, *args, **kwargs):  # what SQLite says of a file it may only read
-        store = opened(cls, path, *args, **kwargs)
-        store.db.conn.execute("PRAGMA query_only = ON")
-        return store
-
-    monkeypatch.setattr(RunStore, "open", classmethod(read_only))
+    stores_only_read(monkeypatch)
     capsys.readouterr()
     for args in (("runs", "note", run_id, "seen"), ("servers", "set", "http://127.0.0.1:9/mcp", "--name", "x")):
         assert main([*args, "--db", str(db), "--lang", "en"]) == 1
@@ -118,14 +124,7 @@ def test_an_operation_on_a_database_that_can_only_be_read_keeps_its_record_in_a_
 
     db = tmp_path / "runs.db"
     RunStore.open(db).close()
-    opened = RunStore.open.__func__
-
-    def read_only(cls, path, *args, **kwargs):  # what SQLite says of a file it may only read
-        store = opened(cls, path, *args, **kwargs)
-        store.db.conn.execute("PRAGMA query_only = ON")
-        return store
-
-    monkeypatch.setattr(RunStore, "open", classmethod(read_only))
+    stores_only_read(monkeypatch)
     capsys.readouterr()
     with DemoServer() as demo:
         status = main(["call", demo.url, "echo", "--args", '{"text": "kept"}', "--db", str(db), "--lang", "de"])
