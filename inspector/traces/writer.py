@@ -26,7 +26,8 @@ from .format import FORMAT_NAME, FORMAT_VERSION, dump_json, format_time
 from .progress import ProgressMeter
 from .redact import redact, redact_text
 
-__all__ = ["FORMATS", "RunToWrite", "StepToWrite", "existing_mode", "replacing", "write_otlp", "write_trace"]
+__all__ = ["FORMATS", "RunToWrite", "StepToWrite", "existing_mode", "is_part_of", "replacing", "write_otlp",
+           "write_trace"]
 
 FORMATS = ("trace", "otlp")
 
@@ -83,6 +84,18 @@ def existing_mode(target: Path) -> int | None:
     return stat.S_IMODE(found.st_mode)
 
 
+_PART = ".part"
+
+
+def is_part_of(target: Path, path: object) -> bool:
+    """Whether ``path`` (an error's file name, say) is the file :func:`replacing` writes beside
+    ``target`` before it becomes ``target``."""
+    if not isinstance(path, (str, os.PathLike)):
+        return False
+    found = Path(path)
+    return found.parent == target.parent and found.name.startswith(f".{target.name}.") and found.name.endswith(_PART)
+
+
 @contextmanager
 def replacing(target: Path) -> Iterator[IO[str]]:
     """A text file that becomes ``target`` only if the block completes.
@@ -90,7 +103,7 @@ def replacing(target: Path) -> Iterator[IO[str]]:
     Only a regular file (or nothing) may be at ``target``; a file replaced keeps its mode.
     """
     mode = existing_mode(target)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent or ".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=_PART, dir=target.parent or ".")
     try:
         if mode is not None:
             os.fchmod(handle, mode)  # mkstemp makes it 0600; the user chose the file's mode

@@ -19,7 +19,7 @@ from inspector.i18n.os_reasons import os_reason
 from inspector.store import RunRecord, RunStore, StoredStep, UnknownRunError
 from inspector.traces.format import TraceError
 from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
-from inspector.traces.writer import FORMATS, existing_mode, replacing, write_otlp, write_trace
+from inspector.traces.writer import FORMATS, existing_mode, is_part_of, replacing, write_otlp, write_trace
 
 __all__ = ["FORMATS", "ExportReport", "Progress", "TraceDestinationError", "TraceExportError", "export"]
 
@@ -73,7 +73,7 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
                 steps = write(out, lambda run: _readable(store.iter_steps(run.id)), runs, meter)
                 meter.done()  # before the rename: a callback that cancels now still leaves nothing
         except OSError as error:
-            if _beside(target, error.filename):
+            if is_part_of(target, error.filename):
                 # The file is written beside the target first: its folder would not take one
                 # (/proc/version is there, but /proc makes no new files: "no such file" misled).
                 raise TraceExportError(Message(N_(
@@ -84,15 +84,6 @@ def export(store: RunStore, run_ids: Sequence[int] | None, outcome: str | None,
                                               "place; nothing was written there."),
                                            {"path": target, "reason": os_reason(error)})) from None
     return ExportReport(target, format, len(runs), steps)
-
-
-def _beside(target: Path, failed: object) -> bool:
-    """Whether ``failed`` (an error's file name) is the file written beside ``target`` before it
-    replaces it (:func:`~inspector.traces.writer.replacing`), not ``target`` itself."""
-    if not isinstance(failed, (str, os.PathLike)):
-        return False
-    name = Path(failed).name
-    return Path(failed).parent == target.parent and name.startswith(f".{target.name}.") and name.endswith(".part")
 
 
 def _readable(steps: Iterator[StoredStep]) -> Iterator[StoredStep]:

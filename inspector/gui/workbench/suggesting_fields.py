@@ -41,21 +41,19 @@ _FORMS = {"": ("", ",", False), "+": ("", ",", False), "#": ("#", ",", False), "
           "/": ("/", "/", False), ";": (";", ";", True), "?": ("?", "&", True), "&": ("&", "&", True)}
 
 
-def template_variables(template: str) -> list[str]:
-    """The variables of a URI template, in order, each once."""
+def template_variables(template: str, leaving_out: frozenset[str] = frozenset()) -> list[str]:
+    """The variables of a URI template, in order, each once (but those of the expressions whose
+    operator is in ``leaving_out``)."""
     names: list[str] = []
-    for _operator, group in _VARIABLE.findall(template):
-        names += [name for name in group.split(",") if name not in names]
+    for operator, group in _VARIABLE.findall(template):
+        if operator not in leaving_out:
+            names += [name for name in group.split(",") if name not in names]
     return names
 
 
 def required_variables(template: str) -> list[str]:
     """The variables a URI cannot do without: all but a query's (``{?q}``, ``{&page}``)."""
-    names: list[str] = []
-    for operator, group in _VARIABLE.findall(template):
-        if operator not in _OPTIONAL:
-            names += [name for name in group.split(",") if name not in names]
-    return names
+    return template_variables(template, _OPTIONAL)
 
 
 def expand_template(template: str, values: dict[str, str]) -> str:
