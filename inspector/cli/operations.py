@@ -346,11 +346,8 @@ def _start_run(store: RunStore | None, db_path: Path, title: str, server_url: st
     try:
         recording.start()
     except (StoreError, sqlite3.Error) as exc:
-        from inspector.store.faults import is_read_only, read_only
-
-        # SQLite's bare "attempt to write a readonly database" named neither the file nor what to do.
-        reason = read_only(db_path, exc) if is_read_only(exc) else exc
-        print(_("run-inspector: this operation will not be recorded: {reason}").format(reason=translate(reason)),
+        # (A database that can only be read is not given up on here: the recording keeps the record aside.)
+        print(_("run-inspector: this operation will not be recorded: {reason}").format(reason=translate(exc)),
               file=sys.stderr)
         return None
     return recording
