@@ -16,7 +16,7 @@ _LAZY = {
     "NullSink": "recording", "RunSink": "recording", "StoreSink": "recording",
     "Scenario": "scenario", "ScenarioError": "scenario", "load_scenario": "scenario",
     "parse_scenario": "scenario", "shipped_scenarios": "scenario",
-    "ScriptedModel": "scripted",
+    "ScriptedModel": "scripted", "Voice": "scripted",
 }
 
 __all__ = ["OperationRecord", "execute_tool", "list_tools_step", "ping_step", *_LAZY]

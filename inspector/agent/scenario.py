@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,9 @@ from inspector.mcp.json_words import decoder_reason
 from inspector.mcp.messages import N_, Message
 
 FORMAT_VERSION = 1
+#: The answers of a scenario that has no ``final`` or ``give_up`` of its own (ours: translated where played).
+DEFAULT_FINAL = N_("I am done.")
+DEFAULT_GIVE_UP = N_("I stop here: a tool did not give me what I needed.")
 REACTIONS = ("continue", "retry", "stop")
 _SERVER_KEYS = {"handshake_delay_s": "number", "page_size": "count", "catalogue_size": "count",
                 "json_response": "flag", "stateless": "flag"}
@@ -69,6 +73,27 @@ class Scenario:
     #: The era of MCP the run speaks to its server ("auto", "handshake" or "stateless").
     era: str = "auto"
     source: str = ""
+    #: Shipped with the package: its words are ours, played in the reader's language.
+    shipped: bool = False
+
+    def played(self, translate: Callable[[str], str]) -> Scenario:
+        """The scenario as it is played: a shipped one's words (prompt, what the model says and
+        answers, arguments that are text) through ``translate`` (the reader's language); a scenario
+        file's words as its author wrote them. The agent layer translates nothing itself."""
+        if not self.shipped:
+            return self
+
+        def said(text: str) -> str:
+            return translate(text) if text else text  # gettext's "" is the catalogue's header
+
+        def argument(value: Any) -> Any:
+            return said(value) if isinstance(value, str) else value
+
+        rounds = tuple(replace(scripted, say=said(scripted.say), calls=tuple(
+            replace(call, arguments={key: argument(value) for key, value in call.arguments.items()})
+            for call in scripted.calls)) for scripted in self.rounds)
+        return replace(self, prompt=said(self.prompt), final=said(self.final), give_up=said(self.give_up),
+                       rounds=rounds)
 
 
 def shipped_scenarios() -> dict[str, Scenario]:
@@ -78,7 +103,7 @@ def shipped_scenarios() -> dict[str, Scenario]:
     for entry in sorted(folder.iterdir(), key=lambda item: item.name):
         if entry.name.endswith(".json"):
             scenario = parse_scenario(entry.read_text(encoding="utf-8"), entry.name)
-            found[scenario.name] = scenario
+            found[scenario.name] = replace(scenario, shipped=True)
     return found
 
 
@@ -178,8 +203,7 @@ class _Reader:
         return Scenario(
             name=self.text(data, "name", ""), description=self.text(data, "description", ""),
             prompt=self.text(data, "prompt", ""), rounds=rounds,
-            final=self.text(data, "final", "", "I am done."),
-            give_up=self.text(data, "give_up", "", "I stop here: a tool did not give me what I needed."),
+            final=self.text(data, "final", "", ""), give_up=self.text(data, "give_up", "", ""),
             demo_server=self.server(data.get("demo_server", {})),
             budget_s=self.seconds(data, "budget_s", ""), cancel_after_s=self.seconds(data, "cancel_after_s", ""),
             max_rounds=self.count(data, "max_rounds", "", 8, 1), list_tools=list_tools, era=era,

@@ -2,14 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from inspector.mcp.messages import N_
 from inspector.runs import ToolOutcome
 
 from .model import ModelRequest, ModelTurn, TextListener, ToolCall
-from .scenario import Scenario, ScriptedRound
+from .scenario import DEFAULT_FINAL, DEFAULT_GIVE_UP, Scenario, ScriptedRound
 
-NOT_DONE = "I could not do all that was asked: {tools} did not work."
-"""The scripted model's last answer instead of the scenario's ``final`` when a tool did not work
-(the model's words, like the scenario's: not translated)."""
+NOT_DONE = N_("I could not do all that was asked: {tools} did not work.")
+"""The scripted model's last answer instead of the scenario's ``final`` when a tool did not work."""
+RETRYING = N_("That did not work; I will try {tools} again.")
+"""What the scripted model says when it asks again for calls that did not work."""
+
+
+def _english_list(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    *others, last = names
+    return f"{', '.join(others)} and {last}" if others else last
+
+
+@dataclass(frozen=True)
+class Voice:
+    """How the scripted model words the sentences that are its own (not the scenario's): ``say``
+    gives a sentence of ours in the reader's language, ``listed`` joins names as that language lists
+    them. English unless told otherwise: the agent layer translates nothing, the command line and
+    the window pass theirs."""
+
+    say: Callable[[str], str] = str
+    listed: Callable[[Sequence[str]], str] = _english_list
 
 
 class ScriptedModel:
@@ -21,11 +43,13 @@ class ScriptedModel:
     scenario's ``give_up`` answer. When the script is over it answers ``final`` with no calls, unless
     a call did not work and no later call of that tool did: then it says so (:data:`NOT_DONE`)
     rather than claim the scripted result (a run against a server that is down must not end
-    "Done: the sum is 42").
+    "Done: the sum is 42"). Its own sentences are said by its :class:`Voice`; the scenario's words
+    are played as the scenario has them (see ``Scenario.played``).
     """
 
-    def __init__(self, scenario: Scenario) -> None:
+    def __init__(self, scenario: Scenario, voice: Voice | None = None) -> None:
         self.scenario = scenario
+        self.voice = voice or Voice()
         self.wants_catalogue = scenario.list_tools
         self._next = 0
         self._last: ScriptedRound | None = None
@@ -53,19 +77,17 @@ class ScriptedModel:
         if last is not None and (failed or cancelled):
             reaction = last.on_cancel if cancelled else last.on_failure
             if reaction == "stop":
-                return self._answer(self.scenario.give_up)
+                return self._answer(self.scenario.give_up or self.voice.say(DEFAULT_GIVE_UP))
             if reaction == "retry" and self._retries_left > 0:
                 self._retries_left -= 1
                 again = [item.call for item in (*failed, *cancelled)]
-                names = ", ".join(call.name for call in again)
-                return self._turn(f"That did not work; I will try {names} again.",
+                names = self.voice.listed([call.name for call in again])
+                return self._turn(self.voice.say(RETRYING).format(tools=names),
                                   [(call.name, call.arguments) for call in again])
         if self._next >= len(self.scenario.rounds):
             if self._not_working:
-                *others, last_tool = self._not_working
-                tools = f"{', '.join(others)} and {last_tool}" if others else last_tool
-                return self._answer(NOT_DONE.format(tools=tools))
-            return self._answer(self.scenario.final)
+                return self._answer(self.voice.say(NOT_DONE).format(tools=self.voice.listed(list(self._not_working))))
+            return self._answer(self.scenario.final or self.voice.say(DEFAULT_FINAL))
         scripted = self.scenario.rounds[self._next]
         self._next += 1
         self._last = scripted

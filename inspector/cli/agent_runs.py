@@ -15,10 +15,12 @@ from inspector.agent import (
     ScenarioError,
     ScriptedModel,
     StoreSink,
+    Voice,
     load_scenario,
     shipped_scenarios,
 )
 from inspector.i18n import N_, _
+from inspector.i18n.formatting import joined
 from inspector.i18n.messages import Message, translate
 from inspector.mcp import McpClient, ServerEndpoint
 from inspector.mcp.server import InvalidServerError
@@ -75,7 +77,8 @@ def _scenario(args: argparse.Namespace) -> int:
     budget = reading.seconds if reading else None
     server = _endpoint(args.server) if args.server else None
     try:
-        scenario = load_scenario(args.scenario)  # checked whole before anything starts or is stored
+        # checked whole before anything starts or is stored; a shipped one played in the reader's language
+        scenario = load_scenario(args.scenario).played(_)
     except ScenarioError as exc:
         raise UsageError(exc) from None
     demo = None
@@ -93,8 +96,9 @@ def _scenario(args: argparse.Namespace) -> int:
         with open_store(args.db) as store:
             # A demo server started for this run alone is not recorded among the servers.
             sink = StoreSink(store, "scenario", health=demo is None)
-            agent = AgentRun(ScriptedModel(scenario), server, scenario.prompt, title=f"scenario {scenario.name}",
-                             sink=sink, max_rounds=scenario.max_rounds, client=_client(store, demo is None),
+            agent = AgentRun(ScriptedModel(scenario, Voice(_, joined)), server, scenario.prompt,
+                             title=f"scenario {scenario.name}", sink=sink, max_rounds=scenario.max_rounds,
+                             client=_client(store, demo is None),
                              budget_s=budget if budget is not None else scenario.budget_s,
                              cancel_after_s=cancel_after if cancel_after is not None else scenario.cancel_after_s)
             outcome = _play(agent)

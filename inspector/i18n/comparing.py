@@ -7,8 +7,8 @@ from __future__ import annotations
 import inspector.i18n as i18n
 from inspector.runs.comparing import AlignedRow, ComparisonSummary, Difference
 
-from . import _, current_locale, ngettext
-from .formatting import format_duration
+from . import _, ngettext
+from .formatting import format_duration, joined
 from .words import no_outcome_word, outcome_word
 
 #: What the row of each kind is marked with, where it is shown (never colour alone).
@@ -27,15 +27,6 @@ def row_state(row: AlignedRow) -> str:
 def step_outcome_word(outcome: str) -> str:
     """An outcome in a sentence of the comparison ("no outcome" where a step has none)."""
     return outcome_word(outcome) if outcome else no_outcome_word()
-
-
-def joined(parts: list[str]) -> str:
-    """Phrases joined as the language lists them ("A, B, and C" / "A, B und C")."""
-    if len(parts) < 2:
-        return "".join(parts)
-    from babel.lists import format_list  # Babel's lists load only for a comparison
-
-    return format_list(parts, style="standard", locale=current_locale())
 
 
 def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> str:
@@ -120,5 +111,5 @@ def rule_sentence() -> str:
         percent=round(SLOWER_RATIO * 100), ms=round(SLOWER_MS))
 
 
-__all__ = ["ROW_MARKS", "english_summary_line", "joined", "row_differences", "row_state", "rule_sentence",
+__all__ = ["ROW_MARKS", "english_summary_line", "row_differences", "row_state", "rule_sentence",
            "step_outcome_word", "summary_line"]

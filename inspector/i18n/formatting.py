@@ -292,6 +292,23 @@ def format_date(value: Instant | None, format: str = "medium", zone: tzinfo | No
     return _babel_dates().format_date(moment.date(), format=format, locale=current_locale())
 
 
+def format_fixed(value: float | None, decimals: int = 1) -> str:
+    """A number with exactly ``decimals`` decimals in the locale's writing ("2.0" / "2,0"), for live counters."""
+    if value is None:
+        return UNKNOWN
+    pattern = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
+    return _decimal(value, pattern)
+
+
+def joined(parts: list[str]) -> str:
+    """Phrases joined as the language lists them ("A, B, and C" / "A, B und C")."""
+    if len(parts) < 2:
+        return "".join(parts)
+    from babel.lists import format_list  # Babel's lists load only when a list is said
+
+    return format_list(parts, style="standard", locale=current_locale())
+
+
 __all__ = [
     "UNKNOWN",
     "as_utc",
@@ -305,12 +322,5 @@ __all__ = [
     "format_seconds",
     "format_size",
     "format_time",
+    "joined",
 ]
-
-
-def format_fixed(value: float | None, decimals: int = 1) -> str:
-    """A number with exactly ``decimals`` decimals in the locale's writing ("2.0" / "2,0"), for live counters."""
-    if value is None:
-        return UNKNOWN
-    pattern = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
-    return _decimal(value, pattern)

@@ -1,7 +1,10 @@
-"""The shipped scenarios' titles and descriptions in the reader's language.
+"""The shipped scenarios' titles, descriptions and words in the reader's language.
 
-A shipped scenario's description is ours, so the catalogue carries it (marked here, where the
-extraction finds it); a scenario file's description is its author's words and is shown as written.
+A shipped scenario's texts are ours, so the catalogue carries them (marked here, where the
+extraction finds them): its description where it is listed, and what is played (the user's prompt,
+what the scripted model says and answers, the prose it passes to tools) when it is played, so a
+demo in German is German throughout. A scenario file's texts are its author's words and are shown
+and played as written.
 """
 
 from __future__ import annotations
@@ -16,6 +19,50 @@ SHIPPED_DESCRIPTIONS = frozenset({
     N_("The server takes 1.6 s per handshake message; a 3 s budget is spent before the call is sent."),
     N_("A tool asks the user a question (elicitation): the window asks you; the command line declines it."),
     N_("A note is written, then a call hangs until the user cancels the run after 2 seconds."),
+})
+
+
+#: The words the shipped scenarios play, word for word as their files say them: the prompts, what the
+#: model says in each round, its answers, and the tools' arguments that are prose (not "high" or "7").
+#: Marked here for the catalogue; ``Scenario.played`` translates them when a shipped scenario is played.
+SHIPPED_WORDS = frozenset({
+    # flaky-server
+    N_("Fetch the flaky value three times and describe the picture."),
+    N_("The first try."),
+    N_("Once more."),
+    N_("And now the picture."),
+    N_("I got the value after one retry, and the picture shows coloured stripes."),
+    # happy-path
+    N_("Say hello, add 2 and 40, keep the sum as a note and show me the notes."),
+    N_("First I greet you."),
+    N_("Hello from the demo!"),
+    N_("Now the sum, and a note with it."),
+    N_("Let me read the notes back."),
+    N_("Done: the sum is 42 and it is kept as a note."),
+    # long-catalogue
+    N_("Find the sensor register tool near the end of the list and look up entry 7."),
+    N_("Register 117 is the one."),
+    N_("Entry 7 of register 117 is found."),
+    # slow-handshake
+    N_("Echo a word on the slow server."),
+    N_("Echoing."),
+    N_("anyone there?"),
+    N_("The echo came back."),
+    N_("The server used the whole budget on the handshake; the call was never sent."),
+    # user-answers
+    N_("Ask me what the note should say, then keep a note."),
+    N_("The server's ask_user tool asks you."),
+    N_("What should the note say?"),
+    N_("Now the note."),
+    N_("asked the user"),
+    N_("Done: you were asked, and a note was kept."),
+    # user-cancels
+    N_("Write a draft note, then wait for the hanging service."),
+    N_("Writing the draft."),
+    N_("draft"),
+    N_("Now the service that never answers."),
+    N_("This round is never reached."),
+    N_("This answer is never given."),
 })
 
 
@@ -42,4 +89,4 @@ def described(description: str) -> str:
     return _(description) if description in SHIPPED_DESCRIPTIONS else description
 
 
-__all__ = ["SHIPPED_DESCRIPTIONS", "SHIPPED_TITLES", "described", "titled"]
+__all__ = ["SHIPPED_DESCRIPTIONS", "SHIPPED_TITLES", "SHIPPED_WORDS", "described", "titled"]

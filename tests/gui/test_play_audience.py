@@ -55,9 +55,14 @@ def test_a_server_that_is_not_running_is_said_in_whole_words(qtbot, make_window,
         assert room.bar._title == {"en": "Round 3: list_notes", "de": "Runde 3: list_notes"}[language]
         # The column of what happened keeps most of the table.
         assert view.columnWidth(WHAT) > view.columnWidth(STATE)
-        # The model's last words do not claim the scripted result ("Done: the sum is 42 ...").
-        assert run.rows[-1].text == ("I could not do all that was asked: echo, add, write_note and list_notes "
-                                     "did not work.")
+        # The model's last words do not claim the scripted result ("Done: the sum is 42 ..."), and a
+        # shipped scenario plays in the window's language: its words and the model's own.
+        assert run.rows[-1].text == {
+            "en": "I could not do all that was asked: echo, add, write_note, and list_notes did not work.",
+            "de": "Ich konnte nicht alles tun, worum gebeten wurde: Mit echo, add, write_note und list_notes hat "
+                  "es nicht geklappt."}[language]
+        said = [row.text for row in run.rows if row.kind == "model" and row.text]
+        assert said[0] == {"en": "First I greet you.", "de": "Zuerst begrüße ich dich."}[language], said
     finally:
         switch_language("en")
 

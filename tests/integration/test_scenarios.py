@@ -288,3 +288,22 @@ def test_a_call_cancelled_before_the_server_answered_is_not_blamed_on_the_server
     german = cli("--lang", "de", "runs", "show", "1", env=env)
     assert "Über Streamable HTTP versucht: abgebrochen, bevor der Server antwortete" in german.stdout
     assert "keine Antwort vom Server" not in german.stdout
+
+
+def test_a_shipped_scenario_is_played_in_the_reader_s_language(tmp_path):
+    """A demo in German is German throughout: the prompt, what the model says, what it gives the
+    tools, its answer. The stored run keeps those words; the JSON's keys do not change."""
+    from tests.integration.test_cli_language import cli
+
+    env = {"RUN_INSPECTOR_DB": str(tmp_path / "runs.db"), "LANG": "de_DE.UTF-8"}
+    played = cli("scenario", "happy-path", "--json", env=env)
+    assert played.returncode == 0, played.stderr
+    said = [step.get("content") for step in json.loads(played.stdout)["steps"] if step["kind"] == "llm"]
+    assert said == ["Zuerst begrüße ich dich.", "Jetzt die Summe, und eine Notiz dazu.",
+                    "Ich lese die Notizen noch einmal vor.", "Fertig: Die Summe ist 42 und als Notiz behalten."]
+    shown = cli("--lang", "en", "runs", "show", "1", "--json", env=env)
+    assert shown.returncode == 0, shown.stderr
+    stored = json.dumps(json.loads(shown.stdout), ensure_ascii=False)
+    for german in ("Sag Hallo, addiere 2 und 40", "Hallo aus der Demo!"):  # the prompt, an argument
+        assert german in stored, german
+    assert "Say hello" not in stored and "Hello from the demo!" not in stored

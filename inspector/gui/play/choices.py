@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _
+from inspector.i18n.formatting import joined
 from inspector.i18n.messages import translate
 from inspector.i18n.scenarios import described, titled
 
@@ -209,13 +210,15 @@ class PlayChoices(QWidget):
             if self._file_error is not None:
                 raise ChoiceError(_("Nothing was played: the scenario file has a mistake, said above. "
                                     "Correct it and press Play again."))
-        scenario = self.scenario()
-        if scenario is None:
+        chosen = self.scenario()
+        if chosen is None:
             raise ChoiceError(_("Choose a scenario file first."))
-        from inspector.agent import ScriptedModel
+        from inspector.agent import ScriptedModel, Voice
 
+        scenario = chosen.played(_)  # a shipped one in the language of the window
         return PlayJob(title=f"scenario {scenario.name}", source="scenario",
-                       make_model=lambda: ScriptedModel(scenario), prompt=scenario.prompt, server=server,
+                       make_model=lambda: ScriptedModel(scenario, Voice(_, joined)), prompt=scenario.prompt,
+                       server=server,
                        demo_modes=dict(scenario.demo_server), era=scenario.era, budget_s=scenario.budget_s,
                        cancel_after_s=scenario.cancel_after_s, max_rounds=scenario.max_rounds)
 

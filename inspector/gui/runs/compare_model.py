@@ -8,8 +8,8 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from inspector.i18n import _
-from inspector.i18n.comparing import ROW_MARKS, joined, row_differences, row_state, step_outcome_word
-from inspector.i18n.formatting import format_duration
+from inspector.i18n.comparing import ROW_MARKS, row_differences, row_state, step_outcome_word
+from inspector.i18n.formatting import format_duration, joined
 from inspector.i18n.words import kind_word
 from inspector.i18n.words import step_outcome_word as outcome_or_unrecorded
 from inspector.runs.comparing import AlignedRow, Difference, RunComparison, StepFacts

@@ -104,3 +104,53 @@ def test_a_folder_or_a_pipe_named_as_a_scenario_is_said_so_in_english_and_german
         finally:
             set_language("en")
 
+
+
+def _texts(scenario) -> set[str]:
+    """Every text a scenario plays: prompt, answers, what each round says, arguments that are text."""
+    found = {scenario.prompt, scenario.final, scenario.give_up}
+    for scripted in scenario.rounds:
+        found.add(scripted.say)
+        found.update(value for call in scripted.calls for value in call.arguments.values()
+                     if isinstance(value, str))
+    return found - {""}
+
+
+# Arguments that are values, not prose: the same in every language.
+NOT_PROSE = {"high", "7", "2 + 40 = 42"}
+
+
+def test_every_word_a_shipped_scenario_plays_is_in_the_catalogue_and_played_in_german() -> None:
+    from inspector.i18n import _
+    from inspector.i18n.scenarios import SHIPPED_WORDS
+
+    shipped = shipped_scenarios()
+    english = set().union(*(_texts(scenario) for scenario in shipped.values()))
+    assert english - NOT_PROSE == set(SHIPPED_WORDS)
+    set_language("de")
+    try:
+        played = {name: scenario.played(_) for name, scenario in shipped.items()}
+    finally:
+        set_language("en")
+    german = set().union(*(_texts(scenario) for scenario in played.values()))
+    assert german & english == NOT_PROSE  # everything else is said in German
+    happy = played["happy-path"]
+    assert happy.prompt == "Sag Hallo, addiere 2 und 40, behalte die Summe als Notiz und zeig mir die Notizen."
+    assert happy.rounds[0].calls[0].arguments == {"text": "Hallo aus der Demo!"}
+    assert happy.rounds[1].calls[1].arguments == {"text": "2 + 40 = 42", "tags": ["maths"], "priority": "high"}
+    # Played in English, a shipped scenario is its file word for word.
+    assert {name: scenario.played(_) for name, scenario in shipped.items()} == shipped
+
+
+def test_a_scenario_file_is_played_in_its_author_s_words() -> None:
+    from inspector.agent import parse_scenario
+    from inspector.i18n import _
+
+    own = parse_scenario('{"scenario": 1, "name": "mine", "description": "d", "prompt": "Echoing.", '
+                         '"rounds": [{"say": "Echoing.", "calls": [{"tool": "echo", "arguments": '
+                         '{"text": "Hello from the demo!"}}]}]}', "mine.json")
+    set_language("de")
+    try:
+        assert own.played(_) == own  # the same words as a shipped one, but the author's
+    finally:
+        set_language("en")

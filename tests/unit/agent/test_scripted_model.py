@@ -114,3 +114,44 @@ def test_the_example_in_the_documentation_is_a_valid_scenario():
     text = (Path(__file__).resolve().parents[3] / "docs" / "scenarios.md").read_text(encoding="utf-8")
     example = text.split("```json\n", 1)[1].split("```", 1)[0]
     assert parse_scenario(example, "docs/scenarios.md").name == "note-twice"
+
+
+def test_the_model_s_own_sentences_are_said_by_its_voice_and_the_defaults_are_ours():
+    """What the scripted model says of its own (a retry, the tools that did not work, the answers of
+    a scenario without ``final`` or ``give_up``) goes through the voice the caller gives it."""
+    from inspector.agent import Voice
+    from inspector.i18n import _, set_language
+    from inspector.i18n.formatting import joined
+
+    bare = parse_scenario(json.dumps({
+        "scenario": 1, "name": "t", "description": "d", "prompt": "p",
+        "rounds": [{"say": "one", "calls": [{"tool": "a"}, {"tool": "b"}, {"tool": "c"}],
+                    "on_failure": "retry"}]}), "test.json")
+    set_language("de")
+    try:
+        model = ScriptedModel(bare, Voice(_, joined))
+        first = ask(model, 1)
+        failed = [ToolFeedback(call, ToolResult.error("no")) for call in first.tool_calls]
+        again = ask(model, 2, *failed)
+        assert again.content == "Das hat nicht funktioniert; ich versuche a, b und c noch einmal."
+        last = ask(model, 3, *[ToolFeedback(call, ToolResult.error("no")) for call in again.tool_calls])
+        assert last.content == ("Ich konnte nicht alles tun, worum gebeten wurde: Mit a, b und c hat es "
+                                "nicht geklappt.")
+        fine = ScriptedModel(bare, Voice(_, joined))
+        first = ask(fine, 1)
+        assert ask(fine, 2, *[ToolFeedback(call, ToolResult.text("ok")) for call in first.tool_calls]).content \
+            == "Ich bin fertig."
+        stopping = parse_scenario(json.dumps({
+            "scenario": 1, "name": "t", "description": "d", "prompt": "p",
+            "rounds": [{"say": "one", "calls": [{"tool": "a"}], "on_failure": "stop"}]}), "test.json")
+        quitter = ScriptedModel(stopping, Voice(_, joined))
+        first = ask(quitter, 1)
+        assert ask(quitter, 2, fed(first, ToolResult.error("no"))).content == \
+            "Ich höre hier auf: Ein Tool hat mir nicht gegeben, was ich brauchte."
+    finally:
+        set_language("en")
+    # Without a voice: English, as the agent layer says it.
+    model = ScriptedModel(bare)
+    first = ask(model, 1)
+    again = ask(model, 2, *[ToolFeedback(call, ToolResult.error("no")) for call in first.tool_calls])
+    assert again.content == "That did not work; I will try a, b and c again."
