@@ -154,6 +154,29 @@ def without_disagreement(text: str, payload: Mapping[str, Any]) -> str:
     return "\n".join(kept) if len(kept) != len(lines) else text
 
 
+#: The client's words in a disagreement when it stopped waiting before an answer came.
+_STOPPED_WAITING = ("gave up after {ms} ms ({error})", "was cancelled after {ms} ms")
+
+
+def server_answer_marked(text: str, payload: Mapping[str, Any]) -> str:
+    """``text`` (a step's stored result, its lines the importer's notes, then the answer) with a line
+    before the answer saying whose it is, when the client had stopped waiting: the answer is then the
+    server's, one the client never received (Traceloop's time-out: the client gave up, the server
+    finished and its answer is kept). ``text`` as it is otherwise."""
+    note = _disagreement_note(payload)
+    client = note.get("params", {}).get("client") if note is not None and isinstance(note.get("params"), Mapping) \
+        else None
+    if not isinstance(client, Mapping) or client.get("template") not in _STOPPED_WAITING or not text:
+        return text
+    notes = {found["text"] for found in importer_notes(payload)}
+    lines = text.split("\n")
+    first = next((index for index, line in enumerate(lines) if line not in notes), None)
+    if first is None:
+        return text
+    lines.insert(first, _("The server's answer, which the client had stopped waiting for:"))
+    return "\n".join(lines)
+
+
 def _disagreement_note(payload: Mapping[str, Any]) -> Mapping[str, Any] | None:
     raw = payload.get("raw")
     otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
@@ -176,5 +199,5 @@ def localized_step_details(payload: Mapping[str, Any]) -> str:
 
 
 __all__ = ["TRANSLATED_DETAILS", "TranslatedDetailWords", "disagreement_said", "importer_lines_said",
-           "importer_notes", "localized_step_details", "own_lines", "side_message", "side_said", "stored_text_said",
-           "UNFINISHED_NOTE", "unfinished_said", "without_disagreement"]
+           "importer_notes", "localized_step_details", "own_lines", "server_answer_marked", "side_message",
+           "side_said", "stored_text_said", "UNFINISHED_NOTE", "unfinished_said", "without_disagreement"]

@@ -265,6 +265,13 @@ def test_a_timed_out_call_says_its_exception_once_on_screen(qtbot, make_window, 
         assert sum(text.count(message) for text in on_screen) == 1
         assert detail.result.toPlainText().splitlines()[0].endswith(message)
         assert "…" not in detail.result.toPlainText()  # a line left out is not a text cut short
+        # The answer kept there is the server's, one the client never received: said so above it.
+        lines = detail.result.toPlainText().splitlines()
+        assert lines[-2:] == [
+            "The server's answer, which the client had stopped waiting for:" if language == "en" else
+            "Die Antwort des Servers, auf die der Client nicht mehr wartete:",
+            '{"content": [{"type": "text", "text": "slept 0.8 s"}], "structuredContent": {"result": "slept 0.8 s"}, '
+            '"isError": false}']
         band = span.disagreement.text()
         assert band.endswith("Client (support-agent): gave up after 504 ms · Server (weather-mcp-server): "
                              "finished ok after 823 ms" if language == "en" else

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from inspector import i18n
-from inspector.i18n.details import disagreement_said, own_lines, without_disagreement
+from inspector.i18n.details import disagreement_said, own_lines, server_answer_marked, without_disagreement
 from inspector.store import RunStore
 from inspector.transfer.importing import import_trace
 
@@ -90,3 +90,17 @@ def test_an_error_only_the_sentence_on_the_sides_names_is_kept_there(store: RunS
     assert payload["toolResult"].startswith("timed out: TimeoutError")
     assert disagreement_said(payload) == "the client gave up after 500 ms; the server failed after 700 ms " \
                                          "(database is locked)"
+
+
+def test_an_answer_the_client_never_received_is_said_to_be_the_servers(store: RunStore) -> None:
+    payloads = _payloads(store, FIXTURES / "traceloop.jsonl")
+    given_up = next(payload for payload in payloads if payload.get("toolResult", "").startswith("timed out: "))
+    i18n.set_language("en")
+    shown = server_answer_marked(own_lines(given_up), given_up).splitlines()
+    assert shown[:2] == own_lines(given_up).splitlines()[:2]  # the time-out, its error.type
+    assert shown[2] == "The server's answer, which the client had stopped waiting for:"
+    assert shown[3].startswith('{"content": [{"type": "text", "text": "slept 0.8 s"}]')
+    # A call whose client got its answer (the sides agree, or the client was the one that failed): as stored.
+    for payload in payloads:
+        if payload is not given_up and payload.get("toolResult"):
+            assert server_answer_marked(payload["toolResult"], payload) == payload["toolResult"]
