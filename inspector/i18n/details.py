@@ -8,7 +8,7 @@ from typing import Any
 from inspector.runs import DetailWords, step_details
 
 from . import N_, _, ngettext
-from .messages import message_from_note, said_again, translate
+from .messages import Message, message_from_note, said_again, translate
 
 #: What the trace importer writes of a span that never ended (``inspector.traces.otlp.UNFINISHED_NOTE``,
 #: the same English): kept in the step's text, said in the reader's language where it is shown.
@@ -98,13 +98,92 @@ def stored_text_said(text: str, payload: Mapping[str, Any]) -> str:
 
 def disagreement_said(payload: Mapping[str, Any]) -> str:
     """How the two sides of a call read from a trace disagree (``raw.otlp.disagreement``), in the
-    current language; "" when they agree or the step is not a joined call."""
+    current language; "" when they agree or the step is not a joined call. A side's error is left
+    out where the step's own lines say it already (see :func:`side_said`)."""
+    note = _disagreement_note(payload)
+    if note is None:
+        return ""
+    message = message_from_note(note)
+    params = note.get("params")
+    if isinstance(message, Message) and isinstance(params, Mapping) and set(message.params) == {"client", "server"}:
+        already = own_lines(payload)
+        message = Message(message.template, {key: side_message(params[key], already) for key in message.params})
+    return translate(message)
+
+
+#: A side's words in a disagreement that name its error in brackets (the trace importer's English
+#: templates, as stored: ``inspector.traces.foreign``), and the same words without the error.
+_WITHOUT_ERROR = {"gave up after {ms} ms ({error})": N_("gave up after {ms} ms"),
+                  "failed after {ms} ms ({error})": N_("failed after {ms} ms")}
+
+
+def side_message(note: Any, already: str) -> Message | str:
+    """One side's words in a disagreement (``raw.otlp.disagreement.params.client`` or ``.server``),
+    without its error in brackets when ``already`` (the step's own lines, :func:`own_lines`) says that
+    error: a timed-out call says its exception once ("timed out: TimeoutError: …"), and the sentence
+    on the sides says only when each ended ("the client gave up after 504 ms")."""
+    message = message_from_note(note)
+    if isinstance(message, Message) and message.template in _WITHOUT_ERROR:
+        error, ms = message.params.get("error"), message.params.get("ms")
+        if isinstance(error, str) and error and error in already and ms is not None:
+            return Message(_WITHOUT_ERROR[message.template], {"ms": ms})
+    return message
+
+
+def side_said(note: Any, already: str) -> str:
+    """:func:`side_message` in the current language."""
+    return translate(side_message(note, already))
+
+
+def own_lines(payload: Mapping[str, Any]) -> str:
+    """The step's own text as stored (its result, else its content) without the line that says how the
+    two sides disagree: what the step says of its outcome, which that sentence need not say again."""
+    text = payload.get("toolResult") if isinstance(payload.get("toolResult"), str) else payload.get("content")
+    return without_disagreement(text, payload) if isinstance(text, str) else ""
+
+
+def without_disagreement(text: str, payload: Mapping[str, Any]) -> str:
+    """``text`` (a step's stored result or content) without its line saying how the two sides of the
+    call disagree, for a view that says that elsewhere (the window's band); ``text`` as it is when
+    it has no such line."""
+    note = _disagreement_note(payload)
+    if note is None or not isinstance(text, str):
+        return text
+    lines = text.split("\n")
+    kept = [line for line in lines if line != note["text"]]
+    return "\n".join(kept) if len(kept) != len(lines) else text
+
+
+#: The client's words in a disagreement when it stopped waiting before an answer came.
+_STOPPED_WAITING = ("gave up after {ms} ms ({error})", "was cancelled after {ms} ms")
+
+
+def server_answer_marked(text: str, payload: Mapping[str, Any]) -> str:
+    """``text`` (a step's stored result, its lines the importer's notes, then the answer) with a line
+    before the answer saying whose it is, when the client had stopped waiting: the answer is then the
+    server's, one the client never received (Traceloop's time-out: the client gave up, the server
+    finished and its answer is kept). ``text`` as it is otherwise."""
+    note = _disagreement_note(payload)
+    client = note.get("params", {}).get("client") if note is not None and isinstance(note.get("params"), Mapping) \
+        else None
+    if not isinstance(client, Mapping) or client.get("template") not in _STOPPED_WAITING or not text:
+        return text
+    notes = {found["text"] for found in importer_notes(payload)}
+    lines = text.split("\n")
+    first = next((index for index, line in enumerate(lines) if line not in notes), None)
+    if first is None:
+        return text
+    lines.insert(first, _("The server's answer, which the client had stopped waiting for:"))
+    return "\n".join(lines)
+
+
+def _disagreement_note(payload: Mapping[str, Any]) -> Mapping[str, Any] | None:
     raw = payload.get("raw")
     otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
     note = otlp.get("disagreement") if isinstance(otlp, Mapping) else None
     if not isinstance(note, Mapping) or not isinstance(note.get("text"), str) or not note["text"]:
-        return ""
-    return translate(message_from_note(note))
+        return None
+    return note
 
 
 def _each(notes: Any) -> list[Any]:
@@ -120,4 +199,5 @@ def localized_step_details(payload: Mapping[str, Any]) -> str:
 
 
 __all__ = ["TRANSLATED_DETAILS", "TranslatedDetailWords", "disagreement_said", "importer_lines_said",
-           "importer_notes", "localized_step_details", "stored_text_said", "UNFINISHED_NOTE", "unfinished_said"]
+           "importer_notes", "localized_step_details", "own_lines", "server_answer_marked", "side_message",
+           "side_said", "stored_text_said", "UNFINISHED_NOTE", "unfinished_said", "without_disagreement"]

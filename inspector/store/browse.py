@@ -21,6 +21,7 @@ from inspector.runs import Leg, step_details
 from inspector.runs.times import from_stored_time
 
 from .errors import UnknownRunError
+from .find_text import find_condition
 from .run_store import RunRecord, RunStore, stored_exchange
 
 #: What the detail of one step reads of its result and arguments (SQL cuts them, not Python).
@@ -408,22 +409,6 @@ def _stored_images(store: RunStore, step_id: int) -> tuple[StoredImage, ...]:
                              int(chars or 0)) for name, media, chars, data in rows)
 
 
-#: What Find reads of a step from a trace: the attributes (keys and values) of its span, resource and
-#: scope, its events (names and attributes) and links, and the same of its server side, as one JSON
-#: text (``json_extract`` with several paths gives an array of them; absent parts are ``null``).
-_SPAN_TEXT = ", ".join(f"'$.raw.otlp.{part}'" for part in (
-    "attributes", "resource", "scope", "events", "links",
-    "server.attributes", "server.resource", "server.scope", "server.events", "server.links"))
-
-#: What Find looks in (the needle :data:`FIND_NEEDLES` times).
-_FIND_CONDITION = f"""instr(lower(COALESCE(json_extract(p, '$.toolName'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.toolResult'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.content'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.toolArguments'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.finishReason'), '')), ?) > 0
-           OR instr(lower(COALESCE(json_extract(p, '$.note'), '')), ?) > 0
-           OR (json_type(p, '$.raw.otlp') = 'object' AND instr(lower(json_extract(p, {_SPAN_TEXT})), ?) > 0)"""
-FIND_NEEDLES = 7
 
 
 def find_in_timeline(store: RunStore, run_id: int, text: str, where: StepFilter = StepFilter(),
@@ -541,18 +526,18 @@ def find_step_ids(store: RunStore, run_id: int, text: str, where: StepFilter = S
 def _found(store: RunStore, run_id: int, text: str, where: StepFilter, limit: int, answer: str) -> list[int]:
     """What Find found, in time order: each step's row number in the filtered timeline
     (``answer="position"``) or its id (``"id"``)."""
-    needle = text.strip().lower()
-    if not needle:
+    if not text.strip():
         return []
+    condition, needles = find_condition(store.db.conn, text)
     clause, params = _step_clauses(run_id, where)
     sql = f"""
         SELECT {answer} FROM (
             SELECT id, row_number() OVER (ORDER BY started_at, sequence) - 1 AS position,
                    CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p
             FROM steps WHERE {clause})
-        WHERE {_FIND_CONDITION}
+        WHERE {condition}
         ORDER BY position LIMIT ?"""
-    return [row[0] for row in store.db.conn.execute(sql, (*params, *([needle] * FIND_NEEDLES), limit))]
+    return [row[0] for row in store.db.conn.execute(sql, (*params, *needles, limit))]
 
 
 def delete_runs(store: RunStore, run_ids: Sequence[int]) -> int:

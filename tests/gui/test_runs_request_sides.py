@@ -90,6 +90,9 @@ def test_every_sentence_of_the_importer_in_a_steps_result_is_said_in_german(qtbo
         lines = tab.detail.result.toPlainText().splitlines()
         assert lines[0].startswith("Zeitüberschreitung: mcp.shared.exceptions.McpError: Timed out")
         assert lines[1] == "fehlgeschlagen mit error.type McpError"
-        assert lines[2].startswith("der Client gab nach 504 ms auf")
+        # How the sides disagree: in the band, in German, the exception not said again there.
+        assert "der Client gab" not in tab.detail.result.toPlainText()
+        assert tab.detail.span.disagreement.text().endswith(
+            "Client (support-agent): gab nach 504 ms auf · Server (weather-mcp-server): endete nach 823 ms erfolgreich")
     finally:
         switch_language("en")

@@ -69,7 +69,9 @@ def test_the_given_up_call_shows_both_sides_its_disagreement_attributes_and_exce
         sides = band.text()
         assert not span.sides.isVisibleTo(detail) and "support-agent" in sides and "weather-mcp-server" in sides
         assert ("gave up after 504 ms" if language == "en" else "504") in sides
-        assert band.isVisibleTo(detail) and "TimeoutError" in band.text() and "508" in band.text()
+        assert band.isVisibleTo(detail) and "508" in band.text()
+        # The exception is said once, in the Result tab; the band says only when each side ended.
+        assert "TimeoutError" not in band.text() and detail.result.toPlainText().count("TimeoutError") == 1
         assert band.textFormat() == Qt.TextFormat.PlainText
         if language == "de":
             assert "gave up" not in band.text()  # said in German
@@ -222,8 +224,8 @@ def test_a_span_that_kept_no_arguments_or_result_claims_none(qtbot, make_window,
 
 
 @pytest.mark.parametrize(("language", "client_words"), [
-    ("en", "Client (support-agent): gave up after 504 ms (TimeoutError)"),
-    ("de", "Client (support-agent): gab nach 504 ms auf (TimeoutError)")])
+    ("en", "Client (support-agent): gave up after 504 ms · "),
+    ("de", "Client (support-agent): gab nach 504 ms auf · ")])
 def test_where_the_sides_disagree_each_side_is_said_once_in_the_band(qtbot, make_window, language,
                                                                      client_words) -> None:
     """The sides line and the band under it said the same sentence twice (at 1,024 pixels four of the
@@ -241,5 +243,44 @@ def test_where_the_sides_disagree_each_side_is_said_once_in_the_band(qtbot, make
         # Sides that agree keep their line, and no band.
         tab.select_step(step_row(tab, "lookup"))
         assert span.sides.isVisibleTo(tab.detail) and not span.disagreement.isVisibleTo(tab.detail)
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_timed_out_call_says_its_exception_once_on_screen(qtbot, make_window, language) -> None:
+    """Traceloop's call the client gave up on: its exception ("McpError: Timed out while waiting …")
+    was on screen three times (the band, the Result's first line and its line on the sides). Now the
+    Result says it once; the band says when each side ended; nothing is lost (Events, Payload)."""
+    message = "Timed out while waiting for response to ClientRequest. Waited 0.5 seconds."
+    run_id = imported_agent_run("traceloop.jsonl")
+    window, tab = open_run(qtbot, make_window, run_id)
+    switch_language(language)
+    try:
+        tab.select_step(step_row(tab, "slow: Zeitüberschreitung" if language == "de" else "slow: timed out"))
+        detail = tab.detail
+        span = detail.span
+        shown = [detail.heading, detail.summary, span.sides, span.disagreement]
+        on_screen = [label.text() for label in shown if label.isVisibleTo(detail)] + [detail.result.toPlainText()]
+        assert sum(text.count(message) for text in on_screen) == 1
+        assert detail.result.toPlainText().splitlines()[0].endswith(message)
+        assert "…" not in detail.result.toPlainText()  # a line left out is not a text cut short
+        # The answer kept there is the server's, one the client never received: said so above it.
+        lines = detail.result.toPlainText().splitlines()
+        assert lines[-2:] == [
+            "The server's answer, which the client had stopped waiting for:" if language == "en" else
+            "Die Antwort des Servers, auf die der Client nicht mehr wartete:",
+            '{"content": [{"type": "text", "text": "slept 0.8 s"}], "structuredContent": {"result": "slept 0.8 s"}, '
+            '"isError": false}']
+        band = span.disagreement.text()
+        assert band.endswith("Client (support-agent): gave up after 504 ms · Server (weather-mcp-server): "
+                             "finished ok after 823 ms" if language == "en" else
+                             "Client (support-agent): gab nach 504 ms auf · Server (weather-mcp-server): "
+                             "endete nach 823 ms erfolgreich")
+        assert span.disagreement.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
+        # Still all there: the exception event, and the stored text (error in both of its sentences).
+        assert message in span.events.toPlainText()
+        assert detail.payload.toPlainText().count(message) >= 3
+        save(window, f"runs-span-timed-out-once-{language}")
     finally:
         switch_language("en")

@@ -134,9 +134,11 @@ def test_a_step_from_a_trace_names_its_service_in_the_window_and_on_the_command_
         cli_line = next(line for line in _cli_details(run_id, language).splitlines() if unrecorded in line)
         assert f" {word} " in cli_line
         tab.select_step(details.index(failed))
-        disagree = ("der Client endete nach 10 ms ohne aufgezeichneten Fehler; der Server scheiterte nach 9 ms"
-                    if language == "de" else "the client ended with no error recorded after 10 ms; the server failed")
-        qtbot.waitUntil(lambda: disagree in tab.detail.result.toPlainText())
+        # How the two sides disagree is said in the band above the tabs (not again in the Result tab).
+        disagree = ("Server (weather-mcp-server): scheiterte nach 9 ms" if language == "de"
+                    else "Server (weather-mcp-server): failed after 9 ms")
+        qtbot.waitUntil(lambda: disagree in tab.detail.span.disagreement.text())
+        assert failed.split(": ", 1)[1] == tab.detail.result.toPlainText()
 
 
 def _failed_call(store: RunStore) -> int:

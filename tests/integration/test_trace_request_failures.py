@@ -66,9 +66,9 @@ def test_runs_show_says_a_failed_request_beside_its_name(tmp_path: Path, languag
 
 
 @pytest.mark.parametrize(("language", "said"), [
-    ("en", "The two sides disagree: the client gave up after 504 ms (TimeoutError); the server ended with no "
+    ("en", "The two sides disagree: the client gave up after 504 ms; the server ended with no "
            "error recorded after 508 ms"),
-    ("de", "Die beiden Seiten widersprechen sich: der Client gab nach 504 ms auf (TimeoutError); der Server endete "
+    ("de", "Die beiden Seiten widersprechen sich: der Client gab nach 504 ms auf; der Server endete "
            "nach 508 ms ohne aufgezeichneten Fehler")])
 def test_runs_show_says_where_a_calls_two_sides_disagree_as_the_window_does(tmp_path: Path, language: str,
                                                                             said: str) -> None:
@@ -80,6 +80,8 @@ def test_runs_show_says_where_a_calls_two_sides_disagree_as_the_window_does(tmp_
     lines = shown.stdout.splitlines()
     given_up = next(index for index, line in enumerate(lines) if line.startswith("5 "))
     assert lines[given_up + 1] == "    " + said
+    # The exception is said once, in the row; the sentence under it says only when each side ended.
+    assert lines[given_up].endswith(": TimeoutError") and "TimeoutError" not in lines[given_up + 1]
     agreed = next(index for index, line in enumerate(lines) if line.startswith("3 "))
     assert lines[agreed + 1].startswith("4 ")
 

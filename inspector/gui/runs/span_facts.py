@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.i18n import _
+from inspector.i18n.details import side_message, side_said
 from inspector.i18n.formatting import format_fixed
-from inspector.i18n.messages import translate
+from inspector.i18n.messages import Message, translate
 from inspector.i18n.words import outcome_word
 
 #: Where an attribute came from: the span, its resource or its instrumentation scope; a joined call's
@@ -153,12 +154,17 @@ def service_of(payload: Mapping[str, Any]) -> str:
     return service if isinstance(service, str) else ""
 
 
-def disagreement_text(otlp: Mapping[str, Any]) -> str:
-    """How the two sides of the call differ, in the reader's language ("" when they agree)."""
+def disagreement_text(otlp: Mapping[str, Any], already: str = "") -> str:
+    """How the two sides of the call differ, in the reader's language ("" when they agree); a side's
+    error is left out where ``already`` (the step's own lines) says it (:func:`side_said`)."""
     note = otlp.get("disagreement")
     if not note:
         return ""
-    return translate(_note_message(note))
+    message = _note_message(note)
+    params = _dict(_dict(note).get("params"))
+    if isinstance(message, Message) and set(message.params) == {"client", "server"} <= set(params):
+        message = Message(message.template, {key: side_message(params[key], already) for key in message.params})
+    return translate(message)
 
 
 def _note_message(note: Any) -> Any:
@@ -199,10 +205,12 @@ def sides_say_disagreement(otlp: Mapping[str, Any]) -> bool:
     return isinstance(otlp.get("server"), dict) and {"client", "server"} <= set(params)
 
 
-def sides_text(otlp: Mapping[str, Any], outcome: str, kind: str = "tool") -> str:
+def sides_text(otlp: Mapping[str, Any], outcome: str, kind: str = "tool", already: str = "") -> str:
     """The two sides of a joined call, each with its service, outcome and duration ("" for one span).
     A step of a ``kind`` without an outcome (a request) says how each side's span ended instead:
-    never "no outcome recorded" for a span that records an error."""
+    never "no outcome recorded" for a span that records an error. Where the sides disagree, each says
+    what it did in the disagreement's words, its error left out where ``already`` (the step's own
+    lines) says it."""
     server = otlp.get("server")
     if not isinstance(server, dict):
         return ""
@@ -212,7 +220,7 @@ def sides_text(otlp: Mapping[str, Any], outcome: str, kind: str = "tool") -> str
     for side, key in ((otlp, "client"), (server, "server")):
         if key in params:
             # The sides disagree: each says what it did, timed from the client's start.
-            what = translate(_note_message(params[key]))
+            what = side_said(params[key], already)
         else:
             ms = duration_ms(side)
             ending = outcome_word(outcome) if outcome else \

@@ -14,6 +14,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QWidget
 
 from inspector.i18n import _
+from inspector.i18n.details import own_lines
 
 from ..language import translated, translated_tab
 from ..widgets.plain_text import clip_text, label_text
@@ -111,6 +112,8 @@ class SpanView(QObject):
         self.disagreement = QLabel()
         self.disagreement.setTextFormat(Qt.TextFormat.PlainText)
         self.disagreement.setWordWrap(True)
+        # Its sentence is said only here (not again in the Result tab): it can be selected and copied.
+        self.disagreement.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.disagreement.setStyleSheet("QLabel { background: #FBEBDD; border: 2px dashed #D55E00;"
                                         " padding: 4px; }")
         translated(self.disagreement, "setAccessibleName", lambda: _("The two sides disagree"))
@@ -134,9 +137,11 @@ class SpanView(QObject):
         events = events_text(otlp)
         self.events.setPlainText(events)
         self.tabs.setTabVisible(events_tab, bool(events))
-        sides = sides_text(otlp, outcome, str(payload.get("kind") or ""))
+        # What the step's own lines say (a time-out's exception) the sentence on its sides does not repeat.
+        already = own_lines(payload)
+        sides = sides_text(otlp, outcome, str(payload.get("kind") or ""), already)
         self.sides.setText(label_text(sides))
-        disagreement = disagreement_text(otlp)
+        disagreement = disagreement_text(otlp, already)
         # Where the sides disagree, the sides line says what each did in the disagreement's words: the
         # band says it once, with their services, and the line hides (it said the same sentence again).
         in_band = bool(disagreement) and sides_say_disagreement(otlp)

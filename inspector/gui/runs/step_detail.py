@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.i18n import _, ngettext
-from inspector.i18n.details import stored_text_said
+from inspector.i18n.details import server_answer_marked, stored_text_said, without_disagreement
 from inspector.i18n.formatting import format_number
 from inspector.i18n.words import kind_word
 from inspector.store.browse import StepInFull
@@ -262,10 +262,14 @@ class StepDetail(QWidget):
         # A cancel's sentence, and a sentence of ours kept as data, are stored in English: they are
         # said in the reader's language.
         # The whole payload (when parsed) holds every note of the importer; the row's only each side's first.
-        result = stored_text_said(step.result_text, payload or row.detail_fields)
+        # The line saying how a joined call's two sides disagree is the band above the tabs: not said twice.
+        stored = without_disagreement(step.result_text, payload) if payload else step.result_text
+        # An answer the client never received (it had given up) is said to be the server's.
+        stored = server_answer_marked(stored, payload) if payload else stored
+        result = stored_text_said(stored, payload or row.detail_fields)
         shown = cancelled_result_text(result, row.cancelled_in_flight) if row.outcome == "cancelled" else result
         self._result_text = clip_text(shown) if shown else ""
-        if step.result_length > len(result) and result:
+        if step.result_length > len(step.result_text) and result:
             self._result_text += "\n" + _("… (cut: the text has {count} characters)").format(
                 count=format_number(step.result_length))
         self.result.setPlainText(self._result_text or (
