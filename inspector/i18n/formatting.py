@@ -7,7 +7,8 @@ current language, so a switch of language shows on the next repaint).
 Durations read like a person would say them, most significant unit first and never more than
 two units, and in seconds below a minute (never milliseconds beside seconds): "0.012 s",
 "0.35 s", "1.5 s" ("1,5 s" in German), "8.0 s", "12.3 s", "2 min", "2 min 5 s", "1 h 5 min",
-"2 d 3 h". The units' symbols come from the catalogue, so a language may spell them its way.
+"2 d 3 h"; a time measured shorter than half a millisecond is "< 0.001 s", never "0 s". The units'
+symbols come from the catalogue, so a language may spell them its way.
 """
 
 from __future__ import annotations
@@ -143,8 +144,12 @@ def format_duration(seconds: float | None) -> str:
         return "-" + format_duration(-seconds)
     if math.isinf(seconds):
         return "∞"
-    if round(seconds, 3) == 0:
+    if seconds == 0:
         return _("{seconds} s").format(seconds="0")
+    if round(seconds, 3) == 0:
+        # A time that was measured is never "0 s" (a scripted model answers in a tenth of a millisecond).
+        # Translators: a duration shorter than the one shown, e.g. "< 0.001 s".
+        return _("< {seconds} s").format(seconds=_decimal(0.001, "0.###"))
     if round(seconds, 2) < 0.1:
         # Translators: a duration in seconds; {seconds} is a number such as "1.5" or "0.012".
         return _("{seconds} s").format(seconds=_decimal(seconds, "0.###"))

@@ -6,6 +6,7 @@ import time
 
 from inspector.demo import DemoOptions, DemoServer
 from inspector.gui.language import switch_language
+from inspector.gui.workbench.operations_model import state_text
 from inspector.store import RunStore, resolve_db_path
 from tests.support.fault_server import Exchange, FaultServer
 
@@ -85,3 +86,35 @@ def test_a_stalled_tool_with_budget_3_times_out_at_3_seconds(qtbot, make_window)
         window.shut_down()
         with RunStore.open(resolve_db_path()) as store:
             assert store.get_run(outcome.run_id).status == "failed"
+
+
+def test_a_grant_rounded_up_past_the_budget_is_said_so(qtbot, make_window, demo_server) -> None:
+    """A budget of 1.5 s: tools/call is granted 2 s (what was left, rounded up to whole seconds) and runs
+    past the deadline. While it does, the bar says how far past, not "0.0 s left", and its words say the
+    grant was the rest of the budget rounded up (they read "0.3 s spent of a 2 s grant; 0.0 s of 1.5 s
+    left"), in English and in German."""
+    window = make_window((demo_server.url, "Demo server"), budget_s=1.5)
+    assert window.workbench.tools.select_tool("hang")
+    task = window.workbench.run_current_tool()
+    window.workbench.operations.select(task)
+    bar = window.workbench.operations.detail
+    qtbot.waitUntil(lambda: task.running and bool(task.state.legs) and task.state.legs[-1].method == "tools/call"
+                    and bar.now_s() > 1.7, timeout=10000)
+    call = task.state.legs[-1]
+    assert call.granted_s == 2 and call.running
+    geometry = bar.current_geometry()
+    assert geometry.end_text.endswith(" s over"), geometry.end_text
+    assert "left of the budget, rounded up to whole seconds" in geometry.description
+    assert "past the 1.5 s budget" in geometry.description, geometry.description
+    segment = geometry.segments[-1]
+    assert "grant 2 s (the " in segment.tooltip and " left of the budget, rounded up" in segment.tooltip
+    # The operations list's row says it as the bar does.
+    assert state_text(task).endswith(" s over"), state_text(task)
+    switch_language("de")
+    try:
+        geometry = bar.current_geometry()
+        assert geometry.end_text.endswith(" s überzogen") and "über dem Budget von 1,5 s" in geometry.description
+    finally:
+        switch_language("en")
+    assert finished(qtbot, task).status == "failed"
+    assert task.state.ending == "timed_out"

@@ -47,6 +47,12 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
     assert kinds == [("model", "ok"), ("tool", "ok"), ("model", "ok"), ("tool", "failed"), ("model", "ok"),
                      ("tool", "ok"), ("model", "ok"), ("tool", "ok"), ("model", "ok")]
     assert all(row.bar is not None and row.bar.finished for row in run.rows if row.kind == "tool")
+    # The scripted model answers in a fraction of a millisecond: never "answered in 0 s".
+    from inspector.gui.play.steps_model import state_text
+
+    answered = [state_text(row) for row in run.rows if row.kind == "model"]
+    assert answered and all(text.startswith("answered in ") and not text.endswith(" 0 s") for text in answered), \
+        answered
     assert "coloured stripes" in room.said.toPlainText()
     # The caption over the bar is said again in another language (it was left in the first).
     from inspector.gui.language import switch_language

@@ -41,3 +41,52 @@ def test_stacked_panes_show_the_steps_of_an_opened_trace(qtbot, make_window, lan
         assert tab.split.sizes()[0] == tab.run_list.height_for_rows()
     finally:
         switch_language("en")
+
+
+def _whole_rows(tree) -> int:
+    """The items of ``tree`` shown whole (top to bottom, opened ones' children too)."""
+    viewport, item, count = tree.viewport().rect(), tree.topLevelItem(0), 0
+    while item is not None:
+        count += viewport.contains(tree.visualItemRect(item), proper=False)
+        item = tree.itemBelow(item)
+    return count
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_stacked_the_wire_tab_shows_the_legs_and_what_they_held(qtbot, make_window, demo_server,
+                                                               language: str) -> None:
+    """A call made here, its step's Wire tab at 1,024 by 768 pixels: the legs with their requests and
+    answers several rows deep beside the selected part's text (they had a row and a half each), and
+    the timeline above still five steps high."""
+    from tests.gui.test_screenshots import finished, save
+
+    switch_language(language)
+    try:
+        # The handshake era: the call's step has three legs, each with its request and answer.
+        window = make_window((demo_server.url, "Demo server"), era="handshake")
+        window.resize(1024, 768)
+        assert window.workbench.tools.select_tool("echo")
+        window.workbench.arguments.set_arguments({"text": "hello"})
+        outcome = finished(qtbot, window.workbench.run_current_tool())
+        assert outcome.status == "ok" and outcome.run_id is not None
+        window.tabs.setCurrentWidget(window.runs_tab)
+        tab = window.runs_tab
+        qtbot.waitUntil(lambda: tab.runs.row_of(outcome.run_id) is not None)
+        assert tab.select_runs([outcome.run_id])
+        tab.select_step(0)
+        detail = tab.detail
+        detail.tabs.setCurrentWidget(detail.exchanges)
+        wire = detail.exchanges
+        wire.tree.setCurrentItem(wire.tree.topLevelItem(wire.tree.topLevelItemCount() - 1).child(0))
+        QApplication.processEvents()
+        assert tab.lower.orientation() == Qt.Orientation.Vertical
+        assert wire.tree.topLevelItemCount() >= 3 and _whole_rows(wire.tree) >= 4, _whole_rows(wire.tree)
+        # The request's text beside them, several lines of it (under a sideways scroll bar: it is not wrapped).
+        lines = wire.text.viewport().height() // wire.text.fontMetrics().lineSpacing()
+        assert lines >= 3 and wire.text.toPlainText().startswith("POST "), lines
+        # Five steps of a longer run would show above it (its heading, filters and column heads too).
+        row = tab.timeline_view.verticalHeader().defaultSectionSize()
+        assert tab.timeline_view.viewport().height() >= 5 * row
+        save(window, f"runs-stacked-wire-{language}")
+    finally:
+        switch_language("en")

@@ -84,3 +84,37 @@ def test_a_log_in_use_grows_a_row_a_line_up_to_its_most_and_keeps_the_users_heig
     dock.view.clear()
     _settled(qtbot, window)
     assert dock.height() == 300
+
+
+def test_a_log_squeezed_by_a_low_window_grows_back_with_it(qtbot, make_window) -> None:
+    """Qt squeezes the dock when the window gets low; that is not the user's height: the dock is fitted
+    again to the window's new height and grows back when the window does (it stayed squeezed for good
+    once the window's width changed too). A height the user gives it still stays, the window resized or not."""
+    from inspector.gui.workbench.log_dock import FITTED_MOST_PX, FITTED_SHARE
+
+    window = make_window(wait_tools=False)
+    window.resize(1366, 768)
+    dock = window.log_dock
+    _settled(qtbot, window)
+    dock.add_entries(_lines(40))
+    _settled(qtbot, window)
+    assert dock.height() == FITTED_MOST_PX
+    for size in ((1366, 600), (1366, 500), (1300, 500)):  # lower, lowest (the dock squeezed), narrower
+        window.resize(*size)
+        _settled(qtbot, window)
+        assert not dock.sized_by_user, size
+        assert dock.height() <= int(size[1] * FITTED_SHARE), (size, dock.height())
+    window.resize(1366, 768)
+    _settled(qtbot, window)
+    assert not dock.sized_by_user and dock.height() == FITTED_MOST_PX
+    # The user's height, then a lower window and back: the user's height (as far as the window lets it).
+    window.resizeDocks([dock], [200], Qt.Orientation.Vertical)
+    _settled(qtbot, window)
+    assert dock.sized_by_user and dock.height() == 200
+    window.resize(1366, 700)
+    _settled(qtbot, window)
+    window.resize(1366, 768)
+    _settled(qtbot, window)
+    dock.add_entries(_lines(1))
+    _settled(qtbot, window)
+    assert dock.sized_by_user and dock.height() == 200

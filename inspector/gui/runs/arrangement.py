@@ -1,6 +1,7 @@
 """Where the Runs tab's panes sit: the step detail right of the timeline in a wide tab, under it in a
 narrow one, and the run list about ten rows high (one above the other, the three panes share the
-height: the list at most a quarter of it).
+height: the list at most a quarter of it, the timeline five steps or two fifths of what is left, the
+detail the rest).
 
 The tab is never held wider than its widest pane: one too narrow for the timeline and the detail side
 by side puts the detail under the timeline instead (a German window would otherwise not fit a screen
@@ -16,8 +17,14 @@ from PySide6.QtWidgets import QSplitter, QWidget
 #: timeline (a narrow tab would otherwise squeeze the timeline's details column to nothing).
 WIDE_PX = 900
 #: One above the other: the run list's greatest share of the tab's height (side by side: three fifths); at
-#: 1,024 by 768 pixels that is three runs, and the timeline shows six steps above the detail.
+#: 1,024 by 768 pixels that is three runs, and the timeline shows five steps above the detail.
 STACKED_LIST_SHARE = 1 / 4
+#: One above the other: the steps the timeline shows, and its share of the height under the list when
+#: that is more. Half of it left the detail its least height at 1,024 by 768 pixels, and the Wire tab
+#: a row and a half of its legs; the detail, most of whose lines do not scroll, takes the rest (six
+#: steps: a timeline scrolled to a step near its end still shows five whole).
+STACKED_TIMELINE_ROWS = 6
+STACKED_TIMELINE_SHARE = 2 / 5
 #: Side by side: the timeline's width that leaves its details column readable, and the detail's least.
 TIMELINE_WANTS_PX = 680
 DETAIL_LEAST_PX = 280
@@ -35,10 +42,12 @@ def least_size(laid_out: QSize, panes: list[QWidget]) -> QSize:
     return QSize(max(pane.minimumSizeHint().width() for pane in panes), laid_out.height())
 
 
-def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: int) -> None:
+def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: int, timeline_rows_px: int) -> None:
     """Put ``lower`` (the timeline and the detail) side by side or one above the other for a tab
     ``width`` wide, and give the run list at the top of ``split`` ``list_rows_px`` (at most three fifths,
-    or a quarter when the timeline and the detail stand one above the other)."""
+    or a quarter when the timeline and the detail stand one above the other). One above the other, the
+    timeline gets ``timeline_rows_px`` (the height of :data:`STACKED_TIMELINE_ROWS` steps) or
+    :data:`STACKED_TIMELINE_SHARE` of the height, whichever is more, and the detail the rest."""
     wanted = orientation_for(width, lower)
     lower.setOrientation(wanted)
     height = max(split.height(), 100)
@@ -53,9 +62,9 @@ def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: 
         detail = max(DETAIL_LEAST_PX, min(total - TIMELINE_WANTS_PX, total * 2 // 5))
     else:
         total = max(lower.height(), 100)
-        detail = total // 2
+        detail = total - max(timeline_rows_px, int(total * STACKED_TIMELINE_SHARE))
     lower.setSizes([total - detail, detail])
 
 
-__all__ = ["DETAIL_LEAST_PX", "STACKED_LIST_SHARE", "TIMELINE_WANTS_PX", "WIDE_PX", "arrange_panes", "least_size",
-           "orientation_for"]
+__all__ = ["DETAIL_LEAST_PX", "STACKED_LIST_SHARE", "STACKED_TIMELINE_ROWS", "STACKED_TIMELINE_SHARE",
+           "TIMELINE_WANTS_PX", "WIDE_PX", "arrange_panes", "least_size", "orientation_for"]

@@ -23,7 +23,7 @@ from inspector.store.browse import step_in_full
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
 from ..language import on_language_changed, translated
 from ..widgets.fitted_label import FittedLabel
-from .arrangement import arrange_panes, least_size, orientation_for
+from .arrangement import STACKED_TIMELINE_ROWS, arrange_panes, least_size, orientation_for
 from .compare_launcher import CompareLauncher
 from .list_freshness import ListFreshness
 from .live_reads import LiveAnswer, LiveQuestion, TimelineQuestion
@@ -173,7 +173,8 @@ class RunsTab(QWidget):
         if self.lower.orientation() == orientation_for(width, self.lower) and self._arranged and not force:
             return
         self._arranged, self._arranging = True, True
-        arrange_panes(self.split, self.lower, width, self.run_list.height_for_rows())
+        arrange_panes(self.split, self.lower, width, self.run_list.height_for_rows(),
+                      self.timeline_pane.height_for_rows(STACKED_TIMELINE_ROWS))
         self._arranging = False
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802

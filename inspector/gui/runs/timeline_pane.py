@@ -199,6 +199,18 @@ class TimelinePane(QWidget):
             COLUMNS.index("duration"): [_("unfinished"), format_duration(3599)],
             OUTCOME_COLUMN: [outcome_word(s) for s in ("cancelled", "failed", "ok")]}, icons=(OUTCOME_COLUMN,))
 
+    def height_for_rows(self, rows: int) -> int:
+        """The pane's height that shows ``rows`` whole steps (and a sliver of the next) under its
+        heading, note and filters."""
+        layout = self.layout()
+        margins = layout.contentsMargins()
+        above = [layout.itemAt(index) for index in range(layout.count())]
+        above = [item for item in above if item.widget() is not self.view and not item.isEmpty()]
+        row = self.view.verticalHeader().defaultSectionSize()
+        chrome = self.view.horizontalHeader().sizeHint().height() + 2 * self.view.frameWidth()
+        return (margins.top() + margins.bottom() + sum(item.sizeHint().height() for item in above)
+                + layout.spacing() * len(above) + chrome + row * rows + row // 4)
+
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._place_empty_note()

@@ -291,7 +291,12 @@ def spent_text(state: BarState, at_s: float) -> str:
                                                    budget=format_seconds_number(state.budget_s))
 
 
-def _leg_tooltip(leg: LegState, spent: float) -> str:
+def _rounded_up(leg: LegState, budget_s: float) -> bool:
+    """Was the leg granted more than was left of the budget when it started (whole seconds, at least one)?"""
+    return leg.granted_s is not None and leg.granted_s > budget_s - leg.start_s + GRANT_REACHED_TOLERANCE_S
+
+
+def _leg_tooltip(leg: LegState, spent: float, budget_s: float | None = None) -> str:
     kind = _leg_kind(leg)
     words = {
         "running": _("running"), "ok": _("ok"), "failed": _("failed"),
@@ -300,6 +305,9 @@ def _leg_tooltip(leg: LegState, spent: float) -> str:
     }[kind]
     grant = _("none") if leg.granted_s is None else _("{seconds} s").format(
         seconds=format_seconds_number(leg.granted_s))
+    if budget_s is not None and _rounded_up(leg, budget_s):
+        grant = _("{grant} (the {left} left of the budget, rounded up to whole seconds)").format(
+            grant=grant, left=format_seconds(budget_s - leg.start_s))
     if kind == WAITING:  # nothing travelled: no status, no bytes to speak of
         return _("{method}: {state}\ngrant {grant}, spent {spent}").format(
             method=leg.method, state=words, grant=grant, spent=format_seconds(spent))
@@ -368,7 +376,7 @@ def layout(state: BarState, now_s: float, width: float) -> BarGeometry:
         if description is None:
             description = history["description"] = describe(state, at)
     else:
-        end_text = _("{seconds} s left").format(seconds=format_fixed(max(0.0, remaining), 1))
+        end_text = remaining_text(remaining)
         description = _describe_running(state, at, tail[0] if tail else None)
     return BarGeometry(width, seconds_shown, deadline_x, segments, ticks, remaining, end_text,
                        description, spent_text(state, at))
@@ -448,7 +456,7 @@ def _place(state: BarState, first: int, last: int, at: float, px: float, width: 
         right = max(x + seg_width, band_x + band_width) if kind != "not_sent" else deadline_x
         segments.append(SegmentGeometry(index, leg.method, kind, x, seg_width, band_x, band_width,
                                         deadline_x, max(0.0, right - deadline_x), _leg_label(leg, spent),
-                                        _leg_tooltip(leg, spent), finished_index % 2,
+                                        _leg_tooltip(leg, spent, state.budget_s), finished_index % 2,
                                         END_MARKS.get(kind, ""), _leg_short_label(leg, spent),
                                         format_seconds(spent)))
         finished_index += 1
@@ -505,14 +513,34 @@ def describe(state: BarState, at_s: float) -> str:
     return _describe_running(state, at_s, next((leg for leg in state.legs if leg.running), None))
 
 
+def remaining_text(remaining_s: float) -> str:
+    """The bar's countdown: "12.6 s left", or past the deadline (a leg granted whole seconds runs on
+    into the second the deadline allowed it) "0.3 s over", never "0.0 s left" while it still runs."""
+    if remaining_s < -0.05:
+        return _("{seconds} s over").format(seconds=format_fixed(-remaining_s, 1))
+    return _("{seconds} s left").format(seconds=format_fixed(max(0.0, remaining_s), 1))
+
+
 def _describe_running(state: BarState, at_s: float, running: LegState | None) -> str:
     budget = _("{seconds} s").format(seconds=format_seconds_number(state.budget_s))
     left = _("{seconds} s").format(seconds=format_fixed(max(0.0, state.budget_s - at_s), 1))
     if running is None:
         return _("running; {left} of {budget} left").format(left=left, budget=budget)
-    return _("{method}: {spent} spent of a {grant} s grant; {left} of {budget} left").format(
-        method=running.method, spent=format_seconds(max(0.0, at_s - running.start_s)),
-        grant=format_seconds_number(running.granted_s), left=left, budget=budget)
+    spent, grant = format_seconds(max(0.0, at_s - running.start_s)), format_seconds_number(running.granted_s)
+    if not _rounded_up(running, state.budget_s):
+        return _("{method}: {spent} spent of a {grant} s grant; {left} of {budget} left").format(
+            method=running.method, spent=spent, grant=grant, left=left, budget=budget)
+    # Less than its grant was left when it started: the grant is that rest rounded up to whole seconds,
+    # and the leg may run past the deadline (the grant is not what the budget still holds).
+    granted_of = format_seconds(state.budget_s - running.start_s)
+    if at_s <= state.budget_s:
+        return _("{method}: {spent} spent of a {grant} s grant (the {granted_of} left of the budget, rounded up to "
+                 "whole seconds); {left} of {budget} left").format(
+            method=running.method, spent=spent, grant=grant, granted_of=granted_of, left=left, budget=budget)
+    return _("{method}: {spent} spent of a {grant} s grant (the {granted_of} left of the budget, rounded up to "
+             "whole seconds); {over} past the {budget} budget").format(
+        method=running.method, spent=spent, grant=grant, granted_of=granted_of, budget=budget,
+        over=format_seconds(at_s - state.budget_s))
 
 
 def _leg_phrase(leg: LegState) -> str:

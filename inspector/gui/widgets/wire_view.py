@@ -2,8 +2,10 @@
 
 A tree of the step's legs in order, each opening to its request and its answer (and the answer's
 events, each at its time from the leg's start); the text of what is selected below it, JSON
-pretty-printed; and two buttons that copy the selected leg as JSON or as a ``curl`` command
-(without its secrets). Every text is plain: it is what a server sent (see :mod:`.wire_text`).
+pretty-printed (beside the tree when the tab is low and wide: under a timeline at 1,024 by 768
+pixels the two one above the other showed a row and a half each); and two buttons that copy the
+selected leg as JSON or as a ``curl`` command (without its secrets). Every text is plain: it is what
+a server sent (see :mod:`.wire_text`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -47,6 +49,11 @@ from .wire_text import (
 
 #: The role an item keeps its text and its leg's number under.
 _TEXT, _LEG = Qt.ItemDataRole.UserRole, Qt.ItemDataRole.UserRole + 1
+#: The tree and the text stand side by side in a view at least this many times as wide as it is high
+#: (and this wide): each then has the whole height. The tree takes :data:`BESIDE_TREE_SHARE` of the width.
+BESIDE_FROM_RATIO = 3
+BESIDE_FROM_PX = 480
+BESIDE_TREE_SHARE = 2 / 5
 
 
 class WireView(QWidget):
@@ -65,9 +72,10 @@ class WireView(QWidget):
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         translated(self.text, "setAccessibleName", lambda: _("What the selected part of the leg held"))
-        split = QSplitter(Qt.Orientation.Vertical)
+        self.split = split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.tree)
         split.addWidget(self.text)
+        split.setChildrenCollapsible(False)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
         self.copy_json = translated(QPushButton(), "setText", lambda: _("Copy as JSON"))
@@ -94,6 +102,17 @@ class WireView(QWidget):
             part.setMinimumHeight(24)
         self.setMinimumHeight(1)
         self.show_legs([])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        size = event.size()
+        beside = size.width() >= max(BESIDE_FROM_PX, BESIDE_FROM_RATIO * size.height())
+        wanted = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
+        if self.split.orientation() != wanted:
+            self.split.setOrientation(wanted)
+            whole = max(size.width() if beside else size.height(), 2)
+            first = int(whole * BESIDE_TREE_SHARE) if beside else whole // 2
+            self.split.setSizes([first, whole - first])
 
     def show_legs(self, legs: Sequence[Any]) -> bool:
         """Show ``legs`` (``runs.Leg``); True when at least one kept its exchange."""

@@ -7,7 +7,7 @@ window). A fixed 150 px for an empty log left the Runs tab's timeline four rows 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
@@ -49,8 +49,11 @@ class ServerLogDock(QDockWidget):
         self._no_stream: tuple[str, bool] | None = None
         self.closed = False
         listener.status_changed.connect(self._status)
-        #: The height the dock was last fitted to; another one means the user sized it (kept from then on).
+        #: The height the dock was last fitted to, and the window's then; another height in a window of
+        #: the same height means the user sized it (kept from then on).
         self._fitted: int | None = None
+        self._window_height: int | None = None
+        self._fitting = False
         self.sized_by_user = False
         self._fit_soon = QTimer(self)
         self._fit_soon.setSingleShot(True)
@@ -60,6 +63,13 @@ class ServerLogDock(QDockWidget):
         for changed in (model.rowsInserted, model.rowsRemoved, model.modelReset):
             changed.connect(lambda *_args: self._fit_soon.start())
         self.visibilityChanged.connect(lambda shown: shown and self._fit_soon.start())
+        parent.installEventFilter(self)  # a window of another height: the dock's share of it is fitted anew
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize and isinstance(event, QResizeEvent) \
+                and event.size().height() != event.oldSize().height():
+            self._fit_soon.start()
+        return False
 
     def fit(self) -> None:
         """Make the dock as high as what it shows (:meth:`ServerLogView.fitted_height`), up to
@@ -68,20 +78,33 @@ class ServerLogDock(QDockWidget):
         if self.sized_by_user or self.closed or not isinstance(window, QMainWindow) \
                 or window.dockWidgetArea(self) not in _SIDES:
             return
-        if self._fitted is not None and self.isVisible() and self.height() != self._fitted:
+        if self._sized_by_user_now():
             self.sized_by_user = True
             return
         least = self.minimumSizeHint().height()
         wanted = least - self.view.minimumSizeHint().height() + self.view.fitted_height()
         wanted = max(least, min(wanted, FITTED_MOST_PX, int(window.height() * FITTED_SHARE)))
         if wanted != self.height():
-            window.resizeDocks([self], [wanted], Qt.Orientation.Vertical)
-            window.layout().activate()  # now: the next fit tells the user's height from this one
+            self._fitting = True
+            try:
+                window.resizeDocks([self], [wanted], Qt.Orientation.Vertical)
+                window.layout().activate()  # now: the next fit tells the user's height from this one
+            finally:
+                self._fitting = False
         if self.isVisible():
-            self._fitted = self.height()
+            self._fitted, self._window_height = self.height(), window.height()
+
+    def _sized_by_user_now(self) -> bool:
+        """Another height than the last fit's while the window kept its height: the separator was dragged."""
+        window = self.parentWidget()
+        return (not self._fitting and self._fitted is not None and self.isVisible() and self.height() != self._fitted
+                and window is not None and window.height() == self._window_height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
+        # Told now, before a change of the window's height would make the user's height look like Qt's.
+        if not self.sized_by_user and event.size().height() != event.oldSize().height() and self._sized_by_user_now():
+            self.sized_by_user = True
         if event.size().width() != event.oldSize().width():
             self._fit_soon.start()  # the state line wraps anew
 

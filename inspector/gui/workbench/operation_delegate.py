@@ -129,7 +129,8 @@ class OperationDelegate(QStyledItemDelegate):
         if self._state_px is None:
             # As wide as the longest a running row says (its countdown), in the language in use; and
             # with the Cancel button's room (gone once it ended), as a failure's words and time.
-            left = _("{seconds} s left").format(seconds="88.8")
+            left = max((_("{seconds} s left").format(seconds="88.8"), _("{seconds} s over").format(seconds="0.8")),
+                       key=metrics.horizontalAdvance)  # past the deadline: "0.3 s over"
             long = _("{state} · {time}").format(state=outcome_word("running"), time=left)
             cancelling = max(metrics.horizontalAdvance(_("cancelling…")),
                              metrics.horizontalAdvance(_("waiting for sign-in")))

@@ -19,11 +19,10 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from inspector.i18n import _
-from inspector.i18n.formatting import format_fixed
 from inspector.i18n.words import outcome_word
 
 from ..language import on_language_changed
-from ..widgets.budget_state import ending_text, format_seconds, spent_text
+from ..widgets.budget_state import ending_text, format_seconds, remaining_text, spent_text
 from ..widgets.plain_text import plain_tooltip, visible
 from .engine import OperationTask
 
@@ -70,13 +69,14 @@ def state_text(task: OperationTask, clock: float | None = None, *, compact: bool
 
 
 def left_tenths(task: OperationTask, clock: float | None = None) -> int:
-    """What is left of a running operation's budget, in tenths of a second (what the countdown shows)."""
-    return round(max(0.0, task.budget_s - now_s(task, clock)) * 10)
+    """What is left of a running operation's budget, in tenths of a second (what the countdown shows);
+    below zero past the deadline (a leg granted whole seconds runs on into its last one)."""
+    return round((task.budget_s - now_s(task, clock)) * 10)
 
 
 def countdown_text(tenths: int, *, compact: bool = False) -> str:
     """A running row's state for ``tenths`` of a second left: "running · 13.7 s left" (``compact``: "13.7 s left")."""
-    left = _("{seconds} s left").format(seconds=format_fixed(tenths / 10, 1))
+    left = remaining_text(tenths / 10)  # "0.3 s over" past the deadline, as the bar says it
     return left if compact else _("{state} · {time}").format(state=outcome_word("running"), time=left)
 
 
