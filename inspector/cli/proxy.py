@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     if as_json:
         from .ending import emit_json
 
-        emit_json({"url": url, "to": args.to, "db": str(db), "budget_s": budget})
+        # "database", as `receive` names it; "db" as well, since docs/cli-json.md promised it.
+        emit_json({"url": url, "to": args.to, "database": str(db), "db": str(db), "budget_s": budget})
     else:
         print(_("The recording proxy is listening at {url} and forwards to {to}.").format(url=url, to=args.to),
               flush=True)
