@@ -18,6 +18,9 @@ def run(args: argparse.Namespace) -> int:
     from inspector.capture.proxy import ProxyAddressError, ProxyServer
     from inspector.capture.proxy.server import is_loopback, parse_listen
 
+    if not args.to:
+        raise UsageError(Message(N_("proxy needs the server to forward to: proxy --to URL, its MCP address, e.g. "
+                                    "proxy --to http://127.0.0.1:8000/mcp")))
     budget = _seconds("--budget", args.budget)
     as_json = bool(getattr(args, "json", False))
     try:

@@ -53,9 +53,13 @@ def run(args: argparse.Namespace) -> int:
     return operations.run(args)
 
 
-def _target(text: str) -> tuple[str, int]:
+def _target(text: str | None) -> tuple[str, int]:
     """``RUN:STEP`` as the run's words (``17``, ``last``, ``last~2``, a uid's beginning) and the step's
     number; a usage error otherwise."""
+    if text is None:
+        raise UsageError(Message(N_("replay needs the step to call again, as RUN:STEP, e.g. 17:3 or last:1 (the "
+                                    "run's id, last, last~N or the beginning of its uid, and the step's number as "
+                                    "`runs show` prints it).")))
     run_text, colon, step = text.rpartition(":")
     step = step.strip(" ")
     if colon and run_text.strip() and step.isascii() and step.isdigit() and len(step) <= 30:
