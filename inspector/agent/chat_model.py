@@ -109,7 +109,7 @@ class OpenAIChatModel:
                     raise ModelError(exc.about(self.label, excerpt=error_excerpt(exc.quoted, self.secrets))) from None
                 raise ModelError(exc.about(self.label)) from None
             except httpx.HTTPError as exc:
-                raise ModelError(Message(N_("The model at {model} could not be reached ({reason}); check the model "
+                raise ModelError(Message(N_("The model at {model} could not be reached: {reason}. Check the model "
                                             "URL and that the model server runs."),
                                          {"model": self.label,
                                           "reason": connection_reason(exc) or type(exc).__name__})) from None

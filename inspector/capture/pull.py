@@ -143,7 +143,7 @@ def _fetch(url: str, trace_id: str, headers: Mapping[str, str], limit: int, time
             Message(N_("the query service closed the connection without an answer"), {})
             if isinstance(error, httpx.RemoteProtocolError) and "disconnected" in str(error).lower()
             else str(error) or type(error).__name__)
-        raise PullError(Message(N_("{url} cannot be reached ({reason}). Check the query address. "
+        raise PullError(Message(N_("{url} cannot be reached: {reason}. Check the query address. "
                                    "Nothing was imported."), {"url": url, "reason": reason})) from None
 
 

@@ -11,7 +11,15 @@ from types import ModuleType
 from inspector.i18n import N_
 from inspector.i18n.messages import Message, translate
 
-from .common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CommandError, UsageError, database_fault
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandError,
+    UsageError,
+    check_database_folder,
+    database_fault,
+)
 from .ending import begin_command, end_cancelled, end_with_error, json_emitted, wants_json
 from .language import LanguageOptionError, apply_language
 from .parser import CAPTURE, DEMOS, OFFERING_COMMANDS, OPERATIONS, build_parser
@@ -80,6 +88,8 @@ def run_command(argv: list[str]) -> int:
             loaded()
             return run_window(args.window_db, open_file=path, language=language)
         _lend_window_db(args)
+        if hasattr(args, "db"):
+            check_database_folder(args.db)
         command = _command_module(args.command)
         loaded()
         return command.run(args)

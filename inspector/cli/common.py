@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from inspector.store import RunStore
 
 __all__ = ["EXIT_CANCELLED", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "BadInputError", "CommandError",
-           "Parser", "UsageError", "database_fault", "database_path", "open_existing_store", "open_store", "safe",
+           "Parser", "UsageError", "check_database_folder", "database_fault", "database_path", "open_existing_store",
+           "open_store", "safe",
            "wait_until_stopped"]
 
 
@@ -118,6 +119,16 @@ def database_path(option: str | None) -> Path:
     from inspector.store import resolve_db_path
 
     return resolve_db_path(option)
+
+
+def check_database_folder(option: str | None) -> None:
+    """Refuse, before the command does anything, a run database named in a folder that does not
+    exist (only the user data folder is made): every command that takes --db says the same."""
+    from inspector.store import missing_folder
+
+    refused = missing_folder(database_path(option))
+    if refused is not None:
+        raise UsageError(refused)
 
 
 def open_store(option: str | None, lock_wait_s: float | None = None) -> RunStore:

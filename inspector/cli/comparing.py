@@ -24,6 +24,7 @@ from inspector.store import RunRecord
 from inspector.store.comparing import compare_stored_runs
 
 from .common import EXIT_OK, BadInputError, database_path, open_existing_store
+from .compare_grammar import check_runs
 from .durations import readable_duration
 from .ending import mark_json_emitted
 from .run_choice import resolve_run
@@ -36,6 +37,7 @@ NAME_CHARS = 32
 
 
 def run(args: argparse.Namespace) -> int:
+    args.first, args.second = check_runs(args.runs)
     store = open_existing_store(args.db)
     if store is None:
         raise BadInputError(Message(N_("There are no runs to compare: the run database {path} does not exist yet."),

@@ -39,7 +39,19 @@ def whole_number(what: str, low: int, high: int, sentence: Callable[[], str]) ->
     return parse
 
 
-step_number = whole_number("a step number", 1, LARGEST_ID,
-                           lambda: _("a step number must be a whole number from {low} to {high}, not {text}"))
+
+
+def step_number(text: str) -> int:
+    """An argparse type: any whole number; whether the run has that step (and which it has) is said
+    once the run is known, rather than a range of numbers no run has."""
+    try:
+        return int(text, 10)
+    except ValueError:
+        shown = text if len(text) <= 30 else text[:30] + "…"
+        raise argparse.ArgumentTypeError(_("a step number must be a whole number, as the # column of `runs show` "
+                                           "prints it, not {text}").format(text=shown)) from None
+
+
+step_number.__name__ = "a step number"  # argparse names the type in some messages
 limit = whole_number("the limit", 1, LARGEST_LIMIT,
                      lambda: _("the limit must be a whole number from {low} to {high}, not {text}"))

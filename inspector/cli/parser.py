@@ -138,7 +138,7 @@ def build_parser() -> Parser:
                                                   "budget, as a new run linked to the step"),
                                  usage=_("%(prog)s [options] RUN:STEP"))
     replay.intermixed = True
-    replay.add_argument("target", metavar=_("RUN:STEP"),
+    replay.add_argument("target", nargs="?", metavar=_("RUN:STEP"),  # missing: replay says what it needs
                         help=_("the step: its run (its id, last, last~N or the beginning of its uid) and its "
                                "number in the run, e.g. 17:3 or last:1"))
     _server_options(replay, positional=False)
@@ -185,7 +185,7 @@ def build_parser() -> Parser:
     _json_option(listing)
     _db_option(listing)
     show = actions.add_parser("show", help=_("a run and its timeline"))
-    show.add_argument("run_id", metavar=_("RUN"), help=_(RUN_WORDS))
+    show.add_argument("run_id", nargs="?", metavar=_("RUN"), help=_(RUN_WORDS))  # missing: `runs` says what it needs
     _json_option(show)
     _db_option(show)
     note = actions.add_parser("note", help=_("write a note on a run or one of its steps (a finding; it is searched "
@@ -400,8 +400,9 @@ def _demo_commands(commands: argparse._SubParsersAction) -> None:
                        help=_("print exactly one JSON object: the address once it listens, or the error"))
 
     proxy = commands.add_parser("proxy", help=_("forward an agent's MCP traffic to a server and record each "
-                                                "operation as a run, until Ctrl-C"))
-    proxy.add_argument("--to", required=True, metavar="URL",
+                                                "operation as a run, until Ctrl-C"),
+                                usage=_("%(prog)s --to URL [options]"))
+    proxy.add_argument("--to", metavar="URL",  # missing: proxy says what it needs
                        help=_("the server's MCP address (Streamable HTTP), e.g. http://127.0.0.1:8000/mcp"))
     proxy.add_argument("--listen", default="127.0.0.1:0", metavar="HOST:PORT",
                        help=_("where the agent connects (default 127.0.0.1 on any free port; the address is printed)"))

@@ -18,6 +18,9 @@ def run(args: argparse.Namespace) -> int:
     from inspector.capture.proxy import ProxyAddressError, ProxyServer
     from inspector.capture.proxy.server import is_loopback, parse_listen
 
+    if not args.to:
+        raise UsageError(Message(N_("proxy needs the server to forward to: proxy --to URL, its MCP address, e.g. "
+                                    "proxy --to http://127.0.0.1:8000/mcp")))
     budget = _seconds("--budget", args.budget)
     as_json = bool(getattr(args, "json", False))
     try:
@@ -45,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     if as_json:
         from .ending import emit_json
 
-        emit_json({"url": url, "to": args.to, "db": str(db), "budget_s": budget})
+        # "database", as `receive` names it; "db" as well, since docs/cli-json.md promised it.
+        emit_json({"url": url, "to": args.to, "database": str(db), "db": str(db), "budget_s": budget})
     else:
         print(_("The recording proxy is listening at {url} and forwards to {to}.").format(url=url, to=args.to),
               flush=True)

@@ -16,6 +16,7 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.runs.replaying import NotReplayable, ReplayPlan, plan_replay
 from inspector.store import RunStore, ServerRegistry, StoreError
+from inspector.store.step_range import in_range, no_such_step
 
 from .common import BadInputError, UsageError, open_store
 from .run_choice import resolve_run
@@ -52,13 +53,17 @@ def run(args: argparse.Namespace) -> int:
     return operations.run(args)
 
 
-def _target(text: str) -> tuple[str, int]:
+def _target(text: str | None) -> tuple[str, int]:
     """``RUN:STEP`` as the run's words (``17``, ``last``, ``last~2``, a uid's beginning) and the step's
     number; a usage error otherwise."""
+    if text is None:
+        raise UsageError(Message(N_("replay needs the step to call again, as RUN:STEP, e.g. 17:3 or last:1 (the "
+                                    "run's id, last, last~N or the beginning of its uid, and the step's number as "
+                                    "`runs show` prints it).")))
     run_text, colon, step = text.rpartition(":")
     step = step.strip(" ")
-    if colon and run_text.strip() and step.isascii() and step.isdigit() and len(step) <= 9 and int(step) >= 1:
-        return run_text, int(step)
+    if colon and run_text.strip() and step.isascii() and step.isdigit() and len(step) <= 30:
+        return run_text, int(step)  # 0 or too high: the run says which steps it has
     raise UsageError(Message(N_("replay needs the step as RUN:STEP, e.g. 17:3 or last:1 (the run's id, last, "
                                 "last~N or the beginning of its uid, and the step's number as `runs show` prints "
                                 "it), not {given}."), {"given": one_line(text)}))
@@ -69,9 +74,9 @@ def _plan(store: RunStore, run_id: int, sequence: int) -> ReplayPlan:
         record = store.get_run(run_id)
     except StoreError as exc:
         raise BadInputError(exc.sentence if isinstance(exc.sentence, Message) else str(exc)) from None
-    stored = store.step_at(run_id, sequence)
+    stored = store.step_at(run_id, sequence) if in_range(sequence) else None
     if stored is None:
-        raise BadInputError(Message(N_("Run {run} has no step {step}."), {"run": run_id, "step": sequence}))
+        raise BadInputError(no_such_step(store.db, run_id, sequence).sentence)
     if stored.damage:
         raise BadInputError(Message(N_("Step {step} of run {run} cannot be read, so it cannot be replayed: "
                                        "{reason}"), {"run": run_id, "step": sequence, "reason": stored.damage}))

@@ -47,6 +47,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(Message(N_("runs needs a sub-command: `runs list` (the most recent runs), "
                                     "`runs show RUN` (a run and its timeline) or `runs note RUN \"TEXT\"` (a note "
                                     "on a run or a step).")))
+    if args.command == "runs" and args.runs_command == "show" and args.run_id is None:
+        raise UsageError(Message(N_("runs show needs the run to show: runs show RUN, e.g. runs show last (a run is "
+                                    "named by its id, last, last~N or the beginning of its uid; `runs list` lists "
+                                    "them).")))
     if args.command == "runs" and args.runs_command == "list" and args.limit < 1:
         raise UsageError(Message(N_("--limit must be at least 1")))
     store = open_existing_store(args.db)

@@ -16,7 +16,8 @@ import socket
 from .messages import N_, Message
 
 _BY_ERRNO: dict[int, str] = {
-    errno.ECONNREFUSED: N_("the connection was refused (nothing listens at that address and port)"),
+    # No brackets in these: callers put a reason in brackets or after a colon of their own.
+    errno.ECONNREFUSED: N_("the connection was refused, which means nothing listens at that address and port"),
     errno.ETIMEDOUT: N_("the connection timed out"),
     errno.EHOSTUNREACH: N_("there is no route to the host"),
     errno.ENETUNREACH: N_("the network cannot be reached"),
@@ -24,7 +25,7 @@ _BY_ERRNO: dict[int, str] = {
     errno.ECONNABORTED: N_("the connection was aborted"),
     errno.EADDRNOTAVAIL: N_("the address cannot be used from this machine"),
 }
-_NO_SUCH_HOST = N_("the host name could not be resolved (no such host, or no name server answered)")
+_NO_SUCH_HOST = N_("the host name could not be resolved, because there is no such host or no name server answered")
 #: Exceptions are chained a few levels deep (httpx, httpcore, anyio, the socket): a longer chain is not searched.
 _DEPTH = 16
 

@@ -6,7 +6,7 @@ import importlib
 from typing import Any
 
 from .errors import NewerSchemaError, StoreError, UnknownRunError
-from .paths import DB_ENV, default_db_path, resolve_db_path
+from .paths import DB_ENV, default_db_path, missing_folder, resolve_db_path
 
 # The rest loads on first use: importing one module of the store (its errors, the sign-in vault)
 # must not load the database code, which `call --no-store` never needs.
@@ -20,7 +20,8 @@ _LAZY = {
     "ServerSettings": "servers", "is_secret_variable": "servers",
 }
 
-__all__ = ["DB_ENV", "NewerSchemaError", "StoreError", "UnknownRunError", "default_db_path", "resolve_db_path",
+__all__ = ["DB_ENV", "NewerSchemaError", "StoreError", "UnknownRunError", "default_db_path", "missing_folder",
+           "resolve_db_path",
            *_LAZY]
 
 

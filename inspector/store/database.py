@@ -14,6 +14,7 @@ from inspector.i18n.os_reasons import os_reason
 
 from .errors import NewerSchemaError, StoreError
 from .faults import set_lock_wait, store_fault
+from .paths import missing_folder
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .transactions import rollback
 
@@ -42,6 +43,11 @@ class Database:
 def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S) -> Database:
     """Open (creating if needed) and upgrade the database at ``path``.
 
+    Only the user data folder is made when it is missing: a folder the user named (``--db``,
+    ``RUN_INSPECTOR_DB``, the window's settings) that does not exist is refused with
+    :func:`missing_folder`'s sentence, since a mistyped folder would otherwise become a new,
+    empty database the user never looks at.
+
     A database from a newer version is refused before anything is written to it. A damaged
     database, or one another program keeps locked for longer than ``lock_wait_s``, is refused
     with a :class:`~.faults.DamagedDatabaseError` or :class:`~.faults.LockedDatabaseError`.
@@ -49,8 +55,11 @@ def open_database(path: str | os.PathLike[str], lock_wait_s: float = LOCK_WAIT_S
     path = Path(path)
     if path.exists() and path.is_dir():
         raise StoreError(Message(N_("The run database path {path} is a folder, not a file."), {"path": path}))
+    refused = missing_folder(path)
+    if refused is not None:
+        raise refused
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)  # only the user data folder can be missing here
     except OSError as exc:
         raise StoreError(Message(N_("The run database cannot be created in {folder}: {reason}. Choose another "
                                     "place with --db or RUN_INSPECTOR_DB."),

@@ -11,6 +11,7 @@ from inspector.i18n.messages import Message
 
 from .errors import StoreError, UnknownRunError
 from .run_store import RunStore
+from .step_range import in_range, no_such_step
 
 #: The longest note kept (characters): a finding, not a file.
 MAX_NOTE_CHARS = 20_000
@@ -66,7 +67,9 @@ def step_note(store: RunStore, step_id: int) -> str:
 
 def step_id_of(store: RunStore, run_id: int, sequence: int) -> int:
     """The id of step ``sequence`` (as the timeline numbers it) of run ``run_id``."""
-    row = store.db.execute("SELECT id FROM steps WHERE run_id = ? AND sequence = ?", (run_id, sequence)).fetchone()
+    row = None
+    if in_range(sequence):
+        row = store.db.execute("SELECT id FROM steps WHERE run_id = ? AND sequence = ?", (run_id, sequence)).fetchone()
     if row is None:
-        raise UnknownRunError(Message(N_("Run {run} has no step {sequence}."), {"run": run_id, "sequence": sequence}))
+        raise no_such_step(store.db, run_id, sequence)
     return int(row[0])

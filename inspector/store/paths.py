@@ -7,6 +7,11 @@ from pathlib import Path
 
 import platformdirs
 
+from inspector.i18n import N_
+from inspector.i18n.messages import Message
+
+from .errors import StoreError
+
 APP_NAME = "run-inspector"
 DB_ENV = "RUN_INSPECTOR_DB"
 DB_FILENAME = "runs.db"
@@ -25,3 +30,15 @@ def resolve_db_path(option: str | os.PathLike[str] | None = None) -> Path:
     if from_env:
         return Path(from_env).expanduser()
     return default_db_path()
+
+
+def missing_folder(path: str | os.PathLike[str]) -> StoreError | None:
+    """The refusal of a database whose folder does not exist, unless that folder is the user data
+    folder (made on the first start); ``None`` when the folder is there or may be made."""
+    path = Path(path)
+    folder = path.parent
+    if folder.exists() or folder == default_db_path().parent:
+        return None
+    return StoreError(Message(N_("The run database {path} cannot be used: its folder {folder} does not exist. "
+                                 "Create the folder, or name another file with --db or RUN_INSPECTOR_DB."),
+                              {"path": path, "folder": folder}))

@@ -97,6 +97,7 @@ def test_scrambled_pages_ask_and_moving_aside_starts_a_fresh_database(qtbot, dam
 def test_another_database_can_be_chosen_and_quitting_leaves_the_damaged_one(qtbot, damaged_file: Path,
                                                                             tmp_path: Path) -> None:
     other = tmp_path / "elsewhere" / "other.db"
+    other.parent.mkdir()  # a file dialog offers existing folders only
     chooser = Chooser((DatabaseChoice.OTHER, None), (DatabaseChoice.OTHER, other))
     seen: dict[str, object] = {}
     QTimer.singleShot(50, lambda: close_window_when_shown(seen))

@@ -146,6 +146,24 @@ def test_a_run_is_not_compared_with_itself(played, capsys):
     assert code == 2 and f"name the same run ({finished})" in err
 
 
+def test_compare_with_one_run_or_three_says_it_needs_two_and_how_to_name_them(played, capsys):
+    """It said argparse's "the following arguments are required: RUN"; the runs may stand around options."""
+    db, finished, cancelled = played
+    code, out, err = run_cli(capsys, "compare", str(finished), "--db", str(db))
+    assert (code, out) == (2, "")
+    assert err == (f"run-inspector: compare needs two runs, the first and then the one compared against it; only "
+                   f"{finished} was given. Name the second too, e.g. compare {finished} last (a run is named by its "
+                   f"id, last, last~N or the beginning of its uid).\n")
+    code, out, _err = run_cli(capsys, "compare", "1", "2", "3", "--json", "--db", str(db))
+    assert code == 2 and json.loads(out)["error"] == {
+        "kind": "usage", "message": "compare needs two runs, the first and then the one compared against it, e.g. "
+        "compare last~1 last (a run is named by its id, last, last~N or the beginning of its uid); 3 were given."}
+    code, _out, err = run_cli(capsys, "--lang", "de", "compare", "last", "--db", str(db))
+    assert code == 2 and "compare braucht zwei Läufe" in err and "z. B. compare last~1 last" in err, err
+    code, out, _err = run_cli(capsys, "compare", str(finished), "--json", str(cancelled), "--db", str(db))
+    assert code == 0 and json.loads(out)["second"]["id"] == cancelled
+
+
 def test_compare_on_a_database_that_does_not_exist_creates_none(tmp_path, capsys):
     db = tmp_path / "none.db"
     code, _out, err = run_cli(capsys, "compare", "1", "2", "--db", str(db))

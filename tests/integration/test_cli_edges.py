@@ -85,11 +85,11 @@ def test_no_store_reads_an_older_database_without_upgrading_it(tmp_path: Path) -
 
 
 def test_no_store_without_a_database_creates_none(tmp_path: Path) -> None:
-    db = tmp_path / "none" / "runs.db"
+    db = tmp_path / "runs.db"
     with FaultServer("stateless") as server:
         done = cli("ping", server.url, "--json", "--no-store", "--db", str(db))
     assert done.returncode == 0, done.stderr
-    assert not db.parent.exists()
+    assert not list(tmp_path.iterdir())
 
 
 # -- prompts: an answer typed at a terminal, and end of input -------------------------------------------
@@ -384,3 +384,25 @@ def test_a_ctrl_c_while_the_operation_is_set_up_is_a_recorded_cancel(tmp_path: P
     assert report["outcome"] == "cancelled" and report["cancelled_in_flight"] is False
     with RunStore.open(db) as store:
         assert store.get_run(report["run_id"]).status == "cancelled"  # recorded, not left running
+
+
+# -- a command given too little says what it needs, as `call` and `tools` do ----------------------------
+
+
+@pytest.mark.parametrize(("words", "english", "german"), [
+    (("replay",), "replay needs the step to call again, as RUN:STEP, e.g. 17:3 or last:1",
+     "replay braucht den Schritt, der erneut aufgerufen werden soll, als LAUF:SCHRITT, z. B. 17:3 oder last:1"),
+    (("runs", "show"), "runs show needs the run to show: runs show RUN, e.g. runs show last",
+     "runs show braucht den Lauf, der gezeigt werden soll: runs show LAUF, z. B. runs show last"),
+    (("proxy",), "proxy needs the server to forward to: proxy --to URL",
+     "proxy braucht den Server, an den weitergeleitet wird: proxy --to URL"),
+])
+def test_a_missing_argument_is_said_with_how_to_give_it(words: tuple[str, ...], english: str, german: str) -> None:
+    """They said argparse's "the following arguments are required: RUN:STEP" (German: "diese Argumente
+    fehlen"), unlike `call`, `tools` and `task`, which say what they need and how to write it."""
+    said = cli(*words, "--json")
+    assert said.returncode == 2
+    assert json.loads(said.stdout)["error"]["message"].startswith(english), said.stdout
+    in_german = cli("--lang", "de", *words)
+    assert in_german.returncode == 2 and german in in_german.stderr, in_german.stderr
+    assert "fehlen" not in in_german.stderr

@@ -59,10 +59,10 @@ def test_argparse_own_words_follow_the_language(tmp_path: Path) -> None:
     assert helped.returncode == 0
     assert helped.stdout.startswith("Aufruf: run-inspector runs") and "Optionen:" in helped.stdout
     assert "usage:" not in helped.stdout and "options:" not in helped.stdout
-    missing = cli("runs", "show", env=env)
+    missing = cli("runs", "note", env=env)
     # The placeholders are said in the language too, as the usage line says them.
     assert missing.returncode == 2 and "diese Argumente fehlen: LAUF" in missing.stderr
-    english = cli("--lang", "en", "runs", "show", env=env)
+    english = cli("--lang", "en", "runs", "note", env=env)
     assert "the following arguments are required: RUN" in english.stderr
     call_help = cli("call", "--help", env=env).stdout
     assert '--stdio "BEFEHLSZEILE"' in call_help and "--budget SEKUNDEN" in call_help

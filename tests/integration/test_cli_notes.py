@@ -47,10 +47,17 @@ def test_bad_note_commands_say_what_is_wrong_and_change_nothing(tmp_path: Path) 
     for args, said in ((("runs", "note", run_id), "needs the note's text, or --clear"),
                        # Both said "needs the note's text, or --clear": the text and --clear were given.
                        (("runs", "note", run_id, "x", "--clear"), "takes the note's text or --clear, not both"),
-                       (("runs", "note", run_id, "--step", "99", "x"), f"Run {run_id} has no step 99."),
-                       # A step's number is not a run id (it said "a run id must be a whole number").
+                       (("runs", "note", run_id, "--step", "99", "x"),
+                        f"Run {run_id} has no step 99: it has steps 1 to 6."),
+                       # The steps the run has, not "a whole number from 1 to 9,223,372,036,854,775,807".
                        (("runs", "note", run_id, "--step", "0", "x"),
-                        "argument --step: a step number must be a whole number from 1 to"),
+                        f"Run {run_id} has no step 0: it has steps 1 to 6."),
+                       (("runs", "note", run_id, "--step", "-2", "x"),
+                        f"Run {run_id} has no step -2: it has steps 1 to 6."),
+                       # A step's number is not a run id (it said "a run id must be a whole number").
+                       (("runs", "note", run_id, "--step", "two", "x"),
+                        "argument --step: a step number must be a whole number, as the # column of `runs show` "
+                        "prints it, not two"),
                        (("runs", "note", "42", "x"), "There is no run 42."),
                        (("runs", "note", run_id, "y" * 20_001), "at most 20000 are kept")):
         done = cli(db, *args)

@@ -36,7 +36,8 @@ def test_proxy_json_prints_its_address_and_records_until_stdin_closes(tmp_path: 
         try:
             told = json.loads(process.stdout.readline())
             assert told["url"].startswith("http://127.0.0.1:") and told["url"].endswith("/mcp")
-            assert told["to"] == demo.url and told["db"] == str(db) and told["budget_s"] is None
+            # The database under the key `receive` uses too, and under the one documented before.
+            assert told["to"] == demo.url and told["database"] == told["db"] == str(db) and told["budget_s"] is None
             assert _ours_through(told["url"]) == "via the proxy"
             process.stdin.close()
             process.wait(20)

@@ -154,7 +154,7 @@ def test_a_configured_server_lends_name_budget_and_headers(tmp_path: Path) -> No
 
 
 def test_reading_never_creates_a_database(tmp_path: Path) -> None:
-    db = tmp_path / "nowhere" / "runs.db"
+    db = tmp_path / "runs.db"
     listed = cli("runs", "list", "--db", str(db))
     assert listed.returncode == 0 and "No runs stored yet" in listed.stdout and "does not exist" in listed.stdout
     assert json.loads(cli("runs", "list", "--json", "--db", str(db)).stdout) == {"runs": []}
@@ -164,8 +164,30 @@ def test_reading_never_creates_a_database(tmp_path: Path) -> None:
     assert shown.returncode == 2 and "does not exist" in shown.stderr
     exported = cli("export", "--all", "-o", str(tmp_path / "out.json"), "--db", str(db))
     assert exported.returncode == 2 and "does not exist" in exported.stderr
-    assert not db.exists() and not db.parent.exists()
-    assert not (tmp_path / "out.json").exists()
+    assert not db.exists() and not list(tmp_path.iterdir())
+
+
+def test_a_named_folder_that_does_not_exist_is_refused_by_every_command(tmp_path: Path) -> None:
+    """A typo in --db's folder (or RUN_INSPECTOR_DB's) is said, by reading and writing commands alike,
+    instead of making the folders and a fresh database nobody looks at; only the user data folder is made."""
+    db = tmp_path / "typo" / "deeper" / "runs.db"
+    for command in (["runs", "list"], ["servers"], ["servers", "set", "http://127.0.0.1:9/mcp"],
+                    ["ping", "http://127.0.0.1:9/mcp"], ["scenario", "happy-path"], ["receive", "--port", "0"],
+                    ["proxy", "--to", "http://127.0.0.1:9/mcp", "--listen", "127.0.0.1:0"]):
+        done = cli(*command, "--json", "--db", str(db))
+        assert done.returncode == 2, (command, done.stdout, done.stderr)
+        error = json.loads(done.stdout)["error"]
+        assert error["kind"] == "usage", command
+        assert f"its folder {db.parent} does not exist" in error["message"], (command, error)
+    german = cli("--lang", "de", "runs", "list", env={"RUN_INSPECTOR_DB": str(db)})
+    assert german.returncode == 2
+    assert f"ihr Ordner {db.parent} existiert nicht" in german.stderr, german.stderr
+    assert not (tmp_path / "typo").exists()
+    # Without a name, the user data folder is made on the first write, however deep.
+    data = tmp_path / "fresh" / "xdg"
+    made = cli("servers", "set", "http://127.0.0.1:9/mcp", env={"RUN_INSPECTOR_DB": "", "XDG_DATA_HOME": str(data)})
+    assert made.returncode == 0, made.stderr
+    assert (data / "run-inspector" / "runs.db").is_file()
 
 
 def test_runs_alone_names_its_sub_commands(tmp_path: Path) -> None:

@@ -180,15 +180,19 @@ def test_export_to_a_dash_is_refused_not_written_to_a_file_named_dash(tmp_path: 
 
 def test_a_refused_file_leaves_no_database_behind(tmp_path: Path) -> None:
     """Importing a bad file into a database that did not exist yet leaves nothing: no database
-    file, no folder made for it; one that existed stays (with its runs)."""
+    file (and a folder that does not exist is refused, not made); one that existed stays (with its runs)."""
     corrupt = tmp_path / "corrupt.json"
     corrupt.write_text('{"resourceSpans": [ {"resource": ')
-    db = tmp_path / "new" / "folder" / "runs.db"
+    (tmp_path / "new").mkdir()
+    db = tmp_path / "new" / "runs.db"
     for bad in (str(corrupt), "/dev/zero", str(tmp_path)):
         for extra in ((), ("--json",)):
             done = cli("import", bad, "--db", str(db), *extra)
             assert done.returncode == 2 and "Nothing was imported" in done.stdout + done.stderr
-            assert not (tmp_path / "new").exists(), bad
+            assert not list((tmp_path / "new").iterdir()), bad
+    elsewhere = cli("import", str(corrupt), "--db", str(tmp_path / "missing" / "runs.db"))
+    assert elsewhere.returncode == 2 and "does not exist" in elsewhere.stderr
+    assert not (tmp_path / "missing").exists()
     good = ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl"
     assert cli("import", str(good), "--db", str(db)).returncode == 0
     assert cli("import", str(corrupt), "--db", str(db)).returncode == 2

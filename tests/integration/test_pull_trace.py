@@ -145,9 +145,9 @@ def test_a_query_service_that_hangs_up_is_said_in_our_words(store: RunStore, tmp
         with pytest.raises(PullError) as caught:
             pull_trace(store, "jaeger", jaeger.base, TRACE, tmp_path / "cache")
     assert "Server disconnected" not in str(caught.value)
-    assert "cannot be reached (the query service closed the connection without an answer)." in str(caught.value)
+    assert "cannot be reached: the query service closed the connection without an answer." in str(caught.value)
     set_language("de")
     try:
-        assert "(der Abfragedienst hat die Verbindung ohne Antwort geschlossen)" in translate(caught.value)
+        assert "erreichbar: der Abfragedienst hat die Verbindung ohne Antwort geschlossen." in translate(caught.value)
     finally:
         set_language("en")

@@ -74,8 +74,8 @@ def test_every_run_arrives_exactly_once_while_the_collector_goes_down_and_comes_
     with Pusher(store, endpoint, clock=clock, rng=random.Random(1)) as pusher:
         down = pusher.push_due()  # nothing listens yet
         assert (down.sent, down.retried) == (0, 1)
-        assert down.last_reason == ("cannot reach the collector: the connection was refused "
-                                    "(nothing listens at that address and port)"), down.last_reason
+        assert down.last_reason == ("cannot reach the collector: the connection was refused, which means "
+                                    "nothing listens at that address and port"), down.last_reason
         assert down.next_due is not None and down.next_due > clock()
         # Not due yet: a round now sends nothing and asks the collector nothing.
         assert pusher.push_due().retried == 0

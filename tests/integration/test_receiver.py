@@ -319,6 +319,7 @@ def test_receive_command_prints_a_line_per_run_and_stops_on_sigterm(tmp_path: Pa
     try:
         first = json.loads(process.stdout.readline())
         assert first["url"].startswith("http://127.0.0.1:") and first["token"] is None
+        assert first["database"] == str(db)  # the key `proxy` names it under too
         assert httpx.post(first["url"], content=_lines()[0], headers=JSON).status_code == 200
         received = json.loads(process.stdout.readline())
         assert received["event"] == "new" and received["status"] == "running" and received["run_id"] == 1

@@ -32,7 +32,7 @@ def test_a_refused_connection_is_said_as_refused_in_either_language() -> None:
         httpx.get(f"http://127.0.0.1:{closed_port()}/mcp", timeout=5)
     reason = connection_reason(raised.value)
     assert reason is not None and str(reason) != str(raised.value)
-    assert str(reason) == "the connection was refused (nothing listens at that address and port)"
+    assert str(reason) == "the connection was refused, which means nothing listens at that address and port"
     assert i18n.set_language("de") == "de", "the German catalogue is not compiled (make translations)"
     try:
         assert "abgewiesen" in translate(reason)

@@ -37,3 +37,18 @@ def test_a_database_moves_aside_with_its_write_ahead_log_and_nothing_is_deleted(
     path.write_bytes(b"again")
     assert aside_name(path, moment) == tmp_path / "runs.db.damaged-20261201-235007-2"
     assert move_aside(path, moment).read_bytes() == b"again" and moved.read_bytes() == b"main"
+
+
+def test_only_the_user_data_folder_is_made_for_a_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whoever opens it (the window, the receiver, the proxy's writer): a database in a folder that does
+    not exist is refused naming the folder, and nothing is made; the user data folder is made."""
+    from inspector.store import StoreError, default_db_path
+
+    named = tmp_path / "no" / "such" / "runs.db"
+    with pytest.raises(StoreError) as refused:
+        RunStore.open(named)
+    assert f"its folder {named.parent} does not exist" in str(refused.value)
+    assert not (tmp_path / "no").exists()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg" / "deep"))
+    RunStore.open(default_db_path()).close()
+    assert (tmp_path / "xdg" / "deep" / "run-inspector" / "runs.db").is_file()

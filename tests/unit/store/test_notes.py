@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from inspector.runs import RunStep, StepKind
 from inspector.store import RunStore, StoreError, UnknownRunError
 from inspector.store.browse import RunFilter, find_in_timeline, list_runs, step_in_full
 from inspector.store.notes import (
@@ -124,3 +125,26 @@ def test_notes_travel_with_both_export_formats_redacted(store: RunStore, tmp_pat
         assert run.note.startswith(FINDING) and REDACTED in run.note
         notes = [s.step.note for s in elsewhere.iter_steps(run.id)]
         assert notes == [None, None, None, None, STEP_FINDING, None]
+
+
+def test_a_step_a_run_does_not_have_is_refused_naming_the_steps_it_has(store: RunStore) -> None:
+    """"Run 5 has steps 1 to 6", in English and German, for a run of many steps, one step and none; a
+    number past what SQLite holds is never looked up."""
+    from inspector.i18n import set_language
+    from inspector.i18n.messages import translate
+
+    many = mixed_run(store)
+    one = store.start_run("one", "live", None)
+    store.append_step(one, RunStep(kind=StepKind.LLM, round=1, duration_ms=1.0, content="the only step"))
+    empty = store.start_run("empty", "live", None)
+    said = {}
+    for run_id, sequence in ((many, 0), (many, 2**70), (one, 2), (empty, 1)):
+        with pytest.raises(UnknownRunError) as refused:
+            step_id_of(store, run_id, sequence)
+        said[run_id] = refused.value
+    assert str(said[many]) == f"Run {many} has no step {2**70}: it has steps 1 to 6."
+    assert str(said[one]) == f"Run {one} has no step 2: it has only step 1."
+    assert str(said[empty]) == f"Run {empty} has no step 1: it has no steps."
+    set_language("de")
+    assert translate(said[one]) == f"Lauf {one} hat keinen Schritt 2: er hat nur Schritt 1."
+    assert translate(said[empty]) == f"Lauf {empty} hat keinen Schritt 1: er hat keine Schritte."
