@@ -271,12 +271,18 @@ class ForeignTrace:
     count: int = 0
     #: The run's note, as an export of ours added it to a span (``run_inspector.run.note``).
     note: str = ""
+    #: The MCP server the trace shows: the service of its first server side of an MCP request, else
+    #: the ``server.address`` (and ``server.port``) its first MCP client span names.
+    mcp_server: str | None = None
+    _server_seen: bool = False
 
-    def add(self, span: Span, service: str | None) -> None:
-        """Account for one more span of this trace."""
+    def add(self, span: Span, service: str | None, meaning: Meaning | None = None) -> None:
+        """Account for one more span of this trace (``meaning``: what it was read as)."""
         if self.count == 0:
             self.first_name = span.name
         self.count += 1
+        if meaning is not None and meaning.side and (self.mcp_server is None or meaning.side == "server"):
+            self._see_server(span, service, meaning.side)
         if not span.parent_id and self.root_name is None:
             self.root_name, self.service = span.name, service
             self.root_unfinished = span.end_ns is None
@@ -289,13 +295,27 @@ class ForeignTrace:
         if isinstance(note, str) and note and not self.note:
             self.note = note
 
+    def _see_server(self, span: Span, service: str | None, side: str) -> None:
+        """Take the MCP server a side of a request names: a server side's own service wins over what
+        a client side says of its server (and over the service that recorded the trace)."""
+        if side == "server":
+            if service and not self._server_seen:
+                self.mcp_server, self._server_seen = service, True
+            return
+        address = span.attributes.get("server.address")
+        if isinstance(address, str) and address:
+            port = span.attributes.get("server.port")
+            self.mcp_server = f"{address}:{port}" if isinstance(port, int) and not isinstance(port, bool) else address
+
     def header(self) -> RunHeader:
-        """The run of this trace: failed if any span failed; interrupted if the root never ended."""
+        """The run of this trace: failed if any span failed; interrupted if the root never ended. Its
+        server is the MCP server the trace shows (:attr:`mcp_server`), else the service that recorded
+        the root span (a trace with no MCP request in it)."""
         status = ("cancelled" if self.cancelled_root else "failed" if self.error
                   else "interrupted" if self.root_unfinished else "ok")
         return RunHeader(uid=f"otlp-{self.trace_id}",
                          title=self.root_name or self.first_name or f"trace {self.trace_id[:8]}",
-                         source="otlp", server=self.service, status=status,
+                         source="otlp", server=self.mcp_server or self.service, status=status,
                          started_at=stored_time_of(self.start_ns),
                          finished_at="" if self.root_unfinished else stored_time_of(self.end_ns),
                          note=read_note(self.note, (*self.path, "attributes", RUN_NOTE)))

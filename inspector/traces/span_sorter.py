@@ -122,9 +122,9 @@ class SpanSorter:
         trace = self.foreign.get(span.trace_id)
         if trace is None:
             trace = ForeignTrace(span.trace_id, path, line)
-        trace.add(span, resource.service)
-        self.foreign[span.trace_id] = trace  # stored again: a table on disk holds a copy
         side = read_side(span, resource, scope)
+        trace.add(span, resource.service, side.meaning)
+        self.foreign[span.trace_id] = trace  # stored again: a table on disk holds a copy
         held = _Held(trace.count, side, path, size)
         trace_id, meaning = span.trace_id, side.meaning
         if meaning.plumbing and span.parent_id and meaning.side != "server":

@@ -185,3 +185,34 @@ def test_tables_on_disk_and_a_second_read_give_the_same_steps(tmp_path: Path, mo
     monkeypatch.setattr(importing, "CACHE_BUDGET", 0)
     assert steps_of("spilled.db") == expected
     assert any("server" in payload["raw"]["otlp"] for _, _, payload in expected)
+
+
+# -- the run's server -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fixture", ["mcp_sdk.jsonl", "traceloop.jsonl"])
+def test_the_agent_s_run_names_the_mcp_server_not_the_agent(store: RunStore, fixture: str) -> None:
+    """The Server column of an agent's trace named the agent's own service ("support-agent"): the
+    MCP server is the service of the server sides of its calls."""
+    import_trace(store, FIXTURES / fixture)
+    (run,) = [run for run in store.list_runs(limit=None) if run.title == "invoke_agent support-agent"]
+    assert run.server == "weather-mcp-server"
+
+
+def test_a_trace_of_the_client_alone_names_the_address_its_client_spans_give(store: RunStore,
+                                                                             tmp_path: Path) -> None:
+    """With no server side in the trace, the MCP client span's ``server.address`` (and port) is the
+    server; with no MCP request at all, the service that recorded the root span, as before."""
+    from tests.unit.traces.test_trace_support import attr, otlp_doc, span, write_json
+
+    client_only = otlp_doc(
+        span("a" * 32, "1" * 16, name="invoke_agent"),
+        span("a" * 32, "2" * 16, parent="1" * 16, name="MCP send tools/call lookup", kind=3,
+             attributes=[attr("mcp.method.name", "tools/call"), attr("server.address", "mcp.example.org"),
+                         attr("server.port", 8443)]),
+        span("b" * 32, "3" * 16, name="invoke_agent"),
+        span("b" * 32, "4" * 16, parent="3" * 16, name="chat", kind=3,
+             attributes=[attr("gen_ai.operation.name", "chat")]),
+        service="support-agent")
+    import_trace(store, write_json(tmp_path / "client.json", client_only))
+    servers = {run.uid: run.server for run in store.list_runs(limit=None)}
+    assert servers == {"otlp-" + "a" * 32: "mcp.example.org:8443", "otlp-" + "b" * 32: "support-agent"}
