@@ -77,6 +77,14 @@ def is_time_out(error_type: str, exception: Mapping[str, str] | None, status_mes
     return any(_TIMED_OUT.search(text) for text in texts if text) or error_type == "-32001"
 
 
+def _names_exception(error_type: str, exception: Mapping[str, str] | None) -> bool:
+    """``error.type`` only names the class of the exception already said ("McpError" after
+    "mcp.shared.exceptions.McpError: Timed out …"): its value adds nothing to the sentence (it is
+    kept with the attributes). Values with words of their own are always said."""
+    kind = (exception or {}).get("type", "")
+    return error_type not in _ERROR_TYPES and bool(kind) and error_type in (kind, kind.rsplit(".", 1)[-1])
+
+
 def ending(meaning: Meaning, status_code: int, status_message: str, attributes: Mapping[str, Any],
            exception: Mapping[str, str] | None) -> Ending:
     """How a finished span ended, by its status, ``error.type``, exception event and result."""
@@ -93,7 +101,7 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
             notes.append(Message(N_("timed out: {error}"), {"error": text or error_type or "time-out"}))
         elif text and text != meaning.result:
             notes.append(Message(N_("failed: {error}"), {"error": text}))
-        if error_type:
+        if error_type and not _names_exception(error_type, exception):
             notes.append(error_type_words(error_type))
         if not notes:
             notes.append(Message(N_("failed (the span's status is ERROR, with no message)")))

@@ -78,8 +78,10 @@ class SpanSorter:
     foreign: MutableMapping[str, ForeignTrace] = field(init=False)
     #: (trace id, span id) → the client side of a call waiting for its server side
     calls: MutableMapping[tuple[str, str], _Held] = field(init=False)
-    #: (trace id, parent span id) → a server side waiting for its client side
-    servers: MutableMapping[tuple[str, str], _Held] = field(init=False)
+    #: (trace id, parent span id) → a server side waiting for its client side; a second one under the
+    #: same parent (a session's or a stream's span) waits under (trace id, parent span id, n)
+    servers: MutableMapping[tuple[str, ...], _Held] = field(init=False)
+    _apart: int = field(init=False, default=0)
     #: (trace id, plumbing span id) → its parent span id (Traceloop's stream wrappers)
     links: MutableMapping[tuple[str, str], str] = field(init=False)
 
@@ -136,6 +138,11 @@ class SpanSorter:
         if meaning.side == "client" and not meaning.plumbing:
             waiting = self.servers.pop((trace_id, span.span_id), None)
             if waiting is None:
+                # The same span id twice in a trace (a span exported twice, say): the earlier is a step
+                # of its own now, so neither is lost.
+                earlier = self.calls.get((trace_id, span.span_id))
+                if earlier is not None:
+                    self._emit(trace_id, earlier, None)
                 self.calls[(trace_id, span.span_id)] = held
             else:
                 self._emit(trace_id, held, waiting)
@@ -144,7 +151,11 @@ class SpanSorter:
             target = self.links.get((trace_id, span.parent_id), span.parent_id)
             client = self.calls.pop((trace_id, target), None)
             if client is None:
-                self.servers[(trace_id, span.parent_id)] = held
+                key: tuple[str, ...] = (trace_id, span.parent_id)
+                if key in self.servers:  # not the one server side of a call: kept apart, never lost
+                    self._apart += 1
+                    key = (trace_id, span.parent_id, str(self._apart))
+                self.servers[key] = held
             else:
                 self._emit(trace_id, client, held)
             return
@@ -190,14 +201,14 @@ class SpanSorter:
                 raise TraceProblem(path, said(N_("trace {trace} has steps but no run span (is the file complete?)"),
                                               trace=trace), line)
         for key in list(self.servers.keys()):
-            trace_id, parent = key
+            trace_id, parent = key[0], key[1]
             target = self.links.get((trace_id, parent), parent)
             if (trace_id, target) in self.calls:
                 self._emit(trace_id, self.calls.pop((trace_id, target)), self.servers.pop(key))
         self._pair_by_request_id()
         for calls in (self.calls, self.servers):
-            for (trace_id, _), held in calls.items():
-                self._emit(trace_id, held, None)
+            for key, held in calls.items():
+                self._emit(key[0], held, None)
         for trace in self.foreign.values():
             try:
                 header = trace.header()

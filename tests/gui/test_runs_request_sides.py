@@ -74,7 +74,7 @@ def test_a_span_that_never_ended_is_said_in_the_readers_language(qtbot, make_win
 
 def test_every_sentence_of_the_importer_in_a_steps_result_is_said_in_german(qtbot, make_window, tmp_path) -> None:
     """A failure's lines (its message, then its error.type in words) and Traceloop's time-out (the
-    time-out, the error.type, how the sides disagree): each said in German, the source's own text as it is."""
+    time-out, the server's late answer, how the sides disagree): each said in German, the source's own text as it is."""
     with RunStore.open(resolve_db_path()) as store:
         (run_id,) = import_trace(store, failing_request_trace(tmp_path / "trace.jsonl")).run_ids
     _window, tab = open_run(qtbot, make_window, run_id)
@@ -89,7 +89,9 @@ def test_every_sentence_of_the_importer_in_a_steps_result_is_said_in_german(qtbo
         tab.select_step(step_row(tab, "slow: Zeitüberschreitung"))
         lines = tab.detail.result.toPlainText().splitlines()
         assert lines[0].startswith("Zeitüberschreitung: mcp.shared.exceptions.McpError: Timed out")
-        assert lines[1] == "fehlgeschlagen mit error.type McpError"
+        # Its error.type only names the exception's class, said on the line above: not said again.
+        assert lines[1] == "Die Antwort des Servers, auf die der Client nicht mehr wartete:"
+        assert "error.type" not in tab.detail.result.toPlainText()
         # How the sides disagree: in the band, in German, the exception not said again there.
         assert "der Client gab" not in tab.detail.result.toPlainText()
         assert tab.detail.span.disagreement.text().endswith(

@@ -216,3 +216,34 @@ def test_a_trace_of_the_client_alone_names_the_address_its_client_spans_give(sto
     import_trace(store, write_json(tmp_path / "client.json", client_only))
     servers = {run.uid: run.server for run in store.list_runs(limit=None)}
     assert servers == {"otlp-" + "a" * 32: "mcp.example.org:8443", "otlp-" + "b" * 32: "support-agent"}
+
+
+def test_an_error_type_that_only_names_the_exception_is_not_said_again(store: RunStore, tmp_path: Path) -> None:
+    """Traceloop's time-out said "timed out: mcp.shared.exceptions.McpError: Timed out …" and then
+    "failed with error.type McpError": the value is kept with the attributes, not said twice. An
+    ``error.type`` that says something else (or has words of its own) is still said."""
+    from tests.unit.traces.test_trace_support import attr, otlp_doc, span, write_json
+
+    (given_up, _) = tool_steps(agent_steps(store, "traceloop.jsonl"), "slow")
+    assert "error.type" not in given_up["toolResult"]
+    assert given_up["raw"]["otlp"]["attributes"]["error.type"] == "McpError"
+
+    def failed_call(span_id: str, error_type: str, exception_type: str) -> dict[str, Any]:
+        return span("c" * 32, span_id, parent="1" * 16, name=f"tools/call t{span_id[-1]}", kind=2,
+                    status={"code": 2}, attributes=[attr("mcp.method.name", "tools/call"),
+                                                    attr("error.type", error_type)],
+                    events=[{"name": "exception", "timeUnixNano": "1700000000500000000",
+                             "attributes": [attr("exception.type", exception_type),
+                                            attr("exception.message", "it broke")]}])
+
+    doc = otlp_doc(span("c" * 32, "1" * 16, name="agent"),
+                   failed_call("2" * 16, "ConnectionError", "builtins.TimeoutError"),
+                   failed_call("3" * 16, "ValueError", "builtins.ValueError"),
+                   failed_call("4" * 16, "tool_error", "tool_error"))
+    import_trace(store, write_json(tmp_path / "errors.json", doc))
+    (run,) = [run for run in store.list_runs(limit=None) if run.uid == "otlp-" + "c" * 32]
+    said = {step.payload["toolName"]: step.payload["toolResult"] for step in store.iter_steps(run.id)
+            if step.payload.get("kind") == "tool"}
+    assert "failed with error.type ConnectionError" in said["t2"]  # not the exception's class: said
+    assert said["t3"] == "failed: builtins.ValueError: it broke"
+    assert "the tool reported an error (error.type tool_error)" in said["t4"]  # words of its own

@@ -289,3 +289,62 @@ def test_a_step_imported_before_times_and_resources_were_kept_is_written_from_wh
                                                                                   "tools/list", 2)
     assert span.attributes == {"mcp.method.name": "tools/list"}
     assert span.start_ns == 1_772_359_200_250_000_000 and span.end_ns - span.start_ns == 12_500_000
+
+
+# -- no span is lost, whatever the shape ----------------------------------------------------------
+
+def _shapes(seed: int) -> dict[str, Any]:
+    """Traces of made-up MCP spans in odd shapes: server sides under a session's span, several under
+    one client call, clients and servers in any order in the file, plumbing between them."""
+    import random
+
+    from test_trace_support import attr, otlp_doc, span
+
+    chooser = random.Random(seed)
+    spans: list[dict[str, Any]] = []
+    for trace in range(6):
+        trace_id = f"{seed + 1:08x}{trace + 1:08x}" + "ab" * 8
+        made = [f"{trace + 1:04x}{1:012x}"]
+        spans.append(span(trace_id, made[0], name="agent"))
+        for number in range(1, chooser.randint(2, 12)):
+            span_id = f"{trace + 1:04x}{number + 1:012x}"
+            kind = chooser.choice([1, 2, 3])
+            method = chooser.choice(["tools/call", "initialize", "tools/list", None])
+            attributes = [attr("mcp.method.name", method)] if method else []
+            if method and chooser.random() < 0.5:
+                attributes.append(attr("jsonrpc.request.id", str(chooser.randint(1, 3))))
+            name = chooser.choice([f"tools/call t{number}", f"MCP send tools/call t{number}", "ResponseStreamWriter",
+                                   "session"])
+            parent = chooser.choice(made[:1] + made[-3:])
+            spans.append(span(trace_id, span_id, parent=parent, name=name, kind=kind, attributes=attributes))
+            made.append(span_id)
+    chooser.shuffle(spans)
+    return otlp_doc(*spans)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_no_span_is_lost_whatever_the_shape(store: RunStore, tmp_path: Path, seed: int) -> None:
+    """Two server sides under one parent (a session's span, a stream's) kept only the last: the
+    others were gone from the import, the window and the export, and nothing said so."""
+    source = tmp_path / "shapes.json"
+    source.write_text(json.dumps(_shapes(seed)), encoding="utf-8")
+    original = spans_of(source)
+    import_trace(store, source)
+    again = spans_of(exported(store, tmp_path, "again.json"))
+    assert set(again) == set(original)
+    for span_id, was in original.items():
+        assert again[span_id]["span"].parent_id == was["span"].parent_id
+
+
+def test_a_span_id_written_twice_in_a_trace_keeps_both_spans(store: RunStore, tmp_path: Path) -> None:
+    """A span exported twice (a collector's retry), or two spans given one id: both are steps."""
+    from test_trace_support import attr, otlp_doc, span, write_json
+
+    trace_id = "c" * 32
+    calls = [span(trace_id, "2" * 16, parent="1" * 16, name=f"MCP send tools/call t{number}", kind=3,
+                  attributes=[attr("mcp.method.name", "tools/call")]) for number in (1, 2)]
+    report = import_trace(store, write_json(tmp_path / "twice.json",
+                                            otlp_doc(span(trace_id, "1" * 16, name="agent"), *calls)))
+    assert report.steps_imported == 3
+    (run,) = store.list_runs(limit=None)
+    assert sorted(step.payload.get("toolName") or "" for step in store.iter_steps(run.id)) == ["", "t1", "t2"]
