@@ -69,6 +69,9 @@ class PlayTab(QObject):
                         self._servers, self._endpoint_for, answers=self.window.answers, log=self.window.engine.log)
         room.playing_changed.connect(lambda _playing: self._route_escape())
         room.playing_changed.connect(self.playing_changed)
+        # A run played against a configured server counted its operations in the server's health: the
+        # Servers panel reads it back when the run ends, as after the Workbench's operations.
+        room.playing_changed.connect(lambda playing: None if playing else self.window.admin.health_changed())
         room.show_run_requested.connect(self.show_in_runs)
         room.installEventFilter(self)
         return room

@@ -50,3 +50,27 @@ def test_what_is_painted_is_the_cut_text(qtbot) -> None:
     label.setText("")
     blank = _painted(label)
     assert blank != cut
+
+
+def test_the_part_named_is_shortened_first_and_the_rest_stays_whole(qtbot) -> None:
+    label = ElidedLabel()
+    qtbot.addWidget(label)
+    title = "invoke_agent support-agent"
+    start = LONG.index(title)
+    label.set_text_shortening(LONG, start, start + len(title))
+    rest = LONG[start + len(title):]
+    metrics = label.fontMetrics()
+    label.resize(metrics.horizontalAdvance(LONG) - 40, label.sizeHint().height())
+    label.show()
+    qtbot.waitExposed(label)
+    shown = label.shown_text()
+    assert shown.startswith("Run 1: invoke") and shown.endswith("…" + rest), shown  # the title gave its room
+    assert metrics.horizontalAdvance(shown) <= label.contentsRect().width()
+    assert label.toolTip() == LONG and label.text() == LONG
+    # Too narrow even for the title's "…": the title is "…", then the rest is cut at its end.
+    label.resize(metrics.horizontalAdvance("Run 1: … — failed; 7 of"), label.height())
+    assert label.shown_text().startswith("Run 1: … — failed") and label.shown_text().endswith("…")
+    # A text set plainly afterwards is cut at its end as before.
+    label.resize(160, label.height())
+    label.setText(LONG)
+    assert LONG.startswith(label.shown_text()[:-1])

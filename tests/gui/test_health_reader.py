@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from inspector.gui.workbench.health_reader import HealthReader, database_file
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 
@@ -134,3 +136,51 @@ def test_a_servers_sparkline_leaves_out_runs_imported_from_a_trace(tmp_path) -> 
         assert import_trace(store, trace).runs_imported == 1
         assert [run.source for run in store.list_runs(server=url)] == ["live", "imported"]
         assert latencies(store, url) == [120.0]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_run_played_against_a_configured_server_is_counted_in_the_servers_list_and_health(
+        qtbot, make_window, demo_server, language) -> None:
+    """A Workbench call, then the happy path played on the Play tab, against the (real) demo server:
+    each operation is counted in the server's health as it is stored; once the call is stored, and once
+    the run has ended, the Servers list and the health under it both say the stored count (after the
+    run both still said the count from before it)."""
+    from inspector.gui.language import switch_language
+    from inspector.gui.workbench.servers_model import shown_health_line
+
+    window = make_window((demo_server.url, "Demo server"))
+    panel = window.servers
+
+    def listed() -> str:
+        return panel.model.index(panel.model.row_of(demo_server.url), 0).data().splitlines()[-1]
+
+    def both_say(counts: str) -> bool:
+        return listed() == counts and panel.health.text().splitlines()[-1] == counts
+
+    switch_language(language)
+    try:
+        # A Workbench call first (the catalogue's tools/list was one): both say it once it is stored.
+        assert window.workbench.tools.select_tool("echo")
+        window.workbench.arguments.set_arguments({"text": "counted"})
+        task = window.workbench.run_current_tool()
+        qtbot.waitUntil(lambda: not task.running, timeout=10000)
+        assert ServerRegistry(window.store.db).get(demo_server.url).ok_count == 2
+        qtbot.waitUntil(lambda: both_say(shown_health_line(ServerRegistry(window.store.db).get(demo_server.url))),
+                        timeout=5000)
+        room = window.play.room
+        window.tabs.setCurrentWidget(room)
+        assert room.choices.choose("happy-path") and room.choices.choose_server(demo_server.url)
+        run = room.play()
+        qtbot.waitUntil(lambda: not run.running, timeout=20000)
+        assert run.status == "ok", run.error
+        stored = ServerRegistry(window.store.db).get(demo_server.url)
+        assert stored.ok_count > 2
+        counts = shown_health_line(stored)
+        assert counts.startswith(f"{stored.ok_count}\u00a0ok · 0\u00a0")
+        qtbot.waitUntil(lambda: both_say(counts), timeout=5000)
+        window.tabs.setCurrentWidget(window.workbench)
+        from tests.gui.test_screenshots import save
+
+        save(window, f"servers-after-play-{language}")
+    finally:
+        switch_language("en")

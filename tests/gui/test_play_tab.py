@@ -325,3 +325,35 @@ def test_the_model_text_so_far_waits_in_the_mailbox_as_one_report(qtbot) -> None
     assert mailbox.take() == [("asking", 1), ("said", 1, "The"), ("step", None), ("said", 2, "An")]
     with qtbot.waitSignal(mailbox.arrived, timeout=1000):  # the next report wakes the GUI thread again
         mailbox.post_latest("said", 3, "B")
+
+
+def test_a_call_past_its_deadline_counts_over_in_the_step_list(qtbot, make_window, tmp_path) -> None:
+    """A scenario's budget of 1.5 s: its call of `hang` is granted 2 s (the rest, rounded up to whole
+    seconds) and runs on past the deadline. Its row says how far past ("0.3 s over"), as the budget bar
+    and the Workbench's operations list do, not "0.0 s left"; in English and in German."""
+    from inspector.gui.language import switch_language
+    from inspector.gui.play.steps_model import COLUMNS
+    from tests.gui.test_screenshots import save
+
+    scenario = tmp_path / "over.json"
+    scenario.write_text('{"scenario": 1, "name": "over", "description": "d", "prompt": "p", "budget_s": 1.5,'
+                        ' "rounds": [{"say": "Hang.", "calls": [{"tool": "hang", "arguments": {}}]}]}')
+    window = make_window()
+    room = play_tab(window).room
+    room.choices.load_file(scenario)
+    run = room.play()
+    assert run is not None, room.status.text()
+    qtbot.waitUntil(lambda: any(row.text == "hang" and row.running and row.elapsed_s() > 1.7 for row in run.rows),
+                    timeout=20000)
+    row = next(index for index, found in enumerate(run.rows) if found.text == "hang")
+    assert run.rows[row].bar.legs[-1].granted_s == 2
+    state = room.model.index(row, COLUMNS.index("state"))
+    try:
+        for language, over in (("en", " s over"), ("de", " s überzogen")):
+            switch_language(language)
+            if run.rows[row].running:  # on a loaded machine it may have timed out by now
+                assert state.data().endswith(over), state.data()
+                save(window, f"play-over-{language}")
+    finally:
+        switch_language("en")
+    qtbot.waitUntil(lambda: not run.running, timeout=20000)

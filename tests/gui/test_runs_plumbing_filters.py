@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from inspector.gui.language import switch_language
 from inspector.store import RunStore, resolve_db_path
 from inspector.transfer.importing import import_trace
@@ -92,5 +94,42 @@ def test_no_match_counts_the_steps_the_unfiltered_timeline_shows_with_its_plumbi
         tab.step_outcome_filter.setCurrentIndex(0)
         pane.plumbing_toggle.setChecked(False)
         assert tab.timeline.rowCount() == 7  # as the note said
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "counts", "filtered"), [
+    ("en", "— failed; 7 of 14 steps shown (7 plumbing hidden)",
+     "— failed; 3 of 14 steps shown (filtered; 7 plumbing hidden)"),
+    ("de", "— fehlgeschlagen; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)",
+     "— fehlgeschlagen; 3 von 14 Schritten (gefiltert; 7 Infrastruktur-Spans ausgeblendet)")])
+def test_the_heading_keeps_its_counts_whole_at_1024_by_768(qtbot, make_window, language, counts,
+                                                           filtered) -> None:
+    """At 1024×768 the run's heading is narrower than its German sentence: the run's title gives up its room
+    first ("invoke…"), the status and the counts are read whole, and the tip has the whole sentence."""
+    from PySide6.QtWidgets import QApplication
+
+    from tests.gui.test_screenshots import save
+
+    run_id = imported_agent_run("traceloop.jsonl")
+    window, tab = open_run(qtbot, make_window, run_id)
+    window.resize(1024, 768)
+    QApplication.processEvents()
+    heading = tab.timeline_pane.heading
+    switch_language(language)
+    try:
+        for kind, ending in ((None, counts), ("request", filtered)):
+            filter_ = tab.timeline_pane.kind_filter
+            filter_.setCurrentIndex(filter_.findData(kind))
+            QApplication.processEvents()
+            assert heading.text().endswith(ending)
+            shown = heading.shown_text()
+            assert shown.endswith(ending), shown  # the counts whole
+            assert shown.startswith(("Run 1: invoke", "Lauf 1: invoke"))
+            if language == "de":  # the German sentence is longer than the room (the English one fits)
+                assert heading.is_cut() and "…" in shown and "support-agent" not in shown
+            assert heading.toolTip() == (heading.text() if heading.is_cut() else "")
+            assert heading.fontMetrics().horizontalAdvance(shown) <= heading.contentsRect().width()
+            save(window, f"runs-heading-1024-{kind or 'all'}-{language}")
     finally:
         switch_language("en")

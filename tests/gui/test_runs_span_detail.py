@@ -284,3 +284,26 @@ def test_a_timed_out_call_says_its_exception_once_on_screen(qtbot, make_window, 
         save(window, f"runs-span-timed-out-once-{language}")
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "word"), [("en", "not recorded"), ("de", "nicht erfasst")])
+def test_a_call_whose_source_recorded_no_outcome_says_so_under_its_heading(qtbot, make_window, language,
+                                                                           word) -> None:
+    """Traceloop's second `slow` span ended with no status, error or result: the summary under the step's
+    heading says "not recorded" in the Outcome column's words, never nothing (nor "ok")."""
+    from inspector.gui.runs.timeline_model import OUTCOME_COLUMN
+
+    run_id = imported_agent_run("traceloop.jsonl")
+    window, tab = open_run(qtbot, make_window, run_id)
+    switch_language(language)
+    try:
+        qtbot.waitUntil(lambda: tab.timeline.rowCount() > 0)
+        unrecorded = [row for row in range(tab.timeline.rowCount())
+                      if tab.timeline.index(row, OUTCOME_COLUMN).data() == word]
+        assert len(unrecorded) == 1  # the second call of `slow`
+        tab.select_step(unrecorded[0])
+        qtbot.waitUntil(lambda: tab.detail.step is not None and "slow" in tab.detail.heading.text())
+        assert word in tab.detail.summary.text().split(" · "), tab.detail.summary.text()
+        save(window, f"runs-unrecorded-summary-{language}")
+    finally:
+        switch_language("en")

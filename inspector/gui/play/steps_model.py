@@ -12,12 +12,12 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 
 from inspector.i18n import _
 from inspector.i18n.details import localized_step_details
-from inspector.i18n.formatting import format_fixed, format_number
+from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import said_again
 from inspector.i18n.words import outcome_word
 
 from ..language import on_language_changed
-from ..widgets.budget_state import ending_text, format_seconds
+from ..widgets.budget_state import ending_text, format_seconds, remaining_text
 from ..widgets.outcomes import outcome_icon
 from ..widgets.plain_text import clip_text, label_text, plain_tooltip, visible
 from .run_state import PlayRow, PlayRun
@@ -90,9 +90,9 @@ def state_text(row: PlayRow, cancelling: bool = False) -> str:
     if row.running:
         if cancelling:
             return _("cancelling…")
-        left = max(0.0, row.bar.budget_s - row.elapsed_s())
+        # Past the deadline (a leg granted whole seconds runs on) "0.3 s over", as the bar says it.
         return _("{state} · {time}").format(state=outcome_word("running"),
-                                            time=_("{seconds} s left").format(seconds=format_fixed(left, 1)))
+                                            time=remaining_text(row.bar.budget_s - row.elapsed_s()))
     ended = row.bar.ended_s if row.bar.ended_s is not None else 0.0
     # The icon beside it is the outcome's mark: the words go without theirs.
     return _("{state} · {time}").format(state=ending_text(row.bar).lstrip("✓⊘✗ "), time=format_seconds(ended))

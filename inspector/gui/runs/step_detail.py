@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _, ngettext
 from inspector.i18n.details import server_answer_marked, stored_text_said, without_disagreement
 from inspector.i18n.formatting import format_number
-from inspector.i18n.words import kind_word
+from inspector.i18n.words import kind_word, step_outcome_word
 from inspector.store.browse import StepInFull
 
 from ..language import on_language_changed, translated, translated_tab
@@ -34,7 +34,6 @@ from ..widgets.budget_bar import BudgetBar
 from ..widgets.budget_state import UNRECORDED, legs_status
 from ..widgets.fitted_tabs import FittedTabs
 from ..widgets.image_view import ImageStrip, ShownImage
-from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
 from ..widgets.server_exchanges import server_exchange_lines
 from ..widgets.wire_view import WireView
@@ -219,8 +218,10 @@ class StepDetail(QWidget):
             sequence=row.sequence, kind=cell_text(kind_word(row.kind), 40), name=cell_text(name, 120)).strip())
         parts = [_("round {round}").format(round=format_number(row.round))] if self.rounds else []
         parts.append(_("unfinished") if row.unfinished else format_duration(row.duration_ms / 1000))
-        if row.outcome:
-            parts.append(outcome_word(row.outcome))
+        # In the Outcome column's words: a tool call whose source recorded no outcome says "not recorded".
+        outcome = step_outcome_word(row.kind, row.outcome)
+        if outcome:
+            parts.append(outcome)
         if row.legs:
             parts.append(ngettext("{count} leg", "{count} legs", row.legs).format(count=row.legs))
         if service_of(payload):

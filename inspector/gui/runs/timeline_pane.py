@@ -60,6 +60,8 @@ TIMELINE_WIDTHS = (94, 46, 44, 40, 60, 96, 160, 100)
 #: Below this width the source column is hidden: the kind says it too (a tool call is the MCP
 #: client's, a model's step the agent's), and the details need the room more.
 SOURCE_COLUMN_FROM_PX = 760
+#: Where a run's title goes in the timeline's heading (put in after the sentence is made).
+TITLE_MARK = "\ue000"
 
 
 class TimelinePane(QWidget):
@@ -258,35 +260,45 @@ class TimelinePane(QWidget):
             self.heading.setText(_("No run selected."))
             self._say_empty(_("Select a run in the list above to see its steps here."))
             return
-        title, status = cell_text(run.title, 80), outcome_word(run.status)
+        title, status = TITLE_MARK, outcome_word(run.status)  # the title goes in below
         hidden = 0 if self.model.show_plumbing else self.model.plumbing_count
         filtered = self.step_filter() != StepFilter()
         if (filtered or hidden) and (recount or self._total is None or self._total[0] != run.id):
             self._total = (run.id, total if total is not None else self.store.count_steps(run.id))
         total = self._total[1] if (filtered or hidden) and self._total else shown
         if hidden and not filtered:
-            self.heading.setText(ngettext(
+            heading = ngettext(
                 "Run {id}: {title} — {status}; {shown} of {count} step shown ({hidden} plumbing hidden)",
                 "Run {id}: {title} — {status}; {shown} of {count} steps shown ({hidden} plumbing hidden)",
                 total).format(id=run.id, title=title, status=status, shown=format_number(shown),
-                              count=format_number(total), hidden=format_number(hidden)))
+                              count=format_number(total), hidden=format_number(hidden))
         elif filtered and self.model.hidden_plumbing:
-            self.heading.setText(ngettext(
+            heading = ngettext(
                 "Run {id}: {title} — {status}; {shown} of {count} step shown (filtered; {hidden} plumbing hidden)",
                 "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered; {hidden} plumbing hidden)",
                 total).format(id=run.id, title=title, status=status, shown=format_number(shown),
-                              count=format_number(total), hidden=format_number(self.model.hidden_plumbing)))
+                              count=format_number(total), hidden=format_number(self.model.hidden_plumbing))
         elif filtered:
-            self.heading.setText(ngettext("Run {id}: {title} — {status}; {shown} of {count} step shown (filtered)",
-                                          "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered)",
-                                          total).format(id=run.id, title=title, status=status,
-                                                        shown=format_number(shown), count=format_number(total)))
+            heading = ngettext("Run {id}: {title} — {status}; {shown} of {count} step shown (filtered)",
+                               "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered)",
+                               total).format(id=run.id, title=title, status=status,
+                                             shown=format_number(shown), count=format_number(total))
         else:
-            self.heading.setText(ngettext("Run {id}: {title} — {status}, {count} step",
-                                          "Run {id}: {title} — {status}, {count} steps", shown).format(
-                id=run.id, title=title, status=status, count=format_number(shown)))
+            heading = ngettext("Run {id}: {title} — {status}, {count} step",
+                               "Run {id}: {title} — {status}, {count} steps", shown).format(
+                id=run.id, title=title, status=status, count=format_number(shown))
+        self._show_heading(heading, cell_text(run.title, 80))
         self._say_empty(None if shown else empty_note_text(run, filtered=filtered, total=total, hidden=hidden,
                                                            matched_plumbing=self.model.hidden_plumbing))
+
+    def _show_heading(self, heading: str, title: str) -> None:
+        """The heading with the run's title in place of :data:`TITLE_MARK`: where the heading does not
+        fit, the title is shortened first, so that its status and counts stay whole."""
+        start = heading.find(TITLE_MARK)
+        if start < 0:  # a translation without the title
+            self.heading.setText(heading)
+            return
+        self.heading.set_text_shortening(heading.replace(TITLE_MARK, title, 1), start, start + len(title))
 
     def _say_empty(self, sentence: str | None) -> None:
         """The note over an empty timeline: why no row shows (``None``: rows show, no note)."""
