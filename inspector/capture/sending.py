@@ -7,6 +7,9 @@ specification allows beside protobuf). The answer decides the row's next state:
   it again would be rejected again);
 - a connection error, a timeout, 408, 429 or 5xx: try again later (``Retry-After`` honoured);
 - any other answer (400, 401, 403, 404, 413, a redirect, ...): failed for good, with the reason.
+
+A reason is kept in English (the outbox, ``--json``); the sentences of ours in it are said in the
+reader's language where a person reads it (:func:`reason_said`); the collector's words stay as they are.
 """
 
 from __future__ import annotations
@@ -18,7 +21,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from inspector.mcp.connect_reasons import connection_reason
+from inspector.i18n import N_, _
+from inspector.i18n.messages import Message, translate
+from inspector.mcp.connect_reasons import CONNECTION_REASONS, connection_reason
+from inspector.mcp.messages import Message as ClientMessage
 
 TRACES_PATH = "/v1/traces"
 #: How long one request may take (connecting, sending a large run, the collector's answer).
@@ -26,6 +32,9 @@ REQUEST_TIMEOUT_S = 30.0
 #: The collector's words kept in a reason, at most.
 REASON_CHARS = 300
 _RETRIED_STATUSES = frozenset({408, 429})
+#: Our reasons for trying again later (kept in English, said by :func:`reason_said`).
+UNREACHABLE = N_("cannot reach the collector: {reason}")
+NO_ANSWER = N_("the collector did not answer in time")
 
 
 class EndpointError(ValueError):
@@ -57,10 +66,11 @@ def send(client: httpx.Client, url: str, body: bytes, headers: Mapping[str, str]
     try:
         response = client.post(url, content=body, headers={**headers, "Content-Type": "application/json"})
     except httpx.TimeoutException:
-        return Delivery("retry", "the collector did not answer in time")
+        return Delivery("retry", NO_ANSWER)
     except httpx.TransportError as error:
         said = connection_reason(error)  # words, not "[Errno 111] Connection refused"
-        return Delivery("retry", f"cannot reach the collector: {_short(str(said or error) or type(error).__name__)}")
+        reason = said if said is not None else _short(str(error) or type(error).__name__)
+        return Delivery("retry", str(Message(UNREACHABLE, {"reason": reason})))
     status = response.status_code
     if 200 <= status < 300:
         return Delivery("sent", _partial_success(response.content))
@@ -71,6 +81,20 @@ def send(client: httpx.Client, url: str, body: bytes, headers: Mapping[str, str]
     if 300 <= status < 400:
         reason += f" (a redirect to {_short(response.headers.get('Location', ''))}, not followed)"
     return Delivery("failed", reason)
+
+
+def reason_said(reason: str) -> str:
+    """A reason kept in the outbox (English) in the reader's language: our sentences said in its words
+    (that the collector cannot be reached, and why, when the reason is one of ours; that it did not
+    answer in time), anything else (the collector's answer) as it is."""
+    if reason == NO_ANSWER:
+        return _(NO_ANSWER)
+    head = UNREACHABLE.split("{reason}", 1)[0]
+    if not reason.startswith(head):
+        return reason
+    why = reason[len(head):]
+    known = next((ClientMessage(sentence) for sentence in CONNECTION_REASONS if sentence == why), None)
+    return translate(Message(UNREACHABLE, {"reason": known if known is not None else why}))
 
 
 def _partial_success(content: bytes) -> str:

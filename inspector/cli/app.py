@@ -22,6 +22,7 @@ from .common import (
 )
 from .ending import begin_command, end_cancelled, end_with_error, json_emitted, wants_json
 from .language import LanguageOptionError, apply_language
+from .missing_words import check_given
 from .parser import CAPTURE, DEMOS, OFFERING_COMMANDS, OPERATIONS, build_parser
 from .process import loaded
 from .sampling_option import with_bare_flag_counted
@@ -90,6 +91,7 @@ def run_command(argv: list[str]) -> int:
         _lend_window_db(args)
         if hasattr(args, "db"):
             check_database_folder(args.db)
+        check_given(args)  # a word the command needs and was not given: said with how to write it
         command = _command_module(args.command)
         loaded()
         return command.run(args)

@@ -164,7 +164,8 @@ def build_parser() -> Parser:
     for name, help_text in (("signin", _("sign in to a server (OAuth, in the browser); the tokens go to the keyring")),
                             ("signout", _("sign out of a server: forget its tokens"))):
         account = commands.add_parser(name, help=help_text, usage=_("%(prog)s [options] SERVER"))
-        account.add_argument("url", metavar="SERVER", help=_("the server: its address or a configured server's name"))
+        account.add_argument("url", nargs="?", metavar="SERVER",  # missing: missing_words says it
+                             help=_("the server: its address or a configured server's name"))
         # What choosing a server reads, for the words these commands do not take.
         account.set_defaults(stdio=None, env=[], cwd=None, sse=False, header=[], era=None, no_store=True)
         if name == "signin":  # signing out only forgets tokens: it has no client to name and no budget
@@ -192,7 +193,7 @@ def build_parser() -> Parser:
                                              "and exported with the run)"),
                               usage=_('%(prog)s [options] RUN "TEXT"\n       %(prog)s [options] RUN --clear'))
     note.intermixed = True  # `runs note 4 --step 2 "text"`: the text may follow the options
-    note.add_argument("run_id", metavar=_("RUN"), help=_(RUN_WORDS))
+    note.add_argument("run_id", nargs="?", metavar=_("RUN"), help=_(RUN_WORDS))  # missing: missing_words says it
     note.add_argument("text", nargs="?", metavar="TEXT", help=_("the note (it replaces the one there was)"))
     note.add_argument("--step", type=numbers.step_number, metavar="N",
                       help=_("the step's number in its run (the window's \"Step N\", the \"sequence\" of "
@@ -256,7 +257,7 @@ def _offering_commands(commands: argparse._SubParsersAction) -> None:
         command = commands.add_parser(name, help=help_text)
         subs = command.add_subparsers(dest="offering", parser_class=Parser, metavar="{" + ",".join(
             action for action, _help, _word, _word_help in actions) + "}")
-        subs.required = True
+        # No action: missing_words says which there are (argparse said "the following arguments are required").
         for action, action_help, word, word_help in actions:
             sub = subs.add_parser(action, help=action_help,
                                   usage=server_usage.format(extra=f" {word}" if word else ""))
@@ -276,10 +277,10 @@ def _offering_commands(commands: argparse._SubParsersAction) -> None:
                                                                    "--argument NAME [--value TEXT]"))
     complete.intermixed = True
     _server_options(complete)
-    ref = complete.add_mutually_exclusive_group(required=True)
+    ref = complete.add_mutually_exclusive_group()  # neither, or no --argument: missing_words says how to write it
     ref.add_argument("--prompt", metavar="NAME", help=_("complete an argument of this prompt"))
     ref.add_argument("--resource", metavar=_("URI_TEMPLATE"), help=_("complete a variable of this resource template"))
-    complete.add_argument("--argument", required=True, metavar="NAME", help=_("the argument (or variable) to complete"))
+    complete.add_argument("--argument", metavar="NAME", help=_("the argument (or variable) to complete"))
     complete.add_argument("--value", default="", metavar="TEXT", help=_("what has been typed of it so far"))
     complete.add_argument("--context", metavar="JSON",
                           help=_("the other arguments already given, as a JSON object of strings"))
@@ -332,7 +333,7 @@ def _server_commands(actions: argparse._SubParsersAction) -> None:
     configure = actions.add_parser("set", help=_("configure a server: an address, or a command with --command"),
                                    usage=_('%(prog)s URL [options]\n       %(prog)s NAME --command "COMMAND LINE" '
                                            '[options]'))
-    configure.add_argument("url", metavar=_("URL_OR_NAME"),
+    configure.add_argument("url", nargs="?", metavar=_("URL_OR_NAME"),  # missing: missing_words says it
                            help=_("the server's address; with --command, the name the command server goes by"))
     configure.add_argument("--name", help=_("a display name"))
     configure.add_argument("--command", dest="command_line", metavar=_('"COMMAND LINE"'),
@@ -364,12 +365,14 @@ def _server_commands(actions: argparse._SubParsersAction) -> None:
     roots.add_argument("--clear-roots", action="store_true", help=_("offer this server no roots any more"))
     signin_options.add_client_options(configure)
     _late_options(configure)
-    remove = actions.add_parser("remove", help=_("forget a configured server and its health (its runs stay)"))
-    remove.add_argument("server", metavar=_("NAME_OR_URL"), help=_("the server's name or address"))
+    remove = actions.add_parser("remove", help=_("forget a configured server and its health (its runs stay)"),
+                                usage=_("%(prog)s NAME_OR_URL [options]"))
+    remove.add_argument("server", nargs="?", metavar=_("NAME_OR_URL"), help=_("the server's name or address"))
     _late_options(remove)
     importing = actions.add_parser("import", help=_("add the servers of a Claude Desktop, Cursor, VS Code or "
-                                                    "MCP Inspector configuration file, shown first"))
-    importing.add_argument("file", metavar=_("FILE"),
+                                                    "MCP Inspector configuration file, shown first"),
+                                   usage=_("%(prog)s FILE [options]"))
+    importing.add_argument("file", nargs="?", metavar=_("FILE"),
                            help=_("the configuration file: Claude Desktop's, Cursor's, VS Code's or MCP Inspector's"))
     importing.add_argument("--yes", action="store_true",
                            help=_("add them without asking (without a terminal and without --yes nothing is added)"))
@@ -425,12 +428,14 @@ def _demo_commands(commands: argparse._SubParsersAction) -> None:
     _json_option(scenario)
     _db_option(scenario)
 
-    agent = commands.add_parser("agent", help=_("run the agent loop with an OpenAI-compatible chat model"))
-    agent.add_argument("prompt", help=_("what to ask the model"))
-    agent.add_argument("--model-url", required=True, metavar="URL",
+    agent = commands.add_parser("agent", help=_("run the agent loop with an OpenAI-compatible chat model"),
+                                usage=_('%(prog)s "PROMPT" --model-url URL --model NAME --server URL [options]'))
+    # Any of these missing: missing_words says the whole command line (argparse named only what was missing).
+    agent.add_argument("prompt", nargs="?", help=_("what to ask the model"))
+    agent.add_argument("--model-url", metavar="URL",
                        help=_("the model server's base URL, e.g. http://127.0.0.1:11434/v1"))
-    agent.add_argument("--model", required=True, metavar="NAME", help=_("the model's name"))
-    agent.add_argument("--server", required=True, metavar="URL",
+    agent.add_argument("--model", metavar="NAME", help=_("the model's name"))
+    agent.add_argument("--server", metavar="URL",
                        help=_("the MCP server whose tools the model may call"))
     agent.add_argument("--api-key-env", metavar="VARIABLE",
                        help=_("read the model's API key from this environment variable (never stored or printed); "

@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from inspector.capture.pusher import DrainReport, Pusher, drain
-from inspector.capture.sending import EndpointError, traces_url
+from inspector.capture.sending import EndpointError, reason_said, traces_url
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
 from inspector.store import RunStore
@@ -112,6 +112,7 @@ def _report(args: argparse.Namespace, endpoint: str, queued: int, report: DrainR
         lines.append(ngettext("{count} run is still queued ({reason}); the next push sends it.",
                               "{count} runs are still queued ({reason}); the next push sends them.",
                               report.waiting).format(count=report.waiting,
-                                                     reason=report.last_reason or _("not due yet")))
+                                                     reason=reason_said(report.last_reason) if report.last_reason
+                                                     else _("not due yet")))
     print(" ".join(lines))
     return status

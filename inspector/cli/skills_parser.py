@@ -25,7 +25,7 @@ def add_skills_command(commands: argparse._SubParsersAction,
     command = commands.add_parser("skills", help=_("list the skills a server offers (the skills extension), show "
                                                    "one's entry, or load one: its files read and verified"))
     actions = command.add_subparsers(dest="offering", parser_class=Parser, metavar="{list,get,load}")
-    actions.required = True
+    # No action: missing_words says which there are.
     for action, help_text in (
             ("list", _("list the skills (skills/list; no file is read)")),
             ("get", _("show a skill's entry: its frontmatter and files with their digests (skills/get)")),

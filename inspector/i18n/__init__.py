@@ -86,6 +86,16 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return _translations.ngettext(singular, plural, count)
 
 
+def translated_texts() -> tuple[str, ...]:
+    """Every translation in the current language's catalogue that differs from its English (each plural
+    form apart); none in English."""
+    catalogue = getattr(_translations, "_catalog", None)
+    if _language == DEFAULT_LANGUAGE or not isinstance(catalogue, dict):
+        return ()
+    return tuple(text for key, text in catalogue.items()
+                 if key and isinstance(text, str) and text and text != (key[0] if isinstance(key, tuple) else key))
+
+
 def pgettext(context: str, message: str) -> str:
     """The translation of ``message`` in a context, for short words with several meanings."""
     return _translations.pgettext(context, message)
@@ -105,4 +115,5 @@ __all__ = [
     "ngettext",
     "pgettext",
     "set_language",
+    "translated_texts",
 ]

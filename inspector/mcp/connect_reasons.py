@@ -26,6 +26,8 @@ _BY_ERRNO: dict[int, str] = {
     errno.EADDRNOTAVAIL: N_("the address cannot be used from this machine"),
 }
 _NO_SUCH_HOST = N_("the host name could not be resolved, because there is no such host or no name server answered")
+#: Every sentence :func:`connection_reason` may give (a reader of a stored English reason finds it here).
+CONNECTION_REASONS: tuple[str, ...] = (*_BY_ERRNO.values(), _NO_SUCH_HOST)
 #: Exceptions are chained a few levels deep (httpx, httpcore, anyio, the socket): a longer chain is not searched.
 _DEPTH = 16
 
@@ -50,4 +52,4 @@ def connection_reason(exc: BaseException) -> Message | None:
     return None
 
 
-__all__ = ["connection_reason"]
+__all__ = ["CONNECTION_REASONS", "connection_reason"]

@@ -9,12 +9,18 @@ a quote in a value is ``\\"`` and a backslash ``\\\\``. So a value copied from t
 Case: SQLite's ``lower`` folds ASCII letters only. A needle of ASCII letters is compared with it (in
 C, fast: Find runs over every step of a run); a needle with other letters (``Österreich``) with both
 sides folded by Python's ``casefold``, so that it is found at all, in any case.
+
+Language: the payload keeps our sentences in English; a reader of another language sees them in
+theirs, so Find also looks for the needle in those sentences as they are said
+(:mod:`inspector.i18n.find_said`): "Zeitüberschreitung" finds the step that stores "timed out: …".
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+
+from inspector.i18n.find_said import SAID_PATHS, cancel_notes_holding, may_be_said, said_holds
 
 #: Paths of the payload read as plain text.
 _PLAIN = ("$.toolName", "$.toolResult", "$.content", "$.finishReason", "$.note")
@@ -26,6 +32,10 @@ SPAN_TEXT = ", ".join(f"'$.raw.otlp.{part}'" for part in (
     "server.attributes", "server.resource", "server.scope", "server.events", "server.links"))
 #: The SQL function that folds the case of any letter (registered on the connection when needed).
 FOLD_FUNCTION = "run_inspector_fold"
+#: The SQL function that says whether a step's sentences of ours, said in the reader's language, hold
+#: the needle (:func:`inspector.i18n.find_said.said_holds`; registered when the needle may be in one).
+SAID_FUNCTION = "run_inspector_said_holds"
+_SAID_PARTS = ", ".join(f"'{path}'" for path in SAID_PATHS)
 
 
 def _fold(value: object) -> object:
@@ -53,7 +63,22 @@ def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p") -> t
     parts.append(holds(f"COALESCE(json_extract({payload}, '$.toolArguments'), '')", json_needles))
     parts.append(f"(json_type({payload}, '$.raw.otlp') = 'object' AND "
                  f"{holds(f'json_extract({payload}, {SPAN_TEXT})', json_needles)})")
-    return "(" + "\n OR ".join(parts) + ")", [needle] * len(_PLAIN) + json_needles * 2
+    values = [needle] * len(_PLAIN) + json_needles * 2
+    if may_be_said(needle):
+        # Our sentences as the reader sees them (not in English; only for a needle a translation may
+        # hold): asked last, and only of a step that keeps a template, so a step the stored text
+        # matched, or one without a sentence of ours, costs no Python call.
+        conn.create_function(SAID_FUNCTION, 2, said_holds)
+        parts.append(f"(instr({payload}, '\"template\"') > 0 AND "
+                     f"{SAID_FUNCTION}(json_extract({payload}, {_SAID_PARTS}), ?))")
+        values.append(text.strip().casefold())
+    cancels = cancel_notes_holding(needle)
+    if cancels:  # the Details column's note on a cancelled call (as step_details says it)
+        parts.append(f"(json_extract({payload}, '$.kind') = 'tool' AND json_extract({payload}, '$.toolOutcome') = "
+                     f"'cancelled' AND json_type({payload}, '$.toolIsError') IN ('true', 'false') AND "
+                     f"json_type({payload}, '$.cancelledInFlight') IN ({', '.join(['?'] * len(cancels))}))")
+        values.extend("true" if in_flight else "false" for in_flight in cancels)
+    return "(" + "\n OR ".join(parts) + ")", values
 
 
-__all__ = ["FOLD_FUNCTION", "SPAN_TEXT", "find_condition"]
+__all__ = ["FOLD_FUNCTION", "SAID_FUNCTION", "SPAN_TEXT", "find_condition"]

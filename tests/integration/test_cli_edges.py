@@ -396,6 +396,24 @@ def test_a_ctrl_c_while_the_operation_is_set_up_is_a_recorded_cancel(tmp_path: P
      "runs show braucht den Lauf, der gezeigt werden soll: runs show LAUF, z. B. runs show last"),
     (("proxy",), "proxy needs the server to forward to: proxy --to URL",
      "proxy braucht den Server, an den weitergeleitet wird: proxy --to URL"),
+    (("runs", "note"), 'runs note needs the run to write on and the note: runs note RUN "TEXT"',
+     'runs note braucht den Lauf und die Notiz: runs note LAUF "TEXT"'),
+    (("complete", "http://127.0.0.1:9/mcp"), "complete needs what to complete: complete SERVER --prompt NAME",
+     "complete braucht, was vervollständigt werden soll: complete SERVER --prompt NAME"),
+    (("complete", "http://127.0.0.1:9/mcp", "--prompt", "p"), "complete needs what to complete",
+     "complete braucht, was vervollständigt werden soll"),
+    (("signin",), "signin needs the server: signin SERVER", "signin braucht den Server: signin SERVER"),
+    (("signout",), "signout needs the server: signout SERVER", "signout braucht den Server: signout SERVER"),
+    (("agent",), 'agent needs what to ask, the model and the MCP server: agent "PROMPT" --model-url URL',
+     'agent braucht die Frage, das Modell und den MCP-Server: agent "PROMPT" --model-url URL'),
+    (("agent", "hello", "--model", "m"), "agent needs what to ask, the model and the MCP server",
+     "agent braucht die Frage, das Modell und den MCP-Server"),
+    (("servers", "set"), "servers set needs the server: servers set URL",
+     "servers set braucht den Server: servers set URL"),
+    (("servers", "remove"), "servers remove needs the server to forget: servers remove NAME_OR_URL",
+     "servers remove braucht den Server, der vergessen werden soll: servers remove NAME_ODER_URL"),
+    (("servers", "import"), "servers import needs the configuration file to read: servers import FILE",
+     "servers import braucht die Konfigurationsdatei, die gelesen werden soll: servers import DATEI"),
 ])
 def test_a_missing_argument_is_said_with_how_to_give_it(words: tuple[str, ...], english: str, german: str) -> None:
     """They said argparse's "the following arguments are required: RUN:STEP" (German: "diese Argumente
@@ -405,4 +423,22 @@ def test_a_missing_argument_is_said_with_how_to_give_it(words: tuple[str, ...], 
     assert json.loads(said.stdout)["error"]["message"].startswith(english), said.stdout
     in_german = cli("--lang", "de", *words)
     assert in_german.returncode == 2 and german in in_german.stderr, in_german.stderr
-    assert "fehlen" not in in_german.stderr
+    assert "fehlen" not in in_german.stderr and "required" not in said.stdout + said.stderr
+
+
+@pytest.mark.parametrize(("command", "english", "german"), [
+    ("resources", "resources needs an action: resources list SERVER (the resources), resources templates SERVER",
+     "resources braucht eine Aktion: resources list SERVER (die Ressourcen), resources templates SERVER"),
+    ("prompts", "prompts needs an action: prompts list SERVER (the prompts) or prompts get SERVER NAME",
+     "prompts braucht eine Aktion: prompts list SERVER (die Prompts) oder prompts get SERVER NAME"),
+    ("skills", "skills needs an action: skills list SERVER (the skills), skills get SERVER URI",
+     "skills braucht eine Aktion: skills list SERVER (die Skills), skills get SERVER URI"),
+])
+def test_a_missing_action_is_said_with_the_actions_there_are(command: str, english: str, german: str) -> None:
+    """They said argparse's "the following arguments are required: {list,templates,read,subscribe}"
+    (--json belongs to an action, so they are asked without it)."""
+    said = cli(command)
+    assert said.returncode == 2 and said.stderr.startswith(f"run-inspector: {english}"), said.stderr
+    in_german = cli("--lang", "de", command)
+    assert in_german.returncode == 2 and german in in_german.stderr, in_german.stderr
+    assert "fehlen" not in in_german.stderr and "required" not in said.stderr

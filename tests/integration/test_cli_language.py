@@ -59,11 +59,11 @@ def test_argparse_own_words_follow_the_language(tmp_path: Path) -> None:
     assert helped.returncode == 0
     assert helped.stdout.startswith("Aufruf: run-inspector runs") and "Optionen:" in helped.stdout
     assert "usage:" not in helped.stdout and "options:" not in helped.stdout
-    missing = cli("runs", "note", env=env)
-    # The placeholders are said in the language too, as the usage line says them.
-    assert missing.returncode == 2 and "diese Argumente fehlen: LAUF" in missing.stderr
-    english = cli("--lang", "en", "runs", "note", env=env)
-    assert "the following arguments are required: RUN" in english.stderr
+    # Its errors too (a missing argument is said by each command in words of ours: test_cli_edges).
+    missing = cli("runs", "list", "--limit", env=env)
+    assert missing.returncode == 2 and "Argument --limit: erwartet ein Argument" in missing.stderr
+    english = cli("--lang", "en", "runs", "list", "--limit", env=env)
+    assert "argument --limit: expected one argument" in english.stderr
     call_help = cli("call", "--help", env=env).stdout
     assert '--stdio "BEFEHLSZEILE"' in call_help and "--budget SEKUNDEN" in call_help
     assert "COMMAND LINE" not in call_help

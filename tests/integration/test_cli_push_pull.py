@@ -113,3 +113,19 @@ def sqlite_connection(path: Path):  # type: ignore[no-untyped-def]
     from contextlib import closing
 
     return closing(sqlite3.connect(path))
+
+
+def test_a_push_that_cannot_reach_the_collector_says_why_in_german(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        mixed_run(store, "first")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    down = _cli("export", "--otlp-endpoint", f"http://127.0.0.1:{port}", "--all", "--wait", "0", "--lang", "de",
+                db=db)
+    assert down.returncode == 1, down.stderr
+    assert "der Collector ist nicht erreichbar: die Verbindung wurde abgewiesen" in down.stdout, down.stdout
+    assert "cannot reach" not in down.stdout
+    # The outbox keeps the English, which --json says.
+    assert _runs_listed(db)[1]["push"]["reason"].startswith("cannot reach the collector: the connection was refused")

@@ -3,6 +3,7 @@ with the collector, the attempts and why the last one did not deliver."""
 
 from __future__ import annotations
 
+from inspector.capture.sending import reason_said
 from inspector.i18n import _, formatting
 from inspector.store.outbox import OutboxEntry
 
@@ -27,7 +28,7 @@ def push_tooltip(entry: OutboxEntry | None) -> str:
     if entry is None:
         return ""
     where = cell_text(entry.endpoint, 300)
-    reason = cell_text(entry.reason, 400)
+    reason = cell_text(reason_said(entry.reason), 400)  # kept in English, said in the reader's words
     if entry.state == "sent":
         when = formatting.format_datetime(entry.sent_at) if entry.sent_at else ""
         return _("Sent to {endpoint} at {time}.").format(endpoint=where, time=when)
