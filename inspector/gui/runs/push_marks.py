@@ -3,7 +3,6 @@ with the collector, the attempts and why the last one did not deliver."""
 
 from __future__ import annotations
 
-from inspector.capture.sending import reason_said
 from inspector.i18n import _, formatting
 from inspector.store.outbox import OutboxEntry
 
@@ -25,6 +24,8 @@ def push_word(entry: OutboxEntry | None) -> str:
 
 def push_tooltip(entry: OutboxEntry | None) -> str:
     """The whole story, in plain text (the reason may quote the collector)."""
+    from inspector.capture.sending import reason_said  # the capture package loads when a tip is read, not at start-up
+
     if entry is None:
         return ""
     where = cell_text(entry.endpoint, 300)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.i18n import _, ngettext
+from inspector.i18n import _
 from inspector.i18n.formatting import format_number
 from inspector.i18n.words import kind_word, no_outcome_word
 from inspector.runs import StepKind
@@ -50,6 +50,7 @@ from .timeline_model import (
     format_time,
     step_source,
 )
+from .timeline_words import empty_note_text, heading_text, show_heading
 from .tree_cell import TreeCellDelegate
 from .tree_controls import SpanTreeControls
 from .waterfall import WaterfallDelegate
@@ -60,8 +61,6 @@ TIMELINE_WIDTHS = (94, 46, 44, 40, 60, 96, 160, 100)
 #: Below this width the source column is hidden: the kind says it too (a tool call is the MCP
 #: client's, a model's step the agent's), and the details need the room more.
 SOURCE_COLUMN_FROM_PX = 760
-#: Where a run's title goes in the timeline's heading (put in after the sentence is made).
-TITLE_MARK = "\ue000"
 
 
 class TimelinePane(QWidget):
@@ -260,45 +259,15 @@ class TimelinePane(QWidget):
             self.heading.setText(_("No run selected."))
             self._say_empty(_("Select a run in the list above to see its steps here."))
             return
-        title, status = TITLE_MARK, outcome_word(run.status)  # the title goes in below
         hidden = 0 if self.model.show_plumbing else self.model.plumbing_count
         filtered = self.step_filter() != StepFilter()
         if (filtered or hidden) and (recount or self._total is None or self._total[0] != run.id):
             self._total = (run.id, total if total is not None else self.store.count_steps(run.id))
         total = self._total[1] if (filtered or hidden) and self._total else shown
-        if hidden and not filtered:
-            heading = ngettext(
-                "Run {id}: {title} — {status}; {shown} of {count} step shown ({hidden} plumbing hidden)",
-                "Run {id}: {title} — {status}; {shown} of {count} steps shown ({hidden} plumbing hidden)",
-                total).format(id=run.id, title=title, status=status, shown=format_number(shown),
-                              count=format_number(total), hidden=format_number(hidden))
-        elif filtered and self.model.hidden_plumbing:
-            heading = ngettext(
-                "Run {id}: {title} — {status}; {shown} of {count} step shown (filtered; {hidden} plumbing hidden)",
-                "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered; {hidden} plumbing hidden)",
-                total).format(id=run.id, title=title, status=status, shown=format_number(shown),
-                              count=format_number(total), hidden=format_number(self.model.hidden_plumbing))
-        elif filtered:
-            heading = ngettext("Run {id}: {title} — {status}; {shown} of {count} step shown (filtered)",
-                               "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered)",
-                               total).format(id=run.id, title=title, status=status,
-                                             shown=format_number(shown), count=format_number(total))
-        else:
-            heading = ngettext("Run {id}: {title} — {status}, {count} step",
-                               "Run {id}: {title} — {status}, {count} steps", shown).format(
-                id=run.id, title=title, status=status, count=format_number(shown))
-        self._show_heading(heading, cell_text(run.title, 80))
+        show_heading(self.heading, heading_text(run, shown=shown, total=total, filtered=filtered, hidden=hidden,
+                                                hidden_matched=self.model.hidden_plumbing), cell_text(run.title, 80))
         self._say_empty(None if shown else empty_note_text(run, filtered=filtered, total=total, hidden=hidden,
                                                            matched_plumbing=self.model.hidden_plumbing))
-
-    def _show_heading(self, heading: str, title: str) -> None:
-        """The heading with the run's title in place of :data:`TITLE_MARK`: where the heading does not
-        fit, the title is shortened first, so that its status and counts stay whole."""
-        start = heading.find(TITLE_MARK)
-        if start < 0:  # a translation without the title
-            self.heading.setText(heading)
-            return
-        self.heading.set_text_shortening(heading.replace(TITLE_MARK, title, 1), start, start + len(title))
 
     def _say_empty(self, sentence: str | None) -> None:
         """The note over an empty timeline: why no row shows (``None``: rows show, no note)."""
@@ -390,26 +359,6 @@ class TimelinePane(QWidget):
 
     def find_previous(self) -> None:
         self._go_to_match(-1)
-
-
-def empty_note_text(run: RunRecord, *, filtered: bool, total: int, hidden: int, matched_plumbing: int) -> str:
-    """Why the timeline of ``run`` (``total`` steps, ``hidden`` of them plumbing that is hidden) shows
-    no row; ``matched_plumbing``: the hidden plumbing the filters match."""
-    if matched_plumbing:
-        return ngettext("Only plumbing would show here, and it is hidden: tick “Show plumbing” to see {count} step.",
-                        "Only plumbing would show here, and it is hidden: tick “Show plumbing” to see {count} steps.",
-                        matched_plumbing).format(count=format_number(matched_plumbing))
-    if filtered and total and hidden:
-        # Unfiltered, the plumbing stays hidden: the note counts what the reader will then see.
-        return ngettext("No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see "
-                        "{count} step ({hidden} plumbing hidden).",
-                        "No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see "
-                        "{count} steps ({hidden} plumbing hidden).", total - hidden).format(
-            count=format_number(total - hidden), hidden=format_number(hidden))
-    if filtered and total:
-        return _("No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see all "
-                 "{count}.").format(count=format_number(total))
-    return _("No step yet: the run is still running.") if run.status == "running" else _("This run has no steps.")
 
 
 def _arrow_button(arrow: Qt.ArrowType, tip: Callable[[], str]) -> QToolButton:

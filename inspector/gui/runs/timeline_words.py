@@ -1,0 +1,73 @@
+"""What the timeline says of its run in words: the heading over its steps (where a narrow pane
+shortens the run's title first, so its status and counts stay whole) and the note over empty rows."""
+
+from __future__ import annotations
+
+from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
+from inspector.store import RunRecord
+
+from ..widgets.elided_label import ElidedLabel
+from ..widgets.outcomes import outcome_word
+
+#: Where a run's title goes in the heading (put in after the sentence is made, so that its place is known).
+TITLE_MARK = "\ue000"
+
+
+def heading_text(run: RunRecord, *, shown: int, total: int, filtered: bool, hidden: int, hidden_matched: int) -> str:
+    """The heading for ``run``, :data:`TITLE_MARK` where its title goes: ``shown`` of ``total`` steps,
+    ``hidden`` plumbing hidden (``hidden_matched`` of them matching the filters, when ``filtered``)."""
+    title, status = TITLE_MARK, outcome_word(run.status)
+    if hidden and not filtered:
+        return ngettext(
+            "Run {id}: {title} — {status}; {shown} of {count} step shown ({hidden} plumbing hidden)",
+            "Run {id}: {title} — {status}; {shown} of {count} steps shown ({hidden} plumbing hidden)",
+            total).format(id=run.id, title=title, status=status, shown=format_number(shown),
+                          count=format_number(total), hidden=format_number(hidden))
+    if filtered and hidden_matched:
+        return ngettext(
+            "Run {id}: {title} — {status}; {shown} of {count} step shown (filtered; {hidden} plumbing hidden)",
+            "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered; {hidden} plumbing hidden)",
+            total).format(id=run.id, title=title, status=status, shown=format_number(shown),
+                          count=format_number(total), hidden=format_number(hidden_matched))
+    if filtered:
+        return ngettext("Run {id}: {title} — {status}; {shown} of {count} step shown (filtered)",
+                        "Run {id}: {title} — {status}; {shown} of {count} steps shown (filtered)",
+                        total).format(id=run.id, title=title, status=status,
+                                      shown=format_number(shown), count=format_number(total))
+    return ngettext("Run {id}: {title} — {status}, {count} step",
+                    "Run {id}: {title} — {status}, {count} steps", shown).format(
+        id=run.id, title=title, status=status, count=format_number(shown))
+
+
+def show_heading(label: ElidedLabel, heading: str, title: str) -> None:
+    """``heading`` on ``label`` with the run's ``title`` in place of :data:`TITLE_MARK`: where it does
+    not fit, the title is shortened first, so that its status and counts stay whole."""
+    start = heading.find(TITLE_MARK)
+    if start < 0:  # a translation without the title
+        label.setText(heading)
+        return
+    label.set_text_shortening(heading.replace(TITLE_MARK, title, 1), start, start + len(title))
+
+
+def empty_note_text(run: RunRecord, *, filtered: bool, total: int, hidden: int, matched_plumbing: int) -> str:
+    """Why the timeline of ``run`` (``total`` steps, ``hidden`` of them plumbing that is hidden) shows
+    no row; ``matched_plumbing``: the hidden plumbing the filters match."""
+    if matched_plumbing:
+        return ngettext("Only plumbing would show here, and it is hidden: tick “Show plumbing” to see {count} step.",
+                        "Only plumbing would show here, and it is hidden: tick “Show plumbing” to see {count} steps.",
+                        matched_plumbing).format(count=format_number(matched_plumbing))
+    if filtered and total and hidden:
+        # Unfiltered, the plumbing stays hidden: the note counts what the reader will then see.
+        return ngettext("No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see "
+                        "{count} step ({hidden} plumbing hidden).",
+                        "No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see "
+                        "{count} steps ({hidden} plumbing hidden).", total - hidden).format(
+            count=format_number(total - hidden), hidden=format_number(hidden))
+    if filtered and total:
+        return _("No step of this run matches the filters. Choose “Every outcome” and “Every kind” to see all "
+                 "{count}.").format(count=format_number(total))
+    return _("No step yet: the run is still running.") if run.status == "running" else _("This run has no steps.")
+
+
+__all__ = ["TITLE_MARK", "empty_note_text", "heading_text", "show_heading"]
