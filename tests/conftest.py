@@ -58,6 +58,15 @@ def _english() -> Iterator[None]:
     set_language("en")
 
 
+@pytest.fixture
+def german(_english: None) -> Iterator[None]:
+    """The test runs in German (the compiled catalogue is there); English again after it."""
+    from inspector.i18n import set_language
+
+    assert set_language("de") == "de", "the German catalogue is not compiled (make translations)"
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _no_real_keyring() -> Iterator[None]:
     """Each test starts, and leaves the process, with a keyring that keeps nothing: a test that

@@ -27,13 +27,6 @@ def store(tmp_path: Path) -> Iterator[RunStore]:
     opened.close()
 
 
-@pytest.fixture
-def german() -> Iterator[None]:
-    assert i18n.set_language("de") == "de", "the German catalogue is not compiled (make translations)"
-    yield
-    i18n.set_language("en")
-
-
 def _payloads(store: RunStore, path: Path) -> list[dict]:
     report = import_trace(store, path)
     return [stored.payload for run_id in report.run_ids for stored in store.iter_steps(run_id)]

@@ -27,13 +27,6 @@ def store(tmp_path: Path) -> Iterator[RunStore]:
     opened.close()
 
 
-@pytest.fixture
-def german() -> Iterator[None]:
-    set_language("de")
-    yield
-    set_language("en")
-
-
 def agent_run(store: RunStore, fixture: str) -> int:
     report = import_trace(store, FIXTURES / fixture)
     (run_id,) = [run_id for run_id in report.run_ids if store.get_run(run_id).title == "invoke_agent support-agent"]
