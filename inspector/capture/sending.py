@@ -35,6 +35,8 @@ _RETRIED_STATUSES = frozenset({408, 429})
 #: Our reasons for trying again later (kept in English, said by :func:`reason_said`).
 UNREACHABLE = N_("cannot reach the collector: {reason}")
 NO_ANSWER = N_("the collector did not answer in time")
+#: Why a queued run was given up: it was deleted while it waited (kept in English, said by :func:`reason_said`).
+REMOVED = N_("the run was removed before it was sent")
 
 
 class EndpointError(ValueError):
@@ -86,9 +88,9 @@ def send(client: httpx.Client, url: str, body: bytes, headers: Mapping[str, str]
 def reason_said(reason: str) -> str:
     """A reason kept in the outbox (English) in the reader's language: our sentences said in its words
     (that the collector cannot be reached, and why, when the reason is one of ours; that it did not
-    answer in time), anything else (the collector's answer) as it is."""
-    if reason == NO_ANSWER:
-        return _(NO_ANSWER)
+    answer in time; that the run was removed), anything else (the collector's answer) as it is."""
+    if reason in (NO_ANSWER, REMOVED):
+        return _(reason)
     head = UNREACHABLE.split("{reason}", 1)[0]
     if not reason.startswith(head):
         return reason
