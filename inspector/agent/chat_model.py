@@ -64,7 +64,7 @@ class OpenAIChatModel:
                  http_factory: Callable[[], httpx.AsyncClient] | None = None,
                  secrets: Secrets | None = None) -> None:
         if not model.strip():
-            raise ValueError("The model name must not be empty.")
+            raise SaidError(Sentence(N_("The model name must not be empty.")))
         self.url = completions_url(base_url)
         self.label = public_url(self.url)  # what messages name: never the user info of the URL
         self.model = model

@@ -1,5 +1,5 @@
 """Refusals whose reason is a sentence of ours are said whole in the reader's language (a NaN in
---args or in a scenario file, a model URL that cannot be a model's); --json keeps the English.
+--args or in a scenario file, a model URL that cannot be a model's, an empty model name); --json keeps the English.
 Before, the reason stayed English inside the German sentence ("NaN is not a JSON number") or the
 whole sentence did (the model URL)."""
 
@@ -15,6 +15,9 @@ from inspector.cli import main
 MODEL = ["agent", "hi", "--model-url", "ftp://x", "--model", "m", "--server", "http://127.0.0.1:9/mcp"]
 MODEL_EN = "The model URL must start with http:// or https:// and name a host (got 'ftp://x')."
 MODEL_DE = "Die URL des Modells muss mit http:// oder https:// beginnen und einen Host nennen (angegeben: 'ftp://x')."
+NAMELESS = ["agent", "hi", "--model-url", "http://127.0.0.1:9/v1", "--model", "", "--server", "http://127.0.0.1:9/mcp"]
+NAMELESS_EN = "The model name must not be empty."
+NAMELESS_DE = "Der Name des Modells darf nicht leer sein."
 ARGS = ["call", "http://127.0.0.1:9/mcp", "echo", "--args", '{"x": NaN}']
 ARGS_EN = "--args is not valid JSON: NaN is not a JSON number"
 ARGS_DE = "--args ist kein gültiges JSON: NaN ist keine JSON-Zahl"
@@ -26,8 +29,9 @@ def _refusal(capsys, argv: list[str], language: str) -> str:
     return capsys.readouterr().err.strip()
 
 
-@pytest.mark.parametrize(("argv", "english", "german"), [(MODEL, MODEL_EN, MODEL_DE), (ARGS, ARGS_EN, ARGS_DE)],
-                         ids=["model-url", "args-nan"])
+@pytest.mark.parametrize(("argv", "english", "german"), [
+    (MODEL, MODEL_EN, MODEL_DE), (NAMELESS, NAMELESS_EN, NAMELESS_DE), (ARGS, ARGS_EN, ARGS_DE)],
+    ids=["model-url", "model-name", "args-nan"])
 def test_the_refusal_is_said_in_german_and_kept_english_in_json(tmp_path: Path, capsys, argv: list[str],
                                                                 english: str, german: str) -> None:
     argv = [*argv, "--db", str(tmp_path / "runs.db")]
