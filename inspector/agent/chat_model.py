@@ -24,6 +24,7 @@ from inspector.mcp import Secrets, public_url
 from inspector.mcp.connect_reasons import connection_reason
 from inspector.mcp.messages import N_, Message, Number
 from inspector.mcp.secrets import url_secrets
+from inspector.runs.sentences import SaidError, Sentence
 
 from .chat_stream import StreamError, is_event_stream, read_stream
 from .model import ModelError, ModelRequest, ModelTurn, TextListener, ToolCall
@@ -40,8 +41,9 @@ def completions_url(base_url: str) -> str:
     """The endpoint for a base URL: ``.../v1`` or a bare host gets ``/v1/chat/completions`` added."""
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"The model URL must start with http:// or https:// and name a host "
-                         f"(got {public_url(base_url) if parts.netloc else base_url[:80]!r}).")
+        got = repr(public_url(base_url) if parts.netloc else base_url[:80])
+        raise SaidError(Sentence(N_("The model URL must start with http:// or https:// and name a host (got {url})."),
+                                 {"url": got}))
     path = parts.path.rstrip("/")
     if path.endswith("/chat/completions"):
         pass
@@ -62,7 +64,7 @@ class OpenAIChatModel:
                  http_factory: Callable[[], httpx.AsyncClient] | None = None,
                  secrets: Secrets | None = None) -> None:
         if not model.strip():
-            raise ValueError("The model name must not be empty.")
+            raise SaidError(Sentence(N_("The model name must not be empty.")))
         self.url = completions_url(base_url)
         self.label = public_url(self.url)  # what messages name: never the user info of the URL
         self.model = model

@@ -140,13 +140,14 @@ def parse_scenario(text: str, source: str) -> Scenario:
                                        "{reason}."), {"path": source, "line": exc.lineno, "column": exc.colno,
                                                       "reason": decoder_reason(exc.msg)})) from None
     except ValueError as exc:
+        reason = exc.args[0] if exc.args and isinstance(exc.args[0], Message) else str(exc)  # NaN, Infinity
         raise ScenarioError(Message(N_("The scenario file {path} is not valid JSON: {reason}."),
-                                    {"path": source, "reason": str(exc)})) from None
+                                    {"path": source, "reason": reason})) from None
     return _Reader(source).scenario(data)
 
 
 def _refuse_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
+    raise ValueError(Message(N_("{constant} is not a JSON number"), {"constant": name}))
 
 
 class _Reader:

@@ -22,7 +22,7 @@ from inspector.store.outbox import Outbox, OutboxEntry
 
 from .backoff import backoff_s, due_after, retry_after_s
 from .run_body import UnpushableRunError, run_body
-from .sending import REQUEST_TIMEOUT_S, Delivery, send, traces_url
+from .sending import REMOVED, REQUEST_TIMEOUT_S, Delivery, send, traces_url
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ class Pusher:
         try:
             body = run_body(self._store, self._store.get_run(entry.run_id))
         except UnknownRunError:
-            return Delivery("failed", "the run was removed before it was sent")
+            return Delivery("failed", REMOVED)
         except UnpushableRunError as error:
             return Delivery("failed", str(error))
         return send(self._client, self.url, body, self._headers)

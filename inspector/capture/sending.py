@@ -35,6 +35,11 @@ _RETRIED_STATUSES = frozenset({408, 429})
 #: Our reasons for trying again later (kept in English, said by :func:`reason_said`).
 UNREACHABLE = N_("cannot reach the collector: {reason}")
 NO_ANSWER = N_("the collector did not answer in time")
+#: A redirect the pusher does not follow: the collector's answer, then where it pointed.
+REDIRECT = N_("{answer} (a redirect to {location}, not followed)")
+_REDIRECT_MIDDLE, _REDIRECT_END = " (a redirect to ", ", not followed)"
+#: Why a queued run was given up: it was deleted while it waited (kept in English, said by :func:`reason_said`).
+REMOVED = N_("the run was removed before it was sent")
 
 
 class EndpointError(ValueError):
@@ -79,16 +84,20 @@ def send(client: httpx.Client, url: str, body: bytes, headers: Mapping[str, str]
     if status in _RETRIED_STATUSES or status >= 500:
         return Delivery("retry", reason, response.headers.get("Retry-After"))
     if 300 <= status < 400:
-        reason += f" (a redirect to {_short(response.headers.get('Location', ''))}, not followed)"
+        reason = str(Message(REDIRECT, {"answer": reason, "location": _short(response.headers.get("Location", ""))}))
     return Delivery("failed", reason)
 
 
 def reason_said(reason: str) -> str:
     """A reason kept in the outbox (English) in the reader's language: our sentences said in its words
     (that the collector cannot be reached, and why, when the reason is one of ours; that it did not
-    answer in time), anything else (the collector's answer) as it is."""
-    if reason == NO_ANSWER:
-        return _(NO_ANSWER)
+    answer in time; that the run was removed; that a redirect was not followed), anything else (the
+    collector's answer) as it is."""
+    if reason in (NO_ANSWER, REMOVED):
+        return _(reason)
+    answer, middle, location = reason.rpartition(_REDIRECT_MIDDLE)
+    if middle and location.endswith(_REDIRECT_END):  # the collector's answer and address as they are
+        return translate(Message(REDIRECT, {"answer": answer, "location": location[:-len(_REDIRECT_END)]}))
     head = UNREACHABLE.split("{reason}", 1)[0]
     if not reason.startswith(head):
         return reason

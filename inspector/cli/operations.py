@@ -195,9 +195,13 @@ def parse_budget_option(raw: str | None, option: str = "--budget") -> BudgetRead
     return reading
 
 
+#: Why ``NaN`` or ``Infinity`` in --args is refused (JSON has no such numbers).
+NOT_A_NUMBER = N_("{constant} is not a JSON number")
+
+
 def parse_arguments(raw: str) -> dict[str, Any]:
     def refuse(constant: str) -> None:
-        raise ValueError(f"{constant} is not a JSON number")
+        raise ValueError(Message(NOT_A_NUMBER, {"constant": constant}))
 
     from inspector.traces.format import MAX_DEPTH, TraceProblem, check_nesting
 
@@ -211,8 +215,9 @@ def parse_arguments(raw: str) -> dict[str, Any]:
         raise UsageError(Message(N_("--args is not valid JSON at line {line}, column {column}: {reason}"),
                                  {"line": exc.lineno, "column": exc.colno,
                                   "reason": decoder_reason(exc.msg)})) from None
-    except ValueError as exc:
-        raise UsageError(Message(N_("--args is not valid JSON: {reason}"), {"reason": str(exc)})) from None
+    except ValueError as exc:  # NaN or Infinity: our sentence, said in the reader's language
+        reason = exc.args[0] if exc.args and isinstance(exc.args[0], Message) else str(exc)
+        raise UsageError(Message(N_("--args is not valid JSON: {reason}"), {"reason": reason})) from None
     try:  # the importer's limit: what is sent is stored, and must read back
         check_nesting(value, (), MAX_DEPTH)
     except TraceProblem:

@@ -189,14 +189,14 @@ class ToolResult:
                    wording=wording)
 
     @classmethod
-    def cancelled(cls, content: str, in_flight: bool) -> ToolResult:
+    def cancelled(cls, content: str, in_flight: bool, wording: Mapping[str, Any] | None = None) -> ToolResult:
         """Return a cancelled result, fail-closed exactly like :meth:`error`.
 
         ``in_flight`` is true when the ``tools/call`` request had already been
         sent: the remote write may or may not have happened, and nothing here
-        claims either.
+        claims either. ``wording``: the sentence of ours the content begins with, as data.
         """
-        return cls(content, True, (), ToolOutcome.CANCELLED, None, in_flight)
+        return cls(content, True, (), ToolOutcome.CANCELLED, None, in_flight, wording=wording)
 
     def with_bounded_channels(
         self,

@@ -57,6 +57,10 @@ class TraceError(Exception):
         super().__init__(str(message))
 
 
+#: The ``location`` of a problem of the file as a whole (it cannot be read, it is a folder).
+WHOLE_FILE = N_("the file")
+
+
 class TraceImportError(TraceError):
     """A file cannot be imported. Nothing was written; the message says where and what is wrong.
 
@@ -71,8 +75,13 @@ class TraceImportError(TraceError):
         # language where the sentence is shown.
         self.location = str(location)
         self.problem = str(problem)
+        if self.location == WHOLE_FILE:  # no place inside it: the problem is said of the file itself
+            super().__init__(Message(N_("Cannot import {file}: it {problem}. Nothing was imported."),
+                                     {"file": file_name, "problem": problem}))
+            return
         super().__init__(Message(N_("Cannot import {file}: {location}: {problem}. Nothing was imported."),
                                  {"file": file_name, "location": location, "problem": problem}))
+
 
 
 

@@ -36,7 +36,16 @@ from inspector.runs.times import normal_stored_time
 from inspector.store import RunStore, StepRow, StoreError, step_row
 from inspector.store.bulk_runs import BATCH as RUN_BATCH
 from inspector.store.bulk_runs import NewRun, insert_runs, stored_uids
-from inspector.traces.format import Path, RunHeader, TraceImportError, TraceProblem, TraceStep, place, said
+from inspector.traces.format import (
+    WHOLE_FILE,
+    Path,
+    RunHeader,
+    TraceImportError,
+    TraceProblem,
+    TraceStep,
+    place,
+    said,
+)
 from inspector.traces.json_stream import BadJson, locate_bad_json
 from inspector.traces.progress import PROGRESS_INTERVAL_S, ProgressMeter
 from inspector.traces.reader import CACHE_BUDGET, PlannedRun, TracePlan, read_file, reader_for
@@ -119,7 +128,7 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     except BadJson as bad:
         raise TraceImportError(name, *locate_bad_json(source, bad)) from None
     except OSError as error:
-        raise TraceImportError(name, said(N_("the file")), said(N_("cannot be read ({reason})"),
+        raise TraceImportError(name, said(WHOLE_FILE), said(N_("cannot be read ({reason})"),
                                                                   reason=os_reason(error))) from None
     except sqlite3.Error as error:
         raise StoreError(Message(N_("The runs of {name} could not be written to the run database ({reason}). "
@@ -141,7 +150,7 @@ def _regular_file_size(source: FilePath, name: str) -> int:
             problem = said(N_("is a socket, not a regular file; save the trace to a file and import that"))
         else:
             problem = said(N_("is a device, not a regular file; save the trace to a file and import that"))
-        raise TraceImportError(name, said(N_("the file")), problem)
+        raise TraceImportError(name, said(WHOLE_FILE), problem)
     return found.st_size
 
 

@@ -357,3 +357,24 @@ def test_a_call_past_its_deadline_counts_over_in_the_step_list(qtbot, make_windo
     finally:
         switch_language("en")
     qtbot.waitUntil(lambda: not run.running, timeout=20000)
+
+
+def test_a_model_url_that_cannot_be_a_models_is_said_in_the_reader_s_language(qtbot, make_window,
+                                                                             demo_server) -> None:
+    """The Play tab said "The model URL must start with http:// ..." in English in a German window."""
+    from inspector.gui.language import switch_language
+
+    window = make_window((demo_server.url, "Demo server"))
+    room = play_tab(window).room
+    choices = room.choices
+    switch_language("de")
+    try:
+        assert choices.choose("model") and choices.choose_server(demo_server.url)
+        choices.model_url.setText("ftp://x")
+        choices.model_name.setText("m")
+        choices.prompt.setText("Hallo.")
+        assert room.play() is None
+        assert room.status.text() == ("Die URL des Modells muss mit http:// oder https:// beginnen und einen Host "
+                                      "nennen (angegeben: 'ftp://x').")
+    finally:
+        switch_language("en")

@@ -17,3 +17,26 @@ def test_the_pushed_columns_tooltip_says_why_in_german(german, qapp) -> None:  #
                         None, reason)
     told = push_tooltip(entry)
     assert REFUSED_DE in told and "cannot reach" not in told, told
+
+
+def test_a_redirect_not_followed_is_said_in_german_in_the_tooltip(german, qapp, tmp_path) -> None:  # noqa: F811
+    """The tooltip said "Warum: HTTP 307 Temporary Redirect (a redirect to …, not followed)" in a German window."""
+    from inspector.capture.pusher import Pusher
+    from inspector.store import RunStore
+    from inspector.store.outbox import Outbox
+    from tests.support.otlp_collector import Answer, running_collector
+
+    with RunStore.open(tmp_path / "runs.db") as store:
+        run_id = store.start_run("tools/call echo", "live", "http://127.0.0.1:9/mcp")
+        store.finish_run(run_id, "ok")
+        with running_collector() as collector:
+            collector.answers = [Answer(307, {"Location": "http://127.0.0.1:9/v1/traces"}, b"")]
+            Outbox(store.db.conn).enqueue([run_id], collector.endpoint)
+            with Pusher(store, collector.endpoint) as pusher:
+                assert pusher.push_due().failed == 1
+        (entry,) = Outbox(store.db.conn).entries()
+    assert entry.reason == ("HTTP 307 Temporary Redirect (a redirect to http://127.0.0.1:9/v1/traces, "
+                            "not followed)")
+    told = push_tooltip(entry)
+    assert ("HTTP 307 Temporary Redirect (eine Weiterleitung nach http://127.0.0.1:9/v1/traces, der nicht gefolgt "
+            "wurde)") in told and "not followed" not in told, told

@@ -189,3 +189,24 @@ def test_a_cancelled_step_is_replayed_and_the_replay_cancelled_too(qtbot, make_w
     assert view.line.text().endswith("(cancelled)")
     assert view.this_summary.text().startswith("cancelled · ") and view.other.summary.text().startswith("cancelled · ")
     assert view.verdict.text().startswith("Replay: the same outcome, ")
+
+
+def test_a_step_whose_server_is_no_address_says_so_in_the_readers_language(qtbot, make_window) -> None:
+    """The status line said "'ftp://…' is not a server address: …" in English in a German window."""
+    window = make_window(wait_tools=False)
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = store.start_run("tools/call add", "live", "ftp://customer.example/mcp")
+        store.append_step(run_id, RunStep(kind=StepKind.TOOL, round=0, duration_ms=510.0, tool_name="add",
+                                          tool_arguments={"a": 1}, tool_result="1", tool_is_error=False))
+        store.finish_run(run_id, "ok")
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    _select_step(qtbot, tab, run_id)
+    switch_language("de")
+    try:
+        tab.detail.replay.click()
+        text = window.status.text()
+        assert text.startswith("'ftp://customer.example/mcp' ist keine Serveradresse"), text
+        assert "is not a server address" not in text
+    finally:
+        switch_language("en")

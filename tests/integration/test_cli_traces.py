@@ -258,6 +258,26 @@ def test_importing_the_current_folder_names_it(tmp_path: Path, capsys, monkeypat
     monkeypatch.chdir(tmp_path)
     capsys.readouterr()
     assert main(["import", ".", "--db", str(tmp_path / "runs.db"), "--lang", "en"]) == 2
-    assert capsys.readouterr().err.startswith("run-inspector: Cannot import .: the file: is a folder")
+    assert capsys.readouterr().err.startswith("run-inspector: Cannot import .: it is a folder")
     assert main(["import", "/", "--db", str(tmp_path / "runs.db"), "--lang", "en"]) == 2
-    assert capsys.readouterr().err.startswith("run-inspector: Cannot import /: the file: is a folder")
+    assert capsys.readouterr().err.startswith("run-inspector: Cannot import /: it is a folder")
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "Cannot import missing.json: it cannot be read (no such file or folder). Nothing was imported."),
+    ("de", "missing.json kann nicht importiert werden: Die Datei kann nicht gelesen werden (keine solche Datei und "
+           "kein solcher Ordner). Es wurde nichts importiert."),
+])
+def test_a_missing_file_is_said_of_the_file_not_of_a_place_named_the_file(tmp_path: Path, capsys, language: str,
+                                                                          said: str) -> None:
+    """`import missing.json` said "Cannot import missing.json: the file: cannot be read (...)": "the file" read as
+    a place inside it. The problem is said of the file itself; --json keeps the English."""
+    from inspector.cli import main
+
+    capsys.readouterr()
+    missing = str(tmp_path / "missing.json")
+    assert main(["import", missing, "--db", str(tmp_path / "runs.db"), "--lang", language]) == 2
+    assert capsys.readouterr().err == f"run-inspector: {said}\n"
+    assert main(["import", missing, "--db", str(tmp_path / "runs.db"), "--lang", language, "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["message"] == \
+        "Cannot import missing.json: it cannot be read (no such file or folder). Nothing was imported."

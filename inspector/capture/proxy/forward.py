@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 
+from inspector.mcp.messages import N_, Message
 from inspector.mcp.wire import DEFAULT_WIRE
 
 from .book import OperationBook, ProxiedOperation
@@ -140,9 +141,9 @@ class ForwardingApp:
         try:
             response = await self._client().send(request, stream=True, follow_redirects=False)
         except httpx.HTTPError as exc:
-            sentence = _unreachable(self.target, leg.method, exc)
-            leg.ended(SERVER_BROKE, sentence)
-            await _proxy_answer(send, leg, sentence, state)
+            said = _unreachable(self.target, leg.method, exc)
+            leg.ended(SERVER_BROKE, said)
+            await _proxy_answer(send, leg, str(said), state)  # the agent is told in English (a protocol message)
             return
         try:
             answer_headers = [(name.decode("latin-1"), value.decode("latin-1"))
@@ -162,11 +163,11 @@ class ForwardingApp:
                     leg.chunk(raw)
                     await send({"type": "http.response.body", "body": raw, "more_body": True})
             except httpx.HTTPError as exc:
-                sentence = (f"The server {self.target} broke off its answer to {leg.method} before it ended "
-                            f"({_reason(exc)}).")
-                leg.ended(SERVER_BROKE, sentence)
+                said = Message(N_("The server {server} broke off its answer to {method} before it ended ({reason})."),
+                               {"server": self.target, "method": leg.method, "reason": _reason(exc)})
+                leg.ended(SERVER_BROKE, said)
                 if state.sized:
-                    raise _BrokenAnswer(sentence) from exc
+                    raise _BrokenAnswer(str(said)) from exc
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
                 return
             leg.ended(COMPLETE)
@@ -256,11 +257,13 @@ def _reason(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def _unreachable(target: str, method: str, exc: httpx.HTTPError) -> str:
+def _unreachable(target: str, method: str, exc: httpx.HTTPError) -> Message:
+    """Why the server gave no answer, kept in English and said again in a reader's language."""
+    said = {"server": target, "method": method, "reason": _reason(exc)}
     if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout)):
-        return (f"Run Inspector's proxy could not reach the server {target} for {method} ({_reason(exc)}): "
-                "check that it runs and that the address is right.")
-    return f"The server {target} broke off the connection before it answered {method} ({_reason(exc)})."
+        return Message(N_("Run Inspector's proxy could not reach the server {server} for {method} ({reason}): "
+                          "check that it runs and that the address is right."), said)
+    return Message(N_("The server {server} broke off the connection before it answered {method} ({reason})."), said)
 
 
 async def _proxy_answer(send: Send, leg: CapturedLeg, sentence: str, state: _AnswerState) -> None:

@@ -17,6 +17,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.mcp.messages import Message
 from inspector.mcp.secrets import Secrets, is_secret_header
 from inspector.mcp.sse import EventStreamParser
 from inspector.mcp.wire import DEFAULT_WIRE, WireRecorder
@@ -82,8 +83,9 @@ class CapturedLeg:
     ending: str | None = None
     #: The leg's name when the book knows better (an answer to the server's ``elicitation/create``).
     label: str | None = None
-    #: Why the leg did not end well, in a sentence (for the run), when the proxy knows.
-    reason: str | None = None
+    #: Why the leg did not end well, in a sentence of ours (for the run; ``str()`` is its English),
+    #: when the proxy knows.
+    reason: Message | None = None
     unparsed: bool = False
     _recorder: WireRecorder | None = None
     _events: EventStreamParser | None = None
@@ -171,7 +173,7 @@ class CapturedLeg:
             elif self.rpc_id is not None and message.get("id") == self.rpc_id and self.answer is None:
                 self.answer = message
 
-    def ended(self, ending: str, reason: str | None = None) -> None:
+    def ended(self, ending: str, reason: Message | None = None) -> None:
         """The leg is over: ``ending`` says how (see the constants above)."""
         if self.ended_ns is not None:
             return

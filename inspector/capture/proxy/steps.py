@@ -14,8 +14,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from inspector.agent.operations import answer_head, image_artifacts, reported_error, wording_of
+from inspector.agent.operations import (
+    Said,
+    answer_head,
+    catalogue_sentence,
+    image_artifacts,
+    reported_error,
+    wording_of,
+)
 from inspector.mcp.eras import era_of_version
+from inspector.mcp.messages import N_, Message, Number
 from inspector.mcp.results import ToolCallResult
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
@@ -79,26 +87,36 @@ def _span_ms(operation: ProxiedOperation) -> float:
     return round((end - start) / 1e6, 2)
 
 
-def _why_unanswered(operation: ProxiedOperation, server: str) -> str:
+def _why_unanswered(operation: ProxiedOperation, server: str) -> Message | str:
+    """Why no result came, as a sentence kept in English and said again in a reader's language."""
     leg = operation.main
+    method = operation.method
     if operation.ended_by_budget:
-        return (f"The proxy's budget of {operation.budget_s:g} s for this operation ran out: the proxy ended "
-                f"{operation.method} (timed out) and told the agent so.")
+        budget = operation.budget_s or 0.0
+        return Message(N_("The proxy's budget of {budget} s for this operation ran out: the proxy ended {method} "
+                          "(timed out) and told the agent so."),
+                       {"budget": Number(budget, f"{budget:g}"), "method": method})
     if leg.reason:
         return leg.reason
     if leg.error_message is not None:
-        return f"The server {server} answered {operation.method} with an error: {leg.error_message}"
+        return Message(N_("The server {server} answered {method} with an error: {error}"),
+                       {"server": server, "method": method, "error": leg.error_message})
     if leg.status is not None and leg.status >= 400:
-        return f"The server {server} answered {operation.method} with HTTP {leg.status}."
+        return Message(N_("The server {server} answered {method} with HTTP {status}."),
+                       {"server": server, "method": method, "status": str(leg.status)})
     if leg.unparsed:
-        return f"The proxy could not read the server's answer to {operation.method} (not JSON-RPC it knows)."
-    return f"The server {server} ended its answer to {operation.method} without a result."
+        return Message(N_("The proxy could not read the server's answer to {method} (not JSON-RPC it knows)."),
+                       {"method": method})
+    return Message(N_("The server {server} ended its answer to {method} without a result."),
+                   {"server": server, "method": method})
 
 
-def _cancel_sentence(operation: ProxiedOperation) -> str:
+def _cancel_sentence(operation: ProxiedOperation) -> Message:
     if operation.cancelled_by_agent:
-        return f"The agent cancelled {operation.method} (notifications/cancelled) before the answer came."
-    return f"The agent closed its connection before the answer to {operation.method} came."
+        return Message(N_("The agent cancelled {method} (notifications/cancelled) before the answer came."),
+                       {"method": operation.method})
+    return Message(N_("The agent closed its connection before the answer to {method} came."),
+                   {"method": operation.method})
 
 
 def _no_result(leg: CapturedLeg) -> bool:
@@ -187,13 +205,14 @@ def run_of(operation: ProxiedOperation, server_url: str, server_label: str) -> P
         status = "cancelled" if _cancelled(operation) else \
             ("ok" if all(leg.outcome != Leg.FAILED for leg in legs) else "failed")
         if status == "ok":
-            content = f"{operation.method}: {_describe(operation)}"
+            said = _describe(operation)
         elif status == "cancelled":
-            content = f"{operation.method}: {_cancel_sentence(operation)}"
+            said = _cancel_sentence(operation)
         else:
-            content = f"{operation.method}: {_why_unanswered(operation, server_label)}"
+            said = _why_unanswered(operation, server_label)
         bounded, dropped = bound_progress(progress)
-        step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=duration, content=content, legs=legs,
+        step = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=duration, content=f"{operation.method}: {said}",
+                       wording=wording_of(said, operation.method), legs=legs,
                        server_requests=requests or None, server_notifications=notes or None,
                        progress=bounded or None, progress_dropped=dropped or None, **wire)
         health = status
@@ -205,7 +224,8 @@ def _tool_result(operation: ProxiedOperation, tool: str, server: str) -> ToolRes
     main = operation.main
     result = (main.answer or {}).get("result")
     if _cancelled(operation):
-        return ToolResult.cancelled(_cancel_sentence(operation), in_flight=True)
+        said = _cancel_sentence(operation)
+        return ToolResult.cancelled(str(said), in_flight=True, wording=wording_of(said))
     if isinstance(result, dict) and not operation.ended_by_budget:
         answer = ToolCallResult.from_result(tool, result)
         if answer.is_error:
@@ -213,7 +233,8 @@ def _tool_result(operation: ProxiedOperation, tool: str, server: str) -> ToolRes
             return ToolResult.error(str(said), content_blocks=answer.blocks, wording=wording_of(said))
         return ToolResult.text(answer.content, image_artifacts(answer.images), content_blocks=answer.blocks,
                                wording=wording_of(answer_head(answer)))
-    return ToolResult.error(_why_unanswered(operation, server))
+    said = _why_unanswered(operation, server)
+    return ToolResult.error(str(said), wording=wording_of(said))
 
 
 def run_title(operation: ProxiedOperation) -> str:
@@ -230,7 +251,7 @@ def _title(operation: ProxiedOperation) -> str:
     return f"{operation.method} {name}" if isinstance(name, str) and name else operation.method
 
 
-def _describe(operation: ProxiedOperation) -> str:
+def _describe(operation: ProxiedOperation) -> Said | Message:
     """What an operation that went well gave, in a few words."""
     pages = [leg for leg in operation.legs if leg.method == "tools/list"]
     if operation.method == "tools/list" and pages:
@@ -238,18 +259,19 @@ def _describe(operation: ProxiedOperation) -> str:
         for leg in pages:
             tools = ((leg.answer or {}).get("result") or {}).get("tools")
             names.extend(str(tool.get("name")) for tool in tools or [] if isinstance(tool, dict))
-        tool_words = "1 tool" if len(names) == 1 else f"{len(names)} tools"
-        page_words = "1 page" if len(pages) == 1 else f"{len(pages)} pages"
-        return f"{tool_words} in {page_words}: {', '.join(names)}"
+        return catalogue_sentence(len(names), len(pages), names)
     main = operation.main
     if operation.method == "initialize":
         result = (main.answer or {}).get("result") or {}
         info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
-        return f"the server {info.get('name') or '(unnamed)'} speaks MCP {result.get('protocolVersion')}"
+        return Message(N_("the server {server} speaks MCP {version}"),
+                       {"server": str(info.get("name") or "(unnamed)"), "version": str(result.get("protocolVersion"))})
     if operation.method == "GET":
-        return "the server's stream ended" if main.ending != AGENT_LEFT else "the agent closed the server's stream"
+        if main.ending == AGENT_LEFT:
+            return Message(N_("the agent closed the server's stream"))
+        return Message(N_("the server's stream ended"))
     if operation.method == "DELETE":
-        return f"the session ended (HTTP {main.status})"
+        return Message(N_("the session ended (HTTP {status})"), {"status": str(main.status)})
     if main.rpc_id is None:
-        return f"the server took it (HTTP {main.status})"
-    return "answered"
+        return Message(N_("the server took it (HTTP {status})"), {"status": str(main.status)})
+    return Message(N_("answered"))

@@ -229,8 +229,8 @@ class PlayChoices(QWidget):
             raise ChoiceError(_("A model run needs the model's URL, its name and a prompt."))
         try:
             api_key = self.model_settings.remember(url, model, self.api_key.text())
-        except ValueError as exc:
-            raise ChoiceError(str(exc)) from None
+        except ValueError as exc:  # the URL cannot be a model's: said in the reader's language
+            raise ChoiceError(translate(exc)) from None
         self.api_key.clear()
         self._say_key()
         from inspector.mcp import Secrets

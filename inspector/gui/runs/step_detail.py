@@ -43,7 +43,7 @@ from .span_facts import service_of
 from .span_view import SpanView
 from .step_replays import ReplaysView
 from .step_wire import has_process_output, stderr_text, wire_summary
-from .stored_text import cancelled_result_text
+from .stored_text import begins_with_wording, cancelled_result_text
 
 #: A payload larger than this is not parsed for its parts (the raw tab still shows its start).
 MAX_PARSED_CHARS = 2_000_000
@@ -267,8 +267,11 @@ class StepDetail(QWidget):
         stored = without_disagreement(step.result_text, payload) if payload else step.result_text
         # An answer the client never received (it had given up) is said to be the server's.
         stored = server_answer_marked(stored, payload) if payload else stored
-        result = stored_text_said(stored, payload or row.detail_fields)
-        shown = cancelled_result_text(result, row.cancelled_in_flight) if row.outcome == "cancelled" else result
+        fields = payload or row.detail_fields
+        result = stored_text_said(stored, fields)
+        # A cancel told by a sentence of ours kept as data (the agent's, through the proxy) says it all.
+        shown = cancelled_result_text(result, row.cancelled_in_flight) \
+            if row.outcome == "cancelled" and not begins_with_wording(stored, fields) else result
         self._result_text = clip_text(shown) if shown else ""
         if step.result_length > len(step.result_text) and result:
             self._result_text += "\n" + _("… (cut: the text has {count} characters)").format(

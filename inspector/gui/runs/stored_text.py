@@ -9,7 +9,9 @@ any other text (a server's, a tool's, a trace's) is shown as it is.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 from inspector.i18n import _
 from inspector.mcp.errors import CANCELLED_BEFORE_SEND, CANCELLED_IN_FLIGHT
@@ -48,6 +50,14 @@ def translate_stored(text: str) -> str:
 
 
 
+def begins_with_wording(stored: str, payload: Mapping[str, Any]) -> bool:
+    """Whether ``stored`` begins with the sentence of ours the step keeps as data (``wording``): the
+    sentence itself says what happened (who cancelled, say), in the reader's language."""
+    wording = payload.get("wording")
+    english = wording.get("text") if isinstance(wording, Mapping) else None
+    return isinstance(english, str) and bool(english) and stored.startswith(english)
+
+
 def cancelled_result_text(text: str, in_flight: bool | None) -> str:
     """What a cancelled step's result says in the current language: a known sentence translated;
     another text (a trace's own words) under a sentence made from the stored outcome."""
@@ -64,4 +74,5 @@ def cancelled_result_text(text: str, in_flight: bool | None) -> str:
     return _("{sentence}\nStored text: {text}").format(sentence=sentence, text=text)
 
 
-__all__ = ["CANCELLED_BY_THE_USER", "KNOWN_TEMPLATES", "cancelled_result_text", "translate_stored"]
+__all__ = ["CANCELLED_BY_THE_USER", "KNOWN_TEMPLATES", "begins_with_wording", "cancelled_result_text",
+           "translate_stored"]

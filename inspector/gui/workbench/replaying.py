@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QTabWidget
 
 from inspector.i18n import _
+from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError, ServerEndpoint
 from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs.replaying import ReplayPlan
@@ -37,7 +38,7 @@ def replay_step(room: Workbench, plan: ReplayPlan) -> OperationTask | None:
         try:
             endpoint = ServerEndpoint(plan.server)
         except InvalidServerError as exc:
-            room.admin.say(str(exc))
+            room.admin.say(translate(exc))  # in the reader's language
             return None
         return room.engine.call_tool(endpoint, plan.tool, plan.arguments, plan.budget_s, replay_of=plan.link)
     if not servers:

@@ -57,3 +57,31 @@ def test_in_english_the_reason_is_the_kept_one() -> None:
     assert reason_said(reason) == reason == REFUSED_EN
     assert reason_said("the collector did not answer in time") == "the collector did not answer in time"
 
+
+
+def test_a_run_removed_while_queued_is_given_up_in_english_and_said_in_german(german, tmp_path) -> None:
+    """The reason a pusher keeps for a queued run that was deleted behind its back (another program
+    without SQLite's foreign keys, as the sqlite3 shell, removed it) is English; a reader gets German."""
+    import sqlite3
+
+    from inspector.capture.pusher import Pusher
+    from inspector.store import RunStore
+    from inspector.store.outbox import Outbox
+
+    db = tmp_path / "runs.db"
+    endpoint = f"http://127.0.0.1:{closed_port()}"
+    with RunStore.open(db) as store:
+        run_id = store.start_run("tools/call echo", "live", "http://127.0.0.1:9/mcp")
+        store.finish_run(run_id, "ok")
+        assert Outbox(store.db.conn).enqueue([run_id], endpoint) == 1
+    other = sqlite3.connect(db)  # foreign keys off: the outbox row stays
+    with other:
+        other.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+    other.close()
+    with RunStore.open(db) as store:
+        with Pusher(store, endpoint) as pusher:
+            done = pusher.push_due()
+        (entry,) = Outbox(store.db.conn).entries()
+    assert done.failed == 1 and entry.state == "failed"
+    assert entry.reason == "the run was removed before it was sent"
+    assert reason_said(entry.reason) == "der Lauf wurde gelöscht, bevor er gesendet wurde"

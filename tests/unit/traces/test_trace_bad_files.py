@@ -99,7 +99,9 @@ def refused(store: RunStore, path: Path) -> TraceImportError:
         import_trace(store, path)
     assert fingerprint(db) == before
     assert isinstance(caught.value, TraceError)
-    assert str(caught.value).startswith(f"Cannot import {path.name}: {caught.value.location}: ")
+    # A problem of the file as a whole (it cannot be read) is said of the file: "…: it cannot be read".
+    where = "it " if caught.value.location == "the file" else f"{caught.value.location}: "
+    assert str(caught.value).startswith(f"Cannot import {path.name}: {where}")
     return caught.value
 
 
