@@ -320,3 +320,21 @@ def test_a_run_cancelled_while_its_demo_server_starts_says_nothing_was_stored(qt
     finally:
         switch_language("en")
     assert room.status.text() == "⊘ cancelled before the run was stored"
+
+
+@pytest.mark.parametrize(("language", "ended"), [("en", "failed: not sent"), ("de", "fehlgeschlagen: nicht gesendet")])
+def test_a_call_the_budget_never_let_go_is_said_not_sent_not_refused(qtbot, make_window, language, ended) -> None:
+    # slow-handshake: the handshake spends the whole budget, so the call is never sent. Its state said
+    # "failed: refused" ("verweigert"), which an audience reads as the server refusing a call it never saw.
+    window = make_window()
+    window.resize(1366, 768)
+    switch_language(language)
+    try:
+        room, run = played(qtbot, window, "slow-handshake")
+        [tool] = [index for index, row in enumerate(run.rows) if row.kind == "tool"]
+        state = room.model.data(room.model.index(tool, STATE))
+        assert state.startswith(ended + " · "), state
+        room.view.selectRow(tool)
+        assert room.bar.current_geometry().end_text == "✗ " + ended
+    finally:
+        switch_language("en")
