@@ -338,3 +338,25 @@ def test_a_call_the_budget_never_let_go_is_said_not_sent_not_refused(qtbot, make
         assert room.bar.current_geometry().end_text == "✗ " + ended
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_narrow_bar_caption_keeps_the_tool_s_name(qtbot, make_window, language) -> None:
+    # At 1024 px the caption over the bar was "Runde 1: … — 3,2 s von 3 s verbraucht": the round
+    # kept, the tool that tells the calls apart cut away. It names the tool alone when both do not fit.
+    window = make_window()
+    window.resize(1024, 768)
+    switch_language(language)
+    try:
+        room, run = played(qtbot, window, "slow-handshake")
+        [tool] = [index for index, row in enumerate(run.rows) if row.kind == "tool"]
+        room.view.selectRow(tool)
+        room.bar.grab()  # paints: header_shown is what the paint showed
+        caption, end = room.bar.header_shown
+        assert caption.endswith("echo — " + room.bar.current_geometry().spent_text), caption
+        assert "…" not in caption and "…" not in end, (caption, end)
+        window.resize(1600, 768)  # room enough: the round is named too
+        room.bar.grab()
+        assert room.bar.header_shown[0].startswith({"en": "Round 1: echo — ", "de": "Runde 1: echo — "}[language])
+    finally:
+        switch_language("en")

@@ -252,7 +252,7 @@ class PlayRoom(QWidget):
         if self.bar.state is row.bar and not self.bar.isHidden():
             self.bar.refresh()  # the same operation: it animates itself; a leg came or went
             return
-        self.bar.set_title(_bar_title(row))
+        self.bar.set_title(*_bar_titles(row))
         self.bar.show_live(row.bar, row.started_at)
         self.bar.show()
 
@@ -314,7 +314,7 @@ class PlayRoom(QWidget):
         if self.bar.state is not None and self.run is not None:
             row = next((row for row in self.run.rows if row.bar is self.bar.state), None)
             if row is not None:
-                self.bar.set_title(_bar_title(row))  # the same operation: only its words change
+                self.bar.set_title(*_bar_titles(row))  # the same operation: only its words change
 
     def shut_down(self) -> None:
         """Cancel what plays and stop the worker (bounded)."""
@@ -322,8 +322,8 @@ class PlayRoom(QWidget):
         self.worker.shutdown()
 
 
-def _bar_title(row: PlayRow) -> str:
+def _bar_titles(row: PlayRow) -> tuple[str, str]:
     """The caption over an operation's bar: its round and the tool it called (what the call came
-    to is said in its row and at the bar's end)."""
+    to is said in its row and at the bar's end); the tool alone where that does not fit."""
     what = visible(row.text) if row.kind == "tool" else what_text(row)
-    return _("Round {round}: {what}").format(round=row.round, what=what)
+    return _("Round {round}: {what}").format(round=row.round, what=what), what
