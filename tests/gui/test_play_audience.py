@@ -360,3 +360,25 @@ def test_a_narrow_bar_caption_keeps_the_tool_s_name(qtbot, make_window, language
         assert room.bar.header_shown[0].startswith({"en": "Round 1: echo — ", "de": "Runde 1: echo — "}[language])
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "walked"), [("en", "tools/list: 130 tools in 13 pages"),
+                                                  ("de", "tools/list: 130 Tools auf 13 Seiten")])
+def test_the_catalogue_step_says_what_the_walk_found(qtbot, make_window, language, walked) -> None:
+    # long-catalogue: the model walks a catalogue of 130 tools, 10 to a page. Its row said only
+    # "tools/list (the catalogue)"; the Runs tab said what the walk found, the Play tab now too.
+    window = make_window()
+    window.resize(1366, 768)
+    switch_language(language)
+    try:
+        room, run = played(qtbot, window, "long-catalogue")
+        assert run.status == "ok", run.error
+        [walk] = [index for index, row in enumerate(run.rows) if row.kind == "list"]
+        said = room.model.data(room.model.index(walk, WHAT))
+        assert said.startswith(walked + ": echo, add, "), said
+        # The bar's caption names the call, not what it found.
+        room.view.selectRow(walk)
+        assert room.bar._title == {"en": "Round 0: tools/list (the catalogue)",
+                                   "de": "Runde 0: tools/list (der Katalog)"}[language]
+    finally:
+        switch_language("en")

@@ -43,7 +43,7 @@ from .model_settings import ModelSettings
 from .run_state import PlayRow, PlayRun
 from .step_columns import StepColumns
 from .step_delegate import StepBarDelegate
-from .steps_model import BAR_COLUMN, PlayStepsModel, what_text
+from .steps_model import BAR_COLUMN, PlayStepsModel, call_text
 from .worker import Mailbox, PlayWorker
 
 
@@ -325,5 +325,5 @@ class PlayRoom(QWidget):
 def _bar_titles(row: PlayRow) -> tuple[str, str]:
     """The caption over an operation's bar: its round and the tool it called (what the call came
     to is said in its row and at the bar's end); the tool alone where that does not fit."""
-    what = visible(row.text) if row.kind == "tool" else what_text(row)
+    what = call_text(row)
     return _("Round {round}: {what}").format(round=row.round, what=what), what
