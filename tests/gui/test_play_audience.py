@@ -382,3 +382,23 @@ def test_the_catalogue_step_says_what_the_walk_found(qtbot, make_window, languag
                                    "de": "Runde 0: tools/list (der Katalog)"}[language]
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "title"), [("en", "scenario happy-path"), ("de", "Szenario happy-path")])
+def test_a_played_run_is_named_in_the_reader_s_language(qtbot, make_window, language, title) -> None:
+    # "Show in Runs" after a German demo showed "scenario happy-path" in the list, its heading and
+    # the status line: the one English word on the screen. The title is stored as played.
+    from tests.gui.test_play_tab import stored
+
+    window = make_window()
+    window.resize(1366, 768)
+    switch_language(language)
+    try:
+        room, run = played(qtbot, window, "happy-path")
+        assert stored(run.run_id)[0].title == title
+        room.runs_button.click()
+        tab = window.runs_tab
+        assert window.tabs.currentWidget() is tab
+        assert f" #{run.run_id}: {title} (ok)" in window.status.text(), window.status.text()
+    finally:
+        switch_language("en")
