@@ -327,7 +327,7 @@ def test_a_call_the_budget_never_let_go_is_said_not_sent_not_refused(qtbot, make
     # slow-handshake: the handshake spends the whole budget, so the call is never sent. Its state said
     # "failed: refused" ("verweigert"), which an audience reads as the server refusing a call it never saw.
     window = make_window()
-    window.resize(1366, 768)
+    window.resize(1024, 768)
     switch_language(language)
     try:
         room, run = played(qtbot, window, "slow-handshake")
@@ -336,6 +336,11 @@ def test_a_call_the_budget_never_let_go_is_said_not_sent_not_refused(qtbot, make
         assert state.startswith(ended + " · "), state
         room.view.selectRow(tool)
         assert room.bar.current_geometry().end_text == "✗ " + ended
+        # On a projector's 1024 pixels the State column holds the words whole ("fehlgeschlagen:
+        # nicht gesendet · 3,…" was cut, its third of the table too narrow).
+        cell = room.model.index(tool, STATE)
+        assert room.view.columnWidth(STATE) >= room.view.sizeHintForIndex(cell).width(), state
+        assert room.view.columnWidth(WHAT) > room.view.columnWidth(STATE) / 2
     finally:
         switch_language("en")
 
