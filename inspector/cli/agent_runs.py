@@ -22,6 +22,7 @@ from inspector.agent import (
 from inspector.i18n import N_, _
 from inspector.i18n.formatting import joined
 from inspector.i18n.messages import Message, translate
+from inspector.i18n.scenarios import run_title
 from inspector.mcp import McpClient, ServerEndpoint
 from inspector.mcp.server import InvalidServerError
 from inspector.runs import step_outcome
@@ -97,7 +98,7 @@ def _scenario(args: argparse.Namespace) -> int:
             # A demo server started for this run alone is not recorded among the servers.
             sink = StoreSink(store, "scenario", health=demo is None)
             agent = AgentRun(ScriptedModel(scenario, Voice(_, joined)), server, scenario.prompt,
-                             title=f"scenario {scenario.name}", sink=sink, max_rounds=scenario.max_rounds,
+                             title=run_title(scenario.name), sink=sink, max_rounds=scenario.max_rounds,
                              client=_client(store, demo is None),
                              budget_s=budget if budget is not None else scenario.budget_s,
                              cancel_after_s=cancel_after if cancel_after is not None else scenario.cancel_after_s)

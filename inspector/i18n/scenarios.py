@@ -84,9 +84,15 @@ def titled(name: str) -> str:
     return name if title is None else _("{title} ({name})").format(title=_(title), name=name)
 
 
+def run_title(name: str) -> str:
+    """A played scenario's stored run title, in the reader's language as its other words are
+    ("Szenario happy-path"): the Runs tab, the status line and a question's dialog name it so."""
+    return _("scenario {name}").format(name=name)
+
+
 def described(description: str) -> str:
     """``description`` in the reader's language when it is a shipped scenario's, else as written."""
     return _(description) if description in SHIPPED_DESCRIPTIONS else description
 
 
-__all__ = ["SHIPPED_DESCRIPTIONS", "SHIPPED_TITLES", "SHIPPED_WORDS", "described", "titled"]
+__all__ = ["SHIPPED_DESCRIPTIONS", "SHIPPED_TITLES", "SHIPPED_WORDS", "described", "run_title", "titled"]

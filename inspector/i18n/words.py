@@ -45,10 +45,13 @@ def no_outcome_word() -> str:
 
 
 def failure_word(kind: str) -> str:
-    """The kind of a failure in a few words: "tool error", "timed out", "refused", "unreachable"…"""
+    """The kind of a failure in a few words: "tool error", "timed out", "not sent", "unreachable"…
+
+    A call the budget never let go (``exhausted_budget``, the bar's ending ``refused``) is "not sent":
+    "refused" read as the server having refused it, in front of a run whose server never saw the call."""
     return {
         "tool_error": _("tool error"), "internal_error": _("internal error"),
-        "exhausted_budget": _("refused"), "refused": _("refused"), "timed_out": _("timed out"),
+        "exhausted_budget": _("not sent"), "refused": _("not sent"), "timed_out": _("timed out"),
         "unreachable": _("unreachable"), "http_status": _("HTTP error"), "malformed": _("bad answer"),
         "rpc_error": _("JSON-RPC error"), "content_type": _("wrong content type"), "too_large": _("answer too large"),
         "protocol_version": _("protocol version"), "session_expired": _("session expired"),

@@ -41,7 +41,7 @@ def test_a_slow_handshake_uses_the_budget_and_the_call_is_refused(qtbot, make_wi
         geometry = bar.current_geometry()
         refused = geometry.segments[-1]
         assert refused.kind == "not_sent" and refused.x > geometry.deadline_x
-        assert geometry.end_text == "✗ failed: refused"
+        assert geometry.end_text == "✗ failed: not sent"
         assert demo.state.calls["echo"] == calls_before  # the server was never asked
         window.shut_down()
 

@@ -320,3 +320,90 @@ def test_a_run_cancelled_while_its_demo_server_starts_says_nothing_was_stored(qt
     finally:
         switch_language("en")
     assert room.status.text() == "⊘ cancelled before the run was stored"
+
+
+@pytest.mark.parametrize(("language", "ended"), [("en", "failed: not sent"), ("de", "fehlgeschlagen: nicht gesendet")])
+def test_a_call_the_budget_never_let_go_is_said_not_sent_not_refused(qtbot, make_window, language, ended) -> None:
+    # slow-handshake: the handshake spends the whole budget, so the call is never sent. Its state said
+    # "failed: refused" ("verweigert"), which an audience reads as the server refusing a call it never saw.
+    window = make_window()
+    window.resize(1024, 768)
+    switch_language(language)
+    try:
+        room, run = played(qtbot, window, "slow-handshake")
+        [tool] = [index for index, row in enumerate(run.rows) if row.kind == "tool"]
+        state = room.model.data(room.model.index(tool, STATE))
+        assert state.startswith(ended + " · "), state
+        room.view.selectRow(tool)
+        assert room.bar.current_geometry().end_text == "✗ " + ended
+        # On a projector's 1024 pixels the State column holds the words whole ("fehlgeschlagen:
+        # nicht gesendet · 3,…" was cut, its third of the table too narrow).
+        cell = room.model.index(tool, STATE)
+        assert room.view.columnWidth(STATE) >= room.view.sizeHintForIndex(cell).width(), state
+        assert room.view.columnWidth(WHAT) > room.view.columnWidth(STATE) / 2
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_narrow_bar_caption_keeps_the_tool_s_name(qtbot, make_window, language) -> None:
+    # At 1024 px the caption over the bar was "Runde 1: … — 3,2 s von 3 s verbraucht": the round
+    # kept, the tool that tells the calls apart cut away. It names the tool alone when both do not fit.
+    window = make_window()
+    window.resize(1024, 768)
+    switch_language(language)
+    try:
+        room, run = played(qtbot, window, "slow-handshake")
+        [tool] = [index for index, row in enumerate(run.rows) if row.kind == "tool"]
+        room.view.selectRow(tool)
+        room.bar.grab()  # paints: header_shown is what the paint showed
+        caption, end = room.bar.header_shown
+        assert caption.endswith("echo — " + room.bar.current_geometry().spent_text), caption
+        assert "…" not in caption and "…" not in end, (caption, end)
+        window.resize(1600, 768)  # room enough: the round is named too
+        room.bar.grab()
+        assert room.bar.header_shown[0].startswith({"en": "Round 1: echo — ", "de": "Runde 1: echo — "}[language])
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "walked"), [("en", "tools/list: 130 tools in 13 pages"),
+                                                  ("de", "tools/list: 130 Tools auf 13 Seiten")])
+def test_the_catalogue_step_says_what_the_walk_found(qtbot, make_window, language, walked) -> None:
+    # long-catalogue: the model walks a catalogue of 130 tools, 10 to a page. Its row said only
+    # "tools/list (the catalogue)"; the Runs tab said what the walk found, the Play tab now too.
+    window = make_window()
+    window.resize(1366, 768)
+    switch_language(language)
+    try:
+        room, run = played(qtbot, window, "long-catalogue")
+        assert run.status == "ok", run.error
+        [walk] = [index for index, row in enumerate(run.rows) if row.kind == "list"]
+        said = room.model.data(room.model.index(walk, WHAT))
+        assert said.startswith(walked + ": echo, add, "), said
+        # The bar's caption names the call, not what it found.
+        room.view.selectRow(walk)
+        assert room.bar._title == {"en": "Round 0: tools/list (the catalogue)",
+                                   "de": "Runde 0: tools/list (der Katalog)"}[language]
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "title"), [("en", "scenario happy-path"), ("de", "Szenario happy-path")])
+def test_a_played_run_is_named_in_the_reader_s_language(qtbot, make_window, language, title) -> None:
+    # "Show in Runs" after a German demo showed "scenario happy-path" in the list, its heading and
+    # the status line: the one English word on the screen. The title is stored as played.
+    from tests.gui.test_play_tab import stored
+
+    window = make_window()
+    window.resize(1366, 768)
+    switch_language(language)
+    try:
+        room, run = played(qtbot, window, "happy-path")
+        assert stored(run.run_id)[0].title == title
+        room.runs_button.click()
+        tab = window.runs_tab
+        assert window.tabs.currentWidget() is tab
+        assert f" #{run.run_id}: {title} (ok)" in window.status.text(), window.status.text()
+    finally:
+        switch_language("en")

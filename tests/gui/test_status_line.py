@@ -73,7 +73,7 @@ def test_the_first_run_playing_is_not_said_to_be_unstored(qtbot, make_window) ->
         assert said.startswith("0 Vorgänge laufen, 1 Lauf wird vorgeführt · Datenbank "), said
         assert "kein Lauf gespeichert" not in said
         qtbot.waitUntil(lambda: not run.running, timeout=30000)
-        assert f"letzter Lauf #{run.run_id}: scenario user-cancels (abgebrochen)" in window.status.text()
+        assert f"letzter Lauf #{run.run_id}: Szenario user-cancels (abgebrochen)" in window.status.text()
     finally:
         switch_language("en")
 

@@ -307,3 +307,16 @@ def test_a_shipped_scenario_is_played_in_the_reader_s_language(tmp_path):
     for german in ("Sag Hallo, addiere 2 und 40", "Hallo aus der Demo!"):  # the prompt, an argument
         assert german in stored, german
     assert "Say hello" not in stored and "Hello from the demo!" not in stored
+
+
+def test_a_scenario_played_in_german_is_stored_with_a_german_title(tmp_path):
+    from tests.integration.test_cli_language import cli
+
+    env = {"RUN_INSPECTOR_DB": str(tmp_path / "runs.db"), "LANG": "en_US.UTF-8"}
+    german = cli("--lang", "de", "scenario", "happy-path", env=env)
+    assert german.returncode == 0, german.stderr
+    english = cli("scenario", "happy-path", env=env)
+    assert english.returncode == 0, english.stderr
+    # As the run's other words are: the Runs tab and `runs list` show what it was played as.
+    with RunStore.open(tmp_path / "runs.db") as store:
+        assert [store.get_run(run_id).title for run_id in (1, 2)] == ["Szenario happy-path", "scenario happy-path"]

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _
 from inspector.i18n.formatting import joined
 from inspector.i18n.messages import translate
-from inspector.i18n.scenarios import described, titled
+from inspector.i18n.scenarios import described, run_title, titled
 
 from ..language import translated
 from ..widgets.accessibility import label_combo
@@ -216,7 +216,7 @@ class PlayChoices(QWidget):
         from inspector.agent import ScriptedModel, Voice
 
         scenario = chosen.played(_)  # a shipped one in the language of the window
-        return PlayJob(title=f"scenario {scenario.name}", source="scenario",
+        return PlayJob(title=run_title(scenario.name), source="scenario",
                        make_model=lambda: ScriptedModel(scenario, Voice(_, joined)), prompt=scenario.prompt,
                        server=server,
                        demo_modes=dict(scenario.demo_server), era=scenario.era, budget_s=scenario.budget_s,

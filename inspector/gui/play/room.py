@@ -43,7 +43,7 @@ from .model_settings import ModelSettings
 from .run_state import PlayRow, PlayRun
 from .step_columns import StepColumns
 from .step_delegate import StepBarDelegate
-from .steps_model import BAR_COLUMN, PlayStepsModel, what_text
+from .steps_model import BAR_COLUMN, PlayStepsModel, call_text
 from .worker import Mailbox, PlayWorker
 
 
@@ -252,7 +252,7 @@ class PlayRoom(QWidget):
         if self.bar.state is row.bar and not self.bar.isHidden():
             self.bar.refresh()  # the same operation: it animates itself; a leg came or went
             return
-        self.bar.set_title(_bar_title(row))
+        self.bar.set_title(*_bar_titles(row))
         self.bar.show_live(row.bar, row.started_at)
         self.bar.show()
 
@@ -280,7 +280,7 @@ class PlayRoom(QWidget):
         run = self.run
         if run is None:
             return _("Choose what to play and press Play.")
-        # Before it is stored, words (its stored title, "scenario happy-path", is English data).
+        # Before it is stored, words (the stored title, "scenario happy-path", comes with the number).
         number = _("Run #{run_id}").format(run_id=run.run_id) if run.run_id is not None else _("The run")
         if run.running:
             if run.cancel_requested_at is not None:
@@ -314,7 +314,7 @@ class PlayRoom(QWidget):
         if self.bar.state is not None and self.run is not None:
             row = next((row for row in self.run.rows if row.bar is self.bar.state), None)
             if row is not None:
-                self.bar.set_title(_bar_title(row))  # the same operation: only its words change
+                self.bar.set_title(*_bar_titles(row))  # the same operation: only its words change
 
     def shut_down(self) -> None:
         """Cancel what plays and stop the worker (bounded)."""
@@ -322,8 +322,8 @@ class PlayRoom(QWidget):
         self.worker.shutdown()
 
 
-def _bar_title(row: PlayRow) -> str:
+def _bar_titles(row: PlayRow) -> tuple[str, str]:
     """The caption over an operation's bar: its round and the tool it called (what the call came
-    to is said in its row and at the bar's end)."""
-    what = visible(row.text) if row.kind == "tool" else what_text(row)
-    return _("Round {round}: {what}").format(round=row.round, what=what)
+    to is said in its row and at the bar's end); the tool alone where that does not fit."""
+    what = call_text(row)
+    return _("Round {round}: {what}").format(round=row.round, what=what), what

@@ -55,13 +55,18 @@ def what_text(row: PlayRow) -> str:
         if row.calls:
             return _("{said} → {tools}").format(said=said, tools=visible(", ".join(row.calls)))
         return said
-    if row.kind == "list":
-        return _("tools/list (the catalogue)")
     if row.step is not None:
+        # The catalogue's too, once stored: "tools/list: 130 tools in 13 pages", as the Runs tab says
+        # it (it said "tools/list (the catalogue)" however long the walk).
         details = localized_step_details(row.step.to_payload(legs=False))
         if details:
             return visible(details)
-    return visible(row.text)
+    return call_text(row)
+
+
+def call_text(row: PlayRow) -> str:
+    """What an operation calls: the tool's name, or the catalogue (the caption over its bar)."""
+    return _("tools/list (the catalogue)") if row.kind == "list" else visible(row.text)
 
 
 def result_tooltip(row: PlayRow) -> str | None:

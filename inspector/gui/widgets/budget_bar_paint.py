@@ -156,8 +156,10 @@ class BarPainter:
             self._legs, self._deadline = {}, None
         return self._track
 
-    def paint(self, widget: QWidget, state: BarState | None, geometry: BarGeometry | None, title: str) -> list[str]:
-        """Paint the whole widget; returns the legs' labels shown."""
+    def paint(self, widget: QWidget, state: BarState | None, geometry: BarGeometry | None,
+              titles: tuple[str, ...] = ()) -> list[str]:
+        """Paint the whole widget; returns the legs' labels shown. ``titles``: the header's title, then
+        shorter ones for when it does not fit."""
         style, track = self.style(widget), self.track(widget)
         painter = QPainter(widget)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
@@ -184,7 +186,7 @@ class BarPainter:
         self._legs = legs
         self._paint_ticks(painter, track.rect, geometry)
         self._paint_deadline(painter, style, track.rect, state, geometry)  # its label over the marks
-        self._paint_header(painter, style, track.header, state, geometry, title)
+        self._paint_header(painter, style, track.header, state, geometry, titles)
         painter.end()
         return labels
 
@@ -311,12 +313,14 @@ class BarPainter:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
 
     def _paint_header(self, painter: QPainter, style: _Style, area: QRectF, state: BarState, geometry: BarGeometry,
-                      title: str) -> None:
+                      titles: tuple[str, ...]) -> None:
         """The header line: [title — ]spent of the budget at the left; the countdown or ending, bold, at the right."""
         flags = Qt.AlignmentFlag.AlignVCenter
         colour = {"ok": OK_DARK, "cancelled": CANCELLED, None: TEXT, UNRECORDED: TEXT}.get(state.ending, FAILED_DARK)
         metrics, plain = style.bold_metrics, style.metrics
         text = geometry.spent_text
+        titles = tuple(title for title in titles if title)
+        title = titles[-1] if titles else ""
         # The ending ("✗ fehlgeschlagen: Zeit überschritten") is what happened: it takes what the
         # numbers leave, and at least half the line; the title gives way first.
         numbers = plain.horizontalAdvance(_("{title} — {spent}").format(title="…", spent=text) if title else text)
@@ -330,8 +334,11 @@ class BarPainter:
         room = area.width() - metrics.horizontalAdvance(end) - 12
         if title:
             # The title gives way first: the numbers are what the header is for.
+            # The first title that fits whole, else the shortest elided.
             rest = _("{title} — {spent}").format(title="", spent=text)
-            shown = plain.elidedText(title, Qt.TextElideMode.ElideRight, max(0.0, room - plain.horizontalAdvance(rest)))
+            left = max(0.0, room - plain.horizontalAdvance(rest))
+            title = next((each for each in titles if plain.horizontalAdvance(each) <= left), title)
+            shown = plain.elidedText(title, Qt.TextElideMode.ElideRight, left)
             text = _("{title} — {spent}").format(title=shown, spent=text)
         text = plain.elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, room))
         painter.drawText(area, flags | Qt.AlignmentFlag.AlignLeft, text)

@@ -99,7 +99,7 @@ def test_a_leg_never_sent_is_an_outline_after_the_deadline_line() -> None:
     assert refused.kind == "not_sent"
     assert refused.x > geometry.deadline_x
     assert "not sent" in refused.label
-    assert geometry.end_text == "✗ failed: refused"
+    assert geometry.end_text == "✗ failed: not sent"
 
 
 def test_cancelled_ok_and_failed_endings_are_named_differently() -> None:
