@@ -94,6 +94,7 @@ def serve_demo(args: argparse.Namespace) -> int:
     try:
         url = server.start()
     except DemoServerError as exc:
+        logger.removeHandler(handler)  # the command ends here: its stderr is not the next one's
         raise UsageError(demo_start_failure(exc, "--port")) from None
     as_json = bool(getattr(args, "json", False))
     if as_json:

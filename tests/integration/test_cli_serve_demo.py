@@ -102,3 +102,22 @@ def test_a_taken_port_is_said_in_the_readers_language(capsys):
     assert german.strip() == (f"run-inspector: Der Demo-Server kann nicht auf 127.0.0.1:{port} lauschen (die "
                               "Adresse wird bereits verwendet); wählen Sie mit --port einen anderen Port oder 0 "
                               "für einen beliebigen freien.")
+
+
+def test_a_demo_server_that_could_not_start_leaves_no_log_handler_behind(capsys):
+    """The command hung its log handler on the demo's logger and kept it when the server could not
+    listen: a demo server started later in the same process wrote its lines to that command's
+    stderr, closed by then ("--- Logging error --- I/O operation on closed file")."""
+    import logging
+    import socket
+
+    from inspector.cli import main
+
+    demo_log = logging.getLogger("inspector.demo")
+    before = list(demo_log.handlers)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        assert main(["serve-demo", "--port", str(taken.getsockname()[1])]) == 2
+    capsys.readouterr()
+    assert demo_log.handlers == before
