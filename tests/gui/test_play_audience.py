@@ -407,3 +407,20 @@ def test_a_played_run_is_named_in_the_reader_s_language(qtbot, make_window, lang
         assert f" #{run.run_id}: {title} (ok)" in window.status.text(), window.status.text()
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "status"), [
+    ("en", "Run #1: ✗ failed: the tool call failed; the model still gave its answer"),
+    ("de", "Lauf #1: ✗ fehlgeschlagen: Der Tool-Aufruf schlug fehl; das Modell gab trotzdem seine Antwort"),
+])
+def test_a_run_whose_one_call_failed_does_not_say_one_of_one(qtbot, make_window, language, status) -> None:
+    """slow-handshake's one call is never sent: the status line said "1 of 1 tool calls failed"."""
+    window = make_window()
+    window.resize(1280, 800)
+    switch_language(language)
+    try:
+        room, run = played(qtbot, window, "slow-handshake")
+        assert run.status == "failed"
+        assert room.status.text() == status
+    finally:
+        switch_language("en")

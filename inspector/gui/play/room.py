@@ -301,6 +301,10 @@ class PlayRoom(QWidget):
             # A run is failed when a call of it failed, even one the model got over (seed ADR-191).
             calls = [row for row in run.rows if row.kind == "tool"]
             failed = sum(row.state == "failed" for row in calls)
+            if failed == len(calls):  # "1 of 1 tool calls failed" read oddly
+                return ngettext("{said}: the tool call failed; the model still gave its answer",
+                                "{said}: all {calls} tool calls failed; the model still gave its answer",
+                                failed).format(said=said, calls=failed)
             # The form follows the failed calls (a German verb agrees with them).
             return ngettext("{said}: {failed} of {calls} tool calls failed; the model still gave its answer",
                             "{said}: {failed} of {calls} tool calls failed; the model still gave its answer",
