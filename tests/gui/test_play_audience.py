@@ -3,6 +3,8 @@ in English and in German (a server that is not running, the result of a call).""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 from PySide6.QtCore import QRect, Qt
 
@@ -22,6 +24,18 @@ def played(qtbot, window, name: str, server: str | None = None):
     assert run is not None
     qtbot.waitUntil(lambda: not run.running, timeout=30000)
     return room, run
+
+
+@contextmanager
+def played_in(qtbot, make_window, name: str, language: str, size: tuple[int, int]):
+    """``name`` played in a fresh window of ``size`` in ``language``: (window, room, run); English again after."""
+    window = make_window()
+    window.resize(*size)
+    switch_language(language)
+    try:
+        yield (window, *played(qtbot, window, name))
+    finally:
+        switch_language("en")
 
 
 @pytest.mark.parametrize(("language", "unreachable"), [
@@ -326,11 +340,7 @@ def test_a_run_cancelled_while_its_demo_server_starts_says_nothing_was_stored(qt
 def test_a_call_the_budget_never_let_go_is_said_not_sent_not_refused(qtbot, make_window, language, ended) -> None:
     # slow-handshake: the handshake spends the whole budget, so the call is never sent. Its state said
     # "failed: refused" ("verweigert"), which an audience reads as the server refusing a call it never saw.
-    window = make_window()
-    window.resize(1024, 768)
-    switch_language(language)
-    try:
-        room, run = played(qtbot, window, "slow-handshake")
+    with played_in(qtbot, make_window, "slow-handshake", language, (1024, 768)) as (window, room, run):
         [tool] = [index for index, row in enumerate(run.rows) if row.kind == "tool"]
         state = room.model.data(room.model.index(tool, STATE))
         assert state.startswith(ended + " · "), state
@@ -341,19 +351,13 @@ def test_a_call_the_budget_never_let_go_is_said_not_sent_not_refused(qtbot, make
         cell = room.model.index(tool, STATE)
         assert room.view.columnWidth(STATE) >= room.view.sizeHintForIndex(cell).width(), state
         assert room.view.columnWidth(WHAT) > room.view.columnWidth(STATE) / 2
-    finally:
-        switch_language("en")
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_a_narrow_bar_caption_keeps_the_tool_s_name(qtbot, make_window, language) -> None:
     # At 1024 px the caption over the bar was "Runde 1: … — 3,2 s von 3 s verbraucht": the round
     # kept, the tool that tells the calls apart cut away. It names the tool alone when both do not fit.
-    window = make_window()
-    window.resize(1024, 768)
-    switch_language(language)
-    try:
-        room, run = played(qtbot, window, "slow-handshake")
+    with played_in(qtbot, make_window, "slow-handshake", language, (1024, 768)) as (window, room, run):
         [tool] = [index for index, row in enumerate(run.rows) if row.kind == "tool"]
         room.view.selectRow(tool)
         room.bar.grab()  # paints: header_shown is what the paint showed
@@ -363,8 +367,6 @@ def test_a_narrow_bar_caption_keeps_the_tool_s_name(qtbot, make_window, language
         window.resize(1600, 768)  # room enough: the round is named too
         room.bar.grab()
         assert room.bar.header_shown[0].startswith({"en": "Round 1: echo — ", "de": "Runde 1: echo — "}[language])
-    finally:
-        switch_language("en")
 
 
 @pytest.mark.parametrize(("language", "walked"), [("en", "tools/list: 130 tools in 13 pages"),
@@ -372,11 +374,7 @@ def test_a_narrow_bar_caption_keeps_the_tool_s_name(qtbot, make_window, language
 def test_the_catalogue_step_says_what_the_walk_found(qtbot, make_window, language, walked) -> None:
     # long-catalogue: the model walks a catalogue of 130 tools, 10 to a page. Its row said only
     # "tools/list (the catalogue)"; the Runs tab said what the walk found, the Play tab now too.
-    window = make_window()
-    window.resize(1366, 768)
-    switch_language(language)
-    try:
-        room, run = played(qtbot, window, "long-catalogue")
+    with played_in(qtbot, make_window, "long-catalogue", language, (1366, 768)) as (window, room, run):
         assert run.status == "ok", run.error
         [walk] = [index for index, row in enumerate(run.rows) if row.kind == "list"]
         said = room.model.data(room.model.index(walk, WHAT))
@@ -385,8 +383,6 @@ def test_the_catalogue_step_says_what_the_walk_found(qtbot, make_window, languag
         room.view.selectRow(walk)
         assert room.bar._title == {"en": "Round 0: tools/list (the catalogue)",
                                    "de": "Runde 0: tools/list (der Katalog)"}[language]
-    finally:
-        switch_language("en")
 
 
 @pytest.mark.parametrize(("language", "title"), [("en", "scenario happy-path"), ("de", "Szenario happy-path")])
@@ -395,18 +391,12 @@ def test_a_played_run_is_named_in_the_reader_s_language(qtbot, make_window, lang
     # the status line: the one English word on the screen. The title is stored as played.
     from tests.gui.test_play_tab import stored
 
-    window = make_window()
-    window.resize(1366, 768)
-    switch_language(language)
-    try:
-        room, run = played(qtbot, window, "happy-path")
+    with played_in(qtbot, make_window, "happy-path", language, (1366, 768)) as (window, room, run):
         assert stored(run.run_id)[0].title == title
         room.runs_button.click()
         tab = window.runs_tab
         assert window.tabs.currentWidget() is tab
         assert f" #{run.run_id}: {title} (ok)" in window.status.text(), window.status.text()
-    finally:
-        switch_language("en")
 
 
 @pytest.mark.parametrize(("language", "status"), [
@@ -415,12 +405,6 @@ def test_a_played_run_is_named_in_the_reader_s_language(qtbot, make_window, lang
 ])
 def test_a_run_whose_one_call_failed_does_not_say_one_of_one(qtbot, make_window, language, status) -> None:
     """slow-handshake's one call is never sent: the status line said "1 of 1 tool calls failed"."""
-    window = make_window()
-    window.resize(1280, 800)
-    switch_language(language)
-    try:
-        room, run = played(qtbot, window, "slow-handshake")
+    with played_in(qtbot, make_window, "slow-handshake", language, (1280, 800)) as (window, room, run):
         assert run.status == "failed"
         assert room.status.text() == status
-    finally:
-        switch_language("en")

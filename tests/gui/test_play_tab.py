@@ -13,6 +13,22 @@ def play_tab(window):
     return tab
 
 
+def german_model_choices(make_window, server_url: str, model_url: str):
+    """The Play tab of a fresh window, switched to German, a model run against ``server_url`` chosen
+    with ``model_url``, the model "m" and the prompt "Hallo.": its room."""
+    from inspector.gui.language import switch_language
+
+    window = make_window((server_url, "Demo server"))
+    room = play_tab(window).room
+    choices = room.choices
+    switch_language("de")
+    assert choices.choose("model") and choices.choose_server(server_url)
+    choices.model_url.setText(model_url)
+    choices.model_name.setText("m")
+    choices.prompt.setText("Hallo.")
+    return room
+
+
 def stored(run_id):
     """The run as stored, and its steps (kind, tool, outcome), read with a connection of the test's own."""
     from inspector.store import RunStore, resolve_db_path
@@ -166,15 +182,8 @@ def test_a_model_that_cannot_be_reached_is_said_in_the_reader_s_language(qtbot, 
     from inspector.gui.language import switch_language
     from tests.support.asgi_server import free_port
 
-    window = make_window((demo_server.url, "Demo server"))
-    room = play_tab(window).room
-    choices = room.choices
-    switch_language("de")
     try:
-        assert choices.choose("model") and choices.choose_server(demo_server.url)
-        choices.model_url.setText(f"http://127.0.0.1:{free_port()}/v1")
-        choices.model_name.setText("m")
-        choices.prompt.setText("Hallo.")
+        room = german_model_choices(make_window, demo_server.url, f"http://127.0.0.1:{free_port()}/v1")
         run = room.play()
         assert run is not None
         qtbot.waitUntil(lambda: not run.running, timeout=20000)
@@ -364,15 +373,8 @@ def test_a_model_url_that_cannot_be_a_models_is_said_in_the_reader_s_language(qt
     """The Play tab said "The model URL must start with http:// ..." in English in a German window."""
     from inspector.gui.language import switch_language
 
-    window = make_window((demo_server.url, "Demo server"))
-    room = play_tab(window).room
-    choices = room.choices
-    switch_language("de")
     try:
-        assert choices.choose("model") and choices.choose_server(demo_server.url)
-        choices.model_url.setText("ftp://x")
-        choices.model_name.setText("m")
-        choices.prompt.setText("Hallo.")
+        room = german_model_choices(make_window, demo_server.url, "ftp://x")
         assert room.play() is None
         assert room.status.text() == ("Die URL des Modells muss mit http:// oder https:// beginnen und einen Host "
                                       "nennen (angegeben: 'ftp://x').")
