@@ -49,6 +49,8 @@ class StoreSink:
         #: alone (its address dies with it; it would stay listed among the servers for good).
         self.health = health
         self.run_id: int | None = None
+        #: The id of the step stored last (the window shows that step when asked to).
+        self.last_step_id: int | None = None
 
     def run_started(self, title: str, server_url: str, uid: str | None = None) -> None:
         """``uid``: the run's, chosen by the loop (its requests' traceparent names the run's trace).
@@ -58,7 +60,7 @@ class StoreSink:
 
     def step_recorded(self, step: RunStep, started_at: datetime) -> None:
         if self.run_id is not None:
-            self.store.append_step(self.run_id, step, started_at)
+            self.last_step_id = self.store.append_step(self.run_id, step, started_at)
 
     def operation_finished(self, server_url: str, health: str, latency_ms: float) -> None:
         # A cancel is not the server's fault: the registry counts it apart and records no contact.

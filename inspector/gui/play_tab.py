@@ -94,11 +94,12 @@ class PlayTab(QObject):
         self.window.tabs.setCurrentWidget(self.room)
         self.room.play()
 
-    def show_in_runs(self, run_id: int) -> None:
+    def show_in_runs(self, run_id: int, step_id: int | None) -> None:
         tab = self.window.runs_tab
         self.window.tabs.setCurrentWidget(tab)
         tab.reload()
-        tab.select_runs([run_id])
+        if tab.select_runs([run_id]) and step_id is not None:
+            tab.go_to_step(step_id)
 
     # -- Esc, the servers, the end -------------------------------------------------------------------
 

@@ -271,6 +271,15 @@ def count_timeline(store: RunStore, run_id: int, where: StepFilter = StepFilter(
     return int(store.db.conn.execute(f"SELECT COUNT(*) FROM steps WHERE {clause}", params).fetchone()[0])
 
 
+def timeline_position(store: RunStore, run_id: int, step_id: int, where: StepFilter = StepFilter()) -> int | None:
+    """The row of a step in the run's timeline as ``where`` filters it (``None``: it has no row there)."""
+    clause, params = _step_clauses(run_id, where)
+    found = store.db.conn.execute(
+        f"""SELECT position FROM (SELECT id, row_number() OVER (ORDER BY started_at, sequence) - 1 AS position
+            FROM steps WHERE {clause}) WHERE id = ?""", (*params, step_id)).fetchone()
+    return None if found is None else int(found[0])
+
+
 #: A sentence the importer kept with its template (an object of at most 4,096 characters), or null.
 _NOTE = ("CASE WHEN json_type(p, '{path}') = 'object' AND length(json_extract(p, '{path}')) <= 4096"
          " THEN json(json_extract(p, '{path}')) END")
@@ -577,4 +586,4 @@ __all__ = ["RUN_ORDERS", "TRACE_RUN_UID_PREFIX", "RunFilter", "SpanNodes", "Step
            "data_version",
            "delete_runs", "find_in_timeline", "list_runs", "payload_json", "run_ids", "run_position", "run_span",
            "recent_ok_durations", "servers_with_runs",
-           "step_in_full", "timeline_page"]
+           "step_in_full", "timeline_page", "timeline_position"]

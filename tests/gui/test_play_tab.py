@@ -96,6 +96,25 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
     assert tab.runs.row_of(run.run_id) is not None
     assert tab.current_run().id == run.run_id and tab.current_run().status == "failed"
     assert tab.timeline.rowCount() == len(run.rows)
+    # No step chosen in the Play list: the Runs tab opens at the call that failed, its detail shown.
+    failed = run.rows[3]
+    assert failed.step_id is not None
+    assert tab.detail.step is not None and tab.detail.step.row.id == failed.step_id
+    assert (tab.detail.step.row.kind, tab.detail.step.row.outcome) == ("tool", "failed")
+    assert tab.timeline_view.currentIndex().row() == 3
+    # A step chosen there (the picture's call, round 3) is the one shown.
+    window.tabs.setCurrentWidget(room)
+    room.view.setCurrentIndex(room.model.index(7, 0))
+    room.runs_button.click()
+    assert window.tabs.currentWidget() is tab
+    assert tab.detail.step is not None and tab.detail.step.row.id == run.rows[7].step_id
+    assert tab.timeline_view.currentIndex().row() == 7
+    # The model's answer (a step of its own) too.
+    window.tabs.setCurrentWidget(room)
+    room.view.setCurrentIndex(room.model.index(8, 0))
+    room.runs_button.click()
+    assert tab.detail.step is not None and tab.detail.step.row.id == run.rows[8].step_id
+    assert tab.detail.step.row.kind == "llm"
 
 
 def test_play_user_cancels_and_cancel_with_esc_mid_run(qtbot, make_window) -> None:

@@ -52,8 +52,8 @@ class PlayRoom(QWidget):
 
     #: A run started playing, or ended (the window's Cancel follows it).
     playing_changed = Signal(bool)
-    #: "Show in Runs": the run's number.
-    show_run_requested = Signal(int)
+    #: "Show in Runs": the run's number and the id of the step to show (``None``: none chosen).
+    show_run_requested = Signal(int, object)
 
     def __init__(self, db_path: Path | None, model_settings: ModelSettings,
                  servers: Callable[[], list[tuple[str, str]]], endpoint_for: Callable[[str], Any],
@@ -70,8 +70,7 @@ class PlayRoom(QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         self.cancel_button.setEnabled(False)
         self.runs_button = translated(QPushButton(), "setText", lambda: _("Show in Runs"))
-        self.runs_button.clicked.connect(lambda: self.run is not None and self.run.run_id is not None
-                                         and self.show_run_requested.emit(self.run.run_id))
+        self.runs_button.clicked.connect(self._show_in_runs)
         self.runs_button.setEnabled(False)
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
@@ -216,6 +215,17 @@ class PlayRoom(QWidget):
             self.said.setPlainText(clip_text(run.final_answer))
         self._say_state()
         self.playing_changed.emit(False)
+
+    def _show_in_runs(self) -> None:
+        """The run in the Runs tab, at the step chosen in the list (none chosen: the first that failed
+        or was cancelled, the step one would look at first)."""
+        if self.run is None or self.run.run_id is None:
+            return
+        current = self.model.row_at(self.view.currentIndex().row()) if self.view.currentIndex().isValid() else None
+        if current is None or current.step_id is None:
+            current = next((row for row in self.run.rows
+                            if row.step_id is not None and row.state in ("failed", "cancelled")), None)
+        self.show_run_requested.emit(self.run.run_id, current.step_id if current is not None else None)
 
     def _tick(self) -> None:
         """One frame: the operation in flight's countdown and bar (the full bar animates itself)."""

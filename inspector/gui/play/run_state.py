@@ -37,8 +37,9 @@ class PlayRow:
     #: Monotonic time the operation started (its bar's zero).
     started_at: float | None = None
     error_kind: str | None = None
-    #: The step as stored, once it is.
+    #: The step as stored, once it is, and its id in the run database (``None``: not stored).
     step: RunStep | None = None
+    step_id: int | None = None
     #: What the model asked for (tool names), for a model row.
     calls: list[str] = field(default_factory=list)
 
@@ -204,14 +205,14 @@ class PlayRun(QObject):
         row.error_kind = None if report.error is None else getattr(report.error.kind, "value", None)
         return -1
 
-    def _on_step(self, step: RunStep) -> int:
+    def _on_step(self, step: RunStep, step_id: int | None = None) -> int:
         if step.kind is StepKind.LLM:
             index = self._last_asking()
             row = self.rows[index] if index >= 0 else PlayRow("model", step.round)
             if index < 0:
                 index = self._append(row)
             # A model's error is our sentence, kept as data beside the English: said in the reader's language.
-            row.text, row.step = said_again(step.content or "", step.wording), step
+            row.text, row.step, row.step_id = said_again(step.content or "", step.wording), step, step_id
             row.state = "failed" if step.finish_reason == "error" else "ok"
             row.calls = [str(call.get("name")) for call in step.requested_tool_calls or () if isinstance(call, Mapping)]
             self._calls.extend(row.calls)
@@ -221,7 +222,7 @@ class PlayRun(QObject):
             row = PlayRow("tool", step.round, step.tool_name or "")
             self._append(row)
         self._operation = None
-        row.step = step
+        row.step, row.step_id = step, step_id
         if step.tool_name:
             row.text = step.tool_name
         row.round = step.round

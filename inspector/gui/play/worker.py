@@ -157,7 +157,7 @@ class _Sink:
 
     def step_recorded(self, step: RunStep, started_at: datetime) -> None:
         self._stored.step_recorded(step, started_at)
-        self._mailbox.post("step", step)
+        self._mailbox.post("step", step, getattr(self._stored, "last_step_id", None))
 
     def operation_finished(self, server_url: str, health: str, latency_ms: float) -> None:
         self._stored.operation_finished(server_url, health, latency_ms)

@@ -29,6 +29,7 @@ from inspector.store.browse import (
     run_span,
     span_nodes,
     timeline_page,
+    timeline_position,
     timeline_rows,
 )
 from inspector.store.joined import has_joined_spans, our_span_nodes
@@ -185,6 +186,12 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             # A run of one operation (a call, a tool list) has no rounds: "–", as the command line says.
             self.has_rounds = self.store.has_rounds(run.id)
         self.endResetModel()
+
+    def row_of_step(self, step_id: int) -> int | None:
+        """The row that shows a step, if one does (in a span tree, or in time order as filtered)."""
+        if self.tree is not None:
+            return super().row_of_step(step_id)
+        return timeline_position(self.store, self.run.id, step_id, self.filter) if self.run is not None else None
 
     def _span_tree(self, run_id: int, ours: str | None = None) -> SpanTree:
         """The run's span tree, read once: a filter or the plumbing toggle lays out the same tree anew.

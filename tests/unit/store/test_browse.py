@@ -20,6 +20,7 @@ from inspector.store.browse import (
     run_span,
     step_in_full,
     timeline_page,
+    timeline_position,
 )
 from tests.support.sample_runs import T0, big_run, mixed_run
 
@@ -58,6 +59,17 @@ def test_timeline_pages_and_outcome_filters_never_mix_cancelled_and_failed(store
         "cancelled"]
     assert count_timeline(store, run_id, StepFilter(kinds=("llm",))) == 3
     assert [row.sequence for row in timeline_page(store, run_id, 2, 2)] == [3, 4]
+
+
+def test_a_steps_row_in_the_timeline_follows_the_filter(store: RunStore) -> None:
+    run_id = mixed_run(store)
+    rows = timeline_page(store, run_id, 0, 100)
+    assert [timeline_position(store, run_id, row.id) for row in rows] == list(range(len(rows)))
+    cancelled = rows[4].id
+    assert timeline_position(store, run_id, cancelled, StepFilter(outcomes=("failed", "cancelled"))) == 1
+    assert timeline_position(store, run_id, cancelled, StepFilter(outcomes=("failed",))) is None  # filtered out
+    other = store.start_run("tools/call echo", "live", "http://other/mcp")
+    assert timeline_position(store, other, cancelled) is None  # another run's step
 
 
 def test_the_span_comes_from_the_run_and_its_last_steps(store: RunStore) -> None:
