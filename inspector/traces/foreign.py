@@ -20,7 +20,8 @@ from .otlp import RUN_NOTE, STATUS_ERROR, STEP_NOTE, UNFINISHED_NOTE, Span, stor
 from .outcomes import CANCELLED, FAILED, OK, UNRECORDED, Ending, ending
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope, exception_of
 
-__all__ = ["ForeignTrace", "Side", "foreign_kind", "foreign_step", "note_message", "read_side", "step_payload"]
+__all__ = ["ForeignTrace", "Side", "foreign_kind", "foreign_step", "note_message", "read_side", "step_payload",
+           "wraps_call"]
 
 
 @dataclass(frozen=True)
@@ -167,12 +168,34 @@ def _merged_outcome(client: Ending | None, server: Ending | None) -> Ending | No
     return client
 
 
-def step_payload(client: Side, server: Side | None = None) -> dict[str, Any]:
-    """The payload of a step: one span, or a call's client side with its server side."""
+#: What a client span that wraps another client span of the same call (FastMCP's ``tools/call NAME``
+#: over the ``mcp`` SDK's ``MCP send tools/call NAME``) says when neither recorded an outcome.
+_WRAPS_UNRECORDED = N_("no outcome recorded: the span ended without an error, and the call it wraps (span {span}) "
+                       "has no outcome recorded either")
+
+
+def wraps_call(client: Side) -> bool:
+    """True when ``client`` is the client side of a tool call that recorded no outcome of its own
+    (status unset, no error, no result): another client span of the call under it may say one."""
+    ending_ = client.ending
+    return (client.meaning.side == "client" and client.meaning.kind == "tool" and ending_ is not None
+            and ending_.outcome == OK and not ending_.explicit_ok)
+
+
+def step_payload(client: Side, server: Side | None = None, wraps_unrecorded: str = "") -> dict[str, Any]:
+    """The payload of a step: one span, or a call's client side with its server side.
+
+    ``wraps_unrecorded``: for a client side that :func:`wraps_call` and has no server side of its
+    own, the span id of the client span under it that made the same call when that one's step has no
+    outcome recorded: then neither has this one (see docs/trace-format.md, "Client beside server")."""
     meaning = client.meaning
     raw = dict(client.raw)
     notes: list[str] = []
     result = client.ending
+    if wraps_unrecorded and server is None and wraps_call(client):
+        said_so = Message(_WRAPS_UNRECORDED, {"span": wraps_unrecorded})
+        result = Ending(UNRECORDED, notes=(said_so,))
+        raw["outcomeNote"] = _note(said_so)
     if server is not None:
         raw["server"] = {key: value for key, value in server.raw.items() if key != "traceId"}
         result = _merged_outcome(client.ending, server.ending)

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from inspector.i18n import N_
 from inspector.runs.step import stored_payload
 
-from .foreign import ForeignTrace, Side, read_side, step_payload
+from .foreign import ForeignTrace, Side, read_side, step_payload, wraps_call
 from .format import Path, RunHeader, TraceProblem, TraceStep, describe, read_payload, said
 from .otlp import SPAN_ROLE, is_ours, our_run_header, our_step, read_span, stored_time_of
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope
@@ -84,11 +84,16 @@ class SpanSorter:
     _apart: int = field(init=False, default=0)
     #: (trace id, plumbing span id) → its parent span id (Traceloop's stream wrappers)
     links: MutableMapping[tuple[str, str], str] = field(init=False)
+    #: (trace id, parent span id) → (tool, span id) of a tool call's client step with no outcome recorded
+    #: whose span has that parent: a client span wrapping the same call (FastMCP's over the mcp SDK's)
+    #: then claims none either
+    unrecorded: MutableMapping[tuple[str, str], tuple[str | None, str]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.our_uids, self.has_run_span = self.new_table(), self.new_table()
         self.first_step, self.foreign = self.new_table(), self.new_table()
         self.calls, self.servers, self.links = self.new_table(), self.new_table(), self.new_table()
+        self.unrecorded = self.new_table()
 
     def span(self, record: Any, path: Path, service: str | None, line: int | None, size: int = 0,
              resource: Resource | None = None, scope: Scope = NO_SCOPE) -> None:
@@ -162,7 +167,16 @@ class SpanSorter:
         self._emit(trace_id, held, None)
 
     def _emit(self, trace_id: str, client: _Held, server: _Held | None) -> None:
-        payload = step_payload(client.side, server.side if server is not None else None)
+        side = client.side
+        wraps = ""
+        if server is None and wraps_call(side):
+            inner = self.unrecorded.get((trace_id, side.raw["spanId"]))
+            if inner is not None and inner[0] == side.meaning.tool:
+                wraps = inner[1]
+        payload = step_payload(side, server.side if server is not None else None, wraps)
+        if (side.meaning.side == "client" and payload["kind"] == "tool" and "toolOutcome" not in payload
+                and side.raw["parentSpanId"]):
+            self.unrecorded[(trace_id, side.raw["parentSpanId"])] = (side.meaning.tool, side.raw["spanId"])
         checked = stored_payload(payload, _BUILT) if self.stored_payloads else None
         step = TraceStep(client.sequence, stored_time_of(client.side.start_ns),
                          checked if checked is not None else read_payload(payload, client.path))

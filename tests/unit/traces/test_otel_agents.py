@@ -165,7 +165,7 @@ def test_the_disagreement_is_kept_as_a_sentence_a_reader_translates(store: RunSt
                       f"der Server endete nach {server_ms} ms ohne aufgezeichneten Fehler")
 
 
-@pytest.mark.parametrize("fixture", ["mcp_sdk.jsonl", "traceloop.jsonl"])
+@pytest.mark.parametrize("fixture", ["mcp_sdk.jsonl", "traceloop.jsonl", "fastmcp.jsonl"])
 def test_tables_on_disk_and_a_second_read_give_the_same_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                               fixture: str) -> None:
     from inspector.transfer import importing, spill
@@ -189,7 +189,7 @@ def test_tables_on_disk_and_a_second_read_give_the_same_steps(tmp_path: Path, mo
 
 # -- the run's server -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("fixture", ["mcp_sdk.jsonl", "traceloop.jsonl"])
+@pytest.mark.parametrize("fixture", ["mcp_sdk.jsonl", "traceloop.jsonl", "fastmcp.jsonl"])
 def test_the_agent_s_run_names_the_mcp_server_not_the_agent(store: RunStore, fixture: str) -> None:
     """The Server column of an agent's trace named the agent's own service ("support-agent"): the
     MCP server is the service of the server sides of its calls."""

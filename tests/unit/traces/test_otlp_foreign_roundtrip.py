@@ -27,7 +27,7 @@ from inspector.transfer.exporting import export
 from inspector.transfer.importing import import_trace
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
-REAL_TRACES = ["mcp_sdk.jsonl", "traceloop.jsonl"]
+REAL_TRACES = ["mcp_sdk.jsonl", "traceloop.jsonl", "fastmcp.jsonl"]
 
 
 def spans_of(path: Path) -> dict[str, dict[str, Any]]:

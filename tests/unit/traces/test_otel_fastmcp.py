@@ -1,0 +1,80 @@
+"""FastMCP's own spans, read faithfully (tests/fixtures/otel/fastmcp.jsonl, recorded by make_traces.py
+from FastMCP 4.x's client and server): its client span ``tools/call NAME`` wraps the ``mcp`` SDK's
+``MCP send tools/call NAME`` of the same call, whose server side is FastMCP's ``tools/call NAME``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector.store import RunStore
+from inspector.traces.foreign import LEFT_FIRST_NS
+from tests.unit.traces.test_otel_agents import agent_steps, tool_steps
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> RunStore:
+    opened = RunStore.open(str(tmp_path / "runs.db"))
+    yield opened
+    opened.close()
+
+
+def calls(store: RunStore, name: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Each call of the tool as (FastMCP's wrapping client step, the SDK's client step under it)."""
+    steps = tool_steps(agent_steps(store, "fastmcp.jsonl"), name)
+    by_span = {step["raw"]["otlp"]["spanId"]: step for step in steps}
+    pairs = [(by_span[step["raw"]["otlp"]["parentSpanId"]], step) for step in steps
+             if step["raw"]["otlp"]["parentSpanId"] in by_span]
+    assert pairs and all(outer["raw"]["otlp"]["scope"]["name"] == "fastmcp" for outer, _ in pairs)
+    return pairs
+
+
+def test_the_wrapping_client_step_of_a_cancelled_call_does_not_claim_ok(store: RunStore) -> None:
+    """The agent cancelled the second ``slow`` call: neither FastMCP's span nor the SDK's records
+    anything (both leave the status unset). The SDK's side ended before its server's, so its step
+    reads "no outcome recorded"; FastMCP's span over it read "ok" as if the call had succeeded."""
+    outer, inner = calls(store, "slow")[-1]
+    otlp = inner["raw"]["otlp"]
+    assert outer["raw"]["otlp"]["status"]["code"] == 0 and otlp["status"]["code"] == 0
+    assert int(otlp["server"]["endTimeUnixNano"]) - int(otlp["endTimeUnixNano"]) > LEFT_FIRST_NS
+    assert inner["outcome"] == "" and "toolOutcome" not in inner
+    assert outer["outcome"] == "" and "toolOutcome" not in outer and "toolIsError" not in outer
+    said = (f"no outcome recorded: the span ended without an error, and the call it wraps (span {otlp['spanId']}) "
+            "has no outcome recorded either")
+    assert outer["toolResult"] == said
+    assert outer["raw"]["otlp"]["outcomeNote"]["text"] == said
+    assert outer["raw"]["otlp"]["outcomeNote"]["params"] == {"span": otlp["spanId"]}
+
+
+def test_calls_whose_wrapping_span_says_how_they_ended_keep_its_words(store: RunStore) -> None:
+    ((lookup_outer, lookup_inner),) = calls(store, "lookup")
+    assert lookup_outer["outcome"] == lookup_inner["outcome"] == "ok"
+    assert "outcomeNote" not in lookup_outer["raw"]["otlp"]
+    ((fail_outer, fail_inner),) = calls(store, "fail")
+    assert fail_outer["outcome"] == fail_inner["outcome"] == "failed"
+    assert fail_outer["toolResult"].startswith("failed: Error calling tool 'fail': upstream 503 for Oslo")
+    timed_out, inner = calls(store, "slow")[0]
+    assert timed_out["outcome"] == inner["outcome"] == "failed"
+    assert timed_out["toolResult"].startswith("timed out: mcp.shared.exceptions.MCPError: Request 'tools/call' "
+                                              "timed out")
+    assert all("outcomeNote" not in step["raw"]["otlp"] for step in (fail_outer, timed_out))
+
+
+def test_the_note_is_a_sentence_a_reader_translates(store: RunStore) -> None:
+    from inspector import i18n
+    from inspector.i18n.messages import translate
+    from inspector.traces.foreign import note_message
+
+    outer, inner = calls(store, "slow")[-1]
+    note = outer["raw"]["otlp"]["outcomeNote"]
+    assert str(note_message(note)) == note["text"]
+    assert i18n.set_language("de") == "de", "the German catalogue is not compiled (tools/translations.py compile)"
+    try:
+        german = translate(note_message(note))
+    finally:
+        i18n.set_language("en")
+    span = inner["raw"]["otlp"]["spanId"]
+    assert german == ("kein Ergebnis aufgezeichnet: der Span endete ohne Fehler, und auch der Aufruf, "
+                      f"den er umschließt (Span {span}), hat keines aufgezeichnet")
