@@ -81,6 +81,7 @@ class RunListPane(QWidget):
         layout.addWidget(self.view, 1)
         self._update_buttons()
         self.fit_columns()
+        self.model.zone_marks.grew.connect(self.fit_columns)
 
     def _build_filters(self) -> None:
         self.outcome_filter = QComboBox()
@@ -178,7 +179,7 @@ class RunListPane(QWidget):
         sample = datetime(2025, 12, 28, 23, 59, 59, tzinfo=UTC)
         status = COLUMNS.index("status")
         fit_columns(self.view, RUN_WIDTHS, {
-            COLUMNS.index("started"): [format_started(sample)],
+            COLUMNS.index("started"): [format_started(sample), *self.model.zone_marks.samples(format_started(sample))],
             status: [outcome_word(s) for s in ("interrupted", "cancelled", "failed")],
             COLUMNS.index("source"): [source_word(s) for s in RUN_SOURCES],
             COLUMNS.index("steps"): ["100,000"], COLUMNS.index("duration"): [format_duration(3599)],

@@ -23,6 +23,7 @@ from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .push_marks import push_tooltip, push_word
 from .table_model import Index, NamedColumnsModel
+from .zone_marks import ZoneMarks
 
 RunIdRole = Qt.ItemDataRole.UserRole + 1
 StatusRole = Qt.ItemDataRole.UserRole + 2
@@ -125,6 +126,8 @@ class RunListModel(NamedColumnsModel):
         self._pushes: dict[int, OutboxEntry] = {}
         self.any_pushed = False
         self._has_more = False
+        #: The zones said beside the start times shown (the Started column widens to them).
+        self.zone_marks = ZoneMarks(self)
         self._resetting = False
         #: Server address -> the name the registry gives it (read again with the list).
         self.names: dict[str, str] = {}
@@ -269,6 +272,7 @@ class RunListModel(NamedColumnsModel):
         if column == "id":
             return str(run.id)
         if column == "started":
+            self.zone_marks.note(run.started_at)
             return format_started(run.started_at)
         if column == "title":
             return cell_text(run.title)

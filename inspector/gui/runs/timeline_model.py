@@ -40,6 +40,7 @@ from .runs_model import format_duration
 from .span_tree import SpanTree, TreeRows
 from .table_model import Index, NamedColumnsModel
 from .timeline_tree import BranchRole, DepthRole, SpanTreeRows
+from .zone_marks import ZoneMarks
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40
@@ -128,6 +129,8 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         self.filter = StepFilter()
         self.start: datetime | None = None
         self.end: datetime | None = None
+        #: The zones said beside the step times shown (the Time column widens to them).
+        self.zone_marks = ZoneMarks(self)
         self._count = 0
         self._pages: OrderedDict[int, list[TimelineRow]] = OrderedDict()
         self._last_number, self._last_page = -1, None
@@ -378,6 +381,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
 
     def _text(self, step: TimelineRow, column: str) -> str:
         if column == "time":
+            self.zone_marks.note(step.started_at)
             return format_time(step.started_at)
         if column == "source":
             return cell_text(step_source(step.kind, step.service), 40)
