@@ -195,3 +195,23 @@ def test_a_time_past_the_zones_calendar_is_said_in_utc_and_marked(tmp_path: Path
     shown = cli("--lang", "de", "runs", "show", "1", "--db", db, tz=tz).stdout
     assert "erstellt 31.12.9999, 23:59:58 (UTC), beendet 31.12.9999, 23:59:59 (UTC)" in shown
     assert "31.12.9999, 23:59:58 (UTC)" in cli("--lang", "de", "runs", "list", "--db", db, tz=tz).stdout
+
+
+def test_a_servers_last_contact_in_the_hour_set_back_says_its_zone_in_its_column(tmp_path: Path) -> None:
+    """`servers` lists each server's last contact: one in the hour Berlin has twice says which, and
+    the columns after it still line up."""
+    from inspector.store import ServerRegistry
+
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        registry = ServerRegistry(store.db)
+        for url, at in (("http://127.0.0.1:1/mcp", datetime(2026, 10, 25, 1, 0, 1, tzinfo=timezone.utc)),
+                        ("http://127.0.0.1:2/mcp", datetime(2026, 7, 1, 12, tzinfo=timezone.utc))):
+            registry.save_server(url)
+            registry.record_operation(url, "ok", 12.5, at)
+    listed = cli("--lang", "de", "servers", "--db", str(db), tz="Europe/Berlin")
+    assert listed.returncode == 0, listed.stderr
+    head, *rows = [line for line in listed.stdout.splitlines() if not line.startswith("    ")]
+    assert "25.10.2026, 02:00:01 (UTC+1)" in rows[0] and "01.07.2026, 14:00:00 " in rows[1]
+    latency = head.index("Latenz") + len("Latenz")
+    assert [row[latency - 6:latency] for row in rows] == [",012 s"] * 2, listed.stdout
