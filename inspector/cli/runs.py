@@ -146,12 +146,13 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
         print(_nothing_matches(args))
         return EXIT_OK
     # A time marked with its zone (in the hour a clock is set back, or one said in UTC) is wider.
-    at, status = max(when_width(), *(len(when(run.started_at)) for run in runs)), outcome_width()
+    started = [when(run.started_at) for run in runs]
+    at, status = max(when_width(), *map(len, started)), outcome_width()
     heading = (_("ID"), _("Started"), _("Status"), _("Source"), _("Title"))
     source = max(len(heading[3]), *(len(source_word(run.source)) for run in runs))
     print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<{source}}  {heading[4]}")
-    for run in runs:
-        print(one_line(f"{run.id:>6}  {when(run.started_at):<{at}}  {outcome_word(run.status):<{status}}  "
+    for run, at_text in zip(runs, started, strict=True):
+        print(one_line(f"{run.id:>6}  {at_text:<{at}}  {outcome_word(run.status):<{status}}  "
                        f"{source_word(run.source):<{source}}  {run.title}"))
     return EXIT_OK
 
