@@ -310,7 +310,17 @@ def format_datetime(value: Instant | None, format: str = "medium", zone: tzinfo 
     moment, said_zone = placed
     from babel.dates import format_datetime as babel_datetime
 
-    return _zoned(babel_datetime(moment, format=format, tzinfo=moment.tzinfo, locale=current_locale()), said_zone)
+    locale = current_locale()
+    if moment.year < 1000 and format in locale.datetime_formats and format in locale.date_formats:
+        format = (str(locale.datetime_formats[format]).replace("{1}", _full_year(locale.date_formats[format].pattern))
+                  .replace("{0}", locale.time_formats[format].pattern))
+    return _zoned(babel_datetime(moment, format=format, tzinfo=moment.tzinfo, locale=locale), said_zone)
+
+
+def _full_year(pattern: str) -> str:
+    """A date ``pattern`` whose year is written with four digits at least: CLDR's "y" writes year 1
+    as "1" ("01.01.1"), which reads as no year at all; the command line's column says "0001"."""
+    return re.sub(r"(?<![y'])y(?![y'])", "yyyy", pattern)
 
 
 def column_datetime_pattern() -> str:
@@ -368,8 +378,11 @@ def format_date(value: Instant | None, format: str = "medium", zone: tzinfo | No
     if placed is None:
         return str(value)
     moment, said_zone = placed
+    locale = current_locale()
+    if moment.year < 1000 and format in locale.date_formats:
+        format = _full_year(locale.date_formats[format].pattern)
     # A date is the same either side of a clock set back: only a date in UTC is marked.
-    return _zoned(_babel_dates().format_date(moment.date(), format=format, locale=current_locale()),
+    return _zoned(_babel_dates().format_date(moment.date(), format=format, locale=locale),
                   "UTC" if said_zone == "UTC" else "")
 
 

@@ -178,3 +178,18 @@ def test_an_instant_the_zone_cannot_hold_is_said_in_utc_the_locales_way(language
     first = datetime(1, 1, 1, tzinfo=UTC)
     assert format_time(first, zone=ZoneInfo("America/St_Johns")) == ("00:00:00 (UTC)" if german
                                                                      else "12:00:00\u202fAM (UTC)")
+
+
+def test_a_year_before_1000_is_written_with_four_digits_as_the_command_line_does(language: str) -> None:
+    """CLDR's "y" writes year 1 as "1": the window said "01.01.1" / "Jan 1, 1", the command line
+    "01.01.0001". Both say "0001" now; years from 1000 on read as before."""
+    from inspector.i18n.formatting import format_column_datetime
+
+    german = language == "de"
+    first = datetime(1, 1, 1, 0, 0, 7, tzinfo=UTC)
+    assert format_datetime(first, zone=UTC) == ("01.01.0001, 00:00:07" if german else "Jan 1, 0001, 12:00:07\u202fAM")
+    assert format_date(first, zone=UTC) == ("01.01.0001" if german else "Jan 1, 0001")
+    assert format_date(datetime(999, 12, 31, tzinfo=UTC), zone=UTC) == ("31.12.0999" if german else "Dec 31, 0999")
+    assert format_column_datetime(first, UTC).startswith("01.01.0001" if german else "01/01/0001")
+    assert format_datetime(datetime(2026, 5, 1, tzinfo=UTC), zone=UTC) == (
+        "01.05.2026, 00:00:00" if german else "May 1, 2026, 12:00:00\u202fAM")
