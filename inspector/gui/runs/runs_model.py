@@ -8,7 +8,7 @@ reads the list again: rows whose run is unchanged keep their place, a run that c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
@@ -40,11 +40,11 @@ def headings() -> tuple[str, ...]:
             _("Pushed"))
 
 
-def format_started(moment: datetime | None) -> str:
-    """A stored time in the reader's time zone and language, day and time to the second."""
+def format_started(moment: datetime | None, zone: tzinfo | None = None) -> str:
+    """A stored time in the reader's time zone (or ``zone``) and language, day and time to the second."""
     if moment is None:
         return ""
-    return formatting.format_datetime(moment)
+    return formatting.format_datetime(moment, zone=zone)
 
 
 def format_duration(seconds: float | None) -> str:

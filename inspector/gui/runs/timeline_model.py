@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
@@ -69,9 +69,9 @@ def step_source(kind: str, service: str = "") -> str:
     return step_source_word(kind, service)
 
 
-def format_time(moment: datetime | None) -> str:
-    """A step's start in the reader's time zone and language, to the millisecond."""
-    return "" if moment is None else formatting.format_time(moment, milliseconds=True)
+def format_time(moment: datetime | None, zone: tzinfo | None = None) -> str:
+    """A step's start in the reader's time zone (or ``zone``) and language, to the millisecond."""
+    return "" if moment is None else formatting.format_time(moment, zone=zone, milliseconds=True)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ the steps with their waterfall. Says which step is selected; the tab shows its d
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
@@ -193,9 +193,8 @@ class TimelinePane(QWidget):
         self.fit_columns()
 
     def fit_columns(self) -> None:
-        sample = datetime(2025, 12, 28, 23, 59, 59, 999000, tzinfo=UTC)
         fit_columns(self.view, TIMELINE_WIDTHS, {
-            COLUMNS.index("time"): [format_time(sample), *self.model.zone_marks.samples(format_time(sample))],
+            COLUMNS.index("time"): self.model.zone_marks.samples(lambda at: format_time(at, UTC)),
             COLUMNS.index("source"): [step_source("tool"), step_source("model")],
             COLUMNS.index("kind"): [kind.value for kind in StepKind if len(kind.value) <= 8],
             COLUMNS.index("duration"): [_("unfinished"), format_duration(3599)],
