@@ -39,7 +39,7 @@ from .notes import write_note
 from .results import step_extra_lines
 from .run_choice import resolve_run
 from .safe_text import one_line
-from .words import leg_outcome_word, outcome_width, outcome_word, status_cell, when, when_width
+from .words import leg_outcome_word, outcome_width, outcome_word, status_cell, when, when_width, when_width_between
 
 
 def run(args: argparse.Namespace) -> int:
@@ -145,12 +145,14 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     if not runs:
         print(_nothing_matches(args))
         return EXIT_OK
-    at, status = when_width(), outcome_width()
+    # A time marked with its zone (in the hour a clock is set back, or one said in UTC) is wider.
+    started = [when(run.started_at) for run in runs]
+    at, status = max(when_width(), *map(len, started)), outcome_width()
     heading = (_("ID"), _("Started"), _("Status"), _("Source"), _("Title"))
     source = max(len(heading[3]), *(len(source_word(run.source)) for run in runs))
     print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<{source}}  {heading[4]}")
-    for run in runs:
-        print(one_line(f"{run.id:>6}  {when(run.started_at):<{at}}  {outcome_word(run.status):<{status}}  "
+    for run, at_text in zip(runs, started, strict=True):
+        print(one_line(f"{run.id:>6}  {at_text:<{at}}  {outcome_word(run.status):<{status}}  "
                        f"{source_word(run.source):<{source}}  {run.title}"))
     return EXIT_OK
 
@@ -197,7 +199,8 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     if run.note:
         out.write(one_line(_("  note: {note}").format(note=run.note)) + "\n")
     out.write("\n")
-    at, outcome = when_width(), max(outcome_width(), len(step_outcome_word("tool", None)))
+    at = when_width_between(run.started_at, run.finished_at)
+    outcome = max(outcome_width(), len(step_outcome_word("tool", None)))
     heading = (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration"), _("Outcome"), _("Details"))
     # The window's words: who made the step (the MCP client or the agent) and its kind, translated.
     source = max(len(heading[1]), *(len(step_maker_word(kind.value)) for kind in StepKind))

@@ -233,7 +233,8 @@ def _servers(store: RunStore, as_json: bool) -> int:
     if not servers:
         print(_("No servers known yet."))
         return EXIT_OK
-    at = when_width()
+    # A contact marked with its zone (in the hour a clock is set back) is wider.
+    at = max(when_width(), *(len(when(server.last_contact_at)) for server in servers))
     # A tool error is a kind of failed (as in the window's health line): counted in "failed", and
     # how many of those were tool errors beside it, in parentheses.
     heading = (_("Server"), _("Transport"), _("Last contact"), _("Latency"), _("ok"), _("failed"), _("(tool errors)"),

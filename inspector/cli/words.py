@@ -5,7 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from inspector.i18n import words
-from inspector.i18n.formatting import format_column_datetime, format_number, format_pattern
+from inspector.i18n.formatting import (
+    format_column_datetime,
+    format_number,
+    format_pattern,
+    zone_marks_between,
+    zoned_width,
+)
 from inspector.i18n.words import OUTCOMES
 
 
@@ -33,6 +39,14 @@ def when(moment: datetime | None) -> str:
 def when_width() -> int:
     """The width of :func:`when`'s text in the current language."""
     return len(when(datetime(2000, 12, 31, 23, 59, 59, tzinfo=UTC)))
+
+
+def when_width_between(start: datetime | None, end: datetime | None) -> int:
+    """The width of a column of :func:`when` for instants from ``start`` to ``end``: wider where one
+    of them is said with its zone (a clock set back between them, an end said in UTC)."""
+    if start is None or end is None:
+        return when_width()
+    return when_width() + max((zoned_width(mark) for mark in zone_marks_between(start, end)), default=0)
 
 
 def seconds(value: float, decimals: int | None = None) -> str:

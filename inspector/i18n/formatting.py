@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from functools import cache, lru_cache
 from types import ModuleType
@@ -35,6 +35,8 @@ Instant = datetime | str | float | int
 
 #: The longest duration said in days (about 27,000 years); a longer one is "more than" it.
 MOST_DAYS_SAID = 10_000_000
+
+_DAY = timedelta(days=1)
 
 
 def _babel_dates() -> ModuleType:
@@ -213,13 +215,85 @@ def as_utc(value: Instant) -> datetime:
     return moment.astimezone(UTC)
 
 
-def _local(value: Instant, zone: tzinfo | None) -> datetime | None:
-    """``value`` in ``zone`` (default: the computer's); ``None`` when it is no date or has no time there."""
+def _local(value: Instant, zone: tzinfo | None) -> tuple[datetime, str] | None:
+    """``value`` in ``zone`` (default: the computer's) and the zone to say beside it ('' for none);
+    ``None`` when it is no date.
+
+    An instant the zone cannot hold (year 1 west of Greenwich, 9999-12-31 east of it) is given in
+    UTC, marked "UTC"; a wall time the zone has twice (the hour a clock is set back) is marked with
+    its offset ("UTC+2" then "UTC+1"), so that no two instants read alike."""
     try:
         moment = as_utc(value)
-        return moment.astimezone(zone) if zone is not None else moment.astimezone()
     except (ValueError, OverflowError, OSError):
         return None
+    try:
+        local = moment.astimezone(zone) if zone is not None else moment.astimezone()
+    except (ValueError, OverflowError, OSError):
+        return moment, "UTC"
+    return local, (_offset_said(local) if _twice(moment, local, zone) else "")
+
+
+def _twice(moment: datetime, local: datetime, zone: tzinfo | None) -> bool:
+    """Whether another instant has ``local``'s wall time in ``zone`` (the hour a clock is set back)."""
+    def offset_at(instant: datetime) -> object:
+        return (instant.astimezone(zone) if zone is not None else instant.astimezone()).utcoffset()
+
+    own = local.utcoffset()
+    try:
+        around = {offset_at(moment - _DAY), offset_at(moment + _DAY)} - {own}
+        return any(offset_at(moment + own - other) == other for other in around)  # type: ignore[operator]
+    except (ValueError, OverflowError, OSError, TypeError):
+        return False
+
+
+def _offset_said(local: datetime) -> str:
+    """The zone of ``local`` as its offset from UTC: "UTC+2", "UTC-2:30", "UTC+5:45"."""
+    offset = local.utcoffset()
+    minutes = round(offset.total_seconds() / 60) if offset is not None else 0
+    hours, rest = divmod(abs(minutes), 60)
+    return f"UTC{'-' if minutes < 0 else '+'}{hours}" + (f":{rest:02d}" if rest else "")
+
+
+def zone_mark(value: Instant | None, zone: tzinfo | None = None) -> str:
+    """The zone the date and time functions here say beside ``value`` in ``zone`` ("UTC+2", "UTC"),
+    '' for none (nearly every instant)."""
+    placed = _local(value, zone) if value not in (None, "") else None
+    return "" if placed is None else placed[1]
+
+
+def with_zone(text: str, mark: str) -> str:
+    """``text``, a date or time, with ``mark`` said beside it as the functions here say it."""
+    return _zoned(text, mark)
+
+
+def zone_marks_between(start: Instant, end: Instant, zone: tzinfo | None = None) -> list[str]:
+    """The marks a time from ``start`` to ``end`` may carry in ``zone`` (default: the computer's):
+    their offsets when a clock is set between them or at either end ("UTC+2", "UTC+1"), "UTC" for
+    an end the zone cannot hold; none for the usual run (for the width of a column of times)."""
+    marks = []
+    offsets = []
+    for value in (start, end):
+        placed = _local(value, zone)
+        if placed is not None:
+            marks.append(placed[1])
+            offsets.append(placed[0])
+    if len(offsets) == 2 and "UTC" not in marks and offsets[0].utcoffset() != offsets[1].utcoffset():
+        marks.extend(_offset_said(moment) for moment in offsets)
+    return sorted({mark for mark in marks if mark})
+
+
+def zoned_width(mark: str) -> int:
+    """How many characters ``mark`` adds to a time it is said beside."""
+    return len(_zoned("", mark))
+
+
+def _zoned(text: str, zone: str) -> str:
+    if not zone:
+        return text
+    # Translators: a date or time with the zone it is said in, where the local time alone would not
+    # name one instant, e.g. "2:30:00 AM (UTC+2)" in the hour a clock is set back, or "Dec 31,
+    # 9999, 11:59:58 PM (UTC)" for a time the computer's zone cannot hold.
+    return _("{time} ({zone})").format(time=text, zone=zone)
 
 
 def format_datetime(value: Instant | None, format: str = "medium", zone: tzinfo | None = None) -> str:
@@ -230,12 +304,23 @@ def format_datetime(value: Instant | None, format: str = "medium", zone: tzinfo 
     """
     if value is None or value == "":
         return UNKNOWN
-    moment = _local(value, zone)
-    if moment is None:
+    placed = _local(value, zone)
+    if placed is None:
         return str(value)
+    moment, said_zone = placed
     from babel.dates import format_datetime as babel_datetime
 
-    return babel_datetime(moment, format=format, tzinfo=moment.tzinfo, locale=current_locale())
+    locale = current_locale()
+    if moment.year < 1000 and format in locale.datetime_formats and format in locale.date_formats:
+        format = (str(locale.datetime_formats[format]).replace("{1}", _full_year(locale.date_formats[format].pattern))
+                  .replace("{0}", locale.time_formats[format].pattern))
+    return _zoned(babel_datetime(moment, format=format, tzinfo=moment.tzinfo, locale=locale), said_zone)
+
+
+def _full_year(pattern: str) -> str:
+    """A date ``pattern`` whose year is written with four digits at least: CLDR's "y" writes year 1
+    as "1" ("01.01.1"), which reads as no year at all; the command line's column says "0001"."""
+    return re.sub(r"(?<![y'])y(?![y'])", "yyyy", pattern)
 
 
 def column_datetime_pattern() -> str:
@@ -251,20 +336,17 @@ def column_datetime_pattern() -> str:
 
 def format_column_datetime(value: Instant | None, zone: tzinfo | None = None) -> str:
     """A UTC instant in local time as :func:`column_datetime_pattern` writes it; every instant of a
-    locale has the same width. An instant with no local time (year 1, 9999) stays in UTC."""
+    locale has the same width, but for one marked with its zone (see :func:`_local`)."""
     if value is None or value == "":
         return UNKNOWN
-    try:
-        moment = as_utc(value)
-    except (ValueError, OverflowError, OSError):
+    placed = _local(value, zone)
+    if placed is None:
         return str(value)
-    try:
-        moment = moment.astimezone(zone) if zone is not None else moment.astimezone()
-    except (ValueError, OverflowError, OSError):
-        pass
+    moment, said_zone = placed
     text = _babel_dates().format_datetime(moment, format=column_datetime_pattern(), tzinfo=moment.tzinfo,
                                        locale=current_locale())
-    return text.replace("\u202f", " ")  # CLDR's narrow space before AM/PM: not every terminal font has it
+    # CLDR's narrow space before AM/PM: not every terminal font has it
+    return _zoned(text.replace("\u202f", " "), said_zone)
 
 
 def format_time(value: Instant | None, format: str = "medium", zone: tzinfo | None = None, *,
@@ -276,25 +358,32 @@ def format_time(value: Instant | None, format: str = "medium", zone: tzinfo | No
     """
     if value is None or value == "":
         return UNKNOWN
-    moment = _local(value, zone)
-    if moment is None:
+    placed = _local(value, zone)
+    if placed is None:
         return str(value)
+    moment, said_zone = placed
     locale = current_locale()
     if milliseconds:
         pattern = locale.time_formats[format].pattern if format in locale.time_formats else format
         decimal = _babel_numbers().get_decimal_symbol(locale)
         format = pattern.replace("ss", f"ss'{decimal}'SSS", 1)
-    return _babel_dates().format_time(moment, format=format, tzinfo=moment.tzinfo, locale=locale)
+    return _zoned(_babel_dates().format_time(moment, format=format, tzinfo=moment.tzinfo, locale=locale), said_zone)
 
 
 def format_date(value: Instant | None, format: str = "medium", zone: tzinfo | None = None) -> str:
     """A UTC instant's calendar date as the locale writes it ("Jan 5, 2025" / "05.01.2025")."""
     if value is None or value == "":
         return UNKNOWN
-    moment = _local(value, zone)
-    if moment is None:
+    placed = _local(value, zone)
+    if placed is None:
         return str(value)
-    return _babel_dates().format_date(moment.date(), format=format, locale=current_locale())
+    moment, said_zone = placed
+    locale = current_locale()
+    if moment.year < 1000 and format in locale.date_formats:
+        format = _full_year(locale.date_formats[format].pattern)
+    # A date is the same either side of a clock set back: only a date in UTC is marked.
+    return _zoned(_babel_dates().format_date(moment.date(), format=format, locale=locale),
+                  "UTC" if said_zone == "UTC" else "")
 
 
 def format_fixed(value: float | None, decimals: int = 1) -> str:
@@ -328,4 +417,8 @@ __all__ = [
     "format_size",
     "format_time",
     "joined",
+    "with_zone",
+    "zone_mark",
+    "zone_marks_between",
+    "zoned_width",
 ]

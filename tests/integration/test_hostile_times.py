@@ -144,3 +144,74 @@ def test_one_damaged_step_row_never_takes_a_timeline_down(tmp_path: Path, payloa
     assert "Step 2 of run 1 is damaged" in exported.stderr and exported.stderr.count("\n") == 1
     assert not (tmp_path / "all.json").exists()
     assert cli("runs", "list", "--db", db).returncode == 0
+
+
+def _set_back_trace(path: Path) -> Path:
+    """A run across the hour Berlin's clock is set back (01:00 UTC on 2026-10-25): one step before it,
+    one after, both at a wall time Berlin has twice."""
+    steps = [{"sequence": number, "started_at": started,
+              "payload": {"kind": "llm", "round": 0, "durationMs": 999.6, "content": "step"}}
+             for number, started in ((1, "2026-10-25T00:59:59Z"), (2, "2026-10-25T01:00:00.5Z"))]
+    run = {"uid": "set-back", "title": "across the set-back", "source": "live", "server": None, "status": "ok",
+           "started_at": "2026-10-25T00:59:59Z", "finished_at": "2026-10-25T01:00:01.5Z", "steps": steps}
+    path.write_text(json.dumps({"format": "run-inspector-trace", "version": 1, "runs": [run]}))
+    return path
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_run_across_a_clock_set_back_says_which_of_the_twice_hour_it_means(tmp_path: Path, language: str) -> None:
+    """In Berlin 00:59:59 and 01:00:00.5 UTC read "2:59:59" and "2:00:00": without the zone the
+    later step reads as the earlier, so both say it, in columns that still line up."""
+    db = str(tmp_path / "runs.db")
+    assert cli("import", str(_set_back_trace(tmp_path / "set-back.json")), "--db", db).returncode == 0
+    shown = cli("--lang", language, "runs", "show", "1", "--db", db, tz="Europe/Berlin")
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    german = language == "de"
+    assert ("erstellt 25.10.2026, 02:59:59 (UTC+2), beendet 25.10.2026, 02:00:01 (UTC+1)" if german
+            else "started 10/25/2026, 02:59:59 AM (UTC+2), finished 10/25/2026, 02:00:01 AM (UTC+1)") in lines[2]
+    heading = next(line for line in lines if line.startswith("#  "))
+    rows = [line for line in lines if line[:3] in ("1  ", "2  ")]
+    assert [row.split("  ")[1] for row in rows] == (
+        ["25.10.2026, 02:59:59 (UTC+2)", "25.10.2026, 02:00:00 (UTC+1)"] if german
+        else ["10/25/2026, 02:59:59 AM (UTC+2)", "10/25/2026, 02:00:00 AM (UTC+1)"])
+    source = heading.index("Quelle" if german else "Source")
+    assert all(row[source - 2:source] == "  " and row[source] != " " for row in rows), shown.stdout
+    listed = cli("--lang", language, "runs", "list", "--db", db, tz="Europe/Berlin")
+    head, row = listed.stdout.splitlines()[:2]
+    assert "(UTC+2)" in row
+    status = head.index("Status")
+    assert row[status - 2:status] == "  " and row[status] != " ", listed.stdout
+    # Elsewhere the same instants have one wall time each: no zone is said.
+    assert "(UTC" not in cli("runs", "show", "1", "--db", db, tz="Asia/Kathmandu").stdout
+
+
+@pytest.mark.parametrize("tz", ["Europe/Berlin", "Asia/Kathmandu"])
+def test_a_time_past_the_zones_calendar_is_said_in_utc_and_marked(tmp_path: Path, tz: str) -> None:
+    """9999-12-31 23:59:59 UTC is in year 10000 east of Greenwich: said in UTC, and saying so."""
+    db = str(tmp_path / "runs.db")
+    assert cli("import", str(trace(tmp_path / "late.json", "9999-12-31T23:59:58Z", "9999-12-31T23:59:59Z")),
+               "--db", db).returncode == 0
+    shown = cli("--lang", "de", "runs", "show", "1", "--db", db, tz=tz).stdout
+    assert "erstellt 31.12.9999, 23:59:58 (UTC), beendet 31.12.9999, 23:59:59 (UTC)" in shown
+    assert "31.12.9999, 23:59:58 (UTC)" in cli("--lang", "de", "runs", "list", "--db", db, tz=tz).stdout
+
+
+def test_a_servers_last_contact_in_the_hour_set_back_says_its_zone_in_its_column(tmp_path: Path) -> None:
+    """`servers` lists each server's last contact: one in the hour Berlin has twice says which, and
+    the columns after it still line up."""
+    from inspector.store import ServerRegistry
+
+    db = tmp_path / "runs.db"
+    with RunStore.open(db) as store:
+        registry = ServerRegistry(store.db)
+        for url, at in (("http://127.0.0.1:1/mcp", datetime(2026, 10, 25, 1, 0, 1, tzinfo=timezone.utc)),
+                        ("http://127.0.0.1:2/mcp", datetime(2026, 7, 1, 12, tzinfo=timezone.utc))):
+            registry.save_server(url)
+            registry.record_operation(url, "ok", 12.5, at)
+    listed = cli("--lang", "de", "servers", "--db", str(db), tz="Europe/Berlin")
+    assert listed.returncode == 0, listed.stderr
+    head, *rows = [line for line in listed.stdout.splitlines() if not line.startswith("    ")]
+    assert "25.10.2026, 02:00:01 (UTC+1)" in rows[0] and "01.07.2026, 14:00:00 " in rows[1]
+    latency = head.index("Latenz") + len("Latenz")
+    assert [row[latency - 6:latency] for row in rows] == [",012 s"] * 2, listed.stdout

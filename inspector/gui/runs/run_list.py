@@ -4,7 +4,7 @@ runs, with the selection that follows the runs (not the rows) when the list is r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -81,6 +81,7 @@ class RunListPane(QWidget):
         layout.addWidget(self.view, 1)
         self._update_buttons()
         self.fit_columns()
+        self.model.zone_marks.grew.connect(self.fit_columns)
 
     def _build_filters(self) -> None:
         self.outcome_filter = QComboBox()
@@ -175,10 +176,9 @@ class RunListPane(QWidget):
 
     def fit_columns(self) -> None:
         """Columns wide enough for their heading and their longest usual word in the current language."""
-        sample = datetime(2025, 12, 28, 23, 59, 59, tzinfo=UTC)
         status = COLUMNS.index("status")
         fit_columns(self.view, RUN_WIDTHS, {
-            COLUMNS.index("started"): [format_started(sample)],
+            COLUMNS.index("started"): self.model.zone_marks.samples(lambda at: format_started(at, UTC)),
             status: [outcome_word(s) for s in ("interrupted", "cancelled", "failed")],
             COLUMNS.index("source"): [source_word(s) for s in RUN_SOURCES],
             COLUMNS.index("steps"): ["100,000"], COLUMNS.index("duration"): [format_duration(3599)],

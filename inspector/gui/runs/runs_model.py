@@ -8,7 +8,7 @@ reads the list again: rows whose run is unchanged keep their place, a run that c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
@@ -23,6 +23,7 @@ from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .push_marks import push_tooltip, push_word
 from .table_model import Index, NamedColumnsModel
+from .zone_marks import ZoneMarks
 
 RunIdRole = Qt.ItemDataRole.UserRole + 1
 StatusRole = Qt.ItemDataRole.UserRole + 2
@@ -39,11 +40,11 @@ def headings() -> tuple[str, ...]:
             _("Pushed"))
 
 
-def format_started(moment: datetime | None) -> str:
-    """A stored time in the reader's time zone and language, day and time to the second."""
+def format_started(moment: datetime | None, zone: tzinfo | None = None) -> str:
+    """A stored time in the reader's time zone (or ``zone``) and language, day and time to the second."""
     if moment is None:
         return ""
-    return formatting.format_datetime(moment)
+    return formatting.format_datetime(moment, zone=zone)
 
 
 def format_duration(seconds: float | None) -> str:
@@ -125,6 +126,8 @@ class RunListModel(NamedColumnsModel):
         self._pushes: dict[int, OutboxEntry] = {}
         self.any_pushed = False
         self._has_more = False
+        #: The zones said beside the start times shown (the Started column widens to them).
+        self.zone_marks = ZoneMarks(self)
         self._resetting = False
         #: Server address -> the name the registry gives it (read again with the list).
         self.names: dict[str, str] = {}
@@ -269,6 +272,7 @@ class RunListModel(NamedColumnsModel):
         if column == "id":
             return str(run.id)
         if column == "started":
+            self.zone_marks.note(run.started_at)
             return format_started(run.started_at)
         if column == "title":
             return cell_text(run.title)

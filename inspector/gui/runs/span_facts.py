@@ -182,7 +182,8 @@ def _side_duration(ms: float | None) -> str:
         return ""
     from .runs_model import format_duration
 
-    said = _("{ms} ms").format(ms=format_fixed(ms, 1)) if ms < 1000 else format_duration(ms / 1000)
+    # By the rounded value: 999.96 ms is "1.0 s" as the timeline says it, never "1,000.0 ms".
+    said = _("{ms} ms").format(ms=format_fixed(ms, 1)) if round(ms, 1) < 1000 else format_duration(ms / 1000)
     return said.replace(" ", "\u00a0")  # a wrapped line keeps the number with its unit
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
@@ -41,6 +41,7 @@ from .runs_model import format_duration
 from .span_tree import SpanTree, TreeRows
 from .table_model import Index, NamedColumnsModel
 from .timeline_tree import BranchRole, DepthRole, SpanTreeRows
+from .zone_marks import ZoneMarks
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40
@@ -69,9 +70,9 @@ def step_source(kind: str, service: str = "") -> str:
     return step_source_word(kind, service)
 
 
-def format_time(moment: datetime | None) -> str:
-    """A step's start in the reader's time zone and language, to the millisecond."""
-    return "" if moment is None else formatting.format_time(moment, milliseconds=True)
+def format_time(moment: datetime | None, zone: tzinfo | None = None) -> str:
+    """A step's start in the reader's time zone (or ``zone``) and language, to the millisecond."""
+    return "" if moment is None else formatting.format_time(moment, zone=zone, milliseconds=True)
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,8 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         self.filter = StepFilter()
         self.start: datetime | None = None
         self.end: datetime | None = None
+        #: The zones said beside the step times shown (the Time column widens to them).
+        self.zone_marks = ZoneMarks(self)
         self._count = 0
         self._pages: OrderedDict[int, list[TimelineRow]] = OrderedDict()
         self._last_number, self._last_page = -1, None
@@ -385,6 +388,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
 
     def _text(self, step: TimelineRow, column: str) -> str:
         if column == "time":
+            self.zone_marks.note(step.started_at)
             return format_time(step.started_at)
         if column == "source":
             return cell_text(step_source(step.kind, step.service), 40)

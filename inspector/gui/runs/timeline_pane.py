@@ -4,7 +4,7 @@ the steps with their waterfall. Says which step is selected; the tab shows its d
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
@@ -103,6 +103,7 @@ class TimelinePane(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
         self.fit_columns()
+        self.model.zone_marks.grew.connect(self.fit_columns)
         self.describe(None)  # what to do while no run is chosen
 
     def _build_filters(self) -> None:
@@ -192,9 +193,8 @@ class TimelinePane(QWidget):
         self.fit_columns()
 
     def fit_columns(self) -> None:
-        sample = datetime(2025, 12, 28, 23, 59, 59, 999000, tzinfo=UTC)
         fit_columns(self.view, TIMELINE_WIDTHS, {
-            COLUMNS.index("time"): [format_time(sample)],
+            COLUMNS.index("time"): self.model.zone_marks.samples(lambda at: format_time(at, UTC)),
             COLUMNS.index("source"): [step_source("tool"), step_source("model")],
             COLUMNS.index("kind"): [kind.value for kind in StepKind if len(kind.value) <= 8],
             COLUMNS.index("duration"): [_("unfinished"), format_duration(3599)],

@@ -112,3 +112,84 @@ def test_numbers_and_durations_of_any_size_are_said(language: str) -> None:
     assert format_duration(1e305) == longest
     assert format_duration(10_000_001 * 86400) == longest
     assert format_duration(10_000_000 * 86400) == ("10.000.000 d" if german else "10,000,000 d")
+
+
+def test_the_hour_a_clock_is_set_back_says_which_of_its_two_times(language: str) -> None:
+    """Berlin sets its clock back at 01:00 UTC on 2026-10-25: 00:59:59 and 01:00:01 UTC are both
+    "2:59:59"/"2:00:01" there, and without the zone the later instant reads as the earlier one."""
+    from zoneinfo import ZoneInfo
+
+    from inspector.i18n.formatting import format_column_datetime
+
+    german = language == "de"
+    berlin = ZoneInfo("Europe/Berlin")
+    before, after = datetime(2026, 10, 25, 0, 59, 59, tzinfo=UTC), datetime(2026, 10, 25, 1, 0, 1, tzinfo=UTC)
+    assert format_time(before, zone=berlin) == ("02:59:59 (UTC+2)" if german else "2:59:59\u202fAM (UTC+2)")
+    assert format_time(after, zone=berlin) == ("02:00:01 (UTC+1)" if german else "2:00:01\u202fAM (UTC+1)")
+    assert format_column_datetime(after, berlin) == ("25.10.2026, 02:00:01 (UTC+1)" if german
+                                                     else "10/25/2026, 02:00:01 AM (UTC+1)")
+    assert format_datetime(after, zone=berlin).endswith(" (UTC+1)")
+    assert format_date(after, zone=berlin) == ("25.10.2026" if german else "Oct 25, 2026")  # a date is one date
+    # An hour later the wall time is unique again, and so is the hour before the change.
+    assert format_time(datetime(2026, 10, 25, 2, 0, 1, tzinfo=UTC), zone=berlin) == (
+        "03:00:01" if german else "3:00:01\u202fAM")
+    assert format_time(datetime(2026, 10, 24, 23, 59, 59, tzinfo=UTC), zone=berlin) == (
+        "01:59:59" if german else "1:59:59\u202fAM")
+    # St. John's sets back by an hour from UTC-2:30 to UTC-3:30 (2026-11-01 04:30 UTC).
+    st_johns = ZoneInfo("America/St_Johns")
+    assert format_time(datetime(2026, 11, 1, 4, 29, tzinfo=UTC), zone=st_johns).endswith(" (UTC-2:30)")
+    assert format_time(datetime(2026, 11, 1, 4, 31, tzinfo=UTC), zone=st_johns).endswith(" (UTC-3:30)")
+
+
+def test_the_computers_zone_marks_the_hour_set_back_too(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a zone given, the computer's (TZ) is used: the same marks."""
+    import time
+
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    try:
+        assert format_time(datetime(2026, 10, 25, 0, 59, 59, tzinfo=UTC)).endswith(" (UTC+2)")
+        german = language == "de"
+        later = format_time(datetime(2026, 10, 25, 1, 0, 1, tzinfo=UTC), milliseconds=True)
+        assert later == ("02:00:01,000 (UTC+1)" if german else "2:00:01.000\u202fAM (UTC+1)")
+        assert format_time(datetime(2026, 7, 1, 12, tzinfo=UTC)) == ("14:00:00" if german else "2:00:00\u202fPM")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_an_instant_the_zone_cannot_hold_is_said_in_utc_the_locales_way(language: str) -> None:
+    """9999-12-31 23:59:58 UTC is in year 10000 in Berlin and 0001-01-01 00:00 UTC in year 0 in
+    St. John's: said in UTC, marked so, in the locale's words (never Python's "9999-12-31 23:59:58+00:00")."""
+    from zoneinfo import ZoneInfo
+
+    from inspector.i18n.formatting import format_column_datetime
+
+    german = language == "de"
+    last = datetime(9999, 12, 31, 23, 59, 58, tzinfo=UTC)
+    berlin = ZoneInfo("Europe/Berlin")
+    assert format_datetime(last, zone=berlin) == ("31.12.9999, 23:59:58 (UTC)" if german
+                                                  else "Dec 31, 9999, 11:59:58\u202fPM (UTC)")
+    assert format_time(last, zone=berlin, milliseconds=True) == ("23:59:58,000 (UTC)" if german
+                                                                 else "11:59:58.000\u202fPM (UTC)")
+    assert format_date(last, zone=berlin) == ("31.12.9999 (UTC)" if german else "Dec 31, 9999 (UTC)")
+    assert format_column_datetime(last, berlin) == ("31.12.9999, 23:59:58 (UTC)" if german
+                                                    else "12/31/9999, 11:59:58 PM (UTC)")
+    first = datetime(1, 1, 1, tzinfo=UTC)
+    assert format_time(first, zone=ZoneInfo("America/St_Johns")) == ("00:00:00 (UTC)" if german
+                                                                     else "12:00:00\u202fAM (UTC)")
+
+
+def test_a_year_before_1000_is_written_with_four_digits_as_the_command_line_does(language: str) -> None:
+    """CLDR's "y" writes year 1 as "1": the window said "01.01.1" / "Jan 1, 1", the command line
+    "01.01.0001". Both say "0001" now; years from 1000 on read as before."""
+    from inspector.i18n.formatting import format_column_datetime
+
+    german = language == "de"
+    first = datetime(1, 1, 1, 0, 0, 7, tzinfo=UTC)
+    assert format_datetime(first, zone=UTC) == ("01.01.0001, 00:00:07" if german else "Jan 1, 0001, 12:00:07\u202fAM")
+    assert format_date(first, zone=UTC) == ("01.01.0001" if german else "Jan 1, 0001")
+    assert format_date(datetime(999, 12, 31, tzinfo=UTC), zone=UTC) == ("31.12.0999" if german else "Dec 31, 0999")
+    assert format_column_datetime(first, UTC).startswith("01.01.0001" if german else "01/01/0001")
+    assert format_datetime(datetime(2026, 5, 1, tzinfo=UTC), zone=UTC) == (
+        "01.05.2026, 00:00:00" if german else "May 1, 2026, 12:00:00\u202fAM")
