@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from datetime import UTC, datetime, timedelta, tzinfo
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from functools import cache, lru_cache
@@ -233,10 +234,19 @@ def _local(value: Instant, zone: tzinfo | None) -> tuple[datetime, str] | None:
     return local, (_offset_said(local) if _twice(moment, local, zone) else "")
 
 
+def _offset_in(zone: tzinfo | None, instant: datetime) -> timedelta | None:
+    return (instant.astimezone(zone) if zone is not None else instant.astimezone()).utcoffset()
+
+
 def _twice(moment: datetime, local: datetime, zone: tzinfo | None) -> bool:
     """Whether another instant has ``local``'s wall time in ``zone`` (the hour a clock is set back)."""
+    # Asked for every time shown: the days with no change of clock (nearly all) are answered once.
+    computer = (time.timezone, time.altzone, time.tzname) if zone is None else None
+    if not _clock_changes_near(zone, computer, moment.toordinal()):
+        return False
+
     def offset_at(instant: datetime) -> object:
-        return (instant.astimezone(zone) if zone is not None else instant.astimezone()).utcoffset()
+        return _offset_in(zone, instant)
 
     own = local.utcoffset()
     try:
@@ -244,6 +254,17 @@ def _twice(moment: datetime, local: datetime, zone: tzinfo | None) -> bool:
         return any(offset_at(moment + own - other) == other for other in around)  # type: ignore[operator]
     except (ValueError, OverflowError, OSError, TypeError):
         return False
+
+
+@lru_cache(maxsize=1024)
+def _clock_changes_near(zone: tzinfo | None, computer: object, day: int) -> bool:
+    """Whether ``zone`` (``None``: the computer's, named by ``computer``) changes its offset from UTC
+    between the day before the UTC day ``day`` (an ordinal) and the end of the day after it."""
+    try:
+        first = datetime.fromordinal(day - 1).replace(tzinfo=UTC)
+        return len({_offset_in(zone, first + _DAY * days) for days in range(4)}) > 1
+    except (ValueError, OverflowError, OSError):
+        return True  # at the calendar's edges: asked the long way, which knows them
 
 
 def _offset_said(local: datetime) -> str:
