@@ -182,3 +182,24 @@ def test_a_server_gets_the_base_environment_and_its_own_variables_only() -> None
     env = server_environment(ServerCommand("prog", env={"API_KEY": "own"}), parent)
     assert env == {"PATH": "/usr/bin", "HOME": "/home/ada", "API_KEY": "own", "HTTPS_PROXY": "http://proxy:3128",
                    "NODE_EXTRA_CA_CERTS": "/etc/ca.pem"}
+
+
+def test_an_initialize_given_up_is_not_cancelled_but_any_other_request_is() -> None:
+    # The lifecycle says a client MUST NOT cancel initialize; the server hears of the other one at once.
+    async def scenario() -> list[str]:
+        logged: list[str] = []
+        process = await StdioProcess.start(faults("silent"), on_stderr=logged.append)
+        try:
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(process.request(INITIALIZE), 0.5)
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(process.request(call("echo", {})), 0.5)
+            for _ in range(200):
+                if "heard notifications/cancelled" in logged:
+                    break
+                await asyncio.sleep(0.05)
+        finally:
+            await process.close()
+        return logged
+
+    assert asyncio.run(scenario()) == ["heard initialize", "heard tools/call", "heard notifications/cancelled"]

@@ -6,7 +6,8 @@ end of stdin and SIGTERM, and leaves a grandchild in its group), ``flood`` (200,
 ``mute`` (answers the handshake, then nothing), ``babble`` (answers the handshake, then text that
 is not JSON to every request), ``stuck`` (says its pid on stderr, then never reads
 or answers, and outlives the end of its stdin: a server stuck before its handshake, like ``npx``
-still fetching a package).
+still fetching a package), ``silent`` (reads every message and names its method on stderr, answers
+none: not even ``initialize``).
 Answers echo the request's params as the result (``initialize`` gets a handshake's answer).
 """
 
@@ -48,6 +49,9 @@ def main(mode: str) -> None:
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
         print(f"grandchild {child.pid}", file=sys.stderr, flush=True)
     for line in sys.stdin:
+        if mode == "silent":
+            print(f"heard {json.loads(line).get('method')}", file=sys.stderr, flush=True)
+            continue
         if mode == "exit":
             print("boom", file=sys.stderr, flush=True)
             sys.exit(3)
