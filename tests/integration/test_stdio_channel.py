@@ -13,6 +13,7 @@ import pytest
 
 from inspector.mcp.channels.stdio import ChannelError, ProcessExited, StdioProcess, server_environment
 from inspector.mcp.server_command import ServerCommand
+from tests.support.processes import alive, group_alive
 
 ROOT = Path(__file__).resolve().parents[2]
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -203,3 +204,49 @@ def test_an_initialize_given_up_is_not_cancelled_but_any_other_request_is() -> N
         return logged
 
     assert asyncio.run(scenario()) == ["heard initialize", "heard tools/call", "heard notifications/cancelled"]
+
+
+def handshaken(mode: str, **callbacks) -> StdioProcess:
+    async def start() -> StdioProcess:
+        process = await StdioProcess.start(faults(mode), **callbacks)
+        await asyncio.wait_for(process.request(INITIALIZE), 20)
+        return process
+
+    return start()
+
+
+def test_a_server_that_closes_its_stdout_and_runs_on_fails_the_call_at_once() -> None:
+    # No answer can come any more: the call fails now, not at its deadline as a time-out.
+    async def scenario() -> None:
+        process = await handshaken("closeout")
+        try:
+            began = time.monotonic()
+            with pytest.raises(ProcessExited) as exited:
+                await asyncio.wait_for(process.request(call("echo", {})), 20)
+            assert time.monotonic() - began < 5
+            assert str(exited.value) == "the server process closed its output"
+            assert not process.running  # the next operation starts a process anew
+        finally:
+            await process.close(grace_s=0.5)
+        assert not group_alive(process.pid)
+
+    asyncio.run(scenario())
+
+
+def test_a_server_that_exits_while_its_child_holds_stdout_fails_the_call_with_its_status() -> None:
+    async def scenario() -> None:
+        logged: list[str] = []
+        process = await handshaken("orphan", on_stderr=logged.append)
+        try:
+            began = time.monotonic()
+            with pytest.raises(ProcessExited) as exited:
+                await asyncio.wait_for(process.request(call("echo", {})), 20)
+            assert time.monotonic() - began < 5
+            assert exited.value.status == 4 and "exited with status 4" in str(exited.value)
+            child = int(next(line for line in logged if line.startswith("child ")).split()[1])
+            assert alive(child)  # it holds the pipe: the server's exit alone is what ended the call
+        finally:
+            await process.close(grace_s=0.5)
+        assert not alive(child) and not group_alive(process.pid)
+
+    asyncio.run(scenario())

@@ -7,7 +7,9 @@ end of stdin and SIGTERM, and leaves a grandchild in its group), ``flood`` (200,
 is not JSON to every request), ``stuck`` (says its pid on stderr, then never reads
 or answers, and outlives the end of its stdin: a server stuck before its handshake, like ``npx``
 still fetching a package), ``silent`` (reads every message and names its method on stderr, answers
-none: not even ``initialize``).
+none: not even ``initialize``), ``closeout`` (answers the handshake, then closes its stdout at the next
+request and runs on), ``orphan`` (answers the handshake, then at the next request starts a child
+that keeps stdout open, says its pid on stderr and exits with status 4).
 Answers echo the request's params as the result (``initialize`` gets a handshake's answer).
 """
 
@@ -52,6 +54,14 @@ def main(mode: str) -> None:
         if mode == "silent":
             print(f"heard {json.loads(line).get('method')}", file=sys.stderr, flush=True)
             continue
+        if mode in ("closeout", "orphan") and json.loads(line).get("method") not in ("initialize", None) \
+                and "id" in json.loads(line):
+            if mode == "closeout":
+                os.close(1)
+                time.sleep(3600)
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+            print(f"child {child.pid}", file=sys.stderr, flush=True)
+            os._exit(4)
         if mode == "exit":
             print("boom", file=sys.stderr, flush=True)
             sys.exit(3)

@@ -39,6 +39,10 @@ BASE_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER",
                     "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
                     "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "TMPDIR")
 GRACE_S = 2.0
+#: How long the end of stdout and the exit of the process wait for each other before the requests
+#: in flight are failed: a server that exits has its last answers read first; a server that closed
+#: its stdout but runs on, or that exited while a child of it holds the pipe, fails them at once.
+SETTLE_S = 0.5
 
 
 class ChannelError(Exception):
@@ -68,7 +72,7 @@ def server_environment(command: ServerCommand, parent: Mapping[str, str] | None 
 class StdioProcess:
     """A running server process and the requests in flight on it."""
 
-    def __init__(self, command: ServerCommand, process: asyncio.subprocess.Process,
+    def __init__(self, command: ServerCommand, process: _Watched,
                  on_message: Callable[[dict[str, Any]], None] | None,
                  on_stderr: Callable[[str], None] | None,
                  on_problem: Callable[[Message], None] | None) -> None:
@@ -81,7 +85,9 @@ class StdioProcess:
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
         #: How many messages the server wrote on stdout so far (a wedged server writes none).
         self.heard = 0
+        self._stdout_ended = asyncio.Event()
         self._readers = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
+        self._readers.append(asyncio.create_task(self._watch_exit(process.exited)))
 
     @classmethod
     async def start(cls, command: ServerCommand, *, on_message: Callable[[dict[str, Any]], None] | None = None,
@@ -89,10 +95,8 @@ class StdioProcess:
                     on_problem: Callable[[Message], None] | None = None) -> StdioProcess:
         """Start ``command``; a program that is missing or cannot run is named."""
         try:
-            process = await asyncio.create_subprocess_exec(
-                *command.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, env=server_environment(command), cwd=command.cwd,
-                start_new_session=True, limit=MAX_LINE_BYTES)
+            process = await _start_watched(
+                command.argv, env=server_environment(command), cwd=command.cwd)
         except FileNotFoundError:
             if command.cwd is not None and not os.path.isdir(command.cwd):
                 raise ChannelError(Message(N_("the folder {folder} to start the server in does not exist"),
@@ -113,7 +117,8 @@ class StdioProcess:
 
     @property
     def running(self) -> bool:
-        return self._process.returncode is None
+        """The process runs and its stdout is open (a closed stdout can carry no answer)."""
+        return self._process.returncode is None and not self._stdout_ended.is_set()
 
     @property
     def exit_status(self) -> int | None:
@@ -152,7 +157,18 @@ class StdioProcess:
                 break
             if line.strip():
                 self._dispatch(line)
-        await self._process.wait()
+        self._stdout_ended.set()
+        # Usually the process is exiting: its status makes the better sentence, if it comes soon.
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._process.wait()), SETTLE_S)
+        self._requests.close(self._exited)
+
+    async def _watch_exit(self, exited: asyncio.Event) -> None:
+        """The process exited: its last answers are read (while stdout ends), then whatever is still
+        in flight fails, also when a child of the server holds stdout open after it."""
+        await exited.wait()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._stdout_ended.wait(), SETTLE_S)
         self._requests.close(self._exited)
 
     def _dispatch(self, line: bytes) -> None:
@@ -220,13 +236,49 @@ class StdioProcess:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(process.wait(), grace_s)
                 break
-        # The server is gone; a grandchild it left in the group goes too.
+        # The server is gone; a grandchild it left in the group goes too (its end closes the pipes it held).
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._stdout_ended.wait(), grace_s)
         for reader in self._readers:
             reader.cancel()
         await asyncio.gather(*self._readers, return_exceptions=True)
         return process.returncode
+
+
+class _Watched(asyncio.subprocess.Process):
+    """A process whose exit is an event of its own: ``wait()`` also waits for every pipe to close,
+    which a child of the server holding stdout may never do."""
+
+    exited: asyncio.Event
+
+
+class _ExitProtocol(asyncio.subprocess.SubprocessStreamProtocol):
+    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(limit=limit, loop=loop)
+        self.exited = asyncio.Event()
+
+    def process_exited(self) -> None:
+        super().process_exited()
+        self.exited.set()
+
+
+async def _start_watched(argv: tuple[str, ...] | list[str], *, env: Mapping[str, str], cwd: str | None) -> _Watched:
+    """``asyncio.create_subprocess_exec`` (pipes on all three, a session of its own), with the exit watched."""
+    loop = asyncio.get_running_loop()
+    protocols: list[_ExitProtocol] = []
+
+    def protocol() -> _ExitProtocol:
+        protocols.append(_ExitProtocol(MAX_LINE_BYTES, loop))
+        return protocols[-1]
+
+    transport, _ = await loop.subprocess_exec(
+        protocol, *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env=env, cwd=cwd, start_new_session=True)
+    process = _Watched(transport, protocols[0], loop)
+    process.exited = protocols[0].exited
+    return process
 
 
 def _signal_name(number: int) -> str:
