@@ -246,3 +246,31 @@ def test_a_log_message_between_operations_reaches_the_server_log(make_window, qt
     assert not entry.stderr and entry.level == "warning"
     assert model.data(model.index(row, 2)) == "stdio test"
     assert model.data(model.index(row, 3)) == "process"
+
+
+def test_closing_the_window_hides_it_at_once_while_a_slow_server_is_still_stopping(make_window, qtbot) -> None:
+    # "stuck" outlives the end of its stdin: stopping it takes the 2 s before SIGTERM. The window
+    # is gone from the screen meanwhile, not frozen on it.
+    import threading
+    import time
+
+    window = make_window()
+    key = add_command(window, faults("stuck"), name="stuck")
+    qtbot.waitUntil(lambda: window.engine.processes.pid(key) is not None, timeout=10000)
+    pid = window.engine.processes.pid(key)
+    closing, done, seen = threading.Event(), threading.Event(), []
+
+    def watch() -> None:
+        while not done.is_set():
+            if closing.is_set() and alive(pid):
+                seen.append(window.isVisible())
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    closing.set()
+    window.close()
+    done.set()
+    watcher.join()
+    assert not alive(pid) and not group_alive(pid)
+    assert len(seen) > 10 and not any(seen)
