@@ -254,3 +254,21 @@ def test_a_server_that_exits_while_its_child_holds_stdout_fails_the_call_with_it
         assert not alive(child) and not group_alive(process.pid)
 
     asyncio.run(scenario())
+
+
+def test_an_answer_without_its_newline_is_named_while_the_call_still_waits() -> None:
+    # The beginner's server bug: write(json) without "\n". The answer is never a message; what
+    # the server wrote is said (once) so the time-out that follows has its reason.
+    async def scenario() -> list[str]:
+        problems: list[str] = []
+        process = await handshaken("unended", on_problem=lambda sentence: problems.append(str(sentence)))
+        try:
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(process.request(call("echo", {})), 3)
+        finally:
+            await process.close(grace_s=0.5)
+        return problems
+
+    assert asyncio.run(scenario()) == [
+        'the server wrote 41 bytes on stdout without ending the line, and nothing more for 1 s: every message '
+        'must end with a newline. It begins: {"jsonrpc": "2.0", "id": 2, "result": {}}']

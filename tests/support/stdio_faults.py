@@ -9,7 +9,8 @@ or answers, and outlives the end of its stdin: a server stuck before its handsha
 still fetching a package), ``silent`` (reads every message and names its method on stderr, answers
 none: not even ``initialize``), ``closeout`` (answers the handshake, then closes its stdout at the next
 request and runs on), ``orphan`` (answers the handshake, then at the next request starts a child
-that keeps stdout open, says its pid on stderr and exits with status 4).
+that keeps stdout open, says its pid on stderr and exits with status 4), ``unended`` (answers the
+handshake, then answers the next request without the newline that ends a message, and hangs).
 Answers echo the request's params as the result (``initialize`` gets a handshake's answer).
 """
 
@@ -62,6 +63,10 @@ def main(mode: str) -> None:
             child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
             print(f"child {child.pid}", file=sys.stderr, flush=True)
             os._exit(4)
+        if mode == "unended" and json.loads(line).get("method") != "initialize":
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": json.loads(line)["id"], "result": {}}))
+            sys.stdout.flush()
+            time.sleep(3600)
         if mode == "exit":
             print("boom", file=sys.stderr, flush=True)
             sys.exit(3)

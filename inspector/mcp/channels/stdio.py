@@ -26,6 +26,7 @@ from ..messages import N_, Message, Number, system_reason
 from ..server_command import ServerCommand
 from ..text import load_wire_json
 from .multiplex import Multiplexer
+from .pipe_lines import TOO_LONG, UNENDED_S, PipeLines, Unended
 
 #: Longest line read from the server's stdout (bigger messages are dropped, and said so).
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -147,12 +148,21 @@ class StdioProcess:
     async def _read_stdout(self) -> None:
         stream = self._process.stdout
         assert stream is not None
+        lines = PipeLines(stream, MAX_LINE_BYTES)
         while True:
-            line = await _read_line(stream)
-            if line is DROPPED:
+            line = await lines.next()
+            if line is TOO_LONG:
                 self._problem(Message(N_("the server sent a line longer than {most} MB on stdout; it was dropped"),
                                       {"most": Number(MAX_LINE_BYTES // 2**20, str(MAX_LINE_BYTES // 2**20))}))
                 continue
+            if isinstance(line, Unended):
+                self._problem(Message(N_("the server wrote {size} bytes on stdout without ending the line, and "
+                                         "nothing more for {seconds} s: every message must end with a newline. "
+                                         "It begins: {line}"), {
+                    "size": Number(line.size, f"{line.size:,}"), "seconds": Number(UNENDED_S, f"{UNENDED_S:g}"),
+                    "line": line.head.decode("utf-8", "replace").strip()}))
+                continue
+            assert isinstance(line, bytes)
             if not line:
                 break
             if line.strip():
