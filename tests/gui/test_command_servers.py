@@ -274,3 +274,26 @@ def test_closing_the_window_hides_it_at_once_while_a_slow_server_is_still_stoppi
     watcher.join()
     assert not alive(pid) and not group_alive(pid)
     assert len(seen) > 10 and not any(seen)
+
+
+def test_a_fault_of_the_servers_stdout_is_our_line_not_the_servers_stderr(make_window, qtbot, german) -> None:
+    # "banner" writes "Server v1.0 ready!" on stdout: our sentence about it is no line of its stderr,
+    # and it is said in the reader's language.
+    window = make_window()
+    key = add_command(window, faults("banner"), name="banner", era="handshake")
+    wait_tools(qtbot, window)
+    model = window.log_dock.view.model
+
+    def fault_row() -> int | None:
+        return next((row for row in range(model.rowCount())
+                     if "Server v1.0 ready!" in model.data(model.index(row, 5))), None)
+
+    qtbot.waitUntil(lambda: fault_row() is not None, timeout=10000)
+    row = fault_row()
+    assert model.data(model.index(row, 1)) == "⚠ stdout"
+    assert model.data(model.index(row, 5)) == ("der Server hat auf stdout eine Zeile geschrieben, die kein JSON ist: "
+                                               "Server v1.0 ready!")
+    consoles = window.admin.consoles
+    qtbot.waitUntil(lambda: any("Server v1.0 ready!" in line for line in consoles.lines(key)), timeout=10000)
+    assert [line for line in consoles.lines(key) if "Server v1.0 ready!" in line] == [
+        "run-inspector: der Server hat auf stdout eine Zeile geschrieben, die kein JSON ist: Server v1.0 ready!"]
