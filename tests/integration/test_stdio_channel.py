@@ -272,3 +272,12 @@ def test_an_answer_without_its_newline_is_named_while_the_call_still_waits() -> 
     assert asyncio.run(scenario()) == [
         'the server wrote 41 bytes on stdout without ending the line, and nothing more for 1 s: every message '
         'must end with a newline. It begins: {"jsonrpc": "2.0", "id": 2, "result": {}}']
+
+
+def test_a_folder_given_as_the_program_is_named_a_folder(tmp_path: Path) -> None:
+    # The usual slip: the server's folder, not its script or binary. "Permission denied" would
+    # send the user after the file's mode instead.
+    with pytest.raises(ChannelError) as refused:
+        asyncio.run(StdioProcess.start(ServerCommand(str(tmp_path))))
+    assert str(refused.value) == (f"the program '{tmp_path}' is a folder: give the program in it to start "
+                                  "(a script or a binary), or the command that runs it")

@@ -105,6 +105,10 @@ class StdioProcess:
             raise ChannelError(Message(N_("the program '{program}' was not found: check the command, or give "
                                           "its full path"), {"program": command.program[:200]})) from None
         except PermissionError:
+            if os.sep in command.program and os.path.isdir(os.path.join(command.cwd or "", command.program)):
+                raise ChannelError(Message(N_("the program '{program}' is a folder: give the program in it to start "
+                                              "(a script or a binary), or the command that runs it"),
+                                           {"program": command.program[:200]})) from None
             raise ChannelError(Message(N_("the program '{program}' cannot be run (permission denied)"),
                                        {"program": command.program[:200]})) from None
         except OSError as error:
