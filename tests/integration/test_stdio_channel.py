@@ -281,3 +281,26 @@ def test_a_folder_given_as_the_program_is_named_a_folder(tmp_path: Path) -> None
         asyncio.run(StdioProcess.start(ServerCommand(str(tmp_path))))
     assert str(refused.value) == (f"the program '{tmp_path}' is a folder: give the program in it to start "
                                   "(a script or a binary), or the command that runs it")
+
+
+def test_close_is_bounded_when_a_child_in_a_session_of_its_own_holds_stdout() -> None:
+    # The server ignores SIGTERM and needs SIGKILL; its child escaped the group and keeps the pipes
+    # open. The ladder follows the server's exit, not the pipes' end, so close() still ends.
+    async def scenario() -> tuple[float, int, int | None]:
+        logged: list[str] = []
+        process = await StdioProcess.start(faults("escaped"), on_stderr=logged.append)
+        for _ in range(200):
+            if any(line.startswith("grandchild") for line in logged):
+                break
+            await asyncio.sleep(0.05)
+        escaped = int(next(line for line in logged if line.startswith("grandchild")).split()[1])
+        began = time.monotonic()
+        try:
+            status = await asyncio.wait_for(process.close(grace_s=0.3), 10)
+        finally:
+            os.kill(escaped, signal.SIGKILL)  # beyond the client's reach: the test's to end
+        return time.monotonic() - began, escaped, status
+
+    took, _escaped, status = asyncio.run(scenario())
+    assert took < 3, took
+    assert status == -signal.SIGKILL

@@ -10,7 +10,9 @@ still fetching a package), ``silent`` (reads every message and names its method 
 none: not even ``initialize``), ``closeout`` (answers the handshake, then closes its stdout at the next
 request and runs on), ``orphan`` (answers the handshake, then at the next request starts a child
 that keeps stdout open, says its pid on stderr and exits with status 4), ``unended`` (answers the
-handshake, then answers the next request without the newline that ends a message, and hangs).
+handshake, then answers the next request without the newline that ends a message, and hangs),
+``escaped`` (as ``stubborn``, but its child starts a session of its own: the group's end does not
+reach it, and it keeps the server's stdout open).
 Answers echo the request's params as the result (``initialize`` gets a handshake's answer).
 """
 
@@ -47,9 +49,10 @@ def main(mode: str) -> None:
     if mode == "stuck":
         print(f"stuck {os.getpid()}", file=sys.stderr, flush=True)
         time.sleep(3600)
-    if mode == "stubborn":
+    if mode in ("stubborn", "escaped"):
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"],
+                                 start_new_session=mode == "escaped")
         print(f"grandchild {child.pid}", file=sys.stderr, flush=True)
     for line in sys.stdin:
         if mode == "silent":
@@ -75,7 +78,7 @@ def main(mode: str) -> None:
                 print("working on it...", flush=True)  # text where its answer should be
             continue  # reads every request, answers none but the handshake
         answer(line)
-    if mode == "stubborn":
+    if mode in ("stubborn", "escaped"):
         time.sleep(3600)
 
 

@@ -174,7 +174,7 @@ class StdioProcess:
         self._stdout_ended.set()
         # Usually the process is exiting: its status makes the better sentence, if it comes soon.
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self._process.wait()), SETTLE_S)
+            await asyncio.wait_for(self._process.exited.wait(), SETTLE_S)
         self._requests.close(self._exited)
 
     async def _watch_exit(self, exited: asyncio.Event) -> None:
@@ -244,20 +244,23 @@ class StdioProcess:
             if ladder_signal is not None:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(process.pid, ladder_signal)
+            # Its exit, not asyncio's wait(), which also waits for every pipe to close: a child of
+            # the server in a session of its own may hold them for good.
             if ladder_signal is signal.SIGKILL:
-                await process.wait()
+                await process.exited.wait()
                 break
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(process.wait(), grace_s)
+                await asyncio.wait_for(process.exited.wait(), grace_s)
                 break
         # The server is gone; a grandchild it left in the group goes too (its end closes the pipes it held).
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._stdout_ended.wait(), grace_s)
+            await asyncio.wait_for(self._stdout_ended.wait(), SETTLE_S)
         for reader in self._readers:
             reader.cancel()
         await asyncio.gather(*self._readers, return_exceptions=True)
+        process.transport.close()  # our ends of the pipes, whoever still holds theirs
         return process.returncode
 
 
@@ -266,6 +269,7 @@ class _Watched(asyncio.subprocess.Process):
     which a child of the server holding stdout may never do."""
 
     exited: asyncio.Event
+    transport: asyncio.SubprocessTransport
 
 
 class _ExitProtocol(asyncio.subprocess.SubprocessStreamProtocol):
@@ -292,6 +296,7 @@ async def _start_watched(argv: tuple[str, ...] | list[str], *, env: Mapping[str,
         stderr=asyncio.subprocess.PIPE, env=env, cwd=cwd, start_new_session=True)
     process = _Watched(transport, protocols[0], loop)
     process.exited = protocols[0].exited
+    process.transport = transport
     return process
 
 
