@@ -246,3 +246,54 @@ def test_a_log_message_between_operations_reaches_the_server_log(make_window, qt
     assert not entry.stderr and entry.level == "warning"
     assert model.data(model.index(row, 2)) == "stdio test"
     assert model.data(model.index(row, 3)) == "process"
+
+
+def test_closing_the_window_hides_it_at_once_while_a_slow_server_is_still_stopping(make_window, qtbot) -> None:
+    # "stuck" outlives the end of its stdin: stopping it takes the 2 s before SIGTERM. The window
+    # is gone from the screen meanwhile, not frozen on it.
+    import threading
+    import time
+
+    window = make_window()
+    key = add_command(window, faults("stuck"), name="stuck")
+    qtbot.waitUntil(lambda: window.engine.processes.pid(key) is not None, timeout=10000)
+    pid = window.engine.processes.pid(key)
+    closing, done, seen = threading.Event(), threading.Event(), []
+
+    def watch() -> None:
+        while not done.is_set():
+            if closing.is_set() and alive(pid):
+                seen.append(window.isVisible())
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    closing.set()
+    window.close()
+    done.set()
+    watcher.join()
+    assert not alive(pid) and not group_alive(pid)
+    assert len(seen) > 10 and not any(seen)
+
+
+def test_a_fault_of_the_servers_stdout_is_our_line_not_the_servers_stderr(make_window, qtbot, german) -> None:
+    # "banner" writes "Server v1.0 ready!" on stdout: our sentence about it is no line of its stderr,
+    # and it is said in the reader's language.
+    window = make_window()
+    key = add_command(window, faults("banner"), name="banner", era="handshake")
+    wait_tools(qtbot, window)
+    model = window.log_dock.view.model
+
+    def fault_row() -> int | None:
+        return next((row for row in range(model.rowCount())
+                     if "Server v1.0 ready!" in model.data(model.index(row, 5))), None)
+
+    qtbot.waitUntil(lambda: fault_row() is not None, timeout=10000)
+    row = fault_row()
+    assert model.data(model.index(row, 1)) == "⚠ stdout"
+    assert model.data(model.index(row, 5)) == ("der Server hat auf stdout eine Zeile geschrieben, die kein JSON ist: "
+                                               "Server v1.0 ready!")
+    consoles = window.admin.consoles
+    qtbot.waitUntil(lambda: any("Server v1.0 ready!" in line for line in consoles.lines(key)), timeout=10000)
+    assert [line for line in consoles.lines(key) if "Server v1.0 ready!" in line] == [
+        "run-inspector: der Server hat auf stdout eine Zeile geschrieben, die kein JSON ist: Server v1.0 ready!"]

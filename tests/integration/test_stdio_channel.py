@@ -13,6 +13,7 @@ import pytest
 
 from inspector.mcp.channels.stdio import ChannelError, ProcessExited, StdioProcess, server_environment
 from inspector.mcp.server_command import ServerCommand
+from tests.support.processes import alive, group_alive
 
 ROOT = Path(__file__).resolve().parents[2]
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -182,3 +183,124 @@ def test_a_server_gets_the_base_environment_and_its_own_variables_only() -> None
     env = server_environment(ServerCommand("prog", env={"API_KEY": "own"}), parent)
     assert env == {"PATH": "/usr/bin", "HOME": "/home/ada", "API_KEY": "own", "HTTPS_PROXY": "http://proxy:3128",
                    "NODE_EXTRA_CA_CERTS": "/etc/ca.pem"}
+
+
+def test_an_initialize_given_up_is_not_cancelled_but_any_other_request_is() -> None:
+    # The lifecycle says a client MUST NOT cancel initialize; the server hears of the other one at once.
+    async def scenario() -> list[str]:
+        logged: list[str] = []
+        process = await StdioProcess.start(faults("silent"), on_stderr=logged.append)
+        try:
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(process.request(INITIALIZE), 0.5)
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(process.request(call("echo", {})), 0.5)
+            for _ in range(200):
+                if "heard notifications/cancelled" in logged:
+                    break
+                await asyncio.sleep(0.05)
+        finally:
+            await process.close()
+        return logged
+
+    assert asyncio.run(scenario()) == ["heard initialize", "heard tools/call", "heard notifications/cancelled"]
+
+
+def handshaken(mode: str, **callbacks) -> StdioProcess:
+    async def start() -> StdioProcess:
+        process = await StdioProcess.start(faults(mode), **callbacks)
+        await asyncio.wait_for(process.request(INITIALIZE), 20)
+        return process
+
+    return start()
+
+
+def test_a_server_that_closes_its_stdout_and_runs_on_fails_the_call_at_once() -> None:
+    # No answer can come any more: the call fails now, not at its deadline as a time-out.
+    async def scenario() -> None:
+        process = await handshaken("closeout")
+        try:
+            began = time.monotonic()
+            with pytest.raises(ProcessExited) as exited:
+                await asyncio.wait_for(process.request(call("echo", {})), 20)
+            assert time.monotonic() - began < 5
+            assert str(exited.value) == "the server process closed its output"
+            assert not process.running  # the next operation starts a process anew
+        finally:
+            await process.close(grace_s=0.5)
+        assert not group_alive(process.pid)
+
+    asyncio.run(scenario())
+
+
+def test_a_server_that_exits_while_its_child_holds_stdout_fails_the_call_with_its_status() -> None:
+    async def scenario() -> None:
+        logged: list[str] = []
+        process = await handshaken("orphan", on_stderr=logged.append)
+        try:
+            began = time.monotonic()
+            with pytest.raises(ProcessExited) as exited:
+                await asyncio.wait_for(process.request(call("echo", {})), 20)
+            assert time.monotonic() - began < 5
+            assert exited.value.status == 4 and "exited with status 4" in str(exited.value)
+            child = int(next(line for line in logged if line.startswith("child ")).split()[1])
+            assert alive(child)  # it holds the pipe: the server's exit alone is what ended the call
+        finally:
+            await process.close(grace_s=0.5)
+        for _ in range(100):  # killed with the group; it closed the pipe on its way out, a moment before its end
+            if not alive(child):
+                break
+            await asyncio.sleep(0.05)
+        assert not alive(child) and not group_alive(process.pid)
+
+    asyncio.run(scenario())
+
+
+def test_an_answer_without_its_newline_is_named_while_the_call_still_waits() -> None:
+    # The beginner's server bug: write(json) without "\n". The answer is never a message; what
+    # the server wrote is said (once) so the time-out that follows has its reason.
+    async def scenario() -> list[str]:
+        problems: list[str] = []
+        process = await handshaken("unended", on_problem=lambda sentence: problems.append(str(sentence)))
+        try:
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(process.request(call("echo", {})), 3)
+        finally:
+            await process.close(grace_s=0.5)
+        return problems
+
+    assert asyncio.run(scenario()) == [
+        'the server wrote 41 bytes on stdout without ending the line, and nothing more for 1 s: every message '
+        'must end with a newline. It begins: {"jsonrpc": "2.0", "id": 2, "result": {}}']
+
+
+def test_a_folder_given_as_the_program_is_named_a_folder(tmp_path: Path) -> None:
+    # The usual slip: the server's folder, not its script or binary. "Permission denied" would
+    # send the user after the file's mode instead.
+    with pytest.raises(ChannelError) as refused:
+        asyncio.run(StdioProcess.start(ServerCommand(str(tmp_path))))
+    assert str(refused.value) == (f"the program '{tmp_path}' is a folder: give the program in it to start "
+                                  "(a script or a binary), or the command that runs it")
+
+
+def test_close_is_bounded_when_a_child_in_a_session_of_its_own_holds_stdout() -> None:
+    # The server ignores SIGTERM and needs SIGKILL; its child escaped the group and keeps the pipes
+    # open. The ladder follows the server's exit, not the pipes' end, so close() still ends.
+    async def scenario() -> tuple[float, int, int | None]:
+        logged: list[str] = []
+        process = await StdioProcess.start(faults("escaped"), on_stderr=logged.append)
+        for _ in range(200):
+            if any(line.startswith("grandchild") for line in logged):
+                break
+            await asyncio.sleep(0.05)
+        escaped = int(next(line for line in logged if line.startswith("grandchild")).split()[1])
+        began = time.monotonic()
+        try:
+            status = await asyncio.wait_for(process.close(grace_s=0.3), 10)
+        finally:
+            os.kill(escaped, signal.SIGKILL)  # beyond the client's reach: the test's to end
+        return time.monotonic() - began, escaped, status
+
+    took, _escaped, status = asyncio.run(scenario())
+    assert took < 3, took
+    assert status == -signal.SIGKILL

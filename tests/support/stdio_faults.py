@@ -6,7 +6,13 @@ end of stdin and SIGTERM, and leaves a grandchild in its group), ``flood`` (200,
 ``mute`` (answers the handshake, then nothing), ``babble`` (answers the handshake, then text that
 is not JSON to every request), ``stuck`` (says its pid on stderr, then never reads
 or answers, and outlives the end of its stdin: a server stuck before its handshake, like ``npx``
-still fetching a package).
+still fetching a package), ``silent`` (reads every message and names its method on stderr, answers
+none: not even ``initialize``), ``closeout`` (answers the handshake, then closes its stdout at the next
+request and runs on), ``orphan`` (answers the handshake, then at the next request starts a child
+that keeps stdout open, says its pid on stderr and exits with status 4), ``unended`` (answers the
+handshake, then answers the next request without the newline that ends a message, and hangs),
+``escaped`` (as ``stubborn``, but its child starts a session of its own: the group's end does not
+reach it, and it keeps the server's stdout open).
 Answers echo the request's params as the result (``initialize`` gets a handshake's answer).
 """
 
@@ -43,11 +49,27 @@ def main(mode: str) -> None:
     if mode == "stuck":
         print(f"stuck {os.getpid()}", file=sys.stderr, flush=True)
         time.sleep(3600)
-    if mode == "stubborn":
+    if mode in ("stubborn", "escaped"):
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"],
+                                 start_new_session=mode == "escaped")
         print(f"grandchild {child.pid}", file=sys.stderr, flush=True)
     for line in sys.stdin:
+        if mode == "silent":
+            print(f"heard {json.loads(line).get('method')}", file=sys.stderr, flush=True)
+            continue
+        if mode in ("closeout", "orphan") and json.loads(line).get("method") not in ("initialize", None) \
+                and "id" in json.loads(line):
+            if mode == "closeout":
+                os.close(1)
+                time.sleep(3600)
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+            print(f"child {child.pid}", file=sys.stderr, flush=True)
+            os._exit(4)
+        if mode == "unended" and json.loads(line).get("method") != "initialize":
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": json.loads(line)["id"], "result": {}}))
+            sys.stdout.flush()
+            time.sleep(3600)
         if mode == "exit":
             print("boom", file=sys.stderr, flush=True)
             sys.exit(3)
@@ -56,7 +78,7 @@ def main(mode: str) -> None:
                 print("working on it...", flush=True)  # text where its answer should be
             continue  # reads every request, answers none but the handshake
         answer(line)
-    if mode == "stubborn":
+    if mode in ("stubborn", "escaped"):
         time.sleep(3600)
 
 

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, 
 
 from inspector.i18n import _
 from inspector.i18n.formatting import format_number
+from inspector.i18n.messages import translate
+from inspector.mcp.messages import Message
 
 from ..language import on_language_changed, translated
 from ..widgets.plain_text import visible
@@ -44,9 +46,17 @@ class ProcessOutput(QObject):
         self._feed = LogFeed(capacity=CONSOLE_LINES * 4)
         self._feed.entries.connect(self._batch)
 
-    def add(self, key: str, line: str) -> None:
-        """One line of the server ``key`` (on the worker thread)."""
+    def add(self, key: str, line: str | Message) -> None:
+        """One stderr line of the server ``key``, or the client's sentence about its stdout (a
+        :class:`Message`: its own line in the Server log, prefixed in the Console), on the worker thread."""
         name = self._names.get(key) or key.removeprefix("stdio:")
+        if isinstance(line, Message):
+            self._log.add(LogEntry(datetime.now(timezone.utc), None, None, line, name, stderr=True, source=key,
+                                   stdout_fault=True))
+            said = _("run-inspector: {sentence}").format(sentence=translate(line))
+            self._feed.add(LogEntry(datetime.now(timezone.utc), None, None, kept_data(said), name, stderr=True,
+                                    source=key))
+            return
         entry = LogEntry(datetime.now(timezone.utc), None, None, kept_data(line), name, stderr=True, source=key)
         self._log.add(entry)
         self._feed.add(entry)

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from inspector.i18n import _
-from inspector.i18n.messages import translate
 from inspector.mcp import (
     CancelSignal,
     LegFinished,
@@ -45,6 +44,7 @@ from inspector.mcp import (
     public_url,
 )
 from inspector.mcp.eras import EraMemory, LayeredEras
+from inspector.mcp.messages import Message
 from inspector.mcp.processes import ServerProcesses
 from inspector.mcp.reports import TaskSeen
 from inspector.mcp.server_requests import Root
@@ -423,10 +423,10 @@ class OperationsEngine(QObject):
     def thread(self) -> threading.Thread | None:
         return self._thread
 
-    def _heard_output(self, key: str, line: object) -> None:
-        """A command server's stderr line (or a fault of its line, said in the reader's language), on
+    def _heard_output(self, key: str, line: str | Message) -> None:
+        """A command server's stderr line (or our sentence about a fault of its stdout), on
         the worker thread."""
-        self.output.add(key, line if isinstance(line, str) else translate(line))
+        self.output.add(key, line)
 
     def _heard_between(self, key: str, note: ServerNotification) -> None:
         """A command server's notification while none of its operations runs (its process lives on):

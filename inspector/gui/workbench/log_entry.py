@@ -42,6 +42,9 @@ class LogEntry:
     #: server's key (its Console window shows the lines of one key).
     stderr: bool = False
     source: str | None = None
+    #: With ``stderr``: not the server's line but the client's sentence about its stdout (a line
+    #: that is not JSON, too long, left unended); ``data`` is the :class:`~inspector.mcp.messages.Message`.
+    stdout_fault: bool = False
 
 
 def message_entry(note: ServerNotification, server: str, operation: str | None = None) -> LogEntry:

@@ -205,6 +205,8 @@ class ServerLogModel(QAbstractTableModel):
         if column == "time":
             return format_time(entry.at)
         if column == "level":
+            if entry.stdout_fault:
+                return _("⚠ stdout")
             if entry.stderr:
                 return _("▤ stderr")
             if entry.level is None:
@@ -223,6 +225,8 @@ class ServerLogModel(QAbstractTableModel):
         return cell_text(self._message(entry), DATA_CELL_CHARS)
 
     def _message(self, entry: LogEntry) -> str:
+        if entry.stdout_fault:
+            return translate(entry.data)
         if entry.stderr:
             return data_text(entry.data)
         if entry.request is None:

@@ -5,7 +5,7 @@ messages at once. Each request gets an id unique on the line (two operations may
 "1"); the answer with that id goes back to its asker with the asker's id restored; everything else
 the server sends goes to ``on_message``. An asker that gives up (a cancel, a deadline) makes the
 server be told at once with ``notifications/cancelled``; an answer arriving after that is ignored,
-as the protocol says.
+as the protocol says. ``initialize`` alone is never cancelled (the lifecycle forbids it).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class Multiplexer:
             result = await answer
         except asyncio.CancelledError:
             answered = answer.done() and not answer.cancelled()  # the caller's cancel cancels the future too
-            if not answered and self._closed is None:
+            if not answered and self._closed is None and message.get("method") != "initialize":
                 # Said at once, shielded: the caller is gone, the notice still goes out.
                 notice = {"jsonrpc": "2.0", "method": "notifications/cancelled",
                           "params": {"requestId": wire_id, "reason": "The client cancelled the operation."}}

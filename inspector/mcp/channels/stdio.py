@@ -26,6 +26,7 @@ from ..messages import N_, Message, Number, system_reason
 from ..server_command import ServerCommand
 from ..text import load_wire_json
 from .multiplex import Multiplexer
+from .pipe_lines import TOO_LONG, UNENDED_S, PipeLines, Unended
 
 #: Longest line read from the server's stdout (bigger messages are dropped, and said so).
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -39,6 +40,10 @@ BASE_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER",
                     "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
                     "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "TMPDIR")
 GRACE_S = 2.0
+#: How long the end of stdout and the exit of the process wait for each other before the requests
+#: in flight are failed: a server that exits has its last answers read first; a server that closed
+#: its stdout but runs on, or that exited while a child of it holds the pipe, fails them at once.
+SETTLE_S = 0.5
 
 
 class ChannelError(Exception):
@@ -68,7 +73,7 @@ def server_environment(command: ServerCommand, parent: Mapping[str, str] | None 
 class StdioProcess:
     """A running server process and the requests in flight on it."""
 
-    def __init__(self, command: ServerCommand, process: asyncio.subprocess.Process,
+    def __init__(self, command: ServerCommand, process: _Watched,
                  on_message: Callable[[dict[str, Any]], None] | None,
                  on_stderr: Callable[[str], None] | None,
                  on_problem: Callable[[Message], None] | None) -> None:
@@ -81,7 +86,9 @@ class StdioProcess:
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
         #: How many messages the server wrote on stdout so far (a wedged server writes none).
         self.heard = 0
+        self._stdout_ended = asyncio.Event()
         self._readers = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
+        self._readers.append(asyncio.create_task(self._watch_exit(process.exited)))
 
     @classmethod
     async def start(cls, command: ServerCommand, *, on_message: Callable[[dict[str, Any]], None] | None = None,
@@ -89,10 +96,8 @@ class StdioProcess:
                     on_problem: Callable[[Message], None] | None = None) -> StdioProcess:
         """Start ``command``; a program that is missing or cannot run is named."""
         try:
-            process = await asyncio.create_subprocess_exec(
-                *command.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, env=server_environment(command), cwd=command.cwd,
-                start_new_session=True, limit=MAX_LINE_BYTES)
+            process = await _start_watched(
+                command.argv, env=server_environment(command), cwd=command.cwd)
         except FileNotFoundError:
             if command.cwd is not None and not os.path.isdir(command.cwd):
                 raise ChannelError(Message(N_("the folder {folder} to start the server in does not exist"),
@@ -100,6 +105,10 @@ class StdioProcess:
             raise ChannelError(Message(N_("the program '{program}' was not found: check the command, or give "
                                           "its full path"), {"program": command.program[:200]})) from None
         except PermissionError:
+            if os.sep in command.program and os.path.isdir(os.path.join(command.cwd or "", command.program)):
+                raise ChannelError(Message(N_("the program '{program}' is a folder: give the program in it to start "
+                                              "(a script or a binary), or the command that runs it"),
+                                           {"program": command.program[:200]})) from None
             raise ChannelError(Message(N_("the program '{program}' cannot be run (permission denied)"),
                                        {"program": command.program[:200]})) from None
         except OSError as error:
@@ -113,7 +122,8 @@ class StdioProcess:
 
     @property
     def running(self) -> bool:
-        return self._process.returncode is None
+        """The process runs and its stdout is open (a closed stdout can carry no answer)."""
+        return self._process.returncode is None and not self._stdout_ended.is_set()
 
     @property
     def exit_status(self) -> int | None:
@@ -142,17 +152,37 @@ class StdioProcess:
     async def _read_stdout(self) -> None:
         stream = self._process.stdout
         assert stream is not None
+        lines = PipeLines(stream, MAX_LINE_BYTES)
         while True:
-            line = await _read_line(stream)
-            if line is DROPPED:
+            line = await lines.next()
+            if line is TOO_LONG:
                 self._problem(Message(N_("the server sent a line longer than {most} MB on stdout; it was dropped"),
                                       {"most": Number(MAX_LINE_BYTES // 2**20, str(MAX_LINE_BYTES // 2**20))}))
                 continue
+            if isinstance(line, Unended):
+                self._problem(Message(N_("the server wrote {size} bytes on stdout without ending the line, and "
+                                         "nothing more for {seconds} s: every message must end with a newline. "
+                                         "It begins: {line}"), {
+                    "size": Number(line.size, f"{line.size:,}"), "seconds": Number(UNENDED_S, f"{UNENDED_S:g}"),
+                    "line": line.head.decode("utf-8", "replace").strip()}))
+                continue
+            assert isinstance(line, bytes)
             if not line:
                 break
             if line.strip():
                 self._dispatch(line)
-        await self._process.wait()
+        self._stdout_ended.set()
+        # Usually the process is exiting: its status makes the better sentence, if it comes soon.
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._process.exited.wait(), SETTLE_S)
+        self._requests.close(self._exited)
+
+    async def _watch_exit(self, exited: asyncio.Event) -> None:
+        """The process exited: its last answers are read (while stdout ends), then whatever is still
+        in flight fails, also when a child of the server holds stdout open after it."""
+        await exited.wait()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._stdout_ended.wait(), SETTLE_S)
         self._requests.close(self._exited)
 
     def _dispatch(self, line: bytes) -> None:
@@ -214,19 +244,60 @@ class StdioProcess:
             if ladder_signal is not None:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(process.pid, ladder_signal)
+            # Its exit, not asyncio's wait(), which also waits for every pipe to close: a child of
+            # the server in a session of its own may hold them for good.
             if ladder_signal is signal.SIGKILL:
-                await process.wait()
+                await process.exited.wait()
                 break
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(process.wait(), grace_s)
+                await asyncio.wait_for(process.exited.wait(), grace_s)
                 break
-        # The server is gone; a grandchild it left in the group goes too.
+        # The server is gone; a grandchild it left in the group goes too (its end closes the pipes it held).
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._stdout_ended.wait(), SETTLE_S)
         for reader in self._readers:
             reader.cancel()
         await asyncio.gather(*self._readers, return_exceptions=True)
+        process.transport.close()  # our ends of the pipes, whoever still holds theirs
         return process.returncode
+
+
+class _Watched(asyncio.subprocess.Process):
+    """A process whose exit is an event of its own: ``wait()`` also waits for every pipe to close,
+    which a child of the server holding stdout may never do."""
+
+    exited: asyncio.Event
+    transport: asyncio.SubprocessTransport
+
+
+class _ExitProtocol(asyncio.subprocess.SubprocessStreamProtocol):
+    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(limit=limit, loop=loop)
+        self.exited = asyncio.Event()
+
+    def process_exited(self) -> None:
+        super().process_exited()
+        self.exited.set()
+
+
+async def _start_watched(argv: tuple[str, ...] | list[str], *, env: Mapping[str, str], cwd: str | None) -> _Watched:
+    """``asyncio.create_subprocess_exec`` (pipes on all three, a session of its own), with the exit watched."""
+    loop = asyncio.get_running_loop()
+    protocols: list[_ExitProtocol] = []
+
+    def protocol() -> _ExitProtocol:
+        protocols.append(_ExitProtocol(MAX_LINE_BYTES, loop))
+        return protocols[-1]
+
+    transport, _ = await loop.subprocess_exec(
+        protocol, *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env=env, cwd=cwd, start_new_session=True)
+    process = _Watched(transport, protocols[0], loop)
+    process.exited = protocols[0].exited
+    process.transport = transport
+    return process
 
 
 def _signal_name(number: int) -> str:
