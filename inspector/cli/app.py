@@ -20,7 +20,7 @@ from .common import (
     check_database_folder,
     database_fault,
 )
-from .ending import begin_command, end_cancelled, end_with_error, json_emitted, wants_json
+from .ending import begin_command, end_cancelled, end_with_error, fit_output, json_emitted, wants_json
 from .language import LanguageOptionError, apply_language
 from .missing_words import check_given
 from .parser import CAPTURE, DEMOS, OFFERING_COMMANDS, OPERATIONS, build_parser
@@ -56,6 +56,7 @@ def run_command(argv: list[str]) -> int:
 
     Without a command the window opens (``run-inspector FILE``: and imports the trace FILE)."""
     begin_command()
+    fit_output()
     as_json = wants_json(argv)
     args: argparse.Namespace | None = None
     try:
