@@ -8,7 +8,7 @@ import sqlite3
 import sys
 from types import ModuleType
 
-from inspector.i18n import N_
+from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
 
 from .common import (
@@ -26,6 +26,9 @@ from .missing_words import check_given
 from .parser import CAPTURE, DEMOS, OFFERING_COMMANDS, OPERATIONS, build_parser
 from .process import loaded
 from .sampling_option import with_bare_flag_counted
+
+#: Said on stderr when Ctrl-C stops a command outside an operation (the JSON object's message, in English).
+CANCELLED = Message(N_("Cancelled (Ctrl-C) before the command had done its work."))
 
 
 def file_to_open(argv: list[str], parser: argparse.ArgumentParser | None = None) -> tuple[str | None, list[str]]:
@@ -101,7 +104,8 @@ def run_command(argv: list[str]) -> int:
     except EOFError:  # Ctrl-D at a prompt we did not expect to end
         ended = Message(N_("The input ended (Ctrl-D) before an answer was given; nothing was done."))
         return end_with_error("bad_input", str(ended), EXIT_USAGE, as_json, translate(ended))
-    except KeyboardInterrupt:  # outside an operation (e.g. a long `runs show`): just stop
+    except KeyboardInterrupt:  # outside an operation (e.g. a long `runs show`): stop, and say so
+        print(_("run-inspector: {sentence}").format(sentence=translate(CANCELLED)), file=sys.stderr)
         return end_cancelled(argv, as_json)
     except sqlite3.DatabaseError as exc:
         # Pages found damaged (or a lock held too long, or a file that can only be read) after the

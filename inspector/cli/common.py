@@ -14,7 +14,8 @@ from .safe_text import block
 if TYPE_CHECKING:
     from inspector.store import RunStore
 
-__all__ = ["EXIT_CANCELLED", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "BadInputError", "CommandError",
+__all__ = ["EXIT_CANCELLED", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "BadInputError", "CancelledCommand",
+           "CommandError",
            "Parser", "UsageError", "check_database_folder", "database_fault", "database_path", "open_existing_store",
            "open_store", "safe",
            "wait_until_stopped"]
@@ -54,6 +55,14 @@ class BadInputError(CommandError):
 
     kind = "bad_input"
     exit_status = EXIT_USAGE
+
+
+class CancelledCommand(CommandError):
+    """Ctrl-C (or SIGTERM) stopped a command that is not an operation (an export, an import) before it
+    had done its work: one sentence saying what was left undone, exit status 130."""
+
+    kind = "cancelled"
+    exit_status = EXIT_CANCELLED
 
 
 class Parser(argparse.ArgumentParser):
