@@ -65,8 +65,25 @@ class CancelledCommand(CommandError):
     exit_status = EXIT_CANCELLED
 
 
+class WholeWordsHelp(argparse.HelpFormatter):
+    """``--help`` wrapped at spaces only: an option named in a sentence (``--sampling-model-url``,
+    ``--grant jwt-bearer``) stays whole on its line, as it must be typed (argparse's own wrapping
+    breaks words at hyphens: ``--sampling-`` at one line's end, ``model-url`` at the next's start)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(self._whitespace_matcher.sub(" ", text).strip(), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
+
+
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and our exit status.
+    """An argument parser whose errors are one line and our exit status; its help wraps whole words.
 
     ``intermixed``: positionals may stand between options (``call URL --json TOOL``), and optional
     positionals are not used up early (``call --stdio "CMD" TOOL``: argparse alone would leave TOOL
@@ -75,6 +92,10 @@ class Parser(argparse.ArgumentParser):
 
     intermixed = False
     _parsing_intermixed = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", WholeWordsHelp)
+        super().__init__(*args, **kwargs)
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         if not self.intermixed or self._parsing_intermixed:
