@@ -109,6 +109,11 @@ class Parser(argparse.ArgumentParser):
     def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
         """As argparse's (parsed once), but ``call URL TOOL text=hi`` says how a tool's arguments are given."""
         parsed, extras = self.parse_known_args(args, namespace)
+        if "--json" in extras and getattr(parsed, "command", None) is not None:
+            # `--json` before the sub-command (`runs --json list`, `--json runs list`), where the group's
+            # parser does not know it: meant for the command, as `--db` and `--lang` are taken there too.
+            extras = [extra for extra in extras if extra != "--json"]
+            parsed.json = True
         if not extras:
             return parsed
         pairs = dict(extra.partition("=")[::2] for extra in extras if "=" in extra and not extra.startswith("-"))
