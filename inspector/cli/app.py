@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sqlite3
 import sys
@@ -118,9 +119,36 @@ def run_command(argv: list[str]) -> int:
     except BrokenPipeError:  # `runs show ... | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as exc:
+        if not _output_failed(exc):
+            _internal_error(args, exc, as_json)
+            raise
+        # `runs show 5 > /mnt/full/out.txt`: the output was not written whole, and no JSON object can be.
+        from inspector.i18n.os_reasons import os_reason
+
+        print(translate(Message(N_("run-inspector: the output could not be written ({reason}); what was written of "
+                                   "it is incomplete."), {"reason": os_reason(exc)})), file=sys.stderr)
+        return EXIT_FAILED
     except Exception as exc:
         _internal_error(args, exc, as_json)
         raise
+
+
+#: What writing standard output fails with when it goes to a file: a full disk or quota, a file too
+#: large, a device error. A file of ours failing so says so where it is written (export, import).
+_OUTPUT_FAULTS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+
+
+def _output_failed(exc: OSError) -> bool:
+    """Whether ``exc`` is standard output failing (``> /mnt/full/out.txt``); then what is left of it is
+    sent nowhere, so that the ending's flush does not fail again."""
+    if exc.errno not in _OUTPUT_FAULTS or exc.filename is not None:
+        return False
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    return True
 
 
 def _internal_error(args: argparse.Namespace | None, exc: Exception, as_json: bool) -> None:

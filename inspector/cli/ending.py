@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
 import sys
 from typing import Any
 
@@ -37,6 +38,10 @@ def fit_output() -> None:
     encode an emoji in a tool's name, nor any output a lone surrogate: such a character is written
     as its backslash escape (``\\U0001f680``) instead of ending the command with a traceback.
     JSON never needs that (:func:`json_text` escapes what the output cannot say)."""
+    if sys.stdout is None:  # started with standard output closed (`>&-`): no one reads it
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (it lasts as long as the process)
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
