@@ -5,7 +5,6 @@ file, no `.part` beside it, no runs of a half-read import, no database an import
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -22,8 +21,8 @@ OTLP = ROOT / "tests" / "fixtures" / "otel" / "traceloop.jsonl"
 
 
 def _start(*args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "inspector", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=ROOT, env={**os.environ, "RUN_INSPECTOR_LANG": "en"})
+    return subprocess.Popen([sys.executable, "-m", "inspector", "--lang", "en", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT)
 
 
 def _wait_for(found, process: subprocess.Popen[bytes], what: str) -> None:  # type: ignore[no-untyped-def]

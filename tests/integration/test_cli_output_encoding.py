@@ -40,9 +40,9 @@ def _commands(first: str, second: str) -> tuple[tuple[str, ...], ...]:
 
 
 def _run(encoding: str, *args: str) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "PYTHONIOENCODING": encoding, "RUN_INSPECTOR_LANG": "de"}
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, env=env, timeout=60,
-                          cwd=ROOT)
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    return subprocess.run([sys.executable, "-m", "inspector", "--lang", "de", *args], capture_output=True, env=env,
+                          timeout=60, cwd=ROOT)
 
 
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
