@@ -116,6 +116,16 @@ def run_command(argv: list[str]) -> int:
             _internal_error(args, exc, as_json)
             raise
         return end_with_error(fault.kind, str(fault), fault.exit_status, as_json, fault.shown())
+    except UnicodeEncodeError as exc:
+        if "surrogates not allowed" not in str(exc):
+            _internal_error(args, exc, as_json)
+            raise
+        # A word of the command line that is not text: bytes that are not UTF-8, or UTF-8 read under a
+        # locale that cannot say it (LANG=C with Python's UTF-8 mode turned off). It cannot be stored.
+        unreadable = Message(N_("A word of the command line is not text here (bytes that are not UTF-8, or a locale "
+                                "such as LANG=C that does not read UTF-8), so it cannot be stored. Use a UTF-8 "
+                                "locale (e.g. LANG=C.UTF-8)."))
+        return end_with_error("bad_input", str(unreadable), EXIT_USAGE, as_json, translate(unreadable))
     except BrokenPipeError:  # `runs show ... | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
