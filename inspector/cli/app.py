@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sqlite3
 import sys
 from types import ModuleType
 
-from inspector.i18n import N_
+from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
 
 from .common import (
@@ -20,12 +21,15 @@ from .common import (
     check_database_folder,
     database_fault,
 )
-from .ending import begin_command, end_cancelled, end_with_error, json_emitted, wants_json
+from .ending import begin_command, end_cancelled, end_with_error, fit_output, json_emitted, wants_json
 from .language import LanguageOptionError, apply_language
 from .missing_words import check_given
 from .parser import CAPTURE, DEMOS, OFFERING_COMMANDS, OPERATIONS, build_parser
 from .process import loaded
 from .sampling_option import with_bare_flag_counted
+
+#: Said on stderr when Ctrl-C stops a command outside an operation (the JSON object's message, in English).
+CANCELLED = Message(N_("Cancelled (Ctrl-C) before the command had done its work."))
 
 
 def file_to_open(argv: list[str], parser: argparse.ArgumentParser | None = None) -> tuple[str | None, list[str]]:
@@ -56,6 +60,7 @@ def run_command(argv: list[str]) -> int:
 
     Without a command the window opens (``run-inspector FILE``: and imports the trace FILE)."""
     begin_command()
+    fit_output()
     as_json = wants_json(argv)
     args: argparse.Namespace | None = None
     try:
@@ -100,7 +105,8 @@ def run_command(argv: list[str]) -> int:
     except EOFError:  # Ctrl-D at a prompt we did not expect to end
         ended = Message(N_("The input ended (Ctrl-D) before an answer was given; nothing was done."))
         return end_with_error("bad_input", str(ended), EXIT_USAGE, as_json, translate(ended))
-    except KeyboardInterrupt:  # outside an operation (e.g. a long `runs show`): just stop
+    except KeyboardInterrupt:  # outside an operation (e.g. a long `runs show`): stop, and say so
+        print(_("run-inspector: {sentence}").format(sentence=translate(CANCELLED)), file=sys.stderr)
         return end_cancelled(argv, as_json)
     except sqlite3.DatabaseError as exc:
         # Pages found damaged (or a lock held too long, or a file that can only be read) after the
@@ -110,12 +116,49 @@ def run_command(argv: list[str]) -> int:
             _internal_error(args, exc, as_json)
             raise
         return end_with_error(fault.kind, str(fault), fault.exit_status, as_json, fault.shown())
+    except UnicodeEncodeError as exc:
+        if "surrogates not allowed" not in str(exc):
+            _internal_error(args, exc, as_json)
+            raise
+        # A word of the command line that is not text: bytes that are not UTF-8, or UTF-8 read under a
+        # locale that cannot say it (LANG=C with Python's UTF-8 mode turned off). It cannot be stored.
+        unreadable = Message(N_("A word of the command line is not text here (bytes that are not UTF-8, or a locale "
+                                "such as LANG=C that does not read UTF-8), so it cannot be stored. Use a UTF-8 "
+                                "locale (e.g. LANG=C.UTF-8)."))
+        return end_with_error("bad_input", str(unreadable), EXIT_USAGE, as_json, translate(unreadable))
     except BrokenPipeError:  # `runs show ... | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as exc:
+        if not _output_failed(exc):
+            _internal_error(args, exc, as_json)
+            raise
+        # `runs show 5 > /mnt/full/out.txt`: the output was not written whole, and no JSON object can be.
+        from inspector.i18n.os_reasons import os_reason
+
+        print(translate(Message(N_("run-inspector: the output could not be written ({reason}); what was written of "
+                                   "it is incomplete."), {"reason": os_reason(exc)})), file=sys.stderr)
+        return EXIT_FAILED
     except Exception as exc:
         _internal_error(args, exc, as_json)
         raise
+
+
+#: What writing standard output fails with when it goes to a file: a full disk or quota, a file too
+#: large, a device error. A file of ours failing so says so where it is written (export, import).
+_OUTPUT_FAULTS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+
+
+def _output_failed(exc: OSError) -> bool:
+    """Whether ``exc`` is standard output failing (``> /mnt/full/out.txt``); then what is left of it is
+    sent nowhere, so that the ending's flush does not fail again."""
+    if exc.errno not in _OUTPUT_FAULTS or exc.filename is not None:
+        return False
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    return True
 
 
 def _internal_error(args: argparse.Namespace | None, exc: Exception, as_json: bool) -> None:

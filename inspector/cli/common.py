@@ -14,7 +14,8 @@ from .safe_text import block
 if TYPE_CHECKING:
     from inspector.store import RunStore
 
-__all__ = ["EXIT_CANCELLED", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "BadInputError", "CommandError",
+__all__ = ["EXIT_CANCELLED", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "BadInputError", "CancelledCommand",
+           "CommandError",
            "Parser", "UsageError", "check_database_folder", "database_fault", "database_path", "open_existing_store",
            "open_store", "safe",
            "wait_until_stopped"]
@@ -56,8 +57,33 @@ class BadInputError(CommandError):
     exit_status = EXIT_USAGE
 
 
+class CancelledCommand(CommandError):
+    """Ctrl-C (or SIGTERM) stopped a command that is not an operation (an export, an import) before it
+    had done its work: one sentence saying what was left undone, exit status 130."""
+
+    kind = "cancelled"
+    exit_status = EXIT_CANCELLED
+
+
+class WholeWordsHelp(argparse.HelpFormatter):
+    """``--help`` wrapped at spaces only: an option named in a sentence (``--sampling-model-url``,
+    ``--grant jwt-bearer``) stays whole on its line, as it must be typed (argparse's own wrapping
+    breaks words at hyphens: ``--sampling-`` at one line's end, ``model-url`` at the next's start)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(self._whitespace_matcher.sub(" ", text).strip(), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
+
+
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and our exit status.
+    """An argument parser whose errors are one line and our exit status; its help wraps whole words.
 
     ``intermixed``: positionals may stand between options (``call URL --json TOOL``), and optional
     positionals are not used up early (``call --stdio "CMD" TOOL``: argparse alone would leave TOOL
@@ -66,6 +92,10 @@ class Parser(argparse.ArgumentParser):
 
     intermixed = False
     _parsing_intermixed = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", WholeWordsHelp)
+        super().__init__(*args, **kwargs)
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         if not self.intermixed or self._parsing_intermixed:
@@ -79,6 +109,11 @@ class Parser(argparse.ArgumentParser):
     def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
         """As argparse's (parsed once), but ``call URL TOOL text=hi`` says how a tool's arguments are given."""
         parsed, extras = self.parse_known_args(args, namespace)
+        if "--json" in extras and getattr(parsed, "command", None) is not None:
+            # `--json` before the sub-command (`runs --json list`, `--json runs list`), where the group's
+            # parser does not know it: meant for the command, as `--db` and `--lang` are taken there too.
+            extras = [extra for extra in extras if extra != "--json"]
+            parsed.json = True
         if not extras:
             return parsed
         pairs = dict(extra.partition("=")[::2] for extra in extras if "=" in extra and not extra.startswith("-"))

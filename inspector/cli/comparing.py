@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -26,7 +25,7 @@ from inspector.store.comparing import compare_stored_runs
 from .common import EXIT_OK, BadInputError, database_path, open_existing_store
 from .compare_grammar import check_runs
 from .durations import readable_duration
-from .ending import mark_json_emitted
+from .ending import json_text, mark_json_emitted
 from .run_choice import resolve_run
 from .runs import run_dict
 from .safe_text import one_line
@@ -79,9 +78,9 @@ def write_json(first: RunRecord, second: RunRecord, comparison: RunComparison) -
     head = comparison_dict(first, second, comparison, rows=False)
     mark_json_emitted()
     out = sys.stdout
-    out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "rows": [')
+    out.write(json_text(head)[:-1] + ', "rows": [')
     for index, row in enumerate(comparison.rows):
-        out.write(("," if index else "") + json.dumps(_row_dict(row), ensure_ascii=False))
+        out.write(("," if index else "") + json_text(_row_dict(row)))
     out.write("]}\n")
 
 

@@ -6,7 +6,9 @@ command line from loading.
 
 from __future__ import annotations
 
+import codecs
 import json
+import os
 import sys
 from typing import Any
 
@@ -29,11 +31,43 @@ def wants_json(argv: list[str]) -> bool:
     return False
 
 
+def fit_output() -> None:
+    """Standard output and standard error never fail on a character they cannot say.
+
+    Under ``LANG=C`` (without Python's UTF-8 coercion) or a Latin-1 locale, standard output cannot
+    encode an emoji in a tool's name, nor any output a lone surrogate: such a character is written
+    as its backslash escape (``\\U0001f680``) instead of ending the command with a traceback.
+    JSON never needs that (:func:`json_text` escapes what the output cannot say)."""
+    if sys.stdout is None:  # started with standard output closed (`>&-`): no one reads it
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (it lasts as long as the process)
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):  # not a text file of ours (a test's StringIO), or closed
+            pass
+
+
+def json_text(value: Any) -> str:
+    """``value`` as JSON text for standard output: as it is on a UTF-8 output, with every non-ASCII
+    character as a ``\\u`` escape on one that is not (a Latin-1 or ASCII locale), so that the JSON
+    stays whole and means the same to its reader."""
+    return json.dumps(value, ensure_ascii=not _unicode_output())
+
+
+def _unicode_output() -> bool:
+    try:
+        return codecs.lookup(getattr(sys.stdout, "encoding", None) or "ascii").name.startswith("utf")
+    except LookupError:
+        return False
+
+
 def emit_json(document: dict[str, Any]) -> None:
     """Print the one JSON object of this run of the command."""
     global _json_emitted
     _json_emitted = True
-    sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(document) + "\n")
     sys.stdout.flush()
 
 

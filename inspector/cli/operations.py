@@ -93,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     headers = parse_headers(args.header)
     reading = parse_budget_option(args.budget)
     arguments = parse_arguments(args.args) if args.command == "call" else None
+    if args.command == "call":
+        _refuse_non_text(args.tool, "TOOL")
     handler = handler_from_options(args)
     # A database another program keeps locked is not waited out for long: nothing has been sent yet.
     store = None if args.no_store else open_store(args.db, OPEN_LOCK_WAIT_S)
@@ -225,7 +227,20 @@ def parse_arguments(raw: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise UsageError(Message(N_("--args must be a JSON object, e.g. '{example}'"),
                                  {"example": '{"text": "hi"}'}))
+    _refuse_non_text(value, "--args")
     return value
+
+
+def _refuse_non_text(value: Any, what: str) -> None:
+    """What the command line gives a call is sent and stored, so it must be text: an escaped lone
+    surrogate (``"\\ud800"``, valid JSON) or bytes that are not UTF-8 (a word of the shell's, read
+    as surrogates) could be sent but never stored."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(Message(N_("{what} holds something that is not text (an escaped lone surrogate such as "
+                                    "{example}, or bytes that are not UTF-8); nothing was sent"),
+                                 {"what": what, "example": "\\ud800"})) from None
 
 
 def _with_stored_signin(chosen: Chosen, db: Any) -> Chosen:

@@ -61,6 +61,7 @@ def ending(status: int) -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):  # the reader went away (a closed pipe), or the stream is closed
+        except (OSError, ValueError, AttributeError):  # the reader went away (a closed pipe), the stream is
+            # closed, or there is none (started with `>&-`)
             pass
     os._exit(status)

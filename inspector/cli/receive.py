@@ -7,7 +7,6 @@ One line per run received or updated (with ``--json``: one JSON object per line,
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import threading
@@ -75,10 +74,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _line(document: dict[str, Any]) -> None:
-    from .ending import mark_json_emitted
+    from .ending import json_text, mark_json_emitted
 
     mark_json_emitted()
-    sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(document) + "\n")
     sys.stdout.flush()
 
 

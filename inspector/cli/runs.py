@@ -6,7 +6,6 @@ Reading never creates a database: on a file that does not exist these commands s
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from datetime import datetime
@@ -34,7 +33,7 @@ from inspector.store.replays import replays_by_step
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
 from .durations import readable_duration
-from .ending import emit_json, mark_json_emitted
+from .ending import emit_json, json_text, mark_json_emitted
 from .notes import write_note
 from .results import step_extra_lines
 from .run_choice import resolve_run
@@ -180,13 +179,13 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     if as_json:
         # Written step by step: a run of 100,000 steps is never held in memory whole.
         mark_json_emitted()
-        out.write('{"run": ' + json.dumps(run_dict(run), ensure_ascii=False) + ', "timeline": [')
+        out.write('{"run": ' + json_text(run_dict(run)) + ', "timeline": [')
         replays = replays_by_step(store, run.uid)
         for index, stored in enumerate(store.iter_steps(run_id)):
             entry = entry_dict(run, stored, has_rounds)
             if stored.sequence in replays:
                 entry["replays"] = [{"run": replay, "status": status} for replay, status in replays[stored.sequence]]
-            out.write(("," if index else "") + json.dumps(entry, ensure_ascii=False))
+            out.write(("," if index else "") + json_text(entry))
         out.write("]}\n")
         return EXIT_OK
     out.write(one_line(_("Run {id}: {title}").format(id=run.id, title=run.title)) + "\n")

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import signal
 import sys
 import time
@@ -33,7 +32,7 @@ from inspector.mcp.resource_subscriptions import SUBSCRIBE, UNSUBSCRIBE, Resourc
 from inspector.mcp.standalone import ServerNotification
 
 from .common import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError, database_path
-from .ending import mark_json_emitted
+from .ending import json_text, mark_json_emitted
 from .safe_text import one_line
 
 #: Unsubscribing when the watch ends gets at most this budget (the user is waiting for the prompt).
@@ -55,7 +54,7 @@ def parse_watch_options(args: argparse.Namespace) -> tuple[int | None, float | N
 
 def _line(document: dict[str, Any]) -> None:
     mark_json_emitted()
-    sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(document) + "\n")
     sys.stdout.flush()
 
 

@@ -14,9 +14,19 @@ from inspector.i18n.words import outcome_word
 from inspector.store import StoreError, UnknownRunError
 from inspector.transfer import TraceDestinationError, TraceExportError, TraceImportError, export, import_trace
 
-from .common import EXIT_OK, BadInputError, CommandError, UsageError, database_path, open_existing_store, open_store
+from .common import (
+    EXIT_OK,
+    BadInputError,
+    CancelledCommand,
+    CommandError,
+    UsageError,
+    database_path,
+    open_existing_store,
+    open_store,
+)
 from .ending import emit_json
 from .run_choice import resolve_run
+from .stopping import sigterm_as_ctrl_c
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,8 +66,13 @@ def _export(args: argparse.Namespace) -> int:
     with store:
         run_ids = [resolve_run(store, given).id for given in args.run_ids]  # `last`, a uid's beginning
         try:
-            report = export(store, run_ids or None, args.outcome, args.output, args.format,
-                            progress=_progress_line())
+            with sigterm_as_ctrl_c():
+                report = export(store, run_ids or None, args.outcome, args.output, args.format,
+                                progress=_progress_line())
+        except KeyboardInterrupt:  # the file being written is removed; one there before is as it was
+            _clear_progress()
+            raise CancelledCommand(Message(N_("Cancelled (Ctrl-C) before the export was done: nothing was written "
+                                              "to {path}."), {"path": args.output})) from None
         except UnknownRunError as exc:
             _clear_progress()
             raise BadInputError(Message(N_("{reason} `runs list` shows the runs that are stored."),
@@ -87,11 +102,17 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     db = database_path(args.db)
     made = _missing_folders(db) if not db.exists() else None  # None: the database was there before
-    refused: BadInputError | None = None
+    refused: BadInputError | CancelledCommand | None = None
     unused = False  # a database this import made and left empty
     with open_store(args.db) as store:
         try:
-            imported = import_trace(store, args.file, progress=_progress_line())
+            with sigterm_as_ctrl_c():
+                imported = import_trace(store, args.file, progress=_progress_line())
+        except KeyboardInterrupt:  # the import's one transaction is rolled back
+            _clear_progress()
+            refused = CancelledCommand(Message(N_("Cancelled (Ctrl-C) before the import was done: nothing was "
+                                                  "imported.")))
+            unused = made is not None and not store.list_runs(limit=1)
         except TraceImportError as exc:
             _clear_progress()
             refused = BadInputError(exc)  # bad input, like a bad argument: nothing was changed
@@ -101,7 +122,7 @@ def _import(args: argparse.Namespace) -> int:
             raise CommandError(exc) from None
     if refused is not None:
         if unused:
-            _forget_database(db, made or [])  # a refused file leaves no database behind either
+            _forget_database(db, made or [])  # a refused (or cancelled) file leaves no database behind either
         raise refused from None
     _clear_progress()
     if args.json:

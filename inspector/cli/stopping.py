@@ -1,0 +1,34 @@
+"""SIGTERM ends a long export or import as Ctrl-C does: with its sentence, and nothing half-written.
+
+Python's default for SIGTERM (what ``timeout``, a CI runner cancelling a job or a service manager
+sends) kills the process where it stands: an export's ``.part`` file would stay beside its target
+and no sentence would say what happened. Within :func:`sigterm_as_ctrl_c` it raises
+``KeyboardInterrupt``, so the command's own cleanup (the ``.part`` file removed, the transaction
+rolled back) runs and the command ends cancelled (exit status 130).
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+
+def _interrupt(number: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """Within the block, SIGTERM raises ``KeyboardInterrupt`` (in the main thread only: elsewhere
+    signals cannot be handled, and the block runs as it is)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
