@@ -8,7 +8,8 @@ a quote in a value is ``\\"`` and a backslash ``\\\\``. So a value copied from t
 
 Case: SQLite's ``lower`` folds ASCII letters only. A needle of ASCII letters is compared with it (in
 C, fast: Find runs over every step of a run); a needle with other letters (``Österreich``) with both
-sides folded by Python's ``casefold``, so that it is found at all, in any case.
+sides folded by Python's ``casefold``, so that it is found at all, in any case. An ASCII needle with
+"ss" is also compared folded in a step whose payload holds an ß ("STRASSE" finds "Straße").
 
 Language: the payload keeps our sentences in English; a reader of another language sees them in
 theirs, so Find also looks for the needle in those sentences as they are said
@@ -42,6 +43,26 @@ def _fold(value: object) -> object:
     return value.casefold() if isinstance(value, str) else value
 
 
+#: The sharp s as a payload may hold it: itself, its capital, and JSON's escapes of them.
+_SHARP_S = ("ß", "ẞ", "\\u00df", "\\u00DF", "\\u1e9e", "\\u1E9E")
+
+
+def _stored_text_holds(payload: str, fold: str, needle: str) -> tuple[list[str], list[str]]:
+    """The conditions that the payload's stored texts (compared after ``fold``) hold ``needle``, one
+    per part, and the values of their placeholders."""
+    escaped = json.dumps(needle, ensure_ascii=False)[1:-1]
+    json_needles = [needle] if escaped == needle else [needle, escaped]
+
+    def holds(expression: str, needles: list[str]) -> str:
+        return "(" + " OR ".join(f"instr({fold}({expression}), ?) > 0" for _ in needles) + ")"
+
+    parts = [holds(f"COALESCE(json_extract({payload}, '{path}'), '')", [needle]) for path in _PLAIN]
+    parts.append(holds(f"COALESCE(json_extract({payload}, '$.toolArguments'), '')", json_needles))
+    parts.append(f"(json_type({payload}, '$.raw.otlp') = 'object' AND "
+                 f"{holds(f'json_extract({payload}, {SPAN_TEXT})', json_needles)})")
+    return parts, [needle] * len(_PLAIN) + json_needles * 2
+
+
 def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p") -> tuple[str, list[str]]:
     """The SQL condition that a step's payload (the column or alias ``payload``) holds ``text``, and the
     values for its placeholders, in order; ``("0", [])`` for a blank ``text``."""
@@ -53,17 +74,15 @@ def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p") -> t
     else:
         conn.create_function(FOLD_FUNCTION, 1, _fold, deterministic=True)
         fold, needle = FOLD_FUNCTION, needle.casefold()
-    escaped = json.dumps(needle, ensure_ascii=False)[1:-1]
-    json_needles = [needle] if escaped == needle else [needle, escaped]
-
-    def holds(expression: str, needles: list[str]) -> str:
-        return "(" + " OR ".join(f"instr({fold}({expression}), ?) > 0" for _ in needles) + ")"
-
-    parts = [holds(f"COALESCE(json_extract({payload}, '{path}'), '')", [needle]) for path in _PLAIN]
-    parts.append(holds(f"COALESCE(json_extract({payload}, '$.toolArguments'), '')", json_needles))
-    parts.append(f"(json_type({payload}, '$.raw.otlp') = 'object' AND "
-                 f"{holds(f'json_extract({payload}, {SPAN_TEXT})', json_needles)})")
-    values = [needle] * len(_PLAIN) + json_needles * 2
+    parts, values = _stored_text_holds(payload, fold, needle)
+    if fold == "lower" and "ss" in needle:
+        # "strasse" in "Straße": casefold makes ß "ss", lower() keeps it. Folded by Python, but only in
+        # a step whose payload has an ß at all (a scan in C), so an ASCII needle stays fast.
+        conn.create_function(FOLD_FUNCTION, 1, _fold, deterministic=True)
+        folded, folded_values = _stored_text_holds(payload, FOLD_FUNCTION, needle)
+        sharp_s = " OR ".join(f"instr({payload}, '{spelling}') > 0" for spelling in _SHARP_S)
+        parts.append(f"(({sharp_s}) AND ({' OR '.join(folded)}))")
+        values.extend(folded_values)
     if may_be_said(needle):
         # Our sentences as the reader sees them (not in English; only for a needle a translation may
         # hold): asked last, and only of a step that keeps a template, so a step the stored text
