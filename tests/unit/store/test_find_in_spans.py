@@ -138,7 +138,8 @@ def test_a_needle_beyond_ascii_stays_fast_in_ten_thousand_spans(store: RunStore,
     # Each payload's texts folded by Python: 0.08 s measured on the busy 2-core shared machine (an ASCII
     # needle 0.06 to 0.1 s, as before).
     assert elapsed < 3.0, elapsed
-    # An ASCII needle with "ss" is folded by Python only in a payload with an ß (none here): 0.12 s measured, 0.06 s for a needle without "ss".
+    # An ASCII needle with "ss" is folded by Python only in a payload with an ß (none here): 0.12 s
+    # measured, 0.06 s for a needle without "ss".
     started = time.perf_counter()
     assert find_in_timeline(store, run_id, "STRASSE") == []
     elapsed = time.perf_counter() - started
