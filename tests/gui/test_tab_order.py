@@ -82,3 +82,23 @@ def test_tab_goes_through_each_tab_in_the_order_it_is_shown(qtbot, make_window, 
             assert regions == ["servers", "tab bar", "page", "server log", "servers"], where
         panel = [w for w in reached[:-1] if window.servers.isAncestorOf(w) and w is not window.servers.add_button]
         assert _reading_order(panel, window), [w.accessibleName() or w.text() for w in panel]
+
+
+def test_no_tab_stop_is_a_bare_scroll_area(qtbot, make_window, demo_server) -> None:
+    """A form's scroll area is no Tab stop of its own (a screen reader named it nothing; the first
+    Tab in Settings landed there): its fields are the stops, and it scrolls to the one focused."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from inspector.gui.dialogs.settings_dialog import SettingsDialog
+
+    window = make_window((demo_server.url, "Demo server"))
+    assert window.workbench.tools.select_tool("echo")
+    reached = _walk(qtbot, window.workbench.tools.view)
+    assert [w for w in reached if type(w) is QScrollArea] == []
+    dialog = SettingsDialog(window.settings, str(window.db_path), window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    first = dialog.focusWidget() or dialog
+    reached = _walk(qtbot, first)
+    assert len(reached) > 5 and [w for w in reached if type(w) is QScrollArea] == []
