@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QComboBox, QWidget
 
 from inspector.store import RunStore, resolve_db_path
@@ -102,3 +103,17 @@ def test_no_tab_stop_is_a_bare_scroll_area(qtbot, make_window, demo_server) -> N
     first = dialog.focusWidget() or dialog
     reached = _walk(qtbot, first)
     assert len(reached) > 5 and [w for w in reached if type(w) is QScrollArea] == []
+
+
+def test_export_has_a_shortcut_shown_in_the_menu_that_works_from_any_tab(qtbot, make_window) -> None:
+    from inspector.gui.help_menu import ShortcutsDialog
+
+    window = make_window(wait_tools=False)
+    assert window.export_selected_action.shortcut() == QKeySequence("Ctrl+Shift+E")
+    assert dict(ShortcutsDialog(window).rows())["File › Export the selected runs…"] == "Ctrl+Shift+E"
+    window.workbench.tools.filter.setFocus()
+    qtbot.waitUntil(window.workbench.tools.filter.hasFocus)
+    qtbot.keyClick(window.workbench.tools.filter, Qt.Key.Key_E,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.tabs.currentWidget() is window.runs_tab  # no run selected: it says so, no file dialog
+    assert window.runs_tab.status.text() == "There is no run to export: select runs or widen the filters."
