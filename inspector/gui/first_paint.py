@@ -13,6 +13,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QTabWidget, QWidget
 
 from .language import on_language_changed, translated_tab
+from .widgets.tab_stops import chain_after, stops_in
 
 
 class AfterFirstPaint(QObject):
@@ -48,11 +49,13 @@ class DeferredTab:
         """The page, built (in the placeholder's place, shown if it was) the first time."""
         if self._page is None:
             tabs, page = self._tabs, self._build()
+            stops = stops_in(page)  # in the order it was built, before it joins the window's chain
             self._page = page
             index = tabs.indexOf(self._placeholder)
             shown = tabs.currentIndex() == index
             tabs.removeTab(index)
             tabs.insertTab(index, page, self._title())
+            chain_after(tabs.tabBar(), stops)  # built last, yet reached right after its tab
             on_language_changed(page, lambda: tabs.setTabText(tabs.indexOf(page), self._title()))
             if shown:
                 tabs.setCurrentIndex(index)

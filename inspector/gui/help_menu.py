@@ -30,6 +30,7 @@ from inspector.store.paths import APP_NAME
 
 from .dialogs.about_dialog import AboutDialog, plain_label
 from .language import on_language_changed, translated
+from .widgets.tab_stops import one_tab_stop
 
 
 def documentation_paths() -> list[Path]:
@@ -123,7 +124,7 @@ class ShortcutsDialog(QDialog):
     def __init__(self, window: QMainWindow, parent: QWidget | None = None) -> None:
         super().__init__(parent or window)
         self._window = window
-        self.table = QTableWidget(0, 2)
+        self.table = one_tab_stop(QTableWidget(0, 2))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().hide()

@@ -164,9 +164,10 @@ class MainWindow(QMainWindow):
         menu = translated(self.menuBar().addMenu(""), "setTitle", lambda: _("&File"))
         self.open_trace_action = self._action(menu, lambda: _("&Open trace…"), lambda: self._in_runs_tab(
             lambda tab: tab.choose_trace()), QKeySequence(QKeySequence.StandardKey.Open))
-        self._action(menu, lambda: _("Open trace by &id…"), self.team.open_trace_by_id)
+        self._action(menu, lambda: _("Open trace &by id…"), self.team.open_trace_by_id)
         self.export_selected_action = self._action(menu, lambda: _("&Export the selected runs…"),
-                                                   lambda: self._in_runs_tab(lambda tab: tab.choose_export(True)))
+                                                   lambda: self._in_runs_tab(lambda tab: tab.choose_export(True)),
+                                                   QKeySequence("Ctrl+Shift+E"))  # Ctrl+E is a line edit's "end"
         self.export_listed_action = self._action(menu, lambda: _("Export the &listed runs…"),
                                                  lambda: self._in_runs_tab(lambda tab: tab.choose_export(False)))
         self.delete_runs_action = self._action(menu, lambda: _("&Delete the selected runs…"),

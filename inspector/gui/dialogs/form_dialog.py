@@ -29,6 +29,7 @@ def finish_form(dialog: QDialog, form: QFormLayout) -> QDialogButtonBox:
     scroll.setFrameShape(QFrame.Shape.NoFrame)
     scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     scroll.setWidget(content)
+    scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no Tab stop without a name: its fields are the stops
     layout = QVBoxLayout(dialog)
     layout.addWidget(scroll, 1)
     layout.addWidget(buttons)

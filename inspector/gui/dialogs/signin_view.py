@@ -40,6 +40,7 @@ from ..language import on_language_changed, translated
 from ..widgets.budget_bar import BudgetBar
 from ..widgets.outcomes import outcome_colour, outcome_icon
 from ..widgets.plain_text import cell_text, label_text
+from ..widgets.tab_stops import one_tab_stop
 from ..workbench.signin_engine import SignInRequest, SignIns, SignInTask
 from ..workbench.signin_steps import RUNNING, signed_in_text, state_words, step_rows, step_words
 from .asker_header import HEADER_STYLE, HEADER_VALUE_CHARS
@@ -116,7 +117,7 @@ class SignInView(QDialog):
         translated(self.status, "setAccessibleName", lambda: _("Sign-in status"))
         self.bar = BudgetBar()
         translated(self.bar, "setAccessibleName", lambda: _("Budget of the sign-in"))
-        self.steps = QTableWidget(0, 3)
+        self.steps = one_tab_stop(QTableWidget(0, 3))
         self.steps.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.steps.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.steps.setWordWrap(True)

@@ -66,7 +66,7 @@ class PlayChoices(QWidget):
         self._file_error: Any = None
         self.what = QComboBox()
         self.description = mark_hint(SnugLabel())  # as high as its lines, no empty space around
-        self.file_button = translated(QPushButton(), "setText", lambda: _("C&hoose a file…"))
+        self.file_button = translated(QPushButton(), "setText", lambda: _("Ch&oose a file…"))
         self.file_button.clicked.connect(self.choose_file)
         self.model_url = QLineEdit()
         self.model_name = QLineEdit()

@@ -36,6 +36,7 @@ from ..language import on_language_changed, translated
 from ..widgets.budget_bar import FRAME_MS, BudgetBar
 from ..widgets.follow import FollowNewest
 from ..widgets.plain_text import clip_text, visible
+from ..widgets.tab_stops import one_tab_stop
 from ..workbench.operation_log import OperationLog
 from .asking import play_askers
 from .choices import ChoiceError, PlayChoices
@@ -80,7 +81,7 @@ class PlayRoom(QWidget):
         self.status.setWordWrap(True)
         translated(self.status, "setAccessibleName", lambda: _("State of the played run"))
         self.model = PlayStepsModel(self)
-        self.view = QTableView()
+        self.view = one_tab_stop(QTableView())
         self.bar = BudgetBar()
         self.said = QPlainTextEdit()
         self._build()

@@ -32,6 +32,7 @@ from ..dialogs.transfer_dialog import TransferJob
 from ..language import on_language_changed, translated
 from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import label_text
+from ..widgets.tab_stops import one_tab_stop
 from .columns import compact_rows
 from .compare_model import CompareModel
 from .compare_sides import CompareSides
@@ -77,7 +78,7 @@ class CompareDialog(QDialog):
         bold.setBold(True)
         self.summary.setFont(bold)
         translated(self.summary, "setAccessibleName", lambda: _("Comparison summary"))
-        self.view = QTableView()
+        self.view = one_tab_stop(QTableView())
         translated(self.view, "setAccessibleName", lambda: _("The two runs' steps, aligned"))
         self.view.setModel(self.model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -33,6 +33,7 @@ from ..widgets.empty_hint import EmptyHint
 from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
+from ..widgets.tab_stops import one_tab_stop
 from .columns import RoomyColumn, compact_rows, fit_columns
 from .push_marks import push_word
 from .runs_model import (
@@ -121,7 +122,7 @@ class RunListPane(QWidget):
         self.search.textChanged.connect(lambda _text: self._search_timer.start())
 
     def _build_view(self) -> None:
-        self.view = QTableView()
+        self.view = one_tab_stop(QTableView())
         translated(self.view, "setAccessibleName", lambda: _("Stored runs"))
         self.view.setModel(self.model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -27,6 +27,7 @@ from inspector.i18n.formatting import format_number
 from ..language import on_language_changed, translated
 from ..widgets.accessibility import name_clear_button
 from ..widgets.plain_text import cell_text, plain_tooltip, visible
+from ..widgets.tab_stops import one_tab_stop
 from .span_facts import AttributeRow, origin_word
 
 #: How many characters of a value a cell shows (Copy gives the whole value); its tooltip shows more.
@@ -127,7 +128,7 @@ class AttributesPanel(QWidget):
         # Ctrl+C in the table copies as the button does (the selected rows, whole, as JSON).
         copy_keys = QShortcut(QKeySequence(QKeySequence.StandardKey.Copy), self, self.copy_attributes)
         copy_keys.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.view = QTableView()
+        self.view = one_tab_stop(QTableView())
         self.view.setModel(self.model)
         translated(self.view, "setAccessibleName", lambda: _("Attributes"))
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

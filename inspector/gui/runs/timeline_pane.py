@@ -36,6 +36,7 @@ from ..widgets.hints import readable_placeholder
 from ..widgets.keep_in_view import KeepCurrentInView
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text
+from ..widgets.tab_stops import one_tab_stop
 from .columns import compact_rows, fit_columns
 from .notes import NoteLabel
 from .runs_model import format_duration
@@ -149,7 +150,7 @@ class TimelinePane(QWidget):
         translated(self.find_status, "setAccessibleName", lambda: _("Matches"))
 
     def _build_view(self) -> None:
-        self.view = QTableView()
+        self.view = one_tab_stop(QTableView())
         self.view.setHorizontalHeader(TimeAxisHeader(WATERFALL_COLUMN, self.view))
         translated(self.view, "setAccessibleName", lambda: _("Timeline of the selected run"))
         self.view.setModel(self.model)

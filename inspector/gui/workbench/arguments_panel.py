@@ -44,6 +44,7 @@ class ArgumentsPanel(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.form)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no Tab stop without a name: the fields are the stops
         self.editor = QPlainTextEdit()
         translated(self.editor, "setAccessibleName", lambda: _("Arguments as JSON"))
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))

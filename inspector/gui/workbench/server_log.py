@@ -36,6 +36,7 @@ from inspector.mcp.messages import Message
 from ..language import follow_language, translated, translated_item
 from ..widgets.accessibility import label_combo
 from ..widgets.plain_text import cell_text, plain_tooltip
+from ..widgets.tab_stops import one_tab_stop
 from .log_delegate import LogCellDelegate
 from .log_entry import LogEntry, data_text
 from .log_feed import MAX_WAITING
@@ -285,7 +286,7 @@ class ServerLogView(QWidget):
         head.addWidget(show)
         head.addWidget(self.minimum)
         head.addWidget(self.clear_button)
-        self.table = QTableView()
+        self.table = one_tab_stop(QTableView())
         self.table.setModel(self.model)
         self.table.setItemDelegate(LogCellDelegate(self.table))
         translated(self.table, "setAccessibleName", lambda: _("Server log"))

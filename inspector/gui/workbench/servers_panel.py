@@ -21,6 +21,7 @@ from inspector.i18n.formatting import format_datetime, format_duration, format_t
 from inspector.store import ServerRecord
 
 from ..language import on_language_changed, translated
+from ..widgets.tab_stops import chain_after, stops_in
 from .servers_model import RecordRole, ServersModel, server_label, shown_health_line, unbroken
 from .sparkline import Sparkline
 
@@ -118,6 +119,7 @@ class ServersPanel(QWidget):
         """Put a widget (e.g. the demo server's Start) right under the list of servers."""
         layout = self.layout()
         layout.insertWidget(layout.indexOf(self.view) + 1, widget)
+        chain_after(self.view, stops_in(widget))  # Tab reaches it where it is shown
 
     def current(self) -> ServerRecord | None:
         index = self.view.currentIndex()

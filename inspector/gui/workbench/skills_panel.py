@@ -41,6 +41,7 @@ from inspector.mcp.skill_entries import SkillEntry, read_entry
 
 from ..language import on_language_changed, translated
 from ..widgets.plain_text import cell_text, clip_text, label_text, plain_tooltip
+from ..widgets.tab_stops import one_tab_stop
 from .engine import OperationTask
 from .suggesting_fields import Submit
 
@@ -48,7 +49,7 @@ _ENTRY = Qt.ItemDataRole.UserRole
 
 
 def _table(name: Any, headers: Any) -> QTableWidget:
-    table = QTableWidget(0, len(headers()))
+    table = one_tab_stop(QTableWidget(0, len(headers())))
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.verticalHeader().setVisible(False)
