@@ -297,9 +297,7 @@ class MainWindow(QMainWindow):
         self._closed = True
         self.admin.close()
         self.save_layout()
-        # Off the screen before what may take seconds (a command server that outlives the end of
-        # its stdin is stopped by the client's ladder): not a frozen window.
-        self.hide()
+        self.hide()  # off the screen before a command server's shutdown ladder may take seconds
         self.team.shut_down()
         if self._runs.built:
             self.runs_tab.shut_down()
