@@ -19,6 +19,7 @@ from inspector.mcp.elicitation import FormField, accept_defaults, cancel_all, de
 from inspector.mcp.server_requests import ElicitationRequest, Elicitor
 
 from .common import UsageError, safe
+from .safe_text import one_line
 
 ELICIT_CHOICES = ("decline", "cancel", "defaults", "ask")
 
@@ -32,7 +33,7 @@ def elicitor_for(choice: str | None, *, stdin: TextIO | None = None, stderr: Tex
     if choice == "cancel":
         return cancel_all
     if choice == "defaults":
-        return accept_defaults
+        return DefaultsElicitor(stderr or sys.stderr)
     if choice == "ask":
         stdin, stderr = stdin or sys.stdin, stderr or sys.stderr
         if not stdin.isatty():
@@ -40,6 +41,27 @@ def elicitor_for(choice: str | None, *, stdin: TextIO | None = None, stderr: Tex
                                         "instead.")))
         return TerminalElicitor(stdin.readline, stderr)
     raise UsageError(Message(N_("--elicit must be one of {choices}."), {"choices": ", ".join(ELICIT_CHOICES)}))
+
+
+class DefaultsElicitor:
+    """Accepts with the form's defaults; a question they cannot answer (a required field without a
+    default, a form that is not flat) is declined, and a line on standard error says why, so that
+    ``decline`` in the output is not taken for the choice made."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+
+    async def __call__(self, request: ElicitationRequest) -> dict[str, Any]:
+        answer = await accept_defaults(request)
+        if answer["action"] == "decline":
+            fields = form_fields(request.schema)
+            missing = [item.name for item in fields or () if item.required and not item.has_default]
+            said = (_("--elicit defaults declined the question: the required field {field} has no default.").format(
+                field=missing[0]) if missing else
+                _("--elicit defaults declined the question: its form is not one the defaults can fill."))
+            self._out.write(one_line(said) + "\n")
+            self._out.flush()
+        return answer
 
 
 class TerminalElicitor:

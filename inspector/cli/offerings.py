@@ -17,8 +17,10 @@ from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import Message
 from inspector.mcp import CancelSignal, McpClient, ServerEndpoint
 from inspector.mcp.offerings import Completion, Listing, Prompt, ReadResource
+from inspector.mcp.results import describe_block
 
 from .common import UsageError, safe
+from .results import block_lines
 from .safe_text import one_line
 from .skills_parser import SKILL_COMMANDS, SKILL_TARGETS
 
@@ -159,8 +161,10 @@ def result_lines(operation: str, report: dict[str, Any]) -> list[str]:
                 lines.append(one_line(_("{role}:").format(role=message["role"])))
                 lines.append(safe(message["text"]))
             else:
-                lines.append(one_line(_("{role}: a {kind} content, not shown as text").format(
-                    role=message["role"], kind=message["type"])))
+                # An embedded resource, an image, audio, a link: named as a tool's answer names it
+                # (URI, type, size; an embedded text resource's text), never hidden behind its kind.
+                lines.append(one_line(_("{role}:").format(role=message["role"])))
+                lines += [one_line(line) for line in block_lines(describe_block(message.get("content")))]
         return lines
     if "values" in report:
         lines = [one_line(value) for value in report["values"]] or [_("No values.")]

@@ -181,6 +181,18 @@ def test_the_command_line_accepts_with_defaults(sdk_url: str, tmp_path, capsys) 
     assert 'The server asked "Tell us about you."; the answer was accept.' in capsys.readouterr().out
 
 
+def test_defaults_that_cannot_answer_decline_and_say_why(sdk_url: str, capsys) -> None:
+    # ask_name's name is required and has no default (as server-everything's trigger-elicitation-request):
+    # --elicit defaults declines, and says so, rather than leave "the answer was decline" unexplained.
+    code = main(["call", sdk_url, "--era", "handshake", "ask_name", "--elicit", "defaults", "--no-store"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "elicitation answered: decline" in out
+    assert "--elicit defaults declined the question: the required field name has no default." in err
+    assert main(["call", sdk_url, "--era", "handshake", "ask_name", "--elicit", "defaults", "--no-store",
+                 "--lang", "de"]) == 0
+    assert "das Pflichtfeld name hat keinen Standardwert" in capsys.readouterr().err
+
+
 def test_the_command_line_offers_roots_and_refuses_bad_options(sdk_url: str, tmp_path, capsys) -> None:
     code = main(["call", sdk_url, "--era", "handshake", "show_roots", "--root", str(tmp_path), "--json", "--no-store"])
     out, _ = capsys.readouterr()

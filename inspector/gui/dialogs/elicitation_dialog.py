@@ -155,6 +155,7 @@ class ElicitationDialog(QDialog):
         if self.fields is not None:
             self.form = SchemaForm(pending.schema, titles=True)
             self.form.changed.connect(self._recheck)
+            on_language_changed(self.form, self._retranslate_form)
             if any(field.required for field in self.fields):
                 said.append(translated(_plain(""), "setText", lambda: _("Fields marked * are required.")))
             self.scroll = _FormScroll(self.form)
@@ -190,6 +191,17 @@ class ElicitationDialog(QDialog):
         close_with_operation(self, pending.asker)
         self.setMinimumWidth(MIN_WIDTH)
         self.adjustSize()  # as wide as the form wants (the scroll area says how wide, within limits)
+
+    def _retranslate_form(self) -> None:
+        """Build the form again in the new language (its hints, placeholders and range words),
+        keeping what was typed; a field that does not parse yet keeps the form as it is."""
+        assert self.form is not None
+        try:
+            value = self.form.value()
+        except FieldError:
+            return
+        self.form.set_schema(self.pending.schema)
+        self.form.set_value(value)
 
     def content(self) -> dict[str, Any] | None:
         """What the user filled in, or ``None`` (the problem is shown) when it cannot be sent."""

@@ -10,8 +10,10 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number, format_size
 from inspector.mcp.offerings import Completion, Listing, Prompt, ReadResource
 from inspector.mcp.resource_subscriptions import SubscriptionChange
+from inspector.mcp.results import describe_block
 
 from ..widgets.image_view import ShownImage
+from .block_text import block_lines
 from .skill_text import skill_text
 
 
@@ -60,7 +62,8 @@ def prompt_text(prompt: Prompt) -> str:
         if message.text is not None:
             lines += [_("{role}:").format(role=message.role), message.text]
         else:
-            lines.append(_("{role}: a {kind} content, not shown as text").format(role=message.role, kind=message.kind))
+            # Named as a tool's answer names it (URI, type, size; an embedded text resource's text).
+            lines += [_("{role}:").format(role=message.role), *block_lines(describe_block(message.content))]
     return "\n".join(lines)
 
 

@@ -21,6 +21,7 @@ from ..language import on_language_changed, translated
 from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.plain_text import clip_text, label_text
 from ..widgets.server_exchanges import server_exchange_lines
+from .block_text import block_lines
 from .engine import OperationTask
 from .offering_text import offering_images, offering_text
 
@@ -246,45 +247,6 @@ def _kind_count(kind: str, count: int) -> str:
     if kind == "resource_link":
         return ngettext("{count} resource link", "{count} resource links", count).format(count=count)
     return ngettext("{count} block of another kind", "{count} blocks of other kinds", count).format(count=count)
-
-
-def _size_words(size: object) -> str:
-    if not isinstance(size, int) or isinstance(size, bool):
-        return ""
-    return ngettext("{count} byte", "{count} bytes", size).format(count=format_number(size))
-
-
-def block_lines(block: Any) -> list[str]:
-    """Lines naming one content block that is not text (type, MIME type, URI, name, size), so that
-    a resource link's address or an image's size is not lost; an embedded text resource's text
-    follows, indented. Text blocks give none: they are the answer's text already."""
-    if not isinstance(block, dict):
-        return []
-    kind = block.get("type")
-    parts = [part for part in (_plain(block.get("mimeType")), _size_words(block.get("size"))) if part]
-    details = " ({details})".format(details=", ".join(parts)) if parts else ""
-    uri = _plain(block.get("uri")) or _("(no URI)")
-    if kind == "text":
-        return []
-    if kind == "image":
-        return [_("Image{details}.").format(details=details)]
-    if kind == "audio":
-        return [_("Audio{details}.").format(details=details)]
-    if kind == "resource_link":
-        name = _plain(block.get("title")) or _plain(block.get("name")) or _("(unnamed)")
-        return [_("Resource link {name}: {uri}{details}.").format(name=name, uri=uri, details=details)]
-    if kind == "resource":
-        lines = [_("Embedded resource {uri}{details}.").format(uri=uri, details=details)]
-        text = block.get("text")
-        if isinstance(text, str):
-            lines.extend(f"    {line}" for line in text.splitlines())
-        return lines
-    return [_("A content block of the unknown type {kind}.").format(kind=_plain(kind) or _("(none)"))]
-
-
-def _plain(value: object) -> str:
-    # One line each: a name or URI from the server must not break the list into forged lines.
-    return " ".join(value.split()) if isinstance(value, str) else ""
 
 
 def _progress_line(mark: Any) -> str:
