@@ -13,9 +13,11 @@ from typing import Any
 
 from inspector.agent.offerings import offering_step
 from inspector.i18n import N_, _, ngettext
+from inspector.i18n.annotations import annotation_lines
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import Message
 from inspector.mcp import CancelSignal, McpClient, ServerEndpoint
+from inspector.mcp.annotations import kept_annotations
 from inspector.mcp.offerings import Completion, Listing, Prompt, ReadResource
 from inspector.mcp.results import describe_block
 
@@ -160,6 +162,9 @@ def result_lines(operation: str, report: dict[str, Any]) -> list[str]:
             if message["text"] is not None:
                 lines.append(one_line(_("{role}:").format(role=message["role"])))
                 lines.append(safe(message["text"]))
+                content = message.get("content")
+                if isinstance(content, dict):
+                    lines += [one_line(line) for line in annotation_lines(kept_annotations(content.get("annotations")))]
             else:
                 # An embedded resource, an image, audio, a link: named as a tool's answer names it
                 # (URI, type, size; an embedded text resource's text), never hidden behind its kind.

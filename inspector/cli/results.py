@@ -10,9 +10,11 @@ import json
 from typing import Any
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.annotations import annotation_lines
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import said_again
 from inspector.mcp import tool_arguments
+from inspector.mcp.annotations import kept_annotations
 from inspector.mcp.messages import note_of
 from inspector.mcp.results import NON_TEXT_KINDS, non_text_sentence
 
@@ -83,28 +85,31 @@ def size_words(size: object) -> str | None:
 
 def block_lines(block: dict[str, Any]) -> list[str]:
     """One readable line for a content block that is not text (text blocks are the content
-    itself, so they give none); an embedded text resource's text follows, indented."""
+    itself, so they give none unless annotated), then its annotations in words, if any; an
+    embedded text resource's text follows, indented."""
     kind = block.get("type")
     details = ", ".join(part for part in (_text(block.get("mimeType")), size_words(block.get("size"))) if part)
     details = f" ({details})" if details else ""
+    annotated = annotation_lines(kept_annotations(block.get("annotations")))
     if kind == "text":
-        return []
+        # A text block is the answer's text already: named only to say its annotations.
+        return [_("Text{details}.").format(details=details), *annotated] if annotated else []
     if kind == "image":
-        return [_("Image{details}.").format(details=details)]
+        return [_("Image{details}.").format(details=details), *annotated]
     if kind == "audio":
-        return [_("Audio{details}.").format(details=details)]
+        return [_("Audio{details}.").format(details=details), *annotated]
     if kind == "resource_link":
         name = _text(block.get("title")) or _text(block.get("name")) or _("(unnamed)")
         return [_("Resource link {name}: {uri}{details}.").format(
-            name=name, uri=_text(block.get("uri")) or _("(no URI)"), details=details)]
+            name=name, uri=_text(block.get("uri")) or _("(no URI)"), details=details), *annotated]
     if kind == "resource":
         lines = [_("Embedded resource {uri}{details}.").format(uri=_text(block.get("uri")) or _("(no URI)"),
-                                                               details=details)]
+                                                               details=details), *annotated]
         text = block.get("text")
         if isinstance(text, str):
             lines.extend(f"    {line}" for line in text.splitlines())
         return lines
-    return [_("A content block of the unknown type {kind}.").format(kind=_text(kind) or _("(none)"))]
+    return [_("A content block of the unknown type {kind}.").format(kind=_text(kind) or _("(none)")), *annotated]
 
 
 def blocks_dropped_line(dropped: object) -> list[str]:

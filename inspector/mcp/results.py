@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from .annotations import kept_annotations
 from .images import ImagePart, image_parts
 from .messages import N_, NP_, Message, said_together
 
@@ -106,10 +107,20 @@ def describe_block(block: Any) -> dict[str, Any]:
 
     Binary data (``data`` of images and audio, ``blob`` of resources) is never kept: its size
     is, counted from the base64 text. Text blocks keep their size; their text is the answer's
-    ``content``. A value of the wrong type is left out rather than trusted.
+    ``content``. A value of the wrong type is left out rather than trusted. The block's valid
+    ``annotations`` (audience, priority, last change: see :func:`.annotations.kept_annotations`)
+    are kept beside the rest, under that key, when it has any.
     """
     if not isinstance(block, dict):
         return {"type": "other"}
+    described = _described(block)
+    annotations = kept_annotations(block.get("annotations"))
+    if annotations is not None:
+        described["annotations"] = annotations
+    return described
+
+
+def _described(block: dict[str, Any]) -> dict[str, Any]:
     kind = block.get("type")
     described: dict[str, Any] = {"type": kind if isinstance(kind, str) and kind else "other"}
     if kind == "text":

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.annotations import annotation_lines
 from inspector.i18n.formatting import format_number, format_size
+from inspector.mcp.annotations import kept_annotations
 from inspector.mcp.offerings import Completion, Listing, Prompt, ReadResource
 from inspector.mcp.resource_subscriptions import SubscriptionChange
 from inspector.mcp.results import describe_block
@@ -60,7 +62,8 @@ def prompt_text(prompt: Prompt) -> str:
     lines = [prompt.description] if prompt.description else []
     for message in prompt.messages:
         if message.text is not None:
-            lines += [_("{role}:").format(role=message.role), message.text]
+            lines += [_("{role}:").format(role=message.role), message.text,
+                      *annotation_lines(kept_annotations(message.content.get("annotations")))]
         else:
             # Named as a tool's answer names it (URI, type, size; an embedded text resource's text).
             lines += [_("{role}:").format(role=message.role), *block_lines(describe_block(message.content))]
