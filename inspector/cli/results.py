@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspector.i18n import _, ngettext
-from inspector.i18n.annotations import annotation_lines
+from inspector.i18n import _, content_blocks, ngettext
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import said_again
 from inspector.mcp import tool_arguments
@@ -76,40 +75,11 @@ def excluded_lines(excluded: list[tuple[dict[str, Any], str]]) -> list[str]:
     return lines
 
 
-def size_words(size: object) -> str | None:
-    """A byte count in words with its plural, or ``None`` when there is none."""
-    if not isinstance(size, int) or isinstance(size, bool):
-        return None
-    return ngettext("{count} byte", "{count} bytes", size).format(count=format_number(size))
-
-
 def block_lines(block: dict[str, Any]) -> list[str]:
     """One readable line for a content block that is not text (text blocks are the content
     itself, so they give none unless annotated), then its annotations in words, if any; an
-    embedded text resource's text follows, indented."""
-    kind = block.get("type")
-    details = ", ".join(part for part in (_text(block.get("mimeType")), size_words(block.get("size"))) if part)
-    details = f" ({details})" if details else ""
-    annotated = annotation_lines(kept_annotations(block.get("annotations")))
-    if kind == "text":
-        # A text block is the answer's text already: named only to say its annotations.
-        return [_("Text{details}.").format(details=details), *annotated] if annotated else []
-    if kind == "image":
-        return [_("Image{details}.").format(details=details), *annotated]
-    if kind == "audio":
-        return [_("Audio{details}.").format(details=details), *annotated]
-    if kind == "resource_link":
-        name = _text(block.get("title")) or _text(block.get("name")) or _("(unnamed)")
-        return [_("Resource link {name}: {uri}{details}.").format(
-            name=name, uri=_text(block.get("uri")) or _("(no URI)"), details=details), *annotated]
-    if kind == "resource":
-        lines = [_("Embedded resource {uri}{details}.").format(uri=_text(block.get("uri")) or _("(no URI)"),
-                                                               details=details), *annotated]
-        text = block.get("text")
-        if isinstance(text, str):
-            lines.extend(f"    {line}" for line in text.splitlines())
-        return lines
-    return [_("A content block of the unknown type {kind}.").format(kind=_text(kind) or _("(none)")), *annotated]
+    embedded text resource's text follows, indented (:mod:`inspector.i18n.content_blocks`)."""
+    return content_blocks.block_lines(block, kept_annotations(block.get("annotations")))
 
 
 def blocks_dropped_line(dropped: object) -> list[str]:

@@ -29,7 +29,8 @@ def test_the_catalogue_heading_writes_its_numbers_as_the_language_does():
 
 
 def test_block_lines_name_each_kind_in_a_sentence():
-    from inspector.cli.results import block_lines, blocks_dropped_line, size_words
+    from inspector.cli.results import block_lines, blocks_dropped_line
+    from inspector.i18n.content_blocks import size_words
 
     assert block_lines({"type": "text", "size": 3}) == []
     assert block_lines({"type": "image", "mimeType": "image/png", "size": 1}) == ["Image (image/png, 1 byte)."]
