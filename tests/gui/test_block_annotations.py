@@ -5,10 +5,7 @@ RUN_INSPECTOR_SHOTS (default: the screenshot folder). The server: the fault serv
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
-
-import pytest
 
 from tests.gui.test_main_window import choose, finished
 from tests.integration.test_block_annotations import work
@@ -16,14 +13,6 @@ from tests.support.fault_server import FaultServer
 
 SHOTS = Path(os.environ.get("RUN_INSPECTOR_SHOTS", Path(__file__).parent / "screenshots"))
 
-
-@pytest.fixture
-def utc(monkeypatch):
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
 
 
 def test_annotations_are_said_in_the_result_pane(qtbot, make_window, utc) -> None:
@@ -48,6 +37,7 @@ def test_annotations_are_said_in_the_result_pane(qtbot, make_window, utc) -> Non
             assert ("Text (39 Bytes).\n  Anmerkungen: nur für den Benutzer · Priorität 0,9 · geändert 30.11.26, "
                     "14:02\n") in german
             assert "Bild (image/png, 32 Bytes).\n  Anmerkungen: nur für den Assistenten · Priorität 0\n" in german
+            qtbot.wait(50)  # the window lays itself out again in German before it is shot
             assert window.grab().save(str(SHOTS / "block-annotations-de.png"))
         finally:
             switch_language("en")

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
-import time
 from pathlib import Path
-
-import pytest
 
 from inspector.cli import main
 from tests.support.fault_server import FaultServer
@@ -60,15 +57,6 @@ def work(exchange) -> None:
     else:
         exchange.send_result({})
 
-
-@pytest.fixture
-def utc(monkeypatch):
-    """The computer's time zone as UTC, so a time reads the same on every machine."""
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
 
 
 def test_annotations_are_kept_in_json_said_in_words_and_stored(tmp_path: Path, capsys, utc) -> None:
