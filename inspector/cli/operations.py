@@ -10,7 +10,7 @@ import os
 import signal
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -346,7 +346,8 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
         report["budget_requested_s"] = reading.requested  # raised to the floor; stderr said so once
     _add_budget_left(report, recorder)
     _add_unlisted_tool(report, client, server)
-    print_report(report, args.json, record.error, excluded=getattr(record.result, "excluded", None))
+    print_report(report, args.json, record.error, excluded=getattr(record.result, "excluded", None),
+                 finished_legs=recorder.legs)
     sys.stdout.flush()
     if fate is not None and fate.problem is not None:
         print(_("run-inspector: {sentence}").format(sentence=translate(fate.problem)), file=sys.stderr)
@@ -583,10 +584,13 @@ def _grant_note(report: dict[str, Any]) -> str | None:
 
 
 def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
-                 excluded: list[tuple[dict[str, Any], Message]] | None = None) -> None:
+                 excluded: list[tuple[dict[str, Any], Message]] | None = None,
+                 finished_legs: Sequence[Any] = ()) -> None:
     """The report: one JSON object, or readable lines in the current language. ``error``: the
     operation's error object, and ``excluded``: the catalogue's excluded tools with their reasons,
-    whose sentences are shown translated (the report keeps the English)."""
+    whose sentences are shown translated (the report keeps the English). ``finished_legs``: the
+    client's reports of the report's legs, whose kept exchanges tell a probe refused with a JSON-RPC
+    error (the report's legs do not carry them)."""
     if as_json:
         emit_json(report)
         return
@@ -597,7 +601,9 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
     print(one_line(_("{subject} on {server}: {outcome} (budget {budget} s)").format(
         subject=subject, server=report["server"], outcome=outcome_word(report["outcome"]),
         budget=seconds(report["budget_s"]))))
-    for leg in report["legs"]:
+    exchanges = ([getattr(finished, "exchange", None) for finished in finished_legs]
+                 if len(finished_legs) == len(report["legs"]) else [None] * len(report["legs"]))
+    for leg, exchange in zip(report["legs"], exchanges, strict=True):
         granted = "-" if leg["granted_s"] is None else _("{seconds} s").format(seconds=whole(leg["granted_s"]))
         elapsed = readable_duration(leg["elapsed_ms"])
         status = status_cell(leg["http_status"], report.get("transport"))
@@ -605,7 +611,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
                 else "-")
         print(_("  {method:<27} granted {granted:>5} of {left:>8} left  took {elapsed:>10}  {status:<8}  "
                 "{outcome}").format(method=leg["method"], granted=granted, left=left, elapsed=elapsed,
-                                    status=status, outcome=leg_outcome_word(leg["outcome"])))
+                                    status=status, outcome=leg_outcome_word(
+                                        leg["outcome"], leg["method"], leg["http_status"], exchange)))
     note = _grant_note(report)
     if note:
         print(note)

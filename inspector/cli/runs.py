@@ -285,7 +285,7 @@ def _leg_line(leg: Any, transport: str | None) -> str:
     elapsed = readable_duration(leg.elapsed_ms)
     return _("    {method:<27} granted {granted:>5}  took {elapsed:>10}  {status:<8}  {outcome}").format(
         method=leg.method, granted=granted, elapsed=elapsed, status=status_cell(leg.http_status, transport),
-        outcome=leg_outcome_word(str(leg.outcome)))
+        outcome=leg_outcome_word(str(leg.outcome), leg.method, leg.http_status, leg.exchange))
 
 
 def _sentence(error: Exception) -> object:

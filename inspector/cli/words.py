@@ -21,9 +21,11 @@ def outcome_word(outcome: str | None) -> str:
     return words.outcome_word(outcome) if outcome else "-"
 
 
-def leg_outcome_word(outcome: str | None) -> str:
-    """The word for a leg's outcome ("not sent" for a leg the budget never let go; "-" for none)."""
-    return words.leg_outcome_word(outcome) if outcome else "-"
+def leg_outcome_word(outcome: str | None, method: str = "", http_status: int | None = None,
+                     exchange: object = None) -> str:
+    """The word for a leg's outcome ("not sent" for a leg the budget never let go; "-" for none; a
+    ``server/discover`` probe the server refused in words, as the window says it)."""
+    return words.leg_outcome_word(outcome, method, http_status, exchange) if outcome else "-"
 
 
 def outcome_width() -> int:

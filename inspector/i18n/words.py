@@ -14,6 +14,7 @@ words from here.
 from __future__ import annotations
 
 from . import _, ngettext
+from .refused_probe import is_refused_probe, refused_probe_word
 
 #: Every outcome or run status :func:`outcome_word` knows.
 OUTCOMES = ("ok", "failed", "cancelled", "running", "interrupted")
@@ -25,9 +26,15 @@ def outcome_word(outcome: str) -> str:
             "interrupted": _("interrupted")}.get(outcome, outcome)
 
 
-def leg_outcome_word(outcome: str) -> str:
+def leg_outcome_word(outcome: str, method: str = "", http_status: int | None = None, exchange: object = None) -> str:
     """The word for a leg's outcome: an outcome's, or "not sent" for the leg the budget never let
-    go (the stored ``not_sent``, which the command line printed as it is, in every language)."""
+    go (the stored ``not_sent``, which the command line printed as it is, in every language).
+
+    Given the leg's method, HTTP status and kept exchange, a ``server/discover`` probe the server
+    refused (stored ``ok``: the refusal is its finding, see :mod:`.refused_probe`) is
+    said in words, :func:`refused_probe_word`, never a bare "ok" beside "HTTP 400"."""
+    if is_refused_probe(method, outcome, http_status, exchange):
+        return refused_probe_word()
     return _("not sent") if outcome == "not_sent" else outcome_word(outcome)
 
 
@@ -127,6 +134,6 @@ def step_source_word(kind: str, service: str = "") -> str:
     return step_maker_word(kind)
 
 
-__all__ = ["OUTCOMES", "OUTCOME_MARKS", "failure_word", "health_text", "kind_word", "marked_outcome_text",
-           "no_outcome_word", "outcome_text", "outcome_word", "step_outcome_word", "source_word", "step_maker_word",
-           "SERVICE_CHARS", "step_source_word"]
+__all__ = ["OUTCOMES", "OUTCOME_MARKS", "failure_word", "health_text", "kind_word", "leg_outcome_word",
+           "marked_outcome_text", "no_outcome_word", "outcome_text", "outcome_word",
+           "step_outcome_word", "source_word", "step_maker_word", "SERVICE_CHARS", "step_source_word"]

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
+from PySide6.QtCore import QEvent, QPoint
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QToolTip
+
 from inspector.gui.widgets.budget_bar import BudgetBar
 from inspector.gui.widgets.budget_state import BarState
 from inspector.runs import Leg
@@ -45,6 +50,24 @@ def test_hover_names_the_leg_and_the_description_speaks(qtbot) -> None:
     assert "cancelled" in bar.accessibleDescription()
     assert bar.accessibleName()
     assert not bar.animating
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support raise")  # the tooltip, offscreen
+def test_a_hover_event_shows_the_legs_tooltip(qtbot) -> None:
+    """The real hover path (a help event, as Qt sends it): before, the bar asked the event for a
+    position() a help event does not have, and no tooltip ever showed."""
+    bar = BudgetBar()
+    qtbot.addWidget(bar)
+    bar.resize(700, 44)
+    bar.show_legs([Leg("initialize", 20, 2000.0, 200, "ok"), Leg("tools/call", 18, 4000.0, None, "cancelled")],
+                  20, "cancelled")
+    bar.show()
+    qtbot.waitExposed(bar)
+    call = bar.current_geometry().segments[1]
+    at = QPoint(int(bar._track_rect().left() + call.x + call.width / 2), int(bar._track_rect().center().y()))
+    QApplication.sendEvent(bar, QHelpEvent(QEvent.Type.ToolTip, at, bar.mapToGlobal(at)))
+    assert "tools/call: cancelled" in QToolTip.text() and "grant 18 s" in QToolTip.text()
+    QToolTip.hideText()
 
 
 def test_a_progress_message_with_markup_is_shown_as_its_characters(qtbot) -> None:

@@ -188,7 +188,8 @@ class PlayRun(QObject):
             return -1
         elapsed = None if report.elapsed_ms is None else report.elapsed_ms / 1000
         row.bar.leg_finished(report.method, report.granted_s, elapsed, report.outcome.value, report.http_status,
-                             report.bytes_received, report.error_kind, now_s=row.elapsed_s(at))
+                             report.bytes_received, report.error_kind, now_s=row.elapsed_s(at),
+                             exchange=getattr(report, "exchange", None))
         return self.row_of(row)
 
     def _on_progress(self, report: Any, at: float) -> int:

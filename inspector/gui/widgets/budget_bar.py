@@ -198,7 +198,7 @@ class BudgetBar(QWidget):
 
     def event(self, event: QEvent) -> bool:  # noqa: D102
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
-            text = self.tooltip_at(event.position().x(), event.position().y())
+            text = self.tooltip_at(event.pos().x(), event.pos().y())  # a help event has no position()
             if text:
                 QToolTip.showText(event.globalPos(), plain_tooltip(text), self)
             else:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from inspector.i18n import _, current_language, ngettext
 from inspector.i18n.formatting import format_duration, format_fixed, format_number
 from inspector.i18n.formatting import format_seconds as format_seconds_number
+from inspector.i18n.refused_probe import is_refused_probe, refused_probe_word
 from inspector.i18n.words import leg_outcome_word, marked_outcome_text, step_outcome_word
 from inspector.runs import Leg
 
@@ -52,6 +53,9 @@ class LegState:
     http_status: int | None = None
     bytes_received: int = 0
     error_kind: str | None = None
+    #: A ``server/discover`` probe the server refused: stored ``ok`` (the refusal is its finding),
+    #: said in words (:func:`inspector.i18n.refused_probe.refused_probe_word`), never a bare "ok".
+    refused_probe: bool = False
 
     @property
     def running(self) -> bool:
@@ -121,13 +125,15 @@ class BarState:
 
     def leg_finished(self, method: str, granted_s: int | None, elapsed_s: float | None, outcome: str,
                      http_status: int | None = None, bytes_received: int = 0,
-                     error_kind: str | None = None, now_s: float | None = None) -> None:
-        """Close the running leg of that method, or add a leg that never started (not sent)."""
+                     error_kind: str | None = None, now_s: float | None = None, exchange: object = None) -> None:
+        """Close the running leg of that method, or add a leg that never started (not sent).
+        ``exchange``: what the leg kept of what travelled (it tells a probe refused with a JSON-RPC error)."""
         self.touch()
         for leg in reversed(self.legs):
             if leg.method == method and leg.running:
                 leg.elapsed_s, leg.outcome = elapsed_s, outcome
                 leg.http_status, leg.bytes_received, leg.error_kind = http_status, bytes_received, error_kind
+                leg.refused_probe = is_refused_probe(method, outcome, http_status, exchange)
                 return
         start = now_s if now_s is not None else self.spent_until()
         self.legs.append(LegState(method, start, granted_s, elapsed_s if elapsed_s is not None else 0.0
@@ -157,7 +163,9 @@ class BarState:
         at = 0.0
         for leg in legs:
             elapsed = None if leg.elapsed_ms is None else leg.elapsed_ms / 1000
-            state.legs.append(LegState(leg.method, at, leg.granted_s, elapsed, leg.outcome, leg.http_status))
+            state.legs.append(LegState(leg.method, at, leg.granted_s, elapsed, leg.outcome, leg.http_status,
+                                       refused_probe=is_refused_probe(leg.method, leg.outcome, leg.http_status,
+                                                                      leg.exchange)))
             at += elapsed or 0.0
         state.finish(max(at, ended_s or 0.0), ending_for(status, state.legs))
         return state
@@ -271,6 +279,9 @@ def _leg_label(leg: LegState, spent: float) -> str:
         return waiting_label(leg.method, format_seconds(spent), leg.granted_s)
     if leg.outcome == Leg.NOT_SENT:
         return _("{method}: not sent, budget used up").format(method=leg.method)
+    if leg.refused_probe and leg.granted_s is not None:
+        return _("{method}: not offered, {spent} / grant {grant} s").format(
+            method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
     if leg.granted_s is None:
         return _("{method} {spent}").format(method=leg.method, spent=format_seconds(spent))
     return _("{method} {spent} / grant {grant} s").format(method=leg.method, spent=format_seconds(spent),
@@ -302,7 +313,7 @@ def _leg_tooltip(leg: LegState, spent: float, budget_s: float | None = None) -> 
         "running": _("running"), "ok": _("ok"), "failed": _("failed"),
         "timed_out": _("failed: timed out at its grant"), "cancelled": _("cancelled"),
         "not_sent": _("not sent: the budget was used up"), WAITING: waiting_state(leg.method),
-    }[kind]
+    }[kind] if not leg.refused_probe else refused_probe_word()
     grant = _("none") if leg.granted_s is None else _("{seconds} s").format(
         seconds=format_seconds_number(leg.granted_s))
     if budget_s is not None and _rounded_up(leg, budget_s):
@@ -548,5 +559,8 @@ def _leg_phrase(leg: LegState) -> str:
     if _leg_kind(leg) == WAITING:
         return _("{waiting} for {spent}").format(waiting=waiting_words(leg.method), spent=format_seconds(spent))
     kind = _leg_kind(leg)
+    if leg.refused_probe:  # its words are a sentence of their own: the method and time before them
+        return _("{method} in {spent}, {finding}").format(method=leg.method, spent=format_seconds(spent),
+                                                          finding=refused_probe_word())
     kind = _("timed out") if kind == "timed_out" else leg_outcome_word(kind)  # the command line's words too
     return _("{method} {kind} in {spent}").format(method=leg.method, kind=kind, spent=format_seconds(spent))

@@ -16,6 +16,7 @@ from typing import Any
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration, format_number
+from inspector.i18n.refused_probe import is_refused_probe, refused_probe_word
 from inspector.mcp.secrets import REDACTED
 
 from .plain_text import cell_text, pretty_json
@@ -51,7 +52,8 @@ def _pretty(text: str) -> str:
 
 
 def leg_title(number: int, method: str, leg: Any, exchange: Mapping[str, Any] | None) -> str:
-    """"2. tools/call · HTTP 200 · 14 ms" (or what is known of a leg that kept nothing)."""
+    """"2. tools/call · HTTP 200 · 14 ms" (or what is known of a leg that kept nothing); a probe the
+    server refused says so: "1. server/discover · HTTP 400 · 26 ms · not offered: …"."""
     parts = [f"{format_number(number)}. {cell_text(method, 60)}"]
     answer = exchange.get("answer") if exchange is not None else None
     status = answer.get("status") if isinstance(answer, Mapping) else getattr(leg, "http_status", None)
@@ -62,6 +64,8 @@ def leg_title(number: int, method: str, leg: Any, exchange: Mapping[str, Any] | 
     elapsed = getattr(leg, "elapsed_ms", None)
     if elapsed is not None:
         parts.append(format_duration(elapsed / 1000))
+    if is_refused_probe(method, getattr(leg, "outcome", None), getattr(leg, "http_status", None), exchange):
+        parts.append(refused_probe_word())
     if exchange is None:
         parts.append(_("nothing kept"))
     return " · ".join(parts)

@@ -272,7 +272,7 @@ class OperationTask(QObject):
         elapsed = None if report.elapsed_ms is None else report.elapsed_ms / 1000
         self.state.leg_finished(report.method, report.granted_s, elapsed, report.outcome.value,
                                 report.http_status, report.bytes_received, report.error_kind,
-                                now_s=self.elapsed_s(at))
+                                now_s=self.elapsed_s(at), exchange=report.exchange)
         self.finished_legs.append(report)
         return True
 

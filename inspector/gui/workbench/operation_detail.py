@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from inspector.i18n import _
 
-from ..language import translated, translated_tab
+from ..language import on_language_changed, translated, translated_tab
 from ..widgets.steady_tabs import SteadyTabs
 from ..widgets.wire_view import WireView
 from .engine import OperationTask
@@ -38,6 +38,13 @@ class OperationDetail(SteadyTabs):
         translated_tab(self, self.wire, lambda: _("Wire"))
         self.task: OperationTask | None = None
         self._shown_legs = -1
+        # The Wire tab's titles and texts are words too (a refused probe's among them): said again
+        # in the language just chosen, as the Runs tab's step detail says its step again.
+        on_language_changed(self, self._say_again)
+
+    def _say_again(self) -> None:
+        self._shown_legs = -1
+        self._legs_changed(self.task)
 
     def show_task(self, task: OperationTask | None) -> None:
         if task is not None and not getattr(task, "followed_by_wire", False):

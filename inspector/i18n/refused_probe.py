@@ -1,0 +1,61 @@
+"""A refused era probe: told from its stored leg, and said in words.
+
+In the ``auto`` era an operation first asks the server ``server/discover``. A server of the
+handshake era refuses it (an HTTP error status, or a JSON-RPC error), and the client speaks the
+handshake instead. That refusal is the probe's finding, not a fault: the leg is stored ``ok`` (and
+counted so). Every view that shows such a leg says what happened in words instead of a bare "ok"
+beside "HTTP 400": this module decides which legs those are, from what a leg keeps, and says what
+the refusal found (the command line and the window take both from here).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from . import _
+
+#: The method with which the ``auto`` era asks a server which era it speaks.
+PROBE_METHOD = "server/discover"
+
+
+def is_refused_probe(method: str, outcome: object, http_status: object, exchange: object = None) -> bool:
+    """Whether a leg is a ``server/discover`` probe the server refused, though stored ``ok``: its
+    HTTP status is 400 or more, or (answered 200, or on a command's pipes) its kept exchange holds a
+    JSON-RPC error. A leg that kept no exchange and got a 200 cannot be told apart: ``False``.
+
+    ``outcome`` is the stored string or the client's ``LegOutcome`` (a ``str`` enum)."""
+    if method != PROBE_METHOD or str(getattr(outcome, "value", outcome)) != "ok":
+        return False
+    if isinstance(http_status, int) and not isinstance(http_status, bool) and http_status >= 400:
+        return True
+    return _answered_with_error(exchange)
+
+
+def refused_probe_word() -> str:
+    """What a refused ``server/discover`` probe found (its stored outcome stays ``ok``)."""
+    return _("not offered: the server speaks the handshake era")
+
+
+def _answered_with_error(exchange: object) -> bool:
+    """Whether a kept exchange's answer (its body, or an event of its stream) is a JSON-RPC error."""
+    answer = exchange.get("answer") if isinstance(exchange, Mapping) else None
+    if not isinstance(answer, Mapping):
+        return False
+    texts = [answer.get("body")]
+    events = answer.get("events")
+    if isinstance(events, list):
+        texts.extend(event.get("data") for event in events if isinstance(event, Mapping))
+    return any(_is_error_message(text) for text in texts if isinstance(text, str))
+
+
+def _is_error_message(text: str) -> bool:
+    try:
+        message: Any = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(message, dict) and isinstance(message.get("error"), dict) and "result" not in message
+
+
+__all__ = ["PROBE_METHOD", "is_refused_probe", "refused_probe_word"]
