@@ -29,6 +29,8 @@ def _probe_shown(bar, wire, word: str) -> None:
     first_line = segment.tooltip.splitlines()[0]
     assert first_line == f"server/discover: {word}", segment.tooltip
     assert "400" in segment.tooltip
+    # The refusal's body was read (its JSON-RPC error says why): its bytes are counted, not "0 bytes".
+    assert " 0 bytes" not in segment.tooltip and " 0 Bytes" not in segment.tooltip, segment.tooltip
     assert segment.label.startswith("server/discover: ") and segment.label != "server/discover: ok"
     assert word in bar.current_geometry().description
     title = wire.tree.topLevelItem(0).text(0)

@@ -51,7 +51,8 @@ class LegState:
     elapsed_s: float | None = None
     outcome: str | None = None  # ok, failed, not_sent, cancelled; None while running
     http_status: int | None = None
-    bytes_received: int = 0
+    #: ``None``: not known (a stored leg keeps no count of the bytes it received).
+    bytes_received: int | None = 0
     error_kind: str | None = None
     #: A ``server/discover`` probe the server refused: stored ``ok`` (the refusal is its finding),
     #: said in words (:func:`inspector.i18n.refused_probe.refused_probe_word`), never a bare "ok".
@@ -163,7 +164,7 @@ class BarState:
         at = 0.0
         for leg in legs:
             elapsed = None if leg.elapsed_ms is None else leg.elapsed_ms / 1000
-            state.legs.append(LegState(leg.method, at, leg.granted_s, elapsed, leg.outcome, leg.http_status,
+            state.legs.append(LegState(leg.method, at, leg.granted_s, elapsed, leg.outcome, leg.http_status, None,
                                        refused_probe=is_refused_probe(leg.method, leg.outcome, leg.http_status,
                                                                       leg.exchange)))
             at += elapsed or 0.0
@@ -323,6 +324,9 @@ def _leg_tooltip(leg: LegState, spent: float, budget_s: float | None = None) -> 
         return _("{method}: {state}\ngrant {grant}, spent {spent}").format(
             method=leg.method, state=words, grant=grant, spent=format_seconds(spent))
     status = _("no answer") if leg.http_status is None else str(leg.http_status)
+    if leg.bytes_received is None:  # a replayed leg: its bytes were not recorded, so none are claimed
+        return _("{method}: {state}\ngrant {grant}, spent {spent}\nHTTP {status}").format(
+            method=leg.method, state=words, grant=grant, spent=format_seconds(spent), status=status)
     return _("{method}: {state}\ngrant {grant}, spent {spent}\nHTTP {status}, {bytes} bytes received").format(
         method=leg.method, state=words, grant=grant, spent=format_seconds(spent), status=status,
         bytes=format_number(leg.bytes_received))

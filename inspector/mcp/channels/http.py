@@ -423,14 +423,15 @@ class LegTransport(FramedLegs):
             if status >= 300:
                 if status == 404 and session.session_id:
                     raise SessionGone()
-                if wire.exchange is not None and wire.exchange.bodies:
-                    await self._keep_refusal(response, wire)
+                kept = wire.exchange is not None and wire.exchange.bodies
+                if kept:
+                    await self._keep_refusal(response, wire)  # its bytes counted there
                 refusal = signin_refusal(label, leg.method, response, request.headers, self._server.signed_in)
                 if refusal is not None:
                     raise refusal
                 if 400 <= status < 500 and (session.stateless or leg.method == "server/discover"):
                     # The stateless era says why in a JSON-RPC error body (an unsupported version...).
-                    await self._raise_error_body(leg, response, status)
+                    await self._raise_error_body(leg, response, status, None if kept else wire)
                 raise McpTransportError.http_status(
                     label, leg.method, status, self._said(response.reason_phrase),
                     self._said(response.headers.get("location")) if 300 <= status < 400 else None,
@@ -463,17 +464,22 @@ class LegTransport(FramedLegs):
                         break
         except (TimeoutError, httpx.HTTPError):
             pass  # what came is kept; the refusal is reported as it would have been
+        wire.received += len(body)
         if wire.exchange is not None:
             wire.exchange.body(bytes(body))
         response._content = bytes(body[:ERROR_BODY_BYTES])  # noqa: SLF001 - read again below, from memory
 
-    async def _raise_error_body(self, leg: OutgoingMessage, response: httpx.Response, status: int) -> None:
-        """Raise the JSON-RPC error a refusal carries in its body; return when it carries none."""
+    async def _raise_error_body(self, leg: OutgoingMessage, response: httpx.Response, status: int,
+                                wire: LegWire | None = None) -> None:
+        """Raise the JSON-RPC error a refusal carries in its body; return when it carries none. The
+        bytes read are counted on ``wire`` (``None``: they were counted when the body was kept)."""
         if response.headers.get("content-type", "").split(";", 1)[0].strip().lower() != "application/json":
             return
         body = bytearray()
         async for chunk in response.aiter_bytes():
             body += chunk
+            if wire is not None:
+                wire.received += len(chunk)
             if len(body) > ERROR_BODY_BYTES:
                 return
         try:
