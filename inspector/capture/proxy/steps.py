@@ -29,7 +29,7 @@ from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolRe
 from inspector.runs.progress import bound_progress, progress_note
 
 from .book import ProxiedOperation
-from .legs import AGENT_LEFT, BUDGET, SERVER_BROKE, CapturedLeg
+from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg
 
 #: How many of the server's notifications a step keeps (as our own calls keep).
 MAX_NOTIFICATIONS = 50
@@ -62,11 +62,21 @@ def leg_outcome(leg: CapturedLeg, operation: ProxiedOperation) -> str:
         return Leg.CANCELLED
     if leg is operation.main and operation.cancelled_by_agent and _no_result(leg):
         return Leg.CANCELLED
+    if refused_probe(leg):
+        return Leg.OK  # an answer, as Run Inspector's own probe takes it: no fault of the server
     if leg.ending in (SERVER_BROKE, BUDGET) or leg.status is None or leg.status >= 400:
         return Leg.FAILED
     if leg.error_message is not None:
         return Leg.FAILED
     return Leg.OK
+
+
+def refused_probe(leg: CapturedLeg) -> bool:
+    """``server/discover`` answered the way a server of the handshake era answers it (HTTP 400, 404
+    or 405, or a JSON-RPC error): the agent's probe found its answer, the server is not at fault."""
+    if leg.method != "server/discover" or leg.ending != COMPLETE or leg.status is None:
+        return False
+    return leg.status in (400, 404, 405) or (leg.status < 300 and leg.error_message is not None)
 
 
 def _granted(leg: CapturedLeg, operation: ProxiedOperation) -> int | None:
@@ -261,6 +271,9 @@ def _describe(operation: ProxiedOperation) -> Said | Message:
             names.extend(str(tool.get("name")) for tool in tools or [] if isinstance(tool, dict))
         return catalogue_sentence(len(names), len(pages), names)
     main = operation.main
+    if refused_probe(main):
+        return Message(N_("the server speaks the handshake era: it refused server/discover (HTTP {status})"),
+                       {"status": str(main.status)})
     if operation.method == "initialize":
         result = (main.answer or {}).get("result") or {}
         info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}

@@ -1,0 +1,50 @@
+"""The health a recording proxy counts: an agent's ``server/discover`` probe that a server of the
+handshake era refuses (as every SDK server with sessions does) is the answer the probe looks for,
+as Run Inspector's own probe takes it (a leg "ok"), not a failure of a healthy server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from inspector.capture.proxy import ProxyServer
+from inspector.store import RunStore, ServerRegistry
+from tests.support.fault_server import FaultServer
+
+DISCOVER = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}}
+ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def _health_after(server: FaultServer, db: Path, message: dict) -> tuple[int, object, str]:
+    with ProxyServer(server.url, db) as proxy:
+        answer = httpx.post(proxy.url, json=message, headers=ACCEPT, timeout=10)
+    with RunStore.open(db) as store:
+        record = ServerRegistry(store.db).get(server.url)
+        run = store.list_runs(limit=None)[0]
+        step = next(iter(store.iter_steps(run.id))).payload
+    assert record is not None
+    return answer.status_code, record, f"{run.status}: {step['content']}"
+
+
+@pytest.mark.parametrize(("profile", "status"), [("session", 400), ("stateless", 200)])
+def test_a_discover_probe_a_handshake_server_refuses_is_contact_not_a_failure(tmp_path: Path, profile: str,
+                                                                              status: int) -> None:
+    with FaultServer(profile) as server:  # session: HTTP 400 (no session); stateless: "Method not found"
+        code, record, said = _health_after(server, tmp_path / "runs.db", DISCOVER)
+    assert code == status
+    assert (record.ok_count, record.failed_count, record.tool_error_count, record.cancelled_count) == (1, 0, 0, 0)
+    assert record.last_contact_at is not None
+    assert said.startswith("ok: server/discover: the server speaks the handshake era")
+
+
+def test_a_discover_probe_the_server_fails_is_still_a_failure(tmp_path: Path) -> None:
+    def broken(exchange):
+        exchange.send(500, b"internal error", content_type="text/plain")
+
+    with FaultServer("session", discover=broken) as server:
+        code, record, said = _health_after(server, tmp_path / "runs.db", DISCOVER)
+    assert code == 500
+    assert (record.ok_count, record.failed_count) == (0, 1) and record.last_contact_at is None
+    assert said.startswith("failed: ")
