@@ -24,12 +24,12 @@ from inspector.store.browse import data_version, recent_ok_durations
 
 from ..widgets.background_reads import BackgroundReads, database_file
 
-#: How many of a server's latest ok runs its sparkline shows.
+#: How many of a server's latest ok operations its sparkline shows.
 LATENCIES = 20
 
 
 def latencies(store: RunStore, url: str) -> list[float]:
-    """The latest ok runs' durations (ms) of the server at ``url``, oldest first; not those of runs
+    """The latest ok operations' durations (ms) of the server at ``url``, oldest first; not those of runs
     imported from a trace (made elsewhere: they say nothing of this server here)."""
     return recent_ok_durations(store, url, LATENCIES)
 
