@@ -48,3 +48,28 @@ def test_a_discover_probe_the_server_fails_is_still_a_failure(tmp_path: Path) ->
     assert code == 500
     assert (record.ok_count, record.failed_count) == (0, 1) and record.last_contact_at is None
     assert said.startswith("failed: ")
+
+
+def test_an_agents_pause_after_the_handshake_is_not_the_first_calls_latency(tmp_path: Path) -> None:
+    """An agent opens its session, asks its model for a while, then calls a tool: the call's run
+    (which carries the handshake's legs) and the server's last latency are the time on the wire."""
+    import time
+
+    db = tmp_path / "runs.db"
+    with FaultServer("session") as server, ProxyServer(server.url, db) as proxy, \
+            httpx.Client(timeout=10, headers=ACCEPT) as http:
+        opened = http.post(proxy.url, json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "agent", "version": "1"}}})
+        session = {"Mcp-Session-Id": opened.headers["mcp-session-id"], "MCP-Protocol-Version": "2025-11-25"}
+        http.post(proxy.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+        time.sleep(1.5)  # the agent's model thinks
+        called = http.post(proxy.url, headers=session, json={"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                                                             "params": {"name": "echo", "arguments": {}}})
+        assert called.status_code == 200
+    with RunStore.open(db) as store:
+        run = next(run for run in store.list_runs(limit=None) if run.title.startswith("tools/call echo"))
+        step = next(iter(store.iter_steps(run.id))).payload
+        record = ServerRegistry(store.db).get(server.url)
+    assert [leg["method"] for leg in step["legs"]] == ["initialize", "notifications/initialized", "tools/call"]
+    assert step["durationMs"] < 1000 and sum(leg["elapsedMs"] for leg in step["legs"]) <= step["durationMs"] + 1
+    assert record is not None and record.ok_count >= 1 and record.last_latency_ms < 1000

@@ -92,9 +92,19 @@ def legs_of(operation: ProxiedOperation) -> tuple[Leg, ...]:
 
 
 def _span_ms(operation: ProxiedOperation) -> float:
-    start = operation.legs[0].started_ns
-    end = max((leg.ended_ns or leg.started_ns) for leg in operation.legs)
-    return round((end - start) / 1e6, 2)
+    """The time the operation's legs were on the wire: the union of their spans. The handshake's
+    legs open a session's first operation, and an agent often thinks (asks its model) between the
+    handshake and its first call: that pause is the agent's, not the server's, and is left out, as
+    it is not in an operation Run Inspector makes itself (its legs follow one another)."""
+    spans = sorted((leg.started_ns, leg.ended_ns or leg.started_ns) for leg in operation.legs)
+    busy, start, end = 0, spans[0][0], spans[0][1]
+    for leg_start, leg_end in spans[1:]:
+        if leg_start > end:
+            busy += end - start
+            start = leg_start
+        end = max(end, leg_end)
+    busy += end - start
+    return round(busy / 1e6, 2)
 
 
 def _why_unanswered(operation: ProxiedOperation, server: str) -> Message | str:
