@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from inspector.runs import RunStep, RunTrace, StepKind, ToolResult
+from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolResult
 from inspector.store import RunStore, ServerRegistry
 from inspector.store.browse import recent_ok_durations
 
@@ -46,6 +46,10 @@ def test_each_ok_operation_is_one_point_and_a_runs_length_is_none(tmp_path: Path
         _run(store, "tools/list", "live", "failed", 40, 1.0,
              [RunStep(kind=StepKind.REQUEST, round=0, duration_ms=900.0, content="tools/list: failed")])
         _run(store, "tools/call echo", "imported", "ok", 50, 9.0, [_tool(ToolResult.text("x"), 9000.0)])
+        # The server's stream an agent held open through the recording proxy for 4 s: no latency.
+        stream = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=4000.0, content="GET: the agent closed it",
+                         legs=(Leg("GET", None, 4000.0, 200, Leg.OK),))
+        _run(store, "GET stream · proxy", "live", "ok", 55, 4.0, [stream])
         _run(store, "tools/call echo", "live", "ok", 60, 0.1, [_tool(ToolResult.text("x"), 47.0)])
         ServerRegistry(store.db).record_operation(URL, "ok", 47.0)
         assert recent_ok_durations(store, URL, 20) == [120.0, 10.0, 30.0, 50.0, 47.0]
