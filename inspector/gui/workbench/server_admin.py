@@ -135,7 +135,9 @@ class ServerAdmin(QObject):
             return
         listed = [self.panel.model.record(row) for row in range(self.panel.model.rowCount())]
         if records != listed:  # a poll reads after any write (a run imported): the list is reset only for news
-            self._list(records)
+            # A refresh selects no server when none was: a server another program just counted (the
+            # command line, a scenario) is not asked anything by this window unless the user picks it.
+            self._list(records, select_first=False)
         current = self.current()
         if current is not None and current.url == url:
             self.panel.show_latencies(shown)
