@@ -73,3 +73,15 @@ def test_an_agents_pause_after_the_handshake_is_not_the_first_calls_latency(tmp_
     assert [leg["method"] for leg in step["legs"]] == ["initialize", "notifications/initialized", "tools/call"]
     assert step["durationMs"] < 1000 and sum(leg["elapsedMs"] for leg in step["legs"]) <= step["durationMs"] + 1
     assert record is not None and record.ok_count >= 1 and record.last_latency_ms < 1000
+
+
+def test_a_discover_answered_with_other_revisions_is_not_called_the_handshake_era(tmp_path: Path) -> None:
+    """A server of the stateless era that speaks other revisions answers the probe with its list (the
+    agent asks again): that is no answer of the handshake era, and the run does not say it is."""
+    def other_revisions(exchange):
+        exchange.send_json({"jsonrpc": "2.0", "id": exchange.request.rpc_id, "error": {
+            "code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2027-01-01"]}}})
+
+    with FaultServer("stateless", discover=other_revisions) as server:
+        _code, _record, said = _health_after(server, tmp_path / "runs.db", DISCOVER)
+    assert "handshake era" not in said

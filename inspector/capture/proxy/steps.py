@@ -23,6 +23,7 @@ from inspector.agent.operations import (
     wording_of,
 )
 from inspector.mcp.eras import era_of_version
+from inspector.mcp.errors import UNSUPPORTED_PROTOCOL_VERSION
 from inspector.mcp.messages import N_, Message, Number
 from inspector.mcp.results import ToolCallResult
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
@@ -76,6 +77,9 @@ def refused_probe(leg: CapturedLeg) -> bool:
     or 405, or a JSON-RPC error): the agent's probe found its answer, the server is not at fault."""
     if leg.method != "server/discover" or leg.ending != COMPLETE or leg.status is None:
         return False
+    error = (leg.answer or {}).get("error")
+    if isinstance(error, dict) and error.get("code") == UNSUPPORTED_PROTOCOL_VERSION:
+        return False  # a server of the stateless era that speaks other revisions: the agent asks again
     return leg.status in (400, 404, 405) or (leg.status < 300 and leg.error_message is not None)
 
 
