@@ -191,18 +191,21 @@ def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
 
 
 def recent_ok_durations(store: RunStore, server: str, limit: int) -> list[float]:
-    """The durations (ms) of the newest ``limit`` ok runs made here against ``server``, oldest first.
-    Runs imported from a file are left out: they were made elsewhere (a customer's machine, another
-    server at the same address), so they say nothing of how this server answers here."""
+    """The durations (ms) of the newest ``limit`` ok operations made here against ``server``, oldest
+    first: each tool or request step that went well, so a run of several operations (a scenario, an
+    agent's run with its model's turns) gives each of its operations, never its own length, and the
+    newest is the latency the server's health last recorded. A server's stream an agent held open
+    (a ``GET`` leg, as the recording proxy keeps it) lasts as long as the agent wants: no latency.
+    Runs imported from a file are left out:
+    they were made elsewhere (a customer's machine, another server at the same address), so they say
+    nothing of how this server answers here."""
     rows = store.db.conn.execute(
-        "SELECT started_at, finished_at FROM runs WHERE server = ? AND status = 'ok' AND source != 'imported'"
-        " ORDER BY started_at DESC, id DESC LIMIT ?", (server, limit)).fetchall()
-    durations = []
-    for started, finished in reversed(rows):
-        start, end = from_stored_time(started), from_stored_time(finished)
-        if start is not None and end is not None:
-            durations.append((end - start).total_seconds() * 1000)
-    return durations
+        "SELECT s.duration_ms FROM runs r JOIN steps s ON s.run_id = r.id"
+        " WHERE r.server = ? AND r.source != 'imported'"
+        " AND ((s.kind = 'tool' AND s.outcome = 'ok') OR (s.kind = 'request' AND r.status = 'ok'"
+        "      AND NOT EXISTS (SELECT 1 FROM legs l WHERE l.step_id = s.id AND l.method = 'GET')))"
+        " ORDER BY r.started_at DESC, r.id DESC, s.sequence DESC LIMIT ?", (server, limit)).fetchall()
+    return [float(row[0]) for row in reversed(rows)]
 
 
 def servers_with_runs(store: RunStore) -> list[str]:

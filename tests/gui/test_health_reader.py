@@ -122,6 +122,7 @@ def test_a_servers_sparkline_leaves_out_runs_imported_from_a_trace(tmp_path) -> 
     from datetime import UTC, datetime, timedelta
 
     from inspector.gui.workbench.health_reader import latencies
+    from inspector.runs import RunTrace, ToolResult
     from inspector.transfer.importing import import_trace
 
     url = "http://127.0.0.1:8000/mcp"
@@ -132,7 +133,8 @@ def test_a_servers_sparkline_leaves_out_runs_imported_from_a_trace(tmp_path) -> 
     with RunStore.open(tmp_path / "runs.db") as store:
         start = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
         ours = store.start_run("tools/call echo", "live", url, started_at=start)
-        store.finish_run(ours, "ok", finished_at=start + timedelta(milliseconds=120))
+        store.append_step(ours, RunTrace().record_tool_result(0, "echo", {}, ToolResult.text("x"), 120.0), start)
+        store.finish_run(ours, "ok", finished_at=start + timedelta(milliseconds=125))
         assert import_trace(store, trace).runs_imported == 1
         assert [run.source for run in store.list_runs(server=url)] == ["live", "imported"]
         assert latencies(store, url) == [120.0]

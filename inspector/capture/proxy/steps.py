@@ -23,13 +23,14 @@ from inspector.agent.operations import (
     wording_of,
 )
 from inspector.mcp.eras import era_of_version
+from inspector.mcp.errors import UNSUPPORTED_PROTOCOL_VERSION
 from inspector.mcp.messages import N_, Message, Number
 from inspector.mcp.results import ToolCallResult
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.runs.progress import bound_progress, progress_note
 
 from .book import ProxiedOperation
-from .legs import AGENT_LEFT, BUDGET, SERVER_BROKE, CapturedLeg
+from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg
 
 #: How many of the server's notifications a step keeps (as our own calls keep).
 MAX_NOTIFICATIONS = 50
@@ -62,11 +63,24 @@ def leg_outcome(leg: CapturedLeg, operation: ProxiedOperation) -> str:
         return Leg.CANCELLED
     if leg is operation.main and operation.cancelled_by_agent and _no_result(leg):
         return Leg.CANCELLED
+    if refused_probe(leg):
+        return Leg.OK  # an answer, as Run Inspector's own probe takes it: no fault of the server
     if leg.ending in (SERVER_BROKE, BUDGET) or leg.status is None or leg.status >= 400:
         return Leg.FAILED
     if leg.error_message is not None:
         return Leg.FAILED
     return Leg.OK
+
+
+def refused_probe(leg: CapturedLeg) -> bool:
+    """``server/discover`` answered the way a server of the handshake era answers it (HTTP 400, 404
+    or 405, or a JSON-RPC error): the agent's probe found its answer, the server is not at fault."""
+    if leg.method != "server/discover" or leg.ending != COMPLETE or leg.status is None:
+        return False
+    error = (leg.answer or {}).get("error")
+    if isinstance(error, dict) and error.get("code") == UNSUPPORTED_PROTOCOL_VERSION:
+        return False  # a server of the stateless era that speaks other revisions: the agent asks again
+    return leg.status in (400, 404, 405) or (leg.status < 300 and leg.error_message is not None)
 
 
 def _granted(leg: CapturedLeg, operation: ProxiedOperation) -> int | None:
@@ -82,9 +96,19 @@ def legs_of(operation: ProxiedOperation) -> tuple[Leg, ...]:
 
 
 def _span_ms(operation: ProxiedOperation) -> float:
-    start = operation.legs[0].started_ns
-    end = max((leg.ended_ns or leg.started_ns) for leg in operation.legs)
-    return round((end - start) / 1e6, 2)
+    """The time the operation's legs were on the wire: the union of their spans. The handshake's
+    legs open a session's first operation, and an agent often thinks (asks its model) between the
+    handshake and its first call: that pause is the agent's, not the server's, and is left out, as
+    it is not in an operation Run Inspector makes itself (its legs follow one another)."""
+    spans = sorted((leg.started_ns, leg.ended_ns or leg.started_ns) for leg in operation.legs)
+    busy, start, end = 0, spans[0][0], spans[0][1]
+    for leg_start, leg_end in spans[1:]:
+        if leg_start > end:
+            busy += end - start
+            start = leg_start
+        end = max(end, leg_end)
+    busy += end - start
+    return round(busy / 1e6, 2)
 
 
 def _why_unanswered(operation: ProxiedOperation, server: str) -> Message | str:
@@ -261,6 +285,9 @@ def _describe(operation: ProxiedOperation) -> Said | Message:
             names.extend(str(tool.get("name")) for tool in tools or [] if isinstance(tool, dict))
         return catalogue_sentence(len(names), len(pages), names)
     main = operation.main
+    if refused_probe(main):
+        return Message(N_("the server speaks the handshake era: it refused server/discover (HTTP {status})"),
+                       {"status": str(main.status)})
     if operation.method == "initialize":
         result = (main.answer or {}).get("result") or {}
         info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}

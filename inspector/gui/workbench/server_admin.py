@@ -35,6 +35,9 @@ from .servers_panel import ServersPanel
 from .signin_engine import configured_signin
 from .signin_setup import dialog_setup, forget_signin, save_signin
 
+#: How often the panel asks whether another program wrote the database (cheap: one pragma, off the GUI thread).
+HEALTH_POLL_MS = 500
+
 
 class ServerAdmin(QObject):
     """Keeps the Servers panel, the registry and the engine's view of each server in step."""
@@ -66,6 +69,11 @@ class ServerAdmin(QObject):
         self._health_refresh.setSingleShot(True)
         self._health_refresh.setInterval(100)
         self._health_refresh.timeout.connect(self._refresh_health)
+        # Other programs (the command line, a proxy) count operations in the same database.
+        self._health_poll = QTimer(self)
+        self._health_poll.setInterval(HEALTH_POLL_MS)
+        self._health_poll.timeout.connect(lambda: self._refresh_health(poll=True))
+        self._health_poll.start()
         panel.server_selected.connect(self._selected)
         panel.add_requested.connect(self.add_server)
         panel.edit_requested.connect(self.edit_server)
@@ -112,11 +120,11 @@ class ServerAdmin(QObject):
         """An operation ended: read the health back once for a burst of endings (off the GUI thread)."""
         self._health_refresh.start()
 
-    def _refresh_health(self) -> None:
+    def _refresh_health(self, poll: bool = False) -> None:
         if not self.closed:
             current = self.current()
             self._asked_at = self._listings
-            self.health.request(current.url if current is not None else None)
+            self.health.request(current.url if current is not None else None, poll=poll)
 
     def _health_read(self, records: list[ServerRecord] | None, url: str | None, shown: list[float],
                      problem: str) -> None:
@@ -125,7 +133,11 @@ class ServerAdmin(QObject):
         if records is None:
             self.say(problem)
             return
-        self._list(records)
+        listed = [self.panel.model.record(row) for row in range(self.panel.model.rowCount())]
+        if records != listed:  # a poll reads after any write (a run imported): the list is reset only for news
+            # A refresh selects no server when none was: a server another program just counted (the
+            # command line, a scenario) is not asked anything by this window unless the user picks it.
+            self._list(records, select_first=False)
         current = self.current()
         if current is not None and current.url == url:
             self.panel.show_latencies(shown)
@@ -133,6 +145,7 @@ class ServerAdmin(QObject):
     def close(self) -> None:
         """The window closes: nothing more is read or said."""
         self.closed = True
+        self._health_poll.stop()
         self.health.stop()
 
     # -- what an operation needs -----------------------------------------------------------------------
