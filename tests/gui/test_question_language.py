@@ -39,3 +39,40 @@ def test_an_open_questions_form_follows_the_language_and_keeps_what_was_typed(qt
     dialog.accept_button.click()
     answered = finish(qtbot, task).record.result.content
     assert '"action": "accept"' in answered and '"name": "Grace"' in answered and '"integer": 7' in answered
+
+
+def test_tab_goes_round_the_fields_and_the_buttons_only(qtbot, engine, answers, sdk_server) -> None:
+    """Tab goes through the fields, then the buttons, and round: the form's scroll area is no stop
+    (a screen reader named it nothing); so too after the form is built again in another language."""
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.gui.language import switch_language
+    from tests.gui.test_tab_order import _walk
+
+    dialogs = open_dialogs(answers)
+    task = engine.call_tool(sdk_server.endpoint, "ask_everything", {}, budget_s=30)
+    qtbot.waitUntil(lambda: bool(dialogs), timeout=5000)
+    [dialog] = dialogs
+    qtbot.addWidget(dialog)
+    qtbot.waitExposed(dialog)
+    buttons = [dialog.stop_button, dialog.accept_button, dialog.decline_button, dialog.cancel_button]
+
+    def order() -> list[str]:
+        QApplication.processEvents()
+        first = dialog.form.root.tab_stops()[0]
+        reached = _walk(qtbot, first)
+        assert reached[-1] is first, f"Tab is caught at {reached[-1].accessibleName()!r}"
+        return ["field" if dialog.form.isAncestorOf(w) else "button" if w in buttons else type(w).__name__
+                for w in reached[:-1]]
+
+    english = order()
+    assert english[0] == "field" and "button" in english
+    assert english == sorted(english, key=lambda region: region != "field"), english  # fields, then buttons
+    switch_language("de")
+    try:
+        qtbot.waitUntil(lambda: dialog.accept_button.text() == "Annehmen", timeout=3000)
+        assert order() == english
+    finally:
+        switch_language("en")
+    dialog.cancel_button.click()
+    finish(qtbot, task)

@@ -78,11 +78,79 @@ def test_tab_goes_through_each_tab_in_the_order_it_is_shown(qtbot, make_window, 
         where = window.tabs.tabText(index)
         assert reached[-1] is reached[0], f"{where}: Tab is caught in a loop at {reached[-1].accessibleName()!r}"
         regions = _regions(window, reached)
-        if window.tabs.currentWidget() is not window.workbench:
-            # (The Workbench's argument fields are still reached after the Server log: see tab_stops.)
-            assert regions == ["servers", "tab bar", "page", "server log", "servers"], where
+        assert regions == ["servers", "tab bar", "page", "server log", "servers"], where
         panel = [w for w in reached[:-1] if window.servers.isAncestorOf(w) and w is not window.servers.add_button]
         assert _reading_order(panel, window), [w.accessibleName() or w.text() for w in panel]
+
+
+def _workbench_regions(window, reached: list[QWidget]) -> list[str]:
+    bench = window.workbench
+
+    def region(widget: QWidget) -> str:
+        if window.servers.isAncestorOf(widget):
+            return "servers"
+        if widget is window.tabs.tabBar():
+            return "tab bar"
+        if bench.browse.isAncestorOf(widget):
+            return "tool list"
+        if widget is bench.arguments.tabs.tabBar():
+            return "Form/JSON/Schema"
+        if bench.arguments.form.isAncestorOf(widget):
+            return "fields"
+        if widget in (bench.run_button, bench.cancel_button):
+            return "Run/Cancel"
+        if widget is bench.operations or bench.operations.isAncestorOf(widget):
+            return "operations"
+        if bench.detail.isAncestorOf(widget):
+            return "result"
+        return "server log" if window.log_dock.isAncestorOf(widget) else type(widget).__name__
+    regions = [region(widget) for widget in reached]
+    return [name for n, name in enumerate(regions) if n == 0 or regions[n - 1] != name]
+
+
+def _field_controls(form) -> list[QWidget]:
+    """The controls a person sees in the form (what Tab must reach there)."""
+    return [w for w in form.findChildren(QWidget) if w.isVisible() and w.isEnabled()
+            and w.focusPolicy() & Qt.FocusPolicy.TabFocus]
+
+
+def test_tab_reaches_a_tools_fields_after_its_tabs_and_before_run(qtbot, make_window, demo_server) -> None:
+    """The argument fields are built when a tool is chosen, after the window: yet Tab reaches them
+    right after Form/JSON/Schema, in the order shown, then Run, the operations and the Server log;
+    also after the tool is chosen again, an item is added to a list field (by Add item or in the JSON
+    tab), or the language changes."""
+    from inspector.gui.language import switch_language
+
+    window = make_window((demo_server.url, "Demo server"))
+    window.tabs.setCurrentWidget(window.workbench)
+    bench, form = window.workbench, window.workbench.arguments.form
+    expected = ["servers", "tab bar", "tool list", "Form/JSON/Schema", "fields", "Run/Cancel", "operations",
+                "result", "server log", "servers"]
+
+    def check(when: str, count: int) -> None:
+        QApplication.processEvents()
+        reached = _walk(qtbot, window.servers.view)
+        assert reached[-1] is reached[0], f"{when}: Tab is caught in a loop at {reached[-1].accessibleName()!r}"
+        assert _workbench_regions(window, reached) == expected, when
+        fields = [w for w in reached if form.isAncestorOf(w)]
+        assert len(fields) == count and set(fields) == set(_field_controls(form)), when  # nothing skipped
+        assert _reading_order(fields, window), (when, [w.accessibleName() for w in fields])
+
+    assert bench.tools.select_tool("write_note")
+    check("write_note chosen", 5)  # text, tags' Add item, priority, meta's author, delay_seconds
+    tags = form.field_at(("tags",))
+    qtbot.mouseClick(tags.add_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(tags.add_button, Qt.MouseButton.LeftButton)
+    check("two tags added", 9)  # each item: its line and its Remove
+    assert bench.tools.select_tool("echo") and bench.tools.select_tool("write_note")
+    check("write_note chosen again", 5)
+    bench.arguments.editor.setPlainText('{"text": "hi", "tags": ["a"]}')  # typed in the JSON tab
+    check("a tag given as JSON", 7)
+    switch_language("de")
+    try:
+        check("in German, what was typed kept", 7)
+    finally:
+        switch_language("en")
 
 
 def test_no_tab_stop_is_a_bare_scroll_area(qtbot, make_window, demo_server) -> None:

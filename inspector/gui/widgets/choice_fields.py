@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from PySide6.QtWidgets import QCheckBox, QComboBox, QVBoxLayout
+from PySide6.QtWidgets import QCheckBox, QComboBox, QVBoxLayout, QWidget
 
 from inspector.i18n import _
 from inspector.i18n.messages import translate
@@ -40,7 +40,6 @@ class EnumField(Field):
         self.combo.setMinimumContentsLength(12)
         # Named by its field, not by the value it shows (the form row's label is not its sibling).
         self.combo_label = label_combo(self.combo, self.name)
-        self.setFocusProxy(self.combo)
         self.offset = 0 if required else 1
         if not required:
             translated_item(self.combo, lambda: _("(not set)"), None)
@@ -56,6 +55,9 @@ class EnumField(Field):
     def named(self) -> None:
         self.combo.setAccessibleName(self.name())
         self.combo_label.setText(self.name())
+
+    def tab_stops(self) -> list[QWidget]:
+        return [self.combo]
 
     def value(self) -> Any:
         index = self.combo.currentIndex() - self.offset
@@ -87,8 +89,6 @@ class MultiChoiceField(Field):
             layout.addWidget(box)
             self.boxes.append(box)
         layout.addWidget(self.error)
-        if self.boxes:
-            self.setFocusProxy(self.boxes[0])
         self.named()
 
     def rule(self) -> str:
@@ -99,6 +99,9 @@ class MultiChoiceField(Field):
         for box, choice in zip(self.boxes, self.options, strict=True):
             box.setAccessibleName(choice.title)
             box.setAccessibleDescription(_("{field}: {rule}").format(field=self.name(), rule=self.rule()))
+
+    def tab_stops(self) -> list[QWidget]:
+        return list(self.boxes)
 
     def _toggled(self, _checked: bool) -> None:
         self._limit()

@@ -65,6 +65,8 @@ class Field(QWidget):
     titles); subclasses name their controls after it in :meth:`named`."""
 
     changed = Signal()
+    #: Controls were added (an array's item): the form puts them in its Tab order.
+    grew = Signal()
 
     def __init__(self, schema: Mapping[str, Any], path: Path, required: bool) -> None:
         super().__init__()
@@ -102,3 +104,16 @@ class Field(QWidget):
 
     def named(self) -> None:
         """Give the controls their accessible names from :meth:`name`."""
+
+    def tab_stops(self) -> list[QWidget]:
+        """The controls Tab stops at in this field, in the order they are shown.
+
+        A field is no Tab stop itself and hands focus to no proxy: its controls are the stops, so
+        that the form can put them where they are shown in the window's Tab order (Qt's
+        ``setTabOrder`` on a widget with a focus proxy moves the proxy, not the widget)."""
+        return []
+
+    def buddy(self) -> QWidget:
+        """What the field's label is the buddy of: its first control, else the field itself."""
+        stops = self.tab_stops()
+        return stops[0] if stops else self

@@ -37,6 +37,7 @@ from .choice_fields import EnumField, MultiChoiceField
 from .form_base import MISSING, Field, FieldError, field_name, plain_label
 from .hints import readable_placeholder
 from .plain_text import cell_text, visible
+from .tab_stops import chain_after
 
 #: Labels longer than this (characters) wrap; shorter ones keep to one line.
 LABEL_WRAP = 40
@@ -55,7 +56,6 @@ class TextField(Field):
         # visibly, and as long as the box still shows that picture, the value is the text itself.
         self.given: tuple[str, str] | None = None
         self.edit = QLineEdit()
-        self.setFocusProxy(self.edit)
         self.named()
         placeholder = {"number": _("a number"), "integer": _("a whole number"),
                        "json": _("any JSON value")}.get(kind, "")
@@ -72,6 +72,9 @@ class TextField(Field):
 
     def named(self) -> None:
         self.edit.setAccessibleName(self.name())
+
+    def tab_stops(self) -> list[QWidget]:
+        return [self.edit]
 
     def value(self) -> Any:
         text = self.edit.text()
@@ -118,7 +121,6 @@ class BoolField(Field):
         super().__init__(schema, path, required)
         # The form row already names it; the name is kept for screen readers.
         self.box = QCheckBox()
-        self.setFocusProxy(self.box)
         self.named()
         self.touched = required or "default" in schema
         self.box.toggled.connect(self._toggled)
@@ -129,6 +131,9 @@ class BoolField(Field):
 
     def named(self) -> None:
         self.box.setAccessibleName(self.name())
+
+    def tab_stops(self) -> list[QWidget]:
+        return [self.box]
 
     def _toggled(self, _checked: bool) -> None:
         self.touched = True
@@ -176,10 +181,23 @@ class ArrayField(Field):
                 button.setAccessibleName(_("Remove item {number} of {name}").format(number=index + 1,
                                                                                     name=self.name()))
 
+    def tab_stops(self) -> list[QWidget]:
+        stops: list[QWidget] = []
+        for item in self.items:
+            stops += item.tab_stops()
+            remove = self.remove_buttons.get(id(item))
+            if remove is not None:
+                stops.append(remove)
+        return [*stops, self.add_button]
+
+    def buddy(self) -> QWidget:
+        return self.add_button  # there always, whichever items come and go
+
     def add_item(self, value: Any = MISSING) -> Field:
         self.touched = True
         field = make_field(self.item_schema, self.path + (len(self.items),), True)
         field.changed.connect(self.changed)
+        field.grew.connect(self.grew)
         if value is not MISSING:
             field.set_value(value)
         row = QWidget()
@@ -194,6 +212,7 @@ class ArrayField(Field):
         line.addWidget(remove, 0, Qt.AlignmentFlag.AlignTop)
         self.rows.addWidget(row)
         self.items.append(field)
+        self.grew.emit()
         return field
 
     def _remove(self, field: Field, row: QWidget) -> None:
@@ -264,6 +283,7 @@ class ObjectField(Field):
             field = make_field(sub, path + (name,), is_required)
             field.changed.connect(self.changed)
             field.changed.connect(self._touched)
+            field.grew.connect(self.grew)
             self.fields[name] = field
             shown = sub.get("title") if titles else None
             if isinstance(shown, str) and shown.strip():
@@ -271,7 +291,7 @@ class ObjectField(Field):
             title = _("{name} *").format(name=field.title) if is_required else field.title
             label = plain_label(title)
             label.setWordWrap(len(title) > LABEL_WRAP)  # a short label stays on one line
-            label.setBuddy(field)
+            label.setBuddy(field.buddy())  # the control itself: a field hands focus to no proxy
             if is_required:
                 translated(label, "setToolTip", lambda: _("required"))
             column = QWidget()
@@ -327,6 +347,12 @@ class ObjectField(Field):
 
     def _touched(self) -> None:
         self.given = True
+
+    def tab_stops(self) -> list[QWidget]:
+        return [stop for field in self.fields.values() for stop in field.tab_stops()]
+
+    def buddy(self) -> QWidget:
+        return self  # its box (titled with its name) holds its fields
 
     def field_at(self, path: Path) -> Field | None:
         if not path:
@@ -420,6 +446,10 @@ class SchemaForm(QFrame):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self.root: ObjectField | None = None
+        #: The control Tab goes from to the first field (e.g. the tab bar above the form); ``None``:
+        #: the fields keep the order they joined the window in.
+        self.tab_after: QWidget | None = None
+        self._holding = False
         self.set_schema(schema or {})
 
     def set_schema(self, schema: Mapping[str, Any] | None) -> None:
@@ -431,7 +461,15 @@ class SchemaForm(QFrame):
         root_schema = schema if isinstance(schema, Mapping) else {}
         self.root = ObjectField(root_schema, (), True, top=True, titles=self.titles, quiet=schema is None)
         self.root.changed.connect(self.changed)
+        self.root.grew.connect(self.order_tabs)
         self._layout.addWidget(self.root)
+        self.order_tabs()
+
+    def order_tabs(self) -> None:
+        """Put the fields' controls right after :attr:`tab_after` in the Tab order, in the order
+        shown. Fields built after the window joined its Tab order last (after the Server log)."""
+        if self.tab_after is not None and self.root is not None and not self._holding:
+            chain_after(self.tab_after, self.root.tab_stops())
 
     def value(self) -> dict[str, Any]:
         """The arguments, or :class:`FieldError` for text that cannot be its field's type."""
@@ -441,7 +479,12 @@ class SchemaForm(QFrame):
 
     def set_value(self, value: Mapping[str, Any]) -> None:
         assert self.root is not None
-        self.root.set_value(dict(value))
+        self._holding = True  # an array given many items is put in order once
+        try:
+            self.root.set_value(dict(value))
+        finally:
+            self._holding = False
+        self.order_tabs()
 
     def field_at(self, path: Path) -> Field | None:
         assert self.root is not None

@@ -5,7 +5,9 @@ tab built after the first paint, a panel put under the server list) was reached 
 Server log. :func:`stops_in` and :func:`chain_after` move such a widget's Tab stops to where it
 is shown. They walk only the added widget's own stops: walking the whole window's chain met
 widgets half deleted (PySide 6.11 aborted in ``getTypeForQObject``), and asking Qt's widgets for
-``focusProxy()`` left other widgets' Python wrappers deleted.
+``focusProxy()`` left other widgets' Python wrappers deleted. A widget that hands focus to a focus
+proxy cannot be moved (``setTabOrder`` moves the proxy): the schema form's fields have none, their
+controls are the stops (``Field.tab_stops``), which ``SchemaForm.order_tabs`` puts in place.
 
 A table is one Tab stop: Qt's tables move Tab from cell to cell by default, so leaving a run list
 of a hundred runs took six hundred presses. :func:`one_tab_stop` turns that off (arrows, Home,

@@ -63,6 +63,7 @@ class ArgumentsPanel(QWidget):
         translated_tab(self.tabs, scroll, lambda: _("Form"))
         translated_tab(self.tabs, json_page, lambda: _("JSON"))
         translated(self.tabs, "setAccessibleName", lambda: _("Arguments"))
+        self.form.tab_after = self.tabs.tabBar()  # Tab: Form, JSON, Schema, then the fields shown
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setWordWrap(True)
