@@ -119,6 +119,7 @@ def test_the_defaults_alone_are_an_answer_once_the_required_field_is_filled(qtbo
     name = dialog.form.root.fields["name"]
     assert name.error.text() == "This field is required." and name.error.isVisibleTo(dialog)
     assert "1 field needs a change" in dialog.problem.text()
+    assert dialog.focusWidget() is name.edit  # the field to fix is where typing goes
     qtbot.keyClicks(name.edit, "Ada")
     assert name.error.isHidden()  # the problem goes as it is fixed
     dialog.accept_button.click()

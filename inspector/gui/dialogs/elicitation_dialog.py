@@ -253,7 +253,7 @@ class ElicitationDialog(QDialog):
         first = self.form.field_at((problems[0][0],)) if problems and scroll else None
         if first is not None:
             self.scroll.ensureWidgetVisible(first)
-            first.setFocus(Qt.FocusReason.OtherFocusReason)
+            first.buddy().setFocus(Qt.FocusReason.OtherFocusReason)  # its control: a field hands focus to no proxy
 
     def decline(self) -> None:
         """The user declines (the MCP answer for an explicit no)."""
