@@ -399,3 +399,19 @@ def test_a_model_url_that_cannot_be_a_models_is_said_in_the_reader_s_language(qt
                                       "nennen (angegeben: 'ftp://x').")
     finally:
         switch_language("en")
+
+
+def test_a_model_answer_stored_as_0_ms_reads_as_measured() -> None:
+    """A scripted model answers within microseconds: its duration, kept to the hundredth of a
+    millisecond, can be stored as 0 (seen once in a full run: "answered in 0 s")."""
+    from inspector.gui.play.run_state import PlayRow
+    from inspector.gui.play.steps_model import state_text
+    from inspector.runs import RunStep, StepKind
+
+    def answered(ms: float) -> str:
+        return state_text(PlayRow("model", 1, "Done.", state="ok",
+                                  step=RunStep(kind=StepKind.LLM, round=1, duration_ms=ms, content="Done.")))
+
+    assert answered(0.0) == "answered in < 0.001 s"
+    assert answered(0.004) == "answered in < 0.001 s"
+    assert answered(12.0) == "answered in 0.012 s"

@@ -80,6 +80,10 @@ def result_tooltip(row: PlayRow) -> str | None:
     return plain_tooltip(clip_text(said_again(step.tool_result, step.wording)))
 
 
+#: What a measured duration stored as 0 is said as (under the smallest the display shows).
+_MEASURED_NOTHING = 1e-7
+
+
 def state_text(row: PlayRow, cancelling: bool = False) -> str:
     """Thinking, a running operation's countdown, or how the step ended and what it took."""
     if row.state == "asking":
@@ -89,7 +93,10 @@ def state_text(row: PlayRow, cancelling: bool = False) -> str:
     if row.kind == "model":
         if row.state == "failed":
             return outcome_word("failed")
-        return _("answered in {time}").format(time=format_seconds((row.step.duration_ms if row.step else 0) / 1000))
+        # A scripted model answers within microseconds: its duration, stored to the hundredth of a
+        # millisecond, can be 0. It was measured all the same: "< 0.001 s", never "0 s".
+        took = (row.step.duration_ms if row.step else 0) / 1000
+        return _("answered in {time}").format(time=format_seconds(took if took > 0 else _MEASURED_NOTHING))
     if row.bar is None:
         return outcome_word(row.state)
     if row.running:
