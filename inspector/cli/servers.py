@@ -13,7 +13,7 @@ import sys
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
-from inspector.store import CommandSetting, RunStore, ServerRecord, ServerRegistry
+from inspector.store import CommandSetting, RunStore, ServerRecord, ServerRegistry, ServerSettings
 from inspector.store.signin_settings import SignInSetup, StoredSignIn
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store, open_store
@@ -29,6 +29,11 @@ def run(args: argparse.Namespace) -> int:
         with open_store(args.db) as store:
             if args.command_line is not None:
                 return _configure_command(store, args)
+            named = _named(store, args.url)
+            if named is not None and (named.command is not None or named.transport == "stdio"):
+                return _configure_named_command(store, args, named)
+            if named is not None:
+                args.url = named.url  # a name given where URL_OR_NAME is asked: that server's address
             return _configure_address(store, args)
     if args.servers_command == "import":
         from .server_import import import_servers
@@ -89,6 +94,38 @@ def _configure_address(store: RunStore, args: argparse.Namespace) -> int:
             "run-inspector: no system keyring is available, so the values of the {names} headers were not kept. "
             "Give them with --header on each call (at a terminal you will be asked for them).",
             len(secret)).format(names=", ".join(secret)), file=sys.stderr)
+    return EXIT_OK
+
+
+def _named(store: RunStore, given: str | None) -> ServerSettings | None:
+    """The configured server ``given`` names (not an address): by its key, else by its display name."""
+    if given is None or "://" in given or not given.strip():
+        return None
+    return ServerRegistry(store.db).find(given)
+
+
+def _configure_named_command(store: RunStore, args: argparse.Namespace, named: ServerSettings) -> int:
+    """``servers set NAME [options]`` without --command: the settings of the command server of that
+    name change (its name with --name, its budget, roots, era); its command stays."""
+    from .operations import parse_budget_option
+
+    reject_signin_options(args)
+    if args.header or args.secret_header or args.transport is not None:
+        raise UsageError(Message(N_("--header, --secret-header and --transport are for a server at an address; a "
+                                    "command's process gets --env NAME=VALUE.")))
+    if args.env or args.secret_env or args.cwd is not None:
+        raise UsageError(Message(N_("--env, --secret-env and --cwd change a command: give it again with --command "
+                                    "\"COMMAND LINE\".")))
+    if args.name is not None:
+        replaced_servers(ServerRegistry(store.db), args.name, named.url)  # an address of that name: refused
+        if any(record.name == args.name and record.url != named.url for record in ServerRegistry(store.db).all()):
+            raise UsageError(Message(N_("{name} already names another server; choose another name."),
+                                     {"name": one_line(args.name)}))
+    reading = parse_budget_option(args.budget)
+    registry = ServerRegistry(store.db)
+    registry.save_server(named.url, name=args.name, budget_s=reading.seconds if reading else None,
+                         roots=_roots(args), era=getattr(args, "era", None))
+    _saved(store, registry, named.url, args.json, args.name or named.name or named.url)
     return EXIT_OK
 
 

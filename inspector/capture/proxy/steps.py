@@ -47,8 +47,9 @@ class ProxiedRun:
     step: RunStep
     #: ok, failed or cancelled.
     status: str
-    #: What the server's health counts: ok, tool_error, failed or cancelled (not its fault).
-    health: str
+    #: What the server's health counts: ok, tool_error, failed or cancelled (not its fault); ``None``:
+    #: nothing (a leg of the agent's operations, not one of its own: see :func:`health_of`).
+    health: str | None
     latency_ms: float
     started_at: datetime
     #: The operation's number in the proxy (its running row, if one was written, is under it).
@@ -239,9 +240,23 @@ def run_of(operation: ProxiedOperation, server_url: str, server_label: str) -> P
                        wording=wording_of(said, operation.method), legs=legs,
                        server_requests=requests or None, server_notifications=notes or None,
                        progress=bounded or None, progress_dropped=dropped or None, **wire)
-        health = status
+        health = health_of(operation, status)
     return ProxiedRun(run_title(operation), server_url, step, status, health, duration, operation.started_at,
                       operation.number)
+
+
+def health_of(operation: ProxiedOperation, status: str) -> str | None:
+    """What a run that is not a tool call counts in the server's health, as the window and ``call``
+    count: one operation per request of the agent's, its legs (the handshake, the stream, the
+    session's end) with it. So the runs of the server's stream (``GET``), of the session's end
+    (``DELETE``), of a notification or an answer on its own, and of a ``server/discover`` probe (a
+    leg before the handshake: the agent's next request is the operation) count nothing when they
+    went well: not an "ok" each, nor a latency (a stream's is how long it stayed open). One that
+    failed is the server's fault and counts as a failure (no contact, no latency), as the leg would
+    fail an operation of the window's."""
+    if operation.main.rpc_id is not None and operation.method != "server/discover":
+        return status
+    return "failed" if status == "failed" else None
 
 
 def _tool_result(operation: ProxiedOperation, tool: str, server: str) -> ToolResult:

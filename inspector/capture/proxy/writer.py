@@ -110,7 +110,8 @@ class RunWriter:
                     store.db.execute("UPDATE runs SET title = ? WHERE id = ?", [run.title, run_id])
                     store.mark_finished(run_id, run.status)
                 store.insert_step(run_id, 1, run.step, to_stored_time(run.started_at))
-                ServerRegistry(store.db).count_operation(run.server_url, run.health, run.latency_ms)
+                if run.health is not None:  # a leg of the agent's operations (its stream, its end) counts none
+                    ServerRegistry(store.db).count_operation(run.server_url, run.health, run.latency_ms)
         except (sqlite3.Error, StoreError, ValueError) as exc:
             if self._problem is not None:
                 self._problem(Message(N_("The proxy could not store the run {title} in {path} ({reason})."),

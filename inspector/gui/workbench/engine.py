@@ -200,6 +200,9 @@ class OperationTask(QObject):
         self.started_at: float | None = None
         self.submitted_at = time.monotonic()
         self.cancel_requested_at: float | None = None
+        #: The window cancelled it for itself (the user selected another server): not the user's
+        #: cancel, so a cancelled end counts nothing in the server's health.
+        self.set_aside = False
         #: The server asked for a sign-in: the operation waits for it, its budget not yet started.
         self.waiting_for_signin = False
         #: How many sign-ins it waited for before its last, fresh attempt.
@@ -230,6 +233,14 @@ class OperationTask(QObject):
         self.cancel_signal.fire()
         if first:
             self.cancelling.emit()  # then an open question is answered "cancel" and its dialog closes
+
+    def put_aside(self) -> None:
+        """Cancel an operation the user did not ask for and has moved on from (a catalogue walk of the
+        server selected before): it ends as a cancel, but not as the user's, so the server's health
+        (which counts the user's cancels) is not touched by it."""
+        if self.outcome is None:
+            self.set_aside = True
+        self.cancel()
 
     def elapsed_s(self, now: float | None = None) -> float:
         """Seconds since the operation started (0 before it has)."""
@@ -633,7 +644,9 @@ class OperationsEngine(QObject):
 
             # A server that asks for a sign-in: the operation waits for one, then runs afresh.
             record, signins = await self.signins.operate(task, client, attempt)
-            problem = _finish_run(run_store, run_id, task.server_url, record, signins, task.replay_of) or problem
+            counted = not (task.set_aside and record.health == "cancelled")  # the window's cancel, not the user's
+            problem = _finish_run(run_store, run_id, task.server_url, record, signins, task.replay_of,
+                                  counted) or problem
             outcome = OperationOutcome(record, run_id, problem)
         except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
             outcome = OperationOutcome(None, None, problem, _("The operation stopped on an internal error: "
@@ -652,9 +665,10 @@ def _start_run(store: RunStore | None, title: str, server_url: str,
 
 
 def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, record: OperationRecord,
-                before: list[OperationRecord] | None = None, replay_of: ReplayLink | None = None) -> str | None:
+                before: list[OperationRecord] | None = None, replay_of: ReplayLink | None = None,
+                counted: bool = True) -> str | None:
     """``before``: the sign-ins the operation waited for, stored as steps before its own;
-    ``replay_of``: the stored step the operation replays."""
+    ``replay_of``: the stored step the operation replays; ``counted``: the server's health counts it."""
     if store is None or run_id is None:
         return None
     try:
@@ -665,7 +679,8 @@ def _finish_run(store: RunStore | None, run_id: int | None, server_url: str, rec
             store.append_step(run_id, earlier.step, earlier.started_at)
         store.append_step(run_id, record.step, record.started_at)
         store.finish_run(run_id, record.status)
-        ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
+        if counted:
+            ServerRegistry(store.db).record_operation(server_url, record.health, record.latency_ms)
     except (StoreError, OSError, ValueError) as exc:
         return _("The run could not be stored completely: {reason}").format(reason=exc)
     return None

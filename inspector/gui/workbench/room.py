@@ -172,7 +172,7 @@ class Workbench(QSplitter):
         if self.tools.task is not None and self.tools.task.running:
             if self.tools.task.server_url == record.url:
                 return
-            self.tools.task.cancel()
+            self.tools.task.put_aside()  # the user moved on: the window's cancel, not the user's
         self.load_tools(reuse=True)
 
     def show_budget(self, record: ServerRecord | None) -> None:
