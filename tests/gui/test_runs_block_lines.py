@@ -90,6 +90,9 @@ def test_a_live_runs_step_names_its_blocks_and_annotations_as_runs_show_does(qtb
     assert detail._result_text == text  # what Copy result copies
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert window.grab().save(str(SHOTS / "runs-block-lines-en.png"))
+    bar = detail.result.verticalScrollBar()
+    bar.setValue(bar.maximum())  # the block lines, as a reader scrolls down to them
+    assert detail.grab().save(str(SHOTS / "runs-block-lines-detail-en.png"))
     switch_language("de")
     try:
         german = detail.result.toPlainText()
@@ -98,6 +101,8 @@ def test_a_live_runs_step_names_its_blocks_and_annotations_as_runs_show_does(qtb
         assert said_by_the_command_line(capsys, outcome.run_id, "de") in german
         qtbot.wait(50)  # the window lays itself out again in German before it is shot
         assert window.grab().save(str(SHOTS / "runs-block-lines-de.png"))
+        bar.setValue(bar.maximum())
+        assert detail.grab().save(str(SHOTS / "runs-block-lines-detail-de.png"))
     finally:
         switch_language("en")
 
