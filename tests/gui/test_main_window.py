@@ -249,7 +249,7 @@ def test_the_list_keeps_the_newest_operations_and_forgets_old_finished_ones(qtbo
 
 
 def test_non_text_blocks_are_named_in_words_and_listed_with_their_details(qtbot, make_window, demo_server) -> None:
-    from inspector.gui.workbench.block_text import block_lines
+    from inspector.gui.widgets.block_text import block_lines
     from inspector.gui.workbench.result_view import ResultView, _kind_count
 
     window = make_window((demo_server.url, "Demo server"))

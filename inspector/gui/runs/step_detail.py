@@ -30,6 +30,7 @@ from inspector.i18n.words import kind_word, step_outcome_word
 from inspector.store.browse import StepInFull
 
 from ..language import on_language_changed, translated, translated_tab
+from ..widgets.block_text import stored_block_lines
 from ..widgets.budget_bar import BudgetBar
 from ..widgets.budget_state import UNRECORDED, legs_status
 from ..widgets.fitted_tabs import FittedTabs
@@ -276,6 +277,10 @@ class StepDetail(QWidget):
         if step.result_length > len(step.result_text) and result:
             self._result_text += "\n" + _("… (cut: the text has {count} characters)").format(
                 count=format_number(step.result_length))
+        # The blocks that are not text (and annotated ones) in the lines `runs show` says for them.
+        blocks = "\n".join(stored_block_lines(payload))
+        if blocks:
+            self._result_text = "\n".join(part for part in (self._result_text, clip_text(blocks)) if part)
         self.result.setPlainText(self._result_text or (
             _("The trace this step came from does not record its result.") if from_a_trace else
             _("This step has no result text.")))

@@ -14,8 +14,8 @@ from inspector.mcp.offerings import Completion, Listing, Prompt, ReadResource
 from inspector.mcp.resource_subscriptions import SubscriptionChange
 from inspector.mcp.results import describe_block
 
+from ..widgets.block_text import block_lines
 from ..widgets.image_view import ShownImage
-from .block_text import block_lines
 from .skill_text import skill_text
 
 

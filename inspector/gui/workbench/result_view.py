@@ -18,10 +18,10 @@ from inspector.i18n.words import failure_word
 from inspector.mcp.results import non_text_note
 
 from ..language import on_language_changed, translated
+from ..widgets.block_text import block_lines
 from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.plain_text import clip_text, label_text
 from ..widgets.server_exchanges import server_exchange_lines
-from .block_text import block_lines
 from .engine import OperationTask
 from .offering_text import offering_images, offering_text
 

@@ -9,7 +9,7 @@ import math
 import pytest
 
 from inspector.cli.results import block_lines as cli_block_lines
-from inspector.gui.workbench.block_text import block_lines as window_block_lines
+from inspector.gui.widgets.block_text import block_lines as window_block_lines
 from inspector.mcp.annotations import kept_annotations
 from inspector.mcp.results import describe_block
 
