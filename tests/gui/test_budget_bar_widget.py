@@ -34,7 +34,8 @@ def test_a_running_bar_repaints_at_least_20_times_a_second(qtbot) -> None:
     assert not bar.animating
 
 
-def test_hover_names_the_leg_and_the_description_speaks(qtbot) -> None:
+def _cancelled_call_bar(qtbot) -> BudgetBar:
+    """A bar shown with a handshake leg and a cancelled tools/call leg."""
     bar = BudgetBar()
     qtbot.addWidget(bar)
     bar.resize(700, 44)
@@ -42,6 +43,11 @@ def test_hover_names_the_leg_and_the_description_speaks(qtbot) -> None:
                   20, "cancelled")
     bar.show()
     qtbot.waitExposed(bar)
+    return bar
+
+
+def test_hover_names_the_leg_and_the_description_speaks(qtbot) -> None:
+    bar = _cancelled_call_bar(qtbot)
     bar.repaint()
     geometry = bar.current_geometry()
     call = geometry.segments[1]
@@ -56,13 +62,7 @@ def test_hover_names_the_leg_and_the_description_speaks(qtbot) -> None:
 def test_a_hover_event_shows_the_legs_tooltip(qtbot) -> None:
     """The real hover path (a help event, as Qt sends it): before, the bar asked the event for a
     position() a help event does not have, and no tooltip ever showed."""
-    bar = BudgetBar()
-    qtbot.addWidget(bar)
-    bar.resize(700, 44)
-    bar.show_legs([Leg("initialize", 20, 2000.0, 200, "ok"), Leg("tools/call", 18, 4000.0, None, "cancelled")],
-                  20, "cancelled")
-    bar.show()
-    qtbot.waitExposed(bar)
+    bar = _cancelled_call_bar(qtbot)
     call = bar.current_geometry().segments[1]
     at = QPoint(int(bar._track_rect().left() + call.x + call.width / 2), int(bar._track_rect().center().y()))
     QApplication.sendEvent(bar, QHelpEvent(QEvent.Type.ToolTip, at, bar.mapToGlobal(at)))
