@@ -118,3 +118,45 @@ def test_a_log_squeezed_by_a_low_window_grows_back_with_it(qtbot, make_window) -
     dock.add_entries(_lines(1))
     _settled(qtbot, window)
     assert dock.sized_by_user and dock.height() == 200
+
+
+
+
+@pytest.mark.parametrize("size", [(900, 500), (860, 540)])
+def test_a_squeezed_state_line_shows_whole_lines_and_the_whole_text_in_its_tip(qtbot, make_window, size) -> None:
+    """A window made smaller wraps the state line to a second line that the dock has no room for (the
+    tabs above keep their least height): the line showed half of each of two lines, cut at the top and the
+    bottom. Seen at 200 % scaling on a 1,920 by 1,080 screen (960 by 540 logical pixels, a maximized window
+    a little less). Now it shows the lines that fit, the last one ending in "…", and the whole text as its tip."""
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = make_window(wait_tools=False)
+    window.resize(960, 600)
+    window.tabs.setCurrentWidget(window.runs_tab)  # a step shown: the tab's least height is high
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+    assert tab.select_runs([run_id])
+    tab.select_step(0)
+    dock = window.log_dock
+    dock.hide()  # as on a short screen; View → Server log shows it
+    _settled(qtbot, window)
+    dock.toggleViewAction().trigger()
+    why = "Why it says so."
+    sentence = ("Listening to Demo server. It sends log lines only once a level is chosen: "
+                "File › Settings… (Server log level).")
+    dock.view.show_state(sentence)
+    getattr(dock.view.state, "set_note", dock.view.state.setToolTip)(why)  # as the dock says why (._status)
+    _settled(qtbot, window)
+    window.resize(*size)
+    _settled(qtbot, window)
+    state = dock.view.state
+    assert state.heightForWidth(state.width()) > state.fontMetrics().height()  # it wraps to two lines
+    if state.height() >= state.heightForWidth(state.width()):
+        return  # room for all of it
+    lines = getattr(state, "shown_lines", lambda: None)()
+    need = state.heightForWidth(state.width())
+    assert lines is not None, f"a {state.height()} px label shows half of a {need} px text"
+    assert len(lines) * state.fontMetrics().lineSpacing() <= state.contentsRect().height()
+    assert lines[-1].endswith("…")
+    assert sentence in state.toolTip() and why in state.toolTip()
+    assert state.text() == sentence  # for a screen reader and for copying

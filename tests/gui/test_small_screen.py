@@ -154,3 +154,49 @@ def test_a_window_1024_wide_shows_the_runs_tab_with_a_step_in_either_language(qt
         qtbot.waitUntil(lambda: tab.lower.orientation() == Qt.Orientation.Horizontal)  # wide again: beside it
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_step_shown_in_a_low_window_scrolls_the_detail_and_the_window_keeps_its_height(qtbot, make_window,
+                                                                                        language: str) -> None:
+    """200 % scaling on a 1,920 by 1,080 screen is 960 by 540 logical pixels, a maximized window about 516
+    under a taskbar. Showing a step held the window 556 high (the detail's lines, the timeline and the list
+    one above the other): it grew past the screen's bottom, the status line and Copy result out of reach.
+    The detail now scrolls up and down where the window is too low for it."""
+    from PySide6.QtCore import Qt
+
+    from inspector.gui.language import switch_language
+    from inspector.store import RunStore, resolve_db_path
+    from tests.support.sample_runs import mixed_run
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    switch_language(language)
+    try:
+        window = make_window(wait_tools=False)
+        window.resize(960, 516)
+        window.tabs.setCurrentWidget(window.runs_tab)
+        tab = window.runs_tab
+        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+        tab.select_runs([run_id])
+        tab.select_step(0)
+        qtbot.waitUntil(lambda: tab.detail.step is not None)
+        qtbot.wait(50)
+        assert tab.lower.orientation() == Qt.Orientation.Vertical
+        assert window.minimumSizeHint().height() <= 516, window.minimumSizeHint()
+        assert window.height() == 516
+        # The whole detail is a scroll away: its last button can be scrolled into view.
+        scroll = tab.detail_scroll
+        assert tab.detail.height() >= tab.detail.minimumSizeHint().height()
+        assert scroll.verticalScrollBar().isVisible()
+        scroll.ensureWidgetVisible(tab.detail.note_button)
+        assert not tab.detail.note_button.visibleRegion().isEmpty()
+        # Nothing is held wider than before: the window still fits a screen 1,024 wide.
+        assert window.minimumSizeHint().width() <= 1024
+        # Where the timeline can spare the room (125 % on a 1,366 by 768 screen), the detail is shown whole.
+        window.resize(1093, 614)
+        qtbot.waitUntil(lambda: scroll.viewport().height() >= scroll.whole_height())
+        assert not scroll.verticalScrollBar().isVisible()
+        assert not tab.detail.copy_result.visibleRegion().isEmpty()
+    finally:
+        switch_language("en")

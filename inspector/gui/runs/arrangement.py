@@ -63,6 +63,13 @@ def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: 
     else:
         total = max(lower.height(), 100)
         detail = total - max(timeline_rows_px, int(total * STACKED_TIMELINE_SHARE))
+        # The detail scrolls in a low window, but is shown whole where the timeline can spare the room.
+        whole = getattr(lower.widget(1), "whole_height", lambda: 0)()
+        spare = total - lower.widget(0).minimumSizeHint().height() - lower.handleWidth()
+        detail = max(detail, min(whole, spare))
+        # The handle's room is taken first: the splitter would share its shortfall out, a few pixels too few for it.
+        lower.setSizes([total - lower.handleWidth() - detail, detail])
+        return
     lower.setSizes([total - detail, detail])
 
 

@@ -23,6 +23,7 @@ from inspector.store.browse import step_in_full
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
 from ..language import on_language_changed, translated
 from ..widgets.fitted_label import FittedLabel
+from ..widgets.up_down_scroll import UpDownScroll
 from .arrangement import STACKED_TIMELINE_ROWS, arrange_panes, least_size, orientation_for
 from .compare_launcher import CompareLauncher
 from .list_freshness import ListFreshness
@@ -79,7 +80,10 @@ class RunsTab(QWidget):
     def _build(self) -> None:
         self.lower = QSplitter(Qt.Orientation.Horizontal)
         self.lower.addWidget(self.timeline_pane)
-        self.lower.addWidget(self.detail)
+        # A low window (a high scaling) scrolls the detail rather than being held as high as its lines.
+        self.detail_scroll = UpDownScroll(self.detail)
+        self.lower.addWidget(self.detail_scroll)
+        self.detail_scroll.whole_changed.connect(self._detail_changed_height)
         self.lower.setStretchFactor(0, 3)
         self.lower.setStretchFactor(1, 2)
         self.split = QSplitter(Qt.Orientation.Vertical)
@@ -163,6 +167,11 @@ class RunsTab(QWidget):
         super().resizeEvent(event)
         # Until the user drags a splitter, the panes follow the tab's size; then the user decides.
         self.arrange(event.size().width(), force=not self._user_split)
+
+    def _detail_changed_height(self) -> None:
+        """One above the other, the detail's share is its whole height where the timeline can spare it."""
+        if not self._user_split and self.lower.orientation() == Qt.Orientation.Vertical:
+            self.arrange(self.width(), force=True)
 
     def _splitter_moved(self) -> None:
         if not self._arranging:

@@ -18,6 +18,8 @@ class FittedLabel(QLabel):
         """``max_lines``: never taller than that many lines (of the label's font, also after a zoom)."""
         super().__init__(parent)
         self._max_lines = max_lines
+        #: A tip of the label's own (why it says what it says): shown always, after the whole text when cut.
+        self._note = ""
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setWordWrap(True)
         self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -76,8 +78,14 @@ class FittedLabel(QLabel):
         layout.endLayout()
         return lines
 
+    def set_note(self, note: str) -> None:
+        """Give the label a tip of its own, kept whether or not the text is cut (then after the whole text)."""
+        self._note = note
+        self._fit()
+
     def _fit(self) -> None:
-        self.setToolTip(plain_tooltip(self.text()) if self.cut else "")
+        tip = "\n\n".join(part for part in (self.text() if self.cut else "", self._note) if part)
+        self.setToolTip(plain_tooltip(tip) if tip else "")
 
     def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802
         """Drawn line by line (as :meth:`shown_lines` says), so what is measured is what is drawn."""

@@ -129,7 +129,7 @@ class ServerLogDock(QDockWidget):
                      "operation's; its log messages arrive during operations.").format(server=server)
             why = _("Listening opens a stream of the server's own, which the older HTTP+SSE transport does not offer.")
         self.view.show_state(text)
-        self.view.state.setToolTip(why)
+        self.view.state.set_note(why)
         self._fit_soon.start()
 
     def listen_to(self, record: ServerRecord | None, endpoint: ServerEndpoint | None) -> None:
@@ -137,7 +137,7 @@ class ServerLogDock(QDockWidget):
         if self.closed:
             return
         self._no_stream = None
-        self.view.state.setToolTip("")
+        self.view.state.set_note("")
         if record is None or endpoint is None:
             self.listener.stop()
             return

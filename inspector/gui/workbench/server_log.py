@@ -35,6 +35,7 @@ from inspector.mcp.messages import Message
 
 from ..language import follow_language, translated, translated_item
 from ..widgets.accessibility import label_combo
+from ..widgets.fitted_label import FittedLabel
 from ..widgets.plain_text import cell_text, plain_tooltip
 from ..widgets.tab_stops import one_tab_stop
 from .log_delegate import LogCellDelegate
@@ -254,13 +255,13 @@ class ServerLogView(QWidget):
         super().__init__(parent)
         self.model = ServerLogModel()
         follow_language(self.model)
-        self.state = QLabel()
-        self.state.setTextFormat(Qt.TextFormat.PlainText)
+        # Where the dock has no room for its wrapped lines (a small window, a high scaling), the lines that
+        # fit, the last one ending in "…", and the whole text in the tip; never half of two lines.
+        self.state = FittedLabel()
         #: What the state line says, made again in a new language (the owner says a listener's state again).
         self._state_said = False
         translated(self.state, "setText", self._idle_sentence)
         translated(self.state, "setAccessibleName", lambda: _("Listening state"))
-        self.state.setWordWrap(True)
         self.minimum = QComboBox()
         for level in LOG_LEVELS:
             translated_item(self.minimum, lambda level=level: level_word(level), level)
