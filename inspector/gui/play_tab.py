@@ -98,8 +98,9 @@ class PlayTab(QObject):
         tab = self.window.runs_tab
         self.window.tabs.setCurrentWidget(tab)
         tab.reload()
-        if tab.select_runs([run_id]) and step_id is not None:
-            tab.go_to_step(step_id)
+        row = tab.timeline.row_of_step(step_id) if tab.select_runs([run_id]) and step_id is not None else None
+        if row is not None:  # the step chosen in the Play list, its detail shown
+            tab.timeline_pane.select_step(row)
 
     # -- Esc, the servers, the end -------------------------------------------------------------------
 

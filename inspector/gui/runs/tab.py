@@ -238,14 +238,6 @@ class RunsTab(QWidget):
         """Select these runs (the first becomes current), clearing filters that hide them."""
         return self.run_list.select_runs(run_ids)
 
-    def go_to_step(self, step_id: int) -> bool:
-        """Show the step in the timeline of the run shown, with its detail (False: no row shows it)."""
-        row = self.timeline.row_of_step(step_id)
-        if row is None:
-            return False
-        self.timeline_pane.select_step(row)
-        return True
-
     def selected_run_ids(self) -> list[int]:
         return self.run_list.selected_run_ids()
 
