@@ -11,18 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from inspector.store import RunStore
-from tests.support.sample_runs import mixed_run
+from tests.support.sample_runs import mixed_database
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    path = tmp_path / "runs.db"
-    with RunStore.open(path) as store:
-        mixed_run(store)
-    return path
+    return mixed_database(tmp_path / "runs.db")
 
 
 def _run(*args: str, stdout, language: str = "en", **popen) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]

@@ -14,7 +14,7 @@ import pytest
 
 from inspector.store import RunStore
 from tests.support.cli_process import cli
-from tests.support.sample_runs import mixed_run
+from tests.support.sample_runs import mixed_database
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The C locale as Python reads it when told not to make it UTF-8: command-line bytes beyond ASCII
@@ -33,10 +33,7 @@ def _run(*words: str, language: str = "en") -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    path = tmp_path / "runs.db"
-    with RunStore.open(path) as store:
-        mixed_run(store)
-    return path
+    return mixed_database(tmp_path / "runs.db")
 
 
 @pytest.mark.parametrize("words", [("runs", "note", "last", "Grüße"),

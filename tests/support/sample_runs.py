@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolResult
 from inspector.runs.times import to_stored_time
@@ -34,6 +35,13 @@ def mixed_run(store: RunStore, title: str = "user-cancels", *, started_at: datet
     store.append_steps(run_id, [(step, started_at + timedelta(seconds=offset)) for step, offset in steps])
     store.finish_run(run_id, "cancelled", started_at + timedelta(seconds=5.7))
     return run_id
+
+
+def mixed_database(path: Path) -> Path:
+    """A run database at ``path`` holding one :func:`mixed_run`; returns ``path``."""
+    with RunStore.open(path) as store:
+        mixed_run(store)
+    return path
 
 
 def big_run(store: RunStore, steps: int, title: str = "a long run") -> int:

@@ -22,6 +22,21 @@ def store(tmp_path: Path) -> RunStore:
     opened.close()
 
 
+def said_in_german(note: dict[str, Any]) -> str:
+    """A sentence the importer kept with its template, said again in German (its English text checked
+    to be what the template says)."""
+    from inspector import i18n
+    from inspector.i18n.messages import translate
+    from inspector.traces.foreign import note_message
+
+    assert str(note_message(note)) == note["text"]
+    assert i18n.set_language("de") == "de", "the German catalogue is not compiled (tools/translations.py compile)"
+    try:
+        return translate(note_message(note))
+    finally:
+        i18n.set_language("en")
+
+
 def agent_steps(store: RunStore, fixture: str) -> list[dict[str, Any]]:
     """The payloads (with their outcome) of the agent's run, in timeline order."""
     import_trace(store, FIXTURES / fixture)
@@ -148,18 +163,8 @@ def test_traceloop_stream_plumbing_is_kept_and_marked(store: RunStore) -> None:
 
 
 def test_the_disagreement_is_kept_as_a_sentence_a_reader_translates(store: RunStore) -> None:
-    from inspector import i18n
-    from inspector.i18n.messages import translate
-    from inspector.traces.foreign import note_message
-
     given_up = tool_steps(agent_steps(store, "mcp_sdk.jsonl"), "slow")[0]
-    note = given_up["raw"]["otlp"]["disagreement"]
-    assert str(note_message(note)) == note["text"]
-    assert i18n.set_language("de") == "de", "the German catalogue is not compiled (tools/translations.py compile)"
-    try:
-        german = translate(note_message(note))
-    finally:
-        i18n.set_language("en")
+    german = said_in_german(given_up["raw"]["otlp"]["disagreement"])
     client_ms, server_ms = sides_ms(given_up["raw"]["otlp"])
     assert german == (f"der Client gab nach {client_ms} ms auf (TimeoutError); "
                       f"der Server endete nach {server_ms} ms ohne aufgezeichneten Fehler")

@@ -11,7 +11,7 @@ import pytest
 
 from inspector.store import RunStore
 from inspector.traces.foreign import LEFT_FIRST_NS
-from tests.unit.traces.test_otel_agents import agent_steps, tool_steps
+from tests.unit.traces.test_otel_agents import agent_steps, said_in_german, tool_steps
 
 
 @pytest.fixture
@@ -63,18 +63,8 @@ def test_calls_whose_wrapping_span_says_how_they_ended_keep_its_words(store: Run
 
 
 def test_the_note_is_a_sentence_a_reader_translates(store: RunStore) -> None:
-    from inspector import i18n
-    from inspector.i18n.messages import translate
-    from inspector.traces.foreign import note_message
-
     outer, inner = calls(store, "slow")[-1]
-    note = outer["raw"]["otlp"]["outcomeNote"]
-    assert str(note_message(note)) == note["text"]
-    assert i18n.set_language("de") == "de", "the German catalogue is not compiled (tools/translations.py compile)"
-    try:
-        german = translate(note_message(note))
-    finally:
-        i18n.set_language("en")
+    german = said_in_german(outer["raw"]["otlp"]["outcomeNote"])
     span = inner["raw"]["otlp"]["spanId"]
     assert german == ("kein Ergebnis aufgezeichnet: der Span endete ohne Fehler, und auch der Aufruf, "
                       f"den er umschließt (Span {span}), hat keines aufgezeichnet")
