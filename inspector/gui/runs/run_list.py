@@ -280,6 +280,9 @@ class RunListPane(QWidget):
     def _reselect(self, run_ids: Sequence[int], current: int | None) -> None:
         current_row = self.model.ensure_loaded(current) if current is not None else None
         if current_row is None:
+            # A model reset clears the selection without a selectionChanged: Delete… would stay
+            # enabled with nothing selected (a filter that hides the selected runs).
+            self._update_buttons()
             self.current_gone.emit()
             return
         rows = [row for row in (self.model.row_of(run_id) for run_id in run_ids) if row is not None]
@@ -287,6 +290,7 @@ class RunListPane(QWidget):
         selection.blockSignals(True)
         self._select_rows(rows, current_row)
         selection.blockSignals(False)
+        self._update_buttons()  # selected again with signals blocked
         self.view.viewport().update()
         run = self.model.run(current_row)
         if run is not None:
