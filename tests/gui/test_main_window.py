@@ -127,6 +127,29 @@ def test_three_operations_at_once_each_with_its_own_bar_and_cancel(qtbot, make_w
     assert "cancelled" in window.workbench.operations.row_for(hanging).state_text
 
 
+def test_a_cancelled_slow_task_keeps_the_progress_it_reported_in_its_result(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "slow_task")
+    window.workbench.arguments.set_arguments({"seconds": 10, "steps": 10})
+    task = window.workbench.run_current_tool()
+    qtbot.waitUntil(lambda: len(task.state.marks) >= 2, timeout=10000)
+    assert "progress 2 of 10: Step 2 of 10 done." in window.workbench.result.text.toPlainText()
+    window.workbench.cancel_current()
+    assert finished(qtbot, task).status == "cancelled"
+    assert "remote effect is unknown" in window.workbench.result.sentence.text()
+    # How far it got stays said once it ended, not only while it ran.
+    assert "progress 2 of 10: Step 2 of 10 done." in window.workbench.result.text.toPlainText()
+
+
+def test_a_slow_task_that_ended_ok_shows_its_answer_not_its_progress(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    choose(window, "slow_task")
+    window.workbench.arguments.set_arguments({"seconds": 0.3, "steps": 2})
+    task = window.workbench.run_current_tool()
+    assert finished(qtbot, task).status == "ok" and len(task.state.marks) == 2
+    assert "progress" not in window.workbench.result.text.toPlainText()
+
+
 def test_quitting_with_an_operation_running_leaves_no_thread_and_no_demo_server(qtbot, make_window) -> None:
     from inspector.gui.workbench.demo_service import DemoService
 

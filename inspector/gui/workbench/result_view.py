@@ -109,9 +109,13 @@ class ResultView(QWidget):
         self.sentence.setText(label_text("\n".join(lines), 10_000))  # the error names what the server said
         exchanges = server_exchange_lines(record.step.to_payload())
         text = self._text(task)
+        # An operation that did not end ok keeps the progress it reported, shown while it ran: how far
+        # a cancelled slow task got is what its reader asks next.
+        progress = "\n".join(_progress_line(mark) for mark in task.state.marks) if record.status != "ok" else ""
         # A server's text, shown as characters (an override is not obeyed) and bounded like the step detail;
         # a call with no text of its own (cancelled) starts with what the server logged, not with blank lines.
-        self.text.setPlainText(clip_text("\n\n".join(part for part in (text, "\n".join(exchanges)) if part)))
+        self.text.setPlainText(clip_text("\n\n".join(part for part in (text, progress, "\n".join(exchanges))
+                                                     if part)))
         structured = getattr(record.result, "structured_content", None)
         if isinstance(structured, dict) and structured:
             fill_structure(self.structure.invisibleRootItem(), structured)
