@@ -38,3 +38,20 @@ def test_the_two_commands_come_first() -> None:
     assert re.findall(r"^## .+$", README, re.M)[0] == "## The two commands"
     block = README[README.index("## The two commands"):].split("```")[1]
     assert [line.split()[:2] for line in block.strip().splitlines()[1:]] == [["make", "run"], ["make", "test"]]
+
+
+def test_first_steps_follow_the_two_commands_and_name_only_real_commands() -> None:
+    """A new user reads the README from the top: after the two commands, a first hour in a few steps,
+    whose command lines use sub-commands the parser knows (a renamed one would send them astray)."""
+    from inspector.cli.parser import build_parser
+
+    headings = re.findall(r"^## .+$", README, re.M)
+    assert headings[:2] == ["## The two commands", "## First steps"]
+    section = README[README.index("## First steps"):README.index("## Install")]
+    known = set(build_parser()._subparsers._group_actions[0].choices)
+    named = re.findall(r"run-inspector ([\w.-]+)", section)
+    assert named, "the first steps show no command line"
+    unknown = [word for word in named if word not in known and not word.endswith(".json") and not word.startswith("-")]
+    assert unknown == []
+    for scenario in re.findall(r"`([a-z]+-[a-z-]+)`", section):
+        assert (ROOT / "inspector" / "agent" / "scenarios" / f"{scenario}.json").is_file(), scenario
