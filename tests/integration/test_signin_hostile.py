@@ -70,6 +70,15 @@ def test_a_deeply_nested_document_is_no_document_and_the_root_is_tried_next():
     assert error.signin_step == STEP_CLIENT and "refused to register" in error.message
 
 
+def test_a_registration_refused_without_a_word_ends_at_the_status_not_at_a_dash():
+    # A server that asks for no sign-in, signed in to anyway (the Sign in button of the demo server):
+    # no metadata, the default registration address answers a bare 404.
+    error = failed_at(hostile(b"[" * 100_000 + b"]" * 100_000))
+    assert error.signin_step == STEP_CLIENT
+    assert "refused to register this client (HTTP status 404)" in error.message
+    assert "404): -" not in error.message and not error.message.rstrip(".").endswith("-")
+
+
 @pytest.mark.parametrize("named", ["http://10.1.2.3/issuer", "file:///etc/passwd", "https://user:pw@as.example"])
 def test_an_authorization_server_that_is_not_https_or_carries_credentials_is_not_fetched(named):
     error = failed_at(hostile({"resource": "placeholder", "authorization_servers": [named]}))

@@ -89,9 +89,12 @@ async def register(http: httpx.AsyncClient, server: AuthorizationServer, redirec
     answer = _json(response)
     if response.status_code not in (200, 201):
         said = answer.get("error_description") or answer.get("error") or ""
+        said = sanitize_remote_text(said, 200)
+        if not said:  # nothing to quote: no ": -" after the status
+            raise SignInProblem(Message(N_("the authorization server refused to register this client (HTTP status "
+                                           "{status})"), {"status": response.status_code}))
         raise SignInProblem(Message(N_("the authorization server refused to register this client (HTTP status "
-                                       "{status}): {said}"),
-                                    {"status": response.status_code, "said": sanitize_remote_text(said, 200) or "-"}))
+                                       "{status}): {said}"), {"status": response.status_code, "said": said}))
     client_id = answer.get("client_id")
     if not isinstance(client_id, str) or not client_id:
         raise SignInProblem(Message(N_("the authorization server registered this client but gave no client id")))
