@@ -18,6 +18,13 @@ CANCELLED_IN_FLIGHT = N_("You cancelled the operation after {method} had been se
                          "before its answer arrived. Whether the server acted on it is unknown.")
 CANCELLED_BEFORE_SEND = N_("You cancelled the operation before its request reached the server {server} "
                            "(during {method}); the work was not sent.")
+#: Sentences no longer written but stored with older runs: kept in the catalogue, so that a step
+#: recorded before their new wording is still said in the reader's language.
+RETIRED_SENTENCES = (
+    N_("{method} was not sent to the server {server}: the {budget}-second budget of this operation was used up "
+       "by its earlier steps. The server was not asked; this is the configured operation budget (a setting you "
+       "can raise), not a server that failed to answer."),
+)
 
 
 class ErrorKind(str, Enum):
@@ -384,9 +391,11 @@ class McpTransportError(Exception):
 
     @classmethod
     def exhausted_budget(cls, server: str, method: str, budget_s: float) -> McpTransportError:
+        # Legs, not steps: a step is a run's (the model's, a tool's), and the step this sentence
+        # stands in was itself the one whose legs (a slow handshake, say) spent the budget.
         return cls(ErrorKind.EXHAUSTED_BUDGET, server,
                    Message(N_("{method} was not sent to the server {server}: the {budget}-second budget of this "
-                              "operation was used up by its earlier steps. The server was not asked; this is the "
+                              "operation was used up by its earlier legs. The server was not asked; this is the "
                               "configured operation budget (a setting you can raise), not a server that failed "
                               "to answer."),
                            {"server": server, "method": method, "budget": _seconds(budget_s)}),

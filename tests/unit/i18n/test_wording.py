@@ -133,3 +133,20 @@ def test_text_cut_inside_the_sentence_gives_the_sentence_s_first_line(german) ->
     note = note_of(sentence)
     cut = str(sentence)[:30]  # a row's clip, or a first line, ending inside our sentence
     assert said_again(cut, note) == "Das Tool fail auf dem Server a server with a long name meldete einen Fehler:"
+
+
+def test_a_budget_spent_before_a_leg_names_the_earlier_legs_and_an_older_runs_steps_still_read_in_german(
+        german) -> None:
+    from inspector.mcp.errors import RETIRED_SENTENCES, McpTransportError
+
+    error = McpTransportError.exhausted_budget("http://127.0.0.1:1/mcp", "tools/call", 3)
+    # A step is the run's (the model's, the tool's); what spent the budget were this step's legs.
+    assert "used up by its earlier legs." in error.message and "earlier steps" not in error.message
+    assert "von seinen früheren Etappen aufgebraucht" in said_again(error.message, note_of(error.sentences[0]))
+    # A run stored before the new wording keeps its old English and template: still said in German.
+    [older] = RETIRED_SENTENCES
+    params = {"method": "tools/call", "server": "http://127.0.0.1:1/mcp", "budget": "3"}
+    stored = older.format(**params)
+    said = said_again(stored, note_of(Message(older, params)))
+    assert said.startswith("tools/call wurde nicht an den Server http://127.0.0.1:1/mcp gesendet")
+    assert "Etappen" in said
