@@ -3,8 +3,6 @@ arguments and result, as plain text (read from the store when the row is chosen)
 
 from __future__ import annotations
 
-import json
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
@@ -17,10 +15,8 @@ from inspector.store.browse import StepInFull, step_in_full
 from ..language import translated
 from ..widgets.plain_text import clip_text, label_text, pretty_json, pretty_payload
 from .compare_model import side_text, step_text
+from .stored_result import parsed_payload, with_block_lines
 from .stored_text import cancelled_result_text
-
-#: A payload longer than this is not parsed for a model's asked tool calls (the arguments pane says so).
-PAYLOAD_PARSE_CHARS = 2_000_000
 
 
 class StepSide(QWidget):
@@ -57,26 +53,27 @@ class StepSide(QWidget):
         if full is None:
             parts.append(_("The step is no longer stored."))
         else:
-            arguments = _arguments(full)
+            payload = parsed_payload(full.payload_text)
+            arguments = _arguments(full, payload)
             if arguments is not None or full.row.kind == "tool":
                 parts += ["", _("Arguments"), arguments if arguments is not None else _("(none)")]
             result = stored_text_said(full.result_text, full.row.detail_fields)
             if full.row.outcome == "cancelled":
                 result = cancelled_result_text(result, full.row.cancelled_in_flight)
-            parts += ["", _("Result"), clip_text(result) if result else _("(none)")]
+            # The blocks that are not text (and annotated ones) in the lines the step detail says for them.
+            result = with_block_lines(clip_text(result) if result else "", payload)
+            parts += ["", _("Result"), result or _("(none)")]
         self.text.setPlainText("\n".join(parts))
 
 
-def _arguments(full: StepInFull) -> str | None:
-    """A tool step's arguments; the tool calls a model's step asked for; else ``None``."""
+def _arguments(full: StepInFull, payload: dict) -> str | None:
+    """A tool step's arguments; the tool calls a model's step asked for (``payload``: its parsed
+    payload, ``{}`` when too large to parse); else ``None``."""
     if full.arguments_json is not None:
         return pretty_payload(full.arguments_json)
-    if full.row.kind != "llm" or len(full.payload_text) > PAYLOAD_PARSE_CHARS:
+    if full.row.kind != "llm":
         return None
-    try:
-        calls = json.loads(full.payload_text).get("requestedToolCalls")
-    except (ValueError, AttributeError, RecursionError):
-        return None
+    calls = payload.get("requestedToolCalls")
     return pretty_json(calls) if calls else None
 
 

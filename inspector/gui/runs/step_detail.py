@@ -7,7 +7,6 @@ live view; a cancel in flight says that the remote effect is unknown.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +29,6 @@ from inspector.i18n.words import kind_word, step_outcome_word
 from inspector.store.browse import StepInFull
 
 from ..language import on_language_changed, translated, translated_tab
-from ..widgets.block_text import stored_block_lines
 from ..widgets.budget_bar import BudgetBar
 from ..widgets.budget_state import UNRECORDED, legs_status
 from ..widgets.fitted_tabs import FittedTabs
@@ -44,10 +42,8 @@ from .span_facts import service_of
 from .span_view import SpanView
 from .step_replays import ReplaysView
 from .step_wire import has_process_output, stderr_text, wire_summary
+from .stored_result import parsed_payload, with_block_lines
 from .stored_text import begins_with_wording, cancelled_result_text
-
-#: A payload larger than this is not parsed for its parts (the raw tab still shows its start).
-MAX_PARSED_CHARS = 2_000_000
 
 
 def _text_view(name: str) -> QPlainTextEdit:
@@ -202,13 +198,7 @@ class StepDetail(QWidget):
             return
         self.note.show_note(step.note)
         row = step.row
-        payload: Any = None
-        if len(step.payload_text) <= MAX_PARSED_CHARS:
-            try:
-                payload = json.loads(step.payload_text)
-            except (ValueError, RecursionError):
-                payload = None
-        payload = payload if isinstance(payload, dict) else {}
+        payload = parsed_payload(step.payload_text)
         task = payload.get("task")
         self._task = task if isinstance(task, dict) and isinstance(task.get("taskId"), str) else None
         self.look_up_task.setVisible(self._task is not None)
@@ -278,9 +268,7 @@ class StepDetail(QWidget):
             self._result_text += "\n" + _("… (cut: the text has {count} characters)").format(
                 count=format_number(step.result_length))
         # The blocks that are not text (and annotated ones) in the lines `runs show` says for them.
-        blocks = "\n".join(stored_block_lines(payload))
-        if blocks:
-            self._result_text = "\n".join(part for part in (self._result_text, clip_text(blocks)) if part)
+        self._result_text = with_block_lines(self._result_text, payload)
         self.result.setPlainText(self._result_text or (
             _("The trace this step came from does not record its result.") if from_a_trace else
             _("This step has no result text.")))

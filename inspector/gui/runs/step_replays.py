@@ -10,7 +10,7 @@ this shows for a step that has no replay and is none.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from PySide6.QtCore import Qt, Signal
@@ -36,12 +36,19 @@ from ..language import on_language_changed, translated
 from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import clip_text
 from .runs_model import format_duration
+from .stored_result import parsed_payload, with_block_lines
 
 
 @dataclass(frozen=True)
 class _Side:
     run_id: int
     step: StepInFull
+    #: The step's payload as parsed (``{}``: none, or too large to parse): its blocks are named.
+    payload: dict = field(default_factory=dict)
+
+
+def _read_side(run_id: int, step: StepInFull) -> _Side:
+    return _Side(run_id, step, parsed_payload(step.payload_text))
 
 
 class ReplaySides(NamedTuple):
@@ -55,15 +62,15 @@ class ReplaySides(NamedTuple):
 
 def read_replays(store: RunStore, step: StepInFull, payload: dict) -> ReplaySides:
     """``step``'s replays, or the step it replays (``payload``: its parsed payload), from the store."""
-    this = _Side(step.run_id, step)
+    this = _Side(step.run_id, step, payload)
     link = ReplayLink.from_payload(payload.get("replayOf"))
     if link is not None:  # a replay: the step it replays beside it
         found = replayed_step_id(store, link)
-        others = [_Side(found[0], step_in_full(store, found[1]))] if found is not None else []
+        others = [_read_side(found[0], step_in_full(store, found[1]))] if found is not None else []
         return ReplaySides(this, others, True, ("of", (found[0] if found else None, link.sequence)))
     run = store.get_run(step.run_id)
     ids = replay_step_ids(store, ReplayLink(run.uid, step.row.sequence))
-    others = [_Side(run_id, step_in_full(store, step_id)) for run_id, step_id in ids]
+    others = [_read_side(run_id, step_in_full(store, step_id)) for run_id, step_id in ids]
     return ReplaySides(this, others, False, ("as", [(side.run_id, side.step.row.outcome) for side in others]))
 
 
@@ -100,7 +107,9 @@ class _SideView(QWidget):
         self.summary.setText(_side_summary(side))
         # A sentence of ours at its head (kept as data beside the English) in the reader's language.
         shown = stored_text_said(side.step.result_text, side.step.row.detail_fields)
-        self.result.setPlainText(clip_text(shown) or _("This step has no result text."))
+        # Its blocks that are not text (and annotated ones), as the step detail names them.
+        shown = with_block_lines(clip_text(shown), side.payload)
+        self.result.setPlainText(shown or _("This step has no result text."))
 
 
 class ReplaysView(QWidget):

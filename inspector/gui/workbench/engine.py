@@ -61,6 +61,7 @@ from .console import ProcessOutput
 from .operation_log import OperationLog, operation_tag
 from .report_courier import ReportCourier, the_courier
 from .server_requests import WindowAnswers
+from .set_aside import set_aside_record
 
 if TYPE_CHECKING:
     from inspector.agent import OperationRecord
@@ -645,6 +646,7 @@ class OperationsEngine(QObject):
             # A server that asks for a sign-in: the operation waits for one, then runs afresh.
             record, signins = await self.signins.operate(task, client, attempt)
             counted = not (task.set_aside and record.health == "cancelled")  # the window's cancel, not the user's
+            record = set_aside_record(record) if task.set_aside and task.kind == "list" else record  # its step says so
             problem = _finish_run(run_store, run_id, task.server_url, record, signins, task.replay_of,
                                   counted) or problem
             outcome = OperationOutcome(record, run_id, problem)
