@@ -20,8 +20,8 @@ from .otlp import RUN_NOTE, STATUS_ERROR, STEP_NOTE, UNFINISHED_NOTE, Span, stor
 from .outcomes import CANCELLED, FAILED, OK, UNRECORDED, Ending, ending
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope, exception_of
 
-__all__ = ["ForeignTrace", "Side", "Wrapped", "foreign_kind", "foreign_step", "may_wrap", "note_message", "read_side",
-           "step_payload", "wrapped_call"]
+__all__ = ["ForeignTrace", "Side", "Wrapped", "call_payload", "foreign_kind", "foreign_step", "may_wrap",
+           "note_message", "read_side", "step_payload", "wrapped_call"]
 
 
 @dataclass(frozen=True)
@@ -204,16 +204,14 @@ def may_wrap(client: Side) -> bool:
             and ending_.outcome == OK)
 
 
-def wrapped_call(client: Side, server: Side | None, payload: dict[str, Any], sequence: int) -> Wrapped | None:
-    """What a span wrapping the call of ``payload`` (a client side's tool step) needs to know of it:
-    ``None`` when the call ended ok."""
+def wrapped_call(payload: dict[str, Any], result: Ending | None, span: str, sequence: int) -> Wrapped | None:
+    """What a span wrapping the call of ``payload`` (a client side's tool step, which ended so:
+    ``result``) needs to know of it: ``None`` when the call ended ok."""
     outcome = payload.get("toolOutcome", UNRECORDED)
     if outcome == OK:
         return None
-    result = _call_ending(client, server)[0]
     said = result.notes[0] if result is not None and result.notes else None
-    return Wrapped(payload.get("toolName"), client.raw["spanId"], sequence, outcome,
-                   result is not None and result.timed_out, said)
+    return Wrapped(payload.get("toolName"), span, sequence, outcome, result is not None and result.timed_out, said)
 
 
 def _wrapping_ending(client: Side, wrapped: Wrapped) -> Ending | None:
@@ -249,7 +247,13 @@ def _call_ending(client: Side, server: Side | None) -> tuple[Ending | None, Mess
 
 
 def step_payload(client: Side, server: Side | None = None, wrapped: Wrapped | None = None) -> dict[str, Any]:
-    """The payload of a step: one span, or a call's client side with its server side.
+    """The payload of a step: one span, or a call's client side with its server side (see :func:`call_payload`)."""
+    return call_payload(client, server, wrapped)[0]
+
+
+def call_payload(client: Side, server: Side | None = None,
+                 wrapped: Wrapped | None = None) -> tuple[dict[str, Any], Ending | None]:
+    """The payload of a step: one span, or a call's client side with its server side; and how it ended.
 
     ``wrapped``: for a tool span with no server side of its own that :func:`may_wrap`, the step of
     the MCP call of the same tool under it when that one did not end ok: then this one does not claim
@@ -290,7 +294,7 @@ def step_payload(client: Side, server: Side | None = None, wrapped: Wrapped | No
         _tool_fields(payload, client, server, result, reasons + notes)
     else:
         _other_fields(payload, client, result, reasons + notes)
-    return payload
+    return payload, result
 
 
 def _said(result: Ending | None, client: Side, server: Side | None) -> list[str]:

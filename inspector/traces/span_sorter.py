@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from inspector.i18n import N_
 from inspector.runs.step import stored_payload
 
-from .foreign import ForeignTrace, Side, Wrapped, may_wrap, read_side, step_payload, wrapped_call
+from .foreign import ForeignTrace, Side, Wrapped, call_payload, may_wrap, read_side, wrapped_call
 from .format import Path, RunHeader, TraceProblem, TraceStep, describe, read_payload, said
 from .otlp import SPAN_ROLE, is_ours, our_run_header, our_step, read_span, stored_time_of
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope
@@ -88,20 +88,17 @@ class SpanSorter:
     #: (the last one): a tool span wrapping the same call (FastMCP's over the mcp SDK's, an agent's
     #: TOOL or execute_tool span) then does not claim ok over it
     wrapped: MutableMapping[tuple[str, str], Wrapped] = field(init=False)
-    #: (trace id, parent span id) → the span id of the last tool call's client side held under that parent
-    children: MutableMapping[tuple[str, str], str] = field(init=False)
-    #: (trace id, span id of a call waiting in ``calls``) → a tool span over it, held until the call's step is made
-    wrappers: MutableMapping[tuple[str, str], _Held] = field(init=False)
-    #: (trace id, span id) → a tool span that is no side of a call (an agent's TOOL or execute_tool span)
-    #: and claims ok, held until a call under it arrives or the file ends (an export writes it first)
+    #: (trace id, span id) → a tool span claiming ok with no server side (an agent's TOOL or execute_tool
+    #: span; FastMCP's client span, at the end), held until the step of a call under it is made or the
+    #: file ends: it then says how that call ended (an export writes it before the call)
     tools: MutableMapping[tuple[str, str], _Held] = field(init=False)
+    _tools_held: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         self.our_uids, self.has_run_span = self.new_table(), self.new_table()
         self.first_step, self.foreign = self.new_table(), self.new_table()
         self.calls, self.servers, self.links = self.new_table(), self.new_table(), self.new_table()
-        self.wrapped, self.children, self.wrappers = self.new_table(), self.new_table(), self.new_table()
-        self.tools = self.new_table()
+        self.wrapped, self.tools = self.new_table(), self.new_table()
 
     def span(self, record: Any, path: Path, service: str | None, line: int | None, size: int = 0,
              resource: Resource | None = None, scope: Scope = NO_SCOPE) -> None:
@@ -157,12 +154,6 @@ class SpanSorter:
                 if earlier is not None:
                     self._emit(trace_id, earlier, None)
                 self.calls[(trace_id, span.span_id)] = held
-                if meaning.kind == "tool" and span.parent_id:
-                    self.children[(trace_id, span.parent_id)] = span.span_id
-                    if self.tools:
-                        outer = self.tools.pop((trace_id, span.parent_id), None)
-                        if outer is not None:
-                            self.wrappers[(trace_id, span.span_id)] = outer
             else:
                 self._emit(trace_id, held, waiting)
             return
@@ -181,34 +172,35 @@ class SpanSorter:
         self._emit(trace_id, held, None)
 
     def _emit(self, trace_id: str, client: _Held, server: _Held | None, hold: bool = True) -> None:
-        """Make the step of one side, or of a call's two sides. A tool span over a call still waiting for
-        its server side waits for that call's step (unless not ``hold``), then says how the call ended."""
+        """Make the step of one side, or of a call's two sides. A tool span that may wrap a call waits for
+        that call's step (unless not ``hold``), then says how the call ended."""
         side = client.side
         wrapped = None
         if server is None and side.meaning.kind == "tool" and may_wrap(side):
-            span_id = side.raw["spanId"]
-            wrapped = self.wrapped.get((trace_id, span_id))
+            wrapped = self.wrapped.get((trace_id, side.raw["spanId"]))
             if wrapped is None and hold:
-                call = self.children.get((trace_id, span_id))
-                if call is not None and (trace_id, call) in self.calls:
-                    self.wrappers[(trace_id, call)] = client
-                    return
-                if not side.meaning.side:
-                    self.tools[(trace_id, span_id)] = client
-                    return
-        payload = step_payload(side, server.side if server is not None else None, wrapped)
-        call_step = side.meaning.side == "client" and payload["kind"] == "tool"
-        if call_step and payload.get("toolOutcome") != "ok" and side.raw["parentSpanId"]:
-            said = wrapped_call(side, server.side if server is not None else None, payload, client.sequence)
+                earlier = self.tools.get((trace_id, side.raw["spanId"]))
+                if earlier is not None:  # the same span id twice: the earlier is a step of its own now
+                    self._emit(trace_id, earlier, None, hold=False)
+                    self._tools_held -= 1
+                self.tools[(trace_id, side.raw["spanId"])] = client
+                self._tools_held += 1
+                return
+        payload, result = call_payload(side, server.side if server is not None else None, wrapped)
+        parent = side.raw["parentSpanId"]
+        call_step = parent and side.meaning.side == "client" and payload["kind"] == "tool"
+        if call_step and payload.get("toolOutcome") != "ok":
+            said = wrapped_call(payload, result, side.raw["spanId"], client.sequence)
             if said is not None:
-                self.wrapped[(trace_id, side.raw["parentSpanId"])] = said
+                self.wrapped[(trace_id, parent)] = said
         checked = stored_payload(payload, _BUILT) if self.stored_payloads else None
         step = TraceStep(client.sequence, stored_time_of(client.side.start_ns),
                          checked if checked is not None else read_payload(payload, client.path))
         self.on_step(trace_id, step, client.path, client.size + (server.size if server is not None else 0))
-        if call_step and self.wrappers:
-            waiting = self.wrappers.pop((trace_id, side.raw["spanId"]), None)
+        if call_step and self._tools_held:
+            waiting = self.tools.pop((trace_id, parent), None)
             if waiting is not None:
+                self._tools_held -= 1
                 self._emit(trace_id, waiting, None, hold=False)
 
     def _pair_by_request_id(self) -> None:
@@ -252,9 +244,11 @@ class SpanSorter:
         for calls in (self.calls, self.servers):
             for key, held in calls.items():
                 self._emit(key[0], held, None)
-        for waiting in (self.wrappers, self.tools):  # spans over a call made ok in the loop above, or over none
-            for key in list(waiting.keys()):
-                self._emit(key[0], waiting.pop(key), None, hold=False)
+        for key in list(self.tools.keys()):  # tool spans over a call that ended ok, or over none
+            waiting = self.tools.pop(key, None)  # (one made over a call made here is gone already)
+            if waiting is not None:
+                self._tools_held -= 1
+                self._emit(key[0], waiting, None, hold=False)
         for trace in self.foreign.values():
             try:
                 header = trace.header()

@@ -162,3 +162,21 @@ def test_fastmcp_s_client_span_recording_no_error_over_a_failed_call_reads_faile
         f"failed in the call it wraps (step {inner['sequence']}, span {outer_child}): failed: "
         "fastmcp.exceptions.ToolError: Error calling tool "
         "'fail': upstream 503 for Oslo; this span recorded no error of its own")
+
+
+def test_the_sdk_s_cancel_notification_names_no_call_and_is_linked_to_none(store: RunStore) -> None:
+    """``mcp`` 2.3.0's server spans of ``notifications/cancelled`` (its client sent one when it gave up on
+    the first ``slow`` call, one when the agent cancelled the second) carry no request id and no trace
+    context: each is a run of its own, not a guess at a call."""
+    import_trace(store, FIXTURES / "mcp_sdk.jsonl")
+    runs = {run.title: run for run in store.list_runs(limit=None)}
+    cancels = [step.payload for run in store.list_runs(limit=None) for step in store.iter_steps(run.id)
+               if step.payload["raw"]["otlp"]["name"] == "notifications/cancelled"]
+    assert len(cancels) == 2 and all(step["kind"] == "request" for step in cancels)
+    for step in cancels:
+        otlp = step["raw"]["otlp"]
+        assert otlp["attributes"] == {"mcp.method.name": "notifications/cancelled",
+                                      "mcp.protocol.version": "2025-11-25"}
+        assert not otlp["parentSpanId"]  # the root of a trace of its own
+    agent = [step.payload["raw"]["otlp"]["name"] for step in store.iter_steps(runs["invoke_agent support-agent"].id)]
+    assert "notifications/cancelled" not in agent
