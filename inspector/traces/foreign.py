@@ -315,8 +315,12 @@ def _tool_fields(payload: dict[str, Any], client: Side, server: Side | None, res
     arguments = next((side.meaning.arguments for side in sides if side.meaning.arguments is not None), None)
     if arguments is not None:
         payload["toolArguments"] = arguments
-    answer = next((side.meaning.result for side in sides if side.meaning.result is not None), None)
-    answers = [answer] if answer is not None else []
+    answering = next((side.meaning for side in sides if side.meaning.result is not None), None)
+    answers = [answering.result] if answering is not None and answering.result is not None else []
+    if answering is not None and answering.blocks is not None:
+        payload["contentBlocks"] = [dict(block) for block in answering.blocks.blocks]
+        if answering.blocks.dropped:
+            payload["contentBlocksDropped"] = answering.blocks.dropped
     # What went wrong comes first; an answer the client never saw (its server side's) after it.
     ordered = notes + answers if result is not None and result.outcome in (FAILED, CANCELLED) else answers + notes
     lines = [line for line in ordered if line]
