@@ -181,7 +181,7 @@ _OWN_OK = N_("this span's own status said ok")
 _OWN_NO_ERROR = N_("this span recorded no error of its own")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Wrapped:
     """The step of a tool call's client side that did not end ok, as a tool span wrapping the call
     needs to know it: its tool, span id, step sequence, outcome (``failed``, ``cancelled`` or none
