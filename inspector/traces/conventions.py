@@ -190,7 +190,8 @@ _MCP_MEANINGS_KEPT = 256
 def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:
     operation = attributes.get("gen_ai.operation.name")
     arguments = parse_json_text(attributes.get("gen_ai.tool.call.arguments"))
-    result, blocks = _result(attributes.get("gen_ai.tool.call.result"))
+    given = attributes.get("gen_ai.tool.call.result")
+    result, blocks = _result(given) if given is not None else (None, None)
     tool = attributes.get("gen_ai.tool.name")
     if isinstance(tool, str) or operation == "execute_tool":
         return Meaning(kind="tool", convention="gen_ai", tool=tool if isinstance(tool, str) else None,

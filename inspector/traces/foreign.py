@@ -9,7 +9,7 @@ kind, status, attributes, its resource and service, its scope, events and links)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message, message_from_note
@@ -181,11 +181,11 @@ _OWN_OK = N_("this span's own status said ok")
 _OWN_NO_ERROR = N_("this span recorded no error of its own")
 
 
-@dataclass(frozen=True, slots=True)
-class Wrapped:
+class Wrapped(NamedTuple):
     """The step of a tool call's client side that did not end ok, as a tool span wrapping the call
     needs to know it: its tool, span id, step sequence, outcome (``failed``, ``cancelled`` or none
-    recorded), whether it timed out, and the first sentence of how it ended."""
+    recorded), whether it timed out, and the first sentence of how it ended (a tuple: the importer
+    keeps one per call that did not end ok)."""
 
     tool: str | None
     span: str
