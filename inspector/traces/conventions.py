@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .content_list import ContentList, read_content_list
+
 KIND_SERVER, KIND_CLIENT = 2, 3
 _KIND_NAMES = {"SPAN_KIND_SERVER": KIND_SERVER, "SPAN_KIND_CLIENT": KIND_CLIENT}
 _LLM_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
@@ -54,6 +56,8 @@ class Meaning:
     tool: str | None = None
     arguments: Any = None
     result: str | None = None
+    #: The result as content blocks, when it was the JSON of an MCP content list (``result`` is its text).
+    blocks: ContentList | None = None
     result_is_error: bool = False
     plumbing: bool = False
     model: str | None = None
@@ -107,6 +111,22 @@ def _text(value: Any) -> str | None:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _content_list(value: Any) -> ContentList | None:
+    """A result attribute that is an MCP content list (as JSON text, or as an array attribute of
+    key-value lists), read as one; ``None`` for anything else."""
+    if isinstance(value, str):
+        if value[:1] != "[":
+            return None
+        value = parse_json_text(value)
+    return read_content_list(value) if isinstance(value, list) else None
+
+
+def _result(value: Any) -> tuple[str | None, ContentList | None]:
+    """A tool's result attribute as text, and as content blocks when it is a content list."""
+    listed = _content_list(value)
+    return (listed.text, listed) if listed is not None else (_text(value), None)
+
+
 def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
@@ -152,7 +172,7 @@ def _mcp(name: str, kind: int | str, method: str, attributes: Mapping[str, Any])
     tool = tool if isinstance(tool, str) else _tool_from_name(name, method)
     if generic.arguments is not None or generic.result is not None:
         return Meaning(kind="tool", convention="mcp", side=side, method=method, tool=tool,
-                       arguments=generic.arguments, result=generic.result)
+                       arguments=generic.arguments, result=generic.result, blocks=generic.blocks)
     meaning = _MCP_MEANINGS.get((side, method, tool))
     if meaning is None:
         meaning = Meaning(kind="tool", convention="mcp", side=side, method=method, tool=tool)
@@ -170,11 +190,13 @@ _MCP_MEANINGS_KEPT = 256
 def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:
     operation = attributes.get("gen_ai.operation.name")
     arguments = parse_json_text(attributes.get("gen_ai.tool.call.arguments"))
-    result = _text(attributes.get("gen_ai.tool.call.result"))
+    given = attributes.get("gen_ai.tool.call.result")
+    result, blocks = _result(given) if given is not None else (None, None)
     tool = attributes.get("gen_ai.tool.name")
     if isinstance(tool, str) or operation == "execute_tool":
         return Meaning(kind="tool", convention="gen_ai", tool=tool if isinstance(tool, str) else None,
-                       arguments=arguments if isinstance(arguments, (dict, list)) else None, result=result)
+                       arguments=arguments if isinstance(arguments, (dict, list)) else None, result=result,
+                       blocks=blocks)
     model = attributes.get("gen_ai.request.model", attributes.get("gen_ai.response.model"))
     if operation in _LLM_OPERATIONS or isinstance(model, str):
         return Meaning(kind="llm", convention="gen_ai", model=model if isinstance(model, str) else None,
@@ -207,11 +229,12 @@ def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
 def _openinference(attributes: Mapping[str, Any]) -> Meaning:
     kind = str(attributes["openinference.span.kind"]).upper()
     given = parse_json_text(attributes.get("input.value"))
-    output = _text(attributes.get("output.value"))
     if kind == "TOOL":
         tool = attributes.get("tool.name")
+        result, blocks = _result(attributes.get("output.value"))
         return Meaning(kind="tool", convention="openinference", tool=tool if isinstance(tool, str) else None,
-                       arguments=given if isinstance(given, (dict, list)) else None, result=output)
+                       arguments=given if isinstance(given, (dict, list)) else None, result=result, blocks=blocks)
+    output = _text(attributes.get("output.value"))
     if kind == "LLM":
         model = attributes.get("llm.model_name")
         return Meaning(kind="llm", convention="openinference", model=model if isinstance(model, str) else None,

@@ -9,7 +9,7 @@ kind, status, attributes, its resource and service, its scope, events and links)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message, message_from_note
@@ -20,8 +20,8 @@ from .otlp import RUN_NOTE, STATUS_ERROR, STEP_NOTE, UNFINISHED_NOTE, Span, stor
 from .outcomes import CANCELLED, FAILED, OK, UNRECORDED, Ending, ending
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope, exception_of
 
-__all__ = ["ForeignTrace", "Side", "foreign_kind", "foreign_step", "note_message", "read_side", "step_payload",
-           "wraps_call"]
+__all__ = ["ForeignTrace", "Side", "Wrapped", "call_payload", "foreign_kind", "foreign_step", "may_wrap",
+           "note_message", "read_side", "step_payload", "wrapped_call"]
 
 
 @dataclass(frozen=True)
@@ -168,42 +168,111 @@ def _merged_outcome(client: Ending | None, server: Ending | None) -> Ending | No
     return client
 
 
-#: What a client span that wraps another client span of the same call (FastMCP's ``tools/call NAME``
-#: over the ``mcp`` SDK's ``MCP send tools/call NAME``) says when neither recorded an outcome.
+#: What a tool span that wraps the client side of an MCP call of the same tool (FastMCP's ``tools/call NAME``
+#: over the ``mcp`` SDK's ``MCP send tools/call NAME``; an agent's OpenInference TOOL or GenAI
+#: ``execute_tool`` span) says when it claims ok and the call under it did not end ok. The call's step
+#: holds the truth of the call (with its server side); this one says so rather than "ok".
 _WRAPS_UNRECORDED = N_("no outcome recorded: the span ended without an error, and the call it wraps (span {span}) "
                        "has no outcome recorded either")
+_WRAPS_NONE = N_("no outcome recorded: the call it wraps (step {step}, span {span}) has none; {own}")
+_WRAPS_FAILED = N_("failed in the call it wraps (step {step}, span {span}): {what}; {own}")
+_WRAPS_CANCELLED = N_("cancelled in the call it wraps (step {step}, span {span}); {own}")
+_OWN_OK = N_("this span's own status said ok")
+_OWN_NO_ERROR = N_("this span recorded no error of its own")
 
 
-def wraps_call(client: Side) -> bool:
-    """True when ``client`` is the client side of a tool call that recorded no outcome of its own
-    (status unset, no error, no result): another client span of the call under it may say one."""
+class Wrapped(NamedTuple):
+    """The step of a tool call's client side that did not end ok, as a tool span wrapping the call
+    needs to know it: its tool, span id, step sequence, outcome (``failed``, ``cancelled`` or none
+    recorded), whether it timed out, and the first sentence of how it ended (a tuple: the importer
+    keeps one per call that did not end ok)."""
+
+    tool: str | None
+    span: str
+    step: int
+    outcome: str
+    timed_out: bool = False
+    said: Message | None = None
+
+
+def may_wrap(client: Side) -> bool:
+    """True when ``client`` is a tool span that claims ok (status OK, a result, or nothing recorded
+    under conventions whose unset status means ok) and is not a server's: a client side of an MCP call
+    under it may tell how the call really ended."""
     ending_ = client.ending
-    return (client.meaning.side == "client" and client.meaning.kind == "tool" and ending_ is not None
-            and ending_.outcome == OK and not ending_.explicit_ok)
+    return (client.meaning.kind == "tool" and client.meaning.side != "server" and ending_ is not None
+            and ending_.outcome == OK)
 
 
-def step_payload(client: Side, server: Side | None = None, wraps_unrecorded: str = "") -> dict[str, Any]:
-    """The payload of a step: one span, or a call's client side with its server side.
+def wrapped_call(payload: dict[str, Any], result: Ending | None, span: str, sequence: int) -> Wrapped | None:
+    """What a span wrapping the call of ``payload`` (a client side's tool step, which ended so:
+    ``result``) needs to know of it: ``None`` when the call ended ok."""
+    outcome = payload.get("toolOutcome", UNRECORDED)
+    if outcome == OK:
+        return None
+    said = result.notes[0] if result is not None and result.notes else None
+    return Wrapped(payload.get("toolName"), span, sequence, outcome, result is not None and result.timed_out, said)
 
-    ``wraps_unrecorded``: for a client side that :func:`wraps_call` and has no server side of its
-    own, the span id of the client span under it that made the same call when that one's step has no
-    outcome recorded: then neither has this one (see docs/trace-format.md, "Client beside server")."""
+
+def _wrapping_ending(client: Side, wrapped: Wrapped) -> Ending | None:
+    """The ending of a tool span that claims ok over the call it wraps, which did not end ok
+    (``None``: it is a call of another tool, so its own ending stands)."""
+    own = client.ending
+    if own is None or own.outcome != OK or (client.meaning.tool and wrapped.tool != client.meaning.tool):
+        return None
+    where = {"step": wrapped.step, "span": wrapped.span,
+             "own": Message(_OWN_OK if own.explicit_ok else _OWN_NO_ERROR)}
+    if wrapped.outcome == FAILED:
+        what = wrapped.said or Message(N_("failed"))
+        said = Message(_WRAPS_FAILED, {**where, "what": what})
+        return Ending(FAILED, wrapped.timed_out, str(what), notes=(said,))
+    if wrapped.outcome == CANCELLED:
+        return Ending(CANCELLED, notes=(Message(_WRAPS_CANCELLED, where),))
+    if own.explicit_ok:
+        return Ending(UNRECORDED, notes=(Message(_WRAPS_NONE, where),))
+    return Ending(UNRECORDED, notes=(Message(_WRAPS_UNRECORDED, {"span": wrapped.span}),))
+
+
+def _call_ending(client: Side, server: Side | None) -> tuple[Ending | None, Message | None, int | None]:
+    """How a call ended: its client side's ending, or with its server side the two together (and the
+    sentence of the step's own when neither side's says it, and :func:`_left_first_ms`)."""
+    if server is None:
+        return client.ending, None, None
+    result = _merged_outcome(client.ending, server.ending)
+    left = _left_first_ms(client, server)
+    if left is not None and result is not None and result.outcome == OK and not result.explicit_ok:
+        unrecorded = Message(_LEFT_FIRST, {"ms": left})
+        return Ending(UNRECORDED, notes=(unrecorded,)), unrecorded, left
+    return result, None, left
+
+
+def step_payload(client: Side, server: Side | None = None, wrapped: Wrapped | None = None) -> dict[str, Any]:
+    """The payload of a step: one span, or a call's client side with its server side (see :func:`call_payload`)."""
+    return call_payload(client, server, wrapped)[0]
+
+
+def call_payload(client: Side, server: Side | None = None,
+                 wrapped: Wrapped | None = None) -> tuple[dict[str, Any], Ending | None]:
+    """The payload of a step: one span, or a call's client side with its server side; and how it ended.
+
+    ``wrapped``: for a tool span with no server side of its own that :func:`may_wrap`, the step of
+    the MCP call of the same tool under it when that one did not end ok: then this one does not claim
+    ok either, and says which step holds the call's truth (see docs/trace-format.md, "Client beside
+    server")."""
     meaning = client.meaning
     raw = dict(client.raw)
     notes: list[str] = []
     result = client.ending
-    if wraps_unrecorded and server is None and wraps_call(client):
-        said_so = Message(_WRAPS_UNRECORDED, {"span": wraps_unrecorded})
-        result = Ending(UNRECORDED, notes=(said_so,))
-        raw["outcomeNote"] = _note(said_so)
+    if wrapped is not None and server is None:
+        wrapping = _wrapping_ending(client, wrapped)
+        if wrapping is not None:
+            result = wrapping
+            raw["outcomeNote"] = _note(wrapping.notes[0])
     if server is not None:
         raw["server"] = {key: value for key, value in server.raw.items() if key != "traceId"}
-        result = _merged_outcome(client.ending, server.ending)
-        left = _left_first_ms(client, server)
-        if left is not None and result is not None and result.outcome == OK and not result.explicit_ok:
-            unrecorded = Message(_LEFT_FIRST, {"ms": left})
-            result = Ending(UNRECORDED, notes=(unrecorded,))
-            raw["outcomeNote"] = _note(unrecorded)  # the step's own: neither side's notes say it
+        result, together, left = _call_ending(client, server)
+        if together is not None:
+            raw["outcomeNote"] = _note(together)  # the step's own: neither side's notes say it
         if left is not None or (client.ending is None) != (server.ending is None) or (
                 client.ending is not None and server.ending is not None
                 and (client.ending.outcome, client.ending.timed_out) != (server.ending.outcome,
@@ -225,7 +294,7 @@ def step_payload(client: Side, server: Side | None = None, wraps_unrecorded: str
         _tool_fields(payload, client, server, result, reasons + notes)
     else:
         _other_fields(payload, client, result, reasons + notes)
-    return payload
+    return payload, result
 
 
 def _said(result: Ending | None, client: Side, server: Side | None) -> list[str]:
@@ -246,8 +315,12 @@ def _tool_fields(payload: dict[str, Any], client: Side, server: Side | None, res
     arguments = next((side.meaning.arguments for side in sides if side.meaning.arguments is not None), None)
     if arguments is not None:
         payload["toolArguments"] = arguments
-    answer = next((side.meaning.result for side in sides if side.meaning.result is not None), None)
-    answers = [answer] if answer is not None else []
+    answering = next((side.meaning for side in sides if side.meaning.result is not None), None)
+    answers = [answering.result] if answering is not None and answering.result is not None else []
+    if answering is not None and answering.blocks is not None:
+        payload["contentBlocks"] = [dict(block) for block in answering.blocks.blocks]
+        if answering.blocks.dropped:
+            payload["contentBlocksDropped"] = answering.blocks.dropped
     # What went wrong comes first; an answer the client never saw (its server side's) after it.
     ordered = notes + answers if result is not None and result.outcome in (FAILED, CANCELLED) else answers + notes
     lines = [line for line in ordered if line]

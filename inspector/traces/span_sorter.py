@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from inspector.i18n import N_
 from inspector.runs.step import stored_payload
 
-from .foreign import ForeignTrace, Side, read_side, step_payload, wraps_call
+from .foreign import ForeignTrace, Side, Wrapped, call_payload, may_wrap, read_side, wrapped_call
 from .format import Path, RunHeader, TraceProblem, TraceStep, describe, read_payload, said
 from .otlp import SPAN_ROLE, is_ours, our_run_header, our_step, read_span, stored_time_of
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope
@@ -84,16 +84,21 @@ class SpanSorter:
     _apart: int = field(init=False, default=0)
     #: (trace id, plumbing span id) → its parent span id (Traceloop's stream wrappers)
     links: MutableMapping[tuple[str, str], str] = field(init=False)
-    #: (trace id, parent span id) → (tool, span id) of a tool call's client step with no outcome recorded
-    #: whose span has that parent: a client span wrapping the same call (FastMCP's over the mcp SDK's)
-    #: then claims none either
-    unrecorded: MutableMapping[tuple[str, str], tuple[str | None, str]] = field(init=False)
+    #: (trace id, parent span id) → a tool call's client step under that parent that did not end ok
+    #: (the last one): a tool span wrapping the same call (FastMCP's over the mcp SDK's, an agent's
+    #: TOOL or execute_tool span) then does not claim ok over it
+    wrapped: MutableMapping[tuple[str, str], Wrapped] = field(init=False)
+    #: (trace id, span id) → a tool span claiming ok with no server side (an agent's TOOL or execute_tool
+    #: span; FastMCP's client span, at the end), held until the step of a call under it is made or the
+    #: file ends: it then says how that call ended (an export writes it before the call)
+    tools: MutableMapping[tuple[str, str], _Held] = field(init=False)
+    _tools_held: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         self.our_uids, self.has_run_span = self.new_table(), self.new_table()
         self.first_step, self.foreign = self.new_table(), self.new_table()
         self.calls, self.servers, self.links = self.new_table(), self.new_table(), self.new_table()
-        self.unrecorded = self.new_table()
+        self.wrapped, self.tools = self.new_table(), self.new_table()
 
     def span(self, record: Any, path: Path, service: str | None, line: int | None, size: int = 0,
              resource: Resource | None = None, scope: Scope = NO_SCOPE) -> None:
@@ -166,21 +171,37 @@ class SpanSorter:
             return
         self._emit(trace_id, held, None)
 
-    def _emit(self, trace_id: str, client: _Held, server: _Held | None) -> None:
+    def _emit(self, trace_id: str, client: _Held, server: _Held | None, hold: bool = True) -> None:
+        """Make the step of one side, or of a call's two sides. A tool span that may wrap a call waits for
+        that call's step (unless not ``hold``), then says how the call ended."""
         side = client.side
-        wraps = ""
-        if server is None and wraps_call(side):
-            inner = self.unrecorded.get((trace_id, side.raw["spanId"]))
-            if inner is not None and inner[0] == side.meaning.tool:
-                wraps = inner[1]
-        payload = step_payload(side, server.side if server is not None else None, wraps)
-        if (side.meaning.side == "client" and payload["kind"] == "tool" and "toolOutcome" not in payload
-                and side.raw["parentSpanId"]):
-            self.unrecorded[(trace_id, side.raw["parentSpanId"])] = (side.meaning.tool, side.raw["spanId"])
+        wrapped = None
+        if server is None and side.meaning.kind == "tool" and may_wrap(side):
+            wrapped = self.wrapped.get((trace_id, side.raw["spanId"]))
+            if wrapped is None and hold:
+                earlier = self.tools.get((trace_id, side.raw["spanId"]))
+                if earlier is not None:  # the same span id twice: the earlier is a step of its own now
+                    self._emit(trace_id, earlier, None, hold=False)
+                    self._tools_held -= 1
+                self.tools[(trace_id, side.raw["spanId"])] = client
+                self._tools_held += 1
+                return
+        payload, result = call_payload(side, server.side if server is not None else None, wrapped)
+        parent = side.raw["parentSpanId"]
+        call_step = parent and side.meaning.side == "client" and payload["kind"] == "tool"
+        if call_step and payload.get("toolOutcome") != "ok":
+            said = wrapped_call(payload, result, side.raw["spanId"], client.sequence)
+            if said is not None:
+                self.wrapped[(trace_id, parent)] = said
         checked = stored_payload(payload, _BUILT) if self.stored_payloads else None
         step = TraceStep(client.sequence, stored_time_of(client.side.start_ns),
                          checked if checked is not None else read_payload(payload, client.path))
         self.on_step(trace_id, step, client.path, client.size + (server.size if server is not None else 0))
+        if call_step and self._tools_held:
+            waiting = self.tools.pop((trace_id, parent), None)
+            if waiting is not None:
+                self._tools_held -= 1
+                self._emit(trace_id, waiting, None, hold=False)
 
     def _pair_by_request_id(self) -> None:
         """Sides whose parents do not join them (a server span under an HTTP server span, say) are
@@ -223,6 +244,11 @@ class SpanSorter:
         for calls in (self.calls, self.servers):
             for key, held in calls.items():
                 self._emit(key[0], held, None)
+        for key in list(self.tools.keys()):  # tool spans over a call that ended ok, or over none
+            waiting = self.tools.pop(key, None)  # (one made over a call made here is gone already)
+            if waiting is not None:
+                self._tools_held -= 1
+                self._emit(key[0], waiting, None, hold=False)
         for trace in self.foreign.values():
             try:
                 header = trace.header()

@@ -38,8 +38,9 @@ ALLOWED = {
     "__init__": set(),
 }
 # Single modules a layer may use beyond ALLOWED: the store keeps the sign-in model's values (tokens,
-# clients, settings) between processes, and reads nothing else of the protocol layer.
-ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model"}}
+# clients, settings) between processes, and reads nothing else of the protocol layer. The traces layer
+# describes a content list another tool wrote into a span as a live step's answer is described.
+ALLOWED_MODULES = {"store": {"inspector.mcp.signin.model"}, "traces": {"inspector.mcp.results"}}
 QT_MODULES = ("PySide6", "shiboken6", "PyQt5", "PyQt6")
 
 
