@@ -297,3 +297,28 @@ def test_a_fault_of_the_servers_stdout_is_our_line_not_the_servers_stderr(make_w
     qtbot.waitUntil(lambda: any("Server v1.0 ready!" in line for line in consoles.lines(key)), timeout=10000)
     assert [line for line in consoles.lines(key) if "Server v1.0 ready!" in line] == [
         "run-inspector: der Server hat auf stdout eine Zeile geschrieben, die kein JSON ist: Server v1.0 ready!"]
+
+
+def test_an_answer_over_the_line_limit_fails_at_once_and_is_named_in_the_server_log(make_window, qtbot) -> None:
+    # The server answers tools/list with 20 MB on one line: the list fails now, not at its 30 s
+    # deadline, with the size named in the step and in the Server log.
+    from inspector.i18n.messages import translate
+
+    window = make_window()
+    limits = ServerCommand(sys.executable, ("-m", "tests.support.stdio_limits", "big-last"), cwd=str(ROOT))
+    add_command(window, limits, name="big", era="handshake")
+    wait_tools(qtbot, window)
+    task = window.workbench.tools.task
+    assert task.outcome.status == "failed"
+    record = task.outcome.record
+    assert record is not None and record.error is not None
+    assert translate(record.error).endswith("answered tools/list with a message of 20 MB on stdout, over the 16 MB "
+                                            "limit; it was dropped unread.")
+    last = task.state.legs[-1]
+    assert (last.method, last.outcome, last.error_kind) == ("tools/list", "failed", "too_large") and last.elapsed_s < 10
+    model = window.log_dock.view.model
+    qtbot.waitUntil(lambda: any(entry.stdout_fault for entry in model.entries), timeout=5000)
+    row = next(row for row, entry in enumerate(model.rows) if entry.stdout_fault)
+    assert model.data(model.index(row, 1)) == "⚠ stdout"
+    assert model.data(model.index(row, 5)) == ("the server sent a message of 20 MB on stdout, over the 16 MB limit; "
+                                               "it was dropped")

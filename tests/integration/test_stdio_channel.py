@@ -99,7 +99,8 @@ def test_a_banner_and_a_huge_line_on_stdout_are_named_and_the_answers_still_arri
         return problems
 
     assert asyncio.run(scenario("banner")) == ["the server wrote a line on stdout that is not JSON: Server v1.0 ready!"]
-    assert asyncio.run(scenario("huge")) == ["the server sent a line longer than 16 MB on stdout; it was dropped"]
+    assert asyncio.run(scenario("huge")) == [
+        "the server sent a message of 20 MB on stdout, over the 16 MB limit; it was dropped"]
 
 
 def test_a_process_that_exits_mid_call_is_named_with_its_status_and_last_words() -> None:
