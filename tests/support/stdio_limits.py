@@ -1,7 +1,7 @@
 """A stdio "server" at the edges of the line: ``python -m tests.support.stdio_limits MODE [marker]``.
 
-It answers ``initialize`` as a handshake server, and every other request with ``{"echo": params}``,
-except where its mode says otherwise:
+It answers ``initialize`` as a handshake server, ``tools/list`` with one tool (``echo``), and every
+other request with ``{"echo": params}``, except where its mode says otherwise:
 
 - ``big-first``: a request that is not the handshake gets a 20 MB answer, its ``id`` written before
   the result (as the Python SDK writes its messages);
@@ -45,7 +45,10 @@ def big_result() -> dict:
 
 
 def answer_line(request: dict) -> str:
-    return json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": {"echo": request.get("params")}}) + "\n"
+    result = {"echo": request.get("params")}
+    if request["method"] == "tools/list":
+        result = {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}
+    return json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": result}) + "\n"
 
 
 def main(mode: str) -> None:
