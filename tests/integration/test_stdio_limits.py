@@ -118,3 +118,29 @@ def test_the_command_line_fails_a_call_whose_answer_is_over_the_limit_at_once_an
     shown = cli("--db", db, "runs", "show", str(report["run_id"]), "--json")
     assert shown.returncode == 0, shown.stderr
     assert sentence in shown.stdout and TOO_LARGE in shown.stdout
+
+
+def test_a_server_that_ignores_the_end_of_its_input_is_told_why_the_command_waits_and_is_gone_after() -> None:
+    # The shutdown ladder: stdin closed, 2 s for the server to exit cleanly (the SDK's wait), then
+    # SIGTERM, which ends this one. The command says why it took those 2 s; nothing is left behind.
+    command = f"{shlex.quote(sys.executable)} -m tests.support.stdio_limits lingers"
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "call", "--stdio", command, "echo", "--args",
+                                '{"text": "hi"}', "--era", "handshake", "--no-store", "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               stdin=subprocess.DEVNULL)
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        assert json.loads(process.stdout.readline())["outcome"] == "ok"
+        printed = time.monotonic()
+        stderr = process.stderr.read()
+        process.wait(timeout=20)
+        took = time.monotonic() - printed
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0 and 1.5 < took < 4, took
+    pid = int(next(line for line in stderr.splitlines() if line.startswith("server stderr: lingers ")).split()[-1])
+    assert ("run-inspector: the server process did not exit within 2 s of the end of its input (a server should "
+            "exit when its stdin closes); it was sent SIGTERM") in stderr
+    assert "SIGKILL" not in stderr  # SIGTERM ended it
+    assert not os.path.exists(f"/proc/{pid}")  # neither running on (an orphan) nor a zombie

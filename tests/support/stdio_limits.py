@@ -13,8 +13,8 @@ other request with ``{"echo": params}``, except where its mode says otherwise:
   waits ``HALF_PAUSE_S``, then writes the whole answer on a line of its own;
 - ``half-note``: the same, but what it breaks off is a notification (the answer that follows is whole);
 - ``banner-glued``: at such a request it prints "Loading..." without a newline, then the answer;
-- ``lingers``: as the plain server, but after the end of its stdin it lives on (a server that
-  ignores EOF) until SIGTERM, which ends it at once;
+- ``lingers``: as the plain server, but it says "lingers PID" on stderr and, after the end of its
+  stdin, lives on (a server that ignores EOF) until SIGTERM, which ends it at once;
 - ``silent-probe``: the plain server, but it says nothing to ``server/discover``.
 
 A ``marker`` word after the mode is ignored (tests find the process by it).
@@ -23,6 +23,7 @@ A ``marker`` word after the mode is ignored (tests find the process by it).
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 
@@ -52,6 +53,8 @@ def answer_line(request: dict) -> str:
 
 
 def main(mode: str) -> None:
+    if mode == "lingers":
+        print(f"lingers {os.getpid()}", file=sys.stderr, flush=True)
     for line in sys.stdin:
         request = json.loads(line)
         if "id" not in request or "method" not in request:

@@ -251,6 +251,7 @@ class StdioProcess:
             process.stdin.close()
         for ladder_signal in (None, signal.SIGTERM, signal.SIGKILL):
             if ladder_signal is not None:
+                self._problem(_LINGERED[ladder_signal](grace_s))  # the wait the user just had, explained
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(process.pid, ladder_signal)
             # Its exit, not asyncio's wait(), which also waits for every pipe to close: a child of
@@ -271,6 +272,17 @@ class StdioProcess:
         await asyncio.gather(*self._readers, return_exceptions=True)
         process.transport.close()  # our ends of the pipes, whoever still holds theirs
         return process.returncode
+
+
+#: What the shutdown says before each signal: the server did not exit at the step before.
+_LINGERED: dict[signal.Signals, Callable[[float], Message]] = {
+    signal.SIGTERM: lambda grace_s: Message(N_(
+        "the server process did not exit within {seconds} s of the end of its input (a server should exit when "
+        "its stdin closes); it was sent SIGTERM"), {"seconds": Number(grace_s, f"{grace_s:g}", "s")}),
+    signal.SIGKILL: lambda grace_s: Message(N_(
+        "the server process did not exit within {seconds} s of SIGTERM; it was killed (SIGKILL)"),
+        {"seconds": Number(grace_s, f"{grace_s:g}", "s")}),
+}
 
 
 class _Watched(asyncio.subprocess.Process):
