@@ -347,6 +347,16 @@ class McpTransportError(Exception):
                    method=method)
 
     @classmethod
+    def line_too_large(cls, server: str, method: str, size: int, cap_bytes: int) -> McpTransportError:
+        """The answer came as one line on a server process's stdout, longer than the line's limit."""
+        return cls(ErrorKind.TOO_LARGE, server,
+                   Message(N_("The server {server} answered {method} with a message of {size} MB on stdout, over "
+                              "the {mib} MB limit; it was dropped unread."),
+                           {"server": server, "method": method, "mib": _whole(cap_bytes // (1024 * 1024)),
+                            "size": Number(round(size / 2**20, 1), f"{round(size / 2**20, 1):g}")}),
+                   method=method)
+
+    @classmethod
     def protocol_version(cls, server: str, offered: str, supported: tuple[str, ...]) -> McpTransportError:
         shown = sanitize_remote_text(offered, 40)
         params = {"server": server, "offered": shown, "supported": ", ".join(supported)}

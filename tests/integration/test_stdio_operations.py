@@ -320,7 +320,7 @@ def test_a_process_whose_handshake_failed_is_gone_when_the_client_closes() -> No
 
     error = asyncio.run(scenario())
     assert error.kind is ErrorKind.TIMED_OUT and error.method == "initialize"
-    pids = [int(line.split()[1]) for line in lines if line.startswith("stuck ")]
+    pids = [int(line.split()[1]) for line in lines if isinstance(line, str) and line.startswith("stuck ")]
     assert len(pids) == 1
     assert not alive(pids[0])
 

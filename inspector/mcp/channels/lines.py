@@ -31,6 +31,7 @@ from ..server_requests import (
 from ..standalone import LINE_PROBLEM, ServerNotification, line_note
 from ..trace_context import with_traceparent
 from .http import FramedLegs, LegAnswer, OutgoingMessage, Session, _leg_answer
+from .line_faults import AnswerLost
 from .stdio import ChannelError, ProcessExited
 
 #: A progress token unique in this process, so that operations sharing a line get their own notices.
@@ -93,6 +94,11 @@ class LineTransport(FramedLegs):
                     await self.line.send(message)
                     return LegAnswer(None, 0, None)
                 answer = await self.line.request(sent)
+            except AnswerLost as lost:
+                self.problems = [problem for problem in self.problems if problem != lost.problem]
+                if lost.size is not None and lost.limit is not None:
+                    raise McpTransportError.line_too_large(label, leg.method, lost.size, lost.limit) from None
+                raise McpTransportError.malformed(label, leg.method, lost.sentence) from None
             except ProcessExited as exited:
                 raise McpTransportError.process_ended(label, leg.method, exited.sentence) from None
             except ChannelError as error:

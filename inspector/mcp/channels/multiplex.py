@@ -68,6 +68,13 @@ class Multiplexer:
         if self._on_message is not None:
             self._on_message(message)
 
+    def fail(self, wire_id: int, error: BaseException) -> None:
+        """The answer to request ``wire_id`` arrived but cannot be read: its asker gets ``error``
+        (nothing happens when it was answered or given up already)."""
+        answer = self._pending.get(wire_id)
+        if answer is not None and not answer.done():
+            answer.set_exception(error)
+
     def close(self, reason: Callable[[], BaseException]) -> None:
         """The line is gone: every asker gets the error ``reason()`` makes, and so does every later request."""
         self._closed = reason

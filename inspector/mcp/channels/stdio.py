@@ -25,10 +25,12 @@ from typing import Any
 from ..messages import N_, Message, Number, system_reason
 from ..server_command import ServerCommand
 from ..text import load_wire_json
+from .line_faults import LineFault, not_json, too_long
 from .multiplex import Multiplexer
-from .pipe_lines import TOO_LONG, UNENDED_S, PipeLines, Unended
+from .pipe_lines import UNENDED_S, PipeLines, TooLong, Unended
 
-#: Longest line read from the server's stdout (bigger messages are dropped, and said so).
+#: Longest line read from the server's stdout (bigger messages are dropped, and said so; the
+#: request a dropped message answers fails at once).
 MAX_LINE_BYTES = 16 * 1024 * 1024
 #: How many of the server's last stderr lines are kept, and how long each may be.
 STDERR_LINES = 200
@@ -155,9 +157,9 @@ class StdioProcess:
         lines = PipeLines(stream, MAX_LINE_BYTES)
         while True:
             line = await lines.next()
-            if line is TOO_LONG:
-                self._problem(Message(N_("the server sent a line longer than {most} MB on stdout; it was dropped"),
-                                      {"most": Number(MAX_LINE_BYTES // 2**20, str(MAX_LINE_BYTES // 2**20))}))
+            if isinstance(line, TooLong):
+                self.heard += 1
+                self._fault(too_long(line, MAX_LINE_BYTES))
                 continue
             if isinstance(line, Unended):
                 self._problem(Message(N_("the server wrote {size} bytes on stdout without ending the line, and "
@@ -191,13 +193,20 @@ class StdioProcess:
             message = load_wire_json(line)
         except (ValueError, UnicodeDecodeError, RecursionError):
             # The most common server bug: a banner or a print on stdout. Not fatal.
-            shown = line[:120].decode("utf-8", "replace").strip()
-            self._problem(Message(N_("the server wrote a line on stdout that is not JSON: {line}"), {"line": shown}))
+            self._fault(not_json(line))
             return
         if not isinstance(message, dict):
             self._problem(Message(N_("the server wrote a JSON value on stdout that is not a message")))
             return
         self._requests.dispatch(message)
+
+    def _fault(self, fault: LineFault) -> None:
+        """A faulty line: said, what is whole in it read, and the request whose answer it was failed."""
+        self._problem(fault.problem)
+        if fault.message is not None:
+            self._requests.dispatch(fault.message)
+        if fault.error is not None and type(fault.lost) is int:
+            self._requests.fail(fault.lost, fault.error)
 
     async def _read_stderr(self) -> None:
         stream = self._process.stderr
@@ -242,6 +251,7 @@ class StdioProcess:
             process.stdin.close()
         for ladder_signal in (None, signal.SIGTERM, signal.SIGKILL):
             if ladder_signal is not None:
+                self._problem(_LINGERED[ladder_signal](grace_s))  # the wait the user just had, explained
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(process.pid, ladder_signal)
             # Its exit, not asyncio's wait(), which also waits for every pipe to close: a child of
@@ -262,6 +272,17 @@ class StdioProcess:
         await asyncio.gather(*self._readers, return_exceptions=True)
         process.transport.close()  # our ends of the pipes, whoever still holds theirs
         return process.returncode
+
+
+#: What the shutdown says before each signal: the server did not exit at the step before.
+_LINGERED: dict[signal.Signals, Callable[[float], Message]] = {
+    signal.SIGTERM: lambda grace_s: Message(N_(
+        "the server process did not exit within {seconds} s of the end of its input (a server should exit when "
+        "its stdin closes); it was sent SIGTERM"), {"seconds": Number(grace_s, f"{grace_s:g}", "s")}),
+    signal.SIGKILL: lambda grace_s: Message(N_(
+        "the server process did not exit within {seconds} s of SIGTERM; it was killed (SIGKILL)"),
+        {"seconds": Number(grace_s, f"{grace_s:g}", "s")}),
+}
 
 
 class _Watched(asyncio.subprocess.Process):
