@@ -24,6 +24,7 @@ from inspector.mcp.messages import N_, Message
 from inspector.mcp.wire import DEFAULT_WIRE
 
 from .book import OperationBook, ProxiedOperation
+from .gate import PROXY_ERROR_CODE, Refused, answer_refusal, check_origin, read_body
 from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg, agent_secrets, parse_json, rpc_messages
 
 # Headers of one connection, not of the message (RFC 9110 7.6.1), and the ones the HTTP library
@@ -33,8 +34,6 @@ _HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-connection", "proxy-
 _ANSWER_HOP_BY_HOP = _HOP_BY_HOP - {"content-length"}
 #: How long the proxy waits to connect to the server.
 CONNECT_TIMEOUT_S = 10.0
-#: The JSON-RPC error code of the proxy's own answers (the server's range of implementation errors).
-PROXY_ERROR_CODE = -32000
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -48,11 +47,14 @@ class ForwardingApp:
     """Forwards to ``target`` (the server's MCP address); records through ``book``.
 
     ``budget_s``: a deadline per operation the proxy enforces on the agent's behalf (``None``: none).
-    ``wire_level``: how much of each exchange the runs keep (:data:`inspector.mcp.wire.WIRE_LEVELS`)."""
+    ``wire_level``: how much of each exchange the runs keep (:data:`inspector.mcp.wire.WIRE_LEVELS`).
+    ``local_only``: the proxy listens on loopback, so a request must name this machine as its Host
+    (see :mod:`.gate`)."""
 
     def __init__(self, target: str, book: OperationBook, *, budget_s: float | None = None,
-                 wire_level: str = DEFAULT_WIRE, verify: bool = True) -> None:
+                 wire_level: str = DEFAULT_WIRE, verify: bool = True, local_only: bool = True) -> None:
         self.target = target
+        self.local_only = local_only
         self.book = book
         self.budget_s = budget_s
         self.wire_level = wire_level
@@ -77,8 +79,13 @@ class ForwardingApp:
             return
         if scope["type"] != "http":
             return
-        body = await _read_body(receive)
         headers = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in scope["headers"]]
+        try:  # a web page's request, or a body too large, is answered here: never forwarded, never recorded
+            check_origin(headers, self.local_only)
+            body = await read_body(headers, receive)
+        except Refused as refused:
+            await answer_refusal(send, refused)
+            return
         query = scope.get("query_string", b"").decode("latin-1")
         url = self.target + (("&" if "?" in self.target else "?") + query if query else "")
         message = None
@@ -234,18 +241,6 @@ class _AnswerState:
         self.started = False
         self.event_stream = False
         self.sized = False
-
-
-async def _read_body(receive: Receive) -> bytes:
-    chunks = []
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            break
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body"):
-            break
-    return b"".join(chunks)
 
 
 async def _agent_leaves(receive: Receive) -> None:

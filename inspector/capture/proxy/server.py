@@ -80,7 +80,7 @@ class ProxyServer:
         self._problem = problem
         self._writer = RunWriter(db_path, written=recorded, problem=problem)
         self._book = OperationBook(self._finished, self._started)
-        self._app = ForwardingApp(target, self._book, budget_s=budget_s, verify=verify)
+        self._app = ForwardingApp(target, self._book, budget_s=budget_s, verify=verify, local_only=is_loopback(host))
         self._server: _Uvicorn | None = None
         self._thread: threading.Thread | None = None
         self.url: str | None = None
