@@ -20,12 +20,14 @@ from typing import Any
 
 import httpx
 
+from inspector.mcp import public_url
 from inspector.mcp.messages import N_, Message
 from inspector.mcp.wire import DEFAULT_WIRE
 
 from .book import OperationBook, ProxiedOperation
 from .gate import PROXY_ERROR_CODE, Refused, answer_refusal, check_origin, read_body
-from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg, agent_secrets, parse_json, rpc_messages
+from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg, parse_json, rpc_messages
+from .scrub import request_secrets
 
 # Headers of one connection, not of the message (RFC 9110 7.6.1), and the ones the HTTP library
 # sets for the connection it makes (Host, Content-Length).
@@ -54,6 +56,8 @@ class ForwardingApp:
     def __init__(self, target: str, book: OperationBook, *, budget_s: float | None = None,
                  wire_level: str = DEFAULT_WIRE, verify: bool = True, local_only: bool = True) -> None:
         self.target = target
+        #: The server's address as sentences name it: without the user info and query (credentials) of ``target``.
+        self.shown_target = public_url(target)
         self.local_only = local_only
         self.book = book
         self.budget_s = budget_s
@@ -93,7 +97,7 @@ class ForwardingApp:
             messages = rpc_messages(parse_json(body)) if body else []
             message = messages[0] if messages else {}
         session = next((value for name, value in headers if name.lower() == "mcp-session-id"), None)
-        leg = CapturedLeg(scope["method"], url, message, session, agent_secrets(headers), self.wire_level)
+        leg = CapturedLeg(scope["method"], url, message, session, request_secrets(headers, url), self.wire_level)
         operation = self.book.begin(leg)
         if operation is not None and self.budget_s is not None and operation.budget_s is None:
             operation.budget_s = self.budget_s
@@ -148,7 +152,7 @@ class ForwardingApp:
         try:
             response = await self._client().send(request, stream=True, follow_redirects=False)
         except httpx.HTTPError as exc:
-            said = _unreachable(self.target, leg.method, exc)
+            said = _unreachable(self.shown_target, leg.method, exc)
             leg.ended(SERVER_BROKE, said)
             await _proxy_answer(send, leg, str(said), state)  # the agent is told in English (a protocol message)
             return
@@ -171,7 +175,7 @@ class ForwardingApp:
                     await send({"type": "http.response.body", "body": raw, "more_body": True})
             except httpx.HTTPError as exc:
                 said = Message(N_("The server {server} broke off its answer to {method} before it ended ({reason})."),
-                               {"server": self.target, "method": leg.method, "reason": _reason(exc)})
+                               {"server": self.shown_target, "method": leg.method, "reason": _reason(exc)})
                 leg.ended(SERVER_BROKE, said)
                 if state.sized:
                     raise _BrokenAnswer(str(said)) from exc
