@@ -1,0 +1,88 @@
+"""The OTLP receiver against clients that hold it: bodies sent a byte at a time, many bodies at once.
+
+Real sockets to a real receiver on 127.0.0.1. Each connection has a thread; what the receiver
+holds is bounded by how many bodies it reads at once and how long one may take
+(:mod:`inspector.capture.request_body`), and the others are answered with a clear status
+(503: retry later; 408: too slow) while the receiver goes on serving.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from inspector.capture import ReceiverOptions, TraceReceiver
+from inspector.capture.request_body import READERS, BodyGate
+
+JSON = {"Content-Type": "application/json"}
+EMPTY = b'{"resourceSpans": []}'
+
+
+@pytest.fixture
+def receiver(tmp_path: Path) -> Iterator[TraceReceiver]:
+    with TraceReceiver(tmp_path / "received.db", ReceiverOptions(port=0, quiet_s=0.4)) as running:
+        running.gate = BodyGate(wait_s=1.0, deadline_s=2.0)
+        yield running
+
+
+def _opened(receiver: TraceReceiver, length: int) -> socket.socket:
+    host, port = receiver.address
+    connection = socket.create_connection((host, port), timeout=10)
+    connection.sendall(b"POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                       b"Content-Length: %d\r\n\r\n{" % length)
+    return connection
+
+
+def _answer(connection: socket.socket) -> str:
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        piece = connection.recv(4096)
+        if not piece:
+            break
+        answer += piece
+    return answer.decode("latin-1")
+
+
+def test_a_body_sent_a_byte_at_a_time_is_refused_at_its_deadline(receiver: TraceReceiver) -> None:
+    connection = _opened(receiver, 10_000)
+    started = time.monotonic()
+    connection.settimeout(0.5)
+    answer = ""
+    while time.monotonic() - started < 8:  # a byte every half second: each within the socket's timeout
+        try:
+            connection.sendall(b" ")
+            answer = _answer(connection)
+            break
+        except TimeoutError:
+            continue
+        except OSError:
+            break
+    took = time.monotonic() - started
+    connection.close()
+    assert answer.startswith("HTTP/1.1 408"), answer
+    assert 1.5 < took < 5
+    assert "did not arrive within 2 s" in answer or "408" in answer
+    assert httpx.post(receiver.url, content=EMPTY, headers=JSON).status_code == 200
+
+
+def test_bodies_beyond_those_it_reads_at_once_are_answered_503_and_it_goes_on(receiver: TraceReceiver) -> None:
+    holding = [_opened(receiver, 16 * 1024 * 1024) for _ in range(READERS)]
+    try:
+        time.sleep(0.3)  # each holds a turn, its body not yet whole
+        started = time.monotonic()
+        answer = httpx.post(receiver.url, content=EMPTY, headers=JSON, timeout=10)
+        assert answer.status_code == 503
+        assert time.monotonic() - started < 3
+        assert answer.json()["code"] == 14 and "retry later" in answer.json()["message"]
+    finally:
+        for connection in holding:
+            connection.close()
+    time.sleep(0.3)
+    answer = httpx.post(receiver.url, content=EMPTY, headers=JSON, timeout=10)
+    assert answer.status_code == 200 and json.loads(answer.content) == {}
