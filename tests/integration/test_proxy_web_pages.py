@@ -167,3 +167,35 @@ def test_a_chunked_body_growing_without_end_is_cut_off(server, proxy, tmp_path) 
     assert server.heard == [] and run_titles(tmp_path / "runs.db") == []
     # and the proxy serves the next agent
     assert httpx.post(proxy.url, json=CALL, headers=AGENT, timeout=10).status_code == 200
+
+
+def test_bodies_held_together_are_bounded_and_small_requests_still_pass(server, proxy, tmp_path) -> None:
+    # Connections each sending most of a large body, and holding on: without a bound across them,
+    # the proxy would hold every one (a few hundred such connections: gigabytes).
+    from inspector.capture.proxy.gate import MAX_HELD_BODY_BYTES
+
+    parts = httpx.URL(proxy.url)
+    size = MAX_AGENT_BODY_BYTES - 1024
+    holding = []
+    refused = b""
+    try:
+        head = (f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{parts.port}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {size}\r\n\r\n").encode()
+        for _ in range(MAX_HELD_BODY_BYTES // size):
+            sock = socket.create_connection((parts.host, parts.port), timeout=10)
+            holding.append(sock)
+            sock.sendall(head + b" " * (size - 1))
+        time.sleep(0.5)
+        one_more = socket.create_connection((parts.host, parts.port), timeout=10)
+        holding.append(one_more)
+        one_more.sendall(head + b" " * 65536)
+        refused = one_more.recv(65536)
+        small = httpx.post(proxy.url, json=CALL, headers=AGENT, timeout=10)
+        assert small.status_code == 200
+    finally:
+        for sock in holding:
+            sock.close()
+    assert refused.startswith(b"HTTP/1.1 503") and b"retry later" in refused
+    time.sleep(0.3)
+    whole = json.dumps({**CALL, "params": {**CALL["params"], "arguments": {"pad": "x" * (size - 200)}}})
+    assert httpx.post(proxy.url, content=whole, headers=AGENT, timeout=30).status_code == 200

@@ -25,7 +25,7 @@ from inspector.mcp.messages import N_, Message
 from inspector.mcp.wire import DEFAULT_WIRE
 
 from .book import OperationBook, ProxiedOperation
-from .gate import PROXY_ERROR_CODE, Refused, answer_refusal, check_origin, read_body
+from .gate import PROXY_ERROR_CODE, BodyBudget, Refused, answer_refusal, check_origin, read_body
 from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg, parse_json, rpc_messages
 from .scrub import request_secrets
 
@@ -59,6 +59,8 @@ class ForwardingApp:
         #: The server's address as sentences name it: without the user info and query (credentials) of ``target``.
         self.shown_target = public_url(target)
         self.local_only = local_only
+        #: The bytes of agents' bodies held by the requests in flight (bounded together: see :mod:`.gate`).
+        self.bodies = BodyBudget()
         self.book = book
         self.budget_s = budget_s
         self.wire_level = wire_level
@@ -86,10 +88,18 @@ class ForwardingApp:
         headers = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in scope["headers"]]
         try:  # a web page's request, or a body too large, is answered here: never forwarded, never recorded
             check_origin(headers, self.local_only)
-            body = await read_body(headers, receive)
+            body = await read_body(headers, receive, self.bodies)
         except Refused as refused:
             await answer_refusal(send, refused)
             return
+        try:
+            await self._pass_on(scope, headers, body, receive, send)
+        finally:
+            self.bodies.give_back(len(body))
+
+    async def _pass_on(self, scope: dict[str, Any], headers: list[tuple[str, str]], body: bytes, receive: Receive,
+                       send: Send) -> None:
+        """Forward one request of the agent's (its body read) and record it."""
         query = scope.get("query_string", b"").decode("latin-1")
         url = self.target + (("&" if "?" in self.target else "?") + query if query else "")
         message = None

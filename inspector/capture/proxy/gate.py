@@ -10,7 +10,9 @@ Agents and SDK clients send no ``Origin`` and name the address they were given a
 
 A request's body is held whole (its JSON-RPC message decides how it is recorded), so it is
 bounded: :data:`MAX_AGENT_BODY_BYTES`, refused with 413 before it is read when its length is
-announced, as soon as it grows past the bound otherwise.
+announced, as soon as it grows past the bound otherwise. And the bodies of all requests the proxy
+carries at once are bounded together (:class:`BodyBudget`): many connections sending large bodies
+are answered 503 (retry later) rather than held.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from urllib.parse import urlsplit
 
 MAX_AGENT_BODY_BYTES = 16 * 1024 * 1024
 """The largest body an agent may send through the proxy (the official SDKs' servers take 4 MiB)."""
+MAX_HELD_BODY_BYTES = 64 * 1024 * 1024
+"""The most bytes of agents' bodies the proxy holds at once, all requests together."""
 #: The JSON-RPC error code of the proxy's own answers (the server's range of implementation errors).
 PROXY_ERROR_CODE = -32000
 
@@ -79,24 +83,49 @@ def check_origin(headers: list[tuple[str, str]], local_only: bool) -> None:
                                f"(127.0.0.1 or localhost), not to {host[:100]!r}.")
 
 
-async def read_body(headers: list[tuple[str, str]], receive: Receive) -> bytes:
-    """The request's body, at most :data:`MAX_AGENT_BODY_BYTES` of it (:class:`Refused` 413 beyond)."""
+class BodyBudget:
+    """The bytes of bodies held by the requests in flight, all together (one event loop: no lock)."""
+
+    def __init__(self, limit: int = MAX_HELD_BODY_BYTES) -> None:
+        self.limit = limit
+        self.held = 0
+
+    def take(self, size: int) -> None:
+        """Hold ``size`` more bytes; :class:`Refused` 503 when the budget has not that much left."""
+        if self.held + size > self.limit:
+            raise Refused(503, "Run Inspector's proxy holds as many request bodies as it takes at once; "
+                               "retry later.")
+        self.held += size
+
+    def give_back(self, size: int) -> None:
+        self.held -= size
+
+
+async def read_body(headers: list[tuple[str, str]], receive: Receive, budget: BodyBudget) -> bytes:
+    """The request's body, at most :data:`MAX_AGENT_BODY_BYTES` of it (:class:`Refused` 413 beyond),
+    taken from ``budget`` (:class:`Refused` 503 when it runs out; what was taken is given back then,
+    else when the caller gives back ``len(body)``)."""
     length = next((value for name, value in headers if name.lower() == "content-length"), None)
     if length is not None and length.strip().isdigit() and int(length) > MAX_AGENT_BODY_BYTES:
         raise _too_large()
     chunks: list[bytes] = []
     size = 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            break
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > MAX_AGENT_BODY_BYTES:
-            raise _too_large()
-        chunks.append(chunk)
-        if not message.get("more_body"):
-            break
+    try:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                break
+            chunk = message.get("body", b"")
+            if size + len(chunk) > MAX_AGENT_BODY_BYTES:
+                raise _too_large()
+            budget.take(len(chunk))
+            size += len(chunk)
+            chunks.append(chunk)
+            if not message.get("more_body"):
+                break
+    except BaseException:
+        budget.give_back(size)
+        raise
     return b"".join(chunks)
 
 
