@@ -45,6 +45,9 @@ READ_TIMEOUT_S = 30.0
 """A connection that sends nothing for this long is closed."""
 TICK_S = 0.2
 """How often the writer looks for traces that have gone quiet."""
+SLICE_SPANS = 5_000
+"""The most spans of one request the writer takes at once (about a second of its work): a request of
+200,000 tiny spans would otherwise keep every other exporter waiting for a minute."""
 
 
 class ReceiverError(Exception):
@@ -151,7 +154,16 @@ class TraceReceiver:
     # -- the writer thread -------------------------------------------------------------------------
 
     def submit(self, spans: list[Any]) -> Taken:
-        """Hand spans to the writer and wait until they are written (from a request's thread)."""
+        """Hand spans to the writer and wait until they are written (from a request's thread), in
+        slices of :data:`SLICE_SPANS`: the other exporters' requests are written between two slices
+        of a large one, rather than after all of it."""
+        rejected, reason = 0, None
+        for start in range(0, max(len(spans), 1), SLICE_SPANS):
+            taken = self._submit_slice(spans[start:start + SLICE_SPANS])
+            rejected, reason = rejected + taken.rejected, reason or taken.reason
+        return Taken(rejected, reason)
+
+    def _submit_slice(self, spans: list[Any]) -> Taken:
         done: Future[Taken] = Future()
         self._jobs.put((spans, done))
         try:

@@ -86,3 +86,30 @@ def test_bodies_beyond_those_it_reads_at_once_are_answered_503_and_it_goes_on(re
     time.sleep(0.3)
     answer = httpx.post(receiver.url, content=EMPTY, headers=JSON, timeout=10)
     assert answer.status_code == 200 and json.loads(answer.content) == {}
+
+
+def _spans(count: int, per_trace: int) -> bytes:
+    spans = [{"traceId": "%032x" % (index // per_trace + 1), "spanId": "%016x" % (index + 1), "name": "tiny",
+              "startTimeUnixNano": "1000", "endTimeUnixNano": "2000"} for index in range(count)]
+    return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).encode()
+
+
+def test_a_request_of_very_many_tiny_spans_does_not_keep_other_exporters_waiting(receiver: TraceReceiver) -> None:
+    import threading
+
+    big = _spans(30_000, 100)  # 300 traces: several seconds of the writer's work
+    answered: dict[str, float] = {}
+
+    def send_big() -> None:
+        response = httpx.post(receiver.url, content=big, headers=JSON, timeout=120)
+        assert response.status_code == 200
+        answered["big"] = time.monotonic()
+
+    sender = threading.Thread(target=send_big)
+    sender.start()
+    time.sleep(1.5)  # the big request is read and being written
+    small = httpx.post(receiver.url, content=_spans(3, 3), headers=JSON, timeout=120)
+    answered["small"] = time.monotonic()
+    sender.join(120)
+    assert small.status_code == 200
+    assert answered["small"] < answered["big"]
