@@ -31,6 +31,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
+from inspector.mcp.secrets import Secrets
 
 from . import otlp_body
 from .live_traces import QUIET_S, LiveTraces, RunReceived, Taken
@@ -95,6 +96,8 @@ class TraceReceiver:
         self.on_run = on_run
         #: The token clients must send (``None`` on loopback, where none is asked).
         self.token = None if is_loopback(self.options.host) else secrets.token_urlsafe(32)
+        #: The token in every shape it may take, cut out of received spans before they are stored.
+        self.secrets = Secrets([self.token, f"Bearer {self.token}"] if self.token else [])
         self._jobs: queue.Queue[tuple[list[Any], Future[Taken]] | None] = queue.Queue()
         self._server: ThreadingHTTPServer | None = None
         self._threads: list[threading.Thread] = []
@@ -265,8 +268,9 @@ class _Handler(BaseHTTPRequestHandler):
             with gate.reading():
                 body = self._body()
                 with gate.decoding():
-                    spans = otlp_body.read_request(otlp_body.unpack(body, self.headers.get("Content-Encoding")),
-                                                   content_type)
+                    unpacked = otlp_body.unpack(body, self.headers.get("Content-Encoding"))
+                    spans = otlp_body.without_secrets(otlp_body.read_request(unpacked, content_type),
+                                                      self.server.receiver.secrets, unpacked)
         except otlp_body.BadBody as bad:
             if bad.status == 503:  # the body was not read: the connection cannot be used again
                 self.close_connection = True

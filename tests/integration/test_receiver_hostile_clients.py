@@ -113,3 +113,50 @@ def test_a_request_of_very_many_tiny_spans_does_not_keep_other_exporters_waiting
     sender.join(120)
     assert small.status_code == 200
     assert answered["small"] < answered["big"]
+
+
+def _stored_text(db: Path) -> str:
+    import sqlite3
+
+    connection = sqlite3.connect(db)
+    try:
+        tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return "\n".join(value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+                         for table in tables for row in connection.execute(f'SELECT * FROM "{table}"')  # noqa: S608
+                         for value in row)
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("encoding", ["json", "protobuf"])
+def test_the_receivers_token_quoted_in_a_span_is_not_stored(tmp_path: Path, encoding: str) -> None:
+    # An agent whose instrumentation records the headers of its requests (or a log line quoting
+    # them) sends the receiver's own token inside its spans: it must not end up in a run.
+    from google.protobuf.json_format import ParseDict
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    db = tmp_path / "r.db"
+    with TraceReceiver(db, ReceiverOptions(host="0.0.0.0", port=0, quiet_s=0.2)) as receiver:
+        token = receiver.token
+        assert token
+        attributes = [{"key": "http.request.header.authorization", "value": {"stringValue": f"Bearer {token}"}},
+                      {"key": "note", "value": {"stringValue": f"exporting with {token} now"}}]
+        span = {"traceId": "0af7651916cd43dd8448eb211c80319c", "spanId": "b7ad6b7169203331", "name": "tools/call echo",
+                "kind": 3, "startTimeUnixNano": "1000000000", "endTimeUnixNano": "2000000000",
+                "attributes": attributes}
+        document = {"resourceSpans": [{"resource": {"attributes": [{"key": "service.name", "value": {
+            "stringValue": f"agent {token}"}}]}, "scopeSpans": [{"scope": {"name": "s"}, "spans": [span]}]}]}
+        if encoding == "json":
+            body, kind = json.dumps(document).encode(), JSON
+        else:
+            for item in document["resourceSpans"][0]["scopeSpans"][0]["spans"]:
+                for field in ("traceId", "spanId"):
+                    item[field] = __import__("base64").b64encode(bytes.fromhex(item[field])).decode()
+            body = ParseDict(document, ExportTraceServiceRequest()).SerializeToString()
+            kind = {"Content-Type": "application/x-protobuf"}
+        url = f"http://127.0.0.1:{receiver.address[1]}/v1/traces"
+        answer = httpx.post(url, content=body, headers={**kind, "Authorization": f"Bearer {token}"})
+        assert answer.status_code == 200
+    stored = _stored_text(db)
+    assert "tools/call echo" in stored and "exporting with [REDACTED] now" in stored
+    assert token not in stored
