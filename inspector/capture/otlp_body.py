@@ -16,6 +16,7 @@ from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.mcp.secrets import Secrets
 from inspector.traces.span_batch import HeldSpan
 
 PROTOBUF = "application/x-protobuf"
@@ -199,6 +200,26 @@ def _any_value(value: Any) -> dict[str, Any]:
     if which == "array_value":
         return {"arrayValue": {"values": [_any_value(item) for item in value.array_value.values]}}
     return {"kvlistValue": {"values": _key_values(value.kvlist_value.values)}}
+
+
+def without_secrets(spans: list[HeldSpan], secrets: Secrets, body: bytes) -> list[HeldSpan]:
+    """``spans`` (read from the unpacked ``body``) with ``secrets`` (the receiver's own token) cut out
+    of every string: a span that quotes the request's headers must not keep the token. Walked only
+    when the body's text can hold one of them (a substring search, once); each resource and scope
+    object shared by many spans is scrubbed once."""
+    if not secrets or not spans:
+        return spans
+    probe: list[Any] = []
+    if secrets.scrub_parsed(probe, body) is probe:  # the text holds no shape of a secret
+        return spans
+    done: dict[int, Any] = {}
+
+    def once(value: Mapping[str, Any]) -> Any:
+        if id(value) not in done:
+            done[id(value)] = secrets.scrub_json(value)
+        return done[id(value)]
+
+    return [HeldSpan(once(held.resource), once(held.scope), secrets.scrub_json(held.span)) for held in spans]
 
 
 # -- answers ------------------------------------------------------------------------------------------

@@ -31,9 +31,11 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
+from inspector.mcp.secrets import Secrets
 
 from . import otlp_body
 from .live_traces import QUIET_S, LiveTraces, RunReceived, Taken
+from .request_body import BodyGate, BodyReader, too_large
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 4318
@@ -44,6 +46,9 @@ READ_TIMEOUT_S = 30.0
 """A connection that sends nothing for this long is closed."""
 TICK_S = 0.2
 """How often the writer looks for traces that have gone quiet."""
+SLICE_SPANS = 5_000
+"""The most spans of one request the writer takes at once (about a second of its work): a request of
+200,000 tiny spans would otherwise keep every other exporter waiting for a minute."""
 
 
 class ReceiverError(Exception):
@@ -91,11 +96,15 @@ class TraceReceiver:
         self.on_run = on_run
         #: The token clients must send (``None`` on loopback, where none is asked).
         self.token = None if is_loopback(self.options.host) else secrets.token_urlsafe(32)
+        #: The token in every shape it may take, cut out of received spans before they are stored.
+        self.secrets = Secrets([self.token, f"Bearer {self.token}"] if self.token else [])
         self._jobs: queue.Queue[tuple[list[Any], Future[Taken]] | None] = queue.Queue()
         self._server: ThreadingHTTPServer | None = None
         self._threads: list[threading.Thread] = []
         self._writer_ready = threading.Event()
         self._writer_failure: BaseException | None = None
+        #: How many bodies are read and decoded at once, and how long one may take (see :mod:`.request_body`).
+        self.gate = BodyGate()
 
     @property
     def url(self) -> str:
@@ -148,7 +157,16 @@ class TraceReceiver:
     # -- the writer thread -------------------------------------------------------------------------
 
     def submit(self, spans: list[Any]) -> Taken:
-        """Hand spans to the writer and wait until they are written (from a request's thread)."""
+        """Hand spans to the writer and wait until they are written (from a request's thread), in
+        slices of :data:`SLICE_SPANS`: the other exporters' requests are written between two slices
+        of a large one, rather than after all of it."""
+        rejected, reason = 0, None
+        for start in range(0, max(len(spans), 1), SLICE_SPANS):
+            taken = self._submit_slice(spans[start:start + SLICE_SPANS])
+            rejected, reason = rejected + taken.rejected, reason or taken.reason
+        return Taken(rejected, reason)
+
+    def _submit_slice(self, spans: list[Any]) -> Taken:
         done: Future[Taken] = Future()
         self._jobs.put((spans, done))
         try:
@@ -245,11 +263,19 @@ class _Handler(BaseHTTPRequestHandler):
             status, sentence, close = refusal
             self._answer(status, answer_type, otlp_body.status_body(answer_type, str(sentence)), close=close)
             return
+        gate = self.server.receiver.gate
         try:
-            body = self._body()
-            spans = otlp_body.read_request(otlp_body.unpack(body, self.headers.get("Content-Encoding")), content_type)
+            with gate.reading():
+                body = self._body()
+                with gate.decoding():
+                    unpacked = otlp_body.unpack(body, self.headers.get("Content-Encoding"))
+                    spans = otlp_body.without_secrets(otlp_body.read_request(unpacked, content_type),
+                                                      self.server.receiver.secrets, unpacked)
         except otlp_body.BadBody as bad:
-            self._answer(bad.status, answer_type, otlp_body.status_body(answer_type, str(bad.sentence)))
+            if bad.status == 503:  # the body was not read: the connection cannot be used again
+                self.close_connection = True
+            self._answer(bad.status, answer_type, otlp_body.status_body(answer_type, str(bad.sentence),
+                                                                        14 if bad.status == 503 else 3))
             return
         try:
             taken = self.server.receiver.submit(spans)
@@ -281,39 +307,25 @@ class _Handler(BaseHTTPRequestHandler):
         return None
 
     def _body(self) -> bytes:
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            return self._chunked()
-        length = self.headers.get("Content-Length")
+        reader = BodyReader(self.rfile, self.connection, self.server.receiver.gate.deadline_s)
         try:
-            size = int(length) if length is not None else -1
-        except ValueError:
-            size = -1
-        if size < 0:
-            self.close_connection = True
-            raise otlp_body.BadBody(Message(N_("The request has no valid Content-Length.")), 411)
-        if size > otlp_body.MAX_BODY_BYTES:
-            self.close_connection = True  # the body is not read: the connection cannot be used again
-            raise otlp_body.BadBody(_too_large(), 413)
-        return self.rfile.read(size)
-
-    def _chunked(self) -> bytes:
-        body = bytearray()
-        while True:
-            line = self.rfile.readline(1024)
+            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+                return reader.chunked()
+            length = self.headers.get("Content-Length")
             try:
-                size = int(line.split(b";", 1)[0].strip() or b"x", 16)
+                size = int(length) if length is not None else -1
             except ValueError:
-                self.close_connection = True
-                raise otlp_body.BadBody(Message(N_("The chunked body is malformed."))) from None
-            if size == 0:
-                while self.rfile.readline(1024).strip():  # trailers
-                    pass
-                return bytes(body)
-            if len(body) + size > otlp_body.MAX_BODY_BYTES:
-                self.close_connection = True
-                raise otlp_body.BadBody(_too_large(), 413)
-            body += self.rfile.read(size)
-            self.rfile.readline(1024)
+                size = -1
+            if size < 0:
+                raise otlp_body.BadBody(Message(N_("The request has no valid Content-Length.")), 411)
+            if size > otlp_body.MAX_BODY_BYTES:  # not read: the connection cannot be used again
+                raise otlp_body.BadBody(too_large(), 413)
+            return reader.sized(size)
+        except otlp_body.BadBody:
+            self.close_connection = True
+            raise
+        finally:
+            self.connection.settimeout(self.timeout)
 
     def _answer(self, status: int, content_type: str, body: bytes, *, close: bool = False) -> None:
         self.send_response(status)
@@ -330,8 +342,3 @@ class _Handler(BaseHTTPRequestHandler):
                      close=True)
 
     do_GET = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _not_allowed  # noqa: N815
-
-
-def _too_large() -> Message:
-    return Message(N_("The body is larger than {limit} MiB and was refused; send smaller batches."),
-                   {"limit": otlp_body.MAX_BODY_BYTES // 1024 // 1024})

@@ -49,9 +49,10 @@ def run(args: argparse.Namespace) -> int:
         from .ending import emit_json
 
         # "database", as `receive` names it; "db" as well, since docs/cli-json.md promised it.
-        emit_json({"url": url, "to": args.to, "database": str(db), "db": str(db), "budget_s": budget})
+        emit_json({"url": url, "to": proxy.server_url, "database": str(db), "db": str(db), "budget_s": budget})
     else:
-        print(_("The recording proxy is listening at {url} and forwards to {to}.").format(url=url, to=args.to),
+        # The server's address as runs name it: a password or key in --to is not printed (logs keep stdout).
+        print(_("The recording proxy is listening at {url} and forwards to {to}.").format(url=url, to=proxy.server_url),
               flush=True)
         print(_("Give your agent this address; each operation is stored as a run in {db}. Press Ctrl-C to stop.")
               .format(db=db), flush=True)

@@ -102,3 +102,25 @@ def test_proxy_refuses_what_it_cannot_do(capsys, tmp_path: Path) -> None:
         assert f"cannot listen on 127.0.0.1:{port}" in json.dumps(answer)
     finally:
         taken.close()
+
+
+def test_proxy_prints_no_credential_of_the_address_it_forwards_to(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    password, key = "pw-0e1f2a3b4c", "key-9a8b7c6d5e"
+    with DemoServer() as demo:
+        given = demo.url.replace("http://", f"http://user:{password}@") + f"?api_key={key}"
+        for extra in ([], ["--json"]):
+            process = subprocess.Popen([sys.executable, "-m", "inspector", "proxy", "--to", given, "--db", str(db),
+                                        "--listen", "127.0.0.1:0", *extra], stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            try:
+                first = process.stdout.readline()
+                assert demo.url in first
+                process.send_signal(signal.SIGINT)
+                out, err = process.communicate(timeout=20)
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+            for secret in (password, key):
+                assert secret not in first + out + err

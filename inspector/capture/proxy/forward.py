@@ -20,11 +20,14 @@ from typing import Any
 
 import httpx
 
+from inspector.mcp import public_url
 from inspector.mcp.messages import N_, Message
 from inspector.mcp.wire import DEFAULT_WIRE
 
 from .book import OperationBook, ProxiedOperation
-from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg, agent_secrets, parse_json, rpc_messages
+from .gate import PROXY_ERROR_CODE, BodyBudget, Refused, answer_refusal, check_origin, read_body
+from .legs import AGENT_LEFT, BUDGET, COMPLETE, SERVER_BROKE, CapturedLeg, parse_json, rpc_messages
+from .scrub import request_secrets
 
 # Headers of one connection, not of the message (RFC 9110 7.6.1), and the ones the HTTP library
 # sets for the connection it makes (Host, Content-Length).
@@ -33,8 +36,6 @@ _HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-connection", "proxy-
 _ANSWER_HOP_BY_HOP = _HOP_BY_HOP - {"content-length"}
 #: How long the proxy waits to connect to the server.
 CONNECT_TIMEOUT_S = 10.0
-#: The JSON-RPC error code of the proxy's own answers (the server's range of implementation errors).
-PROXY_ERROR_CODE = -32000
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -48,11 +49,18 @@ class ForwardingApp:
     """Forwards to ``target`` (the server's MCP address); records through ``book``.
 
     ``budget_s``: a deadline per operation the proxy enforces on the agent's behalf (``None``: none).
-    ``wire_level``: how much of each exchange the runs keep (:data:`inspector.mcp.wire.WIRE_LEVELS`)."""
+    ``wire_level``: how much of each exchange the runs keep (:data:`inspector.mcp.wire.WIRE_LEVELS`).
+    ``local_only``: the proxy listens on loopback, so a request must name this machine as its Host
+    (see :mod:`.gate`)."""
 
     def __init__(self, target: str, book: OperationBook, *, budget_s: float | None = None,
-                 wire_level: str = DEFAULT_WIRE, verify: bool = True) -> None:
+                 wire_level: str = DEFAULT_WIRE, verify: bool = True, local_only: bool = True) -> None:
         self.target = target
+        #: The server's address as sentences name it: without the user info and query (credentials) of ``target``.
+        self.shown_target = public_url(target)
+        self.local_only = local_only
+        #: The bytes of agents' bodies held by the requests in flight (bounded together: see :mod:`.gate`).
+        self.bodies = BodyBudget()
         self.book = book
         self.budget_s = budget_s
         self.wire_level = wire_level
@@ -77,8 +85,21 @@ class ForwardingApp:
             return
         if scope["type"] != "http":
             return
-        body = await _read_body(receive)
         headers = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in scope["headers"]]
+        try:  # a web page's request, or a body too large, is answered here: never forwarded, never recorded
+            check_origin(headers, self.local_only)
+            body = await read_body(headers, receive, self.bodies)
+        except Refused as refused:
+            await answer_refusal(send, refused)
+            return
+        try:
+            await self._pass_on(scope, headers, body, receive, send)
+        finally:
+            self.bodies.give_back(len(body))
+
+    async def _pass_on(self, scope: dict[str, Any], headers: list[tuple[str, str]], body: bytes, receive: Receive,
+                       send: Send) -> None:
+        """Forward one request of the agent's (its body read) and record it."""
         query = scope.get("query_string", b"").decode("latin-1")
         url = self.target + (("&" if "?" in self.target else "?") + query if query else "")
         message = None
@@ -86,7 +107,7 @@ class ForwardingApp:
             messages = rpc_messages(parse_json(body)) if body else []
             message = messages[0] if messages else {}
         session = next((value for name, value in headers if name.lower() == "mcp-session-id"), None)
-        leg = CapturedLeg(scope["method"], url, message, session, agent_secrets(headers), self.wire_level)
+        leg = CapturedLeg(scope["method"], url, message, session, request_secrets(headers, url), self.wire_level)
         operation = self.book.begin(leg)
         if operation is not None and self.budget_s is not None and operation.budget_s is None:
             operation.budget_s = self.budget_s
@@ -141,7 +162,7 @@ class ForwardingApp:
         try:
             response = await self._client().send(request, stream=True, follow_redirects=False)
         except httpx.HTTPError as exc:
-            said = _unreachable(self.target, leg.method, exc)
+            said = _unreachable(self.shown_target, leg.method, exc)
             leg.ended(SERVER_BROKE, said)
             await _proxy_answer(send, leg, str(said), state)  # the agent is told in English (a protocol message)
             return
@@ -164,7 +185,7 @@ class ForwardingApp:
                     await send({"type": "http.response.body", "body": raw, "more_body": True})
             except httpx.HTTPError as exc:
                 said = Message(N_("The server {server} broke off its answer to {method} before it ended ({reason})."),
-                               {"server": self.target, "method": leg.method, "reason": _reason(exc)})
+                               {"server": self.shown_target, "method": leg.method, "reason": _reason(exc)})
                 leg.ended(SERVER_BROKE, said)
                 if state.sized:
                     raise _BrokenAnswer(str(said)) from exc
@@ -234,18 +255,6 @@ class _AnswerState:
         self.started = False
         self.event_stream = False
         self.sized = False
-
-
-async def _read_body(receive: Receive) -> bytes:
-    chunks = []
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            break
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body"):
-            break
-    return b"".join(chunks)
 
 
 async def _agent_leaves(receive: Receive) -> None:

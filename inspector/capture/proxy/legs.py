@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.mcp.messages import Message
-from inspector.mcp.secrets import Secrets, is_secret_header
+from inspector.mcp.secrets import Secrets
 from inspector.mcp.sse import EventStreamParser
 from inspector.mcp.wire import DEFAULT_WIRE, WireRecorder
 
@@ -214,9 +214,3 @@ class CapturedLeg:
         message = error.get("message")
         return f"{message} (JSON-RPC error {error.get('code')})" if isinstance(message, str) else \
             f"JSON-RPC error {error.get('code')}"
-
-
-def agent_secrets(headers: list[tuple[str, str]]) -> Secrets:
-    """The credentials the agent sends (values of headers that are secret by their name): cut out
-    of every text the run keeps, bodies and answers included."""
-    return Secrets([value for name, value in headers if is_secret_header(name) and value])

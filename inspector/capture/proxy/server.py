@@ -15,9 +15,11 @@ import uvicorn
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
+from inspector.mcp import public_url
 
 from .book import OperationBook, ProxiedOperation
 from .forward import ForwardingApp
+from .scrub import scrubbed
 from .steps import ProxiedRun, run_of, run_title
 from .writer import RunWriter
 
@@ -74,13 +76,16 @@ class ProxyServer:
             raise ProxyAddressError(Message(N_("The server's address must be an http:// or https:// URL, got {url}."),
                                             {"url": target}))
         self.target = target
+        #: What runs and the server's health name: the address without user info and query (credentials),
+        #: as Run Inspector's own runs name a server.
+        self.server_url = public_url(target)
         self.host, self.port = host, port
         self.budget_s = budget_s
-        self.server_label = server_label or target
+        self.server_label = server_label or self.server_url
         self._problem = problem
         self._writer = RunWriter(db_path, written=recorded, problem=problem)
         self._book = OperationBook(self._finished, self._started)
-        self._app = ForwardingApp(target, self._book, budget_s=budget_s, verify=verify)
+        self._app = ForwardingApp(target, self._book, budget_s=budget_s, verify=verify, local_only=is_loopback(host))
         self._server: _Uvicorn | None = None
         self._thread: threading.Thread | None = None
         self.url: str | None = None
@@ -90,11 +95,11 @@ class ProxyServer:
         return self._writer.count
 
     def _started(self, operation: ProxiedOperation) -> None:
-        self._writer.begin(operation.number, run_title(operation), self.target, operation.started_at)
+        self._writer.begin(operation.number, run_title(operation), self.server_url, operation.started_at)
 
     def _finished(self, operation: ProxiedOperation) -> None:
         try:
-            run = run_of(operation, self.target, self.server_label)
+            run = scrubbed(run_of(operation, self.server_url, self.server_label), operation)
         except (ValueError, TypeError, KeyError) as exc:  # a fault of ours: said, and the forwarding goes on
             if self._problem is not None:
                 self._problem(Message(N_("The proxy could not record {title} ({reason})."),
