@@ -227,19 +227,23 @@ def _log_internal_error(args: argparse.Namespace | None, error: Exception) -> No
 
 
 def _lend_window_db(args: argparse.Namespace) -> None:
-    """`run-inspector --db PATH call ...` means the same database as `call ... --db PATH`.
+    """`run-inspector --db PATH call ...` and `runs --db PATH list` mean the same database as `call ... --db PATH`.
 
-    The --db before the sub-command is parsed as the window's; silently ignoring it for a sub-command
-    would read from, and store runs in, another database than the one the user named.
+    The --db before the sub-command is parsed as the window's (or the group's: cli/parser.py's
+    group_db_option); silently ignoring it for a sub-command would read from, and store runs in,
+    another database than the one the user named.
     """
-    if args.window_db is None:
+    # In the order they stand on the line: before the command, before the group's sub-command, the command's own.
+    named = [path for path in (args.window_db, getattr(args, "group_db", None), getattr(args, "db", None))
+             if path is not None]
+    if not named:
         return
     if not hasattr(args, "db"):
         if args.command == "serve-demo":
             raise UsageError(Message(N_("serve-demo keeps no runs, so --db has no meaning for it; leave it out.")))
         return  # e.g. `runs` without list/show: its own usage error says what is missing
-    if args.db is None:
-        args.db = args.window_db
-    elif args.db != args.window_db:
+    other = next((path for path in named if path != named[0]), None)
+    if other is not None:
         raise UsageError(Message(N_("Two run databases were named (--db {first} and --db {second}); name one."),
-                                 {"first": args.window_db, "second": args.db}))
+                                 {"first": named[0], "second": other}))
+    args.db = named[0]
