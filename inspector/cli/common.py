@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sqlite3
 import threading
 from pathlib import Path
@@ -65,21 +66,30 @@ class CancelledCommand(CommandError):
     exit_status = EXIT_CANCELLED
 
 
+#: An abbreviation of one-letter words (German "z. B.", "d. h."): its space is not a place to break a line.
+_ABBREVIATION_SPACE = re.compile(r"(?<!\w)(\w\.) (?=\w\.)")
+
+
 class WholeWordsHelp(argparse.HelpFormatter):
     """``--help`` wrapped at spaces only: an option named in a sentence (``--sampling-model-url``,
     ``--grant jwt-bearer``) stays whole on its line, as it must be typed (argparse's own wrapping
-    breaks words at hyphens: ``--sampling-`` at one line's end, ``model-url`` at the next's start)."""
+    breaks words at hyphens: ``--sampling-`` at one line's end, ``model-url`` at the next's start).
+    Nor is an abbreviation cut in two ("(z." at one line's end, "B. http://..." at the next's start):
+    its space is written as a no-break space."""
+
+    def _words(self, text: str) -> str:
+        return _ABBREVIATION_SPACE.sub("\\1\u00a0", self._whitespace_matcher.sub(" ", text).strip())
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         import textwrap
 
-        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+        return textwrap.wrap(self._words(text), width, break_on_hyphens=False)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         import textwrap
 
-        return textwrap.fill(self._whitespace_matcher.sub(" ", text).strip(), width, initial_indent=indent,
-                             subsequent_indent=indent, break_on_hyphens=False)
+        return textwrap.fill(self._words(text), width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
 
 
 class Parser(argparse.ArgumentParser):
