@@ -88,6 +88,7 @@ def run_command(argv: list[str]) -> int:
             argv = rest
         args = parser.parse_args(with_bare_flag_counted(argv))
         as_json = bool(getattr(args, "json", False))
+        _refuse_empty_db(args)
         if args.command is None:
             from inspector.gui.app import run_window
 
@@ -224,6 +225,14 @@ def _log_internal_error(args: argparse.Namespace | None, error: Exception) -> No
         print(translate(Message(N_("run-inspector: the traceback is also in the log file {path}"),
                                 {"path": str(written)})), file=sys.stderr)
 
+
+
+def _refuse_empty_db(args: argparse.Namespace) -> None:
+    """`--db ""` (in a script, `--db "$DB"` with DB unset) named no database: it is refused, not taken for
+    the default one, where an import or a call would silently store its runs."""
+    if "" in (args.window_db, getattr(args, "group_db", None), getattr(args, "db", None)):
+        raise UsageError(Message(N_("--db was given an empty path (in a script, a variable that is not set?): name "
+                                    "the run database, or leave --db out to use the default one.")))
 
 
 def _lend_window_db(args: argparse.Namespace) -> None:

@@ -75,3 +75,32 @@ def test_db_between_an_offering_and_its_action_stores_the_run_there(tmp_path: Pa
         assert cli("skills", "--db", str(db), "list", url, "--json").returncode in (0, 1)
     with RunStore.open(db) as store:
         assert [run.title.split()[0] for run in reversed(store.list_runs())] == ["resources/list", "skills/list"]
+
+
+@pytest.mark.parametrize("words", [("import", "TRACE", "--db", ""), ("runs", "list", "--db="),
+                                   ("runs", "--db", "", "list"), ("--db", "", "runs", "list")])
+def test_an_empty_db_is_refused_not_taken_for_the_default(tmp_path: Path, capsys, monkeypatch,
+                                                          words: tuple[str, ...]) -> None:
+    """`--db "$DB"` with DB unset in a script: `--db ""` used the default database (an import stored its runs
+    there). It is refused before anything is opened, the window's too; the default database is not made."""
+    from inspector.cli import main
+
+    default = tmp_path / "default.db"
+    monkeypatch.setenv("RUN_INSPECTOR_DB", str(default))
+    trace = tmp_path / "runs.json"
+    with RunStore.open(tmp_path / "source.db") as store:
+        mixed_run(store)
+    assert main(["export", "--all", "-o", str(trace), "--db", str(tmp_path / "source.db")]) == 0
+    capsys.readouterr()
+    assert main(["--lang", "en", *(str(trace) if word == "TRACE" else word for word in words)]) == 2
+    assert capsys.readouterr().err == ("run-inspector: --db was given an empty path (in a script, a variable that is "
+                                       "not set?): name the run database, or leave --db out to use the default "
+                                       "one.\n")
+    assert not default.exists()
+
+
+def test_the_window_refuses_an_empty_db(tmp_path: Path) -> None:
+    """`run-inspector --db ""` opened the window on the default database; it is refused as the commands' is."""
+    done = cli("--lang", "en", "--db", "", timeout=30)
+    assert done.returncode == 2
+    assert done.stderr.startswith("run-inspector: --db was given an empty path")
