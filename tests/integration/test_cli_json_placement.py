@@ -104,3 +104,33 @@ def test_the_window_refuses_an_empty_db(tmp_path: Path) -> None:
     done = cli("--lang", "en", "--db", "", timeout=30)
     assert done.returncode == 2
     assert done.stderr.startswith("run-inspector: --db was given an empty path")
+
+
+@pytest.mark.parametrize(("kind", "reason"), [("device", "it is a device, not a regular file"),
+                                              ("fifo", "it is a named pipe, not a regular file"),
+                                              ("socket", "it is a socket, not a regular file")])
+def test_a_db_that_is_a_special_file_is_named_so(tmp_path: Path, kind: str, reason: str) -> None:
+    """`--db /dev/null` (or a named pipe, a socket) said "could not be opened: disk I/O error"."""
+    import os
+    import socket
+
+    db = tmp_path / "runs.db"
+    listening = socket.socket(socket.AF_UNIX)
+    try:
+        if kind == "device":
+            db = Path(os.devnull)
+        elif kind == "fifo":
+            os.mkfifo(db)
+        else:
+            listening.bind(str(db))
+        for words in (("runs", "list"), ("runs", "show", "1"), ("export", "--all", "-o", str(tmp_path / "x.json"))):
+            done = cli("--lang", "en", *words, "--db", str(db), "--json")
+            assert done.returncode == 2, done.stderr
+            assert json.loads(done.stdout)["error"] == {
+                "kind": "usage",
+                "message": f"The run database {db} cannot be opened: {reason}. Choose another file with --db or "
+                           "RUN_INSPECTOR_DB."}
+        done = cli("--lang", "de", "import", str(tmp_path / "x.json"), "--db", str(db))
+        assert done.stderr.startswith(f"run-inspector: Die Laufdatenbank {db} kann nicht geöffnet werden: es ist ")
+    finally:
+        listening.close()
