@@ -88,6 +88,7 @@ def run_command(argv: list[str]) -> int:
             argv = rest
         args = parser.parse_args(with_bare_flag_counted(argv))
         as_json = bool(getattr(args, "json", False))
+        _refuse_empty_db(args)
         if args.command is None:
             from inspector.gui.app import run_window
 
@@ -226,20 +227,32 @@ def _log_internal_error(args: argparse.Namespace | None, error: Exception) -> No
 
 
 
-def _lend_window_db(args: argparse.Namespace) -> None:
-    """`run-inspector --db PATH call ...` means the same database as `call ... --db PATH`.
+def _refuse_empty_db(args: argparse.Namespace) -> None:
+    """`--db ""` (in a script, `--db "$DB"` with DB unset) named no database: it is refused, not taken for
+    the default one, where an import or a call would silently store its runs."""
+    if "" in (args.window_db, getattr(args, "group_db", None), getattr(args, "db", None)):
+        raise UsageError(Message(N_("--db was given an empty path (in a script, a variable that is not set?): name "
+                                    "the run database, or leave --db out to use the default one.")))
 
-    The --db before the sub-command is parsed as the window's; silently ignoring it for a sub-command
-    would read from, and store runs in, another database than the one the user named.
+
+def _lend_window_db(args: argparse.Namespace) -> None:
+    """`run-inspector --db PATH call ...` and `runs --db PATH list` mean the same database as `call ... --db PATH`.
+
+    The --db before the sub-command is parsed as the window's (or the group's: cli/parser.py's
+    group_db_option); silently ignoring it for a sub-command would read from, and store runs in,
+    another database than the one the user named.
     """
-    if args.window_db is None:
+    # In the order they stand on the line: before the command, before the group's sub-command, the command's own.
+    named = [path for path in (args.window_db, getattr(args, "group_db", None), getattr(args, "db", None))
+             if path is not None]
+    if not named:
         return
     if not hasattr(args, "db"):
         if args.command == "serve-demo":
             raise UsageError(Message(N_("serve-demo keeps no runs, so --db has no meaning for it; leave it out.")))
         return  # e.g. `runs` without list/show: its own usage error says what is missing
-    if args.db is None:
-        args.db = args.window_db
-    elif args.db != args.window_db:
+    other = next((path for path in named if path != named[0]), None)
+    if other is not None:
         raise UsageError(Message(N_("Two run databases were named (--db {first} and --db {second}); name one."),
-                                 {"first": args.window_db, "second": args.db}))
+                                 {"first": named[0], "second": other}))
+    args.db = named[0]

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sqlite3
+import stat
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -65,21 +68,30 @@ class CancelledCommand(CommandError):
     exit_status = EXIT_CANCELLED
 
 
+#: An abbreviation of one-letter words (German "z. B.", "d. h."): its space is not a place to break a line.
+_ABBREVIATION_SPACE = re.compile(r"(?<!\w)(\w\.) (?=\w\.)")
+
+
 class WholeWordsHelp(argparse.HelpFormatter):
     """``--help`` wrapped at spaces only: an option named in a sentence (``--sampling-model-url``,
     ``--grant jwt-bearer``) stays whole on its line, as it must be typed (argparse's own wrapping
-    breaks words at hyphens: ``--sampling-`` at one line's end, ``model-url`` at the next's start)."""
+    breaks words at hyphens: ``--sampling-`` at one line's end, ``model-url`` at the next's start).
+    Nor is an abbreviation cut in two ("(z." at one line's end, "B. http://..." at the next's start):
+    its space is written as a no-break space."""
+
+    def _words(self, text: str) -> str:
+        return _ABBREVIATION_SPACE.sub("\\1\u00a0", self._whitespace_matcher.sub(" ", text).strip())
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         import textwrap
 
-        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+        return textwrap.wrap(self._words(text), width, break_on_hyphens=False)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         import textwrap
 
-        return textwrap.fill(self._whitespace_matcher.sub(" ", text).strip(), width, initial_indent=indent,
-                             subsequent_indent=indent, break_on_hyphens=False)
+        return textwrap.fill(self._words(text), width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
 
 
 class Parser(argparse.ArgumentParser):
@@ -158,12 +170,30 @@ def database_path(option: str | None) -> Path:
 
 def check_database_folder(option: str | None) -> None:
     """Refuse, before the command does anything, a run database named in a folder that does not
-    exist (only the user data folder is made): every command that takes --db says the same."""
+    exist (only the user data folder is made), or at a device, a named pipe or a socket (SQLite said
+    only "disk I/O error"): every command that takes --db says the same."""
+    from inspector.i18n import N_
+    from inspector.i18n.messages import Message
     from inspector.store import missing_folder
 
-    refused = missing_folder(database_path(option))
+    path = database_path(option)
+    refused = missing_folder(path)
     if refused is not None:
         raise UsageError(refused)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # not there yet (it is made), or not to be looked at: opening it says why
+        return
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        kind = N_("it is a device, not a regular file")
+    elif stat.S_ISFIFO(mode):
+        kind = N_("it is a named pipe, not a regular file")
+    elif stat.S_ISSOCK(mode):
+        kind = N_("it is a socket, not a regular file")
+    else:
+        return
+    raise UsageError(Message(N_("The run database {path} cannot be opened: {reason}. Choose another file with --db "
+                                "or RUN_INSPECTOR_DB."), {"path": path, "reason": Message(kind)}))
 
 
 def open_store(option: str | None, lock_wait_s: float | None = None) -> RunStore:

@@ -38,6 +38,13 @@ def _db_option(parser: argparse.ArgumentParser) -> None:
                         help=_("the run database (default: RUN_INSPECTOR_DB, else runs.db in the user data folder)"))
 
 
+def group_db_option(group: argparse.ArgumentParser) -> None:
+    """``runs --db PATH list``: a --db between a group and its sub-command, where the group's parser would
+    take PATH for the sub-command's name. Kept apart (cli/app.py lends it to the sub-command, as the
+    --db before the command); not in the group's help, as --json there is not (cli/common.py)."""
+    group.add_argument("--db", dest="group_db", metavar=_("PATH"), help=argparse.SUPPRESS)
+
+
 def _json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help=_("print exactly one JSON object"))
 
@@ -159,7 +166,7 @@ def build_parser() -> Parser:
         _server_options(operation)
 
     _offering_commands(commands)
-    add_skills_command(commands, _server_options)
+    add_skills_command(commands, _server_options, group_db_option)
 
     for name, help_text in (("signin", _("sign in to a server (OAuth, in the browser); the tokens go to the keyring")),
                             ("signout", _("sign out of a server: forget its tokens"))):
@@ -176,6 +183,7 @@ def build_parser() -> Parser:
                                  help=_("time budget for the whole sign-in (default 300: a person signs in)"))
         _json_option(account)
     runs = commands.add_parser("runs", help=_("list or show stored runs"))
+    group_db_option(runs)
     actions = runs.add_subparsers(dest="runs_command", parser_class=Parser, metavar="{list,show,note}")
     listing = actions.add_parser("list", help=_("the most recent runs, newest first"))
     listing.add_argument("--outcome", choices=RUN_STATUSES, help=_("only runs with this status"))
@@ -255,6 +263,7 @@ def _offering_commands(commands: argparse._SubParsersAction) -> None:
                 ("list", _("list the prompts"), None, None),
                 ("get", _("get a prompt filled in with --args"), "NAME", _("the prompt's name"))))):
         command = commands.add_parser(name, help=help_text)
+        group_db_option(command)
         subs = command.add_subparsers(dest="offering", parser_class=Parser, metavar="{" + ",".join(
             action for action, _help, _word, _word_help in actions) + "}")
         # No action: missing_words says which there are (argparse said "the following arguments are required").

@@ -82,14 +82,6 @@ def block_lines(block: dict[str, Any]) -> list[str]:
     return content_blocks.block_lines(block, kept_annotations(block.get("annotations")))
 
 
-def blocks_dropped_line(dropped: object) -> list[str]:
-    """The sentence for blocks left out by the bound on a stored result, if any."""
-    if not isinstance(dropped, int) or isinstance(dropped, bool) or dropped <= 0:
-        return []
-    return [ngettext("{count} more content block was not kept.", "{count} more content blocks were not kept.",
-                     dropped).format(count=dropped)]
-
-
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
@@ -216,19 +208,18 @@ def progress_lines(notes: object, dropped: object = 0) -> list[str]:
 
 def step_extra_lines(payload: dict[str, Any]) -> list[str]:
     """What ``runs show`` adds under a step's row: its progress notes, the requests the
-    server sent the client and its content blocks that are not text."""
+    server sent the client and its content blocks that are not text, bounded as the window's step detail
+    names them (the first hundred, then how many more: an imported step may hold thousands)."""
     lines: list[str] = progress_lines(payload.get("progress"), payload.get("progressDropped"))
     lines.extend(server_request_lines(payload.get("serverRequests")))
     lines.extend(elicitation_lines(payload.get("serverRequests")))
     lines.extend(notification_lines(payload.get("serverNotifications")))
     if payload.get("serverToldToStop") is False:
         lines.append(_("The server gave no session id, so it was not told to stop this request."))
-    blocks = payload.get("contentBlocks")
-    if isinstance(blocks, list):
-        for block in blocks:
-            if isinstance(block, dict):
-                lines.extend(block_lines(block))
-    lines.extend(blocks_dropped_line(payload.get("contentBlocksDropped")))
+    # The window's own bound and words (no Qt in that module), loaded here only: `call` loads nothing of the window.
+    from inspector.gui.widgets.block_text import stored_block_lines
+
+    lines.extend(stored_block_lines(payload))
     return lines
 
 

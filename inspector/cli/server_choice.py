@@ -41,6 +41,7 @@ def check_server_words(args: argparse.Namespace) -> None:
                                                                 ("resources", "subscribe"), ("skills", "get"),
                                                                 ("skills", "load"))
     wanted = 1 if takes_word else 0  # the words besides the server
+    named = " ".join(word for word in target if word)  # as typed: `resources list`, not `resources`
     if target == ("resources", "subscribe") and (args.stdio is not None or args.sse):
         # Updates come on a listening session's stream: Streamable HTTP's (cli/subscribe.py).
         raise UsageError(Message(N_("resources subscribe needs a server at an address that speaks Streamable HTTP "
@@ -51,7 +52,7 @@ def check_server_words(args: argparse.Namespace) -> None:
             raise UsageError(Message(N_("With --stdio the command line is the server, so {command} takes no server "
                                         "word ({extra} was given besides). If it belongs to the command, put the "
                                         "whole command line in quotes: --stdio {quoted}"), {
-                "command": args.command, "extra": _quoted(" ".join(extra)),
+                "command": named, "extra": _quoted(" ".join(extra)),
                 "quoted": _quoted(shlex.join([*shlex.split(args.stdio), *extra]) if _splits(args.stdio)
                                   else args.stdio)}))
         if takes_word:
@@ -78,7 +79,7 @@ def check_server_words(args: argparse.Namespace) -> None:
                                         '--stdio "COMMAND LINE" TOOL')))
         raise UsageError(Message(N_('{command} needs a server: {command} SERVER (an address or a configured '
                                     'server\'s name), or {command} --stdio "COMMAND LINE"'),
-                                 {"command": args.command}))
+                                 {"command": named}))
 
 
 def _target_missing(target: tuple[str, str | None], *, stdio: bool) -> Message:

@@ -19,11 +19,14 @@ SKILL_TARGETS = {("skills", "get"), ("skills", "load")}
 
 
 def add_skills_command(commands: argparse._SubParsersAction,
-                       server_options: Callable[[argparse.ArgumentParser], None]) -> None:
-    """``skills list SERVER``, ``skills get SERVER URI``, ``skills load SERVER URI``."""
+                       server_options: Callable[[argparse.ArgumentParser], None],
+                       group_options: Callable[[argparse.ArgumentParser], None]) -> None:
+    """``skills list SERVER``, ``skills get SERVER URI``, ``skills load SERVER URI``; ``group_options``: what
+    ``skills`` itself takes before its action (as every group does: cli/parser.py)."""
     usage = _('%(prog)s [options] SERVER{extra}\n       %(prog)s [options] --stdio "COMMAND LINE"{extra}')
     command = commands.add_parser("skills", help=_("list the skills a server offers (the skills extension), show "
                                                    "one's entry, or load one: its files read and verified"))
+    group_options(command)
     actions = command.add_subparsers(dest="offering", parser_class=Parser, metavar="{list,get,load}")
     # No action: missing_words says which there are.
     for action, help_text in (

@@ -1,10 +1,11 @@
-"""SIGTERM ends a long export or import as Ctrl-C does: with its sentence, and nothing half-written.
+"""SIGTERM ends a long export or import as Ctrl-C does: with a sentence, and nothing half-written.
 
 Python's default for SIGTERM (what ``timeout``, a CI runner cancelling a job or a service manager
 sends) kills the process where it stands: an export's ``.part`` file would stay beside its target
 and no sentence would say what happened. Within :func:`sigterm_as_ctrl_c` it raises
-``KeyboardInterrupt``, so the command's own cleanup (the ``.part`` file removed, the transaction
-rolled back) runs and the command ends cancelled (exit status 130).
+:class:`Terminated`, a ``KeyboardInterrupt``, so the command's own cleanup (the ``.part`` file removed,
+the transaction rolled back) runs and the command ends cancelled (exit status 130); its sentence says a
+signal ended it, not Ctrl-C, which no one pressed.
 """
 
 from __future__ import annotations
@@ -16,14 +17,18 @@ from contextlib import contextmanager
 from types import FrameType
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived within :func:`sigterm_as_ctrl_c`: caught wherever Ctrl-C is, and told apart from it."""
+
+
 def _interrupt(number: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
+    raise Terminated
 
 
 @contextmanager
 def sigterm_as_ctrl_c() -> Iterator[None]:
-    """Within the block, SIGTERM raises ``KeyboardInterrupt`` (in the main thread only: elsewhere
-    signals cannot be handled, and the block runs as it is)."""
+    """Within the block, SIGTERM raises :class:`Terminated`, a ``KeyboardInterrupt`` (in the main thread
+    only: elsewhere signals cannot be handled, and the block runs as it is)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -26,7 +26,7 @@ from .common import (
 )
 from .ending import emit_json
 from .run_choice import resolve_run
-from .stopping import sigterm_as_ctrl_c
+from .stopping import Terminated, sigterm_as_ctrl_c
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,10 +69,13 @@ def _export(args: argparse.Namespace) -> int:
             with sigterm_as_ctrl_c():
                 report = export(store, run_ids or None, args.outcome, args.output, args.format,
                                 progress=_progress_line())
-        except KeyboardInterrupt:  # the file being written is removed; one there before is as it was
+        except KeyboardInterrupt as stop:  # the file being written is removed; one there before is as it was
             _clear_progress()
-            raise CancelledCommand(Message(N_("Cancelled (Ctrl-C) before the export was done: nothing was written "
-                                              "to {path}."), {"path": args.output})) from None
+            if isinstance(stop, Terminated):
+                said = N_("Ended by a signal (SIGTERM) before the export was done: nothing was written to {path}.")
+            else:
+                said = N_("Cancelled (Ctrl-C) before the export was done: nothing was written to {path}.")
+            raise CancelledCommand(Message(said, {"path": args.output})) from None
         except UnknownRunError as exc:
             _clear_progress()
             raise BadInputError(Message(N_("{reason} `runs list` shows the runs that are stored."),
@@ -108,10 +111,12 @@ def _import(args: argparse.Namespace) -> int:
         try:
             with sigterm_as_ctrl_c():
                 imported = import_trace(store, args.file, progress=_progress_line())
-        except KeyboardInterrupt:  # the import's one transaction is rolled back
+        except KeyboardInterrupt as stop:  # the import's one transaction is rolled back
             _clear_progress()
-            refused = CancelledCommand(Message(N_("Cancelled (Ctrl-C) before the import was done: nothing was "
-                                                  "imported.")))
+            refused = CancelledCommand(Message(
+                N_("Ended by a signal (SIGTERM) before the import was done: nothing was imported.")
+                if isinstance(stop, Terminated) else
+                N_("Cancelled (Ctrl-C) before the import was done: nothing was imported.")))
             unused = made is not None and not store.list_runs(limit=1)
         except TraceImportError as exc:
             _clear_progress()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import marshal
+import os
 import sqlite3
 import stat
 import zlib
@@ -105,13 +106,16 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     Imported runs get source ``imported`` and ``origin`` = the file name, and keep their uid,
     title, server, status and times (a run still ``running`` in the file becomes
     ``interrupted``: no process here is writing it). Raises :class:`TraceImportError`, naming
-    the place in the file, for anything wrong; the database is then unchanged.
+    the place in the file, for anything wrong; the database is then unchanged. A problem inside the
+    file is said of its name; a file refused whole (not a regular file, or one that cannot be read) of
+    its path as given, as such a file is known by its path (``/dev/null``, not "null").
     """
     source = FilePath(path)
     name = source.name or str(source)  # "." and "/" have no name of their own
+    given = os.fspath(path)
     try:
         with _without_cyclic_gc(), SpillArea() as area:
-            total = _regular_file_size(source, name)
+            total = _regular_file_size(source, given)
             meter = ProgressMeter(progress, 2 * total, PROGRESS_INTERVAL_S)
             kind = sniff(source)
             # CACHE_BUDGET read here, so a test or benchmark can set it
@@ -128,7 +132,7 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     except BadJson as bad:
         raise TraceImportError(name, *locate_bad_json(source, bad)) from None
     except OSError as error:
-        raise TraceImportError(name, said(WHOLE_FILE), said(N_("cannot be read ({reason})"),
+        raise TraceImportError(given, said(WHOLE_FILE), said(N_("cannot be read ({reason})"),
                                                                   reason=os_reason(error))) from None
     except sqlite3.Error as error:
         raise StoreError(Message(N_("The runs of {name} could not be written to the run database ({reason}). "
@@ -136,10 +140,12 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
     return report
 
 
-def _regular_file_size(source: FilePath, name: str) -> int:
+def _regular_file_size(source: FilePath, given: str) -> int:
     """The size of ``source``, which must be a regular file: a named pipe with no writer would
     make the import wait forever, a device could be read forever. What else it is, is said of the
-    file (as a file that cannot be read is), not of a place inside it."""
+    file (as a file that cannot be read is), not of a place inside it, and of its path ``given`` as
+    it was given: such a file is known by its path (``/dev/null``, ``/dev/fd/63`` of a shell's
+    ``<(...)``), its last part ("null", "63") says nothing."""
     found = source.stat()
     if not stat.S_ISREG(found.st_mode):
         if stat.S_ISDIR(found.st_mode):
@@ -150,7 +156,7 @@ def _regular_file_size(source: FilePath, name: str) -> int:
             problem = said(N_("is a socket, not a regular file; save the trace to a file and import that"))
         else:
             problem = said(N_("is a device, not a regular file; save the trace to a file and import that"))
-        raise TraceImportError(name, said(WHOLE_FILE), problem)
+        raise TraceImportError(given, said(WHOLE_FILE), problem)
     return found.st_size
 
 

@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 OTLP = ROOT / "tests" / "fixtures" / "otel" / "traceloop.jsonl"
 
 
-def _start(*args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "inspector", "--lang", "en", *args], stdout=subprocess.PIPE,
+def _start(*args: str, language: str = "en") -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "inspector", "--lang", language, *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=ROOT)
 
 
@@ -49,14 +49,20 @@ def long_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_an_interrupted_export_says_so_and_leaves_no_file(long_db: Path, tmp_path: Path, signum: int) -> None:
+@pytest.mark.parametrize(("signum", "language", "said"), [
+    (signal.SIGINT, "en", "Cancelled (Ctrl-C) before the export was done: nothing was written to {target}."),
+    # What `timeout` and a CI runner send: no one pressed Ctrl-C, and the sentence said so.
+    (signal.SIGTERM, "en", "Ended by a signal (SIGTERM) before the export was done: nothing was written to {target}."),
+    (signal.SIGTERM, "de", "Durch ein Signal (SIGTERM) beendet, bevor der Export fertig war: nach {target} wurde "
+                           "nichts geschrieben."),
+])
+def test_an_interrupted_export_says_so_and_leaves_no_file(long_db: Path, tmp_path: Path, signum: int, language: str,
+                                                          said: str) -> None:
     target = tmp_path / "runs.json"
-    process = _start("export", "--all", "-o", str(target), "--db", str(long_db))
+    process = _start("export", "--all", "-o", str(target), "--db", str(long_db), language=language)
     _wait_for(lambda: any(tmp_path.glob(".runs.json.*.part")), process, "file being written")
     _, stderr = _stopped(process, signum)
-    assert stderr.strip() == ("run-inspector: Cancelled (Ctrl-C) before the export was done: nothing was written "
-                              f"to {target}.")
+    assert stderr.strip() == "run-inspector: " + said.format(target=target)
     assert list(tmp_path.iterdir()) == []  # neither the file nor its .part
 
 
@@ -88,28 +94,38 @@ def long_trace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize(("signum", "language", "said"), [
+    (signal.SIGINT, "en", "Cancelled (Ctrl-C) before the import was done: nothing was imported."),
+    (signal.SIGTERM, "en", "Ended by a signal (SIGTERM) before the import was done: nothing was imported."),
+    (signal.SIGTERM, "de", "Durch ein Signal (SIGTERM) beendet, bevor der Import fertig war: nichts wurde "
+                           "importiert."),
+])
 def test_an_interrupted_import_imports_nothing_and_makes_no_database(long_trace: Path, tmp_path: Path,
-                                                                     signum: int) -> None:
+                                                                     signum: int, language: str, said: str) -> None:
     db = tmp_path / "runs.db"
-    process = _start("import", str(long_trace), "--db", str(db))
+    process = _start("import", str(long_trace), "--db", str(db), language=language)
     _wait_for(db.exists, process, "database")
     time.sleep(0.3)  # reading the file
     _, stderr = _stopped(process, signum)
-    assert stderr.strip() == "run-inspector: Cancelled (Ctrl-C) before the import was done: nothing was imported."
+    assert stderr.strip() == f"run-inspector: {said}"
     assert not db.exists()
 
 
-def test_an_interrupted_import_into_a_database_adds_nothing(long_trace: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("signum", "message"), [
+    (signal.SIGINT, "Cancelled (Ctrl-C) before the import was done: nothing was imported."),
+    (signal.SIGTERM, "Ended by a signal (SIGTERM) before the import was done: nothing was imported."),
+])
+def test_an_interrupted_import_into_a_database_adds_nothing(long_trace: Path, tmp_path: Path, signum: int,
+                                                            message: str) -> None:
     db = tmp_path / "runs.db"
     with RunStore.open(db) as store:
         big_run(store, 3)
     assert not Path(f"{db}-wal").exists()
-    process = _start("import", str(long_trace), "--db", str(db), "--json")
+    process = _start("import", str(long_trace), "--db", str(db), "--json", language="de")
     _wait_for(Path(f"{db}-wal").exists, process, "database opened")
     time.sleep(0.3)  # reading the file
-    stdout, _ = _stopped(process, signal.SIGINT)
-    assert json.loads(stdout)["error"]["kind"] == "cancelled"
+    stdout, _ = _stopped(process, signum)
+    assert json.loads(stdout)["error"] == {"kind": "cancelled", "message": message}  # English, whatever the language
     with RunStore.open(db) as store:
         assert len(store.list_runs()) == 1
 

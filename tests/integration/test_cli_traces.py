@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -264,20 +265,60 @@ def test_importing_the_current_folder_names_it(tmp_path: Path, capsys, monkeypat
 
 
 @pytest.mark.parametrize(("language", "said"), [
-    ("en", "Cannot import missing.json: it cannot be read (no such file or folder). Nothing was imported."),
-    ("de", "missing.json kann nicht importiert werden: Die Datei kann nicht gelesen werden (keine solche Datei und "
+    ("en", "Cannot import {path}: it cannot be read (no such file or folder). Nothing was imported."),
+    ("de", "{path} kann nicht importiert werden: Die Datei kann nicht gelesen werden (keine solche Datei und "
            "kein solcher Ordner). Es wurde nichts importiert."),
 ])
 def test_a_missing_file_is_said_of_the_file_not_of_a_place_named_the_file(tmp_path: Path, capsys, language: str,
                                                                           said: str) -> None:
     """`import missing.json` said "Cannot import missing.json: the file: cannot be read (...)": "the file" read as
-    a place inside it. The problem is said of the file itself; --json keeps the English."""
+    a place inside it. The problem is said of the file itself, named by its path as given (the folder may be
+    what is wrong); --json keeps the English."""
     from inspector.cli import main
 
     capsys.readouterr()
     missing = str(tmp_path / "missing.json")
     assert main(["import", missing, "--db", str(tmp_path / "runs.db"), "--lang", language]) == 2
-    assert capsys.readouterr().err == f"run-inspector: {said}\n"
+    assert capsys.readouterr().err == f"run-inspector: {said.format(path=missing)}\n"
     assert main(["import", missing, "--db", str(tmp_path / "runs.db"), "--lang", language, "--json"]) == 2
     assert json.loads(capsys.readouterr().out)["error"]["message"] == \
-        "Cannot import missing.json: it cannot be read (no such file or folder). Nothing was imported."
+        f"Cannot import {missing}: it cannot be read (no such file or folder). Nothing was imported."
+
+
+@pytest.mark.parametrize(("kind", "typed", "problem"), [
+    ("device", "/dev/null", "it is a device"),
+    ("fifo", "./trace.fifo", "it is a named pipe"),
+    ("socket", "./trace.sock", "it is a socket"),
+    ("folder", "traces/", "it is a folder"),
+])
+def test_a_special_file_is_named_by_the_path_typed(tmp_path: Path, capsys, monkeypatch, kind: str, typed: str,
+                                                   problem: str) -> None:
+    """`import /dev/null` said "Cannot import null: it is a device" (and `import <(...)`, "Cannot import 63"):
+    such a file is known by its path. A device, a named pipe, a socket and a folder are each named as typed,
+    in English, in German and in --json, and nothing is made."""
+    import socket
+
+    from inspector.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    if kind == "fifo":
+        os.mkfifo(typed)
+    elif kind == "folder":
+        os.mkdir(typed)
+    elif kind == "socket":
+        listening = socket.socket(socket.AF_UNIX)
+        listening.bind(typed)
+    db = str(tmp_path / "runs.db")
+    capsys.readouterr()
+    try:
+        assert main(["import", typed, "--db", db, "--lang", "en"]) == 2
+        assert capsys.readouterr().err.startswith(f"run-inspector: Cannot import {typed}: {problem}, not a regular "
+                                                  "file; save the trace to a file and import that.")
+        assert main(["import", typed, "--db", db, "--lang", "de"]) == 2
+        assert capsys.readouterr().err.startswith(f"run-inspector: {typed} kann nicht importiert werden: Die Datei ist")
+        assert main(["import", typed, "--db", db, "--json"]) == 2
+        assert json.loads(capsys.readouterr().out)["error"]["message"].startswith(f"Cannot import {typed}: {problem}")
+    finally:
+        if kind == "socket":
+            listening.close()
+    assert not (tmp_path / "runs.db").exists()

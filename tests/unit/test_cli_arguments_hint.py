@@ -52,3 +52,20 @@ def test_a_mistyped_servers_action_names_the_actions_not_an_internal_name(tmp_pa
     said = capsys.readouterr().err
     assert "servers_command" not in said
     assert "argument {set,remove,import}: invalid choice: 'frob'" in said
+
+
+def test_an_offering_without_its_server_names_the_action_as_typed(capsys, tmp_path) -> None:
+    """`resources list` (no server) said "resources needs a server: resources SERVER", a line that, typed,
+    is refused again: the action belongs in it, in English and in German."""
+    for words in (["resources", "list"], ["resources", "templates"], ["prompts", "list"], ["skills", "list"]):
+        typed = " ".join(words)
+        assert main(["--db", str(tmp_path / "runs.db"), *words, "--lang", "en"]) == 2
+        assert capsys.readouterr().err == (f"run-inspector: {typed} needs a server: {typed} SERVER (an address or a "
+                                           f"configured server's name), or {typed} --stdio \"COMMAND LINE\"\n")
+    assert main(["resources", "list", "--lang", "de", "--db", str(tmp_path / "runs.db")]) == 2
+    assert capsys.readouterr().err.startswith("run-inspector: resources list braucht einen Server: resources list "
+                                              "SERVER (")
+    assert main(["resources", "list", "--stdio", "echo x", "extra", "--lang", "en",
+                 "--db", str(tmp_path / "runs.db")]) == 2
+    assert "so resources list takes no server word" in capsys.readouterr().err
+    assert not (tmp_path / "runs.db").exists()

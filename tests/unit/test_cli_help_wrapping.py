@@ -46,3 +46,19 @@ def test_the_options_a_sentence_names_are_whole(monkeypatch: pytest.MonkeyPatch)
     text = call.format_help()
     for option in ("--sampling-model-url", "--assertion-file", "--id-token-file", "--idp-token-endpoint"):
         assert re.search(rf"(^|\s|\(){re.escape(option)}\b", text), option
+
+
+@pytest.mark.parametrize("columns", ["60", "70", "80", "90", "100"])
+def test_no_abbreviation_is_cut_at_a_lines_end(monkeypatch: pytest.MonkeyPatch, columns: str) -> None:
+    """German help said "öffnen (z." at one line's end and "B. http://127.0.0.1:3200)" at the next's start
+    (`import --help`, 80 columns): the space of "z. B." is no place to break."""
+    monkeypatch.setenv("COLUMNS", columns)
+    set_language("de")
+    try:
+        lines = [line for parser in _parsers(build_parser()) for line in parser.format_help().splitlines()]
+    finally:
+        set_language("en")
+    cut = [(line, after) for line, after in zip(lines, lines[1:], strict=False)
+           if re.search(r"(^|[\s(])\w\.$", line) and re.match(r"\s*\w\.", after)]
+    assert cut == []
+    assert sum("z.\u00a0B." in line for line in lines) > 10  # the help says it often: the check had something to see

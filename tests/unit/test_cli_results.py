@@ -29,7 +29,7 @@ def test_the_catalogue_heading_writes_its_numbers_as_the_language_does():
 
 
 def test_block_lines_name_each_kind_in_a_sentence():
-    from inspector.cli.results import block_lines, blocks_dropped_line
+    from inspector.cli.results import block_lines, step_extra_lines
     from inspector.i18n.content_blocks import size_words
 
     assert block_lines({"type": "text", "size": 3}) == []
@@ -40,6 +40,6 @@ def test_block_lines_name_each_kind_in_a_sentence():
     assert block_lines({"type": "resource", "uri": "blob://x", "mimeType": "application/pdf", "size": 2000}) == [
         "Embedded resource blob://x (application/pdf, 2,000 bytes)."]
     assert block_lines({"type": "hologram"}) == ["A content block of the unknown type hologram."]
-    assert blocks_dropped_line(1) == ["1 more content block was not kept."]
-    assert blocks_dropped_line(3) == ["3 more content blocks were not kept."]
-    assert blocks_dropped_line(True) == [] and size_words(None) is None
+    assert step_extra_lines({"contentBlocksDropped": 1}) == ["1 more content block was not kept."]
+    assert step_extra_lines({"contentBlocksDropped": 3}) == ["3 more content blocks were not kept."]
+    assert step_extra_lines({"contentBlocksDropped": True}) == [] and size_words(None) is None

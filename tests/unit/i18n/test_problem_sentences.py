@@ -86,12 +86,12 @@ def test_a_folder_and_an_unreadable_file_are_said_translated(tmp_path: Path, sho
     assert caught.value.problem == "is a folder, not a regular file; save the trace to a file and import that"
     # Said of the file, as an unreadable one is: not "the top level: is a folder" (no place inside it).
     assert caught.value.location == "the file"
-    assert str(caught.value).startswith("Cannot import folder.json: it is a folder, not a regular file;")
+    assert str(caught.value).startswith(f"Cannot import {folder}: it is a folder, not a regular file;")
     assert "IS A FOLDER, NOT A REGULAR FILE" in translate(caught.value)
     with RunStore.open(tmp_path / "runs.db") as store, pytest.raises(TraceImportError) as caught:
         import_trace(store, tmp_path / "missing.json")
     assert caught.value.location == "the file" and caught.value.problem.startswith("cannot be read (")
-    assert str(caught.value).startswith("Cannot import missing.json: it cannot be read (")
+    assert str(caught.value).startswith(f"Cannot import {tmp_path / 'missing.json'}: it cannot be read (")
     assert ": IT CANNOT BE READ (" in translate(caught.value)
 
 

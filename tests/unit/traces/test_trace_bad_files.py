@@ -99,9 +99,11 @@ def refused(store: RunStore, path: Path) -> TraceImportError:
         import_trace(store, path)
     assert fingerprint(db) == before
     assert isinstance(caught.value, TraceError)
-    # A problem of the file as a whole (it cannot be read) is said of the file: "…: it cannot be read".
-    where = "it " if caught.value.location == "the file" else f"{caught.value.location}: "
-    assert str(caught.value).startswith(f"Cannot import {path.name}: {where}")
+    # A problem of the file as a whole (it cannot be read) is said of the file, named by its path as given:
+    # "Cannot import /tmp/…/missing.json: it cannot be read"; one inside it of its name and the place.
+    whole = caught.value.location == "the file"
+    where = "it " if whole else f"{caught.value.location}: "
+    assert str(caught.value).startswith(f"Cannot import {path if whole else path.name}: {where}")
     return caught.value
 
 
