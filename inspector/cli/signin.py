@@ -196,7 +196,8 @@ def run(args: argparse.Namespace) -> int:
             print(_("run-inspector: {sentence}").format(sentence=translate(failed)), file=sys.stderr)
         return EXIT_CANCELLED if failed.is_cancellation else EXIT_FAILED
     tokens = signed.tokens
-    until = (datetime.fromtimestamp(tokens.expires_at, timezone.utc).isoformat(timespec="seconds")
+    # Written with "Z" as every other time of --json is (jq's fromdateiso8601 refuses "+00:00").
+    until = (datetime.fromtimestamp(tokens.expires_at, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
              if tokens.expires_at is not None else None)
     report = {"server": server.label, "signed_in": True, "issuer": tokens.issuer, "client_id": signed.client.client_id,
               "scope": tokens.scope or None, "subject": tokens.subject, "expires_at": until, "kept": vault.persistent}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -126,6 +127,8 @@ def test_a_sign_in_kept_in_the_keyring_serves_later_commands_until_signout(tmp_p
         left = [name for name in file_keyring.entries() if name.startswith("signin tokens")]
         again = run_cli("signout", auth.mcp_url)  # nothing left to forget: it does not claim it forgot tokens
     assert report["signed_in"] and report["kept"] and report["issuer"] == auth.issuer
+    # In UTC, ending in "Z" as every other time of --json does (jq's fromdateiso8601 reads it).
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", report["expires_at"]), report["expires_at"]
     assert listed.returncode == 0, listed.stderr
     assert "asks for a sign-in" not in listed.stderr and not auth.requests("/authorize")[1:]
     assert kept and not left and signed_out.returncode == 0
