@@ -87,13 +87,17 @@ def health_line(record: ServerRecord) -> str:
 _NUMBER_AND_WORD = re.compile(r"(\d) (?=\w)")
 #: The space before a line's last word when that is a sign or two ("Add one with +.").
 _SHORT_LAST = re.compile(r" (?=\S{1,2}$)", re.MULTILINE)
+#: A hyphen inside a word ("Tool-Fehler"): a word joiner after it, so the word is not split there.
+_HYPHEN_IN_WORD = re.compile(r"(?<=\w)-(?=\w)")
 
 
 def unbroken(text: str) -> str:
     """``text`` for a narrow column that wraps it: a number is never at the end of one line and its
-    word or unit at the start of the next ("0 ok · 0 fehlgeschlagen · 0" above "abgebrochen"), nor a
-    sign or two alone on the last line ("+.")."""
-    return _SHORT_LAST.sub("\u00a0", _NUMBER_AND_WORD.sub("\\1\u00a0", text))
+    word or unit at the start of the next ("0 ok · 0 fehlgeschlagen · 0" above "abgebrochen"), a word
+    never split at its hyphen ("(2 Tool-" above "Fehler)"), nor a sign or two alone on the last line
+    ("+.")."""
+    text = _HYPHEN_IN_WORD.sub("-\u2060", _NUMBER_AND_WORD.sub("\\1\u00a0", text))
+    return _SHORT_LAST.sub("\u00a0", text)
 
 
 def shown_health_line(record: ServerRecord) -> str:
