@@ -35,11 +35,11 @@ from inspector.mcp import LOG_LEVELS
 from inspector.mcp.messages import Message
 
 from ..language import follow_language, on_language_changed, translated, translated_item
-from ..runs.zone_marks import ZoneMarks
 from ..widgets.accessibility import label_combo
 from ..widgets.fitted_label import FittedLabel
 from ..widgets.plain_text import cell_text, plain_tooltip
 from ..widgets.tab_stops import one_tab_stop
+from ..widgets.zone_marks import ZoneMarks
 from .log_delegate import LogCellDelegate
 from .log_entry import LogEntry, data_text
 from .log_feed import MAX_WAITING
