@@ -1,5 +1,7 @@
 """Alt+letter reaches one thing: no two &-accelerators share a letter in a menu, in the menu bar with
-what the shown tab offers (labels, buttons, tabs), or in a dialog; in English and in German."""
+what the shown tab offers (labels, buttons, tabs), or in a dialog; in English and in German. Every item
+of a context menu of ours has its letter (the keyboard's user opens it with the Menu key and picks with a
+letter, as in the menu bar)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QMenu, QTabWidget, QWidget
 
 from inspector.gui.language import switch_language
@@ -83,3 +86,35 @@ def test_the_check_sees_a_clash() -> None:
     assert _clashes([("menu", "&Help"), ("QPushButton", "C&hoose a file…"), ("menu", "&File")]) == [
         "h: menu '&Help', QPushButton 'C&hoose a file…'"]
     assert letter("Save && &quit") == "q" and letter("Tom && Jerry") is None
+
+
+def context_menus(window: QWidget) -> Iterator[tuple[str, list[str]]]:
+    """(whose, item texts) for each context menu of ours in ``window``: a widget's own actions, or the menu
+    a widget builds when asked (each such widget must be known here: a new one fails until it is added)."""
+    builders = {window.servers.view: window.servers.context_menu}
+    for widget in window.findChildren(QWidget):
+        policy = widget.contextMenuPolicy()
+        whose = widget.accessibleName() or type(widget).__name__
+        if policy == Qt.ContextMenuPolicy.ActionsContextMenu:
+            yield whose, [action.text() for action in widget.actions() if not action.isSeparator()]
+        elif policy == Qt.ContextMenuPolicy.CustomContextMenu:
+            assert widget in builders, f"{whose}: a context menu this test does not know"
+            menu = builders[widget]()
+            yield whose, [action.text() for action in menu.actions() if not action.isSeparator()]
+            menu.deleteLater()
+
+
+def test_every_context_menu_item_has_its_own_letter(qtbot, make_window, demo_server, both_languages) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    window.servers.view.setCurrentIndex(window.servers.view.model().index(0, 0))
+    problems, seen = [], []
+    for language in both_languages:
+        switch_language(language)
+        QApplication.processEvents()
+        for whose, texts in context_menus(window):
+            seen.append(whose)
+            problems += [f"{language} {whose}: {text!r} has no letter" for text in texts if letter(text) is None]
+            problems += [f"{language} {whose}: {clash}" for clash in _clashes([("item", text) for text in texts])]
+    # The servers list's (Edit, Remove, Test connection, Console), the operations list's, the run list's.
+    assert len(seen) >= 2 * 3, seen
+    assert problems == [], "\n".join(problems)

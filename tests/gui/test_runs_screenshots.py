@@ -149,7 +149,8 @@ def shown_tabs(bar) -> list[int]:
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_screenshot_seven_tabs_in_the_narrowest_step_detail(qtbot, make_window, language) -> None:
     """A step with every tab of ours (a command server's, with structured content) beside the timeline
-    at the detail's least width: each tab shows (none behind scroll arrows), the short names whole."""
+    at the detail's least width: each tab shows (none behind scroll arrows), every name whole (the
+    least width follows the names; it was their first two letters, "Re…", "Argum…")."""
     with mixed_run_step_four(qtbot, make_window, language) as window:
         tab = window.runs_tab
         detail = tab.detail
@@ -161,8 +162,7 @@ def test_screenshot_seven_tabs_in_the_narrowest_step_detail(qtbot, make_window, 
         bar = detail.tabs.tabBar()
         assert len(shown_tabs(bar)) == 7 and detail.width() == least
         assert all(bar.tabRect(index).right() < detail.tabs.width() for index in shown_tabs(bar))
-        shortest = min(shown_tabs(bar), key=lambda index: bar.fontMetrics().horizontalAdvance(bar.tabText(index)))
-        assert not bar.is_cut(shortest), bar.tabText(shortest)  # only the longer names are cut
+        assert not [bar.tabText(index) for index in shown_tabs(bar) if bar.is_cut(index)]
         save(window, f"runs-seven-tabs-narrow-{language}")
 
 

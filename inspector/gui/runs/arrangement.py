@@ -5,7 +5,10 @@ detail the rest).
 
 The tab is never held wider than its widest pane: one too narrow for the timeline and the detail side
 by side puts the detail under the timeline instead (a German window would otherwise not fit a screen
-1,024 pixels wide: its buttons and filters are longer than the English ones).
+1,024 pixels wide: its buttons and filters are longer than the English ones). The detail is never
+narrower than the names of the tabs it shows, whole in the language of the moment (at 280 px seven tabs
+read "Re…", "Argum…", "Se…"): a step that shows more tabs takes more of the width, or goes under the
+timeline where both do not fit beside each other.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ STACKED_LIST_SHARE = 1 / 4
 #: steps: a timeline scrolled to a step near its end still shows five whole).
 STACKED_TIMELINE_ROWS = 6
 STACKED_TIMELINE_SHARE = 2 / 5
-#: Side by side: the timeline's width that leaves its details column readable, and the detail's least.
+#: Side by side: the timeline's width that leaves its details column readable, and the detail's least
+#: (more where the names of its tabs need it: its own least width).
 TIMELINE_WANTS_PX = 680
 DETAIL_LEAST_PX = 280
 
@@ -59,7 +63,8 @@ def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: 
     if wanted == Qt.Orientation.Horizontal:
         # The timeline keeps room for its details column; the detail takes the rest, up to two fifths.
         total = max(lower.width(), 100)
-        detail = max(DETAIL_LEAST_PX, min(total - TIMELINE_WANTS_PX, total * 2 // 5))
+        least = max(DETAIL_LEAST_PX, lower.widget(1).minimumSizeHint().width())
+        detail = max(least, min(total - TIMELINE_WANTS_PX, total * 2 // 5))
     else:
         total = max(lower.height(), 100)
         detail = total - max(timeline_rows_px, int(total * STACKED_TIMELINE_SHARE))

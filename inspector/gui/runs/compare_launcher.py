@@ -35,7 +35,7 @@ class CompareLauncher(QObject):
         translated(self.button, "setToolTip", lambda: _("Select exactly two runs to compare them (Ctrl+Shift+C)"))
         self.button.clicked.connect(self.compare_selected)
         run_list.add_button(self.button)
-        self.action = translated(QAction(window), "setText", lambda: _("Compare the two selected runs"))
+        self.action = translated(QAction(window), "setText", lambda: _("&Compare the two selected runs"))
         self.action.triggered.connect(self.compare_selected)
         view = run_list.view
         self.shortcut = QShortcut(COMPARE_KEYS, view)

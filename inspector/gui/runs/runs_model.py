@@ -21,9 +21,9 @@ from inspector.store.outbox import Outbox, OutboxEntry
 
 from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
+from ..widgets.zone_marks import ZoneMarks
 from .push_marks import push_tooltip, push_word
 from .table_model import Index, NamedColumnsModel
-from .zone_marks import ZoneMarks
 
 RunIdRole = Qt.ItemDataRole.UserRole + 1
 StatusRole = Qt.ItemDataRole.UserRole + 2

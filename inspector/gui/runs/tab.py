@@ -84,6 +84,8 @@ class RunsTab(QWidget):
         self.detail_scroll = UpDownScroll(self.detail)
         self.lower.addWidget(self.detail_scroll)
         self.detail_scroll.whole_changed.connect(self._detail_changed_height)
+        # A step showing more tabs (or longer names) may no longer fit beside the timeline; fewer give room back.
+        self.detail_scroll.least_width_changed.connect(lambda: self.arrange(self.width(), force=not self._user_split))
         self.lower.setStretchFactor(0, 3)
         self.lower.setStretchFactor(1, 2)
         self.split = QSplitter(Qt.Orientation.Vertical)

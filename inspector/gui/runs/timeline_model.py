@@ -37,11 +37,11 @@ from inspector.store.joined import has_joined_spans, our_span_nodes
 from ..language import on_language_changed
 from ..widgets.outcomes import outcome_colour, outcome_icon
 from ..widgets.plain_text import cell_text, plain_tooltip
+from ..widgets.zone_marks import ZoneMarks
 from .runs_model import format_duration
 from .span_tree import SpanTree, TreeRows
 from .table_model import Index, NamedColumnsModel
 from .timeline_tree import BranchRole, DepthRole, SpanTreeRows
-from .zone_marks import ZoneMarks
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40

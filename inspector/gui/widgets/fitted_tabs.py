@@ -5,6 +5,10 @@ the rest cannot be seen without clicking through); told not to, it shrinks every
 amount, so "Result" is cut to "R…" as soon as "Arguments" is too long. :class:`FittedTabBar` first
 takes the room from the space around the names (down to :data:`LEAST_PADDING_PX` a tab), then from
 the longest names only, which end in "…" and show whole in their tab's tooltip.
+
+:class:`FittedTabs` asks for the width that shows every shown tab's name whole (in the least space),
+in the language of the moment: a pane that cannot give it that much puts it elsewhere (the Runs tab
+puts its step detail under the timeline). Squeezed below it all the same, the names are cut as above.
 """
 
 from __future__ import annotations
@@ -81,6 +85,11 @@ class FittedTabBar(QTabBar):
             self._style.padding, self.widest = padding, widest
             self.setIconSize(self.iconSize())  # marks the tabs' layout as stale (Qt has no other call for it)
 
+    def whole_names_width(self) -> int:
+        """The width that shows every shown tab's name whole, in the least space around each."""
+        return sum(super(FittedTabBar, self).tabSizeHint(index).width() - self.padding() + LEAST_PADDING_PX
+                   for index in range(self.count()) if self.isTabVisible(index))
+
     def is_cut(self, index: int) -> bool:
         """Whether tab ``index`` shows its name cut (ending in "…")."""
         return bool(self.widest) and super().tabSizeHint(index).width() > self.widest
@@ -124,11 +133,20 @@ class FittedTabs(SteadyTabs):
         self.bar = FittedTabBar()
         self.setTabBar(self.bar)
 
+    def _corners(self) -> list[QWidget]:
+        return [widget for widget in (self.cornerWidget(Qt.Corner.TopLeftCorner),
+                                      self.cornerWidget(Qt.Corner.TopRightCorner))
+                if widget is not None and widget.isVisibleTo(self)]
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        # Every name whole (Qt's own least width is two letters and "…" a tab).
+        size = super().minimumSizeHint()
+        corners = sum(widget.minimumSizeHint().width() for widget in self._corners())
+        size.setWidth(max(size.width(), self.bar.whole_names_width() + corners))
+        return size
+
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
-        corners = sum(widget.width() for widget in (self.cornerWidget(Qt.Corner.TopLeftCorner),
-                                                   self.cornerWidget(Qt.Corner.TopRightCorner))
-                      if widget is not None and widget.isVisibleTo(self))
-        self.bar.fit(event.size().width() - corners)
+        self.bar.fit(event.size().width() - sum(widget.width() for widget in self._corners()))
         super().resizeEvent(event)
 
 

@@ -33,11 +33,28 @@ _CONTROLS[13] = None  # a carriage return before a newline is noise; alone it is
 _CONTROLS.update({code: 0xFFFD for code in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))})
 
 
+#: A tooltip whose lines are all this short keeps each line whole (Qt wraps a short rich-text tooltip
+#: about 130 px wide: "Zuteilung 20 s, verbraucht 0,11" above "s"); a longer line wraps.
+TOOLTIP_LINE_CHARS = 90
+#: A number and the word or unit after it ("0,11 s", "3 cancelled", "(2 tool errors").
+_NUMBER_AND_WORD = re.compile(r"(\d) (?=\w)")
+
+
+def number_with_word(text: str) -> str:
+    """``text`` with a no-break space between each number and the word or unit after it, so that a
+    wrapped line never ends in "0,11" with its "s" on the next."""
+    return _NUMBER_AND_WORD.sub("\\1\u00a0", text)
+
+
 def plain_tooltip(text: str) -> str:
     """Tooltip text that Qt shows as the characters given: a server's ``<img src=x>`` stays text.
 
-    Qt guesses whether a tooltip is rich text; escaping it inside a paragraph settles the guess."""
-    return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
+    Qt guesses whether a tooltip is rich text; escaping it inside a paragraph settles the guess. Short
+    lines (:data:`TOOLTIP_LINE_CHARS`) are kept whole; where a long line wraps, a number stays with its
+    unit."""
+    if max(map(len, text.split("\n")), default=0) <= TOOLTIP_LINE_CHARS:
+        return "<p style='white-space:pre'>" + html.escape(text) + "</p>"
+    return "<p style='white-space:pre-wrap'>" + html.escape(number_with_word(text)) + "</p>"
 
 
 def visible(text: str) -> str:

@@ -20,6 +20,8 @@ class UpDownScroll(QScrollArea):
 
     #: The height that shows the pane whole changed (other content): its owner may give it more room.
     whole_changed = Signal()
+    #: The pane's least width changed (more tabs, longer names): its owner may arrange the panes anew.
+    least_width_changed = Signal()
 
     def __init__(self, pane: QWidget, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -30,6 +32,7 @@ class UpDownScroll(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no Tab stop without a name: the pane's controls are the stops
         self._whole = self.whole_height()
+        self._least_width = pane.minimumSizeHint().width()
         self._scrolls = False
         pane.installEventFilter(self)
 
@@ -40,6 +43,11 @@ class UpDownScroll(QScrollArea):
             if whole != self._whole:
                 self._whole = whole
                 self.whole_changed.emit()
+            least = watched.minimumSizeHint().width()
+            if least != self._least_width:
+                self._least_width = least
+                self.updateGeometry()
+                self.least_width_changed.emit()
         return super().eventFilter(watched, event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name

@@ -98,7 +98,7 @@ class OperationsList(QWidget):
         translated(self.view, "setAccessibleDescription", lambda: _(
             "Up and Down choose an operation; Delete cancels it. Its budget bar is shown below the list."))
         self.view.selectionModel().currentChanged.connect(self._current_index_changed)
-        self.cancel_action = translated(QAction(self.view), "setText", lambda: _("Cancel this operation"))
+        self.cancel_action = translated(QAction(self.view), "setText", lambda: _("&Cancel this operation"))
         self.cancel_action.setShortcut(QKeySequence(Qt.Key.Key_Delete))
         self.cancel_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.cancel_action.triggered.connect(lambda: self.cancel(self.current))

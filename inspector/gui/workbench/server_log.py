@@ -11,6 +11,7 @@ Lines arrive in batches (:mod:`.log_feed`), each one update of the model, howeve
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -33,11 +34,12 @@ from inspector.i18n.messages import translate
 from inspector.mcp import LOG_LEVELS
 from inspector.mcp.messages import Message
 
-from ..language import follow_language, translated, translated_item
+from ..language import follow_language, on_language_changed, translated, translated_item
 from ..widgets.accessibility import label_combo
 from ..widgets.fitted_label import FittedLabel
 from ..widgets.plain_text import cell_text, plain_tooltip
 from ..widgets.tab_stops import one_tab_stop
+from ..widgets.zone_marks import ZoneMarks
 from .log_delegate import LogCellDelegate
 from .log_entry import LogEntry, data_text
 from .log_feed import MAX_WAITING
@@ -91,6 +93,8 @@ class ServerLogModel(QAbstractTableModel):
         self.minimum = 0
         #: Lines dropped since the log was last cleared: the oldest, past :data:`MAX_ENTRIES`.
         self.dropped = 0
+        #: The zones the shown times said ("UTC+1" in the hour a clock is set back): the column fits them.
+        self.zone_marks = ZoneMarks(self)
 
     def shows(self, entry: LogEntry) -> bool:
         if self.minimum == 0:
@@ -205,6 +209,7 @@ class ServerLogModel(QAbstractTableModel):
 
     def _text(self, entry: LogEntry, column: str) -> str:
         if column == "time":
+            self.zone_marks.note(entry.at)
             return format_time(entry.at)
         if column == "level":
             if entry.stdout_fault:
@@ -300,7 +305,9 @@ class ServerLogView(QWidget):
         header.setStretchLastSection(True)
         for column in range(5):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-        self.table.setColumnWidth(0, self.table.fontMetrics().horizontalAdvance("00:00:00 PM") + 20)
+        self.fit_time_column()
+        self.model.zone_marks.grew.connect(self.fit_time_column)
+        on_language_changed(self, self.fit_time_column)
         self.table.setColumnWidth(1, self.table.fontMetrics().horizontalAdvance("◆ emergency") + 24)
         self.table.setColumnWidth(2, 130)
         self.table.setColumnWidth(3, 200)
@@ -311,6 +318,14 @@ class ServerLogView(QWidget):
         layout.setContentsMargins(4, 2, 4, 4)
         layout.addLayout(head)
         layout.addWidget(self.table, 1)
+
+    def fit_time_column(self) -> None:
+        """Widen the time column to any time the locale writes, with each zone said beside a shown time
+        ("2:30:00 AM (UTC+1)" in the hour a clock is set back): no "(UTC+1)" cut to "…"."""
+        samples = self.model.zone_marks.samples(lambda at: format_time(at, zone=UTC))
+        wanted = max(self.table.fontMetrics().horizontalAdvance(text) for text in samples) + 20
+        if self.table.columnWidth(0) < wanted:
+            self.table.setColumnWidth(0, wanted)
 
     def fitted_height(self) -> int:
         """The height that shows the head (its state line wrapped as wide as it is), the column heads and

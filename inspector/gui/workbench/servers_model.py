@@ -13,7 +13,7 @@ from inspector.i18n.words import health_text
 from inspector.store import ServerRecord
 
 from ..language import follow_language
-from ..widgets.plain_text import plain_tooltip
+from ..widgets.plain_text import number_with_word, plain_tooltip
 
 RecordRole = Qt.ItemDataRole.UserRole + 1
 UrlRole = Qt.ItemDataRole.UserRole + 2
@@ -83,17 +83,19 @@ def health_line(record: ServerRecord) -> str:
     return health_text(record.ok_count, record.failed_count, record.tool_error_count, record.cancelled_count)
 
 
-#: A number and the word or unit after it ("3 cancelled", "(2 tool errors", "0.015 s").
-_NUMBER_AND_WORD = re.compile(r"(\d) (?=\w)")
 #: The space before a line's last word when that is a sign or two ("Add one with +.").
 _SHORT_LAST = re.compile(r" (?=\S{1,2}$)", re.MULTILINE)
+#: A hyphen inside a word ("Tool-Fehler"): a word joiner after it, so the word is not split there.
+_HYPHEN_IN_WORD = re.compile(r"(?<=\w)-(?=\w)")
 
 
 def unbroken(text: str) -> str:
     """``text`` for a narrow column that wraps it: a number is never at the end of one line and its
-    word or unit at the start of the next ("0 ok · 0 fehlgeschlagen · 0" above "abgebrochen"), nor a
-    sign or two alone on the last line ("+.")."""
-    return _SHORT_LAST.sub("\u00a0", _NUMBER_AND_WORD.sub("\\1\u00a0", text))
+    word or unit at the start of the next ("0 ok · 0 fehlgeschlagen · 0" above "abgebrochen"), a word
+    never split at its hyphen ("(2 Tool-" above "Fehler)"), nor a sign or two alone on the last line
+    ("+.")."""
+    text = _HYPHEN_IN_WORD.sub("-\u2060", number_with_word(text))
+    return _SHORT_LAST.sub("\u00a0", text)
 
 
 def shown_health_line(record: ServerRecord) -> str:

@@ -132,10 +132,11 @@ class ServersPanel(QWidget):
         """Edit, Remove, Test connection and (for a command server) Console, for the selected server."""
         menu = QMenu(self)
         record = self.current()
-        for text, signal in ((_("Edit…"), self.edit_requested), (_("Remove"), self.remove_requested),
-                             (_("Test connection"), self.test_requested)):
+        # Each with its Alt+letter, none shared (tests/gui/test_mnemonics.py).
+        for text, signal in ((_("&Edit…"), self.edit_requested), (_("&Remove"), self.remove_requested),
+                             (_("&Test connection"), self.test_requested)):
             menu.addAction(text, lambda signal=signal: self._ask(signal))
-        console = menu.addAction(_("Console"), lambda: self._ask(self.console_requested))
+        console = menu.addAction(_("&Console"), lambda: self._ask(self.console_requested))
         command = record is not None and record.transport == "stdio"
         console.setEnabled(command)
         console.setToolTip(_("What the server writes on stderr") if command
