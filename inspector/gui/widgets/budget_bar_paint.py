@@ -22,17 +22,22 @@ from inspector.i18n.formatting import format_seconds
 from .budget_bar_waiting import WAITING_TEXT, paint_waiting
 from .budget_state import UNRECORDED, BarGeometry, BarState, SegmentGeometry
 from .budget_waits import WAITING, waiting_words
+from .outcome_colours import (
+    CANCELLED_FILL,
+    FAILED_FILL,
+    OK_FILL,
+    OK_FILL_SHADE,
+    TIMED_OUT_FILL,
+    label_colour,
+    text_colour,
+)
 
-#: Okabe–Ito colours: safe for colour-blind readers; the hatching carries "cancelled" in grey.
-OK = QColor("#009E73")
-OK_DARK = QColor("#00785A")
-FAILED = QColor("#D55E00")
-FAILED_DARK = QColor("#A64A00")
-CANCELLED = QColor("#0072B2")
+#: The outcome colours (Okabe–Ito hues, one lightness each: see :mod:`.outcome_colours`, where they are defined).
+OK, OK_SHADE = OK_FILL, OK_FILL_SHADE
+FAILED, TIMED_OUT, CANCELLED = FAILED_FILL, TIMED_OUT_FILL, CANCELLED_FILL
 #: A running leg is spending like an ok one (green, as in the sketch); its grant band and the
 #: countdown tell it apart. Blue stays reserved for "cancelled".
-RUNNING = OK
-RUNNING_DARK = OK_DARK
+RUNNING, RUNNING_SHADE = OK, OK_SHADE
 BAND = QColor("#C8E6DC")
 TRACK = QColor("#F0F0F0")
 TRACK_EDGE = QColor("#D0D0D0")
@@ -47,8 +52,10 @@ TRACK_PX = 24
 
 _WHITE = QColor("white")
 _DEADLINE_TEXT = QColor("#444444")
-_FILLS = {"running": (RUNNING, RUNNING_DARK), "ok": (OK, OK_DARK), "failed": (FAILED, FAILED),
-          "timed_out": (FAILED_DARK, FAILED_DARK), "cancelled": (CANCELLED, CANCELLED)}
+_FILLS = {"running": (RUNNING, RUNNING_SHADE), "ok": (OK, OK_SHADE), "failed": (FAILED, FAILED),
+          "timed_out": (TIMED_OUT, TIMED_OUT), "cancelled": (CANCELLED, CANCELLED)}
+#: A leg's label: white on the dark fills, near black on the light ones (each reaches 4.5:1).
+_LABELS = {kind: tuple(label_colour(fill) for fill in fills) for kind, fills in _FILLS.items()}
 _TRACK_PEN = QPen(TRACK_EDGE, 1)
 _NOT_SENT_PEN = QPen(FAILED, 1.5, Qt.PenStyle.DashLine)
 _GRANT_HIT_PEN = QPen(TEXT, 3)
@@ -260,10 +267,10 @@ class BarPainter:
                 painter.drawLines(list(leg.end_mark))
             painter.restore()
         if leg.text:
-            # White on the leg's colour; dark where the label runs on over the light grant band.
+            # White on a dark fill, near black on a light one; dark where it runs on over the light grant band.
             painter.save()
             painter.setClipRect(rect)
-            painter.setPen(WAITING_TEXT if kind == WAITING else _WHITE)
+            painter.setPen(WAITING_TEXT if kind == WAITING else _LABELS[kind][1 if segment.shade else 0])
             painter.drawText(leg.text_rect, _LABEL_FLAGS, leg.text)
             if leg.run_on is not None:
                 painter.setClipRect(leg.run_on)
@@ -316,7 +323,7 @@ class BarPainter:
                       titles: tuple[str, ...]) -> None:
         """The header line: [title — ]spent of the budget at the left; the countdown or ending, bold, at the right."""
         flags = Qt.AlignmentFlag.AlignVCenter
-        colour = {"ok": OK_DARK, "cancelled": CANCELLED, None: TEXT, UNRECORDED: TEXT}.get(state.ending, FAILED_DARK)
+        colour = TEXT if state.ending in (None, UNRECORDED) else text_colour(state.ending, style.window)
         metrics, plain = style.bold_metrics, style.metrics
         text = geometry.spent_text
         titles = tuple(title for title in titles if title)

@@ -20,9 +20,10 @@ from inspector.i18n.formatting import format_duration
 from inspector.i18n.words import marked_outcome_text, outcome_word
 
 from ..language import on_language_changed
-from ..widgets.budget_bar_paint import CANCELLED, FAILED_DARK, OK_DARK, TEXT
-from ..widgets.budget_state import AFTER_DEADLINE_SHARE
+from ..widgets.budget_bar_paint import TEXT
+from ..widgets.budget_state import AFTER_DEADLINE_SHARE, UNRECORDED
 from ..widgets.mini_bar import paint_spans, spans
+from ..widgets.outcome_colours import text_colour
 from ..widgets.static_texts import StaticTexts
 from .engine import OperationTask
 from .operations_model import TASK_ROLE, countdown_text, left_tenths, now_s, state_text, title_text
@@ -266,7 +267,7 @@ class OperationDelegate(QStyledItemDelegate):
         paint_spans(painter, shape.bar, deadline_x, legs)
         cancellable = task.running and not task.cancel_signal.fired
         state_rect = parts.state if cancellable else shape.state_wide
-        painter.setPen(_state_colour(task))
+        painter.setPen(_state_colour(task, SELECTED if selected else shape.base))
         text = self._state_text(task, now, parts.compact)
         self.texts.draw(painter, state_rect, self._fitted(text, metrics, state_rect.width()), metrics)
         if cancellable:
@@ -347,9 +348,9 @@ def _picture_key(task: OperationTask, now: float, bar_px: int, selected: bool, f
             task.waiting_for_signin, selected, focused)
 
 
-def _state_colour(task: OperationTask) -> QColor:
-    """The ending's colour (darker shades of the vocabulary's, to read as text); plain while it runs."""
+def _state_colour(task: OperationTask, background: QColor) -> QColor:
+    """The ending's word colour on the row's ``background`` (its hue, at 4.5:1 or more); plain while it runs."""
     ending = task.state.ending
-    if ending is None:
+    if ending is None or ending == UNRECORDED:
         return TEXT
-    return {"ok": OK_DARK, "cancelled": CANCELLED}.get(ending, FAILED_DARK)
+    return text_colour(ending if ending in ("ok", "cancelled") else "failed", background) or TEXT
