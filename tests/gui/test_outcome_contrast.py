@@ -23,7 +23,7 @@ from inspector.gui.widgets.mini_bar import Span, paint_spans
 from inspector.gui.widgets.outcome_colours import label_colour, text_colour
 from inspector.gui.widgets.outcomes import outcome_icon
 from inspector.gui.workbench.engine import OperationOutcome, OperationTask
-from inspector.gui.workbench.operation_delegate import SELECTED
+from inspector.gui.workbench.operation_delegate import SELECTED, selected_tint
 from inspector.gui.workbench.operations_list import OperationsList
 from inspector.mcp import ServerEndpoint
 from inspector.store import RunStore
@@ -169,6 +169,7 @@ def test_the_operations_list_says_each_ending_at_4_5_to_1_selected_or_not(qtbot,
     operations.show()
     qtbot.waitExposed(operations)
     base = operations.view.palette().color(QPalette.ColorRole.Base)
+    highlight = operations.view.palette().color(QPalette.ColorRole.Highlight)
     for selected in (False, True):
         for ending, task in tasks.items():
             row = operations.row_for(task)
@@ -179,12 +180,27 @@ def test_the_operations_list_says_each_ending_at_4_5_to_1_selected_or_not(qtbot,
             rect = operations.view.visualRect(row.index)
             parts = operations.delegate.parts(rect, operations.view.fontMetrics())
             state = parts.state.united(parts.cancel)
-            background = SELECTED if selected else base
+            background = selected_tint(base, highlight) if selected else base
             ratio, colour = strongest(image, state.adjusted(0, 2, 0, -2), background)
             assert ratio >= WORD_CONTRAST, (ending, selected, colour.name(), round(ratio, 2))
             assert hue_family(colour, "failed" if ending == "timed_out" else ending), (ending, colour.name())
-        if not selected:
-            operations.view.setFocus()
+            # The title beside it reads on the selection too (a light tint hid a dark palette's light text).
+            ratio, colour = strongest(image, parts.title.adjusted(0, 2, 0, -2), background)
+            assert ratio >= WORD_CONTRAST, ("title", ending, selected, colour.name(), round(ratio, 2))
+    # The selected operation's full bar: its numbers, deadline and ending read on the window.
+    detail = operations.detail
+    qtbot.waitUntil(detail.isVisible)
+    image = detail.grab().toImage()
+    window = detail.palette().color(QPalette.ColorRole.Window)
+    header = bar_header_px(detail)
+    for part in (QRect(0, 0, detail.width() // 2, header), QRect(detail.width() // 2, 0, detail.width() // 2, header)):
+        ratio, colour = strongest(image, part, window)
+        assert ratio >= WORD_CONTRAST, (palette, part, colour.name(), round(ratio, 2))
+
+
+def bar_header_px(bar: BudgetBar) -> int:
+    """The height of a budget bar's header line (the numbers at the left, the ending at the right)."""
+    return bar.fontMetrics().height()
 
 
 def test_the_budget_bars_ending_reaches_4_5_to_1_on_the_window(qtbot) -> None:
@@ -195,7 +211,7 @@ def test_the_budget_bars_ending_reaches_4_5_to_1_on_the_window(qtbot) -> None:
         bar.show_live(finished_task(0, ending).state, 100.0)
         image = bar.grab().toImage()
         window = bar.palette().color(QPalette.ColorRole.Window)
-        header = QRect(bar.width() // 2, 0, bar.width() // 2, bar.fontMetrics().height())
+        header = QRect(bar.width() // 2, 0, bar.width() // 2, bar_header_px(bar))
         ratio, colour = strongest(image, header, window)
         assert ratio >= WORD_CONTRAST, (ending, colour.name(), round(ratio, 2))
 

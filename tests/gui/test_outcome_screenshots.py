@@ -5,11 +5,13 @@ run of mixed outcomes, in English and German; the list on a dark palette too."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor, QPalette, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QApplication, QTableView
 
 from inspector.gui.language import switch_language
-from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole
+from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole, WaterfallRole
+from inspector.gui.runs.waterfall import WaterfallDelegate
+from inspector.gui.widgets.outcomes import outcome_word
 from inspector.gui.workbench.engine import OperationOutcome, OperationTask
 from inspector.gui.workbench.operations_list import OperationsList
 from inspector.mcp import ServerEndpoint
@@ -96,3 +98,24 @@ def test_screenshot_the_runs_tabs_outcomes(qtbot, make_window, language) -> None
         assert save(window, f"outcomes-runs-{language}", grey=True).exists()
     finally:
         switch_language("en")
+
+
+def test_screenshot_waterfall_bars_of_each_outcome(qtbot) -> None:
+    """ok, failed, cancelled, no outcome and unfinished bars, wide enough to see their fill and edge."""
+    rows = (("ok", 0.0, 2.0), ("failed", 2.2, 1.5), ("ok", 3.9, 1.0), ("cancelled", 5.0, 3.0), ("", 8.2, 0.6),
+            ("failed", 9.0, 0.3), ("", 9.5, None))
+    model = QStandardItemModel(len(rows), 2)
+    for row, (outcome, offset, duration) in enumerate(rows):
+        model.setItem(row, 0, QStandardItem(outcome_word(outcome) if outcome else "—"))
+        bar = QStandardItem()
+        bar.setData((offset, duration, outcome, 10.0), WaterfallRole)
+        model.setItem(row, 1, bar)
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.setItemDelegateForColumn(1, WaterfallDelegate(view))
+    view.setColumnWidth(1, 420)
+    view.resize(560, 200)
+    view.show()
+    qtbot.waitExposed(view)
+    assert save(view, "outcomes-waterfall", grey=True).exists()

@@ -22,12 +22,14 @@ from inspector.i18n.formatting import format_seconds
 from .budget_bar_waiting import WAITING_TEXT, paint_waiting
 from .budget_state import UNRECORDED, BarGeometry, BarState, SegmentGeometry
 from .budget_waits import WAITING, waiting_words
+from .hints import readable_grey
 from .outcome_colours import (
     CANCELLED_FILL,
     FAILED_FILL,
     OK_FILL,
     OK_FILL_SHADE,
     TIMED_OUT_FILL,
+    is_dark,
     label_colour,
     text_colour,
 )
@@ -87,6 +89,10 @@ class _Style:
     bold_metrics: QFontMetricsF
     header_px: int
     window: QColor
+    #: The header's text and the deadline's label: near black and dark grey on a light window, the
+    #: palette's text and a grey that reaches 4.5:1 on a dark one.
+    text: QColor
+    muted: QColor
 
     @classmethod
     def of(cls, widget: QWidget) -> _Style:
@@ -95,8 +101,13 @@ class _Style:
         small.setPointSizeF(max(6.5, small.pointSizeF() * 0.82))
         bold = QFont(font)
         bold.setBold(True)
+        window = widget.palette().color(QPalette.ColorRole.Window)
+        text, muted = TEXT, _DEADLINE_TEXT
+        if is_dark(window):
+            text = widget.palette().color(QPalette.ColorRole.WindowText)
+            muted = readable_grey(text, window)
         return cls(font, small, bold, QFontMetricsF(font), QFontMetricsF(small), QFontMetricsF(bold),
-                   widget.fontMetrics().height() + 2, widget.palette().color(QPalette.ColorRole.Window))
+                   widget.fontMetrics().height() + 2, window, text, muted)
 
 
 @dataclass(frozen=True)
@@ -296,7 +307,7 @@ class BarPainter:
         painter.drawLine(self._deadline[1])
         # On the window's colour: progress marks near the deadline (a chatty tool) are under it, not through it.
         painter.fillRect(self._deadline[3], style.window)
-        painter.setPen(_DEADLINE_TEXT)
+        painter.setPen(style.muted)
         painter.drawText(self._deadline[2], label)
 
     def _paint_ticks(self, painter: QPainter, track: QRectF, geometry: BarGeometry) -> None:
@@ -323,7 +334,7 @@ class BarPainter:
                       titles: tuple[str, ...]) -> None:
         """The header line: [title — ]spent of the budget at the left; the countdown or ending, bold, at the right."""
         flags = Qt.AlignmentFlag.AlignVCenter
-        colour = TEXT if state.ending in (None, UNRECORDED) else text_colour(state.ending, style.window)
+        colour = style.text if state.ending in (None, UNRECORDED) else text_colour(state.ending, style.window)
         metrics, plain = style.bold_metrics, style.metrics
         text = geometry.spent_text
         titles = tuple(title for title in titles if title)
@@ -337,7 +348,7 @@ class BarPainter:
         painter.setPen(colour)
         painter.drawText(area, flags | Qt.AlignmentFlag.AlignRight, end)
         painter.setFont(style.font)
-        painter.setPen(TEXT)
+        painter.setPen(style.text)
         room = area.width() - metrics.horizontalAdvance(end) - 12
         if title:
             # The title gives way first: the numbers are what the header is for.
