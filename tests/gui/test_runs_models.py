@@ -16,7 +16,7 @@ from inspector.gui.runs.timeline_model import (
     TimelineModel,
     WaterfallRole,
 )
-from inspector.gui.widgets.outcomes import CANCELLED_COLOUR, FAILED_COLOUR, OK_COLOUR
+from inspector.gui.widgets.outcomes import text_colour
 from inspector.store import RunStore
 from inspector.store.browse import RunFilter, StepFilter
 from tests.support.sample_runs import big_run, mixed_run
@@ -40,7 +40,7 @@ def test_the_run_list_passes_the_model_tester_and_sorts(qtmodeltester, store: Ru
     assert [model.index(row, 2).data() for row in range(2)] == ["first", "second"]
     model.set_filter(RunFilter(statuses=("cancelled",)))
     assert model.rowCount() == 1 and model.index(0, 3).data() == "cancelled"
-    assert model.index(0, 3).data(Qt.ItemDataRole.ForegroundRole) == CANCELLED_COLOUR
+    assert model.index(0, 3).data(Qt.ItemDataRole.ForegroundRole) == text_colour("cancelled")
     assert not model.index(0, 3).data(Qt.ItemDataRole.DecorationRole).isNull()
     qtmodeltester.check(model)
 
@@ -51,7 +51,6 @@ def test_each_outcome_has_its_word_icon_and_colour_and_none_has_none(qtmodeltest
     model.set_run(store.get_run(run_id))
     qtmodeltester.check(model)
     expected = ["", "ok", "failed", "", "cancelled", ""]
-    colours = {"ok": OK_COLOUR, "failed": FAILED_COLOUR, "cancelled": CANCELLED_COLOUR}
     icons = []
     for row, outcome in enumerate(expected):
         cell = model.index(row, OUTCOME_COLUMN)
@@ -59,7 +58,7 @@ def test_each_outcome_has_its_word_icon_and_colour_and_none_has_none(qtmodeltest
         assert cell.data() == outcome  # the word (English)
         assert cell.data(Qt.ItemDataRole.AccessibleTextRole) == outcome
         if outcome:
-            assert cell.data(Qt.ItemDataRole.ForegroundRole) == colours[outcome]
+            assert cell.data(Qt.ItemDataRole.ForegroundRole) == text_colour(outcome)
             icon = cell.data(Qt.ItemDataRole.DecorationRole)
             assert not icon.isNull()
             icons.append(icon.pixmap(16, 16).toImage())

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QCloseEvent, QColor
+from PySide6.QtGui import QCloseEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -38,15 +38,12 @@ from inspector.mcp import ServerEndpoint, public_url
 
 from ..language import on_language_changed, translated
 from ..widgets.budget_bar import BudgetBar
-from ..widgets.outcomes import outcome_colour, outcome_icon
+from ..widgets.outcomes import outcome_icon, text_colour
 from ..widgets.plain_text import cell_text, label_text
 from ..widgets.tab_stops import one_tab_stop
 from ..workbench.signin_engine import SignInRequest, SignIns, SignInTask
 from ..workbench.signin_steps import RUNNING, signed_in_text, state_words, step_rows, step_words
 from .asker_header import HEADER_STYLE, HEADER_VALUE_CHARS
-
-#: The darker shades of the outcome colours, to read as text on white.
-TEXT_COLOURS = {"ok": QColor("#00785A"), "failed": QColor("#A64A00"), "cancelled": QColor("#0072B2")}
 
 
 def _label(text: str = "", *, bold: bool = False) -> QLabel:
@@ -285,7 +282,7 @@ class SignInView(QDialog):
             state = QTableWidgetItem(state_words(row.state))
             outcome = "running" if row.state == RUNNING else row.state
             state.setIcon(outcome_icon(outcome))
-            colour = TEXT_COLOURS.get(row.state) or outcome_colour(outcome)
+            colour = text_colour(outcome, self.steps.palette().color(QPalette.ColorRole.Base))
             if colour is not None and row.state != RUNNING:
                 state.setForeground(colour)
             state.setData(Qt.ItemDataRole.AccessibleTextRole, state_words(row.state))

@@ -14,7 +14,7 @@ from inspector.i18n.words import kind_word
 from inspector.i18n.words import step_outcome_word as outcome_or_unrecorded
 from inspector.runs.comparing import AlignedRow, Difference, RunComparison, StepFacts
 
-from ..widgets.outcomes import outcome_colour, outcome_icon
+from ..widgets.outcomes import outcome_icon, text_colour
 from ..widgets.plain_text import cell_text, plain_tooltip
 from .table_model import Index, NamedColumnsModel
 
@@ -72,7 +72,7 @@ class CompareModel(NamedColumnsModel):
         if role == Qt.ItemDataRole.DecorationRole and side is not None and side.outcome:
             return outcome_icon(side.outcome)
         if role == Qt.ItemDataRole.ForegroundRole and side is not None:
-            return outcome_colour(side.outcome)
+            return text_colour(side.outcome)
         if role == Qt.ItemDataRole.FontRole and self._differs(row, column):
             return self._bold
         if role == Qt.ItemDataRole.BackgroundRole:

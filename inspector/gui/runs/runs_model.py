@@ -19,7 +19,7 @@ from inspector.store import RunRecord, RunStore, ServerRegistry
 from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
 from inspector.store.outbox import Outbox, OutboxEntry
 
-from ..widgets.outcomes import outcome_colour, outcome_icon, outcome_word
+from ..widgets.outcomes import outcome_icon, outcome_word, text_colour
 from ..widgets.plain_text import cell_text, plain_tooltip
 from ..widgets.zone_marks import ZoneMarks
 from .push_marks import push_tooltip, push_word
@@ -263,7 +263,7 @@ class RunListModel(NamedColumnsModel):
             if role == Qt.ItemDataRole.DecorationRole:
                 return outcome_icon(run.status)
             if role == Qt.ItemDataRole.ForegroundRole:
-                return outcome_colour(run.status)
+                return text_colour(run.status)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("id", "steps", "duration"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -35,7 +35,7 @@ from inspector.store.browse import (
 from inspector.store.joined import has_joined_spans, our_span_nodes
 
 from ..language import on_language_changed
-from ..widgets.outcomes import outcome_colour, outcome_icon
+from ..widgets.outcomes import outcome_icon, text_colour
 from ..widgets.plain_text import cell_text, plain_tooltip
 from ..widgets.zone_marks import ZoneMarks
 from .runs_model import format_duration
@@ -364,7 +364,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             if role == Qt.ItemDataRole.DecorationRole:
                 return outcome_icon(step.outcome) if step.outcome else None
             if role == Qt.ItemDataRole.ForegroundRole:
-                return outcome_colour(step.outcome)
+                return text_colour(step.outcome)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("round", "duration"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -1,9 +1,10 @@
 """The waterfall column: each step's span on the run's time axis, painted from model data.
 
 The model gives (offset, duration or None, outcome, axis length) in seconds for a row; the
-delegate scales it to the cell. Outcomes keep their vocabulary: ok solid in its colour, failed
-solid with a dark edge, cancelled hatched in blue, no outcome a pale grey bar with a grey edge (so
-failed, cancelled and no outcome stay apart in greyscale too). An unfinished step (no end) is a start
+delegate scales it to the cell. Outcomes keep their vocabulary and stay apart in greyscale too: ok
+solid in its light bluish green, failed solid in a deep vermillion (much darker than ok) with a dark
+edge, cancelled hatched in blue, no outcome a pale grey bar with a grey edge (the colours are
+:mod:`~inspector.gui.widgets.outcome_colours`'s). An unfinished step (no end) is a start
 mark with an open, dashed tail: it is not stretched to now.
 
 In a span tree each level of nesting draws its bar a little lower and thinner, with a thin line up
@@ -17,7 +18,8 @@ from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from ..widgets.outcomes import NEUTRAL_COLOUR, hatch_brush, outcome_colour
+from ..widgets.outcome_colours import NEUTRAL, fill_colour
+from ..widgets.outcomes import hatch_brush
 from .timeline_model import DepthRole, WaterfallRole
 
 MIN_BAR_PX = 3.0
@@ -67,7 +69,7 @@ class WaterfallDelegate(QStyledItemDelegate):
             painter.drawLine(QPointF(cell.left() + x, option.rect.top()), QPointF(cell.left() + x, cell.top() + inset))
             painter.restore()
             cell = cell.adjusted(0, inset, 0, 0)
-        colour = outcome_colour(outcome) or NEUTRAL_COLOUR
+        colour = fill_colour(outcome) or NEUTRAL
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         if duration is None:

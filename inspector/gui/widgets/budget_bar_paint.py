@@ -22,17 +22,24 @@ from inspector.i18n.formatting import format_seconds
 from .budget_bar_waiting import WAITING_TEXT, paint_waiting
 from .budget_state import UNRECORDED, BarGeometry, BarState, SegmentGeometry
 from .budget_waits import WAITING, waiting_words
+from .hints import readable_grey
+from .outcome_colours import (
+    CANCELLED_FILL,
+    FAILED_FILL,
+    OK_FILL,
+    OK_FILL_SHADE,
+    TIMED_OUT_FILL,
+    is_dark,
+    label_colour,
+    text_colour,
+)
 
-#: Okabe–Ito colours: safe for colour-blind readers; the hatching carries "cancelled" in grey.
-OK = QColor("#009E73")
-OK_DARK = QColor("#00785A")
-FAILED = QColor("#D55E00")
-FAILED_DARK = QColor("#A64A00")
-CANCELLED = QColor("#0072B2")
+#: The outcome colours (Okabe–Ito hues, one lightness each: see :mod:`.outcome_colours`, where they are defined).
+OK, OK_SHADE = OK_FILL, OK_FILL_SHADE
+FAILED, TIMED_OUT, CANCELLED = FAILED_FILL, TIMED_OUT_FILL, CANCELLED_FILL
 #: A running leg is spending like an ok one (green, as in the sketch); its grant band and the
 #: countdown tell it apart. Blue stays reserved for "cancelled".
-RUNNING = OK
-RUNNING_DARK = OK_DARK
+RUNNING, RUNNING_SHADE = OK, OK_SHADE
 BAND = QColor("#C8E6DC")
 TRACK = QColor("#F0F0F0")
 TRACK_EDGE = QColor("#D0D0D0")
@@ -47,8 +54,10 @@ TRACK_PX = 24
 
 _WHITE = QColor("white")
 _DEADLINE_TEXT = QColor("#444444")
-_FILLS = {"running": (RUNNING, RUNNING_DARK), "ok": (OK, OK_DARK), "failed": (FAILED, FAILED),
-          "timed_out": (FAILED_DARK, FAILED_DARK), "cancelled": (CANCELLED, CANCELLED)}
+_FILLS = {"running": (RUNNING, RUNNING_SHADE), "ok": (OK, OK_SHADE), "failed": (FAILED, FAILED),
+          "timed_out": (TIMED_OUT, TIMED_OUT), "cancelled": (CANCELLED, CANCELLED)}
+#: A leg's label: white on the dark fills, near black on the light ones (each reaches 4.5:1).
+_LABELS = {kind: tuple(label_colour(fill) for fill in fills) for kind, fills in _FILLS.items()}
 _TRACK_PEN = QPen(TRACK_EDGE, 1)
 _NOT_SENT_PEN = QPen(FAILED, 1.5, Qt.PenStyle.DashLine)
 _GRANT_HIT_PEN = QPen(TEXT, 3)
@@ -80,6 +89,10 @@ class _Style:
     bold_metrics: QFontMetricsF
     header_px: int
     window: QColor
+    #: The header's text and the deadline's label: near black and dark grey on a light window, the
+    #: palette's text and a grey that reaches 4.5:1 on a dark one.
+    text: QColor
+    muted: QColor
 
     @classmethod
     def of(cls, widget: QWidget) -> _Style:
@@ -88,8 +101,13 @@ class _Style:
         small.setPointSizeF(max(6.5, small.pointSizeF() * 0.82))
         bold = QFont(font)
         bold.setBold(True)
+        window = widget.palette().color(QPalette.ColorRole.Window)
+        text, muted = TEXT, _DEADLINE_TEXT
+        if is_dark(window):
+            text = widget.palette().color(QPalette.ColorRole.WindowText)
+            muted = readable_grey(text, window)
         return cls(font, small, bold, QFontMetricsF(font), QFontMetricsF(small), QFontMetricsF(bold),
-                   widget.fontMetrics().height() + 2, widget.palette().color(QPalette.ColorRole.Window))
+                   widget.fontMetrics().height() + 2, window, text, muted)
 
 
 @dataclass(frozen=True)
@@ -260,10 +278,10 @@ class BarPainter:
                 painter.drawLines(list(leg.end_mark))
             painter.restore()
         if leg.text:
-            # White on the leg's colour; dark where the label runs on over the light grant band.
+            # White on a dark fill, near black on a light one; dark where it runs on over the light grant band.
             painter.save()
             painter.setClipRect(rect)
-            painter.setPen(WAITING_TEXT if kind == WAITING else _WHITE)
+            painter.setPen(WAITING_TEXT if kind == WAITING else _LABELS[kind][1 if segment.shade else 0])
             painter.drawText(leg.text_rect, _LABEL_FLAGS, leg.text)
             if leg.run_on is not None:
                 painter.setClipRect(leg.run_on)
@@ -289,7 +307,7 @@ class BarPainter:
         painter.drawLine(self._deadline[1])
         # On the window's colour: progress marks near the deadline (a chatty tool) are under it, not through it.
         painter.fillRect(self._deadline[3], style.window)
-        painter.setPen(_DEADLINE_TEXT)
+        painter.setPen(style.muted)
         painter.drawText(self._deadline[2], label)
 
     def _paint_ticks(self, painter: QPainter, track: QRectF, geometry: BarGeometry) -> None:
@@ -316,7 +334,7 @@ class BarPainter:
                       titles: tuple[str, ...]) -> None:
         """The header line: [title — ]spent of the budget at the left; the countdown or ending, bold, at the right."""
         flags = Qt.AlignmentFlag.AlignVCenter
-        colour = {"ok": OK_DARK, "cancelled": CANCELLED, None: TEXT, UNRECORDED: TEXT}.get(state.ending, FAILED_DARK)
+        colour = style.text if state.ending in (None, UNRECORDED) else text_colour(state.ending, style.window)
         metrics, plain = style.bold_metrics, style.metrics
         text = geometry.spent_text
         titles = tuple(title for title in titles if title)
@@ -330,7 +348,7 @@ class BarPainter:
         painter.setPen(colour)
         painter.drawText(area, flags | Qt.AlignmentFlag.AlignRight, end)
         painter.setFont(style.font)
-        painter.setPen(TEXT)
+        painter.setPen(style.text)
         room = area.width() - metrics.horizontalAdvance(end) - 12
         if title:
             # The title gives way first: the numbers are what the header is for.

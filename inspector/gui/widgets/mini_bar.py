@@ -12,7 +12,20 @@ from dataclasses import dataclass
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 
-from .budget_bar_paint import BAND, CANCELLED, DEADLINE, FAILED, FAILED_DARK, OK, OK_DARK, RUNNING, TRACK, TRACK_EDGE
+from .budget_bar_paint import (
+    BAND,
+    CANCELLED,
+    DEADLINE,
+    END_MARK,
+    FAILED,
+    OK,
+    OK_SHADE,
+    RUNNING,
+    RUNNING_SHADE,
+    TIMED_OUT,
+    TRACK,
+    TRACK_EDGE,
+)
 from .budget_bar_waiting import paint_waiting
 from .budget_state import AFTER_DEADLINE_SHARE, BarState, LegState, _history, _leg_kind
 from .budget_waits import WAITING
@@ -134,11 +147,17 @@ def paint_spans(painter: QPainter, rect: QRectF, deadline_x: float, legs: list[S
         if span.kind == WAITING:
             paint_waiting(painter, area, int(shade), outline=False)
             continue
-        colour = {"running": RUNNING, "ok": OK_DARK if shade else OK, "failed": FAILED,
-                  "timed_out": FAILED_DARK, "cancelled": CANCELLED}.get(span.kind, OK)
+        # One lightness per outcome (ok light, failed dark, timed out darker); cancelled hatched.
+        colour = {"running": RUNNING_SHADE if shade else RUNNING, "ok": OK_SHADE if shade else OK, "failed": FAILED,
+                  "timed_out": TIMED_OUT, "cancelled": CANCELLED}.get(span.kind, OK)
         painter.fillRect(area, colour)
         if span.kind == "cancelled":
             painter.fillRect(area, _HATCH)
+        elif span.kind == "timed_out" and span.width >= 3:
+            # It ran into its grant: a dark wall at its end, as the full bar marks it.
+            _LINE.setLine(area.right() - 1, area.top(), area.right() - 1, area.bottom())
+            painter.setPen(_WALL_PEN)
+            painter.drawLine(_LINE)
     painter.setPen(_DEADLINE_PEN)
     x = left + deadline_x
     _LINE.setLine(x, rect.top(), x, rect.bottom())
@@ -149,6 +168,7 @@ def paint_spans(painter: QPainter, rect: QRectF, deadline_x: float, legs: list[S
 _TRACK_PEN = QPen(TRACK_EDGE, 1)
 _NOT_SENT_PEN = QPen(FAILED, 1, Qt.PenStyle.DashLine)
 _DEADLINE_PEN = QPen(DEADLINE, 2)
+_WALL_PEN = QPen(END_MARK, 2)
 _HATCH = hatch_brush(QColor("white"))
 _FRAME, _AREA, _BAND = QRectF(), QRectF(), QRectF()
 _LINE = QLineF()

@@ -2,6 +2,8 @@
 
 ok: a check mark in bluish green; failed: a cross in vermillion; cancelled: a circle with a
 bar (⊘) in blue, drawn hatched; no outcome: nothing. Run statuses add running and interrupted.
+The colours themselves are :mod:`inspector.gui.widgets.outcome_colours`'s (the one place they are
+defined); an icon is drawn in its outcome's word colour, readable on the window's base colour.
 """
 
 from __future__ import annotations
@@ -9,24 +11,21 @@ from __future__ import annotations
 from functools import cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap
+from PySide6.QtGui import QBrush, QColor, QGuiApplication, QIcon, QPainter, QPainterPath, QPalette, QPen, QPixmap
 
 from inspector.i18n.words import outcome_word
 
-OK_COLOUR = QColor("#009E73")
-FAILED_COLOUR = QColor("#D55E00")
-CANCELLED_COLOUR = QColor("#0072B2")
-RUNNING_COLOUR = QColor("#56B4E9")
-INTERRUPTED_COLOUR = QColor("#999999")
-NEUTRAL_COLOUR = QColor("#8A8A8A")
+from .outcome_colours import CANCELLED_FILL, FAILED_FILL, FILLS, NEUTRAL, OK_FILL, fill_colour, text_colour
 
-COLOURS = {"ok": OK_COLOUR, "failed": FAILED_COLOUR, "cancelled": CANCELLED_COLOUR,
-           "running": RUNNING_COLOUR, "interrupted": INTERRUPTED_COLOUR}
+#: The fills of an outcome's bars (words take :func:`text_colour`).
+OK_COLOUR, FAILED_COLOUR, CANCELLED_COLOUR = OK_FILL, FAILED_FILL, CANCELLED_FILL
+NEUTRAL_COLOUR = NEUTRAL
+COLOURS = FILLS
 
 
 def outcome_colour(outcome: str) -> QColor | None:
-    """The colour of an outcome (Okabe–Ito), or ``None`` for no outcome."""
-    return COLOURS.get(outcome)
+    """The fill of an outcome's bars and marks, or ``None`` for no outcome; a word takes :func:`text_colour`."""
+    return fill_colour(outcome)
 
 
 def hatch_brush(colour: QColor) -> QBrush:
@@ -34,15 +33,22 @@ def hatch_brush(colour: QColor) -> QBrush:
     return QBrush(colour, Qt.BrushStyle.BDiagPattern)
 
 
-@cache
 def outcome_icon(outcome: str) -> QIcon:
-    """The outcome's icon (an empty icon for no outcome)."""
-    colour = outcome_colour(outcome)
+    """The outcome's icon (an empty icon for no outcome), in its word's colour on the window's base; on a
+    selected row (Qt's Selected mode) in the selection's text colour, as the word beside it is."""
+    colour = text_colour(outcome)
     if colour is None:
         return QIcon()
+    selected = QGuiApplication.palette().color(QPalette.ColorRole.HighlightedText)
+    return _icon(outcome, colour.rgba(), selected.rgba())
+
+
+@cache
+def _icon(outcome: str, rgba: int, selected_rgba: int) -> QIcon:
     icon = QIcon()
     for size in (16, 32):
-        icon.addPixmap(_draw(outcome, colour, size))
+        icon.addPixmap(_draw(outcome, QColor.fromRgba(rgba), size))
+        icon.addPixmap(_draw(outcome, QColor.fromRgba(selected_rgba), size), QIcon.Mode.Selected)
     return icon
 
 
@@ -78,4 +84,4 @@ def _draw(outcome: str, colour: QColor, size: int) -> QPixmap:
 
 
 __all__ = ["CANCELLED_COLOUR", "COLOURS", "FAILED_COLOUR", "OK_COLOUR", "hatch_brush",
-           "outcome_colour", "outcome_icon", "outcome_word"]
+           "outcome_colour", "outcome_icon", "outcome_word", "text_colour"]

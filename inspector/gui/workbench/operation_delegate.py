@@ -20,14 +20,15 @@ from inspector.i18n.formatting import format_duration
 from inspector.i18n.words import marked_outcome_text, outcome_word
 
 from ..language import on_language_changed
-from ..widgets.budget_bar_paint import CANCELLED, FAILED_DARK, OK_DARK, TEXT
-from ..widgets.budget_state import AFTER_DEADLINE_SHARE
+from ..widgets.budget_state import AFTER_DEADLINE_SHARE, UNRECORDED
 from ..widgets.mini_bar import paint_spans, spans
+from ..widgets.outcome_colours import is_dark, text_colour
 from ..widgets.static_texts import StaticTexts
 from .engine import OperationTask
 from .operations_model import TASK_ROLE, countdown_text, left_tenths, now_s, state_text, title_text
 
-#: A selected row: a light tint, so the outcome colours keep their contrast.
+#: A selected row: a light tint, so the outcome colours keep their contrast (a dark palette gets a
+#: dark tint of its own: :func:`selected_tint`).
 SELECTED = QColor("#D2E5F5")
 SELECTED_EDGE = QColor("#0072B2")
 GAP_PX = 8
@@ -56,6 +57,8 @@ class _Shape:
     base: QColor
     text: QColor
     highlight: QColor
+    #: A selected row's background.
+    selected: QColor
 
 
 @dataclass(frozen=True)
@@ -224,10 +227,10 @@ class OperationDelegate(QStyledItemDelegate):
             self._shapes.clear()
         # A copy: the option's own lives only as long as the paint that gave it.
         palette = option.palette
+        base, highlight = palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Highlight)
         shape = self._shapes[(width, height)] = _Shape(
             parts, bar, parts.state.united(parts.cancel), QFontMetrics(metrics), QFont(option.font),
-            palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text),
-            palette.color(QPalette.ColorRole.Highlight))
+            base, palette.color(QPalette.ColorRole.Text), highlight, selected_tint(base, highlight))
         return shape
 
     def _picture(self, option: QStyleOptionViewItem, task: OperationTask, shape: _Shape, now: float,
@@ -240,7 +243,7 @@ class OperationDelegate(QStyledItemDelegate):
             ratio = widget.devicePixelRatioF() if widget is not None else 1.0
             pixmap = QPixmap(round(width * ratio), round(height * ratio))
             pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(SELECTED if selected else shape.base)
+        pixmap.fill(shape.selected if selected else shape.base)
         painter = self._painter
         painter.begin(pixmap)
         try:
@@ -266,7 +269,7 @@ class OperationDelegate(QStyledItemDelegate):
         paint_spans(painter, shape.bar, deadline_x, legs)
         cancellable = task.running and not task.cancel_signal.fired
         state_rect = parts.state if cancellable else shape.state_wide
-        painter.setPen(_state_colour(task))
+        painter.setPen(_state_colour(task, shape.selected if selected else shape.base, shape.text))
         text = self._state_text(task, now, parts.compact)
         self.texts.draw(painter, state_rect, self._fitted(text, metrics, state_rect.width()), metrics)
         if cancellable:
@@ -347,9 +350,17 @@ def _picture_key(task: OperationTask, now: float, bar_px: int, selected: bool, f
             task.waiting_for_signin, selected, focused)
 
 
-def _state_colour(task: OperationTask) -> QColor:
-    """The ending's colour (darker shades of the vocabulary's, to read as text); plain while it runs."""
+def _state_colour(task: OperationTask, background: QColor, plain: QColor) -> QColor:
+    """The ending's word colour on the row's ``background`` (its hue, at 4.5:1 or more); ``plain`` while it runs."""
     ending = task.state.ending
-    if ending is None:
-        return TEXT
-    return {"ok": OK_DARK, "cancelled": CANCELLED}.get(ending, FAILED_DARK)
+    if ending is None or ending == UNRECORDED:
+        return plain
+    return text_colour(ending if ending in ("ok", "cancelled") else "failed", background) or plain
+
+
+def selected_tint(base: QColor, highlight: QColor) -> QColor:
+    """A selected row's background: :data:`SELECTED` on a light base, the base a third of the way to the
+    highlight on a dark one (where a light tint would hide the palette's light text)."""
+    if not is_dark(base):
+        return SELECTED
+    return QColor(*(round(a * 2 / 3 + b / 3) for a, b in zip(base.getRgb()[:3], highlight.getRgb()[:3], strict=True)))
