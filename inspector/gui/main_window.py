@@ -35,7 +35,7 @@ from .workbench.listening import WindowListener
 from .workbench.log_dock import ServerLogDock
 from .workbench.proxy_controls import ProxyControls
 from .workbench.questions import QuestionDialogs
-from .workbench.server_admin import ServerAdmin
+from .workbench.server_admin import ServerAdmin, select_at_start
 from .workbench.server_requests import WindowAnswers, sampler_from_settings
 from .workbench.servers_panel import ServersPanel
 from .workbench.signin_panel import SignInRoom
@@ -83,7 +83,7 @@ class MainWindow(QMainWindow):
         self.status_line = StatusLine(self.status, self.engine, self.play, db_path)  # operations and played runs
         self._update_status()
         restore_layout(self, self._splitters(), self.settings)
-        self.admin.reload_servers(select_first=not opening_file)  # opening a file contacts no server
+        select_at_start(self.admin, demo.entry_url if demo is not None else None, opening_file)
         on_language_changed(self, self.retranslate)
 
     def retranslate(self) -> None:
