@@ -101,7 +101,7 @@ class MainWindow(QMainWindow):
         self.admin = ServerAdmin(self.servers, self.store, self.engine, self.settings, secrets,
                                  self.status.setText, self)
         self.workbench = room.Workbench(self.engine, self.admin, self.settings)
-        self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener)  # Sign in/out
+        self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener, self.demo)
         self.tabs = SteadyTabs()
         translated(self.tabs, "setAccessibleName", lambda: _("Workbench and runs"))
         translated_tab(self.tabs, self.workbench, lambda: _("&Workbench"))
