@@ -53,6 +53,7 @@ from .common import (
     open_store,
     safe,
 )
+from .demo_entry import check_demo_entry
 from .durations import readable_duration
 from .ending import emit_json
 from .parser import OFFERING_COMMANDS, OFFERING_METHODS, OPERATIONS
@@ -101,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         # A configured server applies whether or not this run is stored.
         chosen = _chosen(store, args, reading.seconds if reading else None, headers)
+        check_demo_entry(chosen.server)  # the window's demo entry while no window runs it: said, not called
         given = settings_from_args(args)
         if not chosen.server.is_command:
             settings = overridden(chosen.server.signin, given, grant_given=getattr(args, "grant", None) is not None)

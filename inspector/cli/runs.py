@@ -191,6 +191,10 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     out.write(one_line(_("Run {id}: {title}").format(id=run.id, title=run.title)) + "\n")
     out.write(one_line(_("  status {status}, source {source}, server {server}").format(
         status=outcome_word(run.status), source=source_word(run.source), server=run.server or "-")) + "\n")
+    # The uid is the run's across databases (an import numbers runs anew): support staff match runs by it.
+    out.write(one_line(_("  uid {uid}").format(uid=run.uid)) + "\n")
+    if run.source == "imported" and run.origin:
+        out.write(one_line(_("  imported from {origin}").format(origin=run.origin)) + "\n")
     steps = run.step_count or 0
     out.write(ngettext("  started {started}, finished {finished}, {count} step",
                        "  started {started}, finished {finished}, {count} steps", steps).format(

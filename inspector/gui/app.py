@@ -157,7 +157,7 @@ def open_window(store: RunStore, db_path: Path, settings: AppSettings, *,
             window.status.setText(demo.problem)
         if opening_file and registry.settings(demo.entry_url) is not None:
             # The one server selected: the demo entry, not running, with its Start (it asks no server anything).
-            window.admin.reload_servers(select_url=demo.entry_url)
+            window.admin.reload_servers(select_url=demo.entry_url, remember=False)
     return window
 
 

@@ -35,7 +35,7 @@ from .workbench.listening import WindowListener
 from .workbench.log_dock import ServerLogDock
 from .workbench.proxy_controls import ProxyControls
 from .workbench.questions import QuestionDialogs
-from .workbench.server_admin import ServerAdmin
+from .workbench.server_admin import ServerAdmin, select_at_start
 from .workbench.server_requests import WindowAnswers, sampler_from_settings
 from .workbench.servers_panel import ServersPanel
 from .workbench.signin_panel import SignInRoom
@@ -83,7 +83,7 @@ class MainWindow(QMainWindow):
         self.status_line = StatusLine(self.status, self.engine, self.play, db_path)  # operations and played runs
         self._update_status()
         restore_layout(self, self._splitters(), self.settings)
-        self.admin.reload_servers(select_first=not opening_file)  # opening a file contacts no server
+        select_at_start(self.admin, demo.entry_url if demo is not None else None, opening_file)
         on_language_changed(self, self.retranslate)
 
     def retranslate(self) -> None:
@@ -101,7 +101,7 @@ class MainWindow(QMainWindow):
         self.admin = ServerAdmin(self.servers, self.store, self.engine, self.settings, secrets,
                                  self.status.setText, self)
         self.workbench = room.Workbench(self.engine, self.admin, self.settings)
-        self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener)  # Sign in/out
+        self.signin = SignInRoom(self.engine.signins, self.admin, self.servers, self, self.listener, self.demo)
         self.tabs = SteadyTabs()
         translated(self.tabs, "setAccessibleName", lambda: _("Workbench and runs"))
         translated_tab(self.tabs, self.workbench, lambda: _("&Workbench"))

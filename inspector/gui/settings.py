@@ -1,4 +1,5 @@
-"""The window's settings (QSettings): default budget, demo autostart, database, geometry, last arguments.
+"""The window's settings (QSettings): default budget, demo autostart, database, geometry, last arguments,
+the server selected last.
 
 ``RUN_INSPECTOR_SETTINGS`` names an INI file to use instead of the user's settings: tests and
 benchmarks set it so that they never read or write the real ones.
@@ -145,6 +146,16 @@ class AppSettings:
         self.qsettings.setValue("receiver/autostart", bool(on))
 
     # -- what the window remembers ----------------------------------------------------------
+
+    @property
+    def last_server(self) -> str:
+        """The URL (or key) of the server selected last in the Servers panel ("" when none was)."""
+        return str(self.qsettings.value("servers/last_selected", "") or "")
+
+    @last_server.setter
+    def last_server(self, url: str) -> None:
+        if self.last_server != url:  # each write makes QSettings save the whole file
+            self.qsettings.setValue("servers/last_selected", url)
 
     def restore_bytes(self, key: str) -> QByteArray | None:
         value = self.qsettings.value(f"window/{key}")

@@ -23,6 +23,8 @@ from .transactions import rollback
 OPERATION_OUTCOMES = ("ok", "tool_error", "failed", "cancelled")
 #: The eras a server may be configured for (as ``inspector.mcp.eras.ERAS``): ``auto`` probes.
 SERVER_ERAS = ("auto", "handshake", "stateless")
+#: The name the window gives the entry of the demo server it runs (data: the same in every language).
+DEMO_ENTRY_NAME = "Demo server"
 #: Outcomes in which the server answered.
 _CONTACT_OUTCOMES = ("ok", "tool_error")
 

@@ -134,6 +134,7 @@ class RunsTab(QWidget):
         self.detail.replays.open_run.connect(lambda run_id: self.select_runs([run_id]))
         self.detail.said.connect(self.status.setText)
         self.notes.said.connect(self.status.setText)
+        self.timeline_pane.identity.said.connect(self.status.setText)
         self.timeline_pane.note_button.clicked.connect(self.edit_run_note)
         self.detail.note_button.clicked.connect(self.edit_step_note)
         self.notes.run_note_written.connect(lambda _run_id: self.reload())

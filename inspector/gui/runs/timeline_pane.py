@@ -39,6 +39,7 @@ from ..widgets.plain_text import cell_text
 from ..widgets.tab_stops import one_tab_stop
 from .columns import compact_rows, fit_columns
 from .notes import NoteLabel
+from .run_identity import RunIdentity
 from .runs_model import format_duration
 from .time_axis import TimeAxisHeader
 from .timeline_model import (
@@ -80,6 +81,7 @@ class TimelinePane(QWidget):
         self._total: tuple[int, int] | None = None
         self.heading = ElidedLabel()  # a run's long title is cut, never makes the window wider
         translated(self.heading, "setAccessibleName", lambda: _("Selected run"))
+        self.identity = RunIdentity()  # its uid (Copy uid) and, imported, where it came from
         self.run_note = NoteLabel(lambda: _("Note on the run"))
         self.note_button = translated(QPushButton(), "setText", lambda: _("Note…"))
         translated(self.note_button, "setAccessibleName", lambda: _("Write a note on the selected run"))
@@ -100,6 +102,7 @@ class TimelinePane(QWidget):
         top.addWidget(self.heading, 1)
         top.addWidget(self.plumbing_toggle)
         layout.addLayout(top)
+        layout.addWidget(self.identity)
         layout.addWidget(self.run_note)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
@@ -256,6 +259,7 @@ class TimelinePane(QWidget):
         self.plumbing_toggle.setVisible(self.model.plumbing_count > 0)
         self.note_button.setEnabled(run is not None)
         self.run_note.show_note(run.note if run is not None else "")
+        self.identity.show_run(run)
         if run is None:
             self.heading.setText(_("No run selected."))
             self._say_empty(_("Select a run in the list above to see its steps here."))

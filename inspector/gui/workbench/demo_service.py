@@ -34,6 +34,7 @@ from inspector.i18n import _, current_language
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import translate
 from inspector.i18n.os_reasons import os_reason
+from inspector.store.servers import DEMO_ENTRY_NAME
 
 from .demo_process import DemoProcess, demo_command
 from .log_entry import LogEntry, kept_data
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from ..settings import AppSettings
     from .log_feed import LogFeed
 
-DEMO_NAME = "Demo server"
+DEMO_NAME = DEMO_ENTRY_NAME
 #: Where the settings remember the URL of the demo entry.
 ENTRY_KEY = "demo/last_url"
 HOST = "127.0.0.1"

@@ -61,6 +61,8 @@ class ServerAdmin(QObject):
         #: The last connection test's server and outcome (its sentence is said again in a new language).
         self._last_test: tuple[str, OperationOutcome] | None = None
         self.closed = False
+        #: Selections are remembered in the settings (not those the window makes on its own, e.g. opening a file).
+        self._remembering = True
         self.health = HealthReader(database_file(store), self)  # read after endings, off the GUI thread
         self.health.read.connect(self._health_read)
         #: Listings made on this thread (a save, a removal): a health read asked before one is stale.
@@ -92,16 +94,20 @@ class ServerAdmin(QObject):
 
     # -- the list ----------------------------------------------------------------------------------
 
-    def reload_servers(self, select_url: str | None = None, *, select_first: bool = True) -> None:
+    def reload_servers(self, select_url: str | None = None, *, select_first: bool = True,
+                       remember: bool = True) -> None:
         """List the servers again; ``select_first=False`` selects none when none was (a window opened
-        on a trace file contacts no server until one is chosen)."""
+        on a trace file contacts no server until one is chosen); ``remember=False``: a selection made
+        here is not the user's choice, and the settings keep the one selected last."""
         try:
             records = self.registry.all()
         except StoreError as exc:
             self.say(str(exc))
             return
         self._listings += 1
+        self._remembering = remember
         self._list(records, select_url, select_first)
+        self._remembering = True
 
     def _list(self, records: list[ServerRecord], select_url: str | None = None, select_first: bool = True) -> None:
         self.engine.server_roots.clear()
@@ -113,6 +119,8 @@ class ServerAdmin(QObject):
 
     def _selected(self, record: ServerRecord | None) -> None:
         if record is not None:
+            if self._remembering:
+                self.settings.last_server = record.url  # the next window selects it again
             self.panel.show_latencies(latencies(self.store, record.url))
         self.selected.emit(record)
 
@@ -288,7 +296,7 @@ class ServerAdmin(QObject):
         self.consoles.forget(url)
         forget_signin(self, url)
         self.registry.remove_server(url)
-        self.reload_servers()
+        self.reload_servers(remember=False)  # the list's first in its place is no choice of the user's
 
     def forget_endpoint(self, url: str) -> None:
         """The server's settings changed underneath (its sign-in): the next operation builds it anew."""
@@ -340,3 +348,21 @@ class ServerAdmin(QObject):
             text = _("No answer: {reason}").format(reason=translate(record.error) if record and record.error
                                                     else outcome.internal_error or "")
         self.panel.test_result.setText(text)
+
+
+def select_at_start(admin: ServerAdmin, demo_entry: str | None, opening_file: bool) -> None:
+    """The window opens: the server selected last (remembered in the settings) while it is still
+    listed, else the demo entry, else the first. The list is sorted by address, so without this the
+    first of a few addresses the command line called would win over the demo entry. A window opened
+    on a file selects none (opening a file contacts no server)."""
+    if opening_file:
+        admin.reload_servers(select_first=False)
+        return
+    try:
+        listed = {record.url for record in admin.registry.all()}
+    except StoreError as exc:
+        admin.say(str(exc))
+        return
+    remembered = admin.settings.last_server
+    admin.reload_servers(select_url=remembered if remembered in listed else demo_entry if demo_entry in listed
+                         else None)

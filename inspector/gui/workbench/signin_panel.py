@@ -16,6 +16,7 @@ from ..dialogs.signin_view import SignInView
 from ..language import on_language_changed, translated
 from ..widgets.frame_throttle import FrameThrottle
 from ..widgets.snug_label import HeightFollowingLabel
+from .demo_service import DemoService
 from .engine import OperationTask
 from .listening import WindowListener
 from .server_admin import ServerAdmin
@@ -61,9 +62,13 @@ class SignInRoom(QObject):
     """Connects the engine's sign-ins to the Servers panel and the sign-in views."""
 
     def __init__(self, signins: SignIns, admin: ServerAdmin, panel: ServersPanel, window: QWidget,
-                 listener: WindowListener | None = None) -> None:
+                 listener: WindowListener | None = None, demo: DemoService | None = None) -> None:
         super().__init__(window)
         self.signins = signins
+        #: The window's demo server: its entry never asks for a sign-in, so none is offered there.
+        self.demo = demo
+        #: Servers (by key) that answered an operation here while not signed in.
+        self.answered: set[str] = set()
         self.admin = admin
         self.panel = panel
         self.window = window
@@ -75,6 +80,8 @@ class SignInRoom(QObject):
         self.strip.sign_in_button.clicked.connect(self.sign_in_current)
         self.strip.sign_out_button.clicked.connect(self.sign_out_current)
         admin.selected.connect(lambda _record: self.refresh())
+        # A sign-in, a sign-out or tokens read: what an earlier operation showed says no more.
+        signins.state_changed.connect(self.answered.discard)
         signins.state_changed.connect(lambda _key: self.refresh())
         if listener is not None:  # the listening session follows the sign-in (a new token, or none)
             signins.state_changed.connect(listener.signin_changed)
@@ -86,6 +93,9 @@ class SignInRoom(QObject):
         self._ends_seen = FrameThrottle(self.refresh, self)
         self.refresh()
         on_language_changed(self, self.refresh)
+
+    def _is_demo(self, url: str) -> bool:
+        return self.demo is not None and self.demo.is_entry(url)
 
     def _endpoint(self, record: ServerRecord | None) -> ServerEndpoint | None:
         if record is None:
@@ -113,11 +123,16 @@ class SignInRoom(QObject):
         tokens = self.signins.tokens(endpoint)
         # Only said of tokens, which are read from the vault: a vault never read is not opened for this.
         kept = getattr(self.signins.vault, "persistent", True) if tokens is not None else True
-        strip.line.setText(server_signin_text(tokens, self.signins.needs(endpoint), command, kept))
+        demo = not command and self._is_demo(record.url) and tokens is None
+        needs = self.signins.needs(endpoint)
+        strip.line.setText(server_signin_text(tokens, needs, command, kept, demo=demo,
+                                              answered=endpoint.key in self.answered))
         strip.line.setToolTip("" if tokens is None else
                               signed_in_text(tokens) if kept else "\n".join((signed_in_text(tokens), _(NOT_KEPT))))
         strip.sign_in_button.setEnabled(not command and self.signins.running(endpoint) is None)
         strip.sign_out_button.setEnabled(not command and tokens is not None)
+        for button in (strip.sign_in_button, strip.sign_out_button):
+            button.setVisible(not demo)  # a sign-in there would only fail (it has no authorization server)
 
     def _mark_rows(self) -> None:
         """Each server's row says whether it needs a sign-in or is signed in (from what is known)."""
@@ -137,8 +152,9 @@ class SignInRoom(QObject):
     # -- actions ----------------------------------------------------------------------------------
 
     def sign_in_current(self) -> SignInTask | None:
-        endpoint = self.admin.endpoint_or_say(self.admin.current()) if self.admin.current() else None
-        if endpoint is None or endpoint.is_command:
+        record = self.admin.current()
+        endpoint = self.admin.endpoint_or_say(record) if record is not None else None
+        if endpoint is None or endpoint.is_command or self._is_demo(record.url):
             return None
         task = self.signins.sign_in(endpoint)
         self.refresh()
@@ -185,6 +201,11 @@ class SignInRoom(QObject):
 
     def _ended(self, task: OperationTask) -> None:
         self.signins.operation_ended(task)
+        record = task.outcome.record if task.outcome is not None else None
+        if (record is not None and record.health in ("ok", "tool_error") and not task.server.is_command
+                and not task.signins_waited):
+            if self.signins.tokens(task.server) is None and not self.signins.needs(task.server):
+                self.answered.add(task.server.key)  # the panel says so before anyone presses Sign in
         self._ends_seen.request()
 
 

@@ -124,10 +124,15 @@ def expiry_text(expires_at: float, now: float | None = None) -> str:
     return format_datetime(moment, "short")
 
 
-def server_signin_text(tokens: TokenSet | None, needs: bool, command: bool, kept: bool = True) -> str:
-    """The Servers panel's line on sign-in for the selected server (``kept``: the vault outlives the window)."""
+def server_signin_text(tokens: TokenSet | None, needs: bool, command: bool, kept: bool = True, *,
+                       demo: bool = False, answered: bool = False) -> str:
+    """The Servers panel's line on sign-in for the selected server (``kept``: the vault outlives the
+    window; ``demo``: the window's own demo server, which never asks; ``answered``: it answered an
+    operation here without a sign-in, and has not asked for one since)."""
     if command:
         return _("Sign-in: a server started as a command takes its credentials from its environment.")
+    if demo:
+        return _("Sign-in: the demo server asks for none; it answers without credentials.")
     if tokens is not None:
         # Short (the panel is narrow; the issuer and the whole reason are the line's tooltip): who is
         # signed in until when, then, without a keyring, that it ends with the window.
@@ -135,6 +140,10 @@ def server_signin_text(tokens: TokenSet | None, needs: bool, command: bool, kept
         return short if kept else "\n".join((short, _("No keyring: this session only.")))
     if needs:
         return _("Needs sign-in: the server refused an operation until you sign in.")
+    if answered:
+        # Said before Sign in is pressed: a server that needs a sign-in says so with HTTP 401 first.
+        return _("Not signed in. This server answered without asking for a sign-in (a server that needs one "
+                 "answers HTTP 401 and the window asks you then).")
     return _("Not signed in.")
 
 

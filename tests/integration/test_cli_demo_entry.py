@@ -1,0 +1,69 @@
+"""The window's "Demo server" entry called from the command line while no window runs it: one sentence
+saying how to start it, nothing called or stored, and the entry's health untouched (the server was not
+started; it did not fail). Once it runs, the same words call it."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from inspector.demo import DemoOptions, DemoServer
+from inspector.store import RunStore, ServerRegistry, resolve_db_path
+from inspector.store.servers import DEMO_ENTRY_NAME
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _stored() -> tuple[int, int]:
+    """(runs stored, failures counted against the demo entry)."""
+    store = RunStore.open(resolve_db_path())
+    try:
+        runs = store.db.conn.execute("SELECT count(*) FROM runs").fetchone()[0]
+        [entry] = [record for record in ServerRegistry(store.db).all() if record.name == DEMO_ENTRY_NAME]
+        return runs, entry.failed_count
+    finally:
+        store.close()
+
+
+def test_calling_the_demo_entry_while_nothing_runs_it_says_how_to_start_it() -> None:
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    store = RunStore.open(resolve_db_path())
+    ServerRegistry(store.db).save_server(url, name=DEMO_ENTRY_NAME)
+    store.close()
+
+    done = run_cli("call", DEMO_ENTRY_NAME, "echo")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr  # one sentence, no report of a failed call
+    assert "window is open (run-inspector)" in done.stderr
+    assert f"run-inspector serve-demo --port {port}" in done.stderr
+    assert "Nothing was called or stored" in done.stderr
+    german = run_cli("--lang", "de", "tools", url)  # the address, and another operation: the same
+    assert german.returncode == 1
+    assert f"run-inspector serve-demo --port {port}" in german.stderr and "Fenster" in german.stderr, german.stderr
+    as_json = run_cli("ping", DEMO_ENTRY_NAME, "--json")
+    assert json.loads(as_json.stdout)["error"]["kind"] == "failed"
+    assert _stored() == (0, 0)  # no failed run, nothing counted against the demo server's health
+
+    demo = DemoServer(DemoOptions(port=port))
+    demo.start()
+    try:
+        done = run_cli("call", DEMO_ENTRY_NAME, "echo", "--args", '{"text": "hi"}')
+    finally:
+        demo.stop()
+    assert done.returncode == 0, done.stderr
+    assert _stored() == (1, 0)
