@@ -133,7 +133,7 @@ def test_a_scenario_against_a_server_loads_no_demo_server_and_no_mcp_sdk(demo_ur
 
 
 def test_a_command_builds_its_own_grammar_alone(demo_url: str, tmp_path: Path) -> None:
-    """Adding every command's words cost 15-30 ms of each start (benchmarks/README.md, section 12)."""
+    """Adding every command's words cost 7.5 ms of CPU on each start (benchmarks/README.md, section 12)."""
     probe = ("import sys\n"
              "from inspector.cli import main\n"
              "from inspector.cli import parser as grammar\n"
