@@ -80,10 +80,11 @@ def test_a_stored_call_loads_the_store_but_not_the_agent(demo_url: str, tmp_path
 
 # -- the commands that make no MCP operation: the run database, trace files, the grammar -------------
 
-#: Never loaded by a command that calls no server: the network, the MCP SDK and its models, the window.
+#: Never loaded by a command that calls no server: the network, the MCP SDK and its models, Qt (a Qt-free
+#: module of the window's, such as the words of content blocks, may be shared).
 NO_NETWORK = ("httpx", "httpcore", "anyio", "h11", "ssl", "asyncio", "inspector.mcp.client", "inspector.mcp.channels",
               "inspector.agent", "inspector.demo", "mcp", "mcp_types", "pydantic", "uvicorn", "starlette",
-              "jsonschema", "sqlite_utils", "inspector.gui", "PySide6")
+              "jsonschema", "sqlite_utils", "PySide6", "shiboken6")
 #: Not loaded to say the help: the store, Babel, what the commands do.
 NOT_FOR_HELP = ("babel", "orjson", "inspector.store.run_store", "inspector.store.database", "inspector.cli.runs",
                 "inspector.transfer", "inspector.traces", "platformdirs", "zoneinfo")
@@ -129,7 +130,7 @@ def test_a_scenario_against_a_server_loads_no_demo_server_and_no_mcp_sdk(demo_ur
     modules = _modules(tmp_path, "scenario", "happy-path", "--server", demo_url)
     assert "inspector.agent.loop" in modules  # the probe saw the command's work
     assert _loaded(modules, ("inspector.demo", "mcp", "mcp_types", "pydantic", "uvicorn", "starlette", "sqlite_utils",
-                             "inspector.gui", "PySide6")) == []
+                             "PySide6", "shiboken6")) == []
 
 
 def test_a_command_builds_its_own_grammar_alone(demo_url: str, tmp_path: Path) -> None:
