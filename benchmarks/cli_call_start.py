@@ -7,7 +7,10 @@ loopback port. Then each command runs as a new process, as a user or a script st
   over every module it loaded (``--no-store``), and how many modules that was; a few runs, median;
 * **a whole-process call**: ``call URL echo --args '{"text":"x"}'`` with ``--no-store`` and stored
   (a temporary database), wall time from spawn to exit and the child's CPU time (user + system),
-  ``RUNS`` runs after one warm-up; median and p90.
+  ``RUNS`` runs after one warm-up; median and p90. The same for ``tools URL`` (stored), and for
+  ``scenario happy-path``, against the running demo server (``--server URL``) and with the demo
+  server it starts for itself (in a thread of its own process: the official SDK loads, most of
+  its time), in a temporary database.
 
 Target (issue 22): a whole ``call`` at most half the official Inspector CLI's time on the same
 machine. With ``--inspector-cli PATH`` (its ``mcp-inspector`` launcher from the npm package
@@ -27,6 +30,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -101,6 +105,12 @@ def main() -> int:
                               "store": samples[0][2]}
         contenders = {label: [sys.executable, "-m", "inspector", *_commands(url)["call"], *extra]
                       for label, extra in (("call --no-store", ["--no-store"]), ("call (stored)", []))}
+        scratch = tempfile.TemporaryDirectory()
+        db = ["--db", str(Path(scratch.name) / "runs.db")]
+        contenders["tools (stored)"] = [sys.executable, "-m", "inspector", "tools", url, *db]
+        contenders["scenario --server"] = [sys.executable, "-m", "inspector", "scenario", "happy-path", "--server",
+                                           url, *db]
+        contenders["scenario (its demo server)"] = [sys.executable, "-m", "inspector", "scenario", "happy-path", *db]
         if args.inspector_cli:
             contenders["official Inspector CLI"] = [args.inspector_cli, "--cli", url, "--transport", "http",
                                                     "--method", "tools/call", "--tool-name", "echo",
@@ -114,6 +124,7 @@ def main() -> int:
         calls: dict[str, dict[str, object]] = {
             label: {"wall_s": summary([s[0] for s in runs]), "cpu_s": summary([s[1] for s in runs])}
             for label, runs in samples.items()}
+        scratch.cleanup()
     finally:
         server.kill()
         server.communicate(timeout=15)

@@ -4,7 +4,9 @@ Each command runs as a new process (``python -m inspector ...``) against an empt
 temporary folder, as a user or a script starts it; the wall time from spawn to exit is measured
 (``perf_counter``), 15 runs per command after one warm-up run, and the modules the command
 imported are counted (``-X importtime``, one more run). Commands: ``--help``, ``runs list``,
-``servers`` and ``call --help`` (the operation commands' grammar, without an operation).
+``servers`` and ``call --help`` (the operation commands' grammar, without an operation); then, on
+a database holding one run (a ``scenario happy-path``, made once), ``runs show 1``, ``export 1``
+and ``import FILE`` (that run's file again: found there already, nothing stored).
 
 Target: ``runs list`` at most 0.45 s median: a command imports only what it uses (the MCP client
 and the HTTP library are not loaded to list runs).
@@ -31,6 +33,9 @@ RUNS = 15
 TARGET_S = 0.45
 COMMANDS = {"--help": ["--help"], "runs list": ["runs", "list"], "servers": ["servers"],
             "call --help": ["call", "--help"]}
+#: On a database holding one run; FILE and OUT are the trace file it was exported to, and another.
+STORED_COMMANDS = {"runs show 1": ["runs", "show", "1"], "export 1": ["export", "1", "-o", "OUT"],
+                   "import FILE": ["import", "FILE"]}
 
 
 def _argv(words: list[str], db: str) -> list[str]:
@@ -42,6 +47,15 @@ def _environment() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO_ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env
+
+
+def _stored(folder: Path, env: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """A database with one run, and the words FILE and OUT stand for."""
+    db, trace = str(folder / "stored.db"), str(folder / "run.json")
+    for words in (["scenario", "happy-path"], ["export", "1", "-o", trace]):
+        subprocess.run([sys.executable, "-m", "inspector", *words, "--db", db], env=env, cwd=str(REPO_ROOT),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return db, {"FILE": trace, "OUT": str(folder / "out.json")}
 
 
 def _timed(argv: list[str], env: dict[str, str]) -> float:
@@ -67,8 +81,11 @@ def main() -> int:
     results: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "runs.db")
-        for label, words in COMMANDS.items():
-            argv = _argv(words, db)
+        stored_db, files = _stored(Path(folder), env)
+        commands = [(label, _argv(words, db)) for label, words in COMMANDS.items()]
+        commands += [(label, _argv([files.get(word, word) for word in words], stored_db))
+                     for label, words in STORED_COMMANDS.items()]
+        for label, argv in commands:
             _timed(argv, env)  # warm-up: the file cache, the database made once
             times = [_timed(argv, env) for _ in range(args.runs)]
             modules, httpx_loaded = _imports(argv, env)

@@ -103,6 +103,8 @@ def _scenario(args: argparse.Namespace) -> int:
                              budget_s=budget if budget is not None else scenario.budget_s,
                              cancel_after_s=cancel_after if cancel_after is not None else scenario.cancel_after_s)
             outcome = _play(agent)
+            if demo is not None:
+                demo.request_stop()  # its shutdown's wait passes while the report is written
             return _report(store, sink.run_id, outcome, args.json)
     finally:
         if demo is not None:

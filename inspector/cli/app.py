@@ -68,7 +68,7 @@ def run_command(argv: list[str]) -> int:
     except LanguageOptionError as exc:
         return end_with_error("usage", str(exc), EXIT_USAGE, as_json)
     try:
-        parser = build_parser()
+        parser = build_parser(argv)
         path, rest = file_to_open(argv, parser)
         if path is not None and not os.path.isfile(path):
             if os.path.isdir(path):

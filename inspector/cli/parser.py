@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from inspector.i18n import N_, _
 from inspector.mcp.wire import DEFAULT_WIRE, MAX_WIRE_BYTES, WIRE_LEVELS
@@ -12,6 +13,7 @@ from . import numbers, sampling_option, signin_options
 from .argparse_words import speak_our_language
 from .common import Parser
 from .compare_grammar import add_compare_command
+from .one_command import EVERY_COMMAND, SomeCommands, command_word
 from .skills_parser import SKILL_COMMANDS, add_skills_command
 from .version_option import VersionAction
 
@@ -114,7 +116,9 @@ def _server_request_options(sub: argparse.ArgumentParser) -> None:
                      help=_("ask the server to send log messages of this level and above (logging/setLevel)"))
 
 
-def build_parser() -> Parser:
+def build_parser(argv: Sequence[str] | None = None) -> Parser:
+    """The command line's grammar: whole, or with ``argv`` the words of the command it names alone
+    (the others by name and help: :mod:`.one_command`)."""
     speak_our_language()  # argparse's own words ("usage:", "options", its errors) in the chosen language
     parser = Parser(prog="run-inspector",
                     description=_("Make, cancel, store and inspect MCP tool calls. Without a subcommand "
@@ -129,7 +133,8 @@ def build_parser() -> Parser:
                         help=_("the language of the readable output and the window: en or de (default: the "
                                "environment's locale, else English)"))
     parser.add_argument("--version", action=VersionAction, help=_("print the version of Run Inspector and stop"))
-    commands = parser.add_subparsers(dest="command", parser_class=Parser)
+    commands = parser.add_subparsers(dest="command", parser_class=Parser, action=SomeCommands)
+    commands.wanted = EVERY_COMMAND if argv is None else command_word(argv)
 
     call = commands.add_parser("call", help=_("call a tool"),
                                usage=_('%(prog)s [options] SERVER TOOL\n       %(prog)s [options] --stdio '

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import socket
 import threading
 from typing import Any
@@ -14,6 +16,8 @@ from .state import DemoState
 
 START_TIMEOUT_S = 10.0
 STOP_TIMEOUT_S = 5.0
+#: How often the serving loop looks up on its own (uvicorn's tick: a Date header fresh to the second).
+TICK_S = 0.1
 HOST = "127.0.0.1"
 
 
@@ -31,10 +35,39 @@ class DemoServerError(RuntimeError):
 
 
 class _Uvicorn(uvicorn.Server):
-    """Uvicorn without its own signal handlers: the process that starts us keeps Ctrl-C."""
+    """Uvicorn without its own signal handlers (the process that starts us keeps Ctrl-C), told at once
+    when it is up and when it is to stop: uvicorn itself notices a stop only at its next tick, so a
+    stop waited up to a tenth of a second more (benchmarks/README.md, section 13)."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.up = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
 
     def install_signal_handlers(self) -> None:
         pass
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            self.up.set()
+
+    async def main_loop(self) -> None:
+        self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
+        counter = 0
+        while not await self.on_tick(counter):
+            counter = (counter + 1) % 864000
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), TICK_S)
+
+    def ask_to_exit(self) -> None:
+        """Stop serving (from any thread) without waiting for it."""
+        self.should_exit = True
+        loop, wake = self._loop, self._wake
+        if loop is not None and wake is not None:
+            with contextlib.suppress(RuntimeError):  # its loop has ended already
+                loop.call_soon_threadsafe(wake.set)
 
 
 class DemoServer:
@@ -77,16 +110,22 @@ class DemoServer:
         self._server, self._thread = server, thread
         thread.start()
         waited = 0.0
-        while not server.started:
+        while not server.up.wait(0.02):
             if not thread.is_alive() or waited > START_TIMEOUT_S:
                 self.stop()
                 reason = str(failure[0]) if failure else None
                 raise DemoServerError(f"The demo server did not start on port {port}: "
                                       f"{reason or 'it gave no reason'}.", port, reason=reason)
-            thread.join(0.02)
             waited += 0.02
         self.url = f"http://{HOST}:{port}{MCP_PATH}"
         return self.url
+
+    def request_stop(self) -> None:
+        """Ask the server to stop without waiting for it; :meth:`stop` then waits. Uvicorn's shutdown
+        takes a tenth of a second of waiting: a caller with other work (a command's report) lets it
+        pass meanwhile."""
+        if self._server is not None:
+            self._server.ask_to_exit()
 
     def stop(self) -> None:
         """Stop serving and wait for the server's thread (bounded). Safe to call twice."""
@@ -94,7 +133,7 @@ class DemoServer:
         self._server, self._thread = None, None
         if server is None or thread is None:
             return
-        server.should_exit = True
+        server.ask_to_exit()
         thread.join(STOP_TIMEOUT_S)
         if thread.is_alive():  # a stuck connection: stop waiting for it
             server.force_exit = True

@@ -23,8 +23,10 @@ from tests.support.demo_process import serve_demo
 _PROBE = ("import json, sys\n"
           "from inspector.cli import main\n"
           "out, argv = sys.argv[1], sys.argv[2:]\n"
-          "status = main(argv)\n"
-          "open(out, 'w').write(json.dumps(sorted(sys.modules)))\n"
+          "try:\n"
+          "    status = main(argv)\n"
+          "finally:  # --help ends in SystemExit\n"
+          "    open(out, 'w').write(json.dumps(sorted(sys.modules)))\n"
           "sys.exit(status)\n")
 
 #: Never loaded by an operation command, stored or not (without --elicit: no forms to answer).
@@ -74,6 +76,79 @@ def test_a_stored_call_loads_the_store_but_not_the_agent(demo_url: str, tmp_path
     modules = _modules(tmp_path, "call", demo_url, "echo", "--args", '{"text": "x"}')
     assert "inspector.store.run_store" in modules and (tmp_path / "runs.db").exists()  # the run was stored
     assert _loaded(modules, NEVER) == []
+
+
+# -- the commands that make no MCP operation: the run database, trace files, the grammar -------------
+
+#: Never loaded by a command that calls no server: the network, the MCP SDK and its models, Qt (a Qt-free
+#: module of the window's, such as the words of content blocks, may be shared).
+NO_NETWORK = ("httpx", "httpcore", "anyio", "h11", "ssl", "asyncio", "inspector.mcp.client", "inspector.mcp.channels",
+              "inspector.agent", "inspector.demo", "mcp", "mcp_types", "pydantic", "uvicorn", "starlette",
+              "jsonschema", "sqlite_utils", "PySide6", "shiboken6")
+#: Not loaded to say the help: the store, Babel, what the commands do.
+NOT_FOR_HELP = ("babel", "orjson", "inspector.store.run_store", "inspector.store.database", "inspector.cli.runs",
+                "inspector.transfer", "inspector.traces", "platformdirs", "zoneinfo")
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory, demo_url: str) -> Path:
+    """A run database with one run (a call of echo) and the trace file it exports to."""
+    folder = tmp_path_factory.mktemp("stored")
+    env = {**os.environ, "RUN_INSPECTOR_DB": str(folder / "runs.db")}
+    for words in (("call", demo_url, "echo", "--args", '{"text": "x"}'),
+                  ("export", "1", "-o", str(folder / "runs.json"))):
+        done = subprocess.run([sys.executable, "-m", "inspector", *words], capture_output=True, text=True, timeout=60,
+                              env=env)
+        assert done.returncode == 0, done.stderr
+    return folder
+
+
+def _modules_with(stored: Path, tmp_path: Path, *words: str) -> set[str]:
+    (tmp_path / "runs.db").write_bytes((stored / "runs.db").read_bytes())
+    return _modules(tmp_path, *(str(stored / "runs.json") if word == "FILE" else word for word in words))
+
+
+def test_the_help_loads_the_grammar_and_nothing_a_command_does(tmp_path: Path) -> None:
+    modules = _modules(tmp_path, "--help")
+    assert "inspector.cli.parser" in modules  # the probe saw the command's work
+    assert _loaded(modules, NO_NETWORK + NOT_FOR_HELP) == []
+
+
+@pytest.mark.parametrize("words", [("runs", "list"), ("runs", "show", "1"), ("export", "1", "-o", "OUT"),
+                                   ("import", "FILE")], ids=["runs list", "runs show", "export", "import"])
+def test_a_command_on_the_run_database_loads_no_network_and_no_mcp_sdk(stored: Path, tmp_path: Path,
+                                                                      words: tuple[str, ...]) -> None:
+    words = tuple(str(tmp_path / "out.json") if word == "OUT" else word for word in words)
+    modules = _modules_with(stored, tmp_path, *words)
+    assert "inspector.store.run_store" in modules  # the probe saw the command's work
+    assert _loaded(modules, NO_NETWORK) == []
+    if words[0] in ("export", "import"):  # no date or number said in the reader's language: no Babel
+        assert _loaded(modules, ("babel",)) == []
+
+
+def test_a_scenario_against_a_server_loads_no_demo_server_and_no_mcp_sdk(demo_url: str, tmp_path: Path) -> None:
+    modules = _modules(tmp_path, "scenario", "happy-path", "--server", demo_url)
+    assert "inspector.agent.loop" in modules  # the probe saw the command's work
+    assert _loaded(modules, ("inspector.demo", "mcp", "mcp_types", "pydantic", "uvicorn", "starlette", "sqlite_utils",
+                             "PySide6", "shiboken6")) == []
+
+
+def test_a_command_builds_its_own_grammar_alone(demo_url: str, tmp_path: Path) -> None:
+    """Adding every command's words cost 7.5 ms of CPU on each start (benchmarks/README.md, section 12)."""
+    probe = ("import sys\n"
+             "from inspector.cli import main\n"
+             "from inspector.cli import parser as grammar\n"
+             "built = []\n"
+             "whole = grammar.build_parser\n"
+             "grammar.build_parser = lambda argv=None: built.append(argv) or whole(argv)\n"
+             "import inspector.cli.app as app\n"
+             "app.build_parser = grammar.build_parser\n"
+             "status = main(sys.argv[1:])\n"
+             "assert built and all(argv is not None for argv in built), built\n"
+             "sys.exit(status)\n")
+    done = subprocess.run([sys.executable, "-c", probe, "runs", "list"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "RUN_INSPECTOR_DB": str(tmp_path / "runs.db")})
+    assert done.returncode == 0, done.stderr
 
 
 # -- how the process starts and ends (inspector.cli.process) ------------------------------------------
