@@ -18,6 +18,9 @@ from inspector.mcp.json_words import decoder_reason
 from inspector.mcp.messages import N_, Message
 
 FORMAT_VERSION = 1
+#: The name of the fresh demo server a scenario plays against, the name of the window's demo entry
+#: too: what a run says of it reads "the tool flaky on Demo server reported an error".
+DEMO_SERVER_NAME = "Demo server"
 #: The answers of a scenario that has no ``final`` or ``give_up`` of its own (ours: translated where played).
 DEFAULT_FINAL = N_("I am done.")
 DEFAULT_GIVE_UP = N_("I stop here: a tool did not give me what I needed.")

@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from inspector.agent.scenario import DEMO_SERVER_NAME
 from inspector.i18n import _, current_language
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import translate
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from ..settings import AppSettings
     from .log_feed import LogFeed
 
-DEMO_NAME = "Demo server"
+DEMO_NAME = DEMO_SERVER_NAME
 #: Where the settings remember the URL of the demo entry.
 ENTRY_KEY = "demo/last_url"
 HOST = "127.0.0.1"
