@@ -22,7 +22,7 @@ def _free_port() -> int:
 
 
 #: How the stored run's start and a duration read in each language the application speaks.
-FORMATS = {"en": (r"\d\d/\d\d/\d{4}, \d\d:\d\d:\d\d [AP]M", r" \d+\.\d+ s "),
+FORMATS = {"en": (r"[A-Z][a-z]{2,3} \d\d?, \d{4}, \d\d?:\d\d:\d\d [AP]M", r" \d+\.\d+ s "),
            "de": (r"\d\d\.\d\d\.\d{4}, \d\d:\d\d:\d\d", r" \d+,\d+ s ")}
 
 

@@ -223,11 +223,18 @@ def answer_head(result: ToolCallResult) -> Message | None:
     return Message(NO_TEXT_SENTENCE) if result.content == NO_TEXT_SENTENCE else None
 
 
+#: What the model, the stored step and ``call`` say of a tool that reported an error, in the words of
+#: the Workbench's sentence ("the tool fail on Demo server reported an error"): the server by its
+#: name or address, never "the server demo server".
+TOOL_REPORTED_ERROR = N_("The tool {tool} on {server} reported an error:")
+#: The sentence steps stored before said it in: kept in the catalogue, so they still read in German.
+RETIRED_TOOL_REPORTED_ERROR = N_("The tool {tool} on the server {server} reported an error:")
+
+
 def reported_error(tool: str, server: str, content: str) -> Said:
     """What the model and the stored step are told of a tool that reported an error: our sentence,
     then the tool's own text."""
-    return Said(Message(N_("The tool {tool} on the server {server} reported an error:"),
-                        {"tool": tool, "server": server}), content)
+    return Said(Message(TOOL_REPORTED_ERROR, {"tool": tool, "server": server}), content)
 
 
 #: The MIME types of the pictures a stored step keeps (the formats the window draws). An SVG is

@@ -19,6 +19,7 @@ from inspector.agent import (
     load_scenario,
     shipped_scenarios,
 )
+from inspector.agent.scenario import DEMO_SERVER_NAME
 from inspector.i18n import N_, _
 from inspector.i18n.formatting import joined
 from inspector.i18n.messages import Message, translate
@@ -88,7 +89,7 @@ def _scenario(args: argparse.Namespace) -> int:
 
         demo = DemoServer(DemoOptions(**scenario.demo_server))
         try:
-            server = ServerEndpoint(demo.start(), name="demo server", era=scenario.era)
+            server = ServerEndpoint(demo.start(), name=DEMO_SERVER_NAME, era=scenario.era)
         except DemoServerError as exc:
             from .demos import demo_start_failure
 

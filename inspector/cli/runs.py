@@ -14,11 +14,13 @@ from typing import Any
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.details import disagreement_said, localized_step_details
 from inspector.i18n.messages import Message
+from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.replays import replay_of_text, replayed_as_text
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
 from inspector.i18n.words import (
     SERVICE_CHARS,
     kind_word,
+    run_heading,
     source_word,
     step_maker_word,
     step_outcome_word,
@@ -29,6 +31,7 @@ from inspector.runs import StepKind, step_details
 from inspector.runs.replaying import ReplayLink
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 from inspector.store.outbox import Outbox, OutboxEntry
+from inspector.store.recovery import recovery_of
 from inspector.store.replays import replays_by_step
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
@@ -38,7 +41,16 @@ from .notes import write_note
 from .results import step_extra_lines
 from .run_choice import resolve_run
 from .safe_text import one_line
-from .words import leg_outcome_word, outcome_width, outcome_word, status_cell, when, when_width, when_width_between
+from .words import (
+    leg_outcome_word,
+    outcome_width,
+    outcome_word,
+    status_cell,
+    step_time,
+    step_time_width_between,
+    when,
+    when_width,
+)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -147,7 +159,7 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     # A time marked with its zone (in the hour a clock is set back, or one said in UTC) is wider.
     started = [when(run.started_at) for run in runs]
     at, status = max(when_width(), *map(len, started)), outcome_width()
-    heading = (_("ID"), _("Started"), _("Status"), _("Source"), _("Title"))
+    heading = tuple(run_heading(column) for column in ("id", "started", "status", "source", "title"))
     source = max(len(heading[3]), *(len(source_word(run.source)) for run in runs))
     print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<{source}}  {heading[4]}")
     for run, at_text in zip(runs, started, strict=True):
@@ -190,7 +202,8 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         return EXIT_OK
     out.write(one_line(_("Run {id}: {title}").format(id=run.id, title=run.title)) + "\n")
     out.write(one_line(_("  status {status}, source {source}, server {server}").format(
-        status=outcome_word(run.status), source=source_word(run.source), server=run.server or "-")) + "\n")
+        status=status_with_recovery(outcome_word(run.status), _recovery(store, run)), source=source_word(run.source),
+        server=run.server or "-")) + "\n")
     # The uid is the run's across databases (an import numbers runs anew): support staff match runs by it.
     out.write(one_line(_("  uid {uid}").format(uid=run.uid)) + "\n")
     if run.source == "imported" and run.origin:
@@ -202,7 +215,7 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     if run.note:
         out.write(one_line(_("  note: {note}").format(note=run.note)) + "\n")
     out.write("\n")
-    at = when_width_between(run.started_at, run.finished_at)
+    at = step_time_width_between(run.started_at, run.finished_at)
     outcome = max(outcome_width(), len(step_outcome_word("tool", None)))
     heading = (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration"), _("Outcome"), _("Details"))
     # The window's words: who made the step (the MCP client or the agent) and its kind, translated.
@@ -219,7 +232,7 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         round_ = str(stored.step.round) if has_rounds else "-"
         kind = str(stored.step.kind)
         maker = step_source_word(kind, _service(stored.payload))
-        line = (f"{stored.sequence:>{number}}  {when(stored.started_at):<{at}}  {maker:<{source}}  "
+        line = (f"{stored.sequence:>{number}}  {step_time(stored.started_at):<{at}}  {maker:<{source}}  "
                 f"{kind_word(kind):<{kind_width}}  "
                 f"{round_:>5}  {_step_duration(stored):>13}  "
                 f"{step_outcome_word(kind, stored.outcome) or '-':<{outcome}}  "
@@ -241,6 +254,12 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         for extra in _wire_lines(stored.payload):
             out.write(extra + "\n")
     return EXIT_OK
+
+
+def _recovery(store: RunStore, run: RunRecord) -> tuple[int, int] | None:
+    """The failed calls and all the calls of a failed run the model got over (the window says it too)."""
+    found = recovery_of(store, run)
+    return (found.failed, found.calls) if found else None
 
 
 def _step_duration(stored: StoredStep) -> str:

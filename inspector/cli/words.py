@@ -6,9 +6,10 @@ from datetime import UTC, datetime
 
 from inspector.i18n import words
 from inspector.i18n.formatting import (
-    format_column_datetime,
+    format_datetime,
     format_number,
     format_pattern,
+    format_time,
     zone_marks_between,
     zoned_width,
 )
@@ -33,22 +34,36 @@ def outcome_width() -> int:
     return max(len(outcome_word(outcome)) for outcome in OUTCOMES)
 
 
+def _terminal(text: str) -> str:
+    # CLDR's narrow space before AM/PM: not every terminal font has it
+    return text.replace("\u202f", " ")
+
+
 def when(moment: datetime | None) -> str:
-    """A stored UTC instant in local time, the locale's way, at one width per language ("-" if none)."""
-    return "-" if moment is None else format_column_datetime(moment)
+    """A stored UTC instant in local time as the window's runs list says it ("Dec 5, 2026, 12:31:45 AM" /
+    "05.12.2026, 00:31:45"; "-" if none); a column of them is as wide as its widest."""
+    return "-" if moment is None else _terminal(format_datetime(moment))
 
 
 def when_width() -> int:
-    """The width of :func:`when`'s text in the current language."""
+    """The least width of a column of :func:`when` in the current language (a wide date of the year)."""
     return len(when(datetime(2000, 12, 31, 23, 59, 59, tzinfo=UTC)))
 
 
-def when_width_between(start: datetime | None, end: datetime | None) -> int:
-    """The width of a column of :func:`when` for instants from ``start`` to ``end``: wider where one
-    of them is said with its zone (a clock set back between them, an end said in UTC)."""
+def step_time(moment: datetime | None) -> str:
+    """A step's start as the window's timeline says it: the time of day to the millisecond
+    ("12:31:45.123 AM" / "00:31:45,123"); "-" if none."""
+    return "-" if moment is None else _terminal(format_time(moment, milliseconds=True))
+
+
+def step_time_width_between(start: datetime | None, end: datetime | None) -> int:
+    """The width of a column of :func:`step_time` for instants from ``start`` to ``end``: wider where
+    one of them is said with its zone (a clock set back between them, an end said in UTC)."""
+    widest = max(len(_terminal(format_time(datetime(2000, 12, 31, hour, 59, 59, 999_000, tzinfo=UTC), zone=UTC,
+                                           milliseconds=True))) for hour in (12, 23))
     if start is None or end is None:
-        return when_width()
-    return when_width() + max((zoned_width(mark) for mark in zone_marks_between(start, end)), default=0)
+        return widest
+    return widest + max((zoned_width(mark) for mark in zone_marks_between(start, end)), default=0)
 
 
 def seconds(value: float, decimals: int | None = None) -> str:

@@ -52,6 +52,9 @@ def summary_line(summary: ComparisonSummary, first_id: int, second_id: int) -> s
     if summary.results:
         parts.append(ngettext("{count} with another result", "{count} with other results",
                               summary.results).format(count=summary.results))
+    if summary.content_blocks:
+        parts.append(ngettext("{count} with other content blocks", "{count} with other content blocks",
+                              summary.content_blocks).format(count=summary.content_blocks))
     for count, run in ((summary.only_first, first_id), (summary.only_second, second_id)):
         if count:
             parts.append(ngettext("{count} step only in run {run}", "{count} steps only in run {run}",
@@ -99,6 +102,9 @@ def row_differences(row: AlignedRow, first_id: int, second_id: int) -> list[str]
         words.append(_("other arguments"))
     if Difference.RESULT in found:
         words.append(_("another result"))
+    if Difference.CONTENT_BLOCKS in found:
+        # The same text, say, with a resource link to another address, or another picture.
+        words.append(_("other content blocks"))
     return words
 
 

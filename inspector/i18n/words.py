@@ -120,10 +120,23 @@ def kind_word(kind: str) -> str:
 
 
 def step_maker_word(kind: str) -> str:
-    """Who made a step of ``kind``: the MCP client (requests, tool calls) or the agent (the rest)."""
+    """Who made a step of ``kind``: the MCP client (requests, tool calls) or the agent (the rest).
+
+    Said as who it is, "MCP client", in every language (it read "mcp", a protocol, in English and
+    "MCP-Client" in German)."""
     if kind in ("tool", "tool_write", "request"):
-        return _("mcp")
+        return _("MCP client")
     return _("agent")
+
+
+def run_heading(column: str) -> str:
+    """The heading of a column of runs, the same in the window's list and ``runs list``: ``id`` is
+    "ID" (a run is named by its id on the command line, in ``--json`` and in a file; a step's number is
+    the "#" of ``runs show``), then ``started``, ``title``, ``status``, ``source``, ``server``,
+    ``steps``, ``duration`` and ``pushed``."""
+    return {"id": _("ID"), "started": _("Started"), "title": _("Title"), "status": _("Status"),
+            "source": _("Source"), "server": _("Server"), "steps": _("Steps"), "duration": _("Duration"),
+            "pushed": _("Pushed")}[column]
 
 
 #: How many characters of a service's name the Source column shows (window and command line alike).
@@ -141,4 +154,4 @@ def step_source_word(kind: str, service: str = "") -> str:
 
 __all__ = ["OUTCOMES", "OUTCOME_MARKS", "failure_word", "health_text", "kind_word", "leg_outcome_word",
            "marked_outcome_text", "no_outcome_word", "outcome_text", "outcome_word",
-           "step_outcome_word", "source_word", "step_maker_word", "SERVICE_CHARS", "step_source_word"]
+           "run_heading", "step_outcome_word", "source_word", "step_maker_word", "SERVICE_CHARS", "step_source_word"]

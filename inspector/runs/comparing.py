@@ -12,12 +12,14 @@ operation) aligns by order and key alone (:mod:`.aligning` does it).
 none: cancelled is never failed), the duration (see :func:`duration_change`; compared only between
 two steps that ended alike: a call the user cancelled after 0.8 s was not "faster" than one that
 timed out after 1.5 s), the arguments (a tool step's arguments; the tool calls a model's step asked
-for, without their call ids) and the result (a tool step's result text; a model's reply).
+for, without their call ids), the result (a tool step's result text; a model's reply) and the content
+blocks (a tool step's blocks as stored: a resource link's address, an image's type and size and the
+picture kept of it; two answers of the same text whose links differ are not alike).
 
 **The summary** counts the pairs: alike (no difference), slower, faster, with other arguments, with
-another result, and the outcome changes by their two outcomes. A pair whose outcome changed counts
-under its outcome change only: a call cancelled in one run and ok in the other has, of course,
-another duration and another result, which would say nothing more.
+another result, with other content blocks, and the outcome changes by their two outcomes. A pair
+whose outcome changed counts under its outcome change only: a call cancelled in one run and ok in
+the other has, of course, another duration and another result, which would say nothing more.
 
 Plain values only: no I/O. :func:`step_facts` reads a stored payload (leniently, as the timeline
 does: every row ever stored must compare).
@@ -49,6 +51,7 @@ class Difference(StrEnum):
     FASTER = "faster"
     ARGUMENTS = "arguments"
     RESULT = "result"
+    CONTENT_BLOCKS = "content_blocks"
     ONLY_FIRST = "only_first"
     ONLY_SECOND = "only_second"
 
@@ -71,6 +74,8 @@ class StepFacts:
     details: str
     arguments_digest: bytes | None
     result_digest: bytes | None
+    #: A tool step's content blocks and the pictures kept of them (``None``: it has none).
+    blocks_digest: bytes | None = None
     #: The stored step's row id (for a view that reads the whole step); 0 when not stored.
     step_id: int = 0
 
@@ -117,6 +122,7 @@ class ComparisonSummary:
     faster_ms: float = 0.0
     arguments: int = 0
     results: int = 0
+    content_blocks: int = 0
     only_first: int = 0
     only_second: int = 0
     #: (outcome in the first run, outcome in the second) -> how many pairs.
@@ -173,6 +179,14 @@ def _asked_calls(payload: Mapping[str, Any]) -> list[Any] | None:
             for call in calls]
 
 
+def _blocks(payload: Mapping[str, Any]) -> list[Any] | None:
+    """A tool step's content blocks as stored, with the pictures kept of them and the count of blocks
+    left out; ``None`` for a step with none (an older step, a text-only answer: what a reply that
+    never had blocks compares as)."""
+    parts = [payload.get(key) for key in ("contentBlocks", "toolArtifacts", "contentBlocksDropped")]
+    return None if not any(parts) else parts
+
+
 def step_facts(payload: Mapping[str, Any], sequence: int, *, has_rounds: bool = True,
                step_id: int = 0) -> StepFacts:
     """The facts of a stored step payload; ``has_rounds``: whether its run numbers rounds at all."""
@@ -182,15 +196,16 @@ def step_facts(payload: Mapping[str, Any], sequence: int, *, has_rounds: bool = 
     round_ = round_ if isinstance(round_, int) and not isinstance(round_, bool) and has_rounds else None
     duration = payload.get("durationMs")
     duration = float(duration) if isinstance(duration, (int, float)) and not isinstance(duration, bool) else 0.0
+    blocks = None
     if kind == StepKind.TOOL:
-        arguments, result = payload.get("toolArguments"), payload.get("toolResult")
+        arguments, result, blocks = payload.get("toolArguments"), payload.get("toolResult"), _blocks(payload)
     else:
         arguments, result = _asked_calls(payload), payload.get("content")
     return StepFacts(sequence=sequence, kind=kind, round=round_, name=_name(payload),
                      outcome=step_outcome(payload), duration_ms=duration, details=step_details(payload),
                      arguments_digest=_digest(arguments), result_digest=_digest(result if isinstance(result, str)
                                                                                  else None),
-                     step_id=step_id)
+                     blocks_digest=_digest(blocks), step_id=step_id)
 
 
 # -- the differences of a pair ---------------------------------------------------------------------
@@ -223,6 +238,8 @@ def differences(first: StepFacts | None, second: StepFacts | None) -> frozenset[
         found.add(Difference.ARGUMENTS)
     if first.result_digest != second.result_digest:
         found.add(Difference.RESULT)
+    if first.blocks_digest != second.blocks_digest:
+        found.add(Difference.CONTENT_BLOCKS)
     return frozenset(found)
 
 
@@ -260,6 +277,7 @@ def summarize(rows: Sequence[AlignedRow]) -> ComparisonSummary:
     return ComparisonSummary(
         alike=alike, slower=counts[Difference.SLOWER], slower_ms=slower_ms, faster=counts[Difference.FASTER],
         faster_ms=faster_ms, arguments=counts[Difference.ARGUMENTS], results=counts[Difference.RESULT],
+        content_blocks=counts[Difference.CONTENT_BLOCKS],
         only_first=counts[Difference.ONLY_FIRST], only_second=counts[Difference.ONLY_SECOND],
         outcome_changes=dict(sorted(changes.items())))
 

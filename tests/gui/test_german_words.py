@@ -63,7 +63,7 @@ def test_source_and_kind_words_of_runs_and_timeline_in_german(qtbot, make_window
     source = tab.timeline.index(cancelled, STEP_COLUMNS.index("source"))
     kind = tab.timeline.index(cancelled, STEP_COLUMNS.index("kind"))
     run_source = tab.runs.index(tab.runs.row_of(live), RUN_COLUMNS.index("source"))
-    assert (source.data(), kind.data(), run_source.data()) == ("mcp", "tool", "live")
+    assert (source.data(), kind.data(), run_source.data()) == ("MCP client", "tool", "live")
     switch_language("de")
     assert (source.data(), kind.data(), run_source.data()) == ("MCP-Client", "Tool", "aufgezeichnet")
     heading = tab.detail.heading.text()

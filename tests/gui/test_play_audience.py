@@ -93,14 +93,14 @@ def test_each_call_shows_what_it_came_to_in_the_reader_s_language(qtbot, make_wi
 
     english = said()
     assert english[0] == "flaky: Call 1 worked."
-    assert english[1].startswith("flaky: The tool flaky on the server demo server reported an error: Call 2 failed")
+    assert english[1].startswith("flaky: The tool flaky on Demo server reported an error: Call 2 failed")
     assert english[3] == "describe_image: [1 block is not shown as text: 1 image.]"
     switch_language("de")
     try:
         # Our words are said again in German; the tool's own words stay as it said them.
         german = said()
         assert german[0] == "flaky: Call 1 worked."
-        assert german[1].startswith("flaky: Das Tool flaky auf dem Server demo server meldete einen Fehler: Call 2")
+        assert german[1].startswith("flaky: Das Tool flaky auf Demo server meldete einen Fehler: Call 2")
         assert german[3] == "describe_image: [1 Block wird nicht als Text gezeigt: 1 Bild.]"
     finally:
         switch_language("en")
@@ -400,8 +400,8 @@ def test_a_played_run_is_named_in_the_reader_s_language(qtbot, make_window, lang
 
 
 @pytest.mark.parametrize(("language", "status"), [
-    ("en", "Run #1: ✗ failed: the tool call failed; the model still gave its answer"),
-    ("de", "Lauf #1: ✗ fehlgeschlagen: Der Tool-Aufruf schlug fehl; das Modell gab trotzdem seine Antwort"),
+    ("en", "Run #1: ✗ failed (the tool call failed; the model still gave its answer)"),
+    ("de", "Lauf #1: ✗ fehlgeschlagen (der Tool-Aufruf schlug fehl; das Modell gab trotzdem seine Antwort)"),
 ])
 def test_a_run_whose_one_call_failed_does_not_say_one_of_one(qtbot, make_window, language, status) -> None:
     """slow-handshake's one call is never sent: the status line said "1 of 1 tool calls failed"."""

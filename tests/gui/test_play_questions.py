@@ -42,12 +42,12 @@ def test_a_played_runs_question_opens_the_dialog_and_the_answer_reaches_the_tool
     window = make_window()
     room, run, dialog = play_asking(qtbot, window)
     # The dialog names the played run and the tool that asks, from our record, never the server's words.
-    assert dialog.header.server.text() == "demo server"
+    assert dialog.header.server.text() == "Demo server"
     assert dialog.header.address.text() == run.server_url
     operation = dialog.header.operation.text()
     assert operation.startswith("tools/call ask_user · played run “scenario user-answers” · run #"
                                 f"{run.run_id} · started ")
-    assert "demo server" in dialog.windowTitle()
+    assert "Demo server" in dialog.windowTitle()
     assert dialog.message.text() == "What should the note say?"
     assert "seconds of the operation's budget left." in dialog.countdown.label.text()
     dialog.form.set_value({"answer": "teal"})

@@ -6,6 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from inspector.gui.runs.timeline_model import COLUMNS as STEP_COLUMNS
+from tests.gui.test_screenshots import save
+
 
 def play_tab(window):
     tab = window.play
@@ -75,12 +78,13 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
 
     assert room.bar._title.startswith("Round ")
     # Failed, and how: the run got over its failed call (it does not read as a run that broke off).
-    assert room.status.text() == "Run #1: ✗ failed: 1 of 4 tool calls failed; the model still gave its answer"
+    assert room.status.text() == ("Run #1: ✗ failed (1 of 4 tool calls failed; the model still gave its "
+                                  "answer)")
     switch_language("de")
     try:
         assert room.bar._title.startswith("Runde ")
-        assert room.status.text() == ("Lauf #1: ✗ fehlgeschlagen: 1 von 4 Tool-Aufrufen schlug fehl; "
-                                      "das Modell gab trotzdem seine Antwort")
+        assert room.status.text() == ("Lauf #1: ✗ fehlgeschlagen (1 von 4 Tool-Aufrufen schlug fehl; "
+                                      "das Modell gab trotzdem seine Antwort)")
     finally:
         switch_language("en")
     assert room.bar._title.startswith("Round ")
@@ -96,6 +100,28 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
     assert tab.runs.row_of(run.run_id) is not None
     assert tab.current_run().id == run.run_id and tab.current_run().status == "failed"
     assert tab.timeline.rowCount() == len(run.rows)
+    from inspector.gui.language import switch_language
+
+    # The Runs tab says why the run is failed as the Play tab does (and `runs show`), in both languages.
+    assert tab.run_heading.text() == (f"Run {run.run_id}: scenario flaky-server — failed (1 of 4 tool calls "
+                                      "failed; the model still gave its answer), 9 steps")
+    # The failed call names its server as the Workbench does: "on Demo server", not "the server demo server".
+    details = tab.timeline.index(3, STEP_COLUMNS.index("details")).data()
+    assert details.startswith("flaky: The tool flaky on Demo server reported an error: Call 2 failed"), details
+    switch_language("de")
+    try:
+        assert tab.run_heading.text() == (f"Lauf {run.run_id}: scenario flaky-server — fehlgeschlagen (1 von 4 "
+                                          "Tool-Aufrufen schlug fehl; das Modell gab trotzdem seine Antwort), 9 "
+                                          "Schritte")
+        details = tab.timeline.index(3, STEP_COLUMNS.index("details")).data()
+        assert details.startswith("flaky: Das Tool flaky auf Demo server meldete einen Fehler:"), details
+        # Where the heading does not fit, the title gives up its room, then the why: status and counts stay.
+        shown = tab.run_heading.shown_text()
+        assert "— fehlgeschlagen (1 von 4 Tool-Aufrufen" in shown and shown.endswith("), 9 Schritte"), shown
+        save(window, "samewords-runs-recovered-de")
+    finally:
+        switch_language("en")
+    save(window, "samewords-runs-recovered-en")
     # No step chosen in the Play list: the Runs tab opens at the call that failed, its detail shown.
     failed = run.rows[3]
     assert failed.step_id is not None

@@ -160,8 +160,8 @@ def test_our_sentence_at_the_head_of_a_result_is_said_in_the_reader_s_language_i
     with RunStore.open(resolve_db_path()) as store:
         run_id = _failed_call(store)
     with _shown_in(qtbot, make_window, language, run_id) as tab:
-        said = ("Das Tool fail auf dem Server demo meldete einen Fehler: This tool always fails."
-                if language == "de" else "The tool fail on the server demo reported an error: This tool always fails.")
+        said = ("Das Tool fail auf demo meldete einen Fehler: This tool always fails."
+                if language == "de" else "The tool fail on demo reported an error: This tool always fails.")
         assert tab.timeline.index(0, COLUMNS.index("details")).data() == f"fail: {said}"
         assert f"fail: {said}" in _cli_details(run_id, language)
         tab.select_step(0)

@@ -49,7 +49,7 @@ def test_runs_show_says_steps_at_the_calendar_edges(tmp_path: Path, language: st
     assert cli("import", str(edge_trace(tmp_path / "edges.json")), "--db", db).returncode == 0
     at_the_end = cli("runs", "show", "calendar-end", "--lang", language, "--db", db)
     assert at_the_end.returncode == 0, at_the_end.stderr
-    assert ("12/31/9999" if language == "en" else "31.12.9999") in at_the_end.stdout
+    assert ("Dec 31, 9999" if language == "en" else "31.12.9999") in at_the_end.stdout
     long = cli("runs", "show", "endless", "--lang", language, "--db", db)
     assert long.returncode == 0 and "Traceback" not in long.stderr, long.stderr
     (row,) = [line for line in long.stdout.splitlines() if line.startswith("1 ")]

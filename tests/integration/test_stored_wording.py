@@ -80,7 +80,7 @@ def test_each_stored_sentence_of_ours_is_said_in_german_and_the_stored_english_i
         payloads = {run: next(store.iter_steps(run)).payload for run in (tools, fail, ping, nowhere, picture)}
     # The stored English, as before the wording was kept beside it.
     assert payloads[tools]["content"].startswith("tools/list: 10 tools in 1 page: echo, add, ")
-    assert payloads[fail]["toolResult"].startswith("The tool fail on the server demo reported an error: ")
+    assert payloads[fail]["toolResult"].startswith("The tool fail on demo reported an error: ")
     assert payloads[ping]["content"].startswith("ping: the server run-inspector-demo speaks MCP ")
     assert payloads[picture]["toolResult"].startswith("[1 block is not shown as text: 1 image.]\nA ")
     for run, payload in payloads.items():
@@ -89,7 +89,7 @@ def test_each_stored_sentence_of_ours_is_said_in_german_and_the_stored_english_i
         assert shown.startswith(wording["text"]), run
     german = {run: shown_details(db, run, "de") for run in payloads}
     assert "tools/list: 10 Tools auf 1 Seite: echo, add, " in german[tools]
-    assert "fail: Das Tool fail auf dem Server demo meldete einen Fehler: " in german[fail]
+    assert "fail: Das Tool fail auf demo meldete einen Fehler: " in german[fail]
     assert "ping: der Server run-inspector-demo spricht MCP " in german[ping]
     # The demo server speaks the stateless era: no ping there, server/discover answered (0,003 s).
     assert " und hat server/discover in " in german[ping] and " s beantwortet (die zustands" in german[ping]
@@ -101,7 +101,7 @@ def test_each_stored_sentence_of_ours_is_said_in_german_and_the_stored_english_i
     assert "[1 Block wird nicht als Text gezeigt: 1 Bild.]" in called.stdout, called.stdout + called.stderr
     english = {run: shown_details(db, run, "en") for run in payloads}
     assert "tools/list: 10 tools in 1 page: echo, add, " in english[tools]
-    assert "fail: The tool fail on the server demo reported an error: " in english[fail]
+    assert "fail: The tool fail on demo reported an error: " in english[fail]
     # What machines read does not change with the language.
     for run in payloads:
         as_json = [cli(db, "--lang", lang, "runs", "show", "--json", str(run)).stdout for lang in ("en", "de")]
@@ -126,7 +126,7 @@ def test_the_wording_travels_with_an_export_and_is_said_in_german_where_it_is_op
     assert len(worded) == 5
     fail = next(p for p in worded if p.get("toolName") == "fail")
     shown = [shown_details(elsewhere, run, "de") for run in imported]
-    assert any("Das Tool fail auf dem Server demo meldete einen Fehler: " in line for line in shown), (fail, shown)
+    assert any("Das Tool fail auf demo meldete einen Fehler: " in line for line in shown), (fail, shown)
     assert any("10 Tools auf 1 Seite" in line for line in shown)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
 from typing import Any
 
@@ -295,6 +296,16 @@ def build_sdk_server(events: ToolEvents | None = None, tool_count: int = 3,
                 uri="memo://notes/1", mimeType="text/plain", text="first note\nsecond note")),
             ImageContent(type="image", data=IMAGE_BASE64, mimeType="image/png"),
         ]
+
+    links = itertools.count()
+
+    @server.tool(structured_output=False)
+    async def link() -> list[Any]:
+        """The same text each time, and a resource link: to demo://a at the first call of this server,
+        demo://b at the second, and so on."""
+        uri = "demo://" + "ab"[next(links) % 2]
+        return [TextContent(type="text", text="here is the link"),
+                ResourceLink(type="resource_link", uri=uri, name="the linked thing")]
 
     return server
 

@@ -28,8 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.i18n import _, ngettext
+from inspector.i18n import _
 from inspector.i18n.messages import translate
+from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.words import marked_outcome_text
 
 from ..language import on_language_changed, translated
@@ -304,22 +305,11 @@ class PlayRoom(QWidget):
         if run.run_id is None:  # cancelled while the demo server started, or it did not start
             said = _("{outcome} before the run was stored").format(outcome=outcome)
         else:
-            said = _("{run}: {outcome}").format(run=number, outcome=outcome)
+            # A failed run the model got over says why, as the Runs tab and `runs show` say it.
+            said = _("{run}: {outcome}").format(run=number, outcome=status_with_recovery(outcome, _recovery(run)))
         if run.error:
             # A sentence after the outcome: in brackets, a reason with brackets of its own ended in "))".
             return _("{said}. {reason}").format(said=said, reason=visible(clip_text(translate(run.error), 300)))
-        if run.status == "failed" and run.final_answer is not None:
-            # A run is failed when a call of it failed, even one the model got over (seed ADR-191).
-            calls = [row for row in run.rows if row.kind == "tool"]
-            failed = sum(row.state == "failed" for row in calls)
-            if failed == len(calls):  # "1 of 1 tool calls failed" read oddly
-                return ngettext("{said}: the tool call failed; the model still gave its answer",
-                                "{said}: all {calls} tool calls failed; the model still gave its answer",
-                                failed).format(said=said, calls=failed)
-            # The form follows the failed calls (a German verb agrees with them).
-            return ngettext("{said}: {failed} of {calls} tool calls failed; the model still gave its answer",
-                            "{said}: {failed} of {calls} tool calls failed; the model still gave its answer",
-                            failed).format(said=said, failed=failed, calls=len(calls))
         return said
 
     def retranslate(self) -> None:
@@ -335,6 +325,16 @@ class PlayRoom(QWidget):
         """Cancel what plays and stop the worker (bounded)."""
         self._frames.stop()
         self.worker.shutdown()
+
+
+def _recovery(run: PlayRun) -> tuple[int, int] | None:
+    """The failed tool calls and all the calls of a failed run whose model still gave its answer (a
+    run is failed when a call of it failed, even one the model got over: seed ADR-191)."""
+    if run.status != "failed" or run.final_answer is None:
+        return None
+    calls = [row for row in run.rows if row.kind == "tool"]
+    failed = sum(row.state == "failed" for row in calls)
+    return (failed, len(calls)) if failed else None
 
 
 def _bar_titles(row: PlayRow) -> tuple[str, str]:

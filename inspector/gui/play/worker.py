@@ -22,6 +22,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from inspector.agent.scenario import DEMO_SERVER_NAME
 from inspector.mcp import NullObserver, Secrets, ServerEndpoint
 from inspector.runs import RunStep
 
@@ -290,7 +291,7 @@ class PlayWorker:
                     status = "cancelled" if handle.cancel_requested else "failed"
                     mailbox.post("ended", status, "not_started", problem, None)
                     return
-                server = ServerEndpoint(url, name="demo server", era=job.era)
+                server = ServerEndpoint(url, name=DEMO_SERVER_NAME, era=job.era)
             await self._run_agent(handle, server)
         except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
             mailbox.post("ended", "failed", "internal_error", f"{type(exc).__name__}: {exc}", None)

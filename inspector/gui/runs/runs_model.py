@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 
-from inspector.i18n import _, formatting
-from inspector.i18n.words import source_word
+from inspector.i18n import formatting
+from inspector.i18n.words import run_heading, source_word
 from inspector.store import RunRecord, RunStore, ServerRegistry
 from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
 from inspector.store.outbox import Outbox, OutboxEntry
@@ -36,8 +36,7 @@ PAGE_SIZE = 500
 
 
 def headings() -> tuple[str, ...]:
-    return (_("#"), _("Started"), _("Title"), _("Status"), _("Source"), _("Server"), _("Steps"), _("Duration"),
-            _("Pushed"))
+    return tuple(run_heading(column) for column in COLUMNS)
 
 
 def format_started(moment: datetime | None, zone: tzinfo | None = None) -> str:

@@ -24,10 +24,12 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _
 from inspector.i18n.formatting import format_number
+from inspector.i18n.recovery import recovery_text
 from inspector.i18n.words import kind_word, no_outcome_word
 from inspector.runs import StepKind
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import StepFilter
+from inspector.store.recovery import recovery_of
 
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
@@ -79,6 +81,8 @@ class TimelinePane(QWidget):
         self._match = -1
         #: (run id, how many steps it has) as last counted, for a filtered heading.
         self._total: tuple[int, int] | None = None
+        #: The run read last, and its failed calls and all its calls when the model got over them.
+        self._recovered: tuple[int, tuple[int, int] | None] | None = None
         self.heading = ElidedLabel()  # a run's long title is cut, never makes the window wider
         translated(self.heading, "setAccessibleName", lambda: _("Selected run"))
         self.identity = RunIdentity()  # its uid (Copy uid) and, imported, where it came from
@@ -269,8 +273,13 @@ class TimelinePane(QWidget):
         if (filtered or hidden) and (recount or self._total is None or self._total[0] != run.id):
             self._total = (run.id, total if total is not None else self.store.count_steps(run.id))
         total = self._total[1] if (filtered or hidden) and self._total else shown
+        if recount or self._recovered is None or self._recovered[0] != run.id:
+            found = recovery_of(self.store, run)
+            self._recovered = (run.id, (found.failed, found.calls) if found else None)
+        recovery = self._recovered[1]
         show_heading(self.heading, heading_text(run, shown=shown, total=total, filtered=filtered, hidden=hidden,
-                                                hidden_matched=self.model.hidden_plumbing), cell_text(run.title, 80))
+                                                hidden_matched=self.model.hidden_plumbing, recovery=recovery),
+                     cell_text(run.title, 80), recovery_text(*recovery) if recovery else "")
         self._say_empty(None if shown else empty_note_text(run, filtered=filtered, total=total, hidden=hidden,
                                                            matched_plumbing=self.model.hidden_plumbing))
 

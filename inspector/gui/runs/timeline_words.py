@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.recovery import status_with_recovery
 from inspector.store import RunRecord
 
 from ..widgets.elided_label import ElidedLabel
@@ -14,10 +15,13 @@ from ..widgets.outcomes import outcome_word
 TITLE_MARK = "\ue000"
 
 
-def heading_text(run: RunRecord, *, shown: int, total: int, filtered: bool, hidden: int, hidden_matched: int) -> str:
+def heading_text(run: RunRecord, *, shown: int, total: int, filtered: bool, hidden: int, hidden_matched: int,
+                 recovery: tuple[int, int] | None = None) -> str:
     """The heading for ``run``, :data:`TITLE_MARK` where its title goes: ``shown`` of ``total`` steps,
-    ``hidden`` plumbing hidden (``hidden_matched`` of them matching the filters, when ``filtered``)."""
-    title, status = TITLE_MARK, outcome_word(run.status)
+    ``hidden`` plumbing hidden (``hidden_matched`` of them matching the filters, when ``filtered``);
+    ``recovery``: the failed calls and all the calls of a failed run the model got over, said beside
+    its status as the Play tab and `runs show` say it."""
+    title, status = TITLE_MARK, status_with_recovery(outcome_word(run.status), recovery)
     if hidden and not filtered:
         return ngettext(
             "Run {id}: {title} — {status}; {shown} of {count} step shown ({hidden} plumbing hidden)",
@@ -40,14 +44,18 @@ def heading_text(run: RunRecord, *, shown: int, total: int, filtered: bool, hidd
         id=run.id, title=title, status=status, count=format_number(shown))
 
 
-def show_heading(label: ElidedLabel, heading: str, title: str) -> None:
+def show_heading(label: ElidedLabel, heading: str, title: str, why: str = "") -> None:
     """``heading`` on ``label`` with the run's ``title`` in place of :data:`TITLE_MARK`: where it does
-    not fit, the title is shortened first, so that its status and counts stay whole."""
+    not fit, the title is shortened first, then ``why`` (why a failed run is failed, when the heading
+    says it), so that its status and counts stay whole."""
     start = heading.find(TITLE_MARK)
     if start < 0:  # a translation without the title
         label.setText(heading)
         return
-    label.set_text_shortening(heading.replace(TITLE_MARK, title, 1), start, start + len(title))
+    text = heading.replace(TITLE_MARK, title, 1)
+    after = text.find(why, start + len(title)) if why else -1
+    more = [(after, after + len(why))] if after >= 0 else []
+    label.set_text_shortening(text, start, start + len(title), *more)
 
 
 def empty_note_text(run: RunRecord, *, filtered: bool, total: int, hidden: int, matched_plumbing: int) -> str:
