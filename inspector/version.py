@@ -57,3 +57,9 @@ def app_licence() -> str:
 def version_line() -> str:
     """What ``run-inspector --version`` prints: the program's name and its version."""
     return f"{DISTRIBUTION} {app_version()}"
+
+
+def version_fields() -> dict[str, str]:
+    """What ``run-inspector --version --json`` prints, as an object: ``name`` (the distribution's) and
+    ``version`` (as :func:`app_version` finds it: "unknown" when nothing knows it)."""
+    return {"name": DISTRIBUTION, "version": app_version()}

@@ -7,6 +7,10 @@ specification: 200 with an ``ExportTraceServiceResponse`` in the request's encod
 ``partial_success`` when spans were refused), 400 with a ``google.rpc.Status`` for a body that
 cannot be read, 413 for one too large, 415 for an unknown content type or encoding.
 
+How many connections are held, and how long a request's head may take, is bounded as HTTP servers
+bound them (:mod:`.connections`): a client sending its headers a byte at a time no longer holds a
+thread for as long as it likes.
+
 Loopback only by default. Listening on another address needs a token, generated here, sent by
 clients as ``Authorization: Bearer TOKEN`` and compared in constant time (as the official MCP
 Inspector protects its proxy). A request that carries an ``Origin`` header (a web page) is refused.
@@ -15,6 +19,7 @@ Inspector protects its proxy). A request that carries an ``Origin`` header (a we
 from __future__ import annotations
 
 import hmac
+import io
 import ipaddress
 import logging
 import queue
@@ -34,6 +39,7 @@ from inspector.i18n.os_reasons import os_reason
 from inspector.mcp.secrets import Secrets
 
 from . import otlp_body
+from .connections import ConnectionSlots, HeadClock, HeadTimedReader
 from .live_traces import QUIET_S, LiveTraces, RunReceived, Taken
 from .request_body import BodyGate, BodyReader, too_large
 
@@ -105,6 +111,8 @@ class TraceReceiver:
         self._writer_failure: BaseException | None = None
         #: How many bodies are read and decoded at once, and how long one may take (see :mod:`.request_body`).
         self.gate = BodyGate()
+        #: How many connections are held at once, and how long a request's head may take (:mod:`.connections`).
+        self.connections = ConnectionSlots()
 
     @property
     def url(self) -> str:
@@ -241,6 +249,38 @@ class _Server(ThreadingHTTPServer):
         the log, not printed as a traceback among the command's lines."""
         logging.getLogger(__name__).debug("connection from %s ended with an error", client_address, exc_info=True)
 
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """A thread for the connection when it gets a slot (:class:`~.connections.ConnectionSlots`);
+        when every slot is busy with a request, 503 (retry later) and closed, on the accepting thread."""
+        slots = self.receiver.connections
+        if not slots.admit(request):
+            _refuse_busy(request)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            slots.release(request)  # no thread was started for it
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.receiver.connections.release(request)
+
+
+def _refuse_busy(sock: socket.socket) -> None:
+    body = otlp_body.status_body(otlp_body.JSON, str(Message(N_(
+        "The receiver is serving as many connections as it holds at once; retry later."))), 14)
+    head = (f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: {otlp_body.JSON}\r\nContent-Length: {len(body)}\r\n"
+            "Retry-After: 1\r\nConnection: close\r\n\r\n").encode("ascii")
+    try:
+        sock.settimeout(0.5)  # a client that reads nothing must not hold the accepting thread
+        sock.sendall(head + body)
+    except OSError:
+        pass
+
 
 class _Handler(BaseHTTPRequestHandler):
     """One connection; HTTP/1.1 keep-alive, as exporters reuse their connection."""
@@ -255,7 +295,45 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the standard library's name
         pass  # the command prints one line per run, not one per request
 
+    def setup(self) -> None:
+        super().setup()
+        slots = self.server.receiver.connections
+        self.head_clock = HeadClock(slots.idle_s, slots.head_s)
+        # The socket file's reads of a request's head are given what the head's deadline has left.
+        self.rfile = io.BufferedReader(HeadTimedReader(self.rfile.detach(), self.connection, self.head_clock))
+
+    def handle_one_request(self) -> None:
+        """One request, its head waited for while the connection may be closed to make room; a head
+        begun and not whole within its deadline is answered 408, and the connection closed."""
+        slots, clock = self.server.receiver.connections, self.head_clock
+        clock.begin()
+        slots.waiting(self.connection)
+        try:
+            super().handle_one_request()
+        finally:
+            slots.busy(self.connection)
+        if clock.active:  # the head never came whole: nothing was served
+            clock.end()
+            self.close_connection = True
+            if clock.timed_out and clock.started:
+                self.connection.settimeout(self.timeout)
+                # What answering needs of a request whose line may not have been read whole.
+                self.request_version, self.requestline = self.protocol_version, ""
+                try:
+                    self._answer(408, otlp_body.JSON, otlp_body.status_body(otlp_body.JSON, str(Message(N_(
+                        "The request's headers did not arrive within {seconds} s and were refused."),
+                        {"seconds": f"{clock.head_s:g}"}))), close=True)
+                except OSError:
+                    pass  # the client is gone
+
+    def _head_in(self) -> None:
+        """The request's head is in: its connection is busy (never closed to make room)."""
+        self.head_clock.end()
+        self.server.receiver.connections.busy(self.connection)
+        self.connection.settimeout(self.timeout)
+
     def do_POST(self) -> None:  # noqa: N802 - the standard library's name
+        self._head_in()
         content_type = otlp_body.media_type(self.headers.get("Content-Type"))
         answer_type = content_type if content_type in otlp_body.CONTENT_TYPES else otlp_body.JSON
         refusal = self._refusal(content_type)
@@ -338,6 +416,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def _not_allowed(self) -> None:
+        self._head_in()
         self._answer(405, otlp_body.JSON, otlp_body.status_body(otlp_body.JSON, "Only POST is served here."),
                      close=True)
 

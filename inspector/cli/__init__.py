@@ -14,9 +14,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["--version"]:
         # Answered before the parser loads (Babel, argparse's words): a packager's check must be instant.
-        from inspector.version import version_line
+        from .ending import wants_json
+        from .version_option import print_version
 
-        print(version_line())
+        print_version(wants_json(argv))
         return 0
     try:
         from .app import run_command

@@ -69,6 +69,7 @@ def run_command(argv: list[str]) -> int:
         return end_with_error("usage", str(exc), EXIT_USAGE, as_json)
     try:
         parser = build_parser(argv)
+        parser.json_wanted = as_json
         path, rest = file_to_open(argv, parser)
         if path is not None and not os.path.isfile(path):
             if os.path.isdir(path):

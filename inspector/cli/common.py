@@ -104,6 +104,8 @@ class Parser(argparse.ArgumentParser):
 
     intermixed = False
     _parsing_intermixed = False
+    #: ``--json`` was on the line (set before parsing): ``--version`` then prints its JSON object.
+    json_wanted = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", WholeWordsHelp)

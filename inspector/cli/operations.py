@@ -59,7 +59,7 @@ from .ending import emit_json
 from .parser import OFFERING_COMMANDS, OFFERING_METHODS, OPERATIONS
 from .progress import live_progress_line
 from .results import (
-    block_lines,
+    answer_block_lines,
     catalogue_heading,
     content_said,
     elicitation_lines,
@@ -646,9 +646,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         print(one_line(_("The tool {tool} reported an error:").format(tool=report.get("tool"))))
     if "content" in report:
         print(safe(content_said(report["content"], report.get("content_blocks", []))))
-        for block in report.get("content_blocks", []):
-            for line in block_lines(block):
-                print(one_line(line))
+        for line in answer_block_lines(report.get("content_blocks", [])):
+            print(one_line(line))
     if "listed_tools" in report:
         print(one_line(unlisted_tool_line(report["tool"], report["listed_tools"])))
     if "tools" in report:

@@ -7,15 +7,18 @@ that file instead of asking the service.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from inspector.capture.pull import CACHE_FOLDER, PullError, pull_trace
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.messages import Message
 from inspector.store import StoreError
 
-from .common import EXIT_OK, BadInputError, CommandError, UsageError, database_path, open_store
+from .common import EXIT_OK, BadInputError, CancelledCommand, CommandError, UsageError, database_path, open_store
 from .ending import emit_json
 from .push import collector_headers
+from .stopping import Terminated, sigterm_as_ctrl_c
+from .traces import forget_database
 
 
 def pull(args: argparse.Namespace) -> int:
@@ -25,17 +28,34 @@ def pull(args: argparse.Namespace) -> int:
         raise UsageError(Message(N_("--from-jaeger and --from-tempo need --trace ID (the trace id to open)")))
     backend, base = ("jaeger", args.from_jaeger) if args.from_jaeger is not None else ("tempo", args.from_tempo)
     headers = collector_headers(args.header)
-    cache = database_path(args.db).parent / CACHE_FOLDER
+    db = database_path(args.db)
+    made = not db.exists()
+    cache = db.parent / CACHE_FOLDER
+    refused: BadInputError | CancelledCommand | None = None
     with open_store(args.db) as store:
         try:
-            pulled = pull_trace(store, backend, base, args.trace, cache, headers)
+            with sigterm_as_ctrl_c():
+                pulled = pull_trace(store, backend, base, args.trace, cache, headers)
+        except KeyboardInterrupt as stop:  # the answer read so far is dropped; the import is rolled back
+            refused = CancelledCommand(Message(
+                N_("Ended by a signal (SIGTERM) before the trace was opened: nothing was imported.")
+                if isinstance(stop, Terminated) else
+                N_("Cancelled (Ctrl-C) before the trace was opened: nothing was imported.")))
         except PullError as error:
-            raise BadInputError(error) from None
+            refused = BadInputError(error)
         except StoreError as error:
             raise CommandError(error) from None
-        report = pulled.report
-        run_ids = list(report.run_ids) or [run.id for uid in report.already_present
-                                           if (run := store.find_run_by_uid(uid)) is not None]
+        if refused is not None:
+            unused = made and not store.list_runs(limit=1)
+        else:
+            report = pulled.report
+            run_ids = list(report.run_ids) or [run.id for uid in report.already_present
+                                               if (run := store.find_run_by_uid(uid)) is not None]
+    if refused is not None:
+        if unused:  # as a file's import: a pull that imported nothing leaves no database it made
+            forget_database(db, [])
+            _remove_if_empty(cache)
+        raise refused from None
     if args.json:
         emit_json({"trace_id": pulled.trace_id, "backend": backend, "cached": pulled.cached,
                    "file": str(pulled.path), "run_ids": run_ids, "runs_imported": report.runs_imported,
@@ -53,3 +73,9 @@ def pull(args: argparse.Namespace) -> int:
     print(said)
     return EXIT_OK
 
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()  # only when empty: a trace kept there whole is read by the next pull
+    except OSError:
+        pass

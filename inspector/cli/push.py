@@ -19,9 +19,10 @@ from inspector.i18n.messages import Message
 from inspector.store import RunStore
 from inspector.store.outbox import Outbox
 
-from .common import EXIT_FAILED, EXIT_OK, BadInputError, UsageError, open_existing_store
+from .common import EXIT_FAILED, EXIT_OK, BadInputError, CancelledCommand, UsageError, open_existing_store
 from .ending import emit_json
 from .run_choice import resolve_run
+from .stopping import Terminated, sigterm_as_ctrl_c
 
 #: The longest --wait accepted (an hour): beyond that, leave it to the next push.
 MAX_WAIT_S = 3600.0
@@ -70,9 +71,17 @@ def push(args: argparse.Namespace) -> int:
         return _report(args, endpoint, 0, DrainReport(0, 0, 0, ""), [])
     with store:
         selected = _selected(store, args) if selecting else []
-        queued = Outbox(store.db.conn).enqueue(selected, endpoint)
-        with Pusher(store, endpoint, headers) as pusher:
-            report = drain(pusher, wait)
+        try:
+            with sigterm_as_ctrl_c():
+                queued = Outbox(store.db.conn).enqueue(selected, endpoint)
+                with Pusher(store, endpoint, headers) as pusher:
+                    report = drain(pusher, wait)
+        except KeyboardInterrupt as stop:  # the run being sent went back to the queue (Pusher.push_due)
+            raise CancelledCommand(Message(
+                N_("Ended by a signal (SIGTERM) before the push was done: what was not sent to {endpoint} stays "
+                   "queued for the next push.") if isinstance(stop, Terminated) else
+                N_("Cancelled (Ctrl-C) before the push was done: what was not sent to {endpoint} stays queued for "
+                   "the next push."), {"endpoint": endpoint})) from None
         states = Outbox(store.db.conn).of_runs(selected)
         runs = [{"id": run_id, **_state(states.get(run_id))} for run_id in selected]
     return _report(args, endpoint, queued, report, runs)

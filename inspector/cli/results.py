@@ -209,18 +209,24 @@ def progress_lines(notes: object, dropped: object = 0) -> list[str]:
 def step_extra_lines(payload: dict[str, Any]) -> list[str]:
     """What ``runs show`` adds under a step's row: its progress notes, the requests the
     server sent the client and its content blocks that are not text, bounded as the window's step detail
-    names them (the first hundred, then how many more: an imported step may hold thousands)."""
+    names them (:func:`inspector.i18n.content_blocks.bounded_block_lines`: the first hundred, then how many
+    more: an imported step may hold thousands)."""
     lines: list[str] = progress_lines(payload.get("progress"), payload.get("progressDropped"))
     lines.extend(server_request_lines(payload.get("serverRequests")))
     lines.extend(elicitation_lines(payload.get("serverRequests")))
     lines.extend(notification_lines(payload.get("serverNotifications")))
     if payload.get("serverToldToStop") is False:
         lines.append(_("The server gave no session id, so it was not told to stop this request."))
-    # The window's own bound and words (no Qt in that module), loaded here only: `call` loads nothing of the window.
-    from inspector.gui.widgets.block_text import stored_block_lines
-
-    lines.extend(stored_block_lines(payload))
+    lines.extend(content_blocks.bounded_block_lines(payload.get("contentBlocks"), payload.get("contentBlocksDropped"),
+                                                    block_lines))
     return lines
+
+
+def answer_block_lines(blocks: object) -> list[str]:
+    """What ``call`` (and ``replay``) says of an answer's content blocks, bounded as ``runs show``
+    says a stored step's and the window's step detail names them: the first hundred, each embedded
+    text cut, then how many more (a server may answer thousands; ``--json`` keeps every one, whole)."""
+    return content_blocks.bounded_block_lines(blocks, 0, block_lines)
 
 
 def _number(value: float) -> str:

@@ -1,11 +1,12 @@
-"""SIGTERM ends a long export or import as Ctrl-C does: with a sentence, and nothing half-written.
+"""SIGTERM ends a long export or import (of a file, a trace pulled, runs pushed) as Ctrl-C does: with a
+sentence, and nothing half-written.
 
 Python's default for SIGTERM (what ``timeout``, a CI runner cancelling a job or a service manager
 sends) kills the process where it stands: an export's ``.part`` file would stay beside its target
 and no sentence would say what happened. Within :func:`sigterm_as_ctrl_c` it raises
 :class:`Terminated`, a ``KeyboardInterrupt``, so the command's own cleanup (the ``.part`` file removed,
-the transaction rolled back) runs and the command ends cancelled (exit status 130); its sentence says a
-signal ended it, not Ctrl-C, which no one pressed.
+the transaction rolled back, the run being pushed put back in the queue) runs and the command ends
+cancelled (exit status 130); its sentence says a signal ended it, not Ctrl-C, which no one pressed.
 """
 
 from __future__ import annotations

@@ -127,7 +127,7 @@ def _import(args: argparse.Namespace) -> int:
             raise CommandError(exc) from None
     if refused is not None:
         if unused:
-            _forget_database(db, made or [])  # a refused (or cancelled) file leaves no database behind either
+            forget_database(db, made or [])  # a refused (or cancelled) file leaves no database behind either
         raise refused from None
     _clear_progress()
     if args.json:
@@ -167,7 +167,7 @@ def _missing_folders(db: Path) -> list[Path]:
     return missing
 
 
-def _forget_database(db: Path, made: list[Path]) -> None:
+def forget_database(db: Path, made: list[Path]) -> None:
     """Remove the empty database an import made for a file it then refused, and the folders made for it."""
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)

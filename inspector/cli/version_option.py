@@ -1,4 +1,5 @@
-"""``--version``: print the program's name and version, then stop (the version is read when asked)."""
+"""``--version``: print the program's name and version (with ``--json``, as one JSON object), then stop
+(the version is read when asked)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,17 @@ class VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        from inspector.version import version_line
-
-        print(version_line())
+        print_version(bool(getattr(parser, "json_wanted", False)))
         parser.exit()
+
+
+def print_version(as_json: bool) -> None:
+    """The version line, or with ``--json`` the object ``{"name": ..., "version": ...}`` (docs/cli-json.md)."""
+    from inspector.version import version_fields, version_line
+
+    if as_json:
+        from .ending import emit_json
+
+        emit_json(version_fields())
+    else:
+        print(version_line())

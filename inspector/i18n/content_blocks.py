@@ -1,15 +1,24 @@
 """One content block of a tool's answer or a prompt's message in the reader's words, for the window and
 the command line alike: a line naming it (type, MIME type, URI, name, size), its annotations in words
-after it, and an embedded text resource's text, indented."""
+after it, and an embedded text resource's text, indented. A list of blocks is named bounded
+(:func:`bounded_block_lines`): a step or an answer may hold thousands."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.annotations import annotation_lines
 from inspector.i18n.formatting import format_number
+from inspector.runs.result import MAX_CONTENT_BLOCKS
+
+#: How many blocks of a list are named: what a call of ours keeps (a server may answer, and an imported
+#: file hold, thousands, each a few lines: a window must not freeze, nor a terminal scroll, on them).
+MAX_NAMED_BLOCKS = MAX_CONTENT_BLOCKS
+#: How much of an embedded text resource a named block says (a call of ours keeps 10,000 bytes of it;
+#: a live answer's or an imported one's text is cut here before its lines are made).
+MAX_BLOCK_TEXT_CHARS = 10_000
 
 
 def size_words(size: object) -> str | None:
@@ -49,9 +58,35 @@ def block_lines(block: Any, annotations: Mapping[str, Any] | None = None) -> lis
     return [_("A content block of the unknown type {kind}.").format(kind=_plain(kind) or _("(none)")), *annotated]
 
 
+def bounded_block_lines(blocks: object, dropped: object, lines_of: Callable[[dict[str, Any]], list[str]]) -> list[str]:
+    """The lines naming a list of blocks, bounded: those ``lines_of`` gives for each of the first
+    :data:`MAX_NAMED_BLOCKS` blocks, each embedded text cut to :data:`MAX_BLOCK_TEXT_CHARS`
+    characters first, then how many more there are, and ``dropped`` (blocks a call did not keep, as
+    a stored step counts them in ``contentBlocksDropped``) when it is a positive count."""
+    blocks = blocks if isinstance(blocks, list | tuple) else []
+    lines = [line for block in blocks[:MAX_NAMED_BLOCKS] if isinstance(block, dict)
+             for line in lines_of(_text_cut(block))]
+    unnamed = len(blocks) - MAX_NAMED_BLOCKS
+    if unnamed > 0:
+        lines.append(ngettext("{count} more content block is not named here.",
+                              "{count} more content blocks are not named here.",
+                              unnamed).format(count=format_number(unnamed)))
+    if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0:
+        lines.append(ngettext("{count} more content block was not kept.", "{count} more content blocks were not kept.",
+                              dropped).format(count=format_number(dropped)))
+    return lines
+
+
+def _text_cut(block: dict[str, Any]) -> dict[str, Any]:
+    text = block.get("text")
+    if isinstance(text, str) and len(text) > MAX_BLOCK_TEXT_CHARS:
+        return {**block, "text": text[:MAX_BLOCK_TEXT_CHARS] + "…"}
+    return block
+
+
 def _plain(value: object) -> str:
     # One line each: a name or URI from the server must not break the list into forged lines.
     return " ".join(value.split()) if isinstance(value, str) else ""
 
 
-__all__ = ["block_lines", "size_words"]
+__all__ = ["MAX_BLOCK_TEXT_CHARS", "MAX_NAMED_BLOCKS", "block_lines", "bounded_block_lines", "size_words"]

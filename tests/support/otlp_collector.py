@@ -76,13 +76,16 @@ class OtlpCollector:
                                            self.headers.get("Content-Encoding", ""), body)
                 if answer.hold is not None:
                     answer.hold.wait(20)
-                self.send_response(answer.status)
-                for name, value in answer.headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(answer.body)))
-                self.end_headers()
-                self.wfile.write(answer.body)
+                try:
+                    self.send_response(answer.status)
+                    for name, value in answer.headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(answer.body)))
+                    self.end_headers()
+                    self.wfile.write(answer.body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client left while the answer was held (stopped mid-push)
 
         self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True

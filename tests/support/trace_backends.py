@@ -74,6 +74,8 @@ class Route:
     declare_length: bool = True
     #: True: the connection is closed without any answer.
     hang_up: bool = False
+    #: When given, the answer waits until it is set (a query service slow to answer), 30 s at most.
+    hold: threading.Event | None = None
 
 
 class TraceBackend:
@@ -93,6 +95,8 @@ class TraceBackend:
                 backend.hits[self.path] = backend.hits.get(self.path, 0) + 1
                 backend.accept_seen.append(self.headers.get("Accept", ""))
                 route = backend.routes.get(self.path, Route(404, b'{"error": {"httpCode": 404}}'))
+                if route.hold is not None:
+                    route.hold.wait(30)
                 if route.hang_up:
                     self.close_connection = True
                     return

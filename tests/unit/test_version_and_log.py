@@ -32,6 +32,31 @@ def test_version_prints_the_installed_version_without_loading_qt_or_httpx() -> N
     assert heavy == []
 
 
+def test_version_json_is_one_object_without_loading_qt_or_httpx() -> None:
+    probe = ("import sys, io, contextlib\n"
+             "from inspector.cli import main\n"
+             "out = io.StringIO()\n"
+             "with contextlib.redirect_stdout(out):\n"
+             "    status = main(['--version', '--json'])\n"
+             "import json\n"
+             "print(json.dumps({'status': status, 'out': out.getvalue(), 'modules': sorted(sys.modules)}))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    report = json.loads(done.stdout)
+    assert report["status"] == 0
+    assert report["out"].endswith("\n") and report["out"].count("\n") == 1
+    assert json.loads(report["out"]) == {"name": "run-inspector",
+                                         "version": importlib.metadata.version("run-inspector")}
+    heavy = [name for name in report["modules"] if name.split(".")[0] in ("PySide6", "httpx", "babel", "mcp")]
+    assert heavy == []
+
+
+@pytest.mark.parametrize("words", [["--json", "--version"], ["--lang", "de", "--version", "--json"]])
+def test_version_json_after_other_options_is_answered_by_the_parser(words: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-m", "inspector", *words], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"name": "run-inspector", "version": importlib.metadata.version("run-inspector")}
+
+
 def test_version_after_other_options_is_answered_by_the_parser() -> None:
     done = subprocess.run([sys.executable, "-m", "inspector", "--lang", "de", "--version"],
                           capture_output=True, text=True, cwd=ROOT)

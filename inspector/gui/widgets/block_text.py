@@ -7,17 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from inspector.i18n import content_blocks, ngettext
-from inspector.i18n.formatting import format_number
+from inspector.i18n import content_blocks
+from inspector.i18n.content_blocks import MAX_BLOCK_TEXT_CHARS, MAX_NAMED_BLOCKS
 from inspector.mcp.annotations import kept_annotations
-from inspector.runs import MAX_CONTENT_BLOCKS
-
-#: How many of a stored step's blocks are named: what a call of ours keeps (an imported file may hold
-#: thousands, each a few lines: the detail must not freeze on them).
-MAX_NAMED_BLOCKS = MAX_CONTENT_BLOCKS
-#: How much of an embedded text resource a stored block names (a call of ours keeps 10,000 bytes of it;
-#: an imported one is cut here before its lines are made).
-MAX_BLOCK_TEXT_CHARS = 10_000
 
 
 def block_lines(block: Any) -> list[str]:
@@ -28,29 +20,10 @@ def block_lines(block: Any) -> list[str]:
 
 def stored_block_lines(payload: Mapping[str, Any]) -> list[str]:
     """The lines ``runs show`` says under a stored step for its ``contentBlocks`` (and the
-    blocks its call did not keep, ``contentBlocksDropped``), bounded: the first
-    :data:`MAX_NAMED_BLOCKS` blocks, each embedded text cut to :data:`MAX_BLOCK_TEXT_CHARS`."""
-    blocks = payload.get("contentBlocks")
-    blocks = blocks if isinstance(blocks, list) else []
-    lines = [line for block in blocks[:MAX_NAMED_BLOCKS] if isinstance(block, dict)
-             for line in block_lines(_text_cut(block))]
-    unnamed = len(blocks) - MAX_NAMED_BLOCKS
-    if unnamed > 0:
-        lines.append(ngettext("{count} more content block is not named here.",
-                              "{count} more content blocks are not named here.",
-                              unnamed).format(count=format_number(unnamed)))
-    dropped = payload.get("contentBlocksDropped")
-    if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0:
-        lines.append(ngettext("{count} more content block was not kept.", "{count} more content blocks were not kept.",
-                              dropped).format(count=format_number(dropped)))
-    return lines
-
-
-def _text_cut(block: dict[str, Any]) -> dict[str, Any]:
-    text = block.get("text")
-    if isinstance(text, str) and len(text) > MAX_BLOCK_TEXT_CHARS:
-        return {**block, "text": text[:MAX_BLOCK_TEXT_CHARS] + "…"}
-    return block
+    blocks its call did not keep, ``contentBlocksDropped``), bounded as ``call`` names an answer's:
+    the first :data:`MAX_NAMED_BLOCKS` blocks, each embedded text cut to :data:`MAX_BLOCK_TEXT_CHARS`."""
+    return content_blocks.bounded_block_lines(payload.get("contentBlocks"), payload.get("contentBlocksDropped"),
+                                              block_lines)
 
 
 __all__ = ["MAX_BLOCK_TEXT_CHARS", "MAX_NAMED_BLOCKS", "block_lines", "stored_block_lines"]
