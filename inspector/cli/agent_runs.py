@@ -19,7 +19,7 @@ from inspector.agent import (
     load_scenario,
     shipped_scenarios,
 )
-from inspector.i18n import N_, _
+from inspector.i18n import N_, _, current_language
 from inspector.i18n.formatting import joined
 from inspector.i18n.messages import Message, translate
 from inspector.i18n.scenarios import run_title
@@ -86,7 +86,7 @@ def _scenario(args: argparse.Namespace) -> int:
     if server is None:
         from inspector.demo import DemoOptions, DemoServer, DemoServerError
 
-        demo = DemoServer(DemoOptions(**scenario.demo_server))
+        demo = DemoServer(DemoOptions(**scenario.demo_server, language=current_language()))
         try:
             server = ServerEndpoint(demo.start(), name="demo server", era=scenario.era)
         except DemoServerError as exc:
