@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _
 from inspector.i18n.formatting import format_number
+from inspector.i18n.scenarios import said_title
 from inspector.i18n.words import kind_word, no_outcome_word
 from inspector.runs import StepKind
 from inspector.store import RunRecord, RunStore
@@ -266,7 +267,8 @@ class TimelinePane(QWidget):
             self._total = (run.id, total if total is not None else self.store.count_steps(run.id))
         total = self._total[1] if (filtered or hidden) and self._total else shown
         show_heading(self.heading, heading_text(run, shown=shown, total=total, filtered=filtered, hidden=hidden,
-                                                hidden_matched=self.model.hidden_plumbing), cell_text(run.title, 80))
+                                                hidden_matched=self.model.hidden_plumbing),
+                     cell_text(said_title(run.title, run.source), 80))
         self._say_empty(None if shown else empty_note_text(run, filtered=filtered, total=total, hidden=hidden,
                                                            matched_plumbing=self.model.hidden_plumbing))
 
