@@ -20,7 +20,7 @@ from inspector.agent import (
     shipped_scenarios,
 )
 from inspector.agent.scenario import DEMO_SERVER_NAME
-from inspector.i18n import N_, _
+from inspector.i18n import N_, _, current_language
 from inspector.i18n.formatting import joined
 from inspector.i18n.messages import Message, translate
 from inspector.i18n.scenarios import run_title
@@ -87,7 +87,7 @@ def _scenario(args: argparse.Namespace) -> int:
     if server is None:
         from inspector.demo import DemoOptions, DemoServer, DemoServerError
 
-        demo = DemoServer(DemoOptions(**scenario.demo_server))
+        demo = DemoServer(DemoOptions(**scenario.demo_server, language=current_language()))
         try:
             server = ServerEndpoint(demo.start(), name=DEMO_SERVER_NAME, era=scenario.era)
         except DemoServerError as exc:

@@ -17,6 +17,7 @@ from inspector.i18n.comparing import (
     summary_line,
 )
 from inspector.i18n.messages import Message
+from inspector.i18n.scenarios import said_title
 from inspector.i18n.words import kind_word, step_outcome_word
 from inspector.runs.comparing import SLOWER_MS, SLOWER_RATIO, AlignedRow, RunComparison, StepFacts
 from inspector.store import RunRecord
@@ -139,7 +140,9 @@ def print_comparison(first: RunRecord, second: RunRecord, comparison: RunCompari
         count = record.step_count or 0
         print(one_line(ngettext("{label}: run {id}, {title} ({status}, {count} step)",
                                 "{label}: run {id}, {title} ({status}, {count} steps)", count).format(
-            label=label, id=record.id, title=record.title, status=outcome_word(record.status), count=count)))
+            label=label, id=record.id, title=said_title(record.title, record.source),
+            status=outcome_word(record.status),
+            count=count)))
     print(one_line(summary_line(comparison.summary, first.id, second.id)))
     print()
     width = max(outcome_width(), len(step_outcome_word("tool", None)))  # "not recorded" fits too

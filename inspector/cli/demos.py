@@ -8,7 +8,7 @@ import math
 import sys
 import threading
 
-from inspector.i18n import N_, _
+from inspector.i18n import N_, _, current_language
 from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 
@@ -82,6 +82,7 @@ def serve_demo(args: argparse.Namespace) -> int:
         handshake_delay_s=_seconds("--handshake-delay", args.handshake_delay, allow_zero=True) or 0.0,
         page_size=None if args.page_size is None else _whole_number("--page-size", args.page_size, 1),
         json_response=args.json_response, stateless=args.stateless,
+        language=current_language(),  # its own texts speak the command's language (--lang, else as every command)
         **({} if args.catalogue_size is None else {"catalogue_size": _whole_number("--catalogue-size",
                                                                                    args.catalogue_size, 0)}))
     # The server's own log (e.g. "hang: ... saw the cancel") is part of what a demo shows.

@@ -16,6 +16,7 @@ from inspector.i18n.details import disagreement_said, localized_step_details
 from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.replays import replay_of_text, replayed_as_text
+from inspector.i18n.scenarios import said_title
 from inspector.i18n.wire import command_line, line_problem_lines, stderr_lines, transport_line
 from inspector.i18n.words import (
     SERVICE_CHARS,
@@ -164,7 +165,7 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<{source}}  {heading[4]}")
     for run, at_text in zip(runs, started, strict=True):
         print(one_line(f"{run.id:>6}  {at_text:<{at}}  {outcome_word(run.status):<{status}}  "
-                       f"{source_word(run.source):<{source}}  {run.title}"))
+                       f"{source_word(run.source):<{source}}  {said_title(run.title, run.source)}"))
     return EXIT_OK
 
 
@@ -200,7 +201,7 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
             out.write(("," if index else "") + json_text(entry))
         out.write("]}\n")
         return EXIT_OK
-    out.write(one_line(_("Run {id}: {title}").format(id=run.id, title=run.title)) + "\n")
+    out.write(one_line(_("Run {id}: {title}").format(id=run.id, title=said_title(run.title, run.source))) + "\n")
     out.write(one_line(_("  status {status}, source {source}, server {server}").format(
         status=status_with_recovery(outcome_word(run.status), _recovery(store, run)), source=source_word(run.source),
         server=run.server or "-")) + "\n")

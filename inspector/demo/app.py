@@ -19,6 +19,7 @@ from .state import DemoState
 from .stream_close import CancelOnClose
 from .subscriptions import ResourceTicker
 from .tools import DEMO_TOOLS, DemoTool, ToolAnswer, text_result
+from .words import DemoWords
 
 SERVER_NAME = "run-inspector-demo"
 SERVER_VERSION = "0.1.0"
@@ -26,13 +27,16 @@ MCP_PATH = "/mcp"
 
 
 def build_server(options: DemoOptions, state: DemoState) -> Server[Any]:
-    """The SDK server with the demo tools (and the paged catalogue when the options ask for it)."""
+    """The SDK server with the demo tools (and the paged catalogue when the options ask for it), speaking
+    the options' language."""
+    _ = state.words = DemoWords(options.language)
     tools: tuple[DemoTool, ...] = DEMO_TOOLS
     if options.pages_catalogue:
         tools += catalogue_tools(options.catalogue_size)
+    tools = tuple(tool.in_language(_) for tool in tools)
     by_name = {tool.name: tool for tool in tools}
     entries = [tool.entry() for tool in tools]
-    ticker = ResourceTicker(options.update_interval_s)
+    ticker = ResourceTicker(options.update_interval_s, _)
     state.ticker = ticker
 
     async def list_tools(ctx: ServerRequestContext[Any],
@@ -45,9 +49,10 @@ def build_server(options: DemoOptions, state: DemoState) -> Server[Any]:
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> ToolAnswer:
         tool = by_name.get(params.name)
         if tool is None:
-            return text_result(f"There is no tool named {params.name!r} on this server.", is_error=True)
+            return text_result(_("There is no tool named {name} on this server.").format(name=repr(params.name)),
+                               is_error=True)
         arguments = dict(params.arguments or {})
-        problem = _argument_problem(tool, arguments)
+        problem = _argument_problem(tool, arguments, _)
         if problem is not None:
             return text_result(problem, is_error=True)
         return await tool.handler(ctx, _with_defaults(tool, arguments), state)
@@ -55,22 +60,24 @@ def build_server(options: DemoOptions, state: DemoState) -> Server[Any]:
     # logging/setLevel is honoured per session (see log_messages: the SDK's deprecation warning
     # about revision 2026-07-28 is quietened there). with_skills: the skills extension (demo/skills.py).
     return with_skills(Server(SERVER_NAME, version=SERVER_VERSION,
-                  instructions=("A demo server for Run Inspector: tools that succeed, fail, hang and page; "
-                                "resources, prompts and completion besides."),
-                  on_list_tools=list_tools, on_call_tool=call_tool, **offering_handlers(state, ticker.text),
+                  instructions=_("A demo server for Run Inspector: tools that succeed, fail, hang and page; "
+                                 "resources, prompts and completion besides."),
+                  on_list_tools=list_tools, on_call_tool=call_tool, **offering_handlers(state, ticker.text, _),
                   on_set_logging_level=state.log_levels.handle_set_level,
                   # Subscriptions to demo://clock in both eras; the stateless era's listening stream
                   # (a window listens there as on the handshake era's GET stream).
                   **ticker.handlers()))
 
 
-def _argument_problem(tool: DemoTool, arguments: dict[str, Any]) -> str | None:
-    """One sentence saying what is wrong with the arguments, or ``None`` when they fit the schema."""
+def _argument_problem(tool: DemoTool, arguments: dict[str, Any], _: DemoWords) -> str | None:
+    """One sentence saying what is wrong with the arguments, or ``None`` when they fit the schema (the
+    validator's own words, after the colon, are its: English)."""
     try:
         jsonschema.validate(arguments, tool.input_schema)
     except jsonschema.ValidationError as exc:
-        place = "/".join(str(part) for part in exc.absolute_path) or "the arguments"
-        return f"The arguments of {tool.name} do not fit its input schema at {place}: {exc.message}."
+        place = "/".join(str(part) for part in exc.absolute_path) or _("the arguments")
+        return _("The arguments of {tool} do not fit its input schema at {place}: {problem}.").format(
+            tool=tool.name, place=place, problem=exc.message)
     return None
 
 

@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 
 from .state import DemoState
-from .tools import DemoTool, text_result
+from .tools import DemoTool, said_schema, text_result
+from .words import N_, DemoWords
 
-_TOPICS = ("weather", "stock", "invoice", "ticket", "shipment", "sensor", "contract", "calendar")
+_TOPICS = (N_("weather"), N_("stock"), N_("invoice"), N_("ticket"), N_("shipment"), N_("sensor"), N_("contract"),
+           N_("calendar"))
+
+
+@dataclass(frozen=True)
+class _LookUp(DemoTool):
+    """A look-up tool: its description names its topic and number, in the server's language."""
+
+    topic: str = ""
+    number: int = 0
+
+    def in_language(self, words: DemoWords) -> DemoTool:
+        return replace(self, description=words(self.description).format(topic=words(self.topic), number=self.number),
+                       input_schema=said_schema(self.input_schema, words))
 
 
 def catalogue_tools(count: int) -> tuple[DemoTool, ...]:
@@ -21,12 +36,14 @@ def catalogue_tools(count: int) -> tuple[DemoTool, ...]:
 
         async def handler(ctx: ServerRequestContext[Any], args: dict[str, Any],
                           state: DemoState) -> types.CallToolResult:
-            return text_result(f"Entry {args.get('key', 'default')} of the {topic} register {number}.")
+            _ = state.words
+            return text_result(_("Entry {key} of the {topic} register {number}.").format(
+                key=args.get("key", "default"), topic=_(topic), number=number))
 
-        return DemoTool(f"lookup_{number:03d}", f"Look up an entry in the {topic} register number {number}.",
-                        {"type": "object", "properties": {"key": {"type": "string", "default": "default",
-                                                                  "description": "The entry to look up."}},
-                         "additionalProperties": False}, handler)
+        return _LookUp(f"lookup_{number:03d}", N_("Look up an entry in the {topic} register number {number}."),
+                       {"type": "object", "properties": {"key": {"type": "string", "default": "default",
+                                                                 "description": N_("The entry to look up.")}},
+                        "additionalProperties": False}, handler, topic=topic, number=number)
 
     return tuple(make(number) for number in range(1, count + 1))
 

@@ -19,54 +19,77 @@ from mcp.shared.exceptions import MCPError
 
 from .skills import skill_file
 from .state import DemoState
-from .subscriptions import CLOCK_RESOURCE, CLOCK_URI
+from .subscriptions import CLOCK_URI, clock_resource
 from .tools import IMAGE_SIZE, striped_png
+from .words import ENGLISH, DemoWords
 
-README = ("Run Inspector's demo server.\n\nIts tools succeed, fail, hang and page; its resources are this text, "
-          "a small picture and the notes write_note keeps (demo://notes/1, …); its prompts are summarize and "
-          "greet.")
 NOTES_TEMPLATE = "demo://notes/{index}"
-STYLES = ("short", "detailed", "bullet points", "for a child")
 
-_RESOURCES = [
-    types.Resource(name="readme", title="About this server", uri="demo://readme", mime_type="text/markdown",
-                   description="What the demo server offers.", size=len(README.encode())),
-    types.Resource(name="stripes", title="A striped picture", uri="demo://stripes.png", mime_type="image/png",
-                   description="A 16 by 8 pixel picture (binary content)."),
-    CLOCK_RESOURCE,
-]
-_TEMPLATES = [types.ResourceTemplate(name="note", title="A note", uri_template=NOTES_TEMPLATE, mime_type="text/plain",
-                                     description="A note write_note kept, by its number (from 1).")]
-_PROMPTS = [
-    types.Prompt(name="summarize", title="Summarize a text", description="Ask for a summary of a text, in a style.",
-                 arguments=[types.PromptArgument(name="text", description="The text to summarize.", required=True),
-                            types.PromptArgument(name="style", description="How: short, detailed, …")]),
-    types.Prompt(name="greet", title="Greet someone", description="A greeting for a name.",
-                 arguments=[types.PromptArgument(name="name", description="Whom to greet.", required=True)]),
-]
+
+def readme(_: DemoWords) -> str:
+    """The text of ``demo://readme``."""
+    return _("Run Inspector's demo server.\n\nIts tools succeed, fail, hang and page; its resources are this "
+             "text, a small picture and the notes write_note keeps (demo://notes/1, …); its prompts are summarize "
+             "and greet.")
+
+
+def styles(_: DemoWords) -> tuple[str, ...]:
+    """The styles completion offers for ``summarize`` (words, so in the server's language)."""
+    return (_("short"), _("detailed"), _("bullet points"), _("for a child"))
+
+
+def _resources(_: DemoWords) -> list[types.Resource]:
+    return [
+        types.Resource(name="readme", title=_("About this server"), uri="demo://readme", mime_type="text/markdown",
+                       description=_("What the demo server offers."), size=len(readme(_).encode())),
+        types.Resource(name="stripes", title=_("A striped picture"), uri="demo://stripes.png", mime_type="image/png",
+                       description=_("A 16 by 8 pixel picture (binary content).")),
+        clock_resource(_),
+    ]
+
+
+def _templates(_: DemoWords) -> list[types.ResourceTemplate]:
+    return [types.ResourceTemplate(name="note", title=_("A note"), uri_template=NOTES_TEMPLATE,
+                                   mime_type="text/plain",
+                                   description=_("A note write_note kept, by its number (from 1)."))]
+
+
+def _prompts(_: DemoWords) -> list[types.Prompt]:
+    return [
+        types.Prompt(name="summarize", title=_("Summarize a text"),
+                     description=_("Ask for a summary of a text, in a style."),
+                     arguments=[types.PromptArgument(name="text", description=_("The text to summarize."),
+                                                     required=True),
+                                types.PromptArgument(name="style", description=_("How: short, detailed, …"))]),
+        types.Prompt(name="greet", title=_("Greet someone"), description=_("A greeting for a name."),
+                     arguments=[types.PromptArgument(name="name", description=_("Whom to greet."), required=True)]),
+    ]
 
 
 def _not_found(what: str) -> MCPError:
     return MCPError(code=types.INVALID_PARAMS, message=what)
 
 
-def offering_handlers(state: DemoState, clock_text: Callable[[], str] = lambda: "") -> dict[str, Any]:
+def offering_handlers(state: DemoState, clock_text: Callable[[], str] = lambda: "",
+                      _: DemoWords = ENGLISH) -> dict[str, Any]:
     """The low-level server's handlers for resources, prompts and completion (``clock_text``: what
-    ``demo://clock`` says now)."""
+    ``demo://clock`` says now), speaking the language of ``_``."""
+    resources, templates, prompts, readme_text, style_words = _resources(_), _templates(_), _prompts(_), readme(_), \
+        styles(_)
 
     async def list_resources(ctx: ServerRequestContext[Any],
                              params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=_RESOURCES)
+        return types.ListResourcesResult(resources=resources)
 
     async def list_templates(ctx: ServerRequestContext[Any],
                              params: types.PaginatedRequestParams | None) -> types.ListResourceTemplatesResult:
-        return types.ListResourceTemplatesResult(resource_templates=_TEMPLATES)
+        return types.ListResourceTemplatesResult(resource_templates=templates)
 
     async def read_resource(ctx: ServerRequestContext[Any],
                             params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
         if uri == "demo://readme":
-            contents: list[Any] = [types.TextResourceContents(uri=uri, mime_type="text/markdown", text=README)]
+            contents: list[Any] = [types.TextResourceContents(uri=uri, mime_type="text/markdown", text=readme_text)]
         elif uri == "demo://stripes.png":
             data = base64.b64encode(striped_png(*IMAGE_SIZE)).decode("ascii")
             contents = [types.BlobResourceContents(uri=uri, mime_type="image/png", blob=data)]
@@ -76,39 +99,40 @@ def offering_handlers(state: DemoState, clock_text: Callable[[], str] = lambda: 
             notes = state.notes_snapshot()
             index = uri.removeprefix("demo://notes/")
             if not index.isdigit() or not 1 <= int(index) <= len(notes):
-                raise _not_found(f"There is no note {index!r} (there are {len(notes)}).")
+                raise _not_found(_("There is no note {index} (there are {count}).").format(index=repr(index),
+                                                                                          count=len(notes)))
             contents = [types.TextResourceContents(uri=uri, mime_type="text/plain", text=notes[int(index) - 1]["text"])]
         elif skill_file(uri) is not None:  # a file of one of the demo's skills (inspector/demo/skills.py)
             contents = [types.TextResourceContents(uri=uri, mime_type="text/markdown", text=skill_file(uri))]
         else:
-            raise _not_found(f"There is no resource {uri!r} on this server.")
+            raise _not_found(_("There is no resource {uri} on this server.").format(uri=repr(uri)))
         return types.ReadResourceResult(contents=contents)
 
     async def list_prompts(ctx: ServerRequestContext[Any],
                            params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
-        return types.ListPromptsResult(prompts=_PROMPTS)
+        return types.ListPromptsResult(prompts=prompts)
 
     async def get_prompt(ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams) -> types.GetPromptResult:
         arguments = dict(params.arguments or {})
         if params.name == "summarize":
             if not arguments.get("text"):
-                raise _not_found("summarize needs the argument text.")
-            style = arguments.get("style") or "short"
-            text = f"Summarize the following text ({style}):\n\n{arguments['text']}"
+                raise _not_found(_("summarize needs the argument text."))
+            style = arguments.get("style") or style_words[0]
+            text = _("Summarize the following text ({style}):\n\n{text}").format(style=style, text=arguments["text"])
         elif params.name == "greet":
             if not arguments.get("name"):
-                raise _not_found("greet needs the argument name.")
-            text = f"Write a friendly greeting for {arguments['name']}."
+                raise _not_found(_("greet needs the argument name."))
+            text = _("Write a friendly greeting for {name}.").format(name=arguments["name"])
         else:
-            raise _not_found(f"There is no prompt {params.name!r} on this server.")
-        return types.GetPromptResult(description=f"The {params.name} prompt, filled in.",
+            raise _not_found(_("There is no prompt {name} on this server.").format(name=repr(params.name)))
+        return types.GetPromptResult(description=_("The {name} prompt, filled in.").format(name=params.name),
                                      messages=[types.PromptMessage(role="user",
                                                                    content=types.TextContent(type="text", text=text))])
 
     async def complete(ctx: ServerRequestContext[Any], params: types.CompleteRequestParams) -> types.CompleteResult:
         typed, ref = params.argument.value, params.ref
         if isinstance(ref, types.PromptReference) and ref.name == "summarize" and params.argument.name == "style":
-            values = [style for style in STYLES if style.startswith(typed)]
+            values = [style for style in style_words if style.startswith(typed)]
         elif isinstance(ref, types.ResourceTemplateReference) and ref.uri == NOTES_TEMPLATE \
                 and params.argument.name == "index":
             values = [str(index) for index in range(1, len(state.notes_snapshot()) + 1) if str(index).startswith(typed)]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from inspector.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
+
 #: How many extra tools the catalogue mode adds when nothing else is asked for.
 DEFAULT_CATALOGUE_SIZE = 120
 
@@ -21,7 +23,8 @@ class DemoOptions:
     tools and ``tools/list`` answers them ``page_size`` at a time. ``handshake_delay_s`` is
     waited before answering ``initialize`` and again before accepting
     ``notifications/initialized``. ``json_response`` answers with plain JSON instead of event
-    streams; ``stateless`` issues no session id. ``port`` 0 takes a free port.
+    streams; ``stateless`` issues no session id. ``port`` 0 takes a free port. ``language``: the
+    language of the server's own texts ("en" or "de"; its tools' and arguments' names stay).
     """
 
     port: int = 0
@@ -32,6 +35,7 @@ class DemoOptions:
     stateless: bool = False
     #: How often ``demo://clock`` ticks (an update to its subscribers), in seconds.
     update_interval_s: float = 2.0
+    language: str = DEFAULT_LANGUAGE
 
     def __post_init__(self) -> None:
         if isinstance(self.port, bool) or not isinstance(self.port, int) or not 0 <= self.port <= 65535:
@@ -52,6 +56,10 @@ class DemoOptions:
         if isinstance(self.catalogue_size, bool) or not isinstance(self.catalogue_size, int) or self.catalogue_size < 0:
             raise InvalidDemoOptionsError(
                 f"The catalogue size must be a whole number of at least 0, not {self.catalogue_size!r}.")
+
+        if self.language not in LANGUAGES:
+            raise InvalidDemoOptionsError(
+                f"The language must be one of {', '.join(LANGUAGES)}, not {self.language!r}.")
 
     @property
     def pages_catalogue(self) -> bool:

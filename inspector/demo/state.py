@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .log_messages import SessionLevels
+from .words import ENGLISH, DemoWords
 
 LOGGER = logging.getLogger("inspector.demo")
 
@@ -30,6 +31,8 @@ class DemoState:
     log_levels: SessionLevels = field(default_factory=SessionLevels)
     #: The clock resource's ticker (:mod:`.subscriptions`), once the server is built.
     ticker: Any = None
+    #: The language the server speaks (its texts, its log lines), set when the server is built.
+    words: DemoWords = ENGLISH
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def count_call(self, tool: str) -> int:

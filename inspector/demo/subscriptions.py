@@ -25,16 +25,23 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
 
+from .words import ENGLISH, DemoWords
+
 CLOCK_URI = "demo://clock"
-CLOCK_RESOURCE = types.Resource(name="clock", title="A clock that ticks", uri=CLOCK_URI, mime_type="text/plain",
-                                description="The time of the last tick; subscribe to hear each tick.")
+
+
+def clock_resource(_: DemoWords = ENGLISH) -> types.Resource:
+    """The clock's entry in ``resources/list``, in the language of ``_``."""
+    return types.Resource(name="clock", title=_("A clock that ticks"), uri=CLOCK_URI, mime_type="text/plain",
+                          description=_("The time of the last tick; subscribe to hear each tick."))
 
 
 class ResourceTicker:
     """Who is subscribed to the clock, and the task that ticks it."""
 
-    def __init__(self, interval_s: float) -> None:
+    def __init__(self, interval_s: float, words: DemoWords = ENGLISH) -> None:
         self.interval_s = interval_s
+        self.words = words
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
         self.ticks = 0
@@ -49,7 +56,8 @@ class ResourceTicker:
 
     def text(self) -> str:
         """What ``resources/read`` of the clock says."""
-        return f"Tick {self.ticks} at {self.last_tick:%H:%M:%S} UTC."
+        _ = self.words
+        return _("Tick {count} at {time} UTC.").format(count=self.ticks, time=f"{self.last_tick:%H:%M:%S}")
 
     def handlers(self) -> dict[str, Any]:
         """The low-level server's handlers for subscribing (both eras)."""
@@ -105,4 +113,4 @@ def _session_key(ctx: ServerRequestContext[Any]) -> str:
     return f"mcp-{value}" if isinstance(value, str) and value else f"connection-{id(ctx.session._connection)}"  # noqa: SLF001
 
 
-__all__ = ["CLOCK_RESOURCE", "CLOCK_URI", "ResourceTicker"]
+__all__ = ["CLOCK_URI", "ResourceTicker", "clock_resource"]

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.scenarios import said_title
 
 from .language import translated
 from .widgets.outcomes import outcome_word
@@ -94,6 +95,7 @@ def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Pa
         last = _("no run stored in this session")  # the database may hold older ones
     else:
         run_id, title, status = last_run
-        last = _("last run #{run_id}: {title} ({status})").format(run_id=run_id, title=cell_text(title, TITLE_CHARS),
-                                                                  status=outcome_word(status))
+        # A played scenario's stored title ("scenario happy-path") in the reader's language.
+        last = _("last run #{run_id}: {title} ({status})").format(
+            run_id=run_id, title=cell_text(said_title(title), TITLE_CHARS), status=outcome_word(status))
     return _("{running} · {last} · database {path}").format(running=count, last=last, path=db_path)

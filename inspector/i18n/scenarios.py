@@ -9,7 +9,11 @@ and played as written.
 
 from __future__ import annotations
 
-from . import N_, _
+import re
+from functools import lru_cache
+
+from . import DOMAIN, N_, _
+from .languages import LANGUAGES, load_translations
 
 #: Each shipped scenario's description, word for word as its file says it.
 SHIPPED_DESCRIPTIONS = frozenset({
@@ -84,10 +88,40 @@ def titled(name: str) -> str:
     return name if title is None else _("{title} ({name})").format(title=_(title), name=name)
 
 
+#: A played scenario's run title, as stored: English in every language, as ``--json``, exports and the
+#: database keep our words ("agent MODEL: …" and "tools/call echo" are stored the same way).
+RUN_TITLE = N_("scenario {name}")
+
+
 def run_title(name: str) -> str:
-    """A played scenario's stored run title, in the reader's language as its other words are
-    ("Szenario happy-path"): the Runs tab, the status line and a question's dialog name it so."""
-    return _("scenario {name}").format(name=name)
+    """A played scenario's stored run title: "scenario happy-path" in every language (said in the
+    reader's language where it is shown: :func:`said_title`)."""
+    return RUN_TITLE.format(name=name)
+
+
+def said_title(title: str, source: str | None = None) -> str:
+    """A run's stored ``title`` as the reader sees it: a played scenario's ("scenario happy-path", or
+    "Szenario happy-path" as older versions stored a German one) in the reader's language, any other
+    as stored. ``source``: the run's, when known (only a ``scenario`` run's title is ours to say)."""
+    if source is not None and source != "scenario":
+        return title
+    for pattern in _stored_titles():
+        found = pattern.fullmatch(title)
+        if found:
+            return _(RUN_TITLE).format(name=found.group("name"))
+    return title
+
+
+@lru_cache(maxsize=1)
+def _stored_titles() -> tuple[re.Pattern[str], ...]:
+    """The forms a played scenario's title was stored in: English, and each catalogue's translation."""
+    forms = {RUN_TITLE}
+    for language in LANGUAGES:
+        translations = load_translations(DOMAIN, language)
+        if translations is not None:
+            forms.add(translations.gettext(RUN_TITLE))
+    return tuple(re.compile(re.escape(form).replace(re.escape("{name}"), r"(?P<name>\S+)")) for form in forms
+                 if form.count("{name}") == 1)
 
 
 def described(description: str) -> str:
@@ -95,4 +129,5 @@ def described(description: str) -> str:
     return _(description) if description in SHIPPED_DESCRIPTIONS else description
 
 
-__all__ = ["SHIPPED_DESCRIPTIONS", "SHIPPED_TITLES", "SHIPPED_WORDS", "described", "run_title", "titled"]
+__all__ = ["RUN_TITLE", "SHIPPED_DESCRIPTIONS", "SHIPPED_TITLES", "SHIPPED_WORDS", "described", "run_title",
+           "said_title", "titled"]

@@ -161,3 +161,24 @@ def test_run_pressed_again_with_the_same_arguments_checks_them_once(panel, monke
     panel.editor.setPlainText('{"text": "hi", "options": {"depth": 3}}')  # passed before, not under this schema
     assert panel.arguments() is None
     assert len(checked) == 5
+
+
+@pytest.mark.parametrize(("language", "summary"), [("en", "From 1 to 10. (integer, default 1)"),
+                                                   ("de", "Von 1 bis 10. (integer, Standard 1)")])
+def test_the_server_s_description_and_the_window_s_summary_are_set_apart(qtbot, language, summary) -> None:
+    """A hint read "How many times to return it, one per line. Von 1 bis 10. (integer, Standard 1)":
+    whose words were whose? The server's description is a label of its own, as sent; the window's
+    summary another, in italics."""
+    switch_language(language)
+    try:
+        form = SchemaForm({"type": "object", "properties": {"repeat": {
+            "type": "integer", "minimum": 1, "maximum": 10, "default": 1,
+            "description": "  How many times to return it, one per line."}}})
+        qtbot.addWidget(form)
+    finally:
+        switch_language("en")
+    labels = {label.text(): label for label in form.findChildren(type(form.root.error)) if label.text()}
+    described = labels["How many times to return it, one per line."]
+    said = labels[summary]
+    assert not described.font().italic() and said.font().italic()
+    assert said.textFormat() == Qt.TextFormat.PlainText

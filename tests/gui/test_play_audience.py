@@ -388,15 +388,25 @@ def test_the_catalogue_step_says_what_the_walk_found(qtbot, make_window, languag
 @pytest.mark.parametrize(("language", "title"), [("en", "scenario happy-path"), ("de", "Szenario happy-path")])
 def test_a_played_run_is_named_in_the_reader_s_language(qtbot, make_window, language, title) -> None:
     # "Show in Runs" after a German demo showed "scenario happy-path" in the list, its heading and
-    # the status line: the one English word on the screen. The title is stored as played.
+    # the status line: the one English word on the screen. The title is stored in English (as the
+    # database keeps our words) and said in the reader's language.
     from tests.gui.test_play_tab import stored
 
     with played_in(qtbot, make_window, "happy-path", language, (1366, 768)) as (window, room, run):
-        assert stored(run.run_id)[0].title == title
+        assert stored(run.run_id)[0].title == "scenario happy-path"
         room.runs_button.click()
         tab = window.runs_tab
         assert window.tabs.currentWidget() is tab
         assert f" #{run.run_id}: {title} (ok)" in window.status.text(), window.status.text()
+        model = tab.run_list.model
+        qtbot.waitUntil(lambda: model.rowCount() > 0)
+        assert model.data(model.index(0, model.COLUMNS.index("title"))) == title
+    # The fresh demo server spoke the window's language: its answer is German in a German demo.
+    from inspector.store import RunStore, resolve_db_path
+
+    with RunStore.open(resolve_db_path()) as store:
+        written = [s.step.tool_result for s in store.iter_steps(run.run_id) if s.step.tool_name == "write_note"]
+    assert written == [{"en": "Note 1 written.", "de": "Notiz 1 geschrieben."}[language]]
 
 
 @pytest.mark.parametrize(("language", "status"), [

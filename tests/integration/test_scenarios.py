@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -304,19 +305,33 @@ def test_a_shipped_scenario_is_played_in_the_reader_s_language(tmp_path):
     shown = cli("--lang", "en", "runs", "show", "1", "--json", env=env)
     assert shown.returncode == 0, shown.stderr
     stored = json.dumps(json.loads(shown.stdout), ensure_ascii=False)
-    for german in ("Sag Hallo, addiere 2 und 40", "Hallo aus der Demo!"):  # the prompt, an argument
+    # the prompt, an argument, and the answer of the demo server started for the run (it speaks German too)
+    for german in ("Sag Hallo, addiere 2 und 40", "Hallo aus der Demo!", "Notiz 1 geschrieben."):
         assert german in stored, german
     assert "Say hello" not in stored and "Hello from the demo!" not in stored
 
 
-def test_a_scenario_played_in_german_is_stored_with_a_german_title(tmp_path):
+def test_a_played_scenario_s_title_is_stored_in_english_and_said_in_the_reader_s_language(tmp_path):
+    """One database held "Szenario happy-path" beside "scenario happy-path", and a German run's export
+    said "Szenario" to an English reader: the title is ours, stored in English as `--json`, exports and
+    the database keep our words, and said in the reader's language (the run's played words are data)."""
     from tests.integration.test_cli_language import cli
 
     env = {"RUN_INSPECTOR_DB": str(tmp_path / "runs.db"), "LANG": "en_US.UTF-8"}
     german = cli("--lang", "de", "scenario", "happy-path", env=env)
     assert german.returncode == 0, german.stderr
+    assert german.stdout.startswith("Lauf 1: Szenario happy-path"), german.stdout
     english = cli("scenario", "happy-path", env=env)
     assert english.returncode == 0, english.stderr
-    # As the run's other words are: the Runs tab and `runs list` show what it was played as.
     with RunStore.open(tmp_path / "runs.db") as store:
-        assert [store.get_run(run_id).title for run_id in (1, 2)] == ["Szenario happy-path", "scenario happy-path"]
+        assert [store.get_run(run_id).title for run_id in (1, 2)] == ["scenario happy-path", "scenario happy-path"]
+    with sqlite3.connect(tmp_path / "runs.db") as db:  # as a German run was stored before
+        db.execute("UPDATE runs SET title = 'Szenario happy-path' WHERE id = 1")
+    listed = cli("--lang", "de", "runs", "list", env=env)
+    assert listed.returncode == 0, listed.stderr
+    assert [line.endswith("Szenario happy-path") for line in listed.stdout.splitlines()[1:]] == [True, True]
+    listed = cli("runs", "list", env=env)
+    assert [line.endswith("scenario happy-path") for line in listed.stdout.splitlines()[1:]] == [True, True]
+    as_json = cli("--lang", "de", "runs", "list", "--json", env=env)
+    assert [run["title"] for run in json.loads(as_json.stdout)["runs"]] == ["scenario happy-path",
+                                                                         "Szenario happy-path"]

@@ -22,7 +22,7 @@ ALLOWED = {
     # Runs beyond this machine's database: the outbox pushed to a collector, traces pulled by id.
     # The receiver and the recording proxy too (it forwards with httpx and records as the client does).
     "capture": {"capture", "transfer", "traces", "store", "runs", "i18n", "agent", "mcp"},
-    "demo": {"demo"},
+    "demo": {"demo", "i18n"},
     "gui": {"gui", "agent", "capture", "store", "traces", "transfer", "i18n", "runs", "mcp", "demo", "appinfo",
             "version", "logfile"},
     "cli": {"cli", "capture", "mcp", "runs", "store", "traces", "transfer", "agent", "i18n", "demo", "gui", "appinfo",

@@ -112,7 +112,16 @@ class SettingsDialog(QDialog):
             combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         language_label = translated(QLabel(), "setText", lambda: _("Language"))
         label_combo(self.language, lambda: _("Language of the window"), language_label)
-        form.addRow(language_label, self.language)
+        #: The demo server is a process of its own that says its texts in the language it started in.
+        self.language_note = translated(QLabel(), "setText", lambda: _(
+            "The demo server says its own texts (its tools' descriptions, its results) in the language it "
+            "started in: a new language reaches them the next time Run Inspector starts."))
+        self.language_note.setWordWrap(True)
+        mark_hint(self.language_note)
+        language_column = QVBoxLayout()
+        language_column.addWidget(self.language)
+        language_column.addWidget(self.language_note)
+        form.addRow(language_label, language_column)
         budget_column = QVBoxLayout()
         budget_column.addWidget(self.budget_field)
         budget_column.addWidget(rules)

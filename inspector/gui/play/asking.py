@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from inspector.i18n import _
+from inspector.i18n.scenarios import said_title
 from inspector.mcp import McpClient, ServerEndpoint, public_url
 
 from ..workbench.asking import ASKER, AskingSource
@@ -43,7 +44,7 @@ class PlayAsker(AskingSource):
     @property
     def title(self) -> str:
         """The operation as the dialog's header names it: the tool call and the played run."""
-        return _("tools/call {tool} · played run “{run}”").format(tool=self.tool, run=self.run_title)
+        return _("tools/call {tool} · played run “{run}”").format(tool=self.tool, run=said_title(self.run_title))
 
     @property
     def log_title(self) -> str:

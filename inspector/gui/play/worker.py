@@ -23,6 +23,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from inspector.agent.scenario import DEMO_SERVER_NAME
+from inspector.i18n import current_language
 from inspector.mcp import NullObserver, Secrets, ServerEndpoint
 from inspector.runs import RunStep
 
@@ -350,7 +351,8 @@ class PlayWorker:
         handle._wake = lambda: loop.call_soon_threadsafe(settled.set)
         handle.mailbox.post("demo_starting")
         command = self._demo_command or demo_modes_command
-        demo = DemoProcess(0, ready=ready, ended=ended, line=lambda _text: None, command=command(handle.job.demo_modes))
+        demo = DemoProcess(0, ready=ready, ended=ended, line=lambda _text: None, command=command(handle.job.demo_modes),
+                           language=current_language())  # the server speaks the played run's language
         try:
             demo.start()
         except OSError as exc:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.comparing import rule_sentence, summary_line
+from inspector.i18n.scenarios import said_title
 from inspector.runs.comparing import RunComparison
 from inspector.store import RunRecord, RunStore
 from inspector.store.comparing import compare_stored_runs
@@ -192,7 +193,8 @@ def run_line(run: RunRecord, place: int) -> str:
                 if place == 0 else
                 ngettext("Second: run {id}, {title} — {status}, {count} step, started {started}",
                          "Second: run {id}, {title} — {status}, {count} steps, started {started}", count))
-    return label_text(template.format(id=run.id, title=run.title, status=outcome_word(run.status), count=count,
+    return label_text(template.format(id=run.id, title=said_title(run.title, run.source),
+                                      status=outcome_word(run.status), count=count,
                                       started=format_started(run.started_at)))
 
 

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QModelIndex, Qt, Signal
 
 from inspector.i18n import formatting
+from inspector.i18n.scenarios import said_title
 from inspector.i18n.words import run_heading, source_word
 from inspector.store import RunRecord, RunStore, ServerRegistry
 from inspector.store.browse import RunFilter, list_runs, run_ids, run_position
@@ -257,7 +258,8 @@ class RunListModel(NamedColumnsModel):
         if role == Qt.ItemDataRole.ToolTipRole and column in ("title", "server"):
             # Escaped: Qt would take a title like "<img src=x>" for markup in a tooltip. The server's
             # address is in the tooltip: the cell shows its name.
-            return plain_tooltip(cell_text(run.title if column == "title" else run.server or "", 1000))
+            return plain_tooltip(cell_text(said_title(run.title, run.source) if column == "title" else run.server or "",
+                                               1000))
         if column == "status":
             if role == Qt.ItemDataRole.DecorationRole:
                 return outcome_icon(run.status)
@@ -274,7 +276,7 @@ class RunListModel(NamedColumnsModel):
             self.zone_marks.note(run.started_at)
             return format_started(run.started_at)
         if column == "title":
-            return cell_text(run.title)
+            return cell_text(said_title(run.title, run.source))
         if column == "status":
             return outcome_word(run.status)
         if column == "source":

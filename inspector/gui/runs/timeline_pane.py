@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _
 from inspector.i18n.formatting import format_number
 from inspector.i18n.recovery import recovery_text
+from inspector.i18n.scenarios import said_title
 from inspector.i18n.words import kind_word, no_outcome_word
 from inspector.runs import StepKind
 from inspector.store import RunRecord, RunStore
@@ -279,7 +280,7 @@ class TimelinePane(QWidget):
         recovery = self._recovered[1]
         show_heading(self.heading, heading_text(run, shown=shown, total=total, filtered=filtered, hidden=hidden,
                                                 hidden_matched=self.model.hidden_plumbing, recovery=recovery),
-                     cell_text(run.title, 80), recovery_text(*recovery) if recovery else "")
+                     cell_text(said_title(run.title, run.source), 80), recovery_text(*recovery) if recovery else "")
         self._say_empty(None if shown else empty_note_text(run, filtered=filtered, total=total, hidden=hidden,
                                                            matched_plumbing=self.model.hidden_plumbing))
 

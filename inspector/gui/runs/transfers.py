@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.scenarios import said_title
 from inspector.store import RunStore, UnknownRunError
 from inspector.store.browse import delete_runs
 
@@ -197,7 +198,7 @@ class Transfers(QObject):
             run = self.store.get_run(run_id)
         except UnknownRunError:
             return _("run {id}").format(id=run_id)
-        return _("run {id} “{title}”").format(id=run_id, title=cell_text(run.title, 60))
+        return _("run {id} “{title}”").format(id=run_id, title=cell_text(said_title(run.title, run.source), 60))
 
     def delete_runs(self, run_ids: Sequence[int]) -> TransferJob | None:
         """Delete these runs in a worker (a run of 100,000 steps takes a while); no question asked."""

@@ -47,6 +47,16 @@ def plain_label(text: str, *, hint: bool = False) -> QLabel:
     return label
 
 
+def summary_label(text: str) -> QLabel:
+    """The window's summary of a field (its rule, type and default) under the server's description:
+    a hint in italics, so that a reader tells the window's words from the server's."""
+    label = plain_label(text, hint=True)
+    font = label.font()
+    font.setItalic(True)
+    label.setFont(font)
+    return label
+
+
 def field_name(path: Path) -> str:
     """What a screen reader calls the field at ``path``: a property by its name, an array item by
     its array and position ("tags, item 2"), never by a bare index."""

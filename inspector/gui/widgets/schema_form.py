@@ -34,7 +34,7 @@ from inspector.mcp.elicitation import FORMAT_EXAMPLES, schema_choices
 from ..language import translated
 from .arguments import Path, resolved, simple_type
 from .choice_fields import EnumField, MultiChoiceField
-from .form_base import MISSING, Field, FieldError, field_name, plain_label
+from .form_base import MISSING, Field, FieldError, field_name, plain_label, summary_label
 from .hints import readable_placeholder
 from .plain_text import cell_text, visible
 from .tab_stops import chain_after
@@ -299,9 +299,11 @@ class ObjectField(Field):
             stack.setContentsMargins(0, 0, 0, 0)
             stack.setSpacing(1)
             stack.addWidget(field)
-            hint = _hint(sub, field, person=titles)
-            if hint:
-                stack.addWidget(plain_label(hint, hint=True))
+            description, summary = _hint(sub, field, person=titles)
+            if description:  # the server's words, as sent, in a paragraph of their own
+                stack.addWidget(plain_label(description, hint=True))
+            if summary:  # the window's words (a rule, the type, the default): set apart in italics
+                stack.addWidget(summary_label(summary))
             form.addRow(label, column)
         if not properties and top and not titles and not quiet:  # quiet: no tool is chosen
             form.addRow(plain_label(_("This tool takes no arguments."), hint=True))
@@ -368,11 +370,12 @@ class ObjectField(Field):
             field.clear_errors()
 
 
-def _hint(schema: Mapping[str, Any], field: Field, *, person: bool = False) -> str:
-    """The description, then the rule (a range, how many to choose) and, for a tool's developer
-    (not ``person``, who sees the default filled in), the type and the default."""
+def _hint(schema: Mapping[str, Any], field: Field, *, person: bool = False) -> tuple[str, str]:
+    """The server's description (as sent, stripped), and the window's summary: the rule (a range, how
+    many to choose) and, for a tool's developer (not ``person``, who sees the default filled in), the
+    type and the default. Either may be empty."""
     description = schema.get("description")
-    lines = [description.strip()] if isinstance(description, str) and description.strip() else []
+    description = description.strip() if isinstance(description, str) else ""
     schema = field.schema  # the alternative the field edits: its limits and default
     parts = [_rule(schema, field)]
     kind = simple_type(schema)
@@ -388,10 +391,7 @@ def _hint(schema: Mapping[str, Any], field: Field, *, person: bool = False) -> s
             type=kind or _("value"), default=json.dumps(schema["default"], ensure_ascii=False)))
     elif kind in ("integer", "number"):
         parts.append(_("({type})").format(type=kind))
-    rest = " ".join(part for part in parts if part)
-    # A rule is read on a line of its own (a description seldom ends in a full stop); without one a
-    # developer's hint stays one compact line: "What to say (string, default "hi")".
-    return ("\n" if person or parts[0] else " ").join(lines + [rest] if rest else lines)
+    return description, " ".join(part for part in parts if part)
 
 
 def _rule(schema: Mapping[str, Any], field: Field) -> str:

@@ -26,7 +26,8 @@ KILL_TIMEOUT_S = 2.0
 
 def demo_command(port: int, language: str | None = None) -> list[str]:
     """The command line of the child: this program's ``serve-demo`` (the frozen app is its own command),
-    speaking ``language`` on stderr (its log in the Server log reads as the window does)."""
+    speaking ``language``: its texts (tools, results, resources, prompts) and its log on stderr (in the
+    Server log) read as the window does, from its start on."""
     words = ["serve-demo", "--port", str(port), "--json", "--stop-with-stdin"]
     if language:
         words += ["--lang", language]
