@@ -110,7 +110,8 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
     assert details.startswith("flaky: The tool flaky on Demo server reported an error: Call 2 failed"), details
     switch_language("de")
     try:
-        assert tab.run_heading.text() == (f"Lauf {run.run_id}: scenario flaky-server — fehlgeschlagen (1 von 4 "
+        # The stored title is ours, in English; it is shown in the reader's language.
+        assert tab.run_heading.text() == (f"Lauf {run.run_id}: Szenario flaky-server — fehlgeschlagen (1 von 4 "
                                           "Tool-Aufrufen schlug fehl; das Modell gab trotzdem seine Antwort), 9 "
                                           "Schritte")
         details = tab.timeline.index(3, STEP_COLUMNS.index("details")).data()
