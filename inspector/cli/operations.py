@@ -608,7 +608,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         budget=seconds(report["budget_s"]))))
     exchanges = ([getattr(finished, "exchange", None) for finished in finished_legs]
                  if len(finished_legs) == len(report["legs"]) else [None] * len(report["legs"]))
-    for leg, exchange in zip(report["legs"], exchanges, strict=True):
+    nexts = [leg["method"] for leg in report["legs"][1:]] + [None]
+    for leg, exchange, next_method in zip(report["legs"], exchanges, nexts, strict=True):
         granted = "-" if leg["granted_s"] is None else _("{seconds} s").format(seconds=whole(leg["granted_s"]))
         elapsed = readable_duration(leg["elapsed_ms"])
         status = status_cell(leg["http_status"], report.get("transport"))
@@ -617,7 +618,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         print(_("  {method:<27} granted {granted:>5} of {left:>8} left  took {elapsed:>10}  {status:<8}  "
                 "{outcome}").format(method=leg["method"], granted=granted, left=left, elapsed=elapsed,
                                     status=status, outcome=leg_outcome_word(
-                                        leg["outcome"], leg["method"], leg["http_status"], exchange)))
+                                        leg["outcome"], leg["method"], leg["http_status"], exchange,
+                                        next_method)))
     note = _grant_note(report)
     if note:
         print(note)

@@ -6,6 +6,13 @@ handshake instead. That refusal is the probe's finding, not a fault: the leg is 
 counted so). Every view that shows such a leg says what happened in words instead of a bare "ok"
 beside "HTTP 400": this module decides which legs those are, from what a leg keeps, and says what
 the refusal found (the command line and the window take both from here).
+
+A server started as a command may also say nothing at all to the probe: after a while the client
+takes the silence for the handshake era and opens with ``initialize`` (see
+``inspector.mcp.era_opening``). That leg is stored ``failed`` (it got no answer), inside an
+operation that went on and may well end ``ok``; the views say what the silence found instead of
+a bare "failed": :func:`is_unanswered_probe` tells it from the leg and the method of the leg after
+it (the stored outcomes stay as they are).
 """
 
 from __future__ import annotations
@@ -38,6 +45,24 @@ def refused_probe_word() -> str:
     return _("not offered: the server speaks the handshake era")
 
 
+def is_unanswered_probe(method: str, outcome: object, http_status: object, exchange: object,
+                        next_method: str | None) -> bool:
+    """Whether a leg is a ``server/discover`` probe that got no answer at all (stored ``failed``, no
+    HTTP status, no answer kept) after which the operation opened with ``initialize``: the
+    silence was taken for the handshake era. A probe that failed otherwise ended its operation
+    there (no ``initialize`` after it), or kept the answer it failed on."""
+    if method != PROBE_METHOD or next_method != "initialize" or http_status is not None:
+        return False
+    if str(getattr(outcome, "value", outcome)) != "failed":
+        return False
+    return not isinstance(exchange, Mapping) or not isinstance(exchange.get("answer"), Mapping)
+
+
+def unanswered_probe_word() -> str:
+    """What a ``server/discover`` probe found that got no answer (its stored outcome stays ``failed``)."""
+    return _("no answer: taken for the handshake era")
+
+
 def _answered_with_error(exchange: object) -> bool:
     """Whether a kept exchange's answer (its body, or an event of its stream) is a JSON-RPC error."""
     answer = exchange.get("answer") if isinstance(exchange, Mapping) else None
@@ -58,4 +83,4 @@ def _is_error_message(text: str) -> bool:
     return isinstance(message, dict) and isinstance(message.get("error"), dict) and "result" not in message
 
 
-__all__ = ["PROBE_METHOD", "is_refused_probe", "refused_probe_word"]
+__all__ = ["PROBE_METHOD", "is_refused_probe", "is_unanswered_probe", "refused_probe_word", "unanswered_probe_word"]

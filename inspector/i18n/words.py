@@ -14,7 +14,7 @@ words from here.
 from __future__ import annotations
 
 from . import _, ngettext
-from .refused_probe import is_refused_probe, refused_probe_word
+from .refused_probe import is_refused_probe, is_unanswered_probe, refused_probe_word, unanswered_probe_word
 
 #: Every outcome or run status :func:`outcome_word` knows.
 OUTCOMES = ("ok", "failed", "cancelled", "running", "interrupted")
@@ -26,15 +26,20 @@ def outcome_word(outcome: str) -> str:
             "interrupted": _("interrupted")}.get(outcome, outcome)
 
 
-def leg_outcome_word(outcome: str, method: str = "", http_status: int | None = None, exchange: object = None) -> str:
+def leg_outcome_word(outcome: str, method: str = "", http_status: int | None = None, exchange: object = None,
+                     next_method: str | None = None) -> str:
     """The word for a leg's outcome: an outcome's, or "not sent" for the leg the budget never let
     go (the stored ``not_sent``, which the command line printed as it is, in every language).
 
     Given the leg's method, HTTP status and kept exchange, a ``server/discover`` probe the server
     refused (stored ``ok``: the refusal is its finding, see :mod:`.refused_probe`) is
-    said in words, :func:`refused_probe_word`, never a bare "ok" beside "HTTP 400"."""
+    said in words, :func:`refused_probe_word`, never a bare "ok" beside "HTTP 400"; given the
+    method of the leg after it too, a probe a command server never answered (stored ``failed``,
+    the operation gone on with ``initialize``) is said as what it found, :func:`unanswered_probe_word`."""
     if is_refused_probe(method, outcome, http_status, exchange):
         return refused_probe_word()
+    if is_unanswered_probe(method, outcome, http_status, exchange, next_method):
+        return unanswered_probe_word()
     return _("not sent") if outcome == "not_sent" else outcome_word(outcome)
 
 

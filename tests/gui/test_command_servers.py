@@ -297,3 +297,40 @@ def test_a_fault_of_the_servers_stdout_is_our_line_not_the_servers_stderr(make_w
     qtbot.waitUntil(lambda: any("Server v1.0 ready!" in line for line in consoles.lines(key)), timeout=10000)
     assert [line for line in consoles.lines(key) if "Server v1.0 ready!" in line] == [
         "run-inspector: der Server hat auf stdout eine Zeile geschrieben, die kein JSON ist: Server v1.0 ready!"]
+
+
+def test_a_probe_the_command_server_never_answers_reads_as_its_finding_live_and_stored(make_window, qtbot) -> None:
+    # Silent on server/discover: after half the budget the client takes the handshake era. The leg
+    # stays failed (as stored), and the bar says what the silence found, never a bare "failed".
+    from inspector.gui.language import switch_language
+    from inspector.gui.widgets.budget_state import BarState
+    from inspector.store import RunStore, resolve_db_path
+    from tests.gui.test_budget_endings import finished
+
+    window = make_window()
+    silent = ServerCommand(sys.executable, ("-m", "tests.support.stdio_limits", "silent-probe"), cwd=str(ROOT))
+    key = ServerEndpoint.for_command(silent).key
+    window.admin.save_server(key, "silent", 4, {}, set(), command=silent, era="auto")
+    wait_tools(qtbot, window)
+    operations = window.workbench.operations
+    [catalogue] = [task for task in operations.model.tasks if task.state.legs]
+    finished(qtbot, catalogue)
+    assert catalogue.outcome.status == "ok"
+    assert [(leg.method, leg.outcome) for leg in catalogue.state.legs][1:3] == [("server/discover", "failed"),
+                                                                              ("initialize", "ok")]
+    operations.select(catalogue)
+    for language, word in (("en", "no answer: taken for the handshake era"),
+                           ("de", "keine Antwort: als Handshake-Ära angenommen")):
+        switch_language(language)
+        [segment] = [segment for segment in operations.detail.current_geometry().segments
+                     if segment.method == "server/discover"]
+        assert segment.tooltip.splitlines()[0] == f"server/discover: {word}", segment.tooltip
+        assert word in operations.detail.current_geometry().description
+    switch_language("en")
+    assert segment.label.startswith("server/discover: ") and "failed" not in segment.label
+    with RunStore.open(resolve_db_path()) as store:
+        [run] = store.list_runs()
+        legs = store.steps_page(run.id)[0].step.legs
+    assert [(leg.method, leg.outcome) for leg in legs][1:3] == [("server/discover", "failed"), ("initialize", "ok")]
+    stored = BarState.replay(legs, 4, "ok")
+    assert [leg.unanswered_probe for leg in stored.legs][1:3] == [True, False]

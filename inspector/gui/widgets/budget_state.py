@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 from inspector.i18n import _, current_language, ngettext
 from inspector.i18n.formatting import format_duration, format_fixed, format_number
 from inspector.i18n.formatting import format_seconds as format_seconds_number
-from inspector.i18n.refused_probe import is_refused_probe, refused_probe_word
+from inspector.i18n.refused_probe import (
+    is_refused_probe,
+    is_unanswered_probe,
+    refused_probe_word,
+    unanswered_probe_word,
+)
 from inspector.i18n.words import leg_outcome_word, marked_outcome_text, step_outcome_word
 from inspector.runs import Leg
 
@@ -57,6 +62,12 @@ class LegState:
     #: A ``server/discover`` probe the server refused: stored ``ok`` (the refusal is its finding),
     #: said in words (:func:`inspector.i18n.refused_probe.refused_probe_word`), never a bare "ok".
     refused_probe: bool = False
+    #: A ``server/discover`` probe a command server never answered, after which the operation
+    #: opened with ``initialize``: stored ``failed``, said as what the silence found
+    #: (:func:`inspector.i18n.refused_probe.unanswered_probe_word`).
+    unanswered_probe: bool = False
+    #: Live: the leg would be an unanswered probe if ``initialize`` came next.
+    unanswered_if_initialize: bool = False
 
     @property
     def running(self) -> bool:
@@ -121,6 +132,8 @@ class BarState:
         self.version += 1  # the full bar draws it; a line's mini bar does not (legs_version stays)
 
     def leg_started(self, method: str, granted_s: int, start_s: float) -> None:
+        if self.legs and method == "initialize":
+            self.legs[-1].unanswered_probe = self.legs[-1].unanswered_if_initialize
         self.legs.append(LegState(method, start_s, granted_s))
         self.touch()
 
@@ -135,6 +148,8 @@ class BarState:
                 leg.elapsed_s, leg.outcome = elapsed_s, outcome
                 leg.http_status, leg.bytes_received, leg.error_kind = http_status, bytes_received, error_kind
                 leg.refused_probe = is_refused_probe(method, outcome, http_status, exchange)
+                leg.unanswered_if_initialize = is_unanswered_probe(method, outcome, http_status, exchange,
+                                                                   "initialize")
                 return
         start = now_s if now_s is not None else self.spent_until()
         self.legs.append(LegState(method, start, granted_s, elapsed_s if elapsed_s is not None else 0.0
@@ -162,11 +177,14 @@ class BarState:
         start: that time is drawn after the last leg)."""
         state = cls(budget_s)
         at = 0.0
-        for leg in legs:
+        for index, leg in enumerate(legs):
             elapsed = None if leg.elapsed_ms is None else leg.elapsed_ms / 1000
+            following = legs[index + 1].method if index + 1 < len(legs) else None
             state.legs.append(LegState(leg.method, at, leg.granted_s, elapsed, leg.outcome, leg.http_status, None,
                                        refused_probe=is_refused_probe(leg.method, leg.outcome, leg.http_status,
-                                                                      leg.exchange)))
+                                                                      leg.exchange),
+                                       unanswered_probe=is_unanswered_probe(leg.method, leg.outcome, leg.http_status,
+                                                                            leg.exchange, following)))
             at += elapsed or 0.0
         state.finish(max(at, ended_s or 0.0), ending_for(status, state.legs))
         return state
@@ -283,6 +301,9 @@ def _leg_label(leg: LegState, spent: float) -> str:
     if leg.refused_probe and leg.granted_s is not None:
         return _("{method}: not offered, {spent} / grant {grant} s").format(
             method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
+    if leg.unanswered_probe and leg.granted_s is not None:
+        return _("{method}: no answer, {spent} / grant {grant} s").format(
+            method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
     if leg.granted_s is None:
         return _("{method} {spent}").format(method=leg.method, spent=format_seconds(spent))
     return _("{method} {spent} / grant {grant} s").format(method=leg.method, spent=format_seconds(spent),
@@ -315,6 +336,8 @@ def _leg_tooltip(leg: LegState, spent: float, budget_s: float | None = None) -> 
         "timed_out": _("failed: timed out at its grant"), "cancelled": _("cancelled"),
         "not_sent": _("not sent: the budget was used up"), WAITING: waiting_state(leg.method),
     }[kind] if not leg.refused_probe else refused_probe_word()
+    if leg.unanswered_probe:
+        words = unanswered_probe_word()
     grant = _("none") if leg.granted_s is None else _("{seconds} s").format(
         seconds=format_seconds_number(leg.granted_s))
     if budget_s is not None and _rounded_up(leg, budget_s):
@@ -563,8 +586,9 @@ def _leg_phrase(leg: LegState) -> str:
     if _leg_kind(leg) == WAITING:
         return _("{waiting} for {spent}").format(waiting=waiting_words(leg.method), spent=format_seconds(spent))
     kind = _leg_kind(leg)
-    if leg.refused_probe:  # its words are a sentence of their own: the method and time before them
+    if leg.refused_probe or leg.unanswered_probe:  # a sentence of its own: the method and time before it
+        finding = refused_probe_word() if leg.refused_probe else unanswered_probe_word()
         return _("{method} in {spent}, {finding}").format(method=leg.method, spent=format_seconds(spent),
-                                                          finding=refused_probe_word())
+                                                          finding=finding)
     kind = _("timed out") if kind == "timed_out" else leg_outcome_word(kind)  # the command line's words too
     return _("{method} {kind} in {spent}").format(method=leg.method, kind=kind, spent=format_seconds(spent))

@@ -1,0 +1,65 @@
+"""A `server/discover` probe a command server never answers, on the command line: after a while the
+silence is taken for the handshake era and the operation goes on. `call` and `runs show` say what
+the silence found, in English and German, instead of a bare "failed" inside an operation that ended
+ok; the stored outcomes stay as they were (the leg `failed`, the operation `ok`), in `--json` too.
+
+A real process: tests/support/stdio_limits.py in its mode `silent-probe`."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+from inspector.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMAND = f"{shlex.quote(sys.executable)} -m tests.support.stdio_limits silent-probe"
+EN = "no answer: taken for the handshake era"
+DE = "keine Antwort: als Handshake-Ära angenommen"
+
+
+def _run(capsys, *argv: str) -> str:
+    capsys.readouterr()
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def _probe_line(out: str) -> str:
+    [line] = [line for line in out.splitlines() if line.strip().startswith("server/discover")]
+    return line
+
+
+def _call(capsys, db: Path, *extra: str) -> str:
+    # A budget of 4 s: the probe waits half of it (2 s) for an answer.
+    return _run(capsys, *extra, "--db", str(db), "call", "--stdio", COMMAND, "--cwd", str(ROOT), "echo",
+                "--args", '{"text": "hi"}', "--era", "auto", "--budget", "4")
+
+
+def test_a_probe_a_command_server_never_answers_is_said_as_its_finding_and_stays_failed(tmp_path: Path,
+                                                                                         capsys) -> None:
+    called = _call(capsys, tmp_path / "en.db")
+    assert _probe_line(called).endswith(f"  {EN}"), called
+    assert ": ok (budget 4 s)" in called.splitlines()[0]
+    assert _probe_line(_call(capsys, tmp_path / "de.db", "--lang", "de")).endswith(f"  {DE}")
+    report = json.loads(_call(capsys, tmp_path / "json.db", "--json"))
+    assert report["outcome"] == "ok"
+    assert [(leg["method"], leg["outcome"]) for leg in report["legs"]][1:3] == [("server/discover", "failed"),
+                                                                              ("initialize", "ok")]
+    shown = _run(capsys, "--db", str(tmp_path / "en.db"), "runs", "show", "1")
+    assert _probe_line(shown).endswith(f"  {EN}"), shown
+    assert "status ok" in shown
+    assert _probe_line(_run(capsys, "--lang", "de", "--db", str(tmp_path / "en.db"), "runs", "show", "1")).endswith(
+        f"  {DE}")
+
+
+def test_a_probe_that_ended_its_operation_is_still_failed(tmp_path: Path, capsys) -> None:
+    # The last leg of its step (a process that exited during the probe, a budget spent): no finding.
+    from inspector.i18n.words import leg_outcome_word
+
+    assert leg_outcome_word("failed", "server/discover", None, None, None) == "failed"
+    assert leg_outcome_word("failed", "server/discover", None, {"request": {}}, "initialize") == EN
+    # An answer it failed on (kept) is not silence.
+    assert leg_outcome_word("failed", "server/discover", None, {"request": {}, "answer": {"body": "x"}},
+                            "initialize") == "failed"
