@@ -27,12 +27,15 @@ from .budget_bar_paint import (
     TRACK_EDGE,
 )
 from .budget_bar_waiting import paint_waiting
-from .budget_state import AFTER_DEADLINE_SHARE, BarState, LegState, _history, _leg_kind
+from .budget_state import AFTER_DEADLINE_SHARE, ERA_FOUND, BarState, LegState, _history, _leg_kind
 from .budget_waits import WAITING
+from .outcome_colours import ERA_FOUND_EDGE, ERA_FOUND_FILL
 from .outcomes import hatch_brush
 
 #: A leg is at least this wide, so that a quick one still shows.
 MIN_SPAN_PX = 2.0
+#: A probe that found the era is at least this wide: its light fill shows inside its outline.
+MIN_ERA_FOUND_PX = 6.0
 #: The outline of a leg never sent (budget used up) is this wide.
 NOT_SENT_PX = 12.0
 
@@ -92,8 +95,10 @@ def _place(state: BarState, first: int, last: int, at: float, px: float, budget:
             continue
         spent = leg.elapsed_s if leg.elapsed_s is not None else max(0.0, at - leg.start_s)
         x = leg.start_s * px
-        span = max(MIN_SPAN_PX, spent * px)
+        span = max(MIN_ERA_FOUND_PX if kind == ERA_FOUND else MIN_SPAN_PX, spent * px)
         previous = result[-1] if result else None
+        if previous is not None and previous.kind == ERA_FOUND:
+            x = max(x, previous.x + previous.width)  # after the probe, which may be drawn wider than it took
         if (crowded and previous is not None and previous.kind == kind and not leg.running
                 and x <= previous.x + previous.width):
             # Overlapping on the line with its neighbour of the same kind: one span for both.
@@ -149,9 +154,14 @@ def paint_spans(painter: QPainter, rect: QRectF, deadline_x: float, legs: list[S
             continue
         # One lightness per outcome (ok light, failed dark, timed out darker); cancelled hatched.
         colour = {"running": RUNNING_SHADE if shade else RUNNING, "ok": OK_SHADE if shade else OK, "failed": FAILED,
-                  "timed_out": TIMED_OUT, "cancelled": CANCELLED}.get(span.kind, OK)
+                  "timed_out": TIMED_OUT, "cancelled": CANCELLED, ERA_FOUND: ERA_FOUND_FILL}.get(span.kind, OK)
         painter.fillRect(area, colour)
-        if span.kind == "cancelled":
+        if span.kind == ERA_FOUND:
+            # A probe that found the era: light and neutral, outlined (apart from the track in greyscale).
+            painter.setPen(_ERA_FOUND_PEN)
+            frame.setRect(area.x(), area.y(), span.width - 1, height - 1)
+            painter.drawRect(frame)
+        elif span.kind == "cancelled":
             painter.fillRect(area, _HATCH)
         elif span.kind == "timed_out" and span.width >= 3:
             # It ran into its grant: a dark wall at its end, as the full bar marks it.
@@ -169,6 +179,7 @@ _TRACK_PEN = QPen(TRACK_EDGE, 1)
 _NOT_SENT_PEN = QPen(FAILED, 1, Qt.PenStyle.DashLine)
 _DEADLINE_PEN = QPen(DEADLINE, 2)
 _WALL_PEN = QPen(END_MARK, 2)
+_ERA_FOUND_PEN = QPen(ERA_FOUND_EDGE, 1)
 _HATCH = hatch_brush(QColor("white"))
 _FRAME, _AREA, _BAND = QRectF(), QRectF(), QRectF()
 _LINE = QLineF()
