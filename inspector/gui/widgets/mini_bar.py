@@ -75,15 +75,18 @@ def spans(state: BarState, now_s: float, width: float) -> tuple[float, list[Span
     if placed is None:
         crowded = len(state.legs) * 2 * MIN_SPAN_PX > width
         placed = history[("mini", width, shown)] = _place(state, 0, first_running, at, px, budget, width,
-                                                          [], crowded)
-    result = list(placed)
+                                                          [], crowded, 0.0)
+    result, floor = placed
     if tail:
-        result = _place(state, first_running, len(state.legs), at, px, budget, width, result, False)
-    return budget * px, result
+        result, _floor = _place(state, first_running, len(state.legs), at, px, budget, width, result, False, floor)
+    return budget * px, list(result)
 
 
 def _place(state: BarState, first: int, last: int, at: float, px: float, budget: float, width: float,
-           result: list[Span], crowded: bool) -> list[Span]:
+           result: list[Span], crowded: bool, floor: float) -> tuple[list[Span], float]:
+    """Spans for ``state.legs[first:last]`` after ``result``; ``floor``: where the spans after a probe
+    drawn wider than it took (:data:`MIN_ERA_FOUND_PX`) may start, 0 before one. Returns the spans
+    and the floor after them."""
     result = list(result)
     for index in range(first, last):
         leg = state.legs[index]
@@ -97,8 +100,11 @@ def _place(state: BarState, first: int, last: int, at: float, px: float, budget:
         x = leg.start_s * px
         span = max(MIN_ERA_FOUND_PX if kind == ERA_FOUND else MIN_SPAN_PX, spent * px)
         previous = result[-1] if result else None
-        if previous is not None and previous.kind == ERA_FOUND:
-            x = max(x, previous.x + previous.width)  # after the probe, which may be drawn wider than it took
+        if floor:
+            x = max(x, floor)  # after the probe, which may be drawn wider than it took, and what follows it
+            floor = x + span
+        elif kind == ERA_FOUND:
+            floor = x + span
         if (crowded and previous is not None and previous.kind == kind and not leg.running
                 and x <= previous.x + previous.width):
             # Overlapping on the line with its neighbour of the same kind: one span for both.
@@ -108,7 +114,7 @@ def _place(state: BarState, first: int, last: int, at: float, px: float, budget:
         if leg.running and leg.granted_s:
             band = max(0.0, (leg.start_s + leg.granted_s) * px - x - span)
         result.append(Span(kind, x, span, band))
-    return result
+    return result, floor
 
 
 def _kind(leg: LegState, state: BarState, index: int) -> str:
