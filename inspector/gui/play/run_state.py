@@ -204,6 +204,9 @@ class PlayRun(QObject):
         if row is None:
             return -1
         row.error_kind = None if report.error is None else getattr(report.error.kind, "value", None)
+        if row.bar is not None and getattr(report, "transport", None):
+            row.bar.transport = report.transport  # how its legs' tooltips say what travelled
+            row.bar.touch()
         return -1
 
     def _on_step(self, step: RunStep, step_id: int | None = None) -> int:

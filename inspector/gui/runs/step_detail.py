@@ -236,7 +236,7 @@ class StepDetail(QWidget):
             # The bar spends the step's whole duration, as the header says it: the deadline counts
             # the time between the legs too.
             self.bar.show_legs(list(step.legs), float(budget), ending,
-                               None if row.unfinished else row.duration_ms / 1000)
+                               None if row.unfinished else row.duration_ms / 1000, _transport(payload))
             self.bar.show()
         else:
             self.bar.hide()
@@ -353,6 +353,12 @@ def _artifact_summary(artifact: Any) -> Any:
         return artifact
     return {**artifact, "data": ngettext("({count} character of data)", "({count} characters of data)",
                                          len(artifact["data"])).format(count=format_number(len(artifact["data"])))}
+
+
+def _transport(payload: dict) -> str | None:
+    """How the stored step reached its server ("http", "sse", "stdio"; ``None`` when not recorded)."""
+    value = payload.get("transport") if isinstance(payload, dict) else None
+    return value if isinstance(value, str) else None
 
 
 __all__ = ["StepDetail"]

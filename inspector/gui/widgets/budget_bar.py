@@ -125,9 +125,11 @@ class BudgetBar(QWidget):
         self._state, self._started_at = state, started_at
         self.refresh()
 
-    def show_legs(self, legs: list[Leg], budget_s: float, status: str, ended_s: float | None = None) -> None:
-        """Replay a stored step's legs (a finished operation that ended ``ended_s`` after its start)."""
-        self._state, self._started_at = BarState.replay(legs, budget_s, status, ended_s), None
+    def show_legs(self, legs: list[Leg], budget_s: float, status: str, ended_s: float | None = None,
+                  transport: str | None = None) -> None:
+        """Replay a stored step's legs (a finished operation that ended ``ended_s`` after its start;
+        ``transport``: how it reached its server, "http", "sse" or "stdio")."""
+        self._state, self._started_at = BarState.replay(legs, budget_s, status, ended_s, transport), None
         self.refresh()
 
     def refresh(self) -> None:

@@ -20,11 +20,13 @@ from inspector.i18n import _
 from inspector.i18n.formatting import format_seconds
 
 from .budget_bar_waiting import WAITING_TEXT, paint_waiting
-from .budget_state import UNRECORDED, BarGeometry, BarState, SegmentGeometry
+from .budget_state import ERA_FOUND, UNRECORDED, BarGeometry, BarState, SegmentGeometry
 from .budget_waits import WAITING, waiting_words
 from .hints import readable_grey
 from .outcome_colours import (
     CANCELLED_FILL,
+    ERA_FOUND_EDGE,
+    ERA_FOUND_FILL,
     FAILED_FILL,
     OK_FILL,
     OK_FILL_SHADE,
@@ -55,12 +57,15 @@ TRACK_PX = 24
 _WHITE = QColor("white")
 _DEADLINE_TEXT = QColor("#444444")
 _FILLS = {"running": (RUNNING, RUNNING_SHADE), "ok": (OK, OK_SHADE), "failed": (FAILED, FAILED),
-          "timed_out": (TIMED_OUT, TIMED_OUT), "cancelled": (CANCELLED, CANCELLED)}
+          "timed_out": (TIMED_OUT, TIMED_OUT), "cancelled": (CANCELLED, CANCELLED),
+          ERA_FOUND: (ERA_FOUND_FILL, ERA_FOUND_FILL)}
 #: A leg's label: white on the dark fills, near black on the light ones (each reaches 4.5:1).
 _LABELS = {kind: tuple(label_colour(fill) for fill in fills) for kind, fills in _FILLS.items()}
 _TRACK_PEN = QPen(TRACK_EDGE, 1)
 _NOT_SENT_PEN = QPen(FAILED, 1.5, Qt.PenStyle.DashLine)
 _GRANT_HIT_PEN = QPen(TEXT, 3)
+#: The outline of a probe that found the era: its light neutral fill stays apart from the track.
+_ERA_FOUND_PEN = QPen(ERA_FOUND_EDGE, 1)
 _DEADLINE_PEN = QPen(DEADLINE, 2)
 _HATCH_PEN = QPen(QColor(255, 255, 255, 190), 2)
 _HATCH_STEP_PX = 7.0
@@ -259,6 +264,10 @@ class BarPainter:
             paint_waiting(painter, rect, segment.shade)
         else:
             painter.fillRect(rect, _FILLS[kind][1 if segment.shade else 0])
+            if kind == ERA_FOUND:
+                painter.setPen(_ERA_FOUND_PEN)
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(rect.adjusted(0, 0, -1, -1))
         if leg.hatch is not None:
             painter.save()
             painter.setClipRect(leg.hatch[0])

@@ -24,6 +24,7 @@ from inspector.i18n.words import leg_outcome_word, marked_outcome_text, step_out
 from inspector.runs import Leg
 
 from .budget_waits import WAITING, is_input_leg, waiting_label, waiting_state, waiting_words
+from .leg_wire_words import exchange_sides, wire_words
 
 #: How one operation ended, as the bar draws and names it.
 ENDINGS = ("ok", "failed", "timed_out", "refused", "cancelled", "unrecorded")
@@ -36,12 +37,16 @@ LEG_GAP_PX = 1.0
 #: The narrowest a leg is drawn, however short it was.
 MIN_LEG_PX = 3.0
 #: The narrowest a leg that ended the operation (failed, timed out, cancelled) is drawn: wide
-#: enough to carry its end mark, so a 55 ms failure in a 20 s budget still shows.
+#: enough to carry its end mark, so a 55 ms failure in a 20 s budget still shows. A probe that found
+#: the era is drawn as wide: a few milliseconds' refusal still shows its light fill inside its outline.
 MIN_ENDING_LEG_PX = 12.0
 #: Leg kinds that end an operation early, and the mark drawn at their end (greyscale-safe).
 END_MARKS = {"failed": "cross", "timed_out": "cross", "cancelled": "bar"}
 #: The empty outline of a leg that was never sent is this wide (pixels, at most).
 NOT_SENT_WIDTH_PX = 56.0
+#: The kind of a ``server/discover`` probe whose refusal or silence found the handshake era: a
+#: finished leg, neither ok nor failed (its stored outcome stays as it is), drawn neutral.
+ERA_FOUND = "era_found"
 #: A finished leg this close to its grant (seconds) is taken to have run into it.
 GRANT_REACHED_TOLERANCE_S = 0.05
 
@@ -68,6 +73,10 @@ class LegState:
     unanswered_probe: bool = False
     #: Live: the leg would be an unanswered probe if ``initialize`` came next.
     unanswered_if_initialize: bool = False
+    #: Whether its request went out and an answer came back, as its kept exchange tells (``None``:
+    #: nothing kept): what a leg on a pipe can say of itself.
+    sent: bool | None = None
+    answered: bool | None = None
 
     @property
     def running(self) -> bool:
@@ -110,6 +119,8 @@ class BarState:
     #: Bumped by every change but a progress note: what a line's mini bar shows (it draws no notes).
     legs_version: int = field(default=0, compare=False, repr=False)
     kept: dict = field(default_factory=dict, compare=False, repr=False)
+    #: How the server is reached ("http", "sse" or "stdio"): how a leg's tooltip says what travelled.
+    transport: str = "http"
 
     @property
     def finished(self) -> bool:
@@ -150,6 +161,7 @@ class BarState:
                 leg.refused_probe = is_refused_probe(method, outcome, http_status, exchange)
                 leg.unanswered_if_initialize = is_unanswered_probe(method, outcome, http_status, exchange,
                                                                    "initialize")
+                leg.sent, leg.answered = exchange_sides(exchange)
                 return
         start = now_s if now_s is not None else self.spent_until()
         self.legs.append(LegState(method, start, granted_s, elapsed_s if elapsed_s is not None else 0.0
@@ -168,14 +180,15 @@ class BarState:
         self.touch()
 
     @classmethod
-    def replay(cls, legs: Sequence[Leg], budget_s: float, status: str, ended_s: float | None = None) -> BarState:
+    def replay(cls, legs: Sequence[Leg], budget_s: float, status: str, ended_s: float | None = None,
+               transport: str | None = None) -> BarState:
         """A finished operation from its stored legs; legs ran one after another from 0.
 
         ``ended_s``: when the operation ended (its step's duration), as the live bar ends. The one
         deadline counts wall time from the operation's start, the time between and after the legs
         too, so the bar has spent that much, not only the sum of its legs (a stored leg keeps no
-        start: that time is drawn after the last leg)."""
-        state = cls(budget_s)
+        start: that time is drawn after the last leg). ``transport``: the step's ("http" if none)."""
+        state = cls(budget_s, transport=transport or "http")
         at = 0.0
         for index, leg in enumerate(legs):
             elapsed = None if leg.elapsed_ms is None else leg.elapsed_ms / 1000
@@ -185,6 +198,7 @@ class BarState:
                                                                       leg.exchange),
                                        unanswered_probe=is_unanswered_probe(leg.method, leg.outcome, leg.http_status,
                                                                             leg.exchange, following)))
+            state.legs[-1].sent, state.legs[-1].answered = exchange_sides(leg.exchange)
             at += elapsed or 0.0
         state.finish(max(at, ended_s or 0.0), ending_for(status, state.legs))
         return state
@@ -284,6 +298,8 @@ def _leg_kind(leg: LegState) -> str:
         return WAITING  # its end (failed, cancelled) is drawn as any leg's
     if leg.running:
         return "running"
+    if leg.refused_probe or leg.unanswered_probe:
+        return ERA_FOUND  # its finding, not a failure (nor a plain ok): whatever it is stored as
     if leg.outcome == Leg.NOT_SENT:
         return "not_sent"
     if leg.outcome == Leg.CANCELLED:
@@ -329,30 +345,31 @@ def _rounded_up(leg: LegState, budget_s: float) -> bool:
     return leg.granted_s is not None and leg.granted_s > budget_s - leg.start_s + GRANT_REACHED_TOLERANCE_S
 
 
-def _leg_tooltip(leg: LegState, spent: float, budget_s: float | None = None) -> str:
+def _leg_tooltip(leg: LegState, spent: float, budget_s: float | None = None, transport: str = "http") -> str:
     kind = _leg_kind(leg)
-    words = {
-        "running": _("running"), "ok": _("ok"), "failed": _("failed"),
-        "timed_out": _("failed: timed out at its grant"), "cancelled": _("cancelled"),
-        "not_sent": _("not sent: the budget was used up"), WAITING: waiting_state(leg.method),
-    }[kind] if not leg.refused_probe else refused_probe_word()
-    if leg.unanswered_probe:
+    if leg.refused_probe:
+        words = refused_probe_word()
+    elif leg.unanswered_probe:
         words = unanswered_probe_word()
+    else:
+        words = {
+            "running": _("running"), "ok": _("ok"), "failed": _("failed"),
+            "timed_out": _("failed: timed out at its grant"), "cancelled": _("cancelled"),
+            "not_sent": _("not sent: the budget was used up"), WAITING: waiting_state(leg.method),
+        }[kind]
     grant = _("none") if leg.granted_s is None else _("{seconds} s").format(
         seconds=format_seconds_number(leg.granted_s))
     if budget_s is not None and _rounded_up(leg, budget_s):
         grant = _("{grant} (the {left} left of the budget, rounded up to whole seconds)").format(
             grant=grant, left=format_seconds(budget_s - leg.start_s))
-    if kind == WAITING:  # nothing travelled: no status, no bytes to speak of
-        return _("{method}: {state}\ngrant {grant}, spent {spent}").format(
-            method=leg.method, state=words, grant=grant, spent=format_seconds(spent))
-    status = _("no answer") if leg.http_status is None else str(leg.http_status)
-    if leg.bytes_received is None:  # a replayed leg: its bytes were not recorded, so none are claimed
-        return _("{method}: {state}\ngrant {grant}, spent {spent}\nHTTP {status}").format(
-            method=leg.method, state=words, grant=grant, spent=format_seconds(spent), status=status)
-    return _("{method}: {state}\ngrant {grant}, spent {spent}\nHTTP {status}, {bytes} bytes received").format(
-        method=leg.method, state=words, grant=grant, spent=format_seconds(spent), status=status,
-        bytes=format_number(leg.bytes_received))
+    lines = [_("{method}: {state}\ngrant {grant}, spent {spent}").format(
+        method=leg.method, state=words, grant=grant, spent=format_seconds(spent))]
+    if kind == ERA_FOUND:
+        lines.append(_("the probe's finding, not a failure: the operation went on with the handshake"))
+    if kind != WAITING:  # a wait on input: nothing travelled, no status, no bytes to speak of
+        lines.append(wire_words(transport, leg.method, outcome=leg.outcome, http_status=leg.http_status,
+                                bytes_received=leg.bytes_received, sent=leg.sent, answered=leg.answered))
+    return "\n".join(line for line in lines if line)
 
 
 def outcome_and_kind(state: BarState) -> tuple[str, str | None]:
@@ -484,7 +501,7 @@ def _place(state: BarState, first: int, last: int, at: float, px: float, width: 
             seg_width = min(NOT_SENT_WIDTH_PX, max(8.0, width - x))
         else:
             gap = LEG_GAP_PX if index < count - 1 else 0.0
-            least = MIN_ENDING_LEG_PX if kind in END_MARKS else MIN_LEG_PX
+            least = MIN_ENDING_LEG_PX if kind in END_MARKS or kind == ERA_FOUND else MIN_LEG_PX
             seg_width = max(least, spent * px - gap)
             spent_end_x = x + seg_width + LEG_GAP_PX
         band_x = band_width = 0.0
@@ -494,7 +511,7 @@ def _place(state: BarState, first: int, last: int, at: float, px: float, width: 
         right = max(x + seg_width, band_x + band_width) if kind != "not_sent" else deadline_x
         segments.append(SegmentGeometry(index, leg.method, kind, x, seg_width, band_x, band_width,
                                         deadline_x, max(0.0, right - deadline_x), _leg_label(leg, spent),
-                                        _leg_tooltip(leg, spent, state.budget_s), finished_index % 2,
+                                        _leg_tooltip(leg, spent, state.budget_s, state.transport), finished_index % 2,
                                         END_MARKS.get(kind, ""), _leg_short_label(leg, spent),
                                         format_seconds(spent)))
         finished_index += 1

@@ -27,12 +27,15 @@ from .budget_bar_paint import (
     TRACK_EDGE,
 )
 from .budget_bar_waiting import paint_waiting
-from .budget_state import AFTER_DEADLINE_SHARE, BarState, LegState, _history, _leg_kind
+from .budget_state import AFTER_DEADLINE_SHARE, ERA_FOUND, BarState, LegState, _history, _leg_kind
 from .budget_waits import WAITING
+from .outcome_colours import ERA_FOUND_EDGE, ERA_FOUND_FILL
 from .outcomes import hatch_brush
 
 #: A leg is at least this wide, so that a quick one still shows.
 MIN_SPAN_PX = 2.0
+#: A probe that found the era is at least this wide: its light fill shows inside its outline.
+MIN_ERA_FOUND_PX = 6.0
 #: The outline of a leg never sent (budget used up) is this wide.
 NOT_SENT_PX = 12.0
 
@@ -72,15 +75,18 @@ def spans(state: BarState, now_s: float, width: float) -> tuple[float, list[Span
     if placed is None:
         crowded = len(state.legs) * 2 * MIN_SPAN_PX > width
         placed = history[("mini", width, shown)] = _place(state, 0, first_running, at, px, budget, width,
-                                                          [], crowded)
-    result = list(placed)
+                                                          [], crowded, 0.0)
+    result, floor = placed
     if tail:
-        result = _place(state, first_running, len(state.legs), at, px, budget, width, result, False)
-    return budget * px, result
+        result, _floor = _place(state, first_running, len(state.legs), at, px, budget, width, result, False, floor)
+    return budget * px, list(result)
 
 
 def _place(state: BarState, first: int, last: int, at: float, px: float, budget: float, width: float,
-           result: list[Span], crowded: bool) -> list[Span]:
+           result: list[Span], crowded: bool, floor: float) -> tuple[list[Span], float]:
+    """Spans for ``state.legs[first:last]`` after ``result``; ``floor``: where the spans after a probe
+    drawn wider than it took (:data:`MIN_ERA_FOUND_PX`) may start, 0 before one. Returns the spans
+    and the floor after them."""
     result = list(result)
     for index in range(first, last):
         leg = state.legs[index]
@@ -92,8 +98,13 @@ def _place(state: BarState, first: int, last: int, at: float, px: float, budget:
             continue
         spent = leg.elapsed_s if leg.elapsed_s is not None else max(0.0, at - leg.start_s)
         x = leg.start_s * px
-        span = max(MIN_SPAN_PX, spent * px)
+        span = max(MIN_ERA_FOUND_PX if kind == ERA_FOUND else MIN_SPAN_PX, spent * px)
         previous = result[-1] if result else None
+        if floor:
+            x = max(x, floor)  # after the probe, which may be drawn wider than it took, and what follows it
+            floor = x + span
+        elif kind == ERA_FOUND:
+            floor = x + span
         if (crowded and previous is not None and previous.kind == kind and not leg.running
                 and x <= previous.x + previous.width):
             # Overlapping on the line with its neighbour of the same kind: one span for both.
@@ -103,7 +114,7 @@ def _place(state: BarState, first: int, last: int, at: float, px: float, budget:
         if leg.running and leg.granted_s:
             band = max(0.0, (leg.start_s + leg.granted_s) * px - x - span)
         result.append(Span(kind, x, span, band))
-    return result
+    return result, floor
 
 
 def _kind(leg: LegState, state: BarState, index: int) -> str:
@@ -149,9 +160,14 @@ def paint_spans(painter: QPainter, rect: QRectF, deadline_x: float, legs: list[S
             continue
         # One lightness per outcome (ok light, failed dark, timed out darker); cancelled hatched.
         colour = {"running": RUNNING_SHADE if shade else RUNNING, "ok": OK_SHADE if shade else OK, "failed": FAILED,
-                  "timed_out": TIMED_OUT, "cancelled": CANCELLED}.get(span.kind, OK)
+                  "timed_out": TIMED_OUT, "cancelled": CANCELLED, ERA_FOUND: ERA_FOUND_FILL}.get(span.kind, OK)
         painter.fillRect(area, colour)
-        if span.kind == "cancelled":
+        if span.kind == ERA_FOUND:
+            # A probe that found the era: light and neutral, outlined (apart from the track in greyscale).
+            painter.setPen(_ERA_FOUND_PEN)
+            frame.setRect(area.x(), area.y(), span.width - 1, height - 1)
+            painter.drawRect(frame)
+        elif span.kind == "cancelled":
             painter.fillRect(area, _HATCH)
         elif span.kind == "timed_out" and span.width >= 3:
             # It ran into its grant: a dark wall at its end, as the full bar marks it.
@@ -169,6 +185,7 @@ _TRACK_PEN = QPen(TRACK_EDGE, 1)
 _NOT_SENT_PEN = QPen(FAILED, 1, Qt.PenStyle.DashLine)
 _DEADLINE_PEN = QPen(DEADLINE, 2)
 _WALL_PEN = QPen(END_MARK, 2)
+_ERA_FOUND_PEN = QPen(ERA_FOUND_EDGE, 1)
 _HATCH = hatch_brush(QColor("white"))
 _FRAME, _AREA, _BAND = QRectF(), QRectF(), QRectF()
 _LINE = QLineF()

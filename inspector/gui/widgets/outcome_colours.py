@@ -36,6 +36,11 @@ OK_FILL_SHADE = QColor("#4DBB96")
 FAILED_FILL = QColor("#9C4500")
 TIMED_OUT_FILL = QColor("#7A3500")
 CANCELLED_FILL = CANCELLED_HUE
+#: A ``server/discover`` probe whose refusal or silence found the handshake era: neither ok nor failed.
+#: A light neutral grey (Grayscale8 214: 46 levels above ok's lighter shade, far from failed) inside
+#: a dark grey outline, which keeps it apart from the track (240) in greyscale too.
+ERA_FOUND_FILL = QColor("#D6D6D6")
+ERA_FOUND_EDGE = QColor("#5A5A5A")
 
 HUES = {"ok": OK_HUE, "failed": FAILED_HUE, "cancelled": CANCELLED_HUE, "running": RUNNING_HUE,
         "interrupted": INTERRUPTED_HUE}
@@ -101,6 +106,7 @@ def _readable(hue_rgba: int, background_rgba: int) -> int:
     return shade.rgba()
 
 
-__all__ = ["CANCELLED_FILL", "CANCELLED_HUE", "FAILED_FILL", "FAILED_HUE", "FILLS", "HUES", "NEUTRAL",
+__all__ = ["CANCELLED_FILL", "CANCELLED_HUE", "ERA_FOUND_EDGE", "ERA_FOUND_FILL", "FAILED_FILL", "FAILED_HUE",
+           "FILLS", "HUES", "NEUTRAL",
            "OK_FILL", "OK_FILL_SHADE", "OK_HUE", "RUNNING_HUE", "TEXT_CONTRAST", "TIMED_OUT_FILL",
            "fill_colour", "label_colour", "readable_shade", "text_colour"]

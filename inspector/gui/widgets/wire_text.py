@@ -16,7 +16,12 @@ from typing import Any
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration, format_number
-from inspector.i18n.refused_probe import is_refused_probe, refused_probe_word
+from inspector.i18n.refused_probe import (
+    is_refused_probe,
+    is_unanswered_probe,
+    refused_probe_word,
+    unanswered_probe_word,
+)
 from inspector.mcp.secrets import REDACTED
 
 from .plain_text import cell_text, pretty_json
@@ -51,9 +56,11 @@ def _pretty(text: str) -> str:
         return text
 
 
-def leg_title(number: int, method: str, leg: Any, exchange: Mapping[str, Any] | None) -> str:
+def leg_title(number: int, method: str, leg: Any, exchange: Mapping[str, Any] | None,
+              next_method: str | None = None) -> str:
     """"2. tools/call · HTTP 200 · 14 ms" (or what is known of a leg that kept nothing); a probe the
-    server refused says so: "1. server/discover · HTTP 400 · 26 ms · not offered: …"."""
+    server refused says so: "1. server/discover · HTTP 400 · 26 ms · not offered: …", and one a
+    command server never answered too, given the method of the leg after it (``initialize``)."""
     parts = [f"{format_number(number)}. {cell_text(method, 60)}"]
     answer = exchange.get("answer") if exchange is not None else None
     status = answer.get("status") if isinstance(answer, Mapping) else getattr(leg, "http_status", None)
@@ -66,6 +73,9 @@ def leg_title(number: int, method: str, leg: Any, exchange: Mapping[str, Any] | 
         parts.append(format_duration(elapsed / 1000))
     if is_refused_probe(method, getattr(leg, "outcome", None), getattr(leg, "http_status", None), exchange):
         parts.append(refused_probe_word())
+    elif is_unanswered_probe(method, getattr(leg, "outcome", None), getattr(leg, "http_status", None), exchange,
+                             next_method):
+        parts.append(unanswered_probe_word())
     if exchange is None:
         parts.append(_("nothing kept"))
     return " · ".join(parts)

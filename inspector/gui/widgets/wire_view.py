@@ -96,6 +96,9 @@ class WireView(QWidget):
         layout.addWidget(split, 1)
         layout.addLayout(buttons)
         self._legs: list[tuple[str, Any]] = []  # (method, exchange or None) per leg
+        #: The last leg shown and its item: its title may change with the leg after it (a probe
+        #: never answered is told by the ``initialize`` that follows it).
+        self._last: tuple[Any, QTreeWidgetItem] | None = None
         self.tree.currentItemChanged.connect(self._show_item)
         # As small as the other tabs: beside the timeline the detail has little height to give.
         for part in (self.tree, self.text):
@@ -118,6 +121,7 @@ class WireView(QWidget):
         """Show ``legs`` (``runs.Leg``); True when at least one kept its exchange."""
         self.tree.clear()
         self._legs = []
+        self._last = None
         return self.append_legs(legs)
 
     def append_legs(self, legs: Sequence[Any]) -> bool:
@@ -128,7 +132,13 @@ class WireView(QWidget):
             method, exchange = leg.method, exchange_of(leg)
             self._legs.append((method, exchange))
             number = len(self._legs)
+            if self._last is not None:  # the leg before this one, told again now that its follower is known
+                before, before_item = self._last
+                title = leg_title(number - 1, before.method, before, exchange_of(before), method)
+                before_item.setText(0, title)
+                before_item.setToolTip(0, title)
             item = self._item(self.tree, leg_title(number, method, leg, exchange), "", number)
+            self._last = (leg, item)
             if exchange is None:
                 item.setData(0, _TEXT, _("This leg kept nothing of what it sent and received (it was recorded "
                                          "before legs kept their exchange, or with the wire setting off)."))

@@ -196,7 +196,7 @@ class OperationTask(QObject):
         self.replay_of: ReplayLink | None = None
         self.budget_s = budget_s
         self.cancel_signal = CancelSignal()
-        self.state = BarState(budget_s)
+        self.state = BarState(budget_s, transport=server.transport)  # how its legs' tooltips say what travelled
         #: Monotonic time the operation opened its deadline (set by the first report).
         self.started_at: float | None = None
         self.submitted_at = time.monotonic()
@@ -304,6 +304,9 @@ class OperationTask(QObject):
 
     def _on_finished(self, report: OperationFinished, at: float) -> bool:
         self.error_kind = None if report.error is None else getattr(report.error.kind, "value", None)
+        if report.transport:  # an address found to speak the older HTTP+SSE transport: its legs say so
+            self.state.transport = report.transport
+            self.state.touch()
         return False
 
     def _on_done(self, outcome: OperationOutcome) -> None:
