@@ -169,7 +169,8 @@ def test_a_run_across_a_clock_set_back_says_which_of_the_twice_hour_it_means(tmp
     lines = shown.stdout.splitlines()
     german = language == "de"
     assert ("erstellt 25.10.2026, 02:59:59 (UTC+2), beendet 25.10.2026, 02:00:01 (UTC+1)" if german
-            else "started Oct 25, 2026, 2:59:59 AM (UTC+2), finished Oct 25, 2026, 2:00:01 AM (UTC+1)") in lines[2]
+            else "started Oct 25, 2026, 2:59:59 AM (UTC+2), finished Oct 25, 2026, 2:00:01 AM (UTC+1)") in next(
+        line for line in lines if line.lstrip().startswith(("started", "erstellt")))
     heading = next(line for line in lines if line.startswith("#  "))
     rows = [line for line in lines if line[:3] in ("1  ", "2  ")]
     # A step's time as the window's timeline says it: the time of day to the millisecond.

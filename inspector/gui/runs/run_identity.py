@@ -1,18 +1,19 @@
-"""Under the selected run's heading: its uid (the run's across databases, where its number is one
+"""Beside the selected run's heading: its uid (the run's across databases, where its number is one
 database's: an import numbers runs anew) with Copy uid, and where an imported run came from.
 
 Support staff match runs across machines by the uid; ``runs show UID`` finds a run by it."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QToolButton, QWidget
 
 from inspector.i18n import _
 from inspector.i18n.formatting import format_number
 from inspector.store import RunRecord
 
 from ..language import on_language_changed, translated
+from ..widgets.elided_label import ElidedLabel
 from ..widgets.plain_text import cell_text
 
 #: How much of a long origin (a file's name) the line shows; its tooltip has it whole.
@@ -20,7 +21,9 @@ ORIGIN_CHARS = 80
 
 
 class RunIdentity(QWidget):
-    """The selected run's uid (selectable) and origin in one line, with Copy uid; hidden without a run."""
+    """The selected run's uid and origin, cut with "…" where the row has no room (its tip and Copy uid
+    have it whole), with Copy uid; hidden without a run. It shares the heading's row: a line of its
+    own took a step row from a low window."""
 
     #: A sentence for the tab's status line (what Copy uid put on the clipboard).
     said = Signal(str)
@@ -28,9 +31,7 @@ class RunIdentity(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.run: RunRecord | None = None
-        self.line = QLabel()
-        self.line.setTextFormat(Qt.TextFormat.PlainText)
-        self.line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.line = ElidedLabel()
         translated(self.line, "setAccessibleName", lambda: _("Run uid"))
         self.copy_button = translated(QToolButton(), "setText", lambda: _("Copy uid"))
         translated(self.copy_button, "setAccessibleName", lambda: _("Copy the selected run's uid"))
@@ -38,7 +39,7 @@ class RunIdentity(QWidget):
             "The uid names the run on every machine (its number belongs to this database)"))
         # Flat and no higher than the line: a low window keeps its room for the steps.
         self.copy_button.setAutoRaise(True)
-        self.copy_button.setMaximumHeight(self.line.sizeHint().height() + 2)
+        self.copy_button.setMaximumHeight(self.line.sizeHint().height())
         self.copy_button.clicked.connect(self.copy_uid)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -57,10 +58,8 @@ class RunIdentity(QWidget):
         if run.source == "imported" and run.origin:
             self.line.setText(_("uid {uid} · imported from {origin}").format(
                 uid=run.uid, origin=cell_text(run.origin, ORIGIN_CHARS)))
-            self.line.setToolTip(cell_text(run.origin, 2000))
         else:
             self.line.setText(_("uid {uid}").format(uid=run.uid))
-            self.line.setToolTip("")
 
     def copy_uid(self) -> str:
         """Put the run's uid on the clipboard and say so; return the sentence."""

@@ -105,9 +105,9 @@ class TimelinePane(QWidget):
         layout.setSpacing(2)
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)
+        top.addWidget(self.identity, 1)  # in the heading's row: a line of its own cost a low window a step row
         top.addWidget(self.plumbing_toggle)
         layout.addLayout(top)
-        layout.addWidget(self.identity)
         layout.addWidget(self.run_note)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
