@@ -12,6 +12,8 @@ from inspector.i18n.formatting import format_number
 from inspector.mcp.annotations import kept_annotations
 from inspector.runs import MAX_CONTENT_BLOCKS
 
+from .plain_text import MAX_TEXT_CHARS
+
 #: How many of a stored step's blocks are named: what a call of ours keeps (an imported file may hold
 #: thousands, each a few lines: the detail must not freeze on them).
 MAX_NAMED_BLOCKS = MAX_CONTENT_BLOCKS
@@ -29,12 +31,23 @@ def block_lines(block: Any) -> list[str]:
 def stored_block_lines(payload: Mapping[str, Any]) -> list[str]:
     """The lines ``runs show`` says under a stored step for its ``contentBlocks`` (and the
     blocks its call did not keep, ``contentBlocksDropped``), bounded: the first
-    :data:`MAX_NAMED_BLOCKS` blocks, each embedded text cut to :data:`MAX_BLOCK_TEXT_CHARS`."""
+    :data:`MAX_NAMED_BLOCKS` blocks, each embedded text cut to :data:`MAX_BLOCK_TEXT_CHARS`, and no more
+    blocks once their lines hold half of :data:`~.plain_text.MAX_TEXT_CHARS` characters (what a view
+    shows of one text, so the line saying how many more is shown with them: a hundred embedded texts
+    made two hundred thousand lines only to be clipped)."""
     blocks = payload.get("contentBlocks")
     blocks = blocks if isinstance(blocks, list) else []
-    lines = [line for block in blocks[:MAX_NAMED_BLOCKS] if isinstance(block, dict)
-             for line in block_lines(_text_cut(block))]
-    unnamed = len(blocks) - MAX_NAMED_BLOCKS
+    lines: list[str] = []
+    named = chars = 0
+    for block in blocks[:MAX_NAMED_BLOCKS]:
+        if chars >= MAX_TEXT_CHARS // 2:
+            break
+        named += 1
+        if isinstance(block, dict):
+            said = block_lines(_text_cut(block))
+            chars += sum(len(line) + 1 for line in said)
+            lines.extend(said)
+    unnamed = len(blocks) - named
     if unnamed > 0:
         lines.append(ngettext("{count} more content block is not named here.",
                               "{count} more content blocks are not named here.",
