@@ -108,3 +108,38 @@ def test_a_small_answer_has_no_copy_button(qtbot, make_window) -> None:
         assert finished(qtbot, window.workbench.run_current_tool()).status == "ok"
         assert window.workbench.result.copy_whole.isHidden()
         assert "left out" not in window.workbench.result.sentence.text()
+
+
+def test_listing_twenty_thousand_tools_does_not_ask_every_row(qtbot, make_window, monkeypatch) -> None:
+    from inspector.gui.workbench.tools_model import ToolsModel
+
+    tools = [{"name": f"tool_{n:05d}", "description": "d" * 200, "inputSchema": {"type": "object"}}
+             for n in range(20_000)]
+
+    def work(exchange) -> None:
+        if exchange.request.rpc_method == "tools/list":
+            start = int((exchange.request.params or {}).get("cursor") or 0)
+            page = {"tools": tools[start:start + 2000]}
+            if start + 2000 < len(tools):
+                page["nextCursor"] = str(start + 2000)
+            exchange.send_result(page)
+        else:
+            exchange.send_result({"content": [{"type": "text", "text": "ok"}]})
+
+    asked: list[int] = []
+    data = ToolsModel.data
+
+    def counted(self, index, role=0):
+        asked.append(index.row())
+        return data(self, index, role)
+
+    monkeypatch.setattr(ToolsModel, "data", counted)
+    with FaultServer(work=work) as server:
+        window = make_window((server.url, "many"), era="handshake")
+        panel = window.workbench.tools
+        qtbot.waitUntil(lambda: panel.model.rowCount() == 20_000, timeout=30000)
+        panel.view.setCurrentIndex(panel.proxy.index(19_999, 0))  # the last tool chosen, as a click chooses it
+        qtbot.wait(50)
+        assert panel.current_tool()["name"] == "tool_19999"
+        # Rows all one line high: listing and choosing ask the rows shown, not each of the 20,000 its size.
+        assert len(set(asked)) < 1_000
