@@ -143,3 +143,23 @@ def test_listing_twenty_thousand_tools_does_not_ask_every_row(qtbot, make_window
         assert panel.current_tool()["name"] == "tool_19999"
         # Rows all one line high: listing and choosing ask the rows shown, not each of the 20,000 its size.
         assert len(set(asked)) < 1_000
+
+
+def test_a_tool_whose_input_schema_is_nested_four_hundred_deep_can_be_chosen_and_run(qtbot, make_window) -> None:
+    deep = b'{"type":"object","properties":{"a":' * 400 + b'{"type":"string"}' + b"}}" * 400
+
+    def work(exchange) -> None:
+        if exchange.request.rpc_method == "tools/list":
+            exchange.send(200, b'{"jsonrpc":"2.0","id":%d,"result":{"tools":[{"name":"deep","inputSchema":'
+                          % exchange.request.rpc_id + deep + b"}]}}")
+        else:
+            exchange.send_result({"content": [{"type": "text", "text": "ran"}]})
+
+    with FaultServer(work=work) as server:
+        window = make_window((server.url, "deep"), era="handshake")
+        choose(window, "deep")  # its schema too deep to check: an unusable schema, not an error in the window
+        assert window.workbench.tools.current_tool()["name"] == "deep"
+        form = window.workbench.arguments.form
+        assert form.field_at(("a",) * 12).kind == "json"  # below twelve levels: one box of JSON text
+        assert finished(qtbot, window.workbench.run_current_tool()).status == "ok"
+        assert "ran" in window.workbench.result.text.toPlainText()
