@@ -99,6 +99,10 @@ def test_embedded_texts_are_named_up_to_what_the_pane_shows(qtbot, make_window) 
         assert "demo://t/99" not in text
         assert "more content blocks are not named here." in text
         assert len(text) < 120_000
+        result = window.workbench.result
+        assert not result.copy_whole.isHidden()  # blocks left out: the whole answer one action away
+        result.copy_whole.click()
+        assert QApplication.clipboard().text().count("Embedded resource demo://t/") == 100
 
 
 def test_a_small_answer_has_no_copy_button(qtbot, make_window) -> None:

@@ -37,16 +37,7 @@ def stored_block_lines(payload: Mapping[str, Any]) -> list[str]:
     made two hundred thousand lines only to be clipped)."""
     blocks = payload.get("contentBlocks")
     blocks = blocks if isinstance(blocks, list) else []
-    lines: list[str] = []
-    named = chars = 0
-    for block in blocks[:MAX_NAMED_BLOCKS]:
-        if chars >= MAX_TEXT_CHARS // 2:
-            break
-        named += 1
-        if isinstance(block, dict):
-            said = block_lines(_text_cut(block))
-            chars += sum(len(line) + 1 for line in said)
-            lines.extend(said)
+    lines, named = named_block_lines(blocks)
     unnamed = len(blocks) - named
     if unnamed > 0:
         lines.append(ngettext("{count} more content block is not named here.",
@@ -59,6 +50,22 @@ def stored_block_lines(payload: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def named_block_lines(blocks: list[Any]) -> tuple[list[str], int]:
+    """The lines naming the first of ``blocks`` (bounded as :func:`stored_block_lines` says), and how
+    many blocks they name."""
+    lines: list[str] = []
+    named = chars = 0
+    for block in blocks[:MAX_NAMED_BLOCKS]:
+        if chars >= MAX_TEXT_CHARS // 2:
+            break
+        named += 1
+        if isinstance(block, dict):
+            said = block_lines(_text_cut(block))
+            chars += sum(len(line) + 1 for line in said)
+            lines.extend(said)
+    return lines, named
+
+
 def _text_cut(block: dict[str, Any]) -> dict[str, Any]:
     text = block.get("text")
     if isinstance(text, str) and len(text) > MAX_BLOCK_TEXT_CHARS:
@@ -66,4 +73,4 @@ def _text_cut(block: dict[str, Any]) -> dict[str, Any]:
     return block
 
 
-__all__ = ["MAX_BLOCK_TEXT_CHARS", "MAX_NAMED_BLOCKS", "block_lines", "stored_block_lines"]
+__all__ = ["MAX_BLOCK_TEXT_CHARS", "MAX_NAMED_BLOCKS", "block_lines", "named_block_lines", "stored_block_lines"]

@@ -13,7 +13,7 @@ from typing import Any
 from inspector.i18n.messages import translate
 from inspector.mcp.results import non_text_note, non_text_sentence
 
-from ..widgets.block_text import MAX_NAMED_BLOCKS, block_lines
+from ..widgets.block_text import MAX_BLOCK_TEXT_CHARS, MAX_NAMED_BLOCKS, block_lines, named_block_lines
 from ..widgets.plain_text import MAX_LINE_CHARS, MAX_TEXT_CHARS
 from .result_tree import tree_cut
 
@@ -24,11 +24,11 @@ def is_bounded(result: Any) -> bool:
     content = getattr(result, "content", "")
     if not isinstance(blocks, tuple) or not isinstance(content, str):
         return False
-    if len(blocks) > MAX_NAMED_BLOCKS or len(content) > MAX_TEXT_CHARS:
+    if len(content) > MAX_TEXT_CHARS or any(len(line) > MAX_LINE_CHARS for line in content.split("\n")):
         return True
-    if any(len(line) > MAX_LINE_CHARS for line in content.split("\n")):
+    if len(blocks) > MAX_NAMED_BLOCKS or named_block_lines(list(blocks))[1] < len(blocks):
         return True
-    if any(isinstance(block, dict) and len(str(block.get("text", ""))) > MAX_TEXT_CHARS for block in blocks):
+    if any(isinstance(block, dict) and len(str(block.get("text", ""))) > MAX_BLOCK_TEXT_CHARS for block in blocks):
         return True
     structured = getattr(result, "structured_content", None)
     return isinstance(structured, dict) and tree_cut(structured)
