@@ -58,15 +58,33 @@ def block_lines(block: Any, annotations: Mapping[str, Any] | None = None) -> lis
     return [_("A content block of the unknown type {kind}.").format(kind=_plain(kind) or _("(none)")), *annotated]
 
 
-def bounded_block_lines(blocks: object, dropped: object, lines_of: Callable[[dict[str, Any]], list[str]]) -> list[str]:
-    """The lines naming a list of blocks, bounded: those ``lines_of`` gives for each of the first
-    :data:`MAX_NAMED_BLOCKS` blocks, each embedded text cut to :data:`MAX_BLOCK_TEXT_CHARS`
-    characters first, then how many more there are, and ``dropped`` (blocks a call did not keep, as
-    a stored step counts them in ``contentBlocksDropped``) when it is a positive count."""
+def named_block_lines(blocks: list[Any] | tuple[Any, ...], lines_of: Callable[[dict[str, Any]], list[str]],
+                      max_chars: int | None = None) -> tuple[list[str], int]:
+    """The lines ``lines_of`` gives for each of the first :data:`MAX_NAMED_BLOCKS` of ``blocks``
+    (each embedded text cut to :data:`MAX_BLOCK_TEXT_CHARS` characters first), no more blocks once
+    their lines hold ``max_chars`` characters (a view that clips its text keeps the line saying how
+    many more); and how many blocks they name."""
+    lines: list[str] = []
+    named = chars = 0
+    for block in blocks[:MAX_NAMED_BLOCKS]:
+        if max_chars is not None and chars >= max_chars:
+            break
+        named += 1
+        if isinstance(block, dict):
+            said = lines_of(_text_cut(block))
+            chars += sum(len(line) + 1 for line in said)
+            lines.extend(said)
+    return lines, named
+
+
+def bounded_block_lines(blocks: object, dropped: object, lines_of: Callable[[dict[str, Any]], list[str]],
+                        max_chars: int | None = None) -> list[str]:
+    """The lines naming a list of blocks, bounded (:func:`named_block_lines`), then how many more
+    there are, and ``dropped`` (blocks a call did not keep, as a stored step counts them in
+    ``contentBlocksDropped``) when it is a positive count."""
     blocks = blocks if isinstance(blocks, list | tuple) else []
-    lines = [line for block in blocks[:MAX_NAMED_BLOCKS] if isinstance(block, dict)
-             for line in lines_of(_text_cut(block))]
-    unnamed = len(blocks) - MAX_NAMED_BLOCKS
+    lines, named = named_block_lines(blocks, lines_of, max_chars)
+    unnamed = len(blocks) - named
     if unnamed > 0:
         lines.append(ngettext("{count} more content block is not named here.",
                               "{count} more content blocks are not named here.",
@@ -89,4 +107,5 @@ def _plain(value: object) -> str:
     return " ".join(value.split()) if isinstance(value, str) else ""
 
 
-__all__ = ["MAX_BLOCK_TEXT_CHARS", "MAX_NAMED_BLOCKS", "block_lines", "bounded_block_lines", "size_words"]
+__all__ = ["MAX_BLOCK_TEXT_CHARS", "MAX_NAMED_BLOCKS", "block_lines", "bounded_block_lines", "named_block_lines",
+           "size_words"]

@@ -59,7 +59,7 @@ def _checked_validator(schema: Mapping[str, Any]) -> Any:
 
     try:  # $ref resolved inside the schema only: a schema never makes the window fetch an address
         return offline_validator(schema, format_checker=True)
-    except SchemaError:
+    except (SchemaError, RecursionError):  # nested too deep to check (a server's 400 levels): unusable
         return None
 
 

@@ -410,9 +410,16 @@ def _rule(schema: Mapping[str, Any], field: Field) -> str:
     return ""
 
 
+#: The deepest level the form draws: a value below it is one box of JSON text (a server's schema nested
+#: 400 deep built widgets until Python's recursion limit broke the window's choice of the tool).
+MAX_FORM_DEPTH = 12
+
+
 def make_field(schema: Mapping[str, Any], path: Path, required: bool) -> Field:
     """The field for a schema: an enum (titled or not) is a choice; an array of enum values is
-    a multi-select; otherwise the type decides."""
+    a multi-select; otherwise the type decides; below :data:`MAX_FORM_DEPTH`, JSON text."""
+    if len(path) >= MAX_FORM_DEPTH:
+        return TextField(schema, path, required, "json")
     choices = schema_choices(schema)
     if choices is None:
         schema = resolved(schema)  # a nullable value edits its one real alternative

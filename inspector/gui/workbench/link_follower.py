@@ -10,16 +10,19 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidg
 from inspector.i18n import _
 
 from ..language import translated
+from ..widgets.block_text import MAX_NAMED_BLOCKS
 from ..widgets.plain_text import cell_text
 from .engine import OperationTask
 
 
 def resource_links(task: OperationTask | None) -> list[str]:
-    """The URIs of the ``resource_link`` blocks of a finished tool call, in order, each once."""
+    """The URIs of the ``resource_link`` blocks of a finished tool call, in order, each once: of the
+    blocks the result names (the first :data:`~..widgets.block_text.MAX_NAMED_BLOCKS`), so that
+    thousands of links do not fill the list."""
     record = task.outcome.record if task is not None and task.outcome is not None else None
     blocks = getattr(getattr(record, "result", None), "blocks", ()) if task is not None and task.kind == "call" else ()
     links: list[str] = []
-    for block in blocks:
+    for block in blocks[:MAX_NAMED_BLOCKS]:
         uri = block.get("uri") if isinstance(block, dict) and block.get("type") == "resource_link" else None
         if isinstance(uri, str) and uri and uri not in links:
             links.append(uri)

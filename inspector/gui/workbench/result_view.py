@@ -3,12 +3,20 @@ tree, non-text blocks named, the error sentence, and for a cancel in flight the 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_duration, format_number
@@ -18,12 +26,14 @@ from inspector.i18n.words import failure_word
 from inspector.mcp.results import non_text_note
 
 from ..language import on_language_changed, translated
-from ..widgets.block_text import block_lines
+from ..widgets.block_text import stored_block_lines
 from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.plain_text import clip_text, label_text
 from ..widgets.server_exchanges import server_exchange_lines
 from .engine import OperationTask
 from .offering_text import offering_images, offering_text
+from .result_tree import fill_structure, structured_model
+from .whole_answer import is_bounded, whole_answer
 
 
 class ResultView(QWidget):
@@ -35,6 +45,8 @@ class ResultView(QWidget):
         self.sentence.setTextFormat(Qt.TextFormat.PlainText)
         self.sentence.setWordWrap(True)
         self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Never squeezed below its lines by the text under it (a bounded answer's sentence has four).
+        self.sentence.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         translated(self.text, "setAccessibleName", lambda: _("Result text"))
@@ -44,13 +56,19 @@ class ResultView(QWidget):
         translated(self.tree, "setAccessibleName", lambda: _("Structured content"))
         self.tree.hide()
         self.images = ImageStrip()
+        #: Shown when the pane leaves part of a tool's answer out: puts the whole answer on the clipboard.
+        self.copy_whole = translated(QPushButton(), "setText", lambda: _("Copy the whole answer"))
+        translated(self.copy_whole, "setAccessibleName", lambda: _("Copy the whole answer to the clipboard"))
+        self.copy_whole.clicked.connect(self._copy_whole)
+        self.copy_whole.hide()
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.text)
         split.addWidget(self.images)
         split.addWidget(self.tree)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.sentence)
+        layout.addWidget(self.sentence)  # a wrapped label straight in the column: its height follows its text
+        layout.addWidget(self.copy_whole, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(split, 1)
         self.task: OperationTask | None = None
         #: A running task's progress lines shown, and the task poll they were shown with.
@@ -70,6 +88,8 @@ class ResultView(QWidget):
             task.changed.connect(lambda task=task: self._changed(task))
         self.structure.removeRows(0, self.structure.rowCount())
         self.tree.hide()
+        whole = self._bounded_answer(task)
+        self.copy_whole.setVisible(whole is not None)
         self._show_images(task)
         if task is None:
             self.sentence.setText(_("Select an operation to see its result."))
@@ -106,6 +126,9 @@ class ResultView(QWidget):
         blocks = self.non_text_note(task)
         if blocks:
             lines.append(_("Not shown as text: {blocks}.").format(blocks=blocks))
+        if whole is not None:
+            lines.append(_("Part of the answer is left out here, as said below; Copy the whole answer puts all of "
+                           "it on the clipboard."))
         self.sentence.setText(label_text("\n".join(lines), 10_000))  # the error names what the server said
         exchanges = server_exchange_lines(record.step.to_payload())
         text = self._text(task)
@@ -122,6 +145,20 @@ class ResultView(QWidget):
             self.tree.expandToDepth(1)
             self.tree.resizeColumnToContents(0)
             self.tree.show()
+
+    @staticmethod
+    def _bounded_answer(task: OperationTask | None) -> Any:
+        """The tool answer of a finished call of which this pane shows only part, else ``None``."""
+        record = task.outcome.record if task is not None and task.outcome is not None else None
+        result = getattr(record, "result", None)
+        if task is None or task.kind != "call" or getattr(record, "status", None) == "cancelled":
+            return None
+        return result if is_bounded(result) else None
+
+    def _copy_whole(self) -> None:
+        result = self._bounded_answer(self.task)
+        if result is not None:
+            QApplication.clipboard().setText(whole_answer(result))
 
     def _clear_text(self) -> None:
         """Empty the text, unless it is: a new document each time is a layout and a repaint (each Run
@@ -186,7 +223,9 @@ class ResultView(QWidget):
             if record.tool_result is not None and (record.error is None or answered_wrong):
                 if result is None:
                     return _said(record.tool_result)
-                lines = [line for block in getattr(result, "blocks", ()) for line in block_lines(block)]
+                # Named as the step detail names a stored step's blocks: the first hundred, then how
+                # many more (thousands of blocks froze the window); the whole answer is copied whole.
+                lines = stored_block_lines({"contentBlocks": list(getattr(result, "blocks", ()))})
                 # An answer that breaks the tool's output schema: why first, then what it said.
                 why = translate(record.error) if answered_wrong else ""
                 return "\n".join([part for part in (why, _without_note(result), *lines) if part])
@@ -242,15 +281,16 @@ def _without_note(result: Any) -> str:
 
 
 def _kind_count(kind: str, count: int) -> str:
+    said = format_number(count)
     if kind == "image":
-        return ngettext("{count} image", "{count} images", count).format(count=count)
+        return ngettext("{count} image", "{count} images", count).format(count=said)
     if kind == "audio":
-        return ngettext("{count} audio clip", "{count} audio clips", count).format(count=count)
+        return ngettext("{count} audio clip", "{count} audio clips", count).format(count=said)
     if kind == "resource":
-        return ngettext("{count} embedded resource", "{count} embedded resources", count).format(count=count)
+        return ngettext("{count} embedded resource", "{count} embedded resources", count).format(count=said)
     if kind == "resource_link":
-        return ngettext("{count} resource link", "{count} resource links", count).format(count=count)
-    return ngettext("{count} block of another kind", "{count} blocks of other kinds", count).format(count=count)
+        return ngettext("{count} resource link", "{count} resource links", count).format(count=said)
+    return ngettext("{count} block of another kind", "{count} blocks of other kinds", count).format(count=said)
 
 
 def _progress_line(mark: Any) -> str:
@@ -260,29 +300,3 @@ def _progress_line(mark: Any) -> str:
     if mark.message:
         return _("progress {amount}: {message}").format(amount=amount, message=mark.message)
     return _("progress {amount}").format(amount=amount)
-
-
-def structured_model(value: Any) -> QStandardItemModel:
-    """A two-column model (key, value) of structured content; values are plain text."""
-    model = QStandardItemModel(0, 2)
-    model.setHorizontalHeaderLabels([_("Key"), _("Value")])
-    if isinstance(value, (dict, list)):
-        fill_structure(model.invisibleRootItem(), value)
-    return model
-
-
-def fill_structure(parent: QStandardItem, value: Any) -> None:
-    items = value.items() if isinstance(value, dict) else enumerate(value)
-    for key, child in items:
-        key_item = QStandardItem(str(key))
-        key_item.setEditable(False)
-        if isinstance(child, (dict, list)):
-            kind = _("object") if isinstance(child, dict) else _("list")
-            text = ngettext("{kind} of {count} item", "{kind} of {count} items", len(child)).format(
-                kind=kind, count=len(child))
-            fill_structure(key_item, child)
-        else:
-            text = child if isinstance(child, str) else json.dumps(child, ensure_ascii=False)
-        value_item = QStandardItem(text)
-        value_item.setEditable(False)
-        parent.appendRow([key_item, value_item])
