@@ -1,4 +1,4 @@
-"""Beside the selected run's heading: its uid (the run's across databases, where its number is one
+"""Under the selected run's heading: its uid (the run's across databases, where its number is one
 database's: an import numbers runs anew) with Copy uid, and where an imported run came from.
 
 Support staff match runs across machines by the uid; ``runs show UID`` finds a run by it."""
@@ -21,9 +21,9 @@ ORIGIN_CHARS = 80
 
 
 class RunIdentity(QWidget):
-    """The selected run's uid and origin, cut with "…" where the row has no room (its tip and Copy uid
-    have it whole), with Copy uid; hidden without a run. It shares the heading's row: a line of its
-    own took a step row from a low window."""
+    """The selected run's uid and origin, cut with "…" where the line has no room (its tip and Copy
+    uid have it whole), with Copy uid; hidden without a run, and where its pane gives it no room
+    (:meth:`set_room`: a low window keeps the line for a step)."""
 
     #: A sentence for the tab's status line (what Copy uid put on the clipboard).
     said = Signal(str)
@@ -31,6 +31,7 @@ class RunIdentity(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.run: RunRecord | None = None
+        self._room = True
         self.line = ElidedLabel()
         translated(self.line, "setAccessibleName", lambda: _("Run uid"))
         self.copy_button = translated(QToolButton(), "setText", lambda: _("Copy uid"))
@@ -48,9 +49,15 @@ class RunIdentity(QWidget):
         self.show_run(None)
         on_language_changed(self, lambda: self.show_run(self.run))
 
+    def set_room(self, room: bool) -> None:
+        """Whether the pane has room for the line (it shows only then, and only with a run)."""
+        if room != self._room:
+            self._room = room
+            self.setVisible(room and self.run is not None)
+
     def show_run(self, run: RunRecord | None) -> None:
         self.run = run
-        self.setVisible(run is not None)
+        self.setVisible(run is not None and self._room)
         if run is None:
             self.line.setText("")
             self.line.setToolTip("")

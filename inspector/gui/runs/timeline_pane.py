@@ -66,6 +66,8 @@ TIMELINE_WIDTHS = (94, 46, 44, 40, 60, 96, 160, 100)
 #: Below this width the source column is hidden: the kind says it too (a tool call is the MCP
 #: client's, a model's step the agent's), and the details need the room more.
 SOURCE_COLUMN_FROM_PX = 760
+#: The run's uid line is shown where the pane has room for this many steps beside it.
+IDENTITY_FROM_ROWS = 6
 
 
 class TimelinePane(QWidget):
@@ -105,9 +107,9 @@ class TimelinePane(QWidget):
         layout.setSpacing(2)
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)
-        top.addWidget(self.identity, 1)  # in the heading's row: a line of its own cost a low window a step row
         top.addWidget(self.plumbing_toggle)
         layout.addLayout(top)
+        layout.addWidget(self.identity)
         layout.addWidget(self.run_note)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
@@ -223,8 +225,16 @@ class TimelinePane(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
+        self._fit_identity(event.size().height())
         self._place_empty_note()
         self.view.setColumnHidden(COLUMNS.index("source"), event.size().width() < SOURCE_COLUMN_FROM_PX)
+
+    def _fit_identity(self, height: int) -> None:
+        """The uid line only where the pane shows :data:`IDENTITY_FROM_ROWS` steps beside it: in a low
+        window the steps keep its room (the heading's tip and ``runs show`` still name the uid)."""
+        line = self.identity.sizeHint().height() + self.layout().spacing()
+        without = self.height_for_rows(IDENTITY_FROM_ROWS) - (line if self.identity.isVisibleTo(self) else 0)
+        self.identity.set_room(height >= without + line)
 
     # -- which run ------------------------------------------------------------------------------
 
