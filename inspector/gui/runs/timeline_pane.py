@@ -231,7 +231,7 @@ class TimelinePane(QWidget):
 
     def _fit_identity(self, height: int) -> None:
         """The uid line only where the pane shows :data:`IDENTITY_FROM_ROWS` steps beside it: in a low
-        window the steps keep its room (the heading's tip and ``runs show`` still name the uid)."""
+        window the steps keep its room (``runs show`` still names the uid; a taller window shows it)."""
         line = self.identity.sizeHint().height() + self.layout().spacing()
         without = self.height_for_rows(IDENTITY_FROM_ROWS) - (line if self.identity.isVisibleTo(self) else 0)
         self.identity.set_room(height >= without + line)
