@@ -321,6 +321,7 @@ def test_screenshots_of_the_sign_in_view_and_the_servers_panel(qtbot, open_windo
                     [listing.outcome.run_id]), timeout=5000)
                 qtbot.waitUntil(lambda window=window: window.runs_tab.timeline.rowCount() == 2, timeout=5000)
                 window.runs_tab.timeline_view.selectRow(0)
+                qtbot.wait(200)  # the detail's least width and the panels settle before the picture
                 window.grab().save(str(SHOTS / f"runs-signin-step-{language}.png"))
                 window.shut_down()
             with serve_auth_server(AuthConfig(iss_value="https://elsewhere.example")) as auth:
