@@ -11,40 +11,18 @@ import signal
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from inspector.store import RunStore
 from inspector.store.outbox import Outbox
+from tests.support.cli_process import start_cli, stopped, wait_for
 from tests.support.otlp_collector import Answer, running_collector
 from tests.support.sample_runs import mixed_run
 from tests.support.trace_backends import Route, fixture_trace_ids, trace_backend
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _start(*args: str, language: str = "en") -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "inspector", "--lang", language, *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=ROOT)
-
-
-def _wait_for(found: Callable[[], bool], process: subprocess.Popen[bytes], what: str) -> None:
-    deadline = time.monotonic() + 30
-    while not found():
-        assert process.poll() is None, f"it ended before {what}: {process.communicate()}"
-        assert time.monotonic() < deadline, f"no {what}"
-        time.sleep(0.01)
-
-
-def _stopped(process: subprocess.Popen[bytes], signum: int) -> tuple[str, str]:
-    process.send_signal(signum)
-    stdout, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130, (process.returncode, stderr.decode())
-    assert b"Traceback" not in stderr
-    return stdout.decode(), stderr.decode()
 
 
 @pytest.mark.parametrize(("backend", "path", "signum", "language", "said"), [
@@ -63,11 +41,11 @@ def test_an_interrupted_pull_imports_nothing_and_makes_no_database(tmp_path: Pat
     with trace_backend() as service:
         asked = path.format(id=trace_id)
         service.routes[asked] = Route(body=b"{}", hold=released)
-        process = _start("import", f"--from-{backend}", service.base, "--trace", trace_id, "--db", str(db),
+        process = start_cli("import", f"--from-{backend}", service.base, "--trace", trace_id, "--db", str(db),
                          language=language)
         try:
-            _wait_for(lambda: service.hits.get(asked) == 1, process, "request")
-            _, stderr = _stopped(process, signum)
+            wait_for(lambda: service.hits.get(asked) == 1, process, "request")
+            _, stderr = stopped(process, signum)
         finally:
             released.set()
     assert stderr.strip() == f"run-inspector: {said}"
@@ -83,11 +61,11 @@ def test_an_interrupted_pull_into_a_database_adds_nothing_and_says_so_in_json(tm
     with trace_backend() as service:
         asked = f"/api/v3/traces/{trace_id}"
         service.routes[asked] = Route(body=b"{}", hold=released)
-        process = _start("import", "--from-jaeger", service.base, "--trace", trace_id, "--db", str(db), "--json",
+        process = start_cli("import", "--from-jaeger", service.base, "--trace", trace_id, "--db", str(db), "--json",
                          language="de")
         try:
-            _wait_for(lambda: service.hits.get(asked) == 1, process, "request")
-            stdout, _ = _stopped(process, signal.SIGTERM)
+            wait_for(lambda: service.hits.get(asked) == 1, process, "request")
+            stdout, _ = stopped(process, signal.SIGTERM)
         finally:
             released.set()
     said = "Ended by a signal (SIGTERM) before the trace was opened: nothing was imported."
@@ -114,10 +92,10 @@ def test_an_interrupted_push_keeps_what_was_not_sent_queued(tmp_path: Path, sign
     with running_collector() as collector:
         collector.answers.append(Answer(hold=released))  # the first run's answer waits
         endpoint = collector.endpoint
-        process = _start("export", "--all", "--otlp-endpoint", endpoint, "--db", str(db), language=language)
+        process = start_cli("export", "--all", "--otlp-endpoint", endpoint, "--db", str(db), language=language)
         try:
-            _wait_for(lambda: collector.hits == 1, process, "first run sent")
-            _, stderr = _stopped(process, signum)
+            wait_for(lambda: collector.hits == 1, process, "first run sent")
+            _, stderr = stopped(process, signum)
         finally:
             released.set()
         assert stderr.strip() == "run-inspector: " + said.format(endpoint=f"{endpoint}/v1/traces")

@@ -6,39 +6,17 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from inspector.store import RunStore
+from tests.support.cli_process import start_cli, stopped, wait_for
 from tests.support.sample_runs import big_run
 
 ROOT = Path(__file__).resolve().parents[2]
 OTLP = ROOT / "tests" / "fixtures" / "otel" / "traceloop.jsonl"
-
-
-def _start(*args: str, language: str = "en") -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "inspector", "--lang", language, *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=ROOT)
-
-
-def _wait_for(found, process: subprocess.Popen[bytes], what: str) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + 30
-    while not found():
-        assert process.poll() is None, f"it ended before {what}: {process.communicate()}"
-        assert time.monotonic() < deadline, f"no {what}"
-        time.sleep(0.01)
-
-
-def _stopped(process: subprocess.Popen[bytes], signum: int) -> tuple[str, str]:
-    process.send_signal(signum)
-    stdout, stderr = process.communicate(timeout=60)
-    assert process.returncode == 130, stderr.decode()
-    assert b"Traceback" not in stderr
-    return stdout.decode(), stderr.decode()
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +37,9 @@ def long_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_an_interrupted_export_says_so_and_leaves_no_file(long_db: Path, tmp_path: Path, signum: int, language: str,
                                                           said: str) -> None:
     target = tmp_path / "runs.json"
-    process = _start("export", "--all", "-o", str(target), "--db", str(long_db), language=language)
-    _wait_for(lambda: any(tmp_path.glob(".runs.json.*.part")), process, "file being written")
-    _, stderr = _stopped(process, signum)
+    process = start_cli("export", "--all", "-o", str(target), "--db", str(long_db), language=language)
+    wait_for(lambda: any(tmp_path.glob(".runs.json.*.part")), process, "file being written")
+    _, stderr = stopped(process, signum)
     assert stderr.strip() == "run-inspector: " + said.format(target=target)
     assert list(tmp_path.iterdir()) == []  # neither the file nor its .part
 
@@ -69,9 +47,9 @@ def test_an_interrupted_export_says_so_and_leaves_no_file(long_db: Path, tmp_pat
 def test_an_interrupted_export_leaves_the_file_there_before_as_it_was(long_db: Path, tmp_path: Path) -> None:
     target = tmp_path / "runs.json"
     target.write_text("yesterday's export\n")
-    process = _start("export", "--all", "-o", str(target), "--db", str(long_db), "--json")
-    _wait_for(lambda: any(tmp_path.glob(".runs.json.*.part")), process, "file being written")
-    stdout, _ = _stopped(process, signal.SIGINT)
+    process = start_cli("export", "--all", "-o", str(target), "--db", str(long_db), "--json")
+    wait_for(lambda: any(tmp_path.glob(".runs.json.*.part")), process, "file being written")
+    stdout, _ = stopped(process, signal.SIGINT)
     assert json.loads(stdout)["error"]["kind"] == "cancelled"
     assert [path.name for path in tmp_path.iterdir()] == ["runs.json"]
     assert target.read_text() == "yesterday's export\n"
@@ -103,10 +81,10 @@ def long_trace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_an_interrupted_import_imports_nothing_and_makes_no_database(long_trace: Path, tmp_path: Path,
                                                                      signum: int, language: str, said: str) -> None:
     db = tmp_path / "runs.db"
-    process = _start("import", str(long_trace), "--db", str(db), language=language)
-    _wait_for(db.exists, process, "database")
+    process = start_cli("import", str(long_trace), "--db", str(db), language=language)
+    wait_for(db.exists, process, "database")
     time.sleep(0.3)  # reading the file
-    _, stderr = _stopped(process, signum)
+    _, stderr = stopped(process, signum)
     assert stderr.strip() == f"run-inspector: {said}"
     assert not db.exists()
 
@@ -121,17 +99,17 @@ def test_an_interrupted_import_into_a_database_adds_nothing(long_trace: Path, tm
     with RunStore.open(db) as store:
         big_run(store, 3)
     assert not Path(f"{db}-wal").exists()
-    process = _start("import", str(long_trace), "--db", str(db), "--json", language="de")
-    _wait_for(Path(f"{db}-wal").exists, process, "database opened")
+    process = start_cli("import", str(long_trace), "--db", str(db), "--json", language="de")
+    wait_for(Path(f"{db}-wal").exists, process, "database opened")
     time.sleep(0.3)  # reading the file
-    stdout, _ = _stopped(process, signum)
+    stdout, _ = stopped(process, signum)
     assert json.loads(stdout)["error"] == {"kind": "cancelled", "message": message}  # English, whatever the language
     with RunStore.open(db) as store:
         assert len(store.list_runs()) == 1
 
 
 def test_ctrl_c_in_a_long_listing_says_so(long_db: Path) -> None:
-    process = _start("runs", "show", "1", "--db", str(long_db))  # its reader is slow: stdout fills and waits
+    process = start_cli("runs", "show", "1", "--db", str(long_db))  # its reader is slow: stdout fills and waits
     time.sleep(2.0)
     process.send_signal(signal.SIGINT)
     while process.poll() is None:  # read what it wrote until it ends

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -13,3 +15,27 @@ def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """Run ``run-inspector ARGS`` with this environment; its exit status, stdout and stderr as text."""
     return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
                           timeout=timeout, cwd=ROOT)
+
+
+def start_cli(*args: str, language: str = "en") -> subprocess.Popen[bytes]:
+    """Start ``run-inspector --lang LANGUAGE ARGS`` and leave it running (to be stopped by a signal)."""
+    return subprocess.Popen([sys.executable, "-m", "inspector", "--lang", language, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT)
+
+
+def wait_for(found: Callable[[], bool], process: subprocess.Popen[bytes], what: str) -> None:
+    """Wait up to 30 s until ``found()``; the process must still run meanwhile."""
+    deadline = time.monotonic() + 30
+    while not found():
+        assert process.poll() is None, f"it ended before {what}: {process.communicate()}"
+        assert time.monotonic() < deadline, f"no {what}"
+        time.sleep(0.01)
+
+
+def stopped(process: subprocess.Popen[bytes], signum: int) -> tuple[str, str]:
+    """Send ``signum``; the process must end with status 130 and no traceback. Its stdout and stderr."""
+    process.send_signal(signum)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, (process.returncode, stderr.decode())
+    assert b"Traceback" not in stderr
+    return stdout.decode(), stderr.decode()
