@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from starlette.responses import Response
 
-from inspector.cli import main
+from tests.support.cli_process import main_output, probe_line
 from tests.support.stateless_server import Seen, StatelessServer, serve_stateless
 
 EN = "not offered: the server speaks the handshake era"
@@ -32,17 +32,6 @@ class NoSessionServer(StatelessServer):
         return super()._legacy(seen)
 
 
-def _run(capsys, *argv: str) -> str:
-    capsys.readouterr()
-    assert main(list(argv)) == 0
-    return capsys.readouterr().out
-
-
-def _probe_line(out: str) -> str:
-    [line] = [line for line in out.splitlines() if line.strip().startswith("server/discover")]
-    return line
-
-
 @pytest.mark.parametrize(("server", "status"), [(StatelessServer(legacy=True), "HTTP 400"),
                                                 (NoSessionServer(legacy=True), "HTTP 200")],
                          ids=["http-400", "rpc-error-200"])
@@ -50,27 +39,27 @@ def test_a_refused_probe_is_said_in_words_and_stays_ok(tmp_path: Path, capsys, s
                                                        status: str) -> None:
     db = str(tmp_path / "runs.db")
     with serve_stateless(server) as (_, url):
-        called = _run(capsys, "call", url, "echo", "--args", '{"text": "hi"}', "--db", db)
-        answered = _run(capsys, "--lang", "de", "call", url, "echo", "--args", '{"text": "hi"}', "--db", db,
+        called = main_output(capsys, "call", url, "echo", "--args", '{"text": "hi"}', "--db", db)
+        answered = main_output(capsys, "--lang", "de", "call", url, "echo", "--args", '{"text": "hi"}', "--db", db,
                         "--no-store")  # not remembered: probed again
-        as_json = json.loads(_run(capsys, "call", url, "echo", "--args", '{"text": "hi"}', "--no-store",
+        as_json = json.loads(main_output(capsys, "call", url, "echo", "--args", '{"text": "hi"}', "--no-store",
                                   "--json", "--db", db))
-    line = _probe_line(called)
+    line = probe_line(called)
     assert status in line and line.endswith(f"  {EN}"), called
-    assert _probe_line(answered).endswith(f"  {DE}"), answered
+    assert probe_line(answered).endswith(f"  {DE}"), answered
     # The later legs are plain ok; the operation is ok.
     assert called.splitlines()[0].endswith(": ok (budget 20 s)")
     # The JSON keeps the stored value.
     assert as_json["legs"][0]["method"] == "server/discover" and as_json["legs"][0]["outcome"] == "ok"
     # Stored: the run's step, said in both languages; its leg still `ok`.
-    shown = _run(capsys, "runs", "show", "last", "--db", db)
-    assert _probe_line(shown).endswith(f"  {EN}") and status in _probe_line(shown), shown
-    assert _probe_line(_run(capsys, "--lang", "de", "runs", "show", "last", "--db", db)).endswith(f"  {DE}")
-    stored: dict[str, Any] = json.loads(_run(capsys, "runs", "show", "last", "--json", "--db", db))
+    shown = main_output(capsys, "runs", "show", "last", "--db", db)
+    assert probe_line(shown).endswith(f"  {EN}") and status in probe_line(shown), shown
+    assert probe_line(main_output(capsys, "--lang", "de", "runs", "show", "last", "--db", db)).endswith(f"  {DE}")
+    stored: dict[str, Any] = json.loads(main_output(capsys, "runs", "show", "last", "--json", "--db", db))
     [probe] = [leg for leg in stored["timeline"][0]["payload"]["legs"] if leg["method"] == "server/discover"]
     assert probe["outcome"] == "ok"
     # The health counts: one ok operation, no failure.
-    [entry] = json.loads(_run(capsys, "servers", "--json", "--db", db))["servers"]
+    [entry] = json.loads(main_output(capsys, "servers", "--json", "--db", db))["servers"]
     assert entry["ok"] == 1 and entry["failed"] == 0, entry
 
 
@@ -78,6 +67,6 @@ def test_an_answered_probe_and_a_failed_leg_keep_their_words(tmp_path: Path, cap
     """A stateless server answers the probe: "ok" as before; nothing else is said differently."""
     db = str(tmp_path / "runs.db")
     with serve_stateless(StatelessServer()) as (_, url):
-        called = _run(capsys, "call", url, "echo", "--args", '{"text": "hi"}', "--db", db)
-    assert _probe_line(called).endswith("HTTP 200  ok"), called
+        called = main_output(capsys, "call", url, "echo", "--args", '{"text": "hi"}', "--db", db)
+    assert probe_line(called).endswith("HTTP 200  ok"), called
     assert EN not in called

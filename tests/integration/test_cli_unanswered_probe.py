@@ -12,7 +12,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from inspector.cli import main
+from tests.support.cli_process import main_output, probe_line
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = f"{shlex.quote(sys.executable)} -m tests.support.stdio_limits silent-probe"
@@ -20,38 +20,27 @@ EN = "no answer: taken for the handshake era"
 DE = "keine Antwort: als Handshake-Ära angenommen"
 
 
-def _run(capsys, *argv: str) -> str:
-    capsys.readouterr()
-    assert main(list(argv)) == 0
-    return capsys.readouterr().out
-
-
-def _probe_line(out: str) -> str:
-    [line] = [line for line in out.splitlines() if line.strip().startswith("server/discover")]
-    return line
-
-
 def _call(capsys, db: Path, *extra: str) -> str:
     # A budget of 4 s: the probe waits half of it (2 s) for an answer.
-    return _run(capsys, *extra, "--db", str(db), "call", "--stdio", COMMAND, "--cwd", str(ROOT), "echo",
+    return main_output(capsys, *extra, "--db", str(db), "call", "--stdio", COMMAND, "--cwd", str(ROOT), "echo",
                 "--args", '{"text": "hi"}', "--era", "auto", "--budget", "4")
 
 
 def test_a_probe_a_command_server_never_answers_is_said_as_its_finding_and_stays_failed(tmp_path: Path,
                                                                                          capsys) -> None:
     called = _call(capsys, tmp_path / "en.db")
-    assert _probe_line(called).endswith(f"  {EN}"), called
+    assert probe_line(called).endswith(f"  {EN}"), called
     assert ": ok (budget 4 s)" in called.splitlines()[0]
-    assert _probe_line(_call(capsys, tmp_path / "de.db", "--lang", "de")).endswith(f"  {DE}")
+    assert probe_line(_call(capsys, tmp_path / "de.db", "--lang", "de")).endswith(f"  {DE}")
     report = json.loads(_call(capsys, tmp_path / "json.db", "--json"))
     assert report["outcome"] == "ok"
     assert [(leg["method"], leg["outcome"]) for leg in report["legs"]][1:3] == [("server/discover", "failed"),
                                                                               ("initialize", "ok")]
-    shown = _run(capsys, "--db", str(tmp_path / "en.db"), "runs", "show", "1")
-    assert _probe_line(shown).endswith(f"  {EN}"), shown
+    shown = main_output(capsys, "--db", str(tmp_path / "en.db"), "runs", "show", "1")
+    assert probe_line(shown).endswith(f"  {EN}"), shown
     assert "status ok" in shown
-    assert _probe_line(_run(capsys, "--lang", "de", "--db", str(tmp_path / "en.db"), "runs", "show", "1")).endswith(
-        f"  {DE}")
+    shown_de = main_output(capsys, "--lang", "de", "--db", str(tmp_path / "en.db"), "runs", "show", "1")
+    assert probe_line(shown_de).endswith(f"  {DE}")
 
 
 def test_a_probe_that_ended_its_operation_is_still_failed(tmp_path: Path, capsys) -> None:

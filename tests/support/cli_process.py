@@ -39,3 +39,18 @@ def stopped(process: subprocess.Popen[bytes], signum: int) -> tuple[str, str]:
     assert process.returncode == 130, (process.returncode, stderr.decode())
     assert b"Traceback" not in stderr
     return stdout.decode(), stderr.decode()
+
+
+def main_output(capsys, *argv: str) -> str:  # type: ignore[no-untyped-def]
+    """Run the command line in this process (``inspector.cli.main``); it must succeed. Its stdout."""
+    from inspector.cli import main
+
+    capsys.readouterr()
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def probe_line(out: str) -> str:
+    """The one ``server/discover`` line of a command's leg table."""
+    [line] = [line for line in out.splitlines() if line.strip().startswith("server/discover")]
+    return line
