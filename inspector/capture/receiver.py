@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hmac
 import io
-import ipaddress
 import logging
 import queue
 import secrets
@@ -41,6 +40,7 @@ from inspector.mcp.secrets import Secrets
 from . import otlp_body
 from .connections import ConnectionSlots, HeadClock, HeadTimedReader
 from .live_traces import QUIET_S, LiveTraces, RunReceived, Taken
+from .loopback import is_loopback
 from .request_body import BodyGate, BodyReader, too_large
 
 DEFAULT_HOST = "127.0.0.1"
@@ -67,16 +67,6 @@ class ReceiverError(Exception):
 
 class ReceiverBusy(Exception):
     """The writer did not take a request's spans within :data:`ANSWER_WAIT_S` (answered 503: retry)."""
-
-
-def is_loopback(host: str) -> bool:
-    """Does ``host`` name this machine only (127.0.0.0/8, ::1, localhost)?"""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,12 @@ are answered 503 (retry later) rather than held.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
+
+from ..loopback import is_loopback
 
 MAX_AGENT_BODY_BYTES = 16 * 1024 * 1024
 """The largest body an agent may send through the proxy (the official SDKs' servers take 4 MiB)."""
@@ -45,13 +46,7 @@ class Refused(Exception):
 
 def is_loopback_name(host: str) -> bool:
     """Does ``host`` (without its port) name this machine only: 127.0.0.0/8, ::1, localhost?"""
-    host = host.strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    return host.lower().endswith(".localhost") or is_loopback(host)
 
 
 def _host_of(value: str) -> str | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import socket
 import threading
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from inspector.i18n.messages import Message
 from inspector.i18n.os_reasons import os_reason
 from inspector.mcp import public_url
 
+from ..loopback import is_loopback
 from .book import OperationBook, ProxiedOperation
 from .forward import ForwardingApp
 from .scrub import scrubbed
@@ -50,13 +50,6 @@ def parse_listen(text: str) -> tuple[str, int]:
         raise ProxyAddressError(Message(N_("The address to listen on must be HOST:PORT (e.g. 127.0.0.1:8808), "
                                            "got {text}."), {"text": text}))
     return host, int(port)
-
-
-def is_loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return host == "localhost"
 
 
 class ProxyServer:
