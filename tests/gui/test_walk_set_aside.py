@@ -31,7 +31,8 @@ def test_selecting_another_server_during_a_walk_counts_no_cancel(make_window, qt
         listed = subprocess.run([sys.executable, "-m", "inspector", "servers", "--json", "--db",
                                  str(resolve_db_path())], capture_output=True, text=True, timeout=60)
         by_url = {server["url"]: server for server in json.loads(listed.stdout)["servers"]}
-        assert by_url[slow.url]["cancelled"] == 0 and by_url[demo.url]["ok"] == 1
+        # The demo was listed (once, or twice when the window started on it: it opens on the server chosen last).
+        assert by_url[slow.url]["cancelled"] == 0 and by_url[demo.url]["ok"] >= 1
 
 
 def test_a_walk_set_aside_says_so_where_it_is_stored_not_that_the_user_cancelled(make_window, qtbot, capsys) -> None:
