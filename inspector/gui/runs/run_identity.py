@@ -5,7 +5,7 @@ Support staff match runs across machines by the uid; ``runs show UID`` finds a r
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QToolButton, QWidget
 
 from inspector.i18n import _
@@ -21,9 +21,9 @@ ORIGIN_CHARS = 80
 
 
 class RunIdentity(QWidget):
-    """The selected run's uid and origin, cut with "…" where the line has no room (its tip and Copy
-    uid have it whole), with Copy uid; hidden without a run, and where its pane gives it no room
-    (:meth:`set_room`: a low window keeps the line for a step)."""
+    """The selected run's uid and origin, the origin cut with "…" where the line has no room (its tip
+    has it whole) and the uid always whole (the line is never narrower), with Copy uid; hidden without
+    a run, and where its pane gives it no room (:meth:`set_room`: a low window keeps the line for a step)."""
 
     #: A sentence for the tab's status line (what Copy uid put on the clipboard).
     said = Signal(str)
@@ -61,12 +61,32 @@ class RunIdentity(QWidget):
         if run is None:
             self.line.setText("")
             self.line.setToolTip("")
+            self.line.setMinimumWidth(1)
             return
         if run.source == "imported" and run.origin:
-            self.line.setText(_("uid {uid} · imported from {origin}").format(
-                uid=run.uid, origin=cell_text(run.origin, ORIGIN_CHARS)))
+            origin = cell_text(run.origin, ORIGIN_CHARS)
+            text = _("uid {uid} · imported from {origin}").format(uid=run.uid, origin=origin)
+            # The origin gives way first: the uid is what the line is for (it was cut in a narrow pane).
+            start = text.rfind(origin)
+            self.line.set_text_shortening(text, start, start + len(origin))
         else:
             self.line.setText(_("uid {uid}").format(uid=run.uid))
+        self._keep_uid_whole()
+
+    def _keep_uid_whole(self) -> None:
+        """The line never narrower than the uid and a "…" after it (the rest of the line is cut before it)."""
+        if self.run is None:
+            return
+        text = self.line.text()
+        least = text[:text.find(self.run.uid) + len(self.run.uid)] + " …"
+        self.line.setMinimumWidth(self.fontMetrics().horizontalAdvance(least) + 2)  # the line has our font
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # View › Zoom: the uid needs more room, or less
+            self._keep_uid_whole()
+            # The button's words in the new size (they were cut at the foot at 150 %).
+            self.copy_button.setMaximumHeight(max(self.line.sizeHint().height(), self.fontMetrics().height()))
 
     def copy_uid(self) -> str:
         """Put the run's uid on the clipboard and say so; return the sentence."""

@@ -30,6 +30,7 @@ from inspector.store.outbox import OutboxEntry
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
 from ..widgets.empty_hint import EmptyHint
+from ..widgets.fitted_placeholder import fitted_placeholder
 from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
@@ -101,7 +102,8 @@ class RunListPane(QWidget):
         for source in RUN_SOURCES:
             translated_item(self.source_filter, lambda source=source: source_word(source), source)
         self.search = QLineEdit()
-        translated(self.search, "setPlaceholderText", lambda: _("Search titles, servers, files, notes…"))
+        # The whole sentence where the row has the room, else "Search…" (it was cut to "T…" in German).
+        fitted_placeholder(self.search, lambda: _("Search titles, servers, files, notes…"), lambda: _("Search…"))
         translated(self.search, "setAccessibleName", lambda: _("Search runs"))
         name_clear_button(self.search, lambda: _("Clear the search"))
         readable_placeholder(self.search)

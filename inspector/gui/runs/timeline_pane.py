@@ -35,6 +35,7 @@ from inspector.store.recovery import recovery_of
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
 from ..widgets.elided_label import ElidedLabel
+from ..widgets.fitted_placeholder import fitted_placeholder
 from ..widgets.hints import readable_placeholder
 from ..widgets.keep_in_view import KeepCurrentInView
 from ..widgets.outcomes import outcome_icon, outcome_word
@@ -137,9 +138,11 @@ class TimelinePane(QWidget):
 
     def _build_find(self) -> None:
         self.find_edit = QLineEdit()
-        # Short enough to show whole beside the filters in a narrow pane; the tip says where it finds.
-        translated(self.find_edit, "setPlaceholderText", lambda: _("Find… (Ctrl+F)"))
-        translated(self.find_edit, "setToolTip", lambda: _("Find in this run (Ctrl+F)"))
+        # "Find…" where the pane is too narrow for the shortcut too (it was cut to "Such…" in German);
+        # the tip says where it finds. No least width of its own: the pane's decides whether the step's
+        # detail stands beside the timeline (German at 1200 px wide), so at the very least it is cut still.
+        fitted_placeholder(self.find_edit, lambda: _("Find… (Ctrl+F)"), lambda: _("Find…"),
+                           lambda: _("Find in this run (Ctrl+F)"), keep_room=False)
         translated(self.find_edit, "setAccessibleName", lambda: _("Find in this run"))
         name_clear_button(self.find_edit, lambda: _("Clear the search in this run"))
         readable_placeholder(self.find_edit)

@@ -1,0 +1,144 @@
+"""The Runs tab in little room says whole words: the runs' search shows a placeholder Qt does not cut
+(it showed "T…" in German at the window's least width), the step search its short word where the
+shortcut has no room (it was cut to "Such…"), and the run's uid stays whole in a narrow timeline
+pane, zoomed too (it was cut to "uid otlp-0d83c098ab9d2f8…")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QFont, QImage
+from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
+
+from inspector.cli import main
+from inspector.gui.language import switch_language
+from inspector.gui.widgets.accessibility import name_clear_button
+from inspector.gui.widgets.fitted_placeholder import placeholder_room
+from inspector.gui.widgets.hints import readable_placeholder
+from inspector.store import RunStore, resolve_db_path
+from tests.gui.test_screenshots import save
+from tests.support.sample_runs import mixed_run
+
+TRACE = Path(__file__).resolve().parents[1] / "fixtures" / "otel" / "traceloop.jsonl"
+
+
+def painted_text(edit: QLineEdit, width: int) -> QImage:
+    """The left of ``edit`` as Qt paints it ``width`` px wide, as far as its placeholder reaches whole."""
+    edit.resize(width, edit.sizeHint().height())
+    QApplication.processEvents()
+    reach = edit.fontMetrics().horizontalAdvance(edit.placeholderText()) + 6
+    return edit.grab().toImage().copy(0, 0, reach, edit.height())
+
+
+@pytest.mark.parametrize("zoom", [1.0, 1.5, 2.0])
+@pytest.mark.parametrize("text", ["Suchen…", "Find… (Ctrl+F)", "Titel, Server, Dateien, Notizen suchen…"])
+def test_qt_paints_a_placeholder_whole_in_the_room_we_count_for_it(qtbot, zoom, text) -> None:
+    """The room :func:`placeholder_room` counts is what Qt needs: the placeholder painted in it is the one
+    painted in a wide field (a field with a named clear button takes 33 px beside its text, not 30)."""
+    top = QWidget()
+    qtbot.addWidget(top)
+    font = QFont(top.font())
+    font.setPointSizeF(font.pointSizeF() * zoom)
+    top.setFont(font)
+    edit = QLineEdit(top)
+    name_clear_button(edit, lambda: "Clear")
+    readable_placeholder(edit)
+    edit.setPlaceholderText(text)
+    top.show()
+    qtbot.waitExposed(top)
+    assert painted_text(edit, placeholder_room(edit, text)) == painted_text(edit, 2000)
+
+
+def placeholder_fits(edit: QLineEdit) -> bool:
+    return placeholder_room(edit, edit.placeholderText()) <= edit.width()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_searches_show_whole_words_at_the_least_window_and_the_whole_sentence_where_wide(
+        qtbot, make_window, language) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = make_window(wait_tools=False)
+    switch_language(language)
+    try:
+        tab = window.runs_tab
+        window.tabs.setCurrentWidget(tab)
+        qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
+        tab.select_runs([run_id])
+        searches = {"runs": tab.run_list.search, "steps": tab.timeline_pane.find_edit}
+        window.resize(window.minimumSizeHint().width(), 600)  # the least the window allows
+        QApplication.processEvents()
+        assert window.width() <= 1024  # still the smallest screen's
+        cut = {name: (edit.placeholderText(), edit.width()) for name, edit in searches.items()
+               if not placeholder_fits(edit)}
+        assert cut == {}
+        short = {"en": "Search…", "de": "Suchen…"}[language]
+        assert tab.run_list.search.placeholderText() == short
+        # Its tip says what it searches.
+        assert tab.run_list.search.toolTip() == {"en": "Search titles, servers, files, notes",
+                                                 "de": "Titel, Server, Dateien, Notizen suchen"}[language]
+        save(window, f"runs-least-width-{language}")
+        # Wide, the whole sentences.
+        window.resize(1920, 1080)
+        QApplication.processEvents()
+        assert tab.run_list.search.placeholderText().startswith({"en": "Search titles", "de": "Titel"}[language])
+        assert tab.timeline_pane.find_edit.placeholderText() == {"en": "Find… (Ctrl+F)",
+                                                                 "de": "Suchen… (Strg+F)"}[language]
+        # The timeline pane narrowed beside the detail: the step search says "Find…" once the shortcut has
+        # no room, whole wherever the field has the room for that word.
+        tab._user_split = True  # as a drag of the splitter leaves it
+        find, least = searches["steps"], tab.timeline_pane.minimumSizeHint().width()
+        said, cut, total = set(), [], sum(tab.lower.sizes())
+        for width in range(least + 200, least - 1, -4):
+            tab.lower.setSizes([width, total - width])
+            QApplication.processEvents()
+            said.add(find.placeholderText())
+            if find.width() >= placeholder_room(find, {"en": "Find…", "de": "Suchen…"}[language]) \
+                    and not placeholder_fits(find):
+                cut.append((find.width(), find.placeholderText()))
+        assert cut == []
+        assert said == {{"en": "Find… (Ctrl+F)", "de": "Suchen… (Strg+F)"}[language], short.replace("Search", "Find")}
+        assert find.toolTip() == {"en": "Find in this run (Ctrl+F)", "de": "In diesem Lauf suchen (Strg+F)"}[language]
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_uid_stays_whole_in_a_narrow_timeline_pane_zoomed(qtbot, make_window, language) -> None:
+    assert main(["import", str(TRACE)]) == 0
+    with RunStore.open(resolve_db_path()) as store:
+        run = store.get_run(1)
+    assert run.source == "imported" and run.origin
+    window = make_window(wait_tools=False)
+    window.resize(1920, 1080)
+    switch_language(language)
+    tab = window.runs_tab
+    try:
+        window.tabs.setCurrentWidget(tab)
+        qtbot.waitUntil(lambda: tab.runs.row_of(run.id) is not None)
+        tab.select_runs([run.id])
+        identity = tab.timeline_pane.identity
+        qtbot.waitUntil(lambda: run.uid in identity.line.text())
+        tab._user_split = True  # as a drag of the splitter leaves it: the panes stay where put
+        for zoom in (100, 150, 200):
+            window.view_menu.set_zoom(zoom)
+            QApplication.processEvents()  # the new font's least widths
+            tab.lower.setSizes([1, 4000])  # the timeline at its least, beside the detail
+            pane = tab.timeline_pane
+            qtbot.waitUntil(lambda: pane.width() == pane.minimumSizeHint().width())  # noqa: B023
+            QApplication.processEvents()  # the line laid out in the pane's width
+            assert identity.isVisible()
+            assert identity.line.width() < identity.line.fontMetrics().horizontalAdvance(identity.line.text()), (
+                zoom, tab.lower.orientation(), tab.lower.sizes(), pane.width(), window.width(), identity.width())
+            shown = identity.line.shown_text()
+            assert run.uid in shown, f"{zoom} %: {shown!r}"
+            assert identity.line.toolTip() == (identity.line.text() if identity.line.is_cut() else ""), (
+                identity.line.is_cut(), shown, identity.line.width())  # cut: the whole line in its tip
+            # Copy uid keeps its words' height (they were cut at the foot at 150 %).
+            button = identity.copy_button
+            assert button.height() >= button.fontMetrics().height(), f"{zoom} %"
+            save(window, f"runs-uid-narrow-{zoom}-{language}")
+    finally:
+        window.view_menu.set_zoom(100)
+        switch_language("en")
