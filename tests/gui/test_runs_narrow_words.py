@@ -142,3 +142,37 @@ def test_a_uid_stays_whole_in_a_narrow_timeline_pane_zoomed(qtbot, make_window, 
     finally:
         window.view_menu.set_zoom(100)
         switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "counts", "toggle"), [
+    ("en", "— failed; 7 of 14 steps shown (7 plumbing hidden)", "Show plumbing"),
+    ("de", "— fehlgeschlagen; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)", "Infrastruktur")])
+def test_the_heading_keeps_its_counts_whole_beside_the_detail_at_1280_by_800(qtbot, make_window, language, counts,
+                                                                            toggle) -> None:
+    """Beside the step's detail the timeline is 677 px wide: in German the title had given up all its room
+    and the counts were cut still ("… (7 Infrastruktur-Spans ausgeblen…"). The plumbing toggle beside the
+    heading now says "Infrastruktur" there (its tip and accessible name whole), and the whole words where
+    the row has the room."""
+    from tests.gui.test_runs_span_detail import imported_agent_run, open_run
+
+    run_id = imported_agent_run("traceloop.jsonl")
+    window, tab = open_run(qtbot, make_window, run_id)
+    switch_language(language)
+    try:
+        pane = tab.timeline_pane
+        heading, box = pane.heading, pane.plumbing_toggle
+        for size, said in (((1280, 800), toggle), ((1920, 1080), {"en": "Show plumbing",
+                                                                  "de": "Infrastruktur anzeigen"}[language])):
+            tab._user_split = False  # the panes follow the window, as they do until a drag
+            window.resize(*size)
+            QApplication.processEvents()
+            assert tab.lower.orientation() == tab.lower.orientation().Horizontal  # the detail beside
+            shown = heading.shown_text()
+            assert shown.endswith(counts), f"{size}: {shown!r}"  # the counts whole
+            assert shown.startswith(("Run 1: invoke", "Lauf 1: invoke")), shown  # and some of the title
+            assert box.isVisible() and box.text() == said, size
+            assert box.sizeHint().width() <= box.width()
+            assert box.accessibleName() == {"en": "Show plumbing", "de": "Infrastruktur anzeigen"}[language]
+            save(window, f"runs-heading-{size[0]}-{language}")
+    finally:
+        switch_language("en")

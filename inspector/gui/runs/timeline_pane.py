@@ -106,7 +106,7 @@ class TimelinePane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 4)
         layout.setSpacing(2)
-        top = QHBoxLayout()
+        top = self._heading_row = QHBoxLayout()
         top.addWidget(self.heading, 1)
         top.addWidget(self.plumbing_toggle)
         layout.addLayout(top)
@@ -229,8 +229,15 @@ class TimelinePane(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._fit_identity(event.size().height())
+        self._fit_heading(event.size().width())
         self._place_empty_note()
         self.view.setColumnHidden(COLUMNS.index("source"), event.size().width() < SOURCE_COLUMN_FROM_PX)
+
+    def _fit_heading(self, width: int) -> None:
+        """The plumbing toggle says less where the heading's status and counts need its room."""
+        margins = self.layout().contentsMargins()
+        room = width - margins.left() - margins.right() - self.heading.least_width() - self._heading_row.spacing()
+        self.tree_controls.fit_toggle(room)
 
     def _fit_identity(self, height: int) -> None:
         """The uid line only where the pane shows :data:`IDENTITY_FROM_ROWS` steps beside it: in a low
@@ -294,6 +301,7 @@ class TimelinePane(QWidget):
         show_heading(self.heading, heading_text(run, shown=shown, total=total, filtered=filtered, hidden=hidden,
                                                 hidden_matched=self.model.hidden_plumbing, recovery=recovery),
                      cell_text(said_title(run.title, run.source), 80), recovery_text(*recovery) if recovery else "")
+        self._fit_heading(self.width())
         self._say_empty(None if shown else empty_note_text(run, filtered=filtered, total=total, hidden=hidden,
                                                            matched_plumbing=self.model.hidden_plumbing))
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QCheckBox
 
 from inspector.i18n import _
 
-from ..language import translated
+from ..language import on_language_changed, translated
 from .timeline_model import BranchRole, StepIdRole
 
 if TYPE_CHECKING:
@@ -26,7 +26,11 @@ class SpanTreeControls(QObject):
         super().__init__(pane)
         self.pane = pane
         # Instrumentation-internal spans (Traceloop's stream writers) are hidden until asked for.
-        self.plumbing_toggle = translated(QCheckBox(), "setText", lambda: _("Show plumbing"))
+        self.plumbing_toggle = QCheckBox()
+        self._toggle_short = False
+        self._name_toggle()
+        on_language_changed(self.plumbing_toggle, self._name_toggle)
+        translated(self.plumbing_toggle, "setAccessibleName", lambda: _("Show plumbing"))
         translated(self.plumbing_toggle, "setToolTip", lambda: _(
             "Show the spans an instrumentation makes for its own work (stream writers), under their parents"))
         self.plumbing_toggle.hide()
@@ -34,6 +38,19 @@ class SpanTreeControls(QObject):
         pane.view.installEventFilter(self)
         pane.model.rowsInserted.connect(self._rows_folded)
         pane.model.rowsRemoved.connect(self._rows_folded)
+
+    def _name_toggle(self) -> None:
+        self.plumbing_toggle.setText(_("Plumbing") if self._toggle_short else _("Show plumbing"))
+
+    def fit_toggle(self, room: int) -> None:
+        """"Show plumbing" where ``room`` px hold it, else "Plumbing": the heading beside it keeps its
+        counts whole (in German they were cut at 1,280 px: "… (7 Infrastruktur-Spans ausgeblen…")."""
+        toggle = self.plumbing_toggle
+        box = toggle.sizeHint().width() - toggle.fontMetrics().horizontalAdvance(toggle.text())
+        short = box + toggle.fontMetrics().horizontalAdvance(_("Show plumbing")) > room
+        if short != self._toggle_short:
+            self._toggle_short = short
+            self._name_toggle()
 
     def _plumbing_toggled(self, show: bool) -> None:
         step = self.pane.view.currentIndex().siblingAtColumn(0).data(StepIdRole)

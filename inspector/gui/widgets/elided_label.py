@@ -55,6 +55,14 @@ class ElidedLabel(QLabel):
             text = "".join(pieces.values())
         return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
 
+    def least_width(self) -> int:
+        """The width that shows the text with only the parts named shortened (each to "…"), the rest whole."""
+        text, metrics = self.text(), self.fontMetrics()
+        for start, end in sorted(self._squeezed or [], reverse=True):
+            text = text[:start] + "…" + text[end:]
+        margins = self.contentsMargins()
+        return metrics.horizontalAdvance(text) + margins.left() + margins.right()
+
     def is_cut(self) -> bool:
         return self.shown_text() != self.text()
 
