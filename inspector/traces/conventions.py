@@ -113,11 +113,15 @@ def _text(value: Any) -> str | None:
 
 def _content_list(value: Any) -> ContentList | None:
     """A result attribute that is an MCP content list (as JSON text, or as an array attribute of
-    key-value lists), read as one; ``None`` for anything else."""
+    key-value lists), read as one; ``None`` for anything else. One block alone, not in a list, is
+    a list of one: the OpenAI Agents SDK hands its agent a lone block so (``{"type": "text", ...}``),
+    and its instrumentations record that as the result."""
     if isinstance(value, str):
-        if value[:1] != "[":
+        if value[:1] not in ("[", "{"):
             return None
         value = parse_json_text(value)
+    if isinstance(value, dict):
+        value = [value]
     return read_content_list(value) if isinstance(value, list) else None
 
 
@@ -219,9 +223,18 @@ def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
         is_error = isinstance(output, dict) and output.get("is_error") is True
         result = output.get("result") if isinstance(output, dict) and "result" in output else output
         tool = entity if isinstance(entity, str) else name.removesuffix(".tool")
+        text, blocks = _text(result), None
+        if "traceloop.entity.output" not in attributes or "traceloop.entity.input" not in attributes:
+            # Its OpenAI Agents instrumentation (0.62) writes the GenAI attributes instead of its own.
+            generic = _gen_ai(attributes)
+            if "traceloop.entity.input" not in attributes:
+                arguments = generic.arguments
+            if "traceloop.entity.output" not in attributes:
+                text, blocks = generic.result, generic.blocks
+            tool = entity if isinstance(entity, str) else generic.tool or tool
         return Meaning(kind="tool", convention="traceloop", side="client", tool=tool,
                        arguments=arguments if isinstance(arguments, (dict, list)) else None,
-                       result=_text(result), result_is_error=is_error)
+                       result=text, blocks=blocks, result_is_error=is_error)
     method = name.removesuffix(".mcp") if name.endswith(".mcp") else ""
     return Meaning(convention="traceloop", side="client" if method else "", method=method, result=_text(output))
 
