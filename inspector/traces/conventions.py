@@ -12,7 +12,10 @@ Read here (and documented in ``docs/trace-format.md``, "Foreign spans"):
   and ``traceloop.entity.name`` / ``.input`` / ``.output``; its stream wrappers
   (``ResponseStreamWriter``, ``RequestStreamWriter``) are *plumbing*;
 - OpenInference's: ``openinference.span.kind``, ``input.value``, ``output.value``, ``tool.name``,
-  ``llm.model_name``, ``llm.token_count.*``.
+  ``llm.model_name``, ``llm.token_count.*``;
+- Logfire's ``instrument_mcp()`` (on ``mcp`` 1.x; scope ``logfire…``): ``MCP request: METHOD [TOOL]`` (the
+  client side) and ``MCP server handle request: METHOD`` (the server side), the request and the response
+  as JSON in the attributes ``request`` / ``response``.
 
 Nothing here changes a span: what is not understood stays a ``request`` step with all its
 attributes. No I/O, no SQLite, no Qt.
@@ -44,7 +47,7 @@ class Meaning:
     """What a span is, in our words.
 
     ``kind``: the step kind (``tool``, ``llm``, ``request``); ``convention``: whose words it
-    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference`` or ``""``); ``side``:
+    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference``, ``logfire`` or ``""``); ``side``:
     ``client`` or ``server`` for one side of an MCP request, else ``""``; ``plumbing``: an
     instrumentation's internal span that carries nothing of its own.
     """
@@ -158,6 +161,10 @@ def understand(name: str, kind: int | str, attributes: Mapping[str, Any], scope_
     method = attributes.get("mcp.method.name")
     if isinstance(method, str):
         return _mcp(name, kind, method, attributes)
+    if scope_name.startswith("logfire"):
+        logfire = _logfire(name, attributes)
+        if logfire is not None:
+            return logfire
     return _gen_ai(attributes)
 
 
@@ -210,6 +217,38 @@ def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:
 
 
 _GEN_AI_OPERATION, _NOTHING = Meaning(convention="gen_ai"), Meaning()
+
+
+#: Logfire's MCP span names, by the side of the request they are: a request the server sends its
+#: client (``MCP client handle request``: sampling, elicitation) is no side of an agent's call.
+_LOGFIRE_SIDES = (("MCP request: ", "client"), ("MCP server handle request: ", "server"),
+                  ("MCP client handle request: ", ""))
+
+
+def _logfire(name: str, attributes: Mapping[str, Any]) -> Meaning | None:
+    """Logfire's ``instrument_mcp()`` span: the JSON-RPC request (and the answer's result) as JSON text."""
+    side = next((side for prefix, side in _LOGFIRE_SIDES if name.startswith(prefix)), None)
+    request = parse_json_text(attributes.get("request"))
+    if side is None or not isinstance(request, dict):
+        return None
+    method = request.get("method", attributes.get("rpc.method"))
+    if not isinstance(method, str):
+        return None
+    if method != "tools/call":
+        return Meaning(convention="logfire", side=side, method=method)
+    params = request.get("params") if isinstance(request.get("params"), dict) else {}
+    tool, arguments = params.get("name"), params.get("arguments")
+    response = parse_json_text(attributes.get("response"))
+    result, blocks, is_error = None, None, False
+    if isinstance(response, dict):
+        result, blocks = _result(response.get("content"))
+        is_error = response.get("isError") is True
+    elif response is not None:
+        result = _text(response)
+    return Meaning(kind="tool", convention="logfire", side=side, method=method,
+                   tool=tool if isinstance(tool, str) else None,
+                   arguments=arguments if isinstance(arguments, (dict, list)) else None,
+                   result=result, blocks=blocks, result_is_error=is_error)
 
 
 def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:

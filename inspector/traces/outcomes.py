@@ -117,6 +117,8 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
             notes.append(Message(N_("failed: {error}"), {"error": text}))
         if error_type and not _names_exception(error_type, exception):
             notes.append(error_type_words(error_type))
+        if not notes and meaning.result_is_error:  # only the answer says so (Logfire's MCP spans)
+            notes.append(Message(N_("the tool reported an error (isError in its answer)")))
         if not notes:
             notes.append(Message(N_("failed (the span's status is ERROR, with no message)")))
         return Ending(FAILED, timed_out, text or error_type, notes=tuple(notes))

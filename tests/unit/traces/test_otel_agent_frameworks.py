@@ -1,6 +1,7 @@
 """Agent frameworks' own tool spans over MCP calls, read faithfully (tests/fixtures/otel/, recorded by
 make_traces.py from the newest releases: pydantic-ai 2.78's GenAI spans, the OpenAI Agents SDK 0.24
-instrumented by OpenInference (2.6) and by Traceloop (0.62), each calling the ``mcp`` SDK 2.3 server)."""
+instrumented by OpenInference (2.6) and by Traceloop (0.62), each calling the ``mcp`` SDK 2.3 server; and
+Logfire 5.4's ``instrument_mcp()`` on an ``mcp`` 1.x client and server)."""
 
 from __future__ import annotations
 
@@ -77,6 +78,51 @@ def test_traceloop_agents_tool_span_reads_the_gen_ai_arguments_and_result(store:
     # the tool error reaches the agent as an answer: its span says ok, the call under it says failed
     fail = next(step for step in steps if step["toolName"] == "fail")
     assert fail["outcome"] == "failed" and fail["toolResult"].startswith("failed in the call it wraps")
+
+
+# -- Logfire's MCP spans ----------------------------------------------------------------------------
+
+def logfire_calls(store: RunStore) -> list[dict[str, Any]]:
+    import_trace(store, FIXTURES / "logfire.jsonl")
+    (run,) = store.list_runs(limit=None)
+    assert run.server == "weather-mcp-server"
+    steps = [dict(step.payload, outcome=step.outcome) for step in store.iter_steps(run.id)]
+    assert not [step for step in steps if step["raw"]["otlp"].get("side") == "server"], "each server side joined"
+    return [step for step in steps if step["kind"] == "tool"]
+
+
+def test_logfire_mcp_calls_are_tool_steps_with_both_sides_arguments_and_results(store: RunStore) -> None:
+    """``MCP request: tools/call NAME`` (client) and ``MCP server handle request: tools/call`` (server)
+    carry the request and the answer as JSON attributes; they read as requests named by the span."""
+    lookup, fail, timed_out, cancelled = logfire_calls(store)
+    otlp = lookup["raw"]["otlp"]
+    assert otlp["name"] == "MCP request: tools/call lookup" and otlp["convention"] == "logfire"
+    assert otlp["side"] == "client" and otlp["server"]["name"] == "MCP server handle request: tools/call"
+    assert otlp["server"]["service"] == "weather-mcp-server"
+    assert (lookup["outcome"], lookup["toolName"], lookup["toolArguments"]) == ("ok", "lookup", {"city": "Berlin"})
+    assert lookup["toolResult"] == "Berlin: 21 °C, clear" and lookup["contentBlocks"][0]["type"] == "text"
+    # the tool's error is only in the answer (isError): no status, no error.type on either side
+    assert fail["raw"]["otlp"]["status"]["code"] == 0 and fail["raw"]["otlp"]["server"]["status"]["code"] == 0
+    assert fail["outcome"] == "failed" and fail["toolOutcome"] == "failed"
+    assert fail["toolResult"] == ("the tool reported an error (isError in its answer)\n"
+                                  "Error executing tool fail: upstream 503 for Oslo")
+    german = said_in_german(fail["raw"]["otlp"]["notes"][0])
+    assert german == "das Tool meldete einen Fehler (isError in seiner Antwort)"
+    assert timed_out["outcome"] == "failed" and timed_out["toolResult"].startswith("timed out: ")
+    assert "the server finished ok after" in timed_out["raw"]["otlp"]["disagreement"]["text"]
+    assert cancelled["outcome"] == "cancelled" and cancelled["toolResult"].startswith("cancelled: ")
+
+
+def test_logfire_spans_of_other_requests_are_request_sides() -> None:
+    from inspector.traces.conventions import understand
+
+    meaning = understand("MCP request: tools/list", 1, {"request": '{"method": "tools/list", "params": null}'},
+                         "logfire.mcp")
+    assert (meaning.kind, meaning.side, meaning.method, meaning.convention) == ("request", "client", "tools/list",
+                                                                                "logfire")
+    # another scope's span of that name, or one without a request, is not read so
+    assert understand("MCP request: tools/list", 1, {"request": '{"method": "tools/list"}'}, "myapp").convention == ""
+    assert understand("MCP request: tools/list", 1, {}, "logfire.mcp").convention == ""
 
 
 # -- the rules, span by span ------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from inspector.transfer.importing import import_trace
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
 REAL_TRACES = ["mcp_sdk.jsonl", "traceloop.jsonl", "fastmcp.jsonl", "pydantic_ai.jsonl",
-               "openai_agents_openinference.jsonl", "openai_agents_traceloop.jsonl"]
+               "openai_agents_openinference.jsonl", "openai_agents_traceloop.jsonl", "logfire.jsonl"]
 
 
 def spans_of(path: Path) -> dict[str, dict[str, Any]]:
