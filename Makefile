@@ -41,12 +41,13 @@ lint: $(STAMP)
 	$(PY) -m ruff check inspector tests benchmarks conformance
 
 # Record the OTLP fixtures of tests/fixtures/otel/ with real software (see make_traces.py): the
-# mcp SDK's own spans with this venv; Traceloop's instrumentation (it needs mcp 1.x) in .venv-mcp1.
+# mcp SDK's own spans with this venv; Traceloop's and Logfire's MCP instrumentations (they need mcp 1.x) in .venv-mcp1.
 MCP1_VENV := .venv-mcp1
 $(MCP1_VENV)/.stamp:
 	$(PYTHON) -m venv $(MCP1_VENV)
 	$(MCP1_VENV)/bin/pip install --quiet "mcp>=1.20,<2" "uvicorn>=0.30" "opentelemetry-sdk>=1.45" \
-		"opentelemetry-exporter-otlp-proto-common>=1.45" "opentelemetry-instrumentation-mcp>=0.62,<0.63"
+		"opentelemetry-exporter-otlp-proto-common>=1.45" "opentelemetry-instrumentation-mcp>=0.62,<0.63" \
+		"logfire>=5.4"
 	touch $@
 
 trace-fixtures: $(STAMP) $(MCP1_VENV)/.stamp

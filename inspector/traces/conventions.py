@@ -12,7 +12,10 @@ Read here (and documented in ``docs/trace-format.md``, "Foreign spans"):
   and ``traceloop.entity.name`` / ``.input`` / ``.output``; its stream wrappers
   (``ResponseStreamWriter``, ``RequestStreamWriter``) are *plumbing*;
 - OpenInference's: ``openinference.span.kind``, ``input.value``, ``output.value``, ``tool.name``,
-  ``llm.model_name``, ``llm.token_count.*``.
+  ``llm.model_name``, ``llm.token_count.*``;
+- Logfire's ``instrument_mcp()`` (on ``mcp`` 1.x; scope ``logfire…``): ``MCP request: METHOD [TOOL]`` (the
+  client side) and ``MCP server handle request: METHOD`` (the server side), the request and the response
+  as JSON in the attributes ``request`` / ``response``.
 
 Nothing here changes a span: what is not understood stays a ``request`` step with all its
 attributes. No I/O, no SQLite, no Qt.
@@ -44,7 +47,7 @@ class Meaning:
     """What a span is, in our words.
 
     ``kind``: the step kind (``tool``, ``llm``, ``request``); ``convention``: whose words it
-    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference`` or ``""``); ``side``:
+    spoke (``mcp``, ``gen_ai``, ``traceloop``, ``openinference``, ``logfire`` or ``""``); ``side``:
     ``client`` or ``server`` for one side of an MCP request, else ``""``; ``plumbing``: an
     instrumentation's internal span that carries nothing of its own.
     """
@@ -113,11 +116,15 @@ def _text(value: Any) -> str | None:
 
 def _content_list(value: Any) -> ContentList | None:
     """A result attribute that is an MCP content list (as JSON text, or as an array attribute of
-    key-value lists), read as one; ``None`` for anything else."""
+    key-value lists), read as one; ``None`` for anything else. One block alone, not in a list, is
+    a list of one: the OpenAI Agents SDK hands its agent a lone block so (``{"type": "text", ...}``),
+    and its instrumentations record that as the result."""
     if isinstance(value, str):
-        if value[:1] != "[":
+        if value[:1] not in ("[", "{"):
             return None
         value = parse_json_text(value)
+    if isinstance(value, dict):
+        value = [value]
     return read_content_list(value) if isinstance(value, list) else None
 
 
@@ -154,6 +161,10 @@ def understand(name: str, kind: int | str, attributes: Mapping[str, Any], scope_
     method = attributes.get("mcp.method.name")
     if isinstance(method, str):
         return _mcp(name, kind, method, attributes)
+    if scope_name.startswith("logfire"):
+        logfire = _logfire(name, attributes)
+        if logfire is not None:
+            return logfire
     return _gen_ai(attributes)
 
 
@@ -208,6 +219,38 @@ def _gen_ai(attributes: Mapping[str, Any]) -> Meaning:
 _GEN_AI_OPERATION, _NOTHING = Meaning(convention="gen_ai"), Meaning()
 
 
+#: Logfire's MCP span names, by the side of the request they are: a request the server sends its
+#: client (``MCP client handle request``: sampling, elicitation) is no side of an agent's call.
+_LOGFIRE_SIDES = (("MCP request: ", "client"), ("MCP server handle request: ", "server"),
+                  ("MCP client handle request: ", ""))
+
+
+def _logfire(name: str, attributes: Mapping[str, Any]) -> Meaning | None:
+    """Logfire's ``instrument_mcp()`` span: the JSON-RPC request (and the answer's result) as JSON text."""
+    side = next((side for prefix, side in _LOGFIRE_SIDES if name.startswith(prefix)), None)
+    request = parse_json_text(attributes.get("request"))
+    if side is None or not isinstance(request, dict):
+        return None
+    method = request.get("method", attributes.get("rpc.method"))
+    if not isinstance(method, str):
+        return None
+    if method != "tools/call":
+        return Meaning(convention="logfire", side=side, method=method)
+    params = request.get("params") if isinstance(request.get("params"), dict) else {}
+    tool, arguments = params.get("name"), params.get("arguments")
+    response = parse_json_text(attributes.get("response"))
+    result, blocks, is_error = None, None, False
+    if isinstance(response, dict):
+        result, blocks = _result(response.get("content"))
+        is_error = response.get("isError") is True
+    elif response is not None:
+        result = _text(response)
+    return Meaning(kind="tool", convention="logfire", side=side, method=method,
+                   tool=tool if isinstance(tool, str) else None,
+                   arguments=arguments if isinstance(arguments, (dict, list)) else None,
+                   result=result, blocks=blocks, result_is_error=is_error)
+
+
 def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
     span_kind_name = attributes.get("traceloop.span.kind")
     entity = attributes.get("traceloop.entity.name")
@@ -219,9 +262,18 @@ def _traceloop(name: str, attributes: Mapping[str, Any]) -> Meaning:
         is_error = isinstance(output, dict) and output.get("is_error") is True
         result = output.get("result") if isinstance(output, dict) and "result" in output else output
         tool = entity if isinstance(entity, str) else name.removesuffix(".tool")
+        text, blocks = _text(result), None
+        if "traceloop.entity.output" not in attributes or "traceloop.entity.input" not in attributes:
+            # Its OpenAI Agents instrumentation (0.62) writes the GenAI attributes instead of its own.
+            generic = _gen_ai(attributes)
+            if "traceloop.entity.input" not in attributes:
+                arguments = generic.arguments
+            if "traceloop.entity.output" not in attributes:
+                text, blocks = generic.result, generic.blocks
+            tool = entity if isinstance(entity, str) else generic.tool or tool
         return Meaning(kind="tool", convention="traceloop", side="client", tool=tool,
                        arguments=arguments if isinstance(arguments, (dict, list)) else None,
-                       result=_text(result), result_is_error=is_error)
+                       result=text, blocks=blocks, result_is_error=is_error)
     method = name.removesuffix(".mcp") if name.endswith(".mcp") else ""
     return Meaning(convention="traceloop", side="client" if method else "", method=method, result=_text(output))
 

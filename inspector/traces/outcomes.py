@@ -22,6 +22,11 @@ STATUS_OK, STATUS_ERROR = 1, 2
 OK, FAILED, CANCELLED, UNRECORDED = "ok", "failed", "cancelled", ""
 
 _TIMED_OUT = re.compile(r"time[ds]?[ _-]?out", re.IGNORECASE)
+#: Exception classes (the last part of their dotted name) that mean the awaiting code was cancelled:
+#: asyncio's and concurrent.futures' ``CancelledError`` (anyio's cancel scopes raise asyncio's), trio's
+#: ``Cancelled``. GenAI instrumentations (pydantic-ai's ``execute_tool``) record them as an ERROR status
+#: with an ``exception`` event, or as ``error.type``, when the agent cancels a tool call.
+_CANCELLATIONS = frozenset({"CancelledError", "Cancelled"})
 
 #: ``error.type`` values with words of their own (the value itself is always kept too). The
 #: numbers are JSON-RPC error codes, as the mcp SDK's server spans write them.
@@ -77,6 +82,12 @@ def is_time_out(error_type: str, exception: Mapping[str, str] | None, status_mes
     return any(_TIMED_OUT.search(text) for text in texts if text) or error_type == "-32001"
 
 
+def is_cancellation(error_type: str, exception: Mapping[str, str] | None) -> bool:
+    """The span's exception, or its ``error.type``, is a cancellation (``asyncio.CancelledError``, ...)."""
+    kinds = ((exception or {}).get("type", ""), error_type)
+    return any(kind.rsplit(".", 1)[-1] in _CANCELLATIONS for kind in kinds if kind)
+
+
 def _names_exception(error_type: str, exception: Mapping[str, str] | None) -> bool:
     """``error.type`` only names the class of the exception already said ("McpError" after
     "mcp.shared.exceptions.McpError: Timed out …"): its value adds nothing to the sentence (it is
@@ -92,6 +103,9 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
     error_type = raw_type if isinstance(raw_type, str) else str(raw_type) if raw_type is not None else ""
     if error_type == "cancelled":
         return Ending(CANCELLED, notes=(Message(N_("cancelled (error.type {value})"), {"value": error_type}),))
+    if is_cancellation(error_type, exception) and not meaning.result_is_error:
+        said = _exception_text(exception) or error_type
+        return Ending(CANCELLED, error=said, notes=(Message(N_("cancelled: {error}"), {"error": said}),))
     failed = status_code == STATUS_ERROR or bool(error_type) or meaning.result_is_error
     if failed:
         notes: list[Message] = []
@@ -103,6 +117,8 @@ def ending(meaning: Meaning, status_code: int, status_message: str, attributes: 
             notes.append(Message(N_("failed: {error}"), {"error": text}))
         if error_type and not _names_exception(error_type, exception):
             notes.append(error_type_words(error_type))
+        if not notes and meaning.result_is_error:  # only the answer says so (Logfire's MCP spans)
+            notes.append(Message(N_("the tool reported an error (isError in its answer)")))
         if not notes:
             notes.append(Message(N_("failed (the span's status is ERROR, with no message)")))
         return Ending(FAILED, timed_out, text or error_type, notes=tuple(notes))

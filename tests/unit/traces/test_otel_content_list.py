@@ -71,7 +71,7 @@ def test_openinference_and_genai_results_and_array_attributes_are_read(key: str)
     '[{"type": "text", "text": "a"}, 5]', '[{"type": "video", "url": "https://example.org/v"}]',
     '[{"type": "image", "data": "aGk="}]', '[{"type": "resource_link", "uri": "x"}]',
     '[{"type": "resource", "resource": {"uri": "x"}}]', '[{"type": "resource", "resource": "x"}]',
-    '[{"type": "text", "text": "a"}', "[1, 2, 3]", '{"type": "text", "text": "a"}',
+    '[{"type": "text", "text": "a"}', "[1, 2, 3]",
 ])
 def test_what_is_not_a_valid_content_list_stays_the_text_it_was(text: str) -> None:
     meaning = _tool(text)

@@ -27,7 +27,8 @@ from inspector.transfer.exporting import export
 from inspector.transfer.importing import import_trace
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "otel"
-REAL_TRACES = ["mcp_sdk.jsonl", "traceloop.jsonl", "fastmcp.jsonl"]
+REAL_TRACES = ["mcp_sdk.jsonl", "traceloop.jsonl", "fastmcp.jsonl", "pydantic_ai.jsonl",
+               "openai_agents_openinference.jsonl", "openai_agents_traceloop.jsonl", "logfire.jsonl"]
 
 
 def spans_of(path: Path) -> dict[str, dict[str, Any]]:
@@ -195,11 +196,28 @@ def test_notes_are_added_to_the_spans_and_read_back_as_notes(store: RunStore, tm
 # -- importing the export again ---------------------------------------------------------------------
 
 def steps_by_span(store: RunStore) -> dict[str, tuple[str, str, dict[str, Any]]]:
+    """Each step by its span id. A sentence naming the step of the call a tool span wraps ("(step 4, span
+    …)") names it by its sequence in this import, which a second import may number otherwise (the
+    file's order of spans, docs/trace-format.md): here the step is named by its span id instead."""
     found = {}
     for run in store.list_runs(limit=None):
-        for step in store.iter_steps(run.id):
-            found[step.payload["raw"]["otlp"]["spanId"]] = (run.uid, step.outcome, step.payload)
+        steps = list(store.iter_steps(run.id))
+        span_of = {step.sequence: step.payload["raw"]["otlp"]["spanId"] for step in steps}
+        for step in steps:
+            found[step.payload["raw"]["otlp"]["spanId"]] = (run.uid, step.outcome, _steps_named_by_span(step.payload,
+                                                                                                   span_of))
     return found
+
+
+def _steps_named_by_span(payload: dict[str, Any], span_of: dict[int, str]) -> dict[str, Any]:
+    note = payload["raw"]["otlp"].get("outcomeNote")
+    if not note or not isinstance(note["params"].get("step"), int):
+        return payload
+    number = note["params"]["step"]
+    named = json.dumps(payload, ensure_ascii=False).replace(f"(step {number}, ", f"(step {span_of[number]}, ")
+    payload = json.loads(named)
+    payload["raw"]["otlp"]["outcomeNote"]["params"]["step"] = span_of[number]
+    return payload
 
 
 def runs_of(store: RunStore) -> list[tuple[Any, ...]]:

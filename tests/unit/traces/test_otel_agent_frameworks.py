@@ -1,0 +1,150 @@
+"""Agent frameworks' own tool spans over MCP calls, read faithfully (tests/fixtures/otel/, recorded by
+make_traces.py from the newest releases: pydantic-ai 2.78's GenAI spans, the OpenAI Agents SDK 0.24
+instrumented by OpenInference (2.6) and by Traceloop (0.62), each calling the ``mcp`` SDK 2.3 server; and
+Logfire 5.4's ``instrument_mcp()`` on an ``mcp`` 1.x client and server)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector.store import RunStore
+from inspector.transfer.importing import import_trace
+from tests.unit.traces.test_otel_agents import FIXTURES, said_in_german
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> RunStore:
+    opened = RunStore.open(str(tmp_path / "runs.db"))
+    yield opened
+    opened.close()
+
+
+def framework_tool_steps(store: RunStore, fixture: str, scope: str) -> list[dict[str, Any]]:
+    """The tool steps of every run of the file whose span the framework's scope wrote, in timeline order."""
+    import_trace(store, FIXTURES / fixture)
+    steps = [dict(step.payload, outcome=step.outcome) for run in reversed(store.list_runs(limit=None))
+             for step in store.iter_steps(run.id)]
+    return [step for step in steps if step["kind"] == "tool" and step["raw"]["otlp"]["scope"]["name"] == scope]
+
+
+# -- pydantic-ai ------------------------------------------------------------------------------------
+
+def test_pydantic_ai_tool_span_of_a_cancelled_call_is_cancelled_not_failed(store: RunStore) -> None:
+    """The caller cancelled the agent's run during ``slow``: pydantic-ai's ``execute_tool slow`` ends with
+    status ERROR and an ``exception`` event of ``asyncio.exceptions.CancelledError``. It read "failed"."""
+    lookup, fail, timed_out, cancelled = framework_tool_steps(store, "pydantic_ai.jsonl", "pydantic-ai")
+    otlp = cancelled["raw"]["otlp"]
+    assert otlp["status"]["code"] == 2
+    assert otlp["events"][0]["attributes"]["exception.type"] == "asyncio.exceptions.CancelledError"
+    assert cancelled["outcome"] == "cancelled" and cancelled["toolOutcome"] == "cancelled"
+    assert cancelled["toolIsError"] is True
+    assert cancelled["toolResult"].startswith("cancelled: asyncio.exceptions.CancelledError: Cancelled via cancel "
+                                              "scope")
+    assert said_in_german(otlp["notes"][0]).startswith("abgebrochen: asyncio.exceptions.CancelledError")
+    # the others as they were: arguments and result from the GenAI attributes, the failure and the time-out
+    assert (lookup["outcome"], lookup["toolArguments"], lookup["toolResult"]) == ("ok", {"city": "Berlin"},
+                                                                                  "Berlin: 21 °C, clear")
+    assert fail["outcome"] == "failed"
+    assert fail["toolResult"].startswith("failed: pydantic_ai.exceptions.ToolRetryError")
+    assert timed_out["outcome"] == "failed" and timed_out["toolResult"].startswith("timed out: ")
+
+
+# -- the OpenAI Agents SDK --------------------------------------------------------------------------
+
+def test_openinference_result_of_one_block_is_read_as_content(store: RunStore) -> None:
+    """The Agents SDK hands its agent a lone content block, not a list: OpenInference's ``output.value``
+    is ``{"type": "text", "text": "Berlin: 21 °C, clear"}``, which the step showed as that JSON."""
+    steps = framework_tool_steps(store, "openai_agents_openinference.jsonl",
+                                 "openinference.instrumentation.openai_agents")
+    lookup = next(step for step in steps if step["toolName"] == "lookup")
+    assert lookup["raw"]["otlp"]["attributes"]["output.value"].startswith('{"type": "text"')
+    assert lookup["outcome"] == "ok" and lookup["toolArguments"] == {"city": "Berlin"}
+    assert lookup["toolResult"] == "Berlin: 21 °C, clear"
+    assert [block["type"] for block in lookup["contentBlocks"]] == ["text"]
+
+
+def test_traceloop_agents_tool_span_reads_the_gen_ai_arguments_and_result(store: RunStore) -> None:
+    """Traceloop's OpenAI Agents instrumentation marks its tool spans ``traceloop.span.kind = tool`` but
+    writes ``gen_ai.tool.call.arguments`` / ``.result``, not ``traceloop.entity.*``: the step had neither."""
+    steps = framework_tool_steps(store, "openai_agents_traceloop.jsonl",
+                                 "opentelemetry.instrumentation.openai_agents")
+    lookup = next(step for step in steps if step["toolName"] == "lookup")
+    assert "traceloop.entity.output" not in lookup["raw"]["otlp"]["attributes"]
+    assert lookup["outcome"] == "ok" and lookup["toolArguments"] == {"city": "Berlin"}
+    assert lookup["toolResult"] == "Berlin: 21 °C, clear"
+    # the tool error reaches the agent as an answer: its span says ok, the call under it says failed
+    fail = next(step for step in steps if step["toolName"] == "fail")
+    assert fail["outcome"] == "failed" and fail["toolResult"].startswith("failed in the call it wraps")
+
+
+# -- Logfire's MCP spans ----------------------------------------------------------------------------
+
+def logfire_calls(store: RunStore) -> list[dict[str, Any]]:
+    import_trace(store, FIXTURES / "logfire.jsonl")
+    (run,) = store.list_runs(limit=None)
+    assert run.server == "weather-mcp-server"
+    steps = [dict(step.payload, outcome=step.outcome) for step in store.iter_steps(run.id)]
+    assert not [step for step in steps if step["raw"]["otlp"].get("side") == "server"], "each server side joined"
+    return [step for step in steps if step["kind"] == "tool"]
+
+
+def test_logfire_mcp_calls_are_tool_steps_with_both_sides_arguments_and_results(store: RunStore) -> None:
+    """``MCP request: tools/call NAME`` (client) and ``MCP server handle request: tools/call`` (server)
+    carry the request and the answer as JSON attributes; they read as requests named by the span."""
+    lookup, fail, timed_out, cancelled = logfire_calls(store)
+    otlp = lookup["raw"]["otlp"]
+    assert otlp["name"] == "MCP request: tools/call lookup" and otlp["convention"] == "logfire"
+    assert otlp["side"] == "client" and otlp["server"]["name"] == "MCP server handle request: tools/call"
+    assert otlp["server"]["service"] == "weather-mcp-server"
+    assert (lookup["outcome"], lookup["toolName"], lookup["toolArguments"]) == ("ok", "lookup", {"city": "Berlin"})
+    assert lookup["toolResult"] == "Berlin: 21 °C, clear" and lookup["contentBlocks"][0]["type"] == "text"
+    # the tool's error is only in the answer (isError): no status, no error.type on either side
+    assert fail["raw"]["otlp"]["status"]["code"] == 0 and fail["raw"]["otlp"]["server"]["status"]["code"] == 0
+    assert fail["outcome"] == "failed" and fail["toolOutcome"] == "failed"
+    assert fail["toolResult"] == ("the tool reported an error (isError in its answer)\n"
+                                  "Error executing tool fail: upstream 503 for Oslo")
+    german = said_in_german(fail["raw"]["otlp"]["notes"][0])
+    assert german == "das Tool meldete einen Fehler (isError in seiner Antwort)"
+    assert timed_out["outcome"] == "failed" and timed_out["toolResult"].startswith("timed out: ")
+    assert "the server finished ok after" in timed_out["raw"]["otlp"]["disagreement"]["text"]
+    assert cancelled["outcome"] == "cancelled" and cancelled["toolResult"].startswith("cancelled: ")
+
+
+def test_logfire_spans_of_other_requests_are_request_sides() -> None:
+    from inspector.traces.conventions import understand
+
+    meaning = understand("MCP request: tools/list", 1, {"request": '{"method": "tools/list", "params": null}'},
+                         "logfire.mcp")
+    assert (meaning.kind, meaning.side, meaning.method, meaning.convention) == ("request", "client", "tools/list",
+                                                                                "logfire")
+    # another scope's span of that name, or one without a request, is not read so
+    assert understand("MCP request: tools/list", 1, {"request": '{"method": "tools/list"}'}, "myapp").convention == ""
+    assert understand("MCP request: tools/list", 1, {}, "logfire.mcp").convention == ""
+
+
+# -- the rules, span by span ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ['{"type": "text"}', '{"type": "note", "text": "x"}', '{"text": "x"}', "{not json"])
+def test_a_lone_object_that_is_no_valid_block_stays_the_text_it_was(value: str) -> None:
+    from inspector.traces.conventions import understand
+
+    meaning = understand("lookup", 1, {"openinference.span.kind": "TOOL", "tool.name": "lookup", "output.value": value})
+    assert meaning.result == value and meaning.blocks is None
+
+
+@pytest.mark.parametrize(("error_type", "exception", "outcome"), [
+    ("CancelledError", None, "cancelled"),
+    ("", {"type": "trio.Cancelled", "message": ""}, "cancelled"),
+    ("", {"type": "concurrent.futures._base.CancelledError", "message": ""}, "cancelled"),
+    ("", {"type": "myapp.NotCancelledErrorAtAll", "message": "cancelled"}, "failed"),
+])
+def test_a_cancellation_is_read_by_its_exception_class(error_type: str, exception: Any, outcome: str) -> None:
+    from inspector.traces.conventions import understand
+    from inspector.traces.outcomes import ending
+
+    attributes = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "slow",
+                  **({"error.type": error_type} if error_type else {})}
+    assert ending(understand("execute_tool slow", 1, attributes), 2, "", attributes, exception).outcome == outcome
