@@ -322,3 +322,24 @@ def test_a_special_file_is_named_by_the_path_typed(tmp_path: Path, capsys, monke
         if kind == "socket":
             listening.close()
     assert not (tmp_path / "runs.db").exists()
+
+
+def test_runs_show_aligns_step_numbers_that_run_past_the_step_count(tmp_path: Path) -> None:
+    """A collector that wrote the server's spans before the agent's (the mcp SDK's trace, its two
+    lines the other way round): the 7 steps are numbered 7 to 13, and the # column is as wide as
+    13, so each row's time starts under the heading's."""
+    lines = (ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl").read_text(encoding="utf-8").splitlines()
+    trace = tmp_path / "server-first.jsonl"
+    trace.write_text("\n".join(reversed(lines)) + "\n", encoding="utf-8")
+    db = str(tmp_path / "runs.db")
+    assert cli("import", str(trace), "--db", db).returncode == 0
+    listed = json.loads(cli("runs", "list", "--json", "--db", db).stdout)["runs"]
+    (run_id,) = [run["id"] for run in listed if run["title"] == "invoke_agent support-agent"]
+    shown = cli("runs", "show", str(run_id), "--db", db).stdout.splitlines()
+    heading = next(line for line in shown if line.lstrip().startswith("#"))
+    rows = [line for line in shown if line[:1] in (" ", *"0123456789") and line.strip()[:1].isdigit()
+            and ":" in line[:20]]
+    numbers = sorted(int(row.split()[0]) for row in rows)
+    assert numbers[-1] > len(rows) == 7
+    column = heading.index("Time")
+    assert all(row[column - 2:column] == "  " and row[column].isdigit() for row in rows), (heading, rows)
