@@ -343,3 +343,23 @@ def test_runs_show_aligns_step_numbers_that_run_past_the_step_count(tmp_path: Pa
     assert numbers[-1] > len(rows) == 7
     column = heading.index("Time")
     assert all(row[column - 2:column] == "  " and row[column].isdigit() for row in rows), (heading, rows)
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "a note may have at most 20,000 characters, this one has 20,001. Nothing was imported."),
+    ("de", "eine Notiz darf höchstens 20.000 Zeichen haben, diese hat 20.001. Es wurde nichts importiert.")])
+def test_a_note_too_long_in_a_file_is_refused_with_the_numbers_as_the_language_writes_them(
+        tmp_path: Path, language: str, said: str) -> None:
+    from inspector.store import RunStore
+    from tests.support.sample_runs import mixed_run
+
+    source = str(tmp_path / "source.db")
+    with RunStore.open(Path(source)) as store:
+        mixed_run(store)
+    exported = tmp_path / "runs.json"
+    assert cli("export", "--all", "-o", str(exported), "--db", source).returncode == 0
+    document = json.loads(exported.read_text(encoding="utf-8"))
+    document["runs"][0]["note"] = "x" * 20_001
+    exported.write_text(json.dumps(document), encoding="utf-8")
+    done = cli("--lang", language, "import", str(exported), "--db", str(tmp_path / "other.db"))
+    assert done.returncode == 2 and said in done.stderr, done.stderr
