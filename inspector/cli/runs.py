@@ -224,8 +224,9 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     if run.source == "imported":
         source = max(source, SERVICE_CHARS)  # a step from a trace names its service (streamed: not measured)
     kind_width = max(len(heading[2]), *(len(kind_word(kind.value)) for kind in StepKind))
-    # The step's number first: what `replay RUN:STEP` and the window's step detail call it.
-    number = max(1, len(str(steps)))
+    # The step's number first: what `replay RUN:STEP` and the window's step detail call it. Its column is
+    # as wide as the largest number: a run read from a trace may number its steps past their count.
+    number = max(1, len(str(steps)), len(str(store.next_sequence(run_id) - 1)))
     out.write(f"{'#':>{number}}  {heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<{kind_width}}  "
               f"{heading[3]:>5}  {heading[4]:>13}  {heading[5]:<{outcome}}  {heading[6]}\n")
     replays = replays_by_step(store, run.uid)

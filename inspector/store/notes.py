@@ -7,7 +7,7 @@ travels with the step into both export formats and back. Writing an empty note r
 from __future__ import annotations
 
 from inspector.i18n import N_
-from inspector.i18n.messages import Message
+from inspector.i18n.messages import Count, Message
 
 from .errors import StoreError, UnknownRunError
 from .run_store import RunStore
@@ -25,7 +25,8 @@ def _checked(text: str) -> str:
     text = text.strip()
     if len(text) > MAX_NOTE_CHARS:
         raise NoteTooLongError(Message(N_("The note has {count} characters; at most {limit} are kept. Nothing was "
-                                          "written: shorten it."), {"count": len(text), "limit": MAX_NOTE_CHARS}))
+                                          "written: shorten it."),
+                                       {"count": Count(len(text)), "limit": Count(MAX_NOTE_CHARS)}))
     return text
 
 

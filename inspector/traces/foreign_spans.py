@@ -66,6 +66,8 @@ class SpanOut:
     resource: dict[str, Any]
     scope: dict[str, Any]
     span: dict[str, Any]
+    #: The number of the step it was read into (a writer puts a run's spans in this order).
+    sequence: int = 0
 
     @property
     def is_root(self) -> bool:
@@ -167,17 +169,17 @@ def spans_of_step(uid: str, sequence: int, started_at: datetime | None,
     if not isinstance(otlp, Mapping) or not otlp.get("spanId"):
         # Not a step an import made (every one keeps its span): a plain span of the trace, no parent.
         own = {"spanId": span_id(uid, "step", sequence), "name": str(payload.get("kind", "")), "kind": KIND_INTERNAL}
-        client = SpanOut({"attributes": []}, {}, _span(own, trace, start, duration_ms))
+        client = SpanOut({"attributes": []}, {}, _span(own, trace, start, duration_ms), sequence)
     else:
         trace = str(otlp.get("traceId") or trace)
-        client = SpanOut(_resource(otlp), _scope(otlp), _span(otlp, trace, start, duration_ms))
+        client = SpanOut(_resource(otlp), _scope(otlp), _span(otlp, trace, start, duration_ms), sequence)
     note = payload.get("note")
     if isinstance(note, str) and note:
         add_attribute(client.span, STEP_NOTE, note)
     yield client
     server = otlp.get("server") if isinstance(otlp, Mapping) else None
     if isinstance(server, Mapping) and server.get("spanId"):
-        yield SpanOut(_resource(server), _scope(server), _span(server, trace, start, duration_ms))
+        yield SpanOut(_resource(server), _scope(server), _span(server, trace, start, duration_ms), sequence)
 
 
 #: How many spans of a run wait for its root span before the run's note goes on the first of them.

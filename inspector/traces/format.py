@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from inspector.i18n import N_
-from inspector.i18n.messages import Message, kept_sentence
+from inspector.i18n.messages import Count, Message, kept_sentence
 from inspector.runs import RUN_STATUSES, InvalidStepError, RunStep
 from inspector.runs.step import PAYLOAD_KEYS, StoredPayload
 from inspector.runs.times import UnstorableTimeError, to_stored_time
@@ -235,7 +235,7 @@ def read_note(value: Any, path: Path) -> str:
     note = read_text(value, path, optional=True) or ""
     if len(note) > MAX_NOTE_CHARS:
         raise TraceProblem(path, said(N_("a note may have at most {limit} characters, this one has {count}"),
-                                      limit=str(MAX_NOTE_CHARS), count=str(len(note))))
+                                      limit=Count(MAX_NOTE_CHARS), count=Count(len(note))))
     return note
 
 

@@ -165,6 +165,7 @@ def write_otlp(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: P
         if ours or not foreign:
             count += _write_our_runs(out, steps_of, ours, meter, groups)
         for run in foreign:
+            groups.next_run()
             count += _gather_foreign_run(groups, steps_of, run, meter)
         groups.write(out, first=not (ours or not foreign))
     out.write("]}\n")
@@ -180,6 +181,7 @@ def _write_our_runs(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], met
               f'"scopeSpans": [{{"scope": {dump_json(scope)}, "spans": [')
     separator, count = "\n", 0
     for run in runs:
+        groups.next_run()
         fields = _run_fields(run)
         out.write(separator + dump_json(otlp.run_span(
             run.uid, fields["title"], run.source, fields["server"], run.status, run.started_at, run.finished_at,
@@ -218,13 +220,21 @@ def _gather_foreign_run(groups: _SpanGroups, steps_of: StepsOf, run: RunToWrite,
 
 class _SpanGroups:
     """Spans waiting in a temporary file to be written grouped: one ``resourceSpans`` per distinct
-    resource, one ``scopeSpans`` per distinct scope in it, the spans in the order they came."""
+    resource, one ``scopeSpans`` per distinct scope in it; run by run, each run's spans in the order of
+    its steps' numbers (not their times), the groups in the order their first span has. An import
+    numbers a trace's steps in the order of its spans in the file, so a second import of the export
+    numbers them as the first did (unless the source interleaved its resources)."""
 
     def __init__(self) -> None:
         self._file: IO[bytes] = tempfile.TemporaryFile()
         self._size = 0
-        #: resource JSON → scope JSON → (offset, length) of each span in the file
-        self._groups: dict[str, dict[str, list[tuple[int, int]]]] = {}
+        self._run = 0
+        #: resource JSON → scope JSON → ((run, step sequence, arrival), offset, length) of each span in the file
+        self._groups: dict[str, dict[str, list[tuple[tuple[int, int, int], int, int]]]] = {}
+
+    def next_run(self) -> None:
+        """The spans added from now on are of the next run."""
+        self._run += 1
 
     def __enter__(self) -> _SpanGroups:
         return self
@@ -236,17 +246,22 @@ class _SpanGroups:
         data = dump_json(piece.span).encode()
         self._file.write(data)
         scopes = self._groups.setdefault(dump_json(piece.resource), {})
-        scopes.setdefault(dump_json(piece.scope), []).append((self._size, len(data)))
+        scopes.setdefault(dump_json(piece.scope), []).append(((self._run, piece.sequence, self._size), self._size,
+                                                              len(data)))
         self._size += len(data)
 
     def write(self, out: IO[str], *, first: bool) -> None:
         self._file.flush()
-        for resource, scopes in self._groups.items():
+        for places in (places for scopes in self._groups.values() for places in scopes.values()):
+            places.sort()
+        resources = sorted(self._groups.items(), key=lambda item: min(places[0][0] for places in item[1].values()))
+        for resource, scopes in resources:
             out.write(f'{"" if first else ","}\n{{"resource": {resource}, "scopeSpans": [')
             first = False
-            for position, (scope, places) in enumerate(scopes.items()):
+            ordered = sorted(scopes.items(), key=lambda item: item[1][0][0])
+            for position, (scope, places) in enumerate(ordered):
                 out.write(f'{"," if position else ""}{{"scope": {scope}, "spans": [')
-                for index, (offset, length) in enumerate(places):
+                for index, (_order, offset, length) in enumerate(places):
                     self._file.seek(offset)
                     out.write(("," if index else "") + "\n" + self._file.read(length).decode())
                 out.write("\n]}")

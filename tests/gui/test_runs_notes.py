@@ -66,3 +66,37 @@ def test_notes_on_a_run_and_a_step(qtbot, make_window, monkeypatch, language) ->
         assert tab.runs.run(0).id == run_id != other
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "limit"), [("en", "at most 20,000 characters"),
+                                                 ("de", "höchstens 20.000 Zeichen")])
+def test_the_note_dialog_says_its_limit_as_the_language_writes_numbers(qtbot, make_window, language, limit) -> None:
+    """The real dialog (no stand-in): its question names the limit with the language's grouping, as the
+    command line's refusal does ("20.000" in German, not "20000")."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    switch_language(language)
+    try:
+        qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+        tab.select_runs([run_id])
+        asked: list[str] = []
+
+        def answer() -> None:
+            dialogs = [widget for widget in QApplication.topLevelWidgets()
+                       if isinstance(widget, QInputDialog) and widget.isVisible()]
+            if not dialogs:
+                QTimer.singleShot(50, answer)
+                return
+            asked.append(dialogs[0].labelText())
+            dialogs[0].reject()
+
+        QTimer.singleShot(50, answer)
+        tab.timeline_pane.note_button.click()
+        assert len(asked) == 1 and limit in asked[0], asked
+    finally:
+        switch_language("en")

@@ -133,3 +133,27 @@ def test_the_heading_keeps_its_counts_whole_at_1024_by_768(qtbot, make_window, l
             save(window, f"runs-heading-1024-{kind or 'all'}-{language}")
     finally:
         switch_language("en")
+
+
+@pytest.mark.parametrize(("language", "short", "said"), [
+    ("en", "7 hidden", "Find: 7 steps of the hidden plumbing hold the text; tick “Show plumbing” to see them."),
+    ("de", "7 ausgeblendet", "Suchen: 7 ausgeblendete Infrastruktur-Spans enthalten den Text; kreuzen Sie "
+                             "„Infrastruktur anzeigen“ an, um sie zu sehen.")])
+def test_find_says_when_only_hidden_plumbing_holds_the_text(qtbot, make_window, language, short, said) -> None:
+    """Traceloop's real trace: Find for its stream writers' name said "no match" while Show plumbing
+    was off, though the heading counts 7 of them hidden; it says how many are hidden (the status line
+    says where), and finds them once they show. A text in no step at all is still "no match"."""
+    run_id = imported_agent_run("traceloop.jsonl")
+    _window, tab = open_run(qtbot, make_window, run_id)
+    switch_language(language)
+    try:
+        pane = tab.timeline_pane
+        pane.find_edit.setText("ResponseStreamWriter")
+        assert pane.find() == [] and pane.find_status.text() == short and tab.status.text() == said
+        pane.find_edit.setText("no step holds this text")
+        assert pane.find() == [] and pane.find_status.text() == ("no match" if language == "en" else "kein Treffer")
+        tab.timeline.set_show_plumbing(True)
+        pane.find_edit.setText("ResponseStreamWriter")
+        assert len(pane.find()) == 7 and pane.find_status.text() == ("1 of 7" if language == "en" else "1 von 7")
+    finally:
+        switch_language("en")

@@ -59,7 +59,9 @@ def test_bad_note_commands_say_what_is_wrong_and_change_nothing(tmp_path: Path) 
                         "argument --step: a step number must be a whole number, as the # column of `runs show` "
                         "prints it, not two"),
                        (("runs", "note", "42", "x"), "There is no run 42."),
-                       (("runs", "note", run_id, "y" * 20_001), "at most 20000 are kept")):
+                       (("runs", "note", run_id, "y" * 20_001), "has 20,001 characters; at most 20,000 are kept"),
+                       (("--lang", "de", "runs", "note", run_id, "y" * 20_001),
+                        "hat 20.001 Zeichen; höchstens 20.000")):
         done = cli(db, *args)
         assert done.returncode == 2 and said in done.stderr, (args, done.stderr)
     assert json.loads(cli(db, "runs", "show", run_id, "--json").stdout)["run"]["note"] == ""

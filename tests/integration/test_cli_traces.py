@@ -322,3 +322,44 @@ def test_a_special_file_is_named_by_the_path_typed(tmp_path: Path, capsys, monke
         if kind == "socket":
             listening.close()
     assert not (tmp_path / "runs.db").exists()
+
+
+def test_runs_show_aligns_step_numbers_that_run_past_the_step_count(tmp_path: Path) -> None:
+    """A collector that wrote the server's spans before the agent's (the mcp SDK's trace, its two
+    lines the other way round): the 7 steps are numbered 7 to 13, and the # column is as wide as
+    13, so each row's time starts under the heading's."""
+    lines = (ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl").read_text(encoding="utf-8").splitlines()
+    trace = tmp_path / "server-first.jsonl"
+    trace.write_text("\n".join(reversed(lines)) + "\n", encoding="utf-8")
+    db = str(tmp_path / "runs.db")
+    assert cli("import", str(trace), "--db", db).returncode == 0
+    listed = json.loads(cli("runs", "list", "--json", "--db", db).stdout)["runs"]
+    (run_id,) = [run["id"] for run in listed if run["title"] == "invoke_agent support-agent"]
+    shown = cli("runs", "show", str(run_id), "--db", db).stdout.splitlines()
+    heading = next(line for line in shown if line.lstrip().startswith("#"))
+    rows = [line for line in shown if line[:1] in (" ", *"0123456789") and line.strip()[:1].isdigit()
+            and ":" in line[:20]]
+    numbers = sorted(int(row.split()[0]) for row in rows)
+    assert numbers[-1] > len(rows) == 7
+    column = heading.index("Time")
+    assert all(row[column - 2:column] == "  " and row[column].isdigit() for row in rows), (heading, rows)
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "a note may have at most 20,000 characters, this one has 20,001. Nothing was imported."),
+    ("de", "eine Notiz darf höchstens 20.000 Zeichen haben, diese hat 20.001. Es wurde nichts importiert.")])
+def test_a_note_too_long_in_a_file_is_refused_with_the_numbers_as_the_language_writes_them(
+        tmp_path: Path, language: str, said: str) -> None:
+    from inspector.store import RunStore
+    from tests.support.sample_runs import mixed_run
+
+    source = str(tmp_path / "source.db")
+    with RunStore.open(Path(source)) as store:
+        mixed_run(store)
+    exported = tmp_path / "runs.json"
+    assert cli("export", "--all", "-o", str(exported), "--db", source).returncode == 0
+    document = json.loads(exported.read_text(encoding="utf-8"))
+    document["runs"][0]["note"] = "x" * 20_001
+    exported.write_text(json.dumps(document), encoding="utf-8")
+    done = cli("--lang", language, "import", str(exported), "--db", str(tmp_path / "other.db"))
+    assert done.returncode == 2 and said in done.stderr, done.stderr

@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox, QWidget
 
 from inspector.i18n import _
+from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import translate
 from inspector.store import RunStore, StoreError
 from inspector.store.notes import MAX_NOTE_CHARS, write_run_note, write_step_note
@@ -65,7 +66,7 @@ class NoteWriter(QObject):
     def edit_run_note(self, run_id: int, current: str) -> None:
         text = ask_for_note(self.host, _("Note on run {id}").format(id=run_id),
                             _("What you found (at most {limit} characters; empty removes the note):").format(
-                                limit=MAX_NOTE_CHARS), current)
+                                limit=format_number(MAX_NOTE_CHARS)), current)
         if text is None:
             return
         if self._written(lambda: write_run_note(self.store, run_id, text)):
@@ -76,7 +77,7 @@ class NoteWriter(QObject):
     def edit_step_note(self, step_id: int, sequence: int, current: str) -> None:
         text = ask_for_note(self.host, _("Note on step {sequence}").format(sequence=sequence),
                             _("What you found (at most {limit} characters; empty removes the note):").format(
-                                limit=MAX_NOTE_CHARS), current)
+                                limit=format_number(MAX_NOTE_CHARS)), current)
         if text is None:
             return
         if self._written(lambda: write_step_note(self.store, step_id, text)):

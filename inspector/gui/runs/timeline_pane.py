@@ -56,7 +56,7 @@ from .timeline_model import (
     format_time,
     step_source,
 )
-from .timeline_words import empty_note_text, heading_text, show_heading
+from .timeline_words import empty_note_text, heading_text, no_match_text, show_heading
 from .tree_cell import TreeCellDelegate
 from .tree_controls import SpanTreeControls
 from .waterfall import WaterfallDelegate
@@ -76,6 +76,7 @@ class TimelinePane(QWidget):
 
     #: The selected step changed: its id, or ``None``.
     step_changed = Signal(object)
+    said = Signal(str)  # a sentence for the tab's status line (where Find's matches are hidden)
 
     def __init__(self, store: RunStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -355,7 +356,10 @@ class TimelinePane(QWidget):
         if not text.strip():
             self.find_status.setText("")
         elif not self._matches:
-            self.find_status.setText(_("no match"))
+            short, sentence = no_match_text(self.model.found_hidden)
+            self.find_status.setText(short)
+            if sentence:
+                self.said.emit(sentence)
         else:
             self.find_next()
         return self._matches

@@ -24,6 +24,8 @@ class SpanTreeRows:
     tree: TreeRows | None
     show_plumbing: bool
     _count: int
+    #: How many steps the last :meth:`find` found that no row shows (plumbing while it is hidden).
+    found_hidden: int = 0
 
     def set_show_plumbing(self, show: bool) -> None:
         if show != self.show_plumbing:
@@ -81,6 +83,7 @@ class SpanTreeRows:
     def find(self, text: str, reveal: bool = True) -> list[int]:
         """The rows whose step holds ``text`` (see :func:`find_in_timeline`); in a span tree, the
         collapsed rows above a match are expanded first (``reveal=False``: the matches showing)."""
+        self.found_hidden = 0
         if self.run is None or not text.strip():
             return []
         if self.tree is None:
@@ -93,7 +96,8 @@ class SpanTreeRows:
             self.beginResetModel()
             self._take(self.tree.layout())
             self.endResetModel()
-        rows = (self.tree.row_of_step(step_id) for step_id in ids)
+        rows = [self.tree.row_of_step(step_id) for step_id in ids]
+        self.found_hidden = rows.count(None) if reveal else 0
         return sorted(row for row in rows if row is not None)
 
     def parent_row(self, row: int) -> int | None:

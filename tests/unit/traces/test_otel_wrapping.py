@@ -98,8 +98,8 @@ def test_an_agent_s_tool_span_with_status_ok_over_a_failed_call_reads_failed(sto
 
 
 def test_the_export_of_the_run_imports_again_to_the_same_steps(store: RunStore, tmp_path: Path) -> None:
-    """The export writes the spans as they were (the TOOL span before the call it wraps, by time); the
-    import of it gives the same steps: the TOOL span's words are read again, not written into it."""
+    """The export writes the spans as they were (in the order of the steps' numbers); the import of it
+    gives the same steps under the same numbers: the TOOL span's words are read again, not written into it."""
     path = edited("mcp_sdk.jsonl", tmp_path / "wrapped.jsonl",
                   wrap(FAIL_CALL, "fail", {"code": 1}, "Error executing tool fail: upstream 503 for Oslo"))
     import_trace(store, path)
@@ -117,9 +117,11 @@ def test_the_export_of_the_run_imports_again_to_the_same_steps(store: RunStore, 
                  for step in fresh.iter_steps(again.id)}
     finally:
         fresh.close()
-    # Its sequence follows the order of the spans in the export (by time: the TOOL span first).
+    # Its number is the first import's, and so is the call's its sentence names.
+    numbers = {step.payload["raw"]["otlp"]["spanId"]: step.sequence for step in store.iter_steps(run.id)}
     sequence, outer = by_id[TOOL_SPAN]
-    assert outer["toolOutcome"] == "failed" and sequence < by_id[FAIL_CALL][0]
+    assert outer["toolOutcome"] == "failed" and sequence == numbers[TOOL_SPAN]
+    assert by_id[FAIL_CALL][0] == numbers[FAIL_CALL]
     assert outer["toolResult"].startswith(f"failed in the call it wraps (step {by_id[FAIL_CALL][0]}, span {FAIL_CALL})")
     first = {step.payload["raw"]["otlp"]["spanId"]: step.payload for step in store.iter_steps(run.id)}
     assert outer["raw"]["otlp"]["attributes"] == first[TOOL_SPAN]["raw"]["otlp"]["attributes"]

@@ -366,3 +366,33 @@ def test_a_span_id_written_twice_in_a_trace_keeps_both_spans(store: RunStore, tm
     assert report.steps_imported == 3
     (run,) = store.list_runs(limit=None)
     assert sorted(step.payload.get("toolName") or "" for step in store.iter_steps(run.id)) == ["", "t1", "t2"]
+
+
+def step_numbers(store: RunStore) -> dict[tuple[str, str], int]:
+    """(run uid, span id) → the step's number, as `runs show`'s # column, `replay RUN:STEP` and
+    `runs note --step` take it."""
+    return {(run.uid, step.payload["raw"]["otlp"]["spanId"]): step.sequence
+            for run in store.list_runs(limit=None) for step in store.iter_steps(run.id)}
+
+
+@pytest.mark.parametrize("fixtures", [[name] for name in REAL_TRACES] + [REAL_TRACES])
+def test_a_second_import_of_the_export_numbers_the_steps_as_the_first(store: RunStore, tmp_path: Path,
+                                                                        fixtures: list[str]) -> None:
+    """A support engineer writes "step 5" in the ticket; whoever imports the OTLP export finds the same
+    call under step 5 (the mcp SDK's agent span, the trace's root, was step 7 and came back as step 1:
+    the export wrote the spans by time). Several runs in one file keep theirs too."""
+    for fixture in fixtures:
+        import_trace(store, FIXTURES / fixture)
+    run_id = next(run.id for run in store.list_runs(limit=None) if run.title == "invoke_agent support-agent")
+    write_step_note(store, step_id_of(store, run_id, 5), "the client gave up; the server finished")
+    write_run_note(store, run_id, "ticket 4711")
+    target = exported(store, tmp_path, "again.json")
+    fresh = RunStore.open(str(tmp_path / "fresh.db"))
+    try:
+        import_trace(fresh, target)
+        assert step_numbers(fresh) == step_numbers(store)
+        again = next(run for run in fresh.list_runs(limit=None) if run.uid == store.get_run(run_id).uid)
+        assert fresh.step_at(again.id, 5).payload["note"] == "the client gave up; the server finished"
+        assert again.note == "ticket 4711"
+    finally:
+        fresh.close()
