@@ -17,6 +17,7 @@ from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.scenarios import shown_title_matches
 from inspector.runs import Leg, step_details
 from inspector.runs.times import from_stored_time
 
@@ -182,12 +183,40 @@ def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
         clauses.append("source = ?")
         params.append(where.source)
     if where.text.strip():
-        pattern = "%" + where.text.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        clauses.append("(title LIKE ? ESCAPE '\\' OR COALESCE(server, '') LIKE ? ESCAPE '\\'"
+        pattern = "%" + _like_text(where.text.strip()) + "%"
+        shown, shown_params = _shown_title_condition(where.text)
+        # The shown titles asked right after the stored ones: before the notes of the steps (a query each).
+        clauses.append(f"(title LIKE ? ESCAPE '\\'{shown} OR COALESCE(server, '') LIKE ? ESCAPE '\\'"
                        " OR COALESCE(origin, '') LIKE ? ESCAPE '\\' OR runs.note LIKE ? ESCAPE '\\'"
                        f" OR EXISTS ({_NOTED_STEP}))")
-        params.extend([pattern] * 5)
+        params.extend([pattern, *shown_params] + [pattern] * 4)
     return clauses, params
+
+
+def _like_text(text: str) -> str:
+    """``text`` as a LIKE pattern that matches it literally (with ``ESCAPE '\\'``)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+#: How a name is matched in :func:`_shown_title_condition`: a LIKE pattern around ``ShownTitleMatch.text``.
+_NAME_LIKE = {"any": "_%", "starts": "{}%", "ends": "%{}", "is": "{}"}
+
+
+def _shown_title_condition(text: str) -> tuple[str, list[Any]]:
+    """" OR (…)" that a scenario run's title holds ``text`` as the reader sees it and not as stored
+    (:func:`inspector.i18n.scenarios.shown_title_matches`: "Szenario" in German), and its values; ""
+    when the shown titles hold it only where the stored ones do (the usual case: no cost then)."""
+    parts: list[str] = []
+    params: list[Any] = []
+    for match in shown_title_matches(text):
+        start, around = len(match.prefix) + 1, len(match.prefix) + len(match.suffix)
+        # The name between the stored form's words has no space (as said_title reads it).
+        parts.append(f"(title LIKE ? ESCAPE '\\' AND instr(substr(title, {start}, length(title) - {around}), ' ') = 0)")
+        name = _NAME_LIKE[match.how].format(_like_text(match.text))
+        params.append(_like_text(match.prefix) + name + _like_text(match.suffix))
+    if not parts:
+        return "", []
+    return " OR (source = 'scenario' AND (" + " OR ".join(parts) + "))", params
 
 
 def recent_ok_durations(store: RunStore, server: str, limit: int) -> list[float]:
