@@ -26,6 +26,18 @@ def test_in_german_the_search_finds_a_scenario_run_by_its_shown_title(qtbot, mak
         qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
         assert tab.runs.run(0).id == played
         tab.search.setText("Szenario happy")
-        qtbot.waitUntil(lambda: tab.runs.rowCount() == 1 and tab.runs.run(0).id == played)
+        qtbot.waitUntil(lambda: tab.runs.filter.text == "Szenario happy")
+        assert [tab.runs.run(row).id for row in range(tab.runs.rowCount())] == [played]
     finally:
         switch_language("en")
+
+
+def test_a_search_typed_as_the_window_closes_is_not_applied_after_it_shut_down(qtbot, make_window) -> None:
+    """A search is applied a moment after the last key; the window shut down meanwhile closes its database
+    next, and the search read the closed database (an error in the next test)."""
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    tab.search.setText("Szenario")
+    window.shut_down()
+    qtbot.wait(500)  # the moment has passed
+    assert tab.runs.filter.text == ""
