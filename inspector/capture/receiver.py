@@ -51,7 +51,7 @@ ANSWER_WAIT_S = 60.0
 BUSY_RETRY_AFTER_S = 1
 """The ``Retry-After`` (seconds) of a 503 for a request that found every connection or every turn to read a
 body taken: one is free as soon as a body is read, which takes a moment (OTLP/HTTP lets a 503 or 429 say
-when to retry; the OpenTelemetry SDK's exporter and the Collector wait that long instead of guessing)."""
+when to retry; the OpenTelemetry Python SDK's exporter waits that long instead of its own backoff)."""
 WRITER_RETRY_AFTER_S = 10
 """The ``Retry-After`` (seconds) of a 503 for a request whose spans the writer did not take within
 :data:`ANSWER_WAIT_S`: it is that far behind (a flood of spans ahead of them), and an exporter retrying at
