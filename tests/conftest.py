@@ -30,10 +30,16 @@ os.environ.pop(FILE_ENV, None)
 
 @pytest.fixture(autouse=True)
 def _isolated_run_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Every test (and every process it starts) gets its own RUN_INSPECTOR_DB and data folder."""
+    """Every test (and every process it starts) gets its own RUN_INSPECTOR_DB, data folder and window
+    settings."""
     folder = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("RUN_INSPECTOR_DB", str(folder / "runs.db"))
     monkeypatch.setenv("XDG_DATA_HOME", str(folder / "xdg"))
+    # The window's settings (the server selected last, the language, ...): never the user's, and never
+    # what an earlier test left (a window a test starts in a process of its own included). The config
+    # folder too, for whatever asks QSettings without RUN_INSPECTOR_SETTINGS.
+    monkeypatch.setenv("RUN_INSPECTOR_SETTINGS", str(folder / "settings.ini"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder / "xdg-config"))
     # The log file (inspector/logfile.py): never the user's log folder, whatever the platform.
     monkeypatch.setenv("XDG_STATE_HOME", str(folder / "xdg-state"))
     monkeypatch.setenv("RUN_INSPECTOR_LOG", str(folder / "logs" / "run-inspector.log"))

@@ -48,6 +48,14 @@ DEFAULT_PORT = 4318
 TRACES_PATH = "/v1/traces"
 ANSWER_WAIT_S = 60.0
 """How long a request waits for its spans to be written before it is answered 503 (retry later)."""
+BUSY_RETRY_AFTER_S = 1
+"""The ``Retry-After`` (seconds) of a 503 for a request that found every connection or every turn to read a
+body taken: one is free as soon as a body is read, which takes a moment (OTLP/HTTP lets a 503 or 429 say
+when to retry; the OpenTelemetry Python SDK's exporter waits that long instead of its own backoff)."""
+WRITER_RETRY_AFTER_S = 10
+"""The ``Retry-After`` (seconds) of a 503 for a request whose spans the writer did not take within
+:data:`ANSWER_WAIT_S`: it is that far behind (a flood of spans ahead of them), and an exporter retrying at
+once would only add to what it has to write."""
 READ_TIMEOUT_S = 30.0
 """A connection that sends nothing for this long is closed."""
 TICK_S = 0.2
@@ -66,7 +74,8 @@ class ReceiverError(Exception):
 
 
 class ReceiverBusy(Exception):
-    """The writer did not take a request's spans within :data:`ANSWER_WAIT_S` (answered 503: retry)."""
+    """The writer did not take a request's spans within :data:`ANSWER_WAIT_S` (answered 503 with
+:data:`WRITER_RETRY_AFTER_S`: retry then)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +112,8 @@ class TraceReceiver:
         self.gate = BodyGate()
         #: How many connections are held at once, and how long a request's head may take (:mod:`.connections`).
         self.connections = ConnectionSlots()
+        #: How long a request waits for the writer to take its spans before it is answered 503.
+        self.answer_wait_s = ANSWER_WAIT_S
 
     @property
     def url(self) -> str:
@@ -168,7 +179,7 @@ class TraceReceiver:
         done: Future[Taken] = Future()
         self._jobs.put((spans, done))
         try:
-            return done.result(timeout=ANSWER_WAIT_S)
+            return done.result(timeout=self.answer_wait_s)
         except TimeoutError:
             if done.done():
                 raise  # the writer's own error
@@ -264,7 +275,7 @@ def _refuse_busy(sock: socket.socket) -> None:
     body = otlp_body.status_body(otlp_body.JSON, str(Message(N_(
         "The receiver is serving as many connections as it holds at once; retry later."))), 14)
     head = (f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: {otlp_body.JSON}\r\nContent-Length: {len(body)}\r\n"
-            "Retry-After: 1\r\nConnection: close\r\n\r\n").encode("ascii")
+            f"Retry-After: {BUSY_RETRY_AFTER_S}\r\nConnection: close\r\n\r\n").encode("ascii")
     try:
         sock.settimeout(0.5)  # a client that reads nothing must not hold the accepting thread
         sock.sendall(head + body)
@@ -340,15 +351,18 @@ class _Handler(BaseHTTPRequestHandler):
                     spans = otlp_body.without_secrets(otlp_body.read_request(unpacked, content_type),
                                                       self.server.receiver.secrets, unpacked)
         except otlp_body.BadBody as bad:
-            if bad.status == 503:  # the body was not read: the connection cannot be used again
+            busy = bad.status == 503  # no turn to read the body: it was not read, the connection cannot be used again
+            if busy:
                 self.close_connection = True
             self._answer(bad.status, answer_type, otlp_body.status_body(answer_type, str(bad.sentence),
-                                                                        14 if bad.status == 503 else 3))
+                                                                        14 if busy else 3),
+                         retry_after_s=BUSY_RETRY_AFTER_S if busy else None)
             return
         try:
             taken = self.server.receiver.submit(spans)
         except ReceiverBusy:
-            self._answer(503, answer_type, otlp_body.status_body(answer_type, "The receiver is busy; retry later.", 14))
+            self._answer(503, answer_type, otlp_body.status_body(answer_type, "The receiver is busy; retry later.", 14),
+                         retry_after_s=WRITER_RETRY_AFTER_S)
             return
         except Exception as error:  # noqa: BLE001 - a fault of ours (or the database): said, never a crash
             message = f"The spans could not be stored ({type(error).__name__}: {error})."
@@ -395,10 +409,13 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             self.connection.settimeout(self.timeout)
 
-    def _answer(self, status: int, content_type: str, body: bytes, *, close: bool = False) -> None:
+    def _answer(self, status: int, content_type: str, body: bytes, *, close: bool = False,
+                retry_after_s: int | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
+        if retry_after_s is not None:  # a refusal for load: when to try again (OTLP/HTTP's throttling)
+            self.send_header("Retry-After", str(retry_after_s))
         if close:
             self.close_connection = True
             self.send_header("Connection", "close")

@@ -60,8 +60,8 @@ from .parser import OFFERING_COMMANDS, OFFERING_METHODS, OPERATIONS
 from .progress import live_progress_line
 from .results import (
     answer_block_lines,
+    bounded_content,
     catalogue_heading,
-    content_said,
     elicitation_lines,
     excluded_entry,
     excluded_lines,
@@ -645,7 +645,10 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
     elif report["outcome"] == "failed":
         print(one_line(_("The tool {tool} reported an error:").format(tool=report.get("tool"))))
     if "content" in report:
-        print(safe(content_said(report["content"], report.get("content_blocks", []))))
+        text, left_out = bounded_content(report["content"], report.get("content_blocks", []))
+        print(safe(text))
+        if left_out is not None:
+            print(left_out)
         for line in answer_block_lines(report.get("content_blocks", [])):
             print(one_line(line))
     if "listed_tools" in report:

@@ -19,6 +19,10 @@ from inspector.mcp.results import NON_TEXT_KINDS, non_text_sentence
 
 from .words import seconds
 
+#: How much of an answer's text ``call`` (and ``replay``) prints: what the window's result view shows of
+#: one text. An answer of megabytes would flood the terminal; ``--json`` keeps the text whole.
+MAX_SHOWN_TEXT_CHARS = 100_000
+
 
 def tool_entry(tool: dict[str, Any]) -> dict[str, Any]:
     """A tool of the catalogue as ``--json`` shows it: exactly what the server sent (every field,
@@ -232,6 +236,19 @@ def answer_block_lines(blocks: object) -> list[str]:
 def _number(value: float) -> str:
     """A progress amount as the server gave it, in the locale's way (no grouping changes its sense)."""
     return format_number(int(value)) if float(value).is_integer() else format_number(float(value))
+
+
+def bounded_content(content: str, blocks: list[dict[str, Any]]) -> tuple[str, str | None]:
+    """An answer's text as ``call`` prints it (:func:`content_said`), cut to :data:`MAX_SHOWN_TEXT_CHARS`
+    characters before it is said, and the line saying how many more were left out and how to get them
+    (``None`` when the text is whole)."""
+    left = len(content) - MAX_SHOWN_TEXT_CHARS
+    if left <= 0:
+        return content_said(content, blocks), None
+    return content_said(content[:MAX_SHOWN_TEXT_CHARS], blocks), ngettext(
+        "{count} more character of the answer's text is not shown here; --json gives the whole answer.",
+        "{count} more characters of the answer's text are not shown here; --json gives the whole answer.",
+        left).format(count=format_number(left))
 
 
 def content_said(content: str, blocks: list[dict[str, Any]]) -> str:

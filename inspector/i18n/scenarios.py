@@ -10,6 +10,7 @@ and played as written.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from . import DOMAIN, N_, _
@@ -112,16 +113,80 @@ def said_title(title: str, source: str | None = None) -> str:
     return title
 
 
+@dataclass(frozen=True)
+class ShownTitleMatch:
+    """Stored scenario run titles whose shown form (:func:`said_title`) holds a needle the stored form may
+    not: those stored as ``prefix`` + name + ``suffix`` whose name (no space in it) is any (``how`` "any"),
+    starts with ``text`` ("starts"), ends with it ("ends") or is it ("is"); ``text`` is case-folded."""
+
+    prefix: str
+    suffix: str
+    how: str
+    text: str = ""
+
+
+def shown_title_matches(needle: str) -> tuple[ShownTitleMatch, ...]:
+    """Which stored scenario run titles hold ``needle`` (compared case-folded) as the reader sees them and
+    perhaps not as stored: "Szenario" in German finds "scenario happy-path" (shown "Szenario happy-path"),
+    "nario happy" too; in English, "scenario" finds a title an older version stored in German. A needle
+    within the name alone is in the stored title already, and a form shown as stored needs none: empty
+    then, so a search for what a server or a user wrote costs nothing more."""
+    folded = needle.strip().casefold()
+    if not folded:
+        return ()
+    shown = _(RUN_TITLE)
+    if shown.count("{name}") != 1:
+        return ()
+    before, after = (part.casefold() for part in shown.split("{name}"))
+    matches: list[ShownTitleMatch] = []
+    for form in _stored_forms():
+        if form == shown:
+            continue
+        prefix, suffix = form.split("{name}")
+        found = [ShownTitleMatch(prefix, suffix, how, text) for how, text in _name_pieces(folded, before, after)]
+        matches.extend(found)
+    return tuple(dict.fromkeys(matches))
+
+
+def _name_pieces(needle: str, before: str, after: str) -> list[tuple[str, str]]:
+    """How a name must be for ``before`` + name + ``after`` to hold ``needle`` across the text around the
+    name (all case-folded): (how, text) as :class:`ShownTitleMatch` says."""
+    if needle in before or needle in after:
+        return [("any", "")]
+    pieces: list[tuple[str, str]] = []
+    for taken in range(1, len(before) + 1):  # the needle begins with the last ``taken`` characters before the name
+        if not needle.startswith(before[-taken:]) or len(needle) <= taken:
+            continue
+        rest = needle[taken:]
+        if not any(character.isspace() for character in rest):
+            pieces.append(("starts", rest))
+        for kept in range(1, len(after) + 1):  # ... and ends with the first ``kept`` characters after it
+            name = rest[:-kept]
+            if rest.endswith(after[:kept]) and name and not any(character.isspace() for character in name):
+                pieces.append(("is", name))
+    for kept in range(1, len(after) + 1):  # the needle ends with the first ``kept`` characters after the name
+        head = needle[:-kept]
+        if needle.endswith(after[:kept]) and head and not any(character.isspace() for character in head):
+            pieces.append(("ends", head))
+    return pieces
+
+
 @lru_cache(maxsize=1)
-def _stored_titles() -> tuple[re.Pattern[str], ...]:
-    """The forms a played scenario's title was stored in: English, and each catalogue's translation."""
+def _stored_forms() -> tuple[str, ...]:
+    """The forms a played scenario's title was stored in: English, and each catalogue's translation (each
+    with one ``{name}``)."""
     forms = {RUN_TITLE}
     for language in LANGUAGES:
         translations = load_translations(DOMAIN, language)
         if translations is not None:
             forms.add(translations.gettext(RUN_TITLE))
-    return tuple(re.compile(re.escape(form).replace(re.escape("{name}"), r"(?P<name>\S+)")) for form in forms
-                 if form.count("{name}") == 1)
+    return tuple(sorted(form for form in forms if form.count("{name}") == 1))
+
+
+@lru_cache(maxsize=1)
+def _stored_titles() -> tuple[re.Pattern[str], ...]:
+    """The forms a played scenario's title was stored in, as patterns that find its name."""
+    return tuple(re.compile(re.escape(form).replace(re.escape("{name}"), r"(?P<name>\S+)")) for form in _stored_forms())
 
 
 def described(description: str) -> str:
@@ -129,5 +194,5 @@ def described(description: str) -> str:
     return _(description) if description in SHIPPED_DESCRIPTIONS else description
 
 
-__all__ = ["RUN_TITLE", "SHIPPED_DESCRIPTIONS", "SHIPPED_TITLES", "SHIPPED_WORDS", "described", "run_title",
-           "said_title", "titled"]
+__all__ = ["RUN_TITLE", "SHIPPED_DESCRIPTIONS", "SHIPPED_TITLES", "SHIPPED_WORDS", "ShownTitleMatch", "described",
+           "run_title", "said_title", "shown_title_matches", "titled"]

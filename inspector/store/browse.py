@@ -17,6 +17,7 @@ from typing import Any
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.i18n.scenarios import shown_title_matches
 from inspector.runs import Leg, step_details
 from inspector.runs.times import from_stored_time
 
@@ -182,12 +183,40 @@ def _run_clauses(where: RunFilter) -> tuple[list[str], list[Any]]:
         clauses.append("source = ?")
         params.append(where.source)
     if where.text.strip():
-        pattern = "%" + where.text.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        clauses.append("(title LIKE ? ESCAPE '\\' OR COALESCE(server, '') LIKE ? ESCAPE '\\'"
+        pattern = "%" + _like_text(where.text.strip()) + "%"
+        shown, shown_params = _shown_title_condition(where.text)
+        # The shown titles asked right after the stored ones: before the notes of the steps (a query each).
+        clauses.append(f"(title LIKE ? ESCAPE '\\'{shown} OR COALESCE(server, '') LIKE ? ESCAPE '\\'"
                        " OR COALESCE(origin, '') LIKE ? ESCAPE '\\' OR runs.note LIKE ? ESCAPE '\\'"
                        f" OR EXISTS ({_NOTED_STEP}))")
-        params.extend([pattern] * 5)
+        params.extend([pattern, *shown_params] + [pattern] * 4)
     return clauses, params
+
+
+def _like_text(text: str) -> str:
+    """``text`` as a LIKE pattern that matches it literally (with ``ESCAPE '\\'``)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+#: How a name is matched in :func:`_shown_title_condition`: a LIKE pattern around ``ShownTitleMatch.text``.
+_NAME_LIKE = {"any": "_%", "starts": "{}%", "ends": "%{}", "is": "{}"}
+
+
+def _shown_title_condition(text: str) -> tuple[str, list[Any]]:
+    """" OR (…)" that a scenario run's title holds ``text`` as the reader sees it and not as stored
+    (:func:`inspector.i18n.scenarios.shown_title_matches`: "Szenario" in German), and its values; ""
+    when the shown titles hold it only where the stored ones do (the usual case: no cost then)."""
+    parts: list[str] = []
+    params: list[Any] = []
+    for match in shown_title_matches(text):
+        start, around = len(match.prefix) + 1, len(match.prefix) + len(match.suffix)
+        # The name between the stored form's words has no space (as said_title reads it).
+        parts.append(f"(title LIKE ? ESCAPE '\\' AND instr(substr(title, {start}, length(title) - {around}), ' ') = 0)")
+        name = _NAME_LIKE[match.how].format(_like_text(match.text))
+        params.append(_like_text(match.prefix) + name + _like_text(match.suffix))
+    if not parts:
+        return "", []
+    return " OR (source = 'scenario' AND (" + " OR ".join(parts) + "))", params
 
 
 def recent_ok_durations(store: RunStore, server: str, limit: int) -> list[float]:
@@ -198,14 +227,34 @@ def recent_ok_durations(store: RunStore, server: str, limit: int) -> list[float]
     (a ``GET`` leg, as the recording proxy keeps it) lasts as long as the agent wants: no latency.
     Runs imported from a file are left out:
     they were made elsewhere (a customer's machine, another server at the same address), so they say
-    nothing of how this server answers here."""
-    rows = store.db.conn.execute(
-        "SELECT s.duration_ms FROM runs r JOIN steps s ON s.run_id = r.id"
-        " WHERE r.server = ? AND r.source != 'imported'"
-        " AND ((s.kind = 'tool' AND s.outcome = 'ok') OR (s.kind = 'request' AND r.status = 'ok'"
-        "      AND NOT EXISTS (SELECT 1 FROM legs l WHERE l.step_id = s.id AND l.method = 'GET')))"
-        " ORDER BY r.started_at DESC, r.id DESC, s.sequence DESC LIMIT ?", (server, limit)).fetchall()
-    return [float(row[0]) for row in reversed(rows)]
+    nothing of how this server answers here.
+
+    Only the operations the server's health counts are looked at: the newest as many operations (tool and
+    request steps, not a stream) as it counts. A server removed and added again at the same address is a
+    new entry, whose counts start at none, and its sparkline starts afresh with them rather than showing
+    the operations made before (its runs stay stored and listed). A step the health does not count (a
+    call the window cancelled as it set it aside, a notification through the proxy) takes the place of
+    an older one: the sparkline may show fewer, never one from before."""
+    conn = store.db.conn
+    counted = conn.execute("SELECT ok_count + failed_count + tool_error_count + cancelled_count FROM server_health"
+                           " WHERE url = ?", (server,)).fetchone()
+    # Read newest first and stopped early (the order follows the index of the runs' starts): a server's
+    # thousands of runs are not sorted for twenty points.
+    steps = conn.execute(
+        "SELECT s.kind, s.outcome, s.duration_ms, r.status FROM runs r JOIN steps s ON s.run_id = r.id"
+        " WHERE r.server = ? AND r.source != 'imported' AND (s.kind = 'tool' OR (s.kind = 'request'"
+        "   AND NOT EXISTS (SELECT 1 FROM legs l WHERE l.step_id = s.id AND l.method = 'GET')))"
+        " ORDER BY r.started_at DESC, r.id DESC, s.sequence DESC", (server,))
+    points: list[float] = []
+    try:
+        for _, (kind, outcome, duration_ms, status) in zip(range(counted[0] if counted else 0), steps, strict=False):
+            if (kind == "tool" and outcome == "ok") or (kind == "request" and status == "ok"):
+                points.append(float(duration_ms))
+                if len(points) >= limit:
+                    break
+    finally:
+        steps.close()
+    return points[::-1]
 
 
 def servers_with_runs(store: RunStore) -> list[str]:

@@ -135,6 +135,7 @@ def test_a_servers_sparkline_leaves_out_runs_imported_from_a_trace(tmp_path) -> 
         ours = store.start_run("tools/call echo", "live", url, started_at=start)
         store.append_step(ours, RunTrace().record_tool_result(0, "echo", {}, ToolResult.text("x"), 120.0), start)
         store.finish_run(ours, "ok", finished_at=start + timedelta(milliseconds=125))
+        ServerRegistry(store.db).record_operation(url, "ok", 120.0)  # as the window counts its operation
         assert import_trace(store, trace).runs_imported == 1
         assert [run.source for run in store.list_runs(server=url)] == ["live", "imported"]
         assert latencies(store, url) == [120.0]
@@ -186,3 +187,36 @@ def test_a_run_played_against_a_configured_server_is_counted_in_the_servers_list
         save(window, f"servers-after-play-{language}")
     finally:
         switch_language("en")
+
+
+def test_a_server_removed_and_added_again_shows_a_fresh_sparkline(qtbot, make_window, demo_server) -> None:
+    """Removed and added again at the same address, a server is a new entry: its counts start at none and
+    so does its sparkline (it drew the latencies of the calls made before, beside "0 ok"); its new calls
+    are its points. Its runs stay stored."""
+    window = make_window((demo_server.url, "Demo server"))
+    admin, line = window.admin, window.servers.sparkline
+
+    def echo(times: int) -> None:
+        assert window.workbench.tools.select_tool("echo")
+        window.workbench.arguments.form.root.fields["text"].edit.setText("hello")
+        window.workbench.arguments.form.root.fields["text"].changed.emit()
+        for _ in range(times):
+            task = window.workbench.run_current_tool()
+            if task.running:
+                with qtbot.waitSignal(task.finished, timeout=10000):
+                    pass
+            assert task.outcome.status == "ok"
+
+    echo(3)
+    qtbot.waitUntil(lambda: len(line.values) == 4 and line.isVisible(), timeout=10000)  # the catalogue, 3 calls
+    admin.forget_server(demo_server.url)  # Remove, confirmed
+    admin.save_server(demo_server.url, "Demo server", None, {}, set())
+    qtbot.waitUntil(lambda: admin.current() is not None and admin.current().url == demo_server.url)
+    assert admin.current().ok_count == 0
+    assert line.values == [] and line.isHidden()
+    qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() > 0, timeout=20000)
+    echo(3)
+    qtbot.waitUntil(lambda: admin.current().ok_count == 4, timeout=10000)  # the catalogue listed again, 3 calls
+    qtbot.waitUntil(lambda: len(line.values) == 4 and line.isVisible(), timeout=10000)
+    with RunStore.open(resolve_db_path()) as store:
+        assert len(store.list_runs(server=demo_server.url, outcome="ok", limit=None)) >= 7

@@ -241,6 +241,10 @@ class RunListPane(QWidget):
         self.server_filter.setCurrentIndex(max(position, 0))
         self.server_filter.blockSignals(False)
 
+    def stop_search(self) -> None:
+        """Forget a search typed and not yet applied: the window closes, and its database with it."""
+        self._search_timer.stop()
+
     def _filters_changed(self) -> None:
         selected, current = self.selected_run_ids(), self.current_run()
         self.model.filter = self.current_filter()

@@ -352,8 +352,10 @@ class RunsTab(QWidget):
             parent = parent.parentWidget()
 
     def shut_down(self) -> None:
-        """Stop polling; cancel a transfer and wait for it briefly (it writes nothing once cancelled)."""
+        """Stop polling and a search typed a moment ago (the database closes next); cancel a transfer and
+        wait for it briefly (it writes nothing once cancelled)."""
         self.freshness.stop()
+        self.run_list.stop_search()
         self.transfers.shut_down()
 
 

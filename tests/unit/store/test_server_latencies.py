@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolResult
+from inspector.runs import Leg, RunStep, RunTrace, StepKind, ToolOutcome, ToolResult
 from inspector.store import RunStore, ServerRegistry
 from inspector.store.browse import recent_ok_durations
 
@@ -23,12 +23,24 @@ def _tool(result: ToolResult, ms: float) -> RunStep:
 
 
 def _run(store: RunStore, title: str, source: str, status: str, at_s: float, length_s: float,
-         steps: list[RunStep]) -> None:
+         steps: list[RunStep], counted: bool = True) -> None:
+    """A run as the window, a scenario or the proxy stores it: each of its operations (a tool or request
+    step) counted in the server's health, unless imported or not ``counted`` (the proxy counts no stream)."""
     started = START + timedelta(seconds=at_s)
     run = store.start_run(title, source, URL, started_at=started)
     for step in steps:
         store.append_step(run, step, started)
+        if counted and source != "imported" and step.kind in (StepKind.TOOL, StepKind.REQUEST):
+            ServerRegistry(store.db).record_operation(URL, _health(step), step.duration_ms)
     store.finish_run(run, status, finished_at=started + timedelta(seconds=length_s))
+
+
+def _health(step: RunStep) -> str:
+    """What the health counts of a step's operation (a request's outcome is in its words here)."""
+    if step.kind is StepKind.REQUEST:
+        return "failed" if "failed" in (step.content or "") else "ok"
+    counted = {ToolOutcome.OK: "ok", ToolOutcome.FAILED: "tool_error", ToolOutcome.CANCELLED: "cancelled"}
+    return counted[step.tool_outcome]
 
 
 def test_each_ok_operation_is_one_point_and_a_runs_length_is_none(tmp_path: Path) -> None:
@@ -49,9 +61,31 @@ def test_each_ok_operation_is_one_point_and_a_runs_length_is_none(tmp_path: Path
         # The server's stream an agent held open through the recording proxy for 4 s: no latency.
         stream = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=4000.0, content="GET: the agent closed it",
                          legs=(Leg("GET", None, 4000.0, 200, Leg.OK),))
-        _run(store, "GET stream · proxy", "live", "ok", 55, 4.0, [stream])
+        _run(store, "GET stream · proxy", "live", "ok", 55, 4.0, [stream], counted=False)
         _run(store, "tools/call echo", "live", "ok", 60, 0.1, [_tool(ToolResult.text("x"), 47.0)])
-        ServerRegistry(store.db).record_operation(URL, "ok", 47.0)
         assert recent_ok_durations(store, URL, 20) == [120.0, 10.0, 30.0, 50.0, 47.0]
         assert recent_ok_durations(store, URL, 2) == [50.0, 47.0]
         assert recent_ok_durations(store, URL, 20)[-1] == ServerRegistry(store.db).get(URL).last_latency_ms
+
+
+def test_a_server_removed_and_added_again_starts_afresh(tmp_path: Path) -> None:
+    """A server removed and added again at the same address is a new entry: its health counts start at
+    none, and so does its sparkline (it showed the latencies of the runs made before); the runs stay
+    stored. Its new operations are its points, and one run of several operations counts each of them."""
+    with RunStore.open(tmp_path / "runs.db") as store:
+        registry = ServerRegistry(store.db)
+        registry.save_server(URL, name="staging")
+        for number, ms in enumerate((300.0, 310.0, 320.0)):
+            _run(store, "tools/call echo", "live", "ok", number, 0.4, [_tool(ToolResult.text("x"), ms)])
+        assert recent_ok_durations(store, URL, 20) == [300.0, 310.0, 320.0]
+        registry.remove_server(URL)
+        registry.save_server(URL, name="staging")
+        assert recent_ok_durations(store, URL, 20) == []
+        assert len(store.list_runs(server=URL)) == 3
+        catalogue = RunStep(kind=StepKind.REQUEST, round=0, duration_ms=9.0, content="tools/list: 1 tool")
+        # A scenario whose run failed (a tool failed): its listing went well and is counted, not shown.
+        _run(store, "scenario flaky-server", "scenario", "failed", 10, 1.0,
+             [catalogue, _tool(ToolResult.text("x"), 20.0), _tool(ToolResult.error("the tool failed"), 30.0)])
+        _run(store, "tools/call echo", "live", "ok", 20, 0.1, [_tool(ToolResult.text("x"), 40.0)])
+        assert recent_ok_durations(store, URL, 20) == [20.0, 40.0]
+        assert registry.get(URL).ok_count == 3
