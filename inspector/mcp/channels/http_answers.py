@@ -102,7 +102,6 @@ class AnswerReader:
         """The answer to ``leg`` in an event stream; one that ends with event ids but no answer is
         :class:`StreamEnded` (it may be resumed), in the stateless era :class:`StreamBroken`."""
         label = self._label
-        clock = self._legs.frame.clock
         parser = EventStreamParser()
         parser.last_event_id = last_event_id
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -112,25 +111,16 @@ class AnswerReader:
             wire.received += len(chunk)
             if wire.received > self._max_body:
                 raise McpTransportError.too_large(label, leg.method, self._max_body)
-            for data in parser.feed(decoder.decode(chunk)):
-                if wire.exchange is not None:
-                    wire.exchange.event(clock.now_ns(), data)
-                answer, bad, request = self._consider_event(leg, data)
-                invalid += bad
-                if request is not None:
-                    await self._legs.reply_on(leg.method, request, session)
-                if answer is not None:
-                    await _finish_quietly(chunks)
-                    return answer
-        for data in parser.feed(decoder.decode(b"", final=True)) + parser.close():
-            if wire.exchange is not None:
-                wire.exchange.event(clock.now_ns(), data)
-            answer, bad, request = self._consider_event(leg, data)
+            answer, bad = await self._take_events(leg, parser.feed(decoder.decode(chunk)), wire, session)
             invalid += bad
-            if request is not None:
-                await self._legs.reply_on(leg.method, request, session)
             if answer is not None:
+                await _finish_quietly(chunks)
                 return answer
+        answer, bad = await self._take_events(leg, parser.feed(decoder.decode(b"", final=True)) + parser.close(),
+                                              wire, session)
+        invalid += bad
+        if answer is not None:
+            return answer
         if parser.last_event_id is not None and not leg.is_notification:
             # Event ids mean the stream can be resumed: the answer may still come (SEP-1699).
             raise StreamEnded(parser.last_event_id, parser.retry_ms)
@@ -143,6 +133,22 @@ class AnswerReader:
         else:
             what = Message(N_("its event stream ended without an answer"))
         raise McpTransportError.malformed(label, leg.method, what)
+
+    async def _take_events(self, leg: OutgoingMessage, events: list[str], wire: LegWire,
+                           session: Session) -> tuple[RpcAnswer | None, int]:
+        """The events' data in order, up to the answer: (the answer to ``leg``, how many were not
+        JSON); each is kept in the leg's exchange, and a server's request is answered on the way."""
+        invalid = 0
+        for data in events:
+            if wire.exchange is not None:
+                wire.exchange.event(self._legs.frame.clock.now_ns(), data)
+            answer, bad, request = self._consider_event(leg, data)
+            invalid += bad
+            if request is not None:
+                await self._legs.reply_on(leg.method, request, session)
+            if answer is not None:
+                return answer, invalid
+        return None, invalid
 
     def _consider_event(self, leg: OutgoingMessage,
                         data: str) -> tuple[RpcAnswer | None, int, dict[str, Any] | None]:
