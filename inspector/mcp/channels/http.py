@@ -1,5 +1,6 @@
 """Sending one leg of an operation over Streamable HTTP (one POST, or a GET resuming its answer),
-in the leg's frame (:mod:`.legs`: grant, reports, cancel, time-out)."""
+in the leg's frame (:mod:`.legs`: grant, reports, cancel, time-out); its answer is read by
+:mod:`.http_answers`."""
 
 from __future__ import annotations
 
