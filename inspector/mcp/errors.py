@@ -2,8 +2,8 @@
 
 Each kind has a stable numeric code (stored, exported, printed by the command line) and a
 sentence that names the server and says what happened in words a user understands. This module
-holds the type: the kinds, their codes, and a factory a way to fail that picks the kind and keeps
-what the caller may ask of it; the sentences themselves are worded by the ``*_words`` modules
+holds the type: the kinds, their codes, and one factory for each way to fail, which picks the kind
+and keeps what a caller may ask of the error. The sentences are worded by the ``*_words`` modules
 (:mod:`.connection_words`, :mod:`.answer_words`, :mod:`.refusal_words`, :mod:`.budget_words`).
 """
 
