@@ -13,7 +13,7 @@ from .results import ToolCatalogue, catalogue_freshness
 from .server import ServerEndpoint
 
 if TYPE_CHECKING:
-    from .client import _Operation
+    from .operation import _Operation
 
 MAX_PAGES = 50
 

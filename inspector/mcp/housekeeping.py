@@ -19,7 +19,7 @@ from .server import ServerEndpoint
 from .tasks import send_parting
 
 if TYPE_CHECKING:
-    from .client import _Operation
+    from .operation import _Operation
 
 #: Housekeeping after an operation (cancel notice, session DELETE) never takes longer than this.
 BACKGROUND_BOUND_S = 1.0

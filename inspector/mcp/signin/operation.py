@@ -34,7 +34,7 @@ from .model import REFRESH_AHEAD_S, SignInSettings, SignInVault, TokenSet
 from .registration import given_client
 
 if TYPE_CHECKING:
-    from ..client import _Operation
+    from ..operation import _Operation
 
 T = TypeVar("T")
 
