@@ -5,56 +5,48 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import httpx
 
 from .cancel import CancelSignal, claim_cancel
-from .channels.http import LegTransport, OutgoingMessage, Session, SessionGone, message_headers, new_http_client
-from .channels.lines import LineRoutes, LineTransport
+from .catalogues import MAX_PAGES as MAX_PAGES
+from .catalogues import ToolCatalogues
+from .channels.http import LegTransport, new_http_client
+from .channels.lines import LineTransport
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
-from .era_opening import Discovered, answered_against_handshake, is_stateless_evidence, open_in_era, reprobe
-from .eras import HANDSHAKE, STATELESS, EraMemory, RememberedEras
-from .errors import HEADER_MISMATCH, ErrorKind, McpTransportError
+from .eras import EraMemory, RememberedEras
+from .errors import McpTransportError
+from .housekeeping import BACKGROUND_BOUND_S, Housekeeping
 from .legs import LegFrame
-from .line_opening import WEDGED_AFTER, LineOpener, NotLegacy
+from .line_opening import WEDGED_AFTER, LineOpener
 from .messages import N_, Message
-from .param_headers import param_headers, split_catalogue, tool_header_problem
-from .processes import Handshake, OutputListener, ServerProcesses
-from .reports import LogLevelRefused, NullObserver, OperationFinished, OperationObserver, OperationStarted
-from .results import PingResult, ToolCallResult, ToolCatalogue, catalogue_freshness
+from .operation import CLIENT_NAME as CLIENT_NAME
+from .operation import CLIENT_VERSION as CLIENT_VERSION
+from .operation import _Operation
+from .processes import OutputListener, ServerProcesses
+from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
+from .results import PingResult, ToolCallResult, ToolCatalogue
 from .secrets import Secrets
 from .server import ServerEndpoint
 from .server_requests import LOG_LEVELS, Root, ServerRequestHandler, declined_sentence
 from .signin.challenge import Challenge
 from .signin.flow import SignedIn
 from .signin.model import MemoryVault, SignInVault, TokenSet
-from .signin.operation import adopt_tokens, credentials_for, needs_refresh, refresh_leg, sign_in, with_tokens
-from .standalone import OPEN_WAIT_S, StandaloneStream
-from .stateless import new_traceparent, request_meta
-from .stateless_requests import stateless_request
-from .tasks import TASKS_EXTENSION, send_parting
+from .signin.operation import credentials_for, sign_in, signed_work, with_tokens
 from .tasks import call_tool as call_tool_or_task
 from .wire import DEFAULT_WIRE, check_level
 
 T = TypeVar("T")
 
-CLIENT_NAME = "run-inspector"
-CLIENT_VERSION = "0.1.0"
 #: Revisions of the handshake era this client speaks; the first one is what it offers. 2025-03-26
 #: (the first with Streamable HTTP) is still negotiated by many deployed servers, 2024-11-05 by
 #: servers behind the older HTTP+SSE transport and by older stdio servers.
 HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
-#: HTTP statuses with which a server of the older HTTP+SSE transport refuses the POST of ``initialize``.
-LEGACY_STATUSES = (404, 405)
-MAX_PAGES = 50
 #: How long a finished operation waits for a reply on the standalone stream still being delivered.
 REPLY_SETTLE_S = 0.25
-#: Housekeeping after an operation (cancel notice, session DELETE) never takes longer than this.
-BACKGROUND_BOUND_S = 1.0
 
 
 class McpClient:
@@ -85,7 +77,8 @@ class McpClient:
         self.default_budget_s = default_budget_s
         self.protocol_versions = protocol_versions
         self._http_factory = http_factory
-        self._background: set[asyncio.Task[None]] = set()
+        #: What ended operations leave to do (cancel notices, DELETEs), in the background.
+        self.housekeeping = Housekeeping()
         #: Who answers the server's requests (questions, sampling, roots); declares the capabilities.
         self.handler = handler or ServerRequestHandler()
         #: Open the standalone GET stream for each operation (log messages, list changes, requests).
@@ -103,9 +96,7 @@ class McpClient:
         self.eras: EraMemory = eras if eras is not None else RememberedEras()
         #: The tools each server last listed, by name: their ``x-mcp-header`` annotations make the
         #: headers of a ``tools/call`` in the stateless era.
-        self._definitions: dict[str, dict[str, dict[str, Any]]] = {}
-        #: Addresses found to speak the older HTTP+SSE transport (their POST was refused with 404 or 405).
-        self._legacy: set[str] = set()
+        self.catalogues = ToolCatalogues()
         #: Where sign-in tokens are kept (``None``: requests carry only the configured headers).
         self.signin_vault = signin_vault
 
@@ -142,7 +133,7 @@ class McpClient:
             params = {"name": name, "arguments": arguments or {},
                       "_meta": {"progressToken": op.progress_token}}
             result = await call_tool_or_task(op, params, tool=definition, task=task,
-                                             send=lambda sent: self._tool_call(op, server, name, sent, definition))
+                                             send=lambda sent: self.catalogues.call(op, server, name, sent, definition))
             return ToolCallResult.from_result(name, result)
 
         return await self._operate("tools/call", server, work, budget_s, cancel, observer, wire)
@@ -153,64 +144,9 @@ class McpClient:
         """Handshake, then every page of ``tools/list`` under the one deadline (50 pages at most)."""
 
         async def work(op: _Operation) -> ToolCatalogue:
-            return await self._walk_catalogue(op, server, is_work=True)
+            return await self.catalogues.walk(op, server, is_work=True)
 
         return await self._operate("tools/list", server, work, budget_s, cancel, observer, wire)
-
-    async def _walk_catalogue(self, op: _Operation, server: ServerEndpoint, *, is_work: bool) -> ToolCatalogue:
-        """Every page of ``tools/list`` as legs of ``op``. In the stateless era over HTTP, tools
-        whose ``x-mcp-header`` annotations break the rules are set apart (with the reason); the
-        catalogue is kept for the headers of later calls."""
-        tools: list[dict[str, Any]] = []
-        cursor: str | None = None
-        first: dict[str, Any] = {}
-        for page in range(1, MAX_PAGES + 1):
-            params: dict[str, Any] = {} if cursor is None else {"cursor": cursor}
-            result = await op.request("tools/list", params, is_work=is_work)
-            first = first or result
-            listed = result.get("tools")
-            if not isinstance(listed, list):
-                raise McpTransportError.malformed(server.label, "tools/list",
-                                                  Message(N_("its result has no list of tools")))
-            tools.extend(tool for tool in listed if isinstance(tool, dict))
-            next_cursor = result.get("nextCursor")
-            if not isinstance(next_cursor, str) or not next_cursor:
-                stateless = op.session.stateless
-                ttl_ms, scope = catalogue_freshness(first, stateless=stateless)
-                valid, excluded = split_catalogue(tools) if stateless and not server.is_command else (tools, [])
-                self.keep_catalogue(server, tools)
-                return ToolCatalogue(valid, page, excluded, ttl_ms=ttl_ms, cache_scope=scope)
-            cursor = next_cursor
-        raise McpTransportError.malformed(server.label, "tools/list",
-                                          Message(N_("the catalogue did not end within {count} pages"),
-                                                  {"count": MAX_PAGES}))
-
-    async def _tool_call(self, op: _Operation, server: ServerEndpoint, name: str, params: dict[str, Any],
-                         definition: dict[str, Any] | None) -> dict[str, Any]:
-        """``tools/call``; over HTTP in the stateless era with the ``Mcp-Param-*`` headers its
-        definition asks for, and once more with the catalogue listed anew if the server says the
-        headers do not match (-32020)."""
-        if not op.session.stateless or server.is_command:
-            return await op.request("tools/call", params, is_work=True)
-        for attempt in range(2):
-            if definition is None or attempt:
-                known = self._definitions.get(server.key)
-                if known is None or name not in known or attempt:
-                    await self._walk_catalogue(op, server, is_work=False)
-                    known = self._definitions.get(server.key, {})
-                definition = known.get(name)
-            headers: dict[str, str] = {}
-            if definition is not None:
-                problem = tool_header_problem(definition)
-                if problem is not None:
-                    raise McpTransportError.excluded_tool(server.label, name, problem)
-                headers = param_headers(definition, params.get("arguments"))
-            try:
-                return await op.request("tools/call", params, is_work=True, headers=headers)
-            except McpTransportError as refused:
-                if attempt or refused.kind is not ErrorKind.RPC_ERROR or refused.rpc_code != HEADER_MISMATCH:
-                    raise
-        raise AssertionError("unreachable")
 
     async def ping(self, server: ServerEndpoint, *, budget_s: object = None,
                    cancel: CancelSignal | None = None,
@@ -257,22 +193,19 @@ class McpClient:
     def keep_catalogue(self, server: ServerEndpoint, tools: list[dict[str, Any]]) -> None:
         """Keep ``server``'s catalogue as last listed (the stateless era's headers and
         :meth:`listed_names` read it)."""
-        self._definitions[server.key] = {str(tool.get("name")): tool for tool in tools}
+        self.catalogues.keep(server, tools)
 
     def listed_names(self, server: ServerEndpoint) -> tuple[str, ...] | None:
         """The names of the tools this client last listed on ``server`` (``None``: never listed)."""
-        known = self._definitions.get(server.key)
-        return None if known is None else tuple(known)
+        return self.catalogues.names(server)
 
     def known_definition(self, server: ServerEndpoint, name: str) -> dict[str, Any] | None:
         """The tool ``name`` as this client last listed it on ``server`` (``None``: never listed)."""
-        return self._definitions.get(server.key, {}).get(name)
+        return self.catalogues.definition(server, name)
 
     async def drain(self, timeout: float = BACKGROUND_BOUND_S) -> None:
         """Wait (bounded) for housekeeping started after operations: cancel notices, DELETEs."""
-        pending = [task for task in self._background if not task.done()]
-        if pending:
-            await asyncio.wait(pending, timeout=timeout)
+        await self.housekeeping.drain(timeout)
 
     async def stop_server(self, key: str) -> None:
         """Shut the process of the command server ``key`` down, if it runs (bounded)."""
@@ -301,7 +234,7 @@ class McpClient:
             handler = dataclasses.replace(handler, roots=self.roots_for(server.key))
         http = None if server.is_command else self._http_factory()
         frame = LegFrame(server.label, deadline=deadline, observer=observer, clock=self.clock, cancel=cancel)
-        if http is None or server.transport == "sse" or server.key in self._legacy:
+        if http is None or server.transport == "sse" or server.key in self.lines.legacy:
             transport: LegTransport | LineTransport = LineTransport(frame, server, observer=observer,
                                                                     clock=self.clock, handler=handler)
         else:
@@ -312,11 +245,16 @@ class McpClient:
                         Secrets(server.headers.values(), patterns=self.wire_patterns).joined(transport.secrets),
                         server.secret_headers | frozenset(server.headers))
         op = _Operation(self, transport, observer, handler, self.standalone_stream and http is not None)
+
+        async def attempt() -> T:
+            await self.lines.open(op, server, http)
+            return await work(op)
+
         outcome, error = "failed", None
         try:
             with cancel.bind_current_task() if cancel is not None else contextlib.nullcontext():
                 try:
-                    result = await self._signed_work(op, server, http, work, tokens)
+                    result = await signed_work(op, server, http, tokens, lambda: self.signin_vault, attempt)
                 except asyncio.CancelledError:
                     # A cancel that landed outside a leg (between legs): still ours to report.
                     if not claim_cancel(cancel):
@@ -357,339 +295,9 @@ class McpClient:
             observer.operation_finished(OperationFinished(
                 operation, server.label, deadline.budget_s, deadline.elapsed_s() * 1000, outcome, error, told,
                 op.wire, op.session.protocol_version, op.era))
-            self._after(http, op)
-
-    async def _signed_work(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None,
-                           work: Callable[[_Operation], Awaitable[T]], tokens: TokenSet | None) -> T:
-        """Open and work; with a token near its end refreshed first, and once more from the start
-        after a refresh when the server refuses the token (both refreshes are legs of ``op``)."""
-        if tokens is not None and http is not None and self.signin_vault is not None and needs_refresh(tokens):
-            kept, tokens = tokens, await refresh_leg(op.transport.frame, http, server, self.signin_vault, tokens)
-            if tokens is None and kept.expires_within(0):
-                server.headers.pop("Authorization", None)  # refused, and of no use any more: ask for a sign-in
-            op.transport.secrets = server.secrets()  # the new token is cut out of what the server says too
-        try:
-            await self._open(op, server, http)
-            return await work(op)
-        except McpTransportError as refused:
-            if refused.kind is not ErrorKind.SIGNIN_REQUIRED or refused.http_status != 401 or http is None \
-                    or self.signin_vault is None:
-                raise
-            if tokens is None:
-                # Not looked up before (the vault was not open): a sign-in kept from before serves now.
-                kept = credentials_for(server, self.signin_vault) if not server.signed_in else None
-                if kept is None or "Authorization" in server.headers:
-                    raise
-                adopt_tokens(server, kept)
-                if needs_refresh(kept) and await refresh_leg(op.transport.frame, http, server, self.signin_vault,
-                                                             kept) is None and kept.expires_within(0):
-                    raise
-            elif tokens.refresh_token is None:
-                raise
-            elif await refresh_leg(op.transport.frame, http, server, self.signin_vault, tokens) is None:
-                raise
-            op.transport.secrets = server.secrets()
-        op.speak_handshake()
-        await self._open(op, server, http)
-        return await work(op)
-
-    async def _open(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None) -> None:
-        """Make the operation's line ready: a session on an address, or the server's process."""
-        if server.is_command:
-            await self.lines.open_process(op, server)
-            return
-        if isinstance(op.transport, LineTransport):
-            assert http is not None
-            await self.lines.open_legacy(op, server, http)
-            return
-        try:
-            await open_in_era(op, server.era)
-        except McpTransportError as refused:
-            if refused.method != "initialize" or refused.http_status not in LEGACY_STATUSES \
-                    or refused.kind is ErrorKind.RPC_ERROR:
-                raise
-            # Perhaps a server of the older transport, which takes no POST at its address: ask it so.
-            assert http is not None
-            op.transport = LineTransport(op.transport.frame, server, observer=op.observer, clock=self.clock,
-                                         handler=op.handler)
-            try:
-                await self.lines.open_legacy(op, server, http, tried=True)
-            except NotLegacy:
-                raise refused from None
-            self._legacy.add(server.key)
-
-    def _after(self, http: httpx.AsyncClient | None, op: _Operation) -> None:
-        """Start the housekeeping in the background: the user never waits for it."""
-        if op.routes is not None:
-            op.routes.leave(op.transport)
-        if http is None:
-            if op.parting:  # a task's tasks/cancel on the shared line, which stays open
-                self._in_background(_bounded(send_parting(op)))
-            return
-        transport = op.transport
-        if isinstance(transport, LineTransport):
-            self._in_background(_close_line(http, op.line_close, op))
-            return
-        self._in_background(_housekeeping(http, transport.server, op.session, transport.interrupted,
-                                          transport.interrupted_because, op))
-
-    def _in_background(self, work: Awaitable[None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-
-async def _bounded(work: Awaitable[None]) -> None:
-    with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(BACKGROUND_BOUND_S):
-            await work
-
-
-async def _close_line(http: httpx.AsyncClient, close: Callable[[], Awaitable[None]] | None,
-                      op: _Operation | None = None) -> None:
-    """After an operation on the older transport: its event stream closes (the server's session ends)."""
-    try:
-        async with asyncio.timeout(BACKGROUND_BOUND_S):
-            if op is not None and op.parting:
-                await send_parting(op)
-            if close is not None:
-                await close()
-    except TimeoutError:
-        pass
-    finally:
-        with contextlib.suppress(Exception):
-            await http.aclose()
-
-
-class _Operation:
-    """The legs of one operation: request ids, the session, the one-time fresh start on 404."""
-
-    def __init__(self, client: McpClient, transport: LegTransport | LineTransport, observer: OperationObserver,
-                 handler: ServerRequestHandler | None = None, stream: bool | None = None) -> None:
-        self._client = client
-        self.handler = handler or client.handler
-        self._stream_wanted = client.standalone_stream if stream is None else stream
-        #: How the legs travel; an address found to speak the older transport changes it once.
-        self.transport = transport
-        self.observer = observer
-        self.stream: StandaloneStream | None = None
-        self.server_capabilities: dict[str, Any] = {}
-        self._ids = itertools.count(1)
-        self.session = Session()
-        self.server_info: dict[str, Any] = {}
-        self._restarted = False
-        #: The log level this session asks for: fixed when the operation starts (a later change of
-        #: the client's level applies to the operations that start after it).
-        self.log_level = client.log_level
-        #: How the server is reached, as reported when the operation ends ("http", "sse" or "stdio").
-        self.wire = transport.server.transport
-        #: On a shared line: the routes this operation entered (left when it ends), and how the line closes.
-        self.routes: LineRoutes | None = None
-        self.line_close: Callable[[], Awaitable[None]] | None = None
-        #: How many messages a running process had written when this operation began to use it.
-        self.heard_at_start: int | None = None
-        #: Requests said after the operation, in the background (a cancelled task's ``tasks/cancel``).
-        self.parting: list[tuple[str, dict[str, Any]]] = []
-        #: The session is not ended afterwards (a task that outlived the budget is looked up in it).
-        self.keep_session = False
-        #: The era the operation speaks once it is open: "handshake" or "stateless".
-        self.era: str | None = None
-        #: True while the era in use came from memory, not from this operation: an answer against
-        #: it makes the operation probe again (once).
-        self.recheck_era = False
-        self._reprobed = False
-        #: The W3C trace context every request of the stateless era carries (one trace per operation).
-        self.traceparent = new_traceparent()
-
-    @property
-    def progress_token(self) -> str:
-        return self.transport.progress_token
-
-    @property
-    def eras(self) -> EraMemory:
-        return self._client.eras
-
-    def next_id(self) -> int:
-        return next(self._ids)
-
-    def note_catalogue(self, tools: list[dict[str, Any]]) -> None:
-        """The server's whole catalogue, as a leg of this operation read it: the client keeps it."""
-        self._client.keep_catalogue(self.transport.server, tools)
-
-    # -- the stateless era -------------------------------------------------------------------
-
-    def speak_stateless(self, version: str) -> None:
-        """Speak the stateless era in ``version``: no session, every request names the version."""
-        self.session = Session(None, version)
-        self.era = STATELESS
-
-    def speak_handshake(self) -> None:
-        self.session = Session()
-        self.era = None
-
-    def adopt_discovered(self, found: Discovered) -> None:
-        """What ``server/discover`` said: the revision to speak, the server's name and capabilities."""
-        self.speak_stateless(found.version)
-        self.server_info = found.server_info
-        self.server_capabilities = found.capabilities
-
-    def adopt_discovered_result(self, result: dict[str, Any]) -> None:
-        from .era_opening import discovered_from
-
-        found = discovered_from(result)
-        if found is not None:
-            self.server_info, self.server_capabilities = found.server_info, found.capabilities
-
-    def client_capabilities(self) -> dict[str, Any]:
-        """The capabilities a request of the stateless era declares (no list-changed notices exist)."""
-        capabilities = self.handler.capabilities()
-        if "roots" in capabilities:
-            capabilities["roots"] = {}
-        capabilities["extensions"] = {TASKS_EXTENSION: {}}  # a task the server makes is followed (.tasks)
-        return capabilities
-
-    def request_meta(self, is_work: bool) -> dict[str, Any]:
-        """The ``_meta`` of one request of the stateless era."""
-        return request_meta(self.session.protocol_version or "", self.client_capabilities(),
-                            {"name": CLIENT_NAME, "version": CLIENT_VERSION}, log_level=self.log_level,
-                            traceparent=self.traceparent, progress_token=self.progress_token if is_work else None)
-
-    def deadline_remaining(self) -> float:
-        return self.transport.frame.deadline.remaining_s()
-
-    def adopt(self, handshake: Handshake) -> None:
-        """Use a running process's handshake instead of making one (a process is not a session)."""
-        self.session = Session(None, handshake.protocol_version)
-        self.era = STATELESS if self.session.stateless else HANDSHAKE
-        self.server_info = handshake.server_info
-        self.server_capabilities = handshake.capabilities
-
-    async def handshake(self) -> None:
-        label = self.transport.server.label
-        self.session = Session()
-        params = {
-            "protocolVersion": self._client.protocol_version,
-            "capabilities": self.handler.capabilities(),
-            "clientInfo": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
-        }
-        try:
-            answer = await self.transport.send(OutgoingMessage("initialize", params, next(self._ids)), self.session)
-        except McpTransportError as refused:
-            # A server of the stateless era: remembered wrongly, or a probe given up on that the
-            # server answered late (a slow start), which settled its era before initialize came.
-            moved_on = self.recheck_era and answered_against_handshake(refused)
-            if not (moved_on or (is_stateless_evidence(refused) and not self._reprobed)):
-                raise
-            self._reprobed = True
-            await reprobe(self)
-            return
-        result = answer.result or {}
-        # Known before the version is checked, so the session is ended even if we refuse it.
-        self.session = Session(answer.session_id, None)
-        version = result.get("protocolVersion")
-        if not isinstance(version, str) or version not in self._client.protocol_versions:
-            raise McpTransportError.protocol_version(label, str(version) if version is not None else "",
-                                                     self._client.protocol_versions)
-        info = result.get("serverInfo")
-        self.server_info = info if isinstance(info, dict) else {}
-        capabilities = result.get("capabilities")
-        self.server_capabilities = capabilities if isinstance(capabilities, dict) else {}
-        self.session = Session(answer.session_id, version)
-        self.era = HANDSHAKE
-        self.recheck_era = False
-        try:
-            await self.transport.send(OutgoingMessage("notifications/initialized", None), self.session)
-        except SessionGone:
-            raise McpTransportError.session_expired(label, "notifications/initialized") from None
-        if self.log_level is not None and "logging" in self.server_capabilities:
-            await self.ask_log_level(self.log_level)
-        # The standalone GET stream is Streamable HTTP's: a line (a process, the older transport's
-        # event stream) already brings everything the server sends.
-        if self._stream_wanted and not isinstance(self.transport, LineTransport):
-            await self.open_stream()
-
-    async def ask_log_level(self, level: str) -> bool:
-        """``logging/setLevel`` as a leg of this operation, under its deadline; False when refused.
-
-        MCP's level is per session, so each operation's session is asked anew. A server that
-        answers with a JSON-RPC error (method not found, ...) does not fail the operation: the
-        refusal is reported to the observer and the operation goes on. A leg that fails in any
-        other way (budget, time, network) fails the operation like every leg."""
-        try:
-            await self.request("logging/setLevel", {"level": level})
-        except McpTransportError as exc:
-            if exc.kind is not ErrorKind.RPC_ERROR:
-                raise
-            self.observer.log_level_refused(LogLevelRefused(level, exc))
-            return False
-        return True
-
-    async def open_stream(self) -> None:
-        """Open the standalone stream of this session; wait briefly until the server said yes or no."""
-        await self.close_stream()
-        session = self.session
-        transport = self.transport
-        self.stream = StandaloneStream(transport.http, transport.server,
-                                       message_headers(transport.server, session, "GET"),
-                                       lambda request: transport.reply_on("GET", request, session))
-        self.stream.subscribe(self.observer.notification)
-        await self.stream.open(min(OPEN_WAIT_S, max(transport.deadline.remaining_s(), 0.0)))
-
-    def abort_stream(self) -> None:
-        """At the end of the operation: the stream goes at once (its connection closes with the client)."""
-        if self.stream is not None:
-            self.stream.abort()
-            self.stream = None
-
-    async def close_stream(self) -> None:
-        if self.stream is not None:
-            stream, self.stream = self.stream, None
-            await stream.close()
-
-    async def request(self, method: str, params: dict[str, Any], *, is_work: bool = False,
-                      headers: dict[str, str] | None = None) -> dict[str, Any]:
-        """Send a request; on a first 404 for our session, start a fresh session and resend. In
-        the stateless era, follow it through its rounds (:mod:`.stateless_requests`)."""
-        if self.session.stateless:
-            return await stateless_request(self, method, params, is_work=is_work, headers=headers)
-        while True:
-            leg = OutgoingMessage(method, params, next(self._ids), is_work=is_work)
-            try:
-                answer = await self.transport.send(leg, self.session)
-                return answer.result or {}
-            except SessionGone:
-                if self._restarted:
-                    raise McpTransportError.session_expired(self.transport.server.label, method) from None
-                self._restarted = True
-                await self.handshake()
+            self.housekeeping.after(http, op)
 
 
 #: Why a request torn down on a server that gave no session id goes on running there.
 NOT_TOLD_SENTENCE = Message(N_("The server gave no session id, so it was not told to stop: a cancel notice without "
                                "a session cannot name the running request, and the server may run it to its end."))
-
-
-async def _housekeeping(http: httpx.AsyncClient, server: ServerEndpoint, session: Session,
-                        interrupted: OutgoingMessage | None, reason: str, op: _Operation | None = None) -> None:
-    """After an operation: tell the server about a torn-down request, end the session, close."""
-    headers = message_headers(server, session)
-    try:
-        async with asyncio.timeout(BACKGROUND_BOUND_S):
-            if op is not None and op.parting:  # a task's tasks/cancel, before the session ends
-                await send_parting(op, lambda message, own: http.post(server.url, json=message,
-                                                                      headers={**headers, **own}))
-            # Without a session the notice could not say whose request it means (every client
-            # numbers its requests from 1), so it is not sent at all.
-            if interrupted is not None and interrupted.request_id is not None and session.session_id:
-                notice = OutgoingMessage("notifications/cancelled",
-                             {"requestId": interrupted.request_id, "reason": reason})
-                with contextlib.suppress(httpx.HTTPError):
-                    await http.post(server.url, content=notice.body(), headers=headers)
-            if session.session_id and not (op is not None and op.keep_session):
-                with contextlib.suppress(httpx.HTTPError):
-                    await http.delete(server.url, headers=message_headers(server, session, "DELETE"))
-    except TimeoutError:
-        pass
-    finally:
-        with contextlib.suppress(Exception):
-            await http.aclose()

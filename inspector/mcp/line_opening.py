@@ -1,4 +1,5 @@
-"""Making an operation's shared line ready: a command server's process or the older transport's stream.
+"""Making an operation's line ready: a session on an address, a command server's process or the older
+transport's stream (also for an address whose POST is refused as that transport's servers refuse it).
 
 A command server's process is started by the first operation that needs it (a ``start`` leg, then
 the handshake, whose answer is kept) and reused by the later ones, which wait in a ``start`` leg
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 #: After this many operations in a row that ran out of time on a process that wrote nothing meanwhile,
 #: the process is taken for wedged: it is stopped, and the next operation starts it anew.
 WEDGED_AFTER = 3
+#: HTTP statuses with which a server of the older HTTP+SSE transport refuses the POST of ``initialize``.
+LEGACY_STATUSES = (404, 405)
 
 
 class NotLegacy(Exception):  # noqa: N818 - a finding, not an error
@@ -37,10 +40,37 @@ class NotLegacy(Exception):  # noqa: N818 - a finding, not an error
 
 
 class LineOpener:
-    """Opens the shared lines of operations; the processes it starts are ``processes``'."""
+    """Opens the lines of operations; the processes it starts are ``processes``'."""
 
     def __init__(self, processes: ServerProcesses) -> None:
         self.processes = processes
+        #: Addresses found to speak the older HTTP+SSE transport (their POST was refused with 404 or 405).
+        self.legacy: set[str] = set()
+
+    async def open(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None) -> None:
+        """Make the operation's line ready: a session on an address, or the server's process."""
+        if server.is_command:
+            await self.open_process(op, server)
+            return
+        if isinstance(op.transport, LineTransport):
+            assert http is not None
+            await self.open_legacy(op, server, http)
+            return
+        try:
+            await open_in_era(op, server.era)
+        except McpTransportError as refused:
+            if refused.method != "initialize" or refused.http_status not in LEGACY_STATUSES \
+                    or refused.kind is ErrorKind.RPC_ERROR:
+                raise
+            # Perhaps a server of the older transport, which takes no POST at its address: ask it so.
+            assert http is not None
+            frame = op.transport.frame
+            op.transport = LineTransport(frame, server, observer=op.observer, clock=frame.clock, handler=op.handler)
+            try:
+                await self.open_legacy(op, server, http, tried=True)
+            except NotLegacy:
+                raise refused from None
+            self.legacy.add(server.key)
 
     async def open_legacy(self, op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient,
                            tried: bool = False) -> None:

@@ -35,6 +35,11 @@ class Number:
         return format(self.english, spec)
 
 
+def whole(value: int) -> Number:
+    """A whole number inside a sentence (a count of bytes, of seconds granted)."""
+    return Number(value, str(value))
+
+
 @dataclass(frozen=True)
 class Message:
     """One whole sentence (never a fragment): ``template`` with ``{named}`` placeholders and the

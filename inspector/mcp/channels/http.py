@@ -1,15 +1,15 @@
 """Sending one leg of an operation over Streamable HTTP (one POST, or a GET resuming its answer),
-in the leg's frame (:mod:`.legs`: grant, reports, cancel, time-out)."""
+in the leg's frame (:mod:`.legs`: grant, reports, cancel, time-out); its answer is read by
+:mod:`.http_answers`."""
 
 from __future__ import annotations
 
 import asyncio
-import codecs
 import json
 import math
 import ssl
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -22,33 +22,24 @@ from ..connect_reasons import connection_reason
 from ..deadline import OperationDeadline
 from ..eras import STATELESS_VERSIONS
 from ..errors import McpTransportError
-from ..jsonrpc import NotAnAnswer, RpcAnswer, answers_request, decode_answer, decode_body, is_answer
+from ..jsonrpc import RpcAnswer
 from ..legs import LegEnded, LegFrame, LegWire
-from ..messages import N_, NP_, Message
-from ..reports import LegOutcome, OperationObserver, ProgressSeen
+from ..messages import N_, Message
+from ..reports import OperationObserver, ProgressSeen
 from ..server import ServerEndpoint
 from ..server_requests import (
     ServerRequestHandler,
     ServerRequestSeen,
     answer_server_request,
     clipped,
-    is_server_request,
     shown_method,
     timed_out_reply,
 )
 from ..signin.challenge import signin_refusal
-from ..sse import EventStreamParser
-from ..standalone import ServerNotification
-from ..text import load_wire_json
 from ..trace_context import trace_headers, with_traceparent
+from .http_answers import AnswerReader, StreamBroken, StreamEnded, keep_refusal
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
-#: The most of a refusal's body read for the JSON-RPC error it may carry.
-ERROR_BODY_BYTES = 64 * 1024
-#: How long a refusal's body is read for the leg's exchange, at most.
-REFUSAL_READ_S = 1.0
-#: How long an event stream may take to end after its answer before it is closed by us.
-STREAM_END_GRACE_S = 0.02
 USER_AGENT = "run-inspector/0.1"
 #: How often one leg's answer stream may be resumed (each time bounded by the deadline too).
 MAX_RESUMES = 10
@@ -130,13 +121,6 @@ def message_headers(server: ServerEndpoint, session: Session, method: str = "POS
     return headers
 
 
-class StreamBroken(LegEnded):
-    """In the stateless era, an answer stream that ended without the answer: it cannot be resumed,
-    the request is sent again under a new id."""
-
-    error_kind = "malformed"
-
-
 @dataclass
 class OutgoingMessage:
     """One message a leg sends: a request (with an id) or a notification (without).
@@ -181,18 +165,6 @@ class LegAnswer:
     result: dict[str, Any] | None
     http_status: int
     session_id: str | None
-
-
-class _StreamEnded(LegEnded):
-    """An answer stream ended without the answer but with event ids: it may be resumed (the
-    request itself went well)."""
-
-    outcome = LegOutcome.OK
-
-    def __init__(self, last_event_id: str, retry_ms: int | None) -> None:
-        super().__init__(last_event_id)
-        self.last_event_id = last_event_id
-        self.retry_ms = retry_ms
 
 
 class SessionGone(LegEnded):
@@ -307,7 +279,6 @@ class LegTransport(FramedLegs):
         self._server = server
         self._observer = frame.observer
         self._clock = frame.clock
-        self._max_body = max_body_bytes
         #: The server's credentials, cut out of everything it says (it may repeat what it was sent).
         self.secrets = server.secrets()
         #: The legs' frame: grants, reports, cancel, time-out; what was sent and torn down.
@@ -316,6 +287,8 @@ class LegTransport(FramedLegs):
         self.progress_token = "run-inspector"
         #: Methods of requests the server sent the client and the client declined, in order.
         self.declined: list[str] = []
+        #: Reads each leg's answer (and a refusal's body) for these legs.
+        self._answers = AnswerReader(self, max_body_bytes)
 
     @property
     def http(self) -> httpx.AsyncClient:
@@ -328,11 +301,11 @@ class LegTransport(FramedLegs):
         means the client to come back for it: after the ``retry`` delay the client resumes with
         ``GET`` and ``Last-Event-ID``, as a leg of its own, while the deadline allows.
         """
-        ended: _StreamEnded | None = None
+        ended: StreamEnded | None = None
         for attempt in range(MAX_RESUMES + 1):
             try:
                 return await self._send_once(leg, session, ended)
-            except _StreamEnded as again:
+            except StreamEnded as again:
                 if session.stateless:
                     raise StreamBroken() from None  # no resumption in this era: the caller sends anew
                 ended = again
@@ -342,7 +315,7 @@ class LegTransport(FramedLegs):
             self._server.label, leg.method,
             Message(N_("its event stream ended without an answer {count} times in a row"), {"count": MAX_RESUMES + 1}))
 
-    async def _wait_to_resume(self, leg: OutgoingMessage, ended: _StreamEnded) -> None:
+    async def _wait_to_resume(self, leg: OutgoingMessage, ended: StreamEnded) -> None:
         """Wait the delay the server asked for; fail at once if the deadline ends before it."""
         delay_s = (ended.retry_ms if ended.retry_ms is not None else DEFAULT_RETRY_MS) / 1000
         remaining_s = self.frame.deadline.remaining_s()
@@ -352,7 +325,7 @@ class LegTransport(FramedLegs):
                                                     delay_s, max(remaining_s, 0.0))
         await asyncio.sleep(delay_s)
 
-    async def _send_once(self, leg: OutgoingMessage, session: Session, resume: _StreamEnded | None) -> LegAnswer:
+    async def _send_once(self, leg: OutgoingMessage, session: Session, resume: StreamEnded | None) -> LegAnswer:
         """One HTTP request of a leg, in the leg's frame: the POST, or a GET that resumes its answer stream."""
         method = leg.leg_name if resume is None else RESUMED_LEG.format(method=leg.method)
 
@@ -362,7 +335,7 @@ class LegTransport(FramedLegs):
         return await self.frame.run(leg, method, exchange, is_work=leg.is_work)
 
     async def _carried(self, leg: OutgoingMessage, method: str, session: Session, wire: LegWire,
-                       resume: _StreamEnded | None) -> LegAnswer:
+                       resume: StreamEnded | None) -> LegAnswer:
         """The HTTP request of a leg, the HTTP library's failures named as the leg's."""
         label = self._server.label
         try:
@@ -425,13 +398,13 @@ class LegTransport(FramedLegs):
                     raise SessionGone()
                 kept = wire.exchange is not None and wire.exchange.bodies
                 if kept:
-                    await self._keep_refusal(response, wire)  # its bytes counted there
+                    await keep_refusal(response, wire)  # its bytes counted there
                 refusal = signin_refusal(label, leg.method, response, request.headers, self._server.signed_in)
                 if refusal is not None:
                     raise refusal
                 if 400 <= status < 500 and (session.stateless or leg.method == "server/discover"):
                     # The stateless era says why in a JSON-RPC error body (an unsupported version...).
-                    await self._raise_error_body(leg, response, status, None if kept else wire)
+                    await self._answers.raise_error_body(leg, response, status, None if kept else wire)
                 raise McpTransportError.http_status(
                     label, leg.method, status, self._said(response.reason_phrase),
                     self._said(response.headers.get("location")) if 300 <= status < 400 else None,
@@ -446,53 +419,12 @@ class LegTransport(FramedLegs):
                 if response.headers.get("content-length", "").strip() == "0":
                     await response.aread()
                 return LegAnswer(None, status, new_session)
-            answer = await self._read_answer(leg, response, wire, session)
+            answer = await self._answers.read(leg, response, wire, session)
             return _leg_answer(label, leg, answer, status, new_session)
         finally:
             await response.aclose()
 
-    async def _keep_refusal(self, response: httpx.Response, wire: LegWire) -> None:
-        """Read the body of a refusal for the leg's exchange (at most 64 KB, for at most
-        :data:`REFUSAL_READ_S`: a refusal is never made to wait on a body that does not come); what
-        was read stays readable for the error body after."""
-        body = bytearray()
-        try:
-            async with asyncio.timeout(REFUSAL_READ_S):
-                async for chunk in response.aiter_bytes():
-                    body += chunk
-                    if len(body) > ERROR_BODY_BYTES:
-                        break
-        except (TimeoutError, httpx.HTTPError):
-            pass  # what came is kept; the refusal is reported as it would have been
-        wire.received += len(body)
-        if wire.exchange is not None:
-            wire.exchange.body(bytes(body))
-        response._content = bytes(body[:ERROR_BODY_BYTES])  # noqa: SLF001 - read again below, from memory
-
-    async def _raise_error_body(self, leg: OutgoingMessage, response: httpx.Response, status: int,
-                                wire: LegWire | None = None) -> None:
-        """Raise the JSON-RPC error a refusal carries in its body; return when it carries none. The
-        bytes read are counted on ``wire`` (``None``: they were counted when the body was kept)."""
-        if response.headers.get("content-type", "").split(";", 1)[0].strip().lower() != "application/json":
-            return
-        body = bytearray()
-        async for chunk in response.aiter_bytes():
-            body += chunk
-            if wire is not None:
-                wire.received += len(chunk)
-            if len(body) > ERROR_BODY_BYTES:
-                return
-        try:
-            answer = decode_body(bytes(body))
-        except NotAnAnswer:
-            return
-        if answer.is_error:
-            answer = self._scrubbed(answer, body)
-            raise McpTransportError.rpc_error(self._server.label, leg.method, answer.error_code or 0,
-                                              answer.error_message or "no message", data=answer.error_data,
-                                              http_status=status)
-
-    async def _resume(self, leg: OutgoingMessage, session: Session, wire: LegWire, ended: _StreamEnded) -> LegAnswer:
+    async def _resume(self, leg: OutgoingMessage, session: Session, wire: LegWire, ended: StreamEnded) -> LegAnswer:
         """GET the endpoint with ``Last-Event-ID``: the server replays what followed, answer included."""
         label, method = self._server.label, RESUMED_LEG.format(method=leg.method)
         headers = message_headers(self._server, session, "GET")
@@ -517,107 +449,10 @@ class LegTransport(FramedLegs):
             raw_type = response.headers.get("content-type", "")
             if raw_type.split(";", 1)[0].strip().lower() != "text/event-stream":
                 raise McpTransportError.content_type(label, method, self._said(raw_type))
-            answer = await self._read_event_stream(leg, response, wire, session, ended.last_event_id)
+            answer = await self._answers.read_event_stream(leg, response, wire, session, ended.last_event_id)
             return _leg_answer(label, leg, answer, status, None)
         finally:
             await response.aclose()
-
-    async def _read_answer(self, leg: OutgoingMessage, response: httpx.Response, wire: LegWire,
-                           session: Session) -> RpcAnswer:
-        label = self._server.label
-        raw_type = response.headers.get("content-type", "")
-        media_type = raw_type.split(";", 1)[0].strip().lower()
-        declared = response.headers.get("content-length")
-        if declared is not None and declared.strip().isdigit() and int(declared) > self._max_body:
-            raise McpTransportError.too_large(label, leg.method, self._max_body)
-        if media_type == "text/event-stream":
-            return await self._read_event_stream(leg, response, wire, session)
-        if media_type not in ("application/json", ""):
-            raise McpTransportError.content_type(label, leg.method, self._said(raw_type))
-        body = bytearray()
-        kept = wire.exchange
-        async for chunk in response.aiter_bytes():
-            wire.received += len(chunk)
-            if kept is not None:
-                kept.body(chunk)
-            if wire.received > self._max_body:
-                raise McpTransportError.too_large(label, leg.method, self._max_body)
-            body += chunk
-        try:
-            return self._scrubbed(decode_body(bytes(body), leg.request_id), body)
-        except NotAnAnswer as why:
-            raise McpTransportError.malformed(label, leg.method, why.sentence) from None
-
-    async def _read_event_stream(self, leg: OutgoingMessage, response: httpx.Response,
-                                 wire: LegWire, session: Session, last_event_id: str | None = None) -> RpcAnswer:
-        label = self._server.label
-        parser = EventStreamParser()
-        parser.last_event_id = last_event_id
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        invalid = 0
-        chunks = response.aiter_bytes()
-        async for chunk in chunks:
-            wire.received += len(chunk)
-            if wire.received > self._max_body:
-                raise McpTransportError.too_large(label, leg.method, self._max_body)
-            for data in parser.feed(decoder.decode(chunk)):
-                if wire.exchange is not None:
-                    wire.exchange.event(self._clock.now_ns(), data)
-                answer, bad, request = self._consider_event(leg, data)
-                invalid += bad
-                if request is not None:
-                    await self._reply(leg, request, session)
-                if answer is not None:
-                    await _finish_quietly(chunks)
-                    return answer
-        for data in parser.feed(decoder.decode(b"", final=True)) + parser.close():
-            if wire.exchange is not None:
-                wire.exchange.event(self._clock.now_ns(), data)
-            answer, bad, request = self._consider_event(leg, data)
-            invalid += bad
-            if request is not None:
-                await self._reply(leg, request, session)
-            if answer is not None:
-                return answer
-        if parser.last_event_id is not None and not leg.is_notification:
-            # Event ids mean the stream can be resumed: the answer may still come (SEP-1699).
-            raise _StreamEnded(parser.last_event_id, parser.retry_ms)
-        if session.stateless and not leg.is_notification:
-            raise StreamBroken()  # no resumption in this era: the caller sends the request anew
-        if invalid:
-            what = NP_("its event stream ended without an answer ({count} event was not valid JSON)",
-                       "its event stream ended without an answer ({count} events were not valid JSON)",
-                       {"count": invalid}, count="count")
-        else:
-            what = Message(N_("its event stream ended without an answer"))
-        raise McpTransportError.malformed(label, leg.method, what)
-
-    def _consider_event(self, leg: OutgoingMessage,
-                        data: str) -> tuple[RpcAnswer | None, int, dict[str, Any] | None]:
-        """One event's data: (the answer to ``leg``, 1 if it was not JSON, a server request)."""
-        if data == "":
-            return None, 0, None  # e.g. the priming event (an id, empty data): not a message
-        try:
-            obj = self.secrets.scrub_parsed(load_wire_json(data), data)  # text repaired and scrubbed here, once
-        except (ValueError, RecursionError):
-            return None, 1, None
-        if isinstance(obj, dict) and obj.get("method") == "notifications/progress":
-            self.report_progress(leg.method, obj.get("params"))
-            return None, 0, None
-        if is_server_request(obj):
-            return None, 0, obj
-        if isinstance(obj, dict) and isinstance(obj.get("method"), str) and "id" not in obj:
-            params = obj.get("params")
-            self._observer.notification(ServerNotification(obj["method"], params if isinstance(params, dict) else {},
-                                                           leg.method))
-            return None, 0, None
-        # Only the answer to this leg's request counts; an answer to another id is not ours.
-        if not is_answer(obj) or not answers_request(obj, leg.request_id):
-            return None, 0, None
-        try:
-            return decode_answer(obj), 0, None
-        except NotAnAnswer as why:
-            raise McpTransportError.malformed(self._server.label, leg.method, why.sentence) from None
 
     @property
     def _sends_credentials(self) -> bool:
@@ -627,16 +462,6 @@ class LegTransport(FramedLegs):
     def _said(self, text: str | None) -> str:
         """Text from a response's head, scrubbed before an error clips it (a cut must not leave half a secret)."""
         return self.secrets.scrub(text or "")
-
-    def _scrubbed(self, answer: RpcAnswer, body: bytearray) -> RpcAnswer:
-        """The answer decoded from ``body`` without the server's secrets."""
-        message = answer.error_message
-        return RpcAnswer(result=self.secrets.scrub_parsed(answer.result, body), error_code=answer.error_code,
-                         error_message=self.secrets.scrub(message) if message is not None else None,
-                         error_data=self.secrets.scrub_parsed(answer.error_data, body))
-
-    async def _reply(self, leg: OutgoingMessage, request: dict[str, Any], session: Session) -> None:
-        await self.reply_on(leg.method, request, session)
 
     async def reply_on(self, via: str, request: dict[str, Any], session: Session) -> None:
         """Answer a request the server sent, POSTing the reply. Runs inside the leg, so the leg's
@@ -663,20 +488,6 @@ def _leg_answer(label: str, leg: OutgoingMessage, answer: RpcAnswer, status: int
                                           answer.error_message or "no message", data=answer.error_data,
                                           http_status=status or None)
     return LegAnswer(answer.result, status, session_id)
-
-
-async def _finish_quietly(chunks: AsyncIterator[bytes]) -> None:
-    """After the answer, give the stream a moment to end so the connection can be reused.
-
-    Servers usually close the stream right after the answer; one that keeps it open is not
-    waited for (the stream is then closed, and the next leg opens a new connection).
-    """
-    try:
-        async with asyncio.timeout(STREAM_END_GRACE_S):
-            async for _ in chunks:
-                pass  # anything after the answer is not ours to read
-    except TimeoutError:
-        pass
 
 
 def _finite(value: Any) -> float | None:

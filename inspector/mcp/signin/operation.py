@@ -1,5 +1,6 @@
 """Signing in as an operation of its own, and what other operations need of a sign-in: the
-credentials their requests carry, and a refresh as one of their legs.
+credentials their requests carry, a refresh as one of their legs, and one more try after a refresh
+when the server refuses the token.
 
 A sign-in waits on a person, so it has its own deadline (:data:`SIGNIN_BUDGET_S` unless the
 caller gives one), its own legs, its own Cancel; the operation that needed it is started afresh
@@ -12,13 +13,14 @@ import asyncio
 import contextlib
 import dataclasses
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import httpx
 
 from ..cancel import CancelSignal, claim_cancel
 from ..clock import Clock
 from ..deadline import OperationDeadline
-from ..errors import McpTransportError
+from ..errors import ErrorKind, McpTransportError
 from ..legs import LegFrame, LegWire
 from ..reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
 from ..secrets import Secrets
@@ -30,6 +32,11 @@ from .documents import SignInProblem, find_authorization_server
 from .flow import STEP_REFRESH, SignedIn, SignInFlow, SignInStep
 from .model import REFRESH_AHEAD_S, SignInSettings, SignInVault, TokenSet
 from .registration import given_client
+
+if TYPE_CHECKING:
+    from ..operation import _Operation
+
+T = TypeVar("T")
 
 SIGNIN_OPERATION = "sign-in"
 #: How long a sign-in may take when the caller names no budget: a person signs in, in a browser.
@@ -146,6 +153,43 @@ async def refresh_leg(frame: LegFrame, http: httpx.AsyncClient, server: ServerEn
     return renewed
 
 
+async def signed_work(op: _Operation, server: ServerEndpoint, http: httpx.AsyncClient | None,
+                      tokens: TokenSet | None, vault_now: Callable[[], SignInVault | None],
+                      attempt: Callable[[], Awaitable[T]]) -> T:
+    """Open ``op`` and work (``attempt``); with a token near its end refreshed first, and once more
+    from the start after a refresh when the server refuses the token (both refreshes are legs of
+    ``op``). ``vault_now`` gives the client's vault as it stands (a sign-in may make one meanwhile)."""
+    vault = vault_now()
+    if tokens is not None and http is not None and vault is not None and needs_refresh(tokens):
+        kept, tokens = tokens, await refresh_leg(op.transport.frame, http, server, vault, tokens)
+        if tokens is None and kept.expires_within(0):
+            server.headers.pop("Authorization", None)  # refused, and of no use any more: ask for a sign-in
+        op.transport.secrets = server.secrets()  # the new token is cut out of what the server says too
+    try:
+        return await attempt()
+    except McpTransportError as refused:
+        vault = vault_now()
+        if refused.kind is not ErrorKind.SIGNIN_REQUIRED or refused.http_status != 401 or http is None \
+                or vault is None:
+            raise
+        if tokens is None:
+            # Not looked up before (the vault was not open): a sign-in kept from before serves now.
+            kept = credentials_for(server, vault) if not server.signed_in else None
+            if kept is None or "Authorization" in server.headers:
+                raise
+            adopt_tokens(server, kept)
+            if needs_refresh(kept) and await refresh_leg(op.transport.frame, http, server, vault,
+                                                         kept) is None and kept.expires_within(0):
+                raise
+        elif tokens.refresh_token is None:
+            raise
+        elif await refresh_leg(op.transport.frame, http, server, vault, tokens) is None:
+            raise
+        op.transport.secrets = server.secrets()
+    op.speak_handshake()
+    return await attempt()
+
+
 __all__ = ["SIGNIN_BUDGET_S", "SIGNIN_OPERATION", "SignInStep", "adopt_tokens", "credentials_for", "needs_refresh",
            "refresh_leg",
-           "sign_in", "with_tokens"]
+           "sign_in", "signed_work", "with_tokens"]

@@ -1,0 +1,131 @@
+"""The sentences of a server that said no: an HTTP status (a redirect not followed, credentials
+refused or never sent), a sign-in it wants or one that failed, a JSON-RPC error (the stateless
+era's own codes said in words), a session it no longer knows.
+
+Each function gives the whole sentence of one :class:`~.errors.McpTransportError` factory, which
+picks the kind; the words are here, and what the server sent is clipped and made safe first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .messages import N_, Message
+from .sanitize import sanitize_remote_text
+
+#: The stateless era's own error codes (2026-07-28), said in words rather than by number alone.
+HEADER_MISMATCH = -32020
+MISSING_CLIENT_CAPABILITY = -32021
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+
+
+def http_status(server: str, method: str, status: int, reason: str, location: str | None, *,
+                credentials: bool) -> Message:
+    reason = sanitize_remote_text(reason, 80) if reason else ""
+    params: dict[str, object] = {"server": server, "method": method, "status": status, "reason": reason}
+    if 300 <= status < 400 and location:
+        params["location"] = sanitize_remote_text(location, 120)
+        template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}). Redirects "
+                       "are not followed, so that credentials never reach another host; it pointed to "
+                       "{location}.") if reason else
+                    N_("The server {server} answered {method} with HTTP status {status}. Redirects are not "
+                       "followed, so that credentials never reach another host; it pointed to {location}."))
+    elif 300 <= status < 400:
+        template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}). Redirects "
+                       "are not followed, so that credentials never reach another host.") if reason else
+                    N_("The server {server} answered {method} with HTTP status {status}. Redirects are not "
+                       "followed, so that credentials never reach another host."))
+    elif status in (401, 403) and not credentials:
+        template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}). It was "
+                       "sent no credentials: if it needs some, give them as the server's headers, or sign "
+                       "in.") if reason else
+                    N_("The server {server} answered {method} with HTTP status {status}. It was sent no "
+                       "credentials: if it needs some, give them as the server's headers, or sign in."))
+    elif status in (401, 403):
+        template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}). The "
+                       "server refused the credentials; check the headers configured for it.") if reason else
+                    N_("The server {server} answered {method} with HTTP status {status}. The server refused "
+                       "the credentials; check the headers configured for it."))
+    else:
+        template = (N_("The server {server} answered {method} with HTTP status {status} ({reason}).")
+                    if reason else N_("The server {server} answered {method} with HTTP status {status}."))
+    return Message(template, params)
+
+
+def signin_required(server: str, method: str, status: int, challenge: Any, *, sent_token: bool) -> Message:
+    scope = sanitize_remote_text(getattr(challenge, "scope", None) or "", 120)
+    params: dict[str, object] = {"server": server, "method": method, "status": status, "scope": scope}
+    if status == 403 and scope:
+        template = N_("The server {server} needs a larger scope ({scope}) for {method} (HTTP status {status}): "
+                      "sign in again to grant it.")
+    elif status == 403:
+        template = N_("The server {server} refused {method} to this sign-in (HTTP status {status}): the signed-in "
+                      "account may not use it.")
+    elif sent_token:
+        template = N_("The server {server} refused the sign-in sent with {method} (HTTP status {status}): it has "
+                      "expired or was withdrawn. Sign in again.")
+    else:
+        template = N_("The server {server} needs a sign-in for {method} (HTTP status {status}). Sign in to it "
+                      "and try again.")
+    return Message(template, params)
+
+
+def signin_failed(server: str, step: str, reason: Message, *, whole: bool) -> Message:
+    from .signin.flow import STEP_WORDS  # the flow raises these: imported when one is made
+
+    template = (N_("Signing in to {server} failed at the step “{step}”. {reason}") if whole else
+                N_("Signing in to {server} failed at the step “{step}”: {reason}."))
+    named = Message(STEP_WORDS[step]) if step in STEP_WORDS else step
+    return Message(template, {"server": server, "step": named, "reason": reason})
+
+
+def rpc_error(server: str, method: str, code: int, message: str, data: Any) -> Message:
+    detail = _inside_a_sentence(sanitize_remote_text(message))
+    params: dict[str, object] = {"server": server, "method": method, "code": code, "detail": detail}
+    worded = _worded_rpc_error(code, data, params)
+    if worded is not None:
+        template = worded
+    else:
+        template = (N_("The server {server} rejected {method} with JSON-RPC error {code}: {detail}.") if detail
+                    else N_("The server {server} rejected {method} with JSON-RPC error {code}: no message."))
+    return Message(template, params)
+
+
+def session_expired(server: str, method: str) -> Message:
+    return Message(N_("The server {server} no longer knows the session of this operation "
+                      "(HTTP 404 on {method}), also after one fresh start."),
+                   {"server": server, "method": method})
+
+
+def _listed(value: Any) -> str:
+    """A list the server sent (versions, capabilities), as clipped plain text."""
+    if isinstance(value, list):
+        items = [sanitize_remote_text(str(item), 40) for item in value[:10]]
+        return ", ".join(item for item in items if item) or "(none)"
+    if isinstance(value, dict):
+        return _listed(list(value))
+    return "(none)"
+
+
+def _inside_a_sentence(text: str) -> str:
+    """A server's message placed inside one of our sentences, which ends it: its own full stop
+    goes (the sentence ended in "text.."); an ellipsis ("...") stays as it is."""
+    return text[:-1].rstrip() if text.endswith(".") and not text.endswith("..") else text
+
+
+def _worded_rpc_error(code: int, data: Any, params: dict[str, object]) -> str | None:
+    """The sentence template of an error code the protocol names, with its data in ``params``."""
+    data = data if isinstance(data, dict) else {}
+    if code == UNSUPPORTED_PROTOCOL_VERSION:
+        params["requested"] = sanitize_remote_text(str(data.get("requested") or ""), 40) or "(none)"
+        params["supported"] = _listed(data.get("supported"))
+        return N_("The server {server} does not speak the MCP protocol version {requested} that {method} was sent "
+                  "in (error {code}); it speaks {supported}.")
+    if code == MISSING_CLIENT_CAPABILITY:
+        params["capabilities"] = _listed(data.get("requiredCapabilities"))
+        return N_("The server {server} refused {method} because the client did not declare a capability it "
+                  "requires (error {code}): {capabilities}.")
+    if code == HEADER_MISMATCH:
+        return N_("The server {server} refused {method} because its HTTP headers do not match its body "
+                  "(error {code}: {detail}).")
+    return None
