@@ -261,7 +261,7 @@ class StepDetail(QWidget):
         fields = payload or row.detail_fields
         result = stored_text_said(stored, fields)
         # A cancel told by a sentence of ours kept as data (the agent's, through the proxy) says it all.
-        shown = cancelled_result_text(result, row.cancelled_in_flight) \
+        shown = cancelled_result_text(result, row.cancelled_in_flight, step.run_source) \
             if row.outcome == "cancelled" and not begins_with_wording(stored, fields) else result
         self._result_text = clip_text(shown) if shown else ""
         if step.result_length > len(step.result_text) and result:
