@@ -42,3 +42,36 @@ def test_a_cancel_the_trace_recorded_is_not_said_to_be_the_users(qtbot, make_win
     finally:
         switch_language("en")
 
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_model_call_shows_what_it_was_asked_and_answered_in_the_window_and_runs_show(
+        qtbot, make_window, capsys, language) -> None:
+    """pydantic-ai's ``chat`` spans keep the conversation in ``gen_ai.input.messages`` /
+    ``gen_ai.output.messages`` (JSON strings): the model's decision to call ``lookup`` was shown nowhere."""
+    from inspector.cli import main
+
+    run_id = imported_session("pydantic_ai.jsonl", "support session")
+    window, tab = open_run(qtbot, make_window, run_id)
+    switch_language(language)
+    try:
+        tab.select_step(next(row for row in range(tab.timeline.rowCount())
+                             if tab.timeline.row(row).kind == "llm"))
+        shown = tab.detail.result.toPlainText()
+        if language == "en":
+            assert shown.endswith("What the model was asked (as the trace recorded it):\n  user: call lookup\n"
+                                  "What the model answered (as the trace recorded it):\n"
+                                  '  assistant: calls the tool lookup with {"city":"Berlin"}')
+        else:
+            assert "  user: call lookup" in shown and "ruft das Tool lookup mit {\"city\":\"Berlin\"} auf" in shown
+            assert "What the model" not in shown
+        # The second call was asked with the tool's answer and answered "done".
+        asked = shown.split("\n", 1)[1]
+        capsys.readouterr()
+        assert main(["runs", "show", str(run_id), "--db", str(resolve_db_path()), "--lang", language]) == 0
+        printed = capsys.readouterr().out
+        assert "\n".join(f"    {line}" for line in asked.strip("\n").splitlines()) in printed
+        assert "the answer to call_lookup_0: Berlin: 21 °C, clear" in printed or \
+            "die Antwort auf call_lookup_0: Berlin: 21 °C, clear" in printed
+        save(window, f"runs-imported-model-call-{language}", grey=True)
+    finally:
+        switch_language("en")
