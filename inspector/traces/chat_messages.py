@@ -41,12 +41,14 @@ _FLAT_KEYS = 5000
 @dataclass(frozen=True)
 class ChatPart:
     """One part of a message: ``kind`` is ``text``, ``tool_call`` (``name``, ``text``: its arguments as
-    JSON), ``tool_result`` (``name``: the call's id or tool, ``text``: the answer) or ``other`` (``name``:
-    the part's type, not understood)."""
+    JSON), ``tool_result`` (``name``: the call's id, ``tool``: its tool if named, ``text``: the answer) or
+    ``other`` (``name``: the part's type, not understood)."""
 
     kind: str
     text: str = ""
     name: str = ""
+    #: The tool a ``tool_result`` answers for, when the trace names it.
+    tool: str = ""
 
 
 @dataclass(frozen=True)
@@ -113,10 +115,10 @@ def _genai_part(part: Any) -> ChatPart | None:
         return ChatPart("tool_call", _as_text(parse_json_text(part.get("arguments", {}))),
                         name if isinstance(name, str) else "")
     if kind == "tool_call_response":
-        called = part.get("id")
+        called, tool = part.get("id"), part.get("name")
         answer = part.get("response", part.get("result"))
         return ChatPart("tool_result", _as_text(answer) if answer is not None else "",
-                        called if isinstance(called, str) else "")
+                        called if isinstance(called, str) else "", tool if isinstance(tool, str) else "")
     return ChatPart("other", name=kind if isinstance(kind, str) else "")
 
 

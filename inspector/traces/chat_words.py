@@ -29,6 +29,8 @@ def _part_text(part: ChatPart) -> str:
     if part.kind == "tool_call":
         return _("calls the tool {tool} with {arguments}").format(tool=part.name or "?", arguments=part.text)
     if part.kind == "tool_result":
+        if part.tool:
+            return _("the tool {tool} answered: {text}").format(tool=part.tool, text=part.text)
         if part.name:
             return _("the answer to {call}: {text}").format(call=part.name, text=part.text)
         return _("a tool's answer: {text}").format(text=part.text)

@@ -70,8 +70,8 @@ def test_a_model_call_shows_what_it_was_asked_and_answered_in_the_window_and_run
         assert main(["runs", "show", str(run_id), "--db", str(resolve_db_path()), "--lang", language]) == 0
         printed = capsys.readouterr().out
         assert "\n".join(f"    {line}" for line in asked.strip("\n").splitlines()) in printed
-        assert "the answer to call_lookup_0: Berlin: 21 °C, clear" in printed or \
-            "die Antwort auf call_lookup_0: Berlin: 21 °C, clear" in printed
+        assert ("the tool lookup answered: Berlin: 21 °C, clear" if language == "en"
+                else "das Tool lookup antwortete: Berlin: 21 °C, clear") in printed
         save(window, f"runs-imported-model-call-{language}", grey=True)
     finally:
         switch_language("en")

@@ -20,7 +20,8 @@ def test_pydantic_ais_chat_spans_say_the_tool_call_the_model_decided_on(tmp_path
     first, second = (read_conversation(chat["raw"]["otlp"]["attributes"]) for chat in chats[:2])
     assert [(m.role, m.parts) for m in first.asked.messages] == [("user", (ChatPart("text", "call lookup"),))]
     assert first.answered.messages[0].parts == (ChatPart("tool_call", '{"city":"Berlin"}', "lookup"),)
-    assert second.asked.messages[-1].parts == (ChatPart("tool_result", "Berlin: 21 °C, clear", "call_lookup_0"),)
+    assert second.asked.messages[-1].parts == (
+        ChatPart("tool_result", "Berlin: 21 °C, clear", "call_lookup_0", "lookup"),)
     assert second.answered.messages[0].parts == (ChatPart("text", "done"),)
 
 
