@@ -34,6 +34,7 @@ from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, Unk
 from inspector.store.outbox import Outbox, OutboxEntry
 from inspector.store.recovery import recovery_of
 from inspector.store.replays import replays_by_step
+from inspector.traces.chat_words import conversation_lines
 
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
 from .durations import readable_duration
@@ -252,6 +253,8 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         for extra in replay_lines(store, stored, replays.get(stored.sequence, ())):
             out.write(one_line(f"    {extra}") + "\n")
         for extra in step_extra_lines(stored.payload):
+            out.write(one_line(f"    {extra}") + "\n")
+        for extra in conversation_lines(stored.payload):  # a model call read from a trace: as the window says it
             out.write(one_line(f"    {extra}") + "\n")
         for extra in _wire_lines(stored.payload):
             out.write(extra + "\n")

@@ -102,6 +102,9 @@ class StepInFull:
     images: tuple[StoredImage, ...] = ()
     #: What a reviewer wrote about the step ("" when nothing).
     note: str = ""
+    #: Where the step's run came from (``runs.source``: ``live``, ``scenario``, ``imported``): who a
+    #: cancel was.
+    run_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -447,10 +450,12 @@ def step_in_full(store: RunStore, step_id: int) -> StepInFull:
         except ValueError:
             continue  # a damaged leg is left out of the replay; the payload still shows
     result, length, arguments, note = row[-4:]
+    source = conn.execute("SELECT source FROM runs WHERE id = ?", (row[-6],)).fetchone()
     return StepInFull(_timeline_row(row[:-6]), row[-6], row[-5], tuple(legs),
                       result if isinstance(result, str) else "", length if isinstance(length, int) else 0,
                       arguments if isinstance(arguments, str) else None, _stored_images(store, step_id),
-                      note if isinstance(note, str) else "")
+                      note if isinstance(note, str) else "",
+                      source[0] if source and isinstance(source[0], str) else "")
 
 
 def _stored_images(store: RunStore, step_id: int) -> tuple[StoredImage, ...]:

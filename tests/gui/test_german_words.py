@@ -39,7 +39,7 @@ def test_the_clients_cancel_sentences_are_said_in_german(german) -> None:
     assert translate_stored("cancelled by the user") == "vom Benutzer abgebrochen"
     # A text the program did not write (a trace's, a server's) is shown as it is, under a German sentence.
     assert translate_stored("the user pressed stop") == "the user pressed stop"
-    assert cancelled_result_text("the user pressed stop", True).splitlines() == [
+    assert cancelled_result_text("the user pressed stop", True, "live").splitlines() == [
         "Sie haben diesen Schritt abgebrochen, nachdem seine Anfrage gesendet worden war; ob der Server sie "
         "ausgeführt hat, ist unbekannt.", "Gespeicherter Text: the user pressed stop"]
 

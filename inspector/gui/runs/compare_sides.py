@@ -59,7 +59,7 @@ class StepSide(QWidget):
                 parts += ["", _("Arguments"), arguments if arguments is not None else _("(none)")]
             result = stored_text_said(full.result_text, full.row.detail_fields)
             if full.row.outcome == "cancelled":
-                result = cancelled_result_text(result, full.row.cancelled_in_flight)
+                result = cancelled_result_text(result, full.row.cancelled_in_flight, full.run_source)
             # The blocks that are not text (and annotated ones) in the lines the step detail says for them.
             result = with_block_lines(clip_text(result) if result else "", payload)
             parts += ["", _("Result"), result or _("(none)")]

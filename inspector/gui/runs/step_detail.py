@@ -27,6 +27,7 @@ from inspector.i18n.details import server_answer_marked, stored_text_said, witho
 from inspector.i18n.formatting import format_number
 from inspector.i18n.words import kind_word, step_outcome_word
 from inspector.store.browse import StepInFull
+from inspector.traces.chat_words import conversation_lines
 
 from ..language import on_language_changed, translated, translated_tab
 from ..widgets.budget_bar import BudgetBar
@@ -261,7 +262,7 @@ class StepDetail(QWidget):
         fields = payload or row.detail_fields
         result = stored_text_said(stored, fields)
         # A cancel told by a sentence of ours kept as data (the agent's, through the proxy) says it all.
-        shown = cancelled_result_text(result, row.cancelled_in_flight) \
+        shown = cancelled_result_text(result, row.cancelled_in_flight, step.run_source) \
             if row.outcome == "cancelled" and not begins_with_wording(stored, fields) else result
         self._result_text = clip_text(shown) if shown else ""
         if step.result_length > len(step.result_text) and result:
@@ -269,6 +270,10 @@ class StepDetail(QWidget):
                 count=format_number(step.result_length))
         # The blocks that are not text (and annotated ones) in the lines `runs show` says for them.
         self._result_text = with_block_lines(self._result_text, payload)
+        # A model call read from a trace: what it was asked and answered, as `runs show` says it.
+        asked = conversation_lines(payload)
+        if asked:
+            self._result_text = "\n".join([self._result_text, "", *asked]) if self._result_text else "\n".join(asked)
         self.result.setPlainText(self._result_text or (
             _("The trace this step came from does not record its result.") if from_a_trace else
             _("This step has no result text.")))

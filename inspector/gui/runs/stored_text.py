@@ -58,12 +58,28 @@ def begins_with_wording(stored: str, payload: Mapping[str, Any]) -> bool:
     return isinstance(english, str) and bool(english) and stored.startswith(english)
 
 
-def cancelled_result_text(text: str, in_flight: bool | None) -> str:
+#: The run sources whose steps this app made itself, where a cancel was the user's (the proxy's runs,
+#: ``live`` too, keep their own sentence as data: see :func:`begins_with_wording`).
+OWN_SOURCES = frozenset({"live", "scenario"})
+
+
+def cancelled_result_text(text: str, in_flight: bool | None, run_source: str = "") -> str:
     """What a cancelled step's result says in the current language: a known sentence translated;
-    another text (a trace's own words) under a sentence made from the stored outcome."""
+    another text (a trace's own words) under a sentence made from the stored outcome. Only a run this
+    app made (``run_source`` in :data:`OWN_SOURCES`) says the user cancelled: a run read from a trace
+    (``imported``, received or pulled) says the step was cancelled as the trace recorded it."""
     said = _recognised(text)
     if said is not None or not text.strip():
         return text if said is None else said
+    if run_source not in OWN_SOURCES:
+        if in_flight is True:
+            sentence = _("Cancelled after its request had been sent, as the trace recorded it; whether the server "
+                         "acted on it is unknown.")
+        elif in_flight is False:
+            sentence = _("Cancelled before its request was sent, as the trace recorded it.")
+        else:
+            sentence = _("Cancelled, as the trace recorded it.")
+        return _("{sentence}\nThe trace's words: {text}").format(sentence=sentence, text=text)
     if in_flight is True:
         sentence = _("You cancelled this step after its request had been sent; whether the server acted on it "
                      "is unknown.")
@@ -74,5 +90,5 @@ def cancelled_result_text(text: str, in_flight: bool | None) -> str:
     return _("{sentence}\nStored text: {text}").format(sentence=sentence, text=text)
 
 
-__all__ = ["CANCELLED_BY_THE_USER", "KNOWN_TEMPLATES", "begins_with_wording", "cancelled_result_text",
+__all__ = ["CANCELLED_BY_THE_USER", "KNOWN_TEMPLATES", "OWN_SOURCES", "begins_with_wording", "cancelled_result_text",
            "translate_stored"]

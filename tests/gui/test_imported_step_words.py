@@ -1,0 +1,77 @@
+"""What the step detail says of steps read from real agents' traces (tests/fixtures/otel/): a cancel
+the trace recorded is not the user's, and a model call shows what the model was asked and answered."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.gui.language import switch_language
+from inspector.store import RunStore, resolve_db_path
+from inspector.transfer.importing import import_trace
+from tests.gui.test_runs_span_detail import FIXTURES, open_run
+from tests.gui.test_screenshots import save
+
+
+def imported_session(fixture: str, title: str) -> int:
+    with RunStore.open(resolve_db_path()) as store:
+        report = import_trace(store, FIXTURES / fixture)
+        (run_id,) = [run_id for run_id in report.run_ids if store.get_run(run_id).title == title]
+    return run_id
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_cancel_the_trace_recorded_is_not_said_to_be_the_users(qtbot, make_window, language) -> None:
+    run_id = imported_session("pydantic_ai.jsonl", "support session")
+    window, tab = open_run(qtbot, make_window, run_id)
+    switch_language(language)
+    try:
+        tab.select_step(next(row for row in range(tab.timeline.rowCount())
+                             if tab.timeline.row(row).outcome == "cancelled"))
+        detail = tab.detail
+        assert detail.step is not None and detail.step.row.outcome == "cancelled"
+        lines = detail.result.toPlainText().splitlines()
+        if language == "en":
+            assert lines[0] == "Cancelled, as the trace recorded it."
+            assert lines[1].startswith("The trace's words: cancelled: asyncio.exceptions.CancelledError: ")
+        else:
+            assert lines[0] == "Abgebrochen, wie der Trace es aufgezeichnet hat."
+            assert lines[1].startswith("Die Worte des Traces: ")
+            assert "Sie haben" not in detail.result.toPlainText()
+        assert "You cancelled" not in detail.result.toPlainText()
+        save(window, f"runs-imported-cancel-{language}", grey=True)
+    finally:
+        switch_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_model_call_shows_what_it_was_asked_and_answered_in_the_window_and_runs_show(
+        qtbot, make_window, capsys, language) -> None:
+    """pydantic-ai's ``chat`` spans keep the conversation in ``gen_ai.input.messages`` /
+    ``gen_ai.output.messages`` (JSON strings): the model's decision to call ``lookup`` was shown nowhere."""
+    from inspector.cli import main
+
+    run_id = imported_session("pydantic_ai.jsonl", "support session")
+    window, tab = open_run(qtbot, make_window, run_id)
+    switch_language(language)
+    try:
+        tab.select_step(next(row for row in range(tab.timeline.rowCount())
+                             if tab.timeline.row(row).kind == "llm"))
+        shown = tab.detail.result.toPlainText()
+        if language == "en":
+            assert shown.endswith("What the model was asked (as the trace recorded it):\n  user: call lookup\n"
+                                  "What the model answered (as the trace recorded it):\n"
+                                  '  assistant: calls the tool lookup with {"city":"Berlin"}')
+        else:
+            assert "  user: call lookup" in shown and "ruft das Tool lookup mit {\"city\":\"Berlin\"} auf" in shown
+            assert "What the model" not in shown
+        # The second call was asked with the tool's answer and answered "done".
+        asked = shown.split("\n", 1)[1]
+        capsys.readouterr()
+        assert main(["runs", "show", str(run_id), "--db", str(resolve_db_path()), "--lang", language]) == 0
+        printed = capsys.readouterr().out
+        assert "\n".join(f"    {line}" for line in asked.strip("\n").splitlines()) in printed
+        assert ("the tool lookup answered: Berlin: 21 °C, clear" if language == "en"
+                else "das Tool lookup antwortete: Berlin: 21 °C, clear") in printed
+        save(window, f"runs-imported-model-call-{language}", grey=True)
+    finally:
+        switch_language("en")
