@@ -610,8 +610,8 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
         budget=seconds(report["budget_s"]))))
     exchanges = ([getattr(finished, "exchange", None) for finished in finished_legs]
                  if len(finished_legs) == len(report["legs"]) else [None] * len(report["legs"]))
-    nexts = [leg["method"] for leg in report["legs"][1:]] + [None] if report["legs"] else []
-    for leg, exchange, next_method in zip(report["legs"], exchanges, nexts, strict=True):
+    nexts = [*report["legs"][1:], {}] if report["legs"] else []
+    for leg, exchange, following in zip(report["legs"], exchanges, nexts, strict=True):
         granted = "-" if leg["granted_s"] is None else _("{seconds} s").format(seconds=whole(leg["granted_s"]))
         elapsed = readable_duration(leg["elapsed_ms"])
         status = status_cell(leg["http_status"], report.get("transport"))
@@ -621,7 +621,7 @@ def print_report(report: dict[str, Any], as_json: bool, error: Any = None, *,
                 "{outcome}").format(method=leg["method"], granted=granted, left=left, elapsed=elapsed,
                                     status=status, outcome=leg_outcome_word(
                                         leg["outcome"], leg["method"], leg["http_status"], exchange,
-                                        next_method)))
+                                        following.get("method"), following.get("outcome"))))
     note = _grant_note(report)
     if note:
         print(note)

@@ -243,7 +243,7 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
         out.write(one_line(line) + "\n")
         legs = stored.step.legs
         for index, leg in enumerate(legs):
-            following = legs[index + 1].method if index + 1 < len(legs) else None
+            following = legs[index + 1] if index + 1 < len(legs) else None
             out.write(one_line(_leg_line(leg, stored.step.transport, following)) + "\n")
         if stored.step.note:
             out.write(one_line("    " + _("note: {note}").format(note=stored.step.note)) + "\n")
@@ -309,14 +309,16 @@ def _wire_lines(payload: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _leg_line(leg: Any, transport: str | None, next_method: str | None = None) -> str:
+def _leg_line(leg: Any, transport: str | None, following: Any = None) -> str:
     """A leg of a step as `call` prints it: method, grant, time taken, HTTP status (over HTTP), outcome
-    (``next_method``: the method of the leg after it, which tells an unanswered probe's finding)."""
+    (``following``: the leg after it, which tells an unanswered probe's finding and the refused POST
+    that found the older transport)."""
     granted = "-" if leg.granted_s is None else _("{seconds} s").format(seconds=leg.granted_s)
     elapsed = readable_duration(leg.elapsed_ms)
     return _("    {method:<27} granted {granted:>5}  took {elapsed:>10}  {status:<8}  {outcome}").format(
         method=leg.method, granted=granted, elapsed=elapsed, status=status_cell(leg.http_status, transport),
-        outcome=leg_outcome_word(str(leg.outcome), leg.method, leg.http_status, leg.exchange, next_method))
+        outcome=leg_outcome_word(str(leg.outcome), leg.method, leg.http_status, leg.exchange,
+                                 getattr(following, "method", None), getattr(following, "outcome", None)))
 
 
 def _sentence(error: Exception) -> object:

@@ -23,10 +23,13 @@ def outcome_word(outcome: str | None) -> str:
 
 
 def leg_outcome_word(outcome: str | None, method: str = "", http_status: int | None = None,
-                     exchange: object = None, next_method: str | None = None) -> str:
+                     exchange: object = None, next_method: str | None = None,
+                     next_outcome: str | None = None) -> str:
     """The word for a leg's outcome ("not sent" for a leg the budget never let go; "-" for none; a
-    ``server/discover`` probe the server refused, or never answered, in words, as the window says it)."""
-    return words.leg_outcome_word(outcome, method, http_status, exchange, next_method) if outcome else "-"
+    ``server/discover`` probe the server refused, or never answered, and the refused POST that found
+    the older HTTP+SSE transport (given the leg after it), in words, as the window says it)."""
+    return words.leg_outcome_word(outcome, method, http_status, exchange, next_method,
+                                  next_outcome) if outcome else "-"
 
 
 def outcome_width() -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from . import _, ngettext
 from .refused_probe import is_refused_probe, is_unanswered_probe, refused_probe_word, unanswered_probe_word
+from .transport_probe import is_transport_found, transport_found_word
 
 #: Every outcome or run status :func:`outcome_word` knows.
 OUTCOMES = ("ok", "failed", "cancelled", "running", "interrupted")
@@ -27,7 +28,7 @@ def outcome_word(outcome: str) -> str:
 
 
 def leg_outcome_word(outcome: str, method: str = "", http_status: int | None = None, exchange: object = None,
-                     next_method: str | None = None) -> str:
+                     next_method: str | None = None, next_outcome: str | None = None) -> str:
     """The word for a leg's outcome: an outcome's, or "not sent" for the leg the budget never let
     go (the stored ``not_sent``, which the command line printed as it is, in every language).
 
@@ -35,11 +36,16 @@ def leg_outcome_word(outcome: str, method: str = "", http_status: int | None = N
     refused (stored ``ok``: the refusal is its finding, see :mod:`.refused_probe`) is
     said in words, :func:`refused_probe_word`, never a bare "ok" beside "HTTP 400"; given the
     method of the leg after it too, a probe a command server never answered (stored ``failed``,
-    the operation gone on with ``initialize``) is said as what it found, :func:`unanswered_probe_word`."""
+    the operation gone on with ``initialize``) is said as what it found, :func:`unanswered_probe_word`;
+    given its outcome too, an ``initialize`` POST refused with 404 or 405 after which the older
+    HTTP+SSE transport's event stream opened (stored ``failed``, see :mod:`.transport_probe`) is
+    said as the transport it found, :func:`transport_found_word`."""
     if is_refused_probe(method, outcome, http_status, exchange):
         return refused_probe_word()
     if is_unanswered_probe(method, outcome, http_status, exchange, next_method):
         return unanswered_probe_word()
+    if is_transport_found(method, outcome, http_status, next_method, next_outcome):
+        return transport_found_word(http_status)
     return _("not sent") if outcome == "not_sent" else outcome_word(outcome)
 
 

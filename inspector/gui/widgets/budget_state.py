@@ -20,6 +20,12 @@ from inspector.i18n.refused_probe import (
     refused_probe_word,
     unanswered_probe_word,
 )
+from inspector.i18n.transport_probe import (
+    CONNECT_METHOD,
+    is_transport_found,
+    is_transport_refusal,
+    transport_found_word,
+)
 from inspector.i18n.words import leg_outcome_word, marked_outcome_text, step_outcome_word
 from inspector.runs import Leg
 
@@ -44,8 +50,9 @@ MIN_ENDING_LEG_PX = 12.0
 END_MARKS = {"failed": "cross", "timed_out": "cross", "cancelled": "bar"}
 #: The empty outline of a leg that was never sent is this wide (pixels, at most).
 NOT_SENT_WIDTH_PX = 56.0
-#: The kind of a ``server/discover`` probe whose refusal or silence found the handshake era: a
-#: finished leg, neither ok nor failed (its stored outcome stays as it is), drawn neutral.
+#: The kind of a ``server/discover`` probe whose refusal or silence found the handshake era, and of
+#: the ``initialize`` POST whose 404 or 405 found the older HTTP+SSE transport: a finished leg,
+#: neither ok nor failed (its stored outcome stays as it is), drawn neutral.
 ERA_FOUND = "era_found"
 #: A finished leg this close to its grant (seconds) is taken to have run into it.
 GRANT_REACHED_TOLERANCE_S = 0.05
@@ -73,6 +80,10 @@ class LegState:
     unanswered_probe: bool = False
     #: Live: the leg would be an unanswered probe if ``initialize`` came next.
     unanswered_if_initialize: bool = False
+    #: The ``initialize`` POST refused with 404 or 405 after which the older HTTP+SSE transport's event
+    #: stream opened (live: is being opened): stored ``failed``, said as the transport it found
+    #: (:func:`inspector.i18n.transport_probe.transport_found_word`).
+    transport_found: bool = False
     #: Whether its request went out and an answer came back, as its kept exchange tells (``None``:
     #: nothing kept): what a leg on a pipe can say of itself.
     sent: bool | None = None
@@ -145,6 +156,9 @@ class BarState:
     def leg_started(self, method: str, granted_s: int, start_s: float) -> None:
         if self.legs and method == "initialize":
             self.legs[-1].unanswered_probe = self.legs[-1].unanswered_if_initialize
+        if self.legs and method == CONNECT_METHOD:  # the refused POST found the older transport, if it opens
+            before = self.legs[-1]
+            before.transport_found = is_transport_refusal(before.method, before.outcome, before.http_status)
         self.legs.append(LegState(method, start_s, granted_s))
         self.touch()
 
@@ -154,8 +168,11 @@ class BarState:
         """Close the running leg of that method, or add a leg that never started (not sent).
         ``exchange``: what the leg kept of what travelled (it tells a probe refused with a JSON-RPC error)."""
         self.touch()
-        for leg in reversed(self.legs):
+        for index in range(len(self.legs) - 1, -1, -1):
+            leg = self.legs[index]
             if leg.method == method and leg.running:
+                if method == CONNECT_METHOD and index and str(outcome) != Leg.OK:
+                    self.legs[index - 1].transport_found = False  # no event stream: the refusal was the failure
                 leg.elapsed_s, leg.outcome = elapsed_s, outcome
                 leg.http_status, leg.bytes_received, leg.error_kind = http_status, bytes_received, error_kind
                 leg.refused_probe = is_refused_probe(method, outcome, http_status, exchange)
@@ -192,12 +209,16 @@ class BarState:
         at = 0.0
         for index, leg in enumerate(legs):
             elapsed = None if leg.elapsed_ms is None else leg.elapsed_ms / 1000
-            following = legs[index + 1].method if index + 1 < len(legs) else None
+            after = legs[index + 1] if index + 1 < len(legs) else None
+            following = after.method if after is not None else None
             state.legs.append(LegState(leg.method, at, leg.granted_s, elapsed, leg.outcome, leg.http_status, None,
                                        refused_probe=is_refused_probe(leg.method, leg.outcome, leg.http_status,
                                                                       leg.exchange),
                                        unanswered_probe=is_unanswered_probe(leg.method, leg.outcome, leg.http_status,
-                                                                            leg.exchange, following)))
+                                                                            leg.exchange, following),
+                                       transport_found=is_transport_found(
+                                           leg.method, leg.outcome, leg.http_status, following,
+                                           after.outcome if after is not None else None)))
             state.legs[-1].sent, state.legs[-1].answered = exchange_sides(leg.exchange)
             at += elapsed or 0.0
         state.finish(max(at, ended_s or 0.0), ending_for(status, state.legs))
@@ -298,7 +319,7 @@ def _leg_kind(leg: LegState) -> str:
         return WAITING  # its end (failed, cancelled) is drawn as any leg's
     if leg.running:
         return "running"
-    if leg.refused_probe or leg.unanswered_probe:
+    if leg.refused_probe or leg.unanswered_probe or leg.transport_found:
         return ERA_FOUND  # its finding, not a failure (nor a plain ok): whatever it is stored as
     if leg.outcome == Leg.NOT_SENT:
         return "not_sent"
@@ -319,6 +340,9 @@ def _leg_label(leg: LegState, spent: float) -> str:
             method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
     if leg.unanswered_probe and leg.granted_s is not None:
         return _("{method}: no answer, {spent} / grant {grant} s").format(
+            method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
+    if leg.transport_found and leg.granted_s is not None:
+        return _("{method}: older transport found, {spent} / grant {grant} s").format(
             method=leg.method, spent=format_seconds(spent), grant=leg.granted_s)
     if leg.granted_s is None:
         return _("{method} {spent}").format(method=leg.method, spent=format_seconds(spent))
@@ -351,6 +375,8 @@ def _leg_tooltip(leg: LegState, spent: float, budget_s: float | None = None, tra
         words = refused_probe_word()
     elif leg.unanswered_probe:
         words = unanswered_probe_word()
+    elif leg.transport_found:
+        words = transport_found_word(leg.http_status)
     else:
         words = {
             "running": _("running"), "ok": _("ok"), "failed": _("failed"),
@@ -364,7 +390,10 @@ def _leg_tooltip(leg: LegState, spent: float, budget_s: float | None = None, tra
             grant=grant, left=format_seconds(budget_s - leg.start_s))
     lines = [_("{method}: {state}\ngrant {grant}, spent {spent}").format(
         method=leg.method, state=words, grant=grant, spent=format_seconds(spent))]
-    if kind == ERA_FOUND:
+    if leg.transport_found:
+        lines.append(_("how the transport was found, not a failure: the operation went on over the older "
+                       "HTTP+SSE transport"))
+    elif kind == ERA_FOUND:
         lines.append(_("the probe's finding, not a failure: the operation went on with the handshake"))
     if kind != WAITING:  # a wait on input: nothing travelled, no status, no bytes to speak of
         lines.append(wire_words(transport, leg.method, outcome=leg.outcome, http_status=leg.http_status,
@@ -471,6 +500,10 @@ def _place(state: BarState, first: int, last: int, at: float, px: float, width: 
     count = len(legs)
     segments: list[SegmentGeometry] = []
     index = first
+    # On the older transport the legs before its event stream opened were Streamable HTTP POSTs
+    # (the probe, the refused handshake): their tooltips say HTTP, as their statuses do.
+    opened = (next((number for number, one in enumerate(legs) if one.method == CONNECT_METHOD), 0)
+              if state.transport == "sse" else 0)
     while index < last:
         leg = legs[index]
         kind = _leg_kind(leg)
@@ -511,7 +544,9 @@ def _place(state: BarState, first: int, last: int, at: float, px: float, width: 
         right = max(x + seg_width, band_x + band_width) if kind != "not_sent" else deadline_x
         segments.append(SegmentGeometry(index, leg.method, kind, x, seg_width, band_x, band_width,
                                         deadline_x, max(0.0, right - deadline_x), _leg_label(leg, spent),
-                                        _leg_tooltip(leg, spent, state.budget_s, state.transport), finished_index % 2,
+                                        _leg_tooltip(leg, spent, state.budget_s,
+                                                     "http" if index < opened else state.transport),
+                                        finished_index % 2,
                                         END_MARKS.get(kind, ""), _leg_short_label(leg, spent),
                                         format_seconds(spent)))
         finished_index += 1
@@ -603,8 +638,9 @@ def _leg_phrase(leg: LegState) -> str:
     if _leg_kind(leg) == WAITING:
         return _("{waiting} for {spent}").format(waiting=waiting_words(leg.method), spent=format_seconds(spent))
     kind = _leg_kind(leg)
-    if leg.refused_probe or leg.unanswered_probe:  # a sentence of its own: the method and time before it
-        finding = refused_probe_word() if leg.refused_probe else unanswered_probe_word()
+    if leg.refused_probe or leg.unanswered_probe or leg.transport_found:  # a sentence of its own
+        finding = (refused_probe_word() if leg.refused_probe else unanswered_probe_word() if leg.unanswered_probe
+                   else transport_found_word(leg.http_status))
         return _("{method} in {spent}, {finding}").format(method=leg.method, spent=format_seconds(spent),
                                                           finding=finding)
     kind = _("timed out") if kind == "timed_out" else leg_outcome_word(kind)  # the command line's words too

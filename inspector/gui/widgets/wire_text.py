@@ -22,6 +22,7 @@ from inspector.i18n.refused_probe import (
     refused_probe_word,
     unanswered_probe_word,
 )
+from inspector.i18n.transport_probe import is_transport_found, transport_found_word
 from inspector.mcp.secrets import REDACTED
 
 from .plain_text import cell_text, pretty_json
@@ -57,10 +58,11 @@ def _pretty(text: str) -> str:
 
 
 def leg_title(number: int, method: str, leg: Any, exchange: Mapping[str, Any] | None,
-              next_method: str | None = None) -> str:
+              next_method: str | None = None, next_outcome: str | None = None) -> str:
     """"2. tools/call · HTTP 200 · 14 ms" (or what is known of a leg that kept nothing); a probe the
     server refused says so: "1. server/discover · HTTP 400 · 26 ms · not offered: …", and one a
-    command server never answered too, given the method of the leg after it (``initialize``)."""
+    command server never answered too, given the method of the leg after it (``initialize``), and the
+    POST refused with 404 or 405 that found the older HTTP+SSE transport, given that leg's outcome too."""
     parts = [f"{format_number(number)}. {cell_text(method, 60)}"]
     answer = exchange.get("answer") if exchange is not None else None
     status = answer.get("status") if isinstance(answer, Mapping) else getattr(leg, "http_status", None)
@@ -76,6 +78,9 @@ def leg_title(number: int, method: str, leg: Any, exchange: Mapping[str, Any] | 
     elif is_unanswered_probe(method, getattr(leg, "outcome", None), getattr(leg, "http_status", None), exchange,
                              next_method):
         parts.append(unanswered_probe_word())
+    elif is_transport_found(method, getattr(leg, "outcome", None), getattr(leg, "http_status", None), next_method,
+                            next_outcome):
+        parts.append(transport_found_word(getattr(leg, "http_status", None)))
     if exchange is None:
         parts.append(_("nothing kept"))
     return " · ".join(parts)

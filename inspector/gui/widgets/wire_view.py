@@ -134,7 +134,8 @@ class WireView(QWidget):
             number = len(self._legs)
             if self._last is not None:  # the leg before this one, told again now that its follower is known
                 before, before_item = self._last
-                title = leg_title(number - 1, before.method, before, exchange_of(before), method)
+                title = leg_title(number - 1, before.method, before, exchange_of(before), method,
+                                  getattr(leg, "outcome", None))
                 before_item.setText(0, title)
                 before_item.setToolTip(0, title)
             item = self._item(self.tree, leg_title(number, method, leg, exchange), "", number)
