@@ -65,6 +65,17 @@ class _Trace:
     settled: bool = False
 
 
+@dataclass(frozen=True)
+class _Before:
+    """A trace as it was before a request grew it (``spans`` None: it was not held)."""
+
+    trace_id: str
+    trace: _Trace
+    spans: dict[str, HeldSpan] | None
+    last_span_at: float
+    settled: bool
+
+
 class LiveTraces:
     """The traces being received, and their runs in ``store``."""
 
@@ -77,11 +88,15 @@ class LiveTraces:
         self._traces: OrderedDict[str, _Trace] = OrderedDict()  # least recently grown first
         self._held = 0
         self._joins = LiveJoins(store)
+        #: How many write transactions succeeded (the receiver sees a database free again by it).
+        self.writes = 0
 
     # -- spans in -----------------------------------------------------------------------------------
 
     def add(self, spans: list[HeldSpan]) -> Taken:
-        """Take the spans of one request; write the runs of the traces they grow."""
+        """Take the spans of one request; write the runs of the traces they grow. When the write fails
+        (the database locked by another program), the traces are held as they were before the request:
+        nothing of it is kept, in the database or here, and its exporter sends it again."""
         rejected, reason = 0, None
         by_trace: dict[str, list[tuple[str, HeldSpan]]] = {}
         for index, held in enumerate(spans):
@@ -92,15 +107,22 @@ class LiveTraces:
                 continue
             by_trace.setdefault(span.trace_id, []).append((span.span_id, held))
         grown: list[MappedRun] = []
+        undo: list[_Before] = []
         for trace_id, arrived in by_trace.items():
-            refused, why = self._grow(trace_id, arrived, grown)
+            refused, why = self._grow(trace_id, arrived, grown, undo)
             rejected, reason = rejected + refused, reason or why
-        self._write(grown, running=True)
+        try:
+            self._write(grown, running=True)
+        except BaseException:
+            for before in reversed(undo):
+                self._restore(before)
+            raise
         return Taken(rejected, reason)
 
-    def _grow(self, trace_id: str, arrived: list[tuple[str, HeldSpan]],
-              grown: list[MappedRun]) -> tuple[int, Message | None]:
-        trace = self._traces.get(trace_id) or self._reopen(trace_id)
+    def _grow(self, trace_id: str, arrived: list[tuple[str, HeldSpan]], grown: list[MappedRun],
+              undo: list[_Before]) -> tuple[int, Message | None]:
+        held = self._traces.get(trace_id)
+        trace = held or self._reopen(trace_id)
         new = [span_id for span_id, _ in arrived if span_id not in trace.spans]
         if len(trace.spans) + len(new) > MAX_TRACE_SPANS:
             return len(arrived), Message(N_("trace {trace} has more than {limit} spans; the receiver keeps no more "
@@ -117,11 +139,22 @@ class LiveTraces:
             self._keep(trace_id, trace)
             return len(arrived), _refused(problem)
         self._held += len(trace.spans) - len(before)
+        undo.append(_Before(trace_id, trace, before if held is not None else None, trace.last_span_at, trace.settled))
         trace.last_span_at, trace.settled = self._clock(), False
         self._keep(trace_id, trace)
         self._traces.move_to_end(trace_id)
         grown.append(mapped)
         return 0, None
+
+    def _restore(self, before: _Before) -> None:
+        """A trace as it was before a request whose write failed (one reopened for it is let go of again)."""
+        trace = before.trace
+        if before.spans is None:
+            self._held -= len(trace.spans)
+            self._traces.pop(before.trace_id, None)
+            return
+        self._held -= len(trace.spans) - len(before.spans)
+        trace.spans, trace.last_span_at, trace.settled = before.spans, before.last_span_at, before.settled
 
     def _keep(self, trace_id: str, trace: _Trace) -> None:
         if trace.spans:
@@ -189,9 +222,12 @@ class LiveTraces:
                                 [(step.sequence, step.started_at, step_row(step.step)) for step in found.steps]))
         if joined:
             self._join(joined)
+            self.writes += 1
         if not runs:
             return
-        for run, written in zip(runs, write_live_runs(self.store, runs), strict=True):
+        stored = write_live_runs(self.store, runs)
+        self.writes += 1
+        for run, written in zip(runs, stored, strict=True):
             if written is not None:
                 self._on_run(RunReceived(written.run_id, run.uid, run.title, run.status, len(run.steps),
                                          written.created))

@@ -1,11 +1,13 @@
 """The OTLP/HTTP trace receiver: ``POST /v1/traces`` on 127.0.0.1:4318, spans into the run database.
 
-Each request is read (bounded), decoded (:mod:`.otlp_body`) and handed to one writer thread,
-which owns the store and the live traces (:mod:`.live_traces`); the request is answered once its
-spans are written, so an exporter that got 200 knows they are kept. Answers follow the OTLP/HTTP
-specification: 200 with an ``ExportTraceServiceResponse`` in the request's encoding (with
-``partial_success`` when spans were refused), 400 with a ``google.rpc.Status`` for a body that
-cannot be read, 413 for one too large, 415 for an unknown content type or encoding.
+Each request is read (bounded), decoded (:mod:`.otlp_body`) and handed to one writer thread
+(:mod:`.span_writer`), which owns the store and the live traces (:mod:`.live_traces`); the request is
+answered once its spans are written, so an exporter that got 200 knows they are kept, and one that got
+503 knows nothing of them is (it sends them again). Answers follow the OTLP/HTTP specification: 200
+with an ``ExportTraceServiceResponse`` in the request's encoding (with ``partial_success`` when spans
+were refused), 400 with a ``google.rpc.Status`` for a body that cannot be read, 413 for one too large,
+415 for an unknown content type or encoding, 503 with ``Retry-After`` for load or a database another
+program holds locked.
 
 How many connections are held, and how long a request's head may take, is bounded as HTTP servers
 bound them (:mod:`.connections`): a client sending its headers a byte at a time no longer holds a
@@ -21,12 +23,10 @@ from __future__ import annotations
 import hmac
 import io
 import logging
-import queue
 import secrets
 import socket
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -39,9 +39,10 @@ from inspector.mcp.secrets import Secrets
 
 from . import otlp_body
 from .connections import ConnectionSlots, HeadClock, HeadTimedReader
-from .live_traces import QUIET_S, LiveTraces, RunReceived, Taken
+from .live_traces import QUIET_S, RunReceived, Taken
 from .loopback import is_loopback
 from .request_body import BodyGate, BodyReader, too_large
+from .span_writer import DatabaseLocked, ReceiverBusy, SpanWriter
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 4318
@@ -55,14 +56,10 @@ when to retry; the OpenTelemetry Python SDK's exporter waits that long instead o
 WRITER_RETRY_AFTER_S = 10
 """The ``Retry-After`` (seconds) of a 503 for a request whose spans the writer did not take within
 :data:`ANSWER_WAIT_S`: it is that far behind (a flood of spans ahead of them), and an exporter retrying at
-once would only add to what it has to write."""
+once would only add to what it has to write. The same for a request whose write found the database
+locked by another program for longer than the store's lock wait (10 s)."""
 READ_TIMEOUT_S = 30.0
 """A connection that sends nothing for this long is closed."""
-TICK_S = 0.2
-"""How often the writer looks for traces that have gone quiet."""
-SLICE_SPANS = 5_000
-"""The most spans of one request the writer takes at once (about a second of its work): a request of
-200,000 tiny spans would otherwise keep every other exporter waiting for a minute."""
 
 
 class ReceiverError(Exception):
@@ -71,11 +68,6 @@ class ReceiverError(Exception):
     def __init__(self, sentence: object) -> None:
         super().__init__(str(sentence))
         self.sentence = sentence
-
-
-class ReceiverBusy(Exception):
-    """The writer did not take a request's spans within :data:`ANSWER_WAIT_S` (answered 503 with
-:data:`WRITER_RETRY_AFTER_S`: retry then)."""
 
 
 @dataclass(frozen=True)
@@ -92,28 +84,32 @@ class TraceReceiver:
 
     ``start()`` binds (raising :class:`ReceiverError` when it cannot) and returns the address;
     ``stop()`` settles every trace still growing, closes the store and ends both threads.
-    ``on_run`` is called on the writer thread for every run written."""
+    ``on_run`` is called on the writer thread for every run written; ``on_problem`` with a sentence when
+    the database turns out locked by another program (spans are refused meanwhile) and when it is free again."""
 
     def __init__(self, db_path: str | Path, options: ReceiverOptions | None = None,
-                 on_run: Callable[[RunReceived], None] | None = None) -> None:
+                 on_run: Callable[[RunReceived], None] | None = None,
+                 on_problem: Callable[[Message], None] | None = None) -> None:
         self.options = options or ReceiverOptions()
         self.db_path = Path(db_path)
         self.on_run = on_run
+        self.on_problem = on_problem
         #: The token clients must send (``None`` on loopback, where none is asked).
         self.token = None if is_loopback(self.options.host) else secrets.token_urlsafe(32)
         #: The token in every shape it may take, cut out of received spans before they are stored.
         self.secrets = Secrets([self.token, f"Bearer {self.token}"] if self.token else [])
-        self._jobs: queue.Queue[tuple[list[Any], Future[Taken]] | None] = queue.Queue()
         self._server: ThreadingHTTPServer | None = None
-        self._threads: list[threading.Thread] = []
-        self._writer_ready = threading.Event()
-        self._writer_failure: BaseException | None = None
+        self._writer: SpanWriter | None = None
+        self._serving: threading.Thread | None = None
         #: How many bodies are read and decoded at once, and how long one may take (see :mod:`.request_body`).
         self.gate = BodyGate()
         #: How many connections are held at once, and how long a request's head may take (:mod:`.connections`).
         self.connections = ConnectionSlots()
         #: How long a request waits for the writer to take its spans before it is answered 503.
         self.answer_wait_s = ANSWER_WAIT_S
+        #: How long a write waits for another program's lock on the database (read by :meth:`start`;
+        #: None: the store's own wait, 10 s).
+        self.lock_wait_s: float | None = None
 
     @property
     def url(self) -> str:
@@ -132,17 +128,15 @@ class TraceReceiver:
         """Listen and start writing; return :attr:`url`."""
         self._server = _bind(self.options.host, self.options.port)
         self._server.receiver = self  # type: ignore[attr-defined]
-        writer = threading.Thread(target=self._write_loop, name="otlp-receiver-writer", daemon=True)
-        writer.start()
-        self._writer_ready.wait()
-        if self._writer_failure is not None:
+        writer = SpanWriter(self.db_path, self.options.quiet_s, self.on_run, self.on_problem, self.lock_wait_s)
+        if not writer.start():
             self._server.server_close()
             self._server = None
-            raise self._writer_failure
-        serving = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.2},
-                                   name="otlp-receiver-http", daemon=True)
-        serving.start()
-        self._threads = [writer, serving]
+            raise ReceiverError(getattr(writer.failure, "sentence", writer.failure))
+        self._writer = writer
+        self._serving = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.2},
+                                         name="otlp-receiver-http", daemon=True)
+        self._serving.start()
         return self.url
 
     def stop(self) -> None:
@@ -151,10 +145,11 @@ class TraceReceiver:
             return
         self._server.shutdown()
         self._server.server_close()
-        self._jobs.put(None)
-        for thread in self._threads:
-            thread.join(timeout=10)
-        self._server, self._threads = None, []
+        if self._writer is not None:
+            self._writer.stop(timeout=10)
+        if self._serving is not None:
+            self._serving.join(timeout=10)
+        self._server, self._writer, self._serving = None, None, None
 
     def __enter__(self) -> TraceReceiver:
         self.start()
@@ -163,66 +158,15 @@ class TraceReceiver:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    # -- the writer thread -------------------------------------------------------------------------
-
     def submit(self, spans: list[Any]) -> Taken:
-        """Hand spans to the writer and wait until they are written (from a request's thread), in
-        slices of :data:`SLICE_SPANS`: the other exporters' requests are written between two slices
-        of a large one, rather than after all of it."""
-        rejected, reason = 0, None
-        for start in range(0, max(len(spans), 1), SLICE_SPANS):
-            taken = self._submit_slice(spans[start:start + SLICE_SPANS])
-            rejected, reason = rejected + taken.rejected, reason or taken.reason
-        return Taken(rejected, reason)
-
-    def _submit_slice(self, spans: list[Any]) -> Taken:
-        done: Future[Taken] = Future()
-        self._jobs.put((spans, done))
-        try:
-            return done.result(timeout=self.answer_wait_s)
-        except TimeoutError:
-            if done.done():
-                raise  # the writer's own error
-            raise ReceiverBusy from None
-
-    def _write_loop(self) -> None:
-        from inspector.store import RunStore, StoreError
-
-        try:
-            store = RunStore.open(self.db_path)
-        except StoreError as error:
-            self._writer_failure = ReceiverError(error.sentence)
-            self._writer_ready.set()
-            return
-        live = LiveTraces(store, self.on_run, self.options.quiet_s)
-        self._writer_ready.set()
-        try:
-            while True:
-                try:
-                    job = self._jobs.get(timeout=TICK_S)
-                except queue.Empty:
-                    _settle(live)
-                    continue
-                if job is None:
-                    break
-                spans, done = job
-                try:
-                    done.set_result(live.add(spans))
-                except Exception as error:  # noqa: BLE001 - the request is answered 500 with it
-                    done.set_exception(error)
-                _settle(live)
-        finally:
-            _settle(live, everything=True)
-            store.close()
-
-
-def _settle(live: LiveTraces, everything: bool = False) -> None:
-    """Settle what has gone quiet; a failure (the database locked by another program for longer than
-    its wait) is logged and tried again at the next tick, and never ends the writer."""
-    try:
-        live.settle(everything)
-    except Exception:  # noqa: BLE001 - see above
-        logging.getLogger(__name__).warning("settling received traces failed; trying again", exc_info=True)
+        """Hand spans to the writer and wait until they are written (from a request's thread); raises
+        :class:`~.span_writer.ReceiverBusy` when the writer did not begin them within :attr:`answer_wait_s`
+        (withdrawn: nothing of them is stored), :class:`~.span_writer.DatabaseLocked` when another program
+        held the database for longer than :attr:`lock_wait_s` (nothing of them is stored either)."""
+        writer = self._writer
+        if writer is None:  # stopped meanwhile
+            raise ReceiverBusy
+        return writer.submit(spans, self.answer_wait_s)
 
 
 def _bind(host: str, port: int) -> ThreadingHTTPServer:
@@ -360,8 +304,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         try:
             taken = self.server.receiver.submit(spans)
-        except ReceiverBusy:
-            self._answer(503, answer_type, otlp_body.status_body(answer_type, "The receiver is busy; retry later.", 14),
+        except (ReceiverBusy, DatabaseLocked) as refused:
+            sentence = (Message(N_("The receiver is busy; retry later.")) if isinstance(refused, ReceiverBusy) else
+                        Message(N_("The run database is locked by another program; nothing was stored, retry later.")))
+            self._answer(503, answer_type, otlp_body.status_body(answer_type, str(sentence), 14),
                          retry_after_s=WRITER_RETRY_AFTER_S)
             return
         except Exception as error:  # noqa: BLE001 - a fault of ours (or the database): said, never a crash

@@ -1,7 +1,8 @@
 """``run-inspector receive``: the OTLP/HTTP trace receiver, headless, until Ctrl-C or SIGTERM.
 
 One line per run received or updated (with ``--json``: one JSON object per line, see
-``docs/cli-json.md``): the run's number, title, status and steps.
+``docs/cli-json.md``): the run's number, title, status and steps. A database another program holds
+locked (the spans received meanwhile are refused, 503) is said on stderr, and again when it is free.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.formatting import format_seconds
-from inspector.i18n.messages import Message
+from inspector.i18n.messages import Message, translate
 
 from .common import EXIT_OK, UsageError, database_path, wait_until_stopped
 from .safe_text import one_line
@@ -43,8 +44,12 @@ def run(args: argparse.Namespace) -> int:
             print(template.format(id=received.run_id, title=one_line(received.title),
                                   status=outcome_word(received.status), steps=steps), flush=True)
 
+    def warn(sentence: Message) -> None:  # the database locked by another program, then free again
+        with lock:
+            print(translate(sentence), file=sys.stderr, flush=True)
+
     db = database_path(args.db)
-    receiver = TraceReceiver(db, ReceiverOptions(host=host, port=port, quiet_s=quiet), on_run=say)
+    receiver = TraceReceiver(db, ReceiverOptions(host=host, port=port, quiet_s=quiet), on_run=say, on_problem=warn)
     try:
         url = receiver.start()
     except ReceiverError as error:

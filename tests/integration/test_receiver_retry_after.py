@@ -1,7 +1,8 @@
 """The OTLP receiver's refusals for load say when to retry (``Retry-After``, as OTLP/HTTP allows for 503):
-a second when every turn to read a body is taken, ten when its writer does not take a request's spans
-within the wait (a minute; half a second here, the writer held up by another program's write to the
-database). The OpenTelemetry SDK's own exporter waits what it is told.
+a second when every turn to read a body is taken, ten when its writer cannot store a request's spans
+(another program holds the database for longer than the lock wait: 10 s, half a second here; or the
+writer does not take them within a minute, see test_receiver_503_stores_nothing.py). The OpenTelemetry
+SDK's own exporter waits what it is told.
 
 Real sockets to a real receiver on 127.0.0.1, a real SQLite file, the SDK's real OTLP/HTTP exporter."""
 
@@ -29,7 +30,9 @@ SPAN = (b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "%032x", "sp
 
 @pytest.fixture
 def receiver(tmp_path: Path) -> Iterator[TraceReceiver]:
-    with TraceReceiver(tmp_path / "received.db", ReceiverOptions(port=0, quiet_s=0.4)) as running:
+    running = TraceReceiver(tmp_path / "received.db", ReceiverOptions(port=0, quiet_s=0.4))
+    running.lock_wait_s = 0.5  # the store's own wait is 10 s
+    with running:
         running.gate = BodyGate(wait_s=0.5, deadline_s=5.0)
         running.answer_wait_s = 0.5
         yield running
@@ -63,7 +66,7 @@ def test_a_request_beyond_the_bodies_read_at_once_is_told_to_retry_in_a_second(r
             connection.close()
 
 
-def test_a_request_the_writer_cannot_take_is_told_to_retry_in_ten_seconds(receiver: TraceReceiver,
+def test_a_request_the_writer_cannot_store_is_told_to_retry_in_ten_seconds(receiver: TraceReceiver,
                                                                            held_database: sqlite3.Connection) -> None:
     answer = httpx.post(receiver.url, content=SPAN % (2, 2), headers=JSON, timeout=30)
     assert answer.status_code == 503 and answer.json()["code"] == 14

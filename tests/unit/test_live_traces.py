@@ -133,3 +133,52 @@ def test_room_is_made_by_letting_settled_traces_go(tmp_path: Path, monkeypatch: 
     live.settle(everything=True)
     assert live.add(other).rejected == 0  # the settled traces were let go of
     assert store.find_run_by_uid("otlp-" + "ab" * 16).status == "running"
+
+
+def test_spans_sent_again_give_the_same_run_held_or_read_back(tmp_path: Path) -> None:
+    """An exporter that sends a request again (it got no answer, or a 503) does not make steps twice:
+    a span sent again replaces itself, whether the trace is held or read back from its steps."""
+    bodies = _requests()
+    store = RunStore.open(tmp_path / "received.db")
+    live = LiveTraces(store, quiet_s=0)
+    for body in bodies + bodies:
+        live.add(_spans(body))
+    live.settle()
+    again = LiveTraces(store, quiet_s=0)  # holds nothing: restarted
+    for body in bodies:
+        again.add(_spans(body))
+    again.settle()
+    imported = _imported(tmp_path, bodies)
+    for run in imported.list_runs(limit=None):
+        assert len(_steps(store, run.uid)) == len(_steps(imported, run.uid))
+
+
+def test_a_request_whose_write_the_database_refuses_leaves_nothing_held(tmp_path: Path) -> None:
+    """Another program holds the database past the lock wait: the request's spans are not kept in
+    memory either (its exporter is answered 503 and sends them again), so a later write of the trace
+    holds only what was accepted."""
+    import sqlite3
+
+    bodies = _requests()
+    store = RunStore.open(tmp_path / "received.db", lock_wait_s=0.1)
+    live = LiveTraces(store, quiet_s=0)
+    live.add(_spans(bodies[0]))
+    live.settle()
+    first = {run.uid: _steps(store, run.uid) for run in store.list_runs(limit=None)}
+    other = sqlite3.connect(str(tmp_path / "received.db"), isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            live.add(_spans(bodies[1]))
+        assert live.growing == 0  # as before the request: settled
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    live.settle(everything=True)  # nothing to write: what it held is stored already
+    assert {run.uid: _steps(store, run.uid) for run in store.list_runs(limit=None)} == first
+    for body in bodies[1:]:
+        live.add(_spans(body))
+    live.settle()
+    imported = _imported(tmp_path, bodies)
+    for run in imported.list_runs(limit=None):
+        assert len(_steps(store, run.uid)) == len(_steps(imported, run.uid))
