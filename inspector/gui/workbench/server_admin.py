@@ -27,8 +27,9 @@ from ..dialogs.signin_fields import SignInChoice
 from ..settings import AppSettings
 from ..widgets.background_reads import database_file
 from .console import ConsoleBook
-from .engine import OperationOutcome, OperationsEngine, OperationTask
+from .engine import OperationsEngine
 from .health_reader import HealthReader, latencies
+from .operation_task import OperationOutcome, OperationTask
 from .server_commands import command_endpoint, command_fields, save_command
 from .servers_model import server_label
 from .servers_panel import ServersPanel
