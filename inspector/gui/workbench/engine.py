@@ -40,6 +40,7 @@ from .operation_runs import run_operation
 from .operation_task import OperationTask
 from .operations_worker import OperationsWorker, Work
 from .server_requests import WindowAnswers
+from .signin_engine import SignIns
 
 #: Housekeeping after quitting (cancel notices, session ends) gets at most this long.
 SHUTDOWN_BOUND_S = 1.0
@@ -94,8 +95,6 @@ class OperationsEngine(QObject):
         self.processes = ServerProcesses(self._heard_output, self._heard_between)
         self.output = ProcessOutput(self.log, self.server_names)
         self.output.lines.connect(self.server_output)
-        from .signin_engine import SignIns  # it builds on the engine's tasks and worker
-
         #: Sign-ins: the vault, who waits for one, Sign in and Sign out.
         self.signins = SignIns(self, signin_vault)
 

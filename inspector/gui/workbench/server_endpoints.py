@@ -7,6 +7,7 @@ wait on the store or the keyring.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from inspector.i18n.messages import translate
 from inspector.mcp import InvalidServerError, ServerEndpoint
@@ -20,20 +21,21 @@ from .server_commands import command_endpoint
 from .signin_engine import configured_signin
 
 
+@dataclass(eq=False)
 class ServerEndpoints:
     """The configured servers' endpoints, and the secret values kept for this session only."""
 
-    def __init__(self, store: RunStore, registry: ServerRegistry, secrets: SecretKeeper, settings: AppSettings,
-                 vault: SignInVault, say: Callable[[str], None]) -> None:
-        self.store = store
-        self.registry = registry
-        self.secrets = secrets
-        self.settings = settings
-        self._vault = vault
-        self._say = say
-        #: Secret header values the keyring could not keep: for this session only, never written.
-        self.session_secrets: dict[tuple[str, str], str] = {}
-        self._endpoints: dict[str, ServerEndpoint] = {}
+    store: RunStore
+    registry: ServerRegistry
+    secrets: SecretKeeper
+    settings: AppSettings
+    #: Where the sign-ins' client secrets are kept (an endpoint carries its sign-in settings).
+    vault: SignInVault
+    #: Says a sentence to the user (an endpoint that cannot be built).
+    say: Callable[[str], None]
+    #: Secret header values the keyring could not keep: for this session only, never written.
+    session_secrets: dict[tuple[str, str], str] = field(default_factory=dict)
+    _endpoints: dict[str, ServerEndpoint] = field(default_factory=dict)
 
     def endpoint_for(self, record: ServerRecord) -> ServerEndpoint:
         """The server with its headers: stored values, the keyring, or this session's secrets.
@@ -50,17 +52,17 @@ class ServerEndpoints:
             endpoint = self._endpoints[record.url] = ServerEndpoint(
                 record.url, headers=headers, name=record.name, secret_headers=marked,
                 transport="sse" if record.transport == "sse" else "http", era=record.era,
-                signin=configured_signin(self.store, record.url, self._vault))
+                signin=configured_signin(self.store, record.url, self.vault))
         return endpoint
 
     def endpoint_or_say(self, record: ServerRecord) -> ServerEndpoint | None:
         try:
             return self.endpoint_for(record)
         except InvalidServerError as exc:
-            self._say(translate(exc))
+            self.say(translate(exc))
             return None
         except InvalidCommandError as exc:
-            self._say(translate(exc.sentence))
+            self.say(translate(exc.sentence))
             return None
 
     def forget(self, url: str) -> None:
