@@ -42,7 +42,7 @@ SECONDS = 3.0
 
 def reports_only(engine, task, observer, store, log_level) -> None:
     """In place of ``OperationsEngine._begin`` (on the worker's loop): the reports of a slow_task, no work."""
-    from inspector.gui.workbench.engine import OperationOutcome
+    from inspector.gui.workbench.operation_task import OperationOutcome
     from inspector.mcp import LegStarted, OperationStarted, ProgressSeen
 
     observer.operation_started(OperationStarted("tools/call", task.server_url, task.budget_s))

@@ -28,7 +28,7 @@ OPERATIONS = 20
 def main() -> int:
     from PySide6.QtWidgets import QApplication
 
-    from inspector.gui.workbench.engine import OperationTask
+    from inspector.gui.workbench.operation_task import OperationTask
     from inspector.gui.workbench.operations_list import OperationsList
     from inspector.mcp import LegStarted, OperationStarted, ServerEndpoint
 

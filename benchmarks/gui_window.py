@@ -74,14 +74,14 @@ def cold_start() -> list[float]:
 #: With BENCH_SLOTS=1: the GUI thread's time in these methods (class, method), summed and the
 #: longest call, to say where a frame goes (py-spy is not at hand; a slot is timed around its call).
 TIMED_SLOTS = (
-    ("inspector.gui.workbench.engine", "OperationTask", "take_reports"),
+    ("inspector.gui.workbench.operation_task", "OperationTask", "take_reports"),
     ("inspector.gui.workbench.operations_list", "OperationsList", "_tick"),
     ("inspector.gui.workbench.operations_list", "OperationsList", "_rows_changed"),
     ("inspector.gui.workbench.operation_delegate", "OperationDelegate", "paint"),
     ("inspector.gui.widgets.budget_bar", "BudgetBar", "paintEvent"),
     ("inspector.gui.widgets.budget_bar", "BudgetBar", "refresh"),
     ("inspector.gui.runs.list_freshness", "ListFreshness", "check"),
-    ("inspector.gui.workbench.server_admin", "ServerAdmin", "_refresh_health"),
+    ("inspector.gui.workbench.server_health", "ServerHealth", "refresh"),
     ("inspector.gui.main_window", "MainWindow", "_finished"),
     ("inspector.gui.main_window", "MainWindow", "_submitted"),
     ("inspector.gui.workbench.operation_detail", "OperationDetail", "show_task"),

@@ -30,9 +30,10 @@ from .widgets.steady_tabs import SteadyTabs
 from .window_layout import restore_layout, save_layout
 from .workbench import room
 from .workbench.demo_service import DemoService
-from .workbench.engine import OperationOutcome, OperationsEngine, OperationTask
+from .workbench.engine import OperationsEngine
 from .workbench.listening import WindowListener
 from .workbench.log_dock import ServerLogDock
+from .workbench.operation_task import OperationOutcome, OperationTask
 from .workbench.proxy_controls import ProxyControls
 from .workbench.questions import QuestionDialogs
 from .workbench.server_admin import ServerAdmin, select_at_start

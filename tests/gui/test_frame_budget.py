@@ -12,8 +12,9 @@ from PySide6.QtGui import QImage, QPainter
 from inspector.gui.widgets.budget_bar import BudgetBar
 from inspector.gui.widgets.budget_state import LEG_GAP_PX, MIN_LEG_PX, BarState, ProgressMark, layout
 from inspector.gui.widgets.mini_bar import paint_mini_bar, spans
-from inspector.gui.workbench.engine import OperationOutcome, OperationTask, _Observer
 from inspector.gui.workbench.operation_log import OperationLog
+from inspector.gui.workbench.operation_reports import OperationObserver
+from inspector.gui.workbench.operation_task import OperationOutcome, OperationTask
 from inspector.mcp import LegFinished, LegStarted, OperationStarted, ProgressSeen, ServerEndpoint
 from inspector.mcp.reports import LegOutcome
 
@@ -46,7 +47,7 @@ def _listed(qtbot, tasks: list[OperationTask]):
 
 def _burst(task: OperationTask) -> None:
     """What a task polled 500 times reports, from a thread of its own (as the worker does)."""
-    observer = _Observer(task._reports, OperationLog(), task.title, task.server.label)
+    observer = OperationObserver(task._reports, OperationLog(), task.title, task.server.label)
     observer.operation_started(OperationStarted("tools/call", task.server_url, 20.0))
     for number in range(LEGS):
         observer.leg_started(LegStarted("tasks/get", 19, number * 0.01))
@@ -171,7 +172,7 @@ def test_the_full_bar_and_a_row_paint_a_long_history_in_bounded_parts(qtbot) -> 
 
 
 def _legs(task: OperationTask, first: int, count: int) -> None:
-    observer = _Observer(task._reports, OperationLog(), task.title, task.server.label)
+    observer = OperationObserver(task._reports, OperationLog(), task.title, task.server.label)
     if first == 0:
         observer.operation_started(OperationStarted("tools/call", task.server_url, 20.0))
     for number in range(first, first + count):

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from inspector.gui.widgets.budget_bar import FRAME_MS
 from inspector.gui.widgets.frame_throttle import FrameThrottle
-from inspector.gui.workbench.engine import OperationTask
+from inspector.gui.workbench.operation_task import OperationTask
 from inspector.mcp import ServerEndpoint
 
 
@@ -92,7 +92,7 @@ def test_the_users_own_move_shows_the_detail_at_once_even_within_a_burst(qtbot) 
 
 
 def test_twenty_operations_ending_together_say_the_sign_in_again_once_a_frame(qtbot, make_window) -> None:
-    from inspector.gui.workbench.engine import OperationOutcome
+    from inspector.gui.workbench.operation_task import OperationOutcome
 
     window = make_window()
     room = window.signin

@@ -38,14 +38,14 @@ def test_operations_ending_update_the_health_without_the_gui_thread_reading_the_
     statements: list[str] = []
     window.store.db.conn.set_trace_callback(statements.append)  # the GUI thread's connection
     try:
-        reads = window.admin.health.reads
+        reads = window.admin.health.reader.reads
         tasks = [window.workbench.run_current_tool() for _ in range(5)]
         qtbot.waitUntil(lambda: all(not task.running for task in tasks), timeout=20000)
         assert all(task.outcome.status == "ok" for task in tasks)
         qtbot.waitUntil(lambda: window.servers.current().ok_count >= 5, timeout=10000)
         assert "Last contact" in window.servers.health.text()
         # Read back once for a burst of endings (on a loaded machine the five may come apart).
-        assert 1 <= window.admin.health.reads - reads <= len(tasks)
+        assert 1 <= window.admin.health.reader.reads - reads <= len(tasks)
     finally:
         window.store.db.conn.set_trace_callback(None)
     assert statements == []
@@ -88,13 +88,13 @@ def test_a_health_read_asked_before_a_server_was_removed_does_not_bring_it_back(
     admin = window.admin
     assert [record.url for record in admin.registry.all()] == sorted([demo_server.url, gone])
     release, reading = _hold_reads(monkeypatch)
-    reads = admin.health.reads
-    admin._refresh_health()  # as after operations ended
+    reads = admin.health.reader.reads
+    admin.health.refresh()  # as after operations ended
     assert reading.wait(5)  # its records are read: both servers
     admin.registry.remove_server(gone)
     admin.reload_servers()  # the user removed one meanwhile: listed at once
     release.set()
-    qtbot.waitUntil(lambda: admin.health.reads > reads and not admin.health._busy, timeout=5000)
+    qtbot.waitUntil(lambda: admin.health.reader.reads > reads and not admin.health.reader._busy, timeout=5000)
     qtbot.wait(100)  # the read's answer crossed to this thread and was dropped as older
     assert [window.servers.model.record(row).url for row in range(window.servers.model.rowCount())] == [
         demo_server.url]

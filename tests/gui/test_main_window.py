@@ -8,7 +8,7 @@ import time
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from inspector.gui.workbench.engine import OperationTask
+from inspector.gui.workbench.operation_task import OperationTask
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 
 

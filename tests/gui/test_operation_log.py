@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt
 
 from inspector.gui.language import switch_language
 from inspector.gui.settings import AppSettings
-from inspector.gui.workbench.engine import OperationTask
 from inspector.gui.workbench.listening import LogEntry
+from inspector.gui.workbench.operation_task import OperationTask
 from inspector.gui.workbench.server_log import MAX_ENTRIES, ServerLogModel
 from inspector.mcp import LOG_LEVELS
 from inspector.mcp.listening import ListenerState

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from inspector.gui.workbench.engine import OperationsEngine, OperationTask
+from inspector.gui.workbench.engine import OperationsEngine
+from inspector.gui.workbench.operation_task import OperationTask
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 
 

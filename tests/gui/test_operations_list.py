@@ -12,7 +12,7 @@ from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import QApplication
 
 from inspector.gui.main_window import DEFAULT_SIZE
-from inspector.gui.workbench.engine import OperationTask
+from inspector.gui.workbench.operation_task import OperationTask
 from inspector.gui.workbench.operations_model import OperationsModel, title_text
 from inspector.mcp import ServerEndpoint
 from tests.gui.test_screenshots import save

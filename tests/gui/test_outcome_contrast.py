@@ -22,8 +22,8 @@ from inspector.gui.widgets.hints import contrast_ratio
 from inspector.gui.widgets.mini_bar import Span, paint_spans
 from inspector.gui.widgets.outcome_colours import label_colour, text_colour
 from inspector.gui.widgets.outcomes import outcome_icon
-from inspector.gui.workbench.engine import OperationOutcome, OperationTask
 from inspector.gui.workbench.operation_delegate import SELECTED, selected_tint
+from inspector.gui.workbench.operation_task import OperationOutcome, OperationTask
 from inspector.gui.workbench.operations_list import OperationsList
 from inspector.mcp import ServerEndpoint
 from inspector.store import RunStore

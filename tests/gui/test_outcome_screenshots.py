@@ -12,7 +12,7 @@ from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole, WaterfallRole
 from inspector.gui.runs.waterfall import WaterfallDelegate
 from inspector.gui.widgets.outcomes import outcome_word
-from inspector.gui.workbench.engine import OperationOutcome, OperationTask
+from inspector.gui.workbench.operation_task import OperationOutcome, OperationTask
 from inspector.gui.workbench.operations_list import OperationsList
 from inspector.mcp import ServerEndpoint
 from inspector.store import RunStore, resolve_db_path

@@ -414,8 +414,8 @@ def _signed_in_echo(qtbot, window, text: str) -> tuple[list[str], object]:
     signins = window.engine.signins
     qtbot.waitUntil(lambda: signins.tokens(window.workbench.tools.task.server) is not None, timeout=5000)
     reads: list[str] = []
-    reread = signins._reread
-    signins._reread = lambda found, key: (reads.append(found), reread(found, key))
+    reread = signins.kept.read
+    signins.kept.read = lambda found, key: (reads.append(found), reread(found, key))
     assert window.workbench.tools.select_tool("echo")
     window.workbench.arguments.set_arguments({"text": text})
     call = window.workbench.run_current_tool()

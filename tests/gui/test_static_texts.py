@@ -60,7 +60,7 @@ def test_a_new_font_draws_the_same_string_in_that_font(qtbot) -> None:
 def test_the_list_lays_out_each_title_and_countdown_once_over_many_frames(qtbot) -> None:
     import time
 
-    from inspector.gui.workbench.engine import OperationTask
+    from inspector.gui.workbench.operation_task import OperationTask
     from inspector.gui.workbench.operations_list import OperationsList
     from inspector.mcp import LegStarted, OperationStarted, ServerEndpoint
 

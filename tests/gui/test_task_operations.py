@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.gui.workbench.engine import OperationsEngine, OperationTask
+from inspector.gui.workbench.engine import OperationsEngine
+from inspector.gui.workbench.operation_task import OperationTask
 from inspector.mcp import ServerEndpoint
 from inspector.store import RunStore, resolve_db_path
 from tests.support.task_server import TaskServer, _tools

@@ -21,7 +21,7 @@ from inspector.mcp.messages import N_, Message
 from .operation_log import OperationLog, operation_tag
 
 if TYPE_CHECKING:
-    from .engine import OperationTask
+    from .operation_task import OperationTask
 
 
 class AskingSource:

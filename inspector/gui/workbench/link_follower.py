@@ -12,7 +12,7 @@ from inspector.i18n import _
 from ..language import translated
 from ..widgets.block_text import MAX_NAMED_BLOCKS
 from ..widgets.plain_text import cell_text
-from .engine import OperationTask
+from .operation_task import OperationTask
 
 
 def resource_links(task: OperationTask | None) -> list[str]:

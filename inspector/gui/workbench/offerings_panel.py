@@ -30,7 +30,7 @@ from inspector.mcp.offerings import Listing
 from ..language import on_language_changed, translated
 from ..widgets.empty_hint import EmptyHint
 from ..widgets.plain_text import cell_text
-from .engine import OperationTask
+from .operation_task import OperationTask
 from .subscribe_controls import BASE_TEXT, SubscribeControls
 from .subscriptions import ResourceSubscriptions
 from .suggesting_fields import (

@@ -24,7 +24,7 @@ from ..widgets.budget_state import AFTER_DEADLINE_SHARE, UNRECORDED
 from ..widgets.mini_bar import paint_spans, spans
 from ..widgets.outcome_colours import is_dark, text_colour
 from ..widgets.static_texts import StaticTexts
-from .engine import OperationTask
+from .operation_task import OperationTask
 from .operations_model import TASK_ROLE, countdown_text, left_tenths, now_s, state_text, title_text
 
 #: A selected row: a light tint, so the outcome colours keep their contrast (a dark palette gets a

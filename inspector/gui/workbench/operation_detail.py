@@ -14,8 +14,8 @@ from inspector.i18n import _
 from ..language import on_language_changed, translated, translated_tab
 from ..widgets.steady_tabs import SteadyTabs
 from ..widgets.wire_view import WireView
-from .engine import OperationTask
 from .link_follower import LinkFollower
+from .operation_task import OperationTask
 from .result_view import ResultView
 
 

@@ -22,8 +22,8 @@ from ..language import on_language_changed, translated
 from ..widgets.budget_bar import FRAME_MS, BudgetBar
 from ..widgets.empty_hint import EmptyHint
 from ..widgets.frame_throttle import FrameThrottle
-from .engine import OperationTask
 from .operation_delegate import OperationDelegate
+from .operation_task import OperationTask
 from .operations_model import OperationsModel, spoken_text, state_text, title_text
 
 

@@ -24,7 +24,7 @@ from inspector.i18n.words import outcome_word
 from ..language import on_language_changed
 from ..widgets.budget_state import ending_text, format_seconds, remaining_text, spent_text
 from ..widgets.plain_text import plain_tooltip, visible
-from .engine import OperationTask
+from .operation_task import OperationTask
 
 #: The role that returns the row's :class:`OperationTask`.
 TASK_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -22,7 +22,7 @@ from inspector.runs.replaying import ReplayPlan
 from inspector.store import ServerRecord
 
 from ..dialogs.replay_server_dialog import ReplayServerDialog
-from .engine import OperationTask
+from .operation_task import OperationTask
 
 if TYPE_CHECKING:
     from .room import Workbench

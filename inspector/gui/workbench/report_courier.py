@@ -34,7 +34,7 @@ DELIVERY_BUDGET_MS = 8
 
 
 class ReportSink(Protocol):
-    """Who takes a batch of reports on the GUI thread (an :class:`~.engine.OperationTask`)."""
+    """Who takes a batch of reports on the GUI thread (an :class:`~.operation_task.OperationTask`)."""
 
     def take_reports(self, entries: list[tuple[str, Any, float]]) -> None: ...
 

@@ -30,8 +30,8 @@ from ..widgets.block_text import stored_block_lines
 from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.plain_text import clip_text, label_text
 from ..widgets.server_exchanges import server_exchange_lines
-from .engine import OperationTask
 from .offering_text import offering_images, offering_text
+from .operation_task import OperationTask
 from .result_tree import fill_structure, structured_model
 from .whole_answer import is_bounded, whole_answer
 

@@ -30,9 +30,10 @@ from ..widgets.plain_text import cell_text, clip_text, label_text, plain_tooltip
 from ..widgets.steady_tabs import SteadyTabs
 from .arguments_panel import ArgumentsPanel
 from .catalogue_cache import CatalogueKeeper
-from .engine import OperationsEngine, OperationTask
+from .engine import OperationsEngine
 from .offerings_panel import PromptsPanel, ResourcesPanel
 from .operation_detail import OperationDetail
+from .operation_task import OperationTask
 from .operations_list import OperationsList
 from .replaying import replay_step
 from .server_admin import ServerAdmin

@@ -1,42 +1,40 @@
-"""The configured servers behind the Servers panel: add, edit, remove, test, and their endpoints.
+"""The configured servers behind the Servers panel: listed, selected, added, edited, removed.
 
-The window lays out the panel; this object keeps the registry, the headers each server is called
-with (stored values, the keyring, or this session's secrets) and the panel's health up to date.
-A command server's endpoint carries its command with its secret variables (the keyring, or this
-session's); saving or removing a command server stops its process, so the next operation starts
-the command as it is now configured.
+The window lays out the panel; this object keeps the registry and the engine's view of each
+server in step with it. What each server is called with is :mod:`.server_endpoints`' (headers from
+stored values, the keyring, or this session's secrets; a command server's command with its secret
+variables); the panel's health is :mod:`.server_health`'s, its Test connection
+:mod:`.connection_test`'s. Saving or removing a command server stops its process, so the next
+operation starts the command as it is now configured.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from inspector.i18n import _
-from inspector.i18n.formatting import format_duration
-from inspector.i18n.messages import translate
-from inspector.mcp import InvalidServerError, ServerEndpoint
+from inspector.mcp import ServerEndpoint
 from inspector.mcp.roots import roots_from_uris
-from inspector.mcp.server_command import InvalidCommandError, ServerCommand
+from inspector.mcp.server_command import ServerCommand
 from inspector.store import RunStore, ServerRecord, ServerRegistry, StoreError
 from inspector.store.secrets import SecretKeeper
 
 from ..dialogs.signin_fields import SignInChoice
 from ..settings import AppSettings
-from ..widgets.background_reads import database_file
+from .connection_test import ConnectionTest
 from .console import ConsoleBook
-from .engine import OperationOutcome, OperationsEngine, OperationTask
-from .health_reader import HealthReader, latencies
-from .server_commands import command_endpoint, command_fields, save_command
+from .engine import OperationsEngine
+from .health_reader import latencies
+from .operation_task import OperationTask
+from .server_commands import command_fields, save_command
+from .server_endpoints import ServerEndpoints
+from .server_health import ServerHealth
 from .servers_model import server_label
 from .servers_panel import ServersPanel
-from .signin_engine import configured_signin
 from .signin_setup import dialog_setup, forget_signin, save_signin
-
-#: How often the panel asks whether another program wrote the database (cheap: one pragma, off the GUI thread).
-HEALTH_POLL_MS = 500
 
 
 class ServerAdmin(QObject):
@@ -55,27 +53,15 @@ class ServerAdmin(QObject):
         self.secrets = secrets
         self.say = say
         self.registry = ServerRegistry(store.db, secrets)
+        #: What each server is called with (kept until it is saved or removed).
+        self.endpoints = ServerEndpoints(store, self.registry, secrets, settings, engine.signins.vault, say)
         #: Secret header values the keyring could not keep: for this session only, never written.
-        self.session_secrets: dict[tuple[str, str], str] = {}
-        self._endpoints: dict[str, ServerEndpoint] = {}
-        #: The last connection test's server and outcome (its sentence is said again in a new language).
-        self._last_test: tuple[str, OperationOutcome] | None = None
+        self.session_secrets = self.endpoints.session_secrets
         self.closed = False
         #: Selections are remembered in the settings (not those the window makes on its own, e.g. opening a file).
         self._remembering = True
-        self.health = HealthReader(database_file(store), self)  # read after endings, off the GUI thread
-        self.health.read.connect(self._health_read)
-        #: Listings made on this thread (a save, a removal): a health read asked before one is stale.
-        self._listings = self._asked_at = 0
-        self._health_refresh = QTimer(self)
-        self._health_refresh.setSingleShot(True)
-        self._health_refresh.setInterval(100)
-        self._health_refresh.timeout.connect(self._refresh_health)
-        # Other programs (the command line, a proxy) count operations in the same database.
-        self._health_poll = QTimer(self)
-        self._health_poll.setInterval(HEALTH_POLL_MS)
-        self._health_poll.timeout.connect(lambda: self._refresh_health(poll=True))
-        self._health_poll.start()
+        self.health = ServerHealth(self, store)
+        self.connection_test = ConnectionTest(self)
         panel.server_selected.connect(self._selected)
         panel.add_requested.connect(self.add_server)
         panel.edit_requested.connect(self.edit_server)
@@ -89,8 +75,7 @@ class ServerAdmin(QObject):
         return self.panel.current()
 
     def retranslate(self) -> None:
-        if self._last_test is not None:
-            self._tested(*self._last_test)
+        self.connection_test.retranslate()
 
     # -- the list ----------------------------------------------------------------------------------
 
@@ -104,12 +89,14 @@ class ServerAdmin(QObject):
         except StoreError as exc:
             self.say(str(exc))
             return
-        self._listings += 1
+        self.health.listed()
         self._remembering = remember
-        self._list(records, select_url, select_first)
+        self.show_records(records, select_url, select_first)
         self._remembering = True
 
-    def _list(self, records: list[ServerRecord], select_url: str | None = None, select_first: bool = True) -> None:
+    def show_records(self, records: list[ServerRecord], select_url: str | None = None,
+                     select_first: bool = True) -> None:
+        """List ``records`` in the panel (and their roots and names for the engine) as they are."""
         self.engine.server_roots.clear()
         self.engine.server_roots.update({record.url: roots_from_uris(record.roots) for record in records})
         self.engine.server_names.clear()
@@ -126,68 +113,24 @@ class ServerAdmin(QObject):
 
     def health_changed(self) -> None:
         """An operation ended: read the health back once for a burst of endings (off the GUI thread)."""
-        self._health_refresh.start()
-
-    def _refresh_health(self, poll: bool = False) -> None:
-        if not self.closed:
-            current = self.current()
-            self._asked_at = self._listings
-            self.health.request(current.url if current is not None else None, poll=poll)
-
-    def _health_read(self, records: list[ServerRecord] | None, url: str | None, shown: list[float],
-                     problem: str) -> None:
-        if self.closed or self._asked_at != self._listings:
-            return  # the servers were listed since it was asked (a server saved or removed): that is newer
-        if records is None:
-            self.say(problem)
-            return
-        listed = [self.panel.model.record(row) for row in range(self.panel.model.rowCount())]
-        if records != listed:  # a poll reads after any write (a run imported): the list is reset only for news
-            # A refresh selects no server when none was: a server another program just counted (the
-            # command line, a scenario) is not asked anything by this window unless the user picks it.
-            self._list(records, select_first=False)
-        current = self.current()
-        if current is not None and current.url == url:
-            self.panel.show_latencies(shown)
+        self.health.changed()
 
     def close(self) -> None:
         """The window closes: nothing more is read or said."""
         self.closed = True
-        self._health_poll.stop()
         self.health.stop()
 
-    # -- what an operation needs -----------------------------------------------------------------------
+    # -- what an operation needs (ServerEndpoints) --------------------------------------------------------
 
     def endpoint_for(self, record: ServerRecord) -> ServerEndpoint:
-        """The server with its headers: stored values, the keyring, or this session's secrets.
-
-        Kept until the server is saved or removed: Run must not wait on the store or the keyring."""
-        endpoint = self._endpoints.get(record.url)
-        stale = endpoint is None or endpoint.name != record.name or endpoint.era != record.era
-        if stale and record.transport == "stdio":
-            endpoint = self._endpoints[record.url] = command_endpoint(self, record)
-        elif stale:
-            headers = self.registry.headers_for(record.url, ask=lambda header: self.session_secrets.get(
-                (record.url, header)))
-            marked = frozenset(setting.name for setting in record.headers if setting.secret)
-            endpoint = self._endpoints[record.url] = ServerEndpoint(
-                record.url, headers=headers, name=record.name, secret_headers=marked,
-                transport="sse" if record.transport == "sse" else "http", era=record.era,
-                signin=configured_signin(self.store, record.url, self.engine.signins.vault))
-        return endpoint
+        """The server with its headers (see :meth:`ServerEndpoints.endpoint_for`)."""
+        return self.endpoints.endpoint_for(record)
 
     def endpoint_or_say(self, record: ServerRecord) -> ServerEndpoint | None:
-        try:
-            return self.endpoint_for(record)
-        except InvalidServerError as exc:
-            self.say(translate(exc))
-            return None
-        except InvalidCommandError as exc:
-            self.say(translate(exc.sentence))
-            return None
+        return self.endpoints.endpoint_or_say(record)
 
     def budget_for(self, record: ServerRecord) -> float:
-        return record.budget_s if record.budget_s else self.settings.default_budget_s
+        return self.endpoints.budget_for(record)
 
     # -- add, edit, remove -----------------------------------------------------------------------------
 
@@ -209,7 +152,7 @@ class ServerAdmin(QObject):
                     self.secrets.load(record.url, setting.name) or self.session_secrets.get(
                         (record.url, setting.name), ""))
                 headers.append((setting.name, value or "", setting.secret))
-        command = command_fields(self, record) if record is not None and record.transport == "stdio" else {}
+        command = command_fields(self.endpoints, record) if record is not None and record.transport == "stdio" else {}
         from ..dialogs.server_dialog import ServerDialog  # loaded with the first Add or Edit
 
         dialog = ServerDialog(self.parent(), url=record.url if record and not command else "",
@@ -244,10 +187,10 @@ class ServerAdmin(QObject):
         from inspector.store.secrets import is_secret_header
 
         if command is not None:
-            command = save_command(self, url, command, replaces, kept_env or set())
-        self._endpoints.pop(url, None)
+            command = save_command(self.endpoints, url, command, replaces, kept_env or set())
+        self.endpoints.forget(url)
         if replaces:
-            self._endpoints.pop(replaces, None)
+            self.endpoints.forget(replaces)
             self.changing.emit(replaces)
             self.engine.stop_server(replaces)
         if replaces and replaces != url:
@@ -291,7 +234,7 @@ class ServerAdmin(QObject):
 
     def forget_server(self, url: str) -> None:
         self.changing.emit(url)
-        self._endpoints.pop(url, None)
+        self.endpoints.forget(url)
         self.engine.stop_server(url)
         self.consoles.forget(url)
         forget_signin(self, url)
@@ -300,7 +243,7 @@ class ServerAdmin(QObject):
 
     def forget_endpoint(self, url: str) -> None:
         """The server's settings changed underneath (its sign-in): the next operation builds it anew."""
-        self._endpoints.pop(url, None)
+        self.endpoints.forget(url)
 
     def open_console(self, record: ServerRecord) -> None:
         """The Console of a command server: what it writes on stderr, following the newest line."""
@@ -317,37 +260,14 @@ class ServerAdmin(QObject):
         if self.current() is not None:
             self.open_console(self.current())
 
-    # -- the connection test ---------------------------------------------------------------------------
+    # -- the connection test (ConnectionTest) ---------------------------------------------------------------
 
     def test_server(self, record: ServerRecord) -> OperationTask | None:
-        endpoint = self.endpoint_or_say(record)
-        if endpoint is None:
-            return None
-        task = self.engine.ping(endpoint, self.budget_for(record))
-        self._last_test = None
-        self.panel.test_result.setText(_("Testing the connection…"))
-        task.finished.connect(lambda outcome: self._tested(record.url, outcome))
-        return task
+        return self.connection_test.run(record)
 
     def test_current(self) -> None:
         if self.current() is not None:
             self.test_server(self.current())
-
-    def _tested(self, url: str, outcome: OperationOutcome) -> None:
-        current = self.current()
-        if current is None or current.url != url:
-            return
-        self._last_test = (url, outcome)
-        record = outcome.record
-        if record is not None and record.status == "ok":
-            text = _("Answered in {duration}; speaks MCP {version}.").format(
-                duration=format_duration(record.latency_ms / 1000), version=record.result.protocol_version)
-        elif record is not None and record.status == "cancelled":
-            text = _("The connection test was cancelled.")
-        else:
-            text = _("No answer: {reason}").format(reason=translate(record.error) if record and record.error
-                                                    else outcome.internal_error or "")
-        self.panel.test_result.setText(text)
 
 
 def select_at_start(admin: ServerAdmin, demo_entry: str | None, opening_file: bool) -> None:

@@ -15,16 +15,16 @@ from inspector.store import ServerRecord, is_secret_variable
 from inspector.store.servers import env_account
 
 if TYPE_CHECKING:
-    from .server_admin import ServerAdmin
+    from .server_endpoints import ServerEndpoints
 
 
-def _session_value(admin: ServerAdmin, key: str):
-    return lambda name: admin.session_secrets.get((key, env_account(name)))
+def _session_value(endpoints: ServerEndpoints, key: str):
+    return lambda name: endpoints.session_secrets.get((key, env_account(name)))
 
 
-def command_endpoint(admin: ServerAdmin, record: ServerRecord) -> ServerEndpoint:
+def command_endpoint(endpoints: ServerEndpoints, record: ServerRecord) -> ServerEndpoint:
     """The configured command server with its secret variables (keyring, else this session's)."""
-    setting = admin.registry.command_for(record.url, ask=_session_value(admin, record.url))
+    setting = endpoints.registry.command_for(record.url, ask=_session_value(endpoints, record.url))
     if setting is None:
         # Listed by its health only (its configuration is gone): nothing to start.
         from inspector.mcp.messages import N_, Message
@@ -39,7 +39,7 @@ def command_endpoint(admin: ServerAdmin, record: ServerRecord) -> ServerEndpoint
         raise InvalidServerError(error.sentence) from None
 
 
-def command_fields(admin: ServerAdmin, record: ServerRecord) -> dict[str, Any]:
+def command_fields(endpoints: ServerEndpoints, record: ServerRecord) -> dict[str, Any]:
     """The dialog's Command fields for a configured command server: secret values never in clear
     (a kept one is marked "kept in the keyring")."""
     setting = record.command
@@ -48,27 +48,27 @@ def command_fields(admin: ServerAdmin, record: ServerRecord) -> dict[str, Any]:
     env = []
     for variable in setting.env:
         if variable.secret:
-            kept = admin.secrets.load(record.url, env_account(variable.name)) is not None or \
-                (record.url, env_account(variable.name)) in admin.session_secrets
+            kept = endpoints.secrets.load(record.url, env_account(variable.name)) is not None or \
+                (record.url, env_account(variable.name)) in endpoints.session_secrets
             env.append((variable.name, "", True, kept))
         else:
             env.append((variable.name, variable.value or "", False, False))
     return {"command_line": shlex.join([setting.program, *setting.args]), "cwd": setting.cwd, "env": env}
 
 
-def save_command(admin: ServerAdmin, key: str, command: ServerCommand, replaces: str | None,
+def save_command(endpoints: ServerEndpoints, key: str, command: ServerCommand, replaces: str | None,
                  kept: set[str]) -> ServerCommand:
     """``command`` with the kept secret values (of ``replaces``) put back, and its secret values
     remembered for this session (the keyring may be missing)."""
     env = dict(command.env)
     if kept and replaces:
-        old = admin.registry.command_for(replaces, ask=_session_value(admin, replaces))
+        old = endpoints.registry.command_for(replaces, ask=_session_value(endpoints, replaces))
         for variable in old.env if old is not None else ():
             if variable.name in kept and variable.value is not None:
                 env[variable.name] = variable.value
     for name, value in env.items():
         if is_secret_variable(name, command.secret_env):
-            admin.session_secrets[(key, env_account(name))] = value
+            endpoints.session_secrets[(key, env_account(name))] = value
     return ServerCommand(command.program, command.args, env, command.cwd, secret_env=command.secret_env)
 
 

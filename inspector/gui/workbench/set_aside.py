@@ -1,6 +1,6 @@
 """What a catalogue walk's stored step says when the window set it aside: the user selected another
 server while the previous one's tools were still being listed, so the window cancelled the listing
-for itself (:meth:`.engine.OperationTask.put_aside`). Its run stays (its requests went out) and its
+for itself (:meth:`.operation_task.OperationTask.put_aside`). Its run stays (its requests went out) and its
 outcome stays cancelled, but its words are not the user's cancel ("You cancelled the operation…"):
 they say that the window set the listing aside because another server was chosen. Stored in English
 with the sentence as data (``wording``), said again in the reader's language."""

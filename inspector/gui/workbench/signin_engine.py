@@ -10,7 +10,7 @@ wait for one sign-in. A sign-in that stood lets each run again afresh (at most
 :data:`MAX_SIGNINS` times: a server that keeps asking for more is stopped); one that failed, was
 cancelled or was declined leaves each recorded as it failed, "sign-in required".
 
-The tokens live in the vault (:func:`window_signin_vault`), never in the database. As on the
+The tokens live in the vault (:mod:`.signin_tokens`), never in the database. As on the
 command line, the sign-in is stored as a step of each run that waited for it, before that
 operation's own step (a sign-in the user started from the Servers panel is a run of its own).
 """
@@ -18,13 +18,11 @@ operation's own step (a sign-in the user started from the Servers panel is a run
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from inspector.i18n import _
 from inspector.mcp import McpClient, ServerEndpoint
 from inspector.mcp.errors import ErrorKind, McpTransportError
 from inspector.mcp.signin.discovery import canonical_resource
@@ -32,9 +30,10 @@ from inspector.mcp.signin.model import SignInSettings, SignInVault, TokenSet
 from inspector.mcp.signin.operation import with_tokens
 from inspector.store import StoreError
 
-from .engine import OperationOutcome, OperationTask, _start_run
+from .operation_runs import run_signin
+from .operation_task import OperationTask
 from .signin_task import Need, SignInObserver, SignInRequest, SignInTask
-from .vault_changes import NotingVault, VaultChanges
+from .signin_tokens import KeptTokens
 
 if TYPE_CHECKING:
     from inspector.agent import OperationRecord
@@ -44,15 +43,6 @@ if TYPE_CHECKING:
 #: How many times one operation waits for a sign-in (as ``run-inspector call`` does).
 MAX_SIGNINS = 3
 Browser = Callable[[str], Awaitable[bool]]
-
-
-def window_signin_vault() -> SignInVault:
-    """Where the window keeps tokens: the system keyring, else memory until the window closes.
-
-    Found when first used (the keyring costs a fifth of a second, which the first paint does not wait for)."""
-    from inspector.store.signin_vault import LazyVault
-
-    return LazyVault()  # type: ignore[return-value]
 
 
 def configured_signin(store: Any, url: str, vault: SignInVault) -> SignInSettings | None:
@@ -81,7 +71,6 @@ def asks_signin(error: object) -> bool:
 
 class _Crossing(QObject):
     needed = Signal(object)
-    known = Signal(object)
 
 
 class SignIns(QObject):
@@ -97,9 +86,10 @@ class SignIns(QObject):
     def __init__(self, engine: OperationsEngine, vault: SignInVault | None = None) -> None:
         super().__init__()
         self._engine = engine
-        self.vault = vault if vault is not None else window_signin_vault()
-        #: The servers whose tokens the operations changed (their clients hold :meth:`clients_vault`).
-        self.changes = VaultChanges()
+        #: The tokens kept per server, as last read (on the worker).
+        self.kept = KeptTokens(vault, engine.spawn)
+        self.kept.changed.connect(self.state_changed)
+        self.vault = self.kept.vault
         #: Opens the browser at an address (None: the system browser, honouring BROWSER).
         self.browser: Browser | None = None
         #: Ask before signing in (the window's sign-in view answers :attr:`asked`); else start at once.
@@ -108,70 +98,29 @@ class SignIns(QObject):
         self.needing: set[str] = set()
         self._running: dict[str, SignInTask] = {}
         self._pending: dict[str, SignInRequest] = {}
-        self._known: dict[str, TokenSet | None] = {}
-        #: Bumped by each sign-out and sign-in's end: a read begun before it is not believed.
-        self._generation: dict[str, int] = {}
-        self._lock: asyncio.Lock | None = None
         self._crossing = _Crossing()
-        #: Reads of the vault held back (see :meth:`hold_reads`); ``None``: none are.
-        self._held: list[tuple[str, str]] | None = None
-        queued = Qt.ConnectionType.QueuedConnection
-        self._crossing.needed.connect(self._on_needed, queued)
-        self._crossing.known.connect(self._on_known, queued)
+        self._crossing.needed.connect(self._on_needed, Qt.ConnectionType.QueuedConnection)
 
     # -- asked by the window (GUI thread) ------------------------------------------------------
 
     def tokens(self, server: ServerEndpoint) -> TokenSet | None:
-        """The tokens kept for ``server``, as last read. The keyring is read on the worker (it may
-        wait on an unlock prompt): the first ask starts a read and says None until it is back."""
-        if server.is_command:
-            return None
-        resource = canonical_resource(server.url)
-        if resource not in self._known:
-            self._known[resource] = None
-            self._reread(resource, server.key)
-        return self._known[resource]
+        """The tokens kept for ``server``, as last read (see :meth:`KeptTokens.tokens`)."""
+        return self.kept.tokens(server)
 
     def hold_reads(self) -> None:
-        """Keep the vault's reads waiting until :meth:`release_reads` (the window's first paint does
-        not share the interpreter with the keyring's loading)."""
-        if self._held is None:
-            self._held = []
+        """Keep the vault's reads waiting until :meth:`release_reads` (the first paint)."""
+        self.kept.hold_reads()
 
     def release_reads(self) -> None:
-        held, self._held = self._held or [], None
-        for resource, key in held:
-            self._reread(resource, key)
+        self.kept.release_reads()
 
-    def _reread(self, resource: str, key: str) -> None:
-        if self._held is not None:
-            self._held.append((resource, key))
-            return
-        vault, crossing, generation = self.vault, self._crossing, self._generation.get(resource, 0)
+    def clients_vault(self) -> SignInVault:
+        """The vault as the operations' clients hold it: it notes whose tokens they change."""
+        return self.kept.clients_vault()
 
-        async def read() -> None:
-            async with self._vault_lock():
-                try:
-                    tokens = await asyncio.to_thread(vault.tokens, resource)
-                except Exception:  # noqa: BLE001 - a keyring that fails to answer: shown as not signed in
-                    tokens = None
-            crossing.known.emit((resource, key, tokens, generation))
-
-        self._engine.spawn(read)
-
-    def _vault_lock(self) -> asyncio.Lock:
-        """Reads and a sign-out's forget, one at a time in the order asked (made on the worker's loop)."""
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        return self._lock
-
-    def _on_known(self, known: tuple[str, str, TokenSet | None, int]) -> None:
-        resource, key, tokens, generation = known
-        if generation != self._generation.get(resource, 0):
-            return  # read before a sign-out: what it found is gone
-        if self._known.get(resource) != tokens:
-            self._known[resource] = tokens
-            self.state_changed.emit(key)
+    def operation_ended(self, task: OperationTask) -> None:
+        """An operation ended: its server's tokens are read again if it changed them."""
+        self.kept.operation_ended(task)
 
     def needs(self, server: ServerEndpoint) -> bool:
         return not server.is_command and canonical_resource(server.url) in self.needing
@@ -186,23 +135,23 @@ class SignIns(QObject):
         if running is not None:
             return running
         engine = self._engine
-        if engine._loop is None:
+        if engine.worker.loop is None:
             engine.start()
-        assert engine._loop is not None
-        task = SignInTask(next(engine._numbers), server, reason=reason, previous_scope=previous_scope)
+        assert engine.worker.loop is not None
+        task = SignInTask(engine.next_number(), server, reason=reason, previous_scope=previous_scope)
         self._running[server.key] = task
         pending = self._pending.pop(server.key, None)
         if pending is not None:
             task.waiters.extend(pending.needs)
             pending.open = False
             pending.closed.emit()
-        engine._tasks.append(task)
         task.finished.connect(lambda outcome, task=task: self._signin_over(task))
-        engine.submitted.emit(task)
+        engine.enlist(task)
         self.started.emit(task)
         observer = SignInObserver(task, engine)
         # Stored as a run of its own when the user asked for it; else in the runs that wait for it.
-        engine._loop.call_soon_threadsafe(self._begin, task, observer, reason is None)
+        alone = reason is None
+        engine.worker.begin(lambda: self._run(task, observer, alone))
         return task
 
     def answer(self, request: SignInRequest) -> SignInTask | None:
@@ -224,32 +173,8 @@ class SignIns(QObject):
 
     def sign_out(self, server: ServerEndpoint) -> None:
         """Forget the server's tokens (the next operation that needs a sign-in asks again)."""
-        resource = canonical_resource(server.url)
-        generation = self._generation[resource] = self._generation.get(resource, 0) + 1
-        vault, crossing, key = self.vault, self._crossing, server.key
-
-        async def forget() -> None:
-            try:
-                async with self._vault_lock():
-                    await asyncio.to_thread(vault.forget, resource)
-            finally:
-                crossing.known.emit((resource, key, None, generation))
-
-        self._known[resource] = None
-        self._engine.spawn(forget)
-        self.state_changed.emit(key)
-
-    def clients_vault(self) -> SignInVault:
-        """The vault as the operations' clients hold it: it notes whose tokens they change."""
-        return NotingVault(self.vault, self.changes)  # type: ignore[return-value]
-
-    def operation_ended(self, task: OperationTask) -> None:
-        """An operation ended: a refresh or a sign-in inside it may have changed its server's tokens
-        (read again only then: the keyring is not read after every operation)."""
-        if not task.server.is_command:
-            resource = canonical_resource(task.server.url)
-            if self.changes.take(resource):
-                self._reread(resource, task.server.key)
+        self.kept.forget(server)
+        self.state_changed.emit(server.key)
 
     # -- the worker's side ----------------------------------------------------------------------
 
@@ -292,32 +217,11 @@ class SignIns(QObject):
                 current.uncancel()
             return None
 
-    def _begin(self, task: SignInTask, observer: SignInObserver, alone: bool) -> None:
-        running = asyncio.get_running_loop().create_task(self._run(task, observer, alone))
-        self._engine._running.add(running)
-        running.add_done_callback(self._engine._running.discard)
-
     async def _run(self, task: SignInTask, observer: SignInObserver, alone: bool) -> None:
-        from inspector.agent.operations import sign_in_step
-
-        engine = self._engine
-        store = engine._store if alone else None
-        problem = engine._store_problem if alone else None
-        run_id, problem = _start_run(store, f"sign-in {task.server_url}", task.server_url, problem)
-        observer.stored_as(run_id)
-        try:
-            client = engine._client_for(engine.log_level)
-            record = await sign_in_step(client, task.server, challenge=getattr(task.reason, "challenge", None),
-                                        previous_scope=task.previous_scope, cancel=task.cancel_signal,
-                                        observer=observer, browser=self.browser)
-            signed = record.result
-            task.tokens = getattr(signed, "tokens", None)
-            record = dataclasses.replace(record, result=None)  # the tokens stay in the vault, not in the window
-            problem = _store_signin(store, run_id, record) or problem
-            outcome = OperationOutcome(record, run_id, problem)
-        except Exception as exc:  # noqa: BLE001 - the window must hear of every end, even a bug's
-            outcome = OperationOutcome(None, None, problem, _("The operation stopped on an internal error: "
-                                                              "{error}").format(error=type(exc).__name__))
+        engine, worker = self._engine, self._engine.worker
+        outcome = await run_signin(task, observer, lambda: engine.client_for(engine.log_level),
+                                   worker.store if alone else None, worker.store_problem if alone else None,
+                                   self.browser)
         task._reports.done(outcome)
 
     # -- on the GUI thread ----------------------------------------------------------------------
@@ -358,15 +262,10 @@ class SignIns(QObject):
         if self._running.get(task.server.key) is task:
             del self._running[task.server.key]
         record = task.outcome.record if task.outcome is not None else None
-        resource = canonical_resource(task.server.url)
-        if task.tokens is not None or record is not None and record.status == "ok":
-            self._known[resource] = task.tokens
-        # A read begun before the sign-in ended may answer after it, with what was kept before: not
-        # believed (as after a sign-out); the read begun now says what the vault keeps.
-        self._generation[resource] = self._generation.get(resource, 0) + 1
-        self._reread(resource, task.server.key)
-        if record is not None and record.status == "ok":
-            self.needing.discard(resource)
+        stood = record is not None and record.status == "ok"
+        self.kept.signin_ended(task.server, task.tokens, stood)
+        if stood:
+            self.needing.discard(canonical_resource(task.server.url))
         for need in task.waiters:
             need.settle(record)
         self.state_changed.emit(task.server.key)
@@ -380,17 +279,5 @@ def _wait_shown(task: OperationTask) -> None:
     task.changed.emit()
 
 
-def _store_signin(store: Any, run_id: int | None, record: OperationRecord) -> str | None:
-    """Store the sign-in's step (no server health: a sign-in says nothing of how the MCP server does)."""
-    if store is None or run_id is None:
-        return None
-    try:
-        store.append_step(run_id, record.step, record.started_at)
-        store.finish_run(run_id, record.status)
-    except (StoreError, OSError, ValueError) as exc:
-        return _("The run could not be stored completely: {reason}").format(reason=exc)
-    return None
-
-
 __all__ = ["MAX_SIGNINS", "SignInRequest", "SignInTask", "SignIns", "asks_signin", "configured_signin",
-           "signed_in_copy", "window_signin_vault"]
+           "signed_in_copy"]

@@ -17,8 +17,8 @@ from ..language import on_language_changed, translated
 from ..widgets.frame_throttle import FrameThrottle
 from ..widgets.snug_label import HeightFollowingLabel
 from .demo_service import DemoService
-from .engine import OperationTask
 from .listening import WindowListener
+from .operation_task import OperationTask
 from .server_admin import ServerAdmin
 from .servers_panel import ServersPanel
 from .signin_engine import SignInRequest, SignIns, SignInTask

@@ -17,7 +17,8 @@ from inspector.mcp.signin.flow import SignInStep
 from inspector.mcp.signin.model import TokenSet
 from inspector.mcp.signin.operation import SIGNIN_BUDGET_S
 
-from .engine import OperationTask, _Observer
+from .operation_reports import OperationObserver
+from .operation_task import OperationTask
 
 if TYPE_CHECKING:
     from inspector.agent import OperationRecord
@@ -62,7 +63,7 @@ class SignInTask(OperationTask):
         return record.error if record is not None else None
 
 
-class SignInObserver(_Observer):
+class SignInObserver(OperationObserver):
     """The engine's observer for a sign-in, which also hears each step."""
 
     def __init__(self, task: SignInTask, engine: OperationsEngine) -> None:

@@ -42,7 +42,7 @@ from inspector.mcp.skill_entries import SkillEntry, read_entry
 from ..language import on_language_changed, translated
 from ..widgets.plain_text import cell_text, clip_text, label_text, plain_tooltip
 from ..widgets.tab_stops import one_tab_stop
-from .engine import OperationTask
+from .operation_task import OperationTask
 from .suggesting_fields import Submit
 
 _ENTRY = Qt.ItemDataRole.UserRole

@@ -23,7 +23,7 @@ from inspector.i18n.formatting import format_time
 
 from ..language import on_language_changed, translated
 from ..widgets.plain_text import cell_text
-from .engine import OperationTask
+from .operation_task import OperationTask
 from .subscriptions import ResourceSubscriptions
 from .suggesting_fields import Submit, when_done
 

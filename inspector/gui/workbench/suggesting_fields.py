@@ -25,7 +25,7 @@ from ..widgets.arguments import ArgumentProblem, validate_arguments
 from ..widgets.form_base import plain_label
 from ..widgets.hints import PROBLEM_STYLE
 from ..widgets.plain_text import cell_text
-from .engine import OperationTask
+from .operation_task import OperationTask
 
 #: ``submit(operation, params, title)``: the operation started for the selected server (``None``: no server).
 Submit = Callable[[str, dict[str, Any], str], OperationTask | None]

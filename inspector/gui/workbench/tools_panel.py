@@ -17,8 +17,8 @@ from ..widgets.accessibility import name_clear_button
 from ..widgets.fitted_label import FittedLabel
 from ..widgets.hints import readable_placeholder
 from .catalogue_cache import KeptCatalogue
-from .engine import OperationTask
 from .freshness import FreshnessLabel
+from .operation_task import OperationTask
 from .tools_model import ToolFilter, ToolRole, ToolsModel
 
 

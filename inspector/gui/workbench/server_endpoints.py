@@ -1,0 +1,76 @@
+"""What each configured server is called with: its endpoint, with its headers (stored values, the
+keyring, or this session's secrets) or its command with its secret variables (:mod:`.server_commands`),
+and its sign-in settings. Built once and kept until the server is saved or removed: Run must not
+wait on the store or the keyring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from inspector.i18n.messages import translate
+from inspector.mcp import InvalidServerError, ServerEndpoint
+from inspector.mcp.server_command import InvalidCommandError
+from inspector.mcp.signin.model import SignInVault
+from inspector.store import RunStore, ServerRecord, ServerRegistry
+from inspector.store.secrets import SecretKeeper
+
+from ..settings import AppSettings
+from .server_commands import command_endpoint
+from .signin_engine import configured_signin
+
+
+@dataclass(eq=False)
+class ServerEndpoints:
+    """The configured servers' endpoints, and the secret values kept for this session only."""
+
+    store: RunStore
+    registry: ServerRegistry
+    secrets: SecretKeeper
+    settings: AppSettings
+    #: Where the sign-ins' client secrets are kept (an endpoint carries its sign-in settings).
+    vault: SignInVault
+    #: Says a sentence to the user (an endpoint that cannot be built).
+    say: Callable[[str], None]
+    #: Secret header values the keyring could not keep: for this session only, never written.
+    session_secrets: dict[tuple[str, str], str] = field(default_factory=dict)
+    _endpoints: dict[str, ServerEndpoint] = field(default_factory=dict)
+
+    def endpoint_for(self, record: ServerRecord) -> ServerEndpoint:
+        """The server with its headers: stored values, the keyring, or this session's secrets.
+
+        Kept until the server is saved or removed: Run must not wait on the store or the keyring."""
+        endpoint = self._endpoints.get(record.url)
+        stale = endpoint is None or endpoint.name != record.name or endpoint.era != record.era
+        if stale and record.transport == "stdio":
+            endpoint = self._endpoints[record.url] = command_endpoint(self, record)
+        elif stale:
+            headers = self.registry.headers_for(record.url, ask=lambda header: self.session_secrets.get(
+                (record.url, header)))
+            marked = frozenset(setting.name for setting in record.headers if setting.secret)
+            endpoint = self._endpoints[record.url] = ServerEndpoint(
+                record.url, headers=headers, name=record.name, secret_headers=marked,
+                transport="sse" if record.transport == "sse" else "http", era=record.era,
+                signin=configured_signin(self.store, record.url, self.vault))
+        return endpoint
+
+    def endpoint_or_say(self, record: ServerRecord) -> ServerEndpoint | None:
+        try:
+            return self.endpoint_for(record)
+        except InvalidServerError as exc:
+            self.say(translate(exc))
+            return None
+        except InvalidCommandError as exc:
+            self.say(translate(exc.sentence))
+            return None
+
+    def forget(self, url: str) -> None:
+        """The server's settings changed (or it went): the next operation builds its endpoint anew."""
+        self._endpoints.pop(url, None)
+
+    def budget_for(self, record: ServerRecord) -> float:
+        return record.budget_s if record.budget_s else self.settings.default_budget_s
+
+
+__all__ = ["ServerEndpoints"]
