@@ -7,11 +7,13 @@ Real parts: the demo server on 127.0.0.1, a port nobody listens on, a SQLite fil
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import subprocess
-import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 
@@ -26,8 +28,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT, env={**os.environ, "RUN_INSPECTOR_DB": str(db), "LC_ALL": "", "LANGUAGE": ""})
+    """``run-inspector ARGS`` on the database ``db``, in this process (the test is about what it says,
+    not about its process: some forty commands here, each 0.3 s or more as a process of its own)."""
+    from inspector.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with patch.dict(os.environ, {"RUN_INSPECTOR_DB": str(db)}), redirect_stdout(out), redirect_stderr(err):
+        code = main(list(args))
+    return subprocess.CompletedProcess(["run-inspector", *args], code, out.getvalue(), err.getvalue())
 
 
 def record_runs(db: Path, url: str) -> list[int]:
