@@ -7,13 +7,9 @@ Real parts: the demo server on 127.0.0.1, a port nobody listens on, a SQLite fil
 from __future__ import annotations
 
 import asyncio
-import io
 import json
-import os
 import subprocess
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from unittest.mock import patch
 
 import pytest
 
@@ -23,19 +19,15 @@ from inspector.mcp import McpClient, ServerEndpoint
 from inspector.store import RunStore
 from inspector.transfer import export, import_trace
 from tests.support.asgi_server import free_port
+from tests.support.cli_process import cli_here
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``run-inspector ARGS`` on the database ``db``, in this process (the test is about what it says,
-    not about its process: some forty commands here, each 0.3 s or more as a process of its own)."""
-    from inspector.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with patch.dict(os.environ, {"RUN_INSPECTOR_DB": str(db)}), redirect_stdout(out), redirect_stderr(err):
-        code = main(list(args))
-    return subprocess.CompletedProcess(["run-inspector", *args], code, out.getvalue(), err.getvalue())
+    not about its process: some forty commands here)."""
+    return cli_here(*args, env={"RUN_INSPECTOR_DB": str(db)})
 
 
 def record_runs(db: Path, url: str) -> list[int]:
