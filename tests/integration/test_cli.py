@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 
 from tests.support.asgi_server import serve_asgi
+from tests.support.cli_process import cli_here
 from tests.support.sdk_server import ToolEvents, build_sdk_server
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "Bearer s3cr3t-token-value"
 
 
-def run_cli(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT)
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return cli_here(*args)  # in this process; the tests below that are about the process start one
 
 
 @pytest.fixture(scope="module")

@@ -18,15 +18,15 @@ import pytest
 
 from inspector.store import RunStore
 from tests.support.asgi_server import serve_asgi
+from tests.support.cli_process import cli_here
 from tests.support.fault_server import FaultServer
 from tests.support.sdk_server import build_sdk_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT)
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return cli_here(*args)  # in this process; the terminal tests below start one
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from inspector.store import RunStore
-from tests.support.cli_process import cli
+from tests.support import cli_process
+from tests.support.cli_process import cli_here as cli  # what it says, not its process
 from tests.support.demo_process import serve_demo
 from tests.support.sample_runs import mixed_run
 
@@ -101,7 +102,8 @@ def test_an_empty_db_is_refused_not_taken_for_the_default(tmp_path: Path, capsys
 
 def test_the_window_refuses_an_empty_db(tmp_path: Path) -> None:
     """`run-inspector --db ""` opened the window on the default database; it is refused as the commands' is."""
-    done = cli("--lang", "en", "--db", "", timeout=30)
+    # A process of its own: were the refusal gone, the window would open there, not in the test's process.
+    done = cli_process.cli("--lang", "en", "--db", "", timeout=30)
     assert done.returncode == 2
     assert done.stderr.startswith("run-inspector: --db was given an empty path")
 

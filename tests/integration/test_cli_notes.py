@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 from inspector.store import RunStore
+from tests.support.cli_process import cli_here
 from tests.support.sample_runs import mixed_run
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args, "--db", str(db)], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "", "LANGUAGE": ""})
+    # In this process: what it says is the point, not its process.
+    return cli_here(*args, "--db", str(db), env={"LANG": "C.UTF-8", "LC_ALL": "", "LANGUAGE": ""})
 
 
 def test_notes_are_written_shown_and_removed(tmp_path: Path) -> None:

@@ -1,24 +1,23 @@
 """`export --otlp-endpoint`, `runs list --json` (the push state) and `import --from-jaeger/--from-tempo`,
-run as the command line runs them, against the loopback collector and query services of tests/support."""
+run as the command line runs them (in this process), against the loopback collector and query services of
+tests/support."""
 
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
 from inspector.store import RunStore
+from tests.support.cli_process import cli_here
 from tests.support.otlp_collector import Answer, OtlpCollector, running_collector
 from tests.support.sample_runs import mixed_run
 from tests.support.trace_backends import as_old_tempo, fixture_trace, fixture_trace_ids, trace_backend
 
 
 def _cli(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args, "--db", str(db)], capture_output=True,
-                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    return cli_here(*args, "--db", str(db))  # in this process: what it does and says, not its process
 
 
 def _runs_listed(db: Path) -> dict[int, dict]:

@@ -4,24 +4,22 @@ linked to the step; `runs show` says which step a run replays and how a step was
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from inspector.store import RunStore
+from tests.support.cli_process import cli_here
 from tests.support.demo_process import serve_demo
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(db: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "", "LANGUAGE": ""}
-    return subprocess.run([sys.executable, "-m", "inspector", *args, "--db", str(db)], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT, env=env)
+    del timeout  # in this process (what it says is the point, not its process): the test's own time-out bounds it
+    return cli_here(*args, "--db", str(db), env={"LANG": "C.UTF-8", "LC_ALL": "", "LANGUAGE": ""})
 
 
 @pytest.fixture(scope="module")

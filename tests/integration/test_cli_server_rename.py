@@ -10,14 +10,14 @@ import sys
 from pathlib import Path
 
 from inspector.demo import DemoServer
+from tests.support.cli_process import cli_here
 from tests.support.fault_server import FaultServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
+    return cli_here(*args)  # in this process: what it says is the point, not its process
 
 
 def listed(db: Path) -> list[dict]:

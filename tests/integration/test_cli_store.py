@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,14 +13,14 @@ import pytest
 
 from inspector.store import RunStore
 from tests.support.asgi_server import free_port, serve_asgi
+from tests.support.cli_process import cli_here
 from tests.support.sdk_server import build_sdk_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, env={**os.environ, **(env or {})})
+    return cli_here(*args, env=env)  # in this process: what it says is the point, not its process
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from google.protobuf import json_format
 from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
 
 from inspector.traces.redact import REDACTED
-from tests.support.cli_process import cli
+from tests.support.cli_process import cli_here as cli  # what it says, not its process
 from tests.support.fault_server import Exchange, FaultServer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,21 +6,20 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.support.asgi_server import serve_asgi
+from tests.support.cli_process import cli_here
 from tests.support.sdk_server import build_sdk_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
+    return cli_here(*args)  # in this process: what it says is the point, not its process
 
 
 @pytest.fixture(scope="module")

@@ -5,15 +5,15 @@ and `runs show`, in English and German. A run failed otherwise says only "failed
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.support.cli_process import cli_here
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
+    return cli_here(*args)  # in this process: what it says is the point, not its process
 
 
 def test_flaky_server_says_why_its_run_is_failed(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from inspector.runs import RunStep
 from inspector.store import RunStore, StoredEras
 from inspector.transfer import export, import_trace
 from tests.support.asgi_server import serve_asgi
-from tests.support.cli_process import cli
+from tests.support.cli_process import cli_here as cli  # what it says, not its process
 from tests.support.sdk_server import ToolEvents, build_sdk_server
 
 

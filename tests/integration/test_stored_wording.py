@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,13 +19,15 @@ from inspector.mcp import McpClient, ServerEndpoint
 from inspector.store import RunStore
 from inspector.transfer import export, import_trace
 from tests.support.asgi_server import free_port
+from tests.support.cli_process import cli_here
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT, env={**os.environ, "RUN_INSPECTOR_DB": str(db), "LC_ALL": "", "LANGUAGE": ""})
+    """``run-inspector ARGS`` on the database ``db``, in this process (the test is about what it says,
+    not about its process: some forty commands here)."""
+    return cli_here(*args, env={"RUN_INSPECTOR_DB": str(db)})
 
 
 def record_runs(db: Path, url: str) -> list[int]:

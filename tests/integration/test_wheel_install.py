@@ -6,6 +6,7 @@ wheel itself carries every module, catalogue, scenario and icon."""
 
 from __future__ import annotations
 
+import gettext
 import os
 import shutil
 import socket
@@ -13,6 +14,8 @@ import subprocess
 import sys
 import sysconfig
 import time
+import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -27,12 +30,15 @@ from PySide6.QtWidgets import QApplication
 app = QApplication(sys.argv[:1])
 seen = {}
 def look():
-    window = next(w for w in app.topLevelWidgets() if type(w).__name__ == "MainWindow")
+    window = next((w for w in app.topLevelWidgets() if type(w).__name__ == "MainWindow"), None)
+    if window is None or not window.isVisible():
+        QTimer.singleShot(50, look)  # not shown yet: look again
+        return
     seen["icon"] = not app.windowIcon().isNull()
     seen["desktop"] = app.desktopFileName()
     seen["menu"] = [action.text() for action in window.menuBar().actions()]
     app.quit()
-QTimer.singleShot(1500, look)
+QTimer.singleShot(50, look)
 import inspector, inspector.gui.app as gui
 status = gui.run_window(None, language="de")
 print(inspector.__file__)
@@ -46,9 +52,18 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+@dataclass(frozen=True)
+class Built:
+    """The wheel built from a copy of the tracked files, whether that copy held compiled catalogues
+    before the build, and pip's warnings while building it."""
+    compiled_before: bool
+    wheel: Path
+    stderr: str
+
+
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh environment outside the checkout with the wheel built from the tracked files."""
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """One wheel for this module's tests: built from the tracked files only (copied outside the checkout)."""
     work = tmp_path_factory.mktemp("wheel")
     tracked = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
     source = work / "checkout"
@@ -56,23 +71,31 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if (REPO / name).is_file():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO / name, source / name, follow_symlinks=False)
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(work / "dist"),
-                            str(source)], capture_output=True, text=True, timeout=300)
-    assert built.returncode == 0, built.stderr[-2000:]
+    compiled_before = (source / "inspector" / "locale").exists()
+    made = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(work / "dist"),
+                           str(source)], capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr[-2000:]
     [wheel] = (work / "dist").glob("run_inspector-*.whl")
-    fresh = work / "fresh"
-    subprocess.run([sys.executable, "-m", "venv", str(fresh)], check=True, timeout=120)
+    return Built(compiled_before, wheel, made.stderr)
+
+
+@pytest.fixture(scope="module")
+def installed(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh environment outside the checkout with the wheel built from the tracked files."""
+    fresh = tmp_path_factory.mktemp("fresh") / "venv"
+    # Without a pip of its own (seeding one takes 10 s): the test environment's pip installs into it.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(fresh)], check=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(fresh / "bin" / "python"), "install",
+                           "--no-deps", "-q", str(built.wheel)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
     purelib = "import sysconfig; print(sysconfig.get_path('purelib'))"
     site = subprocess.run([str(fresh / "bin" / "python"), "-c", purelib],
                           capture_output=True, text=True, check=True).stdout.strip()
     # The dependencies of the test environment, after the fresh one's own packages (never its editable
-    # checkout: a directory named in a .pth line has its own .pth files left unread).
+    # checkout: a directory named in a .pth line has its own .pth files left unread). Written after the
+    # install, so that pip saw only the fresh environment.
     Path(site, "deps-from-the-test-venv.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    done = subprocess.run([str(fresh / "bin" / "python"), "-m", "pip", "install", "--no-deps", "-q", str(wheel)],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
     return fresh
-
 
 def _run(fresh: Path, *args: str, timeout: float = 60, **options) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(fresh / "bin" / "run-inspector"), *args], capture_output=True, text=True,
@@ -109,3 +132,19 @@ def test_the_installed_window_opens_with_its_icon_and_german_catalogue(installed
     assert str(installed) in location  # the installed package, not the checkout
     assert outcome.startswith("0 ") and "'icon': True" in outcome
     assert "io.github.runinspector.RunInspector" in outcome and "Datei" in outcome  # the menu in German
+
+
+def test_a_wheel_built_from_a_clean_checkout_has_both_compiled_catalogues(built: Built, tmp_path: Path) -> None:
+    assert not built.compiled_before  # nothing compiled is tracked
+    with zipfile.ZipFile(built.wheel) as archive:
+        names = set(archive.namelist())
+        for language in ("en", "de"):
+            assert f"inspector/locale/{language}/LC_MESSAGES/run-inspector.mo" in names
+        archive.extract("inspector/locale/de/LC_MESSAGES/run-inspector.mo", tmp_path / "unpacked")
+    with (tmp_path / "unpacked" / "inspector/locale/de/LC_MESSAGES/run-inspector.mo").open("rb") as stream:
+        german = gettext.GNUTranslations(stream)
+    assert german.gettext("cancelled") == "abgebrochen"
+    singular, plural = "Run {id}: {title} — {status}, {count} step", "Run {id}: {title} — {status}, {count} steps"
+    assert german.ngettext(singular, plural, 3).endswith("{count} Schritte")
+    assert german.ngettext(singular, plural, 1).endswith("{count} Schritt")
+    assert "BuildBackendWarning" not in built.stderr
