@@ -200,6 +200,10 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     _db_option(listing)
     show = actions.add_parser("show", help=_("a run and its timeline"))
     show.add_argument("run_id", nargs="?", metavar=_("RUN"), help=_(RUN_WORDS))  # missing: `runs` says what it needs
+    show.add_argument("--plumbing", action="store_true",
+                      help=_("list the plumbing spans of a run read from a trace too (stream writers and the "
+                             "like), which are hidden by default as the window's Show plumbing hides them; "
+                             "--json always lists every step"))
     _json_option(show)
     _db_option(show)
     note = actions.add_parser("note", help=_("write a note on a run or one of its steps (a finding; it is searched "

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from inspector.i18n import N_, _, ngettext
+from inspector.i18n import N_, _
 from inspector.i18n.details import disagreement_said, localized_step_details
 from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
@@ -24,7 +24,6 @@ from inspector.i18n.words import (
     run_heading,
     source_word,
     step_maker_word,
-    step_outcome_word,
     step_source_word,
 )
 from inspector.mcp.server import STDIO_KEY_PREFIX
@@ -32,7 +31,7 @@ from inspector.runs import StepKind, step_details
 from inspector.runs.replaying import ReplayLink
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 from inspector.store.outbox import Outbox, OutboxEntry
-from inspector.store.recovery import recovery_of
+from inspector.store.recovery import imported_failures, run_reason
 from inspector.store.replays import replays_by_step
 from inspector.traces.chat_words import conversation_lines
 
@@ -42,12 +41,15 @@ from .ending import emit_json, json_text, mark_json_emitted
 from .notes import write_note
 from .results import step_extra_lines
 from .run_choice import resolve_run
+from .run_layout import RunLayout, counts_line, nested, too_deep_line
 from .safe_text import one_line
 from .words import (
     leg_outcome_word,
     outcome_width,
     outcome_word,
     status_cell,
+    step_outcome_text,
+    step_outcome_width,
     step_time,
     step_time_width_between,
     when,
@@ -74,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             return _list(store, args)
         if args.runs_command == "note":
             return write_note(store, args)
-        return _show(store, resolve_run(store, args.run_id).id, args.json)
+        return _show(store, resolve_run(store, args.run_id).id, args.json, args.plumbing)
 
 
 def _nothing_stored(args: argparse.Namespace) -> int:
@@ -160,12 +162,16 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
         return EXIT_OK
     # A time marked with its zone (in the hour a clock is set back, or one said in UTC) is wider.
     started = [when(run.started_at) for run in runs]
-    at, status = max(when_width(), *map(len, started)), outcome_width()
+    # A failed run read from a trace says why, as `runs show` does: one query for the page, none per run.
+    reasons = imported_failures(store, [run.id for run in runs if run.status == "failed" and run.source == "imported"])
+    statuses = [status_with_recovery(outcome_word(run.status), reasons[run.id].said() if run.id in reasons else None)
+                for run in runs]
+    at, status = max(when_width(), *map(len, started)), max(outcome_width(), *map(len, statuses))
     heading = tuple(run_heading(column) for column in ("id", "started", "status", "source", "title"))
     source = max(len(heading[3]), *(len(source_word(run.source)) for run in runs))
     print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<{source}}  {heading[4]}")
-    for run, at_text in zip(runs, started, strict=True):
-        print(one_line(f"{run.id:>6}  {at_text:<{at}}  {outcome_word(run.status):<{status}}  "
+    for run, at_text, status_text in zip(runs, started, statuses, strict=True):
+        print(one_line(f"{run.id:>6}  {at_text:<{at}}  {status_text:<{status}}  "
                        f"{source_word(run.source):<{source}}  {said_title(run.title, run.source)}"))
     return EXIT_OK
 
@@ -182,7 +188,7 @@ def entry_dict(run: RunRecord, stored: StoredStep, has_rounds: bool = True) -> d
             "note": stored.step.note, "payload": payload}
 
 
-def _show(store: RunStore, run_id: int, as_json: bool) -> int:
+def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = False) -> int:
     try:
         run = store.get_run(run_id)
     except UnknownRunError as exc:
@@ -211,14 +217,14 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     if run.source == "imported" and run.origin:
         out.write(one_line(_("  imported from {origin}").format(origin=run.origin)) + "\n")
     steps = run.step_count or 0
-    out.write(ngettext("  started {started}, finished {finished}, {count} step",
-                       "  started {started}, finished {finished}, {count} steps", steps).format(
-        started=when(run.started_at), finished=when(run.finished_at), count=steps) + "\n")
+    # As the window lays the run out: a trace's spans nested, its plumbing hidden unless asked for.
+    layout = RunLayout(store, run, show_plumbing)
+    out.write(counts_line(layout, when(run.started_at), when(run.finished_at), steps) + "\n")
     if run.note:
         out.write(one_line(_("  note: {note}").format(note=run.note)) + "\n")
     out.write("\n")
     at = step_time_width_between(run.started_at, run.finished_at)
-    outcome = max(outcome_width(), len(step_outcome_word("tool", None)))
+    outcome = step_outcome_width(_has_failed_legs(store, run_id))
     heading = (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration"), _("Outcome"), _("Details"))
     # The window's words: who made the step (the MCP client or the agent) and its kind, translated.
     source = max(len(heading[1]), *(len(step_maker_word(kind.value)) for kind in StepKind))
@@ -231,15 +237,15 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
     out.write(f"{'#':>{number}}  {heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<{kind_width}}  "
               f"{heading[3]:>5}  {heading[4]:>13}  {heading[5]:<{outcome}}  {heading[6]}\n")
     replays = replays_by_step(store, run.uid)
-    for stored in store.iter_steps(run_id):
+    for stored, depth in layout:
         round_ = str(stored.step.round) if has_rounds else "-"
         kind = str(stored.step.kind)
         maker = step_source_word(kind, _service(stored.payload))
         line = (f"{stored.sequence:>{number}}  {step_time(stored.started_at):<{at}}  {maker:<{source}}  "
                 f"{kind_word(kind):<{kind_width}}  "
                 f"{round_:>5}  {_step_duration(stored):>13}  "
-                f"{step_outcome_word(kind, stored.outcome) or '-':<{outcome}}  "
-                f"{localized_step_details(stored.payload)}")
+                f"{step_outcome_text(kind, stored.outcome, stored.step.legs) or '-':<{outcome}}  "
+                f"{nested(localized_step_details(stored.payload), depth)}")
         out.write(one_line(line) + "\n")
         legs = stored.step.legs
         for index, leg in enumerate(legs):
@@ -258,13 +264,23 @@ def _show(store: RunStore, run_id: int, as_json: bool) -> int:
             out.write(one_line(f"    {extra}") + "\n")
         for extra in _wire_lines(stored.payload):
             out.write(extra + "\n")
+    if layout.too_deep:
+        out.write("\n" + too_deep_line(layout) + "\n")
     return EXIT_OK
 
 
-def _recovery(store: RunStore, run: RunRecord) -> tuple[int, int] | None:
-    """The failed calls and all the calls of a failed run the model got over (the window says it too)."""
-    found = recovery_of(store, run)
-    return (found.failed, found.calls) if found else None
+def _has_failed_legs(store: RunStore, run_id: int) -> bool:
+    """Whether a failed step of the run has legs (which may tell it timed out: a wider Outcome column)."""
+    return store.db.conn.execute("SELECT 1 FROM steps WHERE run_id = ? AND outcome = 'failed' AND EXISTS "
+                                 "(SELECT 1 FROM legs WHERE legs.step_id = steps.id) LIMIT 1",
+                                 (run_id,)).fetchone() is not None
+
+
+def _recovery(store: RunStore, run: RunRecord) -> tuple[int, int, bool] | None:
+    """Why a failed run is failed, where known: its failed calls, all its calls and whether the model
+    still answered (the window's heading says it too)."""
+    found = run_reason(store, run)
+    return found.said() if found else None
 
 
 def _step_duration(stored: StoredStep) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from inspector.i18n import words
@@ -14,12 +15,31 @@ from inspector.i18n.formatting import (
     zoned_width,
 )
 from inspector.i18n.words import OUTCOMES
+from inspector.runs import Leg
+from inspector.runs.ending import ending_outcome, stored_ending
 
 
 def outcome_word(outcome: str | None) -> str:
     """The word for an outcome or run status in the current language ("-" for none); the same
     words as the window's, so "cancelled" never reads as "failed" in any language."""
     return words.outcome_word(outcome) if outcome else "-"
+
+
+def step_outcome_text(kind: str, outcome: str | None, legs: Sequence[Leg] = ()) -> str:
+    """A stored step's outcome in the words of the window's bar over its legs: a failed call says its
+    kind of failure where its legs tell it ("failed: timed out", "failed: not sent"), by the bar's own
+    rule (:func:`inspector.runs.ending.stored_ending`); "" for a step that has none by nature."""
+    if outcome == Leg.FAILED and legs:
+        return words.outcome_text(*ending_outcome(stored_ending(outcome, legs)))
+    return words.step_outcome_word(kind, outcome)
+
+
+def step_outcome_width(failed_legs: bool = True) -> int:
+    """The width of a column of step outcomes; ``failed_legs``: whether a failed step has legs, whose
+    kind of failure :func:`step_outcome_text` says too."""
+    kinds = ("timed_out", "refused") if failed_legs else ()
+    return max(outcome_width(), len(words.step_outcome_word("tool", None)),
+               *(len(words.outcome_text("failed", kind)) for kind in kinds))
 
 
 def leg_outcome_word(outcome: str | None, method: str = "", http_status: int | None = None,

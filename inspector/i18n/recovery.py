@@ -7,9 +7,12 @@ from __future__ import annotations
 from . import _, ngettext
 
 
-def recovery_text(failed: int, calls: int) -> str:
+def recovery_text(failed: int, calls: int, answered: bool = True) -> str:
     """"1 of 4 tool calls failed; the model still gave its answer" ("the tool call failed…", "all 3
-    tool calls failed…" when every call failed)."""
+    tool calls failed…" when every call failed); without ``answered`` (a run read from a trace,
+    which tells no more), the counts alone: "2 of 4 tool calls failed"."""
+    if not answered:
+        return _failed_calls(failed, calls)
     if failed == calls:  # "1 of 1 tool calls failed" read oddly
         return ngettext("the tool call failed; the model still gave its answer",
                         "all {calls} tool calls failed; the model still gave its answer", failed).format(calls=failed)
@@ -19,9 +22,17 @@ def recovery_text(failed: int, calls: int) -> str:
                     failed).format(failed=failed, calls=calls)
 
 
-def status_with_recovery(status: str, recovery: tuple[int, int] | None) -> str:
+def _failed_calls(failed: int, calls: int) -> str:
+    if failed == calls:
+        return ngettext("the tool call failed", "all {calls} tool calls failed", failed).format(calls=failed)
+    return ngettext("{failed} of {calls} tool calls failed", "{failed} of {calls} tool calls failed",
+                    failed).format(failed=failed, calls=calls)
+
+
+def status_with_recovery(status: str, recovery: tuple[int, int] | tuple[int, int, bool] | None) -> str:
     """A run's status as said (``status``: "failed", "✗ failed"), with why beside it for a run the
-    model got over (``recovery``: its failed calls and all its calls), else as it is."""
+    model got over or one read from a trace (``recovery``: its failed calls, all its calls and
+    whether the model still answered, :meth:`inspector.store.recovery.Recovery.said`), else as it is."""
     if recovery is None:
         return status
     # Translators: a run's status and why, e.g. "failed (1 of 4 tool calls failed; the model still gave its answer)".

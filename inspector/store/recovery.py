@@ -3,10 +3,17 @@
 A run with a failed call is a failed run (seed ADR-191), also when the model carried on and gave its
 answer (the ``flaky-server`` scenario). Every place that shows such a run's status says why beside
 it, with these counts: the Play tab, the Runs tab's heading over the timeline, ``runs show`` and
-``scenario``."""
+``scenario``.
+
+A failed run read from a trace says why in the same shape where its trace tells it: how many of its
+tool calls failed (:func:`run_reason`; ``runs list`` asks for a page of runs in one query,
+:func:`imported_failures`). A tool span that wraps another (FastMCP's ``tools/call`` over its ``MCP
+send``) is one call, counted once: the outer span, which the importer gave the inner call's ending."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .run_store import RunRecord, RunStore
@@ -14,10 +21,16 @@ from .run_store import RunRecord, RunStore
 
 @dataclass(frozen=True, slots=True)
 class Recovery:
-    """``failed`` of the run's ``calls`` tool calls failed, and the model still gave its answer."""
+    """``failed`` of the run's ``calls`` tool calls failed, and (``answered``) the model still gave its
+    answer; a run read from a trace says only the counts (``answered`` false)."""
 
     failed: int
     calls: int
+    answered: bool = True
+
+    def said(self) -> tuple[int, int, bool]:
+        """What :func:`inspector.i18n.recovery.recovery_text` takes."""
+        return self.failed, self.calls, self.answered
 
 
 #: The run's last step: a model's step that asked for no tool call and did not fail is its answer.
@@ -43,4 +56,52 @@ def recovery_of(store: RunStore, run: RunRecord) -> Recovery | None:
     return Recovery(failed, calls) if failed else None
 
 
-__all__ = ["Recovery", "recovery_of"]
+#: The tool steps of some runs, with the span each ran in and its parent span (a payload SQLite cannot
+#: read counts as a step without a span).
+_TOOL_SPANS = """SELECT run_id, outcome, json_extract(CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END,
+    '$.raw.otlp.spanId', '$.raw.otlp.parentSpanId') FROM steps WHERE run_id IN ({marks}) AND kind = 'tool'"""
+
+
+def imported_failures(store: RunStore, run_ids: Sequence[int]) -> dict[int, Recovery]:
+    """How many tool calls failed, of how many, in each of these runs read from a trace (one query a
+    few hundred runs: a page of ``runs list`` costs no query per run); a run none of whose calls
+    failed is left out."""
+    calls: dict[int, list[tuple[str, str | None, str | None]]] = {}
+    ids = list(run_ids)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        for run_id, outcome, marks in store.db.conn.execute(_TOOL_SPANS.format(marks=",".join("?" * len(chunk))),
+                                                             chunk):
+            span, parent = _spans(marks)
+            calls.setdefault(run_id, []).append((outcome or "", span, parent))
+    found = {}
+    for run_id, steps in calls.items():
+        spans = {span for _outcome, span, _parent in steps if span is not None}
+        # A call under another tool span is that span's call: the outer one is counted.
+        outer = [outcome for outcome, _span, parent in steps if parent is None or parent not in spans]
+        failed = outer.count("failed")
+        if failed:
+            found[run_id] = Recovery(failed, len(outer), answered=False)
+    return found
+
+
+def _spans(marks: str | None) -> tuple[str | None, str | None]:
+    try:
+        span, parent = json.loads(marks) if marks else (None, None)
+    except (ValueError, TypeError):
+        return None, None
+    return (span if isinstance(span, str) else None), (parent if isinstance(parent, str) else None)
+
+
+def run_reason(store: RunStore, run: RunRecord) -> Recovery | None:
+    """Why a failed run is failed, where that is known: a run the model got over (:func:`recovery_of`),
+    or one read from a trace whose tool calls failed (``None`` otherwise)."""
+    if run.status != "failed":
+        return None
+    found = recovery_of(store, run)
+    if found is None and run.source == "imported":
+        found = imported_failures(store, [run.id]).get(run.id)
+    return found
+
+
+__all__ = ["Recovery", "imported_failures", "recovery_of", "run_reason"]

@@ -361,6 +361,17 @@ class RunStore:
                                  " WHERE run_id = ? AND sequence = ?", (run_id, sequence)).fetchone()
         return None if row is None else _stored_step(row, self._legs_for([row[0]]).get(row[0], ()))
 
+    def steps_by_id(self, step_ids: Sequence[int]) -> dict[int, StoredStep]:
+        """These steps (legs included) by id; a few hundred ids at a time keep memory bounded."""
+        found: dict[int, StoredStep] = {}
+        for start in range(0, len(step_ids), 500):
+            chunk = list(step_ids[start:start + 500])
+            rows = self._conn.execute("SELECT id, run_id, sequence, started_at, outcome, payload FROM steps"
+                                      f" WHERE id IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+            legs = self._legs_for([row[0] for row in rows])
+            found.update((row[0], _stored_step(row, legs.get(row[0], ()))) for row in rows)
+        return found
+
     def iter_steps(self, run_id: int, page_size: int = 500, outcome: str | None = None) -> Iterator[StoredStep]:
         """Every step of a run, page by page (bounded memory)."""
         mark: PageMark | None = None

@@ -16,11 +16,12 @@ TITLE_MARK = "\ue000"
 
 
 def heading_text(run: RunRecord, *, shown: int, total: int, filtered: bool, hidden: int, hidden_matched: int,
-                 recovery: tuple[int, int] | None = None) -> str:
+                 recovery: tuple[int, int] | tuple[int, int, bool] | None = None) -> str:
     """The heading for ``run``, :data:`TITLE_MARK` where its title goes: ``shown`` of ``total`` steps,
     ``hidden`` plumbing hidden (``hidden_matched`` of them matching the filters, when ``filtered``);
-    ``recovery``: the failed calls and all the calls of a failed run the model got over, said beside
-    its status as the Play tab and `runs show` say it."""
+    ``recovery``: the failed calls and all the calls of a failed run the model got over (and whether
+    it did, :meth:`inspector.store.recovery.Recovery.said`; a run read from a trace says the counts
+    alone), said beside its status as the Play tab and `runs show` say it."""
     title, status = TITLE_MARK, status_with_recovery(outcome_word(run.status), recovery)
     if hidden and not filtered:
         return ngettext(

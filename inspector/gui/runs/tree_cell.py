@@ -7,6 +7,8 @@ from PySide6.QtCore import QEvent, QModelIndex, QPointF, QRect, Qt
 from PySide6.QtGui import QMouseEvent, QPainter, QPolygonF
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from inspector.store.span_tree import DEEPEST_INDENT
+
 from .timeline_model import BranchRole, DepthRole
 
 #: Pixels per level of nesting, and the arrow's room.
@@ -16,7 +18,7 @@ ARROW_PX = 12
 
 def indent_of(depth: int) -> int:
     """Where a row's text starts in its cell: its depth's indent, capped so deep trees keep some text."""
-    return min(depth, 12) * INDENT_PX + ARROW_PX
+    return min(depth, DEEPEST_INDENT) * INDENT_PX + ARROW_PX
 
 
 class TreeCellDelegate(QStyledItemDelegate):

@@ -28,14 +28,18 @@ from inspector.i18n.transport_probe import (
 )
 from inspector.i18n.words import leg_outcome_word, marked_outcome_text, step_outcome_word
 from inspector.runs import Leg
+from inspector.runs.ending import (
+    ENDINGS,
+    GRANT_REACHED_TOLERANCE_S,
+    UNRECORDED,
+    ending_of,
+    ending_outcome,
+    leg_timed_out,
+)
 
 from .budget_waits import WAITING, is_input_leg, waiting_label, waiting_state, waiting_words
 from .leg_wire_words import exchange_sides, wire_words
 
-#: How one operation ended, as the bar draws and names it.
-ENDINGS = ("ok", "failed", "timed_out", "refused", "cancelled", "unrecorded")
-#: The ending of a stored call whose source recorded no outcome: said so, never drawn as ok.
-UNRECORDED = "unrecorded"
 #: Room after the deadline line, as a share of the budget, for an overrun or a refused leg.
 AFTER_DEADLINE_SHARE = 0.10
 #: Pixels between neighbouring legs.
@@ -54,8 +58,6 @@ NOT_SENT_WIDTH_PX = 56.0
 #: the ``initialize`` POST whose 404 or 405 found the older HTTP+SSE transport: a finished leg,
 #: neither ok nor failed (its stored outcome stays as it is), drawn neutral.
 ERA_FOUND = "era_found"
-#: A finished leg this close to its grant (seconds) is taken to have run into it.
-GRANT_REACHED_TOLERANCE_S = 0.05
 
 
 @dataclass
@@ -95,11 +97,8 @@ class LegState:
 
     @property
     def timed_out(self) -> bool:
-        if self.error_kind is not None:
-            return self.error_kind == "timed_out"
         # A replayed leg has no error kind: a failed leg that used its whole grant hit it.
-        return (self.outcome == Leg.FAILED and self.granted_s is not None and self.elapsed_s is not None
-                and self.elapsed_s >= self.granted_s - GRANT_REACHED_TOLERANCE_S)
+        return leg_timed_out(self.outcome, self.granted_s, self.elapsed_s, self.error_kind)
 
 
 @dataclass(frozen=True)
@@ -233,16 +232,10 @@ def legs_status(legs: Sequence[Leg]) -> str:
 
 
 def ending_for(status: str, legs: Sequence[LegState], error_kind: str | None = None) -> str:
-    """The ending to draw for an operation's status (ok/failed/cancelled) and its legs."""
-    if status == "cancelled":
-        return "cancelled"
-    if status in ("ok", UNRECORDED):
-        return status
-    if error_kind == "exhausted_budget" or any(leg.outcome == Leg.NOT_SENT for leg in legs):
-        return "refused"
-    if error_kind == "timed_out" or any(leg.timed_out for leg in legs):
-        return "timed_out"
-    return "failed"
+    """The ending to draw for an operation's status (ok/failed/cancelled) and its legs (the rule
+    ``runs show`` says a stored step's outcome by: :mod:`inspector.runs.ending`)."""
+    return ending_of(status, not_sent=any(leg.outcome == Leg.NOT_SENT for leg in legs),
+                     timed_out=any(leg.timed_out for leg in legs), error_kind=error_kind)
 
 
 # -- geometry --------------------------------------------------------------------------------
@@ -404,10 +397,7 @@ def _leg_tooltip(leg: LegState, spent: float, budget_s: float | None = None, tra
 def outcome_and_kind(state: BarState) -> tuple[str, str | None]:
     """The outcome of a finished operation and, for a failure, its kind (timed out and refused are
     kinds of failed)."""
-    ending = state.ending or ""
-    if ending in ("timed_out", "refused"):
-        return "failed", ending
-    return ending, state.reason if ending == "failed" else None
+    return ending_outcome(state.ending or "", state.reason)
 
 
 def ending_text(state: BarState) -> str:

@@ -1,0 +1,67 @@
+"""How an operation ended, as its legs tell it: the one rule the window's bar and ``runs show`` say it by.
+
+A stored step keeps its outcome (ok, failed, cancelled) but not the kind of its failure; its legs
+tell the two kinds the bar draws apart: a leg never sent (the budget was used up: "not sent") and a
+failed leg that used its whole grant (it ran into its deadline: "timed out"). Live, the error's kind
+says so directly. :func:`ending_outcome` turns an ending back into the outcome and the kind of failure
+that :func:`inspector.i18n.words.outcome_text` says ("failed: timed out").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .leg import Leg
+
+#: A finished leg this close to its grant (seconds) is taken to have run into it.
+GRANT_REACHED_TOLERANCE_S = 0.05
+#: A tool call whose source recorded no outcome (a span that said nothing of how it ended).
+UNRECORDED = "unrecorded"
+#: How an operation can end: its outcomes, and the two kinds of failure its legs tell.
+ENDINGS = ("ok", "failed", "timed_out", "refused", "cancelled", UNRECORDED)
+
+
+def leg_timed_out(outcome: str | None, granted_s: float | None, elapsed_s: float | None,
+                  error_kind: str | None = None) -> bool:
+    """Whether a leg timed out: its error's kind says so, or (a stored leg keeps none) it failed
+    having used its whole grant."""
+    if error_kind is not None:
+        return error_kind == "timed_out"
+    return (outcome == Leg.FAILED and granted_s is not None and elapsed_s is not None
+            and elapsed_s >= granted_s - GRANT_REACHED_TOLERANCE_S)
+
+
+def ending_of(status: str, *, not_sent: bool, timed_out: bool, error_kind: str | None = None) -> str:
+    """The ending of an operation of ``status`` (ok/failed/cancelled/unrecorded), given whether a leg
+    was never sent and whether one timed out (one of :data:`ENDINGS`)."""
+    if status == "cancelled":
+        return "cancelled"
+    if status in ("ok", UNRECORDED):
+        return status
+    if error_kind == "exhausted_budget" or not_sent:
+        return "refused"
+    if error_kind == "timed_out" or timed_out:
+        return "timed_out"
+    return "failed"
+
+
+def stored_ending(status: str, legs: Sequence[Leg]) -> str:
+    """The ending of a stored step of ``status`` from its stored legs (as the bar replays it)."""
+    return ending_of(status, not_sent=any(leg.outcome == Leg.NOT_SENT for leg in legs),
+                     timed_out=any(_stored_leg_timed_out(leg) for leg in legs))
+
+
+def _stored_leg_timed_out(leg: Leg) -> bool:
+    return leg_timed_out(leg.outcome, leg.granted_s, None if leg.elapsed_ms is None else leg.elapsed_ms / 1000)
+
+
+def ending_outcome(ending: str, reason: str | None = None) -> tuple[str, str | None]:
+    """The outcome of an ending and, for a failure, its kind (timed out and refused are kinds of failed;
+    ``reason``: the kind of a plain failure, when known)."""
+    if ending in ("timed_out", "refused"):
+        return "failed", ending
+    return ending, reason if ending == "failed" else None
+
+
+__all__ = ["ENDINGS", "GRANT_REACHED_TOLERANCE_S", "UNRECORDED", "ending_of", "ending_outcome", "leg_timed_out",
+           "stored_ending"]

@@ -1,0 +1,141 @@
+"""``runs show`` and ``runs list`` say an imported trace as the window's Runs tab does: its spans nested,
+its plumbing hidden unless asked for, a timed-out call's kind of failure, and why a failed run failed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli_process import cli
+from tests.support.fault_server import Exchange, FaultServer
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
+#: How deep the window's tree cell indents at most (``inspector.store.span_tree.DEEPEST_INDENT``).
+DEEPEST_INDENT = 12
+
+
+def imported(tmp_path: Path, fixture: str) -> str:
+    db = str(tmp_path / f"{fixture}.db")
+    done = cli("--db", db, "import", str(FIXTURES / f"{fixture}.jsonl"))
+    assert done.returncode == 0, done.stderr
+    return db
+
+
+def shown(db: str, *args: str, language: str = "en") -> str:
+    done = cli("--lang", language, "--db", db, "runs", "show", *args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def details_of(out: str) -> dict[int, str]:
+    """Each step's Details cell, as printed (its indent kept), by the step's number."""
+    lines = out.splitlines()
+    heading = next(line for line in lines if line.lstrip().startswith("#"))
+    at = heading.rindex("  ") + 2  # the last column's start
+    return {int(line[:heading.index("#") + 1]): line[at:] for line in lines[lines.index(heading) + 1:]
+            if line[:heading.index("#") + 1].strip().isdigit()}
+
+
+def test_runs_show_hides_the_plumbing_the_window_hides_and_lists_it_when_asked(tmp_path: Path) -> None:
+    db = imported(tmp_path, "traceloop")
+    out = shown(db, "1")
+    assert "ResponseStreamWriter" not in out
+    assert "7 of 14 steps shown (7 plumbing hidden; --plumbing lists them)" in out
+    assert len(details_of(out)) == 7
+    every = shown(db, "1", "--plumbing")
+    assert len(details_of(every)) == 14
+    assert every.count("ResponseStreamWriter") == 7
+    assert "14 steps" in every and "plumbing hidden" not in every
+    # --json stays whole; the plumbing is marked in each step's payload, as the window reads it.
+    timeline = json.loads(shown(db, "1", "--json"))["timeline"]
+    assert len(timeline) == 14
+    assert sum(entry["payload"]["raw"]["otlp"].get("plumbing") is True for entry in timeline) == 7
+    german = shown(db, "1", language="de")
+    assert "7 von 14 Schritten angezeigt (7 Infrastruktur-Spans ausgeblendet; --plumbing listet sie auf)" in german
+
+
+def test_runs_show_nests_fastmcps_wrapper_spans_as_the_window_does(tmp_path: Path) -> None:
+    db = imported(tmp_path, "fastmcp")
+    for language in ("en", "de"):
+        details = details_of(shown(db, "1", language=language))
+        assert details[12] == "invoke_agent support-agent"  # the root first, then what ran under it
+        assert details[8] == "  lookup"  # FastMCP's tools/call span…
+        assert details[3] == "    lookup"  # …and the MCP send under it: one call, nested, not two
+        assert list(details)[:5] == [12, 1, 7, 2, 8]
+
+
+def _deep_trace(path: Path, depth: int) -> Path:
+    trace = "7" * 32
+    spans = []
+    for level in range(depth):
+        span = {"traceId": trace, "spanId": f"{level + 1:016x}", "name": f"level-{level + 1}", "kind": 1,
+                "startTimeUnixNano": str(1_700_000_000_000_000_000 + level * 1_000),
+                "endTimeUnixNano": str(1_700_000_000_000_000_000 + (2 * depth - level) * 1_000), "status": {}}
+        if level:
+            span["parentSpanId"] = f"{level:016x}"
+        spans.append(span)
+    path.write_text(json.dumps({"resourceSpans": [{"resource": {"attributes": [
+        {"key": "service.name", "value": {"stringValue": "deep"}}]}, "scopeSpans": [{"spans": spans}]}]}) + "\n")
+    return path
+
+
+def test_a_trace_nested_a_thousand_deep_is_indented_only_so_far_and_says_so(tmp_path: Path) -> None:
+    db = str(tmp_path / "deep.db")
+    done = cli("--db", db, "import", str(_deep_trace(tmp_path / "deep.jsonl", 1000)))
+    assert done.returncode == 0, done.stderr
+    out = shown(db, "1")
+    assert max(map(len, out.splitlines())) < 250
+    details = details_of(out)
+    assert len(details) == 1000
+    widest = "  " * DEEPEST_INDENT
+    assert details[1] == "level-1" and details[2] == "  level-2"
+    assert details[DEEPEST_INDENT + 1] == widest + f"level-{DEEPEST_INDENT + 1}"
+    assert details[1000] == widest + "(level 1,000) level-1000"
+    assert (f"{1000 - DEEPEST_INDENT - 1} steps are nested deeper than {DEEPEST_INDENT} levels: they are indented "
+            f"{DEEPEST_INDENT} levels deep") in out
+    german = shown(db, "1", language="de")
+    assert widest + "(Ebene 1.000) level-1000" in german
+    assert f"sind tiefer als {DEEPEST_INDENT} Ebenen verschachtelt" in german
+
+
+@pytest.fixture
+def timed_out_run(tmp_path: Path) -> str:
+    """A run of one call the server never answered, stopped at the end of its 1 s budget."""
+    def work(exchange: Exchange) -> None:
+        if (exchange.request.params or {}).get("name") == "slow":
+            exchange.stall()
+        else:
+            exchange.send_result({"content": [{"type": "text", "text": "ok"}]})
+
+    db = str(tmp_path / "slow.db")
+    with FaultServer("session", work=work) as server:
+        done = cli("call", server.url, "slow", "--budget", "1", "--db", db)
+    assert done.returncode != 0 and "timed_out" in done.stdout, done.stdout + done.stderr
+    return db
+
+
+def test_a_timed_out_call_says_so_in_runs_show_as_on_the_windows_bar(timed_out_run: str) -> None:
+    [call] = [line for line in shown(timed_out_run, "1").splitlines() if line.startswith("1 ")]
+    assert " failed: timed out  slow: " in call
+    [german] = [line for line in shown(timed_out_run, "1", language="de").splitlines() if line.startswith("1 ")]
+    assert " fehlgeschlagen: Zeit überschritten  slow: " in german
+    # The stored outcome stays "failed": the kind is what the legs tell.
+    assert json.loads(shown(timed_out_run, "1", "--json"))["timeline"][0]["outcome"] == "failed"
+
+
+@pytest.mark.parametrize("fixture", ["traceloop", "fastmcp"])
+def test_a_failed_imported_run_says_why_in_runs_show_and_runs_list(tmp_path: Path, fixture: str) -> None:
+    db = imported(tmp_path, fixture)
+    # Two of its four calls failed (FastMCP's wrapper span and the call under it are one call).
+    assert "  status failed (2 of 4 tool calls failed), source imported" in shown(db, "1")
+    assert "  Status fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl), Quelle importiert" in shown(
+        db, "1", language="de")
+    listed = cli("--db", db, "runs", "list").stdout.splitlines()
+    [failed] = [line for line in listed if line.split()[0] == "1"]
+    assert "  failed (2 of 4 tool calls failed)  imported  " in failed
+    if fixture == "fastmcp":  # the runs that did not fail say no more than before
+        assert all("  ok  " in line and "(" not in line for line in listed[1:] if line.split()[0] != "1")
+    german = cli("--lang", "de", "--db", db, "runs", "list").stdout
+    assert "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)  importiert" in german
