@@ -59,7 +59,7 @@ class RunsTab(QWidget):
         self.notes = NoteWriter(store, self)
         self.comparing = CompareLauncher(self.run_list, store, db_path, self)
         # The parts tests, benchmarks and the window reach for, by the names they had in one class.
-        runs, steps = self.run_list, self.timeline_pane
+        runs, steps, finder = self.run_list, self.timeline_pane, self.timeline_pane.finder
         self.runs, self.run_view = runs.model, runs.view
         self.outcome_filter, self.server_filter, self.source_filter = (runs.outcome_filter, runs.server_filter,
                                                                        runs.source_filter)
@@ -67,8 +67,8 @@ class RunsTab(QWidget):
         self.timeline, self.timeline_view, self.run_heading = steps.model, steps.view, steps.heading
         self.step_outcome_filter, self.kind_filter = steps.outcome_filter, steps.kind_filter
         self.find_edit, self.find_status = steps.find_edit, steps.find_status
-        self.find, self.find_next, self.find_previous = steps.find, steps.find_next, steps.find_previous
-        self.focus_find, self.select_step, self.step_filter = steps.focus_find, steps.select_step, steps.step_filter
+        self.find, self.find_next, self.find_previous = finder.find, finder.find_next, finder.find_previous
+        self.focus_find, self.select_step, self.step_filter = finder.focus, steps.select_step, steps.step_filter
         self._arranged = self._arranging = self._user_split = False
         self._build()
         self._connect()
@@ -107,12 +107,12 @@ class RunsTab(QWidget):
         layout.addWidget(self.status)
         find = QShortcut(QKeySequence.StandardKey.Find, self)
         find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        find.activated.connect(self.timeline_pane.focus_find)
+        find.activated.connect(self.timeline_pane.finder.focus)
         # Each shortcut says what it does (the Help menu's list of shortcuts reads it).
         translated(find, "setWhatsThis", lambda: _("Runs › Find in this run"))
-        for sequence, slot, said in ((QKeySequence.StandardKey.FindNext, self.timeline_pane.find_next,
+        for sequence, slot, said in ((QKeySequence.StandardKey.FindNext, self.timeline_pane.finder.find_next,
                                       lambda: _("Runs › Next match")),
-                                     (QKeySequence.StandardKey.FindPrevious, self.timeline_pane.find_previous,
+                                     (QKeySequence.StandardKey.FindPrevious, self.timeline_pane.finder.find_previous,
                                       lambda: _("Runs › Previous match"))):
             shortcut = QShortcut(sequence, self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
