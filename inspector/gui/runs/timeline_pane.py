@@ -36,6 +36,7 @@ from .find_in_run import FindInRun
 from .notes import NoteLabel
 from .runs_model import format_duration
 from .time_axis import TimeAxisHeader
+from .timeline_cells import format_time, step_source
 from .timeline_heading import TimelineHeading
 from .timeline_model import (
     COLUMNS,
@@ -44,8 +45,6 @@ from .timeline_model import (
     StepIdRole,
     TimelineGrowth,
     TimelineModel,
-    format_time,
-    step_source,
 )
 from .timeline_words import empty_note_text
 from .tree_cell import TreeCellDelegate
