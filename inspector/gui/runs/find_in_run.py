@@ -85,7 +85,7 @@ class FindInRun(QObject):
         if self.matches and self._match >= 0:
             self._say_match()
         elif self.text and self.model.run is not None and not self.matches:
-            self.status.setText(_("no match"))
+            self.status.setText(no_match_text(self.model.found_hidden)[0])  # "no match", or "7 hidden"
 
     def forget(self) -> None:
         """Another run is shown: no matches, nothing said (until :meth:`again` finds in it)."""
