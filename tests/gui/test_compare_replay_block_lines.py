@@ -98,7 +98,7 @@ def test_a_replay_beside_its_step_names_its_blocks_as_the_step_detail_does(qtbot
     assert cli in beside
     assert beside == detail.result.toPlainText()  # the same answer, said the same way on both sides
     tab = window.runs_tab  # room for the two sides, as a reader makes it
-    tab._user_split = True  # as a drag of the splitters leaves it
+    tab.arrangement.user_split = True  # as a drag of the splitters leaves it
     window.main.setSizes([180, 1100])
     tab.split.setSizes([110, 650])
     tab.lower.setSizes([240, 860])

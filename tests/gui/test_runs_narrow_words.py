@@ -87,7 +87,7 @@ def test_the_searches_show_whole_words_at_the_least_window_and_the_whole_sentenc
                                                                  "de": "Suchen… (Strg+F)"}[language]
         # The timeline pane narrowed beside the detail: the step search says "Find…" once the shortcut has
         # no room, whole wherever the field has the room for that word.
-        tab._user_split = True  # as a drag of the splitter leaves it
+        tab.arrangement.user_split = True  # as a drag of the splitter leaves it
         find, least = searches["steps"], tab.timeline_pane.minimumSizeHint().width()
         said, cut, total = set(), [], sum(tab.lower.sizes())
         for width in range(least + 200, least - 1, -4):
@@ -120,7 +120,7 @@ def test_a_uid_stays_whole_in_a_narrow_timeline_pane_zoomed(qtbot, make_window, 
         tab.select_runs([run.id])
         identity = tab.timeline_pane.identity
         qtbot.waitUntil(lambda: run.uid in identity.line.text())
-        tab._user_split = True  # as a drag of the splitter leaves it: the panes stay where put
+        tab.arrangement.user_split = True  # as a drag of the splitter leaves it: the panes stay where put
         for zoom in (100, 150, 200):
             window.view_menu.set_zoom(zoom)
             QApplication.processEvents()  # the new font's least widths
@@ -163,7 +163,7 @@ def test_the_heading_keeps_its_counts_whole_beside_the_detail_at_1280_by_800(qtb
         heading, box = pane.heading, pane.plumbing_toggle
         for size, said in (((1280, 800), toggle), ((1920, 1080), {"en": "Show plumbing",
                                                                   "de": "Infrastruktur anzeigen"}[language])):
-            tab._user_split = False  # the panes follow the window, as they do until a drag
+            tab.arrangement.user_split = False  # the panes follow the window, as they do until a drag
             window.resize(*size)
             QApplication.processEvents()
             assert tab.lower.orientation() == tab.lower.orientation().Horizontal  # the detail beside

@@ -149,11 +149,27 @@ def test_find_says_when_only_hidden_plumbing_holds_the_text(qtbot, make_window, 
     try:
         pane = tab.timeline_pane
         pane.find_edit.setText("ResponseStreamWriter")
-        assert pane.find() == [] and pane.find_status.text() == short and tab.status.text() == said
+        assert tab.find() == [] and pane.find_status.text() == short and tab.status.text() == said
         pane.find_edit.setText("no step holds this text")
-        assert pane.find() == [] and pane.find_status.text() == ("no match" if language == "en" else "kein Treffer")
+        assert tab.find() == [] and pane.find_status.text() == ("no match" if language == "en" else "kein Treffer")
         tab.timeline.set_show_plumbing(True)
         pane.find_edit.setText("ResponseStreamWriter")
-        assert len(pane.find()) == 7 and pane.find_status.text() == ("1 of 7" if language == "en" else "1 von 7")
+        assert len(tab.find()) == 7 and pane.find_status.text() == ("1 of 7" if language == "en" else "1 von 7")
     finally:
         switch_language("en")
+
+
+def test_the_hidden_count_beside_find_is_said_again_in_the_new_language(qtbot, make_window) -> None:
+    """A switch of language said "no match" ("kein Treffer") where Find had said "7 hidden": the
+    plumbing still holds the text, and the count is said in the new language."""
+    run_id = imported_agent_run("traceloop.jsonl")
+    _window, tab = open_run(qtbot, make_window, run_id)
+    pane = tab.timeline_pane
+    pane.find_edit.setText("ResponseStreamWriter")
+    assert tab.find() == [] and pane.find_status.text() == "7 hidden"
+    try:
+        switch_language("de")
+        assert pane.find_status.text() == "7 ausgeblendet"
+    finally:
+        switch_language("en")
+    assert pane.find_status.text() == "7 hidden"

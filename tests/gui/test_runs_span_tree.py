@@ -162,12 +162,12 @@ def test_find_keeps_to_the_rows_showing_when_rows_fold(qtbot, store: RunStore) -
     pane.show_run(agent_run(store, "traceloop.jsonl"))
     pane.plumbing_toggle.setChecked(True)
     pane.find_edit.setText("ResponseStreamWriter")
-    assert len(pane.find()) == 7 and pane.find_status.text() == "1 of 7"
+    assert len(pane.finder.find()) == 7 and pane.find_status.text() == "1 of 7"
     pane.model.set_expanded(0, False)  # every match is under the root
     assert pane.model.rowCount() == 1 and pane.find_status.text() == "no match"
     assert not pane.model.index(0, 0).data(MatchRole)
     pane.model.set_expanded(0, True)
-    assert pane.find() and pane.model.rowCount() == 14
+    assert pane.finder.find() and pane.model.rowCount() == 14
     # A screen reader hears where a row is in the tree.
     assert pane.model.index(0, DETAILS).data(Qt.ItemDataRole.AccessibleTextRole).endswith("(level 1, expanded)")
     assert pane.model.index(2, DETAILS).data(Qt.ItemDataRole.AccessibleTextRole).endswith("(level 3)")

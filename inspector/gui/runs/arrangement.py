@@ -13,8 +13,16 @@ timeline where both do not fit beside each other.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QSize, Qt
 from PySide6.QtWidgets import QSplitter, QWidget
+
+from ..widgets.up_down_scroll import UpDownScroll
+
+if TYPE_CHECKING:
+    from .run_list import RunListPane
+    from .timeline_pane import TimelinePane
 
 #: From this width on the step detail sits right of the timeline (when both fit); below it, under the
 #: timeline (a narrow tab would otherwise squeeze the timeline's details column to nothing).
@@ -78,5 +86,60 @@ def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: 
     lower.setSizes([total - detail, detail])
 
 
+class PaneArrangement(QObject):
+    """The tab's two splitters: the run list over ``lower``, which holds the timeline and the detail
+    (scrolled up and down in a low window). They follow the tab's size (:meth:`arrange`) until the
+    user drags a splitter (:attr:`user_split`); then the user decides."""
+
+    def __init__(self, tab: QWidget, run_list: RunListPane, timeline: TimelinePane, detail: QWidget) -> None:
+        super().__init__(tab)
+        self.tab, self.run_list, self.timeline = tab, run_list, timeline
+        self.arranged = self._arranging = self.user_split = False
+        self.lower = QSplitter(Qt.Orientation.Horizontal)
+        self.lower.addWidget(timeline)
+        # A low window (a high scaling) scrolls the detail rather than being held as high as its lines.
+        self.detail_scroll = UpDownScroll(detail)
+        self.lower.addWidget(self.detail_scroll)
+        self.detail_scroll.whole_changed.connect(self._detail_changed_height)
+        # A step showing more tabs (or longer names) may no longer fit beside the timeline; fewer give room back.
+        self.detail_scroll.least_width_changed.connect(lambda: self.arrange(tab.width(), force=not self.user_split))
+        self.lower.setStretchFactor(0, 3)
+        self.lower.setStretchFactor(1, 2)
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(run_list)
+        self.split.addWidget(self.lower)
+        # The list keeps the height that shows ten runs; a taller window gives the rest to the timeline.
+        self.split.setStretchFactor(0, 0)
+        self.split.setStretchFactor(1, 1)
+        self.split.setCollapsible(0, False)
+        for splitter in (self.split, self.lower):
+            splitter.splitterMoved.connect(self._splitter_moved)
+
+    def shown(self) -> None:
+        self.arrange(self.tab.width(), force=not self.arranged)
+
+    def resized(self, width: int) -> None:
+        # Until the user drags a splitter, the panes follow the tab's size; then the user decides.
+        self.arrange(width, force=not self.user_split)
+
+    def _detail_changed_height(self) -> None:
+        """One above the other, the detail's share is its whole height where the timeline can spare it."""
+        if not self.user_split and self.lower.orientation() == Qt.Orientation.Vertical:
+            self.arrange(self.tab.width(), force=True)
+
+    def _splitter_moved(self) -> None:
+        if not self._arranging:
+            self.user_split = True
+
+    def arrange(self, width: int, *, force: bool = False) -> None:
+        """The detail right of the timeline in a wide tab, under it in a narrow one; the list ten rows high."""
+        if self.lower.orientation() == orientation_for(width, self.lower) and self.arranged and not force:
+            return
+        self.arranged, self._arranging = True, True
+        arrange_panes(self.split, self.lower, width, self.run_list.height_for_rows(),
+                      self.timeline.height_for_rows(STACKED_TIMELINE_ROWS))
+        self._arranging = False
+
+
 __all__ = ["DETAIL_LEAST_PX", "STACKED_LIST_SHARE", "STACKED_TIMELINE_ROWS", "STACKED_TIMELINE_SHARE",
-           "TIMELINE_WANTS_PX", "WIDE_PX", "arrange_panes", "least_size", "orientation_for"]
+           "TIMELINE_WANTS_PX", "WIDE_PX", "PaneArrangement", "arrange_panes", "least_size", "orientation_for"]

@@ -1,8 +1,9 @@
 """The Runs tab: the stored runs (filtered, sorted, live) above, the selected run's timeline below,
 the selected step's detail beside it; Find in a run; import, export and delete.
 
-The tab only composes its panes (:mod:`.run_list`, :mod:`.timeline_pane`, :mod:`.step_detail`)
-and its transfers (:mod:`.transfers`), and keeps the list live. It reads the run database on the
+The tab only composes its panes (:mod:`.run_list`, :mod:`.timeline_pane`, :mod:`.step_detail`; where
+they sit: :mod:`.arrangement`; the selected step in the detail: :mod:`.shown_step`) and its transfers
+(:mod:`.transfers`), and keeps the list live. It reads the run database on the
 GUI thread only in small, bounded queries (a list of runs, a page of steps, one step); imports
 and exports run on worker threads (:mod:`inspector.gui.dialogs.transfer_dialog`).
 """
@@ -14,24 +15,22 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
-from PySide6.QtWidgets import QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.i18n import _
-from inspector.store import RunRecord, RunStore, UnknownRunError
-from inspector.store.browse import step_in_full
+from inspector.store import RunRecord, RunStore
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
 from ..language import on_language_changed, translated
 from ..widgets.fitted_label import FittedLabel
-from ..widgets.up_down_scroll import UpDownScroll
-from .arrangement import STACKED_TIMELINE_ROWS, arrange_panes, least_size, orientation_for
+from .arrangement import PaneArrangement, least_size
 from .compare_launcher import CompareLauncher
 from .list_freshness import ListFreshness
 from .live_reads import LiveAnswer, LiveQuestion, TimelineQuestion
 from .notes import NoteWriter
 from .run_list import RunListPane
+from .shown_step import ShownStep
 from .step_detail import StepDetail
-from .step_replays import replay_plan
 from .timeline_model import TimelineGrowth
 from .timeline_pane import TimelinePane
 from .transfers import DropFilter, Transfers, dropped_files
@@ -59,7 +58,7 @@ class RunsTab(QWidget):
         self.notes = NoteWriter(store, self)
         self.comparing = CompareLauncher(self.run_list, store, db_path, self)
         # The parts tests, benchmarks and the window reach for, by the names they had in one class.
-        runs, steps = self.run_list, self.timeline_pane
+        runs, steps, finder = self.run_list, self.timeline_pane, self.timeline_pane.finder
         self.runs, self.run_view = runs.model, runs.view
         self.outcome_filter, self.server_filter, self.source_filter = (runs.outcome_filter, runs.server_filter,
                                                                        runs.source_filter)
@@ -67,10 +66,11 @@ class RunsTab(QWidget):
         self.timeline, self.timeline_view, self.run_heading = steps.model, steps.view, steps.heading
         self.step_outcome_filter, self.kind_filter = steps.outcome_filter, steps.kind_filter
         self.find_edit, self.find_status = steps.find_edit, steps.find_status
-        self.find, self.find_next, self.find_previous = steps.find, steps.find_next, steps.find_previous
-        self.focus_find, self.select_step, self.step_filter = steps.focus_find, steps.select_step, steps.step_filter
-        self._arranged = self._arranging = self._user_split = False
+        self.find, self.find_next, self.find_previous = finder.find, finder.find_next, finder.find_previous
+        self.focus_find, self.select_step, self.step_filter = finder.focus, steps.select_step, steps.step_filter
         self._build()
+        self.shown_step = ShownStep(store, self.timeline_pane, self.detail, self.notes, self.current_run,
+                                    self.status.setText, self)
         self._connect()
         # The list, the growing run and the shown step's replays kept live, read off the GUI thread.
         self.freshness = ListFreshness(self, db_path, self._live_question, self._show_live, self._database_changed)
@@ -78,25 +78,9 @@ class RunsTab(QWidget):
         self.reload()
 
     def _build(self) -> None:
-        self.lower = QSplitter(Qt.Orientation.Horizontal)
-        self.lower.addWidget(self.timeline_pane)
-        # A low window (a high scaling) scrolls the detail rather than being held as high as its lines.
-        self.detail_scroll = UpDownScroll(self.detail)
-        self.lower.addWidget(self.detail_scroll)
-        self.detail_scroll.whole_changed.connect(self._detail_changed_height)
-        # A step showing more tabs (or longer names) may no longer fit beside the timeline; fewer give room back.
-        self.detail_scroll.least_width_changed.connect(lambda: self.arrange(self.width(), force=not self._user_split))
-        self.lower.setStretchFactor(0, 3)
-        self.lower.setStretchFactor(1, 2)
-        self.split = QSplitter(Qt.Orientation.Vertical)
-        self.split.addWidget(self.run_list)
-        self.split.addWidget(self.lower)
-        # The list keeps the height that shows ten runs; a taller window gives the rest to the timeline.
-        self.split.setStretchFactor(0, 0)
-        self.split.setStretchFactor(1, 1)
-        self.split.setCollapsible(0, False)
-        for splitter in (self.split, self.lower):
-            splitter.splitterMoved.connect(self._splitter_moved)
+        self.arrangement = PaneArrangement(self, self.run_list, self.timeline_pane, self.detail)
+        self.lower, self.split, self.detail_scroll = (self.arrangement.lower, self.arrangement.split,
+                                                      self.arrangement.detail_scroll)
         # What an import, an export or a copy did: at most two lines, a longer sentence cut with "…".
         self.status = FittedLabel(max_lines=2)
         translated(self.status, "setAccessibleName", lambda: _("Runs status"))
@@ -107,12 +91,12 @@ class RunsTab(QWidget):
         layout.addWidget(self.status)
         find = QShortcut(QKeySequence.StandardKey.Find, self)
         find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        find.activated.connect(self.timeline_pane.focus_find)
+        find.activated.connect(self.timeline_pane.finder.focus)
         # Each shortcut says what it does (the Help menu's list of shortcuts reads it).
         translated(find, "setWhatsThis", lambda: _("Runs › Find in this run"))
-        for sequence, slot, said in ((QKeySequence.StandardKey.FindNext, self.timeline_pane.find_next,
+        for sequence, slot, said in ((QKeySequence.StandardKey.FindNext, self.timeline_pane.finder.find_next,
                                       lambda: _("Runs › Next match")),
-                                     (QKeySequence.StandardKey.FindPrevious, self.timeline_pane.find_previous,
+                                     (QKeySequence.StandardKey.FindPrevious, self.timeline_pane.finder.find_previous,
                                       lambda: _("Runs › Previous match"))):
             shortcut = QShortcut(sequence, self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -124,29 +108,15 @@ class RunsTab(QWidget):
         self.run_list.run_changed.connect(self._show_run_of_list)
         self.run_list.current_gone.connect(self._forget_unlisted_run)
         self.run_list.delete_requested.connect(lambda: self.delete_selected())
-        self.timeline_pane.step_changed.connect(self._show_step)
         self.transfers.imported.connect(self._imported)
         self.transfers.deleted.connect(self._deleted)
         self.transfers.ended.connect(self.transfer_ended)
-        self.detail.task_lookup.connect(self._look_up_task)
-        self.detail.replay_wanted.connect(self._replay)
+        self.shown_step.workbench_wanted.connect(self.workbench_wanted)
         self.detail.replays.open_run.connect(lambda run_id: self.select_runs([run_id]))
         for sayer in (self.transfers, self.detail, self.notes, self.timeline_pane.identity, self.timeline_pane):
             sayer.said.connect(self.status.setText)
         self.timeline_pane.note_button.clicked.connect(self.edit_run_note)
-        self.detail.note_button.clicked.connect(self.edit_step_note)
         self.notes.run_note_written.connect(lambda _run_id: self.reload())
-        self.notes.step_note_written.connect(self._show_step)
-
-    def _look_up_task(self, task: object) -> None:
-        run = self.current_run()
-        if run is not None and run.server and isinstance(task, dict):
-            self.workbench_wanted.emit(lambda workbench, server=run.server: workbench.look_up_task(server, task))
-
-    def _replay(self) -> None:
-        plan = replay_plan(self.store, self.detail.step, self.status.setText)
-        if plan is not None:
-            self.workbench_wanted.emit(lambda workbench: workbench.replay(plan))
 
     def retranslate(self) -> None:
         """Say again what depends on the state, in the new language; make room for longer words."""
@@ -161,31 +131,12 @@ class RunsTab(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
-        self.arrange(self.width(), force=not self._arranged)
+        self.arrangement.shown()
         self.freshness.shown()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
-        # Until the user drags a splitter, the panes follow the tab's size; then the user decides.
-        self.arrange(event.size().width(), force=not self._user_split)
-
-    def _detail_changed_height(self) -> None:
-        """One above the other, the detail's share is its whole height where the timeline can spare it."""
-        if not self._user_split and self.lower.orientation() == Qt.Orientation.Vertical:
-            self.arrange(self.width(), force=True)
-
-    def _splitter_moved(self) -> None:
-        if not self._arranging:
-            self._user_split = True
-
-    def arrange(self, width: int, *, force: bool = False) -> None:
-        """The detail right of the timeline in a wide tab, under it in a narrow one; the list ten rows high."""
-        if self.lower.orientation() == orientation_for(width, self.lower) and self._arranged and not force:
-            return
-        self._arranged, self._arranging = True, True
-        arrange_panes(self.split, self.lower, width, self.run_list.height_for_rows(),
-                      self.timeline_pane.height_for_rows(STACKED_TIMELINE_ROWS))
-        self._arranging = False
+        self.arrangement.resized(event.size().width())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802
         # As wide as its widest pane: a narrow tab puts the detail under the timeline (see .arrangement).
@@ -210,30 +161,11 @@ class RunsTab(QWidget):
         if self.timeline.run is not None and self.runs.row_of(self.timeline.run.id) is None:
             self._show_run(None)
 
-    def _show_step(self, step_id: int | None) -> None:
-        if step_id is None:
-            self.detail.show_step(None)
-            return
-        try:
-            full = step_in_full(self.store, step_id)
-            # A run of one operation has no rounds: its timeline says "–", and so does the detail.
-            self.detail.rounds = self.timeline.has_rounds
-            self.detail.show_step(full)
-            self.detail.replays.show_for(self.store, full, self.detail.parsed)
-        except UnknownRunError:
-            self.detail.show_step(None)
-
     def edit_run_note(self) -> None:
         """Ask for the note of the run the timeline shows, and keep it."""
         run = self.timeline.run
         if run is not None:
             self.notes.edit_run_note(run.id, run.note)
-
-    def edit_step_note(self) -> None:
-        """Ask for the note of the step the detail shows, and keep it."""
-        step = self.detail.step
-        if step is not None:
-            self.notes.edit_step_note(step.row.id, step.row.sequence, step.note)
 
     def select_runs(self, run_ids: Sequence[int]) -> bool:
         """Select these runs (the first becomes current), clearing filters that hide them."""
@@ -252,8 +184,7 @@ class RunsTab(QWidget):
 
     def _database_changed(self) -> None:
         self.reload()
-        if self.detail.step is not None:  # a replay of the shown step may have been stored
-            self.detail.replays.show_for(self.store, self.detail.step, self.detail.parsed)
+        self.shown_step.show_replays()
 
     def _live_question(self, force: bool) -> LiveQuestion:
         """What the tab shows, for a live read on the reader thread."""

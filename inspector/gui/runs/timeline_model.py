@@ -5,21 +5,18 @@ the page that holds it (:data:`PAGE_SIZE` light rows, built in SQL from clipped 
 at most :data:`CACHED_PAGES` pages. Opening a run of any size reads one page; dragging the
 scroll bar to the end reads the pages shown on the way, not the ones skipped. The waterfall's
 scale comes from the run's start and end (:func:`inspector.store.browse.run_span`), never from
-reading every row.
+reading every row. What the cells say is :mod:`.timeline_cells`'s.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import datetime
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
-from inspector.i18n import _, formatting
-from inspector.i18n.details import localized_step_details
-from inspector.i18n.words import kind_word, step_outcome_word, step_source_word
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import (
     TRACE_RUN_UID_PREFIX,
@@ -34,19 +31,15 @@ from inspector.store.browse import (
 )
 from inspector.store.joined import has_joined_spans, our_span_nodes
 
-from ..language import on_language_changed
 from ..widgets.outcomes import outcome_icon, text_colour
-from ..widgets.plain_text import cell_text, plain_tooltip
 from ..widgets.zone_marks import ZoneMarks
-from .runs_model import format_duration
 from .span_tree import SpanTree, TreeRows
 from .table_model import Index, NamedColumnsModel
+from .timeline_cells import TimelineCells, headings
 from .timeline_tree import BranchRole, DepthRole, SpanTreeRows
 
 PAGE_SIZE = 100
 CACHED_PAGES = 40
-#: Cell texts kept (a few screens of rows); the oldest go all at once when there are more.
-TEXTS_KEPT = 4000
 
 StepIdRole = Qt.ItemDataRole.UserRole + 1
 OutcomeRole = Qt.ItemDataRole.UserRole + 2
@@ -57,22 +50,6 @@ COLUMNS = ("time", "source", "kind", "round", "duration", "outcome", "details", 
 OUTCOME_COLUMN = COLUMNS.index("outcome")
 WATERFALL_COLUMN = COLUMNS.index("waterfall")
 MATCH_BACKGROUND = QColor(255, 221, 87, 150)
-
-
-def headings() -> tuple[str, ...]:
-    return (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration"), _("Outcome"), _("Details"),
-            _("Waterfall"))
-
-
-def step_source(kind: str, service: str = "") -> str:
-    """Who made a step: the agent (model and context work) or the MCP client (requests, tool calls);
-    for a step from a trace, the service its span came from."""
-    return step_source_word(kind, service)
-
-
-def format_time(moment: datetime | None, zone: tzinfo | None = None) -> str:
-    """A step's start in the reader's time zone (or ``zone``) and language, to the millisecond."""
-    return "" if moment is None else formatting.format_time(moment, zone=zone, milliseconds=True)
 
 
 @dataclass(frozen=True)
@@ -144,10 +121,8 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         #: Pages read from the database since the run was opened (tests and benchmarks count them).
         self.pages_read = 0
         self.page_log: list[int] = []
-        #: The texts of the cells painted lately, by (step id, column): a repaint asks each cell for
-        #: several roles, and the words (dates, durations, details) cost more than the lookup.
-        self._texts: dict[tuple[int, str], str] = {}
-        on_language_changed(self, self._texts.clear)
+        #: What the cells say (their texts kept while the rows and the language stay).
+        self.cells = TimelineCells(self)
 
     def headings(self) -> tuple[str, ...]:
         return headings()
@@ -170,7 +145,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         self._pages.clear()
         self._last_number, self._last_page = -1, None
         self._matches = set()
-        self._texts.clear()
+        self.cells.forget()
         self.pages_read = 0
         self.page_log = []
         self.tree = None
@@ -232,12 +207,12 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             same = (growth.count if growth else count_timeline(self.store, run.id)) == len(self.tree.tree)
             if same:
                 self.run = run
-                self._texts.clear()
+                self.cells.forget()
             else:
                 self.set_run(run)
             return
         self.run = run
-        self._texts.clear()  # a step still running gets its duration and outcome
+        self.cells.forget()  # a step still running gets its duration and outcome
         if growth is not None:
             self.has_rounds = self.has_rounds or growth.has_rounds
             count, (self.start, self.end) = growth.count, (growth.start, growth.end)
@@ -345,21 +320,15 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         if role == OutcomeRole:
             return step.outcome
         if role == WaterfallRole:
-            return self._waterfall(step)
+            return self.cells.waterfall(step)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             if column == "waterfall":
-                return self._waterfall_text(step) if role == Qt.ItemDataRole.AccessibleTextRole else None
+                return self.cells.waterfall_text(step) if role == Qt.ItemDataRole.AccessibleTextRole else None
             if column == "details" and role == Qt.ItemDataRole.AccessibleTextRole and self.tree is not None:
-                return f"{self._cell_text(step, column)} ({self._level_words(index.row())})"
-            return self._cell_text(step, column)
+                return self.cells.spoken_in_tree(step, index.row())
+            return self.cells.text(step, column)
         if role == Qt.ItemDataRole.ToolTipRole and column in ("source", "kind", "details", "waterfall"):
-            # The kind column is narrow ("tool_write" may be cut): its tooltip says it whole, and the
-            # service of a step from a trace (the source column, which says it, hides in a narrow pane).
-            text = self._waterfall_text(step) if column == "waterfall" else self._cell_text(step, column)
-            if column in ("source", "kind") and step.service:
-                text = _("{kind} · service {service}").format(kind=self._cell_text(step, "kind"),
-                                                              service=cell_text(step.service, 200))
-            return plain_tooltip(text)
+            return self.cells.tip(step, column)
         if column == "outcome":
             if role == Qt.ItemDataRole.DecorationRole:
                 return outcome_icon(step.outcome) if step.outcome else None
@@ -369,64 +338,11 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def _level_words(self, row: int) -> str:
-        """Where a span tree's row is, for a screen reader: its level and whether it is folded."""
-        assert self.tree is not None
-        level, branch = formatting.format_number(self.tree.depths[row] + 1), self.tree.branch(row)
-        if branch is None:
-            return _("level {level}").format(level=level)
-        return (_("level {level}, expanded") if branch else _("level {level}, collapsed")).format(level=level)
-
-    def _cell_text(self, step: TimelineRow, column: str) -> str:
-        key = (step.id, column)
-        text = self._texts.get(key)
-        if text is None:
-            if len(self._texts) >= TEXTS_KEPT:
-                self._texts.clear()
-            text = self._texts[key] = self._text(step, column)
-        return text
-
-    def _text(self, step: TimelineRow, column: str) -> str:
-        if column == "time":
-            self.zone_marks.note(step.started_at)
-            return format_time(step.started_at)
-        if column == "source":
-            return cell_text(step_source(step.kind, step.service), 40)
-        if column == "kind":
-            return cell_text(kind_word(step.kind), 40)
-        if column == "round":
-            return formatting.format_number(step.round) if self.has_rounds else formatting.UNKNOWN
-        if column == "duration":
-            return _("unfinished") if step.unfinished else format_duration(step.duration_ms / 1000)
-        if column == "outcome":
-            return step_outcome_word(step.kind, step.outcome)
-        return cell_text(shown_details(step))
-
-    def _waterfall(self, step: TimelineRow) -> tuple[float, float | None, str, float]:
-        """(offset from the run's start, duration or ``None`` if unfinished, outcome, axis length), seconds."""
-        offset = 0.0
-        if step.started_at is not None and self.start is not None:
-            offset = max((step.started_at - self.start).total_seconds(), 0.0)
-        return offset, None if step.unfinished else step.duration_ms / 1000, step.outcome, self.span_s
-
-    def _waterfall_text(self, step: TimelineRow) -> str:
-        offset, duration, _outcome, span = self._waterfall(step)
-        if duration is None:
-            return _("starts at {offset} of {span}; unfinished").format(
-                offset=format_duration(offset), span=format_duration(span))
-        return _("starts at {offset} of {span}, lasts {duration}").format(
-            offset=format_duration(offset), span=format_duration(span), duration=format_duration(duration))
-
 
 _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole,
           Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.TextAlignmentRole,
           StepIdRole, OutcomeRole, WaterfallRole}
 
 __all__ = ["COLUMNS", "BranchRole", "DepthRole", "MatchRole", "OutcomeRole", "PAGE_SIZE", "StepIdRole", "TimelineModel",
-           "WaterfallRole",
-           "step_source"]
+           "WaterfallRole"]
 
-
-def shown_details(step: TimelineRow) -> str:
-    """A step's details in the current language (the stored English when the row kept no fields)."""
-    return localized_step_details(step.detail_fields) if step.detail_fields else step.details

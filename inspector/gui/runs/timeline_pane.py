@@ -1,9 +1,9 @@
-"""The Runs tab's timeline pane: the selected run's heading, the step filters, Find in the run, and
-the steps with their waterfall. Says which step is selected; the tab shows its detail."""
+"""The Runs tab's timeline pane: the selected run's heading (:mod:`.timeline_heading`), the step
+filters, Find in the run (:mod:`.find_in_run`), and the steps with their waterfall. Says which step is
+selected; the tab shows its detail."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
@@ -14,38 +14,30 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPushButton,
     QTableView,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from inspector.i18n import _
-from inspector.i18n.formatting import format_number
-from inspector.i18n.recovery import recovery_text
-from inspector.i18n.scenarios import said_title
 from inspector.i18n.words import kind_word, no_outcome_word
 from inspector.runs import StepKind
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import StepFilter
-from inspector.store.recovery import recovery_of
 
 from ..language import translated, translated_item
-from ..widgets.accessibility import label_combo, name_clear_button
-from ..widgets.elided_label import ElidedLabel
-from ..widgets.fitted_placeholder import fitted_placeholder
-from ..widgets.hints import readable_placeholder
+from ..widgets.accessibility import label_combo
 from ..widgets.keep_in_view import KeepCurrentInView
 from ..widgets.outcomes import outcome_icon, outcome_word
-from ..widgets.plain_text import cell_text
 from ..widgets.tab_stops import one_tab_stop
 from .columns import compact_rows, fit_columns
+from .find_in_run import FindInRun
 from .notes import NoteLabel
-from .run_identity import RunIdentity
 from .runs_model import format_duration
 from .time_axis import TimeAxisHeader
+from .timeline_cells import format_time, step_source
+from .timeline_heading import TimelineHeading
 from .timeline_model import (
     COLUMNS,
     OUTCOME_COLUMN,
@@ -53,10 +45,8 @@ from .timeline_model import (
     StepIdRole,
     TimelineGrowth,
     TimelineModel,
-    format_time,
-    step_source,
 )
-from .timeline_words import empty_note_text, heading_text, no_match_text, show_heading
+from .timeline_words import empty_note_text
 from .tree_cell import TreeCellDelegate
 from .tree_controls import SpanTreeControls
 from .waterfall import WaterfallDelegate
@@ -82,27 +72,22 @@ class TimelinePane(QWidget):
         super().__init__(parent)
         self.store = store
         self.model = TimelineModel(store)
-        self._matches: list[int] = []
-        self._match = -1
-        #: (run id, how many steps it has) as last counted, for a filtered heading.
-        self._total: tuple[int, int] | None = None
-        #: The run read last, and its failed calls and all its calls when the model got over them.
-        self._recovered: tuple[int, tuple[int, int] | None] | None = None
-        self.heading = ElidedLabel()  # a run's long title is cut, never makes the window wider
-        translated(self.heading, "setAccessibleName", lambda: _("Selected run"))
-        self.identity = RunIdentity()  # its uid (Copy uid) and, imported, where it came from
+        self.titled = TimelineHeading(store, self.model)
+        self.heading, self.identity = self.titled.label, self.titled.identity
         self.run_note = NoteLabel(lambda: _("Note on the run"))
         self.note_button = translated(QPushButton(), "setText", lambda: _("Note…"))
         translated(self.note_button, "setAccessibleName", lambda: _("Write a note on the selected run"))
         self.note_button.setEnabled(False)
         self._build_filters()
-        self._build_find()
         self._build_view()
+        self.finder = FindInRun(self.model, self.view, self.select_step, self)
+        self.finder.said.connect(self.said)
+        self.find_edit, self.find_status = self.finder.edit, self.finder.status  # as tests name them
         bar = QHBoxLayout()
         for widget in (self.outcome_filter, self.kind_filter):
             bar.addWidget(widget)
         bar.addWidget(self.find_edit, 1)
-        for widget in (self.previous_button, self.next_button, self.find_status, self.note_button):
+        for widget in (*self.finder.widgets, self.note_button):
             bar.addWidget(widget)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 4)
@@ -136,32 +121,6 @@ class TimelinePane(QWidget):
             translated_item(self.kind_filter, lambda kind=kind: kind_word(kind.value), kind.value)
         for combo in (self.outcome_filter, self.kind_filter):
             combo.currentIndexChanged.connect(self._filter_changed)
-
-    def _build_find(self) -> None:
-        self.find_edit = QLineEdit()
-        # "Find…" where the pane is too narrow for the shortcut too (it was cut to "Such…" in German);
-        # the tip says where it finds. No least width of its own: the pane's decides whether the step's
-        # detail stands beside the timeline (German at 1200 px wide), so at the very least it is cut still.
-        fitted_placeholder(self.find_edit, lambda: _("Find… (Ctrl+F)"), lambda: _("Find…"),
-                           lambda: _("Find in this run (Ctrl+F)"), keep_room=False)
-        translated(self.find_edit, "setAccessibleName", lambda: _("Find in this run"))
-        name_clear_button(self.find_edit, lambda: _("Clear the search in this run"))
-        readable_placeholder(self.find_edit)
-        self.find_edit.returnPressed.connect(self.find_next)
-        self._find_timer = QTimer(self)
-        self._find_timer.setSingleShot(True)
-        self._find_timer.setInterval(250)
-        self._find_timer.timeout.connect(self.find)
-        self.find_edit.textChanged.connect(lambda _text: self._find_timer.start())
-        # Arrows, as a browser's find bar has them: the search field keeps the room in a narrow pane.
-        self.previous_button = _arrow_button(Qt.ArrowType.UpArrow, lambda: _("Previous match"))
-        self.previous_button.clicked.connect(self.find_previous)
-        self.next_button = _arrow_button(Qt.ArrowType.DownArrow, lambda: _("Next match (Enter)"))
-        translated(self.next_button, "setAccessibleName", lambda: _("Next match"))
-        self.next_button.clicked.connect(self.find_next)
-        self.find_status = QLabel()
-        self.find_status.setTextFormat(Qt.TextFormat.PlainText)
-        translated(self.find_status, "setAccessibleName", lambda: _("Matches"))
 
     def _build_view(self) -> None:
         self.view = one_tab_stop(QTableView())
@@ -201,10 +160,7 @@ class TimelinePane(QWidget):
 
     def retranslate(self) -> None:
         self.describe(self.model.run, recount=False)
-        if self._matches and self._match >= 0:
-            self._say_match()
-        elif self.find_edit.text().strip() and self.model.run is not None and not self._matches:
-            self.find_status.setText(_("no match"))
+        self.finder.retranslate()
         self.fit_columns()
 
     def fit_columns(self) -> None:
@@ -262,8 +218,7 @@ class TimelinePane(QWidget):
                 self.describe(run, total=growth.total if growth is not None else None)
             return
         self.model.set_run(run, self.step_filter())
-        self._matches, self._match = [], -1
-        self.find_status.setText("")
+        self.finder.forget()
         self.step_changed.emit(None)
         self.describe(run)
         if run is not None and self.model.rowCount():
@@ -272,8 +227,7 @@ class TimelinePane(QWidget):
                 QTimer.singleShot(0, self.view.scrollToBottom)
             else:
                 self.view.scrollToTop()
-        if self.find_edit.text().strip():
-            self.find()
+        self.finder.again()
 
     def describe(self, run: RunRecord | None, recount: bool = True, total: int | None = None) -> None:
         """The heading (and the note over empty rows) for ``run``; ``recount=False`` (a change of
@@ -285,24 +239,13 @@ class TimelinePane(QWidget):
         self.plumbing_toggle.setVisible(self.model.plumbing_count > 0)
         self.note_button.setEnabled(run is not None)
         self.run_note.show_note(run.note if run is not None else "")
-        self.identity.show_run(run)
+        filtered = self.step_filter() != StepFilter()
+        total = self.titled.show_run(run, filtered=filtered, recount=recount, total=total)
         if run is None:
-            self.heading.setText(_("No run selected."))
             self._say_empty(_("Select a run in the list above to see its steps here."))
             return
-        hidden = 0 if self.model.show_plumbing else self.model.plumbing_count
-        filtered = self.step_filter() != StepFilter()
-        if (filtered or hidden) and (recount or self._total is None or self._total[0] != run.id):
-            self._total = (run.id, total if total is not None else self.store.count_steps(run.id))
-        total = self._total[1] if (filtered or hidden) and self._total else shown
-        if recount or self._recovered is None or self._recovered[0] != run.id:
-            found = recovery_of(self.store, run)
-            self._recovered = (run.id, (found.failed, found.calls) if found else None)
-        recovery = self._recovered[1]
-        show_heading(self.heading, heading_text(run, shown=shown, total=total, filtered=filtered, hidden=hidden,
-                                                hidden_matched=self.model.hidden_plumbing, recovery=recovery),
-                     cell_text(said_title(run.title, run.source), 80), recovery_text(*recovery) if recovery else "")
         self._fit_heading(self.width())
+        hidden = 0 if self.model.show_plumbing else self.model.plumbing_count
         self._say_empty(None if shown else empty_note_text(run, filtered=filtered, total=total, hidden=hidden,
                                                            matched_plumbing=self.model.hidden_plumbing))
 
@@ -327,8 +270,7 @@ class TimelinePane(QWidget):
         self.model.set_filter(self.step_filter())
         self.step_changed.emit(None)
         self.describe(self.model.run)
-        if self.find_edit.text().strip():
-            self.find()
+        self.finder.again()
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.step_changed.emit(current.siblingAtColumn(0).data(StepIdRole) if current.isValid() else None)
@@ -338,77 +280,6 @@ class TimelinePane(QWidget):
         self.view.selectionModel().setCurrentIndex(
             index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
         self.view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
-
-    # -- Find -------------------------------------------------------------------------------------
-
-    def focus_find(self) -> None:
-        self.find_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.find_edit.selectAll()
-
-    def find(self) -> list[int]:
-        """Find the text of the Find field in the run; highlight the rows, go to the first."""
-        self._find_timer.stop()
-        run = self.model.run
-        text = self.find_edit.text()
-        self._matches = self.model.find(text) if run and text.strip() else []
-        self._match = -1
-        self.model.set_matches(self._matches)
-        if not text.strip():
-            self.find_status.setText("")
-        elif not self._matches:
-            short, sentence = no_match_text(self.model.found_hidden)
-            self.find_status.setText(short)
-            if sentence:
-                self.said.emit(sentence)
-        else:
-            self.find_next()
-        return self._matches
-
-    def keep_matches_showing(self) -> None:
-        """Rows were folded or unfolded (a span tree): Find's matches are those showing now."""
-        if not self._matches:
-            return
-        self._matches = self.model.find(self.find_edit.text(), reveal=False)
-        self.model.set_matches(self._matches)
-        row = self.view.currentIndex().row()
-        # On a match: that one; else Next goes to the first match below the current row.
-        self._match = self._matches.index(row) if row in self._matches else \
-            max((number for number, match in enumerate(self._matches) if match < row), default=-1)
-        if self._matches and row in self._matches:
-            self._say_match()
-        else:
-            self.find_status.setText("" if self._matches else _("no match"))
-
-    def _go_to_match(self, step: int) -> None:
-        if not self._matches:
-            return
-        self._match = (self._match + step) % len(self._matches)
-        self.select_step(self._matches[self._match])
-        self._say_match()
-
-    def _say_match(self) -> None:
-        self.find_status.setText(_("{number} of {count}").format(number=format_number(self._match + 1),
-                                                                 count=format_number(len(self._matches))))
-
-    def find_next(self) -> None:
-        if self._find_timer.isActive() or (self.find_edit.text().strip() and not self._matches and self._match == -1
-                                           and self.model.run is not None and not self.find_status.text()):
-            self.find()
-            return
-        self._go_to_match(1)
-
-    def find_previous(self) -> None:
-        self._go_to_match(-1)
-
-
-def _arrow_button(arrow: Qt.ArrowType, tip: Callable[[], str]) -> QToolButton:
-    """A small arrow button of the find bar; its tip and accessible name say what it does."""
-    button = QToolButton()
-    button.setArrowType(arrow)
-    button.setAutoRaise(False)
-    translated(button, "setToolTip", tip)
-    translated(button, "setAccessibleName", tip)
-    return button
 
 
 __all__ = ["STEP_OUTCOMES", "TIMELINE_WIDTHS", "TimelinePane"]

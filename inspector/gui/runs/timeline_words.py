@@ -80,14 +80,3 @@ def empty_note_text(run: RunRecord, *, filtered: bool, total: int, hidden: int, 
 
 
 __all__ = ["TITLE_MARK", "empty_note_text", "heading_text", "show_heading"]
-
-
-def no_match_text(count: int) -> tuple[str, str]:
-    """What Find says beside its field when no row shows a match, and the sentence for the status line
-    (``""``: none): "no match", or, when ``count`` steps of the hidden plumbing hold the text, how many."""
-    if not count:
-        return _("no match"), ""
-    return (ngettext("{count} hidden", "{count} hidden", count).format(count=format_number(count)),
-            ngettext("Find: {count} step of the hidden plumbing holds the text; tick “Show plumbing” to see it.",
-                     "Find: {count} steps of the hidden plumbing hold the text; tick “Show plumbing” to see them.",
-                     count).format(count=format_number(count)))

@@ -60,12 +60,11 @@ class SpanTreeControls(QObject):
         row = self.pane.model.row_of_step(step) if step is not None else None
         if row is not None:
             self.pane.select_step(row)
-        if self.pane.find_edit.text().strip():
-            self.pane.find()
+        self.pane.finder.again()
 
     def _rows_folded(self) -> None:
         if self.pane.model.tree is not None:
-            self.pane.keep_matches_showing()
+            self.pane.finder.keep_matches_showing()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         """Left and Right in a span tree collapse and expand the current row (Left on a leaf goes to its parent)."""

@@ -1,0 +1,169 @@
+"""Find in the run the timeline shows: the field (its placeholder fitted to its room), the arrows, and
+what it says beside them: "2 of 5", "no match", or how many steps of the hidden plumbing hold the
+text (with the whole sentence for the tab's status line)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QLineEdit, QTableView, QToolButton, QWidget
+
+from inspector.i18n import _, ngettext
+from inspector.i18n.formatting import format_number
+
+from ..language import translated
+from ..widgets.accessibility import name_clear_button
+from ..widgets.fitted_placeholder import fitted_placeholder
+from ..widgets.hints import readable_placeholder
+from .timeline_model import TimelineModel
+
+#: How long Find waits after a key before it searches (a word typed is searched once).
+TYPING_PAUSE_MS = 250
+
+
+def no_match_text(count: int) -> tuple[str, str]:
+    """What Find says beside its field when no row shows a match, and the sentence for the status line
+    (``""``: none): "no match", or, when ``count`` steps of the hidden plumbing hold the text, how many."""
+    if not count:
+        return _("no match"), ""
+    return (ngettext("{count} hidden", "{count} hidden", count).format(count=format_number(count)),
+            ngettext("Find: {count} step of the hidden plumbing holds the text; tick “Show plumbing” to see it.",
+                     "Find: {count} steps of the hidden plumbing hold the text; tick “Show plumbing” to see them.",
+                     count).format(count=format_number(count)))
+
+
+class FindInRun(QObject):
+    """The find bar's widgets (the timeline pane lays them out in its bar) and the matches: Find
+    highlights the steps that hold the text and goes from one to the next."""
+
+    #: A sentence for the tab's status line (where the matches are hidden).
+    said = Signal(str)
+
+    def __init__(self, model: TimelineModel, view: QTableView, go_to: Callable[[int], None],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.model, self.view, self._go_to = model, view, go_to
+        self.matches: list[int] = []
+        self._match = -1
+        self.edit = QLineEdit()
+        # "Find…" where the pane is too narrow for the shortcut too (it was cut to "Such…" in German);
+        # the tip says where it finds. No least width of its own: the pane's decides whether the step's
+        # detail stands beside the timeline (German at 1200 px wide), so at the very least it is cut still.
+        fitted_placeholder(self.edit, lambda: _("Find… (Ctrl+F)"), lambda: _("Find…"),
+                           lambda: _("Find in this run (Ctrl+F)"), keep_room=False)
+        translated(self.edit, "setAccessibleName", lambda: _("Find in this run"))
+        name_clear_button(self.edit, lambda: _("Clear the search in this run"))
+        readable_placeholder(self.edit)
+        self.edit.returnPressed.connect(self.find_next)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(TYPING_PAUSE_MS)
+        self._timer.timeout.connect(self.find)
+        self.edit.textChanged.connect(lambda _text: self._timer.start())
+        # Arrows, as a browser's find bar has them: the search field keeps the room in a narrow pane.
+        self.previous_button = _arrow_button(Qt.ArrowType.UpArrow, lambda: _("Previous match"))
+        self.previous_button.clicked.connect(self.find_previous)
+        self.next_button = _arrow_button(Qt.ArrowType.DownArrow, lambda: _("Next match (Enter)"))
+        translated(self.next_button, "setAccessibleName", lambda: _("Next match"))
+        self.next_button.clicked.connect(self.find_next)
+        self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        translated(self.status, "setAccessibleName", lambda: _("Matches"))
+
+    @property
+    def widgets(self) -> tuple[QWidget, ...]:
+        """The arrows and the status, in the order they stand right of the field."""
+        return self.previous_button, self.next_button, self.status
+
+    @property
+    def text(self) -> str:
+        """What is to be found (``""``: nothing, only spaces typed)."""
+        return self.edit.text().strip()
+
+    def retranslate(self) -> None:
+        if self.matches and self._match >= 0:
+            self._say_match()
+        elif self.text and self.model.run is not None and not self.matches:
+            self.status.setText(no_match_text(self.model.found_hidden)[0])  # "no match", or "7 hidden"
+
+    def forget(self) -> None:
+        """Another run is shown: no matches, nothing said (until :meth:`again` finds in it)."""
+        self.matches, self._match = [], -1
+        self.status.setText("")
+
+    def again(self) -> None:
+        """The rows changed (another run, a filter, the plumbing): find the text anew, if there is one."""
+        if self.text:
+            self.find()
+
+    def focus(self) -> None:
+        self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.edit.selectAll()
+
+    def find(self) -> list[int]:
+        """Find the text of the field in the run; highlight the rows, go to the first."""
+        self._timer.stop()
+        text = self.edit.text()
+        self.matches = self.model.find(text) if self.model.run and text.strip() else []
+        self._match = -1
+        self.model.set_matches(self.matches)
+        if not text.strip():
+            self.status.setText("")
+        elif not self.matches:
+            short, sentence = no_match_text(self.model.found_hidden)
+            self.status.setText(short)
+            if sentence:
+                self.said.emit(sentence)
+        else:
+            self.find_next()
+        return self.matches
+
+    def keep_matches_showing(self) -> None:
+        """Rows were folded or unfolded (a span tree): the matches are those showing now."""
+        if not self.matches:
+            return
+        self.matches = self.model.find(self.edit.text(), reveal=False)
+        self.model.set_matches(self.matches)
+        row = self.view.currentIndex().row()
+        # On a match: that one; else Next goes to the first match below the current row.
+        self._match = self.matches.index(row) if row in self.matches else \
+            max((number for number, match in enumerate(self.matches) if match < row), default=-1)
+        if self.matches and row in self.matches:
+            self._say_match()
+        else:
+            self.status.setText("" if self.matches else _("no match"))
+
+    def _step(self, step: int) -> None:
+        if not self.matches:
+            return
+        self._match = (self._match + step) % len(self.matches)
+        self._go_to(self.matches[self._match])
+        self._say_match()
+
+    def _say_match(self) -> None:
+        self.status.setText(_("{number} of {count}").format(number=format_number(self._match + 1),
+                                                            count=format_number(len(self.matches))))
+
+    def find_next(self) -> None:
+        if self._timer.isActive() or (self.text and not self.matches and self._match == -1
+                                      and self.model.run is not None and not self.status.text()):
+            self.find()
+            return
+        self._step(1)
+
+    def find_previous(self) -> None:
+        self._step(-1)
+
+
+def _arrow_button(arrow: Qt.ArrowType, tip: Callable[[], str]) -> QToolButton:
+    """A small arrow button of the find bar; its tip and accessible name say what it does."""
+    button = QToolButton()
+    button.setArrowType(arrow)
+    button.setAutoRaise(False)
+    translated(button, "setToolTip", tip)
+    translated(button, "setAccessibleName", tip)
+    return button
+
+
+__all__ = ["FindInRun", "no_match_text"]

@@ -1,0 +1,123 @@
+"""What the cells of a run's timeline say: each column's words for a step in the reader's language
+(kept for a while: a repaint asks each cell for several roles, and the words cost more than the
+lookup), the tooltips, the waterfall's bar and its spoken form, and where a span tree's row is."""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
+
+from inspector.i18n import _, formatting
+from inspector.i18n.details import localized_step_details
+from inspector.i18n.words import kind_word, step_outcome_word, step_source_word
+from inspector.store.browse import TimelineRow
+
+from ..language import on_language_changed
+from ..widgets.plain_text import cell_text, plain_tooltip
+from .runs_model import format_duration
+
+if TYPE_CHECKING:
+    from .timeline_model import TimelineModel
+
+#: Cell texts kept (a few screens of rows); the oldest go all at once when there are more.
+TEXTS_KEPT = 4000
+
+
+def headings() -> tuple[str, ...]:
+    return (_("Time"), _("Source"), _("Kind"), _("Round"), _("Duration"), _("Outcome"), _("Details"),
+            _("Waterfall"))
+
+
+def step_source(kind: str, service: str = "") -> str:
+    """Who made a step: the agent (model and context work) or the MCP client (requests, tool calls);
+    for a step from a trace, the service its span came from."""
+    return step_source_word(kind, service)
+
+
+def format_time(moment: datetime | None, zone: tzinfo | None = None) -> str:
+    """A step's start in the reader's time zone (or ``zone``) and language, to the millisecond."""
+    return "" if moment is None else formatting.format_time(moment, zone=zone, milliseconds=True)
+
+
+def shown_details(step: TimelineRow) -> str:
+    """A step's details in the current language (the stored English when the row kept no fields)."""
+    return localized_step_details(step.detail_fields) if step.detail_fields else step.details
+
+
+class TimelineCells:
+    """The words of one :class:`~.timeline_model.TimelineModel`'s cells, from its rows, its rounds,
+    its time axis and its span tree."""
+
+    def __init__(self, model: TimelineModel) -> None:
+        self.model = model
+        #: The texts of the cells painted lately, by (step id, column).
+        self._texts: dict[tuple[int, str], str] = {}
+        on_language_changed(model, self._texts.clear)
+
+    def forget(self) -> None:
+        """The rows changed (another run, a step still running): their words are said anew."""
+        self._texts.clear()
+
+    def text(self, step: TimelineRow, column: str) -> str:
+        key = (step.id, column)
+        text = self._texts.get(key)
+        if text is None:
+            if len(self._texts) >= TEXTS_KEPT:
+                self._texts.clear()
+            text = self._texts[key] = self._text(step, column)
+        return text
+
+    def tip(self, step: TimelineRow, column: str) -> str:
+        # The kind column is narrow ("tool_write" may be cut): its tooltip says it whole, and the
+        # service of a step from a trace (the source column, which says it, hides in a narrow pane).
+        text = self.waterfall_text(step) if column == "waterfall" else self.text(step, column)
+        if column in ("source", "kind") and step.service:
+            text = _("{kind} · service {service}").format(kind=self.text(step, "kind"),
+                                                          service=cell_text(step.service, 200))
+        return plain_tooltip(text)
+
+    def spoken_in_tree(self, step: TimelineRow, row: int) -> str:
+        """A span tree's row's details, for a screen reader: with its level and whether it is folded."""
+        tree = self.model.tree
+        assert tree is not None
+        level, branch = formatting.format_number(tree.depths[row] + 1), tree.branch(row)
+        if branch is None:
+            where = _("level {level}").format(level=level)
+        else:
+            where = (_("level {level}, expanded") if branch else _("level {level}, collapsed")).format(level=level)
+        return f"{self.text(step, 'details')} ({where})"
+
+    def _text(self, step: TimelineRow, column: str) -> str:
+        if column == "time":
+            self.model.zone_marks.note(step.started_at)
+            return format_time(step.started_at)
+        if column == "source":
+            return cell_text(step_source(step.kind, step.service), 40)
+        if column == "kind":
+            return cell_text(kind_word(step.kind), 40)
+        if column == "round":
+            return formatting.format_number(step.round) if self.model.has_rounds else formatting.UNKNOWN
+        if column == "duration":
+            return _("unfinished") if step.unfinished else format_duration(step.duration_ms / 1000)
+        if column == "outcome":
+            return step_outcome_word(step.kind, step.outcome)
+        return cell_text(shown_details(step))
+
+    def waterfall(self, step: TimelineRow) -> tuple[float, float | None, str, float]:
+        """(offset from the run's start, duration or ``None`` if unfinished, outcome, axis length), seconds."""
+        offset = 0.0
+        start = self.model.start
+        if step.started_at is not None and start is not None:
+            offset = max((step.started_at - start).total_seconds(), 0.0)
+        return offset, None if step.unfinished else step.duration_ms / 1000, step.outcome, self.model.span_s
+
+    def waterfall_text(self, step: TimelineRow) -> str:
+        offset, duration, _outcome, span = self.waterfall(step)
+        if duration is None:
+            return _("starts at {offset} of {span}; unfinished").format(
+                offset=format_duration(offset), span=format_duration(span))
+        return _("starts at {offset} of {span}, lasts {duration}").format(
+            offset=format_duration(offset), span=format_duration(span), duration=format_duration(duration))
+
+
+__all__ = ["TEXTS_KEPT", "TimelineCells", "format_time", "headings", "shown_details", "step_source"]

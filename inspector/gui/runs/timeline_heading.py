@@ -1,0 +1,58 @@
+"""The heading over the selected run's steps (its title, status and counts: how many steps show of how
+many, the plumbing hidden, the failed calls its model got over) and, under it, the run's uid line."""
+
+from __future__ import annotations
+
+from inspector.i18n import _
+from inspector.i18n.recovery import recovery_text
+from inspector.i18n.scenarios import said_title
+from inspector.store import RunRecord, RunStore
+from inspector.store.recovery import recovery_of
+
+from ..language import translated
+from ..widgets.elided_label import ElidedLabel
+from ..widgets.plain_text import cell_text
+from .run_identity import RunIdentity
+from .timeline_model import TimelineModel
+from .timeline_words import heading_text, show_heading
+
+
+class TimelineHeading:
+    """The heading's label and the uid line (the timeline pane lays them out); what the heading says
+    is counted in the database only when the run, its filters or its steps changed."""
+
+    def __init__(self, store: RunStore, model: TimelineModel) -> None:
+        self.store, self.model = store, model
+        #: (run id, how many steps it has) as last counted, for a filtered heading.
+        self._total: tuple[int, int] | None = None
+        #: The run read last, and its failed calls and all its calls when the model got over them.
+        self._recovered: tuple[int, tuple[int, int] | None] | None = None
+        self.label = ElidedLabel()  # a run's long title is cut, never makes the window wider
+        translated(self.label, "setAccessibleName", lambda: _("Selected run"))
+        self.identity = RunIdentity()  # its uid (Copy uid) and, imported, where it came from
+
+    def show_run(self, run: RunRecord | None, *, filtered: bool, recount: bool = True,
+                 total: int | None = None) -> int:
+        """Say ``run`` (``filtered``: the step filters select fewer than all its steps); return how many
+        steps it has as the heading counts them. ``recount=False`` (a change of language) reuses the
+        counts read last; ``total``: the count of its steps, read already."""
+        self.identity.show_run(run)
+        shown = self.model.step_count
+        if run is None:
+            self.label.setText(_("No run selected."))
+            return shown
+        hidden = 0 if self.model.show_plumbing else self.model.plumbing_count
+        if (filtered or hidden) and (recount or self._total is None or self._total[0] != run.id):
+            self._total = (run.id, total if total is not None else self.store.count_steps(run.id))
+        total = self._total[1] if (filtered or hidden) and self._total else shown
+        if recount or self._recovered is None or self._recovered[0] != run.id:
+            found = recovery_of(self.store, run)
+            self._recovered = (run.id, (found.failed, found.calls) if found else None)
+        recovery = self._recovered[1]
+        show_heading(self.label, heading_text(run, shown=shown, total=total, filtered=filtered, hidden=hidden,
+                                              hidden_matched=self.model.hidden_plumbing, recovery=recovery),
+                     cell_text(said_title(run.title, run.source), 80), recovery_text(*recovery) if recovery else "")
+        return total
+
+
+__all__ = ["TimelineHeading"]
