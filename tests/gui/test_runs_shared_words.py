@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from inspector.cli.words import step_outcome_text
 from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_words import heading_text
@@ -13,6 +15,7 @@ from inspector.store import RunStore
 from inspector.store.recovery import recovery_of, run_reason
 from inspector.store.span_tree import DEEPEST_INDENT
 from inspector.transfer.importing import import_trace
+from tests.gui.test_runs_span_detail import imported_agent_run, open_run
 from tests.integration.test_cli_runs_layout import DEEPEST_INDENT as SAID_DEEPEST
 from tests.integration.test_cli_runs_layout import FIXTURES, timed_out_run  # noqa: F401 - a fixture
 
@@ -54,3 +57,17 @@ def test_the_bar_and_runs_show_say_a_timed_out_call_alike(timed_out_run: str) ->
 
 def test_the_window_and_runs_show_stop_indenting_at_the_same_depth() -> None:
     assert DEEPEST_INDENT == SAID_DEEPEST
+
+
+@pytest.mark.parametrize(("language", "said"), [("en", "— failed (2 of 4 tool calls failed); 7 of 14 steps shown"),
+                                                ("de", "— fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl); 7 von 14")])
+def test_the_runs_tab_heading_says_why_the_imported_run_failed(qtbot, make_window, language: str, said: str) -> None:
+    """The window's heading over a failed run read from Traceloop's trace gives the reason `runs show`
+    and `runs list` give (it said only "failed")."""
+    run_id = imported_agent_run("traceloop.jsonl")
+    _window, tab = open_run(qtbot, make_window, run_id)
+    try:
+        switch_language(language)
+        assert said in tab.run_heading.text()
+    finally:
+        switch_language("en")

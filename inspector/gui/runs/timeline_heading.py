@@ -7,7 +7,7 @@ from inspector.i18n import _
 from inspector.i18n.recovery import recovery_text
 from inspector.i18n.scenarios import said_title
 from inspector.store import RunRecord, RunStore
-from inspector.store.recovery import recovery_of
+from inspector.store.recovery import run_reason
 
 from ..language import translated
 from ..widgets.elided_label import ElidedLabel
@@ -25,8 +25,9 @@ class TimelineHeading:
         self.store, self.model = store, model
         #: (run id, how many steps it has) as last counted, for a filtered heading.
         self._total: tuple[int, int] | None = None
-        #: The run read last, and its failed calls and all its calls when the model got over them.
-        self._recovered: tuple[int, tuple[int, int] | None] | None = None
+        #: The run read last, and why it failed where that is known: its failed calls, all its calls, and
+        #: whether its model still answered (a scenario run it got over; a run read from a trace).
+        self._recovered: tuple[int, tuple[int, int, bool] | None] | None = None
         self.label = ElidedLabel()  # a run's long title is cut, never makes the window wider
         translated(self.label, "setAccessibleName", lambda: _("Selected run"))
         self.identity = RunIdentity()  # its uid (Copy uid) and, imported, where it came from
@@ -46,8 +47,8 @@ class TimelineHeading:
             self._total = (run.id, total if total is not None else self.store.count_steps(run.id))
         total = self._total[1] if (filtered or hidden) and self._total else shown
         if recount or self._recovered is None or self._recovered[0] != run.id:
-            found = recovery_of(self.store, run)
-            self._recovered = (run.id, (found.failed, found.calls) if found else None)
+            found = run_reason(self.store, run)
+            self._recovered = (run.id, found.said() if found else None)
         recovery = self._recovered[1]
         show_heading(self.label, heading_text(run, shown=shown, total=total, filtered=filtered, hidden=hidden,
                                               hidden_matched=self.model.hidden_plumbing, recovery=recovery),
