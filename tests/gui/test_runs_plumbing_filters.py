@@ -99,14 +99,14 @@ def test_no_match_counts_the_steps_the_unfiltered_timeline_shows_with_its_plumbi
 
 
 @pytest.mark.parametrize(("language", "counts", "filtered"), [
-    ("en", "— failed; 7 of 14 steps shown (7 plumbing hidden)",
-     "— failed; 3 of 14 steps shown (filtered; 7 plumbing hidden)"),
-    ("de", "— fehlgeschlagen; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)",
-     "— fehlgeschlagen; 3 von 14 Schritten (gefiltert; 7 Infrastruktur-Spans ausgeblendet)")])
+    ("en", "; 7 of 14 steps shown (7 plumbing hidden)", "; 3 of 14 steps shown (filtered; 7 plumbing hidden)"),
+    ("de", "; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)",
+     "; 3 von 14 Schritten (gefiltert; 7 Infrastruktur-Spans ausgeblendet)")])
 def test_the_heading_keeps_its_counts_whole_at_1024_by_768(qtbot, make_window, language, counts,
                                                            filtered) -> None:
     """At 1024×768 the run's heading is narrower than its German sentence: the run's title gives up its room
-    first ("invoke…"), the status and the counts are read whole, and the tip has the whole sentence."""
+    first ("invoke…"), then the reason for its status ("(2 of 4 tool calls failed)"); the status and the
+    counts are read whole, and the tip has the whole sentence."""
     from PySide6.QtWidgets import QApplication
 
     from tests.gui.test_screenshots import save
@@ -125,7 +125,8 @@ def test_the_heading_keeps_its_counts_whole_at_1024_by_768(qtbot, make_window, l
             assert heading.text().endswith(ending)
             shown = heading.shown_text()
             assert shown.endswith(ending), shown  # the counts whole
-            assert shown.startswith(("Run 1: invoke", "Lauf 1: invoke"))
+            assert shown.startswith(("Run 1: ", "Lauf 1: "))
+            assert " — failed (" in shown or " — fehlgeschlagen (" in shown, shown  # the status whole
             if language == "de":  # the German sentence is longer than the room (the English one fits)
                 assert heading.is_cut() and "…" in shown and "support-agent" not in shown
             assert heading.toolTip() == (heading.text() if heading.is_cut() else "")

@@ -59,8 +59,9 @@ def test_the_window_and_runs_show_stop_indenting_at_the_same_depth() -> None:
     assert DEEPEST_INDENT == SAID_DEEPEST
 
 
-@pytest.mark.parametrize(("language", "said"), [("en", "— failed (2 of 4 tool calls failed); 7 of 14 steps shown"),
-                                                ("de", "— fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl); 7 von 14")])
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "— failed (2 of 4 tool calls failed); 7 of 14 steps shown"),
+    ("de", "— fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl); 7 von 14")])
 def test_the_runs_tab_heading_says_why_the_imported_run_failed(qtbot, make_window, language: str, said: str) -> None:
     """The window's heading over a failed run read from Traceloop's trace gives the reason `runs show`
     and `runs list` give (it said only "failed")."""
