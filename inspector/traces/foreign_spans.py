@@ -68,6 +68,8 @@ class SpanOut:
     span: dict[str, Any]
     #: The number of the step it was read into (a writer puts a run's spans in this order).
     sequence: int = 0
+    #: The server side of a call joined to its client side's step (its place in the file is no step's number).
+    server: bool = False
 
     @property
     def is_root(self) -> bool:
@@ -179,7 +181,7 @@ def spans_of_step(uid: str, sequence: int, started_at: datetime | None,
     yield client
     server = otlp.get("server") if isinstance(otlp, Mapping) else None
     if isinstance(server, Mapping) and server.get("spanId"):
-        yield SpanOut(_resource(server), _scope(server), _span(server, trace, start, duration_ms), sequence)
+        yield SpanOut(_resource(server), _scope(server), _span(server, trace, start, duration_ms), sequence, True)
 
 
 #: How many spans of a run wait for its root span before the run's note goes on the first of them.

@@ -25,6 +25,7 @@ from .foreign_spans import SpanOut, is_foreign_run, is_joined_step, spans_of_ste
 from .format import FORMAT_NAME, FORMAT_VERSION, dump_json, format_time
 from .progress import ProgressMeter
 from .redact import redact, redact_text
+from .span_groups import SpanGroups
 
 __all__ = ["FORMATS", "RunToWrite", "StepToWrite", "existing_mode", "is_part_of", "replacing", "write_otlp",
            "write_trace"]
@@ -161,7 +162,7 @@ def write_otlp(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: P
     foreign = [run for run in runs if is_foreign_run(run.uid, run.source)]
     out.write('{"resourceSpans": [')
     count = 0
-    with _SpanGroups() as groups:
+    with SpanGroups() as groups:
         if ours or not foreign:
             count += _write_our_runs(out, steps_of, ours, meter, groups)
         for run in foreign:
@@ -173,7 +174,7 @@ def write_otlp(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: P
 
 
 def _write_our_runs(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], meter: ProgressMeter,
-                    groups: _SpanGroups) -> int:
+                    groups: SpanGroups) -> int:
     """Our runs as spans of ours; a step made of another tool's span (a server's span that joined the
     run's trace) goes to ``groups`` as the span it was read from."""
     scope = {"name": otlp.SCOPE_NAME, "version": str(FORMAT_VERSION)}
@@ -182,6 +183,7 @@ def _write_our_runs(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], met
     separator, count = "\n", 0
     for run in runs:
         groups.next_run()
+        own_last = 0
         fields = _run_fields(run)
         out.write(separator + dump_json(otlp.run_span(
             run.uid, fields["title"], run.source, fields["server"], run.status, run.started_at, run.finished_at,
@@ -194,16 +196,18 @@ def _write_our_runs(out: IO[str], steps_of: StepsOf, runs: list[RunToWrite], met
                 count += 1
                 meter.advance()
                 continue
+            own_last = max(own_last, stored.sequence)
             for span in otlp.step_spans(run.uid, stored.sequence, stored.started_at, run.started_at,
                                         redact(stored.payload), stored.outcome):
                 out.write(separator + dump_json(span))
             count += 1
             meter.advance()
+        groups.numbered_after(own_last)
     out.write("\n]}]}")
     return count
 
 
-def _gather_foreign_run(groups: _SpanGroups, steps_of: StepsOf, run: RunToWrite, meter: ProgressMeter) -> int:
+def _gather_foreign_run(groups: SpanGroups, steps_of: StepsOf, run: RunToWrite, meter: ProgressMeter) -> int:
     """Put the spans of a foreign run's steps in their groups; return the number of steps."""
     counted = [0]
 
@@ -216,53 +220,3 @@ def _gather_foreign_run(groups: _SpanGroups, steps_of: StepsOf, run: RunToWrite,
     for piece in with_run_note(spans(), redact_text(run.note) if run.note else ""):
         groups.add(piece)
     return counted[0]
-
-
-class _SpanGroups:
-    """Spans waiting in a temporary file to be written grouped: one ``resourceSpans`` per distinct
-    resource, one ``scopeSpans`` per distinct scope in it; run by run, each run's spans in the order of
-    its steps' numbers (not their times), the groups in the order their first span has. An import
-    numbers a trace's steps in the order of its spans in the file, so a second import of the export
-    numbers them as the first did (unless the source interleaved its resources)."""
-
-    def __init__(self) -> None:
-        self._file: IO[bytes] = tempfile.TemporaryFile()
-        self._size = 0
-        self._run = 0
-        #: resource JSON → scope JSON → ((run, step sequence, arrival), offset, length) of each span in the file
-        self._groups: dict[str, dict[str, list[tuple[tuple[int, int, int], int, int]]]] = {}
-
-    def next_run(self) -> None:
-        """The spans added from now on are of the next run."""
-        self._run += 1
-
-    def __enter__(self) -> _SpanGroups:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._file.close()
-
-    def add(self, piece: SpanOut) -> None:
-        data = dump_json(piece.span).encode()
-        self._file.write(data)
-        scopes = self._groups.setdefault(dump_json(piece.resource), {})
-        scopes.setdefault(dump_json(piece.scope), []).append(((self._run, piece.sequence, self._size), self._size,
-                                                              len(data)))
-        self._size += len(data)
-
-    def write(self, out: IO[str], *, first: bool) -> None:
-        self._file.flush()
-        for places in (places for scopes in self._groups.values() for places in scopes.values()):
-            places.sort()
-        resources = sorted(self._groups.items(), key=lambda item: min(places[0][0] for places in item[1].values()))
-        for resource, scopes in resources:
-            out.write(f'{"" if first else ","}\n{{"resource": {resource}, "scopeSpans": [')
-            first = False
-            ordered = sorted(scopes.items(), key=lambda item: item[1][0][0])
-            for position, (scope, places) in enumerate(ordered):
-                out.write(f'{"," if position else ""}{{"scope": {scope}, "spans": [')
-                for index, (_order, offset, length) in enumerate(places):
-                    self._file.seek(offset)
-                    out.write(("," if index else "") + "\n" + self._file.read(length).decode())
-                out.write("\n]}")
-            out.write("]}")

@@ -117,6 +117,28 @@ def test_each_resource_and_scope_is_one_group(store: RunStore, tmp_path: Path) -
     assert sorted(group["scope"]["name"] for group in agent["scopeSpans"]) == ["mcp-python-sdk", "support-agent"]
 
 
+def test_a_resource_is_written_once_where_the_runs_allow_it(store: RunStore, tmp_path: Path) -> None:
+    """Writing each run's spans in the order of its steps repeats a scope where a run goes back to it
+    (pydantic-ai between the mcp SDK and FastMCP), not the resources: the runs are merged around them."""
+    for fixture in REAL_TRACES:
+        import_trace(store, FIXTURES / fixture)
+    document = json.loads(exported(store, tmp_path, "again.json").read_text(encoding="utf-8"))
+    resources = [json.dumps(group["resource"], sort_keys=True) for group in document["resourceSpans"]]
+    assert len(resources) == len(set(resources))
+    scopes = sum(len(group["scopeSpans"]) for group in document["resourceSpans"])
+    assert scopes <= sum(len(group["scopeSpans"]) for fixture in REAL_TRACES
+                         for group in json.loads(exported_alone(fixture, tmp_path).read_text())["resourceSpans"])
+
+
+def exported_alone(fixture: str, tmp_path: Path) -> Path:
+    alone = RunStore.open(str(tmp_path / f"{fixture}.db"))
+    try:
+        import_trace(alone, FIXTURES / fixture)
+        return exported(alone, tmp_path, f"{fixture}.json")
+    finally:
+        alone.close()
+
+
 def test_a_secret_in_an_attribute_is_redacted_and_nothing_else_changes(store: RunStore, tmp_path: Path) -> None:
     trace = "5b8efff798038103d269b633813fc60c"
     record = {"traceId": trace, "spanId": "eee19b7ec3c1b174",
@@ -196,28 +218,11 @@ def test_notes_are_added_to_the_spans_and_read_back_as_notes(store: RunStore, tm
 # -- importing the export again ---------------------------------------------------------------------
 
 def steps_by_span(store: RunStore) -> dict[str, tuple[str, str, dict[str, Any]]]:
-    """Each step by its span id. A sentence naming the step of the call a tool span wraps ("(step 4, span
-    …)") names it by its sequence in this import, which a second import may number otherwise (the
-    file's order of spans, docs/trace-format.md): here the step is named by its span id instead."""
     found = {}
     for run in store.list_runs(limit=None):
-        steps = list(store.iter_steps(run.id))
-        span_of = {step.sequence: step.payload["raw"]["otlp"]["spanId"] for step in steps}
-        for step in steps:
-            found[step.payload["raw"]["otlp"]["spanId"]] = (run.uid, step.outcome, _steps_named_by_span(step.payload,
-                                                                                                   span_of))
+        for step in store.iter_steps(run.id):
+            found[step.payload["raw"]["otlp"]["spanId"]] = (run.uid, step.outcome, step.payload)
     return found
-
-
-def _steps_named_by_span(payload: dict[str, Any], span_of: dict[int, str]) -> dict[str, Any]:
-    note = payload["raw"]["otlp"].get("outcomeNote")
-    if not note or not isinstance(note["params"].get("step"), int):
-        return payload
-    number = note["params"]["step"]
-    named = json.dumps(payload, ensure_ascii=False).replace(f"(step {number}, ", f"(step {span_of[number]}, ")
-    payload = json.loads(named)
-    payload["raw"]["otlp"]["outcomeNote"]["params"]["step"] = span_of[number]
-    return payload
 
 
 def runs_of(store: RunStore) -> list[tuple[Any, ...]]:
@@ -375,16 +380,25 @@ def step_numbers(store: RunStore) -> dict[tuple[str, str], int]:
             for run in store.list_runs(limit=None) for step in store.iter_steps(run.id)}
 
 
+def the_longest_run(store: RunStore) -> tuple[int, int]:
+    """The run with the most steps (the one a ticket is about) and its step 5, or its last."""
+    run = max(store.list_runs(limit=None), key=lambda run: (len(list(store.iter_steps(run.id))), run.uid))
+    numbers = [step.sequence for step in store.iter_steps(run.id)]
+    return run.id, 5 if 5 in numbers else max(numbers)
+
+
 @pytest.mark.parametrize("fixtures", [[name] for name in REAL_TRACES] + [REAL_TRACES])
 def test_a_second_import_of_the_export_numbers_the_steps_as_the_first(store: RunStore, tmp_path: Path,
                                                                         fixtures: list[str]) -> None:
     """A support engineer writes "step 5" in the ticket; whoever imports the OTLP export finds the same
     call under step 5 (the mcp SDK's agent span, the trace's root, was step 7 and came back as step 1:
-    the export wrote the spans by time). Several runs in one file keep theirs too."""
+    the export wrote the spans by time). Several runs in one file keep theirs too, and so does a run
+    whose spans go back and forth between scopes (pydantic-ai's between the mcp SDK's and FastMCP's
+    in one service: the scopes written one after the other numbered its chat step 6 as 12)."""
     for fixture in fixtures:
         import_trace(store, FIXTURES / fixture)
-    run_id = next(run.id for run in store.list_runs(limit=None) if run.title == "invoke_agent support-agent")
-    write_step_note(store, step_id_of(store, run_id, 5), "the client gave up; the server finished")
+    run_id, number = the_longest_run(store)
+    write_step_note(store, step_id_of(store, run_id, number), "the client gave up; the server finished")
     write_run_note(store, run_id, "ticket 4711")
     target = exported(store, tmp_path, "again.json")
     fresh = RunStore.open(str(tmp_path / "fresh.db"))
@@ -392,7 +406,68 @@ def test_a_second_import_of_the_export_numbers_the_steps_as_the_first(store: Run
         import_trace(fresh, target)
         assert step_numbers(fresh) == step_numbers(store)
         again = next(run for run in fresh.list_runs(limit=None) if run.uid == store.get_run(run_id).uid)
-        assert fresh.step_at(again.id, 5).payload["note"] == "the client gave up; the server finished"
+        assert fresh.step_at(again.id, number).payload["note"] == "the client gave up; the server finished"
         assert again.note == "ticket 4711"
+    finally:
+        fresh.close()
+
+
+def test_a_server_batch_between_the_agents_keeps_the_numbers(store: RunStore, tmp_path: Path) -> None:
+    """The server's batch came between the agent's two (as a Collector writes batches as they arrive): its
+    spans took places in the trace, so the agent's second batch is numbered after them (from 17). The
+    export puts server sides in those places again, not all after the agent's spans."""
+    lines = (FIXTURES / "pydantic_ai.jsonl").read_text(encoding="utf-8").splitlines()
+    source = tmp_path / "server_between.jsonl"
+    source.write_text("\n".join([lines[0], lines[2], lines[1]]) + "\n", encoding="utf-8")
+    import_trace(store, source)
+    (run,) = store.list_runs(limit=None)
+    numbers = sorted(step.sequence for step in store.iter_steps(run.id))
+    assert numbers[:10] == list(range(1, 11)) and numbers[10] == 17, "the server's spans took 11 to 16"
+    write_step_note(store, step_id_of(store, run.id, 17), "here")
+    fresh = RunStore.open(str(tmp_path / "fresh.db"))
+    try:
+        import_trace(fresh, exported(store, tmp_path, "again.json"))
+        assert step_numbers(fresh) == step_numbers(store)
+        assert fresh.step_at(fresh.list_runs(limit=None)[0].id, 17).payload["note"] == "here"
+    finally:
+        fresh.close()
+    assert set(spans_of(tmp_path / "again.json")) == set(spans_of(source))
+
+
+def test_spans_that_joined_a_run_of_ours_keep_their_numbers_after_its_steps(store: RunStore, tmp_path: Path) -> None:
+    """A gateway joined the run's trace and called another MCP server: the gateway's client span and that
+    server's span are one step, the server span's place in the file no step's number. Exported with the
+    run and imported again, every step has its number (the run's own first)."""
+    from test_trace_support import attr, span, write_json
+
+    from inspector.runs.trace_ids import leg_span_id, trace_id
+
+    run_id = fill(store)[0]
+    uid = store.get_run(run_id).uid
+    trace, leg = trace_id(uid), leg_span_id(uid, 2, 0)
+    call = [attr("mcp.method.name", "tools/call"), attr("jsonrpc.request.id", "7")]
+    gateway = [span(trace, "a1" * 8, parent=leg, name="tools/call echo", kind=2, attributes=call),
+               span(trace, "a2" * 8, parent="a1" * 8, name="MCP send tools/call echo", kind=3, attributes=call)]
+    downstream = [span(trace, "b1" * 8, parent="a2" * 8, name="tools/call echo", kind=2, attributes=call)]
+    after = [span(trace, "a3" * 8, parent="a1" * 8, name="render answer", kind=1)]
+
+    def group(service: str, spans: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"resource": {"attributes": [attr("service.name", service)]},
+                "scopeSpans": [{"scope": {"name": "mcp-python-sdk"}, "spans": spans}]}
+
+    source = write_json(tmp_path / "gateway.json", {"resourceSpans": [
+        group("gateway", gateway), group("weather", downstream), group("gateway", after)]})
+    import_trace(store, source)
+    ours = [(step.sequence, step.payload.get("raw", {}).get("otlp", {}).get("spanId"))
+            for step in store.iter_steps(run_id)]
+    own = max(sequence for sequence, span_id in ours if span_id is None)
+    assert sorted((sequence, span_id) for sequence, span_id in ours if span_id) == [
+        (own + 1, "a1" * 8), (own + 2, "a2" * 8), (own + 4, "a3" * 8)], "the server side took a place"
+    fresh = RunStore.open(str(tmp_path / "fresh.db"))
+    try:
+        import_trace(fresh, exported(store, tmp_path, "again.json"))
+        again = fresh.find_run_by_uid(uid)
+        assert sorted((step.sequence, step.payload.get("raw", {}).get("otlp", {}).get("spanId"))
+                      for step in fresh.iter_steps(again.id)) == sorted(ours)
     finally:
         fresh.close()
