@@ -274,8 +274,8 @@ def _has_failed_legs(store: RunStore, run_id: int) -> bool:
     """Whether a failed step of the run has legs, or the importer's mark that it timed out (either may
     tell it timed out: a wider Outcome column)."""
     return store.db.conn.execute("SELECT 1 FROM steps WHERE run_id = ? AND outcome = 'failed' AND (EXISTS "
-                                 "(SELECT 1 FROM legs WHERE legs.step_id = steps.id) OR (json_valid(payload) AND "
-                                 f"json_extract(payload, '$.raw.otlp.{TIMED_OUT_MARK}') = 1)) LIMIT 1",
+                                 "(SELECT 1 FROM legs WHERE legs.step_id = steps.id) OR CASE WHEN json_valid(payload) "
+                                 f"THEN json_extract(payload, '$.raw.otlp.{TIMED_OUT_MARK}') END = 1) LIMIT 1",
                                  (run_id,)).fetchone() is not None
 
 
