@@ -28,6 +28,7 @@ from inspector.i18n.words import (
 )
 from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs import StepKind, step_details
+from inspector.runs.ending import TIMED_OUT_MARK
 from inspector.runs.replaying import ReplayLink
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 from inspector.store.outbox import Outbox, OutboxEntry
@@ -244,7 +245,7 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
         line = (f"{stored.sequence:>{number}}  {step_time(stored.started_at):<{at}}  {maker:<{source}}  "
                 f"{kind_word(kind):<{kind_width}}  "
                 f"{round_:>5}  {_step_duration(stored):>13}  "
-                f"{step_outcome_text(kind, stored.outcome, stored.step.legs) or '-':<{outcome}}  "
+                f"{step_outcome_text(kind, stored.outcome, stored.step.legs, stored.payload) or '-':<{outcome}}  "
                 f"{nested(localized_step_details(stored.payload), depth)}")
         out.write(one_line(line) + "\n")
         legs = stored.step.legs
@@ -270,9 +271,11 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
 
 
 def _has_failed_legs(store: RunStore, run_id: int) -> bool:
-    """Whether a failed step of the run has legs (which may tell it timed out: a wider Outcome column)."""
-    return store.db.conn.execute("SELECT 1 FROM steps WHERE run_id = ? AND outcome = 'failed' AND EXISTS "
-                                 "(SELECT 1 FROM legs WHERE legs.step_id = steps.id) LIMIT 1",
+    """Whether a failed step of the run has legs, or the importer's mark that it timed out (either may
+    tell it timed out: a wider Outcome column)."""
+    return store.db.conn.execute("SELECT 1 FROM steps WHERE run_id = ? AND outcome = 'failed' AND (EXISTS "
+                                 "(SELECT 1 FROM legs WHERE legs.step_id = steps.id) OR CASE WHEN json_valid(payload) "
+                                 f"THEN json_extract(payload, '$.raw.otlp.{TIMED_OUT_MARK}') END = 1) LIMIT 1",
                                  (run_id,)).fetchone() is not None
 
 

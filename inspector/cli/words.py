@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from inspector.i18n import words
 from inspector.i18n.formatting import (
@@ -16,7 +17,6 @@ from inspector.i18n.formatting import (
 )
 from inspector.i18n.words import OUTCOMES
 from inspector.runs import Leg
-from inspector.runs.ending import ending_outcome, stored_ending
 
 
 def outcome_word(outcome: str | None) -> str:
@@ -25,13 +25,13 @@ def outcome_word(outcome: str | None) -> str:
     return words.outcome_word(outcome) if outcome else "-"
 
 
-def step_outcome_text(kind: str, outcome: str | None, legs: Sequence[Leg] = ()) -> str:
+def step_outcome_text(kind: str, outcome: str | None, legs: Sequence[Leg] = (),
+                      payload: Mapping[str, Any] | None = None) -> str:
     """A stored step's outcome in the words of the window's bar over its legs: a failed call says its
-    kind of failure where its legs tell it ("failed: timed out", "failed: not sent"), by the bar's own
-    rule (:func:`inspector.runs.ending.stored_ending`); "" for a step that has none by nature."""
-    if outcome == Leg.FAILED and legs:
-        return words.outcome_text(*ending_outcome(stored_ending(outcome, legs)))
-    return words.step_outcome_word(kind, outcome)
+    kind of failure where its legs tell it ("failed: timed out", "failed: not sent"), or, imported from
+    a trace, where the importer found it timed out (:func:`inspector.i18n.words.stored_outcome_text`,
+    by the bar's own rule); "" for a step that has none by nature."""
+    return words.stored_outcome_text(kind, outcome, legs, payload)
 
 
 def step_outcome_width(failed_legs: bool = True) -> int:

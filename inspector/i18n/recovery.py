@@ -5,6 +5,7 @@ answer)")."""
 from __future__ import annotations
 
 from . import _, ngettext
+from .formatting import format_number
 
 
 def recovery_text(failed: int, calls: int, answered: bool = True) -> str:
@@ -15,18 +16,20 @@ def recovery_text(failed: int, calls: int, answered: bool = True) -> str:
         return _failed_calls(failed, calls)
     if failed == calls:  # "1 of 1 tool calls failed" read oddly
         return ngettext("the tool call failed; the model still gave its answer",
-                        "all {calls} tool calls failed; the model still gave its answer", failed).format(calls=failed)
+                        "all {calls} tool calls failed; the model still gave its answer",
+                        failed).format(calls=format_number(failed))
     # The form follows the failed calls (a German verb agrees with them).
     return ngettext("{failed} of {calls} tool calls failed; the model still gave its answer",
                     "{failed} of {calls} tool calls failed; the model still gave its answer",
-                    failed).format(failed=failed, calls=calls)
+                    failed).format(failed=format_number(failed), calls=format_number(calls))
 
 
 def _failed_calls(failed: int, calls: int) -> str:
     if failed == calls:
-        return ngettext("the tool call failed", "all {calls} tool calls failed", failed).format(calls=failed)
+        return ngettext("the tool call failed", "all {calls} tool calls failed",
+                        failed).format(calls=format_number(failed))
     return ngettext("{failed} of {calls} tool calls failed", "{failed} of {calls} tool calls failed",
-                    failed).format(failed=failed, calls=calls)
+                    failed).format(failed=format_number(failed), calls=format_number(calls))
 
 
 def status_with_recovery(status: str, recovery: tuple[int, int] | tuple[int, int, bool] | None) -> str:

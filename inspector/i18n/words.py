@@ -13,9 +13,17 @@ words from here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from inspector.runs.ending import ending_outcome, payload_timed_out, stored_ending
+
 from . import _, ngettext
 from .refused_probe import is_refused_probe, is_unanswered_probe, refused_probe_word, unanswered_probe_word
 from .transport_probe import is_transport_found, transport_found_word
+
+if TYPE_CHECKING:
+    from inspector.runs.leg import Leg
 
 #: Every outcome or run status :func:`outcome_word` knows.
 OUTCOMES = ("ok", "failed", "cancelled", "running", "interrupted")
@@ -55,6 +63,17 @@ def step_outcome_word(kind: str, outcome: str | None) -> str:
     if outcome:
         return outcome_word(outcome)
     return _("not recorded") if kind == "tool" else ""
+
+
+def stored_outcome_text(kind: str, outcome: str | None, legs: Sequence[Leg] = (),
+                        payload: Mapping[str, Any] | None = None) -> str:
+    """A stored step's outcome as the window's bar says it: a failed call says its kind of failure where
+    its legs tell it ("failed: timed out", "failed: not sent") or, imported from a trace, where the
+    importer found it timed out, by the one rule of :func:`inspector.runs.ending.stored_ending`;
+    otherwise :func:`step_outcome_word`."""
+    if outcome == "failed" and (legs or payload_timed_out(payload)):
+        return outcome_text(*ending_outcome(stored_ending(outcome, legs, payload)))
+    return step_outcome_word(kind, outcome)
 
 
 def no_outcome_word() -> str:
@@ -160,4 +179,5 @@ def step_source_word(kind: str, service: str = "") -> str:
 
 __all__ = ["OUTCOMES", "OUTCOME_MARKS", "failure_word", "health_text", "kind_word", "leg_outcome_word",
            "marked_outcome_text", "no_outcome_word", "outcome_text", "outcome_word",
-           "run_heading", "step_outcome_word", "source_word", "step_maker_word", "SERVICE_CHARS", "step_source_word"]
+           "run_heading", "step_outcome_word", "stored_outcome_text", "source_word", "step_maker_word", "SERVICE_CHARS",
+           "step_source_word"]

@@ -3,13 +3,16 @@
 A stored step keeps its outcome (ok, failed, cancelled) but not the kind of its failure; its legs
 tell the two kinds the bar draws apart: a leg never sent (the budget was used up: "not sent") and a
 failed leg that used its whole grant (it ran into its deadline: "timed out"). Live, the error's kind
-says so directly. :func:`ending_outcome` turns an ending back into the outcome and the kind of failure
-that :func:`inspector.i18n.words.outcome_text` says ("failed: timed out").
+says so directly. A step imported from a trace has no legs: the importer's finding that the call
+timed out is kept in its payload (``raw.otlp.timedOut``, :func:`payload_timed_out`).
+:func:`ending_outcome` turns an ending back into the outcome and the kind of failure that
+:func:`inspector.i18n.words.outcome_text` says ("failed: timed out").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .leg import Leg
 
@@ -19,6 +22,9 @@ GRANT_REACHED_TOLERANCE_S = 0.05
 UNRECORDED = "unrecorded"
 #: How an operation can end: its outcomes, and the two kinds of failure its legs tell.
 ENDINGS = ("ok", "failed", "timed_out", "refused", "cancelled", UNRECORDED)
+#: The key under a step's ``raw.otlp`` where the importer says a failed call timed out (``true``;
+#: absent otherwise, and in steps imported before it was kept: they read "failed").
+TIMED_OUT_MARK = "timedOut"
 
 
 def leg_timed_out(outcome: str | None, granted_s: float | None, elapsed_s: float | None,
@@ -45,10 +51,19 @@ def ending_of(status: str, *, not_sent: bool, timed_out: bool, error_kind: str |
     return "failed"
 
 
-def stored_ending(status: str, legs: Sequence[Leg]) -> str:
-    """The ending of a stored step of ``status`` from its stored legs (as the bar replays it)."""
+def stored_ending(status: str, legs: Sequence[Leg], payload: Mapping[str, Any] | None = None) -> str:
+    """The ending of a stored step of ``status`` from its stored legs (as the bar replays it), or, for
+    a step imported from a trace, from what the importer kept in its ``payload`` (:func:`payload_timed_out`)."""
     return ending_of(status, not_sent=any(leg.outcome == Leg.NOT_SENT for leg in legs),
-                     timed_out=any(_stored_leg_timed_out(leg) for leg in legs))
+                     timed_out=any(_stored_leg_timed_out(leg) for leg in legs) or payload_timed_out(payload))
+
+
+def payload_timed_out(payload: Mapping[str, Any] | None) -> bool:
+    """Whether the importer found a step's call timed out: ``raw.otlp.timedOut`` is ``true`` (a span's
+    exception, ``error.type`` or message named a time-out)."""
+    raw = payload.get("raw") if isinstance(payload, Mapping) else None
+    otlp = raw.get("otlp") if isinstance(raw, Mapping) else None
+    return isinstance(otlp, Mapping) and otlp.get(TIMED_OUT_MARK) is True
 
 
 def _stored_leg_timed_out(leg: Leg) -> bool:
@@ -63,5 +78,5 @@ def ending_outcome(ending: str, reason: str | None = None) -> tuple[str, str | N
     return ending, reason if ending == "failed" else None
 
 
-__all__ = ["ENDINGS", "GRANT_REACHED_TOLERANCE_S", "UNRECORDED", "ending_of", "ending_outcome", "leg_timed_out",
-           "stored_ending"]
+__all__ = ["ENDINGS", "GRANT_REACHED_TOLERANCE_S", "TIMED_OUT_MARK", "UNRECORDED", "ending_of", "ending_outcome",
+           "leg_timed_out", "payload_timed_out", "stored_ending"]

@@ -19,6 +19,7 @@ from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.i18n.scenarios import shown_title_matches
 from inspector.runs import Leg, step_details
+from inspector.runs.ending import TIMED_OUT_MARK
 from inspector.runs.times import from_stored_time
 
 from .errors import UnknownRunError
@@ -358,7 +359,8 @@ _ROW_COLUMNS = f"""
     json_array({_NOTE.format(path="$.raw.otlp.notes[0]")}, {_NOTE.format(path="$.raw.otlp.server.notes[0]")},
                {_NOTE.format(path="$.raw.otlp.disagreement")}, {_NOTE.format(path="$.raw.otlp.outcomeNote")}),
     CASE WHEN json_type(p, '$.wording') = 'object' AND length(json_extract(p, '$.wording')) <= 4096
-        THEN json_extract(p, '$.wording') END
+        THEN json_extract(p, '$.wording') END,
+    json_type(p, '$.raw.otlp.timedOut') = 'true'
 """
 
 
@@ -391,7 +393,7 @@ def _stored_time(text: str | None) -> datetime | None:
 
 def _timeline_row(row: Sequence[Any]) -> TimelineRow:
     (step_id, sequence, started_at, kind, round_, duration, outcome, tool_name, in_flight, result, table,
-     uid, content, calls, finish, dropped, unfinished, service, legs, notes, wording) = row
+     uid, content, calls, finish, dropped, unfinished, service, legs, notes, wording, timed_out) = row
     # The few fields step_details reads, rebuilt from the clipped columns.
     payload: dict[str, Any] = {"kind": kind}
     for key, value in (("toolName", tool_name), ("toolResult", result), ("writeTargetTable", table),
@@ -416,6 +418,8 @@ def _timeline_row(row: Sequence[Any]) -> TimelineRow:
             first = server = disagreement = together = None
         payload["raw"] = {"otlp": {"notes": [first], "server": {"notes": [server]}, "disagreement": disagreement,
                                    "outcomeNote": together}}
+    if timed_out and outcome == "failed":  # the importer found the call timed out (inspector/runs/ending.py)
+        payload.setdefault("raw", {"otlp": {}})["otlp"][TIMED_OUT_MARK] = True
     if isinstance(wording, str):  # the sentence of ours the step's text begins with, as data
         try:
             payload["wording"] = json.loads(wording)

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message, message_from_note
+from inspector.runs.ending import TIMED_OUT_MARK
 
 from .conventions import Meaning, understand
 from .format import Path, RunHeader, TraceStep, read_note, read_payload
@@ -282,6 +283,8 @@ def call_payload(client: Side, server: Side | None = None,
                                 "server": _side_words(server, client.start_ns)})
             disagreement = raw["disagreement"] = _note(sentence)
             notes.append(disagreement["text"])  # str(sentence), made once
+    if result is not None and result.timed_out and result.outcome == FAILED:
+        raw[TIMED_OUT_MARK] = True  # the importer's finding, which no leg can tell (see inspector/runs/ending.py)
     kind = meaning.kind
     if server is not None and server.meaning.kind == "tool":
         kind = "tool"

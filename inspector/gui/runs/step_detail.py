@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from inspector.i18n import _, ngettext
 from inspector.i18n.details import server_answer_marked, stored_text_said, without_disagreement
 from inspector.i18n.formatting import format_number
-from inspector.i18n.words import kind_word, step_outcome_word
+from inspector.i18n.words import kind_word, stored_outcome_text
 from inspector.store.browse import StepInFull
 from inspector.traces.chat_words import conversation_lines
 
@@ -210,8 +210,9 @@ class StepDetail(QWidget):
             sequence=row.sequence, kind=cell_text(kind_word(row.kind), 40), name=cell_text(name, 120)).strip())
         parts = [_("round {round}").format(round=format_number(row.round))] if self.rounds else []
         parts.append(_("unfinished") if row.unfinished else format_duration(row.duration_ms / 1000))
-        # In the Outcome column's words: a tool call whose source recorded no outcome says "not recorded".
-        outcome = step_outcome_word(row.kind, row.outcome)
+        # In the Outcome column's words: a tool call whose source recorded no outcome says "not recorded";
+        # a failed one its kind of failure where its legs, or the importer, tell it ("failed: timed out").
+        outcome = stored_outcome_text(row.kind, row.outcome, step.legs, payload)
         if outcome:
             parts.append(outcome)
         if row.legs:
