@@ -38,6 +38,12 @@ SLICE_SPANS = 5_000
 200,000 tiny spans would otherwise keep every other exporter waiting for a minute."""
 
 _log = logging.getLogger(__name__)
+#: What ``on_problem`` is told when another program holds the database locked (once while it lasts) ...
+LOCKED = N_("The run database {path} is locked by another program (a sqlite3 shell or another tool holding a "
+            "transaction open): the spans received meanwhile are not stored, and their exporters are told to send "
+            "them again later (503). Close that program to go on receiving.")
+#: ... and when a write succeeds again (a display tells the two apart by their template).
+UNLOCKED = N_("The run database {path} is no longer locked: the spans received are stored again.")
 
 
 class ReceiverBusy(Exception):
@@ -192,19 +198,13 @@ class SpanWriter:
         if self._locked:
             return
         self._locked = True
-        sentence = Message(N_("The run database {path} is locked by another program (a sqlite3 shell or another tool "
-                              "holding a transaction open): the spans received meanwhile are not stored, and their "
-                              "exporters are told to send them again later (503). Close that program to go on "
-                              "receiving."), {"path": self.db_path})
-        self._say(sentence)
+        self._say(Message(LOCKED, {"path": self.db_path}))
 
     def _wrote(self) -> None:
         if not self._locked:
             return
         self._locked = False
-        sentence = Message(N_("The run database {path} is no longer locked: the spans received are stored again."),
-                           {"path": self.db_path})
-        self._say(sentence)
+        self._say(Message(UNLOCKED, {"path": self.db_path}))
 
     def _say(self, sentence: Message) -> None:
         """To ``on_problem`` (the command's stderr), or else to the log as a warning."""

@@ -4,7 +4,9 @@ A checkable action starts and stops it (on 127.0.0.1, on the port chosen in Sett
 start reads; with "start with Run Inspector" it starts as the window opens); while it runs, the
 status bar says where it listens and how many runs it has received. The runs appear in
 the Runs tab by themselves: it watches the database's ``data_version``. A port that is taken is
-said in a message box, and the action is unchecked again.
+said in a message box, and the action is unchecked again. While another program holds the run
+database locked (the spans received meanwhile are refused, 503), the status bar says so beside the
+receiver's state, until a write succeeds again; that is said there for a while too.
 """
 
 from __future__ import annotations
@@ -13,18 +15,41 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QMessageBox
+from PySide6.QtGui import QAction, QResizeEvent
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QMessageBox, QStatusBar
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
-from inspector.i18n.messages import translate
+from inspector.i18n.messages import Message, translate
 
 from .language import on_language_changed, translated
 from .settings import AppSettings
 
+#: How long the status bar says the run database is no longer locked.
+UNLOCKED_SHOWN_MS = 15_000
+
 if TYPE_CHECKING:  # the receiver (and the trace mapping it loads) is imported when it starts, not with the window
     from inspector.capture import RunReceived, TraceReceiver
+
+
+class _WrappedLabel(QLabel):
+    """A label of wrapped lines that the status bar gives the height they need (it asks only the size hint)."""
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.fit()
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        self.fit()
+
+    def fit(self) -> None:
+        needed = self.heightForWidth(self.width())
+        if needed > 0 and needed != self.minimumHeight():
+            self.setMinimumHeight(needed)
+            bar = self.parentWidget()
+            if isinstance(bar, QStatusBar):
+                bar.reformat()  # its height follows its widgets' least heights only when it lays them out anew
 
 
 class ReceiverSwitch(QObject):
@@ -32,6 +57,9 @@ class ReceiverSwitch(QObject):
 
     #: A run was written (emitted on the receiver's writer thread; delivered queued).
     received = Signal(object)
+    #: The receiver's sentence about the run database (locked by another program, or free again),
+    #: emitted on its writer thread; delivered queued.
+    problem_heard = Signal(object)
 
     def __init__(self, db_path: Path, settings: AppSettings, parent: QMainWindow, menu: QMenu) -> None:
         super().__init__(parent)
@@ -40,6 +68,11 @@ class ReceiverSwitch(QObject):
         self._receiver: TraceReceiver | None = None
         self._runs: set[int] = set()
         self.problem: QMessageBox | None = None
+        #: Why the spans received are not stored now (the database locked by another program), or None.
+        self.locked: Message | None = None
+        #: Waits of the receivers it starts (None: the receiver's own): another program's lock, the writer.
+        self.lock_wait_s: float | None = None
+        self.answer_wait_s: float | None = None
         self.action = translated(QAction(parent), "setText", lambda: _("&Receive OTLP traces"))
         self.action.setCheckable(True)
         self.action.toggled.connect(self._toggled)
@@ -47,9 +80,17 @@ class ReceiverSwitch(QObject):
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         translated(self.label, "setAccessibleName", lambda: _("Trace receiver"))
         self.label.hide()
+        #: The sentence of a locked database, beside the state (wrapped: it is long).
+        self.warning = _WrappedLabel()
+        self.warning.setTextFormat(Qt.TextFormat.PlainText)
+        self.warning.setWordWrap(True)
+        translated(self.warning, "setAccessibleName", lambda: _("Trace receiver problem"))
+        self.warning.hide()
         self.received.connect(self._count, Qt.ConnectionType.QueuedConnection)
+        self.problem_heard.connect(self._heard_problem, Qt.ConnectionType.QueuedConnection)
         on_language_changed(self.label, self._show)
         menu.addAction(self.action)
+        parent.statusBar().addWidget(self.warning, 1)
         parent.statusBar().addPermanentWidget(self.label)
         if settings.receiver_autostart:
             QTimer.singleShot(0, self, lambda: self.action.setChecked(True))
@@ -79,21 +120,41 @@ class ReceiverSwitch(QObject):
         from inspector.capture import ReceiverError, ReceiverOptions, TraceReceiver
 
         receiver = TraceReceiver(self._db_path, ReceiverOptions(port=self._settings.receiver_port),
-                                 on_run=self.received.emit)
+                                 on_run=self.received.emit, on_problem=self.problem_heard.emit)
+        receiver.lock_wait_s = self.lock_wait_s
+        if self.answer_wait_s is not None:
+            receiver.answer_wait_s = self.answer_wait_s
         try:
             receiver.start()
         except ReceiverError as error:
             self.stop()
             self._say(translate(error.sentence))
             return
-        self._receiver, self._runs = receiver, set()
+        self._receiver, self._runs, self.locked = receiver, set(), None
         self._show()
 
     def _count(self, received: RunReceived) -> None:
         self._runs.add(received.run_id)
         self._show()
 
+    def _heard_problem(self, sentence: Message) -> None:
+        from inspector.capture.span_writer import LOCKED
+
+        if self._receiver is None:
+            return  # said by a receiver stopped meanwhile
+        status_bar = self.parent().statusBar()
+        if sentence.template == LOCKED:
+            self.locked = sentence
+            status_bar.clearMessage()  # a message shown hides the status bar's other words
+        else:  # free again: said for a while where the sentence of the lock stood
+            self.locked = None
+            status_bar.showMessage(translate(sentence), UNLOCKED_SHOWN_MS)
+        self._show()
+
     def _show(self) -> None:
+        self.warning.setVisible(self._receiver is not None and self.locked is not None)
+        if self.locked is not None:
+            self.warning.setText(translate(self.locked))
         if self._receiver is None:
             self.label.hide()
             return

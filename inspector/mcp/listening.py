@@ -13,7 +13,10 @@ stream that breaks is resumed with ``Last-Event-ID`` after the server's ``retry:
 never sooner than :data:`~.stream_limits.MIN_RECONNECT_S`, backing off when it keeps breaking or
 ending at once, and given up after :data:`MAX_FAILURES` failures in a row. A server of the
 stateless era (pinned, or remembered so by ``eras``) is listened to with ``subscriptions/listen``
-instead (:mod:`.listen_stateless`), under the same waits.
+instead (:mod:`.listen_stateless`), under the same waits. An address that refuses the handshake's
+POST with 404 or 405 and opens the older HTTP+SSE transport's event stream instead
+(:mod:`.listen_legacy`) has nothing to listen to: that is said (``NO_STREAM``, ``older_transport``)
+and kept in ``legacy``, the set the operations share, not reported as a failure.
 :meth:`ServerListener.stop` ends the session with an HTTP ``DELETE``; it returns within
 :data:`STOP_BOUND_S` plus twice :data:`STOP_WAIT_S` (a second and a half), whatever the server
 does. No Qt here: the window runs it on its worker loop.
@@ -37,6 +40,7 @@ from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
 from .eras import EraMemory
 from .errors import ErrorKind, McpTransportError
+from .listen_legacy import refused_as_older, speaks_older_transport
 from .listen_stateless import StatelessListening, speaks_stateless
 from .messages import N_, Message
 from .reports import LogLevelRefused, NullObserver
@@ -109,6 +113,8 @@ class ListenerStatus:
     listened: bool = False
     #: Listening the stateless era's way (``LISTENING``): log lines come only to requests that ask for a level.
     stateless: bool = False
+    #: The address speaks the older HTTP+SSE transport (``NO_STREAM``): no stream apart from an operation's.
+    older_transport: bool = False
 
 
 class _StreamEnded(Exception):
@@ -139,12 +145,14 @@ class ServerListener:
                  on_requests_dropped: Callable[[RequestsDropped], None] | None = None,
                  http_factory: Callable[[], httpx.AsyncClient] = new_http_client,
                  clock: Clock | None = None, handshake_budget_s: float = HANDSHAKE_BUDGET_S,
-                 eras: EraMemory | None = None) -> None:
+                 eras: EraMemory | None = None, legacy: set[str] | None = None) -> None:
         if log_level is not None and log_level not in LOG_LEVELS:
             raise ValueError("The log level must be one of {levels}.".format(levels=", ".join(LOG_LEVELS)))
         self.server = server
         #: What the operations found the server to speak (``auto``): the stateless era listens its own way.
         self.eras = eras
+        #: The addresses found to speak the older HTTP+SSE transport (by key), shared with the operations.
+        self.legacy = legacy if legacy is not None else set()
         #: Whether it listens with ``subscriptions/listen`` (decided when it connects).
         self.stateless = False
         #: Answers the server's requests: roots only (no questions, no model: no budget owns them).
@@ -246,6 +254,9 @@ class ServerListener:
                 self.stateless = True
                 await StatelessListening(self).run()
                 return
+            if self._op is None and self.server.key in self.legacy:
+                await self._no_stream_of_its_own()
+                return
             if self._op is None:
                 self._say(ListenerStatus(ListenerState.CONNECTING if failures == 0 else ListenerState.RECONNECTING,
                                          reconnects=self.reconnects))
@@ -255,6 +266,10 @@ class ServerListener:
                     failures += 1
                     if speaks_stateless(self.server, self.eras):
                         continue  # the server was found stateless meanwhile: listen that way
+                    if refused_as_older(exc) and self._http is not None and await speaks_older_transport(
+                            self._http, self.server, self._handshake_budget_s):
+                        self.legacy.add(self.server.key)
+                        continue
                     if exc.kind in _PERMANENT or (exc.kind is ErrorKind.HTTP_STATUS and exc.http_status is not None
                                                   and 400 <= exc.http_status < 500 and exc.http_status != 429):
                         self._give_up(exc)
@@ -298,6 +313,11 @@ class ServerListener:
             # Never sooner than the floor, whatever retry: the server asked for (retry: 0 made
             # hundreds of connections a second); longer while its streams keep ending at once.
             await self._wait(reconnect_delay(retry_ms, max(failures, at_once), DEFAULT_RETRY_MS))
+
+    async def _no_stream_of_its_own(self) -> None:
+        """The older HTTP+SSE transport: nothing to listen to, which is said once; until stopped."""
+        self._say(ListenerStatus(ListenerState.NO_STREAM, older_transport=True))
+        await asyncio.Event().wait()
 
     async def _start_session(self) -> None:
         from .client import McpClient, _Operation

@@ -86,6 +86,8 @@ class OperationsEngine(QObject):
         self._clients: dict[str | None, McpClient] = {}
         #: What ``auto`` found each server to speak, shared by the clients and the listening session.
         self.eras = LayeredEras()
+        #: The servers found to speak the older HTTP+SSE transport (by key), shared by clients and listener.
+        self.legacy: set[str] = set()
         #: The roots configured per server (by URL); read by the worker for each operation.
         self.server_roots: dict[str, tuple[Root, ...] | None] = {}
         #: The command servers' names as the Server log shows them (by key); set by the window.
@@ -169,6 +171,7 @@ class OperationsEngine(QObject):
             client = self._clients[level] = self._client_factory()
             client.log_level = level
             client.processes = self.processes
+            client.lines.legacy = self.legacy  # found by one client (or the listener): known to all
         return client
 
     def _heard_output(self, key: str, line: str | Message) -> None:

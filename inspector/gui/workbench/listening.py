@@ -88,7 +88,7 @@ class WindowListener(QObject):
             on_request=lambda seen: self._requested(number, label, seen),
             on_log_level_refused=lambda refused: self._refused(number, label, refused),
             on_requests_dropped=lambda dropped: self._dropped(number, label, dropped),
-            eras=self._engine.eras)
+            eras=self._engine.eras, legacy=self._engine.legacy)
         self._listener = listener
         listened(self.resources, server, listener)
         self.url = public_url(server.url)

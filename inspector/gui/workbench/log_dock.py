@@ -168,6 +168,11 @@ class ServerLogDock(QDockWidget):
 
     def _status(self, server: str, status: ListenerStatus) -> None:
         self._said = (server, status)
+        if status.older_transport and not self.closed and self._no_stream is None:
+            # Found by the session itself (the address refused its POST as that transport's servers do).
+            self._no_stream = (server, False)
+            self._say_no_stream()
+            return
         if not self.closed and self._no_stream is None:
             self.view.show_state(listener_sentence(server, status, level_asked=self.listener.log_level is not None))
             self._fit_soon.start()
