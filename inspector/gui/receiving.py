@@ -5,8 +5,9 @@ start reads; with "start with Run Inspector" it starts as the window opens); whi
 status bar says where it listens and how many runs it has received. The runs appear in
 the Runs tab by themselves: it watches the database's ``data_version``. A port that is taken is
 said in a message box, and the action is unchecked again. While another program holds the run
-database locked (the spans received meanwhile are refused, 503), the status bar says so beside the
-receiver's state, until a write succeeds again; that is said there for a while too.
+database locked (the spans received meanwhile are refused, 503), the status bar says so in one line
+beside the receiver's state (the whole sentence, which program and what to do, as its tip), until a
+write succeeds again; that is said there for a while too.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QResizeEvent
-from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QMessageBox, QStatusBar
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QMessageBox
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
@@ -24,6 +25,7 @@ from inspector.i18n.messages import Message, translate
 
 from .language import on_language_changed, translated
 from .settings import AppSettings
+from .widgets.elided_label import ElidedLabel
 
 #: How long the status bar says the run database is no longer locked.
 UNLOCKED_SHOWN_MS = 15_000
@@ -32,24 +34,20 @@ if TYPE_CHECKING:  # the receiver (and the trace mapping it loads) is imported w
     from inspector.capture import RunReceived, TraceReceiver
 
 
-class _WrappedLabel(QLabel):
-    """A label of wrapped lines that the status bar gives the height they need (it asks only the size hint)."""
+class _LockedLabel(ElidedLabel):
+    """One line in the status bar saying the database is locked, in short (cut with "…" where the bar
+    has no room); its tip is always the receiver's whole sentence (which program, what to do)."""
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
-        super().resizeEvent(event)
-        self.fit()
+    def __init__(self) -> None:
+        super().__init__()
+        self.whole = ""
 
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        super().setText(text)
-        self.fit()
+    def say(self, whole: str) -> None:
+        self.whole = whole
+        self.setText(_("Run database locked by another program: received spans are refused (503)"))
 
-    def fit(self) -> None:
-        needed = self.heightForWidth(self.width())
-        if needed > 0 and needed != self.minimumHeight():
-            self.setMinimumHeight(needed)
-            bar = self.parentWidget()
-            if isinstance(bar, QStatusBar):
-                bar.reformat()  # its height follows its widgets' least heights only when it lays them out anew
+    def _tip(self) -> None:
+        self.setToolTip(self.whole)
 
 
 class ReceiverSwitch(QObject):
@@ -80,10 +78,9 @@ class ReceiverSwitch(QObject):
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         translated(self.label, "setAccessibleName", lambda: _("Trace receiver"))
         self.label.hide()
-        #: The sentence of a locked database, beside the state (wrapped: it is long).
-        self.warning = _WrappedLabel()
-        self.warning.setTextFormat(Qt.TextFormat.PlainText)
-        self.warning.setWordWrap(True)
+        #: A locked database said beside the state in one line (the status bar keeps its height), the
+        #: receiver's whole sentence as its tip.
+        self.warning = _LockedLabel()
         translated(self.warning, "setAccessibleName", lambda: _("Trace receiver problem"))
         self.warning.hide()
         self.received.connect(self._count, Qt.ConnectionType.QueuedConnection)
@@ -154,7 +151,7 @@ class ReceiverSwitch(QObject):
     def _show(self) -> None:
         self.warning.setVisible(self._receiver is not None and self.locked is not None)
         if self.locked is not None:
-            self.warning.setText(translate(self.locked))
+            self.warning.say(translate(self.locked))
         if self._receiver is None:
             self.label.hide()
             return
