@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 __all__ = ["EXIT_CANCELLED", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "BadInputError", "CancelledCommand",
            "CommandError",
-           "Parser", "UsageError", "check_database_folder", "database_fault", "database_path", "open_existing_store",
-           "open_store", "safe",
+           "Parser", "UsageError", "arguments_hint", "check_database_folder", "database_fault", "database_path",
+           "open_existing_store", "open_store", "safe",
            "wait_until_stopped"]
 
 
@@ -130,18 +130,11 @@ class Parser(argparse.ArgumentParser):
             parsed.json = True
         if not extras:
             return parsed
-        pairs = dict(extra.partition("=")[::2] for extra in extras if "=" in extra and not extra.startswith("-"))
-        if pairs and getattr(parsed, "command", None) == "call":
-            import json
-            import shlex
-
-            from inspector.i18n import N_
-            from inspector.i18n.messages import Message
-
-            raise UsageError(Message(N_("unrecognized arguments: {extras}. A tool's arguments go in --args, as "
-                                        "JSON: --args {example}"),
-                                     {"extras": " ".join(extras),
-                                      "example": shlex.quote(json.dumps(pairs, ensure_ascii=False))}))
+        if getattr(parsed, "command", None) == "call":
+            # With --stdio the tool's name is the one word: `call --stdio CMD echo a=1 b=2` took "a=1" for it.
+            words = [parsed.tool] if getattr(parsed, "stdio", None) is not None and "=" in (parsed.tool or "") else []
+            if (hint := arguments_hint([*words, *extras])) is not None:
+                raise hint
         self.error(argparse._("unrecognized arguments: %s") % " ".join(extras))  # argparse's own sentence
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
@@ -245,3 +238,21 @@ def wait_until_stopped(stop: threading.Event) -> None:
             pass
     except KeyboardInterrupt:
         pass
+
+
+def arguments_hint(extras: list[str]) -> UsageError | None:
+    """``call … TOOL text=hi``: the words that look like a tool's arguments (NAME=VALUE) said as the
+    ``--args`` JSON they go in; ``None`` when none of ``extras`` looks like one."""
+    pairs = dict(extra.partition("=")[::2] for extra in extras if "=" in extra and not extra.startswith("-"))
+    if not pairs:
+        return None
+    import json
+    import shlex
+
+    from inspector.i18n import N_
+    from inspector.i18n.messages import Message
+
+    return UsageError(Message(N_("unrecognized arguments: {extras}. A tool's arguments go in --args, as "
+                                 "JSON: --args {example}"),
+                              {"extras": " ".join(extras),
+                               "example": shlex.quote(json.dumps(pairs, ensure_ascii=False))}))

@@ -22,7 +22,7 @@ from inspector.mcp import ServerEndpoint, public_url
 from inspector.mcp.server import InvalidServerError
 from inspector.mcp.server_command import InvalidCommandError, ServerCommand, parse_command_line, parse_env_assignment
 
-from .common import BadInputError, UsageError
+from .common import BadInputError, UsageError, arguments_hint
 from .safe_text import one_line
 
 #: Longest typed value quoted back in full in a sentence (a pasted command line may be long).
@@ -47,6 +47,8 @@ def check_server_words(args: argparse.Namespace) -> None:
         raise UsageError(Message(N_("resources subscribe needs a server at an address that speaks Streamable HTTP "
                                     "(not --stdio or --sse): resources subscribe SERVER URI")))
     if args.stdio is not None:
+        if args.command == "call" and len(words) > wanted and (hint := arguments_hint(words[wanted:])) is not None:
+            raise hint  # `call --stdio CMD echo text=hi`: the arguments, not a word of the command
         if len(words) > wanted:
             extra = words[:len(words) - wanted]
             raise UsageError(Message(N_("With --stdio the command line is the server, so {command} takes no server "

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import shlex
 
+import pytest
+
 from inspector.cli import main
 
 
@@ -17,6 +19,19 @@ def test_key_value_pairs_after_call_get_the_args_example(capsys, tmp_path) -> No
     example = err.strip().rsplit("--args ", 1)[1]
     assert json.loads(shlex.split(example)[0]) == {"text": "hi", "n": "2"}
     assert not (tmp_path / "runs.db").exists()  # refused before anything was opened or sent
+
+
+@pytest.mark.parametrize("pairs", [["message=pipe"], ["a=1", "b=2"]])
+def test_key_value_pairs_after_a_stdio_call_get_the_args_example(capsys, tmp_path, pairs) -> None:
+    """With --stdio the tool's name is the one word: `call --stdio CMD echo message=pipe` was told that
+    "echo" was a server word that might belong to the command (and `a=1 b=2` lost its first pair)."""
+    status = main(["--db", str(tmp_path / "runs.db"), "call", "--stdio", "server-cmd --flag", "echo", *pairs])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert f"unrecognized arguments: {' '.join(pairs)}. A tool's arguments go in --args, as JSON: --args " in err
+    example = err.strip().rsplit("--args ", 1)[1]
+    assert json.loads(shlex.split(example)[0]) == dict(pair.split("=") for pair in pairs)
+    assert not (tmp_path / "runs.db").exists()
 
 
 def test_other_stray_words_keep_argparses_sentence(capsys, tmp_path) -> None:
