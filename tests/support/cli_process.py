@@ -46,12 +46,20 @@ def cli_here(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
             time.tzset()  # the zone TZ names, as a process started with it reads it
             try:
                 code = main(list(args))
-            except SystemExit as exc:  # argparse's refusals
-                code = exc.code if isinstance(exc.code, int) else 1
+            except SystemExit as exc:  # argparse's refusals and --help: the status Python would end with
+                code = _exit_status(exc)
     finally:
         time.tzset()  # this process's own zone again
         set_language(language)
     return subprocess.CompletedProcess(["run-inspector", *args], code, _read_back(out), _read_back(err))
+
+
+def _exit_status(exc: SystemExit) -> int:
+    """The status a process ends with on ``exc``: None is 0, a text is said on stderr and is 1."""
+    if exc.code is None or isinstance(exc.code, int):
+        return exc.code or 0
+    print(exc.code, file=sys.stderr)
+    return 1
 
 
 def _read_back(stream: io.TextIOWrapper) -> str:
