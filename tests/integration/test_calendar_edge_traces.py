@@ -13,7 +13,7 @@ import pytest
 from inspector.store import RunStore
 from inspector.store.browse import run_span
 from inspector.transfer.importing import import_trace
-from tests.support.cli_process import cli
+from tests.support.cli_process import cli_here
 
 LAST = "9999-12-31T23:59:59.999999Z"
 
@@ -46,11 +46,11 @@ def test_the_time_axis_of_a_step_ending_past_the_calendar_ends_with_it(tmp_path:
                                                      ("de", "mehr als 10.000.000 d")])
 def test_runs_show_says_steps_at_the_calendar_edges(tmp_path: Path, language: str, endless: str) -> None:
     db = str(tmp_path / "runs.db")
-    assert cli("import", str(edge_trace(tmp_path / "edges.json")), "--db", db).returncode == 0
-    at_the_end = cli("runs", "show", "calendar-end", "--lang", language, "--db", db)
+    assert cli_here("import", str(edge_trace(tmp_path / "edges.json")), "--db", db).returncode == 0
+    at_the_end = cli_here("runs", "show", "calendar-end", "--lang", language, "--db", db)
     assert at_the_end.returncode == 0, at_the_end.stderr
     assert ("Dec 31, 9999" if language == "en" else "31.12.9999") in at_the_end.stdout
-    long = cli("runs", "show", "endless", "--lang", language, "--db", db)
+    long = cli_here("runs", "show", "endless", "--lang", language, "--db", db)
     assert long.returncode == 0 and "Traceback" not in long.stderr, long.stderr
     (row,) = [line for line in long.stdout.splitlines() if line.startswith("1 ")]
     assert endless in row and len(row) < 200
@@ -58,18 +58,18 @@ def test_runs_show_says_steps_at_the_calendar_edges(tmp_path: Path, language: st
 
 def test_both_formats_export_them_and_import_them_again(tmp_path: Path) -> None:
     db = str(tmp_path / "runs.db")
-    assert cli("import", str(edge_trace(tmp_path / "edges.json")), "--db", db).returncode == 0
+    assert cli_here("import", str(edge_trace(tmp_path / "edges.json")), "--db", db).returncode == 0
     for file_format in ("trace", "otlp"):
         out = tmp_path / f"again-{file_format}.json"
-        written = cli("export", "--all", "--format", file_format, "-o", str(out), "--db", db)
+        written = cli_here("export", "--all", "--format", file_format, "-o", str(out), "--db", db)
         assert written.returncode == 0, written.stderr
         if file_format == "otlp":  # OTLP's times are unsigned 64-bit nanoseconds: clamped, never past them
             ends = [int(span["endTimeUnixNano"]) for resource in json.loads(out.read_text())["resourceSpans"]
                     for scope in resource["scopeSpans"] for span in scope["spans"]]
             assert max(ends) == 2**64 - 1
         fresh = str(tmp_path / f"fresh-{file_format}.db")
-        read = cli("import", str(out), "--db", fresh)
+        read = cli_here("import", str(out), "--db", fresh)
         assert read.returncode == 0, read.stderr
-        shown = json.loads(cli("runs", "show", "endless", "--json", "--db", fresh).stdout)
+        shown = json.loads(cli_here("runs", "show", "endless", "--json", "--db", fresh).stdout)
         (step,) = shown["timeline"]
         assert step["duration_ms"] == 1e308 and step["time"] == "2026-12-02T13:34:54Z"

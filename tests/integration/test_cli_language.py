@@ -3,20 +3,18 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 from inspector.store import RunStore
+from tests.support.cli_process import cli_here
 from tests.support.sample_runs import mixed_run
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, env={**os.environ, "LC_ALL": "", "LANGUAGE": "", **env})
+    """The command line with the locale ``env`` sets (and no LC_ALL or LANGUAGE): what it says in which
+    language, not its process, so in this one."""
+    return cli_here(*args, env={"LC_ALL": "", "LANGUAGE": "", **env})
 
 
 def _mixed(tmp_path: Path) -> tuple[int, dict[str, str]]:

@@ -1,8 +1,8 @@
 """The command line and command servers: `--stdio "COMMAND LINE"`, configured command servers, the
 older HTTP+SSE transport, `servers set/remove/import`, and no process left behind (also after Ctrl-C).
 
-Every run is the real CLI in a subprocess against the official SDK server over stdio
-(tests/support/stdio_server.py) or its SSE app.
+The real CLI (in a process of its own where a test is about Ctrl-C or a terminal, else in this one)
+against the official SDK server over stdio (tests/support/stdio_server.py) or its SSE app.
 """
 
 from __future__ import annotations
@@ -20,14 +20,16 @@ from pathlib import Path
 
 from inspector.store import RunStore
 from tests.support.asgi_server import serve_asgi
+from tests.support.cli_process import cli_here
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = f"{shlex.quote(sys.executable)} -m tests.support.stdio_server"
 
 
-def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT, env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)
+def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The command line with ``env`` added, as a process started with an empty stdin sees it; in this
+    process (these tests are about what it says, stores and leaves running, not about its own process)."""
+    return cli_here(*args, env=env)
 
 
 def marked_server() -> tuple[str, str]:

@@ -8,20 +8,17 @@ from __future__ import annotations
 # resumption): their servers are spoken to in that era, pinned (era="handshake"); the stateless
 # era's counterparts are in test_stateless_era.py.
 import json
-import os
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.support.cli_process import cli_here
 from tests.support.fault_server import Exchange, FaultServer
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+    """The command line writing UTF-8 (what it says and stores, not its process: in this one)."""
+    return cli_here(*args, env={"PYTHONIOENCODING": "utf-8"})
 
 
 def statuses(db: str) -> list[str]:

@@ -4,10 +4,8 @@ store cannot hold them, and never able to take `runs list`, `runs show` or `expo
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import subprocess
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -15,16 +13,15 @@ import pytest
 
 from inspector.runs.times import UnstorableTimeError, from_stored_time, normal_stored_time, to_stored_time
 from inspector.store import RunStore
+from tests.support.cli_process import cli_here
 
-ROOT = Path(__file__).resolve().parents[2]
 STEP = {"sequence": 1, "started_at": "0001-01-01T00:00:00Z",
         "payload": {"kind": "llm", "round": 0, "durationMs": 1.0, "content": "old"}}
 
 
 def cli(*args: str, tz: str = "UTC") -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, TZ=tz)
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, env=env)
+    """The command line in the time zone ``tz`` (what it prints and stores, not its process: in this one)."""
+    return cli_here(*args, env={"TZ": tz})
 
 
 def trace(path: Path, started_at: str, finished_at: str | None = None) -> Path:

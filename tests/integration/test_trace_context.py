@@ -19,7 +19,7 @@ from inspector.runs.trace_ids import leg_span_id, trace_id
 from inspector.store import RunStore
 from inspector.store.database import open_database
 from inspector.transfer import export, import_trace
-from tests.support.cli_process import cli
+from tests.support.cli_process import cli_here
 from tests.support.fault_server import FaultServer
 from tests.support.traced_demo import traced_demo
 
@@ -39,7 +39,8 @@ def only_run(db: Path) -> tuple[RunStore, Any, list[dict[str, Any]]]:
 def test_every_request_names_the_runs_trace_and_its_leg_in_meta_and_header(tmp_path: Path, era: str) -> None:
     server = FaultServer("session")
     try:
-        done = cli("call", server.url, "echo", "--args", '{"text": "hi"}', "--era", era, "--db", str(tmp_path / "r.db"))
+        done = cli_here("call", server.url, "echo", "--args", '{"text": "hi"}', "--era", era,
+                        "--db", str(tmp_path / "r.db"))
         assert done.returncode == 0, done.stderr
         requests = [got for got in server.posts() if got.rpc_id is not None and got.rpc_method]
     finally:
@@ -57,7 +58,7 @@ def test_every_request_names_the_runs_trace_and_its_leg_in_meta_and_header(tmp_p
 def test_a_traceparent_header_the_user_set_is_kept(tmp_path: Path) -> None:
     server = FaultServer("session")
     try:
-        done = cli("call", server.url, "echo", "--era", "handshake", "--header", f"traceparent: {USERS}",
+        done = cli_here("call", server.url, "echo", "--era", "handshake", "--header", f"traceparent: {USERS}",
                    "--db", str(tmp_path / "r.db"))
         assert done.returncode == 0, done.stderr
         [call] = server.posts("tools/call")
@@ -72,7 +73,7 @@ def test_a_traceparent_header_the_user_set_is_kept(tmp_path: Path) -> None:
 def test_without_a_run_nothing_is_added(tmp_path: Path) -> None:
     server = FaultServer("session")
     try:
-        done = cli("call", server.url, "echo", "--era", "handshake", "--no-store")
+        done = cli_here("call", server.url, "echo", "--era", "handshake", "--no-store")
         assert done.returncode == 0, done.stderr
         [call] = server.posts("tools/call")
     finally:
@@ -89,7 +90,7 @@ def spans_of(path: Path) -> list[dict[str, Any]]:
 def test_the_sdk_servers_spans_join_the_run_under_its_legs(tmp_path: Path) -> None:
     spans_file, db = tmp_path / "server-spans.jsonl", tmp_path / "runs.db"
     with traced_demo(spans_file) as url:
-        done = cli("call", url, "echo", "--args", '{"text": "hi"}', "--db", str(db))
+        done = cli_here("call", url, "echo", "--args", '{"text": "hi"}', "--db", str(db))
         assert done.returncode == 0, done.stderr
     store, run, legs = only_run(db)
     call_leg = next(leg["position"] for leg in legs if leg["method"] == "tools/call")
@@ -99,7 +100,7 @@ def test_the_sdk_servers_spans_join_the_run_under_its_legs(tmp_path: Path) -> No
     assert server_call["parentSpanId"] == leg_span_id(run.uid, 1, call_leg)
     assert server_call["kind"] == 2  # SERVER
 
-    imported = cli("import", str(spans_file), "--db", str(db), "--json")
+    imported = cli_here("import", str(spans_file), "--db", str(db), "--json")
     assert imported.returncode == 0, imported.stderr
     assert json.loads(imported.stdout)["joined"] == [run.uid]
     joined = store.db.conn.execute(
@@ -141,7 +142,7 @@ def test_the_sdk_servers_spans_join_the_run_under_its_legs(tmp_path: Path) -> No
 def test_an_agent_runs_tool_calls_each_name_their_own_step(tmp_path: Path) -> None:
     spans_file, db = tmp_path / "server-spans.jsonl", tmp_path / "runs.db"
     with traced_demo(spans_file) as url:
-        done = cli("scenario", "happy-path", "--server", url, "--db", str(db))
+        done = cli_here("scenario", "happy-path", "--server", url, "--db", str(db))
         assert done.returncode == 0, done.stderr
     store = RunStore(open_database(db))
     [run] = store.list_runs()
@@ -162,7 +163,7 @@ def test_an_agent_runs_tool_calls_each_name_their_own_step(tmp_path: Path) -> No
 def test_a_command_server_gets_the_traceparent_in_meta(tmp_path: Path) -> None:
     # The stdio server echoes each request's params in its answer: what it got, as the leg kept it.
     command = f"{sys.executable} -m tests.support.stdio_faults plain"
-    done = cli("ping", "--stdio", command, "--era", "handshake", "--wire", "full", "--db", str(tmp_path / "r.db"))
+    done = cli_here("ping", "--stdio", command, "--era", "handshake", "--wire", "full", "--db", str(tmp_path / "r.db"))
     assert done.returncode == 0, done.stderr
     store = RunStore(open_database(tmp_path / "r.db"))
     [run] = store.list_runs()
@@ -243,7 +244,7 @@ def test_the_sdk_servers_spans_received_live_join_the_run_once(tmp_path: Path) -
 
     spans_file, db = tmp_path / "server-spans.jsonl", tmp_path / "runs.db"
     with traced_demo(spans_file) as url:
-        done = cli("call", url, "echo", "--args", '{"text": "hi"}', "--db", str(db))
+        done = cli_here("call", url, "echo", "--args", '{"text": "hi"}', "--db", str(db))
         assert done.returncode == 0, done.stderr
     store, run, legs = only_run(db)
     before = store.db.conn.execute("SELECT COUNT(*) FROM steps WHERE run_id = ?", (run.id,)).fetchone()[0]

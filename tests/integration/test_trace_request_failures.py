@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli_process import cli
+from tests.support.cli_process import cli_here
 
 ROOT = Path(__file__).resolve().parents[2]
 TRACE = "ab" * 16
@@ -54,14 +54,14 @@ def failing_request_trace(path: Path) -> Path:
                                                    ("de", "MCP send tools/list: fehlgeschlagen: Method not found")])
 def test_runs_show_says_a_failed_request_beside_its_name(tmp_path: Path, language: str, failed: str) -> None:
     db = str(tmp_path / "runs.db")
-    assert cli("import", str(failing_request_trace(tmp_path / "trace.jsonl")), "--db", db).returncode == 0
-    shown = cli("runs", "show", "last", "--lang", language, "--db", db)
+    assert cli_here("import", str(failing_request_trace(tmp_path / "trace.jsonl")), "--db", db).returncode == 0
+    shown = cli_here("runs", "show", "last", "--lang", language, "--db", db)
     assert shown.returncode == 0, shown.stderr
     rows = [line for line in shown.stdout.splitlines() if line[:1].isdigit()]
     assert rows[0].endswith("MCP send initialize")  # ended well: its name alone
     assert rows[1].endswith(failed)
     # What machines read stays English.
-    entries = json.loads(cli("runs", "show", "last", "--json", "--lang", language, "--db", db).stdout)["timeline"]
+    entries = json.loads(cli_here("runs", "show", "last", "--json", "--lang", language, "--db", db).stdout)["timeline"]
     assert entries[1]["details"] == "MCP send tools/list: failed: Method not found"
 
 
@@ -75,8 +75,8 @@ def test_runs_show_says_where_a_calls_two_sides_disagree_as_the_window_does(tmp_
     """The mcp SDK's own trace (tests/fixtures/otel/): the call the client gave up on has the sentence
     under its row; the call whose sides agree has none."""
     db = str(tmp_path / "runs.db")
-    assert cli("import", str(ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl"), "--db", db).returncode == 0
-    shown = cli("runs", "show", "1", "--lang", language, "--db", db)
+    assert cli_here("import", str(ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl"), "--db", db).returncode == 0
+    shown = cli_here("runs", "show", "1", "--lang", language, "--db", db)
     lines = shown.stdout.splitlines()
     given_up = next(index for index, line in enumerate(lines) if line.startswith("5 "))
     assert lines[given_up + 1] == "    " + said
@@ -109,11 +109,11 @@ def test_runs_show_says_a_span_that_never_ended_is_unfinished(tmp_path: Path, la
     """Its duration column says "unfinished" as the window's does (its stored 0 ms is no length), and
     the importer's note is said in the reader's language; --json keeps the English."""
     db = str(tmp_path / "runs.db")
-    assert cli("import", str(unfinished_trace(tmp_path / "trace.json")), "--db", db).returncode == 0
-    shown = cli("runs", "show", "last", "--lang", language, "--db", db)
+    assert cli_here("import", str(unfinished_trace(tmp_path / "trace.json")), "--db", db).returncode == 0
+    shown = cli_here("runs", "show", "last", "--lang", language, "--db", db)
     rows = {line.split()[0]: line for line in shown.stdout.splitlines() if line[:1].isdigit()}
     for sequence in ("2", "3"):
         assert f"  {unfinished}  " in rows[sequence] and " 0 s " not in rows[sequence] and note in rows[sequence]
     assert f"  {unfinished}  " not in rows["1"]
-    entries = json.loads(cli("runs", "show", "last", "--json", "--lang", language, "--db", db).stdout)["timeline"]
+    entries = json.loads(cli_here("runs", "show", "last", "--json", "--lang", language, "--db", db).stdout)["timeline"]
     assert entries[1]["duration_ms"] == 0 and "unfinished: the span has no end time" in entries[1]["details"]

@@ -6,7 +6,9 @@ wheel itself carries every module, catalogue, scenario and icon."""
 
 from __future__ import annotations
 
+import fcntl
 import gettext
+import json
 import os
 import shutil
 import socket
@@ -15,6 +17,8 @@ import sys
 import sysconfig
 import time
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,10 +65,36 @@ class Built:
     stderr: str
 
 
+def _shared_folder(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """A folder of this run that every pytest-xdist worker sees (the parent of the workers' own base
+    folders), so that the wheel is built and installed once per run, not once per worker (12 s each)."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if "PYTEST_XDIST_WORKER" in os.environ else base) / name
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@contextmanager
+def _alone(folder: Path) -> Iterator[None]:
+    """Hold the lock of ``folder`` against the other workers for the time of the block."""
+    with (folder / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    """One wheel for this module's tests: built from the tracked files only (copied outside the checkout)."""
-    work = tmp_path_factory.mktemp("wheel")
+    """One wheel for this run's tests: built from the tracked files only (copied outside the checkout)."""
+    work = _shared_folder(tmp_path_factory, "wheel-built")
+    with _alone(work):
+        done = work / "built.json"
+        if not done.exists():
+            done.write_text(json.dumps(_build(work)))
+        found = json.loads(done.read_text())
+    return Built(found["compiled_before"], Path(found["wheel"]), found["stderr"])
+
+
+def _build(work: Path) -> dict[str, object]:
     tracked = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
     source = work / "checkout"
     for name in filter(None, tracked.decode().split("\0")):
@@ -76,17 +106,28 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
                            str(source)], capture_output=True, text=True, timeout=300)
     assert made.returncode == 0, made.stderr[-2000:]
     [wheel] = (work / "dist").glob("run_inspector-*.whl")
-    return Built(compiled_before, wheel, made.stderr)
+    return {"compiled_before": compiled_before, "wheel": str(wheel), "stderr": made.stderr}
 
 
 @pytest.fixture(scope="module")
 def installed(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh environment outside the checkout with the wheel built from the tracked files."""
-    fresh = tmp_path_factory.mktemp("fresh") / "venv"
+    """A fresh environment outside the checkout with the wheel built from the tracked files (one per run)."""
+    work = _shared_folder(tmp_path_factory, "wheel-installed")
+    fresh = work / "venv"
+    with _alone(work):
+        if not (work / "installed").exists():
+            _install(built.wheel, fresh)
+            (work / "installed").touch()
+    return fresh
+
+
+def _install(wheel: Path, fresh: Path) -> None:
+    if fresh.exists():  # left half-made by a worker whose install failed
+        shutil.rmtree(fresh)
     # Without a pip of its own (seeding one takes 10 s): the test environment's pip installs into it.
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(fresh)], check=True, timeout=120)
     done = subprocess.run([sys.executable, "-m", "pip", "--python", str(fresh / "bin" / "python"), "install",
-                           "--no-deps", "-q", str(built.wheel)], capture_output=True, text=True, timeout=300)
+                           "--no-deps", "-q", str(wheel)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     purelib = "import sysconfig; print(sysconfig.get_path('purelib'))"
     site = subprocess.run([str(fresh / "bin" / "python"), "-c", purelib],
@@ -95,7 +136,7 @@ def installed(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
     # checkout: a directory named in a .pth line has its own .pth files left unread). Written after the
     # install, so that pip saw only the fresh environment.
     Path(site, "deps-from-the-test-venv.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    return fresh
+
 
 def _run(fresh: Path, *args: str, timeout: float = 60, **options) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(fresh / "bin" / "run-inspector"), *args], capture_output=True, text=True,

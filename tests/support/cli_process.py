@@ -4,12 +4,13 @@ or, where a test is about what it says and not about its process, in this proces
 from __future__ import annotations
 
 import io
+import locale
 import os
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import chdir, redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest.mock import patch
 
@@ -25,18 +26,47 @@ def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
 def cli_here(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``run-inspector ARGS`` in this process (``inspector.cli.main``), with ``env`` added to the environment
     for its time: its exit status, stdout and stderr as ``cli`` gives them, without a process's start
-    (0.3 s and more each). Its output is no terminal, and its width is a pipe's (80 columns unless
-    COLUMNS says), as in a process of its own."""
+    (0.3 s and more each). As in a process of its own started that way: its folder is the checkout (a
+    server it starts as ``python -m tests.support…`` is found); its output is no terminal but a pipe in
+    UTF-8 (or PYTHONIOENCODING's encoding), read back as ``text=True`` reads it, 80 columns wide unless
+    COLUMNS says; its standard input is empty and no terminal; its time zone is the environment's
+    (``TZ``) and its language the environment's unless ``--lang`` says. Afterwards this process has its
+    own time zone and language again."""
     from inspector.cli import main
+    from inspector.i18n import current_language, set_language
 
-    out, err = io.StringIO(), io.StringIO()
     sizes = {"COLUMNS": os.environ.get("COLUMNS", "80"), "LINES": os.environ.get("LINES", "24")}
-    with patch.dict(os.environ, {**sizes, **(env or {})}), redirect_stdout(out), redirect_stderr(err):
-        try:
-            code = main(list(args))
-        except SystemExit as exc:  # argparse's refusals
-            code = exc.code if isinstance(exc.code, int) else 1
-    return subprocess.CompletedProcess(["run-inspector", *args], code, out.getvalue(), err.getvalue())
+    added = {**sizes, **(env or {})}
+    encoding = {**os.environ, **added}.get("PYTHONIOENCODING", "").split(":")[0] or "utf-8"
+    out, err = (io.TextIOWrapper(io.BytesIO(), encoding=encoding, write_through=True) for _ in range(2))
+    language = current_language()
+    try:
+        with patch.dict(os.environ, added), patch.object(sys, "stdin", io.StringIO()), chdir(ROOT), \
+                redirect_stdout(out), redirect_stderr(err):
+            time.tzset()  # the zone TZ names, as a process started with it reads it
+            try:
+                code = main(list(args))
+            except SystemExit as exc:  # argparse's refusals and --help: the status Python would end with
+                code = _exit_status(exc)
+    finally:
+        time.tzset()  # this process's own zone again
+        set_language(language)
+    return subprocess.CompletedProcess(["run-inspector", *args], code, _read_back(out), _read_back(err))
+
+
+def _exit_status(exc: SystemExit) -> int:
+    """The status a process ends with on ``exc``: None is 0, a text is said on stderr and is 1."""
+    if exc.code is None or isinstance(exc.code, int):
+        return exc.code or 0
+    print(exc.code, file=sys.stderr)
+    return 1
+
+
+def _read_back(stream: io.TextIOWrapper) -> str:
+    """What was written to ``stream``, decoded as ``subprocess.run(text=True)`` decodes a pipe."""
+    stream.flush()
+    written = stream.buffer.getvalue()  # type: ignore[attr-defined]
+    return io.TextIOWrapper(io.BytesIO(written), encoding=locale.getpreferredencoding(False)).read()
 
 
 def start_cli(*args: str, language: str = "en") -> subprocess.Popen[bytes]:
