@@ -115,6 +115,7 @@ class RunsTab(QWidget):
         self.detail.replays.open_run.connect(lambda run_id: self.select_runs([run_id]))
         for sayer in (self.transfers, self.detail, self.notes, self.timeline_pane.identity, self.timeline_pane):
             sayer.said.connect(self.status.setText)
+        self.timeline_pane.restated.connect(self._restate)
         self.timeline_pane.note_button.clicked.connect(self.edit_run_note)
         self.notes.run_note_written.connect(lambda _run_id: self.reload())
 
@@ -122,6 +123,12 @@ class RunsTab(QWidget):
         """Say again what depends on the state, in the new language; make room for longer words."""
         self.run_list.retranslate()
         self.timeline_pane.retranslate()
+
+    def _restate(self, before: str, now: str) -> None:
+        """Find's sentence ``before`` no longer holds (another run, another text) or reads ``now`` in another
+        language: ``now`` in its place (``""``: none), unless the status line says something else since."""
+        if self.status.text() == before:
+            self.status.setText(now)
 
     def fit_columns(self) -> None:
         self.run_list.fit_columns()
