@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
-from inspector.i18n import _
+from inspector.i18n import _, current_language
 from inspector.store import RunRecord, RunStore
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
@@ -199,7 +199,7 @@ class RunsTab(QWidget):
         return LiveQuestion(runs.filter, runs.order, runs.descending, runs.live_limit(),
                             current.id if current is not None else None,
                             TimelineQuestion(*asked) if asked is not None else None,
-                            self.detail.step, self.detail.parsed, force)
+                            self.detail.step, self.detail.parsed, force, current_language())
 
     def _show_live(self, answer: LiveAnswer) -> None:
         """Lay out a live read: the list, the growing run's new rows, the shown step's replays."""
@@ -293,7 +293,7 @@ class RunsTab(QWidget):
         """Stop polling and a search typed a moment ago (the database closes next); cancel a transfer and
         wait for it briefly (it writes nothing once cancelled)."""
         self.freshness.stop()
-        self.run_list.stop_search()
+        self.run_list.shut_down()
         self.transfers.shut_down()
 
 
