@@ -1,6 +1,7 @@
 """Find in the run the timeline shows: the field (its placeholder fitted to its room), the arrows, and
 what it says beside them: "2 of 5", "no match", or how many steps of the hidden plumbing hold the
-text (with the whole sentence for the tab's status line)."""
+text (with the whole sentence for the tab's status line, taken back when it no longer holds: another run
+shown, another text, the plumbing shown; said again in another language)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ class FindInRun(QObject):
 
     #: A sentence for the tab's status line (where the matches are hidden).
     said = Signal(str)
+    #: Find's sentence said last no longer holds (first), or holds in other words (another language):
+    #: the status line says the second (``""``: nothing) in its place, if it still shows the first.
+    restated = Signal(str, str)
 
     def __init__(self, model: TimelineModel, view: QTableView, go_to: Callable[[int], None],
                  parent: QObject | None = None) -> None:
@@ -46,6 +50,8 @@ class FindInRun(QObject):
         self.model, self.view, self._go_to = model, view, go_to
         self.matches: list[int] = []
         self._match = -1
+        #: The sentence for the status line said last, and how many hidden steps it counts ("", 0: none).
+        self._sentence, self._hidden_said = "", 0
         self.edit = QLineEdit()
         # "Find…" where the pane is too narrow for the shortcut too (it was cut to "Such…" in German);
         # the tip says where it finds. No least width of its own: the pane's decides whether the step's
@@ -82,15 +88,20 @@ class FindInRun(QObject):
         return self.edit.text().strip()
 
     def retranslate(self) -> None:
+        if self._sentence:
+            before, self._sentence = self._sentence, no_match_text(self._hidden_said)[1]
+            self.restated.emit(before, self._sentence)
         if self.matches and self._match >= 0:
             self._say_match()
         elif self.text and self.model.run is not None and not self.matches:
             self.status.setText(no_match_text(self.model.found_hidden)[0])  # "no match", or "7 hidden"
 
     def forget(self) -> None:
-        """Another run is shown: no matches, nothing said (until :meth:`again` finds in it)."""
+        """Another run is shown: no matches, nothing said (until :meth:`again` finds in it); what was
+        said in the status line about the run before is taken back."""
         self.matches, self._match = [], -1
         self.status.setText("")
+        self._say(0)
 
     def again(self) -> None:
         """The rows changed (another run, a filter, the plumbing): find the text anew, if there is one."""
@@ -108,16 +119,25 @@ class FindInRun(QObject):
         self.matches = self.model.find(text) if self.model.run and text.strip() else []
         self._match = -1
         self.model.set_matches(self.matches)
+        hidden = self.model.found_hidden if text.strip() and not self.matches else 0
+        self._say(hidden)
         if not text.strip():
             self.status.setText("")
         elif not self.matches:
-            short, sentence = no_match_text(self.model.found_hidden)
-            self.status.setText(short)
-            if sentence:
-                self.said.emit(sentence)
+            self.status.setText(no_match_text(hidden)[0])
         else:
             self.find_next()
         return self.matches
+
+    def _say(self, hidden: int) -> None:
+        """Tell the status line that ``hidden`` steps of the hidden plumbing hold the text; with none,
+        take back the sentence said before (the status line keeps what another part said since)."""
+        before = self._sentence
+        self._sentence, self._hidden_said = no_match_text(hidden)[1], hidden
+        if self._sentence:
+            self.said.emit(self._sentence)
+        elif before:
+            self.restated.emit(before, "")
 
     def keep_matches_showing(self) -> None:
         """Rows were folded or unfolded (a span tree): the matches are those showing now."""

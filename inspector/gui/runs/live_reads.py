@@ -46,12 +46,15 @@ class LiveQuestion:
     payload: dict[str, Any] = field(default_factory=dict, compare=False)
     #: Read even when no other connection wrote since the last read (what is shown changed).
     force: bool = field(default=False, compare=False)
+    #: The window's language when asked: the search finds a scenario run's title as shown in it
+    #: (inspector.i18n.scenarios.shown_title_matches), so a list read in another language may hold others.
+    language: str = ""
 
     def shape(self) -> tuple[object, ...]:
         """What an answer must have been read for to be shown: a list of the same filter and order
-        (at least as long), the same run and step filter in the timeline, the same step."""
+        (at least as long) in the same language, the same run and step filter in the timeline, the same step."""
         timeline = self.timeline
-        return (self.filter, self.order, self.descending,
+        return (self.filter, self.order, self.descending, self.language,
                 None if timeline is None else (timeline.run.id, timeline.filter, timeline.tree),
                 None if self.step is None else self.step.row.id)
 

@@ -122,6 +122,7 @@ class RunListPane(QWidget):
         self._search_timer.setInterval(200)
         self._search_timer.timeout.connect(self._filters_changed)
         self.search.textChanged.connect(lambda _text: self._search_timer.start())
+        self._closed = False  # the window shut down: its database is closed, the list is not read again
 
     def _build_view(self) -> None:
         self.view = one_tab_stop(QTableView())
@@ -172,6 +173,10 @@ class RunListPane(QWidget):
     def retranslate(self) -> None:
         if self.server_filter.count():
             self.server_filter.setItemText(0, _("Every server"))
+        if self.model.filter.text.strip() and not self._closed:
+            # The search finds a scenario run's title as shown, in the reader's language: "Szenario" in
+            # German (inspector.i18n.scenarios.shown_title_matches); the runs it finds may be others now.
+            self.reload()
         self.fit_columns()
 
     def _show_pushed(self, *_args: object) -> None:
@@ -241,9 +246,11 @@ class RunListPane(QWidget):
         self.server_filter.setCurrentIndex(max(position, 0))
         self.server_filter.blockSignals(False)
 
-    def stop_search(self) -> None:
-        """Forget a search typed and not yet applied: the window closes, and its database with it."""
+    def shut_down(self) -> None:
+        """Forget a search typed and not yet applied, and read the list no more: the window closes, and
+        its database with it."""
         self._search_timer.stop()
+        self._closed = True
 
     def _filters_changed(self) -> None:
         selected, current = self.selected_run_ids(), self.current_run()

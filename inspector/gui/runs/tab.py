@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
-from inspector.i18n import _
+from inspector.i18n import _, current_language
 from inspector.store import RunRecord, RunStore
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
@@ -115,6 +115,7 @@ class RunsTab(QWidget):
         self.detail.replays.open_run.connect(lambda run_id: self.select_runs([run_id]))
         for sayer in (self.transfers, self.detail, self.notes, self.timeline_pane.identity, self.timeline_pane):
             sayer.said.connect(self.status.setText)
+        self.timeline_pane.restated.connect(self._restate)
         self.timeline_pane.note_button.clicked.connect(self.edit_run_note)
         self.notes.run_note_written.connect(lambda _run_id: self.reload())
 
@@ -122,6 +123,12 @@ class RunsTab(QWidget):
         """Say again what depends on the state, in the new language; make room for longer words."""
         self.run_list.retranslate()
         self.timeline_pane.retranslate()
+
+    def _restate(self, before: str, now: str) -> None:
+        """Find's sentence ``before`` no longer holds (another run, another text) or reads ``now`` in another
+        language: ``now`` in its place (``""``: none), unless the status line says something else since."""
+        if self.status.text() == before:
+            self.status.setText(now)
 
     def fit_columns(self) -> None:
         self.run_list.fit_columns()
@@ -192,7 +199,7 @@ class RunsTab(QWidget):
         return LiveQuestion(runs.filter, runs.order, runs.descending, runs.live_limit(),
                             current.id if current is not None else None,
                             TimelineQuestion(*asked) if asked is not None else None,
-                            self.detail.step, self.detail.parsed, force)
+                            self.detail.step, self.detail.parsed, force, current_language())
 
     def _show_live(self, answer: LiveAnswer) -> None:
         """Lay out a live read: the list, the growing run's new rows, the shown step's replays."""
@@ -286,7 +293,7 @@ class RunsTab(QWidget):
         """Stop polling and a search typed a moment ago (the database closes next); cancel a transfer and
         wait for it briefly (it writes nothing once cancelled)."""
         self.freshness.stop()
-        self.run_list.stop_search()
+        self.run_list.shut_down()
         self.transfers.shut_down()
 
 

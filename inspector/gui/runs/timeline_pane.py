@@ -67,6 +67,7 @@ class TimelinePane(QWidget):
     #: The selected step changed: its id, or ``None``.
     step_changed = Signal(object)
     said = Signal(str)  # a sentence for the tab's status line (where Find's matches are hidden)
+    restated = Signal(str, str)  # that sentence taken back or said anew (FindInRun.restated)
 
     def __init__(self, store: RunStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -82,6 +83,7 @@ class TimelinePane(QWidget):
         self._build_view()
         self.finder = FindInRun(self.model, self.view, self.select_step, self)
         self.finder.said.connect(self.said)
+        self.finder.restated.connect(self.restated)
         self.find_edit, self.find_status = self.finder.edit, self.finder.status  # as tests name them
         bar = QHBoxLayout()
         for widget in (self.outcome_filter, self.kind_filter):
