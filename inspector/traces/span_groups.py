@@ -98,7 +98,8 @@ class SpanGroups:
                           '"spans": [')
                 first = False
             elif name[1] != scope:
-                out.write(f'\n]}},{{"scope": {name[1]}, "spans": [')
+                out.write("\n]},")
+                out.write(f'{{"scope": {name[1]}, "spans": [')
             else:
                 out.write(",")
             resource, scope = name

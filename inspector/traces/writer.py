@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -104,21 +105,45 @@ def replacing(target: Path) -> Iterator[IO[str]]:
     Only a regular file (or nothing) may be at ``target``; a file replaced keeps its mode.
     """
     mode = existing_mode(target)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=_PART, dir=target.parent or ".")
+    temporary: str | None = None
+    out: IO[str] | None = None
     try:
+        with _interrupts_held():  # a Ctrl-C or SIGTERM between making the file and knowing its name left it there
+            handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=_PART, dir=target.parent or ".")
+            out = os.fdopen(handle, "w", encoding="utf-8", newline="\n")
         if mode is not None:
-            os.fchmod(handle, mode)  # mkstemp makes it 0600; the user chose the file's mode
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            os.fchmod(out.fileno(), mode)  # mkstemp makes it 0600; the user chose the file's mode
+        with out:
             yield out
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, target)
     except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass  # already gone; the error that matters is the one being raised
+        if out is not None:
+            out.close()
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass  # already gone; the error that matters is the one being raised
         raise
+
+
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Within the block Ctrl-C and SIGTERM wait (their handlers run as it ends, where the caller can
+    clean up what the block made); where signals cannot be held (Windows), the block runs as it is."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 
