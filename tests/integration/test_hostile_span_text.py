@@ -95,3 +95,29 @@ def test_genai_arguments_holding_nan_stay_out_of_the_payload(tmp_path: Path,
     payload = _imported_step(tmp_path, path, capsys)
     assert payload["toolName"] == "t"
     assert payload.get("toolArguments") in (None, {})
+
+
+def _tool_span(span_id: str, parent: str, start: int) -> dict[str, Any]:
+    return {"traceId": TRACE, "spanId": span_id, "parentSpanId": parent, "name": "execute_tool t", "kind": 3,
+            "startTimeUnixNano": str(1700000000000000000 + start), "endTimeUnixNano": str(1700000001000000000 + start),
+            "attributes": [_attr("gen_ai.tool.name", "t")], "status": {"code": 2, "message": "boom"}}
+
+
+def test_failed_calls_whose_parents_go_round_are_counted_in_the_runs_reason(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A span that is its own parent, and two spans each the other's parent (a hostile file): the span
+    tree shows each cycle with a root, and the run's reason counts one call per cycle, not none."""
+    spans = [_tool_span("000000000000000a", "000000000000000b", 0), _tool_span("000000000000000b", "000000000000000a", 1),
+             _tool_span("000000000000000c", "000000000000000c", 2)]
+    doc = {"resourceSpans": [{"resource": {"attributes": [_attr("service.name", "svc")]},
+                              "scopeSpans": [{"scope": {"name": "their-lib"}, "spans": spans}]}]}
+    path = tmp_path / "cycles.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    db = str(tmp_path / "runs.db")
+    assert main(["--lang", "en", "import", str(path), "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["--lang", "en", "runs", "show", "1", "--db", db]) == 0
+    shown = capsys.readouterr().out
+    assert "status failed (all 2 tool calls failed)" in shown, shown
+    assert main(["--lang", "en", "runs", "list", "--db", db]) == 0
+    assert "all 2 tool calls failed" in capsys.readouterr().out
