@@ -107,7 +107,8 @@ def test_failed_calls_whose_parents_go_round_are_counted_in_the_runs_reason(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A span that is its own parent, and two spans each the other's parent (a hostile file): the span
     tree shows each cycle with a root, and the run's reason counts one call per cycle, not none."""
-    spans = [_tool_span("000000000000000a", "000000000000000b", 0), _tool_span("000000000000000b", "000000000000000a", 1),
+    spans = [_tool_span("000000000000000a", "000000000000000b", 0),
+             _tool_span("000000000000000b", "000000000000000a", 1),
              _tool_span("000000000000000c", "000000000000000c", 2)]
     doc = {"resourceSpans": [{"resource": {"attributes": [_attr("service.name", "svc")]},
                               "scopeSpans": [{"scope": {"name": "their-lib"}, "spans": spans}]}]}
