@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel
 from inspector.store import RunStore, resolve_db_path
 from inspector.transfer.importing import import_trace
 from tests.gui.test_runs_span_detail import open_run
+from tests.gui.test_screenshots import save
 
 MARKUP = "<b>bold</b><img src=x>"
 ROLE = "\u202e" + MARKUP + "\x1b[31m"
@@ -72,6 +73,8 @@ def test_every_step_of_a_hostile_trace_shows_its_words_as_plain_text(qtbot, make
         for label in window.findChildren(QLabel):
             if "<b>" in label.text() and label.isVisible():
                 assert label.textFormat() == Qt.TextFormat.PlainText, (label.objectName(), label.text())
+        if row == 0:
+            save(window, "runs-hostile-model-call")
     said = "\n".join(seen)
     assert "What the model was asked (as the trace recorded it):" in said
     # the role's bidi override is shown as U+FFFD, its escape as a picture of it (as runs show does)
@@ -80,3 +83,22 @@ def test_every_step_of_a_hostile_trace_shows_its_words_as_plain_text(qtbot, make
     assert f"calls the tool {MARKUP} with" in said
     assert "  ?: (nothing)" in said  # a role that is no text, parts that are no list
     assert "\ud800" not in said
+
+
+def test_the_timeline_shows_a_hostile_traces_names_as_plain_text(qtbot, make_window, tmp_path: Path) -> None:
+    with RunStore.open(resolve_db_path()) as store:
+        (run_id,) = import_trace(store, _hostile_trace(tmp_path / "hostile.json")).run_ids
+    window, tab = open_run(qtbot, make_window, run_id)
+    model = tab.timeline
+    for row in range(model.rowCount()):
+        for column in range(model.columnCount()):
+            index = model.index(row, column)
+            text = index.data(Qt.ItemDataRole.DisplayRole)
+            if isinstance(text, str):
+                assert not {"\u202e", "\x1b", "\x07", "\ud800"} & set(text), (row, column, text)
+            tip = index.data(Qt.ItemDataRole.ToolTipRole)
+            if isinstance(tip, str) and "bold" in tip:
+                assert "<b>bold" not in tip and "\u202e" not in tip, (row, column, tip)
+    for label in window.findChildren(QLabel):
+        if "<b>bold" in label.text():
+            assert label.textFormat() == Qt.TextFormat.PlainText, label.text()
