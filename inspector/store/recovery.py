@@ -76,13 +76,40 @@ def imported_failures(store: RunStore, run_ids: Sequence[int]) -> dict[int, Reco
             calls.setdefault(run_id, []).append((outcome or "", span, parent))
     found = {}
     for run_id, steps in calls.items():
+        heads = _cycle_heads(steps)
         spans = {span for _outcome, span, _parent in steps if span is not None}
-        # A call under another tool span is that span's call: the outer one is counted.
-        outer = [outcome for outcome, _span, parent in steps if parent is None or parent not in spans]
+        # A call under another tool span is that span's call: the outer one is counted. A span that
+        # names itself as its parent, or one where a hostile file's parents go round in a cycle, is
+        # under no other: one of each cycle is counted (the span tree shows one as a root).
+        outer = [outcome for outcome, span, parent in steps
+                 if parent is None or parent not in spans or parent == span or span in heads]
         failed = outer.count("failed")
         if failed:
             found[run_id] = Recovery(failed, len(outer), answered=False)
     return found
+
+
+def _cycle_heads(steps: list[tuple[str, str | None, str | None]]) -> set[str]:
+    """One span of each cycle the parents of ``steps`` go round in (the first of it met; a span
+    that is its own parent is no cycle here). Walked iteratively: a chain 100,000 spans long is fine."""
+    parents: dict[str, str] = {}
+    for _outcome, span, parent in steps:
+        if span is not None and parent is not None and parent != span:
+            parents.setdefault(span, parent)
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+    heads: set[str] = set()
+    for _outcome, start, _parent in steps:
+        path: list[str] = []
+        span = start
+        while span is not None and span in parents and span not in state:
+            state[span] = 1
+            path.append(span)
+            span = parents[span]
+        if span is not None and state.get(span) == 1:
+            heads.add(span)
+        for walked in path:
+            state[walked] = 2
+    return heads
 
 
 def _spans(marks: str | None) -> tuple[str | None, str | None]:

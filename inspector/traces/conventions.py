@@ -24,9 +24,13 @@ attributes. No I/O, no SQLite, no Qt.
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from inspector.mcp.text import repair_text
 
 from .content_list import ContentList, read_content_list
 
@@ -84,14 +88,33 @@ def span_kind(kind: int | str) -> int:
 
 def parse_json_text(value: Any) -> Any:
     """A JSON string attribute as the value it spells; anything else (bad JSON, a value nested
-    deeper than a file may be, see ``MAX_DEPTH``) as it is."""
+    deeper than a file may be, see ``MAX_DEPTH``, one holding ``NaN``, ``Infinity`` or a number
+    too big for a float, which no JSON reader after us would take) as it is. A lone surrogate
+    the text spells (``"\\ud800"``) is read as U+FFFD, as a server's answer is: the value is
+    stored and printed as UTF-8."""
     if isinstance(value, str) and len(value) <= _MAX_PARSED and value[:1] in ("{", "["):
         try:
-            parsed = json.loads(value)
+            parsed = json.loads(value, parse_constant=_not_a_number, parse_float=_finite)
         except (ValueError, RecursionError):
             return value
-        return parsed if _depth_within(parsed, _MAX_PARSED_DEPTH) else value
+        if not _depth_within(parsed, _MAX_PARSED_DEPTH):
+            return value
+        return repair_text(parsed) if _SURROGATE_ESCAPE.search(value) else parsed
     return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _not_a_number(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text} is too big for a float")
+    return number
 
 
 def _depth_within(value: Any, room: int) -> bool:

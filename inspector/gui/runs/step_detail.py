@@ -34,7 +34,7 @@ from ..widgets.budget_bar import BudgetBar
 from ..widgets.budget_state import UNRECORDED, legs_status
 from ..widgets.fitted_tabs import FittedTabs
 from ..widgets.image_view import ImageStrip, ShownImage
-from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload
+from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload, visible
 from ..widgets.server_exchanges import server_exchange_lines
 from ..widgets.wire_view import WireView
 from .notes import NoteLabel
@@ -272,7 +272,8 @@ class StepDetail(QWidget):
         # The blocks that are not text (and annotated ones) in the lines `runs show` says for them.
         self._result_text = with_block_lines(self._result_text, payload)
         # A model call read from a trace: what it was asked and answered, as `runs show` says it.
-        asked = conversation_lines(payload)
+        # The trace's roles and words: controls made visible, no bidi override turning the lines around.
+        asked = [visible(line) for line in conversation_lines(payload)]
         if asked:
             self._result_text = "\n".join([self._result_text, "", *asked]) if self._result_text else "\n".join(asked)
         self.result.setPlainText(self._result_text or (
