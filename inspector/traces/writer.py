@@ -13,6 +13,7 @@ import os
 import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -129,21 +130,28 @@ def replacing(target: Path) -> Iterator[IO[str]]:
         raise
 
 
-_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+_INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextmanager
 def _interrupts_held() -> Iterator[None]:
-    """Within the block Ctrl-C and SIGTERM wait (their handlers run as it ends, where the caller can
-    clean up what the block made); where signals cannot be held (Windows), the block runs as it is."""
-    if not hasattr(signal, "pthread_sigmask"):
+    """Within the block a Ctrl-C or SIGTERM is noted, and delivered (to the handler there before) as the
+    block ends, where the caller can clean up what the block made. Python runs signal handlers only in
+    the main thread (a mask would not do: the process's other threads take a signal the main thread
+    masks, and Python then runs its handler in the main thread all the same); elsewhere the block runs
+    as it is, as no handler can interrupt it there."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    heard: list[int] = []
+    previous = {number: signal.signal(number, lambda number, _frame: heard.append(number)) for number in _INTERRUPTS}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if heard:
+            signal.raise_signal(heard[0])  # as it would have come: ignored, Ctrl-C, the command's SIGTERM
 
 
 
