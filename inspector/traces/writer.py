@@ -140,8 +140,9 @@ def _interrupts_held() -> Iterator[None]:
     the main thread (a mask would not do: the process's other threads take a signal the main thread
     masks, and Python then runs its handler in the main thread all the same); elsewhere the block runs
     as it is, as no handler can interrupt it there."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
+    before = {number: signal.getsignal(number) for number in _INTERRUPTS}
+    if threading.current_thread() is not threading.main_thread() or None in before.values():
+        yield  # (a handler not set from Python could not be put back)
         return
     heard: list[int] = []
     previous = {number: signal.signal(number, lambda number, _frame: heard.append(number)) for number in _INTERRUPTS}
