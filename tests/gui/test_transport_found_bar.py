@@ -21,6 +21,7 @@ from inspector.gui.language import switch_language
 from inspector.gui.widgets.budget_bar import BudgetBar
 from inspector.gui.widgets.budget_state import BarState, layout
 from inspector.gui.widgets.mini_bar import paint_mini_bar, spans
+from inspector.mcp.listening import ListenerState
 from inspector.runs import Leg
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_budget_endings import finished
@@ -173,7 +174,15 @@ def test_an_older_transport_server_is_found_without_a_red_leg_in_the_workbench_a
     with serve_asgi(sdk_server.sse_app(), "/sse") as url:
         window = make_window((url, "old"))
         window.resize(1280, 800)
-        [catalogue] = [task for task in window.workbench.operations.model.tasks if task.state.legs]
+        # The listening session may find the older transport before the first catalogue does; once
+        # it has, the address is remembered and no operation posts first. So wait for it, forget
+        # it, and list the tools again: this operation is refused first, as a new address is.
+        qtbot.waitUntil(lambda: window.listener.status.state is ListenerState.NO_STREAM, timeout=15000)
+        for task in list(window.engine.tasks):
+            finished(qtbot, task)
+        endpoint = window.admin.endpoint_for(window.admin.current())
+        window.engine.legacy.clear()
+        catalogue = window.engine.list_tools(endpoint, 10)
         finished(qtbot, catalogue)
         assert catalogue.outcome.status == "ok"
         legs = [(leg.method, leg.outcome, leg.http_status) for leg in catalogue.state.legs]
@@ -203,9 +212,8 @@ def test_an_older_transport_server_is_found_without_a_red_leg_in_the_workbench_a
         point = QPoint(int(mini.left() + 1 + placed[index].x + placed[index].width / 2), mini.center().y())
         assert neutral(image.pixelColor(point)), image.pixelColor(point).name()
     # Stored: the Runs tab's step replays it neutral, and its Wire tab names the finding.
-    with RunStore.open(resolve_db_path()) as store:
-        run = store.list_runs()[-1]
-    step = shown(qtbot, resolve_db_path(), run.id)
+    run_id = catalogue.outcome.run_id
+    step = shown(qtbot, resolve_db_path(), run_id)
     step.resize(900, 600)
     step.show()
     qtbot.waitExposed(step)
@@ -217,7 +225,7 @@ def test_an_older_transport_server_is_found_without_a_red_leg_in_the_workbench_a
         switch_language(language)
         save(step.bar, f"transport-found-step-bar-{language}", grey=True)
         tree = step.exchanges.tree
-        step.exchanges.show_legs(list(step_legs(run.id)))
+        step.exchanges.show_legs(list(step_legs(run_id)))
         title = tree.topLevelItem(index).text(0)
         assert title.endswith(f" · {words}"), title
     switch_language("en")
