@@ -52,6 +52,8 @@ class FindInRun(QObject):
         self._match = -1
         #: The sentence for the status line said last, and how many hidden steps it counts ("", 0: none).
         self._sentence, self._hidden_said = "", 0
+        #: The window shut down (its database closes): Find searches no more.
+        self._shut = False
         self.edit = QLineEdit()
         # "Find…" where the pane is too narrow for the shortcut too (it was cut to "Such…" in German);
         # the tip says where it finds. No least width of its own: the pane's decides whether the step's
@@ -88,13 +90,55 @@ class FindInRun(QObject):
         return self.edit.text().strip()
 
     def retranslate(self) -> None:
+        """Another language: Find also finds our sentences as the reader sees them ("unterwegs
+        abgebrochen"), so it searches again in the new words; the current match stays if it still holds
+        the text, else Find goes to the first match (and says nothing new in the status line unless its
+        sentence about the hidden plumbing was said, or is due now)."""
+        if self.text and self.model.run is not None and not self._shut:
+            self._find_again()
+            return
         if self._sentence:
             before, self._sentence = self._sentence, no_match_text(self._hidden_said)[1]
             self.restated.emit(before, self._sentence)
-        if self.matches and self._match >= 0:
+
+    def _find_again(self) -> None:
+        """The text searched again in the rows shown (the words they say changed): the match Find
+        points at (the row shown, if it is one) stays if it still holds the text; else Find goes on to
+        the next match below it (or the first)."""
+        self._timer.stop()
+        shown = self.view.currentIndex().row()
+        anchor = shown if shown in self.matches else \
+            self.matches[self._match] if 0 <= self._match < len(self.matches) else None
+        anchor_row = self.model.row(anchor) if anchor is not None else None
+        self.matches = self.model.find(self.edit.text())
+        self.model.set_matches(self.matches)
+        hidden = self.model.found_hidden if not self.matches else 0
+        before = self._sentence
+        self._sentence, self._hidden_said = no_match_text(hidden)[1], hidden
+        if before:
+            self.restated.emit(before, self._sentence)
+        elif self._sentence:
+            self.said.emit(self._sentence)
+        # Where the anchor's step is now (rows above a match may have been unfolded).
+        now = self.model.row_of_step(anchor_row.id) if anchor_row is not None else None
+        if now is None:
+            now = anchor if anchor is not None else -1
+        if now in self.matches:
+            self._match = self.matches.index(now)
+            if anchor == shown and now != shown:
+                self._go_to(now)
             self._say_match()
-        elif self.text and self.model.run is not None and not self.matches:
-            self.status.setText(no_match_text(self.model.found_hidden)[0])  # "no match", or "7 hidden"
+        elif self.matches:
+            self._match = max((number for number, match in enumerate(self.matches) if match < now), default=-1)
+            self._step(1)
+        else:
+            self._match = -1
+            self.status.setText(no_match_text(hidden)[0])  # "no match", or "7 hidden"
+
+    def shut_down(self) -> None:
+        """The database closes next: no search from now on (a word typed a moment ago, a language switch)."""
+        self._shut = True
+        self._timer.stop()
 
     def forget(self) -> None:
         """Another run is shown: no matches, nothing said (until :meth:`again` finds in it); what was

@@ -293,6 +293,7 @@ class RunsTab(QWidget):
         """Stop polling and a search typed a moment ago (the database closes next); cancel a transfer and
         wait for it briefly (it writes nothing once cancelled)."""
         self.freshness.stop()
+        self.timeline_pane.finder.shut_down()
         self.run_list.shut_down()
         self.transfers.shut_down()
 
