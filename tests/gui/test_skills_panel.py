@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtWidgets import QStyle, QTableWidget
+
+from inspector.gui.main_window import DEFAULT_SIZE
 from tests.gui.test_main_window import finished
 from tests.support.skills_server import FORMS, SKILL, SkillsServer
 
@@ -54,6 +57,23 @@ def test_skills_are_listed_shown_and_loaded_from_the_demo_server(qtbot, make_win
     assert "The skill demo-tour was loaded: 2 files read and verified." in room.result.text.toPlainText()
     _shot(qtbot, window, "workbench-skills")
     assert room.browse.tabText(room.browse.indexOf(panel)) == "Skills"
+    assert window.size() == DEFAULT_SIZE
+    for language in ("en", "de"):  # every heading of the files table whole (the digest's was "A-256-Prüfsumr")
+        window.settings.language = language
+        window.apply_language()
+        qtbot.wait(50)
+        assert cut_headings(panel.files) == [], language
+    window.settings.language = "en"
+    window.apply_language()
+
+
+def cut_headings(table: QTableWidget) -> list[str]:
+    """The headings of ``table`` narrower than their words (and the header's margins)."""
+    header = table.horizontalHeader()
+    margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+    headings = [table.horizontalHeaderItem(column).text() for column in range(table.columnCount())]
+    return [text for column, text in enumerate(headings)
+            if header.sectionSize(column) < header.fontMetrics().horizontalAdvance(text) + 2 * margin]
 
 
 def test_a_skill_that_fails_verification_is_said_in_words_and_not_shown(qtbot, make_window) -> None:

@@ -46,6 +46,8 @@ from .operation_task import OperationTask
 from .suggesting_fields import Submit
 
 _ENTRY = Qt.ItemDataRole.UserRole
+#: The files table's column of each file's digest (the last: it takes the room left).
+DIGEST_COLUMN = 3
 
 
 def _table(name: Any, headers: Any) -> QTableWidget:
@@ -87,8 +89,11 @@ class SkillsPanel(QWidget):
         self.items.setTextElideMode(Qt.TextElideMode.ElideRight)
         translated(self.items, "setAccessibleName", lambda: _("Skills"))
         self.frontmatter = _table(lambda: _("Frontmatter of the chosen skill"), lambda: [_("Field"), _("Value")])
+        # "Digest", not "SHA-256 digest": the column is the one left over, and the longer heading was cut
+        # at the window's default size ("A-256-Prüfsumr" in German); each digest says "sha256:", the
+        # heading's tip says the rest.
         self.files = _table(lambda: _("Files of the chosen skill"),
-                            lambda: [_("File"), _("Size"), _("Checked"), _("SHA-256 digest")])
+                            lambda: [_("File"), _("Size"), _("Checked"), _("Digest")])
         self.state = QLabel()
         self.state.setTextFormat(Qt.TextFormat.PlainText)
         self.state.setWordWrap(True)
@@ -200,6 +205,8 @@ class SkillsPanel(QWidget):
     def _redraw(self) -> None:
         """The chosen entry, what its load found (if it was loaded), in the current language."""
         entry = self.current_entry()
+        self.files.horizontalHeaderItem(DIGEST_COLUMN).setToolTip(
+            _("The file's SHA-256 digest, as the listing gives it; Load checks the file against it"))
         self.frontmatter.setRowCount(0)
         self.files.setRowCount(0)
         self.load_button.setEnabled(entry is not None and entry.problem is None)
