@@ -7,8 +7,10 @@ it, with these counts: the Play tab, the Runs tab's heading over the timeline, `
 
 A failed run read from a trace says why in the same shape where its trace tells it: how many of its
 tool calls failed (:func:`run_reason`; ``runs list`` asks for a page of runs in one query,
-:func:`imported_failures`). A tool span that wraps another (FastMCP's ``tools/call`` over its ``MCP
-send``) is one call, counted once: the outer span, which the importer gave the inner call's ending."""
+:func:`imported_failures`). A tool span that wraps another of the same tool (FastMCP's ``tools/call`` over
+its ``MCP send``) is one call, counted once: the outer span, which the importer gave the inner call's
+ending. Under a tool span of another tool, the call is one of its own (the importer left the outer its
+own outcome), counted too."""
 
 from __future__ import annotations
 
@@ -56,49 +58,56 @@ def recovery_of(store: RunStore, run: RunRecord) -> Recovery | None:
     return Recovery(failed, calls) if failed else None
 
 
-#: The tool steps of some runs, with the span each ran in and its parent span (a payload SQLite cannot
-#: read counts as a step without a span).
+#: The tool steps of some runs, with the span each ran in, its parent span and its tool (a payload
+#: SQLite cannot read counts as a step without a span).
 _TOOL_SPANS = """SELECT run_id, outcome, json_extract(CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END,
-    '$.raw.otlp.spanId', '$.raw.otlp.parentSpanId') FROM steps WHERE run_id IN ({marks}) AND kind = 'tool'"""
+    '$.raw.otlp.spanId', '$.raw.otlp.parentSpanId', '$.toolName')
+    FROM steps WHERE run_id IN ({marks}) AND kind = 'tool'"""
+#: A tool step: its outcome, span, parent span and tool.
+_Call = tuple[str, str | None, str | None, str | None]
 
 
 def imported_failures(store: RunStore, run_ids: Sequence[int]) -> dict[int, Recovery]:
     """How many tool calls failed, of how many, in each of these runs read from a trace (one query a
     few hundred runs: a page of ``runs list`` costs no query per run); a run none of whose calls
     failed is left out."""
-    calls: dict[int, list[tuple[str, str | None, str | None]]] = {}
+    calls: dict[int, list[_Call]] = {}
     ids = list(run_ids)
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
         for run_id, outcome, marks in store.db.conn.execute(_TOOL_SPANS.format(marks=",".join("?" * len(chunk))),
                                                              chunk):
-            span, parent = _spans(marks)
-            calls.setdefault(run_id, []).append((outcome or "", span, parent))
+            span, parent, tool = _spans(marks)
+            calls.setdefault(run_id, []).append((outcome or "", span, parent, tool))
     found = {}
     for run_id, steps in calls.items():
         heads = _cycle_heads(steps)
-        spans = {span for _outcome, span, _parent in steps if span is not None}
-        # A call under another tool span is that span's call: the outer one is counted. A span that
-        # names itself as its parent, or one where a hostile file's parents go round in a cycle, is
-        # under no other: one of each cycle is counted (the span tree shows one as a root).
-        outer = [outcome for outcome, span, parent in steps
-                 if parent is None or parent not in spans or parent == span or span in heads]
+        tools = {span: tool for _outcome, span, _parent, tool in steps if span is not None}
+        # A call under a tool span of the same tool (or of none named) is that span's call: the outer one
+        # is counted (the importer gave it the inner call's ending). Under a span of another tool (an
+        # agent's tool that called an MCP tool) it is a call of its own, as the importer reads it: the
+        # outer keeps its own outcome, so the inner's failure is counted here or nowhere. A span that
+        # names itself as its parent, or one where a hostile file's parents go round in a cycle, is under
+        # no other: one of each cycle is counted (the span tree shows one as a root).
+        outer = [outcome for outcome, span, parent, tool in steps
+                 if parent is None or parent not in tools or parent == span or span in heads
+                 or (tools[parent] is not None and tools[parent] != tool)]
         failed = outer.count("failed")
         if failed:
             found[run_id] = Recovery(failed, len(outer), answered=False)
     return found
 
 
-def _cycle_heads(steps: list[tuple[str, str | None, str | None]]) -> set[str]:
+def _cycle_heads(steps: list[_Call]) -> set[str]:
     """One span of each cycle the parents of ``steps`` go round in (the first of it met; a span
     that is its own parent is no cycle here). Walked iteratively: a chain 100,000 spans long is fine."""
     parents: dict[str, str] = {}
-    for _outcome, span, parent in steps:
+    for _outcome, span, parent, _tool in steps:
         if span is not None and parent is not None and parent != span:
             parents.setdefault(span, parent)
     state: dict[str, int] = {}  # 1: on the path being walked, 2: done
     heads: set[str] = set()
-    for _outcome, start, _parent in steps:
+    for _outcome, start, _parent, _tool in steps:
         path: list[str] = []
         span = start
         while span is not None and span in parents and span not in state:
@@ -112,12 +121,16 @@ def _cycle_heads(steps: list[tuple[str, str | None, str | None]]) -> set[str]:
     return heads
 
 
-def _spans(marks: str | None) -> tuple[str | None, str | None]:
+def _spans(marks: str | None) -> tuple[str | None, str | None, str | None]:
+    """A step's span, parent span and tool (``None`` where its payload holds no string)."""
     try:
-        span, parent = json.loads(marks) if marks else (None, None)
+        read = json.loads(marks) if marks else [None, None, None]
     except (ValueError, TypeError):
-        return None, None
-    return (span if isinstance(span, str) else None), (parent if isinstance(parent, str) else None)
+        return None, None, None
+    if not isinstance(read, list) or len(read) != 3:
+        return None, None, None
+    span, parent, tool = (value if isinstance(value, str) else None for value in read)
+    return span, parent, tool
 
 
 def run_reason(store: RunStore, run: RunRecord) -> Recovery | None:
