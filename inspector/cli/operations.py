@@ -19,6 +19,7 @@ from inspector.agent import OperationRecord, execute_tool, list_tools_step, ping
 from inspector.agent.operations import look_up_task_step
 from inspector.agent.tracing import step_trace, traced
 from inspector.i18n import N_, _
+from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message, translate
 from inspector.mcp import (
     MAXIMUM_BUDGET_SECONDS,
@@ -548,7 +549,9 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
         report["ping_ms"] = result.latency_ms
     report["error"] = error.to_dict() if error is not None else None
     report["budget_s"] = recorder.started.budget_s if recorder.started else None
-    report["legs"] = [leg.to_dict() for leg in recorder.legs]
+    # Each leg with what it found (a refused era probe, the older transport), as the readable lines say it.
+    report["legs"] = with_findings([leg.to_dict() for leg in recorder.legs], "http_status",
+                                   [leg.exchange for leg in recorder.legs])
     report["server_requests"] = [thaw(entry) for entry in record.step.server_requests or ()]
     report["notifications"] = [thaw(entry) for entry in record.step.server_notifications or ()]
     report["progress"] = [{"at_ms": note["atMs"], "progress": note["progress"], "total": note["total"],

@@ -13,6 +13,7 @@ from typing import Any
 
 from inspector.i18n import N_, _
 from inspector.i18n.details import disagreement_said, localized_step_details
+from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.replays import replay_of_text, replayed_as_text
@@ -186,7 +187,15 @@ def entry_dict(run: RunRecord, stored: StoredStep, has_rounds: bool = True) -> d
             # How the server was reached (null in steps stored before steps said so).
             "transport": stored.step.transport, "era": stored.step.era, "command": stored.step.server_command,
             "stderr": list(stored.step.stderr) if stored.step.stderr is not None else None,
-            "note": stored.step.note, "payload": payload}
+            "note": stored.step.note, "payload": _with_leg_findings(payload)}
+
+
+def _with_leg_findings(payload: dict[str, Any]) -> dict[str, Any]:
+    """The payload with each of its legs' ``finding`` (as ``call --json`` gives it; not stored)."""
+    legs = payload.get("legs")
+    if not isinstance(legs, list) or not legs or not all(isinstance(leg, dict) for leg in legs):
+        return payload
+    return {**payload, "legs": with_findings(legs, "httpStatus")}
 
 
 def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = False) -> int:

@@ -17,6 +17,7 @@ from starlette.routing import Route
 from inspector.cli.words import leg_outcome_word
 from inspector.i18n import transport_probe
 from inspector.mcp import line_opening
+from inspector.store import RunStore
 from tests.support.asgi_server import serve_asgi
 from tests.support.cli_process import main_output
 from tests.support.stdio_server import server as sdk_server
@@ -77,3 +78,24 @@ def test_only_a_refusal_followed_by_an_open_event_stream_is_a_finding(following:
 
 def test_the_statuses_are_the_ones_the_client_falls_back_on() -> None:
     assert transport_probe.LEGACY_STATUSES == line_opening.LEGACY_STATUSES
+
+
+def test_the_json_legs_say_what_they_found(tmp_path: Path, capsys) -> None:
+    """``call --json`` and ``runs show --json`` said the refused POST only as ``failed`` beside 405 (and the
+    refused era probe as ``ok``), where the readable output says what each found: each leg has a
+    ``finding`` now (``null`` for a leg that found nothing but its answer); the stored outcomes stay."""
+    db = str(tmp_path / "runs.db")
+    with serve_asgi(sdk_server.sse_app(), "/sse") as url:
+        called = json.loads(main_output(capsys, "call", url, "echo", "--args", '{"text": "old"}', "--json",
+                                        "--db", db))
+    found = [("server/discover", 405, "ok", "era_probe_refused"), ("initialize", 405, "failed", "transport_found"),
+             ("connect", None, "ok", None), ("initialize", None, "ok", None),
+             ("notifications/initialized", None, "ok", None), ("tools/call", None, "ok", None)]
+    assert [(leg["method"], leg["http_status"], leg["outcome"], leg["finding"]) for leg in called["legs"]] == found
+    assert set(called["legs"][0]) == {"method", "granted_s", "budget_left_s", "elapsed_ms", "http_status", "outcome",
+                                      "finding"}  # the fields there were, and the one added
+    shown = json.loads(main_output(capsys, "runs", "show", "last", "--json", "--db", db))
+    legs = shown["timeline"][0]["payload"]["legs"]
+    assert [(leg["method"], leg["httpStatus"], leg["outcome"], leg["finding"]) for leg in legs] == found
+    with RunStore.open(db) as store:  # not stored: said from what the leg keeps, as the readable lines are
+        assert all("finding" not in leg for leg in store.step_at(1, 1).payload["legs"])

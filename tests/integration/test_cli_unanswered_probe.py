@@ -36,6 +36,10 @@ def test_a_probe_a_command_server_never_answers_is_said_as_its_finding_and_stays
     assert report["outcome"] == "ok"
     assert [(leg["method"], leg["outcome"]) for leg in report["legs"]][1:3] == [("server/discover", "failed"),
                                                                               ("initialize", "ok")]
+    # What the JSON legs found, as the readable lines say it (docs/cli-json.md: a leg's ``finding``).
+    assert [leg["finding"] for leg in report["legs"]][1:3] == ["era_probe_unanswered", None]
+    stored = json.loads(main_output(capsys, "--db", str(tmp_path / "json.db"), "runs", "show", "1", "--json"))
+    assert [leg["finding"] for leg in stored["timeline"][0]["payload"]["legs"]][1:3] == ["era_probe_unanswered", None]
     shown = main_output(capsys, "--db", str(tmp_path / "en.db"), "runs", "show", "1")
     assert probe_line(shown).endswith(f"  {EN}"), shown
     assert "status ok" in shown
