@@ -43,9 +43,9 @@ def played_in(qtbot, make_window, name: str, language: str, size: tuple[int, int
     ("de", "echo: Der Server "),
 ])
 def test_a_server_that_is_not_running_is_said_in_whole_words(qtbot, make_window, language, unreachable) -> None:
-    from tests.support.asgi_server import free_port
+    from tests.support.asgi_server import closed_port
 
-    url = f"http://127.0.0.1:{free_port()}/mcp"  # nothing listens there
+    url = f"http://127.0.0.1:{closed_port()}/mcp"  # nothing listens there
     window = make_window((url, "Staging"))
     window.resize(1280, 800)
     switch_language(language)

@@ -226,10 +226,10 @@ def test_a_real_model_plays_against_a_configured_server(qtbot, make_window, demo
 
 def test_a_model_that_cannot_be_reached_is_said_in_the_reader_s_language(qtbot, make_window, demo_server) -> None:
     from inspector.gui.language import switch_language
-    from tests.support.asgi_server import free_port
+    from tests.support.asgi_server import closed_port
 
     try:
-        room = german_model_choices(make_window, demo_server.url, f"http://127.0.0.1:{free_port()}/v1")
+        room = german_model_choices(make_window, demo_server.url, f"http://127.0.0.1:{closed_port()}/v1")
         run = room.play()
         assert run is not None
         qtbot.waitUntil(lambda: not run.running, timeout=20000)

@@ -513,7 +513,9 @@ def test_hostile_payloads_show_as_plain_clipped_text_quickly(qtbot, make_window)
     QApplication.processEvents()
     tab.select_step(1)
     QApplication.processEvents()
-    assert time.perf_counter() - started < 3
+    # Not a hang: 0.7 s alone, 5.3 s beside five other test processes on two cores (the bound was 3 s and
+    # failed there); the whole 3,000,000 characters laid out, as before the cut, takes minutes.
+    assert time.perf_counter() - started < 20
     assert len(tab.timeline.index(0, COLUMNS.index("details")).data()) <= 300
     tab.select_step(0)
     text = tab.detail.result.toPlainText()

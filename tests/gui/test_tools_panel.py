@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import socket
-
 from PySide6.QtCore import Qt
 
 from inspector.demo import DemoOptions, DemoServer
+from tests.support.asgi_server import closed_port
 
 
 def test_a_paged_catalogue_shows_its_pages_and_filters(qtbot, make_window) -> None:
@@ -57,9 +56,7 @@ def test_a_long_reason_the_tools_did_not_load_is_cut_at_a_whole_line_with_the_wh
     from inspector.gui.widgets.plain_text import plain_tooltip
     from tests.gui.test_screenshots import save
 
-    with socket.socket() as probe:  # a port nobody listens on
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = closed_port()  # a port nobody listens on
     switch_language("de")
     try:
         window = make_window((f"http://127.0.0.1:{port}/mcp", "Staging server of the support team"))

@@ -154,9 +154,9 @@ def test_a_model_that_answers_an_error_fails_the_run(demo):
 
 
 def test_an_unreachable_model_fails_the_run_with_a_sentence(demo):
-    from tests.support.asgi_server import free_port
+    from tests.support.asgi_server import closed_port
 
-    _, outcome = play(OpenAIChatModel(f"http://127.0.0.1:{free_port()}/v1", "m"), demo.url)
+    _, outcome = play(OpenAIChatModel(f"http://127.0.0.1:{closed_port()}/v1", "m"), demo.url)
     assert outcome.status == "failed" and "could not be reached" in outcome.error
     # Stored in English; said in the reader's language where it is shown.
     from inspector.i18n import set_language

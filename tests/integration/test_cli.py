@@ -203,9 +203,9 @@ def test_readable_summary_names_legs_and_content(sdk_url: str) -> None:
 
 
 def test_unreachable_server_fails_with_the_error_sentence() -> None:
-    from tests.support.asgi_server import free_port
+    from tests.support.asgi_server import closed_port
 
-    url = f"http://127.0.0.1:{free_port()}/mcp"
+    url = f"http://127.0.0.1:{closed_port()}/mcp"
     done = run_cli("call", url, "echo", "--json")
     assert done.returncode == 1
     report = json.loads(done.stdout)
@@ -236,12 +236,12 @@ def test_bad_usage_exits_2_with_one_line(args: list[str], fragment: str) -> None
 
 
 def test_header_values_are_sent_but_never_printed(sdk_url: str) -> None:
-    from tests.support.asgi_server import free_port
+    from tests.support.asgi_server import closed_port
 
     for args in (["call", sdk_url, "echo", "--args", '{"text": "x"}'],
                  ["call", sdk_url, "echo", "--args", '{"text": "x"}', "--json"],
-                 ["ping", f"http://127.0.0.1:{free_port()}/mcp"],
-                 ["ping", f"http://127.0.0.1:{free_port()}/mcp", "--json"],
+                 ["ping", f"http://127.0.0.1:{closed_port()}/mcp"],
+                 ["ping", f"http://127.0.0.1:{closed_port()}/mcp", "--json"],
                  ["tools", sdk_url, "--header", f"Bad Name: {SECRET}"]):
         done = run_cli(*args, "--header", f"Authorization: {SECRET}")
         assert "s3cr3t" not in done.stdout + done.stderr

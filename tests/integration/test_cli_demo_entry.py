@@ -5,7 +5,6 @@ started; it did not fail). Once it runs, the same words call it."""
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 from inspector.demo import DemoOptions, DemoServer
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 from inspector.store.servers import DEMO_ENTRY_NAME
+from tests.support.asgi_server import ReservedPort
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,12 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
                           timeout=60, cwd=ROOT)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _stored() -> tuple[int, int]:
@@ -40,7 +34,8 @@ def _stored() -> tuple[int, int]:
 
 
 def test_calling_the_demo_entry_while_nothing_runs_it_says_how_to_start_it() -> None:
-    port = _free_port()
+    reserved = ReservedPort()  # refused until the demo server starts on it
+    port = reserved.port
     url = f"http://127.0.0.1:{port}/mcp"
     store = RunStore.open(resolve_db_path())
     ServerRegistry(store.db).save_server(url, name=DEMO_ENTRY_NAME)
@@ -59,7 +54,7 @@ def test_calling_the_demo_entry_while_nothing_runs_it_says_how_to_start_it() -> 
     assert json.loads(as_json.stdout)["error"]["kind"] == "failed"
     assert _stored() == (0, 0)  # no failed run, nothing counted against the demo server's health
 
-    demo = DemoServer(DemoOptions(port=port))
+    demo = DemoServer(DemoOptions(port=reserved.release()))
     demo.start()
     try:
         done = run_cli("call", DEMO_ENTRY_NAME, "echo", "--args", '{"text": "hi"}')

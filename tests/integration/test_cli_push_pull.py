@@ -5,11 +5,11 @@ tests/support."""
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 from pathlib import Path
 
 from inspector.store import RunStore
+from tests.support.asgi_server import ReservedPort, closed_port
 from tests.support.cli_process import cli_here
 from tests.support.otlp_collector import Answer, OtlpCollector, running_collector
 from tests.support.sample_runs import mixed_run
@@ -30,10 +30,8 @@ def test_export_to_a_collector_that_is_down_queues_and_a_later_push_sends_exactl
     db = tmp_path / "runs.db"
     with RunStore.open(db) as store:
         first, second = mixed_run(store, "first"), mixed_run(store, "second")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    endpoint = f"http://127.0.0.1:{port}"
+    reserved = ReservedPort()  # refused until the collector starts on it
+    endpoint = f"http://127.0.0.1:{reserved.port}"
     down = _cli("export", "--otlp-endpoint", endpoint, "--all", "--wait", "0", "--json",
                 "--header", "X-Api-Key: sekrit-123", db=db)
     assert down.returncode == 1, down.stderr
@@ -44,7 +42,7 @@ def test_export_to_a_collector_that_is_down_queues_and_a_later_push_sends_exactl
     listed = _runs_listed(db)
     assert listed[first]["push"]["state"] == "queued"
     assert listed[first]["push"]["endpoint"] == f"{endpoint}/v1/traces"
-    collector = OtlpCollector(port)
+    collector = OtlpCollector(reserved.release())
     collector.start()
     try:
         up = _cli("export", "--otlp-endpoint", endpoint, "--wait", "10", "--header", "X-Api-Key: sekrit-123", db=db)
@@ -118,11 +116,8 @@ def test_a_push_that_cannot_reach_the_collector_says_why_in_german(tmp_path: Pat
     db = tmp_path / "runs.db"
     with RunStore.open(db) as store:
         mixed_run(store, "first")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    down = _cli("export", "--otlp-endpoint", f"http://127.0.0.1:{port}", "--all", "--wait", "0", "--lang", "de",
-                db=db)
+    down = _cli("export", "--otlp-endpoint", f"http://127.0.0.1:{closed_port()}", "--all", "--wait", "0",
+                "--lang", "de", db=db)
     assert down.returncode == 1, down.stderr
     assert "der Collector ist nicht erreichbar: die Verbindung wurde abgewiesen" in down.stdout, down.stdout
     assert "cannot reach" not in down.stdout

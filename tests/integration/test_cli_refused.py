@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.asgi_server import free_port
+from tests.support.asgi_server import closed_port
 
 ROOT = Path(__file__).resolve().parents[2]
 REFUSED = {"en": "the connection was refused, which means nothing listens at that address and port",
@@ -30,7 +30,7 @@ def deepest_bracket(text: str) -> int:
 
 
 def refused_sentences(tmp_path: Path, language: str) -> dict[str, str]:
-    closed = f"http://127.0.0.1:{free_port()}"
+    closed = f"http://127.0.0.1:{closed_port()}"
     db = str(tmp_path / "runs.db")
     commands = {
         "ping": ["ping", f"{closed}/mcp", "--era", "handshake"],
@@ -58,7 +58,7 @@ def test_a_refused_connection_is_one_sentence_without_nested_brackets(tmp_path: 
 
 
 def test_json_keeps_the_english_sentence(tmp_path: Path) -> None:
-    closed = f"http://127.0.0.1:{free_port()}/mcp"
+    closed = f"http://127.0.0.1:{closed_port()}/mcp"
     done = subprocess.run([sys.executable, "-m", "inspector", "--lang", "de", "ping", closed, "--json",
                            "--db", str(tmp_path / "runs.db")], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert REFUSED["en"] in json.loads(done.stdout)["error"]["message"]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from inspector.store import RunStore
-from tests.support.asgi_server import free_port, serve_asgi
+from tests.support.asgi_server import closed_port, serve_asgi
 from tests.support.cli_process import cli_here
 from tests.support.sdk_server import build_sdk_server
 
@@ -62,7 +62,7 @@ def test_the_environment_names_the_database(url: str, tmp_path: Path) -> None:
 
 def test_runs_list_filters_and_servers_count_failures(url: str, tmp_path: Path) -> None:
     db = str(tmp_path / "runs.db")
-    down = f"http://127.0.0.1:{free_port()}/mcp"
+    down = f"http://127.0.0.1:{closed_port()}/mcp"
     cli("call", url, "echo", "--args", '{"text": "a"}', "--db", db)
     cli("call", url, "explode", "--db", db)
     cli("tools", down, "--db", db)
@@ -264,7 +264,7 @@ def test_runs_list_server_takes_a_configured_name_too(url: str, tmp_path: Path, 
     from inspector.cli import main
 
     db = str(tmp_path / "named.db")
-    down = f"http://127.0.0.1:{free_port()}/mcp"
+    down = f"http://127.0.0.1:{closed_port()}/mcp"
     assert main(["ping", url, "--db", db]) == 0
     main(["ping", down, "--db", db])
     assert main(["servers", "set", url, "--name", "Staging", "--db", db]) == 0

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from inspector.mcp import ERROR_CODES, ErrorKind, LegOutcome, McpTransportError, ServerEndpoint
-from tests.support.asgi_server import free_port
+from tests.support.asgi_server import closed_port
 from tests.support.fault_server import MIB, Exchange, FaultServer, Ran, default_work, operate
 
 PROFILES = ("stateless", "session")
@@ -374,7 +374,7 @@ def test_a_session_id_with_invisible_characters_is_refused():
 
 
 def test_unreachable_port():
-    endpoint = ServerEndpoint(f"http://127.0.0.1:{free_port()}/mcp")
+    endpoint = ServerEndpoint(f"http://127.0.0.1:{closed_port()}/mcp")
     ran = only(operate(endpoint, budget_s=5))
     error = assert_failed(ran, None, endpoint, ErrorKind.UNREACHABLE)
     # The first contact of the default era (auto) is its probe: a server that is not there is no
@@ -398,13 +398,13 @@ def test_auto_meets_a_server_of_the_handshake_era_in_both_profiles(profile):
 
 
 def test_a_display_name_is_what_messages_name():
-    endpoint = ServerEndpoint(f"http://127.0.0.1:{free_port()}/mcp?token=secret", name="My Tools")
+    endpoint = ServerEndpoint(f"http://127.0.0.1:{closed_port()}/mcp?token=secret", name="My Tools")
     error = assert_failed(only(operate(endpoint)), None, endpoint, ErrorKind.UNREACHABLE, "My Tools")
     assert "secret" not in error.message
 
 
 def test_the_url_label_drops_credentials_and_query():
-    port = free_port()
+    port = closed_port()
     endpoint = ServerEndpoint(f"http://user:pw@127.0.0.1:{port}/mcp?key=abc")
     error = assert_failed(only(operate(endpoint)), None, endpoint, ErrorKind.UNREACHABLE)
     assert f"http://127.0.0.1:{port}/mcp" in error.message

@@ -12,7 +12,7 @@ from inspector.cli import main
 from inspector.mcp import ServerEndpoint, ServerRequestSeen
 from inspector.mcp.listening import ListenerState, ListenerStatus, ServerListener
 from inspector.mcp.standalone import ServerNotification
-from tests.support.asgi_server import free_port, serve_asgi
+from tests.support.asgi_server import closed_port, serve_asgi
 from tests.support.fault_server import Exchange, FaultServer
 from tests.support.sdk_server import build_sdk_server
 
@@ -180,7 +180,7 @@ def test_a_server_never_reached_is_tried_again_not_said_to_have_broken() -> None
     """Nobody listens at the address: the listener tries again, and its status says it never listened
     (the window says the server did not answer yet, not that its stream broke)."""
     statuses: list[ListenerStatus] = []
-    listen(f"http://127.0.0.1:{free_port()}/mcp",
+    listen(f"http://127.0.0.1:{closed_port()}/mcp",
            lambda lis, seen, req: any(status.state is ListenerState.RECONNECTING for status in statuses),
            on_status=statuses.append)
     retries = [status for status in statuses if status.state is ListenerState.RECONNECTING]

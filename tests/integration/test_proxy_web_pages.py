@@ -181,11 +181,17 @@ def test_bodies_held_together_are_bounded_and_small_requests_still_pass(server, 
     try:
         head = (f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{parts.port}\r\nContent-Type: application/json\r\n"
                 f"Content-Length: {size}\r\n\r\n").encode()
-        for _ in range(MAX_HELD_BODY_BYTES // size):
+        holders = MAX_HELD_BODY_BYTES // size
+        for _ in range(holders):
             sock = socket.create_connection((parts.host, parts.port), timeout=10)
             holding.append(sock)
             sock.sendall(head + b" " * (size - 1))
-        time.sleep(0.5)
+        # Every byte sent is held by the proxy (sendall returns with the last megabytes still on their way:
+        # a fixed 0.5 s was a guess that they had arrived; had they not, one_more's took their room).
+        deadline = time.monotonic() + 15
+        while proxy._app.bodies.held < holders * (size - 1):
+            assert time.monotonic() < deadline, f"the proxy holds {proxy._app.bodies.held} bytes"
+            time.sleep(0.01)
         one_more = socket.create_connection((parts.host, parts.port), timeout=10)
         holding.append(one_more)
         one_more.sendall(head + b" " * 65536)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import socket
 import subprocess
 import sys
 import threading
@@ -26,6 +25,7 @@ from inspector.store import RunStore
 from inspector.store.outbox import Outbox
 from inspector.traces import otlp
 from inspector.transfer import import_trace
+from tests.support.asgi_server import ReservedPort, closed_port
 from tests.support.otlp_collector import Answer, OtlpCollector, running_collector
 from tests.support.sample_runs import mixed_run
 
@@ -41,12 +41,6 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.now += timedelta(seconds=seconds)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -66,9 +60,9 @@ def _trace_ids(collector: OtlpCollector) -> list[str]:
 
 def test_every_run_arrives_exactly_once_while_the_collector_goes_down_and_comes_back(store: RunStore) -> None:
     run_ids = _runs(store, 3)
-    port = _free_port()
+    reserved = ReservedPort()  # refused until the collector starts on it
     clock = Clock()
-    endpoint = f"http://127.0.0.1:{port}"
+    endpoint = f"http://127.0.0.1:{reserved.port}"
     assert Outbox(store.db.conn).enqueue(run_ids, endpoint, clock()) == 3
     assert Outbox(store.db.conn).enqueue(run_ids, endpoint, clock()) == 0  # queued once
     with Pusher(store, endpoint, clock=clock, rng=random.Random(1)) as pusher:
@@ -79,7 +73,7 @@ def test_every_run_arrives_exactly_once_while_the_collector_goes_down_and_comes_
         assert down.next_due is not None and down.next_due > clock()
         # Not due yet: a round now sends nothing and asks the collector nothing.
         assert pusher.push_due().retried == 0
-        collector = OtlpCollector(port)
+        collector = OtlpCollector(reserved.release())
         collector.start()
         try:
             clock.advance(1)  # the first retry waits between 0.5 and 1 s
@@ -251,7 +245,7 @@ def test_credentials_never_leave_in_the_pushed_spans_and_headers_do_reach_the_co
 
 def test_drain_leaves_what_it_could_not_send_queued(store: RunStore) -> None:
     run_ids = _runs(store, 2)
-    endpoint = f"http://127.0.0.1:{_free_port()}"
+    endpoint = f"http://127.0.0.1:{closed_port()}"
     Outbox(store.db.conn).enqueue(run_ids, endpoint)
     with Pusher(store, endpoint) as pusher:
         report = drain(pusher, 0.0)

@@ -18,7 +18,8 @@ import httpx
 import pytest
 
 from inspector.capture import ReceiverOptions, TraceReceiver
-from inspector.capture.request_body import READERS, BodyGate
+from inspector.capture.request_body import READERS
+from tests.support.receiver_turns import CountedGate, wait_until
 
 JSON = {"Content-Type": "application/json"}
 EMPTY = b'{"resourceSpans": []}'
@@ -27,7 +28,7 @@ EMPTY = b'{"resourceSpans": []}'
 @pytest.fixture
 def receiver(tmp_path: Path) -> Iterator[TraceReceiver]:
     with TraceReceiver(tmp_path / "received.db", ReceiverOptions(port=0, quiet_s=0.4)) as running:
-        running.gate = BodyGate(wait_s=1.0, deadline_s=2.0)
+        running.gate = CountedGate(wait_s=1.0, deadline_s=2.0)
         yield running
 
 
@@ -74,7 +75,7 @@ def test_a_body_sent_a_byte_at_a_time_is_refused_at_its_deadline(receiver: Trace
 def test_bodies_beyond_those_it_reads_at_once_are_answered_503_and_it_goes_on(receiver: TraceReceiver) -> None:
     holding = [_opened(receiver, 16 * 1024 * 1024) for _ in range(READERS)]
     try:
-        time.sleep(0.3)  # each holds a turn, its body not yet whole
+        wait_until(lambda: receiver.gate.holding == READERS, "each holds a turn, its body not yet whole")
         started = time.monotonic()
         answer = httpx.post(receiver.url, content=EMPTY, headers=JSON, timeout=10)
         assert answer.status_code == 503
@@ -83,7 +84,7 @@ def test_bodies_beyond_those_it_reads_at_once_are_answered_503_and_it_goes_on(re
     finally:
         for connection in holding:
             connection.close()
-    time.sleep(0.3)
+    wait_until(lambda: receiver.gate.holding == 0, "the turns given back once their clients are gone")
     answer = httpx.post(receiver.url, content=EMPTY, headers=JSON, timeout=10)
     assert answer.status_code == 200 and json.loads(answer.content) == {}
 

@@ -21,7 +21,8 @@ import pytest
 
 from inspector.capture import ReceiverOptions, TraceReceiver
 from inspector.capture.receiver import BUSY_RETRY_AFTER_S, WRITER_RETRY_AFTER_S
-from inspector.capture.request_body import READERS, BodyGate
+from inspector.capture.request_body import READERS
+from tests.support.receiver_turns import CountedGate, wait_until
 
 JSON = {"Content-Type": "application/json"}
 SPAN = (b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "%032x", "spanId": "%016x", "name": "one",'
@@ -33,7 +34,7 @@ def receiver(tmp_path: Path) -> Iterator[TraceReceiver]:
     running = TraceReceiver(tmp_path / "received.db", ReceiverOptions(port=0, quiet_s=0.4))
     running.lock_wait_s = 0.5  # the store's own wait is 10 s
     with running:
-        running.gate = BodyGate(wait_s=0.5, deadline_s=5.0)
+        running.gate = CountedGate(wait_s=0.5, deadline_s=5.0)
         running.answer_wait_s = 0.5
         yield running
 
@@ -57,7 +58,7 @@ def test_a_request_beyond_the_bodies_read_at_once_is_told_to_retry_in_a_second(r
                            b"Content-Length: 100000\r\n\r\n{")
         holding.append(connection)
     try:
-        time.sleep(0.3)  # each holds a turn, its body not yet whole
+        wait_until(lambda: receiver.gate.holding == READERS, "each holds a turn, its body not yet whole")
         answer = httpx.post(receiver.url, content=SPAN % (1, 1), headers=JSON, timeout=10)
         assert answer.status_code == 503
         assert answer.headers["Retry-After"] == str(BUSY_RETRY_AFTER_S) == "1"

@@ -20,7 +20,7 @@ import pytest
 
 from inspector.capture import ReceiverOptions, TraceReceiver
 from inspector.capture.connections import ConnectionSlots
-from inspector.capture.request_body import BodyGate
+from tests.support.receiver_turns import CountedGate, wait_until
 
 JSON = {"Content-Type": "application/json"}
 EMPTY = b'{"resourceSpans": []}'
@@ -31,7 +31,7 @@ HEAD = b"POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: applicatio
 def receiver(tmp_path: Path) -> Iterator[TraceReceiver]:
     with TraceReceiver(tmp_path / "received.db", ReceiverOptions(port=0, quiet_s=0.4)) as running:
         running.connections = ConnectionSlots(most=8, idle_s=3.0, head_s=1.5)
-        running.gate = BodyGate(wait_s=1.0, deadline_s=5.0)
+        running.gate = CountedGate(wait_s=1.0, deadline_s=5.0)
         yield running
 
 
@@ -142,13 +142,14 @@ def test_a_newcomer_is_answered_503_when_every_connection_is_busy_with_a_request
             connection = _connected(receiver)
             connection.sendall(HEAD + b"Content-Length: 1000\r\n\r\n{")
             reading.append(connection)
-        time.sleep(0.3)
+        # Both heads read (their connections busy, never closed to make room), their bodies being read.
+        wait_until(lambda: receiver.gate.holding == 2, "both connections busy reading their bodies")
         answer = httpx.post(receiver.url, content=EMPTY, headers=JSON, timeout=10)
         assert answer.status_code == 503 and answer.headers["Connection"] == "close"
         assert answer.json()["code"] == 14 and "retry later" in answer.json()["message"]
     finally:
         for connection in reading:
             connection.close()
-    time.sleep(0.3)
+    wait_until(lambda: receiver.connections.held == 0, "the slots given back once their clients are gone")
     answer = httpx.post(receiver.url, content=EMPTY, headers=JSON, timeout=10)
     assert answer.status_code == 200 and json.loads(answer.content) == {}

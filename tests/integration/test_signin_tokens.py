@@ -27,7 +27,7 @@ from inspector.mcp.signin.tokens import (
     jwt_bearer,
     refresh,
 )
-from tests.support.asgi_server import free_port, serve_asgi
+from tests.support.asgi_server import closed_port, serve_asgi
 from tests.support.token_endpoint import Client, Seen, TokenEndpoint, challenge_of, thumbprint
 
 VERIFIER = "verifier-" + "v" * 40
@@ -277,7 +277,7 @@ def test_hostile_answers_are_refused_in_a_sentence_that_holds_no_secret(
 
 
 def test_a_closed_port_is_said_to_be_unreachable() -> None:
-    server = AuthorizationServer("http://127.0.0.1", {"token_endpoint": f"http://127.0.0.1:{free_port()}/token"})
+    server = AuthorizationServer("http://127.0.0.1", {"token_endpoint": f"http://127.0.0.1:{closed_port()}/token"})
     with pytest.raises(TokenRequestError) as caught:
         _run(lambda http: client_credentials(http, server, ClientIdentity("c", "http://127.0.0.1", "registered"),
                                              resource="http://127.0.0.1/mcp", scope=None))

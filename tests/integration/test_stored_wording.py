@@ -18,7 +18,7 @@ from inspector.cli.recording import RunRecording
 from inspector.mcp import McpClient, ServerEndpoint
 from inspector.store import RunStore
 from inspector.transfer import export, import_trace
-from tests.support.asgi_server import free_port
+from tests.support.asgi_server import closed_port
 from tests.support.cli_process import cli_here
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +34,7 @@ def record_runs(db: Path, url: str) -> list[int]:
     """A catalogue, a tool that reports an error, a ping, a ping of a port nobody listens on, and an
     answer with a picture (a block that is not text)."""
     server = ServerEndpoint(url, name="demo")
-    nowhere = ServerEndpoint(f"http://127.0.0.1:{free_port()}/mcp", name="nowhere")
+    nowhere = ServerEndpoint(f"http://127.0.0.1:{closed_port()}/mcp", name="nowhere")
 
     async def operate() -> list[int]:
         client = McpClient()

@@ -12,9 +12,40 @@ import uvicorn
 
 
 def free_port() -> int:
+    """A port free now, for a server about to bind it. Not for "a port nobody listens on": let go, it
+    may be taken by another program's server (another pytest-xdist worker binds port 0 all the time)
+    before the test connects to it; :func:`closed_port` is that."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+_CLOSED: list[socket.socket] = []
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 where every connection is refused, for the rest of this test process: bound by
+    a socket that never listens, so no other server can take it meanwhile."""
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    _CLOSED.append(holder)
+    return holder.getsockname()[1]
+
+
+class ReservedPort:
+    """A port refused as :func:`closed_port`'s until :meth:`release`, which lets a test's own server bind it
+    at once (the moment between is the only one another program could take it in)."""
+
+    def __init__(self) -> None:
+        self._holder: socket.socket | None = socket.socket()
+        self._holder.bind(("127.0.0.1", 0))
+        self.port: int = self._holder.getsockname()[1]
+
+    def release(self) -> int:
+        if self._holder is not None:
+            self._holder.close()
+            self._holder = None
+        return self.port
 
 
 class _Server(uvicorn.Server):

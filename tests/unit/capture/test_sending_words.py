@@ -4,7 +4,6 @@ line on what is still queued. Against a real closed port on 127.0.0.1."""
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 
 import httpx
@@ -12,6 +11,7 @@ import pytest
 
 from inspector.capture.sending import reason_said, send
 from inspector.i18n import set_language
+from tests.support.asgi_server import closed_port
 
 REFUSED_EN = ("cannot reach the collector: the connection was refused, which means nothing listens at that address "
               "and port")
@@ -24,12 +24,6 @@ def german() -> Iterator[None]:
     set_language("de")
     yield
     set_language("en")
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def refused_reason() -> str:
