@@ -17,7 +17,7 @@ from inspector.gui.runs.runs_model import COLUMNS
 from inspector.gui.runs.trace_by_id import TraceByIdDialog
 from inspector.gui.settings import AppSettings
 from inspector.gui.team_settings import TeamSettings
-from inspector.runs.times import utc_now
+from inspector.runs.times import to_stored_time, utc_now
 from inspector.store import RunStore, resolve_db_path
 from inspector.store.secrets import NoSecretKeeper
 from tests.gui.test_screenshots import save
@@ -53,7 +53,7 @@ def test_a_finished_run_is_pushed_by_a_worker_while_the_window_stays_responsive(
             run_id = mixed_run(store, "pushed from the window", started_at=utc_now() - timedelta(seconds=10),
                                source="live")
             store.db.conn.execute("UPDATE runs SET finished_at = ? WHERE id = ?",
-                                  (utc_now().isoformat().replace("+00:00", "Z")[:26] + "Z", run_id))
+                                  (to_stored_time(utc_now()), run_id))
         window.team.push.wake()
         qtbot.waitUntil(lambda: collector.hits == 1, timeout=10000)
         qtbot.waitUntil(lambda: not tab.run_view.isColumnHidden(PUSHED), timeout=5000)
