@@ -23,6 +23,24 @@ def _isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def _fresh_demo_in_a_thread(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Play tab's fresh demo server (a scenario played with no server chosen) runs in a thread of
+    this process (tests/support/threaded_demo.py): the same server and options, without 1-2 s of a
+    process start. A test about that process asks for ``play_demo_process`` and keeps it."""
+    if "play_demo_process" in request.fixturenames:
+        return
+    from inspector.gui.workbench import demo_process
+    from tests.support.threaded_demo import ThreadedDemo
+
+    monkeypatch.setattr(demo_process, "DemoProcess", ThreadedDemo)  # what the Play worker starts
+
+
+@pytest.fixture
+def play_demo_process() -> None:
+    """The Play tab starts its fresh demo server in a process of its own, as the application does."""
+
+
 @dataclass
 class SdkServer:
     url: str

@@ -4,22 +4,19 @@ English and German (screenshots: compare-content-blocks-en/de)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from inspector.gui.language import switch_language
 from inspector.store import resolve_db_path
-from tests.gui.test_runs_compare import ROOT, cells, open_compare
+from tests.gui.test_runs_compare import cells, open_compare
 from tests.gui.test_screenshots import save
 from tests.support.asgi_server import serve_asgi
+from tests.support.cli_process import cli_here
 from tests.support.sdk_server import build_sdk_server
 
 
 def test_answers_whose_resource_links_differ_are_not_alike(qtbot, make_window, qtmodeltester) -> None:
     with serve_asgi(build_sdk_server().streamable_http_app()) as url:
         for _ in range(2):  # the first answer links to demo://a, the second to demo://b
-            done = subprocess.run([sys.executable, "-m", "inspector", "call", url, "link", "--db",
-                                   str(resolve_db_path())], capture_output=True, text=True, timeout=60, cwd=ROOT)
+            done = cli_here("call", url, "link", "--db", str(resolve_db_path()))
             assert done.returncode == 0, done.stderr
     window = make_window(wait_tools=False)
     window.tabs.setCurrentWidget(window.runs_tab)

@@ -232,7 +232,7 @@ def _play_happy_path_in_german(make_window):
     return room, run, said
 
 
-def test_the_fresh_demo_server_starting_is_said_in_german_words(qtbot, make_window) -> None:
+def test_the_fresh_demo_server_starting_is_said_in_german_words(qtbot, make_window, play_demo_process) -> None:
     try:
         room, run, said = _play_happy_path_in_german(make_window)
         # What the status says the moment the run hears its demo server starts. (The window may hear
@@ -318,7 +318,8 @@ def test_on_a_projector_s_1024_pixels_what_happened_keeps_its_room(qtbot, make_w
         switch_language("en")
 
 
-def test_a_run_cancelled_while_its_demo_server_starts_says_nothing_was_stored(qtbot, make_window) -> None:
+def test_a_run_cancelled_while_its_demo_server_starts_says_nothing_was_stored(qtbot, make_window,
+                                                                              play_demo_process) -> None:
     try:
         room, run, said = _play_happy_path_in_german(make_window)
         # At once: the worker is starting the run's demo server (its first step, before the run is

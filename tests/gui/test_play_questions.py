@@ -2,7 +2,8 @@
 (``ask_user`` of the demo server, elicitation); the window opens the workbench's dialog, naming the
 played run and its tool; the answer reaches the tool and the run's tool step records the exchange.
 A cancel of the run while the dialog is open closes it, and the run ends cancelled, never failed.
-Played on a fresh demo server in a process of its own, as the Play tab does by default."""
+Played on a fresh demo server: in a process of its own, as the Play tab does by default, for the first test;
+in a thread of this process for the others (tests/support/threaded_demo.py)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def play_asking(qtbot, window):
     return room, run, dialog
 
 
-def test_a_played_runs_question_opens_the_dialog_and_the_answer_reaches_the_tool(qtbot, make_window) -> None:
+def test_a_played_runs_question_opens_the_dialog_and_the_answer_reaches_the_tool(qtbot, make_window,
+                                                                                 play_demo_process) -> None:
     window = make_window()
     room, run, dialog = play_asking(qtbot, window)
     # The dialog names the played run and the tool that asks, from our record, never the server's words.

@@ -44,7 +44,7 @@ def stored(run_id):
         store.close()
 
 
-def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltester) -> None:
+def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltester, play_demo_process) -> None:
     window = make_window()
     room = play_tab(window).room
     assert room.choices.what.currentData() == "happy-path"  # a first Play is the run that goes well

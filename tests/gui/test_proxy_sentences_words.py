@@ -6,10 +6,6 @@ misbehaving server on 127.0.0.1, the official SDK as the agent, a real database.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -22,8 +18,8 @@ from inspector.gui.runs.timeline_model import COLUMNS
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_runs_words import _shown_in
 from tests.integration.test_recording_proxy import CALL, _through_proxy
+from tests.support.cli_process import cli_here
 
-ROOT = Path(__file__).resolve().parents[2]
 LIST = {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}}
 
 
@@ -34,9 +30,7 @@ def _run(title: str) -> tuple[int, dict[str, Any]]:
 
 
 def _runs_show(run_id: int, *options: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", str(run_id), *options],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT,
-                          env={**os.environ, "RUN_INSPECTOR_DB": str(resolve_db_path())})
+    done = cli_here("runs", "show", str(run_id), *options, env={"RUN_INSPECTOR_DB": str(resolve_db_path())})
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -5,10 +5,7 @@ imported traces compared; screenshots in English and German (tests/gui/screensho
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,16 +20,16 @@ from inspector.transfer.importing import import_trace
 from tests.gui.test_models_and_accessibility import _unnamed
 from tests.gui.test_screenshots import save
 from tests.integration.test_cli_compare import scenario_file
+from tests.support.cli_process import cli_here
 
 ROOT = Path(__file__).resolve().parents[2]
 OTEL = ROOT / "tests" / "fixtures" / "otel"
 
 
 def play(path: Path, server: str) -> int:
-    """Play a scenario file as the command line does (its own process), against ``server``."""
-    done = subprocess.run([sys.executable, "-m", "inspector", "scenario", str(path), "--server", server, "--json",
-                           "--db", str(resolve_db_path())], capture_output=True, text=True, timeout=60, cwd=ROOT,
-                          env=dict(os.environ))
+    """Play a scenario file as the command line does (in this process: the runs it stores are the point), against
+    ``server``."""
+    done = cli_here("scenario", str(path), "--server", server, "--json", "--db", str(resolve_db_path()))
     assert done.returncode in (0, 130), done.stderr
     return json.loads(done.stdout)["run_id"]
 
@@ -208,9 +205,8 @@ def test_a_call_with_no_recorded_outcome_says_so_in_the_comparison(qtbot, make_w
         assert firsts[last].startswith(f"{unrecorded} · ") and seconds[last].startswith(f"{unrecorded} · ")
     finally:
         switch_language("en")
-    done = subprocess.run([sys.executable, "-m", "inspector", "compare", str(sdk), str(traceloop), "--lang", language],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT,
-                          env={**os.environ, "RUN_INSPECTOR_DB": str(resolve_db_path())})
+    done = cli_here("compare", str(sdk), str(traceloop), "--lang", language,
+                    env={"RUN_INSPECTOR_DB": str(resolve_db_path())})
     (row,) = [line for line in done.stdout.splitlines() if line.count(unrecorded) == 2]
     assert " slow " in row
 

@@ -5,8 +5,6 @@ detail; English and German."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,17 +16,15 @@ from inspector.store import RunStore, resolve_db_path
 from inspector.transfer.importing import import_trace
 from tests.gui.test_runs_span_detail import open_run, tab_shown
 from tests.gui.test_screenshots import save
+from tests.support.cli_process import cli_here
 from tests.support.traced_demo import traced_demo
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_servers_spans_sit_beside_our_step(qtbot, make_window, tmp_path: Path, language: str) -> None:
     spans = tmp_path / "server-spans.jsonl"
     with traced_demo(spans) as url:
-        done = subprocess.run([sys.executable, "-m", "inspector", "call", url, "echo", "--args", '{"text": "hi"}',
-                               "--db", str(resolve_db_path())], capture_output=True, text=True, timeout=60, cwd=ROOT)
+        done = cli_here("call", url, "echo", "--args", '{"text": "hi"}', "--db", str(resolve_db_path()))
         assert done.returncode == 0, done.stderr
     with RunStore.open(resolve_db_path()) as store:
         [run] = store.list_runs()

@@ -3,10 +3,8 @@ English and in German; a run of one operation has no rounds in either."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,6 +17,7 @@ from inspector.gui.runs.timeline_model import COLUMNS, OUTCOME_COLUMN
 from inspector.runs import Leg, RunTrace, ToolResult
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_runs_screenshots import runs_window
+from tests.support.cli_process import cli_here
 from tests.support.sample_runs import T0, mixed_run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,10 +45,13 @@ def _shown_in(qtbot, make_window, language: str, run_id: int) -> Iterator:
         switch_language("en")
 
 
+def _runs_show(run_id: int, language: str) -> subprocess.CompletedProcess[str]:
+    """`runs show RUN --lang LANGUAGE` on the test's database, in this process (what it says is the point)."""
+    return cli_here("runs", "show", str(run_id), "--lang", language, env={"RUN_INSPECTOR_DB": str(resolve_db_path())})
+
+
 def _cli_rows(run_id: int, language: str) -> list[list[str]]:
-    done = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", str(run_id), "--lang", language],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT,
-                          env={**os.environ, "RUN_INSPECTOR_DB": str(resolve_db_path())})
+    done = _runs_show(run_id, language)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     start = next(index for index, line in enumerate(lines) if re.match(r"\s*#\s+(Time|Zeit) ", line))
@@ -61,10 +63,7 @@ def _cli_rows(run_id: int, language: str) -> list[list[str]]:
 
 
 def _cli_details(run_id: int, language: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", str(run_id), "--lang", language],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT,
-                          env={**os.environ, "RUN_INSPECTOR_DB": str(resolve_db_path())})
-    return done.stdout
+    return _runs_show(run_id, language).stdout
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

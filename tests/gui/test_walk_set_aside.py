@@ -6,11 +6,10 @@ German), its run still cancelled."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 from inspector.demo import DemoServer
 from inspector.store import ServerRegistry, resolve_db_path
+from tests.support.cli_process import cli_here
 from tests.support.fault_server import FaultServer
 
 
@@ -28,8 +27,7 @@ def test_selecting_another_server_during_a_walk_counts_no_cancel(make_window, qt
         assert walk.outcome.status == "cancelled"
         record = ServerRegistry(window.store.db).get(slow.url)
         assert record is not None and (record.ok_count, record.failed_count, record.cancelled_count) == (0, 0, 0)
-        listed = subprocess.run([sys.executable, "-m", "inspector", "servers", "--json", "--db",
-                                 str(resolve_db_path())], capture_output=True, text=True, timeout=60)
+        listed = cli_here("servers", "--json", "--db", str(resolve_db_path()))
         by_url = {server["url"]: server for server in json.loads(listed.stdout)["servers"]}
         # The demo was listed (once, or twice when the window started on it: it opens on the server chosen last).
         assert by_url[slow.url]["cancelled"] == 0 and by_url[demo.url]["ok"] >= 1

@@ -6,18 +6,16 @@ A real process against a real server on 127.0.0.1, a real SQLite file."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from inspector.cli.results import MAX_SHOWN_TEXT_CHARS
+from tests.support.cli_process import cli_here
 from tests.support.fault_server import Exchange, FaultServer, default_work
 
-ROOT = Path(__file__).resolve().parents[2]
 LINE = "0123456789 abcdefghijklmnopqrstuvwxyz 0123456789 abcdefghijklmnopqrstuvwxy\n"  # 75 characters
 BIG_TEXT = "The answer begins.\n" + LINE * 20_000 + "The answer ends."  # 1.5 MB (an answer is read up to 2 MiB)
 
@@ -37,9 +35,8 @@ def server() -> Iterator[FaultServer]:
 
 
 def _cli(db: Path, *words: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "", "LANGUAGE": ""}
-    return subprocess.run([sys.executable, "-m", "inspector", *words, "--db", str(db)], capture_output=True,
-                          text=True, timeout=120, cwd=ROOT, env=env)
+    # In this process: what it says is the point, not its process.
+    return cli_here(*words, "--db", str(db), env={"LANG": "C.UTF-8", "LC_ALL": "", "LANGUAGE": ""})
 
 
 def _assert_bounded(out: str, left_out: str) -> None:

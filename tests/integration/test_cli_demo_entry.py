@@ -6,20 +6,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 from inspector.demo import DemoOptions, DemoServer
 from inspector.store import RunStore, ServerRegistry, resolve_db_path
 from inspector.store.servers import DEMO_ENTRY_NAME
 from tests.support.asgi_server import ReservedPort
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.cli_process import cli_here
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT)
+    return cli_here(*args)  # in this process: what it says is the point, not its process
 
 
 def _stored() -> tuple[int, int]:

@@ -16,6 +16,7 @@ import pytest
 from inspector.cli.progress import CLEAR_LINE, LiveProgressLine
 from inspector.mcp import OperationFinished, ProgressSeen
 from tests.support.asgi_server import serve_asgi
+from tests.support.cli_process import cli_here
 from tests.support.fault_server import Exchange, FaultServer
 from tests.support.sdk_server import build_sdk_server
 
@@ -29,8 +30,7 @@ def sdk_url() -> Iterator[str]:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=30, cwd=ROOT)
+    return cli_here(*args)  # in this process: what it says is the point, not its process
 
 
 def test_progress_is_in_the_json_and_the_stored_step(sdk_url: str) -> None:

@@ -6,17 +6,14 @@ address and port)); check ..."."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.support.asgi_server import closed_port
+from tests.support.cli_process import cli_here
 
-ROOT = Path(__file__).resolve().parents[2]
 REFUSED = {"en": "the connection was refused, which means nothing listens at that address and port",
            "de": "die Verbindung wurde abgewiesen, unter dieser Adresse und an diesem Port lauscht also nichts"}
 
@@ -40,8 +37,7 @@ def refused_sentences(tmp_path: Path, language: str) -> dict[str, str]:
     }
     said = {}
     for name, words in commands.items():
-        done = subprocess.run([sys.executable, "-m", "inspector", "--lang", language, *words, "--db", db],
-                              capture_output=True, text=True, timeout=60, cwd=ROOT, env=os.environ)
+        done = cli_here("--lang", language, *words, "--db", db)  # what it says, not its process
         assert done.returncode in (1, 2), (name, done.stdout, done.stderr)
         said[name] = done.stdout + done.stderr
     return said
@@ -59,6 +55,5 @@ def test_a_refused_connection_is_one_sentence_without_nested_brackets(tmp_path: 
 
 def test_json_keeps_the_english_sentence(tmp_path: Path) -> None:
     closed = f"http://127.0.0.1:{closed_port()}/mcp"
-    done = subprocess.run([sys.executable, "-m", "inspector", "--lang", "de", "ping", closed, "--json",
-                           "--db", str(tmp_path / "runs.db")], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    done = cli_here("--lang", "de", "ping", closed, "--json", "--db", str(tmp_path / "runs.db"))
     assert REFUSED["en"] in json.loads(done.stdout)["error"]["message"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli_process import cli
+from tests.support.cli_process import cli_here as cli  # what it says, not its process
 from tests.support.fault_server import Exchange, FaultServer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"

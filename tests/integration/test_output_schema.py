@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
@@ -15,6 +13,7 @@ from inspector.agent import execute_tool
 from inspector.mcp import McpClient, ServerEndpoint
 from inspector.runs import ToolOutcome
 from tests.support.asgi_server import serve_asgi
+from tests.support.cli_process import cli_here
 from tests.support.fault_server import FaultServer
 from tests.support.output_schema_server import build_app
 
@@ -83,8 +82,7 @@ def test_nothing_is_checked_when_no_definition_is_known(url: str) -> None:
 
 
 def test_the_command_line_checks_a_call_against_the_catalogue_it_listed_first(url: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "inspector", "call", url, "quote", "--args", '{"prices": [4, -2]}',
-                           "--json", "--no-store"], capture_output=True, text=True, timeout=60)
+    done = cli_here("call", url, "quote", "--args", '{"prices": [4, -2]}', "--json", "--no-store")  # what it says
     report = json.loads(done.stdout)
     assert done.returncode == 1, done.stderr
     assert [leg["method"] for leg in report["legs"]] == ["server/discover", "tools/list", "tools/call"]

@@ -24,6 +24,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from inspector.capture import ReceiverError, ReceiverOptions, TraceReceiver, otlp_body
 from inspector.store import RunStore
 from inspector.transfer import import_trace
+from tests.support.cli_process import cli_here
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "otel" / "mcp_sdk.jsonl"
 QUIET_S = 0.4
@@ -285,10 +286,9 @@ def test_a_taken_port_is_said_in_one_sentence(tmp_path: Path) -> None:
         assert str(raised.value) == (f"The trace receiver cannot listen on 127.0.0.1:{port}: the port is taken "
                                      "(another OTLP receiver or collector runs there?). Stop that program or choose "
                                      "another port.")
-        command = subprocess.run([sys.executable, "-m", "inspector", "receive", "--port", str(port), "--json"],
-                                 capture_output=True, text=True, timeout=60)
-        german = subprocess.run([sys.executable, "-m", "inspector", "--lang", "de", "receive", "--port", str(port)],
-                                capture_output=True, text=True, timeout=60)
+        # In this process (what it says is the point): the port stays taken, so neither command serves.
+        command = cli_here("receive", "--port", str(port), "--json")
+        german = cli_here("--lang", "de", "receive", "--port", str(port))
     assert command.returncode == 2
     assert json.loads(command.stdout)["error"]["message"] == str(raised.value)
     assert "Port" in german.stderr and "belegt" in german.stderr

@@ -11,10 +11,7 @@ from __future__ import annotations
 # era's counterparts are in test_stateless_era.py.
 import asyncio
 import json
-import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,10 +19,10 @@ import pytest
 from inspector.agent import OperationRecord, execute_tool
 from inspector.mcp import ErrorKind, McpClient, ServerEndpoint
 from tests.support.asgi_server import serve_asgi
+from tests.support.cli_process import cli_here
 from tests.support.fault_server import Exchange, FaultServer, operate
 from tests.support.sdk_server import build_sdk_server
 
-ROOT = Path(__file__).resolve().parents[2]
 ASKED = [
     {"jsonrpc": "2.0", "id": "srv-1", "method": "ping"},
     {"jsonrpc": "2.0", "id": "srv-2", "method": "elicitation/create",
@@ -144,19 +141,15 @@ def test_the_sdk_server_hears_the_decline_at_once_instead_of_waiting_for_the_bud
 
 def test_the_command_line_shows_and_stores_what_the_server_asked() -> None:
     with FaultServer("session", work=lambda ex: ex.ask_client(ASKED[:2])) as server:
-        done = subprocess.run([sys.executable, "-m", "inspector", "call", server.url, "--era", "handshake", "ask",
-                               "--json"],
-                              capture_output=True, text=True, timeout=30, cwd=ROOT)
+        done = cli_here("call", server.url, "--era", "handshake", "ask", "--json")  # what it says, not its process
         assert done.returncode == 0, done.stderr
         report: dict[str, Any] = json.loads(done.stdout)
         assert [(e["method"], e["count"], e["declined"]) for e in report["server_requests"]] == [
             ("ping", 1, False), ("elicitation/create", 1, True)]
-        readable = subprocess.run([sys.executable, "-m", "inspector", "call", server.url, "--era", "handshake", "ask"],
-                                  capture_output=True, text=True, timeout=30, cwd=ROOT).stdout
+        readable = cli_here("call", server.url, "--era", "handshake", "ask").stdout
         assert ('The server asked the client for elicitation/create (once); the client declined ("This client '
                 'does not answer questions (elicitation).").') in readable
-        shown = subprocess.run([sys.executable, "-m", "inspector", "runs", "show", str(report["run_id"])],
-                               capture_output=True, text=True, timeout=30, cwd=ROOT).stdout
+        shown = cli_here("runs", "show", str(report["run_id"])).stdout
         assert "The server asked the client for ping (once); the client answered." in shown
 
 

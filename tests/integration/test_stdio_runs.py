@@ -29,7 +29,7 @@ from inspector.store import RunStore, ServerRegistry
 from inspector.traces.redact import REDACTED, redact
 from inspector.transfer import export, import_trace
 from tests.support.asgi_server import serve_asgi
-from tests.support.cli_process import cli
+from tests.support.cli_process import cli_here as cli  # what it says, not its process
 from tests.support.stdio_server import server as sdk_server
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ from inspector.mcp.server_command import ServerCommand
 from inspector.mcp.server_requests import ServerRequestHandler
 from inspector.mcp.tasks import TASKS_EXTENSION
 from inspector.runs import RunStep, ToolOutcome
+from tests.support.cli_process import cli_here
 from tests.support.task_server import STATELESS, SUPPORT, TaskServer, _tools
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -264,9 +264,7 @@ def test_over_stdio_cancel_tells_the_server_on_the_line_which_stays_open() -> No
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60,
-                          env=env, cwd=ROOT)
+    return cli_here(*args)  # in this process: what it says is the point, not its process
 
 
 def test_the_command_line_runs_a_task_and_looks_a_timed_out_one_up_again(task_server) -> None:

@@ -5,19 +5,15 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import subprocess
-import sys
 from contextlib import redirect_stdout
-from pathlib import Path
 from types import SimpleNamespace
 
 from inspector.cli.operations import build_report, print_report
 from inspector.mcp import OperationRecorder, ServerEndpoint
 from inspector.mcp.param_headers import split_catalogue
 from inspector.mcp.results import ToolCatalogue
+from tests.support.cli_process import cli_here
 from tests.support.fault_server import Exchange, FaultServer
-
-ROOT = Path(__file__).resolve().parents[2]
 
 #: A tool with every field the 2025-11-25 and 2026-07-28 revisions give one, and one of its own.
 RICH_TOOL = {
@@ -47,8 +43,7 @@ def catalogue_work(exchange: Exchange) -> None:
 
 def test_tools_json_keeps_every_field_the_server_sent_under_its_own_name() -> None:
     with FaultServer("stateless", work=catalogue_work) as server:
-        done = subprocess.run([sys.executable, "-m", "inspector", "tools", server.url, "--json", "--no-store"],
-                              capture_output=True, text=True, timeout=60, cwd=ROOT)
+        done = cli_here("tools", server.url, "--json", "--no-store")  # what it says, not its process
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["tools"] == [RICH_TOOL, {"name": "bare", "inputSchema": {"type": "object"}}]

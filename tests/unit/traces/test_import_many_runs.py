@@ -30,6 +30,7 @@ from inspector.traces import reader
 from inspector.traces.format import TraceImportError
 from inspector.transfer import importing, spill
 from inspector.transfer.importing import import_trace
+from tests.support.cli_process import cli_here
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -156,13 +157,10 @@ def test_only_regular_files_are_read(tmp_path: Path, make, kind: str) -> None:
 def test_very_many_new_runs_are_named_by_their_first_and_last_id(tmp_path: Path) -> None:
     path = many_traces(tmp_path, 1500)
     db = str(tmp_path / "runs.db")
-    done = subprocess.run([sys.executable, "-m", "inspector", "import", str(path), "--db", db],
-                          capture_output=True, text=True, cwd=ROOT, env=os.environ.copy(), timeout=60)
+    done = cli_here("import", str(path), "--db", db)  # in this process: what it says is the point
     assert done.returncode == 0, done.stderr
     assert "as runs 1 to 1500." in done.stdout and len(done.stdout) < 300
-    as_json = subprocess.run([sys.executable, "-m", "inspector", "import", str(path), "--json",
-                              "--db", str(tmp_path / "other.db")],
-                             capture_output=True, text=True, cwd=ROOT, env=os.environ.copy(), timeout=60)
+    as_json = cli_here("import", str(path), "--json", "--db", str(tmp_path / "other.db"))
     report = json.loads(as_json.stdout)
     assert report["run_id_range"] == [1, 1500] and report["runs_imported"] == 1500 and "run_ids" not in report
 
