@@ -124,6 +124,13 @@ class TraceReceiver:
             return self.options.host, self.options.port
         return self.options.host, int(self._server.server_address[1])
 
+    @property
+    def begun(self) -> int:
+        """How many hands of spans the writer has begun writing since :meth:`start` (see
+        :attr:`.SpanWriter.begun`): a request counted here is no longer answered 503 for a busy writer."""
+        writer = self._writer
+        return writer.begun if writer is not None else 0
+
     def start(self) -> str:
         """Listen and start writing; return :attr:`url`."""
         self._server = _bind(self.options.host, self.options.port)

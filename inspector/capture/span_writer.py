@@ -68,6 +68,9 @@ class SpanWriter:
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
         self._locked = False  # the last write was refused for another program's lock
+        #: How many hands of spans (a request, or one slice of a large one) the writer has begun writing:
+        #: a request counted here is waited for, however long its write takes (read from any thread).
+        self.begun = 0
         #: Why the store could not be opened (a :class:`~inspector.store.StoreError`), after :meth:`start`.
         self.failure: BaseException | None = None
 
@@ -143,6 +146,7 @@ class SpanWriter:
                 spans, done = job
                 if not done.set_running_or_notify_cancel():
                     continue  # withdrawn: its request was answered 503
+                self.begun += 1
                 writes = live.writes
                 try:
                     done.set_result(live.add(spans))

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from inspector.gui.language import switch_language
 from inspector.store import resolve_db_path
-from tests.gui.test_receiver_window import _free_port
 from tests.gui.test_screenshots import save
+from tests.support.receiver_ports import start_receiving
 
 JSON = {"Content-Type": "application/json"}
 SPAN = (b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "%032x", "spanId": "%016x", "name": "one",'
@@ -43,10 +43,9 @@ def test_a_locked_run_database_is_said_in_the_status_bar_and_so_is_its_end(qtbot
     switch_language(language)
     short, locked_words, advice, free_words = WORDS[language]
     switch = window.receiving
-    window.settings.receiver_port = _free_port()
     switch.lock_wait_s = 0.3  # the store's own wait is 10 s
     switch.answer_wait_s = 5.0
-    switch.action.trigger()
+    start_receiving(window)
     qtbot.waitUntil(switch.label.isVisible)
     assert httpx.post(switch.url, content=SPAN % (1, 1), headers=JSON, timeout=10).status_code == 200
     assert locked_words not in status_bar_words(window)

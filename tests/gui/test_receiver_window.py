@@ -12,14 +12,9 @@ from PySide6.QtWidgets import QApplication
 from inspector.gui.language import switch_language
 from inspector.store import RunStore, resolve_db_path
 from tests.gui.test_screenshots import save
+from tests.support.receiver_ports import start_receiving, window_receiving_at_start
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "otel" / "mcp_sdk.jsonl"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -28,11 +23,9 @@ def test_received_runs_appear_in_the_runs_tab_within_a_second(qtbot, make_window
     window.resize(1400, 860)
     window.tabs.setCurrentWidget(window.runs_tab)
     switch_language(language)
-    port = _free_port()
-    window.settings.receiver_port = port
     switch = window.receiving
     assert not switch.label.isVisible()
-    switch.action.trigger()
+    port = start_receiving(window)  # from the menu action, on the port of the settings
     assert switch.running and switch.url == f"http://127.0.0.1:{port}/v1/traces"
     qtbot.waitUntil(switch.label.isVisible)
     assert switch.url in switch.label.text()
@@ -71,15 +64,8 @@ def test_a_taken_port_is_said_and_the_action_unchecked(qtbot, make_window) -> No
 
 
 def test_the_receiver_starts_with_the_window_when_settings_ask(qtbot, make_window) -> None:
-    from inspector.gui.settings import AppSettings
-
-    settings = AppSettings()
-    settings.receiver_port = _free_port()
-    settings.receiver_autostart = True
-    settings.sync()
-    window = make_window(wait_tools=False)
-    qtbot.waitUntil(lambda: window.receiving.running)
-    assert window.receiving.action.isChecked()
+    window = window_receiving_at_start(make_window, qtbot)
+    assert window.receiving.running and window.receiving.action.isChecked()
     window.shut_down()
     assert not window.receiving.running
 

@@ -46,6 +46,7 @@ def receiver(tmp_path: Path, problems: list[Message]) -> Iterator[TraceReceiver]
     running = TraceReceiver(tmp_path / "received.db", ReceiverOptions(port=0, quiet_s=QUIET_S),
                             on_problem=problems.append)
     running.answer_wait_s = 0.5
+    running.lock_wait_s = 60  # a write begun waits for the other program as long as a test holds it
     running.start()
     try:
         yield running
@@ -96,8 +97,10 @@ def _post_in_background(url: str, body: bytes) -> tuple[threading.Thread, list[h
 
 def test_a_request_the_writer_began_within_its_wait_is_answered_once_written(receiver: TraceReceiver,
                                                                              held: Held) -> None:
+    receiver.answer_wait_s = 2.0  # long enough for an idle writer to begin it, on a loaded machine too
     sending, answers = _post_in_background(receiver.url, SPAN % (1, 1))
-    time.sleep(1.5)  # three times its wait: the writer began it at once and waits for the database
+    _until(lambda: receiver.begun == 1, "the writer did not begin the request")  # and waits for the database
+    time.sleep(receiver.answer_wait_s + 0.5)  # its wait, counted from no earlier than its submission, is over
     assert not answers, "answered before its spans were written"
     held.release()
     sending.join(timeout=30)
@@ -111,8 +114,10 @@ def test_a_request_answered_503_is_stored_only_when_the_sdk_exporter_sends_it_ag
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
-    ahead, answers = _post_in_background(receiver.url, SPAN % (1, 1))  # the writer begins it, and waits
-    time.sleep(0.5)
+    receiver.answer_wait_s = 60  # the request ahead: begun however loaded the machine is ...
+    ahead, answers = _post_in_background(receiver.url, SPAN % (1, 1))
+    _until(lambda: receiver.begun == 1, "the writer did not begin the request ahead")  # it waits for the database
+    receiver.answer_wait_s = 0.5  # ... the exporter's: withdrawn after half a second, the writer held by the one ahead
     exporter = OTLPSpanExporter(endpoint=receiver.url, timeout=60)
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))

@@ -108,7 +108,8 @@ def test_a_request_of_very_many_tiny_spans_does_not_keep_other_exporters_waiting
 
     sender = threading.Thread(target=send_big)
     sender.start()
-    time.sleep(1.5)  # the big request is read and being written
+    # The writer has begun the big request's first slice: the small one is taken before its later slices.
+    wait_until(lambda: receiver.begun >= 1, "the writer began the big request", timeout_s=60)
     small = httpx.post(receiver.url, content=_spans(3, 3), headers=JSON, timeout=120)
     answered["small"] = time.monotonic()
     sender.join(120)

@@ -11,11 +11,9 @@ import gettext
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import sysconfig
-import time
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,12 +46,6 @@ status = gui.run_window(None, language="de")
 print(inspector.__file__)
 print(status, seen)
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass(frozen=True)
@@ -144,19 +136,17 @@ def _run(fresh: Path, *args: str, timeout: float = 60, **options) -> subprocess.
 
 
 def test_the_installed_command_calls_the_demo_server_it_brings(installed: Path) -> None:
-    port = _free_port()
-    demo = subprocess.Popen([str(installed / "bin" / "run-inspector"), "serve-demo", "--port", str(port)],
-                            cwd=installed.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # It binds a port of its own choosing and says where once it listens (a port chosen here and let go
+    # could be taken by another pytest-xdist worker before the demo server bound it).
+    demo = subprocess.Popen([str(installed / "bin" / "run-inspector"), "serve-demo", "--port", "0", "--json"],
+                            cwd=installed.parent, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert time.monotonic() < deadline and demo.poll() is None, "the demo server did not start"
-            time.sleep(0.1)
-        done = _run(installed, "call", f"http://127.0.0.1:{port}/mcp", "echo", "--args", '{"text": "from the wheel"}',
-                    "--no-store", "--lang", "de")
+        said = demo.stdout.readline() if demo.stdout is not None else ""
+        assert said, "the demo server did not start"
+        url = json.loads(said)["url"]
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp"), url
+        done = _run(installed, "call", url, "echo", "--args", '{"text": "from the wheel"}', "--no-store",
+                    "--lang", "de")
     finally:
         demo.terminate()
         demo.wait(10)

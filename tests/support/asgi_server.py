@@ -10,16 +10,6 @@ from typing import Any, Iterator
 
 import uvicorn
 
-
-def free_port() -> int:
-    """A port free now, for a server about to bind it. Not for "a port nobody listens on": let go, it
-    may be taken by another program's server (another pytest-xdist worker binds port 0 all the time)
-    before the test connects to it; :func:`closed_port` is that."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 _CLOSED: list[socket.socket] = []
 
 
@@ -57,12 +47,15 @@ class _Server(uvicorn.Server):
 def serve_asgi(app: Any, path: str = "/mcp", tls: tuple[str, str] | None = None) -> Iterator[str]:
     """Serve ``app`` on 127.0.0.1 in a thread; yield its URL; stop it afterwards. With ``tls``
     (certificate file, key file) it serves HTTPS."""
-    port = free_port()
     certificate, key = tls or (None, None)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="on",
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="on",
                             timeout_graceful_shutdown=1, ssl_certfile=certificate, ssl_keyfile=key)
+    # Bound here, on a port the system picks, and handed to the server: no moment between choosing a
+    # port and binding it in which another program (another pytest-xdist worker) could take it.
+    sock = config.bind_socket()
+    port = sock.getsockname()[1]
     server = _Server(config)
-    thread = threading.Thread(target=server.run, name=f"asgi-{port}", daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"asgi-{port}", daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started:
@@ -74,3 +67,4 @@ def serve_asgi(app: Any, path: str = "/mcp", tls: tuple[str, str] | None = None)
     finally:
         server.should_exit = True
         thread.join(5)
+        sock.close()
