@@ -64,9 +64,11 @@ def test_a_stalled_tool_with_budget_3_times_out_at_3_seconds(qtbot, make_window)
         took = time.monotonic() - began
         assert outcome.status == "failed"
         # At its budget (a grant of 4 s, or a leg that ran on, would be a second later); generous above
-        # for a loaded machine (3.21 s seen in CI; benchmarks/deadline_precision.py measures it).
+        # for a loaded machine (3.21 s seen in CI; benchmarks/deadline_precision.py measures it). The
+        # GUI thread hears of it later still on a loaded machine (3.73 s seen with four test processes
+        # on two cores): below 4 s, which a grant of 4 s could not be.
         assert 3.0 <= outcome.record.latency_ms / 1000 <= 3.5
-        assert 3.0 <= took <= 3.7
+        assert 3.0 <= took < 4.0
         assert task.state.ending == "timed_out"
         call = task.state.legs[-1]
         assert call.method == "tools/call" and call.granted_s == 3 and call.timed_out
