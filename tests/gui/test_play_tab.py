@@ -401,7 +401,10 @@ def test_a_call_past_its_deadline_counts_over_in_the_step_list(qtbot, make_windo
     qtbot.waitUntil(lambda: any(row.text == "hang" and row.running and row.elapsed_s() > 1.7 for row in run.rows),
                     timeout=20000)
     row = next(index for index, found in enumerate(run.rows) if found.text == "hang")
-    assert run.rows[row].bar.legs[-1].granted_s == 2
+    # The rest of the budget when the call was sent, rounded up to whole seconds: 2 s after a quick
+    # handshake; 1 s where a loaded machine took more than half a second for it (1.04 s seen).
+    call = run.rows[row].bar.legs[-1]
+    assert call.granted_s == int(call.granted_s) and 1.5 - call.start_s <= call.granted_s < 1.5 - call.start_s + 1.05
     state = room.model.index(row, COLUMNS.index("state"))
     try:
         for language, over in (("en", " s over"), ("de", " s überzogen")):
