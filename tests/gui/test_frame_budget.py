@@ -10,7 +10,8 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 
 from inspector.gui.widgets.budget_bar import BudgetBar
-from inspector.gui.widgets.budget_state import LEG_GAP_PX, MIN_LEG_PX, BarState, ProgressMark, layout
+from inspector.gui.widgets.budget_bar_layout import LEG_GAP_PX, MIN_LEG_PX, layout
+from inspector.gui.widgets.budget_state import BarState, ProgressMark
 from inspector.gui.widgets.mini_bar import paint_mini_bar, spans
 from inspector.gui.workbench.operation_log import OperationLog
 from inspector.gui.workbench.operation_reports import OperationObserver

@@ -180,7 +180,7 @@ def test_a_stored_probe_replays_neutral_and_a_stored_pipe_leg_claims_no_http() -
             Leg("notifications/initialized", 5, 2.0, None, "ok"), Leg("tools/call", 5, 900.0, None, "failed")]
     state = BarState.replay(legs, 10, "failed", transport="stdio")
     assert state.legs[0].unanswered_probe
-    from inspector.gui.widgets.budget_state import layout
+    from inspector.gui.widgets.budget_bar_layout import layout
 
     segments = layout(state, 0.0, 600).segments
     assert [segment.kind for segment in segments] == [ERA_FOUND, "ok", "ok", "failed"]

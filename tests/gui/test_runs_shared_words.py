@@ -10,7 +10,8 @@ import pytest
 from inspector.cli.words import step_outcome_text
 from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_words import heading_text
-from inspector.gui.widgets.budget_state import BarState, ending_text
+from inspector.gui.widgets.budget_bar_words import ending_text
+from inspector.gui.widgets.budget_state import BarState
 from inspector.store import RunStore
 from inspector.store.recovery import recovery_of, run_reason
 from inspector.store.span_tree import DEEPEST_INDENT

@@ -204,7 +204,7 @@ def test_a_tool_step_whose_source_recorded_no_outcome_ends_its_bar_not_recorded(
                                                                                   language) -> None:
     """An imported call with no status, error or result: its ok legs do not make it ok."""
     from inspector.gui.language import switch_language
-    from inspector.gui.widgets.budget_state import ending_text
+    from inspector.gui.widgets.budget_bar_words import ending_text
     from inspector.runs import Leg, RunStep, StepKind
 
     with RunStore.open(resolve_db_path()) as store:

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import QApplication, QToolTip
 
 from inspector.gui.language import switch_language
 from inspector.gui.widgets.budget_bar import BudgetBar
-from inspector.gui.widgets.budget_state import BarState, layout
+from inspector.gui.widgets.budget_bar_layout import layout
+from inspector.gui.widgets.budget_state import BarState
 from inspector.gui.widgets.mini_bar import paint_mini_bar, spans
 from inspector.mcp.listening import ListenerState
 from inspector.runs import Leg

@@ -17,7 +17,7 @@ from inspector.i18n.messages import said_again
 from inspector.i18n.words import outcome_word
 
 from ..language import on_language_changed
-from ..widgets.budget_state import ending_text, format_seconds, remaining_text
+from ..widgets.budget_bar_words import ending_text, format_seconds, remaining_text
 from ..widgets.outcomes import outcome_icon
 from ..widgets.plain_text import clip_text, label_text, plain_tooltip, visible
 from .run_state import PlayRow, PlayRun

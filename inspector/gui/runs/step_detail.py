@@ -26,12 +26,13 @@ from inspector.i18n import _, ngettext
 from inspector.i18n.details import server_answer_marked, stored_text_said, without_disagreement
 from inspector.i18n.formatting import format_number
 from inspector.i18n.words import kind_word, stored_outcome_text
+from inspector.runs.ending import UNRECORDED
 from inspector.store.browse import StepInFull
 from inspector.traces.chat_words import conversation_lines
 
 from ..language import on_language_changed, translated, translated_tab
 from ..widgets.budget_bar import BudgetBar
-from ..widgets.budget_state import UNRECORDED, legs_status
+from ..widgets.budget_state import legs_status
 from ..widgets.fitted_tabs import FittedTabs
 from ..widgets.image_view import ImageStrip, ShownImage
 from ..widgets.plain_text import cell_text, clip_text, pretty_json, pretty_payload, visible

@@ -4,7 +4,7 @@ Live, it repaints at least 20 times a second from a timer and the monotonic cloc
 network events); replayed (:meth:`BudgetBar.show_legs`) it draws stored legs the same way.
 A header line above the track says how much of the budget is spent and, at its right, the
 countdown or the ending; the track below takes the widget's whole width.
-Where each part goes is computed by :func:`budget_state.layout`, a pure function; the parts are
+Where each part goes is computed by :func:`budget_bar_layout.layout`, a pure function; the parts are
 painted by :class:`budget_bar_paint.BarPainter`.
 """
 
@@ -21,8 +21,9 @@ from inspector.i18n import _
 from inspector.runs import Leg
 
 from ..language import on_language_changed, translated
+from .budget_bar_layout import BarGeometry, layout
 from .budget_bar_paint import TICK_AREA_PX, TRACK_PX, BarPainter
-from .budget_state import BarGeometry, BarState, layout
+from .budget_state import BarState
 from .plain_text import plain_tooltip
 
 #: Repaint interval while running: about 60 a second (issue 27 asks at least 50 of the live bars).

@@ -4,7 +4,7 @@ A live bar is painted about 60 times a second. Making a Qt object (a rectangle, 
 metrics) costs the GUI thread little alone, but while the network engine's thread runs Python each
 one waits for the interpreter lock (35-90 us apiece, against 1 us or less for a call that uses an
 object). So the fonts, metrics and pens are made once per style, the track once per size, and the
-rectangles, label and marks of a leg that has ended once per layout of it (:func:`budget_state.layout`
+rectangles, label and marks of a leg that has ended once per layout of it (:func:`budget_bar_layout.layout`
 keeps those legs' geometry until the state changes); a frame makes objects for the running leg only.
 """
 
@@ -18,9 +18,11 @@ from PySide6.QtWidgets import QWidget
 
 from inspector.i18n import _
 from inspector.i18n.formatting import format_seconds
+from inspector.runs.ending import UNRECORDED
 
+from .budget_bar_layout import BarGeometry, SegmentGeometry
 from .budget_bar_waiting import WAITING_TEXT, paint_waiting
-from .budget_state import ERA_FOUND, UNRECORDED, BarGeometry, BarState, SegmentGeometry
+from .budget_state import ERA_FOUND, BarState
 from .budget_waits import WAITING, waiting_words
 from .hints import readable_grey
 from .outcome_colours import (

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 
+from .budget_bar_layout import AFTER_DEADLINE_SHARE, ended_history
 from .budget_bar_paint import (
     BAND,
     CANCELLED,
@@ -27,7 +28,7 @@ from .budget_bar_paint import (
     TRACK_EDGE,
 )
 from .budget_bar_waiting import paint_waiting
-from .budget_state import AFTER_DEADLINE_SHARE, ERA_FOUND, BarState, LegState, _history, _leg_kind
+from .budget_state import ERA_FOUND, BarState, LegState, leg_kind
 from .budget_waits import WAITING
 from .outcome_colours import ERA_FOUND_EDGE, ERA_FOUND_FILL
 from .outcomes import hatch_brush
@@ -60,7 +61,7 @@ def spans(state: BarState, now_s: float, width: float) -> tuple[float, list[Span
     on the line are drawn as one span."""
     budget = max(state.budget_s, 1e-9)
     at = state.ended_s if state.finished and state.ended_s is not None else now_s
-    history = _history(state)
+    history = ended_history(state)
     first_running = history["first_running"]
     tail = state.legs[first_running:]
     shown = max(budget * (1 + AFTER_DEADLINE_SHARE), history["far"])
@@ -118,7 +119,7 @@ def _place(state: BarState, first: int, last: int, at: float, px: float, budget:
 
 
 def _kind(leg: LegState, state: BarState, index: int) -> str:
-    kind = _leg_kind(leg)
+    kind = leg_kind(leg)
     if kind == "ok" and state.ending == "failed" and index == len(state.legs) - 1:
         return "failed"  # the tool said it failed: the work leg shows it, as in the full bar
     return kind

@@ -18,9 +18,10 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionButton, Q
 from inspector.i18n import _
 from inspector.i18n.formatting import format_duration
 from inspector.i18n.words import marked_outcome_text, outcome_word
+from inspector.runs.ending import UNRECORDED
 
 from ..language import on_language_changed
-from ..widgets.budget_state import AFTER_DEADLINE_SHARE, UNRECORDED
+from ..widgets.budget_bar_layout import AFTER_DEADLINE_SHARE
 from ..widgets.mini_bar import paint_spans, spans
 from ..widgets.outcome_colours import is_dark, text_colour
 from ..widgets.static_texts import StaticTexts

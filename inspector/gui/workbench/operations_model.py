@@ -22,7 +22,7 @@ from inspector.i18n import _
 from inspector.i18n.words import outcome_word
 
 from ..language import on_language_changed
-from ..widgets.budget_state import ending_text, format_seconds, remaining_text, spent_text
+from ..widgets.budget_bar_words import ending_text, format_seconds, remaining_text, spent_text
 from ..widgets.plain_text import plain_tooltip, visible
 from .operation_task import OperationTask
 

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.gui.widgets.budget_state import (
-    AFTER_DEADLINE_SHARE,
-    LEG_GAP_PX,
-    MIN_LEG_PX,
-    BarState,
-    ending_for,
-    layout,
-)
+from inspector.gui.widgets.budget_bar_layout import AFTER_DEADLINE_SHARE, LEG_GAP_PX, MIN_LEG_PX, layout
+from inspector.gui.widgets.budget_state import BarState, ending_for
 from inspector.mcp import FakeClock, OperationDeadline
 from inspector.runs import Leg
 
@@ -181,7 +175,7 @@ def test_a_tool_error_colours_the_work_leg_failed() -> None:
     ("cancelled", "cancelled", "cancelled", "bar"),
 ])
 def test_a_short_ending_leg_is_wide_enough_to_see_and_carries_an_end_mark(outcome, status, kind, mark) -> None:
-    from inspector.gui.widgets.budget_state import MIN_ENDING_LEG_PX
+    from inspector.gui.widgets.budget_bar_layout import MIN_ENDING_LEG_PX
 
     # 55 ms of a 20 s budget is under 3 px at this width: it must still be seen, with its mark.
     legs = [Leg("initialize", 20, 40.0, 200, "ok"), Leg("tools/call", 20, 55.0, None, outcome)]
