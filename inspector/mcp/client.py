@@ -13,7 +13,8 @@ import httpx
 from .cancel import CancelSignal, claim_cancel
 from .catalogues import MAX_PAGES as MAX_PAGES
 from .catalogues import ToolCatalogues
-from .channels.http import LegTransport, new_http_client
+from .channels.http import LegTransport
+from .channels.http_client import new_http_client
 from .channels.lines import LineTransport
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline

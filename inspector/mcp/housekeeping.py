@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from .channels.http import OutgoingMessage, Session, message_headers
+from .channels.http_requests import message_headers
+from .channels.leg_messages import OutgoingMessage, Session
 from .channels.lines import LineTransport
 from .server import ServerEndpoint
 from .tasks import send_parting

@@ -35,7 +35,9 @@ from typing import Any
 
 import httpx
 
-from .channels.http import LegTransport, message_headers, new_http_client
+from .channels.http import LegTransport
+from .channels.http_client import new_http_client
+from .channels.http_requests import message_headers, stream_headers
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
 from .eras import EraMemory
@@ -341,11 +343,7 @@ class ServerListener:
     async def _read_stream(self, parser: EventStreamParser) -> None:
         assert self._http is not None and self._op is not None
         session = self._op.session
-        headers = message_headers(self.server, session, "GET")
-        del headers["Content-Type"]
-        headers["Accept"] = "text/event-stream"
-        if parser.last_event_id is not None:
-            headers["Last-Event-ID"] = parser.last_event_id
+        headers = stream_headers(self.server, session, parser.last_event_id)
         events = 0
         try:
             async with self._http.stream("GET", self.server.url, headers=headers) as response:

@@ -9,7 +9,9 @@ import itertools
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from .channels.http import LegTransport, OutgoingMessage, Session, SessionGone, message_headers
+from .channels.http import LegTransport, SessionGone
+from .channels.http_requests import message_headers
+from .channels.leg_messages import OutgoingMessage, Session
 from .channels.lines import LineRoutes, LineTransport
 from .era_opening import Discovered, answered_against_handshake, is_stateless_evidence, reprobe
 from .eras import HANDSHAKE, STATELESS, EraMemory

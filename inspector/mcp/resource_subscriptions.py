@@ -208,7 +208,8 @@ class SessionSubscriptions:
 
     async def request(self, op: Any, frame: Any, method: str, uri: str) -> dict[str, Any]:
         """One request on the listener's session, a leg of ``frame``."""
-        from .channels.http import LegTransport, OutgoingMessage, SessionGone
+        from .channels.http import LegTransport, SessionGone
+        from .channels.leg_messages import OutgoingMessage
 
         host = self.host
         transport = LegTransport(host._http, host.server, frame=frame, handler=host.handler)  # noqa: SLF001

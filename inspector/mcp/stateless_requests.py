@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .channels.http import OutgoingMessage, StreamBroken
+from .channels.http_answers import StreamBroken
+from .channels.leg_messages import OutgoingMessage
 from .era_opening import answered_against_stateless, mutual_version, reprobe, supported_in
 from .errors import UNSUPPORTED_PROTOCOL_VERSION, ErrorKind, McpTransportError
 from .input_rounds import INPUT_METHODS, MAX_INPUT_ROUNDS, fulfil, round_leg

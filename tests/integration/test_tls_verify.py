@@ -47,7 +47,7 @@ def test_an_unknown_authority_is_refused_and_said(tmp_path: Path) -> None:
 
 
 def test_the_authorities_are_read_on_the_first_tls_connection_only() -> None:
-    probe = ("import ssl\nfrom inspector.mcp.channels.http import shared_ssl_context\n"
+    probe = ("import ssl\nfrom inspector.mcp.channels.http_client import shared_ssl_context\n"
              "context = shared_ssl_context()\n"
              "print(context.cert_store_stats()['x509_ca'], context.verify_mode == ssl.CERT_REQUIRED, "
              "context.check_hostname)\n"

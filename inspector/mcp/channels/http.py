@@ -1,46 +1,35 @@
 """Sending one leg of an operation over Streamable HTTP (one POST, or a GET resuming its answer),
-in the leg's frame (:mod:`.legs`: grant, reports, cancel, time-out); its answer is read by
-:mod:`.http_answers`."""
+in the leg's frame (:mod:`..legs`: grant, reports, cancel, time-out): :class:`LegTransport`.
+
+The request's headers come from :mod:`.http_requests`, the answer is read by :mod:`.http_answers`,
+the HTTP library's failures are named by :mod:`.http_faults`, the client is made by :mod:`.http_client`."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import math
-import ssl
-import threading
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import httpx
 
 from ..cancel import CancelSignal
 from ..clock import Clock
-from ..connect_reasons import connection_reason
 from ..deadline import OperationDeadline
-from ..eras import STATELESS_VERSIONS
 from ..errors import McpTransportError
-from ..jsonrpc import RpcAnswer
 from ..legs import LegEnded, LegFrame, LegWire
 from ..messages import N_, Message
-from ..reports import OperationObserver, ProgressSeen
+from ..reports import OperationObserver
 from ..server import ServerEndpoint
-from ..server_requests import (
-    ServerRequestHandler,
-    ServerRequestSeen,
-    answer_server_request,
-    clipped,
-    shown_method,
-    timed_out_reply,
-)
+from ..server_requests import ServerRequestHandler
 from ..signin.challenge import signin_refusal
-from ..trace_context import trace_headers, with_traceparent
+from ..trace_context import trace_headers
+from .framed_legs import FramedLegs
 from .http_answers import AnswerReader, StreamBroken, StreamEnded, keep_refusal
+from .http_faults import named_failures
+from .http_requests import message_headers, stream_headers
+from .leg_messages import LegAnswer, OutgoingMessage, Session, leg_answer
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
-USER_AGENT = "run-inspector/0.1"
 #: How often one leg's answer stream may be resumed (each time bounded by the deadline too).
 MAX_RESUMES = 10
 #: The reconnection delay when the server gave no ``retry:``.
@@ -50,214 +39,10 @@ RESUMED_LEG = "{method} (resumed)"
 _VISIBLE_ASCII = frozenset(range(0x21, 0x7F))
 
 
-class _VerifiedOnFirstUse(ssl.SSLContext):
-    """A verifying TLS client context (as :func:`ssl.create_default_context` makes) that loads the
-    system's certificate authorities when it is first used: reading them costs tens of
-    milliseconds, which a call to a plain ``http://`` server need not pay."""
-
-    _loaded = False
-    _loading = threading.Lock()
-
-    def _load(self) -> None:
-        with self._loading:
-            if not self._loaded:
-                self.load_default_certs(ssl.Purpose.SERVER_AUTH)
-                self._loaded = True
-
-    def wrap_socket(self, *args: Any, **kwargs: Any) -> ssl.SSLSocket:  # type: ignore[override]
-        self._load()
-        return super().wrap_socket(*args, **kwargs)
-
-    def wrap_bio(self, *args: Any, **kwargs: Any) -> ssl.SSLObject:  # type: ignore[override]
-        self._load()
-        return super().wrap_bio(*args, **kwargs)
-
-
-@lru_cache(maxsize=1)
-def shared_ssl_context() -> ssl.SSLContext:
-    """One verified TLS context per process: building it costs milliseconds per client."""
-    return _VerifiedOnFirstUse(ssl.PROTOCOL_TLS_CLIENT)
-
-
-def new_http_client() -> httpx.AsyncClient:
-    """An httpx client for one operation: no redirects, no time-outs of its own (the leg's
-    grant bounds everything), no proxy or ``.netrc`` credentials taken from the environment."""
-    return httpx.AsyncClient(
-        verify=shared_ssl_context(),
-        follow_redirects=False,
-        timeout=httpx.Timeout(None),
-        trust_env=False,
-        headers={"User-Agent": USER_AGENT},
-    )
-
-
-@dataclass
-class Session:
-    """What the handshake of one operation established (or, in the stateless era, the revision
-    every request names). Never shared between operations."""
-
-    session_id: str | None = None
-    protocol_version: str | None = None
-
-    @property
-    def stateless(self) -> bool:
-        """True in the stateless era: no session, every request carries its version."""
-        return self.protocol_version in STATELESS_VERSIONS
-
-
-def message_headers(server: ServerEndpoint, session: Session, method: str = "POST") -> dict[str, str]:
-    """The headers of every message: the server's own, then ours (which win), then the session's;
-    with a DPoP-bound sign-in, a fresh proof for this request (``method`` to the server's address)."""
-    headers = dict(server.headers)
-    if server.dpop is not None and server.signed_in:
-        token = headers.get("Authorization", "").partition(" ")[2]
-        headers.update(server.dpop.resource_headers(method, server.url, token))
-    headers["Content-Type"] = "application/json"
-    headers["Accept"] = "application/json, text/event-stream"
-    if session.session_id:
-        headers["Mcp-Session-Id"] = session.session_id
-    if session.protocol_version:
-        headers["MCP-Protocol-Version"] = session.protocol_version
-    return headers
-
-
-@dataclass
-class OutgoingMessage:
-    """One message a leg sends: a request (with an id) or a notification (without).
-
-    Not to be confused with :class:`inspector.runs.Leg`, the recorded leg of a step.
-    """
-
-    method: str
-    params: dict[str, Any] | None
-    request_id: int | None = None
-    #: True for the request that carries the work (``tools/call``, ``tools/list``).
-    is_work: bool = False
-    #: Headers of this message only (the stateless era's ``Mcp-Method``, ``Mcp-Name``, ``Mcp-Param-*``).
-    headers: dict[str, str] = field(default_factory=dict)
-    #: The leg's name where it differs from the method (``tools/call (round 2)``).
-    shown: str | None = None
-    #: A probe: the server refusing it is an answer (the leg is reported as it went well).
-    refusal_answers: bool = False
-
-    @property
-    def leg_name(self) -> str:
-        return self.shown or self.method
-    _on_wire: bool = field(default=False, repr=False)
-
-    @property
-    def is_notification(self) -> bool:
-        return self.request_id is None
-
-    def body(self) -> bytes:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": self.method}
-        if self.request_id is not None:
-            message["id"] = self.request_id
-        if self.params is not None:
-            message["params"] = self.params
-        return json.dumps(with_traceparent(message), separators=(",", ":")).encode()
-
-
-@dataclass(frozen=True)
-class LegAnswer:
-    """A leg that succeeded: the JSON-RPC result (``None`` for a notification) and headers."""
-
-    result: dict[str, Any] | None
-    http_status: int
-    session_id: str | None
-
-
 class SessionGone(LegEnded):
     """HTTP 404 on a leg that carried a session id: the client may start afresh once."""
 
     error_kind = "session_expired"
-
-
-class FramedLegs:
-    """What an operation sees of its legs whatever carries them: the server, the legs' frame
-    (:mod:`..legs`), and from it the deadline, whether the work went out, what was torn down."""
-
-    frame: LegFrame
-    _server: ServerEndpoint
-    _observer: OperationObserver
-    _clock: Clock
-    _handler: ServerRequestHandler | None
-    #: Methods of requests the server sent the client and the client declined, in order.
-    declined: list[str]
-
-    @property
-    def server(self) -> ServerEndpoint:
-        return self._server
-
-    @property
-    def deadline(self) -> OperationDeadline:
-        return self.frame.deadline
-
-    @property
-    def work_sent(self) -> bool:
-        """Has a work request (``tools/call``, ``tools/list``) been handed to the wire yet?"""
-        return self.frame.work_sent
-
-    @property
-    def interrupted(self) -> OutgoingMessage | None:
-        """The work request torn down while on the wire (cancel or time-out)."""
-        interrupted = self.frame.interrupted
-        return interrupted if isinstance(interrupted, OutgoingMessage) else None
-
-    @property
-    def interrupted_because(self) -> str:
-        return self.frame.interrupted_because
-
-    def report_progress(self, via: str, params: Any) -> None:
-        """A progress notice of the server, reported with where the deadline stands."""
-        if not isinstance(params, dict):
-            return
-        progress = _finite(params.get("progress"))
-        if progress is None:
-            return
-        message = params.get("message")
-        deadline = self.frame.deadline
-        self._observer.progress(ProgressSeen(
-            via, progress, _finite(params.get("total")), message if isinstance(message, str) else None,
-            round(deadline.elapsed_s() * 1000, 2), max(0.0, deadline.remaining_s())))
-
-    async def answer_request(self, via: str, request: dict[str, Any],
-                             deliver: Callable[[dict[str, Any]], Awaitable[int | None]]) -> None:
-        """Answer a request the server sent, as the protocol requires; ``deliver`` carries the reply
-        back and says how it went (an HTTP status, or ``None`` when it could not be delivered).
-
-        The handler gets what is left of the operation's deadline. A reply that cannot be
-        delivered is reported, not raised."""
-        started = self._clock.now_ns()
-        try:
-            reply = await answer_server_request(self._handler, request, self.frame.deadline.remaining_s())
-        except asyncio.CancelledError:
-            # The leg ended at the deadline in the same turn as the question's own time-out, whose
-            # cancel then goes through as the leg's: the question was still cut off by the budget.
-            if self.frame.deadline.remaining_s() <= 0:
-                self._seen(via, request, timed_out_reply(request.get("id")), None, self._since(started))
-            raise
-        elapsed_ms = self._since(started)
-        status = None
-        try:
-            status = await deliver(reply)
-        finally:
-            # Recorded even when the leg's end cuts the reply's delivery short.
-            self._seen(via, request, reply, status, elapsed_ms)
-
-    def _since(self, started_ns: int) -> float:
-        return (self._clock.now_ns() - started_ns) / 1e6
-
-    def _seen(self, via: str, request: dict[str, Any], reply: dict[str, Any], status: int | None,
-              elapsed_ms: float) -> None:
-        """Report a server's request and the client's reply (declined: an error reply)."""
-        declined = "error" in reply
-        method = shown_method(request.get("method"))
-        if declined and method not in self.declined:
-            self.declined.append(method)
-        self._observer.server_request(ServerRequestSeen(
-            method, via, declined, status, clipped(request.get("params")),
-            clipped(reply.get("error") if declined else reply.get("result")), round(elapsed_ms, 2)))
 
 
 class LegTransport(FramedLegs):
@@ -337,34 +122,9 @@ class LegTransport(FramedLegs):
     async def _carried(self, leg: OutgoingMessage, method: str, session: Session, wire: LegWire,
                        resume: StreamEnded | None) -> LegAnswer:
         """The HTTP request of a leg, the HTTP library's failures named as the leg's."""
-        label = self._server.label
-        try:
-            return await (self._exchange(leg, session, wire) if resume is None
-                          else self._resume(leg, session, wire, resume))
-        except httpx.DecodingError:
-            raise McpTransportError.malformed(
-                label, method, Message(N_("its body could not be decoded as its Content-Encoding claims"))) from None
-        except httpx.InvalidURL:
-            # ServerEndpoint checks the address first; this is the last line of defence,
-            # so that a bad address is a failed operation rather than a traceback.
-            raise McpTransportError.unreachable(label, method, "the address cannot be used") from None
-        except httpx.ConnectError as exc:
-            raise McpTransportError.unreachable(label, method, connection_reason(exc) or _describe(exc)) from None
-        except httpx.RemoteProtocolError as exc:
-            if not _is_disconnect(exc):
-                # Headers too large, a status line that is not HTTP...: the server answered, badly.
-                raise McpTransportError.malformed(
-                    label, method, Message(N_("its HTTP response headers or framing are not valid ({reason})"),
-                                           {"reason": _describe(exc)})) from None
-            if session.stateless and wire.status == 200 and not leg.is_notification:
-                raise StreamBroken() from None  # the answer stream broke: sent anew, not resumed
-            # The library's own words ("Server disconnected without sending a response.") are
-            # English only: the server went away, which connection_lost says without a detail.
-            raise McpTransportError.connection_lost(label, method, connection_reason(exc) or "") from None
-        except httpx.TransportError as exc:
-            if session.stateless and wire.status == 200 and not leg.is_notification:
-                raise StreamBroken() from None
-            raise McpTransportError.connection_lost(label, method, connection_reason(exc) or _describe(exc)) from None
+        return await named_failures(self._server.label, method, leg, session, wire,
+                                    self._exchange(leg, session, wire) if resume is None
+                                    else self._resume(leg, session, wire, resume))
 
     async def _post(self, leg: OutgoingMessage, session: Session,
                     wire: LegWire | None = None) -> tuple[httpx.Request, httpx.Response]:
@@ -420,17 +180,14 @@ class LegTransport(FramedLegs):
                     await response.aread()
                 return LegAnswer(None, status, new_session)
             answer = await self._answers.read(leg, response, wire, session)
-            return _leg_answer(label, leg, answer, status, new_session)
+            return leg_answer(label, leg, answer, status, new_session)
         finally:
             await response.aclose()
 
     async def _resume(self, leg: OutgoingMessage, session: Session, wire: LegWire, ended: StreamEnded) -> LegAnswer:
         """GET the endpoint with ``Last-Event-ID``: the server replays what followed, answer included."""
         label, method = self._server.label, RESUMED_LEG.format(method=leg.method)
-        headers = message_headers(self._server, session, "GET")
-        del headers["Content-Type"]
-        headers["Accept"] = "text/event-stream"
-        headers["Last-Event-ID"] = ended.last_event_id
+        headers = stream_headers(self._server, session, ended.last_event_id)
         request = self._http.build_request("GET", self._server.url, headers=headers)
         if wire.exchange is not None:
             wire.exchange.sent("GET", str(request.url), request.headers.multi_items())
@@ -450,7 +207,7 @@ class LegTransport(FramedLegs):
             if raw_type.split(";", 1)[0].strip().lower() != "text/event-stream":
                 raise McpTransportError.content_type(label, method, self._said(raw_type))
             answer = await self._answers.read_event_stream(leg, response, wire, session, ended.last_event_id)
-            return _leg_answer(label, leg, answer, status, None)
+            return leg_answer(label, leg, answer, status, None)
         finally:
             await response.aclose()
 
@@ -480,35 +237,3 @@ class LegTransport(FramedLegs):
             return sent.status_code
         except httpx.HTTPError:
             return None
-
-def _leg_answer(label: str, leg: OutgoingMessage, answer: RpcAnswer, status: int, session_id: str | None) -> LegAnswer:
-    """The leg's answer; a JSON-RPC error answer is the leg's failure."""
-    if answer.is_error:
-        raise McpTransportError.rpc_error(label, leg.method, answer.error_code or 0,
-                                          answer.error_message or "no message", data=answer.error_data,
-                                          http_status=status or None)
-    return LegAnswer(answer.result, status, session_id)
-
-
-def _finite(value: Any) -> float | None:
-    """A JSON number as a finite float, or ``None`` (booleans, text, huge integers refused)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
-
-
-def _is_disconnect(exc: httpx.RemoteProtocolError) -> bool:
-    """True when the server went away (rather than sent something that is not HTTP)."""
-    text = str(exc).lower()
-    return "disconnected" in text or "peer closed" in text or "connection closed" in text
-
-
-def _describe(exc: Exception) -> str:
-    text = str(exc)
-    if not text:
-        text = type(exc).__name__
-    return text

@@ -27,7 +27,8 @@ from ..text import load_wire_json
 
 if TYPE_CHECKING:
     from ..secrets import Secrets
-    from .http import LegTransport, OutgoingMessage, Session
+    from .http import LegTransport
+    from .leg_messages import OutgoingMessage, Session
 
 #: The most of a refusal's body read for the JSON-RPC error it may carry.
 ERROR_BODY_BYTES = 64 * 1024

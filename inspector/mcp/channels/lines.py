@@ -30,7 +30,8 @@ from ..server_requests import (
 )
 from ..standalone import LINE_PROBLEM, ServerNotification, line_note
 from ..trace_context import with_traceparent
-from .http import FramedLegs, LegAnswer, OutgoingMessage, Session, _leg_answer
+from .framed_legs import FramedLegs
+from .leg_messages import LegAnswer, OutgoingMessage, Session, leg_answer
 from .line_faults import AnswerLost
 from .stdio import ChannelError, ProcessExited
 
@@ -111,7 +112,7 @@ class LineTransport(FramedLegs):
                 decoded = decode_answer(self.secrets.scrub_parsed(answer, json.dumps(answer)))
             except NotAnAnswer as why:
                 raise McpTransportError.malformed(label, leg.method, why.sentence) from None
-            return _leg_answer(label, leg, decoded, 0, None)
+            return leg_answer(label, leg, decoded, 0, None)
 
         return await self.frame.run(leg, leg.leg_name, exchange, is_work=leg.is_work)
 

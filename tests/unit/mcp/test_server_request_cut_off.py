@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from inspector.mcp.channels.http import FramedLegs
+from inspector.mcp.channels.framed_legs import FramedLegs
 from inspector.mcp.clock import FakeClock
 from inspector.mcp.deadline import OperationDeadline
 from inspector.mcp.reports import NullObserver
