@@ -9,7 +9,7 @@ list-changed notifications. There are no server requests in this era and nothing
 
 - a stream that breaks (or ends without a result) is listened to again, with a new request id,
   after the same waits as the handshake era's stream (a floor, doubling while it keeps ending at
-  once or failing, a cap; given up after :data:`~.listening.MAX_FAILURES` failures in a row);
+  once or failing, a cap; given up after :data:`~.listen_backoff.MAX_FAILURES` failures in a row);
 - a result with ``resultType`` ``complete`` is the server ending the subscription on purpose:
   listening stops, without an error and without trying again;
 - a refusal that another try cannot mend (a JSON-RPC error, a 4xx other than 429) stops it with
@@ -32,12 +32,13 @@ import httpx
 
 from .eras import HANDSHAKE, STATELESS, STATELESS_VERSIONS, EraMemory
 from .errors import McpTransportError
+from .listen_backoff import ListenBackoff
+from .listener_status import ListenerState, ListenerStatus
 from .messages import N_, Message
 from .server import ServerEndpoint
 from .sse import EventStreamParser, EventTooLarge, stream_events
 from .standalone import MAX_EVENT_BYTES, ServerNotification
 from .stateless import request_meta, standard_headers
-from .stream_limits import IMMEDIATE_CLOSE_S, reconnect_delay
 
 if TYPE_CHECKING:
     from .listening import ServerListener
@@ -90,14 +91,10 @@ class StatelessListening:
         self.honoured: dict[str, Any] = {}
 
     async def run(self) -> None:
-        from .listening import DEFAULT_RETRY_MS, MAX_FAILURES, ListenerState, ListenerStatus
-
         host = self.host
-        failures = 0
-        at_once = 0  # streams in a row that ended within IMMEDIATE_CLOSE_S
-        retry_ms: int | None = None
+        backoff = ListenBackoff()
         while True:
-            if failures == 0 and host.reconnects == 0:
+            if backoff.failures == 0 and host.reconnects == 0:
                 host._say(ListenerStatus(ListenerState.CONNECTING))
             parser = EventStreamParser()
             opened = time.monotonic()
@@ -118,16 +115,13 @@ class StatelessListening:
                 host._give_up(outcome.error or Message(N_("The server {server} refused to be listened to."),
                                                        {"server": self.server.label}))
                 return
-            retry_ms = parser.retry_ms if parser.retry_ms is not None else retry_ms
-            failures = 0 if outcome.acknowledged else failures + 1
-            at_once = at_once + 1 if time.monotonic() - opened < IMMEDIATE_CLOSE_S else 0
-            if failures >= MAX_FAILURES:
+            if backoff.stream_ended(opened, outcome.acknowledged, parser.retry_ms):
                 host._give_up(outcome.error or Message(N_("The subscription stream of {server} kept ending "
                                                           "before it was acknowledged."),
                                                        {"server": self.server.label}))
                 return
             host.reconnects += 1
-            await host._wait(reconnect_delay(retry_ms, max(failures, at_once), DEFAULT_RETRY_MS))
+            await host._wait(backoff.stream_delay())
 
     async def _until_changed(self, parser: EventStreamParser) -> _Outcome | None:
         """One listen request, until it ends (its outcome) or the resources wanted change (``None``)."""
@@ -241,12 +235,9 @@ class StatelessListening:
             honoured = params.get("notifications")
             self.honoured = honoured if isinstance(honoured, dict) else {}
             self.host.subscriptions.acknowledged(self.honoured)
-            from .listening import ListenerState, ListenerStatus
-
             self.host._say(ListenerStatus(ListenerState.LISTENING, reconnects=self.host.reconnects, stateless=True))
             return "ack"
-        self.host.notifications_seen += 1
-        self.host._on_notification(ServerNotification(method, params, LISTEN))
+        self.host._heard(ServerNotification(method, params, LISTEN))
         return None
 
     def _ended(self, message: dict[str, Any], request_id: str) -> _Outcome:

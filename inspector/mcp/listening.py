@@ -7,11 +7,12 @@ reads it until it is stopped: log messages and list-changed notices go to ``on_n
 requests on it are answered (``ping``, ``roots/list`` with the server's configured roots; a
 question or a sampling request is declined, since no operation and no budget owns it) and
 reported to ``on_request``; at most :data:`~.stream_limits.MAX_REQUESTS_IN_FLIGHT` at a time,
-the rest dropped and counted (``on_requests_dropped``). A server that refuses
-``logging/setLevel`` is reported to ``on_log_level_refused`` and listened to all the same. A
-stream that breaks is resumed with ``Last-Event-ID`` after the server's ``retry:`` delay, but
-never sooner than :data:`~.stream_limits.MIN_RECONNECT_S`, backing off when it keeps breaking or
-ending at once, and given up after :data:`MAX_FAILURES` failures in a row. A server of the
+the rest dropped and counted (``on_requests_dropped``). The stream is read by
+:mod:`.listen_stream`. A server that refuses ``logging/setLevel`` is reported to
+``on_log_level_refused`` and listened to all the same. A stream that breaks is resumed with
+``Last-Event-ID`` after the server's ``retry:`` delay, but never sooner than
+:data:`~.stream_limits.MIN_RECONNECT_S`, backing off when it keeps breaking or ending at once, and
+given up after :data:`~.listen_backoff.MAX_FAILURES` failures in a row (:mod:`.listen_backoff`). A server of the
 stateless era (pinned, or remembered so by ``eras``) is listened to with ``subscriptions/listen``
 instead (:mod:`.listen_stateless`), under the same waits. An address that refuses the handshake's
 POST with 404 or 405 and opens the older HTTP+SSE transport's event stream instead
@@ -26,114 +27,43 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from enum import Enum
+from dataclasses import replace
 from typing import Any
 
 import httpx
 
 from .channels.http import LegTransport
 from .channels.http_client import new_http_client
-from .channels.http_requests import message_headers, stream_headers
+from .channels.http_requests import message_headers
 from .clock import Clock, MonotonicClock
 from .deadline import OperationDeadline
 from .eras import EraMemory
 from .errors import ErrorKind, McpTransportError
+from .listen_backoff import ListenBackoff
 from .listen_legacy import refused_as_older, speaks_older_transport
 from .listen_stateless import StatelessListening, speaks_stateless
+from .listen_stream import NO_OPERATION_REFUSAL, ListeningStream, NoStreamOffered, SessionForgotten, StreamClosed
+from .listener_status import ListenerState, ListenerStatus  # also imported from here by the window and the CLI
 from .messages import N_, Message
 from .reports import LogLevelRefused, NullObserver
 from .resource_subscriptions import SessionSubscriptions
 from .server import ServerEndpoint
-from .server_requests import (
-    LOG_LEVELS,
-    USER_REFUSED,
-    ServerRequestHandler,
-    ServerRequestSeen,
-    answer_server_request,
-    clipped,
-    is_server_request,
-    shown_method,
-)
-from .sse import EventStreamParser, EventTooLarge, stream_events
-from .standalone import MAX_EVENT_BYTES, ServerNotification
-from .stream_limits import IMMEDIATE_CLOSE_S, RequestGate, RequestsDropped, reconnect_delay
+from .server_requests import LOG_LEVELS, ServerRequestHandler, ServerRequestSeen
+from .sse import EventStreamParser
+from .standalone import ServerNotification
+from .stream_limits import RequestGate, RequestsDropped
 
 #: The handshake of a listening session (and a ``logging/setLevel``) gets this budget.
 HANDSHAKE_BUDGET_S = 10.0
-#: The reconnection delay when the server gave no ``retry:``.
-DEFAULT_RETRY_MS = 1000
-#: Failures in a row (no stream, no session) after which the listener gives up and says why.
-MAX_FAILURES = 6
-#: A request the server sends on the stream is answered within this many seconds.
-REPLY_BOUND_S = 5.0
-#: Sending that answer (its POST) takes at most this long: a server that never takes it does
-#: not hold one of the few places for answers.
-REPLY_SEND_BOUND_S = 5.0
 #: Ending the session (DELETE) when stopped never takes longer than this.
 STOP_BOUND_S = 0.5
 #: When stopped, the reading task and the answers still running get this long to wind down.
 STOP_WAIT_S = 0.5
-#: Why a question or a sampling request on the listening stream is declined (said to the server).
-NO_OPERATION_REFUSAL = ("Run Inspector answers questions (elicitation) and sampling requests only within an "
-                       "operation, whose time budget bounds the answer; this request arrived on the listening "
-                       "stream, outside any operation, and is declined.")
 #: Kinds of handshake failure that a retry cannot mend.
 _PERMANENT = {ErrorKind.PROTOCOL_VERSION, ErrorKind.MALFORMED, ErrorKind.CONTENT_TYPE, ErrorKind.RPC_ERROR,
               ErrorKind.TOO_LARGE}
-
-
-class ListenerState(str, Enum):
-    """Where a listening session stands."""
-
-    CONNECTING = "connecting"
-    LISTENING = "listening"
-    #: The session stands, but the server offers no standalone stream (405 or another refusal).
-    NO_STREAM = "no_stream"
-    RECONNECTING = "reconnecting"
-    STOPPED = "stopped"
-
-
-@dataclass(frozen=True)
-class ListenerStatus:
-    """A change of state, with what the user needs to know about it."""
-
-    state: ListenerState
-    #: Why it stopped on its own, ``None`` when stopped by the user: a :class:`Message` or the
-    #: transport's error (``str()`` gives the English sentence; a display layer translates either).
-    error: Message | McpTransportError | None = None
-    #: The HTTP status of the refused ``GET`` (``NO_STREAM``).
-    http_status: int | None = None
-    #: Seconds until the next attempt (``RECONNECTING``).
-    retry_in_s: float | None = None
-    #: How often the stream was resumed or reopened so far.
-    reconnects: int = 0
-    #: Whether the listener has listened at all (``RECONNECTING``: a stream broke, not a first try failed).
-    listened: bool = False
-    #: Listening the stateless era's way (``LISTENING``): log lines come only to requests that ask for a level.
-    stateless: bool = False
-    #: The address speaks the older HTTP+SSE transport (``NO_STREAM``): no stream apart from an operation's.
-    older_transport: bool = False
-
-
-class _StreamEnded(Exception):
-    def __init__(self, events: int, error: Message | None = None) -> None:
-        super().__init__(str(error or ""))
-        self.events = events
-        self.error = error
-
-
-class _SessionGone(Exception):
-    """404 on the stream: the server has forgotten the session."""
-
-
-class _NoStream(Exception):
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
 
 
 class ServerListener:
@@ -246,11 +176,9 @@ class ServerListener:
     # -- the session -----------------------------------------------------------------------------
 
     async def _listen(self) -> None:
-        failures = 0
-        #: Streams in a row that ended at once (within IMMEDIATE_CLOSE_S), with messages or not.
-        at_once = 0
+        backoff = ListenBackoff()
+        stream = ListeningStream(self)
         last_event_id: str | None = None
-        retry_ms: int | None = None
         while True:
             if self._op is None and speaks_stateless(self.server, self.eras):
                 self.stateless = True
@@ -260,12 +188,12 @@ class ServerListener:
                 await self._no_stream_of_its_own()
                 return
             if self._op is None:
-                self._say(ListenerStatus(ListenerState.CONNECTING if failures == 0 else ListenerState.RECONNECTING,
-                                         reconnects=self.reconnects))
+                self._say(ListenerStatus(ListenerState.CONNECTING if backoff.failures == 0
+                                         else ListenerState.RECONNECTING, reconnects=self.reconnects))
                 try:
                     await self._start_session()
                 except McpTransportError as exc:
-                    failures += 1
+                    too_many = backoff.failed()
                     if speaks_stateless(self.server, self.eras):
                         continue  # the server was found stateless meanwhile: listen that way
                     if refused_as_older(exc) and self._http is not None and await speaks_older_transport(
@@ -276,45 +204,40 @@ class ServerListener:
                                                   and 400 <= exc.http_status < 500 and exc.http_status != 429):
                         self._give_up(exc)
                         return
-                    if failures >= MAX_FAILURES:
+                    if too_many:
                         self._give_up(exc)
                         return
-                    await self._wait(reconnect_delay(None, failures, DEFAULT_RETRY_MS))
+                    await self._wait(backoff.failed_delay())
                     continue
-                last_event_id, retry_ms = None, None
+                last_event_id = None
+                backoff.new_session()
             parser = EventStreamParser()
             parser.last_event_id = last_event_id
             opened = time.monotonic()
             try:
-                await self._read_stream(parser)
+                await stream.read(parser)
                 events, error = 0, None
-            except _NoStream as refused:
+            except NoStreamOffered as refused:
                 self._say(ListenerStatus(ListenerState.NO_STREAM, http_status=refused.status))
                 await asyncio.Event().wait()  # the session stands; nothing to read, until stopped
                 return
-            except _SessionGone:
+            except SessionForgotten:
                 self._op = None
-                failures += 1
-                if failures >= MAX_FAILURES:
+                if backoff.failed():
                     self._give_up(Message(N_("The server {server} kept forgetting the listening session."),
                                           {"server": self.server.label}))
                     return
-                await self._wait(reconnect_delay(None, failures, DEFAULT_RETRY_MS))  # a new session, not at once
+                await self._wait(backoff.failed_delay())  # a new session, not at once
                 continue
-            except _StreamEnded as ended:
+            except StreamClosed as ended:
                 events, error = ended.events, ended.error
             last_event_id = parser.last_event_id
-            retry_ms = parser.retry_ms if parser.retry_ms is not None else retry_ms
-            failures = 0 if events else failures + 1
-            at_once = at_once + 1 if time.monotonic() - opened < IMMEDIATE_CLOSE_S else 0
-            if failures >= MAX_FAILURES:
+            if backoff.stream_ended(opened, bool(events), parser.retry_ms):
                 self._give_up(error or Message(N_("The standalone stream of {server} kept ending without a "
                                                   "message."), {"server": self.server.label}))
                 return
             self.reconnects += 1
-            # Never sooner than the floor, whatever retry: the server asked for (retry: 0 made
-            # hundreds of connections a second); longer while its streams keep ending at once.
-            await self._wait(reconnect_delay(retry_ms, max(failures, at_once), DEFAULT_RETRY_MS))
+            await self._wait(backoff.stream_delay())
 
     async def _no_stream_of_its_own(self) -> None:
         """The older HTTP+SSE transport: nothing to listen to, which is said once; until stopped."""
@@ -339,72 +262,6 @@ class ServerListener:
             raise
         self._op = op
         await self.subscriptions.renew(op)  # a session opened anew: what was subscribed, again
-
-    async def _read_stream(self, parser: EventStreamParser) -> None:
-        assert self._http is not None and self._op is not None
-        session = self._op.session
-        headers = stream_headers(self.server, session, parser.last_event_id)
-        events = 0
-        try:
-            async with self._http.stream("GET", self.server.url, headers=headers) as response:
-                media_type = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-                if response.status_code == 404 and session.session_id:
-                    raise _SessionGone()
-                if response.status_code != 200 or media_type != "text/event-stream":
-                    raise _NoStream(response.status_code)
-                self._say(ListenerStatus(ListenerState.LISTENING, reconnects=self.reconnects))
-                try:
-                    async for data in stream_events(response.aiter_bytes(), parser, MAX_EVENT_BYTES):
-                        events += self._consider(data)
-                except EventTooLarge:
-                    raise _StreamEnded(events, Message(N_("An event on the standalone stream of {server} was "
-                                                          "too large."), {"server": self.server.label})) from None
-        except httpx.HTTPError as exc:
-            raise _StreamEnded(events, Message(N_("The standalone stream of {server} broke: {reason}"), {
-                "server": self.server.label, "reason": str(exc) or type(exc).__name__})) from None
-        raise _StreamEnded(events)
-
-    def _consider(self, data: str) -> int:
-        """One event's data; 1 when it was a message (a priming event counts as one too)."""
-        if not data:
-            return 1  # a priming event: the stream works
-        try:
-            message = json.loads(data)
-        except (ValueError, RecursionError):
-            return 0
-        if is_server_request(message):
-            self.replies.admit(lambda: self._answer(message))  # over the limit: dropped, counted
-            return 1
-        if isinstance(message, dict) and isinstance(message.get("method"), str) and "id" not in message:
-            params = message.get("params")
-            self.notifications_seen += 1
-            self._on_notification(ServerNotification(message["method"], params if isinstance(params, dict) else {},
-                                                     "GET"))
-            return 1
-        if isinstance(message, dict) and "id" in message and "method" in message:
-            # A request whose id cannot be used: nothing can be answered to it.
-            return 0
-        return 0
-
-    async def _answer(self, request: dict[str, Any]) -> None:
-        started = time.monotonic()
-        method = request.get("method")
-        if method in ("elicitation/create", "sampling/createMessage") and request.get("jsonrpc") == "2.0":
-            reply = {"jsonrpc": "2.0", "id": request["id"],
-                     "error": {"code": USER_REFUSED, "message": NO_OPERATION_REFUSAL}}
-        else:
-            reply = await answer_server_request(self.handler, request, REPLY_BOUND_S)
-        elapsed_ms = (time.monotonic() - started) * 1000
-        status = None
-        op = self._op
-        if op is not None:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(REPLY_SEND_BOUND_S):
-                    status = await op.transport.post_reply(reply, op.session)
-        declined = "error" in reply
-        self._on_request(ServerRequestSeen(
-            shown_method(method), "GET", declined, status, clipped(request.get("params")),
-            clipped(reply.get("error") if declined else reply.get("result")), round(elapsed_ms, 2)))
 
     async def _end_session(self) -> None:
         op, self._op = self._op, None
@@ -437,6 +294,11 @@ class ServerListener:
             status = replace(status, listened=True)
         self.status = status
         self._on_status(status)
+
+    def _heard(self, note: ServerNotification) -> None:
+        """A notification on the stream (a log message, a list changed), counted and handed on."""
+        self.notifications_seen += 1
+        self._on_notification(note)
 
 
 class _RefusalObserver(NullObserver):

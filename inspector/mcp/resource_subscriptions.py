@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from .deadline import DEFAULT_BUDGET_SECONDS, OperationDeadline, parse_budget
 from .errors import McpTransportError
+from .listener_status import ListenerState
 from .messages import N_, Message
 from .reports import NullObserver, OperationFinished, OperationObserver, OperationStarted
 from .secrets import Secrets
@@ -106,8 +107,6 @@ class SessionSubscriptions:
         return None if op is None else offers_subscribe(op.server_capabilities)
 
     def _no_stream(self) -> bool:
-        from .listening import ListenerState
-
         return self.host.status.state is ListenerState.NO_STREAM
 
     def update_of(self, note: ServerNotification) -> ResourceUpdate | None:
