@@ -110,6 +110,9 @@ class TraceReceiver:
         #: How long a write waits for another program's lock on the database (read by :meth:`start`;
         #: None: the store's own wait, 10 s).
         self.lock_wait_s: float | None = None
+        #: The ``Retry-After`` (whole seconds) of a 503 for a request the writer did not take within
+        #: :attr:`answer_wait_s`, or whose write found the database locked (:data:`WRITER_RETRY_AFTER_S`).
+        self.writer_retry_after_s = WRITER_RETRY_AFTER_S
 
     @property
     def url(self) -> str:
@@ -315,7 +318,7 @@ class _Handler(BaseHTTPRequestHandler):
             sentence = (Message(N_("The receiver is busy; retry later.")) if isinstance(refused, ReceiverBusy) else
                         Message(N_("The run database is locked by another program; nothing was stored, retry later.")))
             self._answer(503, answer_type, otlp_body.status_body(answer_type, str(sentence), 14),
-                         retry_after_s=WRITER_RETRY_AFTER_S)
+                         retry_after_s=self.server.receiver.writer_retry_after_s)
             return
         except Exception as error:  # noqa: BLE001 - a fault of ours (or the database): said, never a crash
             message = f"The spans could not be stored ({type(error).__name__}: {error})."

@@ -2,7 +2,8 @@
 
 One line per run received or updated (with ``--json``: one JSON object per line, see
 ``docs/cli-json.md``): the run's number, title, status and steps. A database another program holds
-locked (the spans received meanwhile are refused, 503) is said on stderr, and again when it is free.
+locked for longer than ``--lock-wait`` (the spans received meanwhile are refused, 503) is said on
+stderr, and again when it is free.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
 
     port = _number("--port", args.port, 0, 65535)
     quiet = _seconds("--quiet-after", args.quiet_after)
+    lock_wait = _seconds("--lock-wait", args.lock_wait)
     host = args.host.strip()
     as_json = bool(args.json)
     lock = threading.Lock()
@@ -50,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
     db = database_path(args.db)
     receiver = TraceReceiver(db, ReceiverOptions(host=host, port=port, quiet_s=quiet), on_run=say, on_problem=warn)
+    receiver.lock_wait_s = lock_wait
     try:
         url = receiver.start()
     except ReceiverError as error:

@@ -4,8 +4,14 @@ linked to the step; `runs show` says which step a run replays and how a step was
 from __future__ import annotations
 
 import json
+import os
+import signal
+import sqlite3
 import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -15,6 +21,8 @@ from tests.support.cli_process import cli_here
 from tests.support.demo_process import serve_demo
 
 ROOT = Path(__file__).resolve().parents[2]
+#: How long the scenario's hang call is in flight before the test cancels it.
+HANG_S = 2.0
 
 
 def cli(db: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -82,9 +90,43 @@ def test_budget_and_server_can_be_given_and_a_failed_step_replays_as_it_is(tmp_p
     assert done["replay_of"]["compared"]["outcome_before"] == "failed"
 
 
+def _stored_steps(db: Path) -> int:
+    """How many steps the database another process writes holds so far (0 before it exists)."""
+    try:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as connection:
+            return connection.execute("SELECT count(*) FROM steps").fetchone()[0]
+    except sqlite3.OperationalError:  # not made yet, or its tables not yet
+        return 0
+
+
+def _played_and_cancelled_in_hang(db: Path) -> subprocess.CompletedProcess[str]:
+    """``scenario user-cancels`` in a process of its own, cancelled as a user does (Ctrl-C) once its
+    ``hang`` call has been in flight for :data:`HANG_S` (its own cancel after 2 s from the run's start
+    could come before the call on a busy machine)."""
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "scenario", "user-cancels", "--cancel-after",
+                                "300", "--json", "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, cwd=ROOT, env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "", "LANGUAGE": ""})
+    try:
+        deadline = time.monotonic() + 60
+        # Steps 1-3: the model's first round, its write_note, the model's second round; the hang call
+        # comes next, at once (the step stored first, then the call).
+        while _stored_steps(db) < 3:
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the scenario never came to its hang call"
+            time.sleep(0.02)
+        time.sleep(HANG_S)  # the hang step's length: longer than the replay's 1 s budget it is compared with
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
 def test_a_cancelled_step_of_a_scenario_is_replayed_on_the_server_given(tmp_path, demo_url) -> None:
     db = tmp_path / "runs.db"
-    played = cli(db, "scenario", "user-cancels", "--cancel-after", "8", "--json", timeout=120)  # room on a busy machine
+    played = _played_and_cancelled_in_hang(db)
     assert played.returncode != 0 or played.stdout, played.stderr
     with RunStore.open(db) as store:
         [run] = store.list_runs()

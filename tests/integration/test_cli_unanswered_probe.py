@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tests.support.cli_process import main_output, probe_line
+from tests.support.cli_process import cli, main_output, probe_line
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = f"{shlex.quote(sys.executable)} -m tests.support.stdio_limits silent-probe"
@@ -20,19 +21,31 @@ EN = "no answer: taken for the handshake era"
 DE = "keine Antwort: als Handshake-Ära angenommen"
 
 
-def _call(capsys, db: Path, *extra: str) -> str:
+def _arguments(db: Path, *extra: str) -> list[str]:
     # A budget of 4 s: the probe waits half of it (2 s) for an answer.
-    return main_output(capsys, *extra, "--db", str(db), "call", "--stdio", COMMAND, "--cwd", str(ROOT), "echo",
-                "--args", '{"text": "hi"}', "--era", "auto", "--budget", "4")
+    return [*extra, "--db", str(db), "call", "--stdio", COMMAND, "--cwd", str(ROOT), "echo", "--args",
+            '{"text": "hi"}', "--era", "auto", "--budget", "4"]
+
+
+def _called(db: Path, *extra: str) -> str:
+    """The call in a process of its own: its stdout."""
+    done = cli(*_arguments(db, *extra))
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def test_a_probe_a_command_server_never_answers_is_said_as_its_finding_and_stays_failed(tmp_path: Path,
                                                                                          capsys) -> None:
-    called = _call(capsys, tmp_path / "en.db")
-    assert probe_line(called).endswith(f"  {EN}"), called
-    assert ": ok (budget 4 s)" in called.splitlines()[0]
-    assert probe_line(_call(capsys, tmp_path / "de.db", "--lang", "de")).endswith(f"  {DE}")
-    report = json.loads(_call(capsys, tmp_path / "json.db", "--json"))
+    # Three calls, each waiting out the probe's silence, side by side: two in processes of their own
+    # while this process makes the first.
+    with ThreadPoolExecutor(2) as beside:
+        german = beside.submit(_called, tmp_path / "de.db", "--lang", "de")
+        as_json = beside.submit(_called, tmp_path / "json.db", "--json")
+        called = main_output(capsys, *_arguments(tmp_path / "en.db"))
+        assert probe_line(called).endswith(f"  {EN}"), called
+        assert ": ok (budget 4 s)" in called.splitlines()[0]
+        assert probe_line(german.result()).endswith(f"  {DE}")
+        report = json.loads(as_json.result())
     assert report["outcome"] == "ok"
     assert [(leg["method"], leg["outcome"]) for leg in report["legs"]][1:3] == [("server/discover", "failed"),
                                                                               ("initialize", "ok")]

@@ -21,6 +21,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -28,7 +29,9 @@ import pytest
 
 from inspector.capture import ReceiverOptions, TraceReceiver
 from inspector.capture.receiver import WRITER_RETRY_AFTER_S
+from inspector.capture.request_body import BodyGate
 from inspector.i18n.messages import Message
+from inspector.store.database import LOCK_WAIT_S
 
 JSON = {"Content-Type": "application/json"}
 SPAN = (b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "%032x", "spanId": "%016x", "name": "one",'
@@ -52,6 +55,34 @@ def receiver(tmp_path: Path, problems: list[Message]) -> Iterator[TraceReceiver]
         yield running
     finally:
         running.stop()
+
+
+class DoorAfter(BodyGate):
+    """The receiver's real :class:`~inspector.capture.request_body.BodyGate`, letting the first ``passing``
+    requests read their bodies and holding the ones after them (their heads read, their bodies not yet)
+    until :meth:`open`: a request sent again arrives when the test is ready for it, not after a wait."""
+
+    def __init__(self, passing: int) -> None:
+        super().__init__()
+        self._passing = passing
+        self._count = threading.Lock()
+        self._open = threading.Event()
+        #: How many requests came after the passing ones (held until :meth:`open`, or let through after it).
+        self.held = 0
+
+    def open(self) -> None:
+        self._open.set()
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        with self._count:
+            self._passing -= 1
+            hold = self._passing < 0
+            self.held += hold
+        if hold:
+            self._open.wait(timeout=60)
+        with super().reading():
+            yield
 
 
 class Held:
@@ -114,6 +145,8 @@ def test_a_request_answered_503_is_stored_only_when_the_sdk_exporter_sends_it_ag
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
+    receiver.writer_retry_after_s = 1  # the exporter waits what it is told (10 s by default) before it sends again
+    receiver.gate = door = DoorAfter(passing=2)  # the request ahead and the exporter's first; its second waits
     receiver.answer_wait_s = 60  # the request ahead: begun however loaded the machine is ...
     ahead, answers = _post_in_background(receiver.url, SPAN % (1, 1))
     _until(lambda: receiver.begun == 1, "the writer did not begin the request ahead")  # it waits for the database
@@ -133,7 +166,7 @@ def test_a_request_answered_503_is_stored_only_when_the_sdk_exporter_sends_it_ag
     try:
         _until(lambda: any("retrying in" in record.getMessage() for record in caplog.records), "no 503")
         retrying = [record.getMessage() for record in caplog.records if "retrying in" in record.getMessage()]
-        assert retrying[0].endswith(f"retrying in {WRITER_RETRY_AFTER_S:.2f}s."), retrying
+        assert retrying[0].endswith(f"retrying in {receiver.writer_retry_after_s:.2f}s."), retrying
         held.release()  # the writer gets free: the request ahead is written, the one answered 503 is not
         _until(lambda: f"otlp-{1:032x}" in _steps(receiver.db_path), "the request ahead was not stored")
         time.sleep(QUIET_S * 5)
@@ -141,12 +174,14 @@ def test_a_request_answered_503_is_stored_only_when_the_sdk_exporter_sends_it_ag
         assert _steps(receiver.db_path) == {f"otlp-{1:032x}": 1}, "a request answered 503 was stored"
         ahead.join(timeout=30)
         assert answers[0].status_code == 200
-        sender.join(timeout=30)  # the exporter sends it again after the 10 s it was told
-        assert not sender.is_alive()
+        door.open()  # the exporter's second sending, held at the receiver's door since it came (if it came yet)
+        sender.join(timeout=30)  # the exporter sends it again after the second it was told
+        assert not sender.is_alive() and door.held == 1
         _until(lambda: exported in _steps(receiver.db_path), "the span sent again was not stored")
         assert _steps(receiver.db_path) == {f"otlp-{1:032x}": 1, exported: 1}
         assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
     finally:
+        door.open()
         exporter.shutdown()
         sender.join(timeout=30)
         provider.shutdown()
@@ -183,20 +218,24 @@ def test_a_database_locked_longer_than_the_wait_is_a_503_and_nothing_is_kept(
 
 
 def test_the_command_says_the_database_is_locked_on_stderr(tmp_path: Path) -> None:
-    """The command waits the store's own 10 s for the lock; German, as a user reads it."""
+    """The command waits ``--lock-wait`` for the lock (the store's own 10 s unless given); German, as a user
+    reads it."""
     db = tmp_path / "cli.db"
     process = subprocess.Popen([sys.executable, "-m", "inspector", "--lang", "de", "receive", "--port", "0",
-                                "--quiet-after", "0.3", "--json", "--db", str(db)],
+                                "--quiet-after", "0.3", "--lock-wait", "0.5", "--json", "--db", str(db)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         url = json.loads(process.stdout.readline())["url"]
         holder = Held(db)
         try:
+            began = time.monotonic()
             answer = httpx.post(url, content=SPAN % (9, 1), headers=JSON, timeout=60)
+            took = time.monotonic() - began
         finally:
             holder.release()
             holder.connection.close()
         assert answer.status_code == 503 and answer.headers["Retry-After"] == str(WRITER_RETRY_AFTER_S)
+        assert took < LOCK_WAIT_S, took  # it waited what --lock-wait says, not the store's own wait
         assert httpx.post(url, content=SPAN % (9, 2), headers=JSON, timeout=60).status_code == 200
         line = json.loads(process.stdout.readline())
         assert line["uid"] == f"otlp-{9:032x}" and line["steps"] == 1
