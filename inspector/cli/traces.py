@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from inspector.i18n import N_, _, ngettext
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import Message
 from inspector.i18n.words import outcome_word
-from inspector.store import StoreError, UnknownRunError
+from inspector.store import RunStore, StoreError, UnknownRunError
 from inspector.transfer import TraceDestinationError, TraceExportError, TraceImportError, export, import_trace
 
 from .common import (
@@ -111,6 +112,7 @@ def _import(args: argparse.Namespace) -> int:
         try:
             with sigterm_as_ctrl_c():
                 imported = import_trace(store, args.file, progress=_progress_line())
+            present = _present_text(store, imported.already_present, imported.runs_already_present)
         except KeyboardInterrupt as stop:  # the import's one transaction is rolled back
             _clear_progress()
             refused = CancelledCommand(Message(
@@ -137,13 +139,23 @@ def _import(args: argparse.Namespace) -> int:
                    "joined": list(imported.joined_uids)})
         return EXIT_OK
     runs, steps = imported.runs_imported, imported.steps_imported
+    if not runs and present and not imported.joined_uids:  # the same file again: which runs it is
+        print(ngettext("{path} was imported before: its run is run {ids}.",
+                       "{path} was imported before: its runs are runs {ids}.",
+                       imported.runs_already_present).format(path=args.file, ids=present))
+        return EXIT_OK
     lines = [ngettext("Imported {count} run from {path}.", "Imported {count} runs from {path}.", runs).format(
         count=format_number(runs), path=args.file)]
     if imported.run_ids:
         lines.append(_stored_as(imported.run_ids))
     lines.append(ngettext("{count} step was added.", "{count} steps were added.", steps).format(
         count=format_number(steps)))
-    if imported.runs_already_present:
+    if present:
+        count = imported.runs_already_present
+        lines.append(ngettext("{count} run was already here and was not imported again: run {ids}.",
+                              "{count} runs were already here and were not imported again: runs {ids}.",
+                              count).format(count=format_number(count), ids=present))
+    elif imported.runs_already_present:
         count = imported.runs_already_present
         lines.append(ngettext("{count} run was already here and was not imported again.",
                               "{count} runs were already here and were not imported again.", count).format(
@@ -187,6 +199,19 @@ def _run_ids(run_ids) -> dict:  # type: ignore[no-untyped-def]
     if len(run_ids) <= LISTED_IDS:
         return {"run_ids": list(run_ids), "runs_imported": len(run_ids)}
     return {"run_id_range": [run_ids[0], run_ids[-1]], "runs_imported": len(run_ids)}
+
+
+def _present_text(store: RunStore, uids: Sequence[str], count: int) -> str:
+    """The numbers of the ``count`` runs of a file that were here before the import ("6", "7, 8, 9"; of
+    more than ten, the first and the last: "1 … 400"); "" where the report kept not every uid (a file of
+    more than a thousand runs) or a run is not found. ``uids`` are the ones the import report kept."""
+    if count != len(uids) or not uids:
+        return ""
+    asked = uids if len(uids) <= 10 else (uids[0], uids[-1])
+    found = [run.id for run in map(store.find_run_by_uid, asked) if run is not None]
+    if len(found) != len(asked):
+        return ""
+    return ", ".join(map(str, found)) if len(uids) <= 10 else f"{found[0]} … {found[-1]}"
 
 
 def _stored_as(run_ids) -> str:  # type: ignore[no-untyped-def]

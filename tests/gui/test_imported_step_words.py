@@ -35,7 +35,8 @@ def test_a_cancel_the_trace_recorded_is_not_said_to_be_the_users(qtbot, make_win
             assert lines[1].startswith("The trace's words: cancelled: asyncio.exceptions.CancelledError: ")
         else:
             assert lines[0] == "Abgebrochen, wie der Trace es aufgezeichnet hat."
-            assert lines[1].startswith("Die Worte des Traces: ")
+            # "Die Worte des Traces" read as a translation; the trace's wording, as German says it
+            assert lines[1].startswith("Wortlaut im Trace: abgebrochen: asyncio.exceptions.CancelledError: ")
             assert "Sie haben" not in detail.result.toPlainText()
         assert "You cancelled" not in detail.result.toPlainText()
         save(window, f"runs-imported-cancel-{language}", grey=True)

@@ -4,8 +4,8 @@ text), find the run by it; screenshots in English and German."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QInputDialog
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QInputDialog, QPlainTextEdit
 
 from inspector.gui.language import switch_language
 from inspector.store import RunStore, resolve_db_path
@@ -17,19 +17,29 @@ RUN_NOTE = "The <b>server</b> hung on hang; the client was right to give up. Tic
 STEP_NOTE = "Never answered: the worker pool was full (server log, 09:14)."
 
 
-def _answer(monkeypatch, answer: str | None) -> list[tuple[str, str, str]]:
+def _answer(answer: str | None) -> list[tuple[str, str, str]]:
+    """Answer the note dialog about to open as a user would: type ``answer`` and press OK, or Cancel
+    (``None``); what it asked (title, question, the text it began with) is in the list returned."""
     asked: list[tuple[str, str, str]] = []
 
-    def get_text(parent, title, label, text="", *args):
-        asked.append((title, label, text))
-        return ("", False) if answer is None else (answer, True)
+    def reply() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog) or not dialog.isVisible():
+            QTimer.singleShot(20, reply)
+            return
+        asked.append((dialog.windowTitle(), dialog.labelText(), dialog.textValue()))
+        if answer is None:
+            dialog.reject()
+            return
+        dialog.setTextValue(answer)
+        dialog.accept()
 
-    monkeypatch.setattr(QInputDialog, "getMultiLineText", get_text)
+    QTimer.singleShot(20, reply)
     return asked
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_notes_on_a_run_and_a_step(qtbot, make_window, monkeypatch, language) -> None:
+def test_notes_on_a_run_and_a_step(qtbot, make_window, language) -> None:
     with RunStore.open(resolve_db_path()) as store:
         other = mixed_run(store, "another run")
         run_id = mixed_run(store)
@@ -41,23 +51,23 @@ def test_notes_on_a_run_and_a_step(qtbot, make_window, monkeypatch, language) ->
         tab.select_runs([run_id])
         pane = tab.timeline_pane
         assert pane.note_button.isEnabled() and not pane.run_note.isVisibleTo(tab)
-        _answer(monkeypatch, None)  # cancelled: nothing written
+        _answer(None)  # cancelled: nothing written
         pane.note_button.click()
         assert not pane.run_note.isVisibleTo(tab)
-        asked = _answer(monkeypatch, RUN_NOTE)
+        asked = _answer(RUN_NOTE)
         pane.note_button.click()
         assert asked[0][0] == ("Note on run {id}" if language == "en" else "Notiz zu Lauf {id}").format(id=run_id)
         qtbot.waitUntil(lambda: pane.run_note.isVisibleTo(tab))
         assert RUN_NOTE in pane.run_note.text() and pane.run_note.textFormat() == Qt.TextFormat.PlainText
         tab.select_step(4)
         qtbot.waitUntil(lambda: tab.detail.step is not None and tab.detail.step.row.sequence == 5)
-        asked = _answer(monkeypatch, STEP_NOTE)
+        asked = _answer(STEP_NOTE)
         tab.detail.note_button.click()
         qtbot.waitUntil(lambda: tab.detail.note.isVisibleTo(tab))
         assert STEP_NOTE in tab.detail.note.text() and tab.detail.step.note == STEP_NOTE
         save(window, f"runs-notes-{language}", grey=True)
         # Editing again starts from the note there is; the search finds the run by its note.
-        again = _answer(monkeypatch, "")
+        again = _answer("")
         tab.detail.note_button.click()
         assert again[0][2] == STEP_NOTE
         qtbot.waitUntil(lambda: not tab.detail.note.isVisibleTo(tab))
@@ -73,9 +83,6 @@ def test_notes_on_a_run_and_a_step(qtbot, make_window, monkeypatch, language) ->
 def test_the_note_dialog_says_its_limit_as_the_language_writes_numbers(qtbot, make_window, language, limit) -> None:
     """The real dialog (no stand-in): its question names the limit with the language's grouping, as the
     command line's refusal does ("20.000" in German, not "20000")."""
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
-
     with RunStore.open(resolve_db_path()) as store:
         run_id = mixed_run(store)
     window = runs_window(make_window)
@@ -100,3 +107,37 @@ def test_the_note_dialog_says_its_limit_as_the_language_writes_numbers(qtbot, ma
         assert len(asked) == 1 and limit in asked[0], asked
     finally:
         switch_language("en")
+
+
+def test_a_long_note_wraps_in_its_editor(qtbot, make_window) -> None:
+    """A note of a sentence or two is read whole in the dialog: its lines wrap at the editor's width (Qt's
+    multi-line dialog kept a paragraph on one line and scrolled sideways: "… not our server. Tic")."""
+    with RunStore.open(resolve_db_path()) as store:
+        run_id = mixed_run(store)
+    window = runs_window(make_window)
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: tab.runs.rowCount() == 1)
+    tab.select_runs([run_id])
+    long_note = ("The customer's upstream weather API answered 503 for Oslo; not our server. " * 3).strip()
+    seen: dict[str, object] = {}
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog) or not dialog.isVisible():
+            QTimer.singleShot(20, look)
+            return
+        (editor,) = dialog.findChildren(QPlainTextEdit)
+        editor.setPlainText(long_note)
+        QApplication.processEvents()
+        seen["wrap"] = editor.lineWrapMode()
+        seen["sideways"] = editor.horizontalScrollBar().maximum()
+        seen["lines"] = editor.document().documentLayout().documentSize().height()
+        dialog.accept()
+
+    QTimer.singleShot(20, look)
+    tab.timeline_pane.note_button.click()
+    assert seen["wrap"] == QPlainTextEdit.LineWrapMode.WidgetWidth
+    assert seen["sideways"] == 0 and seen["lines"] > 1, seen
+    qtbot.waitUntil(lambda: tab.timeline_pane.run_note.isVisibleTo(tab))
+    with RunStore.open(resolve_db_path()) as store:
+        assert store.get_run(run_id).note == long_note

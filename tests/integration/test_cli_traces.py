@@ -249,7 +249,33 @@ def test_export_and_import_write_their_counts_as_the_language_does(tmp_path: Pat
     assert main(["--lang", "de", "import", out, "--db", str(tmp_path / "other.db")]) == 0
     assert capsys.readouterr().out.startswith("1.200 Läufe aus ")
     assert main(["--lang", "de", "import", out, "--db", str(tmp_path / "other.db")]) == 0
-    assert "1.200 Läufe waren schon vorhanden" in capsys.readouterr().out
+    assert "1.200 Läufe waren schon vorhanden" in capsys.readouterr().out  # more than the report names
+
+
+@pytest.mark.parametrize(("language", "again", "partly"), [
+    ("en", "{path} was imported before: its runs are runs 1, 2, 3, 4.\n",
+     "1 run was already here and was not imported again: run 1."),
+    ("de", "{path} wurde schon früher importiert: seine Läufe sind die Läufe 1, 2, 3, 4.\n",
+     "1 Lauf war schon vorhanden und wurde nicht erneut importiert: Lauf 1."),
+])
+def test_a_trace_imported_again_names_the_runs_it_is(tmp_path: Path, language: str, again: str,
+                                                      partly: str) -> None:
+    """A support engineer who imports the customer's file a second time learns which runs to show (it
+    said "Imported 0 runs … 0 steps were added. 4 runs were already here", and no number)."""
+    path = ROOT / "tests" / "fixtures" / "otel" / "mcp_sdk.jsonl"
+    db = str(tmp_path / "runs.db")
+    cli("--lang", language, "import", str(path), "--db", db)
+    assert cli("--lang", language, "import", str(path), "--db", db).stdout == again.format(path=path)
+    # a file holding a run that is here and one that is not: the new one's number, and the old one's
+    exported = tmp_path / "two.json"
+    cli("export", "1", "-o", str(exported), "--db", db)
+    mixed = json.loads(exported.read_text(encoding="utf-8"))
+    other = json.loads(json.dumps(mixed["runs"][0]))
+    other["uid"] = "another-run"
+    mixed["runs"].append(other)
+    exported.write_text(json.dumps(mixed), encoding="utf-8")
+    said = cli("--lang", language, "import", str(exported), "--db", db).stdout
+    assert partly in said and " 5" in said, said
 
 
 def test_importing_the_current_folder_names_it(tmp_path: Path, capsys, monkeypatch) -> None:
@@ -363,3 +389,17 @@ def test_a_note_too_long_in_a_file_is_refused_with_the_numbers_as_the_language_w
     exported.write_text(json.dumps(document), encoding="utf-8")
     done = cli("--lang", language, "import", str(exported), "--db", str(tmp_path / "other.db"))
     assert done.returncode == 2 and said in done.stderr, done.stderr
+
+
+def test_more_than_ten_runs_imported_again_are_named_by_the_first_and_the_last(tmp_path: Path) -> None:
+    from inspector.store import RunStore
+
+    source = str(tmp_path / "source.db")
+    with RunStore.open(source) as store:
+        for number in range(12):
+            store.finish_run(store.start_run(f"run {number}", "live", None), "ok")
+    out = str(tmp_path / "twelve.json")
+    cli("export", "--all", "-o", out, "--db", source)
+    db = str(tmp_path / "runs.db")
+    cli("import", out, "--db", db)
+    assert cli("import", out, "--db", db).stdout == f"{out} was imported before: its runs are runs 1 … 12.\n"

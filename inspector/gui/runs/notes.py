@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox, QWidget
+from PySide6.QtWidgets import QDialog, QInputDialog, QLabel, QMessageBox, QPlainTextEdit, QWidget
 
 from inspector.i18n import _
 from inspector.i18n.formatting import format_number
@@ -43,9 +43,20 @@ class NoteLabel(QLabel):
 
 
 def ask_for_note(parent: QWidget, title: str, question: str, current: str) -> str | None:
-    """The note the user typed (``""`` to remove it), or ``None`` when they cancelled."""
-    text, ok = QInputDialog.getMultiLineText(parent, title, question, current)
-    return text if ok else None
+    """The note the user typed (``""`` to remove it), or ``None`` when they cancelled. Its lines wrap at
+    the editor's width, as a note's words are read (Qt's own multi-line dialog kept each paragraph on one
+    line, scrolled sideways)."""
+    dialog = QInputDialog(parent)
+    dialog.setWindowTitle(title)
+    dialog.setLabelText(question)
+    dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput)
+    dialog.setTextValue(current)
+    for editor in dialog.findChildren(QPlainTextEdit):
+        editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+    try:
+        return dialog.textValue() if dialog.exec() == QDialog.DialogCode.Accepted else None
+    finally:
+        dialog.deleteLater()
 
 
 class NoteWriter(QObject):

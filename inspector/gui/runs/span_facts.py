@@ -70,11 +70,15 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _side_rows(side: Mapping[str, Any], prefix: str) -> list[AttributeRow]:
-    rows = [AttributeRow(prefix + "span", str(key), value) for key, value in _dict(side.get("attributes")).items()]
+def _span_rows(side: Mapping[str, Any], prefix: str) -> list[AttributeRow]:
+    return [AttributeRow(prefix + "span", str(key), value) for key, value in _dict(side.get("attributes")).items()]
+
+
+def _context_rows(side: Mapping[str, Any], prefix: str) -> list[AttributeRow]:
+    """The attributes of the process (resource) and the instrumentation (scope) a span came from."""
     resource = _dict(side.get("resource"))
-    rows += [AttributeRow(prefix + "resource", str(key), value)
-             for key, value in _dict(resource.get("attributes")).items()]
+    rows = [AttributeRow(prefix + "resource", str(key), value)
+            for key, value in _dict(resource.get("attributes")).items()]
     scope = _dict(side.get("scope"))
     # The scope's name and version under the names OpenTelemetry gives them outside OTLP.
     for key, field in (("otel.scope.name", "name"), ("otel.scope.version", "version")):
@@ -85,12 +89,14 @@ def _side_rows(side: Mapping[str, Any], prefix: str) -> list[AttributeRow]:
 
 
 def attribute_rows(otlp: Mapping[str, Any]) -> list[AttributeRow]:
-    """Every attribute of the span, its resource and scope, then those of its server side."""
-    rows = _side_rows(otlp, "")
+    """Every attribute of the span and of its server side first (what the call did: its method, tool,
+    ``error.type``), then the resource and scope of each (the process and instrumentation it came from,
+    alike for every span of a service): a joined call's server ``error.type`` was below ten resource
+    rows of the client's, out of sight."""
     server = otlp.get("server")
-    if isinstance(server, dict):
-        rows += _side_rows(server, "server ")
-    return rows
+    sides = [(otlp, "")] + ([(server, "server ")] if isinstance(server, dict) else [])
+    return ([row for side, prefix in sides for row in _span_rows(side, prefix)]
+            + [row for side, prefix in sides for row in _context_rows(side, prefix)])
 
 
 def _nanos(value: Any) -> int | None:

@@ -29,6 +29,7 @@ from .list_freshness import ListFreshness
 from .live_reads import LiveAnswer, LiveQuestion, TimelineQuestion
 from .notes import NoteWriter
 from .run_list import RunListPane
+from .shown_first import shown_first
 from .shown_step import ShownStep
 from .step_detail import StepDetail
 from .timeline_model import TimelineGrowth
@@ -242,7 +243,7 @@ class RunsTab(QWidget):
 
     def _imported(self, run_ids: list[int]) -> None:
         self.reload()
-        self.select_runs(run_ids)
+        self.select_runs(shown_first(self.store, run_ids))
 
     def choose_export(self, selected_only: bool) -> None:
         self.transfers.choose_export(self.selected_run_ids() if selected_only else self.runs.run_ids())

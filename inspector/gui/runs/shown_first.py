@@ -1,0 +1,31 @@
+"""Which of the runs a file brought is shown first: a trace a customer sends holds the run that went
+wrong beside runs that say little (a `server/discover` of its own, a notification's trace, a listing),
+so the first run that failed is the one shown, else the first cancelled or interrupted one, else the
+first of the file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspector.store import RunStore
+
+#: The statuses worth showing first, the most telling first.
+TELLING = ("failed", "cancelled", "interrupted")
+#: Run ids asked about in one query (SQLite's limit on a statement's variables is far above it).
+CHUNK = 500
+
+
+def shown_first(store: RunStore, run_ids: Sequence[int]) -> list[int]:
+    """``run_ids`` in their order, with the run to show first moved to the front."""
+    ordered = list(run_ids)
+    place = {run_id: index for index, run_id in enumerate(ordered)}
+    for status in TELLING:
+        found = [run.id for start in range(0, len(ordered), CHUNK)
+                 for run in store.list_runs(outcome=status, limit=None, run_ids=ordered[start:start + CHUNK])]
+        if found:
+            first = min(found, key=place.__getitem__)
+            return [first, *(run_id for run_id in ordered if run_id != first)]
+    return ordered
+
+
+__all__ = ["TELLING", "shown_first"]
