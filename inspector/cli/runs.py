@@ -250,12 +250,13 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
     for stored, depth in layout:
         round_ = str(stored.step.round) if has_rounds else "-"
         kind = str(stored.step.kind)
-        maker = step_source_word(kind, _service(stored.payload))
+        payload = stored.payload  # built from the step each time it is asked for: once a step here
+        maker = step_source_word(kind, _service(payload))
         line = (f"{stored.sequence:>{number}}  {step_time(stored.started_at):<{at}}  {maker:<{source}}  "
                 f"{kind_word(kind):<{kind_width}}  "
-                f"{round_:>5}  {_step_duration(stored):>13}  "
-                f"{step_outcome_text(kind, stored.outcome, stored.step.legs, stored.payload) or '-':<{outcome}}  "
-                f"{nested(localized_step_details(stored.payload), depth)}")
+                f"{round_:>5}  {_step_duration(stored, payload):>13}  "
+                f"{step_outcome_text(kind, stored.outcome, stored.step.legs, payload) or '-':<{outcome}}  "
+                f"{nested(localized_step_details(payload), depth)}")
         out.write(one_line(line) + "\n")
         legs = stored.step.legs
         for index, leg in enumerate(legs):
@@ -263,16 +264,16 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
             out.write(one_line(_leg_line(leg, stored.step.transport, following)) + "\n")
         if stored.step.note:
             out.write(one_line("    " + _("note: {note}").format(note=stored.step.note)) + "\n")
-        disagreement = disagreement_said(stored.payload)
+        disagreement = disagreement_said(payload)
         if disagreement:  # a call read from a trace whose client and server sides differ: as the window says it
             out.write(one_line("    " + _("The two sides disagree: {sentence}").format(sentence=disagreement)) + "\n")
         for extra in replay_lines(store, stored, replays.get(stored.sequence, ())):
             out.write(one_line(f"    {extra}") + "\n")
-        for extra in step_extra_lines(stored.payload):
+        for extra in step_extra_lines(payload):
             out.write(one_line(f"    {extra}") + "\n")
-        for extra in conversation_lines(stored.payload):  # a model call read from a trace: as the window says it
+        for extra in conversation_lines(payload):  # a model call read from a trace: as the window says it
             out.write(one_line(f"    {extra}") + "\n")
-        for extra in _wire_lines(stored.payload):
+        for extra in _wire_lines(payload):
             out.write(extra + "\n")
     if layout.too_deep:
         out.write("\n" + too_deep_line(layout) + "\n")
@@ -295,10 +296,10 @@ def _recovery(store: RunStore, run: RunRecord) -> tuple[int, int, bool] | None:
     return found.said() if found else None
 
 
-def _step_duration(stored: StoredStep) -> str:
+def _step_duration(stored: StoredStep, payload: dict[str, Any]) -> str:
     """A step's duration as the window's column says it: "unfinished" for a span that never ended
-    (its stored 0 ms is no length), else the duration."""
-    raw = stored.payload.get("raw")
+    (its stored 0 ms is no length), else the duration (``payload``: the step's, built once)."""
+    raw = payload.get("raw")
     otlp = raw.get("otlp") if isinstance(raw, dict) else None
     if isinstance(otlp, dict) and otlp.get("unfinished") is True:
         return _("unfinished")

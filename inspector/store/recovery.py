@@ -15,8 +15,10 @@ own outcome), counted too."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .run_store import RunRecord, RunStore
 
@@ -58,11 +60,34 @@ def recovery_of(store: RunStore, run: RunRecord) -> Recovery | None:
     return Recovery(failed, calls) if failed else None
 
 
-#: The tool steps of some runs, with the span each ran in, its parent span and its tool (a payload
-#: SQLite cannot read counts as a step without a span).
-_TOOL_SPANS = """SELECT run_id, outcome, json_extract(CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END,
-    '$.raw.otlp.spanId', '$.raw.otlp.parentSpanId', '$.toolName')
-    FROM steps WHERE run_id IN ({marks}) AND kind = 'tool'"""
+#: The tool steps of some runs, counted in SQL where their spans cannot change the count, listed where they
+#: can. Only a call whose parent span is another tool call's span (*linked*) can be left out (a wrapper's
+#: inner call), and only the calls whose span is a linked call's own or its parent's decide whether it is
+#: (the tool each names, the cycles they go round in): those, and the linked calls, are listed in order
+#: (run, span/parent/tool as found, sequence, outcome) for :func:`_counted`; every other call is counted as
+#: it is, a run's in one row (a run of 60,000 calls under an agent's span hands Python one row, not
+#: 60,000). Each payload is parsed once. SQL matches the values as found (a number or an object too), so it
+#: may list more calls than needed, never fewer; :func:`_spans` keeps only strings, as before.
+_TOOL_CALLS = """
+WITH called AS MATERIALIZED (
+    SELECT run_id, sequence, outcome,
+           json_extract({payload}, '$.raw.otlp.spanId', '$.raw.otlp.parentSpanId', '$.toolName') AS marks
+    FROM steps WHERE run_id IN ({runs}) AND kind = 'tool'),
+spans AS MATERIALIZED (
+    SELECT run_id, sequence, outcome, marks, json_extract(marks, '$[0]') AS span, json_extract(marks, '$[1]') AS parent
+    FROM called),
+linked AS MATERIALIZED (
+    SELECT run_id, span, parent FROM spans WHERE (run_id, parent) IN (SELECT run_id, span FROM spans)),
+near AS MATERIALIZED (
+    SELECT run_id, span FROM linked WHERE span IS NOT NULL UNION SELECT run_id, parent FROM linked),
+sorted AS (
+    SELECT run_id, sequence, outcome, marks,
+           COALESCE((run_id, parent) IN near, 0) OR COALESCE((run_id, span) IN near, 0) AS listed
+    FROM spans)
+SELECT run_id, NULL, COUNT(*), COALESCE(SUM(outcome = 'failed'), 0) FROM sorted WHERE NOT listed GROUP BY run_id
+UNION ALL
+SELECT run_id, marks, sequence, outcome FROM (SELECT * FROM sorted WHERE listed ORDER BY run_id, sequence)
+"""
 #: A tool step: its outcome, span, parent span and tool.
 _Call = tuple[str, str | None, str | None, str | None]
 
@@ -71,31 +96,51 @@ def imported_failures(store: RunStore, run_ids: Sequence[int]) -> dict[int, Reco
     """How many tool calls failed, of how many, in each of these runs read from a trace (one query a
     few hundred runs: a page of ``runs list`` costs no query per run); a run none of whose calls
     failed is left out."""
-    calls: dict[int, list[_Call]] = {}
+    counted: dict[int, list[int]] = {}
+    near: dict[int, list[_Call]] = {}
     ids = list(run_ids)
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
-        for run_id, outcome, marks in store.db.conn.execute(_TOOL_SPANS.format(marks=",".join("?" * len(chunk))),
-                                                             chunk):
-            span, parent, tool = _spans(marks)
-            calls.setdefault(run_id, []).append((outcome or "", span, parent, tool))
-    found = {}
-    for run_id, steps in calls.items():
-        heads = _cycle_heads(steps)
-        tools = {span: tool for _outcome, span, _parent, tool in steps if span is not None}
-        # A call under a tool span of the same tool (or of none named) is that span's call: the outer one
-        # is counted (the importer gave it the inner call's ending). Under a span of another tool (an
-        # agent's tool that called an MCP tool) it is a call of its own, as the importer reads it: the
-        # outer keeps its own outcome, so the inner's failure is counted here or nowhere. A span that
-        # names itself as its parent, or one where a hostile file's parents go round in a cycle, is under
-        # no other: one of each cycle is counted (the span tree shows one as a root).
-        outer = [outcome for outcome, span, parent, tool in steps
-                 if parent is None or parent not in tools or parent == span or span in heads
-                 or (tools[parent] is not None and tools[parent] != tool)]
-        failed = outer.count("failed")
-        if failed:
-            found[run_id] = Recovery(failed, len(outer), answered=False)
-    return found
+        for run_id, marks, calls_or_sequence, failed_or_outcome in _tool_calls(store, chunk):
+            if marks is None:  # the calls no span can leave out: how many, how many failed
+                total = counted.setdefault(run_id, [0, 0])
+                total[0] += calls_or_sequence
+                total[1] += failed_or_outcome
+            else:  # a call near a linked one, in order
+                near.setdefault(run_id, []).append((failed_or_outcome or "", *_spans(marks)))
+    for run_id, steps in near.items():
+        failed, calls = _counted(steps)
+        total = counted.setdefault(run_id, [0, 0])
+        total[0] += calls
+        total[1] += failed
+    return {run_id: Recovery(failed, calls, answered=False) for run_id, (calls, failed) in counted.items() if failed}
+
+
+def _tool_calls(store: RunStore, run_ids: list[int]) -> list[tuple[Any, ...]]:
+    """:data:`_TOOL_CALLS` of these runs: the payloads read as they are, or, if one is not JSON SQLite
+    reads, each checked first."""
+    runs = ",".join("?" * len(run_ids))
+    try:
+        return store.db.conn.execute(_TOOL_CALLS.format(payload="payload", runs=runs), run_ids).fetchall()
+    except sqlite3.OperationalError:  # a payload SQLite cannot read (e.g. nested deeper than it parses)
+        return store.db.conn.execute(_TOOL_CALLS.format(
+            payload="CASE WHEN json_valid(payload) THEN payload ELSE '{}' END", runs=runs), run_ids).fetchall()
+
+
+def _counted(steps: list[_Call]) -> tuple[int, int]:
+    """How many of these tool steps (a run's, in order) failed and how many are calls of their own."""
+    heads = _cycle_heads(steps)
+    tools = {span: tool for _outcome, span, _parent, tool in steps if span is not None}
+    # A call under a tool span of the same tool (or of none named) is that span's call: the outer one
+    # is counted (the importer gave it the inner call's ending). Under a span of another tool (an
+    # agent's tool that called an MCP tool) it is a call of its own, as the importer reads it: the
+    # outer keeps its own outcome, so the inner's failure is counted here or nowhere. A span that
+    # names itself as its parent, or one where a hostile file's parents go round in a cycle, is under
+    # no other: one of each cycle is counted (the span tree shows one as a root).
+    outer = [outcome for outcome, span, parent, tool in steps
+             if parent is None or parent not in tools or parent == span or span in heads
+             or (tools[parent] is not None and tools[parent] != tool)]
+    return outer.count("failed"), len(outer)
 
 
 def _cycle_heads(steps: list[_Call]) -> set[str]:
