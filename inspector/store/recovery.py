@@ -69,16 +69,16 @@ def recovery_of(store: RunStore, run: RunRecord) -> Recovery | None:
 #: 60,000). Each payload is parsed once. SQL matches the values as found (a number or an object too), so it
 #: may list more calls than needed, never fewer; :func:`_spans` keeps only strings, as before.
 _TOOL_CALLS = """
-WITH called AS MATERIALIZED (
+WITH called AS (
     SELECT run_id, sequence, outcome,
            json_extract({payload}, '$.raw.otlp.spanId', '$.raw.otlp.parentSpanId', '$.toolName') AS marks
     FROM steps WHERE run_id IN ({runs}) AND kind = 'tool'),
-spans AS MATERIALIZED (
+spans AS (
     SELECT run_id, sequence, outcome, marks, json_extract(marks, '$[0]') AS span, json_extract(marks, '$[1]') AS parent
     FROM called),
-linked AS MATERIALIZED (
+linked AS (
     SELECT run_id, span, parent FROM spans WHERE (run_id, parent) IN (SELECT run_id, span FROM spans)),
-near AS MATERIALIZED (
+near AS (
     SELECT run_id, span FROM linked WHERE span IS NOT NULL UNION SELECT run_id, parent FROM linked),
 sorted AS (
     SELECT run_id, sequence, outcome, marks,
