@@ -598,13 +598,13 @@ def _found(store: RunStore, run_id: int, text: str, where: StepFilter, limit: in
     (``answer="position"``) or its id (``"id"``)."""
     if not text.strip():
         return []
-    condition, needles = find_condition(store.db.conn, text)
+    condition, needles = find_condition(store.db.conn, text, step="found")
     clause, params = _step_clauses(run_id, where)
     sql = f"""
         SELECT {answer} FROM (
-            SELECT id, row_number() OVER (ORDER BY started_at, sequence) - 1 AS position,
+            SELECT id, kind, outcome, row_number() OVER (ORDER BY started_at, sequence) - 1 AS position,
                    CASE WHEN json_valid(payload) THEN payload ELSE '{{}}' END AS p
-            FROM steps WHERE {clause})
+            FROM steps WHERE {clause}) AS found
         WHERE {condition}
         ORDER BY position LIMIT ?"""
     return [row[0] for row in store.db.conn.execute(sql, (*params, *needles, limit))]

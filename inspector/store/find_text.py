@@ -23,6 +23,8 @@ import sqlite3
 
 from inspector.i18n.find_said import SAID_PATHS, cancel_notes_holding, may_be_said, said_holds
 
+from .find_outcomes import outcome_condition
+
 #: Paths of the payload read as plain text.
 _PLAIN = ("$.toolName", "$.toolResult", "$.content", "$.finishReason", "$.note")
 #: What Find reads of a step from a trace: the attributes (keys and values) of its span, resource and
@@ -63,9 +65,11 @@ def _stored_text_holds(payload: str, fold: str, needle: str) -> tuple[list[str],
     return parts, [needle] * len(_PLAIN) + json_needles * 2
 
 
-def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p") -> tuple[str, list[str]]:
-    """The SQL condition that a step's payload (the column or alias ``payload``) holds ``text``, and the
-    values for its placeholders, in order; ``("0", [])`` for a blank ``text``."""
+def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p",
+                   step: str = "steps") -> tuple[str, list[str]]:
+    """The SQL condition that a step's payload (the column or alias ``payload``) holds ``text``, or its
+    Outcome or disagreement band shows it (:mod:`.find_outcomes`; ``step``: the table or alias of the
+    step's row), and the values for its placeholders, in order; ``("0", [])`` for a blank ``text``."""
     needle = text.strip()
     if not needle:
         return "0", []
@@ -75,6 +79,10 @@ def find_condition(conn: sqlite3.Connection, text: str, payload: str = "p") -> t
         conn.create_function(FOLD_FUNCTION, 1, _fold, deterministic=True)
         fold, needle = FOLD_FUNCTION, needle.casefold()
     parts, values = _stored_text_holds(payload, fold, needle)
+    shown, shown_values = outcome_condition(needle, step=step, payload=payload)
+    if shown:  # the words of the Outcome column and the band on the sides, which the payload does not store
+        parts.append(f"({shown})")
+        values.extend(shown_values)
     if fold == "lower" and "ss" in needle:
         # "strasse" in "Straße": casefold makes ß "ss", lower() keeps it. Folded by Python, but only in
         # a step whose payload has an ß at all (a scan in C), so an ASCII needle stays fast.
