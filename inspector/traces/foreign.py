@@ -185,8 +185,9 @@ _OWN_NO_ERROR = N_("this span recorded no error of its own")
 class Wrapped(NamedTuple):
     """The step of a tool call's client side that did not end ok, as a tool span wrapping the call
     needs to know it: its tool, span id, step sequence, outcome (``failed``, ``cancelled`` or none
-    recorded), whether it timed out, and the first sentence of how it ended (a tuple: the importer
-    keeps one per call that did not end ok)."""
+    recorded), whether it timed out, and the first sentence of how it ended: for a step that failed in a
+    call it wraps itself, that call's cause, so a chain of wrappers names the innermost cause once (a
+    tuple: the importer keeps one per call that did not end ok)."""
 
     tool: str | None
     span: str
@@ -212,7 +213,28 @@ def wrapped_call(payload: dict[str, Any], result: Ending | None, span: str, sequ
     if outcome == OK:
         return None
     said = result.notes[0] if result is not None and result.notes else None
+    if said is not None and said.template == _WRAPS_FAILED:
+        # The step failed in a call it wraps in turn: pass on that call's cause, not this step's sentence
+        # about it (a chain of wrappers of one tool would say every inner sentence again, one level more
+        # at each step: N² words for a chain a stranger's file may make thousands long), and the cause's
+        # own words clipped (a long error text said again on every step of the chain: N times its size).
+        said = _clipped(said.params["what"])
     return Wrapped(payload.get("toolName"), span, sequence, outcome, result is not None and result.timed_out, said)
+
+
+#: How many characters of a value a cause keeps when a chain of wrappers passes it on (see :func:`wrapped_call`);
+#: the step of the call that failed keeps it whole.
+CAUSE_CHARS = 300
+
+
+def _clipped(cause: Message) -> Message:
+    """``cause`` with each text it names cut to :data:`CAUSE_CHARS` characters and an ellipsis (itself
+    when none is longer)."""
+    if all(not isinstance(value, str) or len(value) <= CAUSE_CHARS for value in cause.params.values()):
+        return cause
+    params = {name: value[:CAUSE_CHARS - 1] + "…" if isinstance(value, str) and len(value) > CAUSE_CHARS else value
+              for name, value in cause.params.items()}
+    return replace(cause, params=params)
 
 
 def _wrapping_ending(client: Side, wrapped: Wrapped) -> Ending | None:

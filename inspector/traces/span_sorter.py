@@ -173,7 +173,20 @@ class SpanSorter:
 
     def _emit(self, trace_id: str, client: _Held, server: _Held | None, hold: bool = True) -> None:
         """Make the step of one side, or of a call's two sides. A tool span that may wrap a call waits for
-        that call's step (unless not ``hold``), then says how the call ended."""
+        that call's step (unless not ``hold``), then says how the call ended. The tool spans waiting over
+        the step just made are made in turn, in a loop: a chain of wrappers a file writes outermost first
+        is as deep as the file is long, too deep for a recursion."""
+        while True:
+            parent = self._step(trace_id, client, server, hold)
+            waiting = self.tools.pop((trace_id, parent), None) if parent and self._tools_held else None
+            if waiting is None:
+                return
+            self._tools_held -= 1
+            client, server, hold = waiting, None, False
+
+    def _step(self, trace_id: str, client: _Held, server: _Held | None, hold: bool) -> str | None:
+        """Make one step (or hold a tool span, see :meth:`_emit`); the parent span id of a call's step that
+        a tool span may be waiting over (``None``: none can be)."""
         side = client.side
         wrapped = None
         if server is None and side.meaning.kind == "tool" and may_wrap(side):
@@ -185,7 +198,7 @@ class SpanSorter:
                     self._tools_held -= 1
                 self.tools[(trace_id, side.raw["spanId"])] = client
                 self._tools_held += 1
-                return
+                return None
         payload, result = call_payload(side, server.side if server is not None else None, wrapped)
         parent = side.raw["parentSpanId"]
         call_step = parent and side.meaning.side == "client" and payload["kind"] == "tool"
@@ -197,11 +210,7 @@ class SpanSorter:
         step = TraceStep(client.sequence, stored_time_of(client.side.start_ns),
                          checked if checked is not None else read_payload(payload, client.path))
         self.on_step(trace_id, step, client.path, client.size + (server.size if server is not None else 0))
-        if call_step and self._tools_held:
-            waiting = self.tools.pop((trace_id, parent), None)
-            if waiting is not None:
-                self._tools_held -= 1
-                self._emit(trace_id, waiting, None, hold=False)
+        return parent if call_step else None
 
     def _pair_by_request_id(self) -> None:
         """Sides whose parents do not join them (a server span under an HTTP server span, say) are
