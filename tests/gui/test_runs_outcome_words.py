@@ -108,10 +108,11 @@ def _painted(view, row: int) -> tuple[str, int, int]:
 @pytest.mark.parametrize(("language", "cell"), [("en", "failed: timed out"), ("de", "Zeitüberschreitung")])
 def test_no_outcome_is_cut_at_the_default_size(qtbot, make_window, language: str, cell: str) -> None:
     """At the window's default size the column fits the whole words in English; in German ("fehlgeschlagen:
-    Zeitüberschreitung" would leave the details a sliver) the kind of failure beside the failed icon."""
+    Zeitüberschreitung" would leave the details a sliver) the kind of failure beside the failed icon. So
+    too where the column was fitted in a wider window that was then made smaller."""
     run_id = _imported("pydantic_ai.jsonl")
     window = make_window(wait_tools=False)
-    window.resize(DEFAULT_SIZE)
+    window.resize(DEFAULT_SIZE.width() * 3 // 2, DEFAULT_SIZE.height())
     window.tabs.setCurrentWidget(window.runs_tab)
     tab = window.runs_tab
     switch_language(language)
@@ -121,12 +122,12 @@ def test_no_outcome_is_cut_at_the_default_size(qtbot, make_window, language: str
         view = tab.timeline_view
         model = tab.timeline
         QApplication.processEvents()
-        timed_out = [row for row in range(model.rowCount()) if model.index(row, OUTCOME_COLUMN).data()
-                     == TIMED_OUT[language]]
+        with qtbot.waitSignal(model.said_outcomes.changed):  # the column is fitted once they are said
+            timed_out = [row for row in range(model.rowCount()) if model.index(row, OUTCOME_COLUMN).data()
+                         == TIMED_OUT[language]]
         assert len(timed_out) == 3
-        # Fitted after the paint that said them.
-        qtbot.waitUntil(lambda: TIMED_OUT[language] in model.said_outcomes.texts)
-        qtbot.waitUntil(lambda: view.columnWidth(OUTCOME_COLUMN) >= view.fontMetrics().horizontalAdvance(cell))
+        window.resize(DEFAULT_SIZE)
+        QApplication.processEvents()
         for row in range(model.rowCount()):
             if model.index(row, OUTCOME_COLUMN).data():
                 text, width, room = _painted(view, row)

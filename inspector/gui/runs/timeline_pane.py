@@ -55,9 +55,10 @@ from .waterfall import WaterfallDelegate
 STEP_OUTCOMES = ("ok", "failed", "cancelled", "")
 #: The columns' least widths; :meth:`TimelinePane.fit_columns` widens them for longer words (German).
 TIMELINE_WIDTHS = (94, 46, 44, 40, 60, 96, 160, 100)
-#: The room the Details column keeps when the Outcome column widens to "failed: timed out" (or longer,
-#: in German): where it would keep less, the Outcome column says the kind of failure alone.
-DETAILS_ROOM_PX = 120
+#: How much wider than for its usual words the Outcome column grows for "failed: timed out" at most:
+#: where the whole words need more (German's "fehlgeschlagen: Zeitüberschreitung"), its cells say the
+#: kind of failure alone and the details keep their room, at any width of the window.
+WHOLE_OUTCOME_GROWTH = 1.5
 #: Below this width the source column is hidden: the kind says it too (a tool call is the MCP
 #: client's, a model's step the agent's), and the details need the room more.
 SOURCE_COLUMN_FROM_PX = 760
@@ -183,16 +184,14 @@ class TimelinePane(QWidget):
 
     def fit_outcome_column(self) -> None:
         """The Outcome column as wide as its words in the run shown ("failed: timed out" is longer than
-        "failed") where the details keep :data:`DETAILS_ROOM_PX`, else as wide as their kinds of failure
-        alone ("timed out", which its cells then say); the other columns keep their widths."""
+        "failed") up to :data:`WHOLE_OUTCOME_GROWTH`, else as wide as their kinds of failure alone ("timed
+        out", which its cells then say); the other columns keep their widths."""
         said, least = self.model.said_outcomes, TIMELINE_WIDTHS[OUTCOME_COLUMN]
-        whole = column_width(self.view, OUTCOME_COLUMN, least, said.whole(), icon=True)
-        header = self.view.horizontalHeader()
-        others = sum(header.sectionSize(column) for column in range(len(COLUMNS))
-                     if column not in (OUTCOME_COLUMN, COLUMNS.index("details")) and not header.isSectionHidden(column))
-        if whole > self.view.viewport().width() - others - DETAILS_ROOM_PX:
-            whole = column_width(self.view, OUTCOME_COLUMN, least, said.least(), icon=True)
-        self.view.setColumnWidth(OUTCOME_COLUMN, whole)
+        usual = column_width(self.view, OUTCOME_COLUMN, least, said.usual(), icon=True)
+        width = column_width(self.view, OUTCOME_COLUMN, least, said.whole(), icon=True)
+        if width > usual * WHOLE_OUTCOME_GROWTH:
+            width = column_width(self.view, OUTCOME_COLUMN, least, said.least(), icon=True)
+        self.view.setColumnWidth(OUTCOME_COLUMN, width)
 
     def height_for_rows(self, rows: int) -> int:
         """The pane's height that shows ``rows`` whole steps (and a sliver of the next) under its
