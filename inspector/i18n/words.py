@@ -71,9 +71,17 @@ def stored_outcome_text(kind: str, outcome: str | None, legs: Sequence[Leg] = ()
     its legs tell it ("failed: timed out", "failed: not sent") or, imported from a trace, where the
     importer found it timed out, by the one rule of :func:`inspector.runs.ending.stored_ending`;
     otherwise :func:`step_outcome_word`."""
+    failure = stored_failure_kind(outcome, legs, payload)
+    return outcome_text("failed", failure) if failure else step_outcome_word(kind, outcome)
+
+
+def stored_failure_kind(outcome: str | None, legs: Sequence[Leg] = (),
+                        payload: Mapping[str, Any] | None = None) -> str | None:
+    """The kind of failure of a stored failed step that :func:`stored_outcome_text` names after "failed"
+    ("timed_out", "refused"; :func:`failure_word` says it), by the same rule; ``None`` for any other step."""
     if outcome == "failed" and (legs or payload_timed_out(payload)):
-        return outcome_text(*ending_outcome(stored_ending(outcome, legs, payload)))
-    return step_outcome_word(kind, outcome)
+        return ending_outcome(stored_ending(outcome, legs, payload))[1]
+    return None
 
 
 def no_outcome_word() -> str:
@@ -179,5 +187,6 @@ def step_source_word(kind: str, service: str = "") -> str:
 
 __all__ = ["OUTCOMES", "OUTCOME_MARKS", "failure_word", "health_text", "kind_word", "leg_outcome_word",
            "marked_outcome_text", "no_outcome_word", "outcome_text", "outcome_word",
-           "run_heading", "step_outcome_word", "stored_outcome_text", "source_word", "step_maker_word", "SERVICE_CHARS",
+           "run_heading", "step_outcome_word", "stored_failure_kind", "stored_outcome_text", "source_word",
+           "step_maker_word", "SERVICE_CHARS",
            "step_source_word"]

@@ -187,7 +187,7 @@ def test_the_ending_is_said_whole_while_the_title_gives_way(qtbot) -> None:
         qtbot.waitExposed(bar)
         bar.grab()  # paints: header_shown is what the paint showed
         left, end = bar.header_shown
-        assert end == bar.current_geometry().end_text == "✗ fehlgeschlagen: Zeit überschritten"
+        assert end == bar.current_geometry().end_text == "✗ fehlgeschlagen: Zeitüberschreitung"
         assert left.endswith("4,0 s von 4 s verbraucht")  # the numbers stay whole too
         # Wide enough, the title is whole as before.
         bar.resize(900, 44)

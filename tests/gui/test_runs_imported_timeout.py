@@ -11,7 +11,7 @@ from inspector.gui.language import switch_language
 from tests.gui.test_runs_span_detail import imported_agent_run, open_run, step_row
 from tests.gui.test_screenshots import save
 
-TIMED_OUT = {"en": "failed: timed out", "de": "fehlgeschlagen: Zeit überschritten"}
+TIMED_OUT = {"en": "failed: timed out", "de": "fehlgeschlagen: Zeitüberschreitung"}
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

@@ -51,7 +51,7 @@ def test_the_bar_and_runs_show_say_a_timed_out_call_alike(timed_out_run: str) ->
             switch_language(language)
             bar = ending_text(BarState.replay(legs, 1.0, stored.outcome, stored.step.duration_ms / 1000))
             assert bar == "✗ " + step_outcome_text("tool", stored.outcome, legs)
-            assert "timed out" in bar if language == "en" else "Zeit überschritten" in bar
+            assert "timed out" in bar if language == "en" else "Zeitüberschreitung" in bar
     finally:
         switch_language("en")
 

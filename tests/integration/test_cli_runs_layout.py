@@ -120,7 +120,7 @@ def test_a_timed_out_call_says_so_in_runs_show_as_on_the_windows_bar(timed_out_r
     [call] = [line for line in shown(timed_out_run, "1").splitlines() if line.startswith("1 ")]
     assert " failed: timed out  slow: " in call
     [german] = [line for line in shown(timed_out_run, "1", language="de").splitlines() if line.startswith("1 ")]
-    assert " fehlgeschlagen: Zeit überschritten  slow: " in german
+    assert " fehlgeschlagen: Zeitüberschreitung  slow: " in german
     # The stored outcome stays "failed": the kind is what the legs tell.
     assert json.loads(shown(timed_out_run, "1", "--json"))["timeline"][0]["outcome"] == "failed"
 

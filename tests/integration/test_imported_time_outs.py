@@ -13,7 +13,7 @@ from inspector.store import RunStore
 from tests.support.cli_process import cli_here
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
-TIMED_OUT = {"en": " failed: timed out ", "de": " fehlgeschlagen: Zeit überschritten "}
+TIMED_OUT = {"en": " failed: timed out ", "de": " fehlgeschlagen: Zeitüberschreitung "}
 FAILED = {"en": " failed ", "de": " fehlgeschlagen "}
 
 

@@ -31,17 +31,28 @@ def fit_columns(view: QTableView, least: Sequence[int], samples: Mapping[int, Se
                 sortable: bool = False, icons: Sequence[int] = ()) -> None:
     """Widen each column that does not stretch to its heading and its ``samples``; ``icons`` are the
     columns whose cells show an icon before the word."""
-    header = view.horizontalHeader()
-    model = view.model()
-    head_metrics, cell_metrics = header.fontMetrics(), view.fontMetrics()
     for column, width in enumerate(least):
-        if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch or column == view.property(_ROOMY):
-            continue
-        heading = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
-        room = ICON_ROOM_PX if column in icons else PADDING_PX
-        needed = max([width, head_metrics.horizontalAdvance(heading) + (SORT_ARROW_PX if sortable else PADDING_PX)]
-                     + [cell_metrics.horizontalAdvance(word) + room for word in samples.get(column, [])])
-        view.setColumnWidth(column, needed)
+        fit_column(view, column, width, samples.get(column, ()), sortable=sortable, icon=column in icons)
+
+
+def fit_column(view: QTableView, column: int, least: int, samples: Sequence[str], *, sortable: bool = False,
+               icon: bool = False) -> None:
+    """Widen ``column`` (unless it stretches) to :func:`column_width`."""
+    header = view.horizontalHeader()
+    if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch or column == view.property(_ROOMY):
+        return
+    view.setColumnWidth(column, column_width(view, column, least, samples, sortable=sortable, icon=icon))
+
+
+def column_width(view: QTableView, column: int, least: int, samples: Sequence[str], *, sortable: bool = False,
+                 icon: bool = False) -> int:
+    """The width ``column`` needs for its heading and its ``samples``, at least ``least``; ``icon``: its
+    cells show an icon before the word."""
+    heading = str(view.model().headerData(column, Qt.Orientation.Horizontal) or "")
+    room = ICON_ROOM_PX if icon else PADDING_PX
+    return max([least, view.horizontalHeader().fontMetrics().horizontalAdvance(heading)
+                + (SORT_ARROW_PX if sortable else PADDING_PX)]
+               + [view.fontMetrics().horizontalAdvance(word) + room for word in samples])
 
 
 _ROOMY = "roomyColumn"
@@ -101,4 +112,4 @@ class RoomyColumn(QObject):
             self._fitting = False
 
 
-__all__ = ["ROW_PX", "RoomyColumn", "compact_rows", "fit_columns"]
+__all__ = ["ROW_PX", "RoomyColumn", "column_width", "compact_rows", "fit_column", "fit_columns"]

@@ -11,12 +11,13 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QWidget
+from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
 from inspector.i18n import _
 from inspector.i18n.details import own_lines
 
 from ..language import translated, translated_tab
+from ..widgets.indented_text import IndentedText
 from ..widgets.plain_text import clip_text, label_text
 from .span_attributes import AttributesPanel
 from .span_facts import (
@@ -95,9 +96,8 @@ class SpanView(QObject):
         self.tabs = tabs
         self.attributes = AttributesPanel()
         self.attributes.said.connect(self.said)
-        self.events = QPlainTextEdit()
-        self.events.setReadOnly(True)
-        self.events.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # Wrapped, each line's further rows under its indent: a message or a stack trace's line is read whole.
+        self.events = IndentedText()
         self.events.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         translated(self.events, "setAccessibleName", lambda: _("Events and links of the span"))
         translated_tab(tabs, self.attributes, lambda: _("Attributes"))
@@ -126,7 +126,7 @@ class SpanView(QObject):
         attributes_tab, events_tab = self.tabs.indexOf(self.attributes), self.tabs.indexOf(self.events)
         if otlp is None:
             self.attributes.show_rows([], sequence)
-            self.events.setPlainText("")
+            self.events.set_text("")
             self.tabs.setTabVisible(attributes_tab, False)
             self.tabs.setTabVisible(events_tab, False)
             self.sides.hide()
@@ -135,7 +135,7 @@ class SpanView(QObject):
         self.attributes.show_rows(attribute_rows(otlp), sequence)
         self.tabs.setTabVisible(attributes_tab, True)
         events = events_text(otlp)
-        self.events.setPlainText(events)
+        self.events.set_text(events)
         self.tabs.setTabVisible(events_tab, bool(events))
         # What the step's own lines say (a time-out's exception) the sentence on its sides does not repeat.
         already = own_lines(payload)

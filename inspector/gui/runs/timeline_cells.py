@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from inspector.i18n import _, formatting
 from inspector.i18n.details import localized_step_details
-from inspector.i18n.words import kind_word, step_outcome_word, step_source_word
+from inspector.i18n.words import failure_word, kind_word, step_source_word, stored_failure_kind, stored_outcome_text
 from inspector.store.browse import TimelineRow
 
 from ..language import on_language_changed
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 #: Cell texts kept (a few screens of rows); the oldest go all at once when there are more.
 TEXTS_KEPT = 4000
+#: Where the texts keep a step's kind of failure alone (:meth:`TimelineCells.failure`).
+_FAILURE = "failure"
 
 
 def headings() -> tuple[str, ...]:
@@ -68,9 +70,11 @@ class TimelineCells:
         return text
 
     def tip(self, step: TimelineRow, column: str) -> str:
-        # The kind column is narrow ("tool_write" may be cut): its tooltip says it whole, and the
+        # The kind and outcome columns are narrow ("tool_write" may be cut): a tooltip says it whole, and the
         # service of a step from a trace (the source column, which says it, hides in a narrow pane).
         text = self.waterfall_text(step) if column == "waterfall" else self.text(step, column)
+        if not text:
+            return ""  # a step with no outcome by nature: no tooltip
         if column in ("source", "kind") and step.service:
             text = _("{kind} · service {service}").format(kind=self.text(step, "kind"),
                                                           service=cell_text(step.service, 200))
@@ -100,8 +104,28 @@ class TimelineCells:
         if column == "duration":
             return _("unfinished") if step.unfinished else format_duration(step.duration_ms / 1000)
         if column == "outcome":
-            return step_outcome_word(step.kind, step.outcome)
+            return self._outcome(step)
         return cell_text(shown_details(step))
+
+    def failure(self, step: TimelineRow) -> str:
+        """The kind of failure that the step's outcome names ("timed out"; "" for none): what an Outcome
+        cell too narrow for the whole says beside the failed icon."""
+        failure = self._texts.get((step.id, _FAILURE))
+        if failure is None:
+            self._outcome(step)
+            failure = self._texts.get((step.id, _FAILURE), "")
+        return failure
+
+    def _outcome(self, step: TimelineRow) -> str:
+        """The step's outcome in the words of ``runs show`` and the step detail, by the same rule: a failed
+        call says its kind of failure where its legs, or the importer's finding, tell it ("failed: timed
+        out"); the column is fitted to such longer words of the run it shows."""
+        legs = self.model.legs_of(step)
+        text = stored_outcome_text(step.kind, step.outcome, legs, step.detail_fields)
+        failure = stored_failure_kind(step.outcome, legs, step.detail_fields)
+        self._texts[(step.id, _FAILURE)] = failure_word(failure) if failure else ""
+        self.model.said_outcomes.note(text, self._texts[(step.id, _FAILURE)])
+        return text
 
     def waterfall(self, step: TimelineRow) -> tuple[float, float | None, str, float]:
         """(offset from the run's start, duration or ``None`` if unfinished, outcome, axis length), seconds."""

@@ -11,12 +11,13 @@ reading every row. What the cells say is :mod:`.timeline_cells`'s.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
+from inspector.runs import Leg
 from inspector.store import RunRecord, RunStore
 from inspector.store.browse import (
     TRACE_RUN_UID_PREFIX,
@@ -29,10 +30,13 @@ from inspector.store.browse import (
     timeline_position,
     timeline_rows,
 )
+from inspector.store.ending_legs import ending_legs
 from inspector.store.joined import has_joined_spans, our_span_nodes
 
 from ..widgets.outcomes import outcome_icon, text_colour
 from ..widgets.zone_marks import ZoneMarks
+from .outcome_cell import FailureRole
+from .said_outcomes import SaidOutcomes
 from .span_tree import SpanTree, TreeRows
 from .table_model import Index, NamedColumnsModel
 from .timeline_cells import TimelineCells, headings
@@ -67,6 +71,8 @@ class TimelineGrowth:
     end: datetime | None
     has_rounds: bool
     pages: dict[int, list[TimelineRow]]
+    #: The legs of the failed steps among the pages' rows (what their outcome words are said by).
+    legs: dict[int, tuple[Leg, ...]] = field(default_factory=dict)
 
 
 def read_growth(store: RunStore, run: RunRecord, where: StepFilter, tree: bool, shown: int,
@@ -81,7 +87,13 @@ def read_growth(store: RunStore, run: RunRecord, where: StepFilter, tree: bool, 
         for number in range(max(shown // page_size, last - most_pages + 1), last + 1):
             pages[number] = timeline_page(store, run.id, number * page_size, page_size, where)
     start, end = run_span(store, run)
-    return TimelineGrowth(run.id, where, tree, count, total, start, end, store.has_rounds(run.id), pages)
+    legs = ending_legs(store, [step for page in pages.values() for step in failed_with_legs(page)])
+    return TimelineGrowth(run.id, where, tree, count, total, start, end, store.has_rounds(run.id), pages, legs)
+
+
+def failed_with_legs(page: list[TimelineRow]) -> list[int]:
+    """The failed steps of ``page`` that have legs: their legs tell their kind of failure ("timed out")."""
+    return [row.id for row in page if row.outcome == "failed" and row.legs]
 
 
 class TimelineModel(SpanTreeRows, NamedColumnsModel):
@@ -109,8 +121,12 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         self.end: datetime | None = None
         #: The zones said beside the step times shown (the Time column widens to them).
         self.zone_marks = ZoneMarks(self)
+        #: The run's outcome texts longer than an outcome's word (the Outcome column widens to them).
+        self.said_outcomes = SaidOutcomes(self)
         self._count = 0
         self._pages: OrderedDict[int, list[TimelineRow]] = OrderedDict()
+        #: The legs of the cached pages' failed steps, read with their page (never while a cell is painted).
+        self._legs: dict[int, tuple[Leg, ...]] = {}
         self._last_number, self._last_page = -1, None
         self._matches: set[int] = set()
         #: The rows of a run imported from a trace with nested spans (``None``: rows in time order).
@@ -138,11 +154,14 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
         # The same run shown again (a filter, the plumbing toggle) keeps what was collapsed.
         keep = self.tree.collapsed_steps() if self.tree is not None and run is not None and self.run_id == run.id \
             else set()
+        if run is None or self.run_id != run.id:
+            self.said_outcomes.forget()
         self.run_id = run.id if run is not None else None
         self.run = run
         if where is not None:
             self.filter = where
         self._pages.clear()
+        self._legs.clear()
         self._last_number, self._last_page = -1, None
         self._matches = set()
         self.cells.forget()
@@ -231,8 +250,9 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             for number, page in (growth.pages.items() if growth is not None else ()):
                 self._pages[number] = page
                 self._pages.move_to_end(number)
-            while len(self._pages) > self.cached_pages:
-                self._pages.popitem(last=False)
+            if growth is not None:
+                self._legs.update(growth.legs)
+            self._trim_pages()
             self.beginInsertRows(QModelIndex(), self._count, count - 1)
             self._count = count
             self.endInsertRows()
@@ -285,12 +305,24 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             self.pages_read += 1
             self.page_log.append(page_number)
             self._pages[page_number] = page
-            while len(self._pages) > self.cached_pages:
-                self._pages.popitem(last=False)
+            failed = failed_with_legs(page)
+            if failed:
+                self._legs.update(ending_legs(self.store, failed))
+            self._trim_pages()
         else:
             self._pages.move_to_end(page_number)
         self._last_number, self._last_page = page_number, page
         return page
+
+    def _trim_pages(self) -> None:
+        """At most :attr:`cached_pages` pages kept (the oldest go, with their steps' legs)."""
+        while len(self._pages) > self.cached_pages:
+            for row in self._pages.popitem(last=False)[1]:
+                self._legs.pop(row.id, None)
+
+    def legs_of(self, step: TimelineRow) -> tuple[Leg, ...]:
+        """The legs of a failed step on a cached page, as read with it (none for any other step)."""
+        return self._legs.get(step.id, ())
 
     @property
     def cached_rows(self) -> int:
@@ -319,6 +351,8 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             return step.id
         if role == OutcomeRole:
             return step.outcome
+        if role == FailureRole:
+            return self.cells.failure(step) if column == "outcome" else None
         if role == WaterfallRole:
             return self.cells.waterfall(step)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
@@ -327,8 +361,8 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
             if column == "details" and role == Qt.ItemDataRole.AccessibleTextRole and self.tree is not None:
                 return self.cells.spoken_in_tree(step, index.row())
             return self.cells.text(step, column)
-        if role == Qt.ItemDataRole.ToolTipRole and column in ("source", "kind", "details", "waterfall"):
-            return self.cells.tip(step, column)
+        if role == Qt.ItemDataRole.ToolTipRole and column in ("source", "kind", "outcome", "details", "waterfall"):
+            return self.cells.tip(step, column) or None
         if column == "outcome":
             if role == Qt.ItemDataRole.DecorationRole:
                 return outcome_icon(step.outcome) if step.outcome else None
@@ -341,8 +375,7 @@ class TimelineModel(SpanTreeRows, NamedColumnsModel):
 
 _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole,
           Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.TextAlignmentRole,
-          StepIdRole, OutcomeRole, WaterfallRole}
+          StepIdRole, OutcomeRole, WaterfallRole, FailureRole}
 
-__all__ = ["COLUMNS", "BranchRole", "DepthRole", "MatchRole", "OutcomeRole", "PAGE_SIZE", "StepIdRole", "TimelineModel",
-           "WaterfallRole"]
-
+__all__ = ["COLUMNS", "BranchRole", "DepthRole", "FailureRole", "MatchRole", "OutcomeRole", "PAGE_SIZE", "StepIdRole",
+           "TimelineModel", "WaterfallRole"]

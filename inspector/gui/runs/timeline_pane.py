@@ -31,9 +31,10 @@ from ..widgets.accessibility import label_combo
 from ..widgets.keep_in_view import KeepCurrentInView
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.tab_stops import one_tab_stop
-from .columns import compact_rows, fit_columns
+from .columns import column_width, compact_rows, fit_columns
 from .find_in_run import FindInRun
 from .notes import NoteLabel
+from .outcome_cell import OutcomeCellDelegate
 from .runs_model import format_duration
 from .time_axis import TimeAxisHeader
 from .timeline_cells import format_time, step_source
@@ -54,6 +55,10 @@ from .waterfall import WaterfallDelegate
 STEP_OUTCOMES = ("ok", "failed", "cancelled", "")
 #: The columns' least widths; :meth:`TimelinePane.fit_columns` widens them for longer words (German).
 TIMELINE_WIDTHS = (94, 46, 44, 40, 60, 96, 160, 100)
+#: How much wider than for its usual words the Outcome column grows for "failed: timed out" at most:
+#: where the whole words need more (German's "fehlgeschlagen: Zeitüberschreitung"), its cells say the
+#: kind of failure alone and the details keep their room, at any width of the window.
+WHOLE_OUTCOME_GROWTH = 1.5
 #: Below this width the source column is hidden: the kind says it too (a tool call is the MCP
 #: client's, a model's step the agent's), and the details need the room more.
 SOURCE_COLUMN_FROM_PX = 760
@@ -104,6 +109,7 @@ class TimelinePane(QWidget):
         layout.addWidget(self.view, 1)
         self.fit_columns()
         self.model.zone_marks.grew.connect(self.fit_columns)
+        self.model.said_outcomes.changed.connect(self.fit_outcome_column)
         self.describe(None)  # what to do while no run is chosen
 
     def _build_filters(self) -> None:
@@ -136,6 +142,8 @@ class TimelinePane(QWidget):
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.waterfall = WaterfallDelegate(self.view)
         self.view.setItemDelegateForColumn(WATERFALL_COLUMN, self.waterfall)
+        self.outcome_cell = OutcomeCellDelegate(self.view)
+        self.view.setItemDelegateForColumn(OUTCOME_COLUMN, self.outcome_cell)
         self.tree_cell = TreeCellDelegate(self.view)
         self.view.setItemDelegateForColumn(COLUMNS.index("details"), self.tree_cell)
         # A run from a trace: folding its spans (keys, Find) and the plumbing toggle.
@@ -171,7 +179,19 @@ class TimelinePane(QWidget):
             COLUMNS.index("source"): [step_source("tool"), step_source("model")],
             COLUMNS.index("kind"): [kind.value for kind in StepKind if len(kind.value) <= 8],
             COLUMNS.index("duration"): [_("unfinished"), format_duration(3599)],
-            OUTCOME_COLUMN: [outcome_word(s) for s in ("cancelled", "failed", "ok")]}, icons=(OUTCOME_COLUMN,))
+        })
+        self.fit_outcome_column()
+
+    def fit_outcome_column(self) -> None:
+        """The Outcome column as wide as its words in the run shown ("failed: timed out" is longer than
+        "failed") up to :data:`WHOLE_OUTCOME_GROWTH`, else as wide as their kinds of failure alone ("timed
+        out", which its cells then say); the other columns keep their widths."""
+        said, least = self.model.said_outcomes, TIMELINE_WIDTHS[OUTCOME_COLUMN]
+        usual = column_width(self.view, OUTCOME_COLUMN, least, said.usual(), icon=True)
+        width = column_width(self.view, OUTCOME_COLUMN, least, said.whole(), icon=True)
+        if width > usual * WHOLE_OUTCOME_GROWTH:
+            width = column_width(self.view, OUTCOME_COLUMN, least, said.least(), icon=True)
+        self.view.setColumnWidth(OUTCOME_COLUMN, width)
 
     def height_for_rows(self, rows: int) -> int:
         """The pane's height that shows ``rows`` whole steps (and a sliver of the next) under its

@@ -350,7 +350,7 @@ class BarPainter:
         text = geometry.spent_text
         titles = tuple(title for title in titles if title)
         title = titles[-1] if titles else ""
-        # The ending ("✗ fehlgeschlagen: Zeit überschritten") is what happened: it takes what the
+        # The ending ("✗ fehlgeschlagen: Zeitüberschreitung") is what happened: it takes what the
         # numbers leave, and at least half the line; the title gives way first.
         numbers = plain.horizontalAdvance(_("{title} — {spent}").format(title="…", spent=text) if title else text)
         end_room = max(area.width() / 2, area.width() - numbers - 12)

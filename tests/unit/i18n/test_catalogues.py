@@ -182,3 +182,12 @@ def test_german_says_plain_text_one_way() -> None:
         if "Klartext" in german:
             wrong.append((source, german))
     assert wrong == []
+
+
+def test_german_says_a_time_out_one_way() -> None:
+    """A time-out is "Zeitüberschreitung" wherever it is said: the step's summary and the budget bar said
+    "fehlgeschlagen: Zeit überschritten" while its Result and Details said "Zeitüberschreitung: …" (and a
+    connection that timed out "dauerte zu lange")."""
+    wrong = [(source, german) for source, german in map(_german_texts, messages("de"))
+             if re.search(r"(?i)\btimed out\b|\btime-?outs?\b", source) and "Zeitüberschreitung" not in german]
+    assert wrong == []
