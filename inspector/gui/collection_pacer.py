@@ -6,8 +6,11 @@ quarter of a million (Qt's wrappers, the modules), more with every run. Measured
 whichever thread happened to allocate, and the GUI thread waited: the longest stall of the live
 budget bars was that pass. So, from the window's first paint until it closes:
 
-* what lives then is set aside (``gc.freeze``): later passes never walk it again; so is what
-  lives after a module was imported later (see :meth:`CollectionPacer.collect_young`);
+* what lives then is set aside (``gc.freeze``) without a pass over it: later passes never walk it
+  again; so is what lives after a module was imported later (see :meth:`CollectionPacer.collect_young`).
+  A full pass at the first paint itself held the GUI thread 50-90 ms just as the tools load and the
+  Runs tab is built (and 0.13 s for every window a test opened, in a process of twice the
+  objects); the little garbage start-up leaves is set aside with the rest and freed at the next thaw;
 * automatic full passes are off (the oldest generation's threshold set out of reach); the young
   generations are collected as always (a few milliseconds at most: they are small);
 * every :data:`IDLE_CHECK_MS`, when no operation runs and no run plays, one full pass collects
@@ -72,14 +75,14 @@ class CollectionPacer(QObject):
         return self._thresholds is not None
 
     def start(self) -> None:
-        """Set aside what lives now and take the oldest generation's passes over (idempotent; nothing
-        once stopped: a window closed before its first paint leaves collection as it was)."""
+        """Set aside what lives now, without walking it, and take the oldest generation's passes over
+        (idempotent; nothing once stopped: a window closed before its first paint leaves collection as
+        it was)."""
         if self._thresholds is not None or self._stopped:
             return
         self._thresholds = gc.get_threshold()
         young, middle, _oldest = self._thresholds
-        gc.collect()
-        gc.freeze()
+        gc.freeze()  # no pass first: see the module's text
         self._modules = len(sys.modules)
         gc.set_threshold(young, middle, OUT_OF_REACH)
         gc.disable()  # no thread collects by itself: collect_young does, on this one

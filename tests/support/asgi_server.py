@@ -10,6 +10,8 @@ from typing import Any, Iterator
 
 import uvicorn
 
+from inspector.demo.runner import _Uvicorn
+
 _CLOSED: list[socket.socket] = []
 
 
@@ -38,9 +40,10 @@ class ReservedPort:
         return self.port
 
 
-class _Server(uvicorn.Server):
-    def install_signal_handlers(self) -> None:  # the test process keeps its own handlers
-        pass
+class _Server(_Uvicorn):
+    """The demo server's uvicorn: the test process keeps its own signal handlers, and a stop is heard at
+    once (uvicorn's own loop notices it at its next tick: every test server's end waited up to a tenth
+    of a second more)."""
 
 
 @contextmanager
@@ -58,13 +61,12 @@ def serve_asgi(app: Any, path: str = "/mcp", tls: tuple[str, str] | None = None)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"asgi-{port}", daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
-    while not server.started:
+    while not server.up.wait(0.01):
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the test server did not start")
-        time.sleep(0.01)
     try:
         yield f"{'https' if tls else 'http'}://127.0.0.1:{port}{path}"
     finally:
-        server.should_exit = True
+        server.ask_to_exit()
         thread.join(5)
         sock.close()
