@@ -30,9 +30,13 @@ def _fresh_demo_in_a_thread(request: pytest.FixtureRequest, monkeypatch: pytest.
     process start. A test about that process asks for ``play_demo_process`` and keeps it."""
     if "play_demo_process" in request.fixturenames:
         return
-    from inspector.gui.workbench import demo_process
+    from inspector.gui.workbench import demo_process, demo_service  # noqa: F401
     from tests.support.threaded_demo import ThreadedDemo
 
+    # demo_service (the window's own demo server, a process of its own) binds DemoProcess when it is
+    # first imported: imported here first, before the patch, it keeps the real one for the whole test
+    # process (imported first under the patch, it kept ThreadedDemo for good, and a test of the window's
+    # demo process run alone never saw the process's stderr).
     monkeypatch.setattr(demo_process, "DemoProcess", ThreadedDemo)  # what the Play worker starts
 
 
