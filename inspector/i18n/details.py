@@ -155,7 +155,8 @@ def without_disagreement(text: str, payload: Mapping[str, Any]) -> str:
 
 
 #: The client's words in a disagreement when it stopped waiting before an answer came.
-_STOPPED_WAITING = ("gave up after {ms} ms ({error})", "was cancelled after {ms} ms")
+_STOPPED_WAITING = ("gave up after {ms} ms ({error})", "was cancelled after {ms} ms",
+                    "stopped waiting after {ms} ms, {left} ms before the server's side ended")
 
 
 def server_answer_marked(text: str, payload: Mapping[str, Any]) -> str:

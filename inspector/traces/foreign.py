@@ -129,15 +129,20 @@ _SIDE_WORDS = {
     OK: N_("ended with no error recorded after {ms} ms"),
     UNRECORDED: N_("recorded no outcome after {ms} ms"),
     "unfinished": N_("never ended (its span has no end time)"),
+    # A client that ended with no error recorded before its server's side did (see :func:`_left_first_ms`).
+    "left_first": N_("stopped waiting after {ms} ms, {left} ms before the server's side ended"),
 }
 
 
-def _side_words(side: Side, since_ns: int) -> Message:
-    """What one side did, timed from ``since_ns`` (the client's start: both sides on one clock)."""
+def _side_words(side: Side, since_ns: int, left: int | None = None) -> Message:
+    """What one side did, timed from ``since_ns`` (the client's start: both sides on one clock); for a
+    client that stopped waiting ``left`` ms before its server's side ended, that (its span says no more)."""
     result = side.ending
     if result is None:
         return Message(_SIDE_WORDS["unfinished"])
     ms = round(((side.end_ns or since_ns) - since_ns) / 1_000_000)
+    if left is not None:
+        return Message(_SIDE_WORDS["left_first"], {"ms": ms, "left": left})
     key = ("timed_out" if result.timed_out else "explicit_ok" if result.outcome == OK and result.explicit_ok
            else result.outcome)
     return Message(_SIDE_WORDS[key], {"ms": ms, "error": result.error or result.outcome})
@@ -158,6 +163,27 @@ def _left_first_ms(client: Side, server: Side) -> int | None:
     if client.ending.outcome != OK or client.ending.explicit_ok or server.end_ns - client.end_ns <= LEFT_FIRST_NS:
         return None
     return round((server.end_ns - client.end_ns) / 1_000_000)
+
+
+#: The ``error.type`` the MCP conventions give a ``tools/call`` whose result had ``isError``: the ``mcp``
+#: SDK's server (and FastMCP's) sets it only for a result that reached the wire as one, an answer and not a
+#: JSON-RPC error.
+TOOL_ERROR = "tool_error"
+
+
+def _answered_tool_error(client: Side, server: Side, left: int | None) -> bool:
+    """True when the client received the answer its server marked a tool error, so both sides know the
+    tool failed and they do not disagree: the server's side failed with ``error.type`` ``tool_error``
+    (its ``isError`` result, sent as an answer), and the client's side ended when that answer came (not
+    before the server's side: ``left`` is ``None``) with no status, error or result of its own. A client
+    span records nothing of an answer that is not a JSON-RPC error (the ``mcp`` SDK's sets ``error.type``
+    and status ERROR only for those), so an ``isError`` answer leaves it so. A client that said ok, or
+    recorded a result, or stopped waiting, still disagrees (see docs/trace-format.md, "Client beside server")."""
+    ending_, answer = client.ending, server.ending
+    if ending_ is None or answer is None or left is not None or client.end_ns is None or server.end_ns is None:
+        return False
+    return (ending_.outcome == OK and not ending_.explicit_ok and answer.outcome == FAILED
+            and not answer.timed_out and server.raw.get("attributes", {}).get("error.type") == TOOL_ERROR)
 
 
 def _merged_outcome(client: Ending | None, server: Ending | None) -> Ending | None:
@@ -299,9 +325,10 @@ def call_payload(client: Side, server: Side | None = None,
         if left is not None or (client.ending is None) != (server.ending is None) or (
                 client.ending is not None and server.ending is not None
                 and (client.ending.outcome, client.ending.timed_out) != (server.ending.outcome,
-                                                                          server.ending.timed_out)):
+                                                                          server.ending.timed_out)
+                and not _answered_tool_error(client, server, left)):
             sentence = Message(N_("the client {client}; the server {server}"),
-                               {"client": _side_words(client, client.start_ns),
+                               {"client": _side_words(client, client.start_ns, left),
                                 "server": _side_words(server, client.start_ns)})
             disagreement = raw["disagreement"] = _note(sentence)
             notes.append(disagreement["text"])  # str(sentence), made once

@@ -133,11 +133,17 @@ def test_a_step_from_a_trace_names_its_service_in_the_window_and_on_the_command_
         cli_line = next(line for line in _cli_details(run_id, language).splitlines() if unrecorded in line)
         assert f" {word} " in cli_line
         tab.select_step(details.index(failed))
-        # How the two sides disagree is said in the band above the tabs (not again in the Result tab).
-        disagree = ("Server (weather-mcp-server): scheiterte nach 9 ms" if language == "de"
-                    else "Server (weather-mcp-server): failed after 9 ms")
-        qtbot.waitUntil(lambda: disagree in tab.detail.span.disagreement.text())
+        # The tool error reached the client as its answer: the sides agree, no band says they disagree.
+        span = tab.detail.span
+        qtbot.waitUntil(lambda: span.sides.isVisibleTo(tab.detail))
+        assert not span.disagreement.isVisibleTo(tab.detail)
         assert failed.split(": ", 1)[1] == tab.detail.result.toPlainText()
+        # The call the client stopped waiting for says so in words in the band above the tabs.
+        tab.select_step(row)
+        stopped = ("Client (support-agent): hörte nach 201 ms auf zu warten, 10 ms vor dem Ende der Serverseite"
+                   if language == "de" else
+                   "Client (support-agent): stopped waiting after 201 ms, 10 ms before the server's side ended")
+        qtbot.waitUntil(lambda: stopped in span.disagreement.text())
 
 
 def _failed_call(store: RunStore) -> int:
