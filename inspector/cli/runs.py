@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from inspector.i18n import N_, _
-from inspector.i18n.details import disagreement_said, localized_step_details
+from inspector.i18n.details import disagreement_said
 from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
@@ -43,8 +43,9 @@ from .ending import emit_json, json_text, mark_json_emitted
 from .notes import write_note
 from .results import step_extra_lines
 from .run_choice import resolve_run
-from .run_layout import RunLayout, counts_line, nested, too_deep_line
+from .run_layout import RunLayout, counts_line, details_cell, too_deep_line
 from .safe_text import one_line
+from .terminal_width import display_width, terminal_columns
 from .words import (
     leg_outcome_word,
     outcome_width,
@@ -247,6 +248,7 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
     out.write(f"{'#':>{number}}  {heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<{kind_width}}  "
               f"{heading[3]:>5}  {heading[4]:>13}  {heading[5]:<{outcome}}  {heading[6]}\n")
     replays = replays_by_step(store, run.uid)
+    columns = terminal_columns()
     for stored, depth in layout:
         round_ = str(stored.step.round) if has_rounds else "-"
         kind = str(stored.step.kind)
@@ -255,9 +257,10 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
         line = (f"{stored.sequence:>{number}}  {step_time(stored.started_at):<{at}}  {maker:<{source}}  "
                 f"{kind_word(kind):<{kind_width}}  "
                 f"{round_:>5}  {_step_duration(stored, payload):>13}  "
-                f"{step_outcome_text(kind, stored.outcome, stored.step.legs, payload) or '-':<{outcome}}  "
-                f"{nested(localized_step_details(payload), depth)}")
-        out.write(one_line(line) + "\n")
+                f"{step_outcome_text(kind, stored.outcome, stored.step.legs, payload) or '-':<{outcome}}  ")
+        # At a terminal the Details take the rest of its width (never less than elsewhere): a pipe gets the same bytes.
+        room = None if columns is None else columns - display_width(one_line(line))
+        out.write(one_line(line + details_cell(payload, depth, room)) + "\n")
         legs = stored.step.legs
         for index, leg in enumerate(legs):
             following = legs[index + 1] if index + 1 < len(legs) else None

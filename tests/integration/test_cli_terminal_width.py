@@ -1,0 +1,93 @@
+"""``runs show`` at a terminal uses its width (COLUMNS, as shutil reads it); piped, the
+same bytes as ever. Run through a real pseudo-terminal: only there is standard output a terminal."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inspector.cli.terminal_width import display_width
+from tests.support.cli_process import cli_here
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "otel"
+#: The end of a sentence the importer writes of a client that stopped waiting (fastmcp.jsonl, step 6).
+SENTENCE_END = "(a cancel, or a client that gave up: the trace does not say which)"
+GERMAN_END = "(ein Abbruch oder ein Client, der aufgab: der Trace sagt nicht, was davon zutrifft)"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = str(tmp_path_factory.mktemp("width") / "runs.db")
+    for fixture in ("fastmcp", "logfire"):
+        done = cli_here("--db", path, "import", str(FIXTURES / f"{fixture}.jsonl"))
+        assert done.returncode == 0, done.stderr
+    return path
+
+
+def at_terminal(columns: int, *args: str) -> list[str]:
+    """``run-inspector ARGS`` with its standard output on a pseudo-terminal, COLUMNS=``columns``: its lines."""
+    main, secondary = pty.openpty()
+    try:
+        process = subprocess.Popen([sys.executable, "-m", "inspector", *args], stdout=secondary,
+                                   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=ROOT,
+                                   env={**os.environ, "COLUMNS": str(columns), "PYTHONIOENCODING": "utf-8"})
+        os.close(secondary)
+        seen = b""
+        while True:
+            ready, _, _ = select.select([main], [], [], 30)
+            if not ready:
+                break
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the other end closed: the process is gone
+                break
+            if not chunk:
+                break
+            seen += chunk
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        os.close(main)
+    assert process.returncode == 0, stderr
+    return seen.decode().replace("\r\n", "\n").splitlines()
+
+
+def piped(*args: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, cwd=ROOT,
+                          env={**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8"}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.decode().splitlines()
+
+
+def step_line(lines: list[str], number: int) -> str:
+    """The row of step ``number`` (its number first)."""
+    return next(line for line in lines if line.split()[:1] == [str(number)])
+
+
+@pytest.mark.parametrize(("language", "columns", "end"), [("en", 300, SENTENCE_END), ("de", 360, GERMAN_END)])
+def test_runs_show_at_a_wide_terminal_says_the_details_whole(db: str, language: str, columns: int,
+                                                             end: str) -> None:
+    wide = at_terminal(columns, "--lang", language, "--db", db, "runs", "show", "1")
+    line = step_line(wide, 6)
+    assert line.endswith(end), line
+    assert all(display_width(each) < columns for each in wide)
+    # Piped, the same run keeps the details cut where they always were (120 characters), whatever COLUMNS says.
+    cut = step_line(piped("--lang", language, "--db", db, "runs", "show", "1"), 6)
+    assert not cut.endswith(end) and cut.endswith("…")
+    assert line.startswith(cut[:-1])
+
+
+def test_runs_show_cuts_the_details_to_a_terminal_narrower_than_the_whole(db: str) -> None:
+    lines = at_terminal(240, "--db", db, "runs", "show", "1")
+    line = step_line(lines, 6)
+    assert display_width(line) == 239 and line.endswith("…"), line  # a column spare: no full line to wrap
+    # A terminal that leaves the details no more than their 120 characters changes nothing.
+    for columns in (200, 80):
+        assert at_terminal(columns, "--lang", "de", "--db", db, "runs", "show", "1") == \
+            piped("--lang", "de", "--db", db, "runs", "show", "1")
