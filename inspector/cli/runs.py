@@ -40,6 +40,7 @@ from inspector.traces.chat_words import conversation_lines
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
 from .durations import readable_duration
 from .ending import emit_json, json_text, mark_json_emitted
+from .list_fit import fit_list
 from .notes import write_note
 from .results import step_extra_lines
 from .run_choice import resolve_run
@@ -172,10 +173,16 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     at, status = max(when_width(), *map(len, started)), max(outcome_width(), *map(len, statuses))
     heading = tuple(run_heading(column) for column in ("id", "started", "status", "source", "title"))
     source = max(len(heading[3]), *(len(source_word(run.source)) for run in runs))
+    titles = [said_title(run.title, run.source) for run in runs]
+    columns = terminal_columns()
+    if columns is not None:  # at a terminal the rows fit its width where they can; a pipe gets the same bytes
+        fitted = fit_list(columns, 6 + at + source + 4 * 2, statuses, status,
+                          max(outcome_width(), len(heading[2])), [one_line(title) for title in titles])
+        statuses, status, titles = fitted.statuses, fitted.status_width, fitted.titles
     print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<{source}}  {heading[4]}")
-    for run, at_text, status_text in zip(runs, started, statuses, strict=True):
+    for run, at_text, status_text, title in zip(runs, started, statuses, titles, strict=True):
         print(one_line(f"{run.id:>6}  {at_text:<{at}}  {status_text:<{status}}  "
-                       f"{source_word(run.source):<{source}}  {said_title(run.title, run.source)}"))
+                       f"{source_word(run.source):<{source}}  {title}"))
     return EXIT_OK
 
 

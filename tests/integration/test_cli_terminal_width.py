@@ -1,4 +1,4 @@
-"""``runs show`` at a terminal uses its width (COLUMNS, as shutil reads it); piped, the
+"""``runs show`` and ``runs list`` at a terminal use its width (COLUMNS, as shutil reads it); piped, the
 same bytes as ever. Run through a real pseudo-terminal: only there is standard output a terminal."""
 
 from __future__ import annotations
@@ -91,3 +91,15 @@ def test_runs_show_cuts_the_details_to_a_terminal_narrower_than_the_whole(db: st
     for columns in (200, 80):
         assert at_terminal(columns, "--lang", "de", "--db", db, "runs", "show", "1") == \
             piped("--lang", "de", "--db", db, "runs", "show", "1")
+
+
+def test_runs_list_fits_an_80_column_terminal_cutting_titles_then_reasons(db: str) -> None:
+    for language, word in (("en", "failed ("), ("de", "fehlgeschlagen (")):
+        rows = at_terminal(80, "--lang", language, "--db", db, "runs", "list")
+        assert all(display_width(row) <= 79 for row in rows), rows
+        assert any(row.endswith("invoke_agen…") for row in rows), rows  # the title gives way first
+        failed = [row for row in rows if word in row]
+        assert failed and all("…" in row.split(word, 1)[1].split("  ")[0] for row in failed), failed
+        # Wide enough, nothing is cut; piped, the rows are as wide as ever (German's 122 columns).
+        assert not any("…" in row for row in at_terminal(200, "--lang", language, "--db", db, "runs", "list"))
+    assert max(map(len, piped("--lang", "de", "--db", db, "runs", "list"))) == 122
