@@ -46,7 +46,7 @@ from .results import step_extra_lines
 from .run_choice import resolve_run
 from .run_layout import RunLayout, counts_line, details_cell, too_deep_line
 from .safe_text import one_line
-from .terminal_width import display_width, terminal_columns
+from .terminal_width import display_width, fit, pad, terminal_columns
 from .words import (
     leg_outcome_word,
     outcome_width,
@@ -260,8 +260,9 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
         round_ = str(stored.step.round) if has_rounds else "-"
         kind = str(stored.step.kind)
         payload = stored.payload  # built from the step each time it is asked for: once a step here
-        maker = step_source_word(kind, _service(payload))
-        line = (f"{stored.sequence:>{number}}  {step_time(stored.started_at):<{at}}  {maker:<{source}}  "
+        # A service named in wide characters takes two columns a character: padded and cut by columns.
+        maker = pad(fit(one_line(step_source_word(kind, _service(payload))), source), source)
+        line = (f"{stored.sequence:>{number}}  {step_time(stored.started_at):<{at}}  {maker}  "
                 f"{kind_word(kind):<{kind_width}}  "
                 f"{round_:>5}  {_step_duration(stored, payload):>13}  "
                 f"{step_outcome_text(kind, stored.outcome, stored.step.legs, payload) or '-':<{outcome}}  ")

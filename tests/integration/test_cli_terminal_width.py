@@ -3,6 +3,7 @@ same bytes as ever. Run through a real pseudo-terminal: only there is standard o
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import select
@@ -103,3 +104,22 @@ def test_runs_list_fits_an_80_column_terminal_cutting_titles_then_reasons(db: st
         # Wide enough, nothing is cut; piped, the rows are as wide as ever (German's 122 columns).
         assert not any("…" in row for row in at_terminal(200, "--lang", language, "--db", db, "runs", "list"))
     assert max(map(len, piped("--lang", "de", "--db", db, "runs", "list"))) == 122
+
+
+@pytest.mark.parametrize("service", ["天気エージェント", "東京の天気を調べるエージェントです東京の"],
+                         ids=["wide", "wider-than-the-column"])
+def test_runs_show_aligns_a_service_named_in_wide_characters(tmp_path: Path, service: str) -> None:
+    trace = tmp_path / "wide.jsonl"
+    trace.write_text((FIXTURES / "logfire.jsonl").read_text(encoding="utf-8").replace(
+        '"support-agent"', json.dumps(service, ensure_ascii=False)), encoding="utf-8")
+    path = str(tmp_path / "wide.db")
+    assert cli_here("--db", path, "import", str(trace)).returncode == 0
+    for language in ("en", "de"):
+        lines = piped("--lang", language, "--db", path, "runs", "show", "1")
+        heading = next(line for line in lines if line.startswith("#"))
+        kind = display_width(heading[:heading.index(" Kind " if language == "en" else " Art ")]) + 1
+        rows = [line for line in lines if line.split()[:1] and line.split()[0].isdigit()]
+        assert len(rows) == 7 and all(service[:4] in row for row in rows)
+        for row in rows:  # the Kind column starts where its heading does, on the terminal's columns
+            cut = next(index for index in range(len(row)) if display_width(row[:index]) >= kind)
+            assert display_width(row[:cut]) == kind and row[cut - 2:cut] == "  " and row[cut] != " ", row
