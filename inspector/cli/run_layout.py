@@ -12,12 +12,17 @@ thousand spaces.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from inspector.i18n import _, ngettext
+from inspector.i18n.details import localized_step_details
 from inspector.i18n.formatting import format_number
+from inspector.runs.timeline import MAX_DETAILS_CHARS
 from inspector.store import RunRecord, RunStore, StoredStep
 from inspector.store.browse import StepFilter
 from inspector.store.span_tree import DEEPEST_INDENT, TreeRows, run_span_tree
+
+from .terminal_width import display_width, fit
 
 #: Spaces per level of nesting.
 INDENT = "  "
@@ -60,6 +65,18 @@ def nested(details: str, depth: int) -> str:
                                                                           details=details)
 
 
+def details_cell(payload: dict[str, Any], depth: int, room: int | None) -> str:
+    """A step's Details cell, indented by ``depth``: shortened as everywhere (at
+    :data:`~inspector.runs.timeline.MAX_DETAILS_CHARS`), or, at a terminal that leaves it ``room``
+    columns beyond that, cut to those columns instead (a wide character counted twice)."""
+    if room is None:
+        return nested(localized_step_details(payload), depth)
+    room -= display_width(nested("", depth))
+    if room <= MAX_DETAILS_CHARS:
+        return nested(localized_step_details(payload), depth)
+    return nested(fit(localized_step_details(payload, room), room), depth)
+
+
 def counts_line(layout: RunLayout, started: str, finished: str, total: int) -> str:
     """The run's times and step count; with plumbing hidden, how many of them show (the window's words)."""
     if layout.hidden:
@@ -85,4 +102,4 @@ def too_deep_line(layout: RunLayout) -> str:
         count=format_number(layout.too_deep), deepest=DEEPEST_INDENT)
 
 
-__all__ = ["RunLayout", "counts_line", "nested", "too_deep_line"]
+__all__ = ["RunLayout", "counts_line", "details_cell", "nested", "too_deep_line"]

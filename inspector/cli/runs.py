@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from inspector.i18n import N_, _
-from inspector.i18n.details import disagreement_said, localized_step_details
+from inspector.i18n.details import disagreement_said
 from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message
 from inspector.i18n.recovery import status_with_recovery
@@ -40,11 +40,13 @@ from inspector.traces.chat_words import conversation_lines
 from .common import EXIT_OK, BadInputError, UsageError, database_path, open_existing_store
 from .durations import readable_duration
 from .ending import emit_json, json_text, mark_json_emitted
+from .list_fit import fit_list
 from .notes import write_note
 from .results import step_extra_lines
 from .run_choice import resolve_run
-from .run_layout import RunLayout, counts_line, nested, too_deep_line
+from .run_layout import RunLayout, counts_line, details_cell, too_deep_line
 from .safe_text import one_line
+from .terminal_width import display_width, fit, pad, terminal_columns
 from .words import (
     leg_outcome_word,
     outcome_width,
@@ -171,10 +173,16 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
     at, status = max(when_width(), *map(len, started)), max(outcome_width(), *map(len, statuses))
     heading = tuple(run_heading(column) for column in ("id", "started", "status", "source", "title"))
     source = max(len(heading[3]), *(len(source_word(run.source)) for run in runs))
+    titles = [said_title(run.title, run.source) for run in runs]
+    columns = terminal_columns()
+    if columns is not None:  # at a terminal the rows fit its width where they can; a pipe gets the same bytes
+        fitted = fit_list(columns, 6 + at + source + 4 * 2, statuses, status,
+                          max(outcome_width(), len(heading[2])), [one_line(title) for title in titles])
+        statuses, status, titles = fitted.statuses, fitted.status_width, fitted.titles
     print(f"{heading[0]:>6}  {heading[1]:<{at}}  {heading[2]:<{status}}  {heading[3]:<{source}}  {heading[4]}")
-    for run, at_text, status_text in zip(runs, started, statuses, strict=True):
+    for run, at_text, status_text, title in zip(runs, started, statuses, titles, strict=True):
         print(one_line(f"{run.id:>6}  {at_text:<{at}}  {status_text:<{status}}  "
-                       f"{source_word(run.source):<{source}}  {said_title(run.title, run.source)}"))
+                       f"{source_word(run.source):<{source}}  {title}"))
     return EXIT_OK
 
 
@@ -247,17 +255,20 @@ def _show(store: RunStore, run_id: int, as_json: bool, show_plumbing: bool = Fal
     out.write(f"{'#':>{number}}  {heading[0]:<{at}}  {heading[1]:<{source}}  {heading[2]:<{kind_width}}  "
               f"{heading[3]:>5}  {heading[4]:>13}  {heading[5]:<{outcome}}  {heading[6]}\n")
     replays = replays_by_step(store, run.uid)
+    columns = terminal_columns()
     for stored, depth in layout:
         round_ = str(stored.step.round) if has_rounds else "-"
         kind = str(stored.step.kind)
         payload = stored.payload  # built from the step each time it is asked for: once a step here
-        maker = step_source_word(kind, _service(payload))
-        line = (f"{stored.sequence:>{number}}  {step_time(stored.started_at):<{at}}  {maker:<{source}}  "
+        # A service named in wide characters takes two columns a character: padded and cut by columns.
+        maker = pad(fit(one_line(step_source_word(kind, _service(payload))), source), source)
+        line = (f"{stored.sequence:>{number}}  {step_time(stored.started_at):<{at}}  {maker}  "
                 f"{kind_word(kind):<{kind_width}}  "
                 f"{round_:>5}  {_step_duration(stored, payload):>13}  "
-                f"{step_outcome_text(kind, stored.outcome, stored.step.legs, payload) or '-':<{outcome}}  "
-                f"{nested(localized_step_details(payload), depth)}")
-        out.write(one_line(line) + "\n")
+                f"{step_outcome_text(kind, stored.outcome, stored.step.legs, payload) or '-':<{outcome}}  ")
+        # At a terminal the Details take the rest of its width (never less than elsewhere): a pipe gets the same bytes.
+        room = None if columns is None else columns - display_width(one_line(line))
+        out.write(one_line(line + details_cell(payload, depth, room)) + "\n")
         legs = stored.step.legs
         for index, leg in enumerate(legs):
             following = legs[index + 1] if index + 1 < len(legs) else None

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from inspector.runs import DetailWords, step_details
+from inspector.runs.timeline import MAX_DETAILS_CHARS
 
 from . import N_, _, ngettext
 from .messages import Message, message_from_note, said_again, translate
@@ -194,9 +195,10 @@ def _each(notes: Any) -> list[Any]:
 TRANSLATED_DETAILS = TranslatedDetailWords()
 
 
-def localized_step_details(payload: Mapping[str, Any]) -> str:
-    """What :func:`inspector.runs.step_details` says of ``payload``, in the current language."""
-    return step_details(payload, TRANSLATED_DETAILS)
+def localized_step_details(payload: Mapping[str, Any], limit: int = MAX_DETAILS_CHARS) -> str:
+    """What :func:`inspector.runs.step_details` says of ``payload``, in the current language (``limit``:
+    the characters past which it is shortened)."""
+    return step_details(payload, TRANSLATED_DETAILS, limit)
 
 
 __all__ = ["TRANSLATED_DETAILS", "TranslatedDetailWords", "disagreement_said", "importer_lines_said",

@@ -191,18 +191,20 @@ class DetailWords:
 ENGLISH_DETAILS = DetailWords()
 
 
-def step_details(payload: Mapping[str, Any], words: DetailWords = ENGLISH_DETAILS) -> str:
+def step_details(payload: Mapping[str, Any], words: DetailWords = ENGLISH_DETAILS,
+                 limit: int = MAX_DETAILS_CHARS) -> str:
     """Return a short one-line description of a stored step payload.
 
     Tool steps give the tool name and the first line of the result (or, for
     a cancelled call, whether the request had been sent); llm steps give a
-    preview of the reply. ``words`` says the parts that are ours (English by default).
+    preview of the reply. ``words`` says the parts that are ours (English by default);
+    ``limit``: the characters past which the description is shortened (a terminal may give more).
     """
     if not isinstance(payload, Mapping):
         return ""
     kind = payload.get("kind")
     if kind == StepKind.TOOL:
-        text = _tool_details(payload, words)
+        text = _tool_details(payload, words, limit)
     elif kind == StepKind.LLM:
         text = _llm_details(payload, words)
     elif kind == StepKind.DROPPED and isinstance(payload.get("droppedSources"), list):
@@ -214,7 +216,7 @@ def step_details(payload: Mapping[str, Any], words: DetailWords = ENGLISH_DETAIL
         # A request read from a trace that failed (or never ended) says so beside its name: its kind
         # has no outcome column to say it in.
         text = words.tool_and_detail(text, words.result_line(payload, _span_note(payload)))
-    return _shorten(text)
+    return _shorten(text, limit)
 
 
 def _span_note(payload: Mapping[str, Any]) -> str:
@@ -227,7 +229,7 @@ def _span_note(payload: Mapping[str, Any]) -> str:
     return _first_line(first.get("text")) if isinstance(first, Mapping) else ""
 
 
-def _tool_details(payload: Mapping[str, Any], words: DetailWords) -> str:
+def _tool_details(payload: Mapping[str, Any], words: DetailWords, limit: int) -> str:
     name = _text(payload.get("toolName"))
     in_flight = payload.get("cancelledInFlight")
     if step_outcome(payload) == TimelineEntry.OUTCOME_CANCELLED and isinstance(in_flight, bool):
@@ -235,7 +237,7 @@ def _tool_details(payload: Mapping[str, Any], words: DetailWords) -> str:
         # needs first is whether the remote side may have acted.
         detail = words.cancelled_in_flight() if in_flight else words.cancelled_before_send()
         # A long tool name gives way, so the note is never cut short.
-        name = _shorten(name, MAX_DETAILS_CHARS - len(words.tool_and_detail("", detail)) - len(": "))
+        name = _shorten(name, limit - len(words.tool_and_detail("", detail)) - len(": "))
     else:
         detail = words.result_line(payload, _first_line(payload.get("toolResult")))
         if isinstance(payload.get("writeTargetTable"), str):

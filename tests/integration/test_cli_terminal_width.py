@@ -1,0 +1,125 @@
+"""``runs show`` and ``runs list`` at a terminal use its width (COLUMNS, as shutil reads it); piped, the
+same bytes as ever. Run through a real pseudo-terminal: only there is standard output a terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inspector.cli.terminal_width import display_width
+from tests.support.cli_process import cli_here
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "otel"
+#: The end of a sentence the importer writes of a client that stopped waiting (fastmcp.jsonl, step 6).
+SENTENCE_END = "(a cancel, or a client that gave up: the trace does not say which)"
+GERMAN_END = "(ein Abbruch oder ein Client, der aufgab: der Trace sagt nicht, was davon zutrifft)"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = str(tmp_path_factory.mktemp("width") / "runs.db")
+    for fixture in ("fastmcp", "logfire"):
+        done = cli_here("--db", path, "import", str(FIXTURES / f"{fixture}.jsonl"))
+        assert done.returncode == 0, done.stderr
+    return path
+
+
+def at_terminal(columns: int, *args: str) -> list[str]:
+    """``run-inspector ARGS`` with its standard output on a pseudo-terminal, COLUMNS=``columns``: its lines."""
+    main, secondary = pty.openpty()
+    try:
+        process = subprocess.Popen([sys.executable, "-m", "inspector", *args], stdout=secondary,
+                                   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=ROOT,
+                                   env={**os.environ, "COLUMNS": str(columns), "PYTHONIOENCODING": "utf-8"})
+        os.close(secondary)
+        seen = b""
+        while True:
+            ready, _, _ = select.select([main], [], [], 30)
+            if not ready:
+                break
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the other end closed: the process is gone
+                break
+            if not chunk:
+                break
+            seen += chunk
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        os.close(main)
+    assert process.returncode == 0, stderr
+    return seen.decode().replace("\r\n", "\n").splitlines()
+
+
+def piped(*args: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, cwd=ROOT,
+                          env={**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8"}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.decode().splitlines()
+
+
+def step_line(lines: list[str], number: int) -> str:
+    """The row of step ``number`` (its number first)."""
+    return next(line for line in lines if line.split()[:1] == [str(number)])
+
+
+@pytest.mark.parametrize(("language", "columns", "end"), [("en", 300, SENTENCE_END), ("de", 360, GERMAN_END)])
+def test_runs_show_at_a_wide_terminal_says_the_details_whole(db: str, language: str, columns: int,
+                                                             end: str) -> None:
+    wide = at_terminal(columns, "--lang", language, "--db", db, "runs", "show", "1")
+    line = step_line(wide, 6)
+    assert line.endswith(end), line
+    assert all(display_width(each) < columns for each in wide)
+    # Piped, the same run keeps the details cut where they always were (120 characters), whatever COLUMNS says.
+    cut = step_line(piped("--lang", language, "--db", db, "runs", "show", "1"), 6)
+    assert not cut.endswith(end) and cut.endswith("…")
+    assert line.startswith(cut[:-1])
+
+
+def test_runs_show_cuts_the_details_to_a_terminal_narrower_than_the_whole(db: str) -> None:
+    lines = at_terminal(240, "--db", db, "runs", "show", "1")
+    line = step_line(lines, 6)
+    assert display_width(line) == 239 and line.endswith("…"), line  # a column spare: no full line to wrap
+    # A terminal that leaves the details no more than their 120 characters changes nothing.
+    for columns in (200, 80):
+        assert at_terminal(columns, "--lang", "de", "--db", db, "runs", "show", "1") == \
+            piped("--lang", "de", "--db", db, "runs", "show", "1")
+
+
+def test_runs_list_fits_an_80_column_terminal_cutting_titles_then_reasons(db: str) -> None:
+    for language, word in (("en", "failed ("), ("de", "fehlgeschlagen (")):
+        rows = at_terminal(80, "--lang", language, "--db", db, "runs", "list")
+        assert all(display_width(row) <= 79 for row in rows), rows
+        assert any(row.endswith("invoke_agen…") for row in rows), rows  # the title gives way first
+        failed = [row for row in rows if word in row]
+        assert failed and all("…" in row.split(word, 1)[1].split("  ")[0] for row in failed), failed
+        # Wide enough, nothing is cut; piped, the rows are as wide as ever (German's 122 columns).
+        assert not any("…" in row for row in at_terminal(200, "--lang", language, "--db", db, "runs", "list"))
+    assert max(map(len, piped("--lang", "de", "--db", db, "runs", "list"))) == 122
+
+
+@pytest.mark.parametrize("service", ["天気エージェント", "東京の天気を調べるエージェントです東京の"],
+                         ids=["wide", "wider-than-the-column"])
+def test_runs_show_aligns_a_service_named_in_wide_characters(tmp_path: Path, service: str) -> None:
+    trace = tmp_path / "wide.jsonl"
+    trace.write_text((FIXTURES / "logfire.jsonl").read_text(encoding="utf-8").replace(
+        '"support-agent"', json.dumps(service, ensure_ascii=False)), encoding="utf-8")
+    path = str(tmp_path / "wide.db")
+    assert cli_here("--db", path, "import", str(trace)).returncode == 0
+    for language in ("en", "de"):
+        lines = piped("--lang", language, "--db", path, "runs", "show", "1")
+        heading = next(line for line in lines if line.startswith("#"))
+        kind = display_width(heading[:heading.index(" Kind " if language == "en" else " Art ")]) + 1
+        rows = [line for line in lines if line.split()[:1] and line.split()[0].isdigit()]
+        assert len(rows) == 7 and all(service[:4] in row for row in rows)
+        for row in rows:  # the Kind column starts where its heading does, on the terminal's columns
+            cut = next(index for index in range(len(row)) if display_width(row[:index]) >= kind)
+            assert display_width(row[:cut]) == kind and row[cut - 2:cut] == "  " and row[cut] != " ", row
