@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_model import COLUMNS
 from tests.gui.test_runs_compare import cells, open_compare, two_imported_traces
+from tests.gui.test_screenshots import save
 
 
 def _timeline_outcomes(qtbot, tab, run_id: int) -> list[str]:
@@ -38,5 +39,8 @@ def test_a_timed_out_call_reads_as_the_timeline_says_it(qtbot, make_window, lang
         row = next(row for row, text in enumerate(firsts) if text and text.startswith(f"{timed_out} · "))
         dialog.view.selectRow(row)
         assert dialog.sides.first.text.toPlainText().startswith(f"{timed_out} · ")
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        assert save(dialog, f"compare-timed-out-{language}").exists()
     finally:
         switch_language("en")

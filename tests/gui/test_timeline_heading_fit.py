@@ -14,9 +14,9 @@ from inspector.gui.language import switch_language
 from inspector.gui.main_window import DEFAULT_SIZE
 from inspector.store import RunStore, resolve_db_path
 from inspector.transfer.importing import import_trace
+from tests.gui.test_screenshots import save
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
-SHOTS = Path("/work/tmp/comparewords")
 
 #: Why the run failed, the steps shown without the plumbing and with it, the plumbing clause.
 WORDS = {"en": ("2 of 4 tool calls failed", ", 7 steps", "; 7 of 14 steps shown", " (7 plumbing hidden)"),
@@ -44,8 +44,7 @@ def test_the_heading_keeps_why_the_run_failed_and_its_counts(qtbot, make_window,
         why, brief, counts, plumbing = WORDS[language]
         qtbot.waitUntil(lambda: plumbing in label.text())
         QApplication.processEvents()
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        assert window.grab().save(str(SHOTS / f"heading-{language}-{size[0]}x{size[1]}.png"))
+        assert save(window, f"runs-heading-why-{language}-{size[0]}x{size[1]}").exists()
         shown = label.shown_text()
         # The reason whole (before, at 1280 px: "(2 vo…)"), then the steps shown with the plumbing, without
         # it, or (the German heading at the window's default size, beside the detail) only in the tip.
