@@ -34,6 +34,8 @@ from enum import StrEnum
 from typing import Any
 
 from .aligning import align
+from .ending import stored_failure
+from .leg import Leg
 from .step import StepKind
 from .timeline import step_details, step_outcome
 
@@ -78,6 +80,10 @@ class StepFacts:
     blocks_digest: bytes | None = None
     #: The stored step's row id (for a view that reads the whole step); 0 when not stored.
     step_id: int = 0
+    #: A failed step's kind of failure its legs or the importer's finding tell ("timed_out", "refused";
+    #: :func:`inspector.runs.ending.stored_failure`), what the views say after "failed"; ``None``: none known.
+    #: Said only: the comparison compares the outcome alone.
+    failure: str | None = None
 
     @property
     def key(self) -> tuple[str, str]:
@@ -188,8 +194,9 @@ def _blocks(payload: Mapping[str, Any]) -> list[Any] | None:
 
 
 def step_facts(payload: Mapping[str, Any], sequence: int, *, has_rounds: bool = True,
-               step_id: int = 0) -> StepFacts:
-    """The facts of a stored step payload; ``has_rounds``: whether its run numbers rounds at all."""
+               step_id: int = 0, legs: Sequence[Leg] = ()) -> StepFacts:
+    """The facts of a stored step payload; ``has_rounds``: whether its run numbers rounds at all;
+    ``legs``: its stored legs (a failed call's tell its kind of failure)."""
     kind = payload.get("kind")
     kind = kind if isinstance(kind, str) else ""
     round_ = payload.get("round")
@@ -201,11 +208,13 @@ def step_facts(payload: Mapping[str, Any], sequence: int, *, has_rounds: bool = 
         arguments, result, blocks = payload.get("toolArguments"), payload.get("toolResult"), _blocks(payload)
     else:
         arguments, result = _asked_calls(payload), payload.get("content")
+    outcome = step_outcome(payload)
     return StepFacts(sequence=sequence, kind=kind, round=round_, name=_name(payload),
-                     outcome=step_outcome(payload), duration_ms=duration, details=step_details(payload),
+                     outcome=outcome, duration_ms=duration, details=step_details(payload),
                      arguments_digest=_digest(arguments), result_digest=_digest(result if isinstance(result, str)
                                                                                  else None),
-                     blocks_digest=_digest(blocks), step_id=step_id)
+                     blocks_digest=_digest(blocks), step_id=step_id,
+                     failure=stored_failure(outcome, legs, payload))
 
 
 # -- the differences of a pair ---------------------------------------------------------------------

@@ -70,6 +70,15 @@ def _stored_leg_timed_out(leg: Leg) -> bool:
     return leg_timed_out(leg.outcome, leg.granted_s, None if leg.elapsed_ms is None else leg.elapsed_ms / 1000)
 
 
+def stored_failure(outcome: str | None, legs: Sequence[Leg] = (),
+                   payload: Mapping[str, Any] | None = None) -> str | None:
+    """The kind of failure of a stored failed step its legs, or the importer's finding, tell ("timed_out",
+    "refused"), by :func:`stored_ending`; ``None`` for any other step (and a failure of no known kind)."""
+    if outcome == "failed" and (legs or payload_timed_out(payload)):
+        return ending_outcome(stored_ending(outcome, legs, payload))[1]
+    return None
+
+
 def ending_outcome(ending: str, reason: str | None = None) -> tuple[str, str | None]:
     """The outcome of an ending and, for a failure, its kind (timed out and refused are kinds of failed;
     ``reason``: the kind of a plain failure, when known)."""

@@ -6,7 +6,9 @@ import json
 from typing import Any
 
 from inspector.runs.comparing import RunComparison, StepFacts, compare_steps, step_facts
+from inspector.runs.timeline import step_outcome
 
+from .ending_legs import ending_legs
 from .run_store import RunStore
 
 #: Rows fetched from SQLite at a time while a run's steps are read.
@@ -25,7 +27,8 @@ def _payload(text: object) -> dict[str, Any]:
 
 def run_step_facts(store: RunStore, run_id: int) -> list[StepFacts]:
     """The facts of every step of a run, in timeline order (time, then sequence): one query read in
-    batches, each payload parsed once and only its facts kept (no step objects, no legs).
+    batches, each payload parsed once and only its facts kept (no step objects; of the legs, only a
+    failed step's, without their exchanges: they tell its kind of failure, "timed out").
 
     :class:`~inspector.store.UnknownRunError` when there is no such run."""
     store.get_run(run_id)
@@ -34,8 +37,12 @@ def run_step_facts(store: RunStore, run_id: int) -> list[StepFacts]:
         "SELECT id, sequence, payload FROM steps WHERE run_id = ? ORDER BY started_at, sequence", (run_id,))
     facts = []
     while rows := cursor.fetchmany(FETCH_ROWS):
-        facts.extend(step_facts(_payload(payload), sequence, has_rounds=has_rounds, step_id=step_id)
-                     for step_id, sequence, payload in rows)
+        parsed = [(step_id, sequence, _payload(payload)) for step_id, sequence, payload in rows]
+        legs = ending_legs(store, [step_id for step_id, _sequence, payload in parsed
+                                   if step_outcome(payload) == "failed"])
+        facts.extend(step_facts(payload, sequence, has_rounds=has_rounds, step_id=step_id,
+                                legs=legs.get(step_id, ()))
+                     for step_id, sequence, payload in parsed)
     return facts
 
 

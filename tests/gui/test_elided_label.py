@@ -74,3 +74,40 @@ def test_the_part_named_is_shortened_first_and_the_rest_stays_whole(qtbot) -> No
     label.resize(160, label.height())
     label.setText(LONG)
     assert LONG.startswith(label.shown_text()[:-1])
+
+
+def test_briefer_texts_stand_in_before_the_later_parts_are_shortened(qtbot) -> None:
+    """The title shortened first; then the briefer texts in turn (the plumbing clause, then the counts left
+    to the tip); only the last is shortened further (why the run failed); the tip has the whole text."""
+    title, why = "invoke_agent support-agent", "2 of 4 tool calls failed"
+    whole = f"Run 1: {title} — failed ({why}); 7 of 14 steps shown (7 plumbing hidden)"
+    brief = f"Run 1: {title} — failed ({why}), 7 steps"
+    briefest = f"Run 1: {title} — failed ({why})"
+
+    def parts(text: str) -> list[tuple[int, int]]:
+        return [(text.index(title), text.index(title) + len(title)), (text.index(why), text.index(why) + len(why))]
+
+    label = ElidedLabel()
+    qtbot.addWidget(label)
+    label.set_text_shortening(whole, *parts(whole)[0], parts(whole)[1],
+                              briefer=[(brief, parts(brief)), (briefest, parts(briefest))])
+    label.show()
+    qtbot.waitExposed(label)
+    metrics = label.fontMetrics()
+
+    def at(text: str) -> str:
+        label.resize(metrics.horizontalAdvance(text) + 1, label.sizeHint().height())
+        return label.shown_text()
+
+    assert at(whole) == whole and label.toolTip() == ""
+    shown = at(whole.replace(title, "invoke…"))
+    assert shown.endswith("; 7 of 14 steps shown (7 plumbing hidden)") and title not in shown
+    assert at(brief) == brief and label.toolTip() == whole  # the plumbing clause in the tip, the title whole
+    shown = at(briefest)  # the brief text, its title shortened, before the counts give way
+    assert shown.endswith(f"({why}), 7 steps") and title not in shown, shown
+    assert at(briefest.replace(title, "…")) == briefest.replace(title, "…")
+    shown = at(briefest.replace(title, "…").replace(why, "2 of…"))
+    assert shown.startswith("Run 1: … — failed (2 of") and shown.endswith(")"), shown
+    assert label.text() == whole and label.toolTip() == whole
+    assert label.least_width() == metrics.horizontalAdvance(brief.replace(title, "…")) + (
+        label.contentsMargins().left() + label.contentsMargins().right())

@@ -213,7 +213,7 @@ def test_a_call_with_no_recorded_outcome_says_so_in_the_comparison(qtbot, make_w
 
 def test_a_failed_sides_outcome_and_duration_fit_their_column_in_german(qtbot, make_window, demo_server) -> None:
     """A call that timed out beside one the user cancelled: the first side's cell is bold (the
-    outcome differs) and in German reads "fehlgeschlagen · 1,0 s", wider than the runs' column was
+    outcome differs) and in German reads "fehlgeschlagen: Zeitüberschreitung · 1,0 s", wider than the runs' column was
     (170 px): its duration was cut to "fehlgeschlagen · 1,…" with nothing to hover. The two runs'
     columns now widen to their cells."""
     from PySide6.QtGui import QFontMetrics
@@ -247,7 +247,8 @@ def test_a_failed_sides_outcome_and_duration_fit_their_column_in_german(qtbot, m
             margin = style.pixelMetric(style.PixelMetric.PM_FocusFrameHMargin) + 1  # each side of icon and text
             needed = QFontMetrics(font).horizontalAdvance(text) + icon + 4 * margin
             assert view.columnWidth(number) >= needed, (column, text, view.columnWidth(number), needed)
-        assert cells(model, "first")[0].startswith("fehlgeschlagen · ")
+        # Its legs tell it timed out: said as the timeline and `runs show` say it.
+        assert cells(model, "first")[0].startswith("fehlgeschlagen: Zeitüberschreitung · ")
         # Cancelled after 0.3 s is not "0,7 s schneller" than timed out after 1 s: the outcome
         # change alone, each side's cell saying its own duration.
         assert cells(model, "differences") == ["fehlgeschlagen → abgebrochen und anderes Resultat"]

@@ -144,15 +144,18 @@ def test_a_uid_stays_whole_in_a_narrow_timeline_pane_zoomed(qtbot, make_window, 
         switch_language("en")
 
 
-@pytest.mark.parametrize(("language", "counts", "toggle"), [
-    ("en", "; 7 of 14 steps shown (7 plumbing hidden)", "Show plumbing"),
-    ("de", "; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)", "Infrastruktur")])
-def test_the_heading_keeps_its_counts_whole_beside_the_detail_at_1280_by_800(qtbot, make_window, language, counts,
-                                                                            toggle) -> None:
+@pytest.mark.parametrize(("language", "narrow", "whole", "toggle"), [
+    ("en", "— failed (2 of 4 tool calls failed); 7 of 14 steps shown (7 plumbing hidden)",
+     "; 7 of 14 steps shown (7 plumbing hidden)", "Show plumbing"),
+    ("de", "— fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl), 7 Schritte",
+     "; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)", "Infrastruktur anzeigen")])
+def test_the_heading_keeps_its_counts_whole_beside_the_detail_at_1280_by_800(qtbot, make_window, language, narrow,
+                                                                            whole, toggle) -> None:
     """Beside the step's detail the timeline is 677 px wide: in German the title had given up all its room
-    and the counts were cut still ("… (7 Infrastruktur-Spans ausgeblen…"). The plumbing toggle beside the
-    heading now says "Infrastruktur" there (its tip and accessible name whole), and the whole words where
-    the row has the room."""
+    and the counts were cut still ("… (7 Infrastruktur-Spans ausgeblen…"). Where its title shortened is
+    not enough the heading now leaves the plumbing it hides to its tip, so that why the run failed and
+    the steps shown stay whole (the plumbing toggle beside it says so), and says all of it where the row
+    has the room."""
     from tests.gui.test_runs_span_detail import imported_agent_run, open_run
 
     run_id = imported_agent_run("traceloop.jsonl")
@@ -161,8 +164,9 @@ def test_the_heading_keeps_its_counts_whole_beside_the_detail_at_1280_by_800(qtb
     try:
         pane = tab.timeline_pane
         heading, box = pane.heading, pane.plumbing_toggle
-        for size, said in (((1280, 800), toggle), ((1920, 1080), {"en": "Show plumbing",
-                                                                  "de": "Infrastruktur anzeigen"}[language])):
+        for size, counts, said in (((1280, 800), narrow, toggle),
+                                   ((1920, 1080), whole, {"en": "Show plumbing",
+                                                          "de": "Infrastruktur anzeigen"}[language])):
             tab.arrangement.user_split = False  # the panes follow the window, as they do until a drag
             window.resize(*size)
             QApplication.processEvents()
@@ -171,6 +175,7 @@ def test_the_heading_keeps_its_counts_whole_beside_the_detail_at_1280_by_800(qtb
             assert shown.endswith(counts), f"{size}: {shown!r}"  # the counts whole
             assert shown.startswith(("Run 1: ", "Lauf 1: ")), shown
             assert " — failed (" in shown or " — fehlgeschlagen (" in shown, shown  # the status whole, its reason after
+            assert heading.toolTip() in ("", heading.text()) and whole in heading.text()  # all of it in the tip
             assert box.isVisible() and box.text() == said, size
             assert box.sizeHint().width() <= box.width()
             assert box.accessibleName() == {"en": "Show plumbing", "de": "Infrastruktur anzeigen"}[language]

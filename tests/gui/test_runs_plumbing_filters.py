@@ -98,15 +98,20 @@ def test_no_match_counts_the_steps_the_unfiltered_timeline_shows_with_its_plumbi
         switch_language("en")
 
 
-@pytest.mark.parametrize(("language", "counts", "filtered"), [
-    ("en", "; 7 of 14 steps shown (7 plumbing hidden)", "; 3 of 14 steps shown (filtered; 7 plumbing hidden)"),
-    ("de", "; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)",
-     "; 3 von 14 Schritten (gefiltert; 7 Infrastruktur-Spans ausgeblendet)")])
+@pytest.mark.parametrize(("language", "counts", "filtered", "why"), [
+    ("en", ("; 7 of 14 steps shown (7 plumbing hidden)", ", 7 steps"),
+     ("; 3 of 14 steps shown (filtered; 7 plumbing hidden)", "; 3 of 14 steps shown (filtered)"),
+     "2 of 4 tool calls failed"),
+    ("de", ("; 7 von 14 Schritten (7 Infrastruktur-Spans ausgeblendet)", ", 7 Schritte"),
+     ("; 3 von 14 Schritten (gefiltert; 7 Infrastruktur-Spans ausgeblendet)",
+      "; 3 von 14 Schritten angezeigt (gefiltert)"),
+     "2 von 4 Tool-Aufrufen")])
 def test_the_heading_keeps_its_counts_whole_at_1024_by_768(qtbot, make_window, language, counts,
-                                                           filtered) -> None:
+                                                           filtered, why) -> None:
     """At 1024×768 the run's heading is narrower than its German sentence: the run's title gives up its room
-    first ("invoke…"), then the reason for its status ("(2 of 4 tool calls failed)"); the status and the
-    counts are read whole, and the tip has the whole sentence."""
+    first ("invoke…"), then the plumbing it hides ("(7 … hidden)", left to the tip), then the reason for
+    its status ("(2 of 4 tool calls failed)"); the status and the steps shown are read whole, and the tip
+    has the whole sentence."""
     from PySide6.QtWidgets import QApplication
 
     from tests.gui.test_screenshots import save
@@ -118,17 +123,19 @@ def test_the_heading_keeps_its_counts_whole_at_1024_by_768(qtbot, make_window, l
     heading = tab.timeline_pane.heading
     switch_language(language)
     try:
-        for kind, ending in ((None, counts), ("request", filtered)):
+        for kind, (whole, ending) in ((None, counts), ("request", filtered)):
             filter_ = tab.timeline_pane.kind_filter
             filter_.setCurrentIndex(filter_.findData(kind))
             QApplication.processEvents()
-            assert heading.text().endswith(ending)
+            assert heading.text().endswith(whole)
             shown = heading.shown_text()
-            assert shown.endswith(ending), shown  # the counts whole
+            # The counts whole: with the plumbing (the English one, its title shortened) or without.
+            assert shown.endswith((whole, ending)), shown
             assert shown.startswith(("Run 1: ", "Lauf 1: "))
             assert " — failed (" in shown or " — fehlgeschlagen (" in shown, shown  # the status whole
+            assert f"({why}" in shown, shown  # and at least the start of why
             if language == "de":  # the German sentence is longer than the room (the English one fits)
-                assert heading.is_cut() and "…" in shown and "support-agent" not in shown
+                assert heading.is_cut() and "ausgeblendet" not in shown
             assert heading.toolTip() == (heading.text() if heading.is_cut() else "")
             assert heading.fontMetrics().horizontalAdvance(shown) <= heading.contentsRect().width()
             save(window, f"runs-heading-1024-{kind or 'all'}-{language}")

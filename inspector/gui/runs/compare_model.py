@@ -8,10 +8,9 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from inspector.i18n import _
-from inspector.i18n.comparing import ROW_MARKS, row_differences, row_state, step_outcome_word
+from inspector.i18n.comparing import ROW_MARKS, row_differences, row_state
 from inspector.i18n.formatting import format_duration, joined
-from inspector.i18n.words import kind_word
-from inspector.i18n.words import step_outcome_word as outcome_or_unrecorded
+from inspector.i18n.words import failed_outcome_text, kind_word
 from inspector.runs.comparing import AlignedRow, Difference, RunComparison, StepFacts
 
 from ..widgets.outcomes import outcome_icon, text_colour
@@ -137,13 +136,12 @@ def step_text(step: StepFacts) -> str:
 
 
 def side_text(step: StepFacts) -> str:
-    """One run's step in its cell: the outcome's word and the duration ("cancelled · 2.0 s")."""
+    """One run's step in its cell: its outcome in the words of the timeline and ``runs show`` ("failed:
+    timed out", "not recorded" for a tool call whose source recorded none) and the duration ("cancelled ·
+    2.0 s"); a step without an outcome by nature (a model's) its duration alone."""
     duration = format_duration(step.duration_ms / 1000)
-    if not step.outcome:
-        # A tool call whose source recorded no outcome says so, as the timeline does ("not recorded").
-        unrecorded = outcome_or_unrecorded(step.kind, step.outcome)
-        return _("{outcome} · {duration}").format(outcome=unrecorded, duration=duration) if unrecorded else duration
-    return _("{outcome} · {duration}").format(outcome=step_outcome_word(step.outcome), duration=duration)
+    said = failed_outcome_text(step.kind, step.outcome, step.failure)
+    return _("{outcome} · {duration}").format(outcome=said, duration=duration) if said else duration
 
 
 __all__ = ["CompareModel", "round_text", "side_text", "step_text"]

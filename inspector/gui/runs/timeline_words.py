@@ -1,5 +1,6 @@
 """What the timeline says of its run in words: the heading over its steps (where a narrow pane
-shortens the run's title first, so its status and counts stay whole) and the note over empty rows."""
+shortens the run's title first, then leaves the plumbing it hides and then its counts to its tip, so
+its status and why it failed stay whole) and the note over empty rows."""
 
 from __future__ import annotations
 
@@ -45,18 +46,37 @@ def heading_text(run: RunRecord, *, shown: int, total: int, filtered: bool, hidd
         id=run.id, title=title, status=status, count=format_number(shown))
 
 
-def show_heading(label: ElidedLabel, heading: str, title: str, why: str = "") -> None:
+def status_heading(run: RunRecord, recovery: tuple[int, int] | tuple[int, int, bool] | None = None) -> str:
+    """The briefest heading for ``run``: its title (:data:`TITLE_MARK`) and status, and why it failed."""
+    return _("Run {id}: {title} — {status}").format(
+        id=run.id, title=TITLE_MARK, status=status_with_recovery(outcome_word(run.status), recovery))
+
+
+def show_heading(label: ElidedLabel, heading: str, title: str, why: str = "", *briefer: str) -> None:
     """``heading`` on ``label`` with the run's ``title`` in place of :data:`TITLE_MARK`: where it does
-    not fit, the title is shortened first, then ``why`` (why a failed run is failed, when the heading
-    says it), so that its status and counts stay whole."""
-    start = heading.find(TITLE_MARK)
-    if start < 0:  # a translation without the title
+    not fit, the title is shortened first, then the ``briefer`` headings stand in for it in turn (the
+    heading without its "(7 plumbing hidden)" clause, then without its counts: the tip keeps them; the
+    title shortened as far as need be), and only then is ``why`` (why a failed run is failed, when the
+    heading says it) shortened: a support engineer reads why the run failed first."""
+    whole = _with_title(heading, title, why)
+    if whole is None:  # a translation without the title
         label.setText(heading)
         return
+    shorter = [said for said in (_with_title(brief, title, why) for brief in dict.fromkeys(briefer)
+                                 if brief != heading) if said is not None]
+    text, parts = whole
+    label.set_text_shortening(text, *parts[0], *parts[1:], briefer=shorter)
+
+
+def _with_title(heading: str, title: str, why: str) -> tuple[str, list[tuple[int, int]]] | None:
+    """``heading`` with ``title`` in place of :data:`TITLE_MARK`, and where the title and ``why`` are in it
+    (``None`` where it has no place for the title)."""
+    start = heading.find(TITLE_MARK)
+    if start < 0:
+        return None
     text = heading.replace(TITLE_MARK, title, 1)
     after = text.find(why, start + len(title)) if why else -1
-    more = [(after, after + len(why))] if after >= 0 else []
-    label.set_text_shortening(text, start, start + len(title), *more)
+    return text, [(start, start + len(title)), *([(after, after + len(why))] if after >= 0 else [])]
 
 
 def empty_note_text(run: RunRecord, *, filtered: bool, total: int, hidden: int, matched_plumbing: int) -> str:
@@ -79,4 +99,4 @@ def empty_note_text(run: RunRecord, *, filtered: bool, total: int, hidden: int, 
     return _("No step yet: the run is still running.") if run.status == "running" else _("This run has no steps.")
 
 
-__all__ = ["TITLE_MARK", "empty_note_text", "heading_text", "show_heading"]
+__all__ = ["TITLE_MARK", "empty_note_text", "heading_text", "show_heading", "status_heading"]

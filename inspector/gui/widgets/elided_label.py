@@ -3,12 +3,16 @@ its tip: a long run title is cut readably, never mid-letter, and never widens th
 
 A part of the text may be named the one to shorten first (a run's title in a heading that goes on
 with its counts), and others after it (why a run is failed): they give up their room, in turn,
-before anything after them is cut."""
+before anything after them is cut. Briefer texts may stand in for the whole where it does not fit even
+with its first part shortened (a heading without its least needed clause, then without its counts),
+the last shortened the same way; the tip still has the whole."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import QFontMetrics, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 
@@ -21,44 +25,50 @@ class ElidedLabel(QLabel):
         self.setMinimumWidth(1)
         #: Where the parts shortened first are, in their order: (start, end) in the text each, or None.
         self._squeezed: list[tuple[int, int]] | None = None
+        #: The texts shown in place of the whole where it does not fit, each briefer than the one before,
+        #: and their parts shortened first.
+        self._briefer: list[tuple[str, list[tuple[int, int]] | None]] = []
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        self._squeezed = None
+        self._squeezed, self._briefer = None, []
         super().setText(text)
         self._tip()
 
-    def set_text_shortening(self, text: str, start: int, end: int, *more: tuple[int, int]) -> None:
+    def set_text_shortening(self, text: str, start: int, end: int, *more: tuple[int, int],
+                            briefer: Sequence[tuple[str, Sequence[tuple[int, int]]]] = ()) -> None:
         """Show ``text``; where it does not fit, ``text[start:end]`` is shortened (to its start and "…")
         before the rest is cut at the end; ``more`` parts (start, end), apart from it and each other,
-        are shortened after it, in their order, before that."""
-        parts = [(start, end), *more]
-        valid = all(0 <= first < last <= len(text) for first, last in parts)
-        apart = all(a[1] <= b[0] or b[1] <= a[0] for i, a in enumerate(parts) for b in parts[i + 1:])
-        self._squeezed = parts if valid and apart else None
+        are shortened after it, in their order, before that. ``briefer``: texts and their parts, each
+        briefer than the one before: where a text does not fit with its first part shortened, the next
+        stands in for it; the last is shortened as ``text`` would be."""
+        self._squeezed = _checked(text, [(start, end), *more])
+        self._briefer = [(brief, _checked(brief, list(parts))) for brief, parts in briefer]
         super().setText(text)
         self._tip()
 
     def shown_text(self) -> str:
-        """The text as painted: the whole text, or (the parts named shortened first) their starts and "…"."""
+        """The text as painted: the whole text, or (the parts named shortened first) their starts and "…";
+        where there are briefer texts, the first that fits with its first part shortened, else the last
+        so shortened."""
         text, width, metrics = self.text(), self.contentsRect().width(), self.fontMetrics()
-        if self._squeezed is not None and metrics.horizontalAdvance(text) > width:
-            bounds = sorted({0, len(text), *(edge for part in self._squeezed for edge in part)})
-            pieces = {(first, last): text[first:last] for first, last in zip(bounds, bounds[1:], strict=False)}
-            for part in self._squeezed:
-                shown = "".join(pieces.values())
-                if metrics.horizontalAdvance(shown) <= width:
-                    break
-                others = "".join(piece for key, piece in pieces.items() if key != part)
-                room = width - metrics.horizontalAdvance(others)
-                pieces[part] = metrics.elidedText(text[part[0]:part[1]], Qt.TextElideMode.ElideRight,
-                                                  max(room, 0)) or "…"
-            text = "".join(pieces.values())
-        return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+        if metrics.horizontalAdvance(text) <= width:
+            return text
+        parts = self._squeezed
+        for brief, brief_parts in self._briefer:
+            first = _squeezed(text, (parts or [])[:1], width, metrics)
+            if metrics.horizontalAdvance(first) <= width:
+                return first
+            text, parts = brief, brief_parts
+        return metrics.elidedText(_squeezed(text, parts or [], width, metrics), Qt.TextElideMode.ElideRight, width)
 
     def least_width(self) -> int:
-        """The width that shows the text with only the parts named shortened (each to "…"), the rest whole."""
-        text, metrics = self.text(), self.fontMetrics()
-        for start, end in sorted(self._squeezed or [], reverse=True):
+        """The width that shows the text (the first briefer one, where there is one) with only the part
+        named first shortened (to "…"), the rest whole: what a neighbour gives room to before the text
+        is made briefer still or the parts after that one (why a run failed) are shortened."""
+        text, squeezed = self._briefer[0] if self._briefer else (self.text(), self._squeezed)
+        metrics = self.fontMetrics()
+        if squeezed:
+            start, end = squeezed[0]
             text = text[:start] + "…" + text[end:]
         margins = self.contentsMargins()
         return metrics.horizontalAdvance(text) + margins.left() + margins.right()
@@ -77,6 +87,29 @@ class ElidedLabel(QLabel):
 
     def _tip(self) -> None:
         self.setToolTip(self.text() if self.is_cut() else "")
+
+
+def _squeezed(text: str, parts: list[tuple[int, int]], width: int, metrics: QFontMetrics) -> str:
+    """``text`` with ``parts`` shortened, in their order, each to its start and "…" (or "…" alone),
+    until it is ``width`` px wide or all are shortened."""
+    if not parts or metrics.horizontalAdvance(text) <= width:
+        return text
+    bounds = sorted({0, len(text), *(edge for part in parts for edge in part)})
+    pieces = {(first, last): text[first:last] for first, last in zip(bounds, bounds[1:], strict=False)}
+    for part in parts:
+        if metrics.horizontalAdvance("".join(pieces.values())) <= width:
+            break
+        others = "".join(piece for key, piece in pieces.items() if key != part)
+        room = width - metrics.horizontalAdvance(others)
+        pieces[part] = metrics.elidedText(text[part[0]:part[1]], Qt.TextElideMode.ElideRight, max(room, 0)) or "…"
+    return "".join(pieces.values())
+
+
+def _checked(text: str, parts: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
+    """``parts`` where each is within ``text`` and apart from the others; else ``None`` (none is shortened)."""
+    valid = all(0 <= first < last <= len(text) for first, last in parts)
+    apart = all(a[1] <= b[0] or b[1] <= a[0] for i, a in enumerate(parts) for b in parts[i + 1:])
+    return parts if valid and apart else None
 
 
 __all__ = ["ElidedLabel"]
