@@ -18,7 +18,7 @@ from inspector.i18n.comparing import (
 )
 from inspector.i18n.messages import Message
 from inspector.i18n.scenarios import said_title
-from inspector.i18n.words import kind_word, step_outcome_word
+from inspector.i18n.words import failed_outcome_text, kind_word, step_outcome_word
 from inspector.runs.comparing import SLOWER_MS, SLOWER_RATIO, AlignedRow, RunComparison, StepFacts
 from inspector.store import RunRecord
 from inspector.store.comparing import compare_stored_runs
@@ -126,12 +126,16 @@ def _step_cell(row: AlignedRow) -> str:
     return _("{kind} {name}").format(kind=kind, name=name).strip() if name else kind
 
 
+def _said(step: StepFacts) -> str:
+    # As `runs show` says it: a tool call whose source recorded no outcome "not recorded", a timed-out
+    # call "failed: timed out".
+    return failed_outcome_text(step.kind, step.outcome, step.failure) or outcome_word(step.outcome)
+
+
 def _side_cell(step: StepFacts | None, width: int) -> str:
     if step is None:
         return ""
-    # A tool call whose source recorded no outcome says so, as `runs show` does ("not recorded").
-    said = step_outcome_word(step.kind, step.outcome) or outcome_word(step.outcome)
-    return f"{said:<{width}} {readable_duration(step.duration_ms):>9}"
+    return f"{_said(step):<{width}} {readable_duration(step.duration_ms):>9}"
 
 
 def print_comparison(first: RunRecord, second: RunRecord, comparison: RunComparison) -> None:
@@ -145,7 +149,8 @@ def print_comparison(first: RunRecord, second: RunRecord, comparison: RunCompari
             count=count)))
     print(one_line(summary_line(comparison.summary, first.id, second.id)))
     print()
-    width = max(outcome_width(), len(step_outcome_word("tool", None)))  # "not recorded" fits too
+    said = [_said(step) for row in comparison.rows for step in (row.first, row.second) if step is not None]
+    width = max([outcome_width(), len(step_outcome_word("tool", None)), *map(len, said)])  # "not recorded" fits too
     side = width + 10
     steps = [_step_cell(row) for row in comparison.rows]
     rounds = [_round_cell(row) for row in comparison.rows]

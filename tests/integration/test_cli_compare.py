@@ -13,6 +13,8 @@ import pytest
 from inspector.cli import main
 from inspector.store import RunStore
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
+
 ROUNDS = [
     {"say": "Writing the draft.", "calls": [{"tool": "write_note", "arguments": {"text": "draft"}}]},
     {"say": "Now the slow part.", "calls": [{"tool": "slow_task", "arguments": {"seconds": 0.3, "steps": 1}}]},
@@ -178,3 +180,27 @@ def test_compare_json_is_english_in_every_language(played, capsys):
                                 "--db", str(db))[1])
     assert german == english
     assert "Lauf" not in german["summary"]["text"]
+
+
+@pytest.mark.parametrize(("language", "timed_out", "unrecorded"), [
+    ("en", "failed: timed out", "not recorded"),
+    ("de", "fehlgeschlagen: Zeitüberschreitung", "nicht erfasst"),
+])
+def test_a_timed_out_step_is_compared_in_the_words_runs_show_uses(tmp_path, capsys, language, timed_out,
+                                                                    unrecorded):
+    """Two real traces (the mcp SDK's, Traceloop's) each with a timed-out `slow` call: the comparison says
+    "failed: timed out" as `runs show` and the window do, not a bare "failed", and its column fits it."""
+    db = str(tmp_path / "runs.db")
+    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
+        assert main(["--db", db, "import", str(FIXTURES / name)]) == 0
+    capsys.readouterr()
+    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", "5")
+    assert code == 0
+    shown = [line for line in out.splitlines() if f" {timed_out} " in line]
+    assert len(shown) == 1 and shown[0].count(timed_out) == 2, out
+    code, listing, _err = run_cli(capsys, "--lang", language, "--db", db, "runs", "show", "1")
+    assert timed_out in listing
+    # The column is as wide as its longest words: the second run's column starts at one place in every row.
+    [unrecorded_row] = [line for line in out.splitlines() if f" {unrecorded} " in line]
+    second = shown[0].index(timed_out, shown[0].index(timed_out) + 1)
+    assert unrecorded_row.index(unrecorded, unrecorded_row.index(unrecorded) + 1) == second, out
