@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.chain_trace import chain_trace
 from tests.support.cli_process import cli_here as cli  # what it says, not its process
 from tests.support.fault_server import Exchange, FaultServer
 
@@ -66,24 +67,9 @@ def test_runs_show_nests_fastmcps_wrapper_spans_as_the_window_does(tmp_path: Pat
         assert list(details)[:5] == [12, 1, 7, 2, 8]
 
 
-def _deep_trace(path: Path, depth: int) -> Path:
-    trace = "7" * 32
-    spans = []
-    for level in range(depth):
-        span = {"traceId": trace, "spanId": f"{level + 1:016x}", "name": f"level-{level + 1}", "kind": 1,
-                "startTimeUnixNano": str(1_700_000_000_000_000_000 + level * 1_000),
-                "endTimeUnixNano": str(1_700_000_000_000_000_000 + (2 * depth - level) * 1_000), "status": {}}
-        if level:
-            span["parentSpanId"] = f"{level:016x}"
-        spans.append(span)
-    path.write_text(json.dumps({"resourceSpans": [{"resource": {"attributes": [
-        {"key": "service.name", "value": {"stringValue": "deep"}}]}, "scopeSpans": [{"spans": spans}]}]}) + "\n")
-    return path
-
-
 def test_a_trace_nested_a_thousand_deep_is_indented_only_so_far_and_says_so(tmp_path: Path) -> None:
     db = str(tmp_path / "deep.db")
-    done = cli("--db", db, "import", str(_deep_trace(tmp_path / "deep.jsonl", 1000)))
+    done = cli("--db", db, "import", str(chain_trace(tmp_path / "deep.jsonl", 1000)))
     assert done.returncode == 0, done.stderr
     out = shown(db, "1")
     assert max(map(len, out.splitlines())) < 250

@@ -5,7 +5,6 @@ A real SQLite file, traces imported into it, the command in this process (its wo
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -16,25 +15,11 @@ from inspector.runs.step import RunStep
 from inspector.store import RunStore
 from inspector.store.browse import list_runs
 from inspector.transfer import import_trace
+from tests.support.chain_trace import chain_trace
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
 #: Spans in the chain: four pages of the listing (it reads 500 steps at a time).
 CHAIN = 2_000
-
-
-def _chain_trace(path: Path, depth: int) -> Path:
-    """One trace whose spans nest in one chain, each the parent of the next."""
-    spans = []
-    for level in range(depth):
-        span = {"traceId": "7" * 32, "spanId": f"{level + 1:016x}", "name": f"level-{level + 1}", "kind": 1,
-                "startTimeUnixNano": str(1_700_000_000_000_000_000 + level * 1_000),
-                "endTimeUnixNano": str(1_700_000_000_000_000_000 + (2 * depth - level) * 1_000), "status": {}}
-        if level:
-            span["parentSpanId"] = f"{level:016x}"
-        spans.append(span)
-    path.write_text(json.dumps({"resourceSpans": [{"resource": {"attributes": [
-        {"key": "service.name", "value": {"stringValue": "deep"}}]}, "scopeSpans": [{"spans": spans}]}]}) + "\n")
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +28,7 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("work")
     db = folder / "runs.db"
     with RunStore.open(db) as store:
-        import_trace(store, _chain_trace(folder / "chain.jsonl", CHAIN))
+        import_trace(store, chain_trace(folder / "chain.jsonl", CHAIN))
         for fixture in ("pydantic_ai", "fastmcp", "traceloop"):
             import_trace(store, FIXTURES / f"{fixture}.jsonl")
     return db
