@@ -7,13 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
 
 from inspector.gui.language import switch_language
 from inspector.gui.runs.timeline_model import COLUMNS
-from inspector.store import RunStore, resolve_db_path
-from inspector.transfer.importing import import_trace
-from tests.gui.test_runs_screenshots import runs_window
+from tests.gui.test_runs_find_said import traceloop_run_shown, typed_in_find
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
 OUTCOME = COLUMNS.index("outcome")
@@ -22,13 +19,7 @@ OUTCOME = COLUMNS.index("outcome")
 def _find_all(qtbot, tab, needle: str) -> tuple[str, list[str]]:
     """Ctrl+F, the needle written, Enter: (the Find status, the Outcome cell of each match, as shown or in
     its tooltip)."""
-    pane = tab.timeline_pane
-    tab.setFocus()
-    qtbot.keyClick(tab, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
-    assert pane.find_edit.hasFocus()
-    pane.find_edit.setText(needle)
-    qtbot.keyClick(pane.find_edit, Qt.Key.Key_Return)
-    QApplication.processEvents()
+    pane = typed_in_find(qtbot, tab, needle)
     cells = []
     for row in pane.finder.matches:
         index = pane.model.index(row, OUTCOME)
@@ -37,15 +28,7 @@ def _find_all(qtbot, tab, needle: str) -> tuple[str, list[str]]:
 
 
 def test_find_goes_to_the_rows_whose_outcome_or_band_shows_the_words(qtbot, make_window) -> None:
-    with RunStore.open(resolve_db_path()) as store:
-        import_trace(store, FIXTURES / "traceloop.jsonl")
-        (run_id,) = [run.id for run in store.list_runs(limit=None) if run.title == "invoke_agent support-agent"]
-    window = runs_window(make_window)
-    window.show()
-    qtbot.waitExposed(window)
-    tab = window.runs_tab
-    qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
-    tab.select_runs([run_id])
+    tab = traceloop_run_shown(qtbot, make_window)
     span = tab.detail.span
     for language, words in (("de", {"not recorded": "nicht erfasst", "failed": "fehlgeschlagen",
                                     "disagree": "widersprechen", "of": "von"}),

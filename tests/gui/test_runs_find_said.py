@@ -20,8 +20,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "otel"
 DETAILS = COLUMNS.index("details")
 
 
-def _find(qtbot, tab, needle: str) -> tuple[str, str]:
-    """Ctrl+F, the needle written, Enter: (the Find status, the Details of the row Find went to)."""
+def typed_in_find(qtbot, tab, needle: str):
+    """Ctrl+F, the needle written, Enter: the timeline pane, Find done."""
     pane = tab.timeline_pane
     tab.setFocus()
     qtbot.keyClick(tab, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
@@ -29,11 +29,11 @@ def _find(qtbot, tab, needle: str) -> tuple[str, str]:
     pane.find_edit.setText(needle)  # as typed (QTest types no letter beyond ASCII)
     qtbot.keyClick(pane.find_edit, Qt.Key.Key_Return)
     QApplication.processEvents()
-    row = pane.view.currentIndex().row()
-    return pane.find_status.text(), pane.model.index(row, DETAILS).data() if row >= 0 else ""
+    return pane
 
 
-def test_find_in_the_window_finds_the_words_the_reader_sees(qtbot, make_window) -> None:
+def traceloop_run_shown(qtbot, make_window):
+    """The window, shown, on the Traceloop trace's agent run: its Runs tab."""
     with RunStore.open(resolve_db_path()) as store:
         import_trace(store, FIXTURES / "traceloop.jsonl")
         (run_id,) = [run.id for run in store.list_runs(limit=None) if run.title == "invoke_agent support-agent"]
@@ -43,6 +43,18 @@ def test_find_in_the_window_finds_the_words_the_reader_sees(qtbot, make_window) 
     tab = window.runs_tab
     qtbot.waitUntil(lambda: tab.runs.row_of(run_id) is not None)
     tab.select_runs([run_id])
+    return tab
+
+
+def _find(qtbot, tab, needle: str) -> tuple[str, str]:
+    """(the Find status, the Details of the row Find went to)."""
+    pane = typed_in_find(qtbot, tab, needle)
+    row = pane.view.currentIndex().row()
+    return pane.find_status.text(), pane.model.index(row, DETAILS).data() if row >= 0 else ""
+
+
+def test_find_in_the_window_finds_the_words_the_reader_sees(qtbot, make_window) -> None:
+    tab = traceloop_run_shown(qtbot, make_window)
     switch_language("de")
     try:
         status, details = _find(qtbot, tab, "Zeitüberschreitung")
