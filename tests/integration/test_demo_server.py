@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import socket
 import sys
 import threading
 import time
@@ -17,6 +16,7 @@ from mcp.client import Client
 from inspector.demo import DEMO_TOOLS, DemoOptions, DemoServer, InvalidDemoOptionsError
 from inspector.mcp import CancelSignal, McpClient, McpTransportError, OperationRecorder, ProgressSeen, ServerEndpoint
 from inspector.mcp.server_requests import ServerRequestHandler
+from tests.support.asgi_server import refused_after
 
 MODES = {
     "event-stream+session": DemoOptions(),
@@ -481,16 +481,6 @@ def test_the_demo_server_answers_on_uvloop_and_httptools_where_they_are_installe
     assert answer.content == "on uvloop" and not answer.is_error
 
 
-def _refused_after(port: int, asked: float) -> float:
-    """Seconds from ``asked`` until the port stops accepting connections."""
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=2).close()
-        except OSError:
-            return time.perf_counter() - asked
-        time.sleep(0.002)
-
-
 def test_a_stop_is_heard_at_once_not_at_the_servers_next_tick():
     # uvicorn looks at should_exit every tenth of a second: a scenario's demo server kept its
     # command waiting that long on top of the shutdown's own tenth (benchmarks/README.md, section 13).
@@ -500,6 +490,6 @@ def test_a_stop_is_heard_at_once_not_at_the_servers_next_tick():
         port = int(server.start().rsplit(":", 1)[1].split("/")[0])
         asked = time.perf_counter()
         server.request_stop()  # returns at once; the listener closes as soon as the loop hears it
-        heard.append(_refused_after(port, asked))
+        heard.append(refused_after(port, asked))
         server.stop()
     assert sorted(heard)[1] < 0.05, heard

@@ -3,22 +3,11 @@ server ends one, so its end waits for nothing it need not."""
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 
-from tests.support.asgi_server import serve_asgi
+from tests.support.asgi_server import refused_after, serve_asgi
 from tests.support.sdk_server import ToolEvents, build_sdk_server
-
-
-def _refused_after(port: int, asked: float) -> float:
-    """Seconds from ``asked`` until the port stops accepting connections."""
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=2).close()
-        except OSError:
-            return time.perf_counter() - asked
-        time.sleep(0.002)
 
 
 def test_a_test_servers_end_is_heard_at_once_not_at_its_next_tick() -> None:
@@ -32,7 +21,7 @@ def test_a_test_servers_end_is_heard_at_once_not_at_its_next_tick() -> None:
         asked = time.perf_counter()
         ending = threading.Thread(target=serving.__exit__, args=(None, None, None))
         ending.start()  # the test's end, as a fixture's teardown makes it
-        heard.append(_refused_after(port, asked))
+        heard.append(refused_after(port, asked))
         ending.join(10)
         assert not ending.is_alive()
     assert sorted(heard)[1] < 0.05, heard

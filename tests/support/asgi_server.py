@@ -70,3 +70,13 @@ def serve_asgi(app: Any, path: str = "/mcp", tls: tuple[str, str] | None = None)
         server.ask_to_exit()
         thread.join(5)
         sock.close()
+
+
+def refused_after(port: int, asked: float) -> float:
+    """Seconds from ``asked`` until the port stops accepting connections."""
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+        except OSError:
+            return time.perf_counter() - asked
+        time.sleep(0.002)
