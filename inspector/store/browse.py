@@ -9,6 +9,7 @@ shows, so a hostile payload (megabytes of text, deep nesting) never reaches Pyth
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -336,9 +337,14 @@ def timeline_position(store: RunStore, run_id: int, step_id: int, where: StepFil
     return None if found is None else int(found[0])
 
 
-#: A sentence the importer kept with its template (an object of at most 4,096 characters), or null.
-_NOTE = ("CASE WHEN json_type(p, '{path}') = 'object' AND length(json_extract(p, '{path}')) <= 4096"
-         " THEN json(json_extract(p, '{path}')) END")
+#: A sentence the importer kept with its template, or null: an object of at most 4,096 characters as it
+#: is; a longer one (a hostile or verbose trace's error of 100,000 characters) as the array of its
+#: leaves, each ``[path, value]`` with a text cut to ROW_TEXT_CHARS, rebuilt by :func:`_row_note`: the
+#: row's result line is cut alike, and the reader's words still say it.
+_NOTE = ("CASE WHEN json_type(p, '{path}') = 'object' THEN CASE WHEN length(json_extract(p, '{path}')) <= 4096"
+         " THEN json(json_extract(p, '{path}')) ELSE (SELECT json_group_array(json_array(t.fullkey,"
+         f" CASE WHEN t.type = 'text' THEN substr(t.atom, 1, {ROW_TEXT_CHARS}) ELSE t.atom END))"
+         " FROM json_tree(json_extract(p, '{path}')) AS t WHERE t.type NOT IN ('object', 'array')) END END")
 
 _ROW_COLUMNS = f"""
     id, sequence, started_at, kind, round, duration_ms, outcome,
@@ -391,6 +397,35 @@ def _stored_time(text: str | None) -> datetime | None:
         return from_stored_time(text)
 
 
+#: One step of a leaf's path in json_tree's ``fullkey``: ``.key``, ``."key"`` or ``[index]``.
+_PATH_STEP = re.compile(r'\.(?:"((?:[^"\\]|\\.)*)"|([^.\[]+))|\[(\d+)\]')
+
+
+def _row_note(note: Any) -> Any:
+    """A note of a timeline row's notes column (:data:`_NOTE`): an object as it is, or one rebuilt from
+    its leaves (``[path, value]`` pairs, its texts cut); a leaf under a list or a path it cannot read is
+    left out, and the reader's words fall back to the note's text (as cut) where its template misses a value."""
+    if not isinstance(note, list):
+        return note
+    rebuilt: dict[str, Any] = {}
+    for leaf in note:
+        if not (isinstance(leaf, list) and len(leaf) == 2 and isinstance(leaf[0], str) and leaf[0].startswith("$")):
+            continue
+        steps = list(_PATH_STEP.finditer(leaf[0], 1))
+        if not steps or sum(len(step.group(0)) for step in steps) != len(leaf[0]) - 1 or \
+                any(step.group(3) is not None for step in steps):
+            continue
+        keys = [step.group(1) if step.group(1) is not None else step.group(2) for step in steps]
+        where = rebuilt
+        for key in keys[:-1]:
+            where = where.setdefault(key, {})
+            if not isinstance(where, dict):
+                break
+        else:
+            where[keys[-1]] = leaf[1]
+    return rebuilt
+
+
 def _timeline_row(row: Sequence[Any]) -> TimelineRow:
     (step_id, sequence, started_at, kind, round_, duration, outcome, tool_name, in_flight, result, table,
      uid, content, calls, finish, dropped, unfinished, service, legs, notes, wording, timed_out) = row
@@ -413,7 +448,7 @@ def _timeline_row(row: Sequence[Any]) -> TimelineRow:
         payload["droppedSources"] = [None] * min(dropped, 10_000)
     if isinstance(notes, str) and notes != "[null,null,null,null]":  # a trace step's notes: said in the reader's words
         try:
-            first, server, disagreement, together = json.loads(notes)
+            first, server, disagreement, together = (_row_note(note) for note in json.loads(notes))
         except ValueError:
             first = server = disagreement = together = None
         payload["raw"] = {"otlp": {"notes": [first], "server": {"notes": [server]}, "disagreement": disagreement,

@@ -193,17 +193,46 @@ def _side_duration(ms: float | None) -> str:
     return said.replace(" ", "\u00a0")  # a wrapped line keeps the number with its unit
 
 
-def _own_ending(side: Mapping[str, Any]) -> str:
-    """How a side of a request (a kind without an outcome of its own) ended, as its span says: failed
-    (status ERROR or an ``error.type``), cancelled, ok (status OK), else "no error recorded"."""
+#: The characters of a side's ``error.type`` said beside "failed" (an attribute a hostile trace may make long).
+_ERROR_TYPE_CHARS = 120
+
+
+def _recorded(side: Mapping[str, Any]) -> tuple[str, str]:
+    """What a side's span recorded of how it ended: ``("cancelled", "")``, ``("failed", its error.type
+    or "")`` (status ERROR or an ``error.type``), ``("ok", "")`` (status OK), else ``("", "")``: no error."""
     status = side.get("status") if isinstance(side.get("status"), Mapping) else {}
     attributes = side.get("attributes") if isinstance(side.get("attributes"), Mapping) else {}
     error = attributes.get("error.type")
     if error == "cancelled":
-        return outcome_word("cancelled")
-    if status.get("code") == 2 or (isinstance(error, str) and error):
-        return outcome_word("failed")
-    return outcome_word("ok") if status.get("code") == 1 else _("no error recorded")
+        return "cancelled", ""
+    if isinstance(error, str) and error:
+        return "failed", error
+    if status.get("code") == 2:
+        return "failed", ""
+    return ("ok" if status.get("code") == 1 else ""), ""
+
+
+def _own_ending(side: Mapping[str, Any], with_error: bool = False) -> str:
+    """How a side ended, as its span says: failed (status ERROR or an ``error.type``, which
+    ``with_error`` names in brackets), cancelled, ok (status OK), else "no error recorded"."""
+    ending, error = _recorded(side)
+    if ending == "failed" and with_error and error:
+        if len(error) > _ERROR_TYPE_CHARS:
+            error = error[:_ERROR_TYPE_CHARS - 1] + "…"
+        return _("failed ({error})").format(error=error)
+    return outcome_word(ending) if ending else _("no error recorded")
+
+
+def _side_ending(side: Mapping[str, Any], outcome: str) -> str:
+    """A side of a tool call whose step ended ``outcome``, as its own span recorded it: the step's
+    outcome where the span says the same (or says no error of a call that ended ok); else what the span
+    recorded ("no error recorded" of a client whose call the server failed: the client's span records
+    nothing of the answer it received), a failure with its ``error.type``."""
+    ending, _error = _recorded(side)
+    if ending == "failed" or (ending != outcome and not (outcome == "ok" and not ending)
+                              and outcome in ("ok", "failed", "cancelled")):
+        return _own_ending(side, with_error=True)
+    return outcome_word(outcome)
 
 
 def sides_say_disagreement(otlp: Mapping[str, Any]) -> bool:
@@ -230,7 +259,7 @@ def sides_text(otlp: Mapping[str, Any], outcome: str, kind: str = "tool", alread
             what = side_said(params[key], already)
         else:
             ms = duration_ms(side)
-            ending = outcome_word(outcome) if outcome else \
+            ending = _side_ending(side, outcome) if outcome else \
                 _("no outcome recorded") if kind == "tool" else _own_ending(side)
             what = ", ".join(part for part in (ending, _side_duration(ms)) if part)
         service = side.get("service") if isinstance(side.get("service"), str) else ""
