@@ -17,11 +17,13 @@ from inspector.i18n.comparing import (
     summary_line,
 )
 from inspector.i18n.messages import Message
+from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.scenarios import said_title
 from inspector.i18n.words import failed_outcome_text, kind_word, step_outcome_word
 from inspector.runs.comparing import SLOWER_MS, SLOWER_RATIO, AlignedRow, RunComparison, StepFacts
-from inspector.store import RunRecord
+from inspector.store import RunRecord, RunStore
 from inspector.store.comparing import compare_stored_runs
+from inspector.store.recovery import run_reason
 
 from .common import EXIT_OK, BadInputError, database_path, open_existing_store
 from .compare_grammar import check_runs
@@ -34,6 +36,8 @@ from .words import outcome_width, outcome_word
 
 #: The step's name in the readable table is cut to this many characters (the JSON keeps it whole).
 NAME_CHARS = 32
+#: Why a failed run is failed (its failed calls, all its calls, whether the model still answered), or None.
+Reason = tuple[int, int, bool] | None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,10 +54,11 @@ def run(args: argparse.Namespace) -> int:
                                         {"first": one_line(args.first), "second": one_line(args.second),
                                          "run": first.id}))
         comparison = compare_stored_runs(store, first.id, second.id)
+        reasons = (_reason(store, first), _reason(store, second))  # not in --json, which says none
     if args.json:
         write_json(first, second, comparison)
     else:
-        print_comparison(first, second, comparison)
+        print_comparison(first, second, comparison, reasons)
     return EXIT_OK
 
 
@@ -138,14 +143,22 @@ def _side_cell(step: StepFacts | None, width: int) -> str:
     return f"{_said(step):<{width}} {readable_duration(step.duration_ms):>9}"
 
 
-def print_comparison(first: RunRecord, second: RunRecord, comparison: RunComparison) -> None:
-    """The two runs, the summary line, then one line per aligned row."""
-    for label, record in ((_("First run"), first), (_("Second run"), second)):
+def _reason(store: RunStore, run: RunRecord) -> Reason:
+    """Why a failed run is failed, where known (as `runs list` and `runs show` say it beside its status)."""
+    found = run_reason(store, run)
+    return found.said() if found else None
+
+
+def print_comparison(first: RunRecord, second: RunRecord, comparison: RunComparison,
+                     reasons: tuple[Reason, Reason] = (None, None)) -> None:
+    """The two runs (each status with why it failed, ``reasons``, where known), the summary line, then one
+    line per aligned row."""
+    for label, record, reason in ((_("First run"), first, reasons[0]), (_("Second run"), second, reasons[1])):
         count = record.step_count or 0
         print(one_line(ngettext("{label}: run {id}, {title} ({status}, {count} step)",
                                 "{label}: run {id}, {title} ({status}, {count} steps)", count).format(
             label=label, id=record.id, title=said_title(record.title, record.source),
-            status=outcome_word(record.status),
+            status=status_with_recovery(outcome_word(record.status), reason),
             count=count)))
     print(one_line(summary_line(comparison.summary, first.id, second.id)))
     print()

@@ -3,7 +3,8 @@
 Printed to a pipe or a file the list is laid out as it always was (:mod:`inspector.cli.terminal_width`).
 At a terminal whose rows would be wider than it, the Title column (the last) is cut with "…" down to
 :data:`LEAST_TITLE` columns; if the rows are still too wide, the Status column's reasons are cut too
-("failed (2 of 4 tool calls f…"), never its status word; what still does not fit wraps as before.
+at a word's end where one is near ("failed (2 of 4 tool calls…"), never in its status word; what still
+does not fit wraps as before.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .terminal_width import display_width, fit
+from .terminal_width import ELLIPSIS, display_width, fit
 
 #: The columns a cut title keeps at least.
 LEAST_TITLE = 12
+#: How many columns a cut reason gives up, at most, to end at a word's end rather than in a word.
+NEAR_WORD = 6
 
 
 @dataclass(frozen=True)
@@ -38,9 +41,27 @@ def fit_list(columns: int, others: int, statuses: Sequence[str], status_width: i
         title_room = min(LEAST_TITLE, widest_title)
         status_room = max(columns - others - title_room, least_status + 1)  # the word whole, and "…"
         if status_room < status_width:
-            statuses = [fit(status, status_room) for status in statuses]
-            status_width = status_room
+            statuses = [_cut_reason(status, status_room) for status in statuses]
+            status_width = max(least_status, *map(display_width, statuses))  # no gap where words were given up
     return FittedList(list(statuses), status_width, [fit(title, max(title_room, 1)) for title in titles])
 
 
-__all__ = ["LEAST_TITLE", "FittedList", "fit_list"]
+def _cut_reason(status: str, columns: int) -> str:
+    """``status`` cut with "…" to ``columns``, after the reason's last whole word where that gives up
+    at most :data:`NEAR_WORD` columns (the status word and the reason's first word always kept)."""
+    cut = fit(status, columns)
+    if cut == status or not cut.endswith(ELLIPSIS):
+        return cut
+    kept, opening = cut[:-len(ELLIPSIS)], status.find(" (")
+    if 0 <= opening and len(kept) <= opening + 2:
+        return status[:opening] + ELLIPSIS  # "failed…", not "failed (…"
+    if status[len(kept):len(kept) + 1] in (" ", ")") or kept.endswith("-"):
+        return cut  # the cut already falls at a word's end
+    # After a space, or after the hyphen of a compound ("Tool-…" of German "Tool-Aufrufe").
+    end = max(kept.rfind(" "), kept.rfind("-") + 1)
+    if opening < 0 or end <= opening + 2 or display_width(kept[end:]) > NEAR_WORD:
+        return cut
+    return kept[:end].rstrip() + ELLIPSIS
+
+
+__all__ = ["LEAST_TITLE", "NEAR_WORD", "FittedList", "fit_list"]

@@ -259,3 +259,22 @@ def test_a_failed_sides_outcome_and_duration_fit_their_column_in_german(qtbot, m
     assert cells(model, "differences") == ["failed → cancelled and another result"]
     assert "faster" not in dialog.summary.text()
     assert save(dialog, "compare-failed-beside-cancelled-en").exists()
+
+
+@pytest.mark.parametrize(("language", "status"), [("en", "failed (2 of 4 tool calls failed)"),
+                                                  ("de", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)")],
+                         ids=["en", "de"])
+def test_the_compared_runs_say_why_they_failed_as_runs_list_does(qtbot, make_window, language, status) -> None:
+    """Both traces failed two of their four tool calls: the lines naming the two runs say so beside
+    their status, as `runs list` and the timeline's heading do, in English and German."""
+    window, tab, sdk, traceloop = two_imported_traces(qtbot, make_window)
+    switch_language(language)
+    try:
+        dialog = open_compare(qtbot, tab, [sdk, traceloop])
+        qtbot.addWidget(dialog)
+        for label, run in ((dialog.first_label, sdk), (dialog.second_label, traceloop)):
+            assert f" {run}, invoke_agent support-agent — {status}, " in label.text(), label.text()
+        dialog.resize(1100, 500)
+        assert save(dialog, f"compare-runs-say-why-{language}").exists()
+    finally:
+        switch_language("en")

@@ -204,3 +204,22 @@ def test_a_timed_out_step_is_compared_in_the_words_runs_show_uses(tmp_path, caps
     [unrecorded_row] = [line for line in out.splitlines() if f" {unrecorded} " in line]
     second = shown[0].index(timed_out, shown[0].index(timed_out) + 1)
     assert unrecorded_row.index(unrecorded, unrecorded_row.index(unrecorded) + 1) == second, out
+
+
+@pytest.mark.parametrize(("language", "first", "second"), [
+    ("en", "First run: run 1, invoke_agent support-agent (failed (2 of 4 tool calls failed), 7 steps)",
+     "Second run: run 2, notifications/initialized (ok, 1 step)"),
+    ("de", "Erster Lauf: Lauf 1, invoke_agent support-agent (fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen "
+           "fehl), 7 Schritte)",
+     "Zweiter Lauf: Lauf 2, notifications/initialized (ok, 1 Schritt)"),
+], ids=["en", "de"])
+def test_compare_says_why_a_run_failed_as_runs_list_does(tmp_path, capsys, language, first, second):
+    """A run read from a trace whose tool calls failed: its status with why, as `runs list` says it."""
+    db = str(tmp_path / "runs.db")
+    for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
+        assert main(["--db", db, "import", str(FIXTURES / name)]) == 0
+    capsys.readouterr()
+    code, out, _err = run_cli(capsys, "--lang", language, "--db", db, "compare", "1", "2")
+    assert code == 0 and out.splitlines()[:2] == [first, second], out
+    listing = run_cli(capsys, "--lang", language, "--db", db, "runs", "list")[1]
+    assert first.split(" (", 1)[1].rsplit(",", 1)[0] in listing

@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "otel"
 #: The end of a sentence the importer writes of a client that stopped waiting (fastmcp.jsonl, step 6).
 SENTENCE_END = "(a cancel, or a client that gave up: the trace does not say which)"
+#: The columns a reason cut at a word's end gives up at most (inspector.cli.list_fit.NEAR_WORD).
+NEAR_WORD = 6
 GERMAN_END = "(ein Abbruch oder ein Client, der aufgab: der Trace sagt nicht, was davon zutrifft)"
 
 
@@ -123,3 +125,28 @@ def test_runs_show_aligns_a_service_named_in_wide_characters(tmp_path: Path, ser
         for row in rows:  # the Kind column starts where its heading does, on the terminal's columns
             cut = next(index for index in range(len(row)) if display_width(row[:index]) >= kind)
             assert display_width(row[:cut]) == kind and row[cut - 2:cut] == "  " and row[cut] != " ", row
+
+
+def test_runs_list_cuts_a_reason_at_a_word_end(tmp_path: Path) -> None:
+    """A status's reason cut for a narrow terminal ends with a whole word ("failed (2 of 4 tool…", not
+    "failed (2 of 4 tool cal…"); piped, the whole reason, as ever."""
+    path = str(tmp_path / "words.db")
+    for fixture in ("mcp_sdk", "traceloop"):
+        assert cli_here("--db", path, "import", str(FIXTURES / f"{fixture}.jsonl")).returncode == 0
+    for language, whole in (("en", "failed (2 of 4 tool calls failed)"),
+                            ("de", "fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)")):
+        assert sum(whole in row for row in piped("--lang", language, "--db", path, "runs", "list")) == 2
+        word = whole.split(" (")[0]
+        cuts = set()
+        for columns in range(72, 96, 2):
+            rows = at_terminal(columns, "--lang", language, "--db", path, "runs", "list")
+            assert all(display_width(row) < columns for row in rows), rows
+            for row in rows:
+                if f"{word} (" in row and whole not in row:
+                    kept = row[row.index(word):].split("…  ", 1)[0]
+                    assert whole.startswith(kept), row
+                    # At a word's end, unless none is near ("Tool-Aufrufe…" of "Tool-Aufrufen").
+                    in_word = kept.replace("-", " ").rsplit(" ", 1)[1]
+                    assert whole[len(kept)] in " )" or kept.endswith("-") or len(in_word) > NEAR_WORD, row
+                    cuts.add(kept)
+        assert len(cuts) >= 3, cuts

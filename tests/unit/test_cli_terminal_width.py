@@ -40,12 +40,26 @@ def test_the_title_gives_way_first_then_the_statuss_reason_never_its_word() -> N
     assert fitted.titles[1] == "invoke_agen…" and fitted.titles[0].endswith("…")
     # Too narrow for that: the title keeps its least width, the reasons are cut.
     fitted = fit_list(79, 46, statuses, 52, 14, titles)
-    assert fitted.status_width == 79 - 46 - LEAST_TITLE
-    assert fitted.statuses[0] == "ok" and fitted.statuses[1] == "fehlgeschlagen (2 vo…"
+    # At the end of a word ("(2 vo…" gives "vo" up), the column as wide as its widest cell.
+    assert fitted.statuses[0] == "ok" and fitted.statuses[1] == "fehlgeschlagen (2…"
+    assert fitted.status_width == len("fehlgeschlagen (2…") < 79 - 46 - LEAST_TITLE
     assert all(display_width(title) <= LEAST_TITLE for title in fitted.titles)
     # Narrower still: no status word is cut (the row wraps, as before).
     fitted = fit_list(50, 46, statuses, 52, 14, titles)
     assert fitted.status_width == 15 and fitted.statuses[1] == "fehlgeschlagen…"
+
+
+def test_a_reason_is_cut_at_a_words_end_where_one_is_near() -> None:
+    def cut(status: str, room: int) -> str:
+        return fit_list(8 + room + LEAST_TITLE, 8, ["ok", status], 60, 6, ["t" * 20] * 2).statuses[1]
+
+    assert cut("failed (the tool call failed)", 21) == "failed (the tool…"  # not "failed (the tool cal…"
+    assert cut("failed (the tool call failed)", 17) == "failed (the tool…"  # already at a word's end
+    assert cut("fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)", 31) == "fehlgeschlagen (2 von 4 Tool-…"
+    # No word's end within NEAR_WORD columns: cut in the word, as before.
+    assert cut("fehlgeschlagen (2 von 4 Tool-Aufrufen schlugen fehl)", 37) == "fehlgeschlagen (2 von 4 Tool-Aufrufe…"
+    assert cut("failed (the tool call failed)", 9) == "failed…"  # not "failed (…"
+    assert cut("failed (2 of 4 tool calls failed)", 10) == "failed (2…"
 
 
 def test_step_details_are_shortened_at_the_limit_asked_for() -> None:

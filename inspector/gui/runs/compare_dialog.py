@@ -24,10 +24,12 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.comparing import rule_sentence, summary_line
+from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.scenarios import said_title
 from inspector.runs.comparing import RunComparison
 from inspector.store import RunRecord, RunStore
 from inspector.store.comparing import compare_stored_runs
+from inspector.store.recovery import run_reason
 
 from ..dialogs.transfer_dialog import TransferJob
 from ..language import on_language_changed, translated
@@ -43,10 +45,22 @@ from .runs_model import format_started
 COMPARE_WIDTHS = (28, 64, 220, 170, 170)
 
 
+#: Why a failed run is failed (its failed calls, all its calls, whether the model still answered), or None.
+Reason = tuple[int, int, bool] | None
+
+
 def _compared(first_id: int, second_id: int) -> Any:
-    def work(store: RunStore, _progress: Any) -> tuple[RunRecord, RunRecord, RunComparison]:
-        return store.get_run(first_id), store.get_run(second_id), compare_stored_runs(store, first_id, second_id)
+    def work(store: RunStore, _progress: Any) -> tuple[RunRecord, RunRecord, RunComparison, tuple[Reason, Reason]]:
+        first, second = store.get_run(first_id), store.get_run(second_id)
+        return first, second, compare_stored_runs(store, first_id, second_id), (_reason(store, first),
+                                                                               _reason(store, second))
     return work
+
+
+def _reason(store: RunStore, run: RunRecord) -> Reason:
+    """Why the run failed, where known, as the Runs list and the timeline's heading say it."""
+    found = run_reason(store, run)
+    return found.said() if found else None
 
 
 class CompareDialog(QDialog):
@@ -61,6 +75,7 @@ class CompareDialog(QDialog):
         self.store, self.db_path = store, db_path
         self.first_id, self.second_id = first_id, second_id
         self.runs: tuple[RunRecord, RunRecord] | None = None
+        self.reasons: tuple[Reason, Reason] = (None, None)  # why each failed, where known
         self.job: TransferJob | None = None
         self.error = ""
         self.model = CompareModel()
@@ -126,11 +141,11 @@ class CompareDialog(QDialog):
         self.retranslate()
         self.job.start()
 
-    def _compared(self, result: tuple[RunRecord, RunRecord, RunComparison]) -> None:
-        first, second, comparison = result
+    def _compared(self, result: tuple[RunRecord, RunRecord, RunComparison, tuple[Reason, Reason]]) -> None:
+        first, second, comparison, reasons = result
         if (first.id, second.id) != (self.first_id, self.second_id):
             return  # a comparison of before a swap
-        self.runs = (first, second)
+        self.runs, self.reasons = (first, second), reasons
         self.model.set_comparison(comparison, first.id, second.id)
         self.swap_button.setEnabled(True)
         self.retranslate()
@@ -169,7 +184,7 @@ class CompareDialog(QDialog):
             self.summary.setText(summary_line(comparison.summary, self.first_id, self.second_id))
         for label, run, place in ((self.first_label, self.runs[0] if self.runs else None, 0),
                                   (self.second_label, self.runs[1] if self.runs else None, 1)):
-            label.setText(run_line(run, place) if run else "")
+            label.setText(run_line(run, place, self.reasons[place]) if run else "")
         self._row_chosen(self.view.currentIndex(), QModelIndex())
         self._fit_run_columns()
 
@@ -185,8 +200,9 @@ class CompareDialog(QDialog):
         super().closeEvent(event)
 
 
-def run_line(run: RunRecord, place: int) -> str:
-    """One run in a line: which of the two it is, its id, title, status, steps and start."""
+def run_line(run: RunRecord, place: int, reason: Reason = None) -> str:
+    """One run in a line: which of the two it is, its id, title, status (with why it failed, ``reason``,
+    where known), steps and start."""
     count = run.step_count or 0
     template = (ngettext("First: run {id}, {title} — {status}, {count} step, started {started}",
                          "First: run {id}, {title} — {status}, {count} steps, started {started}", count)
@@ -194,7 +210,7 @@ def run_line(run: RunRecord, place: int) -> str:
                 ngettext("Second: run {id}, {title} — {status}, {count} step, started {started}",
                          "Second: run {id}, {title} — {status}, {count} steps, started {started}", count))
     return label_text(template.format(id=run.id, title=said_title(run.title, run.source),
-                                      status=outcome_word(run.status), count=count,
+                                      status=status_with_recovery(outcome_word(run.status), reason), count=count,
                                       started=format_started(run.started_at)))
 
 
