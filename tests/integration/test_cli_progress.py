@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import pty
-import select
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,6 +17,7 @@ from inspector.mcp import OperationFinished, ProgressSeen
 from tests.support.asgi_server import serve_asgi
 from tests.support.cli_process import cli_here
 from tests.support.fault_server import Exchange, FaultServer
+from tests.support.pty_reading import read_until_closed
 from tests.support.sdk_server import build_sdk_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,18 +84,7 @@ def test_a_terminal_sees_one_updating_line_cleared_at_the_end(sdk_url: str, colu
             [sys.executable, "-m", "inspector", "call", sdk_url, "slow", "--args", '{"seconds": 0.4}',
              "--no-store"], stdout=subprocess.PIPE, stderr=secondary, stdin=subprocess.DEVNULL, cwd=ROOT)
         os.close(secondary)
-        seen = b""
-        while True:
-            ready, _, _ = select.select([main], [], [], 20)
-            if not ready:
-                break
-            try:
-                chunk = os.read(main, 4096)
-            except OSError:  # the other end closed: the process is gone
-                break
-            if not chunk:
-                break
-            seen += chunk
+        seen = read_until_closed(main, 20, 4096)
         stdout, _ = process.communicate(timeout=20)
     finally:
         os.close(main)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import pty
-import select
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 
 from inspector.cli.terminal_width import display_width
 from tests.support.cli_process import cli_here
+from tests.support.pty_reading import read_until_closed
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "otel"
@@ -42,18 +42,7 @@ def at_terminal(columns: int, *args: str) -> list[str]:
                                    stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=ROOT,
                                    env={**os.environ, "COLUMNS": str(columns), "PYTHONIOENCODING": "utf-8"})
         os.close(secondary)
-        seen = b""
-        while True:
-            ready, _, _ = select.select([main], [], [], 30)
-            if not ready:
-                break
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # the other end closed: the process is gone
-                break
-            if not chunk:
-                break
-            seen += chunk
+        seen = read_until_closed(main, 30)
         _, stderr = process.communicate(timeout=30)
     finally:
         os.close(main)
