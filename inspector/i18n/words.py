@@ -71,21 +71,14 @@ def stored_outcome_text(kind: str, outcome: str | None, legs: Sequence[Leg] = ()
     its legs tell it ("failed: timed out", "failed: not sent") or, imported from a trace, where the
     importer found it timed out, by the one rule of :func:`inspector.runs.ending.stored_ending`;
     otherwise :func:`step_outcome_word`."""
-    return failed_outcome_text(kind, outcome, stored_failure_kind(outcome, legs, payload))
+    return failed_outcome_text(kind, outcome, stored_failure(outcome, legs, payload))
 
 
 def failed_outcome_text(kind: str, outcome: str | None, failure: str | None) -> str:
-    """A step's outcome with its kind of failure, once known (:func:`stored_failure_kind`): "failed: timed
-    out" for a failure of a kind, else :func:`step_outcome_word`. What :func:`stored_outcome_text` says,
+    """A step's outcome with its kind of failure, once known (:func:`inspector.runs.ending.stored_failure`):
+    "failed: timed out" for a failure of a kind, else :func:`step_outcome_word`. What :func:`stored_outcome_text` says,
     for a view that read the kind with the step (a comparison of two runs)."""
     return outcome_text("failed", failure) if failure else step_outcome_word(kind, outcome)
-
-
-def stored_failure_kind(outcome: str | None, legs: Sequence[Leg] = (),
-                        payload: Mapping[str, Any] | None = None) -> str | None:
-    """The kind of failure of a stored failed step that :func:`stored_outcome_text` names after "failed"
-    ("timed_out", "refused"; :func:`failure_word` says it), by the same rule; ``None`` for any other step."""
-    return stored_failure(outcome, legs, payload)
 
 
 def no_outcome_word() -> str:
@@ -192,6 +185,6 @@ def step_source_word(kind: str, service: str = "") -> str:
 __all__ = ["OUTCOMES", "OUTCOME_MARKS", "failed_outcome_text", "failure_word", "health_text", "kind_word",
            "leg_outcome_word",
            "marked_outcome_text", "no_outcome_word", "outcome_text", "outcome_word",
-           "run_heading", "step_outcome_word", "stored_failure_kind", "stored_outcome_text", "source_word",
+           "run_heading", "step_outcome_word", "stored_outcome_text", "source_word",
            "step_maker_word", "SERVICE_CHARS",
            "step_source_word"]

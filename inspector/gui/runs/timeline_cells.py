@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from inspector.i18n import _, formatting
 from inspector.i18n.details import localized_step_details
-from inspector.i18n.words import failure_word, kind_word, step_source_word, stored_failure_kind, stored_outcome_text
+from inspector.i18n.words import failed_outcome_text, failure_word, kind_word, step_source_word
+from inspector.runs.ending import stored_failure
 from inspector.store.browse import TimelineRow
 
 from ..language import on_language_changed
@@ -121,8 +122,8 @@ class TimelineCells:
         call says its kind of failure where its legs, or the importer's finding, tell it ("failed: timed
         out"); the column is fitted to such longer words of the run it shows."""
         legs = self.model.legs_of(step)
-        text = stored_outcome_text(step.kind, step.outcome, legs, step.detail_fields)
-        failure = stored_failure_kind(step.outcome, legs, step.detail_fields)
+        failure = stored_failure(step.outcome, legs, step.detail_fields)
+        text = failed_outcome_text(step.kind, step.outcome, failure)  # what stored_outcome_text says
         self._texts[(step.id, _FAILURE)] = failure_word(failure) if failure else ""
         self.model.said_outcomes.note(text, self._texts[(step.id, _FAILURE)])
         return text
