@@ -33,7 +33,7 @@ from inspector.runs.ending import TIMED_OUT_MARK
 from inspector.runs.replaying import ReplayLink
 from inspector.store import RunRecord, RunStore, ServerRegistry, StoredStep, UnknownRunError
 from inspector.store.outbox import Outbox, OutboxEntry
-from inspector.store.recovery import imported_failures, run_reason
+from inspector.store.recovery import page_reasons, run_reason
 from inspector.store.replays import replays_by_step
 from inspector.traces.chat_words import conversation_lines
 
@@ -166,8 +166,9 @@ def _list(store: RunStore, args: argparse.Namespace) -> int:
         return EXIT_OK
     # A time marked with its zone (in the hour a clock is set back, or one said in UTC) is wider.
     started = [when(run.started_at) for run in runs]
-    # A failed run read from a trace says why, as `runs show` does: one query for the page, none per run.
-    reasons = imported_failures(store, [run.id for run in runs if run.status == "failed" and run.source == "imported"])
+    # A failed run says why where that is known, as `runs show` and the window's list do: asked for the page
+    # at once, never per run.
+    reasons = page_reasons(store, runs)
     statuses = [status_with_recovery(outcome_word(run.status), reasons[run.id].said() if run.id in reasons else None)
                 for run in runs]
     at, status = max(when_width(), *map(len, started)), max(outcome_width(), *map(len, statuses))

@@ -2,15 +2,15 @@
 
 A run with a failed call is a failed run (seed ADR-191), also when the model carried on and gave its
 answer (the ``flaky-server`` scenario). Every place that shows such a run's status says why beside
-it, with these counts: the Play tab, the Runs tab's heading over the timeline, ``runs show`` and
-``scenario``.
+it, with these counts: the Play tab, the Runs tab's list and its heading over the timeline, ``runs
+show``, ``runs list`` and ``scenario``.
 
 A failed run read from a trace says why in the same shape where its trace tells it: how many of its
-tool calls failed (:func:`run_reason`; ``runs list`` asks for a page of runs in one query,
-:func:`imported_failures`). A tool span that wraps another of the same tool (FastMCP's ``tools/call`` over
-its ``MCP send``) is one call, counted once: the outer span, which the importer gave the inner call's
-ending. Under a tool span of another tool, the call is one of its own (the importer left the outer its
-own outcome), counted too."""
+tool calls failed (:func:`run_reason`; ``runs list`` and the window's Runs list ask for a page of runs
+at once, :func:`page_reasons`, with a query for the page, not one per run). A tool span that wraps
+another of the same tool (FastMCP's ``tools/call`` over its ``MCP send``) is one call, counted once:
+the outer span, which the importer gave the inner call's ending. Under a tool span of another tool, the
+call is one of its own (the importer left the outer its own outcome), counted too."""
 
 from __future__ import annotations
 
@@ -37,27 +37,37 @@ class Recovery:
         return self.failed, self.calls, self.answered
 
 
-#: The run's last step: a model's step that asked for no tool call and did not fail is its answer.
-_LAST_STEP = """
-    SELECT kind,
-           CASE WHEN json_valid(payload) THEN json_extract(payload, '$.finishReason') END,
-           CASE WHEN json_valid(payload) THEN json_array_length(payload, '$.requestedToolCalls') END
-    FROM steps WHERE run_id = ? ORDER BY sequence DESC LIMIT 1
+#: Of some runs (a JSON array of their ids), those whose last step is a model's answer (a model's step that
+#: asked for no tool call and did not fail), with how many tool calls each made and how many failed: a
+#: page of runs in one query, each run's last step found by its (run, sequence) index.
+_ANSWERED = """
+WITH listed(run_id) AS (SELECT value FROM json_each(?)),
+last AS (
+    SELECT listed.run_id, steps.kind,
+           CASE WHEN json_valid(steps.payload) THEN json_extract(steps.payload, '$.finishReason') END AS finish,
+           CASE WHEN json_valid(steps.payload)
+                THEN json_array_length(steps.payload, '$.requestedToolCalls') END AS asked
+    FROM listed JOIN steps ON steps.id = (
+        SELECT id FROM steps WHERE steps.run_id = listed.run_id ORDER BY sequence DESC LIMIT 1))
+SELECT last.run_id, COUNT(*), COALESCE(SUM(tools.outcome = 'failed'), 0)
+FROM last JOIN steps AS tools ON tools.run_id = last.run_id AND tools.kind = 'tool'
+WHERE last.kind = 'llm' AND last.finish IS NOT 'error' AND NOT COALESCE(last.asked, 0)
+GROUP BY last.run_id
 """
-_CALLS = "SELECT COUNT(*), COALESCE(SUM(outcome = 'failed'), 0) FROM steps WHERE run_id = ? AND kind = 'tool'"
 
 
 def recovery_of(store: RunStore, run: RunRecord) -> Recovery | None:
     """The failed calls of ``run`` when it is failed and its model still answered; ``None`` otherwise
     (a run that is not failed, one that stopped at its failure, one with no model)."""
-    if run.status != "failed":
-        return None
-    conn = store.db.conn
-    last = conn.execute(_LAST_STEP, (run.id,)).fetchone()
-    if last is None or last[0] != "llm" or last[1] == "error" or last[2]:
-        return None
-    calls, failed = conn.execute(_CALLS, (run.id,)).fetchone()
-    return Recovery(failed, calls) if failed else None
+    return _answered(store, [run.id]).get(run.id) if run.status == "failed" else None
+
+
+def _answered(store: RunStore, run_ids: Sequence[int]) -> dict[int, Recovery]:
+    """:func:`recovery_of` of each of these runs (failed ones) that its model got over."""
+    if not run_ids:
+        return {}
+    rows = store.db.conn.execute(_ANSWERED, (json.dumps(list(run_ids)),)).fetchall()
+    return {run_id: Recovery(failed, calls) for run_id, calls, failed in rows if failed}
 
 
 #: The tool steps of some runs, counted in SQL where their spans cannot change the count, listed where they
@@ -181,12 +191,17 @@ def _spans(marks: str | None) -> tuple[str | None, str | None, str | None]:
 def run_reason(store: RunStore, run: RunRecord) -> Recovery | None:
     """Why a failed run is failed, where that is known: a run the model got over (:func:`recovery_of`),
     or one read from a trace whose tool calls failed (``None`` otherwise)."""
-    if run.status != "failed":
-        return None
-    found = recovery_of(store, run)
-    if found is None and run.source == "imported":
-        found = imported_failures(store, [run.id]).get(run.id)
-    return found
+    return page_reasons(store, [run]).get(run.id)
 
 
-__all__ = ["Recovery", "imported_failures", "recovery_of", "run_reason"]
+def page_reasons(store: RunStore, runs: Sequence[RunRecord]) -> dict[int, Recovery]:
+    """:func:`run_reason` of each of ``runs`` (a page of a list: ``runs list``, the window's Runs list)
+    that has one, asked for the page at once: one query for the runs their model got over, one for the
+    failed calls of those read from a trace, none per run."""
+    failed = [run for run in runs if run.status == "failed"]
+    found = _answered(store, [run.id for run in failed])
+    imported = [run.id for run in failed if run.source == "imported" and run.id not in found]
+    return {**found, **(imported_failures(store, imported) if imported else {})}
+
+
+__all__ = ["Recovery", "imported_failures", "page_reasons", "recovery_of", "run_reason"]

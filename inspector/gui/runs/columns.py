@@ -62,12 +62,16 @@ class RoomyColumn(QObject):
     """One column of ``view`` takes the width the others leave, as a stretching column would, but
     never less than ``floor`` pixels: in a narrow window the ``givers`` (column → its own floor)
     first give up width they do not need, then the table scrolls sideways, instead of squeezing
-    that column (a run's title, say) to a sliver while the others keep their widths."""
+    that column (a run's title, say) to a sliver while the others keep their widths. A giver in
+    ``keeps`` (column → a width) gives way already where the column would be narrower than that width
+    (a run's status gives up its reason before the title is cut far); the givers give way left to right."""
 
-    def __init__(self, view: QTableView, column: int, floor: int, givers: Mapping[int, int] | None = None) -> None:
+    def __init__(self, view: QTableView, column: int, floor: int, givers: Mapping[int, int] | None = None,
+                 keeps: Mapping[int, int] | None = None) -> None:
         super().__init__(view)
         self._view, self._column, self._floor = view, column, floor
         self._givers = dict(givers or {})
+        self._keeps = dict(keeps or {})
         header = view.horizontalHeader()
         #: The width each giver has when it has room: set by fit_columns or by the user's hand.
         self._wanted = {column: header.sectionSize(column) for column in self._givers}
@@ -76,6 +80,11 @@ class RoomyColumn(QObject):
         header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         header.sectionResized.connect(self._resized)
         view.viewport().installEventFilter(self)
+
+    def set_floor(self, column: int, floor: int) -> None:
+        """A giver's floor is another now (its words in another language), and the widths follow."""
+        self._givers[column] = floor
+        self.fit()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         if event.type() == QEvent.Type.Resize:
@@ -98,13 +107,13 @@ class RoomyColumn(QObject):
         givers = [column for column in shown if column in self._givers]
         room = self._view.viewport().width() - sum(header.sectionSize(column) for column in shown
                                                    if column not in self._givers)
-        short = self._floor - (room - sum(self._wanted[column] for column in givers))
+        widths = {column: self._wanted[column] for column in givers}
         self._fitting = True
         try:
             for column in givers:
-                given = min(max(short, 0), max(self._wanted[column] - self._givers[column], 0))
-                header.resizeSection(column, self._wanted[column] - given)
-                short -= given
+                short = self._keeps.get(column, self._floor) - (room - sum(widths.values()))
+                widths[column] -= min(max(short, 0), max(widths[column] - self._givers[column], 0))
+                header.resizeSection(column, widths[column])
             width = max(self._floor, room - sum(header.sectionSize(column) for column in givers))
             if header.sectionSize(self._column) != width:
                 header.resizeSection(self._column, width)

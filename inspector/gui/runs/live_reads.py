@@ -16,6 +16,7 @@ from typing import Any
 from inspector.store import RunRecord, RunStore, StoreError
 from inspector.store.browse import RunFilter, StepFilter, StepInFull, data_version, servers_with_runs
 
+from .run_reasons import KnownReasons
 from .runs_model import RunListing, read_listing
 from .step_replays import ReplaySides, read_replays
 from .timeline_model import TimelineGrowth, read_growth
@@ -49,6 +50,8 @@ class LiveQuestion:
     #: The window's language when asked: the search finds a scenario run's title as shown in it
     #: (inspector.i18n.scenarios.shown_title_matches), so a list read in another language may hold others.
     language: str = ""
+    #: The runs listed and why the failed ones failed, as read last: those unchanged are not asked again.
+    known: KnownReasons | None = field(default=None, compare=False)
 
     def shape(self) -> tuple[object, ...]:
         """What an answer must have been read for to be shown: a list of the same filter and order
@@ -84,7 +87,7 @@ class LiveReads:
             conn.execute("BEGIN")  # one snapshot: the list, the timeline and the replays agree
         try:
             listing = read_listing(store, question.filter, question.order, question.descending, question.limit,
-                                   question.current)
+                                   question.current, question.known)
             growth = None
             timeline = question.timeline
             if timeline is not None:

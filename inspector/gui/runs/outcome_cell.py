@@ -1,13 +1,16 @@
 """The timeline's Outcome cell: the step's outcome in the words of ``runs show`` ("failed: timed out"),
 or, where the column is too narrow for them, the kind of failure alone beside the failed icon ("timed
-out"): a word is never cut. The whole words stay the cell's tooltip and what a screen reader says."""
+out"): a word is never cut. The whole words stay the cell's tooltip and what a screen reader says.
+The Runs list's Status cell is painted so too: "failed (2 of 4 tool calls failed)" as ``runs list`` says
+it, or "failed" alone beside the icon."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-#: The model's role for a step's kind of failure alone ("" or ``None``: it has none).
+#: The model's role for a step's kind of failure alone, or a run's status word without its reason ("" or
+#: ``None``: it has none, its whole words are all it says).
 FailureRole = Qt.ItemDataRole.UserRole + 7  # after the timeline's own (timeline_model.py, timeline_tree.py)
 
 
@@ -24,7 +27,7 @@ def fitting_text(option: QStyleOptionViewItem, failure: str | None) -> str:
 
 
 class OutcomeCellDelegate(QStyledItemDelegate):
-    """Paints the Outcome column's cells with :func:`fitting_text`."""
+    """Paints the Outcome (or Status) column's cells with :func:`fitting_text`."""
 
     def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802
                         index: QModelIndex | QPersistentModelIndex) -> None:

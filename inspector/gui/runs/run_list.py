@@ -35,7 +35,8 @@ from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
 from ..widgets.tab_stops import one_tab_stop
-from .columns import RoomyColumn, compact_rows, fit_columns
+from .columns import RoomyColumn, column_width, compact_rows, fit_column, fit_columns
+from .outcome_cell import OutcomeCellDelegate
 from .push_marks import push_word
 from .runs_model import (
     COLUMNS,
@@ -56,8 +57,16 @@ RUN_WIDTHS = (40, 140, 200, 100, 70, 130, 50, 64, 60)
 TITLE_FLOOR_PX = 120
 #: Before that, the server's name gives up room down to this (it is elided; its tooltip is whole).
 SERVER_FLOOR_PX = 84
+#: A failed run's status says why beside its word ("failed (2 of 4 tool calls failed)") where the title
+#: keeps this much room (a usual title whole); else the status word alone, its tooltip whole.
+TITLE_KEPT_PX = 240
 #: Rows the list shows at least when the tab has the room (the splitter gives it that much).
 VISIBLE_RUNS = 10
+
+
+def status_words() -> list[str]:
+    """The Status column's longest words without a reason, in the current language."""
+    return [outcome_word(status) for status in ("interrupted", "cancelled", "failed")]
 
 
 class RunListPane(QWidget):
@@ -139,8 +148,14 @@ class RunListPane(QWidget):
         header.setStretchLastSection(False)
         for column, width in enumerate(RUN_WIDTHS):
             self.view.setColumnWidth(column, width)
+        status = COLUMNS.index("status")
+        # The status's reason gives way first (to its word alone), then the server's name.
         self._title_room = RoomyColumn(self.view, COLUMNS.index("title"), TITLE_FLOOR_PX,
-                                       {COLUMNS.index("server"): SERVER_FLOOR_PX})
+                                       {status: RUN_WIDTHS[status], COLUMNS.index("server"): SERVER_FLOOR_PX},
+                                       {status: TITLE_KEPT_PX})
+        self.view.setItemDelegateForColumn(status, OutcomeCellDelegate(self.view))
+        #: The reasons the Status column was last widened to (in the language then).
+        self._fitted_reasons: list[str] = []
         selection = self.view.selectionModel()
         selection.currentRowChanged.connect(self._current_changed)
         selection.selectionChanged.connect(lambda *_args: self._update_buttons())
@@ -151,6 +166,7 @@ class RunListPane(QWidget):
         # The Pushed column only once some run was queued for the team's collector (most never push).
         for signal in (self.model.reset_done, self.model.dataChanged, self.model.rowsInserted):
             signal.connect(self._show_pushed)
+            signal.connect(self._fit_status)
         self._show_pushed()
         delete = QShortcut(QKeySequence.StandardKey.Delete, self.view)
         # Each shortcut says what it does (the Help menu's list of shortcuts reads it).
@@ -185,14 +201,29 @@ class RunListPane(QWidget):
     def fit_columns(self) -> None:
         """Columns wide enough for their heading and their longest usual word in the current language."""
         status = COLUMNS.index("status")
+        words = status_words()
+        self._title_room.set_floor(status, column_width(self.view, status, RUN_WIDTHS[status], words, sortable=True,
+                                                        icon=True))
+        self._fitted_reasons = self.model.reason_texts()
         fit_columns(self.view, RUN_WIDTHS, {
             COLUMNS.index("started"): self.model.zone_marks.samples(lambda at: format_started(at, UTC)),
-            status: [outcome_word(s) for s in ("interrupted", "cancelled", "failed")],
+            status: words + self._fitted_reasons,
             COLUMNS.index("source"): [source_word(s) for s in RUN_SOURCES],
             COLUMNS.index("steps"): ["100,000"], COLUMNS.index("duration"): [format_duration(3599)],
             COLUMNS.index("pushed"): [push_word(OutboxEntry(0, 0, "", state, 0, None, None, ""))
                                       for state in ("queued", "sent", "failed")]},
             sortable=True, icons=(status,))
+
+    def _fit_status(self, *_args: object) -> None:
+        """The Status column as wide as the reasons listed now say them, where the title has the room
+        (:data:`TITLE_KEPT_PX`); read again only when they are other reasons."""
+        reasons = self.model.reason_texts()
+        if reasons != self._fitted_reasons:
+            self._fitted_reasons = reasons
+            status = COLUMNS.index("status")
+            fit_column(self.view, status, RUN_WIDTHS[status],
+                       status_words() + reasons,
+                       sortable=True, icon=True)
 
     def height_for_rows(self, rows: int = VISIBLE_RUNS) -> int:
         """The pane's height that shows ``rows`` whole rows (and a sliver of the next)."""

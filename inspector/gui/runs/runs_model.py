@@ -1,6 +1,7 @@
 """The stored runs as a table model: filtered and sorted in SQL, newest first, refreshed live.
 
-The model holds one small record per run that the filter selects (never a step). ``refresh``
+The model holds one small record per run that the filter selects (never a step), and why each failed
+run failed where that is known, read for a page at once as ``runs list`` reads it. ``refresh``
 reads the list again: rows whose run is unchanged keep their place, a run that changed
 (a running run's status and step count) is repainted, and a list that changed shape is reset.
 """
@@ -14,6 +15,7 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QModelIndex, Qt, Signal
 
 from inspector.i18n import formatting
+from inspector.i18n.recovery import status_with_recovery
 from inspector.i18n.scenarios import said_title
 from inspector.i18n.words import run_heading, source_word
 from inspector.store import RunRecord, RunStore, ServerRegistry
@@ -23,7 +25,9 @@ from inspector.store.outbox import Outbox, OutboxEntry
 from ..widgets.outcomes import outcome_icon, outcome_word, text_colour
 from ..widgets.plain_text import cell_text, plain_tooltip
 from ..widgets.zone_marks import ZoneMarks
+from .outcome_cell import FailureRole
 from .push_marks import push_tooltip, push_word
+from .run_reasons import KnownReasons, Reason, run_reasons
 from .table_model import Index, NamedColumnsModel
 
 RunIdRole = Qt.ItemDataRole.UserRole + 1
@@ -78,19 +82,22 @@ def run_duration(run: RunRecord) -> float | None:
 
 @dataclass(frozen=True)
 class RunListing:
-    """What the list shows, read at once: the runs, whether more follow, their pushes, the names."""
+    """What the list shows, read at once: the runs, whether more follow, their pushes, the names,
+    why the failed ones failed."""
 
     runs: list[RunRecord]
     has_more: bool
     pushes: dict[int, OutboxEntry]
     any_pushed: bool
     names: dict[str, str]
+    reasons: dict[int, Reason]
 
 
 def read_listing(store: RunStore, where: RunFilter, order: str, descending: bool, limit: int,
-                 current: int | None = None) -> RunListing:
+                 current: int | None = None, known: KnownReasons | None = None) -> RunListing:
     """The first ``limit`` runs the filter selects, in order (and as far down as the run ``current``,
-    when it is further: a live read keeps the selected run among the rows read)."""
+    when it is further: a live read keeps the selected run among the rows read); the reasons ``known``
+    of runs read again unchanged are not asked for again."""
     runs = list_runs(store, where, order, descending, limit + 1, 0)
     if current is not None and len(runs) > limit and all(run.id != current for run in runs):
         position = run_position(store, current, where, order, descending)
@@ -100,7 +107,8 @@ def read_listing(store: RunStore, where: RunFilter, order: str, descending: bool
     runs, has_more = runs[:limit], len(runs) > limit
     outbox = Outbox(store.db.conn)
     pushes = outbox.of_runs([run.id for run in runs])
-    return RunListing(runs, has_more, pushes, bool(pushes) or outbox.any(), server_names(store))
+    return RunListing(runs, has_more, pushes, bool(pushes) or outbox.any(), server_names(store),
+                      run_reasons(store, runs, known))
 
 
 class RunListModel(NamedColumnsModel):
@@ -124,6 +132,8 @@ class RunListModel(NamedColumnsModel):
         self._rows: dict[int, int] = {}
         #: The outbox row of each loaded run that has one (the Pushed column).
         self._pushes: dict[int, OutboxEntry] = {}
+        #: Why each loaded failed run failed, where known (the Status column says it beside the word).
+        self._reasons: dict[int, Reason] = {}
         self.any_pushed = False
         self._has_more = False
         #: The zones said beside the start times shown (the Started column widens to them).
@@ -151,12 +161,18 @@ class RunListModel(NamedColumnsModel):
         self.reads += 1
         return runs[:limit], len(runs) > limit
 
-    def _set(self, runs: list[RunRecord], pushes: dict[int, OutboxEntry], any_pushed: bool) -> None:
+    def _set(self, runs: list[RunRecord], pushes: dict[int, OutboxEntry], any_pushed: bool,
+             reasons: dict[int, Reason]) -> None:
         self._runs = runs
         self._rows = {run.id: row for row, run in enumerate(runs)}
         self._pushes = pushes
+        self._reasons = reasons
         #: Whether any run was ever queued to be pushed (the Pushed column is shown only then).
         self.any_pushed = any_pushed
+
+    def known_reasons(self) -> KnownReasons:
+        """The loaded runs and their reasons, for a read of the list again (on any thread)."""
+        return KnownReasons(self._runs, self._rows, self._reasons)
 
     def live_limit(self) -> int:
         """How many runs a read of the list again reads: what is loaded, at least a page."""
@@ -165,7 +181,7 @@ class RunListModel(NamedColumnsModel):
     def refresh(self, *, reset: bool = False) -> None:
         """Read the loaded part of the list again; keep rows in place where the runs are the same."""
         listing = read_listing(self.store, self.filter, self.order, self.descending,
-                               self.page_size if reset else self.live_limit())
+                               self.page_size if reset else self.live_limit(), known=self.known_reasons())
         self.reads += 1
         self.show_listing(listing, reset=reset)
 
@@ -178,7 +194,7 @@ class RunListModel(NamedColumnsModel):
         self._has_more = listing.has_more
         if reset or [run.id for run in runs] != [run.id for run in self._runs]:
             self.beginResetModel()
-            self._set(runs, listing.pushes, listing.any_pushed)
+            self._set(runs, listing.pushes, listing.any_pushed, listing.reasons)
             # No rows are inserted while the reset is being announced (a listener asking for more
             # then gets them on its next ask): one structural change at a time.
             self._resetting = True
@@ -188,10 +204,11 @@ class RunListModel(NamedColumnsModel):
                 self._resetting = False
             self.reset_done.emit()
             return
-        pushes = listing.pushes
+        pushes, reasons = listing.pushes, listing.reasons
         changed = [row for row, (old, new) in enumerate(zip(self._runs, runs, strict=True))
-                   if old != new or (renamed and new.server) or self._pushes.get(new.id) != pushes.get(new.id)]
-        self._set(runs, pushes, listing.any_pushed)
+                   if old != new or (renamed and new.server) or self._pushes.get(new.id) != pushes.get(new.id)
+                   or self._reasons.get(new.id) != reasons.get(new.id)]
+        self._set(runs, pushes, listing.any_pushed, reasons)
         if changed:
             self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), len(COLUMNS) - 1))
 
@@ -210,7 +227,7 @@ class RunListModel(NamedColumnsModel):
             return
         self.beginInsertRows(QModelIndex(), len(self._runs), len(self._runs) + len(more) - 1)
         self._set(self._runs + more, {**self._pushes, **Outbox(self.store.db.conn).of_runs([run.id for run in more])},
-                  self.any_pushed)
+                  self.any_pushed, {**self._reasons, **run_reasons(self.store, more)})
         self.endInsertRows()
 
     def ensure_loaded(self, run_id: int) -> int | None:
@@ -239,6 +256,16 @@ class RunListModel(NamedColumnsModel):
         """Every run the filter selects (loaded or not)."""
         return run_ids(self.store, self.filter)
 
+    def status_text(self, run: RunRecord) -> str:
+        """The Status cell's whole words: the status, and why it failed where known ("failed (2 of 4 tool
+        calls failed)"), as ``runs list`` says them."""
+        return status_with_recovery(outcome_word(run.status), self._reasons.get(run.id))
+
+    def reason_texts(self) -> list[str]:
+        """The whole words of the loaded runs' Status cells that say why (each once), in the current
+        language: what the Status column widens to where the window has the room."""
+        return sorted(status_with_recovery(outcome_word("failed"), reason) for reason in set(self._reasons.values()))
+
     # -- Qt's model interface -----------------------------------------------------------------
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -261,6 +288,10 @@ class RunListModel(NamedColumnsModel):
             return plain_tooltip(cell_text(said_title(run.title, run.source) if column == "title" else run.server or "",
                                                1000))
         if column == "status":
+            if role == Qt.ItemDataRole.ToolTipRole:  # the whole words, also where the cell shows the word alone
+                return plain_tooltip(self.status_text(run))
+            if role == FailureRole:  # what the cell shows where its whole words do not fit (outcome_cell.py)
+                return outcome_word(run.status) if run.id in self._reasons else None
             if role == Qt.ItemDataRole.DecorationRole:
                 return outcome_icon(run.status)
             if role == Qt.ItemDataRole.ForegroundRole:
@@ -278,7 +309,7 @@ class RunListModel(NamedColumnsModel):
         if column == "title":
             return cell_text(said_title(run.title, run.source))
         if column == "status":
-            return outcome_word(run.status)
+            return self.status_text(run)
         if column == "source":
             return source_word(run.source)
         if column == "server":

@@ -200,7 +200,7 @@ class RunsTab(QWidget):
         return LiveQuestion(runs.filter, runs.order, runs.descending, runs.live_limit(),
                             current.id if current is not None else None,
                             TimelineQuestion(*asked) if asked is not None else None,
-                            self.detail.step, self.detail.parsed, force, current_language())
+                            self.detail.step, self.detail.parsed, force, current_language(), runs.known_reasons())
 
     def _show_live(self, answer: LiveAnswer) -> None:
         """Lay out a live read: the list, the growing run's new rows, the shown step's replays."""
