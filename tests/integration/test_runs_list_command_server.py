@@ -1,5 +1,6 @@
-"""`runs list --server` with the command line a server was started with (`call --stdio "COMMAND LINE"`),
-as it was typed: it lists that server's runs, as its key (`stdio:...`, which `servers` shows) does. A
+"""A command server `call --stdio "COMMAND LINE"` started, named again on the command line: `runs list
+--server` takes its command line as typed, as it takes its key (`stdio:...`, which `servers` shows); its
+key given as the server of `call` says what to write (`--stdio` and the command line, not the key). A
 real command server: the official SDK server over stdio (tests/support/stdio_server.py)."""
 
 from __future__ import annotations
@@ -7,6 +8,8 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.support.cli_process import cli_here
 
@@ -27,3 +30,21 @@ def test_runs_are_listed_by_the_command_line_as_typed(tmp_path: Path) -> None:
     assert keyed.stdout == typed.stdout
     unknown = cli_here("runs", "list", "--server", f"{SERVER} nowhere", "--db", db)
     assert unknown.returncode == 2 and "No configured server is named" in unknown.stderr, unknown.stderr
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "names a command server that is not configured here. To start its command again and speak to it "
+           "over stdin/stdout, write: --stdio "),
+    ("de", "nennt einen Befehlsserver, der hier nicht eingerichtet ist. Um seinen Befehl wieder zu starten und "
+           "über stdin/stdout mit ihm zu sprechen, schreiben Sie: --stdio ")])
+def test_its_key_as_a_server_says_to_give_the_command_line(tmp_path: Path, language: str, said: str) -> None:
+    db = str(tmp_path / "runs.db")
+    assert cli_here("tools", "--stdio", SERVER, "--db", db).returncode == 0
+    listed = cli_here("servers", "--db", db).stdout
+    assert f"stdio:{SERVER}" in listed, listed  # where the key is read from
+    refused = cli_here("--lang", language, "tools", f"stdio:{SERVER}", "--db", db)
+    told = " ".join(refused.stderr.split())
+    assert refused.returncode == 2 and said in told, refused.stderr
+    assert shlex.split(told.split(said, 1)[1]) == [SERVER]  # the command line, without "stdio:"
+    again = cli_here("tools", "--stdio", shlex.split(told.split(said, 1)[1])[0], "--db", db)
+    assert again.returncode == 0 and "echo" in again.stdout, again.stderr
