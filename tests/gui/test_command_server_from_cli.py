@@ -58,3 +58,31 @@ def test_a_command_server_of_the_command_line_lists_no_tools_of_another_and_can_
         assert tools.select_tool("echo") and window.servers.current().url == key
     finally:
         switch_language("en")
+
+
+def test_replaying_its_step_asks_which_configured_server(qtbot, make_window, demo_server) -> None:
+    """Replay of a step that server made asks which configured server to use (before: the status line
+    said the server had no command configured, and nothing was replayed)."""
+    made = cli_here("call", "--stdio", SERVER, "echo", "--args", '{"text": "hi"}', "--db", str(resolve_db_path()))
+    assert made.returncode == 0, made.stderr
+    window = make_window((demo_server.url, "Demo server"), wait_tools=False)
+    tab = window.runs_tab
+    window.tabs.setCurrentWidget(tab)
+    tab.reload()
+    qtbot.waitUntil(lambda: tab.select_runs([1]) and tab.timeline_pane.model.rowCount() > 0, timeout=5000)
+    tab.timeline_pane.view.selectRow(0)
+    qtbot.waitUntil(lambda: tab.detail.step is not None and tab.detail.step.run_id == 1, timeout=5000)
+    qtbot.mouseClick(tab.detail.replay, Qt.MouseButton.LeftButton)
+    dialog = window.workbench.replay_dialog
+    assert dialog is not None and dialog.isVisible(), window.status.text()
+    assert "command server that is not configured here" in dialog.why.text()
+    # Only servers that can be spoken to are offered: not the command server listed by its health only.
+    assert [dialog.servers.itemData(i) for i in range(dialog.servers.count())] == [demo_server.url]
+    with qtbot.waitSignal(window.engine.submitted, timeout=5000) as submitted:
+        dialog.accept()
+    replay = submitted.args[0]
+    assert replay.server_url == demo_server.url and replay.tool == "echo"
+    if replay.running:
+        with qtbot.waitSignal(replay.finished, timeout=15000):
+            pass
+    assert replay.outcome.status == "ok"
