@@ -75,7 +75,7 @@ from .results import (
 from .safe_text import one_line
 from .server_choice import Chosen, check_server_words, choose_server
 from .server_groups import ServerGroups
-from .server_requests import SamplingLimitNotice, handler_from_options
+from .server_requests import SamplingLimitNotice, handler_from_options, unoffered_line
 from .server_stderr import ServerStderr
 from .signin import settings_from_args, signin_vault, with_signin
 from .task_words import task_line
@@ -351,6 +351,8 @@ async def _operate_and_report(args: argparse.Namespace, client: McpClient, serve
     _add_unlisted_tool(report, client, server)
     print_report(report, args.json, record.error, excluded=getattr(record.result, "excluded", None),
                  finished_legs=recorder.legs)
+    if "listed_tools" in report and not args.json and (unoffered := unoffered_line(client.handler)) is not None:
+        print(one_line(unoffered))
     sys.stdout.flush()
     if fate is not None and fate.problem is not None:
         print(_("run-inspector: {sentence}").format(sentence=translate(fate.problem)), file=sys.stderr)

@@ -193,8 +193,8 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     listing = actions.add_parser("list", help=_("the most recent runs, newest first"))
     listing.add_argument("--outcome", choices=RUN_STATUSES, help=_("only runs with this status"))
     listing.add_argument("--server", metavar=_("URL_OR_NAME"),
-                         help=_("only runs against this server (its URL, its configured name, or the service an "
-                                "imported trace names)"))
+                         help=_("only runs against this server (its URL, its configured name, the command line "
+                                "a command server was started with, or the service an imported trace names)"))
     listing.add_argument("--limit", type=numbers.limit, default=50, metavar="N", help=_("at most N runs (default 50)"))
     _json_option(listing)
     _db_option(listing)

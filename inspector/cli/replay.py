@@ -2,8 +2,9 @@
 RUN as ``compare`` takes it: an id, ``last``, ``last~N`` or the beginning of a uid.
 
 The same tool, the same arguments, the same budget (``--budget`` gives another), on the server the
-step's run was made against; ``--server`` names another (a configured server's name or an address),
-and must name one for a step of an imported trace or of a command server not configured here. The
+step's run was made against; ``--server`` names another (a configured server's name or an address), or
+``--stdio`` a command line, and one of them must for a step of an imported trace or of a command server not
+configured here (``call --stdio``'s: its environment and folder were never stored). The
 call itself is ``call``'s (:mod:`.operations`): the same legs, report, exit statuses and record.
 """
 
@@ -11,9 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
+from inspector.mcp.server import STDIO_KEY_PREFIX
 from inspector.runs.replaying import NotReplayable, ReplayPlan, plan_replay
 from inspector.store import RunStore, ServerRegistry, StoreError
 from inspector.store.step_range import in_range, no_such_step
@@ -32,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         configured = plan.server is not None and ServerRegistry(store.db).settings(plan.server) is not None
     finally:
         store.close()
-    if args.url is None:
+    if args.url is None and args.stdio is None:  # --stdio names the server as --server does
         if plan.server is None:
             raise UsageError(Message(N_("Run {run} was imported from a trace: which server should step {step} be "
                                         "replayed on? Give it with --server (an address or a configured "
@@ -42,6 +45,13 @@ def run(args: argparse.Namespace) -> int:
                                         "with it: which server should step {step} be replayed on? Give it with "
                                         "--server (an address or a configured server's name)."),
                                      {"run": run_id, "step": sequence}))
+        if plan.server.startswith(STDIO_KEY_PREFIX) and not configured:
+            raise UsageError(Message(N_("Run {run} was made against the command server {command}, which is not "
+                                        "configured here: which server should step {step} be replayed on? Give it "
+                                        "with --server (an address or a configured server's name), or start the "
+                                        "command again with --stdio {quoted}."),
+                                     {"run": run_id, "step": sequence, "command": one_line(plan.server),
+                                      "quoted": one_line(shlex.quote(plan.server.removeprefix(STDIO_KEY_PREFIX)))}))
         args.url = plan.server
     args.command, args.tool, args.args, args.task = "call", plan.tool, json.dumps(plan.arguments), False
     if args.budget is None and plan.budget_s is not None:

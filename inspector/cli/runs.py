@@ -6,6 +6,7 @@ Reading never creates a database: on a file that does not exist these commands s
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Sequence
 from datetime import datetime
@@ -148,9 +149,24 @@ def _server_url(store: RunStore, given: str) -> str:
                                        "you mean (`servers` lists them)."), {"name": one_line(given)}))
     if store.db.conn.execute("SELECT 1 FROM runs WHERE server = ? LIMIT 1", (given,)).fetchone():
         return given  # the server a run imported from a trace names (its service), as the window's filter lists it
+    # The command line given to `call --stdio` as it was typed: its runs name it as a command server's key.
+    key = _command_key(given)
+    if key is not None and (store.db.conn.execute("SELECT 1 FROM runs WHERE server = ? LIMIT 1", (key,)).fetchone()
+                            or any(record.url == key for record in ServerRegistry(store.db).all())):
+        return key
     raise BadInputError(Message(N_("No configured server is named {name}, and no stored run names it as its "
                                    "server: give a server's URL or a name that `servers` lists."),
                                 {"name": one_line(given)}))
+
+
+def _command_key(given: str) -> str | None:
+    """The key of a command server started with the command line ``given`` (``stdio:`` and its words,
+    quoted as a shell would need them); ``None`` for what a shell could not split."""
+    try:
+        words = shlex.split(given)
+    except ValueError:
+        return None
+    return STDIO_KEY_PREFIX + shlex.join(words) if words else None
 
 
 def _list(store: RunStore, args: argparse.Namespace) -> int:

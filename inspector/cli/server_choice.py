@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from inspector.i18n import N_, _
 from inspector.i18n.messages import Message
 from inspector.mcp import ServerEndpoint, public_url
-from inspector.mcp.server import InvalidServerError
+from inspector.mcp.server import STDIO_KEY_PREFIX, InvalidServerError
 from inspector.mcp.server_command import InvalidCommandError, ServerCommand, parse_command_line, parse_env_assignment
 
 from .common import BadInputError, UsageError, arguments_hint
@@ -127,6 +127,11 @@ def not_a_server(value: str) -> Message:
     """The sentence for a word that is no address and no configured server's name, with the way to
     write what was probably meant (the words as typed)."""
     shown = one_line(value if len(value) <= _QUOTED_CHARS else value[:_QUOTED_CHARS] + "…")
+    if value.startswith(STDIO_KEY_PREFIX) and value != STDIO_KEY_PREFIX:
+        # A command server's key, as `servers` and `runs list` show one `call --stdio` started.
+        return Message(N_("{value} names a command server that is not configured here. To start its command "
+                          "again and speak to it over stdin/stdout, write: --stdio {quoted}"),
+                       {"value": _quoted(shown), "quoted": _quoted(shown.removeprefix(STDIO_KEY_PREFIX))})
     if _HOST_LIKE.match(value):
         return Message(N_("{value} is not a server address and no configured server has that name. An address "
                           "starts with http:// or https://: did you mean http://{address}?"),

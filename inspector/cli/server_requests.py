@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import TextIO
 
-from inspector.i18n import N_
+from inspector.i18n import N_, _
 from inspector.i18n.messages import Message, translate
 from inspector.mcp import NullObserver, ServerRequestHandler, ServerRequestSeen
 from inspector.mcp.roots import RootNotUsable, parse_root
@@ -96,3 +96,17 @@ def _sampler(args: argparse.Namespace):  # -> Sampler | None
         raise UsageError(exc) from None
     tokens = args.sampling_max_tokens
     return ChatModelSampler(chat, model, secrets=secrets, **({} if tokens is None else {"max_tokens": tokens}))
+
+
+def unoffered_line(handler: ServerRequestHandler) -> str | None:
+    """Said after a call of a tool the server does not list: what this call did not offer the server
+    (answers to its questions, sampling, roots), since some servers list a tool only to a client that
+    offers what the tool needs (the reference server's trigger-elicitation-request, get-roots-list…);
+    ``None`` when it offered them all."""
+    missing = [word for offered, word in ((handler.elicit, _("answers to questions (--elicit)")),
+                                          (handler.sample, _("sampling (--allow-sampling)")),
+                                          (handler.roots, _("roots (--root)"))) if offered is None]
+    if not missing:
+        return None
+    return _("Some servers list a tool only to clients that offer what it needs; this call did not offer "
+             "{missing}.").format(missing=", ".join(missing))

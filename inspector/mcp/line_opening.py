@@ -23,6 +23,7 @@ from .era_opening import open_in_era
 from .errors import ErrorKind, McpTransportError
 from .legs import LegWire
 from .processes import Handshake, RunningServer, ServerProcesses
+from .refusal_words import NO_SERVER_AT_ADDRESS
 from .server import ServerEndpoint
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ class LineOpener:
             try:
                 await self.open_legacy(op, server, http, tried=True)
             except NotLegacy:
+                refused.add_sentence(NO_SERVER_AT_ADDRESS)
                 raise refused from None
             self.legacy.add(server.key)
 

@@ -52,6 +52,13 @@ def http_status(server: str, method: str, status: int, reason: str, location: st
     return Message(template, params)
 
 
+#: Said after an address's refusal of ``initialize`` (HTTP 404 or 405) when it opens no event stream
+#: of the older transport either: most often the address's path is wrong (the server's root, a typo).
+NO_SERVER_AT_ADDRESS = Message(N_("It opens no event stream of the older HTTP+SSE transport either: no MCP server "
+                                  "answers at this address. Check the address's path (servers often answer at /mcp, "
+                                  "those of the older transport at /sse)."))
+
+
 def signin_required(server: str, method: str, status: int, challenge: Any, *, sent_token: bool) -> Message:
     scope = sanitize_remote_text(getattr(challenge, "scope", None) or "", 120)
     params: dict[str, object] = {"server": server, "method": method, "status": status, "scope": scope}

@@ -296,6 +296,10 @@ class ServerRegistry:
         rows = self._select("WHERE u.url = ?", (url,))
         return rows[0] if rows else None
 
+    def any_configured(self) -> bool:
+        """Whether a server is configured (saved), not only seen through its health (the command line's)."""
+        return self._conn.execute("SELECT 1 FROM servers LIMIT 1").fetchone() is not None
+
     def all(self) -> list[ServerRecord]:
         return self._select("", ())
 

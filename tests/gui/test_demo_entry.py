@@ -287,3 +287,19 @@ def test_a_first_launch_on_a_file_adds_no_demo_entry(qtbot, launch) -> None:
     assert window.demo is None
     assert window.admin.registry.all() == []
     assert not window.settings.qsettings.value("demo/last_url")
+
+
+def test_a_first_launch_after_the_command_line_spoke_to_a_server_adds_the_demo_entry(
+        qtbot, launch, tmp_path, demo_server) -> None:
+    """The command line records the health of the servers it speaks to (listed in the window), but
+    configures none: the window's first launch still adds the demo entry and starts its server
+    (before, it added none, as if a server were configured)."""
+    from tests.support.cli_process import cli_here
+
+    spoke = cli_here("tools", demo_server.url, "--db", str(tmp_path / "runs.db"))
+    assert spoke.returncode == 0, spoke.stderr
+    window = launch()
+    assert window.demo is not None and window.demo.running, window.demo
+    urls = [record.url for record in window.admin.registry.all()]
+    assert demo_server.url in urls and demo_entry(window).url in urls and len(urls) == 2
+    assert answers(qtbot, window, demo_entry(window))

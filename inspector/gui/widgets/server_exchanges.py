@@ -26,9 +26,12 @@ def server_exchange_lines(payload: dict[str, Any]) -> list[str]:
                                   count).format(method=method, count=count))
         for exchange in entry.get("exchanges") or ():
             asked, answered = exchange.get("asked"), exchange.get("answered")
-            if method == "elicitation/create" and isinstance(asked, dict) and isinstance(answered, dict):
+            # A question the client answered with an error (its budget ran out while the dialog was open)
+            # got no action: the line above says it declined (before: "the answer was ?").
+            action = answered.get("action") if isinstance(answered, dict) else None
+            if method == "elicitation/create" and isinstance(asked, dict) and isinstance(action, str):
                 lines.append(_('The server asked "{message}"; the answer was {action}.').format(
-                    message=asked.get("message", ""), action=answered.get("action", "?")))
+                    message=asked.get("message", ""), action=action))
     for note in payload.get("serverNotifications") or ():
         if not isinstance(note, dict):
             continue

@@ -111,8 +111,9 @@ class DemoService(QObject):
             if settings.demo_autostart and autostart:
                 service.start(registry)
             return service
-        if settings.demo_autostart and autostart and not registry.all():
-            # The first launch: something to try at once, listed before its server listens.
+        if settings.demo_autostart and autostart and not registry.any_configured():
+            # The first launch: something to try at once, listed before its server listens. Servers the
+            # command line spoke to are listed by their health only: none of them is configured.
             service.remember(registry, f"http://{HOST}:{_free_port()}/mcp")
             service.start(registry)
             return service

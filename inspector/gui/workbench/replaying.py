@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 
 def replay_step(room: Workbench, plan: ReplayPlan) -> OperationTask | None:
     """Start the replay, or ask which server first (then ``None``: the replay starts once chosen)."""
-    servers = room.admin.registry.all()
+    # A command server listed by its health only (`call --stdio` started it) has nothing to start: not one to use.
+    servers = [server for server in room.admin.registry.all() if server.transport != "stdio" or server.command]
     record = next((server for server in servers if plan.server and server.url == plan.server), None)
     if record is not None:
         return replay_on(room, plan, record)
@@ -50,7 +51,7 @@ def replay_step(room: Workbench, plan: ReplayPlan) -> OperationTask | None:
         why = _("Step {step} was played on a demo server started for its run alone, which stopped with it: "
                 "which server should it be replayed on?")
     else:
-        why = _("Step {step} was made by a command server that is no longer configured: which server should it "
+        why = _("Step {step} was made by a command server that is not configured here: which server should it "
                 "be replayed on?")
     why = why.format(step=plan.link.sequence)
     arguments = json.dumps(plan.arguments, ensure_ascii=False, separators=(", ", ": "))

@@ -185,7 +185,8 @@ class Workbench(QSplitter):
         record = self.admin.current()
         if record is None:
             return None
-        endpoint = self.admin.endpoint_or_say(record)
+        # A server that cannot be spoken to lists no tools (not those of the server selected before).
+        endpoint = self.admin.endpoint_or_say(record, self.tools.clear)
         if endpoint is None:
             return None
         kept = self.catalogues.fresh(record.url, endpoint) if reuse else None

@@ -126,8 +126,9 @@ class ServerAdmin(QObject):
         """The server with its headers (see :meth:`ServerEndpoints.endpoint_for`)."""
         return self.endpoints.endpoint_for(record)
 
-    def endpoint_or_say(self, record: ServerRecord) -> ServerEndpoint | None:
-        return self.endpoints.endpoint_or_say(record)
+    def endpoint_or_say(self, record: ServerRecord,
+                        told: Callable[[Callable[[], str]], None] | None = None) -> ServerEndpoint | None:
+        return self.endpoints.endpoint_or_say(record, told)
 
     def budget_for(self, record: ServerRecord) -> float:
         return self.endpoints.budget_for(record)

@@ -29,7 +29,9 @@ def command_endpoint(endpoints: ServerEndpoints, record: ServerRecord) -> Server
         # Listed by its health only (its configuration is gone): nothing to start.
         from inspector.mcp.messages import N_, Message
 
-        raise InvalidServerError(Message(N_("the server {name} has no command configured"),
+        raise InvalidServerError(Message(N_("No command is configured for {name}: it is listed by its health "
+                                            "only (started elsewhere, e.g. by the command line's --stdio). "
+                                            "Edit… fills its command line in; OK configures it."),
                                           {"name": record.name or record.url}))
     from inspector.agent.server_commands import command_of  # the agent's package: loaded when a command runs
 

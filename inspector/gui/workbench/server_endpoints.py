@@ -55,15 +55,20 @@ class ServerEndpoints:
                 signin=configured_signin(self.store, record.url, self.vault))
         return endpoint
 
-    def endpoint_or_say(self, record: ServerRecord) -> ServerEndpoint | None:
+    def endpoint_or_say(self, record: ServerRecord,
+                        told: Callable[[Callable[[], str]], None] | None = None) -> ServerEndpoint | None:
+        """The endpoint, or ``None`` when it cannot be built: why is said, and handed to ``told`` (as a
+        function of no arguments: said again in a new language)."""
         try:
             return self.endpoint_for(record)
         except InvalidServerError as exc:
-            self.say(translate(exc))
-            return None
+            why = exc
         except InvalidCommandError as exc:
-            self.say(translate(exc.sentence))
-            return None
+            why = exc.sentence
+        self.say(translate(why))
+        if told is not None:
+            told(lambda: translate(why))
+        return None
 
     def forget(self, url: str) -> None:
         """The server's settings changed (or it went): the next operation builds its endpoint anew."""
