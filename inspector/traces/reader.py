@@ -374,7 +374,7 @@ def read_file(source: FilePath, kind: FileKind, reader: TraceReader, meter: Prog
     quick = getattr(reader, "quick_line", None) if lines else None
     line, line_start, offset = 1, kind.start, 0
     with source.open("rb") as file:
-        while chunk := file.read(READ_CHUNK):
+        while chunk := file.read(READ_CHUNK if parser is None else parser.wants):
             if quick is not None and not chunk.endswith(b"\n"):
                 # The rest of the line the chunk cut, so that it too may go the quick way.
                 chunk += file.readline(MAX_LINE_BYTES)
