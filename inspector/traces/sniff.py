@@ -25,6 +25,10 @@ _LONGEST_CHUNK = 16 * 1024 * 1024
 _WIDE_STARTS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
                 (b"\xfe\xff", "UTF-16"), (b"{\x00", "UTF-16"), (b"[\x00", "UTF-16"), (b"\x00{", "UTF-16"),
                 (b"\x00[", "UTF-16"))
+#: How packed files begin (their magic numbers): a collector's file exporter may write zstd, a trace
+#: handed on by mail comes gzip-compressed or zipped; said as such, not as "invalid JSON" at byte 0.
+_PACKED_STARTS = ((b"\x1f\x8b", "gzip"), (b"PK\x03\x04", "zip"), (b"(\xb5/\xfd", "zstd"), (b"BZh", "bzip2"),
+                  (b"\xfd7zXZ\x00", "xz"))
 
 
 @dataclass(frozen=True)
@@ -39,11 +43,15 @@ class FileKind:
 def sniff(source: FilePath) -> FileKind:
     """Look at the start of the file (as little as possible) to tell which kind it is."""
     with source.open("rb") as file:
-        head = file.read(4)
+        head = file.read(6)
         wide = next((encoding for begins, encoding in _WIDE_STARTS if head.startswith(begins)), None)
         if wide is not None:
             raise TraceProblem((), said(N_("the file is {encoding} text, not UTF-8: save it as UTF-8 and import it "
                                            "again"), encoding=wide))
+        packed = next((packing for begins, packing in _PACKED_STARTS if head.startswith(begins)), None)
+        if packed is not None:
+            raise TraceProblem((), said(N_("the file is compressed ({packing}), not JSON text: unpack it and import "
+                                           "the trace inside"), packing=packed))
         start = len(_BOM) if head.startswith(_BOM) else 0
         file.seek(start)
         events, coro = event_parser()
