@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_trace_support import attr, fill, fingerprint, otlp_doc, settle, span, trace_doc
+from test_trace_support import attr, fingerprint, otlp_doc, span, trace_doc
 
 from inspector.store import RunStore
 from inspector.traces.format import MAX_STRING_CHARS, TraceImportError
@@ -21,15 +21,6 @@ from inspector.transfer.importing import import_trace
 
 MARK = "@@LONG@@"
 ENDLESS = "more than 60 MB of the file without the end of a string, key or number: a string longer than the limit"
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RunStore:
-    opened = RunStore.open(tmp_path / "runs.db")
-    fill(opened)
-    settle(opened)
-    yield opened
-    opened.close()
 
 
 def _write_with_long_string(path: Path, text: str, count: int, unit: bytes = b"a", *, ends: bool = True) -> Path:

@@ -19,11 +19,9 @@ import pytest
 from test_trace_support import (
     LLM_PAYLOAD,
     attr,
-    fill,
     fingerprint,
     otlp_doc,
     run_doc,
-    settle,
     span,
     step_doc,
     trace_doc,
@@ -34,15 +32,6 @@ from inspector.traces.format import TraceImportError
 from inspector.transfer.importing import import_trace
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RunStore:
-    opened = RunStore.open(tmp_path / "runs.db")
-    fill(opened)
-    settle(opened)
-    yield opened
-    opened.close()
 
 
 def refused(store: RunStore, path: Path) -> TraceImportError:

@@ -12,11 +12,9 @@ from test_trace_support import (
     LLM_PAYLOAD,
     TOOL_PAYLOAD,
     attr,
-    fill,
     fingerprint,
     otlp_doc,
     run_doc,
-    settle,
     span,
     step_doc,
     trace_doc,
@@ -80,15 +78,6 @@ EXPECTED = {
     "otlp_attribute_without_key.json": ("spans[0].attributes[0]", "string 'key'"),
     "otlp_array_bad_element.json": ("[1]", "must be an object"),
 }
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RunStore:
-    opened = RunStore.open(tmp_path / "runs.db")
-    fill(opened)
-    settle(opened)
-    yield opened
-    opened.close()
 
 
 def refused(store: RunStore, path: Path) -> TraceImportError:
