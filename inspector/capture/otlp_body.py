@@ -8,8 +8,8 @@ bounded before and after unpacking, and a body that is not what it claims is a :
 
 from __future__ import annotations
 
-import base64
 import json
+import re
 import zlib
 from collections.abc import Mapping
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.mcp.secrets import Secrets
+from inspector.traces.format import format_path
 from inspector.traces.span_batch import HeldSpan
 
 PROTOBUF = "application/x-protobuf"
@@ -30,8 +31,13 @@ MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 """The largest body a gzip body may unpack to: a small body that unpacks to more is a gzip bomb."""
 MAX_JSON_DEPTH = 64
 """Deepest nesting of a JSON body (an attribute value may nest; a span's own fields need 8 levels)."""
-
-
+MAX_REQUEST_ESTIMATE = 512_000_000
+"""The most memory a request's spans may take as Python objects, estimated as an import estimates a
+record (160 bytes an object or list): a body within its 64 MiB of tiny attributes grows about forty
+times (a 10 MB gzip body of one span with 3 million attributes took 2.6 GB and 36 s before). 400,000
+tiny spans (a 1 MiB gzip body) are about 360 MB of it."""
+OBJECT_ESTIMATE = 160
+"""An object or list, as the importer counts it (MAX_RECORD_BYTES)."""
 class BadBody(Exception):
     """A body that cannot be used; ``sentence`` says why (the answer's Status message), ``status``
     is the HTTP status to answer with."""
@@ -70,11 +76,26 @@ def unpack(body: bytes, encoding: str | None) -> bytes:
     return unpacked
 
 
-def read_request(body: bytes, content_type: str) -> list[HeldSpan]:
-    """The spans of an ``ExportTraceServiceRequest`` in ``content_type``'s encoding (unpacked)."""
+def read_request(body: bytes, content_type: str, refused: list[Message] | None = None) -> list[HeldSpan]:
+    """The spans of an ``ExportTraceServiceRequest`` in ``content_type``'s encoding (unpacked).
+
+    A protobuf span larger than an import takes (:data:`MAX_RECORD_BYTES`, estimated before it is
+    built) is left out and said in ``refused`` (without that list: the body is refused); a body whose
+    spans would take more than :data:`MAX_REQUEST_ESTIMATE` is refused (413) before they are built."""
     if content_type == PROTOBUF:
-        return _from_protobuf(body)
+        from .otlp_protobuf import from_protobuf
+
+        return from_protobuf(body, [] if refused is None else refused, strict=refused is None)
+    if (body.count(b"{") + body.count(b"[")) * OBJECT_ESTIMATE > MAX_REQUEST_ESTIMATE:
+        raise too_many_objects()
     return _from_json(body)
+
+
+def too_many_objects() -> BadBody:
+    """The refusal of a body whose spans would take more than :data:`MAX_REQUEST_ESTIMATE`."""
+    sentence = N_("The body holds more spans and attributes than the receiver builds at once (over {limit} MB in "
+                  "memory): send smaller batches.")
+    return BadBody(Message(sentence, {"limit": MAX_REQUEST_ESTIMATE // 1_000_000}), 413)
 
 
 # -- JSON ---------------------------------------------------------------------------------------------
@@ -90,6 +111,8 @@ def _from_json(body: bytes) -> list[HeldSpan]:
         raise BadBody(Message(N_("The JSON body nests more than {depth} levels deep."), {"depth": MAX_JSON_DEPTH}))
     if not isinstance(document, Mapping):
         raise BadBody(Message(N_("The body must be a JSON object (an ExportTraceServiceRequest).")))
+    if _SURROGATE_ESCAPE.search(body):
+        _refuse_lone_surrogates(document)
     spans: list[HeldSpan] = []
     for resource_spans in _list(document.get("resourceSpans"), "resourceSpans"):
         resource_spans = _object(resource_spans, "resourceSpans[]")
@@ -100,6 +123,33 @@ def _from_json(body: bytes) -> list[HeldSpan]:
             for span in _list(scope_spans.get("spans"), "spans"):
                 spans.append(HeldSpan(resource, scope, _object(span, "spans[]")))
     return spans
+
+
+# json.loads takes "\udc00" for a character; an import (yajl) refuses it as not text, and SQLite cannot store
+# it (the body was answered 500 with a UnicodeEncodeError). Looked for only where the bytes spell one.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_lone_surrogates(document: Any) -> None:
+    """Refuse the body, naming the first place, when a string (or key) of it holds a lone surrogate: a
+    pair of them json.loads makes one character, so one left is alone."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(document, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            found = _LONE_SURROGATE.search(value)
+        elif isinstance(value, dict):
+            found = next((key for key in value if _LONE_SURROGATE.search(key)), None)
+            stack.extend((item, (*path, key)) for key, item in reversed(value.items()))
+        elif isinstance(value, list):
+            found = None
+            stack.extend((item, (*path, index)) for index, item in reversed(list(enumerate(value))))
+        else:
+            found = None
+        if found:
+            raise BadBody(Message(N_("The body holds a string that is not text (an escaped lone surrogate) at "
+                                     "{place}: nothing of it was stored."), {"place": format_path(path) or "the top"}))
 
 
 def _depth(value: Any) -> int:
@@ -128,78 +178,6 @@ def _object(value: Any, name: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise BadBody(Message(N_("Each item of {field} must be an object."), {"field": name}))
     return value
-
-
-# -- protobuf -----------------------------------------------------------------------------------------
-
-def _from_protobuf(body: bytes) -> list[HeldSpan]:
-    from google.protobuf.message import DecodeError
-    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-
-    request = ExportTraceServiceRequest()
-    try:
-        request.ParseFromString(body)
-    except (DecodeError, RecursionError, ValueError) as error:
-        raise BadBody(Message(N_("The body is not a protobuf ExportTraceServiceRequest ({reason})."),
-                              {"reason": str(error)[:200] or type(error).__name__})) from None
-    spans: list[HeldSpan] = []
-    for resource_spans in request.resource_spans:
-        resource = {"attributes": _key_values(resource_spans.resource.attributes)}
-        for scope_spans in resource_spans.scope_spans:
-            found = scope_spans.scope
-            scope = {"name": found.name, "version": found.version, "attributes": _key_values(found.attributes)}
-            spans.extend(HeldSpan(resource, scope, _span(span)) for span in scope_spans.spans)
-    return spans
-
-
-def _span(span: Any) -> dict[str, Any]:
-    record: dict[str, Any] = {"traceId": span.trace_id.hex(), "spanId": span.span_id.hex()}
-    if span.parent_span_id:
-        record["parentSpanId"] = span.parent_span_id.hex()
-    record.update(name=span.name, kind=span.kind, startTimeUnixNano=span.start_time_unix_nano,
-                  endTimeUnixNano=span.end_time_unix_nano, attributes=_key_values(span.attributes),
-                  status={"code": span.status.code, "message": span.status.message})
-    if span.events:
-        record["events"] = [{"timeUnixNano": event.time_unix_nano, "name": event.name,
-                             "attributes": _key_values(event.attributes)} for event in span.events]
-    if span.links:
-        record["links"] = [_link(link) for link in span.links]
-    if span.dropped_events_count:
-        record["droppedEventsCount"] = span.dropped_events_count
-    if span.dropped_links_count:
-        record["droppedLinksCount"] = span.dropped_links_count
-    return record
-
-
-def _link(link: Any) -> dict[str, Any]:
-    written: dict[str, Any] = {"traceId": link.trace_id.hex(), "spanId": link.span_id.hex(),
-                               "attributes": _key_values(link.attributes)}
-    if link.trace_state:
-        written["traceState"] = link.trace_state
-    return written
-
-
-def _key_values(values: Any) -> list[dict[str, Any]]:
-    return [{"key": item.key, "value": _any_value(item.value)} for item in values]
-
-
-def _any_value(value: Any) -> dict[str, Any]:
-    which = value.WhichOneof("value")
-    if which is None:
-        return {}
-    if which == "string_value":
-        return {"stringValue": value.string_value}
-    if which == "bool_value":
-        return {"boolValue": value.bool_value}
-    if which == "int_value":
-        return {"intValue": str(value.int_value)}
-    if which == "double_value":
-        return {"doubleValue": value.double_value}
-    if which == "bytes_value":
-        return {"bytesValue": base64.b64encode(value.bytes_value).decode("ascii")}
-    if which == "array_value":
-        return {"arrayValue": {"values": [_any_value(item) for item in value.array_value.values]}}
-    return {"kvlistValue": {"values": _key_values(value.kvlist_value.values)}}
 
 
 def without_secrets(spans: list[HeldSpan], secrets: Secrets, body: bytes) -> list[HeldSpan]:

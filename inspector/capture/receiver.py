@@ -297,12 +297,13 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(status, answer_type, otlp_body.status_body(answer_type, str(sentence)), close=close)
             return
         gate = self.server.receiver.gate
+        refused: list[Message] = []
         try:
             with gate.reading():
                 body = self._body()
                 with gate.decoding():
                     unpacked = otlp_body.unpack(body, self.headers.get("Content-Encoding"))
-                    spans = otlp_body.without_secrets(otlp_body.read_request(unpacked, content_type),
+                    spans = otlp_body.without_secrets(otlp_body.read_request(unpacked, content_type, refused),
                                                       self.server.receiver.secrets, unpacked)
         except otlp_body.BadBody as bad:
             busy = bad.status == 503  # no turn to read the body: it was not read, the connection cannot be used again
@@ -324,8 +325,9 @@ class _Handler(BaseHTTPRequestHandler):
             message = f"The spans could not be stored ({type(error).__name__}: {error})."
             self._answer(500, answer_type, otlp_body.status_body(answer_type, message[:500], 13))
             return
-        reason = str(taken.reason) if taken.reason is not None else ""
-        self._answer(200, answer_type, otlp_body.success_body(answer_type, taken.rejected, reason))
+        first = refused[0] if refused else taken.reason
+        reason = str(first) if first is not None else ""
+        self._answer(200, answer_type, otlp_body.success_body(answer_type, taken.rejected + len(refused), reason))
 
     def _refusal(self, content_type: str) -> tuple[int, Message, bool] | None:
         """Why the request is refused before its body is read (status, sentence, close the connection)."""

@@ -12,6 +12,8 @@ import os
 import sys
 from typing import Any
 
+from .safe_text import one_line
+
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -91,8 +93,9 @@ def end_with_error(kind: str, message: str, status: int, as_json: bool, shown: s
     """Say what went wrong in one line (and as the JSON object, if one is owed); return ``status``.
 
     ``message`` is the English sentence of the JSON object; ``shown`` the same in the language of
-    the readable output (defaults to ``message``)."""
-    print(f"run-inspector: {message if shown is None else shown}", file=sys.stderr)
+    the readable output (defaults to ``message``), shown as one line: a file's name or a server's words
+    inside it cannot colour the terminal, forge a line or turn text around."""
+    print(f"run-inspector: {one_line(message if shown is None else shown)}", file=sys.stderr)
     if as_json and not _json_emitted:
         emit_json({"error": {"kind": kind, "message": message}})
     return status

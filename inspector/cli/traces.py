@@ -27,6 +27,7 @@ from .common import (
 )
 from .ending import emit_json
 from .run_choice import resolve_run
+from .safe_text import one_line
 from .stopping import Terminated, sigterm_as_ctrl_c
 
 
@@ -142,10 +143,10 @@ def _import(args: argparse.Namespace) -> int:
     if not runs and present and not imported.joined_uids:  # the same file again: which runs it is
         print(ngettext("{path} was imported before: its run is run {ids}.",
                        "{path} was imported before: its runs are runs {ids}.",
-                       imported.runs_already_present).format(path=args.file, ids=present))
+                       imported.runs_already_present).format(path=one_line(args.file), ids=present))
         return EXIT_OK
     lines = [ngettext("Imported {count} run from {path}.", "Imported {count} runs from {path}.", runs).format(
-        count=format_number(runs), path=args.file)]
+        count=format_number(runs), path=one_line(args.file))]
     if imported.run_ids:
         lines.append(_stored_as(imported.run_ids))
     lines.append(ngettext("{count} step was added.", "{count} steps were added.", steps).format(

@@ -47,12 +47,36 @@ _PARSE_PIECE = 16 * 1024
 _LONGEST_PIECE = 16 * 1024 * 1024
 """The most it parses at a time, inside a long token that gives no event."""
 
+MAX_TOKEN_BYTES = 12 * MAX_STRING_CHARS + 2
+"""The most bytes one JSON token within the limits takes: a string of :data:`MAX_STRING_CHARS`
+characters, each an escaped surrogate pair (12 bytes), and its quotes. yajl holds an unfinished
+token whole and reads it again with each piece, so a string is refused once this many bytes pass
+without an event, not once it is whole: a 200 MB string took 42 s and 418 MB to refuse, a 2 GB one
+would take 4 GB (see :class:`QuietBytes`)."""
+
 JSON_ERRORS = (ijson.JSONError, UnicodeDecodeError)
 """What the parser raises for bytes that are not JSON. yajl checks UTF-8 itself, but the
 strings it hands on (an overlong sequence, an escaped lone low surrogate such as ``\\udc00``)
 are decoded by ijson, which raises :class:`UnicodeDecodeError` for those."""
 
 _NOT_TEXT = said(N_("a string that is not valid UTF-8 text (an overlong sequence or an escaped lone surrogate)"))
+_ENDLESS_TOKEN = said(N_("more than {size} MB of the file without the end of a string, key or number: a string "
+                         "longer than the limit of {limit} characters (or as much blank space between two values)"),
+                      size=MAX_TOKEN_BYTES // 1_000_000, limit=Count(MAX_STRING_CHARS))
+
+
+class QuietBytes:
+    """Counts the bytes parsed since the parser last gave an event; too many is a token past the limits."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def parsed(self, size: int, events: bool) -> None:
+        """``size`` more bytes were parsed, giving ``events`` or not; raise :class:`TraceProblem`
+        (at the top level: the caller may say where) once :data:`MAX_TOKEN_BYTES` gave none."""
+        self.count = 0 if events else self.count + size
+        if self.count > MAX_TOKEN_BYTES:
+            raise TraceProblem((), _ENDLESS_TOKEN)
 
 
 def event_parser() -> tuple[list[tuple[str, Any]], Any]:
@@ -97,6 +121,7 @@ class ValueParser:
         self._line = line
         self._fed = start
         self._piece = _PARSE_PIECE
+        self._quiet = QuietBytes()
 
     def feed(self, data: bytes) -> None:
         """Parse and walk ``data``, a piece at a time (fewer events held at once: faster).
@@ -113,6 +138,10 @@ class ValueParser:
             # piece: pieces twice as long while no event comes out (a 24 MB string was 6 s to refuse).
             self._piece = _PARSE_PIECE if self._events else min(self._piece * 2, _LONGEST_PIECE)
             try:
+                self._quiet.parsed(len(piece), bool(self._events))
+            except TraceProblem as problem:
+                raise TraceProblem(self._walker.where(), problem.sentence, self._line) from None
+            try:
                 self._pass_on()
             except BaseException:  # raised while walking: bytes of data that are not JSON come first
                 for rest in range(start, len(data), _PARSE_PIECE):
@@ -122,6 +151,11 @@ class ValueParser:
             if start >= len(data):  # (b"" is sent on, as it always was)
                 break
         self._fed += len(data)
+
+    @property
+    def wants(self) -> int:
+        """How many bytes to read for the next :meth:`feed`: more inside a long token."""
+        return max(READ_CHUNK, self._piece)
 
     def _parse(self, data: bytes, piece: bytes) -> None:
         try:
@@ -428,8 +462,16 @@ class Walker:
         if shape.on_start:
             shape.on_start(path)
 
-    def _fail(self, stack: list[tuple[Any, Any, bool]], current: Any, is_dict: bool, key: Any,
-              problem: Message) -> None:
+    def where(self) -> Path:
+        """The place of the value being read now (the one whose end has not come yet)."""
+        if self._mode == _BUILDING:
+            return self._inside(self._stack, self._current, self._is_dict, self._key)
+        if self._mode == _SKIPPING or not self._frames:
+            return self._target_path if self._mode == _SKIPPING else ()
+        shape, path, key = self._frames[-1]
+        return (*path, key) if key is not None else path
+
+    def _inside(self, stack: list[tuple[Any, Any, bool]], current: Any, is_dict: bool, key: Any) -> Path:
         path = list(self._target_path)
         for container, child_key, container_is_dict in stack:
             path.append(child_key if container_is_dict else len(container) - 1)
@@ -437,7 +479,11 @@ class Walker:
             path.append(key)
         elif not is_dict:
             path.append(len(current))
-        raise TraceProblem(tuple(path), problem)
+        return tuple(path)
+
+    def _fail(self, stack: list[tuple[Any, Any, bool]], current: Any, is_dict: bool, key: Any,
+              problem: Message) -> None:
+        raise TraceProblem(self._inside(stack, current, is_dict, key), problem)
 
 
 _TOO_LONG = {

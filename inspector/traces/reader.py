@@ -364,8 +364,14 @@ def reader_for(kind: FileKind, sink: TraceSink, *, checking: bool, title: str = 
 
 # -- reading the bytes ------------------------------------------------------------------------------
 
-def read_file(source: FilePath, kind: FileKind, reader: TraceReader, meter: ProgressMeter) -> str:
-    """Stream the whole file through ``reader``; return the SHA-256 of its bytes."""
+_GREW = N_("the file grew while it was being read (is something still writing it?): import it once it is complete")
+
+
+def read_file(source: FilePath, kind: FileKind, reader: TraceReader, meter: ProgressMeter, size: int) -> str:
+    """Stream the whole file through ``reader``; return the SHA-256 of its bytes.
+
+    ``size`` is the file's size when the import began: a file that grows past it is refused, not read
+    on (a file a program keeps appending to would be read for ever)."""
     digest = hashlib.sha256()
     lines = kind.layout == "lines"
     parser = None if lines else ValueParser(Walker(reader.shape), kind.start)
@@ -374,10 +380,12 @@ def read_file(source: FilePath, kind: FileKind, reader: TraceReader, meter: Prog
     quick = getattr(reader, "quick_line", None) if lines else None
     line, line_start, offset = 1, kind.start, 0
     with source.open("rb") as file:
-        while chunk := file.read(READ_CHUNK):
+        while chunk := file.read(READ_CHUNK if parser is None else parser.wants):
             if quick is not None and not chunk.endswith(b"\n"):
                 # The rest of the line the chunk cut, so that it too may go the quick way.
                 chunk += file.readline(MAX_LINE_BYTES)
+            if offset + len(chunk) > size:
+                raise TraceProblem((), said(_GREW))
             digest.update(chunk)
             position = max(kind.start - offset, 0)  # skip a byte order mark
             if not lines:

@@ -16,14 +16,19 @@ from typing import Any
 from inspector.i18n import N_
 
 from .format import FORMAT_NAME, FORMAT_VERSION, TraceProblem, describe, said
-from .json_stream import JSON_ERRORS, READ_CHUNK, BadJson, event_parser, json_error_reason
+from .json_stream import JSON_ERRORS, READ_CHUNK, BadJson, QuietBytes, event_parser, json_error_reason
 
 _BOM = b"\xef\xbb\xbf"
+_LONGEST_CHUNK = 16 * 1024 * 1024
 #: How UTF-16 and UTF-32 text begins (its byte order mark, or JSON's first character with a zero
 #: byte beside it): Windows' PowerShell writes UTF-16 when a trace is saved with `>`.
 _WIDE_STARTS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
                 (b"\xfe\xff", "UTF-16"), (b"{\x00", "UTF-16"), (b"[\x00", "UTF-16"), (b"\x00{", "UTF-16"),
                 (b"\x00[", "UTF-16"))
+#: How packed files begin (their magic numbers): a collector's file exporter may write zstd, a trace
+#: handed on by mail comes gzip-compressed or zipped; said as such, not as "invalid JSON" at byte 0.
+_PACKED_STARTS = ((b"\x1f\x8b", "gzip"), (b"PK\x03\x04", "zip"), (b"(\xb5/\xfd", "zstd"), (b"BZh", "bzip2"),
+                  (b"\xfd7zXZ\x00", "xz"))
 
 
 @dataclass(frozen=True)
@@ -38,17 +43,21 @@ class FileKind:
 def sniff(source: FilePath) -> FileKind:
     """Look at the start of the file (as little as possible) to tell which kind it is."""
     with source.open("rb") as file:
-        head = file.read(4)
+        head = file.read(6)
         wide = next((encoding for begins, encoding in _WIDE_STARTS if head.startswith(begins)), None)
         if wide is not None:
             raise TraceProblem((), said(N_("the file is {encoding} text, not UTF-8: save it as UTF-8 and import it "
                                            "again"), encoding=wide))
+        packed = next((packing for begins, packing in _PACKED_STARTS if head.startswith(begins)), None)
+        if packed is not None:
+            raise TraceProblem((), said(N_("the file is compressed ({packing}), not JSON text: unpack it and import "
+                                           "the trace inside"), packing=packed))
         start = len(_BOM) if head.startswith(_BOM) else 0
         file.seek(start)
         events, coro = event_parser()
         sniffer = _Sniffer()
-        position, seen_text = start, False
-        while chunk := file.read(READ_CHUNK):
+        position, seen_text, quiet, size = start, False, QuietBytes(), READ_CHUNK
+        while chunk := file.read(size):
             seen_text = seen_text or bool(chunk.strip())
             try:
                 coro.send(chunk)
@@ -60,6 +69,9 @@ def sniff(source: FilePath) -> FileKind:
                     break
                 raise BadJson(json_error_reason(error), start, position, position + len(chunk)) from None
             position += len(chunk)
+            quiet.parsed(len(chunk), bool(events))
+            # Inside a long token, chunks twice as long (yajl reads the unfinished token again with each).
+            size = READ_CHUNK if events else min(size * 2, _LONGEST_CHUNK)
             decided = sniffer.feed(events)
             if decided:
                 break
@@ -141,17 +153,22 @@ class _Sniffer:
 def _first_line_is_whole(source: FilePath, start: int) -> bool:
     """True when the first line with text holds a whole JSON value: the file is JSON Lines."""
     events, coro = event_parser()
-    seen_text = False
+    seen_text, quiet, size = False, QuietBytes(), READ_CHUNK
     with source.open("rb") as file:
         file.seek(start)
         try:
-            while chunk := file.read(READ_CHUNK):
+            while chunk := file.read(size):
                 position = 0
                 while position < len(chunk):
                     newline = chunk.find(b"\n", position)
                     piece = chunk[position:newline] if newline >= 0 else chunk[position:]
                     if piece:  # never send b"": the parser takes it for the end of the file
                         coro.send(piece)
+                        try:
+                            quiet.parsed(len(piece), bool(events))
+                        except TraceProblem:
+                            return True  # a token past the limits: reading it as a line says where
+                        size = READ_CHUNK if events else min(size * 2, _LONGEST_CHUNK)
                         del events[:]
                         seen_text = seen_text or bool(piece.strip())
                     if newline < 0:

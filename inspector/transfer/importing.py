@@ -122,8 +122,8 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
             with closing(_CheckingPlan(CACHE_BUDGET, area.table)) as plan:
                 reader = reader_for(kind, plan, checking=True, title=source.stem, new_table=area.table,
                                     stored_payloads=True)
-                first_hash = read_file(source, kind, reader, meter)
-                report = _write(store, source, kind, plan, first_hash, meter, area)
+                first_hash = read_file(source, kind, reader, meter, total)
+                report = _write(store, source, kind, plan, first_hash, meter, area, total)
     except TraceProblem as problem:
         location = place(problem.path)
         if problem.line:
@@ -175,7 +175,7 @@ def _without_cyclic_gc() -> Iterator[None]:
 
 
 def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPlan, first_hash: str,
-           meter: ProgressMeter, area: SpillArea) -> ImportReport:
+           meter: ProgressMeter, area: SpillArea, size: int) -> ImportReport:
     present = _Kept()
     joins = Joins(store, plan)
     joins.find()
@@ -229,7 +229,7 @@ def _write(store: RunStore, source: FilePath, kind: FileKind, plan: _CheckingPla
             writer.count += len(batch)
         elif (ids.count or joins.joined_uids) and read_file(
                 source, kind, reader_for(kind, writer, checking=False, new_table=area.table, stored_payloads=True),
-                meter) != first_hash:
+                meter, size) != first_hash:
             raise TraceProblem((), said(N_("the file changed while it was being imported; try again")))
         meter.done()  # before the commit: a callback that cancels now still writes nothing
     return ImportReport(kind.name, ids.ids(), imported.first, present.first, writer.count, present.count,

@@ -403,3 +403,23 @@ def test_more_than_ten_runs_imported_again_are_named_by_the_first_and_the_last(t
     db = str(tmp_path / "runs.db")
     cli("import", out, "--db", db)
     assert cli("import", out, "--db", db).stdout == f"{out} was imported before: its runs are runs 1 … 12.\n"
+
+
+def test_a_strangers_file_name_cannot_colour_the_terminal_or_forge_a_line(tmp_path: Path) -> None:
+    """A downloaded trace named with an escape sequence, a right-to-left override and a line break:
+    `runs show` showed its name safely, but `import` printed it as it was (the terminal turned red, a
+    second line began). Both the line of an import and the line of a refusal are one plain line."""
+    name = "ev\x1b[31mil\u202e\nFAKE: ok.json"
+    hostile = tmp_path / name
+    hostile.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [{
+        "traceId": "0af7651916cd43dd8448eb211c80319c", "spanId": "b7ad6b7169203331", "name": "n",
+        "startTimeUnixNano": "1", "endTimeUnixNano": "2"}]}]}]}), encoding="utf-8")
+    db = str(tmp_path / "runs.db")
+    shown = str(tmp_path / "ev [31mil\ufffd \u23ce FAKE: ok.json")
+    for done in (cli("import", str(hostile), "--db", db), cli("import", str(hostile), "--db", db)):
+        assert done.returncode == 0 and shown in done.stdout
+        assert "\x1b" not in done.stdout and "\u202e" not in done.stdout and done.stdout.count("\n") == 1
+    hostile.write_text("x", encoding="utf-8")
+    refused = cli("import", str(hostile), "--db", str(tmp_path / "other.db"))
+    assert refused.returncode == 2 and "Cannot import ev [31mil\ufffd \u23ce FAKE: ok.json: byte 0" in refused.stderr
+    assert "\x1b" not in refused.stderr and "\u202e" not in refused.stderr and refused.stderr.count("\n") == 1

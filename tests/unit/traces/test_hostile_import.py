@@ -3,21 +3,25 @@ range, are refused naming the place, and the database is left byte for byte as i
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import io
 import json
+import lzma
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_trace_support import (
     LLM_PAYLOAD,
     attr,
-    fill,
     fingerprint,
     otlp_doc,
     run_doc,
-    settle,
     span,
     step_doc,
     trace_doc,
@@ -28,15 +32,6 @@ from inspector.traces.format import TraceImportError
 from inspector.transfer.importing import import_trace
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RunStore:
-    opened = RunStore.open(tmp_path / "runs.db")
-    fill(opened)
-    settle(opened)
-    yield opened
-    opened.close()
 
 
 def refused(store: RunStore, path: Path) -> TraceImportError:
@@ -191,6 +186,25 @@ def test_a_trace_saved_as_utf16_or_utf32_is_named_so(store: RunStore, tmp_path: 
     path.write_bytes(bom + json.dumps(otlp_doc(span())).encode(encoding))
     error = refused(store, path)
     assert error.problem == f"the file is {named} text, not UTF-8: save it as UTF-8 and import it again"
+
+
+def _zipped(data: bytes) -> bytes:
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("trace.json", data)
+    return packed.getvalue()
+
+
+@pytest.mark.parametrize(("packing", "pack"), [
+    ("gzip", gzip.compress), ("zip", _zipped), ("bzip2", bz2.compress), ("xz", lzma.compress),
+    ("zstd", lambda data: b"\x28\xb5\x2f\xfd" + data)])  # a zstd frame's magic number (no zstd in the standard library)
+def test_a_compressed_trace_is_named_so(store: RunStore, tmp_path: Path, packing: str, pack: Any) -> None:
+    """A trace sent gzip-compressed or zipped (or a collector's zstd file): the sentence says it is
+    packed and what to do, not "a character that cannot begin a JSON value" at byte 0."""
+    path = tmp_path / "trace.json.packed"
+    path.write_bytes(pack(json.dumps(otlp_doc(span())).encode()))
+    error = refused(store, path)
+    assert error.problem == f"the file is compressed ({packing}), not JSON text: unpack it and import the trace inside"
 
 
 @pytest.mark.parametrize(("moment", "said"), [

@@ -211,6 +211,7 @@ def test_a_foreign_traces_steps_keep_no_table_of_sequences() -> None:
     for name in ("mcp_sdk.jsonl", "traceloop.jsonl"):
         plan = TracePlan()
         kind = sniff(FIXTURES / name)
-        read_file(FIXTURES / name, kind, reader_for(kind, plan, checking=True), ProgressMeter(None, 1, 1))
+        read_file(FIXTURES / name, kind, reader_for(kind, plan, checking=True), ProgressMeter(None, 1, 1),
+                  (FIXTURES / name).stat().st_size)
         assert plan.runs and plan.cache
         assert plan._sequences == {} and plan._seen is None and not plan.last_sequence

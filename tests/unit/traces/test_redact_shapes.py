@@ -62,6 +62,11 @@ SHAPES: dict[str, object] = {
     "Set-Cookie": lambda s: f"Set-Cookie: session={s}; Path=/",
     "query token": lambda s: f"https://h.example/x?access_token={s}&page=2",
     "query signature": lambda s: f"https://bucket.example/x?X-Amz-Signature={s}&page=2",
+    "Azure SAS sig": lambda s: f"https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sig={s}%3D&se=2030",
+    "OAuth code in a redirect": lambda s: f"GET /callback?code={s}&state=xyz",
+    "token in a fragment": lambda s: f"https://app.example/#access_token={s}&token_type=bearer",
+    "percent-encoded token": lambda s: f"https://h.example/login?next=https%3A%2F%2Fapp.example%2F%3Ftoken%3D{s}%26page%3D2",
+    "percent-encoded sig": lambda s: f"?return=%2Fx%3Fsig%3D{s}",
     "JSON text": lambda s: f'{{"client_secret": "{s}", "page": 2}}',
     "escaped JSON text": lambda s: f'{{\\"password\\": \\"{s}\\"}}',
     "Slack webhook": lambda s: f"https://hooks.slack.com/services/T000/B000/{s}XXXX",
@@ -129,6 +134,7 @@ def test_each_shape_is_redacted_as_a_value_and_as_text(name: str) -> None:
     "ping: the server speaks MCP 2025-11-25", "spinning up the pinned key-value store",
     "curl -u alice https://example.com", "<note>the password rules changed</note> <b>bold</b>",
     "the key to success", "run --token-count 5", '{"key": "Accept", "value": "json"}',
+    "exit code=1", "https://h.example/?q=code&codec=h264&signal=up", "see https://h.example/p?id=5#code",
 ])
 def test_ordinary_text_is_left_alone(harmless: str) -> None:
     kept = redact_text(harmless)

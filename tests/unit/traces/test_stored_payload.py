@@ -35,7 +35,8 @@ class _Collect:
 def _rows(source: Path, stored: bool) -> list[tuple[Any, ...]]:
     kind = sniff(source)
     sink = _Collect()
-    read_file(source, kind, reader_for(kind, sink, checking=True, stored_payloads=stored), ProgressMeter(None, 1, 1))
+    read_file(source, kind, reader_for(kind, sink, checking=True, stored_payloads=stored), ProgressMeter(None, 1, 1),
+              source.stat().st_size)
     return [(key, step.sequence, step.started_at, type(step.step) is StoredPayload, step_row(step.step))
             for key, step in sink.steps]
 

@@ -12,11 +12,9 @@ from test_trace_support import (
     LLM_PAYLOAD,
     TOOL_PAYLOAD,
     attr,
-    fill,
     fingerprint,
     otlp_doc,
     run_doc,
-    settle,
     span,
     step_doc,
     trace_doc,
@@ -25,6 +23,7 @@ from test_trace_support import (
 
 from inspector.store import RunStore
 from inspector.traces.format import MAX_DEPTH, MAX_STRING_CHARS, TraceError, TraceImportError
+from inspector.traces.json_stream import READ_CHUNK
 from inspector.transfer import importing as trace_import
 from inspector.transfer.importing import import_trace
 
@@ -80,15 +79,6 @@ EXPECTED = {
     "otlp_attribute_without_key.json": ("spans[0].attributes[0]", "string 'key'"),
     "otlp_array_bad_element.json": ("[1]", "must be an object"),
 }
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RunStore:
-    opened = RunStore.open(tmp_path / "runs.db")
-    fill(opened)
-    settle(opened)
-    yield opened
-    opened.close()
 
 
 def refused(store: RunStore, path: Path) -> TraceImportError:
@@ -234,6 +224,30 @@ def test_a_file_that_changes_between_the_passes_is_refused(store: RunStore, tmp_
         import_trace(store, path, progress=change)
     assert fingerprint(db)[2] == before  # rolled back
     assert store.find_run_by_uid("new-run") is None
+
+
+def test_a_file_that_grows_while_it_is_read_is_refused(store: RunStore, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A collector's file exporter still appending: the import read on as long as lines came (an
+    append loop kept it reading a 4 GB file for a minute, until it was killed); now it stops at the
+    size the file had when it began and says so."""
+    monkeypatch.setattr(trace_import, "PROGRESS_INTERVAL_S", 0)
+    lines = [json.dumps(otlp_doc(span(trace_id=f"{n:032x}"))) + "\n" for n in range(1, 3001)]
+    path = tmp_path / "live.jsonl"
+    path.write_text("".join(lines))
+    assert path.stat().st_size > 2 * READ_CHUNK
+
+    def append(done: int, total: int) -> None:
+        with path.open("a") as file:
+            file.write(lines[0].replace(f"{1:032x}", f"{done + 10_000:032x}"))
+
+    db = Path(store.db.conn.execute("PRAGMA database_list").fetchone()[2])
+    before = fingerprint(db)
+    with pytest.raises(TraceImportError) as caught:
+        import_trace(store, path, progress=append)
+    assert caught.value.problem == ("the file grew while it was being read (is something still writing it?): "
+                                    "import it once it is complete")
+    assert fingerprint(db) == before
 
 
 @pytest.mark.parametrize("budget", [0, trace_import.CACHE_BUDGET])

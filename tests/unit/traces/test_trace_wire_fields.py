@@ -12,11 +12,9 @@ import pytest
 from test_trace_support import (
     TOOL_PAYLOAD,
     attr,
-    fill,
     fingerprint,
     otlp_doc,
     run_doc,
-    settle,
     span,
     step_doc,
     trace_doc,
@@ -32,15 +30,6 @@ WIRE = {"transport": "stdio", "serverCommand": "API_KEY=… npx -y @modelcontext
         "protocolVersion": "2025-06-18", "era": "handshake", "stderr": ["Starting server", "Listening on stdio"],
         "stderrDropped": 12,
         "lineProblems": ["the server wrote a line on stdout that is not JSON: hello"]}
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RunStore:
-    opened = RunStore.open(tmp_path / "runs.db")
-    fill(opened)
-    settle(opened)
-    yield opened
-    opened.close()
 
 
 def trace_file(tmp_path: Path, **wire: Any) -> Path:

@@ -1,0 +1,97 @@
+"""Spans too large to take, sent to a real receiver on 127.0.0.1 (real HTTP, a real SQLite file).
+
+A protobuf body grows some forty times as Python objects: a 10 MB gzip body of one span with 3
+million attributes took the receiver 2.6 GB and 36 s, and the span was kept although an import
+refuses it (a record over 32 MB estimated). Now a span's size is told from the lengths of its
+repeated fields before it is built: a span over the import's limit is refused in the answer's
+partial_success (the others are kept), and a body whose spans together would pass
+MAX_REQUEST_ESTIMATE is refused (413) before any is built (0.4 s and 388 MB for that body).
+"""
+
+from __future__ import annotations
+
+import gzip
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
+
+from inspector.capture import ReceiverOptions, TraceReceiver
+from inspector.capture.otlp_body import MAX_REQUEST_ESTIMATE
+from inspector.traces.format import MAX_RECORD_BYTES
+
+PROTOBUF = {"Content-Type": "application/x-protobuf", "Content-Encoding": "gzip"}
+ATTRIBUTE = 480  # what an attribute takes as Python objects (dict, value dict, key and value)
+
+
+@pytest.fixture
+def receiver(tmp_path: Path) -> Iterator[TraceReceiver]:
+    with TraceReceiver(tmp_path / "received.db", ReceiverOptions(port=0, quiet_s=0.4)) as running:
+        yield running
+
+
+def _span(request: ExportTraceServiceRequest, trace: int, attributes: int) -> None:
+    span = request.resource_spans[0].scope_spans[0].spans.add()
+    span.trace_id, span.span_id = trace.to_bytes(16, "big"), (1).to_bytes(8, "big")
+    span.name, span.start_time_unix_nano, span.end_time_unix_nano = f"span {trace}", 1, 2
+    for index in range(attributes):
+        added = span.attributes.add()
+        added.key, added.value.int_value = f"k{index}", index
+
+
+def _request() -> ExportTraceServiceRequest:
+    request = ExportTraceServiceRequest()
+    request.resource_spans.add().scope_spans.add()
+    return request
+
+
+def _titles(db: Path) -> list[str]:
+    with sqlite3.connect(db) as conn:
+        return [row[0] for row in conn.execute("SELECT title FROM runs ORDER BY title")]
+
+
+def test_a_span_larger_than_an_import_takes_is_refused_and_the_others_kept(receiver: TraceReceiver) -> None:
+    request = _request()
+    _span(request, 1, MAX_RECORD_BYTES // ATTRIBUTE + 10_000)
+    _span(request, 2, 3)
+    answer = httpx.post(receiver.url, content=gzip.compress(request.SerializeToString(), 1), headers=PROTOBUF,
+                        timeout=60)
+    assert answer.status_code == 200
+    response = ExportTraceServiceResponse.FromString(answer.content)
+    assert response.partial_success.rejected_spans == 1
+    assert response.partial_success.error_message == ("spans[0]: the span is larger than the limit of 32 MB "
+                                                      "(estimated in memory)")
+    assert _titles(receiver.db_path) == ["span 2"]
+
+
+def test_a_body_of_more_than_it_builds_at_once_is_refused_before_building(receiver: TraceReceiver) -> None:
+    """Spans each within the limit, together past MAX_REQUEST_ESTIMATE: 413, nothing stored."""
+    request = _request()
+    per_span = MAX_RECORD_BYTES // ATTRIBUTE - 1_000
+    _span(request, 1, per_span)
+    spans = request.resource_spans[0].scope_spans[0].spans
+    spans.extend([spans[0]] * (MAX_REQUEST_ESTIMATE // (per_span * ATTRIBUTE)))
+    answer = httpx.post(receiver.url, content=gzip.compress(request.SerializeToString(), 1), headers=PROTOBUF,
+                        timeout=60)
+    assert answer.status_code == 413, answer.status_code
+    assert "more spans and attributes than the receiver builds at once (over 512 MB in memory): send smaller " \
+           "batches" in answer.content.decode(errors="replace")
+    assert _titles(receiver.db_path) == []
+
+
+def test_a_json_body_of_millions_of_objects_is_refused_before_it_is_parsed(receiver: TraceReceiver) -> None:
+    objects = MAX_REQUEST_ESTIMATE // 160 + 1_000
+    body = (b'{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"0af7651916cd43dd8448eb211c80319c",'
+            b'"spanId":"b7ad6b7169203331","name":"n","startTimeUnixNano":"1","endTimeUnixNano":"2","attributes":['
+            + b",".join([b"{}"] * objects) + b"]}]}]}]}")
+    answer = httpx.post(receiver.url, content=gzip.compress(body, 1), timeout=60,
+                        headers={"Content-Type": "application/json", "Content-Encoding": "gzip"})
+    assert answer.status_code == 413
+    assert "send smaller batches" in answer.json()["message"]
+    assert _titles(receiver.db_path) == []
