@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 RUNTIME_STAMP := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: trace-fixtures dist check-pipx standalone run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches screenshots
+.PHONY: validators trace-fixtures dist check-pipx standalone run test bench bench-record lint clean conformance translations check-packaging install-desktop uninstall-desktop desktop-caches screenshots
 
 # The compiled translations: the install (setup.py's build step) makes them; a .po edited since is
 # compiled again here, so `make run` and `make test` never show stale text.
@@ -76,7 +76,19 @@ standalone: $(STAMP) $(MO_FILES)
 # ran out of tests takes some of another's (worksteal): the GUI and integration tests last 1 to
 # 13 s each, and handing them out in fixed shares left one core idle at the end (8 min 24 s
 # against 10 min 15 s for the same tests on this 2-core machine).
-test: lint $(MO_FILES)
+# The packaging files' validators (Debian packages): installed here when missing and this is root with
+# apt-get (a fresh CI machine); otherwise tests/unit/test_packaging.py fails and names the package.
+VALIDATORS := desktop-file-validate:desktop-file-utils appstreamcli:appstream
+validators:
+	@for pair in $(VALIDATORS); do program=$${pair%%:*}; package=$${pair#*:}; \
+	  if ! command -v $$program >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing $$package (for $$program)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$package >/dev/null 2>&1 || \
+	    { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$package >/dev/null 2>&1; } || \
+	    echo "could not install $$package"; \
+	  fi; done
+
+test: lint validators $(MO_FILES)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n auto --dist worksteal
 
 # The official MCP conformance suite and the Node it needs, under an ignored folder; not part of `make test`.
