@@ -11,6 +11,7 @@ an import gives back, so a run reads the same before and after."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 
 from inspector.runs import Leg
@@ -30,8 +31,7 @@ WITH failed AS (
            EXISTS (SELECT 1 FROM legs WHERE legs.step_id = steps.id AND legs.outcome = :failed
                    AND legs.granted_s IS NOT NULL AND legs.elapsed_ms IS NOT NULL
                    AND legs.elapsed_ms / 1000.0 >= legs.granted_s - :tolerance)
-           OR COALESCE(CASE WHEN json_valid(steps.payload)
-                            THEN json_type(steps.payload, '$.raw.otlp.{mark}') END = 'true', 0) AS timed_out
+           OR COALESCE(json_type({payload}, '$.raw.otlp.{mark}') = 'true', 0) AS timed_out
     FROM steps WHERE steps.run_id IN ({runs}) AND steps.kind = 'tool' AND steps.outcome = 'failed')
 SELECT run_id, COUNT(*), SUM(not_sent), SUM(timed_out AND NOT not_sent) FROM failed GROUP BY run_id
 """
@@ -45,14 +45,26 @@ def failure_kinds(store: RunStore, run_ids: Sequence[int]) -> dict[int, str]:
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start:start + CHUNK]
         names = {f"run{index}": run_id for index, run_id in enumerate(chunk)}
-        query = _KINDS.format(mark=TIMED_OUT_MARK, runs=",".join(f":{name}" for name in names))
-        for run_id, failed, not_sent, timed_out in store.db.conn.execute(query, {
-                **names, "not_sent": Leg.NOT_SENT, "failed": Leg.FAILED, "tolerance": GRANT_REACHED_TOLERANCE_S}):
+        for run_id, failed, not_sent, timed_out in _ended(store, names):
             if failed and not_sent == failed:
                 kinds[run_id] = "refused"
             elif failed and timed_out == failed:
                 kinds[run_id] = "timed_out"
     return kinds
+
+
+def _ended(store: RunStore, names: dict[str, int]) -> list[tuple[int, int, int, int]]:
+    """:data:`_KINDS` of the runs ``names`` binds: the payloads read as they are, or, if one is not JSON
+    SQLite reads (nested deeper than it parses), each checked first."""
+    values = {**names, "not_sent": Leg.NOT_SENT, "failed": Leg.FAILED, "tolerance": GRANT_REACHED_TOLERANCE_S}
+    runs = ",".join(f":{name}" for name in names)
+    try:
+        return store.db.conn.execute(_KINDS.format(payload="steps.payload", mark=TIMED_OUT_MARK, runs=runs),
+                                     values).fetchall()
+    except sqlite3.OperationalError:
+        checked = "CASE WHEN json_valid(steps.payload) THEN steps.payload ELSE '{}' END"
+        return store.db.conn.execute(_KINDS.format(payload=checked, mark=TIMED_OUT_MARK, runs=runs),
+                                     values).fetchall()
 
 
 __all__ = ["failure_kinds"]

@@ -72,3 +72,10 @@ def test_the_reason_names_how_the_calls_failed_where_they_all_failed_alike(store
         assert [status_with_recovery(outcome_word("failed"), reasons[run_id].said()) for run_id in run_ids] == said
     finally:
         set_language("en")
+
+
+def test_a_payload_sqlite_cannot_read_names_no_kind_and_breaks_nothing(store: RunStore) -> None:
+    run_id = _run(store, [(True, TOOL_ERROR), (True, TIMED_OUT)])
+    store.db.conn.execute("UPDATE steps SET payload = '{\"raw\": ' WHERE run_id = ? AND sequence = 1", (run_id,))
+    [reason] = page_reasons(store, [store.get_run(run_id)]).values()
+    assert reason.said() == (2, 2, False, None)
