@@ -10,6 +10,7 @@ from PySide6.QtCore import QRect, Qt
 
 from inspector.gui.language import switch_language
 from inspector.gui.play.steps_model import COLUMNS
+from tests.gui.test_screenshots import save
 
 STATE, WHAT = COLUMNS.index("state"), COLUMNS.index("what")
 
@@ -420,3 +421,4 @@ def test_a_run_whose_one_call_failed_does_not_say_one_of_one(qtbot, make_window,
     with played_in(qtbot, make_window, "slow-handshake", language, (1280, 800)) as (window, room, run):
         assert run.status == "failed"
         assert room.status.text() == status
+        save(window, f"play-call-not-sent-{language}")
