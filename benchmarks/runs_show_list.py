@@ -8,7 +8,7 @@ Two cases, each on a temporary database the script fills by importing an OTLP JS
   first step's line (the listing streams: it must not wait for the whole run) and to the end; then the
   same two in this process's child with ``RunStep.to_payload`` counted: payload builds per step.
 * *calls*: one trace of an agent's span with ``--calls`` MCP tool calls under it (default 60,000; every
-  thousandth failed): ``imported_failures`` (the reason "failed (60 of 60,000 tool calls failed)") timed
+  thousandth failed): ``failed_calls`` (the reason "failed (60 of 60,000 tool calls failed)") timed
   in a child process, 7 times, and ``run-inspector runs list`` as a process, 5 times (medians).
 
 ``--code DIR`` runs another checkout's code (e.g. ``git archive main | tar -x -C /tmp/before``) against
@@ -57,13 +57,13 @@ print(len(builds))
 TIME_REASON = r"""
 import json, sys, time
 from inspector.store import RunStore
-from inspector.store.recovery import imported_failures
+from inspector.store.recovery import failed_calls
 store = RunStore.open(sys.argv[1])
 ids = [row[0] for row in store.db.conn.execute("SELECT id FROM runs WHERE status = 'failed' AND source = 'imported'")]
 times = []
 for _ in range(7):
     began = time.perf_counter()
-    found = imported_failures(store, ids)
+    found = failed_calls(store, ids)
     times.append(time.perf_counter() - began)
 print(json.dumps({"seconds": times, "said": [found[run].said() for run in sorted(found)]}))
 """

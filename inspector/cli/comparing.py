@@ -36,8 +36,9 @@ from .words import outcome_width, outcome_word
 
 #: The step's name in the readable table is cut to this many characters (the JSON keeps it whole).
 NAME_CHARS = 32
-#: Why a failed run is failed (its failed calls, all its calls, whether the model still answered), or None.
-Reason = tuple[int, int, bool] | None
+#: Why a failed run is failed (its failed calls, all its calls, whether the model still answered, how the
+#: calls ended where known), or None.
+Reason = tuple[int, int, bool, str | None] | None
 
 
 def run(args: argparse.Namespace) -> int:

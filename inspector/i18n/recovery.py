@@ -1,17 +1,26 @@
-"""Why a run the model got over is failed, in words: the same in the Play tab, the Runs tab's
-heading, ``runs show`` and ``scenario`` ("failed (1 of 4 tool calls failed; the model still gave its
-answer)")."""
+"""Why a failed run is failed, in words: the same in the Play tab, the Runs tab's list and heading,
+``runs list``, ``runs show`` and ``scenario`` ("failed (1 of 4 tool calls failed; the model still gave its
+answer)", "failed (the tool call timed out)")."""
 
 from __future__ import annotations
 
 from . import _, ngettext
 from .formatting import format_number
 
+#: A run's reason as :func:`recovery_text` takes it: failed calls, all calls, whether the model still
+#: answered, and how every failed call ended where known (:meth:`inspector.store.recovery.Recovery.said`).
+Reason = tuple[int, int] | tuple[int, int, bool] | tuple[int, int, bool, str | None]
 
-def recovery_text(failed: int, calls: int, answered: bool = True) -> str:
+
+def recovery_text(failed: int, calls: int, answered: bool = True, kind: str | None = None) -> str:
     """"1 of 4 tool calls failed; the model still gave its answer" ("the tool call failed…", "all 3
-    tool calls failed…" when every call failed); without ``answered`` (a run read from a trace,
-    which tells no more), the counts alone: "2 of 4 tool calls failed"."""
+    tool calls failed…" when every call failed); without ``answered`` (a run that stopped at its
+    failure), the counts alone: "2 of 4 tool calls failed". ``kind``: how every failed call ended, where
+    known, said in place of "failed": "the tool call timed out", "2 of 4 tool calls were not sent"."""
+    if kind in _KINDS:
+        said = _ended_calls(failed, calls, kind)
+        # Translators: why a run failed, e.g. "the tool call timed out; the model still gave its answer".
+        return _("{calls}; the model still gave its answer").format(calls=said) if answered else said
     if not answered:
         return _failed_calls(failed, calls)
     if failed == calls:  # "1 of 1 tool calls failed" read oddly
@@ -32,14 +41,34 @@ def _failed_calls(failed: int, calls: int) -> str:
                     failed).format(failed=format_number(failed), calls=format_number(calls))
 
 
-def status_with_recovery(status: str, recovery: tuple[int, int] | tuple[int, int, bool] | None) -> str:
-    """A run's status as said (``status``: "failed", "✗ failed"), with why beside it for a run the
-    model got over or one read from a trace (``recovery``: its failed calls, all its calls and
-    whether the model still answered, :meth:`inspector.store.recovery.Recovery.said`), else as it is."""
+def _ended_calls(failed: int, calls: int, kind: str) -> str:
+    """The failed calls, all of which ended as ``kind`` says (a key of :data:`_KINDS`)."""
+    whole, some = _KINDS[kind]
+    if failed == calls:
+        return whole(failed).format(calls=format_number(failed))
+    return some(failed).format(failed=format_number(failed), calls=format_number(calls))
+
+
+#: How every failed call of a run ended (:func:`inspector.store.failure_kinds.failure_kinds`): its words when
+#: they were all of the run's calls, and when they were some of them (the form follows the failed calls).
+_KINDS = {
+    "timed_out": (lambda count: ngettext("the tool call timed out", "all {calls} tool calls timed out", count),
+                  lambda count: ngettext("{failed} of {calls} tool calls timed out",
+                                         "{failed} of {calls} tool calls timed out", count)),
+    "refused": (lambda count: ngettext("the tool call was not sent", "all {calls} tool calls were not sent", count),
+                lambda count: ngettext("{failed} of {calls} tool calls was not sent",
+                                       "{failed} of {calls} tool calls were not sent", count)),
+}
+
+
+def status_with_recovery(status: str, recovery: Reason | None) -> str:
+    """A run's status as said (``status``: "failed", "✗ failed"), with why beside it for a failed run
+    whose tool calls failed (``recovery``: its failed calls, all its calls, whether the model still
+    answered and how the calls ended, :meth:`inspector.store.recovery.Recovery.said`), else as it is."""
     if recovery is None:
         return status
     # Translators: a run's status and why, e.g. "failed (1 of 4 tool calls failed; the model still gave its answer)".
     return _("{status} ({why})").format(status=status, why=recovery_text(*recovery))
 
 
-__all__ = ["recovery_text", "status_with_recovery"]
+__all__ = ["Reason", "recovery_text", "status_with_recovery"]

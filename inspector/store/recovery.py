@@ -10,31 +10,40 @@ tool calls failed (:func:`run_reason`; ``runs list`` and the window's Runs list 
 at once, :func:`page_reasons`, with a query for the page, not one per run). A tool span that wraps
 another of the same tool (FastMCP's ``tools/call`` over its ``MCP send``) is one call, counted once:
 the outer span, which the importer gave the inner call's ending. Under a tool span of another tool, the
-call is one of its own (the importer left the outer its own outcome), counted too."""
+call is one of its own (the importer left the outer its own outcome), counted too.
+
+Any other failed run whose tool calls failed (a call in the Workbench or ``run-inspector call``, a scenario
+or an agent's run that stopped at its failure) says why in the same words, from its stored steps: read from
+the trace it was exported to, it reads the same. Where every failed call ended the same known way (timed out,
+not sent: :func:`inspector.store.failure_kinds.failure_kinds`, as each step's Outcome cell says it), the reason
+names it: "failed (the tool call timed out)"."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from .failure_kinds import failure_kinds
 from .run_store import RunRecord, RunStore
 
 
 @dataclass(frozen=True, slots=True)
 class Recovery:
     """``failed`` of the run's ``calls`` tool calls failed, and (``answered``) the model still gave its
-    answer; a run read from a trace says only the counts (``answered`` false)."""
+    answer; a run that stopped at its failure says only the counts (``answered`` false). ``kind``: how
+    every failed call ended, where its stored steps tell it ("timed_out", "refused"), else ``None``."""
 
     failed: int
     calls: int
     answered: bool = True
+    kind: str | None = None
 
-    def said(self) -> tuple[int, int, bool]:
+    def said(self) -> tuple[int, int, bool, str | None]:
         """What :func:`inspector.i18n.recovery.recovery_text` takes."""
-        return self.failed, self.calls, self.answered
+        return self.failed, self.calls, self.answered, self.kind
 
 
 #: Of some runs (a JSON array of their ids), those whose last step is a model's answer (a model's step that
@@ -102,9 +111,9 @@ SELECT run_id, marks, sequence, outcome FROM (SELECT * FROM sorted WHERE listed 
 _Call = tuple[str, str | None, str | None, str | None]
 
 
-def imported_failures(store: RunStore, run_ids: Sequence[int]) -> dict[int, Recovery]:
-    """How many tool calls failed, of how many, in each of these runs read from a trace (one query a
-    few hundred runs: a page of ``runs list`` costs no query per run); a run none of whose calls
+def failed_calls(store: RunStore, run_ids: Sequence[int]) -> dict[int, Recovery]:
+    """How many tool calls failed, of how many, in each of these runs (read from a trace or made here; one
+    query a few hundred runs: a page of ``runs list`` costs no query per run); a run none of whose calls
     failed is left out."""
     counted: dict[int, list[int]] = {}
     near: dict[int, list[_Call]] = {}
@@ -190,18 +199,21 @@ def _spans(marks: str | None) -> tuple[str | None, str | None, str | None]:
 
 def run_reason(store: RunStore, run: RunRecord) -> Recovery | None:
     """Why a failed run is failed, where that is known: a run the model got over (:func:`recovery_of`),
-    or one read from a trace whose tool calls failed (``None`` otherwise)."""
+    or one whose tool calls failed, whatever its source (``None`` otherwise), with how they failed
+    where its stored steps tell it."""
     return page_reasons(store, [run]).get(run.id)
 
 
 def page_reasons(store: RunStore, runs: Sequence[RunRecord]) -> dict[int, Recovery]:
     """:func:`run_reason` of each of ``runs`` (a page of a list: ``runs list``, the window's Runs list)
     that has one, asked for the page at once: one query for the runs their model got over, one for the
-    failed calls of those read from a trace, none per run."""
+    failed calls of the others, one for how the failed calls ended, none per run."""
     failed = [run for run in runs if run.status == "failed"]
     found = _answered(store, [run.id for run in failed])
-    imported = [run.id for run in failed if run.source == "imported" and run.id not in found]
-    return {**found, **(imported_failures(store, imported) if imported else {})}
+    stopped = [run.id for run in failed if run.id not in found]
+    found.update(failed_calls(store, stopped) if stopped else {})
+    kinds = failure_kinds(store, list(found)) if found else {}
+    return {run_id: replace(reason, kind=kinds.get(run_id)) for run_id, reason in found.items()}
 
 
-__all__ = ["Recovery", "imported_failures", "page_reasons", "recovery_of", "run_reason"]
+__all__ = ["Recovery", "failed_calls", "page_reasons", "recovery_of", "run_reason"]

@@ -10,6 +10,7 @@ from PySide6.QtCore import QRect, Qt
 
 from inspector.gui.language import switch_language
 from inspector.gui.play.steps_model import COLUMNS
+from tests.gui.test_screenshots import save
 
 STATE, WHAT = COLUMNS.index("state"), COLUMNS.index("what")
 
@@ -411,11 +412,13 @@ def test_a_played_run_is_named_in_the_reader_s_language(qtbot, make_window, lang
 
 
 @pytest.mark.parametrize(("language", "status"), [
-    ("en", "Run #1: ✗ failed (the tool call failed; the model still gave its answer)"),
-    ("de", "Lauf #1: ✗ fehlgeschlagen (der Tool-Aufruf schlug fehl; das Modell gab trotzdem seine Antwort)"),
+    ("en", "Run #1: ✗ failed (the tool call was not sent; the model still gave its answer)"),
+    ("de", "Lauf #1: ✗ fehlgeschlagen (der Tool-Aufruf wurde nicht gesendet; das Modell gab trotzdem seine Antwort)"),
 ])
 def test_a_run_whose_one_call_failed_does_not_say_one_of_one(qtbot, make_window, language, status) -> None:
-    """slow-handshake's one call is never sent: the status line said "1 of 1 tool calls failed"."""
+    """slow-handshake's one call is never sent: the status line said "1 of 1 tool calls failed". It says
+    how the call failed, as the Runs tab says it of the stored run and its step ("failed: not sent")."""
     with played_in(qtbot, make_window, "slow-handshake", language, (1280, 800)) as (window, room, run):
         assert run.status == "failed"
         assert room.status.text() == status
+        save(window, f"play-call-not-sent-{language}")

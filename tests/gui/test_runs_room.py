@@ -12,6 +12,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QWidget
 
 from inspector.gui.language import switch_language
+from inspector.gui.runs.outcome_cell import FailureRole
 from inspector.gui.runs.runs_model import COLUMNS as RUN_COLUMNS
 from inspector.gui.runs.timeline_model import OUTCOME_COLUMN, OutcomeRole
 from inspector.gui.workbench.servers_model import health_line
@@ -123,7 +124,10 @@ def test_one_outcome_has_one_word_in_every_view(qtbot, make_window, demo_server,
     # The list is read in the background (ListFreshness): a read made while the run was stored
     # as running can be laid out first; the read after its end follows within SOON_MS.
     qtbot.waitUntil(lambda: listed_status() not in (None, outcome_word("running")))
-    assert listed_status() == failed
+    # The same word, why after it (as `runs list` says it); the word alone where the column is narrow.
+    why = "the tool call failed" if language == "en" else "der Tool-Aufruf schlug fehl"
+    assert listed_status() == f"{failed} ({why})"
+    assert tab.runs.index(tab.runs.row_of(task.outcome.run_id), status).data(FailureRole) == failed
     assert tab.select_runs([scenario])
     cells = {tab.timeline.index(row, OUTCOME_COLUMN).data(OutcomeRole): tab.timeline.index(row, OUTCOME_COLUMN).data()
              for row in range(tab.timeline.rowCount())}

@@ -1,4 +1,4 @@
-"""How much a failed run's reason costs ``runs list`` (``inspector.store.recovery.imported_failures``): the
+"""How much a failed run's reason costs ``runs list`` (``inspector.store.recovery.failed_calls``): the
 calls whose spans cannot change the count are counted in SQLite, so a run of thousands of tool calls
 under an agent's span sends Python one row, not one per call (a run of 60,000 calls took 0.3 to 0.5 s
 a listing); calls under another tool span (a wrapper, a cycle) are still read one by one and counted
@@ -15,7 +15,7 @@ import pytest
 
 from inspector.store import RunStore
 from inspector.store.browse import list_runs
-from inspector.store.recovery import imported_failures
+from inspector.store.recovery import failed_calls
 from inspector.transfer import import_trace
 from tests.support.cli_process import cli_here
 
@@ -93,8 +93,8 @@ def test_a_run_of_thousands_of_calls_under_an_agent_hands_python_one_row(databas
     with RunStore.open(database) as store:
         counted = _CountedRows(store.db.conn)
         store.db.conn = counted  # type: ignore[assignment]
-        [found] = imported_failures(store, [1]).values()
-        assert found.said() == (CALLS // 100, CALLS, False)
+        [found] = failed_calls(store, [1]).values()
+        assert found.said() == (CALLS // 100, CALLS, False, None)
         assert counted.rows <= 2, counted.rows  # was one row per call: 3,000
 
 
@@ -102,9 +102,9 @@ def test_wrapped_calls_are_read_and_counted_once_as_before(database: Path) -> No
     with RunStore.open(database) as store:
         counted = _CountedRows(store.db.conn)
         store.db.conn = counted  # type: ignore[assignment]
-        [found] = imported_failures(store, [2]).values()
+        [found] = failed_calls(store, [2]).values()
         # 50 wrappers of the same tool: 50 calls, not 100; the wrapped ones (and their wrappers) are read.
-        assert found.said() == (CALLS // 100, CALLS, False)
+        assert found.said() == (CALLS // 100, CALLS, False, None)
         assert counted.rows <= 1 + 2 * 50, counted.rows
 
 

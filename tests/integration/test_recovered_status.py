@@ -1,6 +1,6 @@
 """A run the model got over is stored failed (a failed call fails its run) and says why wherever its
 status is shown on the command line, as the window's Play and Runs tabs say it: `scenario`'s output,
-`runs show` and `runs list`, in English and German. A run failed otherwise says only "failed"."""
+`runs show` and `runs list`, in English and German. A run whose calls failed otherwise says so too."""
 
 from __future__ import annotations
 
@@ -33,13 +33,14 @@ def test_flaky_server_says_why_its_run_is_failed(tmp_path: Path) -> None:
         "runs", "list", "--db", db).stdout.splitlines()[1]
 
 
-def test_one_call_that_failed_is_not_one_of_one_and_a_run_without_a_model_says_only_failed(tmp_path: Path) -> None:
-    """slow-handshake's one call is never sent and the model still answers: said as the Play tab says it.
-    A call to an address where nothing listens fails with no model to get over it: nothing to explain."""
+def test_one_call_that_failed_is_not_one_of_one_and_a_run_without_a_model_says_why_too(tmp_path: Path) -> None:
+    """slow-handshake's one call is never sent and the model still answers: said as the Play tab says it,
+    with how the call failed, as its step says it ("failed: not sent"). A call to an address where nothing
+    listens fails with no model to get over it: it says its call failed (it said "failed" alone)."""
     db = str(tmp_path / "runs.db")
     played = cli("scenario", "slow-handshake", "--db", db)
     assert played.stdout.splitlines()[1].startswith(
-        "  status failed (the tool call failed; the model still gave its answer), source scenario"), played.stdout
+        "  status failed (the tool call was not sent; the model still gave its answer), source scenario"), played.stdout
     assert cli("call", "http://127.0.0.1:1/mcp", "echo", "--db", db).returncode == 1
     shown = cli("runs", "show", "2", "--db", db).stdout.splitlines()
-    assert shown[1].startswith("  status failed, source live"), shown
+    assert shown[1].startswith("  status failed (the tool call failed), source live"), shown

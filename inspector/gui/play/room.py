@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _
 from inspector.i18n.messages import translate
-from inspector.i18n.recovery import status_with_recovery
+from inspector.i18n.recovery import Reason, status_with_recovery
 from inspector.i18n.words import marked_outcome_text
 
 from ..language import on_language_changed, translated
@@ -305,7 +305,7 @@ class PlayRoom(QWidget):
         if run.run_id is None:  # cancelled while the demo server started, or it did not start
             said = _("{outcome} before the run was stored").format(outcome=outcome)
         else:
-            # A failed run the model got over says why, as the Runs tab and `runs show` say it.
+            # A failed run whose tool calls failed says why, as the Runs tab and `runs show` say it.
             said = _("{run}: {outcome}").format(run=number, outcome=status_with_recovery(outcome, _recovery(run)))
         if run.error:
             # A sentence after the outcome: in brackets, a reason with brackets of its own ended in "))".
@@ -327,14 +327,20 @@ class PlayRoom(QWidget):
         self.worker.shutdown()
 
 
-def _recovery(run: PlayRun) -> tuple[int, int] | None:
-    """The failed tool calls and all the calls of a failed run whose model still gave its answer (a
-    run is failed when a call of it failed, even one the model got over: seed ADR-191)."""
-    if run.status != "failed" or run.final_answer is None:
+def _recovery(run: PlayRun) -> Reason | None:
+    """The failed tool calls and all the calls of a failed run, whether its model still gave its answer
+    (a run is failed when a call of it failed, even one the model got over: seed ADR-191), and how every
+    failed call ended where their bars agree on a kind the stored steps tell too (timed out, not sent):
+    what the Runs tab says of the run once stored."""
+    if run.status != "failed":
         return None
     calls = [row for row in run.rows if row.kind == "tool"]
-    failed = sum(row.state == "failed" for row in calls)
-    return (failed, len(calls)) if failed else None
+    failed = [row for row in calls if row.state == "failed"]
+    if not failed:
+        return None
+    endings = {row.bar.ending if row.bar is not None else None for row in failed}
+    kind = endings.pop() if len(endings) == 1 else None
+    return len(failed), len(calls), run.final_answer is not None, kind if kind in ("timed_out", "refused") else None
 
 
 def _bar_titles(row: PlayRow) -> tuple[str, str]:

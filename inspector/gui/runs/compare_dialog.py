@@ -45,8 +45,9 @@ from .runs_model import format_started
 COMPARE_WIDTHS = (28, 64, 220, 170, 170)
 
 
-#: Why a failed run is failed (its failed calls, all its calls, whether the model still answered), or None.
-Reason = tuple[int, int, bool] | None
+#: Why a failed run is failed (its failed calls, all its calls, whether the model still answered, how the
+#: calls ended where known), or None.
+Reason = tuple[int, int, bool, str | None] | None
 
 
 def _compared(first_id: int, second_id: int) -> Any:

@@ -10,7 +10,7 @@ from inspector.store import RunRecord, RunStore
 from inspector.store.recovery import page_reasons
 
 #: Why a run failed, as :func:`inspector.i18n.recovery.status_with_recovery` takes it.
-Reason = tuple[int, int, bool]
+Reason = tuple[int, int, bool, str | None]
 
 
 @dataclass(frozen=True)
@@ -30,9 +30,9 @@ class KnownReasons:
 
 def run_reasons(store: RunStore, runs: list[RunRecord], known: KnownReasons | None = None) -> dict[int, Reason]:
     """Why each failed run of ``runs`` failed, where known (the words of ``runs list``: its failed tool
-    calls, and whether its model still answered), asked for the page at once; a run ``known`` holds as
-    it is now keeps the reason read then (a live read of thousands of runs asks again only for the
-    runs that changed)."""
+    calls, whether its model still answered and how the calls ended), asked for the page at once; a run
+    ``known`` holds as it is now keeps the reason read then (a live read of thousands of runs asks again
+    only for the runs that changed)."""
     if known is None:
         return {run_id: found.said() for run_id, found in page_reasons(store, runs).items()}
     kept = {run.id for run in runs if known.kept(run)}

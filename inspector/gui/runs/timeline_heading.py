@@ -4,7 +4,7 @@ many, the plumbing hidden, the failed calls its model got over) and, under it, t
 from __future__ import annotations
 
 from inspector.i18n import _
-from inspector.i18n.recovery import recovery_text
+from inspector.i18n.recovery import Reason, recovery_text
 from inspector.i18n.scenarios import said_title
 from inspector.store import RunRecord, RunStore
 from inspector.store.recovery import run_reason
@@ -27,7 +27,7 @@ class TimelineHeading:
         self._total: tuple[int, int] | None = None
         #: The run read last, and why it failed where that is known: its failed calls, all its calls, and
         #: whether its model still answered (a scenario run it got over; a run read from a trace).
-        self._recovered: tuple[int, tuple[int, int, bool] | None] | None = None
+        self._recovered: tuple[int, Reason | None] | None = None
         self.label = ElidedLabel()  # a run's long title is cut, never makes the window wider
         translated(self.label, "setAccessibleName", lambda: _("Selected run"))
         self.identity = RunIdentity()  # its uid (Copy uid) and, imported, where it came from

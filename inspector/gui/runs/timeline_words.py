@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
-from inspector.i18n.recovery import status_with_recovery
+from inspector.i18n.recovery import Reason, status_with_recovery
 from inspector.store import RunRecord
 
 from ..widgets.elided_label import ElidedLabel
@@ -17,12 +17,12 @@ TITLE_MARK = "\ue000"
 
 
 def heading_text(run: RunRecord, *, shown: int, total: int, filtered: bool, hidden: int, hidden_matched: int,
-                 recovery: tuple[int, int] | tuple[int, int, bool] | None = None) -> str:
+                 recovery: Reason | None = None) -> str:
     """The heading for ``run``, :data:`TITLE_MARK` where its title goes: ``shown`` of ``total`` steps,
     ``hidden`` plumbing hidden (``hidden_matched`` of them matching the filters, when ``filtered``);
-    ``recovery``: the failed calls and all the calls of a failed run the model got over (and whether
-    it did, :meth:`inspector.store.recovery.Recovery.said`; a run read from a trace says the counts
-    alone), said beside its status as the Play tab and `runs show` say it."""
+    ``recovery``: the failed calls and all the calls of a failed run (whether the model still answered,
+    and how the calls ended where known: :meth:`inspector.store.recovery.Recovery.said`), said beside its
+    status as the Play tab and `runs show` say it."""
     title, status = TITLE_MARK, status_with_recovery(outcome_word(run.status), recovery)
     if hidden and not filtered:
         return ngettext(
@@ -46,7 +46,7 @@ def heading_text(run: RunRecord, *, shown: int, total: int, filtered: bool, hidd
         id=run.id, title=title, status=status, count=format_number(shown))
 
 
-def status_heading(run: RunRecord, recovery: tuple[int, int] | tuple[int, int, bool] | None = None) -> str:
+def status_heading(run: RunRecord, recovery: Reason | None = None) -> str:
     """The briefest heading for ``run``: its title (:data:`TITLE_MARK`) and status, and why it failed."""
     return _("Run {id}: {title} — {status}").format(
         id=run.id, title=TITLE_MARK, status=status_with_recovery(outcome_word(run.status), recovery))
