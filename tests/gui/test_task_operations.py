@@ -59,13 +59,13 @@ def test_cancel_in_the_window_cancels_the_task_on_the_server(qtbot, engine, task
         **_definition("forever"), "execution": {"taskSupport": "required"}})
     qtbot.waitUntil(lambda: sum(leg.method == "tasks/get" for leg in task.state.legs) >= 2, timeout=5000)
     # While it runs, the task's status is known on the GUI thread (the result view shows it).
-    qtbot.waitUntil(lambda: task.task_seen is not None and task.task_seen.polls >= 2, timeout=3000)
+    qtbot.waitUntil(lambda: task.task_seen is not None and task.task_seen.polls >= 2, timeout=10000)
     assert task.task_seen.status == "working"
     task.cancel()
     outcome = finish(qtbot, task)
     assert outcome.status == "cancelled"
     assert task.state.ending == "cancelled"
-    qtbot.waitUntil(lambda: server.cancelled == ["task-1"], timeout=3000)
+    qtbot.waitUntil(lambda: server.cancelled == ["task-1"], timeout=10000)
 
 
 def test_a_timed_out_task_is_looked_up_again_from_its_stored_step(qtbot, make_window, task_server) -> None:
