@@ -322,6 +322,7 @@ def test_a_row_that_changed_repaints_alone_not_every_row_seen(qtbot) -> None:
     """Qt's list view repaints its whole viewport when one row's data changes; the operations list
     repaints that row only (every report of one running operation had repainted all the rows seen)."""
     from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
 
     tasks = _numbered(12)
     operations = _listed(qtbot, tasks)
@@ -339,7 +340,19 @@ def test_a_row_that_changed_repaints_alone_not_every_row_seen(qtbot) -> None:
     viewport = operations.view.viewport()
     watch = Watch()
     viewport.installEventFilter(watch)
-    qtbot.wait(50)
+    # The list settles first: at the burst's frame end the detail below the rows shows the newest
+    # operation and takes the viewport's lower part, which is then painted whole at the height it
+    # keeps. A fixed wait of 50 ms missed that repaint on a loaded machine (5 of 10 failed at load 6).
+    qtbot.waitUntil(lambda: operations.detail.state is tasks[-1].state, timeout=10000)
+    QApplication.sendPostedEvents()  # the layout the detail asked for: the viewport at its height
+
+    def settled() -> bool:  # painted whole at its height, then nothing more for 300 ms
+        whole = any((0, 0, viewport.width(), viewport.height()) in paint for paint in regions)
+        painted = len(regions)
+        qtbot.wait(300)
+        return whole and len(regions) == painted
+
+    qtbot.waitUntil(settled, timeout=20000)
     regions.clear()
     changed = tasks[5]
     row = operations.view.visualRect(operations.model.index(operations.model.row_of(changed), 0))

@@ -54,7 +54,7 @@ def test_a_locked_run_database_is_said_in_the_status_bar_and_so_is_its_end(qtbot
         other.execute("BEGIN IMMEDIATE")  # as a sqlite3 shell holding a transaction
         answer = httpx.post(switch.url, content=SPAN % (2, 2), headers=JSON, timeout=30)
         assert answer.status_code == 503
-        qtbot.waitUntil(lambda: short in status_bar_words(window), timeout=3000)
+        qtbot.waitUntil(lambda: short in status_bar_words(window), timeout=10000)
         tip = switch.warning.toolTip()  # the receiver's whole sentence: which database, what to do
         assert locked_words in tip and advice in tip and str(resolve_db_path()) in tip
         assert switch.label.isVisible() and switch.url in switch.label.text()  # the state stays beside it
@@ -67,7 +67,7 @@ def test_a_locked_run_database_is_said_in_the_status_bar_and_so_is_its_end(qtbot
     finally:
         other.close()
     assert httpx.post(switch.url, content=SPAN % (3, 3), headers=JSON, timeout=10).status_code == 200
-    qtbot.waitUntil(lambda: free_words in status_bar_words(window), timeout=3000)
+    qtbot.waitUntil(lambda: free_words in status_bar_words(window), timeout=10000)
     assert short not in status_bar_words(window)
     QApplication.processEvents()
     assert save(window, f"receiver-unlocked-{language}").exists()

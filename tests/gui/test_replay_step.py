@@ -67,7 +67,7 @@ def test_a_step_is_replayed_and_shown_beside_its_replay(qtbot, make_window, demo
     assert _replays_tab_shown(tab.detail)
     assert view.line.text() == f"replay of step 1 of run {original.run_id}"
     assert view.other.heading.text() == f"Original (run {original.run_id}, step 1)"
-    with qtbot.waitSignal(tab.run_selected, timeout=3000):
+    with qtbot.waitSignal(tab.run_selected, timeout=10000):
         view.show_run.click()  # "Show that run": the replayed one
     assert tab.current_run().id == original.run_id
 

@@ -252,7 +252,7 @@ def test_a_failed_sides_outcome_and_duration_fit_their_column_in_german(qtbot, m
         # Cancelled after 0.3 s is not "0,7 s schneller" than timed out after 1 s: the outcome
         # change alone, each side's cell saying its own duration.
         assert cells(model, "differences") == ["fehlgeschlagen → abgebrochen und anderes Resultat"]
-        assert re.fullmatch(r"abgebrochen · 0,\d+ s", cells(model, "second")[0])
+        assert re.fullmatch(r"abgebrochen · \d+,\d+ s", cells(model, "second")[0])  # 0,3 s idle, more when loaded
         assert save(dialog, "compare-failed-beside-cancelled-de").exists()
     finally:
         switch_language("en")

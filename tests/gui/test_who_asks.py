@@ -151,7 +151,7 @@ def test_stop_asking_declines_the_operations_later_questions_without_a_dialog(qt
     assert outcome.record.result.content == "answers: decline, decline, decline, decline, decline"
     assert len(opened) == 1 and not window.dialogs  # one dialog; the other four never reached the window
     model = window.log_dock.view.model
-    qtbot.waitUntil(lambda: model.rowCount() >= 4, timeout=3000)
+    qtbot.waitUntil(lambda: model.rowCount() >= 4, timeout=10000)
     lines = [model.index(row, 5).data() for row in range(model.rowCount())]
     declined = [line for line in lines if "stop asking for this operation" in line]
     assert len(declined) == 4
