@@ -76,7 +76,7 @@ def test_a_server_that_is_not_running_is_said_in_whole_words(qtbot, make_window,
             "de": "Ich konnte nicht alles tun, worum gebeten wurde: Mit echo, add, write_note und list_notes hat "
                   "es nicht geklappt."}[language]
         said = [row.text for row in run.rows if row.kind == "model" and row.text]
-        assert said[0] == {"en": "First I greet you.", "de": "Zuerst begrüße ich dich."}[language], said
+        assert said[0] == {"en": "First I greet you.", "de": "Zuerst begrüße ich Sie."}[language], said
     finally:
         switch_language("en")
 

@@ -1,0 +1,69 @@
+"""A demo goes from the Play tab to the Runs tab ("Show in Runs") and to `runs show`: each step's kind is
+headed and said with the same words in all three. The Play tab headed the column "Step" and called the
+catalogue's walk "catalogue", where the Runs tab and `runs show` say "Kind" and "request" (German:
+"Schritt"/"Katalog" against "Art"/"Anfrage"; its state column read "Stand"). And the scripted model speaks to a German audience as the
+window does, with "Sie" (it said "Zuerst begrüße ich dich." under "Das Fenster fragt Sie")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from PySide6.QtCore import Qt
+
+from inspector.gui.language import switch_language
+from inspector.gui.play.steps_model import COLUMNS as PLAY_COLUMNS
+from inspector.gui.runs.timeline_model import COLUMNS as STEP_COLUMNS
+from tests.gui.test_same_words import cli
+
+PLAY_KIND, RUNS_KIND = PLAY_COLUMNS.index("maker"), STEP_COLUMNS.index("kind")
+HEADING = {"en": "Kind", "de": "Art"}
+KINDS = {"en": ["request", "model", "tool", "model"], "de": ["Anfrage", "Modell", "Tool", "Modell"]}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_play_tab_says_each_steps_kind_as_the_runs_tab_and_runs_show_do(qtbot, make_window, language) -> None:
+    window = make_window()
+    window.resize(1280, 800)
+    switch_language(language)
+    try:
+        room = window.play.room
+        window.tabs.setCurrentWidget(room)
+        assert room.choices.choose("long-catalogue")  # the catalogue's walk, a model's step, a tool call
+        run = room.play()
+        assert run is not None
+        qtbot.waitUntil(lambda: not run.running, timeout=30000)
+        assert run.status == "ok", run.error
+        horizontal = Qt.Orientation.Horizontal
+        assert room.model.headerData(PLAY_KIND, horizontal) == HEADING[language]
+        # Its running or ended state ("läuft · noch 1,0 s", "ok · 0,02 s"): "Zustand", not "Stand".
+        assert room.model.headerData(PLAY_COLUMNS.index("state"), horizontal) == {"en": "State",
+                                                                                   "de": "Zustand"}[language]
+        played = [room.model.index(row, PLAY_KIND).data() for row in range(room.model.rowCount())]
+        assert played == KINDS[language]
+        room.runs_button.click()
+        tab = window.runs_tab
+        qtbot.waitUntil(lambda: window.tabs.currentWidget() is tab and tab.timeline.rowCount() == len(played))
+        assert tab.timeline.headerData(RUNS_KIND, horizontal) == HEADING[language]
+        assert [tab.timeline.index(row, RUNS_KIND).data() for row in range(len(played))] == played
+        shown = cli(language, "runs", "show", str(run.run_id))
+        heading = next(line for line in shown if line.startswith("#"))
+        columns = re.compile(r"\s{2,}")  # "MCP client" is one column's words
+        assert columns.split(heading)[3] == HEADING[language]
+        assert [columns.split(line)[3] for line in shown if re.match(r"\d+ ", line)] == played
+    finally:
+        switch_language("en")
+
+
+def test_the_scripted_model_speaks_to_a_german_audience_with_sie() -> None:
+    from inspector.agent.scenario import shipped_scenarios
+    from inspector.i18n import _
+
+    switch_language("de")
+    try:
+        said = [text for scenario in shipped_scenarios().values()
+                for text in (*(round_.say for round_ in scenario.played(_).rounds), scenario.played(_).final)]
+        assert "Zuerst begrüße ich Sie." in said and "Ich rufe echo auf." in said  # it said "Echo läuft."
+        assert not [text for text in said if re.search(r"\b(du|dich|dir|dein\w*)\b", text, re.IGNORECASE)], said
+    finally:
+        switch_language("en")
