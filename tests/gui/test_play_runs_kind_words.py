@@ -1,8 +1,9 @@
 """A demo goes from the Play tab to the Runs tab ("Show in Runs") and to `runs show`: each step's kind is
 headed and said with the same words in all three. The Play tab headed the column "Step" and called the
 catalogue's walk "catalogue", where the Runs tab and `runs show` say "Kind" and "request" (German:
-"Schritt"/"Katalog" against "Art"/"Anfrage"; its state column read "Stand"). And the scripted model speaks to a German audience as the
-window does, with "Sie" (it said "Zuerst begrüße ich dich." under "Das Fenster fragt Sie")."""
+"Schritt"/"Katalog" against "Art"/"Anfrage"; its state column read "Stand"). And the scripted model
+speaks to a German audience as the window does, with "Sie" (it said "Zuerst begrüße ich dich." under
+"Das Fenster fragt Sie")."""
 
 from __future__ import annotations
 
