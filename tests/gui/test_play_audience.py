@@ -398,7 +398,7 @@ def test_a_played_run_is_named_in_the_reader_s_language(qtbot, make_window, lang
         room.runs_button.click()
         tab = window.runs_tab
         assert window.tabs.currentWidget() is tab
-        assert f" #{run.run_id}: {title} (ok)" in window.status.text(), window.status.text()
+        assert f" {run.run_id}: {title} (ok)" in window.status.text(), window.status.text()
         model = tab.run_list.model
         qtbot.waitUntil(lambda: model.rowCount() > 0)
         assert model.data(model.index(0, model.COLUMNS.index("title"))) == title
@@ -411,8 +411,8 @@ def test_a_played_run_is_named_in_the_reader_s_language(qtbot, make_window, lang
 
 
 @pytest.mark.parametrize(("language", "status"), [
-    ("en", "Run #1: ✗ failed (the tool call failed; the model still gave its answer)"),
-    ("de", "Lauf #1: ✗ fehlgeschlagen (der Tool-Aufruf schlug fehl; das Modell gab trotzdem seine Antwort)"),
+    ("en", "Run 1: ✗ failed (the tool call failed; the model still gave its answer)"),
+    ("de", "Lauf 1: ✗ fehlgeschlagen (der Tool-Aufruf schlug fehl; das Modell gab trotzdem seine Antwort)"),
 ])
 def test_a_run_whose_one_call_failed_does_not_say_one_of_one(qtbot, make_window, language, status) -> None:
     """slow-handshake's one call is never sent: the status line said "1 of 1 tool calls failed"."""

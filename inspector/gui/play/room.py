@@ -293,7 +293,7 @@ class PlayRoom(QWidget):
         if run is None:
             return _("Choose what to play and press Play.")
         # Before it is stored, words (the stored title, "scenario happy-path", comes with the number).
-        number = _("Run #{run_id}").format(run_id=run.run_id) if run.run_id is not None else _("The run")
+        number = _("Run {run_id}").format(run_id=run.run_id) if run.run_id is not None else _("The run")
         if run.running:
             if run.cancel_requested_at is not None:
                 return _("{run}: cancelling…").format(run=number)

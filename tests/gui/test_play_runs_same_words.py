@@ -1,9 +1,10 @@
-"""A demo goes from the Play tab to the Runs tab ("Show in Runs") and to `runs show`: each step's kind is
-headed and said with the same words in all three. The Play tab headed the column "Step" and called the
-catalogue's walk "catalogue", where the Runs tab and `runs show` say "Kind" and "request" (German:
-"Schritt"/"Katalog" against "Art"/"Anfrage"; its state column read "Stand"). And the scripted model
-speaks to a German audience as the window does, with "Sie" (it said "Zuerst begrüße ich dich." under
-"Das Fenster fragt Sie")."""
+"""A demo goes from the Play tab to the Runs tab ("Show in Runs") and to `runs show`: the run's number
+and each step's kind are said with the same words in all three (and in the status line). The Play tab
+and the status line said "Run #4", the Runs tab and `runs show` "Run 4"; the Play tab headed the
+column of kinds "Step" and called the catalogue's walk "catalogue", where the Runs tab and `runs show`
+say "Kind" and "request" (German: "Schritt"/"Katalog" against "Art"/"Anfrage"; its state column read
+"Stand"). And the scripted model speaks to a German audience as the window does, with "Sie" (it said
+"Zuerst begrüße ich dich." under "Das Fenster fragt Sie")."""
 
 from __future__ import annotations
 
@@ -19,11 +20,13 @@ from tests.gui.test_same_words import cli
 
 PLAY_KIND, RUNS_KIND = PLAY_COLUMNS.index("maker"), STEP_COLUMNS.index("kind")
 HEADING = {"en": "Kind", "de": "Art"}
+RUN = {"en": "Run {id}: ", "de": "Lauf {id}: "}
+LAST = {"en": " · last run {id}: ", "de": " · letzter Lauf {id}: "}
 KINDS = {"en": ["request", "model", "tool", "model"], "de": ["Anfrage", "Modell", "Tool", "Modell"]}
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_the_play_tab_says_each_steps_kind_as_the_runs_tab_and_runs_show_do(qtbot, make_window, language) -> None:
+def test_the_play_tab_says_the_run_and_its_kinds_as_the_runs_tab_and_runs_show_do(qtbot, make_window, language) -> None:
     window = make_window()
     window.resize(1280, 800)
     switch_language(language)
@@ -42,12 +45,17 @@ def test_the_play_tab_says_each_steps_kind_as_the_runs_tab_and_runs_show_do(qtbo
                                                                                    "de": "Zustand"}[language]
         played = [room.model.index(row, PLAY_KIND).data() for row in range(room.model.rowCount())]
         assert played == KINDS[language]
+        number = RUN[language].format(id=run.run_id)
+        assert room.status.text().startswith(number), room.status.text()
+        assert LAST[language].format(id=run.run_id) in window.status.text(), window.status.text()
         room.runs_button.click()
         tab = window.runs_tab
         qtbot.waitUntil(lambda: window.tabs.currentWidget() is tab and tab.timeline.rowCount() == len(played))
         assert tab.timeline.headerData(RUNS_KIND, horizontal) == HEADING[language]
         assert [tab.timeline.index(row, RUNS_KIND).data() for row in range(len(played))] == played
+        assert tab.run_heading.text().startswith(number), tab.run_heading.text()
         shown = cli(language, "runs", "show", str(run.run_id))
+        assert shown[0].startswith(number), shown[0]
         heading = next(line for line in shown if line.startswith("#"))
         columns = re.compile(r"\s{2,}")  # "MCP client" is one column's words
         assert columns.split(heading)[3] == HEADING[language]
