@@ -151,7 +151,8 @@ class PlayRoom(QWidget):
             self.status.setText(problem)
             return None
         mailbox = Mailbox()
-        run = PlayRun(mailbox, job.title)  # listening before the worker can report
+        # Listening before the worker can report; no server chosen: a fresh demo server starts first.
+        run = PlayRun(mailbox, job.title, starting_demo=job.server is None)
         run.handle = self.worker.play(job, mailbox, play_askers(run, self._log))
         self.run = run
         self.model.show_run(run)
