@@ -38,6 +38,14 @@ def played_in(qtbot, make_window, name: str, language: str, size: tuple[int, int
         switch_language("en")
 
 
+def shown_in_runs(qtbot, window, run):
+    """Show in Runs pressed after ``run`` ended: the Runs tab, once it shows the run's steps."""
+    window.play.room.runs_button.click()
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: window.tabs.currentWidget() is tab and tab.timeline.rowCount() == len(run.rows))
+    return tab
+
+
 @pytest.mark.parametrize(("language", "unreachable"), [
     ("en", "echo: Could not reach the server "),
     ("de", "echo: Der Server "),

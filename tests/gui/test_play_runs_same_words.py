@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from inspector.gui.language import switch_language
 from inspector.gui.play.steps_model import COLUMNS as PLAY_COLUMNS
 from inspector.gui.runs.timeline_model import COLUMNS as STEP_COLUMNS
+from tests.gui.test_play_audience import played_in, shown_in_runs
 from tests.gui.test_same_words import cli
 
 PLAY_KIND, RUNS_KIND = PLAY_COLUMNS.index("maker"), STEP_COLUMNS.index("kind")
@@ -27,16 +28,8 @@ KINDS = {"en": ["request", "model", "tool", "model"], "de": ["Anfrage", "Modell"
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_play_tab_says_the_run_and_its_kinds_as_the_runs_tab_and_runs_show_do(qtbot, make_window, language) -> None:
-    window = make_window()
-    window.resize(1280, 800)
-    switch_language(language)
-    try:
-        room = window.play.room
-        window.tabs.setCurrentWidget(room)
-        assert room.choices.choose("long-catalogue")  # the catalogue's walk, a model's step, a tool call
-        run = room.play()
-        assert run is not None
-        qtbot.waitUntil(lambda: not run.running, timeout=30000)
+    # long-catalogue: the catalogue's walk, a model's step, a tool call
+    with played_in(qtbot, make_window, "long-catalogue", language, (1280, 800)) as (window, room, run):
         assert run.status == "ok", run.error
         horizontal = Qt.Orientation.Horizontal
         assert room.model.headerData(PLAY_KIND, horizontal) == HEADING[language]
@@ -48,9 +41,7 @@ def test_the_play_tab_says_the_run_and_its_kinds_as_the_runs_tab_and_runs_show_d
         number = RUN[language].format(id=run.run_id)
         assert room.status.text().startswith(number), room.status.text()
         assert LAST[language].format(id=run.run_id) in window.status.text(), window.status.text()
-        room.runs_button.click()
-        tab = window.runs_tab
-        qtbot.waitUntil(lambda: window.tabs.currentWidget() is tab and tab.timeline.rowCount() == len(played))
+        tab = shown_in_runs(qtbot, window, run)
         assert tab.timeline.headerData(RUNS_KIND, horizontal) == HEADING[language]
         assert [tab.timeline.index(row, RUNS_KIND).data() for row in range(len(played))] == played
         assert tab.run_heading.text().startswith(number), tab.run_heading.text()
@@ -60,8 +51,6 @@ def test_the_play_tab_says_the_run_and_its_kinds_as_the_runs_tab_and_runs_show_d
         columns = re.compile(r"\s{2,}")  # "MCP client" is one column's words
         assert columns.split(heading)[3] == HEADING[language]
         assert [columns.split(line)[3] for line in shown if re.match(r"\d+ ", line)] == played
-    finally:
-        switch_language("en")
 
 
 def test_the_scripted_model_speaks_to_a_german_audience_with_sie() -> None:

@@ -11,9 +11,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QHeaderView
 
-from inspector.gui.language import switch_language
 from inspector.gui.runs.runs_model import COLUMNS as RUN_COLUMNS
 from inspector.gui.runs.timeline_model import COLUMNS as STEP_COLUMNS
+from tests.gui.test_play_audience import played_in, shown_in_runs
 
 
 def words_fit(view, columns: list[int]) -> list[tuple[int, str, int, int]]:
@@ -33,19 +33,8 @@ def words_fit(view, columns: list[int]) -> list[tuple[int, str, int, int]]:
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_runs_tabs_columns_grow_with_the_zoom(qtbot, make_window, language) -> None:
-    window = make_window()
-    window.resize(1280, 800)
-    switch_language(language)
-    try:
-        room = window.play.room
-        window.tabs.setCurrentWidget(room)
-        assert room.choices.choose("flaky-server")
-        run = room.play()
-        assert run is not None
-        qtbot.waitUntil(lambda: not run.running, timeout=30000)
-        room.runs_button.click()
-        tab = window.runs_tab
-        qtbot.waitUntil(lambda: window.tabs.currentWidget() is tab and tab.timeline.rowCount() == len(run.rows))
+    with played_in(qtbot, make_window, "flaky-server", language, (1280, 800)) as (window, _room, run):
+        tab = shown_in_runs(qtbot, window, run)
         timeline = [STEP_COLUMNS.index(name) for name in ("time", "kind", "round", "duration")]
         listed = [RUN_COLUMNS.index(name) for name in ("id", "started", "steps", "duration")]
         assert words_fit(tab.timeline_view, timeline) == [] and words_fit(tab.run_view, listed) == []
@@ -70,6 +59,3 @@ def test_the_runs_tabs_columns_grow_with_the_zoom(qtbot, make_window, language) 
         assert header.sectionResizeMode(STEP_COLUMNS.index("details")) == QHeaderView.ResizeMode.Stretch
         assert tab.timeline_view.columnWidth(time_column) < 1.5 * tab.timeline_view.fontMetrics().horizontalAdvance(
             tab.timeline.index(0, time_column).data())
-    finally:
-        window.view_menu.set_zoom(100)
-        switch_language("en")

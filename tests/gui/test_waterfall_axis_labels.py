@@ -7,27 +7,17 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.gui.language import switch_language
 from inspector.gui.runs.time_axis import CELL_MARGIN_PX, axis_ticks
 from inspector.gui.runs.timeline_model import WATERFALL_COLUMN
+from tests.gui.test_play_audience import played_in, shown_in_runs
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_played_runs_time_axis_always_has_a_scale(qtbot, make_window, language) -> None:
-    window = make_window()
-    window.resize(1280, 800)
-    switch_language(language)
-    try:
-        room = window.play.room
-        window.tabs.setCurrentWidget(room)
-        assert room.choices.choose("user-cancels")  # about 2 s long: it cancels itself after 2 s
-        run = room.play()
-        assert run is not None
-        qtbot.waitUntil(lambda: not run.running, timeout=30000)
+    # user-cancels: about 2 s long, it cancels itself after 2 s.
+    with played_in(qtbot, make_window, "user-cancels", language, (1280, 800)) as (window, _room, run):
         assert run.status == "cancelled", run.error
-        room.runs_button.click()
-        tab = window.runs_tab
-        qtbot.waitUntil(lambda: window.tabs.currentWidget() is tab and tab.timeline.rowCount() == len(run.rows))
+        tab = shown_in_runs(qtbot, window, run)
         view = tab.timeline_view
         header = view.horizontalHeader()
         advance = header.fontMetrics().horizontalAdvance
@@ -41,5 +31,3 @@ def test_the_played_runs_time_axis_always_has_a_scale(qtbot, make_window, langua
                 two_ticks.append(width)
                 assert shown == [ticks[0][2], ticks[1][2]], (width, shown)
         assert two_ticks  # the case the axis read "0" alone in was met
-    finally:
-        switch_language("en")
