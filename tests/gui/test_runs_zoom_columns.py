@@ -3,7 +3,8 @@ At 150 % on a 1280 × 800 window, after Play → Show in Runs, the list read "05
 timeline "12:07:…", "Mo…", "< 0,0…", its heading "Runde" over its neighbour: the columns kept the
 widths fitted to the font before the zoom. Fitted, they left the timeline's details and waterfall a
 sliver beside the step's detail: the detail now goes under the timeline where the bigger words need the
-width (the pixel sizes the panes are arranged by grow with the font)."""
+width (the pixel sizes the panes are arranged by grow with the font), and the waterfall grows too (its
+axis read "0" alone at 150 %)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,9 @@ def test_the_runs_tabs_columns_grow_with_the_zoom(qtbot, make_window, language) 
             if zoom == 150:  # the details keep a readable width (they had 30 px), the waterfall its own
                 em = tab.timeline_view.fontMetrics().averageCharWidth()
                 assert tab.timeline_view.columnWidth(details) >= 20 * em, tab.lower.orientation()
-                assert tab.timeline_view.columnWidth(waterfall) >= 100
+                assert tab.timeline_view.columnWidth(waterfall) >= 150
+            # The waterfall's axis still has a scale (at 100 px its bigger labels left "0" alone).
+            assert len(tab.timeline_view.horizontalHeader().labels_shown()) >= 2, zoom
         assert tab.lower.orientation() == Qt.Orientation.Vertical
         window.view_menu.set_zoom(100)
         QApplication.processEvents()

@@ -177,7 +177,10 @@ class TimelinePane(QWidget):
         self.fit_columns()
 
     def fit_columns(self) -> None:
-        fit_columns(self.view, TIMELINE_WIDTHS, {
+        # The waterfall grows with a zoom as its axis' labels do (at 150 % its 100 px read "0" alone).
+        least = [*TIMELINE_WIDTHS[:WATERFALL_COLUMN], round(TIMELINE_WIDTHS[WATERFALL_COLUMN]
+                                                             * max(font_scale(self.view), 1.0))]
+        fit_columns(self.view, least, {
             COLUMNS.index("time"): self.model.zone_marks.samples(lambda at: format_time(at, UTC)),
             COLUMNS.index("source"): [step_source("tool"), step_source("model")],
             COLUMNS.index("kind"): [kind.value for kind in StepKind if len(kind.value) <= 8],
