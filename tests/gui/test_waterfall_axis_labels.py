@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.gui.runs.time_axis import CELL_MARGIN_PX, axis_ticks
+from inspector.gui.runs.time_axis import CELL_MARGIN_PX, axis_ticks, label_places
 from inspector.gui.runs.timeline_model import WATERFALL_COLUMN
 from tests.gui.test_play_audience import played_in, shown_in_runs
 
@@ -31,3 +31,22 @@ def test_the_played_runs_time_axis_always_has_a_scale(qtbot, make_window, langua
                 two_ticks.append(width)
                 assert shown == [ticks[0][2], ticks[1][2]], (width, shown)
         assert two_ticks  # the case the axis read "0" alone in was met
+
+
+@pytest.mark.parametrize("char_px", [7, 11])  # the window's font, and at a zoom of 150 %
+def test_every_span_gets_a_scale_in_the_waterfalls_least_width(char_px) -> None:
+    """The axis of any run, in the waterfall's least width at that font (100 px at 100 %, grown with a
+    zoom) or wider, names a time besides "0". A run of 0.049 s at 150 % read "0" alone: the step that
+    fitted its labels (0.05 s) rounded past the span, and the one tick left was "0"."""
+    from inspector.gui.runs.timeline_pane import TIMELINE_WIDTHS
+
+    least = round(TIMELINE_WIDTHS[WATERFALL_COLUMN] * char_px / 7) - 2 * CELL_MARGIN_PX
+    spans = [0.003 * 1.05 ** power for power in range(150)] + [0.049, 0.099, 0.199, 0.499, 0.999, 1.99, 4.99]
+    lone = []
+    for span in spans:
+        for width in range(least, least + 161, 8):
+            ticks = axis_ticks(span, width, lambda label: char_px * len(label))
+            places = label_places(ticks, 0, width + CELL_MARGIN_PX, lambda label: char_px * len(label))
+            if len(places) < 2:
+                lone.append((round(span, 4), width, [label for _x, _s, label in ticks]))
+    assert lone == []

@@ -48,10 +48,12 @@ def tick_label(seconds: float, step_s: float) -> str:
 def axis_ticks(span_s: float, width: float, text_width: Callable[[str], float],
                gap_px: float = 10) -> list[tuple[float, float, str]]:
     """(x from the axis' start, seconds, label) of each tick on an axis ``width`` pixels long: the
-    most ticks whose labels (``text_width`` measures one) do not run into each other."""
+    most ticks whose labels (``text_width`` measures one) do not run into each other, else the fewest
+    that are still two (:func:`label_places` leaves out a label that does not fit)."""
     if width <= 0:
         return []
     span = max(span_s, 1e-9)
+    widest: list[tuple[float, float, str]] = []  # the fewest ticks that are still two or more
     for count in range(max(int(width // 24), 1), 0, -1):
         step = tick_step(span, count)
         ticks, number = [], 0
@@ -59,10 +61,15 @@ def axis_ticks(span_s: float, width: float, text_width: Callable[[str], float],
             seconds = number * step
             ticks.append((seconds / span * width, seconds, tick_label(seconds, step)))
             number += 1
+        if len(ticks) < 2:
+            # The step rounded past the span (0.05 s for a run of 0.049 s): "0" alone is no scale; the
+            # fewest ticks found before are kept, and a label that does not fit is left out where drawn.
+            break
+        widest = ticks
         room = step / span * width
-        if len(ticks) <= 1 or all(text_width(label) + gap_px <= room for _x, _s, label in ticks):
+        if all(text_width(label) + gap_px <= room for _x, _s, label in ticks):
             return ticks
-    return ticks[:1]
+    return widest or ticks[:1]
 
 
 class TimeAxisHeader(QHeaderView):
