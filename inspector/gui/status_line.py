@@ -96,6 +96,6 @@ def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Pa
     else:
         run_id, title, status = last_run
         # A played scenario's stored title ("scenario happy-path") in the reader's language.
-        last = _("last run #{run_id}: {title} ({status})").format(
+        last = _("last run {run_id}: {title} ({status})").format(
             run_id=run_id, title=cell_text(said_title(title), TITLE_CHARS), status=outcome_word(status))
     return _("{running} · {last} · database {path}").format(running=count, last=last, path=db_path)

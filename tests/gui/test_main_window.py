@@ -38,7 +38,7 @@ def test_echo_from_the_window_shows_the_result_and_stores_the_run(qtbot, make_wi
     assert window.workbench.result.text.toPlainText() == "<img src=x> hello"
     assert window.workbench.result.sentence.textFormat() == Qt.TextFormat.PlainText
     assert f"Stored as run {outcome.run_id}." in window.workbench.result.sentence.text()
-    assert f"last run #{outcome.run_id}: tools/call echo (ok)" in window.status.text()
+    assert f"last run {outcome.run_id}: tools/call echo (ok)" in window.status.text()
     with RunStore.open(resolve_db_path()) as store:
         run = store.get_run(outcome.run_id)
         assert (run.title, run.status, run.server) == ("tools/call echo", "ok", demo_server.url)

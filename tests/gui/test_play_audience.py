@@ -39,6 +39,14 @@ def played_in(qtbot, make_window, name: str, language: str, size: tuple[int, int
         switch_language("en")
 
 
+def shown_in_runs(qtbot, window, run):
+    """Show in Runs pressed after ``run`` ended: the Runs tab, once it shows the run's steps."""
+    window.play.room.runs_button.click()
+    tab = window.runs_tab
+    qtbot.waitUntil(lambda: window.tabs.currentWidget() is tab and tab.timeline.rowCount() == len(run.rows))
+    return tab
+
+
 @pytest.mark.parametrize(("language", "unreachable"), [
     ("en", "echo: Could not reach the server "),
     ("de", "echo: Der Server "),
@@ -77,7 +85,7 @@ def test_a_server_that_is_not_running_is_said_in_whole_words(qtbot, make_window,
             "de": "Ich konnte nicht alles tun, worum gebeten wurde: Mit echo, add, write_note und list_notes hat "
                   "es nicht geklappt."}[language]
         said = [row.text for row in run.rows if row.kind == "model" and row.text]
-        assert said[0] == {"en": "First I greet you.", "de": "Zuerst begrüße ich dich."}[language], said
+        assert said[0] == {"en": "First I greet you.", "de": "Zuerst begrüße ich Sie."}[language], said
     finally:
         switch_language("en")
 
@@ -399,7 +407,7 @@ def test_a_played_run_is_named_in_the_reader_s_language(qtbot, make_window, lang
         room.runs_button.click()
         tab = window.runs_tab
         assert window.tabs.currentWidget() is tab
-        assert f" #{run.run_id}: {title} (ok)" in window.status.text(), window.status.text()
+        assert f" {run.run_id}: {title} (ok)" in window.status.text(), window.status.text()
         model = tab.run_list.model
         qtbot.waitUntil(lambda: model.rowCount() > 0)
         assert model.data(model.index(0, model.COLUMNS.index("title"))) == title
@@ -412,8 +420,8 @@ def test_a_played_run_is_named_in_the_reader_s_language(qtbot, make_window, lang
 
 
 @pytest.mark.parametrize(("language", "status"), [
-    ("en", "Run #1: ✗ failed (the tool call was not sent; the model still gave its answer)"),
-    ("de", "Lauf #1: ✗ fehlgeschlagen (der Tool-Aufruf wurde nicht gesendet; das Modell gab trotzdem seine Antwort)"),
+    ("en", "Run 1: ✗ failed (the tool call was not sent; the model still gave its answer)"),
+    ("de", "Lauf 1: ✗ fehlgeschlagen (der Tool-Aufruf wurde nicht gesendet; das Modell gab trotzdem seine Antwort)"),
 ])
 def test_a_run_whose_one_call_failed_does_not_say_one_of_one(qtbot, make_window, language, status) -> None:
     """slow-handshake's one call is never sent: the status line said "1 of 1 tool calls failed". It says

@@ -47,7 +47,7 @@ def test_a_played_runs_question_opens_the_dialog_and_the_answer_reaches_the_tool
     assert dialog.header.server.text() == "Demo server"
     assert dialog.header.address.text() == run.server_url
     operation = dialog.header.operation.text()
-    assert operation.startswith("tools/call ask_user · played run “scenario user-answers” · run #"
+    assert operation.startswith("tools/call ask_user · played run “scenario user-answers” · run\u00a0"
                                 f"{run.run_id} · started ")
     assert "Demo server" in dialog.windowTitle()
     assert dialog.message.text() == "What should the note say?"

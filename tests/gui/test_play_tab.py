@@ -78,12 +78,12 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
 
     assert room.bar._title.startswith("Round ")
     # Failed, and how: the run got over its failed call (it does not read as a run that broke off).
-    assert room.status.text() == ("Run #1: ✗ failed (1 of 4 tool calls failed; the model still gave its "
+    assert room.status.text() == ("Run 1: ✗ failed (1 of 4 tool calls failed; the model still gave its "
                                   "answer)")
     switch_language("de")
     try:
         assert room.bar._title.startswith("Runde ")
-        assert room.status.text() == ("Lauf #1: ✗ fehlgeschlagen (1 von 4 Tool-Aufrufen schlug fehl; "
+        assert room.status.text() == ("Lauf 1: ✗ fehlgeschlagen (1 von 4 Tool-Aufrufen schlug fehl; "
                                       "das Modell gab trotzdem seine Antwort)")
     finally:
         switch_language("en")

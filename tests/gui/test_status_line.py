@@ -15,7 +15,7 @@ from tests.gui.test_server_questions import finish
 def test_a_played_run_is_counted_while_it_plays_and_named_when_it_ends(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     before = window.status.text()  # the catalogue's run, the last so far
-    assert before.startswith("0 operations running · last run #1: tools/list ")
+    assert before.startswith("0 operations running · last run 1: tools/list ")
     room = play_tab(window).room
     assert room.choices.choose("happy-path")
     run = room.play()
@@ -24,14 +24,14 @@ def test_a_played_run_is_counted_while_it_plays_and_named_when_it_ends(qtbot, ma
     qtbot.waitUntil(lambda: not run.running, timeout=30000)
     assert run.status == "ok", run.error
     said = window.status.text()
-    assert said.startswith(f"0 operations running · last run #{run.run_id}: scenario happy-path (ok) · ")
+    assert said.startswith(f"0 operations running · last run {run.run_id}: scenario happy-path (ok) · ")
     assert "playing" not in said
     # An operation of the workbench that ends later is the last run now.
     window.tabs.setCurrentWidget(window.workbench)
     choose(window, "echo")
     window.workbench.arguments.set_arguments({"text": "hi"})
     outcome = finish(qtbot, window.workbench.run_current_tool())
-    assert f"last run #{outcome.run_id}: tools/call echo (ok)" in window.status.text()
+    assert f"last run {outcome.run_id}: tools/call echo (ok)" in window.status.text()
     assert outcome.run_id > run.run_id
 
 
@@ -42,14 +42,14 @@ def test_a_cancelled_played_run_is_named_cancelled(qtbot, make_window) -> None:
     run = room.play()
     qtbot.waitUntil(lambda: not run.running, timeout=30000)
     assert run.status == "cancelled"
-    assert f"last run #{run.run_id}: scenario user-cancels (cancelled)" in window.status.text()
+    assert f"last run {run.run_id}: scenario user-cancels (cancelled)" in window.status.text()
 
 
 def test_the_status_line_counts_runs_playing_in_words() -> None:
     path = Path("/tmp/runs.db")
     assert status_text(0, None, path) == "0 operations running · no run stored in this session · database /tmp/runs.db"
     assert status_text(1, (7, "scenario x", "failed"), path, playing=2) == (
-        "1 operation running, 2 runs playing · last run #7: scenario x (failed) · database /tmp/runs.db")
+        "1 operation running, 2 runs playing · last run 7: scenario x (failed) · database /tmp/runs.db")
     # A run that plays is stored as it goes: the line does not say none is stored.
     assert status_text(0, None, path, playing=1) == "0 operations running, 1 run playing · database /tmp/runs.db"
     # A run's title is one line with its controls visible: a title cannot turn the line around.
@@ -79,7 +79,7 @@ def test_the_first_run_playing_is_not_said_to_be_unstored(qtbot, make_window) ->
         assert said.startswith("0 Vorgänge laufen, 1 Lauf wird vorgeführt · Datenbank "), said
         assert "kein Lauf gespeichert" not in said
         qtbot.waitUntil(lambda: not run.running, timeout=30000)
-        assert f"letzter Lauf #{run.run_id}: Szenario user-cancels (abgebrochen)" in window.status.text()
+        assert f"letzter Lauf {run.run_id}: Szenario user-cancels (abgebrochen)" in window.status.text()
     finally:
         switch_language("en")
 
@@ -105,4 +105,4 @@ def test_the_status_line_counts_runs_imported_in_words() -> None:
                                                       "database /tmp/runs.db")
     # A run stored since is named: it is the last one.
     assert status_text(0, (9, "tools/call echo", "ok"), path, imported=4).startswith(
-        "0 operations running · last run #9: tools/call echo (ok) · ")
+        "0 operations running · last run 9: tools/call echo (ok) · ")

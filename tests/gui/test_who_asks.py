@@ -61,7 +61,7 @@ def test_the_question_names_server_address_and_operation_and_the_servers_text_st
     assert dialog.header.server.text() == "sdk server"
     assert dialog.header.address.text() == sdk_server.url
     operation = dialog.header.operation.text()
-    assert operation.startswith("tools/call keep_asking · run #") and " · started " in operation
+    assert operation.startswith("tools/call keep_asking · run\u00a0") and " · started " in operation
     assert "sdk server" in dialog.windowTitle()
     # The server's words are in the box labelled as the server's, never in the header.
     assert dialog.server_text.title() == "The server says:"
@@ -82,7 +82,7 @@ def test_the_sampling_dialog_names_who_asks(qtbot, make_window, sdk_server) -> N
         dialog = open_dialog(qtbot, window, SamplingDialog)
         assert dialog.header.server.text() == "sdk server"
         assert dialog.header.address.text() == sdk_server.url
-        assert dialog.header.operation.text().startswith("tools/call keep_sampling · run #")
+        assert dialog.header.operation.text().startswith("tools/call keep_sampling · run\u00a0")
         assert dialog.server_text.isAncestorOf(dialog.messages)
         assert "Once more?" in dialog.messages.toPlainText()
         dialog.allow_button.click()
@@ -112,7 +112,7 @@ def test_a_question_closes_when_its_operation_ends(qtbot, make_window, sdk_serve
     task = call(window, "ask_and_leave", {}, budget_s=30)
     dialog = open_dialog(qtbot, window)
     # Asked on the operation's own GET stream, not on the call's answer: still named.
-    assert dialog.header.operation.text().startswith("tools/call ask_and_leave · run #")
+    assert dialog.header.operation.text().startswith("tools/call ask_and_leave · run\u00a0")
     assert finish(qtbot, task).record.result.content == "left"
     assert not dialog.isVisible()
     assert not window.dialogs

@@ -300,7 +300,7 @@ def test_a_shipped_scenario_is_played_in_the_reader_s_language(tmp_path):
     played = cli("scenario", "happy-path", "--json", env=env)
     assert played.returncode == 0, played.stderr
     said = [step.get("content") for step in json.loads(played.stdout)["steps"] if step["kind"] == "llm"]
-    assert said == ["Zuerst begrüße ich dich.", "Jetzt die Summe, und eine Notiz dazu.",
+    assert said == ["Zuerst begrüße ich Sie.", "Jetzt die Summe, und eine Notiz dazu.",
                     "Ich lese die Notizen noch einmal vor.", "Fertig: Die Summe ist 42 und als Notiz behalten."]
     shown = cli("--lang", "en", "runs", "show", "1", "--json", env=env)
     assert shown.returncode == 0, shown.stderr

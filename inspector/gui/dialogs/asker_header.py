@@ -64,7 +64,7 @@ def operation_text(asker: Asker | None) -> str:
     started = format_time(asker.started)
     if asker.run_id is None:
         return _("{title} · started {time}").format(title=title, time=started)
-    return _("{title} · run #{run_id} · started {time}").format(title=title, run_id=asker.run_id, time=started)
+    return _("{title} · run\u00a0{run_id} · started {time}").format(title=title, run_id=asker.run_id, time=started)
 
 
 class AskerHeader(QFrame):

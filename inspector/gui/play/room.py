@@ -151,7 +151,8 @@ class PlayRoom(QWidget):
             self.status.setText(problem)
             return None
         mailbox = Mailbox()
-        run = PlayRun(mailbox, job.title)  # listening before the worker can report
+        # Listening before the worker can report; no server chosen: a fresh demo server starts first.
+        run = PlayRun(mailbox, job.title, starting_demo=job.server is None)
         run.handle = self.worker.play(job, mailbox, play_askers(run, self._log))
         self.run = run
         self.model.show_run(run)
@@ -293,7 +294,7 @@ class PlayRoom(QWidget):
         if run is None:
             return _("Choose what to play and press Play.")
         # Before it is stored, words (the stored title, "scenario happy-path", comes with the number).
-        number = _("Run #{run_id}").format(run_id=run.run_id) if run.run_id is not None else _("The run")
+        number = _("Run {run_id}").format(run_id=run.run_id) if run.run_id is not None else _("The run")
         if run.running:
             if run.cancel_requested_at is not None:
                 return _("{run}: cancelling…").format(run=number)

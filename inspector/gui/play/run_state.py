@@ -65,7 +65,7 @@ class PlayRun(QObject):
     #: The user asked the run's cancel (a server's open question closes before the cancel lands).
     cancelling = Signal()
 
-    def __init__(self, mailbox: Mailbox, title: str) -> None:
+    def __init__(self, mailbox: Mailbox, title: str, *, starting_demo: bool = False) -> None:
         super().__init__()
         self._mailbox = mailbox
         #: The worker's handle of the run (set once it was handed to the worker).
@@ -74,7 +74,9 @@ class PlayRun(QObject):
         self.rows: list[PlayRow] = []
         self.run_id: int | None = None
         self.server_url: str | None = None
-        self.starting_demo = False
+        #: A fresh demo server is being started for the run (``starting_demo``: from the start, so the
+        #: first words shown are these, not "playing, 0 steps so far" said for a moment before them).
+        self.starting_demo = starting_demo
         self.status: str | None = None
         self.stop_reason: str | None = None
         #: Why the run failed: a sentence (said in the reader's language) or text, or None.

@@ -59,7 +59,7 @@ class StepColumns(QObject):
 
     def width(self, column: str) -> int:
         """A fixed column's width at the view's font, at least its header's words (and for the
-        column of who made the step, its rows' words: "catalogue", "Katalog")."""
+        column of the steps' kinds, its rows' words: "request", "Anfrage")."""
         index = COLUMNS.index(column)
         em = self.view.fontMetrics().height() / WIDTHS_EM
         scaled = round(WIDTHS[column] * em)

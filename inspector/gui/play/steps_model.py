@@ -14,7 +14,7 @@ from inspector.i18n import _
 from inspector.i18n.details import localized_step_details
 from inspector.i18n.formatting import format_number
 from inspector.i18n.messages import said_again
-from inspector.i18n.words import outcome_word
+from inspector.i18n.words import kind_word, outcome_word
 
 from ..language import on_language_changed
 from ..widgets.budget_bar_words import ending_text, format_seconds, remaining_text
@@ -36,12 +36,18 @@ _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.
 
 
 def headers() -> dict[str, str]:
-    return {"round": _("Round"), "maker": _("Step"), "what": _("What happened"), "state": _("State"),
+    # "Kind", as the Runs tab's timeline and `runs show` head the same words (it read "Step" here).
+    return {"round": _("Round"), "maker": _("Kind"), "what": _("What happened"), "state": _("State"),
             "budget": _("Budget")}
 
 
+#: The stored kind of a played row's step: the catalogue's walk is stored as a request.
+_STORED_KIND = {"model": "llm", "list": "request"}
+
+
 def maker_text(row: PlayRow) -> str:
-    return {"model": _("model"), "tool": _("tool"), "list": _("catalogue")}.get(row.kind, row.kind)
+    """The step's kind in the words of the Runs tab and `runs show` ("model", "tool", "request")."""
+    return kind_word(_STORED_KIND.get(row.kind, row.kind))
 
 
 def what_text(row: PlayRow) -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QSize, Qt
 from PySide6.QtWidgets import QSplitter, QWidget
 
+from ..widgets.font_follower import FontFollower, font_scale
 from ..widgets.up_down_scroll import UpDownScroll
 
 if TYPE_CHECKING:
@@ -43,10 +44,13 @@ DETAIL_LEAST_PX = 280
 
 
 def orientation_for(width: int, lower: QSplitter) -> Qt.Orientation:
-    """Side by side from :data:`WIDE_PX` on, when the panes of ``lower`` fit beside each other."""
+    """Side by side from :data:`WIDE_PX` on (more as View › Zoom makes the words bigger: at 150 % a
+    1,280-pixel window squeezed the timeline's details and waterfall to nothing beside the detail), when
+    the panes of ``lower`` fit beside each other."""
     panes = [lower.widget(index) for index in range(lower.count())]
     beside = sum(pane.minimumSizeHint().width() for pane in panes) + lower.handleWidth() * (len(panes) - 1)
-    return Qt.Orientation.Horizontal if width >= max(WIDE_PX, beside) else Qt.Orientation.Vertical
+    wide = round(WIDE_PX * max(font_scale(lower), 1.0))
+    return Qt.Orientation.Horizontal if width >= max(wide, beside) else Qt.Orientation.Vertical
 
 
 def least_size(laid_out: QSize, panes: list[QWidget]) -> QSize:
@@ -72,7 +76,8 @@ def arrange_panes(split: QSplitter, lower: QSplitter, width: int, list_rows_px: 
         # The timeline keeps room for its details column; the detail takes the rest, up to two fifths.
         total = max(lower.width(), 100)
         least = max(DETAIL_LEAST_PX, lower.widget(1).minimumSizeHint().width())
-        detail = max(least, min(total - TIMELINE_WANTS_PX, total * 2 // 5))
+        wants = round(TIMELINE_WANTS_PX * max(font_scale(lower), 1.0))
+        detail = max(least, min(total - wants, total * 2 // 5))
     else:
         total = max(lower.height(), 100)
         detail = total - max(timeline_rows_px, int(total * STACKED_TIMELINE_SHARE))
@@ -114,6 +119,8 @@ class PaneArrangement(QObject):
         self.split.setCollapsible(0, False)
         for splitter in (self.split, self.lower):
             splitter.splitterMoved.connect(self._splitter_moved)
+        # View › Zoom: bigger words may not fit beside each other (once the user dragged a splitter, they decide).
+        FontFollower(tab, lambda: self.user_split or self.resized(tab.width()))
 
     def shown(self) -> None:
         self.arrange(self.tab.width(), force=not self.arranged)

@@ -31,6 +31,7 @@ from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo, name_clear_button
 from ..widgets.empty_hint import EmptyHint
 from ..widgets.fitted_placeholder import fitted_placeholder
+from ..widgets.font_follower import FontFollower
 from ..widgets.hints import readable_placeholder
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.plain_text import cell_text, plain_tooltip
@@ -93,6 +94,7 @@ class RunListPane(QWidget):
         self._update_buttons()
         self.fit_columns()
         self.model.zone_marks.grew.connect(self.fit_columns)
+        FontFollower(self.view, self.fit_columns)  # View › Zoom: the columns grow with their words
 
     def _build_filters(self) -> None:
         self.outcome_filter = QComboBox()

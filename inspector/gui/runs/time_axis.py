@@ -48,10 +48,12 @@ def tick_label(seconds: float, step_s: float) -> str:
 def axis_ticks(span_s: float, width: float, text_width: Callable[[str], float],
                gap_px: float = 10) -> list[tuple[float, float, str]]:
     """(x from the axis' start, seconds, label) of each tick on an axis ``width`` pixels long: the
-    most ticks whose labels (``text_width`` measures one) do not run into each other."""
+    most ticks whose labels (``text_width`` measures one) do not run into each other, else the fewest
+    that are still two (:func:`label_places` leaves out a label that does not fit)."""
     if width <= 0:
         return []
     span = max(span_s, 1e-9)
+    widest: list[tuple[float, float, str]] = []  # the fewest ticks that are still two or more
     for count in range(max(int(width // 24), 1), 0, -1):
         step = tick_step(span, count)
         ticks, number = [], 0
@@ -59,10 +61,15 @@ def axis_ticks(span_s: float, width: float, text_width: Callable[[str], float],
             seconds = number * step
             ticks.append((seconds / span * width, seconds, tick_label(seconds, step)))
             number += 1
+        if len(ticks) < 2:
+            # The step rounded past the span (0.05 s for a run of 0.049 s): "0" alone is no scale; the
+            # fewest ticks found before are kept, and a label that does not fit is left out where drawn.
+            break
+        widest = ticks
         room = step / span * width
-        if len(ticks) <= 1 or all(text_width(label) + gap_px <= room for _x, _s, label in ticks):
+        if all(text_width(label) + gap_px <= room for _x, _s, label in ticks):
             return ticks
-    return ticks[:1]
+    return widest or ticks[:1]
 
 
 class TimeAxisHeader(QHeaderView):
@@ -97,14 +104,42 @@ class TimeAxisHeader(QHeaderView):
         painter.setPen(QPen(option.palette.windowText().color(), 1))
         bottom = rect.bottom()
         right = axis.left() + axis.width()
-        for x, _seconds, label in axis_ticks(span, axis.width(), metrics.horizontalAdvance):
+        ticks = axis_ticks(span, axis.width(), metrics.horizontalAdvance)
+        for x, _seconds, _label in ticks:
             left = axis.left() + round(x)
             painter.drawLine(left, bottom - 4, left, bottom)
-            text_width = metrics.horizontalAdvance(label)
-            if left + 2 + text_width <= right + CELL_MARGIN_PX:
-                painter.drawText(QRect(left + 2, rect.top(), text_width + 2, rect.height() - 3),
-                                 int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), label)
+        for left, label in label_places(ticks, axis.left(), right + CELL_MARGIN_PX, metrics.horizontalAdvance):
+            painter.drawText(QRect(left, rect.top(), metrics.horizontalAdvance(label) + 2, rect.height() - 3),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), label)
         painter.restore()
 
+    def labels_shown(self) -> list[str]:
+        """The tick labels the waterfall's heading shows now, left to right (none: no run, or no room)."""
+        span = self.span_s()
+        if span is None:
+            return []
+        axis_left = self.sectionViewportPosition(self.waterfall_column) + CELL_MARGIN_PX
+        width = self.sectionSize(self.waterfall_column) - 2 * CELL_MARGIN_PX
+        advance = self.fontMetrics().horizontalAdvance
+        places = label_places(axis_ticks(span, width, advance), axis_left, axis_left + width + CELL_MARGIN_PX, advance)
+        return [label for _left, label in places]
 
-__all__ = ["TimeAxisHeader", "axis_ticks", "tick_label", "tick_step"]
+
+def label_places(ticks: list[tuple[float, float, str]], axis_left: int, limit: int,
+                 text_width: Callable[[str], float], gap_px: int = 6) -> list[tuple[int, str]]:
+    """Where each tick's label starts: right of its tick, or, where it would run past ``limit`` (the
+    column's end), ending at its tick (the last tick often stands at the very end: its label, "50 ms",
+    was dropped, and a whole axis read "0"); a label that fits neither way, clear of the one before, is left out."""
+    places: list[tuple[int, str]] = []
+    taken = axis_left - gap_px  # where the label before ends
+    for x, _seconds, label in ticks:
+        tick = axis_left + round(x)
+        width = math.ceil(text_width(label))
+        start = tick + 2 if tick + 2 + width <= limit else tick - 2 - width
+        if start >= taken + gap_px and start + width <= limit:
+            places.append((start, label))
+            taken = start + width
+    return places
+
+
+__all__ = ["TimeAxisHeader", "axis_ticks", "label_places", "tick_label", "tick_step"]

@@ -28,6 +28,7 @@ from inspector.store.browse import StepFilter
 
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo
+from ..widgets.font_follower import FontFollower, font_scale
 from ..widgets.keep_in_view import KeepCurrentInView
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.tab_stops import one_tab_stop
@@ -109,6 +110,8 @@ class TimelinePane(QWidget):
         layout.addWidget(self.view, 1)
         self.fit_columns()
         self.model.zone_marks.grew.connect(self.fit_columns)
+        # View › Zoom: the columns grow with their words, and the source column gives way sooner.
+        FontFollower(self.view, lambda: (self.fit_columns(), self.fit_source_column(self.width())))
         self.model.said_outcomes.changed.connect(self.fit_outcome_column)
         self.describe(None)  # what to do while no run is chosen
 
@@ -174,7 +177,10 @@ class TimelinePane(QWidget):
         self.fit_columns()
 
     def fit_columns(self) -> None:
-        fit_columns(self.view, TIMELINE_WIDTHS, {
+        # The waterfall grows with a zoom as its axis' labels do (at 150 % its 100 px read "0" alone).
+        least = [*TIMELINE_WIDTHS[:WATERFALL_COLUMN], round(TIMELINE_WIDTHS[WATERFALL_COLUMN]
+                                                             * max(font_scale(self.view), 1.0))]
+        fit_columns(self.view, least, {
             COLUMNS.index("time"): self.model.zone_marks.samples(lambda at: format_time(at, UTC)),
             COLUMNS.index("source"): [step_source("tool"), step_source("model")],
             COLUMNS.index("kind"): [kind.value for kind in StepKind if len(kind.value) <= 8],
@@ -210,7 +216,12 @@ class TimelinePane(QWidget):
         self._fit_identity(event.size().height())
         self._fit_heading(event.size().width())
         self._place_empty_note()
-        self.view.setColumnHidden(COLUMNS.index("source"), event.size().width() < SOURCE_COLUMN_FROM_PX)
+        self.fit_source_column(event.size().width())
+
+    def fit_source_column(self, width: int) -> None:
+        """The source column hidden where the pane is narrow for its font (its words at a zoom too)."""
+        least = SOURCE_COLUMN_FROM_PX * max(font_scale(self.view), 1.0)
+        self.view.setColumnHidden(COLUMNS.index("source"), width < least)
 
     def _fit_heading(self, width: int) -> None:
         """The plumbing toggle says less where the heading's status and counts need its room."""

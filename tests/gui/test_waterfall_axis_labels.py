@@ -1,0 +1,52 @@
+"""The waterfall's time axis in front of an audience: a played run shown in the Runs tab has a scale,
+never a lone "0". The last tick often stands at the column's very end; its label ("2 s", "50 ms") was
+left out where it ran past the column, and an axis of two ticks read "0" alone (seen at 1280 and 1920
+pixels, in English and German, after Play → Show in Runs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.gui.runs.time_axis import CELL_MARGIN_PX, axis_ticks, label_places
+from inspector.gui.runs.timeline_model import WATERFALL_COLUMN
+from tests.gui.test_play_audience import played_in, shown_in_runs
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_played_runs_time_axis_always_has_a_scale(qtbot, make_window, language) -> None:
+    # user-cancels: about 2 s long, it cancels itself after 2 s.
+    with played_in(qtbot, make_window, "user-cancels", language, (1280, 800)) as (window, _room, run):
+        assert run.status == "cancelled", run.error
+        tab = shown_in_runs(qtbot, window, run)
+        view = tab.timeline_view
+        header = view.horizontalHeader()
+        advance = header.fontMetrics().horizontalAdvance
+        two_ticks = []
+        for width in range(56, 161, 4):  # the column as the window leaves it, or as a reader drags it
+            view.setColumnWidth(WATERFALL_COLUMN, width)
+            ticks = axis_ticks(header.span_s(), width - 2 * CELL_MARGIN_PX, advance)
+            shown = header.labels_shown()
+            assert shown[0] == "0" and len(shown) >= 2, (width, ticks, shown)
+            if len(ticks) == 2:  # "0" and the end: the end's label stands left of its tick
+                two_ticks.append(width)
+                assert shown == [ticks[0][2], ticks[1][2]], (width, shown)
+        assert two_ticks  # the case the axis read "0" alone in was met
+
+
+@pytest.mark.parametrize("char_px", [7, 11])  # the window's font, and at a zoom of 150 %
+def test_every_span_gets_a_scale_in_the_waterfalls_least_width(char_px) -> None:
+    """The axis of any run, in the waterfall's least width at that font (100 px at 100 %, grown with a
+    zoom) or wider, names a time besides "0". A run of 0.049 s at 150 % read "0" alone: the step that
+    fitted its labels (0.05 s) rounded past the span, and the one tick left was "0"."""
+    from inspector.gui.runs.timeline_pane import TIMELINE_WIDTHS
+
+    least = round(TIMELINE_WIDTHS[WATERFALL_COLUMN] * char_px / 7) - 2 * CELL_MARGIN_PX
+    spans = [0.003 * 1.05 ** power for power in range(150)] + [0.049, 0.099, 0.199, 0.499, 0.999, 1.99, 4.99]
+    lone = []
+    for span in spans:
+        for width in range(least, least + 161, 8):
+            ticks = axis_ticks(span, width, lambda label: char_px * len(label))
+            places = label_places(ticks, 0, width + CELL_MARGIN_PX, lambda label: char_px * len(label))
+            if len(places) < 2:
+                lone.append((round(span, 4), width, [label for _x, _s, label in ticks]))
+    assert lone == []
