@@ -130,38 +130,41 @@ def said_whole(window, start: str) -> str:
     return label.text()
 
 
-def test_a_failed_workbench_call_is_named_with_why_as_the_runs_list_says_it(qtbot, make_window, demo_server) -> None:
+def said_in_both(qtbot, window, english: str, german: str, shot: str, narrow: str = "") -> None:
+    """The line comes to say ``english`` (the reason is read off the GUI thread, so it follows the run's
+    end), then ``german``; each whole in its tip, pictured as ``statusline-{shot}-en``/``-de``. With
+    ``narrow``, a narrow window cuts the German line, which still ends whole in its tip."""
     from inspector.gui.language import switch_language
     from tests.gui.test_screenshots import save
 
+    qtbot.waitUntil(lambda: english in window.status.text(), timeout=10000)
+    said_whole(window, english)
+    save(window.statusBar(), f"statusline-{shot}-en")
+    switch_language("de")
+    try:
+        said_whole(window, german)
+        save(window.statusBar(), f"statusline-{shot}-de")
+        if narrow:
+            window.resize(480, 600)
+            QApplication.processEvents()
+            assert window.status.width() < window.status.fontMetrics().horizontalAdvance(window.status.text())
+            said_whole(window, narrow)
+    finally:
+        switch_language("en")
+
+
+def test_a_failed_workbench_call_is_named_with_why_as_the_runs_list_says_it(qtbot, make_window, demo_server) -> None:
     window = make_window((demo_server.url, "Demo server"))
     window.resize(1280, 800)
     choose(window, "fail")
     outcome = finish(qtbot, window.workbench.run_current_tool())
     assert outcome.status == "failed"
-    # Read from the stored steps off the GUI thread: the line says why once the answer came.
-    said = f"last run {outcome.run_id}: tools/call fail — failed (the tool call failed) · "
-    qtbot.waitUntil(lambda: said in window.status.text(), timeout=10000)
-    said_whole(window, said)
-    save(window.statusBar(), "statusline-workbench-en")
-    switch_language("de")
-    try:
-        said_whole(window, f"letzter Lauf {outcome.run_id}: tools/call fail — fehlgeschlagen (der Tool-Aufruf "
-                           "schlug fehl) · ")
-        save(window.statusBar(), "statusline-workbench-de")
-        # A narrow window cuts the line: its tip and description still say it all.
-        window.resize(480, 600)
-        QApplication.processEvents()
-        assert window.status.width() < window.status.fontMetrics().horizontalAdvance(window.status.text())
-        said_whole(window, "fehlgeschlagen (der Tool-Aufruf schlug fehl) · Datenbank ")
-    finally:
-        switch_language("en")
+    said_in_both(qtbot, window, f"last run {outcome.run_id}: tools/call fail — failed (the tool call failed) · ",
+                 f"letzter Lauf {outcome.run_id}: tools/call fail — fehlgeschlagen (der Tool-Aufruf schlug fehl) · ",
+                 "workbench", narrow="fehlgeschlagen (der Tool-Aufruf schlug fehl) · Datenbank ")
 
 
 def test_a_played_run_that_failed_is_named_with_why_as_the_play_tab_says_it(qtbot, make_window) -> None:
-    from inspector.gui.language import switch_language
-    from tests.gui.test_screenshots import save
-
     window = make_window()
     window.resize(1280, 800)
     room = play_tab(window).room
@@ -171,14 +174,6 @@ def test_a_played_run_that_failed_is_named_with_why_as_the_play_tab_says_it(qtbo
     assert run.status == "failed", run.error
     why = "1 of 4 tool calls failed; the model still gave its answer"
     assert f"failed ({why})" in room.status.text()  # what the Play tab says of it
-    said = f"last run {run.run_id}: scenario flaky-server — failed ({why}) · "
-    qtbot.waitUntil(lambda: said in window.status.text(), timeout=10000)
-    said_whole(window, said)
-    save(window.statusBar(), "statusline-played-en")
-    switch_language("de")
-    try:
-        said_whole(window, f"letzter Lauf {run.run_id}: Szenario flaky-server — fehlgeschlagen (1 von 4 "
-                           "Tool-Aufrufen schlug fehl; das Modell gab trotzdem seine Antwort) · ")
-        save(window.statusBar(), "statusline-played-de")
-    finally:
-        switch_language("en")
+    said_in_both(qtbot, window, f"last run {run.run_id}: scenario flaky-server — failed ({why}) · ",
+                 f"letzter Lauf {run.run_id}: Szenario flaky-server — fehlgeschlagen (1 von 4 Tool-Aufrufen "
+                 "schlug fehl; das Modell gab trotzdem seine Antwort) · ", "played")
