@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from inspector.mcp.json_words import decoder_reason
-from inspector.mcp.messages import N_, Message
-from inspector.store.servers import DEMO_ENTRY_NAME
+from inspector.mcp.messages import N_, Message, SaidName
 
 FORMAT_VERSION = 1
-#: The name of the fresh demo server a scenario plays against: the window's demo entry's (one name),
-#: so what a run says of it reads "the tool flaky on Demo server reported an error".
-DEMO_SERVER_NAME = DEMO_ENTRY_NAME
+#: The name of the fresh demo server a scenario plays against when no server is chosen, in the words
+#: of the Play tab's "Starting a fresh demo server…": not the window's "Demo server" entry's, whose
+#: address and health are another server's ("the tool flaky on Fresh demo server reported an error").
+DEMO_SERVER_NAME = SaidName(N_("Fresh demo server"))
 #: The answers of a scenario that has no ``final`` or ``give_up`` of its own (ours: translated where played).
 DEFAULT_FINAL = N_("I am done.")
 DEFAULT_GIVE_UP = N_("I stop here: a tool did not give me what I needed.")

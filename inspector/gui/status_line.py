@@ -1,7 +1,9 @@
 """The status bar's line: how many operations run and runs play, the last run stored, the database.
 
 The workbench's operations and the Play tab's runs are counted while they go; whichever run ended
-last is named ("last run #12: scenario happy-path (ok)"), an operation's or a played run's."""
+last is named ("last run 12: scenario happy-path (ok)"), an operation's or a played run's. A failed
+run says why as the Runs list says it ("last run 3: tools/call broken — failed (the tool call timed
+out)"), read from its stored steps off the GUI thread (issue 27) and added when the answer comes."""
 
 from __future__ import annotations
 
@@ -13,11 +15,15 @@ from PySide6.QtWidgets import QLabel, QMainWindow
 
 from inspector.i18n import _, ngettext
 from inspector.i18n.formatting import format_number
+from inspector.i18n.recovery import Reason, status_with_recovery
 from inspector.i18n.scenarios import said_title
+from inspector.store import RunStore
+from inspector.store.recovery import run_reason
 
 from .language import translated
+from .widgets.background_reads import BackgroundReads
 from .widgets.outcomes import outcome_word
-from .widgets.plain_text import cell_text
+from .widgets.plain_text import cell_text, plain_tooltip
 
 if TYPE_CHECKING:
     from .play_tab import PlayTab
@@ -49,15 +55,30 @@ class StatusLine(QObject):
         self._db_path = db_path
         #: The last run stored that ended: (number, title, status).
         self.last_run: tuple[int, str, str] | None = None
+        #: Why the last run failed (its number and reason, as the Runs list says it), once read.
+        self.reason: tuple[int, Reason] | None = None
         #: Runs imported from files in this session.
         self.imported = 0
+        self._reads = BackgroundReads(db_path, _reason_read, "status", self)
+        self._reads.answered.connect(self._reason_answered)
         play.playing_changed.connect(self._playing_changed)
 
     def run_ended(self, run_id: int | None, title: str, status: str) -> None:
         """A run ended (an operation's or a played one): named from the next :meth:`update` on,
-        unless it was not stored."""
+        unless it was not stored; a failed one's reason is asked for (the line says it when read)."""
         if run_id is not None:
             self.last_run = (run_id, title, status)
+            if status == "failed":
+                self._reads.request(run_id)
+
+    def stop(self) -> None:
+        """End the reader thread (the window closes)."""
+        self._reads.stop()
+
+    def _reason_answered(self, run_id: int, reason: Reason | None, problem: str) -> None:
+        if reason is not None and not problem:
+            self.reason = (run_id, reason)
+            self.update()
 
     def runs_imported(self, run_ids: list[int]) -> None:
         """Runs were imported from a file (stored in this session too: "no run stored" is untrue)."""
@@ -72,14 +93,25 @@ class StatusLine(QObject):
 
     def update(self) -> None:
         playing = 1 if self._play.playing else 0
-        self.label.setText(status_text(len(self._engine.running_tasks()), self.last_run, self._db_path, playing,
-                                       self.imported))
+        last = self.last_run
+        reason = self.reason[1] if self.reason and last and self.reason[0] == last[0] else None
+        text = status_text(len(self._engine.running_tasks()), last, self._db_path, playing, self.imported, reason)
+        self.label.setText(text)
+        # The line is cut where the window is narrow: its tip and its description say it whole.
+        self.label.setToolTip(plain_tooltip(text))
+        self.label.setAccessibleDescription(text)
+
+
+def _reason_read(store: RunStore, run_id: int) -> Reason | None:
+    """Why the run ``run_id`` failed, as the Runs list says it (on the reader thread)."""
+    found = run_reason(store, store.get_run(run_id))
+    return found.said() if found else None
 
 
 def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Path, playing: int = 0,
-                imported: int = 0) -> str:
+                imported: int = 0, reason: Reason | None = None) -> str:
     """The status line: how many operations run (and runs play), the last run stored (number, title,
-    status) or else how many were imported, the database."""
+    status, and ``reason``: why it failed, where known) or else how many were imported, the database."""
     count = ngettext("{count} operation running", "{count} operations running", running).format(
         count=format_number(running))
     if playing:
@@ -96,6 +128,13 @@ def status_text(running: int, last_run: tuple[int, str, str] | None, db_path: Pa
     else:
         run_id, title, status = last_run
         # A played scenario's stored title ("scenario happy-path") in the reader's language.
-        last = _("last run {run_id}: {title} ({status})").format(
-            run_id=run_id, title=cell_text(said_title(title), TITLE_CHARS), status=outcome_word(status))
+        title = cell_text(said_title(title), TITLE_CHARS)
+        if reason is None:
+            last = _("last run {run_id}: {title} ({status})").format(
+                run_id=run_id, title=title, status=outcome_word(status))
+        else:  # "failed (the tool call timed out)": its parentheses are the only ones
+            # Translators: the last run and why it failed, e.g. "last run 3: tools/call broken — failed (the
+            # tool call timed out)".
+            last = _("last run {run_id}: {title} — {status}").format(
+                run_id=run_id, title=title, status=status_with_recovery(outcome_word(status), reason))
     return _("{running} · {last} · database {path}").format(running=count, last=last, path=db_path)

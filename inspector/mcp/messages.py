@@ -81,6 +81,23 @@ def system_reason(error: OSError) -> SystemReason:
     return SystemReason(error.errno, error.strerror or type(error).__name__)
 
 
+class SaidName(str):
+    """A name of ours that fills sentences (the fresh demo server's, as a server's name): ``str()``
+    is its English, as ``--json`` and stored text carry it; a display layer says it in the reader's
+    language, and :func:`note_of` keeps it as a note of its own, so a stored sentence naming it is
+    said again in German too. Mark it with :func:`N_` where it is made."""
+
+    __slots__ = ()
+
+    @property
+    def template(self) -> str:
+        return str.__str__(self)
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return {}
+
+
 def NP_(singular: str, plural: str, params: Mapping[str, Any], count: str) -> Message:  # noqa: N802 - Babel's keyword
     """A sentence whose form depends on the number ``params[count]``; Babel extracts the two forms as one
     plural message (keyword ``NP_:1,2``), so a language gets its own plural rules."""
@@ -133,5 +150,5 @@ def _letters(index: int) -> str:
             return letters
 
 
-__all__ = ["Message", "NP_", "N_", "Number", "SystemReason", "note_of", "one_sentence", "said_together",
+__all__ = ["Message", "NP_", "N_", "Number", "SaidName", "SystemReason", "note_of", "one_sentence", "said_together",
            "system_reason"]

@@ -44,12 +44,18 @@ def test_a_played_runs_question_opens_the_dialog_and_the_answer_reaches_the_tool
     window = make_window()
     room, run, dialog = play_asking(qtbot, window)
     # The dialog names the played run and the tool that asks, from our record, never the server's words.
-    assert dialog.header.server.text() == "Demo server"
+    # The server started for the run alone, not the window's "Demo server" entry (another address, its own health).
+    assert dialog.header.server.text() == "Fresh demo server"
     assert dialog.header.address.text() == run.server_url
+    switch_language("de")
+    try:
+        assert dialog.header.server.text() == "Frischer Demo-Server"
+    finally:
+        switch_language("en")
     operation = dialog.header.operation.text()
     assert operation.startswith("tools/call ask_user · played run “scenario user-answers” · run\u00a0"
                                 f"{run.run_id} · started ")
-    assert "Demo server" in dialog.windowTitle()
+    assert "Fresh demo server" in dialog.windowTitle()
     assert dialog.message.text() == "What should the note say?"
     assert "seconds of the operation's budget left." in dialog.countdown.label.text()
     dialog.form.set_value({"answer": "teal"})

@@ -105,9 +105,10 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
     # The Runs tab says why the run is failed as the Play tab does (and `runs show`), in both languages.
     assert tab.run_heading.text() == (f"Run {run.run_id}: scenario flaky-server — failed (1 of 4 tool calls "
                                       "failed; the model still gave its answer), 9 steps")
-    # The failed call names its server as the Workbench does: "on Demo server", not "the server demo server".
+    # The failed call names its server as the Workbench does ("on Fresh demo server": the one started for
+    # the run), not "the server demo server".
     details = tab.timeline.index(3, STEP_COLUMNS.index("details")).data()
-    assert details.startswith("flaky: The tool flaky on Demo server reported an error: Call 2 failed"), details
+    assert details.startswith("flaky: The tool flaky on Fresh demo server reported an error: Call 2 failed"), details
     switch_language("de")
     try:
         # The stored title is ours, in English; it is shown in the reader's language.
@@ -115,7 +116,7 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
                                           "Tool-Aufrufen schlug fehl; das Modell gab trotzdem seine Antwort), 9 "
                                           "Schritte")
         details = tab.timeline.index(3, STEP_COLUMNS.index("details")).data()
-        assert details.startswith("flaky: Das Tool flaky auf Demo server meldete einen Fehler:"), details
+        assert details.startswith("flaky: Das Tool flaky auf Frischer Demo-Server meldete einen Fehler:"), details
         # Where the heading does not fit, the title gives up its room, then the counts: the status and why
         # it failed stay whole (what a support engineer reads it for); the tip says all of it.
         shown = tab.run_heading.shown_text()

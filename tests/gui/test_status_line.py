@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtWidgets import QApplication
+
 from inspector.gui.status_line import status_text
+from inspector.gui.widgets.plain_text import plain_tooltip
 from tests.gui.test_main_window import choose
 from tests.gui.test_play_tab import play_tab
 from tests.gui.test_server_questions import finish
@@ -106,3 +109,71 @@ def test_the_status_line_counts_runs_imported_in_words() -> None:
     # A run stored since is named: it is the last one.
     assert status_text(0, (9, "tools/call echo", "ok"), path, imported=4).startswith(
         "0 operations running · last run 9: tools/call echo (ok) · ")
+
+
+def test_a_failed_run_is_said_with_why_in_one_pair_of_parentheses() -> None:
+    path = Path("/tmp/runs.db")
+    # The reason as the Runs list and `runs list` say it, one pair of parentheses: the status's.
+    assert status_text(0, (3, "tools/call broken", "failed"), path, reason=(1, 1, False, "timed_out")) == (
+        "0 operations running · last run 3: tools/call broken — failed (the tool call timed out) · "
+        "database /tmp/runs.db")
+    # A failed run whose reason is not read yet (or not known) is said as before.
+    assert "last run 3: tools/call broken (failed) · " in status_text(0, (3, "tools/call broken", "failed"), path)
+
+
+def said_whole(window, start: str) -> str:
+    """The status line once it says ``start``…: its tip and accessible description say it whole."""
+    label = window.status
+    assert start in label.text(), label.text()
+    assert label.accessibleDescription() == label.text()
+    assert label.toolTip() == plain_tooltip(label.text())
+    return label.text()
+
+
+def said_in_both(qtbot, window, english: str, german: str, shot: str, narrow: str = "") -> None:
+    """The line comes to say ``english`` (the reason is read off the GUI thread, so it follows the run's
+    end), then ``german``; each whole in its tip, pictured as ``statusline-{shot}-en``/``-de``. With
+    ``narrow``, a narrow window cuts the German line, which still ends whole in its tip."""
+    from inspector.gui.language import switch_language
+    from tests.gui.test_screenshots import save
+
+    qtbot.waitUntil(lambda: english in window.status.text(), timeout=10000)
+    said_whole(window, english)
+    save(window.statusBar(), f"statusline-{shot}-en")
+    switch_language("de")
+    try:
+        said_whole(window, german)
+        save(window.statusBar(), f"statusline-{shot}-de")
+        if narrow:
+            window.resize(480, 600)
+            QApplication.processEvents()
+            assert window.status.width() < window.status.fontMetrics().horizontalAdvance(window.status.text())
+            said_whole(window, narrow)
+    finally:
+        switch_language("en")
+
+
+def test_a_failed_workbench_call_is_named_with_why_as_the_runs_list_says_it(qtbot, make_window, demo_server) -> None:
+    window = make_window((demo_server.url, "Demo server"))
+    window.resize(1280, 800)
+    choose(window, "fail")
+    outcome = finish(qtbot, window.workbench.run_current_tool())
+    assert outcome.status == "failed"
+    said_in_both(qtbot, window, f"last run {outcome.run_id}: tools/call fail — failed (the tool call failed) · ",
+                 f"letzter Lauf {outcome.run_id}: tools/call fail — fehlgeschlagen (der Tool-Aufruf schlug fehl) · ",
+                 "workbench", narrow="fehlgeschlagen (der Tool-Aufruf schlug fehl) · Datenbank ")
+
+
+def test_a_played_run_that_failed_is_named_with_why_as_the_play_tab_says_it(qtbot, make_window) -> None:
+    window = make_window()
+    window.resize(1280, 800)
+    room = play_tab(window).room
+    assert room.choices.choose("flaky-server")
+    run = room.play()
+    qtbot.waitUntil(lambda: not run.running, timeout=30000)
+    assert run.status == "failed", run.error
+    why = "1 of 4 tool calls failed; the model still gave its answer"
+    assert f"failed ({why})" in room.status.text()  # what the Play tab says of it
+    said_in_both(qtbot, window, f"last run {run.run_id}: scenario flaky-server — failed ({why}) · ",
+                 f"letzter Lauf {run.run_id}: Szenario flaky-server — fehlgeschlagen (1 von 4 Tool-Aufrufen "
+                 "schlug fehl; das Modell gab trotzdem seine Antwort) · ", "played")

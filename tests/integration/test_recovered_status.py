@@ -27,7 +27,7 @@ def test_flaky_server_says_why_its_run_is_failed(tmp_path: Path) -> None:
     assert ("Status fehlgeschlagen (1 von 4 Tool-Aufrufen schlug fehl; das Modell gab trotzdem seine Antwort), "
             "Quelle Szenario") in german
     # The failed call names its server as the Workbench does, never "the server demo server".
-    assert "flaky: The tool flaky on Demo server reported an error: Call 2 failed" in played.stdout
+    assert "flaky: The tool flaky on Fresh demo server reported an error: Call 2 failed" in played.stdout
     # `runs list` says why too, as the window's Runs list does (it said "failed" alone).
     assert "  failed (1 of 4 tool calls failed; the model still gave its answer)  scenario  " in cli(
         "runs", "list", "--db", db).stdout.splitlines()[1]

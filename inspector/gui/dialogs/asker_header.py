@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from inspector.i18n import _
 from inspector.i18n.formatting import format_time
+from inspector.i18n.messages import translate
 
 from ..language import on_language_changed, translated
 from ..widgets.plain_text import cell_text
@@ -52,7 +53,8 @@ def asker_server(asker: Asker | None, fallback: str = "") -> str:
     """How a dialog's title names the server: its name, else its address (one line, controls visible)."""
     if asker is None:
         return cell_text(fallback or _("(unnamed)"), HEADER_VALUE_CHARS)
-    return cell_text(asker.server_name or asker.server_url, HEADER_VALUE_CHARS)
+    # A name of ours (the fresh demo server's) in the reader's language; a configured one as it is.
+    return cell_text(translate(asker.server_name) or asker.server_url, HEADER_VALUE_CHARS)
 
 
 def operation_text(asker: Asker | None) -> str:
@@ -109,7 +111,7 @@ class AskerHeader(QFrame):
             self.server.setText(cell_text(self._server or _("(unnamed)"), HEADER_VALUE_CHARS))
             self.address.setText(_("not known"))
         else:
-            self.server.setText(cell_text(asker.server_name or _("(unnamed)"), HEADER_VALUE_CHARS))
+            self.server.setText(cell_text(translate(asker.server_name) or _("(unnamed)"), HEADER_VALUE_CHARS))
             self.address.setText(cell_text(asker.server_url, HEADER_VALUE_CHARS))
         self.operation.setText(operation_text(asker))
         self.setAccessibleName(_("Who is asking: server {server}, address {address}, operation {operation}").format(
