@@ -17,7 +17,7 @@ def test_a_poll_reads_only_after_another_connection_wrote(qtbot) -> None:
         path = database_file(store)
     reader = HealthReader(path)
     said: list[tuple] = []
-    reader.read.connect(lambda records, url, shown, problem: said.append((records, url)))
+    reader.read.connect(lambda records, url, shown, problem, *_: said.append((records, url)))
     try:
         reader.request(URL)
         qtbot.waitUntil(lambda: len(said) == 1, timeout=5000)

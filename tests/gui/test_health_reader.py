@@ -60,7 +60,7 @@ def test_the_reader_says_what_went_wrong_and_asks_again_for_the_newest_question(
     release, reading = _hold_reads(monkeypatch)
     reader = HealthReader(path)
     said: list[tuple] = []
-    reader.read.connect(lambda records, url, shown, problem: said.append((records, url, shown, problem)))
+    reader.read.connect(lambda records, url, shown, problem, *_: said.append((records, url, shown, problem)))
     reader.request("http://127.0.0.1:9/mcp")
     assert reading.wait(5)
     reader.request("http://127.0.0.1:9/first")
@@ -74,30 +74,45 @@ def test_the_reader_says_what_went_wrong_and_asks_again_for_the_newest_question(
     broken = tmp_path / "not-a-database.db"
     broken.write_bytes(b"this is not SQLite" * 100)
     reader = HealthReader(broken)
-    reader.read.connect(lambda records, url, shown, problem: said.append((records, url, shown, problem)))
+    reader.read.connect(lambda records, url, shown, problem, *_: said.append((records, url, shown, problem)))
     reader.request(None)
     qtbot.waitUntil(lambda: said[-1][0] is None, timeout=5000)
     assert said[-1][3]  # the problem, in words
     reader.stop()
 
 
+@pytest.mark.parametrize("then", ["nothing", "poll", "ending"])
 def test_a_health_read_asked_before_a_server_was_removed_does_not_bring_it_back(
-        qtbot, make_window, demo_server, monkeypatch) -> None:
+        qtbot, make_window, demo_server, monkeypatch, then: str) -> None:
+    """Nor, not even for a moment, when the panel's poll ticks before its answer comes (the poll is not
+    asked while a read is under way) or an operation ends meanwhile (its read comes after): the answer
+    to the question asked before the listing was taken as newer then (the panel kept one "asked at" for
+    all questions, which the later one set), and the server came back until the next read."""
     gone = "http://127.0.0.1:9/gone"
     window = make_window((demo_server.url, "Demo server"), (gone, "Soon gone"), wait_tools=False)
     admin = window.admin
     assert [record.url for record in admin.registry.all()] == sorted([demo_server.url, gone])
+    admin.health._poll.stop()  # the test's poll ticks are its own
+    qtbot.waitUntil(lambda: not admin.health.reader._busy and not admin.health._refresh.isActive(), timeout=5000)
+    model = window.servers.model
+    listings: list[list[str]] = []  # every list the panel showed
+    model.modelReset.connect(lambda: listings.append([model.record(row).url for row in range(model.rowCount())]))
     release, reading = _hold_reads(monkeypatch)
     reads = admin.health.reader.reads
     admin.health.refresh()  # as after operations ended
     assert reading.wait(5)  # its records are read: both servers
     admin.registry.remove_server(gone)
     admin.reload_servers()  # the user removed one meanwhile: listed at once
+    assert listings[-1] == [demo_server.url]
+    listings.clear()
+    if then != "nothing":
+        admin.health.refresh(poll=then == "poll")
     release.set()
     qtbot.waitUntil(lambda: admin.health.reader.reads > reads and not admin.health.reader._busy, timeout=5000)
     qtbot.wait(100)  # the read's answer crossed to this thread and was dropped as older
     assert [window.servers.model.record(row).url for row in range(window.servers.model.rowCount())] == [
         demo_server.url]
+    assert all(gone not in listed for listed in listings), listings  # not even for a moment
 
 
 def test_the_health_says_no_answer_yet_beside_counts_of_failures_not_that_none_completed(qtbot) -> None:

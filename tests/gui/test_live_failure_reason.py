@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.gui.language import switch_language
 from inspector.gui.runs.runs_model import STATUS_COLUMN
-from inspector.store import RunStore, resolve_db_path
+from inspector.gui.workbench.servers_model import shown_health_line
+from inspector.store import RunStore, ServerRegistry, resolve_db_path
 from inspector.transfer import import_trace
 from inspector.transfer.exporting import export
 from tests.gui.test_screenshots import save
@@ -82,6 +83,11 @@ def test_a_failed_workbench_call_says_why_before_and_after_export(qtbot, make_wi
         window.resize(1600, 860)  # room for the German reason beside a title of 240 px
         for tool in ("stall", "broken"):
             _call(qtbot, window, tool)
+        # The Servers panel reads the health back ~0.1 s after the last end (once for a burst): the
+        # screenshots show it once it has (they showed the counts from before both calls).
+        stored = ServerRegistry(window.store.db).get(server.url)
+        assert (stored.failed_count, stored.tool_error_count) == (1, 1)
+        qtbot.waitUntil(lambda: window.servers.health.text().endswith(shown_health_line(stored)), timeout=5000)
     with RunStore.open(resolve_db_path()) as store:
         runs = _runs_by_tool(store)
         assert {store.get_run(run_id).source for run_id in runs.values()} == {"live"}

@@ -47,8 +47,8 @@ class _HealthReads:
         #: Reads of the records made (a poll that found nothing changed is not one).
         self.reads = 0
 
-    def __call__(self, store: RunStore, question: tuple[str | None, bool]) -> object:
-        url, poll = question
+    def __call__(self, store: RunStore, question: tuple[str | None, bool, int]) -> object:
+        url, poll, _stamp = question
         version = data_version(store)
         if poll and version == self._version:
             return _UNCHANGED
@@ -61,8 +61,8 @@ class HealthReader(QObject):
     """Reads the servers' records and one server's latencies off the GUI thread."""
 
     #: (records or None when the database could not be read, the url asked about, its latencies,
-    #: the problem in words or "") — delivered on the GUI thread.
-    read = Signal(object, object, object, str)
+    #: the problem in words or "", the stamp the question was asked with) — delivered on the GUI thread.
+    read = Signal(object, object, object, str, int)
 
     def __init__(self, db_path: Path, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -79,24 +79,25 @@ class HealthReader(QObject):
     def _busy(self) -> bool:
         return self._reads.busy
 
-    def request(self, url: str | None, *, poll: bool = False) -> None:
+    def request(self, url: str | None, *, poll: bool = False, stamp: int = 0) -> None:
         """Read the health (and ``url``'s latencies) soon; GUI thread. A ``poll`` reads only when
         another connection wrote since the last read (and says nothing otherwise); none is asked
-        while a read is under way or asked for (it reads what a poll would)."""
+        while a read is under way or asked for (it reads what a poll would). The answer carries
+        ``stamp`` back: the asker tells by it when its question was asked."""
         if poll and self._reads.busy:
             return
-        self._reads.request((url, poll))
+        self._reads.request((url, poll, stamp))
 
     def stop(self) -> None:
         """Finish the read under way, close the reader's connection and end its thread."""
         self._reads.stop()
 
-    def _answered(self, question: tuple[str | None, bool], answer: Any, problem: str) -> None:
-        url, poll = question
+    def _answered(self, question: tuple[str | None, bool, int], answer: Any, problem: str) -> None:
+        url, poll, stamp = question
         if answer is _UNCHANGED or (poll and answer is None):
             return  # a poll says nothing of a database it could not read: the next ending's read says it once
         records, shown = answer if answer is not None else (None, [])
-        self.read.emit(records, url, shown, problem)
+        self.read.emit(records, url, shown, problem, stamp)
 
 
 __all__ = ["HealthReader", "database_file", "latencies"]

@@ -31,7 +31,8 @@ class ServerHealth(QObject):
         self.reader.read.connect(self._read)
         self._stopped = False
         #: Listings made on this thread (a save, a removal): a health read asked before one is stale.
-        self._listings = self._asked_at = 0
+        #: Each question carries the count it was asked at (a poll's or an ending's asked since is not it).
+        self._listings = 0
         self._refresh = QTimer(self)
         self._refresh.setSingleShot(True)
         self._refresh.setInterval(100)
@@ -53,11 +54,11 @@ class ServerHealth(QObject):
     def refresh(self, poll: bool = False) -> None:
         if not self._stopped:
             current = self._admin.current()
-            self._asked_at = self._listings
-            self.reader.request(current.url if current is not None else None, poll=poll)
+            self.reader.request(current.url if current is not None else None, poll=poll, stamp=self._listings)
 
-    def _read(self, records: list[ServerRecord] | None, url: str | None, shown: list[float], problem: str) -> None:
-        if self._stopped or self._asked_at != self._listings:
+    def _read(self, records: list[ServerRecord] | None, url: str | None, shown: list[float], problem: str,
+              asked_at: int) -> None:
+        if self._stopped or asked_at != self._listings:
             return  # the servers were listed since it was asked (a server saved or removed): that is newer
         if records is None:
             self._admin.say(problem)
