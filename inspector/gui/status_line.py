@@ -3,7 +3,7 @@
 The workbench's operations and the Play tab's runs are counted while they go; whichever run ended
 last is named ("last run 12: scenario happy-path (ok)"), an operation's or a played run's. A failed
 run says why as the Runs list says it ("last run 3: tools/call broken — failed (the tool call timed
-out)"), read from its stored steps off the GUI thread (issue 27) and added when the answer comes."""
+out)"), read from its stored steps off the GUI thread and added when the answer comes."""
 
 from __future__ import annotations
 
