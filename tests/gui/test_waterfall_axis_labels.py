@@ -10,6 +10,7 @@ import pytest
 from inspector.gui.runs.time_axis import CELL_MARGIN_PX, axis_ticks, label_places
 from inspector.gui.runs.timeline_model import WATERFALL_COLUMN
 from tests.gui.test_play_audience import played_in, shown_in_runs
+from tests.gui.test_screenshots import save
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -50,3 +51,30 @@ def test_every_span_gets_a_scale_in_the_waterfalls_least_width(char_px) -> None:
             if len(places) < 2:
                 lone.append((round(span, 4), width, [label for _x, _s, label in ticks]))
     assert lone == []
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_axis_labels_keep_a_gap_wider_than_a_word_space(qtbot, make_window, language) -> None:
+    """In a narrow column the end's label, placed left of its tick, stood 6 px after "0": hardly more
+    than the space inside "0.2 s", the axis read "0 0.2 s" (flaky-server, a column of 80 px). A label
+    without room for a clear gap (a digit and a space) is left out."""
+    with played_in(qtbot, make_window, "flaky-server", language, (1280, 800)) as (window, _room, run):
+        tab = shown_in_runs(qtbot, window, run)
+        view = tab.timeline_view
+        header = view.horizontalHeader()
+        advance = header.fontMetrics().horizontalAdvance
+        least = advance("0 ")
+        assert least > 2 * advance(" ")
+        for width in range(56, 241, 2):
+            view.setColumnWidth(WATERFALL_COLUMN, width)
+            left = header.sectionViewportPosition(WATERFALL_COLUMN) + CELL_MARGIN_PX
+            axis = width - 2 * CELL_MARGIN_PX
+            places = label_places(axis_ticks(header.span_s(), axis, advance), left, left + axis + CELL_MARGIN_PX,
+                                  advance)
+            assert [label for _left, label in places] == header.labels_shown()
+            gaps = [after - (start + advance(label))
+                    for (start, label), (after, _next) in zip(places, places[1:], strict=False)]
+            assert all(gap >= least for gap in gaps), (width, places, gaps)
+        view.setColumnWidth(WATERFALL_COLUMN, 100)  # its least width: still a scale, the gap kept
+        assert len(header.labels_shown()) >= 2
+        assert save(header, f"waterfall-axis-gap-{language}").exists()

@@ -66,8 +66,8 @@ class NoteWriter(QObject):
     run_note_written = Signal(int)
     #: A step's note was written: the step's id.
     step_note_written = Signal(int)
-    #: A sentence for the tab's status line.
-    said = Signal(str)
+    #: A sentence for the tab's status line: a callable making it in the current language.
+    said = Signal(object)
 
     def __init__(self, store: RunStore, host: QWidget) -> None:
         super().__init__(host)
@@ -82,7 +82,7 @@ class NoteWriter(QObject):
             return
         if self._written(lambda: write_run_note(self.store, run_id, text)):
             self.run_note_written.emit(run_id)
-            self.said.emit(_("The note of run {id} was saved.").format(id=run_id) if text.strip() else
+            self.said.emit(lambda: _("The note of run {id} was saved.").format(id=run_id) if text.strip() else
                            _("The note of run {id} was removed.").format(id=run_id))
 
     def edit_step_note(self, step_id: int, sequence: int, current: str) -> None:
@@ -93,8 +93,8 @@ class NoteWriter(QObject):
             return
         if self._written(lambda: write_step_note(self.store, step_id, text)):
             self.step_note_written.emit(step_id)
-            self.said.emit(_("The note of step {sequence} was saved.").format(sequence=sequence) if text.strip()
-                           else _("The note of step {sequence} was removed.").format(sequence=sequence))
+            self.said.emit(lambda: _("The note of step {sequence} was saved.").format(sequence=sequence)
+                           if text.strip() else _("The note of step {sequence} was removed.").format(sequence=sequence))
 
     def _written(self, write: Callable[[], object]) -> bool:
         try:

@@ -22,7 +22,7 @@ from inspector.store import RunRecord, RunStore
 
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob
 from ..language import on_language_changed, translated
-from ..widgets.fitted_label import FittedLabel
+from ..widgets.said_line import SaidLine
 from .arrangement import PaneArrangement, least_size
 from .compare_launcher import CompareLauncher
 from .list_freshness import ListFreshness
@@ -71,7 +71,7 @@ class RunsTab(QWidget):
         self.focus_find, self.select_step, self.step_filter = finder.focus, steps.select_step, steps.step_filter
         self._build()
         self.shown_step = ShownStep(store, self.timeline_pane, self.detail, self.notes, self.current_run,
-                                    self.status.setText, self)
+                                    self.status.say, self)
         self._connect()
         # The list, the growing run and the shown step's replays kept live, read off the GUI thread.
         self.freshness = ListFreshness(self, db_path, self._live_question, self._show_live, self._database_changed)
@@ -83,7 +83,7 @@ class RunsTab(QWidget):
         self.lower, self.split, self.detail_scroll = (self.arrangement.lower, self.arrangement.split,
                                                       self.arrangement.detail_scroll)
         # What an import, an export or a copy did: at most two lines, a longer sentence cut with "…".
-        self.status = FittedLabel(max_lines=2)
+        self.status = SaidLine(max_lines=2)  # its sentence follows the language
         translated(self.status, "setAccessibleName", lambda: _("Runs status"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -115,7 +115,7 @@ class RunsTab(QWidget):
         self.shown_step.workbench_wanted.connect(self.workbench_wanted)
         self.detail.replays.open_run.connect(lambda run_id: self.select_runs([run_id]))
         for sayer in (self.transfers, self.detail, self.notes, self.timeline_pane.identity, self.timeline_pane):
-            sayer.said.connect(self.status.setText)
+            sayer.said.connect(self.status.say)
         self.timeline_pane.restated.connect(self._restate)
         self.timeline_pane.note_button.clicked.connect(self.edit_run_note)
         self.notes.run_note_written.connect(lambda _run_id: self.reload())
@@ -129,7 +129,7 @@ class RunsTab(QWidget):
         """Find's sentence ``before`` no longer holds (another run, another text) or reads ``now`` in another
         language: ``now`` in its place (``""``: none), unless the status line says something else since."""
         if self.status.text() == before:
-            self.status.setText(now)
+            self.status.say(now)
 
     def fit_columns(self) -> None:
         self.run_list.fit_columns()

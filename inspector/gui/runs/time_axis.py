@@ -125,12 +125,24 @@ class TimeAxisHeader(QHeaderView):
         return [label for _left, label in places]
 
 
+#: The least room between two labels: a digit and a space of the header's font, three word spaces.
+#: Six pixels, hardly more than the space inside "50 ms", read "0 50 ms" as one label in a narrow column.
+LABEL_GAP = "0 "
+
+
+def label_gap(text_width: Callable[[str], float]) -> int:
+    """The least room between two of the axis' labels, in pixels, at the font ``text_width`` measures."""
+    return math.ceil(text_width(LABEL_GAP))
+
+
 def label_places(ticks: list[tuple[float, float, str]], axis_left: int, limit: int,
-                 text_width: Callable[[str], float], gap_px: int = 6) -> list[tuple[int, str]]:
+                 text_width: Callable[[str], float]) -> list[tuple[int, str]]:
     """Where each tick's label starts: right of its tick, or, where it would run past ``limit`` (the
     column's end), ending at its tick (the last tick often stands at the very end: its label, "50 ms",
-    was dropped, and a whole axis read "0"); a label that fits neither way, clear of the one before, is left out."""
+    was dropped, and a whole axis read "0"); a label that fits neither way at least :func:`label_gap`
+    clear of the one before is left out rather than crowded against it."""
     places: list[tuple[int, str]] = []
+    gap_px = label_gap(text_width)
     taken = axis_left - gap_px  # where the label before ends
     for x, _seconds, label in ticks:
         tick = axis_left + round(x)
@@ -142,4 +154,4 @@ def label_places(ticks: list[tuple[float, float, str]], axis_left: int, limit: i
     return places
 
 
-__all__ = ["TimeAxisHeader", "axis_ticks", "label_places", "tick_label", "tick_step"]
+__all__ = ["LABEL_GAP", "TimeAxisHeader", "axis_ticks", "label_gap", "label_places", "tick_label", "tick_step"]

@@ -29,7 +29,7 @@ from inspector.store.browse import StepFilter
 from ..language import translated, translated_item
 from ..widgets.accessibility import label_combo
 from ..widgets.font_follower import FontFollower, font_scale
-from ..widgets.keep_in_view import KeepCurrentInView
+from ..widgets.keep_in_view import KeepCurrentInView, top_row_whole
 from ..widgets.outcomes import outcome_icon, outcome_word
 from ..widgets.tab_stops import one_tab_stop
 from .columns import column_width, compact_rows, fit_columns
@@ -313,6 +313,7 @@ class TimelinePane(QWidget):
         self.view.selectionModel().setCurrentIndex(
             index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
         self.view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        top_row_whole(self.view, row)  # centred, the row above it was cut in half at the top
 
 
 __all__ = ["STEP_OUTCOMES", "TIMELINE_WIDTHS", "TimelinePane"]

@@ -20,6 +20,7 @@ from inspector.store.browse import delete_runs
 from ..dialogs.transfer_dialog import TransferDialog, TransferJob, export_job, import_job, pull_job
 from ..settings import open_qsettings
 from ..widgets.plain_text import cell_text, visible
+from ..widgets.said_line import Words
 
 #: Where the settings remember the folder of the last trace opened or exported.
 FOLDER_KEY = "transfers/last_folder"
@@ -48,8 +49,8 @@ NAMED_IN_QUESTION = 5
 class Transfers(QObject):
     """Starts and queues the transfers of the Runs tab; says what happened in signals."""
 
-    #: A sentence for the tab's status line.
-    said = Signal(str)
+    #: A sentence for the tab's status line: :data:`Words`, said again in a new language.
+    said = Signal(object)
     #: A trace was imported: the ids of its runs (those imported and those that were already there).
     imported = Signal(list)
     #: Runs were deleted.
@@ -85,8 +86,8 @@ class Transfers(QObject):
             return None
         job = import_job(self.db_path, path)
         job.finished.connect(lambda report, path=path: self._imported(path, report))
-        self._connect_ends(job, "import", _("The import was cancelled; nothing was imported."))
-        self._start(job, _("Importing {name}…").format(name=cell_text(path.name, 80)))
+        self._connect_ends(job, "import", lambda: _("The import was cancelled; nothing was imported."))
+        self._start(job, lambda: _("Importing {name}…").format(name=cell_text(path.name, 80)))
         return job
 
     def _imported(self, path: Path, report: object) -> None:
@@ -94,14 +95,16 @@ class Transfers(QObject):
 
         assert isinstance(report, ImportReport)
         self.imported.emit(self._run_ids(report))
-        if report.runs_imported:
-            message = ngettext("Imported {count} run from {name}.", "Imported {count} runs from {name}.",
-                               report.runs_imported).format(count=report.runs_imported, name=visible(path.name))
+        count, name = report.runs_imported, visible(path.name)
+        if count:
+            self._ended("import", "ok", lambda: ngettext(
+                "Imported {count} run from {name}.", "Imported {count} runs from {name}.", count).format(
+                count=count, name=name))
         else:
-            message = ngettext("{name} was imported before: its run is selected.",
-                               "{name} was imported before: its runs are selected.",
-                               len(report.already_present)).format(name=visible(path.name))
-        self._ended("import", "ok", message)
+            present = len(report.already_present)
+            self._ended("import", "ok", lambda: ngettext("{name} was imported before: its run is selected.",
+                                                         "{name} was imported before: its runs are selected.",
+                                                         present).format(name=name))
 
     def open_trace_by_id(self, backend: str, base: str, trace_id: str) -> TransferJob | None:
         """Open a trace of the team's Jaeger or Tempo in a worker (cached beside the database)."""
@@ -109,20 +112,21 @@ class Transfers(QObject):
             return None
         job = pull_job(self.db_path, backend, base, trace_id)
         job.finished.connect(self._pulled)
-        self._connect_ends(job, "import", _("Opening the trace was cancelled; nothing was imported."))
-        self._start(job, _("Opening trace {id}…").format(id=cell_text(trace_id, 40)))
+        self._connect_ends(job, "import", lambda: _("Opening the trace was cancelled; nothing was imported."))
+        self._start(job, lambda: _("Opening trace {id}…").format(id=cell_text(trace_id, 40)))
         return job
 
     def _pulled(self, pulled: object) -> None:
         report = pulled.report  # type: ignore[attr-defined]
         self.imported.emit(self._run_ids(report))
-        if report.runs_imported:
-            message = ngettext("Opened trace {id}: {count} run imported.", "Opened trace {id}: {count} runs imported.",
-                               report.runs_imported).format(id=pulled.trace_id, count=report.runs_imported)  # type: ignore[attr-defined]
+        count, trace_id = report.runs_imported, pulled.trace_id  # type: ignore[attr-defined]
+        if count:
+            self._ended("import", "ok", lambda: ngettext(
+                "Opened trace {id}: {count} run imported.", "Opened trace {id}: {count} runs imported.", count).format(
+                id=trace_id, count=count))
         else:
-            message = _("Trace {id} was opened before: its runs are selected.").format(
-                id=pulled.trace_id)  # type: ignore[attr-defined]
-        self._ended("import", "ok", message)
+            self._ended("import", "ok", lambda: _("Trace {id} was opened before: its runs are selected.").format(
+                id=trace_id))
 
     def _run_ids(self, report: object) -> list[int]:
         run_ids = list(report.run_ids)  # type: ignore[attr-defined]
@@ -136,7 +140,7 @@ class Transfers(QObject):
 
     def choose_export(self, run_ids: Sequence[int]) -> None:
         if not run_ids:
-            self.said.emit(_("There is no run to export: select runs or widen the filters."))
+            self.said.emit(lambda: _("There is no run to export: select runs or widen the filters."))
             return
         trace_filter, otlp_filter = _("Run Inspector trace (*.json)"), _("OTLP JSON for OpenTelemetry (*.json)")
         name = f"run-{run_ids[0]}.json" if len(run_ids) == 1 else "runs.json"
@@ -153,8 +157,8 @@ class Transfers(QObject):
             return None
         job = export_job(self.db_path, chosen, Path(destination), file_format)
         job.finished.connect(self._exported)
-        self._connect_ends(job, "export", _("The export was cancelled; no file was written."))
-        self._start(job, ngettext("Exporting {count} run…", "Exporting {count} runs…", len(chosen)).format(
+        self._connect_ends(job, "export", lambda: _("The export was cancelled; no file was written."))
+        self._start(job, lambda: ngettext("Exporting {count} run…", "Exporting {count} runs…", len(chosen)).format(
             count=len(chosen)))
         return job
 
@@ -162,8 +166,9 @@ class Transfers(QObject):
         from inspector.transfer import ExportReport
 
         assert isinstance(report, ExportReport)
-        self._ended("export", "ok", ngettext("Exported {count} run to {path}.", "Exported {count} runs to {path}.",
-                                             report.runs).format(count=report.runs, path=report.path))
+        self._ended("export", "ok", lambda: ngettext(
+            "Exported {count} run to {path}.", "Exported {count} runs to {path}.", report.runs).format(
+            count=report.runs, path=report.path))
 
     # -- delete ---------------------------------------------------------------------------------
 
@@ -207,18 +212,22 @@ class Transfers(QObject):
             return None
         job = TransferJob(lambda store, _progress: delete_runs(store, chosen), self.db_path)
         job.finished.connect(lambda deleted: self._deleted(len(chosen), deleted))
-        self._connect_ends(job, "delete", _("Nothing was deleted."))
-        self._start(job, ngettext("Deleting {count} run…", "Deleting {count} runs…", len(chosen)).format(
+        self._connect_ends(job, "delete", lambda: _("Nothing was deleted."))
+        self._start(job, lambda: ngettext("Deleting {count} run…", "Deleting {count} runs…", len(chosen)).format(
             count=len(chosen)))
         return job
 
     def _deleted(self, count: int, deleted: object) -> None:
         deleted = int(deleted) if isinstance(deleted, int) else 0
         kept = count - deleted
-        message = ngettext("Deleted {count} run.", "Deleted {count} runs.", deleted).format(count=deleted)
-        if kept:
-            message += " " + ngettext("{count} run is still running and was kept.",
-                                      "{count} runs are still running and were kept.", kept).format(count=kept)
+
+        def message() -> str:
+            said = ngettext("Deleted {count} run.", "Deleted {count} runs.", deleted).format(count=deleted)
+            if kept:
+                said += " " + ngettext("{count} run is still running and was kept.",
+                                       "{count} runs are still running and were kept.", kept).format(count=kept)
+            return said
+
         self.deleted.emit()
         self._ended("delete", "ok", message)
 
@@ -231,14 +240,14 @@ class Transfers(QObject):
             return True
         return False
 
-    def _connect_ends(self, job: TransferJob, kind: str, cancelled: str) -> None:
+    def _connect_ends(self, job: TransferJob, kind: str, cancelled: Words) -> None:
         job.failed.connect(lambda message: self._failed(kind, message))
         job.cancelled.connect(lambda: self._ended(kind, "cancelled", cancelled))
 
-    def _start(self, job: TransferJob, label: str) -> None:
+    def _start(self, job: TransferJob, label: Words) -> None:
         self.job = job
         self.last_error = None
-        self.dialog = TransferDialog(job, label, self.host.window())
+        self.dialog = TransferDialog(job, label(), self.host.window())
         self.said.emit(label)
         job.start()
 
@@ -250,15 +259,16 @@ class Transfers(QObject):
         box.setWindowModality(Qt.WindowModality.WindowModal)
         box.open()
         self.error_box = box
-        self._ended(kind, "failed", message)
+        self._ended(kind, "failed", lambda: message)  # the worker's sentence, in the language of its time
 
-    def _ended(self, kind: str, outcome: str, message: str) -> None:
-        self.said.emit(visible(message))  # a file name in it is shown as characters: no override obeyed
+    def _ended(self, kind: str, outcome: str, message: Words) -> None:
+        # A file name in it is shown as characters: no override obeyed.
+        self.said.emit(lambda: visible(message()))
         self.job = None
         self.dialog = None
         if self._queue:
             self._queue.pop(0)()
-        self.ended.emit(kind, outcome, message)
+        self.ended.emit(kind, outcome, message())
 
     def cancel(self) -> None:
         if self.job is not None:
