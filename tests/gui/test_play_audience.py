@@ -109,7 +109,7 @@ def test_each_call_shows_what_it_came_to_in_the_reader_s_language(qtbot, make_wi
         # Our words are said again in German; the tool's own words stay as it said them.
         german = said()
         assert german[0] == "flaky: Call 1 worked."
-        assert german[1].startswith("flaky: Das Tool flaky auf Frischer Demo-Server meldete einen Fehler: Call 2")
+        assert german[1].startswith("flaky: Das Tool flaky auf Demo-Server (frisch) meldete einen Fehler: Call 2")
         assert german[3] == "describe_image: [1 Block wird nicht als Text gezeigt: 1 Bild.]"
     finally:
         switch_language("en")

@@ -49,7 +49,7 @@ def test_a_played_runs_question_opens_the_dialog_and_the_answer_reaches_the_tool
     assert dialog.header.address.text() == run.server_url
     switch_language("de")
     try:
-        assert dialog.header.server.text() == "Frischer Demo-Server"
+        assert dialog.header.server.text() == "Demo-Server (frisch)"
     finally:
         switch_language("en")
     operation = dialog.header.operation.text()

@@ -116,7 +116,7 @@ def test_play_flaky_server_on_a_fresh_demo_server(qtbot, make_window, qtmodeltes
                                           "Tool-Aufrufen schlug fehl; das Modell gab trotzdem seine Antwort), 9 "
                                           "Schritte")
         details = tab.timeline.index(3, STEP_COLUMNS.index("details")).data()
-        assert details.startswith("flaky: Das Tool flaky auf Frischer Demo-Server meldete einen Fehler:"), details
+        assert details.startswith("flaky: Das Tool flaky auf Demo-Server (frisch) meldete einen Fehler:"), details
         # Where the heading does not fit, the title gives up its room, then the counts: the status and why
         # it failed stay whole (what a support engineer reads it for); the tip says all of it.
         shown = tab.run_heading.shown_text()
