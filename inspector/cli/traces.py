@@ -181,20 +181,16 @@ def _import(args: argparse.Namespace) -> int:
 
 def _left_out(imported: ImportReport) -> list[str]:
     """The sentences on spans left out because their trace had a span with their id already."""
-    said = []
-    if imported.spans_repeated:
-        count = imported.spans_repeated
-        said.append(ngettext("{count} span came again in its trace (the file holds it more than once) and was "
-                             "left out.",
-                             "{count} spans came again in their traces (the file holds them more than once) and "
-                             "were left out.", count).format(count=format_number(count)))
-    if imported.spans_clashing:
-        count = imported.spans_clashing
-        said.append(ngettext("{count} span had the id of another span before it in its trace and was left out: "
-                             "the first span with an id is kept.",
-                             "{count} spans had the id of another span before them in their traces and were left "
-                             "out: the first span with an id is kept.", count).format(count=format_number(count)))
-    return said
+    repeated, clashing = imported.spans_repeated, imported.spans_clashing
+    counts = (
+        (repeated, ngettext("{count} span came again in its trace (the file holds it more than once) and was left out.",
+                            "{count} spans came again in their traces (the file holds them more than once) and were "
+                            "left out.", repeated)),
+        (clashing, ngettext("{count} span had the id of another span before it in its trace and was left out: the "
+                            "first span with an id is kept.",
+                            "{count} spans had the id of another span before them in their traces and were left out: "
+                            "the first span with an id is kept.", clashing)))
+    return [sentence.format(count=format_number(count)) for count, sentence in counts if count]
 
 
 def _missing_folders(db: Path) -> list[Path]:

@@ -119,7 +119,8 @@ def test_a_json_span_larger_than_an_import_takes_is_refused_as_a_protobuf_one_is
                         headers={"Content-Type": "application/json", "Content-Encoding": "gzip"}, timeout=60)
     assert answer.status_code == 200
     assert answer.json()["partialSuccess"] == {
-        "rejectedSpans": "1", "errorMessage": "spans[0]: the span is larger than the limit of 32 MB (estimated in memory)"}
+        "rejectedSpans": "1",
+        "errorMessage": "spans[0]: the span is larger than the limit of 32 MB (estimated in memory)"}
     assert _titles(receiver.db_path) == ["span 2"]
     alone = tmp_path / "big.json"
     alone.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [big]}]}]}), encoding="utf-8")
