@@ -1,8 +1,9 @@
 """Traces as they arrive, over many requests and in any order: each one a run that grows, then settles.
 
-The spans of a trace are held in memory in the order they arrived (a span sent again replaces
-itself); each time the trace grows, all of them are mapped again by the importer's own reader
-(:func:`inspector.traces.span_batch.map_spans`) and the run is written again, whole, with status
+The spans of a trace are held in memory in the order they arrived (a span sent again is left out:
+the first with its id is kept, as an import keeps it); each time the trace grows, all of them are
+mapped again by the importer's own reader (:func:`inspector.traces.span_batch.map_spans`) and the
+run is written again, whole, with status
 ``running``. After :data:`QUIET_S` seconds without a new span the trace is settled: written once
 more with the status an import of its spans gives. A span arriving later reopens it (spans of a
 settled trace stay in memory while there is room; beyond that they are read back from the stored
@@ -26,6 +27,7 @@ from inspector.traces.foreign_spans import spans_of_step
 from inspector.traces.format import TraceProblem, place
 from inspector.traces.otlp import read_span
 from inspector.traces.span_batch import HeldSpan, MappedRun, map_spans, mapped_run
+from inspector.traces.span_repeats import fingerprint
 
 from .live_joins import LiveJoins
 
@@ -123,7 +125,11 @@ class LiveTraces:
               undo: list[_Before]) -> tuple[int, Message | None]:
         held = self._traces.get(trace_id)
         trace = held or self._reopen(trace_id)
-        new = [span_id for span_id, _ in arrived if span_id not in trace.spans]
+        new, clashing, clash = _first_of_each(trace_id, trace.spans, arrived)
+        if not new:  # every span was here already (an exporter's request sent again): nothing changes
+            if held is None:
+                self._held -= len(trace.spans)  # reopened for nothing: let go of again
+            return clashing, clash
         if len(trace.spans) + len(new) > MAX_TRACE_SPANS:
             return len(arrived), Message(N_("trace {trace} has more than {limit} spans; the receiver keeps no more "
                                             "of it"), {"trace": trace_id, "limit": MAX_TRACE_SPANS})
@@ -131,7 +137,7 @@ class LiveTraces:
             return len(arrived), Message(N_("the receiver holds {limit} spans already; send fewer at once"),
                                          {"limit": MAX_HELD_SPANS})
         before = dict(trace.spans)
-        trace.spans.update(arrived)
+        trace.spans.update(new)
         try:
             mapped = mapped_run(map_spans(trace.spans.values()), trace_id)
         except TraceProblem as problem:
@@ -144,7 +150,7 @@ class LiveTraces:
         self._keep(trace_id, trace)
         self._traces.move_to_end(trace_id)
         grown.append(mapped)
-        return 0, None
+        return clashing, clash
 
     def _restore(self, before: _Before) -> None:
         """A trace as it was before a request whose write failed (one reopened for it is let go of again)."""
@@ -167,7 +173,7 @@ class LiveTraces:
         if run is not None and run.origin == RECEIVER_ORIGIN:
             for stored in self.store.iter_steps(run.id):
                 for piece in spans_of_step(run.uid, stored.sequence, stored.started_at, stored.payload):
-                    held = HeldSpan(piece.resource, piece.scope, piece.span)
+                    held = HeldSpan(piece.resource, piece.scope, piece.span, restored=True)
                     trace.spans[str(piece.span["spanId"])] = held
             self._held += len(trace.spans)
         return trace
@@ -241,6 +247,30 @@ class LiveTraces:
             run = self.store.find_run_by_uid(uid) if added is not None and added[1] else None
             if run is not None:
                 self._on_run(RunReceived(run.id, uid, run.title, run.status, added[1], False))
+
+
+def _first_of_each(trace_id: str, held: dict[str, HeldSpan], arrived: list[tuple[str, HeldSpan]]
+                   ) -> tuple[dict[str, HeldSpan], int, Message | None]:
+    """The spans of ``arrived`` whose ids the trace does not hold yet, in order (the first of each id: an
+    import keeps the first span with an id too); how many others differ from the span their id names
+    already, and what to say of the first of them. A span sent again as it was is no fault (an exporter's
+    retry); nor is one whose first was read back from a stored step, which keeps less than was sent."""
+    new: dict[str, HeldSpan] = {}
+    clashing, clash = 0, None
+    for span_id, span in arrived:
+        first = held.get(span_id) or new.get(span_id)
+        if first is None:
+            new[span_id] = span
+        elif not first.restored and _read(first) != _read(span):
+            clashing += 1
+            clash = clash or Message(N_("span {span} of trace {trace} differs from the span sent before under its "
+                                        "id; the first is kept"), {"span": span_id, "trace": trace_id})
+    return new, clashing, clash
+
+
+def _read(held: HeldSpan) -> int:
+    """What an import reads of the span (:func:`fingerprint`: the same whether it came as JSON or protobuf)."""
+    return fingerprint(read_span(held.span, ()))
 
 
 def _refused(problem: TraceProblem) -> Message:

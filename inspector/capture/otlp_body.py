@@ -17,7 +17,7 @@ from typing import Any
 from inspector.i18n import N_
 from inspector.i18n.messages import Message
 from inspector.mcp.secrets import Secrets
-from inspector.traces.format import format_path
+from inspector.traces.format import MAX_RECORD_BYTES, format_path
 from inspector.traces.span_batch import HeldSpan
 
 PROTOBUF = "application/x-protobuf"
@@ -79,16 +79,26 @@ def unpack(body: bytes, encoding: str | None) -> bytes:
 def read_request(body: bytes, content_type: str, refused: list[Message] | None = None) -> list[HeldSpan]:
     """The spans of an ``ExportTraceServiceRequest`` in ``content_type``'s encoding (unpacked).
 
-    A protobuf span larger than an import takes (:data:`MAX_RECORD_BYTES`, estimated before it is
-    built) is left out and said in ``refused`` (without that list: the body is refused); a body whose
-    spans would take more than :data:`MAX_REQUEST_ESTIMATE` is refused (413) before they are built."""
+    A span larger than an import takes (:data:`MAX_RECORD_BYTES`, estimated as an import estimates a
+    record; a protobuf span before it is built) is left out and said in ``refused`` (without that list:
+    the body is refused, 413); a body whose spans would take more than :data:`MAX_REQUEST_ESTIMATE` is
+    refused (413) before they are built."""
     if content_type == PROTOBUF:
         from .otlp_protobuf import from_protobuf
 
         return from_protobuf(body, [] if refused is None else refused, strict=refused is None)
     if (body.count(b"{") + body.count(b"[")) * OBJECT_ESTIMATE > MAX_REQUEST_ESTIMATE:
         raise too_many_objects()
-    return _from_json(body)
+    spans = _from_json(body)
+    if len(body) * _MOST_PER_BYTE <= MAX_RECORD_BYTES:
+        return spans  # too short to hold a span that large (the common case: nothing to count)
+    return _within_limit(spans, refused)
+
+
+def span_too_big(index: int) -> Message:
+    """What is said of the span at ``index`` of a request when it is larger than an import takes."""
+    return Message(N_("spans[{index}]: the span is larger than the limit of {limit} MB (estimated in memory)"),
+                   {"index": index, "limit": MAX_RECORD_BYTES // 1_000_000})
 
 
 def too_many_objects() -> BadBody:
@@ -99,6 +109,43 @@ def too_many_objects() -> BadBody:
 
 
 # -- JSON ---------------------------------------------------------------------------------------------
+
+_MOST_PER_BYTE = OBJECT_ESTIMATE // 2
+"""The most a byte of JSON can add to a record's estimate (``[]``: two bytes, one list)."""
+
+
+def _within_limit(spans: list[HeldSpan], refused: list[Message] | None) -> list[HeldSpan]:
+    """The spans an import would take: one whose estimate passes :data:`MAX_RECORD_BYTES` is said in
+    ``refused`` and left out (without ``refused``: the body is refused, 413), as the protobuf path does."""
+    kept = []
+    for index, held in enumerate(spans):
+        if _estimate(held.span) <= MAX_RECORD_BYTES:
+            kept.append(held)
+        elif refused is None:
+            raise BadBody(span_too_big(index), 413)
+        else:
+            refused.append(span_too_big(index))
+    return kept
+
+
+def _estimate(record: Any) -> int:
+    """The memory an import estimates ``record`` takes (:data:`MAX_RECORD_BYTES`: 160 a list or object, 8
+    plus its characters a key, 48 plus its characters a string, 24 any other value); counting stops
+    once past the limit."""
+    total, stack = 0, [record]
+    while stack and total <= MAX_RECORD_BYTES:
+        value = stack.pop()
+        if isinstance(value, dict):
+            total += OBJECT_ESTIMATE + sum(8 + len(key) for key in value)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            total += OBJECT_ESTIMATE
+            stack.extend(value)
+        elif isinstance(value, str):
+            total += 48 + len(value)
+        else:
+            total += 24
+    return total
 
 def _from_json(body: bytes) -> list[HeldSpan]:
     try:

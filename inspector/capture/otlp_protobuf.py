@@ -18,7 +18,7 @@ from inspector.i18n.messages import Message
 from inspector.traces.format import MAX_RECORD_BYTES
 from inspector.traces.span_batch import HeldSpan
 
-from .otlp_body import MAX_REQUEST_ESTIMATE, OBJECT_ESTIMATE, BadBody, too_many_objects
+from .otlp_body import MAX_REQUEST_ESTIMATE, OBJECT_ESTIMATE, BadBody, span_too_big, too_many_objects
 
 _OBJECT = OBJECT_ESTIMATE
 _KEY_VALUE = 3 * _OBJECT
@@ -104,8 +104,7 @@ def _built(request: Any, refused: list[Message], *, strict: bool) -> list[HeldSp
                 try:
                     spans.append(HeldSpan(resource, scope, _span(span, budget)))
                 except _SpanTooBig:
-                    problem = Message(N_("spans[{index}]: the span is larger than the limit of {limit} MB (estimated "
-                                         "in memory)"), {"index": index, "limit": _LIMIT_MB})
+                    problem = span_too_big(index)
                     if strict:
                         raise BadBody(problem, 413) from None
                     refused.append(problem)

@@ -41,7 +41,7 @@ from . import otlp_body
 from .connections import ConnectionSlots, HeadClock, HeadTimedReader
 from .live_traces import QUIET_S, RunReceived, Taken
 from .loopback import is_loopback
-from .request_body import BodyGate, BodyReader, too_large
+from .request_body import BodyGate, BodyReader, content_length, too_large
 from .span_writer import DatabaseLocked, ReceiverBusy, SpanWriter
 
 DEFAULT_HOST = "127.0.0.1"
@@ -351,13 +351,7 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
                 return reader.chunked()
-            length = self.headers.get("Content-Length")
-            try:
-                size = int(length) if length is not None else -1
-            except ValueError:
-                size = -1
-            if size < 0:
-                raise otlp_body.BadBody(Message(N_("The request has no valid Content-Length.")), 411)
+            size = content_length(self.headers.get_all("Content-Length") or [])
             if size > otlp_body.MAX_BODY_BYTES:  # not read: the connection cannot be used again
                 raise otlp_body.BadBody(too_large(), 413)
             return reader.sized(size)

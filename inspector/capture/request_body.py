@@ -127,3 +127,20 @@ class BodyReader:
 def too_large() -> Message:
     return Message(N_("The body is larger than {limit} MiB and was refused; send smaller batches."),
                    {"limit": otlp_body.MAX_BODY_BYTES // 1024 // 1024})
+
+
+def content_length(fields: list[str]) -> int:
+    """The body's length from the request's ``Content-Length`` fields (RFC 9112, section 6.3): none at all
+    is :class:`~.otlp_body.BadBody` 411; a value that is not a decimal number, or two different values
+    (two fields, or a list in one), make the framing invalid: 400, never a guess at which one holds (a
+    proxy in front that took the other would read a different request). The same value repeated is one
+    value (RFC 9110, section 8.6)."""
+    if not fields:
+        raise otlp_body.BadBody(Message(N_("The request has no Content-Length (nor a chunked body).")), 411)
+    values = {part.strip(" \t") for field in fields for part in field.split(",")}
+    if not all(value.isascii() and value.isdigit() for value in values):
+        raise otlp_body.BadBody(Message(N_("The request's Content-Length is not a number of bytes.")))
+    if len({int(value) for value in values}) > 1:
+        raise otlp_body.BadBody(Message(N_("The request has two different Content-Length values and was refused: "
+                                           "its body cannot be told from what follows it.")))
+    return int(values.pop())

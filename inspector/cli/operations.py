@@ -21,6 +21,7 @@ from inspector.agent.tracing import step_trace, traced
 from inspector.i18n import N_, _
 from inspector.i18n.leg_findings import with_findings
 from inspector.i18n.messages import Message, translate
+from inspector.i18n.wire import server_answered
 from inspector.mcp import (
     MAXIMUM_BUDGET_SECONDS,
     MINIMUM_LEG_SECONDS,
@@ -562,7 +563,9 @@ def build_report(operation: str, server: ServerEndpoint, args: argparse.Namespac
     # How the server was reached, and (a command server) what it wrote on stderr meanwhile; the
     # readable output showed those lines as they came.
     report["transport"] = record.step.transport or server.transport
-    report["era"] = record.step.era
+    # The era spoken with the server: none when no request of it was answered. The stored step keeps the
+    # era the client would have spoken (its detail says "Tried over …: no answer from the server").
+    report["era"] = record.step.era if record.step.era is None or server_answered(record.step.to_payload()) else None
     report["command"] = record.step.server_command
     report["stderr"] = list(record.step.stderr or ())
     report["stderr_dropped"] = record.step.stderr_dropped or 0

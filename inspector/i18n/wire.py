@@ -25,7 +25,7 @@ def transport_line(payload: Mapping[str, Any]) -> str | None:
     if name is None:
         return None
     legs = payload.get("legs")
-    if payload.get("transport") in ("http", "sse") and not _answered_over_http(legs):
+    if payload.get("transport") in ("http", "sse") and not server_answered(payload):
         # Nothing came back: the version and era are only what the client would have spoken.
         if _cancelled(legs):  # not the server's fault: the user cancelled before it answered
             return _("Tried over {transport}: cancelled before the server answered").format(transport=name)
@@ -33,7 +33,7 @@ def transport_line(payload: Mapping[str, Any]) -> str | None:
     if payload.get("transport") == "stdio":
         if _not_started(legs):
             return _("Tried over {transport}: the server's command did not start").format(transport=name)
-        if not _answered_over_stdio(legs):
+        if not server_answered(payload):
             return _("Tried over {transport}: no answer from the server").format(transport=name)
     version = payload.get("protocolVersion")
     era = payload.get("era")
@@ -48,6 +48,18 @@ def transport_line(payload: Mapping[str, Any]) -> str | None:
     if era == "stateless":
         return _("Reached over {transport}, stateless era").format(transport=name)
     return _("Reached over {transport}").format(transport=name)
+
+
+def server_answered(payload: Mapping[str, Any]) -> bool:
+    """Whether the server of a step answered any of its requests: when none did, the step's protocol
+    version and era are only what the client would have spoken (a step that says nothing of its
+    transport or its legs is taken as answered)."""
+    legs = payload.get("legs")
+    if payload.get("transport") in ("http", "sse"):
+        return _answered_over_http(legs)
+    if payload.get("transport") == "stdio":
+        return _answered_over_stdio(legs)
+    return True
 
 
 def _answered_over_http(legs: object) -> bool:
@@ -112,4 +124,4 @@ def line_problem_lines(payload: Mapping[str, Any]) -> list[str]:
     return [_("Fault of the line: {problem}").format(problem=problem) for problem in problems]
 
 
-__all__ = ["command_line", "line_problem_lines", "stderr_lines", "transport_line", "transport_name"]
+__all__ = ["command_line", "line_problem_lines", "server_answered", "stderr_lines", "transport_line", "transport_name"]

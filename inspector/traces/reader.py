@@ -37,6 +37,7 @@ from .otlp import read_attributes
 from .progress import ProgressMeter
 from .sniff import FileKind, check_format_field
 from .span_parts import NO_RESOURCE, NO_SCOPE, read_resource, read_scope
+from .span_repeats import SpanRepeats
 from .span_sorter import SpanSorter
 
 __all__ = ["CACHE_BUDGET", "PlannedRun", "TraceSink", "TracePlan", "read_file", "reader_for"]
@@ -150,6 +151,8 @@ class TracePlan:
 class _TraceReader:
     """Our trace format: runs with their fields and steps."""
 
+    repeats: SpanRepeats | None = None  # no spans
+
     _RUN_FIELDS = frozenset({"uid", "title", "source", "server", "status", "started_at", "finished_at", "note"})
 
     def __init__(self, sink: TraceSink) -> None:
@@ -208,6 +211,8 @@ class _PayloadsReader:
     re-indented) finds the run already present.
     """
 
+    repeats: SpanRepeats | None = None  # no spans
+
     def __init__(self, sink: TraceSink, checking: bool, title: str) -> None:
         self._sink = sink
         self._checking = checking
@@ -248,6 +253,8 @@ class _OtlpReader:
     def __init__(self, sink: TraceSink, layout: str, new_table: NewTable = dict,
                  stored_payloads: bool = False) -> None:
         self._sorter = SpanSorter(sink.run, sink.step, new_table, stored_payloads)
+        #: The spans left out because their trace had a span with their id already.
+        self.repeats: SpanRepeats | None = self._sorter.repeats
         self._in_resource, self._in_scope = NO_RESOURCE, NO_SCOPE
         self.line: int | None = None
         # A resource or scope written after its spans is not known to them (writers put it first).

@@ -28,6 +28,8 @@ class HeldSpan:
     resource: Mapping[str, Any]
     scope: Mapping[str, Any]
     span: Mapping[str, Any]
+    #: Read back from a stored step (which keeps what an import keeps, not every byte the span was sent as).
+    restored: bool = False
 
 
 @dataclass

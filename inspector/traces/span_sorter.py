@@ -26,6 +26,7 @@ from .foreign import ForeignTrace, Side, Wrapped, call_payload, may_wrap, read_s
 from .format import Path, RunHeader, TraceProblem, TraceStep, describe, read_payload, said
 from .otlp import SPAN_ROLE, is_ours, our_run_header, our_step, read_span, stored_time_of
 from .span_parts import NO_RESOURCE, NO_SCOPE, Resource, Scope
+from .span_repeats import SpanRepeats
 
 __all__ = ["SpanSorter", "our_key"]
 
@@ -93,12 +94,15 @@ class SpanSorter:
     #: file ends: it then says how that call ended (an export writes it before the call)
     tools: MutableMapping[tuple[str, str], _Held] = field(init=False)
     _tools_held: int = field(init=False, default=0)
+    #: The span ids seen per trace: a span whose id its trace had already is left out (and counted).
+    repeats: SpanRepeats = field(init=False)
 
     def __post_init__(self) -> None:
         self.our_uids, self.has_run_span = self.new_table(), self.new_table()
         self.first_step, self.foreign = self.new_table(), self.new_table()
         self.calls, self.servers, self.links = self.new_table(), self.new_table(), self.new_table()
         self.wrapped, self.tools = self.new_table(), self.new_table()
+        self.repeats = SpanRepeats(self.new_table)
 
     def span(self, record: Any, path: Path, service: str | None, line: int | None, size: int = 0,
              resource: Resource | None = None, scope: Scope = NO_SCOPE) -> None:
@@ -106,6 +110,8 @@ class SpanSorter:
         ``resource`` and ``scope`` are those it came under (``service`` alone for callers
         that know only the service name)."""
         span = read_span(record, path)
+        if not self.repeats.first(span):
+            return  # the span again (a file written twice into one), or another under its id: the first is kept
         if not is_ours(span):
             # Another tool's span; in the trace of a run of ours (a server that joined it through
             # the traceparent we sent) its step joins that run at the end (see finish).
@@ -148,11 +154,6 @@ class SpanSorter:
         if meaning.side == "client" and not meaning.plumbing:
             waiting = self.servers.pop((trace_id, span.span_id), None)
             if waiting is None:
-                # The same span id twice in a trace (a span exported twice, say): the earlier is a step
-                # of its own now, so neither is lost.
-                earlier = self.calls.get((trace_id, span.span_id))
-                if earlier is not None:
-                    self._emit(trace_id, earlier, None)
                 self.calls[(trace_id, span.span_id)] = held
             else:
                 self._emit(trace_id, held, waiting)
@@ -192,10 +193,6 @@ class SpanSorter:
         if server is None and side.meaning.kind == "tool" and may_wrap(side):
             wrapped = self.wrapped.get((trace_id, side.raw["spanId"]))
             if wrapped is None and hold:
-                earlier = self.tools.get((trace_id, side.raw["spanId"]))
-                if earlier is not None:  # the same span id twice: the earlier is a step of its own now
-                    self._emit(trace_id, earlier, None, hold=False)
-                    self._tools_held -= 1
                 self.tools[(trace_id, side.raw["spanId"])] = client
                 self._tools_held += 1
                 return None

@@ -26,7 +26,7 @@ import zlib
 from collections import deque
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any
 
@@ -88,6 +88,10 @@ class ImportReport:
     present_count: int | None = field(default=None, compare=False)
     #: The runs of ours that spans of another tool joined (a server's spans of their trace), by uid.
     joined_uids: tuple[str, ...] = ()
+    #: Spans left out because their trace had a span with their id already: the same as that span (the
+    #: file holds it twice), and different from it (an id used twice; the first span is kept).
+    spans_repeated: int = 0
+    spans_clashing: int = 0
 
     @property
     def runs_imported(self) -> int:
@@ -124,6 +128,9 @@ def import_trace(store: RunStore, path: str | FilePath, progress: Progress | Non
                                     stored_payloads=True)
                 first_hash = read_file(source, kind, reader, meter, total)
                 report = _write(store, source, kind, plan, first_hash, meter, area, total)
+                if reader.repeats is not None:
+                    report = replace(report, spans_repeated=reader.repeats.repeated,
+                                     spans_clashing=reader.repeats.clashing)
     except TraceProblem as problem:
         location = place(problem.path)
         if problem.line:

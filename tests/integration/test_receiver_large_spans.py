@@ -95,3 +95,34 @@ def test_a_json_body_of_millions_of_objects_is_refused_before_it_is_parsed(recei
     assert answer.status_code == 413
     assert "send smaller batches" in answer.json()["message"]
     assert _titles(receiver.db_path) == []
+
+
+def _json_span(trace: int, attributes: int) -> dict[str, object]:
+    return {"traceId": f"{trace:032x}", "spanId": f"{1:016x}", "name": f"span {trace}", "startTimeUnixNano": "1",
+            "endTimeUnixNano": "2",
+            "attributes": [{"key": f"k{index}", "value": {"intValue": str(index)}} for index in range(attributes)]}
+
+
+def test_a_json_span_larger_than_an_import_takes_is_refused_as_a_protobuf_one_is(receiver: TraceReceiver,
+                                                                                tmp_path: Path) -> None:
+    """The JSON path refuses the span an import refuses (its estimate past 32 MB), in partial_success,
+    with the protobuf path's words; the other spans of the body are kept."""
+    import json
+
+    from inspector.store import RunStore
+    from inspector.transfer import TraceImportError, import_trace
+
+    big = _json_span(1, MAX_RECORD_BYTES // 440 + 1_000)
+    document = {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": [big, _json_span(2, 3)]}]}]}
+    body = json.dumps(document).encode()
+    answer = httpx.post(receiver.url, content=gzip.compress(body, 1),
+                        headers={"Content-Type": "application/json", "Content-Encoding": "gzip"}, timeout=60)
+    assert answer.status_code == 200
+    assert answer.json()["partialSuccess"] == {
+        "rejectedSpans": "1",
+        "errorMessage": "spans[0]: the span is larger than the limit of 32 MB (estimated in memory)"}
+    assert _titles(receiver.db_path) == ["span 2"]
+    alone = tmp_path / "big.json"
+    alone.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [big]}]}]}), encoding="utf-8")
+    with pytest.raises(TraceImportError, match="larger than the limit of 32 MB"):  # as an import refuses it
+        import_trace(RunStore.open(tmp_path / "imported.db"), alone)

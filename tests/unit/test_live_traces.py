@@ -137,7 +137,7 @@ def test_room_is_made_by_letting_settled_traces_go(tmp_path: Path, monkeypatch: 
 
 def test_spans_sent_again_give_the_same_run_held_or_read_back(tmp_path: Path) -> None:
     """An exporter that sends a request again (it got no answer, or a 503) does not make steps twice:
-    a span sent again replaces itself, whether the trace is held or read back from its steps."""
+    a span sent again is left out (the first is kept), whether the trace is held or read back from its steps."""
     bodies = _requests()
     store = RunStore.open(tmp_path / "received.db")
     live = LiveTraces(store, quiet_s=0)
@@ -151,6 +151,30 @@ def test_spans_sent_again_give_the_same_run_held_or_read_back(tmp_path: Path) ->
     imported = _imported(tmp_path, bodies)
     for run in imported.list_runs(limit=None):
         assert len(_steps(store, run.uid)) == len(_steps(imported, run.uid))
+
+
+def test_another_span_under_an_id_received_before_is_refused_and_the_first_kept(tmp_path: Path) -> None:
+    """An import keeps the first span with an id in its trace, so the receiver does: a span that differs
+    from the one received under its id is refused (its exporter is told in partial_success), one sent
+    again as it was is taken without a word, and the run is the one an import of the same requests gives."""
+    bodies = _requests()
+    first = json.loads(bodies[0])
+    changed = json.loads(bodies[0])
+    span = changed["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+    span["name"] = "another span, the same id"
+    store = RunStore.open(tmp_path / "received.db")
+    live = LiveTraces(store, quiet_s=0)
+    assert live.add(_spans(bodies[0])).rejected == 0
+    assert live.add(_spans(bodies[0])) == live_traces.Taken()  # sent again: no fault
+    taken = live.add(_spans(json.dumps(changed).encode()))
+    assert taken.rejected == 1
+    assert str(taken.reason) == (f"span {span['spanId']} of trace {span['traceId']} differs from the span sent "
+                                 "before under its id; the first is kept")
+    live.settle()
+    imported = _imported(tmp_path, [bodies[0], bodies[0], json.dumps(changed).encode()])
+    assert first != changed
+    for run in imported.list_runs(limit=None):
+        assert _steps(store, run.uid) == _steps(imported, run.uid)
 
 
 def test_a_request_whose_write_the_database_refuses_leaves_nothing_held(tmp_path: Path) -> None:

@@ -359,18 +359,22 @@ def test_no_span_is_lost_whatever_the_shape(store: RunStore, tmp_path: Path, see
         assert again[span_id]["span"].parent_id == was["span"].parent_id
 
 
-def test_a_span_id_written_twice_in_a_trace_keeps_both_spans(store: RunStore, tmp_path: Path) -> None:
-    """A span exported twice (a collector's retry), or two spans given one id: both are steps."""
+def test_a_span_id_written_twice_in_a_trace_keeps_the_first_span(store: RunStore, tmp_path: Path) -> None:
+    """A span written again (a collector's retry, a file appended twice) is one span; another span under
+    an id its trace had already is left out too (an id names one span: the first is kept, as the
+    receiver keeps it). The report counts both kinds."""
     from test_trace_support import attr, otlp_doc, span, write_json
 
     trace_id = "c" * 32
     calls = [span(trace_id, "2" * 16, parent="1" * 16, name=f"MCP send tools/call t{number}", kind=3,
                   attributes=[attr("mcp.method.name", "tools/call")]) for number in (1, 2)]
     report = import_trace(store, write_json(tmp_path / "twice.json",
-                                            otlp_doc(span(trace_id, "1" * 16, name="agent"), *calls)))
-    assert report.steps_imported == 3
+                                            otlp_doc(span(trace_id, "1" * 16, name="agent"), calls[0], *calls,
+                                                     span(trace_id, "1" * 16, name="agent"))))
+    assert report.steps_imported == 2
+    assert (report.spans_repeated, report.spans_clashing) == (2, 1)
     (run,) = store.list_runs(limit=None)
-    assert sorted(step.payload.get("toolName") or "" for step in store.iter_steps(run.id)) == ["", "t1", "t2"]
+    assert sorted(step.payload.get("toolName") or "" for step in store.iter_steps(run.id)) == ["", "t1"]
 
 
 def step_numbers(store: RunStore) -> dict[tuple[str, str], int]:

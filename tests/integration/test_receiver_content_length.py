@@ -1,0 +1,55 @@
+"""The body's framing on a real receiver on 127.0.0.1 (a real socket, a real SQLite file): a request with two
+different Content-Length values is refused (RFC 9112, section 6.3), not read by the first."""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from inspector.capture import ReceiverOptions, TraceReceiver
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "otel" / "mcp_sdk.jsonl"
+
+
+@pytest.fixture
+def receiver(tmp_path: Path) -> Iterator[TraceReceiver]:
+    with TraceReceiver(tmp_path / "received.db", ReceiverOptions(port=0, quiet_s=0.2)) as running:
+        yield running
+
+
+def _send(receiver: TraceReceiver, lengths: list[bytes], body: bytes) -> str:
+    """The whole answer to a POST of ``body`` with a Content-Length field per item of ``lengths``, read
+    until the receiver closes the connection."""
+    head = b"POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\n"
+    head += b"".join(b"Content-Length: " + length + b"\r\n" for length in lengths)
+    with socket.create_connection(receiver.address, timeout=10) as connection:
+        connection.sendall(head + b"\r\n" + body)
+        answer = b""
+        while chunk := connection.recv(4096):
+            answer += chunk
+    return answer.decode()
+
+
+def _runs(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT count(*) FROM runs").fetchone()[0]
+
+
+def test_two_different_content_lengths_are_refused_and_nothing_is_stored(receiver: TraceReceiver) -> None:
+    body = FIXTURE.read_text(encoding="utf-8").splitlines()[0].encode()
+    size = str(len(body)).encode()
+    for lengths in ([size, b"2"], [b"2", size], [size + b", 2"]):
+        answer = _send(receiver, lengths, body)
+        assert answer.startswith("HTTP/1.1 400 "), answer
+        assert "two different Content-Length values" in answer
+    assert _send(receiver, [b"0x10"], body).startswith("HTTP/1.1 400 ")
+    assert _send(receiver, [b"1_0"], body).startswith("HTTP/1.1 400 ")  # int() would read 10
+    assert _send(receiver, [], body).startswith("HTTP/1.1 411 ")
+    assert _runs(receiver.db_path) == 0
+    # The same value twice is one value (RFC 9110, section 8.6): taken.
+    assert _send(receiver, [size, size], body).startswith("HTTP/1.1 200 ")
+    assert _runs(receiver.db_path) == 1
