@@ -53,7 +53,7 @@ def test_tools_json_keeps_every_field_the_server_sent_under_its_own_name() -> No
 def _report(catalogue: ToolCatalogue) -> dict:
     step = SimpleNamespace(server_requests=(), server_notifications=(), progress=(), progress_dropped=0,
                            transport="http", era="stateless", server_command=None, stderr=(), stderr_dropped=0,
-                           line_problems=())
+                           line_problems=(), to_payload=lambda: {"transport": "http", "legs": []})
     record = SimpleNamespace(error=None, result=catalogue, status="ok", server_told_to_stop=None, step=step)
     server = ServerEndpoint("http://127.0.0.1:9/mcp")
     report = build_report("tools/list", server, argparse.Namespace(), OperationRecorder(), record, None)
