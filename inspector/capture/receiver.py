@@ -350,6 +350,10 @@ class _Handler(BaseHTTPRequestHandler):
         reader = BodyReader(self.rfile, self.connection, self.server.receiver.gate.deadline_s)
         try:
             if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+                if self.headers.get_all("Content-Length"):  # RFC 9112, section 6.1: a smuggling attempt, or a fault
+                    raise otlp_body.BadBody(Message(N_(
+                        "The request has both Transfer-Encoding: chunked and a Content-Length and was refused: "
+                        "its body cannot be told from what follows it.")))
                 return reader.chunked()
             size = content_length(self.headers.get_all("Content-Length") or [])
             if size > otlp_body.MAX_BODY_BYTES:  # not read: the connection cannot be used again

@@ -14,13 +14,13 @@ from inspector.i18n.messages import Message
 from inspector.i18n.words import outcome_word
 from inspector.store import RunStore, StoreError, UnknownRunError
 from inspector.transfer import (
-    ImportReport,
     TraceDestinationError,
     TraceExportError,
     TraceImportError,
     export,
     import_trace,
 )
+from inspector.transfer.left_out import left_out_sentences
 
 from .common import (
     EXIT_OK,
@@ -152,7 +152,7 @@ def _import(args: argparse.Namespace) -> int:
         print(" ".join([ngettext("{path} was imported before: its run is run {ids}.",
                                  "{path} was imported before: its runs are runs {ids}.",
                                  imported.runs_already_present).format(path=one_line(args.file), ids=present),
-                        *_left_out(imported)]))
+                        *left_out_sentences(imported)]))
         return EXIT_OK
     lines = [ngettext("Imported {count} run from {path}.", "Imported {count} runs from {path}.", runs).format(
         count=format_number(runs), path=one_line(args.file))]
@@ -175,22 +175,8 @@ def _import(args: argparse.Namespace) -> int:
         lines.append(ngettext("Spans of another tool (a server's) joined {count} run of ours in their trace.",
                               "Spans of another tool (a server's) joined {count} runs of ours in their trace.",
                               count).format(count=count))
-    print(" ".join([*lines, *_left_out(imported)]))
+    print(" ".join([*lines, *left_out_sentences(imported)]))
     return EXIT_OK
-
-
-def _left_out(imported: ImportReport) -> list[str]:
-    """The sentences on spans left out because their trace had a span with their id already."""
-    repeated, clashing = imported.spans_repeated, imported.spans_clashing
-    counts = (
-        (repeated, ngettext("{count} span came again in its trace (the file holds it more than once) and was left out.",
-                            "{count} spans came again in their traces (the file holds them more than once) and were "
-                            "left out.", repeated)),
-        (clashing, ngettext("{count} span had the id of another span before it in its trace and was left out: the "
-                            "first span with an id is kept.",
-                            "{count} spans had the id of another span before them in their traces and were left out: "
-                            "the first span with an id is kept.", clashing)))
-    return [sentence.format(count=format_number(count)) for count, sentence in counts if count]
 
 
 def _missing_folders(db: Path) -> list[Path]:

@@ -30,7 +30,7 @@ def test_the_last_transfer_sentence_is_said_again_in_the_new_language(qtbot, mak
         switch_language("de")
         assert tab.status.text() == f"1 Lauf nach {destination} exportiert."
         save(window, "runs-status-language-de")
-        # A sentence said since that is not made again (the step detail's) is left as it was said.
+        # A sentence given as text, not made again (a server's words), is left as it was said.
         tab.status.say("Copied 3 characters.")
         switch_language("en")
         assert tab.status.text() == "Copied 3 characters."

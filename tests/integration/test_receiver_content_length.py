@@ -53,3 +53,28 @@ def test_two_different_content_lengths_are_refused_and_nothing_is_stored(receive
     # The same value twice is one value (RFC 9110, section 8.6): taken.
     assert _send(receiver, [size, size], body).startswith("HTTP/1.1 200 ")
     assert _runs(receiver.db_path) == 1
+
+
+def test_chunked_with_a_content_length_is_refused_and_the_connection_closed(receiver: TraceReceiver) -> None:
+    """RFC 9112, section 6.1: a request framed both ways may be refused; read as chunked, a proxy in front
+    that framed it by the Content-Length would see another request in it (request smuggling)."""
+    body = FIXTURE.read_text(encoding="utf-8").splitlines()[0].encode()
+    chunked = f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n"
+    head = (b"POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n")  # no Connection: close: the receiver closes it itself
+    for length in (len(chunked), len(body), 0):
+        with socket.create_connection(receiver.address, timeout=10) as connection:
+            connection.sendall(head + f"Content-Length: {length}\r\n\r\n".encode() + chunked)
+            answer = b""
+            while chunk := connection.recv(4096):  # ends only when the receiver closes the connection
+                answer += chunk
+        said = answer.decode()
+        assert said.startswith("HTTP/1.1 400 "), said
+        assert "both Transfer-Encoding: chunked and a Content-Length" in said
+    assert _runs(receiver.db_path) == 0
+    # Chunked alone is still taken, on a connection kept open for the next request.
+    with socket.create_connection(receiver.address, timeout=10) as connection:
+        connection.sendall(head + b"\r\n" + chunked)
+        answer = connection.recv(4096).decode()
+    assert answer.startswith("HTTP/1.1 200 "), answer
+    assert _runs(receiver.db_path) == 1

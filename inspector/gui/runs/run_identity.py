@@ -26,7 +26,7 @@ class RunIdentity(QWidget):
     a run, and where its pane gives it no room (:meth:`set_room`: a low window keeps the line for a step)."""
 
     #: A sentence for the tab's status line (what Copy uid put on the clipboard).
-    said = Signal(str)
+    said = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -93,9 +93,13 @@ class RunIdentity(QWidget):
         if self.run is None:
             return ""
         QApplication.clipboard().setText(self.run.uid)
-        said = _("Copied the uid of run {id}: {uid}").format(id=format_number(self.run.id), uid=self.run.uid)
-        self.said.emit(said)
-        return said
+        run_id, uid = self.run.id, self.run.uid
+
+        def words() -> str:  # made again in a new language
+            return _("Copied the uid of run {id}: {uid}").format(id=format_number(run_id), uid=uid)
+
+        self.said.emit(words)
+        return words()
 
 
 __all__ = ["RunIdentity"]

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Signal
 from inspector.store import RunRecord, RunStore, UnknownRunError
 from inspector.store.browse import step_in_full
 
+from ..widgets.said_line import Words
 from .notes import NoteWriter
 from .step_detail import StepDetail
 from .step_replays import replay_plan
@@ -25,7 +26,7 @@ class ShownStep(QObject):
     workbench_wanted = Signal(object)
 
     def __init__(self, store: RunStore, timeline: TimelinePane, detail: StepDetail, notes: NoteWriter,
-                 current_run: Callable[[], RunRecord | None], say: Callable[[str], None],
+                 current_run: Callable[[], RunRecord | None], say: Callable[[str | Words], None],
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.store, self.timeline, self.detail, self.notes = store, timeline, detail, notes

@@ -110,8 +110,8 @@ class AttributeModel(QAbstractTableModel):
 class AttributesPanel(QWidget):
     """The table of a step's attributes with its filter field and Copy button."""
 
-    #: A sentence for the status line (what Copy put on the clipboard).
-    said = Signal(str)
+    #: A sentence for the status line (what Copy put on the clipboard), made again in a new language.
+    said = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -169,12 +169,16 @@ class AttributesPanel(QWidget):
         rows = self.selected_rows() or self.model.shown_rows()
         text = json.dumps([row.to_json() for row in rows], ensure_ascii=False, indent=2)
         QApplication.clipboard().setText(text)
-        said = ngettext("Copied {count} attribute of step {sequence} as JSON ({chars} characters).",
-                        "Copied {count} attributes of step {sequence} as JSON ({chars} characters).",
-                        len(rows)).format(count=format_number(len(rows)), sequence=format_number(self.sequence),
-                                          chars=format_number(len(text)))
-        self.said.emit(said)
-        return said
+        count, sequence, chars = len(rows), self.sequence, len(text)
+
+        def words() -> str:
+            return ngettext("Copied {count} attribute of step {sequence} as JSON ({chars} characters).",
+                            "Copied {count} attributes of step {sequence} as JSON ({chars} characters).",
+                            count).format(count=format_number(count), sequence=format_number(sequence),
+                                          chars=format_number(chars))
+
+        self.said.emit(words)
+        return words()
 
 
 __all__ = ["AttributeModel", "AttributesPanel"]

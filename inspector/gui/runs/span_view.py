@@ -89,7 +89,7 @@ class SpanView(QObject):
     """Builds the span's parts of a step detail, adds its tabs to ``tabs``, and fills them per step."""
 
     #: A sentence for the status line (what a Copy put on the clipboard).
-    said = Signal(str)
+    said = Signal(object)
 
     def __init__(self, tabs: QTabWidget, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -62,7 +62,7 @@ class StepDetail(QWidget):
     #: "Look up task" was pressed: the step's task handle (``taskId``, ``server``, ``sessionId``?).
     task_lookup = Signal(object)
     #: A sentence for the tab's status line (what a Copy button put on the clipboard).
-    said = Signal(str)
+    said = Signal(object)
     #: "Replay" was pressed: call the step's tool again (the step is :attr:`step`).
     replay_wanted = Signal()
 
@@ -327,10 +327,13 @@ class StepDetail(QWidget):
 
     def _copy(self, text: str, sentence: Callable[[int, int], str]) -> str:
         QApplication.clipboard().setText(text)
-        sequence = self.step.row.sequence if self.step is not None else 0
-        said = sentence(sequence, len(text)).format(sequence=format_number(sequence), count=format_number(len(text)))
-        self.said.emit(said)
-        return said
+        sequence, count = (self.step.row.sequence if self.step is not None else 0), len(text)
+
+        def words() -> str:  # made again in a new language
+            return sentence(sequence, count).format(sequence=format_number(sequence), count=format_number(count))
+
+        self.said.emit(words)
+        return words()
 
 
 def _result_page(result: QPlainTextEdit, images: ImageStrip, replays: ReplaysView) -> QWidget:

@@ -35,6 +35,7 @@ from inspector.store.replays import replay_step_ids, replayed_step_id
 from ..language import on_language_changed, translated
 from ..widgets.outcomes import outcome_word
 from ..widgets.plain_text import clip_text
+from ..widgets.said_line import Words
 from .runs_model import format_duration
 from .stored_result import parsed_payload, with_block_lines
 
@@ -214,8 +215,9 @@ def verdict(original: StepInFull, replay: StepInFull) -> str:
                           replay.row.duration_ms)
 
 
-def replay_plan(store: RunStore, step: StepInFull | None, say: Callable[[str], None]) -> ReplayPlan | None:
-    """What replaying ``step`` sends, read from the store; ``None`` (and ``say`` told why) when it cannot."""
+def replay_plan(store: RunStore, step: StepInFull | None, say: Callable[[Words], None]) -> ReplayPlan | None:
+    """What replaying ``step`` sends, read from the store; ``None`` (and ``say`` told why, as words made again
+    in a new language) when it cannot."""
     if step is None:
         return None
     try:
@@ -225,8 +227,9 @@ def replay_plan(store: RunStore, step: StepInFull | None, say: Callable[[str], N
             raise NotReplayable(stored.damage if stored else "")
         return plan_replay(run.uid, run.source, run.server, step.row.sequence, stored.step, run.origin)
     except (StoreError, NotReplayable):
-        say(_("Step {step} cannot be replayed: only a stored tool step that can be read can be.").format(
-            step=step.row.sequence))
+        sequence = step.row.sequence
+        say(lambda: _("Step {step} cannot be replayed: only a stored tool step that can be read can be.").format(
+            step=sequence))
         return None
 
 

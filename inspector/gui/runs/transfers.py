@@ -97,14 +97,14 @@ class Transfers(QObject):
         self.imported.emit(self._run_ids(report))
         count, name = report.runs_imported, visible(path.name)
         if count:
-            self._ended("import", "ok", lambda: ngettext(
+            self._ended("import", "ok", _with_left_out(report, lambda: ngettext(
                 "Imported {count} run from {name}.", "Imported {count} runs from {name}.", count).format(
-                count=count, name=name))
+                count=count, name=name)))
         else:
             present = len(report.already_present)
-            self._ended("import", "ok", lambda: ngettext("{name} was imported before: its run is selected.",
-                                                         "{name} was imported before: its runs are selected.",
-                                                         present).format(name=name))
+            self._ended("import", "ok", _with_left_out(report, lambda: ngettext(
+                "{name} was imported before: its run is selected.",
+                "{name} was imported before: its runs are selected.", present).format(name=name)))
 
     def open_trace_by_id(self, backend: str, base: str, trace_id: str) -> TransferJob | None:
         """Open a trace of the team's Jaeger or Tempo in a worker (cached beside the database)."""
@@ -121,12 +121,12 @@ class Transfers(QObject):
         self.imported.emit(self._run_ids(report))
         count, trace_id = report.runs_imported, pulled.trace_id  # type: ignore[attr-defined]
         if count:
-            self._ended("import", "ok", lambda: ngettext(
+            self._ended("import", "ok", _with_left_out(report, lambda: ngettext(
                 "Opened trace {id}: {count} run imported.", "Opened trace {id}: {count} runs imported.", count).format(
-                id=trace_id, count=count))
+                id=trace_id, count=count)))
         else:
-            self._ended("import", "ok", lambda: _("Trace {id} was opened before: its runs are selected.").format(
-                id=trace_id))
+            self._ended("import", "ok", _with_left_out(report, lambda: _(
+                "Trace {id} was opened before: its runs are selected.").format(id=trace_id)))
 
     def _run_ids(self, report: object) -> list[int]:
         run_ids = list(report.run_ids)  # type: ignore[attr-defined]
@@ -280,6 +280,13 @@ class Transfers(QObject):
         if self.job is not None:
             self.job.cancel()
             self.job.join(5)
+
+
+def _with_left_out(report: object, said: Words) -> Words:
+    """``said`` and then the sentences the command line's import says on the spans it left out."""
+    from inspector.transfer.left_out import left_out_sentences  # the import machinery loads when used
+
+    return lambda: " ".join([said(), *left_out_sentences(report)])  # type: ignore[arg-type]
 
 
 def dropped_files(event: QDragEnterEvent | QDropEvent) -> list[Path]:

@@ -57,9 +57,10 @@ BESIDE_TREE_SHARE = 2 / 5
 
 
 class WireView(QWidget):
-    """Shows the exchanges of a step's legs; ``said`` carries what a Copy button put on the clipboard."""
+    """Shows the exchanges of a step's legs; ``said`` carries what a Copy button put on the clipboard (a
+    callable that makes the sentence, again in a new language)."""
 
-    said = Signal(str)
+    said = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -210,8 +211,9 @@ class WireView(QWidget):
             return ""
         number, method, exchange = selected
         text = exchange_json(method, exchange)
-        return self._copied(text, ngettext("Copied leg {number} as JSON ({count} character).",
-                                           "Copied leg {number} as JSON ({count} characters).", len(text)), number)
+        return self._copied(text, lambda: ngettext("Copied leg {number} as JSON ({count} character).",
+                                                   "Copied leg {number} as JSON ({count} characters).", len(text)),
+                            number)
 
     def copy_leg_curl(self) -> str:
         """Put the selected leg's request on the clipboard as a curl command; return the sentence said."""
@@ -219,13 +221,18 @@ class WireView(QWidget):
         command = curl_command(selected[2]) if selected is not None else None
         if selected is None or command is None:
             return ""
-        return self._copied(command, _("Copied leg {number} as a curl command (without its secrets)."), selected[0])
+        return self._copied(command, lambda: _("Copied leg {number} as a curl command (without its secrets)."),
+                            selected[0])
 
-    def _copied(self, text: str, sentence: str, number: int) -> str:
+    def _copied(self, text: str, sentence: Callable[[], str], number: int) -> str:
         QApplication.clipboard().setText(text)
-        said = sentence.format(number=format_number(number), count=format_number(len(text)))
-        self.said.emit(said)
-        return said
+        count = len(text)
+
+        def words() -> str:  # made again in a new language
+            return sentence().format(number=format_number(number), count=format_number(count))
+
+        self.said.emit(words)
+        return words()
 
 
 __all__ = ["WireView"]
