@@ -128,8 +128,9 @@ def runs_tab_showing(qtbot, make_window):
     the test's run database (or takes ``window``, made already: wider, with servers), resizes it to
     ``size``, shows its Runs tab, switches to ``language`` (``language_first``: before the window is made,
     as a user's language is), then waits for the run's row, selects it and waits for its timeline (see
-    :meth:`RunsShown.select` for ``listed`` and ``steps``). Returns the :class:`RunsShown`; a language
-    switched to is switched back to English after the test."""
+    :meth:`RunsShown.select` for ``listed`` and ``steps``; without ``run_id`` nothing is selected yet:
+    ``.select`` each run). Returns the :class:`RunsShown`; a language switched to is switched back to
+    English after the test."""
     from PySide6.QtCore import QSize
 
     from inspector.gui.language import switch_language
@@ -146,7 +147,7 @@ def runs_tab_showing(qtbot, make_window):
         if window is None:
             window = make_window(wait_tools=False)
         if size is not None:
-            window.resize(*size) if isinstance(size, tuple) else window.resize(size)
+            window.resize(QSize(*size) if isinstance(size, tuple) else size)
         window.tabs.setCurrentWidget(window.runs_tab)
         if language is not None and not language_first:
             switched.append(switch_language(language))
